@@ -1,0 +1,40 @@
+# Front door: every target first installs what is missing (scripts/deps.sh).
+#   make demo   build (Release) and render the default world to out/default.png
+#   make test   build with ASan+UBSan and run every test through CTest
+#   make bench  the default world's CPU benchmark as JSON
+JOBS    ?= $(shell nproc)
+RELEASE := build/release
+SANITIZE := build/sanitize
+OAK     := $(RELEASE)/oak
+
+.PHONY: all deps release sanitize demo test bench clean format
+
+all: release
+
+deps:
+	@bash scripts/deps.sh
+
+release: deps
+	@cmake -S . -B $(RELEASE) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake --build $(RELEASE) -j $(JOBS)
+
+sanitize: deps
+	@cmake -S . -B $(SANITIZE) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOAK_SANITIZE=ON >/dev/null
+	@cmake --build $(SANITIZE) -j $(JOBS)
+
+demo: release
+	@mkdir -p out
+	$(OAK) render --world default --size 1280x720 --out out/default.png
+	$(OAK) bench --world default --size 1280x720 --frames 10
+
+test: sanitize
+	@cd $(SANITIZE) && ctest --output-on-failure -j $(JOBS)
+
+bench: release
+	$(OAK) bench --world default --backend cpu --size 1280x720 --json
+
+format:
+	@clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf build out

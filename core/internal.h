@@ -1,0 +1,20 @@
+/* Private core hooks shared by the layers above: shutdown callbacks so each
+ * layer's registry is freed by oak_shutdown without core knowing it. */
+#ifndef OAK_CORE_INTERNAL_H
+#define OAK_CORE_INTERNAL_H
+
+#include <oak/core.h>
+
+/* Called by oak_shutdown in reverse order of registration. Registering the
+ * same function twice keeps one entry. */
+void _oak_on_shutdown(void (*fn)(void));
+
+/* Job pool lifetime, driven by oak_init / oak_shutdown. */
+oak_result _oak_jobs_start(uint32_t threads);
+void _oak_jobs_stop(void);
+
+/* Log plumbing, set by oak_init. */
+void _oak_log_configure(oak_log_fn fn, void *user, oak_log_level level);
+void _oak_alloc_configure(const oak_allocator *a);
+
+#endif

@@ -1,0 +1,79 @@
+/* Logging through one callback (stderr by default) and the per-thread last
+ * error that every failing call leaves behind. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static oak_log_fn g_log_fn;
+static void *g_log_user;
+static oak_log_level g_log_level = OAK_LOG_INFO;
+static _Thread_local char t_last_error[512];
+
+static const char *level_name(oak_log_level l) {
+    switch (l) {
+    case OAK_LOG_DEBUG: return "debug";
+    case OAK_LOG_WARN: return "warning";
+    case OAK_LOG_ERROR: return "error";
+    default: return "info";
+    }
+}
+
+static void default_log(void *user, oak_log_level level, const char *msg) {
+    (void)user;
+    fprintf(stderr, "oak: %s: %s\n", level_name(level), msg);
+}
+
+void _oak_log_configure(oak_log_fn fn, void *user, oak_log_level level) {
+    g_log_fn = fn;
+    g_log_user = user;
+    g_log_level = level == OAK_LOG_DEFAULT ? OAK_LOG_INFO : level;
+}
+
+/* Newlines would break the one-line contract; they become spaces. */
+static void emit(oak_log_level level, char *msg) {
+    if (level < g_log_level) return;
+    for (char *c = msg; *c; c++)
+        if (*c == '\n' || *c == '\r') *c = ' ';
+    (g_log_fn ? g_log_fn : default_log)(g_log_user, level, msg);
+}
+
+void oak_log(oak_log_level level, const char *fmt, ...) {
+    if (level < g_log_level) return;
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    emit(level, buf);
+}
+
+oak_result oak_error(oak_result code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t_last_error, sizeof t_last_error, fmt, ap);
+    va_end(ap);
+    char copy[sizeof t_last_error];
+    memcpy(copy, t_last_error, sizeof copy);
+    emit(OAK_LOG_ERROR, copy);
+    return code;
+}
+
+const char *oak_last_error(void) { return t_last_error; }
+void oak_clear_error(void) { t_last_error[0] = 0; }
+
+const char *oak_result_name(oak_result r) {
+    switch (r) {
+    case OAK_OK: return "OAK_OK";
+    case OAK_ERROR_INVALID_ARGUMENT: return "OAK_ERROR_INVALID_ARGUMENT";
+    case OAK_ERROR_OUT_OF_MEMORY: return "OAK_ERROR_OUT_OF_MEMORY";
+    case OAK_ERROR_IO: return "OAK_ERROR_IO";
+    case OAK_ERROR_PARSE: return "OAK_ERROR_PARSE";
+    case OAK_ERROR_UNSUPPORTED: return "OAK_ERROR_UNSUPPORTED";
+    case OAK_ERROR_NOT_FOUND: return "OAK_ERROR_NOT_FOUND";
+    case OAK_ERROR_DEVICE: return "OAK_ERROR_DEVICE";
+    case OAK_ERROR_LIMIT: return "OAK_ERROR_LIMIT";
+    }
+    return "OAK_ERROR_UNKNOWN";
+}

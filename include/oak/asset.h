@@ -1,0 +1,236 @@
+/* oak assets: meshes, textures and materials held in the engine's registry
+ * behind generational handles, with a version that moves on every change so
+ * backends know when to upload again. Loaders: images, OBJ/MTL. */
+#ifndef OAK_ASSET_H
+#define OAK_ASSET_H
+
+#include "core.h"
+#include "vecmath.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct oak_mesh { uint32_t id; } oak_mesh;
+typedef struct oak_texture { uint32_t id; } oak_texture;
+typedef struct oak_material { uint32_t id; } oak_material;
+
+/* ---- meshes ----------------------------------------------------------- */
+
+/* Procedural shapes; a mesh made from a recipe keeps it, so scene files can
+ * save the recipe instead of the vertices. */
+typedef enum oak_shape {
+    OAK_SHAPE_DEFAULT = 0, /* resolves to OAK_SHAPE_BOX */
+    OAK_SHAPE_PLANE,       /* size[0] x size[2] in XZ, facing +Y, segments per side */
+    OAK_SHAPE_BOX,         /* size[0..2] edges, centred */
+    OAK_SHAPE_SPHERE,      /* radius; segments around, rings pole to pole */
+    OAK_SHAPE_CYLINDER,    /* radius, height along Y, capped; segments around */
+    OAK_SHAPE_CAPSULE,     /* radius, height of the straight part; segments, rings per cap */
+    OAK_SHAPE_HEIGHTFIELD, /* grid over size[0] x size[2] in XZ, heights from fBm noise */
+} oak_shape;
+
+typedef struct oak_shape_desc {
+    oak_shape type;
+    float size[3];     /* 0: 1 m each */
+    float radius;      /* 0: 0.5 m */
+    float height;      /* 0: 1 m */
+    uint32_t segments; /* 0: 32 around (sphere/cylinder/capsule), 1 (plane/box), 128 (heightfield) */
+    uint32_t rings;    /* 0: 16 */
+    float uv_scale;    /* texture repeats across the shape; 0: 1 */
+    /* heightfield: h(x,z) = amplitude * fbm(x * frequency, z * frequency) */
+    uint32_t seed;
+    uint32_t octaves;  /* 0: 6 */
+    float frequency;   /* 0: 0.01 per metre */
+    float amplitude;   /* metres; 0 means flat */
+    float lacunarity;  /* 0: 2 */
+    float gain;        /* 0: 0.5 */
+} oak_shape_desc;
+
+oak_shape_desc oak_shape_desc_defaults(const oak_shape_desc *desc);
+/* Height of a heightfield recipe at world (x, z) relative to its centre, the
+ * same function the mesh was built from (for placing things on terrain). */
+float oak_shape_height(const oak_shape_desc *desc, float x, float z);
+
+/* Vertex streams, structure of arrays. Any pointer but positions may be NULL
+ * on input: missing normals are computed (area weighted), missing tangents
+ * generated when uv0 exists, colours default to white. */
+typedef struct oak_mesh_desc {
+    uint32_t vertex_count, index_count;
+    const float *positions;  /* xyz */
+    const float *normals;    /* xyz */
+    const float *tangents;   /* xyzw, w = bitangent sign */
+    const float *uv0, *uv1;  /* uv */
+    const float *colors;     /* rgba, linear */
+    const uint16_t *joints;  /* 4 per vertex */
+    const float *weights;    /* 4 per vertex */
+    const uint32_t *indices; /* triangle list; NULL: 0..vertex_count-1 */
+    const char *name;
+} oak_mesh_desc;
+
+/* A mesh as the registry holds it; every stream is present except joints and
+ * weights (NULL when unskinned). */
+typedef struct oak_mesh_data {
+    uint32_t vertex_count, index_count;
+    float *positions, *normals, *tangents, *uv0, *uv1, *colors;
+    uint16_t *joints;
+    float *weights;
+    uint32_t *indices;
+    oak_bounds bounds;
+    uint32_t version; /* moves on every change */
+    char *name;
+    /* where it came from, for scene files: a recipe, or a file and index */
+    bool has_recipe;
+    oak_shape_desc recipe;
+    char *source_path;
+    uint32_t source_index;
+} oak_mesh_data;
+
+oak_result oak_make_mesh(oak_mesh *out, const oak_mesh_desc *desc);
+oak_result oak_make_shape(oak_mesh *out, const oak_shape_desc *desc);
+oak_result oak_mesh_update(oak_mesh mesh, const oak_mesh_desc *desc); /* new contents */
+void oak_destroy_mesh(oak_mesh mesh);
+const oak_mesh_data *oak_mesh_get(oak_mesh mesh); /* NULL for a stale handle */
+void oak_mesh_set_source(oak_mesh mesh, const char *path, uint32_t index);
+
+/* ---- textures --------------------------------------------------------- */
+
+typedef enum oak_format {
+    OAK_FORMAT_DEFAULT = 0, /* resolves to OAK_FORMAT_RGBA8_SRGB */
+    OAK_FORMAT_RGBA8_SRGB,  /* colour: base colour, emissive */
+    OAK_FORMAT_RGBA8,       /* data: normals, metal-rough, occlusion */
+    OAK_FORMAT_RGBA32F,     /* HDR */
+} oak_format;
+
+typedef enum oak_wrap {
+    OAK_WRAP_DEFAULT = 0, /* resolves to OAK_WRAP_REPEAT */
+    OAK_WRAP_REPEAT,
+    OAK_WRAP_CLAMP,
+    OAK_WRAP_MIRROR,
+} oak_wrap;
+
+typedef enum oak_filter {
+    OAK_FILTER_DEFAULT = 0, /* resolves to OAK_FILTER_LINEAR */
+    OAK_FILTER_NEAREST,
+    OAK_FILTER_LINEAR,
+} oak_filter;
+
+typedef struct oak_sampler {
+    oak_wrap wrap_u, wrap_v;
+    oak_filter mag, min;
+    oak_filter mip; /* DEFAULT: LINEAR (trilinear) */
+} oak_sampler;
+
+typedef struct oak_texture_desc {
+    uint32_t width, height;
+    oak_format format;
+    const void *pixels; /* level 0, tightly packed rows */
+    bool no_mips;       /* default: the full chain is generated */
+    const char *name;
+} oak_texture_desc;
+
+/* Every level is stored; level i is max(1, w >> i) x max(1, h >> i). */
+typedef struct oak_texture_data {
+    uint32_t width, height, mip_count;
+    oak_format format;
+    uint32_t bytes_per_pixel;
+    void *mips[OAK_MAX_MIPS];
+    uint32_t mip_width[OAK_MAX_MIPS], mip_height[OAK_MAX_MIPS];
+    uint32_t version;
+    char *name; /* path or oak:// name it was loaded from */
+} oak_texture_data;
+
+oak_result oak_make_texture(oak_texture *out, const oak_texture_desc *desc);
+/* Loads PNG, JPEG or HDR through stb_image, or a painted image by name
+ * ("oak://checker", "oak://noise", "oak://ground", "oak://white"). The same
+ * path and format give the same handle while it lives. */
+oak_result oak_load_texture(oak_texture *out, const char *path, oak_format format);
+void oak_destroy_texture(oak_texture texture);
+const oak_texture_data *oak_texture_get(oak_texture texture);
+
+/* Decodes an image file to RGBA8 (or RGBA32F for .hdr); free with oak_free. */
+oak_result oak_image_load(const char *path, uint32_t *width, uint32_t *height, bool *is_float,
+                          void **pixels);
+/* Writes RGBA8 as PNG. */
+oak_result oak_image_write_png(const char *path, uint32_t width, uint32_t height,
+                               const uint8_t *rgba);
+
+/* Painted images: paint fills width*height RGBA8 texels. Built-ins are
+ * "checker", "noise" and "ground"; users may register more. */
+typedef void (*oak_paint_fn)(uint8_t *rgba, uint32_t width, uint32_t height, void *user);
+oak_result oak_register_painter(const char *name, uint32_t width, uint32_t height,
+                                oak_paint_fn paint, void *user);
+
+/* ---- materials -------------------------------------------------------- */
+
+typedef enum oak_alpha_mode {
+    OAK_ALPHA_DEFAULT = 0, /* resolves to OAK_ALPHA_OPAQUE */
+    OAK_ALPHA_OPAQUE,
+    OAK_ALPHA_MASK,  /* discarded below alpha_cutoff */
+    OAK_ALPHA_BLEND,
+} oak_alpha_mode;
+
+typedef struct oak_texture_ref {
+    oak_texture texture; /* id 0: none */
+    oak_sampler sampler;
+    uint32_t uv_set;     /* 0 or 1 */
+    float offset[2], rotation, scale[2]; /* KHR_texture_transform; scale 0: 1 */
+} oak_texture_ref;
+
+/* Metallic-roughness PBR as glTF defines it. Factors are taken as given, so
+ * start from oak_material_desc_defaults(NULL) (white, metallic 1, rough 1 as
+ * glTF) rather than from zero; enums and scales resolve zero to defaults. */
+typedef struct oak_material_desc {
+    float base_color[4]; /* linear rgba */
+    float metallic, roughness;
+    float emissive[3];      /* linear */
+    float emissive_strength; /* 0: 1 */
+    float normal_scale;      /* 0: 1 */
+    float occlusion_strength; /* 0: 1 */
+    oak_alpha_mode alpha_mode;
+    float alpha_cutoff; /* 0: 0.5 */
+    bool double_sided;
+    bool unlit;
+    oak_texture_ref base_color_tex, metallic_roughness_tex, normal_tex, occlusion_tex,
+        emissive_tex;
+    const char *name;
+} oak_material_desc;
+
+typedef struct oak_material_data {
+    oak_material_desc desc; /* resolved; desc.name points at name below */
+    uint32_t version;
+    char *name;
+} oak_material_data;
+
+oak_material_desc oak_material_desc_defaults(const oak_material_desc *desc);
+oak_result oak_make_material(oak_material *out, const oak_material_desc *desc);
+oak_result oak_material_update(oak_material material, const oak_material_desc *desc);
+void oak_destroy_material(oak_material material);
+const oak_material_data *oak_material_get(oak_material material);
+
+/* ---- models (what file loaders return) -------------------------------- */
+
+/* A loaded file's parts: one mesh per (object, material) group. Handles are
+ * owned by the registry; oak_model_release frees the arrays only. */
+typedef struct oak_model {
+    uint32_t mesh_count;
+    oak_mesh *meshes;
+    oak_material *mesh_materials; /* per mesh */
+    uint32_t material_count;
+    oak_material *materials;
+    oak_bounds bounds;
+} oak_model;
+
+/* Wavefront OBJ with its MTL files: positions, normals, UVs, faces of any
+ * size (fan-triangulated), negative indices, map_Kd/map_Ks/map_Bump/map_d,
+ * Kd/Ke/d/Ns/Pr/Pm. A missing MTL or texture is a warning, not a failure. */
+oak_result oak_load_obj(oak_model *out, const char *path);
+void oak_model_release(oak_model *model);
+
+/* Iteration over live assets, for backends that mirror the registry. */
+uint32_t oak_mesh_slots(void);                 /* slot bound */
+oak_mesh oak_mesh_at_slot(uint32_t slot);      /* id 0 if the slot is free */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

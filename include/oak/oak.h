@@ -1,0 +1,14 @@
+/* oak: a real-time 3D engine for large, living worlds. One include for all. */
+#ifndef OAK_H
+#define OAK_H
+
+#include "config.h"
+#include "core.h"
+#include "vecmath.h"
+#include "asset.h"
+#include "render.h"
+#include "backend.h"
+#include "scene.h"
+#include "world.h"
+
+#endif

@@ -1,0 +1,139 @@
+/* oak render: what the engine half hands the renderer each frame (camera, draw
+ * columns, lights, environment, post settings) and the renderer object that
+ * turns it into an oak_render_view and has the chosen backend draw it. */
+#ifndef OAK_RENDER_H
+#define OAK_RENDER_H
+
+#include "asset.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- camera, lights, environment, post -------------------------------- */
+
+typedef struct oak_camera {
+    float fov_y;        /* radians; 0: 60 degrees */
+    float znear, zfar;  /* 0: 0.1 m and 2000 m */
+    float ortho_height; /* > 0: orthographic, this many metres tall */
+    float aspect;       /* 0: from the output size */
+} oak_camera;
+
+typedef enum oak_light_type {
+    OAK_LIGHT_DEFAULT = 0, /* resolves to OAK_LIGHT_DIRECTIONAL */
+    OAK_LIGHT_DIRECTIONAL,
+    OAK_LIGHT_POINT,
+    OAK_LIGHT_SPOT,
+} oak_light_type;
+
+/* Photometric-style units without the constants: a directional light's
+ * intensity is the irradiance it gives a surface facing it; a white Lambert
+ * surface then shows radiance intensity * cos(theta) / pi. Point and spot
+ * intensities are intensity / d^2 at distance d. */
+typedef struct oak_light {
+    oak_light_type type;
+    float color[3]; /* linear; start from oak_light_defaults() for white */
+    float intensity;
+    float range;      /* point/spot: smooth cut-off distance; 0: unlimited */
+    float inner_cone; /* spot: radians from the axis at full strength */
+    float outer_cone; /* spot: radians where it reaches zero; 0: pi/4 */
+    bool cast_shadows; /* directional key light: the sun's shadow map */
+} oak_light;
+
+oak_light oak_light_defaults(oak_light_type type); /* white, intensity 1 (3 for the sun) */
+
+/* Sky, ambient and fog. Colours named `_display` are given as they should
+ * look on screen (sRGB); the frontend converts them to the radiance that
+ * shows as that colour through exposure and the tone curve. */
+typedef struct oak_environment {
+    float sky_zenith_display[3];  /* background straight up */
+    float sky_horizon_display[3]; /* background at the horizon and below */
+    float ambient_sky[3];    /* hemisphere ambient irradiance from above, linear */
+    float ambient_ground[3]; /* ... from below */
+    float fog_display[3];    /* colour far objects fade to */
+    float fog_density;       /* exp2 fog: f = exp(-(density * distance)^2); 0: none */
+} oak_environment;
+
+oak_environment oak_environment_defaults(void); /* a clear blue day, no fog */
+
+typedef struct oak_post {
+    float exposure; /* multiplies linear radiance before ACES; 0: 1 */
+    bool no_tonemap; /* clamp instead of ACES (tests of raw light) */
+    bool no_dither;
+    bool no_fxaa;
+} oak_post;
+
+/* ---- per-frame input -------------------------------------------------- */
+
+enum oak_draw_flags {
+    OAK_DRAW_NO_SHADOW = 1u << 0,   /* does not cast into shadow maps */
+    OAK_DRAW_NO_RECEIVE = 1u << 1,  /* ignores shadows falling on it */
+};
+
+/* A light placed in the world. */
+typedef struct oak_render_light {
+    oak_light light;
+    float position[3];
+    float direction[3]; /* unit, the way the light travels (spot and directional) */
+} oak_render_light;
+
+typedef struct oak_frame_input {
+    oak_camera camera;
+    mat4 camera_world; /* camera to world; the camera looks down its -Z */
+    /* draws as parallel columns, draw_count long */
+    uint32_t draw_count;
+    const oak_mesh *meshes;
+    const oak_material *materials;
+    const mat4 *transforms; /* object to world */
+    const uint32_t *flags;  /* oak_draw_flags; NULL: all zero */
+    uint32_t light_count;
+    const oak_render_light *lights;
+    const oak_environment *environment; /* NULL: defaults */
+    const oak_post *post;               /* NULL: defaults */
+} oak_frame_input;
+
+/* ---- renderer --------------------------------------------------------- */
+
+typedef struct oak_renderer oak_renderer;
+
+typedef struct oak_renderer_desc {
+    const char *backend;  /* "cpu", "vulkan", "gl", "null", or NULL/"auto" */
+    const char *device;   /* backend-specific device name or index; NULL: best */
+    uint32_t width, height; /* 0: 1280 x 720 */
+    uint32_t shadow_map_size; /* 0: OAK_SHADOW_MAP_SIZE */
+} oak_renderer_desc;
+
+typedef struct oak_stage_timing {
+    const char *name; /* "frontend", "shadow", "bins", "raster", "resolve", "post", ... */
+    double cpu_ms;
+    double gpu_ms; /* < 0 when the backend has no GPU timer */
+} oak_stage_timing;
+
+oak_result oak_make_renderer(oak_renderer **out, const oak_renderer_desc *desc);
+void oak_destroy_renderer(oak_renderer *r);
+oak_result oak_renderer_resize(oak_renderer *r, uint32_t width, uint32_t height);
+/* Builds the view from input (cull, batch, fit shadows, gather lights) and draws it. */
+oak_result oak_renderer_draw(oak_renderer *r, const oak_frame_input *input);
+/* The last frame as width*height*4 bytes of sRGB RGBA8, top row first. */
+oak_result oak_renderer_read_pixels(oak_renderer *r, uint8_t *rgba, size_t size);
+/* The last frame's stages; returns how many were written. */
+uint32_t oak_renderer_timings(const oak_renderer *r, oak_stage_timing *out, uint32_t max);
+const char *oak_renderer_backend(const oak_renderer *r); /* name of the backend in use */
+const char *oak_renderer_device(const oak_renderer *r);  /* its device, in words */
+void oak_renderer_size(const oak_renderer *r, uint32_t *width, uint32_t *height);
+/* Why `auto` did not take a better backend ("" when it did). */
+const char *oak_renderer_fallback_reason(const oak_renderer *r);
+/* The view the last draw built, for tests and tools. */
+const struct oak_render_view *oak_renderer_last_view(const oak_renderer *r);
+
+/* Backends compiled in, best first, and whether each can start here. */
+uint32_t oak_backend_count(void);
+const char *oak_backend_name(uint32_t index);
+/* Writes a multi-line report (device, driver, API, features and the path
+ * taken for each) or the reason it is unavailable; OAK_OK when usable. */
+oak_result oak_backend_probe(const char *name, char *report, size_t report_size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

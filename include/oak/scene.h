@@ -1,0 +1,124 @@
+/* oak scene: an ECS (entities with generations, components in dense columns,
+ * systems that walk a column once), transforms with a parent hierarchy, the
+ * built-in components, and scene files that save and load a whole scene. */
+#ifndef OAK_SCENE_H
+#define OAK_SCENE_H
+
+#include "render.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct oak_entity { uint32_t id; } oak_entity;
+typedef struct oak_scene oak_scene;
+
+/* Component types: built-ins first; oak_scene_register_component adds more. */
+typedef uint32_t oak_component;
+enum {
+    OAK_COMPONENT_TRANSFORM = 0, /* oak_transform; change it through oak_scene_set_transform */
+    OAK_COMPONENT_MESH_RENDERER, /* oak_mesh_renderer */
+    OAK_COMPONENT_CAMERA,        /* oak_camera */
+    OAK_COMPONENT_LIGHT,         /* oak_light */
+    OAK_COMPONENT_BUILTIN_COUNT,
+};
+
+typedef struct oak_transform {
+    float position[3];
+    float rotation[4]; /* unit quaternion x, y, z, w */
+    float scale[3];
+} oak_transform;
+
+oak_transform oak_transform_identity(void);
+/* A transform at eye looking at target with +Y up (a camera's -Z on target). */
+oak_transform oak_transform_look_at(const float eye[3], const float target[3]);
+
+typedef struct oak_mesh_renderer {
+    oak_mesh mesh;
+    oak_material material;
+    uint32_t flags; /* oak_draw_flags */
+} oak_mesh_renderer;
+
+/* One component type's dense column: count items, entities[i] owns the item
+ * at data + i * stride. Valid until the column next changes size. */
+typedef struct oak_column {
+    uint32_t count;
+    const oak_entity *entities;
+    void *data;
+    uint32_t stride;
+} oak_column;
+
+oak_result oak_make_scene(oak_scene **out);
+void oak_destroy_scene(oak_scene *scene); /* frees the scene, not the assets */
+
+/* ---- entities ----------------------------------------------------------- */
+
+oak_entity oak_scene_create(oak_scene *scene, const char *name); /* id 0 on failure */
+void oak_scene_destroy_entity(oak_scene *scene, oak_entity e);  /* and its children */
+bool oak_scene_alive(const oak_scene *scene, oak_entity e);
+uint32_t oak_scene_entity_count(const oak_scene *scene);
+const char *oak_scene_name(const oak_scene *scene, oak_entity e); /* "" when unnamed */
+oak_result oak_scene_set_name(oak_scene *scene, oak_entity e, const char *name);
+oak_entity oak_scene_find(const oak_scene *scene, const char *name); /* first match */
+
+/* ---- components --------------------------------------------------------- */
+
+oak_component oak_scene_register_component(oak_scene *scene, const char *name, uint32_t size);
+void *oak_scene_add(oak_scene *scene, oak_entity e, oak_component c); /* zeroed if new */
+void *oak_scene_get(const oak_scene *scene, oak_entity e, oak_component c); /* NULL if absent */
+void oak_scene_remove(oak_scene *scene, oak_entity e, oak_component c);
+oak_column oak_scene_column(const oak_scene *scene, oak_component c);
+
+/* ---- transforms and hierarchy ------------------------------------------ */
+
+void oak_scene_set_transform(oak_scene *scene, oak_entity e, const oak_transform *t);
+const oak_transform *oak_scene_transform(const oak_scene *scene, oak_entity e);
+/* parent id 0 makes e a root; a cycle is refused with OAK_ERROR_INVALID_ARGUMENT. */
+oak_result oak_scene_set_parent(oak_scene *scene, oak_entity e, oak_entity parent);
+oak_entity oak_scene_parent(const oak_scene *scene, oak_entity e);
+/* The transform system: recomputes the world matrix of every entity whose
+ * transform or an ancestor's changed, parents before children. */
+void oak_scene_update_transforms(oak_scene *scene);
+/* World matrix as of the last update (identity without a transform). */
+void oak_scene_world_matrix(const oak_scene *scene, oak_entity e, mat4 out);
+/* How many world matrices the last update recomputed (for tests). */
+uint32_t oak_scene_last_update_count(const oak_scene *scene);
+
+/* ---- typed helpers for the built-ins ------------------------------------- */
+
+void oak_scene_set_mesh_renderer(oak_scene *scene, oak_entity e, const oak_mesh_renderer *m);
+void oak_scene_set_camera(oak_scene *scene, oak_entity e, const oak_camera *c);
+void oak_scene_set_light(oak_scene *scene, oak_entity e, const oak_light *l);
+
+/* ---- scene-wide settings ---------------------------------------------- */
+
+oak_environment *oak_scene_environment(oak_scene *scene);
+oak_post *oak_scene_post(oak_scene *scene);
+void oak_scene_set_active_camera(oak_scene *scene, oak_entity camera);
+oak_entity oak_scene_active_camera(const oak_scene *scene); /* first camera if unset */
+
+/* ---- drawing ------------------------------------------------------------ */
+
+/* Updates transforms, gathers the mesh renderer and light columns into an
+ * oak_frame_input (arrays kept by the scene across frames) and draws it
+ * from the active camera. */
+oak_result oak_scene_draw(oak_scene *scene, oak_renderer *renderer);
+/* The same gather without drawing, for tools that feed other renderers. */
+oak_result oak_scene_frame_input(oak_scene *scene, oak_frame_input *out);
+
+/* ---- models and files ----------------------------------------------------- */
+
+/* One child entity per mesh of the model under a new entity, which is returned. */
+oak_entity oak_scene_add_model(oak_scene *scene, const oak_model *model, oak_entity parent,
+                               const char *name);
+
+/* JSON scene files: entities (names, transforms, parents, components),
+ * materials, meshes by recipe or by file, textures by path, environment and
+ * post. Loading then saving gives the same file. */
+oak_result oak_scene_save(const oak_scene *scene, const char *path);
+oak_result oak_scene_load(oak_scene **out, const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

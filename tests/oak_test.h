@@ -1,0 +1,92 @@
+/* A small test harness: TEST(name) functions registered by RUN(name) in main,
+ * CHECK macros that print the file, line and values and keep going, and a
+ * closing "N passed, N failed" line. Tests init the engine themselves. */
+#ifndef OAK_TEST_H
+#define OAK_TEST_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <oak/oak.h>
+
+static int oak_test_failures_;  /* checks failed in the current test */
+static int oak_test_passed_, oak_test_failed_;
+
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        if (!(cond)) {                                                               \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+            oak_test_failures_++;                                                    \
+        }                                                                            \
+    } while (0)
+
+#define CHECK_EQ_INT(a, b)                                                                \
+    do {                                                                                  \
+        long long a_ = (long long)(a), b_ = (long long)(b);                               \
+        if (a_ != b_) {                                                                   \
+            fprintf(stderr, "%s:%d: CHECK failed: %s == %s (%lld vs %lld)\n", __FILE__,   \
+                    __LINE__, #a, #b, a_, b_);                                            \
+            oak_test_failures_++;                                                         \
+        }                                                                                 \
+    } while (0)
+
+#define CHECK_NEAR(a, b, tol)                                                             \
+    do {                                                                                  \
+        double a_ = (double)(a), b_ = (double)(b), t_ = (double)(tol);                    \
+        if (!(fabs(a_ - b_) <= t_)) {                                                     \
+            fprintf(stderr, "%s:%d: CHECK failed: %s ~ %s (%.9g vs %.9g, tol %g)\n",      \
+                    __FILE__, __LINE__, #a, #b, a_, b_, t_);                              \
+            oak_test_failures_++;                                                         \
+        }                                                                                 \
+    } while (0)
+
+#define CHECK_OK(expr)                                                                    \
+    do {                                                                                  \
+        oak_result r_ = (expr);                                                           \
+        if (r_ != OAK_OK) {                                                               \
+            fprintf(stderr, "%s:%d: CHECK failed: %s returned %s (%s)\n", __FILE__,       \
+                    __LINE__, #expr, oak_result_name(r_), oak_last_error());              \
+            oak_test_failures_++;                                                         \
+        }                                                                                 \
+    } while (0)
+
+#define TEST(name) static void name(void)
+
+#define RUN(name)                                                             \
+    do {                                                                      \
+        oak_test_failures_ = 0;                                               \
+        name();                                                               \
+        if (oak_test_failures_) {                                             \
+            oak_test_failed_++;                                               \
+            fprintf(stderr, "FAIL %s\n", #name);                              \
+        } else {                                                              \
+            oak_test_passed_++;                                               \
+            fprintf(stderr, "ok   %s\n", #name);                              \
+        }                                                                     \
+    } while (0)
+
+#define TEST_SUMMARY()                                                         \
+    (fprintf(stderr, "%d passed, %d failed\n", oak_test_passed_, oak_test_failed_), \
+     oak_test_failed_ ? 1 : 0)
+
+/* Quiet init for tests: warnings and errors only. */
+static inline void oak_test_init(uint32_t threads) {
+    oak_engine_desc d = {0};
+    d.log_level = OAK_LOG_WARN;
+    d.threads = threads;
+    if (oak_init(&d) != OAK_OK) {
+        fprintf(stderr, "oak_init failed: %s\n", oak_last_error());
+        exit(2);
+    }
+}
+
+/* Where tests write images: $OAK_TEST_OUT or /tmp. */
+static inline const char *oak_test_out(char *buf, size_t size, const char *file) {
+    const char *dir = getenv("OAK_TEST_OUT");
+    snprintf(buf, size, "%s/%s", dir ? dir : "/tmp", file);
+    return buf;
+}
+
+#endif
