@@ -105,11 +105,11 @@ static void noise_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker
             float g = clamp01(0.5f + 1.2f * detail + 0.8f * blade);
             float grass[3] = {mixf(52, 104, g), mixf(78, 132, g), mixf(26, 48, g)};
             float e = clamp01(0.5f + 1.5f * detail);
-            float earth[3] = {mixf(92, 134, e), mixf(68, 100, e), mixf(42, 62, e)};
+            float earth[3] = {mixf(84, 122, e), mixf(68, 98, e), mixf(46, 66, e)};
             float s = clamp01(0.5f + 1.5f * detail + 0.6f * blade);
             float stone[3] = {mixf(96, 160, s), mixf(94, 156, s), mixf(90, 148, s)};
-            float t_earth = smooth(0.05f, -0.15f, macro + 0.3f * detail);
-            float t_rock = smooth(0.16f, 0.26f, rock + 0.25f * detail);
+            float t_earth = smooth(-0.02f, -0.22f, macro + 0.3f * detail);
+            float t_rock = smooth(0.12f, 0.2f, rock + 0.15f * detail);
             for (int c = 0; c < 3; c++) {
                 float col = mixf(grass[c], earth[c], t_earth);
                 col = mixf(col, stone[c], t_rock);
