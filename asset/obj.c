@@ -177,7 +177,7 @@ static oak_result add_corner(obj_state *s, part *p, const char *tok, const char 
 }
 
 static oak_result parse_face(obj_state *s, const char *p) {
-    part *pt;
+    part *pt = NULL;
     oak_result r = current_part(s, &pt);
     if (r) return r;
     uint32_t n = 0;
