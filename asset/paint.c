@@ -1,6 +1,6 @@
 /* Painted images reachable as "oak://NAME": the built-ins ("white", a grey
  * "checker", fBm "noise" and a grass-and-rock "ground") and the painters users
- * register. The noisy ones tile: each is a blend of four shifted copies. */
+ * register. The noisy ones tile: near the edges they fade into shifted copies. */
 #include <math.h>
 #include <string.h>
 
@@ -50,19 +50,25 @@ static void paint_checker(uint8_t *rgba, uint32_t w, uint32_t h, void *user) {
         }
 }
 
-/* fBm over a tile of `cells` noise cells that wraps: four copies shifted by a
-   whole tile, weighted so each edge meets the opposite one. */
+/* fBm over a tile of `cells` noise cells that wraps: across the last quarter
+   of each axis it fades into the copy one tile back, so each edge meets the
+   opposite one; only texels in that band pay for the extra samples. */
+#define TILE_BAND 0.25f
 static float tiled_fbm(float u, float v, float cells, uint32_t seed, uint32_t octaves) {
     float x = u * cells, y = v * cells;
-    float a = oak_fbm2(x, y, seed, octaves, 2.0f, 0.5f);
-    float b = oak_fbm2(x - cells, y, seed, octaves, 2.0f, 0.5f);
-    float c = oak_fbm2(x, y - cells, seed, octaves, 2.0f, 0.5f);
-    float d = oak_fbm2(x - cells, y - cells, seed, octaves, 2.0f, 0.5f);
-    float f = (a * (1 - u) + b * u) * (1 - v) + (c * (1 - u) + d * u) * v;
-    /* the blend narrows the spread most in the middle (to 1/sqrt 2 at most);
-       undo it so contrast is even across the tile */
-    float wa = (1 - u) * (1 - v), wb = u * (1 - v), wc = (1 - u) * v, wd = u * v;
-    return f / sqrtf(wa * wa + wb * wb + wc * wc + wd * wd);
+    float su = u > 1 - TILE_BAND ? (u - (1 - TILE_BAND)) / TILE_BAND : 0;
+    float sv = v > 1 - TILE_BAND ? (v - (1 - TILE_BAND)) / TILE_BAND : 0;
+    float w[4] = {(1 - su) * (1 - sv), su * (1 - sv), (1 - su) * sv, su * sv};
+    float f = 0, norm = 0;
+    for (int k = 0; k < 4; k++) {
+        if (w[k] == 0) continue;
+        f += w[k] *
+             oak_fbm2(x - (k & 1 ? cells : 0), y - (k & 2 ? cells : 0), seed, octaves, 2.0f, 0.5f);
+        norm += w[k] * w[k];
+    }
+    /* blending narrows the spread (to 1/2 at the band's far corner); undo it
+       so contrast stays even across the tile */
+    return f / sqrtf(norm);
 }
 
 static float clamp01(float x) {

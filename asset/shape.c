@@ -157,29 +157,50 @@ typedef struct hf_job {
     uint32_t seg;
 } hf_job;
 
-/* Heights and normals of heightfield rows [begin, end); normals from central
-   differences of the height function itself, one cell apart, so edges need
-   no neighbours. */
-static void heightfield_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+static float grid_x(const oak_shape_desc *d, uint32_t seg, uint32_t i) {
+    return -0.5f * d->size[0] + d->size[0] * (float)i / (float)seg;
+}
+static float grid_z(const oak_shape_desc *d, uint32_t seg, uint32_t j) {
+    return -0.5f * d->size[2] + d->size[2] * (float)j / (float)seg;
+}
+
+/* Heights of heightfield rows [begin, end), straight from the function. */
+static void heightfield_heights(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    hf_job *job = user;
+    uint32_t seg = job->seg;
+    for (uint32_t j = begin; j < end; j++)
+        for (uint32_t i = 0; i <= seg; i++) {
+            float *p = job->b->pos + 3 * (j * (seg + 1) + i);
+            p[0] = grid_x(job->d, seg, i);
+            p[2] = grid_z(job->d, seg, j);
+            p[1] = oak_shape_height(job->d, p[0], p[2]);
+        }
+}
+
+/* Normals from central differences of the height function one cell either
+   side: inside the grid those heights are the neighbours already computed,
+   past its edges the function is evaluated. */
+static void heightfield_normals(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     hf_job *job = user;
     const oak_shape_desc *d = job->d;
-    uint32_t seg = job->seg;
-    float sx = d->size[0], sz = d->size[2], ex = sx / (float)seg, ez = sz / (float)seg;
+    uint32_t seg = job->seg, row = seg + 1;
+    const float *pos = job->b->pos;
+    float ex = d->size[0] / (float)seg, ez = d->size[2] / (float)seg;
     for (uint32_t j = begin; j < end; j++)
         for (uint32_t i = 0; i <= seg; i++) {
-            uint32_t v = j * (seg + 1) + i;
-            float x = -0.5f * sx + sx * (float)i / (float)seg;
-            float z = -0.5f * sz + sz * (float)j / (float)seg;
-            float *p = job->b->pos + 3 * v, *n = job->b->nrm + 3 * v, *uv = job->b->uv + 2 * v;
-            p[0] = x, p[1] = oak_shape_height(d, x, z), p[2] = z;
-            float dx = (oak_shape_height(d, x + ex, z) - oak_shape_height(d, x - ex, z)) / (2 * ex);
-            float dz = (oak_shape_height(d, x, z + ez) - oak_shape_height(d, x, z - ez)) / (2 * ez);
-            vec3 nn = {-dx, 1.0f, -dz};
-            glm_vec3_normalize(nn);
-            memcpy(n, nn, sizeof nn);
-            uv[0] = (float)i / (float)seg * d->uv_scale;
-            uv[1] = (float)j / (float)seg * d->uv_scale;
+            uint32_t v = j * row + i;
+            float x = pos[3 * v], z = pos[3 * v + 2];
+            float hl = i > 0 ? pos[3 * (v - 1) + 1] : oak_shape_height(d, x - ex, z);
+            float hr = i < seg ? pos[3 * (v + 1) + 1] : oak_shape_height(d, x + ex, z);
+            float hb = j > 0 ? pos[3 * (v - row) + 1] : oak_shape_height(d, x, z - ez);
+            float hf = j < seg ? pos[3 * (v + row) + 1] : oak_shape_height(d, x, z + ez);
+            vec3 n = {-(hr - hl) / (2 * ex), 1.0f, -(hf - hb) / (2 * ez)};
+            glm_vec3_normalize(n);
+            memcpy(job->b->nrm + 3 * v, n, sizeof n);
+            job->b->uv[2 * v] = (float)i / (float)seg * d->uv_scale;
+            job->b->uv[2 * v + 1] = (float)j / (float)seg * d->uv_scale;
         }
 }
 
@@ -337,7 +358,8 @@ oak_result oak_make_shape(oak_mesh *out, const oak_shape_desc *desc) {
         break;
     case OAK_SHAPE_HEIGHTFIELD: {
         hf_job job = {&d, &b, seg};
-        oak_parallel_for(seg + 1, 8, heightfield_rows, &job);
+        oak_parallel_for(seg + 1, 8, heightfield_heights, &job);
+        oak_parallel_for(seg + 1, 8, heightfield_normals, &job);
         b.nv = (uint32_t)nv;
         for (uint32_t j = 0; j < seg; j++)
             for (uint32_t i = 0; i < seg; i++) {
