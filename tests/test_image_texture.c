@@ -3,6 +3,8 @@
  * painted images, and PNG files written, read back and broken on purpose. */
 #include "oak_test.h"
 
+#include <stb/stb_image_write.h>
+
 static bool error_has(const char *needle) {
     return strstr(oak_last_error(), needle) != NULL;
 }
@@ -255,6 +257,30 @@ TEST(pngWriteReadRoundTripIsExact) {
     oak_destroy_texture(t);
 }
 
+TEST(hdrLoadsAsLinearFloat) {
+    /* RGBE stores these exactly: a shared exponent, 8-bit mantissas */
+    const float px[6] = {0.5f, 2.0f, 1.0f, 4.0f, 0.25f, 0.0f};
+    char path[512];
+    oak_test_out(path, sizeof path, "two.hdr");
+    CHECK(stbi_write_hdr(path, 2, 1, 3, px) != 0);
+    oak_texture t;
+    CHECK_OK(oak_load_texture(&t, path, OAK_FORMAT_RGBA32F));
+    const oak_texture_data *td = oak_texture_get(t);
+    CHECK(td && td->format == OAK_FORMAT_RGBA32F && td->width == 2);
+    if (!td) return;
+    const float *f = td->mips[0];
+    const float want[8] = {0.5f, 2.0f, 1.0f, 1.0f, 4.0f, 0.25f, 0.0f, 1.0f};
+    for (int i = 0; i < 8; i++) CHECK_NEAR(f[i], want[i], 0);
+    CHECK_NEAR(((const float *)td->mips[1])[1], 1.125, 1e-6); /* (2 + 0.25) / 2 */
+    /* as sRGB bytes: linear 0.5 encodes to 188, above 1 clamps */
+    oak_texture s8;
+    CHECK_OK(oak_load_texture(&s8, path, OAK_FORMAT_RGBA8_SRGB));
+    const uint8_t *b = oak_texture_get(s8)->mips[0];
+    CHECK_EQ_INT(b[0], 188);
+    CHECK_EQ_INT(b[1], 255);
+    CHECK_EQ_INT(b[6], 0);
+}
+
 static void write_bytes(const char *path, const void *data, size_t size) {
     FILE *f = fopen(path, "wb");
     if (!f) return;
@@ -341,6 +367,7 @@ int main(void) {
     RUN(noiseIsGreyFbmThatTiles);
     RUN(groundIsGrassEarthAndRock);
     RUN(pngWriteReadRoundTripIsExact);
+    RUN(hdrLoadsAsLinearFloat);
     RUN(brokenImagesFailWithOneLineNamingTheFile);
     oak_shutdown();
     return TEST_SUMMARY();
