@@ -5,23 +5,6 @@
 
 #include "scene_internal.h"
 
-/* Declared in render.h and implemented by render/. Weak so the scene links
- * in programs (and tests) built without render/; see scene_defaults below. */
-#pragma weak oak_environment_defaults
-
-static oak_environment scene_default_environment(void) {
-    if (oak_environment_defaults) return oak_environment_defaults();
-    /* Without render/ only tools use the scene: keep the values render/ would
-     * resolve them to (a clear sky); they are overwritten by scene files. */
-    oak_environment env;
-    memset(&env, 0, sizeof env);
-    const float zenith[3] = {0.25f, 0.45f, 0.85f}, horizon[3] = {0.7f, 0.8f, 0.95f};
-    memcpy(env.sky_zenith_display, zenith, sizeof zenith);
-    memcpy(env.sky_horizon_display, horizon, sizeof horizon);
-    memcpy(env.fog_display, horizon, sizeof horizon);
-    return env;
-}
-
 uint32_t _oak_scene_slot(const oak_scene *scene, oak_entity e) {
     if (!scene || !oak_pool_valid(&scene->entities, e.id)) return _OAK_NO_SLOT;
     return oak_handle_index(e.id);
@@ -193,7 +176,7 @@ oak_result oak_make_scene(oak_scene **out) {
             return oak_error(OAK_ERROR_OUT_OF_MEMORY, "oak_make_scene: out of memory");
         }
     }
-    s->environment = scene_default_environment();
+    s->environment = oak_environment_defaults();
     memset(&s->post, 0, sizeof s->post);
     *out = s;
     return OAK_OK;
