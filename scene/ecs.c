@@ -195,6 +195,7 @@ void oak_destroy_scene(oak_scene *scene) {
     oak_free(scene->columns);
     oak_free(scene->world);
     oak_free(scene->order);
+    oak_free(scene->level_end);
     oak_free(scene->draw_meshes);
     oak_free(scene->draw_materials);
     oak_free(scene->draw_transforms);

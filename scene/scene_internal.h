@@ -44,6 +44,9 @@ struct oak_scene {
      * rebuilt only when the hierarchy or the set of entities changes. */
     uint32_t *order;
     uint32_t order_capacity, order_count;
+    /* order[level_end[k-1] .. level_end[k]) are the entities at depth k. */
+    uint32_t *level_end;
+    uint32_t level_capacity, level_count;
     bool order_stale;
     uint32_t update_number, last_update_count;
 

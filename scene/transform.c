@@ -134,33 +134,49 @@ oak_entity oak_scene_parent(const oak_scene *scene, oak_entity e) {
 
 /* ---- the transform system ---------------------------------------------- */
 
-/* Breadth first from the roots, so every parent precedes its children. */
+/* Breadth first from the roots, so every parent precedes its children and
+ * each depth is one contiguous run (a level) of the order. */
 static bool rebuild_order(oak_scene *scene) {
     if (!OAK_GROW(scene->order, scene->order_capacity, scene->entities.live + 1)) return false;
-    uint32_t n = 0;
+    uint32_t n = 0, levels = 0;
     for (uint32_t slot = 0; slot < scene->entities.high_water; slot++)
         if (oak_pool_slot_id(&scene->entities, slot) &&
             _oak_scene_rec(scene, slot)->parent == _OAK_NO_SLOT)
             scene->order[n++] = slot;
-    for (uint32_t i = 0; i < n; i++)
-        for (uint32_t ch = _oak_scene_rec(scene, scene->order[i])->first_child; ch != _OAK_NO_SLOT;
-             ch = _oak_scene_rec(scene, ch)->next_sibling)
-            scene->order[n++] = ch;
+    for (uint32_t begin = 0; begin < n;) {
+        uint32_t end = n;
+        if (!OAK_GROW(scene->level_end, scene->level_capacity, levels + 1)) return false;
+        scene->level_end[levels++] = end;
+        for (uint32_t i = begin; i < end; i++)
+            for (uint32_t ch = _oak_scene_rec(scene, scene->order[i])->first_child;
+                 ch != _OAK_NO_SLOT; ch = _oak_scene_rec(scene, ch)->next_sibling)
+                scene->order[n++] = ch;
+        begin = end;
+    }
     scene->order_count = n;
+    scene->level_count = levels;
     scene->order_stale = false;
     return true;
 }
 
-void oak_scene_update_transforms(oak_scene *scene) {
-    if (!scene) return;
-    if (scene->order_stale && !rebuild_order(scene)) return;
-    /* Stamps say "recomputed in this update"; 0 is never a live number. */
-    if (++scene->update_number == 0) scene->update_number = 1;
-    const uint32_t now = scene->update_number;
+/* Entities of one level depend only on the level above, so a level is
+ * split across the job pool in fixed chunks; counts are summed per worker. */
+#define UPDATE_CHUNK 512
+
+typedef struct update_job {
+    oak_scene *scene;
+    uint32_t now;
+    uint32_t counts[OAK_JOB_MAX_THREADS];
+} update_job;
+
+static void update_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    update_job *job = user;
+    oak_scene *scene = job->scene;
+    const uint32_t now = job->now;
     const _oak_column *col = &scene->columns[OAK_COMPONENT_TRANSFORM];
     const oak_transform *locals = (const oak_transform *)col->data;
     uint32_t count = 0;
-    for (uint32_t i = 0; i < scene->order_count; i++) {
+    for (uint32_t i = begin; i < end; i++) {
         uint32_t slot = scene->order[i];
         _oak_entity_rec *r = _oak_scene_rec(scene, slot);
         uint32_t d = col->sparse[slot];
@@ -185,6 +201,42 @@ void oak_scene_update_transforms(oak_scene *scene) {
         r->stamp = now;
         count++;
     }
+    job->counts[worker] += count;
+}
+
+typedef struct level_job {
+    update_job *job;
+    uint32_t base;
+} level_job;
+
+static void update_level_chunk(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    level_job *lj = user;
+    update_range(lj->job, lj->base + begin, lj->base + end, worker);
+}
+
+void oak_scene_update_transforms(oak_scene *scene) {
+    if (!scene) return;
+    if (scene->order_stale && !rebuild_order(scene)) return;
+    /* Stamps say "recomputed in this update"; 0 is never a live number. */
+    if (++scene->update_number == 0) scene->update_number = 1;
+    update_job job;
+    job.scene = scene;
+    job.now = scene->update_number;
+    memset(job.counts, 0, sizeof job.counts);
+    uint32_t begin = 0;
+    for (uint32_t k = 0; k < scene->level_count; k++) {
+        uint32_t end = scene->level_end[k];
+        if (end - begin >= 2 * UPDATE_CHUNK) {
+            /* parallel_for hands out [0, n); shift into the level. */
+            oak_parallel_for(end - begin, UPDATE_CHUNK, update_level_chunk,
+                             &(level_job){&job, begin});
+        } else {
+            update_range(&job, begin, end, 0);
+        }
+        begin = end;
+    }
+    uint32_t count = 0;
+    for (uint32_t w = 0; w < OAK_JOB_MAX_THREADS; w++) count += job.counts[w];
     scene->last_update_count = count;
 }
 
