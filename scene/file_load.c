@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "scene_file.h"
 
@@ -263,6 +264,7 @@ static oak_result source_mesh(loader *l, const char *path, const char *rel, uint
         join(p, path, "source");
         if (!ends_with(resolved, ".obj"))
             return fail(l, p, "'%s': only .obj mesh files are supported", rel);
+        if (access(resolved, R_OK)) return fail(l, p, "could not load '%s' (no such file)", rel);
         if (!OAK_GROW(l->sources, l->source_capacity, l->source_count + 1))
             return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", l->file);
         sf = &l->sources[l->source_count];
@@ -366,6 +368,10 @@ static oak_result read_texture_ref(loader *l, const cJSON *o, const char *path, 
     TRY(read_floats(l, v, p, "scale", t->scale, 2, false));
     char resolved[4096];
     _oak_scene_resolve_path(resolved, sizeof resolved, l->file, rel);
+    if (strncmp(resolved, "oak://", 6) && access(resolved, R_OK)) {
+        join(sp, p, "path");
+        return fail(l, sp, "could not load '%s' (no such file)", rel);
+    }
     if (oak_load_texture(&t->texture, resolved, (oak_format)format)) {
         char why[512];
         join(sp, p, "path");

@@ -1,11 +1,12 @@
-/* Writing scene files: a small JSON writer (floats as "%.9g" so they read
- * back to the same bits, fixed key order, short arrays on one line) and the
+/* Writing scene files: a small JSON writer (floats in the fewest digits that
+ * read back to the same bits, fixed key order, short arrays on one line) and the
  * walk that writes the environment, post, meshes, materials and entities.
  * Meshes and materials are numbered in the order entities first use them, so
  * loading a file and saving it again gives the same bytes. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scene_file.h"
@@ -78,11 +79,19 @@ static void close_block(writer *w, char bracket) {
     put(w, "%c", bracket);
 }
 
+/* The shortest "%.*g" that reads back to the same float (9 digits always
+ * does), so 0.1f is written 0.1, 10 as 10, and files stay hand-editable. */
 static void put_float(writer *w, const char *key, float v) {
     if (!isfinite(v) && !w->error)
         w->error = oak_error(OAK_ERROR_INVALID_ARGUMENT,
                              "scene save: %s: %s is not a finite number", w->scene_path, key);
-    put(w, "%.9g", v);
+    char text[32], best[32] = "";
+    for (int digits = 1; digits <= 9; digits++) {
+        snprintf(text, sizeof text, "%.*g", digits, v);
+        if (strtof(text, NULL) == v && (!*best || strlen(text) < strlen(best)))
+            memcpy(best, text, sizeof text);
+    }
+    put(w, "%s", best);
 }
 
 static void w_float(writer *w, const char *key, float v) {
