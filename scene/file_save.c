@@ -380,7 +380,8 @@ oak_result oak_scene_save(const oak_scene *scene, const char *path) {
     /* Only an explicit choice is saved, so "first camera" stays a default. */
     long long active = -1;
     uint32_t aslot = _oak_scene_slot(scene, scene->active_camera);
-    if (aslot != _OAK_NO_SLOT) active = file_index[aslot];
+    if (aslot != _OAK_NO_SLOT && oak_scene_get(scene, scene->active_camera, OAK_COMPONENT_CAMERA))
+        active = file_index[aslot];
     w_int(&w, "active_camera", active);
     close_block(&w, '}');
     put(&w, "\n");
