@@ -528,10 +528,16 @@ static oak_result read_entities(loader *l, const cJSON *arr) {
         TRY(read_entity(l, o, p, l->entities[i]));
         long long parent = -1;
         TRY(read_int(l, o, p, "parent", -1, (long long)n - 1, false, &parent));
-        if (parent >= 0 && oak_scene_set_parent(l->scene, l->entities[i], l->entities[parent])) {
-            char pp[PATH_MAX_LEN];
-            join(pp, p, "parent");
-            return fail(l, pp, "entity %lld would make a cycle", parent);
+        if (parent >= 0) {
+            /* Checked here so the only message is the one naming the file. */
+            oak_entity self = l->entities[i];
+            for (oak_entity a = l->entities[parent]; a.id; a = oak_scene_parent(l->scene, a))
+                if (a.id == self.id) {
+                    char pp[PATH_MAX_LEN];
+                    join(pp, p, "parent");
+                    return fail(l, pp, "entity %lld would make a cycle", parent);
+                }
+            TRY(oak_scene_set_parent(l->scene, self, l->entities[parent]));
         }
         i++;
     }
