@@ -101,6 +101,7 @@ void *oak_scene_add(oak_scene *scene, oak_entity e, oak_component c) {
         *(oak_transform *)item = oak_transform_identity();
         glm_mat4_identity(scene->world[d]);
         _oak_scene_rec(scene, slot)->dirty = true;
+        scene->any_dirty = true;
         scene->order_stale = true;
     }
     return item;
@@ -132,6 +133,7 @@ static void remove_at_slot(oak_scene *scene, oak_component c, uint32_t slot) {
         for (uint32_t ch = r->first_child; ch != _OAK_NO_SLOT;
              ch = _oak_scene_rec(scene, ch)->next_sibling)
             _oak_scene_rec(scene, ch)->dirty = true;
+        scene->any_dirty = true;
         scene->order_stale = true;
     }
 }
@@ -224,6 +226,7 @@ oak_entity oak_scene_create(oak_scene *scene, const char *name) {
     r->parent = r->first_child = r->next_sibling = r->prev_sibling = _OAK_NO_SLOT;
     r->stamp = 0;
     r->dirty = true;
+    scene->any_dirty = true;
     oak_entity e = {id};
     if (!oak_scene_add(scene, e, OAK_COMPONENT_TRANSFORM)) {
         oak_free(copy);

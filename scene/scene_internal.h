@@ -48,6 +48,7 @@ struct oak_scene {
     uint32_t *level_end;
     uint32_t level_capacity, level_count;
     bool order_stale;
+    bool any_dirty; /* some entity is dirty: an update has work to do */
     uint32_t update_number, last_update_count;
 
     oak_entity active_camera; /* id 0: the first camera */

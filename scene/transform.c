@@ -66,6 +66,7 @@ void oak_scene_set_transform(oak_scene *scene, oak_entity e, const oak_transform
     if (!dst) return;
     *dst = *t;
     _oak_scene_rec(scene, oak_handle_index(e.id))->dirty = true;
+    scene->any_dirty = true;
 }
 
 const oak_transform *oak_scene_transform(const oak_scene *scene, oak_entity e) {
@@ -121,6 +122,7 @@ oak_result oak_scene_set_parent(oak_scene *scene, oak_entity e, oak_entity paren
         r->parent = pslot;
     }
     r->dirty = true;
+    scene->any_dirty = true;
     scene->order_stale = true;
     return OAK_OK;
 }
@@ -216,6 +218,11 @@ static void update_level_chunk(void *user, uint32_t begin, uint32_t end, uint32_
 
 void oak_scene_update_transforms(oak_scene *scene) {
     if (!scene) return;
+    /* A still scene costs nothing, however many entities it holds. */
+    if (!scene->any_dirty && !scene->order_stale) {
+        scene->last_update_count = 0;
+        return;
+    }
     if (scene->order_stale && !rebuild_order(scene)) return;
     /* Stamps say "recomputed in this update"; 0 is never a live number. */
     if (++scene->update_number == 0) scene->update_number = 1;
@@ -238,6 +245,7 @@ void oak_scene_update_transforms(oak_scene *scene) {
     uint32_t count = 0;
     for (uint32_t w = 0; w < OAK_JOB_MAX_THREADS; w++) count += job.counts[w];
     scene->last_update_count = count;
+    scene->any_dirty = false;
 }
 
 void oak_scene_world_matrix(const oak_scene *scene, oak_entity e, mat4 out) {
