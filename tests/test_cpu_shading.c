@@ -312,7 +312,7 @@ TEST(cpuFxaaStraightEdge) {
         uint8_t v = (i % W) < 8 ? 0 : 255;
         in[i * 4] = in[i * 4 + 1] = in[i * 4 + 2] = v, in[i * 4 + 3] = 255;
     }
-    _oak_cpu_fxaa(out, in, W, H, 0, H);
+    _oak_cpu_fxaa(out, in, NULL, W, H, 0, H);
     /* Worked by hand from docs/SHADING.md for pixel 7 (black, M = 0, E = 255):
        range 255, vertical edge (H = 0 < V = 1020), other side east, the
        search never ends (dist 8 and 8, end 0) so q_edge = 32 - 1040/32 = 0;
@@ -339,7 +339,7 @@ TEST(cpuFxaaStaircase) {
             uint8_t *p = in + (y * W + x) * 4;
             p[0] = p[1] = p[2] = v, p[3] = 255;
         }
-    _oak_cpu_fxaa(out, in, W, H, 0, H);
+    _oak_cpu_fxaa(out, in, NULL, W, H, 0, H);
     /* Pixel (6, 3): white, S black. N=W=E=255, S=0, corners NW=NE=255,
        SW=SE=0: H = 0 + 2*255 + 0... = |255-510+0| + 2|255-510+0| + |255-510+0|
        = 1020, V = 0 + 0 + |0-0+0| = 0: horizontal edge, other side south
@@ -354,6 +354,11 @@ TEST(cpuFxaaStaircase) {
     /* pixel (1, 3): the step is found at k = 7 rightwards (dist 8 and 7),
        q_edge = 32 - (128*7 + 15)/30 = 2 < q_sub = 3, so (255*61 + 32) >> 6 */
     CHECK_EQ_INT(out[(3 * W + 1) * 4], 243);
+    /* the backend's path with a precomputed luma plane gives the same bytes */
+    uint8_t lumas[W * H], out2[W * H * 4];
+    _oak_cpu_fxaa_luma(lumas, in, W, 0, H);
+    _oak_cpu_fxaa(out2, in, lumas, W, H, 0, H);
+    CHECK(memcmp(out, out2, sizeof out) == 0);
 }
 
 int main(void) {

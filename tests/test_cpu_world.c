@@ -76,10 +76,10 @@ TEST(cpuWorldSameBytesForOneAndThreeThreads) {
     int heap;
     oak_shutdown();
     init_counting(1);
-    draw_default(W, H, 1, a, &heap, true);
+    draw_default(W, H, 3, a, &heap, true);
     oak_shutdown();
     init_counting(3);
-    draw_default(W, H, 1, b, &heap, true);
+    draw_default(W, H, 3, b, &heap, true);
     int diff = 0;
     for (size_t i = 0; i < sizeof a; i++) diff += a[i] != b[i];
     CHECK_EQ_INT(diff, 0);

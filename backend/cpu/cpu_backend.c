@@ -54,6 +54,7 @@ static void cpu_destroy(void *self) {
     oak_free(b->color);
     oak_free(b->ldr);
     oak_free(b->out);
+    oak_free(b->luma);
     oak_free(b);
 }
 
@@ -80,7 +81,9 @@ static oak_result cpu_resize(void *self, uint32_t width, uint32_t height) {
         if (ldr) b->ldr = ldr;
         uint8_t *out = oak_realloc(b->out, tiled * 4);
         if (out) b->out = out;
-        if (!depth || !ids || !color || !ldr || !out) return OAK_ERROR_OUT_OF_MEMORY;
+        uint8_t *luma = oak_realloc(b->luma, tiled);
+        if (luma) b->luma = luma;
+        if (!depth || !ids || !color || !ldr || !out || !luma) return OAK_ERROR_OUT_OF_MEMORY;
         b->frame_cap = tiled;
     }
     if (b->width != width || b->height != height) memset(b->out, 0, n * 4);
@@ -157,10 +160,18 @@ static bool pass_add(cpu_backend *b, cpu_pass *p, const oak_draw_list *l, uint32
     return true;
 }
 
-static int far_to_near(const void *a, const void *b) {
-    const cpu_draw *x = a, *y = b;
-    if (x->sort_key != y->sort_key) return x->sort_key > y->sort_key ? -1 : 1;
-    return x->src < y->src ? -1 : x->src > y->src; /* ties keep draw order */
+/* Far to near, ties in draw order: a stable insertion sort (blend draws are
+   few, and libc's qsort may allocate outside the engine's hooks). */
+static void sort_far_to_near(cpu_draw *d, uint32_t n) {
+    for (uint32_t i = 1; i < n; i++) {
+        cpu_draw x = d[i];
+        uint32_t j = i;
+        while (j > 0 && d[j - 1].sort_key < x.sort_key) {
+            d[j] = d[j - 1];
+            j--;
+        }
+        d[j] = x;
+    }
 }
 
 static oak_result draw_shadow(cpu_backend *b, const oak_render_view *v) {
@@ -250,7 +261,7 @@ static oak_result cpu_render(void *self, const oak_render_view *v) {
     /* 5. blend: BLEND draws far to near, over the opaque frame */
     t0 = oak_time_ns();
     if (bl->draw_count) {
-        qsort(bl->draws, bl->draw_count, sizeof(cpu_draw), far_to_near);
+        sort_far_to_near(bl->draws, bl->draw_count);
         r = _oak_cpu_pass_geometry(b, bl, NULL, NULL);
         if (r) return r;
         _oak_cpu_blend(b);

@@ -14,6 +14,7 @@ static inline int32_t luma(const uint8_t *p) {
 
 typedef struct img {
     const uint8_t *px;
+    const uint8_t *luma; /* precomputed luma per pixel, or NULL */
     int32_t w, h;
 } img;
 
@@ -35,7 +36,7 @@ static inline int32_t imin(int32_t a, int32_t b) {
 
 static void fxaa_pixel(uint8_t *o, const img *m, int32_t x, int32_t y) {
     const uint8_t *c = at(m, x, y);
-    int32_t M = luma(c), N = L(m, x, y - 1), S = L(m, x, y + 1), W = L(m, x - 1, y),
+    int32_t M = L(m, x, y), N = L(m, x, y - 1), S = L(m, x, y + 1), W = L(m, x - 1, y),
             E = L(m, x + 1, y);
     int32_t lmax = imax(imax(imax(M, N), imax(S, W)), E);
     int32_t lmin = imin(imin(imin(M, N), imin(S, W)), E);
@@ -94,9 +95,15 @@ static void fxaa_pixel(uint8_t *o, const img *m, int32_t x, int32_t y) {
     for (int k = 0; k < 3; k++) o[k] = (uint8_t)((c[k] * (64 - q) + co[k] * q + 32) >> 6);
 }
 
-void _oak_cpu_fxaa(uint8_t *out, const uint8_t *in, uint32_t width, uint32_t height, uint32_t y0,
-                   uint32_t y1) {
-    img m = {in, (int32_t)width, (int32_t)height};
+void _oak_cpu_fxaa_luma(uint8_t *luma_out, const uint8_t *in, uint32_t width, uint32_t y0,
+                        uint32_t y1) {
+    for (size_t i = (size_t)y0 * width; i < (size_t)y1 * width; i++)
+        luma_out[i] = (uint8_t)luma(in + i * 4);
+}
+
+void _oak_cpu_fxaa(uint8_t *out, const uint8_t *in, const uint8_t *lumas, uint32_t width,
+                   uint32_t height, uint32_t y0, uint32_t y1) {
+    img m = {in, lumas, (int32_t)width, (int32_t)height};
     for (uint32_t y = y0; y < y1; y++)
         for (uint32_t x = 0; x < width; x++)
             fxaa_pixel(out + ((size_t)y * width + x) * 4, &m, (int32_t)x, (int32_t)y);

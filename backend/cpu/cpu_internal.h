@@ -166,6 +166,7 @@ typedef struct cpu_backend {
     float *color;      /* linear rgb, row-major, 3 per pixel */
     uint8_t *ldr;      /* post before FXAA, rgba */
     uint8_t *out;      /* final rgba */
+    uint8_t *luma;     /* FXAA luma of ldr */
     size_t frame_cap, shadow_cap;
 
     const oak_render_view *view; /* during render */
@@ -243,8 +244,12 @@ void _oak_cpu_blend(cpu_backend *b);
 
 /* cpu_post.c / cpu_fxaa.c */
 void _oak_cpu_post(cpu_backend *b);
-void _oak_cpu_fxaa(uint8_t *out, const uint8_t *in, uint32_t width, uint32_t height, uint32_t y0,
-                   uint32_t y1);
+/* FXAA of rows [y0, y1) of in into out; lumas (may be NULL) holds the
+   whole image's luma from _oak_cpu_fxaa_luma. */
+void _oak_cpu_fxaa(uint8_t *out, const uint8_t *in, const uint8_t *lumas, uint32_t width,
+                   uint32_t height, uint32_t y0, uint32_t y1);
+void _oak_cpu_fxaa_luma(uint8_t *luma_out, const uint8_t *in, uint32_t width, uint32_t y0,
+                        uint32_t y1);
 
 static inline size_t _oak_cpu_tile_index(const cpu_pass *p, uint32_t x, uint32_t y) {
     return ((size_t)(y / CPU_TILE) * p->tiles_x + x / CPU_TILE) * CPU_TILE_PIXELS +

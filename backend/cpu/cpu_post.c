@@ -40,12 +40,13 @@ static void post_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
             }
             o[3] = 255;
         }
+    if (!post->no_fxaa) _oak_cpu_fxaa_luma(b->luma, b->ldr, W, begin, end);
 }
 
 static void fxaa_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     cpu_backend *b = user;
-    _oak_cpu_fxaa(b->out, b->ldr, b->width, b->height, begin, end);
+    _oak_cpu_fxaa(b->out, b->ldr, b->luma, b->width, b->height, begin, end);
 }
 
 void _oak_cpu_post(cpu_backend *b) {

@@ -23,6 +23,13 @@ static float clampf(float x, float lo, float hi) {
 static float mixf(float a, float b, float t) {
     return a + (b - a) * t;
 }
+/* max/min without libm's NaN rules, so they inline */
+static inline float maxf(float a, float b) {
+    return a > b ? a : b;
+}
+static inline float minf(float a, float b) {
+    return a < b ? a : b;
+}
 
 void _oak_cpu_tri_ctx(const cpu_backend *b, const cpu_pass *p, uint32_t id, cpu_tri_ctx *t) {
     uint32_t tri = id - 1;
@@ -217,7 +224,7 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
         float V[3] = {v->camera_pos[0] - s->P[0], v->camera_pos[1] - s->P[1],
                       v->camera_pos[2] - s->P[2]};
         normalize3(V);
-        float NdotV = fmaxf(dot3(N, V), 1e-4f);
+        float NdotV = maxf(dot3(N, V), 1e-4f);
         float F0[3], diffuse[3];
         for (int k = 0; k < 3; k++) {
             F0[k] = mixf(0.04f, base[k], metallic);
@@ -243,20 +250,20 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
                     float c = clampf(1.0f - r4, 0.0f, 1.0f);
                     W = c * c;
                 }
-                scale = l->intensity / fmaxf(d2, 1e-4f) * W;
+                scale = l->intensity / maxf(d2, 1e-4f) * W;
                 if (l->type == OAK_LIGHT_SPOT) {
                     float outer = l->outer_cone != 0 ? l->outer_cone : OAK_PI / 4;
                     float co = cosf(outer), ci = cosf(l->inner_cone);
                     float cd = -(L[0] * rl->direction[0] + L[1] * rl->direction[1] +
                                  L[2] * rl->direction[2]);
-                    float tt = clampf((cd - co) / fmaxf(ci - co, 1e-4f), 0.0f, 1.0f);
+                    float tt = clampf((cd - co) / maxf(ci - co, 1e-4f), 0.0f, 1.0f);
                     scale *= tt * tt;
                 }
             } else {
                 for (int k = 0; k < 3; k++) L[k] = -rl->direction[k];
                 scale = l->intensity;
             }
-            float NdotL = fmaxf(dot3(N, L), 0.0f);
+            float NdotL = maxf(dot3(N, L), 0.0f);
             if (NdotL <= 0 || scale <= 0) continue;
             if ((int32_t)i == v->key_light && v->shadows && b->shadow_valid && receive &&
                 (l->type == OAK_LIGHT_DIRECTIONAL || l->type == OAK_LIGHT_DEFAULT))
@@ -264,13 +271,13 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
             for (int k = 0; k < 3; k++) E[k] = l->color[k] * scale;
             float H[3] = {L[0] + V[0], L[1] + V[1], L[2] + V[2]};
             normalize3(H);
-            float NdotH = fmaxf(dot3(N, H), 0.0f), VdotH = fmaxf(dot3(V, H), 0.0f);
+            float NdotH = maxf(dot3(N, H), 0.0f), VdotH = maxf(dot3(V, H), 0.0f);
             float dd = NdotH * NdotH * (a2 - 1.0f) + 1.0f;
             float D = a2 / (OAK_PI * dd * dd);
             float vis_den = NdotL * sqrtf(NdotV * NdotV * (1.0f - a2) + a2) +
                             NdotV * sqrtf(NdotL * NdotL * (1.0f - a2) + a2);
-            float Vis = 0.5f / fmaxf(vis_den, 1e-7f);
-            float fw = powf(1.0f - VdotH, 5.0f);
+            float Vis = 0.5f / maxf(vis_den, 1e-7f);
+            float om = 1.0f - VdotH, fw = om * om * om * om * om;
             for (int k = 0; k < 3; k++) {
                 float F = F0[k] + (1.0f - F0[k]) * fw;
                 Lo[k] += (diffuse[k] / OAK_PI + D * Vis * F) * E[k] * NdotL;
@@ -284,7 +291,7 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
         _oak_cpu_sky(v, R, skyR);
         float rx = rough * -1.0f + 1.0f, ry = rough * -0.0275f + 0.0425f;
         float rz = rough * -0.572f + 1.04f, rw = rough * 0.022f - 0.04f;
-        float a004 = fminf(rx * rx, exp2f(-9.28f * NdotV)) * rx + ry;
+        float a004 = minf(rx * rx, exp2f(-9.28f * NdotV)) * rx + ry;
         float ABx = -1.04f * a004 + rz, ABy = 1.04f * a004 + rw;
         for (int k = 0; k < 3; k++) {
             float irr = mixf(v->env.ambient_ground[k], v->env.ambient_sky[k], h);
