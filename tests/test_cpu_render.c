@@ -278,6 +278,83 @@ TEST(cpuThreadCountDeterminism) {
     sc_save("cpuThreadCountDeterminism.png", ref, W, H);
 }
 
+TEST(cpuSyncRereadsMovedMeshAndMaterial) {
+    enum { W = 64, H = 32 };
+    sc_scene s;
+    sc_init(&s, W, H);
+    s.view.post.no_tonemap = true;
+    const float eye[3] = {0, 0, 5}, at[3] = {0, 0, 0};
+    sc_camera(&s, eye, at, UP_Y, 0, 1, 0.1f, 100);
+    const float left[4][3] = {{-1, -0.5f, 0}, {0, -0.5f, 0}, {0, 0.5f, 0}, {-1, 0.5f, 0}};
+    oak_mesh m = sc_quad(left);
+    oak_material mat = sc_material(1, 0, 0, 0, 1, true);
+    mat4 id = GLM_MAT4_IDENTITY_INIT;
+    sc_draw(&s, m, mat, id);
+    const oak_backend *be = oak_backend_cpu();
+    void *self = NULL;
+    oak_backend_desc d = {W, H, NULL, 0};
+    CHECK_OK(be->create(&self, &d));
+    if (!self) return;
+    uint8_t px[W * H * 4];
+    CHECK_OK(be->sync(self, &s.view));
+    CHECK_OK(be->render(self, &s.view));
+    CHECK_OK(be->read_pixels(self, px, sizeof px));
+    /* red quad on the left half, black sky on the right */
+    CHECK_EQ_INT(sc_px(px, W, 16, 16)[0], 255);
+    CHECK_EQ_INT(sc_px(px, W, 48, 16)[0], 0);
+    /* move the quad to the right half and make it green: both versions move */
+    float pos[12], uv[8] = {0, 0, 1, 0, 1, 1, 0, 1};
+    const float right[4][3] = {{0, -0.5f, 0}, {1, -0.5f, 0}, {1, 0.5f, 0}, {0, 0.5f, 0}};
+    memcpy(pos, right, sizeof pos);
+    uint32_t idx[6] = {0, 1, 2, 0, 2, 3};
+    oak_mesh_desc md = {0};
+    md.vertex_count = 4, md.index_count = 6, md.positions = pos, md.uv0 = uv, md.indices = idx;
+    CHECK_OK(oak_mesh_update(m, &md));
+    oak_material_desc gd = oak_material_desc_defaults(NULL);
+    gd.base_color[0] = 0, gd.base_color[1] = 1, gd.base_color[2] = 0;
+    gd.unlit = true;
+    CHECK_OK(oak_material_update(mat, &gd));
+    CHECK_OK(be->sync(self, &s.view));
+    CHECK_OK(be->render(self, &s.view));
+    CHECK_OK(be->read_pixels(self, px, sizeof px));
+    CHECK_EQ_INT(sc_px(px, W, 16, 16)[1], 0);
+    CHECK_EQ_INT(sc_px(px, W, 48, 16)[1], 255);
+    CHECK_EQ_INT(sc_px(px, W, 48, 16)[0], 0);
+    be->destroy(self);
+}
+
+TEST(cpuRejectsStaleHandlesAndShortBuffers) {
+    enum { W = 32, H = 32 };
+    sc_scene s;
+    sc_init(&s, W, H);
+    const float eye[3] = {0, 0, 5}, at[3] = {0, 0, 0};
+    sc_camera(&s, eye, at, UP_Y, 0, 1, 0.1f, 100);
+    const float q[4][3] = {{-1, -0.5f, 0}, {0, -0.5f, 0}, {0, 0.5f, 0}, {-1, 0.5f, 0}};
+    oak_mesh m = sc_quad(q);
+    mat4 id = GLM_MAT4_IDENTITY_INIT;
+    sc_draw(&s, m, sc_material(1, 1, 1, 0, 1, true), id);
+    oak_destroy_mesh(m);
+    const oak_backend *be = oak_backend_cpu();
+    void *self = NULL;
+    oak_backend_desc d = {W, H, NULL, 0};
+    CHECK_OK(be->create(&self, &d));
+    if (!self) return;
+    CHECK_EQ_INT(be->sync(self, &s.view), OAK_ERROR_NOT_FOUND);
+    CHECK_EQ_INT(be->render(self, &s.view), OAK_ERROR_NOT_FOUND);
+    CHECK(strstr(oak_last_error(), "mesh") != NULL);
+    uint8_t small[16];
+    CHECK_EQ_INT(be->read_pixels(self, small, sizeof small), OAK_ERROR_INVALID_ARGUMENT);
+    /* an empty view still renders: all sky */
+    s.view.draws.count = 0;
+    s.view.sky_zenith[1] = s.view.sky_horizon[1] = 1;
+    CHECK_OK(be->render(self, &s.view));
+    uint8_t px[W * H * 4];
+    CHECK_OK(be->read_pixels(self, px, sizeof px));
+    CHECK_EQ_INT(sc_px(px, W, 5, 5)[1], sc_byte(1.0, true));
+    CHECK_EQ_INT(be->resize(self, 0, 10), OAK_ERROR_INVALID_ARGUMENT);
+    be->destroy(self);
+}
+
 int main(void) {
     oak_test_init(0);
     RUN(cpuLambertPlaneUnderSun);
@@ -285,6 +362,8 @@ int main(void) {
     RUN(cpuLongThinTrianglesDepth);
     RUN(cpuAlphaCutoutEdge);
     RUN(cpuThreadCountDeterminism);
+    RUN(cpuSyncRereadsMovedMeshAndMaterial);
+    RUN(cpuRejectsStaleHandlesAndShortBuffers);
     oak_shutdown();
     return TEST_SUMMARY();
 }

@@ -3,6 +3,7 @@
  * orientation and side, a search of up to 8 pixels each way along it, and
  * the larger of the edge and subpixel blends toward the pixel across it. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cpu_internal.h"
 
@@ -104,7 +105,24 @@ void _oak_cpu_fxaa_luma(uint8_t *luma_out, const uint8_t *in, uint32_t width, ui
 void _oak_cpu_fxaa(uint8_t *out, const uint8_t *in, const uint8_t *lumas, uint32_t width,
                    uint32_t height, uint32_t y0, uint32_t y1) {
     img m = {in, lumas, (int32_t)width, (int32_t)height};
-    for (uint32_t y = y0; y < y1; y++)
-        for (uint32_t x = 0; x < width; x++)
-            fxaa_pixel(out + ((size_t)y * width + x) * 4, &m, (int32_t)x, (int32_t)y);
+    for (uint32_t y = y0; y < y1; y++) {
+        bool inner_row = lumas && y > 0 && y + 1 < height;
+        for (uint32_t x = 0; x < width; x++) {
+            size_t i = (size_t)y * width + x;
+            if (inner_row && x > 0 && x + 1 < width) {
+                /* the common case, step 2's early out without clamping */
+                int32_t M = lumas[i], N = lumas[i - width], S = lumas[i + width], W = lumas[i - 1],
+                        E = lumas[i + 1];
+                int32_t lmax = imax(imax(imax(M, N), imax(S, W)), E);
+                int32_t lmin = imin(imin(imin(M, N), imin(S, W)), E);
+                int32_t range = lmax - lmin;
+                if (range < 8 || 8 * range < lmax) {
+                    memcpy(out + i * 4, in + i * 4, 3);
+                    out[i * 4 + 3] = 255;
+                    continue;
+                }
+            }
+            fxaa_pixel(out + i * 4, &m, (int32_t)x, (int32_t)y);
+        }
+    }
 }
