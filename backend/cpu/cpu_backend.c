@@ -96,6 +96,7 @@ static oak_result cpu_create(void **self, const oak_backend_desc *desc) {
     *self = NULL;
     cpu_backend *b = oak_calloc(1, sizeof *b);
     if (!b) return OAK_ERROR_OUT_OF_MEMORY;
+    _oak_cpu_post_init();
     b->shadow_size = desc && desc->shadow_map_size ? desc->shadow_map_size : OAK_SHADOW_MAP_SIZE;
     oak_result r = cpu_resize(b, desc && desc->width ? desc->width : 1280,
                               desc && desc->height ? desc->height : 720);

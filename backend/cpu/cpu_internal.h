@@ -243,6 +243,7 @@ void _oak_cpu_resolve(cpu_backend *b);
 void _oak_cpu_blend(cpu_backend *b);
 
 /* cpu_post.c / cpu_fxaa.c */
+void _oak_cpu_post_init(void); /* once, before the first post */
 void _oak_cpu_post(cpu_backend *b);
 /* FXAA of rows [y0, y1) of in into out; lumas (may be NULL) holds the
    whole image's luma from _oak_cpu_fxaa_luma. */

@@ -6,6 +6,7 @@
 #include "cpu_internal.h"
 
 static int32_t wrap(int32_t i, int32_t n, oak_wrap mode) {
+    if ((uint32_t)i < (uint32_t)n) return i; /* inside: every mode agrees */
     switch (mode) {
     case OAK_WRAP_CLAMP:
         return i < 0 ? 0 : i >= n ? n - 1 : i;
