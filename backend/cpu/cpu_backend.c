@@ -30,6 +30,7 @@ static void pass_release(cpu_pass *p) {
     oak_free(p->vtx_base);
     oak_free(p->tri_base);
     oak_free(p->clip);
+    oak_free(p->svert);
     for (uint32_t i = 0; i < p->chunk_cap; i++) {
         oak_free(p->chunks[i].tris);
         oak_free(p->chunks[i].bins);

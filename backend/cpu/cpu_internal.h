@@ -79,6 +79,14 @@ typedef struct cpu_tri {
 
 enum { CPU_TRI_MASK = 1u, CPU_TRI_BACK = 2u };
 
+/* A vertex after the vertex stage: which clip planes it is outside of, and
+ * its snapped screen position and depth when it needs no clipping. */
+typedef struct cpu_svert {
+    int32_t x, y;
+    float z;
+    uint32_t code;
+} cpu_svert;
+
 /* Per draw in a pass: what shading and setup need, resolved once a frame. */
 typedef struct cpu_draw {
     uint32_t src;      /* index into the view's draw list */
@@ -118,6 +126,8 @@ typedef struct cpu_pass {
     uint32_t vtx_base_cap, tri_base_cap;
     float *clip; /* xyzw per vertex of every draw */
     uint32_t clip_cap;
+    cpu_svert *svert; /* per vertex: outcode and, when unclipped, its snapped position */
+    uint32_t svert_cap;
     uint32_t vertex_count, tri_count;
 
     /* set-up and bins */
