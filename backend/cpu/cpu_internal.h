@@ -179,7 +179,9 @@ typedef struct cpu_backend {
     uint8_t *luma;     /* FXAA luma of ldr */
     size_t frame_cap, shadow_cap;
 
-    const oak_render_view *view; /* during render */
+    const oak_render_view *view;        /* during render */
+    const oak_render_view *synced_view; /* what the last sync saw, until render */
+    uint64_t synced_frame;
     bool shadow_valid;
     double stage_ms[CPU_STAGE_COUNT];
     uint32_t threads_seen;
