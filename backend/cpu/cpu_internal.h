@@ -62,6 +62,7 @@ typedef struct cpu_material {
     oak_material_desc desc; /* resolved; name and texture handles not used */
     uint32_t tex_ids[CPU_TEX_COUNT];
     cpu_tex_ref tex[CPU_TEX_COUNT];
+    bool textured, uv1, normal_map; /* which surface attributes shading reads */
 } cpu_material;
 
 /* ---- passes ------------------------------------------------------------- */
