@@ -60,6 +60,25 @@ TEST(sceneAddModelPlacesObjParts) {
     }
     CHECK_EQ_INT(verts, 7); /* the quad's 4 and the triangle's 3 */
     CHECK_EQ_INT(oak_scene_add_model(s, NULL, root, "x").id, 0);
+    /* Saved, the parts are written as (file, index) and come back as such. */
+    char path[512];
+    oak_test_out(path, sizeof path, "scene_model.json");
+    CHECK_OK(oak_scene_save(s, path));
+    oak_scene *back = NULL;
+    CHECK_OK(oak_scene_load(&back, path));
+    if (back) {
+        CHECK_OK(oak_scene_frame_input(back, &in));
+        CHECK_EQ_INT(in.draw_count, 2);
+        verts = 0;
+        for (uint32_t i = 0; i < in.draw_count; i++) {
+            const oak_mesh_data *md = oak_mesh_get(in.meshes[i]);
+            CHECK(md && !md->has_recipe && md->source_index == i);
+            verts += md ? md->vertex_count : 0;
+            CHECK_NEAR(in.transforms[i][3][1], 5, 0);
+        }
+        CHECK_EQ_INT(verts, 7);
+        oak_destroy_scene(back);
+    }
     oak_destroy_scene(s);
     oak_model_release(&model);
 }
