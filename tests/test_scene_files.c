@@ -3,6 +3,7 @@
  * file loads to positions worked out by hand; every tests/data/scene/bad_*
  * file fails with its expected one-line message and leaves no assets behind. */
 #include <dirent.h>
+#include <unistd.h>
 
 #include "oak_test.h"
 
@@ -339,12 +340,90 @@ TEST(sceneSaveRefusesWhatItCannotWrite) {
     oak_destroy_scene(s);
 }
 
+/* Replaces every `from` in text (a heap string) with `to`. */
+static char *replace_all(char *text, const char *from, const char *to) {
+    size_t n = 0, lf = strlen(from), lt = strlen(to);
+    for (const char *p = text; (p = strstr(p, from)); p += lf) n++;
+    char *out = oak_alloc(strlen(text) + n * lt + 1), *o = out;
+    for (const char *p = text, *q; out; p = q + lf) {
+        if (!(q = strstr(p, from))) {
+            strcpy(o, p);
+            break;
+        }
+        memcpy(o, p, (size_t)(q - p));
+        o += q - p;
+        memcpy(o, to, lt);
+        o += lt;
+    }
+    oak_free(text);
+    return out;
+}
+
+/* good.json with bytes flipped, dropped and cut short: every load either
+ * succeeds or fails cleanly (ASan and LSan watch), with a deterministic
+ * generator so a failure reproduces. */
+TEST(sceneLoadSurvivesMangledFiles) {
+    size_t size = 0;
+    char *good = slurp(DATA "good.json", &size);
+    CHECK(good != NULL);
+    if (!good) return;
+    /* Absolute asset paths, so the mangled copy elsewhere still finds them. */
+    char cwd[1024], dir[1200];
+    CHECK(getcwd(cwd, sizeof cwd) != NULL);
+    snprintf(dir, sizeof dir, "\"%s/" DATA, cwd);
+    good = replace_all(good, "\"models/", strcat(strcpy((char[1300]){0}, dir), "models/"));
+    good = replace_all(good, "\"tile.png", strcat(strcpy((char[1300]){0}, dir), "tile.png"));
+    size = strlen(good);
+    char path[512];
+    oak_test_out(path, sizeof path, "scene_mangled.json");
+    uint32_t rng = 12345, loaded = 0, failed = 0;
+    char *buf = oak_alloc(size + 1);
+    for (int iter = 0; iter < 300 && buf; iter++) {
+        memcpy(buf, good, size + 1);
+        size_t n = size;
+        int edits = 1 + iter % 4;
+        for (int k = 0; k < edits; k++) {
+            rng = rng * 1664525u + 1013904223u;
+            size_t at = (rng >> 8) % n;
+            switch ((rng >> 28) % 4) {
+            case 0:
+                buf[at] = (char)(rng >> 3);
+                break; /* any byte */
+            case 1:
+                buf[at] = "0123456789-.e,[]{}\":"[(rng >> 4) % 19];
+                break;
+            case 2:
+                memmove(buf + at, buf + at + 1, n - at), n--;
+                break; /* drop one */
+            case 3:
+                n = at + 1;
+                break; /* cut short */
+            }
+        }
+        if (oak_write_file(path, buf, n)) break;
+        oak_scene *s = NULL;
+        if (oak_scene_load(&s, path) == OAK_OK) {
+            loaded++;
+            CHECK(s != NULL);
+            oak_destroy_scene(s);
+        } else {
+            failed++;
+            CHECK(s == NULL && strchr(oak_last_error(), '\n') == NULL);
+        }
+    }
+    oak_free(buf);
+    oak_free(good);
+    CHECK_EQ_INT(loaded + failed, 300);
+    fprintf(stderr, "  mangled files: %u loaded, %u refused\n", loaded, failed);
+}
+
 int main(void) {
     oak_test_init(0);
     RUN(sceneSaveLoadSaveIsByteIdentical);
     RUN(sceneLoadsHandWrittenFile);
     RUN(sceneLoadRejectsBrokenFiles);
     RUN(sceneSaveRefusesWhatItCannotWrite);
+    RUN(sceneLoadSurvivesMangledFiles);
     oak_shutdown();
     return TEST_SUMMARY();
 }
