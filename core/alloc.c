@@ -4,9 +4,18 @@
 
 #include "internal.h"
 
-static void *sys_alloc(void *u, size_t s) { (void)u; return malloc(s); }
-static void *sys_realloc(void *u, void *p, size_t s) { (void)u; return realloc(p, s); }
-static void sys_free(void *u, void *p) { (void)u; free(p); }
+static void *sys_alloc(void *u, size_t s) {
+    (void)u;
+    return malloc(s);
+}
+static void *sys_realloc(void *u, void *p, size_t s) {
+    (void)u;
+    return realloc(p, s);
+}
+static void sys_free(void *u, void *p) {
+    (void)u;
+    free(p);
+}
 
 static oak_allocator g_alloc = {sys_alloc, sys_realloc, sys_free, NULL};
 

@@ -42,4 +42,6 @@ void oak_shutdown(void) {
     _oak_log_configure(NULL, NULL, OAK_LOG_INFO);
 }
 
-bool oak_is_initialized(void) { return g_initialized; }
+bool oak_is_initialized(void) {
+    return g_initialized;
+}

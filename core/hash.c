@@ -23,7 +23,9 @@ uint64_t oak_hash(const void *data, size_t size, uint64_t seed) {
     return mix64(h ^ size);
 }
 
-uint64_t oak_hash_str(const char *s) { return oak_hash(s, s ? strlen(s) : 0, 0); }
+uint64_t oak_hash_str(const char *s) {
+    return oak_hash(s, s ? strlen(s) : 0, 0);
+}
 
 /* Key 0 marks an empty slot; linear probing, deletion by backward shift so
    no tombstones pile up. */

@@ -110,7 +110,9 @@ void _oak_jobs_stop(void) {
     g_pool.thread_count = 0;
 }
 
-uint32_t oak_job_threads(void) { return g_pool.started ? g_pool.thread_count : 1; }
+uint32_t oak_job_threads(void) {
+    return g_pool.started ? g_pool.thread_count : 1;
+}
 
 void oak_parallel_for(uint32_t count, uint32_t chunk, oak_job_fn fn, void *user) {
     if (!count) return;

@@ -13,10 +13,14 @@ static _Thread_local char t_last_error[512];
 
 static const char *level_name(oak_log_level l) {
     switch (l) {
-    case OAK_LOG_DEBUG: return "debug";
-    case OAK_LOG_WARN: return "warning";
-    case OAK_LOG_ERROR: return "error";
-    default: return "info";
+    case OAK_LOG_DEBUG:
+        return "debug";
+    case OAK_LOG_WARN:
+        return "warning";
+    case OAK_LOG_ERROR:
+        return "error";
+    default:
+        return "info";
     }
 }
 
@@ -60,20 +64,33 @@ oak_result oak_error(oak_result code, const char *fmt, ...) {
     return code;
 }
 
-const char *oak_last_error(void) { return t_last_error; }
-void oak_clear_error(void) { t_last_error[0] = 0; }
+const char *oak_last_error(void) {
+    return t_last_error;
+}
+void oak_clear_error(void) {
+    t_last_error[0] = 0;
+}
 
 const char *oak_result_name(oak_result r) {
     switch (r) {
-    case OAK_OK: return "OAK_OK";
-    case OAK_ERROR_INVALID_ARGUMENT: return "OAK_ERROR_INVALID_ARGUMENT";
-    case OAK_ERROR_OUT_OF_MEMORY: return "OAK_ERROR_OUT_OF_MEMORY";
-    case OAK_ERROR_IO: return "OAK_ERROR_IO";
-    case OAK_ERROR_PARSE: return "OAK_ERROR_PARSE";
-    case OAK_ERROR_UNSUPPORTED: return "OAK_ERROR_UNSUPPORTED";
-    case OAK_ERROR_NOT_FOUND: return "OAK_ERROR_NOT_FOUND";
-    case OAK_ERROR_DEVICE: return "OAK_ERROR_DEVICE";
-    case OAK_ERROR_LIMIT: return "OAK_ERROR_LIMIT";
+    case OAK_OK:
+        return "OAK_OK";
+    case OAK_ERROR_INVALID_ARGUMENT:
+        return "OAK_ERROR_INVALID_ARGUMENT";
+    case OAK_ERROR_OUT_OF_MEMORY:
+        return "OAK_ERROR_OUT_OF_MEMORY";
+    case OAK_ERROR_IO:
+        return "OAK_ERROR_IO";
+    case OAK_ERROR_PARSE:
+        return "OAK_ERROR_PARSE";
+    case OAK_ERROR_UNSUPPORTED:
+        return "OAK_ERROR_UNSUPPORTED";
+    case OAK_ERROR_NOT_FOUND:
+        return "OAK_ERROR_NOT_FOUND";
+    case OAK_ERROR_DEVICE:
+        return "OAK_ERROR_DEVICE";
+    case OAK_ERROR_LIMIT:
+        return "OAK_ERROR_LIMIT";
     }
     return "OAK_ERROR_UNKNOWN";
 }

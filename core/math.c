@@ -131,23 +131,39 @@ static uint32_t lattice_hash(int32_t x, int32_t y, int32_t z, uint32_t seed) {
 
 static float grad(uint32_t h, float x, float y, float z) {
     switch (h % 12u) {
-    case 0: return x + y;
-    case 1: return -x + y;
-    case 2: return x - y;
-    case 3: return -x - y;
-    case 4: return x + z;
-    case 5: return -x + z;
-    case 6: return x - z;
-    case 7: return -x - z;
-    case 8: return y + z;
-    case 9: return -y + z;
-    case 10: return y - z;
-    default: return -y - z;
+    case 0:
+        return x + y;
+    case 1:
+        return -x + y;
+    case 2:
+        return x - y;
+    case 3:
+        return -x - y;
+    case 4:
+        return x + z;
+    case 5:
+        return -x + z;
+    case 6:
+        return x - z;
+    case 7:
+        return -x - z;
+    case 8:
+        return y + z;
+    case 9:
+        return -y + z;
+    case 10:
+        return y - z;
+    default:
+        return -y - z;
     }
 }
 
-static float fade(float t) { return t * t * t * (t * (t * 6 - 15) + 10); }
-static float lerpf(float a, float b, float t) { return a + (b - a) * t; }
+static float fade(float t) {
+    return t * t * t * (t * (t * 6 - 15) + 10);
+}
+static float lerpf(float a, float b, float t) {
+    return a + (b - a) * t;
+}
 
 float oak_noise3(float x, float y, float z, uint32_t seed) {
     float fx = floorf(x), fy = floorf(y), fz = floorf(z);

@@ -5,9 +5,9 @@
 #include "internal.h"
 
 #define INDEX_MASK ((1u << OAK_HANDLE_INDEX_BITS) - 1u)
-#define GEN_MASK ((1u << OAK_HANDLE_GEN_BITS) - 1u)
-#define LIVE_BIT 0x80000000u
-#define MAX_SLOTS (INDEX_MASK - 1u)
+#define GEN_MASK   ((1u << OAK_HANDLE_GEN_BITS) - 1u)
+#define LIVE_BIT   0x80000000u
+#define MAX_SLOTS  (INDEX_MASK - 1u)
 
 oak_result oak_pool_init(oak_pool *pool, uint32_t item_size, uint32_t capacity) {
     memset(pool, 0, sizeof *pool);

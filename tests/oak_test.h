@@ -11,64 +11,64 @@
 
 #include <oak/oak.h>
 
-static int oak_test_failures_;  /* checks failed in the current test */
+static int oak_test_failures_; /* checks failed in the current test */
 static int oak_test_passed_, oak_test_failed_;
 
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-            oak_test_failures_++;                                                    \
-        }                                                                            \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);               \
+            oak_test_failures_++;                                                                  \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_EQ_INT(a, b)                                                                \
-    do {                                                                                  \
-        long long a_ = (long long)(a), b_ = (long long)(b);                               \
-        if (a_ != b_) {                                                                   \
-            fprintf(stderr, "%s:%d: CHECK failed: %s == %s (%lld vs %lld)\n", __FILE__,   \
-                    __LINE__, #a, #b, a_, b_);                                            \
-            oak_test_failures_++;                                                         \
-        }                                                                                 \
+#define CHECK_EQ_INT(a, b)                                                                         \
+    do {                                                                                           \
+        long long a_ = (long long)(a), b_ = (long long)(b);                                        \
+        if (a_ != b_) {                                                                            \
+            fprintf(stderr, "%s:%d: CHECK failed: %s == %s (%lld vs %lld)\n", __FILE__, __LINE__,  \
+                    #a, #b, a_, b_);                                                               \
+            oak_test_failures_++;                                                                  \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_NEAR(a, b, tol)                                                             \
-    do {                                                                                  \
-        double a_ = (double)(a), b_ = (double)(b), t_ = (double)(tol);                    \
-        if (!(fabs(a_ - b_) <= t_)) {                                                     \
-            fprintf(stderr, "%s:%d: CHECK failed: %s ~ %s (%.9g vs %.9g, tol %g)\n",      \
-                    __FILE__, __LINE__, #a, #b, a_, b_, t_);                              \
-            oak_test_failures_++;                                                         \
-        }                                                                                 \
+#define CHECK_NEAR(a, b, tol)                                                                      \
+    do {                                                                                           \
+        double a_ = (double)(a), b_ = (double)(b), t_ = (double)(tol);                             \
+        if (!(fabs(a_ - b_) <= t_)) {                                                              \
+            fprintf(stderr, "%s:%d: CHECK failed: %s ~ %s (%.9g vs %.9g, tol %g)\n", __FILE__,     \
+                    __LINE__, #a, #b, a_, b_, t_);                                                 \
+            oak_test_failures_++;                                                                  \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_OK(expr)                                                                    \
-    do {                                                                                  \
-        oak_result r_ = (expr);                                                           \
-        if (r_ != OAK_OK) {                                                               \
-            fprintf(stderr, "%s:%d: CHECK failed: %s returned %s (%s)\n", __FILE__,       \
-                    __LINE__, #expr, oak_result_name(r_), oak_last_error());              \
-            oak_test_failures_++;                                                         \
-        }                                                                                 \
+#define CHECK_OK(expr)                                                                             \
+    do {                                                                                           \
+        oak_result r_ = (expr);                                                                    \
+        if (r_ != OAK_OK) {                                                                        \
+            fprintf(stderr, "%s:%d: CHECK failed: %s returned %s (%s)\n", __FILE__, __LINE__,      \
+                    #expr, oak_result_name(r_), oak_last_error());                                 \
+            oak_test_failures_++;                                                                  \
+        }                                                                                          \
     } while (0)
 
 #define TEST(name) static void name(void)
 
-#define RUN(name)                                                             \
-    do {                                                                      \
-        oak_test_failures_ = 0;                                               \
-        name();                                                               \
-        if (oak_test_failures_) {                                             \
-            oak_test_failed_++;                                               \
-            fprintf(stderr, "FAIL %s\n", #name);                              \
-        } else {                                                              \
-            oak_test_passed_++;                                               \
-            fprintf(stderr, "ok   %s\n", #name);                              \
-        }                                                                     \
+#define RUN(name)                                                                                  \
+    do {                                                                                           \
+        oak_test_failures_ = 0;                                                                    \
+        name();                                                                                    \
+        if (oak_test_failures_) {                                                                  \
+            oak_test_failed_++;                                                                    \
+            fprintf(stderr, "FAIL %s\n", #name);                                                   \
+        } else {                                                                                   \
+            oak_test_passed_++;                                                                    \
+            fprintf(stderr, "ok   %s\n", #name);                                                   \
+        }                                                                                          \
     } while (0)
 
-#define TEST_SUMMARY()                                                         \
-    (fprintf(stderr, "%d passed, %d failed\n", oak_test_passed_, oak_test_failed_), \
+#define TEST_SUMMARY()                                                                             \
+    (fprintf(stderr, "%d passed, %d failed\n", oak_test_passed_, oak_test_failed_),                \
      oak_test_failed_ ? 1 : 0)
 
 /* Quiet init for tests: warnings and errors only. */

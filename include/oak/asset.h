@@ -11,9 +11,15 @@
 extern "C" {
 #endif
 
-typedef struct oak_mesh { uint32_t id; } oak_mesh;
-typedef struct oak_texture { uint32_t id; } oak_texture;
-typedef struct oak_material { uint32_t id; } oak_material;
+typedef struct oak_mesh {
+    uint32_t id;
+} oak_mesh;
+typedef struct oak_texture {
+    uint32_t id;
+} oak_texture;
+typedef struct oak_material {
+    uint32_t id;
+} oak_material;
 
 /* ---- meshes ----------------------------------------------------------- */
 
@@ -31,19 +37,20 @@ typedef enum oak_shape {
 
 typedef struct oak_shape_desc {
     oak_shape type;
-    float size[3];     /* 0: 1 m each */
-    float radius;      /* 0: 0.5 m */
-    float height;      /* 0: 1 m */
-    uint32_t segments; /* 0: 32 around (sphere/cylinder/capsule), 1 (plane/box), 128 (heightfield) */
-    uint32_t rings;    /* 0: 16 */
-    float uv_scale;    /* texture repeats across the shape; 0: 1 */
+    float size[3]; /* 0: 1 m each */
+    float radius;  /* 0: 0.5 m */
+    float height;  /* 0: 1 m */
+    uint32_t
+        segments;   /* 0: 32 around (sphere/cylinder/capsule), 1 (plane/box), 128 (heightfield) */
+    uint32_t rings; /* 0: 16 */
+    float uv_scale; /* texture repeats across the shape; 0: 1 */
     /* heightfield: h(x,z) = amplitude * fbm(x * frequency, z * frequency) */
     uint32_t seed;
-    uint32_t octaves;  /* 0: 6 */
-    float frequency;   /* 0: 0.01 per metre */
-    float amplitude;   /* metres; 0 means flat */
-    float lacunarity;  /* 0: 2 */
-    float gain;        /* 0: 0.5 */
+    uint32_t octaves; /* 0: 6 */
+    float frequency;  /* 0: 0.01 per metre */
+    float amplitude;  /* metres; 0 means flat */
+    float lacunarity; /* 0: 2 */
+    float gain;       /* 0: 0.5 */
 } oak_shape_desc;
 
 oak_shape_desc oak_shape_desc_defaults(const oak_shape_desc *desc);
@@ -165,14 +172,14 @@ oak_result oak_register_painter(const char *name, uint32_t width, uint32_t heigh
 typedef enum oak_alpha_mode {
     OAK_ALPHA_DEFAULT = 0, /* resolves to OAK_ALPHA_OPAQUE */
     OAK_ALPHA_OPAQUE,
-    OAK_ALPHA_MASK,  /* discarded below alpha_cutoff */
+    OAK_ALPHA_MASK, /* discarded below alpha_cutoff */
     OAK_ALPHA_BLEND,
 } oak_alpha_mode;
 
 typedef struct oak_texture_ref {
     oak_texture texture; /* id 0: none */
     oak_sampler sampler;
-    uint32_t uv_set;     /* 0 or 1 */
+    uint32_t uv_set;                     /* 0 or 1 */
     float offset[2], rotation, scale[2]; /* KHR_texture_transform; scale 0: 1 */
 } oak_texture_ref;
 
@@ -182,16 +189,15 @@ typedef struct oak_texture_ref {
 typedef struct oak_material_desc {
     float base_color[4]; /* linear rgba */
     float metallic, roughness;
-    float emissive[3];      /* linear */
-    float emissive_strength; /* 0: 1 */
-    float normal_scale;      /* 0: 1 */
+    float emissive[3];        /* linear */
+    float emissive_strength;  /* 0: 1 */
+    float normal_scale;       /* 0: 1 */
     float occlusion_strength; /* 0: 1 */
     oak_alpha_mode alpha_mode;
     float alpha_cutoff; /* 0: 0.5 */
     bool double_sided;
     bool unlit;
-    oak_texture_ref base_color_tex, metallic_roughness_tex, normal_tex, occlusion_tex,
-        emissive_tex;
+    oak_texture_ref base_color_tex, metallic_roughness_tex, normal_tex, occlusion_tex, emissive_tex;
     const char *name;
 } oak_material_desc;
 
@@ -227,8 +233,8 @@ oak_result oak_load_obj(oak_model *out, const char *path);
 void oak_model_release(oak_model *model);
 
 /* Iteration over live assets, for backends that mirror the registry. */
-uint32_t oak_mesh_slots(void);                 /* slot bound */
-oak_mesh oak_mesh_at_slot(uint32_t slot);      /* id 0 if the slot is free */
+uint32_t oak_mesh_slots(void);            /* slot bound */
+oak_mesh oak_mesh_at_slot(uint32_t slot); /* id 0 if the slot is free */
 
 #ifdef __cplusplus
 }

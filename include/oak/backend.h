@@ -76,6 +76,10 @@ typedef struct oak_backend_desc {
     uint32_t width, height;
     const char *device;
     uint32_t shadow_map_size;
+    /* Set by `auto`: refuse (OAK_ERROR_DEVICE, saying why) when the only
+       devices are software ones such as lavapipe or llvmpipe, since the cpu
+       backend is the better choice there. An explicit --backend clears it. */
+    bool hardware_only;
 } oak_backend_desc;
 
 typedef struct oak_backend {

@@ -52,8 +52,8 @@ typedef void (*oak_log_fn)(void *user, oak_log_level level, const char *msg);
 
 void oak_log(oak_log_level level, const char *fmt, ...) OAK_PRINTF(2, 3);
 #define oak_log_debug(...) oak_log(OAK_LOG_DEBUG, __VA_ARGS__)
-#define oak_log_info(...) oak_log(OAK_LOG_INFO, __VA_ARGS__)
-#define oak_log_warn(...) oak_log(OAK_LOG_WARN, __VA_ARGS__)
+#define oak_log_info(...)  oak_log(OAK_LOG_INFO, __VA_ARGS__)
+#define oak_log_warn(...)  oak_log(OAK_LOG_WARN, __VA_ARGS__)
 
 /* Records a one-line message as this thread's last error, logs it at ERROR
  * level and returns code, so failure paths read `return oak_error(...)`. */
@@ -71,11 +71,11 @@ typedef struct oak_allocator {
     void *user;
 } oak_allocator;
 
-void *oak_alloc(size_t size);                 /* NULL on failure, logged */
-void *oak_calloc(size_t count, size_t size);  /* zeroed; checks overflow */
-void *oak_realloc(void *ptr, size_t size);    /* NULL on failure; ptr kept */
-void oak_free(void *ptr);                     /* NULL is fine */
-char *oak_strdup(const char *s);              /* NULL for NULL */
+void *oak_alloc(size_t size);                /* NULL on failure, logged */
+void *oak_calloc(size_t count, size_t size); /* zeroed; checks overflow */
+void *oak_realloc(void *ptr, size_t size);   /* NULL on failure; ptr kept */
+void oak_free(void *ptr);                    /* NULL is fine */
+char *oak_strdup(const char *s);             /* NULL for NULL */
 
 /* Grows *array (element size elem) to hold at least need elements, doubling,
  * so callers keep capacity across frames. Returns false on out of memory. */
@@ -101,11 +101,11 @@ void oak_arena_reset(oak_arena *arena);
 /* ---- engine lifetime -------------------------------------------------- */
 
 typedef struct oak_engine_desc {
-    oak_log_fn log;            /* NULL: one line per message to stderr */
+    oak_log_fn log; /* NULL: one line per message to stderr */
     void *log_user;
-    oak_log_level log_level;   /* messages below this are dropped */
-    oak_allocator allocator;   /* zero: malloc/realloc/free */
-    uint32_t threads;          /* job workers incl. caller; 0: $OAK_THREADS or cores */
+    oak_log_level log_level; /* messages below this are dropped */
+    oak_allocator allocator; /* zero: malloc/realloc/free */
+    uint32_t threads;        /* job workers incl. caller; 0: $OAK_THREADS or cores */
 } oak_engine_desc;
 
 oak_engine_desc oak_engine_desc_defaults(const oak_engine_desc *desc);
@@ -144,8 +144,8 @@ typedef struct oak_pool {
 
 oak_result oak_pool_init(oak_pool *pool, uint32_t item_size, uint32_t capacity);
 void oak_pool_release(oak_pool *pool);
-uint32_t oak_pool_alloc(oak_pool *pool);            /* zeroed item; 0 on failure */
-void oak_pool_free(oak_pool *pool, uint32_t id);    /* stale ids are ignored */
+uint32_t oak_pool_alloc(oak_pool *pool);         /* zeroed item; 0 on failure */
+void oak_pool_free(oak_pool *pool, uint32_t id); /* stale ids are ignored */
 bool oak_pool_valid(const oak_pool *pool, uint32_t id);
 void *oak_pool_get(const oak_pool *pool, uint32_t id); /* NULL if stale */
 /* Slot iteration: ids of live items for slot in [0, high_water). */

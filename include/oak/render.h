@@ -34,9 +34,9 @@ typedef struct oak_light {
     oak_light_type type;
     float color[3]; /* linear; start from oak_light_defaults() for white */
     float intensity;
-    float range;      /* point/spot: smooth cut-off distance; 0: unlimited */
-    float inner_cone; /* spot: radians from the axis at full strength */
-    float outer_cone; /* spot: radians where it reaches zero; 0: pi/4 */
+    float range;       /* point/spot: smooth cut-off distance; 0: unlimited */
+    float inner_cone;  /* spot: radians from the axis at full strength */
+    float outer_cone;  /* spot: radians where it reaches zero; 0: pi/4 */
     bool cast_shadows; /* directional key light: the sun's shadow map */
 } oak_light;
 
@@ -48,16 +48,16 @@ oak_light oak_light_defaults(oak_light_type type); /* white, intensity 1 (3 for 
 typedef struct oak_environment {
     float sky_zenith_display[3];  /* background straight up */
     float sky_horizon_display[3]; /* background at the horizon and below */
-    float ambient_sky[3];    /* hemisphere ambient irradiance from above, linear */
-    float ambient_ground[3]; /* ... from below */
-    float fog_display[3];    /* colour far objects fade to */
-    float fog_density;       /* exp2 fog: f = exp(-(density * distance)^2); 0: none */
+    float ambient_sky[3];         /* hemisphere ambient irradiance from above, linear */
+    float ambient_ground[3];      /* ... from below */
+    float fog_display[3];         /* colour far objects fade to */
+    float fog_density;            /* exp2 fog: f = exp(-(density * distance)^2); 0: none */
 } oak_environment;
 
 oak_environment oak_environment_defaults(void); /* a clear blue day, no fog */
 
 typedef struct oak_post {
-    float exposure; /* multiplies linear radiance before ACES; 0: 1 */
+    float exposure;  /* multiplies linear radiance before ACES; 0: 1 */
     bool no_tonemap; /* clamp instead of ACES (tests of raw light) */
     bool no_dither;
     bool no_fxaa;
@@ -66,8 +66,8 @@ typedef struct oak_post {
 /* ---- per-frame input -------------------------------------------------- */
 
 enum oak_draw_flags {
-    OAK_DRAW_NO_SHADOW = 1u << 0,   /* does not cast into shadow maps */
-    OAK_DRAW_NO_RECEIVE = 1u << 1,  /* ignores shadows falling on it */
+    OAK_DRAW_NO_SHADOW = 1u << 0,  /* does not cast into shadow maps */
+    OAK_DRAW_NO_RECEIVE = 1u << 1, /* ignores shadows falling on it */
 };
 
 /* A light placed in the world. */
@@ -97,9 +97,9 @@ typedef struct oak_frame_input {
 typedef struct oak_renderer oak_renderer;
 
 typedef struct oak_renderer_desc {
-    const char *backend;  /* "cpu", "vulkan", "gl", "null", or NULL/"auto" */
-    const char *device;   /* backend-specific device name or index; NULL: best */
-    uint32_t width, height; /* 0: 1280 x 720 */
+    const char *backend;      /* "cpu", "vulkan", "gl", "null", or NULL/"auto" */
+    const char *device;       /* backend-specific device name or index; NULL: best */
+    uint32_t width, height;   /* 0: 1280 x 720 */
     uint32_t shadow_map_size; /* 0: OAK_SHADOW_MAP_SIZE */
 } oak_renderer_desc;
 

@@ -10,7 +10,9 @@
 extern "C" {
 #endif
 
-typedef struct oak_entity { uint32_t id; } oak_entity;
+typedef struct oak_entity {
+    uint32_t id;
+} oak_entity;
 typedef struct oak_scene oak_scene;
 
 /* Component types: built-ins first; oak_scene_register_component adds more. */
@@ -54,7 +56,7 @@ void oak_destroy_scene(oak_scene *scene); /* frees the scene, not the assets */
 /* ---- entities ----------------------------------------------------------- */
 
 oak_entity oak_scene_create(oak_scene *scene, const char *name); /* id 0 on failure */
-void oak_scene_destroy_entity(oak_scene *scene, oak_entity e);  /* and its children */
+void oak_scene_destroy_entity(oak_scene *scene, oak_entity e);   /* and its children */
 bool oak_scene_alive(const oak_scene *scene, oak_entity e);
 uint32_t oak_scene_entity_count(const oak_scene *scene);
 const char *oak_scene_name(const oak_scene *scene, oak_entity e); /* "" when unnamed */
@@ -64,7 +66,7 @@ oak_entity oak_scene_find(const oak_scene *scene, const char *name); /* first ma
 /* ---- components --------------------------------------------------------- */
 
 oak_component oak_scene_register_component(oak_scene *scene, const char *name, uint32_t size);
-void *oak_scene_add(oak_scene *scene, oak_entity e, oak_component c); /* zeroed if new */
+void *oak_scene_add(oak_scene *scene, oak_entity e, oak_component c);       /* zeroed if new */
 void *oak_scene_get(const oak_scene *scene, oak_entity e, oak_component c); /* NULL if absent */
 void oak_scene_remove(oak_scene *scene, oak_entity e, oak_component c);
 oak_column oak_scene_column(const oak_scene *scene, oak_component c);

@@ -26,7 +26,7 @@ void oak_ortho_rz(float left, float right, float bottom, float top, float znear,
 
 void oak_bounds_empty(oak_bounds *b);
 void oak_bounds_add(oak_bounds *b, const float p[3]);
-void oak_bounds_finish(oak_bounds *b);  /* sphere from the box */
+void oak_bounds_finish(oak_bounds *b);                                   /* sphere from the box */
 void oak_bounds_transform(oak_bounds *out, const oak_bounds *b, mat4 m); /* box of the 8 corners */
 
 /* Six planes (xyz normal pointing inside, w distance) from a view-projection

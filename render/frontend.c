@@ -1,0 +1,262 @@
+/* The frontend: one oak_render_view per frame from an oak_frame_input.
+ * Passes, in order: camera, frustum culling (job pool), batching by
+ * (material, mesh), lights and the key light, shadow fitting, environment. */
+#include <math.h>
+#include <string.h>
+
+#include "frontend.h"
+
+#define CULL_CHUNK 1024
+
+void _oak_frontend_release(oak_frontend *fe) {
+    oak_draw_list *lists[2] = {&fe->view.draws, &fe->view.casters};
+    for (int i = 0; i < 2; i++) {
+        oak_free(lists[i]->mesh);
+        oak_free(lists[i]->material);
+        oak_free(lists[i]->world);
+        oak_free(lists[i]->prev_world);
+        oak_free(lists[i]->flags);
+    }
+    oak_free(fe->view.batches);
+    oak_free(fe->view.lights);
+    oak_free(fe->sort_keys);
+    oak_free(fe->sort_tmp_keys);
+    oak_free(fe->sort_index);
+    oak_free(fe->sort_tmp_index);
+    oak_free(fe->visible);
+    oak_free(fe->casting);
+    memset(fe, 0, sizeof *fe);
+}
+
+static bool draw_list_reserve(oak_draw_list *l, uint32_t *cap, uint32_t need) {
+    if (need <= *cap) return true;
+    uint32_t c = *cap;
+    uint32_t c2 = c, c3 = c, c4 = c, c5 = c;
+    return OAK_GROW(l->mesh, c, need) && OAK_GROW(l->material, c2, need) &&
+           OAK_GROW(l->world, c3, need) && OAK_GROW(l->prev_world, c4, need) &&
+           OAK_GROW(l->flags, c5, need) && (*cap = c, true);
+}
+
+/* ---- camera ------------------------------------------------------------ */
+
+static void build_camera(oak_frontend *fe, const oak_frame_input *in, uint32_t w, uint32_t h) {
+    oak_render_view *v = &fe->view;
+    oak_camera cam = in->camera;
+    if (cam.fov_y <= 0) cam.fov_y = 60.0f * OAK_PI / 180.0f;
+    if (cam.znear <= 0) cam.znear = 0.1f;
+    if (cam.zfar <= cam.znear) cam.zfar = cam.znear > 1000.0f ? cam.znear * 2 : 2000.0f;
+    float aspect = cam.aspect > 0 ? cam.aspect : (float)w / (float)h;
+    mat4 world;
+    memcpy(world, in->camera_world, sizeof(mat4));
+    glm_mat4_inv(world, v->view);
+    v->ortho = cam.ortho_height > 0;
+    if (v->ortho) {
+        float hh = cam.ortho_height * 0.5f, hw = hh * aspect;
+        oak_ortho_rz(-hw, hw, -hh, hh, cam.znear, cam.zfar, v->proj);
+    } else {
+        oak_perspective_rz(cam.fov_y, aspect, cam.znear, cam.zfar, v->proj);
+    }
+    glm_mat4_mul(v->proj, v->view, v->view_proj);
+    glm_mat4_inv(v->view_proj, v->inv_view_proj);
+    if (fe->has_last)
+        memcpy(v->prev_view_proj, fe->last_view_proj, sizeof(mat4));
+    else
+        memcpy(v->prev_view_proj, v->view_proj, sizeof(mat4));
+    memcpy(fe->last_view_proj, v->view_proj, sizeof(mat4));
+    fe->has_last = true;
+    v->camera_pos[0] = world[3][0];
+    v->camera_pos[1] = world[3][1];
+    v->camera_pos[2] = world[3][2];
+    v->znear = cam.znear;
+    v->zfar = cam.zfar;
+    v->jitter[0] = v->jitter[1] = 0;
+}
+
+/* ---- culling ------------------------------------------------------------ */
+
+/* The mesh sphere through the matrix, radius scaled by the largest axis scale. */
+bool _oak_draw_sphere(oak_mesh mesh, mat4 m, float center[3], float *radius) {
+    const oak_mesh_data *md = oak_mesh_get(mesh);
+    if (!md) return false;
+    vec4 c = {md->bounds.center[0], md->bounds.center[1], md->bounds.center[2], 1};
+    vec4 wc;
+    glm_mat4_mulv(m, c, wc);
+    float s = 0;
+    for (int i = 0; i < 3; i++) {
+        float l = sqrtf(m[i][0] * m[i][0] + m[i][1] * m[i][1] + m[i][2] * m[i][2]);
+        if (l > s) s = l;
+    }
+    center[0] = wc[0], center[1] = wc[1], center[2] = wc[2];
+    *radius = md->bounds.radius * s;
+    return true;
+}
+
+typedef struct cull_job {
+    const oak_frame_input *in;
+    vec4 planes[6];
+    uint8_t *visible;
+} cull_job;
+
+static void cull_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    cull_job *j = user;
+    for (uint32_t i = begin; i < end; i++) {
+        float c[3], r;
+        mat4 m;
+        memcpy(m, j->in->transforms[i], sizeof(mat4));
+        j->visible[i] = _oak_draw_sphere(j->in->meshes[i], m, c, &r) &&
+                        oak_material_get(j->in->materials[i]) &&
+                        oak_frustum_sphere((const vec4 *)j->planes, c, r);
+    }
+}
+
+/* ---- batching: stable LSD radix sort on (material slot, mesh slot) ------ */
+
+static void radix_sort(oak_frontend *fe, uint32_t n) {
+    uint64_t *k = fe->sort_keys, *tk = fe->sort_tmp_keys;
+    uint32_t *ix = fe->sort_index, *ti = fe->sort_tmp_index;
+    for (int shift = 0; shift < 48; shift += 16) {
+        uint32_t *count = fe->radix_count;
+        memset(count, 0, sizeof fe->radix_count);
+        bool all_same = true;
+        for (uint32_t i = 0; i < n; i++) {
+            count[(k[i] >> shift) & 0xffff]++;
+            all_same &= ((k[i] >> shift) & 0xffff) == ((k[0] >> shift) & 0xffff);
+        }
+        if (all_same) continue;
+        uint32_t sum = 0;
+        for (uint32_t b = 0; b < 65536; b++) {
+            uint32_t c = count[b];
+            count[b] = sum;
+            sum += c;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t d = count[(k[i] >> shift) & 0xffff]++;
+            tk[d] = k[i];
+            ti[d] = ix[i];
+        }
+        uint64_t *sk = k;
+        k = tk, tk = sk;
+        uint32_t *si = ix;
+        ix = ti, ti = si;
+    }
+    fe->sort_keys = k, fe->sort_tmp_keys = tk;
+    fe->sort_index = ix, fe->sort_tmp_index = ti;
+}
+
+static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
+    oak_render_view *v = &fe->view;
+    uint32_t n = in->draw_count;
+    v->draws.count = 0;
+    v->batch_count = 0;
+    if (!n) return OAK_OK;
+    if (!in->meshes || !in->materials || !in->transforms)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "frame input: %u draws but no columns", n);
+    if (!OAK_GROW(fe->visible, fe->visible_cap, n)) return OAK_ERROR_OUT_OF_MEMORY;
+
+    cull_job job = {.in = in, .visible = fe->visible};
+    oak_frustum_planes(v->view_proj, job.planes);
+    oak_parallel_for(n, CULL_CHUNK, cull_range, &job);
+
+    uint32_t visible = 0;
+    for (uint32_t i = 0; i < n; i++) visible += fe->visible[i];
+    uint32_t cap = fe->sort_cap, c2 = fe->sort_cap, c3 = fe->sort_cap, c4 = fe->sort_cap;
+    if (!OAK_GROW(fe->sort_keys, cap, visible) || !OAK_GROW(fe->sort_tmp_keys, c2, visible) ||
+        !OAK_GROW(fe->sort_index, c3, visible) || !OAK_GROW(fe->sort_tmp_index, c4, visible))
+        return OAK_ERROR_OUT_OF_MEMORY;
+    fe->sort_cap = cap;
+    uint32_t at = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!fe->visible[i]) continue;
+        uint64_t mat = oak_handle_index(in->materials[i].id) & 0xffffff;
+        uint64_t mesh = oak_handle_index(in->meshes[i].id) & 0xffffff;
+        fe->sort_keys[at] = (mat << 24) | mesh;
+        fe->sort_index[at] = i;
+        at++;
+    }
+    radix_sort(fe, visible);
+
+    if (!draw_list_reserve(&v->draws, &fe->draw_cap, visible)) return OAK_ERROR_OUT_OF_MEMORY;
+    for (uint32_t d = 0; d < visible; d++) {
+        uint32_t i = fe->sort_index[d];
+        v->draws.mesh[d] = in->meshes[i];
+        v->draws.material[d] = in->materials[i];
+        memcpy(v->draws.world[d], in->transforms[i], sizeof(mat4));
+        /* No stable object identity crosses frames yet, so motion is zero. */
+        memcpy(v->draws.prev_world[d], in->transforms[i], sizeof(mat4));
+        v->draws.flags[d] = in->flags ? in->flags[i] : 0;
+        if (d == 0 || v->draws.mesh[d].id != v->draws.mesh[d - 1].id ||
+            v->draws.material[d].id != v->draws.material[d - 1].id) {
+            if (!OAK_GROW(v->batches, fe->batch_cap, v->batch_count + 1))
+                return OAK_ERROR_OUT_OF_MEMORY;
+            v->batches[v->batch_count++] =
+                (oak_render_batch){d, 0, v->draws.mesh[d], v->draws.material[d]};
+        }
+        v->batches[v->batch_count - 1].count++;
+    }
+    v->draws.count = visible;
+    return OAK_OK;
+}
+
+/* ---- lights ------------------------------------------------------------ */
+
+static oak_result build_lights(oak_frontend *fe, const oak_frame_input *in) {
+    oak_render_view *v = &fe->view;
+    uint32_t n = in->light_count;
+    if (n > OAK_MAX_LIGHTS) {
+        oak_log_warn("frame input: %u lights, drawing the first %u (OAK_MAX_LIGHTS)", n,
+                     OAK_MAX_LIGHTS);
+        n = OAK_MAX_LIGHTS;
+    }
+    if (n && !OAK_GROW(v->lights, fe->light_cap, n)) return OAK_ERROR_OUT_OF_MEMORY;
+    v->key_light = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        oak_render_light l = in->lights[i];
+        if (l.light.type == OAK_LIGHT_DEFAULT) l.light.type = OAK_LIGHT_DIRECTIONAL;
+        if (l.light.type == OAK_LIGHT_SPOT && l.light.outer_cone <= 0)
+            l.light.outer_cone = OAK_PI / 4.0f;
+        float len = glm_vec3_norm(l.direction);
+        if (len > 0)
+            glm_vec3_scale(l.direction, 1.0f / len, l.direction);
+        else
+            l.direction[0] = 0, l.direction[1] = -1, l.direction[2] = 0;
+        v->lights[i] = l;
+        /* The key light: the first shadow-casting sun, else the first sun. */
+        if (l.light.type == OAK_LIGHT_DIRECTIONAL) {
+            if (v->key_light < 0 ||
+                (l.light.cast_shadows && !v->lights[v->key_light].light.cast_shadows))
+                v->key_light = (int32_t)i;
+        }
+    }
+    v->light_count = n;
+    return OAK_OK;
+}
+
+/* ---- environment and post ------------------------------------------------ */
+
+static void build_environment(oak_frontend *fe, const oak_frame_input *in) {
+    oak_render_view *v = &fe->view;
+    v->env = in->environment ? *in->environment : oak_environment_defaults();
+    v->post = in->post ? *in->post : (oak_post){0};
+    if (v->post.exposure <= 0) v->post.exposure = (float)OAK_EXPOSURE_DEFAULT;
+    if (v->env.fog_density < 0) v->env.fog_density = 0;
+    _oak_display_to_radiance(v->env.sky_zenith_display, &v->post, v->sky_zenith);
+    _oak_display_to_radiance(v->env.sky_horizon_display, &v->post, v->sky_horizon);
+    _oak_display_to_radiance(v->env.fog_display, &v->post, v->fog_color);
+}
+
+oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint32_t width,
+                               uint32_t height, uint32_t shadow_map_size) {
+    oak_render_view *v = &fe->view;
+    v->width = width;
+    v->height = height;
+    v->shadow_map_size = shadow_map_size;
+    build_camera(fe, in, width, height);
+    oak_result r = build_draws(fe, in);
+    if (r) return r;
+    r = build_lights(fe, in);
+    if (r) return r;
+    build_environment(fe, in);
+    _oak_frontend_fit_shadows(fe, in);
+    return OAK_OK;
+}

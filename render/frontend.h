@@ -1,0 +1,32 @@
+/* Private to render/: the frontend's state kept across frames, and the
+ * passes that turn an oak_frame_input into an oak_render_view. */
+#ifndef OAK_RENDER_FRONTEND_H
+#define OAK_RENDER_FRONTEND_H
+
+#include <oak/backend.h>
+
+typedef struct oak_frontend {
+    oak_render_view view;
+    /* draw columns and their capacities (view.draws / view.casters point here) */
+    uint32_t draw_cap, caster_cap, batch_cap, light_cap, sort_cap;
+    uint64_t *sort_keys, *sort_tmp_keys;
+    uint32_t *sort_index, *sort_tmp_index;
+    uint8_t *visible; /* per input draw, filled by the culling jobs */
+    uint8_t *casting; /* per input draw, in the sun's cascade */
+    uint32_t visible_cap, casting_cap;
+    uint32_t radix_count[65536];
+    mat4 last_view_proj;
+    bool has_last;
+} oak_frontend;
+
+void _oak_frontend_release(oak_frontend *fe);
+/* Fills fe->view from input for an output of width x height. */
+oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *input, uint32_t width,
+                               uint32_t height, uint32_t shadow_map_size);
+/* Fits cascade 0 of the key light to the view and lists its casters. */
+void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *input);
+/* World-space bounding sphere of a draw; false for a stale mesh. */
+bool _oak_draw_sphere(oak_mesh mesh, mat4 m, float center[3], float *radius);
+void _oak_display_to_radiance(const float display[3], const oak_post *post, float out[3]);
+
+#endif

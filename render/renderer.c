@@ -1,0 +1,137 @@
+/* The renderer: picks a backend by name (or the best that starts, for
+ * `auto`), then each frame runs the frontend and hands the view over:
+ * frontend → sync → render. */
+#include <stdio.h>
+#include <string.h>
+
+#include "renderer_internal.h"
+
+static oak_result try_create(oak_renderer *r, const oak_backend *b) {
+    oak_result res = b->create(&r->self, &r->desc);
+    if (res == OAK_OK) r->backend = b;
+    return res;
+}
+
+oak_result oak_make_renderer(oak_renderer **out, const oak_renderer_desc *desc) {
+    *out = NULL;
+    oak_renderer_desc d = desc ? *desc : (oak_renderer_desc){0};
+    if (!d.width) d.width = 1280;
+    if (!d.height) d.height = 720;
+    if (d.width > OAK_MAX_OUTPUT_SIZE || d.height > OAK_MAX_OUTPUT_SIZE)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "output size %ux%u exceeds %ux%u", d.width,
+                         d.height, OAK_MAX_OUTPUT_SIZE, OAK_MAX_OUTPUT_SIZE);
+    if (!d.shadow_map_size) d.shadow_map_size = OAK_SHADOW_MAP_SIZE;
+    if (d.shadow_map_size > OAK_MAX_TEXTURE_SIZE)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "shadow map size %u exceeds %u",
+                         d.shadow_map_size, OAK_MAX_TEXTURE_SIZE);
+    oak_renderer *r = oak_calloc(1, sizeof *r);
+    if (!r) return OAK_ERROR_OUT_OF_MEMORY;
+    r->desc = (oak_backend_desc){d.width, d.height, d.device, d.shadow_map_size, false};
+
+    const char *name = d.backend && d.backend[0] ? d.backend : "auto";
+    oak_result res;
+    if (strcmp(name, "auto") == 0) {
+        /* Best first; the cpu backend always starts, null is never chosen. */
+        r->desc.hardware_only = true;
+        res = OAK_ERROR_DEVICE;
+        size_t used = 0;
+        for (uint32_t i = 0; i < oak_backend_count(); i++) {
+            const oak_backend *b = _oak_backend_at(i);
+            if (strcmp(b->name, "null") == 0) continue;
+            r->desc.hardware_only = strcmp(b->name, "cpu") != 0;
+            res = try_create(r, b);
+            if (res == OAK_OK) break;
+            used += (size_t)snprintf(r->fallback + used, sizeof r->fallback - used, "%s%s: %s",
+                                     used ? "; " : "", b->name, oak_last_error());
+            if (used >= sizeof r->fallback) used = sizeof r->fallback - 1;
+        }
+        r->desc.hardware_only = false;
+        if (res == OAK_OK && r->fallback[0])
+            oak_log_info("backend auto chose %s (%s)", r->backend->name, r->fallback);
+    } else {
+        const oak_backend *b = _oak_backend_find(name);
+        if (!b) {
+            oak_free(r);
+            return oak_error(OAK_ERROR_NOT_FOUND,
+                             "unknown backend '%s' (try cpu, vulkan, gl, null or auto)", name);
+        }
+        res = try_create(r, b);
+    }
+    if (res != OAK_OK) {
+        oak_free(r);
+        return res;
+    }
+    *out = r;
+    return OAK_OK;
+}
+
+void oak_destroy_renderer(oak_renderer *r) {
+    if (!r) return;
+    r->backend->destroy(r->self);
+    _oak_frontend_release(&r->frontend);
+    oak_free(r);
+}
+
+oak_result oak_renderer_resize(oak_renderer *r, uint32_t width, uint32_t height) {
+    if (!width || !height || width > OAK_MAX_OUTPUT_SIZE || height > OAK_MAX_OUTPUT_SIZE)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "output size %ux%u is out of range", width,
+                         height);
+    oak_result res = r->backend->resize(r->self, width, height);
+    if (res) return res;
+    r->desc.width = width;
+    r->desc.height = height;
+    r->drawn = false;
+    return OAK_OK;
+}
+
+oak_result oak_renderer_draw(oak_renderer *r, const oak_frame_input *input) {
+    if (!input) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "draw: no frame input");
+    uint64_t t0 = oak_time_ns();
+    oak_result res = _oak_frontend_build(&r->frontend, input, r->desc.width, r->desc.height,
+                                         r->desc.shadow_map_size);
+    if (res) return res;
+    r->frontend.view.frame = r->frame;
+    double frontend_ms = oak_ms_since(t0);
+    res = r->backend->sync(r->self, &r->frontend.view);
+    if (res) return res;
+    res = r->backend->render(r->self, &r->frontend.view);
+    if (res) return res;
+    r->timings[0] = (oak_stage_timing){"frontend", frontend_ms, -1.0};
+    r->timing_count = 1 + r->backend->timings(r->self, r->timings + 1, OAK_MAX_STAGES - 1);
+    r->frame++;
+    r->drawn = true;
+    return OAK_OK;
+}
+
+oak_result oak_renderer_read_pixels(oak_renderer *r, uint8_t *rgba, size_t size) {
+    size_t need = (size_t)r->desc.width * r->desc.height * 4;
+    if (size < need)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "read_pixels: buffer of %zu bytes, need %zu",
+                         size, need);
+    if (!r->drawn) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "read_pixels: nothing drawn yet");
+    return r->backend->read_pixels(r->self, rgba, size);
+}
+
+uint32_t oak_renderer_timings(const oak_renderer *r, oak_stage_timing *out, uint32_t max) {
+    uint32_t n = r->timing_count < max ? r->timing_count : max;
+    memcpy(out, r->timings, n * sizeof *out);
+    return n;
+}
+
+const char *oak_renderer_backend(const oak_renderer *r) {
+    return r->backend->name;
+}
+const char *oak_renderer_device(const oak_renderer *r) {
+    return r->backend->device_name(r->self);
+}
+const char *oak_renderer_fallback_reason(const oak_renderer *r) {
+    return r->fallback;
+}
+const struct oak_render_view *oak_renderer_last_view(const oak_renderer *r) {
+    return &r->frontend.view;
+}
+
+void oak_renderer_size(const oak_renderer *r, uint32_t *width, uint32_t *height) {
+    if (width) *width = r->desc.width;
+    if (height) *height = r->desc.height;
+}

@@ -1,0 +1,24 @@
+/* Private to render/: the renderer object and backend lookup. */
+#ifndef OAK_RENDERER_INTERNAL_H
+#define OAK_RENDERER_INTERNAL_H
+
+#include "frontend.h"
+
+#define OAK_MAX_STAGES 16
+
+struct oak_renderer {
+    const oak_backend *backend;
+    void *self;
+    oak_backend_desc desc;
+    oak_frontend frontend;
+    oak_stage_timing timings[OAK_MAX_STAGES];
+    uint32_t timing_count;
+    char fallback[512];
+    uint64_t frame;
+    bool drawn;
+};
+
+const oak_backend *_oak_backend_find(const char *name);
+const oak_backend *_oak_backend_at(uint32_t index);
+
+#endif
