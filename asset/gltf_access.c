@@ -192,7 +192,7 @@ oak_result _oak_gltf_uri_bytes(gltf_ctx *c, const char *uri, const char *path, c
     if (strncmp(uri, "data:", 5) == 0) {
         const char *comma = strchr(uri, ',');
         const char *b64 = strstr(uri, ";base64,");
-        if (!comma || b64 + 7 != comma)
+        if (!comma || !b64 || b64 + 7 != comma)
             return oak_error(OAK_ERROR_UNSUPPORTED, "%s: %s.uri is a data: URI without base64",
                              c->file, path);
         return decode_base64(c, comma + 1, path, data, size);
