@@ -24,6 +24,8 @@ enum {
     OAK_COMPONENT_LIGHT,         /* oak_light */
     OAK_COMPONENT_BUILTIN_COUNT,
 };
+/* What oak_scene_register_component returns when it fails. */
+#define OAK_COMPONENT_INVALID 0xffffffffu
 
 typedef struct oak_transform {
     float position[3];
