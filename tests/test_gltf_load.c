@@ -78,8 +78,7 @@ TEST(gltfEveryModelLoadsWithFileCountsAndBounds) {
         char path[256];
         gltf_asset(path, sizeof path, mc->file);
         oak_gltf *g = NULL;
-        oak_gltf_desc d = {.no_assets = true};
-        oak_result r = oak_gltf_load(&g, path, &d);
+        oak_result r = oak_gltf_load(&g, path, NULL);
         if (r) fprintf(stderr, "  %s: %s\n", mc->file, oak_last_error());
         CHECK_OK(r);
         if (!g) continue;
@@ -92,6 +91,19 @@ TEST(gltfEveryModelLoadsWithFileCountsAndBounds) {
         CHECK_EQ_INT(g->clip_count, mc->clips);
         CHECK_EQ_INT(g->light_count, mc->lights);
         check_primitive_bounds(path, g);
+        /* every triangle primitive became a registry mesh with its vertices */
+        for (uint32_t m = 0; m < g->mesh_count; m++)
+            for (uint32_t p = 0; p < g->meshes[m].primitive_count; p++) {
+                const oak_gltf_primitive *pr = &g->meshes[m].primitives[p];
+                const oak_mesh_data *md = oak_mesh_get(pr->mesh);
+                CHECK(md != NULL);
+                if (!md) continue;
+                CHECK_EQ_INT(md->vertex_count, pr->vertex_count);
+                CHECK_EQ_INT(md->index_count, pr->index_count);
+                CHECK((md->joints != NULL) == (pr->influence_count > 0));
+            }
+        for (uint32_t i = 0; i < g->material_count; i++)
+            CHECK(oak_material_get(g->material_handles[i]) != NULL);
         oak_gltf_free(g);
     }
 }
@@ -167,6 +179,36 @@ static char *make_doc(const char *buffer_b64, const char *views, const char *acc
         "\"nodes\":[%s],\"scenes\":[{\"nodes\":[0]}]%s}",
         buffer_b64, views, accessors, nodes, extra);
     return doc;
+}
+
+TEST(gltfFlightHelmetMaterialsCarryTheirTextures) {
+    char path[256];
+    oak_gltf *g = NULL;
+    CHECK_OK(
+        oak_gltf_load(&g, gltf_asset(path, sizeof path, "FlightHelmet/FlightHelmet.gltf"), NULL));
+    if (!g) return;
+    uint32_t textured = 0;
+    for (uint32_t i = 0; i < g->material_count; i++) {
+        const oak_material_data *md = oak_material_get(g->material_handles[i]);
+        CHECK(md != NULL);
+        if (!md) continue;
+        const oak_texture_data *base = oak_texture_get(md->desc.base_color_tex.texture);
+        const oak_texture_data *nrm = oak_texture_get(md->desc.normal_tex.texture);
+        const oak_texture_data *orm = oak_texture_get(md->desc.metallic_roughness_tex.texture);
+        if (base && nrm && orm) textured++;
+        if (base) {
+            CHECK_EQ_INT(base->format, OAK_FORMAT_RGBA8_SRGB);
+            CHECK_EQ_INT(base->width, 512);
+        }
+        if (nrm) CHECK_EQ_INT(nrm->format, OAK_FORMAT_RGBA8);
+    }
+    /* all six materials have base, normal and occlusion-rough-metal maps */
+    CHECK_EQ_INT(textured, 6);
+    /* FlightHelmet ships tangents: the registry's are the file's */
+    const oak_gltf_primitive *p = &g->meshes[0].primitives[0];
+    const oak_mesh_data *md = oak_mesh_get(p->mesh);
+    CHECK(md && memcmp(md->tangents, p->tangents, 16 * (size_t)p->vertex_count) == 0);
+    oak_gltf_free(g);
 }
 
 TEST(gltfHandMadeTriangleGetsFlatNormals) {
@@ -394,6 +436,7 @@ int main(void) {
     RUN(gltfSingleNodeModelBoundsEqualAccessorRange);
     RUN(gltfTranslatedNodesMoveModelBounds);
     RUN(gltfPunctualLightAndNodeMatrixRead);
+    RUN(gltfFlightHelmetMaterialsCarryTheirTextures);
     RUN(gltfHandMadeTriangleGetsFlatNormals);
     RUN(gltfQuantizedStridedSparseAccessorsDecode);
     RUN(gltfHandBrokenFilesFailWithOneLineNamingThePlace);
