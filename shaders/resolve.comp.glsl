@@ -88,7 +88,10 @@ void main() {
     vec3 cam = view.camera_pos.xyz;
     vec3 V = normalize(cam - P);
     uint mflags = uint(m.mode.y);
-    if ((mflags & OAK_GPU_MAT_DOUBLE_SIDED) != 0u && dot(Ng, cam - P) < 0.0) {
+    // Winding in clip space: det(r0, r1, r2) > 0 for a counter-clockwise
+    // (front) triangle on screen, perspective or orthographic alike.
+    bool back = dot(rows[0], e0) < 0.0;
+    if ((mflags & OAK_GPU_MAT_DOUBLE_SIDED) != 0u && back) {
         Ng = -Ng;
         Nv = -Nv;
     }

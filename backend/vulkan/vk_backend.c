@@ -119,7 +119,7 @@ static oak_result _oak_vk_create(void **self, const oak_backend_desc *desc) {
     vk->last_slot = -1;
     vk->block_size = OAK_VK_BLOCK_SIZE;
     uint32_t shadow = desc && desc->shadow_map_size ? desc->shadow_map_size : OAK_SHADOW_MAP_SIZE;
-    if ((r = _oak_vk_device_create(vk, desc ? desc->device : NULL)) ||
+    if ((r = _oak_vk_device_create(vk, desc ? desc->device : NULL, desc && desc->hardware_only)) ||
         (r = _oak_vk_create_frames(b)) || (r = _oak_vk_pipelines_create(vk)) ||
         (r = _oak_vk_resources_init(vk)) || (r = _oak_vk_targets_create(vk)) ||
         (r = _oak_vk_shadow_map(vk, shadow))) {

@@ -371,7 +371,8 @@ oak_result _oak_vk_probe(char *report, size_t size) {
 
 /* want: NULL/"" for the best (discrete first), a decimal index, or a
  * case-sensitive substring of the device name. */
-static oak_result _oak_vk_pick(_oak_vk *vk, const char *want, _oak_vk_caps *caps) {
+static oak_result _oak_vk_pick(_oak_vk *vk, const char *want, bool hardware_only,
+                               _oak_vk_caps *caps) {
     VkPhysicalDevice pds[OAK_VK_MAX_DEVICES];
     uint32_t n = _oak_vk_devices(vk->instance, pds);
     if (!n) return oak_error(OAK_ERROR_DEVICE, "vulkan: no Vulkan devices");
@@ -386,6 +387,8 @@ static oak_result _oak_vk_pick(_oak_vk *vk, const char *want, _oak_vk_caps *caps
         if (by_index && (long)i != index) continue;
         if (want && *want && !by_index && !strstr(c.props.deviceName, want)) continue;
         const char *missing = _oak_vk_caps_missing(&c);
+        if (!missing && hardware_only && c.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU)
+            missing = "only a software device (the cpu backend is faster there)";
         if (missing) {
             why = missing;
             continue;
@@ -404,14 +407,14 @@ static oak_result _oak_vk_pick(_oak_vk *vk, const char *want, _oak_vk_caps *caps
     return OAK_OK;
 }
 
-oak_result _oak_vk_device_create(_oak_vk *vk, const char *want) {
+oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_only) {
     oak_result res = _oak_vk_loader();
     if (res) return res;
     vk->validation = _oak_vk_env_on("OAK_VK_VALIDATION");
     res = _oak_vk_instance(&vk->instance, &vk->messenger, vk->validation);
     if (res) return res;
     _oak_vk_caps caps;
-    res = _oak_vk_pick(vk, want, &caps);
+    res = _oak_vk_pick(vk, want, hardware_only, &caps);
     if (res) return res;
     vk->props = caps.props;
     vk->queue_family = caps.queue_family;

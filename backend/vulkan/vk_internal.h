@@ -224,7 +224,7 @@ typedef struct _oak_vk {
 /* device */
 oak_result _oak_vk_fail(_oak_vk *vk, VkResult r, const char *call, const char *file, int line);
 const char *_oak_vk_result_name(VkResult r);
-oak_result _oak_vk_device_create(_oak_vk *vk, const char *want);
+oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_only);
 void _oak_vk_device_destroy(_oak_vk *vk);
 oak_result _oak_vk_probe(char *report, size_t size);
 
