@@ -432,6 +432,29 @@ TEST(cpuFxaaStaircase) {
     CHECK(memcmp(out, out2, sizeof out) == 0);
 }
 
+TEST(cpuFxaaFastPathsMatchTheSpec) {
+    /* the backend's early-outs and unclamped searches against the plain
+       per-pixel path (no luma plane) on a busy image: same bytes */
+    enum { W = 96, H = 64 };
+    static uint8_t in[W * H * 4], a[W * H * 4], b[W * H * 4], lumas[W * H];
+    uint32_t seed = 12345;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            seed = seed * 1664525u + 1013904223u;
+            uint8_t *p = in + (y * W + x) * 4;
+            bool on = (x * 3 + y * 5) % 37 < 18 || (x / 9 + y / 7) % 3 == 0;
+            p[0] = (uint8_t)(on ? 200 + (seed >> 28) : 30 + (seed >> 29));
+            p[1] = (uint8_t)(on ? 180 : 60), p[2] = (uint8_t)(seed >> 24), p[3] = 255;
+        }
+    _oak_cpu_fxaa(a, in, NULL, W, H, 0, H);
+    _oak_cpu_fxaa_luma(lumas, in, W, 0, H);
+    _oak_cpu_fxaa(b, in, lumas, W, H, 0, H);
+    CHECK(memcmp(a, b, sizeof a) == 0);
+    int changed = 0;
+    for (int i = 0; i < W * H; i++) changed += memcmp(a + i * 4, in + i * 4, 3) != 0;
+    CHECK(changed > W * H / 10); /* FXAA did act on it */
+}
+
 int main(void) {
     oak_test_init(0);
     RUN(cpuMipLevelOfMinifiedChecker);
@@ -445,6 +468,7 @@ int main(void) {
     RUN(cpuDitherPattern);
     RUN(cpuFxaaStraightEdge);
     RUN(cpuFxaaStaircase);
+    RUN(cpuFxaaFastPathsMatchTheSpec);
     oak_shutdown();
     return TEST_SUMMARY();
 }
