@@ -47,21 +47,30 @@ typedef struct geo_ctx {
 static uint32_t outcode(const geo_ctx *g, const float *v) {
     float x = v[0], y = v[1], z = v[2], w = v[3];
     if (!(w == w && x == x && y == y && z == z)) return 0x3f; /* NaN: dropped */
-    return (uint32_t)(x < -w) | (uint32_t)(x > w) << 1 | (uint32_t)(y < -w) << 2 |
-           (uint32_t)(y > w) << 3 | (uint32_t)(z < 0) << 4 | (uint32_t)(z > w) << 5 |
-           (uint32_t)(x < -g->kx * w) << 6 | (uint32_t)(x > g->kx * w) << 7 |
-           (uint32_t)(y < -g->ky * w) << 8 | (uint32_t)(y > g->ky * w) << 9;
+    /* w <= 0 never projects: treat it as in front of the near plane, which
+       clipping removes (for oak's projections such a point has z > w anyway) */
+    return (uint32_t)(w <= 0) << 5 | (uint32_t)(x < -w) | (uint32_t)(x > w) << 1 |
+           (uint32_t)(y < -w) << 2 | (uint32_t)(y > w) << 3 | (uint32_t)(z < 0) << 4 |
+           (uint32_t)(z > w) << 5 | (uint32_t)(x < -g->kx * w) << 6 |
+           (uint32_t)(x > g->kx * w) << 7 | (uint32_t)(y < -g->ky * w) << 8 |
+           (uint32_t)(y > g->ky * w) << 9;
 }
 
-/* Clip space to 1/16 px relative to the target's centre, and z/w. */
-static void project(const cpu_pass *p, const float *c, int32_t *X, int32_t *Y, float *Z) {
+/* Clip space to 1/16 px relative to the target's centre, and z/w. False
+   when the point lands outside the guard band after all (rounding at the
+   band's edge, or extreme inputs), so the caller drops its triangle. */
+#define SNAP_LIMIT (CPU_GUARD_PX * CPU_SUBPIXEL * 1.01f)
+static bool project(const cpu_pass *p, const float *c, int32_t *X, int32_t *Y, float *Z) {
     float iw = 1.0f / c[3];
     float sx = (c[0] * iw * 0.5f + 0.5f) * (float)p->width + p->jitter[0];
     float ny = c[1] * iw * 0.5f;
     float sy = (p->flip_y ? 0.5f - ny : 0.5f + ny) * (float)p->height + p->jitter[1];
-    *X = (int32_t)lrintf((sx - (float)p->cx) * CPU_SUBPIXEL);
-    *Y = (int32_t)lrintf((sy - (float)p->cy) * CPU_SUBPIXEL);
+    float fx = (sx - (float)p->cx) * CPU_SUBPIXEL, fy = (sy - (float)p->cy) * CPU_SUBPIXEL;
+    if (!(fabsf(fx) <= SNAP_LIMIT && fabsf(fy) <= SNAP_LIMIT)) return false; /* NaN too */
+    *X = (int32_t)lrintf(fx);
+    *Y = (int32_t)lrintf(fy);
     *Z = c[2] * iw;
+    return true;
 }
 
 static void vertex_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
@@ -82,7 +91,8 @@ static void vertex_job(void *user, uint32_t begin, uint32_t end, uint32_t worker
                 o[r] = M[0][r] * s[0] + M[1][r] * s[1] + M[2][r] * s[2] + M[3][r];
             cpu_svert *sv = &p->svert[v];
             sv->code = outcode(g, o);
-            if (!(sv->code & CLIP_BITS)) project(p, o, &sv->x, &sv->y, &sv->z);
+            if (!(sv->code & CLIP_BITS) && !project(p, o, &sv->x, &sv->y, &sv->z))
+                sv->code = 0x3f; /* unprojectable: its triangles are dropped */
         }
         begin = stop;
     }
@@ -214,8 +224,11 @@ static void setup_job(void *user, uint32_t begin, uint32_t end, uint32_t worker)
             for (int i = 0; i < 3; i++) memcpy(a[i], v[i], sizeof a[i]);
             float(*in)[4] = a, (*out)[4] = bb;
             static const uint32_t bit[5] = {1u << 5, 1u << 6, 1u << 7, 1u << 8, 1u << 9};
+            /* the near plane when a vertex is past it; then every guard
+               plane, since points made on the near plane may leave the band
+               even when the original vertices did not say so */
             for (int k = 0; k < 5 && n >= 3; k++) {
-                if (!(any & bit[k])) continue;
+                if (k == 0 && !(any & bit[0])) continue;
                 n = clip_plane(in, n, out, planes[k]);
                 float(*tmp)[4] = in;
                 in = out;
@@ -224,10 +237,10 @@ static void setup_job(void *user, uint32_t begin, uint32_t end, uint32_t worker)
             for (int i = 1; ok && i + 1 < n; i++) {
                 int32_t X[3], Y[3];
                 float Z[3];
-                project(p, in[0], &X[0], &Y[0], &Z[0]);
-                project(p, in[i], &X[1], &Y[1], &Z[1]);
-                project(p, in[i + 1], &X[2], &Y[2], &Z[2]);
-                ok = emit(g, ch, X, Y, Z, t + 1, dr->cull, dr->mask);
+                if (project(p, in[0], &X[0], &Y[0], &Z[0]) &&
+                    project(p, in[i], &X[1], &Y[1], &Z[1]) &&
+                    project(p, in[i + 1], &X[2], &Y[2], &Z[2]))
+                    ok = emit(g, ch, X, Y, Z, t + 1, dr->cull, dr->mask);
             }
         }
         if (!ok) { /* out of memory: logged by oak_grow */
