@@ -88,3 +88,14 @@ oak_cli_test(cliBenchJsonNamesSceneFile
 oak_cli_test(cliBenchTableListsFrameStage
              ARGS "bench|--backend|null|--size|32x18|--frames|3|--warmup|0" EXIT 0
              OUT "oak bench: default \\| null \\| [^|]+ \\| 32x18 \\| 3 frames after 0 warm-up.*\n  frame +[0-9.]+ +[0-9.]+ +[0-9.]+")
+
+# ---- the CPU backend -------------------------------------------------------
+oak_cli_test(cliRenderDefaultWorldOnCpu
+             ARGS "render|--backend|cpu|--size|96x54|--out|${CMAKE_BINARY_DIR}/test-out/cli_default_cpu.png"
+             EXIT 0 OUT "^cpu \\| oak CPU rasterizer[^|]* \\| 96x54 \\| [0-9.]+ ms/frame \\(median of 1\\) \\| [^\n]*cli_default_cpu\\.png\n$")
+oak_cli_test(cliBenchCompareCpuWithItselfAgreesExactly
+             ARGS "bench|--compare|cpu,cpu|--size|64x36|--frames|2|--warmup|0|--json" EXIT 0
+             OUT "\"runs\": \\[{\"backend\": \"cpu\".*\"parity\": \\[{\"a\": \"cpu\", \"b\": \"cpu\", \"max_diff\": 0, \"over_2_fraction\": 0\\.000000}\\]}\n$")
+oak_cli_test(cliBenchCpuJsonHasBackendStages
+             ARGS "bench|--backend|cpu|--size|64x36|--frames|3|--warmup|1|--json" EXIT 0
+             OUT "\"backend\": \"cpu\".*\"stages\": {\"frame\": {[^}]+}, \"frontend\": {[^}]+}, \"[a-z]+\": {")

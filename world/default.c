@@ -14,8 +14,8 @@
 #define SUN_ELEVATION_DEG 40.0f
 #define SUN_AZIMUTH_DEG   70.0f /* from the camera's forward axis (-Z), towards +X */
 #define SUN_INTENSITY     3.0f
-#define PATH_RADIUS       12.0f
-#define PATH_HEIGHT       3.0f
+#define PATH_RADIUS       9.0f
+#define PATH_HEIGHT       2.2f
 #define PATH_SWEEP_DEG    70.0f
 
 static const float k_sun_color[3] = {1.0f, 0.94f, 0.84f}; /* warm white */
@@ -91,7 +91,7 @@ void _oak_world_default_path(float t, float eye[3], float target[3]) {
     float ground = oak_shape_height(&terrain, eye[0], eye[2]);
     eye[1] = fmaxf(l.center[1] + PATH_HEIGHT, ground + 1.5f);
     target[0] = l.center[0];
-    target[1] = l.center[1] + 0.8f;
+    target[1] = l.center[1] + 0.6f;
     target[2] = l.center[2] - 0.5f;
 }
 
