@@ -99,3 +99,11 @@ oak_cli_test(cliBenchCompareCpuWithItselfAgreesExactly
 oak_cli_test(cliBenchCpuJsonHasBackendStages
              ARGS "bench|--backend|cpu|--size|64x36|--frames|3|--warmup|1|--json" EXIT 0
              OUT "\"backend\": \"cpu\".*\"stages\": {\"frame\": {[^}]+}, \"frontend\": {[^}]+}, \"[a-z]+\": {")
+
+# With a GPU backend compiled in, this machine (CI: lavapipe/llvmpipe only,
+# which auto does not take) makes auto fall back to cpu and say why, once.
+if(OAK_HAVE_VULKAN OR OAK_HAVE_GL)
+  oak_cli_test(cliRenderAutoFallsBackToCpuSaysWhy
+               ARGS "render|--backend|auto|--size|32x18|--out|${CMAKE_BINARY_DIR}/test-out/cli_auto.png"
+               EXIT 0 OUT "^cpu \\| " ERR "^oak render: auto chose cpu: [^\n]+\n$" ERR_LINES 1)
+endif()
