@@ -155,7 +155,7 @@ static oak_result load_tex_ref(gltf_ctx *c, const cJSON *mat, const char *mpath,
 
 static oak_result load_materials(gltf_ctx *c) {
     oak_gltf *g = c->g;
-    tex_info *tex;
+    tex_info *tex = NULL;
     oak_result r = load_textures(c, &tex);
     if (r) return r;
     const cJSON *arr;
@@ -868,31 +868,42 @@ static oak_result parse_all(gltf_ctx *c, const uint8_t *data, size_t size) {
     return OAK_OK;
 }
 
-oak_result oak_gltf_load_memory(oak_gltf **out, const void *data, size_t size, const char *name,
-                                const oak_gltf_desc *desc) {
-    if (!out || (!data && size))
-        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_gltf_load_memory: no output or data");
+/* Loads from data; with owned set, data is a heap buffer the model takes
+ * (a cache's arrays then point into it instead of being copied). */
+static oak_result load(oak_gltf **out, void *data, size_t size, bool owned, const char *name,
+                       const oak_gltf_desc *desc) {
     *out = NULL;
     static const oak_gltf_desc no_desc = {0};
     if (!desc) desc = &no_desc;
     oak_gltf *g = oak_calloc(1, sizeof *g);
-    oak_arena *arena = oak_calloc(1, sizeof *arena);
-    if (!g || !arena || oak_arena_init(arena, 64u << 10)) {
+    _oak_gltf_mem *mem = oak_calloc(1, sizeof *mem);
+    if (!g || !mem || oak_arena_init(&mem->arena, 64u << 10)) {
         oak_free(g);
-        oak_free(arena);
+        oak_free(mem);
+        if (owned) oak_free(data);
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", name ? name : "glTF");
     }
-    g->internal_ = arena;
+    g->internal_ = mem;
     gltf_ctx c = {
-        .file = name ? name : "<memory>", .base = name, .desc = desc, .arena = arena, .g = g};
+        .file = name ? name : "<memory>", .base = name, .desc = desc, .arena = &mem->arena, .g = g};
     oak_result r = oak_arena_init(&c.scratch, 64u << 10);
     if (!r) {
         g->path = _oak_gltf_strdup(&c, c.file);
-        if (size >= 8 && memcmp(data, OAK_OAKM_MAGIC, 8) == 0)
-            r = _oak_oakm_read(g, arena, data, size, c.file);
-        else
+        if (size >= 8 && memcmp(data, OAK_OAKM_MAGIC, 8) == 0) {
+            if (!owned) { /* the model keeps its own copy */
+                void *copy = oak_alloc(size ? size : 1);
+                if (copy) memcpy(copy, data, size);
+                data = copy;
+                owned = true;
+            }
+            mem->owned = data;
+            owned = false;
+            r = data ? _oak_oakm_read(g, &mem->arena, data, size, c.file) : _oak_gltf_oom(&c);
+        } else {
             r = parse_all(&c, data, size);
+        }
     }
+    if (owned) oak_free(data);
     if (c.root) cJSON_Delete(c.root);
     oak_arena_release(&c.scratch);
     if (!r && !desc->no_assets) r = _oak_gltf_make_assets(g);
@@ -904,6 +915,13 @@ oak_result oak_gltf_load_memory(oak_gltf **out, const void *data, size_t size, c
     return OAK_OK;
 }
 
+oak_result oak_gltf_load_memory(oak_gltf **out, const void *data, size_t size, const char *name,
+                                const oak_gltf_desc *desc) {
+    if (!out || (!data && size))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_gltf_load_memory: no output or data");
+    return load(out, (void *)data, size, false, name, desc);
+}
+
 oak_result oak_gltf_load(oak_gltf **out, const char *path, const oak_gltf_desc *desc) {
     if (!out || !path)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_gltf_load: no output or path");
@@ -912,15 +930,17 @@ oak_result oak_gltf_load(oak_gltf **out, const char *path, const oak_gltf_desc *
     size_t size;
     oak_result r = oak_read_file(path, &data, &size);
     if (r) return r;
-    r = oak_gltf_load_memory(out, data, size, path, desc);
-    oak_free(data);
-    return r;
+    return load(out, data, size, true, path, desc);
 }
 
 void oak_gltf_free(oak_gltf *g) {
     if (!g) return;
     _oak_gltf_destroy_assets(g);
-    if (g->internal_) oak_arena_release(g->internal_);
-    oak_free(g->internal_);
+    _oak_gltf_mem *mem = g->internal_;
+    if (mem) {
+        oak_arena_release(&mem->arena);
+        oak_free(mem->owned);
+    }
+    oak_free(mem);
     oak_free(g);
 }
