@@ -35,12 +35,16 @@ typedef struct loader {
 
 static oak_result fail(loader *l, const char *path, const char *fmt, ...) OAK_PRINTF(3, 4);
 static oak_result fail(loader *l, const char *path, const char *fmt, ...) {
-    char msg[512];
+    char msg[512], line[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return oak_error(OAK_ERROR_PARSE, "%s: %s: %s", l->file, path, msg);
+    snprintf(line, sizeof line, "%s: %s: %s", l->file, path, msg);
+    /* Keys and values from the file are echoed: keep the message one line. */
+    for (char *c = line; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
+    return oak_error(OAK_ERROR_PARSE, "%s", line);
 }
 
 /* JSON paths longer than PATH_MAX_LEN are cut short; they only feed messages. */

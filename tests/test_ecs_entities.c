@@ -181,6 +181,28 @@ TEST(ecsActiveCameraFallsBackToFirst) {
     oak_destroy_scene(s);
 }
 
+TEST(ecsTransformStartsAtIdentityAndTagsWork) {
+    oak_scene *s;
+    CHECK_OK(oak_make_scene(&s));
+    oak_entity e = oak_scene_create(s, NULL);
+    const oak_transform *t = oak_scene_transform(s, e);
+    oak_transform id = oak_transform_identity();
+    CHECK(t && !memcmp(t, &id, sizeof id));
+    oak_scene_remove(s, e, OAK_COMPONENT_TRANSFORM);
+    CHECK(oak_scene_transform(s, e) == NULL);
+    oak_transform *t2 = oak_scene_add(s, e, OAK_COMPONENT_TRANSFORM);
+    CHECK(t2 && t2->scale[1] == 1 && t2->rotation[3] == 1);
+    /* A tag: no data, but membership and a dense column all the same. */
+    oak_component tag = oak_scene_register_component(s, "selected", 0);
+    CHECK(tag != OAK_COMPONENT_INVALID);
+    CHECK(oak_scene_add(s, e, tag) != NULL);
+    CHECK(oak_scene_get(s, e, tag) != NULL);
+    CHECK_EQ_INT(oak_scene_column(s, tag).count, 1);
+    CHECK_EQ_INT(oak_scene_register_component(s, "", 4), OAK_COMPONENT_INVALID);
+    CHECK_EQ_INT(oak_scene_register_component(s, NULL, 4), OAK_COMPONENT_INVALID);
+    oak_destroy_scene(s);
+}
+
 int main(void) {
     oak_test_init(0);
     RUN(ecsCreateDestroyMakesHandleStale);
@@ -190,6 +212,7 @@ int main(void) {
     RUN(ecsNamesAndFind);
     RUN(ecsDestroyTakesChildrenAlong);
     RUN(ecsActiveCameraFallsBackToFirst);
+    RUN(ecsTransformStartsAtIdentityAndTagsWork);
     oak_shutdown();
     return TEST_SUMMARY();
 }
