@@ -18,7 +18,9 @@
 /* What oak_gltf.internal_ points at: the arena first, so it casts to one. */
 typedef struct _oak_gltf_mem {
     oak_arena arena;
-    void *owned; /* a cache's bytes, which its arrays point into */
+    void *owned;  /* a cache's bytes, which its arrays point into ... */
+    void *mapped; /* ... or the cache file mapped */
+    size_t mapped_size;
 } _oak_gltf_mem;
 
 typedef struct gltf_buffer {
