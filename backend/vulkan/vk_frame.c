@@ -218,7 +218,7 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
         const oak_draw_list *L = i < nd ? &v->draws : &v->casters;
         uint32_t k = i < nd ? i : i - nd;
         const _oak_vk_mesh *mesh = NULL;
-        _oak_vk_sync_mesh(vk, L->mesh[k], &mesh); /* already synced: a lookup */
+        _oak_vk_sync_mesh(vk, L->mesh[k], &mesh); /* synced above: a lookup */
         cmds[at[g]++] = (VkDrawIndexedIndirectCommand){.indexCount = mesh ? mesh->index_count : 0,
                                                        .instanceCount = 1,
                                                        .firstIndex = recs[i].info[1],

@@ -169,7 +169,7 @@ static oak_result _oak_vk_mesh_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh mes
 oak_result _oak_vk_sync_mesh(_oak_vk *vk, oak_mesh mesh, const _oak_vk_mesh **out) {
     *out = NULL;
     const oak_mesh_data *d = oak_mesh_get(mesh);
-    if (!d) return OAK_OK;
+    if (!d) return oak_error(OAK_ERROR_NOT_FOUND, "vulkan: mesh %u is not live", mesh.id);
     uint32_t slot = oak_handle_index(mesh.id);
     if (slot >= vk->mesh_capacity) {
         uint32_t old = vk->mesh_capacity;
@@ -362,7 +362,7 @@ static void _oak_vk_texref(_oak_vk *vk, oak_gpu_texref *out, const oak_texture_r
 oak_result _oak_vk_sync_material(_oak_vk *vk, oak_material material, uint32_t *out) {
     *out = 0;
     const oak_material_data *md = oak_material_get(material);
-    if (!md) return OAK_OK;
+    if (!md) return oak_error(OAK_ERROR_NOT_FOUND, "vulkan: material %u is not live", material.id);
     uint32_t slot = oak_handle_index(material.id);
     *out = slot;
     if (slot >= vk->material_capacity) {
