@@ -95,10 +95,10 @@ vec4 oak_tap(oak_gpu_texref t, vec2 uv, int level, bool nearest, int tap) {
     return w * oak_texel(t, level, i.x, i.y, size);
 }
 
-// KHR_texture_transform as the contract writes it: u' = c u + s v, v' = -s u + c v.
-vec2 oak_tex_duv(oak_gpu_texref t, vec2 duv) {
-    vec2 s = duv * t.scale.xy;
-    return vec2(t.xform.z * s.x + t.xform.w * s.y, -t.xform.w * s.x + t.xform.z * s.y);
+// KHR_texture_transform, as the CPU backend applies it: the 2x2 matrix
+// rotation * scale (in texref.scale, row-major) then the offset.
+vec2 oak_tex_duv(oak_gpu_texref t, vec2 d) {
+    return vec2(t.scale.x * d.x + t.scale.y * d.y, t.scale.z * d.x + t.scale.w * d.y);
 }
 
 vec2 oak_tex_uv(oak_gpu_texref t, vec2 uv) { return oak_tex_duv(t, uv) + t.xform.xy; }
