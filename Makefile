@@ -15,7 +15,7 @@ deps:
 	@bash scripts/deps.sh
 
 release: deps
-	@cmake -S . -B $(RELEASE) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake -S . -B $(RELEASE) -DCMAKE_BUILD_TYPE=Release -DOAK_TESTS=OFF >/dev/null
 	@cmake --build $(RELEASE) -j $(JOBS)
 
 sanitize: deps

@@ -24,6 +24,8 @@ enum {
     OAK_COMPONENT_LIGHT,         /* oak_light */
     OAK_COMPONENT_BUILTIN_COUNT,
 };
+/* What oak_scene_register_component returns when it fails. */
+#define OAK_COMPONENT_INVALID 0xffffffffu
 
 typedef struct oak_transform {
     float position[3];
@@ -66,7 +68,9 @@ oak_entity oak_scene_find(const oak_scene *scene, const char *name); /* first ma
 /* ---- components --------------------------------------------------------- */
 
 oak_component oak_scene_register_component(oak_scene *scene, const char *name, uint32_t size);
-void *oak_scene_add(oak_scene *scene, oak_entity e, oak_component c);       /* zeroed if new */
+/* Zeroed if new, except a transform, which starts as the identity. Entities
+ * get a transform when created. */
+void *oak_scene_add(oak_scene *scene, oak_entity e, oak_component c);
 void *oak_scene_get(const oak_scene *scene, oak_entity e, oak_component c); /* NULL if absent */
 void oak_scene_remove(oak_scene *scene, oak_entity e, oak_component c);
 oak_column oak_scene_column(const oak_scene *scene, oak_component c);

@@ -1,0 +1,96 @@
+/* glTF images: the encoded bytes from a URI, a data: URI or a buffer view,
+ * sizes checked with stb's header probe before anything is decoded, then
+ * decoded to RGBA8 on the job pool, one image per job. */
+#include <string.h>
+
+#include <stb/stb_image.h>
+
+#include "gltf_internal.h"
+
+typedef struct image_job {
+    const uint8_t *bytes;
+    size_t size;
+    uint8_t *rgba; /* stb's buffer until copied into the model */
+    int w, h;
+} image_job;
+
+static void decode_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    image_job *jobs = user;
+    for (uint32_t i = begin; i < end; i++) {
+        int comp;
+        jobs[i].rgba = stbi_load_from_memory(jobs[i].bytes, (int)jobs[i].size, &jobs[i].w,
+                                             &jobs[i].h, &comp, 4);
+    }
+}
+
+oak_result _oak_gltf_load_images(gltf_ctx *c) {
+    oak_gltf *g = c->g;
+    const cJSON *arr;
+    uint32_t n;
+    oak_result r = _oak_gltf_array(c, c->root, "", "images", &arr, &n);
+    if (r) return r;
+    g->images = _oak_gltf_alloc(c, sizeof(oak_gltf_image) * n);
+    image_job *jobs = _oak_gltf_scratch(c, sizeof(image_job) * n);
+    if (!g->images || !jobs) return _oak_gltf_oom(c);
+    uint32_t i = 0;
+    const cJSON *o;
+    char path[64];
+    cJSON_ArrayForEach(o, arr) {
+        snprintf(path, sizeof path, "images[%u]", i);
+        if (!cJSON_IsObject(o))
+            return oak_error(OAK_ERROR_PARSE, "%s: %s must be an object", c->file, path);
+        const char *uri, *name;
+        int32_t view;
+        if ((r = _oak_gltf_string(c, o, path, "uri", &uri))) return r;
+        if ((r = _oak_gltf_string(c, o, path, "name", &name))) return r;
+        if ((r = _oak_gltf_index(c, o, path, "bufferView", c->view_count, "bufferViews", &view)))
+            return r;
+        g->images[i].name = _oak_gltf_strdup(c, name                              ? name
+                                                : uri && strncmp(uri, "data:", 5) ? uri
+                                                                                  : "");
+        if (!g->images[i].name) return _oak_gltf_oom(c);
+        if (!uri && view < 0)
+            return oak_error(OAK_ERROR_PARSE, "%s: %s has neither uri nor bufferView", c->file,
+                             path);
+        if (c->desc->no_images) {
+            i++;
+            continue;
+        }
+        if (uri)
+            r = _oak_gltf_uri_bytes(c, uri, path, &jobs[i].bytes, &jobs[i].size);
+        else
+            r = _oak_gltf_view_bytes(c, (uint32_t)view, path, &jobs[i].bytes, &jobs[i].size);
+        if (r) return r;
+        int w, h, comp;
+        if (jobs[i].size > 0x7fffffff ||
+            !stbi_info_from_memory(jobs[i].bytes, (int)jobs[i].size, &w, &h, &comp))
+            return oak_error(OAK_ERROR_PARSE, "%s: %s is not an image oak can decode (%s)", c->file,
+                             path, stbi_failure_reason());
+        if (w <= 0 || h <= 0 || w > OAK_MAX_TEXTURE_SIZE || h > OAK_MAX_TEXTURE_SIZE)
+            return oak_error(OAK_ERROR_LIMIT, "%s: %s is %dx%d, past oak's %d texel limit", c->file,
+                             path, w, h, OAK_MAX_TEXTURE_SIZE);
+        i++;
+    }
+    if (c->desc->no_images || !n) return OAK_OK;
+    oak_parallel_for(n, 1, decode_job, jobs);
+    r = OAK_OK;
+    for (i = 0; i < n; i++) {
+        if (!jobs[i].rgba) {
+            if (!r) r = oak_error(OAK_ERROR_PARSE, "%s: images[%u] failed to decode", c->file, i);
+            continue;
+        }
+        size_t bytes = (size_t)jobs[i].w * (size_t)jobs[i].h * 4;
+        uint8_t *copy = r ? NULL : oak_arena_alloc(c->arena, bytes, 16);
+        if (copy) {
+            memcpy(copy, jobs[i].rgba, bytes);
+            g->images[i].rgba = copy;
+            g->images[i].width = (uint32_t)jobs[i].w;
+            g->images[i].height = (uint32_t)jobs[i].h;
+        } else if (!r) {
+            r = _oak_gltf_oom(c);
+        }
+        stbi_image_free(jobs[i].rgba);
+    }
+    return r;
+}

@@ -1,0 +1,108 @@
+/* Private state of one glTF load: the JSON tree, resolved buffers and views,
+ * and the checked accessor reader every part of the loader goes through.
+ * All results live in the model's arena; scratch dies with the load. */
+#ifndef OAK_GLTF_INTERNAL_H
+#define OAK_GLTF_INTERNAL_H
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+#include <oak/gltf.h>
+
+/* JSON paths go into fixed buffers for messages; a path cut short in a
+ * message is harmless, so the truncation warning is off for the loader. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
+
+typedef struct gltf_buffer {
+    const uint8_t *data;
+    size_t size; /* the declared byteLength (data holds at least this) */
+} gltf_buffer;
+
+typedef struct gltf_view {
+    uint32_t buffer;
+    size_t offset, length;
+    uint32_t stride; /* 0: tightly packed */
+} gltf_view;
+
+typedef struct gltf_ctx {
+    const char *file; /* for messages */
+    const char *base; /* for relative URIs; NULL refuses external files */
+    const oak_gltf_desc *desc;
+    cJSON *root;
+    oak_arena *arena;  /* the model's memory */
+    oak_arena scratch; /* freed when the load ends */
+    oak_gltf *g;
+    const uint8_t *glb_bin;
+    size_t glb_bin_size;
+    bool has_glb_bin;
+    uint32_t buffer_count, view_count, accessor_count;
+    gltf_buffer *buffers;
+    gltf_view *views;
+    const cJSON *accessors;
+} gltf_ctx;
+
+/* Memory. */
+void *_oak_gltf_alloc(gltf_ctx *c, size_t size);   /* zeroed, in the model arena */
+void *_oak_gltf_scratch(gltf_ctx *c, size_t size); /* zeroed, freed at load end */
+char *_oak_gltf_strdup(gltf_ctx *c, const char *s);
+oak_result _oak_gltf_oom(gltf_ctx *c);
+
+/* Checked JSON access. path names the object ("nodes[3]"); a member of the
+ * wrong type is a parse error naming path.key. Absent members give def. */
+oak_result _oak_gltf_uint(gltf_ctx *c, const cJSON *obj, const char *path, const char *key,
+                          bool required, uint32_t def, uint32_t *out);
+/* An index member checked against limit ("meshes" etc. names the array); -1 if absent. */
+oak_result _oak_gltf_index(gltf_ctx *c, const cJSON *obj, const char *path, const char *key,
+                           uint32_t limit, const char *array, int32_t *out);
+oak_result _oak_gltf_float(gltf_ctx *c, const cJSON *obj, const char *path, const char *key,
+                           float def, float *out);
+oak_result _oak_gltf_floats(gltf_ctx *c, const cJSON *obj, const char *path, const char *key,
+                            uint32_t n, float *out); /* untouched if absent */
+oak_result _oak_gltf_bool(gltf_ctx *c, const cJSON *obj, const char *path, const char *key,
+                          bool *out);
+oak_result _oak_gltf_string(gltf_ctx *c, const cJSON *obj, const char *path, const char *key,
+                            const char **out); /* NULL if absent */
+oak_result _oak_gltf_array(gltf_ctx *c, const cJSON *obj, const char *path, const char *key,
+                           const cJSON **out, uint32_t *count); /* NULL/0 if absent */
+oak_result _oak_gltf_object(gltf_ctx *c, const cJSON *obj, const char *path, const char *key,
+                            const cJSON **out); /* NULL if absent */
+
+/* Buffers from .glb, data: URIs or files; then views. */
+oak_result _oak_gltf_load_buffers(gltf_ctx *c);
+/* Bytes of a whole buffer view (images). */
+oak_result _oak_gltf_view_bytes(gltf_ctx *c, uint32_t view, const char *path, const uint8_t **data,
+                                size_t *size);
+/* Bytes of a URI (data: or a file), in scratch. */
+oak_result _oak_gltf_uri_bytes(gltf_ctx *c, const char *uri, const char *path, const uint8_t **data,
+                               size_t *size);
+
+/* Accessors. Allowed component counts are a bit mask (1 << comps) so callers
+ * state what they take; the error names the accessor and where it was used. */
+#define GLTF_COMPS(n) (1u << (n))
+oak_result _oak_gltf_read_floats(gltf_ctx *c, uint32_t accessor, const char *where,
+                                 uint32_t comps_allowed, float **out, uint32_t *count,
+                                 uint32_t *comps);
+/* Integer accessors (indices, joints): unsigned component types only. */
+oak_result _oak_gltf_read_uints(gltf_ctx *c, uint32_t accessor, const char *where,
+                                uint32_t comps_allowed, uint32_t **out, uint32_t *count,
+                                uint32_t *comps);
+
+/* Meshes: attributes, targets, triangulation, flat normals. */
+oak_result _oak_gltf_load_meshes(gltf_ctx *c);
+/* Images decoded on the job pool. */
+oak_result _oak_gltf_load_images(gltf_ctx *c);
+/* Registry assets from the parsed model; frees nothing on failure (the
+ * caller's oak_gltf_free does). */
+oak_result _oak_gltf_make_assets(oak_gltf *g);
+void _oak_gltf_destroy_assets(oak_gltf *g);
+/* Model-level bounds and the rest-pose world matrices. */
+void _oak_gltf_finish_bounds(oak_gltf *g);
+
+/* The .oakm reader, called by oak_gltf_load_memory on the magic. */
+#define OAK_OAKM_MAGIC "OAKMODEL"
+oak_result _oak_oakm_read(oak_gltf *g, oak_arena *arena, const uint8_t *data, size_t size,
+                          const char *file);
+
+#endif

@@ -1,0 +1,926 @@
+/* glTF 2.0 loading: the .glb container, the JSON root and its extensions,
+ * materials, textures and samplers, nodes (TRS or matrix) and their
+ * hierarchy, scenes, skins, animations, cameras and punctual lights. Meshes,
+ * images and registry assets are in their own files. */
+#include <math.h>
+#include <string.h>
+
+#include "gltf_internal.h"
+
+static const char *const g_supported_ext[] = {
+    "KHR_mesh_quantization",           "KHR_texture_transform", "KHR_materials_unlit",
+    "KHR_materials_emissive_strength", "KHR_lights_punctual",
+};
+
+static bool ext_supported(const char *name) {
+    for (size_t i = 0; i < sizeof g_supported_ext / sizeof g_supported_ext[0]; i++)
+        if (strcmp(name, g_supported_ext[i]) == 0) return true;
+    return false;
+}
+
+static oak_result check_extensions(gltf_ctx *c) {
+    const cJSON *arr;
+    uint32_t n;
+    oak_result r = _oak_gltf_array(c, c->root, "", "extensionsRequired", &arr, &n);
+    if (r) return r;
+    uint32_t i = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, arr) {
+        if (!cJSON_IsString(e))
+            return oak_error(OAK_ERROR_PARSE, "%s: extensionsRequired[%u] must be a string",
+                             c->file, i);
+        if (!ext_supported(e->valuestring))
+            return oak_error(OAK_ERROR_UNSUPPORTED,
+                             "%s: extensionsRequired[%u] \"%.64s\" is not supported by oak",
+                             c->file, i, e->valuestring);
+        i++;
+    }
+    if ((r = _oak_gltf_array(c, c->root, "", "extensionsUsed", &arr, &n))) return r;
+    i = 0;
+    cJSON_ArrayForEach(e, arr) {
+        if (!cJSON_IsString(e))
+            return oak_error(OAK_ERROR_PARSE, "%s: extensionsUsed[%u] must be a string", c->file,
+                             i);
+        if (!ext_supported(e->valuestring))
+            oak_log_info("%s: optional extension %s is ignored", c->file, e->valuestring);
+        i++;
+    }
+    const cJSON *asset;
+    if ((r = _oak_gltf_object(c, c->root, "", "asset", &asset))) return r;
+    const char *version = NULL;
+    if (asset && (r = _oak_gltf_string(c, asset, "asset", "version", &version))) return r;
+    if (!version) return oak_error(OAK_ERROR_PARSE, "%s: asset.version is missing", c->file);
+    if (version[0] != '2' || (version[1] != '.' && version[1] != 0))
+        return oak_error(OAK_ERROR_UNSUPPORTED, "%s: asset.version \"%.16s\" is not glTF 2",
+                         c->file, version);
+    return OAK_OK;
+}
+
+/* ---- materials ---------------------------------------------------------------- */
+
+typedef struct tex_info {
+    int32_t image;
+    oak_sampler sampler;
+} tex_info;
+
+static oak_result load_textures(gltf_ctx *c, tex_info **out) {
+    const cJSON *samplers, *textures;
+    uint32_t ns, nt;
+    oak_result r;
+    if ((r = _oak_gltf_array(c, c->root, "", "samplers", &samplers, &ns))) return r;
+    if ((r = _oak_gltf_array(c, c->root, "", "textures", &textures, &nt))) return r;
+    c->g->texture_count = nt;
+    tex_info *t = _oak_gltf_scratch(c, sizeof(tex_info) * (nt ? nt : 1));
+    if (!t) return _oak_gltf_oom(c);
+    uint32_t i = 0;
+    const cJSON *o;
+    char path[64];
+    cJSON_ArrayForEach(o, textures) {
+        snprintf(path, sizeof path, "textures[%u]", i);
+        if (!cJSON_IsObject(o))
+            return oak_error(OAK_ERROR_PARSE, "%s: %s must be an object", c->file, path);
+        int32_t s;
+        if ((r = _oak_gltf_index(c, o, path, "source", c->g->image_count, "images", &t[i].image)))
+            return r;
+        if ((r = _oak_gltf_index(c, o, path, "sampler", ns, "samplers", &s))) return r;
+        if (t[i].image < 0)
+            oak_log_warn("%s: %s has no source oak can read (extension image?); left out", c->file,
+                         path);
+        if (s >= 0) {
+            char sp[64];
+            snprintf(sp, sizeof sp, "samplers[%d]", s);
+            const cJSON *so = cJSON_GetArrayItem(samplers, s);
+            if (!cJSON_IsObject(so))
+                return oak_error(OAK_ERROR_PARSE, "%s: %s must be an object", c->file, sp);
+            uint32_t mag, min, ws, wt;
+            if ((r = _oak_gltf_uint(c, so, sp, "magFilter", false, 9729, &mag))) return r;
+            if ((r = _oak_gltf_uint(c, so, sp, "minFilter", false, 9987, &min))) return r;
+            if ((r = _oak_gltf_uint(c, so, sp, "wrapS", false, 10497, &ws))) return r;
+            if ((r = _oak_gltf_uint(c, so, sp, "wrapT", false, 10497, &wt))) return r;
+            oak_sampler *sm = &t[i].sampler;
+            sm->mag = mag == 9728 ? OAK_FILTER_NEAREST : OAK_FILTER_LINEAR;
+            sm->min = (min == 9728 || min == 9984 || min == 9986) ? OAK_FILTER_NEAREST
+                                                                  : OAK_FILTER_LINEAR;
+            sm->mip = (min == 9984 || min == 9985) ? OAK_FILTER_NEAREST : OAK_FILTER_LINEAR;
+            sm->wrap_u = ws == 33071   ? OAK_WRAP_CLAMP
+                         : ws == 33648 ? OAK_WRAP_MIRROR
+                                       : OAK_WRAP_REPEAT;
+            sm->wrap_v = wt == 33071   ? OAK_WRAP_CLAMP
+                         : wt == 33648 ? OAK_WRAP_MIRROR
+                                       : OAK_WRAP_REPEAT;
+        }
+        i++;
+    }
+    *out = t;
+    return OAK_OK;
+}
+
+static oak_result load_tex_ref(gltf_ctx *c, const cJSON *mat, const char *mpath, const char *key,
+                               const tex_info *tex, oak_texture_ref *ref, int32_t *image,
+                               float *scale_out, const char *scale_key) {
+    const cJSON *o;
+    oak_result r = _oak_gltf_object(c, mat, mpath, key, &o);
+    *image = -1;
+    if (r || !o) return r;
+    char path[128];
+    snprintf(path, sizeof path, "%s.%s", mpath, key);
+    int32_t t;
+    uint32_t uv;
+    if ((r = _oak_gltf_index(c, o, path, "index", c->g->texture_count, "textures", &t))) return r;
+    if (t < 0) return oak_error(OAK_ERROR_PARSE, "%s: %s.index is missing", c->file, path);
+    if ((r = _oak_gltf_uint(c, o, path, "texCoord", false, 0, &uv))) return r;
+    if (scale_key && (r = _oak_gltf_float(c, o, path, scale_key, 1.0f, scale_out))) return r;
+    const cJSON *ext, *tt = NULL;
+    if ((r = _oak_gltf_object(c, o, path, "extensions", &ext))) return r;
+    if (ext && (r = _oak_gltf_object(c, ext, path, "KHR_texture_transform", &tt))) return r;
+    ref->scale[0] = ref->scale[1] = 1;
+    if (tt) {
+        char tp[192];
+        snprintf(tp, sizeof tp, "%s.extensions.KHR_texture_transform", path);
+        if ((r = _oak_gltf_floats(c, tt, tp, "offset", 2, ref->offset))) return r;
+        if ((r = _oak_gltf_floats(c, tt, tp, "scale", 2, ref->scale))) return r;
+        if ((r = _oak_gltf_float(c, tt, tp, "rotation", 0, &ref->rotation))) return r;
+        if ((r = _oak_gltf_uint(c, tt, tp, "texCoord", false, uv, &uv))) return r;
+    }
+    if (uv >= OAK_MAX_UV_SETS) {
+        oak_log_warn("%s: %s.texCoord %u: oak has %d sets; set 0 is used", c->file, path, uv,
+                     OAK_MAX_UV_SETS);
+        uv = 0;
+    }
+    ref->uv_set = uv;
+    ref->sampler = tex[t].sampler;
+    *image = tex[t].image;
+    return OAK_OK;
+}
+
+static oak_result load_materials(gltf_ctx *c) {
+    oak_gltf *g = c->g;
+    tex_info *tex;
+    oak_result r = load_textures(c, &tex);
+    if (r) return r;
+    const cJSON *arr;
+    if ((r = _oak_gltf_array(c, c->root, "", "materials", &arr, &g->material_count))) return r;
+    g->materials = _oak_gltf_alloc(c, sizeof(oak_gltf_material) * g->material_count);
+    g->material_handles = _oak_gltf_alloc(c, sizeof(oak_material) * g->material_count);
+    if (!g->materials || !g->material_handles) return _oak_gltf_oom(c);
+    uint32_t i = 0;
+    const cJSON *m;
+    char path[64], pp[96];
+    cJSON_ArrayForEach(m, arr) {
+        snprintf(path, sizeof path, "materials[%u]", i);
+        snprintf(pp, sizeof pp, "%s.pbrMetallicRoughness", path);
+        oak_gltf_material *gm = &g->materials[i++];
+        if (!cJSON_IsObject(m))
+            return oak_error(OAK_ERROR_PARSE, "%s: %s must be an object", c->file, path);
+        oak_material_desc *d = &gm->desc;
+        memset(d, 0, sizeof *d); /* factors below are glTF's defaults */
+        d->base_color[0] = d->base_color[1] = d->base_color[2] = d->base_color[3] = 1;
+        d->metallic = d->roughness = 1;
+        d->emissive[0] = d->emissive[1] = d->emissive[2] = 0;
+        const char *name, *alpha;
+        const cJSON *pbr, *ext;
+        if ((r = _oak_gltf_string(c, m, path, "name", &name))) return r;
+        gm->name = _oak_gltf_strdup(c, name);
+        if (!gm->name) return _oak_gltf_oom(c);
+        if ((r = _oak_gltf_object(c, m, path, "pbrMetallicRoughness", &pbr))) return r;
+        if (pbr) {
+            if ((r = _oak_gltf_floats(c, pbr, pp, "baseColorFactor", 4, d->base_color))) return r;
+            if ((r = _oak_gltf_float(c, pbr, pp, "metallicFactor", 1, &d->metallic))) return r;
+            if ((r = _oak_gltf_float(c, pbr, pp, "roughnessFactor", 1, &d->roughness))) return r;
+            if ((r = load_tex_ref(c, pbr, pp, "baseColorTexture", tex, &d->base_color_tex,
+                                  &gm->image[0], NULL, NULL)))
+                return r;
+            if ((r = load_tex_ref(c, pbr, pp, "metallicRoughnessTexture", tex,
+                                  &d->metallic_roughness_tex, &gm->image[1], NULL, NULL)))
+                return r;
+        } else {
+            gm->image[0] = gm->image[1] = -1;
+        }
+        if ((r = load_tex_ref(c, m, path, "normalTexture", tex, &d->normal_tex, &gm->image[2],
+                              &d->normal_scale, "scale")))
+            return r;
+        if ((r = load_tex_ref(c, m, path, "occlusionTexture", tex, &d->occlusion_tex, &gm->image[3],
+                              &d->occlusion_strength, "strength")))
+            return r;
+        if ((r = load_tex_ref(c, m, path, "emissiveTexture", tex, &d->emissive_tex, &gm->image[4],
+                              NULL, NULL)))
+            return r;
+        if ((r = _oak_gltf_floats(c, m, path, "emissiveFactor", 3, d->emissive))) return r;
+        if ((r = _oak_gltf_string(c, m, path, "alphaMode", &alpha))) return r;
+        if (!alpha || strcmp(alpha, "OPAQUE") == 0)
+            d->alpha_mode = OAK_ALPHA_OPAQUE;
+        else if (strcmp(alpha, "MASK") == 0)
+            d->alpha_mode = OAK_ALPHA_MASK;
+        else if (strcmp(alpha, "BLEND") == 0)
+            d->alpha_mode = OAK_ALPHA_BLEND;
+        else
+            return oak_error(OAK_ERROR_PARSE,
+                             "%s: %s.alphaMode \"%.16s\" is not OPAQUE, MASK or BLEND", c->file,
+                             path, alpha);
+        if ((r = _oak_gltf_float(c, m, path, "alphaCutoff", 0.5f, &d->alpha_cutoff))) return r;
+        if ((r = _oak_gltf_bool(c, m, path, "doubleSided", &d->double_sided))) return r;
+        if ((r = _oak_gltf_object(c, m, path, "extensions", &ext))) return r;
+        if (ext) {
+            const cJSON *es;
+            char ep[128];
+            snprintf(ep, sizeof ep, "%s.extensions", path);
+            d->unlit = cJSON_GetObjectItemCaseSensitive(ext, "KHR_materials_unlit") != NULL;
+            if ((r = _oak_gltf_object(c, ext, ep, "KHR_materials_emissive_strength", &es)))
+                return r;
+            snprintf(ep, sizeof ep, "%s.extensions.KHR_materials_emissive_strength", path);
+            if (es &&
+                (r = _oak_gltf_float(c, es, ep, "emissiveStrength", 1, &d->emissive_strength)))
+                return r;
+        }
+    }
+    return OAK_OK;
+}
+
+/* ---- nodes and scenes ---------------------------------------------------------- */
+
+static void decompose(const float *m16, oak_gltf_node *n) {
+    mat4 m;
+    memcpy(m, m16, 64);
+    n->translation[0] = m[3][0], n->translation[1] = m[3][1], n->translation[2] = m[3][2];
+    float s[3];
+    for (int i = 0; i < 3; i++) s[i] = glm_vec3_norm(m[i]);
+    if (glm_mat4_det(m) < 0) s[0] = -s[0];
+    mat4 rot = GLM_MAT4_IDENTITY_INIT;
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++) rot[i][k] = s[i] != 0 ? m[i][k] / s[i] : (i == k);
+    versor q;
+    glm_mat4_quat(rot, q);
+    glm_quat_normalize(q);
+    memcpy(n->rotation, q, 16);
+    memcpy(n->scale, s, 12);
+}
+
+static oak_result load_nodes(gltf_ctx *c) {
+    oak_gltf *g = c->g;
+    const cJSON *arr;
+    oak_result r = _oak_gltf_array(c, c->root, "", "nodes", &arr, &g->node_count);
+    if (r) return r;
+    g->nodes = _oak_gltf_alloc(c, sizeof(oak_gltf_node) * g->node_count);
+    if (!g->nodes) return _oak_gltf_oom(c);
+    for (uint32_t i = 0; i < g->node_count; i++) g->nodes[i].parent = -1;
+    uint32_t i = 0;
+    const cJSON *o;
+    char path[64];
+    cJSON_ArrayForEach(o, arr) {
+        snprintf(path, sizeof path, "nodes[%u]", i);
+        oak_gltf_node *n = &g->nodes[i];
+        if (!cJSON_IsObject(o))
+            return oak_error(OAK_ERROR_PARSE, "%s: %s must be an object", c->file, path);
+        const char *name;
+        const cJSON *children, *ext, *extras;
+        if ((r = _oak_gltf_string(c, o, path, "name", &name))) return r;
+        n->name = _oak_gltf_strdup(c, name);
+        if (!n->name) return _oak_gltf_oom(c);
+        if ((r = _oak_gltf_index(c, o, path, "mesh", g->mesh_count, "meshes", &n->mesh))) return r;
+        if ((r = _oak_gltf_index(c, o, path, "skin", g->skin_count, "skins", &n->skin))) return r;
+        if ((r = _oak_gltf_index(c, o, path, "camera", g->camera_count, "cameras", &n->camera)))
+            return r;
+        n->light = -1;
+        if ((r = _oak_gltf_object(c, o, path, "extensions", &ext))) return r;
+        if (ext) {
+            const cJSON *lp;
+            char ep[128];
+            snprintf(ep, sizeof ep, "%s.extensions", path);
+            if ((r = _oak_gltf_object(c, ext, ep, "KHR_lights_punctual", &lp))) return r;
+            snprintf(ep, sizeof ep, "%s.extensions.KHR_lights_punctual", path);
+            if (lp && (r = _oak_gltf_index(c, lp, ep, "light", g->light_count,
+                                           "KHR_lights_punctual.lights", &n->light)))
+                return r;
+        }
+        float t[3] = {0, 0, 0}, q[4] = {0, 0, 0, 1}, s[3] = {1, 1, 1};
+        if ((r = _oak_gltf_floats(c, o, path, "translation", 3, t))) return r;
+        if ((r = _oak_gltf_floats(c, o, path, "rotation", 4, q))) return r;
+        if ((r = _oak_gltf_floats(c, o, path, "scale", 3, s))) return r;
+        memcpy(n->translation, t, 12);
+        memcpy(n->rotation, q, 16);
+        memcpy(n->scale, s, 12);
+        float qn = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+        if (qn < 1e-6f)
+            return oak_error(OAK_ERROR_PARSE, "%s: %s.rotation is not a unit quaternion", c->file,
+                             path);
+        for (int k = 0; k < 4; k++) n->rotation[k] /= qn;
+        if (cJSON_GetObjectItemCaseSensitive(o, "matrix")) {
+            float m[16];
+            if ((r = _oak_gltf_floats(c, o, path, "matrix", 16, m))) return r;
+            decompose(m, n);
+        }
+        if (n->skin >= 0 && n->mesh < 0)
+            oak_log_info("%s: %s has a skin but no mesh", c->file, path);
+        if (n->mesh >= 0) {
+            const oak_gltf_mesh *gm = &g->meshes[n->mesh];
+            if (n->skin >= 0) {
+                const oak_gltf_skin *sk = &g->skins[n->skin];
+                for (uint32_t p = 0; p < gm->primitive_count; p++)
+                    if (gm->primitives[p].influence_count &&
+                        gm->primitives[p].max_joint >= sk->joint_count)
+                        return oak_error(OAK_ERROR_PARSE,
+                                         "%s: %s: meshes[%d].primitives[%u] uses joint %u, past "
+                                         "skins[%d]'s %u joints",
+                                         c->file, path, n->mesh, p, gm->primitives[p].max_joint,
+                                         n->skin, sk->joint_count);
+            }
+            uint32_t nt = gm->weight_count;
+            const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "weights");
+            if (nt) {
+                n->weight_count = nt;
+                n->weights = _oak_gltf_alloc(c, sizeof(float) * nt);
+                if (!n->weights) return _oak_gltf_oom(c);
+                memcpy(n->weights, gm->weights, sizeof(float) * nt);
+                if (w && (r = _oak_gltf_floats(c, o, path, "weights", nt, n->weights))) return r;
+            }
+        }
+        if ((r = _oak_gltf_array(c, o, path, "children", &children, &n->child_count))) return r;
+        n->children = _oak_gltf_alloc(c, sizeof(uint32_t) * n->child_count);
+        if (!n->children) return _oak_gltf_oom(c);
+        uint32_t k = 0;
+        const cJSON *ch;
+        cJSON_ArrayForEach(ch, children) {
+            double d = cJSON_IsNumber(ch) ? ch->valuedouble : -1;
+            if (d < 0 || d >= g->node_count || d != floor(d))
+                return oak_error(OAK_ERROR_PARSE, "%s: %s.children[%u] is not a node index",
+                                 c->file, path, k);
+            uint32_t child = (uint32_t)d;
+            if (child == i || g->nodes[child].parent >= 0)
+                return oak_error(OAK_ERROR_PARSE, "%s: %s.children[%u] = %u already has a parent",
+                                 c->file, path, k, child);
+            g->nodes[child].parent = (int32_t)i;
+            n->children[k++] = child;
+        }
+        extras = cJSON_GetObjectItemCaseSensitive(o, "extras");
+        if (extras) {
+            char *text = cJSON_PrintUnformatted(extras);
+            if (!text) return _oak_gltf_oom(c);
+            n->extras = _oak_gltf_strdup(c, text);
+            cJSON_free(text);
+            if (!n->extras) return _oak_gltf_oom(c);
+        }
+        i++;
+    }
+    /* With one parent each, a cycle is a walk up that never reaches a root. */
+    for (i = 0; i < g->node_count; i++) {
+        int32_t p = g->nodes[i].parent;
+        for (uint32_t steps = 0; p >= 0; steps++) {
+            if (steps > g->node_count)
+                return oak_error(OAK_ERROR_PARSE, "%s: nodes[%u] is part of a cycle of children",
+                                 c->file, i);
+            p = g->nodes[p].parent;
+        }
+    }
+    return OAK_OK;
+}
+
+static oak_result load_scenes(gltf_ctx *c) {
+    oak_gltf *g = c->g;
+    const cJSON *arr;
+    oak_result r = _oak_gltf_array(c, c->root, "", "scenes", &arr, &g->scene_count);
+    if (r) return r;
+    int32_t scene;
+    if ((r = _oak_gltf_index(c, c->root, "", "scene", g->scene_count, "scenes", &scene))) return r;
+    if (scene < 0 && g->scene_count) scene = 0;
+    if (scene < 0) { /* no scenes: every root node */
+        g->roots = _oak_gltf_alloc(c, sizeof(uint32_t) * (g->node_count + 1));
+        if (!g->roots) return _oak_gltf_oom(c);
+        for (uint32_t i = 0; i < g->node_count; i++)
+            if (g->nodes[i].parent < 0) g->roots[g->root_count++] = i;
+        return OAK_OK;
+    }
+    char path[64];
+    snprintf(path, sizeof path, "scenes[%d]", scene);
+    const cJSON *s = cJSON_GetArrayItem(arr, scene), *nodes;
+    if (!cJSON_IsObject(s))
+        return oak_error(OAK_ERROR_PARSE, "%s: %s must be an object", c->file, path);
+    if ((r = _oak_gltf_array(c, s, path, "nodes", &nodes, &g->root_count))) return r;
+    g->roots = _oak_gltf_alloc(c, sizeof(uint32_t) * (g->root_count + 1));
+    if (!g->roots) return _oak_gltf_oom(c);
+    uint32_t k = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, nodes) {
+        double d = cJSON_IsNumber(e) ? e->valuedouble : -1;
+        if (d < 0 || d >= g->node_count || d != floor(d))
+            return oak_error(OAK_ERROR_PARSE, "%s: %s.nodes[%u] is not a node index", c->file, path,
+                             k);
+        if (g->nodes[(uint32_t)d].parent >= 0)
+            return oak_error(OAK_ERROR_PARSE, "%s: %s.nodes[%u] = %u is not a root node", c->file,
+                             path, k, (uint32_t)d);
+        for (uint32_t j = 0; j < k; j++)
+            if (g->roots[j] == (uint32_t)d)
+                return oak_error(OAK_ERROR_PARSE, "%s: %s.nodes[%u] repeats node %u", c->file, path,
+                                 k, (uint32_t)d);
+        g->roots[k++] = (uint32_t)d;
+    }
+    return OAK_OK;
+}
+
+/* ---- skins, cameras, lights ------------------------------------------------------ */
+
+static oak_result load_skins(gltf_ctx *c, uint32_t node_count) {
+    oak_gltf *g = c->g;
+    const cJSON *arr;
+    oak_result r = _oak_gltf_array(c, c->root, "", "skins", &arr, &g->skin_count);
+    if (r) return r;
+    g->skins = _oak_gltf_alloc(c, sizeof(oak_gltf_skin) * g->skin_count);
+    if (!g->skins) return _oak_gltf_oom(c);
+    uint32_t i = 0;
+    const cJSON *o;
+    char path[64];
+    cJSON_ArrayForEach(o, arr) {
+        snprintf(path, sizeof path, "skins[%u]", i);
+        oak_gltf_skin *s = &g->skins[i++];
+        if (!cJSON_IsObject(o))
+            return oak_error(OAK_ERROR_PARSE, "%s: %s must be an object", c->file, path);
+        const char *name;
+        const cJSON *joints;
+        int32_t ibm;
+        if ((r = _oak_gltf_string(c, o, path, "name", &name))) return r;
+        s->name = _oak_gltf_strdup(c, name);
+        if ((r = _oak_gltf_index(c, o, path, "skeleton", node_count, "nodes", &s->skeleton)))
+            return r;
+        if ((r = _oak_gltf_array(c, o, path, "joints", &joints, &s->joint_count))) return r;
+        if (!s->joint_count)
+            return oak_error(OAK_ERROR_PARSE, "%s: %s.joints is missing or empty", c->file, path);
+        s->joints = _oak_gltf_alloc(c, sizeof(uint32_t) * s->joint_count);
+        if (!s->name || !s->joints) return _oak_gltf_oom(c);
+        uint32_t k = 0;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, joints) {
+            double d = cJSON_IsNumber(e) ? e->valuedouble : -1;
+            if (d < 0 || d >= node_count || d != floor(d))
+                return oak_error(OAK_ERROR_PARSE, "%s: %s.joints[%u] is not a node index", c->file,
+                                 path, k);
+            s->joints[k++] = (uint32_t)d;
+        }
+        if ((r = _oak_gltf_index(c, o, path, "inverseBindMatrices", c->accessor_count, "accessors",
+                                 &ibm)))
+            return r;
+        if (ibm >= 0) {
+            uint32_t count, comps;
+            char where[96];
+            snprintf(where, sizeof where, "%s.inverseBindMatrices", path);
+            if ((r = _oak_gltf_read_floats(c, (uint32_t)ibm, where, GLTF_COMPS(16),
+                                           &s->inverse_bind, &count, &comps)))
+                return r;
+            if (count < s->joint_count)
+                return oak_error(OAK_ERROR_PARSE, "%s: %s has %u matrices for %u joints", c->file,
+                                 where, count, s->joint_count);
+        } else {
+            s->inverse_bind = _oak_gltf_alloc(c, 64 * (size_t)s->joint_count);
+            if (!s->inverse_bind) return _oak_gltf_oom(c);
+            for (uint32_t j = 0; j < s->joint_count; j++)
+                memcpy(s->inverse_bind + 16 * j, GLM_MAT4_IDENTITY, 64);
+        }
+    }
+    return OAK_OK;
+}
+
+static oak_result load_cameras(gltf_ctx *c) {
+    oak_gltf *g = c->g;
+    const cJSON *arr;
+    oak_result r = _oak_gltf_array(c, c->root, "", "cameras", &arr, &g->camera_count);
+    if (r) return r;
+    g->cameras = _oak_gltf_alloc(c, sizeof(oak_gltf_camera) * g->camera_count);
+    if (!g->cameras) return _oak_gltf_oom(c);
+    uint32_t i = 0;
+    const cJSON *o;
+    char path[64], sp[96];
+    cJSON_ArrayForEach(o, arr) {
+        snprintf(path, sizeof path, "cameras[%u]", i);
+        oak_gltf_camera *cam = &g->cameras[i++];
+        if (!cJSON_IsObject(o))
+            return oak_error(OAK_ERROR_PARSE, "%s: %s must be an object", c->file, path);
+        const char *name, *type;
+        if ((r = _oak_gltf_string(c, o, path, "name", &name))) return r;
+        if ((r = _oak_gltf_string(c, o, path, "type", &type))) return r;
+        cam->name = _oak_gltf_strdup(c, name);
+        if (!cam->name) return _oak_gltf_oom(c);
+        bool ortho = type && strcmp(type, "orthographic") == 0;
+        if (!type || (!ortho && strcmp(type, "perspective") != 0))
+            return oak_error(OAK_ERROR_PARSE, "%s: %s.type must be perspective or orthographic",
+                             c->file, path);
+        const cJSON *p;
+        if ((r = _oak_gltf_object(c, o, path, type, &p))) return r;
+        if (!p) return oak_error(OAK_ERROR_PARSE, "%s: %s.%s is missing", c->file, path, type);
+        snprintf(sp, sizeof sp, "%s.%s", path, type);
+        oak_camera *cc = &cam->camera;
+        if ((r = _oak_gltf_float(c, p, sp, "znear", 0.1f, &cc->znear))) return r;
+        if ((r = _oak_gltf_float(c, p, sp, "zfar", 0, &cc->zfar))) return r;
+        if (ortho) {
+            if ((r = _oak_gltf_float(c, p, sp, "xmag", 1, &cam->xmag))) return r;
+            if ((r = _oak_gltf_float(c, p, sp, "ymag", 1, &cam->ymag))) return r;
+            cc->ortho_height = 2 * fabsf(cam->ymag);
+            if (cam->ymag != 0) cc->aspect = fabsf(cam->xmag / cam->ymag);
+        } else {
+            if ((r = _oak_gltf_float(c, p, sp, "yfov", 0, &cc->fov_y))) return r;
+            if ((r = _oak_gltf_float(c, p, sp, "aspectRatio", 0, &cc->aspect))) return r;
+            if (!(cc->fov_y > 0 && cc->fov_y < OAK_PI))
+                return oak_error(OAK_ERROR_PARSE, "%s: %s.yfov must be in (0, pi)", c->file, sp);
+        }
+    }
+    return OAK_OK;
+}
+
+static oak_result load_lights(gltf_ctx *c) {
+    oak_gltf *g = c->g;
+    const cJSON *ext, *lp = NULL, *arr = NULL;
+    oak_result r = _oak_gltf_object(c, c->root, "", "extensions", &ext);
+    if (r) return r;
+    if (ext && (r = _oak_gltf_object(c, ext, "extensions", "KHR_lights_punctual", &lp))) return r;
+    if (lp && (r = _oak_gltf_array(c, lp, "extensions.KHR_lights_punctual", "lights", &arr,
+                                   &g->light_count)))
+        return r;
+    g->lights = _oak_gltf_alloc(c, sizeof(oak_gltf_light) * g->light_count);
+    if (!g->lights) return _oak_gltf_oom(c);
+    uint32_t i = 0;
+    const cJSON *o;
+    char path[96], sp[112];
+    cJSON_ArrayForEach(o, arr) {
+        snprintf(path, sizeof path, "extensions.KHR_lights_punctual.lights[%u]", i);
+        oak_gltf_light *l = &g->lights[i++];
+        if (!cJSON_IsObject(o))
+            return oak_error(OAK_ERROR_PARSE, "%s: %s must be an object", c->file, path);
+        const char *name, *type;
+        if ((r = _oak_gltf_string(c, o, path, "name", &name))) return r;
+        if ((r = _oak_gltf_string(c, o, path, "type", &type))) return r;
+        l->name = _oak_gltf_strdup(c, name);
+        if (!l->name) return _oak_gltf_oom(c);
+        oak_light *ol = &l->light;
+        if (type && strcmp(type, "directional") == 0)
+            ol->type = OAK_LIGHT_DIRECTIONAL;
+        else if (type && strcmp(type, "point") == 0)
+            ol->type = OAK_LIGHT_POINT;
+        else if (type && strcmp(type, "spot") == 0)
+            ol->type = OAK_LIGHT_SPOT;
+        else
+            return oak_error(OAK_ERROR_PARSE, "%s: %s.type must be directional, point or spot",
+                             c->file, path);
+        ol->color[0] = ol->color[1] = ol->color[2] = 1;
+        if ((r = _oak_gltf_floats(c, o, path, "color", 3, ol->color))) return r;
+        if ((r = _oak_gltf_float(c, o, path, "intensity", 1, &ol->intensity))) return r;
+        if ((r = _oak_gltf_float(c, o, path, "range", 0, &ol->range))) return r;
+        ol->outer_cone = OAK_PI / 4;
+        const cJSON *spot;
+        if ((r = _oak_gltf_object(c, o, path, "spot", &spot))) return r;
+        snprintf(sp, sizeof sp, "%s.spot", path);
+        if (spot &&
+            ((r = _oak_gltf_float(c, spot, sp, "innerConeAngle", 0, &ol->inner_cone)) ||
+             (r = _oak_gltf_float(c, spot, sp, "outerConeAngle", OAK_PI / 4, &ol->outer_cone))))
+            return r;
+    }
+    return OAK_OK;
+}
+
+/* ---- animations -------------------------------------------------------------------- */
+
+static oak_result load_clips(gltf_ctx *c) {
+    oak_gltf *g = c->g;
+    const cJSON *arr;
+    oak_result r = _oak_gltf_array(c, c->root, "", "animations", &arr, &g->clip_count);
+    if (r) return r;
+    g->clips = _oak_gltf_alloc(c, sizeof(oak_gltf_clip) * g->clip_count);
+    if (!g->clips) return _oak_gltf_oom(c);
+    uint32_t i = 0;
+    const cJSON *o;
+    char path[64], cp[96], sp[128];
+    cJSON_ArrayForEach(o, arr) {
+        snprintf(path, sizeof path, "animations[%u]", i);
+        oak_gltf_clip *clip = &g->clips[i++];
+        if (!cJSON_IsObject(o))
+            return oak_error(OAK_ERROR_PARSE, "%s: %s must be an object", c->file, path);
+        const char *name;
+        const cJSON *channels, *samplers;
+        uint32_t nch;
+        if ((r = _oak_gltf_string(c, o, path, "name", &name))) return r;
+        clip->name = _oak_gltf_strdup(c, name);
+        if ((r = _oak_gltf_array(c, o, path, "channels", &channels, &nch))) return r;
+        if ((r = _oak_gltf_array(c, o, path, "samplers", &samplers, &clip->sampler_count)))
+            return r;
+        clip->channels = _oak_gltf_alloc(c, sizeof(oak_gltf_channel) * nch);
+        clip->samplers = _oak_gltf_alloc(c, sizeof(oak_anim_sampler) * clip->sampler_count);
+        if (!clip->name || !clip->channels || !clip->samplers) return _oak_gltf_oom(c);
+        /* Channels first: they say each sampler's width (3, 4 or targets). */
+        uint32_t *width = _oak_gltf_scratch(c, sizeof(uint32_t) * (clip->sampler_count + 1));
+        uint32_t *kind = _oak_gltf_scratch(c, sizeof(uint32_t) * (clip->sampler_count + 1));
+        if (!width || !kind) return _oak_gltf_oom(c);
+        uint32_t k = 0;
+        const cJSON *ch;
+        cJSON_ArrayForEach(ch, channels) {
+            snprintf(cp, sizeof cp, "%s.channels[%u]", path, k++);
+            if (!cJSON_IsObject(ch))
+                return oak_error(OAK_ERROR_PARSE, "%s: %s must be an object", c->file, cp);
+            int32_t s, node;
+            const cJSON *target;
+            const char *tpath;
+            if ((r = _oak_gltf_index(c, ch, cp, "sampler", clip->sampler_count, "samplers", &s)))
+                return r;
+            if ((r = _oak_gltf_object(c, ch, cp, "target", &target))) return r;
+            if (s < 0 || !target)
+                return oak_error(OAK_ERROR_PARSE, "%s: %s needs a sampler and a target", c->file,
+                                 cp);
+            snprintf(sp, sizeof sp, "%s.target", cp);
+            if ((r = _oak_gltf_index(c, target, sp, "node", g->node_count, "nodes", &node)))
+                return r;
+            if ((r = _oak_gltf_string(c, target, sp, "path", &tpath))) return r;
+            if (!tpath) return oak_error(OAK_ERROR_PARSE, "%s: %s.path is missing", c->file, sp);
+            oak_anim_path ap;
+            uint32_t w;
+            if (strcmp(tpath, "translation") == 0)
+                ap = OAK_ANIM_PATH_TRANSLATION, w = 3;
+            else if (strcmp(tpath, "rotation") == 0)
+                ap = OAK_ANIM_PATH_ROTATION, w = 4;
+            else if (strcmp(tpath, "scale") == 0)
+                ap = OAK_ANIM_PATH_SCALE, w = 3;
+            else if (strcmp(tpath, "weights") == 0)
+                ap = OAK_ANIM_PATH_WEIGHTS, w = 0;
+            else {
+                oak_log_info("%s: %s.path \"%.32s\" is not animated by oak", c->file, sp, tpath);
+                continue;
+            }
+            if (node < 0) continue; /* an extension's target; nothing for oak */
+            if (ap == OAK_ANIM_PATH_WEIGHTS) {
+                w = g->nodes[node].weight_count;
+                if (!w)
+                    return oak_error(
+                        OAK_ERROR_PARSE,
+                        "%s: %s animates weights of nodes[%d], which has no morph targets", c->file,
+                        sp, node);
+            }
+            if (width[s] && (width[s] != w || kind[s] != (uint32_t)ap))
+                return oak_error(OAK_ERROR_PARSE,
+                                 "%s: %s shares samplers[%d] with a channel of another kind",
+                                 c->file, cp, s);
+            width[s] = w;
+            kind[s] = (uint32_t)ap;
+            clip->channels[clip->channel_count++] =
+                (oak_gltf_channel){(uint32_t)node, (uint32_t)s, ap};
+        }
+        clip->start = INFINITY;
+        clip->end = -INFINITY;
+        k = 0;
+        const cJSON *so;
+        cJSON_ArrayForEach(so, samplers) {
+            snprintf(sp, sizeof sp, "%s.samplers[%u]", path, k);
+            oak_anim_sampler *s = &clip->samplers[k];
+            uint32_t w = width[k++];
+            if (!cJSON_IsObject(so))
+                return oak_error(OAK_ERROR_PARSE, "%s: %s must be an object", c->file, sp);
+            uint32_t in, out, count, comps, ocount;
+            const char *interp;
+            if ((r = _oak_gltf_uint(c, so, sp, "input", true, 0, &in))) return r;
+            if ((r = _oak_gltf_uint(c, so, sp, "output", true, 0, &out))) return r;
+            if ((r = _oak_gltf_string(c, so, sp, "interpolation", &interp))) return r;
+            if (!interp || strcmp(interp, "LINEAR") == 0)
+                s->interp = OAK_INTERP_LINEAR;
+            else if (strcmp(interp, "STEP") == 0)
+                s->interp = OAK_INTERP_STEP;
+            else if (strcmp(interp, "CUBICSPLINE") == 0)
+                s->interp = OAK_INTERP_CUBICSPLINE;
+            else
+                return oak_error(
+                    OAK_ERROR_PARSE,
+                    "%s: %s.interpolation \"%.16s\" is not STEP, LINEAR or CUBICSPLINE", c->file,
+                    sp, interp);
+            if (!w) continue; /* no channel uses it */
+            char where[128];
+            snprintf(where, sizeof where, "%s.input", sp);
+            float *times, *values;
+            if ((r = _oak_gltf_read_floats(c, in, where, GLTF_COMPS(1), &times, &count, &comps)))
+                return r;
+            for (uint32_t t = 0; t < count; t++)
+                if (times[t] < 0 || (t && !(times[t] > times[t - 1])))
+                    return oak_error(OAK_ERROR_PARSE,
+                                     "%s: %s times must be >= 0 and strictly increase (key %u)",
+                                     c->file, where, t);
+            snprintf(where, sizeof where, "%s.output", sp);
+            uint32_t want = kind[k - 1] == OAK_ANIM_PATH_WEIGHTS ? GLTF_COMPS(1) : GLTF_COMPS(w);
+            if ((r = _oak_gltf_read_floats(c, out, where, want, &values, &ocount, &comps)))
+                return r;
+            uint64_t expect = (uint64_t)count * (s->interp == OAK_INTERP_CUBICSPLINE ? 3 : 1) * w;
+            if ((uint64_t)ocount * comps != expect)
+                return oak_error(OAK_ERROR_PARSE, "%s: %s has %u values for %u keys of width %u",
+                                 c->file, where, ocount, count, w);
+            s->key_count = count;
+            s->width = w;
+            s->times = times;
+            s->values = values;
+            if (times[0] < clip->start) clip->start = times[0];
+            if (times[count - 1] > clip->end) clip->end = times[count - 1];
+        }
+        if (clip->start > clip->end) clip->start = clip->end = 0;
+        /* A channel whose sampler was skipped above cannot happen: every
+         * referenced sampler has a width. */
+    }
+    return OAK_OK;
+}
+
+/* ---- rest pose and bounds ---------------------------------------------------------- */
+
+static void node_local(const oak_gltf_node *n, mat4 out) {
+    /* cglm's SIMD paths want 16-byte aligned operands: copy to locals. */
+    mat4 t, r, s;
+    vec3 tv, sv;
+    versor q;
+    memcpy(tv, n->translation, 12);
+    memcpy(q, n->rotation, 16);
+    memcpy(sv, n->scale, 12);
+    glm_translate_make(t, tv);
+    glm_quat_mat4(q, r);
+    glm_scale_make(s, sv);
+    glm_mat4_mul(t, r, out);
+    glm_mat4_mul(out, s, out);
+}
+
+void oak_gltf_node_world(const oak_gltf *g, uint32_t node, mat4 out) {
+    glm_mat4_identity(out);
+    if (!g || node >= g->node_count) return;
+    for (int32_t n = (int32_t)node; n >= 0; n = g->nodes[n].parent) {
+        mat4 l;
+        node_local(&g->nodes[n], l);
+        glm_mat4_mul(l, out, out);
+    }
+}
+
+void _oak_gltf_finish_bounds(oak_gltf *g) {
+    oak_bounds_empty(&g->bounds);
+    for (uint32_t i = 0; i < g->node_count; i++) {
+        const oak_gltf_node *n = &g->nodes[i];
+        if (n->mesh < 0) continue;
+        /* Only nodes under the default scene's roots count. */
+        int32_t top = (int32_t)i;
+        while (g->nodes[top].parent >= 0) top = g->nodes[top].parent;
+        bool in_scene = false;
+        for (uint32_t r = 0; r < g->root_count; r++) in_scene |= g->roots[r] == (uint32_t)top;
+        if (!in_scene) continue;
+        mat4 w;
+        oak_gltf_node_world(g, i, w);
+        const oak_gltf_mesh *m = &g->meshes[n->mesh];
+        for (uint32_t p = 0; p < m->primitive_count; p++) {
+            const oak_gltf_primitive *pr = &m->primitives[p];
+            if (!pr->vertex_count) continue;
+            oak_bounds b;
+            oak_bounds_transform(&b, &pr->bounds, w);
+            oak_bounds_add(&g->bounds, b.min);
+            oak_bounds_add(&g->bounds, b.max);
+        }
+    }
+    if (g->bounds.min[0] > g->bounds.max[0])
+        for (int k = 0; k < 3; k++) g->bounds.min[k] = g->bounds.max[k] = 0;
+    oak_bounds_finish(&g->bounds);
+}
+
+void oak_gltf_summary(const oak_gltf *g, char *out, size_t size) {
+    snprintf(out, size,
+             "%s: %u nodes, %u meshes, %u primitives, %u materials, %u textures, %u skins, "
+             "%u clips",
+             g->path ? g->path : "model", g->node_count, g->mesh_count, g->primitive_count,
+             g->material_count, g->texture_count, g->skin_count, g->clip_count);
+}
+
+/* ---- entry points ------------------------------------------------------------------ */
+
+static oak_result parse_json(gltf_ctx *c, const char *text, size_t len) {
+    static const cJSON_Hooks hooks = {oak_alloc, oak_free};
+    cJSON_InitHooks((cJSON_Hooks *)&hooks);
+    const char *end = NULL;
+    c->root = cJSON_ParseWithLengthOpts(text, len, &end, false);
+    if (!c->root) {
+        size_t at = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
+        if (!end) {
+            const char *e = cJSON_GetErrorPtr();
+            if (e >= text && e <= text + len) at = (size_t)(e - text);
+        }
+        uint32_t line = 1;
+        for (size_t i = 0; i < at; i++) line += text[i] == '\n';
+        return oak_error(OAK_ERROR_PARSE, "%s:%u: JSON syntax error (byte %zu)", c->file, line, at);
+    }
+    if (!cJSON_IsObject(c->root))
+        return oak_error(OAK_ERROR_PARSE, "%s: the JSON root is not an object", c->file);
+    return OAK_OK;
+}
+
+static uint32_t rd32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static oak_result parse_glb(gltf_ctx *c, const uint8_t *d, size_t size) {
+    if (size < 12) return oak_error(OAK_ERROR_PARSE, "%s: GLB header is cut short", c->file);
+    uint32_t version = rd32(d + 4), length = rd32(d + 8);
+    if (version != 2)
+        return oak_error(OAK_ERROR_UNSUPPORTED, "%s: GLB version %u is not 2", c->file, version);
+    if (length > size)
+        return oak_error(OAK_ERROR_PARSE, "%s: GLB header says %u bytes but the file has %zu",
+                         c->file, length, size);
+    size_t at = 12;
+    if (length < at + 8) return oak_error(OAK_ERROR_PARSE, "%s: GLB has no JSON chunk", c->file);
+    uint32_t jlen = rd32(d + at), jtype = rd32(d + at + 4);
+    if (jtype != 0x4E4F534Au)
+        return oak_error(OAK_ERROR_PARSE, "%s: GLB chunk 0 at byte 12 is not JSON", c->file);
+    if ((uint64_t)at + 8 + jlen > length)
+        return oak_error(OAK_ERROR_PARSE, "%s: GLB JSON chunk (%u bytes) runs past the file's end",
+                         c->file, jlen);
+    const char *json = (const char *)d + at + 8;
+    at += 8 + (size_t)jlen;
+    at = (at + 3) & ~(size_t)3;
+    while (at + 8 <= length) {
+        uint32_t clen = rd32(d + at), ctype = rd32(d + at + 4);
+        if ((uint64_t)at + 8 + clen > length)
+            return oak_error(OAK_ERROR_PARSE,
+                             "%s: GLB chunk at byte %zu (%u bytes) runs past the file's end",
+                             c->file, at, clen);
+        if (ctype == 0x004E4942u && !c->has_glb_bin) {
+            c->has_glb_bin = true;
+            c->glb_bin = d + at + 8;
+            c->glb_bin_size = clen;
+        }
+        at += 8 + (size_t)clen;
+        at = (at + 3) & ~(size_t)3;
+    }
+    return parse_json(c, json, jlen);
+}
+
+static oak_result parse_all(gltf_ctx *c, const uint8_t *data, size_t size) {
+    oak_result r;
+    if (size >= 4 && memcmp(data, "glTF", 4) == 0)
+        r = parse_glb(c, data, size);
+    else
+        r = parse_json(c, (const char *)data, size);
+    if (r) return r;
+    if ((r = check_extensions(c))) return r;
+    if ((r = _oak_gltf_load_buffers(c))) return r;
+    oak_gltf *g = c->g;
+    const cJSON *arr;
+    if ((r = _oak_gltf_array(c, c->root, "", "images", &arr, &g->image_count))) return r;
+    /* Counts other arrays' indices are checked against, before anything reads them. */
+    if ((r = _oak_gltf_array(c, c->root, "", "nodes", &arr, &g->node_count))) return r;
+    if ((r = load_materials(c))) return r;
+    if ((r = _oak_gltf_load_meshes(c))) return r;
+    if ((r = load_skins(c, g->node_count))) return r;
+    if ((r = load_cameras(c))) return r;
+    if ((r = load_lights(c))) return r;
+    if ((r = load_nodes(c))) return r;
+    if ((r = load_scenes(c))) return r;
+    if ((r = load_clips(c))) return r;
+    if ((r = _oak_gltf_load_images(c))) return r;
+    _oak_gltf_finish_bounds(g);
+    return OAK_OK;
+}
+
+oak_result oak_gltf_load_memory(oak_gltf **out, const void *data, size_t size, const char *name,
+                                const oak_gltf_desc *desc) {
+    if (!out || (!data && size))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_gltf_load_memory: no output or data");
+    *out = NULL;
+    static const oak_gltf_desc no_desc = {0};
+    if (!desc) desc = &no_desc;
+    oak_gltf *g = oak_calloc(1, sizeof *g);
+    oak_arena *arena = oak_calloc(1, sizeof *arena);
+    if (!g || !arena || oak_arena_init(arena, 64u << 10)) {
+        oak_free(g);
+        oak_free(arena);
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", name ? name : "glTF");
+    }
+    g->internal_ = arena;
+    gltf_ctx c = {
+        .file = name ? name : "<memory>", .base = name, .desc = desc, .arena = arena, .g = g};
+    oak_result r = oak_arena_init(&c.scratch, 64u << 10);
+    if (!r) {
+        g->path = _oak_gltf_strdup(&c, c.file);
+        if (size >= 8 && memcmp(data, OAK_OAKM_MAGIC, 8) == 0)
+            r = _oak_oakm_read(g, arena, data, size, c.file);
+        else
+            r = parse_all(&c, data, size);
+    }
+    if (c.root) cJSON_Delete(c.root);
+    oak_arena_release(&c.scratch);
+    if (!r && !desc->no_assets) r = _oak_gltf_make_assets(g);
+    if (r) {
+        oak_gltf_free(g);
+        return r;
+    }
+    *out = g;
+    return OAK_OK;
+}
+
+oak_result oak_gltf_load(oak_gltf **out, const char *path, const oak_gltf_desc *desc) {
+    if (!out || !path)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_gltf_load: no output or path");
+    *out = NULL;
+    void *data;
+    size_t size;
+    oak_result r = oak_read_file(path, &data, &size);
+    if (r) return r;
+    r = oak_gltf_load_memory(out, data, size, path, desc);
+    oak_free(data);
+    return r;
+}
+
+void oak_gltf_free(oak_gltf *g) {
+    if (!g) return;
+    _oak_gltf_destroy_assets(g);
+    if (g->internal_) oak_arena_release(g->internal_);
+    oak_free(g->internal_);
+    oak_free(g);
+}

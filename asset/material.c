@@ -1,0 +1,141 @@
+/* Materials in the registry: metallic-roughness PBR descs resolved (glTF
+ * defaults), their texture handles checked against the registry, the name
+ * copied so the caller's string may go. */
+#include <math.h>
+#include <string.h>
+
+#include "registry.h"
+
+void _oak_material_data_free(oak_material_data *m) {
+    if (!m) return;
+    oak_free(m->name);
+    memset(m, 0, sizeof *m);
+}
+
+static void resolve_ref(oak_texture_ref *t) {
+    oak_sampler *s = &t->sampler;
+    if (s->wrap_u == OAK_WRAP_DEFAULT) s->wrap_u = OAK_WRAP_REPEAT;
+    if (s->wrap_v == OAK_WRAP_DEFAULT) s->wrap_v = OAK_WRAP_REPEAT;
+    if (s->mag == OAK_FILTER_DEFAULT) s->mag = OAK_FILTER_LINEAR;
+    if (s->min == OAK_FILTER_DEFAULT) s->min = OAK_FILTER_LINEAR;
+    if (s->mip == OAK_FILTER_DEFAULT) s->mip = OAK_FILTER_LINEAR;
+    if (t->scale[0] == 0) t->scale[0] = 1;
+    if (t->scale[1] == 0) t->scale[1] = 1;
+}
+
+oak_material_desc oak_material_desc_defaults(const oak_material_desc *desc) {
+    oak_material_desc d;
+    if (desc) {
+        d = *desc;
+    } else {
+        d = (oak_material_desc){0};
+        for (int i = 0; i < 4; i++) d.base_color[i] = 1.0f;
+        d.metallic = 1.0f;
+        d.roughness = 1.0f;
+    }
+    if (d.emissive_strength == 0) d.emissive_strength = 1.0f;
+    if (d.normal_scale == 0) d.normal_scale = 1.0f;
+    if (d.occlusion_strength == 0) d.occlusion_strength = 1.0f;
+    if (d.alpha_mode == OAK_ALPHA_DEFAULT) d.alpha_mode = OAK_ALPHA_OPAQUE;
+    if (d.alpha_cutoff == 0) d.alpha_cutoff = (float)OAK_ALPHA_CUTOFF_DEFAULT;
+    resolve_ref(&d.base_color_tex);
+    resolve_ref(&d.metallic_roughness_tex);
+    resolve_ref(&d.normal_tex);
+    resolve_ref(&d.occlusion_tex);
+    resolve_ref(&d.emissive_tex);
+    return d;
+}
+
+static oak_result check(const oak_material_desc *d) {
+    const char *name = d->name ? d->name : "(unnamed)";
+    const oak_texture_ref *refs[5] = {&d->base_color_tex, &d->metallic_roughness_tex,
+                                      &d->normal_tex, &d->occlusion_tex, &d->emissive_tex};
+    static const char *slots[5] = {"base colour", "metallic-roughness", "normal", "occlusion",
+                                   "emissive"};
+    for (int i = 0; i < 5; i++) {
+        if (refs[i]->texture.id && !oak_texture_get(refs[i]->texture))
+            return oak_error(OAK_ERROR_NOT_FOUND, "material '%s': %s texture %#x is stale", name,
+                             slots[i], refs[i]->texture.id);
+        if (refs[i]->uv_set >= OAK_MAX_UV_SETS)
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT, "material '%s': %s uses uv set %u", name,
+                             slots[i], refs[i]->uv_set);
+        const oak_sampler *s = &refs[i]->sampler;
+        if (s->wrap_u > OAK_WRAP_MIRROR || s->wrap_v > OAK_WRAP_MIRROR ||
+            s->mag > OAK_FILTER_LINEAR || s->min > OAK_FILTER_LINEAR || s->mip > OAK_FILTER_LINEAR)
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT, "material '%s': %s sampler out of range",
+                             name, slots[i]);
+    }
+    if (d->alpha_mode > OAK_ALPHA_BLEND)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "material '%s': unknown alpha mode %d", name,
+                         (int)d->alpha_mode);
+    const float *f[] = {d->base_color,   d->base_color + 1,    d->base_color + 2, d->base_color + 3,
+                        &d->metallic,    &d->roughness,        d->emissive,       d->emissive + 1,
+                        d->emissive + 2, &d->emissive_strength};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (!isfinite(*f[i]))
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT, "material '%s': a factor is not finite",
+                             name);
+    return OAK_OK;
+}
+
+static oak_result material_build(oak_material_data *m, const oak_material_desc *desc) {
+    memset(m, 0, sizeof *m);
+    oak_material_desc d = oak_material_desc_defaults(desc);
+    oak_result r = check(&d);
+    if (r) return r;
+    if (d.name) {
+        m->name = oak_strdup(d.name);
+        if (!m->name) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "material '%s': no memory", d.name);
+    }
+    m->desc = d;
+    m->desc.name = m->name;
+    m->version = _oak_next_version();
+    return OAK_OK;
+}
+
+oak_result oak_make_material(oak_material *out, const oak_material_desc *desc) {
+    out->id = 0;
+    _oak_registry *reg = _oak_registry_get();
+    if (!reg) return OAK_ERROR_OUT_OF_MEMORY;
+    oak_material_data built;
+    oak_result r = material_build(&built, desc);
+    if (r) return r;
+    uint32_t id = oak_pool_alloc(&reg->materials);
+    if (!id) {
+        _oak_material_data_free(&built);
+        return oak_error(OAK_ERROR_LIMIT, "material: the registry is full");
+    }
+    *(oak_material_data *)oak_pool_get(&reg->materials, id) = built;
+    out->id = id;
+    return OAK_OK;
+}
+
+oak_result oak_material_update(oak_material material, const oak_material_desc *desc) {
+    _oak_registry *reg = _oak_registry_peek();
+    oak_material_data *m = reg ? oak_pool_get(&reg->materials, material.id) : NULL;
+    if (!m) return oak_error(OAK_ERROR_NOT_FOUND, "material update: stale handle %#x", material.id);
+    oak_material_data built;
+    oak_result r = material_build(&built, desc);
+    if (r) return r;
+    if (!built.name && m->name) { /* an update without a name keeps the old one */
+        built.name = m->name;
+        built.desc.name = built.name;
+        m->name = NULL;
+    }
+    _oak_material_data_free(m);
+    *m = built;
+    return OAK_OK;
+}
+
+void oak_destroy_material(oak_material material) {
+    _oak_registry *reg = _oak_registry_peek();
+    oak_material_data *m = reg ? oak_pool_get(&reg->materials, material.id) : NULL;
+    if (!m) return;
+    _oak_material_data_free(m);
+    oak_pool_free(&reg->materials, material.id);
+}
+
+const oak_material_data *oak_material_get(oak_material material) {
+    _oak_registry *reg = _oak_registry_peek();
+    return reg ? oak_pool_get(&reg->materials, material.id) : NULL;
+}

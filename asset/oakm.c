@@ -1,0 +1,476 @@
+/* The .oakm baked model cache: a versioned, size-checked and hashed binary
+ * image of a loaded glTF (post-processed meshes, materials, decoded images,
+ * nodes, skins, clips, cameras, lights). One visitor walks the model for both
+ * writing and reading, so the two cannot drift apart; every count read is
+ * checked against the bytes left before memory is taken for it, and the
+ * result is validated like a parsed file before anything uses it. */
+#include <string.h>
+
+#include "gltf_internal.h"
+
+/* header: magic[8], u32 version, u32 header size, u64 total size, u64 hash of the body */
+#define OAKM_HEADER 32
+
+typedef struct ser {
+    bool reading;
+    uint8_t *buf;
+    size_t size, cap, at;
+    oak_arena *arena;
+    const char *file;
+    oak_result err;
+} ser;
+
+static void s_fail(ser *s, oak_result code, const char *what) {
+    if (!s->err) s->err = oak_error(code, "%s: byte %zu: %s", s->file, s->at, what);
+}
+
+static void s_raw(ser *s, void *p, size_t n) {
+    if (s->err || !n) return;
+    if (s->reading) {
+        if (n > s->size - s->at) {
+            s_fail(s, OAK_ERROR_PARSE, "the cache ends early");
+            return;
+        }
+        memcpy(p, s->buf + s->at, n);
+    } else {
+        if (s->at + n > s->cap) {
+            size_t cap = s->cap ? s->cap : 4096;
+            while (cap < s->at + n) cap *= 2;
+            uint8_t *nb = oak_realloc(s->buf, cap);
+            if (!nb) {
+                s_fail(s, OAK_ERROR_OUT_OF_MEMORY, "out of memory");
+                return;
+            }
+            s->buf = nb;
+            s->cap = cap;
+        }
+        memcpy(s->buf + s->at, p, n);
+    }
+    s->at += n;
+}
+
+static void s_u32(ser *s, uint32_t *v) {
+    s_raw(s, v, 4);
+}
+static void s_i32(ser *s, int32_t *v) {
+    s_raw(s, v, 4);
+}
+static void s_f32(ser *s, float *v, size_t n) {
+    s_raw(s, v, 4 * n);
+}
+static void s_bool(ser *s, bool *v) {
+    uint32_t b = *v;
+    s_u32(s, &b);
+    *v = b != 0;
+}
+static void s_enum(ser *s, void *v) { /* enums are int-sized in C */
+    int32_t e;
+    memcpy(&e, v, 4);
+    s_i32(s, &e);
+    memcpy(v, &e, 4);
+}
+
+/* An array of count * elem bytes behind *p, NULL kept as NULL. */
+static void s_array(ser *s, void **p, size_t elem, size_t count) {
+    uint32_t present = *p != NULL;
+    s_u32(s, &present);
+    if (s->err || !present) {
+        if (s->reading) *p = NULL;
+        return;
+    }
+    size_t n = elem * count;
+    if (s->reading) {
+        if (count && n / count != elem) {
+            s_fail(s, OAK_ERROR_PARSE, "an array size overflows");
+            return;
+        }
+        if (n > s->size - s->at) {
+            s_fail(s, OAK_ERROR_PARSE, "an array runs past the end of the cache");
+            return;
+        }
+        *p = oak_arena_alloc(s->arena, n ? n : 1, 16);
+        if (!*p) {
+            s_fail(s, OAK_ERROR_OUT_OF_MEMORY, "out of memory");
+            return;
+        }
+    }
+    s_raw(s, *p, n);
+}
+#define S_ARRAY(s, ptr, count) s_array((s), (void **)&(ptr), sizeof(*(ptr)), (count))
+
+static void s_str(ser *s, char **p) {
+    uint32_t n = *p ? (uint32_t)strlen(*p) + 1 : 0;
+    s_u32(s, &n);
+    if (s->err) return;
+    if (s->reading) {
+        *p = NULL;
+        if (!n) return;
+        if (n > s->size - s->at) {
+            s_fail(s, OAK_ERROR_PARSE, "a string runs past the end of the cache");
+            return;
+        }
+        *p = oak_arena_alloc(s->arena, n, 16);
+        if (!*p) {
+            s_fail(s, OAK_ERROR_OUT_OF_MEMORY, "out of memory");
+            return;
+        }
+    }
+    s_raw(s, *p, n);
+    if (s->reading && *p && (*p)[n - 1] != 0)
+        s_fail(s, OAK_ERROR_PARSE, "a string is unterminated");
+}
+
+static void s_bounds(ser *s, oak_bounds *b) {
+    s_f32(s, b->min, 3);
+    s_f32(s, b->max, 3);
+    s_f32(s, b->center, 3);
+    s_f32(s, &b->radius, 1);
+}
+
+static void s_texref(ser *s, oak_texture_ref *t) {
+    s_enum(s, &t->sampler.wrap_u);
+    s_enum(s, &t->sampler.wrap_v);
+    s_enum(s, &t->sampler.mag);
+    s_enum(s, &t->sampler.min);
+    s_enum(s, &t->sampler.mip);
+    s_u32(s, &t->uv_set);
+    s_f32(s, t->offset, 2);
+    s_f32(s, &t->rotation, 1);
+    s_f32(s, t->scale, 2);
+    if (s->reading) t->texture.id = 0;
+}
+
+/* Allocates count items of a struct array when reading (zeroed). */
+static void s_items(ser *s, void **p, size_t elem, uint32_t count) {
+    if (!s->reading || s->err) return;
+    /* Each item costs at least 4 bytes in the file: a cheap bound on count. */
+    if ((size_t)count > (s->size - s->at) / 4 + 1) {
+        s_fail(s, OAK_ERROR_PARSE, "a count is larger than the cache could hold");
+        *p = NULL;
+        return;
+    }
+    *p = oak_arena_alloc(s->arena, elem * count + 1, 16);
+    if (!*p)
+        s_fail(s, OAK_ERROR_OUT_OF_MEMORY, "out of memory");
+    else
+        memset(*p, 0, elem * count + 1);
+}
+#define S_ITEMS(s, ptr, count) s_items((s), (void **)&(ptr), sizeof(*(ptr)), (count))
+
+static void s_primitive(ser *s, oak_gltf_primitive *p) {
+    s_i32(s, &p->material);
+    s_u32(s, &p->mode);
+    s_u32(s, &p->vertex_count);
+    s_u32(s, &p->index_count);
+    size_t n = p->vertex_count;
+    S_ARRAY(s, p->positions, n * 3);
+    S_ARRAY(s, p->normals, n * 3);
+    S_ARRAY(s, p->tangents, n * 4);
+    S_ARRAY(s, p->uv0, n * 2);
+    S_ARRAY(s, p->uv1, n * 2);
+    S_ARRAY(s, p->colors, n * 4);
+    S_ARRAY(s, p->indices, p->index_count);
+    s_u32(s, &p->influence_count);
+    S_ARRAY(s, p->joints, n * p->influence_count);
+    S_ARRAY(s, p->weights, n * p->influence_count);
+    s_u32(s, &p->max_joint);
+    s_u32(s, &p->target_count);
+    S_ITEMS(s, p->targets, p->target_count);
+    for (uint32_t t = 0; !s->err && t < p->target_count; t++) {
+        S_ARRAY(s, p->targets[t].positions, n * 3);
+        S_ARRAY(s, p->targets[t].normals, n * 3);
+        S_ARRAY(s, p->targets[t].tangents, n * 3);
+    }
+    s_bounds(s, &p->bounds);
+    if (s->reading) p->mesh.id = 0;
+}
+
+static void s_model(ser *s, oak_gltf *g) {
+    s_u32(s, &g->node_count);
+    s_u32(s, &g->mesh_count);
+    s_u32(s, &g->material_count);
+    s_u32(s, &g->image_count);
+    s_u32(s, &g->texture_count);
+    s_u32(s, &g->skin_count);
+    s_u32(s, &g->clip_count);
+    s_u32(s, &g->camera_count);
+    s_u32(s, &g->light_count);
+    s_u32(s, &g->scene_count);
+    s_u32(s, &g->root_count);
+    s_u32(s, &g->primitive_count);
+    s_bounds(s, &g->bounds);
+    S_ARRAY(s, g->roots, g->root_count);
+
+    S_ITEMS(s, g->nodes, g->node_count);
+    for (uint32_t i = 0; !s->err && i < g->node_count; i++) {
+        oak_gltf_node *n = &g->nodes[i];
+        s_str(s, &n->name);
+        s_i32(s, &n->parent);
+        s_u32(s, &n->child_count);
+        S_ARRAY(s, n->children, n->child_count);
+        s_i32(s, &n->mesh);
+        s_i32(s, &n->skin);
+        s_i32(s, &n->camera);
+        s_i32(s, &n->light);
+        s_f32(s, n->translation, 3);
+        s_f32(s, n->rotation, 4);
+        s_f32(s, n->scale, 3);
+        s_u32(s, &n->weight_count);
+        S_ARRAY(s, n->weights, n->weight_count);
+        s_str(s, &n->extras);
+    }
+    S_ITEMS(s, g->meshes, g->mesh_count);
+    for (uint32_t i = 0; !s->err && i < g->mesh_count; i++) {
+        oak_gltf_mesh *m = &g->meshes[i];
+        s_str(s, &m->name);
+        s_u32(s, &m->primitive_count);
+        S_ITEMS(s, m->primitives, m->primitive_count);
+        for (uint32_t p = 0; !s->err && p < m->primitive_count; p++)
+            s_primitive(s, &m->primitives[p]);
+        s_u32(s, &m->weight_count);
+        S_ARRAY(s, m->weights, m->weight_count);
+    }
+    S_ITEMS(s, g->materials, g->material_count);
+    S_ITEMS(s, g->material_handles, g->material_count);
+    for (uint32_t i = 0; !s->err && i < g->material_count; i++) {
+        oak_gltf_material *m = &g->materials[i];
+        oak_material_desc *d = &m->desc;
+        s_str(s, &m->name);
+        s_f32(s, d->base_color, 4);
+        s_f32(s, &d->metallic, 1);
+        s_f32(s, &d->roughness, 1);
+        s_f32(s, d->emissive, 3);
+        s_f32(s, &d->emissive_strength, 1);
+        s_f32(s, &d->normal_scale, 1);
+        s_f32(s, &d->occlusion_strength, 1);
+        s_enum(s, &d->alpha_mode);
+        s_f32(s, &d->alpha_cutoff, 1);
+        s_bool(s, &d->double_sided);
+        s_bool(s, &d->unlit);
+        s_texref(s, &d->base_color_tex);
+        s_texref(s, &d->metallic_roughness_tex);
+        s_texref(s, &d->normal_tex);
+        s_texref(s, &d->occlusion_tex);
+        s_texref(s, &d->emissive_tex);
+        for (int k = 0; k < 5; k++) s_i32(s, &m->image[k]);
+        if (s->reading) d->name = m->name;
+    }
+    S_ITEMS(s, g->images, g->image_count);
+    for (uint32_t i = 0; !s->err && i < g->image_count; i++) {
+        oak_gltf_image *im = &g->images[i];
+        s_str(s, &im->name);
+        s_u32(s, &im->width);
+        s_u32(s, &im->height);
+        if (s->reading && (im->width > OAK_MAX_TEXTURE_SIZE || im->height > OAK_MAX_TEXTURE_SIZE)) {
+            s_fail(s, OAK_ERROR_PARSE, "an image is larger than oak allows");
+            return;
+        }
+        S_ARRAY(s, im->rgba, (size_t)im->width * im->height * 4);
+    }
+    S_ITEMS(s, g->skins, g->skin_count);
+    for (uint32_t i = 0; !s->err && i < g->skin_count; i++) {
+        oak_gltf_skin *k = &g->skins[i];
+        s_str(s, &k->name);
+        s_u32(s, &k->joint_count);
+        S_ARRAY(s, k->joints, k->joint_count);
+        S_ARRAY(s, k->inverse_bind, (size_t)k->joint_count * 16);
+        s_i32(s, &k->skeleton);
+    }
+    S_ITEMS(s, g->clips, g->clip_count);
+    for (uint32_t i = 0; !s->err && i < g->clip_count; i++) {
+        oak_gltf_clip *c = &g->clips[i];
+        s_str(s, &c->name);
+        s_u32(s, &c->channel_count);
+        s_u32(s, &c->sampler_count);
+        S_ARRAY(s, c->channels, c->channel_count);
+        S_ITEMS(s, c->samplers, c->sampler_count);
+        for (uint32_t k = 0; !s->err && k < c->sampler_count; k++) {
+            oak_anim_sampler *sm = &c->samplers[k];
+            s_u32(s, &sm->key_count);
+            s_u32(s, &sm->width);
+            s_enum(s, &sm->interp);
+            size_t nv =
+                (size_t)sm->key_count * sm->width * (sm->interp == OAK_INTERP_CUBICSPLINE ? 3 : 1);
+            s_array(s, (void **)&sm->times, 4, sm->key_count);
+            s_array(s, (void **)&sm->values, 4, nv);
+        }
+        s_f32(s, &c->start, 1);
+        s_f32(s, &c->end, 1);
+    }
+    S_ITEMS(s, g->cameras, g->camera_count);
+    for (uint32_t i = 0; !s->err && i < g->camera_count; i++) {
+        oak_gltf_camera *c = &g->cameras[i];
+        s_str(s, &c->name);
+        s_f32(s, &c->camera.fov_y, 1);
+        s_f32(s, &c->camera.znear, 1);
+        s_f32(s, &c->camera.zfar, 1);
+        s_f32(s, &c->camera.ortho_height, 1);
+        s_f32(s, &c->camera.aspect, 1);
+        s_f32(s, &c->xmag, 1);
+        s_f32(s, &c->ymag, 1);
+    }
+    S_ITEMS(s, g->lights, g->light_count);
+    for (uint32_t i = 0; !s->err && i < g->light_count; i++) {
+        oak_gltf_light *l = &g->lights[i];
+        s_str(s, &l->name);
+        s_enum(s, &l->light.type);
+        s_f32(s, l->light.color, 3);
+        s_f32(s, &l->light.intensity, 1);
+        s_f32(s, &l->light.range, 1);
+        s_f32(s, &l->light.inner_cone, 1);
+        s_f32(s, &l->light.outer_cone, 1);
+        s_bool(s, &l->light.cast_shadows);
+    }
+}
+
+/* Every index in a model read from a cache is checked as a parsed file's is. */
+static oak_result validate(const oak_gltf *g, const char *file) {
+#define BAD(...) return oak_error(OAK_ERROR_PARSE, __VA_ARGS__)
+    for (uint32_t i = 0; i < g->root_count; i++)
+        if (g->roots[i] >= g->node_count) BAD("%s: roots[%u] is past the nodes", file, i);
+    for (uint32_t i = 0; i < g->node_count; i++) {
+        const oak_gltf_node *n = &g->nodes[i];
+        if (!n->name) BAD("%s: nodes[%u] has no name string", file, i);
+        if (n->parent >= (int32_t)g->node_count || n->mesh >= (int32_t)g->mesh_count ||
+            n->skin >= (int32_t)g->skin_count || n->camera >= (int32_t)g->camera_count ||
+            n->light >= (int32_t)g->light_count)
+            BAD("%s: nodes[%u] refers past an array", file, i);
+        if (n->child_count && !n->children) BAD("%s: nodes[%u] lost its children", file, i);
+        for (uint32_t c = 0; c < n->child_count; c++)
+            if (n->children[c] >= g->node_count || g->nodes[n->children[c]].parent != (int32_t)i)
+                BAD("%s: nodes[%u].children[%u] is inconsistent", file, i, c);
+        if (n->weight_count && !n->weights) BAD("%s: nodes[%u] lost its weights", file, i);
+        if (n->mesh >= 0 && n->weight_count != g->meshes[n->mesh].weight_count)
+            BAD("%s: nodes[%u] weights differ from its mesh's targets", file, i);
+        int32_t p = n->parent;
+        for (uint32_t steps = 0; p >= 0; steps++, p = g->nodes[p].parent)
+            if (steps > g->node_count) BAD("%s: nodes[%u] is in a cycle", file, i);
+        if (n->skin >= 0 && n->mesh >= 0) {
+            const oak_gltf_mesh *m = &g->meshes[n->mesh];
+            for (uint32_t k = 0; k < m->primitive_count; k++)
+                if (m->primitives[k].influence_count &&
+                    m->primitives[k].max_joint >= g->skins[n->skin].joint_count)
+                    BAD("%s: nodes[%u] uses joints past its skin", file, i);
+        }
+    }
+    for (uint32_t i = 0; i < g->mesh_count; i++) {
+        const oak_gltf_mesh *m = &g->meshes[i];
+        if (!m->primitives && m->primitive_count)
+            BAD("%s: meshes[%u] lost its primitives", file, i);
+        for (uint32_t k = 0; k < m->primitive_count; k++) {
+            const oak_gltf_primitive *p = &m->primitives[k];
+            if (p->material >= (int32_t)g->material_count || p->mode > 6)
+                BAD("%s: meshes[%u].primitives[%u] refers past an array", file, i, k);
+            if (p->vertex_count && !p->positions)
+                BAD("%s: meshes[%u].primitives[%u] has no positions", file, i, k);
+            if (p->index_count && !p->indices)
+                BAD("%s: meshes[%u].primitives[%u] lost its indices", file, i, k);
+            if (p->index_count % 3) BAD("%s: meshes[%u].primitives[%u] index count", file, i, k);
+            for (uint32_t x = 0; x < p->index_count; x++)
+                if (p->indices[x] >= p->vertex_count)
+                    BAD("%s: meshes[%u].primitives[%u].indices[%u] is past the vertices", file, i,
+                        k, x);
+            if (p->influence_count && (!p->joints || !p->weights))
+                BAD("%s: meshes[%u].primitives[%u] lost its joints", file, i, k);
+            if (p->influence_count % 4) BAD("%s: meshes[%u].primitives[%u] influences", file, i, k);
+            uint32_t mj = 0;
+            for (size_t x = 0; x < (size_t)p->vertex_count * p->influence_count; x++)
+                if (p->weights[x] != 0 && p->joints[x] > mj) mj = p->joints[x];
+            if (mj > p->max_joint) BAD("%s: meshes[%u].primitives[%u] max joint", file, i, k);
+            if (p->target_count != m->weight_count)
+                BAD("%s: meshes[%u].primitives[%u] target count", file, i, k);
+        }
+    }
+    for (uint32_t i = 0; i < g->material_count; i++)
+        for (int k = 0; k < 5; k++)
+            if (g->materials[i].image[k] >= (int32_t)g->image_count)
+                BAD("%s: materials[%u] refers past the images", file, i);
+    for (uint32_t i = 0; i < g->skin_count; i++) {
+        const oak_gltf_skin *k = &g->skins[i];
+        if (!k->joints || !k->inverse_bind) BAD("%s: skins[%u] lost its joints", file, i);
+        for (uint32_t j = 0; j < k->joint_count; j++)
+            if (k->joints[j] >= g->node_count)
+                BAD("%s: skins[%u].joints[%u] is past the nodes", file, i, j);
+    }
+    for (uint32_t i = 0; i < g->clip_count; i++) {
+        const oak_gltf_clip *c = &g->clips[i];
+        for (uint32_t k = 0; k < c->channel_count; k++) {
+            const oak_gltf_channel *ch = &c->channels[k];
+            if (ch->node >= g->node_count || ch->sampler >= c->sampler_count ||
+                ch->path < OAK_ANIM_PATH_TRANSLATION || ch->path > OAK_ANIM_PATH_WEIGHTS)
+                BAD("%s: animations[%u].channels[%u] refers past an array", file, i, k);
+            const oak_anim_sampler *sm = &c->samplers[ch->sampler];
+            uint32_t want = ch->path == OAK_ANIM_PATH_ROTATION  ? 4
+                            : ch->path == OAK_ANIM_PATH_WEIGHTS ? g->nodes[ch->node].weight_count
+                                                                : 3;
+            if (sm->width != want || !sm->key_count || !sm->times || !sm->values ||
+                sm->interp < OAK_INTERP_STEP || sm->interp > OAK_INTERP_CUBICSPLINE)
+                BAD("%s: animations[%u].channels[%u] has a bad sampler", file, i, k);
+        }
+    }
+    return OAK_OK;
+#undef BAD
+}
+
+static void put32(uint8_t *p, uint32_t v) {
+    memcpy(p, &v, 4);
+}
+static void put64(uint8_t *p, uint64_t v) {
+    memcpy(p, &v, 8);
+}
+
+oak_result oak_gltf_bake(const oak_gltf *g, const char *path) {
+    if (!g || !path)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_gltf_bake: no model or path");
+    ser s = {.reading = false, .file = path};
+    uint8_t header[OAKM_HEADER] = {0};
+    s_raw(&s, header, sizeof header);
+    s_model(&s, (oak_gltf *)g); /* writing only reads the model */
+    if (s.err) {
+        oak_free(s.buf);
+        return s.err;
+    }
+    memcpy(s.buf, OAK_OAKM_MAGIC, 8);
+    put32(s.buf + 8, OAK_OAKM_VERSION);
+    put32(s.buf + 12, OAKM_HEADER);
+    put64(s.buf + 16, s.at);
+    put64(s.buf + 24, oak_hash(s.buf + OAKM_HEADER, s.at - OAKM_HEADER, OAK_OAKM_VERSION));
+    oak_result r = oak_write_file(path, s.buf, s.at);
+    oak_free(s.buf);
+    return r;
+}
+
+oak_result _oak_oakm_read(oak_gltf *g, oak_arena *arena, const uint8_t *data, size_t size,
+                          const char *file) {
+    if (size < OAKM_HEADER)
+        return oak_error(OAK_ERROR_PARSE, "%s: .oakm header is cut short (%zu bytes)", file, size);
+    uint32_t version, header;
+    uint64_t total, hash;
+    memcpy(&version, data + 8, 4);
+    memcpy(&header, data + 12, 4);
+    memcpy(&total, data + 16, 8);
+    memcpy(&hash, data + 24, 8);
+    if (version != OAK_OAKM_VERSION)
+        return oak_error(OAK_ERROR_UNSUPPORTED,
+                         "%s: .oakm version %u, this oak reads version %u: bake it again", file,
+                         version, OAK_OAKM_VERSION);
+    if (header != OAKM_HEADER || total != size)
+        return oak_error(OAK_ERROR_PARSE, "%s: .oakm says %llu bytes but the file has %zu", file,
+                         (unsigned long long)total, size);
+    if (oak_hash(data + OAKM_HEADER, size - OAKM_HEADER, OAK_OAKM_VERSION) != hash)
+        return oak_error(OAK_ERROR_PARSE, "%s: .oakm contents do not match their hash", file);
+    ser s = {.reading = true,
+             .buf = (uint8_t *)data,
+             .size = size,
+             .at = OAKM_HEADER,
+             .arena = arena,
+             .file = file};
+    char *path = g->path;
+    s_model(&s, g);
+    g->path = path;
+    if (s.err) return s.err;
+    if (s.at != size)
+        return oak_error(OAK_ERROR_PARSE, "%s: .oakm has %zu bytes after the model", file,
+                         size - s.at);
+    return validate(g, file);
+}

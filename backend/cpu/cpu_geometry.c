@@ -1,0 +1,303 @@
+/* The front of a pass: vertices to clip space, triangles clipped (near plane
+ * and a guard band), snapped to 1/16 px, culled and set up, then binned into
+ * 64x64 tiles. Set-up runs in fixed chunks whose outputs are merged in chunk
+ * order, so every tile's list is in draw and triangle order for any thread
+ * count. */
+#include <math.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "cpu_internal.h"
+
+uint32_t _oak_cpu_find_draw(const cpu_pass *p, uint32_t tri) {
+    uint32_t lo = 0, hi = p->draw_count; /* tri_base[lo] <= tri < tri_base[hi] */
+    while (hi - lo > 1) {
+        uint32_t mid = (lo + hi) / 2;
+        if (p->tri_base[mid] <= tri)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static uint32_t find_vertex_draw(const cpu_pass *p, uint32_t v) {
+    uint32_t lo = 0, hi = p->draw_count;
+    while (hi - lo > 1) {
+        uint32_t mid = (lo + hi) / 2;
+        if (p->vtx_base[mid] <= v)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+typedef struct geo_ctx {
+    cpu_backend *b;
+    cpu_pass *p;
+    float kx, ky;      /* guard band as multiples of w */
+    atomic_int failed; /* out of memory in a job (errors are per thread) */
+} geo_ctx;
+
+static void vertex_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    geo_ctx *g = user;
+    cpu_pass *p = g->p;
+    uint32_t d = find_vertex_draw(p, begin);
+    while (begin < end) {
+        while (p->vtx_base[d + 1] <= begin) d++;
+        const cpu_draw *dr = &p->draws[d];
+        const cpu_mesh *m = &g->b->meshes[dr->mesh];
+        uint32_t stop = p->vtx_base[d + 1] < end ? p->vtx_base[d + 1] : end;
+        const float(*M)[4] = (const float(*)[4])dr->mvp;
+        for (uint32_t v = begin; v < stop; v++) {
+            const float *s = m->pos + (size_t)(v - p->vtx_base[d]) * 3;
+            float *o = p->clip + (size_t)v * 4;
+            for (int r = 0; r < 4; r++)
+                o[r] = M[0][r] * s[0] + M[1][r] * s[1] + M[2][r] * s[2] + M[3][r];
+        }
+        begin = stop;
+    }
+}
+
+/* Sutherland-Hodgman against plane . (x,y,z,w) >= 0. */
+static int clip_plane(float in[][4], int n, float out[][4], const float pl[4]) {
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        const float *a = in[i], *c = in[(i + 1) % n];
+        float da = pl[0] * a[0] + pl[1] * a[1] + pl[2] * a[2] + pl[3] * a[3];
+        float dc = pl[0] * c[0] + pl[1] * c[1] + pl[2] * c[2] + pl[3] * c[3];
+        if (da >= 0) memcpy(out[k++], a, sizeof(float) * 4);
+        if ((da >= 0) != (dc >= 0)) {
+            float t = da / (da - dc);
+            for (int j = 0; j < 4; j++) out[k][j] = a[j] + (c[j] - a[j]) * t;
+            k++;
+        }
+    }
+    return k;
+}
+
+static int64_t edge_at(int32_t xa, int32_t ya, int32_t xb, int32_t yb, int64_t px, int64_t py) {
+    return (int64_t)(xb - xa) * (py - ya) - (int64_t)(yb - ya) * (px - xa);
+}
+
+static inline int32_t floor16(int32_t v) {
+    return v >> 4;
+} /* arithmetic shift */
+static inline int32_t ceil16(int32_t v) {
+    return -((-v) >> 4);
+}
+
+/* Snaps, culls and sets up one triangle; appends it and its tiles to chunk. */
+static bool emit(geo_ctx *g, cpu_chunk *ch, const float *c0, const float *c1, const float *c2,
+                 uint32_t id, bool cull, bool mask) {
+    cpu_pass *p = g->p;
+    const float *c[3] = {c0, c1, c2};
+    int32_t X[3], Y[3];
+    float Z[3];
+    for (int i = 0; i < 3; i++) {
+        float iw = 1.0f / c[i][3];
+        float sx = (c[i][0] * iw * 0.5f + 0.5f) * (float)p->width + p->jitter[0];
+        float ny = c[i][1] * iw * 0.5f;
+        float sy = (p->flip_y ? 0.5f - ny : 0.5f + ny) * (float)p->height + p->jitter[1];
+        X[i] = (int32_t)lrintf((sx - (float)p->cx) * CPU_SUBPIXEL);
+        Y[i] = (int32_t)lrintf((sy - (float)p->cy) * CPU_SUBPIXEL);
+        Z[i] = c[i][2] * iw;
+    }
+    int64_t area = edge_at(X[0], Y[0], X[1], Y[1], X[2], Y[2]);
+    if (area == 0) return true;
+    bool back = p->flip_y ? area > 0 : area < 0;
+    if (cull && back) return true;
+    if (area < 0) { /* one winding for the raster: positive area */
+        int32_t t;
+        float tz;
+        t = X[1], X[1] = X[2], X[2] = t;
+        t = Y[1], Y[1] = Y[2], Y[2] = t;
+        tz = Z[1], Z[1] = Z[2], Z[2] = tz;
+        area = -area;
+    }
+    int32_t mnx = X[0], mxx = X[0], mny = Y[0], mxy = Y[0];
+    for (int i = 1; i < 3; i++) {
+        if (X[i] < mnx) mnx = X[i];
+        if (X[i] > mxx) mxx = X[i];
+        if (Y[i] < mny) mny = Y[i];
+        if (Y[i] > mxy) mxy = Y[i];
+    }
+    /* pixels whose centre (i - cx) * 16 + 8 lies inside the snapped bounds */
+    int32_t minx = p->cx + ceil16(mnx - 8), maxx = p->cx + floor16(mxx - 8);
+    int32_t miny = p->cy + ceil16(mny - 8), maxy = p->cy + floor16(mxy - 8);
+    if (minx < 0) minx = 0;
+    if (miny < 0) miny = 0;
+    if (maxx > (int32_t)p->width - 1) maxx = (int32_t)p->width - 1;
+    if (maxy > (int32_t)p->height - 1) maxy = (int32_t)p->height - 1;
+    if (minx > maxx || miny > maxy) return true;
+
+    if (!OAK_GROW(ch->tris, ch->tri_cap, ch->tri_count + 1)) return false;
+    cpu_tri *t = &ch->tris[ch->tri_count];
+    for (int i = 0; i < 3; i++) {
+        t->x[i] = X[i];
+        t->y[i] = Y[i];
+        int32_t dx = X[(i + 1) % 3] - X[i], dy = Y[(i + 1) % 3] - Y[i];
+        t->bias[i] = (dy < 0 || (dy == 0 && dx > 0)) ? 0 : -1; /* top-left rule */
+    }
+    t->minx = minx, t->maxx = maxx, t->miny = miny, t->maxy = maxy;
+    /* the depth plane from vertex 0 and the other two's differences */
+    double dX1 = (X[1] - X[0]) / 16.0, dY1 = (Y[1] - Y[0]) / 16.0;
+    double dX2 = (X[2] - X[0]) / 16.0, dY2 = (Y[2] - Y[0]) / 16.0;
+    double dz1 = (double)Z[1] - Z[0], dz2 = (double)Z[2] - Z[0];
+    double D = (double)area / 256.0;
+    t->z0 = Z[0];
+    t->dzdx = (float)((dz1 * dY2 - dz2 * dY1) / D);
+    t->dzdy = (float)((dX1 * dz2 - dX2 * dz1) / D);
+    t->zx0 = (float)(X[0] / 16.0 + p->cx);
+    t->zy0 = (float)(Y[0] / 16.0 + p->cy);
+    t->id = id;
+    t->flags = (mask ? CPU_TRI_MASK : 0) | (back ? CPU_TRI_BACK : 0);
+
+    uint32_t tx0 = (uint32_t)minx / CPU_TILE, tx1 = (uint32_t)maxx / CPU_TILE;
+    uint32_t ty0 = (uint32_t)miny / CPU_TILE, ty1 = (uint32_t)maxy / CPU_TILE;
+    uint32_t need = ch->bin_count + 2 * (tx1 - tx0 + 1) * (ty1 - ty0 + 1);
+    if (!OAK_GROW(ch->bins, ch->bin_cap, need)) return false;
+    for (uint32_t ty = ty0; ty <= ty1; ty++)
+        for (uint32_t tx = tx0; tx <= tx1; tx++) {
+            ch->bins[ch->bin_count++] = ty * p->tiles_x + tx;
+            ch->bins[ch->bin_count++] = ch->tri_count;
+        }
+    ch->tri_count++;
+    return true;
+}
+
+static void setup_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    geo_ctx *g = user;
+    cpu_pass *p = g->p;
+    cpu_chunk *ch = &p->chunks[begin / CPU_SETUP_CHUNK];
+    ch->tri_count = ch->bin_count = 0;
+    const float planes[5][4] = {
+        {0, 0, -1, 1}, {-1, 0, 0, g->kx}, {1, 0, 0, g->kx}, {0, -1, 0, g->ky}, {0, 1, 0, g->ky}};
+    uint32_t d = _oak_cpu_find_draw(p, begin);
+    for (uint32_t t = begin; t < end; t++) {
+        while (p->tri_base[d + 1] <= t) d++;
+        const cpu_draw *dr = &p->draws[d];
+        const cpu_mesh *m = &g->b->meshes[dr->mesh];
+        const uint32_t *ix = m->indices + (size_t)(t - p->tri_base[d]) * 3;
+        const float *base = p->clip + (size_t)p->vtx_base[d] * 4;
+        const float *v[3] = {base + ix[0] * 4, base + ix[1] * 4, base + ix[2] * 4};
+        /* outcodes: which planes each vertex is outside of */
+        uint32_t all = ~0u, any = 0;
+        for (int i = 0; i < 3; i++) {
+            float x = v[i][0], y = v[i][1], z = v[i][2], w = v[i][3];
+            uint32_t code = (x < -w) | (x > w) << 1 | (y < -w) << 2 | (y > w) << 3 | (z < 0) << 4 |
+                            (z > w) << 5 | (x < -g->kx * w) << 6 | (x > g->kx * w) << 7 |
+                            (y < -g->ky * w) << 8 | (y > g->ky * w) << 9;
+            if (!(w == w && x == x && y == y && z == z)) code = 0x3f; /* NaN: drop */
+            all &= code;
+            any |= code;
+        }
+        if (all & 0x3f) continue;
+        bool ok = true;
+        if (!(any & 0x3e0)) {
+            ok = emit(g, ch, v[0], v[1], v[2], t + 1, dr->cull, dr->mask);
+        } else {
+            float a[9][4], bb[9][4];
+            int n = 3;
+            for (int i = 0; i < 3; i++) memcpy(a[i], v[i], sizeof a[i]);
+            float(*in)[4] = a, (*out)[4] = bb;
+            static const uint32_t bit[5] = {1u << 5, 1u << 6, 1u << 7, 1u << 8, 1u << 9};
+            for (int k = 0; k < 5 && n >= 3; k++) {
+                if (!(any & bit[k])) continue;
+                n = clip_plane(in, n, out, planes[k]);
+                float(*tmp)[4] = in;
+                in = out;
+                out = tmp;
+            }
+            for (int i = 1; ok && i + 1 < n; i++)
+                ok = emit(g, ch, in[0], in[i], in[i + 1], t + 1, dr->cull, dr->mask);
+        }
+        if (!ok) { /* out of memory: logged by oak_grow */
+            atomic_store(&g->failed, 1);
+            return;
+        }
+    }
+}
+
+oak_result _oak_cpu_pass_geometry(cpu_backend *b, cpu_pass *p, double *vertex_ms, double *bins_ms) {
+    uint64_t t0 = oak_time_ns();
+    /* prefix sums of vertices and triangles per draw */
+    if (!OAK_GROW(p->vtx_base, p->vtx_base_cap, p->draw_count + 1) ||
+        !OAK_GROW(p->tri_base, p->tri_base_cap, p->draw_count + 1))
+        return OAK_ERROR_OUT_OF_MEMORY;
+    uint64_t nv = 0, nt = 0;
+    for (uint32_t i = 0; i < p->draw_count; i++) {
+        p->vtx_base[i] = (uint32_t)nv;
+        p->tri_base[i] = (uint32_t)nt;
+        const cpu_mesh *m = &b->meshes[p->draws[i].mesh];
+        nv += m->vertex_count;
+        nt += m->index_count / 3;
+    }
+    if (nv >= UINT32_MAX / 4 || nt >= UINT32_MAX - 1)
+        return oak_error(OAK_ERROR_LIMIT, "cpu backend: %llu vertices in one pass",
+                         (unsigned long long)nv);
+    p->vtx_base[p->draw_count] = (uint32_t)nv;
+    p->tri_base[p->draw_count] = (uint32_t)nt;
+    p->vertex_count = (uint32_t)nv;
+    p->tri_count = (uint32_t)nt;
+    if (!OAK_GROW(p->clip, p->clip_cap, p->vertex_count * 4 + 4)) return OAK_ERROR_OUT_OF_MEMORY;
+
+    geo_ctx g = {b, p, CPU_GUARD_PX * 2.0f / (float)p->width,
+                 CPU_GUARD_PX * 2.0f / (float)p->height, 0};
+    oak_parallel_for(p->vertex_count, CPU_VERTEX_CHUNK, vertex_job, &g);
+    uint64_t t1 = oak_time_ns();
+
+    uint32_t chunks = (p->tri_count + CPU_SETUP_CHUNK - 1) / CPU_SETUP_CHUNK;
+    if (chunks > p->chunk_cap) {
+        uint32_t old = p->chunk_cap;
+        if (!OAK_GROW(p->chunks, p->chunk_cap, chunks)) return OAK_ERROR_OUT_OF_MEMORY;
+        memset(p->chunks + old, 0, (p->chunk_cap - old) * sizeof(cpu_chunk));
+    }
+    p->chunk_count = chunks;
+    oak_parallel_for(p->tri_count, CPU_SETUP_CHUNK, setup_job, &g);
+    if (atomic_load(&g.failed))
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "cpu backend: triangle set-up ran out of memory");
+
+    /* merge in chunk order: triangles, then a counting sort of bin entries */
+    uint32_t tiles = p->tiles_x * p->tiles_y;
+    uint64_t total = 0, entries = 0;
+    for (uint32_t c = 0; c < chunks; c++) {
+        total += p->chunks[c].tri_count;
+        entries += p->chunks[c].bin_count / 2;
+    }
+    if (total >= UINT32_MAX / 2 || entries >= UINT32_MAX / 2)
+        return oak_error(OAK_ERROR_LIMIT, "cpu backend: %llu bin entries in one pass",
+                         (unsigned long long)entries);
+    if (!OAK_GROW(p->tris, p->tris_cap, (uint32_t)total + 1) ||
+        !OAK_GROW(p->bin_tris, p->bin_tris_cap, (uint32_t)entries + 1) ||
+        !OAK_GROW(p->bin_start, p->bin_start_cap, tiles + 1))
+        return OAK_ERROR_OUT_OF_MEMORY;
+    memset(p->bin_start, 0, (tiles + 1) * sizeof(uint32_t));
+    uint32_t base = 0;
+    for (uint32_t c = 0; c < chunks; c++) {
+        const cpu_chunk *ch = &p->chunks[c];
+        if (ch->tri_count) memcpy(p->tris + base, ch->tris, ch->tri_count * sizeof(cpu_tri));
+        base += ch->tri_count;
+        for (uint32_t k = 0; k < ch->bin_count; k += 2) p->bin_start[ch->bins[k] + 1]++;
+    }
+    p->tri_total = base;
+    for (uint32_t t = 0; t < tiles; t++) p->bin_start[t + 1] += p->bin_start[t];
+    /* bin_start[t] is used as tile t's cursor, then shifted back */
+    base = 0;
+    for (uint32_t c = 0; c < chunks; c++) {
+        const cpu_chunk *ch = &p->chunks[c];
+        for (uint32_t k = 0; k < ch->bin_count; k += 2)
+            p->bin_tris[p->bin_start[ch->bins[k]]++] = base + ch->bins[k + 1];
+        base += ch->tri_count;
+    }
+    for (uint32_t t = tiles; t > 0; t--) p->bin_start[t] = p->bin_start[t - 1];
+    p->bin_start[0] = 0;
+    p->bin_total = (uint32_t)entries;
+    uint64_t t2 = oak_time_ns();
+    if (vertex_ms) *vertex_ms += (double)(t1 - t0) * 1e-6;
+    if (bins_ms) *bins_ms += (double)(t2 - t1) * 1e-6;
+    return OAK_OK;
+}

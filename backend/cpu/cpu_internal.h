@@ -1,0 +1,259 @@
+/* Private state of the CPU backend: mirrored assets, the per-pass geometry
+ * (clip-space vertices, set-up triangles, tile bins) and the frame buffers.
+ * Every array here grows by doubling and keeps its capacity across frames. */
+#ifndef OAK_CPU_INTERNAL_H
+#define OAK_CPU_INTERNAL_H
+
+#include <oak/backend.h>
+
+#define CPU_TILE         OAK_TILE_SIZE
+#define CPU_TILE_PIXELS  (CPU_TILE * CPU_TILE)
+#define CPU_SUBPIXEL     16       /* fixed-point steps per pixel */
+#define CPU_GUARD_PX     16000.0f /* screen extent kept around the target's centre */
+#define CPU_SETUP_CHUNK  1024     /* triangles per set-up job; fixes the bin order */
+#define CPU_VERTEX_CHUNK 2048
+#define CPU_ATTR         16 /* floats per vertex: normal 3, tangent 4, uv0 2, uv1 2, colour 4, pad */
+#define CPU_ATTR_N       0
+#define CPU_ATTR_T       3
+#define CPU_ATTR_UV0     7
+#define CPU_ATTR_UV1     9
+#define CPU_ATTR_C       11
+
+/* ---- mirrored assets ---------------------------------------------------- */
+
+typedef struct cpu_mesh {
+    uint32_t id, version;
+    uint32_t vertex_count, index_count;
+    float *pos;  /* xyz per vertex */
+    float *attr; /* CPU_ATTR per vertex */
+    uint32_t *indices;
+    uint32_t pos_cap, attr_cap, index_cap;
+    oak_bounds bounds;
+} cpu_mesh;
+
+typedef struct cpu_texture {
+    uint32_t id, version;
+    uint32_t width, height, mip_count;
+    uint32_t mw[OAK_MAX_MIPS], mh[OAK_MAX_MIPS];
+    size_t offset[OAK_MAX_MIPS]; /* texel offset of each level */
+    float *texels;               /* linear rgba per texel, every level */
+    size_t cap;
+} cpu_texture;
+
+typedef struct cpu_tex_ref {
+    int32_t tex; /* texture mirror index, -1 when the slot is empty */
+    oak_sampler sampler;
+    uint32_t uv_set;
+    float m[4]; /* uv' = (m0 u + m1 v, m2 u + m3 v) + off: rotation times scale */
+    float off[2];
+} cpu_tex_ref;
+
+enum {
+    CPU_TEX_BASE,
+    CPU_TEX_MR,
+    CPU_TEX_NORMAL,
+    CPU_TEX_OCCLUSION,
+    CPU_TEX_EMISSIVE,
+    CPU_TEX_COUNT
+};
+
+typedef struct cpu_material {
+    uint32_t id, version;
+    oak_material_desc desc; /* resolved; name and texture handles not used */
+    uint32_t tex_ids[CPU_TEX_COUNT];
+    cpu_tex_ref tex[CPU_TEX_COUNT];
+} cpu_material;
+
+/* ---- passes ------------------------------------------------------------- */
+
+/* A triangle after clipping and snapping, ready for one tile's raster. */
+typedef struct cpu_tri {
+    int32_t x[3], y[3];             /* 1/16 px, relative to the target's centre pixel corner */
+    int32_t bias[3];                /* 0 for top-left edges, -1 otherwise */
+    int32_t minx, miny, maxx, maxy; /* pixel bounds, clamped to the target */
+    float z0, dzdx, dzdy;           /* depth plane: z0 at vertex 0, per pixel steps */
+    float zx0, zy0;                 /* vertex 0 in pixels (absolute) */
+    uint32_t id;                    /* pass triangle index + 1 */
+    uint32_t flags;                 /* CPU_TRI_* */
+} cpu_tri;
+
+enum { CPU_TRI_MASK = 1u, CPU_TRI_BACK = 2u };
+
+/* Per draw in a pass: what shading and setup need, resolved once a frame. */
+typedef struct cpu_draw {
+    uint32_t src;      /* index into the view's draw list */
+    uint32_t mesh;     /* mirror index */
+    uint32_t material; /* mirror index */
+    uint32_t flags;    /* oak_draw_flags */
+    bool cull;         /* back faces dropped */
+    bool mask;         /* alpha MASK material */
+    mat4 world;
+    mat4 mvp;      /* the pass's view_proj times world */
+    float nmat[9]; /* inverse transpose of world's 3x3, row-major */
+    float sort_key;
+} cpu_draw;
+
+/* Per set-up chunk output, kept across frames. */
+typedef struct cpu_chunk {
+    cpu_tri *tris;
+    uint32_t tri_count, tri_cap;
+    uint32_t *bins; /* pairs (tile, local tri) in triangle order */
+    uint32_t bin_count, bin_cap;
+} cpu_chunk;
+
+typedef struct cpu_pass {
+    /* target */
+    uint32_t width, height, tiles_x, tiles_y;
+    int32_t cx, cy; /* fixed-point origin in pixels */
+    bool flip_y;    /* clip y = +1 at row 0 (the main view); the shadow map is not flipped */
+    float jitter[2];
+    mat4 view_proj;
+    float *depth;  /* tile-major, CPU_TILE_PIXELS per tile */
+    uint32_t *ids; /* tile-major, NULL when the pass writes no ids */
+
+    /* draws in raster order */
+    cpu_draw *draws;
+    uint32_t draw_count, draw_cap;
+    uint32_t *vtx_base, *tri_base; /* draw_count + 1 prefix sums */
+    uint32_t vtx_base_cap, tri_base_cap;
+    float *clip; /* xyzw per vertex of every draw */
+    uint32_t clip_cap;
+    uint32_t vertex_count, tri_count;
+
+    /* set-up and bins */
+    cpu_chunk *chunks;
+    uint32_t chunk_count, chunk_cap;
+    cpu_tri *tris;
+    uint32_t tri_total, tris_cap;
+    uint32_t *bin_start; /* tiles + 1 */
+    uint32_t bin_start_cap;
+    uint32_t *bin_tris;
+    uint32_t bin_total, bin_tris_cap;
+} cpu_pass;
+
+enum {
+    CPU_STAGE_SHADOW,
+    CPU_STAGE_VERTEX,
+    CPU_STAGE_BINS,
+    CPU_STAGE_RASTER,
+    CPU_STAGE_RESOLVE,
+    CPU_STAGE_BLEND,
+    CPU_STAGE_POST,
+    CPU_STAGE_COUNT
+};
+
+typedef struct cpu_backend {
+    uint32_t width, height;
+    uint32_t shadow_size;
+
+    /* mirrors, keyed by handle id */
+    cpu_mesh *meshes;
+    uint32_t mesh_count, mesh_cap;
+    oak_map mesh_map;
+    cpu_texture *textures;
+    uint32_t texture_count, texture_cap;
+    oak_map texture_map;
+    cpu_material *materials;
+    uint32_t material_count, material_cap;
+    oak_map material_map;
+
+    cpu_pass shadow, opaque, blend;
+
+    /* frame buffers */
+    float *depth;      /* main view, tile-major */
+    uint32_t *ids;     /* main view, tile-major */
+    float *shadow_map; /* tile-major */
+    float *color;      /* linear rgb, row-major, 3 per pixel */
+    uint8_t *ldr;      /* post before FXAA, rgba */
+    uint8_t *out;      /* final rgba */
+    uint8_t *luma;     /* FXAA luma of ldr */
+    size_t frame_cap, shadow_cap;
+
+    const oak_render_view *view; /* during render */
+    bool shadow_valid;
+    double stage_ms[CPU_STAGE_COUNT];
+    uint32_t threads_seen;
+} cpu_backend;
+
+/* cpu_mirror.c */
+oak_result _oak_cpu_sync(cpu_backend *b, const oak_render_view *view);
+int32_t _oak_cpu_mesh_index(const cpu_backend *b, oak_mesh mesh);
+int32_t _oak_cpu_material_index(const cpu_backend *b, oak_material material);
+void _oak_cpu_mirrors_release(cpu_backend *b);
+
+/* cpu_sample.c: linear rgba at uv with derivatives (in uv units per pixel) */
+void _oak_cpu_sample(const cpu_texture *t, const oak_sampler *s, const float uv[2],
+                     const float duvdx[2], const float duvdy[2], float out[4]);
+/* Applies a texture reference's transform and samples it; (1,1,1,1) when empty. */
+void _oak_cpu_sample_ref(const cpu_backend *b, const cpu_tex_ref *ref, const float uv[2][2],
+                         const float duvdx[2][2], const float duvdy[2][2], float out[4]);
+
+/* cpu_geometry.c: vertex transform, clipping, triangle set-up, binning */
+oak_result _oak_cpu_pass_geometry(cpu_backend *b, cpu_pass *p, double *vertex_ms, double *bins_ms);
+/* cpu_raster.c */
+void _oak_cpu_pass_raster(cpu_backend *b, cpu_pass *p);
+
+/* Perspective-correct barycentrics of a draw's triangle at a pixel centre. */
+typedef struct cpu_bary {
+    float adj[9];         /* adjugate of [x;y;w] columns, row-major */
+    float ndc_dx, ndc_dy; /* d(ndc)/d(pixel) */
+} cpu_bary;
+void _oak_cpu_bary_setup(cpu_bary *out, const cpu_pass *p, const float *c0, const float *c1,
+                         const float *c2);
+/* b = weights at pixel (x, y); dbdx/dbdy their screen derivatives (may be NULL) */
+void _oak_cpu_bary_eval(const cpu_bary *s, const cpu_pass *p, uint32_t x, uint32_t y, float b[3],
+                        float dbdx[3], float dbdy[3]);
+/* The pass draw holding pass triangle `tri` (binary search over tri_base). */
+uint32_t _oak_cpu_find_draw(const cpu_pass *p, uint32_t tri);
+
+/* One original triangle of a pass draw, gathered for per-pixel work. */
+typedef struct cpu_tri_ctx {
+    uint32_t id; /* pass triangle index + 1; 0 when empty */
+    uint32_t draw, tri;
+    const cpu_draw *d;
+    const cpu_material *mat;
+    cpu_bary bary;
+    float pos[3][3]; /* object space */
+    const float *attr[3];
+    float Ng[3]; /* world, unit, flipped when back-facing and double-sided */
+    bool back;
+} cpu_tri_ctx;
+void _oak_cpu_tri_ctx(const cpu_backend *b, const cpu_pass *p, uint32_t id, cpu_tri_ctx *t);
+/* Alpha of a MASK triangle at a pixel: base_color.a * C.a * texBase.a */
+float _oak_cpu_mask_alpha(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx *t, uint32_t x,
+                          uint32_t y);
+
+/* cpu_shade.c: the contract in docs/SHADING.md */
+typedef struct cpu_surface {
+    float P[3], Nv[3], Ng[3], T[4], C[4];
+    float uv[2][2], duvdx[2][2], duvdy[2][2];
+    bool back;
+} cpu_surface;
+/* Builds the surface of a triangle at pixel (x, y). */
+void _oak_cpu_surface(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx *t, uint32_t x,
+                      uint32_t y, cpu_surface *s);
+/* Shaded linear colour (fog included) and base alpha. */
+void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surface *s, float rgb[3],
+                    float *alpha);
+void _oak_cpu_sky(const oak_render_view *v, const float dir[3], float rgb[3]);
+void _oak_cpu_view_ray(const oak_render_view *v, uint32_t x, uint32_t y, float dir[3]);
+
+/* cpu_resolve.c */
+void _oak_cpu_resolve(cpu_backend *b);
+void _oak_cpu_blend(cpu_backend *b);
+
+/* cpu_post.c / cpu_fxaa.c */
+void _oak_cpu_post(cpu_backend *b);
+/* FXAA of rows [y0, y1) of in into out; lumas (may be NULL) holds the
+   whole image's luma from _oak_cpu_fxaa_luma. */
+void _oak_cpu_fxaa(uint8_t *out, const uint8_t *in, const uint8_t *lumas, uint32_t width,
+                   uint32_t height, uint32_t y0, uint32_t y1);
+void _oak_cpu_fxaa_luma(uint8_t *luma_out, const uint8_t *in, uint32_t width, uint32_t y0,
+                        uint32_t y1);
+
+static inline size_t _oak_cpu_tile_index(const cpu_pass *p, uint32_t x, uint32_t y) {
+    return ((size_t)(y / CPU_TILE) * p->tiles_x + x / CPU_TILE) * CPU_TILE_PIXELS +
+           (y % CPU_TILE) * CPU_TILE + x % CPU_TILE;
+}
+
+#endif

@@ -1,0 +1,212 @@
+/* Mirrors of the registry's meshes, textures and materials in the layouts the
+ * CPU passes read: interleaved vertex attributes and linear float texels of
+ * every mip. An asset is copied again only when its version moved. */
+#include <math.h>
+#include <string.h>
+
+#include "cpu_internal.h"
+
+static int32_t find(const oak_map *map, uint32_t id) {
+    uint32_t v;
+    return id && oak_map_get(map, id, &v) ? (int32_t)v : -1;
+}
+
+int32_t _oak_cpu_mesh_index(const cpu_backend *b, oak_mesh mesh) {
+    return find(&b->mesh_map, mesh.id);
+}
+
+int32_t _oak_cpu_material_index(const cpu_backend *b, oak_material material) {
+    return find(&b->material_map, material.id);
+}
+
+/* Returns the slot for id in a mirror array, adding a zeroed one if new. */
+static int32_t slot(oak_map *map, void **arr, uint32_t *count, uint32_t *cap, size_t elem,
+                    uint32_t id) {
+    int32_t i = find(map, id);
+    if (i >= 0) return i;
+    if (!oak_grow(arr, cap, *count + 1, elem)) return -1;
+    memset((uint8_t *)*arr + (size_t)*count * elem, 0, elem);
+    if (oak_map_set(map, id, *count) != OAK_OK) return -1;
+    return (int32_t)(*count)++;
+}
+
+static oak_result sync_mesh(cpu_backend *b, oak_mesh h) {
+    const oak_mesh_data *d = oak_mesh_get(h);
+    if (!d) return oak_error(OAK_ERROR_NOT_FOUND, "cpu backend: mesh %u is not live", h.id);
+    int32_t i = slot(&b->mesh_map, (void **)&b->meshes, &b->mesh_count, &b->mesh_cap,
+                     sizeof(cpu_mesh), h.id);
+    if (i < 0) return OAK_ERROR_OUT_OF_MEMORY;
+    cpu_mesh *m = &b->meshes[i];
+    if (m->id == h.id && m->version == d->version) return OAK_OK;
+    uint32_t vc = d->vertex_count, ic = d->index_count - d->index_count % 3;
+    for (uint32_t k = 0; k < ic; k++)
+        if (d->indices[k] >= vc)
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                             "cpu backend: mesh %u index %u is %u, past %u vertices", h.id, k,
+                             d->indices[k], vc);
+    if (!OAK_GROW(m->pos, m->pos_cap, vc * 3 + 1) ||
+        !OAK_GROW(m->attr, m->attr_cap, vc * CPU_ATTR + 1) ||
+        !OAK_GROW(m->indices, m->index_cap, ic + 1))
+        return OAK_ERROR_OUT_OF_MEMORY;
+    if (vc) memcpy(m->pos, d->positions, (size_t)vc * 3 * sizeof(float));
+    for (uint32_t v = 0; v < vc; v++) {
+        float *a = m->attr + (size_t)v * CPU_ATTR;
+        for (int k = 0; k < 3; k++) a[CPU_ATTR_N + k] = d->normals ? d->normals[v * 3 + k] : 0;
+        for (int k = 0; k < 4; k++)
+            a[CPU_ATTR_T + k] = d->tangents ? d->tangents[v * 4 + k] : (k == 0 || k == 3);
+        for (int k = 0; k < 2; k++) {
+            a[CPU_ATTR_UV0 + k] = d->uv0 ? d->uv0[v * 2 + k] : 0;
+            a[CPU_ATTR_UV1 + k] = d->uv1 ? d->uv1[v * 2 + k] : 0;
+        }
+        for (int k = 0; k < 4; k++) a[CPU_ATTR_C + k] = d->colors ? d->colors[v * 4 + k] : 1;
+        a[15] = 0;
+    }
+    if (ic) memcpy(m->indices, d->indices, (size_t)ic * sizeof(uint32_t));
+    m->vertex_count = vc;
+    m->index_count = ic;
+    m->bounds = d->bounds;
+    m->id = h.id;
+    m->version = d->version;
+    return OAK_OK;
+}
+
+static float decode(oak_format f, uint8_t v) {
+    return f == OAK_FORMAT_RGBA8_SRGB ? oak_srgb_to_linear(v / 255.0f) : v / 255.0f;
+}
+
+static oak_result sync_texture(cpu_backend *b, uint32_t id, int32_t *out) {
+    *out = -1;
+    if (!id) return OAK_OK;
+    const oak_texture_data *d = oak_texture_get((oak_texture){id});
+    if (!d) return oak_error(OAK_ERROR_NOT_FOUND, "cpu backend: texture %u is not live", id);
+    int32_t i = slot(&b->texture_map, (void **)&b->textures, &b->texture_count, &b->texture_cap,
+                     sizeof(cpu_texture), id);
+    if (i < 0) return OAK_ERROR_OUT_OF_MEMORY;
+    *out = i;
+    cpu_texture *t = &b->textures[i];
+    if (t->id == id && t->version == d->version) return OAK_OK;
+    uint32_t levels = d->mip_count ? d->mip_count : 1;
+    if (levels > OAK_MAX_MIPS) levels = OAK_MAX_MIPS;
+    size_t total = 0;
+    for (uint32_t l = 0; l < levels; l++) {
+        if (!d->mips[l] || !d->mip_width[l] || !d->mip_height[l]) {
+            levels = l;
+            break;
+        }
+        t->offset[l] = total;
+        t->mw[l] = d->mip_width[l];
+        t->mh[l] = d->mip_height[l];
+        total += (size_t)d->mip_width[l] * d->mip_height[l];
+    }
+    if (!levels)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "cpu backend: texture %u has no pixels", id);
+    if (total * 4 > t->cap) {
+        float *p = oak_realloc(t->texels, total * 4 * sizeof(float));
+        if (!p) return OAK_ERROR_OUT_OF_MEMORY;
+        t->texels = p;
+        t->cap = total * 4;
+    }
+    /* sRGB decode once per byte value, not per texel */
+    float lut[256];
+    for (int v = 0; v < 256; v++) lut[v] = decode(d->format, (uint8_t)v);
+    for (uint32_t l = 0; l < levels; l++) {
+        size_t n = (size_t)t->mw[l] * t->mh[l];
+        float *dst = t->texels + t->offset[l] * 4;
+        if (d->format == OAK_FORMAT_RGBA32F) {
+            memcpy(dst, d->mips[l], n * 4 * sizeof(float));
+        } else {
+            const uint8_t *src = d->mips[l];
+            for (size_t k = 0; k < n; k++) {
+                dst[k * 4 + 0] = lut[src[k * 4 + 0]];
+                dst[k * 4 + 1] = lut[src[k * 4 + 1]];
+                dst[k * 4 + 2] = lut[src[k * 4 + 2]];
+                dst[k * 4 + 3] = src[k * 4 + 3] / 255.0f; /* alpha is never sRGB */
+            }
+        }
+    }
+    t->width = t->mw[0];
+    t->height = t->mh[0];
+    t->mip_count = levels;
+    t->id = id;
+    t->version = d->version;
+    return OAK_OK;
+}
+
+static void resolve_ref(cpu_tex_ref *r, const oak_texture_ref *src) {
+    r->sampler = src->sampler;
+    r->uv_set = src->uv_set > 1 ? 1 : src->uv_set;
+    float sx = src->scale[0] != 0 ? src->scale[0] : 1, sy = src->scale[1] != 0 ? src->scale[1] : 1;
+    float c = cosf(src->rotation), s = sinf(src->rotation);
+    /* KHR_texture_transform: translation * rotation * scale, its rotation
+       being the column-major mat3(cos, sin, 0, -sin, cos, 0, 0, 0, 1) */
+    r->m[0] = c * sx;
+    r->m[1] = -s * sy;
+    r->m[2] = s * sx;
+    r->m[3] = c * sy;
+    r->off[0] = src->offset[0];
+    r->off[1] = src->offset[1];
+}
+
+static oak_result sync_material(cpu_backend *b, oak_material h) {
+    const oak_material_data *d = oak_material_get(h);
+    if (!d) return oak_error(OAK_ERROR_NOT_FOUND, "cpu backend: material %u is not live", h.id);
+    int32_t i = slot(&b->material_map, (void **)&b->materials, &b->material_count, &b->material_cap,
+                     sizeof(cpu_material), h.id);
+    if (i < 0) return OAK_ERROR_OUT_OF_MEMORY;
+    cpu_material *m = &b->materials[i];
+    if (m->id != h.id || m->version != d->version) {
+        m->desc = d->desc;
+        if (m->desc.alpha_cutoff == 0) m->desc.alpha_cutoff = (float)OAK_ALPHA_CUTOFF_DEFAULT;
+        if (m->desc.emissive_strength == 0) m->desc.emissive_strength = 1;
+        if (m->desc.normal_scale == 0) m->desc.normal_scale = 1;
+        if (m->desc.occlusion_strength == 0) m->desc.occlusion_strength = 1;
+        const oak_texture_ref *refs[CPU_TEX_COUNT] = {
+            &d->desc.base_color_tex, &d->desc.metallic_roughness_tex, &d->desc.normal_tex,
+            &d->desc.occlusion_tex, &d->desc.emissive_tex};
+        for (int k = 0; k < CPU_TEX_COUNT; k++) {
+            m->tex_ids[k] = refs[k]->texture.id;
+            resolve_ref(&m->tex[k], refs[k]);
+        }
+        m->id = h.id;
+        m->version = d->version;
+    }
+    /* textures are checked every time: their versions move on their own */
+    for (int k = 0; k < CPU_TEX_COUNT; k++) {
+        oak_result r = sync_texture(b, m->tex_ids[k], &m->tex[k].tex);
+        if (r) return r;
+    }
+    return OAK_OK;
+}
+
+static oak_result sync_list(cpu_backend *b, const oak_draw_list *l, const char *what) {
+    if (l->count && (!l->mesh || !l->material || !l->world))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "cpu backend: view.%s has %u draws but no columns", what, l->count);
+    for (uint32_t i = 0; i < l->count; i++) {
+        oak_result r = sync_mesh(b, l->mesh[i]);
+        if (!r) r = sync_material(b, l->material[i]);
+        if (r) return r;
+    }
+    return OAK_OK;
+}
+
+oak_result _oak_cpu_sync(cpu_backend *b, const oak_render_view *view) {
+    oak_result r = sync_list(b, &view->draws, "draws");
+    if (!r) r = sync_list(b, &view->casters, "casters");
+    return r;
+}
+
+void _oak_cpu_mirrors_release(cpu_backend *b) {
+    for (uint32_t i = 0; i < b->mesh_count; i++) {
+        oak_free(b->meshes[i].pos);
+        oak_free(b->meshes[i].attr);
+        oak_free(b->meshes[i].indices);
+    }
+    for (uint32_t i = 0; i < b->texture_count; i++) oak_free(b->textures[i].texels);
+    oak_free(b->meshes);
+    oak_free(b->textures);
+    oak_free(b->materials);
+    oak_map_release(&b->mesh_map);
+    oak_map_release(&b->texture_map);
+    oak_map_release(&b->material_map);
+}

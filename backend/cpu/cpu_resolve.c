@@ -1,0 +1,98 @@
+/* Resolve and blend, one job per tile. Resolve shades each pixel of the
+ * visibility buffer once (sky where empty); blend then draws the BLEND
+ * triangles, sorted far to near, forward-shaded and composited "over" in
+ * linear light where they pass the opaque depth. */
+#include <string.h>
+
+#include "cpu_internal.h"
+
+typedef struct resolve_ctx {
+    cpu_backend *b;
+} resolve_ctx;
+
+static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    cpu_backend *b = ((resolve_ctx *)user)->b;
+    const cpu_pass *p = &b->opaque;
+    const oak_render_view *v = b->view;
+    cpu_tri_ctx tc;
+    cpu_surface s;
+    for (uint32_t tile = begin; tile < end; tile++) {
+        tc.id = 0;
+        uint32_t x0 = (tile % p->tiles_x) * CPU_TILE, y0 = (tile / p->tiles_x) * CPU_TILE;
+        uint32_t x1 = x0 + CPU_TILE < p->width ? x0 + CPU_TILE : p->width;
+        uint32_t y1 = y0 + CPU_TILE < p->height ? y0 + CPU_TILE : p->height;
+        const uint32_t *ids = p->ids + (size_t)tile * CPU_TILE_PIXELS;
+        for (uint32_t y = y0; y < y1; y++)
+            for (uint32_t x = x0; x < x1; x++) {
+                uint32_t id = ids[(y - y0) * CPU_TILE + (x - x0)];
+                float *out = b->color + ((size_t)y * p->width + x) * 3;
+                if (!id) {
+                    float dir[3];
+                    _oak_cpu_view_ray(v, x, y, dir);
+                    _oak_cpu_sky(v, dir, out);
+                    continue;
+                }
+                if (id != tc.id) _oak_cpu_tri_ctx(b, p, id, &tc);
+                float a;
+                _oak_cpu_surface(b, p, &tc, x, y, &s);
+                _oak_cpu_shade(b, &tc, &s, out, &a);
+            }
+    }
+}
+
+void _oak_cpu_resolve(cpu_backend *b) {
+    resolve_ctx c = {b};
+    oak_parallel_for(b->opaque.tiles_x * b->opaque.tiles_y, 1, resolve_job, &c);
+}
+
+static int64_t edge64(const cpu_tri *t, int i, int64_t px, int64_t py) {
+    int j = (i + 1) % 3;
+    return (int64_t)(t->x[j] - t->x[i]) * (py - t->y[i]) -
+           (int64_t)(t->y[j] - t->y[i]) * (px - t->x[i]) + t->bias[i];
+}
+
+static void blend_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    cpu_backend *b = ((resolve_ctx *)user)->b;
+    const cpu_pass *p = &b->blend;
+    cpu_tri_ctx tc;
+    cpu_surface s;
+    for (uint32_t tile = begin; tile < end; tile++) {
+        int32_t tx0 = (int32_t)(tile % p->tiles_x) * CPU_TILE;
+        int32_t ty0 = (int32_t)(tile / p->tiles_x) * CPU_TILE;
+        const float *depth = p->depth + (size_t)tile * CPU_TILE_PIXELS;
+        for (uint32_t k = p->bin_start[tile]; k < p->bin_start[tile + 1]; k++) {
+            const cpu_tri *t = &p->tris[p->bin_tris[k]];
+            int32_t rx0 = t->minx > tx0 ? t->minx : tx0, ry0 = t->miny > ty0 ? t->miny : ty0;
+            int32_t rx1 = t->maxx < tx0 + CPU_TILE - 1 ? t->maxx : tx0 + CPU_TILE - 1;
+            int32_t ry1 = t->maxy < ty0 + CPU_TILE - 1 ? t->maxy : ty0 + CPU_TILE - 1;
+            tc.id = 0;
+            for (int32_t y = ry0; y <= ry1; y++) {
+                int64_t py = (int64_t)(y - p->cy) * CPU_SUBPIXEL + CPU_SUBPIXEL / 2;
+                float zb = t->z0 + t->dzdy * ((float)y + 0.5f - t->zy0);
+                for (int32_t x = rx0; x <= rx1; x++) {
+                    int64_t px = (int64_t)(x - p->cx) * CPU_SUBPIXEL + CPU_SUBPIXEL / 2;
+                    if (edge64(t, 0, px, py) < 0 || edge64(t, 1, px, py) < 0 ||
+                        edge64(t, 2, px, py) < 0)
+                        continue;
+                    float z = zb + t->dzdx * (((float)x - t->zx0) + 0.5f);
+                    if (!(z > depth[(y - ty0) * CPU_TILE + (x - tx0)])) continue;
+                    if (!tc.id) _oak_cpu_tri_ctx(b, p, t->id, &tc);
+                    float rgb[3], a;
+                    _oak_cpu_surface(b, p, &tc, (uint32_t)x, (uint32_t)y, &s);
+                    _oak_cpu_shade(b, &tc, &s, rgb, &a);
+                    a = a < 0 ? 0 : a > 1 ? 1 : a;
+                    float *out = b->color + ((size_t)y * p->width + (uint32_t)x) * 3;
+                    for (int c = 0; c < 3; c++) out[c] = rgb[c] * a + out[c] * (1.0f - a);
+                }
+            }
+        }
+    }
+}
+
+void _oak_cpu_blend(cpu_backend *b) {
+    if (!b->blend.tri_total) return;
+    resolve_ctx c = {b};
+    oak_parallel_for(b->blend.tiles_x * b->blend.tiles_y, 1, blend_job, &c);
+}

@@ -1,0 +1,313 @@
+/* The shading contract of docs/SHADING.md, scalar and in the order written
+ * there: surface attributes at a pixel, material, lights with the key light's
+ * PCF shadow, GGX/Smith/Schlick + Lambert, hemisphere ambient with the
+ * analytic environment BRDF, emissive, exp2 fog; and the sky. */
+#include <math.h>
+
+#include "cpu_internal.h"
+
+static float dot3(const float a[3], const float b[3]) {
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+static void normalize3(float v[3]) {
+    float l = sqrtf(dot3(v, v));
+    if (l > 0) {
+        v[0] /= l;
+        v[1] /= l;
+        v[2] /= l;
+    }
+}
+static float clampf(float x, float lo, float hi) {
+    return x < lo ? lo : x > hi ? hi : x;
+}
+static float mixf(float a, float b, float t) {
+    return a + (b - a) * t;
+}
+/* max/min without libm's NaN rules, so they inline */
+static inline float maxf(float a, float b) {
+    return a > b ? a : b;
+}
+static inline float minf(float a, float b) {
+    return a < b ? a : b;
+}
+
+void _oak_cpu_tri_ctx(const cpu_backend *b, const cpu_pass *p, uint32_t id, cpu_tri_ctx *t) {
+    uint32_t tri = id - 1;
+    t->id = id;
+    t->draw = _oak_cpu_find_draw(p, tri);
+    t->tri = tri - p->tri_base[t->draw];
+    t->d = &p->draws[t->draw];
+    t->mat = &b->materials[t->d->material];
+    const cpu_mesh *m = &b->meshes[t->d->mesh];
+    const uint32_t *ix = m->indices + (size_t)t->tri * 3;
+    const float *clip = p->clip + (size_t)p->vtx_base[t->draw] * 4;
+    const float *c[3] = {clip + ix[0] * 4, clip + ix[1] * 4, clip + ix[2] * 4};
+    _oak_cpu_bary_setup(&t->bary, p, c[0], c[1], c[2]);
+    float wp[3][3];
+    const float(*W)[4] = (const float(*)[4])t->d->world;
+    for (int i = 0; i < 3; i++) {
+        const float *s = m->pos + (size_t)ix[i] * 3;
+        t->attr[i] = m->attr + (size_t)ix[i] * CPU_ATTR;
+        for (int k = 0; k < 3; k++) {
+            t->pos[i][k] = s[k];
+            wp[i][k] = W[0][k] * s[0] + W[1][k] * s[1] + W[2][k] * s[2] + W[3][k];
+        }
+    }
+    /* facing from the sign of det([x;y;w]): valid even for vertices behind the eye */
+    float det = t->bary.adj[0] * c[0][0] + t->bary.adj[1] * c[0][1] + t->bary.adj[2] * c[0][3];
+    t->back = det < 0;
+    float e1[3] = {wp[1][0] - wp[0][0], wp[1][1] - wp[0][1], wp[1][2] - wp[0][2]};
+    float e2[3] = {wp[2][0] - wp[0][0], wp[2][1] - wp[0][1], wp[2][2] - wp[0][2]};
+    t->Ng[0] = e1[1] * e2[2] - e1[2] * e2[1];
+    t->Ng[1] = e1[2] * e2[0] - e1[0] * e2[2];
+    t->Ng[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    normalize3(t->Ng);
+    if (t->back && t->mat->desc.double_sided)
+        for (int k = 0; k < 3; k++) t->Ng[k] = -t->Ng[k];
+}
+
+static void interp(const cpu_tri_ctx *t, int off, int n, const float b[3], float *out) {
+    for (int k = 0; k < n; k++)
+        out[k] =
+            b[0] * t->attr[0][off + k] + b[1] * t->attr[1][off + k] + b[2] * t->attr[2][off + k];
+}
+
+float _oak_cpu_mask_alpha(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx *t, uint32_t x,
+                          uint32_t y) {
+    float w[3], dx[3], dy[3];
+    _oak_cpu_bary_eval(&t->bary, p, x, y, w, dx, dy);
+    float uv[2][2], duvdx[2][2], duvdy[2][2], ca;
+    interp(t, CPU_ATTR_UV0, 2, w, uv[0]);
+    interp(t, CPU_ATTR_UV1, 2, w, uv[1]);
+    interp(t, CPU_ATTR_UV0, 2, dx, duvdx[0]);
+    interp(t, CPU_ATTR_UV1, 2, dx, duvdx[1]);
+    interp(t, CPU_ATTR_UV0, 2, dy, duvdy[0]);
+    interp(t, CPU_ATTR_UV1, 2, dy, duvdy[1]);
+    interp(t, CPU_ATTR_C + 3, 1, w, &ca);
+    float tex[4];
+    _oak_cpu_sample_ref(b, &t->mat->tex[CPU_TEX_BASE], uv, duvdx, duvdy, tex);
+    return t->mat->desc.base_color[3] * ca * tex[3];
+}
+
+void _oak_cpu_surface(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx *t, uint32_t x,
+                      uint32_t y, cpu_surface *s) {
+    (void)b;
+    float w[3], dx[3], dy[3];
+    _oak_cpu_bary_eval(&t->bary, p, x, y, w, dx, dy);
+    const float(*W)[4] = (const float(*)[4])t->d->world;
+    float po[3];
+    for (int k = 0; k < 3; k++)
+        po[k] = w[0] * t->pos[0][k] + w[1] * t->pos[1][k] + w[2] * t->pos[2][k];
+    for (int k = 0; k < 3; k++)
+        s->P[k] = W[0][k] * po[0] + W[1][k] * po[1] + W[2][k] * po[2] + W[3][k];
+    float n[3], tg[4];
+    interp(t, CPU_ATTR_N, 3, w, n);
+    interp(t, CPU_ATTR_T, 4, w, tg);
+    const float *nm = t->d->nmat;
+    for (int k = 0; k < 3; k++) {
+        s->Nv[k] = nm[k * 3] * n[0] + nm[k * 3 + 1] * n[1] + nm[k * 3 + 2] * n[2];
+        s->T[k] = W[0][k] * tg[0] + W[1][k] * tg[1] + W[2][k] * tg[2];
+    }
+    s->T[3] = tg[3] < 0 ? -1.0f : 1.0f;
+    normalize3(s->T);
+    if (dot3(s->Nv, s->Nv) > 0)
+        normalize3(s->Nv);
+    else
+        for (int k = 0; k < 3; k++) s->Nv[k] = t->Ng[k];
+    s->back = t->back;
+    if (t->back && t->mat->desc.double_sided)
+        for (int k = 0; k < 3; k++) s->Nv[k] = -s->Nv[k];
+    for (int k = 0; k < 3; k++) s->Ng[k] = t->Ng[k];
+    interp(t, CPU_ATTR_C, 4, w, s->C);
+    interp(t, CPU_ATTR_UV0, 2, w, s->uv[0]);
+    interp(t, CPU_ATTR_UV1, 2, w, s->uv[1]);
+    interp(t, CPU_ATTR_UV0, 2, dx, s->duvdx[0]);
+    interp(t, CPU_ATTR_UV1, 2, dx, s->duvdx[1]);
+    interp(t, CPU_ATTR_UV0, 2, dy, s->duvdy[0]);
+    interp(t, CPU_ATTR_UV1, 2, dy, s->duvdy[1]);
+}
+
+void _oak_cpu_sky(const oak_render_view *v, const float dir[3], float rgb[3]) {
+    float d[3] = {dir[0], dir[1], dir[2]};
+    normalize3(d);
+    if (d[1] > 0) {
+        float t = sqrtf(d[1]);
+        for (int k = 0; k < 3; k++) rgb[k] = mixf(v->sky_horizon[k], v->sky_zenith[k], t);
+    } else {
+        for (int k = 0; k < 3; k++) rgb[k] = v->sky_horizon[k];
+    }
+}
+
+static void unproject(const oak_render_view *v, float x, float y, float z, float out[3]) {
+    const float(*M)[4] = (const float(*)[4])v->inv_view_proj;
+    float r[4];
+    for (int k = 0; k < 4; k++) r[k] = M[0][k] * x + M[1][k] * y + M[2][k] * z + M[3][k];
+    for (int k = 0; k < 3; k++) out[k] = r[k] / r[3];
+}
+
+void _oak_cpu_view_ray(const oak_render_view *v, uint32_t x, uint32_t y, float dir[3]) {
+    float nx = ((float)x + 0.5f - v->jitter[0]) / (float)v->width * 2.0f - 1.0f;
+    float ny = 1.0f - ((float)y + 0.5f - v->jitter[1]) / (float)v->height * 2.0f;
+    float a[3], c[3];
+    unproject(v, nx, ny, 1.0f, a);
+    unproject(v, nx, ny, 0.5f, c);
+    for (int k = 0; k < 3; k++) dir[k] = c[k] - a[k];
+    normalize3(dir);
+}
+
+static float shadow_at(const cpu_backend *b, const float P[3], const float Ng[3]) {
+    const oak_render_view *v = b->view;
+    const oak_shadow_cascade *c = &v->cascades[0];
+    float off = 1.5f * c->texel_world;
+    float pw[3] = {P[0] + Ng[0] * off, P[1] + Ng[1] * off, P[2] + Ng[2] * off};
+    const float(*M)[4] = (const float(*)[4])c->view_proj;
+    float q[4];
+    for (int k = 0; k < 4; k++)
+        q[k] = M[0][k] * pw[0] + M[1][k] * pw[1] + M[2][k] * pw[2] + M[3][k];
+    if (q[3] != 1.0f && q[3] != 0) q[0] /= q[3], q[1] /= q[3], q[2] /= q[3];
+    float u = q[0] * 0.5f + 0.5f, w = q[1] * 0.5f + 0.5f, z = q[2];
+    if (!(u >= 0 && u <= 1 && w >= 0 && w <= 1 && z >= 0 && z <= 1)) return 1.0f;
+    float bias = c->depth_range > 0 ? 1.5f * c->texel_world / c->depth_range : 0;
+    const cpu_pass *sp = &b->shadow;
+    int32_t S = (int32_t)sp->width;
+    int32_t i = (int32_t)floorf(u * (float)S), j = (int32_t)floorf(w * (float)S);
+    if (i > S - 1) i = S - 1;
+    if (j > S - 1) j = S - 1;
+    int lit = 0;
+    for (int dj = -1; dj <= 1; dj++)
+        for (int di = -1; di <= 1; di++) {
+            int32_t ii = i + di, jj = j + dj;
+            if (ii < 0 || jj < 0 || ii >= S || jj >= S) {
+                lit++;
+                continue;
+            }
+            if (z + bias >= sp->depth[_oak_cpu_tile_index(sp, (uint32_t)ii, (uint32_t)jj)]) lit++;
+        }
+    return (float)lit / 9.0f;
+}
+
+void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surface *s, float rgb[3],
+                    float *alpha) {
+    const oak_render_view *v = b->view;
+    const cpu_material *m = t->mat;
+    const oak_material_desc *md = &m->desc;
+    float tb[4], tmr[4], tocc[4], tem[4];
+    _oak_cpu_sample_ref(b, &m->tex[CPU_TEX_BASE], s->uv, s->duvdx, s->duvdy, tb);
+    float base[4];
+    for (int k = 0; k < 4; k++) base[k] = md->base_color[k] * s->C[k] * tb[k];
+    *alpha = base[3];
+    float col[3];
+    if (md->unlit) {
+        for (int k = 0; k < 3; k++) col[k] = base[k];
+    } else {
+        _oak_cpu_sample_ref(b, &m->tex[CPU_TEX_MR], s->uv, s->duvdx, s->duvdy, tmr);
+        _oak_cpu_sample_ref(b, &m->tex[CPU_TEX_OCCLUSION], s->uv, s->duvdx, s->duvdy, tocc);
+        _oak_cpu_sample_ref(b, &m->tex[CPU_TEX_EMISSIVE], s->uv, s->duvdx, s->duvdy, tem);
+        float metallic = md->metallic * tmr[2];
+        float rough = clampf(md->roughness * tmr[1], 0.03f, 1.0f);
+        float a = rough * rough, a2 = a * a;
+        float ao = 1.0f + md->occlusion_strength * (tocc[0] - 1.0f);
+        float N[3] = {s->Nv[0], s->Nv[1], s->Nv[2]};
+        if (m->tex[CPU_TEX_NORMAL].tex >= 0) {
+            float tn[4];
+            _oak_cpu_sample_ref(b, &m->tex[CPU_TEX_NORMAL], s->uv, s->duvdx, s->duvdy, tn);
+            float n[3] = {tn[0] * 2 - 1, tn[1] * 2 - 1, tn[2] * 2 - 1};
+            n[0] *= md->normal_scale;
+            n[1] *= md->normal_scale;
+            const float *Nv = s->Nv, *T = s->T;
+            float B[3] = {(Nv[1] * T[2] - Nv[2] * T[1]) * T[3],
+                          (Nv[2] * T[0] - Nv[0] * T[2]) * T[3],
+                          (Nv[0] * T[1] - Nv[1] * T[0]) * T[3]};
+            for (int k = 0; k < 3; k++) N[k] = T[k] * n[0] + B[k] * n[1] + Nv[k] * n[2];
+            normalize3(N);
+        }
+        float V[3] = {v->camera_pos[0] - s->P[0], v->camera_pos[1] - s->P[1],
+                      v->camera_pos[2] - s->P[2]};
+        normalize3(V);
+        float NdotV = maxf(dot3(N, V), 1e-4f);
+        float F0[3], diffuse[3];
+        for (int k = 0; k < 3; k++) {
+            F0[k] = mixf(0.04f, base[k], metallic);
+            diffuse[k] = base[k] * (1.0f - metallic);
+        }
+        float Lo[3] = {0, 0, 0};
+        bool receive = !(t->d->flags & OAK_DRAW_NO_RECEIVE);
+        for (uint32_t i = 0; i < v->light_count; i++) {
+            const oak_render_light *rl = &v->lights[i];
+            const oak_light *l = &rl->light;
+            float L[3], E[3], scale;
+            if (l->type == OAK_LIGHT_POINT || l->type == OAK_LIGHT_SPOT) {
+                float dv[3] = {rl->position[0] - s->P[0], rl->position[1] - s->P[1],
+                               rl->position[2] - s->P[2]};
+                float d2 = dot3(dv, dv), d = sqrtf(d2);
+                if (d > 0)
+                    for (int k = 0; k < 3; k++) L[k] = dv[k] / d;
+                else
+                    L[0] = 0, L[1] = 1, L[2] = 0;
+                float W = 1.0f;
+                if (l->range > 0) {
+                    float r = d / l->range, r4 = r * r * r * r;
+                    float c = clampf(1.0f - r4, 0.0f, 1.0f);
+                    W = c * c;
+                }
+                scale = l->intensity / maxf(d2, 1e-4f) * W;
+                if (l->type == OAK_LIGHT_SPOT) {
+                    float outer = l->outer_cone != 0 ? l->outer_cone : OAK_PI / 4;
+                    float co = cosf(outer), ci = cosf(l->inner_cone);
+                    float cd = -(L[0] * rl->direction[0] + L[1] * rl->direction[1] +
+                                 L[2] * rl->direction[2]);
+                    float tt = clampf((cd - co) / maxf(ci - co, 1e-4f), 0.0f, 1.0f);
+                    scale *= tt * tt;
+                }
+            } else {
+                for (int k = 0; k < 3; k++) L[k] = -rl->direction[k];
+                scale = l->intensity;
+            }
+            float NdotL = maxf(dot3(N, L), 0.0f);
+            if (NdotL <= 0 || scale <= 0) continue;
+            if ((int32_t)i == v->key_light && v->shadows && b->shadow_valid && receive &&
+                (l->type == OAK_LIGHT_DIRECTIONAL || l->type == OAK_LIGHT_DEFAULT))
+                scale *= shadow_at(b, s->P, s->Ng);
+            for (int k = 0; k < 3; k++) E[k] = l->color[k] * scale;
+            float H[3] = {L[0] + V[0], L[1] + V[1], L[2] + V[2]};
+            normalize3(H);
+            float NdotH = maxf(dot3(N, H), 0.0f), VdotH = maxf(dot3(V, H), 0.0f);
+            float dd = NdotH * NdotH * (a2 - 1.0f) + 1.0f;
+            float D = a2 / (OAK_PI * dd * dd);
+            float vis_den = NdotL * sqrtf(NdotV * NdotV * (1.0f - a2) + a2) +
+                            NdotV * sqrtf(NdotL * NdotL * (1.0f - a2) + a2);
+            float Vis = 0.5f / maxf(vis_den, 1e-7f);
+            float om = 1.0f - VdotH, fw = om * om * om * om * om;
+            for (int k = 0; k < 3; k++) {
+                float F = F0[k] + (1.0f - F0[k]) * fw;
+                Lo[k] += (diffuse[k] / OAK_PI + D * Vis * F) * E[k] * NdotL;
+            }
+        }
+        /* hemisphere irradiance and the analytic environment specular */
+        float h = 0.5f + 0.5f * N[1];
+        float R[3], dvn = dot3(V, N);
+        for (int k = 0; k < 3; k++) R[k] = 2.0f * dvn * N[k] - V[k]; /* reflect(-V, N) */
+        float skyR[3];
+        _oak_cpu_sky(v, R, skyR);
+        float rx = rough * -1.0f + 1.0f, ry = rough * -0.0275f + 0.0425f;
+        float rz = rough * -0.572f + 1.04f, rw = rough * 0.022f - 0.04f;
+        float a004 = minf(rx * rx, exp2f(-9.28f * NdotV)) * rx + ry;
+        float ABx = -1.04f * a004 + rz, ABy = 1.04f * a004 + rw;
+        for (int k = 0; k < 3; k++) {
+            float irr = mixf(v->env.ambient_ground[k], v->env.ambient_sky[k], h);
+            float spec = mixf(skyR[k], 0.5f * (v->sky_zenith[k] + v->sky_horizon[k]), rough);
+            float envF = F0[k] * ABx + ABy;
+            float ambient = ao * (diffuse[k] * irr + spec * envF);
+            float emissive = md->emissive[k] * md->emissive_strength * tem[k];
+            col[k] = Lo[k] + ambient + emissive;
+        }
+    }
+    if (v->env.fog_density > 0) {
+        float dv[3] = {s->P[0] - v->camera_pos[0], s->P[1] - v->camera_pos[1],
+                       s->P[2] - v->camera_pos[2]};
+        float fd = v->env.fog_density * sqrtf(dot3(dv, dv));
+        float f = expf(-fd * fd);
+        for (int k = 0; k < 3; k++) col[k] = mixf(v->fog_color[k], col[k], f);
+    }
+    for (int k = 0; k < 3; k++) rgb[k] = col[k];
+}

@@ -1,0 +1,281 @@
+/* The Vulkan backend's vtable: create and destroy (device, frames, pipelines,
+ * pools, targets), resize, sync, render, read_pixels through a readback copy
+ * made only when asked, and per-pass GPU timings from timestamp queries. */
+#include <string.h>
+
+#include "vk_debug.h"
+#include "vk_internal.h"
+
+/* What read_pixels needs beyond the frame: kept beside the backend state. */
+typedef struct _oak_vk_backend {
+    _oak_vk vk;
+    VkCommandPool rb_pool;
+    VkCommandBuffer rb_cmd;
+    VkFence rb_fence;
+    _oak_vk_buffer readback;
+} _oak_vk_backend;
+
+static oak_result _oak_vk_shadow_map(_oak_vk *vk, uint32_t size) {
+    if (vk->shadow.image && vk->shadow.width == size) return OAK_OK;
+    oak_result r = _oak_vk_image_retire(vk, &vk->shadow);
+    if (r) return r;
+    return _oak_vk_image_create(
+        vk, &vk->shadow, VK_FORMAT_D32_SFLOAT, size, size, 1, 1,
+        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT, false);
+}
+
+static void _oak_vk_destroy(void *self) {
+    _oak_vk_backend *b = self;
+    if (!b) return;
+    _oak_vk *vk = &b->vk;
+    if (vk->device) {
+        vkDeviceWaitIdle(vk->device); /* teardown, not a frame */
+        for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) _oak_vk_garbage_collect(vk, &vk->frames[i]);
+        _oak_vk_buffer_destroy(vk, &b->readback);
+        _oak_vk_targets_destroy(vk);
+        _oak_vk_resources_release(vk);
+        for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
+            _oak_vk_frame *f = &vk->frames[i];
+            _oak_vk_buffer_destroy(vk, &f->view);
+            _oak_vk_buffer_destroy(vk, &f->lights);
+            _oak_vk_buffer_destroy(vk, &f->draws);
+            _oak_vk_buffer_destroy(vk, &f->indirect);
+            _oak_vk_buffer_destroy(vk, &f->staging);
+            if (f->queries) vkDestroyQueryPool(vk->device, f->queries, NULL);
+            if (f->fence) vkDestroyFence(vk->device, f->fence, NULL);
+            if (f->pool) vkDestroyCommandPool(vk->device, f->pool, NULL);
+        }
+        if (b->rb_fence) vkDestroyFence(vk->device, b->rb_fence, NULL);
+        if (b->rb_pool) vkDestroyCommandPool(vk->device, b->rb_pool, NULL);
+        _oak_vk_pipelines_destroy(vk);
+        if (vk->live_buffers || vk->live_images || vk->live_views || vk->live_allocs)
+            oak_log(OAK_LOG_ERROR,
+                    "vulkan: leaked at destroy: %lld buffers, %lld images, %lld views, %lld "
+                    "sub-allocations",
+                    (long long)vk->live_buffers, (long long)vk->live_images,
+                    (long long)vk->live_views, (long long)vk->live_allocs);
+        _oak_vk_memory_release_all(vk);
+    }
+    for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) oak_free(vk->frames[i].garbage);
+    oak_free(vk->scratch);
+    _oak_vk_device_destroy(vk);
+    oak_free(b);
+}
+
+static oak_result _oak_vk_create_frames(_oak_vk_backend *b) {
+    _oak_vk *vk = &b->vk;
+    for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
+        _oak_vk_frame *f = &vk->frames[i];
+        VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                      .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
+                                      .queueFamilyIndex = vk->queue_family};
+        OAK_VK_TRY(vk, vkCreateCommandPool(vk->device, &pi, NULL, &f->pool));
+        VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                          .commandPool = f->pool,
+                                          .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                          .commandBufferCount = 1};
+        OAK_VK_TRY(vk, vkAllocateCommandBuffers(vk->device, &ai, &f->cmd));
+        VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        OAK_VK_TRY(vk, vkCreateFence(vk->device, &fi, NULL, &f->fence));
+        if (vk->timestamps) {
+            VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                        .queryType = VK_QUERY_TYPE_TIMESTAMP,
+                                        .queryCount = OAK_VK_MAX_TIMESTAMPS};
+            OAK_VK_TRY(vk, vkCreateQueryPool(vk->device, &qi, NULL, &f->queries));
+        }
+    }
+    VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                  .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+                                  .queueFamilyIndex = vk->queue_family};
+    OAK_VK_TRY(vk, vkCreateCommandPool(vk->device, &pi, NULL, &b->rb_pool));
+    VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                      .commandPool = b->rb_pool,
+                                      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                      .commandBufferCount = 1};
+    OAK_VK_TRY(vk, vkAllocateCommandBuffers(vk->device, &ai, &b->rb_cmd));
+    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    OAK_VK_TRY(vk, vkCreateFence(vk->device, &fi, NULL, &b->rb_fence));
+    return OAK_OK;
+}
+
+static oak_result _oak_vk_check_size(uint32_t w, uint32_t h) {
+    if (!w || !h || w > OAK_MAX_OUTPUT_SIZE || h > OAK_MAX_OUTPUT_SIZE)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "vulkan: output size %ux%u out of range", w,
+                         h);
+    return OAK_OK;
+}
+
+static oak_result _oak_vk_create(void **self, const oak_backend_desc *desc) {
+    *self = NULL;
+    uint32_t w = desc && desc->width ? desc->width : 1280;
+    uint32_t h = desc && desc->height ? desc->height : 720;
+    oak_result r = _oak_vk_check_size(w, h);
+    if (r) return r;
+    _oak_vk_backend *b = oak_calloc(1, sizeof *b);
+    if (!b) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: backend state");
+    _oak_vk *vk = &b->vk;
+    vk->width = w;
+    vk->height = h;
+    vk->last_slot = -1;
+    vk->block_size = OAK_VK_BLOCK_SIZE;
+    uint32_t shadow = desc && desc->shadow_map_size ? desc->shadow_map_size : OAK_SHADOW_MAP_SIZE;
+    if ((r = _oak_vk_device_create(vk, desc ? desc->device : NULL, desc && desc->hardware_only)) ||
+        (r = _oak_vk_create_frames(b)) || (r = _oak_vk_pipelines_create(vk)) ||
+        (r = _oak_vk_resources_init(vk)) || (r = _oak_vk_targets_create(vk)) ||
+        (r = _oak_vk_shadow_map(vk, shadow))) {
+        _oak_vk_destroy(b);
+        return r;
+    }
+    *self = b;
+    return OAK_OK;
+}
+
+static const char *_oak_vk_device_name(void *self) {
+    return self ? ((_oak_vk_backend *)self)->vk.device_name : "";
+}
+
+static oak_result _oak_vk_resize(void *self, uint32_t w, uint32_t h) {
+    _oak_vk *vk = &((_oak_vk_backend *)self)->vk;
+    oak_result r = _oak_vk_check_size(w, h);
+    if (r) return r;
+    if (vk->lost) return oak_error(OAK_ERROR_DEVICE, "vulkan: the device was lost");
+    if (w == vk->width && h == vk->height) return OAK_OK;
+    /* Old targets retire into the current slot; open it so they are
+       collected once the frames that used them are done. */
+    if ((r = _oak_vk_frame_begin(vk))) return r;
+    vk->width = w;
+    vk->height = h;
+    return _oak_vk_targets_create(vk);
+}
+
+static oak_result _oak_vk_sync(void *self, const oak_render_view *v) {
+    _oak_vk *vk = &((_oak_vk_backend *)self)->vk;
+    uint64_t t0 = oak_time_ns();
+    oak_result r = _oak_vk_frame_begin(vk);
+    if (r) return r;
+    const oak_draw_list *lists[2] = {&v->draws, &v->casters};
+    for (int li = 0; li < 2; li++)
+        for (uint32_t i = 0; i < lists[li]->count; i++) {
+            const _oak_vk_mesh *m;
+            uint32_t slot;
+            if ((r = _oak_vk_sync_mesh(vk, lists[li]->mesh[i], &m)) ||
+                (r = _oak_vk_sync_material(vk, lists[li]->material[i], &slot)))
+                return r;
+        }
+    vk->sync_ms += oak_ms_since(t0);
+    return OAK_OK;
+}
+
+static oak_result _oak_vk_render_vt(void *self, const oak_render_view *v) {
+    _oak_vk *vk = &((_oak_vk_backend *)self)->vk;
+    if (!v) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "vulkan: render without a view");
+    if (v->width && v->height && (v->width != vk->width || v->height != vk->height))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "vulkan: view is %ux%u but the output is %ux%u (resize first)", v->width,
+                         v->height, vk->width, vk->height);
+    if (vk->lost) return oak_error(OAK_ERROR_DEVICE, "vulkan: the device was lost");
+    oak_result r = _oak_vk_frame_begin(vk);
+    if (r) return r;
+    if (v->shadows && v->shadow_map_size && (r = _oak_vk_shadow_map(vk, v->shadow_map_size)))
+        return r;
+    return _oak_vk_render(vk, v);
+}
+
+static oak_result _oak_vk_read_pixels(void *self, uint8_t *rgba, size_t size) {
+    _oak_vk_backend *b = self;
+    _oak_vk *vk = &b->vk;
+    uint64_t bytes = (uint64_t)vk->width * vk->height * 4;
+    if (!rgba || size < bytes)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "vulkan: read_pixels needs %llu bytes, got %zu", (unsigned long long)bytes,
+                         size);
+    if (vk->lost) return oak_error(OAK_ERROR_DEVICE, "vulkan: the device was lost");
+    if (vk->last_slot < 0 || !vk->frames[vk->last_slot].output_valid ||
+        vk->frames[vk->last_slot].output.size < bytes)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "vulkan: no frame rendered at this size");
+    _oak_vk_frame *f = &vk->frames[vk->last_slot];
+    oak_result r;
+    if (!b->readback.buffer || b->readback.size < bytes) {
+        _oak_vk_buffer_destroy(vk, &b->readback); /* only this call ever uses it */
+        if ((r = _oak_vk_buffer_create(vk, &b->readback, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                       OAK_VK_MEM_READBACK)))
+            return r;
+    }
+    OAK_VK_TRY(vk, vkResetCommandBuffer(b->rb_cmd, 0));
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                   .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+    OAK_VK_TRY(vk, vkBeginCommandBuffer(b->rb_cmd, &bi));
+    VkBufferCopy c = {0, 0, bytes};
+    vkCmdCopyBuffer(b->rb_cmd, f->output.buffer, b->readback.buffer, 1, &c);
+    _oak_vk_barrier(b->rb_cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+    OAK_VK_TRY(vk, vkEndCommandBuffer(b->rb_cmd));
+    OAK_VK_TRY(vk, vkResetFences(vk->device, 1, &b->rb_fence));
+    VkCommandBufferSubmitInfo cbi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+                                     .commandBuffer = b->rb_cmd};
+    VkSubmitInfo2 si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
+                        .commandBufferInfoCount = 1,
+                        .pCommandBufferInfos = &cbi};
+    OAK_VK_TRY(vk, vkQueueSubmit2(vk->queue, 1, &si, b->rb_fence));
+    VkResult vr = vkWaitForFences(vk->device, 1, &b->rb_fence, VK_TRUE, 20000000000ull);
+    if (vr == VK_TIMEOUT) vr = VK_ERROR_DEVICE_LOST;
+    if (vr != VK_SUCCESS) return _oak_vk_fail(vk, vr, "vkWaitForFences", __FILE__, __LINE__);
+    memcpy(rgba, b->readback.mapped, bytes);
+    return OAK_OK;
+}
+
+static uint32_t _oak_vk_timings(void *self, oak_stage_timing *out, uint32_t max) {
+    _oak_vk *vk = &((_oak_vk_backend *)self)->vk;
+    if (vk->last_slot < 0 || !out || !max) return 0;
+    _oak_vk_frame *f = &vk->frames[vk->last_slot];
+    uint64_t stamps[OAK_VK_MAX_TIMESTAMPS];
+    bool gpu =
+        vk->timestamps && f->query_count > 1 && !vk->lost &&
+        vkGetQueryPoolResults(vk->device, f->queries, 0, f->query_count, sizeof stamps, stamps,
+                              sizeof(uint64_t),
+                              VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) == VK_SUCCESS;
+    uint32_t n = 0;
+    if (n < max) out[n++] = (oak_stage_timing){"record", f->cpu_ms[0] + f->cpu_ms[1], -1.0};
+    if (!gpu) return n;
+    double total = 0;
+    for (uint32_t k = 0; k + 1 < f->query_count && n < max; k++) {
+        double ms = (double)(stamps[k + 1] - stamps[k]) * vk->props.limits.timestampPeriod * 1e-6;
+        total += ms;
+        out[n++] = (oak_stage_timing){f->query_names[k], 0.0, ms};
+    }
+    if (n < max) out[n++] = (oak_stage_timing){"gpu_frame", 0.0, total};
+    return n;
+}
+
+void oak_vk_debug_stats(void *self, oak_vk_stats *out) {
+    _oak_vk *vk = &((_oak_vk_backend *)self)->vk;
+    memset(out, 0, sizeof *out);
+    out->buffers = vk->live_buffers;
+    out->images = vk->live_images;
+    out->views = vk->live_views;
+    out->suballocations = vk->live_allocs;
+    out->device_bytes = vk->device_bytes;
+    for (uint32_t i = 0; i < vk->block_count; i++) out->blocks += vk->blocks[i].memory != 0;
+    out->vertex_pool_used = vk->vertex_ranges.used;
+    out->index_pool_used = vk->index_ranges.used;
+    out->texture_classes = vk->class_count;
+    out->multi_draw = vk->multi_draw;
+    out->validation = vk->validation;
+}
+
+static const oak_backend k_vulkan = {
+    .name = "vulkan",
+    .probe = _oak_vk_probe,
+    .create = _oak_vk_create,
+    .destroy = _oak_vk_destroy,
+    .device_name = _oak_vk_device_name,
+    .resize = _oak_vk_resize,
+    .sync = _oak_vk_sync,
+    .render = _oak_vk_render_vt,
+    .read_pixels = _oak_vk_read_pixels,
+    .timings = _oak_vk_timings,
+};
+
+const oak_backend *oak_backend_vulkan(void) {
+    return &k_vulkan;
+}

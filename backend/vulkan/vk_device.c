@@ -1,0 +1,492 @@
+/* The Vulkan instance and device: loading through volk, the validation layer
+ * (with synchronization checks) routed to oak's log, device choice by name or
+ * index with discrete GPUs first, and the probe report `oak info` prints. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vk_internal.h"
+
+const char *_oak_vk_result_name(VkResult r) {
+    switch (r) {
+    case VK_SUCCESS:
+        return "VK_SUCCESS";
+    case VK_NOT_READY:
+        return "VK_NOT_READY";
+    case VK_TIMEOUT:
+        return "VK_TIMEOUT";
+    case VK_ERROR_OUT_OF_HOST_MEMORY:
+        return "VK_ERROR_OUT_OF_HOST_MEMORY";
+    case VK_ERROR_OUT_OF_DEVICE_MEMORY:
+        return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
+    case VK_ERROR_INITIALIZATION_FAILED:
+        return "VK_ERROR_INITIALIZATION_FAILED";
+    case VK_ERROR_DEVICE_LOST:
+        return "VK_ERROR_DEVICE_LOST";
+    case VK_ERROR_MEMORY_MAP_FAILED:
+        return "VK_ERROR_MEMORY_MAP_FAILED";
+    case VK_ERROR_LAYER_NOT_PRESENT:
+        return "VK_ERROR_LAYER_NOT_PRESENT";
+    case VK_ERROR_EXTENSION_NOT_PRESENT:
+        return "VK_ERROR_EXTENSION_NOT_PRESENT";
+    case VK_ERROR_FEATURE_NOT_PRESENT:
+        return "VK_ERROR_FEATURE_NOT_PRESENT";
+    case VK_ERROR_INCOMPATIBLE_DRIVER:
+        return "VK_ERROR_INCOMPATIBLE_DRIVER";
+    case VK_ERROR_TOO_MANY_OBJECTS:
+        return "VK_ERROR_TOO_MANY_OBJECTS";
+    case VK_ERROR_FORMAT_NOT_SUPPORTED:
+        return "VK_ERROR_FORMAT_NOT_SUPPORTED";
+    case VK_ERROR_FRAGMENTED_POOL:
+        return "VK_ERROR_FRAGMENTED_POOL";
+    case VK_ERROR_OUT_OF_POOL_MEMORY:
+        return "VK_ERROR_OUT_OF_POOL_MEMORY";
+    default:
+        return "VkResult error";
+    }
+}
+
+/* Device loss sticks: every later call reports it instead of touching the
+ * device again. Memory errors map to OAK_ERROR_OUT_OF_MEMORY. */
+oak_result _oak_vk_fail(_oak_vk *vk, VkResult r, const char *call, const char *file, int line) {
+    if (r == VK_ERROR_DEVICE_LOST && vk) vk->lost = true;
+    oak_result code = (r == VK_ERROR_OUT_OF_HOST_MEMORY || r == VK_ERROR_OUT_OF_DEVICE_MEMORY)
+                          ? OAK_ERROR_OUT_OF_MEMORY
+                          : OAK_ERROR_DEVICE;
+    const char *base = strrchr(file, '/');
+    return oak_error(code, "vulkan: %s:%d: %.60s failed: %s", base ? base + 1 : file, line, call,
+                     _oak_vk_result_name(r));
+}
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL _oak_vk_debug(
+    VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
+    const VkDebugUtilsMessengerCallbackDataEXT *data, void *user) {
+    (void)types;
+    (void)user;
+    const char *msg = data && data->pMessage ? data->pMessage : "(no message)";
+    /* The log takes one line per message; validation messages can be long. */
+    char line[1024];
+    snprintf(line, sizeof line, "%s", msg);
+    for (char *c = line; *c; c++)
+        if (*c == '\n') *c = ' ';
+    if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
+        oak_log(OAK_LOG_ERROR, "vulkan validation: %s", line);
+    else
+        oak_log(OAK_LOG_WARN, "vulkan validation: %s", line);
+    return VK_FALSE;
+}
+
+static bool _oak_vk_env_on(const char *name) {
+    const char *v = getenv(name);
+    return v && v[0] && strcmp(v, "0") != 0;
+}
+
+static bool _oak_vk_has_layer(const char *name) {
+    uint32_t n = 0;
+    if (vkEnumerateInstanceLayerProperties(&n, NULL) != VK_SUCCESS || !n) return false;
+    VkLayerProperties *props = oak_calloc(n, sizeof *props);
+    if (!props) return false;
+    bool found = false;
+    if (vkEnumerateInstanceLayerProperties(&n, props) == VK_SUCCESS)
+        for (uint32_t i = 0; i < n && !found; i++) found = !strcmp(props[i].layerName, name);
+    oak_free(props);
+    return found;
+}
+
+static bool _oak_vk_has_instance_ext(const char *layer, const char *name) {
+    uint32_t n = 0;
+    if (vkEnumerateInstanceExtensionProperties(layer, &n, NULL) != VK_SUCCESS || !n) return false;
+    VkExtensionProperties *props = oak_calloc(n, sizeof *props);
+    if (!props) return false;
+    bool found = false;
+    if (vkEnumerateInstanceExtensionProperties(layer, &n, props) == VK_SUCCESS)
+        for (uint32_t i = 0; i < n && !found; i++) found = !strcmp(props[i].extensionName, name);
+    oak_free(props);
+    return found;
+}
+
+static bool _oak_vk_has_device_ext(VkPhysicalDevice pd, const char *name) {
+    uint32_t n = 0;
+    if (vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL) != VK_SUCCESS || !n) return false;
+    VkExtensionProperties *props = oak_calloc(n, sizeof *props);
+    if (!props) return false;
+    bool found = false;
+    if (vkEnumerateDeviceExtensionProperties(pd, NULL, &n, props) == VK_SUCCESS)
+        for (uint32_t i = 0; i < n && !found; i++) found = !strcmp(props[i].extensionName, name);
+    oak_free(props);
+    return found;
+}
+
+static oak_result _oak_vk_loader(void) {
+    static int state; /* 0 untried, 1 loaded, 2 failed */
+    if (state == 0) state = volkInitialize() == VK_SUCCESS ? 1 : 2;
+    if (state == 2)
+        return oak_error(OAK_ERROR_DEVICE, "vulkan: no Vulkan loader (libvulkan.so.1) found");
+    return OAK_OK;
+}
+
+static oak_result _oak_vk_instance(VkInstance *out, VkDebugUtilsMessengerEXT *messenger,
+                                   bool validation) {
+    VkApplicationInfo app = {
+        .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+        .pApplicationName = "oak",
+        .pEngineName = "oak",
+        .engineVersion = VK_MAKE_VERSION(OAK_VERSION_MAJOR, OAK_VERSION_MINOR, OAK_VERSION_PATCH),
+        .apiVersion = VK_API_VERSION_1_3};
+    if (volkGetInstanceVersion() < VK_API_VERSION_1_3) app.apiVersion = VK_API_VERSION_1_2;
+    const char *layers[1];
+    const char *exts[2];
+    uint32_t layer_count = 0, ext_count = 0;
+    bool debug = false;
+    VkValidationFeatureEnableEXT enables[] = {
+        VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+    VkValidationFeaturesEXT features = {.sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT,
+                                        .enabledValidationFeatureCount = 1,
+                                        .pEnabledValidationFeatures = enables};
+    const void *next = NULL;
+    if (validation) {
+        if (!_oak_vk_has_layer("VK_LAYER_KHRONOS_validation"))
+            oak_log_warn("vulkan: OAK_VK_VALIDATION set but VK_LAYER_KHRONOS_validation is "
+                         "not installed; running without it");
+        else {
+            layers[layer_count++] = "VK_LAYER_KHRONOS_validation";
+            if (_oak_vk_has_instance_ext("VK_LAYER_KHRONOS_validation",
+                                         VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME)) {
+                exts[ext_count++] = VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME;
+                next = &features;
+            }
+        }
+    }
+    if (_oak_vk_has_instance_ext(NULL, VK_EXT_DEBUG_UTILS_EXTENSION_NAME) && layer_count) {
+        exts[ext_count++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+        debug = true;
+    }
+    VkDebugUtilsMessengerCreateInfoEXT dbg = {
+        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                       VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+        .pfnUserCallback = _oak_vk_debug};
+    if (debug) {
+        dbg.pNext = next;
+        next = &dbg; /* also catches messages from vkCreateInstance itself */
+    }
+    VkInstanceCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+                               .pNext = next,
+                               .pApplicationInfo = &app,
+                               .enabledLayerCount = layer_count,
+                               .ppEnabledLayerNames = layers,
+                               .enabledExtensionCount = ext_count,
+                               .ppEnabledExtensionNames = exts};
+    VkResult r = vkCreateInstance(&ci, NULL, out);
+    if (r != VK_SUCCESS)
+        return oak_error(r == VK_ERROR_OUT_OF_HOST_MEMORY ? OAK_ERROR_OUT_OF_MEMORY
+                                                          : OAK_ERROR_DEVICE,
+                         "vulkan: vkCreateInstance failed: %s", _oak_vk_result_name(r));
+    volkLoadInstance(*out);
+    *messenger = VK_NULL_HANDLE;
+    if (debug) {
+        dbg.pNext = NULL;
+        r = vkCreateDebugUtilsMessengerEXT(*out, &dbg, NULL, messenger);
+        if (r != VK_SUCCESS)
+            oak_log_warn("vulkan: no debug messenger (%s)", _oak_vk_result_name(r));
+    }
+    return OAK_OK;
+}
+
+/* What oak needs and what it uses when present, for one device. */
+typedef struct _oak_vk_caps {
+    VkPhysicalDeviceProperties props;
+    uint32_t queue_family; /* UINT32_MAX: no graphics+compute queue */
+    bool dynamic_rendering, dynamic_rendering_ext, sync2, sync2_ext;
+    bool geometry_shader, multi_draw, first_instance, int64_atomics, mesh_shader,
+        descriptor_indexing, ray_tracing, timestamps;
+} _oak_vk_caps;
+
+static void _oak_vk_caps_get(VkPhysicalDevice pd, _oak_vk_caps *c) {
+    memset(c, 0, sizeof *c);
+    vkGetPhysicalDeviceProperties(pd, &c->props);
+    c->queue_family = UINT32_MAX;
+    uint32_t n = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, NULL);
+    VkQueueFamilyProperties qf[16];
+    if (n > 16) n = 16;
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, qf);
+    for (uint32_t i = 0; i < n; i++) {
+        VkQueueFlags need = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
+        if ((qf[i].queueFlags & need) == need) {
+            c->queue_family = i;
+            c->timestamps =
+                qf[i].timestampValidBits > 0 && c->props.limits.timestampComputeAndGraphics;
+            break;
+        }
+    }
+    VkPhysicalDeviceVulkan13Features f13 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceVulkan12Features f12 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                    .pNext = &f12};
+    bool v13 = c->props.apiVersion >= VK_API_VERSION_1_3;
+    if (v13) f12.pNext = &f13;
+    vkGetPhysicalDeviceFeatures2(pd, &f2);
+    c->geometry_shader = f2.features.geometryShader;
+    c->multi_draw = f2.features.multiDrawIndirect;
+    c->first_instance = f2.features.drawIndirectFirstInstance;
+    c->int64_atomics = f12.shaderBufferInt64Atomics;
+    c->descriptor_indexing = f12.descriptorIndexing && f12.runtimeDescriptorArray &&
+                             f12.shaderSampledImageArrayNonUniformIndexing;
+    c->dynamic_rendering = v13 && f13.dynamicRendering;
+    c->sync2 = v13 && f13.synchronization2;
+    c->dynamic_rendering_ext = !c->dynamic_rendering &&
+                               _oak_vk_has_device_ext(pd, VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME);
+    c->sync2_ext = !c->sync2 && _oak_vk_has_device_ext(pd, "VK_KHR_synchronization2");
+    c->mesh_shader = _oak_vk_has_device_ext(pd, "VK_EXT_mesh_shader");
+    c->ray_tracing = _oak_vk_has_device_ext(pd, "VK_KHR_ray_tracing_pipeline") ||
+                     _oak_vk_has_device_ext(pd, "VK_KHR_ray_query");
+}
+
+/* Why a device cannot run oak, or NULL when it can. */
+static const char *_oak_vk_caps_missing(const _oak_vk_caps *c) {
+    if (c->props.apiVersion < VK_API_VERSION_1_2) return "Vulkan 1.2 is required";
+    if (c->queue_family == UINT32_MAX) return "no queue with graphics and compute";
+    if (!c->dynamic_rendering && !c->dynamic_rendering_ext) return "no dynamic rendering";
+    if (!c->sync2 && !c->sync2_ext) return "no synchronization2";
+    if (!c->geometry_shader) return "no geometryShader (needed for gl_PrimitiveID)";
+    if (!c->first_instance) return "no drawIndirectFirstInstance";
+    return NULL;
+}
+
+static const char *_oak_vk_type_name(VkPhysicalDeviceType t) {
+    switch (t) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+        return "discrete";
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+        return "integrated";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+        return "virtual";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+        return "cpu";
+    default:
+        return "other";
+    }
+}
+
+static int _oak_vk_type_rank(VkPhysicalDeviceType t) {
+    switch (t) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+        return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+        return 1;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+        return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+        return 3;
+    default:
+        return 4;
+    }
+}
+
+static void _oak_vk_driver_string(VkPhysicalDevice pd, char *out, size_t size) {
+    VkPhysicalDeviceDriverProperties drv = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                      .pNext = &drv};
+    vkGetPhysicalDeviceProperties2(pd, &p2);
+    snprintf(out, size, "%.100s (%.150s)", drv.driverName, drv.driverInfo);
+}
+
+#define OAK_VK_MAX_DEVICES 16
+
+static uint32_t _oak_vk_devices(VkInstance inst, VkPhysicalDevice *out) {
+    uint32_t n = OAK_VK_MAX_DEVICES;
+    VkResult r = vkEnumeratePhysicalDevices(inst, &n, out);
+    if (r != VK_SUCCESS && r != VK_INCOMPLETE) return 0;
+    return n;
+}
+
+oak_result _oak_vk_probe(char *report, size_t size) {
+    if (report && size) report[0] = 0;
+    oak_result res = _oak_vk_loader();
+    if (res) {
+        if (report) snprintf(report, size, "%s", oak_last_error());
+        return res;
+    }
+    VkInstance inst;
+    VkDebugUtilsMessengerEXT messenger;
+    res = _oak_vk_instance(&inst, &messenger, false);
+    if (res) {
+        if (report) snprintf(report, size, "%s", oak_last_error());
+        return res;
+    }
+    VkPhysicalDevice pds[OAK_VK_MAX_DEVICES];
+    uint32_t n = _oak_vk_devices(inst, pds);
+    size_t used = 0;
+#define OAK_VK_REPORT(...)                                                                         \
+    do {                                                                                           \
+        if (report && used < size) {                                                               \
+            int w_ = snprintf(report + used, size - used, __VA_ARGS__);                            \
+            if (w_ > 0) used += (size_t)w_;                                                        \
+        }                                                                                          \
+    } while (0)
+    bool usable = false;
+    if (!n) OAK_VK_REPORT("no Vulkan devices\n");
+    for (uint32_t i = 0; i < n; i++) {
+        _oak_vk_caps c;
+        _oak_vk_caps_get(pds[i], &c);
+        char drv[300];
+        _oak_vk_driver_string(pds[i], drv, sizeof drv);
+        const char *missing = _oak_vk_caps_missing(&c);
+        usable |= missing == NULL;
+        OAK_VK_REPORT("device %u: %s (%s)\n", i, c.props.deviceName,
+                      _oak_vk_type_name(c.props.deviceType));
+        OAK_VK_REPORT("  driver: %s\n", drv);
+        OAK_VK_REPORT("  api: %u.%u.%u\n", VK_API_VERSION_MAJOR(c.props.apiVersion),
+                      VK_API_VERSION_MINOR(c.props.apiVersion),
+                      VK_API_VERSION_PATCH(c.props.apiVersion));
+        OAK_VK_REPORT("  multiDrawIndirect: %s -> %s\n", c.multi_draw ? "yes" : "no",
+                      c.multi_draw ? "one indirect multi-draw per pipeline"
+                                   : "a loop of indirect draws");
+        OAK_VK_REPORT("  64-bit atomics: %s -> not used yet (hardware raster)\n",
+                      c.int64_atomics ? "yes" : "no");
+        OAK_VK_REPORT("  mesh shaders: %s -> vertex pulling in a vertex shader\n",
+                      c.mesh_shader ? "yes" : "no");
+        OAK_VK_REPORT("  descriptor indexing: %s -> texture arrays by size class\n",
+                      c.descriptor_indexing ? "yes" : "no");
+        OAK_VK_REPORT("  ray tracing: %s -> shadow maps\n", c.ray_tracing ? "yes" : "no");
+        OAK_VK_REPORT("  dynamic rendering: %s\n", c.dynamic_rendering       ? "core"
+                                                   : c.dynamic_rendering_ext ? "extension"
+                                                                             : "no");
+        OAK_VK_REPORT("  timestamps: %s\n", c.timestamps ? "yes" : "no");
+        OAK_VK_REPORT("  usable: %s\n", missing ? missing : "yes");
+    }
+#undef OAK_VK_REPORT
+    if (messenger) vkDestroyDebugUtilsMessengerEXT(inst, messenger, NULL);
+    vkDestroyInstance(inst, NULL);
+    if (!usable) return oak_error(OAK_ERROR_DEVICE, "vulkan: no usable Vulkan device");
+    return OAK_OK;
+}
+
+/* want: NULL/"" for the best (discrete first), a decimal index, or a
+ * case-sensitive substring of the device name. */
+static oak_result _oak_vk_pick(_oak_vk *vk, const char *want, bool hardware_only,
+                               _oak_vk_caps *caps) {
+    VkPhysicalDevice pds[OAK_VK_MAX_DEVICES];
+    uint32_t n = _oak_vk_devices(vk->instance, pds);
+    if (!n) return oak_error(OAK_ERROR_DEVICE, "vulkan: no Vulkan devices");
+    int best = -1, best_rank = 1 << 30;
+    const char *why = "no device matches";
+    char *end = NULL;
+    long index = (want && *want) ? strtol(want, &end, 10) : -1;
+    bool by_index = want && *want && end && *end == 0;
+    for (uint32_t i = 0; i < n; i++) {
+        _oak_vk_caps c;
+        _oak_vk_caps_get(pds[i], &c);
+        if (by_index && (long)i != index) continue;
+        if (want && *want && !by_index && !strstr(c.props.deviceName, want)) continue;
+        const char *missing = _oak_vk_caps_missing(&c);
+        if (!missing && hardware_only && c.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU)
+            missing = "only a software device (the cpu backend is faster there)";
+        if (missing) {
+            why = missing;
+            continue;
+        }
+        int rank = _oak_vk_type_rank(c.props.deviceType);
+        if (rank < best_rank) {
+            best_rank = rank;
+            best = (int)i;
+            *caps = c;
+        }
+    }
+    if (best < 0)
+        return oak_error(OAK_ERROR_DEVICE, "vulkan: device '%s': %s", want && *want ? want : "any",
+                         why);
+    vk->phys = pds[best];
+    return OAK_OK;
+}
+
+oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_only) {
+    oak_result res = _oak_vk_loader();
+    if (res) return res;
+    vk->validation = _oak_vk_env_on("OAK_VK_VALIDATION");
+    res = _oak_vk_instance(&vk->instance, &vk->messenger, vk->validation);
+    if (res) return res;
+    _oak_vk_caps caps;
+    res = _oak_vk_pick(vk, want, hardware_only, &caps);
+    if (res) return res;
+    vk->props = caps.props;
+    vk->queue_family = caps.queue_family;
+    vk->multi_draw = caps.multi_draw && !_oak_vk_env_on("OAK_VK_NO_MULTIDRAW");
+    vk->timestamps = caps.timestamps;
+    vkGetPhysicalDeviceMemoryProperties(vk->phys, &vk->mem_props);
+
+    const char *exts[4];
+    uint32_t ext_count = 0;
+    if (caps.dynamic_rendering_ext) exts[ext_count++] = VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME;
+    if (caps.sync2_ext) exts[ext_count++] = "VK_KHR_synchronization2";
+    VkPhysicalDeviceDynamicRenderingFeatures dr = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES,
+        .dynamicRendering = VK_TRUE};
+    VkPhysicalDeviceSynchronization2Features s2 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES,
+        .pNext = &dr,
+        .synchronization2 = VK_TRUE};
+    VkPhysicalDeviceVulkan12Features f12 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, .pNext = &s2};
+    VkPhysicalDeviceVulkan11Features f11 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+        .pNext = &f12,
+        .shaderDrawParameters = VK_FALSE};
+    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                    .pNext = &f11};
+    f2.features.geometryShader = VK_TRUE;
+    f2.features.multiDrawIndirect = vk->multi_draw;
+    f2.features.drawIndirectFirstInstance = VK_TRUE;
+    f2.features.shaderStorageImageWriteWithoutFormat = VK_FALSE;
+    float prio = 1.0f;
+    VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+                                   .queueFamilyIndex = vk->queue_family,
+                                   .queueCount = 1,
+                                   .pQueuePriorities = &prio};
+    VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+                              .pNext = &f2,
+                              .queueCreateInfoCount = 1,
+                              .pQueueCreateInfos = &qci,
+                              .enabledExtensionCount = ext_count,
+                              .ppEnabledExtensionNames = exts};
+    OAK_VK_TRY(vk, vkCreateDevice(vk->phys, &dci, NULL, &vk->device));
+    /* Global entry points through the loader's trampolines, so several
+       devices (tests create and destroy many) never share stale pointers. */
+    if (caps.dynamic_rendering_ext && !vkCmdBeginRendering) {
+        vkCmdBeginRendering =
+            (PFN_vkCmdBeginRendering)vkGetDeviceProcAddr(vk->device, "vkCmdBeginRenderingKHR");
+        vkCmdEndRendering =
+            (PFN_vkCmdEndRendering)vkGetDeviceProcAddr(vk->device, "vkCmdEndRenderingKHR");
+    }
+    if (caps.sync2_ext && !vkCmdPipelineBarrier2) {
+        vkCmdPipelineBarrier2 =
+            (PFN_vkCmdPipelineBarrier2)vkGetDeviceProcAddr(vk->device, "vkCmdPipelineBarrier2KHR");
+        vkQueueSubmit2 = (PFN_vkQueueSubmit2)vkGetDeviceProcAddr(vk->device, "vkQueueSubmit2KHR");
+    }
+    vkGetDeviceQueue(vk->device, vk->queue_family, 0, &vk->queue);
+    char drv[256];
+    _oak_vk_driver_string(vk->phys, drv, sizeof drv);
+    snprintf(vk->device_name, sizeof vk->device_name, "%.200s, %.90s", vk->props.deviceName, drv);
+    oak_log_info("vulkan: %s, api %u.%u, %s%s", vk->device_name,
+                 VK_API_VERSION_MAJOR(vk->props.apiVersion),
+                 VK_API_VERSION_MINOR(vk->props.apiVersion),
+                 vk->multi_draw ? "multi-draw indirect" : "indirect draw loop",
+                 vk->validation ? ", validation on" : "");
+    return OAK_OK;
+}
+
+void _oak_vk_device_destroy(_oak_vk *vk) {
+    if (vk->device) vkDestroyDevice(vk->device, NULL);
+    if (vk->messenger) vkDestroyDebugUtilsMessengerEXT(vk->instance, vk->messenger, NULL);
+    if (vk->instance) vkDestroyInstance(vk->instance, NULL);
+    vk->device = VK_NULL_HANDLE;
+    vk->messenger = VK_NULL_HANDLE;
+    vk->instance = VK_NULL_HANDLE;
+}

@@ -1,0 +1,485 @@
+/* One frame on the GPU: the slot's fence, command buffer and staging space;
+ * the per-frame buffers (view, lights, draw records, indirect commands); and
+ * the pass list, top to bottom:
+ *   upload   staged asset copies land before anything reads them
+ *   shadow   the key light's casters into its reversed-Z depth map
+ *   raster   visibility buffer: depth + (draw, triangle) ids, indirect draws
+ *   resolve  compute: shade each pixel once from its id
+ *   post     compute: exposure, ACES, sRGB, dither, then FXAA */
+#include <string.h>
+
+#include "vk_internal.h"
+
+#define OAK_VK_FENCE_TIMEOUT 20000000000ull /* 20 s: past this the device is hung */
+
+void _oak_vk_barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src, VkAccessFlags2 src_access,
+                     VkPipelineStageFlags2 dst, VkAccessFlags2 dst_access) {
+    VkMemoryBarrier2 mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
+                           .srcStageMask = src,
+                           .srcAccessMask = src_access,
+                           .dstStageMask = dst,
+                           .dstAccessMask = dst_access};
+    VkDependencyInfo di = {.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
+                           .memoryBarrierCount = 1,
+                           .pMemoryBarriers = &mb};
+    vkCmdPipelineBarrier2(cmd, &di);
+}
+
+void _oak_vk_image_barrier(VkCommandBuffer cmd, _oak_vk_image *img, VkImageLayout layout,
+                           VkPipelineStageFlags2 src, VkAccessFlags2 src_access,
+                           VkPipelineStageFlags2 dst, VkAccessFlags2 dst_access) {
+    bool depth = img->format == VK_FORMAT_D32_SFLOAT;
+    VkImageMemoryBarrier2 ib = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
+        .srcStageMask = src,
+        .srcAccessMask = src_access,
+        .dstStageMask = dst,
+        .dstAccessMask = dst_access,
+        .oldLayout = img->layout,
+        .newLayout = layout,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .image = img->image,
+        .subresourceRange = {depth ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT, 0,
+                             img->mips, 0, img->layers}};
+    VkDependencyInfo di = {.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
+                           .imageMemoryBarrierCount = 1,
+                           .pImageMemoryBarriers = &ib};
+    vkCmdPipelineBarrier2(cmd, &di);
+    img->layout = layout;
+}
+
+static void _oak_vk_stamp(_oak_vk *vk, _oak_vk_frame *f, const char *name) {
+    if (!vk->timestamps || f->query_count >= OAK_VK_MAX_TIMESTAMPS) return;
+    /* query k closes the stage named k - 1 */
+    if (f->query_count) f->query_names[f->query_count - 1] = name;
+    vkCmdWriteTimestamp2(f->cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f->queries,
+                         f->query_count++);
+}
+
+/* Waits for a slot's last submission; a hang past the timeout counts as a
+ * lost device so callers stop instead of blocking forever. */
+static oak_result _oak_vk_wait(_oak_vk *vk, _oak_vk_frame *f) {
+    if (!f->submitted) return OAK_OK;
+    VkResult r = vkWaitForFences(vk->device, 1, &f->fence, VK_TRUE, OAK_VK_FENCE_TIMEOUT);
+    if (r == VK_TIMEOUT) r = VK_ERROR_DEVICE_LOST;
+    if (r != VK_SUCCESS) return _oak_vk_fail(vk, r, "vkWaitForFences", __FILE__, __LINE__);
+    f->submitted = false;
+    return OAK_OK;
+}
+
+oak_result _oak_vk_wait_all(_oak_vk *vk) {
+    for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
+        oak_result r = _oak_vk_wait(vk, &vk->frames[i]);
+        if (r) return r;
+    }
+    return OAK_OK;
+}
+
+oak_result _oak_vk_frame_begin(_oak_vk *vk) {
+    if (vk->lost) return oak_error(OAK_ERROR_DEVICE, "vulkan: the device was lost");
+    if (vk->recording) return OAK_OK;
+    uint32_t slot = (uint32_t)(vk->frame_count % OAK_VK_FRAMES);
+    _oak_vk_frame *f = &vk->frames[slot];
+    oak_result res = _oak_vk_wait(vk, f);
+    if (res) return res;
+    vk->slot = slot;
+    _oak_vk_garbage_collect(vk, f);
+    OAK_VK_TRY(vk, vkResetCommandPool(vk->device, f->pool, 0));
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                   .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+    OAK_VK_TRY(vk, vkBeginCommandBuffer(f->cmd, &bi));
+    f->staging_used = 0;
+    f->output_valid = false;
+    f->query_count = 0;
+    if (vk->timestamps) vkCmdResetQueryPool(f->cmd, f->queries, 0, OAK_VK_MAX_TIMESTAMPS);
+    /* Earlier frames may still read pool ranges and texture layers this
+       frame's copies overwrite (their assets were freed): copies wait. */
+    _oak_vk_barrier(f->cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0, VK_PIPELINE_STAGE_2_COPY_BIT,
+                    VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    vk->recording = true;
+    vk->frame_count++;
+    _oak_vk_stamp(vk, f, NULL);
+    return OAK_OK;
+}
+
+oak_result _oak_vk_stage(_oak_vk *vk, const void *data, uint64_t size, uint64_t align,
+                         uint64_t *offset) {
+    oak_result r = _oak_vk_frame_begin(vk);
+    if (r) return r;
+    _oak_vk_frame *f = &vk->frames[vk->slot];
+    uint64_t off = (f->staging_used + align - 1) / align * align;
+    if (!f->staging.buffer || off + size > f->staging.size) {
+        /* Copies already recorded read the old buffer: it retires with this
+           frame, and the new one (double, or enough) starts empty. */
+        uint64_t cap = f->staging.size ? f->staging.size * 2 : (1u << 20);
+        while (cap < size) cap *= 2;
+        if ((r = _oak_vk_buffer_retire(vk, &f->staging))) return r;
+        if ((r = _oak_vk_buffer_create(vk, &f->staging, cap, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                       OAK_VK_MEM_UPLOAD)))
+            return r;
+        off = 0;
+    }
+    if (data) memcpy((uint8_t *)f->staging.mapped + off, data, size);
+    f->staging_used = off + size;
+    *offset = off;
+    return OAK_OK;
+}
+
+/* ---- the frame's records --------------------------------------------- */
+
+static void _oak_vk_mat4(float out[16], const mat4 m) {
+    memcpy(out, m, 16 * sizeof(float));
+}
+
+static void _oak_vk_normal_matrix(float out[16], mat4 world) {
+    mat3 m3, inv;
+    glm_mat4_pick3(world, m3);
+    glm_mat3_inv(m3, inv);
+    /* inverse transpose, stored as a mat4 whose 3x3 GLSL reads with mat3() */
+    memset(out, 0, 16 * sizeof(float));
+    for (int c = 0; c < 3; c++)
+        for (int r = 0; r < 3; r++) out[c * 4 + r] = inv[r][c];
+    out[15] = 1.0f;
+}
+
+typedef struct _oak_vk_record_job {
+    _oak_vk *vk;
+    const oak_draw_list *list;
+    oak_gpu_draw *out;
+    const uint32_t *mat_slots; /* per draw */
+} _oak_vk_record_job;
+
+static void _oak_vk_record_draws(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    _oak_vk_record_job *j = user;
+    for (uint32_t i = begin; i < end; i++) {
+        oak_gpu_draw *d = &j->out[i];
+        _oak_vk_mat4(d->world, j->list->world[i]);
+        _oak_vk_normal_matrix(d->normal, j->list->world[i]);
+    }
+}
+
+/* Builds draw records and indirect commands for the view's draws and the
+ * key light's casters, grouped by pipeline. */
+static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
+    uint32_t nd = v->draws.count, nc = v->shadows ? v->casters.count : 0;
+    uint32_t n = nd + nc;
+    oak_result r;
+    if ((r = _oak_vk_upload_reserve(vk, &f->draws, (uint64_t)(n ? n : 1) * sizeof(oak_gpu_draw),
+                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT)))
+        return r;
+    if ((r = _oak_vk_upload_reserve(vk, &f->indirect,
+                                    (uint64_t)(n ? n : 1) * sizeof(VkDrawIndexedIndirectCommand),
+                                    VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT)))
+        return r;
+    if (!OAK_GROW(vk->scratch, vk->scratch_capacity, 2 * n + 1))
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: draw scratch");
+    oak_gpu_draw *recs = f->draws.mapped;
+    VkDrawIndexedIndirectCommand *cmds = f->indirect.mapped;
+    uint32_t *group = vk->scratch, *mat_slot = vk->scratch + n;
+    uint32_t counts[OAK_VK_VIS_GROUPS + 2] = {0};
+    const oak_draw_list *lists[2] = {&v->draws, &v->casters};
+    for (uint32_t li = 0; li < 2; li++) {
+        const oak_draw_list *L = lists[li];
+        uint32_t count = li ? nc : nd, base = li ? nd : 0;
+        for (uint32_t i = 0; i < count; i++) {
+            const _oak_vk_mesh *mesh = NULL;
+            uint32_t ms = 0;
+            if ((r = _oak_vk_sync_mesh(vk, L->mesh[i], &mesh))) return r;
+            if ((r = _oak_vk_sync_material(vk, L->material[i], &ms))) return r;
+            const oak_material_data *md = oak_material_get(L->material[i]);
+            bool masked = md && md->desc.alpha_mode == OAK_ALPHA_MASK;
+            bool two = md && md->desc.double_sided;
+            uint32_t g =
+                li ? OAK_VK_VIS_GROUPS + (masked ? 1 : 0) : (masked ? 2 : 0) + (two ? 1 : 0);
+            if (!mesh || !md) g = UINT32_MAX; /* stale handle: drawn as nothing */
+            group[base + i] = g;
+            mat_slot[base + i] = ms;
+            if (g != UINT32_MAX) counts[g]++;
+            oak_gpu_draw *d = &recs[base + i];
+            d->info[0] = ms;
+            d->info[1] = mesh ? (uint32_t)mesh->index_first : 0;
+            d->info[2] = mesh ? (uint32_t)mesh->vertex_first : 0;
+            d->info[3] = L->flags ? L->flags[i] : 0;
+        }
+        _oak_vk_record_job job = {vk, L, recs + base, mat_slot + base};
+        oak_parallel_for(count, 1024, _oak_vk_record_draws, &job);
+    }
+    uint32_t first[OAK_VK_VIS_GROUPS + 2], at[OAK_VK_VIS_GROUPS + 2];
+    uint32_t sum = 0;
+    for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS + 2; g++) {
+        first[g] = at[g] = sum;
+        sum += counts[g];
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t g = group[i];
+        if (g == UINT32_MAX) continue;
+        const oak_draw_list *L = i < nd ? &v->draws : &v->casters;
+        uint32_t k = i < nd ? i : i - nd;
+        const _oak_vk_mesh *mesh = NULL;
+        _oak_vk_sync_mesh(vk, L->mesh[k], &mesh); /* already synced: a lookup */
+        cmds[at[g]++] = (VkDrawIndexedIndirectCommand){.indexCount = mesh ? mesh->index_count : 0,
+                                                       .instanceCount = 1,
+                                                       .firstIndex = recs[i].info[1],
+                                                       .vertexOffset = (int32_t)recs[i].info[2],
+                                                       .firstInstance = i};
+    }
+    for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS; g++) {
+        vk->vis_first[g] = first[g];
+        vk->vis_count[g] = counts[g];
+    }
+    for (uint32_t g = 0; g < 2; g++) {
+        vk->shadow_first[g] = first[OAK_VK_VIS_GROUPS + g];
+        vk->shadow_count[g] = counts[OAK_VK_VIS_GROUPS + g];
+    }
+    vk->draw_count = nd;
+    vk->caster_count = nc;
+    return OAK_OK;
+}
+
+static oak_result _oak_vk_fill_view(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
+    oak_result r;
+    uint32_t nl = v->light_count < OAK_MAX_LIGHTS ? v->light_count : OAK_MAX_LIGHTS;
+    if ((r = _oak_vk_upload_reserve(vk, &f->view, sizeof(oak_gpu_view),
+                                    VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT)) ||
+        (r = _oak_vk_upload_reserve(vk, &f->lights, (uint64_t)(nl ? nl : 1) * sizeof(oak_gpu_light),
+                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT)))
+        return r;
+    oak_gpu_light *gl = f->lights.mapped;
+    for (uint32_t i = 0; i < nl; i++) {
+        const oak_render_light *l = &v->lights[i];
+        oak_light_type type = l->light.type ? l->light.type : OAK_LIGHT_DIRECTIONAL;
+        float outer = l->light.outer_cone > 0 ? l->light.outer_cone : OAK_PI / 4;
+        gl[i] = (oak_gpu_light){
+            .position = {l->position[0], l->position[1], l->position[2], (float)type},
+            .direction = {l->direction[0], l->direction[1], l->direction[2], l->light.range},
+            .color = {l->light.color[0] * l->light.intensity,
+                      l->light.color[1] * l->light.intensity,
+                      l->light.color[2] * l->light.intensity, 0},
+            .cone = {cosf(outer), cosf(l->light.inner_cone), 0, 0}};
+    }
+    oak_gpu_view *g = f->view.mapped;
+    memset(g, 0, sizeof *g);
+    _oak_vk_mat4(g->view_proj, v->view_proj);
+    _oak_vk_mat4(g->inv_view_proj, v->inv_view_proj);
+    const oak_shadow_cascade *c = &v->cascades[0];
+    bool shadows = v->shadows && v->cascade_count > 0;
+    if (shadows) _oak_vk_mat4(g->shadow_view_proj, c->view_proj);
+    float exposure = v->post.exposure > 0 ? v->post.exposure : 1.0f;
+    memcpy(g->camera_pos, v->camera_pos, 12);
+    g->camera_pos[3] = v->env.fog_density;
+    memcpy(g->sky_zenith, v->sky_zenith, 12);
+    g->sky_zenith[3] = exposure;
+    memcpy(g->sky_horizon, v->sky_horizon, 12);
+    g->sky_horizon[3] = shadows ? c->texel_world : 0;
+    memcpy(g->fog_color, v->fog_color, 12);
+    g->fog_color[3] = shadows ? c->depth_range : 1;
+    memcpy(g->ambient_sky, v->env.ambient_sky, 12);
+    memcpy(g->ambient_ground, v->env.ambient_ground, 12);
+    g->size[0] = vk->width;
+    g->size[1] = vk->height;
+    g->size[2] = nl;
+    g->size[3] = v->key_light >= 0 && (uint32_t)v->key_light < nl ? (uint32_t)v->key_light + 1 : 0;
+    g->flags[0] = shadows ? 1 : 0;
+    g->flags[1] = (v->post.no_tonemap ? OAK_GPU_POST_NO_TONEMAP : 0) |
+                  (v->post.no_dither ? OAK_GPU_POST_NO_DITHER : 0) |
+                  (v->post.no_fxaa ? OAK_GPU_POST_NO_FXAA : 0);
+    g->flags[2] = vk->shadow.width;
+    g->flags[3] = v->draws.count;
+    return OAK_OK;
+}
+
+/* ---- passes ------------------------------------------------------------ */
+
+static void _oak_vk_draw_group(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f, uint32_t pipe,
+                               uint32_t first, uint32_t count) {
+    if (!count) return;
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, vk->pipes[pipe]);
+    const uint32_t stride = sizeof(VkDrawIndexedIndirectCommand);
+    if (vk->multi_draw) {
+        vkCmdDrawIndexedIndirect(cmd, f->indirect.buffer, (uint64_t)first * stride, count, stride);
+    } else {
+        for (uint32_t i = 0; i < count; i++)
+            vkCmdDrawIndexedIndirect(cmd, f->indirect.buffer, (uint64_t)(first + i) * stride, 1,
+                                     stride);
+    }
+}
+
+static void _oak_vk_pass_shadow(_oak_vk *vk, _oak_vk_frame *f, VkCommandBuffer cmd) {
+    _oak_vk_image *s = &vk->shadow;
+    if (!vk->caster_count) {
+        if (s->layout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)
+            _oak_vk_image_barrier(
+                cmd, s, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_NONE, 0,
+                VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+        return;
+    }
+    s->layout = VK_IMAGE_LAYOUT_UNDEFINED; /* cleared anyway */
+    _oak_vk_image_barrier(
+        cmd, s, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0,
+        VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+        VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+            VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
+    VkRenderingAttachmentInfo depth = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+                                       .imageView = s->view,
+                                       .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                                       .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                       .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+                                       .clearValue = {.depthStencil = {0.0f, 0}}};
+    VkRenderingInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+                          .renderArea = {{0, 0}, {s->width, s->height}},
+                          .layerCount = 1,
+                          .pDepthAttachment = &depth};
+    vkCmdBeginRendering(cmd, &ri);
+    /* positive height: map row 0 is clip y = -1, as the contract reads it */
+    VkViewport vp = {0, 0, (float)s->width, (float)s->height, 0, 1};
+    VkRect2D sc = {{0, 0}, {s->width, s->height}};
+    vkCmdSetViewport(cmd, 0, 1, &vp);
+    vkCmdSetScissor(cmd, 0, 1, &sc);
+    vkCmdBindIndexBuffer(cmd, vk->indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+    _oak_vk_draw_group(vk, cmd, f, OAK_VK_PIPE_SHADOW, vk->shadow_first[0], vk->shadow_count[0]);
+    _oak_vk_draw_group(vk, cmd, f, OAK_VK_PIPE_SHADOW_MASKED, vk->shadow_first[1],
+                       vk->shadow_count[1]);
+    vkCmdEndRendering(cmd);
+    _oak_vk_image_barrier(
+        cmd, s, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+        VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+}
+
+static void _oak_vk_pass_raster(_oak_vk *vk, _oak_vk_frame *f, VkCommandBuffer cmd) {
+    /* Last frame's resolve read the ids; both targets are cleared. */
+    vk->ids.layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    vk->depth.layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    _oak_vk_image_barrier(cmd, &vk->ids, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                          VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0,
+                          VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                          VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+    _oak_vk_image_barrier(
+        cmd, &vk->depth, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+        VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+        VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+        VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+        VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+            VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
+    VkRenderingAttachmentInfo color = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+                                       .imageView = vk->ids.view,
+                                       .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                       .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                       .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+                                       .clearValue = {.color = {.uint32 = {0, 0, 0, 0}}}};
+    VkRenderingAttachmentInfo depth = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+                                       .imageView = vk->depth.view,
+                                       .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                                       .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                       .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                       .clearValue = {.depthStencil = {0.0f, 0}}};
+    VkRenderingInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+                          .renderArea = {{0, 0}, {vk->width, vk->height}},
+                          .layerCount = 1,
+                          .colorAttachmentCount = 1,
+                          .pColorAttachments = &color,
+                          .pDepthAttachment = &depth};
+    vkCmdBeginRendering(cmd, &ri);
+    /* negative height: clip y = +1 is the top row, as on the CPU backend */
+    VkViewport vp = {0, (float)vk->height, (float)vk->width, -(float)vk->height, 0, 1};
+    VkRect2D sc = {{0, 0}, {vk->width, vk->height}};
+    vkCmdSetViewport(cmd, 0, 1, &vp);
+    vkCmdSetScissor(cmd, 0, 1, &sc);
+    vkCmdBindIndexBuffer(cmd, vk->indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+    for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS; g++)
+        _oak_vk_draw_group(vk, cmd, f, OAK_VK_PIPE_VIS + g, vk->vis_first[g], vk->vis_count[g]);
+    vkCmdEndRendering(cmd);
+    _oak_vk_image_barrier(
+        cmd, &vk->ids, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+        VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+}
+
+static void _oak_vk_dispatch(_oak_vk *vk, VkCommandBuffer cmd, uint32_t pipe) {
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->pipes[pipe]);
+    vkCmdDispatch(cmd, (vk->width + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP,
+                  (vk->height + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP, 1);
+}
+
+oak_result _oak_vk_render(_oak_vk *vk, const oak_render_view *v) {
+    uint64_t t0 = oak_time_ns();
+    oak_result r = _oak_vk_frame_begin(vk);
+    if (r) return r;
+    _oak_vk_frame *f = &vk->frames[vk->slot];
+    VkCommandBuffer cmd = f->cmd;
+    if ((r = _oak_vk_build_draws(vk, f, v)) || (r = _oak_vk_flush_materials(vk)) ||
+        (r = _oak_vk_fill_view(vk, f, v))) {
+        /* The half-recorded buffer is reset next frame; what it retired may
+           still be read by the frame in flight, so let that finish first. */
+        vk->recording = false;
+        vkEndCommandBuffer(cmd);
+        _oak_vk_wait_all(vk);
+        return r;
+    }
+    _oak_vk_write_descriptors(vk, f);
+    uint64_t t1 = oak_time_ns();
+
+    /* upload: staged copies (and writes by the host) before any shader reads */
+    _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_HOST_BIT,
+                    VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_HOST_WRITE_BIT,
+                    VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                    VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_INDEX_READ_BIT |
+                        VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_UNIFORM_READ_BIT);
+    if (vk->dummy_array.layout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)
+        _oak_vk_image_barrier(cmd, &vk->dummy_array, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                              VK_PIPELINE_STAGE_2_NONE, 0, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                              VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, vk->pipe_layout, 0, 1, &f->set, 0,
+                            NULL);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->pipe_layout, 0, 1, &f->set, 0,
+                            NULL);
+    _oak_vk_stamp(vk, f, "upload");
+
+    _oak_vk_pass_shadow(vk, f, cmd);
+    _oak_vk_stamp(vk, f, "shadow");
+
+    _oak_vk_pass_raster(vk, f, cmd);
+    _oak_vk_stamp(vk, f, "raster");
+
+    /* resolve: the HDR target is written whole */
+    vk->hdr.layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    _oak_vk_image_barrier(
+        cmd, &vk->hdr, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0,
+        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    _oak_vk_dispatch(vk, cmd, OAK_VK_PIPE_RESOLVE);
+    _oak_vk_stamp(vk, f, "resolve");
+
+    /* post: tone map to bytes, then FXAA into this slot's output */
+    _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    _oak_vk_dispatch(vk, cmd, OAK_VK_PIPE_POST);
+    _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    _oak_vk_dispatch(vk, cmd, OAK_VK_PIPE_FXAA);
+    _oak_vk_stamp(vk, f, "post");
+    /* read_pixels copies the output later; make the writes visible to it */
+    _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+                    VK_ACCESS_2_TRANSFER_READ_BIT);
+
+    vk->recording = false;
+    OAK_VK_TRY(vk, vkEndCommandBuffer(cmd));
+    OAK_VK_TRY(vk, vkResetFences(vk->device, 1, &f->fence));
+    VkCommandBufferSubmitInfo cbi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+                                     .commandBuffer = cmd};
+    VkSubmitInfo2 si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
+                        .commandBufferInfoCount = 1,
+                        .pCommandBufferInfos = &cbi};
+    OAK_VK_TRY(vk, vkQueueSubmit2(vk->queue, 1, &si, f->fence));
+    f->submitted = true;
+    f->output_valid = true;
+    vk->last_slot = (int32_t)vk->slot;
+    f->cpu_ms[0] = (double)(t1 - t0) * 1e-6 + vk->sync_ms;
+    f->cpu_ms[1] = (double)(oak_time_ns() - t1) * 1e-6;
+    vk->sync_ms = 0;
+    return OAK_OK;
+}

@@ -1,0 +1,281 @@
+/* Private state of the Vulkan backend, shared by its files: the device, the
+ * memory sub-allocator, buffers and images, geometry pools, texture arrays,
+ * materials, pipelines and the frames in flight. Nothing here is public. */
+#ifndef OAK_VK_INTERNAL_H
+#define OAK_VK_INTERNAL_H
+
+#include <volk.h>
+
+#include <oak/backend.h>
+
+#include "shaders/common/oak_gpu.h"
+
+#define OAK_VK_FRAMES         2           /* frames in flight */
+#define OAK_VK_BLOCK_SIZE     (64u << 20) /* device memory is taken in blocks this big */
+#define OAK_VK_MAX_TIMESTAMPS 16
+
+/* Returns OAK_ERROR_DEVICE (or OUT_OF_MEMORY) naming the call when it fails. */
+#define OAK_VK_TRY(vk, call)                                                                       \
+    do {                                                                                           \
+        VkResult vr_ = (call);                                                                     \
+        if (vr_ != VK_SUCCESS) return _oak_vk_fail((vk), vr_, #call, __FILE__, __LINE__);          \
+    } while (0)
+
+/* ---- ranges: first-fit free lists (memory blocks, geometry pools) ------- */
+
+typedef struct _oak_vk_range {
+    uint64_t offset, size;
+} _oak_vk_range;
+
+typedef struct _oak_vk_ranges {
+    _oak_vk_range *free; /* sorted by offset, merged */
+    uint32_t count, capacity;
+    uint64_t total, used;
+} _oak_vk_ranges;
+
+void _oak_vk_ranges_init(_oak_vk_ranges *r, uint64_t total);
+void _oak_vk_ranges_release(_oak_vk_ranges *r);
+/* UINT64_MAX when nothing fits; out of memory for the list itself also fails. */
+uint64_t _oak_vk_ranges_alloc(_oak_vk_ranges *r, uint64_t size, uint64_t align);
+bool _oak_vk_ranges_free(_oak_vk_ranges *r, uint64_t offset, uint64_t size);
+/* Adds [old total, new_total) as free space. */
+bool _oak_vk_ranges_grow(_oak_vk_ranges *r, uint64_t new_total);
+
+/* ---- memory ------------------------------------------------------------ */
+
+typedef struct _oak_vk_block {
+    VkDeviceMemory memory;
+    uint64_t size;
+    uint32_t type;
+    void *mapped; /* host-visible blocks stay mapped */
+    _oak_vk_ranges ranges;
+    uint32_t live; /* sub-allocations in it */
+} _oak_vk_block;
+
+typedef struct _oak_vk_alloc {
+    uint32_t block; /* index + 1 into vk->blocks; 0: none */
+    uint64_t offset, size;
+} _oak_vk_alloc;
+
+typedef enum _oak_vk_mem_use {
+    OAK_VK_MEM_DEVICE,   /* device local, not mapped */
+    OAK_VK_MEM_UPLOAD,   /* host visible (device local when it can be), written by the CPU */
+    OAK_VK_MEM_READBACK, /* host visible and cached when it can be */
+} _oak_vk_mem_use;
+
+typedef struct _oak_vk_buffer {
+    VkBuffer buffer;
+    _oak_vk_alloc alloc;
+    uint64_t size;
+    void *mapped;
+} _oak_vk_buffer;
+
+typedef struct _oak_vk_image {
+    VkImage image;
+    VkImageView view;
+    _oak_vk_alloc alloc;
+    VkFormat format;
+    uint32_t width, height, layers, mips;
+    VkImageLayout layout;
+} _oak_vk_image;
+
+/* Objects whose last use may still run on the GPU: freed when their frame's
+ * fence has passed. */
+typedef struct _oak_vk_garbage {
+    VkBuffer buffer;
+    VkImage image;
+    VkImageView view;
+    _oak_vk_alloc alloc;
+} _oak_vk_garbage;
+
+/* ---- assets on the GPU ------------------------------------------------- */
+
+typedef struct _oak_vk_mesh {
+    uint32_t id, version;  /* asset handle id it mirrors, 0: free slot */
+    uint64_t vertex_first; /* in vertices */
+    uint32_t vertex_count;
+    uint64_t index_first; /* in indices */
+    uint32_t index_count;
+} _oak_vk_mesh;
+
+typedef struct _oak_vk_texclass {
+    uint32_t width, height, mips;
+    VkFormat format;
+    _oak_vk_image image; /* layers = capacity */
+    uint32_t used;       /* layers handed out (high water) */
+    uint32_t *free_layers;
+    uint32_t free_count, free_capacity;
+} _oak_vk_texclass;
+
+typedef struct _oak_vk_texture {
+    uint32_t id, version;
+    uint32_t klass, layer; /* klass: index + 1 into classes; 0: failed upload */
+    bool srgb;
+} _oak_vk_texture;
+
+typedef struct _oak_vk_material {
+    uint32_t id, version;
+    uint32_t tex_versions[5]; /* to notice a texture re-upload */
+} _oak_vk_material;
+
+/* Per frame in flight. */
+typedef struct _oak_vk_frame {
+    VkCommandPool pool;
+    VkCommandBuffer cmd;
+    VkFence fence;
+    bool submitted;
+    VkDescriptorSet set;
+    _oak_vk_buffer view;     /* oak_gpu_view */
+    _oak_vk_buffer lights;   /* oak_gpu_light[] */
+    _oak_vk_buffer draws;    /* oak_gpu_draw[]: view draws then casters */
+    _oak_vk_buffer indirect; /* VkDrawIndexedIndirectCommand[] */
+    _oak_vk_buffer staging;  /* uploads recorded this frame */
+    uint64_t staging_used;
+    _oak_vk_buffer output; /* packed RGBA8, width*height */
+    bool output_valid;
+    _oak_vk_garbage *garbage;
+    uint32_t garbage_count, garbage_capacity;
+    VkQueryPool queries;
+    uint32_t query_count;
+    const char *query_names[OAK_VK_MAX_TIMESTAMPS];
+    double cpu_ms[OAK_VK_MAX_TIMESTAMPS];
+} _oak_vk_frame;
+
+enum {
+    OAK_VK_PIPE_SHADOW,
+    OAK_VK_PIPE_SHADOW_MASKED,
+    OAK_VK_PIPE_VIS,        /* opaque, back faces culled */
+    OAK_VK_PIPE_VIS_2SIDED, /* opaque, double-sided */
+    OAK_VK_PIPE_VIS_MASKED,
+    OAK_VK_PIPE_VIS_MASKED_2SIDED,
+    OAK_VK_PIPE_RESOLVE,
+    OAK_VK_PIPE_POST,
+    OAK_VK_PIPE_FXAA,
+    OAK_VK_PIPE_COUNT
+};
+#define OAK_VK_VIS_GROUPS 4 /* vis pipelines, in enum order from OAK_VK_PIPE_VIS */
+
+typedef struct _oak_vk {
+    /* device */
+    VkInstance instance;
+    VkDebugUtilsMessengerEXT messenger;
+    VkPhysicalDevice phys;
+    VkDevice device;
+    VkQueue queue;
+    uint32_t queue_family;
+    VkPhysicalDeviceProperties props;
+    VkPhysicalDeviceMemoryProperties mem_props;
+    bool validation, multi_draw, timestamps, lost;
+    char device_name[300];
+
+    /* memory */
+    _oak_vk_block *blocks;
+    uint32_t block_count, block_capacity;
+    uint64_t block_size;
+
+    /* objects and bytes alive, for leak tests */
+    int64_t live_buffers, live_images, live_views, live_allocs;
+    uint64_t device_bytes;
+
+    /* output and passes */
+    uint32_t width, height, shadow_size;
+    _oak_vk_image depth, ids, hdr, shadow;
+    _oak_vk_buffer ldr;        /* packed RGBA8 after tone mapping, before FXAA */
+    VkSampler sampler;         /* nearest, for texelFetch through combined samplers */
+    _oak_vk_image dummy_array; /* fills texture class slots not in use */
+
+    /* geometry pools: positions (vec4), attributes (oak_gpu_vertex), indices */
+    _oak_vk_buffer positions, attributes, indices;
+    _oak_vk_ranges vertex_ranges, index_ranges;
+    _oak_vk_mesh *meshes; /* by asset slot */
+    uint32_t mesh_capacity;
+
+    /* textures and materials */
+    _oak_vk_texclass classes[OAK_GPU_TEXTURE_CLASSES];
+    uint32_t class_count;
+    _oak_vk_texture *textures; /* by asset slot */
+    uint32_t texture_capacity;
+    _oak_vk_material *materials; /* by asset slot */
+    uint32_t material_capacity;
+    _oak_vk_buffer material_buf; /* oak_gpu_material by asset slot */
+    uint32_t *material_dirty;    /* slots to rewrite */
+    uint32_t dirty_count, dirty_capacity;
+
+    /* pipelines */
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout pipe_layout;
+    VkDescriptorPool desc_pool;
+    VkPipeline pipes[OAK_VK_PIPE_COUNT];
+
+    /* frames */
+    _oak_vk_frame frames[OAK_VK_FRAMES];
+    uint64_t frame_count; /* frames begun */
+    uint32_t slot;        /* current frame's slot */
+    bool recording;       /* slot's command buffer is open */
+    int32_t last_slot;    /* last submitted, -1 none */
+    uint32_t draw_count, caster_count;
+    uint32_t vis_first[OAK_VK_VIS_GROUPS], vis_count[OAK_VK_VIS_GROUPS];
+    uint32_t shadow_first[2], shadow_count[2];
+    uint32_t *scratch; /* per-frame sort keys, kept across frames */
+    uint32_t scratch_capacity;
+    double sync_ms;
+} _oak_vk;
+
+/* device */
+oak_result _oak_vk_fail(_oak_vk *vk, VkResult r, const char *call, const char *file, int line);
+const char *_oak_vk_result_name(VkResult r);
+oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_only);
+void _oak_vk_device_destroy(_oak_vk *vk);
+oak_result _oak_vk_probe(char *report, size_t size);
+
+/* memory */
+oak_result _oak_vk_memory_alloc(_oak_vk *vk, const VkMemoryRequirements *req, _oak_vk_mem_use use,
+                                _oak_vk_alloc *out, void **mapped);
+void _oak_vk_memory_free(_oak_vk *vk, _oak_vk_alloc *a);
+void _oak_vk_memory_release_all(_oak_vk *vk);
+oak_result _oak_vk_buffer_create(_oak_vk *vk, _oak_vk_buffer *b, uint64_t size,
+                                 VkBufferUsageFlags usage, _oak_vk_mem_use use);
+void _oak_vk_buffer_destroy(_oak_vk *vk, _oak_vk_buffer *b);
+oak_result _oak_vk_image_create(_oak_vk *vk, _oak_vk_image *img, VkFormat format, uint32_t w,
+                                uint32_t h, uint32_t layers, uint32_t mips, VkImageUsageFlags usage,
+                                bool array);
+void _oak_vk_image_destroy(_oak_vk *vk, _oak_vk_image *img);
+/* Destroys when the current frame's GPU work is done. */
+oak_result _oak_vk_buffer_retire(_oak_vk *vk, _oak_vk_buffer *b);
+oak_result _oak_vk_image_retire(_oak_vk *vk, _oak_vk_image *img);
+void _oak_vk_garbage_collect(_oak_vk *vk, _oak_vk_frame *f);
+/* Grows a buffer (new one, old contents copied on the GPU) to at least size. */
+oak_result _oak_vk_buffer_grow(_oak_vk *vk, _oak_vk_buffer *b, uint64_t size,
+                               VkBufferUsageFlags usage, _oak_vk_mem_use use, bool keep);
+/* Grows an upload buffer, keeping its capacity doubling, contents not kept. */
+oak_result _oak_vk_upload_reserve(_oak_vk *vk, _oak_vk_buffer *b, uint64_t size,
+                                  VkBufferUsageFlags usage);
+
+/* frame: an open command buffer for the current slot, staging into it */
+oak_result _oak_vk_frame_begin(_oak_vk *vk);
+oak_result _oak_vk_wait_all(_oak_vk *vk);
+oak_result _oak_vk_render(_oak_vk *vk, const oak_render_view *view);
+/* Copies size bytes into this frame's staging buffer; returns its offset. */
+oak_result _oak_vk_stage(_oak_vk *vk, const void *data, uint64_t size, uint64_t align,
+                         uint64_t *offset);
+void _oak_vk_barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src, VkAccessFlags2 src_access,
+                     VkPipelineStageFlags2 dst, VkAccessFlags2 dst_access);
+void _oak_vk_image_barrier(VkCommandBuffer cmd, _oak_vk_image *img, VkImageLayout layout,
+                           VkPipelineStageFlags2 src, VkAccessFlags2 src_access,
+                           VkPipelineStageFlags2 dst, VkAccessFlags2 dst_access);
+
+/* resources: geometry pools, textures, materials */
+oak_result _oak_vk_resources_init(_oak_vk *vk);
+void _oak_vk_resources_release(_oak_vk *vk);
+oak_result _oak_vk_sync_mesh(_oak_vk *vk, oak_mesh mesh, const _oak_vk_mesh **out);
+oak_result _oak_vk_sync_material(_oak_vk *vk, oak_material material, uint32_t *slot);
+oak_result _oak_vk_flush_materials(_oak_vk *vk);
+
+/* pipelines and passes */
+oak_result _oak_vk_pipelines_create(_oak_vk *vk);
+void _oak_vk_pipelines_destroy(_oak_vk *vk);
+oak_result _oak_vk_targets_create(_oak_vk *vk);
+void _oak_vk_targets_destroy(_oak_vk *vk);
+void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f);
+
+#endif

@@ -1,0 +1,329 @@
+/* Pipelines and render targets: one descriptor set layout for every pass
+ * (bindings from shaders/common/oak_gpu.h), the shadow and visibility raster
+ * pipelines, the resolve/post/FXAA compute pipelines, and the size-dependent
+ * targets (depth, ids, HDR colour, LDR bytes, shadow map). */
+#include <string.h>
+
+#include "vk_internal.h"
+
+static const uint32_t k_vis_vert[] =
+#include "shaders/vis.vert.h"
+    ;
+static const uint32_t k_vis_frag[] =
+#include "shaders/vis.frag.h"
+    ;
+static const uint32_t k_shadow_masked_frag[] =
+#include "shaders/shadow_masked.frag.h"
+    ;
+static const uint32_t k_resolve_comp[] =
+#include "shaders/resolve.comp.h"
+    ;
+static const uint32_t k_post_comp[] =
+#include "shaders/post.comp.h"
+    ;
+static const uint32_t k_fxaa_comp[] =
+#include "shaders/fxaa.comp.h"
+    ;
+
+static oak_result _oak_vk_module(_oak_vk *vk, const uint32_t *code, size_t size,
+                                 VkShaderModule *out) {
+    VkShaderModuleCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size, .pCode = code};
+    OAK_VK_TRY(vk, vkCreateShaderModule(vk->device, &ci, NULL, out));
+    return OAK_OK;
+}
+
+static oak_result _oak_vk_layouts(_oak_vk *vk) {
+    VkDescriptorSetLayoutBinding b[OAK_B_COUNT];
+    memset(b, 0, sizeof b);
+    for (uint32_t i = 0; i < OAK_B_COUNT; i++) {
+        b[i].binding = i;
+        b[i].descriptorCount = 1;
+        b[i].stageFlags =
+            VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT | VK_SHADER_STAGE_COMPUTE_BIT;
+        b[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    }
+    b[OAK_B_VIEW].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    b[OAK_B_SHADOW].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    b[OAK_B_IDS].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    b[OAK_B_HDR].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    for (uint32_t i = 0; i < OAK_GPU_TEXTURE_CLASSES; i++)
+        b[OAK_B_TEXTURES + i].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    VkDescriptorSetLayoutCreateInfo li = {.sType =
+                                              VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                          .bindingCount = OAK_B_COUNT,
+                                          .pBindings = b};
+    OAK_VK_TRY(vk, vkCreateDescriptorSetLayout(vk->device, &li, NULL, &vk->set_layout));
+    VkPipelineLayoutCreateInfo pli = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                      .setLayoutCount = 1,
+                                      .pSetLayouts = &vk->set_layout};
+    OAK_VK_TRY(vk, vkCreatePipelineLayout(vk->device, &pli, NULL, &vk->pipe_layout));
+    VkDescriptorPoolSize sizes[] = {
+        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, OAK_VK_FRAMES},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 8 * OAK_VK_FRAMES},
+        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, (2 + OAK_GPU_TEXTURE_CLASSES) * OAK_VK_FRAMES},
+        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, OAK_VK_FRAMES}};
+    VkDescriptorPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                     .maxSets = OAK_VK_FRAMES,
+                                     .poolSizeCount = 4,
+                                     .pPoolSizes = sizes};
+    OAK_VK_TRY(vk, vkCreateDescriptorPool(vk->device, &pi, NULL, &vk->desc_pool));
+    for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
+        VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                          .descriptorPool = vk->desc_pool,
+                                          .descriptorSetCount = 1,
+                                          .pSetLayouts = &vk->set_layout};
+        OAK_VK_TRY(vk, vkAllocateDescriptorSets(vk->device, &ai, &vk->frames[i].set));
+    }
+    VkSamplerCreateInfo si = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+                              .magFilter = VK_FILTER_NEAREST,
+                              .minFilter = VK_FILTER_NEAREST,
+                              .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
+                              .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                              .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                              .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                              .maxLod = VK_LOD_CLAMP_NONE};
+    OAK_VK_TRY(vk, vkCreateSampler(vk->device, &si, NULL, &vk->sampler));
+    return OAK_OK;
+}
+
+static oak_result _oak_vk_compute(_oak_vk *vk, const uint32_t *code, size_t size, VkPipeline *out) {
+    VkShaderModule m;
+    oak_result r = _oak_vk_module(vk, code, size, &m);
+    if (r) return r;
+    VkComputePipelineCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                  .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                  .module = m,
+                  .pName = "main"},
+        .layout = vk->pipe_layout};
+    VkResult vr = vkCreateComputePipelines(vk->device, VK_NULL_HANDLE, 1, &ci, NULL, out);
+    vkDestroyShaderModule(vk->device, m, NULL);
+    if (vr != VK_SUCCESS)
+        return _oak_vk_fail(vk, vr, "vkCreateComputePipelines", __FILE__, __LINE__);
+    return OAK_OK;
+}
+
+/* shadow: depth only into the key light's map; vis: depth + ids. masked
+   pipelines run a fragment shader that discards below the cutoff. */
+static oak_result _oak_vk_raster(_oak_vk *vk, VkShaderModule vert, VkShaderModule frag, bool shadow,
+                                 bool masked, bool two_sided, VkPipeline *out) {
+    VkBool32 spec_data[2] = {shadow, masked};
+    VkSpecializationMapEntry entries[2] = {{0, 0, sizeof(VkBool32)},
+                                           {1, sizeof(VkBool32), sizeof(VkBool32)}};
+    VkSpecializationInfo spec = {2, entries, sizeof spec_data, spec_data};
+    VkPipelineShaderStageCreateInfo stages[2] = {
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = VK_SHADER_STAGE_VERTEX_BIT,
+         .module = vert,
+         .pName = "main",
+         .pSpecializationInfo = &spec},
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+         .module = frag,
+         .pName = "main",
+         .pSpecializationInfo = &spec}};
+    VkPipelineVertexInputStateCreateInfo vin = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    VkPipelineInputAssemblyStateCreateInfo ia = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+        .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST};
+    VkPipelineViewportStateCreateInfo vp = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+        .viewportCount = 1,
+        .scissorCount = 1};
+    VkPipelineRasterizationStateCreateInfo rs = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+        .polygonMode = VK_POLYGON_MODE_FILL,
+        .cullMode = two_sided || shadow ? VK_CULL_MODE_NONE : VK_CULL_MODE_BACK_BIT,
+        .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
+        .lineWidth = 1.0f};
+    VkPipelineMultisampleStateCreateInfo ms = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+        .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
+    VkPipelineDepthStencilStateCreateInfo ds = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+        .depthTestEnable = VK_TRUE,
+        .depthWriteEnable = VK_TRUE,
+        .depthCompareOp = VK_COMPARE_OP_GREATER}; /* reversed-Z */
+    VkPipelineColorBlendAttachmentState att = {.colorWriteMask = 0xf};
+    VkPipelineColorBlendStateCreateInfo cb = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+        .attachmentCount = shadow ? 0 : 1,
+        .pAttachments = &att};
+    VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    VkPipelineDynamicStateCreateInfo dy = {.sType =
+                                               VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
+                                           .dynamicStateCount = 2,
+                                           .pDynamicStates = dyn};
+    VkFormat color = VK_FORMAT_R32G32_UINT;
+    VkPipelineRenderingCreateInfo ri = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+                                        .colorAttachmentCount = shadow ? 0 : 1,
+                                        .pColorAttachmentFormats = &color,
+                                        .depthAttachmentFormat = VK_FORMAT_D32_SFLOAT};
+    VkGraphicsPipelineCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+                                       .pNext = &ri,
+                                       .stageCount = (shadow && !masked) ? 1 : 2,
+                                       .pStages = stages,
+                                       .pVertexInputState = &vin,
+                                       .pInputAssemblyState = &ia,
+                                       .pViewportState = &vp,
+                                       .pRasterizationState = &rs,
+                                       .pMultisampleState = &ms,
+                                       .pDepthStencilState = &ds,
+                                       .pColorBlendState = &cb,
+                                       .pDynamicState = &dy,
+                                       .layout = vk->pipe_layout};
+    OAK_VK_TRY(vk, vkCreateGraphicsPipelines(vk->device, VK_NULL_HANDLE, 1, &ci, NULL, out));
+    return OAK_OK;
+}
+
+oak_result _oak_vk_pipelines_create(_oak_vk *vk) {
+    oak_result r = _oak_vk_layouts(vk);
+    if (r) return r;
+    VkShaderModule vert = VK_NULL_HANDLE, frag = VK_NULL_HANDLE, frag_masked = VK_NULL_HANDLE,
+                   shadow_masked = VK_NULL_HANDLE;
+    if (!(r = _oak_vk_module(vk, k_vis_vert, sizeof k_vis_vert, &vert)) &&
+        !(r = _oak_vk_module(vk, k_vis_frag, sizeof k_vis_frag, &frag)) &&
+        !(r = _oak_vk_module(vk, k_shadow_masked_frag, sizeof k_shadow_masked_frag,
+                             &shadow_masked))) {
+        frag_masked = frag;
+        VkPipeline *p = vk->pipes;
+        (void)(!(r = _oak_vk_raster(vk, vert, frag, true, false, true, &p[OAK_VK_PIPE_SHADOW])) &&
+               !(r = _oak_vk_raster(vk, vert, shadow_masked, true, true, true,
+                                    &p[OAK_VK_PIPE_SHADOW_MASKED])) &&
+               !(r = _oak_vk_raster(vk, vert, frag, false, false, false, &p[OAK_VK_PIPE_VIS])) &&
+               !(r = _oak_vk_raster(vk, vert, frag, false, false, true,
+                                    &p[OAK_VK_PIPE_VIS_2SIDED])) &&
+               !(r = _oak_vk_raster(vk, vert, frag_masked, false, true, false,
+                                    &p[OAK_VK_PIPE_VIS_MASKED])) &&
+               !(r = _oak_vk_raster(vk, vert, frag_masked, false, true, true,
+                                    &p[OAK_VK_PIPE_VIS_MASKED_2SIDED])));
+    }
+    if (vert) vkDestroyShaderModule(vk->device, vert, NULL);
+    if (frag) vkDestroyShaderModule(vk->device, frag, NULL);
+    if (shadow_masked) vkDestroyShaderModule(vk->device, shadow_masked, NULL);
+    if (r) return r;
+    if ((r = _oak_vk_compute(vk, k_resolve_comp, sizeof k_resolve_comp,
+                             &vk->pipes[OAK_VK_PIPE_RESOLVE])))
+        return r;
+    if ((r = _oak_vk_compute(vk, k_post_comp, sizeof k_post_comp, &vk->pipes[OAK_VK_PIPE_POST])))
+        return r;
+    return _oak_vk_compute(vk, k_fxaa_comp, sizeof k_fxaa_comp, &vk->pipes[OAK_VK_PIPE_FXAA]);
+}
+
+void _oak_vk_pipelines_destroy(_oak_vk *vk) {
+    for (uint32_t i = 0; i < OAK_VK_PIPE_COUNT; i++)
+        if (vk->pipes[i]) vkDestroyPipeline(vk->device, vk->pipes[i], NULL);
+    memset(vk->pipes, 0, sizeof vk->pipes);
+    if (vk->sampler) vkDestroySampler(vk->device, vk->sampler, NULL);
+    if (vk->desc_pool) vkDestroyDescriptorPool(vk->device, vk->desc_pool, NULL);
+    if (vk->pipe_layout) vkDestroyPipelineLayout(vk->device, vk->pipe_layout, NULL);
+    if (vk->set_layout) vkDestroyDescriptorSetLayout(vk->device, vk->set_layout, NULL);
+    vk->sampler = VK_NULL_HANDLE;
+    vk->desc_pool = VK_NULL_HANDLE;
+    vk->pipe_layout = VK_NULL_HANDLE;
+    vk->set_layout = VK_NULL_HANDLE;
+}
+
+/* Size-dependent targets; the old ones are retired, not waited for. */
+oak_result _oak_vk_targets_create(_oak_vk *vk) {
+    oak_result r;
+    uint32_t w = vk->width, h = vk->height;
+    if ((r = _oak_vk_image_retire(vk, &vk->depth)) || (r = _oak_vk_image_retire(vk, &vk->ids)) ||
+        (r = _oak_vk_image_retire(vk, &vk->hdr)) || (r = _oak_vk_buffer_retire(vk, &vk->ldr)))
+        return r;
+    if ((r = _oak_vk_image_create(vk, &vk->depth, VK_FORMAT_D32_SFLOAT, w, h, 1, 1,
+                                  VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, false)))
+        return r;
+    if ((r = _oak_vk_image_create(vk, &vk->ids, VK_FORMAT_R32G32_UINT, w, h, 1, 1,
+                                  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+                                  false)))
+        return r;
+    if ((r = _oak_vk_image_create(vk, &vk->hdr, VK_FORMAT_R32G32B32A32_SFLOAT, w, h, 1, 1,
+                                  VK_IMAGE_USAGE_STORAGE_BIT, false)))
+        return r;
+    if ((r = _oak_vk_buffer_create(vk, &vk->ldr, (uint64_t)w * h * 4,
+                                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, OAK_VK_MEM_DEVICE)))
+        return r;
+    for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
+        _oak_vk_frame *f = &vk->frames[i];
+        /* A frame still in flight may be writing it: retire through its own slot. */
+        uint32_t keep = vk->slot;
+        vk->slot = i;
+        r = _oak_vk_buffer_retire(vk, &f->output);
+        vk->slot = keep;
+        if (r) return r;
+        f->output_valid = false;
+        if ((r = _oak_vk_buffer_create(vk, &f->output, (uint64_t)w * h * 4,
+                                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                           VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                       OAK_VK_MEM_DEVICE)))
+            return r;
+    }
+    return OAK_OK;
+}
+
+void _oak_vk_targets_destroy(_oak_vk *vk) {
+    _oak_vk_image_destroy(vk, &vk->depth);
+    _oak_vk_image_destroy(vk, &vk->ids);
+    _oak_vk_image_destroy(vk, &vk->hdr);
+    _oak_vk_image_destroy(vk, &vk->shadow);
+    _oak_vk_buffer_destroy(vk, &vk->ldr);
+    for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) _oak_vk_buffer_destroy(vk, &vk->frames[i].output);
+}
+
+/* Rewritten every frame: pools and targets may have been replaced since the
+ * slot last ran, and the write is cheap next to the frame. */
+void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f) {
+    VkDescriptorBufferInfo bufs[OAK_B_COUNT];
+    VkDescriptorImageInfo imgs[OAK_B_COUNT];
+    VkWriteDescriptorSet w[OAK_B_COUNT];
+    uint32_t n = 0;
+#define OAK_VK_BUF(binding, type, b)                                                               \
+    do {                                                                                           \
+        bufs[n] = (VkDescriptorBufferInfo){(b).buffer, 0, VK_WHOLE_SIZE};                          \
+        w[n] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,             \
+                                      .dstSet = f->set,                                            \
+                                      .dstBinding = (binding),                                     \
+                                      .descriptorCount = 1,                                        \
+                                      .descriptorType = (type),                                    \
+                                      .pBufferInfo = &bufs[n]};                                    \
+        n++;                                                                                       \
+    } while (0)
+#define OAK_VK_IMG(binding, type, v, layout)                                                       \
+    do {                                                                                           \
+        imgs[n] = (VkDescriptorImageInfo){vk->sampler, (v), (layout)};                             \
+        w[n] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,             \
+                                      .dstSet = f->set,                                            \
+                                      .dstBinding = (binding),                                     \
+                                      .descriptorCount = 1,                                        \
+                                      .descriptorType = (type),                                    \
+                                      .pImageInfo = &imgs[n]};                                     \
+        n++;                                                                                       \
+    } while (0)
+    const VkDescriptorType sb = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    const VkDescriptorType cis = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    const VkImageLayout ro = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    OAK_VK_BUF(OAK_B_VIEW, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, f->view);
+    OAK_VK_BUF(OAK_B_LIGHTS, sb, f->lights);
+    OAK_VK_BUF(OAK_B_DRAWS, sb, f->draws);
+    OAK_VK_BUF(OAK_B_MATERIALS, sb, vk->material_buf);
+    OAK_VK_BUF(OAK_B_POSITIONS, sb, vk->positions);
+    OAK_VK_BUF(OAK_B_ATTRIBUTES, sb, vk->attributes);
+    OAK_VK_BUF(OAK_B_INDICES, sb, vk->indices);
+    OAK_VK_IMG(OAK_B_SHADOW, cis, vk->shadow.view, ro);
+    OAK_VK_IMG(OAK_B_IDS, cis, vk->ids.view, ro);
+    OAK_VK_IMG(OAK_B_HDR, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, vk->hdr.view, VK_IMAGE_LAYOUT_GENERAL);
+    OAK_VK_BUF(OAK_B_LDR, sb, vk->ldr);
+    OAK_VK_BUF(OAK_B_OUTPUT, sb, f->output);
+    for (uint32_t i = 0; i < OAK_GPU_TEXTURE_CLASSES; i++) {
+        VkImageView v = i < vk->class_count && vk->classes[i].image.view ? vk->classes[i].image.view
+                                                                         : vk->dummy_array.view;
+        OAK_VK_IMG(OAK_B_TEXTURES + i, cis, v, ro);
+    }
+#undef OAK_VK_BUF
+#undef OAK_VK_IMG
+    vkUpdateDescriptorSets(vk->device, n, w, 0, NULL);
+}

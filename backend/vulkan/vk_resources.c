@@ -1,0 +1,430 @@
+/* Assets on the GPU: every mesh in one vertex pool (positions + attributes)
+ * and one index pool, textures as layers of 2D arrays grouped by size class,
+ * materials as records in one storage buffer indexed by asset slot. Each is
+ * uploaded through the frame's staging buffer when its version moves on. */
+#include <math.h>
+#include <string.h>
+
+#include "vk_internal.h"
+
+#define OAK_VK_POOL_VERTICES   (64u << 10)
+#define OAK_VK_POOL_INDICES    (256u << 10)
+#define OAK_VK_SWEEP_PER_FRAME 64 /* records checked for dead assets each frame */
+
+static const VkBufferUsageFlags k_pool_usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                               VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                               VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+
+oak_result _oak_vk_resources_init(_oak_vk *vk) {
+    oak_result r;
+    if ((r = _oak_vk_buffer_create(vk, &vk->positions, (uint64_t)OAK_VK_POOL_VERTICES * 16,
+                                   k_pool_usage, OAK_VK_MEM_DEVICE)) ||
+        (r = _oak_vk_buffer_create(vk, &vk->attributes,
+                                   (uint64_t)OAK_VK_POOL_VERTICES * sizeof(oak_gpu_vertex),
+                                   k_pool_usage, OAK_VK_MEM_DEVICE)) ||
+        (r = _oak_vk_buffer_create(vk, &vk->indices, (uint64_t)OAK_VK_POOL_INDICES * 4,
+                                   k_pool_usage | VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
+                                   OAK_VK_MEM_DEVICE)) ||
+        (r = _oak_vk_buffer_create(vk, &vk->material_buf, 64 * sizeof(oak_gpu_material),
+                                   k_pool_usage, OAK_VK_MEM_DEVICE)) ||
+        (r = _oak_vk_image_create(vk, &vk->dummy_array, VK_FORMAT_R8G8B8A8_UNORM, 1, 1, 1, 1,
+                                  VK_IMAGE_USAGE_SAMPLED_BIT, true)))
+        return r;
+    _oak_vk_ranges_init(&vk->vertex_ranges, OAK_VK_POOL_VERTICES);
+    _oak_vk_ranges_init(&vk->index_ranges, OAK_VK_POOL_INDICES);
+    return OAK_OK;
+}
+
+void _oak_vk_resources_release(_oak_vk *vk) {
+    _oak_vk_buffer_destroy(vk, &vk->positions);
+    _oak_vk_buffer_destroy(vk, &vk->attributes);
+    _oak_vk_buffer_destroy(vk, &vk->indices);
+    _oak_vk_buffer_destroy(vk, &vk->material_buf);
+    _oak_vk_image_destroy(vk, &vk->dummy_array);
+    for (uint32_t i = 0; i < vk->class_count; i++) {
+        _oak_vk_image_destroy(vk, &vk->classes[i].image);
+        oak_free(vk->classes[i].free_layers);
+    }
+    vk->class_count = 0;
+    _oak_vk_ranges_release(&vk->vertex_ranges);
+    _oak_vk_ranges_release(&vk->index_ranges);
+    oak_free(vk->meshes);
+    oak_free(vk->textures);
+    oak_free(vk->materials);
+    oak_free(vk->material_dirty);
+    vk->meshes = NULL;
+    vk->textures = NULL;
+    vk->materials = NULL;
+    vk->material_dirty = NULL;
+    vk->mesh_capacity = vk->texture_capacity = vk->material_capacity = 0;
+}
+
+static void _oak_vk_copy(_oak_vk *vk, VkBuffer dst, uint64_t dst_off, uint64_t src_off,
+                         uint64_t size) {
+    _oak_vk_frame *f = &vk->frames[vk->slot];
+    VkBufferCopy c = {src_off, dst_off, size};
+    vkCmdCopyBuffer(f->cmd, f->staging.buffer, dst, 1, &c);
+}
+
+/* ---- meshes -------------------------------------------------------------- */
+
+static void _oak_vk_mesh_free(_oak_vk *vk, _oak_vk_mesh *m) {
+    if (m->id) {
+        _oak_vk_ranges_free(&vk->vertex_ranges, m->vertex_first, m->vertex_count);
+        _oak_vk_ranges_free(&vk->index_ranges, m->index_first, m->index_count);
+    }
+    memset(m, 0, sizeof *m);
+}
+
+/* Takes count items from a pool, doubling the pool's buffers when full. */
+static oak_result _oak_vk_pool_take(_oak_vk *vk, _oak_vk_ranges *ranges, uint32_t count,
+                                    bool vertices, uint64_t *first) {
+    uint64_t at = _oak_vk_ranges_alloc(ranges, count, 1);
+    while (at == UINT64_MAX) {
+        uint64_t total = ranges->total * 2;
+        if (total < ranges->total + count) total = ranges->total + count;
+        if (vertices && total * sizeof(oak_gpu_vertex) > vk->props.limits.maxStorageBufferRange)
+            return oak_error(OAK_ERROR_LIMIT, "vulkan: vertex pool would exceed %u bytes",
+                             vk->props.limits.maxStorageBufferRange);
+        if (!vertices && total * 4 > vk->props.limits.maxStorageBufferRange)
+            return oak_error(OAK_ERROR_LIMIT, "vulkan: index pool would exceed %u bytes",
+                             vk->props.limits.maxStorageBufferRange);
+        oak_result r;
+        if (vertices) {
+            if ((r = _oak_vk_buffer_grow(vk, &vk->positions, total * 16, k_pool_usage,
+                                         OAK_VK_MEM_DEVICE, true)) ||
+                (r = _oak_vk_buffer_grow(vk, &vk->attributes, total * sizeof(oak_gpu_vertex),
+                                         k_pool_usage, OAK_VK_MEM_DEVICE, true)))
+                return r;
+        } else if ((r = _oak_vk_buffer_grow(vk, &vk->indices, total * 4,
+                                            k_pool_usage | VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
+                                            OAK_VK_MEM_DEVICE, true))) {
+            return r;
+        }
+        if (!_oak_vk_ranges_grow(ranges, total))
+            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: pool ranges");
+        at = _oak_vk_ranges_alloc(ranges, count, 1);
+    }
+    *first = at;
+    return OAK_OK;
+}
+
+static oak_result _oak_vk_mesh_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh mesh,
+                                      const oak_mesh_data *d) {
+    oak_result r;
+    uint32_t vc = d->vertex_count, ic = d->index_count;
+    if (!vc || !ic || !d->positions || !d->indices) {
+        *m = (_oak_vk_mesh){.id = mesh.id, .version = d->version};
+        m->vertex_count = m->index_count = 0;
+        return OAK_OK;
+    }
+    uint64_t vfirst, ifirst;
+    if ((r = _oak_vk_pool_take(vk, &vk->vertex_ranges, vc, true, &vfirst))) return r;
+    if ((r = _oak_vk_pool_take(vk, &vk->index_ranges, ic, false, &ifirst))) {
+        _oak_vk_ranges_free(&vk->vertex_ranges, vfirst, vc);
+        return r;
+    }
+    *m = (_oak_vk_mesh){mesh.id, d->version, vfirst, vc, ifirst, ic};
+    uint64_t pos_off, attr_off, idx_off;
+    if ((r = _oak_vk_stage(vk, NULL, (uint64_t)vc * 16, 16, &pos_off))) return r;
+    float *pos = (float *)((uint8_t *)vk->frames[vk->slot].staging.mapped + pos_off);
+    for (uint32_t i = 0; i < vc; i++) {
+        pos[i * 4 + 0] = d->positions[i * 3 + 0];
+        pos[i * 4 + 1] = d->positions[i * 3 + 1];
+        pos[i * 4 + 2] = d->positions[i * 3 + 2];
+        pos[i * 4 + 3] = 1.0f;
+    }
+    _oak_vk_copy(vk, vk->positions.buffer, vfirst * 16, pos_off, (uint64_t)vc * 16);
+    if ((r = _oak_vk_stage(vk, NULL, (uint64_t)vc * sizeof(oak_gpu_vertex), 16, &attr_off)))
+        return r;
+    oak_gpu_vertex *attr =
+        (oak_gpu_vertex *)((uint8_t *)vk->frames[vk->slot].staging.mapped + attr_off);
+    for (uint32_t i = 0; i < vc; i++) {
+        oak_gpu_vertex *a = &attr[i];
+        memset(a, 0, sizeof *a);
+        if (d->normals)
+            memcpy(a->normal, d->normals + i * 3, 12);
+        else
+            a->normal[1] = 1;
+        if (d->tangents)
+            memcpy(a->tangent, d->tangents + i * 4, 16);
+        else
+            a->tangent[0] = a->tangent[3] = 1;
+        if (d->uv0) memcpy(a->uv, d->uv0 + i * 2, 8);
+        if (d->uv1) memcpy(a->uv + 2, d->uv1 + i * 2, 8);
+        if (d->colors)
+            memcpy(a->color, d->colors + i * 4, 16);
+        else
+            a->color[0] = a->color[1] = a->color[2] = a->color[3] = 1;
+    }
+    _oak_vk_copy(vk, vk->attributes.buffer, vfirst * sizeof(oak_gpu_vertex), attr_off,
+                 (uint64_t)vc * sizeof(oak_gpu_vertex));
+    if ((r = _oak_vk_stage(vk, NULL, (uint64_t)ic * 4, 4, &idx_off))) return r;
+    uint32_t *idx = (uint32_t *)((uint8_t *)vk->frames[vk->slot].staging.mapped + idx_off);
+    for (uint32_t i = 0; i < ic; i++) idx[i] = d->indices[i] < vc ? d->indices[i] : 0;
+    _oak_vk_copy(vk, vk->indices.buffer, ifirst * 4, idx_off, (uint64_t)ic * 4);
+    return OAK_OK;
+}
+
+oak_result _oak_vk_sync_mesh(_oak_vk *vk, oak_mesh mesh, const _oak_vk_mesh **out) {
+    *out = NULL;
+    const oak_mesh_data *d = oak_mesh_get(mesh);
+    if (!d) return OAK_OK;
+    uint32_t slot = oak_handle_index(mesh.id);
+    if (slot >= vk->mesh_capacity) {
+        uint32_t old = vk->mesh_capacity;
+        if (!OAK_GROW(vk->meshes, vk->mesh_capacity, slot + 1))
+            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: mesh table");
+        memset(vk->meshes + old, 0, (vk->mesh_capacity - old) * sizeof *vk->meshes);
+    }
+    _oak_vk_mesh *m = &vk->meshes[slot];
+    if (m->id != mesh.id || m->version != d->version) {
+        _oak_vk_mesh_free(vk, m);
+        oak_result r = _oak_vk_mesh_upload(vk, m, mesh, d);
+        if (r) {
+            memset(m, 0, sizeof *m);
+            return r;
+        }
+    }
+    *out = m;
+    return OAK_OK;
+}
+
+/* ---- textures ------------------------------------------------------------ */
+
+static oak_result _oak_vk_class_grow(_oak_vk *vk, _oak_vk_texclass *c, uint32_t layers) {
+    _oak_vk_image ni;
+    oak_result r =
+        _oak_vk_image_create(vk, &ni, c->format, c->width, c->height, layers, c->mips,
+                             VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                                 VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                             true);
+    if (r) return r;
+    VkCommandBuffer cmd = vk->frames[vk->slot].cmd;
+    _oak_vk_image_barrier(cmd, &ni, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_NONE,
+                          0, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    if (c->image.image && c->used) {
+        _oak_vk_image_barrier(cmd, &c->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                              VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                              VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+        VkImageCopy regions[OAK_MAX_MIPS];
+        for (uint32_t l = 0; l < c->mips; l++) {
+            uint32_t w = c->width >> l ? c->width >> l : 1, h = c->height >> l ? c->height >> l : 1;
+            regions[l] = (VkImageCopy){.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, c->used},
+                                       .dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, c->used},
+                                       .extent = {w, h, 1}};
+        }
+        vkCmdCopyImage(cmd, c->image.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, ni.image,
+                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, c->mips, regions);
+    }
+    _oak_vk_image_barrier(cmd, &ni, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                          VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                          VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                          VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    if ((r = _oak_vk_image_retire(vk, &c->image))) {
+        _oak_vk_image_destroy(vk, &ni);
+        return r;
+    }
+    c->image = ni;
+    return OAK_OK;
+}
+
+static oak_result _oak_vk_texture_upload(_oak_vk *vk, _oak_vk_texture *t, oak_texture tex,
+                                         const oak_texture_data *d) {
+    VkFormat fmt =
+        d->format == OAK_FORMAT_RGBA32F ? VK_FORMAT_R32G32B32A32_SFLOAT : VK_FORMAT_R8G8B8A8_UNORM;
+    uint32_t mips = d->mip_count ? d->mip_count : 1;
+    uint32_t k = 0;
+    while (k < vk->class_count &&
+           !(vk->classes[k].width == d->width && vk->classes[k].height == d->height &&
+             vk->classes[k].mips == mips && vk->classes[k].format == fmt))
+        k++;
+    if (k == vk->class_count) {
+        if (k == OAK_GPU_TEXTURE_CLASSES)
+            return oak_error(OAK_ERROR_LIMIT,
+                             "vulkan: texture '%s' (%ux%u): all %d size classes in use",
+                             d->name ? d->name : "?", d->width, d->height, OAK_GPU_TEXTURE_CLASSES);
+        vk->classes[k] =
+            (_oak_vk_texclass){.width = d->width, .height = d->height, .mips = mips, .format = fmt};
+        vk->class_count++;
+    }
+    _oak_vk_texclass *c = &vk->classes[k];
+    uint32_t layer;
+    if (c->free_count) {
+        layer = c->free_layers[--c->free_count];
+    } else {
+        if (c->used == c->image.layers) {
+            uint32_t layers = c->image.layers ? c->image.layers * 2 : 4;
+            if (layers > vk->props.limits.maxImageArrayLayers)
+                layers = vk->props.limits.maxImageArrayLayers;
+            if (layers <= c->used)
+                return oak_error(OAK_ERROR_LIMIT, "vulkan: texture class %ux%u is full", c->width,
+                                 c->height);
+            oak_result r = _oak_vk_class_grow(vk, c, layers);
+            if (r) return r;
+        }
+        layer = c->used++;
+    }
+    *t = (_oak_vk_texture){tex.id, d->version, k + 1, layer,
+                           d->format == OAK_FORMAT_RGBA8_SRGB || d->format == OAK_FORMAT_DEFAULT};
+    uint32_t bpp = fmt == VK_FORMAT_R8G8B8A8_UNORM ? 4 : 16;
+    VkBufferImageCopy regions[OAK_MAX_MIPS];
+    for (uint32_t l = 0; l < mips; l++) {
+        uint32_t w = d->mip_width[l], h = d->mip_height[l];
+        uint64_t off;
+        oak_result r = _oak_vk_stage(vk, d->mips[l], (uint64_t)w * h * bpp, 16, &off);
+        if (r) return r;
+        regions[l] =
+            (VkBufferImageCopy){.bufferOffset = off,
+                                .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, layer, 1},
+                                .imageExtent = {w, h, 1}};
+    }
+    _oak_vk_frame *f = &vk->frames[vk->slot];
+    _oak_vk_image_barrier(f->cmd, &c->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                          VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                          VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    vkCmdCopyBufferToImage(f->cmd, f->staging.buffer, c->image.image,
+                           VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, mips, regions);
+    _oak_vk_image_barrier(f->cmd, &c->image, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                          VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                          VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                          VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    return OAK_OK;
+}
+
+static void _oak_vk_texture_free(_oak_vk *vk, _oak_vk_texture *t) {
+    if (t->klass) {
+        _oak_vk_texclass *c = &vk->classes[t->klass - 1];
+        if (OAK_GROW(c->free_layers, c->free_capacity, c->free_count + 1))
+            c->free_layers[c->free_count++] = t->layer;
+    }
+    memset(t, 0, sizeof *t);
+}
+
+/* NULL when the texture is missing or could not be placed (a warning, the
+ * material then reads it as white). */
+static const _oak_vk_texture *_oak_vk_sync_texture(_oak_vk *vk, oak_texture tex) {
+    const oak_texture_data *d = oak_texture_get(tex);
+    if (!d) return NULL;
+    uint32_t slot = oak_handle_index(tex.id);
+    if (slot >= vk->texture_capacity) {
+        uint32_t old = vk->texture_capacity;
+        if (!OAK_GROW(vk->textures, vk->texture_capacity, slot + 1)) return NULL;
+        memset(vk->textures + old, 0, (vk->texture_capacity - old) * sizeof *vk->textures);
+    }
+    _oak_vk_texture *t = &vk->textures[slot];
+    if (t->id != tex.id || t->version != d->version) {
+        _oak_vk_texture_free(vk, t);
+        if (_oak_vk_texture_upload(vk, t, tex, d) != OAK_OK) {
+            oak_log_warn("vulkan: texture '%s' not uploaded: %s", d->name ? d->name : "?",
+                         oak_last_error());
+            *t = (_oak_vk_texture){tex.id, d->version, 0, 0, false};
+        }
+    }
+    return t->klass ? t : NULL;
+}
+
+/* ---- materials ----------------------------------------------------------- */
+
+static uint32_t _oak_vk_wrap(oak_wrap w) {
+    return w ? (uint32_t)w : OAK_WRAP_REPEAT;
+}
+static uint32_t _oak_vk_filter(oak_filter f) {
+    return f ? (uint32_t)f : OAK_FILTER_LINEAR;
+}
+
+static void _oak_vk_texref(_oak_vk *vk, oak_gpu_texref *out, const oak_texture_ref *ref,
+                           uint32_t *version) {
+    memset(out, 0, sizeof *out);
+    out->xform[2] = 1; /* cos 0 */
+    out->scale[0] = out->scale[1] = 1;
+    *version = 0;
+    if (!ref->texture.id) return;
+    const _oak_vk_texture *t = _oak_vk_sync_texture(vk, ref->texture);
+    if (!t) return;
+    const _oak_vk_texclass *c = &vk->classes[t->klass - 1];
+    *version = t->version ^ (t->klass << 24) ^ (t->layer << 8);
+    out->a[0] = t->klass;
+    out->a[1] = t->layer;
+    out->a[2] = c->width | (c->height << 16);
+    out->a[3] = c->mips | _oak_vk_wrap(ref->sampler.wrap_u) << 8 |
+                _oak_vk_wrap(ref->sampler.wrap_v) << 10 | _oak_vk_filter(ref->sampler.mag) << 12 |
+                _oak_vk_filter(ref->sampler.min) << 14 | _oak_vk_filter(ref->sampler.mip) << 16 |
+                (ref->uv_set ? 1u : 0u) << 18 | (t->srgb ? OAK_GPU_TEX_SRGB : 0);
+    out->xform[0] = ref->offset[0];
+    out->xform[1] = ref->offset[1];
+    out->xform[2] = cosf(ref->rotation);
+    out->xform[3] = sinf(ref->rotation);
+    out->scale[0] = ref->scale[0] != 0 ? ref->scale[0] : 1;
+    out->scale[1] = ref->scale[1] != 0 ? ref->scale[1] : 1;
+}
+
+oak_result _oak_vk_sync_material(_oak_vk *vk, oak_material material, uint32_t *out) {
+    *out = 0;
+    const oak_material_data *md = oak_material_get(material);
+    if (!md) return OAK_OK;
+    uint32_t slot = oak_handle_index(material.id);
+    *out = slot;
+    if (slot >= vk->material_capacity) {
+        uint32_t old = vk->material_capacity;
+        if (!OAK_GROW(vk->materials, vk->material_capacity, slot + 1))
+            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: material table");
+        memset(vk->materials + old, 0, (vk->material_capacity - old) * sizeof *vk->materials);
+    }
+    _oak_vk_material *m = &vk->materials[slot];
+    const oak_material_desc *d = &md->desc;
+    const oak_texture_ref *refs[5] = {&d->base_color_tex, &d->metallic_roughness_tex,
+                                      &d->normal_tex, &d->occlusion_tex, &d->emissive_tex};
+    oak_gpu_material g;
+    uint32_t versions[5];
+    for (int i = 0; i < 5; i++) _oak_vk_texref(vk, &g.tex[i], refs[i], &versions[i]);
+    if (m->id == material.id && m->version == md->version &&
+        !memcmp(m->tex_versions, versions, sizeof versions))
+        return OAK_OK;
+    m->id = material.id;
+    m->version = md->version;
+    memcpy(m->tex_versions, versions, sizeof versions);
+    memcpy(g.base_color, d->base_color, 16);
+    float es = d->emissive_strength != 0 ? d->emissive_strength : 1;
+    for (int i = 0; i < 3; i++) g.emissive[i] = d->emissive[i] * es;
+    g.emissive[3] = 0;
+    g.params[0] = d->metallic;
+    g.params[1] = d->roughness;
+    g.params[2] = d->normal_scale != 0 ? d->normal_scale : 1;
+    g.params[3] = d->occlusion_strength != 0 ? d->occlusion_strength : 1;
+    oak_alpha_mode am = d->alpha_mode ? d->alpha_mode : OAK_ALPHA_OPAQUE;
+    g.mode[0] = (float)am;
+    g.mode[1] = (float)((d->double_sided ? OAK_GPU_MAT_DOUBLE_SIDED : 0) |
+                        (d->unlit ? OAK_GPU_MAT_UNLIT : 0));
+    g.mode[2] = d->alpha_cutoff != 0 ? d->alpha_cutoff : (float)OAK_ALPHA_CUTOFF_DEFAULT;
+    g.mode[3] = 0;
+    oak_result r =
+        _oak_vk_buffer_grow(vk, &vk->material_buf, (uint64_t)(slot + 1) * sizeof(oak_gpu_material),
+                            k_pool_usage, OAK_VK_MEM_DEVICE, true);
+    if (r) return r;
+    uint64_t off;
+    if ((r = _oak_vk_stage(vk, &g, sizeof g, 16, &off))) return r;
+    _oak_vk_copy(vk, vk->material_buf.buffer, (uint64_t)slot * sizeof g, off, sizeof g);
+    return OAK_OK;
+}
+
+/* Frees GPU copies of assets destroyed since: a few records each frame, so
+ * churn (destroy, make) keeps the pools from filling with the dead. */
+oak_result _oak_vk_flush_materials(_oak_vk *vk) {
+    static const uint32_t n = OAK_VK_SWEEP_PER_FRAME;
+    for (uint32_t k = 0; k < n && vk->mesh_capacity; k++) {
+        uint32_t i = (uint32_t)((vk->frame_count * n + k) % vk->mesh_capacity);
+        _oak_vk_mesh *m = &vk->meshes[i];
+        if (!m->id) continue;
+        const oak_mesh_data *d = oak_mesh_get((oak_mesh){m->id});
+        if (!d || d->version != m->version) _oak_vk_mesh_free(vk, m);
+    }
+    for (uint32_t k = 0; k < n && vk->texture_capacity; k++) {
+        uint32_t i = (uint32_t)((vk->frame_count * n + k) % vk->texture_capacity);
+        _oak_vk_texture *t = &vk->textures[i];
+        if (!t->id) continue;
+        const oak_texture_data *d = oak_texture_get((oak_texture){t->id});
+        if (!d || d->version != t->version) _oak_vk_texture_free(vk, t);
+    }
+    return OAK_OK;
+}

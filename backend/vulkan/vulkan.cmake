@@ -1,0 +1,46 @@
+# The Vulkan backend's build hook, included by the top CMakeLists before the
+# oak_objects library exists: adds the backend's sources, volk, -ldl, and the
+# SPIR-V of every shaders/*.glsl compiled by glslc (a shader error fails the build).
+find_program(OAK_GLSLC glslc)
+find_path(OAK_VOLK_DIR volk.c PATHS /usr/include NO_DEFAULT_PATH)
+find_path(OAK_VULKAN_INCLUDE vulkan/vulkan.h)
+if(NOT OAK_GLSLC OR NOT OAK_VOLK_DIR OR NOT OAK_VULKAN_INCLUDE)
+  message(STATUS "oak: Vulkan backend off (need glslc, volk.c and the Vulkan headers)")
+  return()
+endif()
+
+file(GLOB OAK_VK_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/backend/vulkan/*.c)
+# volk's own source is compiled into oak; its warnings are not ours to fix.
+set_source_files_properties(${OAK_VOLK_DIR}/volk.c PROPERTIES COMPILE_OPTIONS "-w")
+list(APPEND OAK_EXTRA_SOURCES ${OAK_VK_SOURCES} ${OAK_VOLK_DIR}/volk.c)
+list(APPEND OAK_EXTRA_LIBS ${CMAKE_DL_LIBS})
+list(APPEND OAK_EXTRA_DEFINITIONS OAK_HAVE_VULKAN=1 VK_NO_PROTOTYPES)
+set(OAK_HAVE_VULKAN ON)
+
+# Stage from the name: shaders/<name>.<stage>.glsl, stage in vert/frag/comp.
+file(GLOB OAK_SHADER_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/shaders/*.glsl)
+file(GLOB OAK_SHADER_HEADERS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/shaders/common/*.h
+     ${CMAKE_SOURCE_DIR}/shaders/common/*.glsl ${CMAKE_SOURCE_DIR}/include/oak/config.h)
+set(OAK_SHADER_OUT ${CMAKE_BINARY_DIR}/generated/shaders)
+file(MAKE_DIRECTORY ${OAK_SHADER_OUT})
+set(OAK_SHADER_OUTPUTS)
+foreach(src ${OAK_SHADER_SOURCES})
+  get_filename_component(base ${src} NAME)
+  string(REGEX MATCH "\\.(vert|frag|comp)\\.glsl$" ok ${base})
+  if(NOT ok)
+    message(FATAL_ERROR "oak: ${base} must be named <name>.<vert|frag|comp>.glsl")
+  endif()
+  set(stage ${CMAKE_MATCH_1})
+  string(REPLACE ".glsl" ".h" out ${base})
+  add_custom_command(
+    OUTPUT ${OAK_SHADER_OUT}/${out}
+    COMMAND ${OAK_GLSLC} -fshader-stage=${stage} --target-env=vulkan1.2 -O -Werror
+            -DOAK_VULKAN_GLSL=1 -I${CMAKE_SOURCE_DIR}/shaders -I${CMAKE_SOURCE_DIR}/include
+            -mfmt=c ${src} -o ${OAK_SHADER_OUT}/${out}
+    DEPENDS ${src} ${OAK_SHADER_HEADERS}
+    COMMENT "glslc ${base}"
+    VERBATIM)
+  list(APPEND OAK_SHADER_OUTPUTS ${OAK_SHADER_OUT}/${out})
+endforeach()
+add_custom_target(oak_vulkan_shaders DEPENDS ${OAK_SHADER_OUTPUTS})
+list(APPEND OAK_EXTRA_DEPENDS oak_vulkan_shaders)

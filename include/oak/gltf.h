@@ -1,0 +1,195 @@
+/* oak glTF 2.0: the loaded file as oak sees it (engine assets plus the
+ * glTF-side description of nodes, skins, clips, cameras, lights and extras),
+ * pure animation sampling, and the baked .oakm cache of the same thing. */
+#ifndef OAK_GLTF_H
+#define OAK_GLTF_H
+
+#include "asset.h"
+#include "render.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- animation sampling (pure functions) ------------------------------- */
+
+typedef enum oak_interp {
+    OAK_INTERP_DEFAULT = 0, /* resolves to OAK_INTERP_LINEAR, as glTF */
+    OAK_INTERP_STEP,
+    OAK_INTERP_LINEAR,      /* slerp for rotations */
+    OAK_INTERP_CUBICSPLINE, /* Hermite with per-key in/out tangents */
+} oak_interp;
+
+typedef enum oak_anim_path {
+    OAK_ANIM_PATH_DEFAULT = 0, /* resolves to OAK_ANIM_PATH_TRANSLATION */
+    OAK_ANIM_PATH_TRANSLATION,
+    OAK_ANIM_PATH_ROTATION, /* quaternion x, y, z, w */
+    OAK_ANIM_PATH_SCALE,
+    OAK_ANIM_PATH_WEIGHTS, /* morph target weights */
+} oak_anim_path;
+
+/* Keyframes of one animated value of `width` floats. values holds
+ * key_count * width floats, or for CUBICSPLINE key_count * 3 * width laid out
+ * per key as (in-tangent, value, out-tangent) exactly as glTF stores them. */
+typedef struct oak_anim_sampler {
+    uint32_t key_count, width;
+    const float *times; /* strictly increasing seconds */
+    const float *values;
+    oak_interp interp;
+} oak_anim_sampler;
+
+/* Writes the sampler's value at time t into out (width floats). Before the
+ * first key it holds the first value, after the last the last value. With
+ * rotation set (width 4) LINEAR takes the shorter slerp and every result is
+ * normalized. Zero keys leave out untouched. */
+void oak_anim_sample(float *out, const oak_anim_sampler *s, float t, bool rotation);
+
+/* ---- the loaded file ---------------------------------------------------- */
+
+typedef struct oak_gltf_channel {
+    uint32_t node, sampler;
+    oak_anim_path path;
+} oak_gltf_channel;
+
+typedef struct oak_gltf_clip {
+    char *name; /* never NULL; "" when unnamed */
+    uint32_t channel_count, sampler_count;
+    oak_gltf_channel *channels;
+    oak_anim_sampler *samplers;
+    float start, end; /* first and last key time over all samplers */
+} oak_gltf_clip;
+
+typedef struct oak_gltf_skin {
+    char *name;
+    uint32_t joint_count;
+    uint32_t *joints;    /* node indices */
+    float *inverse_bind; /* 16 floats per joint, column-major; identity if absent */
+    int32_t skeleton;    /* node index or -1 */
+} oak_gltf_skin;
+
+/* Per-vertex deltas of one morph target; NULL streams are absent. */
+typedef struct oak_gltf_target {
+    float *positions, *normals, *tangents; /* xyz each */
+} oak_gltf_target;
+
+/* One primitive: CPU copies of its streams as read from the file (after
+ * triangulation and, without normals, un-indexing with flat normals), the
+ * registry mesh made from them, and what skinning and morphing need. */
+typedef struct oak_gltf_primitive {
+    oak_mesh mesh;    /* id 0 when skipped (points, lines) or not made */
+    int32_t material; /* index into materials, -1: the default material */
+    uint32_t mode;    /* glTF mode as in the file (4 triangles, ...) */
+    uint32_t vertex_count, index_count;
+    float *positions, *normals, *tangents, *uv0, *uv1, *colors;
+    uint32_t *indices;
+    uint32_t influence_count; /* joints/weights per vertex: 4 per JOINTS_n set */
+    uint16_t *joints;
+    float *weights;
+    uint32_t max_joint; /* largest joint index used, for checking against a skin */
+    uint32_t target_count;
+    oak_gltf_target *targets;
+    oak_bounds bounds; /* of positions, in mesh space */
+} oak_gltf_primitive;
+
+typedef struct oak_gltf_mesh {
+    char *name;
+    uint32_t primitive_count;
+    oak_gltf_primitive *primitives;
+    uint32_t weight_count; /* default morph weights (target count of its primitives) */
+    float *weights;
+} oak_gltf_mesh;
+
+typedef struct oak_gltf_node {
+    char *name;
+    int32_t parent; /* -1 for roots */
+    uint32_t child_count;
+    uint32_t *children;
+    int32_t mesh, skin, camera, light;           /* -1: none */
+    float translation[3], rotation[4], scale[3]; /* a `matrix` is decomposed into these */
+    uint32_t weight_count;
+    float *weights; /* the node's morph weights, else the mesh's, else NULL */
+    char *extras;   /* the node's "extras" as raw JSON text, NULL if none */
+} oak_gltf_node;
+
+typedef struct oak_gltf_camera {
+    char *name;
+    oak_camera camera; /* perspective: fov_y, aspect (0 if unset), znear, zfar (0: infinite) */
+    float xmag, ymag;  /* orthographic half extents */
+} oak_gltf_camera;
+
+typedef struct oak_gltf_light {
+    char *name;
+    oak_light light; /* KHR_lights_punctual, cones in radians */
+} oak_gltf_light;
+
+/* Material as read, with texture references by index into images so the
+ * cache and tools can see them; materials[i] is the registry material. */
+typedef struct oak_gltf_material {
+    char *name;
+    oak_material_desc desc; /* texture handles filled once assets exist */
+    int32_t image[5];       /* base, metal-rough, normal, occlusion, emissive; -1 none */
+} oak_gltf_material;
+
+typedef struct oak_gltf_image {
+    char *name;
+    uint32_t width, height;
+    uint8_t *rgba; /* decoded RGBA8, NULL when the load skipped images */
+} oak_gltf_image;
+
+typedef struct oak_gltf {
+    char *path;
+    uint32_t node_count, mesh_count, material_count, image_count, texture_count;
+    uint32_t skin_count, clip_count, camera_count, light_count, scene_count;
+    oak_gltf_node *nodes;
+    oak_gltf_mesh *meshes;
+    oak_gltf_material *materials;
+    oak_material *material_handles; /* per material; id 0 before assets exist */
+    oak_material default_material;  /* for primitives without one */
+    oak_gltf_image *images;
+    oak_texture *image_textures; /* per image, as colour (sRGB) and as data */
+    oak_texture *image_data_textures;
+    oak_gltf_skin *skins;
+    oak_gltf_clip *clips;
+    oak_gltf_camera *cameras;
+    oak_gltf_light *lights;
+    uint32_t root_count; /* roots of the default scene (or of every node) */
+    uint32_t *roots;
+    uint32_t primitive_count;
+    oak_bounds bounds; /* of the default scene at rest, in model space */
+    void *internal_;   /* owner of all the memory above */
+} oak_gltf;
+
+typedef struct oak_gltf_desc {
+    bool no_assets; /* parse and validate only: no meshes, textures, materials */
+    bool no_images; /* skip decoding images (textures left out) */
+} oak_gltf_desc;
+
+/* Loads .gltf (external files, data: URIs) or .glb, or an .oakm made by
+ * oak_gltf_bake. One line naming the file, the JSON path and the problem on
+ * failure; nothing is left allocated then. */
+oak_result oak_gltf_load(oak_gltf **out, const char *path, const oak_gltf_desc *desc);
+/* Same from memory; name is used in messages and to resolve relative URIs
+ * (NULL: external files are refused, as the fuzz target wants). */
+oak_result oak_gltf_load_memory(oak_gltf **out, const void *data, size_t size, const char *name,
+                                const oak_gltf_desc *desc);
+/* Frees the description and destroys the assets it made. */
+void oak_gltf_free(oak_gltf *gltf);
+
+/* World matrix of node i in the rest pose (product of local transforms). */
+void oak_gltf_node_world(const oak_gltf *gltf, uint32_t node, mat4 out);
+/* The one-line summary `oak view --check` prints. */
+void oak_gltf_summary(const oak_gltf *gltf, char *out, size_t size);
+
+/* ---- the baked cache (.oakm) ------------------------------------------ */
+
+#define OAK_OAKM_VERSION 1
+
+/* Writes the loaded model (post-processed meshes with all streams, materials,
+ * decoded images, nodes, skins, clips, cameras, lights) in oak's binary cache
+ * format. oak_gltf_load reads it back when the file starts with the magic. */
+oak_result oak_gltf_bake(const oak_gltf *gltf, const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,649 @@
+/* Reading scene files: cJSON parses, then every object is checked field by
+ * field against what the writer produces. Anything unknown, missing or of the
+ * wrong type fails with one line naming the file and the JSON path
+ * ("entities[3].transform.position: expected 3 numbers"), and everything the
+ * load made so far (scene, meshes, materials) is freed again. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scene_file.h"
+
+#define PATH_MAX_LEN 256
+
+typedef struct source_file {
+    char *path;
+    oak_model model;
+    bool *used; /* per model mesh */
+} source_file;
+
+typedef struct loader {
+    const char *file;
+    oak_scene *scene;
+    oak_mesh *meshes;
+    uint32_t mesh_count;
+    oak_material *materials;
+    uint32_t material_count;
+    source_file *sources;
+    uint32_t source_count, source_capacity;
+    oak_entity *entities;
+    uint32_t entity_count;
+} loader;
+
+static oak_result fail(loader *l, const char *path, const char *fmt, ...) OAK_PRINTF(3, 4);
+static oak_result fail(loader *l, const char *path, const char *fmt, ...) {
+    char msg[512], line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(line, sizeof line, "%s: %s: %s", l->file, path, msg);
+    /* Keys and values from the file are echoed: keep the message one line. */
+    for (char *c = line; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
+    return oak_error(OAK_ERROR_PARSE, "%s", line);
+}
+
+/* JSON paths longer than PATH_MAX_LEN are cut short; they only feed messages. */
+static void join(char *out, const char *path, const char *key) {
+    if (snprintf(out, PATH_MAX_LEN, "%s%s%s", path, *path ? "." : "", key) >= PATH_MAX_LEN)
+        out[PATH_MAX_LEN - 1] = 0;
+}
+
+static void join_index(char *out, const char *path, const char *key, int i) {
+    if (snprintf(out, PATH_MAX_LEN, "%s%s%s[%d]", path, *path && key ? "." : "", key ? key : "",
+                 i) >= PATH_MAX_LEN)
+        out[PATH_MAX_LEN - 1] = 0;
+}
+
+/* ---- typed field readers -------------------------------------------------- */
+
+static oak_result expect_object(loader *l, const cJSON *o, const char *path,
+                                const char *const *allowed) {
+    if (!cJSON_IsObject(o)) return fail(l, path, "expected an object");
+    const cJSON *it;
+    cJSON_ArrayForEach(it, o) {
+        bool known = false;
+        for (const char *const *a = allowed; *a && !known; a++) known = !strcmp(*a, it->string);
+        char p[PATH_MAX_LEN];
+        join(p, path, it->string);
+        if (!known) return fail(l, p, "unknown field");
+        /* cJSON keeps duplicates; a second copy would be silently ignored. */
+        for (const cJSON *o2 = it->next; o2; o2 = o2->next)
+            if (!strcmp(o2->string, it->string)) return fail(l, p, "appears twice");
+    }
+    return OAK_OK;
+}
+
+/* Missing fields keep the default already in *out unless required. */
+static const cJSON *field(loader *l, const cJSON *o, const char *path, const char *key,
+                          bool required, oak_result *r) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!v && required) {
+        char p[PATH_MAX_LEN];
+        join(p, path, key);
+        *r = fail(l, p, "missing");
+    }
+    return v;
+}
+
+static oak_result read_floats(loader *l, const cJSON *o, const char *path, const char *key,
+                              float *out, int n, bool required) {
+    oak_result r = OAK_OK;
+    const cJSON *v = field(l, o, path, key, required, &r);
+    if (!v) return r;
+    char p[PATH_MAX_LEN];
+    join(p, path, key);
+    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != n)
+        return fail(l, p, "expected %d numbers", n);
+    int i = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, v) {
+        if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || fabs(it->valuedouble) > 3.4e38)
+            return fail(l, p, "expected %d numbers", n);
+        out[i++] = (float)it->valuedouble;
+    }
+    return OAK_OK;
+}
+
+static oak_result read_float(loader *l, const cJSON *o, const char *path, const char *key,
+                             float *out) {
+    oak_result r = OAK_OK;
+    const cJSON *v = field(l, o, path, key, false, &r);
+    if (!v) return r;
+    if (!cJSON_IsNumber(v) || fabs(v->valuedouble) > 3.4e38) {
+        char p[PATH_MAX_LEN];
+        join(p, path, key);
+        return fail(l, p, "expected a number");
+    }
+    *out = (float)v->valuedouble;
+    return OAK_OK;
+}
+
+/* An integer in [lo, hi]. */
+static oak_result read_int(loader *l, const cJSON *o, const char *path, const char *key,
+                           long long lo, long long hi, bool required, long long *out) {
+    oak_result r = OAK_OK;
+    const cJSON *v = field(l, o, path, key, required, &r);
+    if (!v) return r;
+    char p[PATH_MAX_LEN];
+    join(p, path, key);
+    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble))
+        return fail(l, p, "expected an integer");
+    if (v->valuedouble < (double)lo || v->valuedouble > (double)hi)
+        return fail(l, p, "%.17g is out of range [%lld, %lld]", v->valuedouble, lo, hi);
+    *out = (long long)v->valuedouble;
+    return OAK_OK;
+}
+
+static oak_result read_u32(loader *l, const cJSON *o, const char *path, const char *key,
+                           uint32_t *out) {
+    long long v = *out;
+    oak_result r = read_int(l, o, path, key, 0, UINT32_MAX, false, &v);
+    *out = (uint32_t)v;
+    return r;
+}
+
+static oak_result read_bool(loader *l, const cJSON *o, const char *path, const char *key,
+                            bool *out) {
+    oak_result r = OAK_OK;
+    const cJSON *v = field(l, o, path, key, false, &r);
+    if (!v) return r;
+    if (!cJSON_IsBool(v)) {
+        char p[PATH_MAX_LEN];
+        join(p, path, key);
+        return fail(l, p, "expected true or false");
+    }
+    *out = cJSON_IsTrue(v);
+    return OAK_OK;
+}
+
+static oak_result read_string(loader *l, const cJSON *o, const char *path, const char *key,
+                              bool required, const char **out) {
+    oak_result r = OAK_OK;
+    const cJSON *v = field(l, o, path, key, required, &r);
+    if (!v) return r;
+    if (!cJSON_IsString(v)) {
+        char p[PATH_MAX_LEN];
+        join(p, path, key);
+        return fail(l, p, "expected a string");
+    }
+    *out = v->valuestring;
+    return OAK_OK;
+}
+
+static oak_result read_enum(loader *l, const cJSON *o, const char *path, const char *key,
+                            const char *const *names, uint32_t *out) {
+    const char *s = NULL;
+    oak_result r = read_string(l, o, path, key, false, &s);
+    if (r || !s) return r;
+    for (uint32_t i = 0; names[i]; i++)
+        if (!strcmp(names[i], s)) {
+            *out = i;
+            return OAK_OK;
+        }
+    char p[PATH_MAX_LEN], list[256] = "";
+    join(p, path, key);
+    for (uint32_t i = 0; names[i]; i++) {
+        size_t len = strlen(list);
+        snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", names[i]);
+    }
+    return fail(l, p, "'%s' is not one of %s", s, list);
+}
+
+#define TRY(expr)                                                                                  \
+    do {                                                                                           \
+        oak_result r_ = (expr);                                                                    \
+        if (r_) return r_;                                                                         \
+    } while (0)
+
+/* ---- environment and post -------------------------------------------------- */
+
+static oak_result read_environment(loader *l, const cJSON *o, oak_environment *e) {
+    static const char *const keys[] = {
+        "sky_zenith_display", "sky_horizon_display", "ambient_sky", "ambient_ground",
+        "fog_display",        "fog_density",         NULL};
+    const char *p = "environment";
+    TRY(expect_object(l, o, p, keys));
+    TRY(read_floats(l, o, p, "sky_zenith_display", e->sky_zenith_display, 3, false));
+    TRY(read_floats(l, o, p, "sky_horizon_display", e->sky_horizon_display, 3, false));
+    TRY(read_floats(l, o, p, "ambient_sky", e->ambient_sky, 3, false));
+    TRY(read_floats(l, o, p, "ambient_ground", e->ambient_ground, 3, false));
+    TRY(read_floats(l, o, p, "fog_display", e->fog_display, 3, false));
+    return read_float(l, o, p, "fog_density", &e->fog_density);
+}
+
+static oak_result read_post(loader *l, const cJSON *o, oak_post *post) {
+    static const char *const keys[] = {"exposure", "no_tonemap", "no_dither", "no_fxaa", NULL};
+    TRY(expect_object(l, o, "post", keys));
+    TRY(read_float(l, o, "post", "exposure", &post->exposure));
+    TRY(read_bool(l, o, "post", "no_tonemap", &post->no_tonemap));
+    TRY(read_bool(l, o, "post", "no_dither", &post->no_dither));
+    return read_bool(l, o, "post", "no_fxaa", &post->no_fxaa);
+}
+
+/* ---- meshes ----------------------------------------------------------------- */
+
+static oak_result read_shape(loader *l, const cJSON *o, const char *path, oak_shape_desc *d) {
+    static const char *const keys[] = {"type",      "size",       "radius", "height",  "segments",
+                                       "rings",     "uv_scale",   "seed",   "octaves", "frequency",
+                                       "amplitude", "lacunarity", "gain",   NULL};
+    memset(d, 0, sizeof *d);
+    TRY(expect_object(l, o, path, keys));
+    uint32_t type = 0;
+    TRY(read_enum(l, o, path, "type", _oak_shape_names, &type));
+    d->type = (oak_shape)type;
+    TRY(read_floats(l, o, path, "size", d->size, 3, false));
+    TRY(read_float(l, o, path, "radius", &d->radius));
+    TRY(read_float(l, o, path, "height", &d->height));
+    TRY(read_u32(l, o, path, "segments", &d->segments));
+    TRY(read_u32(l, o, path, "rings", &d->rings));
+    TRY(read_float(l, o, path, "uv_scale", &d->uv_scale));
+    TRY(read_u32(l, o, path, "seed", &d->seed));
+    TRY(read_u32(l, o, path, "octaves", &d->octaves));
+    TRY(read_float(l, o, path, "frequency", &d->frequency));
+    TRY(read_float(l, o, path, "amplitude", &d->amplitude));
+    TRY(read_float(l, o, path, "lacunarity", &d->lacunarity));
+    return read_float(l, o, path, "gain", &d->gain);
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcasecmp(s + n - m, suffix);
+}
+
+/* One load per source file however many meshes the scene takes from it. */
+static oak_result source_mesh(loader *l, const char *path, const char *rel, uint32_t index,
+                              oak_mesh *out) {
+    char resolved[4096];
+    _oak_scene_resolve_path(resolved, sizeof resolved, l->file, rel);
+    source_file *sf = NULL;
+    for (uint32_t i = 0; i < l->source_count && !sf; i++)
+        if (!strcmp(l->sources[i].path, resolved)) sf = &l->sources[i];
+    if (!sf) {
+        char p[PATH_MAX_LEN];
+        join(p, path, "source");
+        if (!ends_with(resolved, ".obj"))
+            return fail(l, p, "'%s': only .obj mesh files are supported", rel);
+        if (access(resolved, R_OK)) return fail(l, p, "could not load '%s' (no such file)", rel);
+        if (!OAK_GROW(l->sources, l->source_capacity, l->source_count + 1))
+            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", l->file);
+        sf = &l->sources[l->source_count];
+        memset(sf, 0, sizeof *sf);
+        if (oak_load_obj(&sf->model, resolved)) {
+            char why[512];
+            snprintf(why, sizeof why, "%s", oak_last_error());
+            return fail(l, p, "could not load '%s' (%s)", rel, why);
+        }
+        l->source_count++;
+        sf->path = oak_strdup(resolved);
+        sf->used = oak_calloc(sf->model.mesh_count + 1, sizeof(bool));
+        if (!sf->path || !sf->used)
+            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", l->file);
+    }
+    if (index >= sf->model.mesh_count) {
+        char p[PATH_MAX_LEN];
+        join(p, path, "index");
+        return fail(l, p, "%u is past the %u meshes of '%s'", index, sf->model.mesh_count, rel);
+    }
+    sf->used[index] = true;
+    *out = sf->model.meshes[index];
+    oak_mesh_set_source(*out, resolved, index);
+    return OAK_OK;
+}
+
+static oak_result read_meshes(loader *l, const cJSON *arr) {
+    if (!arr) return OAK_OK;
+    if (!cJSON_IsArray(arr)) return fail(l, "meshes", "expected an array");
+    uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
+    l->meshes = oak_calloc(n + 1, sizeof(oak_mesh));
+    if (!l->meshes) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", l->file);
+    const cJSON *m;
+    cJSON_ArrayForEach(m, arr) {
+        char p[PATH_MAX_LEN];
+        join_index(p, "meshes", NULL, (int)l->mesh_count);
+        static const char *const keys[] = {"shape", "source", "index", NULL};
+        TRY(expect_object(l, m, p, keys));
+        const cJSON *shape = cJSON_GetObjectItemCaseSensitive(m, "shape");
+        const cJSON *src = cJSON_GetObjectItemCaseSensitive(m, "source");
+        if (!shape == !src) return fail(l, p, "expected either \"shape\" or \"source\"");
+        oak_mesh mesh = {0};
+        if (shape) {
+            char sp[PATH_MAX_LEN];
+            join(sp, p, "shape");
+            oak_shape_desc d;
+            TRY(read_shape(l, shape, sp, &d));
+            if (cJSON_GetObjectItemCaseSensitive(m, "index"))
+                return fail(l, p, "\"index\" belongs with \"source\"");
+            if (oak_make_shape(&mesh, &d)) {
+                char why[512];
+                snprintf(why, sizeof why, "%s", oak_last_error());
+                return fail(l, sp, "%s", why);
+            }
+        } else {
+            const char *rel = NULL;
+            long long index = 0;
+            TRY(read_string(l, m, p, "source", true, &rel));
+            TRY(read_int(l, m, p, "index", 0, UINT32_MAX, true, &index));
+            TRY(source_mesh(l, p, rel, (uint32_t)index, &mesh));
+        }
+        l->meshes[l->mesh_count++] = mesh;
+    }
+    return OAK_OK;
+}
+
+/* ---- materials ---------------------------------------------------------------- */
+
+static oak_result read_texture_ref(loader *l, const cJSON *o, const char *path, const char *key,
+                                   oak_texture_ref *t) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!v) return OAK_OK;
+    char p[PATH_MAX_LEN], sp[PATH_MAX_LEN];
+    join(p, path, key);
+    static const char *const keys[] = {"path",   "format",   "sampler", "uv_set",
+                                       "offset", "rotation", "scale",   NULL};
+    TRY(expect_object(l, v, p, keys));
+    const char *rel = NULL;
+    uint32_t format = 0;
+    TRY(read_string(l, v, p, "path", true, &rel));
+    TRY(read_enum(l, v, p, "format", _oak_format_names, &format));
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(v, "sampler");
+    if (s) {
+        static const char *const skeys[] = {"wrap_u", "wrap_v", "mag", "min", "mip", NULL};
+        join(sp, p, "sampler");
+        TRY(expect_object(l, s, sp, skeys));
+        uint32_t e[5] = {0};
+        TRY(read_enum(l, s, sp, "wrap_u", _oak_wrap_names, &e[0]));
+        TRY(read_enum(l, s, sp, "wrap_v", _oak_wrap_names, &e[1]));
+        TRY(read_enum(l, s, sp, "mag", _oak_filter_names, &e[2]));
+        TRY(read_enum(l, s, sp, "min", _oak_filter_names, &e[3]));
+        TRY(read_enum(l, s, sp, "mip", _oak_filter_names, &e[4]));
+        t->sampler = (oak_sampler){(oak_wrap)e[0], (oak_wrap)e[1], (oak_filter)e[2],
+                                   (oak_filter)e[3], (oak_filter)e[4]};
+    }
+    long long uv = 0;
+    TRY(read_int(l, v, p, "uv_set", 0, OAK_MAX_UV_SETS - 1, false, &uv));
+    t->uv_set = (uint32_t)uv;
+    TRY(read_floats(l, v, p, "offset", t->offset, 2, false));
+    TRY(read_float(l, v, p, "rotation", &t->rotation));
+    TRY(read_floats(l, v, p, "scale", t->scale, 2, false));
+    char resolved[4096];
+    _oak_scene_resolve_path(resolved, sizeof resolved, l->file, rel);
+    if (strncmp(resolved, "oak://", 6) && access(resolved, R_OK)) {
+        join(sp, p, "path");
+        return fail(l, sp, "could not load '%s' (no such file)", rel);
+    }
+    if (oak_load_texture(&t->texture, resolved, (oak_format)format)) {
+        char why[512];
+        join(sp, p, "path");
+        snprintf(why, sizeof why, "%s", oak_last_error());
+        return fail(l, sp, "could not load '%s' (%s)", rel, why);
+    }
+    return OAK_OK;
+}
+
+static oak_result read_materials(loader *l, const cJSON *arr) {
+    if (!arr) return OAK_OK;
+    if (!cJSON_IsArray(arr)) return fail(l, "materials", "expected an array");
+    uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
+    l->materials = oak_calloc(n + 1, sizeof(oak_material));
+    if (!l->materials) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", l->file);
+    static const char *const keys[] = {"name",           "base_color",
+                                       "metallic",       "roughness",
+                                       "emissive",       "emissive_strength",
+                                       "normal_scale",   "occlusion_strength",
+                                       "alpha_mode",     "alpha_cutoff",
+                                       "double_sided",   "unlit",
+                                       "base_color_tex", "metallic_roughness_tex",
+                                       "normal_tex",     "occlusion_tex",
+                                       "emissive_tex",   NULL};
+    const cJSON *m;
+    cJSON_ArrayForEach(m, arr) {
+        char p[PATH_MAX_LEN];
+        join_index(p, "materials", NULL, (int)l->material_count);
+        TRY(expect_object(l, m, p, keys));
+        oak_material_desc d = oak_material_desc_defaults(NULL);
+        const char *name = NULL;
+        uint32_t alpha = d.alpha_mode;
+        TRY(read_string(l, m, p, "name", false, &name));
+        TRY(read_floats(l, m, p, "base_color", d.base_color, 4, false));
+        TRY(read_float(l, m, p, "metallic", &d.metallic));
+        TRY(read_float(l, m, p, "roughness", &d.roughness));
+        TRY(read_floats(l, m, p, "emissive", d.emissive, 3, false));
+        TRY(read_float(l, m, p, "emissive_strength", &d.emissive_strength));
+        TRY(read_float(l, m, p, "normal_scale", &d.normal_scale));
+        TRY(read_float(l, m, p, "occlusion_strength", &d.occlusion_strength));
+        TRY(read_enum(l, m, p, "alpha_mode", _oak_alpha_names, &alpha));
+        d.alpha_mode = (oak_alpha_mode)alpha;
+        TRY(read_float(l, m, p, "alpha_cutoff", &d.alpha_cutoff));
+        TRY(read_bool(l, m, p, "double_sided", &d.double_sided));
+        TRY(read_bool(l, m, p, "unlit", &d.unlit));
+        TRY(read_texture_ref(l, m, p, "base_color_tex", &d.base_color_tex));
+        TRY(read_texture_ref(l, m, p, "metallic_roughness_tex", &d.metallic_roughness_tex));
+        TRY(read_texture_ref(l, m, p, "normal_tex", &d.normal_tex));
+        TRY(read_texture_ref(l, m, p, "occlusion_tex", &d.occlusion_tex));
+        TRY(read_texture_ref(l, m, p, "emissive_tex", &d.emissive_tex));
+        d.name = name && *name ? name : NULL;
+        oak_material mat;
+        if (oak_make_material(&mat, &d)) {
+            char why[512];
+            snprintf(why, sizeof why, "%s", oak_last_error());
+            return fail(l, p, "%s", why);
+        }
+        l->materials[l->material_count++] = mat;
+    }
+    return OAK_OK;
+}
+
+/* ---- entities --------------------------------------------------------------- */
+
+static oak_result read_entity(loader *l, const cJSON *o, const char *p, oak_entity e) {
+    static const char *const keys[] = {"name",   "parent", "transform", "mesh_renderer",
+                                       "camera", "light",  NULL};
+    TRY(expect_object(l, o, p, keys));
+    const char *name = NULL;
+    TRY(read_string(l, o, p, "name", false, &name));
+    if (name && *name && oak_scene_set_name(l->scene, e, name))
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", l->file);
+    char cp[PATH_MAX_LEN];
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "transform");
+    if (cJSON_IsNull(t)) {
+        oak_scene_remove(l->scene, e, OAK_COMPONENT_TRANSFORM);
+    } else if (t) {
+        static const char *const tkeys[] = {"position", "rotation", "scale", NULL};
+        join(cp, p, "transform");
+        TRY(expect_object(l, t, cp, tkeys));
+        oak_transform tr = oak_transform_identity();
+        TRY(read_floats(l, t, cp, "position", tr.position, 3, false));
+        TRY(read_floats(l, t, cp, "rotation", tr.rotation, 4, false));
+        TRY(read_floats(l, t, cp, "scale", tr.scale, 3, false));
+        oak_scene_set_transform(l->scene, e, &tr);
+    }
+    const cJSON *mr = cJSON_GetObjectItemCaseSensitive(o, "mesh_renderer");
+    if (mr) {
+        static const char *const mkeys[] = {"mesh", "material", "flags", NULL};
+        join(cp, p, "mesh_renderer");
+        TRY(expect_object(l, mr, cp, mkeys));
+        long long mesh = -1, mat = -1;
+        oak_mesh_renderer c = {0};
+        TRY(read_int(l, mr, cp, "mesh", -1, (long long)l->mesh_count - 1, true, &mesh));
+        TRY(read_int(l, mr, cp, "material", -1, (long long)l->material_count - 1, true, &mat));
+        TRY(read_u32(l, mr, cp, "flags", &c.flags));
+        if (mesh >= 0) c.mesh = l->meshes[mesh];
+        if (mat >= 0) c.material = l->materials[mat];
+        oak_scene_set_mesh_renderer(l->scene, e, &c);
+    }
+    const cJSON *cam = cJSON_GetObjectItemCaseSensitive(o, "camera");
+    if (cam) {
+        static const char *const ckeys[] = {"fov_y",        "znear",  "zfar",
+                                            "ortho_height", "aspect", NULL};
+        join(cp, p, "camera");
+        TRY(expect_object(l, cam, cp, ckeys));
+        oak_camera c = {0};
+        TRY(read_float(l, cam, cp, "fov_y", &c.fov_y));
+        TRY(read_float(l, cam, cp, "znear", &c.znear));
+        TRY(read_float(l, cam, cp, "zfar", &c.zfar));
+        TRY(read_float(l, cam, cp, "ortho_height", &c.ortho_height));
+        TRY(read_float(l, cam, cp, "aspect", &c.aspect));
+        oak_scene_set_camera(l->scene, e, &c);
+    }
+    const cJSON *li = cJSON_GetObjectItemCaseSensitive(o, "light");
+    if (li) {
+        static const char *const lkeys[] = {"type",       "color",      "intensity",    "range",
+                                            "inner_cone", "outer_cone", "cast_shadows", NULL};
+        join(cp, p, "light");
+        TRY(expect_object(l, li, cp, lkeys));
+        uint32_t type = 0;
+        TRY(read_enum(l, li, cp, "type", _oak_light_names, &type));
+        oak_light c = oak_light_defaults((oak_light_type)type);
+        c.type = (oak_light_type)type;
+        TRY(read_floats(l, li, cp, "color", c.color, 3, false));
+        TRY(read_float(l, li, cp, "intensity", &c.intensity));
+        TRY(read_float(l, li, cp, "range", &c.range));
+        TRY(read_float(l, li, cp, "inner_cone", &c.inner_cone));
+        TRY(read_float(l, li, cp, "outer_cone", &c.outer_cone));
+        TRY(read_bool(l, li, cp, "cast_shadows", &c.cast_shadows));
+        oak_scene_set_light(l->scene, e, &c);
+    }
+    return OAK_OK;
+}
+
+static oak_result read_entities(loader *l, const cJSON *arr) {
+    if (!arr) return OAK_OK;
+    if (!cJSON_IsArray(arr)) return fail(l, "entities", "expected an array");
+    uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
+    l->entities = oak_calloc(n + 1, sizeof(oak_entity));
+    if (!l->entities) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", l->file);
+    /* All entities exist before any parent link, so parents may come later. */
+    for (uint32_t i = 0; i < n; i++) {
+        l->entities[i] = oak_scene_create(l->scene, NULL);
+        if (!l->entities[i].id)
+            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", l->file);
+    }
+    l->entity_count = n;
+    const cJSON *o;
+    uint32_t i = 0;
+    cJSON_ArrayForEach(o, arr) {
+        char p[PATH_MAX_LEN];
+        join_index(p, "entities", NULL, (int)i);
+        TRY(read_entity(l, o, p, l->entities[i]));
+        long long parent = -1;
+        TRY(read_int(l, o, p, "parent", -1, (long long)n - 1, false, &parent));
+        if (parent >= 0) {
+            /* Checked here so the only message is the one naming the file. */
+            oak_entity self = l->entities[i];
+            for (oak_entity a = l->entities[parent]; a.id; a = oak_scene_parent(l->scene, a))
+                if (a.id == self.id) {
+                    char pp[PATH_MAX_LEN];
+                    join(pp, p, "parent");
+                    return fail(l, pp, "entity %lld would make a cycle", parent);
+                }
+            TRY(oak_scene_set_parent(l->scene, self, l->entities[parent]));
+        }
+        i++;
+    }
+    return OAK_OK;
+}
+
+/* ---- the file ------------------------------------------------------------------ */
+
+static void *json_alloc(size_t size) {
+    return oak_alloc(size);
+}
+static void json_free(void *p) {
+    oak_free(p);
+}
+
+static oak_result read_root(loader *l, const cJSON *root) {
+    static const char *const keys[] = {"oak_scene", "environment", "post",          "meshes",
+                                       "materials", "entities",    "active_camera", NULL};
+    if (!cJSON_IsObject(root)) return fail(l, "(root)", "expected an object");
+    long long version = 0;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "oak_scene");
+    if (!v) return fail(l, "oak_scene", "missing (not an oak scene file?)");
+    if (!cJSON_IsNumber(v)) return fail(l, "oak_scene", "expected an integer");
+    TRY(read_int(l, root, "", "oak_scene", 1, 1000000, true, &version));
+    if (version != _OAK_SCENE_FILE_VERSION)
+        return fail(l, "oak_scene", "version %lld is not supported (this build reads %d)", version,
+                    _OAK_SCENE_FILE_VERSION);
+    TRY(expect_object(l, root, "", keys));
+    const cJSON *env = cJSON_GetObjectItemCaseSensitive(root, "environment");
+    if (env) TRY(read_environment(l, env, &l->scene->environment));
+    const cJSON *post = cJSON_GetObjectItemCaseSensitive(root, "post");
+    if (post) TRY(read_post(l, post, &l->scene->post));
+    TRY(read_meshes(l, cJSON_GetObjectItemCaseSensitive(root, "meshes")));
+    TRY(read_materials(l, cJSON_GetObjectItemCaseSensitive(root, "materials")));
+    TRY(read_entities(l, cJSON_GetObjectItemCaseSensitive(root, "entities")));
+    long long active = -1;
+    TRY(read_int(l, root, "", "active_camera", -1, (long long)l->entity_count - 1, false, &active));
+    if (active >= 0) {
+        if (!oak_scene_get(l->scene, l->entities[active], OAK_COMPONENT_CAMERA))
+            return fail(l, "active_camera", "entity %lld has no camera", active);
+        oak_scene_set_active_camera(l->scene, l->entities[active]);
+    }
+    return OAK_OK;
+}
+
+/* Line and column of a byte offset, for syntax errors. */
+static void locate(const char *text, size_t offset, int *line, int *col) {
+    *line = 1, *col = 1;
+    for (size_t i = 0; i < offset && text[i]; i++) {
+        if (text[i] == '\n')
+            (*line)++, *col = 1;
+        else
+            (*col)++;
+    }
+}
+
+oak_result oak_scene_load(oak_scene **out, const char *path) {
+    if (!out || !path) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_scene_load: no path");
+    *out = NULL;
+    void *text = NULL;
+    size_t size = 0;
+    oak_result r = oak_read_file(path, &text, &size);
+    if (r) return r;
+    cJSON_InitHooks(&(cJSON_Hooks){json_alloc, json_free});
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, size, &end, false);
+    if (!root) {
+        int line, col;
+        size_t at = end && end >= (const char *)text ? (size_t)(end - (const char *)text) : 0;
+        locate(text, at, &line, &col);
+        oak_free(text);
+        return oak_error(OAK_ERROR_PARSE, "%s:%d:%d: JSON syntax error", path, line, col);
+    }
+    loader l = {0};
+    l.file = path;
+    r = oak_make_scene(&l.scene);
+    if (!r) r = read_root(&l, root);
+    /* Meshes of source files the scene did not use go back, as do the
+     * files' own materials: the scene file lists the materials it uses. */
+    for (uint32_t i = 0; i < l.source_count; i++) {
+        source_file *sf = &l.sources[i];
+        for (uint32_t m = 0; m < sf->model.mesh_count; m++)
+            if (r || !sf->used[m]) oak_destroy_mesh(sf->model.meshes[m]);
+        for (uint32_t m = 0; m < sf->model.material_count; m++)
+            oak_destroy_material(sf->model.materials[m]);
+        oak_model_release(&sf->model);
+        oak_free(sf->path);
+        oak_free(sf->used);
+    }
+    if (r) {
+        for (uint32_t i = 0; i < l.mesh_count; i++)
+            if (oak_mesh_get(l.meshes[i])) oak_destroy_mesh(l.meshes[i]);
+        for (uint32_t i = 0; i < l.material_count; i++) oak_destroy_material(l.materials[i]);
+        oak_destroy_scene(l.scene);
+    } else {
+        *out = l.scene;
+    }
+    oak_free(l.sources);
+    oak_free(l.meshes);
+    oak_free(l.materials);
+    oak_free(l.entities);
+    cJSON_Delete(root);
+    oak_free(text);
+    return r;
+}

@@ -1,0 +1,401 @@
+/* Writing scene files: a small JSON writer (floats in the fewest digits that
+ * read back to the same bits, fixed key order, short arrays on one line) and the
+ * walk that writes the environment, post, meshes, materials and entities.
+ * Meshes and materials are numbered in the order entities first use them, so
+ * loading a file and saving it again gives the same bytes. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scene_file.h"
+
+#define MAX_DEPTH 16
+
+typedef struct writer {
+    char *buf;
+    size_t len, cap;
+    int depth;
+    bool first[MAX_DEPTH];
+    const char *scene_path;
+    oak_result error; /* the first failure; later writes are skipped */
+} writer;
+
+static void put(writer *w, const char *fmt, ...) OAK_PRINTF(2, 3);
+static void put(writer *w, const char *fmt, ...) {
+    if (w->error) return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(w->buf ? w->buf + w->len : NULL, w->buf ? w->cap - w->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            w->error = oak_error(OAK_ERROR_INVALID_ARGUMENT, "scene save: format failed");
+            return;
+        }
+        if (w->buf && (size_t)n < w->cap - w->len) {
+            w->len += (size_t)n;
+            return;
+        }
+        size_t cap = w->cap ? w->cap * 2 : 4096;
+        while (cap < w->len + (size_t)n + 1) cap *= 2;
+        char *b = oak_realloc(w->buf, cap);
+        if (!b) {
+            w->error = oak_error(OAK_ERROR_OUT_OF_MEMORY, "scene save: out of memory");
+            return;
+        }
+        w->buf = b;
+        w->cap = cap;
+    }
+}
+
+static void indent(writer *w) {
+    put(w, "\n%*s", w->depth * 2, "");
+}
+
+/* Starts a member (key != NULL) or an array item. */
+static void item(writer *w, const char *key) {
+    if (!w->first[w->depth]) put(w, ",");
+    w->first[w->depth] = false;
+    indent(w);
+    if (key) put(w, "\"%s\": ", key);
+}
+
+static void open_block(writer *w, const char *key, char bracket) {
+    item(w, key);
+    put(w, "%c", bracket);
+    if (w->depth + 1 >= MAX_DEPTH) {
+        w->error = oak_error(OAK_ERROR_LIMIT, "scene save: nesting too deep");
+        return;
+    }
+    w->first[++w->depth] = true;
+}
+
+static void close_block(writer *w, char bracket) {
+    bool empty = w->first[w->depth];
+    w->depth--;
+    if (!empty) indent(w);
+    put(w, "%c", bracket);
+}
+
+/* The shortest "%.*g" that reads back to the same float (9 digits always
+ * does), so 0.1f is written 0.1, 10 as 10, and files stay hand-editable. */
+static void put_float(writer *w, const char *key, float v) {
+    if (!isfinite(v) && !w->error)
+        w->error = oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                             "scene save: %s: %s is not a finite number", w->scene_path, key);
+    char text[32], best[32] = "";
+    for (int digits = 1; digits <= 9; digits++) {
+        snprintf(text, sizeof text, "%.*g", digits, v);
+        if (strtof(text, NULL) == v && (!*best || strlen(text) < strlen(best)))
+            memcpy(best, text, sizeof text);
+    }
+    put(w, "%s", best);
+}
+
+static void w_float(writer *w, const char *key, float v) {
+    item(w, key);
+    put_float(w, key, v);
+}
+
+static void w_floats(writer *w, const char *key, const float *v, int n) {
+    item(w, key);
+    put(w, "[");
+    for (int i = 0; i < n; i++) {
+        if (i) put(w, ", ");
+        put_float(w, key, v[i]);
+    }
+    put(w, "]");
+}
+
+static void w_int(writer *w, const char *key, long long v) {
+    item(w, key);
+    put(w, "%lld", v);
+}
+
+static void w_bool(writer *w, const char *key, bool v) {
+    item(w, key);
+    put(w, "%s", v ? "true" : "false");
+}
+
+static void w_string(writer *w, const char *key, const char *s) {
+    item(w, key);
+    put(w, "\"");
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (*p == '"' || *p == '\\')
+            put(w, "\\%c", *p);
+        else if (*p < 0x20)
+            put(w, "\\u%04x", *p);
+        else
+            put(w, "%c", *p);
+    }
+    put(w, "\"");
+}
+
+/* Values outside the list are written as "default", which loads as 0. */
+static void w_enum(writer *w, const char *key, const char *const *names, uint32_t v) {
+    uint32_t count = 0;
+    while (names[count]) count++;
+    w_string(w, key, v < count ? names[v] : "default");
+}
+
+/* ---- the parts of a scene ------------------------------------------------- */
+
+static void write_environment(writer *w, const oak_environment *e) {
+    open_block(w, "environment", '{');
+    w_floats(w, "sky_zenith_display", e->sky_zenith_display, 3);
+    w_floats(w, "sky_horizon_display", e->sky_horizon_display, 3);
+    w_floats(w, "ambient_sky", e->ambient_sky, 3);
+    w_floats(w, "ambient_ground", e->ambient_ground, 3);
+    w_floats(w, "fog_display", e->fog_display, 3);
+    w_float(w, "fog_density", e->fog_density);
+    close_block(w, '}');
+}
+
+static void write_post(writer *w, const oak_post *p) {
+    open_block(w, "post", '{');
+    w_float(w, "exposure", p->exposure);
+    w_bool(w, "no_tonemap", p->no_tonemap);
+    w_bool(w, "no_dither", p->no_dither);
+    w_bool(w, "no_fxaa", p->no_fxaa);
+    close_block(w, '}');
+}
+
+static void write_mesh(writer *w, oak_mesh mesh, uint32_t index) {
+    const oak_mesh_data *md = oak_mesh_get(mesh);
+    open_block(w, NULL, '{');
+    if (!md) {
+        if (!w->error)
+            w->error =
+                oak_error(OAK_ERROR_NOT_FOUND, "scene save: %s: meshes[%u]: mesh %#x is gone",
+                          w->scene_path, index, mesh.id);
+    } else if (md->has_recipe) {
+        const oak_shape_desc *r = &md->recipe;
+        open_block(w, "shape", '{');
+        w_enum(w, "type", _oak_shape_names, r->type);
+        w_floats(w, "size", r->size, 3);
+        w_float(w, "radius", r->radius);
+        w_float(w, "height", r->height);
+        w_int(w, "segments", r->segments);
+        w_int(w, "rings", r->rings);
+        w_float(w, "uv_scale", r->uv_scale);
+        w_int(w, "seed", r->seed);
+        w_int(w, "octaves", r->octaves);
+        w_float(w, "frequency", r->frequency);
+        w_float(w, "amplitude", r->amplitude);
+        w_float(w, "lacunarity", r->lacunarity);
+        w_float(w, "gain", r->gain);
+        close_block(w, '}');
+    } else if (md->source_path && *md->source_path) {
+        char rel[4096];
+        if (!_oak_scene_relative_path(rel, sizeof rel, w->scene_path, md->source_path) && !w->error)
+            w->error = oak_error(OAK_ERROR_LIMIT, "scene save: %s: meshes[%u]: path too long: %s",
+                                 w->scene_path, index, md->source_path);
+        w_string(w, "source", rel);
+        w_int(w, "index", md->source_index);
+    } else if (!w->error) {
+        w->error = oak_error(OAK_ERROR_UNSUPPORTED,
+                             "scene save: %s: meshes[%u] ('%s') has neither a recipe nor a source "
+                             "file",
+                             w->scene_path, index, md->name ? md->name : "");
+    }
+    close_block(w, '}');
+}
+
+static void write_texture_ref(writer *w, const char *key, const oak_texture_ref *t,
+                              uint32_t material) {
+    if (!t->texture.id) return;
+    const oak_texture_data *td = oak_texture_get(t->texture);
+    if (!td || !td->name || !*td->name) {
+        if (!w->error)
+            w->error = oak_error(OAK_ERROR_UNSUPPORTED,
+                                 "scene save: %s: materials[%u].%s: texture %#x has no path",
+                                 w->scene_path, material, key, t->texture.id);
+        return;
+    }
+    char rel[4096];
+    if (!_oak_scene_relative_path(rel, sizeof rel, w->scene_path, td->name) && !w->error)
+        w->error = oak_error(OAK_ERROR_LIMIT, "scene save: %s: materials[%u].%s: path too long",
+                             w->scene_path, material, key);
+    open_block(w, key, '{');
+    w_string(w, "path", rel);
+    w_enum(w, "format", _oak_format_names, td->format);
+    open_block(w, "sampler", '{');
+    w_enum(w, "wrap_u", _oak_wrap_names, t->sampler.wrap_u);
+    w_enum(w, "wrap_v", _oak_wrap_names, t->sampler.wrap_v);
+    w_enum(w, "mag", _oak_filter_names, t->sampler.mag);
+    w_enum(w, "min", _oak_filter_names, t->sampler.min);
+    w_enum(w, "mip", _oak_filter_names, t->sampler.mip);
+    close_block(w, '}');
+    w_int(w, "uv_set", t->uv_set);
+    w_floats(w, "offset", t->offset, 2);
+    w_float(w, "rotation", t->rotation);
+    w_floats(w, "scale", t->scale, 2);
+    close_block(w, '}');
+}
+
+static void write_material(writer *w, oak_material m, uint32_t index) {
+    const oak_material_data *md = oak_material_get(m);
+    open_block(w, NULL, '{');
+    if (!md) {
+        if (!w->error)
+            w->error = oak_error(OAK_ERROR_NOT_FOUND,
+                                 "scene save: %s: materials[%u]: material %#x is gone",
+                                 w->scene_path, index, m.id);
+        close_block(w, '}');
+        return;
+    }
+    const oak_material_desc *d = &md->desc;
+    w_string(w, "name", md->name);
+    w_floats(w, "base_color", d->base_color, 4);
+    w_float(w, "metallic", d->metallic);
+    w_float(w, "roughness", d->roughness);
+    w_floats(w, "emissive", d->emissive, 3);
+    w_float(w, "emissive_strength", d->emissive_strength);
+    w_float(w, "normal_scale", d->normal_scale);
+    w_float(w, "occlusion_strength", d->occlusion_strength);
+    w_enum(w, "alpha_mode", _oak_alpha_names, d->alpha_mode);
+    w_float(w, "alpha_cutoff", d->alpha_cutoff);
+    w_bool(w, "double_sided", d->double_sided);
+    w_bool(w, "unlit", d->unlit);
+    write_texture_ref(w, "base_color_tex", &d->base_color_tex, index);
+    write_texture_ref(w, "metallic_roughness_tex", &d->metallic_roughness_tex, index);
+    write_texture_ref(w, "normal_tex", &d->normal_tex, index);
+    write_texture_ref(w, "occlusion_tex", &d->occlusion_tex, index);
+    write_texture_ref(w, "emissive_tex", &d->emissive_tex, index);
+    close_block(w, '}');
+}
+
+/* Numbers handles in first-use order. */
+typedef struct numbering {
+    oak_map map;
+    uint32_t *ids;
+    uint32_t count, capacity;
+} numbering;
+
+static long long number_of(numbering *n, uint32_t id, oak_result *err) {
+    if (!id) return -1;
+    uint32_t v;
+    if (oak_map_get(&n->map, id, &v)) return v;
+    if (!OAK_GROW(n->ids, n->capacity, n->count + 1) || oak_map_set(&n->map, id, n->count)) {
+        if (!*err) *err = oak_error(OAK_ERROR_OUT_OF_MEMORY, "scene save: out of memory");
+        return -1;
+    }
+    n->ids[n->count] = id;
+    return n->count++;
+}
+
+static void write_entity(writer *w, const oak_scene *s, uint32_t slot, const uint32_t *file_index,
+                         numbering *meshes, numbering *materials) {
+    oak_entity e = _oak_scene_entity_at(s, slot);
+    const _oak_entity_rec *r = _oak_scene_rec(s, slot);
+    open_block(w, NULL, '{');
+    w_string(w, "name", r->name);
+    w_int(w, "parent", r->parent == _OAK_NO_SLOT ? -1 : (long long)file_index[r->parent]);
+    const oak_transform *t = oak_scene_get(s, e, OAK_COMPONENT_TRANSFORM);
+    if (t) {
+        open_block(w, "transform", '{');
+        w_floats(w, "position", t->position, 3);
+        w_floats(w, "rotation", t->rotation, 4);
+        w_floats(w, "scale", t->scale, 3);
+        close_block(w, '}');
+    } else {
+        item(w, "transform");
+        put(w, "null");
+    }
+    const oak_mesh_renderer *mr = oak_scene_get(s, e, OAK_COMPONENT_MESH_RENDERER);
+    if (mr) {
+        open_block(w, "mesh_renderer", '{');
+        w_int(w, "mesh", number_of(meshes, mr->mesh.id, &w->error));
+        w_int(w, "material", number_of(materials, mr->material.id, &w->error));
+        w_int(w, "flags", mr->flags);
+        close_block(w, '}');
+    }
+    const oak_camera *c = oak_scene_get(s, e, OAK_COMPONENT_CAMERA);
+    if (c) {
+        open_block(w, "camera", '{');
+        w_float(w, "fov_y", c->fov_y);
+        w_float(w, "znear", c->znear);
+        w_float(w, "zfar", c->zfar);
+        w_float(w, "ortho_height", c->ortho_height);
+        w_float(w, "aspect", c->aspect);
+        close_block(w, '}');
+    }
+    const oak_light *l = oak_scene_get(s, e, OAK_COMPONENT_LIGHT);
+    if (l) {
+        open_block(w, "light", '{');
+        w_enum(w, "type", _oak_light_names, l->type);
+        w_floats(w, "color", l->color, 3);
+        w_float(w, "intensity", l->intensity);
+        w_float(w, "range", l->range);
+        w_float(w, "inner_cone", l->inner_cone);
+        w_float(w, "outer_cone", l->outer_cone);
+        w_bool(w, "cast_shadows", l->cast_shadows);
+        close_block(w, '}');
+    }
+    close_block(w, '}');
+}
+
+oak_result oak_scene_save(const oak_scene *scene, const char *path) {
+    if (!scene || !path)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_scene_save: no scene or path");
+    writer w = {0};
+    w.scene_path = path;
+    w.first[0] = true;
+    numbering meshes = {0}, materials = {0};
+    /* Entities are written in slot order; parents refer to file positions. */
+    uint32_t *file_index = oak_alloc((size_t)(scene->entities.high_water + 1) * sizeof(uint32_t));
+    if (!file_index) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "scene save: out of memory");
+    uint32_t n = 0;
+    for (uint32_t slot = 0; slot < scene->entities.high_water; slot++)
+        file_index[slot] = oak_pool_slot_id(&scene->entities, slot) ? n++ : _OAK_NO_SLOT;
+
+    put(&w, "{");
+    w.first[++w.depth] = true;
+    w_int(&w, "oak_scene", _OAK_SCENE_FILE_VERSION);
+    write_environment(&w, &scene->environment);
+    write_post(&w, &scene->post);
+    /* Number meshes and materials in the order entities use them. */
+    for (uint32_t slot = 0; slot < scene->entities.high_water && !w.error; slot++) {
+        if (file_index[slot] == _OAK_NO_SLOT) continue;
+        const oak_mesh_renderer *mr =
+            oak_scene_get(scene, _oak_scene_entity_at(scene, slot), OAK_COMPONENT_MESH_RENDERER);
+        if (!mr) continue;
+        number_of(&meshes, mr->mesh.id, &w.error);
+        number_of(&materials, mr->material.id, &w.error);
+    }
+    open_block(&w, "meshes", '[');
+    for (uint32_t i = 0; i < meshes.count; i++) write_mesh(&w, (oak_mesh){meshes.ids[i]}, i);
+    close_block(&w, ']');
+    open_block(&w, "materials", '[');
+    for (uint32_t i = 0; i < materials.count; i++)
+        write_material(&w, (oak_material){materials.ids[i]}, i);
+    close_block(&w, ']');
+    open_block(&w, "entities", '[');
+    for (uint32_t slot = 0; slot < scene->entities.high_water; slot++)
+        if (file_index[slot] != _OAK_NO_SLOT)
+            write_entity(&w, scene, slot, file_index, &meshes, &materials);
+    close_block(&w, ']');
+    /* Only an explicit choice is saved, so "first camera" stays a default. */
+    long long active = -1;
+    uint32_t aslot = _oak_scene_slot(scene, scene->active_camera);
+    if (aslot != _OAK_NO_SLOT && oak_scene_get(scene, scene->active_camera, OAK_COMPONENT_CAMERA))
+        active = file_index[aslot];
+    w_int(&w, "active_camera", active);
+    close_block(&w, '}');
+    put(&w, "\n");
+
+    oak_result r = w.error;
+    if (!r) {
+        r = oak_write_file(path, w.buf, w.len);
+        if (r) r = oak_error(r, "scene save: %s: could not write the file", path);
+    }
+    oak_free(w.buf);
+    oak_free(file_index);
+    oak_free(meshes.ids);
+    oak_free(materials.ids);
+    oak_map_release(&meshes.map);
+    oak_map_release(&materials.map);
+    return r;
+}

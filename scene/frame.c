@@ -1,0 +1,82 @@
+/* The scene's frame input: update transforms, gather the mesh renderer and
+ * light columns into the parallel arrays an oak_frame_input points at (kept by
+ * the scene and reused, so a warm frame allocates nothing). */
+#include <string.h>
+
+#include "scene_internal.h"
+
+#define GATHER_CHUNK 1024
+
+typedef struct gather_job {
+    oak_scene *scene;
+    const _oak_column *renderers, *transforms;
+} gather_job;
+
+static void gather_draws(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    gather_job *job = user;
+    oak_scene *s = job->scene;
+    const oak_mesh_renderer *mr = (const oak_mesh_renderer *)job->renderers->data;
+    for (uint32_t i = begin; i < end; i++) {
+        s->draw_meshes[i] = mr[i].mesh;
+        s->draw_materials[i] = mr[i].material;
+        s->draw_flags[i] = mr[i].flags;
+        uint32_t d = job->transforms->sparse[oak_handle_index(job->renderers->entities[i].id)];
+        if (d == _OAK_NO_SLOT)
+            glm_mat4_identity(s->draw_transforms[i]);
+        else
+            glm_mat4_copy(s->world[d], s->draw_transforms[i]);
+    }
+}
+
+oak_result oak_scene_frame_input(oak_scene *scene, oak_frame_input *out) {
+    if (!scene || !out)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_scene_frame_input: NULL argument");
+    memset(out, 0, sizeof *out);
+    oak_scene_update_transforms(scene);
+
+    oak_entity cam = oak_scene_active_camera(scene);
+    if (!cam.id) return oak_error(OAK_ERROR_NOT_FOUND, "scene has no camera entity to draw from");
+    out->camera = *(const oak_camera *)oak_scene_get(scene, cam, OAK_COMPONENT_CAMERA);
+    oak_scene_world_matrix(scene, cam, out->camera_world);
+
+    const _oak_column *mr = &scene->columns[OAK_COMPONENT_MESH_RENDERER];
+    const _oak_column *tc = &scene->columns[OAK_COMPONENT_TRANSFORM];
+    uint32_t n = mr->count;
+    if (!OAK_GROW(scene->draw_meshes, scene->draw_capacity, n) ||
+        !OAK_GROW(scene->draw_materials, scene->draw_mat_capacity, n) ||
+        !OAK_GROW(scene->draw_transforms, scene->draw_transform_capacity, n) ||
+        !OAK_GROW(scene->draw_flags, scene->draw_flag_capacity, n))
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "scene draw: no memory for %u draws", n);
+    gather_job job = {scene, mr, tc};
+    oak_parallel_for(n, GATHER_CHUNK, gather_draws, &job);
+    out->draw_count = n;
+    out->meshes = scene->draw_meshes;
+    out->materials = scene->draw_materials;
+    out->transforms = (const mat4 *)scene->draw_transforms;
+    out->flags = scene->draw_flags;
+
+    /* Lights are few (OAK_MAX_LIGHTS reach the view): one pass here. */
+    const _oak_column *lc = &scene->columns[OAK_COMPONENT_LIGHT];
+    if (!OAK_GROW(scene->lights, scene->light_capacity, lc->count))
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "scene draw: no memory for %u lights", lc->count);
+    const oak_light *lights = (const oak_light *)lc->data;
+    for (uint32_t i = 0; i < lc->count; i++) {
+        oak_render_light *rl = &scene->lights[i];
+        rl->light = lights[i];
+        mat4 w;
+        oak_scene_world_matrix(scene, lc->entities[i], w);
+        memcpy(rl->position, w[3], sizeof rl->position);
+        vec3 dir = {-w[2][0], -w[2][1], -w[2][2]};
+        if (glm_vec3_norm(dir) > 0.0f)
+            glm_vec3_normalize(dir);
+        else
+            glm_vec3_copy((vec3){0, 0, -1}, dir);
+        memcpy(rl->direction, dir, sizeof rl->direction);
+    }
+    out->light_count = lc->count;
+    out->lights = scene->lights;
+    out->environment = &scene->environment;
+    out->post = &scene->post;
+    return OAK_OK;
+}

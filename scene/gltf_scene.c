@@ -1,0 +1,274 @@
+/* A loaded glTF placed in the scene: one entity per node of the default
+ * scene with its TRS, name and parent, so joints are ordinary entities; mesh
+ * renderers (posed primitives get a mesh of their own), cameras, lights and
+ * the animation player on the root. All per-frame memory is taken here. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "anim_internal.h"
+
+static oak_transform node_transform(const oak_gltf_node *n) {
+    oak_transform t;
+    memcpy(t.position, n->translation, 12);
+    memcpy(t.rotation, n->rotation, 16);
+    memcpy(t.scale, n->scale, 12);
+    return t;
+}
+
+static bool needs_deform(const oak_gltf_node *n, const oak_gltf_primitive *p) {
+    return (n->skin >= 0 && p->influence_count) || (p->target_count && n->weight_count);
+}
+
+static oak_result fail(oak_gltf_instance *inst, oak_result r) {
+    oak_gltf_instance_free(inst);
+    return r;
+}
+
+static oak_result make_deform(oak_gltf_instance *inst, _oak_deform *d,
+                              const oak_gltf_primitive *p) {
+    size_t n = p->vertex_count;
+    d->positions = oak_alloc(n * 12);
+    d->normals = oak_alloc(n * 12);
+    d->tangents = oak_alloc(n * 16);
+    if (!d->positions || !d->normals || !d->tangents)
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory for posed meshes",
+                         inst->gltf->path);
+    memcpy(d->positions, p->positions, n * 12);
+    memcpy(d->normals, p->normals, n * 12);
+    memcpy(d->tangents, p->tangents, n * 16);
+    const oak_mesh_data *base = oak_mesh_get(p->mesh);
+    oak_mesh_desc md = {.vertex_count = p->vertex_count,
+                        .index_count = p->index_count,
+                        .positions = d->positions,
+                        .normals = d->normals,
+                        .tangents = d->tangents,
+                        .uv0 = base ? base->uv0 : NULL,
+                        .uv1 = base ? base->uv1 : NULL,
+                        .colors = base ? base->colors : NULL,
+                        .indices = p->indices,
+                        .name = base ? base->name : NULL};
+    return oak_make_mesh(&d->posed, &md);
+}
+
+oak_result oak_gltf_instantiate(oak_gltf_instance **out, oak_scene *scene, const oak_gltf *g,
+                                oak_entity parent, const char *name) {
+    if (!out || !scene || !g)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_gltf_instantiate: no scene or model");
+    *out = NULL;
+    oak_gltf_instance *inst = oak_calloc(1, sizeof *inst);
+    if (!inst) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", g->path);
+    inst->scene = scene;
+    inst->gltf = g;
+    uint32_t nn = g->node_count, total_prims = 0, total_weights = 0, max_joints = 1, max_w = 4;
+    for (uint32_t i = 0; i < nn; i++) {
+        const oak_gltf_node *n = &g->nodes[i];
+        if (n->mesh >= 0) total_prims += g->meshes[n->mesh].primitive_count;
+        total_weights += n->weight_count;
+        if (n->weight_count > max_w) max_w = n->weight_count;
+    }
+    for (uint32_t s = 0; s < g->skin_count; s++)
+        if (g->skins[s].joint_count > max_joints) max_joints = g->skins[s].joint_count;
+    size_t nn1 = nn + 1;
+    inst->nodes = oak_calloc(nn1, sizeof(oak_entity));
+    inst->prim_entity = oak_calloc(nn1, sizeof(uint32_t));
+    inst->prim_entities = oak_calloc(total_prims + 1, sizeof(oak_entity));
+    inst->weight_base = oak_calloc(nn1, sizeof(uint32_t));
+    inst->weights = oak_calloc(total_weights + 1, sizeof(float));
+    inst->deforms = oak_calloc(total_prims + 1, sizeof(_oak_deform));
+    inst->joint_mats = oak_calloc((size_t)max_joints * 16, sizeof(float));
+    inst->pose_t = oak_calloc(nn1 * 3, sizeof(float));
+    inst->pose_r = oak_calloc(nn1 * 4, sizeof(float));
+    inst->pose_s = oak_calloc(nn1 * 3, sizeof(float));
+    inst->pose_w = oak_calloc(total_weights + 1, sizeof(float));
+    inst->touched = oak_calloc(nn1, 1);
+    inst->sample = oak_calloc(max_w, sizeof(float));
+    inst->sample_ref = oak_calloc(max_w, sizeof(float));
+    uint32_t *queue = oak_calloc(nn1, sizeof(uint32_t));
+    if (!inst->nodes || !inst->prim_entity || !inst->prim_entities || !inst->weight_base ||
+        !inst->weights || !inst->deforms || !inst->joint_mats || !inst->pose_t || !inst->pose_r ||
+        !inst->pose_s || !inst->pose_w || !inst->touched || !inst->sample || !inst->sample_ref ||
+        !queue) {
+        oak_free(queue);
+        return fail(inst, oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", g->path));
+    }
+    uint32_t wb = 0, pb = 0;
+    for (uint32_t i = 0; i < nn; i++) {
+        inst->weight_base[i] = wb;
+        if (g->nodes[i].weight_count)
+            memcpy(inst->weights + wb, g->nodes[i].weights, 4 * g->nodes[i].weight_count);
+        wb += g->nodes[i].weight_count;
+        inst->prim_entity[i] = pb;
+        if (g->nodes[i].mesh >= 0) pb += g->meshes[g->nodes[i].mesh].primitive_count;
+    }
+
+    inst->root = oak_scene_create(scene, name ? name : "gltf");
+    if (!inst->root.id) {
+        oak_free(queue);
+        return fail(inst, OAK_ERROR_OUT_OF_MEMORY);
+    }
+    oak_result r = OAK_OK;
+    if (parent.id && (r = oak_scene_set_parent(scene, inst->root, parent))) {
+        oak_free(queue);
+        return fail(inst, r);
+    }
+    oak_transform id = oak_transform_identity();
+    oak_scene_set_transform(scene, inst->root, &id);
+
+    /* Parents before children: breadth first from the default scene's roots. */
+    uint32_t head = 0, tail = 0;
+    for (uint32_t i = 0; i < g->root_count; i++) queue[tail++] = g->roots[i];
+    while (head < tail && !r) {
+        uint32_t ni = queue[head++];
+        const oak_gltf_node *n = &g->nodes[ni];
+        oak_entity e = oak_scene_create(scene, n->name && *n->name ? n->name : NULL);
+        if (!e.id) {
+            r = oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: no entity for nodes[%u]", g->path, ni);
+            break;
+        }
+        inst->nodes[ni] = e;
+        oak_entity pe = n->parent >= 0 ? inst->nodes[n->parent] : inst->root;
+        if ((r = oak_scene_set_parent(scene, e, pe))) break;
+        oak_transform t = node_transform(n);
+        oak_scene_set_transform(scene, e, &t);
+        for (uint32_t c = 0; c < n->child_count && tail < nn; c++) queue[tail++] = n->children[c];
+        if (n->camera >= 0) oak_scene_set_camera(scene, e, &g->cameras[n->camera].camera);
+        if (n->light >= 0) oak_scene_set_light(scene, e, &g->lights[n->light].light);
+        if (n->mesh < 0) continue;
+        const oak_gltf_mesh *m = &g->meshes[n->mesh];
+        for (uint32_t p = 0; p < m->primitive_count && !r; p++) {
+            const oak_gltf_primitive *pr = &m->primitives[p];
+            if (!pr->mesh.id) continue;
+            oak_entity pe2 = e;
+            if (m->primitive_count > 1) {
+                char pn[160];
+                snprintf(pn, sizeof pn, "%s/%u", n->name && *n->name ? n->name : "node", p);
+                pe2 = oak_scene_create(scene, pn);
+                if (!pe2.id || (r = oak_scene_set_parent(scene, pe2, e))) {
+                    if (!r) r = OAK_ERROR_OUT_OF_MEMORY;
+                    break;
+                }
+                oak_scene_set_transform(scene, pe2, &id);
+            }
+            inst->prim_entities[inst->prim_entity[ni] + p] = pe2;
+            oak_mesh_renderer mr = {
+                pr->mesh,
+                pr->material >= 0 ? g->material_handles[pr->material] : g->default_material, 0};
+            if (needs_deform(n, pr)) {
+                _oak_deform *d = &inst->deforms[inst->deform_count++];
+                *d = (_oak_deform){.entity = pe2,
+                                   .node = ni,
+                                   .mesh = (uint32_t)n->mesh,
+                                   .prim = p,
+                                   .skin = pr->influence_count ? n->skin : -1};
+                if ((r = make_deform(inst, d, pr))) break;
+                mr.mesh = d->posed;
+                oak_component dc = oak_scene_register_component(scene, OAK_DEFORM_COMPONENT,
+                                                                sizeof(_oak_deform_ref));
+                _oak_deform_ref *ref = oak_scene_add(scene, pe2, dc);
+                if (!ref) {
+                    r = oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: no deform component", g->path);
+                    break;
+                }
+                *ref = (_oak_deform_ref){inst, inst->deform_count - 1};
+            }
+            oak_scene_set_mesh_renderer(scene, pe2, &mr);
+        }
+    }
+    oak_free(queue);
+    if (r) return fail(inst, r);
+    oak_component pc =
+        oak_scene_register_component(scene, OAK_ANIM_PLAYER_COMPONENT, sizeof(oak_anim_player));
+    oak_anim_player *pl = oak_scene_add(scene, inst->root, pc);
+    if (!pl) return fail(inst, oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: no player", g->path));
+    *pl = (oak_anim_player){
+        .clip = -1, .speed = 1, .blend_clip = -1, .additive_clip = -1, .instance = inst};
+    *out = inst;
+    return OAK_OK;
+}
+
+void oak_gltf_instance_free(oak_gltf_instance *inst) {
+    if (!inst) return;
+    if (inst->root.id && oak_scene_alive(inst->scene, inst->root))
+        oak_scene_destroy_entity(inst->scene, inst->root);
+    for (uint32_t i = 0; i < inst->deform_count; i++) {
+        _oak_deform *d = &inst->deforms[i];
+        if (d->posed.id) oak_destroy_mesh(d->posed);
+        oak_free(d->positions);
+        oak_free(d->normals);
+        oak_free(d->tangents);
+    }
+    oak_free(inst->nodes);
+    oak_free(inst->prim_entity);
+    oak_free(inst->prim_entities);
+    oak_free(inst->weight_base);
+    oak_free(inst->weights);
+    oak_free(inst->deforms);
+    oak_free(inst->joint_mats);
+    oak_free(inst->pose_t);
+    oak_free(inst->pose_r);
+    oak_free(inst->pose_s);
+    oak_free(inst->pose_w);
+    oak_free(inst->touched);
+    oak_free(inst->sample);
+    oak_free(inst->sample_ref);
+    oak_free(inst);
+}
+
+oak_entity oak_gltf_instance_root(const oak_gltf_instance *inst) {
+    return inst ? inst->root : (oak_entity){0};
+}
+
+oak_entity oak_gltf_instance_node(const oak_gltf_instance *inst, uint32_t node) {
+    return inst && node < inst->gltf->node_count ? inst->nodes[node] : (oak_entity){0};
+}
+
+oak_anim_player *oak_gltf_instance_player(const oak_gltf_instance *inst) {
+    if (!inst) return NULL;
+    oak_component pc = oak_scene_register_component(inst->scene, OAK_ANIM_PLAYER_COMPONENT,
+                                                    sizeof(oak_anim_player));
+    return oak_scene_get(inst->scene, inst->root, pc);
+}
+
+float *oak_gltf_instance_weights(const oak_gltf_instance *inst, uint32_t node, uint32_t *count) {
+    if (count) *count = 0;
+    if (!inst || node >= inst->gltf->node_count || !inst->gltf->nodes[node].weight_count)
+        return NULL;
+    if (count) *count = inst->gltf->nodes[node].weight_count;
+    return inst->weights + inst->weight_base[node];
+}
+
+oak_mesh oak_gltf_instance_mesh(const oak_gltf_instance *inst, uint32_t node, uint32_t prim) {
+    if (!inst || node >= inst->gltf->node_count || inst->gltf->nodes[node].mesh < 0)
+        return (oak_mesh){0};
+    const oak_gltf_mesh *m = &inst->gltf->meshes[inst->gltf->nodes[node].mesh];
+    if (prim >= m->primitive_count) return (oak_mesh){0};
+    for (uint32_t i = 0; i < inst->deform_count; i++)
+        if (inst->deforms[i].node == node && inst->deforms[i].prim == prim)
+            return inst->deforms[i].posed;
+    return m->primitives[prim].mesh;
+}
+
+uint32_t oak_gltf_instance_points(const oak_gltf_instance *inst, float *xyz, uint32_t capacity) {
+    if (!inst) return 0;
+    const oak_gltf *g = inst->gltf;
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < g->node_count; i++) {
+        if (!inst->nodes[i].id || g->nodes[i].mesh < 0) continue;
+        const oak_gltf_mesh *m = &g->meshes[g->nodes[i].mesh];
+        for (uint32_t p = 0; p < m->primitive_count; p++) {
+            const oak_mesh_data *md = oak_mesh_get(oak_gltf_instance_mesh(inst, i, p));
+            oak_entity e = inst->prim_entities[inst->prim_entity[i] + p];
+            if (!md || !e.id) continue;
+            mat4 w;
+            oak_scene_world_matrix(inst->scene, e, w);
+            for (uint32_t v = 0; v < md->vertex_count; v++, count++) {
+                if (count >= capacity || !xyz) continue;
+                vec3 pv;
+                memcpy(pv, md->positions + 3 * v, 12);
+                glm_mat4_mulv3(w, pv, 1.0f, pv);
+                memcpy(xyz + 3 * (size_t)count, pv, 12);
+            }
+        }
+    }
+    return count;
+}

@@ -1,0 +1,128 @@
+/* The GPU data oak's shaders and C share: buffer records (view, lights, draws,
+ * vertices, materials) and binding numbers, written once for both languages.
+ * Binding-model specifics (Vulkan sets, GL's flat bindings) sit behind macros. */
+#ifndef OAK_GPU_H
+#define OAK_GPU_H
+
+#include "oak/config.h"
+
+#ifdef __STDC_VERSION__ /* C */
+#include <stdint.h>
+#define OAK_STRUCT(name) typedef struct name
+#define OAK_END(name)    name
+#define OAK_F4(n)        float n[4]
+#define OAK_U4(n)        uint32_t n[4]
+#define OAK_M4(n)        float n[16]
+#else /* GLSL */
+#define OAK_STRUCT(name) struct name
+#define OAK_END(name)
+#define OAK_F4(n) vec4 n
+#define OAK_U4(n) uvec4 n
+#define OAK_M4(n) mat4 n
+#if defined(OAK_VULKAN_GLSL)
+#define OAK_UBO(b)        layout(set = 0, binding = b, std140)
+#define OAK_SSBO(b)       layout(set = 0, binding = b, std430)
+#define OAK_BINDING(b)    layout(set = 0, binding = b)
+#define OAK_IMAGE(b, fmt) layout(set = 0, binding = b, fmt)
+#else
+#define OAK_UBO(b)        layout(binding = b, std140)
+#define OAK_SSBO(b)       layout(binding = b, std430)
+#define OAK_BINDING(b)    layout(binding = b)
+#define OAK_IMAGE(b, fmt) layout(binding = b, fmt)
+#endif
+#endif
+
+/* Binding numbers (one set in Vulkan). */
+#define OAK_B_VIEW              0  /* uniform oak_gpu_view */
+#define OAK_B_LIGHTS            1  /* oak_gpu_light[] */
+#define OAK_B_DRAWS             2  /* oak_gpu_draw[]: the view's draws, then the casters */
+#define OAK_B_MATERIALS         3  /* oak_gpu_material[] by material asset slot */
+#define OAK_B_POSITIONS         4  /* vec4[] vertex pool positions (w = 1) */
+#define OAK_B_ATTRIBUTES        5  /* oak_gpu_vertex[] vertex pool attributes */
+#define OAK_B_INDICES           6  /* uint[] index pool (relative to the mesh's first vertex) */
+#define OAK_B_SHADOW            7  /* sampler2D: key light map, reversed-Z depth */
+#define OAK_B_IDS               8  /* uimage2D rg32ui: (draw + 1, triangle), 0 = sky */
+#define OAK_B_HDR               9  /* image2D rgba32f: shaded linear colour */
+#define OAK_B_LDR               10 /* uint[]: RGBA8 after tone mapping and dither */
+#define OAK_B_OUTPUT            11 /* uint[]: RGBA8 after FXAA */
+#define OAK_B_TEXTURES          12 /* sampler2DArray[OAK_GPU_TEXTURE_CLASSES], one per size class */
+#define OAK_GPU_TEXTURE_CLASSES 16
+#define OAK_B_COUNT             (OAK_B_TEXTURES + OAK_GPU_TEXTURE_CLASSES)
+
+#define OAK_GPU_GROUP 8 /* compute passes run 8 x 8 pixel groups */
+
+/* oak_gpu_view.flags.y */
+#define OAK_GPU_POST_NO_TONEMAP 1u
+#define OAK_GPU_POST_NO_DITHER  2u
+#define OAK_GPU_POST_NO_FXAA    4u
+
+/* oak_gpu_material.mode.y */
+#define OAK_GPU_MAT_DOUBLE_SIDED 1u
+#define OAK_GPU_MAT_UNLIT        2u
+
+/* oak_gpu_texref.a.w packing: mips | wrap_u << 8 | wrap_v << 10 | mag << 12 |
+ * min << 14 | mip << 16 | uv_set << 18 | srgb << 19 (wraps and filters are
+ * the resolved oak_wrap / oak_filter values). */
+#define OAK_GPU_TEX_SRGB (1u << 19)
+
+OAK_STRUCT(oak_gpu_view) {
+    OAK_M4(view_proj);
+    OAK_M4(inv_view_proj);
+    OAK_M4(shadow_view_proj);
+    OAK_F4(camera_pos);  /* w: fog density */
+    OAK_F4(sky_zenith);  /* w: exposure */
+    OAK_F4(sky_horizon); /* w: shadow texel_world */
+    OAK_F4(fog_color);   /* w: shadow depth_range */
+    OAK_F4(ambient_sky);
+    OAK_F4(ambient_ground);
+    OAK_U4(size);  /* width, height, light count, key light + 1 (0: none) */
+    OAK_U4(flags); /* shadows on, post bits, shadow map size, draw count */
+}
+OAK_END(oak_gpu_view);
+
+OAK_STRUCT(oak_gpu_light) {
+    OAK_F4(position);  /* w: oak_light_type */
+    OAK_F4(direction); /* w: range */
+    OAK_F4(color);     /* color * intensity */
+    OAK_F4(cone);      /* cos(outer), cos(inner) */
+}
+OAK_END(oak_gpu_light);
+
+OAK_STRUCT(oak_gpu_draw) {
+    OAK_M4(world);
+    OAK_M4(normal); /* inverse transpose of world's 3x3 */
+    OAK_U4(info);   /* material slot, first index, first vertex, oak_draw_flags */
+}
+OAK_END(oak_gpu_draw);
+
+OAK_STRUCT(oak_gpu_vertex) {
+    OAK_F4(normal);  /* xyz */
+    OAK_F4(tangent); /* xyz, w = bitangent sign */
+    OAK_F4(uv);      /* uv0.xy, uv1.xy */
+    OAK_F4(color);
+}
+OAK_END(oak_gpu_vertex);
+
+OAK_STRUCT(oak_gpu_texref) {
+    OAK_U4(a);     /* class + 1 (0: none), layer, width | height << 16, packed bits */
+    OAK_F4(xform); /* offset.xy, cos(rotation), sin(rotation) */
+    OAK_F4(scale); /* scale.xy */
+}
+OAK_END(oak_gpu_texref);
+
+#define OAK_GPU_TEX_BASE      0
+#define OAK_GPU_TEX_MR        1
+#define OAK_GPU_TEX_NORMAL    2
+#define OAK_GPU_TEX_OCCLUSION 3
+#define OAK_GPU_TEX_EMISSIVE  4
+
+OAK_STRUCT(oak_gpu_material) {
+    OAK_F4(base_color);
+    OAK_F4(emissive); /* emissive * emissive_strength */
+    OAK_F4(params);   /* metallic, roughness, normal_scale, occlusion_strength */
+    OAK_F4(mode);     /* alpha mode, flags (as floats), alpha cutoff */
+    oak_gpu_texref tex[5];
+}
+OAK_END(oak_gpu_material);
+
+#endif

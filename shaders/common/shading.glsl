@@ -1,0 +1,75 @@
+// The shading contract (docs/SHADING.md) in GLSL: lights, the GGX/Smith/
+// Schlick BRDF, sky, hemisphere ambient with Karis' analytic env BRDF, fog and
+// the key light's 3x3 PCF. Every backend computes exactly this.
+#ifndef OAK_SHADING_GLSL
+#define OAK_SHADING_GLSL
+
+#include "common/bindings.glsl"
+
+#define OAK_PI_F 3.14159265358979323846
+
+vec3 oak_sky(vec3 dir) {
+    return dir.y > 0.0 ? mix(view.sky_horizon.rgb, view.sky_zenith.rgb, sqrt(dir.y))
+                       : view.sky_horizon.rgb;
+}
+
+// Irradiance E and direction L towards light i from P.
+void oak_light_at(uint i, vec3 P, out vec3 E, out vec3 L) {
+    oak_gpu_light l = lights[i];
+    uint type = uint(l.position.w);
+    if (type == 1u) { // directional
+        L = -l.direction.xyz;
+        E = l.color.rgb;
+        return;
+    }
+    vec3 d3 = l.position.xyz - P;
+    float d = length(d3);
+    L = d3 / d;
+    float range = l.direction.w;
+    float W = 1.0;
+    if (range > 0.0) {
+        float q = d / range;
+        float c = clamp(1.0 - q * q * q * q, 0.0, 1.0);
+        W = c * c;
+    }
+    E = l.color.rgb / max(d * d, 1e-4) * W;
+    if (type == 3u) { // spot
+        float t = clamp((dot(-L, l.direction.xyz) - l.cone.x) / max(l.cone.y - l.cone.x, 1e-4),
+                        0.0, 1.0);
+        E *= t * t;
+    }
+}
+
+vec3 oak_brdf(vec3 N, vec3 V, vec3 L, vec3 diffuse, vec3 F0, float a) {
+    float NdotL = max(dot(N, L), 0.0);
+    if (NdotL <= 0.0) return vec3(0.0);
+    float NdotV = max(dot(N, V), 1e-4);
+    vec3 H = normalize(L + V);
+    float NdotH = max(dot(N, H), 0.0);
+    float VdotH = max(dot(V, H), 0.0);
+    float a2 = a * a;
+    float dd = NdotH * NdotH * (a2 - 1.0) + 1.0;
+    float D = a2 / (OAK_PI_F * dd * dd);
+    float den = NdotL * sqrt(NdotV * NdotV * (1.0 - a2) + a2) +
+                NdotV * sqrt(NdotL * NdotL * (1.0 - a2) + a2);
+    float Vis = 0.5 / max(den, 1e-7);
+    float fw = pow(1.0 - VdotH, 5.0);
+    vec3 F = F0 + (1.0 - F0) * fw;
+    return (diffuse / OAK_PI_F + D * Vis * F) * NdotL;
+}
+
+vec3 oak_ambient(vec3 N, vec3 V, vec3 diffuse, vec3 F0, float roughness, float ao) {
+    vec3 irr = mix(view.ambient_ground.rgb, view.ambient_sky.rgb, 0.5 + 0.5 * N.y);
+    vec3 R = reflect(-V, N);
+    vec3 spec_env = mix(oak_sky(R), 0.5 * (view.sky_zenith.rgb + view.sky_horizon.rgb), roughness);
+    float NdotV = max(dot(N, V), 1e-4);
+    vec4 c0 = vec4(-1.0, -0.0275, -0.572, 0.022);
+    vec4 c1 = vec4(1.0, 0.0425, 1.04, -0.04);
+    vec4 r = roughness * c0 + c1;
+    float a004 = min(r.x * r.x, exp2(-9.28 * NdotV)) * r.x + r.y;
+    vec2 AB = vec2(-1.04, 1.04) * a004 + r.zw;
+    vec3 envF = F0 * AB.x + AB.y;
+    return ao * (diffuse * irr + spec_env * envF);
+}
+
+#endif

@@ -1,0 +1,124 @@
+// Material textures: one 2D array per size class (no descriptor indexing
+// needed), sampled by hand exactly as the shading contract says: sRGB decoded
+// per texel before filtering, wrap per sampler, bilinear within a level and
+// linear between levels chosen from the uv derivatives.
+#ifndef OAK_TEXTURES_GLSL
+#define OAK_TEXTURES_GLSL
+
+#include "common/oak_gpu.h"
+
+OAK_BINDING(OAK_B_TEXTURES + 0) uniform sampler2DArray oak_tex0;
+OAK_BINDING(OAK_B_TEXTURES + 1) uniform sampler2DArray oak_tex1;
+OAK_BINDING(OAK_B_TEXTURES + 2) uniform sampler2DArray oak_tex2;
+OAK_BINDING(OAK_B_TEXTURES + 3) uniform sampler2DArray oak_tex3;
+OAK_BINDING(OAK_B_TEXTURES + 4) uniform sampler2DArray oak_tex4;
+OAK_BINDING(OAK_B_TEXTURES + 5) uniform sampler2DArray oak_tex5;
+OAK_BINDING(OAK_B_TEXTURES + 6) uniform sampler2DArray oak_tex6;
+OAK_BINDING(OAK_B_TEXTURES + 7) uniform sampler2DArray oak_tex7;
+OAK_BINDING(OAK_B_TEXTURES + 8) uniform sampler2DArray oak_tex8;
+OAK_BINDING(OAK_B_TEXTURES + 9) uniform sampler2DArray oak_tex9;
+OAK_BINDING(OAK_B_TEXTURES + 10) uniform sampler2DArray oak_tex10;
+OAK_BINDING(OAK_B_TEXTURES + 11) uniform sampler2DArray oak_tex11;
+OAK_BINDING(OAK_B_TEXTURES + 12) uniform sampler2DArray oak_tex12;
+OAK_BINDING(OAK_B_TEXTURES + 13) uniform sampler2DArray oak_tex13;
+OAK_BINDING(OAK_B_TEXTURES + 14) uniform sampler2DArray oak_tex14;
+OAK_BINDING(OAK_B_TEXTURES + 15) uniform sampler2DArray oak_tex15;
+
+vec4 oak_fetch(uint cls, ivec3 p, int lod) {
+    switch (cls) {
+    case 0u: return texelFetch(oak_tex0, p, lod);
+    case 1u: return texelFetch(oak_tex1, p, lod);
+    case 2u: return texelFetch(oak_tex2, p, lod);
+    case 3u: return texelFetch(oak_tex3, p, lod);
+    case 4u: return texelFetch(oak_tex4, p, lod);
+    case 5u: return texelFetch(oak_tex5, p, lod);
+    case 6u: return texelFetch(oak_tex6, p, lod);
+    case 7u: return texelFetch(oak_tex7, p, lod);
+    case 8u: return texelFetch(oak_tex8, p, lod);
+    case 9u: return texelFetch(oak_tex9, p, lod);
+    case 10u: return texelFetch(oak_tex10, p, lod);
+    case 11u: return texelFetch(oak_tex11, p, lod);
+    case 12u: return texelFetch(oak_tex12, p, lod);
+    case 13u: return texelFetch(oak_tex13, p, lod);
+    case 14u: return texelFetch(oak_tex14, p, lod);
+    default: return texelFetch(oak_tex15, p, lod);
+    }
+}
+
+float oak_srgb_decode(float c) {
+    return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+}
+
+// wrap: 1 repeat, 2 clamp, 3 mirror (oak_wrap)
+int oak_wrap_index(int i, int n, uint wrap) {
+    if (wrap == 2u) return clamp(i, 0, n - 1);
+    if (wrap == 3u) {
+        int k = i % (2 * n);
+        if (k < 0) k += 2 * n;
+        return k < n ? k : 2 * n - 1 - k;
+    }
+    int k = i % n;
+    return k < 0 ? k + n : k;
+}
+
+vec4 oak_texel(oak_gpu_texref t, int level, int x, int y, ivec2 size) {
+    uint bits = t.a.w;
+    x = oak_wrap_index(x, size.x, (bits >> 8) & 3u);
+    y = oak_wrap_index(y, size.y, (bits >> 10) & 3u);
+    vec4 c = oak_fetch(t.a.x - 1u, ivec3(x, y, int(t.a.y)), level);
+    if ((bits & OAK_GPU_TEX_SRGB) != 0u)
+        c.rgb = vec3(oak_srgb_decode(c.r), oak_srgb_decode(c.g), oak_srgb_decode(c.b));
+    return c;
+}
+
+ivec2 oak_level_size(oak_gpu_texref t, int level) {
+    ivec2 s0 = ivec2(int(t.a.z & 0xffffu), int(t.a.z >> 16));
+    return max(ivec2(1), s0 >> level);
+}
+
+// filter: 1 nearest, 2 linear (oak_filter)
+vec4 oak_sample_level(oak_gpu_texref t, vec2 uv, int level, uint filter_) {
+    ivec2 size = oak_level_size(t, level);
+    if (filter_ == 1u) {
+        ivec2 i = ivec2(floor(uv * vec2(size)));
+        return oak_texel(t, level, i.x, i.y, size);
+    }
+    vec2 x = uv * vec2(size) - 0.5;
+    vec2 f0 = floor(x);
+    vec2 fr = x - f0;
+    ivec2 i = ivec2(f0);
+    vec4 a = oak_texel(t, level, i.x, i.y, size);
+    vec4 b = oak_texel(t, level, i.x + 1, i.y, size);
+    vec4 c = oak_texel(t, level, i.x, i.y + 1, size);
+    vec4 d = oak_texel(t, level, i.x + 1, i.y + 1, size);
+    return mix(mix(a, b, fr.x), mix(c, d, fr.x), fr.y);
+}
+
+// KHR_texture_transform as the contract writes it: u' = c u + s v, v' = -s u + c v.
+vec2 oak_tex_duv(oak_gpu_texref t, vec2 duv) {
+    vec2 s = duv * t.scale.xy;
+    return vec2(t.xform.z * s.x + t.xform.w * s.y, -t.xform.w * s.x + t.xform.z * s.y);
+}
+
+vec2 oak_tex_uv(oak_gpu_texref t, vec2 uv) { return oak_tex_duv(t, uv) + t.xform.xy; }
+
+// uv already transformed; duvdx/duvdy its derivatives per pixel.
+vec4 oak_sample(oak_gpu_texref t, vec2 uv, vec2 duvdx, vec2 duvdy) {
+    uint bits = t.a.w;
+    int mips = int(bits & 0xffu);
+    uint mag = (bits >> 12) & 3u, minf = (bits >> 14) & 3u, mipf = (bits >> 16) & 3u;
+    vec2 size0 = vec2(oak_level_size(t, 0));
+    float len = max(length(duvdx * size0), length(duvdy * size0));
+    float lambda = log2(len);
+    if (!(lambda > 0.0)) return oak_sample_level(t, uv, 0, mag);
+    lambda = clamp(lambda, 0.0, float(mips - 1));
+    if (mipf == 1u) return oak_sample_level(t, uv, int(floor(lambda + 0.5)), minf);
+    int l0 = int(floor(lambda));
+    int l1 = min(l0 + 1, mips - 1);
+    float f = lambda - float(l0);
+    vec4 a = oak_sample_level(t, uv, l0, minf);
+    if (f == 0.0 || l1 == l0) return a;
+    return mix(a, oak_sample_level(t, uv, l1, minf), f);
+}
+
+#endif

@@ -1,0 +1,36 @@
+#version 450
+// Post in linear light, then to bytes: exposure, ACES (Narkowicz) or a clamp,
+// exact sRGB encode and the contract's half-step dither (or rounding).
+#extension GL_GOOGLE_include_directive : require
+#include "common/bindings.glsl"
+
+layout(local_size_x = OAK_GPU_GROUP, local_size_y = OAK_GPU_GROUP) in;
+
+OAK_IMAGE(OAK_B_HDR, rgba32f) uniform readonly image2D hdr;
+OAK_SSBO(OAK_B_LDR) writeonly buffer LdrBlock { uint ldr[]; };
+
+float oak_srgb_encode(float c) {
+    return c <= 0.0031308 ? c * 12.92 : 1.055 * pow(c, 1.0 / 2.4) - 0.055;
+}
+
+float oak_aces(float x) {
+    return clamp((x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14), 0.0, 1.0);
+}
+
+void main() {
+    ivec2 px = ivec2(gl_GlobalInvocationID.xy);
+    uint W = view.size.x, H = view.size.y;
+    if (px.x >= int(W) || px.y >= int(H)) return;
+    vec3 x = imageLoad(hdr, px).rgb * view.sky_zenith.w;
+    uint bits = view.flags.y;
+    float n = fract(52.9829189 * fract(0.06711056 * float(px.x) + 0.00583715 * float(px.y)));
+    uint packed = 0xff000000u;
+    for (int c = 0; c < 3; c++) {
+        float v = (bits & OAK_GPU_POST_NO_TONEMAP) != 0u ? clamp(x[c], 0.0, 1.0) : oak_aces(x[c]);
+        float s = oak_srgb_encode(v);
+        float byte_ = (bits & OAK_GPU_POST_NO_DITHER) != 0u ? floor(s * 255.0 + 0.5)
+                                                          : clamp(floor(s * 255.0 + n), 0.0, 255.0);
+        packed |= uint(byte_) << (8 * c);
+    }
+    ldr[uint(px.y) * W + uint(px.x)] = packed;
+}

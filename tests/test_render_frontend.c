@@ -1,0 +1,242 @@
+/* The frontend: culling, batching, the key light, the sun's cascade (fit,
+ * texel snapping, casters outside the view), display colours resolved to
+ * radiance, and renderer creation errors. Drawn through the null backend. */
+#include "oak_test.h"
+
+static oak_mesh g_sphere;
+static oak_material g_mat[2];
+static oak_mesh g_box;
+
+static void setup_assets(void) {
+    oak_shape_desc s = {.type = OAK_SHAPE_SPHERE, .radius = 1.0f};
+    CHECK_OK(oak_make_shape(&g_sphere, &s));
+    oak_shape_desc b = {.type = OAK_SHAPE_BOX, .size = {1, 1, 1}};
+    CHECK_OK(oak_make_shape(&g_box, &b));
+    for (int i = 0; i < 2; i++) {
+        oak_material_desc m = oak_material_desc_defaults(NULL);
+        m.base_color[0] = (float)i;
+        CHECK_OK(oak_make_material(&g_mat[i], &m));
+    }
+}
+
+static void translate(mat4 m, float x, float y, float z) {
+    glm_mat4_identity(m);
+    m[3][0] = x, m[3][1] = y, m[3][2] = z;
+}
+
+/* Camera at the origin looking down -Z. */
+static oak_frame_input base_input(void) {
+    oak_frame_input in = {0};
+    glm_mat4_identity(in.camera_world);
+    in.camera.znear = 0.1f;
+    in.camera.zfar = 500.0f;
+    return in;
+}
+
+static oak_renderer *null_renderer(uint32_t w, uint32_t h) {
+    oak_renderer *r = NULL;
+    oak_renderer_desc d = {.backend = "null", .width = w, .height = h, .shadow_map_size = 1024};
+    CHECK_OK(oak_make_renderer(&r, &d));
+    return r;
+}
+
+TEST(frontendCullsDrawsOutsideTheFrustum) {
+    oak_renderer *r = null_renderer(320, 180);
+    mat4 xf[4];
+    translate(xf[0], 0, 0, -10);     /* ahead: kept */
+    translate(xf[1], 0, 0, 10);      /* behind: culled */
+    translate(xf[2], 100, 0, -10);   /* far right: culled */
+    translate(xf[3], 0, 0, -500.5f); /* straddles the far plane (radius 1): kept */
+    oak_mesh meshes[4] = {g_sphere, g_sphere, g_sphere, g_sphere};
+    oak_material mats[4] = {g_mat[0], g_mat[0], g_mat[0], g_mat[0]};
+    oak_frame_input in = base_input();
+    in.draw_count = 4, in.meshes = meshes, in.materials = mats, in.transforms = xf;
+    CHECK_OK(oak_renderer_draw(r, &in));
+    const oak_render_view *v = oak_renderer_last_view(r);
+    CHECK_EQ_INT(v->draws.count, 2);
+    CHECK_NEAR(v->draws.world[0][3][2], -10, 0);
+    CHECK_NEAR(v->draws.world[1][3][2], -500.5, 0);
+    oak_destroy_renderer(r);
+}
+
+TEST(frontendBatchesByMaterialThenMeshKeepingOrder) {
+    oak_renderer *r = null_renderer(320, 180);
+    enum { N = 8 };
+    mat4 xf[N];
+    oak_mesh meshes[N];
+    oak_material mats[N];
+    for (int i = 0; i < N; i++) {
+        translate(xf[i], (float)(i - 4) * 0.5f, 0, -20 - (float)i);
+        meshes[i] = (i & 1) ? g_box : g_sphere;
+        mats[i] = g_mat[(i >> 1) & 1];
+    }
+    oak_frame_input in = base_input();
+    in.draw_count = N, in.meshes = meshes, in.materials = mats, in.transforms = xf;
+    CHECK_OK(oak_renderer_draw(r, &in));
+    const oak_render_view *v = oak_renderer_last_view(r);
+    CHECK_EQ_INT(v->draws.count, N);
+    CHECK_EQ_INT(v->batch_count, 4);
+    uint32_t covered = 0;
+    for (uint32_t b = 0; b < v->batch_count; b++) {
+        const oak_render_batch *bt = &v->batches[b];
+        CHECK_EQ_INT(bt->count, 2);
+        CHECK_EQ_INT(bt->first, covered);
+        covered += bt->count;
+        for (uint32_t d = bt->first; d < bt->first + bt->count; d++) {
+            CHECK(v->draws.mesh[d].id == bt->mesh.id);
+            CHECK(v->draws.material[d].id == bt->material.id);
+        }
+        /* stable: within a batch, input order (z decreasing) is kept */
+        CHECK(v->draws.world[bt->first][3][2] > v->draws.world[bt->first + 1][3][2]);
+    }
+    CHECK_EQ_INT(covered, N);
+    oak_destroy_renderer(r);
+}
+
+static oak_render_light sun_at(float elev_deg, bool shadows) {
+    oak_render_light l = {.light = oak_light_defaults(OAK_LIGHT_DIRECTIONAL)};
+    l.light.cast_shadows = shadows;
+    float e = elev_deg * OAK_PI / 180.0f;
+    l.direction[0] = -cosf(e) * 0.6f, l.direction[1] = -sinf(e), l.direction[2] = -cosf(e) * 0.8f;
+    return l;
+}
+
+TEST(frontendPicksTheShadowCastingSunAsKeyLight) {
+    oak_renderer *r = null_renderer(320, 180);
+    oak_render_light lights[3] = {sun_at(30, false), sun_at(50, true), sun_at(70, true)};
+    lights[0].light.type = OAK_LIGHT_POINT;
+    oak_frame_input in = base_input();
+    in.light_count = 3, in.lights = lights;
+    CHECK_OK(oak_renderer_draw(r, &in));
+    const oak_render_view *v = oak_renderer_last_view(r);
+    CHECK_EQ_INT(v->key_light, 1);
+    CHECK(v->shadows);
+    CHECK_EQ_INT(v->cascade_count, 1);
+    CHECK_NEAR(glm_vec3_norm(v->lights[1].direction), 1.0, 1e-6);
+    oak_destroy_renderer(r);
+}
+
+/* A world point's position in shadow-map texels. */
+static void map_texel(const oak_render_view *v, const float p[3], float out[2]) {
+    vec4 w = {p[0], p[1], p[2], 1}, c;
+    glm_mat4_mulv((vec4 *)v->cascades[0].view_proj, w, c);
+    out[0] = (c[0] * 0.5f + 0.5f) * (float)v->shadow_map_size;
+    out[1] = (c[1] * 0.5f + 0.5f) * (float)v->shadow_map_size;
+}
+
+TEST(frontendCascadeSnapsToWholeTexelsAsTheCameraMoves) {
+    oak_renderer *r = null_renderer(320, 180);
+    oak_render_light sun = sun_at(40, true);
+    const float probe[3] = {3.0f, 0.5f, -20.0f};
+    float first[2] = {0, 0};
+    float size0 = 0;
+    for (int step = 0; step < 12; step++) {
+        oak_frame_input in = base_input();
+        translate(in.camera_world, 1.3f * (float)step, 0.7f * (float)step, -2.1f * (float)step);
+        in.light_count = 1, in.lights = &sun;
+        CHECK_OK(oak_renderer_draw(r, &in));
+        const oak_render_view *v = oak_renderer_last_view(r);
+        float t[2];
+        map_texel(v, probe, t);
+        if (step == 0) {
+            first[0] = t[0], first[1] = t[1];
+            size0 = v->cascades[0].texel_world;
+            /* the cascade covers the whole shadowed slice of the view */
+            CHECK_NEAR(v->cascades[0].split_far, OAK_SHADOW_DISTANCE, 0);
+            CHECK(v->cascades[0].texel_world * 1024 >= 2 * 0.5 * OAK_SHADOW_DISTANCE);
+        }
+        /* the grid moves by whole texels only, and the map never resizes */
+        double fx = fmod(fabs(t[0] - first[0]) + 0.5, 1.0) - 0.5;
+        double fy = fmod(fabs(t[1] - first[1]) + 0.5, 1.0) - 0.5;
+        CHECK_NEAR(fx, 0, 2e-3);
+        CHECK_NEAR(fy, 0, 2e-3);
+        CHECK_NEAR(v->cascades[0].texel_world, size0, 0);
+    }
+    oak_destroy_renderer(r);
+}
+
+TEST(frontendKeepsCastersBetweenTheSunAndTheView) {
+    oak_renderer *r = null_renderer(320, 180);
+    oak_render_light sun = sun_at(40, true);
+    mat4 xf[3];
+    translate(xf[0], 0, 0, -10); /* in view */
+    /* behind the camera but up the sun's ray from a point in view: casts */
+    translate(xf[1], sun.direction[0] * -30.0f, -1 + sun.direction[1] * -30.0f,
+              -10 + sun.direction[2] * -30.0f);
+    translate(xf[2], 0, 0, 3000); /* far away: neither */
+    oak_mesh meshes[3] = {g_box, g_box, g_box};
+    oak_material mats[3] = {g_mat[0], g_mat[0], g_mat[0]};
+    uint32_t flags[3] = {0, 0, 0};
+    oak_frame_input in = base_input();
+    in.draw_count = 3, in.meshes = meshes, in.materials = mats, in.transforms = xf;
+    in.flags = flags, in.light_count = 1, in.lights = &sun;
+    CHECK_OK(oak_renderer_draw(r, &in));
+    const oak_render_view *v = oak_renderer_last_view(r);
+    CHECK_EQ_INT(v->draws.count, 1);
+    CHECK_EQ_INT(v->casters.count, 2);
+    flags[0] = OAK_DRAW_NO_SHADOW;
+    CHECK_OK(oak_renderer_draw(r, &in));
+    CHECK_EQ_INT(oak_renderer_last_view(r)->casters.count, 1);
+    oak_destroy_renderer(r);
+}
+
+TEST(frontendDisplayColoursShowAsGiven) {
+    oak_renderer *r = null_renderer(64, 64);
+    oak_environment env = oak_environment_defaults();
+    env.sky_zenith_display[0] = 0.25f, env.sky_zenith_display[1] = 0.5f;
+    env.sky_zenith_display[2] = 0.9f;
+    oak_post post = {.exposure = 0.7f};
+    oak_frame_input in = base_input();
+    in.environment = &env, in.post = &post;
+    CHECK_OK(oak_renderer_draw(r, &in));
+    const oak_render_view *v = oak_renderer_last_view(r);
+    for (int i = 0; i < 3; i++) {
+        /* the resolved radiance, exposed and tone mapped, encodes to the colour */
+        float shown = oak_linear_to_srgb(oak_aces(v->sky_zenith[i] * 0.7f));
+        CHECK_NEAR(shown, env.sky_zenith_display[i], 1e-4);
+    }
+    CHECK_NEAR(v->post.exposure, 0.7, 1e-7);
+    oak_destroy_renderer(r);
+}
+
+TEST(rendererRejectsUnknownBackendAndAbsurdSizes) {
+    oak_renderer *r = NULL;
+    oak_renderer_desc d = {.backend = "metal"};
+    CHECK(oak_make_renderer(&r, &d) == OAK_ERROR_NOT_FOUND);
+    CHECK(strstr(oak_last_error(), "metal") != NULL);
+    CHECK(r == NULL);
+    d = (oak_renderer_desc){.backend = "null", .width = 100000, .height = 10};
+    CHECK(oak_make_renderer(&r, &d) == OAK_ERROR_INVALID_ARGUMENT);
+    CHECK(r == NULL);
+    r = null_renderer(16, 16);
+    uint8_t px[16 * 16 * 4];
+    CHECK(oak_renderer_read_pixels(r, px, sizeof px) == OAK_ERROR_INVALID_ARGUMENT); /* none yet */
+    CHECK(oak_renderer_resize(r, 0, 5) == OAK_ERROR_INVALID_ARGUMENT);
+    oak_destroy_renderer(r);
+}
+
+TEST(rendererAutoFallsBackToCpuAndSaysWhy) {
+    oak_renderer *r = NULL;
+    oak_renderer_desc d = {.backend = "auto", .width = 64, .height = 64};
+    CHECK_OK(oak_make_renderer(&r, &d));
+    if (!r) return;
+    /* Here (no GPU) auto ends on cpu; each better backend says why it did not start. */
+    CHECK(strcmp(oak_renderer_backend(r), "cpu") == 0);
+    if (oak_backend_count() > 2) CHECK(oak_renderer_fallback_reason(r)[0] != 0);
+    oak_destroy_renderer(r);
+}
+
+int main(void) {
+    oak_test_init(0);
+    setup_assets();
+    RUN(frontendCullsDrawsOutsideTheFrustum);
+    RUN(frontendBatchesByMaterialThenMeshKeepingOrder);
+    RUN(frontendPicksTheShadowCastingSunAsKeyLight);
+    RUN(frontendCascadeSnapsToWholeTexelsAsTheCameraMoves);
+    RUN(frontendKeepsCastersBetweenTheSunAndTheView);
+    RUN(frontendDisplayColoursShowAsGiven);
+    RUN(rendererRejectsUnknownBackendAndAbsurdSizes);
+    RUN(rendererAutoFallsBackToCpuAndSaysWhy);
+    oak_shutdown();
+    return TEST_SUMMARY();
+}

@@ -1,0 +1,26 @@
+/* Private pieces of the world layer: each world's recipe (build and camera
+ * path) and the helpers they share for placing entities. */
+#ifndef OAK_WORLD_INTERNAL_H
+#define OAK_WORLD_INTERNAL_H
+
+#include <oak/world.h>
+
+oak_result _oak_world_default_build(oak_scene *scene);
+void _oak_world_default_path(float t, float eye[3], float target[3]);
+oak_result _oak_world_stress_build(oak_scene *scene);
+void _oak_world_stress_path(float t, float eye[3], float target[3]);
+
+/* An entity with a transform and a mesh renderer; id 0 when out of memory. */
+oak_entity _oak_world_place(oak_scene *scene, const char *name, oak_mesh mesh,
+                            oak_material material, const oak_transform *t);
+/* A camera entity looking from eye at target, made the active camera. */
+oak_entity _oak_world_camera(oak_scene *scene, const oak_camera *cam, const float eye[3],
+                             const float target[3]);
+/* The exposure that shows an 18% grey card as mid grey (display value 0.18
+ * linear, 118/255 sRGB) after ACES, given the radiance a white Lambert card
+ * in the same place shows (luminance; docs/SHADING.md: sun E / pi plus the
+ * hemisphere ambient, which the contract multiplies without a 1/pi). */
+float _oak_world_grey_card_exposure(float white_radiance);
+float _oak_luminance(const float rgb[3]);
+
+#endif

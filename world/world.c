@@ -1,0 +1,96 @@
+/* The world registry: worlds by name, each a recipe that fills a scene and a
+ * scripted camera path for `oak bench`. Adding a world is one table row. */
+#include <math.h>
+#include <string.h>
+
+#include "world/internal.h"
+
+typedef struct world_entry {
+    const char *name;
+    const char *description;
+    oak_result (*build)(oak_scene *scene);
+    void (*path)(float t, float eye[3], float target[3]);
+} world_entry;
+
+static const world_entry g_worlds[] = {
+    {"default",
+     "400 m of fBm hills, sphere rows from matte to mirror and dielectric to metal, "
+     "boxes casting shadows, sun at 40 degrees, blue sky",
+     _oak_world_default_build, _oak_world_default_path},
+    {"stress", "100,000 objects on a flat ground: half instanced, half mixed meshes and materials",
+     _oak_world_stress_build, _oak_world_stress_path},
+};
+
+#define WORLD_COUNT (sizeof g_worlds / sizeof g_worlds[0])
+
+uint32_t oak_world_count(void) {
+    return (uint32_t)WORLD_COUNT;
+}
+
+const char *oak_world_name(uint32_t index) {
+    return index < WORLD_COUNT ? g_worlds[index].name : NULL;
+}
+
+const char *oak_world_description(uint32_t index) {
+    return index < WORLD_COUNT ? g_worlds[index].description : NULL;
+}
+
+static const world_entry *find_world(const char *name) {
+    for (uint32_t i = 0; name && i < WORLD_COUNT; i++)
+        if (strcmp(g_worlds[i].name, name) == 0) return &g_worlds[i];
+    return NULL;
+}
+
+oak_result oak_world_build(oak_scene *scene, const char *name) {
+    if (!scene) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_world_build: scene is NULL");
+    const world_entry *w = find_world(name);
+    if (!w) return oak_error(OAK_ERROR_NOT_FOUND, "unknown world '%s'", name ? name : "(null)");
+    return w->build(scene);
+}
+
+oak_result oak_world_camera_path(const char *name, float t, float eye[3], float target[3]) {
+    const world_entry *w = find_world(name);
+    if (!w) return oak_error(OAK_ERROR_NOT_FOUND, "unknown world '%s'", name ? name : "(null)");
+    if (!eye || !target)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_world_camera_path: NULL output");
+    if (!(t >= 0.0f)) t = 0.0f; /* also catches NaN */
+    if (t > 1.0f) t = 1.0f;
+    w->path(t, eye, target);
+    return OAK_OK;
+}
+
+/* ---- shared helpers ------------------------------------------------------ */
+
+oak_entity _oak_world_place(oak_scene *scene, const char *name, oak_mesh mesh,
+                            oak_material material, const oak_transform *t) {
+    oak_entity e = oak_scene_create(scene, name);
+    if (!e.id) return e;
+    oak_scene_set_transform(scene, e, t);
+    oak_mesh_renderer mr = {.mesh = mesh, .material = material};
+    oak_scene_set_mesh_renderer(scene, e, &mr);
+    return e;
+}
+
+oak_entity _oak_world_camera(oak_scene *scene, const oak_camera *cam, const float eye[3],
+                             const float target[3]) {
+    oak_entity e = oak_scene_create(scene, "camera");
+    if (!e.id) return e;
+    oak_transform t = oak_transform_look_at(eye, target);
+    oak_scene_set_transform(scene, e, &t);
+    oak_scene_set_camera(scene, e, cam);
+    oak_scene_set_active_camera(scene, e);
+    return e;
+}
+
+float _oak_luminance(const float rgb[3]) {
+    return 0.2126f * rgb[0] + 0.7152f * rgb[1] + 0.0722f * rgb[2];
+}
+
+float _oak_world_grey_card_exposure(float white_radiance) {
+    /* Invert Narkowicz's ACES fit y = x(ax+b) / (x(cx+d)+e) at y = 0.18:
+       (a - cy)x^2 + (b - dy)x - ey = 0, the positive root. */
+    const double a = 2.51, b = 0.03, c = 2.43, d = 0.59, e = 0.14, y = 0.18;
+    double qa = a - c * y, qb = b - d * y, qc = -e * y;
+    double x = (-qb + sqrt(qb * qb - 4 * qa * qc)) / (2 * qa);
+    return white_radiance > 0 ? (float)(x / (0.18 * white_radiance)) : 1.0f;
+}
