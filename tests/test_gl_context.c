@@ -191,7 +191,12 @@ TEST(glTwoBackendsShareOneThread) {
         CHECK(0);
         return;
     }
-    oak_render_view v = {.width = 2, .height = 2, .sky_horizon = {1, 0, 0}};
+    /* identity camera: every view ray is horizontal, so the picture is the
+       horizon colour, passed through unchanged */
+    oak_render_view v = {.width = 2, .height = 2, .sky_horizon = {1, 0, 0}, .key_light = -1};
+    v.post = (oak_post){.exposure = 1, .no_tonemap = true, .no_dither = true, .no_fxaa = true};
+    glm_mat4_identity(v.view_proj);
+    glm_mat4_identity(v.inv_view_proj);
     CHECK_OK(oak_backend_gl()->render(a, &v));
     v.sky_horizon[0] = 0, v.sky_horizon[2] = 1;
     CHECK_OK(oak_backend_gl()->render(b, &v));

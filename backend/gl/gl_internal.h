@@ -95,5 +95,7 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b);
 oak_result _oak_gl_frame_sync(_oak_gl_backend *b, const oak_render_view *view);
 oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view);
 uint32_t _oak_gl_frame_timings(_oak_gl_backend *b, oak_stage_timing *out, uint32_t max);
+/* Compiles every pass (vis, vis-mask, shadow, shadow-mask, resolve, post, fxaa). */
+oak_result _oak_gl_frame_programs(GLuint out[7]);
 
 #endif
