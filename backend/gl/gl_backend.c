@@ -106,7 +106,7 @@ static oak_result gl_read_pixels(void *self, uint8_t *rgba, size_t size) {
     _oak_gl_backend *b = self;
     oak_result r = _oak_gl_make_current(&b->ctx);
     if (r != OAK_OK) return r;
-    return _oak_gl_read_rgba8(b->targets.out, b->targets.width, b->targets.height, rgba, size);
+    return _oak_gl_read_rgba8(&b->targets, rgba, size);
 }
 
 static uint32_t gl_timings(void *self, oak_stage_timing *out, uint32_t max) {

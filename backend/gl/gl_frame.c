@@ -5,7 +5,8 @@
  *   4. vis       depth + (draw, triangle) ids (multi-draw indirect, 3 groups)
  *   5. resolve   compute: rebuild, interpolate and shade each pixel
  *   6. post      compute: exposure, ACES, sRGB, dither; then FXAA
- * Each stage is timed with GL timestamp queries. */
+ * The passes are the shared GLSL in shaders/, the same files the Vulkan backend
+ * compiles; each stage is timed with GL timestamp queries. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,10 +17,15 @@
 static const char *const k_stage_names[OAK_GL_STAGE_COUNT] = {"shadow", "raster", "resolve",
                                                               "post"};
 
-static oak_result program(GLuint *out, const char *name, const char *defines, const char *vs,
+/* GL has no specialization constants: SHADOW and MASKED (OAK_SPEC_CONST in
+   oak_gpu.h) become #defines written after the #version line. */
+static oak_result program(GLuint *out, const char *name, bool shadow, bool masked, const char *vs,
                           const char *fs, const char *cs) {
-    char head[256];
-    snprintf(head, sizeof head, "#version 450 core\n#define OAK_GL 1\n%s", defines);
+    char head[160];
+    snprintf(head, sizeof head,
+             "#version 450 core\n#define OAK_GL 1\n#define SHADOW %s\n"
+             "#define MASKED %s\n",
+             shadow ? "true" : "false", masked ? "true" : "false");
     size_t hl = strlen(head);
     const char *src[3] = {vs, fs, cs};
     char *full[3] = {NULL, NULL, NULL};
@@ -41,17 +47,54 @@ static oak_result program(GLuint *out, const char *name, const char *defines, co
 }
 
 oak_result _oak_gl_frame_programs(GLuint out[7]) {
-    const char *vs = oak_gl_src_gl_vis_vert, *fs = oak_gl_src_gl_vis_frag;
-    oak_result r = program(&out[0], "vis", "", vs, fs, NULL);
-    if (!r) r = program(&out[1], "vis-mask", "#define OAK_MASK 1\n", vs, fs, NULL);
-    if (!r) r = program(&out[2], "shadow", "#define OAK_SHADOW 1\n", vs, fs, NULL);
+    const char *vs = oak_gl_src_vis_vert, *fs = oak_gl_src_vis_frag;
+    oak_result r = program(&out[0], "vis", false, false, vs, fs, NULL);
+    if (!r) r = program(&out[1], "vis-masked", false, true, vs, fs, NULL);
+    if (!r) r = program(&out[2], "shadow", true, false, vs, NULL, NULL);
     if (!r)
-        r = program(&out[3], "shadow-mask", "#define OAK_SHADOW 1\n#define OAK_MASK 1\n", vs, fs,
-                    NULL);
-    if (!r) r = program(&out[4], "resolve", "", NULL, NULL, oak_gl_src_gl_resolve_comp);
-    if (!r) r = program(&out[5], "post", "", NULL, NULL, oak_gl_src_gl_post_comp);
-    if (!r) r = program(&out[6], "fxaa", "", NULL, NULL, oak_gl_src_gl_fxaa_comp);
+        r = program(&out[3], "shadow-masked", true, true, vs, oak_gl_src_shadow_masked_frag, NULL);
+    if (!r) r = program(&out[4], "resolve", false, false, NULL, NULL, oak_gl_src_resolve_comp);
+    if (!r) r = program(&out[5], "post", false, false, NULL, NULL, oak_gl_src_post_comp);
+    if (!r) r = program(&out[6], "fxaa", false, false, NULL, NULL, oak_gl_src_fxaa_comp);
     return r;
+}
+
+oak_result _oak_gl_compile_shared(const char *file, const char **error) {
+    static char msg[1024];
+    *error = "";
+    for (size_t i = 0; i < sizeof oak_gl_sources / sizeof oak_gl_sources[0]; i++) {
+        if (strcmp(oak_gl_sources[i].file, file) != 0) continue;
+        const char *src = oak_gl_sources[i].source;
+        bool comp = strstr(file, ".comp.") != NULL, frag = strstr(file, ".frag.") != NULL;
+        GLenum stage = comp ? GL_COMPUTE_SHADER : frag ? GL_FRAGMENT_SHADER : GL_VERTEX_SHADER;
+        oak_result worst = OAK_OK;
+        /* every specialization: SHADOW x MASKED */
+        for (int v = 0; v < 4; v++) {
+            char head[160];
+            snprintf(head, sizeof head,
+                     "#version 450 core\n#define OAK_GL 1\n#define SHADOW %s\n"
+                     "#define MASKED %s\n",
+                     v & 1 ? "true" : "false", v & 2 ? "true" : "false");
+            const char *parts[2] = {head, src};
+            GLuint sh = glCreateShader(stage);
+            glShaderSource(sh, 2, parts, NULL);
+            glCompileShader(sh);
+            GLint ok = 0;
+            glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+            if (!ok) {
+                glGetShaderInfoLog(sh, sizeof msg - 1, NULL, msg);
+                *error = msg;
+                worst = oak_error(OAK_ERROR_DEVICE, "gl: shared shader %s failed to compile", file);
+            }
+            glDeleteShader(sh);
+        }
+        return worst;
+    }
+    return oak_error(OAK_ERROR_NOT_FOUND, "gl: %s is not among the embedded passes", file);
+}
+
+uint32_t _oak_gl_shared_count(void) {
+    return (uint32_t)(sizeof oak_gl_sources / sizeof oak_gl_sources[0]);
 }
 
 oak_result _oak_gl_frame_create(_oak_gl_backend *b) {
@@ -66,8 +109,9 @@ oak_result _oak_gl_frame_create(_oak_gl_backend *b) {
     glCreateVertexArrays(1, &f->vao);
     glGenQueries(OAK_GL_STAGE_COUNT + 1, f->queries);
     /* Something at every binding even before the first sync. */
-    _oak_gl_buffer *bufs[] = {&f->vertices, &f->indices, &f->draws,    &f->casters, &f->materials,
-                              &f->lights,   &f->view,    &f->draw_ids, &f->commands};
+    _oak_gl_buffer *bufs[] = {&f->positions, &f->attributes, &f->indices, &f->draws,
+                              &f->casters,   &f->materials,  &f->lights,  &f->view,
+                              &f->draw_ids,  &f->commands};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if ((r = _oak_gl_buffer_reserve(bufs[i], 1024, false)) != OAK_OK) return r;
     return _oak_gl_check("frame create") ? oak_error(OAK_ERROR_DEVICE, "gl: frame setup failed")
@@ -83,8 +127,9 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
         if (progs[i]) glDeleteProgram(progs[i]);
     if (f->vao) glDeleteVertexArrays(1, &f->vao);
     if (f->queries[0]) glDeleteQueries(OAK_GL_STAGE_COUNT + 1, f->queries);
-    _oak_gl_buffer *bufs[] = {&f->vertices, &f->indices, &f->draws,    &f->casters, &f->materials,
-                              &f->lights,   &f->view,    &f->draw_ids, &f->commands};
+    _oak_gl_buffer *bufs[] = {&f->positions, &f->attributes, &f->indices, &f->draws,
+                              &f->casters,   &f->materials,  &f->lights,  &f->view,
+                              &f->draw_ids,  &f->commands};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) _oak_gl_buffer_release(bufs[i]);
     if (f->shadow_fbo) glDeleteFramebuffers(1, &f->shadow_fbo);
     if (f->shadow_tex) glDeleteTextures(1, &f->shadow_tex);
@@ -104,97 +149,94 @@ static void copy_mat(float out[16], mat4 m) {
     memcpy(out, m, 64);
 }
 
-static void fill_view(_oak_gpu_view *g, const oak_render_view *v, uint32_t shadow_size) {
+/* The view block exactly as the Vulkan backend fills it (oak_gpu.h). */
+static void fill_view(oak_gpu_view *g, const oak_render_view *v, uint32_t shadow_size,
+                      uint32_t lights) {
     memset(g, 0, sizeof *g);
     copy_mat(g->view_proj, (vec4 *)v->view_proj);
     copy_mat(g->inv_view_proj, (vec4 *)v->inv_view_proj);
-    bool shadows = v->shadows && v->cascade_count > 0 && v->key_light >= 0;
-    if (shadows) copy_mat(g->shadow_vp, (vec4 *)v->cascades[0].view_proj);
+    const oak_shadow_cascade *c = &v->cascades[0];
+    bool shadows = v->shadows && v->cascade_count > 0;
+    if (shadows) copy_mat(g->shadow_view_proj, (vec4 *)c->view_proj);
     memcpy(g->camera_pos, v->camera_pos, 12);
-    g->camera_pos[3] = v->ortho ? 1.0f : 0.0f;
+    g->camera_pos[3] = v->env.fog_density;
     memcpy(g->sky_zenith, v->sky_zenith, 12);
+    g->sky_zenith[3] = v->post.exposure > 0 ? v->post.exposure : 1.0f;
     memcpy(g->sky_horizon, v->sky_horizon, 12);
-    memcpy(g->fog, v->fog_color, 12);
-    g->fog[3] = v->env.fog_density;
+    g->sky_horizon[3] = shadows ? c->texel_world : 0;
+    memcpy(g->fog_color, v->fog_color, 12);
+    g->fog_color[3] = shadows ? c->depth_range : 1;
     memcpy(g->ambient_sky, v->env.ambient_sky, 12);
     memcpy(g->ambient_ground, v->env.ambient_ground, 12);
-    if (shadows) {
-        g->shadow[0] = v->cascades[0].texel_world;
-        g->shadow[1] = v->cascades[0].depth_range;
-        g->shadow[2] = 1.0f;
-        g->shadow[3] = (float)shadow_size;
-    }
-    g->post[0] = v->post.exposure > 0 ? v->post.exposure : 1.0f;
-    g->post[1] = v->post.no_tonemap ? 1.0f : 0.0f;
-    g->post[2] = v->post.no_dither ? 1.0f : 0.0f;
-    g->post[3] = v->post.no_fxaa ? 1.0f : 0.0f;
-    g->counts[0] = (int32_t)v->light_count;
-    g->counts[1] = v->key_light;
-    g->counts[2] = (int32_t)v->width;
-    g->counts[3] = (int32_t)v->height;
+    g->size[0] = v->width;
+    g->size[1] = v->height;
+    g->size[2] = lights;
+    g->size[3] =
+        v->key_light >= 0 && (uint32_t)v->key_light < lights ? (uint32_t)v->key_light + 1 : 0;
+    g->flags[0] = shadows ? 1 : 0;
+    g->flags[1] = (v->post.no_tonemap ? OAK_GPU_POST_NO_TONEMAP : 0) |
+                  (v->post.no_dither ? OAK_GPU_POST_NO_DITHER : 0) |
+                  (v->post.no_fxaa ? OAK_GPU_POST_NO_FXAA : 0);
+    g->flags[2] = shadow_size;
+    g->flags[3] = v->draws.count;
 }
 
-/* Draw records for one list; commands for the drawable ones go into f->cmds
-   from *ncmd on, in three groups whose ranges come back in group[4]:
-   [0] single-sided opaque, [1] double-sided opaque, [2] alpha mask. */
+/* Draw records for one list (oak_gpu_draw); commands for the drawable ones
+   go into f->cmds from *ncmd on, in four groups whose ranges come back in
+   group[5]: single-sided opaque, double-sided opaque, single-sided masked,
+   double-sided masked (culling and the cutout differ between them). */
 static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, _oak_gl_buffer *buf,
-                             uint32_t *ncmd, uint32_t group[4]) {
+                             uint32_t *ncmd, uint32_t group[5]) {
     if (l->count && !OAK_GROW(f->draw_data, f->draw_cap, l->count))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory for %u draws", l->count);
     if (!OAK_GROW(f->cmds, f->cmd_cap, *ncmd + l->count + 1))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory for %u commands", l->count);
-    uint32_t counts[3] = {0, 0, 0};
-    /* two passes: count each group, then place */
+    uint32_t counts[4] = {0, 0, 0, 0};
     for (uint32_t i = 0; i < l->count; i++) {
         const _oak_gl_mesh_slot *ms = _oak_gl_mesh_of(f, l->mesh[i]);
         const _oak_gl_mat_slot *mt = _oak_gl_mat_of(f, l->material[i]);
-        _oak_gpu_draw *d = &f->draw_data[i];
+        oak_gpu_draw *d = &f->draw_data[i];
         mat4 nm;
         glm_mat4_inv(l->world[i], nm);
         glm_mat4_transpose(nm);
         copy_mat(d->world, l->world[i]);
         copy_mat(d->normal, nm);
-        d->info[0] = ms ? ms->first_index : 0;
-        d->info[1] = ms ? ms->base_vertex : 0;
-        d->info[2] = mt ? oak_handle_index(l->material[i].id) : 0;
+        d->info[0] = mt ? oak_handle_index(l->material[i].id) : 0;
+        d->info[1] = ms ? ms->first_index : 0;
+        d->info[2] = ms ? ms->base_vertex : 0;
         d->info[3] = l->flags ? l->flags[i] : 0;
         if (!ms || !mt || mt->blend) continue;
-        counts[mt->mask ? 2 : mt->double_sided ? 1 : 0]++;
+        counts[(mt->mask ? 2 : 0) + (mt->double_sided ? 1 : 0)]++;
     }
-    uint32_t at[3] = {*ncmd, *ncmd + counts[0], *ncmd + counts[0] + counts[1]};
-    group[0] = at[0], group[1] = at[1], group[2] = at[2], group[3] = at[2] + counts[2];
+    group[0] = *ncmd;
+    for (int g = 0; g < 4; g++) group[g + 1] = group[g] + counts[g];
+    uint32_t at[4] = {group[0], group[1], group[2], group[3]};
     for (uint32_t i = 0; i < l->count; i++) {
         const _oak_gl_mesh_slot *ms = _oak_gl_mesh_of(f, l->mesh[i]);
         const _oak_gl_mat_slot *mt = _oak_gl_mat_of(f, l->material[i]);
         if (!ms || !mt || mt->blend) continue;
-        int g = mt->mask ? 2 : mt->double_sided ? 1 : 0;
+        int g = (mt->mask ? 2 : 0) + (mt->double_sided ? 1 : 0);
         f->cmds[at[g]++] =
             (_oak_gl_command){ms->index_count, 1, ms->first_index, (int32_t)ms->base_vertex, i};
     }
-    *ncmd = group[3];
+    *ncmd = group[4];
     return _oak_gl_buffer_upload(buf, 0, f->draw_data, (size_t)l->count * sizeof *f->draw_data);
 }
 
-static oak_result upload_lights(_oak_gl_frame *f, const oak_render_view *v) {
-    uint32_t n = v->light_count;
+static oak_result upload_lights(_oak_gl_frame *f, const oak_render_view *v, uint32_t n) {
     if (!n) return OAK_OK;
     if (!OAK_GROW(f->light_data, f->light_cap, n))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory for %u lights", n);
     for (uint32_t i = 0; i < n; i++) {
         const oak_render_light *l = &v->lights[i];
-        _oak_gpu_light *g = &f->light_data[i];
-        oak_light_type t = l->light.type ? l->light.type : OAK_LIGHT_DIRECTIONAL;
-        for (int c = 0; c < 3; c++) {
-            g->color_type[c] = l->light.color[c] * l->light.intensity;
-            g->pos_range[c] = l->position[c];
-            g->dir_cos_outer[c] = l->direction[c];
-        }
-        g->color_type[3] = (float)t;
-        g->pos_range[3] = l->light.range;
+        oak_light_type type = l->light.type ? l->light.type : OAK_LIGHT_DIRECTIONAL;
         float outer = l->light.outer_cone > 0 ? l->light.outer_cone : OAK_PI / 4.0f;
-        g->dir_cos_outer[3] = cosf(outer);
-        g->cos_inner[0] = cosf(l->light.inner_cone);
-        g->cos_inner[1] = g->cos_inner[2] = g->cos_inner[3] = 0;
+        float k = l->light.intensity;
+        f->light_data[i] = (oak_gpu_light){
+            .position = {l->position[0], l->position[1], l->position[2], (float)type},
+            .direction = {l->direction[0], l->direction[1], l->direction[2], l->light.range},
+            .color = {l->light.color[0] * k, l->light.color[1] * k, l->light.color[2] * k, 0},
+            .cone = {cosf(outer), cosf(l->light.inner_cone), 0, 0}};
     }
     return _oak_gl_buffer_upload(&f->lights, 0, f->light_data, (size_t)n * sizeof *f->light_data);
 }
@@ -242,30 +284,31 @@ static oak_result ensure_shadow_map(_oak_gl_frame *f, uint32_t size) {
 /* ---- passes -------------------------------------------------------------- */
 
 static void bind_common(_oak_gl_frame *f, _oak_gl_buffer *draws) {
-    glBindBufferBase(GL_UNIFORM_BUFFER, 0, f->view.id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, f->vertices.id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, f->indices.id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, draws->id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, f->materials.id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, f->lights.id);
-    for (uint32_t c = 0; c < OAK_GL_TEX_CLASSES; c++)
-        glBindTextureUnit(2 + c, c < f->class_count ? f->classes[c].tex : 0);
+    glBindBufferBase(GL_UNIFORM_BUFFER, OAK_B_VIEW, f->view.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_LIGHTS, f->lights.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_DRAWS, draws->id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_MATERIALS, f->materials.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_POSITIONS, f->positions.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_ATTRIBUTES, f->attributes.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INDICES, f->indices.id);
+    for (uint32_t c = 0; c < OAK_GPU_TEXTURE_CLASSES; c++)
+        glBindTextureUnit(OAK_B_TEXTURES + c, c < f->class_count ? f->classes[c].tex : 0);
 }
 
-static void draw_groups(_oak_gl_frame *f, const uint32_t group[4], GLuint plain, GLuint mask,
+/* groups as build_list lays them out; culling only in the main view */
+static void draw_groups(_oak_gl_frame *f, const uint32_t group[5], GLuint plain, GLuint masked,
                         bool cull_single) {
     glBindVertexArray(f->vao);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, f->commands.id);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, f->indices.id); /* VAO state */
     glVertexArrayElementBuffer(f->vao, f->indices.id);
-    for (int g = 0; g < 3; g++) {
+    for (int g = 0; g < 4; g++) {
         GLsizei n = (GLsizei)(group[g + 1] - group[g]);
         if (!n) continue;
-        if (g == 0 && cull_single)
+        if (cull_single && (g & 1) == 0)
             glEnable(GL_CULL_FACE);
         else
             glDisable(GL_CULL_FACE);
-        glUseProgram(g == 2 ? mask : plain);
+        glUseProgram(g >= 2 ? masked : plain);
         glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,
                                     (const void *)(uintptr_t)(group[g] * sizeof(_oak_gl_command)),
                                     n, 0);
@@ -283,18 +326,19 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
     uint64_t t0 = oak_time_ns();
     oak_result r;
     /* 2. uploads */
-    _oak_gpu_view gv;
+    uint32_t lights = view->light_count < OAK_MAX_LIGHTS ? view->light_count : OAK_MAX_LIGHTS;
     uint32_t shadow_size = view->shadow_map_size ? view->shadow_map_size : b->shadow_map_size;
-    fill_view(&gv, view, shadow_size);
+    bool shadows = view->shadows && view->cascade_count > 0;
+    oak_gpu_view gv;
+    fill_view(&gv, view, shadows ? shadow_size : 1, lights);
     if ((r = _oak_gl_buffer_upload(&f->view, 0, &gv, sizeof gv)) != OAK_OK) return r;
-    uint32_t ncmd = 0, main_groups[4], shadow_groups[4] = {0, 0, 0, 0};
+    uint32_t ncmd = 0, main_groups[5], shadow_groups[5] = {0, 0, 0, 0, 0};
     if ((r = build_list(f, &view->draws, &f->draws, &ncmd, main_groups)) != OAK_OK) return r;
-    bool shadows = gv.shadow[2] != 0;
     if (shadows && (r = build_list(f, &view->casters, &f->casters, &ncmd, shadow_groups)) != OAK_OK)
         return r;
     if ((r = _oak_gl_buffer_upload(&f->commands, 0, f->cmds, ncmd * sizeof *f->cmds)) != OAK_OK)
         return r;
-    if ((r = upload_lights(f, view)) != OAK_OK) return r;
+    if ((r = upload_lights(f, view, lights)) != OAK_OK) return r;
     uint32_t most =
         view->draws.count > view->casters.count ? view->draws.count : view->casters.count;
     if ((r = ensure_draw_ids(f, most)) != OAK_OK) return r;
@@ -303,8 +347,6 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
 
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_GREATER);
-    glEnable(GL_DEPTH_CLAMP); /* near clipping comes from gl_ClipDistance[0] */
-    glEnable(GL_CLIP_DISTANCE0);
     glFrontFace(GL_CCW);
     glCullFace(GL_BACK);
     float zero = 0;
@@ -314,7 +356,7 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
     stamp(f, 0);
     glClipControl(GL_LOWER_LEFT, GL_ZERO_TO_ONE);
     glClearNamedFramebufferfv(f->shadow_fbo, GL_DEPTH, 0, &zero);
-    if (shadows && shadow_groups[3] > shadow_groups[0]) {
+    if (shadows && shadow_groups[4] > shadow_groups[0]) {
         glBindFramebuffer(GL_FRAMEBUFFER, f->shadow_fbo);
         glViewport(0, 0, (GLsizei)shadow_size, (GLsizei)shadow_size);
         bind_common(f, &f->casters);
@@ -339,31 +381,29 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
     /* 5. resolve */
     ts = oak_time_ns();
     stamp(f, 2);
-    GLuint gx = (t->width + 7) / 8, gy = (t->height + 7) / 8;
+    GLuint gx = (t->width + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP;
+    GLuint gy = (t->height + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP;
     glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
     glUseProgram(f->prog_resolve);
-    glBindTextureUnit(0, t->vis);
-    glBindTextureUnit(1, f->shadow_tex);
-    glBindImageTexture(0, t->hdr, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32F);
+    glBindTextureUnit(OAK_B_IDS, t->vis);
+    glBindTextureUnit(OAK_B_SHADOW, f->shadow_tex);
+    glBindImageTexture(OAK_B_HDR - OAK_B_HDR, t->hdr, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32F);
     glDispatchCompute(gx, gy, 1);
     f->cpu_ms[OAK_GL_STAGE_RESOLVE] = oak_ms_since(ts);
 
-    /* 6. post, then FXAA */
+    /* 6. post, then FXAA (which copies the bytes through when it is off) */
     ts = oak_time_ns();
     stamp(f, 3);
     glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
     glUseProgram(f->prog_post);
     glBindImageTexture(0, t->hdr, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA32F);
-    glBindImageTexture(1, t->ldr, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32UI);
-    glBindImageTexture(2, t->out, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_LDR, t->ldr.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_OUTPUT, t->out.id);
     glDispatchCompute(gx, gy, 1);
-    if (!view->post.no_fxaa) {
-        glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
-        glUseProgram(f->prog_fxaa);
-        glBindImageTexture(1, t->ldr, 0, GL_FALSE, 0, GL_READ_ONLY, GL_R32UI);
-        glDispatchCompute(gx, gy, 1);
-    }
-    glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glUseProgram(f->prog_fxaa);
+    glDispatchCompute(gx, gy, 1);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     stamp(f, 4);
     glUseProgram(0);
     f->queries_pending = true;

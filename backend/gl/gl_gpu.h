@@ -1,5 +1,6 @@
-/* The OpenGL backend's GPU-side data, mirrored from shaders/gl_common.glsl
- * (std430 / std140 layouts), and the frame object that owns the pools:
+/* The OpenGL backend's GPU-side state. The records themselves (view, draws,
+ * lights, vertices, materials) come from shaders/common/oak_gpu.h, the one
+ * header the shared GLSL and C both read. The frame object owns the pools:
  * one vertex/index pool, texture arrays by size class, materials in a
  * storage buffer, per-frame draw, light and indirect-command buffers. */
 #ifndef OAK_GL_GPU_H
@@ -7,37 +8,7 @@
 
 #include "gl_internal.h"
 
-#define OAK_GL_TEX_CLASSES 12 /* OAK_TEX_CLASSES in gl_common.glsl */
-
-typedef struct _oak_gpu_vertex {
-    float p0[4], p1[4], tangent[4], uv1[4], color[4];
-} _oak_gpu_vertex;
-
-typedef struct _oak_gpu_draw {
-    float world[16], normal[16];
-    uint32_t info[4]; /* first index, base vertex, material slot, flags */
-} _oak_gpu_draw;
-
-typedef struct _oak_gpu_texref {
-    int32_t img[4], mode[4];
-    float xf[4], scale[4];
-} _oak_gpu_texref;
-
-typedef struct _oak_gpu_material {
-    float base_color[4], emissive[4], pbr[4], mode[4];
-    _oak_gpu_texref tex[5];
-} _oak_gpu_material;
-
-typedef struct _oak_gpu_light {
-    float color_type[4], pos_range[4], dir_cos_outer[4], cos_inner[4];
-} _oak_gpu_light;
-
-typedef struct _oak_gpu_view {
-    float view_proj[16], inv_view_proj[16], shadow_vp[16];
-    float camera_pos[4], sky_zenith[4], sky_horizon[4], fog[4], ambient_sky[4], ambient_ground[4],
-        shadow[4], post[4];
-    int32_t counts[4];
-} _oak_gpu_view;
+#include "shaders/common/oak_gpu.h"
 
 typedef struct _oak_gl_command { /* DrawElementsIndirectCommand */
     uint32_t count, instance_count, first_index;
@@ -78,7 +49,8 @@ typedef struct _oak_gl_frame {
     GLuint prog_vis, prog_vis_mask, prog_shadow, prog_shadow_mask;
     GLuint prog_resolve, prog_post, prog_fxaa;
     GLuint vao;
-    _oak_gl_buffer vertices, indices, draws, casters, materials, lights, view, draw_ids, commands;
+    _oak_gl_buffer positions, attributes, indices, draws, casters, materials, lights, view,
+        draw_ids, commands;
     uint32_t vertex_fill, index_fill; /* pool use, in vertices and indices */
     uint32_t draw_id_count;
 
@@ -88,18 +60,18 @@ typedef struct _oak_gl_frame {
     uint32_t tex_cap;
     _oak_gl_mat_slot *mats;
     uint32_t mat_cap;
-    _oak_gl_tex_class classes[OAK_GL_TEX_CLASSES];
+    _oak_gl_tex_class classes[OAK_GPU_TEXTURE_CLASSES];
     uint32_t class_count, epoch; /* epoch moves when a texture lands somewhere new */
 
     GLuint shadow_tex, shadow_fbo;
     uint32_t shadow_size;
 
     /* CPU staging with kept capacity: a warm frame allocates nothing */
-    _oak_gpu_draw *draw_data;
+    oak_gpu_draw *draw_data;
     uint32_t draw_cap;
     _oak_gl_command *cmds;
     uint32_t cmd_cap;
-    _oak_gpu_light *light_data;
+    oak_gpu_light *light_data;
     uint32_t light_cap;
 
     GLuint queries[OAK_GL_STAGE_COUNT + 1];

@@ -61,19 +61,17 @@ void _oak_gl_buffer_release(_oak_gl_buffer *b);
  * y = +1, the top of the picture, and compute passes index rows the same. */
 typedef struct _oak_gl_targets {
     uint32_t width, height;
-    GLuint depth;   /* DEPTH_COMPONENT32F, reversed-Z (clear 0, GREATER) */
-    GLuint vis;     /* RG32UI: (draw + 1, triangle), 0 where nothing drew */
-    GLuint hdr;     /* RGBA32F linear colour from the resolve */
-    GLuint ldr;     /* RGBA8 after tone map and dither (FXAA input) */
-    GLuint out;     /* RGBA8 the final picture, read back */
-    GLuint vis_fbo; /* depth + vis */
+    GLuint depth;            /* DEPTH_COMPONENT32F, reversed-Z (clear 0, GREATER) */
+    GLuint vis;              /* RG32UI: (draw + 1, triangle), 0 where nothing drew */
+    GLuint hdr;              /* RGBA32F linear colour from the resolve */
+    GLuint vis_fbo;          /* depth + vis */
+    _oak_gl_buffer ldr, out; /* RGBA8 a uint per pixel: after dither, after FXAA */
 } _oak_gl_targets;
 
 oak_result _oak_gl_targets_resize(_oak_gl_targets *t, uint32_t width, uint32_t height);
 void _oak_gl_targets_release(_oak_gl_targets *t);
-/* Copies a width*height RGBA8 texture to rgba, row 0 first (= the top). */
-oak_result _oak_gl_read_rgba8(GLuint tex, uint32_t width, uint32_t height, uint8_t *rgba,
-                              size_t size);
+/* Copies the final picture to rgba, row 0 first (= the top). */
+oak_result _oak_gl_read_rgba8(const _oak_gl_targets *t, uint8_t *rgba, size_t size);
 
 /* ---- the backend object (gl_backend.c) -------------------------------- */
 
@@ -97,5 +95,9 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
 uint32_t _oak_gl_frame_timings(_oak_gl_backend *b, oak_stage_timing *out, uint32_t max);
 /* Compiles every pass (vis, vis-mask, shadow, shadow-mask, resolve, post, fxaa). */
 oak_result _oak_gl_frame_programs(GLuint out[7]);
+/* Compiles one shared pass (shaders/<file>) in every SHADOW x MASKED variant;
+   on failure *error holds the driver log. */
+oak_result _oak_gl_compile_shared(const char *file, const char **error);
+uint32_t _oak_gl_shared_count(void); /* passes embedded from shaders/ */
 
 #endif

@@ -38,20 +38,29 @@ static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
     uint32_t base = fits ? s->base_vertex : f->vertex_fill;
     uint32_t first = fits ? s->first_index : f->index_fill;
     if (md->vertex_count) {
-        _oak_gpu_vertex *vs = oak_alloc((size_t)md->vertex_count * sizeof *vs);
-        if (!vs) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory staging a mesh");
-        for (uint32_t v = 0; v < md->vertex_count; v++) {
-            _oak_gpu_vertex *o = &vs[v];
-            const float *p = &md->positions[v * 3], *n = &md->normals[v * 3];
-            o->p0[0] = p[0], o->p0[1] = p[1], o->p0[2] = p[2], o->p0[3] = md->uv0[v * 2];
-            o->p1[0] = n[0], o->p1[1] = n[1], o->p1[2] = n[2], o->p1[3] = md->uv0[v * 2 + 1];
-            memcpy(o->tangent, &md->tangents[v * 4], 16);
-            o->uv1[0] = md->uv1[v * 2], o->uv1[1] = md->uv1[v * 2 + 1], o->uv1[2] = o->uv1[3] = 0;
-            memcpy(o->color, &md->colors[v * 4], 16);
+        size_t n = md->vertex_count;
+        float *pos = oak_alloc(n * 16);
+        oak_gpu_vertex *attr = oak_alloc(n * sizeof *attr);
+        if (!pos || !attr) {
+            oak_free(pos), oak_free(attr);
+            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory staging a mesh");
         }
-        r = _oak_gl_buffer_upload(&f->vertices, (size_t)base * sizeof *vs, vs,
-                                  (size_t)md->vertex_count * sizeof *vs);
-        oak_free(vs);
+        for (size_t v = 0; v < n; v++) {
+            memcpy(&pos[v * 4], &md->positions[v * 3], 12);
+            pos[v * 4 + 3] = 1;
+            oak_gpu_vertex *a = &attr[v];
+            memset(a, 0, sizeof *a);
+            memcpy(a->normal, &md->normals[v * 3], 12);
+            memcpy(a->tangent, &md->tangents[v * 4], 16);
+            memcpy(a->uv, &md->uv0[v * 2], 8);
+            memcpy(a->uv + 2, &md->uv1[v * 2], 8);
+            memcpy(a->color, &md->colors[v * 4], 16);
+        }
+        r = _oak_gl_buffer_upload(&f->positions, (size_t)base * 16, pos, n * 16);
+        if (r == OAK_OK)
+            r = _oak_gl_buffer_upload(&f->attributes, (size_t)base * sizeof *attr, attr,
+                                      n * sizeof *attr);
+        oak_free(pos), oak_free(attr);
         if (r != OAK_OK) return r;
     }
     r = _oak_gl_buffer_upload(&f->indices, (size_t)first * 4, md->indices,
@@ -82,12 +91,12 @@ static oak_result class_for(_oak_gl_frame *f, const oak_texture_data *td, uint32
             return OAK_OK;
         }
     }
-    if (f->class_count == OAK_GL_TEX_CLASSES)
+    if (f->class_count == OAK_GPU_TEXTURE_CLASSES)
         return oak_error(OAK_ERROR_LIMIT,
                          "gl: texture '%s' (%ux%u, %u levels) needs a size class beyond the %d "
                          "a pass can read",
                          td->name ? td->name : "?", td->width, td->height, td->mip_count,
-                         OAK_GL_TEX_CLASSES);
+                         OAK_GPU_TEXTURE_CLASSES);
     _oak_gl_tex_class *k = &f->classes[f->class_count];
     *k = (_oak_gl_tex_class){0, td->width, td->height, td->mip_count, 0, 0, is_float};
     *out = f->class_count++;
@@ -170,29 +179,30 @@ const _oak_gl_mat_slot *_oak_gl_mat_of(const _oak_gl_frame *f, oak_material mate
     return &f->mats[i];
 }
 
-static int32_t wrap_bits(oak_wrap w) {
-    return w == OAK_WRAP_CLAMP ? 1 : w == OAK_WRAP_MIRROR ? 2 : 0;
-}
-
-static oak_result texref(_oak_gl_frame *f, const oak_texture_ref *ref, _oak_gpu_texref *out) {
+/* Packing as oak_gpu.h says (oak_gpu_texref.a.w): resolved oak_wrap and
+   oak_filter values, the uv set and the sRGB bit beside the level count. */
+static oak_result texref(_oak_gl_frame *f, const oak_texture_ref *ref, oak_gpu_texref *out) {
     memset(out, 0, sizeof *out);
-    out->img[0] = -1;
+    out->xform[2] = 1; /* cos 0 */
     out->scale[0] = out->scale[1] = 1;
     const _oak_gl_tex_slot *s;
     oak_result r = sync_texture(f, ref->texture, &s);
     if (r != OAK_OK || !s) return r;
     const oak_texture_data *td = oak_texture_get(ref->texture);
     const oak_sampler *sm = &ref->sampler;
-    int32_t flags = wrap_bits(sm->wrap_u) | wrap_bits(sm->wrap_v) << 2;
-    if (td->format == OAK_FORMAT_RGBA8_SRGB || td->format == OAK_FORMAT_DEFAULT) flags |= 16;
-    if (sm->mag == OAK_FILTER_NEAREST) flags |= 32;
-    if (sm->min == OAK_FILTER_NEAREST) flags |= 64;
-    if (sm->mip == OAK_FILTER_NEAREST) flags |= 128;
-    out->img[0] = s->cls, out->img[1] = s->layer;
-    out->img[2] = (int32_t)td->width, out->img[3] = (int32_t)td->height;
-    out->mode[0] = (int32_t)td->mip_count, out->mode[1] = flags;
-    out->mode[2] = ref->uv_set == 1 ? 1 : 0;
-    out->xf[0] = ref->offset[0], out->xf[1] = ref->offset[1], out->xf[2] = ref->rotation;
+    uint32_t wu = sm->wrap_u ? sm->wrap_u : OAK_WRAP_REPEAT;
+    uint32_t wv = sm->wrap_v ? sm->wrap_v : OAK_WRAP_REPEAT;
+    uint32_t mag = sm->mag ? sm->mag : OAK_FILTER_LINEAR,
+             min = sm->min ? sm->min : OAK_FILTER_LINEAR;
+    uint32_t mip = sm->mip ? sm->mip : OAK_FILTER_LINEAR;
+    bool srgb = td->format == OAK_FORMAT_RGBA8_SRGB || td->format == OAK_FORMAT_DEFAULT;
+    out->a[0] = (uint32_t)s->cls + 1;
+    out->a[1] = (uint32_t)s->layer;
+    out->a[2] = td->width | td->height << 16;
+    out->a[3] = td->mip_count | wu << 8 | wv << 10 | mag << 12 | min << 14 | mip << 16 |
+                (ref->uv_set ? 1u : 0u) << 18 | (srgb ? OAK_GPU_TEX_SRGB : 0);
+    out->xform[0] = ref->offset[0], out->xform[1] = ref->offset[1];
+    out->xform[2] = cosf(ref->rotation), out->xform[3] = sinf(ref->rotation);
     out->scale[0] = ref->scale[0] != 0 ? ref->scale[0] : 1;
     out->scale[1] = ref->scale[1] != 0 ? ref->scale[1] : 1;
     return OAK_OK;
@@ -210,20 +220,22 @@ static oak_result sync_material(_oak_gl_frame *f, oak_material mat) {
                                       &d->normal_tex, &d->occlusion_tex, &d->emissive_tex};
     /* Textures first: a texture's new version must reach the GPU even when
        the material itself did not change. */
-    _oak_gpu_material g = {0};
+    oak_gpu_material g;
+    memset(&g, 0, sizeof g);
     for (int t = 0; t < 5; t++)
         if ((r = texref(f, refs[t], &g.tex[t])) != OAK_OK) return r;
     if (s->id == mat.id && s->version == md->version && s->epoch == f->epoch) return OAK_OK;
     memcpy(g.base_color, d->base_color, 16);
     float es = d->emissive_strength != 0 ? d->emissive_strength : 1;
     for (int c = 0; c < 3; c++) g.emissive[c] = d->emissive[c] * es;
-    g.pbr[0] = d->metallic, g.pbr[1] = d->roughness;
-    g.pbr[2] = d->normal_scale != 0 ? d->normal_scale : 1;
-    g.pbr[3] = d->occlusion_strength != 0 ? d->occlusion_strength : 1;
-    g.mode[0] = d->alpha_cutoff != 0 ? d->alpha_cutoff : (float)OAK_ALPHA_CUTOFF_DEFAULT;
-    g.mode[1] = (float)d->alpha_mode;
-    g.mode[2] = d->double_sided ? 1.0f : 0.0f;
-    g.mode[3] = d->unlit ? 1.0f : 0.0f;
+    g.params[0] = d->metallic, g.params[1] = d->roughness;
+    g.params[2] = d->normal_scale != 0 ? d->normal_scale : 1;
+    g.params[3] = d->occlusion_strength != 0 ? d->occlusion_strength : 1;
+    oak_alpha_mode am = d->alpha_mode ? d->alpha_mode : OAK_ALPHA_OPAQUE;
+    g.mode[0] = (float)am;
+    g.mode[1] = (float)((d->double_sided ? OAK_GPU_MAT_DOUBLE_SIDED : 0) |
+                        (d->unlit ? OAK_GPU_MAT_UNLIT : 0));
+    g.mode[2] = d->alpha_cutoff != 0 ? d->alpha_cutoff : (float)OAK_ALPHA_CUTOFF_DEFAULT;
     r = _oak_gl_buffer_upload(&f->materials, (size_t)i * sizeof g, &g, sizeof g);
     if (r != OAK_OK) return r;
     s->id = mat.id;
