@@ -28,6 +28,9 @@
 #define OAK_VERTEX_INDEX   gl_VertexIndex
 #define OAK_INSTANCE_INDEX gl_InstanceIndex
 #define OAK_VERTEX_INPUTS
+/* Keeps loops rolled (lavapipe compiles a variant per unrolled tap). */
+#extension GL_EXT_control_flow_attributes : require
+#define OAK_DONT_UNROLL [[dont_unroll]]
 #else /* OpenGL 4.5 (backend/gl): flat binding points per kind */
 #define OAK_UBO(b)     layout(binding = b, std140)
 #define OAK_SSBO(b)    layout(binding = b, std430)
@@ -42,6 +45,8 @@
 #define OAK_VERTEX_INDEX   gl_VertexID
 #define OAK_INSTANCE_INDEX int(oak_draw_index)
 #define OAK_VERTEX_INPUTS  layout(location = 0) in uint oak_draw_index;
+/* GL has no loop attributes (GL_EXT_control_flow_attributes is Vulkan's). */
+#define OAK_DONT_UNROLL
 #endif
 #endif
 
