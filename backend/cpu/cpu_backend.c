@@ -2,7 +2,6 @@
  * frame, which reads top to bottom as its pass list. Every pass runs on the
  * job pool in fixed chunks, so the bytes out do not depend on thread count. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cpu_internal.h"

@@ -185,7 +185,6 @@ typedef struct cpu_backend {
     uint64_t synced_frame;
     bool shadow_valid;
     double stage_ms[CPU_STAGE_COUNT];
-    uint32_t threads_seen;
 } cpu_backend;
 
 /* cpu_mirror.c */
