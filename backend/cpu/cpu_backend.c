@@ -234,10 +234,35 @@ static oak_result draw_shadow(cpu_backend *b, const oak_render_view *v) {
         if (!pass_add(p, i)) return OAK_ERROR_OUT_OF_MEMORY;
     }
     pass_fill(b, p, l, false);
+    /* What stands still is drawn once: the map is kept while its inputs
+       (size, matrix, and each caster's mesh, material, base texture, matrix
+       and flags, versions included) hash the same as last frame's. */
+    uint64_t h = oak_hash(p->view_proj, sizeof(mat4), S);
+    for (uint32_t i = 0; i < p->draw_count; i++) {
+        const cpu_draw *d = &p->draws[i];
+        const cpu_mesh *m = &b->meshes[d->mesh];
+        const cpu_material *mt = &b->materials[d->material];
+        int32_t tex = mt->tex[CPU_TEX_BASE].tex;
+        uint32_t ids[7] = {m->id,
+                           m->version,
+                           mt->id,
+                           mt->version,
+                           d->flags,
+                           tex >= 0 ? b->textures[tex].id : 0,
+                           tex >= 0 ? b->textures[tex].version : 0};
+        h = oak_hash(ids, sizeof ids, h);
+        h = oak_hash(d->world, sizeof(mat4), h);
+    }
+    if (b->shadow_cached && h == b->shadow_hash) {
+        b->shadow_valid = true;
+        return OAK_OK;
+    }
+    b->shadow_cached = false;
     oak_result r = _oak_cpu_pass_geometry(b, p, NULL, NULL);
     if (r) return r;
     _oak_cpu_pass_raster(b, p);
-    b->shadow_valid = true;
+    b->shadow_valid = b->shadow_cached = true;
+    b->shadow_hash = h;
     return OAK_OK;
 }
 

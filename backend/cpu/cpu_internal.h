@@ -183,7 +183,9 @@ typedef struct cpu_backend {
     const oak_render_view *view;        /* during render */
     const oak_render_view *synced_view; /* what the last sync saw, until render */
     uint64_t synced_frame;
-    bool shadow_valid;
+    bool shadow_valid;  /* this frame has a shadow map */
+    bool shadow_cached; /* the map holds what shadow_hash describes */
+    uint64_t shadow_hash;
     double stage_ms[CPU_STAGE_COUNT];
 } cpu_backend;
 
