@@ -270,6 +270,11 @@ TEST(cpuThreadCountDeterminism) {
             CHECK_EQ_INT(diff, 0);
         }
     }
+    /* the serial bin merge, kept beside the parallel one, agrees */
+    setenv("OAK_CPU_SERIAL_MERGE", "1", 1);
+    busy_frame(px, W, H);
+    unsetenv("OAK_CPU_SERIAL_MERGE");
+    CHECK(memcmp(px, ref, sizeof px) == 0);
     /* the frame is not trivially uniform */
     int distinct = 0;
     for (uint32_t x = 1; x < W; x++)

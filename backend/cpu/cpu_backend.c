@@ -2,6 +2,7 @@
  * frame, which reads top to bottom as its pass list. Every pass runs on the
  * job pool in fixed chunks, so the bytes out do not depend on thread count. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpu_internal.h"
@@ -38,6 +39,7 @@ static void pass_release(cpu_pass *p) {
     oak_free(p->tris);
     oak_free(p->bin_start);
     oak_free(p->bin_tris);
+    oak_free(p->counts);
     memset(p, 0, sizeof *p);
 }
 
@@ -97,6 +99,8 @@ static oak_result cpu_create(void **self, const oak_backend_desc *desc) {
     cpu_backend *b = oak_calloc(1, sizeof *b);
     if (!b) return OAK_ERROR_OUT_OF_MEMORY;
     _oak_cpu_post_init();
+    const char *serial = getenv("OAK_CPU_SERIAL_MERGE");
+    b->serial_merge = serial && serial[0] && serial[0] != '0';
     b->shadow_size = desc && desc->shadow_map_size ? desc->shadow_map_size : OAK_SHADOW_MAP_SIZE;
     oak_result r = cpu_resize(b, desc && desc->width ? desc->width : 1280,
                               desc && desc->height ? desc->height : 720);

@@ -108,6 +108,7 @@ typedef struct cpu_chunk {
     uint32_t tri_count, tri_cap;
     uint32_t *bins; /* pairs (tile, local tri) in triangle order */
     uint32_t bin_count, bin_cap;
+    uint32_t base; /* index of its first triangle in the pass */
 } cpu_chunk;
 
 typedef struct cpu_pass {
@@ -140,6 +141,8 @@ typedef struct cpu_pass {
     uint32_t bin_start_cap;
     uint32_t *bin_tris;
     uint32_t bin_total, bin_tris_cap;
+    uint32_t *counts; /* chunk x tile bin counts, then offsets, for the parallel merge */
+    uint32_t counts_cap;
 } cpu_pass;
 
 enum {
@@ -183,6 +186,7 @@ typedef struct cpu_backend {
     const oak_render_view *view;        /* during render */
     const oak_render_view *synced_view; /* what the last sync saw, until render */
     uint64_t synced_frame;
+    bool serial_merge;  /* $OAK_CPU_SERIAL_MERGE: the one-thread bin merge (tests) */
     bool shadow_valid;  /* this frame has a shadow map */
     bool shadow_cached; /* the map holds what shadow_hash describes */
     uint64_t shadow_hash;
