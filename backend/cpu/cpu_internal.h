@@ -12,6 +12,7 @@
 #define CPU_GUARD_PX     16000.0f /* screen extent kept around the target's centre */
 #define CPU_SETUP_CHUNK  1024     /* triangles per set-up job; fixes the bin order */
 #define CPU_VERTEX_CHUNK 2048
+#define CPU_EVICT_PERIOD 64 /* syncs between sweeps for mirrors of dead assets */
 #define CPU_ATTR         16 /* floats per vertex: normal 3, tangent 4, uv0 2, uv1 2, colour 4, pad */
 #define CPU_ATTR_N       0
 #define CPU_ATTR_T       3
@@ -170,6 +171,8 @@ typedef struct cpu_backend {
     cpu_material *materials;
     uint32_t material_count, material_cap;
     oak_map material_map;
+    uint32_t mesh_free, texture_free, material_free; /* evicted slots to reuse */
+    uint64_t sync_count;
 
     cpu_pass shadow, opaque, blend;
 
