@@ -186,6 +186,7 @@ static oak_result _oak_vk_instance(VkInstance *out, VkDebugUtilsMessengerEXT *me
                                                           : OAK_ERROR_DEVICE,
                          "vulkan: vkCreateInstance failed: %s", _oak_vk_result_name(r));
     volkLoadInstance(*out);
+    _oak_vk_pin_drivers();
     *messenger = VK_NULL_HANDLE;
     if (debug) {
         dbg.pNext = NULL;

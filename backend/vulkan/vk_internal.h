@@ -13,6 +13,9 @@
 #define OAK_VK_FRAMES         2           /* frames in flight */
 #define OAK_VK_BLOCK_SIZE     (64u << 20) /* device memory is taken in blocks this big */
 #define OAK_VK_MAX_TIMESTAMPS 16
+/* Past this a fence wait counts as a lost device (llvmpipe compiles shader
+   variants inside the first submit, so it is generous). */
+#define OAK_VK_FENCE_TIMEOUT 60000000000ull
 
 /* Returns OAK_ERROR_DEVICE (or OUT_OF_MEMORY) naming the call when it fails. */
 #define OAK_VK_TRY(vk, call)                                                                       \
@@ -277,5 +280,8 @@ void _oak_vk_pipelines_destroy(_oak_vk *vk);
 oak_result _oak_vk_targets_create(_oak_vk *vk);
 void _oak_vk_targets_destroy(_oak_vk *vk);
 void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f);
+
+/* Keeps loaded Vulkan drivers mapped until exit (vk_pin.c). */
+void _oak_vk_pin_drivers(void);
 
 #endif
