@@ -41,8 +41,9 @@ TEST(gltfExtrasAndCamerasAreKept) {
     CHECK(g->nodes[0].extras && strcmp(g->nodes[0].extras, "{\"tag\":\"hello\",\"n\":[1,2]}") == 0);
     CHECK(g->nodes[1].extras == NULL);
     CHECK_EQ_INT(g->nodes[1].camera, 0);
-    const oak_camera *c = &g->cameras[0].camera;
-    CHECK_NEAR(c->fov_y, 0.8, 1e-6);
+    const oak_gltf_camera *c = &g->cameras[0];
+    CHECK(!c->orthographic);
+    CHECK_NEAR(c->yfov, 0.8, 1e-6);
     CHECK_NEAR(c->aspect, 1.5, 1e-6);
     CHECK_NEAR(c->znear, 0.05, 1e-6);
     CHECK_NEAR(c->zfar, 100, 1e-6);
