@@ -13,6 +13,11 @@ void _oak_on_shutdown(void (*fn)(void));
 oak_result _oak_jobs_start(uint32_t threads);
 void _oak_jobs_stop(void);
 
+/* While set on this thread, oak_error records the last error without
+   logging it: for attempts whose failure is expected and reported another
+   way (backend auto trying each backend in turn). */
+void _oak_error_quiet(bool quiet);
+
 /* Log plumbing, set by oak_init. */
 void _oak_log_configure(oak_log_fn fn, void *user, oak_log_level level);
 void _oak_alloc_configure(const oak_allocator *a);

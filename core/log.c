@@ -10,6 +10,11 @@ static oak_log_fn g_log_fn;
 static void *g_log_user;
 static oak_log_level g_log_level = OAK_LOG_INFO;
 static _Thread_local char t_last_error[512];
+static _Thread_local bool t_quiet;
+
+void _oak_error_quiet(bool quiet) {
+    t_quiet = quiet;
+}
 
 static const char *level_name(oak_log_level l) {
     switch (l) {
@@ -58,6 +63,7 @@ oak_result oak_error(oak_result code, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(t_last_error, sizeof t_last_error, fmt, ap);
     va_end(ap);
+    if (t_quiet) return code;
     char copy[sizeof t_last_error];
     memcpy(copy, t_last_error, sizeof copy);
     emit(OAK_LOG_ERROR, copy);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "renderer_internal.h"
+#include "core/internal.h"
 
 static oak_result try_create(oak_renderer *r, const oak_backend *b) {
     oak_result res = b->create(&r->self, &r->desc);
@@ -39,10 +40,17 @@ oak_result oak_make_renderer(oak_renderer **out, const oak_renderer_desc *desc) 
             const oak_backend *b = _oak_backend_at(i);
             if (strcmp(b->name, "null") == 0) continue;
             r->desc.hardware_only = strcmp(b->name, "cpu") != 0;
+            _oak_error_quiet(r->desc.hardware_only); /* said once below instead */
             res = try_create(r, b);
+            _oak_error_quiet(false);
             if (res == OAK_OK) break;
-            used += (size_t)snprintf(r->fallback + used, sizeof r->fallback - used, "%s%s: %s",
-                                     used ? "; " : "", b->name, oak_last_error());
+            /* backends prefix their own messages with their name */
+            const char *why = oak_last_error();
+            size_t nl = strlen(b->name);
+            bool named = strncmp(why, b->name, nl) == 0 && why[nl] == ':';
+            used +=
+                (size_t)snprintf(r->fallback + used, sizeof r->fallback - used, "%s%s%s%s",
+                                 used ? "; " : "", named ? "" : b->name, named ? "" : ": ", why);
             if (used >= sizeof r->fallback) used = sizeof r->fallback - 1;
         }
         r->desc.hardware_only = false;

@@ -283,4 +283,7 @@ oak_result _oak_vk_targets_create(_oak_vk *vk);
 void _oak_vk_targets_destroy(_oak_vk *vk);
 void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f);
 
+/* Keeps loaded Vulkan drivers mapped until exit (vk_pin.c). */
+void _oak_vk_pin_drivers(void);
+
 #endif

@@ -24,11 +24,29 @@
 #define OAK_SSBO(b)       layout(set = 0, binding = b, std430)
 #define OAK_BINDING(b)    layout(set = 0, binding = b)
 #define OAK_IMAGE(b, fmt) layout(set = 0, binding = b, fmt)
-#else
-#define OAK_UBO(b)        layout(binding = b, std140)
-#define OAK_SSBO(b)       layout(binding = b, std430)
-#define OAK_BINDING(b)    layout(binding = b)
-#define OAK_IMAGE(b, fmt) layout(binding = b, fmt)
+#define OAK_SPEC_CONST(id, type, name, value) layout(constant_id = id) const type name = value;
+#define OAK_VERTEX_INDEX   gl_VertexIndex
+#define OAK_INSTANCE_INDEX gl_InstanceIndex
+#define OAK_VERTEX_INPUTS
+/* Keeps loops rolled (lavapipe compiles a variant per unrolled tap). */
+#extension GL_EXT_control_flow_attributes : require
+#define OAK_DONT_UNROLL [[dont_unroll]]
+#else /* OpenGL 4.5 (backend/gl): flat binding points per kind */
+#define OAK_UBO(b)     layout(binding = b, std140)
+#define OAK_SSBO(b)    layout(binding = b, std430)
+#define OAK_BINDING(b) layout(binding = b)
+/* Image units are few (8 guaranteed); the passes' images start at OAK_B_HDR. */
+#define OAK_IMAGE(b, fmt) layout(binding = (b) - OAK_B_HDR, fmt)
+/* No specialization constants: the GL program builder #defines `name`. */
+#define OAK_SPEC_CONST(id, type, name, value)
+/* gl_VertexID includes the base vertex as gl_VertexIndex does; GL 4.5's
+   gl_InstanceID lacks the base instance, so the draw index comes from a
+   per-instance attribute (divisor 1) reading 0, 1, 2, ... */
+#define OAK_VERTEX_INDEX   gl_VertexID
+#define OAK_INSTANCE_INDEX int(oak_draw_index)
+#define OAK_VERTEX_INPUTS  layout(location = 0) in uint oak_draw_index;
+/* GL has no loop attributes (GL_EXT_control_flow_attributes is Vulkan's). */
+#define OAK_DONT_UNROLL
 #endif
 #endif
 

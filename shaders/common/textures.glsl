@@ -5,8 +5,6 @@
 #ifndef OAK_TEXTURES_GLSL
 #define OAK_TEXTURES_GLSL
 
-#extension GL_EXT_control_flow_attributes : require
-
 #include "common/oak_gpu.h"
 
 OAK_BINDING(OAK_B_TEXTURES + 0) uniform sampler2DArray oak_tex0;
@@ -130,7 +128,7 @@ vec4 oak_sample(oak_gpu_texref t, vec2 uv, vec2 duvdx, vec2 duvdy) {
     int per_level = nearest ? 1 : 4;
     int taps = f > 0.0 && l1 != l0 ? 2 * per_level : per_level;
     vec4 a = vec4(0.0), b = vec4(0.0);
-    [[dont_unroll]] for (int k = 0; k < taps; k++) {
+    OAK_DONT_UNROLL for (int k = 0; k < taps; k++) {
         bool second = k >= per_level;
         vec4 c = oak_tap(t, uv, second ? l1 : l0, nearest, second ? k - per_level : k);
         if (second) b += c;

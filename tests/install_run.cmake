@@ -1,0 +1,28 @@
+# Run by the install_consumer test: install, configure, build, run.
+file(REMOVE_RECURSE ${PREFIX} ${BUILD}/install-consumer)
+execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD} --prefix ${PREFIX}
+                RESULT_VARIABLE r OUTPUT_QUIET)
+if(r)
+  message(FATAL_ERROR "install failed: ${r}")
+endif()
+set(flags "")
+if(SANITIZE)
+  set(flags "-fsanitize=address,undefined")
+endif()
+set(ENV{PKG_CONFIG_PATH} "${PREFIX}/lib/pkgconfig:$ENV{PKG_CONFIG_PATH}")
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${SRC} -B ${BUILD}/install-consumer
+                "-DCMAKE_PREFIX_PATH=${PREFIX}" "-DCMAKE_C_FLAGS=${flags}"
+                "-DCMAKE_EXE_LINKER_FLAGS=${flags}" RESULT_VARIABLE r)
+if(r)
+  message(FATAL_ERROR "consumer configure failed: ${r}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${BUILD}/install-consumer RESULT_VARIABLE r)
+if(r)
+  message(FATAL_ERROR "consumer build failed: ${r}")
+endif()
+foreach(exe consumer_cmake consumer_pkgconfig)
+  execute_process(COMMAND ${BUILD}/install-consumer/${exe} RESULT_VARIABLE r)
+  if(r)
+    message(FATAL_ERROR "${exe} failed: ${r}")
+  endif()
+endforeach()
