@@ -183,7 +183,7 @@ const _oak_gl_mat_slot *_oak_gl_mat_of(const _oak_gl_frame *f, oak_material mate
    oak_filter values, the uv set and the sRGB bit beside the level count. */
 static oak_result texref(_oak_gl_frame *f, const oak_texture_ref *ref, oak_gpu_texref *out) {
     memset(out, 0, sizeof *out);
-    out->scale[0] = out->scale[3] = 1;
+    oak_gpu_texref_transform(out, (const float[2]){0, 0}, 0, (const float[2]){1, 1});
     const _oak_gl_tex_slot *s;
     oak_result r = sync_texture(f, ref->texture, &s);
     if (r != OAK_OK || !s) return r;

@@ -336,7 +336,7 @@ static uint32_t _oak_vk_filter(oak_filter f) {
 static void _oak_vk_texref(_oak_vk *vk, oak_gpu_texref *out, const oak_texture_ref *ref,
                            uint32_t *version) {
     memset(out, 0, sizeof *out);
-    out->scale[0] = out->scale[3] = 1;
+    oak_gpu_texref_transform(out, (const float[2]){0, 0}, 0, (const float[2]){1, 1});
     *version = 0;
     if (!ref->texture.id) return;
     const _oak_vk_texture *t = _oak_vk_sync_texture(vk, ref->texture);

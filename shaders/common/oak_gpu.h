@@ -123,8 +123,8 @@ OAK_END(oak_gpu_vertex);
 
 OAK_STRUCT(oak_gpu_texref) {
     OAK_U4(a);     /* class + 1 (0: none), layer, width | height << 16, packed bits */
-    OAK_F4(xform); /* offset.xy (zw unused) */
-    OAK_F4(scale); /* rotation * scale as a row-major 2x2: u' = x u + y v, v' = z u + w v */
+    OAK_F4(xform); /* offset.xy, cos(rotation), sin(rotation) */
+    OAK_F4(scale); /* scale.xy (0 resolved to 1) */
 }
 OAK_END(oak_gpu_texref);
 
@@ -144,16 +144,15 @@ OAK_STRUCT(oak_gpu_material) {
 OAK_END(oak_gpu_material);
 
 #ifdef __STDC_VERSION__
-/* KHR_texture_transform packed for the shaders, the same products the CPU
- * backend forms, so every GPU backend fills texref.xform/scale one way. */
+/* KHR_texture_transform packed for the shaders (the shader forms the same
+ * products the CPU backend does), so every GPU backend fills it one way. */
 #include <math.h>
 static inline void oak_gpu_texref_transform(oak_gpu_texref *out, const float offset[2],
                                             float rotation, const float scale[2]) {
-    float sx = scale[0] != 0 ? scale[0] : 1, sy = scale[1] != 0 ? scale[1] : 1;
-    float co = cosf(rotation), si = sinf(rotation);
-    out->xform[0] = offset[0], out->xform[1] = offset[1], out->xform[2] = out->xform[3] = 0;
-    out->scale[0] = co * sx, out->scale[1] = -si * sy;
-    out->scale[2] = si * sx, out->scale[3] = co * sy;
+    out->xform[0] = offset[0], out->xform[1] = offset[1];
+    out->xform[2] = cosf(rotation), out->xform[3] = sinf(rotation);
+    out->scale[0] = scale[0] != 0 ? scale[0] : 1, out->scale[1] = scale[1] != 0 ? scale[1] : 1;
+    out->scale[2] = out->scale[3] = 0;
 }
 #endif
 
