@@ -427,7 +427,7 @@ static oak_result open_accessor(gltf_ctx *c, uint32_t index, const char *where, 
         if ((r = check_fit(c, path, (uint32_t)view, offset, a->stride, a->count, elem))) return r;
         a->base = c->buffers[v->buffer].data + v->offset + offset;
     }
-    const cJSON *sparse;
+    const cJSON *sparse = NULL;
     if ((r = _oak_gltf_object(c, o, path, "sparse", &sparse))) return r;
     *sparse_out = sparse;
     if (view < 0 && !sparse)
@@ -542,7 +542,7 @@ static oak_result read_doubles(gltf_ctx *c, uint32_t accessor, const char *where
                                uint32_t comps_allowed, bool want_uint, double **out,
                                uint32_t *count, uint32_t *comps) {
     acc_layout a;
-    const cJSON *sparse;
+    const cJSON *sparse = NULL;
     char path[48];
     oak_result r = open_accessor(c, accessor, where, &a, &sparse, path, sizeof path);
     if (r) return r;

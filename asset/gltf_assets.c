@@ -17,7 +17,9 @@ static oak_result image_texture(oak_gltf *g, int32_t image, bool srgb, oak_textu
                               .height = im->height,
                               .format = srgb ? OAK_FORMAT_RGBA8_SRGB : OAK_FORMAT_RGBA8,
                               .pixels = im->rgba,
-                              .name = im->name};
+                              .name = im->name,
+                              .mip_count = im->mip_count,
+                              .mip_chain = srgb ? im->srgb_chain : im->data_chain};
         oak_result r = oak_make_texture(slot, &d);
         if (r) return oak_error(r, "%s: images[%d]: %s", g->path, image, oak_last_error());
     }

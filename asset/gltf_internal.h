@@ -15,6 +15,14 @@
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #endif
 
+/* What oak_gltf.internal_ points at: the arena first, so it casts to one. */
+typedef struct _oak_gltf_mem {
+    oak_arena arena;
+    void *owned;  /* a cache's bytes, which its arrays point into ... */
+    void *mapped; /* ... or the cache file mapped */
+    size_t mapped_size;
+} _oak_gltf_mem;
+
 typedef struct gltf_buffer {
     const uint8_t *data;
     size_t size; /* the declared byteLength (data holds at least this) */
@@ -102,7 +110,7 @@ void _oak_gltf_finish_bounds(oak_gltf *g);
 
 /* The .oakm reader, called by oak_gltf_load_memory on the magic. */
 #define OAK_OAKM_MAGIC "OAKMODEL"
-oak_result _oak_oakm_read(oak_gltf *g, oak_arena *arena, const uint8_t *data, size_t size,
+oak_result _oak_oakm_read(oak_gltf *g, oak_arena *arena, uint8_t *data, size_t size,
                           const char *file);
 
 #endif

@@ -3,7 +3,9 @@
  * hierarchy, scenes, skins, animations, cameras and punctual lights. Meshes,
  * images and registry assets are in their own files. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "gltf_internal.h"
 
@@ -155,7 +157,7 @@ static oak_result load_tex_ref(gltf_ctx *c, const cJSON *mat, const char *mpath,
 
 static oak_result load_materials(gltf_ctx *c) {
     oak_gltf *g = c->g;
-    tex_info *tex;
+    tex_info *tex = NULL;
     oak_result r = load_textures(c, &tex);
     if (r) return r;
     const cJSON *arr;
@@ -868,31 +870,53 @@ static oak_result parse_all(gltf_ctx *c, const uint8_t *data, size_t size) {
     return OAK_OK;
 }
 
-oak_result oak_gltf_load_memory(oak_gltf **out, const void *data, size_t size, const char *name,
-                                const oak_gltf_desc *desc) {
-    if (!out || (!data && size))
-        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_gltf_load_memory: no output or data");
+/* Who owns the bytes handed to load(). */
+typedef enum data_kind { DATA_BORROWED, DATA_HEAP, DATA_MAPPED } data_kind;
+
+static void drop(void *data, size_t size, data_kind kind) {
+    if (kind == DATA_HEAP) oak_free(data);
+    if (kind == DATA_MAPPED) munmap(data, size);
+}
+
+/* Loads from data. A cache's arrays point into its bytes, so the model
+ * keeps them: a heap buffer or a mapping it is given, else a copy. */
+static oak_result load(oak_gltf **out, void *data, size_t size, data_kind kind, const char *name,
+                       const oak_gltf_desc *desc) {
     *out = NULL;
     static const oak_gltf_desc no_desc = {0};
     if (!desc) desc = &no_desc;
     oak_gltf *g = oak_calloc(1, sizeof *g);
-    oak_arena *arena = oak_calloc(1, sizeof *arena);
-    if (!g || !arena || oak_arena_init(arena, 64u << 10)) {
+    _oak_gltf_mem *mem = oak_calloc(1, sizeof *mem);
+    if (!g || !mem || oak_arena_init(&mem->arena, 64u << 10)) {
         oak_free(g);
-        oak_free(arena);
+        oak_free(mem);
+        drop(data, size, kind);
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", name ? name : "glTF");
     }
-    g->internal_ = arena;
+    g->internal_ = mem;
     gltf_ctx c = {
-        .file = name ? name : "<memory>", .base = name, .desc = desc, .arena = arena, .g = g};
+        .file = name ? name : "<memory>", .base = name, .desc = desc, .arena = &mem->arena, .g = g};
     oak_result r = oak_arena_init(&c.scratch, 64u << 10);
     if (!r) {
         g->path = _oak_gltf_strdup(&c, c.file);
-        if (size >= 8 && memcmp(data, OAK_OAKM_MAGIC, 8) == 0)
-            r = _oak_oakm_read(g, arena, data, size, c.file);
-        else
+        if (size >= 8 && memcmp(data, OAK_OAKM_MAGIC, 8) == 0) {
+            if (kind == DATA_BORROWED) {
+                void *copy = oak_alloc(size ? size : 1);
+                if (copy) memcpy(copy, data, size);
+                data = copy;
+                kind = DATA_HEAP;
+            }
+            if (kind == DATA_HEAP)
+                mem->owned = data;
+            else
+                mem->mapped = data, mem->mapped_size = size;
+            kind = DATA_BORROWED; /* the model owns it now */
+            r = data ? _oak_oakm_read(g, &mem->arena, data, size, c.file) : _oak_gltf_oom(&c);
+        } else {
             r = parse_all(&c, data, size);
+        }
     }
+    drop(data, size, kind);
     if (c.root) cJSON_Delete(c.root);
     oak_arena_release(&c.scratch);
     if (!r && !desc->no_assets) r = _oak_gltf_make_assets(g);
@@ -904,23 +928,58 @@ oak_result oak_gltf_load_memory(oak_gltf **out, const void *data, size_t size, c
     return OAK_OK;
 }
 
+oak_result oak_gltf_load_memory(oak_gltf **out, const void *data, size_t size, const char *name,
+                                const oak_gltf_desc *desc) {
+    if (!out || (!data && size))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_gltf_load_memory: no output or data");
+    return load(out, (void *)data, size, DATA_BORROWED, name, desc);
+}
+
+/* A cache is mapped rather than read: its arrays are used in place, so the
+ * page cache's pages serve them without a copy (copy-on-write if a user
+ * writes). NULL when the file is not a cache or cannot be mapped. */
+static void *map_cache(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char magic[8];
+    void *p = NULL;
+    if (fread(magic, 1, 8, f) == 8 && memcmp(magic, OAK_OAKM_MAGIC, 8) == 0 &&
+        fseek(f, 0, SEEK_END) == 0) {
+        long len = ftell(f);
+        if (len > 8) {
+            p = mmap(NULL, (size_t)len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fileno(f), 0);
+            if (p == MAP_FAILED)
+                p = NULL;
+            else
+                *size = (size_t)len;
+        }
+    }
+    fclose(f);
+    return p;
+}
+
 oak_result oak_gltf_load(oak_gltf **out, const char *path, const oak_gltf_desc *desc) {
     if (!out || !path)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_gltf_load: no output or path");
     *out = NULL;
+    size_t size = 0;
+    void *mapped = map_cache(path, &size);
+    if (mapped) return load(out, mapped, size, DATA_MAPPED, path, desc);
     void *data;
-    size_t size;
     oak_result r = oak_read_file(path, &data, &size);
     if (r) return r;
-    r = oak_gltf_load_memory(out, data, size, path, desc);
-    oak_free(data);
-    return r;
+    return load(out, data, size, DATA_HEAP, path, desc);
 }
 
 void oak_gltf_free(oak_gltf *g) {
     if (!g) return;
     _oak_gltf_destroy_assets(g);
-    if (g->internal_) oak_arena_release(g->internal_);
-    oak_free(g->internal_);
+    _oak_gltf_mem *mem = g->internal_;
+    if (mem) {
+        oak_arena_release(&mem->arena);
+        oak_free(mem->owned);
+        if (mem->mapped) munmap(mem->mapped, mem->mapped_size);
+    }
+    oak_free(mem);
     oak_free(g);
 }

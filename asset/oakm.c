@@ -70,13 +70,25 @@ static void s_enum(ser *s, void *v) { /* enums are int-sized in C */
     memcpy(v, &e, 4);
 }
 
-/* An array of count * elem bytes behind *p, NULL kept as NULL. */
+/* An array of count * elem bytes behind *p, NULL kept as NULL. Arrays sit
+ * at 16-byte offsets so a read points into the cache's bytes, no copy. */
 static void s_array(ser *s, void **p, size_t elem, size_t count) {
     uint32_t present = *p != NULL;
     s_u32(s, &present);
     if (s->err || !present) {
         if (s->reading) *p = NULL;
         return;
+    }
+    static const uint8_t pad[16];
+    size_t gap = (16 - (s->at & 15)) & 15;
+    if (s->reading) {
+        if (gap > s->size - s->at) {
+            s_fail(s, OAK_ERROR_PARSE, "the cache ends early");
+            return;
+        }
+        s->at += gap;
+    } else {
+        s_raw(s, (void *)pad, gap);
     }
     size_t n = elem * count;
     if (s->reading) {
@@ -88,11 +100,9 @@ static void s_array(ser *s, void **p, size_t elem, size_t count) {
             s_fail(s, OAK_ERROR_PARSE, "an array runs past the end of the cache");
             return;
         }
-        *p = oak_arena_alloc(s->arena, n ? n : 1, 16);
-        if (!*p) {
-            s_fail(s, OAK_ERROR_OUT_OF_MEMORY, "out of memory");
-            return;
-        }
+        *p = s->buf + s->at;
+        s->at += n;
+        return;
     }
     s_raw(s, *p, n);
 }
@@ -102,22 +112,22 @@ static void s_str(ser *s, char **p) {
     uint32_t n = *p ? (uint32_t)strlen(*p) + 1 : 0;
     s_u32(s, &n);
     if (s->err) return;
-    if (s->reading) {
-        *p = NULL;
-        if (!n) return;
-        if (n > s->size - s->at) {
-            s_fail(s, OAK_ERROR_PARSE, "a string runs past the end of the cache");
-            return;
-        }
-        *p = oak_arena_alloc(s->arena, n, 16);
-        if (!*p) {
-            s_fail(s, OAK_ERROR_OUT_OF_MEMORY, "out of memory");
-            return;
-        }
+    if (!s->reading) {
+        s_raw(s, *p, n);
+        return;
     }
-    s_raw(s, *p, n);
-    if (s->reading && *p && (*p)[n - 1] != 0)
+    *p = NULL;
+    if (!n) return;
+    if (n > s->size - s->at) {
+        s_fail(s, OAK_ERROR_PARSE, "a string runs past the end of the cache");
+        return;
+    }
+    if (s->buf[s->at + n - 1] != 0) {
         s_fail(s, OAK_ERROR_PARSE, "a string is unterminated");
+        return;
+    }
+    *p = (char *)s->buf + s->at;
+    s->at += n;
 }
 
 static void s_bounds(ser *s, oak_bounds *b) {
@@ -156,6 +166,38 @@ static void s_items(ser *s, void **p, size_t elem, uint32_t count) {
         memset(*p, 0, elem * count + 1);
 }
 #define S_ITEMS(s, ptr, count) s_items((s), (void **)&(ptr), sizeof(*(ptr)), (count))
+
+/* Levels in a full chain and bytes of levels 1.. (RGBA8), as the registry makes them. */
+static uint32_t chain_levels(uint32_t w, uint32_t h) {
+    uint32_t big = w > h ? w : h, levels = 1;
+    while ((big >> levels) && levels < OAK_MAX_MIPS) levels++;
+    return levels;
+}
+
+static size_t chain_bytes(uint32_t w, uint32_t h, uint32_t levels) {
+    size_t total = 0;
+    for (uint32_t i = 1; i < levels; i++)
+        total += (size_t)(w >> i ? w >> i : 1) * (h >> i ? h >> i : 1) * 4;
+    return total;
+}
+
+/* Packs a registry texture's levels 1.. for the cache; NULL if it has none. */
+static uint8_t *pack_chain(oak_texture tex, uint32_t *levels) {
+    const oak_texture_data *t = oak_texture_get(tex);
+    if (!t || t->mip_count < 2 || t->bytes_per_pixel != 4 ||
+        t->mip_count != chain_levels(t->width, t->height))
+        return NULL;
+    uint8_t *out = oak_alloc(chain_bytes(t->width, t->height, t->mip_count) + 1);
+    if (!out) return NULL;
+    size_t at = 0;
+    for (uint32_t i = 1; i < t->mip_count; i++) {
+        size_t n = (size_t)t->mip_width[i] * t->mip_height[i] * 4;
+        memcpy(out + at, t->mips[i], n);
+        at += n;
+    }
+    *levels = t->mip_count;
+    return out;
+}
 
 static void s_primitive(ser *s, oak_gltf_primitive *p) {
     s_i32(s, &p->material);
@@ -266,6 +308,14 @@ static void s_model(ser *s, oak_gltf *g) {
             return;
         }
         S_ARRAY(s, im->rgba, (size_t)im->width * im->height * 4);
+        s_u32(s, &im->mip_count);
+        if (s->reading && im->mip_count && im->mip_count != chain_levels(im->width, im->height)) {
+            s_fail(s, OAK_ERROR_PARSE, "an image's mip count does not fit its size");
+            return;
+        }
+        size_t chain = chain_bytes(im->width, im->height, im->mip_count);
+        S_ARRAY(s, im->srgb_chain, chain);
+        S_ARRAY(s, im->data_chain, chain);
     }
     S_ITEMS(s, g->skins, g->skin_count);
     for (uint32_t i = 0; !s->err && i < g->skin_count; i++) {
@@ -412,6 +462,36 @@ static oak_result validate(const oak_gltf *g, const char *file) {
 #undef BAD
 }
 
+/* A checksum of the body: four independent multiply-rotate lanes over
+ * 8-byte words, so it runs near memory speed (oak_hash walks bytes, which
+ * made it most of a cache load). */
+static uint64_t rotl64(uint64_t x, int r) {
+    return (x << r) | (x >> (64 - r));
+}
+
+static uint64_t body_hash(const uint8_t *p, size_t n) {
+    const uint64_t k1 = 0x9E3779B185EBCA87ull, k2 = 0xC2B2AE3D27D4EB4Full;
+    uint64_t lane[4] = {k1 + k2, k2, 0, (uint64_t)0 - k1};
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32)
+        for (int k = 0; k < 4; k++) {
+            uint64_t v;
+            memcpy(&v, p + i + 8 * k, 8);
+            lane[k] = rotl64(lane[k] + v * k2, 31) * k1;
+        }
+    uint64_t h =
+        rotl64(lane[0], 1) + rotl64(lane[1], 7) + rotl64(lane[2], 12) + rotl64(lane[3], 18) + n;
+    for (; i < n; i++) h = rotl64(h ^ (p[i] * k1), 11) * k2;
+    h ^= h >> 33;
+    h *= k2;
+    h ^= h >> 29;
+    return h;
+}
+
+uint64_t oak_gltf_cache_checksum(const void *data, size_t size) {
+    return data ? body_hash(data, size) : 0;
+}
+
 static void put32(uint8_t *p, uint32_t v) {
     memcpy(p, &v, 4);
 }
@@ -425,7 +505,28 @@ oak_result oak_gltf_bake(const oak_gltf *g, const char *path) {
     ser s = {.reading = false, .file = path};
     uint8_t header[OAKM_HEADER] = {0};
     s_raw(&s, header, sizeof header);
-    s_model(&s, (oak_gltf *)g); /* writing only reads the model */
+    /* The images go out with the mip chains the registry made for them. */
+    oak_gltf copy = *g;
+    copy.images = oak_calloc(g->image_count + 1, sizeof(oak_gltf_image));
+    if (!copy.images) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
+    for (uint32_t i = 0; i < g->image_count; i++) {
+        oak_gltf_image *im = &copy.images[i];
+        *im = g->images[i];
+        im->mip_count = 0;
+        im->srgb_chain = im->data_chain = NULL;
+        uint32_t ls = 0, ld = 0;
+        if (g->image_textures && g->image_data_textures && im->rgba) {
+            im->srgb_chain = pack_chain(g->image_textures[i], &ls);
+            im->data_chain = pack_chain(g->image_data_textures[i], &ld);
+        }
+        im->mip_count = ls ? ls : ld;
+    }
+    s_model(&s, &copy); /* writing only reads the model */
+    for (uint32_t i = 0; i < g->image_count; i++) {
+        oak_free(copy.images[i].srgb_chain);
+        oak_free(copy.images[i].data_chain);
+    }
+    oak_free(copy.images);
     if (s.err) {
         oak_free(s.buf);
         return s.err;
@@ -434,13 +535,13 @@ oak_result oak_gltf_bake(const oak_gltf *g, const char *path) {
     put32(s.buf + 8, OAK_OAKM_VERSION);
     put32(s.buf + 12, OAKM_HEADER);
     put64(s.buf + 16, s.at);
-    put64(s.buf + 24, oak_hash(s.buf + OAKM_HEADER, s.at - OAKM_HEADER, OAK_OAKM_VERSION));
+    put64(s.buf + 24, body_hash(s.buf + OAKM_HEADER, s.at - OAKM_HEADER));
     oak_result r = oak_write_file(path, s.buf, s.at);
     oak_free(s.buf);
     return r;
 }
 
-oak_result _oak_oakm_read(oak_gltf *g, oak_arena *arena, const uint8_t *data, size_t size,
+oak_result _oak_oakm_read(oak_gltf *g, oak_arena *arena, uint8_t *data, size_t size,
                           const char *file) {
     if (size < OAKM_HEADER)
         return oak_error(OAK_ERROR_PARSE, "%s: .oakm header is cut short (%zu bytes)", file, size);
@@ -457,7 +558,7 @@ oak_result _oak_oakm_read(oak_gltf *g, oak_arena *arena, const uint8_t *data, si
     if (header != OAKM_HEADER || total != size)
         return oak_error(OAK_ERROR_PARSE, "%s: .oakm says %llu bytes but the file has %zu", file,
                          (unsigned long long)total, size);
-    if (oak_hash(data + OAKM_HEADER, size - OAKM_HEADER, OAK_OAKM_VERSION) != hash)
+    if (body_hash(data + OAKM_HEADER, size - OAKM_HEADER) != hash)
         return oak_error(OAK_ERROR_PARSE, "%s: .oakm contents do not match their hash", file);
     ser s = {.reading = true,
              .buf = (uint8_t *)data,

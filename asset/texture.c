@@ -139,7 +139,10 @@ static oak_result texture_build(oak_texture_data *t, const oak_texture_desc *des
 
     float lut[256];
     for (int i = 0; i < 256; i++) lut[i] = oak_srgb_to_linear((float)i / 255.0f);
-    for (uint32_t i = 1; i < levels; i++) {
+    /* a chain made earlier (the glTF cache) is taken as is */
+    bool given = desc->mip_chain && desc->mip_count == levels && levels > 1;
+    if (given) memcpy(t->mips[1], desc->mip_chain, total - offset[1]);
+    for (uint32_t i = 1; i < levels && !given; i++) {
         mip_job job = {t->mips[i - 1],
                        t->mips[i],
                        t->mip_width[i - 1],

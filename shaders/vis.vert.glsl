@@ -15,7 +15,16 @@ layout(location = 2) out float v_alpha; // vertex colour alpha
 void main() {
     oak_gpu_draw d = draws[OAK_INSTANCE_INDEX];
     vec4 p = d.world * positions[OAK_VERTEX_INDEX];
-    gl_Position = (SHADOW ? view.shadow_view_proj : view.view_proj) * p;
+    vec4 c = (SHADOW ? view.shadow_view_proj : view.view_proj) * p;
+    // Snap to 1/16 pixel as the CPU rasterizer does, so both cover the same
+    // pixels (the hardware's finer grid then lands exactly on these points).
+    if (c.w > 0.0) {
+        vec2 size = SHADOW ? vec2(float(view.flags.z)) : vec2(view.size.xy);
+        vec2 s = (c.xy / c.w * 0.5 + 0.5) * size;
+        s = roundEven(s * 16.0) / 16.0;
+        c.xy = (s / size * 2.0 - 1.0) * c.w;
+    }
+    gl_Position = c;
     v_draw = uint(OAK_INSTANCE_INDEX);
     oak_gpu_vertex a = attributes[OAK_VERTEX_INDEX];
     v_uv = a.uv;

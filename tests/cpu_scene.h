@@ -207,6 +207,9 @@ static inline void sc_save(const char *name, const uint8_t *rgba, uint32_t w, ui
 static inline double sc_srgb(double c) {
     return c <= 0.0031308 ? c * 12.92 : 1.055 * pow(c, 1.0 / 2.4) - 0.055;
 }
+static inline double sc_srgb_to_linear(double c) {
+    return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+}
 static inline double sc_aces(double x) {
     double y = (x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14);
     return y < 0 ? 0 : y > 1 ? 1 : y;

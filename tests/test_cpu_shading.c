@@ -275,6 +275,77 @@ TEST(cpuBlendOverInLinearLight) {
     CHECK_NEAR(r[2], sc_byte(0.25, false), 1);
 }
 
+static oak_texture solid_texture(uint8_t r, uint8_t g, uint8_t b, oak_format f) {
+    uint8_t px[4 * 4 * 4];
+    for (int i = 0; i < 16; i++)
+        px[i * 4] = r, px[i * 4 + 1] = g, px[i * 4 + 2] = b, px[i * 4 + 3] = 255;
+    oak_texture_desc td = {4, 4, f, px, false, NULL};
+    oak_texture t = {0};
+    CHECK_OK(oak_make_texture(&t, &td));
+    return t;
+}
+
+TEST(cpuNormalMapTiltsLambert) {
+    sc_scene s;
+    lamp_scene(&s);
+    /* a normal map of (204, 128, 230): n = (0.6, 0.0039, 0.8039) in tangent
+       space; the ground's tangent is +x (u grows along x), so N leans 37
+       degrees toward +x and a sun straight above gives NdotL = N.y */
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.metallic = 0;
+    md.normal_tex.texture = solid_texture(204, 128, 230, OAK_FORMAT_RGBA8);
+    oak_material m = {0};
+    CHECK_OK(oak_make_material(&m, &md));
+    s.mat[0] = m;
+    oak_render_light *sun = sc_light(&s, OAK_LIGHT_DIRECTIONAL, 1);
+    sun->direction[1] = -1;
+    s.view.post.no_tonemap = true;
+    static uint8_t px[128 * 128 * 4];
+    CHECK_OK(sc_render(&s, px, NULL, NULL));
+    double n[3] = {204 / 255.0 * 2 - 1, 128 / 255.0 * 2 - 1, 230 / 255.0 * 2 - 1};
+    /* B = cross(Nv, T) * w = cross(+y, +x) = -z */
+    double N[3] = {n[0], n[2], -n[1]}, l = sqrt(N[0] * N[0] + N[1] * N[1] + N[2] * N[2]);
+    for (int k = 0; k < 3; k++) N[k] /= l;
+    double P[3];
+    lamp_pixel_world(64, 64, P);
+    double V[3] = {-P[0], 20, -P[2]}, vl = sqrt(V[0] * V[0] + V[1] * V[1] + V[2] * V[2]);
+    for (int k = 0; k < 3; k++) V[k] /= vl;
+    const double L[3] = {0, 1, 0};
+    int want = sc_byte(sc_brdf(1, 1, N, L, V, 1), false);
+    CHECK_NEAR(sc_px(px, 128, 64, 64)[0], want, 1);
+    const double flat[3] = {0, 1, 0};
+    CHECK(abs(want - sc_byte(sc_brdf(1, 1, flat, L, V, 1), false)) > 10); /* the map matters */
+}
+
+TEST(cpuEmissiveAndOcclusionTextures) {
+    sc_scene s;
+    lamp_scene(&s);
+    for (int k = 0; k < 3; k++) s.view.env.ambient_sky[k] = s.view.env.ambient_ground[k] = 0.5f;
+    /* no lights, black sky: colour = ao * diffuse * irr + emissive, with
+       irr = 0.5 (both hemispheres), ao = 1 + 1 * (occ.r - 1) = 0.4 for
+       occ.r = 102/255, base 0.5 grey so diffuse = 0.5; emissive = (0.1, 0, 0)
+       * strength 2 * tex (sRGB 255, 128 -> 0.2158, 0) */
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.metallic = 0;
+    md.base_color[0] = md.base_color[1] = md.base_color[2] = 0.5f;
+    md.emissive[0] = 0.1f, md.emissive[1] = 0.1f;
+    md.emissive_strength = 2;
+    md.emissive_tex.texture = solid_texture(255, 128, 0, OAK_FORMAT_RGBA8_SRGB);
+    md.occlusion_tex.texture = solid_texture(102, 0, 0, OAK_FORMAT_RGBA8);
+    oak_material m = {0};
+    CHECK_OK(oak_make_material(&m, &md));
+    s.mat[0] = m;
+    static uint8_t px[128 * 128 * 4];
+    CHECK_OK(sc_render(&s, px, NULL, NULL));
+    /* the specular ambient term: black sky, so spec_env = 0 */
+    double ao = 102 / 255.0, base = 0.5 * 0.5 * ao;
+    double e0 = 0.1 * 2 * 1.0, e1 = 0.1 * 2 * sc_srgb_to_linear(128 / 255.0);
+    const uint8_t *c = sc_px(px, 128, 64, 64);
+    CHECK_NEAR(c[0], sc_byte(base + e0, true), 1);
+    CHECK_NEAR(c[1], sc_byte(base + e1, true), 1);
+    CHECK_NEAR(c[2], sc_byte(base, true), 1);
+}
+
 TEST(cpuDitherPattern) {
     enum { W = 32, H = 16 };
     sc_scene s;
@@ -361,6 +432,29 @@ TEST(cpuFxaaStaircase) {
     CHECK(memcmp(out, out2, sizeof out) == 0);
 }
 
+TEST(cpuFxaaFastPathsMatchTheSpec) {
+    /* the backend's early-outs and unclamped searches against the plain
+       per-pixel path (no luma plane) on a busy image: same bytes */
+    enum { W = 96, H = 64 };
+    static uint8_t in[W * H * 4], a[W * H * 4], b[W * H * 4], lumas[W * H];
+    uint32_t seed = 12345;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            seed = seed * 1664525u + 1013904223u;
+            uint8_t *p = in + (y * W + x) * 4;
+            bool on = (x * 3 + y * 5) % 37 < 18 || (x / 9 + y / 7) % 3 == 0;
+            p[0] = (uint8_t)(on ? 200 + (seed >> 28) : 30 + (seed >> 29));
+            p[1] = (uint8_t)(on ? 180 : 60), p[2] = (uint8_t)(seed >> 24), p[3] = 255;
+        }
+    _oak_cpu_fxaa(a, in, NULL, W, H, 0, H);
+    _oak_cpu_fxaa_luma(lumas, in, W, 0, H);
+    _oak_cpu_fxaa(b, in, lumas, W, H, 0, H);
+    CHECK(memcmp(a, b, sizeof a) == 0);
+    int changed = 0;
+    for (int i = 0; i < W * H; i++) changed += memcmp(a + i * 4, in + i * 4, 3) != 0;
+    CHECK(changed > W * H / 10); /* FXAA did act on it */
+}
+
 int main(void) {
     oak_test_init(0);
     RUN(cpuMipLevelOfMinifiedChecker);
@@ -369,9 +463,12 @@ int main(void) {
     RUN(cpuExp2FogAtKnownDistance);
     RUN(cpuNearPlaneClipping);
     RUN(cpuBlendOverInLinearLight);
+    RUN(cpuNormalMapTiltsLambert);
+    RUN(cpuEmissiveAndOcclusionTextures);
     RUN(cpuDitherPattern);
     RUN(cpuFxaaStraightEdge);
     RUN(cpuFxaaStaircase);
+    RUN(cpuFxaaFastPathsMatchTheSpec);
     oak_shutdown();
     return TEST_SUMMARY();
 }

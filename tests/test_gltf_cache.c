@@ -103,6 +103,55 @@ TEST(cacheLoadsTheSameModelAsTheSource) {
     }
 }
 
+/* With registry assets: the cache's meshes hold the same post-processed
+ * streams and its textures the same mip chains, made without filtering. */
+TEST(cacheGivesTheSameRegistryMeshesAndMipChains) {
+    const char *files[] = {"FlightHelmet/FlightHelmet.gltf", "SimpleSkin/SimpleSkin.gltf",
+                           "animated/MorphStressTest.gltf"};
+    for (int f = 0; f < 3; f++) {
+        char path[256], out[512];
+        oak_gltf *src = NULL, *baked = NULL;
+        CHECK_OK(oak_gltf_load(&src, gltf_asset(path, sizeof path, files[f]), NULL));
+        if (!src) continue;
+        oak_test_out(out, sizeof out, "cache_assets.oakm");
+        CHECK_OK(oak_gltf_bake(src, out));
+        CHECK_OK(oak_gltf_load(&baked, out, NULL));
+        if (baked) {
+            check_same_model(src, baked);
+            for (uint32_t m = 0; m < src->mesh_count; m++)
+                for (uint32_t p = 0; p < src->meshes[m].primitive_count; p++) {
+                    const oak_mesh_data *a = oak_mesh_get(src->meshes[m].primitives[p].mesh);
+                    const oak_mesh_data *b = oak_mesh_get(baked->meshes[m].primitives[p].mesh);
+                    CHECK(a && b);
+                    if (!a || !b) continue;
+                    size_t n = a->vertex_count;
+                    CHECK_EQ_INT(a->vertex_count, b->vertex_count);
+                    CHECK(memcmp(a->normals, b->normals, 12 * n) == 0);
+                    CHECK(memcmp(a->tangents, b->tangents, 16 * n) == 0);
+                    CHECK(memcmp(&a->bounds, &b->bounds, sizeof a->bounds) == 0);
+                }
+            uint32_t chains = 0;
+            for (uint32_t i = 0; i < src->image_count; i++) {
+                const oak_texture_data *a = oak_texture_get(src->image_textures[i]);
+                const oak_texture_data *b = oak_texture_get(baked->image_textures[i]);
+                if (!a) a = oak_texture_get(src->image_data_textures[i]);
+                if (!b) b = oak_texture_get(baked->image_data_textures[i]);
+                CHECK(a && b);
+                if (!a || !b) continue;
+                CHECK_EQ_INT(a->mip_count, b->mip_count);
+                CHECK_EQ_INT(a->format, b->format);
+                for (uint32_t l = 0; l < a->mip_count && l < b->mip_count; l++)
+                    CHECK(memcmp(a->mips[l], b->mips[l],
+                                 (size_t)a->mip_width[l] * a->mip_height[l] * 4) == 0);
+                chains += baked->images[i].mip_count > 1;
+            }
+            CHECK_EQ_INT(chains, src->image_count); /* every image came with its chain */
+        }
+        oak_gltf_free(src);
+        oak_gltf_free(baked);
+    }
+}
+
 static void *bake_small(size_t *size) {
     char path[256], out[512];
     oak_gltf *src = NULL;
@@ -164,7 +213,7 @@ TEST(cacheEveryTruncationFailsCleanly) {
     failed = 0;
     for (size_t n = 32; n < size; n++) {
         memcpy(copy, data, n);
-        uint64_t total = n, hash = oak_hash(copy + 32, n - 32, OAK_OAKM_VERSION);
+        uint64_t total = n, hash = oak_gltf_cache_checksum(copy + 32, n - 32);
         memcpy(copy + 16, &total, 8);
         memcpy(copy + 24, &hash, 8);
         oak_gltf *g = NULL;
@@ -180,6 +229,7 @@ TEST(cacheEveryTruncationFailsCleanly) {
 int main(void) {
     oak_test_init(0);
     RUN(cacheLoadsTheSameModelAsTheSource);
+    RUN(cacheGivesTheSameRegistryMeshesAndMipChains);
     RUN(cacheVersionSizeAndContentMismatchesAreRefused);
     RUN(cacheEveryTruncationFailsCleanly);
     oak_shutdown();

@@ -12,10 +12,10 @@
 #define SPHERE_SPACING    1.4f
 #define ROW_GAP           1.7f
 #define SUN_ELEVATION_DEG 40.0f
-#define SUN_AZIMUTH_DEG   35.0f /* from the camera's forward axis (-Z), towards +X */
+#define SUN_AZIMUTH_DEG   70.0f /* from the camera's forward axis (-Z), towards +X */
 #define SUN_INTENSITY     3.0f
-#define PATH_RADIUS       12.0f
-#define PATH_HEIGHT       3.0f
+#define PATH_RADIUS       9.0f
+#define PATH_HEIGHT       2.2f
 #define PATH_SWEEP_DEG    70.0f
 
 static const float k_sun_color[3] = {1.0f, 0.94f, 0.84f}; /* warm white */
@@ -91,7 +91,7 @@ void _oak_world_default_path(float t, float eye[3], float target[3]) {
     float ground = oak_shape_height(&terrain, eye[0], eye[2]);
     eye[1] = fmaxf(l.center[1] + PATH_HEIGHT, ground + 1.5f);
     target[0] = l.center[0];
-    target[1] = l.center[1] + 0.8f;
+    target[1] = l.center[1] + 0.6f;
     target[2] = l.center[2] - 0.5f;
 }
 
@@ -178,7 +178,7 @@ static oak_result add_boxes(oak_scene *scene, const oak_shape_desc *terrain, con
         {0.0f, -5.0f, 6.0f, 0.8f, 1.0f, 0.0f},   {-3.5f, 3.5f, 0.8f, 0.8f, 0.8f, 45.0f},
         {9.0f, 1.5f, 2.0f, 1.2f, 2.0f, 30.0f},
     };
-    static const float grey[3] = {0.55f, 0.55f, 0.55f};
+    static const float grey[3] = {0.35f, 0.35f, 0.35f};
     oak_material mat;
     oak_result r = make_material(&mat, "box", grey, 0.0f, 0.8f);
     if (r) return r;
@@ -215,7 +215,8 @@ static oak_result add_boxes(oak_scene *scene, const oak_shape_desc *terrain, con
 
 static oak_result add_sun_and_sky(oak_scene *scene, const layout *l) {
     float el = SUN_ELEVATION_DEG * OAK_PI / 180.0f, az = SUN_AZIMUTH_DEG * OAK_PI / 180.0f;
-    /* the way the light travels: down, away from the camera and to the right */
+    /* the way the light travels: down, to the right and a little away from the
+       camera, so shadows fall sideways where the camera sees them */
     float dir[3] = {cosf(el) * sinf(az), -sinf(el), -cosf(el) * cosf(az)};
     float from[3] = {l->center[0] - 50.0f * dir[0], l->center[1] - 50.0f * dir[1],
                      l->center[2] - 50.0f * dir[2]};

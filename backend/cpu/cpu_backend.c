@@ -30,6 +30,7 @@ static void pass_release(cpu_pass *p) {
     oak_free(p->vtx_base);
     oak_free(p->tri_base);
     oak_free(p->clip);
+    oak_free(p->svert);
     for (uint32_t i = 0; i < p->chunk_cap; i++) {
         oak_free(p->chunks[i].tris);
         oak_free(p->chunks[i].bins);
@@ -96,6 +97,7 @@ static oak_result cpu_create(void **self, const oak_backend_desc *desc) {
     *self = NULL;
     cpu_backend *b = oak_calloc(1, sizeof *b);
     if (!b) return OAK_ERROR_OUT_OF_MEMORY;
+    _oak_cpu_post_init();
     b->shadow_size = desc && desc->shadow_map_size ? desc->shadow_map_size : OAK_SHADOW_MAP_SIZE;
     oak_result r = cpu_resize(b, desc && desc->width ? desc->width : 1280,
                               desc && desc->height ? desc->height : 720);
@@ -114,7 +116,11 @@ static const char *cpu_device_name(void *self) {
 }
 
 static oak_result cpu_sync(void *self, const oak_render_view *view) {
-    return _oak_cpu_sync(self, view);
+    cpu_backend *b = self;
+    oak_result r = _oak_cpu_sync(b, view);
+    b->synced_view = r ? NULL : view;
+    b->synced_frame = view->frame;
+    return r;
 }
 
 static void pass_target(cpu_pass *p, uint32_t w, uint32_t h, bool flip, const float jitter[2],
@@ -132,32 +138,54 @@ static void pass_target(cpu_pass *p, uint32_t w, uint32_t h, bool flip, const fl
     p->ids = ids;
 }
 
-/* Appends draw `src` of list l to pass p, resolving mirrors and matrices. */
-static bool pass_add(cpu_backend *b, cpu_pass *p, const oak_draw_list *l, uint32_t src,
-                     bool cull_ok) {
+static bool pass_add(cpu_pass *p, uint32_t src) {
     if (!OAK_GROW(p->draws, p->draw_cap, p->draw_count + 1)) return false;
-    cpu_draw *d = &p->draws[p->draw_count++];
-    d->src = src;
-    d->mesh = (uint32_t)_oak_cpu_mesh_index(b, l->mesh[src]);
-    d->material = (uint32_t)_oak_cpu_material_index(b, l->material[src]);
-    d->flags = l->flags ? l->flags[src] : 0;
-    const oak_material_desc *md = &b->materials[d->material].desc;
-    d->cull = cull_ok && !md->double_sided;
-    d->mask = md->alpha_mode == OAK_ALPHA_MASK;
-    glm_mat4_copy(l->world[src], d->world);
-    glm_mat4_mul(p->view_proj, d->world, d->mvp);
-    mat3 m3, inv;
-    glm_mat4_pick3(d->world, m3);
-    glm_mat3_inv(m3, inv);
-    for (int k = 0; k < 3; k++)
-        for (int j = 0; j < 3; j++) d->nmat[k * 3 + j] = inv[k][j];
-    const oak_bounds *bb = &b->meshes[d->mesh].bounds;
-    vec4 c = {bb->center[0], bb->center[1], bb->center[2], 1}, wc;
-    glm_mat4_mulv(d->world, c, wc);
-    const float *cam = b->view->camera_pos;
-    d->sort_key = (wc[0] - cam[0]) * (wc[0] - cam[0]) + (wc[1] - cam[1]) * (wc[1] - cam[1]) +
-                  (wc[2] - cam[2]) * (wc[2] - cam[2]);
+    p->draws[p->draw_count++].src = src;
     return true;
+}
+
+typedef struct fill_ctx {
+    cpu_backend *b;
+    cpu_pass *p;
+    const oak_draw_list *l;
+    bool cull_ok;
+} fill_ctx;
+
+/* Resolves mirrors and matrices of a pass's draws, on the job pool: with a
+   hundred thousand draws this is too much for one thread. */
+static void fill_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    fill_ctx *f = user;
+    cpu_backend *b = f->b;
+    const oak_draw_list *l = f->l;
+    const float *cam = b->view->camera_pos;
+    for (uint32_t i = begin; i < end; i++) {
+        cpu_draw *d = &f->p->draws[i];
+        uint32_t src = d->src;
+        d->mesh = (uint32_t)_oak_cpu_mesh_index(b, l->mesh[src]);
+        d->material = (uint32_t)_oak_cpu_material_index(b, l->material[src]);
+        d->flags = l->flags ? l->flags[src] : 0;
+        const oak_material_desc *md = &b->materials[d->material].desc;
+        d->cull = f->cull_ok && !md->double_sided;
+        d->mask = md->alpha_mode == OAK_ALPHA_MASK;
+        glm_mat4_copy(l->world[src], d->world);
+        glm_mat4_mul(f->p->view_proj, d->world, d->mvp);
+        mat3 m3, inv;
+        glm_mat4_pick3(d->world, m3);
+        glm_mat3_inv(m3, inv);
+        for (int k = 0; k < 3; k++)
+            for (int j = 0; j < 3; j++) d->nmat[k * 3 + j] = inv[k][j];
+        const oak_bounds *bb = &b->meshes[d->mesh].bounds;
+        vec4 c = {bb->center[0], bb->center[1], bb->center[2], 1}, wc;
+        glm_mat4_mulv(d->world, c, wc);
+        d->sort_key = (wc[0] - cam[0]) * (wc[0] - cam[0]) + (wc[1] - cam[1]) * (wc[1] - cam[1]) +
+                      (wc[2] - cam[2]) * (wc[2] - cam[2]);
+    }
+}
+
+static void pass_fill(cpu_backend *b, cpu_pass *p, const oak_draw_list *l, bool cull_ok) {
+    fill_ctx f = {b, p, l, cull_ok};
+    oak_parallel_for(p->draw_count, 256, fill_job, &f);
 }
 
 /* Far to near, ties in draw order: a stable insertion sort (blend draws are
@@ -204,8 +232,9 @@ static oak_result draw_shadow(cpu_backend *b, const oak_render_view *v) {
         if ((l->flags && (l->flags[i] & OAK_DRAW_NO_SHADOW)) ||
             b->materials[mi].desc.alpha_mode == OAK_ALPHA_BLEND)
             continue;
-        if (!pass_add(b, p, l, i, false)) return OAK_ERROR_OUT_OF_MEMORY;
+        if (!pass_add(p, i)) return OAK_ERROR_OUT_OF_MEMORY;
     }
+    pass_fill(b, p, l, false);
     oak_result r = _oak_cpu_pass_geometry(b, p, NULL, NULL);
     if (r) return r;
     _oak_cpu_pass_raster(b, p);
@@ -223,7 +252,10 @@ static oak_result cpu_render(void *self, const oak_render_view *v) {
     if (v->light_count && !v->lights)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "cpu backend: view has %u lights but no array",
                          v->light_count);
-    oak_result r = _oak_cpu_sync(b, v); /* cheap when nothing moved */
+    /* a render without its sync (or of another view) syncs itself */
+    oak_result r = OAK_OK;
+    if (b->synced_view != v || b->synced_frame != v->frame) r = _oak_cpu_sync(b, v);
+    b->synced_view = NULL;
     if (r) return r;
     b->view = v;
 
@@ -243,8 +275,10 @@ static oak_result cpu_render(void *self, const oak_render_view *v) {
     for (uint32_t i = 0; i < v->draws.count; i++) {
         int32_t mi = _oak_cpu_material_index(b, v->draws.material[i]);
         bool blend = b->materials[mi].desc.alpha_mode == OAK_ALPHA_BLEND;
-        if (!pass_add(b, blend ? bl : op, &v->draws, i, true)) return OAK_ERROR_OUT_OF_MEMORY;
+        if (!pass_add(blend ? bl : op, i)) return OAK_ERROR_OUT_OF_MEMORY;
     }
+    pass_fill(b, op, &v->draws, true);
+    pass_fill(b, bl, &v->draws, true);
     r = _oak_cpu_pass_geometry(b, op, &b->stage_ms[CPU_STAGE_VERTEX], &b->stage_ms[CPU_STAGE_BINS]);
     if (r) return r;
 

@@ -40,6 +40,39 @@ typedef struct geo_ctx {
     atomic_int failed; /* out of memory in a job (errors are per thread) */
 } geo_ctx;
 
+/* Outcode bits 0-5: outside x-, x+, y-, y+, far, near (a triangle with all
+   three vertices past one of them is dropped); 6-9: outside the guard band.
+   Near and guard bits mean the triangle must be clipped. */
+#define CLIP_BITS 0x3e0u
+static uint32_t outcode(const geo_ctx *g, const float *v) {
+    float x = v[0], y = v[1], z = v[2], w = v[3];
+    if (!(w == w && x == x && y == y && z == z)) return 0x3f; /* NaN: dropped */
+    /* w <= 0 never projects: treat it as in front of the near plane, which
+       clipping removes (for oak's projections such a point has z > w anyway) */
+    return (uint32_t)(w <= 0) << 5 | (uint32_t)(x < -w) | (uint32_t)(x > w) << 1 |
+           (uint32_t)(y < -w) << 2 | (uint32_t)(y > w) << 3 | (uint32_t)(z < 0) << 4 |
+           (uint32_t)(z > w) << 5 | (uint32_t)(x < -g->kx * w) << 6 |
+           (uint32_t)(x > g->kx * w) << 7 | (uint32_t)(y < -g->ky * w) << 8 |
+           (uint32_t)(y > g->ky * w) << 9;
+}
+
+/* Clip space to 1/16 px relative to the target's centre, and z/w. False
+   when the point lands outside the guard band after all (rounding at the
+   band's edge, or extreme inputs), so the caller drops its triangle. */
+#define SNAP_LIMIT (CPU_GUARD_PX * CPU_SUBPIXEL * 1.01f)
+static bool project(const cpu_pass *p, const float *c, int32_t *X, int32_t *Y, float *Z) {
+    float iw = 1.0f / c[3];
+    float sx = (c[0] * iw * 0.5f + 0.5f) * (float)p->width + p->jitter[0];
+    float ny = c[1] * iw * 0.5f;
+    float sy = (p->flip_y ? 0.5f - ny : 0.5f + ny) * (float)p->height + p->jitter[1];
+    float fx = (sx - (float)p->cx) * CPU_SUBPIXEL, fy = (sy - (float)p->cy) * CPU_SUBPIXEL;
+    if (!(fabsf(fx) <= SNAP_LIMIT && fabsf(fy) <= SNAP_LIMIT)) return false; /* NaN too */
+    *X = (int32_t)lrintf(fx);
+    *Y = (int32_t)lrintf(fy);
+    *Z = c[2] * iw;
+    return true;
+}
+
 static void vertex_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     geo_ctx *g = user;
@@ -56,6 +89,10 @@ static void vertex_job(void *user, uint32_t begin, uint32_t end, uint32_t worker
             float *o = p->clip + (size_t)v * 4;
             for (int r = 0; r < 4; r++)
                 o[r] = M[0][r] * s[0] + M[1][r] * s[1] + M[2][r] * s[2] + M[3][r];
+            cpu_svert *sv = &p->svert[v];
+            sv->code = outcode(g, o);
+            if (!(sv->code & CLIP_BITS) && !project(p, o, &sv->x, &sv->y, &sv->z))
+                sv->code = 0x3f; /* unprojectable: its triangles are dropped */
         }
         begin = stop;
     }
@@ -90,21 +127,9 @@ static inline int32_t ceil16(int32_t v) {
 }
 
 /* Snaps, culls and sets up one triangle; appends it and its tiles to chunk. */
-static bool emit(geo_ctx *g, cpu_chunk *ch, const float *c0, const float *c1, const float *c2,
-                 uint32_t id, bool cull, bool mask) {
+static bool emit(geo_ctx *g, cpu_chunk *ch, int32_t X[3], int32_t Y[3], float Z[3], uint32_t id,
+                 bool cull, bool mask) {
     cpu_pass *p = g->p;
-    const float *c[3] = {c0, c1, c2};
-    int32_t X[3], Y[3];
-    float Z[3];
-    for (int i = 0; i < 3; i++) {
-        float iw = 1.0f / c[i][3];
-        float sx = (c[i][0] * iw * 0.5f + 0.5f) * (float)p->width + p->jitter[0];
-        float ny = c[i][1] * iw * 0.5f;
-        float sy = (p->flip_y ? 0.5f - ny : 0.5f + ny) * (float)p->height + p->jitter[1];
-        X[i] = (int32_t)lrintf((sx - (float)p->cx) * CPU_SUBPIXEL);
-        Y[i] = (int32_t)lrintf((sy - (float)p->cy) * CPU_SUBPIXEL);
-        Z[i] = c[i][2] * iw;
-    }
     int64_t area = edge_at(X[0], Y[0], X[1], Y[1], X[2], Y[2]);
     if (area == 0) return true;
     bool back = p->flip_y ? area > 0 : area < 0;
@@ -182,38 +207,41 @@ static void setup_job(void *user, uint32_t begin, uint32_t end, uint32_t worker)
         const cpu_draw *dr = &p->draws[d];
         const cpu_mesh *m = &g->b->meshes[dr->mesh];
         const uint32_t *ix = m->indices + (size_t)(t - p->tri_base[d]) * 3;
-        const float *base = p->clip + (size_t)p->vtx_base[d] * 4;
-        const float *v[3] = {base + ix[0] * 4, base + ix[1] * 4, base + ix[2] * 4};
-        /* outcodes: which planes each vertex is outside of */
-        uint32_t all = ~0u, any = 0;
-        for (int i = 0; i < 3; i++) {
-            float x = v[i][0], y = v[i][1], z = v[i][2], w = v[i][3];
-            uint32_t code = (x < -w) | (x > w) << 1 | (y < -w) << 2 | (y > w) << 3 | (z < 0) << 4 |
-                            (z > w) << 5 | (x < -g->kx * w) << 6 | (x > g->kx * w) << 7 |
-                            (y < -g->ky * w) << 8 | (y > g->ky * w) << 9;
-            if (!(w == w && x == x && y == y && z == z)) code = 0x3f; /* NaN: drop */
-            all &= code;
-            any |= code;
-        }
+        const cpu_svert *sv = p->svert + p->vtx_base[d];
+        const cpu_svert *s0 = &sv[ix[0]], *s1 = &sv[ix[1]], *s2 = &sv[ix[2]];
+        uint32_t all = s0->code & s1->code & s2->code, any = s0->code | s1->code | s2->code;
         if (all & 0x3f) continue;
         bool ok = true;
-        if (!(any & 0x3e0)) {
-            ok = emit(g, ch, v[0], v[1], v[2], t + 1, dr->cull, dr->mask);
+        if (!(any & CLIP_BITS)) {
+            int32_t X[3] = {s0->x, s1->x, s2->x}, Y[3] = {s0->y, s1->y, s2->y};
+            float Z[3] = {s0->z, s1->z, s2->z};
+            ok = emit(g, ch, X, Y, Z, t + 1, dr->cull, dr->mask);
         } else {
+            const float *base = p->clip + (size_t)p->vtx_base[d] * 4;
+            const float *v[3] = {base + ix[0] * 4, base + ix[1] * 4, base + ix[2] * 4};
             float a[9][4], bb[9][4];
             int n = 3;
             for (int i = 0; i < 3; i++) memcpy(a[i], v[i], sizeof a[i]);
             float(*in)[4] = a, (*out)[4] = bb;
             static const uint32_t bit[5] = {1u << 5, 1u << 6, 1u << 7, 1u << 8, 1u << 9};
+            /* the near plane when a vertex is past it; then every guard
+               plane, since points made on the near plane may leave the band
+               even when the original vertices did not say so */
             for (int k = 0; k < 5 && n >= 3; k++) {
-                if (!(any & bit[k])) continue;
+                if (k == 0 && !(any & bit[0])) continue;
                 n = clip_plane(in, n, out, planes[k]);
                 float(*tmp)[4] = in;
                 in = out;
                 out = tmp;
             }
-            for (int i = 1; ok && i + 1 < n; i++)
-                ok = emit(g, ch, in[0], in[i], in[i + 1], t + 1, dr->cull, dr->mask);
+            for (int i = 1; ok && i + 1 < n; i++) {
+                int32_t X[3], Y[3];
+                float Z[3];
+                if (project(p, in[0], &X[0], &Y[0], &Z[0]) &&
+                    project(p, in[i], &X[1], &Y[1], &Z[1]) &&
+                    project(p, in[i + 1], &X[2], &Y[2], &Z[2]))
+                    ok = emit(g, ch, X, Y, Z, t + 1, dr->cull, dr->mask);
+            }
         }
         if (!ok) { /* out of memory: logged by oak_grow */
             atomic_store(&g->failed, 1);
@@ -243,7 +271,9 @@ oak_result _oak_cpu_pass_geometry(cpu_backend *b, cpu_pass *p, double *vertex_ms
     p->tri_base[p->draw_count] = (uint32_t)nt;
     p->vertex_count = (uint32_t)nv;
     p->tri_count = (uint32_t)nt;
-    if (!OAK_GROW(p->clip, p->clip_cap, p->vertex_count * 4 + 4)) return OAK_ERROR_OUT_OF_MEMORY;
+    if (!OAK_GROW(p->clip, p->clip_cap, p->vertex_count * 4 + 4) ||
+        !OAK_GROW(p->svert, p->svert_cap, p->vertex_count + 1))
+        return OAK_ERROR_OUT_OF_MEMORY;
 
     geo_ctx g = {b, p, CPU_GUARD_PX * 2.0f / (float)p->width,
                  CPU_GUARD_PX * 2.0f / (float)p->height, 0};

@@ -62,6 +62,7 @@ typedef struct cpu_material {
     oak_material_desc desc; /* resolved; name and texture handles not used */
     uint32_t tex_ids[CPU_TEX_COUNT];
     cpu_tex_ref tex[CPU_TEX_COUNT];
+    bool textured, uv1, normal_map; /* which surface attributes shading reads */
 } cpu_material;
 
 /* ---- passes ------------------------------------------------------------- */
@@ -78,6 +79,14 @@ typedef struct cpu_tri {
 } cpu_tri;
 
 enum { CPU_TRI_MASK = 1u, CPU_TRI_BACK = 2u };
+
+/* A vertex after the vertex stage: which clip planes it is outside of, and
+ * its snapped screen position and depth when it needs no clipping. */
+typedef struct cpu_svert {
+    int32_t x, y;
+    float z;
+    uint32_t code;
+} cpu_svert;
 
 /* Per draw in a pass: what shading and setup need, resolved once a frame. */
 typedef struct cpu_draw {
@@ -118,6 +127,8 @@ typedef struct cpu_pass {
     uint32_t vtx_base_cap, tri_base_cap;
     float *clip; /* xyzw per vertex of every draw */
     uint32_t clip_cap;
+    cpu_svert *svert; /* per vertex: outcode and, when unclipped, its snapped position */
+    uint32_t svert_cap;
     uint32_t vertex_count, tri_count;
 
     /* set-up and bins */
@@ -169,7 +180,9 @@ typedef struct cpu_backend {
     uint8_t *luma;     /* FXAA luma of ldr */
     size_t frame_cap, shadow_cap;
 
-    const oak_render_view *view; /* during render */
+    const oak_render_view *view;        /* during render */
+    const oak_render_view *synced_view; /* what the last sync saw, until render */
+    uint64_t synced_frame;
     bool shadow_valid;
     double stage_ms[CPU_STAGE_COUNT];
     uint32_t threads_seen;
@@ -243,6 +256,7 @@ void _oak_cpu_resolve(cpu_backend *b);
 void _oak_cpu_blend(cpu_backend *b);
 
 /* cpu_post.c / cpu_fxaa.c */
+void _oak_cpu_post_init(void); /* once, before the first post */
 void _oak_cpu_post(cpu_backend *b);
 /* FXAA of rows [y0, y1) of in into out; lumas (may be NULL) holds the
    whole image's luma from _oak_cpu_fxaa_luma. */

@@ -163,10 +163,14 @@ static oak_result sync_material(cpu_backend *b, oak_material h) {
         const oak_texture_ref *refs[CPU_TEX_COUNT] = {
             &d->desc.base_color_tex, &d->desc.metallic_roughness_tex, &d->desc.normal_tex,
             &d->desc.occlusion_tex, &d->desc.emissive_tex};
+        m->textured = m->uv1 = false;
         for (int k = 0; k < CPU_TEX_COUNT; k++) {
             m->tex_ids[k] = refs[k]->texture.id;
             resolve_ref(&m->tex[k], refs[k]);
+            m->textured |= m->tex_ids[k] != 0;
+            m->uv1 |= m->tex_ids[k] != 0 && m->tex[k].uv_set == 1;
         }
+        m->normal_map = m->tex_ids[CPU_TEX_NORMAL] != 0;
         m->id = h.id;
         m->version = d->version;
     }

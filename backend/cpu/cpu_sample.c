@@ -2,10 +2,12 @@
  * taps with texel centres at (i + 0.5) / size, and the mip level from the uv
  * derivatives, as docs/SHADING.md "Textures" specifies. */
 #include <math.h>
+#include <string.h>
 
 #include "cpu_internal.h"
 
 static int32_t wrap(int32_t i, int32_t n, oak_wrap mode) {
+    if ((uint32_t)i < (uint32_t)n) return i; /* inside: every mode agrees */
     switch (mode) {
     case OAK_WRAP_CLAMP:
         return i < 0 ? 0 : i >= n ? n - 1 : i;
@@ -30,24 +32,24 @@ static float coord(float u, uint32_t size) {
     return x;
 }
 
-static void fetch(const cpu_texture *t, uint32_t level, int32_t i, int32_t j, float w,
-                  float acc[4]) {
-    const float *p = t->texels + (t->offset[level] + (size_t)j * t->mw[level] + (size_t)i) * 4;
-    acc[0] += p[0] * w;
-    acc[1] += p[1] * w;
-    acc[2] += p[2] * w;
-    acc[3] += p[3] * w;
+typedef float v4f __attribute__((vector_size(16)));
+
+static inline v4f texel(const cpu_texture *t, uint32_t level, int32_t i, int32_t j) {
+    v4f v;
+    memcpy(&v, t->texels + (t->offset[level] + (size_t)j * t->mw[level] + (size_t)i) * 4, sizeof v);
+    return v;
 }
 
 static void sample_level(const cpu_texture *t, const oak_sampler *s, uint32_t level, bool linear,
                          const float uv[2], float out[4]) {
     int32_t w = (int32_t)t->mw[level], h = (int32_t)t->mh[level];
     oak_wrap wu = s->wrap_u, wv = s->wrap_v;
-    out[0] = out[1] = out[2] = out[3] = 0;
     float x = coord(uv[0], (uint32_t)w), y = coord(uv[1], (uint32_t)h);
+    v4f acc;
     if (!linear) {
         int32_t i = wrap((int32_t)floorf(x), w, wu), j = wrap((int32_t)floorf(y), h, wv);
-        fetch(t, level, i, j, 1.0f, out);
+        acc = texel(t, level, i, j);
+        memcpy(out, &acc, sizeof acc);
         return;
     }
     x -= 0.5f;
@@ -57,10 +59,10 @@ static void sample_level(const cpu_texture *t, const oak_sampler *s, uint32_t le
     int32_t i0 = (int32_t)fx0, j0 = (int32_t)fy0;
     int32_t ia = wrap(i0, w, wu), ib = wrap(i0 + 1, w, wu);
     int32_t ja = wrap(j0, h, wv), jb = wrap(j0 + 1, h, wv);
-    fetch(t, level, ia, ja, (1 - fx) * (1 - fy), out);
-    fetch(t, level, ib, ja, fx * (1 - fy), out);
-    fetch(t, level, ia, jb, (1 - fx) * fy, out);
-    fetch(t, level, ib, jb, fx * fy, out);
+    acc = texel(t, level, ia, ja) * ((1 - fx) * (1 - fy)) +
+          texel(t, level, ib, ja) * (fx * (1 - fy)) + texel(t, level, ia, jb) * ((1 - fx) * fy) +
+          texel(t, level, ib, jb) * (fx * fy);
+    memcpy(out, &acc, sizeof acc);
 }
 
 void _oak_cpu_sample(const cpu_texture *t, const oak_sampler *s, const float uv[2],

@@ -92,38 +92,43 @@ float _oak_cpu_mask_alpha(const cpu_backend *b, const cpu_pass *p, const cpu_tri
 void _oak_cpu_surface(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx *t, uint32_t x,
                       uint32_t y, cpu_surface *s) {
     (void)b;
+    const cpu_material *m = t->mat;
     float w[3], dx[3], dy[3];
-    _oak_cpu_bary_eval(&t->bary, p, x, y, w, dx, dy);
+    _oak_cpu_bary_eval(&t->bary, p, x, y, w, m->textured ? dx : NULL, m->textured ? dy : NULL);
     const float(*W)[4] = (const float(*)[4])t->d->world;
     float po[3];
     for (int k = 0; k < 3; k++)
         po[k] = w[0] * t->pos[0][k] + w[1] * t->pos[1][k] + w[2] * t->pos[2][k];
     for (int k = 0; k < 3; k++)
         s->P[k] = W[0][k] * po[0] + W[1][k] * po[1] + W[2][k] * po[2] + W[3][k];
-    float n[3], tg[4];
+    float n[3];
     interp(t, CPU_ATTR_N, 3, w, n);
-    interp(t, CPU_ATTR_T, 4, w, tg);
     const float *nm = t->d->nmat;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 3; k++)
         s->Nv[k] = nm[k * 3] * n[0] + nm[k * 3 + 1] * n[1] + nm[k * 3 + 2] * n[2];
-        s->T[k] = W[0][k] * tg[0] + W[1][k] * tg[1] + W[2][k] * tg[2];
+    if (m->normal_map) { /* the tangent frame only matters under a normal map */
+        float tg[4];
+        interp(t, CPU_ATTR_T, 4, w, tg);
+        for (int k = 0; k < 3; k++) s->T[k] = W[0][k] * tg[0] + W[1][k] * tg[1] + W[2][k] * tg[2];
+        s->T[3] = tg[3] < 0 ? -1.0f : 1.0f;
+        normalize3(s->T);
     }
-    s->T[3] = tg[3] < 0 ? -1.0f : 1.0f;
-    normalize3(s->T);
     if (dot3(s->Nv, s->Nv) > 0)
         normalize3(s->Nv);
     else
         for (int k = 0; k < 3; k++) s->Nv[k] = t->Ng[k];
     s->back = t->back;
-    if (t->back && t->mat->desc.double_sided)
+    if (t->back && m->desc.double_sided)
         for (int k = 0; k < 3; k++) s->Nv[k] = -s->Nv[k];
     for (int k = 0; k < 3; k++) s->Ng[k] = t->Ng[k];
     interp(t, CPU_ATTR_C, 4, w, s->C);
+    if (!m->textured) return; /* no texture reads uv */
     interp(t, CPU_ATTR_UV0, 2, w, s->uv[0]);
-    interp(t, CPU_ATTR_UV1, 2, w, s->uv[1]);
     interp(t, CPU_ATTR_UV0, 2, dx, s->duvdx[0]);
-    interp(t, CPU_ATTR_UV1, 2, dx, s->duvdx[1]);
     interp(t, CPU_ATTR_UV0, 2, dy, s->duvdy[0]);
+    if (!m->uv1) return;
+    interp(t, CPU_ATTR_UV1, 2, w, s->uv[1]);
+    interp(t, CPU_ATTR_UV1, 2, dx, s->duvdx[1]);
     interp(t, CPU_ATTR_UV1, 2, dy, s->duvdy[1]);
 }
 
@@ -174,6 +179,15 @@ static float shadow_at(const cpu_backend *b, const float P[3], const float Ng[3]
     if (i > S - 1) i = S - 1;
     if (j > S - 1) j = S - 1;
     int lit = 0;
+    if (i >= 1 && j >= 1 && i + 1 < S && j + 1 < S && (i - 1) / CPU_TILE == (i + 1) / CPU_TILE &&
+        (j - 1) / CPU_TILE == (j + 1) / CPU_TILE) {
+        /* the 3x3 taps inside one tile: rows CPU_TILE apart */
+        const float *m = sp->depth + _oak_cpu_tile_index(sp, (uint32_t)(i - 1), (uint32_t)(j - 1));
+        float zb = z + bias;
+        for (int r = 0; r < 3; r++, m += CPU_TILE)
+            lit += (zb >= m[0]) + (zb >= m[1]) + (zb >= m[2]);
+        return (float)lit / 9.0f;
+    }
     for (int dj = -1; dj <= 1; dj++)
         for (int di = -1; di <= 1; di++) {
             int32_t ii = i + di, jj = j + dj;

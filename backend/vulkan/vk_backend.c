@@ -217,7 +217,7 @@ static oak_result _oak_vk_read_pixels(void *self, uint8_t *rgba, size_t size) {
                         .commandBufferInfoCount = 1,
                         .pCommandBufferInfos = &cbi};
     OAK_VK_TRY(vk, vkQueueSubmit2(vk->queue, 1, &si, b->rb_fence));
-    VkResult vr = vkWaitForFences(vk->device, 1, &b->rb_fence, VK_TRUE, 20000000000ull);
+    VkResult vr = vkWaitForFences(vk->device, 1, &b->rb_fence, VK_TRUE, OAK_VK_FENCE_TIMEOUT);
     if (vr == VK_TIMEOUT) vr = VK_ERROR_DEVICE_LOST;
     if (vr != VK_SUCCESS) return _oak_vk_fail(vk, vr, "vkWaitForFences", __FILE__, __LINE__);
     memcpy(rgba, b->readback.mapped, bytes);

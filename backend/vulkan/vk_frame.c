@@ -10,8 +10,6 @@
 
 #include "vk_internal.h"
 
-#define OAK_VK_FENCE_TIMEOUT 20000000000ull /* 20 s: past this the device is hung */
-
 void _oak_vk_barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src, VkAccessFlags2 src_access,
                      VkPipelineStageFlags2 dst, VkAccessFlags2 dst_access) {
     VkMemoryBarrier2 mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
@@ -194,6 +192,8 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
             uint32_t g =
                 li ? OAK_VK_VIS_GROUPS + (masked ? 1 : 0) : (masked ? 2 : 0) + (two ? 1 : 0);
             if (!mesh || !md) g = UINT32_MAX; /* stale handle: drawn as nothing */
+            /* BLEND surfaces are not in the visibility buffer (forward pass: to do) */
+            if (!li && md && md->desc.alpha_mode == OAK_ALPHA_BLEND) g = UINT32_MAX;
             group[base + i] = g;
             mat_slot[base + i] = ms;
             if (g != UINT32_MAX) counts[g]++;
@@ -218,7 +218,7 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
         const oak_draw_list *L = i < nd ? &v->draws : &v->casters;
         uint32_t k = i < nd ? i : i - nd;
         const _oak_vk_mesh *mesh = NULL;
-        _oak_vk_sync_mesh(vk, L->mesh[k], &mesh); /* already synced: a lookup */
+        _oak_vk_sync_mesh(vk, L->mesh[k], &mesh); /* synced above: a lookup */
         cmds[at[g]++] = (VkDrawIndexedIndirectCommand){.indexCount = mesh ? mesh->index_count : 0,
                                                        .instanceCount = 1,
                                                        .firstIndex = recs[i].info[1],

@@ -13,6 +13,9 @@
 #define OAK_VK_FRAMES         2           /* frames in flight */
 #define OAK_VK_BLOCK_SIZE     (64u << 20) /* device memory is taken in blocks this big */
 #define OAK_VK_MAX_TIMESTAMPS 16
+/* Past this a fence wait counts as a lost device (llvmpipe compiles shader
+   variants inside the first submit, so it is generous). */
+#define OAK_VK_FENCE_TIMEOUT 60000000000ull
 
 /* Returns OAK_ERROR_DEVICE (or OUT_OF_MEMORY) naming the call when it fails. */
 #define OAK_VK_TRY(vk, call)                                                                       \

@@ -169,7 +169,7 @@ static oak_result _oak_vk_mesh_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh mes
 oak_result _oak_vk_sync_mesh(_oak_vk *vk, oak_mesh mesh, const _oak_vk_mesh **out) {
     *out = NULL;
     const oak_mesh_data *d = oak_mesh_get(mesh);
-    if (!d) return OAK_OK;
+    if (!d) return oak_error(OAK_ERROR_NOT_FOUND, "vulkan: mesh %u is not live", mesh.id);
     uint32_t slot = oak_handle_index(mesh.id);
     if (slot >= vk->mesh_capacity) {
         uint32_t old = vk->mesh_capacity;
@@ -336,8 +336,7 @@ static uint32_t _oak_vk_filter(oak_filter f) {
 static void _oak_vk_texref(_oak_vk *vk, oak_gpu_texref *out, const oak_texture_ref *ref,
                            uint32_t *version) {
     memset(out, 0, sizeof *out);
-    out->xform[2] = 1; /* cos 0 */
-    out->scale[0] = out->scale[1] = 1;
+    out->scale[0] = out->scale[3] = 1;
     *version = 0;
     if (!ref->texture.id) return;
     const _oak_vk_texture *t = _oak_vk_sync_texture(vk, ref->texture);
@@ -351,18 +350,21 @@ static void _oak_vk_texref(_oak_vk *vk, oak_gpu_texref *out, const oak_texture_r
                 _oak_vk_wrap(ref->sampler.wrap_v) << 10 | _oak_vk_filter(ref->sampler.mag) << 12 |
                 _oak_vk_filter(ref->sampler.min) << 14 | _oak_vk_filter(ref->sampler.mip) << 16 |
                 (ref->uv_set ? 1u : 0u) << 18 | (t->srgb ? OAK_GPU_TEX_SRGB : 0);
+    /* rotation * scale, row-major; the same products the CPU backend forms */
+    float sx = ref->scale[0] != 0 ? ref->scale[0] : 1, sy = ref->scale[1] != 0 ? ref->scale[1] : 1;
+    float co = cosf(ref->rotation), si = sinf(ref->rotation);
     out->xform[0] = ref->offset[0];
     out->xform[1] = ref->offset[1];
-    out->xform[2] = cosf(ref->rotation);
-    out->xform[3] = sinf(ref->rotation);
-    out->scale[0] = ref->scale[0] != 0 ? ref->scale[0] : 1;
-    out->scale[1] = ref->scale[1] != 0 ? ref->scale[1] : 1;
+    out->scale[0] = co * sx;
+    out->scale[1] = -si * sy;
+    out->scale[2] = si * sx;
+    out->scale[3] = co * sy;
 }
 
 oak_result _oak_vk_sync_material(_oak_vk *vk, oak_material material, uint32_t *out) {
     *out = 0;
     const oak_material_data *md = oak_material_get(material);
-    if (!md) return OAK_OK;
+    if (!md) return oak_error(OAK_ERROR_NOT_FOUND, "vulkan: material %u is not live", material.id);
     uint32_t slot = oak_handle_index(material.id);
     *out = slot;
     if (slot >= vk->material_capacity) {

@@ -133,6 +133,11 @@ typedef struct oak_texture_desc {
     const void *pixels; /* level 0, tightly packed rows */
     bool no_mips;       /* default: the full chain is generated */
     const char *name;
+    /* Levels 1 .. mip_count-1 made earlier (a baked cache), packed one after
+     * another as oak_texture_data holds them; when mip_count is the full
+     * chain's length they are copied instead of generated. 0: generate. */
+    uint32_t mip_count;
+    const void *mip_chain;
 } oak_texture_desc;
 
 /* Every level is stored; level i is max(1, w >> i) x max(1, h >> i). */

@@ -134,6 +134,10 @@ typedef struct oak_gltf_image {
     char *name;
     uint32_t width, height;
     uint8_t *rgba; /* decoded RGBA8, NULL when the load skipped images */
+    /* From a cache: the registry's levels 1.. as colour (sRGB) and as data,
+     * packed, so textures are made without filtering again; else NULL. */
+    uint32_t mip_count;
+    uint8_t *srgb_chain, *data_chain;
 } oak_gltf_image;
 
 typedef struct oak_gltf {
@@ -188,6 +192,8 @@ void oak_gltf_summary(const oak_gltf *gltf, char *out, size_t size);
  * decoded images, nodes, skins, clips, cameras, lights) in oak's binary cache
  * format. oak_gltf_load reads it back when the file starts with the magic. */
 oak_result oak_gltf_bake(const oak_gltf *gltf, const char *path);
+/* The checksum a cache's header keeps of the bytes after the header. */
+uint64_t oak_gltf_cache_checksum(const void *data, size_t size);
 
 #ifdef __cplusplus
 }

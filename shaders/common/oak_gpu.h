@@ -28,6 +28,7 @@
 #define OAK_VERTEX_INDEX   gl_VertexIndex
 #define OAK_INSTANCE_INDEX gl_InstanceIndex
 #define OAK_VERTEX_INPUTS
+#define OAK_DONT_UNROLL [[dont_unroll]] /* GL_EXT_control_flow_attributes */
 #else /* OpenGL 4.5 (backend/gl): flat binding points per kind */
 #define OAK_UBO(b)     layout(binding = b, std140)
 #define OAK_SSBO(b)    layout(binding = b, std430)
@@ -42,6 +43,7 @@
 #define OAK_VERTEX_INDEX   gl_VertexID
 #define OAK_INSTANCE_INDEX int(oak_draw_index)
 #define OAK_VERTEX_INPUTS  layout(location = 0) in uint oak_draw_index;
+#define OAK_DONT_UNROLL /* no loop attributes in desktop GLSL */
 #endif
 #endif
 

@@ -5,6 +5,10 @@
 #ifndef OAK_TEXTURES_GLSL
 #define OAK_TEXTURES_GLSL
 
+#ifdef OAK_VULKAN_GLSL /* for OAK_DONT_UNROLL; desktop GL has no such attribute */
+#extension GL_EXT_control_flow_attributes : require
+#endif
+
 #include "common/oak_gpu.h"
 
 OAK_BINDING(OAK_B_TEXTURES + 0) uniform sampler2DArray oak_tex0;
@@ -76,33 +80,34 @@ ivec2 oak_level_size(oak_gpu_texref t, int level) {
     return max(ivec2(1), s0 >> level);
 }
 
-// filter: 1 nearest, 2 linear (oak_filter)
-vec4 oak_sample_level(oak_gpu_texref t, vec2 uv, int level, uint filter_) {
+// One tap of a level: the texel containing uv (nearest) or one of the four
+// around it (linear, tap 0..3) with its bilinear weight.
+vec4 oak_tap(oak_gpu_texref t, vec2 uv, int level, bool nearest, int tap) {
     ivec2 size = oak_level_size(t, level);
-    if (filter_ == 1u) {
+    if (nearest) {
         ivec2 i = ivec2(floor(uv * vec2(size)));
         return oak_texel(t, level, i.x, i.y, size);
     }
     vec2 x = uv * vec2(size) - 0.5;
     vec2 f0 = floor(x);
     vec2 fr = x - f0;
-    ivec2 i = ivec2(f0);
-    vec4 a = oak_texel(t, level, i.x, i.y, size);
-    vec4 b = oak_texel(t, level, i.x + 1, i.y, size);
-    vec4 c = oak_texel(t, level, i.x, i.y + 1, size);
-    vec4 d = oak_texel(t, level, i.x + 1, i.y + 1, size);
-    return mix(mix(a, b, fr.x), mix(c, d, fr.x), fr.y);
+    ivec2 o = ivec2(tap & 1, tap >> 1);
+    ivec2 i = ivec2(f0) + o;
+    float w = (o.x == 1 ? fr.x : 1.0 - fr.x) * (o.y == 1 ? fr.y : 1.0 - fr.y);
+    return w * oak_texel(t, level, i.x, i.y, size);
 }
 
-// KHR_texture_transform as the contract writes it: u' = c u + s v, v' = -s u + c v.
-vec2 oak_tex_duv(oak_gpu_texref t, vec2 duv) {
-    vec2 s = duv * t.scale.xy;
-    return vec2(t.xform.z * s.x + t.xform.w * s.y, -t.xform.w * s.x + t.xform.z * s.y);
+// KHR_texture_transform, as the CPU backend applies it: the 2x2 matrix
+// rotation * scale (in texref.scale, row-major) then the offset.
+vec2 oak_tex_duv(oak_gpu_texref t, vec2 d) {
+    return vec2(t.scale.x * d.x + t.scale.y * d.y, t.scale.z * d.x + t.scale.w * d.y);
 }
 
 vec2 oak_tex_uv(oak_gpu_texref t, vec2 uv) { return oak_tex_duv(t, uv) + t.xform.xy; }
 
-// uv already transformed; duvdx/duvdy its derivatives per pixel.
+// uv already transformed; duvdx/duvdy its derivatives per pixel. The taps
+// run in one loop kept rolled, so the shader holds one fetch site, not
+// dozens (llvmpipe compiles every site of every size-class switch).
 vec4 oak_sample(oak_gpu_texref t, vec2 uv, vec2 duvdx, vec2 duvdy) {
     uint bits = t.a.w;
     int mips = int(bits & 0xffu);
@@ -110,15 +115,30 @@ vec4 oak_sample(oak_gpu_texref t, vec2 uv, vec2 duvdx, vec2 duvdy) {
     vec2 size0 = vec2(oak_level_size(t, 0));
     float len = max(length(duvdx * size0), length(duvdy * size0));
     float lambda = log2(len);
-    if (!(lambda > 0.0)) return oak_sample_level(t, uv, 0, mag);
-    lambda = clamp(lambda, 0.0, float(mips - 1));
-    if (mipf == 1u) return oak_sample_level(t, uv, int(floor(lambda + 0.5)), minf);
-    int l0 = int(floor(lambda));
-    int l1 = min(l0 + 1, mips - 1);
-    float f = lambda - float(l0);
-    vec4 a = oak_sample_level(t, uv, l0, minf);
-    if (f == 0.0 || l1 == l0) return a;
-    return mix(a, oak_sample_level(t, uv, l1, minf), f);
+    int l0 = 0, l1 = 0;
+    float f = 0.0;
+    bool nearest = mag == 1u;
+    if (lambda > 0.0) {
+        nearest = minf == 1u;
+        lambda = clamp(lambda, 0.0, float(mips - 1));
+        if (mipf == 1u) {
+            l0 = int(floor(lambda + 0.5));
+        } else {
+            l0 = int(floor(lambda));
+            l1 = min(l0 + 1, mips - 1);
+            f = lambda - float(l0);
+        }
+    }
+    int per_level = nearest ? 1 : 4;
+    int taps = f > 0.0 && l1 != l0 ? 2 * per_level : per_level;
+    vec4 a = vec4(0.0), b = vec4(0.0);
+    OAK_DONT_UNROLL for (int k = 0; k < taps; k++) {
+        bool second = k >= per_level;
+        vec4 c = oak_tap(t, uv, second ? l1 : l0, nearest, second ? k - per_level : k);
+        if (second) b += c;
+        else a += c;
+    }
+    return taps > per_level ? mix(a, b, f) : a;
 }
 
 #endif

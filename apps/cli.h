@@ -1,0 +1,74 @@
+/* Shared pieces of the oak command line: parsed options, the engine and
+ * scene/renderer setup every drawing command needs, and one entry point per
+ * command (main.c's table dispatches to them). */
+#ifndef OAK_CLI_H
+#define OAK_CLI_H
+
+#include <stdio.h>
+
+#include <oak/oak.h>
+
+/* Exit statuses: 1 when the input names something bad or a step fails, 2
+   when the command line itself is malformed. */
+#define CLI_EXIT_FAIL  1
+#define CLI_EXIT_USAGE 2
+
+enum cli_option_flag {
+    CLI_OPT_WORLD = 1u << 0,
+    CLI_OPT_SCENE = 1u << 1,
+    CLI_OPT_BACKEND = 1u << 2,
+    CLI_OPT_DEVICE = 1u << 3,
+    CLI_OPT_SIZE = 1u << 4,
+    CLI_OPT_FRAMES = 1u << 5,
+    CLI_OPT_WARMUP = 1u << 6,
+    CLI_OPT_OUT = 1u << 7,
+    CLI_OPT_JSON = 1u << 8,
+    CLI_OPT_COMPARE = 1u << 9,
+    CLI_OPT_THREADS = 1u << 10,
+    CLI_OPT_VERBOSE = 1u << 11,
+};
+
+typedef struct cli_options {
+    const char *command;
+    const char *world; /* NULL with --scene */
+    const char *scene;
+    const char *backend; /* "auto" unless given */
+    const char *device;
+    uint32_t width, height;
+    uint32_t frames; /* 0: the command's default */
+    uint32_t warmup;
+    bool warmup_set;
+    const char *out;
+    bool json;
+    const char *compare; /* comma-separated backends */
+    uint32_t threads;
+    bool verbose;
+} cli_options;
+
+/* Parses argv[1..] (argv[0] is the command name) accepting the options in
+   `allowed`; on a malformed line prints one line to stderr and returns
+   CLI_EXIT_USAGE, else 0. */
+int _oak_cli_parse(cli_options *opts, int argc, char **argv, uint32_t allowed);
+void _oak_cli_print_options(FILE *f, uint32_t allowed);
+
+/* Starts the engine with the CLI's log (warnings to stderr, errors held for
+   the one line the command prints). Returns 0 or CLI_EXIT_FAIL. */
+int _oak_cli_start(const cli_options *opts);
+/* Prints "oak <command>: <oak_last_error()>" and returns CLI_EXIT_FAIL. */
+int _oak_cli_fail(const cli_options *opts);
+int _oak_cli_failf(const cli_options *opts, const char *fmt, ...) OAK_PRINTF(2, 3);
+
+/* Checks a backend name against those compiled in ("auto" is always fine). */
+int _oak_cli_check_backend(const cli_options *opts, const char *backend);
+/* Builds the world or loads the scene file the options name. */
+int _oak_cli_open_scene(const cli_options *opts, oak_scene **out);
+/* Makes the renderer; with auto, a fallback's reason goes to stderr. */
+int _oak_cli_open_renderer(const cli_options *opts, const char *backend, oak_renderer **out);
+/* "default" for --world default, the file's stem for --scene dir/x.json. */
+void _oak_cli_subject(const cli_options *opts, char *out, size_t size);
+
+int _oak_cmd_render(int argc, char **argv);
+int _oak_cmd_info(int argc, char **argv);
+int _oak_cmd_bench(int argc, char **argv);
+
+#endif

@@ -1,0 +1,284 @@
+/* `oak bench`: warm-up frames, then --frames frames along the world's camera
+ * path, timing the whole frame and each stage the renderer reports; prints
+ * median / p95 / max per stage as a table or one JSON object. --compare runs
+ * several backends over the same path and compares their last pictures. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define BENCH_OPTIONS                                                                              \
+    (CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_BACKEND | CLI_OPT_DEVICE | CLI_OPT_SIZE |             \
+     CLI_OPT_FRAMES | CLI_OPT_WARMUP | CLI_OPT_JSON | CLI_OPT_COMPARE | CLI_OPT_THREADS |          \
+     CLI_OPT_VERBOSE)
+#define MAX_STAGES       24 /* "frame" and up to 23 the backend names */
+#define MAX_RUNS         4
+#define PARITY_TOLERANCE 2 /* channel difference in 1/255 steps, as DESIGN.md states */
+
+typedef struct series {
+    char name[32];
+    bool gpu; /* times from the GPU's clock */
+    uint32_t count;
+    double *ms;
+} series;
+
+typedef struct bench_run {
+    char backend[32], device[256];
+    uint32_t stage_count;
+    series stages[MAX_STAGES];
+    uint8_t *pixels; /* last frame, kept for --compare */
+} bench_run;
+
+static void release_run(bench_run *run) {
+    for (uint32_t i = 0; i < run->stage_count; i++) oak_free(run->stages[i].ms);
+    oak_free(run->pixels);
+    memset(run, 0, sizeof *run);
+}
+
+static series *find_series(bench_run *run, const char *name, uint32_t frames) {
+    for (uint32_t i = 0; i < run->stage_count; i++)
+        if (!strcmp(run->stages[i].name, name)) return &run->stages[i];
+    if (run->stage_count == MAX_STAGES) return NULL;
+    series *s = &run->stages[run->stage_count];
+    s->ms = oak_alloc(sizeof(double) * frames);
+    if (!s->ms) return NULL;
+    snprintf(s->name, sizeof s->name, "%s", name);
+    run->stage_count++;
+    return s;
+}
+
+static void set_camera(const cli_options *o, oak_scene *scene, float t) {
+    if (!o->world) return; /* a scene file's camera stays where the file put it */
+    float eye[3], target[3];
+    if (oak_world_camera_path(o->world, t, eye, target) != OAK_OK) return;
+    oak_entity cam = oak_scene_active_camera(scene);
+    oak_transform tr = oak_transform_look_at(eye, target);
+    oak_scene_set_transform(scene, cam, &tr);
+}
+
+static int run_backend(const cli_options *o, oak_scene *scene, const char *backend,
+                       bench_run *run) {
+    oak_renderer *renderer = NULL;
+    int status = _oak_cli_open_renderer(o, backend, &renderer);
+    if (status) return status;
+    snprintf(run->backend, sizeof run->backend, "%s", oak_renderer_backend(renderer));
+    snprintf(run->device, sizeof run->device, "%s", oak_renderer_device(renderer));
+    uint32_t frames = o->frames ? o->frames : 60;
+    uint32_t warmup = o->warmup_set ? o->warmup : 5;
+    series *frame = find_series(run, "frame", frames);
+    if (!frame) goto fail;
+    for (uint32_t i = 0; i < warmup; i++) {
+        set_camera(o, scene, 0.0f);
+        if (oak_scene_draw(scene, renderer) != OAK_OK) goto fail;
+    }
+    oak_stage_timing timings[MAX_STAGES];
+    for (uint32_t i = 0; i < frames; i++) {
+        set_camera(o, scene, frames > 1 ? (float)i / (float)(frames - 1) : 0.0f);
+        uint64_t start = oak_time_ns();
+        if (oak_scene_draw(scene, renderer) != OAK_OK) goto fail;
+        frame->ms[frame->count++] = oak_ms_since(start);
+        uint32_t n = oak_renderer_timings(renderer, timings, MAX_STAGES);
+        for (uint32_t k = 0; k < n && k < MAX_STAGES; k++) {
+            if (!timings[k].name || !strcmp(timings[k].name, "frame")) continue;
+            series *s = find_series(run, timings[k].name, frames);
+            if (!s) continue; /* more stages than we keep: drop the rest */
+            s->gpu = timings[k].gpu_ms >= 0;
+            s->ms[s->count++] = s->gpu ? timings[k].gpu_ms : timings[k].cpu_ms;
+        }
+    }
+    if (o->compare) {
+        size_t bytes = (size_t)o->width * o->height * 4;
+        run->pixels = oak_alloc(bytes);
+        if (!run->pixels || oak_renderer_read_pixels(renderer, run->pixels, bytes) != OAK_OK)
+            goto fail;
+    }
+    oak_destroy_renderer(renderer);
+    return 0;
+fail:
+    status = _oak_cli_fail(o);
+    oak_destroy_renderer(renderer);
+    return status;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median (mean of the middle two for even counts), nearest-rank 95th
+   percentile and maximum; sorts in place. */
+static void summarize(series *s, double *median, double *p95, double *max) {
+    *median = *p95 = *max = 0;
+    if (!s->count) return;
+    qsort(s->ms, s->count, sizeof *s->ms, cmp_double);
+    uint32_t n = s->count;
+    *median = n % 2 ? s->ms[n / 2] : 0.5 * (s->ms[n / 2 - 1] + s->ms[n / 2]);
+    uint32_t rank = (uint32_t)ceil(0.95 * n);
+    *p95 = s->ms[rank ? rank - 1 : 0];
+    *max = s->ms[n - 1];
+}
+
+static void json_string(const char *s) {
+    putchar('"');
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+static void json_stages(bench_run *run) {
+    printf("\"stages\": {");
+    for (uint32_t i = 0; i < run->stage_count; i++) {
+        double med, p95, max;
+        summarize(&run->stages[i], &med, &p95, &max);
+        printf("%s", i ? ", " : "");
+        json_string(run->stages[i].name);
+        printf(": {\"median_ms\": %.4f, \"p95_ms\": %.4f, \"max_ms\": %.4f, \"clock\": \"%s\"}",
+               med, p95, max, run->stages[i].gpu ? "gpu" : "cpu");
+    }
+    printf("}");
+}
+
+static void print_table(bench_run *run) {
+    printf("  %-12s %9s %9s %9s  (ms)\n", "stage", "median", "p95", "max");
+    for (uint32_t i = 0; i < run->stage_count; i++) {
+        double med, p95, max;
+        summarize(&run->stages[i], &med, &p95, &max);
+        printf("  %-12s %9.3f %9.3f %9.3f%s\n", run->stages[i].name, med, p95, max,
+               run->stages[i].gpu ? "  gpu clock" : "");
+    }
+}
+
+typedef struct parity {
+    uint32_t max_diff;
+    double over_fraction; /* channels differing by more than PARITY_TOLERANCE */
+} parity;
+
+static parity compare_pixels(const uint8_t *a, const uint8_t *b, size_t bytes) {
+    parity p = {0, 0};
+    size_t over = 0, channels = 0;
+    for (size_t i = 0; i < bytes; i++) {
+        if (i % 4 == 3) continue; /* alpha is not part of the picture */
+        uint32_t d = (uint32_t)abs((int)a[i] - (int)b[i]);
+        if (d > p.max_diff) p.max_diff = d;
+        over += d > PARITY_TOLERANCE;
+        channels++;
+    }
+    p.over_fraction = channels ? (double)over / (double)channels : 0;
+    return p;
+}
+
+/* Splits "cpu,gl" into names checked against the backends compiled in. */
+static int split_compare(const cli_options *o, char *buf, size_t size, const char **names,
+                         uint32_t *count) {
+    snprintf(buf, size, "%s", o->compare);
+    *count = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        if (*count == MAX_RUNS)
+            return _oak_cli_failf(o, "--compare '%s': at most %d backends", o->compare, MAX_RUNS);
+        int status = _oak_cli_check_backend(o, tok);
+        if (status) return status;
+        names[(*count)++] = tok;
+    }
+    if (*count < 2)
+        return _oak_cli_failf(o, "--compare '%s': name two or more backends, such as cpu,gl",
+                              o->compare);
+    return 0;
+}
+
+static void report(const cli_options *o, bench_run *runs, uint32_t run_count) {
+    uint32_t frames = o->frames ? o->frames : 60, warmup = o->warmup_set ? o->warmup : 5;
+    size_t bytes = (size_t)o->width * o->height * 4;
+    if (o->json) {
+        printf("{\"world\": ");
+        if (o->world)
+            json_string(o->world);
+        else
+            printf("null");
+        if (o->scene) {
+            printf(", \"scene\": ");
+            json_string(o->scene);
+        }
+        if (run_count == 1) {
+            printf(", \"backend\": ");
+            json_string(runs[0].backend);
+            printf(", \"device\": ");
+            json_string(runs[0].device);
+        }
+        printf(", \"size\": [%u, %u], \"frames\": %u, \"warmup\": %u, \"threads\": %u, ", o->width,
+               o->height, frames, warmup, oak_job_threads());
+        if (run_count == 1) {
+            json_stages(&runs[0]);
+        } else {
+            printf("\"runs\": [");
+            for (uint32_t i = 0; i < run_count; i++) {
+                printf("%s{\"backend\": ", i ? ", " : "");
+                json_string(runs[i].backend);
+                printf(", \"device\": ");
+                json_string(runs[i].device);
+                printf(", ");
+                json_stages(&runs[i]);
+                printf("}");
+            }
+            printf("], \"parity\": [");
+            for (uint32_t i = 1; i < run_count; i++) {
+                parity p = compare_pixels(runs[0].pixels, runs[i].pixels, bytes);
+                printf("%s{\"a\": ", i > 1 ? ", " : "");
+                json_string(runs[0].backend);
+                printf(", \"b\": ");
+                json_string(runs[i].backend);
+                printf(", \"max_diff\": %u, \"over_%d_fraction\": %.6f}", p.max_diff,
+                       PARITY_TOLERANCE, p.over_fraction);
+            }
+            printf("]");
+        }
+        printf("}\n");
+        return;
+    }
+    char subject[128];
+    _oak_cli_subject(o, subject, sizeof subject);
+    for (uint32_t i = 0; i < run_count; i++) {
+        printf("oak bench: %s | %s | %s | %ux%u | %u frames after %u warm-up | %u threads\n",
+               subject, runs[i].backend, runs[i].device, o->width, o->height, frames, warmup,
+               oak_job_threads());
+        print_table(&runs[i]);
+    }
+    for (uint32_t i = 1; i < run_count; i++) {
+        parity p = compare_pixels(runs[0].pixels, runs[i].pixels, bytes);
+        printf("parity %s vs %s: max difference %u/255, %.4f%% of channels over %d/255\n",
+               runs[0].backend, runs[i].backend, p.max_diff, 100.0 * p.over_fraction,
+               PARITY_TOLERANCE);
+    }
+}
+
+int _oak_cmd_bench(int argc, char **argv) {
+    cli_options o;
+    int status = _oak_cli_parse(&o, argc, argv, BENCH_OPTIONS);
+    if (status) return status;
+    if ((status = _oak_cli_start(&o))) return status;
+    const char *names[MAX_RUNS] = {o.backend};
+    uint32_t run_count = 1;
+    char compare_buf[256];
+    oak_scene *scene = NULL;
+    static bench_run runs[MAX_RUNS];
+    if (o.compare)
+        status = split_compare(&o, compare_buf, sizeof compare_buf, names, &run_count);
+    else
+        status = _oak_cli_check_backend(&o, o.backend);
+    if (!status) status = _oak_cli_open_scene(&o, &scene);
+    for (uint32_t i = 0; !status && i < run_count; i++)
+        status = run_backend(&o, scene, names[i], &runs[i]);
+    if (!status) report(&o, runs, run_count);
+    for (uint32_t i = 0; i < run_count; i++) release_run(&runs[i]);
+    if (scene) oak_destroy_scene(scene);
+    oak_shutdown();
+    return status;
+}

@@ -1,0 +1,52 @@
+/* `oak info`: the version, every backend compiled in (best first) with what
+ * its probe finds here or why it cannot run, the worlds and the threads. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Probe reports are several lines; indent each under its backend. */
+static void print_indented(const char *text) {
+    while (*text) {
+        const char *nl = strchr(text, '\n');
+        int len = nl ? (int)(nl - text) : (int)strlen(text);
+        if (len) printf("    %.*s\n", len, text);
+        text += len + (nl ? 1 : 0);
+    }
+}
+
+int _oak_cmd_info(int argc, char **argv) {
+    cli_options o;
+    int status = _oak_cli_parse(&o, argc, argv, CLI_OPT_THREADS | CLI_OPT_VERBOSE);
+    if (status) return status;
+    if ((status = _oak_cli_start(&o))) return status;
+    printf("oak %d.%d.%d\n", OAK_VERSION_MAJOR, OAK_VERSION_MINOR, OAK_VERSION_PATCH);
+    printf("threads: %u\n", oak_job_threads());
+    printf("worlds:");
+    for (uint32_t i = 0; i < oak_world_count(); i++)
+        printf("%s %s", i ? "," : "", oak_world_name(i));
+    printf("\nbackends (best first; auto takes the first available):\n");
+    static char report[8192];
+    for (uint32_t i = 0; i < oak_backend_count(); i++) {
+        const char *name = oak_backend_name(i);
+        report[0] = 0;
+        oak_result r = oak_backend_probe(name, report, sizeof report);
+        if (r == OAK_OK) {
+            printf("  %s: available\n", name);
+            print_indented(report);
+        } else {
+            /* the reason is the report, else the error the probe left */
+            const char *why = *report ? report : oak_last_error();
+            printf("  %s: unavailable: ", name);
+            if (strchr(why, '\n')) {
+                printf("\n");
+                print_indented(why);
+            } else {
+                printf("%s\n", *why ? why : oak_result_name(r));
+            }
+        }
+        oak_clear_error();
+    }
+    oak_shutdown();
+    return 0;
+}

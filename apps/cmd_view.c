@@ -1,0 +1,207 @@
+/* `oak view FILE`: loads a glTF (or .oakm), places it in a scene, frames it
+ * from a yaw and pitch so it fills 55% of the frame's height (over its whole
+ * clip when animated), poses it at --time and renders it to a PNG.
+ * `--check` only loads and validates and prints a one-line summary. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <oak/anim.h>
+#include <oak/oak.h>
+
+int oak_cmd_view(int argc, char **argv);
+
+typedef struct view_args {
+    const char *file, *anim, *backend, *out;
+    float time, yaw, pitch;
+    uint32_t width, height;
+    bool check, has_time;
+} view_args;
+
+static int usage(void) {
+    fprintf(stderr, "usage: oak view FILE [--check] [--anim NAME|INDEX] [--time T] [--yaw DEG]\n"
+                    "                [--pitch DEG] [--backend B] [--size WxH] [--out F.png]\n");
+    return 2;
+}
+
+static int parse(view_args *a, int argc, char **argv) {
+    *a = (view_args){
+        .backend = "auto", .out = "view.png", .yaw = 30, .pitch = 20, .width = 960, .height = 540};
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char *end = NULL;
+        if (strcmp(s, "--check") == 0) {
+            a->check = true;
+            continue;
+        }
+        if (s[0] != '-') {
+            if (a->file) return usage();
+            a->file = s;
+            continue;
+        }
+        if (!v) return usage();
+        i++;
+        if (strcmp(s, "--anim") == 0)
+            a->anim = v;
+        else if (strcmp(s, "--backend") == 0)
+            a->backend = v;
+        else if (strcmp(s, "--out") == 0)
+            a->out = v;
+        else if (strcmp(s, "--time") == 0)
+            a->time = strtof(v, &end), a->has_time = true;
+        else if (strcmp(s, "--yaw") == 0)
+            a->yaw = strtof(v, &end);
+        else if (strcmp(s, "--pitch") == 0)
+            a->pitch = strtof(v, &end);
+        else if (strcmp(s, "--size") == 0) {
+            unsigned w, h;
+            char x;
+            if (sscanf(v, "%u%c%u", &w, &x, &h) != 3 || x != 'x' || !w || !h ||
+                w > OAK_MAX_OUTPUT_SIZE || h > OAK_MAX_OUTPUT_SIZE) {
+                fprintf(stderr, "oak view: --size wants WxH, got \"%s\"\n", v);
+                return 2;
+            }
+            a->width = w, a->height = h;
+        } else {
+            fprintf(stderr, "oak view: unknown option %s\n", s);
+            return usage();
+        }
+        if (end && *end) {
+            fprintf(stderr, "oak view: %s wants a number, got \"%s\"\n", s, v);
+            return 2;
+        }
+    }
+    return a->file ? 0 : usage();
+}
+
+/* Every vertex over the clip (or the rest pose), for framing. */
+static float *gather_points(oak_scene *scene, oak_gltf_instance *inst, const oak_gltf *g,
+                            int32_t clip, uint32_t *count) {
+    const uint32_t samples = clip >= 0 ? 16 : 1;
+    uint32_t per = 0, total = 0;
+    float *pts = NULL;
+    oak_anim_player *p = oak_gltf_instance_player(inst);
+    for (uint32_t s = 0; s < samples; s++) {
+        if (clip >= 0) {
+            const oak_gltf_clip *c = &g->clips[clip];
+            p->clip = clip;
+            p->playing = false;
+            p->time = c->start + (c->end - c->start) * (float)s / (float)(samples - 1);
+            oak_anim_update(scene, 0);
+        }
+        if (oak_skin_update(scene)) break;
+        if (!pts) {
+            per = oak_gltf_instance_points(inst, NULL, 0);
+            pts = oak_alloc((size_t)per * samples * 12 + 12);
+            if (!pts) return NULL;
+        }
+        total += oak_gltf_instance_points(inst, pts + (size_t)total * 3, per);
+    }
+    *count = total;
+    return pts;
+}
+
+static int view(const view_args *a) {
+    oak_gltf *g = NULL;
+    oak_scene *scene = NULL;
+    oak_gltf_instance *inst = NULL;
+    oak_renderer *ren = NULL;
+    float *pts = NULL;
+    uint8_t *pixels = NULL;
+    int code = 1;
+    oak_result r = oak_gltf_load(&g, a->file, NULL);
+    if (r) goto out;
+    int32_t clip = -1;
+    if (a->anim && (clip = oak_gltf_find_clip(g, a->anim)) < 0) {
+        r = oak_error(OAK_ERROR_NOT_FOUND, "%s: no animation named or numbered \"%s\" (%u clips)",
+                      a->file, a->anim, g->clip_count);
+        goto out;
+    }
+    if ((r = oak_make_scene(&scene))) goto out;
+    if ((r = oak_gltf_instantiate(&inst, scene, g, (oak_entity){0}, "model"))) goto out;
+    uint32_t n = 0;
+    pts = gather_points(scene, inst, g, clip, &n);
+    if (!pts || !n) {
+        r = oak_error(OAK_ERROR_INVALID_ARGUMENT, "%s: nothing to draw", a->file);
+        goto out;
+    }
+    oak_framing f = {.yaw = a->yaw * OAK_PI / 180,
+                     .pitch = a->pitch * OAK_PI / 180,
+                     .share = 0.55f,
+                     .aspect = (float)a->width / (float)a->height};
+    oak_transform cam_xf;
+    oak_camera cam;
+    if ((r = oak_frame_points(&cam_xf, &cam, pts, n, &f))) goto out;
+    if (clip >= 0) {
+        oak_anim_player *p = oak_gltf_instance_player(inst);
+        p->time = a->has_time ? a->time : g->clips[clip].start;
+        oak_anim_update(scene, 0);
+    }
+    if ((r = oak_skin_update(scene))) goto out;
+    oak_entity ce = oak_scene_create(scene, "view camera");
+    oak_scene_set_transform(scene, ce, &cam_xf);
+    oak_scene_set_camera(scene, ce, &cam);
+    oak_scene_set_active_camera(scene, ce);
+    if (!g->light_count) { /* a key light over the viewer's shoulder */
+        oak_entity le = oak_scene_create(scene, "view sun");
+        float eye[3] = {cam_xf.position[0], cam_xf.position[1], cam_xf.position[2]};
+        eye[1] += (g->bounds.radius > 0 ? g->bounds.radius : 1) * 2;
+        oak_transform lt = oak_transform_look_at(eye, g->bounds.center);
+        oak_scene_set_transform(scene, le, &lt);
+        oak_light sun = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
+        oak_scene_set_light(scene, le, &sun);
+    }
+    oak_renderer_desc rd = {.backend = a->backend, .width = a->width, .height = a->height};
+    if ((r = oak_make_renderer(&ren, &rd))) goto out;
+    if ((r = oak_scene_draw(scene, ren))) goto out;
+    size_t size = (size_t)a->width * a->height * 4;
+    pixels = oak_alloc(size);
+    if (!pixels) {
+        r = OAK_ERROR_OUT_OF_MEMORY;
+        goto out;
+    }
+    if ((r = oak_renderer_read_pixels(ren, pixels, size))) goto out;
+    if ((r = oak_image_write_png(a->out, a->width, a->height, pixels))) goto out;
+    printf("%s: %ux%u on %s, framed from yaw %g pitch %g -> %s\n", a->file, a->width, a->height,
+           oak_renderer_backend(ren), a->yaw, a->pitch, a->out);
+    code = 0;
+out:
+    if (r) fprintf(stderr, "oak: %s\n", oak_last_error());
+    oak_free(pixels);
+    oak_free(pts);
+    if (ren) oak_destroy_renderer(ren);
+    oak_gltf_instance_free(inst);
+    if (scene) oak_destroy_scene(scene);
+    oak_gltf_free(g);
+    return code;
+}
+
+int oak_cmd_view(int argc, char **argv) {
+    view_args a;
+    int bad = parse(&a, argc, argv);
+    if (bad) return bad;
+    oak_engine_desc ed = {.log_level = OAK_LOG_WARN};
+    if (oak_init(&ed)) {
+        fprintf(stderr, "oak: %s\n", oak_last_error());
+        return 1;
+    }
+    int code;
+    if (a.check) {
+        oak_gltf *g = NULL;
+        oak_gltf_desc d = {.no_assets = true};
+        if (oak_gltf_load(&g, a.file, &d)) {
+            fprintf(stderr, "oak: %s\n", oak_last_error());
+            code = 1;
+        } else {
+            char line[512];
+            oak_gltf_summary(g, line, sizeof line);
+            printf("%s\n", line);
+            oak_gltf_free(g);
+            code = 0;
+        }
+    } else {
+        code = view(&a);
+    }
+    oak_shutdown();
+    return code;
+}

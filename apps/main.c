@@ -1,0 +1,72 @@
+/* The oak command line: `oak COMMAND [options]`. One table row per command;
+ * each command lives in its own cmd_*.c file and parses its own options. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    uint32_t options; /* for `oak help COMMAND` */
+    const char *summary;
+} command;
+
+static const command g_commands[] = {
+    {"render", _oak_cmd_render,
+     CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_BACKEND | CLI_OPT_DEVICE | CLI_OPT_SIZE |
+         CLI_OPT_FRAMES | CLI_OPT_OUT | CLI_OPT_THREADS | CLI_OPT_VERBOSE,
+     "draw a world or scene file to a PNG"},
+    {"bench", _oak_cmd_bench,
+     CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_BACKEND | CLI_OPT_DEVICE | CLI_OPT_SIZE |
+         CLI_OPT_FRAMES | CLI_OPT_WARMUP | CLI_OPT_JSON | CLI_OPT_COMPARE | CLI_OPT_THREADS |
+         CLI_OPT_VERBOSE,
+     "time frames along the world's camera path (median, p95, max per stage)"},
+    {"info", _oak_cmd_info, CLI_OPT_THREADS | CLI_OPT_VERBOSE,
+     "version, backends compiled in and what each finds here, threads"},
+};
+
+#define COMMAND_COUNT (sizeof g_commands / sizeof g_commands[0])
+
+static const command *find_command(const char *name) {
+    for (size_t i = 0; i < COMMAND_COUNT; i++)
+        if (strcmp(g_commands[i].name, name) == 0) return &g_commands[i];
+    return NULL;
+}
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: oak COMMAND [options]   (oak help COMMAND for its options)\n");
+    for (size_t i = 0; i < COMMAND_COUNT; i++)
+        fprintf(f, "  %-8s %s\n", g_commands[i].name, g_commands[i].summary);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (!strcmp(name, "help") || !strcmp(name, "--help") || !strcmp(name, "-h")) {
+        const command *c = argc > 2 ? find_command(argv[2]) : NULL;
+        if (!c) {
+            usage(stdout);
+            return 0;
+        }
+        printf("oak %s: %s\n", c->name, c->summary);
+        _oak_cli_print_options(stdout, c->options);
+        return 0;
+    }
+    if (!strcmp(name, "--version")) {
+        printf("oak %d.%d.%d\n", OAK_VERSION_MAJOR, OAK_VERSION_MINOR, OAK_VERSION_PATCH);
+        return 0;
+    }
+    const command *c = find_command(name);
+    if (!c) {
+        fprintf(stderr, "oak: unknown command '%s' (commands:", name);
+        for (size_t i = 0; i < COMMAND_COUNT; i++)
+            fprintf(stderr, "%s %s", i ? "," : "", g_commands[i].name);
+        fprintf(stderr, ")\n");
+        return CLI_EXIT_USAGE;
+    }
+    return c->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,171 @@
+/* Option parsing for every oak command: `--name value` or `--name=value`,
+ * each command accepting a subset. Malformed lines end in one stderr line
+ * naming the option and what was wrong with it. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct option_spec {
+    const char *name;
+    uint32_t flag;
+    const char *value; /* NULL for a switch */
+    const char *help;
+} option_spec;
+
+static const option_spec g_specs[] = {
+    {"--world", CLI_OPT_WORLD, "NAME", "a built-in world (default: default)"},
+    {"--scene", CLI_OPT_SCENE, "FILE", "a JSON scene file instead of a world"},
+    {"--backend", CLI_OPT_BACKEND, "B", "cpu, vulkan, gl, null or auto (default: auto)"},
+    {"--device", CLI_OPT_DEVICE, "D", "the backend's device, by name or index"},
+    {"--size", CLI_OPT_SIZE, "WxH", "output size (default: 1280x720)"},
+    {"--frames", CLI_OPT_FRAMES, "N", "frames to draw (render: 1, bench: 60)"},
+    {"--warmup", CLI_OPT_WARMUP, "N", "frames drawn before timing starts (default: 5)"},
+    {"--out", CLI_OPT_OUT, "FILE.png", "where the picture goes (default: out/NAME.png)"},
+    {"--json", CLI_OPT_JSON, NULL, "print one JSON object on stdout"},
+    {"--compare", CLI_OPT_COMPARE, "B1,B2", "bench each backend and compare their pictures"},
+    {"--threads", CLI_OPT_THREADS, "N", "job workers incl. the main thread (default: cores)"},
+    {"--verbose", CLI_OPT_VERBOSE, NULL, "log info messages too"},
+};
+
+#define SPEC_COUNT (sizeof g_specs / sizeof g_specs[0])
+
+void _oak_cli_print_options(FILE *f, uint32_t allowed) {
+    for (size_t i = 0; i < SPEC_COUNT; i++) {
+        if (!(allowed & g_specs[i].flag)) continue;
+        char left[40];
+        snprintf(left, sizeof left, "%s%s%s", g_specs[i].name, g_specs[i].value ? " " : "",
+                 g_specs[i].value ? g_specs[i].value : "");
+        fprintf(f, "  %-22s %s\n", left, g_specs[i].help);
+    }
+}
+
+/* A whole decimal number in [lo, hi]; no sign, no spaces, no trailing text. */
+static bool parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out) {
+    if (!s || *s < '0' || *s > '9') return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v < lo || v > hi) return false;
+    *out = (uint32_t)v;
+    return true;
+}
+
+static int usage_error(const cli_options *o, const char *fmt, ...) OAK_PRINTF(2, 3);
+static int usage_error(const cli_options *o, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "oak %s: ", o->command);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (oak help %s lists the options)\n", o->command);
+    return CLI_EXIT_USAGE;
+}
+
+static int parse_size(cli_options *o, const char *v) {
+    const char *x = strchr(v, 'x');
+    if (!x || x == v || !x[1] || strchr(x + 1, 'x'))
+        return usage_error(o, "--size '%s': expected WxH, such as 1280x720", v);
+    char w[16];
+    size_t n = (size_t)(x - v);
+    if (n >= sizeof w)
+        return usage_error(o, "--size '%s': each side must be 1..%d", v, OAK_MAX_OUTPUT_SIZE);
+    memcpy(w, v, n);
+    w[n] = 0;
+    uint32_t big = 0;
+    if (!parse_u32(w, 0, UINT32_MAX, &big) || !parse_u32(x + 1, 0, UINT32_MAX, &big))
+        return usage_error(o, "--size '%s': expected WxH, such as 1280x720", v);
+    if (!parse_u32(w, 1, OAK_MAX_OUTPUT_SIZE, &o->width) ||
+        !parse_u32(x + 1, 1, OAK_MAX_OUTPUT_SIZE, &o->height))
+        return usage_error(o, "--size '%s': each side must be 1..%d", v, OAK_MAX_OUTPUT_SIZE);
+    return 0;
+}
+
+static int set_option(cli_options *o, const option_spec *s, const char *v) {
+    switch (s->flag) {
+    case CLI_OPT_WORLD:
+        o->world = v;
+        break;
+    case CLI_OPT_SCENE:
+        o->scene = v;
+        break;
+    case CLI_OPT_BACKEND:
+        o->backend = v;
+        break;
+    case CLI_OPT_DEVICE:
+        o->device = v;
+        break;
+    case CLI_OPT_SIZE:
+        return parse_size(o, v);
+    case CLI_OPT_FRAMES:
+        if (!parse_u32(v, 1, 100000, &o->frames))
+            return usage_error(o, "--frames '%s': expected a whole number 1..100000", v);
+        break;
+    case CLI_OPT_WARMUP:
+        if (!parse_u32(v, 0, 10000, &o->warmup))
+            return usage_error(o, "--warmup '%s': expected a whole number 0..10000", v);
+        o->warmup_set = true;
+        break;
+    case CLI_OPT_OUT:
+        o->out = v;
+        break;
+    case CLI_OPT_JSON:
+        o->json = true;
+        break;
+    case CLI_OPT_COMPARE:
+        o->compare = v;
+        break;
+    case CLI_OPT_THREADS:
+        if (!parse_u32(v, 1, OAK_JOB_MAX_THREADS, &o->threads))
+            return usage_error(o, "--threads '%s': expected a whole number 1..%d", v,
+                               OAK_JOB_MAX_THREADS);
+        break;
+    case CLI_OPT_VERBOSE:
+        o->verbose = true;
+        break;
+    }
+    if (s->value && !*v) return usage_error(o, "%s: empty value", s->name);
+    return 0;
+}
+
+int _oak_cli_parse(cli_options *o, int argc, char **argv, uint32_t allowed) {
+    memset(o, 0, sizeof *o);
+    o->command = argv[0];
+    o->backend = "auto";
+    o->width = 1280;
+    o->height = 720;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *eq = strchr(arg, '=');
+        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+        const option_spec *spec = NULL;
+        for (size_t k = 0; k < SPEC_COUNT; k++)
+            if ((allowed & g_specs[k].flag) && strlen(g_specs[k].name) == len &&
+                !strncmp(g_specs[k].name, arg, len))
+                spec = &g_specs[k];
+        if (!spec) return usage_error(o, "unknown option '%s'", arg);
+        const char *value = NULL;
+        if (spec->value) {
+            if (eq)
+                value = eq + 1;
+            else if (i + 1 < argc)
+                value = argv[++i];
+            else
+                return usage_error(o, "%s needs a value (%s)", spec->name, spec->value);
+        } else if (eq) {
+            return usage_error(o, "%s takes no value", spec->name);
+        }
+        int r = set_option(o, spec, value);
+        if (r) return r;
+    }
+    if (o->world && o->scene)
+        return usage_error(o, "--world and --scene name two things to draw; give one");
+    if ((allowed & CLI_OPT_WORLD) && !o->world && !o->scene) o->world = "default";
+    if (o->compare && strcmp(o->backend, "auto") != 0)
+        return usage_error(o, "--compare '%s' replaces --backend '%s'; give one", o->compare,
+                           o->backend);
+    return 0;
+}

@@ -1,0 +1,109 @@
+/* What every drawing command does before its first frame: start the engine
+ * with the command line's log, check the backend name, build the world or
+ * load the scene file, make the renderer (saying why auto fell back). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Errors are not printed as they happen: the command prints the last one
+   once, as its single line, when it gives up. */
+static void cli_log(void *user, oak_log_level level, const char *msg) {
+    (void)user;
+    if (level == OAK_LOG_ERROR) return;
+    fprintf(stderr, "oak: %s%s\n", level == OAK_LOG_WARN ? "warning: " : "", msg);
+}
+
+int _oak_cli_start(const cli_options *opts) {
+    oak_engine_desc d = {0};
+    d.log = cli_log;
+    d.log_level = opts->verbose ? OAK_LOG_INFO : OAK_LOG_WARN;
+    d.threads = opts->threads;
+    if (oak_init(&d) != OAK_OK) return _oak_cli_fail(opts);
+    return 0;
+}
+
+int _oak_cli_fail(const cli_options *opts) {
+    const char *msg = oak_last_error();
+    fprintf(stderr, "oak %s: %s\n", opts->command, *msg ? msg : "failed (no message)");
+    return CLI_EXIT_FAIL;
+}
+
+int _oak_cli_failf(const cli_options *opts, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "oak %s: ", opts->command);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    return CLI_EXIT_FAIL;
+}
+
+int _oak_cli_check_backend(const cli_options *opts, const char *backend) {
+    if (!strcmp(backend, "auto")) return 0;
+    uint32_t n = oak_backend_count();
+    for (uint32_t i = 0; i < n; i++)
+        if (!strcmp(oak_backend_name(i), backend)) return 0;
+    char names[256] = "";
+    for (uint32_t i = 0; i < n; i++) {
+        size_t used = strlen(names);
+        snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", oak_backend_name(i));
+    }
+    return _oak_cli_failf(opts, "unknown backend '%s' (compiled in: %s, or auto)", backend, names);
+}
+
+int _oak_cli_open_scene(const cli_options *opts, oak_scene **out) {
+    *out = NULL;
+    if (opts->scene) {
+        if (oak_scene_load(out, opts->scene) != OAK_OK) return _oak_cli_fail(opts);
+        return 0;
+    }
+    /* check the name first: a typo should not cost a scene */
+    bool known = false;
+    for (uint32_t i = 0; i < oak_world_count(); i++)
+        if (!strcmp(oak_world_name(i), opts->world)) known = true;
+    if (!known) {
+        char names[256] = "";
+        for (uint32_t i = 0; i < oak_world_count(); i++) {
+            size_t used = strlen(names);
+            snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", oak_world_name(i));
+        }
+        return _oak_cli_failf(opts, "unknown world '%s' (worlds: %s)", opts->world, names);
+    }
+    oak_scene *scene;
+    if (oak_make_scene(&scene) != OAK_OK) return _oak_cli_fail(opts);
+    if (oak_world_build(scene, opts->world) != OAK_OK) {
+        int r = _oak_cli_fail(opts);
+        oak_destroy_scene(scene);
+        return r;
+    }
+    *out = scene;
+    return 0;
+}
+
+int _oak_cli_open_renderer(const cli_options *opts, const char *backend, oak_renderer **out) {
+    oak_renderer_desc d = {0};
+    d.backend = backend;
+    d.device = opts->device;
+    d.width = opts->width;
+    d.height = opts->height;
+    if (oak_make_renderer(out, &d) != OAK_OK) return _oak_cli_fail(opts);
+    const char *why = oak_renderer_fallback_reason(*out);
+    if (!strcmp(backend, "auto") && why && *why)
+        fprintf(stderr, "oak %s: auto chose %s: %s\n", opts->command, oak_renderer_backend(*out),
+                why);
+    return 0;
+}
+
+void _oak_cli_subject(const cli_options *opts, char *out, size_t size) {
+    if (!opts->scene) {
+        snprintf(out, size, "%s", opts->world);
+        return;
+    }
+    const char *base = strrchr(opts->scene, '/');
+    base = base ? base + 1 : opts->scene;
+    const char *dot = strrchr(base, '.');
+    int len = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
+    snprintf(out, size, "%.*s", len, base);
+}

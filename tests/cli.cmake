@@ -1,0 +1,109 @@
+# Tests of the oak command line: each runs the binary through cli_run.cmake,
+# which checks the exit status, the output and that stderr says the problem
+# in one line. Drawing tests use small sizes to stay quick under ASan.
+set(OAK_CLI_ENV
+  "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1;LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/lsan.supp:print_suppressions=0;UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+set(OAK_CLI_DATA ${CMAKE_CURRENT_SOURCE_DIR}/data/cli)
+
+# oak_cli_test(NAME ARGS a|b|c EXIT n [OUT re] [ERR re] [ERR_LINES n])
+function(oak_cli_test name)
+  cmake_parse_arguments(T "" "ARGS;EXIT;OUT;ERR;ERR_LINES" "" ${ARGN})
+  set(defs -DOAK=$<TARGET_FILE:oak_cli> "-DARGS=${T_ARGS}" -DEXIT=${T_EXIT})
+  foreach(key OUT ERR ERR_LINES)
+    if(DEFINED T_${key})
+      list(APPEND defs "-D${key}=${T_${key}}")
+    endif()
+  endforeach()
+  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} ${defs} -P ${CMAKE_CURRENT_SOURCE_DIR}/cli_run.cmake
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "${OAK_CLI_ENV}" TIMEOUT 300 LABELS cli)
+endfunction()
+
+# ---- usage: exit 2, one line naming the problem --------------------------
+oak_cli_test(cliRejectsNoCommand ARGS "" EXIT 2 ERR "usage: oak COMMAND")
+oak_cli_test(cliRejectsUnknownCommand ARGS "paint" EXIT 2
+             ERR "unknown command 'paint'" ERR_LINES 1)
+oak_cli_test(cliRenderRejectsUnknownOption ARGS "render|--bogus" EXIT 2
+             ERR "oak render: unknown option '--bogus'" ERR_LINES 1)
+oak_cli_test(cliRenderRejectsSizeZero ARGS "render|--size|0x720" EXIT 2
+             ERR "--size '0x720': each side must be 1\\.\\.16384" ERR_LINES 1)
+oak_cli_test(cliRenderRejectsAbsurdSize ARGS "render|--size|100000x100000" EXIT 2
+             ERR "--size '100000x100000': each side must be 1\\.\\.16384" ERR_LINES 1)
+oak_cli_test(cliRenderRejectsMalformedSize ARGS "render|--size|1280by720" EXIT 2
+             ERR "--size '1280by720': expected WxH" ERR_LINES 1)
+oak_cli_test(cliRenderRejectsNegativeSize ARGS "render|--size=-5x10" EXIT 2
+             ERR "--size '-5x10': expected WxH" ERR_LINES 1)
+oak_cli_test(cliRenderRejectsSizeWithTrailingText ARGS "render|--size|64x48px" EXIT 2
+             ERR "--size '64x48px': expected WxH" ERR_LINES 1)
+oak_cli_test(cliRenderRejectsMissingValue ARGS "render|--backend" EXIT 2
+             ERR "--backend needs a value" ERR_LINES 1)
+oak_cli_test(cliRenderRejectsFramesZero ARGS "render|--frames|0" EXIT 2
+             ERR "--frames '0'" ERR_LINES 1)
+oak_cli_test(cliRenderRejectsWorldAndScene ARGS "render|--world|default|--scene|x.json" EXIT 2
+             ERR "give one" ERR_LINES 1)
+oak_cli_test(cliInfoRejectsRenderOptions ARGS "info|--size|64x64" EXIT 2
+             ERR "oak info: unknown option '--size'" ERR_LINES 1)
+oak_cli_test(cliBenchRejectsJsonValue ARGS "bench|--json=yes" EXIT 2
+             ERR "--json takes no value" ERR_LINES 1)
+
+# ---- bad names and files: exit 1, one line -------------------------------
+oak_cli_test(cliRenderRejectsUnknownBackend ARGS "render|--backend|metal|--size|64x36" EXIT 1
+             ERR "unknown backend 'metal' \\(compiled in: .*cpu.*\\)" ERR_LINES 1)
+oak_cli_test(cliRenderRejectsUnknownWorld ARGS "render|--world|moon|--size|64x36" EXIT 1
+             ERR "unknown world 'moon' \\(worlds: default, stress\\)" ERR_LINES 1)
+oak_cli_test(cliRenderRejectsMissingSceneFile
+             ARGS "render|--scene|tests/data/cli/no_such_scene.json|--size|64x36" EXIT 1
+             ERR "no_such_scene\\.json" ERR_LINES 1)
+oak_cli_test(cliRenderRejectsBrokenSceneFile
+             ARGS "render|--scene|tests/data/cli/broken.json|--size|64x36" EXIT 1
+             ERR "broken\\.json" ERR_LINES 1)
+oak_cli_test(cliRenderRejectsUnwritableOut
+             ARGS "render|--backend|null|--size|32x18|--out|/nonexistent-dir/x.png" EXIT 1
+             ERR "/nonexistent-dir/x\\.png" ERR_LINES 1)
+oak_cli_test(cliBenchRejectsCompareOfOne ARGS "bench|--compare|cpu|--size|32x18" EXIT 1
+             ERR "--compare 'cpu': name two or more backends" ERR_LINES 1)
+oak_cli_test(cliBenchRejectsCompareUnknown ARGS "bench|--compare|cpu,metal|--size|32x18" EXIT 1
+             ERR "unknown backend 'metal'" ERR_LINES 1)
+
+# ---- what works ------------------------------------------------------------
+oak_cli_test(cliHelpListsCommands ARGS "help" EXIT 0 OUT "render.*bench.*info")
+oak_cli_test(cliHelpRenderListsOptions ARGS "help|render" EXIT 0
+             OUT "--world NAME.*--scene FILE.*--backend B.*--size WxH.*--frames N.*--out")
+oak_cli_test(cliInfoListsVersionBackendsAndThreads ARGS "info|--threads|3" EXIT 0
+             OUT "oak 0\\.1\\.0\nthreads: 3\nworlds: default, stress\n.*  cpu: available.*  null: available")
+oak_cli_test(cliRenderNullBackendPrintsOneLine
+             ARGS "render|--backend|null|--size|64x36|--out|${CMAKE_BINARY_DIR}/test-out/cli_null.png"
+             EXIT 0 OUT "^null \\| [^|]+ \\| 64x36 \\| [0-9.]+ ms/frame \\(median of 1\\) \\| [^\n]*cli_null\\.png\n$")
+oak_cli_test(cliBenchJsonIsOneObjectWithFrameStage
+             ARGS "bench|--backend|null|--size|64x36|--frames|4|--warmup|1|--json" EXIT 0
+             OUT "^{\"world\": \"default\", \"backend\": \"null\", \"device\": \"[^\"]*\", \"size\": \\[64, 36\\], \"frames\": 4, \"warmup\": 1, \"threads\": [0-9]+, \"stages\": {\"frame\": {\"median_ms\": [0-9.]+, \"p95_ms\": [0-9.]+, \"max_ms\": [0-9.]+, \"clock\": \"cpu\"}.*}}\n$")
+oak_cli_test(cliRenderDefaultOutIsOutSlashWorldPng ARGS "render|--backend|null|--size|16x9" EXIT 0
+             OUT " \\| out/default\\.png\n$")
+oak_cli_test(cliRenderSceneFileOnNullBackend
+             ARGS "render|--scene|tests/data/cli/ball.json|--backend|null|--size|32x18|--out|${CMAKE_BINARY_DIR}/test-out/cli_ball.png"
+             EXIT 0 OUT "^null \\| [^|]+ \\| 32x18 \\| ")
+oak_cli_test(cliBenchJsonNamesSceneFile
+             ARGS "bench|--scene|tests/data/cli/ball.json|--backend|null|--size|32x18|--frames|2|--json"
+             EXIT 0 OUT "^{\"world\": null, \"scene\": \"tests/data/cli/ball\\.json\", \"backend\": \"null\"")
+oak_cli_test(cliBenchTableListsFrameStage
+             ARGS "bench|--backend|null|--size|32x18|--frames|3|--warmup|0" EXIT 0
+             OUT "oak bench: default \\| null \\| [^|]+ \\| 32x18 \\| 3 frames after 0 warm-up.*\n  frame +[0-9.]+ +[0-9.]+ +[0-9.]+")
+
+# ---- the CPU backend -------------------------------------------------------
+oak_cli_test(cliRenderDefaultWorldOnCpu
+             ARGS "render|--backend|cpu|--size|96x54|--out|${CMAKE_BINARY_DIR}/test-out/cli_default_cpu.png"
+             EXIT 0 OUT "^cpu \\| oak CPU rasterizer[^|]* \\| 96x54 \\| [0-9.]+ ms/frame \\(median of 1\\) \\| [^\n]*cli_default_cpu\\.png\n$")
+oak_cli_test(cliBenchCompareCpuWithItselfAgreesExactly
+             ARGS "bench|--compare|cpu,cpu|--size|64x36|--frames|2|--warmup|0|--json" EXIT 0
+             OUT "\"runs\": \\[{\"backend\": \"cpu\".*\"parity\": \\[{\"a\": \"cpu\", \"b\": \"cpu\", \"max_diff\": 0, \"over_2_fraction\": 0\\.000000}\\]}\n$")
+oak_cli_test(cliBenchCpuJsonHasBackendStages
+             ARGS "bench|--backend|cpu|--size|64x36|--frames|3|--warmup|1|--json" EXIT 0
+             OUT "\"backend\": \"cpu\".*\"stages\": {\"frame\": {[^}]+}, \"frontend\": {[^}]+}, \"[a-z]+\": {")
+
+# With a GPU backend compiled in, this machine (CI: lavapipe/llvmpipe only,
+# which auto does not take) makes auto fall back to cpu and say why, once.
+if(OAK_HAVE_VULKAN OR OAK_HAVE_GL)
+  oak_cli_test(cliRenderAutoFallsBackToCpuSaysWhy
+               ARGS "render|--backend|auto|--size|32x18|--out|${CMAKE_BINARY_DIR}/test-out/cli_auto.png"
+               EXIT 0 OUT "^cpu \\| " ERR "^oak render: auto chose cpu: [^\n]+\n$" ERR_LINES 1)
+endif()
