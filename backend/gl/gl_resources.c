@@ -147,7 +147,7 @@ static oak_result sync_texture(_oak_gl_frame *f, oak_texture tex, const _oak_gl_
         *out = s;
         return OAK_OK;
     }
-    uint32_t c;
+    uint32_t c = 0;
     if ((r = class_for(f, td, &c)) != OAK_OK) return r;
     _oak_gl_tex_class *k = &f->classes[c];
     int32_t layer;
