@@ -125,3 +125,12 @@ endif()
 if(OAK_HAVE_GL)
   oak_cli_parity_test(gl Gl)
 endif()
+
+# The example program runs and writes its picture.
+if(TARGET example_core_minimal)
+  add_test(NAME exampleCoreMinimalWritesPng COMMAND example_core_minimal
+           WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/test-out)
+  set_tests_properties(exampleCoreMinimalWritesPng PROPERTIES ENVIRONMENT "${OAK_CLI_ENV}"
+                       PASS_REGULAR_EXPRESSION "wrote core_minimal\\.png \\((cpu|vulkan|gl)\\)"
+                       TIMEOUT 120 LABELS cli)
+endif()
