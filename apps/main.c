@@ -24,8 +24,9 @@ static const command g_commands[] = {
      "time frames along the world's camera path (median, p95, max per stage)"},
     {"info", _oak_cmd_info, CLI_OPT_THREADS | CLI_OPT_VERBOSE,
      "version, backends compiled in and what each finds here, threads"},
-    {"view", oak_cmd_view, 0, "FILE.gltf|.glb|.oakm: frame a model and render it to a PNG"},
-    {"bake", oak_cmd_bake, 0, "IN.gltf|IN.glb OUT.oakm: a model to oak's binary cache"},
+    {"view", _oak_cmd_view, 0,
+     "frame and draw a glTF model to a PNG (oak view FILE --check: validate only)"},
+    {"bake", _oak_cmd_bake, 0, "write a glTF model as a .oakm cache and time both loads"},
 };
 
 #define COMMAND_COUNT (sizeof g_commands / sizeof g_commands[0])
