@@ -16,6 +16,13 @@ void _oak_cpu_bary_setup(cpu_bary *out, const cpu_pass *p, const float *c0, cons
     }
     out->ndc_dx = 2.0f / (float)p->width;
     out->ndc_dy = (p->flip_y ? -2.0f : 2.0f) / (float)p->height;
+    const float *a = out->adj;
+    out->sx = (a[0] + a[3] + a[6]) * out->ndc_dx;
+    out->sy = (a[1] + a[4] + a[7]) * out->ndc_dy;
+    for (int i = 0; i < 3; i++) {
+        out->gx[i] = a[i * 3] * out->ndc_dx;
+        out->gy[i] = a[i * 3 + 1] * out->ndc_dy;
+    }
 }
 
 void _oak_cpu_bary_eval(const cpu_bary *s, const cpu_pass *p, uint32_t x, uint32_t y, float b[3],
@@ -31,11 +38,9 @@ void _oak_cpu_bary_eval(const cpu_bary *s, const cpu_pass *p, uint32_t x, uint32
     float inv = 1.0f / sum;
     for (int i = 0; i < 3; i++) b[i] = u[i] * inv;
     if (dbdx) {
-        float sx = (s->adj[0] + s->adj[3] + s->adj[6]) * s->ndc_dx;
-        float sy = (s->adj[1] + s->adj[4] + s->adj[7]) * s->ndc_dy;
         for (int i = 0; i < 3; i++) {
-            dbdx[i] = (s->adj[i * 3] * s->ndc_dx - b[i] * sx) * inv;
-            dbdy[i] = (s->adj[i * 3 + 1] * s->ndc_dy - b[i] * sy) * inv;
+            dbdx[i] = (s->gx[i] - b[i] * s->sx) * inv;
+            dbdy[i] = (s->gy[i] - b[i] * s->sy) * inv;
         }
     }
 }

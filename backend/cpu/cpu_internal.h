@@ -191,6 +191,7 @@ typedef struct cpu_backend {
     uint64_t synced_frame;
     bool serial_merge;  /* $OAK_CPU_SERIAL_MERGE: the one-thread bin merge (tests) */
     bool shadow_valid;  /* this frame has a shadow map */
+    float shadow_bias;  /* cascade 0's depth bias, docs/SHADING.md "Shadow", set with the view */
     bool shadow_cached; /* the map holds what shadow_hash describes */
     uint64_t shadow_hash;
     double stage_ms[CPU_STAGE_COUNT];
@@ -218,6 +219,9 @@ void _oak_cpu_pass_raster(cpu_backend *b, cpu_pass *p);
 typedef struct cpu_bary {
     float adj[9];         /* adjugate of [x;y;w] columns, row-major */
     float ndc_dx, ndc_dy; /* d(ndc)/d(pixel) */
+    /* per-triangle products the derivatives reuse at every pixel */
+    float gx[3], gy[3]; /* adj[i*3] * ndc_dx, adj[i*3+1] * ndc_dy */
+    float sx, sy;       /* their sums' counterparts: (sum of column) * ndc_d */
 } cpu_bary;
 void _oak_cpu_bary_setup(cpu_bary *out, const cpu_pass *p, const float *c0, const float *c1,
                          const float *c2);
@@ -258,6 +262,9 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
                     float *alpha);
 void _oak_cpu_sky(const oak_render_view *v, const float dir[3], float rgb[3]);
 void _oak_cpu_view_ray(const oak_render_view *v, uint32_t x, uint32_t y, float dir[3]);
+/* the sky of pixels x..x+3 of row y into rgb[12]: _oak_cpu_view_ray and
+   _oak_cpu_sky four lanes at a time in SSE2, the same floats */
+void _oak_cpu_sky_row4(const oak_render_view *v, uint32_t x, uint32_t y, float *rgb);
 
 /* cpu_resolve.c */
 void _oak_cpu_resolve(cpu_backend *b);
@@ -266,6 +273,11 @@ void _oak_cpu_blend(cpu_backend *b);
 /* cpu_post.c / cpu_fxaa.c */
 void _oak_cpu_post_init(void); /* once, before the first post */
 void _oak_cpu_post(cpu_backend *b);
+/* Post of `count` pixels of row y from column x0: linear rgb floats in, rgba
+   bytes out (docs/SHADING.md "Post" steps 1-4). simd: four pixels at a time
+   in SSE, the same bytes as the scalar path (tests/test_cpu_shading.c). */
+void _oak_cpu_post_span(const float *rgb, uint8_t *out, uint32_t x0, uint32_t y, uint32_t count,
+                        const oak_post *post, bool simd);
 /* FXAA of rows [y0, y1) of in into out; lumas (may be NULL) holds the
    whole image's luma from _oak_cpu_fxaa_luma. */
 void _oak_cpu_fxaa(uint8_t *out, const uint8_t *in, const uint8_t *lumas, uint32_t width,
