@@ -1,6 +1,7 @@
 /* The CPU backend's SSE paths against the scalar code they replace: the
  * four-pixel post (tone map, sRGB, dither, bytes) and FXAA's sixteen-pixel
- * early out must give the same bytes on inputs chosen to hit every branch. */
+ * early out must give the same bytes, and the four-pixel sky the same
+ * floats, on inputs chosen to hit every branch. */
 #include "oak_test.h"
 
 #include "backend/cpu/cpu_internal.h"
@@ -78,10 +79,44 @@ TEST(cpuFxaaSixteenPixelEarlyOutMatchesTheSpec) {
     CHECK(changed < W * H / 2);  /* and most pixels took the early out */
 }
 
+TEST(cpuSkyRow4MatchesScalar) {
+    /* four sky pixels at once against _oak_cpu_view_ray + _oak_cpu_sky, over
+       views whose rays point up (the zenith blend) and down (horizon only),
+       with jitter: the same floats */
+    oak_render_view v = {0};
+    v.width = 37, v.height = 23;
+    uint32_t seed = 4242;
+    int diff = 0, up = 0, down = 0;
+    for (int view = 0; view < 6; view++) {
+        for (int k = 0; k < 16; k++) {
+            seed = seed * 1664525u + 1013904223u;
+            v.inv_view_proj[k / 4][k % 4] =
+                (float)(seed >> 8) / 8388608.0f - 1.0f + (k % 5 == 0 ? 2.0f : 0);
+        }
+        v.jitter[0] = 0.125f * (float)view, v.jitter[1] = -0.25f * (float)view;
+        for (int k = 0; k < 3; k++)
+            v.sky_horizon[k] = 0.5f + 0.1f * (float)k, v.sky_zenith[k] = 0.1f * (float)(k + view);
+        for (uint32_t y = 0; y < v.height; y++)
+            for (uint32_t x = 0; x + 4 <= v.width; x++) {
+                float four[12], one[3], dir[3];
+                _oak_cpu_sky_row4(&v, x, y, four);
+                for (uint32_t i = 0; i < 4; i++) {
+                    _oak_cpu_view_ray(&v, x + i, y, dir);
+                    _oak_cpu_sky(&v, dir, one);
+                    diff += memcmp(one, four + i * 3, sizeof one) != 0;
+                    up += dir[1] > 0, down += dir[1] <= 0;
+                }
+            }
+    }
+    CHECK_EQ_INT(diff, 0);
+    CHECK(up > 100 && down > 100);
+}
+
 int main(void) {
     oak_test_init(0);
     RUN(cpuPostSimdSpanMatchesScalar);
     RUN(cpuFxaaSixteenPixelEarlyOutMatchesTheSpec);
+    RUN(cpuSkyRow4MatchesScalar);
     oak_shutdown();
     return TEST_SUMMARY();
 }
