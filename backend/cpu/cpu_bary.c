@@ -1,7 +1,8 @@
 /* Perspective-correct barycentrics of an original (unclipped) triangle at a
  * pixel centre, from the 2D homogeneous form: b ~ inverse([x;y;w]) * ndc, so
  * clipping never changes what a pixel interpolates. Also their exact screen
- * derivatives, which give the texture level. */
+ * derivatives, which give the texture level (the per-pixel evaluation is
+ * inline in cpu_internal.h). */
 #include "cpu_internal.h"
 
 void _oak_cpu_bary_setup(cpu_bary *out, const cpu_pass *p, const float *c0, const float *c1,
@@ -22,25 +23,5 @@ void _oak_cpu_bary_setup(cpu_bary *out, const cpu_pass *p, const float *c0, cons
     for (int i = 0; i < 3; i++) {
         out->gx[i] = a[i * 3] * out->ndc_dx;
         out->gy[i] = a[i * 3 + 1] * out->ndc_dy;
-    }
-}
-
-void _oak_cpu_bary_eval(const cpu_bary *s, const cpu_pass *p, uint32_t x, uint32_t y, float b[3],
-                        float dbdx[3], float dbdy[3]) {
-    float nx = ((float)x + 0.5f - p->jitter[0]) * s->ndc_dx - 1.0f;
-    float ny = ((float)y + 0.5f - p->jitter[1]) * s->ndc_dy + (p->flip_y ? 1.0f : -1.0f);
-    float u[3], sum = 0;
-    for (int i = 0; i < 3; i++) {
-        u[i] = s->adj[i * 3] * nx + s->adj[i * 3 + 1] * ny + s->adj[i * 3 + 2];
-        sum += u[i];
-    }
-    if (sum == 0) sum = 1e-30f; /* edge-on: any weights will do */
-    float inv = 1.0f / sum;
-    for (int i = 0; i < 3; i++) b[i] = u[i] * inv;
-    if (dbdx) {
-        for (int i = 0; i < 3; i++) {
-            dbdx[i] = (s->gx[i] - b[i] * s->sx) * inv;
-            dbdy[i] = (s->gy[i] - b[i] * s->sy) * inv;
-        }
     }
 }

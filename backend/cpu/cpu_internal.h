@@ -203,13 +203,6 @@ int32_t _oak_cpu_mesh_index(const cpu_backend *b, oak_mesh mesh);
 int32_t _oak_cpu_material_index(const cpu_backend *b, oak_material material);
 void _oak_cpu_mirrors_release(cpu_backend *b);
 
-/* cpu_sample.c: linear rgba at uv with derivatives (in uv units per pixel) */
-void _oak_cpu_sample(const cpu_texture *t, const oak_sampler *s, const float uv[2],
-                     const float duvdx[2], const float duvdy[2], float out[4]);
-/* Applies a texture reference's transform and samples it; (1,1,1,1) when empty. */
-void _oak_cpu_sample_ref(const cpu_backend *b, const cpu_tex_ref *ref, const float uv[2][2],
-                         const float duvdx[2][2], const float duvdy[2][2], float out[4]);
-
 /* cpu_geometry.c: vertex transform, clipping, triangle set-up, binning */
 oak_result _oak_cpu_pass_geometry(cpu_backend *b, cpu_pass *p, double *vertex_ms, double *bins_ms);
 /* cpu_raster.c */
@@ -225,9 +218,27 @@ typedef struct cpu_bary {
 } cpu_bary;
 void _oak_cpu_bary_setup(cpu_bary *out, const cpu_pass *p, const float *c0, const float *c1,
                          const float *c2);
-/* b = weights at pixel (x, y); dbdx/dbdy their screen derivatives (may be NULL) */
-void _oak_cpu_bary_eval(const cpu_bary *s, const cpu_pass *p, uint32_t x, uint32_t y, float b[3],
-                        float dbdx[3], float dbdy[3]);
+/* b = weights at pixel (x, y); dbdx/dbdy their screen derivatives (may be NULL);
+   inline: it runs at every shaded pixel */
+static inline void _oak_cpu_bary_eval(const cpu_bary *s, const cpu_pass *p, uint32_t x, uint32_t y,
+                                      float b[3], float dbdx[3], float dbdy[3]) {
+    float nx = ((float)x + 0.5f - p->jitter[0]) * s->ndc_dx - 1.0f;
+    float ny = ((float)y + 0.5f - p->jitter[1]) * s->ndc_dy + (p->flip_y ? 1.0f : -1.0f);
+    float u[3], sum = 0;
+    for (int i = 0; i < 3; i++) {
+        u[i] = s->adj[i * 3] * nx + s->adj[i * 3 + 1] * ny + s->adj[i * 3 + 2];
+        sum += u[i];
+    }
+    if (sum == 0) sum = 1e-30f; /* edge-on: any weights will do */
+    float inv = 1.0f / sum;
+    for (int i = 0; i < 3; i++) b[i] = u[i] * inv;
+    if (dbdx) {
+        for (int i = 0; i < 3; i++) {
+            dbdx[i] = (s->gx[i] - b[i] * s->sx) * inv;
+            dbdy[i] = (s->gy[i] - b[i] * s->sy) * inv;
+        }
+    }
+}
 /* The pass draw holding pass triangle `tri` (binary search over tri_base). */
 uint32_t _oak_cpu_find_draw(const cpu_pass *p, uint32_t tri);
 

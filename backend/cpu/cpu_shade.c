@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "cpu_internal.h"
+#include "cpu_sample.h"
 
 static float dot3(const float a[3], const float b[3]) {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -91,7 +92,7 @@ float _oak_cpu_mask_alpha(const cpu_backend *b, const cpu_pass *p, const cpu_tri
     interp(t, CPU_ATTR_UV1, 2, dy, duvdy[1]);
     interp(t, CPU_ATTR_C + 3, 1, w, &ca);
     float tex[4];
-    _oak_cpu_sample_ref(b, &t->mat->tex[CPU_TEX_BASE], uv, duvdx, duvdy, tex);
+    cpu_sample_ref(b, &t->mat->tex[CPU_TEX_BASE], uv, duvdx, duvdy, tex);
     return t->mat->desc.base_color[3] * ca * tex[3];
 }
 
@@ -264,7 +265,7 @@ static inline void sample_slot(const cpu_backend *b, const cpu_tex_ref *r, const
         out[0] = out[1] = out[2] = out[3] = 1;
         return;
     }
-    _oak_cpu_sample_ref(b, r, s->uv, s->duvdx, s->duvdy, out);
+    cpu_sample_ref(b, r, s->uv, s->duvdx, s->duvdy, out);
 }
 
 void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surface *s, float rgb[3],

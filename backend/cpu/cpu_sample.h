@@ -1,6 +1,10 @@
 /* Texture sampling on mirrored linear texels: wrap modes, nearest or bilinear
  * taps with texel centres at (i + 0.5) / size, and the mip level from the uv
- * derivatives, as docs/SHADING.md "Textures" specifies. */
+ * derivatives, as docs/SHADING.md "Textures" specifies. A header of static
+ * functions so that shading (cpu_shade.c, its only user) inlines them. */
+#ifndef OAK_CPU_SAMPLE_H
+#define OAK_CPU_SAMPLE_H
+
 #include <math.h>
 #include <string.h>
 
@@ -67,8 +71,9 @@ static inline v4f sample_level(const cpu_texture *t, const oak_sampler *s, uint3
            texel(lv, w, ia, jb) * ((1 - fx) * fy) + texel(lv, w, ib, jb) * (fx * fy);
 }
 
-void _oak_cpu_sample(const cpu_texture *t, const oak_sampler *s, const float uv[2],
-                     const float duvdx[2], const float duvdy[2], float out[4]) {
+/* linear rgba at uv with derivatives (in uv units per pixel) */
+static inline void cpu_sample(const cpu_texture *t, const oak_sampler *s, const float uv[2],
+                              const float duvdx[2], const float duvdy[2], float out[4]) {
     float W = (float)t->width, H = (float)t->height;
     float lx = sqrtf(duvdx[0] * W * duvdx[0] * W + duvdx[1] * H * duvdx[1] * H);
     float ly = sqrtf(duvdy[0] * W * duvdy[0] * W + duvdy[1] * H * duvdy[1] * H);
@@ -101,8 +106,9 @@ void _oak_cpu_sample(const cpu_texture *t, const oak_sampler *s, const float uv[
     memcpy(out, &acc, sizeof acc);
 }
 
-void _oak_cpu_sample_ref(const cpu_backend *b, const cpu_tex_ref *r, const float uv[2][2],
-                         const float duvdx[2][2], const float duvdy[2][2], float out[4]) {
+/* a material slot: its uv set through its transform; (1, 1, 1, 1) when empty */
+static inline void cpu_sample_ref(const cpu_backend *b, const cpu_tex_ref *r, const float uv[2][2],
+                                  const float duvdx[2][2], const float duvdy[2][2], float out[4]) {
     if (r->tex < 0) {
         out[0] = out[1] = out[2] = out[3] = 1;
         return;
@@ -112,5 +118,7 @@ void _oak_cpu_sample_ref(const cpu_backend *b, const cpu_tex_ref *r, const float
                   r->m[2] * u[0] + r->m[3] * u[1] + r->off[1]};
     float tdx[2] = {r->m[0] * dx[0] + r->m[1] * dx[1], r->m[2] * dx[0] + r->m[3] * dx[1]};
     float tdy[2] = {r->m[0] * dy[0] + r->m[1] * dy[1], r->m[2] * dy[0] + r->m[3] * dy[1]};
-    _oak_cpu_sample(&b->textures[r->tex], &r->sampler, t, tdx, tdy, out);
+    cpu_sample(&b->textures[r->tex], &r->sampler, t, tdx, tdy, out);
 }
+
+#endif
