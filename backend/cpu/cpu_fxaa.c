@@ -40,8 +40,16 @@ static inline int32_t imin(int32_t a, int32_t b) {
 
 static void fxaa_pixel(uint8_t *o, const img *m, int32_t x, int32_t y) {
     const uint8_t *c = at(m, x, y);
-    int32_t M = L(m, x, y), N = L(m, x, y - 1), S = L(m, x, y + 1), W = L(m, x - 1, y),
-            E = L(m, x + 1, y);
+    /* away from the border the luma plane holds the nine values unclamped */
+    const uint8_t *lc = m->luma && x > 0 && y > 0 && x + 1 < m->w && y + 1 < m->h
+                            ? m->luma + (size_t)y * m->w + x
+                            : NULL;
+    int32_t M, N, S, W, E;
+    if (lc)
+        M = lc[0], N = lc[-m->w], S = lc[m->w], W = lc[-1], E = lc[1];
+    else
+        M = L(m, x, y), N = L(m, x, y - 1), S = L(m, x, y + 1), W = L(m, x - 1, y),
+        E = L(m, x + 1, y);
     int32_t lmax = imax(imax(imax(M, N), imax(S, W)), E);
     int32_t lmin = imin(imin(imin(M, N), imin(S, W)), E);
     int32_t range = lmax - lmin;
@@ -50,8 +58,12 @@ static void fxaa_pixel(uint8_t *o, const img *m, int32_t x, int32_t y) {
         o[0] = c[0], o[1] = c[1], o[2] = c[2];
         return;
     }
-    int32_t NW = L(m, x - 1, y - 1), NE = L(m, x + 1, y - 1), SW = L(m, x - 1, y + 1),
-            SE = L(m, x + 1, y + 1);
+    int32_t NW, NE, SW, SE;
+    if (lc)
+        NW = lc[-m->w - 1], NE = lc[-m->w + 1], SW = lc[m->w - 1], SE = lc[m->w + 1];
+    else
+        NW = L(m, x - 1, y - 1), NE = L(m, x + 1, y - 1), SW = L(m, x - 1, y + 1),
+        SE = L(m, x + 1, y + 1);
     int32_t H = abs(NW - 2 * W + SW) + 2 * abs(N - 2 * M + S) + abs(NE - 2 * E + SE);
     int32_t V = abs(NW - 2 * N + NE) + 2 * abs(W - 2 * M + E) + abs(SW - 2 * S + SE);
     bool horizontal = H >= V;
