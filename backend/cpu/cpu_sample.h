@@ -50,8 +50,9 @@ static inline v4f texel(const float *level, int32_t w, int32_t i, int32_t j) {
     return v;
 }
 
-static inline v4f sample_level(const cpu_texture *t, const oak_sampler *s, uint32_t level,
-                               bool linear, const float uv[2]) {
+static inline __attribute__((always_inline)) v4f sample_level(const cpu_texture *t,
+                                                              const oak_sampler *s, uint32_t level,
+                                                              bool linear, const float uv[2]) {
     int32_t w = (int32_t)t->mw[level], h = (int32_t)t->mh[level];
     const float *lv = t->texels + t->offset[level] * 4;
     oak_wrap wu = s->wrap_u, wv = s->wrap_v;
