@@ -58,6 +58,7 @@ static void _oak_vk_destroy(void *self) {
     }
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) oak_free(vk->frames[i].garbage);
     oak_free(vk->scratch);
+    oak_free(vk->keys);
     _oak_vk_device_destroy(vk);
     oak_free(b);
 }

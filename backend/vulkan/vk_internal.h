@@ -154,6 +154,8 @@ enum {
     OAK_VK_PIPE_RESOLVE,
     OAK_VK_PIPE_POST,
     OAK_VK_PIPE_FXAA,
+    OAK_VK_PIPE_BLEND, /* BLEND surfaces, back faces culled */
+    OAK_VK_PIPE_BLEND_2SIDED,
     OAK_VK_PIPE_COUNT
 };
 #define OAK_VK_VIS_GROUPS 4 /* vis pipelines, in enum order from OAK_VK_PIPE_VIS */
@@ -221,8 +223,12 @@ typedef struct _oak_vk {
     uint32_t draw_count, caster_count;
     uint32_t vis_first[OAK_VK_VIS_GROUPS], vis_count[OAK_VK_VIS_GROUPS];
     uint32_t shadow_first[2], shadow_count[2];
-    uint32_t *scratch; /* per-frame sort keys, kept across frames */
+    uint32_t *scratch; /* per-draw groups and index counts, kept across frames */
     uint32_t scratch_capacity;
+    float *keys; /* BLEND sort keys per draw */
+    uint32_t keys_capacity;
+    uint32_t blend_first, blend_count;
+    bool blend_ok, blend_warned; /* the HDR format blends as a colour attachment */
     double sync_ms;
 } _oak_vk;
 
