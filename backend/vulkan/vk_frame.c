@@ -188,23 +188,23 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
             uint32_t ms = 0;
             if ((r = _oak_vk_sync_mesh(vk, L->mesh[i], &mesh))) return r;
             if ((r = _oak_vk_sync_material(vk, L->material[i], &ms))) return r;
-            const oak_material_data *md = oak_material_get(L->material[i]);
-            bool masked = md && md->desc.alpha_mode == OAK_ALPHA_MASK;
-            bool two = md && md->desc.double_sided;
+            const _oak_vk_material *md = &vk->materials[ms];
+            bool masked = md->alpha_mode == OAK_ALPHA_MASK;
+            bool two = md->double_sided;
             uint32_t g =
                 li ? OAK_VK_VIS_GROUPS + (masked ? 1 : 0) : (masked ? 2 : 0) + (two ? 1 : 0);
             /* BLEND surfaces skip the visibility buffer: forward, far to near */
-            if (!li && md && md->desc.alpha_mode == OAK_ALPHA_BLEND) {
+            if (!li && md->alpha_mode == OAK_ALPHA_BLEND) {
                 g = G_BLEND;
-                const float *c = mesh ? oak_mesh_get(L->mesh[i])->bounds.center : NULL;
-                vec4 wc = {0, 0, 0, 1}, cc = {c ? c[0] : 0, c ? c[1] : 0, c ? c[2] : 0, 1};
+                const float *c = mesh->center;
+                vec4 wc = {0, 0, 0, 1}, cc = {c[0], c[1], c[2], 1};
                 glm_mat4_mulv(L->world[i], cc, wc);
                 const float *cam = v->camera_pos;
                 vk->keys[i] = (wc[0] - cam[0]) * (wc[0] - cam[0]) +
                               (wc[1] - cam[1]) * (wc[1] - cam[1]) +
                               (wc[2] - cam[2]) * (wc[2] - cam[2]);
             }
-            if (!mesh || !md) g = UINT32_MAX; /* stale handle: drawn as nothing */
+            if (!mesh) g = UINT32_MAX; /* nothing to draw */
             if (g != UINT32_MAX) counts[g]++;
             group[base + i] = g == G_BLEND && two ? g | TWO_SIDED : g;
             icount[base + i] = mesh ? mesh->index_count : 0;

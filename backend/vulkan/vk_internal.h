@@ -99,6 +99,8 @@ typedef struct _oak_vk_mesh {
     uint32_t vertex_count;
     uint64_t index_first; /* in indices */
     uint32_t index_count;
+    uint64_t frame;  /* last frame it was checked against the registry */
+    float center[3]; /* bounds centre, for sorting BLEND draws */
 } _oak_vk_mesh;
 
 typedef struct _oak_vk_texclass {
@@ -119,6 +121,9 @@ typedef struct _oak_vk_texture {
 typedef struct _oak_vk_material {
     uint32_t id, version;
     uint32_t tex_versions[5]; /* to notice a texture re-upload */
+    uint64_t frame;           /* last frame it was checked against the registry */
+    oak_alpha_mode alpha_mode;
+    bool double_sided;
 } _oak_vk_material;
 
 /* Per frame in flight. */
@@ -279,6 +284,8 @@ void _oak_vk_image_barrier(VkCommandBuffer cmd, _oak_vk_image *img, VkImageLayou
 oak_result _oak_vk_resources_init(_oak_vk *vk);
 void _oak_vk_resources_release(_oak_vk *vk);
 oak_result _oak_vk_sync_mesh(_oak_vk *vk, oak_mesh mesh, const _oak_vk_mesh **out);
+/* Checks each asset against the registry once a frame; later calls in the
+   same frame are a table lookup. */
 oak_result _oak_vk_sync_material(_oak_vk *vk, oak_material material, uint32_t *slot);
 oak_result _oak_vk_flush_materials(_oak_vk *vk);
 
