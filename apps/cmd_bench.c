@@ -1,7 +1,8 @@
 /* `oak bench`: warm-up frames, then --frames frames along the world's camera
  * path, timing the whole frame and each stage the renderer reports; prints
  * median / p95 / max per stage as a table or one JSON object. --compare runs
- * several backends over the same path and compares their last pictures. */
+ * several backends over the same path, frame by frame in turn, and prints
+ * the ratio of their median frames and how far their last pictures differ. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,46 +59,60 @@ static void set_camera(const cli_options *o, oak_scene *scene, float t) {
     oak_scene_set_transform(scene, cam, &tr);
 }
 
-static int run_backend(const cli_options *o, oak_scene *scene, const char *backend,
-                       bench_run *run) {
+/* Opens the backend's renderer and draws the warm-up frames. */
+static int open_backend(const cli_options *o, oak_scene *scene, const char *backend, bench_run *run,
+                        oak_renderer **out) {
     oak_renderer *renderer = NULL;
+    *out = NULL;
     int status = _oak_cli_open_renderer(o, backend, &renderer);
     if (status) return status;
     snprintf(run->backend, sizeof run->backend, "%s", oak_renderer_backend(renderer));
     snprintf(run->device, sizeof run->device, "%s", oak_renderer_device(renderer));
     uint32_t frames = o->frames ? o->frames : 60;
     uint32_t warmup = o->warmup_set ? o->warmup : 5;
-    series *frame = find_series(run, "frame", frames);
-    if (!frame) goto fail;
+    if (!find_series(run, "frame", frames)) goto fail;
     for (uint32_t i = 0; i < warmup; i++) {
         set_camera(o, scene, 0.0f);
         if (oak_scene_draw(scene, renderer) != OAK_OK) goto fail;
     }
+    *out = renderer;
+    return 0;
+fail:
+    status = _oak_cli_fail(o);
+    oak_destroy_renderer(renderer);
+    return status;
+}
+
+/* Times frame i of the camera path on one renderer. */
+static int bench_frame(const cli_options *o, oak_scene *scene, oak_renderer *renderer,
+                       bench_run *run, uint32_t i) {
+    uint32_t frames = o->frames ? o->frames : 60;
+    series *frame = &run->stages[0];
     oak_stage_timing timings[MAX_STAGES];
-    for (uint32_t i = 0; i < frames; i++) {
-        set_camera(o, scene, frames > 1 ? (float)i / (float)(frames - 1) : 0.0f);
-        uint64_t start = oak_time_ns();
-        if (oak_scene_draw(scene, renderer) != OAK_OK) goto fail;
-        frame->ms[frame->count++] = oak_ms_since(start);
-        uint32_t n = oak_renderer_timings(renderer, timings, MAX_STAGES);
-        for (uint32_t k = 0; k < n && k < MAX_STAGES; k++) {
-            if (!timings[k].name || !strcmp(timings[k].name, "frame")) continue;
-            series *s = find_series(run, timings[k].name, frames);
-            if (!s) continue; /* more stages than we keep: drop the rest */
-            s->gpu = timings[k].gpu_ms >= 0;
-            s->ms[s->count++] = s->gpu ? timings[k].gpu_ms : timings[k].cpu_ms;
-        }
+    set_camera(o, scene, frames > 1 ? (float)i / (float)(frames - 1) : 0.0f);
+    uint64_t start = oak_time_ns();
+    if (oak_scene_draw(scene, renderer) != OAK_OK) return _oak_cli_fail(o);
+    frame->ms[frame->count++] = oak_ms_since(start);
+    uint32_t n = oak_renderer_timings(renderer, timings, MAX_STAGES);
+    for (uint32_t k = 0; k < n && k < MAX_STAGES; k++) {
+        if (!timings[k].name || !strcmp(timings[k].name, "frame")) continue;
+        series *s = find_series(run, timings[k].name, frames);
+        if (!s) continue; /* more stages than we keep: drop the rest */
+        s->gpu = timings[k].gpu_ms >= 0;
+        s->ms[s->count++] = s->gpu ? timings[k].gpu_ms : timings[k].cpu_ms;
     }
+    return 0;
+}
+
+/* Keeps the last picture for --compare and closes the renderer. */
+static int close_backend(const cli_options *o, oak_renderer *renderer, bench_run *run) {
+    int status = 0;
     if (o->compare) {
         size_t bytes = (size_t)o->width * o->height * 4;
         run->pixels = oak_alloc(bytes);
         if (!run->pixels || oak_renderer_read_pixels(renderer, run->pixels, bytes) != OAK_OK)
-            goto fail;
+            status = _oak_cli_fail(o);
     }
-    oak_destroy_renderer(renderer);
-    return 0;
-fail:
-    status = _oak_cli_fail(o);
     oak_destroy_renderer(renderer);
     return status;
 }
@@ -194,6 +209,14 @@ static int split_compare(const cli_options *o, char *buf, size_t size, const cha
     return 0;
 }
 
+/* Median frame of a over that of b (summarize sorts; the order is not kept). */
+static double frame_ratio(bench_run *a, bench_run *b) {
+    double ma, mb, p95, max;
+    summarize(&a->stages[0], &ma, &p95, &max);
+    summarize(&b->stages[0], &mb, &p95, &max);
+    return mb > 0 ? ma / mb : 0;
+}
+
 static void report(const cli_options *o, bench_run *runs, uint32_t run_count) {
     uint32_t frames = o->frames ? o->frames : 60, warmup = o->warmup_set ? o->warmup : 5;
     size_t bytes = (size_t)o->width * o->height * 4;
@@ -224,7 +247,8 @@ static void report(const cli_options *o, bench_run *runs, uint32_t run_count) {
                 json_string(runs[i].backend);
                 printf(", \"device\": ");
                 json_string(runs[i].device);
-                printf(", ");
+                /* median frame over the first backend's */
+                printf(", \"frame_ratio\": %.4f, ", frame_ratio(&runs[i], &runs[0]));
                 json_stages(&runs[i]);
                 printf("}");
             }
@@ -256,6 +280,8 @@ static void report(const cli_options *o, bench_run *runs, uint32_t run_count) {
         printf("parity %s vs %s: max difference %u/255, %.4f%% of channels over %d/255\n",
                runs[0].backend, runs[i].backend, p.max_diff, 100.0 * p.over_fraction,
                PARITY_TOLERANCE);
+        printf("median frame %s / %s: %.2f\n", runs[i].backend, runs[0].backend,
+               frame_ratio(&runs[i], &runs[0]));
     }
 }
 
@@ -274,8 +300,22 @@ int _oak_cmd_bench(int argc, char **argv) {
     else
         status = _oak_cli_check_backend(&o, o.backend);
     if (!status) status = _oak_cli_open_scene(&o, &scene);
+    /* With --compare every renderer stays open and the frames alternate
+       between them, so a slow spell on a shared machine falls on all alike. */
+    oak_renderer *renderers[MAX_RUNS] = {NULL};
     for (uint32_t i = 0; !status && i < run_count; i++)
-        status = run_backend(&o, scene, names[i], &runs[i]);
+        status = open_backend(&o, scene, names[i], &runs[i], &renderers[i]);
+    uint32_t frames = o.frames ? o.frames : 60;
+    for (uint32_t f = 0; !status && f < frames; f++)
+        for (uint32_t i = 0; !status && i < run_count; i++)
+            status = bench_frame(&o, scene, renderers[i], &runs[i], f);
+    for (uint32_t i = 0; i < run_count; i++) {
+        if (!renderers[i]) continue;
+        if (status)
+            oak_destroy_renderer(renderers[i]);
+        else
+            status = close_backend(&o, renderers[i], &runs[i]);
+    }
     if (!status) report(&o, runs, run_count);
     for (uint32_t i = 0; i < run_count; i++) release_run(&runs[i]);
     if (scene) oak_destroy_scene(scene);

@@ -30,7 +30,9 @@ static void GLAPIENTRY debug_cb(GLenum source, GLenum type, GLuint id, GLenum se
     } else if (type == GL_DEBUG_TYPE_ERROR || severity == GL_DEBUG_SEVERITY_HIGH) {
         __atomic_add_fetch(&g_debug_errors, 1, __ATOMIC_RELAXED);
         oak_log(OAK_LOG_ERROR, "gl: debug error %u: %s", id, msg);
-    } else if (severity == GL_DEBUG_SEVERITY_MEDIUM) {
+    } else if (severity == GL_DEBUG_SEVERITY_MEDIUM && type != GL_DEBUG_TYPE_PERFORMANCE) {
+        /* Performance notes (NVIDIA's buffer moves, shader recompiles) are
+           advice for profiling, not warnings for every run. */
         oak_log(OAK_LOG_WARN, "gl: %s", msg);
     } else {
         oak_log(OAK_LOG_DEBUG, "gl: %s", msg);
@@ -46,13 +48,20 @@ GLenum _oak_gl_check(const char *where) {
     return first;
 }
 
-/* A 4.5 core context with no config; NULL when the display cannot give one. */
+/* A 4.5 core context without a surface; NULL when the display cannot give
+   one. EGL_KHR_no_config_context spares choosing a config; drivers without
+   it get the first config that can render OpenGL (never used for a surface). */
 static EGLContext make_context(EGLDisplay dpy, bool debug) {
     const char *ext = eglQueryString(dpy, EGL_EXTENSIONS);
-    if (!has_ext(ext, "EGL_KHR_no_config_context") ||
-        !has_ext(ext, "EGL_KHR_surfaceless_context") || !has_ext(ext, "EGL_KHR_create_context"))
+    if (!has_ext(ext, "EGL_KHR_surfaceless_context") || !has_ext(ext, "EGL_KHR_create_context"))
         return EGL_NO_CONTEXT;
     if (!eglBindAPI(EGL_OPENGL_API)) return EGL_NO_CONTEXT;
+    EGLConfig config = EGL_NO_CONFIG_KHR;
+    if (!has_ext(ext, "EGL_KHR_no_config_context")) {
+        const EGLint want[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+        EGLint n = 0;
+        if (!eglChooseConfig(dpy, want, &config, 1, &n) || n < 1) return EGL_NO_CONTEXT;
+    }
     const EGLint attrs[] = {EGL_CONTEXT_MAJOR_VERSION,
                             4,
                             EGL_CONTEXT_MINOR_VERSION,
@@ -62,7 +71,7 @@ static EGLContext make_context(EGLDisplay dpy, bool debug) {
                             EGL_CONTEXT_OPENGL_DEBUG,
                             debug ? EGL_TRUE : EGL_FALSE,
                             EGL_NONE};
-    return eglCreateContext(dpy, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attrs);
+    return eglCreateContext(dpy, config, EGL_NO_CONTEXT, attrs);
 }
 
 static bool try_display(_oak_gl_context *c, EGLDisplay dpy, const char *platform, bool debug) {

@@ -109,9 +109,9 @@ oak_result _oak_gl_frame_create(_oak_gl_backend *b) {
     glCreateVertexArrays(1, &f->vao);
     glGenQueries(OAK_GL_STAGE_COUNT + 1, f->queries);
     /* Something at every binding even before the first sync. */
-    _oak_gl_buffer *bufs[] = {&f->positions, &f->attributes, &f->indices, &f->draws,
-                              &f->casters,   &f->materials,  &f->lights,  &f->view,
-                              &f->draw_ids,  &f->commands};
+    _oak_gl_buffer *bufs[] = {&f->positions, &f->attributes, &f->indices,    &f->draws,
+                              &f->casters,   &f->materials,  &f->lights,     &f->view,
+                              &f->draw_ids,  &f->commands,   &f->raster_view};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if ((r = _oak_gl_buffer_reserve(bufs[i], 1024, false)) != OAK_OK) return r;
     return _oak_gl_check("frame create") ? oak_error(OAK_ERROR_DEVICE, "gl: frame setup failed")
@@ -127,9 +127,9 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
         if (progs[i]) glDeleteProgram(progs[i]);
     if (f->vao) glDeleteVertexArrays(1, &f->vao);
     if (f->queries[0]) glDeleteQueries(OAK_GL_STAGE_COUNT + 1, f->queries);
-    _oak_gl_buffer *bufs[] = {&f->positions, &f->attributes, &f->indices, &f->draws,
-                              &f->casters,   &f->materials,  &f->lights,  &f->view,
-                              &f->draw_ids,  &f->commands};
+    _oak_gl_buffer *bufs[] = {&f->positions, &f->attributes, &f->indices,    &f->draws,
+                              &f->casters,   &f->materials,  &f->lights,     &f->view,
+                              &f->draw_ids,  &f->commands,   &f->raster_view};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) _oak_gl_buffer_release(bufs[i]);
     if (f->shadow_fbo) glDeleteFramebuffers(1, &f->shadow_fbo);
     if (f->shadow_tex) glDeleteTextures(1, &f->shadow_tex);
@@ -332,6 +332,15 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
     oak_gpu_view gv;
     fill_view(&gv, view, shadows ? shadow_size : 1, lights);
     if ((r = _oak_gl_buffer_upload(&f->view, 0, &gv, sizeof gv)) != OAK_OK) return r;
+    /* llvmpipe's GL breaks edge ties against the picture's top edges
+       whichever clip origin is set, where the CPU rasterizer's top-left
+       rule (and Vulkan's) keeps them. Both raster passes therefore run with
+       the LOWER_LEFT origin, which puts memory row 0 at clip y = -1 as the
+       shadow map wants; the main view draws with clip y negated (and so
+       clockwise front faces) to put the picture's top in row 0 with its
+       ties on the CPU's side. */
+    for (int c = 0; c < 4; c++) gv.view_proj[c * 4 + 1] = -gv.view_proj[c * 4 + 1];
+    if ((r = _oak_gl_buffer_upload(&f->raster_view, 0, &gv, sizeof gv)) != OAK_OK) return r;
     uint32_t ncmd = 0, main_groups[5], shadow_groups[5] = {0, 0, 0, 0, 0};
     if ((r = build_list(f, &view->draws, &f->draws, &ncmd, main_groups)) != OAK_OK) return r;
     if (shadows && (r = build_list(f, &view->casters, &f->casters, &ncmd, shadow_groups)) != OAK_OK)
@@ -351,7 +360,7 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
     glCullFace(GL_BACK);
     float zero = 0;
 
-    /* 3. shadow map: row 0 is clip y = -1 (docs/SHADING.md), hence LOWER_LEFT */
+    /* 3. shadow map: row 0 is clip y = -1 (docs/SHADING.md) */
     uint64_t ts = oak_time_ns();
     stamp(f, 0);
     glClipControl(GL_LOWER_LEFT, GL_ZERO_TO_ONE);
@@ -364,17 +373,20 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
     }
     f->cpu_ms[OAK_GL_STAGE_SHADOW] = oak_ms_since(ts) + upload_ms;
 
-    /* 4. visibility buffer: row 0 is the top (clip y = +1) */
+    /* 4. visibility buffer: row 0 is the top (clip y = +1, negated above) */
     ts = oak_time_ns();
     stamp(f, 1);
-    glClipControl(GL_UPPER_LEFT, GL_ZERO_TO_ONE);
     GLuint none[4] = {0, 0, 0, 0};
     glClearNamedFramebufferuiv(t->vis_fbo, GL_COLOR, 0, none);
     glClearNamedFramebufferfv(t->vis_fbo, GL_DEPTH, 0, &zero);
     glBindFramebuffer(GL_FRAMEBUFFER, t->vis_fbo);
     glViewport(0, 0, (GLsizei)t->width, (GLsizei)t->height);
     bind_common(f, &f->draws);
+    glBindBufferBase(GL_UNIFORM_BUFFER, OAK_B_VIEW, f->raster_view.id);
+    glFrontFace(GL_CW); /* y negated above */
     draw_groups(f, main_groups, f->prog_vis, f->prog_vis_mask, true);
+    glFrontFace(GL_CCW);
+    glBindBufferBase(GL_UNIFORM_BUFFER, OAK_B_VIEW, f->view.id);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     f->cpu_ms[OAK_GL_STAGE_VIS] = oak_ms_since(ts);
 

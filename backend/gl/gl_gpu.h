@@ -50,7 +50,7 @@ typedef struct _oak_gl_frame {
     GLuint prog_resolve, prog_post, prog_fxaa;
     GLuint vao;
     _oak_gl_buffer positions, attributes, indices, draws, casters, materials, lights, view,
-        draw_ids, commands;
+        draw_ids, commands, raster_view;
     uint32_t vertex_fill, index_fill; /* pool use, in vertices and indices */
     uint32_t draw_id_count;
 

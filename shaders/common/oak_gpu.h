@@ -143,4 +143,17 @@ OAK_STRUCT(oak_gpu_material) {
 }
 OAK_END(oak_gpu_material);
 
+#ifdef __STDC_VERSION__
+/* KHR_texture_transform packed for the shaders (the shader forms the same
+ * products the CPU backend does), so every GPU backend fills it one way. */
+#include <math.h>
+static inline void oak_gpu_texref_transform(oak_gpu_texref *out, const float offset[2],
+                                            float rotation, const float scale[2]) {
+    out->xform[0] = offset[0], out->xform[1] = offset[1];
+    out->xform[2] = cosf(rotation), out->xform[3] = sinf(rotation);
+    out->scale[0] = scale[0] != 0 ? scale[0] : 1, out->scale[1] = scale[1] != 0 ? scale[1] : 1;
+    out->scale[2] = out->scale[3] = 0;
+}
+#endif
+
 #endif
