@@ -24,13 +24,13 @@ void main() {
     vec3 x = imageLoad(hdr, px).rgb * view.sky_zenith.w;
     uint bits = view.flags.y;
     float n = fract(52.9829189 * fract(0.06711056 * float(px.x) + 0.00583715 * float(px.y)));
-    uint packed = 0xff000000u;
+    uint rgba = 0xff000000u; // not `packed`: a reserved word in desktop GLSL
     for (int c = 0; c < 3; c++) {
         float v = (bits & OAK_GPU_POST_NO_TONEMAP) != 0u ? clamp(x[c], 0.0, 1.0) : oak_aces(x[c]);
         float s = oak_srgb_encode(v);
         float byte_ = (bits & OAK_GPU_POST_NO_DITHER) != 0u ? floor(s * 255.0 + 0.5)
                                                           : clamp(floor(s * 255.0 + n), 0.0, 255.0);
-        packed |= uint(byte_) << (8 * c);
+        rgba |= uint(byte_) << (8 * c);
     }
-    ldr[uint(px.y) * W + uint(px.x)] = packed;
+    ldr[uint(px.y) * W + uint(px.x)] = rgba;
 }

@@ -97,7 +97,7 @@ void main() {
     }
 
     vec4 tex[5];
-    [[dont_unroll]] for (int t = 0; t < 5; t++) {
+    OAK_DONT_UNROLL for (int t = 0; t < 5; t++) {
         oak_gpu_texref r = m.tex[t];
         if (r.a.x == 0u) {
             tex[t] = vec4(1.0);

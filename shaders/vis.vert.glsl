@@ -1,19 +1,20 @@
 #version 450
 // Visibility and shadow raster: pulls positions from the vertex pool by
-// gl_VertexIndex and the draw's record by gl_InstanceIndex (firstInstance is
+// OAK_VERTEX_INDEX and the draw's record by OAK_INSTANCE_INDEX (firstInstance is
 // the draw index); the shadow variant projects with the key light's matrix.
 #extension GL_GOOGLE_include_directive : require
 #include "common/bindings.glsl"
 
-layout(constant_id = 0) const bool SHADOW = false;
+OAK_SPEC_CONST(0, bool, SHADOW, false)
+OAK_VERTEX_INPUTS
 
 layout(location = 0) flat out uint v_draw;
 layout(location = 1) out vec4 v_uv;    // uv0, uv1 (masked materials)
 layout(location = 2) out float v_alpha; // vertex colour alpha
 
 void main() {
-    oak_gpu_draw d = draws[gl_InstanceIndex];
-    vec4 p = d.world * positions[gl_VertexIndex];
+    oak_gpu_draw d = draws[OAK_INSTANCE_INDEX];
+    vec4 p = d.world * positions[OAK_VERTEX_INDEX];
     vec4 c = (SHADOW ? view.shadow_view_proj : view.view_proj) * p;
     // Snap to 1/16 pixel as the CPU rasterizer does, so both cover the same
     // pixels (the hardware's finer grid then lands exactly on these points).
@@ -24,8 +25,8 @@ void main() {
         c.xy = (s / size * 2.0 - 1.0) * c.w;
     }
     gl_Position = c;
-    v_draw = uint(gl_InstanceIndex);
-    oak_gpu_vertex a = attributes[gl_VertexIndex];
+    v_draw = uint(OAK_INSTANCE_INDEX);
+    oak_gpu_vertex a = attributes[OAK_VERTEX_INDEX];
     v_uv = a.uv;
     v_alpha = a.color.a;
 }

@@ -43,6 +43,8 @@ oak_cli_test(cliRenderRejectsWorldAndScene ARGS "render|--world|default|--scene|
              ERR "give one" ERR_LINES 1)
 oak_cli_test(cliInfoRejectsRenderOptions ARGS "info|--size|64x64" EXIT 2
              ERR "oak info: unknown option '--size'" ERR_LINES 1)
+oak_cli_test(cliViewRejectsMissingFile ARGS "view" EXIT 2 ERR "usage: oak view")
+oak_cli_test(cliBakeRejectsMissingArguments ARGS "bake" EXIT 2 ERR "usage: oak bake" ERR_LINES 1)
 oak_cli_test(cliBenchRejectsJsonValue ARGS "bench|--json=yes" EXIT 2
              ERR "--json takes no value" ERR_LINES 1)
 

@@ -4,7 +4,7 @@
 #include "common/bindings.glsl"
 #include "common/textures.glsl"
 
-layout(constant_id = 1) const bool MASKED = false;
+OAK_SPEC_CONST(1, bool, MASKED, false)
 
 layout(location = 0) flat in uint v_draw;
 layout(location = 1) in vec4 v_uv;

@@ -5,8 +5,6 @@
 #ifndef OAK_TEXTURES_GLSL
 #define OAK_TEXTURES_GLSL
 
-#extension GL_EXT_control_flow_attributes : require
-
 #include "common/oak_gpu.h"
 
 OAK_BINDING(OAK_B_TEXTURES + 0) uniform sampler2DArray oak_tex0;
@@ -95,10 +93,13 @@ vec4 oak_tap(oak_gpu_texref t, vec2 uv, int level, bool nearest, int tap) {
     return w * oak_texel(t, level, i.x, i.y, size);
 }
 
-// KHR_texture_transform, as the CPU backend applies it: the 2x2 matrix
-// rotation * scale (in texref.scale, row-major) then the offset.
+// KHR_texture_transform as the CPU backend applies it (the reference):
+// translation * rotation * scale with rotation the column-major
+// mat3(cos, sin, 0, -sin, cos, 0, 0, 0, 1), formed from the same products.
 vec2 oak_tex_duv(oak_gpu_texref t, vec2 d) {
-    return vec2(t.scale.x * d.x + t.scale.y * d.y, t.scale.z * d.x + t.scale.w * d.y);
+    float c = t.xform.z, s = t.xform.w;
+    return vec2((c * t.scale.x) * d.x + (-s * t.scale.y) * d.y,
+                (s * t.scale.x) * d.x + (c * t.scale.y) * d.y);
 }
 
 vec2 oak_tex_uv(oak_gpu_texref t, vec2 uv) { return oak_tex_duv(t, uv) + t.xform.xy; }
@@ -130,7 +131,7 @@ vec4 oak_sample(oak_gpu_texref t, vec2 uv, vec2 duvdx, vec2 duvdy) {
     int per_level = nearest ? 1 : 4;
     int taps = f > 0.0 && l1 != l0 ? 2 * per_level : per_level;
     vec4 a = vec4(0.0), b = vec4(0.0);
-    [[dont_unroll]] for (int k = 0; k < taps; k++) {
+    OAK_DONT_UNROLL for (int k = 0; k < taps; k++) {
         bool second = k >= per_level;
         vec4 c = oak_tap(t, uv, second ? l1 : l0, nearest, second ? k - per_level : k);
         if (second) b += c;

@@ -1,0 +1,120 @@
+/* The OpenGL 4.5 backend's vtable: probe (what `oak info` prints), create
+ * and destroy around the EGL context, and the calls that hand each frame to
+ * gl_frame.c. Every entry makes this backend's context current first, so
+ * several backends can live on one thread. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gl_internal.h"
+
+void _oak_gl_report(const _oak_gl_context *c, char *report, size_t size) {
+    snprintf(report, size,
+             "device: %s\n"
+             "vendor: %s\n"
+             "api: OpenGL %s (GLSL %s)\n"
+             "egl platform: %s (headless, no surface, no config)\n"
+             "software: %s\n"
+             "compute: %d invocations a group, %d texture units\n"
+             "textures: 2D arrays by size class, %d layers, %d px edge\n"
+             "draws: multi-draw indirect, vertex pulling from one pool%s\n"
+             "bindless textures: %s (path: texture arrays by size class)\n"
+             "gpu timers: %s\n",
+             c->renderer, c->vendor, c->version, c->glsl, c->platform,
+             c->software ? "yes (a CPU rasterizer)" : "no", c->max_compute_invocations,
+             c->max_compute_texture_units, c->max_texture_layers, c->max_texture_size,
+             c->has_draw_parameters ? " (ARB_shader_draw_parameters available)" : "",
+             c->has_bindless ? "available" : "no", c->has_timer_query ? "yes" : "no");
+}
+
+static oak_result gl_probe(char *report, size_t size) {
+    _oak_gl_context c;
+    oak_result r = _oak_gl_context_create(&c, false);
+    if (r != OAK_OK) {
+        if (size) snprintf(report, size, "unavailable: %s\n", oak_last_error());
+        return r;
+    }
+    if (size) _oak_gl_report(&c, report, size);
+    _oak_gl_context_destroy(&c);
+    return OAK_OK;
+}
+
+static void gl_destroy(void *self) {
+    _oak_gl_backend *b = self;
+    if (!b) return;
+    if (b->ctx.context && _oak_gl_make_current(&b->ctx) == OAK_OK) {
+        _oak_gl_frame_destroy(b);
+        _oak_gl_targets_release(&b->targets);
+    }
+    _oak_gl_context_destroy(&b->ctx);
+    oak_free(b);
+}
+
+static oak_result gl_create(void **self, const oak_backend_desc *desc) {
+    *self = NULL;
+    _oak_gl_backend *b = oak_calloc(1, sizeof *b);
+    if (!b) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory for the backend");
+    oak_result r = _oak_gl_context_create(&b->ctx, true);
+    if (r != OAK_OK) {
+        oak_free(b);
+        return r;
+    }
+    if (desc->hardware_only && b->ctx.software) {
+        char why[256];
+        snprintf(why, sizeof why, "%s", b->ctx.renderer);
+        gl_destroy(b);
+        return oak_error(OAK_ERROR_DEVICE,
+                         "gl: only a software renderer (%s); the cpu backend is faster here", why);
+    }
+    snprintf(b->device, sizeof b->device, "%s (OpenGL %s)", b->ctx.renderer, b->ctx.version);
+    b->shadow_map_size = desc->shadow_map_size ? desc->shadow_map_size : OAK_SHADOW_MAP_SIZE;
+    r = _oak_gl_targets_resize(&b->targets, desc->width ? desc->width : 1280,
+                               desc->height ? desc->height : 720);
+    if (r == OAK_OK) r = _oak_gl_frame_create(b);
+    if (r != OAK_OK) {
+        gl_destroy(b);
+        return r;
+    }
+    *self = b;
+    return OAK_OK;
+}
+
+static const char *gl_device_name(void *self) {
+    return ((_oak_gl_backend *)self)->device;
+}
+
+static oak_result gl_resize(void *self, uint32_t w, uint32_t h) {
+    _oak_gl_backend *b = self;
+    oak_result r = _oak_gl_make_current(&b->ctx);
+    return r != OAK_OK ? r : _oak_gl_targets_resize(&b->targets, w, h);
+}
+
+static oak_result gl_sync(void *self, const oak_render_view *view) {
+    _oak_gl_backend *b = self;
+    oak_result r = _oak_gl_make_current(&b->ctx);
+    return r != OAK_OK ? r : _oak_gl_frame_sync(b, view);
+}
+
+static oak_result gl_render(void *self, const oak_render_view *view) {
+    _oak_gl_backend *b = self;
+    oak_result r = _oak_gl_make_current(&b->ctx);
+    if (r == OAK_OK && (view->width != b->targets.width || view->height != b->targets.height))
+        r = _oak_gl_targets_resize(&b->targets, view->width, view->height);
+    return r != OAK_OK ? r : _oak_gl_frame_render(b, view);
+}
+
+static oak_result gl_read_pixels(void *self, uint8_t *rgba, size_t size) {
+    _oak_gl_backend *b = self;
+    oak_result r = _oak_gl_make_current(&b->ctx);
+    if (r != OAK_OK) return r;
+    return _oak_gl_read_rgba8(&b->targets, rgba, size);
+}
+
+static uint32_t gl_timings(void *self, oak_stage_timing *out, uint32_t max) {
+    return _oak_gl_frame_timings(self, out, max);
+}
+
+const oak_backend *oak_backend_gl(void) {
+    static const oak_backend b = {"gl",      gl_probe, gl_create, gl_destroy,     gl_device_name,
+                                  gl_resize, gl_sync,  gl_render, gl_read_pixels, gl_timings};
+    return &b;
+}

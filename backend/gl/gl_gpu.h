@@ -1,0 +1,91 @@
+/* The OpenGL backend's GPU-side state. The records themselves (view, draws,
+ * lights, vertices, materials) come from shaders/common/oak_gpu.h, the one
+ * header the shared GLSL and C both read. The frame object owns the pools:
+ * one vertex/index pool, texture arrays by size class, materials in a
+ * storage buffer, per-frame draw, light and indirect-command buffers. */
+#ifndef OAK_GL_GPU_H
+#define OAK_GL_GPU_H
+
+#include "gl_internal.h"
+
+#include "shaders/common/oak_gpu.h"
+
+typedef struct _oak_gl_command { /* DrawElementsIndirectCommand */
+    uint32_t count, instance_count, first_index;
+    int32_t base_vertex;
+    uint32_t base_instance;
+} _oak_gl_command;
+
+typedef struct _oak_gl_mesh_slot {
+    uint32_t id, version;
+    uint32_t first_index, index_count, base_vertex, vertex_count;
+} _oak_gl_mesh_slot;
+
+typedef struct _oak_gl_tex_slot {
+    uint32_t id, version;
+    int32_t cls, layer;
+} _oak_gl_tex_slot;
+
+typedef struct _oak_gl_mat_slot {
+    uint32_t id, version, epoch;
+    bool double_sided, mask, blend;
+} _oak_gl_mat_slot;
+
+typedef struct _oak_gl_tex_class {
+    GLuint tex;
+    uint32_t width, height, mips, layers, capacity;
+    bool is_float;
+} _oak_gl_tex_class;
+
+enum {
+    OAK_GL_STAGE_SHADOW,
+    OAK_GL_STAGE_VIS,
+    OAK_GL_STAGE_RESOLVE,
+    OAK_GL_STAGE_POST,
+    OAK_GL_STAGE_COUNT
+};
+
+typedef struct _oak_gl_frame {
+    GLuint prog_vis, prog_vis_mask, prog_shadow, prog_shadow_mask;
+    GLuint prog_resolve, prog_post, prog_fxaa;
+    GLuint vao;
+    _oak_gl_buffer positions, attributes, indices, draws, casters, materials, lights, view,
+        draw_ids, commands;
+    uint32_t vertex_fill, index_fill; /* pool use, in vertices and indices */
+    uint32_t draw_id_count;
+
+    _oak_gl_mesh_slot *meshes;
+    uint32_t mesh_cap;
+    _oak_gl_tex_slot *texs;
+    uint32_t tex_cap;
+    _oak_gl_mat_slot *mats;
+    uint32_t mat_cap;
+    _oak_gl_tex_class classes[OAK_GPU_TEXTURE_CLASSES];
+    uint32_t class_count, epoch; /* epoch moves when a texture lands somewhere new */
+
+    GLuint shadow_tex, shadow_fbo;
+    uint32_t shadow_size;
+
+    /* CPU staging with kept capacity: a warm frame allocates nothing */
+    oak_gpu_draw *draw_data;
+    uint32_t draw_cap;
+    _oak_gl_command *cmds;
+    uint32_t cmd_cap;
+    oak_gpu_light *light_data;
+    uint32_t light_cap;
+
+    GLuint queries[OAK_GL_STAGE_COUNT + 1];
+    bool queries_pending;
+    double cpu_ms[OAK_GL_STAGE_COUNT], gpu_ms[OAK_GL_STAGE_COUNT];
+} _oak_gl_frame;
+
+/* gl_resources.c: brings every mesh, material and texture the view uses up
+   to date on the GPU. */
+oak_result _oak_gl_sync_view(_oak_gl_frame *f, const _oak_gl_context *ctx,
+                             const oak_render_view *view);
+void _oak_gl_resources_release(_oak_gl_frame *f);
+/* The uploaded mesh and material for a draw, or NULL when it cannot draw. */
+const _oak_gl_mesh_slot *_oak_gl_mesh_of(const _oak_gl_frame *f, oak_mesh mesh);
+const _oak_gl_mat_slot *_oak_gl_mat_of(const _oak_gl_frame *f, oak_material material);
+
+#endif

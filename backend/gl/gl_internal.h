@@ -1,0 +1,103 @@
+/* Private to the OpenGL backend: the EGL context, KHR_debug capture, and the
+ * GPU resources (buffers, mesh pool, texture arrays, materials, passes) the
+ * backend's files share. Nothing here is seen above backend/gl. */
+#ifndef OAK_GL_INTERNAL_H
+#define OAK_GL_INTERNAL_H
+
+#include <epoxy/egl.h>
+#include <epoxy/gl.h>
+
+#include <oak/backend.h>
+
+/* ---- context (gl_context.c) ------------------------------------------- */
+
+typedef struct _oak_gl_context {
+    EGLDisplay display;
+    EGLContext context;
+    const char *platform; /* "device" or "surfaceless" */
+    char vendor[128], renderer[192], version[128], glsl[64];
+    bool software; /* llvmpipe / softpipe / swrast */
+    GLint max_compute_invocations, max_texture_layers, max_texture_size;
+    GLint max_ssbo_bindings, max_compute_texture_units;
+    bool has_draw_parameters, has_bindless, has_timer_query;
+} _oak_gl_context;
+
+/* Creates a 4.5 core context without a surface on the first EGL device that
+ * gives one (hardware devices first), else on the surfaceless platform.
+ * With debug, KHR_debug messages are routed to oak_log. */
+oak_result _oak_gl_context_create(_oak_gl_context *c, bool debug);
+void _oak_gl_context_destroy(_oak_gl_context *c);
+oak_result _oak_gl_make_current(const _oak_gl_context *c);
+
+/* Error-severity debug messages seen since start (tests fail on any). */
+uint32_t _oak_gl_debug_errors(void);
+/* Drains pending GL errors into the log; returns the first one, 0 if none. */
+GLenum _oak_gl_check(const char *where);
+
+/* ---- shaders (gl_shader.c) -------------------------------------------- */
+
+/* Compiles and links one program from sources (vertex+fragment, or compute
+ * when vs is NULL). The driver's log is in the error message on failure. */
+oak_result _oak_gl_program(GLuint *out, const char *name, const char *vs, const char *fs,
+                           const char *cs);
+
+/* ---- buffers (gl_buffer.c) -------------------------------------------- */
+
+/* An immutable-storage buffer replaced by a bigger one when it must grow,
+ * the old contents copied on the GPU; capacity doubles and is kept. */
+typedef struct _oak_gl_buffer {
+    GLuint id;
+    size_t capacity, size; /* bytes */
+} _oak_gl_buffer;
+
+oak_result _oak_gl_buffer_reserve(_oak_gl_buffer *b, size_t bytes, bool keep);
+oak_result _oak_gl_buffer_upload(_oak_gl_buffer *b, size_t offset, const void *data, size_t bytes);
+void _oak_gl_buffer_release(_oak_gl_buffer *b);
+
+/* ---- render targets (gl_target.c) ------------------------------------- */
+
+/* The frame's images at the output size. Every raster pass runs with
+ * glClipControl(GL_UPPER_LEFT, GL_ZERO_TO_ONE), so memory row 0 is clip
+ * y = +1, the top of the picture, and compute passes index rows the same. */
+typedef struct _oak_gl_targets {
+    uint32_t width, height;
+    GLuint depth;            /* DEPTH_COMPONENT32F, reversed-Z (clear 0, GREATER) */
+    GLuint vis;              /* RG32UI: (draw + 1, triangle), 0 where nothing drew */
+    GLuint hdr;              /* RGBA32F linear colour from the resolve */
+    GLuint vis_fbo;          /* depth + vis */
+    _oak_gl_buffer ldr, out; /* RGBA8 a uint per pixel: after dither, after FXAA */
+} _oak_gl_targets;
+
+oak_result _oak_gl_targets_resize(_oak_gl_targets *t, uint32_t width, uint32_t height);
+void _oak_gl_targets_release(_oak_gl_targets *t);
+/* Copies the final picture to rgba, row 0 first (= the top). */
+oak_result _oak_gl_read_rgba8(const _oak_gl_targets *t, uint8_t *rgba, size_t size);
+
+/* ---- the backend object (gl_backend.c) -------------------------------- */
+
+typedef struct _oak_gl_backend {
+    _oak_gl_context ctx;
+    char device[384];
+    uint32_t shadow_map_size;
+    _oak_gl_targets targets;
+    struct _oak_gl_frame *frame; /* passes and per-frame buffers (gl_frame.c) */
+} _oak_gl_backend;
+
+/* Fills report with the probe's lines for a live context. */
+void _oak_gl_report(const _oak_gl_context *c, char *report, size_t size);
+
+/* ---- the frame (gl_frame.c) ------------------------------------------- */
+
+oak_result _oak_gl_frame_create(_oak_gl_backend *b);
+void _oak_gl_frame_destroy(_oak_gl_backend *b);
+oak_result _oak_gl_frame_sync(_oak_gl_backend *b, const oak_render_view *view);
+oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view);
+uint32_t _oak_gl_frame_timings(_oak_gl_backend *b, oak_stage_timing *out, uint32_t max);
+/* Compiles every pass (vis, vis-mask, shadow, shadow-mask, resolve, post, fxaa). */
+oak_result _oak_gl_frame_programs(GLuint out[7]);
+/* Compiles one shared pass (shaders/<file>) in every SHADOW x MASKED variant;
+   on failure *error holds the driver log. */
+oak_result _oak_gl_compile_shared(const char *file, const char **error);
+uint32_t _oak_gl_shared_count(void); /* passes embedded from shaders/ */
+
+#endif

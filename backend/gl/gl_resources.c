@@ -1,0 +1,279 @@
+/* GPU copies of the assets a view uses: meshes appended to one vertex/index
+ * pool, textures as layers of 2D arrays grouped by size class (size, levels,
+ * format), materials as records in one storage buffer indexed by handle slot.
+ * An asset is uploaded again only when its version moved on. */
+#include <math.h>
+#include <string.h>
+
+#include "gl_gpu.h"
+
+static oak_result grow_slots(void **arr, uint32_t *cap, uint32_t need, size_t elem) {
+    uint32_t old = *cap;
+    if (need <= old) return OAK_OK;
+    if (!oak_grow(arr, cap, need, elem))
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory for asset slots");
+    memset((uint8_t *)*arr + (size_t)old * elem, 0, (size_t)(*cap - old) * elem);
+    return OAK_OK;
+}
+
+/* ---- meshes -------------------------------------------------------------- */
+
+const _oak_gl_mesh_slot *_oak_gl_mesh_of(const _oak_gl_frame *f, oak_mesh mesh) {
+    if (!mesh.id) return NULL;
+    uint32_t i = oak_handle_index(mesh.id);
+    if (i >= f->mesh_cap || f->meshes[i].id != mesh.id || !f->meshes[i].index_count) return NULL;
+    return &f->meshes[i];
+}
+
+static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
+    const oak_mesh_data *md = oak_mesh_get(mesh);
+    if (!md) return OAK_OK; /* stale: the draw is skipped */
+    uint32_t i = oak_handle_index(mesh.id);
+    oak_result r = grow_slots((void **)&f->meshes, &f->mesh_cap, i + 1, sizeof *f->meshes);
+    if (r != OAK_OK) return r;
+    _oak_gl_mesh_slot *s = &f->meshes[i];
+    if (s->id == mesh.id && s->version == md->version) return OAK_OK;
+    /* Reuse the old range when the new contents fit, else append. */
+    bool fits = s->id && md->vertex_count <= s->vertex_count && md->index_count <= s->index_count;
+    uint32_t base = fits ? s->base_vertex : f->vertex_fill;
+    uint32_t first = fits ? s->first_index : f->index_fill;
+    if (md->vertex_count) {
+        size_t n = md->vertex_count;
+        float *pos = oak_alloc(n * 16);
+        oak_gpu_vertex *attr = oak_alloc(n * sizeof *attr);
+        if (!pos || !attr) {
+            oak_free(pos), oak_free(attr);
+            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory staging a mesh");
+        }
+        for (size_t v = 0; v < n; v++) {
+            memcpy(&pos[v * 4], &md->positions[v * 3], 12);
+            pos[v * 4 + 3] = 1;
+            oak_gpu_vertex *a = &attr[v];
+            memset(a, 0, sizeof *a);
+            memcpy(a->normal, &md->normals[v * 3], 12);
+            memcpy(a->tangent, &md->tangents[v * 4], 16);
+            memcpy(a->uv, &md->uv0[v * 2], 8);
+            memcpy(a->uv + 2, &md->uv1[v * 2], 8);
+            memcpy(a->color, &md->colors[v * 4], 16);
+        }
+        r = _oak_gl_buffer_upload(&f->positions, (size_t)base * 16, pos, n * 16);
+        if (r == OAK_OK)
+            r = _oak_gl_buffer_upload(&f->attributes, (size_t)base * sizeof *attr, attr,
+                                      n * sizeof *attr);
+        oak_free(pos), oak_free(attr);
+        if (r != OAK_OK) return r;
+    }
+    r = _oak_gl_buffer_upload(&f->indices, (size_t)first * 4, md->indices,
+                              (size_t)md->index_count * 4);
+    if (r != OAK_OK) return r;
+    if (!fits) {
+        f->vertex_fill += md->vertex_count;
+        f->index_fill += md->index_count;
+    }
+    s->id = mesh.id;
+    s->version = md->version;
+    s->base_vertex = base;
+    s->first_index = first;
+    s->vertex_count = md->vertex_count;
+    s->index_count = md->index_count / 3 * 3;
+    return OAK_OK;
+}
+
+/* ---- textures ------------------------------------------------------------ */
+
+static oak_result class_for(_oak_gl_frame *f, const oak_texture_data *td, uint32_t *out) {
+    bool is_float = td->format == OAK_FORMAT_RGBA32F;
+    for (uint32_t c = 0; c < f->class_count; c++) {
+        const _oak_gl_tex_class *k = &f->classes[c];
+        if (k->width == td->width && k->height == td->height && k->mips == td->mip_count &&
+            k->is_float == is_float) {
+            *out = c;
+            return OAK_OK;
+        }
+    }
+    if (f->class_count == OAK_GPU_TEXTURE_CLASSES)
+        return oak_error(OAK_ERROR_LIMIT,
+                         "gl: texture '%s' (%ux%u, %u levels) needs a size class beyond the %d "
+                         "a pass can read",
+                         td->name ? td->name : "?", td->width, td->height, td->mip_count,
+                         OAK_GPU_TEXTURE_CLASSES);
+    _oak_gl_tex_class *k = &f->classes[f->class_count];
+    *k = (_oak_gl_tex_class){0, td->width, td->height, td->mip_count, 0, 0, is_float};
+    *out = f->class_count++;
+    return OAK_OK;
+}
+
+/* Room for one more layer: a bigger array, the old layers copied over. */
+static oak_result class_reserve(_oak_gl_tex_class *k) {
+    if (k->layers < k->capacity) return OAK_OK;
+    uint32_t cap = k->capacity ? k->capacity * 2 : 4;
+    GLuint t = 0;
+    glCreateTextures(GL_TEXTURE_2D_ARRAY, 1, &t);
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    glTextureStorage3D(t, (GLsizei)k->mips, k->is_float ? GL_RGBA32F : GL_RGBA8, (GLsizei)k->width,
+                       (GLsizei)k->height, (GLsizei)cap);
+    if (glGetError() == GL_OUT_OF_MEMORY) {
+        glDeleteTextures(1, &t);
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory for a %ux%u x%u texture array",
+                         k->width, k->height, cap);
+    }
+    /* Filtering is done by hand with texelFetch; keep the sampler plain. */
+    glTextureParameteri(t, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
+    glTextureParameteri(t, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    if (k->tex) {
+        for (uint32_t l = 0; l < k->mips; l++) {
+            uint32_t w = k->width >> l ? k->width >> l : 1, h = k->height >> l ? k->height >> l : 1;
+            glCopyImageSubData(k->tex, GL_TEXTURE_2D_ARRAY, (GLint)l, 0, 0, 0, t,
+                               GL_TEXTURE_2D_ARRAY, (GLint)l, 0, 0, 0, (GLsizei)w, (GLsizei)h,
+                               (GLsizei)k->layers);
+        }
+        glDeleteTextures(1, &k->tex);
+    }
+    k->tex = t;
+    k->capacity = cap;
+    return OAK_OK;
+}
+
+static oak_result sync_texture(_oak_gl_frame *f, oak_texture tex, const _oak_gl_tex_slot **out) {
+    *out = NULL;
+    const oak_texture_data *td = tex.id ? oak_texture_get(tex) : NULL;
+    if (!td) return OAK_OK;
+    uint32_t i = oak_handle_index(tex.id);
+    oak_result r = grow_slots((void **)&f->texs, &f->tex_cap, i + 1, sizeof *f->texs);
+    if (r != OAK_OK) return r;
+    _oak_gl_tex_slot *s = &f->texs[i];
+    if (s->id == tex.id && s->version == td->version) {
+        *out = s;
+        return OAK_OK;
+    }
+    uint32_t c = 0;
+    if ((r = class_for(f, td, &c)) != OAK_OK) return r;
+    _oak_gl_tex_class *k = &f->classes[c];
+    int32_t layer;
+    if (s->id == tex.id && s->cls == (int32_t)c) {
+        layer = s->layer;
+    } else {
+        if ((r = class_reserve(k)) != OAK_OK) return r;
+        layer = (int32_t)k->layers++;
+        f->epoch++;
+    }
+    for (uint32_t l = 0; l < td->mip_count; l++)
+        glTextureSubImage3D(k->tex, (GLint)l, 0, 0, layer, (GLsizei)td->mip_width[l],
+                            (GLsizei)td->mip_height[l], 1, GL_RGBA,
+                            k->is_float ? GL_FLOAT : GL_UNSIGNED_BYTE, td->mips[l]);
+    s->id = tex.id;
+    s->version = td->version;
+    s->cls = (int32_t)c;
+    s->layer = layer;
+    *out = s;
+    return OAK_OK;
+}
+
+/* ---- materials ----------------------------------------------------------- */
+
+const _oak_gl_mat_slot *_oak_gl_mat_of(const _oak_gl_frame *f, oak_material material) {
+    if (!material.id) return NULL;
+    uint32_t i = oak_handle_index(material.id);
+    if (i >= f->mat_cap || f->mats[i].id != material.id) return NULL;
+    return &f->mats[i];
+}
+
+/* Packing as oak_gpu.h says (oak_gpu_texref.a.w): resolved oak_wrap and
+   oak_filter values, the uv set and the sRGB bit beside the level count. */
+static oak_result texref(_oak_gl_frame *f, const oak_texture_ref *ref, oak_gpu_texref *out) {
+    memset(out, 0, sizeof *out);
+    oak_gpu_texref_transform(out, (const float[2]){0, 0}, 0, (const float[2]){1, 1});
+    const _oak_gl_tex_slot *s;
+    oak_result r = sync_texture(f, ref->texture, &s);
+    if (r != OAK_OK || !s) return r;
+    const oak_texture_data *td = oak_texture_get(ref->texture);
+    const oak_sampler *sm = &ref->sampler;
+    uint32_t wu = sm->wrap_u ? sm->wrap_u : OAK_WRAP_REPEAT;
+    uint32_t wv = sm->wrap_v ? sm->wrap_v : OAK_WRAP_REPEAT;
+    uint32_t mag = sm->mag ? sm->mag : OAK_FILTER_LINEAR,
+             min = sm->min ? sm->min : OAK_FILTER_LINEAR;
+    uint32_t mip = sm->mip ? sm->mip : OAK_FILTER_LINEAR;
+    bool srgb = td->format == OAK_FORMAT_RGBA8_SRGB || td->format == OAK_FORMAT_DEFAULT;
+    out->a[0] = (uint32_t)s->cls + 1;
+    out->a[1] = (uint32_t)s->layer;
+    out->a[2] = td->width | td->height << 16;
+    out->a[3] = td->mip_count | wu << 8 | wv << 10 | mag << 12 | min << 14 | mip << 16 |
+                (ref->uv_set ? 1u : 0u) << 18 | (srgb ? OAK_GPU_TEX_SRGB : 0);
+    oak_gpu_texref_transform(out, ref->offset, ref->rotation, ref->scale);
+    return OAK_OK;
+}
+
+static oak_result sync_material(_oak_gl_frame *f, oak_material mat) {
+    const oak_material_data *md = mat.id ? oak_material_get(mat) : NULL;
+    if (!md) return OAK_OK;
+    uint32_t i = oak_handle_index(mat.id);
+    oak_result r = grow_slots((void **)&f->mats, &f->mat_cap, i + 1, sizeof *f->mats);
+    if (r != OAK_OK) return r;
+    _oak_gl_mat_slot *s = &f->mats[i];
+    const oak_material_desc *d = &md->desc;
+    const oak_texture_ref *refs[5] = {&d->base_color_tex, &d->metallic_roughness_tex,
+                                      &d->normal_tex, &d->occlusion_tex, &d->emissive_tex};
+    /* Textures first: a texture's new version must reach the GPU even when
+       the material itself did not change. */
+    oak_gpu_material g;
+    memset(&g, 0, sizeof g);
+    for (int t = 0; t < 5; t++)
+        if ((r = texref(f, refs[t], &g.tex[t])) != OAK_OK) return r;
+    if (s->id == mat.id && s->version == md->version && s->epoch == f->epoch) return OAK_OK;
+    memcpy(g.base_color, d->base_color, 16);
+    float es = d->emissive_strength != 0 ? d->emissive_strength : 1;
+    for (int c = 0; c < 3; c++) g.emissive[c] = d->emissive[c] * es;
+    g.params[0] = d->metallic, g.params[1] = d->roughness;
+    g.params[2] = d->normal_scale != 0 ? d->normal_scale : 1;
+    g.params[3] = d->occlusion_strength != 0 ? d->occlusion_strength : 1;
+    oak_alpha_mode am = d->alpha_mode ? d->alpha_mode : OAK_ALPHA_OPAQUE;
+    g.mode[0] = (float)am;
+    g.mode[1] = (float)((d->double_sided ? OAK_GPU_MAT_DOUBLE_SIDED : 0) |
+                        (d->unlit ? OAK_GPU_MAT_UNLIT : 0));
+    g.mode[2] = d->alpha_cutoff != 0 ? d->alpha_cutoff : (float)OAK_ALPHA_CUTOFF_DEFAULT;
+    r = _oak_gl_buffer_upload(&f->materials, (size_t)i * sizeof g, &g, sizeof g);
+    if (r != OAK_OK) return r;
+    s->id = mat.id;
+    s->version = md->version;
+    s->epoch = f->epoch;
+    s->double_sided = d->double_sided;
+    s->mask = d->alpha_mode == OAK_ALPHA_MASK;
+    s->blend = d->alpha_mode == OAK_ALPHA_BLEND;
+    return OAK_OK;
+}
+
+static oak_result sync_list(_oak_gl_frame *f, const oak_draw_list *l) {
+    for (uint32_t i = 0; i < l->count; i++) {
+        oak_result r = sync_mesh(f, l->mesh[i]);
+        if (r == OAK_OK) r = sync_material(f, l->material[i]);
+        if (r != OAK_OK) return r;
+    }
+    return OAK_OK;
+}
+
+oak_result _oak_gl_sync_view(_oak_gl_frame *f, const _oak_gl_context *ctx,
+                             const oak_render_view *view) {
+    (void)ctx;
+    uint32_t epoch = f->epoch;
+    oak_result r = sync_list(f, &view->draws);
+    if (r == OAK_OK) r = sync_list(f, &view->casters);
+    /* A texture that moved to a new layer changes materials synced earlier
+       in this pass; one more pass over the materials settles them. */
+    if (r == OAK_OK && epoch != f->epoch) {
+        for (uint32_t i = 0; i < view->draws.count && r == OAK_OK; i++)
+            r = sync_material(f, view->draws.material[i]);
+        for (uint32_t i = 0; i < view->casters.count && r == OAK_OK; i++)
+            r = sync_material(f, view->casters.material[i]);
+    }
+    return r;
+}
+
+void _oak_gl_resources_release(_oak_gl_frame *f) {
+    for (uint32_t c = 0; c < f->class_count; c++)
+        if (f->classes[c].tex) glDeleteTextures(1, &f->classes[c].tex);
+    f->class_count = 0;
+    oak_free(f->meshes), oak_free(f->texs), oak_free(f->mats);
+    f->meshes = NULL, f->texs = NULL, f->mats = NULL;
+    f->mesh_cap = f->tex_cap = f->mat_cap = 0;
+}
