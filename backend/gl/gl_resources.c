@@ -95,7 +95,7 @@ static oak_result class_for(_oak_gl_frame *f, const oak_texture_data *td, uint32
         return oak_error(OAK_ERROR_LIMIT,
                          "gl: texture '%s' (%ux%u, %u levels) needs a size class beyond the %d "
                          "a pass can read",
-                         td->name ? td->name : "?", td->width, td->height, td->mip_count,
+                         td->name ? td->name : "(unnamed)", td->width, td->height, td->mip_count,
                          OAK_GPU_TEXTURE_CLASSES);
     _oak_gl_tex_class *k = &f->classes[f->class_count];
     *k = (_oak_gl_tex_class){0, td->width, td->height, td->mip_count, 0, 0, is_float};
