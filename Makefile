@@ -27,7 +27,7 @@ demo: release
 	$(OAK) render --world default --size 1280x720 --out out/default.png
 	$(OAK) bench --world default --size 1280x720 --frames 10
 
-test: sanitize
+test: release sanitize
 	@cd $(SANITIZE) && ctest --output-on-failure -j $(JOBS)
 
 bench: release

@@ -69,6 +69,8 @@ void _oak_cli_subject(const cli_options *opts, char *out, size_t size);
 
 int _oak_cmd_render(int argc, char **argv);
 int _oak_cmd_info(int argc, char **argv);
+int _oak_cmd_view(int argc, char **argv); /* cmd_view.c: glTF viewer and --check */
+int _oak_cmd_bake(int argc, char **argv); /* cmd_bake.c: the .oakm cache */
 int _oak_cmd_bench(int argc, char **argv);
 
 #endif

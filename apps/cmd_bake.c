@@ -10,7 +10,7 @@
 #include <oak/anim.h>
 #include <oak/oak.h>
 
-int oak_cmd_bake(int argc, char **argv);
+#include "cli.h"
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -74,7 +74,7 @@ static oak_result timed_loads(const char *path, int runs, oak_gltf **keep, doubl
     return OAK_OK;
 }
 
-int oak_cmd_bake(int argc, char **argv) {
+int _oak_cmd_bake(int argc, char **argv) {
     int runs = 1;
     if (argc == 5 && strcmp(argv[3], "--runs") == 0) {
         runs = atoi(argv[4]);
@@ -84,11 +84,8 @@ int oak_cmd_bake(int argc, char **argv) {
         fprintf(stderr, "usage: oak bake IN.gltf|IN.glb OUT.oakm [--runs N]\n");
         return 2;
     }
-    oak_engine_desc ed = {.log_level = OAK_LOG_WARN};
-    if (oak_init(&ed)) {
-        fprintf(stderr, "oak: %s\n", oak_last_error());
-        return 1;
-    }
+    cli_options co = {.command = "bake"};
+    if (_oak_cli_start(&co)) return CLI_EXIT_FAIL; /* errors wait for our one line */
     oak_gltf *g = NULL, *back = NULL;
     double src_first = 0, src_median = 0, cache_first = 0, cache_median = 0, pose_ms = 0;
     uint32_t posed = 0;
@@ -97,7 +94,7 @@ int oak_cmd_bake(int argc, char **argv) {
     if (!r) r = timed_loads(argv[2], runs < 5 ? 5 : runs, &back, &cache_first, &cache_median);
     if (!r) r = pose_cost(back, &pose_ms, &posed);
     if (r) {
-        fprintf(stderr, "oak: %s\n", oak_last_error());
+        fprintf(stderr, "oak bake: %s\n", oak_last_error());
     } else {
         char line[512];
         oak_gltf_summary(g, line, sizeof line);

@@ -9,7 +9,7 @@
 #include <oak/anim.h>
 #include <oak/oak.h>
 
-int oak_cmd_view(int argc, char **argv);
+#include "cli.h"
 
 typedef struct view_args {
     const char *file, *anim, *backend, *out;
@@ -166,7 +166,7 @@ static int view(const view_args *a) {
            oak_renderer_backend(ren), a->yaw, a->pitch, a->out);
     code = 0;
 out:
-    if (r) fprintf(stderr, "oak: %s\n", oak_last_error());
+    if (r) fprintf(stderr, "oak view: %s\n", oak_last_error());
     oak_free(pixels);
     oak_free(pts);
     if (ren) oak_destroy_renderer(ren);
@@ -176,21 +176,18 @@ out:
     return code;
 }
 
-int oak_cmd_view(int argc, char **argv) {
+int _oak_cmd_view(int argc, char **argv) {
     view_args a;
     int bad = parse(&a, argc, argv);
     if (bad) return bad;
-    oak_engine_desc ed = {.log_level = OAK_LOG_WARN};
-    if (oak_init(&ed)) {
-        fprintf(stderr, "oak: %s\n", oak_last_error());
-        return 1;
-    }
+    cli_options co = {.command = "view"};
+    if (_oak_cli_start(&co)) return CLI_EXIT_FAIL; /* errors wait for our one line */
     int code;
     if (a.check) {
         oak_gltf *g = NULL;
         oak_gltf_desc d = {.no_assets = true};
         if (oak_gltf_load(&g, a.file, &d)) {
-            fprintf(stderr, "oak: %s\n", oak_last_error());
+            fprintf(stderr, "oak view: %s\n", oak_last_error());
             code = 1;
         } else {
             char line[512];

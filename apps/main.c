@@ -24,6 +24,9 @@ static const command g_commands[] = {
      "time frames along the world's camera path (median, p95, max per stage)"},
     {"info", _oak_cmd_info, CLI_OPT_THREADS | CLI_OPT_VERBOSE,
      "version, backends compiled in and what each finds here, threads"},
+    {"view", _oak_cmd_view, 0,
+     "frame and draw a glTF model to a PNG (oak view FILE --check: validate only)"},
+    {"bake", _oak_cmd_bake, 0, "write a glTF model as a .oakm cache and time both loads"},
 };
 
 #define COMMAND_COUNT (sizeof g_commands / sizeof g_commands[0])

@@ -507,18 +507,16 @@ static oak_result load_cameras(gltf_ctx *c) {
         if ((r = _oak_gltf_object(c, o, path, type, &p))) return r;
         if (!p) return oak_error(OAK_ERROR_PARSE, "%s: %s.%s is missing", c->file, path, type);
         snprintf(sp, sizeof sp, "%s.%s", path, type);
-        oak_camera *cc = &cam->camera;
-        if ((r = _oak_gltf_float(c, p, sp, "znear", 0.1f, &cc->znear))) return r;
-        if ((r = _oak_gltf_float(c, p, sp, "zfar", 0, &cc->zfar))) return r;
+        cam->orthographic = ortho;
+        if ((r = _oak_gltf_float(c, p, sp, "znear", 0.1f, &cam->znear))) return r;
+        if ((r = _oak_gltf_float(c, p, sp, "zfar", 0, &cam->zfar))) return r;
         if (ortho) {
             if ((r = _oak_gltf_float(c, p, sp, "xmag", 1, &cam->xmag))) return r;
             if ((r = _oak_gltf_float(c, p, sp, "ymag", 1, &cam->ymag))) return r;
-            cc->ortho_height = 2 * fabsf(cam->ymag);
-            if (cam->ymag != 0) cc->aspect = fabsf(cam->xmag / cam->ymag);
         } else {
-            if ((r = _oak_gltf_float(c, p, sp, "yfov", 0, &cc->fov_y))) return r;
-            if ((r = _oak_gltf_float(c, p, sp, "aspectRatio", 0, &cc->aspect))) return r;
-            if (!(cc->fov_y > 0 && cc->fov_y < OAK_PI))
+            if ((r = _oak_gltf_float(c, p, sp, "yfov", 0, &cam->yfov))) return r;
+            if ((r = _oak_gltf_float(c, p, sp, "aspectRatio", 0, &cam->aspect))) return r;
+            if (!(cam->yfov > 0 && cam->yfov < OAK_PI))
                 return oak_error(OAK_ERROR_PARSE, "%s: %s.yfov must be in (0, pi)", c->file, sp);
         }
     }
@@ -549,27 +547,26 @@ static oak_result load_lights(gltf_ctx *c) {
         if ((r = _oak_gltf_string(c, o, path, "type", &type))) return r;
         l->name = _oak_gltf_strdup(c, name);
         if (!l->name) return _oak_gltf_oom(c);
-        oak_light *ol = &l->light;
         if (type && strcmp(type, "directional") == 0)
-            ol->type = OAK_LIGHT_DIRECTIONAL;
+            l->type = OAK_GLTF_LIGHT_DIRECTIONAL;
         else if (type && strcmp(type, "point") == 0)
-            ol->type = OAK_LIGHT_POINT;
+            l->type = OAK_GLTF_LIGHT_POINT;
         else if (type && strcmp(type, "spot") == 0)
-            ol->type = OAK_LIGHT_SPOT;
+            l->type = OAK_GLTF_LIGHT_SPOT;
         else
             return oak_error(OAK_ERROR_PARSE, "%s: %s.type must be directional, point or spot",
                              c->file, path);
-        ol->color[0] = ol->color[1] = ol->color[2] = 1;
-        if ((r = _oak_gltf_floats(c, o, path, "color", 3, ol->color))) return r;
-        if ((r = _oak_gltf_float(c, o, path, "intensity", 1, &ol->intensity))) return r;
-        if ((r = _oak_gltf_float(c, o, path, "range", 0, &ol->range))) return r;
-        ol->outer_cone = OAK_PI / 4;
+        l->color[0] = l->color[1] = l->color[2] = 1;
+        if ((r = _oak_gltf_floats(c, o, path, "color", 3, l->color))) return r;
+        if ((r = _oak_gltf_float(c, o, path, "intensity", 1, &l->intensity))) return r;
+        if ((r = _oak_gltf_float(c, o, path, "range", 0, &l->range))) return r;
+        l->outer_cone = OAK_PI / 4;
         const cJSON *spot;
         if ((r = _oak_gltf_object(c, o, path, "spot", &spot))) return r;
         snprintf(sp, sizeof sp, "%s.spot", path);
         if (spot &&
-            ((r = _oak_gltf_float(c, spot, sp, "innerConeAngle", 0, &ol->inner_cone)) ||
-             (r = _oak_gltf_float(c, spot, sp, "outerConeAngle", OAK_PI / 4, &ol->outer_cone))))
+            ((r = _oak_gltf_float(c, spot, sp, "innerConeAngle", 0, &l->inner_cone)) ||
+             (r = _oak_gltf_float(c, spot, sp, "outerConeAngle", OAK_PI / 4, &l->outer_cone))))
             return r;
     }
     return OAK_OK;

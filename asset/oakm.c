@@ -351,25 +351,26 @@ static void s_model(ser *s, oak_gltf *g) {
     for (uint32_t i = 0; !s->err && i < g->camera_count; i++) {
         oak_gltf_camera *c = &g->cameras[i];
         s_str(s, &c->name);
-        s_f32(s, &c->camera.fov_y, 1);
-        s_f32(s, &c->camera.znear, 1);
-        s_f32(s, &c->camera.zfar, 1);
-        s_f32(s, &c->camera.ortho_height, 1);
-        s_f32(s, &c->camera.aspect, 1);
+        s_bool(s, &c->orthographic);
+        s_f32(s, &c->yfov, 1);
+        s_f32(s, &c->aspect, 1);
         s_f32(s, &c->xmag, 1);
         s_f32(s, &c->ymag, 1);
+        s_f32(s, &c->znear, 1);
+        s_f32(s, &c->zfar, 1);
     }
     S_ITEMS(s, g->lights, g->light_count);
     for (uint32_t i = 0; !s->err && i < g->light_count; i++) {
         oak_gltf_light *l = &g->lights[i];
         s_str(s, &l->name);
-        s_enum(s, &l->light.type);
-        s_f32(s, l->light.color, 3);
-        s_f32(s, &l->light.intensity, 1);
-        s_f32(s, &l->light.range, 1);
-        s_f32(s, &l->light.inner_cone, 1);
-        s_f32(s, &l->light.outer_cone, 1);
-        s_bool(s, &l->light.cast_shadows);
+        s_enum(s, &l->type);
+        s_f32(s, l->color, 3);
+        s_f32(s, &l->intensity, 1);
+        s_f32(s, &l->range, 1);
+        s_f32(s, &l->inner_cone, 1);
+        s_f32(s, &l->outer_cone, 1);
+        if (s->reading && (uint32_t)l->type > OAK_GLTF_LIGHT_SPOT)
+            s_fail(s, OAK_ERROR_PARSE, "a light has an unknown type");
     }
 }
 

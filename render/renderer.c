@@ -44,8 +44,13 @@ oak_result oak_make_renderer(oak_renderer **out, const oak_renderer_desc *desc) 
             res = try_create(r, b);
             _oak_error_quiet(false);
             if (res == OAK_OK) break;
-            used += (size_t)snprintf(r->fallback + used, sizeof r->fallback - used, "%s%s: %s",
-                                     used ? "; " : "", b->name, oak_last_error());
+            /* backends prefix their own messages with their name */
+            const char *why = oak_last_error();
+            size_t nl = strlen(b->name);
+            bool named = strncmp(why, b->name, nl) == 0 && why[nl] == ':';
+            used +=
+                (size_t)snprintf(r->fallback + used, sizeof r->fallback - used, "%s%s%s%s",
+                                 used ? "; " : "", named ? "" : b->name, named ? "" : ": ", why);
             if (used >= sizeof r->fallback) used = sizeof r->fallback - 1;
         }
         r->desc.hardware_only = false;

@@ -2,6 +2,7 @@
  * scene with its TRS, name and parent, so joints are ordinary entities; mesh
  * renderers (posed primitives get a mesh of their own), cameras, lights and
  * the animation player on the root. All per-frame memory is taken here. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,33 @@ static oak_transform node_transform(const oak_gltf_node *n) {
 
 static bool needs_deform(const oak_gltf_node *n, const oak_gltf_primitive *p) {
     return (n->skin >= 0 && p->influence_count) || (p->target_count && n->weight_count);
+}
+
+static oak_camera scene_camera(const oak_gltf_camera *c) {
+    oak_camera cam = {0};
+    cam.znear = c->znear;
+    cam.zfar = c->zfar; /* 0 (infinite in glTF) takes oak's far default */
+    if (c->orthographic) {
+        cam.ortho_height = 2 * fabsf(c->ymag);
+        if (c->ymag != 0) cam.aspect = fabsf(c->xmag / c->ymag);
+    } else {
+        cam.fov_y = c->yfov;
+        cam.aspect = c->aspect;
+    }
+    return cam;
+}
+
+/* glTF's units are oak's: lux for directional lights (irradiance), candela
+ * for point and spot lights (intensity / d^2). */
+static oak_light scene_light(const oak_gltf_light *l) {
+    static const oak_light_type types[] = {OAK_LIGHT_DIRECTIONAL, OAK_LIGHT_POINT, OAK_LIGHT_SPOT};
+    oak_light o = oak_light_defaults(types[l->type <= OAK_GLTF_LIGHT_SPOT ? l->type : 0]);
+    memcpy(o.color, l->color, 12);
+    o.intensity = l->intensity;
+    o.range = l->range;
+    o.inner_cone = l->inner_cone;
+    o.outer_cone = l->outer_cone;
+    return o;
 }
 
 static oak_result fail(oak_gltf_instance *inst, oak_result r) {
@@ -131,8 +159,14 @@ oak_result oak_gltf_instantiate(oak_gltf_instance **out, oak_scene *scene, const
         oak_transform t = node_transform(n);
         oak_scene_set_transform(scene, e, &t);
         for (uint32_t c = 0; c < n->child_count && tail < nn; c++) queue[tail++] = n->children[c];
-        if (n->camera >= 0) oak_scene_set_camera(scene, e, &g->cameras[n->camera].camera);
-        if (n->light >= 0) oak_scene_set_light(scene, e, &g->lights[n->light].light);
+        if (n->camera >= 0) {
+            oak_camera cam = scene_camera(&g->cameras[n->camera]);
+            oak_scene_set_camera(scene, e, &cam);
+        }
+        if (n->light >= 0) {
+            oak_light light = scene_light(&g->lights[n->light]);
+            oak_scene_set_light(scene, e, &light);
+        }
         if (n->mesh < 0) continue;
         const oak_gltf_mesh *m = &g->meshes[n->mesh];
         for (uint32_t p = 0; p < m->primitive_count && !r; p++) {

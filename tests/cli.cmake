@@ -43,6 +43,8 @@ oak_cli_test(cliRenderRejectsWorldAndScene ARGS "render|--world|default|--scene|
              ERR "give one" ERR_LINES 1)
 oak_cli_test(cliInfoRejectsRenderOptions ARGS "info|--size|64x64" EXIT 2
              ERR "oak info: unknown option '--size'" ERR_LINES 1)
+oak_cli_test(cliViewRejectsMissingFile ARGS "view" EXIT 2 ERR "usage: oak view")
+oak_cli_test(cliBakeRejectsMissingArguments ARGS "bake" EXIT 2 ERR "usage: oak bake" ERR_LINES 1)
 oak_cli_test(cliBenchRejectsJsonValue ARGS "bench|--json=yes" EXIT 2
              ERR "--json takes no value" ERR_LINES 1)
 
@@ -107,3 +109,20 @@ if(OAK_HAVE_VULKAN OR OAK_HAVE_GL)
                ARGS "render|--backend|auto|--size|32x18|--out|${CMAKE_BINARY_DIR}/test-out/cli_auto.png"
                EXIT 0 OUT "^cpu \\| " ERR "^oak render: auto chose cpu: [^\n]+\n$" ERR_LINES 1)
 endif()
+
+# ---- glTF: oak view and oak bake ------------------------------------------
+set(OAK_GLTF_DATA ${CMAKE_CURRENT_SOURCE_DIR}/data/gltf)
+oak_cli_test(cliViewCheckPrintsOneLineSummary ARGS "view|${OAK_GLTF_DATA}/triangle.gltf|--check"
+             EXIT 0 OUT "triangle\\.gltf: 1 nodes, 1 meshes, 1 primitives, 1 materials, 0 textures, 0 skins, 0 clips\n$")
+oak_cli_test(cliViewCheckNamesTheBrokenPlace ARGS "view|${OAK_GLTF_DATA}/missing_bin.gltf|--check"
+             EXIT 1 ERR "oak view: .*missing_bin\\.gltf: buffers\\[0\\]\\.uri: cannot read" ERR_LINES 1)
+oak_cli_test(cliViewRejectsUnknownOption ARGS "view|${OAK_GLTF_DATA}/triangle.gltf|--bogus|1"
+             EXIT 2 ERR "oak view: unknown option --bogus")
+oak_cli_test(cliViewRejectsUnknownClip ARGS "view|${OAK_GLTF_DATA}/triangle.gltf|--anim|walk|--backend|null|--size|32x18|--out|${CMAKE_BINARY_DIR}/test-out/cli_view_clip.png"
+             EXIT 1 ERR "no animation named or numbered \"walk\" \\(0 clips\\)" ERR_LINES 1)
+oak_cli_test(cliViewDrawsToPng ARGS "view|${OAK_GLTF_DATA}/triangle.gltf|--backend|cpu|--size|64x48|--out|${CMAKE_BINARY_DIR}/test-out/cli_view.png"
+             EXIT 0 OUT "64x48 on cpu.*cli_view\\.png\n$")
+oak_cli_test(cliBakeWritesAndTimesTheCache ARGS "bake|${OAK_GLTF_DATA}/triangle.gltf|${CMAKE_BINARY_DIR}/test-out/cli_triangle.oakm"
+             EXIT 0 OUT "baked to .*cli_triangle\\.oakm\nload ms: source [0-9.]+ first")
+oak_cli_test(cliBakeRejectsMissingOutput ARGS "bake|${OAK_GLTF_DATA}/triangle.gltf" EXIT 2
+             ERR "usage: oak bake")

@@ -270,6 +270,11 @@ TEST(cpuThreadCountDeterminism) {
             CHECK_EQ_INT(diff, 0);
         }
     }
+    /* the serial bin merge, kept beside the parallel one, agrees */
+    setenv("OAK_CPU_SERIAL_MERGE", "1", 1);
+    busy_frame(px, W, H);
+    unsetenv("OAK_CPU_SERIAL_MERGE");
+    CHECK(memcmp(px, ref, sizeof px) == 0);
     /* the frame is not trivially uniform */
     int distinct = 0;
     for (uint32_t x = 1; x < W; x++)
@@ -355,6 +360,50 @@ TEST(cpuRejectsStaleHandlesAndShortBuffers) {
     be->destroy(self);
 }
 
+TEST(cpuShadowMapKeptWhileCastersStandStill) {
+    enum { W = 64 };
+    sc_scene s;
+    sc_init(&s, W, W);
+    const float eye[3] = {0, 20, 0}, at[3] = {0, 0, 0};
+    sc_camera(&s, eye, at, UP_NEG_Z, 0, 8, 1, 100);
+    mat4 id = GLM_MAT4_IDENTITY_INIT, moved;
+    oak_mesh ground = sc_ground(20);
+    const float lo[3] = {-0.5f, 0, -0.5f}, hi[3] = {0.5f, 1, 0.5f};
+    oak_mesh box = sc_box(lo, hi);
+    oak_material white = sc_material(0.8f, 0.8f, 0.8f, 0, 1, false);
+    sc_draw(&s, ground, white, id);
+    sc_draw(&s, box, white, id);
+    sc_caster(&s, ground, white, id);
+    sc_caster(&s, box, white, id);
+    const float d = 0.70710678f, dir[3] = {-d, -d, 0};
+    oak_render_light *sun = sc_light(&s, OAK_LIGHT_DIRECTIONAL, 3);
+    memcpy(sun->direction, dir, sizeof dir);
+    s.view.key_light = 0;
+    sc_sun_shadow(&s, dir, 512, 8);
+    const oak_backend *be = oak_backend_cpu();
+    void *self = NULL;
+    oak_backend_desc bd = {W, W, NULL, 0};
+    CHECK_OK(be->create(&self, &bd));
+    if (!self) return;
+    static uint8_t f1[W * W * 4], f2[W * W * 4], f3[W * W * 4], fresh[W * W * 4];
+    uint8_t *frames[3] = {f1, f2, f3};
+    for (int f = 0; f < 3; f++) {
+        if (f == 2) { /* the box moves 2 m along +z: its shadow must follow */
+            glm_translate_make(moved, (vec3){0, 0, 2});
+            glm_mat4_copy(moved, s.world[1]);
+            glm_mat4_copy(moved, s.cworld[1]);
+        }
+        CHECK_OK(be->sync(self, &s.view));
+        CHECK_OK(be->render(self, &s.view));
+        CHECK_OK(be->read_pixels(self, frames[f], sizeof f1));
+    }
+    be->destroy(self);
+    CHECK(memcmp(f1, f2, sizeof f1) == 0); /* the kept map draws the same */
+    CHECK(memcmp(f1, f3, sizeof f1) != 0);
+    CHECK_OK(sc_render(&s, fresh, NULL, NULL)); /* a new backend draws the moved box */
+    CHECK(memcmp(f3, fresh, sizeof f3) == 0);
+}
+
 TEST(cpuSurvivesHostileGeometry) {
     /* 1e30 and 1e-30 coordinates, a vertex at the eye, points on the eye
        plane and behind it, degenerate and sliver triangles (the registry
@@ -417,6 +466,7 @@ int main(void) {
     RUN(cpuThreadCountDeterminism);
     RUN(cpuSyncRereadsMovedMeshAndMaterial);
     RUN(cpuRejectsStaleHandlesAndShortBuffers);
+    RUN(cpuShadowMapKeptWhileCastersStandStill);
     RUN(cpuSurvivesHostileGeometry);
     oak_shutdown();
     return TEST_SUMMARY();

@@ -346,6 +346,78 @@ TEST(cpuEmissiveAndOcclusionTextures) {
     CHECK_NEAR(c[2], sc_byte(base, true), 1);
 }
 
+/* Texel index the contract gives for uv under a wrap mode, nearest filter. */
+static int wrap_index(double u, int n, oak_wrap mode) {
+    int i = (int)floor(u * n);
+    if (mode == OAK_WRAP_CLAMP) return i < 0 ? 0 : i >= n ? n - 1 : i;
+    if (mode == OAK_WRAP_MIRROR) {
+        int m = ((i % (2 * n)) + 2 * n) % (2 * n);
+        return m < n ? m : 2 * n - 1 - m;
+    }
+    return ((i % n) + n) % n;
+}
+
+TEST(cpuTextureWrapModesAndTransform) {
+    enum { W = 48, H = 16 };
+    /* a 4 x 4 texture whose columns are 0, 80, 160, 240 in red and rows the
+       same in green; unlit, nearest, no tone curve: bytes come back as is */
+    uint8_t tex[4 * 4 * 4];
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 4; x++) {
+            uint8_t *t = tex + (y * 4 + x) * 4;
+            t[0] = (uint8_t)(x * 80), t[1] = (uint8_t)(y * 80), t[2] = 0, t[3] = 255;
+        }
+    oak_texture_desc td = {4, 4, OAK_FORMAT_RGBA8_SRGB, tex, true, "wrap4"};
+    oak_texture t = {0};
+    CHECK_OK(oak_make_texture(&t, &td));
+    const oak_wrap modes[3] = {OAK_WRAP_REPEAT, OAK_WRAP_CLAMP, OAK_WRAP_MIRROR};
+    for (int mi = 0; mi < 3; mi++)
+        for (int rot = 0; rot < 2; rot++) {
+            sc_scene s;
+            sc_init(&s, W, H);
+            s.view.post.no_tonemap = true;
+            const float eye[3] = {0, 0, 5}, at[3] = {0, 0, 0};
+            sc_camera(&s, eye, at, UP_Y, 0, 1, 0.1f, 100);
+            /* the quad fills the view: u = 0..1 across x, v = 0..1 up y;
+               scale 3 and offset -1 make it -1..2 */
+            const float q[4][3] = {
+                {-1.5f, -0.5f, 0}, {1.5f, -0.5f, 0}, {1.5f, 0.5f, 0}, {-1.5f, 0.5f, 0}};
+            oak_material_desc md = oak_material_desc_defaults(NULL);
+            md.unlit = true;
+            oak_texture_ref *r = &md.base_color_tex;
+            r->texture = t;
+            r->sampler.wrap_u = r->sampler.wrap_v = modes[mi];
+            r->sampler.mag = r->sampler.min = OAK_FILTER_NEAREST;
+            r->scale[0] = r->scale[1] = 3;
+            r->offset[0] = r->offset[1] = -1;
+            r->rotation = rot ? (float)(M_PI / 2) : 0;
+            oak_material m = {0};
+            CHECK_OK(oak_make_material(&m, &md));
+            mat4 id = GLM_MAT4_IDENTITY_INIT;
+            sc_draw(&s, sc_quad(q), m, id);
+            uint8_t px[W * H * 4];
+            CHECK_OK(sc_render(&s, px, NULL, NULL));
+            int bad = 0;
+            for (int y = 0; y < H; y++)
+                for (int x = 0; x < W; x++) {
+                    double u = (x + 0.5) / W, v = 1 - (y + 0.5) / H;
+                    double su = 3 * u, sv = 3 * v, tu = su, tv = sv;
+                    if (rot) tu = -sv, tv = su; /* cos 90 = 0, sin 90 = 1 */
+                    tu -= 1, tv -= 1;
+                    /* skip pixels within 1e-3 of a texel boundary */
+                    if (fabs(tu * 4 - floor(tu * 4 + 0.5)) < 1e-3 ||
+                        fabs(tv * 4 - floor(tv * 4 + 0.5)) < 1e-3)
+                        continue;
+                    int want_r = wrap_index(tu, 4, modes[mi]) * 80;
+                    int want_g = wrap_index(tv, 4, modes[mi]) * 80;
+                    const uint8_t *c = sc_px(px, W, (uint32_t)x, (uint32_t)y);
+                    bad += abs(c[0] - want_r) > 1 || abs(c[1] - want_g) > 1;
+                }
+            CHECK_EQ_INT(bad, 0);
+            if (bad) fprintf(stderr, "  wrap mode %d rotation %d\n", mi, rot);
+        }
+}
+
 TEST(cpuDitherPattern) {
     enum { W = 32, H = 16 };
     sc_scene s;
@@ -465,6 +537,7 @@ int main(void) {
     RUN(cpuBlendOverInLinearLight);
     RUN(cpuNormalMapTiltsLambert);
     RUN(cpuEmissiveAndOcclusionTextures);
+    RUN(cpuTextureWrapModesAndTransform);
     RUN(cpuDitherPattern);
     RUN(cpuFxaaStraightEdge);
     RUN(cpuFxaaStaircase);

@@ -152,8 +152,8 @@ TEST(gltfPunctualLightAndNodeMatrixRead) {
     CHECK_OK(oak_gltf_load(&g, gltf_asset(path, sizeof path, "cubes/Cubes.glb"), &d));
     if (!g) return;
     CHECK_EQ_INT(g->nodes[0].light, 0);
-    CHECK_EQ_INT(g->lights[0].light.type, OAK_LIGHT_POINT);
-    CHECK_NEAR(g->lights[0].light.intensity, 79.57747201077999, 1e-3);
+    CHECK_EQ_INT(g->lights[0].type, OAK_GLTF_LIGHT_POINT);
+    CHECK_NEAR(g->lights[0].intensity, 79.57747201077999, 1e-3);
     CHECK_NEAR(g->nodes[0].rotation[0], -0.7071068286895752, 1e-6);
     CHECK_EQ_INT(g->root_count, 5);
     oak_gltf_free(g);

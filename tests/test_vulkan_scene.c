@@ -32,6 +32,7 @@ typedef struct scene {
 static scene *scene_open(void) {
     scene *s = oak_calloc(1, sizeof *s);
     oak_backend_desc d = {.width = W, .height = H, .shadow_map_size = 512};
+    if (s) s->fe.shadow_size = 1024;
     if (s && oak_backend_vulkan()->create(&s->vk, &d) != OAK_OK) {
         oak_free(s);
         return NULL;

@@ -25,7 +25,32 @@ static void vkt_log(void *user, oak_log_level level, const char *msg) {
     }
 }
 
+/* Heap calls through the engine's hooks (vkt_init_counting). */
+static long vkt_heap_calls;
+static void *vkt_alloc(void *u, size_t n) {
+    (void)u, vkt_heap_calls++;
+    return malloc(n);
+}
+static void *vkt_realloc(void *u, void *p, size_t n) {
+    (void)u, vkt_heap_calls++;
+    return realloc(p, n);
+}
+static void vkt_free(void *u, void *p) {
+    (void)u;
+    if (p) vkt_heap_calls++;
+    free(p);
+}
+
+static inline void vkt_init_with(const oak_allocator *a);
 static inline void vkt_init(void) {
+    vkt_init_with(NULL);
+}
+static inline void vkt_init_counting(void) {
+    oak_allocator a = {vkt_alloc, vkt_realloc, vkt_free, NULL};
+    vkt_init_with(&a);
+}
+
+static inline void vkt_init_with(const oak_allocator *a) {
     setenv("OAK_VK_VALIDATION", "1", 0);
     /* The loader unloads the driver and layer with the instance; LSan then
        cannot name their leaks ("<unknown module>") and lsan.supp cannot
@@ -35,6 +60,7 @@ static inline void vkt_init(void) {
     oak_engine_desc d = {0};
     d.log = vkt_log;
     d.log_level = OAK_LOG_WARN;
+    if (a) d.allocator = *a;
     if (oak_init(&d) != OAK_OK) {
         fprintf(stderr, "oak_init failed: %s\n", oak_last_error());
         exit(2);
@@ -44,12 +70,16 @@ static inline void vkt_init(void) {
 /* The frontend's view of input at w x h (drawn by the null backend). */
 typedef struct vkt_frontend {
     oak_renderer *r;
+    uint32_t shadow_size; /* 0: 256 texels, small enough for lavapipe */
 } vkt_frontend;
 
 static inline const oak_render_view *vkt_view(vkt_frontend *fe, uint32_t w, uint32_t h,
                                               const oak_frame_input *in) {
     if (!fe->r) {
-        oak_renderer_desc rd = {.backend = "null", .width = w, .height = h};
+        oak_renderer_desc rd = {.backend = "null",
+                                .width = w,
+                                .height = h,
+                                .shadow_map_size = fe->shadow_size ? fe->shadow_size : 256};
         if (oak_make_renderer(&fe->r, &rd) != OAK_OK) return NULL;
     }
     uint32_t cw, ch;

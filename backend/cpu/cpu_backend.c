@@ -39,6 +39,7 @@ static void pass_release(cpu_pass *p) {
     oak_free(p->tris);
     oak_free(p->bin_start);
     oak_free(p->bin_tris);
+    oak_free(p->counts);
     memset(p, 0, sizeof *p);
 }
 
@@ -98,6 +99,8 @@ static oak_result cpu_create(void **self, const oak_backend_desc *desc) {
     cpu_backend *b = oak_calloc(1, sizeof *b);
     if (!b) return OAK_ERROR_OUT_OF_MEMORY;
     _oak_cpu_post_init();
+    const char *serial = getenv("OAK_CPU_SERIAL_MERGE");
+    b->serial_merge = serial && serial[0] && serial[0] != '0';
     b->shadow_size = desc && desc->shadow_map_size ? desc->shadow_map_size : OAK_SHADOW_MAP_SIZE;
     oak_result r = cpu_resize(b, desc && desc->width ? desc->width : 1280,
                               desc && desc->height ? desc->height : 720);
@@ -235,10 +238,35 @@ static oak_result draw_shadow(cpu_backend *b, const oak_render_view *v) {
         if (!pass_add(p, i)) return OAK_ERROR_OUT_OF_MEMORY;
     }
     pass_fill(b, p, l, false);
+    /* What stands still is drawn once: the map is kept while its inputs
+       (size, matrix, and each caster's mesh, material, base texture, matrix
+       and flags, versions included) hash the same as last frame's. */
+    uint64_t h = oak_hash(p->view_proj, sizeof(mat4), S);
+    for (uint32_t i = 0; i < p->draw_count; i++) {
+        const cpu_draw *d = &p->draws[i];
+        const cpu_mesh *m = &b->meshes[d->mesh];
+        const cpu_material *mt = &b->materials[d->material];
+        int32_t tex = mt->tex[CPU_TEX_BASE].tex;
+        uint32_t ids[7] = {m->id,
+                           m->version,
+                           mt->id,
+                           mt->version,
+                           d->flags,
+                           tex >= 0 ? b->textures[tex].id : 0,
+                           tex >= 0 ? b->textures[tex].version : 0};
+        h = oak_hash(ids, sizeof ids, h);
+        h = oak_hash(d->world, sizeof(mat4), h);
+    }
+    if (b->shadow_cached && h == b->shadow_hash) {
+        b->shadow_valid = true;
+        return OAK_OK;
+    }
+    b->shadow_cached = false;
     oak_result r = _oak_cpu_pass_geometry(b, p, NULL, NULL);
     if (r) return r;
     _oak_cpu_pass_raster(b, p);
-    b->shadow_valid = true;
+    b->shadow_valid = b->shadow_cached = true;
+    b->shadow_hash = h;
     return OAK_OK;
 }
 

@@ -250,6 +250,66 @@ static void setup_job(void *user, uint32_t begin, uint32_t end, uint32_t worker)
     }
 }
 
+/* ---- the merge of chunk outputs into tile bins ---- */
+
+#define CPU_MERGE_COUNTS_MAX (4u << 20) /* chunk x tile counters before the serial merge */
+
+typedef struct merge_ctx {
+    cpu_pass *p;
+    uint32_t tiles;
+} merge_ctx;
+
+static void merge_count_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    merge_ctx *mc = user;
+    cpu_pass *p = mc->p;
+    for (uint32_t c = begin; c < end; c++) {
+        const cpu_chunk *ch = &p->chunks[c];
+        if (ch->tri_count) memcpy(p->tris + ch->base, ch->tris, ch->tri_count * sizeof(cpu_tri));
+        uint32_t *cnt = p->counts + (size_t)c * mc->tiles;
+        memset(cnt, 0, mc->tiles * sizeof(uint32_t));
+        for (uint32_t k = 0; k < ch->bin_count; k += 2) cnt[ch->bins[k]]++;
+    }
+}
+
+static void merge_total_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    merge_ctx *mc = user;
+    cpu_pass *p = mc->p;
+    for (uint32_t t = begin; t < end; t++) {
+        uint32_t sum = 0;
+        for (uint32_t c = 0; c < p->chunk_count; c++) sum += p->counts[(size_t)c * mc->tiles + t];
+        p->bin_start[t + 1] = sum;
+    }
+}
+
+static void merge_offset_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    merge_ctx *mc = user;
+    cpu_pass *p = mc->p;
+    for (uint32_t t = begin; t < end; t++) {
+        uint32_t at = p->bin_start[t];
+        for (uint32_t c = 0; c < p->chunk_count; c++) {
+            uint32_t *n = &p->counts[(size_t)c * mc->tiles + t];
+            uint32_t k = *n;
+            *n = at;
+            at += k;
+        }
+    }
+}
+
+static void merge_scatter_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    merge_ctx *mc = user;
+    cpu_pass *p = mc->p;
+    for (uint32_t c = begin; c < end; c++) {
+        const cpu_chunk *ch = &p->chunks[c];
+        uint32_t *at = p->counts + (size_t)c * mc->tiles;
+        for (uint32_t k = 0; k < ch->bin_count; k += 2)
+            p->bin_tris[at[ch->bins[k]]++] = ch->base + ch->bins[k + 1];
+    }
+}
+
 oak_result _oak_cpu_pass_geometry(cpu_backend *b, cpu_pass *p, double *vertex_ms, double *bins_ms) {
     uint64_t t0 = oak_time_ns();
     /* prefix sums of vertices and triangles per draw */
@@ -305,26 +365,41 @@ oak_result _oak_cpu_pass_geometry(cpu_backend *b, cpu_pass *p, double *vertex_ms
         !OAK_GROW(p->bin_tris, p->bin_tris_cap, (uint32_t)entries + 1) ||
         !OAK_GROW(p->bin_start, p->bin_start_cap, tiles + 1))
         return OAK_ERROR_OUT_OF_MEMORY;
-    memset(p->bin_start, 0, (tiles + 1) * sizeof(uint32_t));
     uint32_t base = 0;
     for (uint32_t c = 0; c < chunks; c++) {
-        const cpu_chunk *ch = &p->chunks[c];
-        if (ch->tri_count) memcpy(p->tris + base, ch->tris, ch->tri_count * sizeof(cpu_tri));
-        base += ch->tri_count;
-        for (uint32_t k = 0; k < ch->bin_count; k += 2) p->bin_start[ch->bins[k] + 1]++;
+        p->chunks[c].base = base;
+        base += p->chunks[c].tri_count;
     }
     p->tri_total = base;
-    for (uint32_t t = 0; t < tiles; t++) p->bin_start[t + 1] += p->bin_start[t];
-    /* bin_start[t] is used as tile t's cursor, then shifted back */
-    base = 0;
-    for (uint32_t c = 0; c < chunks; c++) {
-        const cpu_chunk *ch = &p->chunks[c];
-        for (uint32_t k = 0; k < ch->bin_count; k += 2)
-            p->bin_tris[p->bin_start[ch->bins[k]]++] = base + ch->bins[k + 1];
-        base += ch->tri_count;
+    if (!b->serial_merge && (uint64_t)chunks * tiles <= CPU_MERGE_COUNTS_MAX &&
+        OAK_GROW(p->counts, p->counts_cap, chunks * tiles + 1)) {
+        /* per-chunk tile counts, their offsets per tile in chunk order, then a
+           scatter per chunk: the serial merge's order, on the job pool */
+        merge_ctx mc = {p, tiles};
+        oak_parallel_for(chunks, 1, merge_count_job, &mc);
+        oak_parallel_for(tiles, 64, merge_total_job, &mc);
+        p->bin_start[0] = 0;
+        for (uint32_t t = 0; t < tiles; t++) p->bin_start[t + 1] += p->bin_start[t];
+        oak_parallel_for(tiles, 64, merge_offset_job, &mc);
+        oak_parallel_for(chunks, 1, merge_scatter_job, &mc);
+    } else {
+        memset(p->bin_start, 0, (tiles + 1) * sizeof(uint32_t));
+        for (uint32_t c = 0; c < chunks; c++) {
+            const cpu_chunk *ch = &p->chunks[c];
+            if (ch->tri_count)
+                memcpy(p->tris + ch->base, ch->tris, ch->tri_count * sizeof(cpu_tri));
+            for (uint32_t k = 0; k < ch->bin_count; k += 2) p->bin_start[ch->bins[k] + 1]++;
+        }
+        for (uint32_t t = 0; t < tiles; t++) p->bin_start[t + 1] += p->bin_start[t];
+        /* bin_start[t] is used as tile t's cursor, then shifted back */
+        for (uint32_t c = 0; c < chunks; c++) {
+            const cpu_chunk *ch = &p->chunks[c];
+            for (uint32_t k = 0; k < ch->bin_count; k += 2)
+                p->bin_tris[p->bin_start[ch->bins[k]]++] = ch->base + ch->bins[k + 1];
+        }
+        for (uint32_t t = tiles; t > 0; t--) p->bin_start[t] = p->bin_start[t - 1];
+        p->bin_start[0] = 0;
     }
-    for (uint32_t t = tiles; t > 0; t--) p->bin_start[t] = p->bin_start[t - 1];
-    p->bin_start[0] = 0;
     p->bin_total = (uint32_t)entries;
     uint64_t t2 = oak_time_ns();
     if (vertex_ms) *vertex_ms += (double)(t1 - t0) * 1e-6;

@@ -12,6 +12,7 @@
 #define CPU_GUARD_PX     16000.0f /* screen extent kept around the target's centre */
 #define CPU_SETUP_CHUNK  1024     /* triangles per set-up job; fixes the bin order */
 #define CPU_VERTEX_CHUNK 2048
+#define CPU_EVICT_PERIOD 64 /* syncs between sweeps for mirrors of dead assets */
 #define CPU_ATTR         16 /* floats per vertex: normal 3, tangent 4, uv0 2, uv1 2, colour 4, pad */
 #define CPU_ATTR_N       0
 #define CPU_ATTR_T       3
@@ -108,6 +109,7 @@ typedef struct cpu_chunk {
     uint32_t tri_count, tri_cap;
     uint32_t *bins; /* pairs (tile, local tri) in triangle order */
     uint32_t bin_count, bin_cap;
+    uint32_t base; /* index of its first triangle in the pass */
 } cpu_chunk;
 
 typedef struct cpu_pass {
@@ -140,6 +142,8 @@ typedef struct cpu_pass {
     uint32_t bin_start_cap;
     uint32_t *bin_tris;
     uint32_t bin_total, bin_tris_cap;
+    uint32_t *counts; /* chunk x tile bin counts, then offsets, for the parallel merge */
+    uint32_t counts_cap;
 } cpu_pass;
 
 enum {
@@ -167,6 +171,8 @@ typedef struct cpu_backend {
     cpu_material *materials;
     uint32_t material_count, material_cap;
     oak_map material_map;
+    uint32_t mesh_free, texture_free, material_free; /* evicted slots to reuse */
+    uint64_t sync_count;
 
     cpu_pass shadow, opaque, blend;
 
@@ -183,9 +189,11 @@ typedef struct cpu_backend {
     const oak_render_view *view;        /* during render */
     const oak_render_view *synced_view; /* what the last sync saw, until render */
     uint64_t synced_frame;
-    bool shadow_valid;
+    bool serial_merge;  /* $OAK_CPU_SERIAL_MERGE: the one-thread bin merge (tests) */
+    bool shadow_valid;  /* this frame has a shadow map */
+    bool shadow_cached; /* the map holds what shadow_hash describes */
+    uint64_t shadow_hash;
     double stage_ms[CPU_STAGE_COUNT];
-    uint32_t threads_seen;
 } cpu_backend;
 
 /* cpu_mirror.c */

@@ -19,11 +19,23 @@ int32_t _oak_cpu_material_index(const cpu_backend *b, oak_material material) {
     return find(&b->material_map, material.id);
 }
 
-/* Returns the slot for id in a mirror array, adding a zeroed one if new. */
+/* Returns the slot for id in a mirror array: its own, a slot an evicted
+ * asset left (its id, the first field, is 0), or a new zeroed one. */
 static int32_t slot(oak_map *map, void **arr, uint32_t *count, uint32_t *cap, size_t elem,
-                    uint32_t id) {
+                    uint32_t id, uint32_t *free_slots) {
     int32_t i = find(map, id);
     if (i >= 0) return i;
+    if (*free_slots) {
+        for (uint32_t k = 0; k < *count; k++) {
+            uint32_t sid;
+            memcpy(&sid, (uint8_t *)*arr + (size_t)k * elem, sizeof sid);
+            if (sid == 0 && oak_map_set(map, id, k) == OAK_OK) {
+                (*free_slots)--;
+                return (int32_t)k;
+            }
+        }
+        *free_slots = 0;
+    }
     if (!oak_grow(arr, cap, *count + 1, elem)) return -1;
     memset((uint8_t *)*arr + (size_t)*count * elem, 0, elem);
     if (oak_map_set(map, id, *count) != OAK_OK) return -1;
@@ -34,7 +46,7 @@ static oak_result sync_mesh(cpu_backend *b, oak_mesh h) {
     const oak_mesh_data *d = oak_mesh_get(h);
     if (!d) return oak_error(OAK_ERROR_NOT_FOUND, "cpu backend: mesh %u is not live", h.id);
     int32_t i = slot(&b->mesh_map, (void **)&b->meshes, &b->mesh_count, &b->mesh_cap,
-                     sizeof(cpu_mesh), h.id);
+                     sizeof(cpu_mesh), h.id, &b->mesh_free);
     if (i < 0) return OAK_ERROR_OUT_OF_MEMORY;
     cpu_mesh *m = &b->meshes[i];
     if (m->id == h.id && m->version == d->version) return OAK_OK;
@@ -80,7 +92,7 @@ static oak_result sync_texture(cpu_backend *b, uint32_t id, int32_t *out) {
     const oak_texture_data *d = oak_texture_get((oak_texture){id});
     if (!d) return oak_error(OAK_ERROR_NOT_FOUND, "cpu backend: texture %u is not live", id);
     int32_t i = slot(&b->texture_map, (void **)&b->textures, &b->texture_count, &b->texture_cap,
-                     sizeof(cpu_texture), id);
+                     sizeof(cpu_texture), id, &b->texture_free);
     if (i < 0) return OAK_ERROR_OUT_OF_MEMORY;
     *out = i;
     cpu_texture *t = &b->textures[i];
@@ -151,7 +163,7 @@ static oak_result sync_material(cpu_backend *b, oak_material h) {
     const oak_material_data *d = oak_material_get(h);
     if (!d) return oak_error(OAK_ERROR_NOT_FOUND, "cpu backend: material %u is not live", h.id);
     int32_t i = slot(&b->material_map, (void **)&b->materials, &b->material_count, &b->material_cap,
-                     sizeof(cpu_material), h.id);
+                     sizeof(cpu_material), h.id, &b->material_free);
     if (i < 0) return OAK_ERROR_OUT_OF_MEMORY;
     cpu_material *m = &b->materials[i];
     if (m->id != h.id || m->version != d->version) {
@@ -194,7 +206,38 @@ static oak_result sync_list(cpu_backend *b, const oak_draw_list *l, const char *
     return OAK_OK;
 }
 
+/* Frees the mirrors of assets the registry no longer holds, so a long run
+ * that streams assets in and out keeps only the live ones. */
+static void evict_dead(cpu_backend *b) {
+    for (uint32_t i = 0; i < b->mesh_count; i++) {
+        cpu_mesh *m = &b->meshes[i];
+        if (!m->id || oak_mesh_get((oak_mesh){m->id})) continue;
+        oak_map_remove(&b->mesh_map, m->id);
+        oak_free(m->pos);
+        oak_free(m->attr);
+        oak_free(m->indices);
+        memset(m, 0, sizeof *m);
+        b->mesh_free++;
+    }
+    for (uint32_t i = 0; i < b->texture_count; i++) {
+        cpu_texture *t = &b->textures[i];
+        if (!t->id || oak_texture_get((oak_texture){t->id})) continue;
+        oak_map_remove(&b->texture_map, t->id);
+        oak_free(t->texels);
+        memset(t, 0, sizeof *t);
+        b->texture_free++;
+    }
+    for (uint32_t i = 0; i < b->material_count; i++) {
+        cpu_material *m = &b->materials[i];
+        if (!m->id || oak_material_get((oak_material){m->id})) continue;
+        oak_map_remove(&b->material_map, m->id);
+        memset(m, 0, sizeof *m);
+        b->material_free++;
+    }
+}
+
 oak_result _oak_cpu_sync(cpu_backend *b, const oak_render_view *view) {
+    if ((++b->sync_count & (CPU_EVICT_PERIOD - 1)) == 0) evict_dead(b);
     oak_result r = sync_list(b, &view->draws, "draws");
     if (!r) r = sync_list(b, &view->casters, "casters");
     return r;

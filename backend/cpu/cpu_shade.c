@@ -33,8 +33,13 @@ static inline float minf(float a, float b) {
 
 void _oak_cpu_tri_ctx(const cpu_backend *b, const cpu_pass *p, uint32_t id, cpu_tri_ctx *t) {
     uint32_t tri = id - 1;
+    /* neighbouring pixels mostly hit the same draw as the last triangle:
+       try it before the binary search (t->id is 0 on a fresh context) */
+    uint32_t d = t->id ? t->draw : 0;
+    if (!(t->id && p->tri_base[d] <= tri && tri < p->tri_base[d + 1]))
+        d = _oak_cpu_find_draw(p, tri);
+    t->draw = d;
     t->id = id;
-    t->draw = _oak_cpu_find_draw(p, tri);
     t->tri = tri - p->tri_base[t->draw];
     t->d = &p->draws[t->draw];
     t->mat = &b->materials[t->d->material];

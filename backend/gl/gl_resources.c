@@ -95,7 +95,7 @@ static oak_result class_for(_oak_gl_frame *f, const oak_texture_data *td, uint32
         return oak_error(OAK_ERROR_LIMIT,
                          "gl: texture '%s' (%ux%u, %u levels) needs a size class beyond the %d "
                          "a pass can read",
-                         td->name ? td->name : "(unnamed)", td->width, td->height, td->mip_count,
+                         td->name ? td->name : "?", td->width, td->height, td->mip_count,
                          OAK_GPU_TEXTURE_CLASSES);
     _oak_gl_tex_class *k = &f->classes[f->class_count];
     *k = (_oak_gl_tex_class){0, td->width, td->height, td->mip_count, 0, 0, is_float};
@@ -183,7 +183,7 @@ const _oak_gl_mat_slot *_oak_gl_mat_of(const _oak_gl_frame *f, oak_material mate
    oak_filter values, the uv set and the sRGB bit beside the level count. */
 static oak_result texref(_oak_gl_frame *f, const oak_texture_ref *ref, oak_gpu_texref *out) {
     memset(out, 0, sizeof *out);
-    out->scale[0] = out->scale[3] = 1;
+    oak_gpu_texref_transform(out, (const float[2]){0, 0}, 0, (const float[2]){1, 1});
     const _oak_gl_tex_slot *s;
     oak_result r = sync_texture(f, ref->texture, &s);
     if (r != OAK_OK || !s) return r;
@@ -200,12 +200,7 @@ static oak_result texref(_oak_gl_frame *f, const oak_texture_ref *ref, oak_gpu_t
     out->a[2] = td->width | td->height << 16;
     out->a[3] = td->mip_count | wu << 8 | wv << 10 | mag << 12 | min << 14 | mip << 16 |
                 (ref->uv_set ? 1u : 0u) << 18 | (srgb ? OAK_GPU_TEX_SRGB : 0);
-    /* rotation * scale, row-major: the products the CPU backend forms */
-    float sx = ref->scale[0] != 0 ? ref->scale[0] : 1, sy = ref->scale[1] != 0 ? ref->scale[1] : 1;
-    float co = cosf(ref->rotation), si = sinf(ref->rotation);
-    out->xform[0] = ref->offset[0], out->xform[1] = ref->offset[1];
-    out->scale[0] = co * sx, out->scale[1] = -si * sy;
-    out->scale[2] = si * sx, out->scale[3] = co * sy;
+    oak_gpu_texref_transform(out, ref->offset, ref->rotation, ref->scale);
     return OAK_OK;
 }
 

@@ -145,7 +145,9 @@ static oak_result _oak_vk_resize(void *self, uint32_t w, uint32_t h) {
     if ((r = _oak_vk_frame_begin(vk))) return r;
     vk->width = w;
     vk->height = h;
-    return _oak_vk_targets_create(vk);
+    r = _oak_vk_targets_create(vk);
+    vk->targets_bad = r != OAK_OK;
+    return r;
 }
 
 static oak_result _oak_vk_sync(void *self, const oak_render_view *v) {
@@ -176,6 +178,10 @@ static oak_result _oak_vk_render_vt(void *self, const oak_render_view *v) {
     if (vk->lost) return oak_error(OAK_ERROR_DEVICE, "vulkan: the device was lost");
     oak_result r = _oak_vk_frame_begin(vk);
     if (r) return r;
+    if (vk->targets_bad) {
+        if ((r = _oak_vk_targets_create(vk))) return r;
+        vk->targets_bad = false;
+    }
     if (v->shadows && v->shadow_map_size && (r = _oak_vk_shadow_map(vk, v->shadow_map_size)))
         return r;
     return _oak_vk_render(vk, v);
@@ -261,6 +267,16 @@ void oak_vk_debug_stats(void *self, oak_vk_stats *out) {
     out->texture_classes = vk->class_count;
     out->multi_draw = vk->multi_draw;
     out->validation = vk->validation;
+}
+
+void oak_vk_debug_fail_alloc(void *self, int32_t n) {
+    ((_oak_vk_backend *)self)->vk.fail_alloc_in = n;
+}
+
+void oak_vk_debug_lose_device(void *self) {
+    _oak_vk *vk = &((_oak_vk_backend *)self)->vk;
+    _oak_vk_wait_all(vk); /* what was in flight finishes; nothing new starts */
+    _oak_vk_fail(vk, VK_ERROR_DEVICE_LOST, "oak_vk_debug_lose_device", __FILE__, __LINE__);
 }
 
 static const oak_backend k_vulkan = {

@@ -17,5 +17,9 @@ typedef struct oak_vk_stats {
 
 /* self is what the backend's create returned. */
 void oak_vk_debug_stats(void *self, oak_vk_stats *out);
+/* Failure injection: the n-th next device memory allocation fails as out of
+ * device memory (0: off); mark the device lost as a driver would report it. */
+void oak_vk_debug_fail_alloc(void *self, int32_t n);
+void oak_vk_debug_lose_device(void *self);
 
 #endif

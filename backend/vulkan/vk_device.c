@@ -414,7 +414,7 @@ oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_on
     vk->validation = _oak_vk_env_on("OAK_VK_VALIDATION");
     res = _oak_vk_instance(&vk->instance, &vk->messenger, vk->validation);
     if (res) return res;
-    _oak_vk_caps caps;
+    _oak_vk_caps caps = {0};
     res = _oak_vk_pick(vk, want, hardware_only, &caps);
     if (res) return res;
     vk->props = caps.props;

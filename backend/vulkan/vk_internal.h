@@ -179,9 +179,11 @@ typedef struct _oak_vk {
     /* objects and bytes alive, for leak tests */
     int64_t live_buffers, live_images, live_views, live_allocs;
     uint64_t device_bytes;
+    int32_t fail_alloc_in; /* tests: > 0 fails that many-th next vkAllocateMemory */
 
     /* output and passes */
     uint32_t width, height, shadow_size;
+    bool targets_bad; /* a resize failed part way: rebuilt before the next frame */
     _oak_vk_image depth, ids, hdr, shadow;
     _oak_vk_buffer ldr;        /* packed RGBA8 after tone mapping, before FXAA */
     VkSampler sampler;         /* nearest, for texelFetch through combined samplers */

@@ -148,7 +148,9 @@ oak_result _oak_vk_memory_alloc(_oak_vk *vk, const VkMemoryRequirements *req, _o
     VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
                                .allocationSize = size,
                                .memoryTypeIndex = (uint32_t)type};
-    VkResult r = vkAllocateMemory(vk->device, &ai, NULL, &b->memory);
+    VkResult r = VK_ERROR_OUT_OF_DEVICE_MEMORY;
+    if (vk->fail_alloc_in <= 0 || --vk->fail_alloc_in > 0)
+        r = vkAllocateMemory(vk->device, &ai, NULL, &b->memory);
     if (r != VK_SUCCESS) {
         b->memory = VK_NULL_HANDLE;
         return _oak_vk_fail(vk, r, "vkAllocateMemory", __FILE__, __LINE__);

@@ -336,7 +336,7 @@ static uint32_t _oak_vk_filter(oak_filter f) {
 static void _oak_vk_texref(_oak_vk *vk, oak_gpu_texref *out, const oak_texture_ref *ref,
                            uint32_t *version) {
     memset(out, 0, sizeof *out);
-    out->scale[0] = out->scale[3] = 1;
+    oak_gpu_texref_transform(out, (const float[2]){0, 0}, 0, (const float[2]){1, 1});
     *version = 0;
     if (!ref->texture.id) return;
     const _oak_vk_texture *t = _oak_vk_sync_texture(vk, ref->texture);
@@ -350,15 +350,7 @@ static void _oak_vk_texref(_oak_vk *vk, oak_gpu_texref *out, const oak_texture_r
                 _oak_vk_wrap(ref->sampler.wrap_v) << 10 | _oak_vk_filter(ref->sampler.mag) << 12 |
                 _oak_vk_filter(ref->sampler.min) << 14 | _oak_vk_filter(ref->sampler.mip) << 16 |
                 (ref->uv_set ? 1u : 0u) << 18 | (t->srgb ? OAK_GPU_TEX_SRGB : 0);
-    /* rotation * scale, row-major; the same products the CPU backend forms */
-    float sx = ref->scale[0] != 0 ? ref->scale[0] : 1, sy = ref->scale[1] != 0 ? ref->scale[1] : 1;
-    float co = cosf(ref->rotation), si = sinf(ref->rotation);
-    out->xform[0] = ref->offset[0];
-    out->xform[1] = ref->offset[1];
-    out->scale[0] = co * sx;
-    out->scale[1] = -si * sy;
-    out->scale[2] = si * sx;
-    out->scale[3] = co * sy;
+    oak_gpu_texref_transform(out, ref->offset, ref->rotation, ref->scale);
 }
 
 oak_result _oak_vk_sync_material(_oak_vk *vk, oak_material material, uint32_t *out) {

@@ -5,7 +5,6 @@
 #define OAK_GLTF_H
 
 #include "asset.h"
-#include "render.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -111,15 +110,28 @@ typedef struct oak_gltf_node {
     char *extras;   /* the node's "extras" as raw JSON text, NULL if none */
 } oak_gltf_node;
 
+/* Cameras and lights as the file gives them (asset/ sits below render/, so
+ * these are plain numbers; the scene side turns them into oak_camera and
+ * oak_light components). */
 typedef struct oak_gltf_camera {
     char *name;
-    oak_camera camera; /* perspective: fov_y, aspect (0 if unset), znear, zfar (0: infinite) */
-    float xmag, ymag;  /* orthographic half extents */
+    bool orthographic;
+    float yfov, aspect; /* perspective: radians; aspect 0 when the file gives none */
+    float xmag, ymag;   /* orthographic half extents */
+    float znear, zfar;  /* zfar 0: infinite (perspective) */
 } oak_gltf_camera;
 
-typedef struct oak_gltf_light {
+typedef enum oak_gltf_light_type {
+    OAK_GLTF_LIGHT_DIRECTIONAL = 0,
+    OAK_GLTF_LIGHT_POINT,
+    OAK_GLTF_LIGHT_SPOT,
+} oak_gltf_light_type;
+
+typedef struct oak_gltf_light { /* KHR_lights_punctual; cones in radians */
     char *name;
-    oak_light light; /* KHR_lights_punctual, cones in radians */
+    oak_gltf_light_type type;
+    float color[3], intensity, range; /* range 0: unlimited */
+    float inner_cone, outer_cone;
 } oak_gltf_light;
 
 /* Material as read, with texture references by index into images so the

@@ -6,9 +6,11 @@
 #include "core.h"
 #include "vecmath.h"
 #include "asset.h"
+#include "gltf.h"
 #include "render.h"
 #include "backend.h"
 #include "scene.h"
+#include "anim.h"
 #include "world.h"
 
 #endif

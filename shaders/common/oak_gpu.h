@@ -20,21 +20,23 @@
 #define OAK_U4(n) uvec4 n
 #define OAK_M4(n) mat4 n
 #if defined(OAK_VULKAN_GLSL)
-#define OAK_UBO(b)        layout(set = 0, binding = b, std140)
-#define OAK_SSBO(b)       layout(set = 0, binding = b, std430)
-#define OAK_BINDING(b)    layout(set = 0, binding = b)
-#define OAK_IMAGE(b, fmt) layout(set = 0, binding = b, fmt)
+#define OAK_UBO(b)                            layout(set = 0, binding = b, std140)
+#define OAK_SSBO(b)                           layout(set = 0, binding = b, std430)
+#define OAK_BINDING(b)                        layout(set = 0, binding = b)
+#define OAK_IMAGE(b, fmt)                     layout(set = 0, binding = b, fmt)
 #define OAK_SPEC_CONST(id, type, name, value) layout(constant_id = id) const type name = value;
-#define OAK_VERTEX_INDEX   gl_VertexIndex
-#define OAK_INSTANCE_INDEX gl_InstanceIndex
+#define OAK_VERTEX_INDEX                      gl_VertexIndex
+#define OAK_INSTANCE_INDEX                    gl_InstanceIndex
 #define OAK_VERTEX_INPUTS
-#define OAK_DONT_UNROLL [[dont_unroll]] /* GL_EXT_control_flow_attributes */
+/* Keeps loops rolled (lavapipe compiles a variant per unrolled tap). */
+#extension GL_EXT_control_flow_attributes : require
+#define OAK_DONT_UNROLL [[dont_unroll]]
 #else /* OpenGL 4.5 (backend/gl): flat binding points per kind */
-#define OAK_UBO(b)     layout(binding = b, std140)
-#define OAK_SSBO(b)    layout(binding = b, std430)
-#define OAK_BINDING(b) layout(binding = b)
+#define OAK_UBO(b)        layout(binding = b, std140)
+#define OAK_SSBO(b)       layout(binding = b, std430)
+#define OAK_BINDING(b)    layout(binding = b)
 /* Image units are few (8 guaranteed); the passes' images start at OAK_B_HDR. */
-#define OAK_IMAGE(b, fmt) layout(binding = (b) - OAK_B_HDR, fmt)
+#define OAK_IMAGE(b, fmt) layout(binding = (b)-OAK_B_HDR, fmt)
 /* No specialization constants: the GL program builder #defines `name`. */
 #define OAK_SPEC_CONST(id, type, name, value)
 /* gl_VertexID includes the base vertex as gl_VertexIndex does; GL 4.5's
@@ -43,7 +45,8 @@
 #define OAK_VERTEX_INDEX   gl_VertexID
 #define OAK_INSTANCE_INDEX int(oak_draw_index)
 #define OAK_VERTEX_INPUTS  layout(location = 0) in uint oak_draw_index;
-#define OAK_DONT_UNROLL /* no loop attributes in desktop GLSL */
+/* GL has no loop attributes (GL_EXT_control_flow_attributes is Vulkan's). */
+#define OAK_DONT_UNROLL
 #endif
 #endif
 
@@ -121,7 +124,7 @@ OAK_END(oak_gpu_vertex);
 OAK_STRUCT(oak_gpu_texref) {
     OAK_U4(a);     /* class + 1 (0: none), layer, width | height << 16, packed bits */
     OAK_F4(xform); /* offset.xy, cos(rotation), sin(rotation) */
-    OAK_F4(scale); /* scale.xy */
+    OAK_F4(scale); /* scale.xy (0 resolved to 1) */
 }
 OAK_END(oak_gpu_texref);
 
@@ -139,5 +142,18 @@ OAK_STRUCT(oak_gpu_material) {
     oak_gpu_texref tex[5];
 }
 OAK_END(oak_gpu_material);
+
+#ifdef __STDC_VERSION__
+/* KHR_texture_transform packed for the shaders (the shader forms the same
+ * products the CPU backend does), so every GPU backend fills it one way. */
+#include <math.h>
+static inline void oak_gpu_texref_transform(oak_gpu_texref *out, const float offset[2],
+                                            float rotation, const float scale[2]) {
+    out->xform[0] = offset[0], out->xform[1] = offset[1];
+    out->xform[2] = cosf(rotation), out->xform[3] = sinf(rotation);
+    out->scale[0] = scale[0] != 0 ? scale[0] : 1, out->scale[1] = scale[1] != 0 ? scale[1] : 1;
+    out->scale[2] = out->scale[3] = 0;
+}
+#endif
 
 #endif

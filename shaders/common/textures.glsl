@@ -5,10 +5,6 @@
 #ifndef OAK_TEXTURES_GLSL
 #define OAK_TEXTURES_GLSL
 
-#ifdef OAK_VULKAN_GLSL /* for OAK_DONT_UNROLL; desktop GL has no such attribute */
-#extension GL_EXT_control_flow_attributes : require
-#endif
-
 #include "common/oak_gpu.h"
 
 OAK_BINDING(OAK_B_TEXTURES + 0) uniform sampler2DArray oak_tex0;
@@ -97,10 +93,13 @@ vec4 oak_tap(oak_gpu_texref t, vec2 uv, int level, bool nearest, int tap) {
     return w * oak_texel(t, level, i.x, i.y, size);
 }
 
-// KHR_texture_transform, as the CPU backend applies it: the 2x2 matrix
-// rotation * scale (in texref.scale, row-major) then the offset.
+// KHR_texture_transform as the CPU backend applies it (the reference):
+// translation * rotation * scale with rotation the column-major
+// mat3(cos, sin, 0, -sin, cos, 0, 0, 0, 1), formed from the same products.
 vec2 oak_tex_duv(oak_gpu_texref t, vec2 d) {
-    return vec2(t.scale.x * d.x + t.scale.y * d.y, t.scale.z * d.x + t.scale.w * d.y);
+    float c = t.xform.z, s = t.xform.w;
+    return vec2((c * t.scale.x) * d.x + (-s * t.scale.y) * d.y,
+                (s * t.scale.x) * d.x + (c * t.scale.y) * d.y);
 }
 
 vec2 oak_tex_uv(oak_gpu_texref t, vec2 uv) { return oak_tex_duv(t, uv) + t.xform.xy; }

@@ -7,11 +7,12 @@ import json, math, struct, sys
 out = sys.argv[1]
 n = int(sys.argv[2]) if len(sys.argv) > 2 else 256
 jn = int(sys.argv[3]) if len(sys.argv) > 3 else 32
-pos, jnt, wgt, idx = bytearray(), bytearray(), bytearray(), bytearray()
+pos, nrm, jnt, wgt, idx = bytearray(), bytearray(), bytearray(), bytearray(), bytearray()
 for r in range(n):
     for c in range(n):
         y = r / (n - 1) * jn
         pos += struct.pack('<3f', c / (n - 1), y, 0)
+        nrm += struct.pack('<3f', 0, 0, 1)
         j0 = min(int(y), jn - 1)
         js = [j0, min(j0 + 1, jn - 1), max(j0 - 1, 0), min(j0 + 2, jn - 1)]
         f = y - int(y)
@@ -25,7 +26,7 @@ for r in range(n - 1):
 times = struct.pack('<3f', 0, 1, 2)
 rots = b''.join(struct.pack('<4f', 0, 0, math.sin(a / 2), math.cos(a / 2)) for a in (0, 0.2, 0))
 ibm = b''.join(struct.pack('<16f', 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -j, 0, 1) for j in range(jn))
-blobs = [pos, jnt, wgt, idx, ibm, times, rots]
+blobs = [pos, jnt, wgt, idx, ibm, times, rots, nrm]
 views, off, binbuf = [], 0, bytearray()
 for b in blobs:
     views.append({"buffer": 0, "byteOffset": off, "byteLength": len(b)})
@@ -41,6 +42,7 @@ acc = [
     {"bufferView": 4, "componentType": 5126, "count": jn, "type": "MAT4"},
     {"bufferView": 5, "componentType": 5126, "count": 3, "type": "SCALAR", "min": [0], "max": [2]},
     {"bufferView": 6, "componentType": 5126, "count": 3, "type": "VEC4"},
+    {"bufferView": 7, "componentType": 5126, "count": nv, "type": "VEC3"},
 ]
 nodes = [{"mesh": 0, "skin": 0, "children": [1]}]
 for j in range(jn):
@@ -50,7 +52,7 @@ for j in range(jn):
     nodes.append(node)
 doc = {
     "asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": nodes,
-    "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2},
+    "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 7, "JOINTS_0": 1, "WEIGHTS_0": 2},
                                 "indices": 3}]}],
     "skins": [{"joints": list(range(1, jn + 1)), "inverseBindMatrices": 4}],
     "animations": [{"name": "bend", "samplers": [{"input": 5, "output": 6}],
