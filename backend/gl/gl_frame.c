@@ -181,6 +181,25 @@ static void fill_view(oak_gpu_view *g, const oak_render_view *v, uint32_t shadow
     g->flags[3] = v->draws.count;
 }
 
+#define OAK_GL_MATRIX_CHUNK 512 /* draws per job when filling draw records */
+
+typedef struct matrix_job {
+    const oak_draw_list *list;
+    oak_gpu_draw *out;
+} matrix_job;
+
+static void fill_matrices(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    matrix_job *j = user;
+    for (uint32_t i = begin; i < end; i++) {
+        mat4 nm;
+        glm_mat4_inv(j->list->world[i], nm);
+        glm_mat4_transpose(nm);
+        copy_mat(j->out[i].world, j->list->world[i]);
+        copy_mat(j->out[i].normal, nm);
+    }
+}
+
 /* Draw records for one list (oak_gpu_draw); commands for the drawable ones
    go into f->cmds from *ncmd on, in four groups whose ranges come back in
    group[5]: single-sided opaque, double-sided opaque, single-sided masked,
@@ -195,16 +214,6 @@ static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, _oak_gl_b
     for (uint32_t i = 0; i < l->count; i++) {
         const _oak_gl_mesh_slot *ms = _oak_gl_mesh_of(f, l->mesh[i]);
         const _oak_gl_mat_slot *mt = _oak_gl_mat_of(f, l->material[i]);
-        oak_gpu_draw *d = &f->draw_data[i];
-        mat4 nm;
-        glm_mat4_inv(l->world[i], nm);
-        glm_mat4_transpose(nm);
-        copy_mat(d->world, l->world[i]);
-        copy_mat(d->normal, nm);
-        d->info[0] = mt ? oak_handle_index(l->material[i].id) : 0;
-        d->info[1] = ms ? ms->first_index : 0;
-        d->info[2] = ms ? ms->base_vertex : 0;
-        d->info[3] = l->flags ? l->flags[i] : 0;
         if (!ms)
             return oak_error(OAK_ERROR_NOT_FOUND, "gl: draw %u: mesh %u is not live or not synced",
                              i, l->mesh[i].id);
@@ -212,9 +221,17 @@ static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, _oak_gl_b
             return oak_error(OAK_ERROR_NOT_FOUND,
                              "gl: draw %u: material %u is not live or not synced", i,
                              l->material[i].id);
+        oak_gpu_draw *d = &f->draw_data[i];
+        d->info[0] = oak_handle_index(l->material[i].id);
+        d->info[1] = ms->first_index;
+        d->info[2] = ms->base_vertex;
+        d->info[3] = l->flags ? l->flags[i] : 0;
         if (mt->blend || !ms->index_count) continue;
         counts[(mt->mask ? 2 : 0) + (mt->double_sided ? 1 : 0)]++;
     }
+    /* the matrices, the heavy part, on the job pool */
+    matrix_job job = {l, f->draw_data};
+    oak_parallel_for(l->count, OAK_GL_MATRIX_CHUNK, fill_matrices, &job);
     group[0] = *ncmd;
     for (int g = 0; g < 4; g++) group[g + 1] = group[g] + counts[g];
     uint32_t at[4] = {group[0], group[1], group[2], group[3]};
