@@ -15,6 +15,7 @@ typedef struct _oak_gl_context {
     EGLDisplay display;
     EGLContext context;
     const char *platform; /* "device" or "surfaceless" */
+    bool no_config;       /* EGL_KHR_no_config_context was used */
     char vendor[128], renderer[192], version[128], glsl[64];
     bool software; /* llvmpipe / softpipe / swrast */
     GLint max_compute_invocations, max_texture_layers, max_texture_size;
