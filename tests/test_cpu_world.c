@@ -70,6 +70,39 @@ TEST(cpuWorldFrameAllocatesNothingAfterWarmup) {
     CHECK_EQ_INT(heap, 0);
 }
 
+TEST(cpuWorldMovingCameraAllocatesNothingAfterWarmup) {
+    /* two camera positions along the world's path, visited in turn: the
+       shadow cascade moves with the view, so every frame redraws the map and
+       rebins everything; after one visit to each, no heap calls */
+    oak_scene *scene = NULL;
+    oak_renderer *r = NULL;
+    CHECK_OK(oak_make_scene(&scene));
+    CHECK_OK(oak_world_build(scene, "default"));
+    oak_renderer_desc rd = {"cpu", NULL, 320, 180, 1024};
+    CHECK_OK(oak_make_renderer(&r, &rd));
+    if (!scene || !r) return;
+    oak_entity cam = oak_scene_active_camera(scene);
+    int heap = -1;
+    double shadow_ms = 0;
+    for (int f = 0; f < 6; f++) {
+        float eye[3], target[3];
+        CHECK_OK(oak_world_camera_path("default", (f & 1) ? 0.3f : 0.0f, eye, target));
+        oak_transform tr = oak_transform_look_at(eye, target);
+        oak_scene_set_transform(scene, cam, &tr);
+        int before = atomic_load(&g_heap_calls);
+        CHECK_OK(oak_scene_draw(scene, r));
+        heap = atomic_load(&g_heap_calls) - before;
+        oak_stage_timing t[16];
+        uint32_t n = oak_renderer_timings(r, t, 16);
+        for (uint32_t i = 0; i < n; i++)
+            if (!strcmp(t[i].name, "shadow")) shadow_ms = t[i].cpu_ms;
+    }
+    CHECK_EQ_INT(heap, 0);
+    CHECK(shadow_ms > 0); /* the map was redrawn, not kept */
+    oak_destroy_renderer(r);
+    oak_destroy_scene(scene);
+}
+
 TEST(cpuWorldSameBytesForOneAndThreeThreads) {
     enum { W = 320, H = 180 };
     static uint8_t a[W * H * 4], b[W * H * 4];
@@ -93,6 +126,7 @@ TEST(cpuWorldSameBytesForOneAndThreeThreads) {
 int main(void) {
     init_counting(0);
     RUN(cpuWorldFrameAllocatesNothingAfterWarmup);
+    RUN(cpuWorldMovingCameraAllocatesNothingAfterWarmup);
     RUN(cpuWorldSameBytesForOneAndThreeThreads);
     oak_shutdown();
     return TEST_SUMMARY();

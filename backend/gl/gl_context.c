@@ -30,7 +30,9 @@ static void GLAPIENTRY debug_cb(GLenum source, GLenum type, GLuint id, GLenum se
     } else if (type == GL_DEBUG_TYPE_ERROR || severity == GL_DEBUG_SEVERITY_HIGH) {
         __atomic_add_fetch(&g_debug_errors, 1, __ATOMIC_RELAXED);
         oak_log(OAK_LOG_ERROR, "gl: debug error %u: %s", id, msg);
-    } else if (severity == GL_DEBUG_SEVERITY_MEDIUM) {
+    } else if (severity == GL_DEBUG_SEVERITY_MEDIUM && type != GL_DEBUG_TYPE_PERFORMANCE) {
+        /* Performance notes (NVIDIA's buffer moves, shader recompiles) are
+           advice for profiling, not warnings for every run. */
         oak_log(OAK_LOG_WARN, "gl: %s", msg);
     } else {
         oak_log(OAK_LOG_DEBUG, "gl: %s", msg);
