@@ -76,6 +76,7 @@ static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
     s->base_vertex = base;
     s->first_index = first;
     s->vertex_count = md->vertex_count;
+    memcpy(s->center, md->bounds.center, sizeof s->center);
     s->index_count = md->index_count / 3 * 3;
     return OAK_OK;
 }
