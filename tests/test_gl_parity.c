@@ -2,7 +2,8 @@
  * must agree on at least 99.5% of channels within 2/255, with a mean absolute
  * difference under 0.5/255 (the Vulkan issue's bar and scenes: the default
  * world, a materials grid with shadows, mipmapped textures at a grazing
- * angle, alpha cutouts, many objects, point and spot lights in fog). Prints
+ * angle, alpha cutouts, many objects, point and spot lights in fog, blended
+ * panes). Prints
  * the figures; writes both pictures and a diff image when a scene fails. */
 #include "oak_test.h"
 
@@ -257,6 +258,30 @@ TEST(glParityPointAndSpotLightsInFog) {
     oak_free(s);
 }
 
+/* Three tinted panes (one double-sided) in front of a box: BLEND draws sorted
+   far to near and blended over the resolved frame. */
+TEST(glParityBlendPanesFarToNear) {
+    pscene *s = pscene_new();
+    if (!s) return;
+    put(s, shape(OAK_SHAPE_PLANE, 14, 0, 10), pbr(0.5f, 0.5f, 0.5f, 0, 0.8f), 0, 0, 0);
+    put(s, shape(OAK_SHAPE_BOX, 1, 1, 1), pbr(0.8f, 0.3f, 0.2f, 0, 0.5f), 0, 0.5f, -1.5f);
+    oak_mesh pane = shape(OAK_SHAPE_BOX, 3, 1.5f, 0.05f);
+    const float tint[3][4] = {{0.2f, 0.5f, 1, 0.4f}, {1, 0.9f, 0.2f, 0.3f}, {0.3f, 1, 0.4f, 0.6f}};
+    for (int i = 0; i < 3; i++) {
+        oak_material_desc d = oak_material_desc_defaults(NULL);
+        memcpy(d.base_color, tint[i], sizeof tint[i]);
+        d.metallic = 0, d.roughness = 0.2f;
+        d.alpha_mode = OAK_ALPHA_BLEND;
+        d.double_sided = i == 1;
+        oak_material m = {0};
+        CHECK_OK(oak_make_material(&m, &d));
+        put(s, pane, m, -0.6f + 0.6f * i, 0.9f, -0.4f + 0.9f * i);
+    }
+    sun(s, true);
+    parity("blend_panes", &s->in, NULL);
+    oak_free(s);
+}
+
 int main(void) {
     oak_test_init(0);
     uint32_t base = _oak_gl_debug_errors();
@@ -266,6 +291,7 @@ int main(void) {
     RUN(glParityAlphaCutoutCards);
     RUN(glParityManyObjects);
     RUN(glParityPointAndSpotLightsInFog);
+    RUN(glParityBlendPanesFarToNear);
     uint32_t errors = _oak_gl_debug_errors() - base;
     if (errors) fprintf(stderr, "FAIL: %u GL debug errors\n", errors);
     oak_shutdown();
