@@ -12,7 +12,8 @@
 #define PW 320
 #define PH 180
 
-static void write_images(const char *name, const uint8_t *cpu, const uint8_t *gl) {
+static void write_images(const char *name, const char *other, const uint8_t *cpu,
+                         const uint8_t *gl) {
     size_t n = (size_t)PW * PH * 4;
     uint8_t *diff = oak_alloc(n);
     char path[512], file[128];
@@ -22,18 +23,18 @@ static void write_images(const char *name, const uint8_t *cpu, const uint8_t *gl
             diff[i] = diff[i + 1] = diff[i + 2] = (uint8_t)(d * 8 > 255 ? 255 : d * 8);
             diff[i + 3] = 255;
         }
-        snprintf(file, sizeof file, "gl_parity_%s_diff.png", name);
+        snprintf(file, sizeof file, "gl_parity_%s_%s_diff.png", name, other);
         oak_image_write_png(oak_test_out(path, sizeof path, file), PW, PH, diff);
         oak_free(diff);
     }
-    snprintf(file, sizeof file, "gl_parity_%s_cpu.png", name);
+    snprintf(file, sizeof file, "gl_parity_%s_%s.png", name, other);
     oak_image_write_png(oak_test_out(path, sizeof path, file), PW, PH, cpu);
     snprintf(file, sizeof file, "gl_parity_%s_gl.png", name);
     oak_image_write_png(oak_test_out(path, sizeof path, file), PW, PH, gl);
-    fprintf(stderr, "  wrote %s and its cpu/diff images\n", path);
+    fprintf(stderr, "  wrote %s and its %s/diff images\n", path, other);
 }
 
-static void compare(const char *name, const uint8_t *cpu, const uint8_t *gl) {
+static void compare(const char *name, const char *other, const uint8_t *cpu, const uint8_t *gl) {
     size_t n = (size_t)PW * PH * 4, within = 0;
     double sum = 0;
     int worst = 0;
@@ -44,19 +45,24 @@ static void compare(const char *name, const uint8_t *cpu, const uint8_t *gl) {
         if (d > worst) worst = d;
     }
     double frac = (double)within / (double)n, mean = sum / (double)n;
-    fprintf(stderr, "  gl parity %-14s %.4f%% of channels within 2/255, mean %.4f/255, max %d\n",
-            name, 100.0 * frac, mean, worst);
+    fprintf(stderr,
+            "  gl parity %-14s vs %-6s %.4f%% of channels within 2/255, mean %.4f/255, max %d\n",
+            name, other, 100.0 * frac, mean, worst);
     CHECK(frac >= 0.995);
     CHECK(mean < 0.5);
-    if (frac < 0.995 || mean >= 0.5) write_images(name, cpu, gl);
+    if (frac < 0.995 || mean >= 0.5) write_images(name, other, cpu, gl);
 }
 
-/* Draws the input (or the scene) with both backends and compares. */
+static bool g_vulkan; /* a Vulkan device runs here too: compare with it as well */
+
+/* Draws the input (or the scene) with cpu, gl and (where it runs) vulkan;
+   gl is held against each. */
 static void parity(const char *name, const oak_frame_input *input, oak_scene *scene) {
-    uint8_t *img[2] = {oak_alloc(PW * PH * 4), oak_alloc(PW * PH * 4)};
-    const char *backends[2] = {"cpu", "gl"};
-    bool ok = img[0] && img[1];
-    for (int b = 0; b < 2 && ok; b++) {
+    uint8_t *img[3] = {oak_alloc(PW * PH * 4), oak_alloc(PW * PH * 4), oak_alloc(PW * PH * 4)};
+    const char *backends[3] = {"cpu", "gl", "vulkan"};
+    int n = g_vulkan ? 3 : 2;
+    bool ok = img[0] && img[1] && img[2];
+    for (int b = 0; b < n && ok; b++) {
         oak_renderer *r = NULL;
         oak_renderer_desc rd = {
             .backend = backends[b], .width = PW, .height = PH, .shadow_map_size = 1024};
@@ -71,9 +77,9 @@ static void parity(const char *name, const oak_frame_input *input, oak_scene *sc
         ok = res == OAK_OK;
         oak_destroy_renderer(r);
     }
-    if (ok) compare(name, img[0], img[1]);
-    oak_free(img[0]);
-    oak_free(img[1]);
+    if (ok) compare(name, "cpu", img[0], img[1]);
+    if (ok && n == 3) compare(name, "vulkan", img[2], img[1]);
+    for (int b = 0; b < 3; b++) oak_free(img[b]);
 }
 
 TEST(glParityDefaultWorld) {
@@ -285,6 +291,10 @@ TEST(glParityBlendPanesFarToNear) {
 int main(void) {
     oak_test_init(0);
     uint32_t base = _oak_gl_debug_errors();
+    char report[2048];
+    g_vulkan = oak_backend_probe("vulkan", report, sizeof report) == OAK_OK;
+    oak_clear_error();
+    fprintf(stderr, "  vulkan %s\n", g_vulkan ? "runs here: gl is compared with it too" : "absent");
     RUN(glParityDefaultWorld);
     RUN(glParityMaterialsGridWithShadows);
     RUN(glParityMipmappedTexturesAtGrazingAngle);
