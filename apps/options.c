@@ -29,13 +29,15 @@ static const option_spec g_specs[] = {
     {"--compare", CLI_OPT_COMPARE, "B1,B2", "bench each backend and compare their pictures"},
     {"--threads", CLI_OPT_THREADS, "N", "job workers incl. the main thread (default: cores)"},
     {"--verbose", CLI_OPT_VERBOSE, NULL, "log info messages too"},
+    {"--window", CLI_OPT_WINDOW, NULL, "show the frames in a window until closed or --frames"},
+    {"--window-capture", CLI_OPT_WINDOW_CAPTURE, "FILE.png", NULL},
 };
 
 #define SPEC_COUNT (sizeof g_specs / sizeof g_specs[0])
 
 void _oak_cli_print_options(FILE *f, uint32_t allowed) {
     for (size_t i = 0; i < SPEC_COUNT; i++) {
-        if (!(allowed & g_specs[i].flag)) continue;
+        if (!(allowed & g_specs[i].flag) || !g_specs[i].help) continue;
         char left[40];
         snprintf(left, sizeof left, "%s%s%s", g_specs[i].name, g_specs[i].value ? " " : "",
                  g_specs[i].value ? g_specs[i].value : "");
@@ -126,6 +128,12 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
     case CLI_OPT_VERBOSE:
         o->verbose = true;
         break;
+    case CLI_OPT_WINDOW:
+        o->window = true;
+        break;
+    case CLI_OPT_WINDOW_CAPTURE:
+        o->window_capture = v;
+        break;
     }
     if (s->value && !*v) return usage_error(o, "%s: empty value", s->name);
     return 0;
@@ -163,6 +171,8 @@ int _oak_cli_parse(cli_options *o, int argc, char **argv, uint32_t allowed) {
     }
     if (o->world && o->scene)
         return usage_error(o, "--world and --scene name two things to draw; give one");
+    if (o->window_capture && !o->window)
+        return usage_error(o, "--window-capture '%s' needs --window", o->window_capture);
     if ((allowed & CLI_OPT_WORLD) && !o->world && !o->scene) o->world = "default";
     if (o->compare && strcmp(o->backend, "auto") != 0)
         return usage_error(o, "--compare '%s' replaces --backend '%s'; give one", o->compare,
