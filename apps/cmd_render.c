@@ -13,7 +13,7 @@
 #define RENDER_OPTIONS                                                                             \
     (CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_BACKEND | CLI_OPT_DEVICE | CLI_OPT_SIZE |             \
      CLI_OPT_FRAMES | CLI_OPT_OUT | CLI_OPT_THREADS | CLI_OPT_VERBOSE | CLI_OPT_WINDOW |           \
-     CLI_OPT_WINDOW_CAPTURE)
+     CLI_OPT_WINDOW_CAPTURE | CLI_OPT_WINDOW_RESIZE)
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -57,7 +57,9 @@ static int render_window(const cli_options *o, oak_scene *scene, oak_renderer *r
                           .frame = draw_window_frame,
                           .user = &f,
                           .out = out,
-                          .capture = o->window_capture};
+                          .capture = o->window_capture,
+                          .resize_width = o->window_resize_w,
+                          .resize_height = o->window_resize_h};
     _oak_window_stats st;
     if (_oak_window_run(&d, &st) != OAK_OK) return _oak_cli_fail(o);
     printf("%s | %s | %ux%u | %.2f ms/frame (mean of %u in a window) | %s\n",

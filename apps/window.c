@@ -361,6 +361,8 @@ oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) 
         bool last = d->frames && i + 1 == d->frames;
         if (last && d->capture && (r = capture(&p, d->capture, fb_w, fb_h))) goto done;
         glfwSwapBuffers(p.window);
+        if (i == 0 && d->resize_width && d->resize_height)
+            glfwSetWindowSize(p.window, (int)d->resize_width, (int)d->resize_height);
         total_ms += oak_ms_since(start);
         stats->frames++;
     }

@@ -25,6 +25,11 @@ function(oak_cli_test name)
   add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} ${defs} -P ${CMAKE_CURRENT_SOURCE_DIR}/cli_run.cmake
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(${name} PROPERTIES ENVIRONMENT "${OAK_CLI_ENV}" TIMEOUT 300 LABELS cli)
+  # xvfb-run -a picks a free display by looking, so two starting at once can
+  # pick the same one: one Xvfb test at a time.
+  if(T_LAUNCH MATCHES "xvfb-run")
+    set_tests_properties(${name} PROPERTIES RESOURCE_LOCK xvfb)
+  endif()
 endfunction()
 
 # ---- usage: exit 2, one line naming the problem --------------------------
@@ -174,6 +179,9 @@ oak_cli_test(cliInfoSaysWhyNoWindow LAUNCH "${OAK_NO_DISPLAY}" ARGS "info" EXIT 
              OUT "\nwindow: unavailable \\(no display: \\$DISPLAY and \\$WAYLAND_DISPLAY are unset\\)\n$")
 oak_cli_test(cliRenderWindowCaptureNeedsWindow ARGS "render|--window-capture|x.png" EXIT 2
              ERR "--window-capture 'x\\.png' needs --window" ERR_LINES 1)
+oak_cli_test(cliRenderWindowResizeRejectsMalformedSize
+             ARGS "render|--window|--window-resize|200by150" EXIT 2
+             ERR "--window-resize '200by150': expected WxH" ERR_LINES 1)
 # --window is listed last; --window-capture (a test's tool) would follow it.
 oak_cli_test(cliHelpRenderListsWindowNotCapture ARGS "help|render" EXIT 0
              OUT "\n  --window +show the frames in a window[^\n]*\n$")
@@ -217,6 +225,25 @@ if(OAK_HAVE_GLFW AND OAK_XVFB_RUN)
   endif()
   if(OAK_HAVE_VULKAN)
     oak_window_test(vulkan Vulkan)
+  endif()
+  # Resizing the window (to 200x150 after the first of 3 frames, as a user
+  # dragging its edge would) resizes the renderer: the last frame and the
+  # PNG are 200x150 and the window still shows exactly what was drawn.
+  function(oak_window_resize_test backend name)
+    oak_cli_test(cliRenderWindowResizeResizes${name}Renderer LAUNCH "${OAK_XVFB}"
+                 ARGS "render|--backend|${backend}|--size|320x180|--window|--frames|3|--window-resize|200x150|--out|${W}/resize_${backend}.png|--window-capture|${W}/resize_${backend}_window.png"
+                 EXIT 0 OUT "^${backend} \\| [^|]+ \\| 200x150 \\| ")
+    add_test(NAME cliRenderWindowResizeEquals${name}Png
+             COMMAND png_compare ${W}/resize_${backend}.png ${W}/resize_${backend}_window.png 1)
+    set_tests_properties(cliRenderWindowResizeResizes${name}Renderer PROPERTIES
+                         FIXTURES_SETUP windowResize${name} LABELS "cli;window")
+    set_tests_properties(cliRenderWindowResizeEquals${name}Png PROPERTIES
+                         FIXTURES_REQUIRED windowResize${name} LABELS "cli;window"
+                         ENVIRONMENT "${OAK_CLI_ENV}")
+  endfunction()
+  oak_window_resize_test(cpu Cpu)
+  if(OAK_HAVE_GL)
+    oak_window_resize_test(gl Gl)
   endif()
   oak_cli_test(cliViewWindowShowsFramedModel LAUNCH "${OAK_XVFB}"
                ARGS "view|${CMAKE_CURRENT_SOURCE_DIR}/data/gltf/triangle.gltf|--backend|cpu|--size|96x64|--window|--frames|2|--out|${W}/view.png|--window-capture|${W}/view_window.png"
