@@ -205,7 +205,14 @@ static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, _oak_gl_b
         d->info[1] = ms ? ms->first_index : 0;
         d->info[2] = ms ? ms->base_vertex : 0;
         d->info[3] = l->flags ? l->flags[i] : 0;
-        if (!ms || !mt || mt->blend) continue;
+        if (!ms)
+            return oak_error(OAK_ERROR_NOT_FOUND, "gl: draw %u: mesh %u is not live or not synced",
+                             i, l->mesh[i].id);
+        if (!mt)
+            return oak_error(OAK_ERROR_NOT_FOUND,
+                             "gl: draw %u: material %u is not live or not synced", i,
+                             l->material[i].id);
+        if (mt->blend || !ms->index_count) continue;
         counts[(mt->mask ? 2 : 0) + (mt->double_sided ? 1 : 0)]++;
     }
     group[0] = *ncmd;
@@ -214,7 +221,7 @@ static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, _oak_gl_b
     for (uint32_t i = 0; i < l->count; i++) {
         const _oak_gl_mesh_slot *ms = _oak_gl_mesh_of(f, l->mesh[i]);
         const _oak_gl_mat_slot *mt = _oak_gl_mat_of(f, l->material[i]);
-        if (!ms || !mt || mt->blend) continue;
+        if (mt->blend || !ms->index_count) continue;
         int g = (mt->mask ? 2 : 0) + (mt->double_sided ? 1 : 0);
         f->cmds[at[g]++] =
             (_oak_gl_command){ms->index_count, 1, ms->first_index, (int32_t)ms->base_vertex, i};

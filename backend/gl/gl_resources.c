@@ -21,13 +21,14 @@ static oak_result grow_slots(void **arr, uint32_t *cap, uint32_t need, size_t el
 const _oak_gl_mesh_slot *_oak_gl_mesh_of(const _oak_gl_frame *f, oak_mesh mesh) {
     if (!mesh.id) return NULL;
     uint32_t i = oak_handle_index(mesh.id);
-    if (i >= f->mesh_cap || f->meshes[i].id != mesh.id || !f->meshes[i].index_count) return NULL;
+    if (i >= f->mesh_cap || f->meshes[i].id != mesh.id) return NULL;
     return &f->meshes[i];
 }
 
 static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
     const oak_mesh_data *md = oak_mesh_get(mesh);
-    if (!md) return OAK_OK; /* stale: the draw is skipped */
+    /* as every backend: a view naming a dead asset is the caller's error */
+    if (!md) return oak_error(OAK_ERROR_NOT_FOUND, "gl: mesh %u is not live", mesh.id);
     uint32_t i = oak_handle_index(mesh.id);
     oak_result r = grow_slots((void **)&f->meshes, &f->mesh_cap, i + 1, sizeof *f->meshes);
     if (r != OAK_OK) return r;
@@ -206,7 +207,7 @@ static oak_result texref(_oak_gl_frame *f, const oak_texture_ref *ref, oak_gpu_t
 
 static oak_result sync_material(_oak_gl_frame *f, oak_material mat) {
     const oak_material_data *md = mat.id ? oak_material_get(mat) : NULL;
-    if (!md) return OAK_OK;
+    if (!md) return oak_error(OAK_ERROR_NOT_FOUND, "gl: material %u is not live", mat.id);
     uint32_t i = oak_handle_index(mat.id);
     oak_result r = grow_slots((void **)&f->mats, &f->mat_cap, i + 1, sizeof *f->mats);
     if (r != OAK_OK) return r;

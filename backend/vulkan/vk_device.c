@@ -201,7 +201,7 @@ static oak_result _oak_vk_instance(VkInstance *out, VkDebugUtilsMessengerEXT *me
 typedef struct _oak_vk_caps {
     VkPhysicalDeviceProperties props;
     uint32_t queue_family; /* UINT32_MAX: no graphics+compute queue */
-    bool dynamic_rendering, dynamic_rendering_ext, sync2, sync2_ext;
+    bool dynamic_rendering, dynamic_rendering_ext, sync2, sync2_ext, maintenance4;
     bool geometry_shader, multi_draw, first_instance, int64_atomics, mesh_shader,
         descriptor_indexing, ray_tracing, timestamps;
 } _oak_vk_caps;
@@ -241,6 +241,7 @@ static void _oak_vk_caps_get(VkPhysicalDevice pd, _oak_vk_caps *c) {
                              f12.shaderSampledImageArrayNonUniformIndexing;
     c->dynamic_rendering = v13 && f13.dynamicRendering;
     c->sync2 = v13 && f13.synchronization2;
+    c->maintenance4 = v13 && f13.maintenance4;
     c->dynamic_rendering_ext = !c->dynamic_rendering &&
                                _oak_vk_has_device_ext(pd, VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME);
     c->sync2_ext = !c->sync2 && _oak_vk_has_device_ext(pd, "VK_KHR_synchronization2");
@@ -430,9 +431,15 @@ oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_on
     VkPhysicalDeviceDynamicRenderingFeatures dr = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES,
         .dynamicRendering = VK_TRUE};
+    /* maintenance4 lets a pass's fragment shader ignore vertex outputs it
+       does not read (the blend pass shares the visibility vertex shader) */
+    VkPhysicalDeviceMaintenance4Features m4 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES,
+        .pNext = &dr,
+        .maintenance4 = VK_TRUE};
     VkPhysicalDeviceSynchronization2Features s2 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES,
-        .pNext = &dr,
+        .pNext = caps.maintenance4 ? (void *)&m4 : (void *)&dr,
         .synchronization2 = VK_TRUE};
     VkPhysicalDeviceVulkan12Features f12 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, .pNext = &s2};

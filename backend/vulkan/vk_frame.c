@@ -171,12 +171,14 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
                                     (uint64_t)(n ? n : 1) * sizeof(VkDrawIndexedIndirectCommand),
                                     VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT)))
         return r;
-    if (!OAK_GROW(vk->scratch, vk->scratch_capacity, 2 * n + 1))
+    if (!OAK_GROW(vk->scratch, vk->scratch_capacity, 2 * n + 1) ||
+        !OAK_GROW(vk->keys, vk->keys_capacity, nd + 1))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: draw scratch");
     oak_gpu_draw *recs = f->draws.mapped;
     VkDrawIndexedIndirectCommand *cmds = f->indirect.mapped;
-    uint32_t *group = vk->scratch, *mat_slot = vk->scratch + n;
-    uint32_t counts[OAK_VK_VIS_GROUPS + 2] = {0};
+    uint32_t *group = vk->scratch, *icount = vk->scratch + n;
+    enum { G_BLEND = OAK_VK_VIS_GROUPS + 2, G_COUNT, TWO_SIDED = 0x80000000u };
+    uint32_t counts[G_COUNT] = {0};
     const oak_draw_list *lists[2] = {&v->draws, &v->casters};
     for (uint32_t li = 0; li < 2; li++) {
         const oak_draw_list *L = lists[li];
@@ -186,45 +188,64 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
             uint32_t ms = 0;
             if ((r = _oak_vk_sync_mesh(vk, L->mesh[i], &mesh))) return r;
             if ((r = _oak_vk_sync_material(vk, L->material[i], &ms))) return r;
-            const oak_material_data *md = oak_material_get(L->material[i]);
-            bool masked = md && md->desc.alpha_mode == OAK_ALPHA_MASK;
-            bool two = md && md->desc.double_sided;
+            const _oak_vk_material *md = &vk->materials[ms];
+            bool masked = md->alpha_mode == OAK_ALPHA_MASK;
+            bool two = md->double_sided;
             uint32_t g =
                 li ? OAK_VK_VIS_GROUPS + (masked ? 1 : 0) : (masked ? 2 : 0) + (two ? 1 : 0);
-            if (!mesh || !md) g = UINT32_MAX; /* stale handle: drawn as nothing */
-            /* BLEND surfaces are not in the visibility buffer (forward pass: to do) */
-            if (!li && md && md->desc.alpha_mode == OAK_ALPHA_BLEND) g = UINT32_MAX;
-            group[base + i] = g;
-            mat_slot[base + i] = ms;
+            /* BLEND surfaces skip the visibility buffer: forward, far to near */
+            if (!li && md->alpha_mode == OAK_ALPHA_BLEND) {
+                g = G_BLEND;
+                const float *c = mesh->center;
+                vec4 wc = {0, 0, 0, 1}, cc = {c[0], c[1], c[2], 1};
+                glm_mat4_mulv(L->world[i], cc, wc);
+                const float *cam = v->camera_pos;
+                vk->keys[i] = (wc[0] - cam[0]) * (wc[0] - cam[0]) +
+                              (wc[1] - cam[1]) * (wc[1] - cam[1]) +
+                              (wc[2] - cam[2]) * (wc[2] - cam[2]);
+            }
+            if (!mesh) g = UINT32_MAX; /* nothing to draw */
             if (g != UINT32_MAX) counts[g]++;
+            group[base + i] = g == G_BLEND && two ? g | TWO_SIDED : g;
+            icount[base + i] = mesh ? mesh->index_count : 0;
             oak_gpu_draw *d = &recs[base + i];
             d->info[0] = ms;
             d->info[1] = mesh ? (uint32_t)mesh->index_first : 0;
             d->info[2] = mesh ? (uint32_t)mesh->vertex_first : 0;
             d->info[3] = L->flags ? L->flags[i] : 0;
         }
-        _oak_vk_record_job job = {vk, L, recs + base, mat_slot + base};
+        _oak_vk_record_job job = {vk, L, recs + base, NULL};
         oak_parallel_for(count, 1024, _oak_vk_record_draws, &job);
     }
-    uint32_t first[OAK_VK_VIS_GROUPS + 2], at[OAK_VK_VIS_GROUPS + 2];
+    uint32_t first[G_COUNT], at[G_COUNT];
     uint32_t sum = 0;
-    for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS + 2; g++) {
+    for (uint32_t g = 0; g < G_COUNT; g++) {
         first[g] = at[g] = sum;
         sum += counts[g];
     }
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t g = group[i];
-        if (g == UINT32_MAX) continue;
-        const oak_draw_list *L = i < nd ? &v->draws : &v->casters;
-        uint32_t k = i < nd ? i : i - nd;
-        const _oak_vk_mesh *mesh = NULL;
-        _oak_vk_sync_mesh(vk, L->mesh[k], &mesh); /* synced above: a lookup */
-        cmds[at[g]++] = (VkDrawIndexedIndirectCommand){.indexCount = mesh ? mesh->index_count : 0,
+        uint32_t g = group[i] & ~TWO_SIDED;
+        if (g == (UINT32_MAX & ~TWO_SIDED)) continue;
+        cmds[at[g]++] = (VkDrawIndexedIndirectCommand){.indexCount = icount[i],
                                                        .instanceCount = 1,
                                                        .firstIndex = recs[i].info[1],
                                                        .vertexOffset = (int32_t)recs[i].info[2],
                                                        .firstInstance = i};
     }
+    /* Far to near, ties in draw order: a stable insertion sort, as the CPU
+       backend does (blend draws are few). */
+    VkDrawIndexedIndirectCommand *bl = cmds + first[G_BLEND];
+    for (uint32_t i = 1; i < counts[G_BLEND]; i++) {
+        VkDrawIndexedIndirectCommand x = bl[i];
+        uint32_t j = i;
+        while (j > 0 && vk->keys[bl[j - 1].firstInstance] < vk->keys[x.firstInstance]) {
+            bl[j] = bl[j - 1];
+            j--;
+        }
+        bl[j] = x;
+    }
+    vk->blend_first = first[G_BLEND];
+    vk->blend_count = counts[G_BLEND];
     for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS; g++) {
         vk->vis_first[g] = first[g];
         vk->vis_count[g] = counts[g];
@@ -312,12 +333,14 @@ static void _oak_vk_pass_shadow(_oak_vk *vk, _oak_vk_frame *f, VkCommandBuffer c
         if (s->layout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)
             _oak_vk_image_barrier(
                 cmd, s, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_NONE, 0,
-                VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+                (VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT),
+                VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
         return;
     }
     s->layout = VK_IMAGE_LAYOUT_UNDEFINED; /* cleared anyway */
     _oak_vk_image_barrier(
-        cmd, s, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0,
+        cmd, s, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+        (VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT), 0,
         VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
         VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
             VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
@@ -345,7 +368,8 @@ static void _oak_vk_pass_shadow(_oak_vk *vk, _oak_vk_frame *f, VkCommandBuffer c
     _oak_vk_image_barrier(
         cmd, s, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
         VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
-        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+        (VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT),
+        VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
 }
 
 static void _oak_vk_pass_raster(_oak_vk *vk, _oak_vk_frame *f, VkCommandBuffer cmd) {
@@ -373,7 +397,7 @@ static void _oak_vk_pass_raster(_oak_vk *vk, _oak_vk_frame *f, VkCommandBuffer c
                                        .imageView = vk->depth.view,
                                        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
                                        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                       .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                       .storeOp = VK_ATTACHMENT_STORE_OP_STORE, /* blend tests it */
                                        .clearValue = {.depthStencil = {0.0f, 0}}};
     VkRenderingInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
                           .renderArea = {{0, 0}, {vk->width, vk->height}},
@@ -395,6 +419,66 @@ static void _oak_vk_pass_raster(_oak_vk *vk, _oak_vk_frame *f, VkCommandBuffer c
         cmd, &vk->ids, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
         VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
         VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+}
+
+/* BLEND surfaces over the resolved HDR frame, depth-tested against the
+ * opaque depth without writing it; one draw at a time, far to near. */
+static void _oak_vk_pass_blend(_oak_vk *vk, _oak_vk_frame *f, VkCommandBuffer cmd) {
+    if (!vk->blend_count) return;
+    if (!vk->blend_ok) {
+        if (!vk->blend_warned)
+            oak_log_warn("vulkan: %s cannot blend into RGBA32F; BLEND surfaces are not drawn",
+                         vk->props.deviceName);
+        vk->blend_warned = true;
+        return;
+    }
+    _oak_vk_image_barrier(
+        cmd, &vk->hdr, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+        VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+        VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+    _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                    VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+                    VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
+                        VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                    VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT);
+    VkRenderingAttachmentInfo color = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+                                       .imageView = vk->hdr.view,
+                                       .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                       .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
+                                       .storeOp = VK_ATTACHMENT_STORE_OP_STORE};
+    VkRenderingAttachmentInfo depth = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+                                       .imageView = vk->depth.view,
+                                       .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                                       .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
+                                       .storeOp = VK_ATTACHMENT_STORE_OP_STORE};
+    VkRenderingInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+                          .renderArea = {{0, 0}, {vk->width, vk->height}},
+                          .layerCount = 1,
+                          .colorAttachmentCount = 1,
+                          .pColorAttachments = &color,
+                          .pDepthAttachment = &depth};
+    vkCmdBeginRendering(cmd, &ri);
+    VkViewport vp = {0, (float)vk->height, (float)vk->width, -(float)vk->height, 0, 1};
+    VkRect2D sc = {{0, 0}, {vk->width, vk->height}};
+    vkCmdSetViewport(cmd, 0, 1, &vp);
+    vkCmdSetScissor(cmd, 0, 1, &sc);
+    vkCmdBindIndexBuffer(cmd, vk->indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+    const VkDrawIndexedIndirectCommand *cmds = f->indirect.mapped;
+    uint32_t bound = UINT32_MAX;
+    for (uint32_t k = 0; k < vk->blend_count; k++) {
+        uint32_t i = cmds[vk->blend_first + k].firstInstance;
+        uint32_t pipe = vk->scratch[i] & 0x80000000u ? OAK_VK_PIPE_BLEND_2SIDED : OAK_VK_PIPE_BLEND;
+        if (pipe != bound) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, vk->pipes[pipe]);
+        bound = pipe;
+        vkCmdDrawIndexedIndirect(cmd, f->indirect.buffer,
+                                 (uint64_t)(vk->blend_first + k) * sizeof *cmds, 1, sizeof *cmds);
+    }
+    vkCmdEndRendering(cmd);
+    _oak_vk_image_barrier(
+        cmd, &vk->hdr, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+        VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+        VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
 }
 
 static void _oak_vk_dispatch(_oak_vk *vk, VkCommandBuffer cmd, uint32_t pipe) {
@@ -450,6 +534,10 @@ oak_result _oak_vk_render(_oak_vk *vk, const oak_render_view *v) {
         VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     _oak_vk_dispatch(vk, cmd, OAK_VK_PIPE_RESOLVE);
     _oak_vk_stamp(vk, f, "resolve");
+
+    /* blend: BLEND surfaces forward-shaded over the resolved frame */
+    _oak_vk_pass_blend(vk, f, cmd);
+    _oak_vk_stamp(vk, f, "blend");
 
     /* post: tone map to bytes, then FXAA into this slot's output */
     _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
