@@ -10,13 +10,21 @@
 
 /* ---- memory ------------------------------------------------------------- */
 
+bool _oak_gltf_budget(gltf_ctx *c, size_t size) {
+    if (size > GLTF_MAX_DECODED_BYTES - c->decoded) return false;
+    c->decoded += size;
+    return true;
+}
+
 void *_oak_gltf_alloc(gltf_ctx *c, size_t size) {
+    if (!_oak_gltf_budget(c, size)) return NULL;
     void *p = oak_arena_alloc(c->arena, size ? size : 1, 16);
     if (p) memset(p, 0, size);
     return p;
 }
 
 void *_oak_gltf_scratch(gltf_ctx *c, size_t size) {
+    if (!_oak_gltf_budget(c, size)) return NULL;
     void *p = oak_arena_alloc(&c->scratch, size ? size : 1, 16);
     if (p) memset(p, 0, size);
     return p;
@@ -31,6 +39,9 @@ char *_oak_gltf_strdup(gltf_ctx *c, const char *s) {
 }
 
 oak_result _oak_gltf_oom(gltf_ctx *c) {
+    if (c->decoded + ((size_t)1 << 20) > GLTF_MAX_DECODED_BYTES)
+        return oak_error(OAK_ERROR_LIMIT, "%s: decoding needs more than the %zu MiB a load may use",
+                         c->file, GLTF_MAX_DECODED_BYTES >> 20);
     return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", c->file);
 }
 
@@ -432,6 +443,10 @@ static oak_result open_accessor(gltf_ctx *c, uint32_t index, const char *where, 
     *sparse_out = sparse;
     if (view < 0 && !sparse)
         oak_log_debug("%s: %s has no bufferView; it reads as zeros", c->file, path);
+    if (view < 0 && (uint64_t)a->count * a->comps > GLTF_MAX_VIEWLESS_ELEMENTS)
+        return oak_error(OAK_ERROR_LIMIT,
+                         "%s: %s has no bufferView and %u elements, more than oak fills (%u)",
+                         c->file, path, a->count, GLTF_MAX_VIEWLESS_ELEMENTS);
     return OAK_OK;
 }
 

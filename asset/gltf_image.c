@@ -70,6 +70,8 @@ oak_result _oak_gltf_load_images(gltf_ctx *c) {
         if (w <= 0 || h <= 0 || w > OAK_MAX_TEXTURE_SIZE || h > OAK_MAX_TEXTURE_SIZE)
             return oak_error(OAK_ERROR_LIMIT, "%s: %s is %dx%d, past oak's %d texel limit", c->file,
                              path, w, h, OAK_MAX_TEXTURE_SIZE);
+        /* decoded by stb and then copied: twice its RGBA size */
+        if (!_oak_gltf_budget(c, (size_t)w * (size_t)h * 8)) return _oak_gltf_oom(c);
         i++;
     }
     if (c->desc->no_images || !n) return OAK_OK;

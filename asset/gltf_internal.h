@@ -34,6 +34,13 @@ typedef struct gltf_view {
     uint32_t stride; /* 0: tightly packed */
 } gltf_view;
 
+/* What one load may decode in all (arrays in the model and scratch), so a
+ * small file whose accessors are referenced many times cannot ask for
+ * unbounded memory; past it the load fails with OAK_ERROR_LIMIT. */
+#define GLTF_MAX_DECODED_BYTES ((size_t)2 << 30)
+/* Elements of an accessor with no bufferView (zeros plus sparse values). */
+#define GLTF_MAX_VIEWLESS_ELEMENTS (1u << 22)
+
 typedef struct gltf_ctx {
     const char *file; /* for messages */
     const char *base; /* for relative URIs; NULL refuses external files */
@@ -49,6 +56,7 @@ typedef struct gltf_ctx {
     gltf_buffer *buffers;
     gltf_view *views;
     const cJSON *accessors;
+    size_t decoded; /* bytes taken through _oak_gltf_alloc and _oak_gltf_scratch */
 } gltf_ctx;
 
 /* Memory. */
@@ -56,6 +64,8 @@ void *_oak_gltf_alloc(gltf_ctx *c, size_t size);   /* zeroed, in the model arena
 void *_oak_gltf_scratch(gltf_ctx *c, size_t size); /* zeroed, freed at load end */
 char *_oak_gltf_strdup(gltf_ctx *c, const char *s);
 oak_result _oak_gltf_oom(gltf_ctx *c);
+/* Takes size bytes from the load's decode budget; false when it would pass it. */
+bool _oak_gltf_budget(gltf_ctx *c, size_t size);
 
 /* Checked JSON access. path names the object ("nodes[3]"); a member of the
  * wrong type is a parse error naming path.key. Absent members give def. */

@@ -2,7 +2,7 @@
  * the joint palette (inverse mesh-node world x joint world x inverse bind,
  * sized by the skin, no fixed bone limit), then morphs and skins its
  * vertices on the job pool in fixed chunks and hands the streams to
- * oak_mesh_update, whose bounds then follow the pose. */
+ * oak_mesh_update_vertices (in place, no heap calls); bounds follow the pose. */
 #include <math.h>
 #include <string.h>
 
@@ -99,17 +99,8 @@ static oak_result pose_one(oak_gltf_instance *inst, _oak_deform *d) {
         job.palette = inst->joint_mats;
     }
     oak_parallel_for(p->vertex_count, SKIN_CHUNK, pose_vertices, &job);
-    const oak_mesh_data *base = oak_mesh_get(p->mesh);
-    oak_mesh_desc md = {.vertex_count = p->vertex_count,
-                        .index_count = p->index_count,
-                        .positions = d->positions,
-                        .normals = d->normals,
-                        .tangents = d->tangents,
-                        .uv0 = base ? base->uv0 : NULL,
-                        .uv1 = base ? base->uv1 : NULL,
-                        .colors = base ? base->colors : NULL,
-                        .indices = p->indices};
-    return oak_mesh_update(d->posed, &md);
+    return oak_mesh_update_vertices(d->posed, p->vertex_count, d->positions, d->normals,
+                                    d->tangents);
 }
 
 oak_result oak_skin_update(oak_scene *scene) {

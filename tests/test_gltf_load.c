@@ -302,6 +302,10 @@ static const broken_case g_broken[] = {
     {"required extension", TRI_B64, VIEWS_OK, ACC_OK, NODES_OK,
      ",\"extensionsRequired\":[\"KHR_draco_mesh_compression\"]", OAK_ERROR_UNSUPPORTED,
      "\"KHR_draco_mesh_compression\" is not supported"},
+    {"huge accessor without data", TRI_B64, VIEWS_OK,
+     "{\"componentType\":5126,\"count\":4194304,\"type\":\"VEC3\"},"
+     "{\"bufferView\":1,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"}",
+     NODES_OK, "", OAK_ERROR_LIMIT, "accessors[0] has no bufferView and 4194304 elements"},
     {"bad base64", "AAAA*AAA", VIEWS_OK, ACC_OK, NODES_OK, "", OAK_ERROR_PARSE,
      "buffers[0].uri has a bad base64 character at 4"},
     {"short buffer", "AAAA", VIEWS_OK, ACC_OK, NODES_OK, "", OAK_ERROR_PARSE,

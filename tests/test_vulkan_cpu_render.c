@@ -5,10 +5,8 @@
 
 #define oak_test_init(threads) vkt_init()
 /* Tests of the CPU rasterizer itself (its thread pool), not of the picture. */
-/* BLEND surfaces: the forward pass is not written yet on Vulkan. */
 static bool vkt_skip(const char *name) {
-    return strcmp(name, "cpuThreadCountDeterminism") == 0 ||
-           strcmp(name, "cpuBlendOverInLinearLight") == 0;
+    return strcmp(name, "cpuThreadCountDeterminism") == 0;
 }
 #undef RUN
 #define RUN(name)                                                                                  \

@@ -2,7 +2,7 @@
  * agree on at least 99.5% of channels within 2/255 with a mean absolute
  * difference under 0.5/255. Scenes: the default world, a materials grid,
  * shadows, mipmapped textures, alpha cutout, many objects, point and spot
- * lights, fog. Prints its figures; writes both images and a diff on failure. */
+ * lights, fog, and BLEND panes. Prints its figures; writes both images and a diff on failure. */
 #include "vulkan_test.h"
 
 #define PW 320
@@ -269,6 +269,30 @@ TEST(vulkanParityPointAndSpotLightsInFog) {
     oak_free(s);
 }
 
+TEST(vulkanParityBlendPanesFarToNear) {
+    pscene *s = pscene_new();
+    if (!s) return;
+    pscene_add(s, shape(OAK_SHAPE_PLANE, 14, 0, 10), material(0.5f, 0.5f, 0.5f, 0, 0.8f), 0, 0, 0);
+    pscene_add(s, shape(OAK_SHAPE_BOX, 1, 1, 1), material(0.8f, 0.3f, 0.2f, 0, 0.5f), 0, 0.5f,
+               -1.5f);
+    oak_mesh pane = shape(OAK_SHAPE_BOX, 3, 1.5f, 0.05f);
+    const float tint[3][4] = {{0.2f, 0.5f, 1, 0.4f}, {1, 0.9f, 0.2f, 0.3f}, {0.3f, 1, 0.4f, 0.6f}};
+    for (int i = 0; i < 3; i++) {
+        oak_material_desc d = oak_material_desc_defaults(NULL);
+        memcpy(d.base_color, tint[i], sizeof tint[i]);
+        d.metallic = 0;
+        d.roughness = 0.2f;
+        d.alpha_mode = OAK_ALPHA_BLEND;
+        d.double_sided = i == 1;
+        oak_material m = {0};
+        CHECK_OK(oak_make_material(&m, &d));
+        pscene_add(s, pane, m, -0.6f + 0.6f * i, 0.9f, -0.4f + 0.9f * i);
+    }
+    pscene_sun(s, true);
+    parity("blend_panes", &s->in, NULL);
+    oak_free(s);
+}
+
 int main(void) {
     vkt_init();
     RUN(vulkanParityDefaultWorld);
@@ -277,6 +301,7 @@ int main(void) {
     RUN(vulkanParityAlphaCutoutLeaves);
     RUN(vulkanParityManyObjects);
     RUN(vulkanParityPointAndSpotLightsInFog);
+    RUN(vulkanParityBlendPanesFarToNear);
     CHECK_EQ_INT(vkt_validation_messages, 0);
     if (vkt_validation_messages) oak_test_failed_++;
     oak_shutdown();

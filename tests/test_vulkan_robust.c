@@ -132,12 +132,66 @@ TEST(vulkanLostDeviceReportsAndStops) {
     rscene_free(s); /* destroy still works */
 }
 
+TEST(vulkanTimingsNameEveryPassWithGpuTimes) {
+    rscene *s = rscene_new();
+    if (!s) return;
+    populate(s);
+    static uint8_t px[RW * RH * 4];
+    for (int f = 0; f < 3; f++) CHECK_OK(rscene_frame(s, px, RW, RH));
+    oak_stage_timing t[16];
+    uint32_t n = oak_backend_vulkan()->timings(s->vk, t, 16);
+    const char *want[] = {"record",  "upload", "shadow", "raster",
+                          "resolve", "blend",  "post",   "gpu_frame"};
+    double sum = 0, frame = -1;
+    for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+        bool found = false;
+        for (uint32_t i = 0; i < n; i++)
+            if (!strcmp(t[i].name, want[k])) {
+                found = true;
+                if (k == 0)
+                    CHECK(t[i].cpu_ms > 0 && t[i].gpu_ms < 0);
+                else if (k + 1 < sizeof want / sizeof *want)
+                    CHECK(t[i].gpu_ms >= 0);
+                else
+                    frame = t[i].gpu_ms;
+            }
+        if (!found) fprintf(stderr, "  no stage '%s'\n", want[k]);
+        CHECK(found);
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (t[i].gpu_ms >= 0 && strcmp(t[i].name, "gpu_frame")) sum += t[i].gpu_ms;
+    fprintf(stderr, "  gpu frame %.3f ms on lavapipe at %dx%d\n", frame, RW, RH);
+    CHECK(frame > 0);
+    CHECK_NEAR(sum, frame, 1e-9);
+    CHECK_EQ_INT(oak_backend_vulkan()->timings(s->vk, t, 1), 1); /* respects max */
+    rscene_free(s);
+}
+
+/* 40 boxes of one mesh and material (the frontend batches them) go out as
+ * one instanced indirect command, not forty. */
+TEST(vulkanBatchedDrawsBecomeInstancedCommands) {
+    rscene *s = rscene_new();
+    if (!s) return;
+    populate(s);
+    static uint8_t px[RW * RH * 4];
+    CHECK_OK(rscene_frame(s, px, RW, RH));
+    oak_vk_stats st;
+    oak_vk_debug_stats(s->vk, &st);
+    fprintf(stderr, "  %u draws -> %u visibility commands, %u shadow commands\n", s->in.draw_count,
+            st.vis_commands, st.shadow_commands);
+    CHECK(st.vis_commands >= 1 && st.vis_commands <= 3);
+    CHECK(st.shadow_commands >= 1 && st.shadow_commands <= 3);
+    rscene_free(s);
+}
+
 int main(void) {
     vkt_init_counting();
     RUN(vulkanResizeKeepsCountsAndPicture);
     RUN(vulkanMeshAndTextureChurnWhileDrawing);
     RUN(vulkanOutOfDeviceMemoryIsACleanError);
     RUN(vulkanLostDeviceReportsAndStops);
+    RUN(vulkanTimingsNameEveryPassWithGpuTimes);
+    RUN(vulkanBatchedDrawsBecomeInstancedCommands);
     CHECK_EQ_INT(vkt_validation_messages, 0);
     if (vkt_validation_messages) oak_test_failed_++;
     oak_shutdown();

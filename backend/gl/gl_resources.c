@@ -21,13 +21,14 @@ static oak_result grow_slots(void **arr, uint32_t *cap, uint32_t need, size_t el
 const _oak_gl_mesh_slot *_oak_gl_mesh_of(const _oak_gl_frame *f, oak_mesh mesh) {
     if (!mesh.id) return NULL;
     uint32_t i = oak_handle_index(mesh.id);
-    if (i >= f->mesh_cap || f->meshes[i].id != mesh.id || !f->meshes[i].index_count) return NULL;
+    if (i >= f->mesh_cap || f->meshes[i].id != mesh.id) return NULL;
     return &f->meshes[i];
 }
 
 static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
     const oak_mesh_data *md = oak_mesh_get(mesh);
-    if (!md) return OAK_OK; /* stale: the draw is skipped */
+    /* as every backend: a view naming a dead asset is the caller's error */
+    if (!md) return oak_error(OAK_ERROR_NOT_FOUND, "gl: mesh %u is not live", mesh.id);
     uint32_t i = oak_handle_index(mesh.id);
     oak_result r = grow_slots((void **)&f->meshes, &f->mesh_cap, i + 1, sizeof *f->meshes);
     if (r != OAK_OK) return r;
@@ -75,6 +76,7 @@ static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
     s->base_vertex = base;
     s->first_index = first;
     s->vertex_count = md->vertex_count;
+    memcpy(s->center, md->bounds.center, sizeof s->center);
     s->index_count = md->index_count / 3 * 3;
     return OAK_OK;
 }
@@ -206,7 +208,7 @@ static oak_result texref(_oak_gl_frame *f, const oak_texture_ref *ref, oak_gpu_t
 
 static oak_result sync_material(_oak_gl_frame *f, oak_material mat) {
     const oak_material_data *md = mat.id ? oak_material_get(mat) : NULL;
-    if (!md) return OAK_OK;
+    if (!md) return oak_error(OAK_ERROR_NOT_FOUND, "gl: material %u is not live", mat.id);
     uint32_t i = oak_handle_index(mat.id);
     oak_result r = grow_slots((void **)&f->mats, &f->mat_cap, i + 1, sizeof *f->mats);
     if (r != OAK_OK) return r;
@@ -245,6 +247,9 @@ static oak_result sync_material(_oak_gl_frame *f, oak_material mat) {
 
 static oak_result sync_list(_oak_gl_frame *f, const oak_draw_list *l) {
     for (uint32_t i = 0; i < l->count; i++) {
+        /* draws come batched by (material, mesh): look each run up once */
+        if (i && l->mesh[i].id == l->mesh[i - 1].id && l->material[i].id == l->material[i - 1].id)
+            continue;
         oak_result r = sync_mesh(f, l->mesh[i]);
         if (r == OAK_OK) r = sync_material(f, l->material[i]);
         if (r != OAK_OK) return r;

@@ -57,7 +57,9 @@ static void _oak_vk_destroy(void *self) {
         _oak_vk_memory_release_all(vk);
     }
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) oak_free(vk->frames[i].garbage);
-    oak_free(vk->scratch);
+    oak_free(vk->infos);
+    oak_free(vk->cmds);
+    oak_free(vk->keys);
     _oak_vk_device_destroy(vk);
     oak_free(b);
 }
@@ -230,19 +232,32 @@ static oak_result _oak_vk_read_pixels(void *self, uint8_t *rgba, size_t size) {
     return OAK_OK;
 }
 
+/* GPU times of the newest frame whose timestamps are ready: the last one if
+ * it has finished, else the one before. Never waits, so asking every frame
+ * keeps frames in flight (GPU figures then lag a frame). */
+static bool _oak_vk_stamps(_oak_vk *vk, uint32_t slot, uint64_t *stamps) {
+    _oak_vk_frame *f = &vk->frames[slot];
+    return vk->timestamps && !vk->lost && f->query_count > 1 &&
+           vkGetQueryPoolResults(vk->device, f->queries, 0, f->query_count,
+                                 OAK_VK_MAX_TIMESTAMPS * sizeof(uint64_t), stamps, sizeof(uint64_t),
+                                 VK_QUERY_RESULT_64_BIT) == VK_SUCCESS;
+}
+
 static uint32_t _oak_vk_timings(void *self, oak_stage_timing *out, uint32_t max) {
     _oak_vk *vk = &((_oak_vk_backend *)self)->vk;
     if (vk->last_slot < 0 || !out || !max) return 0;
-    _oak_vk_frame *f = &vk->frames[vk->last_slot];
-    uint64_t stamps[OAK_VK_MAX_TIMESTAMPS];
-    bool gpu =
-        vk->timestamps && f->query_count > 1 && !vk->lost &&
-        vkGetQueryPoolResults(vk->device, f->queries, 0, f->query_count, sizeof stamps, stamps,
-                              sizeof(uint64_t),
-                              VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) == VK_SUCCESS;
+    uint32_t slot = (uint32_t)vk->last_slot;
+    _oak_vk_frame *f = &vk->frames[slot];
     uint32_t n = 0;
-    if (n < max) out[n++] = (oak_stage_timing){"record", f->cpu_ms[0] + f->cpu_ms[1], -1.0};
+    out[n++] = (oak_stage_timing){"record", f->cpu_ms[0] + f->cpu_ms[1], -1.0};
+    uint64_t stamps[OAK_VK_MAX_TIMESTAMPS];
+    bool gpu = _oak_vk_stamps(vk, slot, stamps);
+    if (!gpu && vk->frame_count > 1) {
+        slot = (slot + OAK_VK_FRAMES - 1) % OAK_VK_FRAMES;
+        gpu = !(vk->recording && slot == vk->slot) && _oak_vk_stamps(vk, slot, stamps);
+    }
     if (!gpu) return n;
+    f = &vk->frames[slot];
     double total = 0;
     for (uint32_t k = 0; k + 1 < f->query_count && n < max; k++) {
         double ms = (double)(stamps[k + 1] - stamps[k]) * vk->props.limits.timestampPeriod * 1e-6;
@@ -267,6 +282,8 @@ void oak_vk_debug_stats(void *self, oak_vk_stats *out) {
     out->texture_classes = vk->class_count;
     out->multi_draw = vk->multi_draw;
     out->validation = vk->validation;
+    for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS; g++) out->vis_commands += vk->vis_count[g];
+    out->shadow_commands = vk->shadow_count[0] + vk->shadow_count[1];
 }
 
 void oak_vk_debug_fail_alloc(void *self, int32_t n) {

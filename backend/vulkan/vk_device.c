@@ -61,8 +61,13 @@ oak_result _oak_vk_fail(_oak_vk *vk, VkResult r, const char *call, const char *f
 static VKAPI_ATTR VkBool32 VKAPI_CALL _oak_vk_debug(
     VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
     const VkDebugUtilsMessengerCallbackDataEXT *data, void *user) {
-    (void)types;
     (void)user;
+    /* The loader speaks through the same messenger (GENERAL messages): keep
+       validation findings, which tests count as failures, apart. */
+    const char *who = types & (VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                               VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT)
+                          ? "validation"
+                          : "loader";
     const char *msg = data && data->pMessage ? data->pMessage : "(no message)";
     /* The log takes one line per message; validation messages can be long. */
     char line[1024];
@@ -70,9 +75,9 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL _oak_vk_debug(
     for (char *c = line; *c; c++)
         if (*c == '\n') *c = ' ';
     if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
-        oak_log(OAK_LOG_ERROR, "vulkan validation: %s", line);
+        oak_log(OAK_LOG_ERROR, "vulkan %s: %s", who, line);
     else
-        oak_log(OAK_LOG_WARN, "vulkan validation: %s", line);
+        oak_log(OAK_LOG_WARN, "vulkan %s: %s", who, line);
     return VK_FALSE;
 }
 
@@ -181,6 +186,9 @@ static oak_result _oak_vk_instance(VkInstance *out, VkDebugUtilsMessengerEXT *me
                                .enabledExtensionCount = ext_count,
                                .ppEnabledExtensionNames = exts};
     VkResult r = vkCreateInstance(&ci, NULL, out);
+    if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
+        return oak_error(OAK_ERROR_DEVICE, "vulkan: no Vulkan driver found (vkCreateInstance: %s)",
+                         _oak_vk_result_name(r));
     if (r != VK_SUCCESS)
         return oak_error(r == VK_ERROR_OUT_OF_HOST_MEMORY ? OAK_ERROR_OUT_OF_MEMORY
                                                           : OAK_ERROR_DEVICE,
@@ -201,7 +209,7 @@ static oak_result _oak_vk_instance(VkInstance *out, VkDebugUtilsMessengerEXT *me
 typedef struct _oak_vk_caps {
     VkPhysicalDeviceProperties props;
     uint32_t queue_family; /* UINT32_MAX: no graphics+compute queue */
-    bool dynamic_rendering, dynamic_rendering_ext, sync2, sync2_ext;
+    bool dynamic_rendering, dynamic_rendering_ext, sync2, sync2_ext, maintenance4;
     bool geometry_shader, multi_draw, first_instance, int64_atomics, mesh_shader,
         descriptor_indexing, ray_tracing, timestamps;
 } _oak_vk_caps;
@@ -241,6 +249,7 @@ static void _oak_vk_caps_get(VkPhysicalDevice pd, _oak_vk_caps *c) {
                              f12.shaderSampledImageArrayNonUniformIndexing;
     c->dynamic_rendering = v13 && f13.dynamicRendering;
     c->sync2 = v13 && f13.synchronization2;
+    c->maintenance4 = v13 && f13.maintenance4;
     c->dynamic_rendering_ext = !c->dynamic_rendering &&
                                _oak_vk_has_device_ext(pd, VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME);
     c->sync2_ext = !c->sync2 && _oak_vk_has_device_ext(pd, "VK_KHR_synchronization2");
@@ -430,9 +439,15 @@ oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_on
     VkPhysicalDeviceDynamicRenderingFeatures dr = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES,
         .dynamicRendering = VK_TRUE};
+    /* maintenance4 lets a pass's fragment shader ignore vertex outputs it
+       does not read (the blend pass shares the visibility vertex shader) */
+    VkPhysicalDeviceMaintenance4Features m4 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES,
+        .pNext = &dr,
+        .maintenance4 = VK_TRUE};
     VkPhysicalDeviceSynchronization2Features s2 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES,
-        .pNext = &dr,
+        .pNext = caps.maintenance4 ? (void *)&m4 : (void *)&dr,
         .synchronization2 = VK_TRUE};
     VkPhysicalDeviceVulkan12Features f12 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, .pNext = &s2};

@@ -141,25 +141,41 @@ static void _oak_vk_normal_matrix(float out[16], mat4 world) {
     out[15] = 1.0f;
 }
 
+/* Per-draw facts gathered on the CPU side; the mapped GPU buffers are only
+ * ever written, front to back (on a discrete GPU they are write-combined
+ * memory across the bus, where a read costs a round trip). */
+typedef struct _oak_vk_draw_info {
+    uint32_t group; /* pipeline group (bit 31: two-sided BLEND), UINT32_MAX: none */
+    uint32_t index_count, first_index, first_vertex;
+    uint32_t material, flags;
+} _oak_vk_draw_info;
+
 typedef struct _oak_vk_record_job {
-    _oak_vk *vk;
     const oak_draw_list *list;
+    const _oak_vk_draw_info *info;
     oak_gpu_draw *out;
-    const uint32_t *mat_slots; /* per draw */
 } _oak_vk_record_job;
 
 static void _oak_vk_record_draws(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     _oak_vk_record_job *j = user;
     for (uint32_t i = begin; i < end; i++) {
-        oak_gpu_draw *d = &j->out[i];
-        _oak_vk_mat4(d->world, j->list->world[i]);
-        _oak_vk_normal_matrix(d->normal, j->list->world[i]);
+        oak_gpu_draw d;
+        _oak_vk_mat4(d.world, j->list->world[i]);
+        _oak_vk_normal_matrix(d.normal, j->list->world[i]);
+        const _oak_vk_draw_info *in = &j->info[i];
+        d.info[0] = in->material;
+        d.info[1] = in->first_index;
+        d.info[2] = in->first_vertex;
+        d.info[3] = in->flags;
+        memcpy(&j->out[i], &d, sizeof d);
     }
 }
 
 /* Builds draw records and indirect commands for the view's draws and the
- * key light's casters, grouped by pipeline. */
+ * key light's casters, grouped by pipeline. Consecutive draws of the same
+ * mesh in a group (the frontend batches by material and mesh) become one
+ * instanced command: gl_InstanceIndex is then still the draw's index. */
 static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     uint32_t nd = v->draws.count, nc = v->shadows ? v->casters.count : 0;
     uint32_t n = nd + nc;
@@ -171,12 +187,14 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
                                     (uint64_t)(n ? n : 1) * sizeof(VkDrawIndexedIndirectCommand),
                                     VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT)))
         return r;
-    if (!OAK_GROW(vk->scratch, vk->scratch_capacity, 2 * n + 1))
+    if (!OAK_GROW(vk->infos, vk->infos_capacity, n + 1) ||
+        !OAK_GROW(vk->cmds, vk->cmds_capacity, n + 1) ||
+        !OAK_GROW(vk->keys, vk->keys_capacity, nd + 1))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: draw scratch");
-    oak_gpu_draw *recs = f->draws.mapped;
-    VkDrawIndexedIndirectCommand *cmds = f->indirect.mapped;
-    uint32_t *group = vk->scratch, *mat_slot = vk->scratch + n;
-    uint32_t counts[OAK_VK_VIS_GROUPS + 2] = {0};
+    _oak_vk_draw_info *info = vk->infos;
+    VkDrawIndexedIndirectCommand *cmds = vk->cmds;
+    enum { G_BLEND = OAK_VK_VIS_GROUPS + 2, G_COUNT, TWO_SIDED = 0x80000000u };
+    uint32_t counts[G_COUNT] = {0};
     const oak_draw_list *lists[2] = {&v->draws, &v->casters};
     for (uint32_t li = 0; li < 2; li++) {
         const oak_draw_list *L = lists[li];
@@ -186,52 +204,80 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
             uint32_t ms = 0;
             if ((r = _oak_vk_sync_mesh(vk, L->mesh[i], &mesh))) return r;
             if ((r = _oak_vk_sync_material(vk, L->material[i], &ms))) return r;
-            const oak_material_data *md = oak_material_get(L->material[i]);
-            bool masked = md && md->desc.alpha_mode == OAK_ALPHA_MASK;
-            bool two = md && md->desc.double_sided;
+            const _oak_vk_material *md = &vk->materials[ms];
+            bool masked = md->alpha_mode == OAK_ALPHA_MASK;
+            bool two = md->double_sided;
             uint32_t g =
                 li ? OAK_VK_VIS_GROUPS + (masked ? 1 : 0) : (masked ? 2 : 0) + (two ? 1 : 0);
-            if (!mesh || !md) g = UINT32_MAX; /* stale handle: drawn as nothing */
-            /* BLEND surfaces are not in the visibility buffer (forward pass: to do) */
-            if (!li && md && md->desc.alpha_mode == OAK_ALPHA_BLEND) g = UINT32_MAX;
-            group[base + i] = g;
-            mat_slot[base + i] = ms;
+            /* BLEND surfaces skip the visibility buffer: forward, far to near */
+            if (!li && md->alpha_mode == OAK_ALPHA_BLEND) {
+                g = G_BLEND;
+                const float *c = mesh->center;
+                vec4 wc = {0, 0, 0, 1}, cc = {c[0], c[1], c[2], 1};
+                glm_mat4_mulv(L->world[i], cc, wc);
+                const float *cam = v->camera_pos;
+                vk->keys[i] = (wc[0] - cam[0]) * (wc[0] - cam[0]) +
+                              (wc[1] - cam[1]) * (wc[1] - cam[1]) +
+                              (wc[2] - cam[2]) * (wc[2] - cam[2]);
+            }
+            if (!mesh->index_count) g = UINT32_MAX; /* nothing to draw */
             if (g != UINT32_MAX) counts[g]++;
-            oak_gpu_draw *d = &recs[base + i];
-            d->info[0] = ms;
-            d->info[1] = mesh ? (uint32_t)mesh->index_first : 0;
-            d->info[2] = mesh ? (uint32_t)mesh->vertex_first : 0;
-            d->info[3] = L->flags ? L->flags[i] : 0;
+            info[base + i] = (_oak_vk_draw_info){.group = g == G_BLEND && two ? g | TWO_SIDED : g,
+                                                 .index_count = mesh->index_count,
+                                                 .first_index = (uint32_t)mesh->index_first,
+                                                 .first_vertex = (uint32_t)mesh->vertex_first,
+                                                 .material = ms,
+                                                 .flags = L->flags ? L->flags[i] : 0};
         }
-        _oak_vk_record_job job = {vk, L, recs + base, mat_slot + base};
+        _oak_vk_record_job job = {L, info + base, (oak_gpu_draw *)f->draws.mapped + base};
         oak_parallel_for(count, 1024, _oak_vk_record_draws, &job);
     }
-    uint32_t first[OAK_VK_VIS_GROUPS + 2], at[OAK_VK_VIS_GROUPS + 2];
+    uint32_t first[G_COUNT], at[G_COUNT];
     uint32_t sum = 0;
-    for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS + 2; g++) {
+    for (uint32_t g = 0; g < G_COUNT; g++) {
         first[g] = at[g] = sum;
         sum += counts[g];
     }
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t g = group[i];
-        if (g == UINT32_MAX) continue;
-        const oak_draw_list *L = i < nd ? &v->draws : &v->casters;
-        uint32_t k = i < nd ? i : i - nd;
-        const _oak_vk_mesh *mesh = NULL;
-        _oak_vk_sync_mesh(vk, L->mesh[k], &mesh); /* synced above: a lookup */
-        cmds[at[g]++] = (VkDrawIndexedIndirectCommand){.indexCount = mesh ? mesh->index_count : 0,
-                                                       .instanceCount = 1,
-                                                       .firstIndex = recs[i].info[1],
-                                                       .vertexOffset = (int32_t)recs[i].info[2],
-                                                       .firstInstance = i};
+        uint32_t g = info[i].group & ~TWO_SIDED;
+        if (g == (UINT32_MAX & ~TWO_SIDED)) continue;
+        VkDrawIndexedIndirectCommand *prev = at[g] > first[g] ? &cmds[at[g] - 1] : NULL;
+        if (g != G_BLEND && prev && prev->firstInstance + prev->instanceCount == i &&
+            prev->firstIndex == info[i].first_index &&
+            prev->vertexOffset == (int32_t)info[i].first_vertex &&
+            prev->indexCount == info[i].index_count) {
+            prev->instanceCount++;
+            continue;
+        }
+        cmds[at[g]++] =
+            (VkDrawIndexedIndirectCommand){.indexCount = info[i].index_count,
+                                           .instanceCount = 1,
+                                           .firstIndex = info[i].first_index,
+                                           .vertexOffset = (int32_t)info[i].first_vertex,
+                                           .firstInstance = i};
     }
+    /* Far to near, ties in draw order: a stable insertion sort, as the CPU
+       backend does (blend draws are few). */
+    VkDrawIndexedIndirectCommand *bl = cmds + first[G_BLEND];
+    for (uint32_t i = 1; i < counts[G_BLEND]; i++) {
+        VkDrawIndexedIndirectCommand x = bl[i];
+        uint32_t j = i;
+        while (j > 0 && vk->keys[bl[j - 1].firstInstance] < vk->keys[x.firstInstance]) {
+            bl[j] = bl[j - 1];
+            j--;
+        }
+        bl[j] = x;
+    }
+    if (sum) memcpy(f->indirect.mapped, cmds, (size_t)sum * sizeof *cmds);
+    vk->blend_first = first[G_BLEND];
+    vk->blend_count = at[G_BLEND] - first[G_BLEND];
     for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS; g++) {
         vk->vis_first[g] = first[g];
-        vk->vis_count[g] = counts[g];
+        vk->vis_count[g] = at[g] - first[g];
     }
     for (uint32_t g = 0; g < 2; g++) {
         vk->shadow_first[g] = first[OAK_VK_VIS_GROUPS + g];
-        vk->shadow_count[g] = counts[OAK_VK_VIS_GROUPS + g];
+        vk->shadow_count[g] = at[OAK_VK_VIS_GROUPS + g] - first[OAK_VK_VIS_GROUPS + g];
     }
     vk->draw_count = nd;
     vk->caster_count = nc;
@@ -312,12 +358,14 @@ static void _oak_vk_pass_shadow(_oak_vk *vk, _oak_vk_frame *f, VkCommandBuffer c
         if (s->layout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)
             _oak_vk_image_barrier(
                 cmd, s, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_NONE, 0,
-                VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+                (VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT),
+                VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
         return;
     }
     s->layout = VK_IMAGE_LAYOUT_UNDEFINED; /* cleared anyway */
     _oak_vk_image_barrier(
-        cmd, s, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0,
+        cmd, s, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+        (VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT), 0,
         VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
         VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
             VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
@@ -345,7 +393,8 @@ static void _oak_vk_pass_shadow(_oak_vk *vk, _oak_vk_frame *f, VkCommandBuffer c
     _oak_vk_image_barrier(
         cmd, s, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
         VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
-        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+        (VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT),
+        VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
 }
 
 static void _oak_vk_pass_raster(_oak_vk *vk, _oak_vk_frame *f, VkCommandBuffer cmd) {
@@ -373,7 +422,7 @@ static void _oak_vk_pass_raster(_oak_vk *vk, _oak_vk_frame *f, VkCommandBuffer c
                                        .imageView = vk->depth.view,
                                        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
                                        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                       .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                       .storeOp = VK_ATTACHMENT_STORE_OP_STORE, /* blend tests it */
                                        .clearValue = {.depthStencil = {0.0f, 0}}};
     VkRenderingInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
                           .renderArea = {{0, 0}, {vk->width, vk->height}},
@@ -395,6 +444,67 @@ static void _oak_vk_pass_raster(_oak_vk *vk, _oak_vk_frame *f, VkCommandBuffer c
         cmd, &vk->ids, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
         VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
         VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+}
+
+/* BLEND surfaces over the resolved HDR frame, depth-tested against the
+ * opaque depth without writing it; one draw at a time, far to near. */
+static void _oak_vk_pass_blend(_oak_vk *vk, _oak_vk_frame *f, VkCommandBuffer cmd) {
+    if (!vk->blend_count) return;
+    if (!vk->blend_ok) {
+        if (!vk->blend_warned)
+            oak_log_warn("vulkan: %s cannot blend into RGBA32F; BLEND surfaces are not drawn",
+                         vk->props.deviceName);
+        vk->blend_warned = true;
+        return;
+    }
+    _oak_vk_image_barrier(
+        cmd, &vk->hdr, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+        VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+        VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+    _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                    VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+                    VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
+                        VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                    VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT);
+    VkRenderingAttachmentInfo color = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+                                       .imageView = vk->hdr.view,
+                                       .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                       .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
+                                       .storeOp = VK_ATTACHMENT_STORE_OP_STORE};
+    VkRenderingAttachmentInfo depth = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+                                       .imageView = vk->depth.view,
+                                       .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                                       .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
+                                       .storeOp = VK_ATTACHMENT_STORE_OP_STORE};
+    VkRenderingInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+                          .renderArea = {{0, 0}, {vk->width, vk->height}},
+                          .layerCount = 1,
+                          .colorAttachmentCount = 1,
+                          .pColorAttachments = &color,
+                          .pDepthAttachment = &depth};
+    vkCmdBeginRendering(cmd, &ri);
+    VkViewport vp = {0, (float)vk->height, (float)vk->width, -(float)vk->height, 0, 1};
+    VkRect2D sc = {{0, 0}, {vk->width, vk->height}};
+    vkCmdSetViewport(cmd, 0, 1, &vp);
+    vkCmdSetScissor(cmd, 0, 1, &sc);
+    vkCmdBindIndexBuffer(cmd, vk->indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+    const VkDrawIndexedIndirectCommand *cmds = vk->cmds; /* the CPU copy: never read mapped */
+    uint32_t bound = UINT32_MAX;
+    for (uint32_t k = 0; k < vk->blend_count; k++) {
+        uint32_t i = cmds[vk->blend_first + k].firstInstance;
+        uint32_t pipe =
+            vk->infos[i].group & 0x80000000u ? OAK_VK_PIPE_BLEND_2SIDED : OAK_VK_PIPE_BLEND;
+        if (pipe != bound) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, vk->pipes[pipe]);
+        bound = pipe;
+        vkCmdDrawIndexedIndirect(cmd, f->indirect.buffer,
+                                 (uint64_t)(vk->blend_first + k) * sizeof *cmds, 1, sizeof *cmds);
+    }
+    vkCmdEndRendering(cmd);
+    _oak_vk_image_barrier(
+        cmd, &vk->hdr, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+        VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+        VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
 }
 
 static void _oak_vk_dispatch(_oak_vk *vk, VkCommandBuffer cmd, uint32_t pipe) {
@@ -450,6 +560,10 @@ oak_result _oak_vk_render(_oak_vk *vk, const oak_render_view *v) {
         VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     _oak_vk_dispatch(vk, cmd, OAK_VK_PIPE_RESOLVE);
     _oak_vk_stamp(vk, f, "resolve");
+
+    /* blend: BLEND surfaces forward-shaded over the resolved frame */
+    _oak_vk_pass_blend(vk, f, cmd);
+    _oak_vk_stamp(vk, f, "blend");
 
     /* post: tone map to bytes, then FXAA into this slot's output */
     _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,

@@ -99,6 +99,8 @@ typedef struct _oak_vk_mesh {
     uint32_t vertex_count;
     uint64_t index_first; /* in indices */
     uint32_t index_count;
+    uint64_t frame;  /* last frame it was checked against the registry */
+    float center[3]; /* bounds centre, for sorting BLEND draws */
 } _oak_vk_mesh;
 
 typedef struct _oak_vk_texclass {
@@ -119,6 +121,9 @@ typedef struct _oak_vk_texture {
 typedef struct _oak_vk_material {
     uint32_t id, version;
     uint32_t tex_versions[5]; /* to notice a texture re-upload */
+    uint64_t frame;           /* last frame it was checked against the registry */
+    oak_alpha_mode alpha_mode;
+    bool double_sided;
 } _oak_vk_material;
 
 /* Per frame in flight. */
@@ -154,6 +159,8 @@ enum {
     OAK_VK_PIPE_RESOLVE,
     OAK_VK_PIPE_POST,
     OAK_VK_PIPE_FXAA,
+    OAK_VK_PIPE_BLEND, /* BLEND surfaces, back faces culled */
+    OAK_VK_PIPE_BLEND_2SIDED,
     OAK_VK_PIPE_COUNT
 };
 #define OAK_VK_VIS_GROUPS 4 /* vis pipelines, in enum order from OAK_VK_PIPE_VIS */
@@ -221,8 +228,14 @@ typedef struct _oak_vk {
     uint32_t draw_count, caster_count;
     uint32_t vis_first[OAK_VK_VIS_GROUPS], vis_count[OAK_VK_VIS_GROUPS];
     uint32_t shadow_first[2], shadow_count[2];
-    uint32_t *scratch; /* per-frame sort keys, kept across frames */
-    uint32_t scratch_capacity;
+    struct _oak_vk_draw_info *infos; /* per draw, kept across frames */
+    uint32_t infos_capacity;
+    VkDrawIndexedIndirectCommand *cmds; /* built here, copied to the frame's buffer */
+    uint32_t cmds_capacity;
+    float *keys; /* BLEND sort keys per draw */
+    uint32_t keys_capacity;
+    uint32_t blend_first, blend_count;
+    bool blend_ok, blend_warned; /* the HDR format blends as a colour attachment */
     double sync_ms;
 } _oak_vk;
 
@@ -273,6 +286,8 @@ void _oak_vk_image_barrier(VkCommandBuffer cmd, _oak_vk_image *img, VkImageLayou
 oak_result _oak_vk_resources_init(_oak_vk *vk);
 void _oak_vk_resources_release(_oak_vk *vk);
 oak_result _oak_vk_sync_mesh(_oak_vk *vk, oak_mesh mesh, const _oak_vk_mesh **out);
+/* Checks each asset against the registry once a frame; later calls in the
+   same frame are a table lookup. */
 oak_result _oak_vk_sync_material(_oak_vk *vk, oak_material material, uint32_t *slot);
 oak_result _oak_vk_flush_materials(_oak_vk *vk);
 

@@ -15,6 +15,9 @@ static const uint32_t k_vis_frag[] =
 static const uint32_t k_shadow_masked_frag[] =
 #include "shaders/shadow_masked.frag.h"
     ;
+static const uint32_t k_blend_frag[] =
+#include "shaders/blend.frag.h"
+    ;
 static const uint32_t k_resolve_comp[] =
 #include "shaders/resolve.comp.h"
     ;
@@ -106,9 +109,11 @@ static oak_result _oak_vk_compute(_oak_vk *vk, const uint32_t *code, size_t size
 }
 
 /* shadow: depth only into the key light's map; vis: depth + ids. masked
-   pipelines run a fragment shader that discards below the cutoff. */
-static oak_result _oak_vk_raster(_oak_vk *vk, VkShaderModule vert, VkShaderModule frag, bool shadow,
-                                 bool masked, bool two_sided, VkPipeline *out) {
+   pipelines run a fragment shader that discards below the cutoff. blend:
+   colour "over" into the HDR target, depth tested but not written. */
+static oak_result _oak_vk_raster_ex(_oak_vk *vk, VkShaderModule vert, VkShaderModule frag,
+                                    bool shadow, bool masked, bool two_sided, bool blend,
+                                    VkPipeline *out) {
     VkBool32 spec_data[2] = {shadow, masked};
     VkSpecializationMapEntry entries[2] = {{0, 0, sizeof(VkBool32)},
                                            {1, sizeof(VkBool32), sizeof(VkBool32)}};
@@ -145,9 +150,19 @@ static oak_result _oak_vk_raster(_oak_vk *vk, VkShaderModule vert, VkShaderModul
     VkPipelineDepthStencilStateCreateInfo ds = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
         .depthTestEnable = VK_TRUE,
-        .depthWriteEnable = VK_TRUE,
+        .depthWriteEnable = !blend,
         .depthCompareOp = VK_COMPARE_OP_GREATER}; /* reversed-Z */
     VkPipelineColorBlendAttachmentState att = {.colorWriteMask = 0xf};
+    if (blend)
+        att = (VkPipelineColorBlendAttachmentState){
+            .blendEnable = VK_TRUE,
+            .srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA,
+            .dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
+            .colorBlendOp = VK_BLEND_OP_ADD,
+            .srcAlphaBlendFactor = VK_BLEND_FACTOR_ZERO,
+            .dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
+            .alphaBlendOp = VK_BLEND_OP_ADD,
+            .colorWriteMask = 0xf};
     VkPipelineColorBlendStateCreateInfo cb = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
         .attachmentCount = shadow ? 0 : 1,
@@ -157,7 +172,7 @@ static oak_result _oak_vk_raster(_oak_vk *vk, VkShaderModule vert, VkShaderModul
                                                VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
                                            .dynamicStateCount = 2,
                                            .pDynamicStates = dyn};
-    VkFormat color = VK_FORMAT_R32G32_UINT;
+    VkFormat color = blend ? VK_FORMAT_R32G32B32A32_SFLOAT : VK_FORMAT_R32G32_UINT;
     VkPipelineRenderingCreateInfo ri = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
                                         .colorAttachmentCount = shadow ? 0 : 1,
                                         .pColorAttachmentFormats = &color,
@@ -177,6 +192,11 @@ static oak_result _oak_vk_raster(_oak_vk *vk, VkShaderModule vert, VkShaderModul
                                        .layout = vk->pipe_layout};
     OAK_VK_TRY(vk, vkCreateGraphicsPipelines(vk->device, VK_NULL_HANDLE, 1, &ci, NULL, out));
     return OAK_OK;
+}
+
+static oak_result _oak_vk_raster(_oak_vk *vk, VkShaderModule vert, VkShaderModule frag, bool shadow,
+                                 bool masked, bool two_sided, VkPipeline *out) {
+    return _oak_vk_raster_ex(vk, vert, frag, shadow, masked, two_sided, false, out);
 }
 
 oak_result _oak_vk_pipelines_create(_oak_vk *vk) {
@@ -201,6 +221,17 @@ oak_result _oak_vk_pipelines_create(_oak_vk *vk) {
                !(r = _oak_vk_raster(vk, vert, frag_masked, false, true, true,
                                     &p[OAK_VK_PIPE_VIS_MASKED_2SIDED])));
     }
+    VkFormatProperties fp;
+    vkGetPhysicalDeviceFormatProperties(vk->phys, VK_FORMAT_R32G32B32A32_SFLOAT, &fp);
+    vk->blend_ok = (fp.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT) != 0;
+    VkShaderModule blend = VK_NULL_HANDLE;
+    if (!r && vk->blend_ok &&
+        !(r = _oak_vk_module(vk, k_blend_frag, sizeof k_blend_frag, &blend)) &&
+        !(r = _oak_vk_raster_ex(vk, vert, blend, false, false, false, true,
+                                &vk->pipes[OAK_VK_PIPE_BLEND])))
+        r = _oak_vk_raster_ex(vk, vert, blend, false, false, true, true,
+                              &vk->pipes[OAK_VK_PIPE_BLEND_2SIDED]);
+    if (blend) vkDestroyShaderModule(vk->device, blend, NULL);
     if (vert) vkDestroyShaderModule(vk->device, vert, NULL);
     if (frag) vkDestroyShaderModule(vk->device, frag, NULL);
     if (shadow_masked) vkDestroyShaderModule(vk->device, shadow_masked, NULL);
@@ -242,7 +273,9 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
                                   false)))
         return r;
     if ((r = _oak_vk_image_create(vk, &vk->hdr, VK_FORMAT_R32G32B32A32_SFLOAT, w, h, 1, 1,
-                                  VK_IMAGE_USAGE_STORAGE_BIT, false)))
+                                  VK_IMAGE_USAGE_STORAGE_BIT |
+                                      (vk->blend_ok ? VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT : 0),
+                                  false)))
         return r;
     if ((r = _oak_vk_buffer_create(vk, &vk->ldr, (uint64_t)w * h * 4,
                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, OAK_VK_MEM_DEVICE)))

@@ -168,6 +168,12 @@ static oak_result _oak_vk_mesh_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh mes
 
 oak_result _oak_vk_sync_mesh(_oak_vk *vk, oak_mesh mesh, const _oak_vk_mesh **out) {
     *out = NULL;
+    uint32_t at = oak_handle_index(mesh.id);
+    if (at < vk->mesh_capacity && vk->meshes[at].id == mesh.id &&
+        vk->meshes[at].frame == vk->frame_count) {
+        *out = &vk->meshes[at];
+        return OAK_OK;
+    }
     const oak_mesh_data *d = oak_mesh_get(mesh);
     if (!d) return oak_error(OAK_ERROR_NOT_FOUND, "vulkan: mesh %u is not live", mesh.id);
     uint32_t slot = oak_handle_index(mesh.id);
@@ -185,7 +191,9 @@ oak_result _oak_vk_sync_mesh(_oak_vk *vk, oak_mesh mesh, const _oak_vk_mesh **ou
             memset(m, 0, sizeof *m);
             return r;
         }
+        memcpy(m->center, d->bounds.center, sizeof m->center);
     }
+    m->frame = vk->frame_count;
     *out = m;
     return OAK_OK;
 }
@@ -355,6 +363,12 @@ static void _oak_vk_texref(_oak_vk *vk, oak_gpu_texref *out, const oak_texture_r
 
 oak_result _oak_vk_sync_material(_oak_vk *vk, oak_material material, uint32_t *out) {
     *out = 0;
+    uint32_t at = oak_handle_index(material.id);
+    if (at < vk->material_capacity && vk->materials[at].id == material.id &&
+        vk->materials[at].frame == vk->frame_count) {
+        *out = at;
+        return OAK_OK;
+    }
     const oak_material_data *md = oak_material_get(material);
     if (!md) return oak_error(OAK_ERROR_NOT_FOUND, "vulkan: material %u is not live", material.id);
     uint32_t slot = oak_handle_index(material.id);
@@ -372,6 +386,9 @@ oak_result _oak_vk_sync_material(_oak_vk *vk, oak_material material, uint32_t *o
     oak_gpu_material g;
     uint32_t versions[5];
     for (int i = 0; i < 5; i++) _oak_vk_texref(vk, &g.tex[i], refs[i], &versions[i]);
+    m->frame = vk->frame_count;
+    m->alpha_mode = d->alpha_mode ? d->alpha_mode : OAK_ALPHA_OPAQUE;
+    m->double_sided = d->double_sided;
     if (m->id == material.id && m->version == md->version &&
         !memcmp(m->tex_versions, versions, sizeof versions))
         return OAK_OK;

@@ -95,6 +95,11 @@ typedef struct oak_mesh_data {
 oak_result oak_make_mesh(oak_mesh *out, const oak_mesh_desc *desc);
 oak_result oak_make_shape(oak_mesh *out, const oak_shape_desc *desc);
 oak_result oak_mesh_update(oak_mesh mesh, const oak_mesh_desc *desc); /* new contents */
+/* Replaces positions, normals and tangents in place (vertex_count must be the
+ * mesh's; a NULL stream is kept), recomputes the bounds and moves the version
+ * on. For streams posed every frame (skinning, morphing): no heap calls. */
+oak_result oak_mesh_update_vertices(oak_mesh mesh, uint32_t vertex_count, const float *positions,
+                                    const float *normals, const float *tangents);
 void oak_destroy_mesh(oak_mesh mesh);
 const oak_mesh_data *oak_mesh_get(oak_mesh mesh); /* NULL for a stale handle */
 void oak_mesh_set_source(oak_mesh mesh, const char *path, uint32_t index);

@@ -1,0 +1,34 @@
+/* In-place vertex updates for meshes posed every frame (skinned and morphed
+ * glTF primitives): the streams are copied into the arrays the mesh already
+ * has, so a frame makes no heap calls; bounds and version follow. */
+#include <math.h>
+#include <string.h>
+
+#include "registry.h"
+
+oak_result oak_mesh_update_vertices(oak_mesh mesh, uint32_t vertex_count, const float *positions,
+                                    const float *normals, const float *tangents) {
+    _oak_registry *reg = _oak_registry_peek();
+    oak_mesh_data *m = reg ? oak_pool_get(&reg->meshes, mesh.id) : NULL;
+    if (!m) return oak_error(OAK_ERROR_NOT_FOUND, "mesh vertex update: stale handle %#x", mesh.id);
+    if (vertex_count != m->vertex_count)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "mesh '%s': vertex update has %u vertices, the mesh %u",
+                         m->name ? m->name : "(unnamed)", vertex_count, m->vertex_count);
+    size_t n = vertex_count;
+    if (positions) {
+        for (size_t i = 0; i < 3 * n; i++)
+            if (!isfinite(positions[i]))
+                return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                                 "mesh '%s': vertex %zu has a non-finite position",
+                                 m->name ? m->name : "(unnamed)", i / 3);
+        memcpy(m->positions, positions, n * 12);
+        oak_bounds_empty(&m->bounds);
+        for (size_t v = 0; v < n; v++) oak_bounds_add(&m->bounds, m->positions + 3 * v);
+        oak_bounds_finish(&m->bounds);
+    }
+    if (normals) memcpy(m->normals, normals, n * 12);
+    if (tangents) memcpy(m->tangents, tangents, n * 16);
+    m->version = _oak_next_version();
+    return OAK_OK;
+}
