@@ -116,6 +116,7 @@ typedef struct _oak_vk_texture {
     uint32_t id, version;
     uint32_t klass, layer; /* klass: index + 1 into classes; 0: failed upload */
     bool srgb;
+    uint32_t width, height, mips; /* its own; the class's layers may be larger */
 } _oak_vk_texture;
 
 typedef struct _oak_vk_material {
