@@ -114,7 +114,7 @@ oak_result _oak_vk_stage(_oak_vk *vk, const void *data, uint64_t size, uint64_t 
         while (cap < size) cap *= 2;
         if ((r = _oak_vk_buffer_retire(vk, &f->staging))) return r;
         if ((r = _oak_vk_buffer_create(vk, &f->staging, cap, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                       OAK_VK_MEM_UPLOAD)))
+                                       OAK_VK_MEM_STAGING)))
             return r;
         off = 0;
     }

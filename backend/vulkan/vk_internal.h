@@ -64,6 +64,7 @@ typedef enum _oak_vk_mem_use {
     OAK_VK_MEM_DEVICE,   /* device local, not mapped */
     OAK_VK_MEM_UPLOAD,   /* host visible (device local when it can be), written by the CPU */
     OAK_VK_MEM_READBACK, /* host visible and cached when it can be */
+    OAK_VK_MEM_STAGING,  /* host memory for copies: keeps the small BAR heap for per-frame data */
 } _oak_vk_mem_use;
 
 typedef struct _oak_vk_buffer {

@@ -106,6 +106,7 @@ oak_result _oak_vk_memory_alloc(_oak_vk *vk, const VkMemoryRequirements *req, _o
         want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
         break;
     case OAK_VK_MEM_READBACK:
+    case OAK_VK_MEM_STAGING:
         need = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
         want = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
         break;
