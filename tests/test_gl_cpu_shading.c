@@ -1,15 +1,13 @@
 /* The CPU backend's numeric image tests (tests/test_cpu_shading.c) run unchanged
  * on the OpenGL backend: the same hand-worked numbers must hold on both, and
  * any error-severity GL debug message fails the run. Skipped: the CPU
- * rasterizer's own thread determinism, and BLEND surfaces (the GPU backends'
- * forward transparent pass is not written yet). */
+ * rasterizer's own thread determinism. */
 #include "oak_test.h"
 
 #include "backend/gl/gl_internal.h"
 
 static bool glt_skip(const char *name) {
-    return strcmp(name, "cpuThreadCountDeterminism") == 0 ||
-           strcmp(name, "cpuBlendOverInLinearLight") == 0;
+    return strcmp(name, "cpuThreadCountDeterminism") == 0;
 }
 #undef RUN
 #define RUN(name)                                                                                  \

@@ -316,9 +316,9 @@ TEST(glWarmFrameMakesNoHeapCalls) {
 TEST(glEveryPassCompiles) {
     _oak_gl_context c;
     CHECK_OK(_oak_gl_context_create(&c, true));
-    GLuint p[7] = {0};
+    GLuint p[8] = {0};
     CHECK_OK(_oak_gl_frame_programs(p));
-    for (int i = 0; i < 7; i++) {
+    for (int i = 0; i < 8; i++) {
         CHECK(p[i] != 0);
         if (p[i]) glDeleteProgram(p[i]);
     }

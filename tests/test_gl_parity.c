@@ -2,7 +2,8 @@
  * must agree on at least 99.5% of channels within 2/255, with a mean absolute
  * difference under 0.5/255 (the Vulkan issue's bar and scenes: the default
  * world, a materials grid with shadows, mipmapped textures at a grazing
- * angle, alpha cutouts, many objects, point and spot lights in fog). Prints
+ * angle, alpha cutouts, many objects, point and spot lights in fog, blended
+ * panes). Prints
  * the figures; writes both pictures and a diff image when a scene fails. */
 #include "oak_test.h"
 
@@ -11,7 +12,8 @@
 #define PW 320
 #define PH 180
 
-static void write_images(const char *name, const uint8_t *cpu, const uint8_t *gl) {
+static void write_images(const char *name, const char *other, const uint8_t *cpu,
+                         const uint8_t *gl) {
     size_t n = (size_t)PW * PH * 4;
     uint8_t *diff = oak_alloc(n);
     char path[512], file[128];
@@ -21,18 +23,18 @@ static void write_images(const char *name, const uint8_t *cpu, const uint8_t *gl
             diff[i] = diff[i + 1] = diff[i + 2] = (uint8_t)(d * 8 > 255 ? 255 : d * 8);
             diff[i + 3] = 255;
         }
-        snprintf(file, sizeof file, "gl_parity_%s_diff.png", name);
+        snprintf(file, sizeof file, "gl_parity_%s_%s_diff.png", name, other);
         oak_image_write_png(oak_test_out(path, sizeof path, file), PW, PH, diff);
         oak_free(diff);
     }
-    snprintf(file, sizeof file, "gl_parity_%s_cpu.png", name);
+    snprintf(file, sizeof file, "gl_parity_%s_%s.png", name, other);
     oak_image_write_png(oak_test_out(path, sizeof path, file), PW, PH, cpu);
     snprintf(file, sizeof file, "gl_parity_%s_gl.png", name);
     oak_image_write_png(oak_test_out(path, sizeof path, file), PW, PH, gl);
-    fprintf(stderr, "  wrote %s and its cpu/diff images\n", path);
+    fprintf(stderr, "  wrote %s and its %s/diff images\n", path, other);
 }
 
-static void compare(const char *name, const uint8_t *cpu, const uint8_t *gl) {
+static void compare(const char *name, const char *other, const uint8_t *cpu, const uint8_t *gl) {
     size_t n = (size_t)PW * PH * 4, within = 0;
     double sum = 0;
     int worst = 0;
@@ -43,19 +45,24 @@ static void compare(const char *name, const uint8_t *cpu, const uint8_t *gl) {
         if (d > worst) worst = d;
     }
     double frac = (double)within / (double)n, mean = sum / (double)n;
-    fprintf(stderr, "  gl parity %-14s %.4f%% of channels within 2/255, mean %.4f/255, max %d\n",
-            name, 100.0 * frac, mean, worst);
+    fprintf(stderr,
+            "  gl parity %-14s vs %-6s %.4f%% of channels within 2/255, mean %.4f/255, max %d\n",
+            name, other, 100.0 * frac, mean, worst);
     CHECK(frac >= 0.995);
     CHECK(mean < 0.5);
-    if (frac < 0.995 || mean >= 0.5) write_images(name, cpu, gl);
+    if (frac < 0.995 || mean >= 0.5) write_images(name, other, cpu, gl);
 }
 
-/* Draws the input (or the scene) with both backends and compares. */
+static bool g_vulkan; /* a Vulkan device runs here too: compare with it as well */
+
+/* Draws the input (or the scene) with cpu, gl and (where it runs) vulkan;
+   gl is held against each. */
 static void parity(const char *name, const oak_frame_input *input, oak_scene *scene) {
-    uint8_t *img[2] = {oak_alloc(PW * PH * 4), oak_alloc(PW * PH * 4)};
-    const char *backends[2] = {"cpu", "gl"};
-    bool ok = img[0] && img[1];
-    for (int b = 0; b < 2 && ok; b++) {
+    uint8_t *img[3] = {oak_alloc(PW * PH * 4), oak_alloc(PW * PH * 4), oak_alloc(PW * PH * 4)};
+    const char *backends[3] = {"cpu", "gl", "vulkan"};
+    int n = g_vulkan ? 3 : 2;
+    bool ok = img[0] && img[1] && img[2];
+    for (int b = 0; b < n && ok; b++) {
         oak_renderer *r = NULL;
         oak_renderer_desc rd = {
             .backend = backends[b], .width = PW, .height = PH, .shadow_map_size = 1024};
@@ -70,9 +77,9 @@ static void parity(const char *name, const oak_frame_input *input, oak_scene *sc
         ok = res == OAK_OK;
         oak_destroy_renderer(r);
     }
-    if (ok) compare(name, img[0], img[1]);
-    oak_free(img[0]);
-    oak_free(img[1]);
+    if (ok) compare(name, "cpu", img[0], img[1]);
+    if (ok && n == 3) compare(name, "vulkan", img[2], img[1]);
+    for (int b = 0; b < 3; b++) oak_free(img[b]);
 }
 
 TEST(glParityDefaultWorld) {
@@ -257,15 +264,44 @@ TEST(glParityPointAndSpotLightsInFog) {
     oak_free(s);
 }
 
+/* Three tinted panes (one double-sided) in front of a box: BLEND draws sorted
+   far to near and blended over the resolved frame. */
+TEST(glParityBlendPanesFarToNear) {
+    pscene *s = pscene_new();
+    if (!s) return;
+    put(s, shape(OAK_SHAPE_PLANE, 14, 0, 10), pbr(0.5f, 0.5f, 0.5f, 0, 0.8f), 0, 0, 0);
+    put(s, shape(OAK_SHAPE_BOX, 1, 1, 1), pbr(0.8f, 0.3f, 0.2f, 0, 0.5f), 0, 0.5f, -1.5f);
+    oak_mesh pane = shape(OAK_SHAPE_BOX, 3, 1.5f, 0.05f);
+    const float tint[3][4] = {{0.2f, 0.5f, 1, 0.4f}, {1, 0.9f, 0.2f, 0.3f}, {0.3f, 1, 0.4f, 0.6f}};
+    for (int i = 0; i < 3; i++) {
+        oak_material_desc d = oak_material_desc_defaults(NULL);
+        memcpy(d.base_color, tint[i], sizeof tint[i]);
+        d.metallic = 0, d.roughness = 0.2f;
+        d.alpha_mode = OAK_ALPHA_BLEND;
+        d.double_sided = i == 1;
+        oak_material m = {0};
+        CHECK_OK(oak_make_material(&m, &d));
+        put(s, pane, m, -0.6f + 0.6f * i, 0.9f, -0.4f + 0.9f * i);
+    }
+    sun(s, true);
+    parity("blend_panes", &s->in, NULL);
+    oak_free(s);
+}
+
 int main(void) {
     oak_test_init(0);
     uint32_t base = _oak_gl_debug_errors();
+    char report[2048];
+    g_vulkan = oak_backend_probe("vulkan", report, sizeof report) == OAK_OK;
+    oak_clear_error();
+    fprintf(stderr, "  vulkan %s\n", g_vulkan ? "runs here: gl is compared with it too" : "absent");
     RUN(glParityDefaultWorld);
     RUN(glParityMaterialsGridWithShadows);
     RUN(glParityMipmappedTexturesAtGrazingAngle);
     RUN(glParityAlphaCutoutCards);
     RUN(glParityManyObjects);
     RUN(glParityPointAndSpotLightsInFog);
+    RUN(glParityBlendPanesFarToNear);
     uint32_t errors = _oak_gl_debug_errors() - base;
     if (errors) fprintf(stderr, "FAIL: %u GL debug errors\n", errors);
     oak_shutdown();

@@ -12,18 +12,23 @@ void _oak_gl_report(const _oak_gl_context *c, char *report, size_t size) {
              "device: %s\n"
              "vendor: %s\n"
              "api: OpenGL %s (GLSL %s)\n"
-             "egl platform: %s (headless, no surface, no config)\n"
+             "egl platform: %s (headless, no surface, %s)\n"
              "software: %s\n"
              "compute: %d invocations a group, %d texture units\n"
              "textures: 2D arrays by size class, %d layers, %d px edge\n"
              "draws: multi-draw indirect, vertex pulling from one pool%s\n"
              "bindless textures: %s (path: texture arrays by size class)\n"
-             "gpu timers: %s\n",
+             "gpu timers: %s\n"
+             "frame: shadow map, visibility buffer (depth + ids), compute resolve, compute "
+             "post + FXAA\n"
+             "shaders: the shared GLSL of shaders/ (%u passes, embedded), binding model by macro\n",
              c->renderer, c->vendor, c->version, c->glsl, c->platform,
+             c->no_config ? "no config" : "a config chosen but unused",
              c->software ? "yes (a CPU rasterizer)" : "no", c->max_compute_invocations,
              c->max_compute_texture_units, c->max_texture_layers, c->max_texture_size,
              c->has_draw_parameters ? " (ARB_shader_draw_parameters available)" : "",
-             c->has_bindless ? "available" : "no", c->has_timer_query ? "yes" : "no");
+             c->has_bindless ? "available" : "no", c->has_timer_query ? "yes" : "no",
+             _oak_gl_shared_count());
 }
 
 static oak_result gl_probe(char *report, size_t size) {

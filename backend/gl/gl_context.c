@@ -51,13 +51,14 @@ GLenum _oak_gl_check(const char *where) {
 /* A 4.5 core context without a surface; NULL when the display cannot give
    one. EGL_KHR_no_config_context spares choosing a config; drivers without
    it get the first config that can render OpenGL (never used for a surface). */
-static EGLContext make_context(EGLDisplay dpy, bool debug) {
+static EGLContext make_context(EGLDisplay dpy, bool debug, bool *no_config) {
     const char *ext = eglQueryString(dpy, EGL_EXTENSIONS);
     if (!has_ext(ext, "EGL_KHR_surfaceless_context") || !has_ext(ext, "EGL_KHR_create_context"))
         return EGL_NO_CONTEXT;
     if (!eglBindAPI(EGL_OPENGL_API)) return EGL_NO_CONTEXT;
     EGLConfig config = EGL_NO_CONFIG_KHR;
-    if (!has_ext(ext, "EGL_KHR_no_config_context")) {
+    *no_config = has_ext(ext, "EGL_KHR_no_config_context");
+    if (!*no_config) {
         const EGLint want[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
         EGLint n = 0;
         if (!eglChooseConfig(dpy, want, &config, 1, &n) || n < 1) return EGL_NO_CONTEXT;
@@ -78,7 +79,7 @@ static bool try_display(_oak_gl_context *c, EGLDisplay dpy, const char *platform
     if (dpy == EGL_NO_DISPLAY) return false;
     EGLint major, minor;
     if (!eglInitialize(dpy, &major, &minor)) return false;
-    EGLContext ctx = make_context(dpy, debug);
+    EGLContext ctx = make_context(dpy, debug, &c->no_config);
     if (ctx == EGL_NO_CONTEXT) {
         return false;
     }

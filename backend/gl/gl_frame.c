@@ -2,8 +2,9 @@
  *   1. sync      assets whose version moved go up (gl_resources.c)
  *   2. upload    view block, draws, casters, lights, indirect commands
  *   3. shadow    casters into the key light's depth map (multi-draw indirect)
- *   4. vis       depth + (draw, triangle) ids (multi-draw indirect, 3 groups)
+ *   4. vis       depth + (draw, triangle) ids (multi-draw indirect, 4 groups)
  *   5. resolve   compute: rebuild, interpolate and shade each pixel
+ *   5b. blend    BLEND surfaces far to near, forward-shaded, blended over
  *   6. post      compute: exposure, ACES, sRGB, dither; then FXAA
  * The passes are the shared GLSL in shaders/, the same files the Vulkan backend
  * compiles; each stage is timed with GL timestamp queries. */
@@ -15,7 +16,7 @@
 #include "oak_gl_shaders.h"
 
 static const char *const k_stage_names[OAK_GL_STAGE_COUNT] = {"shadow", "raster", "resolve",
-                                                              "post"};
+                                                              "blend", "post"};
 
 /* GL has no specialization constants: SHADOW and MASKED (OAK_SPEC_CONST in
    oak_gpu.h) become #defines written after the #version line. */
@@ -46,7 +47,7 @@ static oak_result program(GLuint *out, const char *name, bool shadow, bool maske
     return r;
 }
 
-oak_result _oak_gl_frame_programs(GLuint out[7]) {
+oak_result _oak_gl_frame_programs(GLuint out[8]) {
     const char *vs = oak_gl_src_vis_vert, *fs = oak_gl_src_vis_frag;
     oak_result r = program(&out[0], "vis", false, false, vs, fs, NULL);
     if (!r) r = program(&out[1], "vis-masked", false, true, vs, fs, NULL);
@@ -56,6 +57,7 @@ oak_result _oak_gl_frame_programs(GLuint out[7]) {
     if (!r) r = program(&out[4], "resolve", false, false, NULL, NULL, oak_gl_src_resolve_comp);
     if (!r) r = program(&out[5], "post", false, false, NULL, NULL, oak_gl_src_post_comp);
     if (!r) r = program(&out[6], "fxaa", false, false, NULL, NULL, oak_gl_src_fxaa_comp);
+    if (!r) r = program(&out[7], "blend", false, false, vs, oak_gl_src_blend_frag, NULL);
     return r;
 }
 
@@ -101,8 +103,9 @@ oak_result _oak_gl_frame_create(_oak_gl_backend *b) {
     _oak_gl_frame *f = oak_calloc(1, sizeof *f);
     if (!f) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory for the frame");
     b->frame = f;
-    GLuint p[7] = {0};
+    GLuint p[8] = {0};
     oak_result r = _oak_gl_frame_programs(p);
+    f->prog_blend = p[7];
     f->prog_vis = p[0], f->prog_vis_mask = p[1], f->prog_shadow = p[2];
     f->prog_shadow_mask = p[3], f->prog_resolve = p[4], f->prog_post = p[5], f->prog_fxaa = p[6];
     if (r != OAK_OK) return r;
@@ -122,7 +125,7 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     _oak_gl_frame *f = b->frame;
     if (!f) return;
     GLuint progs[] = {f->prog_vis,     f->prog_vis_mask, f->prog_shadow, f->prog_shadow_mask,
-                      f->prog_resolve, f->prog_post,     f->prog_fxaa};
+                      f->prog_resolve, f->prog_post,     f->prog_fxaa,   f->prog_blend};
     for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++)
         if (progs[i]) glDeleteProgram(progs[i]);
     if (f->vao) glDeleteVertexArrays(1, &f->vao);
@@ -134,7 +137,7 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     if (f->shadow_fbo) glDeleteFramebuffers(1, &f->shadow_fbo);
     if (f->shadow_tex) glDeleteTextures(1, &f->shadow_tex);
     _oak_gl_resources_release(f);
-    oak_free(f->draw_data), oak_free(f->cmds), oak_free(f->light_data);
+    oak_free(f->draw_data), oak_free(f->cmds), oak_free(f->light_data), oak_free(f->blend_keys);
     oak_free(f);
     b->frame = NULL;
 }
@@ -181,30 +184,52 @@ static void fill_view(oak_gpu_view *g, const oak_render_view *v, uint32_t shadow
     g->flags[3] = v->draws.count;
 }
 
+#define OAK_GL_MATRIX_CHUNK 512 /* draws per job when filling draw records */
+
+/* Which command group a draw goes to (see build_list); -1: none. */
+static int group_of(const _oak_gl_mat_slot *mt, const _oak_gl_mesh_slot *ms, bool main_view,
+                    uint32_t flags) {
+    if (!ms->index_count) return -1;
+    if (mt->blend) return main_view ? 4 : -1;
+    if (!main_view && (flags & OAK_DRAW_NO_SHADOW)) return -1;
+    return (mt->mask ? 2 : 0) + (mt->double_sided ? 1 : 0);
+}
+
+typedef struct matrix_job {
+    const oak_draw_list *list;
+    oak_gpu_draw *out;
+} matrix_job;
+
+static void fill_matrices(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    matrix_job *j = user;
+    for (uint32_t i = begin; i < end; i++) {
+        mat4 nm;
+        glm_mat4_inv(j->list->world[i], nm);
+        glm_mat4_transpose(nm);
+        copy_mat(j->out[i].world, j->list->world[i]);
+        copy_mat(j->out[i].normal, nm);
+    }
+}
+
 /* Draw records for one list (oak_gpu_draw); commands for the drawable ones
-   go into f->cmds from *ncmd on, in four groups whose ranges come back in
-   group[5]: single-sided opaque, double-sided opaque, single-sided masked,
-   double-sided masked (culling and the cutout differ between them). */
-static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, _oak_gl_buffer *buf,
-                             uint32_t *ncmd, uint32_t group[5]) {
-    if (l->count && !OAK_GROW(f->draw_data, f->draw_cap, l->count))
+   go into f->cmds from *ncmd on, in groups whose ranges come back in
+   group[6]: single-sided opaque, double-sided opaque, single-sided masked,
+   double-sided masked (culling and the cutout differ between them), then,
+   for the main view (camera given), the BLEND draws far to near. Casters
+   (camera NULL) leave out BLEND and OAK_DRAW_NO_SHADOW draws, as the CPU
+   backend does. */
+static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, const float *camera,
+                             _oak_gl_buffer *buf, uint32_t *ncmd, uint32_t group[6]) {
+    if (l->count && (!OAK_GROW(f->draw_data, f->draw_cap, l->count) ||
+                     !OAK_GROW(f->blend_keys, f->blend_key_cap, l->count)))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory for %u draws", l->count);
     if (!OAK_GROW(f->cmds, f->cmd_cap, *ncmd + l->count + 1))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory for %u commands", l->count);
-    uint32_t counts[4] = {0, 0, 0, 0};
+    uint32_t counts[5] = {0, 0, 0, 0, 0};
     for (uint32_t i = 0; i < l->count; i++) {
         const _oak_gl_mesh_slot *ms = _oak_gl_mesh_of(f, l->mesh[i]);
         const _oak_gl_mat_slot *mt = _oak_gl_mat_of(f, l->material[i]);
-        oak_gpu_draw *d = &f->draw_data[i];
-        mat4 nm;
-        glm_mat4_inv(l->world[i], nm);
-        glm_mat4_transpose(nm);
-        copy_mat(d->world, l->world[i]);
-        copy_mat(d->normal, nm);
-        d->info[0] = mt ? oak_handle_index(l->material[i].id) : 0;
-        d->info[1] = ms ? ms->first_index : 0;
-        d->info[2] = ms ? ms->base_vertex : 0;
-        d->info[3] = l->flags ? l->flags[i] : 0;
         if (!ms)
             return oak_error(OAK_ERROR_NOT_FOUND, "gl: draw %u: mesh %u is not live or not synced",
                              i, l->mesh[i].id);
@@ -212,21 +237,49 @@ static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, _oak_gl_b
             return oak_error(OAK_ERROR_NOT_FOUND,
                              "gl: draw %u: material %u is not live or not synced", i,
                              l->material[i].id);
-        if (mt->blend || !ms->index_count) continue;
-        counts[(mt->mask ? 2 : 0) + (mt->double_sided ? 1 : 0)]++;
+        oak_gpu_draw *d = &f->draw_data[i];
+        d->info[0] = oak_handle_index(l->material[i].id);
+        d->info[1] = ms->first_index;
+        d->info[2] = ms->base_vertex;
+        d->info[3] = l->flags ? l->flags[i] : 0;
+        int g = group_of(mt, ms, camera != NULL, d->info[3]);
+        if (g < 0) continue;
+        counts[g]++;
+        if (g == 4) {
+            vec4 c = {ms->center[0], ms->center[1], ms->center[2], 1}, w;
+            glm_mat4_mulv(l->world[i], c, w);
+            f->blend_keys[i] = (w[0] - camera[0]) * (w[0] - camera[0]) +
+                               (w[1] - camera[1]) * (w[1] - camera[1]) +
+                               (w[2] - camera[2]) * (w[2] - camera[2]);
+        }
     }
+    /* the matrices, the heavy part, on the job pool */
+    matrix_job job = {l, f->draw_data};
+    oak_parallel_for(l->count, OAK_GL_MATRIX_CHUNK, fill_matrices, &job);
     group[0] = *ncmd;
-    for (int g = 0; g < 4; g++) group[g + 1] = group[g] + counts[g];
-    uint32_t at[4] = {group[0], group[1], group[2], group[3]};
+    for (int g = 0; g < 5; g++) group[g + 1] = group[g] + counts[g];
+    uint32_t at[5] = {group[0], group[1], group[2], group[3], group[4]};
     for (uint32_t i = 0; i < l->count; i++) {
         const _oak_gl_mesh_slot *ms = _oak_gl_mesh_of(f, l->mesh[i]);
-        const _oak_gl_mat_slot *mt = _oak_gl_mat_of(f, l->material[i]);
-        if (mt->blend || !ms->index_count) continue;
-        int g = (mt->mask ? 2 : 0) + (mt->double_sided ? 1 : 0);
+        int g = group_of(_oak_gl_mat_of(f, l->material[i]), ms, camera != NULL,
+                         f->draw_data[i].info[3]);
+        if (g < 0) continue;
         f->cmds[at[g]++] =
             (_oak_gl_command){ms->index_count, 1, ms->first_index, (int32_t)ms->base_vertex, i};
     }
-    *ncmd = group[4];
+    /* BLEND far to near, ties in draw order: a stable insertion sort as the
+       CPU backend's (blend draws are few) */
+    _oak_gl_command *bl = f->cmds + group[4];
+    for (uint32_t i = 1; i < counts[4]; i++) {
+        _oak_gl_command x = bl[i];
+        uint32_t j = i;
+        while (j > 0 && f->blend_keys[bl[j - 1].base_instance] < f->blend_keys[x.base_instance]) {
+            bl[j] = bl[j - 1];
+            j--;
+        }
+        bl[j] = x;
+    }
+    *ncmd = group[5];
     return _oak_gl_buffer_upload(buf, 0, f->draw_data, (size_t)l->count * sizeof *f->draw_data);
 }
 
@@ -348,9 +401,12 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
        ties on the CPU's side. */
     for (int c = 0; c < 4; c++) gv.view_proj[c * 4 + 1] = -gv.view_proj[c * 4 + 1];
     if ((r = _oak_gl_buffer_upload(&f->raster_view, 0, &gv, sizeof gv)) != OAK_OK) return r;
-    uint32_t ncmd = 0, main_groups[5], shadow_groups[5] = {0, 0, 0, 0, 0};
-    if ((r = build_list(f, &view->draws, &f->draws, &ncmd, main_groups)) != OAK_OK) return r;
-    if (shadows && (r = build_list(f, &view->casters, &f->casters, &ncmd, shadow_groups)) != OAK_OK)
+    uint32_t ncmd = 0, main_groups[6], shadow_groups[6] = {0, 0, 0, 0, 0, 0};
+    if ((r = build_list(f, &view->draws, view->camera_pos, &f->draws, &ncmd, main_groups)) !=
+        OAK_OK)
+        return r;
+    if (shadows &&
+        (r = build_list(f, &view->casters, NULL, &f->casters, &ncmd, shadow_groups)) != OAK_OK)
         return r;
     if ((r = _oak_gl_buffer_upload(&f->commands, 0, f->cmds, ncmd * sizeof *f->cmds)) != OAK_OK)
         return r;
@@ -372,7 +428,7 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
     stamp(f, 0);
     glClipControl(GL_LOWER_LEFT, GL_ZERO_TO_ONE);
     glClearNamedFramebufferfv(f->shadow_fbo, GL_DEPTH, 0, &zero);
-    if (shadows && shadow_groups[4] > shadow_groups[0]) {
+    if (shadows && shadow_groups[4] > shadow_groups[0]) { /* groups 0-3: no BLEND casters */
         glBindFramebuffer(GL_FRAMEBUFFER, f->shadow_fbo);
         glViewport(0, 0, (GLsizei)shadow_size, (GLsizei)shadow_size);
         bind_common(f, &f->casters);
@@ -410,9 +466,57 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
     glDispatchCompute(gx, gy, 1);
     f->cpu_ms[OAK_GL_STAGE_RESOLVE] = oak_ms_since(ts);
 
-    /* 6. post, then FXAA (which copies the bytes through when it is off) */
+    /* 5b. BLEND surfaces, far to near, forward-shaded over the resolved HDR
+       frame: depth-tested against the opaque depth without writing it,
+       blended "over" in linear light. The fragment stage rebuilds the
+       surface from gl_FragCoord with the real view_proj, so this pass draws
+       with the UPPER_LEFT origin and the unflipped view: row 0 at the top. */
     ts = oak_time_ns();
     stamp(f, 3);
+    if (main_groups[5] > main_groups[4]) {
+        glMemoryBarrier(GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT);
+        glClipControl(GL_UPPER_LEFT, GL_ZERO_TO_ONE);
+        glBindFramebuffer(GL_FRAMEBUFFER, t->blend_fbo);
+        glViewport(0, 0, (GLsizei)t->width, (GLsizei)t->height);
+        bind_common(f, &f->draws);
+        glBindTextureUnit(OAK_B_SHADOW, f->shadow_tex);
+        glDepthMask(GL_FALSE);
+        glEnable(GL_BLEND);
+        glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+        glUseProgram(f->prog_blend);
+        glBindVertexArray(f->vao);
+        glBindBuffer(GL_DRAW_INDIRECT_BUFFER, f->commands.id);
+        glVertexArrayElementBuffer(f->vao, f->indices.id);
+        /* runs of equal sidedness keep the sorted order in one multi-draw each */
+        uint32_t k = main_groups[4];
+        while (k < main_groups[5]) {
+            bool two =
+                _oak_gl_mat_of(f, view->draws.material[f->cmds[k].base_instance])->double_sided;
+            uint32_t e = k + 1;
+            while (
+                e < main_groups[5] &&
+                _oak_gl_mat_of(f, view->draws.material[f->cmds[e].base_instance])->double_sided ==
+                    two)
+                e++;
+            if (two)
+                glDisable(GL_CULL_FACE);
+            else
+                glEnable(GL_CULL_FACE);
+            glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,
+                                        (const void *)(uintptr_t)(k * sizeof(_oak_gl_command)),
+                                        (GLsizei)(e - k), 0);
+            k = e;
+        }
+        glDisable(GL_CULL_FACE);
+        glDisable(GL_BLEND);
+        glDepthMask(GL_TRUE);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    }
+    f->cpu_ms[OAK_GL_STAGE_BLEND] = oak_ms_since(ts);
+
+    /* 6. post, then FXAA (which copies the bytes through when it is off) */
+    ts = oak_time_ns();
+    stamp(f, 4);
     glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
     glUseProgram(f->prog_post);
     glBindImageTexture(0, t->hdr, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA32F);
@@ -423,7 +527,7 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
     glUseProgram(f->prog_fxaa);
     glDispatchCompute(gx, gy, 1);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    stamp(f, 4);
+    stamp(f, 5);
     glUseProgram(0);
     f->queries_pending = true;
     f->cpu_ms[OAK_GL_STAGE_POST] = oak_ms_since(ts);

@@ -19,6 +19,7 @@ typedef struct _oak_gl_command { /* DrawElementsIndirectCommand */
 typedef struct _oak_gl_mesh_slot {
     uint32_t id, version;
     uint32_t first_index, index_count, base_vertex, vertex_count;
+    float center[3]; /* bounding-box centre, for sorting BLEND draws */
 } _oak_gl_mesh_slot;
 
 typedef struct _oak_gl_tex_slot {
@@ -41,13 +42,14 @@ enum {
     OAK_GL_STAGE_SHADOW,
     OAK_GL_STAGE_VIS,
     OAK_GL_STAGE_RESOLVE,
+    OAK_GL_STAGE_BLEND,
     OAK_GL_STAGE_POST,
     OAK_GL_STAGE_COUNT
 };
 
 typedef struct _oak_gl_frame {
     GLuint prog_vis, prog_vis_mask, prog_shadow, prog_shadow_mask;
-    GLuint prog_resolve, prog_post, prog_fxaa;
+    GLuint prog_resolve, prog_post, prog_fxaa, prog_blend;
     GLuint vao;
     _oak_gl_buffer positions, attributes, indices, draws, casters, materials, lights, view,
         draw_ids, commands, raster_view;
@@ -71,6 +73,8 @@ typedef struct _oak_gl_frame {
     uint32_t draw_cap;
     _oak_gl_command *cmds;
     uint32_t cmd_cap;
+    float *blend_keys; /* per draw: squared distance of its centre from the camera */
+    uint32_t blend_key_cap;
     oak_gpu_light *light_data;
     uint32_t light_cap;
 

@@ -15,6 +15,7 @@ typedef struct _oak_gl_context {
     EGLDisplay display;
     EGLContext context;
     const char *platform; /* "device" or "surfaceless" */
+    bool no_config;       /* EGL_KHR_no_config_context was used */
     char vendor[128], renderer[192], version[128], glsl[64];
     bool software; /* llvmpipe / softpipe / swrast */
     GLint max_compute_invocations, max_texture_layers, max_texture_size;
@@ -65,6 +66,7 @@ typedef struct _oak_gl_targets {
     GLuint vis;              /* RG32UI: (draw + 1, triangle), 0 where nothing drew */
     GLuint hdr;              /* RGBA32F linear colour from the resolve */
     GLuint vis_fbo;          /* depth + vis */
+    GLuint blend_fbo;        /* hdr + depth, for BLEND surfaces over the resolved frame */
     _oak_gl_buffer ldr, out; /* RGBA8 a uint per pixel: after dither, after FXAA */
 } _oak_gl_targets;
 
@@ -93,8 +95,8 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b);
 oak_result _oak_gl_frame_sync(_oak_gl_backend *b, const oak_render_view *view);
 oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view);
 uint32_t _oak_gl_frame_timings(_oak_gl_backend *b, oak_stage_timing *out, uint32_t max);
-/* Compiles every pass (vis, vis-mask, shadow, shadow-mask, resolve, post, fxaa). */
-oak_result _oak_gl_frame_programs(GLuint out[7]);
+/* Compiles every pass (vis, vis-mask, shadow, shadow-mask, resolve, post, fxaa, blend). */
+oak_result _oak_gl_frame_programs(GLuint out[8]);
 /* Compiles one shared pass (shaders/<file>) in every SHADOW x MASKED variant;
    on failure *error holds the driver log. */
 oak_result _oak_gl_compile_shared(const char *file, const char **error);

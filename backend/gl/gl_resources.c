@@ -76,6 +76,7 @@ static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
     s->base_vertex = base;
     s->first_index = first;
     s->vertex_count = md->vertex_count;
+    memcpy(s->center, md->bounds.center, sizeof s->center);
     s->index_count = md->index_count / 3 * 3;
     return OAK_OK;
 }
@@ -246,6 +247,9 @@ static oak_result sync_material(_oak_gl_frame *f, oak_material mat) {
 
 static oak_result sync_list(_oak_gl_frame *f, const oak_draw_list *l) {
     for (uint32_t i = 0; i < l->count; i++) {
+        /* draws come batched by (material, mesh): look each run up once */
+        if (i && l->mesh[i].id == l->mesh[i - 1].id && l->material[i].id == l->material[i - 1].id)
+            continue;
         oak_result r = sync_mesh(f, l->mesh[i]);
         if (r == OAK_OK) r = sync_material(f, l->material[i]);
         if (r != OAK_OK) return r;

@@ -17,6 +17,7 @@ void _oak_gl_targets_release(_oak_gl_targets *t) {
     for (int i = 0; i < 3; i++)
         if (tex[i]) glDeleteTextures(1, &tex[i]);
     if (t->vis_fbo) glDeleteFramebuffers(1, &t->vis_fbo);
+    if (t->blend_fbo) glDeleteFramebuffers(1, &t->blend_fbo);
     _oak_gl_buffer_release(&t->ldr);
     _oak_gl_buffer_release(&t->out);
     *t = (_oak_gl_targets){0};
@@ -46,7 +47,13 @@ oak_result _oak_gl_targets_resize(_oak_gl_targets *t, uint32_t width, uint32_t h
     glNamedFramebufferTexture(t->vis_fbo, GL_DEPTH_ATTACHMENT, t->depth, 0);
     glNamedFramebufferTexture(t->vis_fbo, GL_COLOR_ATTACHMENT0, t->vis, 0);
     glNamedFramebufferDrawBuffer(t->vis_fbo, GL_COLOR_ATTACHMENT0);
+    glCreateFramebuffers(1, &t->blend_fbo);
+    glNamedFramebufferTexture(t->blend_fbo, GL_DEPTH_ATTACHMENT, t->depth, 0);
+    glNamedFramebufferTexture(t->blend_fbo, GL_COLOR_ATTACHMENT0, t->hdr, 0);
+    glNamedFramebufferDrawBuffer(t->blend_fbo, GL_COLOR_ATTACHMENT0);
     GLenum st = glCheckNamedFramebufferStatus(t->vis_fbo, GL_FRAMEBUFFER);
+    if (st == GL_FRAMEBUFFER_COMPLETE)
+        st = glCheckNamedFramebufferStatus(t->blend_fbo, GL_FRAMEBUFFER);
     if (st != GL_FRAMEBUFFER_COMPLETE) {
         _oak_gl_targets_release(t);
         return oak_error(OAK_ERROR_DEVICE, "gl: visibility framebuffer incomplete (0x%04x)", st);
