@@ -293,6 +293,45 @@ TEST(vulkanParityBlendPanesFarToNear) {
     oak_free(s);
 }
 
+static void paint_gradient(uint8_t *rgba, uint32_t w, uint32_t h, uint32_t seed) {
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            uint8_t *p = rgba + (y * w + x) * 4;
+            p[0] = (uint8_t)(x * 255 / w);
+            p[1] = (uint8_t)(y * 255 / h);
+            p[2] = (uint8_t)(((x / 7 + y / 5 + seed) & 1) * 200);
+            p[3] = 255;
+        }
+}
+
+/* Textures of odd sizes share power-of-two size classes on Vulkan; each must
+ * still wrap and filter at its own size. */
+TEST(vulkanParityOddSizedTextures) {
+    pscene *s = pscene_new();
+    if (!s) return;
+    static uint8_t texels[120 * 90 * 4];
+    const uint32_t sizes[3][2] = {{100, 60}, {120, 50}, {37, 90}};
+    oak_mesh card = shape(OAK_SHAPE_PLANE, 2, 0, 2);
+    for (int i = 0; i < 3; i++) {
+        paint_gradient(texels, sizes[i][0], sizes[i][1], (uint32_t)i);
+        oak_texture t = {0};
+        oak_texture_desc td = {.width = sizes[i][0], .height = sizes[i][1], .pixels = texels};
+        CHECK_OK(oak_make_texture(&t, &td));
+        oak_material_desc md = oak_material_desc_defaults(NULL);
+        md.metallic = 0;
+        md.base_color_tex.texture = t;
+        md.base_color_tex.scale[0] = md.base_color_tex.scale[1] = 1.7f;
+        md.base_color_tex.sampler.wrap_u = i == 1 ? OAK_WRAP_MIRROR : OAK_WRAP_REPEAT;
+        oak_material m = {0};
+        CHECK_OK(oak_make_material(&m, &md));
+        pscene_add(s, card, m, -2.2f + 2.2f * i, 0.5f, 0);
+        glm_rotate(s->worlds[s->in.draw_count - 1], 0.9f, (vec3){1, 0, 0});
+    }
+    pscene_sun(s, false);
+    parity("odd_textures", &s->in, NULL);
+    oak_free(s);
+}
+
 int main(void) {
     vkt_init();
     RUN(vulkanParityDefaultWorld);
@@ -302,6 +341,7 @@ int main(void) {
     RUN(vulkanParityManyObjects);
     RUN(vulkanParityPointAndSpotLightsInFog);
     RUN(vulkanParityBlendPanesFarToNear);
+    RUN(vulkanParityOddSizedTextures);
     CHECK_EQ_INT(vkt_validation_messages, 0);
     if (vkt_validation_messages) oak_test_failed_++;
     oak_shutdown();

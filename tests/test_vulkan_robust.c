@@ -184,6 +184,31 @@ TEST(vulkanBatchedDrawsBecomeInstancedCommands) {
     rscene_free(s);
 }
 
+/* Without multiDrawIndirect the groups go out as a loop of single indirect
+ * draws: the same bytes. */
+TEST(vulkanDrawLoopMatchesMultiDraw) {
+    static uint8_t a[RW * RH * 4], b[RW * RH * 4];
+    rscene *s = rscene_new();
+    if (!s) return;
+    populate(s);
+    CHECK_OK(rscene_frame(s, a, RW, RH));
+    oak_vk_stats st;
+    oak_vk_debug_stats(s->vk, &st);
+    rscene_free(s);
+    setenv("OAK_VK_NO_MULTIDRAW", "1", 1);
+    s = rscene_new();
+    unsetenv("OAK_VK_NO_MULTIDRAW");
+    if (!s) return;
+    populate(s);
+    CHECK_OK(rscene_frame(s, b, RW, RH));
+    oak_vk_stats st2;
+    oak_vk_debug_stats(s->vk, &st2);
+    CHECK(st.multi_draw);
+    CHECK(!st2.multi_draw);
+    CHECK(memcmp(a, b, sizeof a) == 0);
+    rscene_free(s);
+}
+
 int main(void) {
     vkt_init_counting();
     RUN(vulkanResizeKeepsCountsAndPicture);
@@ -192,6 +217,7 @@ int main(void) {
     RUN(vulkanLostDeviceReportsAndStops);
     RUN(vulkanTimingsNameEveryPassWithGpuTimes);
     RUN(vulkanBatchedDrawsBecomeInstancedCommands);
+    RUN(vulkanDrawLoopMatchesMultiDraw);
     CHECK_EQ_INT(vkt_validation_messages, 0);
     if (vkt_validation_messages) oak_test_failed_++;
     oak_shutdown();

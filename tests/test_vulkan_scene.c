@@ -274,12 +274,76 @@ TEST(vulkanShadowFallsWhereGeometrySaysInMetres) {
     scene_close(s);
 }
 
+/* Odd sizes share one power-of-two size class (128 x 64 here), so a model's
+ * many texture sizes do not run out of the 16 class bindings; an unlit card
+ * nearest-sampled at its centre shows the texel there. */
+TEST(vulkanOddTextureSizesShareOneClass) {
+    scene *s = scene_open();
+    CHECK(s != NULL);
+    if (!s) return;
+    const uint32_t sizes[3][2] = {{100, 60}, {120, 50}, {65, 33}};
+    static uint8_t texels[120 * 60 * 4];
+    oak_mesh plane;
+    oak_shape_desc sd = {.type = OAK_SHAPE_PLANE, .size = {1, 0, 1}};
+    CHECK_OK(oak_make_shape(&plane, &sd));
+    oak_mesh meshes[3] = {plane, plane, plane};
+    oak_material mats[3];
+    oak_texture texs[3];
+    mat4 worlds[3];
+    for (int i = 0; i < 3; i++) {
+        uint32_t w = sizes[i][0], h = sizes[i][1];
+        for (uint32_t k = 0; k < w * h; k++) {
+            texels[k * 4 + 0] = (uint8_t)(60 + 60 * i);
+            texels[k * 4 + 1] = (uint8_t)(k % w < w / 2 ? 30 : 220);
+            texels[k * 4 + 2] = 90;
+            texels[k * 4 + 3] = 255;
+        }
+        oak_texture_desc td = {
+            .width = w, .height = h, .pixels = texels, .format = OAK_FORMAT_RGBA8_SRGB};
+        CHECK_OK(oak_make_texture(&texs[i], &td));
+        oak_material_desc md = oak_material_desc_defaults(NULL);
+        md.unlit = true;
+        md.base_color_tex.texture = texs[i];
+        md.base_color_tex.sampler.mag = md.base_color_tex.sampler.min = OAK_FILTER_NEAREST;
+        CHECK_OK(oak_make_material(&mats[i], &md));
+        glm_mat4_identity(worlds[i]);
+        worlds[i][3][0] = -1.5f + 1.5f * (float)i;
+    }
+    oak_frame_input in = {0};
+    look_down(&in, 10, 4);
+    oak_post post = raw_post();
+    in.post = &post;
+    in.draw_count = 3;
+    in.meshes = meshes;
+    in.materials = mats;
+    in.transforms = (const mat4 *)worlds;
+    CHECK(scene_draw(s, &in));
+    oak_vk_stats st;
+    oak_vk_debug_stats(s->vk, &st);
+    CHECK_EQ_INT(st.texture_classes, 1);
+    for (int i = 0; i < 3; i++) {
+        /* a quarter of the card left of its centre: the texture's left half */
+        int x = W / 2 + (int)((-1.5f + 1.5f * (float)i - 0.25f) * H / 4.0f);
+        const uint8_t *p = at(s, x, H / 2);
+        CHECK_NEAR(p[0], 60 + 60 * i, 1);
+        CHECK_NEAR(p[1], 30, 1);
+        CHECK_NEAR(p[2], 90, 1);
+    }
+    for (int i = 0; i < 3; i++) {
+        oak_destroy_material(mats[i]);
+        oak_destroy_texture(texs[i]);
+    }
+    oak_destroy_mesh(plane);
+    scene_close(s);
+}
+
 int main(void) {
     vkt_init();
     RUN(vulkanUnlitCardCoversItsPixels);
     RUN(vulkanGreyCardUnderNoonSunMatchesBrdf);
     RUN(vulkanAlphaCutoutRemovesHalfTheCard);
     RUN(vulkanShadowFallsWhereGeometrySaysInMetres);
+    RUN(vulkanOddTextureSizesShareOneClass);
     CHECK_EQ_INT(vkt_validation_messages, 0);
     if (vkt_validation_messages) oak_test_failed_++;
     oak_shutdown();

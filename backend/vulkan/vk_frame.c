@@ -114,7 +114,7 @@ oak_result _oak_vk_stage(_oak_vk *vk, const void *data, uint64_t size, uint64_t 
         while (cap < size) cap *= 2;
         if ((r = _oak_vk_buffer_retire(vk, &f->staging))) return r;
         if ((r = _oak_vk_buffer_create(vk, &f->staging, cap, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                       OAK_VK_MEM_UPLOAD)))
+                                       OAK_VK_MEM_STAGING)))
             return r;
         off = 0;
     }
@@ -199,11 +199,16 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
     for (uint32_t li = 0; li < 2; li++) {
         const oak_draw_list *L = lists[li];
         uint32_t count = li ? nc : nd, base = li ? nd : 0;
+        const _oak_vk_mesh *mesh = NULL;
+        uint32_t ms = 0;
         for (uint32_t i = 0; i < count; i++) {
-            const _oak_vk_mesh *mesh = NULL;
-            uint32_t ms = 0;
-            if ((r = _oak_vk_sync_mesh(vk, L->mesh[i], &mesh))) return r;
-            if ((r = _oak_vk_sync_material(vk, L->material[i], &ms))) return r;
+            /* draws come batched by material and mesh: a run looks up once */
+            if (!i || L->mesh[i].id != L->mesh[i - 1].id) {
+                if ((r = _oak_vk_sync_mesh(vk, L->mesh[i], &mesh))) return r;
+            }
+            if (!i || L->material[i].id != L->material[i - 1].id) {
+                if ((r = _oak_vk_sync_material(vk, L->material[i], &ms))) return r;
+            }
             const _oak_vk_material *md = &vk->materials[ms];
             bool masked = md->alpha_mode == OAK_ALPHA_MASK;
             bool two = md->double_sided;

@@ -64,6 +64,7 @@ typedef enum _oak_vk_mem_use {
     OAK_VK_MEM_DEVICE,   /* device local, not mapped */
     OAK_VK_MEM_UPLOAD,   /* host visible (device local when it can be), written by the CPU */
     OAK_VK_MEM_READBACK, /* host visible and cached when it can be */
+    OAK_VK_MEM_STAGING,  /* host memory for copies: keeps the small BAR heap for per-frame data */
 } _oak_vk_mem_use;
 
 typedef struct _oak_vk_buffer {
@@ -116,6 +117,7 @@ typedef struct _oak_vk_texture {
     uint32_t id, version;
     uint32_t klass, layer; /* klass: index + 1 into classes; 0: failed upload */
     bool srgb;
+    uint32_t width, height, mips; /* its own; the class's layers may be larger */
 } _oak_vk_texture;
 
 typedef struct _oak_vk_material {

@@ -94,26 +94,10 @@ static int _oak_vk_find_type(_oak_vk *vk, uint32_t bits, VkMemoryPropertyFlags n
     return -1;
 }
 
-oak_result _oak_vk_memory_alloc(_oak_vk *vk, const VkMemoryRequirements *req, _oak_vk_mem_use use,
-                                _oak_vk_alloc *out, void **mapped) {
-    VkMemoryPropertyFlags need = 0, want = 0;
-    switch (use) {
-    case OAK_VK_MEM_DEVICE:
-        want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-        break;
-    case OAK_VK_MEM_UPLOAD:
-        need = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-        want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-        break;
-    case OAK_VK_MEM_READBACK:
-        need = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-        want = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
-        break;
-    }
-    int type = _oak_vk_find_type(vk, req->memoryTypeBits, need, want);
-    if (type < 0)
-        return oak_error(OAK_ERROR_DEVICE, "vulkan: no memory type for bits 0x%x",
-                         req->memoryTypeBits);
+/* Sub-allocates from blocks of one memory type, taking a new block when
+ * none has room. */
+static oak_result _oak_vk_alloc_typed(_oak_vk *vk, const VkMemoryRequirements *req, int type,
+                                      _oak_vk_alloc *out, void **mapped) {
     bool host =
         (vk->mem_props.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) != 0;
     /* First fit in an existing block of this type; host-visible and device
@@ -174,6 +158,38 @@ oak_result _oak_vk_memory_alloc(_oak_vk *vk, const VkMemoryRequirements *req, _o
     *out = (_oak_vk_alloc){slot + 1, off, req->size};
     if (mapped) *mapped = b->mapped ? (uint8_t *)b->mapped + off : NULL;
     return OAK_OK;
+}
+
+oak_result _oak_vk_memory_alloc(_oak_vk *vk, const VkMemoryRequirements *req, _oak_vk_mem_use use,
+                                _oak_vk_alloc *out, void **mapped) {
+    VkMemoryPropertyFlags need = 0, want = 0;
+    switch (use) {
+    case OAK_VK_MEM_DEVICE:
+        want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+        break;
+    case OAK_VK_MEM_UPLOAD:
+        need = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+        want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+        break;
+    case OAK_VK_MEM_READBACK:
+    case OAK_VK_MEM_STAGING:
+        need = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+        want = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+        break;
+    }
+    int type = _oak_vk_find_type(vk, req->memoryTypeBits, need, want);
+    if (type < 0)
+        return oak_error(OAK_ERROR_DEVICE, "vulkan: no memory type for bits 0x%x",
+                         req->memoryTypeBits);
+    oak_result r = _oak_vk_alloc_typed(vk, req, type, out, mapped);
+    /* A preferred heap that is full (a small BAR heap without resizable BAR,
+       say) falls back to any type that meets the needs. */
+    int other = want ? _oak_vk_find_type(vk, req->memoryTypeBits & ~(1u << type), need, 0) : -1;
+    if (r == OAK_ERROR_OUT_OF_MEMORY && other >= 0 && !vk->lost) {
+        oak_log_warn("vulkan: memory type %d is full, using type %d", type, other);
+        r = _oak_vk_alloc_typed(vk, req, other, out, mapped);
+    }
+    return r;
 }
 
 /* An emptied block goes back to the driver unless it is the last of its type,

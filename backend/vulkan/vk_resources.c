@@ -242,10 +242,18 @@ static oak_result _oak_vk_texture_upload(_oak_vk *vk, _oak_vk_texture *t, oak_te
     VkFormat fmt =
         d->format == OAK_FORMAT_RGBA32F ? VK_FORMAT_R32G32B32A32_SFLOAT : VK_FORMAT_R8G8B8A8_UNORM;
     uint32_t mips = d->mip_count ? d->mip_count : 1;
+    /* Size classes are power-of-two rectangles: a texture sits in the corner
+       of a layer at least its size (each of its levels inside the layer's
+       level of the same index), so odd sizes share a few arrays (less than
+       4x the texels) instead of each taking one of the 16 bindings. */
+    uint32_t cw = 1, ch = 1;
+    while (cw < d->width) cw *= 2;
+    while (ch < d->height) ch *= 2;
+    uint32_t cmips = 1;
+    while ((cw > ch ? cw : ch) >> cmips) cmips++;
     uint32_t k = 0;
-    while (k < vk->class_count &&
-           !(vk->classes[k].width == d->width && vk->classes[k].height == d->height &&
-             vk->classes[k].mips == mips && vk->classes[k].format == fmt))
+    while (k < vk->class_count && !(vk->classes[k].width == cw && vk->classes[k].height == ch &&
+                                    vk->classes[k].format == fmt))
         k++;
     if (k == vk->class_count) {
         if (k == OAK_GPU_TEXTURE_CLASSES)
@@ -253,7 +261,7 @@ static oak_result _oak_vk_texture_upload(_oak_vk *vk, _oak_vk_texture *t, oak_te
                              "vulkan: texture '%s' (%ux%u): all %d size classes in use",
                              d->name ? d->name : "?", d->width, d->height, OAK_GPU_TEXTURE_CLASSES);
         vk->classes[k] =
-            (_oak_vk_texclass){.width = d->width, .height = d->height, .mips = mips, .format = fmt};
+            (_oak_vk_texclass){.width = cw, .height = ch, .mips = cmips, .format = fmt};
         vk->class_count++;
     }
     _oak_vk_texclass *c = &vk->classes[k];
@@ -273,8 +281,14 @@ static oak_result _oak_vk_texture_upload(_oak_vk *vk, _oak_vk_texture *t, oak_te
         }
         layer = c->used++;
     }
-    *t = (_oak_vk_texture){tex.id, d->version, k + 1, layer,
-                           d->format == OAK_FORMAT_RGBA8_SRGB || d->format == OAK_FORMAT_DEFAULT};
+    *t = (_oak_vk_texture){tex.id,
+                           d->version,
+                           k + 1,
+                           layer,
+                           d->format == OAK_FORMAT_RGBA8_SRGB || d->format == OAK_FORMAT_DEFAULT,
+                           d->width,
+                           d->height,
+                           mips};
     uint32_t bpp = fmt == VK_FORMAT_R8G8B8A8_UNORM ? 4 : 16;
     VkBufferImageCopy regions[OAK_MAX_MIPS];
     for (uint32_t l = 0; l < mips; l++) {
@@ -349,12 +363,11 @@ static void _oak_vk_texref(_oak_vk *vk, oak_gpu_texref *out, const oak_texture_r
     if (!ref->texture.id) return;
     const _oak_vk_texture *t = _oak_vk_sync_texture(vk, ref->texture);
     if (!t) return;
-    const _oak_vk_texclass *c = &vk->classes[t->klass - 1];
     *version = t->version ^ (t->klass << 24) ^ (t->layer << 8);
     out->a[0] = t->klass;
     out->a[1] = t->layer;
-    out->a[2] = c->width | (c->height << 16);
-    out->a[3] = c->mips | _oak_vk_wrap(ref->sampler.wrap_u) << 8 |
+    out->a[2] = t->width | (t->height << 16);
+    out->a[3] = t->mips | _oak_vk_wrap(ref->sampler.wrap_u) << 8 |
                 _oak_vk_wrap(ref->sampler.wrap_v) << 10 | _oak_vk_filter(ref->sampler.mag) << 12 |
                 _oak_vk_filter(ref->sampler.min) << 14 | _oak_vk_filter(ref->sampler.mip) << 16 |
                 (ref->uv_set ? 1u : 0u) << 18 | (t->srgb ? OAK_GPU_TEX_SRGB : 0);
