@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backend/gpu/gpu_records.h"
 #include "gl_gpu.h"
 #include "oak_gl_shaders.h"
 
@@ -152,36 +153,10 @@ static void copy_mat(float out[16], mat4 m) {
     memcpy(out, m, 64);
 }
 
-/* The view block exactly as the Vulkan backend fills it (oak_gpu.h). */
+/* The view block exactly as the Vulkan backend fills it (gpu_records.c). */
 static void fill_view(oak_gpu_view *g, const oak_render_view *v, uint32_t shadow_size,
                       uint32_t lights) {
-    memset(g, 0, sizeof *g);
-    copy_mat(g->view_proj, (vec4 *)v->view_proj);
-    copy_mat(g->inv_view_proj, (vec4 *)v->inv_view_proj);
-    const oak_shadow_cascade *c = &v->cascades[0];
-    bool shadows = v->shadows && v->cascade_count > 0;
-    if (shadows) copy_mat(g->shadow_view_proj, (vec4 *)c->view_proj);
-    memcpy(g->camera_pos, v->camera_pos, 12);
-    g->camera_pos[3] = v->env.fog_density;
-    memcpy(g->sky_zenith, v->sky_zenith, 12);
-    g->sky_zenith[3] = v->post.exposure > 0 ? v->post.exposure : 1.0f;
-    memcpy(g->sky_horizon, v->sky_horizon, 12);
-    g->sky_horizon[3] = shadows ? c->texel_world : 0;
-    memcpy(g->fog_color, v->fog_color, 12);
-    g->fog_color[3] = shadows ? c->depth_range : 1;
-    memcpy(g->ambient_sky, v->env.ambient_sky, 12);
-    memcpy(g->ambient_ground, v->env.ambient_ground, 12);
-    g->size[0] = v->width;
-    g->size[1] = v->height;
-    g->size[2] = lights;
-    g->size[3] =
-        v->key_light >= 0 && (uint32_t)v->key_light < lights ? (uint32_t)v->key_light + 1 : 0;
-    g->flags[0] = shadows ? 1 : 0;
-    g->flags[1] = (v->post.no_tonemap ? OAK_GPU_POST_NO_TONEMAP : 0) |
-                  (v->post.no_dither ? OAK_GPU_POST_NO_DITHER : 0) |
-                  (v->post.no_fxaa ? OAK_GPU_POST_NO_FXAA : 0);
-    g->flags[2] = shadow_size;
-    g->flags[3] = v->draws.count;
+    _oak_gpu_view_fill(g, v, v->width, v->height, lights, shadow_size);
 }
 
 #define OAK_GL_MATRIX_CHUNK 512 /* draws per job when filling draw records */
@@ -287,17 +262,7 @@ static oak_result upload_lights(_oak_gl_frame *f, const oak_render_view *v, uint
     if (!n) return OAK_OK;
     if (!OAK_GROW(f->light_data, f->light_cap, n))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory for %u lights", n);
-    for (uint32_t i = 0; i < n; i++) {
-        const oak_render_light *l = &v->lights[i];
-        oak_light_type type = l->light.type ? l->light.type : OAK_LIGHT_DIRECTIONAL;
-        float outer = l->light.outer_cone > 0 ? l->light.outer_cone : OAK_PI / 4.0f;
-        float k = l->light.intensity;
-        f->light_data[i] = (oak_gpu_light){
-            .position = {l->position[0], l->position[1], l->position[2], (float)type},
-            .direction = {l->direction[0], l->direction[1], l->direction[2], l->light.range},
-            .color = {l->light.color[0] * k, l->light.color[1] * k, l->light.color[2] * k, 0},
-            .cone = {cosf(outer), cosf(l->light.inner_cone), 0, 0}};
-    }
+    for (uint32_t i = 0; i < n; i++) _oak_gpu_light_fill(&f->light_data[i], &v->lights[i]);
     return _oak_gl_buffer_upload(&f->lights, 0, f->light_data, (size_t)n * sizeof *f->light_data);
 }
 

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "backend/gpu/gpu_records.h"
 #include "gl_gpu.h"
 
 static oak_result grow_slots(void **arr, uint32_t *cap, uint32_t need, size_t elem) {
@@ -223,17 +224,7 @@ static oak_result sync_material(_oak_gl_frame *f, oak_material mat) {
     for (int t = 0; t < 5; t++)
         if ((r = texref(f, refs[t], &g.tex[t])) != OAK_OK) return r;
     if (s->id == mat.id && s->version == md->version && s->epoch == f->epoch) return OAK_OK;
-    memcpy(g.base_color, d->base_color, 16);
-    float es = d->emissive_strength != 0 ? d->emissive_strength : 1;
-    for (int c = 0; c < 3; c++) g.emissive[c] = d->emissive[c] * es;
-    g.params[0] = d->metallic, g.params[1] = d->roughness;
-    g.params[2] = d->normal_scale != 0 ? d->normal_scale : 1;
-    g.params[3] = d->occlusion_strength != 0 ? d->occlusion_strength : 1;
-    oak_alpha_mode am = d->alpha_mode ? d->alpha_mode : OAK_ALPHA_OPAQUE;
-    g.mode[0] = (float)am;
-    g.mode[1] = (float)((d->double_sided ? OAK_GPU_MAT_DOUBLE_SIDED : 0) |
-                        (d->unlit ? OAK_GPU_MAT_UNLIT : 0));
-    g.mode[2] = d->alpha_cutoff != 0 ? d->alpha_cutoff : (float)OAK_ALPHA_CUTOFF_DEFAULT;
+    _oak_gpu_material_fill(&g, d);
     r = _oak_gl_buffer_upload(&f->materials, (size_t)i * sizeof g, &g, sizeof g);
     if (r != OAK_OK) return r;
     s->id = mat.id;

@@ -8,6 +8,7 @@
  *   post     compute: exposure, ACES, sRGB, dither, then FXAA */
 #include <string.h>
 
+#include "backend/gpu/gpu_records.h"
 #include "vk_internal.h"
 
 void _oak_vk_barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src, VkAccessFlags2 src_access,
@@ -298,46 +299,8 @@ static oak_result _oak_vk_fill_view(_oak_vk *vk, _oak_vk_frame *f, const oak_ren
                                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT)))
         return r;
     oak_gpu_light *gl = f->lights.mapped;
-    for (uint32_t i = 0; i < nl; i++) {
-        const oak_render_light *l = &v->lights[i];
-        oak_light_type type = l->light.type ? l->light.type : OAK_LIGHT_DIRECTIONAL;
-        float outer = l->light.outer_cone > 0 ? l->light.outer_cone : OAK_PI / 4;
-        gl[i] = (oak_gpu_light){
-            .position = {l->position[0], l->position[1], l->position[2], (float)type},
-            .direction = {l->direction[0], l->direction[1], l->direction[2], l->light.range},
-            .color = {l->light.color[0] * l->light.intensity,
-                      l->light.color[1] * l->light.intensity,
-                      l->light.color[2] * l->light.intensity, 0},
-            .cone = {cosf(outer), cosf(l->light.inner_cone), 0, 0}};
-    }
-    oak_gpu_view *g = f->view.mapped;
-    memset(g, 0, sizeof *g);
-    _oak_vk_mat4(g->view_proj, v->view_proj);
-    _oak_vk_mat4(g->inv_view_proj, v->inv_view_proj);
-    const oak_shadow_cascade *c = &v->cascades[0];
-    bool shadows = v->shadows && v->cascade_count > 0;
-    if (shadows) _oak_vk_mat4(g->shadow_view_proj, c->view_proj);
-    float exposure = v->post.exposure > 0 ? v->post.exposure : 1.0f;
-    memcpy(g->camera_pos, v->camera_pos, 12);
-    g->camera_pos[3] = v->env.fog_density;
-    memcpy(g->sky_zenith, v->sky_zenith, 12);
-    g->sky_zenith[3] = exposure;
-    memcpy(g->sky_horizon, v->sky_horizon, 12);
-    g->sky_horizon[3] = shadows ? c->texel_world : 0;
-    memcpy(g->fog_color, v->fog_color, 12);
-    g->fog_color[3] = shadows ? c->depth_range : 1;
-    memcpy(g->ambient_sky, v->env.ambient_sky, 12);
-    memcpy(g->ambient_ground, v->env.ambient_ground, 12);
-    g->size[0] = vk->width;
-    g->size[1] = vk->height;
-    g->size[2] = nl;
-    g->size[3] = v->key_light >= 0 && (uint32_t)v->key_light < nl ? (uint32_t)v->key_light + 1 : 0;
-    g->flags[0] = shadows ? 1 : 0;
-    g->flags[1] = (v->post.no_tonemap ? OAK_GPU_POST_NO_TONEMAP : 0) |
-                  (v->post.no_dither ? OAK_GPU_POST_NO_DITHER : 0) |
-                  (v->post.no_fxaa ? OAK_GPU_POST_NO_FXAA : 0);
-    g->flags[2] = vk->shadow.width;
-    g->flags[3] = v->draws.count;
+    for (uint32_t i = 0; i < nl; i++) _oak_gpu_light_fill(&gl[i], &v->lights[i]);
+    _oak_gpu_view_fill(f->view.mapped, v, vk->width, vk->height, nl, vk->shadow.width);
     return OAK_OK;
 }
 

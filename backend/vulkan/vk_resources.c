@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "backend/gpu/gpu_records.h"
 #include "vk_internal.h"
 
 #define OAK_VK_POOL_VERTICES   (64u << 10)
@@ -408,20 +409,7 @@ oak_result _oak_vk_sync_material(_oak_vk *vk, oak_material material, uint32_t *o
     m->id = material.id;
     m->version = md->version;
     memcpy(m->tex_versions, versions, sizeof versions);
-    memcpy(g.base_color, d->base_color, 16);
-    float es = d->emissive_strength != 0 ? d->emissive_strength : 1;
-    for (int i = 0; i < 3; i++) g.emissive[i] = d->emissive[i] * es;
-    g.emissive[3] = 0;
-    g.params[0] = d->metallic;
-    g.params[1] = d->roughness;
-    g.params[2] = d->normal_scale != 0 ? d->normal_scale : 1;
-    g.params[3] = d->occlusion_strength != 0 ? d->occlusion_strength : 1;
-    oak_alpha_mode am = d->alpha_mode ? d->alpha_mode : OAK_ALPHA_OPAQUE;
-    g.mode[0] = (float)am;
-    g.mode[1] = (float)((d->double_sided ? OAK_GPU_MAT_DOUBLE_SIDED : 0) |
-                        (d->unlit ? OAK_GPU_MAT_UNLIT : 0));
-    g.mode[2] = d->alpha_cutoff != 0 ? d->alpha_cutoff : (float)OAK_ALPHA_CUTOFF_DEFAULT;
-    g.mode[3] = 0;
+    _oak_gpu_material_fill(&g, d);
     oak_result r =
         _oak_vk_buffer_grow(vk, &vk->material_buf, (uint64_t)(slot + 1) * sizeof(oak_gpu_material),
                             k_pool_usage, OAK_VK_MEM_DEVICE, true);

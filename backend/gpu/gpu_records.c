@@ -1,0 +1,69 @@
+/* View, light and material records for the GPU backends, as oak_gpu.h lays
+ * them out and docs/SHADING.md reads them. */
+#include <math.h>
+#include <string.h>
+
+#include "gpu_records.h"
+
+static void copy_mat(float out[16], const mat4 m) {
+    memcpy(out, m, 64);
+}
+
+void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t width, uint32_t height,
+                        uint32_t light_count, uint32_t shadow_size) {
+    memset(g, 0, sizeof *g);
+    copy_mat(g->view_proj, v->view_proj);
+    copy_mat(g->inv_view_proj, v->inv_view_proj);
+    const oak_shadow_cascade *c = &v->cascades[0];
+    bool shadows = v->shadows && v->cascade_count > 0;
+    if (shadows) copy_mat(g->shadow_view_proj, c->view_proj);
+    memcpy(g->camera_pos, v->camera_pos, 12);
+    g->camera_pos[3] = v->env.fog_density;
+    memcpy(g->sky_zenith, v->sky_zenith, 12);
+    g->sky_zenith[3] = v->post.exposure > 0 ? v->post.exposure : 1.0f;
+    memcpy(g->sky_horizon, v->sky_horizon, 12);
+    g->sky_horizon[3] = shadows ? c->texel_world : 0;
+    memcpy(g->fog_color, v->fog_color, 12);
+    g->fog_color[3] = shadows ? c->depth_range : 1;
+    memcpy(g->ambient_sky, v->env.ambient_sky, 12);
+    memcpy(g->ambient_ground, v->env.ambient_ground, 12);
+    g->size[0] = width;
+    g->size[1] = height;
+    g->size[2] = light_count;
+    g->size[3] =
+        v->key_light >= 0 && (uint32_t)v->key_light < light_count ? (uint32_t)v->key_light + 1 : 0;
+    g->flags[0] = shadows ? 1 : 0;
+    g->flags[1] = (v->post.no_tonemap ? OAK_GPU_POST_NO_TONEMAP : 0) |
+                  (v->post.no_dither ? OAK_GPU_POST_NO_DITHER : 0) |
+                  (v->post.no_fxaa ? OAK_GPU_POST_NO_FXAA : 0);
+    g->flags[2] = shadow_size;
+    g->flags[3] = v->draws.count;
+}
+
+void _oak_gpu_light_fill(oak_gpu_light *g, const oak_render_light *l) {
+    oak_light_type type = l->light.type ? l->light.type : OAK_LIGHT_DIRECTIONAL;
+    float outer = l->light.outer_cone > 0 ? l->light.outer_cone : OAK_PI / 4.0f;
+    float k = l->light.intensity;
+    *g = (oak_gpu_light){
+        .position = {l->position[0], l->position[1], l->position[2], (float)type},
+        .direction = {l->direction[0], l->direction[1], l->direction[2], l->light.range},
+        .color = {l->light.color[0] * k, l->light.color[1] * k, l->light.color[2] * k, 0},
+        .cone = {cosf(outer), cosf(l->light.inner_cone), 0, 0}};
+}
+
+void _oak_gpu_material_fill(oak_gpu_material *g, const oak_material_desc *d) {
+    memcpy(g->base_color, d->base_color, 16);
+    float es = d->emissive_strength != 0 ? d->emissive_strength : 1;
+    for (int c = 0; c < 3; c++) g->emissive[c] = d->emissive[c] * es;
+    g->emissive[3] = 0;
+    g->params[0] = d->metallic;
+    g->params[1] = d->roughness;
+    g->params[2] = d->normal_scale != 0 ? d->normal_scale : 1;
+    g->params[3] = d->occlusion_strength != 0 ? d->occlusion_strength : 1;
+    oak_alpha_mode am = d->alpha_mode ? d->alpha_mode : OAK_ALPHA_OPAQUE;
+    g->mode[0] = (float)am;
+    g->mode[1] = (float)((d->double_sided ? OAK_GPU_MAT_DOUBLE_SIDED : 0) |
+                         (d->unlit ? OAK_GPU_MAT_UNLIT : 0));
+    g->mode[2] = d->alpha_cutoff != 0 ? d->alpha_cutoff : (float)OAK_ALPHA_CUTOFF_DEFAULT;
+    g->mode[3] = 0;
+}

@@ -1,0 +1,18 @@
+/* The records both GPU backends upload (shaders/common/oak_gpu.h), filled
+ * from the render view in one place so Vulkan and OpenGL cannot drift. */
+#ifndef OAK_GPU_RECORDS_H
+#define OAK_GPU_RECORDS_H
+
+#include <oak/backend.h>
+
+#include "shaders/common/oak_gpu.h"
+
+/* The view block for an output of width x height, light_count lights
+   uploaded and a shadow map shadow_size texels square. */
+void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t width, uint32_t height,
+                        uint32_t light_count, uint32_t shadow_size);
+void _oak_gpu_light_fill(oak_gpu_light *g, const oak_render_light *l);
+/* Every field but the texture slots (tex[]), which name backend resources. */
+void _oak_gpu_material_fill(oak_gpu_material *g, const oak_material_desc *d);
+
+#endif
