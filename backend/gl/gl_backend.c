@@ -35,7 +35,7 @@ static oak_result gl_probe(char *report, size_t size) {
     _oak_gl_context c;
     oak_result r = _oak_gl_context_create(&c, false);
     if (r != OAK_OK) {
-        if (size) snprintf(report, size, "unavailable: %s\n", oak_last_error());
+        if (size) snprintf(report, size, "%s", oak_last_error()); /* one line: the reason */
         return r;
     }
     if (size) _oak_gl_report(&c, report, size);
