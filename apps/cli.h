@@ -26,6 +26,9 @@ enum cli_option_flag {
     CLI_OPT_COMPARE = 1u << 9,
     CLI_OPT_THREADS = 1u << 10,
     CLI_OPT_VERBOSE = 1u << 11,
+    CLI_OPT_WINDOW = 1u << 12,
+    CLI_OPT_WINDOW_CAPTURE = 1u << 13, /* for tests; not in help */
+    CLI_OPT_WINDOW_RESIZE = 1u << 14,  /* for tests; not in help */
 };
 
 typedef struct cli_options {
@@ -43,6 +46,9 @@ typedef struct cli_options {
     const char *compare; /* comma-separated backends */
     uint32_t threads;
     bool verbose;
+    bool window;                /* --window: show the frames in a GLFW window */
+    const char *window_capture; /* --window-capture: the window's last frame as a PNG */
+    uint32_t window_resize_w, window_resize_h; /* --window-resize: after the first frame */
 } cli_options;
 
 /* Parses argv[1..] (argv[0] is the command name) accepting the options in

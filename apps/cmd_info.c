@@ -1,9 +1,11 @@
 /* `oak info`: the version, every backend compiled in (best first) with what
- * its probe finds here or why it cannot run, the worlds and the threads. */
+ * its probe finds here or why it cannot run, the worlds, the threads and
+ * whether `--window` can open a window here. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "window.h"
 
 /* Probe reports are several lines; indent each under its backend. */
 static void print_indented(const char *text) {
@@ -47,6 +49,9 @@ int _oak_cmd_info(int argc, char **argv) {
         }
         oak_clear_error();
     }
+    char window[256];
+    bool has_window = _oak_window_available(window, sizeof window);
+    printf("window: %s (%s)\n", has_window ? "available" : "unavailable", window);
     oak_shutdown();
     return 0;
 }

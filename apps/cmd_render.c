@@ -1,19 +1,71 @@
 /* `oak render`: draws a world or scene file for --frames frames and writes
- * the last one as a PNG; prints one line: backend, device, size, ms/frame. */
+ * the last one as a PNG; prints one line: backend, device, size, ms/frame.
+ * With --window the frames show in a window, the world's camera moving
+ * along its path, until it is closed or --frames were shown. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "window.h"
 
 #define RENDER_OPTIONS                                                                             \
     (CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_BACKEND | CLI_OPT_DEVICE | CLI_OPT_SIZE |             \
-     CLI_OPT_FRAMES | CLI_OPT_OUT | CLI_OPT_THREADS | CLI_OPT_VERBOSE)
+     CLI_OPT_FRAMES | CLI_OPT_OUT | CLI_OPT_THREADS | CLI_OPT_VERBOSE | CLI_OPT_WINDOW |           \
+     CLI_OPT_WINDOW_CAPTURE | CLI_OPT_WINDOW_RESIZE)
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+/* The frames the path takes to go round once in a window (10 s at 60 Hz). */
+#define WINDOW_PATH_FRAMES 600
+
+typedef struct window_frame {
+    const cli_options *o;
+    oak_scene *scene;
+    oak_renderer *renderer;
+} window_frame;
+
+static oak_result draw_window_frame(void *user, uint32_t index, uint32_t width, uint32_t height) {
+    (void)width, (void)height; /* a world's camera takes its aspect from the output */
+    window_frame *f = user;
+    if (f->o->world) { /* a scene file's camera stays where the file put it */
+        float eye[3], target[3];
+        float t = (float)(index % WINDOW_PATH_FRAMES) / WINDOW_PATH_FRAMES;
+        oak_result r = oak_world_camera_path(f->o->world, t, eye, target);
+        if (r) return r;
+        oak_transform tr = oak_transform_look_at(eye, target);
+        oak_scene_set_transform(f->scene, oak_scene_active_camera(f->scene), &tr);
+    }
+    return oak_scene_draw(f->scene, f->renderer);
+}
+
+static int render_window(const cli_options *o, oak_scene *scene, oak_renderer *renderer,
+                         const char *out) {
+    char title[160];
+    window_frame f = {o, scene, renderer};
+    snprintf(title, sizeof title, "oak: %s on %s", o->world ? o->world : o->scene,
+             oak_renderer_backend(renderer));
+    _oak_window_desc d = {.title = title,
+                          .renderer = renderer,
+                          .width = o->width,
+                          .height = o->height,
+                          .frames = o->frames,
+                          .frame = draw_window_frame,
+                          .user = &f,
+                          .out = out,
+                          .capture = o->window_capture,
+                          .resize_width = o->window_resize_w,
+                          .resize_height = o->window_resize_h};
+    _oak_window_stats st;
+    if (_oak_window_run(&d, &st) != OAK_OK) return _oak_cli_fail(o);
+    printf("%s | %s | %ux%u | %.2f ms/frame (mean of %u in a window) | %s\n",
+           oak_renderer_backend(renderer), oak_renderer_device(renderer), st.width, st.height,
+           st.ms_per_frame, st.frames, st.frames ? out : "nothing shown, no PNG");
+    return 0;
 }
 
 static int render(const cli_options *o, oak_scene *scene, oak_renderer *renderer) {
@@ -25,6 +77,7 @@ static int render(const cli_options *o, oak_scene *scene, oak_renderer *renderer
         snprintf(default_out, sizeof default_out, "out/%s.png", subject);
         out = default_out;
     }
+    if (o->window) return render_window(o, scene, renderer, out);
     uint32_t frames = o->frames ? o->frames : 1;
     double *ms = oak_alloc(sizeof(double) * frames);
     size_t bytes = (size_t)o->width * o->height * 4;
@@ -61,6 +114,11 @@ int _oak_cmd_render(int argc, char **argv) {
     int status = _oak_cli_parse(&o, argc, argv, RENDER_OPTIONS);
     if (status) return status;
     if ((status = _oak_cli_start(&o))) return status;
+    char why[256];
+    if (o.window && !_oak_window_available(why, sizeof why)) {
+        oak_shutdown();
+        return _oak_cli_failf(&o, "--window: %s", why);
+    }
     oak_scene *scene = NULL;
     oak_renderer *renderer = NULL;
     if (!(status = _oak_cli_check_backend(&o, o.backend)) &&

@@ -1,7 +1,9 @@
 /* `oak view FILE`: loads a glTF (or .oakm), places it in a scene, frames it
  * from a yaw and pitch so it fills 55% of the frame's height (over its whole
  * clip when animated), poses it at --time and renders it to a PNG.
- * `--check` only loads and validates and prints a one-line summary. */
+ * `--check` only loads and validates and prints a one-line summary.
+ * `--window` shows the framed model in a window until it is closed or
+ * --frames N were shown (the PNG is then the last frame). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,17 +12,19 @@
 #include <oak/oak.h>
 
 #include "cli.h"
+#include "window.h"
 
 typedef struct view_args {
-    const char *file, *anim, *backend, *out;
+    const char *file, *anim, *backend, *out, *capture;
     float time, yaw, pitch;
-    uint32_t width, height;
-    bool check, has_time;
+    uint32_t width, height, frames;
+    bool check, has_time, window;
 } view_args;
 
 static int usage(void) {
     fprintf(stderr, "usage: oak view FILE [--check] [--anim NAME|INDEX] [--time T] [--yaw DEG]\n"
-                    "                [--pitch DEG] [--backend B] [--size WxH] [--out F.png]\n");
+                    "                [--pitch DEG] [--backend B] [--size WxH] [--out F.png]\n"
+                    "                [--window [--frames N]]\n");
     return 2;
 }
 
@@ -32,6 +36,10 @@ static int parse(view_args *a, int argc, char **argv) {
         char *end = NULL;
         if (strcmp(s, "--check") == 0) {
             a->check = true;
+            continue;
+        }
+        if (strcmp(s, "--window") == 0) {
+            a->window = true;
             continue;
         }
         if (s[0] != '-') {
@@ -47,7 +55,17 @@ static int parse(view_args *a, int argc, char **argv) {
             a->backend = v;
         else if (strcmp(s, "--out") == 0)
             a->out = v;
-        else if (strcmp(s, "--time") == 0)
+        else if (strcmp(s, "--window-capture") == 0)
+            a->capture = v;
+        else if (strcmp(s, "--frames") == 0) {
+            unsigned long n = strtoul(v, &end, 10);
+            if (v[0] < '0' || v[0] > '9' || *end || n < 1 || n > 100000) {
+                fprintf(stderr, "oak view: --frames wants a whole number 1..100000, got \"%s\"\n",
+                        v);
+                return 2;
+            }
+            a->frames = (uint32_t)n;
+        } else if (strcmp(s, "--time") == 0)
             a->time = strtof(v, &end), a->has_time = true;
         else if (strcmp(s, "--yaw") == 0)
             a->yaw = strtof(v, &end);
@@ -71,7 +89,31 @@ static int parse(view_args *a, int argc, char **argv) {
             return 2;
         }
     }
+    if (a->capture && !a->window) {
+        fprintf(stderr, "oak view: --window-capture needs --window\n");
+        return 2;
+    }
     return a->file ? 0 : usage();
+}
+
+typedef struct view_frame {
+    oak_scene *scene;
+    oak_renderer *ren;
+    oak_entity camera;
+    oak_camera cam;
+} view_frame;
+
+/* The model stays framed as first placed; a resized window only changes the
+   camera's aspect so the picture does not stretch. */
+static oak_result draw_view_frame(void *user, uint32_t index, uint32_t width, uint32_t height) {
+    (void)index;
+    view_frame *f = user;
+    float aspect = (float)width / (float)height;
+    if (aspect != f->cam.aspect) {
+        f->cam.aspect = aspect;
+        oak_scene_set_camera(f->scene, f->camera, &f->cam);
+    }
+    return oak_scene_draw(f->scene, f->ren);
 }
 
 /* Every vertex over the clip (or the rest pose), for framing. */
@@ -153,6 +195,27 @@ static int view(const view_args *a) {
     }
     oak_renderer_desc rd = {.backend = a->backend, .width = a->width, .height = a->height};
     if ((r = oak_make_renderer(&ren, &rd))) goto out;
+    if (a->window) {
+        view_frame vf = {scene, ren, ce, cam};
+        char title[160];
+        snprintf(title, sizeof title, "oak view: %s", a->file);
+        _oak_window_desc wd = {.title = title,
+                               .renderer = ren,
+                               .width = a->width,
+                               .height = a->height,
+                               .frames = a->frames,
+                               .frame = draw_view_frame,
+                               .user = &vf,
+                               .out = a->out,
+                               .capture = a->capture};
+        _oak_window_stats st;
+        if ((r = _oak_window_run(&wd, &st))) goto out;
+        printf("%s: %ux%u on %s, framed from yaw %g pitch %g, %u frames in a window -> %s\n",
+               a->file, st.width, st.height, oak_renderer_backend(ren), a->yaw, a->pitch, st.frames,
+               st.frames ? a->out : "nothing shown, no PNG");
+        code = 0;
+        goto out;
+    }
     if ((r = oak_scene_draw(scene, ren))) goto out;
     size_t size = (size_t)a->width * a->height * 4;
     pixels = oak_alloc(size);
@@ -183,7 +246,11 @@ int _oak_cmd_view(int argc, char **argv) {
     cli_options co = {.command = "view"};
     if (_oak_cli_start(&co)) return CLI_EXIT_FAIL; /* errors wait for our one line */
     int code;
-    if (a.check) {
+    char why[256];
+    if (a.window && !a.check && !_oak_window_available(why, sizeof why)) {
+        fprintf(stderr, "oak view: --window: %s\n", why);
+        code = 1;
+    } else if (a.check) {
         oak_gltf *g = NULL;
         oak_gltf_desc d = {.no_assets = true};
         if (oak_gltf_load(&g, a.file, &d)) {

@@ -15,8 +15,8 @@ typedef struct command {
 static const command g_commands[] = {
     {"render", _oak_cmd_render,
      CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_BACKEND | CLI_OPT_DEVICE | CLI_OPT_SIZE |
-         CLI_OPT_FRAMES | CLI_OPT_OUT | CLI_OPT_THREADS | CLI_OPT_VERBOSE,
-     "draw a world or scene file to a PNG"},
+         CLI_OPT_FRAMES | CLI_OPT_OUT | CLI_OPT_THREADS | CLI_OPT_VERBOSE | CLI_OPT_WINDOW,
+     "draw a world or scene file to a PNG (--window: show it in a window)"},
     {"bench", _oak_cmd_bench,
      CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_BACKEND | CLI_OPT_DEVICE | CLI_OPT_SIZE |
          CLI_OPT_FRAMES | CLI_OPT_WARMUP | CLI_OPT_JSON | CLI_OPT_COMPARE | CLI_OPT_THREADS |

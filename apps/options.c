@@ -29,13 +29,16 @@ static const option_spec g_specs[] = {
     {"--compare", CLI_OPT_COMPARE, "B1,B2", "bench each backend and compare their pictures"},
     {"--threads", CLI_OPT_THREADS, "N", "job workers incl. the main thread (default: cores)"},
     {"--verbose", CLI_OPT_VERBOSE, NULL, "log info messages too"},
+    {"--window", CLI_OPT_WINDOW, NULL, "show the frames in a window until closed or --frames"},
+    {"--window-capture", CLI_OPT_WINDOW_CAPTURE, "FILE.png", NULL},
+    {"--window-resize", CLI_OPT_WINDOW_RESIZE, "WxH", NULL},
 };
 
 #define SPEC_COUNT (sizeof g_specs / sizeof g_specs[0])
 
 void _oak_cli_print_options(FILE *f, uint32_t allowed) {
     for (size_t i = 0; i < SPEC_COUNT; i++) {
-        if (!(allowed & g_specs[i].flag)) continue;
+        if (!(allowed & g_specs[i].flag) || !g_specs[i].help) continue;
         char left[40];
         snprintf(left, sizeof left, "%s%s%s", g_specs[i].name, g_specs[i].value ? " " : "",
                  g_specs[i].value ? g_specs[i].value : "");
@@ -65,22 +68,23 @@ static int usage_error(const cli_options *o, const char *fmt, ...) {
     return CLI_EXIT_USAGE;
 }
 
-static int parse_size(cli_options *o, const char *v) {
+static int parse_size(cli_options *o, const char *name, const char *v, uint32_t *w_out,
+                      uint32_t *h_out) {
     const char *x = strchr(v, 'x');
     if (!x || x == v || !x[1] || strchr(x + 1, 'x'))
-        return usage_error(o, "--size '%s': expected WxH, such as 1280x720", v);
+        return usage_error(o, "%s '%s': expected WxH, such as 1280x720", name, v);
     char w[16];
     size_t n = (size_t)(x - v);
     if (n >= sizeof w)
-        return usage_error(o, "--size '%s': each side must be 1..%d", v, OAK_MAX_OUTPUT_SIZE);
+        return usage_error(o, "%s '%s': each side must be 1..%d", name, v, OAK_MAX_OUTPUT_SIZE);
     memcpy(w, v, n);
     w[n] = 0;
     uint32_t big = 0;
     if (!parse_u32(w, 0, UINT32_MAX, &big) || !parse_u32(x + 1, 0, UINT32_MAX, &big))
-        return usage_error(o, "--size '%s': expected WxH, such as 1280x720", v);
-    if (!parse_u32(w, 1, OAK_MAX_OUTPUT_SIZE, &o->width) ||
-        !parse_u32(x + 1, 1, OAK_MAX_OUTPUT_SIZE, &o->height))
-        return usage_error(o, "--size '%s': each side must be 1..%d", v, OAK_MAX_OUTPUT_SIZE);
+        return usage_error(o, "%s '%s': expected WxH, such as 1280x720", name, v);
+    if (!parse_u32(w, 1, OAK_MAX_OUTPUT_SIZE, w_out) ||
+        !parse_u32(x + 1, 1, OAK_MAX_OUTPUT_SIZE, h_out))
+        return usage_error(o, "%s '%s': each side must be 1..%d", name, v, OAK_MAX_OUTPUT_SIZE);
     return 0;
 }
 
@@ -99,7 +103,7 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
         o->device = v;
         break;
     case CLI_OPT_SIZE:
-        return parse_size(o, v);
+        return parse_size(o, "--size", v, &o->width, &o->height);
     case CLI_OPT_FRAMES:
         if (!parse_u32(v, 1, 100000, &o->frames))
             return usage_error(o, "--frames '%s': expected a whole number 1..100000", v);
@@ -126,6 +130,14 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
     case CLI_OPT_VERBOSE:
         o->verbose = true;
         break;
+    case CLI_OPT_WINDOW:
+        o->window = true;
+        break;
+    case CLI_OPT_WINDOW_CAPTURE:
+        o->window_capture = v;
+        break;
+    case CLI_OPT_WINDOW_RESIZE:
+        return parse_size(o, "--window-resize", v, &o->window_resize_w, &o->window_resize_h);
     }
     if (s->value && !*v) return usage_error(o, "%s: empty value", s->name);
     return 0;
@@ -163,6 +175,9 @@ int _oak_cli_parse(cli_options *o, int argc, char **argv, uint32_t allowed) {
     }
     if (o->world && o->scene)
         return usage_error(o, "--world and --scene name two things to draw; give one");
+    if (o->window_capture && !o->window)
+        return usage_error(o, "--window-capture '%s' needs --window", o->window_capture);
+    if (o->window_resize_w && !o->window) return usage_error(o, "--window-resize needs --window");
     if ((allowed & CLI_OPT_WORLD) && !o->world && !o->scene) o->world = "default";
     if (o->compare && strcmp(o->backend, "auto") != 0)
         return usage_error(o, "--compare '%s' replaces --backend '%s'; give one", o->compare,

@@ -8,7 +8,7 @@ pkgs=(
   libcglm-dev libstb-dev libcjson-dev libmeshoptimizer-dev
   libvulkan-dev libvulkan-volk-dev glslc spirv-tools
   vulkan-validationlayers mesa-vulkan-drivers
-  libepoxy-dev libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri libglfw3-dev
+  libepoxy-dev libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri libglfw3-dev xvfb xauth
   clang libclang-rt-14-dev
 )
 

@@ -5,10 +5,18 @@ set(OAK_CLI_ENV
   "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1;LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/lsan.supp:print_suppressions=0;UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
 set(OAK_CLI_DATA ${CMAKE_CURRENT_SOURCE_DIR}/data/cli)
 
-# oak_cli_test(NAME ARGS a|b|c EXIT n [OUT re] [ERR re] [ERR_LINES n])
+# oak_cli_test(NAME ARGS a|b|c EXIT n [OUT re] [ERR re] [ERR_LINES n] [LAUNCH x|y])
+# LAUNCH runs oak through another program (xvfb-run, cmake -E env ...).
 function(oak_cli_test name)
-  cmake_parse_arguments(T "" "ARGS;EXIT;OUT;ERR;ERR_LINES" "" ${ARGN})
-  set(defs -DOAK=$<TARGET_FILE:oak_cli> "-DARGS=${T_ARGS}" -DEXIT=${T_EXIT})
+  cmake_parse_arguments(T "" "ARGS;EXIT;OUT;ERR;ERR_LINES;LAUNCH" "" ${ARGN})
+  if(DEFINED T_LAUNCH)
+    string(REPLACE "|" ";" launch "${T_LAUNCH}")
+    list(POP_FRONT launch launcher)
+    list(JOIN launch "|" rest)
+    set(defs -DOAK=${launcher} "-DARGS=${rest}|$<TARGET_FILE:oak_cli>|${T_ARGS}" -DEXIT=${T_EXIT})
+  else()
+    set(defs -DOAK=$<TARGET_FILE:oak_cli> "-DARGS=${T_ARGS}" -DEXIT=${T_EXIT})
+  endif()
   foreach(key OUT ERR ERR_LINES)
     if(DEFINED T_${key})
       list(APPEND defs "-D${key}=${T_${key}}")
@@ -17,6 +25,11 @@ function(oak_cli_test name)
   add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} ${defs} -P ${CMAKE_CURRENT_SOURCE_DIR}/cli_run.cmake
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(${name} PROPERTIES ENVIRONMENT "${OAK_CLI_ENV}" TIMEOUT 300 LABELS cli)
+  # xvfb-run -a picks a free display by looking, so two starting at once can
+  # pick the same one: one Xvfb test at a time.
+  if(T_LAUNCH MATCHES "xvfb-run")
+    set_tests_properties(${name} PROPERTIES RESOURCE_LOCK xvfb)
+  endif()
 endfunction()
 
 # ---- usage: exit 2, one line naming the problem --------------------------
@@ -151,3 +164,93 @@ oak_cli_test(cliBakeWritesAndTimesTheCache ARGS "bake|${OAK_GLTF_DATA}/triangle.
              EXIT 0 OUT "baked to .*cli_triangle\\.oakm\nload ms: source [0-9.]+ first")
 oak_cli_test(cliBakeRejectsMissingOutput ARGS "bake|${OAK_GLTF_DATA}/triangle.gltf" EXIT 2
              ERR "usage: oak bake")
+
+# ---- --window: the GLFW presenter -------------------------------------------
+# Without a display --window says so in one line and exits 1, never crashes.
+set(OAK_NO_DISPLAY "${CMAKE_COMMAND}|-E|env|--unset=DISPLAY|--unset=WAYLAND_DISPLAY")
+oak_cli_test(cliRenderWindowWithoutDisplayFailsInOneLine LAUNCH "${OAK_NO_DISPLAY}"
+             ARGS "render|--backend|cpu|--size|32x18|--window|--frames|2" EXIT 1
+             ERR "^oak render: --window: no display: \\$DISPLAY and \\$WAYLAND_DISPLAY are unset\n$"
+             ERR_LINES 1)
+oak_cli_test(cliViewWindowWithoutDisplayFailsInOneLine LAUNCH "${OAK_NO_DISPLAY}"
+             ARGS "view|${CMAKE_CURRENT_SOURCE_DIR}/data/gltf/triangle.gltf|--backend|cpu|--window"
+             EXIT 1 ERR "^oak view: --window: no display: " ERR_LINES 1)
+oak_cli_test(cliInfoSaysWhyNoWindow LAUNCH "${OAK_NO_DISPLAY}" ARGS "info" EXIT 0
+             OUT "\nwindow: unavailable \\(no display: \\$DISPLAY and \\$WAYLAND_DISPLAY are unset\\)\n$")
+oak_cli_test(cliRenderWindowCaptureNeedsWindow ARGS "render|--window-capture|x.png" EXIT 2
+             ERR "--window-capture 'x\\.png' needs --window" ERR_LINES 1)
+oak_cli_test(cliRenderWindowResizeRejectsMalformedSize
+             ARGS "render|--window|--window-resize|200by150" EXIT 2
+             ERR "--window-resize '200by150': expected WxH" ERR_LINES 1)
+# --window is listed last; --window-capture (a test's tool) would follow it.
+oak_cli_test(cliHelpRenderListsWindowNotCapture ARGS "help|render" EXIT 0
+             OUT "\n  --window +show the frames in a window[^\n]*\n$")
+
+if(OAK_HAVE_GLFW)
+  # A display named but not there: glfwInit fails, which is said in one line.
+  oak_cli_test(cliRenderWindowUnreachableDisplayFailsInOneLine
+               LAUNCH "${CMAKE_COMMAND}|-E|env|--unset=WAYLAND_DISPLAY|DISPLAY=:4242"
+               ARGS "render|--backend|null|--size|32x18|--window|--frames|1" EXIT 1
+               ERR "^oak render: --window: no display: [^\n]*:4242[^\n]*\n$" ERR_LINES 1)
+  find_program(OAK_XVFB_RUN xvfb-run)
+endif()
+
+# Under Xvfb (CI: scripts/deps.sh installs xvfb and xauth) each backend's
+# frames show in a window; the window's back buffer after the last frame,
+# read with glReadPixels, equals the PNG the renderer drew, within 1/255.
+if(OAK_HAVE_GLFW AND OAK_XVFB_RUN)
+  add_executable(png_compare ${CMAKE_CURRENT_SOURCE_DIR}/png_compare.c)
+  target_link_libraries(png_compare PRIVATE oak_static)
+  set(OAK_XVFB "${OAK_XVFB_RUN}|-a|-s|-screen 0 640x480x24")
+  set(W ${CMAKE_BINARY_DIR}/test-out/window)
+  file(MAKE_DIRECTORY ${W})
+  oak_cli_test(cliInfoFindsWindowUnderXvfb LAUNCH "${OAK_XVFB}" ARGS "info" EXIT 0
+               OUT "\nwindow: available \\(GLFW 3\\.[0-9]+, display :[0-9]+\\)\n$")
+  function(oak_window_test backend name)
+    oak_cli_test(cliRenderWindowShows${name}Frames LAUNCH "${OAK_XVFB}"
+                 ARGS "render|--world|default|--backend|${backend}|--size|320x180|--window|--frames|3|--out|${W}/${backend}.png|--window-capture|${W}/${backend}_window.png"
+                 EXIT 0 OUT "^${backend} \\| [^|]+ \\| 320x180 \\| [0-9.]+ ms/frame \\(mean of 3 in a window\\) \\| [^\n]*${backend}\\.png\n$")
+    add_test(NAME cliRenderWindowEquals${name}Png
+             COMMAND png_compare ${W}/${backend}.png ${W}/${backend}_window.png 1)
+    set_tests_properties(cliRenderWindowShows${name}Frames PROPERTIES
+                         FIXTURES_SETUP window${name} LABELS "cli;window")
+    set_tests_properties(cliRenderWindowEquals${name}Png PROPERTIES
+                         FIXTURES_REQUIRED window${name} LABELS "cli;window"
+                         ENVIRONMENT "${OAK_CLI_ENV}")
+  endfunction()
+  oak_window_test(cpu Cpu)
+  oak_window_test(null Null)
+  if(OAK_HAVE_GL)
+    oak_window_test(gl Gl)
+  endif()
+  if(OAK_HAVE_VULKAN)
+    oak_window_test(vulkan Vulkan)
+  endif()
+  # Resizing the window (to 200x150 after the first of 3 frames, as a user
+  # dragging its edge would) resizes the renderer: the last frame and the
+  # PNG are 200x150 and the window still shows exactly what was drawn.
+  function(oak_window_resize_test backend name)
+    oak_cli_test(cliRenderWindowResizeResizes${name}Renderer LAUNCH "${OAK_XVFB}"
+                 ARGS "render|--backend|${backend}|--size|320x180|--window|--frames|3|--window-resize|200x150|--out|${W}/resize_${backend}.png|--window-capture|${W}/resize_${backend}_window.png"
+                 EXIT 0 OUT "^${backend} \\| [^|]+ \\| 200x150 \\| ")
+    add_test(NAME cliRenderWindowResizeEquals${name}Png
+             COMMAND png_compare ${W}/resize_${backend}.png ${W}/resize_${backend}_window.png 1)
+    set_tests_properties(cliRenderWindowResizeResizes${name}Renderer PROPERTIES
+                         FIXTURES_SETUP windowResize${name} LABELS "cli;window")
+    set_tests_properties(cliRenderWindowResizeEquals${name}Png PROPERTIES
+                         FIXTURES_REQUIRED windowResize${name} LABELS "cli;window"
+                         ENVIRONMENT "${OAK_CLI_ENV}")
+  endfunction()
+  oak_window_resize_test(cpu Cpu)
+  if(OAK_HAVE_GL)
+    oak_window_resize_test(gl Gl)
+  endif()
+  oak_cli_test(cliViewWindowShowsFramedModel LAUNCH "${OAK_XVFB}"
+               ARGS "view|${CMAKE_CURRENT_SOURCE_DIR}/data/gltf/triangle.gltf|--backend|cpu|--size|96x64|--window|--frames|2|--out|${W}/view.png|--window-capture|${W}/view_window.png"
+               EXIT 0 OUT "96x64 on cpu, framed from yaw 30 pitch 20, 2 frames in a window -> [^\n]*view\\.png\n$")
+  add_test(NAME cliViewWindowEqualsPng COMMAND png_compare ${W}/view.png ${W}/view_window.png 1)
+  set_tests_properties(cliViewWindowShowsFramedModel PROPERTIES FIXTURES_SETUP windowView
+                       LABELS "cli;window")
+  set_tests_properties(cliViewWindowEqualsPng PROPERTIES FIXTURES_REQUIRED windowView
+                       LABELS "cli;window" ENVIRONMENT "${OAK_CLI_ENV}")
+endif()

@@ -116,6 +116,35 @@ TEST(vulkanReadPixelsBeforeRenderFails) {
     }
 }
 
+/* With no driver the loader finds no device: a one-line error, no crash, and
+ * `auto` falls back to the cpu backend saying why. */
+TEST(vulkanNoDeviceIsACleanErrorAndAutoFallsBack) {
+    setenv("VK_ICD_FILENAMES", "/nonexistent/oak_no_icd.json", 1);
+    setenv("VK_DRIVER_FILES", "/nonexistent/oak_no_icd.json", 1);
+    void *vk = NULL;
+    oak_backend_desc d = {.width = 16, .height = 16};
+    CHECK_EQ_INT(oak_backend_vulkan()->create(&vk, &d), OAK_ERROR_DEVICE);
+    CHECK(vk == NULL);
+    CHECK(strstr(oak_last_error(), "vulkan") != NULL);
+    CHECK(strchr(oak_last_error(), '\n') == NULL);
+    char report[512];
+    CHECK_EQ_INT(oak_backend_probe("vulkan", report, sizeof report), OAK_ERROR_DEVICE);
+    oak_renderer *r = NULL;
+    oak_renderer_desc rd = {.width = 16, .height = 16};
+    CHECK_OK(oak_make_renderer(&r, &rd));
+    if (r) {
+        CHECK(strcmp(oak_renderer_backend(r), "vulkan") != 0);
+        CHECK(strstr(oak_renderer_fallback_reason(r), "vulkan") != NULL);
+        fprintf(stderr, "  auto: %s (%s)\n", oak_renderer_backend(r),
+                oak_renderer_fallback_reason(r));
+        oak_destroy_renderer(r);
+    }
+    unsetenv("VK_ICD_FILENAMES");
+    unsetenv("VK_DRIVER_FILES");
+    CHECK_OK(oak_backend_vulkan()->create(&vk, &d)); /* the driver is back */
+    if (vk) oak_backend_vulkan()->destroy(vk);
+}
+
 int main(void) {
     vkt_init();
     RUN(vulkanProbeListsDeviceDriverAndFeatures);
@@ -124,6 +153,7 @@ int main(void) {
     RUN(vulkanCreateRejectsZeroAndHugeSizes);
     RUN(vulkanEmptyViewShowsContractSky);
     RUN(vulkanReadPixelsBeforeRenderFails);
+    RUN(vulkanNoDeviceIsACleanErrorAndAutoFallsBack);
     CHECK_EQ_INT(vkt_validation_messages, 0);
     if (vkt_validation_messages) oak_test_failed_++;
     oak_shutdown();

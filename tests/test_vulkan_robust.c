@@ -167,6 +167,23 @@ TEST(vulkanTimingsNameEveryPassWithGpuTimes) {
     rscene_free(s);
 }
 
+/* 40 boxes of one mesh and material (the frontend batches them) go out as
+ * one instanced indirect command, not forty. */
+TEST(vulkanBatchedDrawsBecomeInstancedCommands) {
+    rscene *s = rscene_new();
+    if (!s) return;
+    populate(s);
+    static uint8_t px[RW * RH * 4];
+    CHECK_OK(rscene_frame(s, px, RW, RH));
+    oak_vk_stats st;
+    oak_vk_debug_stats(s->vk, &st);
+    fprintf(stderr, "  %u draws -> %u visibility commands, %u shadow commands\n", s->in.draw_count,
+            st.vis_commands, st.shadow_commands);
+    CHECK(st.vis_commands >= 1 && st.vis_commands <= 3);
+    CHECK(st.shadow_commands >= 1 && st.shadow_commands <= 3);
+    rscene_free(s);
+}
+
 int main(void) {
     vkt_init_counting();
     RUN(vulkanResizeKeepsCountsAndPicture);
@@ -174,6 +191,7 @@ int main(void) {
     RUN(vulkanOutOfDeviceMemoryIsACleanError);
     RUN(vulkanLostDeviceReportsAndStops);
     RUN(vulkanTimingsNameEveryPassWithGpuTimes);
+    RUN(vulkanBatchedDrawsBecomeInstancedCommands);
     CHECK_EQ_INT(vkt_validation_messages, 0);
     if (vkt_validation_messages) oak_test_failed_++;
     oak_shutdown();

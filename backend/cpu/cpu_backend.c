@@ -286,6 +286,8 @@ static oak_result cpu_render(void *self, const oak_render_view *v) {
     b->synced_view = NULL;
     if (r) return r;
     b->view = v;
+    const oak_shadow_cascade *c0 = &v->cascades[0];
+    b->shadow_bias = c0->depth_range > 0 ? 1.5f * c0->texel_world / c0->depth_range : 0;
 
     /* 1. shadow: the key light's cascade 0, casters only, both faces */
     uint64_t t0 = oak_time_ns();

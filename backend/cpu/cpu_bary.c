@@ -1,7 +1,8 @@
 /* Perspective-correct barycentrics of an original (unclipped) triangle at a
  * pixel centre, from the 2D homogeneous form: b ~ inverse([x;y;w]) * ndc, so
  * clipping never changes what a pixel interpolates. Also their exact screen
- * derivatives, which give the texture level. */
+ * derivatives, which give the texture level (the per-pixel evaluation is
+ * inline in cpu_internal.h). */
 #include "cpu_internal.h"
 
 void _oak_cpu_bary_setup(cpu_bary *out, const cpu_pass *p, const float *c0, const float *c1,
@@ -16,26 +17,11 @@ void _oak_cpu_bary_setup(cpu_bary *out, const cpu_pass *p, const float *c0, cons
     }
     out->ndc_dx = 2.0f / (float)p->width;
     out->ndc_dy = (p->flip_y ? -2.0f : 2.0f) / (float)p->height;
-}
-
-void _oak_cpu_bary_eval(const cpu_bary *s, const cpu_pass *p, uint32_t x, uint32_t y, float b[3],
-                        float dbdx[3], float dbdy[3]) {
-    float nx = ((float)x + 0.5f - p->jitter[0]) * s->ndc_dx - 1.0f;
-    float ny = ((float)y + 0.5f - p->jitter[1]) * s->ndc_dy + (p->flip_y ? 1.0f : -1.0f);
-    float u[3], sum = 0;
+    const float *a = out->adj;
+    out->sx = (a[0] + a[3] + a[6]) * out->ndc_dx;
+    out->sy = (a[1] + a[4] + a[7]) * out->ndc_dy;
     for (int i = 0; i < 3; i++) {
-        u[i] = s->adj[i * 3] * nx + s->adj[i * 3 + 1] * ny + s->adj[i * 3 + 2];
-        sum += u[i];
-    }
-    if (sum == 0) sum = 1e-30f; /* edge-on: any weights will do */
-    float inv = 1.0f / sum;
-    for (int i = 0; i < 3; i++) b[i] = u[i] * inv;
-    if (dbdx) {
-        float sx = (s->adj[0] + s->adj[3] + s->adj[6]) * s->ndc_dx;
-        float sy = (s->adj[1] + s->adj[4] + s->adj[7]) * s->ndc_dy;
-        for (int i = 0; i < 3; i++) {
-            dbdx[i] = (s->adj[i * 3] * s->ndc_dx - b[i] * sx) * inv;
-            dbdy[i] = (s->adj[i * 3 + 1] * s->ndc_dy - b[i] * sy) * inv;
-        }
+        out->gx[i] = a[i * 3] * out->ndc_dx;
+        out->gy[i] = a[i * 3 + 1] * out->ndc_dy;
     }
 }

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <smmintrin.h>
+
 #include "cpu_internal.h"
 
 #define FXAA_SEARCH 8
@@ -38,8 +40,16 @@ static inline int32_t imin(int32_t a, int32_t b) {
 
 static void fxaa_pixel(uint8_t *o, const img *m, int32_t x, int32_t y) {
     const uint8_t *c = at(m, x, y);
-    int32_t M = L(m, x, y), N = L(m, x, y - 1), S = L(m, x, y + 1), W = L(m, x - 1, y),
-            E = L(m, x + 1, y);
+    /* away from the border the luma plane holds the nine values unclamped */
+    const uint8_t *lc = m->luma && x > 0 && y > 0 && x + 1 < m->w && y + 1 < m->h
+                            ? m->luma + (size_t)y * m->w + x
+                            : NULL;
+    int32_t M, N, S, W, E;
+    if (lc)
+        M = lc[0], N = lc[-m->w], S = lc[m->w], W = lc[-1], E = lc[1];
+    else
+        M = L(m, x, y), N = L(m, x, y - 1), S = L(m, x, y + 1), W = L(m, x - 1, y),
+        E = L(m, x + 1, y);
     int32_t lmax = imax(imax(imax(M, N), imax(S, W)), E);
     int32_t lmin = imin(imin(imin(M, N), imin(S, W)), E);
     int32_t range = lmax - lmin;
@@ -48,8 +58,12 @@ static void fxaa_pixel(uint8_t *o, const img *m, int32_t x, int32_t y) {
         o[0] = c[0], o[1] = c[1], o[2] = c[2];
         return;
     }
-    int32_t NW = L(m, x - 1, y - 1), NE = L(m, x + 1, y - 1), SW = L(m, x - 1, y + 1),
-            SE = L(m, x + 1, y + 1);
+    int32_t NW, NE, SW, SE;
+    if (lc)
+        NW = lc[-m->w - 1], NE = lc[-m->w + 1], SW = lc[m->w - 1], SE = lc[m->w + 1];
+    else
+        NW = L(m, x - 1, y - 1), NE = L(m, x + 1, y - 1), SW = L(m, x - 1, y + 1),
+        SE = L(m, x + 1, y + 1);
     int32_t H = abs(NW - 2 * W + SW) + 2 * abs(N - 2 * M + S) + abs(NE - 2 * E + SE);
     int32_t V = abs(NW - 2 * N + NE) + 2 * abs(W - 2 * M + E) + abs(SW - 2 * S + SE);
     bool horizontal = H >= V;
@@ -117,6 +131,26 @@ void _oak_cpu_fxaa_luma(uint8_t *luma_out, const uint8_t *in, uint32_t width, ui
         luma_out[i] = (uint8_t)luma(in + i * 4);
 }
 
+/* Step 2's early out for the 16 pixels at lumas + i (none on the image's
+   border): bit k set when pixel i + k keeps its colour. range < 8 or
+   8 range < lmax is range <= max(7, (lmax - 1) >> 3) on bytes (for lmax = 0
+   the range is 0 and the first test holds). */
+static inline uint32_t early_out16(const uint8_t *lumas, size_t i, size_t width) {
+    __m128i M = _mm_loadu_si128((const __m128i *)(lumas + i));
+    __m128i N = _mm_loadu_si128((const __m128i *)(lumas + i - width));
+    __m128i S = _mm_loadu_si128((const __m128i *)(lumas + i + width));
+    __m128i W = _mm_loadu_si128((const __m128i *)(lumas + i - 1));
+    __m128i E = _mm_loadu_si128((const __m128i *)(lumas + i + 1));
+    __m128i hi = _mm_max_epu8(_mm_max_epu8(_mm_max_epu8(M, N), _mm_max_epu8(S, W)), E);
+    __m128i lo = _mm_min_epu8(_mm_min_epu8(_mm_min_epu8(M, N), _mm_min_epu8(S, W)), E);
+    __m128i range = _mm_sub_epi8(hi, lo);
+    __m128i t =
+        _mm_and_si128(_mm_srli_epi16(_mm_subs_epu8(hi, _mm_set1_epi8(1)), 3), _mm_set1_epi8(0x1f));
+    __m128i lim = _mm_max_epu8(t, _mm_set1_epi8(7));
+    __m128i over = _mm_subs_epu8(range, lim); /* 0 where range <= lim */
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(over, _mm_setzero_si128()));
+}
+
 void _oak_cpu_fxaa(uint8_t *out, const uint8_t *in, const uint8_t *lumas, uint32_t width,
                    uint32_t height, uint32_t y0, uint32_t y1) {
     img m = {in, lumas, (int32_t)width, (int32_t)height};
@@ -124,6 +158,23 @@ void _oak_cpu_fxaa(uint8_t *out, const uint8_t *in, const uint8_t *lumas, uint32
         bool inner_row = lumas && y > 0 && y + 1 < height;
         for (uint32_t x = 0; x < width; x++) {
             size_t i = (size_t)y * width + x;
+            if (inner_row && x > 0 && x + 16 < width) {
+                /* 16 pixels at once: those that keep their colour are copied
+                   (ldr's alpha is already 255), the others take the search */
+                uint32_t keep = early_out16(lumas, i, width);
+                if (keep == 0xffff) {
+                    memcpy(out + i * 4, in + i * 4, 64);
+                } else {
+                    for (uint32_t k = 0; k < 16; k++) {
+                        if (keep >> k & 1)
+                            memcpy(out + (i + k) * 4, in + (i + k) * 4, 4);
+                        else
+                            fxaa_pixel(out + (i + k) * 4, &m, (int32_t)(x + k), (int32_t)y);
+                    }
+                }
+                x += 15;
+                continue;
+            }
             if (inner_row && x > 0 && x + 1 < width) {
                 /* the common case, step 2's early out without clamping */
                 int32_t M = lumas[i], N = lumas[i - width], S = lumas[i + width], W = lumas[i - 1],

@@ -191,6 +191,7 @@ typedef struct cpu_backend {
     uint64_t synced_frame;
     bool serial_merge;  /* $OAK_CPU_SERIAL_MERGE: the one-thread bin merge (tests) */
     bool shadow_valid;  /* this frame has a shadow map */
+    float shadow_bias;  /* cascade 0's depth bias, docs/SHADING.md "Shadow", set with the view */
     bool shadow_cached; /* the map holds what shadow_hash describes */
     uint64_t shadow_hash;
     double stage_ms[CPU_STAGE_COUNT];
@@ -202,13 +203,6 @@ int32_t _oak_cpu_mesh_index(const cpu_backend *b, oak_mesh mesh);
 int32_t _oak_cpu_material_index(const cpu_backend *b, oak_material material);
 void _oak_cpu_mirrors_release(cpu_backend *b);
 
-/* cpu_sample.c: linear rgba at uv with derivatives (in uv units per pixel) */
-void _oak_cpu_sample(const cpu_texture *t, const oak_sampler *s, const float uv[2],
-                     const float duvdx[2], const float duvdy[2], float out[4]);
-/* Applies a texture reference's transform and samples it; (1,1,1,1) when empty. */
-void _oak_cpu_sample_ref(const cpu_backend *b, const cpu_tex_ref *ref, const float uv[2][2],
-                         const float duvdx[2][2], const float duvdy[2][2], float out[4]);
-
 /* cpu_geometry.c: vertex transform, clipping, triangle set-up, binning */
 oak_result _oak_cpu_pass_geometry(cpu_backend *b, cpu_pass *p, double *vertex_ms, double *bins_ms);
 /* cpu_raster.c */
@@ -218,12 +212,33 @@ void _oak_cpu_pass_raster(cpu_backend *b, cpu_pass *p);
 typedef struct cpu_bary {
     float adj[9];         /* adjugate of [x;y;w] columns, row-major */
     float ndc_dx, ndc_dy; /* d(ndc)/d(pixel) */
+    /* per-triangle products the derivatives reuse at every pixel */
+    float gx[3], gy[3]; /* adj[i*3] * ndc_dx, adj[i*3+1] * ndc_dy */
+    float sx, sy;       /* their sums' counterparts: (sum of column) * ndc_d */
 } cpu_bary;
 void _oak_cpu_bary_setup(cpu_bary *out, const cpu_pass *p, const float *c0, const float *c1,
                          const float *c2);
-/* b = weights at pixel (x, y); dbdx/dbdy their screen derivatives (may be NULL) */
-void _oak_cpu_bary_eval(const cpu_bary *s, const cpu_pass *p, uint32_t x, uint32_t y, float b[3],
-                        float dbdx[3], float dbdy[3]);
+/* b = weights at pixel (x, y); dbdx/dbdy their screen derivatives (may be NULL);
+   inline: it runs at every shaded pixel */
+static inline void _oak_cpu_bary_eval(const cpu_bary *s, const cpu_pass *p, uint32_t x, uint32_t y,
+                                      float b[3], float dbdx[3], float dbdy[3]) {
+    float nx = ((float)x + 0.5f - p->jitter[0]) * s->ndc_dx - 1.0f;
+    float ny = ((float)y + 0.5f - p->jitter[1]) * s->ndc_dy + (p->flip_y ? 1.0f : -1.0f);
+    float u[3], sum = 0;
+    for (int i = 0; i < 3; i++) {
+        u[i] = s->adj[i * 3] * nx + s->adj[i * 3 + 1] * ny + s->adj[i * 3 + 2];
+        sum += u[i];
+    }
+    if (sum == 0) sum = 1e-30f; /* edge-on: any weights will do */
+    float inv = 1.0f / sum;
+    for (int i = 0; i < 3; i++) b[i] = u[i] * inv;
+    if (dbdx) {
+        for (int i = 0; i < 3; i++) {
+            dbdx[i] = (s->gx[i] - b[i] * s->sx) * inv;
+            dbdy[i] = (s->gy[i] - b[i] * s->sy) * inv;
+        }
+    }
+}
 /* The pass draw holding pass triangle `tri` (binary search over tri_base). */
 uint32_t _oak_cpu_find_draw(const cpu_pass *p, uint32_t tri);
 
@@ -258,6 +273,9 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
                     float *alpha);
 void _oak_cpu_sky(const oak_render_view *v, const float dir[3], float rgb[3]);
 void _oak_cpu_view_ray(const oak_render_view *v, uint32_t x, uint32_t y, float dir[3]);
+/* the sky of pixels x..x+3 of row y into rgb[12]: _oak_cpu_view_ray and
+   _oak_cpu_sky four lanes at a time in SSE2, the same floats */
+void _oak_cpu_sky_row4(const oak_render_view *v, uint32_t x, uint32_t y, float *rgb);
 
 /* cpu_resolve.c */
 void _oak_cpu_resolve(cpu_backend *b);
@@ -266,6 +284,11 @@ void _oak_cpu_blend(cpu_backend *b);
 /* cpu_post.c / cpu_fxaa.c */
 void _oak_cpu_post_init(void); /* once, before the first post */
 void _oak_cpu_post(cpu_backend *b);
+/* Post of `count` pixels of row y from column x0: linear rgb floats in, rgba
+   bytes out (docs/SHADING.md "Post" steps 1-4). simd: four pixels at a time
+   in SSE, the same bytes as the scalar path (tests/test_cpu_shading.c). */
+void _oak_cpu_post_span(const float *rgb, uint8_t *out, uint32_t x0, uint32_t y, uint32_t count,
+                        const oak_post *post, bool simd);
 /* FXAA of rows [y0, y1) of in into out; lumas (may be NULL) holds the
    whole image's luma from _oak_cpu_fxaa_luma. */
 void _oak_cpu_fxaa(uint8_t *out, const uint8_t *in, const uint8_t *lumas, uint32_t width,

@@ -5,6 +5,8 @@
 #include <pthread.h>
 #include <string.h>
 
+#include <smmintrin.h>
+
 #include "cpu_internal.h"
 
 #define POST_ROWS 16
@@ -54,32 +56,128 @@ static float tonemap(float x, bool aces) {
     return y < 0 ? 0 : y > 1 ? 1 : y;
 }
 
+/* interleaved gradient noise, in float32 as a shader computes it */
+static inline float dither(uint32_t x, uint32_t y) {
+    float f = 0.06711056f * (float)x + 0.00583715f * (float)y;
+    f = f - floorf(f);
+    float n = 52.9829189f * f;
+    return n - floorf(n);
+}
+
+static inline void post_pixel(const float *c, uint8_t *o, float exposure, float n, bool aces) {
+    for (int k = 0; k < 3; k++) {
+        float s = srgb_encode(tonemap(c[k] * exposure, aces));
+        float v = floorf(s * 255.0f + n);
+        o[k] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+    }
+    o[3] = 255;
+}
+
+/* The four-pixel path needs SSE4.1 (blendv, floor, pshufb); Release builds
+   assume it (-march=x86-64-v2), other builds compile it for that target and
+   ask the CPU at run time, so the tests run it everywhere. */
+#pragma GCC push_options
+#pragma GCC target("sse4.1")
+
+/* tonemap() on four lanes, operation for operation */
+static inline __m128 tonemap4(__m128 x, bool aces) {
+    __m128 pos = _mm_cmpgt_ps(x, _mm_setzero_ps()); /* false for NaN too */
+    __m128 one = _mm_set1_ps(1.0f), y;
+    if (aces) {
+        __m128 num =
+            _mm_mul_ps(x, _mm_add_ps(_mm_mul_ps(_mm_set1_ps(2.51f), x), _mm_set1_ps(0.03f)));
+        __m128 den = _mm_add_ps(
+            _mm_mul_ps(x, _mm_add_ps(_mm_mul_ps(_mm_set1_ps(2.43f), x), _mm_set1_ps(0.59f))),
+            _mm_set1_ps(0.14f));
+        y = _mm_div_ps(num, den);
+        y = _mm_blendv_ps(y, one, _mm_cmpgt_ps(y, one)); /* NaN stays NaN, as y > 1 is false */
+        y = _mm_blendv_ps(y, _mm_setzero_ps(), _mm_cmplt_ps(y, _mm_setzero_ps()));
+    } else {
+        y = _mm_blendv_ps(one, x, _mm_cmplt_ps(x, one));
+    }
+    return _mm_and_ps(y, pos);
+}
+
+/* srgb_encode() on four lanes: the toe and the table's interpolation in
+   vector arithmetic, only the two table reads per lane scalar */
+static inline __m128 srgb4(__m128 t) {
+    __m128 toe = _mm_cmple_ps(t, _mm_set1_ps(0.0031308f));
+    __m128i d = _mm_sub_epi32(_mm_castps_si128(t), _mm_set1_epi32((int)float_bits(1.0f / 512.0f)));
+    __m128i i = _mm_srli_epi32(d, SRGB_SHIFT);
+    /* lanes in the toe (and NaN, which only a NaN tonemap gives) read entry 0 */
+    i = _mm_min_epu32(_mm_andnot_si128(_mm_castps_si128(toe), i),
+                      _mm_set1_epi32((int)(sizeof g_srgb / sizeof g_srgb[0]) - 2));
+    __m128 f = _mm_mul_ps(_mm_cvtepi32_ps(_mm_and_si128(d, _mm_set1_epi32((1 << SRGB_SHIFT) - 1))),
+                          _mm_set1_ps(1.0f / (float)(1u << SRGB_SHIFT)));
+    uint32_t ix[4];
+    _mm_storeu_si128((__m128i *)ix, i);
+    __m128 g0 = _mm_setr_ps(g_srgb[ix[0]], g_srgb[ix[1]], g_srgb[ix[2]], g_srgb[ix[3]]);
+    __m128 g1 =
+        _mm_setr_ps(g_srgb[ix[0] + 1], g_srgb[ix[1] + 1], g_srgb[ix[2] + 1], g_srgb[ix[3] + 1]);
+    __m128 hi = _mm_add_ps(g0, _mm_mul_ps(_mm_sub_ps(g1, g0), f));
+    return _mm_blendv_ps(hi, _mm_mul_ps(t, _mm_set1_ps(12.92f)), toe);
+}
+
+/* floor(s * 255 + n) clamped to [0, 255]: the int32 conversion and the two
+   saturating packs clamp as the scalar code does (NaN converts to INT_MIN,
+   which packs to 0, as the scalar cast's low byte is) */
+static inline __m128i quantize4(__m128 s, __m128 n) {
+    __m128 v = _mm_floor_ps(_mm_add_ps(_mm_mul_ps(s, _mm_set1_ps(255.0f)), n));
+    return _mm_cvttps_epi32(v);
+}
+
+/* four pixels at a time while four remain; returns how many it did */
+static uint32_t post_quads(const float *rgb, uint8_t *out, uint32_t x0, uint32_t y, uint32_t count,
+                           const oak_post *post, float exposure, bool aces) {
+    const __m128i order = _mm_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
+    const __m128i alpha = _mm_set1_epi32((int)0xff000000u);
+    __m128 e = _mm_set1_ps(exposure);
+    uint32_t i = 0;
+    for (; i + 4 <= count; i += 4) {
+        float n[4] = {0.5f, 0.5f, 0.5f, 0.5f};
+        if (!post->no_dither)
+            for (int k = 0; k < 4; k++) n[k] = dither(x0 + i + (uint32_t)k, y);
+        __m128 n0 = _mm_setr_ps(n[0], n[0], n[0], n[1]);
+        __m128 n1 = _mm_setr_ps(n[1], n[1], n[2], n[2]);
+        __m128 n2 = _mm_setr_ps(n[2], n[3], n[3], n[3]);
+        const float *c = rgb + (size_t)i * 3;
+        __m128i q0 = quantize4(srgb4(tonemap4(_mm_mul_ps(_mm_loadu_ps(c), e), aces)), n0);
+        __m128i q1 = quantize4(srgb4(tonemap4(_mm_mul_ps(_mm_loadu_ps(c + 4), e), aces)), n1);
+        __m128i q2 = quantize4(srgb4(tonemap4(_mm_mul_ps(_mm_loadu_ps(c + 8), e), aces)), n2);
+        __m128i bytes = _mm_packus_epi16(_mm_packs_epi32(q0, q1), _mm_packs_epi32(q2, q2));
+        bytes = _mm_or_si128(_mm_shuffle_epi8(bytes, order), alpha);
+        _mm_storeu_si128((__m128i *)(out + (size_t)i * 4), bytes);
+    }
+    return i;
+}
+
+#pragma GCC pop_options
+
+void _oak_cpu_post_span(const float *rgb, uint8_t *out, uint32_t x0, uint32_t y, uint32_t count,
+                        const oak_post *post, bool simd) {
+    float exposure = post->exposure > 0 ? post->exposure : 1.0f;
+    bool aces = !post->no_tonemap;
+    uint32_t i = 0;
+#ifdef __SSE4_1__
+    if (simd) i = post_quads(rgb, out, x0, y, count, post, exposure, aces);
+#else
+    if (simd && __builtin_cpu_supports("sse4.1"))
+        i = post_quads(rgb, out, x0, y, count, post, exposure, aces);
+#endif
+    for (; i < count; i++)
+        post_pixel(rgb + (size_t)i * 3, out + (size_t)i * 4, exposure,
+                   post->no_dither ? 0.5f : dither(x0 + i, y), aces);
+}
+
 static void post_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     cpu_backend *b = user;
     const oak_post *post = &b->view->post;
-    float exposure = post->exposure > 0 ? post->exposure : 1.0f;
     uint8_t *dst = post->no_fxaa ? b->out : b->ldr;
     uint32_t W = b->width;
     for (uint32_t y = begin; y < end; y++)
-        for (uint32_t x = 0; x < W; x++) {
-            const float *c = b->color + ((size_t)y * W + x) * 3;
-            uint8_t *o = dst + ((size_t)y * W + x) * 4;
-            /* interleaved gradient noise, in float32 as a shader computes it */
-            float n = 0.5f;
-            if (!post->no_dither) {
-                float f = 0.06711056f * (float)x + 0.00583715f * (float)y;
-                f = f - floorf(f);
-                n = 52.9829189f * f;
-                n = n - floorf(n);
-            }
-            for (int k = 0; k < 3; k++) {
-                float s = srgb_encode(tonemap(c[k] * exposure, !post->no_tonemap));
-                float v = floorf(s * 255.0f + n);
-                o[k] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
-            }
-            o[3] = 255;
-        }
+        _oak_cpu_post_span(b->color + (size_t)y * W * 3, dst + (size_t)y * W * 4, 0, y, W, post,
+                           true);
     if (!post->no_fxaa) _oak_cpu_fxaa_luma(b->luma, b->ldr, W, begin, end);
 }
 

@@ -25,8 +25,14 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
         const uint32_t *ids = p->ids + (size_t)tile * CPU_TILE_PIXELS;
         for (uint32_t y = y0; y < y1; y++)
             for (uint32_t x = x0; x < x1; x++) {
-                uint32_t id = ids[(y - y0) * CPU_TILE + (x - x0)];
+                const uint32_t *row = ids + (y - y0) * CPU_TILE + (x - x0);
+                uint32_t id = row[0];
                 float *out = b->color + ((size_t)y * p->width + x) * 3;
+                if (!id && x + 4 <= x1 && !(row[1] | row[2] | row[3])) {
+                    _oak_cpu_sky_row4(v, x, y, out); /* four empty pixels at once */
+                    x += 3;
+                    continue;
+                }
                 if (!id) {
                     float dir[3];
                     _oak_cpu_view_ray(v, x, y, dir);

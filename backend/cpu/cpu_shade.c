@@ -2,9 +2,11 @@
  * there: surface attributes at a pixel, material, lights with the key light's
  * PCF shadow, GGX/Smith/Schlick + Lambert, hemisphere ambient with the
  * analytic environment BRDF, emissive, exp2 fog; and the sky. */
+#include <emmintrin.h>
 #include <math.h>
 
 #include "cpu_internal.h"
+#include "cpu_sample.h"
 
 static float dot3(const float a[3], const float b[3]) {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -90,7 +92,7 @@ float _oak_cpu_mask_alpha(const cpu_backend *b, const cpu_pass *p, const cpu_tri
     interp(t, CPU_ATTR_UV1, 2, dy, duvdy[1]);
     interp(t, CPU_ATTR_C + 3, 1, w, &ca);
     float tex[4];
-    _oak_cpu_sample_ref(b, &t->mat->tex[CPU_TEX_BASE], uv, duvdx, duvdy, tex);
+    cpu_sample_ref(b, &t->mat->tex[CPU_TEX_BASE], uv, duvdx, duvdy, tex);
     return t->mat->desc.base_color[3] * ca * tex[3];
 }
 
@@ -165,6 +167,57 @@ void _oak_cpu_view_ray(const oak_render_view *v, uint32_t x, uint32_t y, float d
     normalize3(dir);
 }
 
+/* (float)lit / 9.0f for lit = 0..9, the exact quotients */
+static const float k_ninths[10] = {0.0f / 9.0f, 1.0f / 9.0f, 2.0f / 9.0f, 3.0f / 9.0f, 4.0f / 9.0f,
+                                   5.0f / 9.0f, 6.0f / 9.0f, 7.0f / 9.0f, 8.0f / 9.0f, 9.0f / 9.0f};
+
+/* normalize3 on four vectors (SoA): each lane left alone unless its length > 0 */
+static inline void normalize4(__m128 v[3]) {
+    __m128 l = _mm_sqrt_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(v[0], v[0]), _mm_mul_ps(v[1], v[1])),
+                                      _mm_mul_ps(v[2], v[2])));
+    __m128 pos = _mm_cmpgt_ps(l, _mm_setzero_ps());
+    for (int k = 0; k < 3; k++)
+        v[k] = _mm_or_ps(_mm_and_ps(pos, _mm_div_ps(v[k], l)), _mm_andnot_ps(pos, v[k]));
+}
+
+/* the view rays of pixels x..x+3 of row y, as _oak_cpu_view_ray, SoA */
+static inline void view_ray4(const oak_render_view *v, uint32_t x, uint32_t y, __m128 d[3]) {
+    __m128 fx = _mm_setr_ps((float)x, (float)(x + 1), (float)(x + 2), (float)(x + 3));
+    __m128 nx = _mm_sub_ps(_mm_add_ps(fx, _mm_set1_ps(0.5f)), _mm_set1_ps(v->jitter[0]));
+    nx = _mm_sub_ps(_mm_mul_ps(_mm_div_ps(nx, _mm_set1_ps((float)v->width)), _mm_set1_ps(2.0f)),
+                    _mm_set1_ps(1.0f));
+    float ny = 1.0f - ((float)y + 0.5f - v->jitter[1]) / (float)v->height * 2.0f;
+    const float(*M)[4] = (const float(*)[4])v->inv_view_proj;
+    __m128 p[2][3];
+    const float zs[2] = {1.0f, 0.5f};
+    for (int e = 0; e < 2; e++) {
+        __m128 r[4];
+        for (int k = 0; k < 4; k++) {
+            __m128 a = _mm_add_ps(_mm_mul_ps(_mm_set1_ps(M[0][k]), nx), _mm_set1_ps(M[1][k] * ny));
+            r[k] = _mm_add_ps(_mm_add_ps(a, _mm_set1_ps(M[2][k] * zs[e])), _mm_set1_ps(M[3][k]));
+        }
+        for (int k = 0; k < 3; k++) p[e][k] = _mm_div_ps(r[k], r[3]);
+    }
+    for (int k = 0; k < 3; k++) d[k] = _mm_sub_ps(p[1][k], p[0][k]);
+    normalize4(d);
+}
+
+void _oak_cpu_sky_row4(const oak_render_view *v, uint32_t x, uint32_t y, float *rgb) {
+    __m128 d[3];
+    view_ray4(v, x, y, d);
+    normalize4(d); /* _oak_cpu_sky normalizes its direction again */
+    __m128 up = _mm_cmpgt_ps(d[1], _mm_setzero_ps());
+    __m128 t = _mm_sqrt_ps(_mm_and_ps(up, d[1])); /* lanes not up: sqrt(0), unused */
+    float c[3][4];
+    for (int k = 0; k < 3; k++) {
+        __m128 h = _mm_set1_ps(v->sky_horizon[k]);
+        __m128 mix = _mm_add_ps(h, _mm_mul_ps(_mm_sub_ps(_mm_set1_ps(v->sky_zenith[k]), h), t));
+        _mm_storeu_ps(c[k], _mm_or_ps(_mm_and_ps(up, mix), _mm_andnot_ps(up, h)));
+    }
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < 3; k++) rgb[i * 3 + k] = c[k][i];
+}
+
 static float shadow_at(const cpu_backend *b, const float P[3], const float Ng[3]) {
     const oak_render_view *v = b->view;
     const oak_shadow_cascade *c = &v->cascades[0];
@@ -177,7 +230,7 @@ static float shadow_at(const cpu_backend *b, const float P[3], const float Ng[3]
     if (q[3] != 1.0f && q[3] != 0) q[0] /= q[3], q[1] /= q[3], q[2] /= q[3];
     float u = q[0] * 0.5f + 0.5f, w = q[1] * 0.5f + 0.5f, z = q[2];
     if (!(u >= 0 && u <= 1 && w >= 0 && w <= 1 && z >= 0 && z <= 1)) return 1.0f;
-    float bias = c->depth_range > 0 ? 1.5f * c->texel_world / c->depth_range : 0;
+    float bias = b->shadow_bias;
     const cpu_pass *sp = &b->shadow;
     int32_t S = (int32_t)sp->width;
     int32_t i = (int32_t)floorf(u * (float)S), j = (int32_t)floorf(w * (float)S);
@@ -191,7 +244,7 @@ static float shadow_at(const cpu_backend *b, const float P[3], const float Ng[3]
         float zb = z + bias;
         for (int r = 0; r < 3; r++, m += CPU_TILE)
             lit += (zb >= m[0]) + (zb >= m[1]) + (zb >= m[2]);
-        return (float)lit / 9.0f;
+        return k_ninths[lit];
     }
     for (int dj = -1; dj <= 1; dj++)
         for (int di = -1; di <= 1; di++) {
@@ -202,7 +255,17 @@ static float shadow_at(const cpu_backend *b, const float P[3], const float Ng[3]
             }
             if (z + bias >= sp->depth[_oak_cpu_tile_index(sp, (uint32_t)ii, (uint32_t)jj)]) lit++;
         }
-    return (float)lit / 9.0f;
+    return k_ninths[lit];
+}
+
+/* an empty slot reads (1, 1, 1, 1) without the call */
+static inline void sample_slot(const cpu_backend *b, const cpu_tex_ref *r, const cpu_surface *s,
+                               float out[4]) {
+    if (r->tex < 0) {
+        out[0] = out[1] = out[2] = out[3] = 1;
+        return;
+    }
+    cpu_sample_ref(b, r, s->uv, s->duvdx, s->duvdy, out);
 }
 
 void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surface *s, float rgb[3],
@@ -211,7 +274,7 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
     const cpu_material *m = t->mat;
     const oak_material_desc *md = &m->desc;
     float tb[4], tmr[4], tocc[4], tem[4];
-    _oak_cpu_sample_ref(b, &m->tex[CPU_TEX_BASE], s->uv, s->duvdx, s->duvdy, tb);
+    sample_slot(b, &m->tex[CPU_TEX_BASE], s, tb);
     float base[4];
     for (int k = 0; k < 4; k++) base[k] = md->base_color[k] * s->C[k] * tb[k];
     *alpha = base[3];
@@ -219,9 +282,9 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
     if (md->unlit) {
         for (int k = 0; k < 3; k++) col[k] = base[k];
     } else {
-        _oak_cpu_sample_ref(b, &m->tex[CPU_TEX_MR], s->uv, s->duvdx, s->duvdy, tmr);
-        _oak_cpu_sample_ref(b, &m->tex[CPU_TEX_OCCLUSION], s->uv, s->duvdx, s->duvdy, tocc);
-        _oak_cpu_sample_ref(b, &m->tex[CPU_TEX_EMISSIVE], s->uv, s->duvdx, s->duvdy, tem);
+        sample_slot(b, &m->tex[CPU_TEX_MR], s, tmr);
+        sample_slot(b, &m->tex[CPU_TEX_OCCLUSION], s, tocc);
+        sample_slot(b, &m->tex[CPU_TEX_EMISSIVE], s, tem);
         float metallic = md->metallic * tmr[2];
         float rough = clampf(md->roughness * tmr[1], 0.03f, 1.0f);
         float a = rough * rough, a2 = a * a;
@@ -229,7 +292,7 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
         float N[3] = {s->Nv[0], s->Nv[1], s->Nv[2]};
         if (m->tex[CPU_TEX_NORMAL].tex >= 0) {
             float tn[4];
-            _oak_cpu_sample_ref(b, &m->tex[CPU_TEX_NORMAL], s->uv, s->duvdx, s->duvdy, tn);
+            sample_slot(b, &m->tex[CPU_TEX_NORMAL], s, tn);
             float n[3] = {tn[0] * 2 - 1, tn[1] * 2 - 1, tn[2] * 2 - 1};
             n[0] *= md->normal_scale;
             n[1] *= md->normal_scale;
@@ -244,10 +307,11 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
                       v->camera_pos[2] - s->P[2]};
         normalize3(V);
         float NdotV = maxf(dot3(N, V), 1e-4f);
-        float F0[3], diffuse[3];
+        float F0[3], diffuse[3], dpi[3];
         for (int k = 0; k < 3; k++) {
             F0[k] = mixf(0.04f, base[k], metallic);
             diffuse[k] = base[k] * (1.0f - metallic);
+            dpi[k] = diffuse[k] / OAK_PI; /* the same quotient for every light */
         }
         float Lo[3] = {0, 0, 0};
         bool receive = !(t->d->flags & OAK_DRAW_NO_RECEIVE);
@@ -299,7 +363,7 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
             float om = 1.0f - VdotH, fw = om * om * om * om * om;
             for (int k = 0; k < 3; k++) {
                 float F = F0[k] + (1.0f - F0[k]) * fw;
-                Lo[k] += (diffuse[k] / OAK_PI + D * Vis * F) * E[k] * NdotL;
+                Lo[k] += (dpi[k] + D * Vis * F) * E[k] * NdotL;
             }
         }
         /* hemisphere irradiance and the analytic environment specular */

@@ -57,7 +57,8 @@ static void _oak_vk_destroy(void *self) {
         _oak_vk_memory_release_all(vk);
     }
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) oak_free(vk->frames[i].garbage);
-    oak_free(vk->scratch);
+    oak_free(vk->infos);
+    oak_free(vk->cmds);
     oak_free(vk->keys);
     _oak_vk_device_destroy(vk);
     oak_free(b);
@@ -281,6 +282,8 @@ void oak_vk_debug_stats(void *self, oak_vk_stats *out) {
     out->texture_classes = vk->class_count;
     out->multi_draw = vk->multi_draw;
     out->validation = vk->validation;
+    for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS; g++) out->vis_commands += vk->vis_count[g];
+    out->shadow_commands = vk->shadow_count[0] + vk->shadow_count[1];
 }
 
 void oak_vk_debug_fail_alloc(void *self, int32_t n) {

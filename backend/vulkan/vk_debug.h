@@ -13,6 +13,7 @@ typedef struct oak_vk_stats {
     uint64_t vertex_pool_used, index_pool_used; /* items taken in the pools */
     uint32_t texture_classes;
     bool multi_draw, validation;
+    uint32_t vis_commands, shadow_commands; /* indirect commands in the last frame */
 } oak_vk_stats;
 
 /* self is what the backend's create returned. */

@@ -61,8 +61,13 @@ oak_result _oak_vk_fail(_oak_vk *vk, VkResult r, const char *call, const char *f
 static VKAPI_ATTR VkBool32 VKAPI_CALL _oak_vk_debug(
     VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
     const VkDebugUtilsMessengerCallbackDataEXT *data, void *user) {
-    (void)types;
     (void)user;
+    /* The loader speaks through the same messenger (GENERAL messages): keep
+       validation findings, which tests count as failures, apart. */
+    const char *who = types & (VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                               VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT)
+                          ? "validation"
+                          : "loader";
     const char *msg = data && data->pMessage ? data->pMessage : "(no message)";
     /* The log takes one line per message; validation messages can be long. */
     char line[1024];
@@ -70,9 +75,9 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL _oak_vk_debug(
     for (char *c = line; *c; c++)
         if (*c == '\n') *c = ' ';
     if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
-        oak_log(OAK_LOG_ERROR, "vulkan validation: %s", line);
+        oak_log(OAK_LOG_ERROR, "vulkan %s: %s", who, line);
     else
-        oak_log(OAK_LOG_WARN, "vulkan validation: %s", line);
+        oak_log(OAK_LOG_WARN, "vulkan %s: %s", who, line);
     return VK_FALSE;
 }
 
@@ -181,6 +186,9 @@ static oak_result _oak_vk_instance(VkInstance *out, VkDebugUtilsMessengerEXT *me
                                .enabledExtensionCount = ext_count,
                                .ppEnabledExtensionNames = exts};
     VkResult r = vkCreateInstance(&ci, NULL, out);
+    if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
+        return oak_error(OAK_ERROR_DEVICE, "vulkan: no Vulkan driver found (vkCreateInstance: %s)",
+                         _oak_vk_result_name(r));
     if (r != VK_SUCCESS)
         return oak_error(r == VK_ERROR_OUT_OF_HOST_MEMORY ? OAK_ERROR_OUT_OF_MEMORY
                                                           : OAK_ERROR_DEVICE,

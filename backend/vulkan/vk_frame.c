@@ -141,25 +141,41 @@ static void _oak_vk_normal_matrix(float out[16], mat4 world) {
     out[15] = 1.0f;
 }
 
+/* Per-draw facts gathered on the CPU side; the mapped GPU buffers are only
+ * ever written, front to back (on a discrete GPU they are write-combined
+ * memory across the bus, where a read costs a round trip). */
+typedef struct _oak_vk_draw_info {
+    uint32_t group; /* pipeline group (bit 31: two-sided BLEND), UINT32_MAX: none */
+    uint32_t index_count, first_index, first_vertex;
+    uint32_t material, flags;
+} _oak_vk_draw_info;
+
 typedef struct _oak_vk_record_job {
-    _oak_vk *vk;
     const oak_draw_list *list;
+    const _oak_vk_draw_info *info;
     oak_gpu_draw *out;
-    const uint32_t *mat_slots; /* per draw */
 } _oak_vk_record_job;
 
 static void _oak_vk_record_draws(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     _oak_vk_record_job *j = user;
     for (uint32_t i = begin; i < end; i++) {
-        oak_gpu_draw *d = &j->out[i];
-        _oak_vk_mat4(d->world, j->list->world[i]);
-        _oak_vk_normal_matrix(d->normal, j->list->world[i]);
+        oak_gpu_draw d;
+        _oak_vk_mat4(d.world, j->list->world[i]);
+        _oak_vk_normal_matrix(d.normal, j->list->world[i]);
+        const _oak_vk_draw_info *in = &j->info[i];
+        d.info[0] = in->material;
+        d.info[1] = in->first_index;
+        d.info[2] = in->first_vertex;
+        d.info[3] = in->flags;
+        memcpy(&j->out[i], &d, sizeof d);
     }
 }
 
 /* Builds draw records and indirect commands for the view's draws and the
- * key light's casters, grouped by pipeline. */
+ * key light's casters, grouped by pipeline. Consecutive draws of the same
+ * mesh in a group (the frontend batches by material and mesh) become one
+ * instanced command: gl_InstanceIndex is then still the draw's index. */
 static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     uint32_t nd = v->draws.count, nc = v->shadows ? v->casters.count : 0;
     uint32_t n = nd + nc;
@@ -171,12 +187,12 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
                                     (uint64_t)(n ? n : 1) * sizeof(VkDrawIndexedIndirectCommand),
                                     VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT)))
         return r;
-    if (!OAK_GROW(vk->scratch, vk->scratch_capacity, 2 * n + 1) ||
+    if (!OAK_GROW(vk->infos, vk->infos_capacity, n + 1) ||
+        !OAK_GROW(vk->cmds, vk->cmds_capacity, n + 1) ||
         !OAK_GROW(vk->keys, vk->keys_capacity, nd + 1))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: draw scratch");
-    oak_gpu_draw *recs = f->draws.mapped;
-    VkDrawIndexedIndirectCommand *cmds = f->indirect.mapped;
-    uint32_t *group = vk->scratch, *icount = vk->scratch + n;
+    _oak_vk_draw_info *info = vk->infos;
+    VkDrawIndexedIndirectCommand *cmds = vk->cmds;
     enum { G_BLEND = OAK_VK_VIS_GROUPS + 2, G_COUNT, TWO_SIDED = 0x80000000u };
     uint32_t counts[G_COUNT] = {0};
     const oak_draw_list *lists[2] = {&v->draws, &v->casters};
@@ -204,17 +220,16 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
                               (wc[1] - cam[1]) * (wc[1] - cam[1]) +
                               (wc[2] - cam[2]) * (wc[2] - cam[2]);
             }
-            if (!mesh) g = UINT32_MAX; /* nothing to draw */
+            if (!mesh->index_count) g = UINT32_MAX; /* nothing to draw */
             if (g != UINT32_MAX) counts[g]++;
-            group[base + i] = g == G_BLEND && two ? g | TWO_SIDED : g;
-            icount[base + i] = mesh ? mesh->index_count : 0;
-            oak_gpu_draw *d = &recs[base + i];
-            d->info[0] = ms;
-            d->info[1] = mesh ? (uint32_t)mesh->index_first : 0;
-            d->info[2] = mesh ? (uint32_t)mesh->vertex_first : 0;
-            d->info[3] = L->flags ? L->flags[i] : 0;
+            info[base + i] = (_oak_vk_draw_info){.group = g == G_BLEND && two ? g | TWO_SIDED : g,
+                                                 .index_count = mesh->index_count,
+                                                 .first_index = (uint32_t)mesh->index_first,
+                                                 .first_vertex = (uint32_t)mesh->vertex_first,
+                                                 .material = ms,
+                                                 .flags = L->flags ? L->flags[i] : 0};
         }
-        _oak_vk_record_job job = {vk, L, recs + base, NULL};
+        _oak_vk_record_job job = {L, info + base, (oak_gpu_draw *)f->draws.mapped + base};
         oak_parallel_for(count, 1024, _oak_vk_record_draws, &job);
     }
     uint32_t first[G_COUNT], at[G_COUNT];
@@ -224,13 +239,22 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
         sum += counts[g];
     }
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t g = group[i] & ~TWO_SIDED;
+        uint32_t g = info[i].group & ~TWO_SIDED;
         if (g == (UINT32_MAX & ~TWO_SIDED)) continue;
-        cmds[at[g]++] = (VkDrawIndexedIndirectCommand){.indexCount = icount[i],
-                                                       .instanceCount = 1,
-                                                       .firstIndex = recs[i].info[1],
-                                                       .vertexOffset = (int32_t)recs[i].info[2],
-                                                       .firstInstance = i};
+        VkDrawIndexedIndirectCommand *prev = at[g] > first[g] ? &cmds[at[g] - 1] : NULL;
+        if (g != G_BLEND && prev && prev->firstInstance + prev->instanceCount == i &&
+            prev->firstIndex == info[i].first_index &&
+            prev->vertexOffset == (int32_t)info[i].first_vertex &&
+            prev->indexCount == info[i].index_count) {
+            prev->instanceCount++;
+            continue;
+        }
+        cmds[at[g]++] =
+            (VkDrawIndexedIndirectCommand){.indexCount = info[i].index_count,
+                                           .instanceCount = 1,
+                                           .firstIndex = info[i].first_index,
+                                           .vertexOffset = (int32_t)info[i].first_vertex,
+                                           .firstInstance = i};
     }
     /* Far to near, ties in draw order: a stable insertion sort, as the CPU
        backend does (blend draws are few). */
@@ -244,15 +268,16 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
         }
         bl[j] = x;
     }
+    if (sum) memcpy(f->indirect.mapped, cmds, (size_t)sum * sizeof *cmds);
     vk->blend_first = first[G_BLEND];
-    vk->blend_count = counts[G_BLEND];
+    vk->blend_count = at[G_BLEND] - first[G_BLEND];
     for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS; g++) {
         vk->vis_first[g] = first[g];
-        vk->vis_count[g] = counts[g];
+        vk->vis_count[g] = at[g] - first[g];
     }
     for (uint32_t g = 0; g < 2; g++) {
         vk->shadow_first[g] = first[OAK_VK_VIS_GROUPS + g];
-        vk->shadow_count[g] = counts[OAK_VK_VIS_GROUPS + g];
+        vk->shadow_count[g] = at[OAK_VK_VIS_GROUPS + g] - first[OAK_VK_VIS_GROUPS + g];
     }
     vk->draw_count = nd;
     vk->caster_count = nc;
@@ -464,11 +489,12 @@ static void _oak_vk_pass_blend(_oak_vk *vk, _oak_vk_frame *f, VkCommandBuffer cm
     vkCmdSetViewport(cmd, 0, 1, &vp);
     vkCmdSetScissor(cmd, 0, 1, &sc);
     vkCmdBindIndexBuffer(cmd, vk->indices.buffer, 0, VK_INDEX_TYPE_UINT32);
-    const VkDrawIndexedIndirectCommand *cmds = f->indirect.mapped;
+    const VkDrawIndexedIndirectCommand *cmds = vk->cmds; /* the CPU copy: never read mapped */
     uint32_t bound = UINT32_MAX;
     for (uint32_t k = 0; k < vk->blend_count; k++) {
         uint32_t i = cmds[vk->blend_first + k].firstInstance;
-        uint32_t pipe = vk->scratch[i] & 0x80000000u ? OAK_VK_PIPE_BLEND_2SIDED : OAK_VK_PIPE_BLEND;
+        uint32_t pipe =
+            vk->infos[i].group & 0x80000000u ? OAK_VK_PIPE_BLEND_2SIDED : OAK_VK_PIPE_BLEND;
         if (pipe != bound) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, vk->pipes[pipe]);
         bound = pipe;
         vkCmdDrawIndexedIndirect(cmd, f->indirect.buffer,

@@ -228,8 +228,10 @@ typedef struct _oak_vk {
     uint32_t draw_count, caster_count;
     uint32_t vis_first[OAK_VK_VIS_GROUPS], vis_count[OAK_VK_VIS_GROUPS];
     uint32_t shadow_first[2], shadow_count[2];
-    uint32_t *scratch; /* per-draw groups and index counts, kept across frames */
-    uint32_t scratch_capacity;
+    struct _oak_vk_draw_info *infos; /* per draw, kept across frames */
+    uint32_t infos_capacity;
+    VkDrawIndexedIndirectCommand *cmds; /* built here, copied to the frame's buffer */
+    uint32_t cmds_capacity;
     float *keys; /* BLEND sort keys per draw */
     uint32_t keys_capacity;
     uint32_t blend_first, blend_count;

@@ -1,0 +1,383 @@
+/* The GLFW presenter: each frame the backend draws, its pixels are read back,
+ * uploaded to a texture and drawn as one full-screen triangle in a GL 3.3
+ * core context; resizing the window resizes the renderer. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GLFW_INCLUDE_NONE
+#include <GL/glcorearb.h>
+#include <GLFW/glfw3.h>
+
+#include "window.h"
+
+/* GLFW reports errors through a callback; the last one becomes our one line. */
+static char g_glfw_error[256];
+
+static void glfw_error(int code, const char *what) {
+    snprintf(g_glfw_error, sizeof g_glfw_error, "%s (GLFW error 0x%x)", what, code);
+}
+
+/* The few GL 3.3 entry points the presenter needs, loaded through GLFW so the
+   app links no GL loader of its own. */
+typedef struct gl_api {
+    PFNGLGETERRORPROC GetError;
+    PFNGLVIEWPORTPROC Viewport;
+    PFNGLCLEARCOLORPROC ClearColor;
+    PFNGLCLEARPROC Clear;
+    PFNGLGENTEXTURESPROC GenTextures;
+    PFNGLDELETETEXTURESPROC DeleteTextures;
+    PFNGLBINDTEXTUREPROC BindTexture;
+    PFNGLACTIVETEXTUREPROC ActiveTexture;
+    PFNGLTEXPARAMETERIPROC TexParameteri;
+    PFNGLTEXIMAGE2DPROC TexImage2D;
+    PFNGLTEXSUBIMAGE2DPROC TexSubImage2D;
+    PFNGLPIXELSTOREIPROC PixelStorei;
+    PFNGLCREATESHADERPROC CreateShader;
+    PFNGLSHADERSOURCEPROC ShaderSource;
+    PFNGLCOMPILESHADERPROC CompileShader;
+    PFNGLGETSHADERIVPROC GetShaderiv;
+    PFNGLGETSHADERINFOLOGPROC GetShaderInfoLog;
+    PFNGLDELETESHADERPROC DeleteShader;
+    PFNGLCREATEPROGRAMPROC CreateProgram;
+    PFNGLATTACHSHADERPROC AttachShader;
+    PFNGLLINKPROGRAMPROC LinkProgram;
+    PFNGLGETPROGRAMIVPROC GetProgramiv;
+    PFNGLDELETEPROGRAMPROC DeleteProgram;
+    PFNGLUSEPROGRAMPROC UseProgram;
+    PFNGLGETUNIFORMLOCATIONPROC GetUniformLocation;
+    PFNGLUNIFORM1IPROC Uniform1i;
+    PFNGLGENVERTEXARRAYSPROC GenVertexArrays;
+    PFNGLDELETEVERTEXARRAYSPROC DeleteVertexArrays;
+    PFNGLBINDVERTEXARRAYPROC BindVertexArray;
+    PFNGLDRAWARRAYSPROC DrawArrays;
+    PFNGLREADBUFFERPROC ReadBuffer;
+    PFNGLREADPIXELSPROC ReadPixels;
+    PFNGLFINISHPROC Finish;
+} gl_api;
+
+typedef struct presenter {
+    GLFWwindow *window;
+    gl_api gl;
+    GLuint program, texture, vao;
+    uint32_t tex_width, tex_height; /* 0: texture storage not made yet */
+    uint8_t *pixels;                /* the frame read back, grown by doubling */
+    size_t pixels_cap;
+} presenter;
+
+static bool load_gl(gl_api *gl) {
+    /* One table of names in the struct's order keeps loading and checking in
+       one loop. */
+    static const char *const names[] = {
+        "glGetError",
+        "glViewport",
+        "glClearColor",
+        "glClear",
+        "glGenTextures",
+        "glDeleteTextures",
+        "glBindTexture",
+        "glActiveTexture",
+        "glTexParameteri",
+        "glTexImage2D",
+        "glTexSubImage2D",
+        "glPixelStorei",
+        "glCreateShader",
+        "glShaderSource",
+        "glCompileShader",
+        "glGetShaderiv",
+        "glGetShaderInfoLog",
+        "glDeleteShader",
+        "glCreateProgram",
+        "glAttachShader",
+        "glLinkProgram",
+        "glGetProgramiv",
+        "glDeleteProgram",
+        "glUseProgram",
+        "glGetUniformLocation",
+        "glUniform1i",
+        "glGenVertexArrays",
+        "glDeleteVertexArrays",
+        "glBindVertexArray",
+        "glDrawArrays",
+        "glReadBuffer",
+        "glReadPixels",
+        "glFinish",
+    };
+    _Static_assert(sizeof names / sizeof names[0] == sizeof(gl_api) / sizeof(GLFWglproc),
+                   "gl_api and its names differ");
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        GLFWglproc proc = glfwGetProcAddress(names[i]);
+        memcpy((char *)gl + i * sizeof proc, &proc, sizeof proc); /* slot i, by representation */
+        if (!proc) {
+            oak_error(OAK_ERROR_DEVICE, "--window: the GL context lacks %s", names[i]);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Row 0 of the frame is its top, while GL's texture row 0 sits at v = 0 at
+   the bottom: the vertex shader flips v so the picture stands upright. */
+static const char *const k_vertex_src =
+    "#version 330 core\n"
+    "out vec2 uv;\n"
+    "void main() {\n"
+    "    vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));\n"
+    "    uv = vec2(p.x, 1.0 - p.y);\n"
+    "    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);\n"
+    "}\n";
+static const char *const k_fragment_src = "#version 330 core\n"
+                                          "in vec2 uv;\n"
+                                          "uniform sampler2D frame;\n"
+                                          "out vec4 color;\n"
+                                          "void main() { color = texture(frame, uv); }\n";
+
+static GLuint compile(presenter *p, GLenum stage, const char *src) {
+    gl_api *gl = &p->gl;
+    GLuint s = gl->CreateShader(stage);
+    gl->ShaderSource(s, 1, &src, NULL);
+    gl->CompileShader(s);
+    GLint ok = 0;
+    gl->GetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[256] = "";
+        gl->GetShaderInfoLog(s, sizeof log, NULL, log);
+        log[strcspn(log, "\n")] = 0;
+        oak_error(OAK_ERROR_DEVICE, "--window: presenter shader: %s", log);
+        gl->DeleteShader(s);
+        return 0;
+    }
+    return s;
+}
+
+static oak_result make_gl_objects(presenter *p) {
+    gl_api *gl = &p->gl;
+    GLuint vs = compile(p, GL_VERTEX_SHADER, k_vertex_src);
+    GLuint fs = vs ? compile(p, GL_FRAGMENT_SHADER, k_fragment_src) : 0;
+    if (!fs) {
+        if (vs) gl->DeleteShader(vs);
+        return OAK_ERROR_DEVICE;
+    }
+    p->program = gl->CreateProgram();
+    gl->AttachShader(p->program, vs);
+    gl->AttachShader(p->program, fs);
+    gl->LinkProgram(p->program);
+    gl->DeleteShader(vs);
+    gl->DeleteShader(fs);
+    GLint ok = 0;
+    gl->GetProgramiv(p->program, GL_LINK_STATUS, &ok);
+    if (!ok) return oak_error(OAK_ERROR_DEVICE, "--window: presenter program does not link");
+    gl->UseProgram(p->program);
+    gl->Uniform1i(gl->GetUniformLocation(p->program, "frame"), 0);
+    gl->GenVertexArrays(1, &p->vao); /* core profile draws need a bound VAO */
+    gl->BindVertexArray(p->vao);
+    gl->GenTextures(1, &p->texture);
+    gl->ActiveTexture(GL_TEXTURE0);
+    gl->BindTexture(GL_TEXTURE_2D, p->texture);
+    /* nearest: at 1:1 each window pixel is exactly one frame pixel */
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    gl->PixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    gl->PixelStorei(GL_PACK_ALIGNMENT, 1);
+    GLenum e = gl->GetError();
+    if (e) return oak_error(OAK_ERROR_DEVICE, "--window: presenter setup: GL error 0x%x", e);
+    return OAK_OK;
+}
+
+static const char *display_name(void) {
+    const char *x = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
+    if (x && *x) return x;
+    if (w && *w) return w;
+    return NULL;
+}
+
+/* glfwInit, or the one line saying why not. */
+static oak_result start_glfw(void) {
+    if (!display_name())
+        return oak_error(OAK_ERROR_UNSUPPORTED,
+                         "--window: no display: $DISPLAY and $WAYLAND_DISPLAY are unset");
+    g_glfw_error[0] = 0;
+    glfwSetErrorCallback(glfw_error);
+    if (!glfwInit())
+        return oak_error(OAK_ERROR_UNSUPPORTED, "--window: no display: %s",
+                         g_glfw_error[0] ? g_glfw_error : "glfwInit failed");
+    return OAK_OK;
+}
+
+bool _oak_window_available(char *why, size_t size) {
+    if (start_glfw() != OAK_OK) {
+        /* drop the "--window: " prefix, info prints its own */
+        const char *msg = oak_last_error();
+        const char *colon = strstr(msg, ": ");
+        snprintf(why, size, "%s", colon ? colon + 2 : msg);
+        oak_clear_error();
+        return false;
+    }
+    int major, minor, rev;
+    glfwGetVersion(&major, &minor, &rev);
+    snprintf(why, size, "GLFW %d.%d, display %s", major, minor, display_name());
+    glfwTerminate();
+    return true;
+}
+
+/* GLFW's EGL context first: the gl backend renders through EGL, and one API
+   for both contexts lets each side make its own current without stepping on
+   the other; the native (GLX) context is the fallback. */
+static GLFWwindow *create_window(const _oak_window_desc *d) {
+    for (int attempt = 0; attempt < 2; attempt++) {
+        glfwDefaultWindowHints();
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+        glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+        glfwWindowHint(GLFW_CONTEXT_CREATION_API,
+                       attempt == 0 ? GLFW_EGL_CONTEXT_API : GLFW_NATIVE_CONTEXT_API);
+        GLFWwindow *w = glfwCreateWindow((int)d->width, (int)d->height, d->title ? d->title : "oak",
+                                         NULL, NULL);
+        if (w) {
+            oak_log(OAK_LOG_INFO, "window: GL 3.3 core context through %s, GLFW %s",
+                    attempt == 0 ? "EGL" : "GLX", glfwGetVersionString());
+            return w;
+        }
+    }
+    oak_error(OAK_ERROR_DEVICE, "--window: cannot open a GL 3.3 core window: %s",
+              g_glfw_error[0] ? g_glfw_error : "glfwCreateWindow failed");
+    return NULL;
+}
+
+static void close_presenter(presenter *p) {
+    if (p->window) {
+        glfwMakeContextCurrent(p->window);
+        if (p->texture) p->gl.DeleteTextures(1, &p->texture);
+        if (p->vao) p->gl.DeleteVertexArrays(1, &p->vao);
+        if (p->program) p->gl.DeleteProgram(p->program);
+        glfwMakeContextCurrent(NULL);
+        glfwDestroyWindow(p->window);
+    }
+    oak_free(p->pixels);
+    /* GLFW stays initialised until the process ends (as the gl backend keeps
+       its EGL display): glfwTerminate ends EGL, which unloads Mesa's driver,
+       and the driver's never-freed caches then show as leaks in a module
+       that no longer exists, so no suppression can name them. */
+}
+
+/* Uploads the frame and draws it over the whole framebuffer (not swapped). */
+static oak_result draw_frame(presenter *p, uint32_t width, uint32_t height, int fb_w, int fb_h) {
+    gl_api *gl = &p->gl;
+    glfwMakeContextCurrent(p->window); /* the gl backend may have made its own current */
+    gl->BindTexture(GL_TEXTURE_2D, p->texture);
+    if (p->tex_width != width || p->tex_height != height) {
+        gl->TexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, (GLsizei)width, (GLsizei)height, 0, GL_RGBA,
+                       GL_UNSIGNED_BYTE, p->pixels);
+        p->tex_width = width, p->tex_height = height;
+    } else {
+        gl->TexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, (GLsizei)width, (GLsizei)height, GL_RGBA,
+                          GL_UNSIGNED_BYTE, p->pixels);
+    }
+    gl->Viewport(0, 0, fb_w, fb_h);
+    gl->ClearColor(0, 0, 0, 1);
+    gl->Clear(GL_COLOR_BUFFER_BIT);
+    gl->UseProgram(p->program);
+    gl->BindVertexArray(p->vao);
+    gl->DrawArrays(GL_TRIANGLES, 0, 3);
+    GLenum e = gl->GetError();
+    if (e) return oak_error(OAK_ERROR_DEVICE, "--window: presenting a frame: GL error 0x%x", e);
+    return OAK_OK;
+}
+
+/* Reads the back buffer (bottom row first in GL) into a top-first PNG. */
+static oak_result capture(presenter *p, const char *path, int fb_w, int fb_h) {
+    gl_api *gl = &p->gl;
+    size_t row = (size_t)fb_w * 4, bytes = row * (size_t)fb_h;
+    uint8_t *img = oak_alloc(bytes * 2);
+    if (!img) return OAK_ERROR_OUT_OF_MEMORY;
+    gl->ReadBuffer(GL_BACK);
+    gl->ReadPixels(0, 0, fb_w, fb_h, GL_RGBA, GL_UNSIGNED_BYTE, img + bytes);
+    oak_result r = OAK_OK;
+    GLenum e = gl->GetError();
+    if (e) {
+        r = oak_error(OAK_ERROR_DEVICE, "--window-capture: glReadPixels: GL error 0x%x", e);
+    } else {
+        for (int y = 0; y < fb_h; y++)
+            memcpy(img + (size_t)y * row, img + bytes + (size_t)(fb_h - 1 - y) * row, row);
+        r = oak_image_write_png(path, (uint32_t)fb_w, (uint32_t)fb_h, img);
+    }
+    oak_free(img);
+    return r;
+}
+
+oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) {
+    memset(stats, 0, sizeof *stats);
+    oak_result r = start_glfw();
+    if (r) return r;
+    presenter p = {0};
+    p.window = create_window(d);
+    if (!p.window) {
+        r = OAK_ERROR_DEVICE;
+        goto done;
+    }
+    glfwMakeContextCurrent(p.window);
+    glfwSwapInterval(1);
+    if (!load_gl(&p.gl)) {
+        r = OAK_ERROR_DEVICE;
+        goto done;
+    }
+    if ((r = make_gl_objects(&p))) goto done;
+    uint32_t width = d->width, height = d->height;
+    double total_ms = 0;
+    int fb_w = 0, fb_h = 0;
+    for (uint32_t i = 0; !d->frames || i < d->frames; i++) {
+        glfwPollEvents();
+        if (glfwWindowShouldClose(p.window) || glfwGetKey(p.window, GLFW_KEY_ESCAPE) == GLFW_PRESS)
+            break;
+        glfwGetFramebufferSize(p.window, &fb_w, &fb_h);
+        if (fb_w > 0 && fb_h > 0 && ((uint32_t)fb_w != width || (uint32_t)fb_h != height) &&
+            fb_w <= OAK_MAX_OUTPUT_SIZE && fb_h <= OAK_MAX_OUTPUT_SIZE) {
+            if ((r = oak_renderer_resize(d->renderer, (uint32_t)fb_w, (uint32_t)fb_h))) goto done;
+            width = (uint32_t)fb_w, height = (uint32_t)fb_h;
+        }
+        if (fb_w <= 0 || fb_h <= 0) { /* minimised: nothing to show, wait */
+            glfwWaitEventsTimeout(0.1);
+            i--;
+            continue;
+        }
+        uint64_t start = oak_time_ns();
+        if ((r = d->frame(d->user, i, width, height))) goto done;
+        size_t bytes = (size_t)width * height * 4;
+        if (bytes > p.pixels_cap) {
+            size_t cap = p.pixels_cap ? p.pixels_cap : bytes;
+            while (cap < bytes) cap *= 2;
+            uint8_t *grown = oak_realloc(p.pixels, cap);
+            if (!grown) {
+                r = OAK_ERROR_OUT_OF_MEMORY;
+                goto done;
+            }
+            p.pixels = grown, p.pixels_cap = cap;
+        }
+        if ((r = oak_renderer_read_pixels(d->renderer, p.pixels, bytes))) goto done;
+        if ((r = draw_frame(&p, width, height, fb_w, fb_h))) goto done;
+        bool last = d->frames && i + 1 == d->frames;
+        if (last && d->capture && (r = capture(&p, d->capture, fb_w, fb_h))) goto done;
+        glfwSwapBuffers(p.window);
+        if (i == 0 && d->resize_width && d->resize_height)
+            glfwSetWindowSize(p.window, (int)d->resize_width, (int)d->resize_height);
+        total_ms += oak_ms_since(start);
+        stats->frames++;
+    }
+    stats->width = width, stats->height = height;
+    stats->ms_per_frame = stats->frames ? total_ms / stats->frames : 0;
+    if (d->capture && !(d->frames && stats->frames == d->frames) && stats->frames) {
+        /* closed early: the capture is of the last frame shown, drawn again */
+        glfwMakeContextCurrent(p.window);
+        if ((r = draw_frame(&p, width, height, fb_w, fb_h)) ||
+            (r = capture(&p, d->capture, fb_w, fb_h)))
+            goto done;
+    }
+    if (d->out && stats->frames && (r = oak_image_write_png(d->out, width, height, p.pixels)))
+        goto done;
+done:
+    close_presenter(&p);
+    return r;
+}

@@ -1,0 +1,60 @@
+/* The command line's window: shows any backend's frames (read back as RGBA8)
+ * in a GLFW window through an OpenGL 3.3 core context, so one presenter
+ * serves cpu, vulkan, gl and null alike. Built only when GLFW is found. */
+#ifndef OAK_CLI_WINDOW_H
+#define OAK_CLI_WINDOW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <oak/oak.h>
+
+/* Called before each frame is drawn with the renderer's current size (the
+   window's framebuffer size); it poses the scene and draws into the
+   renderer. */
+typedef oak_result (*_oak_window_frame_fn)(void *user, uint32_t index, uint32_t width,
+                                           uint32_t height);
+
+typedef struct _oak_window_desc {
+    const char *title;
+    oak_renderer *renderer; /* its size is the window's first size */
+    uint32_t width, height;
+    uint32_t frames; /* 0: until the window is closed or Escape pressed */
+    _oak_window_frame_fn frame;
+    void *user;
+    const char *out;     /* the last frame as drawn, as a PNG; NULL: none */
+    const char *capture; /* the window's back buffer after the last frame; NULL: none */
+    /* A test's stand-in for a user dragging the window's edge: after the
+       first frame the window is resized to this (0: never). */
+    uint32_t resize_width, resize_height;
+} _oak_window_desc;
+
+typedef struct _oak_window_stats {
+    uint32_t frames;        /* frames shown */
+    uint32_t width, height; /* the size at the end */
+    double ms_per_frame;    /* mean, draw to present */
+} _oak_window_stats;
+
+#ifdef OAK_HAVE_GLFW
+/* Writes why no window can open here into why (one line) and returns false,
+   or describes the window system ("GLFW 3.3, display :0") and returns true.
+   Starts and stops GLFW. */
+bool _oak_window_available(char *why, size_t size);
+/* Opens the window, runs frames until closed or desc->frames were shown,
+   writes desc->out and desc->capture, closes the window. Failures (no
+   display included) return an oak_result with oak_last_error() set. */
+oak_result _oak_window_run(const _oak_window_desc *desc, _oak_window_stats *stats);
+#else
+static inline bool _oak_window_available(char *why, size_t size) {
+    if (size) snprintf(why, size, "oak was built without GLFW (libglfw3-dev)");
+    return false;
+}
+static inline oak_result _oak_window_run(const _oak_window_desc *desc, _oak_window_stats *stats) {
+    (void)desc, (void)stats;
+    return oak_error(OAK_ERROR_UNSUPPORTED, "--window: oak was built without GLFW (libglfw3-dev)");
+}
+#endif
+
+#endif

@@ -1,0 +1,125 @@
+/* Texture sampling on mirrored linear texels: wrap modes, nearest or bilinear
+ * taps with texel centres at (i + 0.5) / size, and the mip level from the uv
+ * derivatives, as docs/SHADING.md "Textures" specifies. A header of static
+ * functions so that shading (cpu_shade.c, its only user) inlines them. */
+#ifndef OAK_CPU_SAMPLE_H
+#define OAK_CPU_SAMPLE_H
+
+#include <math.h>
+#include <string.h>
+
+#include "cpu_internal.h"
+
+/* out-of-range indices, out of line: most taps fall inside */
+static int32_t wrap_outside(int32_t i, int32_t n, oak_wrap mode) {
+    switch (mode) {
+    case OAK_WRAP_CLAMP:
+        return i < 0 ? 0 : i >= n ? n - 1 : i;
+    case OAK_WRAP_MIRROR: {
+        int32_t p = 2 * n, m = i % p;
+        if (m < 0) m += p;
+        return m < n ? m : p - 1 - m;
+    }
+    default: {
+        if (!(n & (n - 1))) return i & (n - 1); /* a power of two: the same residue */
+        int32_t m = i % n;
+        return m < 0 ? m + n : m;
+    }
+    }
+}
+
+static inline int32_t wrap(int32_t i, int32_t n, oak_wrap mode) {
+    if ((uint32_t)i < (uint32_t)n) return i; /* inside: every mode agrees */
+    return wrap_outside(i, n, mode);
+}
+
+/* Texel coordinate as float, kept far from int overflow; uv beyond +-2^20
+ * repeats is not meaningful anyway. */
+static inline float coord(float u, uint32_t size) {
+    float x = u * (float)size;
+    if (!(x > -1048576.0f)) x = -1048576.0f; /* also catches NaN */
+    if (x > 1048576.0f) x = 1048576.0f;
+    return x;
+}
+
+typedef float v4f __attribute__((vector_size(16)));
+
+static inline v4f texel(const float *level, int32_t w, int32_t i, int32_t j) {
+    v4f v;
+    memcpy(&v, level + ((size_t)j * (size_t)w + (size_t)i) * 4, sizeof v);
+    return v;
+}
+
+static inline __attribute__((always_inline)) v4f sample_level(const cpu_texture *t,
+                                                              const oak_sampler *s, uint32_t level,
+                                                              bool linear, const float uv[2]) {
+    int32_t w = (int32_t)t->mw[level], h = (int32_t)t->mh[level];
+    const float *lv = t->texels + t->offset[level] * 4;
+    oak_wrap wu = s->wrap_u, wv = s->wrap_v;
+    float x = coord(uv[0], (uint32_t)w), y = coord(uv[1], (uint32_t)h);
+    if (!linear) {
+        int32_t i = wrap((int32_t)floorf(x), w, wu), j = wrap((int32_t)floorf(y), h, wv);
+        return texel(lv, w, i, j);
+    }
+    x -= 0.5f;
+    y -= 0.5f;
+    float fx0 = floorf(x), fy0 = floorf(y);
+    float fx = x - fx0, fy = y - fy0;
+    int32_t i0 = (int32_t)fx0, j0 = (int32_t)fy0;
+    int32_t ia = wrap(i0, w, wu), ib = wrap(i0 + 1, w, wu);
+    int32_t ja = wrap(j0, h, wv), jb = wrap(j0 + 1, h, wv);
+    return texel(lv, w, ia, ja) * ((1 - fx) * (1 - fy)) + texel(lv, w, ib, ja) * (fx * (1 - fy)) +
+           texel(lv, w, ia, jb) * ((1 - fx) * fy) + texel(lv, w, ib, jb) * (fx * fy);
+}
+
+/* linear rgba at uv with derivatives (in uv units per pixel) */
+static inline void cpu_sample(const cpu_texture *t, const oak_sampler *s, const float uv[2],
+                              const float duvdx[2], const float duvdy[2], float out[4]) {
+    float W = (float)t->width, H = (float)t->height;
+    float lx = sqrtf(duvdx[0] * W * duvdx[0] * W + duvdx[1] * H * duvdx[1] * H);
+    float ly = sqrtf(duvdy[0] * W * duvdy[0] * W + duvdy[1] * H * duvdy[1] * H);
+    float m = lx > ly ? lx : ly;
+    /* m <= 1 (or NaN) gives lambda <= 0 (or NaN), which clamps to 0 as
+       magnification: log2f is only needed above 1 */
+    float lambda = 0;
+    bool minify = false;
+    if (m > 1) {
+        lambda = log2f(m);
+        if (!(lambda == lambda)) lambda = 0;
+        minify = lambda > 0;
+        if (lambda < 0) lambda = 0;
+    }
+    bool linear = (minify ? s->min : s->mag) != OAK_FILTER_NEAREST;
+    float maxl = (float)(t->mip_count - 1);
+    if (lambda > maxl) lambda = maxl;
+    v4f acc;
+    if (s->mip == OAK_FILTER_NEAREST) {
+        acc = sample_level(t, s, (uint32_t)floorf(lambda + 0.5f), linear, uv);
+    } else {
+        uint32_t l0 = (uint32_t)floorf(lambda);
+        float f = lambda - (float)l0;
+        acc = sample_level(t, s, l0, linear, uv);
+        if (f > 0 && l0 + 1 < t->mip_count) {
+            v4f o1 = sample_level(t, s, l0 + 1, linear, uv);
+            acc += (o1 - acc) * f;
+        }
+    }
+    memcpy(out, &acc, sizeof acc);
+}
+
+/* a material slot: its uv set through its transform; (1, 1, 1, 1) when empty */
+static inline void cpu_sample_ref(const cpu_backend *b, const cpu_tex_ref *r, const float uv[2][2],
+                                  const float duvdx[2][2], const float duvdy[2][2], float out[4]) {
+    if (r->tex < 0) {
+        out[0] = out[1] = out[2] = out[3] = 1;
+        return;
+    }
+    const float *u = uv[r->uv_set], *dx = duvdx[r->uv_set], *dy = duvdy[r->uv_set];
+    float t[2] = {r->m[0] * u[0] + r->m[1] * u[1] + r->off[0],
+                  r->m[2] * u[0] + r->m[3] * u[1] + r->off[1]};
+    float tdx[2] = {r->m[0] * dx[0] + r->m[1] * dx[1], r->m[2] * dx[0] + r->m[3] * dx[1]};
+    float tdy[2] = {r->m[0] * dy[0] + r->m[1] * dy[1], r->m[2] * dy[0] + r->m[3] * dy[1]};
+    cpu_sample(&b->textures[r->tex], &r->sampler, t, tdx, tdy, out);
+}
+
+#endif
