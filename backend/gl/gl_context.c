@@ -169,7 +169,8 @@ void _oak_gl_context_destroy(_oak_gl_context *c) {
 }
 
 oak_result _oak_gl_make_current(const _oak_gl_context *c) {
-    if (eglGetCurrentContext() == c->context) return OAK_OK;
+    /* Always rebind: a GLX context made current in between (a GLFW window's
+       native context) leaves EGL still naming ours while GL calls go there. */
     if (!eglMakeCurrent(c->display, EGL_NO_SURFACE, EGL_NO_SURFACE, c->context))
         return oak_error(OAK_ERROR_DEVICE, "gl: eglMakeCurrent failed (EGL error 0x%x)",
                          eglGetError());
