@@ -62,7 +62,8 @@ static oak_result gl_create(void **self, const oak_backend_desc *desc) {
     /* A debug context, its KHR_debug messages in the log, unless
        OAK_GL_DEBUG=0 (drivers may run debug contexts slower: benchmarks). */
     const char *dbg = getenv("OAK_GL_DEBUG");
-    oak_result r = _oak_gl_context_create(&b->ctx, !(dbg && strcmp(dbg, "0") == 0));
+    oak_result r =
+        _oak_gl_context_create_on(&b->ctx, !(dbg && strcmp(dbg, "0") == 0), desc->device);
     if (r != OAK_OK) {
         oak_free(b);
         return r;
