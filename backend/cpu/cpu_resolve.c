@@ -6,6 +6,8 @@
 
 #include "cpu_internal.h"
 
+#define TRI_CACHE 16
+
 typedef struct resolve_ctx {
     cpu_backend *b;
 } resolve_ctx;
@@ -15,10 +17,12 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
     cpu_backend *b = ((resolve_ctx *)user)->b;
     const cpu_pass *p = &b->opaque;
     const oak_render_view *v = b->view;
-    cpu_tri_ctx tc;
+    /* a tile's rows cross the same small triangles again and again: keep the
+       last few gathered, direct-mapped by id */
+    cpu_tri_ctx cache[TRI_CACHE];
     cpu_surface s;
     for (uint32_t tile = begin; tile < end; tile++) {
-        tc.id = 0;
+        for (int k = 0; k < TRI_CACHE; k++) cache[k].id = 0;
         uint32_t x0 = (tile % p->tiles_x) * CPU_TILE, y0 = (tile / p->tiles_x) * CPU_TILE;
         uint32_t x1 = x0 + CPU_TILE < p->width ? x0 + CPU_TILE : p->width;
         uint32_t y1 = y0 + CPU_TILE < p->height ? y0 + CPU_TILE : p->height;
@@ -39,10 +43,11 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
                     _oak_cpu_sky(v, dir, out);
                     continue;
                 }
-                if (id != tc.id) _oak_cpu_tri_ctx(b, p, id, &tc);
+                cpu_tri_ctx *tc = &cache[id % TRI_CACHE];
+                if (id != tc->id) _oak_cpu_tri_ctx(b, p, id, tc);
                 float a;
-                _oak_cpu_surface(b, p, &tc, x, y, &s);
-                _oak_cpu_shade(b, &tc, &s, out, &a);
+                _oak_cpu_surface(b, p, tc, x, y, &s);
+                _oak_cpu_shade(b, tc, &s, out, &a);
             }
     }
 }

@@ -56,7 +56,7 @@ void oak_anim_set_time(oak_anim_player *player, float time);
  * its clips are sampled into its nodes' transforms and morph weights. */
 void oak_anim_update(oak_scene *scene, float dt);
 /* The deform system: updates transforms, then morphs and skins every posed
- * primitive on the job pool and hands the result to oak_mesh_update, so
+ * primitive on the job pool and writes it in place (oak_mesh_update_vertices), so
  * every backend draws it unchanged and its bounds follow the pose. */
 oak_result oak_skin_update(oak_scene *scene);
 
