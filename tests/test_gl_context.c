@@ -211,6 +211,17 @@ TEST(glTwoBackendsShareOneThread) {
     oak_backend_gl()->destroy(b);
 }
 
+TEST(glDeviceChoiceByNumberOrSurfaceless) {
+    _oak_gl_context c;
+    CHECK_OK(_oak_gl_context_create_on(&c, false, "surfaceless"));
+    CHECK(strcmp(c.platform, "surfaceless") == 0);
+    _oak_gl_context_destroy(&c);
+    CHECK_EQ_INT(_oak_gl_context_create_on(&c, false, "99"), OAK_ERROR_DEVICE);
+    CHECK(strstr(oak_last_error(), "EGL device 99") != NULL);
+    CHECK_EQ_INT(_oak_gl_context_create_on(&c, false, "gpu"), OAK_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(oak_last_error(), "'gpu'") != NULL);
+}
+
 int main(void) {
     oak_test_init(0);
     uint32_t base = _oak_gl_debug_errors();
@@ -224,6 +235,7 @@ int main(void) {
     RUN(glShaderCompileErrorCarriesDriverLog);
     RUN(glBufferGrowKeepsContents);
     RUN(glTwoBackendsShareOneThread);
+    RUN(glDeviceChoiceByNumberOrSurfaceless);
     if (_oak_gl_debug_errors() != base) {
         fprintf(stderr, "FAIL: %u GL debug errors\n", _oak_gl_debug_errors() - base);
         oak_shutdown();

@@ -3,6 +3,7 @@
  * gl_frame.c. Every entry makes this backend's context current first, so
  * several backends can live on one thread. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gl_internal.h"
@@ -35,7 +36,7 @@ static oak_result gl_probe(char *report, size_t size) {
     _oak_gl_context c;
     oak_result r = _oak_gl_context_create(&c, false);
     if (r != OAK_OK) {
-        if (size) snprintf(report, size, "unavailable: %s\n", oak_last_error());
+        if (size) snprintf(report, size, "%s", oak_last_error()); /* one line: the reason */
         return r;
     }
     if (size) _oak_gl_report(&c, report, size);
@@ -58,7 +59,11 @@ static oak_result gl_create(void **self, const oak_backend_desc *desc) {
     *self = NULL;
     _oak_gl_backend *b = oak_calloc(1, sizeof *b);
     if (!b) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory for the backend");
-    oak_result r = _oak_gl_context_create(&b->ctx, true);
+    /* A debug context, its KHR_debug messages in the log, unless
+       OAK_GL_DEBUG=0 (drivers may run debug contexts slower: benchmarks). */
+    const char *dbg = getenv("OAK_GL_DEBUG");
+    oak_result r =
+        _oak_gl_context_create_on(&b->ctx, !(dbg && strcmp(dbg, "0") == 0), desc->device);
     if (r != OAK_OK) {
         oak_free(b);
         return r;

@@ -2,6 +2,7 @@
  * EGL device (hardware first) or Mesa's surfaceless platform; plus KHR_debug
  * capture routed to oak_log, so tests can fail on any error-severity message. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gl_internal.h"
@@ -107,26 +108,44 @@ static void read_strings(_oak_gl_context *c) {
 }
 
 oak_result _oak_gl_context_create(_oak_gl_context *c, bool debug) {
+    return _oak_gl_context_create_on(c, debug, NULL);
+}
+
+oak_result _oak_gl_context_create_on(_oak_gl_context *c, bool debug, const char *device) {
     memset(c, 0, sizeof *c);
     const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
     if (!client || !has_ext(client, "EGL_EXT_platform_base"))
         return oak_error(OAK_ERROR_DEVICE, "gl: no EGL display (EGL_EXT_platform_base missing)");
+    /* device: NULL or "" for the best, a number for that EGL device, or
+       "surfaceless" for Mesa's surfaceless platform */
+    bool any = !device || !*device, surfaceless_only = device && !strcmp(device, "surfaceless");
+    long want = -1;
+    if (!any && !surfaceless_only) {
+        char *end = NULL;
+        want = strtol(device, &end, 10);
+        if (!*device || *end || want < 0)
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                             "gl: device '%s': give an EGL device number or 'surfaceless'", device);
+    }
 
     /* Hardware EGL devices first (NVIDIA's EGL offers only these), then
        Mesa's surfaceless platform, which gives llvmpipe without a GPU. */
     bool found = false;
-    if (has_ext(client, "EGL_EXT_device_enumeration")) {
+    EGLint n = 0;
+    if (!surfaceless_only && has_ext(client, "EGL_EXT_device_enumeration")) {
         EGLDeviceEXT devs[16];
-        EGLint n = 0;
         if (eglQueryDevicesEXT(16, devs, &n)) {
             for (EGLint i = 0; i < n && !found; i++) {
                 const char *dext = eglQueryDeviceStringEXT(devs[i], EGL_EXTENSIONS);
-                if (has_ext(dext, "EGL_MESA_device_software")) continue;
+                if (want >= 0 ? i != want : has_ext(dext, "EGL_MESA_device_software")) continue;
                 EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devs[i], NULL);
                 found = try_display(c, d, "device", debug);
             }
         }
     }
+    if (want >= 0 && !found)
+        return oak_error(OAK_ERROR_DEVICE,
+                         "gl: EGL device %ld of %d gives no OpenGL 4.5 core context", want, n);
     if (!found && has_ext(client, "EGL_MESA_platform_surfaceless")) {
         EGLDisplay d =
             eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
@@ -169,7 +188,8 @@ void _oak_gl_context_destroy(_oak_gl_context *c) {
 }
 
 oak_result _oak_gl_make_current(const _oak_gl_context *c) {
-    if (eglGetCurrentContext() == c->context) return OAK_OK;
+    /* Always rebind: a GLX context made current in between (a GLFW window's
+       native context) leaves EGL still naming ours while GL calls go there. */
     if (!eglMakeCurrent(c->display, EGL_NO_SURFACE, EGL_NO_SURFACE, c->context))
         return oak_error(OAK_ERROR_DEVICE, "gl: eglMakeCurrent failed (EGL error 0x%x)",
                          eglGetError());

@@ -27,6 +27,9 @@ typedef struct _oak_gl_context {
  * gives one (hardware devices first), else on the surfaceless platform.
  * With debug, KHR_debug messages are routed to oak_log. */
 oak_result _oak_gl_context_create(_oak_gl_context *c, bool debug);
+/* The same on a chosen device: NULL or "" the best, "N" EGL device N,
+   "surfaceless" Mesa's surfaceless platform (oak_backend_desc.device). */
+oak_result _oak_gl_context_create_on(_oak_gl_context *c, bool debug, const char *device);
 void _oak_gl_context_destroy(_oak_gl_context *c);
 oak_result _oak_gl_make_current(const _oak_gl_context *c);
 
