@@ -1,0 +1,338 @@
+/* The cross-backend parity scenes, shared by every GPU backend's parity test
+ * (test_vulkan_parity.c, test_gl_parity.c): the default world, a materials
+ * grid with shadows, mipmapped textures at a grazing angle, alpha cutout,
+ * many objects, point and spot lights in fog, BLEND panes and odd-sized
+ * textures. The including file defines parity(name, input, scene), which
+ * draws the input (or the scene when input is NULL) on its backends and
+ * holds them together with parity_compare: at least 99.5% of channels within
+ * 2/255 and a mean absolute difference under 0.5/255, figures printed,
+ * both images and a diff written on failure. */
+#ifndef OAK_PARITY_SCENES_H
+#define OAK_PARITY_SCENES_H
+
+#include "oak_test.h"
+
+#define PW 320
+#define PH 180
+
+static void parity(const char *name, const oak_frame_input *input, oak_scene *scene);
+
+/* A camera at eye looking at target, +Y up (camera to world). */
+static void parity_look(mat4 out, float ex, float ey, float ez, float tx, float ty, float tz) {
+    vec3 eye = {ex, ey, ez}, target = {tx, ty, tz}, up = {0, 1, 0};
+    mat4 view;
+    glm_lookat(eye, target, up, view);
+    glm_mat4_inv(view, out);
+}
+
+typedef struct parity_result {
+    double within, mean;
+    int max;
+} parity_result;
+
+static parity_result parity_compare(const char *name, const char *a_name, const char *b_name,
+                                    const uint8_t *a, const uint8_t *b) {
+    parity_result r = {0};
+    size_t n = (size_t)PW * PH * 4, ok = 0;
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        int d = abs((int)a[i] - (int)b[i]);
+        ok += d <= 2;
+        sum += d;
+        if (d > r.max) r.max = d;
+    }
+    r.within = (double)ok / (double)n;
+    r.mean = sum / (double)n;
+    fprintf(stderr,
+            "  parity %-14s %s vs %s: %.4f%% of channels within 2/255, mean %.4f/255, max %d\n",
+            name, a_name, b_name, 100.0 * r.within, r.mean, r.max);
+    if (r.within < 0.995 || r.mean >= 0.5) {
+        char path[512], file[128];
+        uint8_t *diff = oak_alloc(n);
+        if (diff) {
+            for (size_t i = 0; i < n; i += 4) {
+                int d = 0;
+                for (int c = 0; c < 3; c++) d += abs((int)a[i + c] - (int)b[i + c]);
+                diff[i] = diff[i + 1] = diff[i + 2] = (uint8_t)(d * 8 > 255 ? 255 : d * 8);
+                diff[i + 3] = 255;
+            }
+            snprintf(file, sizeof file, "parity_%s_%s_%s_diff.png", name, a_name, b_name);
+            oak_image_write_png(oak_test_out(path, sizeof path, file), PW, PH, diff);
+            oak_free(diff);
+        }
+        snprintf(file, sizeof file, "parity_%s_%s.png", name, a_name);
+        oak_image_write_png(oak_test_out(path, sizeof path, file), PW, PH, a);
+        snprintf(file, sizeof file, "parity_%s_%s.png", name, b_name);
+        oak_image_write_png(oak_test_out(path, sizeof path, file), PW, PH, b);
+    }
+    CHECK(r.within >= 0.995);
+    CHECK(r.mean < 0.5);
+    return r;
+}
+
+TEST(parityDefaultWorld) {
+    oak_scene *scene = NULL;
+    CHECK_OK(oak_make_scene(&scene));
+    if (!scene) return;
+    CHECK_OK(oak_world_build(scene, "default"));
+    parity("default_world", NULL, scene);
+    oak_destroy_scene(scene);
+}
+
+/* ---- hand-made scenes -------------------------------------------------- */
+
+#define MAXD 1024
+
+typedef struct pscene {
+    oak_frame_input in;
+    oak_mesh meshes[MAXD];
+    oak_material mats[MAXD];
+    mat4 worlds[MAXD];
+    oak_render_light lights[8];
+    oak_environment env;
+    oak_post post;
+} pscene;
+
+static pscene *pscene_new(void) {
+    pscene *s = oak_calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->env = oak_environment_defaults();
+    s->post = (oak_post){.exposure = 1};
+    s->in.environment = &s->env;
+    s->in.post = &s->post;
+    s->in.meshes = s->meshes;
+    s->in.materials = s->mats;
+    s->in.transforms = (const mat4 *)s->worlds;
+    s->in.lights = s->lights;
+    parity_look(s->in.camera_world, 0, 4, 9, 0, 0.5f, 0);
+    return s;
+}
+
+static void pscene_add(pscene *s, oak_mesh m, oak_material mat, float x, float y, float z) {
+    uint32_t i = s->in.draw_count++;
+    s->meshes[i] = m;
+    s->mats[i] = mat;
+    glm_mat4_identity(s->worlds[i]);
+    s->worlds[i][3][0] = x, s->worlds[i][3][1] = y, s->worlds[i][3][2] = z;
+}
+
+static oak_render_light *pscene_sun(pscene *s, bool shadows) {
+    oak_render_light *l = &s->lights[s->in.light_count++];
+    *l = (oak_render_light){.light = oak_light_defaults(OAK_LIGHT_DIRECTIONAL),
+                            .direction = {-0.4f, -0.8f, -0.45f}};
+    l->light.cast_shadows = shadows;
+    return l;
+}
+
+static oak_material material(float r, float g, float b, float metal, float rough) {
+    oak_material_desc d = oak_material_desc_defaults(NULL);
+    d.base_color[0] = r, d.base_color[1] = g, d.base_color[2] = b;
+    d.metallic = metal;
+    d.roughness = rough;
+    oak_material m = {0};
+    CHECK_OK(oak_make_material(&m, &d));
+    return m;
+}
+
+static oak_mesh shape(oak_shape type, float sx, float sy, float sz) {
+    oak_shape_desc d = {.type = type, .size = {sx, sy, sz}, .radius = 0.4f};
+    oak_mesh m = {0};
+    CHECK_OK(oak_make_shape(&m, &d));
+    return m;
+}
+
+TEST(parityMaterialsGridWithShadows) {
+    pscene *s = pscene_new();
+    if (!s) return;
+    oak_mesh ground = shape(OAK_SHAPE_PLANE, 14, 0, 10);
+    oak_mesh sphere = shape(OAK_SHAPE_SPHERE, 0, 0, 0);
+    pscene_add(s, ground, material(0.5f, 0.5f, 0.5f, 0, 0.8f), 0, 0, 0);
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 4; j++)
+            pscene_add(s, sphere, material(0.9f, 0.5f, 0.2f, j / 3.0f, 0.1f + i * 0.2f),
+                       -3.2f + i * 1.6f, 0.4f, -2.4f + j * 1.6f);
+    pscene_sun(s, true);
+    parity("materials_grid", &s->in, NULL);
+    oak_free(s);
+}
+
+TEST(parityMipmappedTexturesAtGrazingAngle) {
+    pscene *s = pscene_new();
+    if (!s) return;
+    oak_texture checker;
+    CHECK_OK(oak_load_texture(&checker, "oak://checker", OAK_FORMAT_RGBA8_SRGB));
+    oak_shape_desc pd = {.type = OAK_SHAPE_PLANE, .size = {40, 0, 40}, .uv_scale = 20};
+    oak_mesh plane = {0};
+    CHECK_OK(oak_make_shape(&plane, &pd));
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.metallic = 0;
+    md.roughness = 0.7f;
+    md.base_color_tex.texture = checker;
+    md.base_color_tex.rotation = 0.3f;
+    md.base_color_tex.scale[0] = 1.5f;
+    oak_material mat = {0};
+    CHECK_OK(oak_make_material(&mat, &md));
+    pscene_add(s, plane, mat, 0, 0, 0);
+    parity_look(s->in.camera_world, 0, 1.2f, 6, 0, 0.4f, -10);
+    pscene_sun(s, false);
+    parity("textures_mips", &s->in, NULL);
+    oak_free(s);
+}
+
+static void paint_holes(uint8_t *rgba, uint32_t w, uint32_t h, void *user) {
+    (void)user;
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            uint8_t *p = rgba + (y * w + x) * 4;
+            float dx = (float)x / w - 0.5f, dy = (float)y / h - 0.5f;
+            p[0] = 40, p[1] = 200, p[2] = 60;
+            p[3] = dx * dx + dy * dy < 0.09f ? 255 : 0;
+        }
+}
+
+TEST(parityAlphaCutoutLeaves) {
+    pscene *s = pscene_new();
+    if (!s) return;
+    static uint8_t texels[64 * 64 * 4];
+    paint_holes(texels, 64, 64, NULL);
+    oak_texture tex = {0};
+    oak_texture_desc td = {.width = 64, .height = 64, .pixels = texels};
+    CHECK_OK(oak_make_texture(&tex, &td));
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.metallic = 0;
+    md.alpha_mode = OAK_ALPHA_MASK;
+    md.double_sided = true;
+    md.base_color_tex.texture = tex;
+    oak_material leaf = {0};
+    CHECK_OK(oak_make_material(&leaf, &md));
+    oak_mesh card = shape(OAK_SHAPE_PLANE, 1.5f, 0, 1.5f);
+    pscene_add(s, shape(OAK_SHAPE_PLANE, 14, 0, 10), material(0.6f, 0.6f, 0.6f, 0, 0.9f), 0, 0, 0);
+    for (int i = 0; i < 6; i++) {
+        pscene_add(s, card, leaf, -3 + i * 1.2f, 1.0f + 0.2f * i, 0);
+        /* stand the cards up, tilted */
+        glm_rotate(s->worlds[s->in.draw_count - 1], 1.2f - 0.15f * i, (vec3){1, 0, 0});
+    }
+    pscene_sun(s, true);
+    parity("alpha_cutout", &s->in, NULL);
+    oak_free(s);
+}
+
+TEST(parityManyObjects) {
+    pscene *s = pscene_new();
+    if (!s) return;
+    oak_mesh box = shape(OAK_SHAPE_BOX, 0.3f, 0.3f, 0.3f);
+    pscene_add(s, shape(OAK_SHAPE_PLANE, 30, 0, 30), material(0.4f, 0.45f, 0.4f, 0, 1), 0, 0, 0);
+    oak_material mats[4] = {
+        material(0.8f, 0.2f, 0.2f, 0, 0.5f), material(0.2f, 0.8f, 0.2f, 1, 0.3f),
+        material(0.2f, 0.2f, 0.8f, 0, 0.9f), material(0.9f, 0.9f, 0.9f, 0.5f, 0.2f)};
+    for (int i = 0; i < 30; i++)
+        for (int j = 0; j < 30; j++)
+            pscene_add(s, box, mats[(i + j) & 3], -6 + i * 0.4f, 0.15f + 0.05f * ((i * 7 + j) % 5),
+                       -8 + j * 0.4f);
+    pscene_sun(s, true);
+    parity("many_objects", &s->in, NULL);
+    oak_free(s);
+}
+
+TEST(parityPointAndSpotLightsInFog) {
+    pscene *s = pscene_new();
+    if (!s) return;
+    pscene_add(s, shape(OAK_SHAPE_PLANE, 20, 0, 20), material(0.7f, 0.7f, 0.7f, 0, 0.6f), 0, 0, 0);
+    pscene_add(s, shape(OAK_SHAPE_BOX, 1, 2, 1), material(0.8f, 0.8f, 0.8f, 0, 0.4f), 1.5f, 1, -1);
+    pscene_add(s, shape(OAK_SHAPE_SPHERE, 0, 0, 0), material(0.9f, 0.9f, 0.9f, 1, 0.25f), -1.5f,
+               0.4f, 0);
+    oak_render_light *p = &s->lights[s->in.light_count++];
+    *p =
+        (oak_render_light){.light = oak_light_defaults(OAK_LIGHT_POINT), .position = {-1, 1.5f, 1}};
+    p->light.color[1] = 0.6f;
+    p->light.intensity = 6;
+    p->light.range = 6;
+    oak_render_light *sp = &s->lights[s->in.light_count++];
+    *sp = (oak_render_light){.light = oak_light_defaults(OAK_LIGHT_SPOT),
+                             .position = {2, 4, 2},
+                             .direction = {-0.3f, -1, -0.3f}};
+    sp->light.color[0] = 0.5f;
+    sp->light.intensity = 30;
+    sp->light.inner_cone = 0.2f;
+    sp->light.outer_cone = 0.5f;
+    s->env.fog_density = 0.06f;
+    s->env.ambient_sky[0] = s->env.ambient_sky[1] = s->env.ambient_sky[2] = 0.05f;
+    parity("lights_fog", &s->in, NULL);
+    oak_free(s);
+}
+
+TEST(parityBlendPanesFarToNear) {
+    pscene *s = pscene_new();
+    if (!s) return;
+    pscene_add(s, shape(OAK_SHAPE_PLANE, 14, 0, 10), material(0.5f, 0.5f, 0.5f, 0, 0.8f), 0, 0, 0);
+    pscene_add(s, shape(OAK_SHAPE_BOX, 1, 1, 1), material(0.8f, 0.3f, 0.2f, 0, 0.5f), 0, 0.5f,
+               -1.5f);
+    oak_mesh pane = shape(OAK_SHAPE_BOX, 3, 1.5f, 0.05f);
+    const float tint[3][4] = {{0.2f, 0.5f, 1, 0.4f}, {1, 0.9f, 0.2f, 0.3f}, {0.3f, 1, 0.4f, 0.6f}};
+    for (int i = 0; i < 3; i++) {
+        oak_material_desc d = oak_material_desc_defaults(NULL);
+        memcpy(d.base_color, tint[i], sizeof tint[i]);
+        d.metallic = 0;
+        d.roughness = 0.2f;
+        d.alpha_mode = OAK_ALPHA_BLEND;
+        d.double_sided = i == 1;
+        oak_material m = {0};
+        CHECK_OK(oak_make_material(&m, &d));
+        pscene_add(s, pane, m, -0.6f + 0.6f * i, 0.9f, -0.4f + 0.9f * i);
+    }
+    pscene_sun(s, true);
+    parity("blend_panes", &s->in, NULL);
+    oak_free(s);
+}
+
+static void paint_gradient(uint8_t *rgba, uint32_t w, uint32_t h, uint32_t seed) {
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            uint8_t *p = rgba + (y * w + x) * 4;
+            p[0] = (uint8_t)(x * 255 / w);
+            p[1] = (uint8_t)(y * 255 / h);
+            p[2] = (uint8_t)(((x / 7 + y / 5 + seed) & 1) * 200);
+            p[3] = 255;
+        }
+}
+
+/* Textures of odd sizes share power-of-two size classes on Vulkan; each must
+ * still wrap and filter at its own size. */
+TEST(parityOddSizedTextures) {
+    pscene *s = pscene_new();
+    if (!s) return;
+    static uint8_t texels[120 * 90 * 4];
+    const uint32_t sizes[3][2] = {{100, 60}, {120, 50}, {37, 90}};
+    oak_mesh card = shape(OAK_SHAPE_PLANE, 2, 0, 2);
+    for (int i = 0; i < 3; i++) {
+        paint_gradient(texels, sizes[i][0], sizes[i][1], (uint32_t)i);
+        oak_texture t = {0};
+        oak_texture_desc td = {.width = sizes[i][0], .height = sizes[i][1], .pixels = texels};
+        CHECK_OK(oak_make_texture(&t, &td));
+        oak_material_desc md = oak_material_desc_defaults(NULL);
+        md.metallic = 0;
+        md.base_color_tex.texture = t;
+        md.base_color_tex.scale[0] = md.base_color_tex.scale[1] = 1.7f;
+        md.base_color_tex.sampler.wrap_u = i == 1 ? OAK_WRAP_MIRROR : OAK_WRAP_REPEAT;
+        oak_material m = {0};
+        CHECK_OK(oak_make_material(&m, &md));
+        pscene_add(s, card, m, -2.2f + 2.2f * i, 0.5f, 0);
+        glm_rotate(s->worlds[s->in.draw_count - 1], 0.9f, (vec3){1, 0, 0});
+    }
+    pscene_sun(s, false);
+    parity("odd_textures", &s->in, NULL);
+    oak_free(s);
+}
+
+static void parity_run_all(void) {
+    RUN(parityDefaultWorld);
+    RUN(parityMaterialsGridWithShadows);
+    RUN(parityMipmappedTexturesAtGrazingAngle);
+    RUN(parityAlphaCutoutLeaves);
+    RUN(parityManyObjects);
+    RUN(parityPointAndSpotLightsInFog);
+    RUN(parityBlendPanesFarToNear);
+    RUN(parityOddSizedTextures);
+}
+
+#endif
