@@ -2,12 +2,13 @@
 #   make demo   build (Release) and render the default world to out/default.png
 #   make test   build with ASan+UBSan and run every test through CTest
 #   make bench  the default world's CPU benchmark as JSON
+#   make fuzz   the glTF/GLB/.oakm libFuzzer target for FUZZ_SECONDS (clang)
 JOBS    ?= $(shell nproc)
 RELEASE := build/release
 SANITIZE := build/sanitize
 OAK     := $(RELEASE)/oak
 
-.PHONY: all deps release sanitize demo test bench clean format
+.PHONY: all deps release sanitize demo test bench fuzz clean format
 
 all: release
 
@@ -29,6 +30,10 @@ demo: release
 
 test: release sanitize
 	@cd $(SANITIZE) && ctest --output-on-failure -j $(JOBS)
+
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@bash fuzz/run.sh $(FUZZ_SECONDS)
 
 bench: release
 	$(OAK) bench --world default --backend cpu --size 1280x720 --json

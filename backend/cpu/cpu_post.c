@@ -76,11 +76,10 @@ static inline void post_pixel(const float *c, uint8_t *o, float exposure, float 
 /* The four-pixel path needs SSE4.1 (blendv, floor, pshufb); Release builds
    assume it (-march=x86-64-v2), other builds compile it for that target and
    ask the CPU at run time, so the tests run it everywhere. */
-#pragma GCC push_options
-#pragma GCC target("sse4.1")
+#define OAK_SSE41 __attribute__((target("sse4.1"))) /* gcc and clang alike */
 
 /* tonemap() on four lanes, operation for operation */
-static inline __m128 tonemap4(__m128 x, bool aces) {
+OAK_SSE41 static inline __m128 tonemap4(__m128 x, bool aces) {
     __m128 pos = _mm_cmpgt_ps(x, _mm_setzero_ps()); /* false for NaN too */
     __m128 one = _mm_set1_ps(1.0f), y;
     if (aces) {
@@ -100,7 +99,7 @@ static inline __m128 tonemap4(__m128 x, bool aces) {
 
 /* srgb_encode() on four lanes: the toe and the table's interpolation in
    vector arithmetic, only the two table reads per lane scalar */
-static inline __m128 srgb4(__m128 t) {
+OAK_SSE41 static inline __m128 srgb4(__m128 t) {
     __m128 toe = _mm_cmple_ps(t, _mm_set1_ps(0.0031308f));
     __m128i d = _mm_sub_epi32(_mm_castps_si128(t), _mm_set1_epi32((int)float_bits(1.0f / 512.0f)));
     __m128i i = _mm_srli_epi32(d, SRGB_SHIFT);
@@ -121,13 +120,13 @@ static inline __m128 srgb4(__m128 t) {
 /* floor(s * 255 + n) clamped to [0, 255]: the int32 conversion and the two
    saturating packs clamp as the scalar code does (NaN converts to INT_MIN,
    which packs to 0, as the scalar cast's low byte is) */
-static inline __m128i quantize4(__m128 s, __m128 n) {
+OAK_SSE41 static inline __m128i quantize4(__m128 s, __m128 n) {
     __m128 v = _mm_floor_ps(_mm_add_ps(_mm_mul_ps(s, _mm_set1_ps(255.0f)), n));
     return _mm_cvttps_epi32(v);
 }
 
 /* four pixels at a time while four remain; returns how many it did */
-static uint32_t post_quads(const float *rgb, uint8_t *out, uint32_t x0, uint32_t y, uint32_t count,
+OAK_SSE41 static uint32_t post_quads(const float *rgb, uint8_t *out, uint32_t x0, uint32_t y, uint32_t count,
                            const oak_post *post, float exposure, bool aces) {
     const __m128i order = _mm_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
     const __m128i alpha = _mm_set1_epi32((int)0xff000000u);
@@ -151,7 +150,6 @@ static uint32_t post_quads(const float *rgb, uint8_t *out, uint32_t x0, uint32_t
     return i;
 }
 
-#pragma GCC pop_options
 
 void _oak_cpu_post_span(const float *rgb, uint8_t *out, uint32_t x0, uint32_t y, uint32_t count,
                         const oak_post *post, bool simd) {
