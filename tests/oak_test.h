@@ -5,6 +5,7 @@
 #define OAK_TEST_H
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,30 @@ static inline const char *oak_test_out(char *buf, size_t size, const char *file)
     const char *dir = getenv("OAK_TEST_OUT");
     snprintf(buf, size, "%s/%s", dir ? dir : "/tmp", file);
     return buf;
+}
+
+/* Heap calls the engine makes through its hooks, counted atomically (job
+ * pool workers allocate too): pass oak_test_counting_allocator() in the
+ * engine desc, then compare oak_test_heap_calls() before and after. */
+static atomic_long oak_test_heap_calls_;
+static inline void *oak_test_count_alloc(void *u, size_t n) {
+    (void)u, atomic_fetch_add(&oak_test_heap_calls_, 1);
+    return malloc(n);
+}
+static inline void *oak_test_count_realloc(void *u, void *p, size_t n) {
+    (void)u, atomic_fetch_add(&oak_test_heap_calls_, 1);
+    return realloc(p, n);
+}
+static inline void oak_test_count_free(void *u, void *p) {
+    (void)u;
+    if (p) atomic_fetch_add(&oak_test_heap_calls_, 1);
+    free(p);
+}
+static inline oak_allocator oak_test_counting_allocator(void) {
+    return (oak_allocator){oak_test_count_alloc, oak_test_count_realloc, oak_test_count_free, NULL};
+}
+static inline long oak_test_heap_calls(void) {
+    return atomic_load(&oak_test_heap_calls_);
 }
 
 #endif

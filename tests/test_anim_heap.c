@@ -6,20 +6,6 @@
 
 #include "gltf_test_assets.h"
 
-static long g_calls;
-static void *count_alloc(void *u, size_t s) {
-    (void)u, g_calls++;
-    return malloc(s);
-}
-static void *count_realloc(void *u, void *p, size_t s) {
-    (void)u, g_calls++;
-    return realloc(p, s);
-}
-static void count_free(void *u, void *p) {
-    (void)u, g_calls++;
-    free(p);
-}
-
 TEST(animAndSkinFramesMakeNoHeapCallsAfterWarmup) {
     const char *files[] = {"SimpleSkin/SimpleSkin.gltf", "animated/MorphStressTest.gltf"};
     oak_gltf *g[2] = {NULL, NULL};
@@ -42,30 +28,29 @@ TEST(animAndSkinFramesMakeNoHeapCallsAfterWarmup) {
         oak_anim_update(scene, 1.0f / 30);
         CHECK_OK(oak_skin_update(scene));
     }
-    long before = g_calls;
+    long before = oak_test_heap_calls();
     const oak_mesh_data *md = oak_mesh_get(oak_gltf_instance_mesh(inst[0], 0, 0));
     uint32_t version = md ? md->version : 0;
     for (int f = 0; f < 10; f++) {
         oak_anim_update(scene, 1.0f / 30);
         CHECK_OK(oak_skin_update(scene));
     }
-    long calls = g_calls - before;
+    long calls = oak_test_heap_calls() - before;
     fprintf(stderr, "  heap calls in 10 animated, posed frames after warm-up: %ld\n", calls);
     CHECK_EQ_INT(calls, 0);
     md = oak_mesh_get(oak_gltf_instance_mesh(inst[0], 0, 0));
     CHECK(md && md->version != version); /* the posed mesh did change */
-    before = g_calls;
+    before = oak_test_heap_calls();
     for (int i = 0; i < 2; i++) {
         oak_gltf_instance_free(inst[i]);
         oak_gltf_free(g[i]);
     }
-    CHECK(g_calls > before); /* the counter sees the engine's heap calls */
+    CHECK(oak_test_heap_calls() > before); /* the counter sees the engine's heap calls */
     oak_destroy_scene(scene);
 }
 
 int main(void) {
-    oak_engine_desc d = {.log_level = OAK_LOG_WARN,
-                         .allocator = {count_alloc, count_realloc, count_free, NULL}};
+    oak_engine_desc d = {.log_level = OAK_LOG_WARN, .allocator = oak_test_counting_allocator()};
     if (oak_init(&d) != OAK_OK) return 2;
     RUN(animAndSkinFramesMakeNoHeapCallsAfterWarmup);
     oak_shutdown();

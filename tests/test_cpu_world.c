@@ -6,28 +6,11 @@
 
 #include "oak_test.h"
 
-static atomic_int g_heap_calls;
-static void *count_alloc(void *u, size_t n) {
-    (void)u;
-    atomic_fetch_add(&g_heap_calls, 1);
-    return aligned_alloc(16, (n + 15) & ~(size_t)15);
-}
-static void *count_realloc(void *u, void *p, size_t n) {
-    (void)u;
-    atomic_fetch_add(&g_heap_calls, 1);
-    return realloc(p, n);
-}
-static void count_free(void *u, void *p) {
-    (void)u;
-    if (p) atomic_fetch_add(&g_heap_calls, 1);
-    free(p);
-}
-
 static void init_counting(uint32_t threads) {
     oak_engine_desc d = {0};
     d.log_level = OAK_LOG_WARN;
     d.threads = threads;
-    d.allocator = (oak_allocator){count_alloc, count_realloc, count_free, NULL};
+    d.allocator = oak_test_counting_allocator();
     if (oak_init(&d) != OAK_OK) exit(2);
 }
 
@@ -42,9 +25,9 @@ static void draw_default(uint32_t w, uint32_t h, int frames, uint8_t *px, int *h
     CHECK_OK(oak_make_renderer(&r, &rd));
     if (!scene || !r) return;
     for (int f = 0; f < frames; f++) {
-        int before = atomic_load(&g_heap_calls);
+        int before = oak_test_heap_calls();
         CHECK_OK(oak_scene_draw(scene, r));
-        *heap = atomic_load(&g_heap_calls) - before;
+        *heap = oak_test_heap_calls() - before;
     }
     CHECK_OK(oak_renderer_read_pixels(r, px, (size_t)w * h * 4));
     oak_stage_timing t[16];
@@ -89,9 +72,9 @@ TEST(cpuWorldMovingCameraAllocatesNothingAfterWarmup) {
         CHECK_OK(oak_world_camera_path("default", (f & 1) ? 0.3f : 0.0f, eye, target));
         oak_transform tr = oak_transform_look_at(eye, target);
         oak_scene_set_transform(scene, cam, &tr);
-        int before = atomic_load(&g_heap_calls);
+        int before = oak_test_heap_calls();
         CHECK_OK(oak_scene_draw(scene, r));
-        heap = atomic_load(&g_heap_calls) - before;
+        heap = oak_test_heap_calls() - before;
         oak_stage_timing t[16];
         uint32_t n = oak_renderer_timings(r, t, 16);
         for (uint32_t i = 0; i < n; i++)

@@ -2,20 +2,6 @@
  * no heap calls: counted through the engine's allocator hooks. */
 #include "oak_test.h"
 
-static long g_calls;
-static void *count_alloc(void *u, size_t s) {
-    (void)u, g_calls++;
-    return malloc(s);
-}
-static void *count_realloc(void *u, void *p, size_t s) {
-    (void)u, g_calls++;
-    return realloc(p, s);
-}
-static void count_free(void *u, void *p) {
-    (void)u, g_calls++;
-    free(p);
-}
-
 TEST(frameMakesNoHeapCallsAfterWarmup) {
     oak_scene *scene = NULL;
     CHECK_OK(oak_make_scene(&scene));
@@ -25,21 +11,20 @@ TEST(frameMakesNoHeapCallsAfterWarmup) {
     CHECK_OK(oak_make_renderer(&r, &d));
     if (!scene || !r) return;
     for (int f = 0; f < 3; f++) CHECK_OK(oak_scene_draw(scene, r));
-    long before = g_calls;
+    long before = oak_test_heap_calls();
     for (int f = 0; f < 5; f++) CHECK_OK(oak_scene_draw(scene, r));
-    long per_frame = g_calls - before;
+    long per_frame = oak_test_heap_calls() - before;
     fprintf(stderr, "heap calls in 5 frames after warm-up: %ld\n", per_frame);
     CHECK_EQ_INT(per_frame, 0);
     /* the counter does see the engine's heap calls (the test can fail) */
-    before = g_calls;
+    before = oak_test_heap_calls();
     oak_destroy_renderer(r);
-    CHECK(g_calls > before);
+    CHECK(oak_test_heap_calls() > before);
     oak_destroy_scene(scene);
 }
 
 int main(void) {
-    oak_engine_desc d = {.log_level = OAK_LOG_WARN,
-                         .allocator = {count_alloc, count_realloc, count_free, NULL}};
+    oak_engine_desc d = {.log_level = OAK_LOG_WARN, .allocator = oak_test_counting_allocator()};
     if (oak_init(&d) != OAK_OK) return 2;
     RUN(frameMakesNoHeapCallsAfterWarmup);
     oak_shutdown();

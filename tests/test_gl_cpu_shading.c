@@ -6,23 +6,9 @@
 
 #include "backend/gl/gl_internal.h"
 
-static bool glt_skip(const char *name) {
-    return strcmp(name, "cpuThreadCountDeterminism") == 0;
-}
-#undef RUN
-#define RUN(name)                                                                                  \
-    do {                                                                                           \
-        if (glt_skip(#name)) break;                                                                \
-        oak_test_failures_ = 0;                                                                    \
-        name();                                                                                    \
-        if (oak_test_failures_) {                                                                  \
-            oak_test_failed_++;                                                                    \
-            fprintf(stderr, "FAIL %s (gl)\n", #name);                                              \
-        } else {                                                                                   \
-            oak_test_passed_++;                                                                    \
-            fprintf(stderr, "ok   %s (gl)\n", #name);                                              \
-        }                                                                                          \
-    } while (0)
+#define OAK_RERUN_BACKEND "gl"
+#include "cpu_rerun.h"
+
 #define oak_backend_cpu oak_backend_gl
 #define main            cpu_shading_main
 #include "test_cpu_shading.c"

@@ -264,27 +264,9 @@ TEST(glAlphaMaskCutsOutBelowCutoff) {
     scene_end(&s);
 }
 
-static uint64_t g_heap_calls;
-static void *count_alloc(void *u, size_t n) {
-    (void)u;
-    __atomic_add_fetch(&g_heap_calls, 1, __ATOMIC_RELAXED);
-    return aligned_alloc(16, (n + 15) & ~(size_t)15);
-}
-static void *count_realloc(void *u, void *p, size_t n) {
-    (void)u;
-    __atomic_add_fetch(&g_heap_calls, 1, __ATOMIC_RELAXED);
-    return realloc(p, n);
-}
-static void count_free(void *u, void *p) {
-    (void)u;
-    if (p) __atomic_add_fetch(&g_heap_calls, 1, __ATOMIC_RELAXED);
-    free(p);
-}
-
 TEST(glWarmFrameMakesNoHeapCalls) {
     oak_shutdown();
-    oak_engine_desc d = {.log_level = OAK_LOG_WARN,
-                         .allocator = {count_alloc, count_realloc, count_free, NULL}};
+    oak_engine_desc d = {.log_level = OAK_LOG_WARN, .allocator = oak_test_counting_allocator()};
     CHECK_OK(oak_init(&d));
     scene s;
     if (!scene_begin(&s, 64, 48)) {
@@ -301,13 +283,13 @@ TEST(glWarmFrameMakesNoHeapCalls) {
     s.in.light_count = 1;
     camera_down(&s, 6);
     for (int i = 0; i < 3; i++) CHECK_OK(scene_draw(&s));
-    uint64_t before = g_heap_calls;
+    uint64_t before = oak_test_heap_calls();
     for (int i = 0; i < 3; i++) {
         CHECK_OK(gl()->sync(s.gl, &s.fe.view));
         CHECK_OK(gl()->render(s.gl, &s.fe.view));
         CHECK_OK(gl()->read_pixels(s.gl, s.px, (size_t)s.w * s.h * 4));
     }
-    CHECK_EQ_INT(g_heap_calls - before, 0);
+    CHECK_EQ_INT(oak_test_heap_calls() - before, 0);
     scene_end(&s);
     oak_shutdown();
     oak_test_init(0);

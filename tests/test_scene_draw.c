@@ -54,22 +54,6 @@ TEST(sceneDrawHandsVisibleDrawsToRenderer) {
 }
 
 /* Counting hooks: a warm frame of scene + renderer makes no heap calls. */
-static size_t g_heap_calls;
-static void *count_alloc(void *u, size_t n) {
-    (void)u;
-    g_heap_calls++;
-    return malloc(n);
-}
-static void *count_realloc(void *u, void *p, size_t n) {
-    (void)u;
-    g_heap_calls++;
-    return realloc(p, n);
-}
-static void count_free(void *u, void *p) {
-    (void)u;
-    if (p) g_heap_calls++;
-    free(p);
-}
 
 TEST(sceneDrawWarmFramesMakeNoHeapCalls) {
     oak_renderer *r = NULL;
@@ -84,14 +68,14 @@ TEST(sceneDrawWarmFramesMakeNoHeapCalls) {
     }
     for (int f = 0; f < 3; f++) CHECK_OK(oak_scene_draw(s, r));
     oak_entity base = oak_scene_find(s, "base");
-    size_t before = g_heap_calls;
+    size_t before = oak_test_heap_calls();
     for (int f = 0; f < 20; f++) {
         oak_transform t = *oak_scene_transform(s, base);
         t.position[0] = 0.1f * (float)f;
         oak_scene_set_transform(s, base, &t);
         CHECK_OK(oak_scene_draw(s, r));
     }
-    CHECK_EQ_INT(g_heap_calls - before, 0);
+    CHECK_EQ_INT(oak_test_heap_calls() - before, 0);
     oak_destroy_scene(s);
     oak_destroy_renderer(r);
 }
@@ -99,7 +83,7 @@ TEST(sceneDrawWarmFramesMakeNoHeapCalls) {
 int main(void) {
     oak_engine_desc d = {0};
     d.log_level = OAK_LOG_NONE;
-    d.allocator = (oak_allocator){count_alloc, count_realloc, count_free, NULL};
+    d.allocator = oak_test_counting_allocator();
     if (oak_init(&d)) return 2;
     RUN(sceneDrawHandsVisibleDrawsToRenderer);
     RUN(sceneDrawWarmFramesMakeNoHeapCalls);

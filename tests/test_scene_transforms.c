@@ -172,22 +172,6 @@ TEST(sceneLookAtPointsMinusZAtTarget) {
 }
 
 /* A counting allocator: the gather must stop calling the heap once warm. */
-static size_t g_heap_calls;
-static void *count_alloc(void *u, size_t n) {
-    (void)u;
-    g_heap_calls++;
-    return malloc(n);
-}
-static void *count_realloc(void *u, void *p, size_t n) {
-    (void)u;
-    g_heap_calls++;
-    return realloc(p, n);
-}
-static void count_free(void *u, void *p) {
-    (void)u;
-    if (p) g_heap_calls++;
-    free(p);
-}
 
 TEST(sceneFrameInputGathersColumnsWithoutAllocating) {
     oak_scene *s;
@@ -240,14 +224,14 @@ TEST(sceneFrameInputGathersColumnsWithoutAllocating) {
     CHECK(in.post == oak_scene_post(s));
 
     /* Warm frames: move things, gather again, count heap calls. */
-    size_t before = g_heap_calls;
+    size_t before = oak_test_heap_calls();
     for (int f = 0; f < 5; f++) {
         pt.position[2] = (float)f;
         oak_scene_set_transform(s, parent, &pt);
         CHECK_OK(oak_scene_frame_input(s, &in));
         CHECK_EQ_INT(oak_scene_last_update_count(s), N + 2);
     }
-    CHECK_EQ_INT(g_heap_calls - before, 0);
+    CHECK_EQ_INT(oak_test_heap_calls() - before, 0);
     CHECK_NEAR(in.transforms[N - 1][3][2], 4, 0);
     oak_destroy_scene(s);
 }
@@ -255,7 +239,7 @@ TEST(sceneFrameInputGathersColumnsWithoutAllocating) {
 int main(void) {
     oak_engine_desc d = {0};
     d.log_level = OAK_LOG_NONE;
-    d.allocator = (oak_allocator){count_alloc, count_realloc, count_free, NULL};
+    d.allocator = oak_test_counting_allocator();
     if (oak_init(&d)) return 2;
     RUN(sceneThreeLevelWorldPositions);
     RUN(sceneUpdateRecomputesExactlyTheMovedSubtree);

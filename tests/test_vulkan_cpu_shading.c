@@ -4,24 +4,9 @@
 #include "vulkan_test.h"
 
 #define oak_test_init(threads) vkt_init()
-/* Tests of the CPU rasterizer itself (its thread pool), not of the picture. */
-static bool vkt_skip(const char *name) {
-    return strcmp(name, "cpuThreadCountDeterminism") == 0;
-}
-#undef RUN
-#define RUN(name)                                                                                  \
-    do {                                                                                           \
-        if (vkt_skip(#name)) break;                                                                \
-        oak_test_failures_ = 0;                                                                    \
-        name();                                                                                    \
-        if (oak_test_failures_) {                                                                  \
-            oak_test_failed_++;                                                                    \
-            fprintf(stderr, "FAIL %s (vulkan)\n", #name);                                          \
-        } else {                                                                                   \
-            oak_test_passed_++;                                                                    \
-            fprintf(stderr, "ok   %s (vulkan)\n", #name);                                          \
-        }                                                                                          \
-    } while (0)
+#define OAK_RERUN_BACKEND      "vulkan"
+#include "cpu_rerun.h"
+
 #define oak_backend_cpu oak_backend_vulkan
 #define main            cpu_shading_main
 #include "test_cpu_shading.c"

@@ -11,14 +11,14 @@ TEST(vulkanThousandFramesLeakNothing) {
     for (int f = 0; f < 10; f++) CHECK_OK(rscene_frame(s, px, RW, RH));
     oak_vk_stats a, b;
     oak_vk_debug_stats(s->vk, &a);
-    long heap0 = vkt_heap_calls;
+    long heap0 = oak_test_heap_calls();
     int failures = 0;
     uint64_t t0 = oak_time_ns();
     for (int f = 0; f < 1000; f++) {
         s->worlds[1][3][1] = 0.002f * (float)f; /* something moves */
         failures += rscene_frame(s, f % 100 == 99 ? px : NULL, RW, RH) != OAK_OK;
     }
-    long heap = vkt_heap_calls - heap0;
+    long heap = oak_test_heap_calls() - heap0;
     oak_vk_debug_stats(s->vk, &b);
     print_stats("after 10 frames", &a);
     print_stats("after 1010 frames", &b);

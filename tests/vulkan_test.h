@@ -26,27 +26,13 @@ static void vkt_log(void *user, oak_log_level level, const char *msg) {
 }
 
 /* Heap calls through the engine's hooks (vkt_init_counting). */
-static long vkt_heap_calls;
-static void *vkt_alloc(void *u, size_t n) {
-    (void)u, vkt_heap_calls++;
-    return malloc(n);
-}
-static void *vkt_realloc(void *u, void *p, size_t n) {
-    (void)u, vkt_heap_calls++;
-    return realloc(p, n);
-}
-static void vkt_free(void *u, void *p) {
-    (void)u;
-    if (p) vkt_heap_calls++;
-    free(p);
-}
 
 static inline void vkt_init_with(const oak_allocator *a);
 static inline void vkt_init(void) {
     vkt_init_with(NULL);
 }
 static inline void vkt_init_counting(void) {
-    oak_allocator a = {vkt_alloc, vkt_realloc, vkt_free, NULL};
+    oak_allocator a = oak_test_counting_allocator();
     vkt_init_with(&a);
 }
 
