@@ -108,27 +108,6 @@ static oak_result make_material(oak_material *out, const char *name, const float
     return oak_make_material(out, &d);
 }
 
-static oak_result add_terrain(oak_scene *scene, const oak_shape_desc *recipe) {
-    oak_mesh mesh;
-    oak_result r = oak_make_shape(&mesh, recipe);
-    if (r) return r;
-    oak_texture ground;
-    r = oak_load_texture(&ground, "oak://ground", OAK_FORMAT_RGBA8_SRGB);
-    if (r) return r;
-    oak_material_desc d = oak_material_desc_defaults(NULL);
-    d.metallic = 0.0f;
-    d.roughness = 0.95f;
-    d.base_color_tex.texture = ground;
-    d.name = "terrain";
-    oak_material mat;
-    r = oak_make_material(&mat, &d);
-    if (r) return r;
-    oak_transform t = oak_transform_identity();
-    if (!_oak_world_place(scene, "terrain", mesh, mat, &t).id)
-        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "world default: no room for the terrain");
-    return OAK_OK;
-}
-
 /* Two rows along X: the front one sweeps roughness 1 -> 0.05 on a metal (a
    mirror at the end), the back one metallic 0 -> 1 at fixed roughness. */
 static oak_result add_spheres(oak_scene *scene, const oak_shape_desc *terrain, const layout *l) {
@@ -251,7 +230,7 @@ static oak_result add_sun_and_sky(oak_scene *scene, const layout *l) {
 oak_result _oak_world_default_build(oak_scene *scene) {
     oak_shape_desc terrain = terrain_recipe();
     layout l = find_layout(&terrain);
-    oak_result r = add_terrain(scene, &terrain);
+    oak_result r = _oak_world_add_ground(scene, &terrain, "terrain");
     if (!r) r = add_spheres(scene, &terrain, &l);
     if (!r) r = add_boxes(scene, &terrain, &l);
     if (!r) r = add_sun_and_sky(scene, &l);

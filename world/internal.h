@@ -13,6 +13,9 @@ void _oak_world_stress_path(float t, float eye[3], float target[3]);
 /* An entity with a transform and a mesh renderer; id 0 when out of memory. */
 oak_entity _oak_world_place(oak_scene *scene, const char *name, oak_mesh mesh,
                             oak_material material, const oak_transform *t);
+/* The ground of a world: the recipe's mesh under the painted oak://ground
+   texture (a matte dielectric), placed at the origin as entity `name`. */
+oak_result _oak_world_add_ground(oak_scene *scene, const oak_shape_desc *recipe, const char *name);
 /* A camera entity looking from eye at target, made the active camera. */
 oak_entity _oak_world_camera(oak_scene *scene, const oak_camera *cam, const float eye[3],
                              const float target[3]);

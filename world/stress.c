@@ -88,24 +88,10 @@ oak_result _oak_world_stress_build(oak_scene *scene) {
     gd.size[0] = GRID_X * SPACING + 200.0f;
     gd.size[2] = GRID_Z * SPACING + 200.0f;
     gd.uv_scale = 100.0f;
-    oak_mesh ground;
-    r = oak_make_shape(&ground, &gd);
+    r = _oak_world_add_ground(scene, &gd, "ground");
     if (r) return r;
-    oak_texture tex;
-    r = oak_load_texture(&tex, "oak://ground", OAK_FORMAT_RGBA8_SRGB);
-    if (r) return r;
-    oak_material_desc md = oak_material_desc_defaults(NULL);
-    md.metallic = 0.0f;
-    md.roughness = 0.95f;
-    md.base_color_tex.texture = tex;
-    md.name = "stress_ground";
-    oak_material ground_mat;
-    r = oak_make_material(&ground_mat, &md);
-    if (r) return r;
-    oak_transform t = oak_transform_identity();
-    if (!_oak_world_place(scene, "ground", ground, ground_mat, &t).id)
-        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "world stress: no room for the ground");
 
+    oak_transform t;
     for (uint32_t i = 0; i < GRID_X * GRID_Z; i++) {
         uint32_t gx = i % GRID_X, gz = i / GRID_X;
         bool instanced = gz < GRID_Z / 2;

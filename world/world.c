@@ -94,3 +94,24 @@ float _oak_world_grey_card_exposure(float white_radiance) {
     double x = (-qb + sqrt(qb * qb - 4 * qa * qc)) / (2 * qa);
     return white_radiance > 0 ? (float)(x / (0.18 * white_radiance)) : 1.0f;
 }
+
+oak_result _oak_world_add_ground(oak_scene *scene, const oak_shape_desc *recipe, const char *name) {
+    oak_mesh mesh;
+    oak_result r = oak_make_shape(&mesh, recipe);
+    if (r) return r;
+    oak_texture ground;
+    r = oak_load_texture(&ground, "oak://ground", OAK_FORMAT_RGBA8_SRGB);
+    if (r) return r;
+    oak_material_desc d = oak_material_desc_defaults(NULL);
+    d.metallic = 0.0f;
+    d.roughness = 0.95f;
+    d.base_color_tex.texture = ground;
+    d.name = name;
+    oak_material mat;
+    r = oak_make_material(&mat, &d);
+    if (r) return r;
+    oak_transform t = oak_transform_identity();
+    if (!_oak_world_place(scene, name, mesh, mat, &t).id)
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "world: no room for the %s", name);
+    return OAK_OK;
+}
