@@ -17,6 +17,26 @@
 
 static void parity(const char *name, const oak_frame_input *input, oak_scene *scene);
 
+/* Draws the input (or the scene when input is NULL) on backends[0..n) into
+   img[b] (PW x PH RGBA8 each); false when any of them failed. */
+static bool parity_draw(const char *const *backends, int n, const oak_frame_input *input,
+                        oak_scene *scene, uint8_t **img) {
+    for (int b = 0; b < n; b++) {
+        if (!img[b]) return false;
+        oak_renderer *r = NULL;
+        oak_renderer_desc rd = {
+            .backend = backends[b], .width = PW, .height = PH, .shadow_map_size = 1024};
+        CHECK_OK(oak_make_renderer(&r, &rd));
+        if (!r) return false;
+        oak_result res = scene ? oak_scene_draw(scene, r) : oak_renderer_draw(r, input);
+        CHECK_OK(res);
+        if (res == OAK_OK) CHECK_OK(oak_renderer_read_pixels(r, img[b], PW * PH * 4));
+        oak_destroy_renderer(r);
+        if (res != OAK_OK) return false;
+    }
+    return true;
+}
+
 /* A camera at eye looking at target, +Y up (camera to world). */
 static void parity_look(mat4 out, float ex, float ey, float ez, float tx, float ty, float tz) {
     vec3 eye = {ex, ey, ez}, target = {tx, ty, tz}, up = {0, 1, 0};

@@ -13,22 +13,7 @@ static void parity(const char *name, const oak_frame_input *input, oak_scene *sc
     uint8_t *img[3] = {oak_alloc(PW * PH * 4), oak_alloc(PW * PH * 4), oak_alloc(PW * PH * 4)};
     const char *backends[3] = {"cpu", "gl", "vulkan"};
     int n = g_vulkan ? 3 : 2;
-    bool ok = img[0] && img[1] && img[2];
-    for (int b = 0; b < n && ok; b++) {
-        oak_renderer *r = NULL;
-        oak_renderer_desc rd = {
-            .backend = backends[b], .width = PW, .height = PH, .shadow_map_size = 1024};
-        CHECK_OK(oak_make_renderer(&r, &rd));
-        if (!r) {
-            ok = false;
-            break;
-        }
-        oak_result res = scene ? oak_scene_draw(scene, r) : oak_renderer_draw(r, input);
-        CHECK_OK(res);
-        CHECK_OK(oak_renderer_read_pixels(r, img[b], PW * PH * 4));
-        ok = res == OAK_OK;
-        oak_destroy_renderer(r);
-    }
+    bool ok = parity_draw(backends, n, input, scene, img);
     if (ok) parity_compare(name, "cpu", "gl", img[0], img[1]);
     if (ok && n == 3) parity_compare(name, "vulkan", "gl", img[2], img[1]);
     for (int b = 0; b < 3; b++) oak_free(img[b]);

@@ -8,22 +8,7 @@
 static void parity(const char *name, const oak_frame_input *input, oak_scene *scene) {
     uint8_t *img[2] = {oak_alloc(PW * PH * 4), oak_alloc(PW * PH * 4)};
     const char *backends[2] = {"cpu", "vulkan"};
-    bool ok = img[0] && img[1];
-    for (int b = 0; b < 2 && ok; b++) {
-        oak_renderer *r = NULL;
-        oak_renderer_desc rd = {
-            .backend = backends[b], .width = PW, .height = PH, .shadow_map_size = 1024};
-        CHECK_OK(oak_make_renderer(&r, &rd));
-        if (!r) {
-            ok = false;
-            break;
-        }
-        oak_result res = scene ? oak_scene_draw(scene, r) : oak_renderer_draw(r, input);
-        CHECK_OK(res);
-        CHECK_OK(oak_renderer_read_pixels(r, img[b], PW * PH * 4));
-        ok = res == OAK_OK;
-        oak_destroy_renderer(r);
-    }
+    bool ok = parity_draw(backends, 2, input, scene, img);
     if (ok) parity_compare(name, "cpu", "vulkan", img[0], img[1]);
     oak_free(img[0]);
     oak_free(img[1]);
