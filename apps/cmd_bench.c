@@ -16,7 +16,7 @@
      CLI_OPT_VERBOSE)
 #define MAX_STAGES       24 /* "frame" and up to 23 the backend names */
 #define MAX_RUNS         4
-#define PARITY_TOLERANCE 2 /* channel difference in 1/255 steps, as DESIGN.md states */
+#define PARITY_TOLERANCE 2 /* channel difference in 1/255 steps: the parity rule */
 
 typedef struct series {
     char name[32];

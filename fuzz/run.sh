@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang and runs fuzz_gltf for a bounded
 # time (first argument, seconds; default 60) over a corpus seeded with the
-# shared glTF models. Usage: fuzz/run.sh [seconds]
+# glTF test models (tests/data/models). Usage: fuzz/run.sh [seconds]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}
@@ -10,7 +10,7 @@ CC=${CC:-clang} cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOAK
 cmake --build build/fuzz -j "$(nproc)" --target fuzz_gltf
 corpus=build/fuzz/corpus
 mkdir -p "$corpus"
-for root in ../shared/assets/gltf ../../shared/assets/gltf tests/data/gltf; do
+for root in tests/data/models tests/data/gltf; do
   [ -d "$root" ] && find "$root" \( -name '*.gltf' -o -name '*.glb' \) -size -1000k \
     -exec cp {} "$corpus"/ \;
 done

@@ -1,18 +1,15 @@
-/* Where the shared glTF test models are: ../shared/assets from a clone's
- * root, or ../../shared/assets from a worktree under a folder of worktrees. */
+/* Where the glTF test models are: tests/data/models in this repository (CTest
+ * runs every test from the project root). A missing file is reported by the
+ * loader with this path, so the failure names it. */
 #ifndef GLTF_TEST_ASSETS_H
 #define GLTF_TEST_ASSETS_H
 
 #include <stdio.h>
-#include <unistd.h>
+
+#define GLTF_TEST_MODELS "tests/data/models"
 
 static inline const char *gltf_asset(char *buf, size_t size, const char *rel) {
-    static const char *const roots[] = {"../shared/assets/gltf", "../../shared/assets/gltf"};
-    for (int i = 0; i < 2; i++) {
-        snprintf(buf, size, "%s/%s", roots[i], rel);
-        if (access(buf, R_OK) == 0) return buf;
-    }
-    snprintf(buf, size, "%s/%s", roots[0], rel); /* the failure names the usual place */
+    snprintf(buf, size, "%s/%s", GLTF_TEST_MODELS, rel);
     return buf;
 }
 

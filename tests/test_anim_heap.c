@@ -15,8 +15,9 @@ TEST(animAndSkinFramesMakeNoHeapCallsAfterWarmup) {
     for (int i = 0; i < 2; i++) {
         char path[256];
         CHECK_OK(oak_gltf_load(&g[i], gltf_asset(path, sizeof path, files[i]), NULL));
-        if (!g[i]) return;
+        if (!g[i]) goto done; /* missing model: the check above named it */
         CHECK_OK(oak_gltf_instantiate(&inst[i], scene, g[i], (oak_entity){0}, files[i]));
+        if (!inst[i]) goto done;
         oak_anim_player *p = oak_gltf_instance_player(inst[i]);
         oak_anim_play(p, 0, true);
         p->blend_clip = g[i]->clip_count - 1; /* a blended layer and an additive one too */
@@ -44,8 +45,15 @@ TEST(animAndSkinFramesMakeNoHeapCallsAfterWarmup) {
     for (int i = 0; i < 2; i++) {
         oak_gltf_instance_free(inst[i]);
         oak_gltf_free(g[i]);
+        inst[i] = NULL;
+        g[i] = NULL;
     }
     CHECK(oak_test_heap_calls() > before); /* the counter sees the engine's heap calls */
+done:
+    for (int i = 0; i < 2; i++) {
+        oak_gltf_instance_free(inst[i]);
+        oak_gltf_free(g[i]);
+    }
     oak_destroy_scene(scene);
 }
 

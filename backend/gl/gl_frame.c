@@ -1,4 +1,4 @@
-/* One frame on OpenGL, the pass list every backend follows (DESIGN.md):
+/* One frame on OpenGL, the pass list every backend follows (docs/ARCHITECTURE.md):
  *   1. sync      assets whose version moved go up (gl_resources.c)
  *   2. upload    view block, draws, casters, lights, indirect commands
  *   3. shadow    casters into the key light's depth map (multi-draw indirect)
