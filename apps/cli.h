@@ -29,13 +29,15 @@ enum cli_option_flag {
     CLI_OPT_WINDOW = 1u << 12,
     CLI_OPT_WINDOW_CAPTURE = 1u << 13, /* for tests; not in help */
     CLI_OPT_WINDOW_RESIZE = 1u << 14,  /* for tests; not in help */
+    CLI_OPT_ASSET_ROOT = 1u << 15,
 };
 
 typedef struct cli_options {
     const char *command;
     const char *world; /* NULL with --scene */
     const char *scene;
-    const char *backend; /* "auto" unless given */
+    const char *asset_root; /* --asset-root: where the scene's files may lie */
+    const char *backend;    /* "auto" unless given */
     const char *device;
     uint32_t width, height;
     uint32_t frames; /* 0: the command's default */

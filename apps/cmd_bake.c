@@ -53,14 +53,14 @@ static oak_result pose_cost(const oak_gltf *g, double *ms, uint32_t *vertices) {
 }
 
 /* Loads path runs times; the first model is kept in *keep. */
-static oak_result timed_loads(const char *path, int runs, oak_gltf **keep, double *first,
-                              double *median) {
+static oak_result timed_loads(const char *path, const char *root, int runs, oak_gltf **keep,
+                              double *first, double *median) {
     double t[64];
     if (runs > 64) runs = 64;
     for (int i = 0; i < runs; i++) {
         uint64_t t0 = oak_time_ns();
         oak_gltf *g = NULL;
-        oak_result r = oak_gltf_load(&g, path, NULL);
+        oak_result r = oak_gltf_load(&g, path, &(oak_gltf_desc){.asset_root = root});
         t[i] = oak_ms_since(t0);
         if (r) return r;
         if (i == 0)
@@ -76,12 +76,19 @@ static oak_result timed_loads(const char *path, int runs, oak_gltf **keep, doubl
 
 int _oak_cmd_bake(int argc, char **argv) {
     int runs = 1;
-    if (argc == 5 && strcmp(argv[3], "--runs") == 0) {
-        runs = atoi(argv[4]);
-        argc = 3;
+    const char *root = NULL;
+    bool bad = false;
+    while (argc >= 5 && !bad) { /* options after IN and OUT, each with a value */
+        if (strcmp(argv[argc - 2], "--runs") == 0)
+            runs = atoi(argv[argc - 1]);
+        else if (strcmp(argv[argc - 2], "--asset-root") == 0)
+            root = argv[argc - 1];
+        else
+            bad = true;
+        argc -= 2;
     }
-    if (argc != 3 || argv[1][0] == '-' || argv[2][0] == '-' || runs < 1 || runs > 64) {
-        fprintf(stderr, "usage: oak bake IN.gltf|IN.glb OUT.oakm [--runs N]\n");
+    if (bad || argc != 3 || argv[1][0] == '-' || argv[2][0] == '-' || runs < 1 || runs > 64) {
+        fprintf(stderr, "usage: oak bake IN.gltf|IN.glb OUT.oakm [--runs N] [--asset-root DIR]\n");
         return 2;
     }
     cli_options co = {.command = "bake"};
@@ -89,9 +96,9 @@ int _oak_cmd_bake(int argc, char **argv) {
     oak_gltf *g = NULL, *back = NULL;
     double src_first = 0, src_median = 0, cache_first = 0, cache_median = 0, pose_ms = 0;
     uint32_t posed = 0;
-    oak_result r = timed_loads(argv[1], runs, &g, &src_first, &src_median);
+    oak_result r = timed_loads(argv[1], root, runs, &g, &src_first, &src_median);
     if (!r) r = oak_gltf_bake(g, argv[2]);
-    if (!r) r = timed_loads(argv[2], runs < 5 ? 5 : runs, &back, &cache_first, &cache_median);
+    if (!r) r = timed_loads(argv[2], root, runs < 5 ? 5 : runs, &back, &cache_first, &cache_median);
     if (!r) r = pose_cost(back, &pose_ms, &posed);
     if (r) {
         fprintf(stderr, "oak bake: %s\n", oak_last_error());

@@ -16,6 +16,7 @@
 
 typedef struct view_args {
     const char *file, *anim, *backend, *out, *capture;
+    const char *asset_root; /* --asset-root: where the model's URIs may point */
     float time, yaw, pitch;
     uint32_t width, height, frames;
     bool check, has_time, window;
@@ -24,7 +25,7 @@ typedef struct view_args {
 static int usage(void) {
     fprintf(stderr, "usage: oak view FILE [--check] [--anim NAME|INDEX] [--time T] [--yaw DEG]\n"
                     "                [--pitch DEG] [--backend B] [--size WxH] [--out F.png]\n"
-                    "                [--window [--frames N]]\n");
+                    "                [--window [--frames N]] [--asset-root DIR]\n");
     return 2;
 }
 
@@ -55,6 +56,8 @@ static int parse(view_args *a, int argc, char **argv) {
             a->backend = v;
         else if (strcmp(s, "--out") == 0)
             a->out = v;
+        else if (strcmp(s, "--asset-root") == 0)
+            a->asset_root = v;
         else if (strcmp(s, "--window-capture") == 0)
             a->capture = v;
         else if (strcmp(s, "--frames") == 0) {
@@ -151,7 +154,7 @@ static int view(const view_args *a) {
     float *pts = NULL;
     uint8_t *pixels = NULL;
     int code = 1;
-    oak_result r = oak_gltf_load(&g, a->file, NULL);
+    oak_result r = oak_gltf_load(&g, a->file, &(oak_gltf_desc){.asset_root = a->asset_root});
     if (r) goto out;
     int32_t clip = -1;
     if (a->anim && (clip = oak_gltf_find_clip(g, a->anim)) < 0) {
@@ -252,7 +255,7 @@ int _oak_cmd_view(int argc, char **argv) {
         code = 1;
     } else if (a.check) {
         oak_gltf *g = NULL;
-        oak_gltf_desc d = {.no_assets = true};
+        oak_gltf_desc d = {.no_assets = true, .asset_root = a.asset_root};
         if (oak_gltf_load(&g, a.file, &d)) {
             fprintf(stderr, "oak view: %s\n", oak_last_error());
             code = 1;

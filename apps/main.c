@@ -14,13 +14,14 @@ typedef struct command {
 
 static const command g_commands[] = {
     {"render", _oak_cmd_render,
-     CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_BACKEND | CLI_OPT_DEVICE | CLI_OPT_SIZE |
-         CLI_OPT_FRAMES | CLI_OPT_OUT | CLI_OPT_THREADS | CLI_OPT_VERBOSE | CLI_OPT_WINDOW,
+     CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_ASSET_ROOT | CLI_OPT_BACKEND | CLI_OPT_DEVICE |
+         CLI_OPT_SIZE | CLI_OPT_FRAMES | CLI_OPT_OUT | CLI_OPT_THREADS | CLI_OPT_VERBOSE |
+         CLI_OPT_WINDOW,
      "draw a world or scene file to a PNG (--window: show it in a window)"},
     {"bench", _oak_cmd_bench,
-     CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_BACKEND | CLI_OPT_DEVICE | CLI_OPT_SIZE |
-         CLI_OPT_FRAMES | CLI_OPT_WARMUP | CLI_OPT_JSON | CLI_OPT_COMPARE | CLI_OPT_THREADS |
-         CLI_OPT_VERBOSE,
+     CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_ASSET_ROOT | CLI_OPT_BACKEND | CLI_OPT_DEVICE |
+         CLI_OPT_SIZE | CLI_OPT_FRAMES | CLI_OPT_WARMUP | CLI_OPT_JSON | CLI_OPT_COMPARE |
+         CLI_OPT_THREADS | CLI_OPT_VERBOSE,
      "time frames along the world's camera path (median, p95, max per stage)"},
     {"info", _oak_cmd_info, CLI_OPT_THREADS | CLI_OPT_VERBOSE,
      "version, backends compiled in and what each finds here, threads"},

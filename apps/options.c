@@ -19,6 +19,8 @@ typedef struct option_spec {
 static const option_spec g_specs[] = {
     {"--world", CLI_OPT_WORLD, "NAME", "a built-in world (default: default)"},
     {"--scene", CLI_OPT_SCENE, "FILE", "a JSON scene file instead of a world"},
+    {"--asset-root", CLI_OPT_ASSET_ROOT, "DIR",
+     "folder the scene's files must be in (default: its own)"},
     {"--backend", CLI_OPT_BACKEND, "B", "cpu, vulkan, gl, null or auto (default: auto)"},
     {"--device", CLI_OPT_DEVICE, "D", "the backend's device, by name or index"},
     {"--size", CLI_OPT_SIZE, "WxH", "output size (default: 1280x720)"},
@@ -95,6 +97,9 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
         break;
     case CLI_OPT_SCENE:
         o->scene = v;
+        break;
+    case CLI_OPT_ASSET_ROOT:
+        o->asset_root = v;
         break;
     case CLI_OPT_BACKEND:
         o->backend = v;
@@ -173,6 +178,8 @@ int _oak_cli_parse(cli_options *o, int argc, char **argv, uint32_t allowed) {
         int r = set_option(o, spec, value);
         if (r) return r;
     }
+    if (o->asset_root && !o->scene)
+        return usage_error(o, "--asset-root '%s' needs --scene", o->asset_root);
     if (o->world && o->scene)
         return usage_error(o, "--world and --scene name two things to draw; give one");
     if (o->window_capture && !o->window)

@@ -56,7 +56,8 @@ int _oak_cli_check_backend(const cli_options *opts, const char *backend) {
 int _oak_cli_open_scene(const cli_options *opts, oak_scene **out) {
     *out = NULL;
     if (opts->scene) {
-        if (oak_scene_load(out, opts->scene) != OAK_OK) return _oak_cli_fail(opts);
+        oak_scene_load_desc d = {.asset_root = opts->asset_root};
+        if (oak_scene_load_with(out, opts->scene, &d) != OAK_OK) return _oak_cli_fail(opts);
         return 0;
     }
     /* check the name first: a typo should not cost a scene */

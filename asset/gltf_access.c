@@ -232,12 +232,20 @@ oak_result _oak_gltf_uri_bytes(gltf_ctx *c, const char *uri, const char *path, c
     rel[k] = 0;
     if (k != strlen(rel))
         return oak_error(OAK_ERROR_PARSE, "%s: %s.uri decodes to a NUL byte", c->file, path);
-    char full[4096];
-    oak_path_join_dir(full, sizeof full, c->base, rel);
+    char full[4096], why[512];
+    oak_result r = oak_path_confine(full, sizeof full, c->desc->asset_root, c->base, rel);
+    if (r == OAK_ERROR_NOT_FOUND) {
+        oak_path_join_dir(full, sizeof full, c->base, rel);
+        return oak_error(OAK_ERROR_IO, "%s: %s.uri: cannot read %s (no such file)", c->file, path,
+                         full);
+    }
     void *bytes = NULL;
     size_t got = 0;
-    oak_result r = oak_read_file(full, &bytes, &got);
-    if (r) return oak_error(r, "%s: %s.uri: cannot read %s", c->file, path, full);
+    if (!r) r = oak_read_file(full, &bytes, &got);
+    if (r) { /* the reason is copied out first: oak_error formats into the same buffer */
+        snprintf(why, sizeof why, "%s", oak_last_error());
+        return oak_error(r, "%s: %s.uri: %s", c->file, path, why);
+    }
     /* Keep it in scratch so every failure path frees it. */
     uint8_t *copy = oak_arena_alloc(&c->scratch, got ? got : 1, 16);
     if (!copy) {

@@ -1,11 +1,12 @@
 /* glTF images: the encoded bytes from a URI, a data: URI or a buffer view,
- * sizes checked with stb's header probe before anything is decoded, then
+ * formats and sizes checked by oak's header probe before anything is decoded, then
  * decoded to RGBA8 on the job pool, one image per job. */
 #include <string.h>
 
 #include <stb/stb_image.h>
 
 #include "gltf_internal.h"
+#include "image_format.h"
 
 typedef struct image_job {
     const uint8_t *bytes;
@@ -62,16 +63,14 @@ oak_result _oak_gltf_load_images(gltf_ctx *c) {
         else
             r = _oak_gltf_view_bytes(c, (uint32_t)view, path, &jobs[i].bytes, &jobs[i].size);
         if (r) return r;
-        int w, h, comp;
-        if (jobs[i].size > 0x7fffffff ||
-            !stbi_info_from_memory(jobs[i].bytes, (int)jobs[i].size, &w, &h, &comp))
-            return oak_error(OAK_ERROR_PARSE, "%s: %s is not an image oak can decode (%s)", c->file,
-                             path, stbi_failure_reason());
-        if (w <= 0 || h <= 0 || w > OAK_MAX_TEXTURE_SIZE || h > OAK_MAX_TEXTURE_SIZE)
-            return oak_error(OAK_ERROR_LIMIT, "%s: %s is %dx%d, past oak's %d texel limit", c->file,
-                             path, w, h, OAK_MAX_TEXTURE_SIZE);
+        char where[1024];
+        snprintf(where, sizeof where, "%s: %s", c->file, path);
+        _oak_image_info info;
+        if ((r = _oak_image_probe(&info, jobs[i].bytes, jobs[i].size, where))) return r;
+        if (info.kind == _OAK_IMAGE_HDR || jobs[i].size > 0x7fffffff)
+            return oak_error(OAK_ERROR_UNSUPPORTED, "%s: %s is not a PNG or JPEG", c->file, path);
         /* decoded by stb and then copied: twice its RGBA size */
-        if (!_oak_gltf_budget(c, (size_t)w * (size_t)h * 8)) return _oak_gltf_oom(c);
+        if (!_oak_gltf_budget(c, (size_t)info.width * info.height * 8)) return _oak_gltf_oom(c);
         i++;
     }
     if (c->desc->no_images || !n) return OAK_OK;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "gltf_internal.h"
 
@@ -882,6 +883,11 @@ static oak_result load(oak_gltf **out, void *data, size_t size, data_kind kind, 
     *out = NULL;
     static const oak_gltf_desc no_desc = {0};
     if (!desc) desc = &no_desc;
+    oak_result root_ok = oak_asset_root_check(desc->asset_root);
+    if (root_ok) {
+        drop(data, size, kind);
+        return root_ok;
+    }
     oak_gltf *g = oak_calloc(1, sizeof *g);
     _oak_gltf_mem *mem = oak_calloc(1, sizeof *mem);
     if (!g || !mem || oak_arena_init(&mem->arena, 64u << 10)) {
@@ -934,36 +940,29 @@ oak_result oak_gltf_load_memory(oak_gltf **out, const void *data, size_t size, c
 
 /* A cache is mapped rather than read: its arrays are used in place, so the
  * page cache's pages serve them without a copy (copy-on-write if a user
- * writes). NULL when the file is not a cache or cannot be mapped. */
-static void *map_cache(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
+ * writes). NULL when the file is not a cache or cannot be mapped; fd is an
+ * input that oak_open_input let through (a regular file within the limit). */
+static void *map_cache(int fd, size_t len) {
     char magic[8];
-    void *p = NULL;
-    if (fread(magic, 1, 8, f) == 8 && memcmp(magic, OAK_OAKM_MAGIC, 8) == 0 &&
-        fseek(f, 0, SEEK_END) == 0) {
-        long len = ftell(f);
-        if (len > 8) {
-            p = mmap(NULL, (size_t)len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fileno(f), 0);
-            if (p == MAP_FAILED)
-                p = NULL;
-            else
-                *size = (size_t)len;
-        }
-    }
-    fclose(f);
-    return p;
+    if (len <= 8 || pread(fd, magic, 8, 0) != 8 || memcmp(magic, OAK_OAKM_MAGIC, 8) != 0)
+        return NULL;
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    return p == MAP_FAILED ? NULL : p;
 }
 
 oak_result oak_gltf_load(oak_gltf **out, const char *path, const oak_gltf_desc *desc) {
     if (!out || !path)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_gltf_load: no output or path");
     *out = NULL;
+    int fd;
     size_t size = 0;
-    void *mapped = map_cache(path, &size);
+    oak_result r = oak_open_input(&fd, &size, path);
+    if (r) return r;
+    void *mapped = map_cache(fd, size);
+    close(fd);
     if (mapped) return load(out, mapped, size, DATA_MAPPED, path, desc);
     void *data;
-    oak_result r = oak_read_file(path, &data, &size);
+    r = oak_read_file(path, &data, &size);
     if (r) return r;
     return load(out, data, size, DATA_HEAP, path, desc);
 }

@@ -1,13 +1,60 @@
-/* Image files through stb: decoding PNG, JPEG, HDR and the rest stb_image
- * reads (to RGBA8 or RGBA32F), and PNG writing. Every failure names the file;
- * decoded pixels are copied into engine-allocated memory. */
+/* Image files: PNG and JPEG decoded by stb, Radiance HDR by oak's bounded
+ * reader, each only after image_probe.c has named the format by signature
+ * and held its header to the limits; and PNG writing. Every failure names
+ * the file; decoded pixels are in engine-allocated memory. */
 #include <limits.h>
 #include <string.h>
 
 #include <stb/stb_image.h>
 #include <stb/stb_image_write.h>
 
+#include "image_format.h"
 #include "registry.h"
+
+oak_result oak_image_load_memory(uint32_t *width, uint32_t *height, bool *is_float, void **pixels,
+                                 const void *data, size_t size, const char *name) {
+    *width = *height = 0;
+    *is_float = false;
+    *pixels = NULL;
+    if (!name) name = "<memory>";
+    if (!data && size) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "%s: no image data", name);
+    _oak_image_info info;
+    oak_result r = _oak_image_probe(&info, data, size, name);
+    if (r) return r;
+    size_t bytes = _oak_image_decoded_bytes(&info);
+    void *out = oak_alloc(bytes);
+    if (!out)
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: no memory for %ux%u texels", name,
+                         info.width, info.height);
+    if (info.kind == _OAK_IMAGE_HDR) {
+        r = _oak_hdr_decode(out, &info, data, size, name);
+    } else if (size > INT_MAX) {
+        r = oak_error(OAK_ERROR_LIMIT, "%s: %zu bytes, more than the decoder takes", name, size);
+    } else {
+        /* The signature matched, so stb takes the decoder of that format. */
+        int w = 0, h = 0, comp = 0;
+        stbi_uc *decoded = stbi_load_from_memory(data, (int)size, &w, &h, &comp, 4);
+        if (!decoded) {
+            const char *why = stbi_failure_reason();
+            r = oak_error(OAK_ERROR_PARSE, "%s: corrupt image (%s)", name, why ? why : "?");
+        } else if ((uint32_t)w != info.width || (uint32_t)h != info.height) {
+            r = oak_error(OAK_ERROR_PARSE, "%s: decoded as %dx%d, but its header says %ux%u", name,
+                          w, h, info.width, info.height);
+        } else {
+            memcpy(out, decoded, bytes);
+        }
+        stbi_image_free(decoded);
+    }
+    if (r) {
+        oak_free(out);
+        return r;
+    }
+    *width = info.width;
+    *height = info.height;
+    *is_float = info.kind == _OAK_IMAGE_HDR;
+    *pixels = out;
+    return OAK_OK;
+}
 
 oak_result oak_image_load(const char *path, uint32_t *width, uint32_t *height, bool *is_float,
                           void **pixels) {
@@ -18,49 +65,9 @@ oak_result oak_image_load(const char *path, uint32_t *width, uint32_t *height, b
     size_t size;
     oak_result r = oak_read_file(path, &file, &size);
     if (r) return r;
-    if (size == 0 || size > INT_MAX) {
-        oak_free(file);
-        return oak_error(OAK_ERROR_PARSE, "%s: %s", path,
-                         size ? "file too large for an image" : "empty file");
-    }
-    const stbi_uc *buf = file;
-    int len = (int)size, w = 0, h = 0, comp = 0;
-    if (!stbi_info_from_memory(buf, len, &w, &h, &comp)) {
-        const char *why = stbi_failure_reason();
-        oak_free(file);
-        return oak_error(OAK_ERROR_PARSE, "%s: not a readable image (%s)", path,
-                         why ? why : "unknown format");
-    }
-    if (w <= 0 || h <= 0) {
-        oak_free(file);
-        return oak_error(OAK_ERROR_PARSE, "%s: image has zero size (%dx%d)", path, w, h);
-    }
-    if (w > OAK_MAX_TEXTURE_SIZE || h > OAK_MAX_TEXTURE_SIZE) {
-        oak_free(file);
-        return oak_error(OAK_ERROR_LIMIT, "%s: image is %dx%d, over the %d limit", path, w, h,
-                         OAK_MAX_TEXTURE_SIZE);
-    }
-    bool hdr = stbi_is_hdr_from_memory(buf, len) != 0;
-    void *decoded = hdr ? (void *)stbi_loadf_from_memory(buf, len, &w, &h, &comp, 4)
-                        : (void *)stbi_load_from_memory(buf, len, &w, &h, &comp, 4);
+    r = oak_image_load_memory(width, height, is_float, pixels, file, size, path);
     oak_free(file);
-    if (!decoded) {
-        const char *why = stbi_failure_reason();
-        return oak_error(OAK_ERROR_PARSE, "%s: corrupt image (%s)", path, why ? why : "?");
-    }
-    size_t bytes = (size_t)w * (size_t)h * (hdr ? 16u : 4u);
-    void *copy = oak_alloc(bytes);
-    if (!copy) {
-        stbi_image_free(decoded);
-        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: no memory for %dx%d pixels", path, w, h);
-    }
-    memcpy(copy, decoded, bytes);
-    stbi_image_free(decoded);
-    *width = (uint32_t)w;
-    *height = (uint32_t)h;
-    *is_float = hdr;
-    *pixels = copy;
-    return OAK_OK;
+    return r;
 }
 
 typedef struct png_sink {

@@ -122,9 +122,6 @@ static oak_result read_floats(float *out, int need, int max, const char *s, cons
 }
 
 oak_result _oak_mtl_parse(_oak_mtl_list *list, const char *path) {
-    FILE *probe = fopen(path, "rb");
-    if (!probe) return OAK_ERROR_IO; /* the caller warns: a missing MTL is not fatal */
-    fclose(probe);
     char *text;
     size_t size;
     oak_result r = oak_read_file(path, (void **)&text, &size);

@@ -19,8 +19,9 @@ typedef struct _oak_mtl_list {
     uint32_t count, capacity;
 } _oak_mtl_list;
 
-/* Appends the materials of one MTL file. OAK_ERROR_IO when the file cannot be
-   read (the caller warns and goes on); OAK_ERROR_PARSE names file:line. */
+/* Appends the materials of one MTL file, which the caller found inside its
+   asset root (a missing one is its warning). OAK_ERROR_IO when the file
+   cannot be read (a directory, a FIFO); OAK_ERROR_PARSE names file:line. */
 oak_result _oak_mtl_parse(_oak_mtl_list *list, const char *path);
 void _oak_mtl_list_release(_oak_mtl_list *list);
 

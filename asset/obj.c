@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "core/internal.h"
 #include "mtl.h"
 #include "registry.h"
 
@@ -322,12 +324,10 @@ static oak_result parse_obj(obj_state *s, char *text) {
 static oak_texture texture_or_warn(const char *obj, const char *mtl, const char *file,
                                    oak_format format) {
     oak_texture t = {0};
-    FILE *probe = fopen(file, "rb");
-    if (!probe) {
+    if (access(file, F_OK)) { /* not fopen: a FIFO would block it */
         oak_log_warn("%s: material '%s': texture %s not found, left out", obj, mtl, file);
         return t;
     }
-    fclose(probe);
     if (oak_load_texture(&t, file, format) != OAK_OK) {
         oak_log_warn("%s: material '%s': texture %s unreadable, left out", obj, mtl, file);
         t.id = 0;
@@ -350,13 +350,11 @@ static oak_texture pack_channels(const char *obj, const char *mtl, const char *s
         for (int k = 0; k < c; k++)
             if (src[k] && strcmp(src[k], src[c]) == 0) img[c] = img[k];
         if (img[c]) continue;
-        FILE *probe = fopen(src[c], "rb");
-        if (!probe) {
+        if (access(src[c], F_OK)) {
             oak_log_warn("%s: material '%s': texture %s not found, left out", obj, mtl, src[c]);
             ok = false;
             break;
         }
-        fclose(probe);
         uint32_t iw, ih;
         bool is_float;
         void *px;
@@ -481,12 +479,51 @@ static void undo(oak_model *m) {
     oak_model_release(m);
 }
 
+/* The folder references must stay in: the caller's root, else the OBJ's own. */
+static void asset_root(char *out, size_t size, const oak_obj_desc *desc, const char *path) {
+    const char *slash = strrchr(path, '/');
+    if (desc && desc->asset_root)
+        snprintf(out, size, "%s", desc->asset_root);
+    else if (!slash)
+        snprintf(out, size, ".");
+    else
+        snprintf(out, size, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+}
+
+/* Texture paths outside the asset root are left out with a warning, as
+   unreadable textures are; missing ones stay for the "not found" warning. */
+static void confine_maps(_oak_mtl_list *mtls, const char *root, const char *obj) {
+    for (uint32_t i = 0; i < mtls->count; i++) {
+        _oak_mtl *m = &mtls->items[i];
+        char **maps[] = {&m->map_kd, &m->map_ke, &m->map_bump, &m->map_d, &m->map_pr, &m->map_pm};
+        for (size_t k = 0; k < sizeof maps / sizeof maps[0]; k++) {
+            if (!*maps[k]) continue;
+            char full[4096];
+            _oak_error_quiet(true); /* a warning, not an error */
+            oak_result r = oak_path_confine(full, sizeof full, root, NULL, *maps[k]);
+            _oak_error_quiet(false);
+            if (r == OAK_OK || r == OAK_ERROR_NOT_FOUND) continue;
+            oak_log_warn("%s: material '%s': texture %s, left out", obj, m->name, oak_last_error());
+            oak_free(*maps[k]);
+            *maps[k] = NULL;
+        }
+    }
+}
+
 oak_result oak_load_obj(oak_model *out, const char *path) {
+    return oak_load_obj_with(out, path, NULL);
+}
+
+oak_result oak_load_obj_with(oak_model *out, const char *path, const oak_obj_desc *desc) {
     memset(out, 0, sizeof *out);
     if (!path) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "load obj: no path given");
+    oak_result r = oak_asset_root_check(desc ? desc->asset_root : NULL);
+    if (r) return r;
+    char root[4096];
+    asset_root(root, sizeof root, desc, path);
     char *text;
     size_t size;
-    oak_result r = oak_read_file(path, (void **)&text, &size);
+    r = oak_read_file(path, (void **)&text, &size);
     if (r) return r;
     if (memchr(text, 0, size)) {
         oak_free(text);
@@ -498,14 +535,21 @@ oak_result oak_load_obj(oak_model *out, const char *path) {
     oak_free(text);
     _oak_mtl_list mtls = {0};
     for (uint32_t i = 0; i < s.mtllib_count && !r; i++) {
-        oak_result mr = _oak_mtl_parse(&mtls, s.mtllibs[i]);
-        if (mr == OAK_ERROR_IO) {
+        char full[4096], why[512];
+        _oak_error_quiet(true); /* missing is a warning; the rest is reported below */
+        oak_result mr = oak_path_confine(full, sizeof full, root, NULL, s.mtllibs[i]);
+        _oak_error_quiet(false);
+        if (mr == OAK_ERROR_NOT_FOUND) {
             oak_log_warn("%s: material library %s not found; default materials used", path,
                          s.mtllibs[i]);
+        } else if (mr) {
+            snprintf(why, sizeof why, "%s", oak_last_error());
+            r = oak_error(mr, "%s: mtllib %s", path, why);
         } else {
-            r = mr;
+            r = _oak_mtl_parse(&mtls, full);
         }
     }
+    if (!r) confine_maps(&mtls, root, path);
     uint32_t faces = 0;
     for (uint32_t i = 0; i < s.part_count; i++) faces += s.parts[i].index_count;
     if (!r && !faces) r = oak_error(OAK_ERROR_PARSE, "%s: no faces", path);

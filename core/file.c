@@ -1,41 +1,79 @@
-/* Whole-file reads and writes, path joining, and the monotonic clock. */
+/* Whole-file reads and writes, path joining, and the monotonic clock. Inputs
+ * are read only from regular files under a size limit, opened so that a FIFO
+ * or a device cannot block or feed oak without end. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "internal.h"
+
+static const char *not_a_file(mode_t mode) {
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+    if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
+
+oak_result oak_open_input(int *fd, size_t *size, const char *path) {
+    *fd = -1;
+    *size = 0;
+    if (!path) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "read: no path given");
+    /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. */
+    int f = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (f < 0) return oak_error(OAK_ERROR_IO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(f, &st) != 0) {
+        int e = errno;
+        close(f);
+        return oak_error(OAK_ERROR_IO, "%s: cannot stat: %s", path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(f);
+        return oak_error(OAK_ERROR_IO, "%s: is %s, not a file", path, not_a_file(st.st_mode));
+    }
+    if (st.st_size < 0 || (uint64_t)st.st_size > (uint64_t)OAK_MAX_INPUT_FILE_SIZE) {
+        close(f);
+        return oak_error(OAK_ERROR_LIMIT,
+                         "%s: %lld bytes, over the %llu-byte input limit (OAK_MAX_INPUT_FILE_SIZE)",
+                         path, (long long)st.st_size, (unsigned long long)OAK_MAX_INPUT_FILE_SIZE);
+    }
+    *fd = f;
+    *size = (size_t)st.st_size;
+    return OAK_OK;
+}
 
 oak_result oak_read_file(const char *path, void **data, size_t *size) {
     *data = NULL;
     *size = 0;
-    if (!path) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "read: no path given");
-    FILE *f = fopen(path, "rb");
-    if (!f) return oak_error(OAK_ERROR_IO, "%s: cannot open: %s", path, strerror(errno));
-    if (fseek(f, 0, SEEK_END) != 0) {
-        fclose(f);
-        return oak_error(OAK_ERROR_IO, "%s: cannot seek (not a regular file?)", path);
-    }
-    long len = ftell(f);
-    if (len < 0) {
-        fclose(f);
-        return oak_error(OAK_ERROR_IO, "%s: cannot tell its size", path);
-    }
-    rewind(f);
-    uint8_t *buf = oak_alloc((size_t)len + 1);
+    int fd;
+    size_t len;
+    oak_result r = oak_open_input(&fd, &len, path);
+    if (r) return r;
+    uint8_t *buf = oak_alloc(len + 1);
     if (!buf) {
-        fclose(f);
-        return OAK_ERROR_OUT_OF_MEMORY;
+        close(fd);
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: no memory for its %zu bytes", path, len);
     }
-    size_t got = fread(buf, 1, (size_t)len, f);
-    fclose(f);
-    if (got != (size_t)len) {
+    size_t got = 0;
+    while (got < len) {
+        ssize_t n = read(fd, buf + got, len - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break; /* an error, or the file shrank since fstat */
+        got += (size_t)n;
+    }
+    close(fd);
+    if (got != len) {
         oak_free(buf);
-        return oak_error(OAK_ERROR_IO, "%s: short read (%zu of %ld bytes)", path, got, len);
+        return oak_error(OAK_ERROR_IO, "%s: short read (%zu of %zu bytes)", path, got, len);
     }
     buf[len] = 0;
     *data = buf;
-    *size = (size_t)len;
+    *size = len;
     return OAK_OK;
 }
 

@@ -22,6 +22,7 @@ typedef struct source_file {
 
 typedef struct loader {
     const char *file;
+    const char *root; /* the asset root every path must stay in */
     oak_scene *scene;
     oak_mesh *meshes;
     uint32_t mesh_count;
@@ -259,21 +260,25 @@ static bool ends_with(const char *s, const char *suffix) {
 static oak_result source_mesh(loader *l, const char *path, const char *rel, uint32_t index,
                               oak_mesh *out) {
     char resolved[4096];
-    _oak_scene_resolve_path(resolved, sizeof resolved, l->file, rel);
+    oak_result found = oak_path_confine(resolved, sizeof resolved, l->root, l->file, rel);
     source_file *sf = NULL;
     for (uint32_t i = 0; i < l->source_count && !sf; i++)
         if (!strcmp(l->sources[i].path, resolved)) sf = &l->sources[i];
     if (!sf) {
         char p[PATH_MAX_LEN];
         join(p, path, "source");
-        if (!ends_with(resolved, ".obj"))
+        if (!ends_with(rel, ".obj"))
             return fail(l, p, "'%s': only .obj mesh files are supported", rel);
-        if (access(resolved, R_OK)) return fail(l, p, "could not load '%s' (no such file)", rel);
+        if (found) {
+            char why[512];
+            snprintf(why, sizeof why, "%s", oak_last_error());
+            return fail(l, p, "could not load '%s' (%s)", rel, why);
+        }
         if (!OAK_GROW(l->sources, l->source_capacity, l->source_count + 1))
             return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", l->file);
         sf = &l->sources[l->source_count];
         memset(sf, 0, sizeof *sf);
-        if (oak_load_obj(&sf->model, resolved)) {
+        if (oak_load_obj_with(&sf->model, resolved, &(oak_obj_desc){.asset_root = l->root})) {
             char why[512];
             snprintf(why, sizeof why, "%s", oak_last_error());
             return fail(l, p, "could not load '%s' (%s)", rel, why);
@@ -370,14 +375,13 @@ static oak_result read_texture_ref(loader *l, const cJSON *o, const char *path, 
     TRY(read_floats(l, v, p, "offset", t->offset, 2, false));
     TRY(read_float(l, v, p, "rotation", &t->rotation));
     TRY(read_floats(l, v, p, "scale", t->scale, 2, false));
-    char resolved[4096];
-    _oak_scene_resolve_path(resolved, sizeof resolved, l->file, rel);
-    if (strncmp(resolved, "oak://", 6) && access(resolved, R_OK)) {
+    char resolved[4096], why[512];
+    if (oak_path_confine(resolved, sizeof resolved, l->root, l->file, rel)) {
+        snprintf(why, sizeof why, "%s", oak_last_error());
         join(sp, p, "path");
-        return fail(l, sp, "could not load '%s' (no such file)", rel);
+        return fail(l, sp, "could not load '%s' (%s)", rel, why);
     }
     if (oak_load_texture(&t->texture, resolved, (oak_format)format)) {
-        char why[512];
         join(sp, p, "path");
         snprintf(why, sizeof why, "%s", oak_last_error());
         return fail(l, sp, "could not load '%s' (%s)", rel, why);
@@ -599,11 +603,17 @@ static void locate(const char *text, size_t offset, int *line, int *col) {
 }
 
 oak_result oak_scene_load(oak_scene **out, const char *path) {
+    return oak_scene_load_with(out, path, NULL);
+}
+
+oak_result oak_scene_load_with(oak_scene **out, const char *path, const oak_scene_load_desc *desc) {
     if (!out || !path) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_scene_load: no path");
     *out = NULL;
+    oak_result r = oak_asset_root_check(desc ? desc->asset_root : NULL);
+    if (r) return r;
     void *text = NULL;
     size_t size = 0;
-    oak_result r = oak_read_file(path, &text, &size);
+    r = oak_read_file(path, &text, &size);
     if (r) return r;
     cJSON_InitHooks(&(cJSON_Hooks){json_alloc, json_free});
     const char *end = NULL;
@@ -617,6 +627,17 @@ oak_result oak_scene_load(oak_scene **out, const char *path) {
     }
     loader l = {0};
     l.file = path;
+    /* The default root is the scene's folder; OBJ files it names get the
+       same root, so their textures may sit beside the scene, not the OBJ. */
+    char folder[4096];
+    const char *slash = strrchr(path, '/');
+    if (desc && desc->asset_root)
+        snprintf(folder, sizeof folder, "%s", desc->asset_root);
+    else if (!slash)
+        snprintf(folder, sizeof folder, ".");
+    else
+        snprintf(folder, sizeof folder, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    l.root = folder;
     r = oak_make_scene(&l.scene);
     if (!r) r = read_root(&l, root);
     /* Meshes of source files the scene did not use go back, as do the

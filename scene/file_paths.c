@@ -1,6 +1,6 @@
 /* Scene file naming: enum names as written in files, and asset paths turned
- * relative to the scene file on save and back on load, so a scene folder can
- * move as a whole. */
+ * relative to the scene file on save (oak_path_confine resolves them on
+ * load), so a scene folder can move as a whole. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -64,8 +64,4 @@ bool _oak_scene_relative_path(char *out, size_t size, const char *scene_path,
         len += (size_t)w;
     }
     return true;
-}
-
-void _oak_scene_resolve_path(char *out, size_t size, const char *scene_path, const char *rel) {
-    oak_path_join_dir(out, size, scene_path, rel);
 }

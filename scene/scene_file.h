@@ -20,7 +20,5 @@ extern const char *const _oak_light_names[];
  * not fit. */
 bool _oak_scene_relative_path(char *out, size_t size, const char *scene_path,
                               const char *asset_path);
-/* A path read from the scene file at scene_path, as the loaders want it. */
-void _oak_scene_resolve_path(char *out, size_t size, const char *scene_path, const char *rel);
 
 #endif

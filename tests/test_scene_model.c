@@ -65,7 +65,8 @@ TEST(sceneAddModelPlacesObjParts) {
     oak_test_out(path, sizeof path, "scene_model.json");
     CHECK_OK(oak_scene_save(s, path));
     oak_scene *back = NULL;
-    CHECK_OK(oak_scene_load(&back, path));
+    /* saved to OAK_TEST_OUT, it names tests/data: the project is its root */
+    CHECK_OK(oak_scene_load_with(&back, path, &(oak_scene_load_desc){.asset_root = "."}));
     if (back) {
         CHECK_OK(oak_scene_frame_input(back, &in));
         CHECK_EQ_INT(in.draw_count, 2);

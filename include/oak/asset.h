@@ -157,16 +157,22 @@ typedef struct oak_texture_data {
 } oak_texture_data;
 
 oak_result oak_make_texture(oak_texture *out, const oak_texture_desc *desc);
-/* Loads PNG, JPEG or HDR through stb_image, or a painted image by name
+/* Loads a PNG, JPEG or HDR file (oak_image_load), or a painted image by name
  * ("oak://checker", "oak://noise", "oak://ground", "oak://white"). The same
  * path and format give the same handle while it lives. */
 oak_result oak_load_texture(oak_texture *out, const char *path, oak_format format);
 void oak_destroy_texture(oak_texture texture);
 const oak_texture_data *oak_texture_get(oak_texture texture);
 
-/* Decodes an image file to RGBA8 (or RGBA32F for .hdr); free with oak_free. */
+/* Decodes an image file to RGBA8 (or RGBA32F for Radiance HDR); free with
+ * oak_free. The format is chosen by signature: PNG, JPEG and HDR only; the
+ * size is held to OAK_MAX_TEXTURE_SIZE and OAK_MAX_IMAGE_BYTES before
+ * anything is decoded (docs/INPUT.md). */
 oak_result oak_image_load(const char *path, uint32_t *width, uint32_t *height, bool *is_float,
                           void **pixels);
+/* The same from memory; name is used in messages. */
+oak_result oak_image_load_memory(uint32_t *width, uint32_t *height, bool *is_float, void **pixels,
+                                 const void *data, size_t size, const char *name);
 /* Writes RGBA8 as PNG. */
 oak_result oak_image_write_png(const char *path, uint32_t width, uint32_t height,
                                const uint8_t *rgba);
@@ -240,6 +246,13 @@ typedef struct oak_model {
  * size (fan-triangulated), negative indices, map_Kd/map_Ks/map_Bump/map_d,
  * Kd/Ke/d/Ns/Pr/Pm. A missing MTL or texture is a warning, not a failure. */
 oak_result oak_load_obj(oak_model *out, const char *path);
+typedef struct oak_obj_desc {
+    /* Folder that mtllib and map_* paths must stay in, symbolic links and
+       ".." resolved (NULL: the OBJ's own folder). An mtllib outside it is an
+       error; a texture outside it is left out with a warning. */
+    const char *asset_root;
+} oak_obj_desc;
+oak_result oak_load_obj_with(oak_model *out, const char *path, const oak_obj_desc *desc);
 void oak_model_release(oak_model *model);
 
 /* Iteration over live assets, for backends that mirror the registry. */

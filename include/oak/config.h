@@ -10,17 +10,19 @@
 #define OAK_HANDLE_INDEX_BITS 20 /* pool slots: 1,048,576 per pool */
 #define OAK_HANDLE_GEN_BITS   12 /* generations before a slot id repeats */
 
-#define OAK_TILE_SIZE           64    /* CPU raster tile edge in pixels */
-#define OAK_MAX_MIPS            16    /* levels in a texture's chain (32768 px) */
-#define OAK_MAX_TEXTURE_SIZE    16384 /* largest texture edge accepted */
-#define OAK_MAX_OUTPUT_SIZE     16384 /* largest output edge accepted */
-#define OAK_MAX_CASCADES        4     /* sun shadow cascades a view may carry */
-#define OAK_SHADOW_MAP_SIZE     2048  /* default sun shadow map edge in texels */
-#define OAK_SHADOW_PCF_RADIUS   1     /* PCF kernel: (2r+1)^2 taps */
-#define OAK_SHADOW_DISTANCE     160.0 /* metres of view the sun's map covers */
-#define OAK_SHADOW_CASTER_REACH 400.0 /* metres towards the sun casters are kept */
-#define OAK_MAX_LIGHTS          256   /* punctual lights in one view */
-#define OAK_MAX_UV_SETS         2     /* texture coordinate sets per vertex */
+#define OAK_TILE_SIZE           64           /* CPU raster tile edge in pixels */
+#define OAK_MAX_MIPS            16           /* levels in a texture's chain (32768 px) */
+#define OAK_MAX_TEXTURE_SIZE    16384        /* largest texture edge accepted */
+#define OAK_MAX_OUTPUT_SIZE     16384        /* largest output edge accepted */
+#define OAK_MAX_INPUT_FILE_SIZE (1u << 30)   /* bytes: largest file read as an input */
+#define OAK_MAX_IMAGE_BYTES     (256u << 20) /* decoded image budget: 8192^2 RGBA8, 4096^2 HDR */
+#define OAK_MAX_CASCADES        4            /* sun shadow cascades a view may carry */
+#define OAK_SHADOW_MAP_SIZE     2048         /* default sun shadow map edge in texels */
+#define OAK_SHADOW_PCF_RADIUS   1            /* PCF kernel: (2r+1)^2 taps */
+#define OAK_SHADOW_DISTANCE     160.0        /* metres of view the sun's map covers */
+#define OAK_SHADOW_CASTER_REACH 400.0        /* metres towards the sun casters are kept */
+#define OAK_MAX_LIGHTS          256          /* punctual lights in one view */
+#define OAK_MAX_UV_SETS         2            /* texture coordinate sets per vertex */
 
 #define OAK_FRAME_ARENA_SIZE (4u << 20) /* first block of the per-frame arena */
 #define OAK_JOB_MAX_THREADS  64         /* ceiling on job pool workers */

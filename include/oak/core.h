@@ -170,11 +170,27 @@ bool oak_map_remove(oak_map *map, uint64_t key);
 
 /* ---- files and time --------------------------------------------------- */
 
-/* Reads a whole file; *data gets a NUL after size bytes; free with oak_free. */
+/* Opens an input: only a regular file of at most OAK_MAX_INPUT_FILE_SIZE
+ * bytes, opened non-blocking so a FIFO cannot hang the open; a directory,
+ * FIFO or device is refused in one line naming the path. Close *fd. */
+oak_result oak_open_input(int *fd, size_t *size, const char *path);
+/* Reads a whole input (as oak_open_input); *data gets a NUL after size
+ * bytes; free with oak_free. */
 oak_result oak_read_file(const char *path, void **data, size_t *size);
 oak_result oak_write_file(const char *path, const void *data, size_t size);
 /* Joins dir of base_file with rel ("a/b.obj" + "c.png" -> "a/c.png"). */
 void oak_path_join_dir(char *out, size_t out_size, const char *base_file, const char *rel);
+/* A path a model or scene file names, confined to an asset root: rel joined
+ * to base_file's folder (as oak_path_join_dir) into out, after checking with
+ * realpath that neither ".." nor a symbolic link takes it out of root (NULL:
+ * base_file's folder). oak:// names pass as they are. OAK_ERROR_NOT_FOUND
+ * when it does not exist, OAK_ERROR_UNSUPPORTED when it leaves the root;
+ * the one-line message names rel and the root, and callers prefix their file. */
+oak_result oak_path_confine(char *out, size_t out_size, const char *root, const char *base_file,
+                            const char *rel);
+/* OAK_OK when root is NULL or names a folder; loaders check a caller's root
+ * up front so a mistyped one is reported even when nothing is referenced. */
+oak_result oak_asset_root_check(const char *root);
 
 uint64_t oak_time_ns(void); /* monotonic */
 static inline double oak_ms_since(uint64_t start_ns) {

@@ -178,6 +178,9 @@ typedef struct oak_gltf {
 typedef struct oak_gltf_desc {
     bool no_assets; /* parse and validate only: no meshes, textures, materials */
     bool no_images; /* skip decoding images (textures left out) */
+    /* Folder that external URIs must stay in, symbolic links and ".."
+       resolved (NULL: the glTF file's own folder). */
+    const char *asset_root;
 } oak_gltf_desc;
 
 /* Loads .gltf (external files, data: URIs) or .glb, or an .oakm made by

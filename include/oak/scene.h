@@ -123,6 +123,13 @@ oak_entity oak_scene_add_model(oak_scene *scene, const oak_model *model, oak_ent
  * post. Loading then saving gives the same file. */
 oak_result oak_scene_save(const oak_scene *scene, const char *path);
 oak_result oak_scene_load(oak_scene **out, const char *path);
+typedef struct oak_scene_load_desc {
+    /* Folder that mesh and texture paths (and the OBJ files' own mtllib and
+       map_* paths) must stay in, symbolic links and ".." resolved (NULL: the
+       scene file's folder). */
+    const char *asset_root;
+} oak_scene_load_desc;
+oak_result oak_scene_load_with(oak_scene **out, const char *path, const oak_scene_load_desc *desc);
 
 #ifdef __cplusplus
 }
