@@ -67,8 +67,13 @@ oak_result _oak_hdr_decode(float *rgba, const _oak_image_info *info, const uint8
                 uint32_t count = d[at++];
                 bool run = count > 128;
                 if (run) count -= 128;
+                if (at + (run ? 1 : count) > n) {
+                    r = oak_error(OAK_ERROR_PARSE, "%s: Radiance HDR ends inside scanline %u", name,
+                                  y);
+                    break;
+                }
                 /* a zero count would never advance: refused, like an overlong one */
-                if (!count || count > w - x || at + (run ? 1 : count) > n) {
+                if (!count || count > w - x) {
                     r = oak_error(OAK_ERROR_PARSE,
                                   "%s: Radiance HDR scanline %u: bad run of %u at byte %zu", name,
                                   y, count, at - 1);

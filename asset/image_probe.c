@@ -53,10 +53,14 @@ static oak_result jpeg_header(_oak_image_info *out, uint64_t *need, const uint8_
     size_t at = 2;
     for (;;) {
         while (at < n && d[at] == 0xff) at++; /* fill bytes */
-        if (at + 3 > n || d[at - 1] != 0xff)
+        if (at >= n)
             return oak_error(OAK_ERROR_PARSE, "%s: JPEG ends before its frame header", name);
+        if (d[at - 1] != 0xff)
+            return oak_error(OAK_ERROR_PARSE, "%s: JPEG has no marker at byte %zu", name, at);
         uint8_t m = d[at];
-        size_t len = be16(d + at + 1);
+        if (m == 0xd9 || m == 0xda)
+            return oak_error(OAK_ERROR_PARSE, "%s: JPEG has no frame header before its data", name);
+        size_t len = at + 3 <= n ? be16(d + at + 1) : 0;
         if (len < 2 || at + 1 + len > n)
             return oak_error(OAK_ERROR_PARSE, "%s: JPEG marker %02X at byte %zu runs past the end",
                              name, m, at);
@@ -68,8 +72,6 @@ static oak_result jpeg_header(_oak_image_info *out, uint64_t *need, const uint8_
             out->width = be16(d + at + 6);
             break;
         }
-        if (m == 0xd9 || m == 0xda)
-            return oak_error(OAK_ERROR_PARSE, "%s: JPEG has no frame header before its data", name);
         at += 1 + len;
     }
     /* Every 8x8 block of the first component costs at least one bit. */
