@@ -342,6 +342,39 @@ TEST(badImagesFailFastInOneLine) {
     fprintf(stderr, "  %zu bad images refused; slowest %.2f ms (%s)\n", n, worst, slowest);
 }
 
+/* The good images beside them still load, with the texels they were made with. */
+TEST(goodImagesStillLoad) {
+    static const struct {
+        const char *file;
+        uint32_t w, h;
+        bool is_float;
+    } good[] = {{"grad16x8.jpg", 16, 8, false},
+                {"grad16x8_rgba.png", 16, 8, false},
+                {"rle40x6.hdr", 40, 6, true},
+                {"flat4x3.hdr", 4, 3, true}};
+    for (int i = 0; i < 4; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "tests/data/images/%s", good[i].file);
+        uint32_t w, h;
+        bool f;
+        void *px = NULL;
+        CHECK_OK(oak_image_load(path, &w, &h, &f, &px));
+        CHECK(w == good[i].w && h == good[i].h && f == good[i].is_float);
+        if (!px) continue;
+        if (i == 0) { /* texel (15, 7) was (240, 224, 128): quality 80, 4:2:0: within 20 */
+            const uint8_t *t = (const uint8_t *)px + (7 * 16 + 15) * 4;
+            CHECK(abs(t[0] - 240) <= 20 && abs(t[1] - 224) <= 20 && abs(t[2] - 128) <= 20);
+        } else if (i == 1) { /* PNG is exact: (x*16, y*32, 128, 255-x*8) */
+            const uint8_t *t = (const uint8_t *)px + (5 * 16 + 3) * 4;
+            CHECK(t[0] == 48 && t[1] == 160 && t[2] == 128 && t[3] == 231);
+        } else { /* texel 0 was 0.25 grey; RGBE keeps it exactly */
+            const float *t = px;
+            CHECK(t[0] == 0.25f && t[1] == 0.25f && t[2] == 0.25f && t[3] == 1.0f);
+        }
+        oak_free(px);
+    }
+}
+
 TEST(gltfImagesAreOnlyPngOrJpeg) {
     oak_gltf *g = NULL;
     oak_gltf_desc d = {.asset_root = BAD};
@@ -444,6 +477,7 @@ int main(void) {
     RUN(pathsStayInsideTheAssetRoot);
     RUN(symbolicLinksCannotLeaveTheAssetRoot);
     RUN(badImagesFailFastInOneLine);
+    RUN(goodImagesStillLoad);
     RUN(gltfImagesAreOnlyPngOrJpeg);
     RUN(hdrDecodesAsStbAndEveryCutFailsCleanly);
     RUN(corpusStaysInsideItsMemoryBudget);
