@@ -69,6 +69,9 @@ oak_result _oak_gltf_load_images(gltf_ctx *c) {
         if ((r = _oak_image_probe(&info, jobs[i].bytes, jobs[i].size, where))) return r;
         if (info.kind == _OAK_IMAGE_HDR || jobs[i].size > 0x7fffffff)
             return oak_error(OAK_ERROR_UNSUPPORTED, "%s: %s is not a PNG or JPEG", c->file, path);
+        if (info.kind == _OAK_IMAGE_PNG &&
+            (r = _oak_png_check_stream(&info, jobs[i].bytes, jobs[i].size, where)))
+            return r;
         /* decoded by stb and then copied: twice its RGBA size */
         if (!_oak_gltf_budget(c, (size_t)info.width * info.height * 8)) return _oak_gltf_oom(c);
         i++;

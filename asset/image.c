@@ -30,6 +30,9 @@ oak_result oak_image_load_memory(uint32_t *width, uint32_t *height, bool *is_flo
         r = _oak_hdr_decode(out, &info, data, size, name);
     } else if (size > INT_MAX) {
         r = oak_error(OAK_ERROR_LIMIT, "%s: %zu bytes, more than the decoder takes", name, size);
+    } else if (info.kind == _OAK_IMAGE_PNG &&
+               (r = _oak_png_check_stream(&info, data, size, name))) {
+        /* refused before stb could spin on it */
     } else {
         /* The signature matched, so stb takes the decoder of that format. */
         int w = 0, h = 0, comp = 0;

@@ -27,6 +27,11 @@ oak_result _oak_image_probe(_oak_image_info *out, const uint8_t *data, size_t si
                             const char *name);
 /* Bytes of the decoded RGBA8 (RGBA32F for HDR) image. */
 size_t _oak_image_decoded_bytes(const _oak_image_info *info);
+/* Inflates a probed PNG's IDAT stream into a buffer of the size its header
+ * implies (so a truncated stream cannot grow stb's output without end) and
+ * checks that it fills it exactly; run before stb decodes the file. */
+oak_result _oak_png_check_stream(const _oak_image_info *info, const uint8_t *data, size_t size,
+                                 const char *name);
 /* Decodes a probed Radiance HDR to RGBA32F (alpha 1) into rgba, which holds
  * width*height*4 floats; every read is bounded by size. */
 oak_result _oak_hdr_decode(float *rgba, const _oak_image_info *info, const uint8_t *data,

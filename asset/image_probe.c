@@ -35,6 +35,9 @@ static oak_result png_header(_oak_image_info *out, uint64_t *need, const uint8_t
     out->height = be32(d + 20);
     uint32_t depth = d[24], colour = d[25];
     static const uint8_t channels[7] = {1, 0, 3, 1, 2, 0, 4};
+    if (d[26] || d[27] || d[28] > 1)
+        return oak_error(OAK_ERROR_PARSE,
+                         "%s: PNG compression, filter or interlace method is not 0/1", name);
     if (colour > 6 || !channels[colour] || !depth || depth > 16 || (depth & (depth - 1)))
         return oak_error(OAK_ERROR_PARSE, "%s: PNG colour type %u at depth %u is not valid", name,
                          colour, depth);

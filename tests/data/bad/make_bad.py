@@ -108,3 +108,15 @@ put("paths/escape_drawable.json", """{
   "active_camera": 1
 }
 """)
+# Found by fuzz_image: a 2x2 PNG whose deflate stream is cut short; stb 2.27
+# reads zeros past its end and grows its output to 2 GiB.
+import base64
+put("images/png_deflate_runs_on.png", base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAE0lEQVR4nGP4z8AAAAACAAAAAggGAAAAcrZIRFIAABNJREFUrkJggg=="))
+# The same class with its chunks intact: 64x64 RGBA rows deflated, then the
+# stream cut after 40 bytes inside a well-formed IDAT.
+rows = b"".join(b"\x00" + bytes((x * 7 + y * 13) & 255 for x in range(256)) for y in range(64))
+cut = zlib.compress(rows, 9)[:40]
+put("images/png_deflate_cut.png", b"\x89PNG\r\n\x1a\n" +
+    png_chunk(b"IHDR", struct.pack(">IIBBBBB", 64, 64, 8, 6, 0, 0, 0)) +
+    png_chunk(b"IDAT", cut) + png_chunk(b"IEND", b""))
