@@ -545,8 +545,9 @@ oak_result oak_load_obj_with(oak_model *out, const char *path, const oak_obj_des
         } else if (mr) {
             snprintf(why, sizeof why, "%s", oak_last_error());
             r = oak_error(mr, "%s: mtllib %s", path, why);
-        } else {
-            r = _oak_mtl_parse(&mtls, full);
+        } else if ((r = _oak_mtl_parse(&mtls, full)) == OAK_ERROR_IO) {
+            snprintf(why, sizeof why, "%s", oak_last_error()); /* a folder, a FIFO */
+            r = oak_error(r, "%s: mtllib %s", path, why);
         }
     }
     if (!r) confine_maps(&mtls, root, path);
