@@ -77,6 +77,24 @@ static oak_result jpeg_header(_oak_image_info *out, uint64_t *need, const uint8_
         }
         at += 1 + len;
     }
+    /* Each scan walks every block of its components again, so a few bytes
+       per scan header would multiply the decode: count them. Entropy-coded
+       bytes never hold 0xFF followed by anything but 0x00 or a restart. */
+    uint32_t scans = 0;
+    for (at += 1 + be16(d + at + 1); at + 1 < n;) {
+        if (d[at] != 0xff || d[at + 1] == 0x00 || d[at + 1] == 0xff ||
+            (d[at + 1] >= 0xd0 && d[at + 1] <= 0xd7)) {
+            at++;
+            continue;
+        }
+        uint8_t m = d[at + 1];
+        if (m == 0xd9 || at + 4 > n) break;
+        if (m == 0xda && ++scans > OAK_MAX_JPEG_SCANS)
+            return oak_error(OAK_ERROR_LIMIT,
+                             "%s: JPEG has more than %d scans (OAK_MAX_JPEG_SCANS)", name,
+                             OAK_MAX_JPEG_SCANS);
+        at += 2 + be16(d + at + 2);
+    }
     /* Every 8x8 block of the first component costs at least one bit. */
     *need = ((uint64_t)out->width + 7) / 8 * (((uint64_t)out->height + 7) / 8) / 8;
     return OAK_OK;

@@ -309,6 +309,7 @@ static const struct {
      "PNG data inflates to an error or too much, not the 16448 bytes of 64x64 rows"},
     {"jpeg_16384.jpg", OAK_ERROR_LIMIT, "JPEG of 16384x16384 decodes to 1024 MiB"},
     {"jpeg_4096_tiny.jpg", OAK_ERROR_PARSE, "JPEG claims 4096x4096, which 17 bytes cannot hold"},
+    {"jpeg_100_scans.jpg", OAK_ERROR_LIMIT, "JPEG has more than 64 scans (OAK_MAX_JPEG_SCANS)"},
     {"jpeg_no_frame.jpg", OAK_ERROR_PARSE, "JPEG has no frame header"},
     {"jpeg_marker_past_end.jpg", OAK_ERROR_PARSE, "runs past the end"},
     {"ppm_16384.ppm", OAK_ERROR_UNSUPPORTED, "a PNM (PPM/PGM/PBM) image, which oak does not read"},

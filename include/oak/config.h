@@ -16,6 +16,7 @@
 #define OAK_MAX_OUTPUT_SIZE     16384        /* largest output edge accepted */
 #define OAK_MAX_INPUT_FILE_SIZE (1u << 30)   /* bytes: largest file read as an input */
 #define OAK_MAX_IMAGE_BYTES     (256u << 20) /* decoded image budget: 8192^2 RGBA8, 4096^2 HDR */
+#define OAK_MAX_JPEG_SCANS      64           /* each scan decodes every block again */
 #define OAK_MAX_CASCADES        4            /* sun shadow cascades a view may carry */
 #define OAK_SHADOW_MAP_SIZE     2048         /* default sun shadow map edge in texels */
 #define OAK_SHADOW_PCF_RADIUS   1            /* PCF kernel: (2r+1)^2 taps */

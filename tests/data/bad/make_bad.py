@@ -120,3 +120,12 @@ cut = zlib.compress(rows, 9)[:40]
 put("images/png_deflate_cut.png", b"\x89PNG\r\n\x1a\n" +
     png_chunk(b"IHDR", struct.pack(">IIBBBBB", 64, 64, 8, 6, 0, 0, 0)) +
     png_chunk(b"IDAT", cut) + png_chunk(b"IEND", b""))
+# A progressive JPEG of 100 empty scans: each scan decodes every block again,
+# so 33 KB of such scans over 4096x4096 keep stb busy for 50 s.
+def jseg(m, body):
+    return b"\xff" + bytes([m]) + struct.pack(">H", len(body) + 2) + body
+scans = b"\xff\xd8" + jseg(0xdb, b"\x00" + bytes([1] * 64))
+scans += jseg(0xc2, struct.pack(">BHHB", 8, 64, 64, 1) + b"\x01\x11\x00")
+scans += jseg(0xc4, b"\x00" + bytes([1] + [0] * 15) + b"\x00")
+scans += (jseg(0xda, b"\x01\x01\x00\x00\x00\x00") + b"\x00") * 100 + b"\xff\xd9"
+put("images/jpeg_100_scans.jpg", scans)
