@@ -132,6 +132,9 @@ const char *oak_backend_name(uint32_t index);
 /* Writes a multi-line report (device, driver, API, features and the path
  * taken for each) or the reason it is unavailable; OAK_OK when usable. */
 oak_result oak_backend_probe(const char *name, char *report, size_t report_size);
+/* The OAK_CAP_* bits (backend.h) of a backend compiled in: the passes it
+ * runs and its features; 0 for a name not compiled in. */
+uint64_t oak_backend_caps(const char *name);
 
 #ifdef __cplusplus
 }
