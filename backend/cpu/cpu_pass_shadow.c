@@ -17,15 +17,24 @@ oak_result _oak_cpu_run_shadow(cpu_backend *b, const oak_render_view *v) {
     }
     cpu_pass *p = &b->shadow;
     _oak_cpu_pass_target(p, S, S, false, NULL, b->shadow_map, NULL);
+    const oak_draw_list *l = &v->casters;
+    if (v->cascade_count > OAK_MAX_CASCADES)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "cpu backend: %u cascades past %u",
+                         v->cascade_count, OAK_MAX_CASCADES);
+    /* every cascade the view carries names casters it has; the map holds
+       cascade 0 (one map until the atlas of cascades lands) */
+    for (uint32_t k = 0; k < v->cascade_count; k++) {
+        const oak_shadow_cascade *ck = &v->cascades[k];
+        uint32_t end = ck->first_caster + ck->caster_count;
+        if (end > l->count || end < ck->first_caster)
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                             "cpu backend: cascade %u casters %u..%u past the %u casters", k,
+                             ck->first_caster, end, l->count);
+    }
     const oak_shadow_cascade *c = &v->cascades[0];
+    uint32_t end = c->first_caster + c->caster_count;
     glm_mat4_copy((vec4 *)c->view_proj, p->view_proj);
     p->draw_count = 0;
-    const oak_draw_list *l = &v->casters;
-    uint32_t end = c->first_caster + c->caster_count;
-    if (end > l->count || end < c->first_caster)
-        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
-                         "cpu backend: cascade 0 casters %u..%u past the %u casters",
-                         c->first_caster, end, l->count);
     for (uint32_t i = c->first_caster; i < end; i++) {
         int32_t mi = _oak_cpu_material_index(b, l->material[i]);
         if ((l->flags && (l->flags[i] & OAK_DRAW_NO_SHADOW)) ||
