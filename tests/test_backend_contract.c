@@ -9,6 +9,7 @@
 
 #include "cpu_scene.h"
 
+#include "backend/gpu/gpu_records.h"
 #include "render/pass_table.h"
 #include "render/renderer_internal.h"
 
@@ -240,6 +241,43 @@ TEST(caps_name_the_passes) {
     }
 }
 
+/* Cascades are an array in the seam: the GPU view block carries every one
+   the view has (up to OAK_MAX_CASCADES) and their count; the CPU backend
+   refuses, in one line, a cascade whose casters are not in the list. */
+TEST(cascades_are_an_array) {
+    sc_scene s;
+    sc_init(&s, 16, 16);
+    const float dir[3] = {0, -1, 0};
+    sc_sun_shadow(&s, dir, 64, 4);
+    s.view.cascades[1] = s.view.cascades[0];
+    s.view.cascades[1].view_proj[3][0] = 0.25f; /* tell them apart */
+    s.view.cascade_count = 2;
+    oak_gpu_view g;
+    _oak_gpu_view_fill(&g, &s.view, 16, 16, 0, 64);
+    CHECK_EQ_INT(g.shadow_cascades[0], 2);
+    CHECK(memcmp(g.shadow_view_proj[0], s.view.cascades[0].view_proj, 64) == 0);
+    CHECK(memcmp(g.shadow_view_proj[1], s.view.cascades[1].view_proj, 64) == 0);
+    s.view.shadows = false;
+    _oak_gpu_view_fill(&g, &s.view, 16, 16, 0, 64);
+    CHECK_EQ_INT(g.shadow_cascades[0], 0);
+    s.view.shadows = true;
+
+    const oak_backend *be = oak_backend_cpu();
+    void *self = NULL;
+    oak_backend_desc d = {16, 16, NULL, 64, false};
+    CHECK_OK(be->create(&self, &d));
+    if (!self) return;
+    CHECK_OK(be->render(self, &s.view)); /* two cascades, no casters: fine */
+    s.view.cascades[1].caster_count = 5; /* past the empty caster list */
+    CHECK_EQ_INT(be->render(self, &s.view), OAK_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(oak_last_error(), "cascade 1") != NULL);
+    s.view.cascades[1].caster_count = 0;
+    s.view.cascade_count = OAK_MAX_CASCADES + 1;
+    CHECK_EQ_INT(be->render(self, &s.view), OAK_ERROR_INVALID_ARGUMENT);
+    oak_clear_error();
+    be->destroy(self);
+}
+
 int main(void) {
     setenv("OAK_VK_VALIDATION", "1", 0);
     /* keeps the driver's and layer's frames symbolized for LSan (vulkan_test.h) */
@@ -252,6 +290,7 @@ int main(void) {
     RUN(every_backend_keeps_the_contract);
     RUN(passes_come_and_go);
     RUN(caps_name_the_passes);
+    RUN(cascades_are_an_array);
     oak_shutdown();
     return TEST_SUMMARY();
 }

@@ -221,10 +221,10 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
         _oak_gl_track_after(f, row);
         f->cpu_ms[i] = oak_ms_since(t0);
     }
-    glQueryCounter(f->queries[q], GL_TIMESTAMP);
     glUseProgram(0);
+    if (r != OAK_OK) return r; /* the stamps are incomplete: keep last frame's times */
+    glQueryCounter(f->queries[q], GL_TIMESTAMP);
     f->queries_pending = true;
-    if (r != OAK_OK) return r;
     return _oak_gl_check("the frame") ? oak_error(OAK_ERROR_DEVICE, "gl: the frame failed")
                                       : OAK_OK;
 }
