@@ -104,7 +104,9 @@ typedef struct oak_renderer_desc {
 } oak_renderer_desc;
 
 typedef struct oak_stage_timing {
-    const char *name; /* "frontend", "shadow", "bins", "raster", "resolve", "post", ... */
+    /* "frontend", then the pass table's stage names (oak_pass_name; the
+       CPU's raster also as its parts "vertex" and "bins"), GPU totals */
+    const char *name;
     double cpu_ms;
     double gpu_ms; /* < 0 when the backend has no GPU timer */
 } oak_stage_timing;
