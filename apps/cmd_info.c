@@ -1,6 +1,7 @@
 /* `oak info`: the version, every backend compiled in (best first) with what
- * its probe finds here or why it cannot run, the worlds, the threads and
- * whether `--window` can open a window here. */
+ * its probe finds here or why it cannot run and the passes and features it
+ * has (its caps), the worlds, the threads and whether `--window` can open a
+ * window here. */
 #include <stdio.h>
 #include <string.h>
 
@@ -14,6 +15,18 @@ static void print_indented(const char *text) {
         int len = nl ? (int)(nl - text) : (int)strlen(text);
         if (len) printf("    %.*s\n", len, text);
         text += len + (nl ? 1 : 0);
+    }
+}
+
+/* The passes a backend runs and its features, from its caps bits. */
+static void print_caps(uint64_t caps) {
+    for (int features = 0; features < 2; features++) {
+        printf("    %s:", features ? "features" : "passes");
+        uint32_t from = features ? 32 : 0, to = features ? OAK_CAP_BIT_COUNT : OAK_PASS_COUNT;
+        bool any = false;
+        for (uint32_t bit = from; bit < to; bit++)
+            if (caps >> bit & 1) printf(" %s", oak_cap_name(bit)), any = true;
+        printf("%s\n", any ? "" : " none");
     }
 }
 
@@ -47,6 +60,7 @@ int _oak_cmd_info(int argc, char **argv) {
                 printf("%s\n", *why ? why : oak_result_name(r));
             }
         }
+        print_caps(oak_backend_caps(name));
         oak_clear_error();
     }
     char window[256];

@@ -50,3 +50,8 @@ oak_result oak_backend_probe(const char *name, char *report, size_t report_size)
     }
     return b->probe(report, report_size);
 }
+
+uint64_t oak_backend_caps(const char *name) {
+    const oak_backend *b = name ? _oak_backend_find(name) : NULL;
+    return b ? b->caps : 0;
+}

@@ -15,7 +15,7 @@ layout(location = 2) out float v_alpha; // vertex colour alpha
 void main() {
     oak_gpu_draw d = draws[OAK_INSTANCE_INDEX];
     vec4 p = d.world * positions[OAK_VERTEX_INDEX];
-    vec4 c = (SHADOW ? view.shadow_view_proj : view.view_proj) * p;
+    vec4 c = (SHADOW ? view.shadow_view_proj[0] : view.view_proj) * p;
     // Snap to 1/16 pixel as the CPU rasterizer does, so both cover the same
     // pixels (the hardware's finer grid then lands exactly on these points).
     if (c.w > 0.0) {

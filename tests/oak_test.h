@@ -83,6 +83,19 @@ static inline void oak_test_init(uint32_t threads) {
     }
 }
 
+/* A test that needs a pass a backend lacks ends with this code, which
+ * tests/CMakeLists.txt gives CTest as SKIP_RETURN_CODE. */
+#define OAK_TEST_SKIP 77
+
+/* True when `backend` runs `pass` (its caps, backend.h); otherwise says
+ * "skipped: <backend> lacks <pass>" and the test should skip that backend,
+ * or return OAK_TEST_SKIP when nothing else is left to test. */
+static inline bool oak_test_backend_has(const char *backend, oak_pass_id pass) {
+    if (oak_backend_caps(backend) & OAK_CAP_PASS(pass)) return true;
+    fprintf(stderr, "skipped: %s lacks %s\n", backend, oak_pass_name(pass));
+    return false;
+}
+
 /* Where tests write images: $OAK_TEST_OUT or /tmp. */
 static inline const char *oak_test_out(char *buf, size_t size, const char *file) {
     const char *dir = getenv("OAK_TEST_OUT");

@@ -1,14 +1,12 @@
 /* oak's CPU backend, the reference renderer: the vtable, buffers and the
- * frame, which reads top to bottom as its pass list. Every pass runs on the
- * job pool in fixed chunks, so the bytes out do not depend on thread count. */
+ * frame, a walk down the pass table (render/pass_table.h) with each pass in
+ * its own file, cpu_pass_<name>.c. Every pass runs on the job pool in fixed
+ * chunks, so the bytes out do not depend on the thread count. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cpu_internal.h"
-
-static const char *const g_stage_names[CPU_STAGE_COUNT] = {"shadow",  "vertex", "bins", "raster",
-                                                           "resolve", "blend",  "post"};
 
 static char g_device[96];
 
@@ -60,18 +58,13 @@ static void cpu_destroy(void *self) {
     oak_free(b);
 }
 
-static size_t tiled_pixels(uint32_t w, uint32_t h) {
-    return (size_t)((w + CPU_TILE - 1) / CPU_TILE) * ((h + CPU_TILE - 1) / CPU_TILE) *
-           CPU_TILE_PIXELS;
-}
-
 static oak_result cpu_resize(void *self, uint32_t width, uint32_t height) {
     cpu_backend *b = self;
     if (!width || !height || width > OAK_MAX_OUTPUT_SIZE || height > OAK_MAX_OUTPUT_SIZE)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT,
                          "cpu backend: output size %ux%u is outside 1..%u", width, height,
                          OAK_MAX_OUTPUT_SIZE);
-    size_t tiled = tiled_pixels(width, height), n = (size_t)width * height;
+    size_t tiled = _oak_cpu_tiled_pixels(width, height), n = (size_t)width * height;
     if (tiled > b->frame_cap) {
         float *depth = oak_realloc(b->depth, tiled * sizeof(float));
         if (depth) b->depth = depth;
@@ -126,153 +119,22 @@ static oak_result cpu_sync(void *self, const oak_render_view *view) {
     return r;
 }
 
-static void pass_target(cpu_pass *p, uint32_t w, uint32_t h, bool flip, const float jitter[2],
-                        float *depth, uint32_t *ids) {
-    p->width = w;
-    p->height = h;
-    p->tiles_x = (w + CPU_TILE - 1) / CPU_TILE;
-    p->tiles_y = (h + CPU_TILE - 1) / CPU_TILE;
-    p->cx = (int32_t)(w / 2);
-    p->cy = (int32_t)(h / 2);
-    p->flip_y = flip;
-    p->jitter[0] = jitter ? jitter[0] : 0;
-    p->jitter[1] = jitter ? jitter[1] : 0;
-    p->depth = depth;
-    p->ids = ids;
-}
+/* One run function per row of the pass table (cpu_pass_<name>.c); NULL:
+   nothing to do here (read_pixels copies the picture). */
+static const cpu_run_fn k_run[OAK_PASS_COUNT] = {
+    [OAK_PASS_UPLOAD] = _oak_cpu_run_upload, [OAK_PASS_SHADOW] = _oak_cpu_run_shadow,
+    [OAK_PASS_RASTER] = _oak_cpu_run_raster, [OAK_PASS_RESOLVE] = _oak_cpu_run_resolve,
+    [OAK_PASS_BLEND] = _oak_cpu_run_blend,   [OAK_PASS_POST] = _oak_cpu_run_post,
+    [OAK_PASS_FXAA] = _oak_cpu_run_fxaa,     [OAK_PASS_READBACK] = NULL,
+};
 
-static bool pass_add(cpu_pass *p, uint32_t src) {
-    if (!OAK_GROW(p->draws, p->draw_cap, p->draw_count + 1)) return false;
-    p->draws[p->draw_count++].src = src;
-    return true;
-}
+#define CPU_CAPS (OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_SHADOW_CACHE)
 
-typedef struct fill_ctx {
-    cpu_backend *b;
-    cpu_pass *p;
-    const oak_draw_list *l;
-    bool cull_ok;
-} fill_ctx;
-
-/* Resolves mirrors and matrices of a pass's draws, on the job pool: with a
-   hundred thousand draws this is too much for one thread. */
-static void fill_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
-    (void)worker;
-    fill_ctx *f = user;
-    cpu_backend *b = f->b;
-    const oak_draw_list *l = f->l;
-    const float *cam = b->view->camera_pos;
-    for (uint32_t i = begin; i < end; i++) {
-        cpu_draw *d = &f->p->draws[i];
-        uint32_t src = d->src;
-        d->mesh = (uint32_t)_oak_cpu_mesh_index(b, l->mesh[src]);
-        d->material = (uint32_t)_oak_cpu_material_index(b, l->material[src]);
-        d->flags = l->flags ? l->flags[src] : 0;
-        const oak_material_desc *md = &b->materials[d->material].desc;
-        d->cull = f->cull_ok && !md->double_sided;
-        d->mask = md->alpha_mode == OAK_ALPHA_MASK;
-        glm_mat4_copy(l->world[src], d->world);
-        glm_mat4_mul(f->p->view_proj, d->world, d->mvp);
-        mat3 m3, inv;
-        glm_mat4_pick3(d->world, m3);
-        glm_mat3_inv(m3, inv);
-        for (int k = 0; k < 3; k++)
-            for (int j = 0; j < 3; j++) d->nmat[k * 3 + j] = inv[k][j];
-        const oak_bounds *bb = &b->meshes[d->mesh].bounds;
-        vec4 c = {bb->center[0], bb->center[1], bb->center[2], 1}, wc;
-        glm_mat4_mulv(d->world, c, wc);
-        d->sort_key = (wc[0] - cam[0]) * (wc[0] - cam[0]) + (wc[1] - cam[1]) * (wc[1] - cam[1]) +
-                      (wc[2] - cam[2]) * (wc[2] - cam[2]);
-    }
-}
-
-static void pass_fill(cpu_backend *b, cpu_pass *p, const oak_draw_list *l, bool cull_ok) {
-    fill_ctx f = {b, p, l, cull_ok};
-    oak_parallel_for(p->draw_count, 256, fill_job, &f);
-}
-
-/* Far to near, ties in draw order: a stable insertion sort (blend draws are
-   few, and libc's qsort may allocate outside the engine's hooks). */
-static void sort_far_to_near(cpu_draw *d, uint32_t n) {
-    for (uint32_t i = 1; i < n; i++) {
-        cpu_draw x = d[i];
-        uint32_t j = i;
-        while (j > 0 && d[j - 1].sort_key < x.sort_key) {
-            d[j] = d[j - 1];
-            j--;
-        }
-        d[j] = x;
-    }
-}
-
-static oak_result draw_shadow(cpu_backend *b, const oak_render_view *v) {
-    b->shadow_valid = false;
-    if (!v->shadows || v->cascade_count < 1) return OAK_OK;
-    uint32_t S = v->shadow_map_size ? v->shadow_map_size : b->shadow_size;
-    if (S > OAK_MAX_TEXTURE_SIZE)
-        return oak_error(OAK_ERROR_LIMIT, "cpu backend: shadow map of %u texels past %u", S,
-                         OAK_MAX_TEXTURE_SIZE);
-    size_t need = tiled_pixels(S, S);
-    if (need > b->shadow_cap) {
-        float *m = oak_realloc(b->shadow_map, need * sizeof(float));
-        if (!m) return OAK_ERROR_OUT_OF_MEMORY;
-        b->shadow_map = m;
-        b->shadow_cap = need;
-    }
-    cpu_pass *p = &b->shadow;
-    pass_target(p, S, S, false, NULL, b->shadow_map, NULL);
-    const oak_shadow_cascade *c = &v->cascades[0];
-    glm_mat4_copy((vec4 *)c->view_proj, p->view_proj);
-    p->draw_count = 0;
-    const oak_draw_list *l = &v->casters;
-    uint32_t end = c->first_caster + c->caster_count;
-    if (end > l->count || end < c->first_caster)
-        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
-                         "cpu backend: cascade 0 casters %u..%u past the %u casters",
-                         c->first_caster, end, l->count);
-    for (uint32_t i = c->first_caster; i < end; i++) {
-        int32_t mi = _oak_cpu_material_index(b, l->material[i]);
-        if ((l->flags && (l->flags[i] & OAK_DRAW_NO_SHADOW)) ||
-            b->materials[mi].desc.alpha_mode == OAK_ALPHA_BLEND)
-            continue;
-        if (!pass_add(p, i)) return OAK_ERROR_OUT_OF_MEMORY;
-    }
-    pass_fill(b, p, l, false);
-    /* What stands still is drawn once: the map is kept while its inputs
-       (size, matrix, and each caster's mesh, material, base texture, matrix
-       and flags, versions included) hash the same as last frame's. */
-    uint64_t h = oak_hash(p->view_proj, sizeof(mat4), S);
-    for (uint32_t i = 0; i < p->draw_count; i++) {
-        const cpu_draw *d = &p->draws[i];
-        const cpu_mesh *m = &b->meshes[d->mesh];
-        const cpu_material *mt = &b->materials[d->material];
-        int32_t tex = mt->tex[CPU_TEX_BASE].tex;
-        uint32_t ids[7] = {m->id,
-                           m->version,
-                           mt->id,
-                           mt->version,
-                           d->flags,
-                           tex >= 0 ? b->textures[tex].id : 0,
-                           tex >= 0 ? b->textures[tex].version : 0};
-        h = oak_hash(ids, sizeof ids, h);
-        h = oak_hash(d->world, sizeof(mat4), h);
-    }
-    if (b->shadow_cached && h == b->shadow_hash) {
-        b->shadow_valid = true;
-        return OAK_OK;
-    }
-    b->shadow_cached = false;
-    oak_result r = _oak_cpu_pass_geometry(b, p, NULL, NULL);
-    if (r) return r;
-    _oak_cpu_pass_raster(b, p);
-    b->shadow_valid = b->shadow_cached = true;
-    b->shadow_hash = h;
-    return OAK_OK;
-}
-
+/* The frame: the pass table top to bottom, each pass timed by its row. */
 static oak_result cpu_render(void *self, const oak_render_view *v) {
     cpu_backend *b = self;
     memset(b->stage_ms, 0, sizeof b->stage_ms);
+    memset(b->part_ms, 0, sizeof b->part_ms);
     if (v->width != b->width || v->height != b->height) {
         oak_result r = cpu_resize(b, v->width, v->height);
         if (r) return r;
@@ -280,64 +142,20 @@ static oak_result cpu_render(void *self, const oak_render_view *v) {
     if (v->light_count && !v->lights)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "cpu backend: view has %u lights but no array",
                          v->light_count);
-    /* a render without its sync (or of another view) syncs itself */
-    oak_result r = OAK_OK;
-    if (b->synced_view != v || b->synced_frame != v->frame) r = _oak_cpu_sync(b, v);
-    b->synced_view = NULL;
-    if (r) return r;
     b->view = v;
-    const oak_shadow_cascade *c0 = &v->cascades[0];
-    b->shadow_bias = c0->depth_range > 0 ? 1.5f * c0->texel_world / c0->depth_range : 0;
-
-    /* 1. shadow: the key light's cascade 0, casters only, both faces */
-    uint64_t t0 = oak_time_ns();
-    r = draw_shadow(b, v);
-    if (r) return r;
-    b->stage_ms[CPU_STAGE_SHADOW] = oak_ms_since(t0);
-
-    /* 2. vertex + bins: opaque and MASK draws in view order */
-    cpu_pass *op = &b->opaque, *bl = &b->blend;
-    pass_target(op, b->width, b->height, true, v->jitter, b->depth, b->ids);
-    pass_target(bl, b->width, b->height, true, v->jitter, b->depth, NULL);
-    glm_mat4_copy((vec4 *)v->view_proj, op->view_proj);
-    glm_mat4_copy((vec4 *)v->view_proj, bl->view_proj);
-    op->draw_count = bl->draw_count = 0;
-    for (uint32_t i = 0; i < v->draws.count; i++) {
-        int32_t mi = _oak_cpu_material_index(b, v->draws.material[i]);
-        bool blend = b->materials[mi].desc.alpha_mode == OAK_ALPHA_BLEND;
-        if (!pass_add(blend ? bl : op, i)) return OAK_ERROR_OUT_OF_MEMORY;
+    const oak_pass_row *rows = _oak_pass_table();
+    oak_result r = OAK_OK;
+    for (uint32_t i = 0; i < OAK_PASS_COUNT && !r; i++) {
+        if (!_oak_pass_runs(&rows[i], v, CPU_CAPS) || !k_run[i]) continue;
+        uint64_t t0 = oak_time_ns();
+        r = k_run[i](b, v);
+        double ms = oak_ms_since(t0);
+        for (uint32_t k = 0; k < OAK_PASS_MAX_PARTS; k++) ms -= b->part_ms[i][k];
+        b->stage_ms[i] = ms > 0 ? ms : 0;
     }
-    pass_fill(b, op, &v->draws, true);
-    pass_fill(b, bl, &v->draws, true);
-    r = _oak_cpu_pass_geometry(b, op, &b->stage_ms[CPU_STAGE_VERTEX], &b->stage_ms[CPU_STAGE_BINS]);
-    if (r) return r;
-
-    /* 3. raster: depth + triangle id per pixel, one job per tile */
-    t0 = oak_time_ns();
-    _oak_cpu_pass_raster(b, op);
-    b->stage_ms[CPU_STAGE_RASTER] = oak_ms_since(t0);
-
-    /* 4. resolve: shade each visible pixel once, sky where empty */
-    t0 = oak_time_ns();
-    _oak_cpu_resolve(b);
-    b->stage_ms[CPU_STAGE_RESOLVE] = oak_ms_since(t0);
-
-    /* 5. blend: BLEND draws far to near, over the opaque frame */
-    t0 = oak_time_ns();
-    if (bl->draw_count) {
-        sort_far_to_near(bl->draws, bl->draw_count);
-        r = _oak_cpu_pass_geometry(b, bl, NULL, NULL);
-        if (r) return r;
-        _oak_cpu_blend(b);
-    }
-    b->stage_ms[CPU_STAGE_BLEND] = oak_ms_since(t0);
-
-    /* 6. post: exposure, ACES, sRGB + dither, FXAA */
-    t0 = oak_time_ns();
-    _oak_cpu_post(b);
-    b->stage_ms[CPU_STAGE_POST] = oak_ms_since(t0);
+    b->synced_view = NULL;
     b->view = NULL;
-    return OAK_OK;
+    return r;
 }
 
 static oak_result cpu_read_pixels(void *self, uint8_t *rgba, size_t size) {
@@ -351,13 +169,16 @@ static oak_result cpu_read_pixels(void *self, uint8_t *rgba, size_t size) {
     return OAK_OK;
 }
 
+/* Stages named by the table: a row's parts, then the row itself. */
 static uint32_t cpu_timings(void *self, oak_stage_timing *out, uint32_t max) {
     cpu_backend *b = self;
+    const oak_pass_row *rows = _oak_pass_table();
     uint32_t n = 0;
-    for (uint32_t i = 0; i < CPU_STAGE_COUNT && n < max; i++, n++) {
-        out[n].name = g_stage_names[i];
-        out[n].cpu_ms = b->stage_ms[i];
-        out[n].gpu_ms = -1;
+    for (uint32_t i = 0; i < OAK_PASS_COUNT; i++) {
+        if (rows[i].untimed) continue;
+        for (uint32_t k = 0; k < OAK_PASS_MAX_PARTS && rows[i].parts[k] && n < max; k++)
+            out[n++] = (oak_stage_timing){rows[i].parts[k], b->part_ms[i][k], -1};
+        if (n < max) out[n++] = (oak_stage_timing){rows[i].name, b->stage_ms[i], -1};
     }
     return n;
 }
@@ -373,6 +194,7 @@ static const oak_backend g_cpu = {
     .render = cpu_render,
     .read_pixels = cpu_read_pixels,
     .timings = cpu_timings,
+    .caps = CPU_CAPS,
 };
 
 const oak_backend *oak_backend_cpu(void) {

@@ -4,7 +4,7 @@
 #ifndef OAK_CPU_INTERNAL_H
 #define OAK_CPU_INTERNAL_H
 
-#include <oak/backend.h>
+#include "render/pass_table.h"
 
 #define CPU_TILE         OAK_TILE_SIZE
 #define CPU_TILE_PIXELS  (CPU_TILE * CPU_TILE)
@@ -146,17 +146,6 @@ typedef struct cpu_pass {
     uint32_t counts_cap;
 } cpu_pass;
 
-enum {
-    CPU_STAGE_SHADOW,
-    CPU_STAGE_VERTEX,
-    CPU_STAGE_BINS,
-    CPU_STAGE_RASTER,
-    CPU_STAGE_RESOLVE,
-    CPU_STAGE_BLEND,
-    CPU_STAGE_POST,
-    CPU_STAGE_COUNT
-};
-
 typedef struct cpu_backend {
     uint32_t width, height;
     uint32_t shadow_size;
@@ -194,8 +183,29 @@ typedef struct cpu_backend {
     float shadow_bias;  /* cascade 0's depth bias, docs/SHADING.md "Shadow", set with the view */
     bool shadow_cached; /* the map holds what shadow_hash describes */
     uint64_t shadow_hash;
-    double stage_ms[CPU_STAGE_COUNT];
+    double stage_ms[OAK_PASS_COUNT];                    /* by pass, parts left out */
+    double part_ms[OAK_PASS_COUNT][OAK_PASS_MAX_PARTS]; /* the rows' sub-stages */
 } cpu_backend;
+
+/* ---- the frame: one run function per row of the pass table -------------- */
+
+/* cpu_pass_<name>.c, walked by cpu_render in table order */
+typedef oak_result (*cpu_run_fn)(cpu_backend *b, const oak_render_view *v);
+oak_result _oak_cpu_run_upload(cpu_backend *b, const oak_render_view *v);
+oak_result _oak_cpu_run_shadow(cpu_backend *b, const oak_render_view *v);
+oak_result _oak_cpu_run_raster(cpu_backend *b, const oak_render_view *v);
+oak_result _oak_cpu_run_resolve(cpu_backend *b, const oak_render_view *v);
+oak_result _oak_cpu_run_blend(cpu_backend *b, const oak_render_view *v);
+oak_result _oak_cpu_run_post(cpu_backend *b, const oak_render_view *v);
+oak_result _oak_cpu_run_fxaa(cpu_backend *b, const oak_render_view *v);
+
+/* cpu_draws.c: a pass's target and draw list, shared by the raster passes */
+size_t _oak_cpu_tiled_pixels(uint32_t w, uint32_t h);
+void _oak_cpu_pass_target(cpu_pass *p, uint32_t w, uint32_t h, bool flip, const float jitter[2],
+                          float *depth, uint32_t *ids);
+bool _oak_cpu_pass_add(cpu_pass *p, uint32_t src);
+/* Resolves mirrors and matrices of the pass's draws from list l. */
+void _oak_cpu_pass_fill(cpu_backend *b, cpu_pass *p, const oak_draw_list *l, bool cull_ok);
 
 /* cpu_mirror.c */
 oak_result _oak_cpu_sync(cpu_backend *b, const oak_render_view *view);
@@ -282,8 +292,9 @@ void _oak_cpu_resolve(cpu_backend *b);
 void _oak_cpu_blend(cpu_backend *b);
 
 /* cpu_post.c / cpu_fxaa.c */
-void _oak_cpu_post_init(void); /* once, before the first post */
-void _oak_cpu_post(cpu_backend *b);
+void _oak_cpu_post_init(void);           /* once, before the first post */
+void _oak_cpu_post(cpu_backend *b);      /* into ldr (out when FXAA is off) */
+void _oak_cpu_post_fxaa(cpu_backend *b); /* ldr into out, when FXAA is on */
 /* Post of `count` pixels of row y from column x0: linear rgb floats in, rgba
    bytes out (docs/SHADING.md "Post" steps 1-4). simd: four pixels at a time
    in SSE, the same bytes as the scalar path (tests/test_cpu_shading.c). */

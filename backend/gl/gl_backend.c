@@ -124,7 +124,16 @@ static uint32_t gl_timings(void *self, oak_stage_timing *out, uint32_t max) {
 }
 
 const oak_backend *oak_backend_gl(void) {
-    static const oak_backend b = {"gl",      gl_probe, gl_create, gl_destroy,     gl_device_name,
-                                  gl_resize, gl_sync,  gl_render, gl_read_pixels, gl_timings};
+    static const oak_backend b = {"gl",
+                                  gl_probe,
+                                  gl_create,
+                                  gl_destroy,
+                                  gl_device_name,
+                                  gl_resize,
+                                  gl_sync,
+                                  gl_render,
+                                  gl_read_pixels,
+                                  gl_timings,
+                                  OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS};
     return &b;
 }

@@ -7,6 +7,7 @@
 #define OAK_GL_GPU_H
 
 #include "gl_internal.h"
+#include "render/pass_table.h"
 
 #include "shaders/common/oak_gpu.h"
 
@@ -38,14 +39,12 @@ typedef struct _oak_gl_tex_class {
     bool is_float;
 } _oak_gl_tex_class;
 
-enum {
-    OAK_GL_STAGE_SHADOW,
-    OAK_GL_STAGE_VIS,
-    OAK_GL_STAGE_RESOLVE,
-    OAK_GL_STAGE_BLEND,
-    OAK_GL_STAGE_POST,
-    OAK_GL_STAGE_COUNT
-};
+/* What the last passes did to a frame target, for the barriers (gl_track.c). */
+typedef struct _oak_gl_track {
+    bool written;         /* since the frame targets were made */
+    bool incoherent;      /* the last write was an image or buffer store */
+    GLbitfield barriered; /* glMemoryBarrier bits issued since that write */
+} _oak_gl_track;
 
 typedef struct _oak_gl_frame {
     GLuint prog_vis, prog_vis_mask, prog_shadow, prog_shadow_mask;
@@ -78,9 +77,15 @@ typedef struct _oak_gl_frame {
     oak_gpu_light *light_data;
     uint32_t light_cap;
 
-    GLuint queries[OAK_GL_STAGE_COUNT + 1];
+    /* this frame, from the upload pass for the passes after it */
+    uint32_t main_groups[6], shadow_groups[6]; /* command ranges (build_list) */
+    uint32_t shadow_size_now;
+    const oak_render_view *synced_view; /* what sync() last saw, until render */
+    uint64_t synced_frame;
+    _oak_gl_track track[OAK_TARGET_COUNT];
+    GLuint queries[OAK_PASS_COUNT + 1]; /* one before each timed pass, one after */
     bool queries_pending;
-    double cpu_ms[OAK_GL_STAGE_COUNT], gpu_ms[OAK_GL_STAGE_COUNT];
+    double cpu_ms[OAK_PASS_COUNT], gpu_ms[OAK_PASS_COUNT];
 } _oak_gl_frame;
 
 /* gl_resources.c: brings every mesh, material and texture the view uses up
@@ -91,5 +96,30 @@ void _oak_gl_resources_release(_oak_gl_frame *f);
 /* The uploaded mesh and material for a draw, or NULL when it cannot draw. */
 const _oak_gl_mesh_slot *_oak_gl_mesh_of(const _oak_gl_frame *f, oak_mesh mesh);
 const _oak_gl_mat_slot *_oak_gl_mat_of(const _oak_gl_frame *f, oak_material material);
+
+/* ---- the frame: one run function per row of the pass table -------------- */
+
+/* gl_pass_<name>.c, walked by _oak_gl_frame_render in table order */
+typedef oak_result (*_oak_gl_run_fn)(_oak_gl_backend *b, const oak_render_view *v);
+oak_result _oak_gl_run_upload(_oak_gl_backend *b, const oak_render_view *v);
+oak_result _oak_gl_run_shadow(_oak_gl_backend *b, const oak_render_view *v);
+oak_result _oak_gl_run_raster(_oak_gl_backend *b, const oak_render_view *v);
+oak_result _oak_gl_run_resolve(_oak_gl_backend *b, const oak_render_view *v);
+oak_result _oak_gl_run_blend(_oak_gl_backend *b, const oak_render_view *v);
+oak_result _oak_gl_run_post(_oak_gl_backend *b, const oak_render_view *v);
+oak_result _oak_gl_run_fxaa(_oak_gl_backend *b, const oak_render_view *v);
+
+/* gl_frame.c: what the raster passes share */
+void _oak_gl_bind_common(_oak_gl_frame *f, _oak_gl_buffer *draws);
+/* command groups as the upload pass lays them out; culling only in the main view */
+void _oak_gl_draw_groups(_oak_gl_frame *f, const uint32_t group[5], GLuint plain, GLuint masked,
+                         bool cull_single);
+/* compute groups covering the output */
+void _oak_gl_dispatch_output(const _oak_gl_targets *t);
+
+/* gl_track.c: glMemoryBarrier from the row's reads and writes: before a
+   pass, what its reads need of earlier writes; after it, what it wrote. */
+void _oak_gl_track_before(_oak_gl_frame *f, const oak_pass_row *row);
+void _oak_gl_track_after(_oak_gl_frame *f, const oak_pass_row *row);
 
 #endif

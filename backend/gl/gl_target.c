@@ -67,7 +67,7 @@ oak_result _oak_gl_read_rgba8(const _oak_gl_targets *t, uint8_t *rgba, size_t si
         return oak_error(OAK_ERROR_INVALID_ARGUMENT,
                          "gl: read_pixels needs %zu bytes for %ux%u, got %zu", need, t->width,
                          t->height, size);
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    /* the frame's readback row already issued its barrier (gl_track.c) */
     glGetNamedBufferSubData(t->out.id, 0, (GLsizeiptr)need, rgba);
     if (_oak_gl_check("glGetNamedBufferSubData"))
         return oak_error(OAK_ERROR_DEVICE, "gl: reading back the %ux%u picture failed", t->width,

@@ -16,7 +16,11 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
     copy_mat(g->inv_view_proj, v->inv_view_proj);
     const oak_shadow_cascade *c = &v->cascades[0];
     bool shadows = v->shadows && v->cascade_count > 0;
-    if (shadows) copy_mat(g->shadow_view_proj, c->view_proj);
+    uint32_t cascades = shadows ? v->cascade_count : 0;
+    if (cascades > OAK_MAX_CASCADES) cascades = OAK_MAX_CASCADES;
+    for (uint32_t i = 0; i < cascades; i++)
+        copy_mat(g->shadow_view_proj[i], v->cascades[i].view_proj);
+    g->shadow_cascades[0] = cascades;
     memcpy(g->camera_pos, v->camera_pos, 12);
     g->camera_pos[3] = v->env.fog_density;
     memcpy(g->sky_zenith, v->sky_zenith, 12);

@@ -60,7 +60,16 @@ static uint32_t null_timings(void *self, oak_stage_timing *out, uint32_t max) {
 }
 
 const oak_backend *oak_backend_null(void) {
-    static const oak_backend b = {"null",      null_probe, null_create, null_destroy, null_device,
-                                  null_resize, null_sync,  null_render, null_read,    null_timings};
+    static const oak_backend b = {"null",
+                                  null_probe,
+                                  null_create,
+                                  null_destroy,
+                                  null_device,
+                                  null_resize,
+                                  null_sync,
+                                  null_render,
+                                  null_read,
+                                  null_timings,
+                                  0 /* caps: it runs no pass and draws nothing */};
     return &b;
 }

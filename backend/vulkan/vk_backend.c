@@ -19,6 +19,7 @@ static oak_result _oak_vk_shadow_map(_oak_vk *vk, uint32_t size) {
     if (vk->shadow.image && vk->shadow.width == size) return OAK_OK;
     oak_result r = _oak_vk_image_retire(vk, &vk->shadow);
     if (r) return r;
+    _oak_vk_track_reset(vk, OAK_TARGET_SHADOW_MAP); /* a new image: nothing touched it yet */
     return _oak_vk_image_create(
         vk, &vk->shadow, VK_FORMAT_D32_SFLOAT, size, size, 1, 1,
         VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT, false);
@@ -307,6 +308,7 @@ static const oak_backend k_vulkan = {
     .render = _oak_vk_render_vt,
     .read_pixels = _oak_vk_read_pixels,
     .timings = _oak_vk_timings,
+    .caps = OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS,
 };
 
 const oak_backend *oak_backend_vulkan(void) {

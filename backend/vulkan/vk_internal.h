@@ -8,6 +8,7 @@
 
 #include <oak/backend.h>
 
+#include "render/pass_table.h"
 #include "shaders/common/oak_gpu.h"
 
 #define OAK_VK_FRAMES         2           /* frames in flight */
@@ -128,6 +129,27 @@ typedef struct _oak_vk_material {
     bool double_sided;
 } _oak_vk_material;
 
+/* Per-draw facts gathered on the CPU side; the mapped GPU buffers are only
+ * ever written, front to back (on a discrete GPU they are write-combined
+ * memory across the bus, where a read costs a round trip). */
+typedef struct _oak_vk_draw_info {
+    uint32_t group; /* pipeline group (bit 31: two-sided BLEND), UINT32_MAX: none */
+    uint32_t index_count, first_index, first_vertex;
+    uint32_t material, flags;
+} _oak_vk_draw_info;
+
+#define OAK_VK_TWO_SIDED 0x80000000u /* _oak_vk_draw_info.group: a two-sided BLEND draw */
+
+/* What the passes did to a frame target since its last write, for the
+ * barriers the pass table implies (vk_track.c). */
+typedef struct _oak_vk_track {
+    VkPipelineStageFlags2 write_stage; /* of the last write, 0: none known */
+    VkAccessFlags2 write_access;
+    VkPipelineStageFlags2 read_stages;    /* reads since that write */
+    VkPipelineStageFlags2 visible_stages; /* the write is visible to these ... */
+    VkAccessFlags2 visible_access;        /* ... through these accesses */
+} _oak_vk_track;
+
 /* Per frame in flight. */
 typedef struct _oak_vk_frame {
     VkCommandPool pool;
@@ -239,6 +261,7 @@ typedef struct _oak_vk {
     uint32_t blend_first, blend_count;
     bool blend_ok, blend_warned; /* the HDR format blends as a colour attachment */
     double sync_ms;
+    _oak_vk_track track[OAK_TARGET_COUNT];
 } _oak_vk;
 
 /* device */
@@ -299,6 +322,30 @@ void _oak_vk_pipelines_destroy(_oak_vk *vk);
 oak_result _oak_vk_targets_create(_oak_vk *vk);
 void _oak_vk_targets_destroy(_oak_vk *vk);
 void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f);
+
+/* the frame: one run function per row of the pass table (vk_pass_<name>.c),
+   recorded into the slot's command buffer by _oak_vk_render in table order */
+typedef oak_result (*_oak_vk_run_fn)(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+oak_result _oak_vk_run_upload(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+oak_result _oak_vk_run_shadow(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+oak_result _oak_vk_run_raster(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+oak_result _oak_vk_run_resolve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+oak_result _oak_vk_run_blend(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+oak_result _oak_vk_run_post(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+oak_result _oak_vk_run_fxaa(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+/* true when the blend pass has nothing it can draw this frame */
+bool _oak_vk_blend_idle(_oak_vk *vk);
+/* vk_frame.c: what the passes share */
+void _oak_vk_draw_group(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f, uint32_t pipe,
+                        uint32_t first, uint32_t count);
+void _oak_vk_dispatch(_oak_vk *vk, VkCommandBuffer cmd, uint32_t pipe);
+
+/* vk_track.c: barriers from the rows' reads and writes. Before a pass (or a
+   copy) touches a target, the barrier that use needs after what came
+   before, with the layout it needs; reset when a target is made anew. */
+void _oak_vk_track_use(_oak_vk *vk, VkCommandBuffer cmd, oak_target_id target, oak_use use);
+void _oak_vk_track_row(_oak_vk *vk, VkCommandBuffer cmd, const oak_pass_row *row);
+void _oak_vk_track_reset(_oak_vk *vk, oak_target_id target);
 
 /* Keeps loaded Vulkan drivers mapped until exit (vk_pin.c). */
 void _oak_vk_pin_drivers(void);

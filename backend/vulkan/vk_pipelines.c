@@ -265,6 +265,10 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
     if ((r = _oak_vk_image_retire(vk, &vk->depth)) || (r = _oak_vk_image_retire(vk, &vk->ids)) ||
         (r = _oak_vk_image_retire(vk, &vk->hdr)) || (r = _oak_vk_buffer_retire(vk, &vk->ldr)))
         return r;
+    /* new targets: nothing has touched them yet (the old ones retire) */
+    const oak_target_id fresh[] = {OAK_TARGET_DEPTH, OAK_TARGET_IDS, OAK_TARGET_HDR, OAK_TARGET_LDR,
+                                   OAK_TARGET_OUTPUT};
+    for (size_t i = 0; i < sizeof fresh / sizeof fresh[0]; i++) _oak_vk_track_reset(vk, fresh[i]);
     if ((r = _oak_vk_image_create(vk, &vk->depth, VK_FORMAT_D32_SFLOAT, w, h, 1, 1,
                                   VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, false)))
         return r;

@@ -72,6 +72,35 @@ typedef struct oak_render_view {
     oak_post post; /* exposure resolved */
 } oak_render_view;
 
+/* The passes of a frame, in the order every backend runs them. Their rows
+ * (the frame targets each reads and writes, when it runs) are the pass table
+ * in render/pass_table.h; docs/ARCHITECTURE.md says how to add one. */
+typedef enum oak_pass_id {
+    OAK_PASS_UPLOAD,   /* assets whose version moved, then the frame's records */
+    OAK_PASS_SHADOW,   /* the key light's casters into its depth map */
+    OAK_PASS_RASTER,   /* visibility buffer: depth + (draw, triangle) */
+    OAK_PASS_RESOLVE,  /* each covered pixel shaded once; the sky where empty */
+    OAK_PASS_BLEND,    /* BLEND surfaces far to near over the resolved frame */
+    OAK_PASS_POST,     /* exposure, ACES, sRGB with dither */
+    OAK_PASS_FXAA,     /* FXAA over what shows (a copy when it is off) */
+    OAK_PASS_READBACK, /* the picture made readable by read_pixels */
+    OAK_PASS_COUNT
+} oak_pass_id;
+
+/* oak_backend.caps: bit i (i < OAK_PASS_COUNT) says the backend runs pass i;
+ * the bits from 32 up are features. */
+#define OAK_CAP_PASS(id)     (1ull << (id))
+#define OAK_CAP_ALL_PASSES   ((1ull << OAK_PASS_COUNT) - 1)
+#define OAK_CAP_PIXELS       (1ull << 32) /* read_pixels returns what was drawn */
+#define OAK_CAP_GPU_TIMINGS  (1ull << 33) /* stage timings carry GPU times */
+#define OAK_CAP_SHADOW_CACHE (1ull << 34) /* an unchanged shadow map is not redrawn */
+#define OAK_CAP_BIT_COUNT    35
+
+/* "shadow", "raster", ...: a pass's stage name in timings and `oak bench`. */
+const char *oak_pass_name(oak_pass_id pass);
+/* The name of caps bit `bit` ("pixels", a pass's name), NULL for none. */
+const char *oak_cap_name(uint32_t bit);
+
 typedef struct oak_backend_desc {
     uint32_t width, height;
     const char *device;
@@ -91,11 +120,19 @@ typedef struct oak_backend {
     void (*destroy)(void *self);
     const char *(*device_name)(void *self);
     oak_result (*resize)(void *self, uint32_t width, uint32_t height);
-    /* Uploads or refreshes every asset the view uses whose version moved. */
+    /* The sync contract, the same on every backend: render() syncs itself.
+       sync() uploads or refreshes every asset the view uses whose version
+       moved; it is optional and lets a caller start uploads early. render()
+       of a view that was not synced first does what sync() would, so
+       render() alone always draws the view with its assets as they are;
+       after sync() of the same view and frame it uploads nothing twice.
+       Change assets between the two and call sync() again (or skip it).
+       tests/test_backend_contract.c holds every backend to this. */
     oak_result (*sync)(void *self, const oak_render_view *view);
     oak_result (*render)(void *self, const oak_render_view *view);
     oak_result (*read_pixels)(void *self, uint8_t *rgba, size_t size);
     uint32_t (*timings)(void *self, oak_stage_timing *out, uint32_t max);
+    uint64_t caps; /* OAK_CAP_*: the passes it runs and its features */
 } oak_backend;
 
 /* Each backend exports one of these. */

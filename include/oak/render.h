@@ -104,7 +104,9 @@ typedef struct oak_renderer_desc {
 } oak_renderer_desc;
 
 typedef struct oak_stage_timing {
-    const char *name; /* "frontend", "shadow", "bins", "raster", "resolve", "post", ... */
+    /* "frontend", then the pass table's stage names (oak_pass_name; the
+       CPU's raster also as its parts "vertex" and "bins"), GPU totals */
+    const char *name;
     double cpu_ms;
     double gpu_ms; /* < 0 when the backend has no GPU timer */
 } oak_stage_timing;
@@ -132,6 +134,9 @@ const char *oak_backend_name(uint32_t index);
 /* Writes a multi-line report (device, driver, API, features and the path
  * taken for each) or the reason it is unavailable; OAK_OK when usable. */
 oak_result oak_backend_probe(const char *name, char *report, size_t report_size);
+/* The OAK_CAP_* bits (backend.h) of a backend compiled in: the passes it
+ * runs and its features; 0 for a name not compiled in. */
+uint64_t oak_backend_caps(const char *name);
 
 #ifdef __cplusplus
 }

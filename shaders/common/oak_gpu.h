@@ -86,15 +86,17 @@
 OAK_STRUCT(oak_gpu_view) {
     OAK_M4(view_proj);
     OAK_M4(inv_view_proj);
-    OAK_M4(shadow_view_proj);
+    /* world to each cascade's map (shadow_cascades.x of them); today one */
+    OAK_M4(shadow_view_proj[OAK_MAX_CASCADES]);
     OAK_F4(camera_pos);  /* w: fog density */
     OAK_F4(sky_zenith);  /* w: exposure */
     OAK_F4(sky_horizon); /* w: shadow texel_world */
     OAK_F4(fog_color);   /* w: shadow depth_range */
     OAK_F4(ambient_sky);
     OAK_F4(ambient_ground);
-    OAK_U4(size);  /* width, height, light count, key light + 1 (0: none) */
-    OAK_U4(flags); /* shadows on, post bits, shadow map size, draw count */
+    OAK_U4(size);            /* width, height, light count, key light + 1 (0: none) */
+    OAK_U4(flags);           /* shadows on, post bits, shadow map size, draw count */
+    OAK_U4(shadow_cascades); /* cascade count (0 without shadows), unused x3 */
 }
 OAK_END(oak_gpu_view);
 

@@ -15,7 +15,7 @@ OAK_BINDING(OAK_B_SHADOW) uniform sampler2D shadow_map;
 float oak_shadow(vec3 P, vec3 Ng) {
     float texel_world = view.sky_horizon.w, depth_range = view.fog_color.w;
     vec3 Pw = P + Ng * (1.5 * texel_world);
-    vec4 p = view.shadow_view_proj * vec4(Pw, 1.0);
+    vec4 p = view.shadow_view_proj[0] * vec4(Pw, 1.0);
     vec2 uv = p.xy * 0.5 + 0.5;
     float z = p.z;
     if (uv.x < 0.0 || uv.x > 1.0 || uv.y < 0.0 || uv.y > 1.0 || z < 0.0 || z > 1.0) return 1.0;

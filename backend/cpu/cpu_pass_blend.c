@@ -1,0 +1,37 @@
+/* The blend pass on the CPU backend: BLEND draws sorted far to near (ties in
+ * draw order), then forward-shaded over the resolved frame, depth-tested
+ * against the visibility buffer's depth without writing it. */
+#include "cpu_internal.h"
+
+/* Far to near, ties in draw order: a stable insertion sort (blend draws are
+   few, and libc's qsort may allocate outside the engine's hooks). */
+static void sort_far_to_near(cpu_draw *d, uint32_t n) {
+    for (uint32_t i = 1; i < n; i++) {
+        cpu_draw x = d[i];
+        uint32_t j = i;
+        while (j > 0 && d[j - 1].sort_key < x.sort_key) {
+            d[j] = d[j - 1];
+            j--;
+        }
+        d[j] = x;
+    }
+}
+
+oak_result _oak_cpu_run_blend(cpu_backend *b, const oak_render_view *v) {
+    cpu_pass *bl = &b->blend;
+    _oak_cpu_pass_target(bl, b->width, b->height, true, v->jitter, b->depth, NULL);
+    glm_mat4_copy((vec4 *)v->view_proj, bl->view_proj);
+    bl->draw_count = 0;
+    for (uint32_t i = 0; i < v->draws.count; i++) {
+        int32_t mi = _oak_cpu_material_index(b, v->draws.material[i]);
+        if (b->materials[mi].desc.alpha_mode != OAK_ALPHA_BLEND) continue;
+        if (!_oak_cpu_pass_add(bl, i)) return OAK_ERROR_OUT_OF_MEMORY;
+    }
+    if (!bl->draw_count) return OAK_OK;
+    _oak_cpu_pass_fill(b, bl, &v->draws, true);
+    sort_far_to_near(bl->draws, bl->draw_count);
+    oak_result r = _oak_cpu_pass_geometry(b, bl, NULL, NULL);
+    if (r) return r;
+    _oak_cpu_blend(b);
+    return OAK_OK;
+}

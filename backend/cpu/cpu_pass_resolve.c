@@ -1,0 +1,10 @@
+/* The resolve pass on the CPU backend: each pixel the raster covered shaded
+ * once from its triangle id (docs/SHADING.md), the sky where it is empty; on
+ * the job pool in rows (cpu_resolve.c does the work). */
+#include "cpu_internal.h"
+
+oak_result _oak_cpu_run_resolve(cpu_backend *b, const oak_render_view *v) {
+    (void)v;
+    _oak_cpu_resolve(b);
+    return OAK_OK;
+}

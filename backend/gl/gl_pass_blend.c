@@ -1,0 +1,49 @@
+/* The blend pass on OpenGL: BLEND surfaces, far to near, forward-shaded
+ * (shaders/blend.frag) over the resolved HDR frame: depth-tested against the
+ * opaque depth without writing it, blended "over" in linear light. The
+ * fragment stage rebuilds the surface from gl_FragCoord with the real
+ * view_proj, so this pass draws with the upper-left origin and the unflipped
+ * view: row 0 at the top. */
+#include "gl_gpu.h"
+
+oak_result _oak_gl_run_blend(_oak_gl_backend *b, const oak_render_view *view) {
+    _oak_gl_frame *f = b->frame;
+    _oak_gl_targets *t = &b->targets;
+    const uint32_t *main_groups = f->main_groups;
+    if (main_groups[5] == main_groups[4]) return OAK_OK;
+    glClipControl(GL_UPPER_LEFT, GL_ZERO_TO_ONE);
+    glBindFramebuffer(GL_FRAMEBUFFER, t->blend_fbo);
+    glViewport(0, 0, (GLsizei)t->width, (GLsizei)t->height);
+    _oak_gl_bind_common(f, &f->draws);
+    glBindTextureUnit(OAK_B_SHADOW, f->shadow_tex);
+    glDepthMask(GL_FALSE);
+    glEnable(GL_BLEND);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+    glUseProgram(f->prog_blend);
+    glBindVertexArray(f->vao);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, f->commands.id);
+    glVertexArrayElementBuffer(f->vao, f->indices.id);
+    /* runs of equal sidedness keep the sorted order in one multi-draw each */
+    uint32_t k = main_groups[4];
+    while (k < main_groups[5]) {
+        bool two = _oak_gl_mat_of(f, view->draws.material[f->cmds[k].base_instance])->double_sided;
+        uint32_t e = k + 1;
+        while (e < main_groups[5] &&
+               _oak_gl_mat_of(f, view->draws.material[f->cmds[e].base_instance])->double_sided ==
+                   two)
+            e++;
+        if (two)
+            glDisable(GL_CULL_FACE);
+        else
+            glEnable(GL_CULL_FACE);
+        glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,
+                                    (const void *)(uintptr_t)(k * sizeof(_oak_gl_command)),
+                                    (GLsizei)(e - k), 0);
+        k = e;
+    }
+    glDisable(GL_CULL_FACE);
+    glDisable(GL_BLEND);
+    glDepthMask(GL_TRUE);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    return OAK_OK;
+}

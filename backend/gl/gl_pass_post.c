@@ -1,0 +1,15 @@
+/* The post pass on OpenGL: one compute dispatch (shaders/post.comp) from
+ * the HDR image to packed RGBA8: exposure, ACES, sRGB with dither. */
+#include "gl_gpu.h"
+
+oak_result _oak_gl_run_post(_oak_gl_backend *b, const oak_render_view *v) {
+    (void)v;
+    _oak_gl_frame *f = b->frame;
+    _oak_gl_targets *t = &b->targets;
+    glUseProgram(f->prog_post);
+    glBindBufferBase(GL_UNIFORM_BUFFER, OAK_B_VIEW, f->view.id);
+    glBindImageTexture(0, t->hdr, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA32F);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_LDR, t->ldr.id);
+    _oak_gl_dispatch_output(t);
+    return OAK_OK;
+}

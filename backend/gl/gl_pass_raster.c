@@ -1,0 +1,26 @@
+/* The raster pass on OpenGL: opaque and MASK draws into the visibility
+ * buffer (depth + (draw, triangle) ids) as multi-draw indirect in four groups
+ * (sidedness x cutout). Row 0 is the top: the lower-left origin with the
+ * y-negated view (the upload pass says why) and clockwise front faces. */
+#include "gl_gpu.h"
+
+oak_result _oak_gl_run_raster(_oak_gl_backend *b, const oak_render_view *v) {
+    (void)v;
+    _oak_gl_frame *f = b->frame;
+    _oak_gl_targets *t = &b->targets;
+    float zero = 0;
+    GLuint none[4] = {0, 0, 0, 0};
+    glClipControl(GL_LOWER_LEFT, GL_ZERO_TO_ONE);
+    glClearNamedFramebufferuiv(t->vis_fbo, GL_COLOR, 0, none);
+    glClearNamedFramebufferfv(t->vis_fbo, GL_DEPTH, 0, &zero);
+    glBindFramebuffer(GL_FRAMEBUFFER, t->vis_fbo);
+    glViewport(0, 0, (GLsizei)t->width, (GLsizei)t->height);
+    _oak_gl_bind_common(f, &f->draws);
+    glBindBufferBase(GL_UNIFORM_BUFFER, OAK_B_VIEW, f->raster_view.id);
+    glFrontFace(GL_CW); /* y negated */
+    _oak_gl_draw_groups(f, f->main_groups, f->prog_vis, f->prog_vis_mask, true);
+    glFrontFace(GL_CCW);
+    glBindBufferBase(GL_UNIFORM_BUFFER, OAK_B_VIEW, f->view.id);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    return OAK_OK;
+}

@@ -1,0 +1,57 @@
+/* The blend pass on Vulkan: BLEND surfaces over the resolved HDR frame,
+ * depth-tested against the opaque depth without writing it; one draw at a
+ * time, far to near. Idle (no barriers either) when there are none or the
+ * device cannot blend into RGBA32F. Barriers come from the table. */
+#include "vk_internal.h"
+
+bool _oak_vk_blend_idle(_oak_vk *vk) {
+    if (!vk->blend_count) return true;
+    if (!vk->blend_ok) {
+        if (!vk->blend_warned)
+            oak_log_warn("vulkan: %s cannot blend into RGBA32F; BLEND surfaces are not drawn",
+                         vk->props.deviceName);
+        vk->blend_warned = true;
+        return true;
+    }
+    return false;
+}
+
+oak_result _oak_vk_run_blend(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
+    (void)v;
+    VkCommandBuffer cmd = f->cmd;
+    VkRenderingAttachmentInfo color = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+                                       .imageView = vk->hdr.view,
+                                       .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                       .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
+                                       .storeOp = VK_ATTACHMENT_STORE_OP_STORE};
+    VkRenderingAttachmentInfo depth = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+                                       .imageView = vk->depth.view,
+                                       .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                                       .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
+                                       .storeOp = VK_ATTACHMENT_STORE_OP_STORE};
+    VkRenderingInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+                          .renderArea = {{0, 0}, {vk->width, vk->height}},
+                          .layerCount = 1,
+                          .colorAttachmentCount = 1,
+                          .pColorAttachments = &color,
+                          .pDepthAttachment = &depth};
+    vkCmdBeginRendering(cmd, &ri);
+    VkViewport vp = {0, (float)vk->height, (float)vk->width, -(float)vk->height, 0, 1};
+    VkRect2D sc = {{0, 0}, {vk->width, vk->height}};
+    vkCmdSetViewport(cmd, 0, 1, &vp);
+    vkCmdSetScissor(cmd, 0, 1, &sc);
+    vkCmdBindIndexBuffer(cmd, vk->indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+    const VkDrawIndexedIndirectCommand *cmds = vk->cmds; /* the CPU copy: never read mapped */
+    uint32_t bound = UINT32_MAX;
+    for (uint32_t k = 0; k < vk->blend_count; k++) {
+        uint32_t i = cmds[vk->blend_first + k].firstInstance;
+        uint32_t pipe =
+            vk->infos[i].group & OAK_VK_TWO_SIDED ? OAK_VK_PIPE_BLEND_2SIDED : OAK_VK_PIPE_BLEND;
+        if (pipe != bound) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, vk->pipes[pipe]);
+        bound = pipe;
+        vkCmdDrawIndexedIndirect(cmd, f->indirect.buffer,
+                                 (uint64_t)(vk->blend_first + k) * sizeof *cmds, 1, sizeof *cmds);
+    }
+    vkCmdEndRendering(cmd);
+    return OAK_OK;
+}

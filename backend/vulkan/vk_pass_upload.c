@@ -1,0 +1,196 @@
+/* The upload pass on Vulkan: the sync contract (render syncs itself: each
+ * draw's mesh and material is checked against the registry as its record is
+ * built), then the frame's records: draw records and indirect commands for
+ * the view and the casters grouped by pipeline, the view block, lights, and
+ * the slot's descriptors. The staged copies were recorded as they were made. */
+#include <string.h>
+
+#include "backend/gpu/gpu_records.h"
+#include "vk_internal.h"
+
+static void _oak_vk_mat4(float out[16], const mat4 m) {
+    memcpy(out, m, 16 * sizeof(float));
+}
+
+static void _oak_vk_normal_matrix(float out[16], mat4 world) {
+    mat3 m3, inv;
+    glm_mat4_pick3(world, m3);
+    glm_mat3_inv(m3, inv);
+    /* inverse transpose, stored as a mat4 whose 3x3 GLSL reads with mat3() */
+    memset(out, 0, 16 * sizeof(float));
+    for (int c = 0; c < 3; c++)
+        for (int r = 0; r < 3; r++) out[c * 4 + r] = inv[r][c];
+    out[15] = 1.0f;
+}
+
+typedef struct _oak_vk_record_job {
+    const oak_draw_list *list;
+    const _oak_vk_draw_info *info;
+    oak_gpu_draw *out;
+} _oak_vk_record_job;
+
+static void _oak_vk_record_draws(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    _oak_vk_record_job *j = user;
+    for (uint32_t i = begin; i < end; i++) {
+        oak_gpu_draw d;
+        _oak_vk_mat4(d.world, j->list->world[i]);
+        _oak_vk_normal_matrix(d.normal, j->list->world[i]);
+        const _oak_vk_draw_info *in = &j->info[i];
+        d.info[0] = in->material;
+        d.info[1] = in->first_index;
+        d.info[2] = in->first_vertex;
+        d.info[3] = in->flags;
+        memcpy(&j->out[i], &d, sizeof d);
+    }
+}
+
+/* Builds draw records and indirect commands for the view's draws and the
+ * key light's casters, grouped by pipeline. Consecutive draws of the same
+ * mesh in a group (the frontend batches by material and mesh) become one
+ * instanced command: gl_InstanceIndex is then still the draw's index. */
+static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
+    uint32_t nd = v->draws.count, nc = v->shadows ? v->casters.count : 0;
+    uint32_t n = nd + nc;
+    oak_result r;
+    if ((r = _oak_vk_upload_reserve(vk, &f->draws, (uint64_t)(n ? n : 1) * sizeof(oak_gpu_draw),
+                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT)))
+        return r;
+    if ((r = _oak_vk_upload_reserve(vk, &f->indirect,
+                                    (uint64_t)(n ? n : 1) * sizeof(VkDrawIndexedIndirectCommand),
+                                    VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT)))
+        return r;
+    if (!OAK_GROW(vk->infos, vk->infos_capacity, n + 1) ||
+        !OAK_GROW(vk->cmds, vk->cmds_capacity, n + 1) ||
+        !OAK_GROW(vk->keys, vk->keys_capacity, nd + 1))
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: draw scratch");
+    _oak_vk_draw_info *info = vk->infos;
+    VkDrawIndexedIndirectCommand *cmds = vk->cmds;
+    enum { G_BLEND = OAK_VK_VIS_GROUPS + 2, G_COUNT, TWO_SIDED = OAK_VK_TWO_SIDED };
+    uint32_t counts[G_COUNT] = {0};
+    const oak_draw_list *lists[2] = {&v->draws, &v->casters};
+    for (uint32_t li = 0; li < 2; li++) {
+        const oak_draw_list *L = lists[li];
+        uint32_t count = li ? nc : nd, base = li ? nd : 0;
+        const _oak_vk_mesh *mesh = NULL;
+        uint32_t ms = 0;
+        for (uint32_t i = 0; i < count; i++) {
+            /* draws come batched by material and mesh: a run looks up once */
+            if (!i || L->mesh[i].id != L->mesh[i - 1].id) {
+                if ((r = _oak_vk_sync_mesh(vk, L->mesh[i], &mesh))) return r;
+            }
+            if (!i || L->material[i].id != L->material[i - 1].id) {
+                if ((r = _oak_vk_sync_material(vk, L->material[i], &ms))) return r;
+            }
+            const _oak_vk_material *md = &vk->materials[ms];
+            bool masked = md->alpha_mode == OAK_ALPHA_MASK;
+            bool two = md->double_sided;
+            uint32_t g =
+                li ? OAK_VK_VIS_GROUPS + (masked ? 1 : 0) : (masked ? 2 : 0) + (two ? 1 : 0);
+            /* BLEND surfaces skip the visibility buffer: forward, far to near */
+            if (!li && md->alpha_mode == OAK_ALPHA_BLEND) {
+                g = G_BLEND;
+                const float *c = mesh->center;
+                vec4 wc = {0, 0, 0, 1}, cc = {c[0], c[1], c[2], 1};
+                glm_mat4_mulv(L->world[i], cc, wc);
+                const float *cam = v->camera_pos;
+                vk->keys[i] = (wc[0] - cam[0]) * (wc[0] - cam[0]) +
+                              (wc[1] - cam[1]) * (wc[1] - cam[1]) +
+                              (wc[2] - cam[2]) * (wc[2] - cam[2]);
+            }
+            if (!mesh->index_count) g = UINT32_MAX; /* nothing to draw */
+            if (g != UINT32_MAX) counts[g]++;
+            info[base + i] = (_oak_vk_draw_info){.group = g == G_BLEND && two ? g | TWO_SIDED : g,
+                                                 .index_count = mesh->index_count,
+                                                 .first_index = (uint32_t)mesh->index_first,
+                                                 .first_vertex = (uint32_t)mesh->vertex_first,
+                                                 .material = ms,
+                                                 .flags = L->flags ? L->flags[i] : 0};
+        }
+        _oak_vk_record_job job = {L, info + base, (oak_gpu_draw *)f->draws.mapped + base};
+        oak_parallel_for(count, 1024, _oak_vk_record_draws, &job);
+    }
+    uint32_t first[G_COUNT], at[G_COUNT];
+    uint32_t sum = 0;
+    for (uint32_t g = 0; g < G_COUNT; g++) {
+        first[g] = at[g] = sum;
+        sum += counts[g];
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t g = info[i].group & ~TWO_SIDED;
+        if (g == (UINT32_MAX & ~TWO_SIDED)) continue;
+        VkDrawIndexedIndirectCommand *prev = at[g] > first[g] ? &cmds[at[g] - 1] : NULL;
+        if (g != G_BLEND && prev && prev->firstInstance + prev->instanceCount == i &&
+            prev->firstIndex == info[i].first_index &&
+            prev->vertexOffset == (int32_t)info[i].first_vertex &&
+            prev->indexCount == info[i].index_count) {
+            prev->instanceCount++;
+            continue;
+        }
+        cmds[at[g]++] =
+            (VkDrawIndexedIndirectCommand){.indexCount = info[i].index_count,
+                                           .instanceCount = 1,
+                                           .firstIndex = info[i].first_index,
+                                           .vertexOffset = (int32_t)info[i].first_vertex,
+                                           .firstInstance = i};
+    }
+    /* Far to near, ties in draw order: a stable insertion sort, as the CPU
+       backend does (blend draws are few). */
+    VkDrawIndexedIndirectCommand *bl = cmds + first[G_BLEND];
+    for (uint32_t i = 1; i < counts[G_BLEND]; i++) {
+        VkDrawIndexedIndirectCommand x = bl[i];
+        uint32_t j = i;
+        while (j > 0 && vk->keys[bl[j - 1].firstInstance] < vk->keys[x.firstInstance]) {
+            bl[j] = bl[j - 1];
+            j--;
+        }
+        bl[j] = x;
+    }
+    if (sum) memcpy(f->indirect.mapped, cmds, (size_t)sum * sizeof *cmds);
+    vk->blend_first = first[G_BLEND];
+    vk->blend_count = at[G_BLEND] - first[G_BLEND];
+    for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS; g++) {
+        vk->vis_first[g] = first[g];
+        vk->vis_count[g] = at[g] - first[g];
+    }
+    for (uint32_t g = 0; g < 2; g++) {
+        vk->shadow_first[g] = first[OAK_VK_VIS_GROUPS + g];
+        vk->shadow_count[g] = at[OAK_VK_VIS_GROUPS + g] - first[OAK_VK_VIS_GROUPS + g];
+    }
+    vk->draw_count = nd;
+    vk->caster_count = nc;
+    return OAK_OK;
+}
+
+static oak_result _oak_vk_fill_view(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
+    oak_result r;
+    uint32_t nl = v->light_count < OAK_MAX_LIGHTS ? v->light_count : OAK_MAX_LIGHTS;
+    if ((r = _oak_vk_upload_reserve(vk, &f->view, sizeof(oak_gpu_view),
+                                    VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT)) ||
+        (r = _oak_vk_upload_reserve(vk, &f->lights, (uint64_t)(nl ? nl : 1) * sizeof(oak_gpu_light),
+                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT)))
+        return r;
+    oak_gpu_light *gl = f->lights.mapped;
+    for (uint32_t i = 0; i < nl; i++) _oak_gpu_light_fill(&gl[i], &v->lights[i]);
+    _oak_gpu_view_fill(f->view.mapped, v, vk->width, vk->height, nl, vk->shadow.width);
+    return OAK_OK;
+}
+
+oak_result _oak_vk_run_upload(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
+    oak_result r;
+    if ((r = _oak_vk_build_draws(vk, f, v)) || (r = _oak_vk_flush_materials(vk)) ||
+        (r = _oak_vk_fill_view(vk, f, v)))
+        return r;
+    _oak_vk_write_descriptors(vk, f);
+    VkCommandBuffer cmd = f->cmd;
+    /* an asset-side image, not a frame target: made readable once */
+    if (vk->dummy_array.layout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)
+        _oak_vk_image_barrier(cmd, &vk->dummy_array, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                              VK_PIPELINE_STAGE_2_NONE, 0, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                              VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, vk->pipe_layout, 0, 1, &f->set, 0,
+                            NULL);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->pipe_layout, 0, 1, &f->set, 0,
+                            NULL);
+    return OAK_OK;
+}

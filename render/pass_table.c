@@ -1,0 +1,112 @@
+/* The pass table every backend walks, top to bottom, and the registry of the
+ * frame targets its rows read and write. A new pass is a row here (and an
+ * oak_pass_id) plus one run function per backend, each in its own file. */
+#include <stddef.h>
+
+#include "pass_table.h"
+
+static const oak_target_info k_targets[OAK_TARGET_COUNT] = {
+    [OAK_TARGET_SCENE] = {"scene", OAK_TARGET_SIZE_ASSETS, OAK_TARGET_BUFFER,
+                          OAK_TARGET_PERSISTENT},
+    /* what stands still is drawn once: kept while its casters hash the same */
+    [OAK_TARGET_SHADOW_MAP] = {"shadow_map", OAK_TARGET_SIZE_SHADOW, OAK_TARGET_D32F,
+                               OAK_TARGET_CACHED},
+    [OAK_TARGET_DEPTH] = {"depth", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_D32F, OAK_TARGET_PER_FRAME},
+    [OAK_TARGET_IDS] = {"ids", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_RG32UI, OAK_TARGET_PER_FRAME},
+    [OAK_TARGET_HDR] = {"hdr", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_RGBA32F, OAK_TARGET_PER_FRAME},
+    [OAK_TARGET_LDR] = {"ldr", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_RGBA8, OAK_TARGET_PER_FRAME},
+    [OAK_TARGET_OUTPUT] = {"output", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_RGBA8,
+                           OAK_TARGET_PER_FRAME},
+};
+
+static bool has_shadows(const oak_render_view *v) {
+    return v->shadows && v->cascade_count > 0;
+}
+static bool has_draws(const oak_render_view *v) {
+    return v->draws.count > 0;
+}
+
+#define SCENE_READ                                                                                 \
+    { OAK_TARGET_SCENE, OAK_USE_SCENE_READ }
+
+/* The frame, in order. */
+static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
+    /* assets whose version moved, then the view block, lights, draw records
+       and indirect commands */
+    {OAK_PASS_UPLOAD, "upload", {{OAK_TARGET_SCENE, OAK_USE_UPLOAD}}, NULL, {NULL}, false},
+    /* the key light's casters into its reversed-Z map */
+    {OAK_PASS_SHADOW,
+     "shadow",
+     {SCENE_READ, {OAK_TARGET_SHADOW_MAP, OAK_USE_DEPTH_CLEAR}},
+     has_shadows,
+     {NULL},
+     false},
+    /* opaque and MASK draws: depth + (draw, triangle) per pixel */
+    {OAK_PASS_RASTER,
+     "raster",
+     {SCENE_READ, {OAK_TARGET_IDS, OAK_USE_COLOR_CLEAR}, {OAK_TARGET_DEPTH, OAK_USE_DEPTH_CLEAR}},
+     NULL,
+     {"vertex", "bins"},
+     false},
+    /* each covered pixel shaded once from its id; the sky where there is none */
+    {OAK_PASS_RESOLVE,
+     "resolve",
+     {SCENE_READ,
+      {OAK_TARGET_IDS, OAK_USE_SAMPLED},
+      {OAK_TARGET_SHADOW_MAP, OAK_USE_SAMPLED},
+      {OAK_TARGET_HDR, OAK_USE_STORAGE_WRITE}},
+     NULL,
+     {NULL},
+     false},
+    /* BLEND surfaces far to near, depth-tested, over the resolved frame */
+    {OAK_PASS_BLEND,
+     "blend",
+     {SCENE_READ,
+      {OAK_TARGET_SHADOW_MAP, OAK_USE_SAMPLED},
+      {OAK_TARGET_DEPTH, OAK_USE_DEPTH_TEST},
+      {OAK_TARGET_HDR, OAK_USE_COLOR_BLEND}},
+     has_draws,
+     {NULL},
+     false},
+    /* exposure, ACES, sRGB with dither, in linear light until the bytes */
+    {OAK_PASS_POST,
+     "post",
+     {SCENE_READ, {OAK_TARGET_HDR, OAK_USE_STORAGE_READ}, {OAK_TARGET_LDR, OAK_USE_STORAGE_WRITE}},
+     NULL,
+     {NULL},
+     false},
+    /* FXAA over the bytes (a copy when the view turns it off) */
+    {OAK_PASS_FXAA,
+     "fxaa",
+     {SCENE_READ,
+      {OAK_TARGET_LDR, OAK_USE_STORAGE_READ},
+      {OAK_TARGET_OUTPUT, OAK_USE_STORAGE_WRITE}},
+     NULL,
+     {NULL},
+     false},
+    /* read_pixels copies the picture later: only its barrier is here */
+    {OAK_PASS_READBACK, "readback", {{OAK_TARGET_OUTPUT, OAK_USE_COPY_READ}}, NULL, {NULL}, true},
+};
+
+const oak_pass_row *_oak_pass_table(void) {
+    return k_passes;
+}
+
+const oak_target_info *_oak_target_info(oak_target_id target) {
+    return (unsigned)target < OAK_TARGET_COUNT ? &k_targets[target] : NULL;
+}
+
+bool _oak_pass_runs(const oak_pass_row *row, const oak_render_view *view, uint64_t caps) {
+    return (caps & OAK_CAP_PASS(row->id)) && (!row->when || row->when(view));
+}
+
+const char *oak_pass_name(oak_pass_id pass) {
+    return (unsigned)pass < OAK_PASS_COUNT ? k_passes[pass].name : NULL;
+}
+
+const char *oak_cap_name(uint32_t bit) {
+    static const char *const features[OAK_CAP_BIT_COUNT - 32] = {"pixels", "gpu-timings",
+                                                                 "shadow-cache"};
+    if (bit < OAK_PASS_COUNT) return k_passes[bit].name;
+    return bit >= 32 && bit < OAK_CAP_BIT_COUNT ? features[bit - 32] : NULL;
+}

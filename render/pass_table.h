@@ -1,0 +1,107 @@
+/* The frame as a table of passes, shared by every backend: one row per pass
+ * (its stage name, the frame targets it reads and writes, when it runs) and
+ * the registry of frame targets. Backends include this; it sees only the view. */
+#ifndef OAK_PASS_TABLE_H
+#define OAK_PASS_TABLE_H
+
+#include <oak/backend.h>
+
+/* ---- frame targets ------------------------------------------------------ */
+
+typedef enum oak_target_id {
+    OAK_TARGET_SCENE,      /* asset pools and the frame's records (buffers) */
+    OAK_TARGET_SHADOW_MAP, /* the key light's depth map */
+    OAK_TARGET_DEPTH,      /* the view's reversed-Z depth */
+    OAK_TARGET_IDS,        /* (draw + 1, triangle) per pixel, 0 = sky */
+    OAK_TARGET_HDR,        /* shaded linear colour */
+    OAK_TARGET_LDR,        /* RGBA8 after tone mapping and dither */
+    OAK_TARGET_OUTPUT,     /* RGBA8 after FXAA: the picture */
+    OAK_TARGET_COUNT
+} oak_target_id;
+
+typedef enum oak_target_size {
+    OAK_TARGET_SIZE_ASSETS, /* grows with what the view uses */
+    OAK_TARGET_SIZE_OUTPUT, /* the output's width x height */
+    OAK_TARGET_SIZE_SHADOW, /* the view's shadow_map_size squared */
+} oak_target_size;
+
+typedef enum oak_target_format {
+    OAK_TARGET_BUFFER, /* records, no texel format */
+    OAK_TARGET_D32F,
+    OAK_TARGET_RG32UI,
+    OAK_TARGET_RGBA32F,
+    OAK_TARGET_RGBA8, /* one packed uint per pixel */
+} oak_target_format;
+
+typedef enum oak_target_life {
+    OAK_TARGET_PER_FRAME,  /* written whole every frame before it is read */
+    OAK_TARGET_PERSISTENT, /* kept across frames, updated in place */
+    OAK_TARGET_CACHED,     /* kept while its inputs hash the same; redrawn when not */
+} oak_target_life;
+
+typedef struct oak_target_info {
+    const char *name;
+    oak_target_size size;
+    oak_target_format format;
+    oak_target_life life;
+} oak_target_info;
+
+const oak_target_info *_oak_target_info(oak_target_id target);
+
+/* ---- how a pass touches a target ---------------------------------------- */
+
+/* Backends turn these into barriers: Vulkan into stage, access and layout,
+ * GL into glMemoryBarrier bits (backend/vulkan/vk_track.c, backend/gl/gl_track.c). */
+typedef enum oak_use {
+    OAK_USE_NONE,          /* ends a row's list */
+    OAK_USE_UPLOAD,        /* written by copies and by the host */
+    OAK_USE_SCENE_READ,    /* read by draws: vertices, indices, indirect commands, records */
+    OAK_USE_DEPTH_CLEAR,   /* cleared, then tested and written as depth */
+    OAK_USE_DEPTH_TEST,    /* tested against, not written */
+    OAK_USE_COLOR_CLEAR,   /* cleared, then written as a colour attachment */
+    OAK_USE_COLOR_BLEND,   /* blended over: read and written as a colour attachment */
+    OAK_USE_SAMPLED,       /* fetched by fragment or compute shaders */
+    OAK_USE_STORAGE_READ,  /* loaded by compute shaders */
+    OAK_USE_STORAGE_WRITE, /* written whole by compute shaders */
+    OAK_USE_COPY_READ,     /* copied out (read_pixels) */
+} oak_use;
+
+static inline bool _oak_use_writes(oak_use u) {
+    return u == OAK_USE_UPLOAD || u == OAK_USE_DEPTH_CLEAR || u == OAK_USE_COLOR_CLEAR ||
+           u == OAK_USE_COLOR_BLEND || u == OAK_USE_STORAGE_WRITE;
+}
+/* The old contents do not matter: a Vulkan layout may start UNDEFINED. */
+static inline bool _oak_use_discards(oak_use u) {
+    return u == OAK_USE_DEPTH_CLEAR || u == OAK_USE_COLOR_CLEAR || u == OAK_USE_STORAGE_WRITE;
+}
+
+typedef struct oak_target_use {
+    oak_target_id target;
+    oak_use use;
+} oak_target_use;
+
+/* ---- the table ---------------------------------------------------------- */
+
+#define OAK_PASS_MAX_USES  8
+#define OAK_PASS_MAX_PARTS 2
+
+typedef struct oak_pass_row {
+    oak_pass_id id;
+    const char *name; /* stage name in timings */
+    /* what it reads and writes, in the order backends apply them;
+       ends at the first OAK_USE_NONE */
+    oak_target_use uses[OAK_PASS_MAX_USES];
+    /* runs when this holds for the view (NULL: every frame) and the backend
+       has the pass's caps bit */
+    bool (*when)(const oak_render_view *view);
+    /* sub-stages a backend may time on their own (the CPU's raster) */
+    const char *parts[OAK_PASS_MAX_PARTS];
+    bool untimed; /* no stage of its own (its work happens in read_pixels) */
+} oak_pass_row;
+
+/* OAK_PASS_COUNT rows, in frame order: row i has id i. */
+const oak_pass_row *_oak_pass_table(void);
+/* The row runs this frame on a backend with these caps. */
+bool _oak_pass_runs(const oak_pass_row *row, const oak_render_view *view, uint64_t caps);
+
+#endif
