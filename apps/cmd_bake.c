@@ -77,7 +77,9 @@ static oak_result timed_loads(const char *path, int runs, oak_gltf **keep, doubl
 int _oak_cmd_bake(int argc, char **argv) {
     int runs = 1;
     if (argc == 5 && strcmp(argv[3], "--runs") == 0) {
-        runs = atoi(argv[4]);
+        char *end = NULL;
+        long n = strtol(argv[4], &end, 10);
+        runs = *argv[4] && !*end && n >= 1 && n <= 64 ? (int)n : 0;
         argc = 3;
     }
     if (argc != 3 || argv[1][0] == '-' || argv[2][0] == '-' || runs < 1 || runs > 64) {

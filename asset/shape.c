@@ -7,8 +7,6 @@
 
 #include "registry.h"
 
-#define MAX_SEGMENTS 4096u
-
 oak_shape_desc oak_shape_desc_defaults(const oak_shape_desc *desc) {
     oak_shape_desc d = desc ? *desc : (oak_shape_desc){0};
     if (d.type == OAK_SHAPE_DEFAULT) d.type = OAK_SHAPE_BOX;
@@ -42,6 +40,8 @@ oak_shape_desc oak_shape_desc_defaults(const oak_shape_desc *desc) {
 float oak_shape_height(const oak_shape_desc *desc, float x, float z) {
     oak_shape_desc d = oak_shape_desc_defaults(desc);
     if (d.amplitude == 0) return 0;
+    /* No error to return here: an over-long recipe is clamped, not run. */
+    if (d.octaves > OAK_MAX_RECIPE_OCTAVES) d.octaves = OAK_MAX_RECIPE_OCTAVES;
     return d.amplitude *
            oak_fbm2(x * d.frequency, z * d.frequency, d.seed, d.octaves, d.lacunarity, d.gain);
 }
@@ -234,9 +234,21 @@ static oak_result check_desc(const oak_shape_desc *d) {
     if (!(d->radius > 0) || !isfinite(d->radius) || !(d->height > 0) || !isfinite(d->height))
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "%s: radius %g and height %g must be > 0",
                          name, d->radius, d->height);
-    if (d->segments > MAX_SEGMENTS || d->rings > MAX_SEGMENTS)
-        return oak_error(OAK_ERROR_LIMIT, "%s: %u segments, %u rings; at most %u each", name,
-                         d->segments, d->rings, MAX_SEGMENTS);
+    const float recipe[] = {d->uv_scale, d->frequency, d->amplitude, d->lacunarity, d->gain};
+    for (size_t i = 0; i < sizeof recipe / sizeof recipe[0]; i++)
+        if (!isfinite(recipe[i]))
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                             "%s: uv_scale, frequency, amplitude, lacunarity and gain must be "
+                             "finite numbers",
+                             name);
+    if (d->segments > OAK_MAX_SHAPE_SEGMENTS || d->rings > OAK_MAX_SHAPE_SEGMENTS)
+        return oak_error(OAK_ERROR_LIMIT,
+                         "%s: %u segments, %u rings; OAK_MAX_SHAPE_SEGMENTS allows %u each", name,
+                         d->segments, d->rings, OAK_MAX_SHAPE_SEGMENTS);
+    /* Each fBm octave is a noise evaluation per vertex: 4294967295 never ends. */
+    if (d->octaves > OAK_MAX_RECIPE_OCTAVES)
+        return oak_error(OAK_ERROR_LIMIT, "%s: %u octaves; OAK_MAX_RECIPE_OCTAVES allows %u", name,
+                         d->octaves, OAK_MAX_RECIPE_OCTAVES);
     bool round = d->type == OAK_SHAPE_SPHERE || d->type == OAK_SHAPE_CYLINDER ||
                  d->type == OAK_SHAPE_CAPSULE;
     if (round && d->segments < 3)
@@ -313,6 +325,11 @@ oak_result oak_make_shape(oak_mesh *out, const oak_shape_desc *desc) {
         break;
     }
     builder b = {0};
+    if (nv > OAK_MAX_SHAPE_VERTICES) {
+        r = oak_error(OAK_ERROR_LIMIT, "%s: %llu vertices; OAK_MAX_SHAPE_VERTICES allows %u",
+                      shape_name(d.type), (unsigned long long)nv, OAK_MAX_SHAPE_VERTICES);
+        goto done;
+    }
     b.pos = oak_alloc(nv * 3 * sizeof(float));
     b.nrm = oak_alloc(nv * 3 * sizeof(float));
     b.uv = oak_alloc(nv * 2 * sizeof(float));
