@@ -260,11 +260,36 @@ static oak_result check_desc(const oak_shape_desc *d) {
     return OAK_OK;
 }
 
+uint64_t oak_shape_vertex_bound(const oak_shape_desc *desc) {
+    oak_shape_desc d = oak_shape_desc_defaults(desc);
+    uint64_t seg = d.segments, rings = d.rings;
+    switch (d.type) {
+    case OAK_SHAPE_PLANE:
+    case OAK_SHAPE_HEIGHTFIELD:
+        return (seg + 1) * (seg + 1);
+    case OAK_SHAPE_BOX:
+        return 6 * (seg + 1) * (seg + 1);
+    case OAK_SHAPE_SPHERE:
+        return (rings + 1) * (seg + 1);
+    case OAK_SHAPE_CYLINDER:
+        return 4 * (seg + 1); /* two rows and two caps */
+    case OAK_SHAPE_CAPSULE:
+        return 2 * (rings + 1) * (seg + 1);
+    default:
+        return 0;
+    }
+}
+
 oak_result oak_make_shape(oak_mesh *out, const oak_shape_desc *desc) {
     out->id = 0;
     oak_shape_desc d = oak_shape_desc_defaults(desc);
     oak_result r = check_desc(&d);
     if (r) return r;
+    /* A few bytes of recipe must not become gigabytes of mesh. */
+    uint64_t bound = oak_shape_vertex_bound(&d);
+    if (bound > OAK_MAX_SHAPE_VERTICES)
+        return oak_error(OAK_ERROR_LIMIT, "%s: %llu vertices; OAK_MAX_SHAPE_VERTICES allows %u",
+                         shape_name(d.type), (unsigned long long)bound, OAK_MAX_SHAPE_VERTICES);
     uint32_t seg = d.segments, rings = d.rings;
     float us = d.uv_scale;
 
@@ -325,11 +350,6 @@ oak_result oak_make_shape(oak_mesh *out, const oak_shape_desc *desc) {
         break;
     }
     builder b = {0};
-    if (nv > OAK_MAX_SHAPE_VERTICES) {
-        r = oak_error(OAK_ERROR_LIMIT, "%s: %llu vertices; OAK_MAX_SHAPE_VERTICES allows %u",
-                      shape_name(d.type), (unsigned long long)nv, OAK_MAX_SHAPE_VERTICES);
-        goto done;
-    }
     b.pos = oak_alloc(nv * 3 * sizeof(float));
     b.nrm = oak_alloc(nv * 3 * sizeof(float));
     b.uv = oak_alloc(nv * 2 * sizeof(float));

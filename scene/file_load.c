@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/internal.h"
 #include "scene_file.h"
 
 #define PATH_MAX_LEN 256
@@ -304,9 +305,43 @@ static oak_result source_mesh(loader *l, const char *path, const char *rel, uint
     return OAK_OK;
 }
 
+/* Recipes are a few bytes each: the vertices all of them would make are
+ * summed before any is made, so 20 big spheres cost nothing to refuse. A
+ * recipe that does not read is left to the main pass, which says why. */
+static oak_result shape_budget(loader *l, const cJSON *arr) {
+    uint64_t total = 0;
+    int i = 0;
+    const cJSON *m;
+    cJSON_ArrayForEach(m, arr) {
+        const cJSON *shape = cJSON_IsObject(m) ? cJSON_GetObjectItemCaseSensitive(m, "shape") : 0;
+        char p[PATH_MAX_LEN], sp[PATH_MAX_LEN];
+        join_index(p, "meshes", NULL, i++);
+        join(sp, p, "shape");
+        oak_shape_desc d;
+        _oak_error_quiet(true);
+        oak_result r = shape ? read_shape(l, shape, sp, &d) : OAK_ERROR_PARSE;
+        _oak_error_quiet(false);
+        uint64_t n = r ? 0 : oak_shape_vertex_bound(&d);
+        /* One the shape's own limits refuse is left to them, too. */
+        if (n > OAK_MAX_SHAPE_VERTICES || d.segments > OAK_MAX_SHAPE_SEGMENTS ||
+            d.rings > OAK_MAX_SHAPE_SEGMENTS)
+            continue;
+        total += n;
+        if (total > OAK_MAX_SCENE_SHAPE_VERTICES) {
+            fail(l, sp,
+                 "the file's shapes reach %llu vertices; OAK_MAX_SCENE_SHAPE_VERTICES allows %u",
+                 (unsigned long long)total, OAK_MAX_SCENE_SHAPE_VERTICES);
+            return OAK_ERROR_LIMIT;
+        }
+    }
+    return OAK_OK;
+}
+
 static oak_result read_meshes(loader *l, const cJSON *arr) {
     if (!arr) return OAK_OK;
     if (!cJSON_IsArray(arr)) return fail(l, "meshes", "expected an array");
+    oak_result budget = shape_budget(l, arr);
+    if (budget) return budget;
     uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
     l->meshes = oak_calloc(n + 1, sizeof(oak_mesh));
     if (!l->meshes) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", l->file);
