@@ -3,7 +3,8 @@
 # was built, one after another, sharing a total time budget (first argument,
 # seconds; default 60) equally. Each target's corpus is seeded from the
 # files in tests/data it reads (glTF/GLB/.oakm, .oakm, OBJ/MTL, scene JSON,
-# images). Usage: fuzz/run.sh [total-seconds]
+# images). A unit that runs past 25 s fails the run as a hang would.
+# Usage: fuzz/run.sh [total-seconds]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 total=${1:-60}
@@ -32,6 +33,6 @@ for t in "${targets[@]}"; do
     *) seed "$t" -name '*' ;;
   esac
   echo "fuzz: $t for ${per} s over $(ls build/fuzz/corpus/$t | wc -l) seeds"
-  "build/fuzz/fuzz/$t" "build/fuzz/corpus/$t" -max_total_time="$per" -rss_limit_mb=2048 \
+  "build/fuzz/fuzz/$t" "build/fuzz/corpus/$t" -max_total_time="$per" -rss_limit_mb=2048 -timeout=25 \
     -max_len=1048576 -print_final_stats=1
 done
