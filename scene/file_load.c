@@ -317,7 +317,7 @@ static oak_result shape_budget(loader *l, const cJSON *arr) {
         char p[PATH_MAX_LEN], sp[PATH_MAX_LEN];
         join_index(p, "meshes", NULL, i++);
         join(sp, p, "shape");
-        oak_shape_desc d;
+        oak_shape_desc d = {0};
         _oak_error_quiet(true);
         oak_result r = shape ? read_shape(l, shape, sp, &d) : OAK_ERROR_PARSE;
         _oak_error_quiet(false);
