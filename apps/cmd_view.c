@@ -172,7 +172,10 @@ static int view(const view_args *a) {
                      .aspect = (float)a->width / (float)a->height};
     oak_transform cam_xf;
     oak_camera cam;
-    if ((r = oak_frame_points(&cam_xf, &cam, pts, n, &f))) goto out;
+    if ((r = oak_frame_points(&cam_xf, &cam, pts, n, &f))) {
+        r = oak_error(r, "%s: %s", a->file, oak_last_error()); /* name the model */
+        goto out;
+    }
     if (clip >= 0) {
         oak_anim_player *p = oak_gltf_instance_player(inst);
         p->time = a->has_time ? a->time : g->clips[clip].start;

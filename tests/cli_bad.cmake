@@ -22,7 +22,7 @@ oak_cli_test(cliHelpRejectsUnknownCommand ARGS "help|nothing" EXIT 2
 oak_cli_test(cliViewSaysObjIsNotGltf ARGS "view|${CMAKE_CURRENT_SOURCE_DIR}/data/obj/quad_tri.obj" EXIT 1
              ERR "quad_tri\\.obj: not a glTF model" ERR_LINES 1)
 oak_cli_test(cliViewInfiniteModelFailsCleanly ARGS "view|${BAD}/inf_scale.gltf|--backend|null|--size|32x18|--out|${CMAKE_BINARY_DIR}/test-out/inf.png" EXIT 1
-             ERR "inf_scale\\.gltf: nothing to draw|none of the 3 points is finite" ERR_LINES 1)
+             ERR "inf_scale\\.gltf: oak_frame_points: none of the 3 points is finite" ERR_LINES 1)
 # A 5,000-character --out keeps the reason at the end of its one line.
 string(REPEAT "a" 5000 long_name)
 oak_cli_test(cliRenderLongOutKeepsReason
