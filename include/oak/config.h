@@ -27,7 +27,7 @@
 #define OAK_MAX_POLYGON_CORNERS      1024     /* corners of one OBJ face (fan-triangulated) */
 #define OAK_MAX_SHAPE_SEGMENTS       1024     /* segments (and rings) of a procedural shape */
 #define OAK_MAX_SHAPE_VERTICES       1048576  /* vertices of one procedural shape */
-#define OAK_MAX_SCENE_SHAPE_VERTICES 4194304  /* a scene file's shapes together */
+#define OAK_MAX_SCENE_SHAPE_VERTICES 2097152  /* a scene file's shapes together */
 #define OAK_MAX_RECIPE_OCTAVES       16       /* fBm octaves of a heightfield recipe */
 
 #define OAK_FRAME_ARENA_SIZE (4u << 20) /* first block of the per-frame arena */
