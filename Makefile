@@ -2,7 +2,7 @@
 #   make demo   build (Release) and render the default world to out/default.png
 #   make test   build with ASan+UBSan and run every test through CTest
 #   make bench  the default world's CPU benchmark as JSON
-#   make fuzz   the glTF/GLB/.oakm libFuzzer target for FUZZ_SECONDS (clang)
+#   make fuzz   every libFuzzer target in turn, FUZZ_SECONDS in all (clang)
 JOBS    ?= $(shell nproc)
 RELEASE := build/release
 SANITIZE := build/sanitize

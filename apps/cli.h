@@ -58,6 +58,12 @@ typedef struct cli_options {
    CLI_EXIT_USAGE, else 0. */
 int _oak_cli_parse(cli_options *opts, int argc, char **argv, uint32_t allowed);
 void _oak_cli_print_options(FILE *f, uint32_t allowed);
+/* WxH within OAK_MAX_OUTPUT_SIZE a side and OAK_MAX_OUTPUT_PIXELS in all, and a
+   finite number in [lo, hi]: 0, or one usage line and CLI_EXIT_USAGE. */
+int _oak_cli_parse_size(const cli_options *opts, const char *name, const char *value,
+                        uint32_t *width, uint32_t *height);
+int _oak_cli_parse_float(const cli_options *opts, const char *name, const char *value, float lo,
+                         float hi, float *out);
 
 /* Starts the engine with the CLI's log (warnings to stderr, errors held for
    the one line the command prints). Returns 0 or CLI_EXIT_FAIL. */

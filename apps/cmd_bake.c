@@ -79,12 +79,15 @@ int _oak_cmd_bake(int argc, char **argv) {
     const char *root = NULL;
     bool bad = false;
     while (argc >= 5 && !bad) { /* options after IN and OUT, each with a value */
-        if (strcmp(argv[argc - 2], "--runs") == 0)
-            runs = atoi(argv[argc - 1]);
-        else if (strcmp(argv[argc - 2], "--asset-root") == 0)
+        if (strcmp(argv[argc - 2], "--runs") == 0) {
+            char *end = NULL;
+            long n = strtol(argv[argc - 1], &end, 10);
+            runs = *argv[argc - 1] && !*end && n >= 1 && n <= 64 ? (int)n : 0;
+        } else if (strcmp(argv[argc - 2], "--asset-root") == 0) {
             root = argv[argc - 1];
-        else
+        } else {
             bad = true;
+        }
         argc -= 2;
     }
     if (bad || argc != 3 || argv[1][0] == '-' || argv[2][0] == '-' || runs < 1 || runs > 64) {

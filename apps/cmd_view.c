@@ -4,6 +4,7 @@
  * `--check` only loads and validates and prints a one-line summary.
  * `--window` shows the framed model in a window until it is closed or
  * --frames N were shown (the PNG is then the last frame). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,12 +30,16 @@ static int usage(void) {
     return 2;
 }
 
+/* Angles in degrees; a time within a day of clips is plenty. */
+#define VIEW_MAX_ANGLE 3600.0f
+#define VIEW_MAX_TIME  86400.0f
+
 static int parse(view_args *a, int argc, char **argv) {
     *a = (view_args){
         .backend = "auto", .out = "view.png", .yaw = 30, .pitch = 20, .width = 960, .height = 540};
+    const cli_options co = {.command = "view"};
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        char *end = NULL;
         if (strcmp(s, "--check") == 0) {
             a->check = true;
             continue;
@@ -50,6 +55,7 @@ static int parse(view_args *a, int argc, char **argv) {
         }
         if (!v) return usage();
         i++;
+        int bad = 0;
         if (strcmp(s, "--anim") == 0)
             a->anim = v;
         else if (strcmp(s, "--backend") == 0)
@@ -61,6 +67,7 @@ static int parse(view_args *a, int argc, char **argv) {
         else if (strcmp(s, "--window-capture") == 0)
             a->capture = v;
         else if (strcmp(s, "--frames") == 0) {
+            char *end = NULL;
             unsigned long n = strtoul(v, &end, 10);
             if (v[0] < '0' || v[0] > '9' || *end || n < 1 || n > 100000) {
                 fprintf(stderr, "oak view: --frames wants a whole number 1..100000, got \"%s\"\n",
@@ -68,29 +75,20 @@ static int parse(view_args *a, int argc, char **argv) {
                 return 2;
             }
             a->frames = (uint32_t)n;
-        } else if (strcmp(s, "--time") == 0)
-            a->time = strtof(v, &end), a->has_time = true;
-        else if (strcmp(s, "--yaw") == 0)
-            a->yaw = strtof(v, &end);
+        } else if (strcmp(s, "--time") == 0) {
+            bad = _oak_cli_parse_float(&co, s, v, -VIEW_MAX_TIME, VIEW_MAX_TIME, &a->time);
+            a->has_time = true;
+        } else if (strcmp(s, "--yaw") == 0)
+            bad = _oak_cli_parse_float(&co, s, v, -VIEW_MAX_ANGLE, VIEW_MAX_ANGLE, &a->yaw);
         else if (strcmp(s, "--pitch") == 0)
-            a->pitch = strtof(v, &end);
-        else if (strcmp(s, "--size") == 0) {
-            unsigned w, h;
-            char x;
-            if (sscanf(v, "%u%c%u", &w, &x, &h) != 3 || x != 'x' || !w || !h ||
-                w > OAK_MAX_OUTPUT_SIZE || h > OAK_MAX_OUTPUT_SIZE) {
-                fprintf(stderr, "oak view: --size wants WxH, got \"%s\"\n", v);
-                return 2;
-            }
-            a->width = w, a->height = h;
-        } else {
+            bad = _oak_cli_parse_float(&co, s, v, -VIEW_MAX_ANGLE, VIEW_MAX_ANGLE, &a->pitch);
+        else if (strcmp(s, "--size") == 0)
+            bad = _oak_cli_parse_size(&co, s, v, &a->width, &a->height);
+        else {
             fprintf(stderr, "oak view: unknown option %s\n", s);
             return usage();
         }
-        if (end && *end) {
-            fprintf(stderr, "oak view: %s wants a number, got \"%s\"\n", s, v);
-            return 2;
-        }
+        if (bad) return bad;
     }
     if (a->capture && !a->window) {
         fprintf(stderr, "oak view: --window-capture needs --window\n");
@@ -137,6 +135,7 @@ static float *gather_points(oak_scene *scene, oak_gltf_instance *inst, const oak
         if (oak_skin_update(scene)) break;
         if (!pts) {
             per = oak_gltf_instance_points(inst, NULL, 0);
+            if ((uint64_t)per * samples > UINT32_MAX) return NULL; /* "nothing to draw" */
             pts = oak_alloc((size_t)per * samples * 12 + 12);
             if (!pts) return NULL;
         }
@@ -176,7 +175,10 @@ static int view(const view_args *a) {
                      .aspect = (float)a->width / (float)a->height};
     oak_transform cam_xf;
     oak_camera cam;
-    if ((r = oak_frame_points(&cam_xf, &cam, pts, n, &f))) goto out;
+    if ((r = oak_frame_points(&cam_xf, &cam, pts, n, &f))) {
+        r = oak_error(r, "%s: %s", a->file, oak_last_error()); /* name the model */
+        goto out;
+    }
     if (clip >= 0) {
         oak_anim_player *p = oak_gltf_instance_player(inst);
         p->time = a->has_time ? a->time : g->clips[clip].start;
@@ -190,8 +192,14 @@ static int view(const view_args *a) {
     if (!g->light_count) { /* a key light over the viewer's shoulder */
         oak_entity le = oak_scene_create(scene, "view sun");
         float eye[3] = {cam_xf.position[0], cam_xf.position[1], cam_xf.position[2]};
-        eye[1] += (g->bounds.radius > 0 ? g->bounds.radius : 1) * 2;
-        oak_transform lt = oak_transform_look_at(eye, g->bounds.center);
+        /* Bounds of a model scaled to infinity are not finite: a unit lift then. */
+        float lift = g->bounds.radius > 0 && isfinite(g->bounds.radius) ? g->bounds.radius : 1;
+        eye[1] += lift * 2;
+        float at[3] = {0, 0, 0};
+        if (isfinite(g->bounds.center[0]) && isfinite(g->bounds.center[1]) &&
+            isfinite(g->bounds.center[2]))
+            memcpy(at, g->bounds.center, sizeof at);
+        oak_transform lt = oak_transform_look_at(eye, at);
         oak_scene_set_transform(scene, le, &lt);
         oak_light sun = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
         oak_scene_set_light(scene, le, &sun);

@@ -52,6 +52,10 @@ int main(int argc, char **argv) {
     const char *name = argv[1];
     if (!strcmp(name, "help") || !strcmp(name, "--help") || !strcmp(name, "-h")) {
         const command *c = argc > 2 ? find_command(argv[2]) : NULL;
+        if (argc > 2 && !c) {
+            fprintf(stderr, "oak help: unknown command '%s' (oak help lists them)\n", argv[2]);
+            return CLI_EXIT_USAGE;
+        }
         if (!c) {
             usage(stdout);
             return 0;

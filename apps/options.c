@@ -2,6 +2,7 @@
  * each command accepting a subset. Malformed lines end in one stderr line
  * naming the option and what was wrong with it. */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,8 +71,8 @@ static int usage_error(const cli_options *o, const char *fmt, ...) {
     return CLI_EXIT_USAGE;
 }
 
-static int parse_size(cli_options *o, const char *name, const char *v, uint32_t *w_out,
-                      uint32_t *h_out) {
+int _oak_cli_parse_size(const cli_options *o, const char *name, const char *v, uint32_t *w_out,
+                        uint32_t *h_out) {
     const char *x = strchr(v, 'x');
     if (!x || x == v || !x[1] || strchr(x + 1, 'x'))
         return usage_error(o, "%s '%s': expected WxH, such as 1280x720", name, v);
@@ -81,12 +82,28 @@ static int parse_size(cli_options *o, const char *name, const char *v, uint32_t 
         return usage_error(o, "%s '%s': each side must be 1..%d", name, v, OAK_MAX_OUTPUT_SIZE);
     memcpy(w, v, n);
     w[n] = 0;
-    uint32_t big = 0;
-    if (!parse_u32(w, 0, UINT32_MAX, &big) || !parse_u32(x + 1, 0, UINT32_MAX, &big))
+    /* Digits only, then the value: 4294967297 is too big, not 1 (no wrap). */
+    const char *h = x + 1;
+    if (!n || strspn(w, "0123456789") != n || strspn(h, "0123456789") != strlen(h))
         return usage_error(o, "%s '%s': expected WxH, such as 1280x720", name, v);
     if (!parse_u32(w, 1, OAK_MAX_OUTPUT_SIZE, w_out) ||
-        !parse_u32(x + 1, 1, OAK_MAX_OUTPUT_SIZE, h_out))
+        !parse_u32(h, 1, OAK_MAX_OUTPUT_SIZE, h_out))
         return usage_error(o, "%s '%s': each side must be 1..%d", name, v, OAK_MAX_OUTPUT_SIZE);
+    if ((uint64_t)*w_out * *h_out > OAK_MAX_OUTPUT_PIXELS)
+        return usage_error(o, "%s '%s': %llu pixels exceed OAK_MAX_OUTPUT_PIXELS (%d)", name, v,
+                           (unsigned long long)*w_out * *h_out, OAK_MAX_OUTPUT_PIXELS);
+    return 0;
+}
+
+int _oak_cli_parse_float(const cli_options *o, const char *name, const char *v, float lo, float hi,
+                         float *out) {
+    errno = 0;
+    char *end = NULL;
+    double d = v && *v ? strtod(v, &end) : NAN;
+    /* strtod takes "nan", "inf" and 1e39 (float's infinity): none is a number here. */
+    if (!end || *end || errno || !isfinite(d) || d < lo || d > hi)
+        return usage_error(o, "%s '%s': expected a finite number %g..%g", name, v ? v : "", lo, hi);
+    *out = (float)d;
     return 0;
 }
 
@@ -108,7 +125,7 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
         o->device = v;
         break;
     case CLI_OPT_SIZE:
-        return parse_size(o, "--size", v, &o->width, &o->height);
+        return _oak_cli_parse_size(o, "--size", v, &o->width, &o->height);
     case CLI_OPT_FRAMES:
         if (!parse_u32(v, 1, 100000, &o->frames))
             return usage_error(o, "--frames '%s': expected a whole number 1..100000", v);
@@ -142,7 +159,8 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
         o->window_capture = v;
         break;
     case CLI_OPT_WINDOW_RESIZE:
-        return parse_size(o, "--window-resize", v, &o->window_resize_w, &o->window_resize_h);
+        return _oak_cli_parse_size(o, "--window-resize", v, &o->window_resize_w,
+                                   &o->window_resize_h);
     }
     if (s->value && !*v) return usage_error(o, "%s: empty value", s->name);
     return 0;

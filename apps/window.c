@@ -334,7 +334,8 @@ oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) 
             break;
         glfwGetFramebufferSize(p.window, &fb_w, &fb_h);
         if (fb_w > 0 && fb_h > 0 && ((uint32_t)fb_w != width || (uint32_t)fb_h != height) &&
-            fb_w <= OAK_MAX_OUTPUT_SIZE && fb_h <= OAK_MAX_OUTPUT_SIZE) {
+            fb_w <= OAK_MAX_OUTPUT_SIZE && fb_h <= OAK_MAX_OUTPUT_SIZE &&
+            (uint64_t)fb_w * (uint64_t)fb_h <= OAK_MAX_OUTPUT_PIXELS) {
             if ((r = oak_renderer_resize(d->renderer, (uint32_t)fb_w, (uint32_t)fb_h))) goto done;
             width = (uint32_t)fb_w, height = (uint32_t)fb_h;
         }

@@ -116,7 +116,10 @@ oak_result _oak_gltf_load_images(gltf_ctx *c);
 oak_result _oak_gltf_make_assets(oak_gltf *g);
 void _oak_gltf_destroy_assets(oak_gltf *g);
 /* Model-level bounds and the rest-pose world matrices. */
-void _oak_gltf_finish_bounds(oak_gltf *g);
+oak_result _oak_gltf_finish_bounds(oak_gltf *g);
+/* The structural rules every model obeys, parsed or read from a cache
+   (gltf_validate.c): OAK_ERROR_PARSE naming the file and the place. */
+oak_result _oak_gltf_validate(const oak_gltf *g, const char *file);
 
 /* The .oakm reader, called by oak_gltf_load_memory on the magic. */
 #define OAK_OAKM_MAGIC "OAKMODEL"

@@ -364,15 +364,26 @@ static oak_result load_nodes(gltf_ctx *c) {
         }
         i++;
     }
-    /* With one parent each, a cycle is a walk up that never reaches a root. */
+    /* With one parent each, a cycle is a walk up that never reaches a root.
+       Each node is walked once (marks: 1 on this walk, 2 reaches a root, 3
+       reaches a cycle), so a 10^5-node chain costs 10^5 steps, not 10^10. */
+    uint8_t *mark = _oak_gltf_scratch(c, g->node_count + 1);
+    uint32_t *walk = _oak_gltf_scratch(c, sizeof(uint32_t) * (g->node_count + 1));
+    if (!mark || !walk) return _oak_gltf_oom(c);
+    memset(mark, 0, g->node_count + 1);
     for (i = 0; i < g->node_count; i++) {
-        int32_t p = g->nodes[i].parent;
-        for (uint32_t steps = 0; p >= 0; steps++) {
-            if (steps > g->node_count)
-                return oak_error(OAK_ERROR_PARSE, "%s: nodes[%u] is part of a cycle of children",
-                                 c->file, i);
+        uint32_t n = 0;
+        int32_t p = (int32_t)i;
+        while (p >= 0 && !mark[p]) {
+            mark[p] = 1;
+            walk[n++] = (uint32_t)p;
             p = g->nodes[p].parent;
         }
+        uint8_t verdict = p < 0 || mark[p] == 2 ? 2 : 3;
+        while (n) mark[walk[--n]] = verdict;
+        if (verdict == 3)
+            return oak_error(OAK_ERROR_PARSE, "%s: nodes[%u] is part of a cycle of children",
+                             c->file, i);
     }
     return OAK_OK;
 }
@@ -399,7 +410,9 @@ static oak_result load_scenes(gltf_ctx *c) {
         return oak_error(OAK_ERROR_PARSE, "%s: %s must be an object", c->file, path);
     if ((r = _oak_gltf_array(c, s, path, "nodes", &nodes, &g->root_count))) return r;
     g->roots = _oak_gltf_alloc(c, sizeof(uint32_t) * (g->root_count + 1));
-    if (!g->roots) return _oak_gltf_oom(c);
+    uint8_t *seen = _oak_gltf_scratch(c, g->node_count + 1);
+    if (!g->roots || !seen) return _oak_gltf_oom(c);
+    memset(seen, 0, g->node_count + 1);
     uint32_t k = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, nodes) {
@@ -410,10 +423,10 @@ static oak_result load_scenes(gltf_ctx *c) {
         if (g->nodes[(uint32_t)d].parent >= 0)
             return oak_error(OAK_ERROR_PARSE, "%s: %s.nodes[%u] = %u is not a root node", c->file,
                              path, k, (uint32_t)d);
-        for (uint32_t j = 0; j < k; j++)
-            if (g->roots[j] == (uint32_t)d)
-                return oak_error(OAK_ERROR_PARSE, "%s: %s.nodes[%u] repeats node %u", c->file, path,
-                                 k, (uint32_t)d);
+        if (seen[(uint32_t)d]) /* a mark per node: 10^5 roots stay linear */
+            return oak_error(OAK_ERROR_PARSE, "%s: %s.nodes[%u] repeats node %u", c->file, path, k,
+                             (uint32_t)d);
+        seen[(uint32_t)d] = 1;
         g->roots[k++] = (uint32_t)d;
     }
     return OAK_OK;
@@ -743,32 +756,54 @@ void oak_gltf_node_world(const oak_gltf *g, uint32_t node, mat4 out) {
     }
 }
 
-void _oak_gltf_finish_bounds(oak_gltf *g) {
+/* World matrices of the default scene's nodes, parents first: depth first
+ * from the roots with an explicit stack, each node's matrix computed once
+ * from its parent's (a 10^5-deep chain neither recurses nor goes quadratic). */
+oak_result _oak_gltf_finish_bounds(oak_gltf *g) {
     oak_bounds_empty(&g->bounds);
-    for (uint32_t i = 0; i < g->node_count; i++) {
+    size_t n1 = (size_t)g->node_count + 1;
+    mat4 *world = oak_alloc(sizeof(mat4) * n1);
+    uint32_t *stack = oak_alloc(sizeof(uint32_t) * n1);
+    if (!world || !stack) {
+        oak_free(world);
+        oak_free(stack);
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory for %u node matrices",
+                         g->path ? g->path : "glTF", g->node_count);
+    }
+    uint32_t top = 0;
+    for (uint32_t r = 0; r < g->root_count; r++) {
+        node_local(&g->nodes[g->roots[r]], world[g->roots[r]]);
+        stack[top++] = g->roots[r];
+    }
+    /* Every node is pushed once at most (one parent each, no cycles), so the
+       stack never holds more than node_count entries. */
+    while (top) {
+        uint32_t i = stack[--top];
         const oak_gltf_node *n = &g->nodes[i];
+        for (uint32_t k = 0; k < n->child_count && top < g->node_count; k++) {
+            uint32_t ch = n->children[k];
+            mat4 l;
+            node_local(&g->nodes[ch], l);
+            glm_mat4_mul(world[i], l, world[ch]);
+            stack[top++] = ch;
+        }
         if (n->mesh < 0) continue;
-        /* Only nodes under the default scene's roots count. */
-        int32_t top = (int32_t)i;
-        while (g->nodes[top].parent >= 0) top = g->nodes[top].parent;
-        bool in_scene = false;
-        for (uint32_t r = 0; r < g->root_count; r++) in_scene |= g->roots[r] == (uint32_t)top;
-        if (!in_scene) continue;
-        mat4 w;
-        oak_gltf_node_world(g, i, w);
         const oak_gltf_mesh *m = &g->meshes[n->mesh];
         for (uint32_t p = 0; p < m->primitive_count; p++) {
             const oak_gltf_primitive *pr = &m->primitives[p];
             if (!pr->vertex_count) continue;
             oak_bounds b;
-            oak_bounds_transform(&b, &pr->bounds, w);
+            oak_bounds_transform(&b, &pr->bounds, world[i]);
             oak_bounds_add(&g->bounds, b.min);
             oak_bounds_add(&g->bounds, b.max);
         }
     }
+    oak_free(world);
+    oak_free(stack);
     if (g->bounds.min[0] > g->bounds.max[0])
         for (int k = 0; k < 3; k++) g->bounds.min[k] = g->bounds.max[k] = 0;
     oak_bounds_finish(&g->bounds);
+    return OAK_OK;
 }
 
 void oak_gltf_summary(const oak_gltf *g, char *out, size_t size) {
@@ -843,10 +878,18 @@ static oak_result parse_glb(gltf_ctx *c, const uint8_t *d, size_t size) {
 
 static oak_result parse_all(gltf_ctx *c, const uint8_t *data, size_t size) {
     oak_result r;
+    size_t lead = 0; /* JSON may open with a byte-order mark and white space */
+    if (size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) lead = 3;
+    while (lead < size && strchr(" \t\r\n", data[lead]) && data[lead]) lead++;
     if (size >= 4 && memcmp(data, "glTF", 4) == 0)
         r = parse_glb(c, data, size);
-    else
+    else if (lead < size && data[lead] == '{')
         r = parse_json(c, (const char *)data, size);
+    else /* an OBJ, an image, a scene's text...: say what was expected */
+        return oak_error(OAK_ERROR_UNSUPPORTED,
+                         "%s: not a glTF model: expected a JSON object ('{'), GLB ('glTF') or "
+                         ".oakm bytes at the start",
+                         c->file);
     if (r) return r;
     if ((r = check_extensions(c))) return r;
     if ((r = _oak_gltf_load_buffers(c))) return r;
@@ -864,8 +907,8 @@ static oak_result parse_all(gltf_ctx *c, const uint8_t *data, size_t size) {
     if ((r = load_scenes(c))) return r;
     if ((r = load_clips(c))) return r;
     if ((r = _oak_gltf_load_images(c))) return r;
-    _oak_gltf_finish_bounds(g);
-    return OAK_OK;
+    if ((r = _oak_gltf_validate(g, c->file))) return r;
+    return _oak_gltf_finish_bounds(g);
 }
 
 /* Who owns the bytes handed to load(). */

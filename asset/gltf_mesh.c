@@ -316,6 +316,9 @@ oak_result _oak_gltf_load_meshes(gltf_ctx *c) {
                                  gm->primitives[0].target_count);
             k++;
         }
+        if (gm->primitive_count > UINT32_MAX - g->primitive_count) /* a sum must not wrap */
+            return oak_error(OAK_ERROR_LIMIT, "%s: %s: more than %u primitives in all", c->file,
+                             path, UINT32_MAX);
         g->primitive_count += gm->primitive_count;
         uint32_t targets = gm->primitives[0].target_count;
         const cJSON *w = cJSON_GetObjectItemCaseSensitive(m, "weights");

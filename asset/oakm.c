@@ -374,98 +374,6 @@ static void s_model(ser *s, oak_gltf *g) {
     }
 }
 
-/* Every index in a model read from a cache is checked as a parsed file's is. */
-static oak_result validate(const oak_gltf *g, const char *file) {
-#define BAD(...) return oak_error(OAK_ERROR_PARSE, __VA_ARGS__)
-    for (uint32_t i = 0; i < g->root_count; i++)
-        if (g->roots[i] >= g->node_count) BAD("%s: roots[%u] is past the nodes", file, i);
-    for (uint32_t i = 0; i < g->node_count; i++) {
-        const oak_gltf_node *n = &g->nodes[i];
-        if (!n->name) BAD("%s: nodes[%u] has no name string", file, i);
-        if (n->parent >= (int32_t)g->node_count || n->mesh >= (int32_t)g->mesh_count ||
-            n->skin >= (int32_t)g->skin_count || n->camera >= (int32_t)g->camera_count ||
-            n->light >= (int32_t)g->light_count)
-            BAD("%s: nodes[%u] refers past an array", file, i);
-        if (n->child_count && !n->children) BAD("%s: nodes[%u] lost its children", file, i);
-        for (uint32_t c = 0; c < n->child_count; c++)
-            if (n->children[c] >= g->node_count || g->nodes[n->children[c]].parent != (int32_t)i)
-                BAD("%s: nodes[%u].children[%u] is inconsistent", file, i, c);
-        if (n->weight_count && !n->weights) BAD("%s: nodes[%u] lost its weights", file, i);
-        if (n->mesh >= 0 && n->weight_count != g->meshes[n->mesh].weight_count)
-            BAD("%s: nodes[%u] weights differ from its mesh's targets", file, i);
-        int32_t p = n->parent;
-        for (uint32_t steps = 0; p >= 0; steps++, p = g->nodes[p].parent)
-            if (steps > g->node_count) BAD("%s: nodes[%u] is in a cycle", file, i);
-        if (n->skin >= 0 && n->mesh >= 0) {
-            const oak_gltf_mesh *m = &g->meshes[n->mesh];
-            for (uint32_t k = 0; k < m->primitive_count; k++)
-                if (m->primitives[k].influence_count &&
-                    m->primitives[k].max_joint >= g->skins[n->skin].joint_count)
-                    BAD("%s: nodes[%u] uses joints past its skin", file, i);
-        }
-    }
-    for (uint32_t i = 0; i < g->mesh_count; i++) {
-        const oak_gltf_mesh *m = &g->meshes[i];
-        if (!m->primitives && m->primitive_count)
-            BAD("%s: meshes[%u] lost its primitives", file, i);
-        for (uint32_t k = 0; k < m->primitive_count; k++) {
-            const oak_gltf_primitive *p = &m->primitives[k];
-            if (p->material >= (int32_t)g->material_count || p->mode > 6)
-                BAD("%s: meshes[%u].primitives[%u] refers past an array", file, i, k);
-            if (p->vertex_count && !p->positions)
-                BAD("%s: meshes[%u].primitives[%u] has no positions", file, i, k);
-            if (p->index_count && !p->indices)
-                BAD("%s: meshes[%u].primitives[%u] lost its indices", file, i, k);
-            if (p->index_count % 3) BAD("%s: meshes[%u].primitives[%u] index count", file, i, k);
-            for (uint32_t x = 0; x < p->index_count; x++)
-                if (p->indices[x] >= p->vertex_count)
-                    BAD("%s: meshes[%u].primitives[%u].indices[%u] is past the vertices", file, i,
-                        k, x);
-            if (p->influence_count && (!p->joints || !p->weights))
-                BAD("%s: meshes[%u].primitives[%u] lost its joints", file, i, k);
-            if (p->influence_count % 4) BAD("%s: meshes[%u].primitives[%u] influences", file, i, k);
-            uint32_t mj = 0;
-            for (size_t x = 0; x < (size_t)p->vertex_count * p->influence_count; x++)
-                if (p->weights[x] != 0 && p->joints[x] > mj) mj = p->joints[x];
-            if (mj > p->max_joint) BAD("%s: meshes[%u].primitives[%u] max joint", file, i, k);
-            if (p->target_count != m->weight_count)
-                BAD("%s: meshes[%u].primitives[%u] target count", file, i, k);
-        }
-    }
-    for (uint32_t i = 0; i < g->material_count; i++)
-        for (int k = 0; k < 5; k++)
-            if (g->materials[i].image[k] >= (int32_t)g->image_count)
-                BAD("%s: materials[%u] refers past the images", file, i);
-    for (uint32_t i = 0; i < g->skin_count; i++) {
-        const oak_gltf_skin *k = &g->skins[i];
-        if (!k->joints || !k->inverse_bind) BAD("%s: skins[%u] lost its joints", file, i);
-        for (uint32_t j = 0; j < k->joint_count; j++)
-            if (k->joints[j] >= g->node_count)
-                BAD("%s: skins[%u].joints[%u] is past the nodes", file, i, j);
-    }
-    for (uint32_t i = 0; i < g->clip_count; i++) {
-        const oak_gltf_clip *c = &g->clips[i];
-        for (uint32_t k = 0; k < c->channel_count; k++) {
-            const oak_gltf_channel *ch = &c->channels[k];
-            if (ch->node >= g->node_count || ch->sampler >= c->sampler_count ||
-                ch->path < OAK_ANIM_PATH_TRANSLATION || ch->path > OAK_ANIM_PATH_WEIGHTS)
-                BAD("%s: animations[%u].channels[%u] refers past an array", file, i, k);
-            const oak_anim_sampler *sm = &c->samplers[ch->sampler];
-            uint32_t want = ch->path == OAK_ANIM_PATH_ROTATION  ? 4
-                            : ch->path == OAK_ANIM_PATH_WEIGHTS ? g->nodes[ch->node].weight_count
-                                                                : 3;
-            if (sm->width != want || !sm->key_count || !sm->times || !sm->values ||
-                sm->interp < OAK_INTERP_STEP || sm->interp > OAK_INTERP_CUBICSPLINE)
-                BAD("%s: animations[%u].channels[%u] has a bad sampler", file, i, k);
-        }
-    }
-    return OAK_OK;
-#undef BAD
-}
-
-/* A checksum of the body: four independent multiply-rotate lanes over
- * 8-byte words, so it runs near memory speed (oak_hash walks bytes, which
- * made it most of a cache load). */
 static uint64_t rotl64(uint64_t x, int r) {
     return (x << r) | (x >> (64 - r));
 }
@@ -574,5 +482,6 @@ oak_result _oak_oakm_read(oak_gltf *g, oak_arena *arena, uint8_t *data, size_t s
     if (s.at != size)
         return oak_error(OAK_ERROR_PARSE, "%s: .oakm has %zu bytes after the model", file,
                          size - s.at);
-    return validate(g, file);
+    /* The same structural rules as a parsed file (gltf_validate.c). */
+    return _oak_gltf_validate(g, file);
 }

@@ -187,6 +187,12 @@ static oak_result parse_face(obj_state *s, const char *p) {
         p = _oak_obj_skip_space(p);
         if (!*p || *p == '#') break;
         const char *end = _oak_obj_token_end(p);
+        /* A fan of slivers as wide as the polygon: a frame's cost grows with
+           corners times the polygon's screen area, so corners are bounded. */
+        if (n == OAK_MAX_POLYGON_CORNERS)
+            return oak_error(OAK_ERROR_LIMIT,
+                             "%s:%d: face has more than OAK_MAX_POLYGON_CORNERS (%d) corners",
+                             s->path, s->line, OAK_MAX_POLYGON_CORNERS);
         if (!OAK_GROW(s->face, s->face_cap, n + 1)) return oom(s);
         if ((r = add_corner(s, pt, p, end, &s->face[n]))) return r;
         n++;
@@ -264,7 +270,8 @@ static oak_result parse_obj(obj_state *s, char *text) {
             s->v_count++;
         } else if (KEY("vt")) {
             if ((r = parse_numbers(s, kend, f, 1, 3, "vt", &got))) break;
-            if (!OAK_GROW(s->vt, s->vt_cap, 2 * (s->vt_count + 1))) {
+            if (s->vt_count == UINT32_MAX / 4 ||
+                !OAK_GROW(s->vt, s->vt_cap, 2 * (s->vt_count + 1))) {
                 r = oom(s);
                 break;
             }
@@ -274,7 +281,8 @@ static oak_result parse_obj(obj_state *s, char *text) {
             s->vt_count++;
         } else if (KEY("vn")) {
             if ((r = parse_numbers(s, kend, f, 3, 3, "vn", &got))) break;
-            if (!OAK_GROW(s->vn, s->vn_cap, 3 * (s->vn_count + 1))) {
+            if (s->vn_count == UINT32_MAX / 4 ||
+                !OAK_GROW(s->vn, s->vn_cap, 3 * (s->vn_count + 1))) {
                 r = oom(s);
                 break;
             }
@@ -551,7 +559,7 @@ oak_result oak_load_obj_with(oak_model *out, const char *path, const oak_obj_des
         }
     }
     if (!r) confine_maps(&mtls, root, path);
-    uint32_t faces = 0;
+    uint64_t faces = 0;
     for (uint32_t i = 0; i < s.part_count; i++) faces += s.parts[i].index_count;
     if (!r && !faces) r = oak_error(OAK_ERROR_PARSE, "%s: no faces", path);
     if (r) {

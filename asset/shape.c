@@ -7,8 +7,6 @@
 
 #include "registry.h"
 
-#define MAX_SEGMENTS 4096u
-
 oak_shape_desc oak_shape_desc_defaults(const oak_shape_desc *desc) {
     oak_shape_desc d = desc ? *desc : (oak_shape_desc){0};
     if (d.type == OAK_SHAPE_DEFAULT) d.type = OAK_SHAPE_BOX;
@@ -42,6 +40,8 @@ oak_shape_desc oak_shape_desc_defaults(const oak_shape_desc *desc) {
 float oak_shape_height(const oak_shape_desc *desc, float x, float z) {
     oak_shape_desc d = oak_shape_desc_defaults(desc);
     if (d.amplitude == 0) return 0;
+    /* No error to return here: an over-long recipe is clamped, not run. */
+    if (d.octaves > OAK_MAX_RECIPE_OCTAVES) d.octaves = OAK_MAX_RECIPE_OCTAVES;
     return d.amplitude *
            oak_fbm2(x * d.frequency, z * d.frequency, d.seed, d.octaves, d.lacunarity, d.gain);
 }
@@ -234,9 +234,21 @@ static oak_result check_desc(const oak_shape_desc *d) {
     if (!(d->radius > 0) || !isfinite(d->radius) || !(d->height > 0) || !isfinite(d->height))
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "%s: radius %g and height %g must be > 0",
                          name, d->radius, d->height);
-    if (d->segments > MAX_SEGMENTS || d->rings > MAX_SEGMENTS)
-        return oak_error(OAK_ERROR_LIMIT, "%s: %u segments, %u rings; at most %u each", name,
-                         d->segments, d->rings, MAX_SEGMENTS);
+    const float recipe[] = {d->uv_scale, d->frequency, d->amplitude, d->lacunarity, d->gain};
+    for (size_t i = 0; i < sizeof recipe / sizeof recipe[0]; i++)
+        if (!isfinite(recipe[i]))
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                             "%s: uv_scale, frequency, amplitude, lacunarity and gain must be "
+                             "finite numbers",
+                             name);
+    if (d->segments > OAK_MAX_SHAPE_SEGMENTS || d->rings > OAK_MAX_SHAPE_SEGMENTS)
+        return oak_error(OAK_ERROR_LIMIT,
+                         "%s: %u segments, %u rings; OAK_MAX_SHAPE_SEGMENTS allows %u each", name,
+                         d->segments, d->rings, OAK_MAX_SHAPE_SEGMENTS);
+    /* Each fBm octave is a noise evaluation per vertex: 4294967295 never ends. */
+    if (d->octaves > OAK_MAX_RECIPE_OCTAVES)
+        return oak_error(OAK_ERROR_LIMIT, "%s: %u octaves; OAK_MAX_RECIPE_OCTAVES allows %u", name,
+                         d->octaves, OAK_MAX_RECIPE_OCTAVES);
     bool round = d->type == OAK_SHAPE_SPHERE || d->type == OAK_SHAPE_CYLINDER ||
                  d->type == OAK_SHAPE_CAPSULE;
     if (round && d->segments < 3)
@@ -248,11 +260,36 @@ static oak_result check_desc(const oak_shape_desc *d) {
     return OAK_OK;
 }
 
+uint64_t oak_shape_vertex_bound(const oak_shape_desc *desc) {
+    oak_shape_desc d = oak_shape_desc_defaults(desc);
+    uint64_t seg = d.segments, rings = d.rings;
+    switch (d.type) {
+    case OAK_SHAPE_PLANE:
+    case OAK_SHAPE_HEIGHTFIELD:
+        return (seg + 1) * (seg + 1);
+    case OAK_SHAPE_BOX:
+        return 6 * (seg + 1) * (seg + 1);
+    case OAK_SHAPE_SPHERE:
+        return (rings + 1) * (seg + 1);
+    case OAK_SHAPE_CYLINDER:
+        return 4 * (seg + 1); /* two rows and two caps */
+    case OAK_SHAPE_CAPSULE:
+        return 2 * (rings + 1) * (seg + 1);
+    default:
+        return 0;
+    }
+}
+
 oak_result oak_make_shape(oak_mesh *out, const oak_shape_desc *desc) {
     out->id = 0;
     oak_shape_desc d = oak_shape_desc_defaults(desc);
     oak_result r = check_desc(&d);
     if (r) return r;
+    /* A few bytes of recipe must not become gigabytes of mesh. */
+    uint64_t bound = oak_shape_vertex_bound(&d);
+    if (bound > OAK_MAX_SHAPE_VERTICES)
+        return oak_error(OAK_ERROR_LIMIT, "%s: %llu vertices; OAK_MAX_SHAPE_VERTICES allows %u",
+                         shape_name(d.type), (unsigned long long)bound, OAK_MAX_SHAPE_VERTICES);
     uint32_t seg = d.segments, rings = d.rings;
     float us = d.uv_scale;
 

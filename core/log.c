@@ -48,21 +48,46 @@ static void emit(oak_log_level level, char *msg) {
     (g_log_fn ? g_log_fn : default_log)(g_log_user, level, msg);
 }
 
+/* A message longer than its buffer keeps its head and its tail joined by
+ * "...": a long path (a 5,000-character --out) then loses its middle, not
+ * the reason that follows it. */
+#define FIT_HEAD 160
+static void format_fit(char *out, size_t size, const char *fmt, va_list ap) {
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(out, size, fmt, ap);
+    if (n >= 0 && (size_t)n >= size && size > FIT_HEAD + 8) {
+        char *full = oak_alloc((size_t)n + 1);
+        if (full) {
+            vsnprintf(full, (size_t)n + 1, fmt, again);
+            size_t tail = size - 1 - FIT_HEAD - 3;
+            memcpy(out, full, FIT_HEAD);
+            memcpy(out + FIT_HEAD, "...", 3);
+            memcpy(out + FIT_HEAD + 3, full + (size_t)n - tail, tail + 1);
+            oak_free(full);
+        }
+    }
+    va_end(again);
+}
+
 void oak_log(oak_log_level level, const char *fmt, ...) {
     if (level < g_log_level) return;
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    format_fit(buf, sizeof buf, fmt, ap);
     va_end(ap);
     emit(level, buf);
 }
 
 oak_result oak_error(oak_result code, const char *fmt, ...) {
+    /* Formatted aside first: oak_last_error() may be one of the arguments. */
+    char fresh[sizeof t_last_error];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(t_last_error, sizeof t_last_error, fmt, ap);
+    format_fit(fresh, sizeof fresh, fmt, ap);
     va_end(ap);
+    memcpy(t_last_error, fresh, sizeof fresh);
     if (t_quiet) return code;
     char copy[sizeof t_last_error];
     memcpy(copy, t_last_error, sizeof copy);

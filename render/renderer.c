@@ -21,6 +21,9 @@ oak_result oak_make_renderer(oak_renderer **out, const oak_renderer_desc *desc) 
     if (d.width > OAK_MAX_OUTPUT_SIZE || d.height > OAK_MAX_OUTPUT_SIZE)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "output size %ux%u exceeds %ux%u", d.width,
                          d.height, OAK_MAX_OUTPUT_SIZE, OAK_MAX_OUTPUT_SIZE);
+    if ((uint64_t)d.width * d.height > OAK_MAX_OUTPUT_PIXELS)
+        return oak_error(OAK_ERROR_LIMIT, "output size %ux%u exceeds OAK_MAX_OUTPUT_PIXELS (%u)",
+                         d.width, d.height, OAK_MAX_OUTPUT_PIXELS);
     if (!d.shadow_map_size) d.shadow_map_size = OAK_SHADOW_MAP_SIZE;
     if (d.shadow_map_size > OAK_MAX_TEXTURE_SIZE)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "shadow map size %u exceeds %u",
@@ -84,6 +87,9 @@ oak_result oak_renderer_resize(oak_renderer *r, uint32_t width, uint32_t height)
     if (!width || !height || width > OAK_MAX_OUTPUT_SIZE || height > OAK_MAX_OUTPUT_SIZE)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "output size %ux%u is out of range", width,
                          height);
+    if ((uint64_t)width * height > OAK_MAX_OUTPUT_PIXELS)
+        return oak_error(OAK_ERROR_LIMIT, "output size %ux%u exceeds OAK_MAX_OUTPUT_PIXELS (%u)",
+                         width, height, OAK_MAX_OUTPUT_PIXELS);
     oak_result res = r->backend->resize(r->self, width, height);
     if (res) return res;
     r->desc.width = width;

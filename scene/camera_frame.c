@@ -72,6 +72,14 @@ oak_result oak_frame_points(oak_transform *xf, oak_camera *cam, const float *xyz
     if (!xf || !cam || !xyz || !count)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_frame_points: no points to frame");
     oak_framing f = framing ? *framing : (oak_framing){0};
+    /* NaN or infinite angles give NaN projections, which qsort cannot order
+       and the hull then overruns: refuse them here, whatever the caller. */
+    const float nums[] = {f.yaw, f.pitch, f.share, f.fov_y, f.aspect};
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
+        if (!isfinite(nums[i]))
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                             "oak_frame_points: yaw, pitch, share, fov_y and aspect must be "
+                             "finite numbers");
     if (f.share <= 0) f.share = 0.55f;
     if (f.fov_y <= 0) f.fov_y = 60.0f * OAK_PI / 180.0f;
     if (f.aspect <= 0) f.aspect = 1;
@@ -95,17 +103,26 @@ oak_result oak_frame_points(oak_transform *xf, oak_camera *cam, const float *xyz
     }
     double zmin = INFINITY, zmax = -INFINITY, ylo = INFINITY, yhi = -INFINITY, xlo = INFINITY,
            xhi = -INFINITY;
+    /* Only finite points are framed: a NaN would break the hull's order (and
+       its bound of count + 1 vertices), an infinity the bisection. */
+    uint32_t m = 0;
     for (uint32_t i = 0; i < count; i++) {
         const float *v = xyz + 3 * (size_t)i;
+        if (!isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2])) continue;
         double z = (double)v[0] * fwd[0] + (double)v[1] * fwd[1] + (double)v[2] * fwd[2];
         double y = (double)v[0] * up[0] + (double)v[1] * up[1] + (double)v[2] * up[2];
         double x = (double)v[0] * right[0] + (double)v[1] * right[1] + (double)v[2] * right[2];
-        py[i] = (pt2){z, y};
-        px[i] = (pt2){z, x};
+        py[m] = (pt2){z, y};
+        px[m++] = (pt2){z, x};
         zmin = fmin(zmin, z), zmax = fmax(zmax, z);
         ylo = fmin(ylo, y), yhi = fmax(yhi, y), xlo = fmin(xlo, x), xhi = fmax(xhi, x);
     }
-    uint32_t ny = hull(py, count, hy), nx = hull(px, count, hx);
+    if (!m) {
+        oak_free(py), oak_free(px), oak_free(hy), oak_free(hx);
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "oak_frame_points: none of the %u points is finite", count);
+    }
+    uint32_t ny = hull(py, m, hy), nx = hull(px, m, hx);
     double t = tan(0.5 * f.fov_y), want = 2.0 * f.share * t; /* slope spread to reach */
     double extent = fmax(fmax(yhi - ylo, xhi - xlo), zmax - zmin) + 1e-6;
     /* d moves the camera back along fwd: depth of point i is z_i + d. */
@@ -125,10 +142,18 @@ oak_result oak_frame_points(oak_transform *xf, oak_camera *cam, const float *xyz
     double a = centre(hx, nx, d, xlo, xhi);
     oak_free(py), oak_free(px), oak_free(hy), oak_free(hx);
 
-    for (int k = 0; k < 3; k++) xf->position[k] = (float)(-d * fwd[k] + b * up[k] + a * right[k]);
+    double near = zmin + d, far = zmax + d;
+    float pos[3];
+    for (int k = 0; k < 3; k++) pos[k] = (float)(-d * fwd[k] + b * up[k] + a * right[k]);
+    /* Points near float's limit give a camera float cannot place. */
+    if (!isfinite(pos[0]) || !isfinite(pos[1]) || !isfinite(pos[2]) ||
+        !isfinite((float)(far * 1.5)))
+        return oak_error(OAK_ERROR_LIMIT,
+                         "oak_frame_points: the points span %g m, too far to frame in float",
+                         extent);
+    memcpy(xf->position, pos, sizeof pos);
     memcpy(xf->rotation, q, 16);
     xf->scale[0] = xf->scale[1] = xf->scale[2] = 1;
-    double near = zmin + d, far = zmax + d;
     *cam = (oak_camera){0};
     cam->fov_y = f.fov_y;
     cam->aspect = f.aspect;

@@ -223,7 +223,7 @@ oak_entity oak_scene_create(oak_scene *scene, const char *name) {
     uint32_t slot = oak_handle_index(id);
     _oak_entity_rec *r = _oak_scene_rec(scene, slot);
     r->name = copy;
-    r->parent = r->first_child = r->next_sibling = r->prev_sibling = _OAK_NO_SLOT;
+    r->parent = r->first_child = r->last_child = r->next_sibling = r->prev_sibling = _OAK_NO_SLOT;
     r->stamp = 0;
     r->dirty = true;
     scene->any_dirty = true;

@@ -4,12 +4,14 @@
  * ("entities[3].transform.position: expected 3 numbers"), and everything the
  * load made so far (scene, meshes, materials) is freed again. */
 #include <cjson/cJSON.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/internal.h"
 #include "scene_file.h"
 
 #define PATH_MAX_LEN 256
@@ -91,6 +93,11 @@ static const cJSON *field(loader *l, const cJSON *o, const char *path, const cha
     return v;
 }
 
+/* A JSON number a float holds: 1e308 and 1e999 (infinity to cJSON) do not. */
+static bool finite_float(double d) {
+    return isfinite(d) && fabs(d) <= FLT_MAX;
+}
+
 static oak_result read_floats(loader *l, const cJSON *o, const char *path, const char *key,
                               float *out, int n, bool required) {
     oak_result r = OAK_OK;
@@ -103,8 +110,10 @@ static oak_result read_floats(loader *l, const cJSON *o, const char *path, const
     int i = 0;
     const cJSON *it;
     cJSON_ArrayForEach(it, v) {
-        if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || fabs(it->valuedouble) > 3.4e38)
-            return fail(l, p, "expected %d numbers", n);
+        if (!cJSON_IsNumber(it)) return fail(l, p, "expected %d numbers", n);
+        if (!finite_float(it->valuedouble))
+            return fail(l, p, "[%d] = %g is not a finite float (|x| <= %g)", i, it->valuedouble,
+                        (double)FLT_MAX);
         out[i++] = (float)it->valuedouble;
     }
     return OAK_OK;
@@ -115,10 +124,11 @@ static oak_result read_float(loader *l, const cJSON *o, const char *path, const 
     oak_result r = OAK_OK;
     const cJSON *v = field(l, o, path, key, false, &r);
     if (!v) return r;
-    if (!cJSON_IsNumber(v) || fabs(v->valuedouble) > 3.4e38) {
+    if (!cJSON_IsNumber(v) || !finite_float(v->valuedouble)) {
         char p[PATH_MAX_LEN];
         join(p, path, key);
-        return fail(l, p, "expected a number");
+        if (!cJSON_IsNumber(v)) return fail(l, p, "expected a number");
+        return fail(l, p, "%g is not a finite float (|x| <= %g)", v->valuedouble, (double)FLT_MAX);
     }
     *out = (float)v->valuedouble;
     return OAK_OK;
@@ -300,9 +310,43 @@ static oak_result source_mesh(loader *l, const char *path, const char *rel, uint
     return OAK_OK;
 }
 
+/* Recipes are a few bytes each: the vertices all of them would make are
+ * summed before any is made, so 20 big spheres cost nothing to refuse. A
+ * recipe that does not read is left to the main pass, which says why. */
+static oak_result shape_budget(loader *l, const cJSON *arr) {
+    uint64_t total = 0;
+    int i = 0;
+    const cJSON *m;
+    cJSON_ArrayForEach(m, arr) {
+        const cJSON *shape = cJSON_IsObject(m) ? cJSON_GetObjectItemCaseSensitive(m, "shape") : 0;
+        char p[PATH_MAX_LEN], sp[PATH_MAX_LEN];
+        join_index(p, "meshes", NULL, i++);
+        join(sp, p, "shape");
+        oak_shape_desc d = {0};
+        _oak_error_quiet(true);
+        oak_result r = shape ? read_shape(l, shape, sp, &d) : OAK_ERROR_PARSE;
+        _oak_error_quiet(false);
+        uint64_t n = r ? 0 : oak_shape_vertex_bound(&d);
+        /* One the shape's own limits refuse is left to them, too. */
+        if (n > OAK_MAX_SHAPE_VERTICES || d.segments > OAK_MAX_SHAPE_SEGMENTS ||
+            d.rings > OAK_MAX_SHAPE_SEGMENTS)
+            continue;
+        total += n;
+        if (total > OAK_MAX_SCENE_SHAPE_VERTICES) {
+            fail(l, sp,
+                 "the file's shapes reach %llu vertices; OAK_MAX_SCENE_SHAPE_VERTICES allows %u",
+                 (unsigned long long)total, OAK_MAX_SCENE_SHAPE_VERTICES);
+            return OAK_ERROR_LIMIT;
+        }
+    }
+    return OAK_OK;
+}
+
 static oak_result read_meshes(loader *l, const cJSON *arr) {
     if (!arr) return OAK_OK;
     if (!cJSON_IsArray(arr)) return fail(l, "meshes", "expected an array");
+    oak_result budget = shape_budget(l, arr);
+    if (budget) return budget;
     uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
     l->meshes = oak_calloc(n + 1, sizeof(oak_mesh));
     if (!l->meshes) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", l->file);
@@ -323,10 +367,12 @@ static oak_result read_meshes(loader *l, const cJSON *arr) {
             TRY(read_shape(l, shape, sp, &d));
             if (cJSON_GetObjectItemCaseSensitive(m, "index"))
                 return fail(l, p, "\"index\" belongs with \"source\"");
-            if (oak_make_shape(&mesh, &d)) {
+            oak_result made = oak_make_shape(&mesh, &d);
+            if (made) {
                 char why[512];
                 snprintf(why, sizeof why, "%s", oak_last_error());
-                return fail(l, sp, "%s", why);
+                oak_result r = fail(l, sp, "%s", why);
+                return made == OAK_ERROR_LIMIT ? made : r; /* a limit stays a limit */
             }
         } else {
             const char *rel = NULL;
@@ -528,28 +574,38 @@ static oak_result read_entities(loader *l, const cJSON *arr) {
             return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", l->file);
     }
     l->entity_count = n;
+    /* Cycles in near-linear time: a union-find of the trees linked so far.
+       Linking i (still a root) under p closes a cycle iff p's tree is i's. */
+    uint32_t *tree = oak_alloc(sizeof(uint32_t) * ((size_t)n + 1));
+    if (!tree) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", l->file);
+    for (uint32_t k = 0; k < n; k++) tree[k] = k;
+    oak_result r = OAK_OK;
     const cJSON *o;
     uint32_t i = 0;
     cJSON_ArrayForEach(o, arr) {
         char p[PATH_MAX_LEN];
         join_index(p, "entities", NULL, (int)i);
-        TRY(read_entity(l, o, p, l->entities[i]));
+        if ((r = read_entity(l, o, p, l->entities[i]))) break;
         long long parent = -1;
-        TRY(read_int(l, o, p, "parent", -1, (long long)n - 1, false, &parent));
+        if ((r = read_int(l, o, p, "parent", -1, (long long)n - 1, false, &parent))) break;
         if (parent >= 0) {
-            /* Checked here so the only message is the one naming the file. */
+            uint32_t root = (uint32_t)parent;
+            while (tree[root] != root) root = tree[root] = tree[tree[root]]; /* path halving */
+            if (root == i) {
+                char pp[PATH_MAX_LEN];
+                join(pp, p, "parent");
+                r = fail(l, pp, "entity %lld would make a cycle", parent);
+                break;
+            }
+            tree[i] = root;
             oak_entity self = l->entities[i];
-            for (oak_entity a = l->entities[parent]; a.id; a = oak_scene_parent(l->scene, a))
-                if (a.id == self.id) {
-                    char pp[PATH_MAX_LEN];
-                    join(pp, p, "parent");
-                    return fail(l, pp, "entity %lld would make a cycle", parent);
-                }
-            TRY(oak_scene_set_parent(l->scene, self, l->entities[parent]));
+            _oak_scene_link(l->scene, oak_handle_index(self.id),
+                            oak_handle_index(l->entities[parent].id));
         }
         i++;
     }
-    return OAK_OK;
+    oak_free(tree);
+    return r;
 }
 
 /* ---- the file ------------------------------------------------------------------ */
@@ -624,6 +680,17 @@ oak_result oak_scene_load_with(oak_scene **out, const char *path, const oak_scen
         locate(text, at, &line, &col);
         oak_free(text);
         return oak_error(OAK_ERROR_PARSE, "%s:%d:%d: JSON syntax error", path, line, col);
+    }
+    /* Only white space may follow the root value. */
+    const char *tail = end ? end : (const char *)text + size;
+    while (tail < (const char *)text + size && strchr(" \t\r\n", *tail) && *tail) tail++;
+    if (tail < (const char *)text + size) {
+        int line, col;
+        locate(text, (size_t)(tail - (const char *)text), &line, &col);
+        cJSON_Delete(root);
+        oak_free(text);
+        return oak_error(OAK_ERROR_PARSE, "%s:%d:%d: text after the scene's JSON object", path,
+                         line, col);
     }
     loader l = {0};
     l.file = path;

@@ -87,12 +87,24 @@ oak_result oak_gltf_instantiate(oak_gltf_instance **out, oak_scene *scene, const
     if (!inst) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", g->path);
     inst->scene = scene;
     inst->gltf = g;
-    uint32_t nn = g->node_count, total_prims = 0, total_weights = 0, max_joints = 1, max_w = 4;
+    /* Sums in 64 bits: 65,536 nodes of a 65,536-primitive mesh must not wrap
+       to 0. Each node and primitive is an entity, so the pool's slots bound them. */
+    uint32_t nn = g->node_count, max_joints = 1, max_w = 4;
+    uint64_t total_prims = 0, total_weights = 0;
     for (uint32_t i = 0; i < nn; i++) {
         const oak_gltf_node *n = &g->nodes[i];
         if (n->mesh >= 0) total_prims += g->meshes[n->mesh].primitive_count;
         total_weights += n->weight_count;
         if (n->weight_count > max_w) max_w = n->weight_count;
+    }
+    const uint64_t max_entities = 1u << OAK_HANDLE_INDEX_BITS;
+    if (nn + total_prims + 1 > max_entities || total_weights > UINT32_MAX) {
+        oak_free(inst);
+        return oak_error(OAK_ERROR_LIMIT,
+                         "%s: %u nodes placing %llu primitives (%llu morph weights) exceed a "
+                         "scene's entities (%llu, OAK_HANDLE_INDEX_BITS)",
+                         g->path, nn, (unsigned long long)total_prims,
+                         (unsigned long long)total_weights, (unsigned long long)max_entities);
     }
     for (uint32_t s = 0; s < g->skin_count; s++)
         if (g->skins[s].joint_count > max_joints) max_joints = g->skins[s].joint_count;
@@ -285,7 +297,7 @@ oak_mesh oak_gltf_instance_mesh(const oak_gltf_instance *inst, uint32_t node, ui
 uint32_t oak_gltf_instance_points(const oak_gltf_instance *inst, float *xyz, uint32_t capacity) {
     if (!inst) return 0;
     const oak_gltf *g = inst->gltf;
-    uint32_t count = 0;
+    uint64_t count = 0; /* saturates at UINT32_MAX below rather than wrapping */
     for (uint32_t i = 0; i < g->node_count; i++) {
         if (!inst->nodes[i].id || g->nodes[i].mesh < 0) continue;
         const oak_gltf_mesh *m = &g->meshes[g->nodes[i].mesh];
@@ -304,5 +316,5 @@ uint32_t oak_gltf_instance_points(const oak_gltf_instance *inst, float *xyz, uin
             }
         }
     }
-    return count;
+    return count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
 }

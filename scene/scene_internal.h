@@ -14,6 +14,7 @@ typedef struct _oak_entity_rec {
     char *name;
     uint32_t parent;       /* slot, _OAK_NO_SLOT for a root */
     uint32_t first_child;  /* slot or _OAK_NO_SLOT */
+    uint32_t last_child;   /* slot or _OAK_NO_SLOT: appending a child is O(1) */
     uint32_t next_sibling; /* slot or _OAK_NO_SLOT */
     uint32_t prev_sibling; /* slot or _OAK_NO_SLOT */
     uint32_t stamp;        /* update number that last recomputed its world matrix */
@@ -75,6 +76,8 @@ oak_entity _oak_scene_entity_at(const oak_scene *scene, uint32_t slot);
 
 /* Hierarchy bookkeeping used by entity creation and destruction. */
 void _oak_scene_unlink(oak_scene *scene, uint32_t slot);
+/* Links slot under pslot with no cycle check (the caller proved none). */
+void _oak_scene_link(oak_scene *scene, uint32_t slot, uint32_t pslot);
 /* Compose a local TRS into a matrix. */
 void _oak_transform_matrix(const oak_transform *t, mat4 out);
 

@@ -84,7 +84,33 @@ void _oak_scene_unlink(oak_scene *scene, uint32_t slot) {
         _oak_scene_rec(scene, r->parent)->first_child = r->next_sibling;
     if (r->next_sibling != _OAK_NO_SLOT)
         _oak_scene_rec(scene, r->next_sibling)->prev_sibling = r->prev_sibling;
+    else
+        _oak_scene_rec(scene, r->parent)->last_child = r->prev_sibling;
     r->parent = r->next_sibling = r->prev_sibling = _OAK_NO_SLOT;
+}
+
+/* Links slot under pslot (_OAK_NO_SLOT: a root) without looking for a cycle:
+ * for callers that proved the hierarchy acyclic in one pass of their own. */
+void _oak_scene_link(oak_scene *scene, uint32_t slot, uint32_t pslot) {
+    _oak_entity_rec *r = _oak_scene_rec(scene, slot);
+    if (r->parent == pslot) return;
+    _oak_scene_unlink(scene, slot);
+    if (pslot != _OAK_NO_SLOT) {
+        /* Append so children keep the order they were attached in. */
+        _oak_entity_rec *p = _oak_scene_rec(scene, pslot);
+        uint32_t last = p->last_child;
+        if (last == _OAK_NO_SLOT) {
+            p->first_child = slot;
+        } else {
+            _oak_scene_rec(scene, last)->next_sibling = slot;
+            r->prev_sibling = last;
+        }
+        p->last_child = slot;
+        r->parent = pslot;
+    }
+    r->dirty = true;
+    scene->any_dirty = true;
+    scene->order_stale = true;
 }
 
 oak_result oak_scene_set_parent(oak_scene *scene, oak_entity e, oak_entity parent) {
@@ -98,32 +124,17 @@ oak_result oak_scene_set_parent(oak_scene *scene, oak_entity e, oak_entity paren
         if (pslot == _OAK_NO_SLOT)
             return oak_error(OAK_ERROR_INVALID_ARGUMENT,
                              "oak_scene_set_parent: parent %#x is not alive", parent.id);
-        for (uint32_t a = pslot; a != _OAK_NO_SLOT; a = _oak_scene_rec(scene, a)->parent)
+        /* Only an entity with children can be its new parent's ancestor: a
+           chain built top-down (10^5 links) never walks up, so stays linear. */
+        bool leaf = _oak_scene_rec(scene, slot)->first_child == _OAK_NO_SLOT;
+        for (uint32_t a = pslot; a != _OAK_NO_SLOT;
+             a = leaf ? _OAK_NO_SLOT : _oak_scene_rec(scene, a)->parent)
             if (a == slot)
                 return oak_error(OAK_ERROR_INVALID_ARGUMENT,
                                  "oak_scene_set_parent: '%s' under '%s' would make a cycle",
                                  oak_scene_name(scene, e), oak_scene_name(scene, parent));
     }
-    _oak_entity_rec *r = _oak_scene_rec(scene, slot);
-    if (r->parent == pslot) return OAK_OK;
-    _oak_scene_unlink(scene, slot);
-    if (pslot != _OAK_NO_SLOT) {
-        /* Append so children keep the order they were attached in. */
-        _oak_entity_rec *p = _oak_scene_rec(scene, pslot);
-        uint32_t last = p->first_child;
-        if (last == _OAK_NO_SLOT) {
-            p->first_child = slot;
-        } else {
-            while (_oak_scene_rec(scene, last)->next_sibling != _OAK_NO_SLOT)
-                last = _oak_scene_rec(scene, last)->next_sibling;
-            _oak_scene_rec(scene, last)->next_sibling = slot;
-            r->prev_sibling = last;
-        }
-        r->parent = pslot;
-    }
-    r->dirty = true;
-    scene->any_dirty = true;
-    scene->order_stale = true;
+    _oak_scene_link(scene, slot, pslot);
     return OAK_OK;
 }
 

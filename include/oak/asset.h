@@ -94,6 +94,9 @@ typedef struct oak_mesh_data {
 
 oak_result oak_make_mesh(oak_mesh *out, const oak_mesh_desc *desc);
 oak_result oak_make_shape(oak_mesh *out, const oak_shape_desc *desc);
+/* Vertices oak_make_shape makes for desc (checked against OAK_MAX_SHAPE_VERTICES,
+ * and a scene file's shapes in all against OAK_MAX_SCENE_SHAPE_VERTICES). */
+uint64_t oak_shape_vertex_bound(const oak_shape_desc *desc);
 oak_result oak_mesh_update(oak_mesh mesh, const oak_mesh_desc *desc); /* new contents */
 /* Replaces positions, normals and tangents in place (vertex_count must be the
  * mesh's; a NULL stream is kept), recomputes the bounds and moves the version

@@ -25,6 +25,14 @@
 #define OAK_MAX_LIGHTS          256          /* punctual lights in one view */
 #define OAK_MAX_UV_SETS         2            /* texture coordinate sets per vertex */
 
+/* Limits on input a frame can honour (docs/INPUT.md): past them, OAK_ERROR_LIMIT. */
+#define OAK_MAX_OUTPUT_PIXELS        33177600 /* width x height: 7680x4320, 1.3 GB on the CPU */
+#define OAK_MAX_POLYGON_CORNERS      1024     /* corners of one OBJ face (fan-triangulated) */
+#define OAK_MAX_SHAPE_SEGMENTS       1024     /* segments (and rings) of a procedural shape */
+#define OAK_MAX_SHAPE_VERTICES       1048576  /* vertices of one procedural shape */
+#define OAK_MAX_SCENE_SHAPE_VERTICES 2097152  /* a scene file's shapes together */
+#define OAK_MAX_RECIPE_OCTAVES       16       /* fBm octaves of a heightfield recipe */
+
 #define OAK_FRAME_ARENA_SIZE (4u << 20) /* first block of the per-frame arena */
 #define OAK_JOB_MAX_THREADS  64         /* ceiling on job pool workers */
 
