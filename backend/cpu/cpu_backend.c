@@ -205,32 +205,20 @@ static void sort_far_to_near(cpu_draw *d, uint32_t n) {
     }
 }
 
-static oak_result draw_shadow(cpu_backend *b, const oak_render_view *v) {
-    b->shadow_valid = false;
-    if (!v->shadows || v->cascade_count < 1) return OAK_OK;
-    uint32_t S = v->shadow_map_size ? v->shadow_map_size : b->shadow_size;
-    if (S > OAK_MAX_TEXTURE_SIZE)
-        return oak_error(OAK_ERROR_LIMIT, "cpu backend: shadow map of %u texels past %u", S,
-                         OAK_MAX_TEXTURE_SIZE);
-    size_t need = tiled_pixels(S, S);
-    if (need > b->shadow_cap) {
-        float *m = oak_realloc(b->shadow_map, need * sizeof(float));
-        if (!m) return OAK_ERROR_OUT_OF_MEMORY;
-        b->shadow_map = m;
-        b->shadow_cap = need;
-    }
+/* One cascade's casters into its map of the atlas (tile-major, S x S). */
+static oak_result draw_cascade(cpu_backend *b, const oak_render_view *v, uint32_t c, uint32_t S) {
     cpu_pass *p = &b->shadow;
-    pass_target(p, S, S, false, NULL, b->shadow_map, NULL);
-    const oak_shadow_cascade *c = &v->cascades[0];
-    glm_mat4_copy((vec4 *)c->view_proj, p->view_proj);
+    pass_target(p, S, S, false, NULL, b->shadow_map + c * b->shadow_stride, NULL);
+    const oak_shadow_cascade *cas = &v->cascades[c];
+    glm_mat4_copy((vec4 *)cas->view_proj, p->view_proj);
     p->draw_count = 0;
     const oak_draw_list *l = &v->casters;
-    uint32_t end = c->first_caster + c->caster_count;
-    if (end > l->count || end < c->first_caster)
+    uint32_t end = cas->first_caster + cas->caster_count;
+    if (end > l->count || end < cas->first_caster)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT,
-                         "cpu backend: cascade 0 casters %u..%u past the %u casters",
-                         c->first_caster, end, l->count);
-    for (uint32_t i = c->first_caster; i < end; i++) {
+                         "cpu backend: cascade %u casters %u..%u past the %u casters", c,
+                         cas->first_caster, end, l->count);
+    for (uint32_t i = cas->first_caster; i < end; i++) {
         int32_t mi = _oak_cpu_material_index(b, l->material[i]);
         if ((l->flags && (l->flags[i] & OAK_DRAW_NO_SHADOW)) ||
             b->materials[mi].desc.alpha_mode == OAK_ALPHA_BLEND)
@@ -238,9 +226,9 @@ static oak_result draw_shadow(cpu_backend *b, const oak_render_view *v) {
         if (!pass_add(p, i)) return OAK_ERROR_OUT_OF_MEMORY;
     }
     pass_fill(b, p, l, false);
-    /* What stands still is drawn once: the map is kept while its inputs
-       (size, matrix, and each caster's mesh, material, base texture, matrix
-       and flags, versions included) hash the same as last frame's. */
+    /* What stands still is drawn once: a cascade's map is kept while its
+       inputs (size, matrix, and each caster's mesh, material, base texture,
+       matrix and flags, versions included) hash the same as last frame's. */
     uint64_t h = oak_hash(p->view_proj, sizeof(mat4), S);
     for (uint32_t i = 0; i < p->draw_count; i++) {
         const cpu_draw *d = &p->draws[i];
@@ -257,16 +245,41 @@ static oak_result draw_shadow(cpu_backend *b, const oak_render_view *v) {
         h = oak_hash(ids, sizeof ids, h);
         h = oak_hash(d->world, sizeof(mat4), h);
     }
-    if (b->shadow_cached && h == b->shadow_hash) {
-        b->shadow_valid = true;
-        return OAK_OK;
-    }
-    b->shadow_cached = false;
+    if (b->shadow_cached[c] && h == b->shadow_hash[c]) return OAK_OK;
+    b->shadow_cached[c] = false;
     oak_result r = _oak_cpu_pass_geometry(b, p, NULL, NULL);
     if (r) return r;
     _oak_cpu_pass_raster(b, p);
-    b->shadow_valid = b->shadow_cached = true;
-    b->shadow_hash = h;
+    b->shadow_cached[c] = true;
+    b->shadow_hash[c] = h;
+    return OAK_OK;
+}
+
+/* The key light's cascades, each into its own S x S map of the atlas. */
+static oak_result draw_shadow(cpu_backend *b, const oak_render_view *v) {
+    b->shadow_valid = false;
+    uint32_t n = v->cascade_count < OAK_MAX_CASCADES ? v->cascade_count : OAK_MAX_CASCADES;
+    if (!v->shadows || n < 1) return OAK_OK;
+    uint32_t S = v->shadow_map_size ? v->shadow_map_size : b->shadow_size;
+    if (S > OAK_MAX_TEXTURE_SIZE / 2)
+        return oak_error(OAK_ERROR_LIMIT, "cpu backend: shadow map of %u texels past %u", S,
+                         OAK_MAX_TEXTURE_SIZE / 2);
+    size_t stride = tiled_pixels(S, S), need = stride * OAK_MAX_CASCADES;
+    if (need > b->shadow_cap) {
+        float *m = oak_realloc(b->shadow_map, need * sizeof(float));
+        if (!m) return OAK_ERROR_OUT_OF_MEMORY;
+        b->shadow_map = m;
+        b->shadow_cap = need;
+    }
+    if (stride != b->shadow_stride || S != b->shadow_edge)
+        memset(b->shadow_cached, 0, sizeof b->shadow_cached);
+    b->shadow_stride = stride;
+    b->shadow_edge = S;
+    for (uint32_t c = 0; c < n; c++) {
+        oak_result r = draw_cascade(b, v, c, S);
+        if (r) return r;
+    }
+    b->shadow_valid = true;
     return OAK_OK;
 }
 
@@ -286,10 +299,8 @@ static oak_result cpu_render(void *self, const oak_render_view *v) {
     b->synced_view = NULL;
     if (r) return r;
     b->view = v;
-    const oak_shadow_cascade *c0 = &v->cascades[0];
-    b->shadow_bias = c0->depth_range > 0 ? 1.5f * c0->texel_world / c0->depth_range : 0;
 
-    /* 1. shadow: the key light's cascade 0, casters only, both faces */
+    /* 1. shadow: the key light's cascades into the atlas, casters only, both faces */
     uint64_t t0 = oak_time_ns();
     r = draw_shadow(b, v);
     if (r) return r;

@@ -288,7 +288,12 @@ static oak_result ensure_draw_ids(_oak_gl_frame *f, uint32_t n) {
     return OAK_OK;
 }
 
+/* The key light's atlas: 2 x 2 cascade maps of size texels each. */
 static oak_result ensure_shadow_map(_oak_gl_frame *f, uint32_t size) {
+    if (size > OAK_MAX_TEXTURE_SIZE / 2)
+        return oak_error(OAK_ERROR_LIMIT, "gl: shadow map of %u texels past %u", size,
+                         OAK_MAX_TEXTURE_SIZE / 2);
+    size *= 2;
     if (f->shadow_tex && f->shadow_size == size) return OAK_OK;
     if (f->shadow_fbo) glDeleteFramebuffers(1, &f->shadow_fbo);
     if (f->shadow_tex) glDeleteTextures(1, &f->shadow_tex);
@@ -395,9 +400,12 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
     glClearNamedFramebufferfv(f->shadow_fbo, GL_DEPTH, 0, &zero);
     if (shadows && shadow_groups[4] > shadow_groups[0]) { /* groups 0-3: no BLEND casters */
         glBindFramebuffer(GL_FRAMEBUFFER, f->shadow_fbo);
-        glViewport(0, 0, (GLsizei)shadow_size, (GLsizei)shadow_size);
+        glViewport(0, 0, (GLsizei)f->shadow_size, (GLsizei)f->shadow_size);
         bind_common(f, &f->casters);
+        /* every cascade in one go: the vertex shader clips each to its tile */
+        for (int k = 0; k < 4; k++) glEnable(GL_CLIP_DISTANCE0 + k);
         draw_groups(f, shadow_groups, f->prog_shadow, f->prog_shadow_mask, false);
+        for (int k = 0; k < 4; k++) glDisable(GL_CLIP_DISTANCE0 + k);
     }
     f->cpu_ms[OAK_GL_STAGE_SHADOW] = oak_ms_since(ts) + upload_ms;
 
