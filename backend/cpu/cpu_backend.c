@@ -279,6 +279,7 @@ static oak_result draw_shadow(cpu_backend *b, const oak_render_view *v) {
         oak_result r = draw_cascade(b, v, c, S);
         if (r) return r;
     }
+    _oak_cpu_shadow_setup(b, v);
     b->shadow_valid = true;
     return OAK_OK;
 }

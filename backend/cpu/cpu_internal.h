@@ -193,7 +193,8 @@ typedef struct cpu_backend {
     bool shadow_valid;    /* this frame has the key light's maps */
     size_t shadow_stride; /* floats from one cascade's map to the next's */
     uint32_t shadow_edge; /* texels across one cascade's map */
-    bool shadow_cached[OAK_MAX_CASCADES]; /* the map holds what shadow_hash describes */
+    float shadow_cof[OAK_MAX_CASCADES][9]; /* cofactor rows of each map's 3x3 (cpu_shadow.c) */
+    bool shadow_cached[OAK_MAX_CASCADES];  /* the map holds what shadow_hash describes */
     uint64_t shadow_hash[OAK_MAX_CASCADES];
     double stage_ms[CPU_STAGE_COUNT];
 } cpu_backend;
@@ -281,6 +282,7 @@ void _oak_cpu_sky_row4(const oak_render_view *v, uint32_t x, uint32_t y, float *
 /* cpu_shadow.c: the key light's shadow at a surface point (docs/SHADING.md
    "Shadow"); --debug cascades: rgb tinted by the cascade P falls in */
 float _oak_cpu_sun_shadow(const cpu_backend *b, const float P[3], const float Ng[3]);
+void _oak_cpu_shadow_setup(cpu_backend *b, const oak_render_view *v); /* once a frame */
 void _oak_cpu_cascade_tint(const oak_render_view *v, const float P[3], float rgb[3]);
 
 /* cpu_resolve.c */

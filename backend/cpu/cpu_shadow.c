@@ -53,12 +53,8 @@ static float cascade_lit(const cpu_backend *b, uint32_t c, const float P[3], con
     /* The receiver's plane in map space (its normal through the inverse
        transpose of the map's 3x3, by cofactors), so each tap compares the
        plane's depth at that texel rather than the centre's. */
-    float ax[3] = {M[0][0], M[1][0], M[2][0]}, ay[3] = {M[0][1], M[1][1], M[2][1]};
-    float az[3] = {M[0][2], M[1][2], M[2][2]}, cx[3], cy[3], cz[3];
-    cross3(ay, az, cx);
-    cross3(az, ax, cy);
-    cross3(ax, ay, cz);
-    float nx = dot3(cx, Ng), ny = dot3(cy, Ng), nz = dot3(cz, Ng);
+    const float *cof = b->shadow_cof[c];
+    float nx = dot3(cof, Ng), ny = dot3(cof + 3, Ng), nz = dot3(cof + 6, Ng);
     float lim = (float)OAK_SHADOW_MAX_SLOPE * T / R, per = 2.0f / (float)S;
     float dzdi = nz != 0 ? clampf(-nx / nz * per, -lim, lim) : 0.0f;
     float dzdj = nz != 0 ? clampf(-ny / nz * per, -lim, lim) : 0.0f;
@@ -73,6 +69,29 @@ static float cascade_lit(const cpu_backend *b, uint32_t c, const float P[3], con
     int32_t i0 = (int32_t)fi, j0 = (int32_t)fj, tiles_x = (S + CPU_TILE - 1) / CPU_TILE;
     const float *map = b->shadow_map + c * b->shadow_stride;
     float lit = 0;
+    if (i0 >= 0 && j0 >= 0 && i0 + K < S && j0 + K < S && i0 / CPU_TILE == (i0 + K) / CPU_TILE &&
+        j0 / CPU_TILE == (j0 + K) / CPU_TILE) {
+        /* the footprint inside one 64 x 64 tile: rows CPU_TILE apart, the
+           same sums in the same order as below */
+        float wx[OAK_SHADOW_PCF_SIZE + 1], di[OAK_SHADOW_PCF_SIZE + 1];
+        for (int a = 0; a <= K; a++) {
+            wx[a] = a == 0 ? 1.0f - gi : a == K ? gi : 1.0f;
+            di[a] = dzdi * ((float)(i0 + a) + 0.5f - us);
+        }
+        const float *m = map +
+                         ((size_t)(j0 / CPU_TILE) * (size_t)tiles_x + (size_t)(i0 / CPU_TILE)) *
+                             CPU_TILE_PIXELS +
+                         (size_t)(j0 % CPU_TILE) * CPU_TILE + (size_t)(i0 % CPU_TILE);
+        for (int bj = 0; bj <= K; bj++, m += CPU_TILE) {
+            float wy = bj == 0 ? 1.0f - gj : bj == K ? gj : 1.0f;
+            float zj = z + bias + dzdj * ((float)(j0 + bj) + 0.5f - ws);
+            float row = 0;
+            for (int a = 0; a <= K; a++)
+                if (zj + di[a] >= m[a]) row += wx[a];
+            lit += wy * row;
+        }
+        return lit / (float)(K * K);
+    }
     for (int bj = 0; bj <= K; bj++) {
         float wy = bj == 0 ? 1.0f - gj : bj == K ? gj : 1.0f;
         int32_t jj = j0 + bj;
@@ -120,4 +139,15 @@ void _oak_cpu_cascade_tint(const oak_render_view *v, const float P[3], float rgb
     int c = v->shadows ? cascade_of(v, P) : -1;
     if (c < 0) return;
     for (int k = 0; k < 3; k++) rgb[k] *= tint[c][k];
+}
+
+void _oak_cpu_shadow_setup(cpu_backend *b, const oak_render_view *v) {
+    for (uint32_t c = 0; c < v->cascade_count && c < OAK_MAX_CASCADES; c++) {
+        const float(*M)[4] = (const float(*)[4])v->cascades[c].view_proj;
+        float ax[3] = {M[0][0], M[1][0], M[2][0]}, ay[3] = {M[0][1], M[1][1], M[2][1]};
+        float az[3] = {M[0][2], M[1][2], M[2][2]};
+        cross3(ay, az, b->shadow_cof[c]);
+        cross3(az, ax, b->shadow_cof[c] + 3);
+        cross3(ax, ay, b->shadow_cof[c] + 6);
+    }
 }
