@@ -287,6 +287,10 @@ TEST(rendererRejectsUnknownBackendAndAbsurdSizes) {
     d = (oak_renderer_desc){.backend = "null", .width = 100000, .height = 10};
     CHECK(oak_make_renderer(&r, &d) == OAK_ERROR_INVALID_ARGUMENT);
     CHECK(r == NULL);
+    /* the cascade atlas is two maps across: past half the texture limit */
+    d = (oak_renderer_desc){.backend = "null", .shadow_map_size = OAK_MAX_TEXTURE_SIZE / 2 + 1};
+    CHECK(oak_make_renderer(&r, &d) == OAK_ERROR_INVALID_ARGUMENT);
+    CHECK(r == NULL);
     r = null_renderer(16, 16);
     uint8_t px[16 * 16 * 4];
     CHECK(oak_renderer_read_pixels(r, px, sizeof px) == OAK_ERROR_INVALID_ARGUMENT); /* none yet */
