@@ -103,6 +103,7 @@ typedef struct oak_frame_input {
 
 typedef struct oak_renderer oak_renderer;
 
+/* shadow_map_size: texels across one sun cascade's map (the atlas is 2 x 2). */
 typedef struct oak_renderer_desc {
     const char *backend;      /* "cpu", "vulkan", "gl", "null", or NULL/"auto" */
     const char *device;       /* backend-specific device name or index; NULL: best */
