@@ -13,7 +13,7 @@
 #define RENDER_OPTIONS                                                                             \
     (CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_ASSET_ROOT | CLI_OPT_BACKEND | CLI_OPT_DEVICE |       \
      CLI_OPT_SIZE | CLI_OPT_FRAMES | CLI_OPT_OUT | CLI_OPT_THREADS | CLI_OPT_VERBOSE |             \
-     CLI_OPT_WINDOW | CLI_OPT_WINDOW_CAPTURE | CLI_OPT_WINDOW_RESIZE)
+     CLI_OPT_WINDOW | CLI_OPT_WINDOW_CAPTURE | CLI_OPT_WINDOW_RESIZE | CLI_OPT_DEBUG)
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -123,8 +123,10 @@ int _oak_cmd_render(int argc, char **argv) {
     oak_renderer *renderer = NULL;
     if (!(status = _oak_cli_check_backend(&o, o.backend)) &&
         !(status = _oak_cli_open_scene(&o, &scene)) &&
-        !(status = _oak_cli_open_renderer(&o, o.backend, &renderer)))
+        !(status = _oak_cli_open_renderer(&o, o.backend, &renderer))) {
+        if (o.debug) oak_scene_post(scene)->debug = o.debug;
         status = render(&o, scene, renderer);
+    }
     if (renderer) oak_destroy_renderer(renderer);
     if (scene) oak_destroy_scene(scene);
     oak_shutdown();

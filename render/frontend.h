@@ -12,7 +12,7 @@ typedef struct oak_frontend {
     uint64_t *sort_keys, *sort_tmp_keys;
     uint32_t *sort_index, *sort_tmp_index;
     uint8_t *visible; /* per input draw, filled by the culling jobs */
-    uint8_t *casting; /* per input draw, in the sun's cascade */
+    uint8_t *casting; /* per input draw, bit c: casts into cascade c */
     uint32_t visible_cap, casting_cap;
     uint32_t radix_count[65536];
     mat4 last_view_proj;
@@ -23,7 +23,7 @@ void _oak_frontend_release(oak_frontend *fe);
 /* Fills fe->view from input for an output of width x height. */
 oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *input, uint32_t width,
                                uint32_t height, uint32_t shadow_map_size);
-/* Fits cascade 0 of the key light to the view and lists its casters. */
+/* Fits the key light's cascades to the view and lists each one's casters. */
 void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *input);
 /* World-space bounding sphere of a draw; false for a stale mesh. */
 bool _oak_draw_sphere(oak_mesh mesh, mat4 m, float center[3], float *radius);

@@ -25,9 +25,9 @@ oak_result oak_make_renderer(oak_renderer **out, const oak_renderer_desc *desc) 
         return oak_error(OAK_ERROR_LIMIT, "output size %ux%u exceeds OAK_MAX_OUTPUT_PIXELS (%u)",
                          d.width, d.height, OAK_MAX_OUTPUT_PIXELS);
     if (!d.shadow_map_size) d.shadow_map_size = OAK_SHADOW_MAP_SIZE;
-    if (d.shadow_map_size > OAK_MAX_TEXTURE_SIZE)
+    if (d.shadow_map_size > OAK_MAX_TEXTURE_SIZE / 2) /* the atlas is two maps across */
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "shadow map size %u exceeds %u",
-                         d.shadow_map_size, OAK_MAX_TEXTURE_SIZE);
+                         d.shadow_map_size, OAK_MAX_TEXTURE_SIZE / 2);
     oak_renderer *r = oak_calloc(1, sizeof *r);
     if (!r) return OAK_ERROR_OUT_OF_MEMORY;
     r->desc = (oak_backend_desc){d.width, d.height, d.device, d.shadow_map_size, false};

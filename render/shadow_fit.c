@@ -1,8 +1,8 @@
-/* The sun's shadow map fitted to the view: one cascade over the first
- * OAK_SHADOW_DISTANCE metres, a sphere around that slice of the frustum (so
- * the map's size does not change as the camera turns), its centre snapped to
- * whole texels in a light space anchored at the world origin (so edges do
- * not crawl as the camera moves), and the draws that can cast into it. */
+/* The sun's four cascades fitted to the view: split distances (part
+ * logarithmic, part uniform), a sphere around each slice (so a map's texel
+ * does not change as the camera turns) snapped to whole texels in a light
+ * space anchored at the world origin (so edges do not crawl as it moves),
+ * and per cascade the draws whose shadow can land on its slice. */
 #include <math.h>
 #include <string.h>
 
@@ -10,32 +10,72 @@
 
 #define CASTER_CHUNK 1024
 
+/* A slice of the view seen from the sun: its frustum's outline across the
+   light (convex, counter-clockwise, in light-space x, y) and its depth. */
+typedef struct cascade_fit {
+    float hull[8][2];
+    uint32_t hull_count;
+    float margin;     /* metres the receivers' read reaches past the outline */
+    float zmin, zmax; /* light-space z of the slice (z grows towards the sun) */
+} cascade_fit;
+
 typedef struct caster_job {
     const oak_frame_input *in;
-    vec4 planes[6];
-    uint8_t *casting;
+    mat4 light_view;
+    uint32_t count;
+    cascade_fit fit[OAK_MAX_CASCADES];
+    uint8_t *casting; /* per draw: bit c set when it casts into cascade c */
 } caster_job;
 
+/* Whether a circle (x, y, r) meets a convex outline. */
+static bool circle_meets(const cascade_fit *f, float x, float y, float r) {
+    bool inside = true;
+    for (uint32_t i = 0; i < f->hull_count; i++) {
+        const float *a = f->hull[i], *b = f->hull[(i + 1) % f->hull_count];
+        float ex = b[0] - a[0], ey = b[1] - a[1], len2 = ex * ex + ey * ey;
+        if (ex * (y - a[1]) - ey * (x - a[0]) < 0) inside = false;
+        float t = len2 > 0 ? ((x - a[0]) * ex + (y - a[1]) * ey) / len2 : 0;
+        t = t < 0 ? 0 : t > 1 ? 1 : t;
+        float dx = x - (a[0] + t * ex), dy = y - (a[1] + t * ey);
+        if (dx * dx + dy * dy <= r * r) return true;
+    }
+    return inside;
+}
+
+/* A caster shadows a receiver in cascade c's slice when, seen along the
+   light, its sphere meets the slice's outline widened by the map's border
+   (normal offset and filter taps read that far), and it is not wholly behind
+   the slice (away from the sun) nor beyond the caster reach towards it. */
 static void caster_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     caster_job *j = user;
     for (uint32_t i = begin; i < end; i++) {
+        j->casting[i] = 0;
         uint32_t flags = j->in->flags ? j->in->flags[i] : 0;
         const oak_material_data *mat = oak_material_get(j->in->materials[i]);
         float c[3], r;
         mat4 m;
         memcpy(m, j->in->transforms[i], sizeof(mat4));
-        j->casting[i] = !(flags & OAK_DRAW_NO_SHADOW) && mat &&
-                        mat->desc.alpha_mode != OAK_ALPHA_BLEND &&
-                        _oak_draw_sphere(j->in->meshes[i], m, c, &r) &&
-                        oak_frustum_sphere((const vec4 *)j->planes, c, r);
+        if ((flags & OAK_DRAW_NO_SHADOW) || !mat || mat->desc.alpha_mode == OAK_ALPHA_BLEND ||
+            !_oak_draw_sphere(j->in->meshes[i], m, c, &r))
+            continue;
+        vec4 w = {c[0], c[1], c[2], 1}, l;
+        glm_mat4_mulv(j->light_view, w, l);
+        for (uint32_t k = 0; k < j->count; k++) {
+            const cascade_fit *f = &j->fit[k];
+            bool depth =
+                l[2] + r >= f->zmin && l[2] - r <= f->zmax + (float)OAK_SHADOW_CASTER_REACH;
+            if (depth && circle_meets(f, l[0], l[1], r + f->margin))
+                j->casting[i] |= (uint8_t)(1u << k);
+        }
     }
 }
 
-/* Sphere around the view frustum between znear and far, in world space. */
-static void slice_sphere(const oak_render_view *v, float far, float center[3], float *radius) {
-    float zs[2] = {v->znear, far};
-    vec3 corners[8];
+/* Sphere around the view frustum between znear and far, in world space,
+   and the frustum's corners. */
+static void slice_sphere(const oak_render_view *v, float znear, float far, float center[3],
+                         float *radius, vec3 corners[8]) {
+    float zs[2] = {znear, far};
     mat4 cam;
     glm_mat4_inv((vec4 *)v->view, cam);
     for (int c = 0; c < 8; c++) {
@@ -58,6 +98,48 @@ static void slice_sphere(const oak_render_view *v, float far, float center[3], f
     *radius = ceilf(r * 16.0f) / 16.0f; /* rounding keeps it steady under float noise */
 }
 
+/* The slice's corners in light space: their convex outline (gift wrapping
+   eight points) and depth range. */
+static void fit_outline(cascade_fit *f, mat4 light_view, vec3 corners[8]) {
+    float p[8][2];
+    f->zmin = 1e30f, f->zmax = -1e30f;
+    for (int c = 0; c < 8; c++) {
+        vec4 w = {corners[c][0], corners[c][1], corners[c][2], 1}, l;
+        glm_mat4_mulv(light_view, w, l);
+        p[c][0] = l[0], p[c][1] = l[1];
+        if (l[2] < f->zmin) f->zmin = l[2];
+        if (l[2] > f->zmax) f->zmax = l[2];
+    }
+    int start = 0;
+    for (int i = 1; i < 8; i++)
+        if (p[i][0] < p[start][0] || (p[i][0] == p[start][0] && p[i][1] < p[start][1])) start = i;
+    f->hull_count = 0;
+    int cur = start;
+    do {
+        f->hull[f->hull_count][0] = p[cur][0], f->hull[f->hull_count][1] = p[cur][1];
+        f->hull_count++;
+        int next = cur == 0 ? 1 : 0;
+        for (int i = 0; i < 8; i++) {
+            float cr = (p[next][0] - p[cur][0]) * (p[i][1] - p[cur][1]) -
+                       (p[next][1] - p[cur][1]) * (p[i][0] - p[cur][0]);
+            float dn = fabsf(p[next][0] - p[cur][0]) + fabsf(p[next][1] - p[cur][1]);
+            float di = fabsf(p[i][0] - p[cur][0]) + fabsf(p[i][1] - p[cur][1]);
+            if (cr < 0 || (cr == 0 && di > dn)) next = i;
+        }
+        cur = next;
+    } while (cur != start && f->hull_count < 8);
+}
+
+static void shadow_splits(float out[OAK_MAX_CASCADES], uint32_t count, float znear, float zfar) {
+    float lambda = (float)OAK_SHADOW_SPLIT_LOG;
+    for (uint32_t i = 1; i <= count; i++) {
+        float t = (float)i / (float)count;
+        float lg = znear * powf(zfar / znear, t), un = znear + (zfar - znear) * t;
+        out[i - 1] = lambda * lg + (1.0f - lambda) * un;
+    }
+    out[count - 1] = zfar; /* exactly, whatever powf rounds to */
+}
+
 void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *in) {
     oak_render_view *v = &fe->view;
     v->cascade_count = 0;
@@ -68,44 +150,59 @@ void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *in) {
     if (!sun->light.cast_shadows) return;
 
     float far = v->zfar < (float)OAK_SHADOW_DISTANCE ? v->zfar : (float)OAK_SHADOW_DISTANCE;
-    float center[3], r;
-    slice_sphere(v, far, center, &r);
+    float znear = v->znear > 0 ? v->znear : 0.01f;
+    if (far <= znear) return;
+    uint32_t n = OAK_MAX_CASCADES;
+    float splits[OAK_MAX_CASCADES];
+    shadow_splits(splits, n, znear, far);
 
     /* Light space: rotation only, so its texel grid is fixed in the world. */
     vec3 d = {sun->direction[0], sun->direction[1], sun->direction[2]};
     vec3 up = {0, 1, 0};
     if (fabsf(d[1]) > 0.99f) up[1] = 0, up[2] = 1;
     vec3 origin = {0, 0, 0};
-    mat4 light_view;
-    glm_look(origin, d, up, light_view);
-    vec4 centre4 = {center[0], center[1], center[2], 1}, lc;
-    glm_mat4_mulv(light_view, centre4, lc);
-    float texel = 2.0f * r / (float)v->shadow_map_size;
-    float cx = floorf(lc[0] / texel) * texel, cy = floorf(lc[1] / texel) * texel;
-    float reach = (float)OAK_SHADOW_CASTER_REACH;
-    /* view-space z grows towards the light; near is on the light's side */
-    float znear = -lc[2] - r - reach, zfar = -lc[2] + r;
-    mat4 proj;
-    oak_ortho_rz(cx - r, cx + r, cy - r, cy + r, znear, zfar, proj);
-
-    oak_shadow_cascade *cas = &v->cascades[0];
-    glm_mat4_mul(proj, light_view, cas->view_proj);
-    cas->split_far = far;
-    cas->texel_world = texel;
-    cas->depth_range = zfar - znear;
-    cas->first_caster = 0;
-    cas->caster_count = 0;
-    v->cascade_count = 1;
+    caster_job job = {.in = in, .count = n};
+    glm_look(origin, d, up, job.light_view);
+    float S = (float)v->shadow_map_size, border = (float)OAK_SHADOW_BORDER;
+    if (S <= 4 * border) border = 0; /* tiny test maps: no room for a border */
+    float slice_near = znear;
+    for (uint32_t c = 0; c < n; c++) {
+        /* each slice starts where the last one's blend band does, so the
+           band reads both maps */
+        float centre[3], r;
+        vec3 corners[8];
+        slice_sphere(v, slice_near, splits[c], centre, &r, corners);
+        vec4 centre4 = {centre[0], centre[1], centre[2], 1}, lc;
+        glm_mat4_mulv(job.light_view, centre4, lc);
+        float texel = 2.0f * r / (S - 2.0f * border), half = 0.5f * S * texel;
+        float cx = floorf(lc[0] / texel) * texel, cy = floorf(lc[1] / texel) * texel;
+        /* view-space z grows towards the light; near is on the light's side */
+        float zn = -lc[2] - r - (float)OAK_SHADOW_CASTER_REACH, zf = -lc[2] + r;
+        mat4 proj;
+        oak_ortho_rz(cx - half, cx + half, cy - half, cy + half, zn, zf, proj);
+        oak_shadow_cascade *cas = &v->cascades[c];
+        glm_mat4_mul(proj, job.light_view, cas->view_proj);
+        cas->split_far = splits[c];
+        cas->texel_world = texel;
+        cas->depth_range = zf - zn;
+        cas->first_caster = cas->caster_count = 0;
+        fit_outline(&job.fit[c], job.light_view, corners);
+        job.fit[c].margin = border * texel;
+        float start = c ? splits[c - 1] : znear;
+        slice_near = splits[c] - (float)OAK_SHADOW_BLEND * (splits[c] - start);
+    }
+    v->cascade_count = n;
     v->shadows = true;
 
-    uint32_t n = in->draw_count;
-    if (!n) return;
-    if (!OAK_GROW(fe->casting, fe->casting_cap, n)) return;
-    caster_job job = {.in = in, .casting = fe->casting};
-    oak_frustum_planes(cas->view_proj, job.planes);
-    oak_parallel_for(n, CASTER_CHUNK, caster_range, &job);
-    uint32_t count = 0;
-    for (uint32_t i = 0; i < n; i++) count += fe->casting[i];
+    uint32_t draws = in->draw_count;
+    if (!draws) return;
+    if (!OAK_GROW(fe->casting, fe->casting_cap, draws)) return;
+    job.casting = fe->casting;
+    oak_parallel_for(draws, CASTER_CHUNK, caster_range, &job);
+    uint32_t per[OAK_MAX_CASCADES] = {0}, count = 0;
+    for (uint32_t i = 0; i < draws; i++)
+        for (uint32_t c = 0; c < n; c++) per[c] += (fe->casting[i] >> c) & 1u;
+    for (uint32_t c = 0; c < n; c++) count += per[c];
     oak_draw_list *l = &v->casters;
     uint32_t cap = fe->caster_cap, c2 = cap, c3 = cap, c4 = cap, c5 = cap;
     if (!OAK_GROW(l->mesh, cap, count) || !OAK_GROW(l->material, c2, count) ||
@@ -113,16 +210,20 @@ void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *in) {
         !OAK_GROW(l->flags, c5, count))
         return;
     fe->caster_cap = cap;
+    /* cascade by cascade, each in draw order */
     uint32_t at = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (!fe->casting[i]) continue;
-        l->mesh[at] = in->meshes[i];
-        l->material[at] = in->materials[i];
-        memcpy(l->world[at], in->transforms[i], sizeof(mat4));
-        memcpy(l->prev_world[at], in->transforms[i], sizeof(mat4));
-        l->flags[at] = in->flags ? in->flags[i] : 0;
-        at++;
+    for (uint32_t c = 0; c < n; c++) {
+        v->cascades[c].first_caster = at;
+        v->cascades[c].caster_count = per[c];
+        for (uint32_t i = 0; i < draws; i++) {
+            if (!((fe->casting[i] >> c) & 1u)) continue;
+            l->mesh[at] = in->meshes[i];
+            l->material[at] = in->materials[i];
+            memcpy(l->world[at], in->transforms[i], sizeof(mat4));
+            memcpy(l->prev_world[at], in->transforms[i], sizeof(mat4));
+            l->flags[at] = in->flags ? in->flags[i] : 0;
+            at++;
+        }
     }
     l->count = count;
-    cas->caster_count = count;
 }

@@ -44,6 +44,11 @@ oak_cli_test(cliRenderRejectsAbsurdSize ARGS "render|--size|100000x100000" EXIT 
              ERR "--size '100000x100000': each side must be 1\\.\\.16384" ERR_LINES 1)
 oak_cli_test(cliRenderRejectsMalformedSize ARGS "render|--size|1280by720" EXIT 2
              ERR "--size '1280by720': expected WxH" ERR_LINES 1)
+oak_cli_test(cliRenderRejectsUnknownDebugView ARGS "render|--debug|clusterz" EXIT 2
+             ERR "--debug 'clusterz': expected cascades" ERR_LINES 1)
+oak_cli_test(cliRenderDebugCascades
+             ARGS "render|--backend|cpu|--size|64x36|--debug|cascades|--out|${CMAKE_BINARY_DIR}/test-out/cli_debug_cascades.png"
+             EXIT 0 OUT "cpu \\| .*cli_debug_cascades\\.png")
 oak_cli_test(cliRenderRejectsNegativeSize ARGS "render|--size=-5x10" EXIT 2
              ERR "--size '-5x10': expected WxH" ERR_LINES 1)
 oak_cli_test(cliRenderRejectsSizeWithTrailingText ARGS "render|--size|64x48px" EXIT 2

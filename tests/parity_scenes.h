@@ -1,12 +1,12 @@
 /* The cross-backend parity scenes, shared by every GPU backend's parity test
  * (test_vulkan_parity.c, test_gl_parity.c): the default world, a materials
  * grid with shadows, mipmapped textures at a grazing angle, alpha cutout,
- * many objects, point and spot lights in fog, BLEND panes and odd-sized
- * textures. The including file defines parity(name, input, scene), which
- * draws the input (or the scene when input is NULL) on its backends and
- * holds them together with parity_compare: at least 99.5% of channels within
- * 2/255 and a mean absolute difference under 0.5/255, figures printed,
- * both images and a diff written on failure. */
+ * many objects, point and spot lights in fog, BLEND panes, odd-sized
+ * textures and the sun's cascades (plain and --debug cascades). The including file defines
+ * parity(name, input, scene), which draws the input (or the scene when input is NULL) on its
+ * backends and holds them together with parity_compare: at least 99.5% of channels within 2/255 and
+ * a mean absolute difference under 0.5/255, figures printed, both images and a diff written on
+ * failure. */
 #ifndef OAK_PARITY_SCENES_H
 #define OAK_PARITY_SCENES_H
 
@@ -344,6 +344,30 @@ TEST(parityOddSizedTextures) {
     oak_free(s);
 }
 
+/* The sun's four cascades: boxes and posts from 2 m to 90 m along a 200 m
+   ground under a 40 degree sun, so every cascade and blend band shows; then
+   the same through --debug cascades, which tints each cascade. */
+TEST(paritySunCascades) {
+    pscene *s = pscene_new();
+    if (!s) return;
+    pscene_add(s, shape(OAK_SHAPE_PLANE, 200, 0, 200), material(0.6f, 0.6f, 0.6f, 0, 0.9f), 0, 0,
+               0);
+    oak_mesh box = shape(OAK_SHAPE_BOX, 1, 1, 1), post = shape(OAK_SHAPE_BOX, 0.6f, 5, 0.6f);
+    oak_material grey = material(0.7f, 0.7f, 0.7f, 0, 0.7f);
+    const float at[8] = {2, 5, 9, 14, 22, 35, 55, 85};
+    for (int i = 0; i < 8; i++) {
+        pscene_add(s, box, grey, -1.5f + (i & 1) * 3.0f, 0.5f, -at[i]);
+        pscene_add(s, post, grey, 2.5f - (i & 1) * 5.0f, 2.5f, -at[i] - 1);
+    }
+    parity_look(s->in.camera_world, 0, 2.2f, 3, 0, 0.5f, -20);
+    oak_render_light *sun = pscene_sun(s, true);
+    sun->direction[0] = -0.55f, sun->direction[1] = -0.64f, sun->direction[2] = 0.53f;
+    parity("sun_cascades", &s->in, NULL);
+    s->post.debug = OAK_DEBUG_CASCADES;
+    parity("sun_cascades_debug", &s->in, NULL);
+    oak_free(s);
+}
+
 static void parity_run_all(void) {
     RUN(parityDefaultWorld);
     RUN(parityMaterialsGridWithShadows);
@@ -353,6 +377,7 @@ static void parity_run_all(void) {
     RUN(parityPointAndSpotLightsInFog);
     RUN(parityBlendPanesFarToNear);
     RUN(parityOddSizedTextures);
+    RUN(paritySunCascades);
 }
 
 #endif

@@ -254,12 +254,12 @@ TEST(cascades_are_an_array) {
     s.view.cascade_count = 2;
     oak_gpu_view g;
     _oak_gpu_view_fill(&g, &s.view, 16, 16, 0, 64);
-    CHECK_EQ_INT(g.shadow_cascades[0], 2);
+    CHECK_EQ_INT(g.flags[0], 2);
     CHECK(memcmp(g.shadow_view_proj[0], s.view.cascades[0].view_proj, 64) == 0);
     CHECK(memcmp(g.shadow_view_proj[1], s.view.cascades[1].view_proj, 64) == 0);
     s.view.shadows = false;
     _oak_gpu_view_fill(&g, &s.view, 16, 16, 0, 64);
-    CHECK_EQ_INT(g.shadow_cascades[0], 0);
+    CHECK_EQ_INT(g.flags[0], 0);
     s.view.shadows = true;
 
     const oak_backend *be = oak_backend_cpu();

@@ -1,5 +1,5 @@
 /* The frontend: culling, batching, the key light, the sun's cascade (fit,
- * texel snapping, casters outside the view), display colours resolved to
+ * texel snapping, splits, casters outside the view and per cascade), display colours resolved to
  * radiance, and renderer creation errors. Drawn through the null backend. */
 #include "oak_test.h"
 
@@ -111,15 +111,15 @@ TEST(frontendPicksTheShadowCastingSunAsKeyLight) {
     const oak_render_view *v = oak_renderer_last_view(r);
     CHECK_EQ_INT(v->key_light, 1);
     CHECK(v->shadows);
-    CHECK_EQ_INT(v->cascade_count, 1);
+    CHECK_EQ_INT(v->cascade_count, OAK_MAX_CASCADES);
     CHECK_NEAR(glm_vec3_norm(v->lights[1].direction), 1.0, 1e-6);
     oak_destroy_renderer(r);
 }
 
-/* A world point's position in shadow-map texels. */
-static void map_texel(const oak_render_view *v, const float p[3], float out[2]) {
+/* A world point's position in cascade k's map, in texels. */
+static void map_texel(const oak_render_view *v, int k, const float p[3], float out[2]) {
     vec4 w = {p[0], p[1], p[2], 1}, c;
-    glm_mat4_mulv((vec4 *)v->cascades[0].view_proj, w, c);
+    glm_mat4_mulv((vec4 *)v->cascades[k].view_proj, w, c);
     out[0] = (c[0] * 0.5f + 0.5f) * (float)v->shadow_map_size;
     out[1] = (c[1] * 0.5f + 0.5f) * (float)v->shadow_map_size;
 }
@@ -128,30 +128,68 @@ TEST(frontendCascadeSnapsToWholeTexelsAsTheCameraMoves) {
     oak_renderer *r = null_renderer(320, 180);
     oak_render_light sun = sun_at(40, true);
     const float probe[3] = {3.0f, 0.5f, -20.0f};
-    float first[2] = {0, 0};
-    float size0 = 0;
+    float first[OAK_MAX_CASCADES][2] = {{0}};
+    float size0[OAK_MAX_CASCADES] = {0};
     for (int step = 0; step < 12; step++) {
         oak_frame_input in = base_input();
         translate(in.camera_world, 1.3f * (float)step, 0.7f * (float)step, -2.1f * (float)step);
+        /* turning too: the fit is a sphere, so a texel's size holds */
+        glm_rotate(in.camera_world, 0.1f * (float)step, (vec3){0, 1, 0});
         in.light_count = 1, in.lights = &sun;
         CHECK_OK(oak_renderer_draw(r, &in));
         const oak_render_view *v = oak_renderer_last_view(r);
-        float t[2];
-        map_texel(v, probe, t);
-        if (step == 0) {
-            first[0] = t[0], first[1] = t[1];
-            size0 = v->cascades[0].texel_world;
-            /* the cascade covers the whole shadowed slice of the view */
-            CHECK_NEAR(v->cascades[0].split_far, OAK_SHADOW_DISTANCE, 0);
-            CHECK(v->cascades[0].texel_world * 1024 >= 2 * 0.5 * OAK_SHADOW_DISTANCE);
+        CHECK_EQ_INT(v->cascade_count, OAK_MAX_CASCADES);
+        for (int k = 0; k < OAK_MAX_CASCADES; k++) {
+            float t[2];
+            map_texel(v, k, probe, t);
+            if (step == 0) {
+                first[k][0] = t[0], first[k][1] = t[1];
+                size0[k] = v->cascades[k].texel_world;
+            }
+            /* the grid moves by whole texels only, and the map never resizes */
+            double fx = fmod(fabs(t[0] - first[k][0]) + 0.5, 1.0) - 0.5;
+            double fy = fmod(fabs(t[1] - first[k][1]) + 0.5, 1.0) - 0.5;
+            CHECK_NEAR(fx, 0, 4e-3);
+            CHECK_NEAR(fy, 0, 4e-3);
+            CHECK_NEAR(v->cascades[k].texel_world, size0[k], 0);
         }
-        /* the grid moves by whole texels only, and the map never resizes */
-        double fx = fmod(fabs(t[0] - first[0]) + 0.5, 1.0) - 0.5;
-        double fy = fmod(fabs(t[1] - first[1]) + 0.5, 1.0) - 0.5;
-        CHECK_NEAR(fx, 0, 2e-3);
-        CHECK_NEAR(fy, 0, 2e-3);
-        CHECK_NEAR(v->cascades[0].texel_world, size0, 0);
     }
+    oak_destroy_renderer(r);
+}
+
+/* Four slices out to OAK_SHADOW_DISTANCE, 3/4 logarithmic and 1/4 uniform;
+   each map covers its slice's sphere, the previous slice's blend band
+   included, and the far ones have the bigger texels. */
+TEST(frontendSplitsFourCascadesLogAndUniform) {
+    oak_renderer *r = null_renderer(320, 180);
+    oak_render_light sun = sun_at(40, true);
+    oak_frame_input in = base_input();
+    in.light_count = 1, in.lights = &sun;
+    CHECK_OK(oak_renderer_draw(r, &in));
+    const oak_render_view *v = oak_renderer_last_view(r);
+    CHECK_EQ_INT(v->cascade_count, 4);
+    const double n = 0.1, f = OAK_SHADOW_DISTANCE;
+    double prev = n;
+    for (int k = 0; k < 4; k++) {
+        double t = (k + 1) / 4.0;
+        double want = 0.75 * n * pow(f / n, t) + 0.25 * (n + (f - n) * t);
+        CHECK_NEAR(v->cascades[k].split_far, want, 1e-3 * want);
+        if (k) CHECK(v->cascades[k].texel_world > v->cascades[k - 1].texel_world);
+        /* the corners of the slice [band start, split] land inside the map */
+        double start =
+            k ? v->cascades[k - 1].split_far - 0.1 * (v->cascades[k - 1].split_far - prev) : n;
+        if (k) prev = v->cascades[k - 1].split_far;
+        const float *P = v->proj[0];
+        for (int c = 0; c < 8; c++) {
+            double z = (c & 4) ? v->cascades[k].split_far : start;
+            float p[3] = {(float)((c & 1 ? 1 : -1) * z / P[0]),
+                          (float)((c & 2 ? 1 : -1) * z / v->proj[1][1]), (float)-z};
+            float tx[2];
+            map_texel(v, k, p, tx);
+            CHECK(tx[0] >= 0 && tx[0] <= 1024 && tx[1] >= 0 && tx[1] <= 1024);
+        }
+    }
+    CHECK_NEAR(v->cascades[3].split_far, OAK_SHADOW_DISTANCE, 0);
     oak_destroy_renderer(r);
 }
 
@@ -173,10 +211,51 @@ TEST(frontendKeepsCastersBetweenTheSunAndTheView) {
     CHECK_OK(oak_renderer_draw(r, &in));
     const oak_render_view *v = oak_renderer_last_view(r);
     CHECK_EQ_INT(v->draws.count, 1);
-    CHECK_EQ_INT(v->casters.count, 2);
+    /* the two near boxes cast (into the cascades whose slices they reach),
+       the far one into none */
+    bool seen[3] = {false, false, false};
+    for (uint32_t i = 0; i < v->casters.count; i++)
+        for (int k = 0; k < 3; k++) seen[k] |= v->casters.world[i][3][2] == xf[k][3][2];
+    CHECK(seen[0] && seen[1] && !seen[2]);
+    uint32_t listed = 0;
+    for (uint32_t k = 0; k < v->cascade_count; k++) {
+        CHECK_EQ_INT(v->cascades[k].first_caster, listed);
+        listed += v->cascades[k].caster_count;
+    }
+    CHECK_EQ_INT(listed, v->casters.count);
     flags[0] = OAK_DRAW_NO_SHADOW;
     CHECK_OK(oak_renderer_draw(r, &in));
-    CHECK_EQ_INT(oak_renderer_last_view(r)->casters.count, 1);
+    v = oak_renderer_last_view(r);
+    for (uint32_t i = 0; i < v->casters.count; i++) CHECK(v->casters.world[i][3][2] == xf[1][3][2]);
+    CHECK(v->casters.count >= 1);
+    oak_destroy_renderer(r);
+}
+
+/* Per-cascade caster culling: a post 59 m ahead casts only into the far
+   cascade, a box at 2 m only into the near ones. */
+TEST(frontendCullsCastersPerCascade) {
+    oak_renderer *r = null_renderer(320, 180);
+    oak_render_light sun = sun_at(40, true);
+    mat4 xf[2];
+    translate(xf[0], 0, 0, -2);
+    translate(xf[1], 0, 0, -59);
+    oak_mesh meshes[2] = {g_box, g_box};
+    oak_material mats[2] = {g_mat[0], g_mat[0]};
+    oak_frame_input in = base_input();
+    in.draw_count = 2, in.meshes = meshes, in.materials = mats, in.transforms = xf;
+    in.light_count = 1, in.lights = &sun;
+    CHECK_OK(oak_renderer_draw(r, &in));
+    const oak_render_view *v = oak_renderer_last_view(r);
+    int near_in[4] = {0}, far_in[4] = {0};
+    for (uint32_t k = 0; k < v->cascade_count; k++)
+        for (uint32_t i = 0; i < v->cascades[k].caster_count; i++) {
+            float z = v->casters.world[v->cascades[k].first_caster + i][3][2];
+            near_in[k] += z == -2, far_in[k] += z == -59;
+        }
+    fprintf(stderr, "  box at 2 m in cascades %d%d%d%d, post at 59 m in %d%d%d%d\n", near_in[0],
+            near_in[1], near_in[2], near_in[3], far_in[0], far_in[1], far_in[2], far_in[3]);
+    CHECK(near_in[0] == 1 && far_in[0] == 0);
+    CHECK(far_in[3] == 1 && near_in[3] == 0);
     oak_destroy_renderer(r);
 }
 
@@ -208,6 +287,10 @@ TEST(rendererRejectsUnknownBackendAndAbsurdSizes) {
     d = (oak_renderer_desc){.backend = "null", .width = 100000, .height = 10};
     CHECK(oak_make_renderer(&r, &d) == OAK_ERROR_INVALID_ARGUMENT);
     CHECK(r == NULL);
+    /* the cascade atlas is two maps across: past half the texture limit */
+    d = (oak_renderer_desc){.backend = "null", .shadow_map_size = OAK_MAX_TEXTURE_SIZE / 2 + 1};
+    CHECK(oak_make_renderer(&r, &d) == OAK_ERROR_INVALID_ARGUMENT);
+    CHECK(r == NULL);
     r = null_renderer(16, 16);
     uint8_t px[16 * 16 * 4];
     CHECK(oak_renderer_read_pixels(r, px, sizeof px) == OAK_ERROR_INVALID_ARGUMENT); /* none yet */
@@ -233,7 +316,9 @@ int main(void) {
     RUN(frontendBatchesByMaterialThenMeshKeepingOrder);
     RUN(frontendPicksTheShadowCastingSunAsKeyLight);
     RUN(frontendCascadeSnapsToWholeTexelsAsTheCameraMoves);
+    RUN(frontendSplitsFourCascadesLogAndUniform);
     RUN(frontendKeepsCastersBetweenTheSunAndTheView);
+    RUN(frontendCullsCastersPerCascade);
     RUN(frontendDisplayColoursShowAsGiven);
     RUN(rendererRejectsUnknownBackendAndAbsurdSizes);
     RUN(rendererAutoFallsBackToCpuAndSaysWhy);

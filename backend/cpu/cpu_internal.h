@@ -168,7 +168,7 @@ typedef struct cpu_backend {
     /* frame buffers */
     float *depth;      /* main view, tile-major */
     uint32_t *ids;     /* main view, tile-major */
-    float *shadow_map; /* tile-major */
+    float *shadow_map; /* the atlas: OAK_MAX_CASCADES tile-major maps, shadow_stride apart */
     float *color;      /* linear rgb, row-major, 3 per pixel */
     uint8_t *ldr;      /* post before FXAA, rgba */
     uint8_t *out;      /* final rgba */
@@ -178,11 +178,13 @@ typedef struct cpu_backend {
     const oak_render_view *view;        /* during render */
     const oak_render_view *synced_view; /* what the last sync saw, until render */
     uint64_t synced_frame;
-    bool serial_merge;  /* $OAK_CPU_SERIAL_MERGE: the one-thread bin merge (tests) */
-    bool shadow_valid;  /* this frame has a shadow map */
-    float shadow_bias;  /* cascade 0's depth bias, docs/SHADING.md "Shadow", set with the view */
-    bool shadow_cached; /* the map holds what shadow_hash describes */
-    uint64_t shadow_hash;
+    bool serial_merge;    /* $OAK_CPU_SERIAL_MERGE: the one-thread bin merge (tests) */
+    bool shadow_valid;    /* this frame has the key light's maps */
+    size_t shadow_stride; /* floats from one cascade's map to the next's */
+    uint32_t shadow_edge; /* texels across one cascade's map */
+    float shadow_cof[OAK_MAX_CASCADES][9]; /* cofactor rows of each map's 3x3 (cpu_shadow.c) */
+    bool shadow_cached[OAK_MAX_CASCADES];  /* the map holds what shadow_hash describes */
+    uint64_t shadow_hash[OAK_MAX_CASCADES];
     double stage_ms[OAK_PASS_COUNT];                    /* by pass, parts left out */
     double part_ms[OAK_PASS_COUNT][OAK_PASS_MAX_PARTS]; /* the rows' sub-stages */
 } cpu_backend;
@@ -286,6 +288,12 @@ void _oak_cpu_view_ray(const oak_render_view *v, uint32_t x, uint32_t y, float d
 /* the sky of pixels x..x+3 of row y into rgb[12]: _oak_cpu_view_ray and
    _oak_cpu_sky four lanes at a time in SSE2, the same floats */
 void _oak_cpu_sky_row4(const oak_render_view *v, uint32_t x, uint32_t y, float *rgb);
+
+/* cpu_shadow.c: the key light's shadow at a surface point (docs/SHADING.md
+   "Shadow"); --debug cascades: rgb tinted by the cascade P falls in */
+float _oak_cpu_sun_shadow(const cpu_backend *b, const float P[3], const float Ng[3]);
+void _oak_cpu_shadow_setup(cpu_backend *b, const oak_render_view *v); /* once a frame */
+void _oak_cpu_cascade_tint(const oak_render_view *v, const float P[3], float rgb[3]);
 
 /* cpu_resolve.c */
 void _oak_cpu_resolve(cpu_backend *b);

@@ -8,8 +8,6 @@ oak_result _oak_cpu_run_upload(cpu_backend *b, const oak_render_view *v) {
     if (b->synced_view != v || b->synced_frame != v->frame) r = _oak_cpu_sync(b, v);
     b->synced_view = NULL;
     if (r) return r;
-    const oak_shadow_cascade *c0 = &v->cascades[0];
-    b->shadow_bias = c0->depth_range > 0 ? 1.5f * c0->texel_world / c0->depth_range : 0;
     b->shadow_valid = false; /* until the shadow pass draws or keeps a map */
     return OAK_OK;
 }

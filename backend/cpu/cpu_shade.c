@@ -1,6 +1,6 @@
 /* The shading contract of docs/SHADING.md, scalar and in the order written
  * there: surface attributes at a pixel, material, lights with the key light's
- * PCF shadow, GGX/Smith/Schlick + Lambert, hemisphere ambient with the
+ * shadow (cpu_shadow.c), GGX/Smith/Schlick + Lambert, hemisphere ambient with the
  * analytic environment BRDF, emissive, exp2 fog; and the sky. */
 #include <emmintrin.h>
 #include <math.h>
@@ -167,10 +167,6 @@ void _oak_cpu_view_ray(const oak_render_view *v, uint32_t x, uint32_t y, float d
     normalize3(dir);
 }
 
-/* (float)lit / 9.0f for lit = 0..9, the exact quotients */
-static const float k_ninths[10] = {0.0f / 9.0f, 1.0f / 9.0f, 2.0f / 9.0f, 3.0f / 9.0f, 4.0f / 9.0f,
-                                   5.0f / 9.0f, 6.0f / 9.0f, 7.0f / 9.0f, 8.0f / 9.0f, 9.0f / 9.0f};
-
 /* normalize3 on four vectors (SoA): each lane left alone unless its length > 0 */
 static inline void normalize4(__m128 v[3]) {
     __m128 l = _mm_sqrt_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(v[0], v[0]), _mm_mul_ps(v[1], v[1])),
@@ -216,46 +212,6 @@ void _oak_cpu_sky_row4(const oak_render_view *v, uint32_t x, uint32_t y, float *
     }
     for (int i = 0; i < 4; i++)
         for (int k = 0; k < 3; k++) rgb[i * 3 + k] = c[k][i];
-}
-
-static float shadow_at(const cpu_backend *b, const float P[3], const float Ng[3]) {
-    const oak_render_view *v = b->view;
-    const oak_shadow_cascade *c = &v->cascades[0];
-    float off = 1.5f * c->texel_world;
-    float pw[3] = {P[0] + Ng[0] * off, P[1] + Ng[1] * off, P[2] + Ng[2] * off};
-    const float(*M)[4] = (const float(*)[4])c->view_proj;
-    float q[4];
-    for (int k = 0; k < 4; k++)
-        q[k] = M[0][k] * pw[0] + M[1][k] * pw[1] + M[2][k] * pw[2] + M[3][k];
-    if (q[3] != 1.0f && q[3] != 0) q[0] /= q[3], q[1] /= q[3], q[2] /= q[3];
-    float u = q[0] * 0.5f + 0.5f, w = q[1] * 0.5f + 0.5f, z = q[2];
-    if (!(u >= 0 && u <= 1 && w >= 0 && w <= 1 && z >= 0 && z <= 1)) return 1.0f;
-    float bias = b->shadow_bias;
-    const cpu_pass *sp = &b->shadow;
-    int32_t S = (int32_t)sp->width;
-    int32_t i = (int32_t)floorf(u * (float)S), j = (int32_t)floorf(w * (float)S);
-    if (i > S - 1) i = S - 1;
-    if (j > S - 1) j = S - 1;
-    int lit = 0;
-    if (i >= 1 && j >= 1 && i + 1 < S && j + 1 < S && (i - 1) / CPU_TILE == (i + 1) / CPU_TILE &&
-        (j - 1) / CPU_TILE == (j + 1) / CPU_TILE) {
-        /* the 3x3 taps inside one tile: rows CPU_TILE apart */
-        const float *m = sp->depth + _oak_cpu_tile_index(sp, (uint32_t)(i - 1), (uint32_t)(j - 1));
-        float zb = z + bias;
-        for (int r = 0; r < 3; r++, m += CPU_TILE)
-            lit += (zb >= m[0]) + (zb >= m[1]) + (zb >= m[2]);
-        return k_ninths[lit];
-    }
-    for (int dj = -1; dj <= 1; dj++)
-        for (int di = -1; di <= 1; di++) {
-            int32_t ii = i + di, jj = j + dj;
-            if (ii < 0 || jj < 0 || ii >= S || jj >= S) {
-                lit++;
-                continue;
-            }
-            if (z + bias >= sp->depth[_oak_cpu_tile_index(sp, (uint32_t)ii, (uint32_t)jj)]) lit++;
-        }
-    return k_ninths[lit];
 }
 
 /* an empty slot reads (1, 1, 1, 1) without the call */
@@ -350,7 +306,7 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
             if (NdotL <= 0 || scale <= 0) continue;
             if ((int32_t)i == v->key_light && v->shadows && b->shadow_valid && receive &&
                 (l->type == OAK_LIGHT_DIRECTIONAL || l->type == OAK_LIGHT_DEFAULT))
-                scale *= shadow_at(b, s->P, s->Ng);
+                scale *= _oak_cpu_sun_shadow(b, s->P, s->Ng);
             for (int k = 0; k < 3; k++) E[k] = l->color[k] * scale;
             float H[3] = {L[0] + V[0], L[1] + V[1], L[2] + V[2]};
             normalize3(H);
@@ -392,5 +348,6 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
         float f = expf(-fd * fd);
         for (int k = 0; k < 3; k++) col[k] = mixf(v->fog_color[k], col[k], f);
     }
+    if (v->post.debug == OAK_DEBUG_CASCADES) _oak_cpu_cascade_tint(v, s->P, col);
     for (int k = 0; k < 3; k++) rgb[k] = col[k];
 }

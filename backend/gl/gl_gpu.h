@@ -65,7 +65,7 @@ typedef struct _oak_gl_frame {
     uint32_t class_count, epoch; /* epoch moves when a texture lands somewhere new */
 
     GLuint shadow_tex, shadow_fbo;
-    uint32_t shadow_size;
+    uint32_t shadow_size; /* the atlas edge: 2 x 2 cascade maps */
 
     /* CPU staging with kept capacity: a warm frame allocates nothing */
     oak_gpu_draw *draw_data;

@@ -146,7 +146,12 @@ static oak_result ensure_draw_ids(_oak_gl_frame *f, uint32_t n) {
     return OAK_OK;
 }
 
+/* The key light's atlas: 2 x 2 cascade maps of size texels each. */
 static oak_result ensure_shadow_map(_oak_gl_frame *f, uint32_t size) {
+    if (size > OAK_MAX_TEXTURE_SIZE / 2)
+        return oak_error(OAK_ERROR_LIMIT, "gl: shadow map of %u texels past %u", size,
+                         OAK_MAX_TEXTURE_SIZE / 2);
+    size *= 2;
     if (f->shadow_tex && f->shadow_size == size) return OAK_OK;
     if (f->shadow_fbo) glDeleteFramebuffers(1, &f->shadow_fbo);
     if (f->shadow_tex) glDeleteTextures(1, &f->shadow_tex);

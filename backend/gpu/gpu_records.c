@@ -14,21 +14,26 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
     memset(g, 0, sizeof *g);
     copy_mat(g->view_proj, v->view_proj);
     copy_mat(g->inv_view_proj, v->inv_view_proj);
-    const oak_shadow_cascade *c = &v->cascades[0];
-    bool shadows = v->shadows && v->cascade_count > 0;
-    uint32_t cascades = shadows ? v->cascade_count : 0;
+    uint32_t cascades = v->shadows ? v->cascade_count : 0;
     if (cascades > OAK_MAX_CASCADES) cascades = OAK_MAX_CASCADES;
-    for (uint32_t i = 0; i < cascades; i++)
-        copy_mat(g->shadow_view_proj[i], v->cascades[i].view_proj);
-    g->shadow_cascades[0] = cascades;
+    for (uint32_t k = 0; k < OAK_MAX_CASCADES; k++) {
+        const oak_shadow_cascade *c = &v->cascades[k];
+        g->shadow_first[k] = UINT32_MAX; /* no caster reaches an unused cascade */
+        if (k >= cascades) continue;
+        copy_mat(g->shadow_view_proj[k], c->view_proj);
+        g->shadow_split[k] = c->split_far;
+        g->shadow_texel[k] = c->texel_world;
+        g->shadow_depth[k] = c->depth_range > 0 ? c->depth_range : 1;
+        g->shadow_first[k] = c->first_caster;
+    }
+    for (int k = 0; k < 4; k++) g->view_depth[k] = -v->view[k][2];
+    g->shadow_start[0] = v->znear;
     memcpy(g->camera_pos, v->camera_pos, 12);
     g->camera_pos[3] = v->env.fog_density;
     memcpy(g->sky_zenith, v->sky_zenith, 12);
     g->sky_zenith[3] = v->post.exposure > 0 ? v->post.exposure : 1.0f;
     memcpy(g->sky_horizon, v->sky_horizon, 12);
-    g->sky_horizon[3] = shadows ? c->texel_world : 0;
     memcpy(g->fog_color, v->fog_color, 12);
-    g->fog_color[3] = shadows ? c->depth_range : 1;
     memcpy(g->ambient_sky, v->env.ambient_sky, 12);
     memcpy(g->ambient_ground, v->env.ambient_ground, 12);
     g->size[0] = width;
@@ -36,10 +41,11 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
     g->size[2] = light_count;
     g->size[3] =
         v->key_light >= 0 && (uint32_t)v->key_light < light_count ? (uint32_t)v->key_light + 1 : 0;
-    g->flags[0] = shadows ? 1 : 0;
+    g->flags[0] = cascades;
     g->flags[1] = (v->post.no_tonemap ? OAK_GPU_POST_NO_TONEMAP : 0) |
                   (v->post.no_dither ? OAK_GPU_POST_NO_DITHER : 0) |
-                  (v->post.no_fxaa ? OAK_GPU_POST_NO_FXAA : 0);
+                  (v->post.no_fxaa ? OAK_GPU_POST_NO_FXAA : 0) |
+                  (v->post.debug == OAK_DEBUG_CASCADES ? OAK_GPU_DEBUG_CASCADES : 0);
     g->flags[2] = shadow_size;
     g->flags[3] = v->draws.count;
 }

@@ -8,7 +8,9 @@
 #include "shaders/common/oak_gpu.h"
 
 /* The view block for an output of width x height, light_count lights
-   uploaded and a shadow map shadow_size texels square. */
+   uploaded and cascade maps shadow_size texels square (the atlas is twice
+   that across). shadow_first counts casters from the first caster record:
+   a backend whose caster records follow others adds their number. */
 void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t width, uint32_t height,
                         uint32_t light_count, uint32_t shadow_size);
 void _oak_gpu_light_fill(oak_gpu_light *g, const oak_render_light *l);

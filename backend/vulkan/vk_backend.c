@@ -15,7 +15,12 @@ typedef struct _oak_vk_backend {
     _oak_vk_buffer readback;
 } _oak_vk_backend;
 
+/* The key light's atlas: 2 x 2 cascade maps of size texels each. */
 static oak_result _oak_vk_shadow_map(_oak_vk *vk, uint32_t size) {
+    if (size > OAK_MAX_TEXTURE_SIZE / 2)
+        return oak_error(OAK_ERROR_LIMIT, "vulkan: shadow map of %u texels past %u", size,
+                         OAK_MAX_TEXTURE_SIZE / 2);
+    size *= 2;
     if (vk->shadow.image && vk->shadow.width == size) return OAK_OK;
     oak_result r = _oak_vk_image_retire(vk, &vk->shadow);
     if (r) return r;
@@ -284,7 +289,7 @@ void oak_vk_debug_stats(void *self, oak_vk_stats *out) {
     out->multi_draw = vk->multi_draw;
     out->validation = vk->validation;
     for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS; g++) out->vis_commands += vk->vis_count[g];
-    out->shadow_commands = vk->shadow_count[0] + vk->shadow_count[1];
+    out->shadow_commands = vk->shadow_count[0] + vk->shadow_count[1]; /* every cascade */
 }
 
 void oak_vk_debug_fail_alloc(void *self, int32_t n) {

@@ -211,7 +211,7 @@ typedef struct _oak_vk_caps {
     uint32_t queue_family; /* UINT32_MAX: no graphics+compute queue */
     bool dynamic_rendering, dynamic_rendering_ext, sync2, sync2_ext, maintenance4;
     bool geometry_shader, multi_draw, first_instance, int64_atomics, mesh_shader,
-        descriptor_indexing, ray_tracing, timestamps;
+        descriptor_indexing, ray_tracing, timestamps, clip_distance;
 } _oak_vk_caps;
 
 static void _oak_vk_caps_get(VkPhysicalDevice pd, _oak_vk_caps *c) {
@@ -244,6 +244,7 @@ static void _oak_vk_caps_get(VkPhysicalDevice pd, _oak_vk_caps *c) {
     c->geometry_shader = f2.features.geometryShader;
     c->multi_draw = f2.features.multiDrawIndirect;
     c->first_instance = f2.features.drawIndirectFirstInstance;
+    c->clip_distance = f2.features.shaderClipDistance;
     c->int64_atomics = f12.shaderBufferInt64Atomics;
     c->descriptor_indexing = f12.descriptorIndexing && f12.runtimeDescriptorArray &&
                              f12.shaderSampledImageArrayNonUniformIndexing;
@@ -266,6 +267,7 @@ static const char *_oak_vk_caps_missing(const _oak_vk_caps *c) {
     if (!c->sync2 && !c->sync2_ext) return "no synchronization2";
     if (!c->geometry_shader) return "no geometryShader (needed for gl_PrimitiveID)";
     if (!c->first_instance) return "no drawIndirectFirstInstance";
+    if (!c->clip_distance) return "no shaderClipDistance (the shadow atlas needs it)";
     return NULL;
 }
 
@@ -461,6 +463,7 @@ oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_on
     f2.features.multiDrawIndirect = vk->multi_draw;
     f2.features.drawIndirectFirstInstance = VK_TRUE;
     f2.features.shaderStorageImageWriteWithoutFormat = VK_FALSE;
+    f2.features.shaderClipDistance = VK_TRUE; /* the shadow pass clips cascades to their tiles */
     float prio = 1.0f;
     VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
                                    .queueFamilyIndex = vk->queue_family,

@@ -172,7 +172,10 @@ static oak_result _oak_vk_fill_view(_oak_vk *vk, _oak_vk_frame *f, const oak_ren
         return r;
     oak_gpu_light *gl = f->lights.mapped;
     for (uint32_t i = 0; i < nl; i++) _oak_gpu_light_fill(&gl[i], &v->lights[i]);
-    _oak_gpu_view_fill(f->view.mapped, v, vk->width, vk->height, nl, vk->shadow.width);
+    oak_gpu_view *g = f->view.mapped;
+    _oak_gpu_view_fill(g, v, vk->width, vk->height, nl, vk->shadow.width / 2);
+    for (uint32_t k = 0; k < OAK_MAX_CASCADES; k++) /* caster records follow the draws' */
+        if (g->shadow_first[k] != UINT32_MAX) g->shadow_first[k] += vk->draw_count;
     return OAK_OK;
 }
 

@@ -56,6 +56,7 @@ typedef struct oak_render_view {
     /* the key light's shadow: casters in map order, cascades into them */
     int32_t key_light; /* index into lights, -1 when there is no sun */
     bool shadows;      /* key light casts and there is a map to draw */
+    /* texels across one cascade's map; the atlas is 2 x 2 of them */
     uint32_t shadow_map_size;
     uint32_t cascade_count;
     oak_shadow_cascade cascades[OAK_MAX_CASCADES];

@@ -18,9 +18,8 @@
 #define OAK_MAX_IMAGE_BYTES     (256u << 20) /* decoded image budget: 8192^2 RGBA8, 4096^2 HDR */
 #define OAK_MAX_JPEG_SCANS      64           /* each scan decodes every block again */
 #define OAK_MAX_CASCADES        4            /* sun shadow cascades a view may carry */
-#define OAK_SHADOW_MAP_SIZE     2048         /* default sun shadow map edge in texels */
-#define OAK_SHADOW_PCF_RADIUS   1            /* PCF kernel: (2r+1)^2 taps */
-#define OAK_SHADOW_DISTANCE     160.0        /* metres of view the sun's map covers */
+#define OAK_SHADOW_MAP_SIZE     2048         /* default edge of one cascade's map; the atlas is 2x2 */
+#define OAK_SHADOW_DISTANCE     160.0        /* metres of view the sun's cascades cover */
 #define OAK_SHADOW_CASTER_REACH 400.0        /* metres towards the sun casters are kept */
 #define OAK_MAX_LIGHTS          256          /* punctual lights in one view */
 #define OAK_MAX_UV_SETS         2            /* texture coordinate sets per vertex */
@@ -32,6 +31,17 @@
 #define OAK_MAX_SHAPE_VERTICES       1048576  /* vertices of one procedural shape */
 #define OAK_MAX_SCENE_SHAPE_VERTICES 2097152  /* a scene file's shapes together */
 #define OAK_MAX_RECIPE_OCTAVES       16       /* fBm octaves of a heightfield recipe */
+
+/* The sun's cascades (docs/SHADING.md "Shadow"); biases in texels of the
+ * cascade read, laterally (metres = texels * texel_world). */
+#define OAK_SHADOW_SPLIT_LOG     0.75 /* split distances: this much logarithmic, the rest uniform */
+#define OAK_SHADOW_BLEND         0.1  /* last fraction of a slice blended into the next cascade */
+#define OAK_SHADOW_BORDER        4    /* texels of map kept around a slice's sphere for the taps */
+#define OAK_SHADOW_PCF_SIZE      4    /* PCF: size^2 bilinear taps over (size+1)^2 texels */
+#define OAK_SHADOW_NORMAL_OFFSET 0.5  /* receiver moved along its normal: texels times sin */
+#define OAK_SHADOW_CONST_BIAS    0.5  /* depth bias, texels */
+#define OAK_SHADOW_SLOPE_BIAS    0.5  /* depth bias, texels times tan(angle to the sun) */
+#define OAK_SHADOW_MAX_SLOPE     8.0  /* tan ceiling for the slope terms (grazing light) */
 
 #define OAK_FRAME_ARENA_SIZE (4u << 20) /* first block of the per-frame arena */
 #define OAK_JOB_MAX_THREADS  64         /* ceiling on job pool workers */

@@ -56,11 +56,18 @@ typedef struct oak_environment {
 
 oak_environment oak_environment_defaults(void); /* a clear blue day, no fog */
 
+/* Diagnostic pictures (`oak render --debug NAME`). */
+typedef enum oak_debug_view {
+    OAK_DEBUG_NONE = 0,
+    OAK_DEBUG_CASCADES, /* lit surfaces tinted by their sun cascade: red, green, blue, yellow */
+} oak_debug_view;
+
 typedef struct oak_post {
     float exposure;  /* multiplies linear radiance before ACES; 0: 1 */
     bool no_tonemap; /* clamp instead of ACES (tests of raw light) */
     bool no_dither;
     bool no_fxaa;
+    oak_debug_view debug;
 } oak_post;
 
 /* ---- per-frame input -------------------------------------------------- */
@@ -96,6 +103,7 @@ typedef struct oak_frame_input {
 
 typedef struct oak_renderer oak_renderer;
 
+/* shadow_map_size: texels across one sun cascade's map (the atlas is 2 x 2). */
 typedef struct oak_renderer_desc {
     const char *backend;      /* "cpu", "vulkan", "gl", "null", or NULL/"auto" */
     const char *device;       /* backend-specific device name or index; NULL: best */

@@ -73,6 +73,7 @@
 #define OAK_GPU_POST_NO_TONEMAP 1u
 #define OAK_GPU_POST_NO_DITHER  2u
 #define OAK_GPU_POST_NO_FXAA    4u
+#define OAK_GPU_DEBUG_CASCADES  8u /* --debug cascades */
 
 /* oak_gpu_material.mode.y */
 #define OAK_GPU_MAT_DOUBLE_SIDED 1u
@@ -86,17 +87,22 @@
 OAK_STRUCT(oak_gpu_view) {
     OAK_M4(view_proj);
     OAK_M4(inv_view_proj);
-    /* world to each cascade's map (shadow_cascades.x of them); today one */
-    OAK_M4(shadow_view_proj[OAK_MAX_CASCADES]);
-    OAK_F4(camera_pos);  /* w: fog density */
-    OAK_F4(sky_zenith);  /* w: exposure */
-    OAK_F4(sky_horizon); /* w: shadow texel_world */
-    OAK_F4(fog_color);   /* w: shadow depth_range */
+    OAK_M4(shadow_view_proj[OAK_MAX_CASCADES]); /* the key light's cascades */
+    OAK_F4(camera_pos);                         /* w: fog density */
+    OAK_F4(sky_zenith);                         /* w: exposure */
+    OAK_F4(sky_horizon);                        /* w: unused */
+    OAK_F4(fog_color);                          /* w: unused */
     OAK_F4(ambient_sky);
     OAK_F4(ambient_ground);
-    OAK_U4(size);            /* width, height, light count, key light + 1 (0: none) */
-    OAK_U4(flags);           /* shadows on, post bits, shadow map size, draw count */
-    OAK_U4(shadow_cascades); /* cascade count (0 without shadows), unused x3 */
+    OAK_U4(size);  /* width, height, light count, key light + 1 (0: none) */
+    OAK_U4(flags); /* cascade count (0: no shadow), post bits, one cascade's map edge, draws */
+    /* per cascade: */
+    OAK_F4(shadow_split); /* the view depth its slice ends at */
+    OAK_F4(shadow_texel); /* metres per texel */
+    OAK_F4(shadow_depth); /* metres from its map's near plane to its far */
+    OAK_U4(shadow_first); /* its first caster's draw record (the shadow pass's cascade) */
+    OAK_F4(view_depth);   /* view depth of P = dot(view_depth, vec4(P, 1)) */
+    OAK_F4(shadow_start); /* x: view depth cascade 0 starts at (znear) */
 }
 OAK_END(oak_gpu_view);
 

@@ -10,26 +10,91 @@
 #include "common/textures.glsl"
 #include "common/shading.glsl"
 
-OAK_BINDING(OAK_B_SHADOW) uniform sampler2D shadow_map;
+OAK_BINDING(OAK_B_SHADOW) uniform sampler2D shadow_map; // the 2 x 2 cascade atlas
 
-float oak_shadow(vec3 P, vec3 Ng) {
-    float texel_world = view.sky_horizon.w, depth_range = view.fog_color.w;
-    vec3 Pw = P + Ng * (1.5 * texel_world);
-    vec4 p = view.shadow_view_proj[0] * vec4(Pw, 1.0);
-    vec2 uv = p.xy * 0.5 + 0.5;
-    float z = p.z;
-    if (uv.x < 0.0 || uv.x > 1.0 || uv.y < 0.0 || uv.y > 1.0 || z < 0.0 || z > 1.0) return 1.0;
-    int size = int(view.flags.z);
-    float bias = 1.5 * texel_world / depth_range;
-    ivec2 c = ivec2(floor(uv * float(size)));
+// Lit fraction in cascade c (docs/SHADING.md "Shadow", as cpu_shadow.c).
+// L: unit, towards the sun.
+float oak_cascade_lit(int c, vec3 P, vec3 Ng, vec3 L) {
+    mat4 M = view.shadow_view_proj[c];
+    int S = int(view.flags.z);
+    float T = view.shadow_texel[c], R = view.shadow_depth[c];
+    float cosT = dot(Ng, L);
+    float sinT = sqrt(clamp(1.0 - cosT * cosT, 0.0, 1.0));
+    float tanT = cosT > 0.0 ? sinT / cosT : float(OAK_SHADOW_MAX_SLOPE);
+    tanT = clamp(tanT, 0.0, float(OAK_SHADOW_MAX_SLOPE));
+    float off = float(OAK_SHADOW_NORMAL_OFFSET) * T * sinT;
+    vec4 q = M * vec4(P + Ng * off, 1.0);
+    float u = q.x * 0.5 + 0.5, w = q.y * 0.5 + 0.5, z = q.z;
+    if (!(u >= 0.0 && u <= 1.0 && w >= 0.0 && w <= 1.0 && z >= 0.0 && z <= 1.0)) return 1.0;
+    // the receiver's plane in map space: its normal by the cofactors of M's 3x3
+    vec3 ax = vec3(M[0][0], M[1][0], M[2][0]), ay = vec3(M[0][1], M[1][1], M[2][1]);
+    vec3 az = vec3(M[0][2], M[1][2], M[2][2]);
+    float nx = dot(cross(ay, az), Ng), ny = dot(cross(az, ax), Ng), nz = dot(cross(ax, ay), Ng);
+    float lim = float(OAK_SHADOW_MAX_SLOPE) * T / R, per = 2.0 / float(S);
+    float dzdi = nz != 0.0 ? clamp(-nx / nz * per, -lim, lim) : 0.0;
+    float dzdj = nz != 0.0 ? clamp(-ny / nz * per, -lim, lim) : 0.0;
+    float bias = (float(OAK_SHADOW_CONST_BIAS) + float(OAK_SHADOW_SLOPE_BIAS) * tanT) * T / R;
+    const int K = OAK_SHADOW_PCF_SIZE;
+    float us = u * float(S), ws = w * float(S);
+    float tu = us - 0.5 - 0.5 * float(K - 1), tw = ws - 0.5 - 0.5 * float(K - 1);
+    float fi = floor(tu), fj = floor(tw);
+    float gi = tu - fi, gj = tw - fj;
+    ivec2 base = ivec2(int(fi), int(fj)), tile = ivec2(c & 1, c >> 1) * S;
     float lit = 0.0;
-    for (int j = -1; j <= 1; j++)
-        for (int i = -1; i <= 1; i++) {
-            ivec2 t = c + ivec2(i, j);
-            bool outside = any(lessThan(t, ivec2(0))) || any(greaterThanEqual(t, ivec2(size)));
-            lit += outside || z + bias >= texelFetch(shadow_map, t, 0).r ? 1.0 : 0.0;
+    OAK_DONT_UNROLL for (int bj = 0; bj <= K; bj++) {
+        float wy = bj == 0 ? 1.0 - gj : bj == K ? gj : 1.0;
+        int jj = base.y + bj;
+        float zj = z + bias + dzdj * (float(jj) + 0.5 - ws);
+        float row = 0.0;
+        OAK_DONT_UNROLL for (int bi = 0; bi <= K; bi++) {
+            float wx = bi == 0 ? 1.0 - gi : bi == K ? gi : 1.0;
+            int ii = base.x + bi;
+            if (ii < 0 || jj < 0 || ii >= S || jj >= S) {
+                row += wx; // off the map: lit
+                continue;
+            }
+            float zt = zj + dzdi * (float(ii) + 0.5 - us);
+            if (zt >= texelFetch(shadow_map, tile + ivec2(ii, jj), 0).r) row += wx;
         }
-    return lit / 9.0;
+        lit += wy * row;
+    }
+    return lit / float(K * K);
+}
+
+// The cascade P falls in by view depth; -1 past the last.
+int oak_cascade_of(vec3 P) {
+    float d = dot(view.view_depth, vec4(P, 1.0));
+    int n = int(view.flags.x);
+    for (int c = 0; c < n; c++)
+        if (d <= view.shadow_split[c]) return c;
+    return -1;
+}
+
+// The key light's shadow: its cascade, blended into the next one over the
+// last OAK_SHADOW_BLEND of the slice (the last one fades out).
+float oak_shadow(vec3 P, vec3 Ng, vec3 L) {
+    int c = oak_cascade_of(P);
+    if (c < 0) return 1.0;
+    float s = oak_cascade_lit(c, P, Ng, L);
+    float far = view.shadow_split[c], start = c > 0 ? view.shadow_split[c - 1] : view.shadow_start.x;
+    float band = float(OAK_SHADOW_BLEND) * (far - start);
+    float depth = dot(view.view_depth, vec4(P, 1.0));
+    if (band > 0.0 && depth > far - band) {
+        float t = (depth - (far - band)) / band;
+        float next = c + 1 < int(view.flags.x) ? oak_cascade_lit(c + 1, P, Ng, L) : 1.0;
+        s += (next - s) * t;
+    }
+    return s;
+}
+
+// --debug cascades: the colour tinted by the cascade P falls in.
+vec3 oak_cascade_tint(vec3 P, vec3 rgb) {
+    int c = oak_cascade_of(P);
+    if (c == 0) return rgb * vec3(1.0, 0.25, 0.25);
+    if (c == 1) return rgb * vec3(0.25, 1.0, 0.25);
+    if (c == 2) return rgb * vec3(0.25, 0.25, 1.0);
+    if (c == 3) return rgb * vec3(1.0, 1.0, 0.25);
+    return rgb;
 }
 
 // Returns linear colour (fogged) and base alpha.
@@ -122,7 +187,7 @@ vec4 oak_shade_pixel(uint draw, uint tri, ivec2 px) {
             vec3 Ei, L;
             oak_light_at(i, P, Ei, L);
             if (i + 1u == key && view.flags.x != 0u && (d.info.w & 2u) == 0u)
-                Ei *= oak_shadow(P, Ng);
+                Ei *= oak_shadow(P, Ng, L);
             Lo += oak_brdf(N, V, L, diffuse, F0, alpha) * Ei;
         }
         colour = Lo + oak_ambient(N, V, diffuse, F0, roughness, ao) + emissive;
@@ -133,6 +198,7 @@ vec4 oak_shade_pixel(uint draw, uint tri, ivec2 px) {
         float fd = fog * dist;
         colour = mix(view.fog_color.rgb, colour, exp(-fd * fd));
     }
+    if ((view.flags.y & OAK_GPU_DEBUG_CASCADES) != 0u) colour = oak_cascade_tint(P, colour);
     return vec4(colour, basec.a);
 }
 
