@@ -6,9 +6,10 @@
 #include <string.h>
 
 #include "cpu_internal.h"
+#include "shaders/common/oak_gpu.h"
 
 static const char *const g_stage_names[CPU_STAGE_COUNT] = {"shadow",  "vertex", "bins", "raster",
-                                                           "resolve", "blend",  "post"};
+                                                           "resolve", "blend",  "post", "lights"};
 
 static char g_device[96];
 
@@ -51,6 +52,9 @@ static void cpu_destroy(void *self) {
     pass_release(&b->opaque);
     pass_release(&b->blend);
     oak_free(b->depth);
+    oak_free(b->grid);
+    oak_free(b->grid_lamps);
+    oak_free(b->grid_scratch);
     oak_free(b->ids);
     oak_free(b->shadow_map);
     oak_free(b->color);
@@ -101,6 +105,8 @@ static oak_result cpu_create(void **self, const oak_backend_desc *desc) {
     _oak_cpu_post_init();
     const char *serial = getenv("OAK_CPU_SERIAL_MERGE");
     b->serial_merge = serial && serial[0] && serial[0] != '0';
+    const char *loop = getenv("OAK_CPU_LAMP_LOOP");
+    b->lamp_loop_all = loop && strcmp(loop, "all") == 0;
     b->shadow_size = desc && desc->shadow_map_size ? desc->shadow_map_size : OAK_SHADOW_MAP_SIZE;
     oak_result r = cpu_resize(b, desc && desc->width ? desc->width : 1280,
                               desc && desc->height ? desc->height : 720);
@@ -317,7 +323,11 @@ static oak_result cpu_render(void *self, const oak_render_view *v) {
     _oak_cpu_pass_raster(b, op);
     b->stage_ms[CPU_STAGE_RASTER] = oak_ms_since(t0);
 
-    /* 4. resolve: shade each visible pixel once, sky where empty */
+    /* 4. lights: the lamp grid (cpu_lightgrid.c); then resolve: shade each
+       visible pixel once, sky where empty */
+    t0 = oak_time_ns();
+    if ((r = _oak_cpu_light_grid(b))) return r;
+    b->stage_ms[CPU_STAGE_LIGHTS] = oak_ms_since(t0);
     t0 = oak_time_ns();
     _oak_cpu_resolve(b);
     b->stage_ms[CPU_STAGE_RESOLVE] = oak_ms_since(t0);
@@ -351,6 +361,17 @@ static oak_result cpu_read_pixels(void *self, uint8_t *rgba, size_t size) {
     return OAK_OK;
 }
 
+static oak_result cpu_read_light_grid(void *self, uint32_t *words, size_t count) {
+    cpu_backend *b = self;
+    if (!b->grid_ready)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "cpu backend: no light grid was built");
+    if (count < OAK_GPU_LIGHT_GRID_WORDS)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "cpu backend: light grid needs %u words",
+                         (unsigned)OAK_GPU_LIGHT_GRID_WORDS);
+    memcpy(words, b->grid, sizeof(uint32_t) * OAK_GPU_LIGHT_GRID_WORDS);
+    return OAK_OK;
+}
+
 static uint32_t cpu_timings(void *self, oak_stage_timing *out, uint32_t max) {
     cpu_backend *b = self;
     uint32_t n = 0;
@@ -373,6 +394,7 @@ static const oak_backend g_cpu = {
     .render = cpu_render,
     .read_pixels = cpu_read_pixels,
     .timings = cpu_timings,
+    .read_light_grid = cpu_read_light_grid,
 };
 
 const oak_backend *oak_backend_cpu(void) {

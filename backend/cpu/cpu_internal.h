@@ -154,6 +154,7 @@ enum {
     CPU_STAGE_RESOLVE,
     CPU_STAGE_BLEND,
     CPU_STAGE_POST,
+    CPU_STAGE_LIGHTS,
     CPU_STAGE_COUNT
 };
 
@@ -195,6 +196,16 @@ typedef struct cpu_backend {
     bool shadow_cached; /* the map holds what shadow_hash describes */
     uint64_t shadow_hash;
     double stage_ms[CPU_STAGE_COUNT];
+
+    /* the lamp grid (cpu_lightgrid.c), oak_gpu_light_grid's layout */
+    uint32_t *grid;         /* OAK_GPU_LIGHT_GRID_WORDS */
+    float *grid_lamps;      /* per lamp: view-space centre, reach (0: everywhere) */
+    uint32_t *grid_scratch; /* per slice: the lamps its depth range meets */
+    uint32_t grid_lamp_cap, grid_scratch_cap;
+    uint32_t grid_slice_over[OAK_LIGHT_GRID_Z];
+    bool grid_ready;    /* this frame's grid is built: shading reads only its cell */
+    bool grid_warned;   /* overflow said once */
+    bool lamp_loop_all; /* $OAK_CPU_LAMP_LOOP=all: every light at every pixel (tests) */
 } cpu_backend;
 
 /* cpu_mirror.c */
@@ -263,6 +274,7 @@ float _oak_cpu_mask_alpha(const cpu_backend *b, const cpu_pass *p, const cpu_tri
 typedef struct cpu_surface {
     float P[3], Nv[3], Ng[3], T[4], C[4];
     float uv[2][2], duvdx[2][2], duvdy[2][2];
+    uint32_t px, py; /* the pixel, for its lamp cell */
     bool back;
 } cpu_surface;
 /* Builds the surface of a triangle at pixel (x, y). */
@@ -276,6 +288,12 @@ void _oak_cpu_view_ray(const oak_render_view *v, uint32_t x, uint32_t y, float d
 /* the sky of pixels x..x+3 of row y into rgb[12]: _oak_cpu_view_ray and
    _oak_cpu_sky four lanes at a time in SSE2, the same floats */
 void _oak_cpu_sky_row4(const oak_render_view *v, uint32_t x, uint32_t y, float *rgb);
+
+/* cpu_lightgrid.c */
+oak_result _oak_cpu_light_grid(cpu_backend *b);
+/* The lamps (view light indices) listed in the cell of pixel (px, py) at P. */
+const uint32_t *_oak_cpu_cell_lamps(const cpu_backend *b, uint32_t px, uint32_t py,
+                                    const float P[3], uint32_t *count);
 
 /* cpu_resolve.c */
 void _oak_cpu_resolve(cpu_backend *b);

@@ -7,6 +7,7 @@
 
 #include "cpu_internal.h"
 #include "cpu_sample.h"
+#include "shaders/common/oak_gpu.h"
 
 static float dot3(const float a[3], const float b[3]) {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -125,6 +126,7 @@ void _oak_cpu_surface(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx
     else
         for (int k = 0; k < 3; k++) s->Nv[k] = t->Ng[k];
     s->back = t->back;
+    s->px = x, s->py = y;
     if (t->back && m->desc.double_sided)
         for (int k = 0; k < 3; k++) s->Nv[k] = -s->Nv[k];
     for (int k = 0; k < 3; k++) s->Ng[k] = t->Ng[k];
@@ -315,7 +317,17 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
         }
         float Lo[3] = {0, 0, 0};
         bool receive = !(t->d->flags & OAK_DRAW_NO_RECEIVE);
-        for (uint32_t i = 0; i < v->light_count; i++) {
+        /* the directional lights, then only the lamps listed in this pixel's
+           cell (every light when there is no grid) */
+        uint32_t first = v->directional_count, listed = 0, n = v->light_count;
+        const uint32_t *cell = NULL;
+        if (b->grid_ready) {
+            cell = _oak_cpu_cell_lamps(b, s->px, s->py, s->P, &listed);
+            first = ((const oak_gpu_light_grid *)b->grid)->info[0];
+            n = first + listed;
+        }
+        for (uint32_t li = 0; li < n; li++) {
+            uint32_t i = cell && li >= first ? cell[li - first] : li;
             const oak_render_light *rl = &v->lights[i];
             const oak_light *l = &rl->light;
             float L[3], E[3], scale;

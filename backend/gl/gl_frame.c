@@ -138,6 +138,7 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     if (f->shadow_fbo) glDeleteFramebuffers(1, &f->shadow_fbo);
     if (f->shadow_tex) glDeleteTextures(1, &f->shadow_tex);
     _oak_gl_resources_release(f);
+    _oak_gl_lightgrid_release(f);
     oak_free(f->draw_data), oak_free(f->cmds), oak_free(f->light_data), oak_free(f->blend_keys);
     oak_free(f);
     b->frame = NULL;
@@ -418,9 +419,10 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     f->cpu_ms[OAK_GL_STAGE_VIS] = oak_ms_since(ts);
 
-    /* 5. resolve */
+    /* 5. resolve, after the lamp grid (gl_pass_lightgrid.c) */
     ts = oak_time_ns();
     stamp(f, 2);
+    if ((r = _oak_gl_pass_lightgrid(f, view, lights)) != OAK_OK) return r;
     GLuint gx = (t->width + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP;
     GLuint gy = (t->height + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP;
     glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);

@@ -80,6 +80,8 @@ typedef struct _oak_gl_frame {
 
     GLuint queries[OAK_GL_STAGE_COUNT + 1];
     bool queries_pending;
+    GLuint prog_lightgrid; /* the lamp grid (gl_pass_lightgrid.c) */
+    _oak_gl_buffer grid;
     double cpu_ms[OAK_GL_STAGE_COUNT], gpu_ms[OAK_GL_STAGE_COUNT];
 } _oak_gl_frame;
 
@@ -91,5 +93,10 @@ void _oak_gl_resources_release(_oak_gl_frame *f);
 /* The uploaded mesh and material for a draw, or NULL when it cannot draw. */
 const _oak_gl_mesh_slot *_oak_gl_mesh_of(const _oak_gl_frame *f, oak_mesh mesh);
 const _oak_gl_mat_slot *_oak_gl_mat_of(const _oak_gl_frame *f, oak_material material);
+
+/* gl_pass_lightgrid.c: each cell's lamps, in compute, before the resolve */
+oak_result _oak_gl_pass_lightgrid(_oak_gl_frame *f, const oak_render_view *v, uint32_t lights);
+void _oak_gl_lightgrid_release(_oak_gl_frame *f);
+oak_result _oak_gl_lightgrid_read(_oak_gl_frame *f, uint32_t *words, size_t count);
 
 #endif

@@ -2,6 +2,7 @@
  * the per-frame buffers (view, lights, draw records, indirect commands); and
  * the pass list, top to bottom:
  *   upload   staged asset copies land before anything reads them
+ *   lights   compute: the lamps listed per grid cell
  *   shadow   the key light's casters into its reversed-Z depth map
  *   raster   visibility buffer: depth + (draw, triangle) ids, indirect draws
  *   resolve  compute: shade each pixel once from its id
@@ -514,6 +515,10 @@ oak_result _oak_vk_render(_oak_vk *vk, const oak_render_view *v) {
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->pipe_layout, 0, 1, &f->set, 0,
                             NULL);
     _oak_vk_stamp(vk, f, "upload");
+
+    /* lights: each cell's lamps (vk_pass_lightgrid.c) */
+    _oak_vk_pass_lightgrid(vk, f, cmd, v);
+    _oak_vk_stamp(vk, f, "lights");
 
     _oak_vk_pass_shadow(vk, f, cmd);
     _oak_vk_stamp(vk, f, "shadow");

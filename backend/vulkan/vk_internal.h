@@ -140,6 +140,7 @@ typedef struct _oak_vk_frame {
     _oak_vk_buffer draws;    /* oak_gpu_draw[]: view draws then casters */
     _oak_vk_buffer indirect; /* VkDrawIndexedIndirectCommand[] */
     _oak_vk_buffer staging;  /* uploads recorded this frame */
+    _oak_vk_buffer grid;     /* the lamp grid (vk_pass_lightgrid.c), host-visible */
     uint64_t staging_used;
     _oak_vk_buffer output; /* packed RGBA8, width*height */
     bool output_valid;
@@ -163,6 +164,7 @@ enum {
     OAK_VK_PIPE_FXAA,
     OAK_VK_PIPE_BLEND, /* BLEND surfaces, back faces culled */
     OAK_VK_PIPE_BLEND_2SIDED,
+    OAK_VK_PIPE_LIGHTGRID,
     OAK_VK_PIPE_COUNT
 };
 #define OAK_VK_VIS_GROUPS 4 /* vis pipelines, in enum order from OAK_VK_PIPE_VIS */
@@ -299,6 +301,13 @@ void _oak_vk_pipelines_destroy(_oak_vk *vk);
 oak_result _oak_vk_targets_create(_oak_vk *vk);
 void _oak_vk_targets_destroy(_oak_vk *vk);
 void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f);
+
+/* the lamp grid (vk_pass_lightgrid.c) */
+oak_result _oak_vk_lightgrid_create(_oak_vk *vk);
+void _oak_vk_lightgrid_destroy(_oak_vk *vk);
+void _oak_vk_pass_lightgrid(_oak_vk *vk, _oak_vk_frame *f, VkCommandBuffer cmd,
+                            const oak_render_view *v);
+oak_result _oak_vk_lightgrid_read(_oak_vk *vk, uint32_t *words, size_t count);
 
 /* Keeps loaded Vulkan drivers mapped until exit (vk_pin.c). */
 void _oak_vk_pin_drivers(void);

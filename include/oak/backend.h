@@ -61,8 +61,11 @@ typedef struct oak_render_view {
     oak_shadow_cascade cascades[OAK_MAX_CASCADES];
     oak_draw_list casters;
 
-    /* lights, key light included */
+    /* lights, key light included: the directional ones first, then the lamps
+       (point and spot) whose reach meets the frustum, each with light.range
+       resolved to its reach (docs/SHADING.md "Lamp reach") */
     uint32_t light_count;
+    uint32_t directional_count; /* lights[0 .. directional_count) are directional */
     oak_render_light *lights;
 
     /* environment resolved to linear radiance */
@@ -96,6 +99,10 @@ typedef struct oak_backend {
     oak_result (*render)(void *self, const oak_render_view *view);
     oak_result (*read_pixels)(void *self, uint8_t *rgba, size_t size);
     uint32_t (*timings)(void *self, oak_stage_timing *out, uint32_t max);
+    /* Debug read-back of the last frame's lamp grid: OAK_GPU_LIGHT_GRID_WORDS
+       words laid out as shaders/common/oak_gpu.h's oak_gpu_light_grid says.
+       NULL when the backend builds none. */
+    oak_result (*read_light_grid)(void *self, uint32_t *words, size_t count);
 } oak_backend;
 
 /* Each backend exports one of these. */
