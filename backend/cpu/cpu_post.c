@@ -126,9 +126,8 @@ OAK_SSE41 static inline __m128i quantize4(__m128 s, __m128 n) {
 }
 
 /* four pixels at a time while four remain; returns how many it did */
-OAK_SSE41 static uint32_t post_quads(const float *rgb, uint8_t *out, uint32_t x0, uint32_t y,
-                                     uint32_t count, const oak_post *post, float exposure,
-                                     bool aces) {
+OAK_SSE41 static uint32_t post_quads(const float *rgb, uint8_t *out, uint32_t x0, uint32_t y, uint32_t count,
+                           const oak_post *post, float exposure, bool aces) {
     const __m128i order = _mm_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
     const __m128i alpha = _mm_set1_epi32((int)0xff000000u);
     __m128 e = _mm_set1_ps(exposure);
@@ -150,6 +149,7 @@ OAK_SSE41 static uint32_t post_quads(const float *rgb, uint8_t *out, uint32_t x0
     }
     return i;
 }
+
 
 void _oak_cpu_post_span(const float *rgb, uint8_t *out, uint32_t x0, uint32_t y, uint32_t count,
                         const oak_post *post, bool simd) {
