@@ -134,9 +134,56 @@ TEST(lampGridListsEveryReachingLampTightly) {
     oak_free(lists);
 }
 
+/* The `lamps` world on the CPU backend, clustered and with every light at
+   every pixel ($OAK_CPU_LAMP_LOOP=all, the old loop): the grid skips only
+   lamps that add nothing, so the pictures agree. */
+static bool draw_lamps_world(uint8_t *rgba, const char *loop) {
+    if (loop)
+        setenv("OAK_CPU_LAMP_LOOP", loop, 1);
+    else
+        unsetenv("OAK_CPU_LAMP_LOOP");
+    oak_scene *scene = NULL;
+    oak_renderer *r = NULL;
+    oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H};
+    bool ok = oak_make_scene(&scene) == OAK_OK && oak_world_build(scene, "lamps") == OAK_OK &&
+              oak_world_update(scene, "lamps", 2.0f) == OAK_OK &&
+              oak_make_renderer(&r, &rd) == OAK_OK && oak_scene_draw(scene, r) == OAK_OK &&
+              oak_renderer_read_pixels(r, rgba, (size_t)W * H * 4) == OAK_OK;
+    if (!ok) fprintf(stderr, "  lamps world: %s\n", oak_last_error());
+    if (r) oak_destroy_renderer(r);
+    if (scene) oak_destroy_scene(scene);
+    unsetenv("OAK_CPU_LAMP_LOOP");
+    return ok;
+}
+
+TEST(lampGridMatchesEveryLightLoopOnCpu) {
+    uint8_t *a = oak_alloc((size_t)W * H * 4), *b = oak_alloc((size_t)W * H * 4);
+    CHECK(a && b);
+    if (a && b && draw_lamps_world(a, NULL) && draw_lamps_world(b, "all")) {
+        size_t n = (size_t)W * H * 4, same = 0;
+        int worst = 0;
+        double lit = 0;
+        for (size_t i = 0; i < n; i++) {
+            int d = abs((int)a[i] - (int)b[i]);
+            same += d == 0;
+            worst = d > worst ? d : worst;
+            if ((i & 3) != 3) lit += a[i];
+        }
+        fprintf(stderr,
+                "  lamps world %ux%u, grid vs every light: %.4f%% of channels equal, max %d; "
+                "mean %.1f/255\n",
+                W, H, 100.0 * (double)same / (double)n, worst, lit / ((double)n * 0.75));
+        CHECK(worst <= 1);
+        CHECK(lit / ((double)n * 0.75) > 8); /* the lamps light the square */
+    }
+    oak_free(a);
+    oak_free(b);
+}
+
 int main(void) {
     oak_test_init(0);
     RUN(lampGridListsEveryReachingLampTightly);
+    RUN(lampGridMatchesEveryLightLoopOnCpu);
     oak_shutdown();
     return TEST_SUMMARY();
 }

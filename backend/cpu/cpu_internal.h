@@ -284,6 +284,7 @@ void _oak_cpu_surface(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx
 void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surface *s, float rgb[3],
                     float *alpha);
 void _oak_cpu_sky(const oak_render_view *v, const float dir[3], float rgb[3]);
+void _oak_cpu_heat(uint32_t lamps, float rgb[3]);
 void _oak_cpu_view_ray(const oak_render_view *v, uint32_t x, uint32_t y, float dir[3]);
 /* the sky of pixels x..x+3 of row y into rgb[12]: _oak_cpu_view_ray and
    _oak_cpu_sky four lanes at a time in SSE2, the same floats */

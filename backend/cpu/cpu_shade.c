@@ -34,6 +34,13 @@ static inline float minf(float a, float b) {
     return a < b ? a : b;
 }
 
+/* The clusters view's colour for n lamps: a jet ramp, dark blue at 0 and red
+   at OAK_DEBUG_HEAT_MAX and over (shading.glsl's oak_heat). */
+void _oak_cpu_heat(uint32_t n, float rgb[3]) {
+    float t = n >= OAK_DEBUG_HEAT_MAX ? 1.0f : (float)n / (float)OAK_DEBUG_HEAT_MAX;
+    for (int k = 0; k < 3; k++) rgb[k] = clampf(1.5f - fabsf(4.0f * t - (float)(3 - k)), 0, 1);
+}
+
 void _oak_cpu_tri_ctx(const cpu_backend *b, const cpu_pass *p, uint32_t id, cpu_tri_ctx *t) {
     uint32_t tri = id - 1;
     /* neighbouring pixels mostly hit the same draw as the last triangle:
@@ -281,6 +288,7 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
     for (int k = 0; k < 4; k++) base[k] = md->base_color[k] * s->C[k] * tb[k];
     *alpha = base[3];
     float col[3];
+    int32_t lamps_here = -1; /* lamps the lamp loop read, for the clusters view */
     if (md->unlit) {
         for (int k = 0; k < 3; k++) col[k] = base[k];
     } else {
@@ -326,6 +334,7 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
             first = ((const oak_gpu_light_grid *)b->grid)->info[0];
             n = first + listed;
         }
+        lamps_here = (int32_t)(n - first);
         for (uint32_t li = 0; li < n; li++) {
             uint32_t i = cell && li >= first ? cell[li - first] : li;
             const oak_render_light *rl = &v->lights[i];
@@ -396,6 +405,10 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
             float emissive = md->emissive[k] * md->emissive_strength * tem[k];
             col[k] = Lo[k] + ambient + emissive;
         }
+    }
+    if (v->post.debug == OAK_DEBUG_CLUSTERS && lamps_here >= 0) {
+        _oak_cpu_heat((uint32_t)lamps_here, rgb);
+        return;
     }
     if (v->env.fog_density > 0) {
         float dv[3] = {s->P[0] - v->camera_pos[0], s->P[1] - v->camera_pos[1],

@@ -35,7 +35,8 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
     g->flags[0] = shadows ? 1 : 0;
     g->flags[1] = (v->post.no_tonemap ? OAK_GPU_POST_NO_TONEMAP : 0) |
                   (v->post.no_dither ? OAK_GPU_POST_NO_DITHER : 0) |
-                  (v->post.no_fxaa ? OAK_GPU_POST_NO_FXAA : 0);
+                  (v->post.no_fxaa ? OAK_GPU_POST_NO_FXAA : 0) |
+                  (v->post.debug == OAK_DEBUG_CLUSTERS ? OAK_GPU_DEBUG_CLUSTERS : 0);
     g->flags[2] = shadow_size;
     g->flags[3] = v->draws.count;
 }

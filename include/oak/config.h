@@ -27,6 +27,7 @@
 #define OAK_LIGHT_GRID_FAR      250.0 /* metres: the last slice starts here, runs to zfar */
 #define OAK_LIGHT_GRID_CELLS    (OAK_LIGHT_GRID_X * OAK_LIGHT_GRID_Y * OAK_LIGHT_GRID_Z)
 #define OAK_LIGHT_CELL_MAX      128  /* lamps listed per cell; more are counted as overflow */
+#define OAK_DEBUG_HEAT_MAX      64   /* --debug clusters: this many lamps in a cell shows red */
 #define OAK_LAMP_FLOOR          0.01 /* irradiance where a lamp without a range stops reaching */
 #define OAK_MAX_UV_SETS         2    /* texture coordinate sets per vertex */
 

@@ -56,11 +56,17 @@ typedef struct oak_environment {
 
 oak_environment oak_environment_defaults(void); /* a clear blue day, no fog */
 
+typedef enum oak_debug_view {
+    OAK_DEBUG_NONE = 0,
+    OAK_DEBUG_CLUSTERS, /* lit surfaces show their cell's lamp count as a heat map */
+} oak_debug_view;
+
 typedef struct oak_post {
     float exposure;  /* multiplies linear radiance before ACES; 0: 1 */
     bool no_tonemap; /* clamp instead of ACES (tests of raw light) */
     bool no_dither;
     bool no_fxaa;
+    oak_debug_view debug;
 } oak_post;
 
 /* ---- per-frame input -------------------------------------------------- */

@@ -74,6 +74,7 @@
 #define OAK_GPU_POST_NO_TONEMAP 1u
 #define OAK_GPU_POST_NO_DITHER  2u
 #define OAK_GPU_POST_NO_FXAA    4u
+#define OAK_GPU_DEBUG_CLUSTERS  8u /* lamps per cell as a heat map */
 
 /* oak_gpu_material.mode.y */
 #define OAK_GPU_MAT_DOUBLE_SIDED 1u

@@ -132,6 +132,11 @@ vec4 oak_shade_pixel(uint draw, uint tri, ivec2 px) {
             Lo += oak_brdf(N, V, L, diffuse, F0, alpha) * Ei;
         }
         colour = Lo + oak_ambient(N, V, diffuse, F0, roughness, ao) + emissive;
+        if ((view.flags.y & OAK_GPU_DEBUG_CLUSTERS) != 0u) {
+            // the clusters view: a jet ramp of the lamps read, as _oak_cpu_heat
+            float t = min(float(n - first) / float(OAK_DEBUG_HEAT_MAX), 1.0);
+            return vec4(clamp(1.5 - abs(4.0 * t - vec3(3.0, 2.0, 1.0)), 0.0, 1.0), basec.a);
+        }
     }
     float fog = view.camera_pos.w;
     if (fog > 0.0) {
