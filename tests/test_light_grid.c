@@ -9,6 +9,7 @@
  * cell size (a cell is about 0.13 x 0.13 x 0.25 of its depth), so big lamps
  * seen from close by are what lists tightly; 10-18 m lamps over 70 m of
  * street list 1.7-2.0 per reaching lamp (docs/SHADING.md "Lamp grid"). */
+#include "gltf_test_assets.h"
 #include "oak_test.h"
 
 enum { W = 320, H = 180, LAMPS = 256, POINTS = 20000 };
@@ -180,10 +181,97 @@ TEST(lampGridMatchesEveryLightLoopOnCpu) {
     oak_free(b);
 }
 
+/* The one point lamp the scene draws reaches the grid on the cpu backend:
+   in the view with its reach, listed in some cell. */
+static void check_scene_lamp(oak_scene *scene, const char *what, float reach) {
+    oak_renderer *r = NULL;
+    oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H};
+    CHECK_OK(oak_make_renderer(&r, &rd));
+    if (!r) return;
+    CHECK_OK(oak_scene_draw(scene, r));
+    oak_light_grid_info info = {0};
+    CHECK_OK(oak_renderer_read_light_grid(r, &info, NULL, NULL));
+    const oak_render_view *v = oak_renderer_last_view(r);
+    const oak_render_light *lamp = NULL;
+    for (uint32_t i = 0; i < v->light_count; i++)
+        if (v->lights[i].light.type == OAK_LIGHT_POINT) lamp = &v->lights[i];
+    fprintf(stderr, "  %s: %u lamp(s) in view, reach %.2f m, listed in %u cells\n", what,
+            info.lamps, lamp ? lamp->light.range : 0.0f, info.listed);
+    CHECK_EQ_INT(info.lamps, 1);
+    CHECK(lamp && fabsf(lamp->light.range - reach) < 0.01f * reach);
+    CHECK(info.listed > 0);
+    oak_destroy_renderer(r);
+}
+
+TEST(sceneFileAndGltfLampsFeedTheGrid) {
+    oak_scene *scene = NULL;
+    CHECK_OK(oak_scene_load(&scene, "tests/data/scene/good.json"));
+    if (scene) check_scene_lamp(scene, "scene file good.json (range 8)", 8.0f);
+    oak_destroy_scene(scene);
+    /* KHR_lights_punctual: Cubes.glb's point lamp, 79.6 cd with no range,
+       reaches sqrt(79.6 / OAK_LAMP_FLOOR) */
+    char path[256];
+    oak_gltf *g = NULL;
+    CHECK_OK(oak_gltf_load(&g, gltf_asset(path, sizeof path, "cubes/Cubes.glb"), NULL));
+    CHECK_OK(oak_make_scene(&scene));
+    if (!g || !scene) {
+        oak_gltf_free(g);
+        oak_destroy_scene(scene);
+        return;
+    }
+    oak_gltf_instance *inst = NULL;
+    CHECK_OK(oak_gltf_instantiate(&inst, scene, g, (oak_entity){0}, "cubes"));
+    oak_entity cam = oak_scene_create(scene, "camera");
+    float eye[3] = {0, 3, 12}, at[3] = {0, 1, 0};
+    oak_transform t = oak_transform_look_at(eye, at);
+    oak_scene_set_transform(scene, cam, &t);
+    oak_scene_set_camera(scene, cam, &(oak_camera){0});
+    oak_scene_set_active_camera(scene, cam);
+    check_scene_lamp(scene, "glTF Cubes.glb (no range)",
+                     sqrtf(79.5774720f / (float)OAK_LAMP_FLOOR));
+    oak_gltf_instance_free(inst);
+    oak_destroy_scene(scene);
+    oak_gltf_free(g);
+}
+
+/* The frontend: directional lights first, lamps whose reach misses the
+   frustum dropped, each lamp's range resolved to its reach. */
+TEST(frontendOrdersLightsAndCullsLampsToTheFrustum) {
+    oak_renderer *r = NULL;
+    oak_renderer_desc rd = {.backend = "null", .width = W, .height = H};
+    CHECK_OK(oak_make_renderer(&r, &rd));
+    if (!r) return;
+    oak_render_light l[4] = {
+        {.light = oak_light_defaults(OAK_LIGHT_POINT), .position = {0, 0, -10}},
+        {.light = oak_light_defaults(OAK_LIGHT_POINT), .position = {0, 0, 50}},
+        {.light = oak_light_defaults(OAK_LIGHT_DIRECTIONAL), .direction = {0, -1, 0}},
+        {.light = oak_light_defaults(OAK_LIGHT_SPOT), .position = {3, 0, -20}}};
+    l[0].light.range = 5;
+    l[1].light.range = 2;     /* 50 m behind the camera: cannot reach the view */
+    l[3].light.intensity = 4; /* no range: reaches sqrt(4 / OAK_LAMP_FLOOR) = 20 m */
+    oak_frame_input in = {.light_count = 4, .lights = l};
+    glm_mat4_identity(in.camera_world);
+    CHECK_OK(oak_renderer_draw(r, &in));
+    const oak_render_view *v = oak_renderer_last_view(r);
+    CHECK_EQ_INT(v->light_count, 3);
+    CHECK_EQ_INT(v->directional_count, 1);
+    CHECK_EQ_INT(v->key_light, 0);
+    CHECK_EQ_INT(v->lights[0].light.type, OAK_LIGHT_DIRECTIONAL);
+    CHECK_EQ_INT(v->lights[1].light.type, OAK_LIGHT_POINT);
+    CHECK_NEAR(v->lights[1].light.range, 5, 1e-6);
+    CHECK_EQ_INT(v->lights[2].light.type, OAK_LIGHT_SPOT);
+    CHECK_NEAR(v->lights[2].light.range, sqrt(4.0 / OAK_LAMP_FLOOR), 1e-4);
+    /* the null backend builds no grid, and says so */
+    CHECK(oak_renderer_read_light_grid(r, NULL, NULL, NULL) == OAK_ERROR_UNSUPPORTED);
+    oak_destroy_renderer(r);
+}
+
 int main(void) {
     oak_test_init(0);
+    RUN(frontendOrdersLightsAndCullsLampsToTheFrustum);
     RUN(lampGridListsEveryReachingLampTightly);
     RUN(lampGridMatchesEveryLightLoopOnCpu);
+    RUN(sceneFileAndGltfLampsFeedTheGrid);
     oak_shutdown();
     return TEST_SUMMARY();
 }
