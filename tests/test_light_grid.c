@@ -84,6 +84,14 @@ static void check_backend(const char *backend, int camera, uint32_t *counts, uin
         for (uint32_t k = 0; k < v->light_count; k++)
             if (!memcmp(v->lights[k].position, g_lamps[i].position, 12)) vid[i] = (int)k;
     }
+    /* per cell: which lamps reach at least one of its points (the seed's
+       "a cell lists ~45 lamps where ~40 reach its points") */
+    uint64_t *reached = oak_calloc((size_t)OAK_LIGHT_GRID_CELLS * (LAMPS / 64), sizeof(uint64_t));
+    CHECK(reached != NULL);
+    if (!reached) {
+        oak_destroy_renderer(r);
+        return;
+    }
     g_rng = 4242u + (uint32_t)camera;
     long long reach = 0, listed = 0, missing = 0;
     int points = 0;
@@ -99,6 +107,7 @@ static void check_backend(const char *backend, int camera, uint32_t *counts, uin
             float d = glm_vec3_distance(g_lamps[i].position, p);
             if (!(d < g_lamps[i].light.range)) continue;
             reach++;
+            reached[(size_t)cell * (LAMPS / 64) + (size_t)i / 64] |= 1ull << (i % 64);
             bool found = false;
             for (uint32_t k = 0; k < n && !found; k++)
                 found = vid[i] >= 0 && list[k] == (uint32_t)vid[i];
@@ -107,6 +116,20 @@ static void check_backend(const char *backend, int camera, uint32_t *counts, uin
                         backend, camera, i, d, g_lamps[i].light.range, cell);
         }
     }
+    long long cell_listed = 0, cell_reached = 0;
+    for (int c = 0; c < OAK_LIGHT_GRID_CELLS; c++) {
+        long long n = 0;
+        for (int w = 0; w < LAMPS / 64; w++)
+            n += __builtin_popcountll(reached[(size_t)c * (LAMPS / 64) + (size_t)w]);
+        if (!n) continue;
+        cell_reached += n;
+        cell_listed += counts[c];
+    }
+    oak_free(reached);
+    double cell_ratio = cell_reached ? (double)cell_listed / (double)cell_reached : 0;
+    fprintf(stderr, "  %-6s camera %d: per cell, %.3f listed per lamp reaching one of its points\n",
+            backend, camera, cell_ratio);
+    CHECK(cell_ratio <= 1.2);
     double ratio = reach ? (double)listed / (double)reach : 0;
     fprintf(stderr,
             "  %-6s camera %d: %d points, %lld lamp-point pairs in reach, %lld listed (%.3f per "
