@@ -384,7 +384,23 @@ TEST(parityLampsWorld) {
     oak_destroy_scene(scene);
 }
 
+/* --debug clusters: every backend shows the same lamp counts. */
+TEST(parityLampsClustersView) {
+    oak_scene *scene = NULL;
+    CHECK_OK(oak_make_scene(&scene));
+    if (!scene) return;
+    CHECK_OK(oak_world_build(scene, "lamps"));
+    *oak_scene_post(scene) = (oak_post){.exposure = 1,
+                                        .no_tonemap = true,
+                                        .no_dither = true,
+                                        .no_fxaa = true,
+                                        .debug = OAK_DEBUG_CLUSTERS};
+    parity("lamps_clusters", NULL, scene);
+    oak_destroy_scene(scene);
+}
+
 static void parity_run_all(void) {
+    RUN(parityLampsClustersView);
     RUN(parityManyLamps);
     RUN(parityLampsWorld);
     RUN(parityDefaultWorld);
