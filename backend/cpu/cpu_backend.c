@@ -55,6 +55,7 @@ static void cpu_destroy(void *self) {
     oak_free(b->grid);
     oak_free(b->grid_lamps);
     oak_free(b->grid_scratch);
+    oak_free(b->cones);
     oak_free(b->ids);
     oak_free(b->shadow_map);
     oak_free(b->color);

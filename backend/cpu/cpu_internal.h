@@ -201,7 +201,8 @@ typedef struct cpu_backend {
     uint32_t *grid;         /* OAK_GPU_LIGHT_GRID_WORDS */
     float *grid_lamps;      /* per lamp: view-space centre, reach (0: everywhere) */
     uint32_t *grid_scratch; /* per slice: the lamps its depth range meets */
-    uint32_t grid_lamp_cap, grid_scratch_cap;
+    uint32_t grid_lamp_cap, grid_scratch_cap, cone_cap;
+    float *cones; /* per view light: cos(outer cone), cos(inner cone) */
     uint32_t grid_slice_over[OAK_LIGHT_GRID_Z];
     bool grid_ready;    /* this frame's grid is built: shading reads only its cell */
     bool grid_warned;   /* overflow said once */

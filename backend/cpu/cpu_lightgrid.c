@@ -52,6 +52,15 @@ static void slice_job(void *user, uint32_t begin, uint32_t end, uint32_t worker)
 oak_result _oak_cpu_light_grid(cpu_backend *b) {
     const oak_render_view *v = b->view;
     b->grid_ready = false;
+    uint32_t cone_cap = b->cone_cap;
+    if (v->light_count && !OAK_GROW(b->cones, cone_cap, v->light_count * 2))
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "cpu backend: %u lights", v->light_count);
+    b->cone_cap = cone_cap;
+    for (uint32_t i = 0; i < v->light_count; i++) {
+        const oak_light *l = &v->lights[i].light;
+        float outer = l->outer_cone != 0 ? l->outer_cone : OAK_PI / 4;
+        b->cones[i * 2] = cosf(outer), b->cones[i * 2 + 1] = cosf(l->inner_cone);
+    }
     if (b->lamp_loop_all) return OAK_OK;
     if (!b->grid) {
         b->grid = oak_alloc(sizeof(uint32_t) * OAK_GPU_LIGHT_GRID_WORDS);

@@ -343,11 +343,15 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
             if (l->type == OAK_LIGHT_POINT || l->type == OAK_LIGHT_SPOT) {
                 float dv[3] = {rl->position[0] - s->P[0], rl->position[1] - s->P[1],
                                rl->position[2] - s->P[2]};
-                float d2 = dot3(dv, dv), d = sqrtf(d2);
+                float d2 = dot3(dv, dv);
+                /* past its reach a lamp adds nothing (W = 0): skip the rest */
+                if (l->range > 0 && d2 >= l->range * l->range) continue;
+                float d = sqrtf(d2);
                 if (d > 0)
                     for (int k = 0; k < 3; k++) L[k] = dv[k] / d;
                 else
                     L[0] = 0, L[1] = 1, L[2] = 0;
+                if (!(dot3(N, L) > 0)) continue; /* NdotL = 0 adds nothing */
                 float W = 1.0f;
                 if (l->range > 0) {
                     float r = d / l->range, r4 = r * r * r * r;
@@ -356,8 +360,8 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
                 }
                 scale = l->intensity / maxf(d2, 1e-4f) * W;
                 if (l->type == OAK_LIGHT_SPOT) {
-                    float outer = l->outer_cone != 0 ? l->outer_cone : OAK_PI / 4;
-                    float co = cosf(outer), ci = cosf(l->inner_cone);
+                    /* cos(outer), cos(inner) once a frame (cpu_lightgrid.c) */
+                    float co = b->cones[i * 2], ci = b->cones[i * 2 + 1];
                     float cd = -(L[0] * rl->direction[0] + L[1] * rl->direction[1] +
                                  L[2] * rl->direction[2]);
                     float tt = clampf((cd - co) / maxf(ci - co, 1e-4f), 0.0f, 1.0f);
