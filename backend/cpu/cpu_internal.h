@@ -204,9 +204,10 @@ typedef struct cpu_backend {
     uint32_t grid_lamp_cap, grid_scratch_cap, cone_cap;
     float *cones; /* per view light: cos(outer cone), cos(inner cone) */
     uint32_t grid_slice_over[OAK_LIGHT_GRID_Z];
-    bool grid_ready;    /* this frame's grid is built: shading reads only its cell */
-    bool grid_warned;   /* overflow said once */
-    bool lamp_loop_all; /* $OAK_CPU_LAMP_LOOP=all: every light at every pixel (tests) */
+    uint32_t grid_lamps_n; /* lamps in this frame's grid */
+    bool grid_ready;       /* this frame's grid is built: shading reads only its cell */
+    bool grid_warned;      /* overflow said once */
+    bool lamp_loop_all;    /* $OAK_CPU_LAMP_LOOP=all: every light at every pixel (tests) */
 } cpu_backend;
 
 /* cpu_mirror.c */

@@ -96,6 +96,7 @@ oak_result _oak_cpu_light_grid(cpu_backend *b) {
             over, OAK_LIGHT_CELL_MAX);
         b->grid_warned = true;
     }
+    b->grid_lamps_n = n;
     b->grid_ready = true;
     return OAK_OK;
 }

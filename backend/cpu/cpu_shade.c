@@ -329,7 +329,7 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
            cell (every light when there is no grid) */
         uint32_t first = v->directional_count, listed = 0, n = v->light_count;
         const uint32_t *cell = NULL;
-        if (b->grid_ready) {
+        if (b->grid_ready && b->grid_lamps_n) { /* no lamps: no cell to look up */
             cell = _oak_cpu_cell_lamps(b, s->px, s->py, s->P, &listed);
             first = ((const oak_gpu_light_grid *)b->grid)->info[0];
             n = first + listed;
