@@ -289,12 +289,56 @@ TEST(frontendOrdersLightsAndCullsLampsToTheFrustum) {
     oak_destroy_renderer(r);
 }
 
+/* 5,000 lamps in front of the camera: the view keeps OAK_MAX_LIGHTS (4,096)
+   of them, crowded cells stop at OAK_LIGHT_CELL_MAX and count the rest as
+   overflow, the same on every backend. */
+TEST(gridHolds4096LampsAndCountsOverflow) {
+    enum { N = 5000 };
+    oak_render_light *l = oak_calloc(N, sizeof *l);
+    CHECK(l != NULL);
+    if (!l) return;
+    g_rng = 99;
+    for (int i = 0; i < N; i++) {
+        l[i] = (oak_render_light){.light = oak_light_defaults(OAK_LIGHT_POINT)};
+        l[i].position[0] = -20 + 40 * frand();
+        l[i].position[1] = 6 * frand();
+        l[i].position[2] = -5 - 40 * frand();
+        l[i].light.range = 3;
+    }
+    uint32_t cpu_overflow = 0;
+    const char *backends[3] = {"cpu", "vulkan", "gl"};
+    for (int b = 0; b < 3; b++) {
+        oak_renderer *r = NULL;
+        oak_renderer_desc rd = {.backend = backends[b], .width = W, .height = H};
+        if (oak_make_renderer(&r, &rd) != OAK_OK) {
+            fprintf(stderr, "  skip %s: %s\n", backends[b], oak_last_error());
+            continue;
+        }
+        oak_frame_input in = {.light_count = N, .lights = l};
+        glm_mat4_identity(in.camera_world);
+        in.camera_world[3][1] = 3;
+        CHECK_OK(oak_renderer_draw(r, &in));
+        oak_light_grid_info info = {0};
+        CHECK_OK(oak_renderer_read_light_grid(r, &info, NULL, NULL));
+        fprintf(stderr, "  %-6s %u lamps in view, %u listings, longest cell %u, overflow %u\n",
+                backends[b], info.lamps, info.listed, info.max_cell, info.overflow);
+        CHECK_EQ_INT(info.lamps, OAK_MAX_LIGHTS);
+        CHECK_EQ_INT(info.max_cell, OAK_LIGHT_CELL_MAX);
+        CHECK(info.overflow > 0);
+        if (b == 0) cpu_overflow = info.overflow;
+        CHECK(fabs((double)info.overflow - (double)cpu_overflow) <= 0.001 * cpu_overflow);
+        oak_destroy_renderer(r);
+    }
+    oak_free(l);
+}
+
 int main(void) {
     oak_test_init(0);
     RUN(frontendOrdersLightsAndCullsLampsToTheFrustum);
     RUN(lampGridListsEveryReachingLampTightly);
     RUN(lampGridMatchesEveryLightLoopOnCpu);
     RUN(sceneFileAndGltfLampsFeedTheGrid);
+    RUN(gridHolds4096LampsAndCountsOverflow);
     oak_shutdown();
     return TEST_SUMMARY();
 }
