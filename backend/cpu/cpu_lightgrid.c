@@ -67,7 +67,7 @@ oak_result _oak_cpu_light_grid(cpu_backend *b) {
         if (!b->grid) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "cpu backend: light grid");
     }
     oak_gpu_light_grid *g = (oak_gpu_light_grid *)b->grid;
-    _oak_gpu_light_grid_fill(g, v, b->width, b->height, v->light_count);
+    _oak_gpu_light_grid_fill(g, v, v->light_count);
     uint32_t first = g->info[0], n = g->info[1] - first;
     uint32_t cap = b->grid_lamp_cap, cap2 = b->grid_scratch_cap;
     if (n && (!OAK_GROW(b->grid_lamps, cap, n * 4) ||

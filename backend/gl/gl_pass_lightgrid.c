@@ -35,7 +35,7 @@ oak_result _oak_gl_pass_lightgrid(_oak_gl_frame *f, const oak_render_view *v, ui
     oak_result r = lightgrid_setup(f);
     if (r) return r;
     oak_gpu_light_grid head;
-    _oak_gpu_light_grid_fill(&head, v, v->width, v->height, lights);
+    _oak_gpu_light_grid_fill(&head, v, lights);
     if ((r = _oak_gl_buffer_upload(&f->grid, 0, &head, sizeof head))) return r;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_LIGHTS, f->lights.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_LIGHT_GRID, f->grid.id);

@@ -69,8 +69,8 @@ void _oak_gpu_material_fill(oak_gpu_material *g, const oak_material_desc *d) {
     g->mode[3] = 0;
 }
 
-void _oak_gpu_light_grid_fill(oak_gpu_light_grid *g, const oak_render_view *v, uint32_t width,
-                              uint32_t height, uint32_t light_count) {
+void _oak_gpu_light_grid_fill(oak_gpu_light_grid *g, const oak_render_view *v,
+                              uint32_t light_count) {
     memset(g, 0, sizeof *g);
     copy_mat(g->view, v->view);
     g->proj[0] = v->proj[0][0], g->proj[1] = v->proj[1][1];
@@ -88,7 +88,6 @@ void _oak_gpu_light_grid_fill(oak_gpu_light_grid *g, const oak_render_view *v, u
     g->slices[0] = g0;
     g->slices[1] = (float)(OAK_LIGHT_GRID_Z - 2) / logf(g1 / g0);
     g->slices[2] = znear, g->slices[3] = zfar;
-    (void)width, (void)height;
     uint32_t first = v->directional_count < light_count ? v->directional_count : light_count;
     g->info[0] = first;
     g->info[1] = light_count;

@@ -17,7 +17,7 @@ void _oak_gpu_material_fill(oak_gpu_material *g, const oak_material_desc *d);
 
 /* The lamp grid's head (everything lightgrid.comp and the resolve read
    besides the lights); overflow starts at 0. */
-void _oak_gpu_light_grid_fill(oak_gpu_light_grid *g, const oak_render_view *v, uint32_t width,
-                              uint32_t height, uint32_t light_count);
+void _oak_gpu_light_grid_fill(oak_gpu_light_grid *g, const oak_render_view *v,
+                              uint32_t light_count);
 
 #endif

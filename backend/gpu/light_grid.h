@@ -1,6 +1,6 @@
 /* The lamp grid's geometry, shared by the CPU build (backend/cpu/
  * cpu_lightgrid.c) and mirrored line for line by shaders/common/light_grid.glsl:
- * a cell's view-space box and the sphere-against-box test that lists a lamp. */
+ * a cell's view-space box and the sphere-against-cell test that lists a lamp. */
 #ifndef OAK_LIGHT_GRID_H
 #define OAK_LIGHT_GRID_H
 

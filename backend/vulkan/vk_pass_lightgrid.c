@@ -29,7 +29,7 @@ void _oak_vk_pass_lightgrid(_oak_vk *vk, _oak_vk_frame *f, VkCommandBuffer cmd,
                             const oak_render_view *v) {
     uint32_t nl = v->light_count < OAK_MAX_LIGHTS ? v->light_count : OAK_MAX_LIGHTS;
     /* written before the submit, which makes host writes visible to the device */
-    _oak_gpu_light_grid_fill(f->grid.mapped, v, vk->width, vk->height, nl);
+    _oak_gpu_light_grid_fill(f->grid.mapped, v, nl);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->pipes[OAK_VK_PIPE_LIGHTGRID]);
     vkCmdDispatch(cmd, (OAK_LIGHT_GRID_CELLS + 63) / 64, 1, 1);
     _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
