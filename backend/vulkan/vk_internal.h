@@ -240,6 +240,7 @@ typedef struct _oak_vk {
     uint32_t keys_capacity;
     uint32_t blend_first, blend_count;
     bool blend_ok, blend_warned; /* the HDR format blends as a colour attachment */
+    bool grid_warned;            /* lamp grid overflow said once */
     double sync_ms;
 } _oak_vk;
 

@@ -28,6 +28,14 @@ void _oak_vk_lightgrid_destroy(_oak_vk *vk) {
 void _oak_vk_pass_lightgrid(_oak_vk *vk, _oak_vk_frame *f, VkCommandBuffer cmd,
                             const oak_render_view *v) {
     uint32_t nl = v->light_count < OAK_MAX_LIGHTS ? v->light_count : OAK_MAX_LIGHTS;
+    /* This slot's last frame has finished (its fence was waited): say once
+       when its cells dropped lamps at OAK_LIGHT_CELL_MAX. */
+    const oak_gpu_light_grid *last = f->grid.mapped;
+    if (last->info[2] && !vk->grid_warned) {
+        oak_log_warn("vulkan: %u lamp listings over %u per cell were dropped (OAK_LIGHT_CELL_MAX)",
+                     last->info[2], OAK_LIGHT_CELL_MAX);
+        vk->grid_warned = true;
+    }
     /* written before the submit, which makes host writes visible to the device */
     _oak_gpu_light_grid_fill(f->grid.mapped, v, nl);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->pipes[OAK_VK_PIPE_LIGHTGRID]);
