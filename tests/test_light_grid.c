@@ -332,6 +332,41 @@ TEST(gridHolds4096LampsAndCountsOverflow) {
     oak_free(l);
 }
 
+/* The CPU build lists the same lamps in the same order for 1, 2 and 7 job
+   threads (one job per depth slice). Restarts the engine: runs last. */
+TEST(cpuGridIsTheSameForAnyThreadCount) {
+    make_lamps();
+    size_t words = (size_t)OAK_LIGHT_GRID_CELLS * (1 + OAK_LIGHT_CELL_MAX);
+    uint32_t *first = oak_alloc(words * 4), *now = oak_alloc(words * 4);
+    CHECK(first && now);
+    const uint32_t threads[3] = {1, 2, 7};
+    for (int t = 0; t < 3 && first && now; t++) {
+        oak_shutdown();
+        oak_test_init(threads[t]);
+        CHECK_EQ_INT(oak_job_threads(), threads[t]);
+        oak_renderer *r = NULL;
+        oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H};
+        CHECK_OK(oak_make_renderer(&r, &rd));
+        if (!r) break;
+        oak_frame_input in = {.light_count = LAMPS, .lights = g_lamps};
+        vec3 eye = {-10, 15, 10}, at = {0, 0, -30}, up = {0, 1, 0};
+        mat4 view;
+        glm_lookat(eye, at, up, view);
+        glm_mat4_inv(view, in.camera_world);
+        CHECK_OK(oak_renderer_draw(r, &in));
+        uint32_t *out = t ? now : first;
+        CHECK_OK(oak_renderer_read_light_grid(r, NULL, out, out + OAK_LIGHT_GRID_CELLS));
+        /* list slots past a cell's count are not part of the grid */
+        for (uint32_t c = 0; c < OAK_LIGHT_GRID_CELLS; c++)
+            for (uint32_t k = out[c]; k < OAK_LIGHT_CELL_MAX; k++)
+                out[OAK_LIGHT_GRID_CELLS + (size_t)c * OAK_LIGHT_CELL_MAX + k] = 0;
+        if (t) CHECK(memcmp(first, now, words * 4) == 0);
+        oak_destroy_renderer(r);
+    }
+    oak_free(first);
+    oak_free(now);
+}
+
 int main(void) {
     oak_test_init(0);
     RUN(frontendOrdersLightsAndCullsLampsToTheFrustum);
@@ -339,6 +374,7 @@ int main(void) {
     RUN(lampGridMatchesEveryLightLoopOnCpu);
     RUN(sceneFileAndGltfLampsFeedTheGrid);
     RUN(gridHolds4096LampsAndCountsOverflow);
+    RUN(cpuGridIsTheSameForAnyThreadCount);
     oak_shutdown();
     return TEST_SUMMARY();
 }
