@@ -1,5 +1,5 @@
 /* The lamp grid read back from each backend (cpu, vulkan, gl; one the machine
- * lacks is skipped, saying why), checked after DIGEST §1.1's light-grid test:
+ * lacks is skipped, saying why), checked after the light-grid test of the ae3d seed engine:
  * 20,000 random points and 256 lamps seen from two cameras; no lamp that
  * reaches a point is missing from that point's cell, and the lists are tight
  * (lamps listed in the points' cells over lamps that reach them <= 1.2).
