@@ -30,6 +30,7 @@ enum cli_option_flag {
     CLI_OPT_WINDOW_CAPTURE = 1u << 13, /* for tests; not in help */
     CLI_OPT_WINDOW_RESIZE = 1u << 14,  /* for tests; not in help */
     CLI_OPT_ASSET_ROOT = 1u << 15,
+    CLI_OPT_DEBUG = 1u << 16,
 };
 
 typedef struct cli_options {
@@ -51,6 +52,7 @@ typedef struct cli_options {
     bool window;                /* --window: show the frames in a GLFW window */
     const char *window_capture; /* --window-capture: the window's last frame as a PNG */
     uint32_t window_resize_w, window_resize_h; /* --window-resize: after the first frame */
+    oak_debug_view debug;                      /* --debug */
 } cli_options;
 
 /* Parses argv[1..] (argv[0] is the command name) accepting the options in
