@@ -30,6 +30,8 @@ typedef struct bench_run {
     uint32_t stage_count;
     series stages[MAX_STAGES];
     uint8_t *pixels; /* last frame, kept for --compare */
+    bool has_grid;   /* the backend's lamp grid of the last frame was read */
+    oak_light_grid_info grid;
 } bench_run;
 
 static void release_run(bench_run *run) {
@@ -90,6 +92,8 @@ static int bench_frame(const cli_options *o, oak_scene *scene, oak_renderer *ren
     series *frame = &run->stages[0];
     oak_stage_timing timings[MAX_STAGES];
     set_camera(o, scene, frames > 1 ? (float)i / (float)(frames - 1) : 0.0f);
+    if (o->world && oak_world_update(scene, o->world, (float)i / 60.0f) != OAK_OK)
+        return _oak_cli_fail(o);
     uint64_t start = oak_time_ns();
     if (oak_scene_draw(scene, renderer) != OAK_OK) return _oak_cli_fail(o);
     frame->ms[frame->count++] = oak_ms_since(start);
@@ -107,6 +111,8 @@ static int bench_frame(const cli_options *o, oak_scene *scene, oak_renderer *ren
 /* Keeps the last picture for --compare and closes the renderer. */
 static int close_backend(const cli_options *o, oak_renderer *renderer, bench_run *run) {
     int status = 0;
+    /* lamps in view, the longest cell list and listings lost to the cap */
+    run->has_grid = oak_renderer_read_light_grid(renderer, &run->grid, NULL, NULL) == OAK_OK;
     if (o->compare) {
         size_t bytes = (size_t)o->width * o->height * 4;
         run->pixels = oak_alloc(bytes);
@@ -150,6 +156,10 @@ static void json_string(const char *s) {
 }
 
 static void json_stages(bench_run *run) {
+    if (run->has_grid)
+        printf("\"lamp_grid\": {\"lamps\": %u, \"listed\": %u, \"max_cell\": %u, "
+               "\"overflow\": %u}, ",
+               run->grid.lamps, run->grid.listed, run->grid.max_cell, run->grid.overflow);
     printf("\"stages\": {");
     for (uint32_t i = 0; i < run->stage_count; i++) {
         double med, p95, max;
@@ -274,6 +284,10 @@ static void report(const cli_options *o, bench_run *runs, uint32_t run_count) {
                subject, runs[i].backend, runs[i].device, o->width, o->height, frames, warmup,
                oak_job_threads());
         print_table(&runs[i]);
+        if (runs[i].has_grid)
+            printf("  lamp grid: %u lamps in view, %u listings, longest cell %u, overflow %u\n",
+                   runs[i].grid.lamps, runs[i].grid.listed, runs[i].grid.max_cell,
+                   runs[i].grid.overflow);
     }
     for (uint32_t i = 1; i < run_count; i++) {
         parity p = compare_pixels(runs[0].pixels, runs[i].pixels, bytes);

@@ -39,6 +39,8 @@ static oak_result draw_window_frame(void *user, uint32_t index, uint32_t width, 
         if (r) return r;
         oak_transform tr = oak_transform_look_at(eye, target);
         oak_scene_set_transform(f->scene, oak_scene_active_camera(f->scene), &tr);
+        r = oak_world_update(f->scene, f->o->world, (float)index / 60.0f);
+        if (r) return r;
     }
     return oak_scene_draw(f->scene, f->renderer);
 }
@@ -87,8 +89,22 @@ static int render(const cli_options *o, oak_scene *scene, oak_renderer *renderer
         status = _oak_cli_fail(o);
         goto done;
     }
+    if (o->debug) {
+        /* the debug colours as they are: no exposure, tone curve or FXAA */
+        oak_post *post = oak_scene_post(scene);
+        *post = (oak_post){.exposure = 1,
+                           .no_tonemap = true,
+                           .no_dither = true,
+                           .no_fxaa = true,
+                           .debug = o->debug};
+    }
     for (uint32_t i = 0; i < frames; i++) {
         uint64_t start = oak_time_ns();
+        /* world time on a fixed 60 Hz tick */
+        if (o->world && oak_world_update(scene, o->world, (float)i / 60.0f) != OAK_OK) {
+            status = _oak_cli_fail(o);
+            goto done;
+        }
         if (oak_scene_draw(scene, renderer) != OAK_OK) {
             status = _oak_cli_fail(o);
             goto done;

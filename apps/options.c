@@ -35,7 +35,9 @@ static const option_spec g_specs[] = {
     {"--window", CLI_OPT_WINDOW, NULL, "show the frames in a window until closed or --frames"},
     {"--window-capture", CLI_OPT_WINDOW_CAPTURE, "FILE.png", NULL},
     {"--window-resize", CLI_OPT_WINDOW_RESIZE, "WxH", NULL},
-    {"--debug", CLI_OPT_DEBUG, "VIEW", "cascades: the sun's shadow cascades in colours"},
+    {"--debug", CLI_OPT_DEBUG, "VIEW",
+     "draw a debug view instead: cascades (the sun's cascades in colours) or clusters (lamps per "
+     "cell)"},
 };
 
 #define SPEC_COUNT (sizeof g_specs / sizeof g_specs[0])
@@ -163,8 +165,12 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
         return _oak_cli_parse_size(o, "--window-resize", v, &o->window_resize_w,
                                    &o->window_resize_h);
     case CLI_OPT_DEBUG:
-        if (strcmp(v, "cascades") != 0) return usage_error(o, "--debug '%s': expected cascades", v);
-        o->debug = OAK_DEBUG_CASCADES;
+        if (strcmp(v, "cascades") == 0)
+            o->debug = OAK_DEBUG_CASCADES;
+        else if (strcmp(v, "clusters") == 0)
+            o->debug = OAK_DEBUG_CLUSTERS;
+        else
+            return usage_error(o, "--debug '%s': expected cascades or clusters", v);
         break;
     }
     if (s->value && !*v) return usage_error(o, "%s: empty value", s->name);

@@ -200,35 +200,73 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
 
 /* ---- lights ------------------------------------------------------------ */
 
+/* A lamp's reach (docs/SHADING.md "Lamp reach"): its range when given, else
+   the distance where its brightest channel's irradiance falls to
+   OAK_LAMP_FLOOR. */
+float _oak_lamp_reach(const oak_light *l) {
+    if (l->range > 0) return l->range;
+    float c = l->color[0] > l->color[1] ? l->color[0] : l->color[1];
+    c = c > l->color[2] ? c : l->color[2];
+    float e = c * l->intensity;
+    return e > 0 ? sqrtf(e / (float)OAK_LAMP_FLOOR) : 0.0f;
+}
+
+static void resolve_light(oak_render_light *l) {
+    if (l->light.type == OAK_LIGHT_DEFAULT) l->light.type = OAK_LIGHT_DIRECTIONAL;
+    if (l->light.type == OAK_LIGHT_SPOT && l->light.outer_cone <= 0)
+        l->light.outer_cone = OAK_PI / 4.0f;
+    float len = glm_vec3_norm(l->direction);
+    if (len > 0)
+        glm_vec3_scale(l->direction, 1.0f / len, l->direction);
+    else
+        l->direction[0] = 0, l->direction[1] = -1, l->direction[2] = 0;
+}
+
+/* Directional lights first, then the lamps whose sphere of reach meets the
+   frustum, each in input order; at most OAK_MAX_LIGHTS. */
 static oak_result build_lights(oak_frontend *fe, const oak_frame_input *in) {
     oak_render_view *v = &fe->view;
     uint32_t n = in->light_count;
-    if (n > OAK_MAX_LIGHTS) {
-        oak_log_warn("frame input: %u lights, drawing the first %u (OAK_MAX_LIGHTS)", n,
-                     OAK_MAX_LIGHTS);
-        n = OAK_MAX_LIGHTS;
-    }
-    if (n && !OAK_GROW(v->lights, fe->light_cap, n)) return OAK_ERROR_OUT_OF_MEMORY;
     v->key_light = -1;
-    for (uint32_t i = 0; i < n; i++) {
-        oak_render_light l = in->lights[i];
-        if (l.light.type == OAK_LIGHT_DEFAULT) l.light.type = OAK_LIGHT_DIRECTIONAL;
-        if (l.light.type == OAK_LIGHT_SPOT && l.light.outer_cone <= 0)
-            l.light.outer_cone = OAK_PI / 4.0f;
-        float len = glm_vec3_norm(l.direction);
-        if (len > 0)
-            glm_vec3_scale(l.direction, 1.0f / len, l.direction);
-        else
-            l.direction[0] = 0, l.direction[1] = -1, l.direction[2] = 0;
-        v->lights[i] = l;
-        /* The key light: the first shadow-casting sun, else the first sun. */
-        if (l.light.type == OAK_LIGHT_DIRECTIONAL) {
-            if (v->key_light < 0 ||
-                (l.light.cast_shadows && !v->lights[v->key_light].light.cast_shadows))
-                v->key_light = (int32_t)i;
+    v->light_count = v->directional_count = 0;
+    if (!n) return OAK_OK;
+    if (!in->lights)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "frame input: %u lights but no array", n);
+    uint32_t want = n < OAK_MAX_LIGHTS ? n : OAK_MAX_LIGHTS;
+    if (!OAK_GROW(v->lights, fe->light_cap, want)) return OAK_ERROR_OUT_OF_MEMORY;
+    vec4 planes[6];
+    oak_frustum_planes(v->view_proj, planes);
+    uint32_t at = 0, dropped = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t i = 0; i < n; i++) {
+            oak_render_light l = in->lights[i];
+            resolve_light(&l);
+            bool dir = l.light.type == OAK_LIGHT_DIRECTIONAL;
+            if (dir != (pass == 0)) continue;
+            if (!dir) {
+                l.light.range = _oak_lamp_reach(&l.light);
+                if (l.light.range <= 0) continue; /* black: lights nothing */
+                if (!oak_frustum_sphere((const vec4 *)planes, l.position, l.light.range)) continue;
+            }
+            if (at == OAK_MAX_LIGHTS) {
+                dropped++;
+                continue;
+            }
+            v->lights[at] = l;
+            /* The key light: the first shadow-casting sun, else the first sun. */
+            if (dir && (v->key_light < 0 ||
+                        (l.light.cast_shadows && !v->lights[v->key_light].light.cast_shadows)))
+                v->key_light = (int32_t)at;
+            at++;
         }
+        if (pass == 0) v->directional_count = at;
     }
-    v->light_count = n;
+    if (dropped && !fe->lights_warned) {
+        oak_log_warn("frame input: %u lights in view, drawing the first %u (OAK_MAX_LIGHTS)",
+                     at + dropped, OAK_MAX_LIGHTS);
+        fe->lights_warned = true;
+    }
+    v->light_count = at;
     return OAK_OK;
 }
 

@@ -17,6 +17,7 @@ typedef struct oak_frontend {
     uint32_t radix_count[65536];
     mat4 last_view_proj;
     bool has_last;
+    bool lights_warned; /* said once that lights past OAK_MAX_LIGHTS were dropped */
 } oak_frontend;
 
 void _oak_frontend_release(oak_frontend *fe);
@@ -27,6 +28,8 @@ oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *input, u
 void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *input);
 /* World-space bounding sphere of a draw; false for a stale mesh. */
 bool _oak_draw_sphere(oak_mesh mesh, mat4 m, float center[3], float *radius);
+/* A lamp's reach in metres (its range, else where it falls to OAK_LAMP_FLOOR). */
+float _oak_lamp_reach(const oak_light *l);
 void _oak_display_to_radiance(const float display[3], const oak_post *post, float out[3]);
 
 #endif

@@ -17,6 +17,9 @@ static const oak_target_info k_targets[OAK_TARGET_COUNT] = {
     [OAK_TARGET_LDR] = {"ldr", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_RGBA8, OAK_TARGET_PER_FRAME},
     [OAK_TARGET_OUTPUT] = {"output", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_RGBA8,
                            OAK_TARGET_PER_FRAME},
+    /* a fixed OAK_GPU_LIGHT_GRID_WORDS, whatever the output's size */
+    [OAK_TARGET_LIGHT_GRID] = {"light_grid", OAK_TARGET_SIZE_ASSETS, OAK_TARGET_BUFFER,
+                               OAK_TARGET_PER_FRAME},
 };
 
 static bool has_shadows(const oak_render_view *v) {
@@ -34,6 +37,15 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
     /* assets whose version moved, then the view block, lights, draw records
        and indirect commands */
     {OAK_PASS_UPLOAD, "upload", {{OAK_TARGET_SCENE, OAK_USE_UPLOAD}}, NULL, {NULL}, false},
+    /* the lamps listed per view cluster from the lights records; every
+       frame, as the resolve reads it even when no lamp is in view (and the
+       CPU takes the spot cone cosines here) */
+    {OAK_PASS_LIGHTGRID,
+     "lightgrid",
+     {SCENE_READ, {OAK_TARGET_LIGHT_GRID, OAK_USE_STORAGE_WRITE}},
+     NULL,
+     {NULL},
+     false},
     /* the key light's casters into its reversed-Z map */
     {OAK_PASS_SHADOW,
      "shadow",
@@ -54,6 +66,7 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
      {SCENE_READ,
       {OAK_TARGET_IDS, OAK_USE_SAMPLED},
       {OAK_TARGET_SHADOW_MAP, OAK_USE_SAMPLED},
+      {OAK_TARGET_LIGHT_GRID, OAK_USE_BUFFER_READ},
       {OAK_TARGET_HDR, OAK_USE_STORAGE_WRITE}},
      NULL,
      {NULL},
@@ -63,6 +76,7 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
      "blend",
      {SCENE_READ,
       {OAK_TARGET_SHADOW_MAP, OAK_USE_SAMPLED},
+      {OAK_TARGET_LIGHT_GRID, OAK_USE_BUFFER_READ},
       {OAK_TARGET_DEPTH, OAK_USE_DEPTH_TEST},
       {OAK_TARGET_HDR, OAK_USE_COLOR_BLEND}},
      has_draws,
@@ -84,8 +98,14 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
      NULL,
      {NULL},
      false},
-    /* read_pixels copies the picture later: only its barrier is here */
-    {OAK_PASS_READBACK, "readback", {{OAK_TARGET_OUTPUT, OAK_USE_COPY_READ}}, NULL, {NULL}, true},
+    /* read_pixels copies the picture later (and read_light_grid the grid):
+       only their barriers are here */
+    {OAK_PASS_READBACK,
+     "readback",
+     {{OAK_TARGET_OUTPUT, OAK_USE_COPY_READ}, {OAK_TARGET_LIGHT_GRID, OAK_USE_HOST_READ}},
+     NULL,
+     {NULL},
+     true},
 };
 
 const oak_pass_row *_oak_pass_table(void) {

@@ -16,6 +16,7 @@ typedef enum oak_target_id {
     OAK_TARGET_HDR,        /* shaded linear colour */
     OAK_TARGET_LDR,        /* RGBA8 after tone mapping and dither */
     OAK_TARGET_OUTPUT,     /* RGBA8 after FXAA: the picture */
+    OAK_TARGET_LIGHT_GRID, /* each lamp cluster's list (oak_gpu_light_grid) */
     OAK_TARGET_COUNT
 } oak_target_id;
 
@@ -64,6 +65,8 @@ typedef enum oak_use {
     OAK_USE_STORAGE_READ,  /* loaded by compute shaders */
     OAK_USE_STORAGE_WRITE, /* written whole by compute shaders */
     OAK_USE_COPY_READ,     /* copied out (read_pixels) */
+    OAK_USE_BUFFER_READ,   /* loaded from a storage buffer by fragment or compute shaders */
+    OAK_USE_HOST_READ,     /* read by the host after the frame (debug read-backs) */
 } oak_use;
 
 static inline bool _oak_use_writes(oak_use u) {

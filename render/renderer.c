@@ -6,6 +6,7 @@
 
 #include "renderer_internal.h"
 #include "core/internal.h"
+#include "shaders/common/oak_gpu.h"
 
 static oak_result try_create(oak_renderer *r, const oak_backend *b) {
     oak_result res = b->create(&r->self, &r->desc);
@@ -148,4 +149,31 @@ const struct oak_render_view *oak_renderer_last_view(const oak_renderer *r) {
 void oak_renderer_size(const oak_renderer *r, uint32_t *width, uint32_t *height) {
     if (width) *width = r->desc.width;
     if (height) *height = r->desc.height;
+}
+
+oak_result oak_renderer_read_light_grid(oak_renderer *r, oak_light_grid_info *info,
+                                        uint32_t *counts, uint32_t *lists) {
+    if (!r->drawn) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "light grid: nothing drawn yet");
+    if (!r->backend->read_light_grid)
+        return oak_error(OAK_ERROR_UNSUPPORTED, "light grid: the %s backend builds none",
+                         r->backend->name);
+    uint32_t *w = oak_alloc(sizeof(uint32_t) * OAK_GPU_LIGHT_GRID_WORDS);
+    if (!w) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "light grid: no memory for the read-back");
+    oak_result res = r->backend->read_light_grid(r->self, w, OAK_GPU_LIGHT_GRID_WORDS);
+    if (res == OAK_OK) {
+        const oak_gpu_light_grid *h = (const oak_gpu_light_grid *)w;
+        const uint32_t *c = w + OAK_GPU_LIGHT_GRID_HEAD_WORDS;
+        oak_light_grid_info in = {.lamps = h->info[1] - h->info[0], .overflow = h->info[2]};
+        for (uint32_t i = 0; i < OAK_LIGHT_GRID_CELLS; i++) {
+            in.listed += c[i];
+            if (c[i] > in.max_cell) in.max_cell = c[i];
+        }
+        if (info) *info = in;
+        if (counts) memcpy(counts, c, sizeof(uint32_t) * OAK_LIGHT_GRID_CELLS);
+        if (lists)
+            memcpy(lists, c + OAK_LIGHT_GRID_CELLS,
+                   sizeof(uint32_t) * OAK_LIGHT_GRID_CELLS * OAK_LIGHT_CELL_MAX);
+    }
+    oak_free(w);
+    return res;
 }

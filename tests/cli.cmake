@@ -45,7 +45,7 @@ oak_cli_test(cliRenderRejectsAbsurdSize ARGS "render|--size|100000x100000" EXIT 
 oak_cli_test(cliRenderRejectsMalformedSize ARGS "render|--size|1280by720" EXIT 2
              ERR "--size '1280by720': expected WxH" ERR_LINES 1)
 oak_cli_test(cliRenderRejectsUnknownDebugView ARGS "render|--debug|clusterz" EXIT 2
-             ERR "--debug 'clusterz': expected cascades" ERR_LINES 1)
+             ERR "--debug 'clusterz': expected cascades or clusters" ERR_LINES 1)
 oak_cli_test(cliRenderDebugCascades
              ARGS "render|--backend|cpu|--size|64x36|--debug|cascades|--out|${CMAKE_BINARY_DIR}/test-out/cli_debug_cascades.png"
              EXIT 0 OUT "cpu \\| .*cli_debug_cascades\\.png")
@@ -70,7 +70,7 @@ oak_cli_test(cliBenchRejectsJsonValue ARGS "bench|--json=yes" EXIT 2
 oak_cli_test(cliRenderRejectsUnknownBackend ARGS "render|--backend|metal|--size|64x36" EXIT 1
              ERR "unknown backend 'metal' \\(compiled in: .*cpu.*\\)" ERR_LINES 1)
 oak_cli_test(cliRenderRejectsUnknownWorld ARGS "render|--world|moon|--size|64x36" EXIT 1
-             ERR "unknown world 'moon' \\(worlds: default, stress\\)" ERR_LINES 1)
+             ERR "unknown world 'moon' \\(worlds: default, stress, lamps\\)" ERR_LINES 1)
 oak_cli_test(cliRenderRejectsMissingSceneFile
              ARGS "render|--scene|tests/data/cli/no_such_scene.json|--size|64x36" EXIT 1
              ERR "no_such_scene\\.json" ERR_LINES 1)
@@ -90,13 +90,19 @@ oak_cli_test(cliHelpListsCommands ARGS "help" EXIT 0 OUT "render.*bench.*info")
 oak_cli_test(cliHelpRenderListsOptions ARGS "help|render" EXIT 0
              OUT "--world NAME.*--scene FILE.*--backend B.*--size WxH.*--frames N.*--out")
 oak_cli_test(cliInfoListsVersionBackendsAndThreads ARGS "info|--threads|3" EXIT 0
-             OUT "oak 0\\.1\\.0\nthreads: 3\nworlds: default, stress\n.*  cpu: available.*  null: available")
+             OUT "oak 0\\.1\\.0\nthreads: 3\nworlds: default, stress, lamps\n.*  cpu: available.*  null: available")
 # caps: the passes and features each backend runs, named by the pass table
 oak_cli_test(cliInfoListsCapsPerBackend ARGS "info" EXIT 0
-             OUT "  cpu: available\n.*    passes: upload shadow raster resolve blend post fxaa readback\n    features: pixels shadow-cache\n  null: available\n.*    passes: none\n    features: none\n")
+             OUT "  cpu: available\n.*    passes: upload lightgrid shadow raster resolve blend post fxaa readback\n    features: pixels shadow-cache\n  null: available\n.*    passes: none\n    features: none\n")
 oak_cli_test(cliRenderNullBackendPrintsOneLine
              ARGS "render|--backend|null|--size|64x36|--out|${CMAKE_BINARY_DIR}/test-out/cli_null.png"
              EXIT 0 OUT "^null \\| [^|]+ \\| 64x36 \\| [0-9.]+ ms/frame \\(median of 1\\) \\| [^\n]*cli_null\\.png\n$")
+oak_cli_test(cliRenderLampsClustersOnCpu
+             ARGS "render|--world|lamps|--backend|cpu|--debug|clusters|--size|64x36|--out|${CMAKE_BINARY_DIR}/test-out/cli_clusters.png"
+             EXIT 0 OUT "^cpu \\| [^|]+ \\| 64x36 \\| [0-9.]+ ms/frame \\(median of 1\\) \\| [^\n]*cli_clusters\\.png\n$")
+oak_cli_test(cliBenchReportsTheLampGrid
+             ARGS "bench|--world|lamps|--backend|cpu|--size|64x36|--frames|2|--warmup|0|--json"
+             EXIT 0 OUT "\"lamp_grid\": {\"lamps\": [0-9]+, \"listed\": [0-9]+, \"max_cell\": [0-9]+, \"overflow\": 0}")
 oak_cli_test(cliBenchJsonIsOneObjectWithFrameStage
              ARGS "bench|--backend|null|--size|64x36|--frames|4|--warmup|1|--json" EXIT 0
              OUT "^{\"world\": \"default\", \"backend\": \"null\", \"device\": \"[^\"]*\", \"size\": \\[64, 36\\], \"frames\": 4, \"warmup\": 1, \"threads\": [0-9]+, \"stages\": {\"frame\": {\"median_ms\": [0-9.]+, \"p95_ms\": [0-9.]+, \"max_ms\": [0-9.]+, \"clock\": \"cpu\"}.*}}\n$")

@@ -2,11 +2,11 @@
  * (test_vulkan_parity.c, test_gl_parity.c): the default world, a materials
  * grid with shadows, mipmapped textures at a grazing angle, alpha cutout,
  * many objects, point and spot lights in fog, BLEND panes, odd-sized
- * textures and the sun's cascades (plain and --debug cascades). The including file defines
- * parity(name, input, scene), which draws the input (or the scene when input is NULL) on its
- * backends and holds them together with parity_compare: at least 99.5% of channels within 2/255 and
- * a mean absolute difference under 0.5/255, figures printed, both images and a diff written on
- * failure. */
+ * textures, the sun's cascades (plain and --debug cascades), 400 lamps and the `lamps` world. The
+ * including file defines parity(name, input, scene), which draws the input (or the scene when input
+ * is NULL) on its backends and holds them together with parity_compare: at least 99.5% of channels
+ * within 2/255 and a mean absolute difference under 0.5/255, figures printed, both images and a
+ * diff written on failure. */
 #ifndef OAK_PARITY_SCENES_H
 #define OAK_PARITY_SCENES_H
 
@@ -108,7 +108,7 @@ typedef struct pscene {
     oak_mesh meshes[MAXD];
     oak_material mats[MAXD];
     mat4 worlds[MAXD];
-    oak_render_light lights[8];
+    oak_render_light lights[512];
     oak_environment env;
     oak_post post;
 } pscene;
@@ -368,7 +368,66 @@ TEST(paritySunCascades) {
     oak_free(s);
 }
 
+/* 400 coloured lamps (reach 3-6 m) over boxes on a plane: the lamp grid
+   and the resolve's per-cell loop on each backend. */
+TEST(parityManyLamps) {
+    pscene *s = pscene_new();
+    if (!s) return;
+    pscene_add(s, shape(OAK_SHAPE_PLANE, 24, 0, 24), material(0.6f, 0.6f, 0.6f, 0, 0.7f), 0, 0, 0);
+    oak_mesh box = shape(OAK_SHAPE_BOX, 0.8f, 1.2f, 0.8f);
+    oak_material bm = material(0.7f, 0.7f, 0.75f, 0, 0.4f);
+    for (int i = 0; i < 16; i++)
+        pscene_add(s, box, bm, -6 + 4.0f * (float)(i % 4), 0.6f, -6 + 4.0f * (float)(i / 4));
+    for (int i = 0; i < 400; i++) {
+        oak_render_light *l = &s->lights[s->in.light_count++];
+        bool spot = i % 3 == 0;
+        *l =
+            (oak_render_light){.light = oak_light_defaults(spot ? OAK_LIGHT_SPOT : OAK_LIGHT_POINT),
+                               .position = {-10 + (float)(i % 20), 0.8f + 0.1f * (float)(i % 7),
+                                            -10 + (float)(i / 20)},
+                               .direction = {0.1f, -1, 0}};
+        l->light.color[0] = 0.3f + 0.7f * (float)(i % 5) / 4;
+        l->light.color[1] = 0.3f + 0.7f * (float)(i % 3) / 2;
+        l->light.color[2] = 0.3f + 0.7f * (float)(i % 7) / 6;
+        l->light.intensity = 0.6f;
+        l->light.range = 3.0f + 0.5f * (float)(i % 7);
+        l->light.inner_cone = 0.3f, l->light.outer_cone = 0.8f;
+    }
+    s->env.ambient_sky[0] = s->env.ambient_sky[1] = s->env.ambient_sky[2] = 0.02f;
+    s->env.ambient_ground[0] = s->env.ambient_ground[1] = s->env.ambient_ground[2] = 0.01f;
+    parity("many_lamps", &s->in, NULL);
+    oak_free(s);
+}
+
+TEST(parityLampsWorld) {
+    oak_scene *scene = NULL;
+    CHECK_OK(oak_make_scene(&scene));
+    if (!scene) return;
+    CHECK_OK(oak_world_build(scene, "lamps"));
+    CHECK_OK(oak_world_update(scene, "lamps", 1.5f));
+    parity("lamps_world", NULL, scene);
+    oak_destroy_scene(scene);
+}
+
+/* --debug clusters: every backend shows the same lamp counts. */
+TEST(parityLampsClustersView) {
+    oak_scene *scene = NULL;
+    CHECK_OK(oak_make_scene(&scene));
+    if (!scene) return;
+    CHECK_OK(oak_world_build(scene, "lamps"));
+    *oak_scene_post(scene) = (oak_post){.exposure = 1,
+                                        .no_tonemap = true,
+                                        .no_dither = true,
+                                        .no_fxaa = true,
+                                        .debug = OAK_DEBUG_CLUSTERS};
+    parity("lamps_clusters", NULL, scene);
+    oak_destroy_scene(scene);
+}
+
 static void parity_run_all(void) {
+    RUN(parityLampsClustersView);
+    RUN(parityManyLamps);
+    RUN(parityLampsWorld);
     RUN(parityDefaultWorld);
     RUN(parityMaterialsGridWithShadows);
     RUN(parityMipmappedTexturesAtGrazingAngle);

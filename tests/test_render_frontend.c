@@ -109,7 +109,13 @@ TEST(frontendPicksTheShadowCastingSunAsKeyLight) {
     in.light_count = 3, in.lights = lights;
     CHECK_OK(oak_renderer_draw(r, &in));
     const oak_render_view *v = oak_renderer_last_view(r);
-    CHECK_EQ_INT(v->key_light, 1);
+    /* the view lists directional lights first: the 50-degree sun is light 0,
+       the point light (input 0) comes last */
+    CHECK_EQ_INT(v->key_light, 0);
+    CHECK(v->lights[0].light.cast_shadows);
+    CHECK_NEAR(v->lights[0].direction[1],
+               -sinf(50.0f * OAK_PI / 180.0f) / glm_vec3_norm(lights[1].direction), 1e-5);
+    CHECK_EQ_INT(v->lights[2].light.type, OAK_LIGHT_POINT);
     CHECK(v->shadows);
     CHECK_EQ_INT(v->cascade_count, OAK_MAX_CASCADES);
     CHECK_NEAR(glm_vec3_norm(v->lights[1].direction), 1.0, 1e-6);

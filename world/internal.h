@@ -9,6 +9,9 @@ oak_result _oak_world_default_build(oak_scene *scene);
 void _oak_world_default_path(float t, float eye[3], float target[3]);
 oak_result _oak_world_stress_build(oak_scene *scene);
 void _oak_world_stress_path(float t, float eye[3], float target[3]);
+oak_result _oak_world_lamps_build(oak_scene *scene);
+oak_result _oak_world_lamps_update(oak_scene *scene, float seconds);
+void _oak_world_lamps_path(float t, float eye[3], float target[3]);
 
 /* An entity with a transform and a mesh renderer; id 0 when out of memory. */
 oak_entity _oak_world_place(oak_scene *scene, const char *name, oak_mesh mesh,

@@ -10,6 +10,7 @@ typedef struct world_entry {
     const char *description;
     oak_result (*build)(oak_scene *scene);
     void (*path)(float t, float eye[3], float target[3]);
+    oak_result (*update)(oak_scene *scene, float seconds); /* NULL: nothing moves */
 } world_entry;
 
 static const world_entry g_worlds[] = {
@@ -19,6 +20,10 @@ static const world_entry g_worlds[] = {
      _oak_world_default_build, _oak_world_default_path},
     {"stress", "100,000 objects on a flat ground: half instanced, half mixed meshes and materials",
      _oak_world_stress_build, _oak_world_stress_path},
+    {"lamps",
+     "a town square at night: building blocks, a fountain, benches and posts under 1,024 "
+     "lamps of many colours, one in eight moving",
+     _oak_world_lamps_build, _oak_world_lamps_path, _oak_world_lamps_update},
 };
 
 #define WORLD_COUNT (sizeof g_worlds / sizeof g_worlds[0])
@@ -57,6 +62,13 @@ oak_result oak_world_camera_path(const char *name, float t, float eye[3], float 
     if (t > 1.0f) t = 1.0f;
     w->path(t, eye, target);
     return OAK_OK;
+}
+
+oak_result oak_world_update(oak_scene *scene, const char *name, float seconds) {
+    const world_entry *w = find_world(name);
+    if (!w) return oak_error(OAK_ERROR_NOT_FOUND, "unknown world '%s'", name ? name : "(null)");
+    if (!scene) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_world_update: scene is NULL");
+    return w->update ? w->update(scene, seconds) : OAK_OK;
 }
 
 /* ---- shared helpers ------------------------------------------------------ */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cpu_internal.h"
+#include "shaders/common/oak_gpu.h"
 
 static char g_device[96];
 
@@ -49,6 +50,10 @@ static void cpu_destroy(void *self) {
     pass_release(&b->opaque);
     pass_release(&b->blend);
     oak_free(b->depth);
+    oak_free(b->grid);
+    oak_free(b->grid_lamps);
+    oak_free(b->grid_scratch);
+    oak_free(b->cones);
     oak_free(b->ids);
     oak_free(b->shadow_map);
     oak_free(b->color);
@@ -94,6 +99,8 @@ static oak_result cpu_create(void **self, const oak_backend_desc *desc) {
     _oak_cpu_post_init();
     const char *serial = getenv("OAK_CPU_SERIAL_MERGE");
     b->serial_merge = serial && serial[0] && serial[0] != '0';
+    const char *loop = getenv("OAK_CPU_LAMP_LOOP");
+    b->lamp_loop_all = loop && strcmp(loop, "all") == 0;
     b->shadow_size = desc && desc->shadow_map_size ? desc->shadow_map_size : OAK_SHADOW_MAP_SIZE;
     oak_result r = cpu_resize(b, desc && desc->width ? desc->width : 1280,
                               desc && desc->height ? desc->height : 720);
@@ -122,10 +129,15 @@ static oak_result cpu_sync(void *self, const oak_render_view *view) {
 /* One run function per row of the pass table (cpu_pass_<name>.c); NULL:
    nothing to do here (read_pixels copies the picture). */
 static const cpu_run_fn k_run[OAK_PASS_COUNT] = {
-    [OAK_PASS_UPLOAD] = _oak_cpu_run_upload, [OAK_PASS_SHADOW] = _oak_cpu_run_shadow,
-    [OAK_PASS_RASTER] = _oak_cpu_run_raster, [OAK_PASS_RESOLVE] = _oak_cpu_run_resolve,
-    [OAK_PASS_BLEND] = _oak_cpu_run_blend,   [OAK_PASS_POST] = _oak_cpu_run_post,
-    [OAK_PASS_FXAA] = _oak_cpu_run_fxaa,     [OAK_PASS_READBACK] = NULL,
+    [OAK_PASS_UPLOAD] = _oak_cpu_run_upload,
+    [OAK_PASS_LIGHTGRID] = _oak_cpu_run_lightgrid,
+    [OAK_PASS_SHADOW] = _oak_cpu_run_shadow,
+    [OAK_PASS_RASTER] = _oak_cpu_run_raster,
+    [OAK_PASS_RESOLVE] = _oak_cpu_run_resolve,
+    [OAK_PASS_BLEND] = _oak_cpu_run_blend,
+    [OAK_PASS_POST] = _oak_cpu_run_post,
+    [OAK_PASS_FXAA] = _oak_cpu_run_fxaa,
+    [OAK_PASS_READBACK] = NULL,
 };
 
 #define CPU_CAPS (OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_SHADOW_CACHE)
@@ -169,6 +181,17 @@ static oak_result cpu_read_pixels(void *self, uint8_t *rgba, size_t size) {
     return OAK_OK;
 }
 
+static oak_result cpu_read_light_grid(void *self, uint32_t *words, size_t count) {
+    cpu_backend *b = self;
+    if (!b->grid_ready)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "cpu backend: no light grid was built");
+    if (count < OAK_GPU_LIGHT_GRID_WORDS)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "cpu backend: light grid needs %u words",
+                         (unsigned)OAK_GPU_LIGHT_GRID_WORDS);
+    memcpy(words, b->grid, sizeof(uint32_t) * OAK_GPU_LIGHT_GRID_WORDS);
+    return OAK_OK;
+}
+
 /* Stages named by the table: a row's parts, then the row itself. */
 static uint32_t cpu_timings(void *self, oak_stage_timing *out, uint32_t max) {
     cpu_backend *b = self;
@@ -195,6 +218,7 @@ static const oak_backend g_cpu = {
     .read_pixels = cpu_read_pixels,
     .timings = cpu_timings,
     .caps = CPU_CAPS,
+    .read_light_grid = cpu_read_light_grid,
 };
 
 const oak_backend *oak_backend_cpu(void) {

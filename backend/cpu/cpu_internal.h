@@ -187,6 +187,18 @@ typedef struct cpu_backend {
     uint64_t shadow_hash[OAK_MAX_CASCADES];
     double stage_ms[OAK_PASS_COUNT];                    /* by pass, parts left out */
     double part_ms[OAK_PASS_COUNT][OAK_PASS_MAX_PARTS]; /* the rows' sub-stages */
+
+    /* the lamp grid (cpu_lightgrid.c), oak_gpu_light_grid's layout */
+    uint32_t *grid;         /* OAK_GPU_LIGHT_GRID_WORDS */
+    float *grid_lamps;      /* per lamp: view-space centre, reach (0: everywhere) */
+    uint32_t *grid_scratch; /* per slice: the lamps its depth range meets */
+    uint32_t grid_lamp_cap, grid_scratch_cap, cone_cap;
+    float *cones; /* per view light: cos(outer cone), cos(inner cone) */
+    uint32_t grid_slice_over[OAK_LIGHT_GRID_Z];
+    uint32_t grid_lamps_n; /* lamps in this frame's grid */
+    bool grid_ready;       /* this frame's grid is built: shading reads only its cell */
+    bool grid_warned;      /* overflow said once */
+    bool lamp_loop_all;    /* $OAK_CPU_LAMP_LOOP=all: every light at every pixel (tests) */
 } cpu_backend;
 
 /* ---- the frame: one run function per row of the pass table -------------- */
@@ -194,6 +206,7 @@ typedef struct cpu_backend {
 /* cpu_pass_<name>.c, walked by cpu_render in table order */
 typedef oak_result (*cpu_run_fn)(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_upload(cpu_backend *b, const oak_render_view *v);
+oak_result _oak_cpu_run_lightgrid(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_shadow(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_raster(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_resolve(cpu_backend *b, const oak_render_view *v);
@@ -275,6 +288,7 @@ float _oak_cpu_mask_alpha(const cpu_backend *b, const cpu_pass *p, const cpu_tri
 typedef struct cpu_surface {
     float P[3], Nv[3], Ng[3], T[4], C[4];
     float uv[2][2], duvdx[2][2], duvdy[2][2];
+    uint32_t px, py; /* the pixel, for its lamp cell */
     bool back;
 } cpu_surface;
 /* Builds the surface of a triangle at pixel (x, y). */
@@ -284,6 +298,7 @@ void _oak_cpu_surface(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx
 void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surface *s, float rgb[3],
                     float *alpha);
 void _oak_cpu_sky(const oak_render_view *v, const float dir[3], float rgb[3]);
+void _oak_cpu_heat(uint32_t lamps, float rgb[3]);
 void _oak_cpu_view_ray(const oak_render_view *v, uint32_t x, uint32_t y, float dir[3]);
 /* the sky of pixels x..x+3 of row y into rgb[12]: _oak_cpu_view_ray and
    _oak_cpu_sky four lanes at a time in SSE2, the same floats */
@@ -294,6 +309,11 @@ void _oak_cpu_sky_row4(const oak_render_view *v, uint32_t x, uint32_t y, float *
 float _oak_cpu_sun_shadow(const cpu_backend *b, const float P[3], const float Ng[3]);
 void _oak_cpu_shadow_setup(cpu_backend *b, const oak_render_view *v); /* once a frame */
 void _oak_cpu_cascade_tint(const oak_render_view *v, const float P[3], float rgb[3]);
+/* cpu_lightgrid.c */
+oak_result _oak_cpu_light_grid(cpu_backend *b);
+/* The lamps (view light indices) listed in the cell of pixel (px, py) at P. */
+const uint32_t *_oak_cpu_cell_lamps(const cpu_backend *b, uint32_t px, uint32_t py,
+                                    const float P[3], uint32_t *count);
 
 /* cpu_resolve.c */
 void _oak_cpu_resolve(cpu_backend *b);

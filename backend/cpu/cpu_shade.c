@@ -7,6 +7,7 @@
 
 #include "cpu_internal.h"
 #include "cpu_sample.h"
+#include "shaders/common/oak_gpu.h"
 
 static float dot3(const float a[3], const float b[3]) {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -31,6 +32,13 @@ static inline float maxf(float a, float b) {
 }
 static inline float minf(float a, float b) {
     return a < b ? a : b;
+}
+
+/* The clusters view's colour for n lamps: a jet ramp, dark blue at 0 and red
+   at OAK_DEBUG_HEAT_MAX and over (shading.glsl's oak_heat). */
+void _oak_cpu_heat(uint32_t n, float rgb[3]) {
+    float t = n >= OAK_DEBUG_HEAT_MAX ? 1.0f : (float)n / (float)OAK_DEBUG_HEAT_MAX;
+    for (int k = 0; k < 3; k++) rgb[k] = clampf(1.5f - fabsf(4.0f * t - (float)(3 - k)), 0, 1);
 }
 
 void _oak_cpu_tri_ctx(const cpu_backend *b, const cpu_pass *p, uint32_t id, cpu_tri_ctx *t) {
@@ -125,6 +133,7 @@ void _oak_cpu_surface(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx
     else
         for (int k = 0; k < 3; k++) s->Nv[k] = t->Ng[k];
     s->back = t->back;
+    s->px = x, s->py = y;
     if (t->back && m->desc.double_sided)
         for (int k = 0; k < 3; k++) s->Nv[k] = -s->Nv[k];
     for (int k = 0; k < 3; k++) s->Ng[k] = t->Ng[k];
@@ -235,6 +244,7 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
     for (int k = 0; k < 4; k++) base[k] = md->base_color[k] * s->C[k] * tb[k];
     *alpha = base[3];
     float col[3];
+    int32_t lamps_here = -1; /* lamps the lamp loop read, for the clusters view */
     if (md->unlit) {
         for (int k = 0; k < 3; k++) col[k] = base[k];
     } else {
@@ -271,18 +281,33 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
         }
         float Lo[3] = {0, 0, 0};
         bool receive = !(t->d->flags & OAK_DRAW_NO_RECEIVE);
-        for (uint32_t i = 0; i < v->light_count; i++) {
+        /* the directional lights, then only the lamps listed in this pixel's
+           cell (every light when there is no grid) */
+        uint32_t first = v->directional_count, listed = 0, n = v->light_count;
+        const uint32_t *cell = NULL;
+        if (b->grid_ready && b->grid_lamps_n) { /* no lamps: no cell to look up */
+            cell = _oak_cpu_cell_lamps(b, s->px, s->py, s->P, &listed);
+            first = ((const oak_gpu_light_grid *)b->grid)->info[0];
+            n = first + listed;
+        }
+        lamps_here = (int32_t)(n - first);
+        for (uint32_t li = 0; li < n; li++) {
+            uint32_t i = cell && li >= first ? cell[li - first] : li;
             const oak_render_light *rl = &v->lights[i];
             const oak_light *l = &rl->light;
             float L[3], E[3], scale;
             if (l->type == OAK_LIGHT_POINT || l->type == OAK_LIGHT_SPOT) {
                 float dv[3] = {rl->position[0] - s->P[0], rl->position[1] - s->P[1],
                                rl->position[2] - s->P[2]};
-                float d2 = dot3(dv, dv), d = sqrtf(d2);
+                float d2 = dot3(dv, dv);
+                /* past its reach a lamp adds nothing (W = 0): skip the rest */
+                if (l->range > 0 && d2 >= l->range * l->range) continue;
+                float d = sqrtf(d2);
                 if (d > 0)
                     for (int k = 0; k < 3; k++) L[k] = dv[k] / d;
                 else
                     L[0] = 0, L[1] = 1, L[2] = 0;
+                if (!(dot3(N, L) > 0)) continue; /* NdotL = 0 adds nothing */
                 float W = 1.0f;
                 if (l->range > 0) {
                     float r = d / l->range, r4 = r * r * r * r;
@@ -291,8 +316,8 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
                 }
                 scale = l->intensity / maxf(d2, 1e-4f) * W;
                 if (l->type == OAK_LIGHT_SPOT) {
-                    float outer = l->outer_cone != 0 ? l->outer_cone : OAK_PI / 4;
-                    float co = cosf(outer), ci = cosf(l->inner_cone);
+                    /* cos(outer), cos(inner) once a frame (cpu_lightgrid.c) */
+                    float co = b->cones[i * 2], ci = b->cones[i * 2 + 1];
                     float cd = -(L[0] * rl->direction[0] + L[1] * rl->direction[1] +
                                  L[2] * rl->direction[2]);
                     float tt = clampf((cd - co) / maxf(ci - co, 1e-4f), 0.0f, 1.0f);
@@ -340,6 +365,10 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
             float emissive = md->emissive[k] * md->emissive_strength * tem[k];
             col[k] = Lo[k] + ambient + emissive;
         }
+    }
+    if (v->post.debug == OAK_DEBUG_CLUSTERS && lamps_here >= 0) {
+        _oak_cpu_heat((uint32_t)lamps_here, rgb);
+        return;
     }
     if (v->env.fog_density > 0) {
         float dv[3] = {s->P[0] - v->camera_pos[0], s->P[1] - v->camera_pos[1],

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gl_gpu.h"
 #include "gl_internal.h"
 
 void _oak_gl_report(const _oak_gl_context *c, char *report, size_t size) {
@@ -123,6 +124,12 @@ static uint32_t gl_timings(void *self, oak_stage_timing *out, uint32_t max) {
     return _oak_gl_frame_timings(self, out, max);
 }
 
+static oak_result gl_read_light_grid(void *self, uint32_t *words, size_t count) {
+    _oak_gl_backend *b = self;
+    oak_result r = _oak_gl_make_current(&b->ctx);
+    return r != OAK_OK ? r : _oak_gl_lightgrid_read(b->frame, words, count);
+}
+
 const oak_backend *oak_backend_gl(void) {
     static const oak_backend b = {"gl",
                                   gl_probe,
@@ -134,6 +141,7 @@ const oak_backend *oak_backend_gl(void) {
                                   gl_render,
                                   gl_read_pixels,
                                   gl_timings,
-                                  OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS};
+                                  OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS,
+                                  gl_read_light_grid};
     return &b;
 }

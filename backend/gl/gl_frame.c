@@ -130,6 +130,7 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     if (f->shadow_fbo) glDeleteFramebuffers(1, &f->shadow_fbo);
     if (f->shadow_tex) glDeleteTextures(1, &f->shadow_tex);
     _oak_gl_resources_release(f);
+    _oak_gl_lightgrid_release(f);
     oak_free(f->draw_data), oak_free(f->cmds), oak_free(f->light_data), oak_free(f->blend_keys);
     oak_free(f);
     b->frame = NULL;
@@ -191,10 +192,15 @@ void _oak_gl_dispatch_output(const _oak_gl_targets *t) {
    nothing to run here (read_pixels copies the picture; its row's barrier
    is still issued). */
 static const _oak_gl_run_fn k_run[OAK_PASS_COUNT] = {
-    [OAK_PASS_UPLOAD] = _oak_gl_run_upload, [OAK_PASS_SHADOW] = _oak_gl_run_shadow,
-    [OAK_PASS_RASTER] = _oak_gl_run_raster, [OAK_PASS_RESOLVE] = _oak_gl_run_resolve,
-    [OAK_PASS_BLEND] = _oak_gl_run_blend,   [OAK_PASS_POST] = _oak_gl_run_post,
-    [OAK_PASS_FXAA] = _oak_gl_run_fxaa,     [OAK_PASS_READBACK] = NULL,
+    [OAK_PASS_UPLOAD] = _oak_gl_run_upload,
+    [OAK_PASS_LIGHTGRID] = _oak_gl_run_lightgrid,
+    [OAK_PASS_SHADOW] = _oak_gl_run_shadow,
+    [OAK_PASS_RASTER] = _oak_gl_run_raster,
+    [OAK_PASS_RESOLVE] = _oak_gl_run_resolve,
+    [OAK_PASS_BLEND] = _oak_gl_run_blend,
+    [OAK_PASS_POST] = _oak_gl_run_post,
+    [OAK_PASS_FXAA] = _oak_gl_run_fxaa,
+    [OAK_PASS_READBACK] = NULL,
 };
 
 /* The pass table top to bottom: barriers from each row's reads and writes

@@ -85,6 +85,8 @@ typedef struct _oak_gl_frame {
     _oak_gl_track track[OAK_TARGET_COUNT];
     GLuint queries[OAK_PASS_COUNT + 1]; /* one before each timed pass, one after */
     bool queries_pending;
+    GLuint prog_lightgrid; /* the lamp grid (gl_pass_lightgrid.c) */
+    _oak_gl_buffer grid;
     double cpu_ms[OAK_PASS_COUNT], gpu_ms[OAK_PASS_COUNT];
 } _oak_gl_frame;
 
@@ -102,6 +104,7 @@ const _oak_gl_mat_slot *_oak_gl_mat_of(const _oak_gl_frame *f, oak_material mate
 /* gl_pass_<name>.c, walked by _oak_gl_frame_render in table order */
 typedef oak_result (*_oak_gl_run_fn)(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_upload(_oak_gl_backend *b, const oak_render_view *v);
+oak_result _oak_gl_run_lightgrid(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_shadow(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_raster(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_resolve(_oak_gl_backend *b, const oak_render_view *v);
@@ -121,5 +124,9 @@ void _oak_gl_dispatch_output(const _oak_gl_targets *t);
    pass, what its reads need of earlier writes; after it, what it wrote. */
 void _oak_gl_track_before(_oak_gl_frame *f, const oak_pass_row *row);
 void _oak_gl_track_after(_oak_gl_frame *f, const oak_pass_row *row);
+
+/* gl_pass_lightgrid.c: the lamp grid's program and buffer, and its read-back */
+void _oak_gl_lightgrid_release(_oak_gl_frame *f);
+oak_result _oak_gl_lightgrid_read(_oak_gl_frame *f, uint32_t *words, size_t count);
 
 #endif

@@ -19,10 +19,13 @@ static GLbitfield use_bit(oak_target_id t, oak_use u) {
         return GL_FRAMEBUFFER_BARRIER_BIT;
     case OAK_USE_SAMPLED:
         return GL_TEXTURE_FETCH_BARRIER_BIT;
+    case OAK_USE_BUFFER_READ:
+        return GL_SHADER_STORAGE_BARRIER_BIT;
     case OAK_USE_STORAGE_READ:
     case OAK_USE_STORAGE_WRITE:
         return is_buffer(t) ? GL_SHADER_STORAGE_BARRIER_BIT : GL_SHADER_IMAGE_ACCESS_BARRIER_BIT;
     case OAK_USE_COPY_READ:
+    case OAK_USE_HOST_READ: /* glGetBufferSubData */
         return GL_BUFFER_UPDATE_BARRIER_BIT;
     default:
         return 0; /* uploads are client copies GL orders itself */

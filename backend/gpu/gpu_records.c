@@ -45,7 +45,8 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
     g->flags[1] = (v->post.no_tonemap ? OAK_GPU_POST_NO_TONEMAP : 0) |
                   (v->post.no_dither ? OAK_GPU_POST_NO_DITHER : 0) |
                   (v->post.no_fxaa ? OAK_GPU_POST_NO_FXAA : 0) |
-                  (v->post.debug == OAK_DEBUG_CASCADES ? OAK_GPU_DEBUG_CASCADES : 0);
+                  (v->post.debug == OAK_DEBUG_CASCADES ? OAK_GPU_DEBUG_CASCADES : 0) |
+                  (v->post.debug == OAK_DEBUG_CLUSTERS ? OAK_GPU_DEBUG_CLUSTERS : 0);
     g->flags[2] = shadow_size;
     g->flags[3] = v->draws.count;
 }
@@ -76,4 +77,28 @@ void _oak_gpu_material_fill(oak_gpu_material *g, const oak_material_desc *d) {
                          (d->unlit ? OAK_GPU_MAT_UNLIT : 0));
     g->mode[2] = d->alpha_cutoff != 0 ? d->alpha_cutoff : (float)OAK_ALPHA_CUTOFF_DEFAULT;
     g->mode[3] = 0;
+}
+
+void _oak_gpu_light_grid_fill(oak_gpu_light_grid *g, const oak_render_view *v,
+                              uint32_t light_count) {
+    memset(g, 0, sizeof *g);
+    copy_mat(g->view, v->view);
+    g->proj[0] = v->proj[0][0], g->proj[1] = v->proj[1][1];
+    g->proj[2] = v->proj[2][0], g->proj[3] = v->proj[2][1];
+    g->proj2[0] = v->proj[3][0], g->proj2[1] = v->proj[3][1];
+    g->proj2[2] = v->ortho ? 1.0f : 0.0f;
+    float znear = v->znear > 0 ? v->znear : 0.1f;
+    float zfar = v->zfar > znear ? v->zfar : znear * 2;
+    /* log slices between g0 and g1 (clamped into the camera's range); slice 0
+       takes what is nearer, the last what is farther */
+    float g0 = (float)OAK_LIGHT_GRID_NEAR > znear ? (float)OAK_LIGHT_GRID_NEAR : znear;
+    float g1 = (float)OAK_LIGHT_GRID_FAR < zfar ? (float)OAK_LIGHT_GRID_FAR : zfar;
+    if (g0 >= zfar) g0 = znear;
+    if (g1 <= g0 * 1.001f) g1 = g0 * 2;
+    g->slices[0] = g0;
+    g->slices[1] = (float)(OAK_LIGHT_GRID_Z - 2) / logf(g1 / g0);
+    g->slices[2] = znear, g->slices[3] = zfar;
+    uint32_t first = v->directional_count < light_count ? v->directional_count : light_count;
+    g->info[0] = first;
+    g->info[1] = light_count;
 }

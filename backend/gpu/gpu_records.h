@@ -17,4 +17,9 @@ void _oak_gpu_light_fill(oak_gpu_light *g, const oak_render_light *l);
 /* Every field but the texture slots (tex[]), which name backend resources. */
 void _oak_gpu_material_fill(oak_gpu_material *g, const oak_material_desc *d);
 
+/* The lamp grid's head (everything lightgrid.comp and the resolve read
+   besides the lights); overflow starts at 0. */
+void _oak_gpu_light_grid_fill(oak_gpu_light_grid *g, const oak_render_view *v,
+                              uint32_t light_count);
+
 #endif

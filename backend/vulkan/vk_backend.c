@@ -195,6 +195,10 @@ static oak_result _oak_vk_render_vt(void *self, const oak_render_view *v) {
     return _oak_vk_render(vk, v);
 }
 
+static oak_result _oak_vk_read_light_grid(void *self, uint32_t *words, size_t count) {
+    return _oak_vk_lightgrid_read(&((_oak_vk_backend *)self)->vk, words, count);
+}
+
 static oak_result _oak_vk_read_pixels(void *self, uint8_t *rgba, size_t size) {
     _oak_vk_backend *b = self;
     _oak_vk *vk = &b->vk;
@@ -314,6 +318,7 @@ static const oak_backend k_vulkan = {
     .read_pixels = _oak_vk_read_pixels,
     .timings = _oak_vk_timings,
     .caps = OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS,
+    .read_light_grid = _oak_vk_read_light_grid,
 };
 
 const oak_backend *oak_backend_vulkan(void) {

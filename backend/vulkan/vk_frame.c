@@ -148,10 +148,15 @@ void _oak_vk_dispatch(_oak_vk *vk, VkCommandBuffer cmd, uint32_t pipe) {
    nothing to record (read_pixels copies the picture; the row's barrier is
    still recorded). */
 static const _oak_vk_run_fn k_run[OAK_PASS_COUNT] = {
-    [OAK_PASS_UPLOAD] = _oak_vk_run_upload, [OAK_PASS_SHADOW] = _oak_vk_run_shadow,
-    [OAK_PASS_RASTER] = _oak_vk_run_raster, [OAK_PASS_RESOLVE] = _oak_vk_run_resolve,
-    [OAK_PASS_BLEND] = _oak_vk_run_blend,   [OAK_PASS_POST] = _oak_vk_run_post,
-    [OAK_PASS_FXAA] = _oak_vk_run_fxaa,     [OAK_PASS_READBACK] = NULL,
+    [OAK_PASS_UPLOAD] = _oak_vk_run_upload,
+    [OAK_PASS_LIGHTGRID] = _oak_vk_run_lightgrid,
+    [OAK_PASS_SHADOW] = _oak_vk_run_shadow,
+    [OAK_PASS_RASTER] = _oak_vk_run_raster,
+    [OAK_PASS_RESOLVE] = _oak_vk_run_resolve,
+    [OAK_PASS_BLEND] = _oak_vk_run_blend,
+    [OAK_PASS_POST] = _oak_vk_run_post,
+    [OAK_PASS_FXAA] = _oak_vk_run_fxaa,
+    [OAK_PASS_READBACK] = NULL,
 };
 
 /* Nothing to draw this frame although the row runs: no barriers either. */

@@ -162,6 +162,7 @@ typedef struct _oak_vk_frame {
     _oak_vk_buffer draws;    /* oak_gpu_draw[]: view draws then casters */
     _oak_vk_buffer indirect; /* VkDrawIndexedIndirectCommand[] */
     _oak_vk_buffer staging;  /* uploads recorded this frame */
+    _oak_vk_buffer grid;     /* the lamp grid (vk_pass_lightgrid.c), host-visible */
     uint64_t staging_used;
     _oak_vk_buffer output; /* packed RGBA8, width*height */
     bool output_valid;
@@ -185,6 +186,7 @@ enum {
     OAK_VK_PIPE_FXAA,
     OAK_VK_PIPE_BLEND, /* BLEND surfaces, back faces culled */
     OAK_VK_PIPE_BLEND_2SIDED,
+    OAK_VK_PIPE_LIGHTGRID,
     OAK_VK_PIPE_COUNT
 };
 #define OAK_VK_VIS_GROUPS 4 /* vis pipelines, in enum order from OAK_VK_PIPE_VIS */
@@ -260,6 +262,7 @@ typedef struct _oak_vk {
     uint32_t keys_capacity;
     uint32_t blend_first, blend_count;
     bool blend_ok, blend_warned; /* the HDR format blends as a colour attachment */
+    bool grid_warned;            /* lamp grid overflow said once */
     double sync_ms;
     _oak_vk_track track[OAK_TARGET_COUNT];
 } _oak_vk;
@@ -327,6 +330,7 @@ void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f);
    recorded into the slot's command buffer by _oak_vk_render in table order */
 typedef oak_result (*_oak_vk_run_fn)(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_upload(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+oak_result _oak_vk_run_lightgrid(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_shadow(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_raster(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_resolve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
@@ -346,6 +350,11 @@ void _oak_vk_dispatch(_oak_vk *vk, VkCommandBuffer cmd, uint32_t pipe);
 void _oak_vk_track_use(_oak_vk *vk, VkCommandBuffer cmd, oak_target_id target, oak_use use);
 void _oak_vk_track_row(_oak_vk *vk, VkCommandBuffer cmd, const oak_pass_row *row);
 void _oak_vk_track_reset(_oak_vk *vk, oak_target_id target);
+
+/* the lamp grid's per-slot buffers and read-back (vk_pass_lightgrid.c) */
+oak_result _oak_vk_lightgrid_create(_oak_vk *vk);
+void _oak_vk_lightgrid_destroy(_oak_vk *vk);
+oak_result _oak_vk_lightgrid_read(_oak_vk *vk, uint32_t *words, size_t count);
 
 /* Keeps loaded Vulkan drivers mapped until exit (vk_pin.c). */
 void _oak_vk_pin_drivers(void);

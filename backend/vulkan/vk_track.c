@@ -46,6 +46,10 @@ static const use_info k_use[] = {
                                VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_IMAGE_LAYOUT_GENERAL},
     [OAK_USE_COPY_READ] = {VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT,
                            VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL},
+    [OAK_USE_BUFFER_READ] = {SHADERS, VK_ACCESS_2_SHADER_STORAGE_READ_BIT,
+                             VK_IMAGE_LAYOUT_UNDEFINED},
+    [OAK_USE_HOST_READ] = {VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT,
+                           VK_IMAGE_LAYOUT_UNDEFINED},
 };
 
 #define WRITES                                                                                     \

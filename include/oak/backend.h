@@ -62,8 +62,11 @@ typedef struct oak_render_view {
     oak_shadow_cascade cascades[OAK_MAX_CASCADES];
     oak_draw_list casters;
 
-    /* lights, key light included */
+    /* lights, key light included: the directional ones first, then the lamps
+       (point and spot) whose reach meets the frustum, each with light.range
+       resolved to its reach (docs/SHADING.md "Lamp reach") */
     uint32_t light_count;
+    uint32_t directional_count; /* lights[0 .. directional_count) are directional */
     oak_render_light *lights;
 
     /* environment resolved to linear radiance */
@@ -77,14 +80,15 @@ typedef struct oak_render_view {
  * (the frame targets each reads and writes, when it runs) are the pass table
  * in render/pass_table.h; docs/ARCHITECTURE.md says how to add one. */
 typedef enum oak_pass_id {
-    OAK_PASS_UPLOAD,   /* assets whose version moved, then the frame's records */
-    OAK_PASS_SHADOW,   /* the key light's casters into its depth map */
-    OAK_PASS_RASTER,   /* visibility buffer: depth + (draw, triangle) */
-    OAK_PASS_RESOLVE,  /* each covered pixel shaded once; the sky where empty */
-    OAK_PASS_BLEND,    /* BLEND surfaces far to near over the resolved frame */
-    OAK_PASS_POST,     /* exposure, ACES, sRGB with dither */
-    OAK_PASS_FXAA,     /* FXAA over what shows (a copy when it is off) */
-    OAK_PASS_READBACK, /* the picture made readable by read_pixels */
+    OAK_PASS_UPLOAD,    /* assets whose version moved, then the frame's records */
+    OAK_PASS_LIGHTGRID, /* lamps listed per view cluster for the resolve */
+    OAK_PASS_SHADOW,    /* the key light's casters into its depth map */
+    OAK_PASS_RASTER,    /* visibility buffer: depth + (draw, triangle) */
+    OAK_PASS_RESOLVE,   /* each covered pixel shaded once; the sky where empty */
+    OAK_PASS_BLEND,     /* BLEND surfaces far to near over the resolved frame */
+    OAK_PASS_POST,      /* exposure, ACES, sRGB with dither */
+    OAK_PASS_FXAA,      /* FXAA over what shows (a copy when it is off) */
+    OAK_PASS_READBACK,  /* the picture made readable by read_pixels */
     OAK_PASS_COUNT
 } oak_pass_id;
 
@@ -134,6 +138,10 @@ typedef struct oak_backend {
     oak_result (*read_pixels)(void *self, uint8_t *rgba, size_t size);
     uint32_t (*timings)(void *self, oak_stage_timing *out, uint32_t max);
     uint64_t caps; /* OAK_CAP_*: the passes it runs and its features */
+    /* Debug read-back of the last frame's lamp grid: OAK_GPU_LIGHT_GRID_WORDS
+       words laid out as shaders/common/oak_gpu.h's oak_gpu_light_grid says.
+       NULL when the backend builds none. */
+    oak_result (*read_light_grid)(void *self, uint32_t *words, size_t count);
 } oak_backend;
 
 /* Each backend exports one of these. */

@@ -21,8 +21,17 @@
 #define OAK_SHADOW_MAP_SIZE     2048         /* default edge of one cascade's map; the atlas is 2x2 */
 #define OAK_SHADOW_DISTANCE     160.0        /* metres of view the sun's cascades cover */
 #define OAK_SHADOW_CASTER_REACH 400.0        /* metres towards the sun casters are kept */
-#define OAK_MAX_LIGHTS          256          /* punctual lights in one view */
-#define OAK_MAX_UV_SETS         2            /* texture coordinate sets per vertex */
+#define OAK_MAX_LIGHTS          4096         /* lights in one view, after culling to the frustum */
+#define OAK_LIGHT_GRID_X        16           /* lamp clusters across the picture */
+#define OAK_LIGHT_GRID_Y        9            /* ... down it */
+#define OAK_LIGHT_GRID_Z        24           /* ... in depth, logarithmic between the two below */
+#define OAK_LIGHT_GRID_NEAR     1.0          /* metres: slice 1 starts here (slice 0 from znear) */
+#define OAK_LIGHT_GRID_FAR      250.0        /* metres: the last slice starts here, runs to zfar */
+#define OAK_LIGHT_GRID_CELLS    (OAK_LIGHT_GRID_X * OAK_LIGHT_GRID_Y * OAK_LIGHT_GRID_Z)
+#define OAK_LIGHT_CELL_MAX      128  /* lamps listed per cell; more are counted as overflow */
+#define OAK_DEBUG_HEAT_MAX      64   /* --debug clusters: this many lamps in a cell shows red */
+#define OAK_LAMP_FLOOR          0.01 /* irradiance where a lamp without a range stops reaching */
+#define OAK_MAX_UV_SETS         2    /* texture coordinate sets per vertex */
 
 /* Limits on input a frame can honour (docs/INPUT.md): past them, OAK_ERROR_LIMIT. */
 #define OAK_MAX_OUTPUT_PIXELS        33177600 /* width x height: 7680x4320, 1.3 GB on the CPU */

@@ -60,6 +60,7 @@ oak_environment oak_environment_defaults(void); /* a clear blue day, no fog */
 typedef enum oak_debug_view {
     OAK_DEBUG_NONE = 0,
     OAK_DEBUG_CASCADES, /* lit surfaces tinted by their sun cascade: red, green, blue, yellow */
+    OAK_DEBUG_CLUSTERS, /* lit surfaces show their cell's lamp count as a heat map */
 } oak_debug_view;
 
 typedef struct oak_post {
@@ -133,6 +134,19 @@ const char *oak_renderer_device(const oak_renderer *r);  /* its device, in words
 void oak_renderer_size(const oak_renderer *r, uint32_t *width, uint32_t *height);
 /* Why `auto` did not take a better backend ("" when it did). */
 const char *oak_renderer_fallback_reason(const oak_renderer *r);
+/* The lamp grid the backend built for the last frame (debug read-back;
+ * slow on GPU backends). counts: OAK_LIGHT_GRID_CELLS lamps per cell, lists:
+ * OAK_LIGHT_CELL_MAX indices into the view's lights per cell, cell c's at
+ * c * OAK_LIGHT_CELL_MAX; either may be NULL. Cell c = x + 16 (y + 9 z): x
+ * across, y down from the top row, z the logarithmic depth slice. */
+typedef struct oak_light_grid_info {
+    uint32_t lamps;    /* lamps in the view after culling */
+    uint32_t listed;   /* sum of the cells' list lengths */
+    uint32_t max_cell; /* the longest list */
+    uint32_t overflow; /* listings dropped by OAK_LIGHT_CELL_MAX */
+} oak_light_grid_info;
+oak_result oak_renderer_read_light_grid(oak_renderer *r, oak_light_grid_info *info,
+                                        uint32_t *counts, uint32_t *lists);
 /* The view the last draw built, for tests and tools. */
 const struct oak_render_view *oak_renderer_last_view(const oak_renderer *r);
 

@@ -18,6 +18,9 @@ oak_result oak_world_build(oak_scene *scene, const char *name);
 /* The world's benchmark camera at t in [0, 1] along its path (eye and the
  * point it looks at). */
 oak_result oak_world_camera_path(const char *name, float t, float eye[3], float target[3]);
+/* Moves what the named world moves by itself (lamps, ...) to its state at
+ * `seconds` of world time; worlds that stand still do nothing. */
+oak_result oak_world_update(oak_scene *scene, const char *name, float seconds);
 
 #ifdef __cplusplus
 }

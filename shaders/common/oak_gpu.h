@@ -65,7 +65,8 @@
 #define OAK_B_OUTPUT            11 /* uint[]: RGBA8 after FXAA */
 #define OAK_B_TEXTURES          12 /* sampler2DArray[OAK_GPU_TEXTURE_CLASSES], one per size class */
 #define OAK_GPU_TEXTURE_CLASSES 16
-#define OAK_B_COUNT             (OAK_B_TEXTURES + OAK_GPU_TEXTURE_CLASSES)
+#define OAK_B_LIGHT_GRID        28 /* oak_gpu_light_grid, then counts and lists (lightgrid.comp) */
+#define OAK_B_COUNT             29
 
 #define OAK_GPU_GROUP 8 /* compute passes run 8 x 8 pixel groups */
 
@@ -73,7 +74,8 @@
 #define OAK_GPU_POST_NO_TONEMAP 1u
 #define OAK_GPU_POST_NO_DITHER  2u
 #define OAK_GPU_POST_NO_FXAA    4u
-#define OAK_GPU_DEBUG_CASCADES  8u /* --debug cascades */
+#define OAK_GPU_DEBUG_CASCADES  8u  /* --debug cascades */
+#define OAK_GPU_DEBUG_CLUSTERS  16u /* --debug clusters: lamps per cell as a heat map */
 
 /* oak_gpu_material.mode.y */
 #define OAK_GPU_MAT_DOUBLE_SIDED 1u
@@ -113,6 +115,23 @@ OAK_STRUCT(oak_gpu_light) {
     OAK_F4(cone);      /* cos(outer), cos(inner) */
 }
 OAK_END(oak_gpu_light);
+
+/* The lamp grid's head; the buffer goes on with OAK_LIGHT_GRID_CELLS counts
+ * (cell x + 16 (y + 9 z), row y = 0 at the top) and then OAK_LIGHT_CELL_MAX
+ * light indices per cell. The host writes the head, lightgrid.comp the rest. */
+OAK_STRUCT(oak_gpu_light_grid) {
+    OAK_M4(view);   /* world to view; the camera looks down -z */
+    OAK_F4(proj);   /* the projection's P00, P11, P20, P21 (column, row) */
+    OAK_F4(proj2);  /* P30, P31, 1 when orthographic, 0 */
+    OAK_F4(slices); /* grid near g0, (OAK_LIGHT_GRID_Z - 2) / ln(g1 / g0), znear, zfar:
+                       slice k in 1..Z-1 starts at g0 exp((k - 1) / slices.y) */
+    OAK_U4(info);   /* first lamp (lights before it are directional), light count,
+                       lamp listings dropped at the cap (overflow), 0 */
+}
+OAK_END(oak_gpu_light_grid);
+#define OAK_GPU_LIGHT_GRID_HEAD_WORDS 32 /* sizeof(oak_gpu_light_grid) / 4 */
+#define OAK_GPU_LIGHT_GRID_WORDS                                                                   \
+    (OAK_GPU_LIGHT_GRID_HEAD_WORDS + OAK_LIGHT_GRID_CELLS * (1 + OAK_LIGHT_CELL_MAX))
 
 OAK_STRUCT(oak_gpu_draw) {
     OAK_M4(world);

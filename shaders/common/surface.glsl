@@ -9,6 +9,7 @@
 #include "common/bindings.glsl"
 #include "common/textures.glsl"
 #include "common/shading.glsl"
+#include "common/light_grid.glsl"
 
 OAK_BINDING(OAK_B_SHADOW) uniform sampler2D shadow_map; // the 2 x 2 cascade atlas
 
@@ -183,7 +184,12 @@ vec4 oak_shade_pixel(uint draw, uint tri, ivec2 px) {
         vec3 diffuse = basec.rgb * (1.0 - metallic);
         vec3 Lo = vec3(0.0);
         uint key = view.size.w;
-        for (uint i = 0u; i < view.size.z; i++) {
+        // the directional lights, then only the lamps listed in this pixel's cell
+        uint cell = oak_grid_cell(px, P);
+        uint first = grid_first, n = first + grid_words[cell];
+        uint list = uint(OAK_LIGHT_GRID_CELLS) + cell * uint(OAK_LIGHT_CELL_MAX) - first;
+        for (uint li = 0u; li < n; li++) {
+            uint i = li < first ? li : grid_words[list + li];
             vec3 Ei, L;
             oak_light_at(i, P, Ei, L);
             if (i + 1u == key && view.flags.x != 0u && (d.info.w & 2u) == 0u)
@@ -191,6 +197,11 @@ vec4 oak_shade_pixel(uint draw, uint tri, ivec2 px) {
             Lo += oak_brdf(N, V, L, diffuse, F0, alpha) * Ei;
         }
         colour = Lo + oak_ambient(N, V, diffuse, F0, roughness, ao) + emissive;
+        if ((view.flags.y & OAK_GPU_DEBUG_CLUSTERS) != 0u) {
+            // the clusters view: a jet ramp of the lamps read, as _oak_cpu_heat
+            float t = min(float(n - first) / float(OAK_DEBUG_HEAT_MAX), 1.0);
+            return vec4(clamp(1.5 - abs(4.0 * t - vec3(3.0, 2.0, 1.0)), 0.0, 1.0), basec.a);
+        }
     }
     float fog = view.camera_pos.w;
     if (fog > 0.0) {
