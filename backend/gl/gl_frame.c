@@ -44,9 +44,10 @@ oak_result _oak_gl_frame_programs(GLuint out[8]) {
     const char *vs = oak_gl_src_vis_vert, *fs = oak_gl_src_vis_frag;
     oak_result r = program(&out[0], "vis", false, false, vs, fs, NULL);
     if (!r) r = program(&out[1], "vis-masked", false, true, vs, fs, NULL);
-    if (!r) r = program(&out[2], "shadow", true, false, vs, NULL, NULL);
+    const char *svs = oak_gl_src_shadow_vert; /* the atlas, clip distances on */
+    if (!r) r = program(&out[2], "shadow", true, false, svs, NULL, NULL);
     if (!r)
-        r = program(&out[3], "shadow-masked", true, true, vs, oak_gl_src_shadow_masked_frag, NULL);
+        r = program(&out[3], "shadow-masked", true, true, svs, oak_gl_src_shadow_masked_frag, NULL);
     if (!r) r = program(&out[4], "resolve", false, false, NULL, NULL, oak_gl_src_resolve_comp);
     if (!r) r = program(&out[5], "post", false, false, NULL, NULL, oak_gl_src_post_comp);
     if (!r) r = program(&out[6], "fxaa", false, false, NULL, NULL, oak_gl_src_fxaa_comp);

@@ -9,6 +9,9 @@
 static const uint32_t k_vis_vert[] =
 #include "shaders/vis.vert.h"
     ;
+static const uint32_t k_shadow_vert[] =
+#include "shaders/shadow.vert.h"
+    ;
 static const uint32_t k_vis_frag[] =
 #include "shaders/vis.frag.h"
     ;
@@ -206,15 +209,16 @@ oak_result _oak_vk_pipelines_create(_oak_vk *vk) {
     oak_result r = _oak_vk_layouts(vk);
     if (r) return r;
     VkShaderModule vert = VK_NULL_HANDLE, frag = VK_NULL_HANDLE, frag_masked = VK_NULL_HANDLE,
-                   shadow_masked = VK_NULL_HANDLE;
+                   shadow_masked = VK_NULL_HANDLE, svert = VK_NULL_HANDLE;
     if (!(r = _oak_vk_module(vk, k_vis_vert, sizeof k_vis_vert, &vert)) &&
+        !(r = _oak_vk_module(vk, k_shadow_vert, sizeof k_shadow_vert, &svert)) &&
         !(r = _oak_vk_module(vk, k_vis_frag, sizeof k_vis_frag, &frag)) &&
         !(r = _oak_vk_module(vk, k_shadow_masked_frag, sizeof k_shadow_masked_frag,
                              &shadow_masked))) {
         frag_masked = frag;
         VkPipeline *p = vk->pipes;
-        (void)(!(r = _oak_vk_raster(vk, vert, frag, true, false, true, &p[OAK_VK_PIPE_SHADOW])) &&
-               !(r = _oak_vk_raster(vk, vert, shadow_masked, true, true, true,
+        (void)(!(r = _oak_vk_raster(vk, svert, frag, true, false, true, &p[OAK_VK_PIPE_SHADOW])) &&
+               !(r = _oak_vk_raster(vk, svert, shadow_masked, true, true, true,
                                     &p[OAK_VK_PIPE_SHADOW_MASKED])) &&
                !(r = _oak_vk_raster(vk, vert, frag, false, false, false, &p[OAK_VK_PIPE_VIS])) &&
                !(r = _oak_vk_raster(vk, vert, frag, false, false, true,
@@ -236,6 +240,7 @@ oak_result _oak_vk_pipelines_create(_oak_vk *vk) {
                               &vk->pipes[OAK_VK_PIPE_BLEND_2SIDED]);
     if (blend) vkDestroyShaderModule(vk->device, blend, NULL);
     if (vert) vkDestroyShaderModule(vk->device, vert, NULL);
+    if (svert) vkDestroyShaderModule(vk->device, svert, NULL);
     if (frag) vkDestroyShaderModule(vk->device, frag, NULL);
     if (shadow_masked) vkDestroyShaderModule(vk->device, shadow_masked, NULL);
     if (r) return r;
