@@ -77,12 +77,48 @@ oak_result oak_read_file(const char *path, void **data, size_t *size) {
     return OAK_OK;
 }
 
+/* Outputs go to regular files (or a character device such as /dev/null):
+   opened non-blocking so a FIFO without a reader fails at once instead of
+   blocking, checked with fstat, and only then truncated and written. */
 oak_result oak_write_file(const char *path, const void *data, size_t size) {
-    FILE *f = fopen(path, "wb");
-    if (!f) return oak_error(OAK_ERROR_IO, "%s: cannot create: %s", path, strerror(errno));
-    size_t put = fwrite(data, 1, size, f);
-    int closed = fclose(f);
-    if (put != size || closed != 0)
+    int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        if (errno == ENXIO) /* O_NONBLOCK on a FIFO nobody reads */
+            return oak_error(OAK_ERROR_IO, "%s: is a FIFO (named pipe), not a file", path);
+        if (errno == EISDIR) return oak_error(OAK_ERROR_IO, "%s: is a directory, not a file", path);
+        return oak_error(OAK_ERROR_IO, "%s: cannot create: %s", path, strerror(errno));
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return oak_error(OAK_ERROR_IO, "%s: cannot examine: %s", path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) { /* a FIFO with a reader, a socket */
+        close(fd);
+        return oak_error(OAK_ERROR_IO, "%s: is %s, not a file", path, not_a_file(st.st_mode));
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if ((S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0) || flags < 0 ||
+        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        int e = errno;
+        close(fd);
+        return oak_error(OAK_ERROR_IO, "%s: cannot write: %s", path, strerror(e));
+    }
+    const uint8_t *p = data;
+    size_t left = size;
+    while (left) {
+        ssize_t n = write(fd, p, left);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            int e = n < 0 ? errno : EIO;
+            close(fd);
+            return oak_error(OAK_ERROR_IO, "%s: write failed: %s", path, strerror(e));
+        }
+        p += n;
+        left -= (size_t)n;
+    }
+    if (close(fd) != 0)
         return oak_error(OAK_ERROR_IO, "%s: write failed: %s", path, strerror(errno));
     return OAK_OK;
 }

@@ -34,7 +34,14 @@ oak_cli_test(cliViewRejectsFifo ARGS "view|${OAK_BAD_OUT}/cli.fifo" EXIT 1
 oak_cli_test(cliRenderRejectsFifoScene
              ARGS "render|--scene|${OAK_BAD_OUT}/cli.fifo|--backend|null|--size|32x18" EXIT 1
              ERR "cli\\.fifo: is a FIFO" ERR_LINES 1)
-set_tests_properties(cliViewRejectsFifo cliRenderRejectsFifoScene PROPERTIES
+# An output FIFO nobody reads must not block the write either.
+oak_cli_test(cliRenderRejectsFifoOut
+             ARGS "render|--backend|null|--size|32x18|--out|${OAK_BAD_OUT}/cli.fifo" EXIT 1
+             ERR "cli\\.fifo: is a FIFO \\(named pipe\\), not a file" ERR_LINES 1)
+oak_cli_test(cliRenderRejectsDirectoryOut
+             ARGS "render|--backend|null|--size|32x18|--out|${OAK_BAD_OUT}" EXIT 1
+             ERR "is a directory, not a file" ERR_LINES 1)
+set_tests_properties(cliViewRejectsFifo cliRenderRejectsFifoScene cliRenderRejectsFifoOut PROPERTIES
                      FIXTURES_REQUIRED cli_fifo TIMEOUT 60)
 
 # ---- the asset root -----------------------------------------------------------
