@@ -7,17 +7,12 @@
 #include <oak/gltf.h>
 #include <oak/oak.h>
 
+#include "fuzz_init.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static int initialized;
-    if (!initialized) {
-        oak_engine_desc d = {0};
-        d.log_level = OAK_LOG_NONE;
-        d.threads = 1;
-        if (oak_init(&d) != OAK_OK) abort();
-        initialized = 1;
-    }
+    fuzz_init_once();
     oak_gltf_desc desc = {.no_assets = true, .no_images = true};
     oak_gltf *g = NULL;
     if (oak_gltf_load_memory(&g, data, size, NULL, &desc) == OAK_OK) {

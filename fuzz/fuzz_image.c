@@ -9,17 +9,12 @@
 
 #include <oak/oak.h>
 
+#include "fuzz_init.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static int initialized;
-    if (!initialized) {
-        oak_engine_desc d = {0};
-        d.log_level = OAK_LOG_NONE;
-        d.threads = 1;
-        if (oak_init(&d) != OAK_OK) abort();
-        initialized = 1;
-    }
+    fuzz_init_once();
     uint32_t w, h;
     bool is_float;
     void *pixels = NULL;

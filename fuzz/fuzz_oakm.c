@@ -9,19 +9,14 @@
 #include <oak/gltf.h>
 #include <oak/oak.h>
 
+#include "fuzz_init.h"
+
 #define HEADER 32
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static int initialized;
-    if (!initialized) {
-        oak_engine_desc d = {0};
-        d.log_level = OAK_LOG_NONE;
-        d.threads = 1;
-        if (oak_init(&d) != OAK_OK) abort();
-        initialized = 1;
-    }
+    fuzz_init_once();
     if (size >= HEADER && memcmp(data, "OAKMODEL", 8) == 0) data += HEADER, size -= HEADER;
     uint8_t *cache = malloc(HEADER + size);
     if (!cache) return 0;

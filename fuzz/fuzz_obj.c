@@ -7,19 +7,14 @@
 
 #include <oak/oak.h>
 
+#include "fuzz_init.h"
+
 #include "fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static int initialized;
-    if (!initialized) {
-        oak_engine_desc d = {0};
-        d.log_level = OAK_LOG_NONE;
-        d.threads = 1;
-        if (oak_init(&d) != OAK_OK) abort();
-        initialized = 1;
-    }
+    fuzz_init_once();
     static const char mark[] = "\n#%MTL\n";
     size_t obj = size;
     for (size_t i = 0; i + sizeof mark - 1 <= size; i++)

@@ -7,26 +7,19 @@
 #include <oak/oak.h>
 
 #include "fuzz_file.h"
+#include "fuzz_init.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static int initialized;
-    if (!initialized) {
-        oak_engine_desc d = {0};
-        d.log_level = OAK_LOG_NONE;
-        d.threads = 1;
-        if (oak_init(&d) != OAK_OK) abort();
-        initialized = 1;
-    }
+    fuzz_init_once();
     oak_scene *scene = NULL;
     if (oak_scene_load(&scene, fuzz_write("scene.json", data, size)) == OAK_OK) {
         oak_scene_update_transforms(scene);
         oak_destroy_scene(scene);
         /* The scene's meshes, materials and textures stay in the registry;
            a fresh engine returns them, so memory stays flat across runs. */
-        oak_shutdown();
-        initialized = 0;
+        fuzz_shutdown();
     }
     return 0;
 }
