@@ -7,6 +7,15 @@
 string(REPLACE "|" ";" argv "${ARGS}")
 execute_process(COMMAND ${OAK} ${argv} RESULT_VARIABLE status OUTPUT_VARIABLE out
                 ERROR_VARIABLE err)
+# Under xvfb-run the X server sometimes is not accepting yet when the window
+# opens (seen once in CI-sized runs on the 2-core machine: "Failed to open
+# display :100" right after the previous Xvfb test): one more try after a
+# second. A test that expects no display fails the same way twice.
+if(NOT "${status}" STREQUAL "${EXIT}" AND err MATCHES "Failed to open display")
+  execute_process(COMMAND ${CMAKE_COMMAND} -E sleep 1)
+  execute_process(COMMAND ${OAK} ${argv} RESULT_VARIABLE status OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err)
+endif()
 set(failed "")
 if(NOT "${status}" STREQUAL "${EXIT}")
   string(APPEND failed "exit status ${status}, wanted ${EXIT}\n")
