@@ -29,4 +29,19 @@ oak_entity _oak_world_camera(oak_scene *scene, const oak_camera *cam, const floa
 float _oak_world_grey_card_exposure(float white_radiance);
 float _oak_luminance(const float rgb[3]);
 
+/* Stable integer and [0, 1) hashes of item i: recipes scatter and tint with
+   them, so a world is the same on every run and machine. */
+static inline uint32_t _oak_world_hash_u32(uint32_t x) {
+    x ^= x >> 16;
+    x *= 0x7FEB352Du;
+    x ^= x >> 15;
+    x *= 0x846CA68Bu;
+    x ^= x >> 16;
+    return x;
+}
+
+static inline float _oak_world_hash01(uint32_t i, uint32_t salt) {
+    return (float)(_oak_world_hash_u32(i * 0x9E3779B9u + salt) >> 8) * (1.0f / 16777216.0f);
+}
+
 #endif

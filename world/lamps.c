@@ -16,25 +16,12 @@
 #define SQUARE       60.0f
 #define PATH_RADIUS  22.0f
 
-static uint32_t hash_u32(uint32_t x) {
-    x ^= x >> 16;
-    x *= 0x7FEB352Du;
-    x ^= x >> 15;
-    x *= 0x846CA68Bu;
-    x ^= x >> 16;
-    return x;
-}
-
-static float hash01(uint32_t i, uint32_t salt) {
-    return (float)(hash_u32(i * 0x9E3779B9u + salt) >> 8) * (1.0f / 16777216.0f);
-}
-
 /* A lamp's resting place: its grid point, jittered, 2.5-4.5 m up. */
 static void lamp_home(uint32_t i, float p[3]) {
     float half = 0.5f * (LAMP_GRID - 1) * LAMP_SPACING;
-    p[0] = (float)(i % LAMP_GRID) * LAMP_SPACING - half + hash01(i, 1) - 0.5f;
-    p[1] = 2.5f + 2.0f * hash01(i, 2);
-    p[2] = (float)(i / LAMP_GRID) * LAMP_SPACING - half + hash01(i, 3) - 0.5f;
+    p[0] = (float)(i % LAMP_GRID) * LAMP_SPACING - half + _oak_world_hash01(i, 1) - 0.5f;
+    p[1] = 2.5f + 2.0f * _oak_world_hash01(i, 2);
+    p[2] = (float)(i / LAMP_GRID) * LAMP_SPACING - half + _oak_world_hash01(i, 3) - 0.5f;
 }
 
 static oak_result material(oak_material *out, float r, float g, float b, float rough,
@@ -71,8 +58,9 @@ static oak_result add_buildings_and_props(oak_scene *scene) {
     /* blocks on the four sides, 8 m deep, 6-16 m tall, gaps for streets */
     for (uint32_t i = 0; i < 24 && !r; i++) {
         uint32_t side = i / 6, k = i % 6;
-        float along = -SQUARE * 0.5f + 5.0f + 10.0f * (float)k, h = 6.0f + 10.0f * hash01(i, 7);
-        float w = 8.0f - 2.0f * hash01(i, 8), off = SQUARE * 0.5f + 4.0f;
+        float along = -SQUARE * 0.5f + 5.0f + 10.0f * (float)k,
+              h = 6.0f + 10.0f * _oak_world_hash01(i, 7);
+        float w = 8.0f - 2.0f * _oak_world_hash01(i, 8), off = SQUARE * 0.5f + 4.0f;
         float x = side < 2 ? along : (side == 2 ? -off : off);
         float z = side < 2 ? (side == 0 ? -off : off) : along;
         r = place(scene, mbox, wall, x, 0.5f * h, z, side < 2 ? w : 8, h, side < 2 ? 8 : w);
@@ -93,17 +81,17 @@ static oak_result add_buildings_and_props(oak_scene *scene) {
 
 static oak_result add_lamps(oak_scene *scene) {
     for (uint32_t i = 0; i < LAMP_GRID * LAMP_GRID; i++) {
-        bool spot = hash01(i, 4) < 0.3f;
+        bool spot = _oak_world_hash01(i, 4) < 0.3f;
         oak_light l = oak_light_defaults(spot ? OAK_LIGHT_SPOT : OAK_LIGHT_POINT);
         /* a saturated hue mixed a third towards white */
-        float h = hash01(i, 5);
+        float h = _oak_world_hash01(i, 5);
         for (int c = 0; c < 3; c++) {
             float k = fmodf((float)(5 - 2 * c) + h * 6.0f, 6.0f);
             float v = 1.0f - fmaxf(0.0f, fminf(fminf(k, 4.0f - k), 1.0f));
             l.color[c] = 0.33f + 0.67f * v;
         }
-        l.intensity = spot ? 10.0f : 3.0f + 3.0f * hash01(i, 6);
-        l.range = 5.0f + 3.0f * hash01(i, 9);
+        l.intensity = spot ? 10.0f : 3.0f + 3.0f * _oak_world_hash01(i, 6);
+        l.range = 5.0f + 3.0f * _oak_world_hash01(i, 9);
         l.inner_cone = 0.35f, l.outer_cone = 0.7f;
         char name[32];
         snprintf(name, sizeof name, "lamp_%u", i);
@@ -168,7 +156,8 @@ oak_result _oak_world_lamps_update(oak_scene *scene, float seconds) {
         if (!e.id) continue; /* removed by the user: nothing to move */
         float p[3], below[3];
         lamp_home(i, p);
-        float a = 2.0f * OAK_PI * (seconds / (6.0f + 4.0f * hash01(i, 10)) + hash01(i, 11));
+        float a = 2.0f * OAK_PI *
+                  (seconds / (6.0f + 4.0f * _oak_world_hash01(i, 10)) + _oak_world_hash01(i, 11));
         p[0] += MOVER_RADIUS * cosf(a), p[2] += MOVER_RADIUS * sinf(a);
         below[0] = p[0] + 0.01f, below[1] = 0, below[2] = p[2];
         oak_transform t = oak_transform_look_at(p, below);

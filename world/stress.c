@@ -14,19 +14,6 @@
 #define ORBIT_RADIUS   420.0f
 #define ORBIT_HEIGHT   70.0f
 
-static uint32_t hash_u32(uint32_t x) {
-    x ^= x >> 16;
-    x *= 0x7FEB352Du;
-    x ^= x >> 15;
-    x *= 0x846CA68Bu;
-    x ^= x >> 16;
-    return x;
-}
-
-static float hash01(uint32_t i, uint32_t salt) {
-    return (float)(hash_u32(i * 0x9E3779B9u + salt) >> 8) * (1.0f / 16777216.0f);
-}
-
 /* A saturated colour around the hue wheel, linear. */
 static void hue_color(float h, float rgb[3]) {
     for (int c = 0; c < 3; c++) {
@@ -95,14 +82,17 @@ oak_result _oak_world_stress_build(oak_scene *scene) {
     for (uint32_t i = 0; i < GRID_X * GRID_Z; i++) {
         uint32_t gx = i % GRID_X, gz = i / GRID_X;
         bool instanced = gz < GRID_Z / 2;
-        uint32_t mesh = instanced ? 0 : hash_u32(i) % MESH_KINDS;
-        oak_material mat = instanced ? shared : mats[hash_u32(i ^ 0x5bd1e995u) % MATERIAL_KINDS];
-        float scale = 0.6f + 0.8f * hash01(i, 1);
+        uint32_t mesh = instanced ? 0 : _oak_world_hash_u32(i) % MESH_KINDS;
+        oak_material mat =
+            instanced ? shared : mats[_oak_world_hash_u32(i ^ 0x5bd1e995u) % MATERIAL_KINDS];
+        float scale = 0.6f + 0.8f * _oak_world_hash01(i, 1);
         t = oak_transform_identity();
-        t.position[0] = ((float)gx - 0.5f * (GRID_X - 1)) * SPACING + (hash01(i, 2) - 0.5f);
-        t.position[2] = ((float)gz - 0.5f * (GRID_Z - 1)) * SPACING + (hash01(i, 3) - 0.5f);
+        t.position[0] =
+            ((float)gx - 0.5f * (GRID_X - 1)) * SPACING + (_oak_world_hash01(i, 2) - 0.5f);
+        t.position[2] =
+            ((float)gz - 0.5f * (GRID_Z - 1)) * SPACING + (_oak_world_hash01(i, 3) - 0.5f);
         t.position[1] = 0.5f * scale; /* every shape is about 1 m tall at scale 1 */
-        float half = OAK_PI * hash01(i, 4);
+        float half = OAK_PI * _oak_world_hash01(i, 4);
         t.rotation[1] = sinf(half);
         t.rotation[3] = cosf(half);
         t.scale[0] = t.scale[1] = t.scale[2] = scale;
