@@ -76,6 +76,9 @@ typedef struct oak_post {
 enum oak_draw_flags {
     OAK_DRAW_NO_SHADOW = 1u << 0,  /* does not cast into shadow maps */
     OAK_DRAW_NO_RECEIVE = 1u << 1, /* ignores shadows falling on it */
+    /* a mover: drawn over the cached static shadow layers every frame
+       instead of into them (skinned, morphed or animated draws) */
+    OAK_DRAW_MOVING = 1u << 2,
 };
 
 /* A light placed in the world. */
