@@ -12,8 +12,13 @@
 static const char *fuzz_dir(void) {
     static char dir[64];
     if (!dir[0]) {
-        snprintf(dir, sizeof dir, "/tmp/oak-fuzz-XXXXXX");
-        if (!mkdtemp(dir)) abort();
+        /* memory-backed where there is one: a file written per run on a
+           disk-backed /tmp cost more than the loaders it feeds */
+        snprintf(dir, sizeof dir, "/dev/shm/oak-fuzz-XXXXXX");
+        if (!mkdtemp(dir)) {
+            snprintf(dir, sizeof dir, "/tmp/oak-fuzz-XXXXXX");
+            if (!mkdtemp(dir)) abort();
+        }
     }
     return dir;
 }

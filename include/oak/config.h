@@ -37,8 +37,15 @@
 #define OAK_MAX_OUTPUT_PIXELS        33177600 /* width x height: 7680x4320, 1.3 GB on the CPU */
 #define OAK_MAX_POLYGON_CORNERS      1024     /* corners of one OBJ face (fan-triangulated) */
 #define OAK_MAX_SHAPE_SEGMENTS       1024     /* segments (and rings) of a procedural shape */
-#define OAK_MAX_SHAPE_VERTICES       1048576  /* vertices of one procedural shape */
-#define OAK_MAX_SCENE_SHAPE_VERTICES 2097152  /* a scene file's shapes together */
+/* The fuzz build (fuzz/CMakeLists.txt) sets the two shape budgets lower so a
+   valid scene of giant heightfields costs milliseconds, not seconds, a run:
+   the same checks, met sooner. */
+#ifndef OAK_MAX_SHAPE_VERTICES
+#define OAK_MAX_SHAPE_VERTICES 1048576 /* vertices of one procedural shape */
+#endif
+#ifndef OAK_MAX_SCENE_SHAPE_VERTICES
+#define OAK_MAX_SCENE_SHAPE_VERTICES 2097152 /* a scene file's shapes together */
+#endif
 #define OAK_MAX_RECIPE_OCTAVES       16       /* fBm octaves of a heightfield recipe */
 
 /* The sun's cascades (docs/SHADING.md "Shadow"); biases in texels of the
