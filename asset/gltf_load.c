@@ -364,27 +364,7 @@ static oak_result load_nodes(gltf_ctx *c) {
         }
         i++;
     }
-    /* With one parent each, a cycle is a walk up that never reaches a root.
-       Each node is walked once (marks: 1 on this walk, 2 reaches a root, 3
-       reaches a cycle), so a 10^5-node chain costs 10^5 steps, not 10^10. */
-    uint8_t *mark = _oak_gltf_scratch(c, g->node_count + 1);
-    uint32_t *walk = _oak_gltf_scratch(c, sizeof(uint32_t) * (g->node_count + 1));
-    if (!mark || !walk) return _oak_gltf_oom(c);
-    memset(mark, 0, g->node_count + 1);
-    for (i = 0; i < g->node_count; i++) {
-        uint32_t n = 0;
-        int32_t p = (int32_t)i;
-        while (p >= 0 && !mark[p]) {
-            mark[p] = 1;
-            walk[n++] = (uint32_t)p;
-            p = g->nodes[p].parent;
-        }
-        uint8_t verdict = p < 0 || mark[p] == 2 ? 2 : 3;
-        while (n) mark[walk[--n]] = verdict;
-        if (verdict == 3)
-            return oak_error(OAK_ERROR_PARSE, "%s: nodes[%u] is part of a cycle of children",
-                             c->file, i);
-    }
+    /* cycles among single parents: _oak_gltf_validate, after the load */
     return OAK_OK;
 }
 
