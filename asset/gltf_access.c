@@ -4,6 +4,7 @@
  * and stride is checked before a byte is read. */
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "gltf_internal.h"
@@ -157,6 +158,24 @@ oak_result _oak_gltf_object(gltf_ctx *c, const cJSON *obj, const char *path, con
 
 /* ---- URIs ------------------------------------------------------------------ */
 
+void _oak_gltf_warn(gltf_ctx *c, const char *fmt, ...) {
+    char line[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    oak_log_warn("%s", line);
+    c->g->warning_count++;
+}
+
+void _oak_gltf_clamp(gltf_ctx *c, const char *path, const char *key, float *v, float lo, float hi) {
+    float to = *v < lo ? lo : *v > hi ? hi : *v;
+    if (to == *v) return;
+    _oak_gltf_warn(c, "%s: %s.%s %.9g is outside [%g, %g]; %g is used", c->file, path, key,
+                   (double)*v, (double)lo, (double)hi, (double)to);
+    *v = to;
+}
+
 static int b64_value(uint8_t ch) {
     if (ch >= 'A' && ch <= 'Z') return ch - 'A';
     if (ch >= 'a' && ch <= 'z') return ch - 'a' + 26;
@@ -198,15 +217,44 @@ static int hex_value(char ch) {
     return -1;
 }
 
+/* %XX escapes decoded into scratch (NUL-terminated; *size excludes it). */
+static oak_result percent_decode(gltf_ctx *c, const char *text, const char *path, char **out,
+                                 size_t *size) {
+    (void)path;
+    size_t n = strlen(text), k = 0;
+    char *o = _oak_gltf_scratch(c, n + 1);
+    if (!o) return _oak_gltf_oom(c);
+    for (size_t i = 0; i < n; i++) {
+        if (text[i] == '%' && i + 2 < n + 1 && hex_value(text[i + 1]) >= 0 &&
+            hex_value(text[i + 2]) >= 0) {
+            o[k++] = (char)(hex_value(text[i + 1]) * 16 + hex_value(text[i + 2]));
+            i += 2;
+        } else {
+            o[k++] = text[i];
+        }
+    }
+    o[k] = 0;
+    *out = o;
+    *size = k;
+    return OAK_OK;
+}
+
 oak_result _oak_gltf_uri_bytes(gltf_ctx *c, const char *uri, const char *path, const uint8_t **data,
                                size_t *size) {
     if (strncmp(uri, "data:", 5) == 0) {
         const char *comma = strchr(uri, ',');
-        const char *b64 = strstr(uri, ";base64,");
-        if (!comma || !b64 || b64 + 7 != comma)
-            return oak_error(OAK_ERROR_UNSUPPORTED, "%s: %s.uri is a data: URI without base64",
-                             c->file, path);
-        return decode_base64(c, comma + 1, path, data, size);
+        if (!comma)
+            return oak_error(OAK_ERROR_PARSE, "%s: %s.uri is a data: URI without a comma", c->file,
+                             path);
+        if (comma - uri >= 7 && strncmp(comma - 7, ";base64", 7) == 0)
+            return decode_base64(c, comma + 1, path, data, size);
+        /* RFC 2397 without ";base64": the bytes are the text, %XX-escaped */
+        _oak_gltf_warn(c, "%s: %s.uri is a percent-encoded data: URI, not base64; decoded", c->file,
+                       path);
+        char *text;
+        oak_result pr = percent_decode(c, comma + 1, path, &text, size);
+        if (!pr) *data = (const uint8_t *)text;
+        return pr;
     }
     if (!c->base)
         return oak_error(OAK_ERROR_UNSUPPORTED,
@@ -216,20 +264,10 @@ oak_result _oak_gltf_uri_bytes(gltf_ctx *c, const char *uri, const char *path, c
         return oak_error(OAK_ERROR_UNSUPPORTED, "%s: %s.uri \"%.64s\" is not a local file", c->file,
                          path, uri);
     /* Percent-decode: URIs escape spaces and such in file names. */
-    size_t n = strlen(uri);
-    char *rel = _oak_gltf_scratch(c, n + 1);
-    if (!rel) return _oak_gltf_oom(c);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (uri[i] == '%' && i + 2 < n + 1 && hex_value(uri[i + 1]) >= 0 &&
-            hex_value(uri[i + 2]) >= 0) {
-            rel[k++] = (char)(hex_value(uri[i + 1]) * 16 + hex_value(uri[i + 2]));
-            i += 2;
-        } else {
-            rel[k++] = uri[i];
-        }
-    }
-    rel[k] = 0;
+    char *rel;
+    size_t k;
+    oak_result pr = percent_decode(c, uri, path, &rel, &k);
+    if (pr) return pr;
     if (k != strlen(rel))
         return oak_error(OAK_ERROR_PARSE, "%s: %s.uri decodes to a NUL byte", c->file, path);
     char full[4096], why[512];
@@ -286,8 +324,12 @@ oak_result _oak_gltf_load_buffers(gltf_ctx *c) {
             data = c->glb_bin;
             size = c->glb_bin_size;
         } else {
-            return oak_error(OAK_ERROR_PARSE, "%s: %s has no uri and there is no GLB BIN chunk",
-                             c->file, path);
+            /* valid glTF when nothing reads it; a read fails (check_fit, view_bytes) */
+            _oak_gltf_warn(c,
+                           "%s: %s has no uri and no GLB BIN chunk; ignored while nothing reads it",
+                           c->file, path);
+            data = NULL;
+            size = len;
         }
         if (size < len)
             return oak_error(OAK_ERROR_PARSE, "%s: %s.byteLength %u exceeds its %zu bytes of data",
@@ -327,6 +369,13 @@ oak_result _oak_gltf_load_buffers(gltf_ctx *c) {
     return r;
 }
 
+static oak_result no_data(gltf_ctx *c, const char *path, uint32_t view) {
+    return oak_error(OAK_ERROR_PARSE,
+                     "%s: %s reads bufferViews[%u], whose buffers[%u] has no data (no uri, no GLB "
+                     "BIN chunk)",
+                     c->file, path, view, c->views[view].buffer);
+}
+
 oak_result _oak_gltf_view_bytes(gltf_ctx *c, uint32_t view, const char *path, const uint8_t **data,
                                 size_t *size) {
     if (view >= c->view_count)
@@ -334,6 +383,7 @@ oak_result _oak_gltf_view_bytes(gltf_ctx *c, uint32_t view, const char *path, co
                          "%s: %s.bufferView %u is past the end of bufferViews (%u)", c->file, path,
                          view, c->view_count);
     const gltf_view *v = &c->views[view];
+    if (!c->buffers[v->buffer].data) return no_data(c, path, view);
     *data = c->buffers[v->buffer].data + v->offset;
     *size = v->length;
     return OAK_OK;
@@ -386,6 +436,7 @@ static uint32_t type_comps(const char *t, uint32_t *rows, uint32_t *cols) {
 static oak_result check_fit(gltf_ctx *c, const char *path, uint32_t view, size_t offset,
                             size_t stride, uint32_t count, size_t elem) {
     const gltf_view *v = &c->views[view];
+    if (!c->buffers[v->buffer].data) return no_data(c, path, view);
     uint64_t need = (uint64_t)offset + (uint64_t)stride * (count - 1) + elem;
     if (need > v->length)
         return oak_error(OAK_ERROR_PARSE,

@@ -5,6 +5,7 @@
 
 #include <stb/stb_image.h>
 
+#include "core/internal.h"
 #include "gltf_internal.h"
 #include "image_format.h"
 
@@ -13,6 +14,7 @@ typedef struct image_job {
     size_t size;
     uint8_t *rgba; /* stb's buffer until copied into the model */
     int w, h;
+    bool skipped; /* a format oak does not read: its textures are left out */
 } image_job;
 
 static void decode_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
@@ -20,6 +22,7 @@ static void decode_job(void *user, uint32_t begin, uint32_t end, uint32_t worker
     image_job *jobs = user;
     for (uint32_t i = begin; i < end; i++) {
         int comp;
+        if (jobs[i].skipped) continue;
         jobs[i].rgba = stbi_load_from_memory(jobs[i].bytes, (int)jobs[i].size, &jobs[i].w,
                                              &jobs[i].h, &comp, 4);
     }
@@ -66,9 +69,27 @@ oak_result _oak_gltf_load_images(gltf_ctx *c) {
         char where[1024];
         snprintf(where, sizeof where, "%s: %s", c->file, path);
         _oak_image_info info;
-        if ((r = _oak_image_probe(&info, jobs[i].bytes, jobs[i].size, where))) return r;
-        if (info.kind == _OAK_IMAGE_HDR || jobs[i].size > 0x7fffffff)
-            return oak_error(OAK_ERROR_UNSUPPORTED, "%s: %s is not a PNG or JPEG", c->file, path);
+        _oak_error_quiet(true); /* an unread format is a warning; the rest is reported below */
+        r = _oak_image_probe(&info, jobs[i].bytes, jobs[i].size, where);
+        _oak_error_quiet(false);
+        if (r == OAK_ERROR_UNSUPPORTED || (!r && info.kind == _OAK_IMAGE_HDR)) {
+            /* Forgiving: a format oak does not read (WebP, KTX2, a PNM...)
+               drops the textures that use it, not the model (docs/GLTF.md).
+               A PNG or JPEG that is damaged still fails below. */
+            char why[512];
+            if (r)
+                snprintf(why, sizeof why, "%s", oak_last_error());
+            else
+                snprintf(why, sizeof why, "%s is a Radiance HDR image", where);
+            _oak_gltf_warn(c, "%s; oak reads PNG and JPEG here: textures using it are left out",
+                           why);
+            jobs[i].skipped = true;
+            i++;
+            continue;
+        }
+        if (r) return oak_error(r, "%s", oak_last_error());
+        if (jobs[i].size > 0x7fffffff)
+            return oak_error(OAK_ERROR_LIMIT, "%s: %s is over 2 GiB", c->file, path);
         if (info.kind == _OAK_IMAGE_PNG &&
             (r = _oak_png_check_stream(&info, jobs[i].bytes, jobs[i].size, where)))
             return r;
@@ -80,6 +101,7 @@ oak_result _oak_gltf_load_images(gltf_ctx *c) {
     oak_parallel_for(n, 1, decode_job, jobs);
     r = OAK_OK;
     for (i = 0; i < n; i++) {
+        if (jobs[i].skipped) continue;
         if (!jobs[i].rgba) {
             if (!r) r = oak_error(OAK_ERROR_PARSE, "%s: images[%u] failed to decode", c->file, i);
             continue;

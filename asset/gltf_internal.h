@@ -24,8 +24,8 @@ typedef struct _oak_gltf_mem {
 } _oak_gltf_mem;
 
 typedef struct gltf_buffer {
-    const uint8_t *data;
-    size_t size; /* the declared byteLength (data holds at least this) */
+    const uint8_t *data; /* NULL: the buffer has no data (reading it fails) */
+    size_t size;         /* the declared byteLength (data holds at least this) */
 } gltf_buffer;
 
 typedef struct gltf_view {
@@ -56,8 +56,15 @@ typedef struct gltf_ctx {
     gltf_buffer *buffers;
     gltf_view *views;
     const cJSON *accessors;
-    size_t decoded; /* bytes taken through _oak_gltf_alloc and _oak_gltf_scratch */
+    size_t decoded;         /* bytes taken through _oak_gltf_alloc and _oak_gltf_scratch */
+    uint8_t *light_skipped; /* per light: a type oak does not know (nodes drop it) */
 } gltf_ctx;
+
+/* A forgiving rule's one-line warning (docs/GLTF.md "Forgiving rules"),
+   counted in oak_gltf.warning_count. */
+void _oak_gltf_warn(gltf_ctx *c, const char *fmt, ...) OAK_PRINTF(2, 3);
+/* *v clamped into [lo, hi], with a warning naming path.key when it moved. */
+void _oak_gltf_clamp(gltf_ctx *c, const char *path, const char *key, float *v, float lo, float hi);
 
 /* Memory. */
 void *_oak_gltf_alloc(gltf_ctx *c, size_t size);   /* zeroed, in the model arena */

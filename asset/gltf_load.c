@@ -156,6 +156,25 @@ static oak_result load_tex_ref(gltf_ctx *c, const cJSON *mat, const char *mpath,
     return OAK_OK;
 }
 
+/* Factors outside the ranges glTF gives them, clamped with a warning: a
+   metallic of 1.0000001 from an exporter's float round trip means 1. */
+static void clamp_material(gltf_ctx *c, const char *path, const char *pp, oak_gltf_material *gm) {
+    oak_material_desc *d = &gm->desc;
+    char key[32];
+    for (int k = 0; k < 4; k++) {
+        snprintf(key, sizeof key, "baseColorFactor[%d]", k);
+        _oak_gltf_clamp(c, pp, key, &d->base_color[k], 0, 1);
+    }
+    _oak_gltf_clamp(c, pp, "metallicFactor", &d->metallic, 0, 1);
+    _oak_gltf_clamp(c, pp, "roughnessFactor", &d->roughness, 0, 1);
+    for (int k = 0; k < 3; k++) {
+        snprintf(key, sizeof key, "emissiveFactor[%d]", k);
+        _oak_gltf_clamp(c, path, key, &d->emissive[k], 0, 1);
+    }
+    _oak_gltf_clamp(c, path, "alphaCutoff", &d->alpha_cutoff, 0, 1e30f);
+    _oak_gltf_clamp(c, path, "occlusionTexture.strength", &d->occlusion_strength, 0, 1);
+}
+
 static oak_result load_materials(gltf_ctx *c) {
     oak_gltf *g = c->g;
     tex_info *tex = NULL;
@@ -221,6 +240,7 @@ static oak_result load_materials(gltf_ctx *c) {
                              "%s: %s.alphaMode \"%.16s\" is not OPAQUE, MASK or BLEND", c->file,
                              path, alpha);
         if ((r = _oak_gltf_float(c, m, path, "alphaCutoff", 0.5f, &d->alpha_cutoff))) return r;
+        clamp_material(c, path, pp, gm);
         if ((r = _oak_gltf_bool(c, m, path, "doubleSided", &d->double_sided))) return r;
         if ((r = _oak_gltf_object(c, m, path, "extensions", &ext))) return r;
         if (ext) {
@@ -234,6 +254,7 @@ static oak_result load_materials(gltf_ctx *c) {
             if (es &&
                 (r = _oak_gltf_float(c, es, ep, "emissiveStrength", 1, &d->emissive_strength)))
                 return r;
+            if (es) _oak_gltf_clamp(c, ep, "emissiveStrength", &d->emissive_strength, 0, 1e30f);
         }
     }
     return OAK_OK;
@@ -294,6 +315,7 @@ static oak_result load_nodes(gltf_ctx *c) {
             if (lp && (r = _oak_gltf_index(c, lp, ep, "light", g->light_count,
                                            "KHR_lights_punctual.lights", &n->light)))
                 return r;
+            if (n->light >= 0 && c->light_skipped[n->light]) n->light = -1;
         }
         float t[3] = {0, 0, 0}, q[4] = {0, 0, 0, 1}, s[3] = {1, 1, 1};
         if ((r = _oak_gltf_floats(c, o, path, "translation", 3, t))) return r;
@@ -389,10 +411,13 @@ static oak_result load_scenes(gltf_ctx *c) {
     if (!cJSON_IsObject(s))
         return oak_error(OAK_ERROR_PARSE, "%s: %s must be an object", c->file, path);
     if ((r = _oak_gltf_array(c, s, path, "nodes", &nodes, &g->root_count))) return r;
-    g->roots = _oak_gltf_alloc(c, sizeof(uint32_t) * (g->root_count + 1));
-    uint8_t *seen = _oak_gltf_scratch(c, g->node_count + 1);
-    if (!g->roots || !seen) return _oak_gltf_oom(c);
-    memset(seen, 0, g->node_count + 1);
+    uint32_t listed_count = g->root_count;
+    g->roots = _oak_gltf_alloc(c, sizeof(uint32_t) * (listed_count + 1));
+    uint32_t *list = _oak_gltf_scratch(c, sizeof(uint32_t) * (listed_count + 1));
+    /* marks per node: 1 listed by the scene, 2 a root already taken; so 10^5
+       entries stay linear */
+    uint8_t *mark = _oak_gltf_scratch(c, g->node_count + 1);
+    if (!g->roots || !list || !mark) return _oak_gltf_oom(c);
     uint32_t k = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, nodes) {
@@ -400,14 +425,38 @@ static oak_result load_scenes(gltf_ctx *c) {
         if (d < 0 || d >= g->node_count || d != floor(d))
             return oak_error(OAK_ERROR_PARSE, "%s: %s.nodes[%u] is not a node index", c->file, path,
                              k);
-        if (g->nodes[(uint32_t)d].parent >= 0)
-            return oak_error(OAK_ERROR_PARSE, "%s: %s.nodes[%u] = %u is not a root node", c->file,
-                             path, k, (uint32_t)d);
-        if (seen[(uint32_t)d]) /* a mark per node: 10^5 roots stay linear */
-            return oak_error(OAK_ERROR_PARSE, "%s: %s.nodes[%u] repeats node %u", c->file, path, k,
-                             (uint32_t)d);
-        seen[(uint32_t)d] = 1;
-        g->roots[k++] = (uint32_t)d;
+        list[k++] = (uint32_t)d;
+        mark[(uint32_t)d] |= 1;
+    }
+    /* Forgiving: exporters list child nodes (and repeat nodes) in a scene;
+       each is drawn once, under its parent (docs/GLTF.md). */
+    g->root_count = 0;
+    for (k = 0; k < listed_count; k++) {
+        uint32_t n = list[k], top = n, steps = 0;
+        int32_t listed_above = -1;
+        while (g->nodes[top].parent >= 0 && steps++ <= g->node_count) {
+            top = (uint32_t)g->nodes[top].parent;
+            if (listed_above < 0 && (mark[top] & 1)) listed_above = (int32_t)top;
+        }
+        if (steps > g->node_count) continue; /* a cycle: the validator names it */
+        if (listed_above >= 0) {
+            _oak_gltf_warn(c, "%s: %s.nodes[%u] = %u has a parent; drawn once, under node %d",
+                           c->file, path, k, n, listed_above);
+            continue;
+        }
+        if (top != n)
+            _oak_gltf_warn(c,
+                           "%s: %s.nodes[%u] = %u has a parent; drawn under it, from its root "
+                           "node %u",
+                           c->file, path, k, n, top);
+        if (mark[top] & 2) {
+            if (top == n)
+                _oak_gltf_warn(c, "%s: %s.nodes[%u] repeats node %u; drawn once", c->file, path, k,
+                               n);
+            continue;
+        }
+        mark[top] |= 2;
+        g->roots[g->root_count++] = top;
     }
     return OAK_OK;
 }
@@ -527,7 +576,8 @@ static oak_result load_lights(gltf_ctx *c) {
                                    &g->light_count)))
         return r;
     g->lights = _oak_gltf_alloc(c, sizeof(oak_gltf_light) * g->light_count);
-    if (!g->lights) return _oak_gltf_oom(c);
+    c->light_skipped = _oak_gltf_scratch(c, g->light_count + 1);
+    if (!g->lights || !c->light_skipped) return _oak_gltf_oom(c);
     uint32_t i = 0;
     const cJSON *o;
     char path[96], sp[112];
@@ -547,9 +597,14 @@ static oak_result load_lights(gltf_ctx *c) {
             l->type = OAK_GLTF_LIGHT_POINT;
         else if (type && strcmp(type, "spot") == 0)
             l->type = OAK_GLTF_LIGHT_SPOT;
-        else
-            return oak_error(OAK_ERROR_PARSE, "%s: %s.type must be directional, point or spot",
-                             c->file, path);
+        else {
+            /* kept (indices stay) but dark and placed by no node */
+            _oak_gltf_warn(c, "%s: %s.type \"%.24s\" is not directional, point or spot; skipped",
+                           c->file, path, type ? type : "");
+            c->light_skipped[i - 1] = 1;
+            l->type = OAK_GLTF_LIGHT_POINT;
+            continue;
+        }
         l->color[0] = l->color[1] = l->color[2] = 1;
         if ((r = _oak_gltf_floats(c, o, path, "color", 3, l->color))) return r;
         if ((r = _oak_gltf_float(c, o, path, "intensity", 1, &l->intensity))) return r;
@@ -562,6 +617,16 @@ static oak_result load_lights(gltf_ctx *c) {
             ((r = _oak_gltf_float(c, spot, sp, "innerConeAngle", 0, &l->inner_cone)) ||
              (r = _oak_gltf_float(c, spot, sp, "outerConeAngle", OAK_PI / 4, &l->outer_cone))))
             return r;
+        _oak_gltf_clamp(c, path, "intensity", &l->intensity, 0, 1e30f);
+        if (l->range < 0 || (l->range == 0 && cJSON_GetObjectItemCaseSensitive(o, "range"))) {
+            _oak_gltf_warn(c, "%s: %s.range %g is not positive; the lamp's reach is used", c->file,
+                           path, (double)l->range);
+            l->range = 0;
+        }
+        if (spot) {
+            _oak_gltf_clamp(c, sp, "outerConeAngle", &l->outer_cone, 1e-4f, OAK_PI / 2);
+            _oak_gltf_clamp(c, sp, "innerConeAngle", &l->inner_cone, 0, l->outer_cone);
+        }
     }
     return OAK_OK;
 }
@@ -789,9 +854,9 @@ oak_result _oak_gltf_finish_bounds(oak_gltf *g) {
 void oak_gltf_summary(const oak_gltf *g, char *out, size_t size) {
     snprintf(out, size,
              "%s: %u nodes, %u meshes, %u primitives, %u materials, %u textures, %u skins, "
-             "%u clips",
+             "%u clips, %u warnings",
              g->path ? g->path : "model", g->node_count, g->mesh_count, g->primitive_count,
-             g->material_count, g->texture_count, g->skin_count, g->clip_count);
+             g->material_count, g->texture_count, g->skin_count, g->clip_count, g->warning_count);
 }
 
 /* ---- entry points ------------------------------------------------------------------ */

@@ -165,7 +165,11 @@ endif()
 # ---- glTF: oak view and oak bake ------------------------------------------
 set(OAK_GLTF_DATA ${CMAKE_CURRENT_SOURCE_DIR}/data/gltf)
 oak_cli_test(cliViewCheckPrintsOneLineSummary ARGS "view|${OAK_GLTF_DATA}/triangle.gltf|--check"
-             EXIT 0 OUT "triangle\\.gltf: 1 nodes, 1 meshes, 1 primitives, 1 materials, 0 textures, 0 skins, 0 clips\n$")
+             EXIT 0 OUT "triangle\\.gltf: 1 nodes, 1 meshes, 1 primitives, 1 materials, 0 textures, 0 skins, 0 clips, 0 warnings\n$")
+# Forgiving rules (docs/GLTF.md): four warnings, each one line, and the file loads.
+oak_cli_test(cliViewCheckPrintsEveryWarning ARGS "view|${OAK_GLTF_DATA}/forgiving.gltf|--check"
+             EXIT 0 OUT "forgiving\\.gltf: 2 nodes, .* 4 warnings\n$"
+             ERR "nodes\\[1\\] = 1 has a parent; drawn once, under node 0" ERR_LINES 4)
 oak_cli_test(cliViewCheckNamesTheBrokenPlace ARGS "view|${OAK_GLTF_DATA}/missing_bin.gltf|--check"
              EXIT 1 ERR "oak view: .*missing_bin\\.gltf: buffers\\[0\\]\\.uri: cannot read" ERR_LINES 1)
 oak_cli_test(cliViewRejectsUnknownOption ARGS "view|${OAK_GLTF_DATA}/triangle.gltf|--bogus|1"

@@ -316,8 +316,6 @@ static const broken_case g_broken[] = {
     {"two-node cycle beside the root", TRI_B64, VIEWS_OK, ACC_OK,
      "{\"mesh\":0},{\"children\":[2]},{\"children\":[1]}", "", OAK_ERROR_PARSE,
      "nodes[1] is in a cycle"},
-    {"scene node not a root", TRI_B64, VIEWS_OK, ACC_OK, "{\"mesh\":0},{\"children\":[0]}", "",
-     OAK_ERROR_PARSE, "scenes[0].nodes[0] = 0 is not a root node"},
     {"remote image", TRI_B64, VIEWS_OK, ACC_OK, NODES_OK,
      ",\"images\":[{\"uri\":\"http://example.com/tex.png\"}]", OAK_ERROR_UNSUPPORTED,
      "images[0].uri \"http://example.com/tex.png\" is not a local file"},
@@ -362,6 +360,159 @@ TEST(gltfHandBrokenFilesFailWithOneLineNamingThePlace) {
         CHECK(ok);
         oak_gltf_free(g);
     }
+}
+
+/* A document for the forgiving rules: the triangle's buffer (given as the
+   whole uri), then extra buffers, the usual views and accessors, and the
+   caller's nodes, scenes and any other members. */
+static char *forgiving_doc(const char *uri, const char *more_buffers, const char *nodes,
+                           const char *scenes, const char *extra) {
+    static char doc[16384];
+    snprintf(doc, sizeof doc,
+             "{\"asset\":{\"version\":\"2.0\"},"
+             "\"buffers\":[{\"byteLength\":44,\"uri\":\"%s\"}%s],"
+             "\"bufferViews\":[" VIEWS_OK "],\"accessors\":[" ACC_OK "],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1}]}],"
+             "\"nodes\":[%s],\"scenes\":[{\"nodes\":[%s]}]%s}",
+             uri, more_buffers, nodes, scenes, extra);
+    return doc;
+}
+
+#define TRI_URI "data:application/octet-stream;base64," TRI_B64
+
+static oak_gltf *load_forgiving(const char *doc) {
+    oak_gltf *g = NULL;
+    oak_gltf_desc d = {.no_assets = true};
+    oak_result r = oak_gltf_load_memory(&g, doc, strlen(doc), "forgiving.gltf", &d);
+    if (r) fprintf(stderr, "  %s: %s\n", oak_result_name(r), oak_last_error());
+    return g;
+}
+
+/* docs/GLTF.md "Forgiving rules": what does not stop a correct picture is a
+   warning and the file draws. */
+TEST(gltfForgivingRulesWarnAndTheModelLoads) {
+    /* a child listed beside its parent: drawn once, under the parent */
+    oak_gltf *g =
+        load_forgiving(forgiving_doc(TRI_URI, "", "{\"children\":[1]},{\"mesh\":0}", "0,1", ""));
+    CHECK(g != NULL);
+    if (g) {
+        CHECK_EQ_INT(g->root_count, 1);
+        CHECK_EQ_INT(g->roots[0], 0);
+        CHECK_EQ_INT(g->warning_count, 1);
+        oak_gltf_free(g);
+    }
+    /* only the child listed: drawn under its parent's transform, from the root */
+    g = load_forgiving(forgiving_doc(
+        TRI_URI, "", "{\"children\":[1],\"translation\":[5,0,0]},{\"mesh\":0}", "1", ""));
+    CHECK(g != NULL);
+    if (g) {
+        CHECK_EQ_INT(g->root_count, 1);
+        CHECK_EQ_INT(g->roots[0], 0);
+        CHECK_NEAR(g->bounds.max[0], 6, 1e-6); /* the triangle's x = 1, moved by 5 */
+        CHECK_EQ_INT(g->warning_count, 1);
+        oak_gltf_free(g);
+    }
+    /* a root listed twice: drawn once */
+    g = load_forgiving(forgiving_doc(TRI_URI, "", "{\"mesh\":0}", "0,0", ""));
+    CHECK(g != NULL);
+    if (g) {
+        CHECK_EQ_INT(g->root_count, 1);
+        CHECK_EQ_INT(g->warning_count, 1);
+        oak_gltf_free(g);
+    }
+    /* a light of a type oak does not know: skipped, the node keeps no light */
+    g = load_forgiving(forgiving_doc(
+        TRI_URI, "", "{\"mesh\":0,\"extensions\":{\"KHR_lights_punctual\":{\"light\":1}}}", "0",
+        ",\"extensions\":{\"KHR_lights_punctual\":{\"lights\":[{\"type\":\"point\"},"
+        "{\"type\":\"area\",\"intensity\":5}]}}"));
+    CHECK(g != NULL);
+    if (g) {
+        CHECK_EQ_INT(g->light_count, 2);
+        CHECK_EQ_INT(g->nodes[0].light, -1);
+        CHECK_EQ_INT(g->warning_count, 1);
+        oak_gltf_free(g);
+    }
+    /* a buffer without data that nothing reads */
+    g = load_forgiving(forgiving_doc(TRI_URI, ",{\"byteLength\":16}", "{\"mesh\":0}", "0", ""));
+    CHECK(g != NULL);
+    if (g) {
+        CHECK_EQ_INT(g->warning_count, 1);
+        oak_gltf_free(g);
+    }
+    /* a percent-encoded data: URI (RFC 2397 without ;base64) */
+    static const float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    static const uint16_t idx[4] = {0, 1, 2, 0};
+    uint8_t bytes[44];
+    memcpy(bytes, pos, 36);
+    memcpy(bytes + 36, idx, 8);
+    char uri[44 * 3 + 64];
+    int at = snprintf(uri, sizeof uri, "data:application/octet-stream,");
+    for (int i = 0; i < 44; i++)
+        at += snprintf(uri + at, sizeof uri - (size_t)at, "%%%02X", bytes[i]);
+    g = load_forgiving(forgiving_doc(uri, "", "{\"mesh\":0}", "0", ""));
+    CHECK(g != NULL);
+    if (g) {
+        const oak_gltf_primitive *p = &g->meshes[0].primitives[0];
+        CHECK_EQ_INT(p->vertex_count, 3);
+        CHECK_NEAR(p->positions[3], 1, 0);
+        CHECK_NEAR(p->positions[7], 1, 0);
+        CHECK_EQ_INT(g->warning_count, 1);
+        oak_gltf_free(g);
+    }
+    /* factors outside their ranges: clamped */
+    g = load_forgiving(
+        forgiving_doc(TRI_URI, "", "{\"mesh\":0}", "0",
+                      ",\"materials\":[{\"pbrMetallicRoughness\":{\"metallicFactor\":1.0000001,"
+                      "\"roughnessFactor\":-0.25,\"baseColorFactor\":[1.5,0.5,0.5,1]}}]"));
+    CHECK(g != NULL);
+    if (g) {
+        CHECK_NEAR(g->materials[0].desc.metallic, 1, 0);
+        CHECK_NEAR(g->materials[0].desc.roughness, 0, 0);
+        CHECK_NEAR(g->materials[0].desc.base_color[0], 1, 0);
+        CHECK_NEAR(g->materials[0].desc.base_color[1], 0.5, 0);
+        CHECK_EQ_INT(g->warning_count, 3);
+        oak_gltf_free(g);
+    }
+    /* an image in a format oak does not read (a PPM): its texture is left out */
+    g = load_forgiving(forgiving_doc(
+        TRI_URI, "", "{\"mesh\":0}", "0",
+        ",\"images\":[{\"uri\":\"data:image/x-portable-pixmap;base64,UDYKMSAxCjI1NQoAAAA=\"}],"
+        "\"textures\":[{\"source\":0}],"
+        "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0}}}]"));
+    CHECK(g != NULL);
+    if (g) {
+        CHECK_EQ_INT(g->image_count, 1);
+        CHECK(g->images[0].rgba == NULL);
+        CHECK_EQ_INT(g->warning_count, 1);
+        oak_gltf_free(g);
+    }
+}
+
+/* What cannot be drawn safely is still refused in one line. */
+TEST(gltfForgivingRulesStopAtWhatCannotDraw) {
+    const char *doc = forgiving_doc(
+        TRI_URI, ",{\"byteLength\":4}", "{\"mesh\":0}", "0",
+        ",\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":"
+        "\"translation\"}}],\"samplers\":[{\"input\":2,\"output\":0}]}]");
+    /* a third view and accessor read the data-less buffer */
+    char edited[16384];
+    const char *views = strstr(doc, "\"bufferViews\":[");
+    const char *accs = strstr(doc, "\"accessors\":[");
+    CHECK(views && accs);
+    if (!views || !accs) return;
+    const char *views_end = strchr(views, ']');
+    const char *accs_end = strstr(accs, "}]") + 1;
+    snprintf(edited, sizeof edited,
+             "%.*s,{\"buffer\":1,\"byteLength\":4}%.*s,"
+             "{\"bufferView\":2,\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"}%s",
+             (int)(views_end - doc), doc, (int)(accs_end - views_end), views_end, accs_end);
+    oak_gltf *g = NULL;
+    oak_gltf_desc d = {.no_assets = true};
+    CHECK_EQ_INT(oak_gltf_load_memory(&g, edited, strlen(edited), "forgiving.gltf", &d),
+                 OAK_ERROR_PARSE);
+    CHECK(strstr(oak_last_error(), "reads bufferViews[2], whose buffers[1] has no data") != NULL);
+    CHECK(strchr(oak_last_error(), '\n') == NULL);
+    oak_gltf_free(g);
 }
 
 TEST(gltfMemoryLoadRefusesExternalFilesAndNeedsVersion) {
@@ -447,6 +598,8 @@ int main(void) {
     RUN(gltfHandMadeTriangleGetsFlatNormals);
     RUN(gltfQuantizedStridedSparseAccessorsDecode);
     RUN(gltfHandBrokenFilesFailWithOneLineNamingThePlace);
+    RUN(gltfForgivingRulesWarnAndTheModelLoads);
+    RUN(gltfForgivingRulesStopAtWhatCannotDraw);
     RUN(gltfMemoryLoadRefusesExternalFilesAndNeedsVersion);
     RUN(gltfJsonSyntaxErrorNamesLine);
     RUN(gltfMissingExternalBufferIsIoError);

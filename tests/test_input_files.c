@@ -379,11 +379,16 @@ TEST(goodImagesStillLoad) {
     }
 }
 
-TEST(gltfImagesAreOnlyPngOrJpeg) {
+/* glTF reads PNG and JPEG; an image in another format is left out with a
+   warning and the model loads without that texture (docs/GLTF.md). */
+TEST(gltfImagesOakCannotReadAreLeftOut) {
     oak_gltf *g = NULL;
     oak_gltf_desc d = {.asset_root = BAD};
-    CHECK_EQ_INT(oak_gltf_load(&g, BAD "paths/image_ppm.gltf", &d), OAK_ERROR_UNSUPPORTED);
-    CHECK(one_line_with("image_ppm.gltf: images[0]", "a PNM (PPM/PGM/PBM) image"));
+    CHECK_OK(oak_gltf_load(&g, BAD "paths/image_ppm.gltf", &d));
+    if (!g) return;
+    CHECK_EQ_INT(g->warning_count, 1);
+    CHECK(g->image_count == 1 && g->images[0].rgba == NULL);
+    oak_gltf_free(g);
 }
 
 /* A seeded RGBE image written by stb (run-length for widths 8..32767, flat
@@ -514,7 +519,7 @@ int main(void) {
     RUN(symbolicLinksCannotLeaveTheAssetRoot);
     RUN(badImagesFailFastInOneLine);
     RUN(goodImagesStillLoad);
-    RUN(gltfImagesAreOnlyPngOrJpeg);
+    RUN(gltfImagesOakCannotReadAreLeftOut);
     RUN(hdrDecodesAsStbAndEveryCutFailsCleanly);
     RUN(everyCutOfAGoodPngOrJpegEndsCleanly);
     RUN(corpusStaysInsideItsMemoryBudget);

@@ -171,6 +171,9 @@ typedef struct oak_gltf {
     uint32_t root_count; /* roots of the default scene (or of every node) */
     uint32_t *roots;
     uint32_t primitive_count;
+    /* warnings the forgiving rules gave while loading (docs/GLTF.md); not
+       kept in an .oakm cache, which stores the model as it was read */
+    uint32_t warning_count;
     oak_bounds bounds; /* of the default scene at rest, in model space */
     void *internal_;   /* owner of all the memory above */
 } oak_gltf;
