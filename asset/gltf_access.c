@@ -324,10 +324,17 @@ oak_result _oak_gltf_load_buffers(gltf_ctx *c) {
             data = c->glb_bin;
             size = c->glb_bin_size;
         } else {
-            /* valid glTF when nothing reads it; a read fails (check_fit, view_bytes) */
-            _oak_gltf_warn(c,
-                           "%s: %s has no uri and no GLB BIN chunk; ignored while nothing reads it",
-                           c->file, path);
+            /* valid glTF when nothing reads it; a read fails (check_fit, view_bytes).
+               EXT_meshopt_compression's fallback buffer is data-less by design:
+               its views are decoded from elsewhere. */
+            const cJSON *ext = cJSON_GetObjectItemCaseSensitive(b, "extensions");
+            const cJSON *mo = cJSON_GetObjectItemCaseSensitive(ext, "EXT_meshopt_compression");
+            if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(mo, "fallback")))
+                oak_log_debug("%s: %s is a meshopt fallback without data", c->file, path);
+            else
+                _oak_gltf_warn(
+                    c, "%s: %s has no uri and no GLB BIN chunk; ignored while nothing reads it",
+                    c->file, path);
             data = NULL;
             size = len;
         }
@@ -362,11 +369,23 @@ oak_result _oak_gltf_load_buffers(gltf_ctx *c) {
         if (cJSON_GetObjectItemCaseSensitive(b, "byteStride") && (stride < 4 || stride > 252))
             return oak_error(OAK_ERROR_PARSE, "%s: %s.byteStride %u is outside 4..252", c->file,
                              path, stride);
-        c->views[i] = (gltf_view){(uint32_t)buf, off, len, stride};
+        c->views[i] = (gltf_view){(uint32_t)buf, off, len, stride, NULL};
+        const cJSON *ext, *mo = NULL;
+        if ((r = _oak_gltf_object(c, b, path, "extensions", &ext))) return r;
+        if (ext && (r = _oak_gltf_object(c, ext, path, "EXT_meshopt_compression", &mo))) return r;
+        if (mo && (r = _oak_gltf_meshopt_view(c, mo, path, &c->views[i]))) return r;
         i++;
     }
     r = _oak_gltf_array(c, c->root, "", "accessors", &c->accessors, &c->accessor_count);
     return r;
+}
+
+/* A view's first byte: its decoded bytes, or its place in its buffer; NULL
+   when the buffer has no data. */
+static const uint8_t *view_base(const gltf_ctx *c, const gltf_view *v) {
+    if (v->decoded) return v->decoded;
+    const uint8_t *d = c->buffers[v->buffer].data;
+    return d ? d + v->offset : NULL;
 }
 
 static oak_result no_data(gltf_ctx *c, const char *path, uint32_t view) {
@@ -383,8 +402,8 @@ oak_result _oak_gltf_view_bytes(gltf_ctx *c, uint32_t view, const char *path, co
                          "%s: %s.bufferView %u is past the end of bufferViews (%u)", c->file, path,
                          view, c->view_count);
     const gltf_view *v = &c->views[view];
-    if (!c->buffers[v->buffer].data) return no_data(c, path, view);
-    *data = c->buffers[v->buffer].data + v->offset;
+    if (!view_base(c, v)) return no_data(c, path, view);
+    *data = view_base(c, v);
     *size = v->length;
     return OAK_OK;
 }
@@ -436,7 +455,7 @@ static uint32_t type_comps(const char *t, uint32_t *rows, uint32_t *cols) {
 static oak_result check_fit(gltf_ctx *c, const char *path, uint32_t view, size_t offset,
                             size_t stride, uint32_t count, size_t elem) {
     const gltf_view *v = &c->views[view];
-    if (!c->buffers[v->buffer].data) return no_data(c, path, view);
+    if (!view_base(c, v)) return no_data(c, path, view);
     uint64_t need = (uint64_t)offset + (uint64_t)stride * (count - 1) + elem;
     if (need > v->length)
         return oak_error(OAK_ERROR_PARSE,
@@ -495,7 +514,7 @@ static oak_result open_accessor(gltf_ctx *c, uint32_t index, const char *where, 
             return oak_error(OAK_ERROR_PARSE, "%s: %s.byteOffset %u is not a multiple of %u",
                              c->file, path, offset, a->csize);
         if ((r = check_fit(c, path, (uint32_t)view, offset, a->stride, a->count, elem))) return r;
-        a->base = c->buffers[v->buffer].data + v->offset + offset;
+        a->base = view_base(c, v) + offset;
     }
     const cJSON *sparse = NULL;
     if ((r = _oak_gltf_object(c, o, path, "sparse", &sparse))) return r;
@@ -595,8 +614,8 @@ static oak_result open_sparse(gltf_ctx *c, const cJSON *s, const char *path, con
     size_t elem = (size_t)a->col_stride * (a->cols - 1) + (size_t)a->rows * a->csize;
     if ((r = check_fit(c, pi, (uint32_t)iv, ioff, isize, out->count, isize))) return r;
     if ((r = check_fit(c, pv, (uint32_t)vv, voff, elem, out->count, elem))) return r;
-    out->indices = c->buffers[c->views[iv].buffer].data + c->views[iv].offset + ioff;
-    out->values = c->buffers[c->views[vv].buffer].data + c->views[vv].offset + voff;
+    out->indices = view_base(c, &c->views[iv]) + ioff;
+    out->values = view_base(c, &c->views[vv]) + voff;
     uint32_t prev = 0;
     for (uint32_t i = 0; i < out->count; i++) {
         uint32_t idx =

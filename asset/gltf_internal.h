@@ -31,7 +31,8 @@ typedef struct gltf_buffer {
 typedef struct gltf_view {
     uint32_t buffer;
     size_t offset, length;
-    uint32_t stride; /* 0: tightly packed */
+    uint32_t stride;        /* 0: tightly packed */
+    const uint8_t *decoded; /* EXT_meshopt_compression: the view's bytes, decoded (length long) */
 } gltf_view;
 
 /* What one load may decode in all (arrays in the model and scratch), so a
@@ -59,6 +60,10 @@ typedef struct gltf_ctx {
     size_t decoded;         /* bytes taken through _oak_gltf_alloc and _oak_gltf_scratch */
     uint8_t *light_skipped; /* per light: a type oak does not know (nodes drop it) */
 } gltf_ctx;
+
+/* EXT_meshopt_compression on a bufferView (its extension object mo): the
+   compressed bytes decoded into scratch and set as the view's bytes. */
+oak_result _oak_gltf_meshopt_view(gltf_ctx *c, const cJSON *mo, const char *path, gltf_view *v);
 
 /* A forgiving rule's one-line warning (docs/GLTF.md "Forgiving rules"),
    counted in oak_gltf.warning_count. */

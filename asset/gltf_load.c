@@ -12,7 +12,7 @@
 
 static const char *const g_supported_ext[] = {
     "KHR_mesh_quantization",           "KHR_texture_transform", "KHR_materials_unlit",
-    "KHR_materials_emissive_strength", "KHR_lights_punctual",
+    "KHR_materials_emissive_strength", "KHR_lights_punctual",   "EXT_meshopt_compression",
 };
 
 static bool ext_supported(const char *name) {
