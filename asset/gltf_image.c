@@ -1,9 +1,10 @@
-/* glTF images: the encoded bytes from a URI, a data: URI or a buffer view,
+/* glTF images (PNG, JPEG, WebP): the encoded bytes from a URI, a data: URI or a buffer view,
  * formats and sizes checked by oak's header probe before anything is decoded, then
  * decoded to RGBA8 on the job pool, one image per job. */
 #include <string.h>
 
 #include <stb/stb_image.h>
+#include <webp/decode.h>
 
 #include "core/internal.h"
 #include "gltf_internal.h"
@@ -12,8 +13,9 @@
 typedef struct image_job {
     const uint8_t *bytes;
     size_t size;
-    uint8_t *rgba; /* stb's buffer until copied into the model */
+    uint8_t *rgba; /* the decoder's buffer until copied into the model */
     int w, h;
+    _oak_image_kind kind;
     bool skipped; /* a format oak does not read: its textures are left out */
 } image_job;
 
@@ -23,8 +25,11 @@ static void decode_job(void *user, uint32_t begin, uint32_t end, uint32_t worker
     for (uint32_t i = begin; i < end; i++) {
         int comp;
         if (jobs[i].skipped) continue;
-        jobs[i].rgba = stbi_load_from_memory(jobs[i].bytes, (int)jobs[i].size, &jobs[i].w,
-                                             &jobs[i].h, &comp, 4);
+        if (jobs[i].kind == _OAK_IMAGE_WEBP)
+            jobs[i].rgba = WebPDecodeRGBA(jobs[i].bytes, jobs[i].size, &jobs[i].w, &jobs[i].h);
+        else
+            jobs[i].rgba = stbi_load_from_memory(jobs[i].bytes, (int)jobs[i].size, &jobs[i].w,
+                                                 &jobs[i].h, &comp, 4);
     }
 }
 
@@ -81,8 +86,7 @@ oak_result _oak_gltf_load_images(gltf_ctx *c) {
                 snprintf(why, sizeof why, "%s", oak_last_error());
             else
                 snprintf(why, sizeof why, "%s is a Radiance HDR image", where);
-            _oak_gltf_warn(c, "%s; oak reads PNG and JPEG here: textures using it are left out",
-                           why);
+            _oak_gltf_warn(c, "%s; textures using it are left out", why);
             jobs[i].skipped = true;
             i++;
             continue;
@@ -90,6 +94,7 @@ oak_result _oak_gltf_load_images(gltf_ctx *c) {
         if (r) return oak_error(r, "%s", oak_last_error());
         if (jobs[i].size > 0x7fffffff)
             return oak_error(OAK_ERROR_LIMIT, "%s: %s is over 2 GiB", c->file, path);
+        jobs[i].kind = info.kind;
         if (info.kind == _OAK_IMAGE_PNG &&
             (r = _oak_png_check_stream(&info, jobs[i].bytes, jobs[i].size, where)))
             return r;
@@ -116,7 +121,10 @@ oak_result _oak_gltf_load_images(gltf_ctx *c) {
         } else if (!r) {
             r = _oak_gltf_oom(c);
         }
-        stbi_image_free(jobs[i].rgba);
+        if (jobs[i].kind == _OAK_IMAGE_WEBP)
+            WebPFree(jobs[i].rgba);
+        else
+            stbi_image_free(jobs[i].rgba);
     }
     return r;
 }

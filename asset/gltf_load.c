@@ -11,8 +11,10 @@
 #include "gltf_internal.h"
 
 static const char *const g_supported_ext[] = {
-    "KHR_mesh_quantization",           "KHR_texture_transform", "KHR_materials_unlit",
-    "KHR_materials_emissive_strength", "KHR_lights_punctual",   "EXT_meshopt_compression",
+    "KHR_mesh_quantization", "KHR_texture_transform",
+    "KHR_materials_unlit",   "KHR_materials_emissive_strength",
+    "KHR_lights_punctual",   "EXT_meshopt_compression",
+    "EXT_texture_webp",
 };
 
 static bool ext_supported(const char *name) {
@@ -86,6 +88,18 @@ static oak_result load_textures(gltf_ctx *c, tex_info **out) {
         if ((r = _oak_gltf_index(c, o, path, "source", c->g->image_count, "images", &t[i].image)))
             return r;
         if ((r = _oak_gltf_index(c, o, path, "sampler", ns, "samplers", &s))) return r;
+        /* EXT_texture_webp: oak reads WebP, so its source wins over the fallback */
+        const cJSON *ext, *wp = NULL;
+        if ((r = _oak_gltf_object(c, o, path, "extensions", &ext))) return r;
+        if (ext && (r = _oak_gltf_object(c, ext, path, "EXT_texture_webp", &wp))) return r;
+        if (wp) {
+            char wpath[96];
+            int32_t img;
+            snprintf(wpath, sizeof wpath, "%s.extensions.EXT_texture_webp", path);
+            if ((r = _oak_gltf_index(c, wp, wpath, "source", c->g->image_count, "images", &img)))
+                return r;
+            if (img >= 0) t[i].image = img;
+        }
         if (t[i].image < 0)
             oak_log_warn("%s: %s has no source oak can read (extension image?); left out", c->file,
                          path);

@@ -1,5 +1,5 @@
-/* Image files: PNG and JPEG decoded by stb, Radiance HDR by oak's bounded
- * reader, each only after image_probe.c has named the format by signature
+/* Image files: PNG and JPEG decoded by stb, WebP by libwebp, Radiance HDR by
+ * oak's bounded reader, each only after image_probe.c has named the format by signature
  * and held its header to the limits; and PNG writing. Every failure names
  * the file; decoded pixels are in engine-allocated memory. */
 #include <limits.h>
@@ -7,9 +7,18 @@
 
 #include <stb/stb_image.h>
 #include <stb/stb_image_write.h>
+#include <webp/decode.h>
 
 #include "image_format.h"
 #include "registry.h"
+
+oak_result _oak_webp_decode(uint8_t *rgba, const _oak_image_info *info, const uint8_t *data,
+                            size_t size, const char *name) {
+    size_t stride = (size_t)info->width * 4;
+    if (!WebPDecodeRGBAInto(data, size, rgba, stride * info->height, (int)stride))
+        return oak_error(OAK_ERROR_PARSE, "%s: corrupt WebP image", name);
+    return OAK_OK;
+}
 
 oak_result oak_image_load_memory(uint32_t *width, uint32_t *height, bool *is_float, void **pixels,
                                  const void *data, size_t size, const char *name) {
@@ -28,6 +37,8 @@ oak_result oak_image_load_memory(uint32_t *width, uint32_t *height, bool *is_flo
                          info.width, info.height);
     if (info.kind == _OAK_IMAGE_HDR) {
         r = _oak_hdr_decode(out, &info, data, size, name);
+    } else if (info.kind == _OAK_IMAGE_WEBP) {
+        r = _oak_webp_decode(out, &info, data, size, name);
     } else if (size > INT_MAX) {
         r = oak_error(OAK_ERROR_LIMIT, "%s: %zu bytes, more than the decoder takes", name, size);
     } else if (info.kind == _OAK_IMAGE_PNG &&

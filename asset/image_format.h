@@ -11,6 +11,7 @@ typedef enum _oak_image_kind {
     _OAK_IMAGE_PNG,
     _OAK_IMAGE_JPEG,
     _OAK_IMAGE_HDR,
+    _OAK_IMAGE_WEBP, /* decoded by libwebp (EXT_texture_webp and image files) */
 } _oak_image_kind;
 
 typedef struct _oak_image_info {
@@ -36,5 +37,9 @@ oak_result _oak_png_check_stream(const _oak_image_info *info, const uint8_t *dat
  * width*height*4 floats; every read is bounded by size. */
 oak_result _oak_hdr_decode(float *rgba, const _oak_image_info *info, const uint8_t *data,
                            size_t size, const char *name);
+
+/* Decodes a probed WebP to RGBA8 into rgba (width*height*4 bytes). */
+oak_result _oak_webp_decode(uint8_t *rgba, const _oak_image_info *info, const uint8_t *data,
+                            size_t size, const char *name);
 
 #endif

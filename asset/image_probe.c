@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <webp/decode.h>
+
 #include "image_format.h"
 
 static uint32_t be16(const uint8_t *p) {
@@ -20,7 +22,6 @@ static const char *foreign_format(const uint8_t *d, size_t n) {
     if (n >= 2 && !memcmp(d, "BM", 2)) return "BMP";
     if (n >= 4 && !memcmp(d, "8BPS", 4)) return "PSD";
     if (n >= 2 && d[0] == 'P' && d[1] >= '1' && d[1] <= '7') return "PNM (PPM/PGM/PBM)";
-    if (n >= 12 && !memcmp(d, "RIFF", 4) && !memcmp(d + 8, "WEBP", 4)) return "WebP";
     if (n >= 4 && !memcmp(d, "DDS ", 4)) return "DDS";
     if (n >= 4 && !memcmp(d, "\x53\x80\xf6\x34", 4)) return "PIC";
     if (n >= 18 && d[1] <= 1 && (d[2] & ~8u) <= 3 && (d[2] & 3)) return "TGA"; /* no signature */
@@ -160,7 +161,7 @@ size_t _oak_image_decoded_bytes(const _oak_image_info *info) {
 
 oak_result _oak_image_probe(_oak_image_info *out, const uint8_t *d, size_t n, const char *name) {
     memset(out, 0, sizeof *out);
-    static const char *const kinds[] = {"", "PNG", "JPEG", "Radiance HDR"};
+    static const char *const kinds[] = {"", "PNG", "JPEG", "Radiance HDR", "WebP"};
     oak_result r;
     uint64_t need = 0; /* the fewest bytes that can hold what the header claims */
     if (!n) return oak_error(OAK_ERROR_PARSE, "%s: empty file, not an image", name);
@@ -174,16 +175,28 @@ oak_result _oak_image_probe(_oak_image_info *out, const uint8_t *d, size_t n, co
                (n >= 7 && !memcmp(d, "#?RGBE\n", 7))) {
         out->kind = _OAK_IMAGE_HDR;
         r = hdr_header(out, &need, d, n, name);
+    } else if (n >= 12 && !memcmp(d, "RIFF", 4) && !memcmp(d + 8, "WEBP", 4)) {
+        /* libwebp's header parse is bounded by n; the decoder checks the rest */
+        int w = 0, h = 0;
+        out->kind = _OAK_IMAGE_WEBP;
+        r = WebPGetInfo(d, n, &w, &h) ? OAK_OK
+                                      : oak_error(OAK_ERROR_PARSE,
+                                                  "%s: WebP header unreadable "
+                                                  "(%zu bytes)",
+                                                  name, n);
+        out->width = (uint32_t)w;
+        out->height = (uint32_t)h;
     } else {
         const char *other = foreign_format(d, n);
         if (other)
-            return oak_error(OAK_ERROR_UNSUPPORTED,
-                             "%s: a %s image, which oak does not read (PNG, JPEG or Radiance HDR)",
-                             name, other);
+            return oak_error(
+                OAK_ERROR_UNSUPPORTED,
+                "%s: a %s image, which oak does not read (PNG, JPEG, WebP or Radiance HDR)", name,
+                other);
         return oak_error(
             OAK_ERROR_PARSE,
-            "%s: not a PNG, JPEG or Radiance HDR image (it starts %02x %02x %02x %02x)", name, d[0],
-            n > 1 ? d[1] : 0, n > 2 ? d[2] : 0, n > 3 ? d[3] : 0);
+            "%s: not a PNG, JPEG, WebP or Radiance HDR image (it starts %02x %02x %02x %02x)", name,
+            d[0], n > 1 ? d[1] : 0, n > 2 ? d[2] : 0, n > 3 ? d[3] : 0);
     }
     if (r) return r;
     const char *kind = kinds[out->kind];

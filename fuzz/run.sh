@@ -29,7 +29,7 @@ for t in "${targets[@]}"; do
     fuzz_oakm) seed "$t" -name '*.oakm' ;;
     fuzz_obj) seed "$t" -name '*.obj' -o -name '*.mtl' ;;
     fuzz_scene) seed "$t" -name '*.json' ;;
-    fuzz_image) seed "$t" -name '*.png' -o -name '*.jpg' -o -name '*.jpeg' -o -name '*.hdr' ;;
+    fuzz_image) seed "$t" -name '*.png' -o -name '*.jpg' -o -name '*.jpeg' -o -name '*.hdr' -o -name '*.webp' ;;
     *) seed "$t" -name '*' ;;
   esac
   echo "fuzz: $t for ${per} s over $(ls build/fuzz/corpus/$t | wc -l) seeds"

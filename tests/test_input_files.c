@@ -317,7 +317,7 @@ static const struct {
     {"tga_16384.tga", OAK_ERROR_UNSUPPORTED, "a TGA image, which oak does not read"},
     {"gif_16384.gif", OAK_ERROR_UNSUPPORTED, "a GIF image, which oak does not read"},
     {"bmp_16384.bmp", OAK_ERROR_UNSUPPORTED, "a BMP image, which oak does not read"},
-    {"text.png", OAK_ERROR_PARSE, "not a PNG, JPEG or Radiance HDR image"},
+    {"text.png", OAK_ERROR_PARSE, "not a PNG, JPEG, WebP or Radiance HDR image"},
     {"empty.jpg", OAK_ERROR_PARSE, "empty file"},
 };
 
@@ -463,11 +463,87 @@ TEST(hdrDecodesAsStbAndEveryCutFailsCleanly) {
 /* Every prefix of a good PNG and JPEG decodes or fails in one line, quickly:
    the PNG's rows are inflated into a bounded buffer first (stb 2.27 would
    read zeros past a cut deflate stream without end). */
-TEST(everyCutOfAGoodPngOrJpegEndsCleanly) {
-    static const char *const files[] = {"tests/data/images/grad16x8_rgba.png",
-                                        "tests/data/models/TonemappingTest/TestPattern.png",
-                                        "tests/data/images/grad16x8.jpg"};
-    for (int k = 0; k < 3; k++) {
+/* grad16x8_rgba.webp is the PNG through `cwebp -lossless -exact`: the same
+   bytes; the lossy one (`-q 80 -alpha_q 100`) keeps alpha exactly and its
+   colour within a few levels. */
+TEST(webpDecodesAsItsPng) {
+    uint32_t w, h, w2, h2;
+    bool f;
+    uint8_t *png = NULL, *webp = NULL, *lossy = NULL;
+    CHECK_OK(oak_image_load("tests/data/images/grad16x8_rgba.png", &w, &h, &f, (void **)&png));
+    CHECK_OK(oak_image_load("tests/data/images/grad16x8_rgba.webp", &w2, &h2, &f, (void **)&webp));
+    CHECK(!f && w == w2 && h == h2 && w == 16 && h == 8);
+    if (png && webp) CHECK(memcmp(png, webp, (size_t)w * h * 4) == 0);
+    CHECK_OK(oak_image_load("tests/data/images/grad16x8_rgba_lossy.webp", &w2, &h2, &f,
+                            (void **)&lossy));
+    if (png && lossy && w == w2 && h == h2) {
+        double sum = 0;
+        int alpha_off = 0;
+        for (size_t i = 0; i < (size_t)w * h * 4; i++) {
+            if (i % 4 == 3)
+                alpha_off += png[i] != lossy[i];
+            else
+                sum += abs(png[i] - lossy[i]);
+        }
+        double mean = sum / ((double)w * h * 3);
+        fprintf(stderr, "  lossy WebP: mean colour error %.2f of 255, %d alphas off\n", mean,
+                alpha_off);
+        CHECK(mean < 6);
+        CHECK_EQ_INT(alpha_off, 0);
+    }
+    oak_free(png);
+    oak_free(webp);
+    oak_free(lossy);
+}
+
+/* EXT_texture_webp: the texture's WebP source is read (no PNG fallback). */
+TEST(gltfReadsEXTTextureWebp) {
+    void *file = NULL;
+    size_t size = 0;
+    CHECK_OK(oak_read_file("tests/data/images/grad16x8_rgba.webp", &file, &size));
+    if (!file) return;
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char enc[512];
+    size_t k = 0;
+    const uint8_t *d = file;
+    for (size_t i = 0; i < size; i += 3) {
+        uint32_t v = (uint32_t)d[i] << 16 | (i + 1 < size ? d[i + 1] << 8 : 0) |
+                     (i + 2 < size ? d[i + 2] : 0);
+        enc[k++] = b64[v >> 18 & 63];
+        enc[k++] = b64[v >> 12 & 63];
+        enc[k++] = i + 1 < size ? b64[v >> 6 & 63] : '=';
+        enc[k++] = i + 2 < size ? b64[v & 63] : '=';
+    }
+    enc[k] = 0;
+    oak_free(file);
+    char doc[2048];
+    snprintf(doc, sizeof doc,
+             "{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"EXT_texture_webp\"],"
+             "\"extensionsRequired\":[\"EXT_texture_webp\"],"
+             "\"images\":[{\"uri\":\"data:image/webp;base64,%s\"}],"
+             "\"textures\":[{\"extensions\":{\"EXT_texture_webp\":{\"source\":0}}}]}",
+             enc);
+    oak_gltf *g = NULL;
+    oak_gltf_desc desc = {.no_assets = true};
+    CHECK_OK(oak_gltf_load_memory(&g, doc, strlen(doc), "webp.gltf", &desc));
+    if (!g) return;
+    uint32_t w, h;
+    bool f;
+    uint8_t *png = NULL;
+    CHECK_OK(oak_image_load("tests/data/images/grad16x8_rgba.png", &w, &h, &f, (void **)&png));
+    CHECK(g->image_count == 1 && g->images[0].rgba && g->images[0].width == 16 &&
+          g->images[0].height == 8 && g->warning_count == 0);
+    if (png && g->images[0].rgba) CHECK(memcmp(png, g->images[0].rgba, 16 * 8 * 4) == 0);
+    oak_free(png);
+    oak_gltf_free(g);
+}
+
+TEST(everyCutOfAGoodImageEndsCleanly) {
+    static const char *const files[] = {
+        "tests/data/images/grad16x8_rgba.png", "tests/data/models/TonemappingTest/TestPattern.png",
+        "tests/data/images/grad16x8.jpg", "tests/data/images/grad16x8_rgba.webp",
+        "tests/data/images/grad16x8_rgba_lossy.webp"};
+    for (int k = 0; k < 5; k++) {
         void *file;
         size_t size;
         CHECK_OK(oak_read_file(files[k], &file, &size));
@@ -521,7 +597,9 @@ int main(void) {
     RUN(goodImagesStillLoad);
     RUN(gltfImagesOakCannotReadAreLeftOut);
     RUN(hdrDecodesAsStbAndEveryCutFailsCleanly);
-    RUN(everyCutOfAGoodPngOrJpegEndsCleanly);
+    RUN(webpDecodesAsItsPng);
+    RUN(gltfReadsEXTTextureWebp);
+    RUN(everyCutOfAGoodImageEndsCleanly);
     RUN(corpusStaysInsideItsMemoryBudget);
     oak_shutdown();
     return TEST_SUMMARY();
