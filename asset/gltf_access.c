@@ -631,9 +631,29 @@ static oak_result open_sparse(gltf_ctx *c, const cJSON *s, const char *path, con
     return OAK_OK;
 }
 
+uint32_t _oak_gltf_accessor_comps(gltf_ctx *c, uint32_t accessor) {
+    const cJSON *o = cJSON_GetArrayItem(c->accessors, (int)accessor);
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "type");
+    uint32_t rows, cols;
+    return accessor < c->accessor_count && cJSON_IsString(t)
+               ? type_comps(t->valuestring, &rows, &cols)
+               : 0;
+}
+
 static oak_result read_doubles(gltf_ctx *c, uint32_t accessor, const char *where,
                                uint32_t comps_allowed, bool want_uint, double **out,
                                uint32_t *count, uint32_t *comps) {
+    if (c->draco && accessor < c->accessor_count && c->draco[accessor].v) {
+        const struct gltf_decoded *d = &c->draco[accessor];
+        if (!(comps_allowed & GLTF_COMPS(d->comps)))
+            return oak_error(OAK_ERROR_PARSE,
+                             "%s: accessors[%u] (used as %s) has the wrong type for it", c->file,
+                             accessor, where);
+        *out = d->v;
+        *count = d->count;
+        *comps = d->comps;
+        return OAK_OK;
+    }
     acc_layout a;
     const cJSON *sparse = NULL;
     char path[48];

@@ -59,7 +59,21 @@ typedef struct gltf_ctx {
     const cJSON *accessors;
     size_t decoded;         /* bytes taken through _oak_gltf_alloc and _oak_gltf_scratch */
     uint8_t *light_skipped; /* per light: a type oak does not know (nodes drop it) */
+    /* per accessor: values decoded from a KHR_draco_mesh_compression stream,
+       read in place of the accessor's own (NULL: none decoded) */
+    struct gltf_decoded {
+        double *v;
+        uint32_t count, comps;
+    } *draco;
 } gltf_ctx;
+
+/* KHR_draco_mesh_compression on a primitive (its extension object dr):
+   decodes the stream and sets the decoded values of the accessors its
+   attributes and indices name. */
+oak_result _oak_gltf_draco_primitive(gltf_ctx *c, const cJSON *prim, const char *ppath,
+                                     const cJSON *dr);
+/* The component count an accessor's type gives (0: bad type or index). */
+uint32_t _oak_gltf_accessor_comps(gltf_ctx *c, uint32_t accessor);
 
 /* EXT_meshopt_compression on a bufferView (its extension object mo): the
    compressed bytes decoded into scratch and set as the view's bytes. */

@@ -14,7 +14,7 @@ static const char *const g_supported_ext[] = {
     "KHR_mesh_quantization", "KHR_texture_transform",
     "KHR_materials_unlit",   "KHR_materials_emissive_strength",
     "KHR_lights_punctual",   "EXT_meshopt_compression",
-    "EXT_texture_webp",
+    "EXT_texture_webp",      "KHR_draco_mesh_compression",
 };
 
 static bool ext_supported(const char *name) {

@@ -300,8 +300,8 @@ static const broken_case g_broken[] = {
      "\"byteLength\":6}",
      ACC_OK, NODES_OK, "", OAK_ERROR_PARSE, "wider than bufferViews[0].byteStride 4"},
     {"required extension", TRI_B64, VIEWS_OK, ACC_OK, NODES_OK,
-     ",\"extensionsRequired\":[\"KHR_draco_mesh_compression\"]", OAK_ERROR_UNSUPPORTED,
-     "\"KHR_draco_mesh_compression\" is not supported"},
+     ",\"extensionsRequired\":[\"KHR_texture_basisu\"]", OAK_ERROR_UNSUPPORTED,
+     "\"KHR_texture_basisu\" is not supported"},
     {"huge accessor without data", TRI_B64, VIEWS_OK,
      "{\"componentType\":5126,\"count\":4194304,\"type\":\"VEC3\"},"
      "{\"bufferView\":1,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"}",

@@ -1,6 +1,6 @@
-/* EXT_meshopt_compression: models compressed by gltf-transform 4.5.1
- * (`gltf-transform meshopt`, which also quantizes with KHR_mesh_quantization
- * and reorders vertices) load and pose where their originals do: every
+/* EXT_meshopt_compression and KHR_draco_mesh_compression: models compressed
+ * by gltf-transform 4.5.1 (`gltf-transform meshopt` and `draco`, which also
+ * quantize and reorder vertices) load and pose where their originals do: every
  * posed vertex of the original has one in the compressed model within
  * 2/1000 of the model's size (16-bit positions, quantized joint rotations),
  * over several animation times. A damaged
@@ -90,19 +90,21 @@ static void compare(const char *original, const char *compressed, float t) {
     oak_free(b.pts);
 }
 
-TEST(meshoptModelsPoseWhereTheirOriginalsDo) {
+TEST(compressedModelsPoseWhereTheirOriginalsDo) {
     compare("cube/cube.gltf", "meshopt/cube_meshopt.glb", 0);
-    for (int k = 0; k < 4; k++)
+    compare("cube/cube.gltf", "draco/cube_draco.glb", 0);
+    for (int k = 0; k < 4; k++) {
         compare("SimpleSkin/SimpleSkin.gltf", "meshopt/SimpleSkin_meshopt.glb", 1.5f * k / 3);
+        compare("SimpleSkin/SimpleSkin.gltf", "draco/SimpleSkin_draco.glb", 1.5f * k / 3);
+    }
 }
 
-/* Every cut or flipped byte of the compressed streams ends in OK or one line. */
-TEST(meshoptDamagedStreamsFailInOneLine) {
+/* Every flipped byte of the compressed streams ends in OK or one line. */
+static void flip_every_stream_byte(const char *rel) {
     char path[256];
     void *data = NULL;
     size_t size = 0;
-    CHECK_OK(
-        oak_read_file(gltf_asset(path, sizeof path, "meshopt/cube_meshopt.glb"), &data, &size));
+    CHECK_OK(oak_read_file(gltf_asset(path, sizeof path, rel), &data, &size));
     if (!data) return;
     uint8_t *copy = oak_alloc(size);
     uint32_t refused = 0, loaded = 0;
@@ -126,16 +128,23 @@ TEST(meshoptDamagedStreamsFailInOneLine) {
         }
         oak_gltf_free(g);
     }
-    fprintf(stderr, "  %zu flipped bytes: %u refused, %u loaded\n", size - bin, refused, loaded);
+    fprintf(stderr, "  %s: %zu flipped bytes: %u refused, %u loaded\n", rel, size - bin, refused,
+            loaded);
     CHECK(refused > 0);
     oak_free(copy);
     oak_free(data);
 }
 
+TEST(damagedStreamsFailInOneLine) {
+    flip_every_stream_byte("meshopt/cube_meshopt.glb");
+    flip_every_stream_byte("draco/cube_draco.glb");
+    flip_every_stream_byte("draco/SimpleSkin_draco.glb");
+}
+
 int main(void) {
     oak_test_init(0);
-    RUN(meshoptModelsPoseWhereTheirOriginalsDo);
-    RUN(meshoptDamagedStreamsFailInOneLine);
+    RUN(compressedModelsPoseWhereTheirOriginalsDo);
+    RUN(damagedStreamsFailInOneLine);
     oak_shutdown();
     return TEST_SUMMARY();
 }
