@@ -146,27 +146,35 @@ static oak_result ensure_draw_ids(_oak_gl_frame *f, uint32_t n) {
     return OAK_OK;
 }
 
-/* The key light's atlas: 2 x 2 cascade maps of size texels each. */
+/* One depth atlas texture and a framebuffer drawing into it. */
+static oak_result depth_atlas(GLuint *tex, GLuint *fbo, uint32_t size) {
+    if (*fbo) glDeleteFramebuffers(1, fbo);
+    if (*tex) glDeleteTextures(1, tex);
+    glCreateTextures(GL_TEXTURE_2D, 1, tex);
+    glTextureStorage2D(*tex, 1, GL_DEPTH_COMPONENT32F, (GLsizei)size, (GLsizei)size);
+    glTextureParameteri(*tex, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTextureParameteri(*tex, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glCreateFramebuffers(1, fbo);
+    glNamedFramebufferTexture(*fbo, GL_DEPTH_ATTACHMENT, *tex, 0);
+    glNamedFramebufferDrawBuffer(*fbo, GL_NONE);
+    if (glCheckNamedFramebufferStatus(*fbo, GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+        return oak_error(OAK_ERROR_DEVICE, "gl: %ux%u shadow map framebuffer incomplete", size,
+                         size);
+    return OAK_OK;
+}
+
+/* The key light's atlas: 2 x 2 cascade maps of size texels each, and the
+   same again for the cached static layers (gl_pass_shadow.c). */
 static oak_result ensure_shadow_map(_oak_gl_frame *f, uint32_t size) {
     if (size > OAK_MAX_TEXTURE_SIZE / 2)
         return oak_error(OAK_ERROR_LIMIT, "gl: shadow map of %u texels past %u", size,
                          OAK_MAX_TEXTURE_SIZE / 2);
     size *= 2;
-    if (f->shadow_tex && f->shadow_size == size) return OAK_OK;
-    if (f->shadow_fbo) glDeleteFramebuffers(1, &f->shadow_fbo);
-    if (f->shadow_tex) glDeleteTextures(1, &f->shadow_tex);
-    glCreateTextures(GL_TEXTURE_2D, 1, &f->shadow_tex);
-    glTextureStorage2D(f->shadow_tex, 1, GL_DEPTH_COMPONENT32F, (GLsizei)size, (GLsizei)size);
-    glTextureParameteri(f->shadow_tex, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTextureParameteri(f->shadow_tex, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glCreateFramebuffers(1, &f->shadow_fbo);
-    glNamedFramebufferTexture(f->shadow_fbo, GL_DEPTH_ATTACHMENT, f->shadow_tex, 0);
-    glNamedFramebufferDrawBuffer(f->shadow_fbo, GL_NONE);
+    if (f->shadow_tex && f->static_tex && f->shadow_size == size) return OAK_OK;
+    for (uint32_t c = 0; c < OAK_MAX_CASCADES; c++) _oak_shadow_layer_reset(&f->shadow_layer[c]);
     f->shadow_size = size;
-    if (glCheckNamedFramebufferStatus(f->shadow_fbo, GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
-        return oak_error(OAK_ERROR_DEVICE, "gl: %ux%u shadow map framebuffer incomplete", size,
-                         size);
-    return OAK_OK;
+    oak_result r = depth_atlas(&f->shadow_tex, &f->shadow_fbo, size);
+    return r != OAK_OK ? r : depth_atlas(&f->static_tex, &f->static_fbo, size);
 }
 
 oak_result _oak_gl_run_upload(_oak_gl_backend *b, const oak_render_view *view) {

@@ -66,7 +66,20 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: draw scratch");
     _oak_vk_draw_info *info = vk->infos;
     VkDrawIndexedIndirectCommand *cmds = vk->cmds;
-    enum { G_BLEND = OAK_VK_VIS_GROUPS + 2, G_COUNT, TWO_SIDED = OAK_VK_TWO_SIDED };
+    enum {
+        G_SHADOW = OAK_VK_VIS_GROUPS,
+        G_BLEND = G_SHADOW + OAK_VK_SHADOW_GROUPS,
+        G_COUNT,
+        TWO_SIDED = OAK_VK_TWO_SIDED
+    };
+    /* a caster's cascade as shadow.vert finds it from the view's
+       shadow_first, and whether it follows that cascade's static ones */
+    uint32_t cas_first[OAK_MAX_CASCADES], cas_static[OAK_MAX_CASCADES];
+    for (uint32_t k = 0; k < OAK_MAX_CASCADES; k++) {
+        bool used = v->shadows && k < v->cascade_count;
+        cas_first[k] = used ? v->cascades[k].first_caster : UINT32_MAX;
+        cas_static[k] = used ? v->cascades[k].static_count : 0;
+    }
     uint32_t counts[G_COUNT] = {0};
     const oak_draw_list *lists[2] = {&v->draws, &v->casters};
     for (uint32_t li = 0; li < 2; li++) {
@@ -85,8 +98,13 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
             const _oak_vk_material *md = &vk->materials[ms];
             bool masked = md->alpha_mode == OAK_ALPHA_MASK;
             bool two = md->double_sided;
-            uint32_t g =
-                li ? OAK_VK_VIS_GROUPS + (masked ? 1 : 0) : (masked ? 2 : 0) + (two ? 1 : 0);
+            uint32_t g = (masked ? 2 : 0) + (two ? 1 : 0);
+            if (li) {
+                uint32_t k = 0;
+                while (k + 1 < OAK_MAX_CASCADES && i >= cas_first[k + 1]) k++;
+                bool mover = i >= cas_first[k] + cas_static[k];
+                g = G_SHADOW + OAK_VK_SHADOW_GROUP(k, mover ? 1 : 0, masked ? 1 : 0);
+            }
             /* BLEND surfaces skip the visibility buffer: forward, far to near */
             if (!li && md->alpha_mode == OAK_ALPHA_BLEND) {
                 g = G_BLEND;
@@ -153,9 +171,9 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
         vk->vis_first[g] = first[g];
         vk->vis_count[g] = at[g] - first[g];
     }
-    for (uint32_t g = 0; g < 2; g++) {
-        vk->shadow_first[g] = first[OAK_VK_VIS_GROUPS + g];
-        vk->shadow_count[g] = at[OAK_VK_VIS_GROUPS + g] - first[OAK_VK_VIS_GROUPS + g];
+    for (uint32_t g = 0; g < OAK_VK_SHADOW_GROUPS; g++) {
+        vk->shadow_first[g] = first[G_SHADOW + g];
+        vk->shadow_count[g] = at[G_SHADOW + g] - first[G_SHADOW + g];
     }
     vk->draw_count = nd;
     vk->caster_count = nc;
