@@ -13,6 +13,7 @@ typedef struct oak_cascade_keep {
     float centre[3];     /* light-space, x and y on the texel grid */
     float light_dir[3];  /* the sun's direction it was fitted for */
     uint32_t map_size;
+    uint32_t moves; /* bit i: re-centred i frames ago (bit 0: this frame) */
 } oak_cascade_keep;
 
 typedef struct oak_frontend {

@@ -22,6 +22,7 @@ typedef struct cascade_fit {
     /* the map's box in light space: x, y within half of centre, z from
        zlo to zhi (caster reach included) */
     float centre[2], half, zlo, zhi;
+    bool tight; /* the map moves often: static casters culled as movers are */
 } cascade_fit;
 
 typedef struct caster_job {
@@ -53,7 +54,10 @@ static bool circle_meets(const cascade_fit *f, float x, float y, float r) {
    the slice (away from the sun) nor beyond the caster reach towards it. A
    static caster goes into the cached layer when its sphere meets the map's
    box at all: then the layer's list depends on the map and the static
-   scene only, not on where in the box the camera is. */
+   scene only, not on where in the box the camera is. While the map moves
+   often (a fast turn or flight) the layer is redrawn most frames anyway,
+   and the box's extra casters would only cost: then static casters are
+   culled as movers are (a tight fit). */
 static void caster_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     caster_job *j = user;
@@ -73,7 +77,7 @@ static void caster_range(void *user, uint32_t begin, uint32_t end, uint32_t work
         for (uint32_t k = 0; k < j->count; k++) {
             const cascade_fit *f = &j->fit[k];
             bool in;
-            if (moving)
+            if (moving || f->tight)
                 in = l[2] + r >= f->zmin && l[2] - r <= f->zmax + (float)OAK_SHADOW_CASTER_REACH &&
                      circle_meets(f, l[0], l[1], r + f->margin);
             else
@@ -152,12 +156,14 @@ static void fit_outline(cascade_fit *f, mat4 light_view, vec3 corners[8]) {
 static void keep_centre(oak_cascade_keep *k, const vec4 lc, float r, float R, float texel,
                         const vec3 dir, uint32_t map_size) {
     float slack = R - r;
+    k->moves <<= 1;
     bool same = k->valid && k->radius == r && k->texel == texel && k->map_size == map_size &&
                 k->light_dir[0] == dir[0] && k->light_dir[1] == dir[1] && k->light_dir[2] == dir[2];
     if (same && fabsf(lc[0] - k->centre[0]) <= slack && fabsf(lc[1] - k->centre[1]) <= slack &&
         fabsf(lc[2] - k->centre[2]) <= slack)
         return;
     k->valid = true;
+    k->moves |= 1u;
     k->radius = r, k->texel = texel, k->map_size = map_size;
     memcpy(k->light_dir, dir, sizeof k->light_dir);
     k->centre[0] = floorf(lc[0] / texel) * texel;
@@ -246,6 +252,9 @@ void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *in) {
         job.fit[c].margin = border * texel;
         job.fit[c].centre[0] = cx, job.fit[c].centre[1] = cy, job.fit[c].half = half;
         job.fit[c].zlo = cz - R, job.fit[c].zhi = cz + R + (float)OAK_SHADOW_CASTER_REACH;
+        /* moved in more than one of the last OAK_SHADOW_CACHE_WINDOW frames */
+        uint32_t recent = keep->moves & ((1u << OAK_SHADOW_CACHE_WINDOW) - 1);
+        job.fit[c].tight = (recent & (recent - 1)) != 0;
         float start = c ? splits[c - 1] : znear;
         slice_near = splits[c] - (float)OAK_SHADOW_BLEND * (splits[c] - start);
     }

@@ -252,6 +252,44 @@ TEST(cameraStepsKeepTheLayers) {
     oak_destroy_renderer(twin);
 }
 
+/* A camera turning 30 degrees a frame re-centres its maps every frame:
+   after the second such frame a cascade lists its static casters as
+   tightly as its movers (the near post no longer in the far map's list),
+   and once it has stood still for OAK_SHADOW_CACHE_WINDOW frames the box
+   list (and one redraw for it) is back, then nothing is redrawn. */
+TEST(fastTurnListsStaticCastersTightly) {
+    static scene s;
+    scene_init(&s);
+    oak_renderer *r = open_renderer();
+    if (!r) return;
+    draw(r, &s);
+    uint32_t boxed = cascades_listing(r, g_post[0]);
+    float yaw = 0;
+    for (int f = 0; f < 3; f++) {
+        yaw += glm_rad(30);
+        const float eye[3] = {0, 2, 0}, at[3] = {-10 * sinf(yaw), 1.5f, -10 * cosf(yaw)};
+        look(&s, eye, at);
+        draw(r, &s);
+    }
+    uint32_t tight = cascades_listing(r, g_post[0]);
+    uint32_t later = 0, last = 0;
+    for (int f = 0; f < OAK_SHADOW_CACHE_WINDOW + 2; f++) {
+        last = draw(r, &s).static_layers;
+        later += last;
+    }
+    uint32_t settled = cascades_listing(r, g_post[0]);
+    fprintf(stderr,
+            "  near post listed by 0x%x, after three 30-degree turns 0x%x, %u frames later 0x%x "
+            "(%u layers redrawn while settling, %u in the last frame)\n",
+            boxed, tight, OAK_SHADOW_CACHE_WINDOW + 2, settled, later, last);
+    CHECK_EQ_INT(boxed, 0xf);
+    CHECK(!(tight & 8u));
+    CHECK(settled & 8u);
+    CHECK(later >= 1);
+    CHECK_EQ_INT(last, 0);
+    oak_destroy_renderer(r);
+}
+
 /* A frame drawn from cached layers (a post and the mover moved since the
    layers were drawn) equals a fresh renderer's frame of the same view:
    bitwise on the CPU, at the parity rule on a GPU. */
@@ -336,6 +374,7 @@ int main(int argc, char **argv) {
     RUN(movingOnePostRedrawsOnlyItsCascades);
     RUN(moverDrawsNoStaticLayerAndCasts);
     RUN(cameraStepsKeepTheLayers);
+    RUN(fastTurnListsStaticCastersTightly);
     RUN(cachedFrameEqualsFreshFrame);
     oak_shutdown();
     fprintf(stderr, "  %d validation or debug messages, %d other errors logged\n", g_validation,

@@ -57,6 +57,9 @@
  * keeps its centre until the sphere leaves that square, so a moving camera
  * reuses the static layer; the texel grows by the same fraction. */
 #define OAK_SHADOW_CACHE_MARGIN 0.25
+/* A map re-centred more than once in this many frames lists its static
+ * casters as tightly as its movers (its layer is redrawn most frames). */
+#define OAK_SHADOW_CACHE_WINDOW 8
 
 #define OAK_FRAME_ARENA_SIZE (4u << 20) /* first block of the per-frame arena */
 #define OAK_JOB_MAX_THREADS  64         /* ceiling on job pool workers */
