@@ -32,6 +32,8 @@ typedef struct bench_run {
     uint8_t *pixels; /* last frame, kept for --compare */
     bool has_grid;   /* the backend's lamp grid of the last frame was read */
     oak_light_grid_info grid;
+    bool has_shadow;         /* the backend counts its shadow cache */
+    oak_shadow_stats shadow; /* summed over the timed frames */
 } bench_run;
 
 static void release_run(bench_run *run) {
@@ -97,6 +99,14 @@ static int bench_frame(const cli_options *o, oak_scene *scene, oak_renderer *ren
     uint64_t start = oak_time_ns();
     if (oak_scene_draw(scene, renderer) != OAK_OK) return _oak_cli_fail(o);
     frame->ms[frame->count++] = oak_ms_since(start);
+    oak_shadow_stats st;
+    if ((oak_backend_caps(run->backend) & OAK_CAP_SHADOW_CACHE) &&
+        oak_renderer_shadow_stats(renderer, &st) == OAK_OK) {
+        run->has_shadow = true;
+        run->shadow.static_layers += st.static_layers;
+        run->shadow.layer_copies += st.layer_copies;
+        run->shadow.mover_draws += st.mover_draws;
+    }
     uint32_t n = oak_renderer_timings(renderer, timings, MAX_STAGES);
     for (uint32_t k = 0; k < n && k < MAX_STAGES; k++) {
         if (!timings[k].name || !strcmp(timings[k].name, "frame")) continue;
@@ -160,6 +170,11 @@ static void json_stages(bench_run *run) {
         printf("\"lamp_grid\": {\"lamps\": %u, \"listed\": %u, \"max_cell\": %u, "
                "\"overflow\": %u}, ",
                run->grid.lamps, run->grid.listed, run->grid.max_cell, run->grid.overflow);
+    /* totals over the timed frames: static layers redrawn, copies, movers */
+    if (run->has_shadow)
+        printf("\"shadow_cache\": {\"static_layers\": %u, \"layer_copies\": %u, "
+               "\"mover_draws\": %u}, ",
+               run->shadow.static_layers, run->shadow.layer_copies, run->shadow.mover_draws);
     printf("\"stages\": {");
     for (uint32_t i = 0; i < run->stage_count; i++) {
         double med, p95, max;
@@ -288,6 +303,11 @@ static void report(const cli_options *o, bench_run *runs, uint32_t run_count) {
             printf("  lamp grid: %u lamps in view, %u listings, longest cell %u, overflow %u\n",
                    runs[i].grid.lamps, runs[i].grid.listed, runs[i].grid.max_cell,
                    runs[i].grid.overflow);
+        if (runs[i].has_shadow)
+            printf("  shadow cache over %u frames: %u static layers drawn, %u copies, %u mover "
+                   "draws\n",
+                   frames, runs[i].shadow.static_layers, runs[i].shadow.layer_copies,
+                   runs[i].shadow.mover_draws);
     }
     for (uint32_t i = 1; i < run_count; i++) {
         parity p = compare_pixels(runs[0].pixels, runs[i].pixels, bytes);

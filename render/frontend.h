@@ -5,6 +5,17 @@
 
 #include <oak/backend.h>
 
+/* Where a cascade's map stays while the camera moves (shadow_fit.c): its
+   light-space centre, kept until the slice's sphere leaves the square. */
+typedef struct oak_cascade_keep {
+    bool valid;
+    float radius, texel; /* the slice sphere's and the map's, when fitted */
+    float centre[3];     /* light-space, x and y on the texel grid */
+    float light_dir[3];  /* the sun's direction it was fitted for */
+    uint32_t map_size;
+    uint32_t moves; /* bit i: re-centred i frames ago (bit 0: this frame) */
+} oak_cascade_keep;
+
 typedef struct oak_frontend {
     oak_render_view view;
     /* draw columns and their capacities (view.draws / view.casters point here) */
@@ -18,6 +29,7 @@ typedef struct oak_frontend {
     mat4 last_view_proj;
     bool has_last;
     bool lights_warned; /* said once that lights past OAK_MAX_LIGHTS were dropped */
+    oak_cascade_keep keep[OAK_MAX_CASCADES];
 } oak_frontend;
 
 void _oak_frontend_release(oak_frontend *fe);

@@ -8,7 +8,8 @@
 static const oak_target_info k_targets[OAK_TARGET_COUNT] = {
     [OAK_TARGET_SCENE] = {"scene", OAK_TARGET_SIZE_ASSETS, OAK_TARGET_BUFFER,
                           OAK_TARGET_PERSISTENT},
-    /* what stands still is drawn once: kept while its casters hash the same */
+    /* the static layers' copies with the movers over them (or, on the CPU,
+       the layers themselves where no mover falls) */
     [OAK_TARGET_SHADOW_MAP] = {"shadow_map", OAK_TARGET_SIZE_SHADOW, OAK_TARGET_D32F,
                                OAK_TARGET_CACHED},
     [OAK_TARGET_DEPTH] = {"depth", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_D32F, OAK_TARGET_PER_FRAME},
@@ -20,6 +21,10 @@ static const oak_target_info k_targets[OAK_TARGET_COUNT] = {
     /* a fixed OAK_GPU_LIGHT_GRID_WORDS, whatever the output's size */
     [OAK_TARGET_LIGHT_GRID] = {"light_grid", OAK_TARGET_SIZE_ASSETS, OAK_TARGET_BUFFER,
                                OAK_TARGET_PER_FRAME},
+    /* what stands still is drawn once: a cascade's layer is kept while its
+       static_key holds (docs/SHADING.md "Cascade caching") */
+    [OAK_TARGET_SHADOW_STATIC] = {"shadow_static", OAK_TARGET_SIZE_SHADOW, OAK_TARGET_D32F,
+                                  OAK_TARGET_CACHED},
 };
 
 static bool has_shadows(const oak_render_view *v) {
@@ -46,10 +51,13 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
      NULL,
      {NULL},
      false},
-    /* the key light's casters into its reversed-Z map */
+    /* the key light's static casters into a cascade's cached layer when
+       what stands still there changed; its movers over a copy of the layer */
     {OAK_PASS_SHADOW,
      "shadow",
-     {SCENE_READ, {OAK_TARGET_SHADOW_MAP, OAK_USE_DEPTH_CLEAR}},
+     {SCENE_READ,
+      {OAK_TARGET_SHADOW_STATIC, OAK_USE_LAYERED},
+      {OAK_TARGET_SHADOW_MAP, OAK_USE_LAYERED}},
      has_shadows,
      {NULL},
      false},

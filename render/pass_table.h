@@ -9,14 +9,15 @@
 /* ---- frame targets ------------------------------------------------------ */
 
 typedef enum oak_target_id {
-    OAK_TARGET_SCENE,      /* asset pools and the frame's records (buffers) */
-    OAK_TARGET_SHADOW_MAP, /* the key light's depth map */
-    OAK_TARGET_DEPTH,      /* the view's reversed-Z depth */
-    OAK_TARGET_IDS,        /* (draw + 1, triangle) per pixel, 0 = sky */
-    OAK_TARGET_HDR,        /* shaded linear colour */
-    OAK_TARGET_LDR,        /* RGBA8 after tone mapping and dither */
-    OAK_TARGET_OUTPUT,     /* RGBA8 after FXAA: the picture */
-    OAK_TARGET_LIGHT_GRID, /* each lamp cluster's list (oak_gpu_light_grid) */
+    OAK_TARGET_SCENE,         /* asset pools and the frame's records (buffers) */
+    OAK_TARGET_SHADOW_MAP,    /* the key light's depth map: static layer copy + movers */
+    OAK_TARGET_DEPTH,         /* the view's reversed-Z depth */
+    OAK_TARGET_IDS,           /* (draw + 1, triangle) per pixel, 0 = sky */
+    OAK_TARGET_HDR,           /* shaded linear colour */
+    OAK_TARGET_LDR,           /* RGBA8 after tone mapping and dither */
+    OAK_TARGET_OUTPUT,        /* RGBA8 after FXAA: the picture */
+    OAK_TARGET_LIGHT_GRID,    /* each lamp cluster's list (oak_gpu_light_grid) */
+    OAK_TARGET_SHADOW_STATIC, /* the key light's cached static layers (GPU backends) */
     OAK_TARGET_COUNT
 } oak_target_id;
 
@@ -67,11 +68,19 @@ typedef enum oak_use {
     OAK_USE_COPY_READ,     /* copied out (read_pixels) */
     OAK_USE_BUFFER_READ,   /* loaded from a storage buffer by fragment or compute shaders */
     OAK_USE_HOST_READ,     /* read by the host after the frame (debug read-backs) */
+    OAK_USE_DEPTH_DRAW,    /* parts cleared or drawn over as depth, the rest kept */
+    OAK_USE_COPY_WRITE,    /* parts copied into, the rest kept */
+    /* a cached map: the pass's run function applies the uses above (depth
+       draw, copy read, copy write) itself as it goes, since which of them a
+       frame needs depends on what changed (render/shadow_layer.h); the
+       row's barriers skip it */
+    OAK_USE_LAYERED,
 } oak_use;
 
 static inline bool _oak_use_writes(oak_use u) {
     return u == OAK_USE_UPLOAD || u == OAK_USE_DEPTH_CLEAR || u == OAK_USE_COLOR_CLEAR ||
-           u == OAK_USE_COLOR_BLEND || u == OAK_USE_STORAGE_WRITE;
+           u == OAK_USE_COLOR_BLEND || u == OAK_USE_STORAGE_WRITE || u == OAK_USE_DEPTH_DRAW ||
+           u == OAK_USE_COPY_WRITE;
 }
 /* The old contents do not matter: a Vulkan layout may start UNDEFINED. */
 static inline bool _oak_use_discards(oak_use u) {

@@ -142,6 +142,15 @@ const char *oak_renderer_device(const oak_renderer *r) {
 const char *oak_renderer_fallback_reason(const oak_renderer *r) {
     return r->fallback;
 }
+oak_result oak_renderer_shadow_stats(const oak_renderer *r, oak_shadow_stats *out) {
+    *out = (oak_shadow_stats){0};
+    if (!r->drawn) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "shadow stats: nothing drawn yet");
+    if (!r->backend->shadow_stats)
+        return oak_error(OAK_ERROR_UNSUPPORTED,
+                         "shadow stats: the %s backend keeps no shadow cache", r->backend->name);
+    r->backend->shadow_stats(r->self, out);
+    return OAK_OK;
+}
 const struct oak_render_view *oak_renderer_last_view(const oak_renderer *r) {
     return &r->frontend.view;
 }

@@ -1,8 +1,10 @@
 /* The sun's four cascades fitted to the view: split distances (part
  * logarithmic, part uniform), a sphere around each slice (so a map's texel
- * does not change as the camera turns) snapped to whole texels in a light
- * space anchored at the world origin (so edges do not crawl as it moves),
- * and per cascade the draws whose shadow can land on its slice. */
+ * does not change as the camera turns) widened by a margin and snapped to
+ * whole texels in a light space anchored at the world origin (so edges do
+ * not crawl), its centre kept while the sphere stays inside (so the cached
+ * static layer survives camera motion), and per cascade its static casters
+ * (all in the map's box) then its movers (those that can shade the slice). */
 #include <math.h>
 #include <string.h>
 
@@ -17,6 +19,10 @@ typedef struct cascade_fit {
     uint32_t hull_count;
     float margin;     /* metres the receivers' read reaches past the outline */
     float zmin, zmax; /* light-space z of the slice (z grows towards the sun) */
+    /* the map's box in light space: x, y within half of centre, z from
+       zlo to zhi (caster reach included) */
+    float centre[2], half, zlo, zhi;
+    bool tight; /* the map moves often: static casters culled as movers are */
 } cascade_fit;
 
 typedef struct caster_job {
@@ -42,10 +48,16 @@ static bool circle_meets(const cascade_fit *f, float x, float y, float r) {
     return inside;
 }
 
-/* A caster shadows a receiver in cascade c's slice when, seen along the
+/* A mover shadows a receiver in cascade c's slice when, seen along the
    light, its sphere meets the slice's outline widened by the map's border
    (normal offset and filter taps read that far), and it is not wholly behind
-   the slice (away from the sun) nor beyond the caster reach towards it. */
+   the slice (away from the sun) nor beyond the caster reach towards it. A
+   static caster goes into the cached layer when its sphere meets the map's
+   box at all: then the layer's list depends on the map and the static
+   scene only, not on where in the box the camera is. While the map moves
+   often (a fast turn or flight) the layer is redrawn most frames anyway,
+   and the box's extra casters would only cost: then static casters are
+   culled as movers are (a tight fit). */
 static void caster_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     caster_job *j = user;
@@ -61,12 +73,18 @@ static void caster_range(void *user, uint32_t begin, uint32_t end, uint32_t work
             continue;
         vec4 w = {c[0], c[1], c[2], 1}, l;
         glm_mat4_mulv(j->light_view, w, l);
+        bool moving = (flags & OAK_DRAW_MOVING) != 0;
         for (uint32_t k = 0; k < j->count; k++) {
             const cascade_fit *f = &j->fit[k];
-            bool depth =
-                l[2] + r >= f->zmin && l[2] - r <= f->zmax + (float)OAK_SHADOW_CASTER_REACH;
-            if (depth && circle_meets(f, l[0], l[1], r + f->margin))
-                j->casting[i] |= (uint8_t)(1u << k);
+            bool in;
+            if (moving || f->tight)
+                in = l[2] + r >= f->zmin && l[2] - r <= f->zmax + (float)OAK_SHADOW_CASTER_REACH &&
+                     circle_meets(f, l[0], l[1], r + f->margin);
+            else
+                in = l[2] + r >= f->zlo && l[2] - r <= f->zhi &&
+                     fabsf(l[0] - f->centre[0]) <= f->half + r &&
+                     fabsf(l[1] - f->centre[1]) <= f->half + r;
+            if (in) j->casting[i] |= (uint8_t)(1u << k);
         }
     }
 }
@@ -130,6 +148,46 @@ static void fit_outline(cascade_fit *f, mat4 light_view, vec3 corners[8]) {
     } while (cur != start && f->hull_count < 8);
 }
 
+/* Keeps the map's light-space centre while the slice's sphere (lc, r) stays
+   inside the square and depth it covers (half-extent R less the sphere's
+   radius); else re-centres it on the sphere, snapped to the texel grid.
+   Only the sequence of views decides, so every backend and thread count
+   gets the same matrices. */
+static void keep_centre(oak_cascade_keep *k, const vec4 lc, float r, float R, float texel,
+                        const vec3 dir, uint32_t map_size) {
+    float slack = R - r;
+    k->moves <<= 1;
+    bool same = k->valid && k->radius == r && k->texel == texel && k->map_size == map_size &&
+                k->light_dir[0] == dir[0] && k->light_dir[1] == dir[1] && k->light_dir[2] == dir[2];
+    if (same && fabsf(lc[0] - k->centre[0]) <= slack && fabsf(lc[1] - k->centre[1]) <= slack &&
+        fabsf(lc[2] - k->centre[2]) <= slack)
+        return;
+    k->valid = true;
+    k->moves |= 1u;
+    k->radius = r, k->texel = texel, k->map_size = map_size;
+    memcpy(k->light_dir, dir, sizeof k->light_dir);
+    k->centre[0] = floorf(lc[0] / texel) * texel;
+    k->centre[1] = floorf(lc[1] / texel) * texel;
+    k->centre[2] = floorf(lc[2] / texel) * texel;
+}
+
+/* The key of what a cascade's static layer holds (oak_shadow_cascade). */
+static uint64_t static_key(const oak_shadow_cascade *cas, const oak_draw_list *l, uint32_t size) {
+    uint64_t h = oak_hash(cas->view_proj, sizeof(mat4), size);
+    for (uint32_t i = cas->first_caster; i < cas->first_caster + cas->static_count; i++) {
+        const oak_mesh_data *md = oak_mesh_get(l->mesh[i]);
+        const oak_material_data *mt = oak_material_get(l->material[i]);
+        oak_texture tex = mt ? mt->desc.base_color_tex.texture : (oak_texture){0};
+        const oak_texture_data *td = tex.id ? oak_texture_get(tex) : NULL;
+        uint32_t ids[7] = {l->mesh[i].id,        md ? md->version : 0, l->material[i].id,
+                           mt ? mt->version : 0, l->flags[i],          tex.id,
+                           td ? td->version : 0};
+        h = oak_hash(ids, sizeof ids, h);
+        h = oak_hash(l->world[i], sizeof(mat4), h);
+    }
+    return h ? h : 1; /* 0 means unknown */
+}
+
 static void shadow_splits(float out[OAK_MAX_CASCADES], uint32_t count, float znear, float zfar) {
     float lambda = (float)OAK_SHADOW_SPLIT_LOG;
     for (uint32_t i = 1; i <= count; i++) {
@@ -174,10 +232,13 @@ void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *in) {
         slice_sphere(v, slice_near, splits[c], centre, &r, corners);
         vec4 centre4 = {centre[0], centre[1], centre[2], 1}, lc;
         glm_mat4_mulv(job.light_view, centre4, lc);
-        float texel = 2.0f * r / (S - 2.0f * border), half = 0.5f * S * texel;
-        float cx = floorf(lc[0] / texel) * texel, cy = floorf(lc[1] / texel) * texel;
+        float R = r * (1.0f + (float)OAK_SHADOW_CACHE_MARGIN);
+        float texel = 2.0f * R / (S - 2.0f * border), half = 0.5f * S * texel;
+        oak_cascade_keep *keep = &fe->keep[c];
+        keep_centre(keep, lc, r, R, texel, d, v->shadow_map_size);
+        float cx = keep->centre[0], cy = keep->centre[1], cz = keep->centre[2];
         /* view-space z grows towards the light; near is on the light's side */
-        float zn = -lc[2] - r - (float)OAK_SHADOW_CASTER_REACH, zf = -lc[2] + r;
+        float zn = -cz - R - (float)OAK_SHADOW_CASTER_REACH, zf = -cz + R;
         mat4 proj;
         oak_ortho_rz(cx - half, cx + half, cy - half, cy + half, zn, zf, proj);
         oak_shadow_cascade *cas = &v->cascades[c];
@@ -185,9 +246,15 @@ void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *in) {
         cas->split_far = splits[c];
         cas->texel_world = texel;
         cas->depth_range = zf - zn;
-        cas->first_caster = cas->caster_count = 0;
+        cas->first_caster = cas->caster_count = cas->static_count = 0;
+        cas->static_key = 0;
         fit_outline(&job.fit[c], job.light_view, corners);
         job.fit[c].margin = border * texel;
+        job.fit[c].centre[0] = cx, job.fit[c].centre[1] = cy, job.fit[c].half = half;
+        job.fit[c].zlo = cz - R, job.fit[c].zhi = cz + R + (float)OAK_SHADOW_CASTER_REACH;
+        /* moved in more than one of the last OAK_SHADOW_CACHE_WINDOW frames */
+        uint32_t recent = keep->moves & ((1u << OAK_SHADOW_CACHE_WINDOW) - 1);
+        job.fit[c].tight = (recent & (recent - 1)) != 0;
         float start = c ? splits[c - 1] : znear;
         slice_near = splits[c] - (float)OAK_SHADOW_BLEND * (splits[c] - start);
     }
@@ -210,20 +277,28 @@ void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *in) {
         !OAK_GROW(l->flags, c5, count))
         return;
     fe->caster_cap = cap;
-    /* cascade by cascade, each in draw order */
+    /* cascade by cascade: its static casters, then its movers, each in
+       draw order */
     uint32_t at = 0;
     for (uint32_t c = 0; c < n; c++) {
-        v->cascades[c].first_caster = at;
-        v->cascades[c].caster_count = per[c];
-        for (uint32_t i = 0; i < draws; i++) {
-            if (!((fe->casting[i] >> c) & 1u)) continue;
-            l->mesh[at] = in->meshes[i];
-            l->material[at] = in->materials[i];
-            memcpy(l->world[at], in->transforms[i], sizeof(mat4));
-            memcpy(l->prev_world[at], in->transforms[i], sizeof(mat4));
-            l->flags[at] = in->flags ? in->flags[i] : 0;
-            at++;
+        oak_shadow_cascade *cas = &v->cascades[c];
+        cas->first_caster = at;
+        cas->caster_count = per[c];
+        for (uint32_t moving = 0; moving < 2; moving++) {
+            for (uint32_t i = 0; i < draws; i++) {
+                uint32_t fl = in->flags ? in->flags[i] : 0;
+                if (!((fe->casting[i] >> c) & 1u) || ((fl & OAK_DRAW_MOVING) != 0) != moving)
+                    continue;
+                l->mesh[at] = in->meshes[i];
+                l->material[at] = in->materials[i];
+                memcpy(l->world[at], in->transforms[i], sizeof(mat4));
+                memcpy(l->prev_world[at], in->transforms[i], sizeof(mat4));
+                l->flags[at] = fl;
+                at++;
+            }
+            if (!moving) cas->static_count = at - cas->first_caster;
         }
+        cas->static_key = static_key(cas, l, v->shadow_map_size);
     }
     l->count = count;
 }

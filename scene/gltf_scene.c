@@ -20,6 +20,17 @@ static bool needs_deform(const oak_gltf_node *n, const oak_gltf_primitive *p) {
     return (n->skin >= 0 && p->influence_count) || (p->target_count && n->weight_count);
 }
 
+/* A node some clip's channel moves, itself or through an ancestor: its
+   primitives are shadow movers (OAK_DRAW_MOVING), as posed ones are. */
+static bool node_animated(const oak_gltf *g, uint32_t ni) {
+    for (int32_t n = (int32_t)ni, hops = 0; n >= 0 && (uint32_t)hops <= g->node_count;
+         n = g->nodes[n].parent, hops++)
+        for (uint32_t c = 0; c < g->clip_count; c++)
+            for (uint32_t k = 0; k < g->clips[c].channel_count; k++)
+                if (g->clips[c].channels[k].node == (uint32_t)n) return true;
+    return false;
+}
+
 static oak_camera scene_camera(const oak_gltf_camera *c) {
     oak_camera cam = {0};
     cam.znear = c->znear;
@@ -199,6 +210,9 @@ oak_result oak_gltf_instantiate(oak_gltf_instance **out, oak_scene *scene, const
             oak_mesh_renderer mr = {
                 pr->mesh,
                 pr->material >= 0 ? g->material_handles[pr->material] : g->default_material, 0};
+            /* skinned, morphed or animated: drawn over the cached shadow
+               layers each frame, never into them */
+            if (needs_deform(n, pr) || node_animated(g, ni)) mr.flags |= OAK_DRAW_MOVING;
             if (needs_deform(n, pr)) {
                 _oak_deform *d = &inst->deforms[inst->deform_count++];
                 *d = (_oak_deform){.entity = pe2,

@@ -103,6 +103,10 @@ oak_cli_test(cliRenderLampsClustersOnCpu
 oak_cli_test(cliBenchReportsTheLampGrid
              ARGS "bench|--world|lamps|--backend|cpu|--size|64x36|--frames|2|--warmup|0|--json"
              EXIT 0 OUT "\"lamp_grid\": {\"lamps\": [0-9]+, \"listed\": [0-9]+, \"max_cell\": [0-9]+, \"overflow\": 0}")
+# the first frame draws every cascade's static layer; the default world has no movers
+oak_cli_test(cliBenchReportsTheShadowCache
+             ARGS "bench|--world|default|--backend|cpu|--size|64x36|--frames|2|--warmup|0|--json"
+             EXIT 0 OUT "\"shadow_cache\": {\"static_layers\": ([4-9]|[1-9][0-9]+), \"layer_copies\": 0, \"mover_draws\": 0}")
 oak_cli_test(cliBenchJsonIsOneObjectWithFrameStage
              ARGS "bench|--backend|null|--size|64x36|--frames|4|--warmup|1|--json" EXIT 0
              OUT "^{\"world\": \"default\", \"backend\": \"null\", \"device\": \"[^\"]*\", \"size\": \\[64, 36\\], \"frames\": 4, \"warmup\": 1, \"threads\": [0-9]+, \"stages\": {\"frame\": {\"median_ms\": [0-9.]+, \"p95_ms\": [0-9.]+, \"max_ms\": [0-9.]+, \"clock\": \"cpu\"}.*}}\n$")

@@ -216,8 +216,11 @@ static double hull_distance(const hull *h, double x, double z) {
    with the box casting nothing: inside the geometric shadow it must be 0,
    outside it unchanged, except within a band around the boundary whose
    width is what this test bounds: 6 cm inside and 4 cm outside ("dark" is
-   byte 0, no light at all). The filter reaches 2.5 texels (cascade 1's
-   are 1.4 cm here), 1 / sin 40 times that on the ground along the sun. */
+   byte 0, no light at all) for maps fitted tight to their slices; the
+   cache's margin (OAK_SHADOW_CACHE_MARGIN) widens texels, and the band
+   with them, by its fraction. The filter reaches 2.5 texels (cascade 1's
+   are 1.75 cm here, 1.4 without the margin), 1 / sin 40 times that on the
+   ground along the sun. */
 TEST(cpuCascadeBoxShadowCoversItsFootprint) {
     scene s;
     scene_init(&s, 40, 30);
@@ -262,8 +265,9 @@ TEST(cpuCascadeBoxShadowCoversItsFootprint) {
             img.cascades[c].texel_world * 100,
             img.cascades[c + 1 < 4 ? c + 1 : c].texel_world * 100, c, c + 1);
     CHECK(dark > 1500); /* the visible shadow: about 1.2 m^2 at 3 cm a pixel */
-    CHECK(worst_in <= 0.06);
-    CHECK(worst_out <= 0.04);
+    const double grow = 1 + OAK_SHADOW_CACHE_MARGIN;
+    CHECK(worst_in <= 0.06 * grow);
+    CHECK(worst_out <= 0.04 * grow);
 
     /* The penumbra along the row through the shadow's middle, from inside
        out across its far (-x) edge, never gets darker. */

@@ -237,8 +237,22 @@ TEST(frontendKeepsCastersBetweenTheSunAndTheView) {
     oak_destroy_renderer(r);
 }
 
-/* Per-cascade caster culling: a post 59 m ahead casts only into the far
-   cascade, a box at 2 m only into the near ones. */
+/* Per-cascade caster culling. Movers: a post 59 m ahead casts only into the
+   far cascade, a box at 2 m only into the near ones (their slices). Static
+   casters go into every map whose box holds them (the cached layer must not
+   depend on where in the box the camera is): the far post still not into
+   cascade 0's small map, the near box into all four; each cascade lists its
+   static casters before its movers. */
+static void cascades_of(const oak_render_view *v, int near_in[4], int far_in[4]) {
+    for (uint32_t k = 0; k < v->cascade_count; k++) {
+        near_in[k] = far_in[k] = 0;
+        for (uint32_t i = 0; i < v->cascades[k].caster_count; i++) {
+            float z = v->casters.world[v->cascades[k].first_caster + i][3][2];
+            near_in[k] += z == -2, far_in[k] += z == -59;
+        }
+    }
+}
+
 TEST(frontendCullsCastersPerCascade) {
     oak_renderer *r = null_renderer(320, 180);
     oak_render_light sun = sun_at(40, true);
@@ -247,21 +261,34 @@ TEST(frontendCullsCastersPerCascade) {
     translate(xf[1], 0, 0, -59);
     oak_mesh meshes[2] = {g_box, g_box};
     oak_material mats[2] = {g_mat[0], g_mat[0]};
+    uint32_t flags[2] = {OAK_DRAW_MOVING, OAK_DRAW_MOVING};
     oak_frame_input in = base_input();
     in.draw_count = 2, in.meshes = meshes, in.materials = mats, in.transforms = xf;
-    in.light_count = 1, in.lights = &sun;
+    in.flags = flags, in.light_count = 1, in.lights = &sun;
     CHECK_OK(oak_renderer_draw(r, &in));
     const oak_render_view *v = oak_renderer_last_view(r);
     int near_in[4] = {0}, far_in[4] = {0};
-    for (uint32_t k = 0; k < v->cascade_count; k++)
-        for (uint32_t i = 0; i < v->cascades[k].caster_count; i++) {
-            float z = v->casters.world[v->cascades[k].first_caster + i][3][2];
-            near_in[k] += z == -2, far_in[k] += z == -59;
-        }
-    fprintf(stderr, "  box at 2 m in cascades %d%d%d%d, post at 59 m in %d%d%d%d\n", near_in[0],
-            near_in[1], near_in[2], near_in[3], far_in[0], far_in[1], far_in[2], far_in[3]);
+    cascades_of(v, near_in, far_in);
+    fprintf(stderr, "  movers: box at 2 m in cascades %d%d%d%d, post at 59 m in %d%d%d%d\n",
+            near_in[0], near_in[1], near_in[2], near_in[3], far_in[0], far_in[1], far_in[2],
+            far_in[3]);
     CHECK(near_in[0] == 1 && far_in[0] == 0);
     CHECK(far_in[3] == 1 && near_in[3] == 0);
+    for (uint32_t k = 0; k < v->cascade_count; k++) CHECK_EQ_INT(v->cascades[k].static_count, 0);
+
+    flags[0] = flags[1] = 0;
+    CHECK_OK(oak_renderer_draw(r, &in));
+    v = oak_renderer_last_view(r);
+    cascades_of(v, near_in, far_in);
+    fprintf(stderr, "  static: box at 2 m in cascades %d%d%d%d, post at 59 m in %d%d%d%d\n",
+            near_in[0], near_in[1], near_in[2], near_in[3], far_in[0], far_in[1], far_in[2],
+            far_in[3]);
+    CHECK(near_in[0] == 1 && far_in[0] == 0);
+    CHECK(near_in[3] == 1 && far_in[3] == 1);
+    for (uint32_t k = 0; k < v->cascade_count; k++) {
+        CHECK_EQ_INT(v->cascades[k].static_count, v->cascades[k].caster_count);
+        CHECK(v->cascades[k].static_key != 0);
+    }
     oak_destroy_renderer(r);
 }
 

@@ -56,6 +56,7 @@ static void cpu_destroy(void *self) {
     oak_free(b->cones);
     oak_free(b->ids);
     oak_free(b->shadow_map);
+    oak_free(b->shadow_static);
     oak_free(b->color);
     oak_free(b->ldr);
     oak_free(b->out);
@@ -146,6 +147,7 @@ static const cpu_run_fn k_run[OAK_PASS_COUNT] = {
 static oak_result cpu_render(void *self, const oak_render_view *v) {
     cpu_backend *b = self;
     memset(b->stage_ms, 0, sizeof b->stage_ms);
+    b->shadow_stats = (oak_shadow_stats){0};
     memset(b->part_ms, 0, sizeof b->part_ms);
     if (v->width != b->width || v->height != b->height) {
         oak_result r = cpu_resize(b, v->width, v->height);
@@ -192,6 +194,10 @@ static oak_result cpu_read_light_grid(void *self, uint32_t *words, size_t count)
     return OAK_OK;
 }
 
+static void cpu_shadow_stats(void *self, oak_shadow_stats *out) {
+    *out = ((cpu_backend *)self)->shadow_stats;
+}
+
 /* Stages named by the table: a row's parts, then the row itself. */
 static uint32_t cpu_timings(void *self, oak_stage_timing *out, uint32_t max) {
     cpu_backend *b = self;
@@ -219,6 +225,7 @@ static const oak_backend g_cpu = {
     .timings = cpu_timings,
     .caps = CPU_CAPS,
     .read_light_grid = cpu_read_light_grid,
+    .shadow_stats = cpu_shadow_stats,
 };
 
 const oak_backend *oak_backend_cpu(void) {

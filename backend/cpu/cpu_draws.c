@@ -21,6 +21,7 @@ void _oak_cpu_pass_target(cpu_pass *p, uint32_t w, uint32_t h, bool flip, const 
     p->jitter[1] = jitter ? jitter[1] : 0;
     p->depth = depth;
     p->ids = ids;
+    p->keep = false;
 }
 
 bool _oak_cpu_pass_add(cpu_pass *p, uint32_t src) {

@@ -5,6 +5,7 @@
 #define OAK_CPU_INTERNAL_H
 
 #include "render/pass_table.h"
+#include "render/shadow_layer.h"
 
 #define CPU_TILE         OAK_TILE_SIZE
 #define CPU_TILE_PIXELS  (CPU_TILE * CPU_TILE)
@@ -121,6 +122,7 @@ typedef struct cpu_pass {
     mat4 view_proj;
     float *depth;  /* tile-major, CPU_TILE_PIXELS per tile */
     uint32_t *ids; /* tile-major, NULL when the pass writes no ids */
+    bool keep;     /* draw over what the target holds (movers over a copy), no clear */
 
     /* draws in raster order */
     cpu_draw *draws;
@@ -166,13 +168,14 @@ typedef struct cpu_backend {
     cpu_pass shadow, opaque, blend;
 
     /* frame buffers */
-    float *depth;      /* main view, tile-major */
-    uint32_t *ids;     /* main view, tile-major */
-    float *shadow_map; /* the atlas: OAK_MAX_CASCADES tile-major maps, shadow_stride apart */
-    float *color;      /* linear rgb, row-major, 3 per pixel */
-    uint8_t *ldr;      /* post before FXAA, rgba */
-    uint8_t *out;      /* final rgba */
-    uint8_t *luma;     /* FXAA luma of ldr */
+    float *depth;         /* main view, tile-major */
+    uint32_t *ids;        /* main view, tile-major */
+    float *shadow_map;    /* the atlas: OAK_MAX_CASCADES tile-major maps, shadow_stride apart */
+    float *shadow_static; /* the cached static layers, laid out as shadow_map */
+    float *color;         /* linear rgb, row-major, 3 per pixel */
+    uint8_t *ldr;         /* post before FXAA, rgba */
+    uint8_t *out;         /* final rgba */
+    uint8_t *luma;        /* FXAA luma of ldr */
     size_t frame_cap, shadow_cap;
 
     const oak_render_view *view;        /* during render */
@@ -183,8 +186,11 @@ typedef struct cpu_backend {
     size_t shadow_stride; /* floats from one cascade's map to the next's */
     uint32_t shadow_edge; /* texels across one cascade's map */
     float shadow_cof[OAK_MAX_CASCADES][9]; /* cofactor rows of each map's 3x3 (cpu_shadow.c) */
-    bool shadow_cached[OAK_MAX_CASCADES];  /* the map holds what shadow_hash describes */
-    uint64_t shadow_hash[OAK_MAX_CASCADES];
+    /* each cascade's static layer, and the map its shading reads: the
+       layer itself, or shadow_map's copy of it with the movers drawn over */
+    oak_shadow_layer shadow_layer[OAK_MAX_CASCADES];
+    const float *shadow_read[OAK_MAX_CASCADES];
+    oak_shadow_stats shadow_stats;                      /* the last frame's */
     double stage_ms[OAK_PASS_COUNT];                    /* by pass, parts left out */
     double part_ms[OAK_PASS_COUNT][OAK_PASS_MAX_PARTS]; /* the rows' sub-stages */
 
@@ -208,6 +214,14 @@ typedef oak_result (*cpu_run_fn)(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_upload(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_lightgrid(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_shadow(cpu_backend *b, const oak_render_view *v);
+/* cpu_pass_shadow.c: one map cut into a cached static layer and movers
+   (casters l[first, first + static_count) static, the rest of count
+   movers); *read gets what shading samples: layer, or map with the movers. */
+oak_result _oak_cpu_shadow_layered(cpu_backend *b, oak_shadow_layer *state, const float **read,
+                                   float *layer, float *map, size_t texels, uint32_t S,
+                                   const float view_proj[4][4], const oak_draw_list *l,
+                                   uint32_t first, uint32_t static_count, uint32_t count,
+                                   uint64_t key);
 oak_result _oak_cpu_run_raster(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_resolve(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_blend(cpu_backend *b, const oak_render_view *v);

@@ -1,53 +1,75 @@
-/* The shadow pass on the CPU backend: the key light's cascades, each
- * rasterized (depth only, both faces) into its own tile-major S x S map of
- * the atlas; a cascade's map is kept while what it shows hashes the same. */
+/* The shadow pass on the CPU backend: the key light's cascades, each a
+ * tile-major S x S map of the atlas. A cascade's static casters are drawn
+ * into its cached static layer only when the view's static_key moves on;
+ * its movers, when it has any, over a copy of the layer (docs/SHADING.md
+ * "Cascade caching"); without movers the shading samples the layer itself. */
 #include "cpu_internal.h"
 
 #include <string.h>
 
-/* One cascade's casters into its map of the atlas. */
-static oak_result draw_cascade(cpu_backend *b, const oak_render_view *v, uint32_t c, uint32_t S) {
-    cpu_pass *p = &b->shadow;
-    _oak_cpu_pass_target(p, S, S, false, NULL, b->shadow_map + c * b->shadow_stride, NULL);
-    const oak_shadow_cascade *cas = &v->cascades[c];
-    glm_mat4_copy((vec4 *)cas->view_proj, p->view_proj);
+/* Casters [first, end) of the list that draw into a map: not BLEND, not
+   marked OAK_DRAW_NO_SHADOW. */
+static oak_result add_casters(cpu_backend *b, cpu_pass *p, const oak_draw_list *l, uint32_t first,
+                              uint32_t end) {
     p->draw_count = 0;
-    const oak_draw_list *l = &v->casters;
-    uint32_t end = cas->first_caster + cas->caster_count;
-    for (uint32_t i = cas->first_caster; i < end; i++) {
+    for (uint32_t i = first; i < end; i++) {
         int32_t mi = _oak_cpu_material_index(b, l->material[i]);
         if ((l->flags && (l->flags[i] & OAK_DRAW_NO_SHADOW)) ||
             b->materials[mi].desc.alpha_mode == OAK_ALPHA_BLEND)
             continue;
         if (!_oak_cpu_pass_add(p, i)) return OAK_ERROR_OUT_OF_MEMORY;
     }
+    return OAK_OK;
+}
+
+/* Draws the pass's draws into map (S x S, tile-major): over what it holds
+   when keep, else into a cleared map. */
+static oak_result draw_into(cpu_backend *b, cpu_pass *p, const oak_draw_list *l, float *map,
+                            uint32_t S, const float view_proj[4][4], bool keep) {
+    _oak_cpu_pass_target(p, S, S, false, NULL, map, NULL);
+    p->keep = keep;
+    glm_mat4_copy((vec4 *)view_proj, p->view_proj);
     _oak_cpu_pass_fill(b, p, l, false);
-    /* What stands still is drawn once: a cascade's map is kept while its
-       inputs (size, matrix, and each caster's mesh, material, base texture,
-       matrix and flags, versions included) hash the same as last frame's. */
-    uint64_t h = oak_hash(p->view_proj, sizeof(mat4), S);
-    for (uint32_t i = 0; i < p->draw_count; i++) {
-        const cpu_draw *d = &p->draws[i];
-        const cpu_mesh *m = &b->meshes[d->mesh];
-        const cpu_material *mt = &b->materials[d->material];
-        int32_t tex = mt->tex[CPU_TEX_BASE].tex;
-        uint32_t ids[7] = {m->id,
-                           m->version,
-                           mt->id,
-                           mt->version,
-                           d->flags,
-                           tex >= 0 ? b->textures[tex].id : 0,
-                           tex >= 0 ? b->textures[tex].version : 0};
-        h = oak_hash(ids, sizeof ids, h);
-        h = oak_hash(d->world, sizeof(mat4), h);
-    }
-    if (b->shadow_cached[c] && h == b->shadow_hash[c]) return OAK_OK;
-    b->shadow_cached[c] = false;
     oak_result r = _oak_cpu_pass_geometry(b, p, NULL, NULL);
     if (r) return r;
     _oak_cpu_pass_raster(b, p);
-    b->shadow_cached[c] = true;
-    b->shadow_hash[c] = h;
+    return OAK_OK;
+}
+
+/* One cascade's static layer (when its key moved on) and its movers over a
+   copy of it (when it has any), as _oak_shadow_layer_plan says; the same
+   steps serve any map cut into a static layer and movers. */
+oak_result _oak_cpu_shadow_layered(cpu_backend *b, oak_shadow_layer *state, const float **read,
+                                   float *layer, float *map, size_t texels, uint32_t S,
+                                   const float view_proj[4][4], const oak_draw_list *l,
+                                   uint32_t first, uint32_t static_count, uint32_t count,
+                                   uint64_t key) {
+    cpu_pass *p = &b->shadow;
+    oak_result r;
+    /* movers are counted first: the plan needs them, the draw list after */
+    if ((r = add_casters(b, p, l, first + static_count, first + count))) return r;
+    uint32_t movers = p->draw_count;
+    oak_shadow_layer_plan plan = _oak_shadow_layer_plan(state, key, movers, true);
+    if (plan.draw_static) {
+        if ((r = add_casters(b, p, l, first, first + static_count)) ||
+            (r = draw_into(b, p, l, layer, S, view_proj, false))) {
+            _oak_shadow_layer_reset(state);
+            return r;
+        }
+        b->shadow_stats.static_layers++;
+    }
+    *read = layer;
+    if (plan.copy) {
+        memcpy(map, layer, texels * sizeof(float));
+        b->shadow_stats.layer_copies++;
+        *read = map;
+    }
+    if (plan.draw_movers) {
+        if ((r = add_casters(b, p, l, first + static_count, first + count)) ||
+            (r = draw_into(b, p, l, map, S, view_proj, true)))
+            return r;
+        b->shadow_stats.mover_draws += movers;
+    }
     return OAK_OK;
 }
 
@@ -60,10 +82,11 @@ oak_result _oak_cpu_run_shadow(cpu_backend *b, const oak_render_view *v) {
     for (uint32_t k = 0; k < v->cascade_count; k++) {
         const oak_shadow_cascade *ck = &v->cascades[k];
         uint32_t end = ck->first_caster + ck->caster_count;
-        if (end > l->count || end < ck->first_caster)
+        if (end > l->count || end < ck->first_caster || ck->static_count > ck->caster_count)
             return oak_error(OAK_ERROR_INVALID_ARGUMENT,
-                             "cpu backend: cascade %u casters %u..%u past the %u casters", k,
-                             ck->first_caster, end, l->count);
+                             "cpu backend: cascade %u casters %u..%u (%u static) past the %u "
+                             "casters",
+                             k, ck->first_caster, end, ck->static_count, l->count);
     }
     uint32_t n = v->cascade_count;
     if (!v->shadows || n < 1) return OAK_OK;
@@ -76,15 +99,25 @@ oak_result _oak_cpu_run_shadow(cpu_backend *b, const oak_render_view *v) {
         float *m = oak_realloc(b->shadow_map, need * sizeof(float));
         if (!m) return OAK_ERROR_OUT_OF_MEMORY;
         b->shadow_map = m;
+        float *s = oak_realloc(b->shadow_static, need * sizeof(float));
+        if (!s) return OAK_ERROR_OUT_OF_MEMORY;
+        b->shadow_static = s;
         b->shadow_cap = need;
     }
     if (stride != b->shadow_stride || S != b->shadow_edge)
-        memset(b->shadow_cached, 0, sizeof b->shadow_cached);
+        for (uint32_t c = 0; c < OAK_MAX_CASCADES; c++)
+            _oak_shadow_layer_reset(&b->shadow_layer[c]);
     b->shadow_stride = stride;
     b->shadow_edge = S;
     for (uint32_t c = 0; c < n; c++) {
-        oak_result r = draw_cascade(b, v, c, S);
+        const oak_shadow_cascade *cas = &v->cascades[c];
+        uint32_t drawn = b->shadow_stats.static_layers;
+        oak_result r = _oak_cpu_shadow_layered(
+            b, &b->shadow_layer[c], &b->shadow_read[c], b->shadow_static + c * stride,
+            b->shadow_map + c * stride, stride, S, (const float(*)[4])cas->view_proj, l,
+            cas->first_caster, cas->static_count, cas->caster_count, cas->static_key);
         if (r) return r;
+        if (b->shadow_stats.static_layers != drawn) b->shadow_stats.redrawn_mask |= 1u << c;
     }
     _oak_cpu_shadow_setup(b, v);
     b->shadow_valid = true;

@@ -112,8 +112,10 @@ static void raster_job(void *user, uint32_t begin, uint32_t end, uint32_t worker
     for (uint32_t tile = begin; tile < end; tile++) {
         float *depth = p->depth + (size_t)tile * CPU_TILE_PIXELS;
         uint32_t *ids = p->ids ? p->ids + (size_t)tile * CPU_TILE_PIXELS : NULL;
-        memset(depth, 0, CPU_TILE_PIXELS * sizeof(float)); /* reversed-Z: 0 is far */
-        if (ids) memset(ids, 0, CPU_TILE_PIXELS * sizeof(uint32_t));
+        if (!p->keep) {
+            memset(depth, 0, CPU_TILE_PIXELS * sizeof(float)); /* reversed-Z: 0 is far */
+            if (ids) memset(ids, 0, CPU_TILE_PIXELS * sizeof(uint32_t));
+        }
         for (uint32_t k = p->bin_start[tile]; k < p->bin_start[tile + 1]; k++)
             raster_tri(c, &p->tris[p->bin_tris[k]], tile, depth, ids);
     }

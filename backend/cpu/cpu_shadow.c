@@ -67,7 +67,7 @@ static float cascade_lit(const cpu_backend *b, uint32_t c, const float P[3], con
     float fi = floorf(tu), fj = floorf(tw);
     float gi = tu - fi, gj = tw - fj;
     int32_t i0 = (int32_t)fi, j0 = (int32_t)fj, tiles_x = (S + CPU_TILE - 1) / CPU_TILE;
-    const float *map = b->shadow_map + c * b->shadow_stride;
+    const float *map = b->shadow_read[c];
     float lit = 0;
     if (i0 >= 0 && j0 >= 0 && i0 + K < S && j0 + K < S && i0 / CPU_TILE == (i0 + K) / CPU_TILE &&
         j0 / CPU_TILE == (j0 + K) / CPU_TILE) {

@@ -130,6 +130,10 @@ static oak_result gl_read_light_grid(void *self, uint32_t *words, size_t count) 
     return r != OAK_OK ? r : _oak_gl_lightgrid_read(b->frame, words, count);
 }
 
+static void gl_shadow_stats(void *self, oak_shadow_stats *out) {
+    *out = ((_oak_gl_backend *)self)->frame->shadow_stats;
+}
+
 const oak_backend *oak_backend_gl(void) {
     static const oak_backend b = {"gl",
                                   gl_probe,
@@ -141,7 +145,9 @@ const oak_backend *oak_backend_gl(void) {
                                   gl_render,
                                   gl_read_pixels,
                                   gl_timings,
-                                  OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS,
-                                  gl_read_light_grid};
+                                  OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS |
+                                      OAK_CAP_SHADOW_CACHE,
+                                  gl_read_light_grid,
+                                  gl_shadow_stats};
     return &b;
 }

@@ -130,6 +130,8 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) _oak_gl_buffer_release(bufs[i]);
     if (f->shadow_fbo) glDeleteFramebuffers(1, &f->shadow_fbo);
     if (f->shadow_tex) glDeleteTextures(1, &f->shadow_tex);
+    if (f->static_fbo) glDeleteFramebuffers(1, &f->static_fbo);
+    if (f->static_tex) glDeleteTextures(1, &f->static_tex);
     _oak_gl_resources_release(f);
     _oak_gl_lightgrid_release(f);
     oak_free(f->draw_data), oak_free(f->cmds), oak_free(f->light_data), oak_free(f->blend_keys);
@@ -215,6 +217,7 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
     glDepthFunc(GL_GREATER);
     glFrontFace(GL_CCW);
     glCullFace(GL_BACK);
+    f->shadow_stats = (oak_shadow_stats){0};
     uint32_t q = 0;
     oak_result r = OAK_OK;
     for (uint32_t i = 0; i < OAK_PASS_COUNT && r == OAK_OK; i++) {

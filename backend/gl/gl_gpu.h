@@ -8,6 +8,7 @@
 
 #include "gl_internal.h"
 #include "render/pass_table.h"
+#include "render/shadow_layer.h"
 
 #include "shaders/common/oak_gpu.h"
 
@@ -65,7 +66,10 @@ typedef struct _oak_gl_frame {
     uint32_t class_count, epoch; /* epoch moves when a texture lands somewhere new */
 
     GLuint shadow_tex, shadow_fbo;
-    uint32_t shadow_size; /* the atlas edge: 2 x 2 cascade maps */
+    uint32_t shadow_size;          /* the atlas edge: 2 x 2 cascade maps */
+    GLuint static_tex, static_fbo; /* the cascades' cached static layers, laid out as shadow_tex */
+    oak_shadow_layer shadow_layer[OAK_MAX_CASCADES];
+    oak_shadow_stats shadow_stats; /* the last frame's */
 
     /* CPU staging with kept capacity: a warm frame allocates nothing */
     oak_gpu_draw *draw_data;
@@ -106,6 +110,20 @@ typedef oak_result (*_oak_gl_run_fn)(_oak_gl_backend *b, const oak_render_view *
 oak_result _oak_gl_run_upload(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_lightgrid(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_shadow(_oak_gl_backend *b, const oak_render_view *v);
+/* gl_pass_shadow.c: tiles of a depth atlas (map_tex, drawn through
+   map_fbo) cut into a cached static layer (layer_tex, layer_fbo) and movers
+   drawn over its copies, as each tile's plan says; draw(i, mover) draws
+   tile i's static casters or movers. Adds what it did to stats. */
+typedef struct _oak_gl_rect {
+    int32_t x, y;
+    uint32_t size;
+} _oak_gl_rect;
+void _oak_gl_shadow_layered(_oak_gl_frame *f, GLuint layer_tex, GLuint layer_fbo, GLuint map_tex,
+                            GLuint map_fbo, uint32_t atlas, uint32_t count,
+                            const _oak_gl_rect *rects, const oak_shadow_layer_plan *plans,
+                            oak_shadow_stats *stats,
+                            void (*draw)(_oak_gl_frame *f, uint32_t i, bool mover, void *user),
+                            void *user);
 oak_result _oak_gl_run_raster(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_resolve(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_blend(_oak_gl_backend *b, const oak_render_view *v);

@@ -31,12 +31,14 @@ static int group_of(const _oak_gl_mat_slot *mt, const _oak_gl_mesh_slot *ms, boo
 typedef struct matrix_job {
     const oak_draw_list *list;
     oak_gpu_draw *out;
+    bool casters; /* a caster marked OAK_DRAW_NO_SHADOW draws nothing: no matrices */
 } matrix_job;
 
 static void fill_matrices(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     matrix_job *j = user;
     for (uint32_t i = begin; i < end; i++) {
+        if (j->casters && (j->out[i].info[3] & OAK_DRAW_NO_SHADOW)) continue;
         mat4 nm;
         glm_mat4_inv(j->list->world[i], nm);
         glm_mat4_transpose(nm);
@@ -52,8 +54,23 @@ static void fill_matrices(void *user, uint32_t begin, uint32_t end, uint32_t wor
    for the main view (camera given), the BLEND draws far to near. Casters
    (camera NULL) leave out BLEND and OAK_DRAW_NO_SHADOW draws, as the CPU
    backend does. */
+/* A static caster of a cascade whose layer the shadow pass keeps this frame
+   (its static_key holds): no command, no record. */
+static bool kept_static(const _oak_gl_frame *f, const oak_render_view *v, uint32_t i) {
+    if (!v) return false;
+    uint32_t n = v->cascade_count < OAK_MAX_CASCADES ? v->cascade_count : OAK_MAX_CASCADES;
+    for (uint32_t k = 0; k < n; k++) {
+        const oak_shadow_cascade *c = &v->cascades[k];
+        if (i >= c->first_caster && i < c->first_caster + c->caster_count)
+            return i < c->first_caster + c->static_count && c->static_key &&
+                   c->static_key == f->shadow_layer[k].key;
+    }
+    return false;
+}
+
 static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, const float *camera,
-                             _oak_gl_buffer *buf, uint32_t *ncmd, uint32_t group[6]) {
+                             const oak_render_view *casters_of, _oak_gl_buffer *buf, uint32_t *ncmd,
+                             uint32_t group[6]) {
     if (l->count && (!OAK_GROW(f->draw_data, f->draw_cap, l->count) ||
                      !OAK_GROW(f->blend_keys, f->blend_key_cap, l->count)))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory for %u draws", l->count);
@@ -71,6 +88,10 @@ static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, const flo
                              "gl: draw %u: material %u is not live or not synced", i,
                              l->material[i].id);
         oak_gpu_draw *d = &f->draw_data[i];
+        if (kept_static(f, casters_of, i)) {
+            d->info[3] = OAK_DRAW_NO_SHADOW; /* marks it undrawn for the loop below */
+            continue;
+        }
         d->info[0] = oak_handle_index(l->material[i].id);
         d->info[1] = ms->first_index;
         d->info[2] = ms->base_vertex;
@@ -87,7 +108,7 @@ static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, const flo
         }
     }
     /* the matrices, the heavy part, on the job pool */
-    matrix_job job = {l, f->draw_data};
+    matrix_job job = {l, f->draw_data, camera == NULL};
     oak_parallel_for(l->count, OAK_GL_MATRIX_CHUNK, fill_matrices, &job);
     group[0] = *ncmd;
     for (int g = 0; g < 5; g++) group[g + 1] = group[g] + counts[g];
@@ -146,27 +167,35 @@ static oak_result ensure_draw_ids(_oak_gl_frame *f, uint32_t n) {
     return OAK_OK;
 }
 
-/* The key light's atlas: 2 x 2 cascade maps of size texels each. */
+/* One depth atlas texture and a framebuffer drawing into it. */
+static oak_result depth_atlas(GLuint *tex, GLuint *fbo, uint32_t size) {
+    if (*fbo) glDeleteFramebuffers(1, fbo);
+    if (*tex) glDeleteTextures(1, tex);
+    glCreateTextures(GL_TEXTURE_2D, 1, tex);
+    glTextureStorage2D(*tex, 1, GL_DEPTH_COMPONENT32F, (GLsizei)size, (GLsizei)size);
+    glTextureParameteri(*tex, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTextureParameteri(*tex, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glCreateFramebuffers(1, fbo);
+    glNamedFramebufferTexture(*fbo, GL_DEPTH_ATTACHMENT, *tex, 0);
+    glNamedFramebufferDrawBuffer(*fbo, GL_NONE);
+    if (glCheckNamedFramebufferStatus(*fbo, GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+        return oak_error(OAK_ERROR_DEVICE, "gl: %ux%u shadow map framebuffer incomplete", size,
+                         size);
+    return OAK_OK;
+}
+
+/* The key light's atlas: 2 x 2 cascade maps of size texels each, and the
+   same again for the cached static layers (gl_pass_shadow.c). */
 static oak_result ensure_shadow_map(_oak_gl_frame *f, uint32_t size) {
     if (size > OAK_MAX_TEXTURE_SIZE / 2)
         return oak_error(OAK_ERROR_LIMIT, "gl: shadow map of %u texels past %u", size,
                          OAK_MAX_TEXTURE_SIZE / 2);
     size *= 2;
-    if (f->shadow_tex && f->shadow_size == size) return OAK_OK;
-    if (f->shadow_fbo) glDeleteFramebuffers(1, &f->shadow_fbo);
-    if (f->shadow_tex) glDeleteTextures(1, &f->shadow_tex);
-    glCreateTextures(GL_TEXTURE_2D, 1, &f->shadow_tex);
-    glTextureStorage2D(f->shadow_tex, 1, GL_DEPTH_COMPONENT32F, (GLsizei)size, (GLsizei)size);
-    glTextureParameteri(f->shadow_tex, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTextureParameteri(f->shadow_tex, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glCreateFramebuffers(1, &f->shadow_fbo);
-    glNamedFramebufferTexture(f->shadow_fbo, GL_DEPTH_ATTACHMENT, f->shadow_tex, 0);
-    glNamedFramebufferDrawBuffer(f->shadow_fbo, GL_NONE);
+    if (f->shadow_tex && f->static_tex && f->shadow_size == size) return OAK_OK;
+    for (uint32_t c = 0; c < OAK_MAX_CASCADES; c++) _oak_shadow_layer_reset(&f->shadow_layer[c]);
     f->shadow_size = size;
-    if (glCheckNamedFramebufferStatus(f->shadow_fbo, GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
-        return oak_error(OAK_ERROR_DEVICE, "gl: %ux%u shadow map framebuffer incomplete", size,
-                         size);
-    return OAK_OK;
+    oak_result r = depth_atlas(&f->shadow_tex, &f->shadow_fbo, size);
+    return r != OAK_OK ? r : depth_atlas(&f->static_tex, &f->static_fbo, size);
 }
 
 oak_result _oak_gl_run_upload(_oak_gl_backend *b, const oak_render_view *view) {
@@ -194,17 +223,19 @@ oak_result _oak_gl_run_upload(_oak_gl_backend *b, const oak_render_view *view) {
     if ((r = _oak_gl_buffer_upload(&f->raster_view, 0, &gv, sizeof gv)) != OAK_OK) return r;
     uint32_t ncmd = 0;
     memset(f->shadow_groups, 0, sizeof f->shadow_groups);
-    if ((r = build_list(f, &view->draws, view->camera_pos, &f->draws, &ncmd, f->main_groups)) !=
-        OAK_OK)
+    /* the atlas first: a new one holds no layer, and the casters' commands
+       leave out only those of layers that are kept */
+    if ((r = ensure_shadow_map(f, f->shadow_size_now)) != OAK_OK) return r;
+    if ((r = build_list(f, &view->draws, view->camera_pos, NULL, &f->draws, &ncmd,
+                        f->main_groups)) != OAK_OK)
         return r;
-    if (shadows &&
-        (r = build_list(f, &view->casters, NULL, &f->casters, &ncmd, f->shadow_groups)) != OAK_OK)
+    if (shadows && (r = build_list(f, &view->casters, NULL, view, &f->casters, &ncmd,
+                                   f->shadow_groups)) != OAK_OK)
         return r;
     if ((r = _oak_gl_buffer_upload(&f->commands, 0, f->cmds, ncmd * sizeof *f->cmds)) != OAK_OK)
         return r;
     if ((r = upload_lights(f, view, lights)) != OAK_OK) return r;
     uint32_t most =
         view->draws.count > view->casters.count ? view->draws.count : view->casters.count;
-    if ((r = ensure_draw_ids(f, most)) != OAK_OK) return r;
-    return ensure_shadow_map(f, f->shadow_size_now);
+    return ensure_draw_ids(f, most);
 }

@@ -13,6 +13,7 @@ static bool is_buffer(oak_target_id t) {
 static GLbitfield use_bit(oak_target_id t, oak_use u) {
     switch (u) {
     case OAK_USE_DEPTH_CLEAR:
+    case OAK_USE_DEPTH_DRAW:
     case OAK_USE_DEPTH_TEST:
     case OAK_USE_COLOR_CLEAR:
     case OAK_USE_COLOR_BLEND:
@@ -28,7 +29,10 @@ static GLbitfield use_bit(oak_target_id t, oak_use u) {
     case OAK_USE_HOST_READ: /* glGetBufferSubData */
         return GL_BUFFER_UPDATE_BARRIER_BIT;
     default:
-        return 0; /* uploads are client copies GL orders itself */
+        /* uploads are client copies GL orders itself, as it orders
+           glCopyImageSubData; a layered map's draws and copies are
+           framebuffer and copy operations GL orders too */
+        return 0;
     }
 }
 

@@ -15,19 +15,30 @@ typedef struct _oak_vk_backend {
     _oak_vk_buffer readback;
 } _oak_vk_backend;
 
-/* The key light's atlas: 2 x 2 cascade maps of size texels each. */
+/* The key light's atlas: 2 x 2 cascade maps of size texels each, and the
+   same again for the cached static layers the map's tiles are copied from. */
 static oak_result _oak_vk_shadow_map(_oak_vk *vk, uint32_t size) {
     if (size > OAK_MAX_TEXTURE_SIZE / 2)
         return oak_error(OAK_ERROR_LIMIT, "vulkan: shadow map of %u texels past %u", size,
                          OAK_MAX_TEXTURE_SIZE / 2);
     size *= 2;
-    if (vk->shadow.image && vk->shadow.width == size) return OAK_OK;
-    oak_result r = _oak_vk_image_retire(vk, &vk->shadow);
-    if (r) return r;
-    _oak_vk_track_reset(vk, OAK_TARGET_SHADOW_MAP); /* a new image: nothing touched it yet */
+    if (vk->shadow.image && vk->shadow.width == size && vk->shadow_static.image) return OAK_OK;
+    oak_result r;
+    if ((r = _oak_vk_image_retire(vk, &vk->shadow)) ||
+        (r = _oak_vk_image_retire(vk, &vk->shadow_static)))
+        return r;
+    /* new images: nothing touched them yet, and no layer is held */
+    _oak_vk_track_reset(vk, OAK_TARGET_SHADOW_MAP);
+    _oak_vk_track_reset(vk, OAK_TARGET_SHADOW_STATIC);
+    for (uint32_t c = 0; c < OAK_MAX_CASCADES; c++) _oak_shadow_layer_reset(&vk->shadow_layer[c]);
+    if ((r = _oak_vk_image_create(vk, &vk->shadow, VK_FORMAT_D32_SFLOAT, size, size, 1, 1,
+                                  VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
+                                      VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                  false)))
+        return r;
     return _oak_vk_image_create(
-        vk, &vk->shadow, VK_FORMAT_D32_SFLOAT, size, size, 1, 1,
-        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT, false);
+        vk, &vk->shadow_static, VK_FORMAT_D32_SFLOAT, size, size, 1, 1,
+        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, false);
 }
 
 static void _oak_vk_destroy(void *self) {
@@ -192,7 +203,12 @@ static oak_result _oak_vk_render_vt(void *self, const oak_render_view *v) {
     }
     if (v->shadows && v->shadow_map_size && (r = _oak_vk_shadow_map(vk, v->shadow_map_size)))
         return r;
+    vk->shadow_stats = (oak_shadow_stats){0};
     return _oak_vk_render(vk, v);
+}
+
+static void _oak_vk_shadow_stats(void *self, oak_shadow_stats *out) {
+    *out = ((_oak_vk_backend *)self)->vk.shadow_stats;
 }
 
 static oak_result _oak_vk_read_light_grid(void *self, uint32_t *words, size_t count) {
@@ -293,7 +309,8 @@ void oak_vk_debug_stats(void *self, oak_vk_stats *out) {
     out->multi_draw = vk->multi_draw;
     out->validation = vk->validation;
     for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS; g++) out->vis_commands += vk->vis_count[g];
-    out->shadow_commands = vk->shadow_count[0] + vk->shadow_count[1]; /* every cascade */
+    for (uint32_t g = 0; g < OAK_VK_SHADOW_GROUPS; g++) /* every cascade, static and movers */
+        out->shadow_commands += vk->shadow_count[g];
 }
 
 void oak_vk_debug_fail_alloc(void *self, int32_t n) {
@@ -317,8 +334,9 @@ static const oak_backend k_vulkan = {
     .render = _oak_vk_render_vt,
     .read_pixels = _oak_vk_read_pixels,
     .timings = _oak_vk_timings,
-    .caps = OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS,
+    .caps = OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS | OAK_CAP_SHADOW_CACHE,
     .read_light_grid = _oak_vk_read_light_grid,
+    .shadow_stats = _oak_vk_shadow_stats,
 };
 
 const oak_backend *oak_backend_vulkan(void) {

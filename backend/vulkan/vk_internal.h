@@ -9,6 +9,7 @@
 #include <oak/backend.h>
 
 #include "render/pass_table.h"
+#include "render/shadow_layer.h"
 #include "shaders/common/oak_gpu.h"
 
 #define OAK_VK_FRAMES         2           /* frames in flight */
@@ -190,6 +191,10 @@ enum {
     OAK_VK_PIPE_COUNT
 };
 #define OAK_VK_VIS_GROUPS 4 /* vis pipelines, in enum order from OAK_VK_PIPE_VIS */
+/* Caster command groups: per cascade, static then movers, each plain then
+   masked (vk_pass_shadow.c draws a cascade's static or mover pair alone). */
+#define OAK_VK_SHADOW_GROUPS                        (OAK_MAX_CASCADES * 4)
+#define OAK_VK_SHADOW_GROUP(cascade, mover, masked) ((cascade)*4 + (mover)*2 + (masked))
 
 typedef struct _oak_vk {
     /* device */
@@ -218,9 +223,12 @@ typedef struct _oak_vk {
     uint32_t width, height, shadow_size;
     bool targets_bad; /* a resize failed part way: rebuilt before the next frame */
     _oak_vk_image depth, ids, hdr, shadow;
-    _oak_vk_buffer ldr;        /* packed RGBA8 after tone mapping, before FXAA */
-    VkSampler sampler;         /* nearest, for texelFetch through combined samplers */
-    _oak_vk_image dummy_array; /* fills texture class slots not in use */
+    _oak_vk_image shadow_static; /* the cascades' cached static layers, laid out as shadow */
+    oak_shadow_layer shadow_layer[OAK_MAX_CASCADES];
+    oak_shadow_stats shadow_stats; /* the last frame's */
+    _oak_vk_buffer ldr;            /* packed RGBA8 after tone mapping, before FXAA */
+    VkSampler sampler;             /* nearest, for texelFetch through combined samplers */
+    _oak_vk_image dummy_array;     /* fills texture class slots not in use */
 
     /* geometry pools: positions (vec4), attributes (oak_gpu_vertex), indices */
     _oak_vk_buffer positions, attributes, indices;
@@ -253,7 +261,7 @@ typedef struct _oak_vk {
     int32_t last_slot;    /* last submitted, -1 none */
     uint32_t draw_count, caster_count;
     uint32_t vis_first[OAK_VK_VIS_GROUPS], vis_count[OAK_VK_VIS_GROUPS];
-    uint32_t shadow_first[2], shadow_count[2];
+    uint32_t shadow_first[OAK_VK_SHADOW_GROUPS], shadow_count[OAK_VK_SHADOW_GROUPS];
     struct _oak_vk_draw_info *infos; /* per draw, kept across frames */
     uint32_t infos_capacity;
     VkDrawIndexedIndirectCommand *cmds; /* built here, copied to the frame's buffer */
@@ -332,6 +340,14 @@ typedef oak_result (*_oak_vk_run_fn)(_oak_vk *vk, _oak_vk_frame *f, const oak_re
 oak_result _oak_vk_run_upload(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_lightgrid(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_shadow(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+/* vk_pass_shadow.c: tiles of a depth atlas cut into a cached static layer
+   (layer_target) and movers drawn over its copies (map_target), as each
+   tile's plan says; draw(i, mover) draws tile i's static casters or movers.
+   Adds what it did to stats. */
+void _oak_vk_shadow_layered(_oak_vk *vk, _oak_vk_frame *f, oak_target_id layer_target,
+                            oak_target_id map_target, uint32_t count, const VkRect2D *rects,
+                            const oak_shadow_layer_plan *plans, oak_shadow_stats *stats,
+                            void (*draw)(_oak_vk *vk, _oak_vk_frame *f, uint32_t i, bool mover));
 oak_result _oak_vk_run_raster(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_resolve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_blend(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
@@ -349,6 +365,8 @@ void _oak_vk_dispatch(_oak_vk *vk, VkCommandBuffer cmd, uint32_t pipe);
    before, with the layout it needs; reset when a target is made anew. */
 void _oak_vk_track_use(_oak_vk *vk, VkCommandBuffer cmd, oak_target_id target, oak_use use);
 void _oak_vk_track_row(_oak_vk *vk, VkCommandBuffer cmd, const oak_pass_row *row);
+/* The image behind a frame target; NULL for the ones in buffers. */
+_oak_vk_image *_oak_vk_target_image(_oak_vk *vk, oak_target_id target);
 void _oak_vk_track_reset(_oak_vk *vk, oak_target_id target);
 
 /* the lamp grid's per-slot buffers and read-back (vk_pass_lightgrid.c) */

@@ -27,12 +27,14 @@ typedef struct _oak_vk_record_job {
     const oak_draw_list *list;
     const _oak_vk_draw_info *info;
     oak_gpu_draw *out;
+    bool skip_undrawn; /* casters: no record for one no command draws */
 } _oak_vk_record_job;
 
 static void _oak_vk_record_draws(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     _oak_vk_record_job *j = user;
     for (uint32_t i = begin; i < end; i++) {
+        if (j->skip_undrawn && j->info[i].group == UINT32_MAX) continue;
         oak_gpu_draw d;
         _oak_vk_mat4(d.world, j->list->world[i]);
         _oak_vk_normal_matrix(d.normal, j->list->world[i]);
@@ -66,27 +68,58 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: draw scratch");
     _oak_vk_draw_info *info = vk->infos;
     VkDrawIndexedIndirectCommand *cmds = vk->cmds;
-    enum { G_BLEND = OAK_VK_VIS_GROUPS + 2, G_COUNT, TWO_SIDED = OAK_VK_TWO_SIDED };
+    enum {
+        G_SHADOW = OAK_VK_VIS_GROUPS,
+        G_BLEND = G_SHADOW + OAK_VK_SHADOW_GROUPS,
+        G_COUNT,
+        TWO_SIDED = OAK_VK_TWO_SIDED
+    };
+    /* a caster's cascade as shadow.vert finds it from the view's
+       shadow_first, and whether it follows that cascade's static ones */
+    uint32_t cas_first[OAK_MAX_CASCADES], cas_static[OAK_MAX_CASCADES];
+    /* a static layer the shadow pass will keep (its key holds): its casters
+       need no record, no command and no sync this frame */
+    bool kept[OAK_MAX_CASCADES];
+    for (uint32_t k = 0; k < OAK_MAX_CASCADES; k++) {
+        bool used = v->shadows && k < v->cascade_count;
+        cas_first[k] = used ? v->cascades[k].first_caster : UINT32_MAX;
+        cas_static[k] = used ? v->cascades[k].static_count : 0;
+        kept[k] = used && v->cascades[k].static_key &&
+                  v->cascades[k].static_key == vk->shadow_layer[k].key;
+    }
     uint32_t counts[G_COUNT] = {0};
     const oak_draw_list *lists[2] = {&v->draws, &v->casters};
     for (uint32_t li = 0; li < 2; li++) {
         const oak_draw_list *L = lists[li];
         uint32_t count = li ? nc : nd, base = li ? nd : 0;
         const _oak_vk_mesh *mesh = NULL;
-        uint32_t ms = 0;
+        uint32_t ms = 0, mesh_id = 0, mat_id = 0;
+        bool have_mat = false;
         for (uint32_t i = 0; i < count; i++) {
-            /* draws come batched by material and mesh: a run looks up once */
-            if (!i || L->mesh[i].id != L->mesh[i - 1].id) {
-                if ((r = _oak_vk_sync_mesh(vk, L->mesh[i], &mesh))) return r;
+            uint32_t k = 0;
+            bool mover = false;
+            if (li) {
+                while (k + 1 < OAK_MAX_CASCADES && i >= cas_first[k + 1]) k++;
+                mover = i >= cas_first[k] + cas_static[k];
+                if (!mover && kept[k]) {
+                    info[base + i].group = UINT32_MAX;
+                    continue;
+                }
             }
-            if (!i || L->material[i].id != L->material[i - 1].id) {
+            /* draws come batched by material and mesh: a run looks up once */
+            if (!mesh || L->mesh[i].id != mesh_id) {
+                if ((r = _oak_vk_sync_mesh(vk, L->mesh[i], &mesh))) return r;
+                mesh_id = L->mesh[i].id;
+            }
+            if (!have_mat || L->material[i].id != mat_id) {
                 if ((r = _oak_vk_sync_material(vk, L->material[i], &ms))) return r;
+                mat_id = L->material[i].id, have_mat = true;
             }
             const _oak_vk_material *md = &vk->materials[ms];
             bool masked = md->alpha_mode == OAK_ALPHA_MASK;
             bool two = md->double_sided;
-            uint32_t g =
-                li ? OAK_VK_VIS_GROUPS + (masked ? 1 : 0) : (masked ? 2 : 0) + (two ? 1 : 0);
+            uint32_t g = (masked ? 2 : 0) + (two ? 1 : 0);
+            if (li) g = G_SHADOW + OAK_VK_SHADOW_GROUP(k, mover ? 1 : 0, masked ? 1 : 0);
             /* BLEND surfaces skip the visibility buffer: forward, far to near */
             if (!li && md->alpha_mode == OAK_ALPHA_BLEND) {
                 g = G_BLEND;
@@ -107,7 +140,7 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
                                                  .material = ms,
                                                  .flags = L->flags ? L->flags[i] : 0};
         }
-        _oak_vk_record_job job = {L, info + base, (oak_gpu_draw *)f->draws.mapped + base};
+        _oak_vk_record_job job = {L, info + base, (oak_gpu_draw *)f->draws.mapped + base, li == 1};
         oak_parallel_for(count, 1024, _oak_vk_record_draws, &job);
     }
     uint32_t first[G_COUNT], at[G_COUNT];
@@ -153,9 +186,9 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
         vk->vis_first[g] = first[g];
         vk->vis_count[g] = at[g] - first[g];
     }
-    for (uint32_t g = 0; g < 2; g++) {
-        vk->shadow_first[g] = first[OAK_VK_VIS_GROUPS + g];
-        vk->shadow_count[g] = at[OAK_VK_VIS_GROUPS + g] - first[OAK_VK_VIS_GROUPS + g];
+    for (uint32_t g = 0; g < OAK_VK_SHADOW_GROUPS; g++) {
+        vk->shadow_first[g] = first[G_SHADOW + g];
+        vk->shadow_count[g] = at[G_SHADOW + g] - first[G_SHADOW + g];
     }
     vk->draw_count = nd;
     vk->caster_count = nc;

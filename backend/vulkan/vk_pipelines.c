@@ -319,6 +319,7 @@ void _oak_vk_targets_destroy(_oak_vk *vk) {
     _oak_vk_image_destroy(vk, &vk->ids);
     _oak_vk_image_destroy(vk, &vk->hdr);
     _oak_vk_image_destroy(vk, &vk->shadow);
+    _oak_vk_image_destroy(vk, &vk->shadow_static);
     _oak_vk_buffer_destroy(vk, &vk->ldr);
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) _oak_vk_buffer_destroy(vk, &vk->frames[i].output);
     _oak_vk_lightgrid_destroy(vk);

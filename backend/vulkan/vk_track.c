@@ -50,17 +50,25 @@ static const use_info k_use[] = {
                              VK_IMAGE_LAYOUT_UNDEFINED},
     [OAK_USE_HOST_READ] = {VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT,
                            VK_IMAGE_LAYOUT_UNDEFINED},
+    [OAK_USE_DEPTH_DRAW] = {TESTS,
+                            VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                                VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+                            VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL},
+    [OAK_USE_COPY_WRITE] = {VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                            VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL},
+    [OAK_USE_LAYERED] = {0, 0, VK_IMAGE_LAYOUT_UNDEFINED}, /* the run function's own uses */
 };
 
 #define WRITES                                                                                     \
     (VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |             \
      VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT)
 
-/* The image behind a target; NULL for the ones in buffers. */
-static _oak_vk_image *image_of(_oak_vk *vk, oak_target_id t) {
+_oak_vk_image *_oak_vk_target_image(_oak_vk *vk, oak_target_id t) {
     switch (t) {
     case OAK_TARGET_SHADOW_MAP:
         return &vk->shadow;
+    case OAK_TARGET_SHADOW_STATIC:
+        return &vk->shadow_static;
     case OAK_TARGET_DEPTH:
         return &vk->depth;
     case OAK_TARGET_IDS:
@@ -79,7 +87,7 @@ void _oak_vk_track_reset(_oak_vk *vk, oak_target_id target) {
 void _oak_vk_track_use(_oak_vk *vk, VkCommandBuffer cmd, oak_target_id target, oak_use use) {
     const use_info *u = &k_use[use];
     _oak_vk_track *t = &vk->track[target];
-    _oak_vk_image *img = image_of(vk, target);
+    _oak_vk_image *img = _oak_vk_target_image(vk, target);
     bool relayout = img && img->layout != u->layout;
     VkPipelineStageFlags2 src = 0;
     VkAccessFlags2 src_access = t->write_access;
@@ -118,5 +126,6 @@ void _oak_vk_track_use(_oak_vk *vk, VkCommandBuffer cmd, oak_target_id target, o
 
 void _oak_vk_track_row(_oak_vk *vk, VkCommandBuffer cmd, const oak_pass_row *row) {
     for (uint32_t i = 0; i < OAK_PASS_MAX_USES && row->uses[i].use; i++)
-        _oak_vk_track_use(vk, cmd, row->uses[i].target, row->uses[i].use);
+        if (row->uses[i].use != OAK_USE_LAYERED)
+            _oak_vk_track_use(vk, cmd, row->uses[i].target, row->uses[i].use);
 }

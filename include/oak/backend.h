@@ -33,8 +33,15 @@ typedef struct oak_shadow_cascade {
     float split_far;   /* view distance this cascade covers up to */
     float texel_world; /* metres per shadow texel, for biasing */
     float depth_range; /* metres from the map's near to its far plane */
-    /* which casters fall in it: casters.{...}[first .. first + count) */
+    /* which casters fall in it: casters.{...}[first .. first + count), the
+       static ones (no OAK_DRAW_MOVING) first, then the movers */
     uint32_t first_caster, caster_count;
+    uint32_t static_count; /* of caster_count: drawn into the cached static layer */
+    /* what the static layer holds: the matrix, the map's size and each
+       static caster (mesh, material and mask texture with their versions,
+       matrix, flags); equal keys mean an unchanged layer. 0: unknown,
+       redraw every frame (a view built by hand) */
+    uint64_t static_key;
 } oak_shadow_cascade;
 
 typedef struct oak_render_view {
@@ -142,6 +149,8 @@ typedef struct oak_backend {
        words laid out as shaders/common/oak_gpu.h's oak_gpu_light_grid says.
        NULL when the backend builds none. */
     oak_result (*read_light_grid)(void *self, uint32_t *words, size_t count);
+    /* The last frame's shadow cache counters; NULL when it keeps none. */
+    void (*shadow_stats)(void *self, oak_shadow_stats *out);
 } oak_backend;
 
 /* Each backend exports one of these. */

@@ -18,15 +18,15 @@
 #define OAK_MAX_IMAGE_BYTES     (256u << 20) /* decoded image budget: 8192^2 RGBA8, 4096^2 HDR */
 #define OAK_MAX_JPEG_SCANS      64           /* each scan decodes every block again */
 #define OAK_MAX_CASCADES        4            /* sun shadow cascades a view may carry */
-#define OAK_SHADOW_MAP_SIZE     2048         /* default edge of one cascade's map; the atlas is 2x2 */
-#define OAK_SHADOW_DISTANCE     160.0        /* metres of view the sun's cascades cover */
-#define OAK_SHADOW_CASTER_REACH 400.0        /* metres towards the sun casters are kept */
-#define OAK_MAX_LIGHTS          4096         /* lights in one view, after culling to the frustum */
-#define OAK_LIGHT_GRID_X        16           /* lamp clusters across the picture */
-#define OAK_LIGHT_GRID_Y        9            /* ... down it */
-#define OAK_LIGHT_GRID_Z        24           /* ... in depth, logarithmic between the two below */
-#define OAK_LIGHT_GRID_NEAR     1.0          /* metres: slice 1 starts here (slice 0 from znear) */
-#define OAK_LIGHT_GRID_FAR      250.0        /* metres: the last slice starts here, runs to zfar */
+#define OAK_SHADOW_MAP_SIZE     2048  /* default edge of one cascade's map; the atlas is 2x2 */
+#define OAK_SHADOW_DISTANCE     160.0 /* metres of view the sun's cascades cover */
+#define OAK_SHADOW_CASTER_REACH 400.0 /* metres towards the sun casters are kept */
+#define OAK_MAX_LIGHTS          4096  /* lights in one view, after culling to the frustum */
+#define OAK_LIGHT_GRID_X        16    /* lamp clusters across the picture */
+#define OAK_LIGHT_GRID_Y        9     /* ... down it */
+#define OAK_LIGHT_GRID_Z        24    /* ... in depth, logarithmic between the two below */
+#define OAK_LIGHT_GRID_NEAR     1.0   /* metres: slice 1 starts here (slice 0 from znear) */
+#define OAK_LIGHT_GRID_FAR      250.0 /* metres: the last slice starts here, runs to zfar */
 #define OAK_LIGHT_GRID_CELLS    (OAK_LIGHT_GRID_X * OAK_LIGHT_GRID_Y * OAK_LIGHT_GRID_Z)
 #define OAK_LIGHT_CELL_MAX      128  /* lamps listed per cell; more are counted as overflow */
 #define OAK_DEBUG_HEAT_MAX      64   /* --debug clusters: this many lamps in a cell shows red */
@@ -58,6 +58,15 @@
 #define OAK_SHADOW_CONST_BIAS    0.5  /* depth bias, texels */
 #define OAK_SHADOW_SLOPE_BIAS    0.5  /* depth bias, texels times tan(angle to the sun) */
 #define OAK_SHADOW_MAX_SLOPE     8.0  /* tan ceiling for the slope terms (grazing light) */
+
+/* Shadow caching (docs/SHADING.md "Cascade caching"): each cascade's map
+ * covers its slice's sphere widened by this fraction of its radius, and
+ * keeps its centre until the sphere leaves that square, so a moving camera
+ * reuses the static layer; the texel grows by the same fraction. */
+#define OAK_SHADOW_CACHE_MARGIN 0.25
+/* A map re-centred more than once in this many frames lists its static
+ * casters as tightly as its movers (its layer is redrawn most frames). */
+#define OAK_SHADOW_CACHE_WINDOW 8
 
 #define OAK_FRAME_ARENA_SIZE (4u << 20) /* first block of the per-frame arena */
 #define OAK_JOB_MAX_THREADS  64         /* ceiling on job pool workers */
