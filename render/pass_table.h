@@ -17,13 +17,15 @@ typedef enum oak_target_id {
     OAK_TARGET_LDR,        /* RGBA8 after tone mapping and dither */
     OAK_TARGET_OUTPUT,     /* RGBA8 after FXAA: the picture */
     OAK_TARGET_LIGHT_GRID, /* each lamp cluster's list (oak_gpu_light_grid) */
+    OAK_TARGET_LAMP_ATLAS, /* the lamps' shadow faces, OAK_LAMP_ATLAS_TILES^2 tiles */
     OAK_TARGET_COUNT
 } oak_target_id;
 
 typedef enum oak_target_size {
-    OAK_TARGET_SIZE_ASSETS, /* grows with what the view uses */
-    OAK_TARGET_SIZE_OUTPUT, /* the output's width x height */
-    OAK_TARGET_SIZE_SHADOW, /* the view's shadow_map_size squared */
+    OAK_TARGET_SIZE_ASSETS,     /* grows with what the view uses */
+    OAK_TARGET_SIZE_OUTPUT,     /* the output's width x height */
+    OAK_TARGET_SIZE_SHADOW,     /* the view's shadow_map_size squared */
+    OAK_TARGET_SIZE_LAMP_ATLAS, /* OAK_LAMP_ATLAS_TILES x OAK_LAMP_SHADOW_FACE, squared */
 } oak_target_size;
 
 typedef enum oak_target_format {

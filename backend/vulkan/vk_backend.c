@@ -306,6 +306,9 @@ void oak_vk_debug_lose_device(void *self) {
     _oak_vk_fail(vk, VK_ERROR_DEVICE_LOST, "oak_vk_debug_lose_device", __FILE__, __LINE__);
 }
 
+/* the passes it runs: all but lamp shadows, which land here next */
+#define OAK_VK_PASSES (OAK_CAP_ALL_PASSES & ~OAK_CAP_PASS(OAK_PASS_LAMPSHADOW))
+
 static const oak_backend k_vulkan = {
     .name = "vulkan",
     .probe = _oak_vk_probe,
@@ -317,7 +320,7 @@ static const oak_backend k_vulkan = {
     .render = _oak_vk_render_vt,
     .read_pixels = _oak_vk_read_pixels,
     .timings = _oak_vk_timings,
-    .caps = OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS,
+    .caps = OAK_VK_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS,
     .read_light_grid = _oak_vk_read_light_grid,
 };
 
