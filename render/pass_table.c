@@ -64,7 +64,7 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
        layers only where their hash moved, movers over them */
     {OAK_PASS_LAMPSHADOW,
      "lampshadow",
-     {SCENE_READ, {OAK_TARGET_LAMP_ATLAS, OAK_USE_DEPTH_CLEAR}},
+     {SCENE_READ, {OAK_TARGET_LAMP_ATLAS, OAK_USE_DEPTH_DRAW}},
      has_lamp_shadows,
      {NULL},
      false},

@@ -61,6 +61,7 @@ typedef enum oak_use {
     OAK_USE_SCENE_READ,    /* read by draws: vertices, indices, indirect commands, records */
     OAK_USE_DEPTH_CLEAR,   /* cleared, then tested and written as depth */
     OAK_USE_DEPTH_TEST,    /* tested against, not written */
+    OAK_USE_DEPTH_DRAW,    /* tested and written over what it holds (kept: cached tiles) */
     OAK_USE_COLOR_CLEAR,   /* cleared, then written as a colour attachment */
     OAK_USE_COLOR_BLEND,   /* blended over: read and written as a colour attachment */
     OAK_USE_SAMPLED,       /* fetched by fragment or compute shaders */
@@ -73,7 +74,7 @@ typedef enum oak_use {
 
 static inline bool _oak_use_writes(oak_use u) {
     return u == OAK_USE_UPLOAD || u == OAK_USE_DEPTH_CLEAR || u == OAK_USE_COLOR_CLEAR ||
-           u == OAK_USE_COLOR_BLEND || u == OAK_USE_STORAGE_WRITE;
+           u == OAK_USE_COLOR_BLEND || u == OAK_USE_STORAGE_WRITE || u == OAK_USE_DEPTH_DRAW;
 }
 /* The old contents do not matter: a Vulkan layout may start UNDEFINED. */
 static inline bool _oak_use_discards(oak_use u) {

@@ -237,10 +237,7 @@ TEST(caps_name_the_passes) {
     for (uint32_t i = 0; i < oak_backend_count(); i++) {
         uint64_t caps = oak_backend_caps(oak_backend_name(i));
         if (!(caps & OAK_CAP_PIXELS)) continue;
-        /* lamp shadows landed on the cpu backend first (docs/SHADING.md) */
-        uint64_t want = OAK_CAP_ALL_PASSES;
-        if (strcmp(oak_backend_name(i), "cpu") != 0) want &= ~OAK_CAP_PASS(OAK_PASS_LAMPSHADOW);
-        CHECK_EQ_INT(caps & OAK_CAP_ALL_PASSES, want);
+        CHECK_EQ_INT(caps & OAK_CAP_ALL_PASSES, OAK_CAP_ALL_PASSES);
     }
 }
 

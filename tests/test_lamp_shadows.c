@@ -5,6 +5,8 @@
  * redraws no static face, moving a post redraws only the face it is in, and
  * a mover is drawn over the cached layer. Lit by the lamps alone over black
  * ambient, tone mapping off (a pixel's byte is its radiance, sRGB encoded). */
+#include <dlfcn.h>
+
 #include "oak_test.h"
 
 #define W    320
@@ -427,8 +429,21 @@ done:
     oak_destroy_renderer(r);
 }
 
+/* Vulkan runs with the validation layer on; any message it prints fails. */
+static int g_validation;
+static void log_hook(void *user, oak_log_level level, const char *msg) {
+    (void)user;
+    if (strstr(msg, "vulkan validation")) g_validation++;
+    if (level >= OAK_LOG_WARN || strstr(msg, "vulkan validation")) fprintf(stderr, "%s\n", msg);
+}
+
 int main(void) {
-    oak_test_init(0);
+    setenv("OAK_VK_VALIDATION", "1", 0);
+    /* keep the driver and layer mapped so LSan can name their frames */
+    dlopen("libvulkan_lvp.so", RTLD_NOW | RTLD_NODELETE);
+    dlopen("libVkLayer_khronos_validation.so", RTLD_NOW | RTLD_NODELETE);
+    oak_engine_desc ed = {.log = log_hook, .log_level = OAK_LOG_WARN};
+    if (oak_init(&ed) != OAK_OK) return 2;
     oak_material_desc md = oak_material_desc_defaults(NULL);
     md.base_color[0] = md.base_color[1] = md.base_color[2] = 0.8f;
     md.metallic = 0;
@@ -456,6 +471,9 @@ int main(void) {
         RUN(lampFacesRedrawOnlyWhenWhatTheyHoldChanges);
         RUN(lampCubeBudgetAndOptOut);
         RUN(lampKeepsItsSlotWhileChosen);
+        fprintf(stderr, "  %s: %d validation messages\n", g_backend, g_validation);
+        if (g_validation) oak_test_failed_++;
+        g_validation = 0;
         ran++;
     }
     oak_shutdown();

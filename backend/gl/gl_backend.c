@@ -130,9 +130,6 @@ static oak_result gl_read_light_grid(void *self, uint32_t *words, size_t count) 
     return r != OAK_OK ? r : _oak_gl_lightgrid_read(b->frame, words, count);
 }
 
-/* the passes it runs: all but lamp shadows, which land here next */
-#define OAK_GL_PASSES (OAK_CAP_ALL_PASSES & ~OAK_CAP_PASS(OAK_PASS_LAMPSHADOW))
-
 const oak_backend *oak_backend_gl(void) {
     static const oak_backend b = {"gl",
                                   gl_probe,
@@ -144,7 +141,7 @@ const oak_backend *oak_backend_gl(void) {
                                   gl_render,
                                   gl_read_pixels,
                                   gl_timings,
-                                  OAK_GL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS,
+                                  OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS,
                                   gl_read_light_grid};
     return &b;
 }

@@ -14,6 +14,7 @@ static GLbitfield use_bit(oak_target_id t, oak_use u) {
     switch (u) {
     case OAK_USE_DEPTH_CLEAR:
     case OAK_USE_DEPTH_TEST:
+    case OAK_USE_DEPTH_DRAW:
     case OAK_USE_COLOR_CLEAR:
     case OAK_USE_COLOR_BLEND:
         return GL_FRAMEBUFFER_BARRIER_BIT;

@@ -44,6 +44,7 @@ static void _oak_vk_destroy(void *self) {
             _oak_vk_frame *f = &vk->frames[i];
             _oak_vk_buffer_destroy(vk, &f->view);
             _oak_vk_buffer_destroy(vk, &f->lights);
+            _oak_vk_buffer_destroy(vk, &f->lamp_block);
             _oak_vk_buffer_destroy(vk, &f->draws);
             _oak_vk_buffer_destroy(vk, &f->indirect);
             _oak_vk_buffer_destroy(vk, &f->staging);
@@ -130,7 +131,7 @@ static oak_result _oak_vk_create(void **self, const oak_backend_desc *desc) {
     if ((r = _oak_vk_device_create(vk, desc ? desc->device : NULL, desc && desc->hardware_only)) ||
         (r = _oak_vk_create_frames(b)) || (r = _oak_vk_pipelines_create(vk)) ||
         (r = _oak_vk_resources_init(vk)) || (r = _oak_vk_targets_create(vk)) ||
-        (r = _oak_vk_shadow_map(vk, shadow))) {
+        (r = _oak_vk_shadow_map(vk, shadow)) || (r = _oak_vk_lamp_atlas(vk, false))) {
         _oak_vk_destroy(b);
         return r;
     }
@@ -306,9 +307,6 @@ void oak_vk_debug_lose_device(void *self) {
     _oak_vk_fail(vk, VK_ERROR_DEVICE_LOST, "oak_vk_debug_lose_device", __FILE__, __LINE__);
 }
 
-/* the passes it runs: all but lamp shadows, which land here next */
-#define OAK_VK_PASSES (OAK_CAP_ALL_PASSES & ~OAK_CAP_PASS(OAK_PASS_LAMPSHADOW))
-
 static const oak_backend k_vulkan = {
     .name = "vulkan",
     .probe = _oak_vk_probe,
@@ -320,7 +318,7 @@ static const oak_backend k_vulkan = {
     .render = _oak_vk_render_vt,
     .read_pixels = _oak_vk_read_pixels,
     .timings = _oak_vk_timings,
-    .caps = OAK_VK_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS,
+    .caps = OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS,
     .read_light_grid = _oak_vk_read_light_grid,
 };
 

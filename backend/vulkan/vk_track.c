@@ -31,6 +31,13 @@ static const use_info k_use[] = {
                              VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL},
     [OAK_USE_DEPTH_TEST] = {TESTS, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT,
                             VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL},
+    /* the lamp atlas: its tiles are also copied into inside the pass
+       (vk_pass_lampshadow.c), so transfers are in the scope */
+    [OAK_USE_DEPTH_DRAW] = {TESTS | VK_PIPELINE_STAGE_2_COPY_BIT,
+                            VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                                VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
+                                VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                            VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL},
     [OAK_USE_COLOR_CLEAR] = {VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
                              VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
                              VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL},
@@ -67,6 +74,8 @@ static _oak_vk_image *image_of(_oak_vk *vk, oak_target_id t) {
         return &vk->ids;
     case OAK_TARGET_HDR:
         return &vk->hdr;
+    case OAK_TARGET_LAMP_ATLAS:
+        return &vk->lamp_live;
     default:
         return NULL;
     }
