@@ -36,8 +36,8 @@ static const option_spec g_specs[] = {
     {"--window-capture", CLI_OPT_WINDOW_CAPTURE, "FILE.png", NULL},
     {"--window-resize", CLI_OPT_WINDOW_RESIZE, "WxH", NULL},
     {"--debug", CLI_OPT_DEBUG, "VIEW",
-     "draw a debug view instead: cascades (the sun's cascades in colours) or clusters (lamps per "
-     "cell)"},
+     "draw a debug view instead: cascades (the sun's cascades in colours), clusters (lamps per "
+     "cell) or lamp-shadows (the lamp shadow atlas)"},
 };
 
 #define SPEC_COUNT (sizeof g_specs / sizeof g_specs[0])
@@ -169,8 +169,10 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
             o->debug = OAK_DEBUG_CASCADES;
         else if (strcmp(v, "clusters") == 0)
             o->debug = OAK_DEBUG_CLUSTERS;
+        else if (strcmp(v, "lamp-shadows") == 0)
+            o->debug = OAK_DEBUG_LAMP_SHADOWS;
         else
-            return usage_error(o, "--debug '%s': expected cascades or clusters", v);
+            return usage_error(o, "--debug '%s': expected cascades, clusters or lamp-shadows", v);
         break;
     }
     if (s->value && !*v) return usage_error(o, "%s: empty value", s->name);

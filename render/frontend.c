@@ -25,6 +25,7 @@ void _oak_frontend_release(oak_frontend *fe) {
     oak_free(fe->sort_tmp_index);
     oak_free(fe->visible);
     oak_free(fe->casting);
+    _oak_lamp_shadows_release(fe);
     memset(fe, 0, sizeof *fe);
 }
 
@@ -233,7 +234,9 @@ static oak_result build_lights(oak_frontend *fe, const oak_frame_input *in) {
     if (!in->lights)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "frame input: %u lights but no array", n);
     uint32_t want = n < OAK_MAX_LIGHTS ? n : OAK_MAX_LIGHTS;
-    if (!OAK_GROW(v->lights, fe->light_cap, want)) return OAK_ERROR_OUT_OF_MEMORY;
+    if (!OAK_GROW(v->lights, fe->light_cap, want) ||
+        !OAK_GROW(fe->light_src, fe->light_src_cap, want))
+        return OAK_ERROR_OUT_OF_MEMORY;
     vec4 planes[6];
     oak_frustum_planes(v->view_proj, planes);
     uint32_t at = 0, dropped = 0;
@@ -253,6 +256,7 @@ static oak_result build_lights(oak_frontend *fe, const oak_frame_input *in) {
                 continue;
             }
             v->lights[at] = l;
+            fe->light_src[at] = i;
             /* The key light: the first shadow-casting sun, else the first sun. */
             if (dir && (v->key_light < 0 ||
                         (l.light.cast_shadows && !v->lights[v->key_light].light.cast_shadows)))
@@ -296,5 +300,5 @@ oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint
     if (r) return r;
     build_environment(fe, in);
     _oak_frontend_fit_shadows(fe, in);
-    return OAK_OK;
+    return _oak_frontend_fit_lamp_shadows(fe, in);
 }

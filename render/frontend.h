@@ -30,6 +30,16 @@ typedef struct oak_frontend {
     bool has_last;
     bool lights_warned; /* said once that lights past OAK_MAX_LIGHTS were dropped */
     oak_cascade_keep keep[OAK_MAX_CASCADES];
+    /* lamp shadows (lamp_shadow.c): per view light its index in the input
+       (a lamp's identity across frames), and who holds each atlas tile */
+    uint32_t *light_src;
+    uint32_t light_src_cap, light_shadow_cap, lamp_caster_cap, lamp_mask_cap, lamp_keys_cap;
+    uint64_t *lamp_mask; /* per input draw: bit f when it casts into face f */
+    uint64_t *lamp_keys;
+    uint32_t tile_lamp[OAK_LAMP_ATLAS_FACES]; /* holder's input light index + 1; 0: free */
+    uint8_t tile_face[OAK_LAMP_ATLAS_FACES];  /* which of its faces */
+    uint64_t tile_hash[OAK_LAMP_ATLAS_FACES]; /* static_hash last drawn there */
+    bool tile_drawn[OAK_LAMP_ATLAS_FACES];
 } oak_frontend;
 
 void _oak_frontend_release(oak_frontend *fe);
@@ -38,6 +48,9 @@ oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *input, u
                                uint32_t height, uint32_t shadow_map_size);
 /* Fits the key light's cascades to the view and lists each one's casters. */
 void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *input);
+/* Chooses this frame's shadowed lamps and fits their faces and casters. */
+oak_result _oak_frontend_fit_lamp_shadows(oak_frontend *fe, const oak_frame_input *input);
+void _oak_lamp_shadows_release(oak_frontend *fe);
 /* World-space bounding sphere of a draw; false for a stale mesh. */
 bool _oak_draw_sphere(oak_mesh mesh, mat4 m, float center[3], float *radius);
 /* A lamp's reach in metres (its range, else where it falls to OAK_LAMP_FLOOR). */

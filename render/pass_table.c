@@ -25,10 +25,17 @@ static const oak_target_info k_targets[OAK_TARGET_COUNT] = {
        static_key holds (docs/SHADING.md "Cascade caching") */
     [OAK_TARGET_SHADOW_STATIC] = {"shadow_static", OAK_TARGET_SIZE_SHADOW, OAK_TARGET_D32F,
                                   OAK_TARGET_CACHED},
+    /* a face's static layer is kept while its static_hash is the same;
+       movers are drawn over a copy of it each frame */
+    [OAK_TARGET_LAMP_ATLAS] = {"lamp_atlas", OAK_TARGET_SIZE_LAMP_ATLAS, OAK_TARGET_D32F,
+                               OAK_TARGET_CACHED},
 };
 
 static bool has_shadows(const oak_render_view *v) {
     return v->shadows && v->cascade_count > 0;
+}
+static bool has_lamp_shadows(const oak_render_view *v) {
+    return v->lamp_face_count > 0;
 }
 static bool has_draws(const oak_render_view *v) {
     return v->draws.count > 0;
@@ -61,6 +68,14 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
      has_shadows,
      {NULL},
      false},
+    /* the budgeted lamps' faces into their tiles of the lamp atlas: static
+       layers only where their hash moved, movers over them */
+    {OAK_PASS_LAMPSHADOW,
+     "lampshadow",
+     {SCENE_READ, {OAK_TARGET_LAMP_ATLAS, OAK_USE_DEPTH_DRAW}},
+     has_lamp_shadows,
+     {NULL},
+     false},
     /* opaque and MASK draws: depth + (draw, triangle) per pixel */
     {OAK_PASS_RASTER,
      "raster",
@@ -74,6 +89,7 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
      {SCENE_READ,
       {OAK_TARGET_IDS, OAK_USE_SAMPLED},
       {OAK_TARGET_SHADOW_MAP, OAK_USE_SAMPLED},
+      {OAK_TARGET_LAMP_ATLAS, OAK_USE_SAMPLED},
       {OAK_TARGET_LIGHT_GRID, OAK_USE_BUFFER_READ},
       {OAK_TARGET_HDR, OAK_USE_STORAGE_WRITE}},
      NULL,
@@ -84,6 +100,7 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
      "blend",
      {SCENE_READ,
       {OAK_TARGET_SHADOW_MAP, OAK_USE_SAMPLED},
+      {OAK_TARGET_LAMP_ATLAS, OAK_USE_SAMPLED},
       {OAK_TARGET_LIGHT_GRID, OAK_USE_BUFFER_READ},
       {OAK_TARGET_DEPTH, OAK_USE_DEPTH_TEST},
       {OAK_TARGET_HDR, OAK_USE_COLOR_BLEND}},

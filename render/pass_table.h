@@ -18,13 +18,15 @@ typedef enum oak_target_id {
     OAK_TARGET_OUTPUT,        /* RGBA8 after FXAA: the picture */
     OAK_TARGET_LIGHT_GRID,    /* each lamp cluster's list (oak_gpu_light_grid) */
     OAK_TARGET_SHADOW_STATIC, /* the key light's cached static layers (GPU backends) */
+    OAK_TARGET_LAMP_ATLAS,    /* the lamps' shadow faces, OAK_LAMP_ATLAS_TILES^2 tiles */
     OAK_TARGET_COUNT
 } oak_target_id;
 
 typedef enum oak_target_size {
-    OAK_TARGET_SIZE_ASSETS, /* grows with what the view uses */
-    OAK_TARGET_SIZE_OUTPUT, /* the output's width x height */
-    OAK_TARGET_SIZE_SHADOW, /* the view's shadow_map_size squared */
+    OAK_TARGET_SIZE_ASSETS,     /* grows with what the view uses */
+    OAK_TARGET_SIZE_OUTPUT,     /* the output's width x height */
+    OAK_TARGET_SIZE_SHADOW,     /* the view's shadow_map_size squared */
+    OAK_TARGET_SIZE_LAMP_ATLAS, /* OAK_LAMP_ATLAS_TILES x OAK_LAMP_SHADOW_FACE, squared */
 } oak_target_size;
 
 typedef enum oak_target_format {
@@ -68,7 +70,7 @@ typedef enum oak_use {
     OAK_USE_COPY_READ,     /* copied out (read_pixels) */
     OAK_USE_BUFFER_READ,   /* loaded from a storage buffer by fragment or compute shaders */
     OAK_USE_HOST_READ,     /* read by the host after the frame (debug read-backs) */
-    OAK_USE_DEPTH_DRAW,    /* parts cleared or drawn over as depth, the rest kept */
+    OAK_USE_DEPTH_DRAW,    /* parts cleared or drawn over as depth, the rest kept (cached tiles) */
     OAK_USE_COPY_WRITE,    /* parts copied into, the rest kept */
     /* a cached map: the pass's run function applies the uses above (depth
        draw, copy read, copy write) itself as it goes, since which of them a

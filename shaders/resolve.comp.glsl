@@ -13,6 +13,11 @@ void main() {
     ivec2 px = ivec2(gl_GlobalInvocationID.xy);
     uint W = view.size.x, H = view.size.y;
     if (px.x >= int(W) || px.y >= int(H)) return;
+    vec3 atlas;
+    if ((view.flags.y & OAK_GPU_DEBUG_ATLAS) != 0u && oak_lamp_atlas_debug(px, atlas)) {
+        imageStore(hdr, px, vec4(atlas, 1.0));
+        return;
+    }
     uvec2 id = texelFetch(ids, px, 0).xy;
     if (id.x == 0u) {
         // NDC of the pixel centre; row 0 is clip y = +1.

@@ -2,7 +2,8 @@
  * (test_vulkan_parity.c, test_gl_parity.c): the default world, a materials
  * grid with shadows, mipmapped textures at a grazing angle, alpha cutout,
  * many objects, point and spot lights in fog, BLEND panes, odd-sized
- * textures, the sun's cascades (plain and --debug cascades), 400 lamps and the `lamps` world. The
+ * textures, the sun's cascades (plain and --debug cascades), 400 lamps, the `lamps` world and lamp
+ * shadows (plain and --debug lamp-shadows). The
  * including file defines parity(name, input, scene), which draws the input (or the scene when input
  * is NULL) on its backends and holds them together with parity_compare: at least 99.5% of channels
  * within 2/255 and a mean absolute difference under 0.5/255, figures printed, both images and a
@@ -424,6 +425,62 @@ TEST(parityLampsClustersView) {
     oak_destroy_scene(scene);
 }
 
+/* Lamp shadows: boxes, posts, an alpha-cut card and a mover (drawn over
+   the cached layers) under two cube lamps, two spots and a lamp that opts
+   out, on a plane; then the same with --debug lamp-shadows (the atlas). */
+TEST(parityLampShadows) {
+    pscene *s = pscene_new();
+    if (!s) return;
+    static uint32_t flags[MAXD];
+    memset(flags, 0, sizeof flags);
+    s->in.flags = flags;
+    static uint8_t texels[64 * 64 * 4];
+    paint_holes(texels, 64, 64, NULL);
+    oak_texture tex = {0};
+    oak_texture_desc td = {.width = 64, .height = 64, .pixels = texels};
+    CHECK_OK(oak_make_texture(&tex, &td));
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.metallic = 0;
+    md.alpha_mode = OAK_ALPHA_MASK;
+    md.double_sided = true;
+    md.base_color_tex.texture = tex;
+    oak_material leaf = {0};
+    CHECK_OK(oak_make_material(&leaf, &md));
+    pscene_add(s, shape(OAK_SHAPE_PLANE, 16, 0, 12), material(0.6f, 0.6f, 0.6f, 0, 0.8f), 0, 0, 0);
+    oak_mesh box = shape(OAK_SHAPE_BOX, 0.8f, 0.8f, 0.8f),
+             post = shape(OAK_SHAPE_BOX, 0.2f, 1.6f, 0.2f);
+    oak_material bm = material(0.7f, 0.65f, 0.6f, 0, 0.5f);
+    pscene_add(s, box, bm, -2.5f, 0.4f, 0.5f);
+    pscene_add(s, box, bm, 2.0f, 0.4f, -1.0f);
+    pscene_add(s, post, bm, -0.5f, 0.8f, 1.5f);
+    pscene_add(s, post, bm, 3.5f, 0.8f, 1.0f);
+    pscene_add(s, shape(OAK_SHAPE_PLANE, 1.2f, 0, 1.2f), leaf, 0.8f, 1.0f, 0.0f);
+    glm_rotate(s->worlds[s->in.draw_count - 1], 1.3f, (vec3){1, 0, 0});
+    pscene_add(s, shape(OAK_SHAPE_SPHERE, 0.6f, 0.6f, 0.6f), bm, -1.2f, 0.9f, -1.5f);
+    flags[s->in.draw_count - 1] = OAK_DRAW_MOVING;
+    const float at[5][3] = {
+        {-1.5f, 2.6f, 0.5f}, {2.5f, 2.4f, 0}, {0.5f, 3, -1}, {-3, 3, -2}, {1, 2.2f, 2}};
+    for (int i = 0; i < 5; i++) {
+        oak_render_light *l = &s->lights[s->in.light_count++];
+        bool spot = i == 2 || i == 3;
+        *l =
+            (oak_render_light){.light = oak_light_defaults(spot ? OAK_LIGHT_SPOT : OAK_LIGHT_POINT),
+                               .position = {at[i][0], at[i][1], at[i][2]},
+                               .direction = {0.3f * (float)(i - 2), -1, 0.2f}};
+        l->light.color[0] = 1.0f, l->light.color[1] = 0.6f + 0.1f * (float)i;
+        l->light.color[2] = 0.5f + 0.12f * (float)i;
+        l->light.intensity = spot ? 14.0f : 6.0f;
+        l->light.range = 9.0f;
+        l->light.inner_cone = 0.4f, l->light.outer_cone = 0.8f;
+        l->light.cast_shadows = i != 4; /* the last one opts out */
+    }
+    for (int k = 0; k < 3; k++) s->env.ambient_sky[k] = s->env.ambient_ground[k] = 0.01f;
+    parity("lamp_shadows", &s->in, NULL);
+    s->post.debug = OAK_DEBUG_LAMP_SHADOWS;
+    parity("lamp_shadows_debug", &s->in, NULL);
+    oak_free(s);
+}
+
 static void parity_run_all(void) {
     RUN(parityLampsClustersView);
     RUN(parityManyLamps);
@@ -437,6 +494,7 @@ static void parity_run_all(void) {
     RUN(parityBlendPanesFarToNear);
     RUN(parityOddSizedTextures);
     RUN(paritySunCascades);
+    RUN(parityLampShadows);
 }
 
 #endif

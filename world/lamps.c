@@ -2,8 +2,9 @@
  * building blocks, with a fountain, benches and posts, lit by 1,024 lamps of
  * many colours (a 32 x 32 grid of point and spot lamps over the square, reach
  * 5-8 m each) under a faint moon; one lamp in eight drifts on a small circle,
- * moved by the world's update from the time. Placement comes from a hash, so
- * builds repeat. */
+ * moved by the world's update from the time; those within 13 m of the
+ * fountain cast shadows (docs/SHADING.md "Lamp shadows"). Placement comes
+ * from a hash, so builds repeat. */
 #include <math.h>
 #include <stdio.h>
 
@@ -99,6 +100,10 @@ static oak_result add_lamps(oak_scene *scene) {
         if (!e.id) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "world lamps: no room for %s", name);
         float p[3], below[3];
         lamp_home(i, p);
+        /* the lamps over the fountain, benches and posts (within 13 m of
+           the centre) cast: the budget shadows the 16 of them nearest the
+           camera */
+        l.cast_shadows = p[0] * p[0] + p[2] * p[2] < 13.0f * 13.0f;
         below[0] = p[0] + 0.01f, below[1] = 0, below[2] = p[2]; /* spots point down */
         oak_transform t = oak_transform_look_at(p, below);
         oak_scene_set_transform(scene, e, &t);

@@ -49,6 +49,8 @@ static void cpu_destroy(void *self) {
     pass_release(&b->shadow);
     pass_release(&b->opaque);
     pass_release(&b->blend);
+    pass_release(&b->lamp);
+    _oak_cpu_lamp_atlas_release(b);
     oak_free(b->depth);
     oak_free(b->grid);
     oak_free(b->grid_lamps);
@@ -133,6 +135,7 @@ static const cpu_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_UPLOAD] = _oak_cpu_run_upload,
     [OAK_PASS_LIGHTGRID] = _oak_cpu_run_lightgrid,
     [OAK_PASS_SHADOW] = _oak_cpu_run_shadow,
+    [OAK_PASS_LAMPSHADOW] = _oak_cpu_run_lampshadow, /* cpu_pass_lampshadow.c */
     [OAK_PASS_RASTER] = _oak_cpu_run_raster,
     [OAK_PASS_RESOLVE] = _oak_cpu_run_resolve,
     [OAK_PASS_BLEND] = _oak_cpu_run_blend,
@@ -157,6 +160,7 @@ static oak_result cpu_render(void *self, const oak_render_view *v) {
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "cpu backend: view has %u lights but no array",
                          v->light_count);
     b->view = v;
+    b->lamp_valid = false; /* until this frame's lamp pass draws */
     const oak_pass_row *rows = _oak_pass_table();
     oak_result r = OAK_OK;
     for (uint32_t i = 0; i < OAK_PASS_COUNT && !r; i++) {

@@ -165,7 +165,7 @@ typedef struct cpu_backend {
     uint32_t mesh_free, texture_free, material_free; /* evicted slots to reuse */
     uint64_t sync_count;
 
-    cpu_pass shadow, opaque, blend;
+    cpu_pass shadow, opaque, blend, lamp;
 
     /* frame buffers */
     float *depth;         /* main view, tile-major */
@@ -193,6 +193,16 @@ typedef struct cpu_backend {
     oak_shadow_stats shadow_stats;                      /* the last frame's */
     double stage_ms[OAK_PASS_COUNT];                    /* by pass, parts left out */
     double part_ms[OAK_PASS_COUNT][OAK_PASS_MAX_PARTS]; /* the rows' sub-stages */
+
+    /* the lamp atlas (cpu_pass_lampshadow.c): per tile a static layer,
+       a live copy with the movers drawn over it, and which one to read */
+    float *lamp_static[OAK_LAMP_ATLAS_FACES];
+    float *lamp_live[OAK_LAMP_ATLAS_FACES];
+    const float *lamp_read[OAK_LAMP_ATLAS_FACES];
+    uint64_t lamp_hash[OAK_LAMP_ATLAS_FACES]; /* static_hash of the layer held */
+    bool lamp_drawn[OAK_LAMP_ATLAS_FACES];
+    uint32_t lamp_static_drawn; /* static layers drawn this frame */
+    bool lamp_valid;            /* this frame's faces are drawn */
 
     /* the lamp grid (cpu_lightgrid.c), oak_gpu_light_grid's layout */
     uint32_t *grid;         /* OAK_GPU_LIGHT_GRID_WORDS */
@@ -222,6 +232,7 @@ oak_result _oak_cpu_shadow_layered(cpu_backend *b, oak_shadow_layer *state, cons
                                    const float view_proj[4][4], const oak_draw_list *l,
                                    uint32_t first, uint32_t static_count, uint32_t count,
                                    uint64_t key);
+oak_result _oak_cpu_run_lampshadow(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_raster(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_resolve(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_blend(cpu_backend *b, const oak_render_view *v);
@@ -323,6 +334,12 @@ void _oak_cpu_sky_row4(const oak_render_view *v, uint32_t x, uint32_t y, float *
 float _oak_cpu_sun_shadow(const cpu_backend *b, const float P[3], const float Ng[3]);
 void _oak_cpu_shadow_setup(cpu_backend *b, const oak_render_view *v); /* once a frame */
 void _oak_cpu_cascade_tint(const oak_render_view *v, const float P[3], float rgb[3]);
+/* cpu_lamp_shadow.c: lamp `light`'s lit fraction at P (docs/SHADING.md
+   "Lamp shadows"), 1 without a slot; --debug lamp-shadows: the atlas */
+float _oak_cpu_lamp_shadow(const cpu_backend *b, uint32_t light, const float P[3],
+                           const float Ng[3]);
+bool _oak_cpu_lamp_atlas_debug(const cpu_backend *b, uint32_t x, uint32_t y, float rgb[3]);
+void _oak_cpu_lamp_atlas_release(cpu_backend *b);
 /* cpu_lightgrid.c */
 oak_result _oak_cpu_light_grid(cpu_backend *b);
 /* The lamps (view light indices) listed in the cell of pixel (px, py) at P. */

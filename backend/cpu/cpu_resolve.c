@@ -32,6 +32,9 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
                 const uint32_t *row = ids + (y - y0) * CPU_TILE + (x - x0);
                 uint32_t id = row[0];
                 float *out = b->color + ((size_t)y * p->width + x) * 3;
+                if (v->post.debug == OAK_DEBUG_LAMP_SHADOWS &&
+                    _oak_cpu_lamp_atlas_debug(b, x, y, out))
+                    continue;
                 if (!id && x + 4 <= x1 && !(row[1] | row[2] | row[3])) {
                     _oak_cpu_sky_row4(v, x, y, out); /* four empty pixels at once */
                     x += 3;

@@ -332,6 +332,9 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
             if ((int32_t)i == v->key_light && v->shadows && b->shadow_valid && receive &&
                 (l->type == OAK_LIGHT_DIRECTIONAL || l->type == OAK_LIGHT_DEFAULT))
                 scale *= _oak_cpu_sun_shadow(b, s->P, s->Ng);
+            else if ((l->type == OAK_LIGHT_POINT || l->type == OAK_LIGHT_SPOT) && receive &&
+                     b->lamp_valid)
+                scale *= _oak_cpu_lamp_shadow(b, i, s->P, s->Ng); /* its own map only */
             for (int k = 0; k < 3; k++) E[k] = l->color[k] * scale;
             float H[3] = {L[0] + V[0], L[1] + V[1], L[2] + V[2]};
             normalize3(H);

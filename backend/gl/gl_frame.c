@@ -111,6 +111,9 @@ oak_result _oak_gl_frame_create(_oak_gl_backend *b) {
                               &f->draw_ids,  &f->commands,   &f->raster_view};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if ((r = _oak_gl_buffer_reserve(bufs[i], 1024, false)) != OAK_OK) return r;
+    /* the lamp shadow block is read (cone.z = 0: not a word of it) before
+       any lamp casts */
+    if ((r = _oak_gl_buffer_reserve(&f->lamp.block, sizeof(oak_gpu_lamp_shadows), false))) return r;
     return _oak_gl_check("frame create") ? oak_error(OAK_ERROR_DEVICE, "gl: frame setup failed")
                                          : OAK_OK;
 }
@@ -134,6 +137,7 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     if (f->static_tex) glDeleteTextures(1, &f->static_tex);
     _oak_gl_resources_release(f);
     _oak_gl_lightgrid_release(f);
+    _oak_gl_lampshadow_release(f);
     oak_free(f->draw_data), oak_free(f->cmds), oak_free(f->light_data), oak_free(f->blend_keys);
     oak_free(f);
     b->frame = NULL;
@@ -161,6 +165,8 @@ void _oak_gl_bind_common(_oak_gl_frame *f, _oak_gl_buffer *draws) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INDICES, f->indices.id);
     for (uint32_t c = 0; c < OAK_GPU_TEXTURE_CLASSES; c++)
         glBindTextureUnit(OAK_B_TEXTURES + c, c < f->class_count ? f->classes[c].tex : 0);
+    glBindTextureUnit(OAK_B_LAMP_ATLAS, f->lamp.live_tex);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_LAMP_SHADOWS, f->lamp.block.id);
 }
 
 /* groups as build_list lays them out; culling only in the main view */
@@ -198,6 +204,7 @@ static const _oak_gl_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_UPLOAD] = _oak_gl_run_upload,
     [OAK_PASS_LIGHTGRID] = _oak_gl_run_lightgrid,
     [OAK_PASS_SHADOW] = _oak_gl_run_shadow,
+    [OAK_PASS_LAMPSHADOW] = _oak_gl_run_lampshadow, /* gl_pass_lampshadow.c */
     [OAK_PASS_RASTER] = _oak_gl_run_raster,
     [OAK_PASS_RESOLVE] = _oak_gl_run_resolve,
     [OAK_PASS_BLEND] = _oak_gl_run_blend,

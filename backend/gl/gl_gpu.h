@@ -47,6 +47,20 @@ typedef struct _oak_gl_track {
     GLbitfield barriered; /* glMemoryBarrier bits issued since that write */
 } _oak_gl_track;
 
+/* The lamp atlas (gl_pass_lampshadow.c): the static layers, the atlas the
+   resolve reads, and per tile the static_hash of the layer held. */
+typedef struct _oak_gl_lamp {
+    GLuint prog, prog_mask;
+    GLuint static_tex, static_fbo, live_tex, live_fbo;
+    _oak_gl_buffer block, casters, commands;
+    oak_gpu_draw *draw_data;
+    _oak_gl_command *cmds;
+    uint32_t draw_cap, cmd_cap;
+    uint32_t range[OAK_LAMP_ATLAS_FACES][2][3]; /* per face and layer: plain, masked, end */
+    uint64_t hash[OAK_LAMP_ATLAS_FACES];
+    bool drawn[OAK_LAMP_ATLAS_FACES], had_movers[OAK_LAMP_ATLAS_FACES];
+} _oak_gl_lamp;
+
 typedef struct _oak_gl_frame {
     GLuint prog_vis, prog_vis_mask, prog_shadow, prog_shadow_mask;
     GLuint prog_resolve, prog_post, prog_fxaa, prog_blend;
@@ -92,6 +106,7 @@ typedef struct _oak_gl_frame {
     GLuint prog_lightgrid; /* the lamp grid (gl_pass_lightgrid.c) */
     _oak_gl_buffer grid;
     double cpu_ms[OAK_PASS_COUNT], gpu_ms[OAK_PASS_COUNT];
+    _oak_gl_lamp lamp;
 } _oak_gl_frame;
 
 /* gl_resources.c: brings every mesh, material and texture the view uses up
@@ -124,6 +139,7 @@ void _oak_gl_shadow_layered(_oak_gl_frame *f, GLuint layer_tex, GLuint layer_fbo
                             oak_shadow_stats *stats,
                             void (*draw)(_oak_gl_frame *f, uint32_t i, bool mover, void *user),
                             void *user);
+oak_result _oak_gl_run_lampshadow(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_raster(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_resolve(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_blend(_oak_gl_backend *b, const oak_render_view *v);
@@ -142,6 +158,8 @@ void _oak_gl_dispatch_output(const _oak_gl_targets *t);
    pass, what its reads need of earlier writes; after it, what it wrote. */
 void _oak_gl_track_before(_oak_gl_frame *f, const oak_pass_row *row);
 void _oak_gl_track_after(_oak_gl_frame *f, const oak_pass_row *row);
+
+void _oak_gl_lampshadow_release(_oak_gl_frame *f);
 
 /* gl_pass_lightgrid.c: the lamp grid's program and buffer, and its read-back */
 void _oak_gl_lightgrid_release(_oak_gl_frame *f);

@@ -141,7 +141,10 @@ static oak_result upload_lights(_oak_gl_frame *f, const oak_render_view *v, uint
     if (!n) return OAK_OK;
     if (!OAK_GROW(f->light_data, f->light_cap, n))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory for %u lights", n);
-    for (uint32_t i = 0; i < n; i++) _oak_gpu_light_fill(&f->light_data[i], &v->lights[i]);
+    for (uint32_t i = 0; i < n; i++) {
+        _oak_gpu_light_fill(&f->light_data[i], &v->lights[i]);
+        _oak_gpu_light_slot(&f->light_data[i], v, i);
+    }
     return _oak_gl_buffer_upload(&f->lights, 0, f->light_data, (size_t)n * sizeof *f->light_data);
 }
 
@@ -237,5 +240,6 @@ oak_result _oak_gl_run_upload(_oak_gl_backend *b, const oak_render_view *view) {
     if ((r = upload_lights(f, view, lights)) != OAK_OK) return r;
     uint32_t most =
         view->draws.count > view->casters.count ? view->draws.count : view->casters.count;
+    if (view->lamp_casters.count > most) most = view->lamp_casters.count;
     return ensure_draw_ids(f, most);
 }

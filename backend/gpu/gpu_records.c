@@ -46,7 +46,8 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
                   (v->post.no_dither ? OAK_GPU_POST_NO_DITHER : 0) |
                   (v->post.no_fxaa ? OAK_GPU_POST_NO_FXAA : 0) |
                   (v->post.debug == OAK_DEBUG_CASCADES ? OAK_GPU_DEBUG_CASCADES : 0) |
-                  (v->post.debug == OAK_DEBUG_CLUSTERS ? OAK_GPU_DEBUG_CLUSTERS : 0);
+                  (v->post.debug == OAK_DEBUG_CLUSTERS ? OAK_GPU_DEBUG_CLUSTERS : 0) |
+                  (v->post.debug == OAK_DEBUG_LAMP_SHADOWS ? OAK_GPU_DEBUG_ATLAS : 0);
     g->flags[2] = shadow_size;
     g->flags[3] = v->draws.count;
 }
@@ -101,4 +102,27 @@ void _oak_gpu_light_grid_fill(oak_gpu_light_grid *g, const oak_render_view *v,
     uint32_t first = v->directional_count < light_count ? v->directional_count : light_count;
     g->info[0] = first;
     g->info[1] = light_count;
+}
+
+void _oak_gpu_lamp_shadows_fill(oak_gpu_lamp_shadows *g, const oak_render_view *v) {
+    memset(g, 0, sizeof *g);
+    uint32_t n = v->lamp_shadow_count, nf = v->lamp_face_count;
+    g->head[0] = n, g->head[1] = nf;
+    for (uint32_t s = 0; s < n; s++) {
+        const oak_lamp_shadow *ls = &v->lamp_shadows[s];
+        memcpy(g->slots[s].position, v->lights[ls->light].position, 12);
+        g->slots[s].position[3] = ls->near;
+        g->slots[s].info[0] = ls->far, g->slots[s].info[1] = ls->tan_half;
+        g->slots[s].info[2] = (float)ls->first_face, g->slots[s].info[3] = (float)ls->face_count;
+    }
+    for (uint32_t f = 0; f < nf; f++) {
+        copy_mat(g->faces[f].view_proj, v->lamp_faces[f].view_proj);
+        copy_mat(g->faces[f].view, v->lamp_faces[f].view);
+        g->faces[f].info[0] = v->lamp_faces[f].tile;
+    }
+}
+
+void _oak_gpu_light_slot(oak_gpu_light *g, const oak_render_view *v, uint32_t light) {
+    int32_t s = v->light_shadow && light < v->light_count ? v->light_shadow[light] : -1;
+    g->cone[2] = s >= 0 && (uint32_t)s < v->lamp_shadow_count ? (float)(s + 1) : 0.0f;
 }

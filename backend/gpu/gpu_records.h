@@ -17,6 +17,10 @@ void _oak_gpu_light_fill(oak_gpu_light *g, const oak_render_light *l);
 /* Every field but the texture slots (tex[]), which name backend resources. */
 void _oak_gpu_material_fill(oak_gpu_material *g, const oak_material_desc *d);
 
+/* The lamp shadow block (slots and faces) and each light's slot (cone.z). */
+void _oak_gpu_lamp_shadows_fill(oak_gpu_lamp_shadows *g, const oak_render_view *v);
+void _oak_gpu_light_slot(oak_gpu_light *g, const oak_render_view *v, uint32_t light);
+
 /* The lamp grid's head (everything lightgrid.comp and the resolve read
    besides the lights); overflow starts at 0. */
 void _oak_gpu_light_grid_fill(oak_gpu_light_grid *g, const oak_render_view *v,

@@ -55,6 +55,7 @@ static void _oak_vk_destroy(void *self) {
             _oak_vk_frame *f = &vk->frames[i];
             _oak_vk_buffer_destroy(vk, &f->view);
             _oak_vk_buffer_destroy(vk, &f->lights);
+            _oak_vk_buffer_destroy(vk, &f->lamp_block);
             _oak_vk_buffer_destroy(vk, &f->draws);
             _oak_vk_buffer_destroy(vk, &f->indirect);
             _oak_vk_buffer_destroy(vk, &f->staging);
@@ -141,7 +142,7 @@ static oak_result _oak_vk_create(void **self, const oak_backend_desc *desc) {
     if ((r = _oak_vk_device_create(vk, desc ? desc->device : NULL, desc && desc->hardware_only)) ||
         (r = _oak_vk_create_frames(b)) || (r = _oak_vk_pipelines_create(vk)) ||
         (r = _oak_vk_resources_init(vk)) || (r = _oak_vk_targets_create(vk)) ||
-        (r = _oak_vk_shadow_map(vk, shadow))) {
+        (r = _oak_vk_shadow_map(vk, shadow)) || (r = _oak_vk_lamp_atlas(vk, false))) {
         _oak_vk_destroy(b);
         return r;
     }

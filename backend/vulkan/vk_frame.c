@@ -151,6 +151,7 @@ static const _oak_vk_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_UPLOAD] = _oak_vk_run_upload,
     [OAK_PASS_LIGHTGRID] = _oak_vk_run_lightgrid,
     [OAK_PASS_SHADOW] = _oak_vk_run_shadow,
+    [OAK_PASS_LAMPSHADOW] = _oak_vk_run_lampshadow, /* vk_pass_lampshadow.c */
     [OAK_PASS_RASTER] = _oak_vk_run_raster,
     [OAK_PASS_RESOLVE] = _oak_vk_run_resolve,
     [OAK_PASS_BLEND] = _oak_vk_run_blend,

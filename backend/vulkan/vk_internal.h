@@ -158,12 +158,13 @@ typedef struct _oak_vk_frame {
     VkFence fence;
     bool submitted;
     VkDescriptorSet set;
-    _oak_vk_buffer view;     /* oak_gpu_view */
-    _oak_vk_buffer lights;   /* oak_gpu_light[] */
-    _oak_vk_buffer draws;    /* oak_gpu_draw[]: view draws then casters */
-    _oak_vk_buffer indirect; /* VkDrawIndexedIndirectCommand[] */
-    _oak_vk_buffer staging;  /* uploads recorded this frame */
-    _oak_vk_buffer grid;     /* the lamp grid (vk_pass_lightgrid.c), host-visible */
+    _oak_vk_buffer view;       /* oak_gpu_view */
+    _oak_vk_buffer lights;     /* oak_gpu_light[] */
+    _oak_vk_buffer draws;      /* oak_gpu_draw[]: view draws then casters */
+    _oak_vk_buffer indirect;   /* VkDrawIndexedIndirectCommand[] */
+    _oak_vk_buffer staging;    /* uploads recorded this frame */
+    _oak_vk_buffer grid;       /* the lamp grid (vk_pass_lightgrid.c), host-visible */
+    _oak_vk_buffer lamp_block; /* oak_gpu_lamp_shadows (vk_pass_lampshadow.c) */
     uint64_t staging_used;
     _oak_vk_buffer output; /* packed RGBA8, width*height */
     bool output_valid;
@@ -188,6 +189,8 @@ enum {
     OAK_VK_PIPE_BLEND, /* BLEND surfaces, back faces culled */
     OAK_VK_PIPE_BLEND_2SIDED,
     OAK_VK_PIPE_LIGHTGRID,
+    OAK_VK_PIPE_LAMP, /* lamp atlas faces (vk_pass_lampshadow.c) */
+    OAK_VK_PIPE_LAMP_MASKED,
     OAK_VK_PIPE_COUNT
 };
 #define OAK_VK_VIS_GROUPS 4 /* vis pipelines, in enum order from OAK_VK_PIPE_VIS */
@@ -273,6 +276,16 @@ typedef struct _oak_vk {
     bool grid_warned;            /* lamp grid overflow said once */
     double sync_ms;
     _oak_vk_track track[OAK_TARGET_COUNT];
+    /* the lamp atlas (vk_pass_lampshadow.c): static layers, the atlas the
+       resolve reads, per tile the static_hash held and per face this
+       frame's command ranges (layer: static, movers; plain, masked, end) */
+    uint32_t cmd_count; /* commands the upload pass wrote before the lamp faces' */
+    _oak_vk_image lamp_static, lamp_live;
+    struct {
+        uint64_t hash[OAK_LAMP_ATLAS_FACES];
+        bool drawn[OAK_LAMP_ATLAS_FACES], had_movers[OAK_LAMP_ATLAS_FACES];
+        uint32_t range[OAK_LAMP_ATLAS_FACES][2][3];
+    } lamp;
 } _oak_vk;
 
 /* device */
@@ -348,7 +361,14 @@ void _oak_vk_shadow_layered(_oak_vk *vk, _oak_vk_frame *f, oak_target_id layer_t
                             oak_target_id map_target, uint32_t count, const VkRect2D *rects,
                             const oak_shadow_layer_plan *plans, oak_shadow_stats *stats,
                             void (*draw)(_oak_vk *vk, _oak_vk_frame *f, uint32_t i, bool mover));
+oak_result _oak_vk_run_lampshadow(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_raster(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+/* vk_pass_lampshadow.c: the lamp casters' records and commands after the
+   upload pass's, the slots block, the atlases (full size once needed) */
+oak_result _oak_vk_lamp_records(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v,
+                                uint32_t first_draw, uint32_t first_cmd);
+oak_result _oak_vk_lamp_atlas(_oak_vk *vk, bool full);
+void _oak_vk_lamp_destroy(_oak_vk *vk);
 oak_result _oak_vk_run_resolve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_blend(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_post(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);

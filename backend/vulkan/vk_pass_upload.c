@@ -53,14 +53,14 @@ static void _oak_vk_record_draws(void *user, uint32_t begin, uint32_t end, uint3
  * instanced command: gl_InstanceIndex is then still the draw's index. */
 static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     uint32_t nd = v->draws.count, nc = v->shadows ? v->casters.count : 0;
-    uint32_t n = nd + nc;
+    uint32_t n = nd + nc, all = n + v->lamp_casters.count; /* lamp casters follow */
     oak_result r;
-    if ((r = _oak_vk_upload_reserve(vk, &f->draws, (uint64_t)(n ? n : 1) * sizeof(oak_gpu_draw),
+    if ((r = _oak_vk_upload_reserve(vk, &f->draws, (uint64_t)(all ? all : 1) * sizeof(oak_gpu_draw),
                                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT)))
         return r;
-    if ((r = _oak_vk_upload_reserve(vk, &f->indirect,
-                                    (uint64_t)(n ? n : 1) * sizeof(VkDrawIndexedIndirectCommand),
-                                    VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT)))
+    if ((r = _oak_vk_upload_reserve(
+             vk, &f->indirect, (uint64_t)(all ? all : 1) * sizeof(VkDrawIndexedIndirectCommand),
+             VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT)))
         return r;
     if (!OAK_GROW(vk->infos, vk->infos_capacity, n + 1) ||
         !OAK_GROW(vk->cmds, vk->cmds_capacity, n + 1) ||
@@ -192,6 +192,7 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
     }
     vk->draw_count = nd;
     vk->caster_count = nc;
+    vk->cmd_count = sum;
     return OAK_OK;
 }
 
@@ -204,7 +205,10 @@ static oak_result _oak_vk_fill_view(_oak_vk *vk, _oak_vk_frame *f, const oak_ren
                                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT)))
         return r;
     oak_gpu_light *gl = f->lights.mapped;
-    for (uint32_t i = 0; i < nl; i++) _oak_gpu_light_fill(&gl[i], &v->lights[i]);
+    for (uint32_t i = 0; i < nl; i++) {
+        _oak_gpu_light_fill(&gl[i], &v->lights[i]);
+        _oak_gpu_light_slot(&gl[i], v, i);
+    }
     oak_gpu_view *g = f->view.mapped;
     _oak_gpu_view_fill(g, v, vk->width, vk->height, nl, vk->shadow.width / 2);
     for (uint32_t k = 0; k < OAK_MAX_CASCADES; k++) /* caster records follow the draws' */
@@ -214,8 +218,9 @@ static oak_result _oak_vk_fill_view(_oak_vk *vk, _oak_vk_frame *f, const oak_ren
 
 oak_result _oak_vk_run_upload(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     oak_result r;
-    if ((r = _oak_vk_build_draws(vk, f, v)) || (r = _oak_vk_flush_materials(vk)) ||
-        (r = _oak_vk_fill_view(vk, f, v)))
+    if ((r = _oak_vk_build_draws(vk, f, v)) ||
+        (r = _oak_vk_lamp_records(vk, f, v, vk->draw_count + vk->caster_count, vk->cmd_count)) ||
+        (r = _oak_vk_flush_materials(vk)) || (r = _oak_vk_fill_view(vk, f, v)))
         return r;
     _oak_vk_write_descriptors(vk, f);
     VkCommandBuffer cmd = f->cmd;

@@ -33,6 +33,9 @@ static const uint32_t k_fxaa_comp[] =
 static const uint32_t k_lightgrid_comp[] =
 #include "shaders/lightgrid.comp.h"
     ;
+static const uint32_t k_lamp_shadow_vert[] =
+#include "shaders/lamp_shadow.vert.h"
+    ;
 
 static oak_result _oak_vk_module(_oak_vk *vk, const uint32_t *code, size_t size,
                                  VkShaderModule *out) {
@@ -56,6 +59,7 @@ static oak_result _oak_vk_layouts(_oak_vk *vk) {
     b[OAK_B_SHADOW].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     b[OAK_B_IDS].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     b[OAK_B_HDR].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    b[OAK_B_LAMP_ATLAS].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     for (uint32_t i = 0; i < OAK_GPU_TEXTURE_CLASSES; i++)
         b[OAK_B_TEXTURES + i].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     VkDescriptorSetLayoutCreateInfo li = {.sType =
@@ -69,8 +73,8 @@ static oak_result _oak_vk_layouts(_oak_vk *vk) {
     OAK_VK_TRY(vk, vkCreatePipelineLayout(vk->device, &pli, NULL, &vk->pipe_layout));
     VkDescriptorPoolSize sizes[] = {
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, OAK_VK_FRAMES},
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 9 * OAK_VK_FRAMES},
-        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, (2 + OAK_GPU_TEXTURE_CLASSES) * OAK_VK_FRAMES},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10 * OAK_VK_FRAMES},
+        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, (3 + OAK_GPU_TEXTURE_CLASSES) * OAK_VK_FRAMES},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, OAK_VK_FRAMES}};
     VkDescriptorPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
                                      .maxSets = OAK_VK_FRAMES,
@@ -209,9 +213,10 @@ oak_result _oak_vk_pipelines_create(_oak_vk *vk) {
     oak_result r = _oak_vk_layouts(vk);
     if (r) return r;
     VkShaderModule vert = VK_NULL_HANDLE, frag = VK_NULL_HANDLE, frag_masked = VK_NULL_HANDLE,
-                   shadow_masked = VK_NULL_HANDLE, svert = VK_NULL_HANDLE;
+                   shadow_masked = VK_NULL_HANDLE, svert = VK_NULL_HANDLE, lvert = VK_NULL_HANDLE;
     if (!(r = _oak_vk_module(vk, k_vis_vert, sizeof k_vis_vert, &vert)) &&
         !(r = _oak_vk_module(vk, k_shadow_vert, sizeof k_shadow_vert, &svert)) &&
+        !(r = _oak_vk_module(vk, k_lamp_shadow_vert, sizeof k_lamp_shadow_vert, &lvert)) &&
         !(r = _oak_vk_module(vk, k_vis_frag, sizeof k_vis_frag, &frag)) &&
         !(r = _oak_vk_module(vk, k_shadow_masked_frag, sizeof k_shadow_masked_frag,
                              &shadow_masked))) {
@@ -220,6 +225,9 @@ oak_result _oak_vk_pipelines_create(_oak_vk *vk) {
         (void)(!(r = _oak_vk_raster(vk, svert, frag, true, false, true, &p[OAK_VK_PIPE_SHADOW])) &&
                !(r = _oak_vk_raster(vk, svert, shadow_masked, true, true, true,
                                     &p[OAK_VK_PIPE_SHADOW_MASKED])) &&
+               !(r = _oak_vk_raster(vk, lvert, frag, true, false, true, &p[OAK_VK_PIPE_LAMP])) &&
+               !(r = _oak_vk_raster(vk, lvert, shadow_masked, true, true, true,
+                                    &p[OAK_VK_PIPE_LAMP_MASKED])) &&
                !(r = _oak_vk_raster(vk, vert, frag, false, false, false, &p[OAK_VK_PIPE_VIS])) &&
                !(r = _oak_vk_raster(vk, vert, frag, false, false, true,
                                     &p[OAK_VK_PIPE_VIS_2SIDED])) &&
@@ -241,6 +249,7 @@ oak_result _oak_vk_pipelines_create(_oak_vk *vk) {
     if (blend) vkDestroyShaderModule(vk->device, blend, NULL);
     if (vert) vkDestroyShaderModule(vk->device, vert, NULL);
     if (svert) vkDestroyShaderModule(vk->device, svert, NULL);
+    if (lvert) vkDestroyShaderModule(vk->device, lvert, NULL);
     if (frag) vkDestroyShaderModule(vk->device, frag, NULL);
     if (shadow_masked) vkDestroyShaderModule(vk->device, shadow_masked, NULL);
     if (r) return r;
@@ -315,6 +324,7 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
 }
 
 void _oak_vk_targets_destroy(_oak_vk *vk) {
+    _oak_vk_lamp_destroy(vk);
     _oak_vk_image_destroy(vk, &vk->depth);
     _oak_vk_image_destroy(vk, &vk->ids);
     _oak_vk_image_destroy(vk, &vk->hdr);
@@ -370,6 +380,8 @@ void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f) {
     OAK_VK_BUF(OAK_B_LDR, sb, vk->ldr);
     OAK_VK_BUF(OAK_B_OUTPUT, sb, f->output);
     OAK_VK_BUF(OAK_B_LIGHT_GRID, sb, f->grid);
+    OAK_VK_BUF(OAK_B_LAMP_SHADOWS, sb, f->lamp_block);
+    OAK_VK_IMG(OAK_B_LAMP_ATLAS, cis, vk->lamp_live.view, ro);
     for (uint32_t i = 0; i < OAK_GPU_TEXTURE_CLASSES; i++) {
         VkImageView v = i < vk->class_count && vk->classes[i].image.view ? vk->classes[i].image.view
                                                                          : vk->dummy_array.view;

@@ -31,6 +31,13 @@ static const use_info k_use[] = {
                              VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL},
     [OAK_USE_DEPTH_TEST] = {TESTS, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT,
                             VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL},
+    /* cached tiles drawn over; the lamp atlas's tiles are also copied into
+       inside its pass (vk_pass_lampshadow.c), so transfers are in the scope */
+    [OAK_USE_DEPTH_DRAW] = {TESTS | VK_PIPELINE_STAGE_2_COPY_BIT,
+                            VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                                VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
+                                VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                            VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL},
     [OAK_USE_COLOR_CLEAR] = {VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
                              VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
                              VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL},
@@ -50,10 +57,6 @@ static const use_info k_use[] = {
                              VK_IMAGE_LAYOUT_UNDEFINED},
     [OAK_USE_HOST_READ] = {VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT,
                            VK_IMAGE_LAYOUT_UNDEFINED},
-    [OAK_USE_DEPTH_DRAW] = {TESTS,
-                            VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
-                                VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
-                            VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL},
     [OAK_USE_COPY_WRITE] = {VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL},
     [OAK_USE_LAYERED] = {0, 0, VK_IMAGE_LAYOUT_UNDEFINED}, /* the run function's own uses */
@@ -75,6 +78,8 @@ _oak_vk_image *_oak_vk_target_image(_oak_vk *vk, oak_target_id t) {
         return &vk->ids;
     case OAK_TARGET_HDR:
         return &vk->hdr;
+    case OAK_TARGET_LAMP_ATLAS:
+        return &vk->lamp_live;
     default:
         return NULL;
     }

@@ -44,6 +44,30 @@ typedef struct oak_shadow_cascade {
     uint64_t static_key;
 } oak_shadow_cascade;
 
+/* One face of a lamp's shadow: a perspective depth map (reversed-Z, from
+ * OAK_LAMP_SHADOW_NEAR to the lamp's reach) in one tile of the lamp atlas. */
+typedef struct oak_lamp_face {
+    mat4 view_proj; /* world to the face's clip space */
+    mat4 view;      /* world to the face's view space (the lamp at the origin, looking down -z) */
+    uint32_t tile;  /* atlas tile: column tile % OAK_LAMP_ATLAS_TILES, row tile / it */
+    /* its casters: lamp_casters[first_caster ..) the static ones, then the movers */
+    uint32_t first_caster, static_count, mover_count;
+    /* what stands still in it: the face size, matrix and each static
+       caster's mesh, material (versions included), matrix and flags. A
+       backend redraws the tile's static layer only when this differs from
+       the hash it last drew there. */
+    uint64_t static_hash;
+} oak_lamp_face;
+
+/* A lamp with a slot in this frame's shadow budget. */
+typedef struct oak_lamp_shadow {
+    uint32_t light;      /* index into lights */
+    uint32_t first_face; /* into lamp_faces */
+    uint32_t face_count; /* 1: a spot's tile; 6: a cube, +x -x +y -y +z -z */
+    float near, far;     /* metres from the lamp: OAK_LAMP_SHADOW_NEAR, its reach */
+    float tan_half;      /* tan of half the faces' field of view */
+} oak_lamp_shadow;
+
 typedef struct oak_render_view {
     uint64_t frame; /* counts from 0 */
     uint32_t width, height;
@@ -69,6 +93,15 @@ typedef struct oak_render_view {
     oak_shadow_cascade cascades[OAK_MAX_CASCADES];
     oak_draw_list casters;
 
+    /* lamp shadows (render/lamp_shadow.c): the lamps in the budget, their
+       faces and the casters of each face (face by face) */
+    uint32_t lamp_shadow_count, lamp_face_count;
+    oak_lamp_shadow lamp_shadows[OAK_LAMP_SHADOW_MAX];
+    oak_lamp_face lamp_faces[OAK_LAMP_ATLAS_FACES];
+    oak_draw_list lamp_casters;
+    int32_t *light_shadow;       /* per light: its lamp_shadows slot, -1 for none */
+    uint32_t lamp_faces_changed; /* faces whose static_hash moved on this frame */
+
     /* lights, key light included: the directional ones first, then the lamps
        (point and spot) whose reach meets the frustum, each with light.range
        resolved to its reach (docs/SHADING.md "Lamp reach") */
@@ -87,15 +120,16 @@ typedef struct oak_render_view {
  * (the frame targets each reads and writes, when it runs) are the pass table
  * in render/pass_table.h; docs/ARCHITECTURE.md says how to add one. */
 typedef enum oak_pass_id {
-    OAK_PASS_UPLOAD,    /* assets whose version moved, then the frame's records */
-    OAK_PASS_LIGHTGRID, /* lamps listed per view cluster for the resolve */
-    OAK_PASS_SHADOW,    /* the key light's casters into its depth map */
-    OAK_PASS_RASTER,    /* visibility buffer: depth + (draw, triangle) */
-    OAK_PASS_RESOLVE,   /* each covered pixel shaded once; the sky where empty */
-    OAK_PASS_BLEND,     /* BLEND surfaces far to near over the resolved frame */
-    OAK_PASS_POST,      /* exposure, ACES, sRGB with dither */
-    OAK_PASS_FXAA,      /* FXAA over what shows (a copy when it is off) */
-    OAK_PASS_READBACK,  /* the picture made readable by read_pixels */
+    OAK_PASS_UPLOAD,     /* assets whose version moved, then the frame's records */
+    OAK_PASS_LIGHTGRID,  /* lamps listed per view cluster for the resolve */
+    OAK_PASS_SHADOW,     /* the key light's casters into its depth map */
+    OAK_PASS_LAMPSHADOW, /* the budgeted lamps' faces into the lamp atlas */
+    OAK_PASS_RASTER,     /* visibility buffer: depth + (draw, triangle) */
+    OAK_PASS_RESOLVE,    /* each covered pixel shaded once; the sky where empty */
+    OAK_PASS_BLEND,      /* BLEND surfaces far to near over the resolved frame */
+    OAK_PASS_POST,       /* exposure, ACES, sRGB with dither */
+    OAK_PASS_FXAA,       /* FXAA over what shows (a copy when it is off) */
+    OAK_PASS_READBACK,   /* the picture made readable by read_pixels */
     OAK_PASS_COUNT
 } oak_pass_id;
 

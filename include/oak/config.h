@@ -67,6 +67,20 @@
 /* A map re-centred more than once in this many frames lists its static
  * casters as tightly as its movers (its layer is redrawn most frames). */
 #define OAK_SHADOW_CACHE_WINDOW 8
+/* Lamp shadows (docs/SHADING.md "Lamp shadows"): spot tiles and point-light
+ * cube faces in one depth atlas; biases in face texels at the receiver's
+ * distance from the lamp. */
+#define OAK_LAMP_SHADOW_FACE          512  /* texels across one face (a tile of the atlas) */
+#define OAK_LAMP_ATLAS_TILES          8    /* tiles across the atlas: 8 x 8 faces, 4096 texels */
+#define OAK_LAMP_ATLAS_FACES          64   /* OAK_LAMP_ATLAS_TILES squared */
+#define OAK_LAMP_SHADOW_MAX           16   /* shadowed lamps a frame (faces permitting) */
+#define OAK_LAMP_SHADOW_NEAR          0.3  /* metres: nearer the lamp casts nothing (its fitting) */
+#define OAK_LAMP_SPOT_MAX_CONE        1.05 /* radians: a wider spot is shadowed as a cube */
+#define OAK_LAMP_SHADOW_BORDER        2    /* texels a face reaches past its 90 deg (or cone) */
+#define OAK_LAMP_SHADOW_FADE          0.2  /* last fraction of its reach a shadow fades over */
+#define OAK_LAMP_SHADOW_PCF_SIZE      2    /* PCF: size^2 bilinear taps over (size+1)^2 texels */
+#define OAK_LAMP_SHADOW_NORMAL_OFFSET 1.0  /* receiver moved along its normal: texels */
+#define OAK_LAMP_SHADOW_BIAS          1.0  /* depth bias, texels */
 
 #define OAK_FRAME_ARENA_SIZE (4u << 20) /* first block of the per-frame arena */
 #define OAK_JOB_MAX_THREADS  64         /* ceiling on job pool workers */

@@ -34,10 +34,12 @@ typedef struct oak_light {
     oak_light_type type;
     float color[3]; /* linear; start from oak_light_defaults() for white */
     float intensity;
-    float range;       /* point/spot: smooth cut-off distance; 0: unlimited */
-    float inner_cone;  /* spot: radians from the axis at full strength */
-    float outer_cone;  /* spot: radians where it reaches zero; 0: pi/4 */
-    bool cast_shadows; /* directional key light: the sun's shadow map */
+    float range;      /* point/spot: smooth cut-off distance; 0: unlimited */
+    float inner_cone; /* spot: radians from the axis at full strength */
+    float outer_cone; /* spot: radians where it reaches zero; 0: pi/4 */
+    /* directional key light: the sun's shadow map; point and spot: a slot
+       in the lamp shadow budget (docs/SHADING.md "Lamp shadows") */
+    bool cast_shadows;
 } oak_light;
 
 oak_light oak_light_defaults(oak_light_type type); /* white, intensity 1 (3 for the sun) */
@@ -59,8 +61,9 @@ oak_environment oak_environment_defaults(void); /* a clear blue day, no fog */
 /* Diagnostic pictures (`oak render --debug NAME`). */
 typedef enum oak_debug_view {
     OAK_DEBUG_NONE = 0,
-    OAK_DEBUG_CASCADES, /* lit surfaces tinted by their sun cascade: red, green, blue, yellow */
-    OAK_DEBUG_CLUSTERS, /* lit surfaces show their cell's lamp count as a heat map */
+    OAK_DEBUG_CASCADES,     /* lit surfaces tinted by their sun cascade: red, green, blue, yellow */
+    OAK_DEBUG_CLUSTERS,     /* lit surfaces show their cell's lamp count as a heat map */
+    OAK_DEBUG_LAMP_SHADOWS, /* the lamp shadow atlas over the picture (docs/SHADING.md) */
 } oak_debug_view;
 
 typedef struct oak_post {

@@ -66,7 +66,9 @@
 #define OAK_B_TEXTURES          12 /* sampler2DArray[OAK_GPU_TEXTURE_CLASSES], one per size class */
 #define OAK_GPU_TEXTURE_CLASSES 16
 #define OAK_B_LIGHT_GRID        28 /* oak_gpu_light_grid, then counts and lists (lightgrid.comp) */
-#define OAK_B_COUNT             29
+#define OAK_B_LAMP_ATLAS        29 /* sampler2D: the lamp shadow atlas, reversed-Z depth */
+#define OAK_B_LAMP_SHADOWS      30 /* oak_gpu_lamp_shadows: the budget's slots and faces */
+#define OAK_B_COUNT             31
 
 #define OAK_GPU_GROUP 8 /* compute passes run 8 x 8 pixel groups */
 
@@ -76,6 +78,7 @@
 #define OAK_GPU_POST_NO_FXAA    4u
 #define OAK_GPU_DEBUG_CASCADES  8u  /* --debug cascades */
 #define OAK_GPU_DEBUG_CLUSTERS  16u /* --debug clusters: lamps per cell as a heat map */
+#define OAK_GPU_DEBUG_ATLAS     32u /* --debug lamp-shadows: the lamp shadow atlas */
 
 /* oak_gpu_material.mode.y */
 #define OAK_GPU_MAT_DOUBLE_SIDED 1u
@@ -112,9 +115,30 @@ OAK_STRUCT(oak_gpu_light) {
     OAK_F4(position);  /* w: oak_light_type */
     OAK_F4(direction); /* w: range */
     OAK_F4(color);     /* color * intensity */
-    OAK_F4(cone);      /* cos(outer), cos(inner) */
+    OAK_F4(cone);      /* cos(outer), cos(inner), lamp shadow slot + 1 (0: none) */
 }
 OAK_END(oak_gpu_light);
+
+/* Lamp shadows (docs/SHADING.md "Lamp shadows"): per slot the lamp, per
+ * face its matrices and atlas tile. Caster records of the lampshadow pass
+ * carry their face in oak_gpu_draw.info.w >> 16. */
+OAK_STRUCT(oak_gpu_lamp_slot) {
+    OAK_F4(position); /* the lamp; w: near */
+    OAK_F4(info);     /* far (its reach), tan(half fov), first face, face count */
+}
+OAK_END(oak_gpu_lamp_slot);
+OAK_STRUCT(oak_gpu_lamp_face) {
+    OAK_M4(view_proj);
+    OAK_M4(view);
+    OAK_U4(info); /* tile, 0, 0, 0 */
+}
+OAK_END(oak_gpu_lamp_face);
+OAK_STRUCT(oak_gpu_lamp_shadows) {
+    OAK_U4(head); /* slots, faces, 0, 0 */
+    oak_gpu_lamp_slot slots[OAK_LAMP_SHADOW_MAX];
+    oak_gpu_lamp_face faces[OAK_LAMP_ATLAS_FACES];
+}
+OAK_END(oak_gpu_lamp_shadows);
 
 /* The lamp grid's head; the buffer goes on with OAK_LIGHT_GRID_CELLS counts
  * (cell x + 16 (y + 9 z), row y = 0 at the top) and then OAK_LIGHT_CELL_MAX

@@ -10,6 +10,7 @@
 #include "common/textures.glsl"
 #include "common/shading.glsl"
 #include "common/light_grid.glsl"
+#include "common/lamp_shadow.glsl"
 
 OAK_BINDING(OAK_B_SHADOW) uniform sampler2D shadow_map; // the 2 x 2 cascade atlas
 
@@ -194,6 +195,8 @@ vec4 oak_shade_pixel(uint draw, uint tri, ivec2 px) {
             oak_light_at(i, P, Ei, L);
             if (i + 1u == key && view.flags.x != 0u && (d.info.w & 2u) == 0u)
                 Ei *= oak_shadow(P, Ng, L);
+            else if (lights[i].cone.z > 0.0 && (d.info.w & 2u) == 0u) // its own faces only
+                Ei *= oak_lamp_shadow(uint(lights[i].cone.z) - 1u, P, Ng);
             Lo += oak_brdf(N, V, L, diffuse, F0, alpha) * Ei;
         }
         colour = Lo + oak_ambient(N, V, diffuse, F0, roughness, ao) + emissive;
