@@ -36,8 +36,9 @@ static const option_spec g_specs[] = {
     {"--window-capture", CLI_OPT_WINDOW_CAPTURE, "FILE.png", NULL},
     {"--window-resize", CLI_OPT_WINDOW_RESIZE, "WxH", NULL},
     {"--debug", CLI_OPT_DEBUG, "VIEW",
-     "draw a debug view instead: cascades (the sun's cascades in colours) or clusters (lamps per "
-     "cell)"},
+     "draw a debug view instead: cascades (the sun's cascades in colours), clusters (lamps per "
+     "cell) or ao (the ambient occlusion term as grey)"},
+    {"--ao", CLI_OPT_AO, "on|off", "ground-truth ambient occlusion of the indirect light"},
 };
 
 #define SPEC_COUNT (sizeof g_specs / sizeof g_specs[0])
@@ -169,8 +170,18 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
             o->debug = OAK_DEBUG_CASCADES;
         else if (strcmp(v, "clusters") == 0)
             o->debug = OAK_DEBUG_CLUSTERS;
+        else if (strcmp(v, "ao") == 0)
+            o->debug = OAK_DEBUG_AO;
         else
-            return usage_error(o, "--debug '%s': expected cascades or clusters", v);
+            return usage_error(o, "--debug '%s': expected cascades, clusters or ao", v);
+        break;
+    case CLI_OPT_AO:
+        if (strcmp(v, "on") == 0)
+            o->ao = OAK_AO_ON;
+        else if (strcmp(v, "off") == 0)
+            o->ao = OAK_AO_OFF;
+        else
+            return usage_error(o, "--ao '%s': expected on or off", v);
         break;
     }
     if (s->value && !*v) return usage_error(o, "%s: empty value", s->name);

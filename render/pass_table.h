@@ -17,6 +17,7 @@ typedef enum oak_target_id {
     OAK_TARGET_LDR,        /* RGBA8 after tone mapping and dither */
     OAK_TARGET_OUTPUT,     /* RGBA8 after FXAA: the picture */
     OAK_TARGET_LIGHT_GRID, /* each lamp cluster's list (oak_gpu_light_grid) */
+    OAK_TARGET_AO,         /* the gtao pass's floats: AO, raw AO, normals, depth mips */
     OAK_TARGET_COUNT
 } oak_target_id;
 

@@ -187,6 +187,10 @@ enum {
     OAK_VK_PIPE_BLEND, /* BLEND surfaces, back faces culled */
     OAK_VK_PIPE_BLEND_2SIDED,
     OAK_VK_PIPE_LIGHTGRID,
+    OAK_VK_PIPE_GTAO_PREFILTER, /* the gtao pass's four steps, in order */
+    OAK_VK_PIPE_GTAO_MIPS,
+    OAK_VK_PIPE_GTAO_SEARCH,
+    OAK_VK_PIPE_GTAO_DENOISE,
     OAK_VK_PIPE_COUNT
 };
 #define OAK_VK_VIS_GROUPS 4 /* vis pipelines, in enum order from OAK_VK_PIPE_VIS */
@@ -219,6 +223,7 @@ typedef struct _oak_vk {
     bool targets_bad; /* a resize failed part way: rebuilt before the next frame */
     _oak_vk_image depth, ids, hdr, shadow;
     _oak_vk_buffer ldr;        /* packed RGBA8 after tone mapping, before FXAA */
+    _oak_vk_buffer ao;         /* the gtao pass's floats (_oak_gpu_ao_floats) */
     VkSampler sampler;         /* nearest, for texelFetch through combined samplers */
     _oak_vk_image dummy_array; /* fills texture class slots not in use */
 
@@ -333,6 +338,7 @@ oak_result _oak_vk_run_upload(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vi
 oak_result _oak_vk_run_lightgrid(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_shadow(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_raster(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+oak_result _oak_vk_run_gtao(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_resolve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_blend(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_post(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
