@@ -443,6 +443,15 @@ TEST(parityGtao) {
     pscene_sun(s, true);
     s->post.ao = OAK_AO_ON;
     parity("gtao", &s->in, NULL);
+    /* the default world with AO on (it is off by default: OAK_GTAO_DEFAULT_ON) */
+    oak_scene *scene = NULL;
+    CHECK_OK(oak_make_scene(&scene));
+    if (scene) {
+        CHECK_OK(oak_world_build(scene, "default"));
+        oak_scene_post(scene)->ao = OAK_AO_ON;
+        parity("default_world_ao", NULL, scene);
+        oak_destroy_scene(scene);
+    }
     s->post = (oak_post){.exposure = 1,
                          .no_tonemap = true,
                          .no_dither = true,

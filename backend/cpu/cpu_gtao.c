@@ -1,15 +1,17 @@
-/* Ground-truth ambient occlusion on the CPU backend, the same four steps as
- * shaders/gtao_*.comp.glsl in the same order of float operations: view depth
- * and normals from the ids, the view-depth mip chain, the horizon search,
- * the 5 x 5 plane-aware denoise (docs/SHADING.md "Ambient occlusion"). Each
- * step is rows on the job pool; every pixel's result is its own, so the
- * bytes do not depend on the thread count. */
+/* Ground-truth ambient occlusion on the CPU backend, the same four steps and
+ * formulas as shaders/gtao_*.comp.glsl (with a few exact identities and
+ * per-frame reciprocals where the CPU pays for divisions and trigonometry):
+ * view depth and normals from the ids, the view-depth mip chain, the horizon
+ * search, the 5 x 5 plane-aware denoise (docs/SHADING.md "Ambient
+ * occlusion"). Each step is rows on the job pool; every pixel's result is
+ * its own, so the bytes do not depend on the thread count. */
 #include <math.h>
 
 #include "backend/gpu/gpu_records.h"
 #include "cpu_internal.h"
 
-#define GTAO_ROWS 8 /* rows per job */
+#define GTAO_ROWS 8  /* rows per job */
+#define GTAO_TILE 32 /* pixels across a horizon-search job */
 #define GTAO_PI   3.14159265358979f
 
 typedef struct gtao_ctx {
@@ -19,6 +21,8 @@ typedef struct gtao_ctx {
     float proj[4], proj2[3];   /* P00, P11, P20, P21; P30, P31, orthographic */
     float vx[4], vy[4], vz[4]; /* world to view rows; vz is view depth (-z) */
     float radius, exponent;
+    float inv_w2, inv_h2, inv_p0, inv_p1; /* 2 / width, 2 / height, 1 / P00, 1 / P11 */
+    float turn[16][OAK_GTAO_SLICES][2];   /* cos, sin of each pattern index's slice angles */
     size_t level[OAK_GTAO_MIPS];
     uint32_t lw[OAK_GTAO_MIPS], lh[OAK_GTAO_MIPS];
 } gtao_ctx;
@@ -35,13 +39,14 @@ static void normalize3(float v[3]) {
         for (int k = 0; k < 3; k++) v[k] /= l;
 }
 
-/* gtao.glsl's oak_ao_view_pos */
-static void view_pos(const gtao_ctx *c, float pcx, float pcy, float z, float out[3]) {
-    float ndx = pcx / (float)c->w * 2.0f - 1.0f;
-    float ndy = 1.0f - pcy / (float)c->h * 2.0f;
+/* gtao.glsl's oak_ao_view_pos (inlined: it runs at every read) */
+static inline __attribute__((always_inline)) void view_pos(const gtao_ctx *c, float pcx, float pcy,
+                                                           float z, float out[3]) {
+    float ndx = pcx * c->inv_w2 - 1.0f;
+    float ndy = 1.0f - pcy * c->inv_h2;
     float w = c->proj2[2] != 0 ? 1.0f : z;
-    out[0] = (ndx * w - c->proj2[0] + c->proj[2] * z) / c->proj[0];
-    out[1] = (ndy * w - c->proj2[1] + c->proj[3] * z) / c->proj[1];
+    out[0] = (ndx * w - c->proj2[0] + c->proj[2] * z) * c->inv_p0;
+    out[1] = (ndy * w - c->proj2[1] + c->proj[3] * z) * c->inv_p1;
     out[2] = -z;
 }
 
@@ -52,6 +57,10 @@ static void view_dir(const gtao_ctx *c, const float P[3], float V[3]) {
     }
     for (int k = 0; k < 3; k++) V[k] = -P[k];
     normalize3(V);
+}
+
+static float maxf0(float x) {
+    return x > 0 ? x : 0.0f;
 }
 
 static uint32_t pattern(uint32_t x, uint32_t y) {
@@ -152,6 +161,27 @@ static void mips_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
 
 /* ---- step 3: the horizon search ---------------------------------------- */
 
+/* One read of the search at pixel coordinates (qx, qy) from level l: its
+   horizon cosine faded towards `low` with distance; `low` itself (which
+   raises no horizon) off the picture, on the sky or at P. */
+static inline __attribute__((always_inline)) float read_horizon(const gtao_ctx *c, int l, float qx,
+                                                                float qy, const float P[3],
+                                                                const float V[3], float fade,
+                                                                float low) {
+    if (qx < 0 || qy < 0 || qx >= (float)c->w || qy >= (float)c->h) return low;
+    uint32_t tx = (uint32_t)qx >> l, ty = (uint32_t)qy >> l;
+    float zs = c->b->ao_words[c->level[l] + (size_t)ty * c->lw[l] + tx];
+    if (zs >= (float)OAK_GTAO_SKY_DEPTH) return low;
+    float cell = (float)(1u << l), Q[3], delta[3];
+    view_pos(c, ((float)tx + 0.5f) * cell, ((float)ty + 0.5f) * cell, zs, Q);
+    for (int k = 0; k < 3; k++) delta[k] = Q[k] - P[k];
+    float dist = sqrtf(dot3(delta, delta));
+    if (!(dist > 1e-6f)) return low;
+    float hc = dot3(delta, V) / dist;
+    float w = clampf((c->radius - dist) * fade, 0.0f, 1.0f);
+    return low + (hc - low) * w;
+}
+
 static float search_pixel(const gtao_ctx *c, uint32_t x, uint32_t y) {
     const float *words = c->b->ao_words;
     size_t i = (size_t)y * c->w + x;
@@ -168,7 +198,6 @@ static float search_pixel(const gtao_ctx *c, uint32_t x, uint32_t y) {
     float rf = R * (1.0f - (float)OAK_GTAO_FALLOFF);
     float fade = 1.0f / (rf > 1e-6f ? rf : 1e-6f);
     uint32_t b = pattern(x, y);
-    float rot = ((float)b + 0.5f) / 16.0f;
     float jit = ((float)((b * 7u + 3u) & 15u) + 0.5f) / 16.0f;
     /* slices turn evenly about V (not about the screen's axis): over open
        ground their visibilities then average to exactly 1 at any angle */
@@ -180,8 +209,8 @@ static float search_pixel(const gtao_ctx *c, uint32_t x, uint32_t y) {
     bool ortho = c->proj2[2] != 0;
     float vis = 0;
     for (int s = 0; s < OAK_GTAO_SLICES; s++) {
-        float phi = ((float)s + rot) * GTAO_PI / (float)OAK_GTAO_SLICES;
-        float cp = cosf(phi), sp = sinf(phi), od[3], axis[3], pn[3];
+        /* cos and sin of (s + rot) pi / OAK_GTAO_SLICES, from the table */
+        float cp = c->turn[b][s][0], sp = c->turn[b][s][1], od[3], axis[3], pn[3];
         for (int k = 0; k < 3; k++) od[k] = cp * T1[k] + sp * T2[k];
         /* where moving P along od goes on the screen */
         float sx = ortho ? od[0] : -P[2] * od[0] + P[0] * od[2];
@@ -196,8 +225,11 @@ static float search_pixel(const gtao_ctx *c, uint32_t x, uint32_t y) {
         for (int k = 0; k < 3; k++) pn[k] = N[k] - axis[k] * na;
         float pl = sqrtf(dot3(pn, pn));
         float cos_n = clampf(dot3(pn, V) / (pl > 1e-6f ? pl : 1e-6f), -1.0f, 1.0f);
-        float nang = (dot3(od, pn) < 0 ? -1.0f : 1.0f) * acosf(cos_n);
-        float low0 = cosf(nang + 0.5f * GTAO_PI), low1 = cosf(nang - 0.5f * GTAO_PI);
+        float sign = dot3(od, pn) < 0 ? -1.0f : 1.0f;
+        float nang = sign * acosf(cos_n);
+        /* sin(nang), and cos(nang -+ pi/2) = +-sin(nang), without the calls */
+        float sn = sign * sqrtf(maxf0(1.0f - cos_n * cos_n));
+        float low0 = -sn, low1 = sn;
         float hc0 = low0, hc1 = low1;
         float sdx = sx / sl, sdy = -sy / sl; /* screen rows run down */
         for (int j = 0; j < OAK_GTAO_STEPS; j++) {
@@ -205,33 +237,15 @@ static float search_pixel(const gtao_ctx *c, uint32_t x, uint32_t y) {
             float off = min_step + t * t * span;
             int l = (int)floorf(log2f(off) - (float)OAK_GTAO_MIP_OFFSET);
             l = l < 0 ? 0 : l > OAK_GTAO_MIPS - 1 ? OAK_GTAO_MIPS - 1 : l;
-            for (int side = 0; side < 2; side++) {
-                float o = side == 0 ? off : -off;
-                float qx = pcx + o * sdx, qy = pcy + o * sdy;
-                if (qx < 0 || qy < 0 || qx >= (float)c->w || qy >= (float)c->h) continue;
-                uint32_t tx = (uint32_t)qx >> l, ty = (uint32_t)qy >> l;
-                float zs = words[c->level[l] + (size_t)ty * c->lw[l] + tx];
-                if (zs >= (float)OAK_GTAO_SKY_DEPTH) continue;
-                float cell = (float)(1u << l), Q[3], delta[3];
-                view_pos(c, ((float)tx + 0.5f) * cell, ((float)ty + 0.5f) * cell, zs, Q);
-                for (int k = 0; k < 3; k++) delta[k] = Q[k] - P[k];
-                float dist = sqrtf(dot3(delta, delta));
-                if (!(dist > 1e-6f)) continue;
-                float hc = dot3(delta, V) / dist;
-                float w = clampf((R - dist) * fade, 0.0f, 1.0f);
-                if (side == 0) {
-                    float m = low0 + (hc - low0) * w;
-                    hc0 = m > hc0 ? m : hc0;
-                } else {
-                    float m = low1 + (hc - low1) * w;
-                    hc1 = m > hc1 ? m : hc1;
-                }
-            }
+            /* both ways at once: two independent reads in flight */
+            float m0 = read_horizon(c, l, pcx + off * sdx, pcy + off * sdy, P, V, fade, low0);
+            float m1 = read_horizon(c, l, pcx - off * sdx, pcy - off * sdy, P, V, fade, low1);
+            hc0 = m0 > hc0 ? m0 : hc0;
+            hc1 = m1 > hc1 ? m1 : hc1;
         }
         float h0 = -acosf(clampf(hc1, -1.0f, 1.0f)), h1 = acosf(clampf(hc0, -1.0f, 1.0f));
         h0 = nang + clampf(h0 - nang, -0.5f * GTAO_PI, 0.5f * GTAO_PI);
         h1 = nang + clampf(h1 - nang, -0.5f * GTAO_PI, 0.5f * GTAO_PI);
-        float sn = sinf(nang);
         float a0 = (cos_n + 2.0f * h0 * sn - cosf(2.0f * h0 - nang)) * 0.25f;
         float a1 = (cos_n + 2.0f * h1 * sn - cosf(2.0f * h1 - nang)) * 0.25f;
         vis += pl * (a0 + a1);
@@ -241,13 +255,20 @@ static float search_pixel(const gtao_ctx *c, uint32_t x, uint32_t y) {
     return vis / (float)OAK_GTAO_SLICES;
 }
 
+/* square tiles, not rows: a tile's reads stay in a small window of each
+   depth level, which the cache keeps */
 static void search_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     const gtao_ctx *c = user;
     float *raw = c->b->ao_words + c->n;
-    uint32_t y1 = end * GTAO_ROWS < c->h ? end * GTAO_ROWS : c->h;
-    for (uint32_t y = begin * GTAO_ROWS; y < y1; y++)
-        for (uint32_t x = 0; x < c->w; x++) raw[(size_t)y * c->w + x] = search_pixel(c, x, y);
+    uint32_t tiles_x = (c->w + GTAO_TILE - 1) / GTAO_TILE;
+    for (uint32_t t = begin; t < end; t++) {
+        uint32_t x0 = (t % tiles_x) * GTAO_TILE, y0 = (t / tiles_x) * GTAO_TILE;
+        uint32_t x1 = x0 + GTAO_TILE < c->w ? x0 + GTAO_TILE : c->w;
+        uint32_t y1 = y0 + GTAO_TILE < c->h ? y0 + GTAO_TILE : c->h;
+        for (uint32_t y = y0; y < y1; y++)
+            for (uint32_t x = x0; x < x1; x++) raw[(size_t)y * c->w + x] = search_pixel(c, x, y);
+    }
 }
 
 /* ---- step 4: the denoise ------------------------------------------------ */
@@ -268,9 +289,23 @@ static void denoise_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
                 words[i] = 1.0f;
                 continue;
             }
-            float P[3];
-            view_pos(c, (float)x + 0.5f, (float)y + 0.5f, z, P);
+            /* a neighbour's view position is A(q) + z B(q), A and B affine
+               in its pixel: dot(N, Q - P) = f(q) + zq g(q) - dot(N, P) with
+               f = dot(N, A), g = dot(N, B) stepped per pixel */
+            float P[3], A0[3], A1[3], Ax[3], Ay[3], Bx[3], By[3];
+            float pcx = (float)x + 0.5f, pcy = (float)y + 0.5f;
+            view_pos(c, pcx, pcy, z, P);
             const float *N = normal + 3 * i;
+            view_pos(c, pcx, pcy, 0.0f, A0);
+            view_pos(c, pcx, pcy, 1.0f, A1);
+            view_pos(c, pcx + 1.0f, pcy, 0.0f, Ax);
+            view_pos(c, pcx + 1.0f, pcy, 1.0f, Bx);
+            view_pos(c, pcx, pcy + 1.0f, 0.0f, Ay);
+            view_pos(c, pcx, pcy + 1.0f, 1.0f, By);
+            float f0 = dot3(N, A0), g0 = dot3(N, A1) - f0;
+            float fx = dot3(N, Ax) - f0, gx = dot3(N, Bx) - dot3(N, Ax) - g0;
+            float fy = dot3(N, Ay) - f0, gy = dot3(N, By) - dot3(N, Ay) - g0;
+            float np = dot3(N, P);
             float tol = 1.0f / ((float)OAK_GTAO_PLANE_TOL * z);
             float sum = raw[i], wsum = 1.0f;
             for (int dy = -K; dy <= K; dy++)
@@ -280,10 +315,9 @@ static void denoise_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
                     size_t j = (size_t)qy * c->w + (size_t)qx;
                     float zq = d0[j];
                     if (zq >= (float)OAK_GTAO_SKY_DEPTH) continue;
-                    float Q[3], d[3];
-                    view_pos(c, (float)qx + 0.5f, (float)qy + 0.5f, zq, Q);
-                    for (int k = 0; k < 3; k++) d[k] = Q[k] - P[k];
-                    float w = clampf(1.0f - fabsf(dot3(N, d)) * tol, 0.0f, 1.0f);
+                    float fdx = (float)dx, fdy = (float)dy;
+                    float nq = f0 + fdx * fx + fdy * fy + zq * (g0 + fdx * gx + fdy * gy);
+                    float w = clampf(1.0f - fabsf(nq - np) * tol, 0.0f, 1.0f);
                     sum += w * raw[j];
                     wsum += w;
                 }
@@ -310,6 +344,13 @@ oak_result _oak_cpu_gtao(cpu_backend *b, const oak_render_view *v) {
         c.vx[k] = v->view[k][0], c.vy[k] = v->view[k][1], c.vz[k] = -v->view[k][2];
     c.radius = v->post.ao_radius > 0 ? v->post.ao_radius : (float)OAK_GTAO_RADIUS;
     c.exponent = v->post.ao_intensity > 0 ? v->post.ao_intensity : 1.0f;
+    c.inv_w2 = 2.0f / (float)c.w, c.inv_h2 = 2.0f / (float)c.h;
+    c.inv_p0 = 1.0f / c.proj[0], c.inv_p1 = 1.0f / c.proj[1];
+    for (uint32_t b = 0; b < 16; b++)
+        for (int s = 0; s < OAK_GTAO_SLICES; s++) {
+            float phi = ((float)s + ((float)b + 0.5f) / 16.0f) * GTAO_PI / (float)OAK_GTAO_SLICES;
+            c.turn[b][s][0] = cosf(phi), c.turn[b][s][1] = sinf(phi);
+        }
     size_t at = 5 * (size_t)c.n;
     for (uint32_t l = 0; l < OAK_GTAO_MIPS; l++) {
         c.lw[l] = (c.w + (1u << l) - 1) >> l, c.lh[l] = (c.h + (1u << l) - 1) >> l;
@@ -319,7 +360,8 @@ oak_result _oak_cpu_gtao(cpu_backend *b, const oak_render_view *v) {
     uint32_t jobs = (c.h + GTAO_ROWS - 1) / GTAO_ROWS;
     oak_parallel_for(jobs, 1, prefilter_job, &c);
     oak_parallel_for((c.lh[1] + GTAO_ROWS - 1) / GTAO_ROWS, 1, mips_job, &c);
-    oak_parallel_for(jobs, 1, search_job, &c);
+    uint32_t tiles = ((c.w + GTAO_TILE - 1) / GTAO_TILE) * ((c.h + GTAO_TILE - 1) / GTAO_TILE);
+    oak_parallel_for(tiles, 1, search_job, &c);
     oak_parallel_for(jobs, 1, denoise_job, &c);
     return OAK_OK;
 }
