@@ -357,6 +357,11 @@ void _oak_vk_track_use(_oak_vk *vk, VkCommandBuffer cmd, oak_target_id target, o
 void _oak_vk_track_row(_oak_vk *vk, VkCommandBuffer cmd, const oak_pass_row *row);
 void _oak_vk_track_reset(_oak_vk *vk, oak_target_id target);
 
+/* vk_pass_gtao.c: the ao buffer made big enough for this view's gtao (16
+   bytes when it does not run: the resolve binds it all the same), before
+   the frame's descriptors are written */
+oak_result _oak_vk_gtao_reserve(_oak_vk *vk, const oak_render_view *v);
+
 /* the lamp grid's per-slot buffers and read-back (vk_pass_lightgrid.c) */
 oak_result _oak_vk_lightgrid_create(_oak_vk *vk);
 void _oak_vk_lightgrid_destroy(_oak_vk *vk);

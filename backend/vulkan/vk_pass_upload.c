@@ -182,7 +182,7 @@ static oak_result _oak_vk_fill_view(_oak_vk *vk, _oak_vk_frame *f, const oak_ren
 oak_result _oak_vk_run_upload(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     oak_result r;
     if ((r = _oak_vk_build_draws(vk, f, v)) || (r = _oak_vk_flush_materials(vk)) ||
-        (r = _oak_vk_fill_view(vk, f, v)))
+        (r = _oak_vk_fill_view(vk, f, v)) || (r = _oak_vk_gtao_reserve(vk, v)))
         return r;
     _oak_vk_write_descriptors(vk, f);
     VkCommandBuffer cmd = f->cmd;

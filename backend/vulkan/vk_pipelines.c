@@ -4,7 +4,6 @@
  * targets (depth, ids, HDR colour, LDR bytes, shadow map). */
 #include <string.h>
 
-#include "backend/gpu/gpu_records.h"
 #include "vk_internal.h"
 
 static const uint32_t k_vis_vert[] =
@@ -318,9 +317,10 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
     if ((r = _oak_vk_buffer_create(vk, &vk->ldr, (uint64_t)w * h * 4,
                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, OAK_VK_MEM_DEVICE)))
         return r;
-    /* the gtao pass's floats; the resolve binds it whether or not it runs */
-    if ((r = _oak_vk_buffer_create(vk, &vk->ao, _oak_gpu_ao_floats(w, h) * sizeof(float),
-                                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, OAK_VK_MEM_DEVICE)))
+    /* the gtao pass's floats: grown when a view runs it (vk_pass_gtao.c);
+       the resolve binds it whether or not it runs */
+    if ((r = _oak_vk_buffer_create(vk, &vk->ao, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                   OAK_VK_MEM_DEVICE)))
         return r;
     if ((r = _oak_vk_lightgrid_create(vk))) return r;
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
