@@ -31,6 +31,7 @@ enum cli_option_flag {
     CLI_OPT_WINDOW_RESIZE = 1u << 14,  /* for tests; not in help */
     CLI_OPT_ASSET_ROOT = 1u << 15,
     CLI_OPT_DEBUG = 1u << 16,
+    CLI_OPT_AO = 1u << 17,
 };
 
 typedef struct cli_options {
@@ -53,6 +54,7 @@ typedef struct cli_options {
     const char *window_capture; /* --window-capture: the window's last frame as a PNG */
     uint32_t window_resize_w, window_resize_h; /* --window-resize: after the first frame */
     oak_debug_view debug;                      /* --debug: a diagnostic picture */
+    oak_ao_mode ao;                            /* --ao on|off: ambient occlusion */
 } cli_options;
 
 /* Parses argv[1..] (argv[0] is the command name) accepting the options in

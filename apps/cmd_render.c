@@ -13,7 +13,7 @@
 #define RENDER_OPTIONS                                                                             \
     (CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_ASSET_ROOT | CLI_OPT_BACKEND | CLI_OPT_DEVICE |       \
      CLI_OPT_SIZE | CLI_OPT_FRAMES | CLI_OPT_OUT | CLI_OPT_THREADS | CLI_OPT_VERBOSE |             \
-     CLI_OPT_WINDOW | CLI_OPT_WINDOW_CAPTURE | CLI_OPT_WINDOW_RESIZE | CLI_OPT_DEBUG)
+     CLI_OPT_WINDOW | CLI_OPT_WINDOW_CAPTURE | CLI_OPT_WINDOW_RESIZE | CLI_OPT_DEBUG | CLI_OPT_AO)
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -96,7 +96,8 @@ static int render(const cli_options *o, oak_scene *scene, oak_renderer *renderer
                            .no_tonemap = true,
                            .no_dither = true,
                            .no_fxaa = true,
-                           .debug = o->debug};
+                           .debug = o->debug,
+                           .ao = post->ao};
     }
     for (uint32_t i = 0; i < frames; i++) {
         uint64_t start = oak_time_ns();

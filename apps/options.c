@@ -37,7 +37,8 @@ static const option_spec g_specs[] = {
     {"--window-resize", CLI_OPT_WINDOW_RESIZE, "WxH", NULL},
     {"--debug", CLI_OPT_DEBUG, "VIEW",
      "draw a debug view instead: cascades (the sun's cascades in colours), clusters (lamps per "
-     "cell) or lamp-shadows (the lamp shadow atlas)"},
+     "cell), lamp-shadows (the lamp shadow atlas) or ao (the ambient occlusion term as grey)"},
+    {"--ao", CLI_OPT_AO, "on|off", "ground-truth ambient occlusion of the indirect light"},
 };
 
 #define SPEC_COUNT (sizeof g_specs / sizeof g_specs[0])
@@ -171,8 +172,18 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
             o->debug = OAK_DEBUG_CLUSTERS;
         else if (strcmp(v, "lamp-shadows") == 0)
             o->debug = OAK_DEBUG_LAMP_SHADOWS;
+        else if (strcmp(v, "ao") == 0)
+            o->debug = OAK_DEBUG_AO;
         else
-            return usage_error(o, "--debug '%s': expected cascades, clusters or lamp-shadows", v);
+            return usage_error(o, "--debug '%s': expected cascades, clusters, lamp-shadows or ao", v);
+        break;
+    case CLI_OPT_AO:
+        if (strcmp(v, "on") == 0)
+            o->ao = OAK_AO_ON;
+        else if (strcmp(v, "off") == 0)
+            o->ao = OAK_AO_OFF;
+        else
+            return usage_error(o, "--ao '%s': expected on or off", v);
         break;
     }
     if (s->value && !*v) return usage_error(o, "%s: empty value", s->name);

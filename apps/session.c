@@ -58,6 +58,7 @@ int _oak_cli_open_scene(const cli_options *opts, oak_scene **out) {
     if (opts->scene) {
         oak_scene_load_desc d = {.asset_root = opts->asset_root};
         if (oak_scene_load_with(out, opts->scene, &d) != OAK_OK) return _oak_cli_fail(opts);
+        if (opts->ao) oak_scene_post(*out)->ao = opts->ao;
         return 0;
     }
     /* check the name first: a typo should not cost a scene */
@@ -79,6 +80,7 @@ int _oak_cli_open_scene(const cli_options *opts, oak_scene **out) {
         oak_destroy_scene(scene);
         return r;
     }
+    if (opts->ao) oak_scene_post(scene)->ao = opts->ao; /* --ao */
     *out = scene;
     return 0;
 }

@@ -281,6 +281,11 @@ static void build_environment(oak_frontend *fe, const oak_frame_input *in) {
     v->env = in->environment ? *in->environment : oak_environment_defaults();
     v->post = in->post ? *in->post : (oak_post){0};
     if (v->post.exposure <= 0) v->post.exposure = (float)OAK_EXPOSURE_DEFAULT;
+    /* ground-truth AO: on or off, radius and exponent resolved for the backends */
+    if (v->post.ao != OAK_AO_ON && v->post.ao != OAK_AO_OFF)
+        v->post.ao = OAK_GTAO_DEFAULT_ON ? OAK_AO_ON : OAK_AO_OFF;
+    if (!(v->post.ao_radius > 0)) v->post.ao_radius = (float)OAK_GTAO_RADIUS;
+    if (!(v->post.ao_intensity > 0)) v->post.ao_intensity = 1.0f;
     if (v->env.fog_density < 0) v->env.fog_density = 0;
     _oak_display_to_radiance(v->env.sky_zenith_display, &v->post, v->sky_zenith);
     _oak_display_to_radiance(v->env.sky_horizon_display, &v->post, v->sky_horizon);

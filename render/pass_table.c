@@ -29,6 +29,8 @@ static const oak_target_info k_targets[OAK_TARGET_COUNT] = {
        movers are drawn over a copy of it each frame */
     [OAK_TARGET_LAMP_ATLAS] = {"lamp_atlas", OAK_TARGET_SIZE_LAMP_ATLAS, OAK_TARGET_D32F,
                                OAK_TARGET_CACHED},
+    /* floats laid out as _oak_gpu_ao_floats says (backend/gpu/gpu_records.h) */
+    [OAK_TARGET_AO] = {"ao", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_BUFFER, OAK_TARGET_PER_FRAME},
 };
 
 static bool has_shadows(const oak_render_view *v) {
@@ -39,6 +41,9 @@ static bool has_lamp_shadows(const oak_render_view *v) {
 }
 static bool has_draws(const oak_render_view *v) {
     return v->draws.count > 0;
+}
+static bool has_ao(const oak_render_view *v) {
+    return v->post.ao == OAK_AO_ON || v->post.debug == OAK_DEBUG_AO;
 }
 
 #define SCENE_READ                                                                                 \
@@ -83,6 +88,15 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
      NULL,
      {"vertex", "bins"},
      false},
+    /* ground-truth AO from the ids: view depth and normal per pixel, their
+       mip chain, the horizon search, then the 5 x 5 denoise; its later
+       steps take their barriers from render/pass_gtao.h's step rows */
+    {OAK_PASS_GTAO,
+     "gtao",
+     {SCENE_READ, {OAK_TARGET_IDS, OAK_USE_SAMPLED}, {OAK_TARGET_AO, OAK_USE_STORAGE_WRITE}},
+     has_ao,
+     {NULL},
+     false},
     /* each covered pixel shaded once from its id; the sky where there is none */
     {OAK_PASS_RESOLVE,
      "resolve",
@@ -91,6 +105,7 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
       {OAK_TARGET_SHADOW_MAP, OAK_USE_SAMPLED},
       {OAK_TARGET_LAMP_ATLAS, OAK_USE_SAMPLED},
       {OAK_TARGET_LIGHT_GRID, OAK_USE_BUFFER_READ},
+      {OAK_TARGET_AO, OAK_USE_BUFFER_READ},
       {OAK_TARGET_HDR, OAK_USE_STORAGE_WRITE}},
      NULL,
      {NULL},

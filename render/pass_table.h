@@ -19,6 +19,7 @@ typedef enum oak_target_id {
     OAK_TARGET_LIGHT_GRID,    /* each lamp cluster's list (oak_gpu_light_grid) */
     OAK_TARGET_SHADOW_STATIC, /* the key light's cached static layers (GPU backends) */
     OAK_TARGET_LAMP_ATLAS,    /* the lamps' shadow faces, OAK_LAMP_ATLAS_TILES^2 tiles */
+    OAK_TARGET_AO,            /* the gtao pass's floats: AO, raw AO, normals, depth mips */
     OAK_TARGET_COUNT
 } oak_target_id;
 

@@ -2,6 +2,12 @@
 // Visibility buffer resolve: shades each pixel once from its (draw, triangle)
 // id (common/surface.glsl), the sky where no geometry is.
 #extension GL_GOOGLE_include_directive : require
+#include "common/gtao.glsl"
+// the indirect light times this frame's gtao term, when the pass ran for it
+float oak_gtao_at(ivec2 px) {
+    return view.ao_params.w != 0.0 ? ao_words[uint(px.y) * view.size.x + uint(px.x)] : 1.0;
+}
+#define OAK_GTAO_AT(px) oak_gtao_at(px)
 #include "common/surface.glsl"
 
 layout(local_size_x = OAK_GPU_GROUP, local_size_y = OAK_GPU_GROUP) in;
@@ -16,6 +22,10 @@ void main() {
     vec3 atlas;
     if ((view.flags.y & OAK_GPU_DEBUG_ATLAS) != 0u && oak_lamp_atlas_debug(px, atlas)) {
         imageStore(hdr, px, vec4(atlas, 1.0));
+        return;
+    }
+    if ((view.flags.y & OAK_GPU_DEBUG_AO) != 0u) { // --debug ao: the term as grey
+        imageStore(hdr, px, vec4(vec3(ao_words[uint(px.y) * W + uint(px.x)]), 1.0));
         return;
     }
     uvec2 id = texelFetch(ids, px, 0).xy;

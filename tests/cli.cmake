@@ -45,7 +45,12 @@ oak_cli_test(cliRenderRejectsAbsurdSize ARGS "render|--size|100000x100000" EXIT 
 oak_cli_test(cliRenderRejectsMalformedSize ARGS "render|--size|1280by720" EXIT 2
              ERR "--size '1280by720': expected WxH" ERR_LINES 1)
 oak_cli_test(cliRenderRejectsUnknownDebugView ARGS "render|--debug|clusterz" EXIT 2
-             ERR "--debug 'clusterz': expected cascades, clusters or lamp-shadows" ERR_LINES 1)
+             ERR "--debug 'clusterz': expected cascades, clusters, lamp-shadows or ao" ERR_LINES 1)
+oak_cli_test(cliRenderDebugAo
+             ARGS "render|--backend|cpu|--size|64x36|--debug|ao|--out|${CMAKE_BINARY_DIR}/test-out/cli_debug_ao.png"
+             EXIT 0 OUT "cpu \\| .*cli_debug_ao\\.png")
+oak_cli_test(cliRenderRejectsBadAo ARGS "render|--ao|maybe" EXIT 2
+             ERR "--ao 'maybe': expected on or off" ERR_LINES 1)
 oak_cli_test(cliRenderDebugCascades
              ARGS "render|--backend|cpu|--size|64x36|--debug|cascades|--out|${CMAKE_BINARY_DIR}/test-out/cli_debug_cascades.png"
              EXIT 0 OUT "cpu \\| .*cli_debug_cascades\\.png")
@@ -93,7 +98,7 @@ oak_cli_test(cliInfoListsVersionBackendsAndThreads ARGS "info|--threads|3" EXIT 
              OUT "oak 0\\.1\\.0\nthreads: 3\nworlds: default, stress, lamps\n.*  cpu: available.*  null: available")
 # caps: the passes and features each backend runs, named by the pass table
 oak_cli_test(cliInfoListsCapsPerBackend ARGS "info" EXIT 0
-             OUT "  cpu: available\n.*    passes: upload lightgrid shadow lampshadow raster resolve blend post fxaa readback\n    features: pixels shadow-cache\n  null: available\n.*    passes: none\n    features: none\n")
+             OUT "  cpu: available\n.*    passes: upload lightgrid shadow lampshadow raster gtao resolve blend post fxaa readback\n    features: pixels shadow-cache\n  null: available\n.*    passes: none\n    features: none\n")
 oak_cli_test(cliRenderNullBackendPrintsOneLine
              ARGS "render|--backend|null|--size|64x36|--out|${CMAKE_BINARY_DIR}/test-out/cli_null.png"
              EXIT 0 OUT "^null \\| [^|]+ \\| 64x36 \\| [0-9.]+ ms/frame \\(median of 1\\) \\| [^\n]*cli_null\\.png\n$")

@@ -2,8 +2,8 @@
  * (test_vulkan_parity.c, test_gl_parity.c): the default world, a materials
  * grid with shadows, mipmapped textures at a grazing angle, alpha cutout,
  * many objects, point and spot lights in fog, BLEND panes, odd-sized
- * textures, the sun's cascades (plain and --debug cascades), 400 lamps, the `lamps` world and lamp
- * shadows (plain and --debug lamp-shadows). The
+ * textures, the sun's cascades (plain and --debug cascades), 400 lamps, the `lamps` world, lamp
+ * shadows (plain and --debug lamp-shadows) and ground-truth AO (plain and --debug ao). The
  * including file defines parity(name, input, scene), which draws the input (or the scene when input
  * is NULL) on its backends and holds them together with parity_compare: at least 99.5% of channels
  * within 2/255 and a mean absolute difference under 0.5/255, figures printed, both images and a
@@ -481,6 +481,43 @@ TEST(parityLampShadows) {
     oak_free(s);
 }
 
+/* Ground-truth AO (the gtao pass): spheres resting on a plane and in a
+   corner of boxes, lit by the sun and the ambient the AO darkens; then the
+   same through --debug ao, the AO term itself as grey. */
+TEST(parityGtao) {
+    pscene *s = pscene_new();
+    if (!s) return;
+    pscene_add(s, shape(OAK_SHAPE_PLANE, 14, 0, 10), material(0.6f, 0.6f, 0.6f, 0, 0.9f), 0, 0, 0);
+    oak_mesh sphere = shape(OAK_SHAPE_SPHERE, 0, 0, 0), box = shape(OAK_SHAPE_BOX, 1, 1, 1);
+    oak_material warm = material(0.9f, 0.6f, 0.4f, 0, 0.6f);
+    oak_material grey = material(0.7f, 0.7f, 0.7f, 0, 0.8f);
+    for (int i = 0; i < 4; i++) pscene_add(s, sphere, warm, -2.4f + i * 1.6f, 0.4f, 0.8f);
+    pscene_add(s, box, grey, -1.0f, 0.5f, -1.5f);
+    pscene_add(s, box, grey, 0.0f, 0.5f, -1.5f);
+    pscene_add(s, box, grey, 1.0f, 1.0f, -2.0f);
+    pscene_add(s, sphere, warm, 0.0f, 0.4f, -0.6f);
+    pscene_sun(s, true);
+    s->post.ao = OAK_AO_ON;
+    parity("gtao", &s->in, NULL);
+    /* the default world with AO on (it is off by default: OAK_GTAO_DEFAULT_ON) */
+    oak_scene *scene = NULL;
+    CHECK_OK(oak_make_scene(&scene));
+    if (scene) {
+        CHECK_OK(oak_world_build(scene, "default"));
+        oak_scene_post(scene)->ao = OAK_AO_ON;
+        parity("default_world_ao", NULL, scene);
+        oak_destroy_scene(scene);
+    }
+    s->post = (oak_post){.exposure = 1,
+                         .no_tonemap = true,
+                         .no_dither = true,
+                         .no_fxaa = true,
+                         .debug = OAK_DEBUG_AO,
+                         .ao = OAK_AO_ON};
+    parity("gtao_debug", &s->in, NULL);
+    oak_free(s);
+}
+
 static void parity_run_all(void) {
     RUN(parityLampsClustersView);
     RUN(parityManyLamps);
@@ -495,6 +532,7 @@ static void parity_run_all(void) {
     RUN(parityOddSizedTextures);
     RUN(paritySunCascades);
     RUN(parityLampShadows);
+    RUN(parityGtao);
 }
 
 #endif

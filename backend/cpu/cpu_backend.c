@@ -56,6 +56,7 @@ static void cpu_destroy(void *self) {
     oak_free(b->grid_lamps);
     oak_free(b->grid_scratch);
     oak_free(b->cones);
+    oak_free(b->ao_words);
     oak_free(b->ids);
     oak_free(b->shadow_map);
     oak_free(b->shadow_static);
@@ -137,6 +138,8 @@ static const cpu_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_SHADOW] = _oak_cpu_run_shadow,
     [OAK_PASS_LAMPSHADOW] = _oak_cpu_run_lampshadow, /* cpu_pass_lampshadow.c */
     [OAK_PASS_RASTER] = _oak_cpu_run_raster,
+    /* ambient occlusion, between the raster and the resolve */
+    [OAK_PASS_GTAO] = _oak_cpu_run_gtao,
     [OAK_PASS_RESOLVE] = _oak_cpu_run_resolve,
     [OAK_PASS_BLEND] = _oak_cpu_run_blend,
     [OAK_PASS_POST] = _oak_cpu_run_post,

@@ -215,6 +215,11 @@ typedef struct cpu_backend {
     bool grid_ready;       /* this frame's grid is built: shading reads only its cell */
     bool grid_warned;      /* overflow said once */
     bool lamp_loop_all;    /* $OAK_CPU_LAMP_LOOP=all: every light at every pixel (tests) */
+
+    /* the gtao pass (cpu_gtao.c): the ao target's floats, laid out as
+       _oak_gpu_ao_floats says; the denoised AO of pixel (x, y) at y w + x */
+    float *ao_words;
+    uint64_t ao_cap;
 } cpu_backend;
 
 /* ---- the frame: one run function per row of the pass table -------------- */
@@ -234,6 +239,7 @@ oak_result _oak_cpu_shadow_layered(cpu_backend *b, oak_shadow_layer *state, cons
                                    uint64_t key);
 oak_result _oak_cpu_run_lampshadow(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_raster(cpu_backend *b, const oak_render_view *v);
+oak_result _oak_cpu_run_gtao(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_resolve(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_blend(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_post(cpu_backend *b, const oak_render_view *v);
@@ -315,6 +321,7 @@ typedef struct cpu_surface {
     float uv[2][2], duvdx[2][2], duvdy[2][2];
     uint32_t px, py; /* the pixel, for its lamp cell */
     bool back;
+    float gtao; /* the gtao term of the indirect light (1 unless the resolve sets it) */
 } cpu_surface;
 /* Builds the surface of a triangle at pixel (x, y). */
 void _oak_cpu_surface(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx *t, uint32_t x,
@@ -345,6 +352,10 @@ oak_result _oak_cpu_light_grid(cpu_backend *b);
 /* The lamps (view light indices) listed in the cell of pixel (px, py) at P. */
 const uint32_t *_oak_cpu_cell_lamps(const cpu_backend *b, uint32_t px, uint32_t py,
                                     const float P[3], uint32_t *count);
+
+/* cpu_gtao.c: the gtao pass into ao_words; --debug ao shows it as grey */
+oak_result _oak_cpu_gtao(cpu_backend *b, const oak_render_view *v);
+void _oak_cpu_gtao_show(cpu_backend *b);
 
 /* cpu_resolve.c */
 void _oak_cpu_resolve(cpu_backend *b);

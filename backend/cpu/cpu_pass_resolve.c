@@ -4,7 +4,10 @@
 #include "cpu_internal.h"
 
 oak_result _oak_cpu_run_resolve(cpu_backend *b, const oak_render_view *v) {
-    (void)v;
+    if (v->post.debug == OAK_DEBUG_AO) { /* the gtao term as grey instead */
+        _oak_cpu_gtao_show(b);
+        return OAK_OK;
+    }
     _oak_cpu_resolve(b);
     return OAK_OK;
 }

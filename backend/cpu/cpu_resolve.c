@@ -21,6 +21,8 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
        last few gathered, direct-mapped by id */
     cpu_tri_ctx cache[TRI_CACHE];
     cpu_surface s;
+    /* the gtao pass ran for this frame: its term multiplies the indirect light */
+    const float *gtao = v->post.ao == OAK_AO_ON ? b->ao_words : NULL;
     for (uint32_t tile = begin; tile < end; tile++) {
         for (int k = 0; k < TRI_CACHE; k++) cache[k].id = 0;
         uint32_t x0 = (tile % p->tiles_x) * CPU_TILE, y0 = (tile / p->tiles_x) * CPU_TILE;
@@ -50,6 +52,7 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
                 if (id != tc->id) _oak_cpu_tri_ctx(b, p, id, tc);
                 float a;
                 _oak_cpu_surface(b, p, tc, x, y, &s);
+                if (gtao) s.gtao = gtao[(size_t)y * p->width + x];
                 _oak_cpu_shade(b, tc, &s, out, &a);
             }
     }

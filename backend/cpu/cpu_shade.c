@@ -134,6 +134,7 @@ void _oak_cpu_surface(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx
         for (int k = 0; k < 3; k++) s->Nv[k] = t->Ng[k];
     s->back = t->back;
     s->px = x, s->py = y;
+    s->gtao = 1.0f;
     if (t->back && m->desc.double_sided)
         for (int k = 0; k < 3; k++) s->Nv[k] = -s->Nv[k];
     for (int k = 0; k < 3; k++) s->Ng[k] = t->Ng[k];
@@ -254,7 +255,7 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
         float metallic = md->metallic * tmr[2];
         float rough = clampf(md->roughness * tmr[1], 0.03f, 1.0f);
         float a = rough * rough, a2 = a * a;
-        float ao = 1.0f + md->occlusion_strength * (tocc[0] - 1.0f);
+        float ao = (1.0f + md->occlusion_strength * (tocc[0] - 1.0f)) * s->gtao; /* x gtao */
         float N[3] = {s->Nv[0], s->Nv[1], s->Nv[2]};
         if (m->tex[CPU_TEX_NORMAL].tex >= 0) {
             float tn[4];

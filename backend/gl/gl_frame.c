@@ -138,6 +138,7 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     _oak_gl_resources_release(f);
     _oak_gl_lightgrid_release(f);
     _oak_gl_lampshadow_release(f);
+    _oak_gl_gtao_release(f);
     oak_free(f->draw_data), oak_free(f->cmds), oak_free(f->light_data), oak_free(f->blend_keys);
     oak_free(f);
     b->frame = NULL;
@@ -206,6 +207,8 @@ static const _oak_gl_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_SHADOW] = _oak_gl_run_shadow,
     [OAK_PASS_LAMPSHADOW] = _oak_gl_run_lampshadow, /* gl_pass_lampshadow.c */
     [OAK_PASS_RASTER] = _oak_gl_run_raster,
+    /* ambient occlusion, between the raster and the resolve */
+    [OAK_PASS_GTAO] = _oak_gl_run_gtao,
     [OAK_PASS_RESOLVE] = _oak_gl_run_resolve,
     [OAK_PASS_BLEND] = _oak_gl_run_blend,
     [OAK_PASS_POST] = _oak_gl_run_post,

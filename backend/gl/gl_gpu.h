@@ -105,6 +105,8 @@ typedef struct _oak_gl_frame {
     bool queries_pending;
     GLuint prog_lightgrid; /* the lamp grid (gl_pass_lightgrid.c) */
     _oak_gl_buffer grid;
+    GLuint prog_gtao[4]; /* the gtao pass's steps, in order (gl_pass_gtao.c) */
+    _oak_gl_buffer ao;   /* its floats (_oak_gpu_ao_floats), read by the resolve */
     double cpu_ms[OAK_PASS_COUNT], gpu_ms[OAK_PASS_COUNT];
     _oak_gl_lamp lamp;
 } _oak_gl_frame;
@@ -141,6 +143,7 @@ void _oak_gl_shadow_layered(_oak_gl_frame *f, GLuint layer_tex, GLuint layer_fbo
                             void *user);
 oak_result _oak_gl_run_lampshadow(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_raster(_oak_gl_backend *b, const oak_render_view *v);
+oak_result _oak_gl_run_gtao(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_resolve(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_blend(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_post(_oak_gl_backend *b, const oak_render_view *v);
@@ -164,5 +167,9 @@ void _oak_gl_lampshadow_release(_oak_gl_frame *f);
 /* gl_pass_lightgrid.c: the lamp grid's program and buffer, and its read-back */
 void _oak_gl_lightgrid_release(_oak_gl_frame *f);
 oak_result _oak_gl_lightgrid_read(_oak_gl_frame *f, uint32_t *words, size_t count);
+/* gl_pass_gtao.c: binds the ao buffer, made big enough for the output's
+   gtao (t NULL: any size, for the resolve); releases its programs and buffer */
+oak_result _oak_gl_gtao_bind(_oak_gl_frame *f, const _oak_gl_targets *t);
+void _oak_gl_gtao_release(_oak_gl_frame *f);
 
 #endif

@@ -47,9 +47,30 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
                   (v->post.no_fxaa ? OAK_GPU_POST_NO_FXAA : 0) |
                   (v->post.debug == OAK_DEBUG_CASCADES ? OAK_GPU_DEBUG_CASCADES : 0) |
                   (v->post.debug == OAK_DEBUG_CLUSTERS ? OAK_GPU_DEBUG_CLUSTERS : 0) |
-                  (v->post.debug == OAK_DEBUG_LAMP_SHADOWS ? OAK_GPU_DEBUG_ATLAS : 0);
+                  (v->post.debug == OAK_DEBUG_LAMP_SHADOWS ? OAK_GPU_DEBUG_ATLAS : 0) |
+                  (v->post.debug == OAK_DEBUG_AO ? OAK_GPU_DEBUG_AO : 0);
     g->flags[2] = shadow_size;
     g->flags[3] = v->draws.count;
+    _oak_gpu_ao_fill(g, v);
+}
+
+void _oak_gpu_ao_fill(oak_gpu_view *g, const oak_render_view *v) {
+    g->ao_proj[0] = v->proj[0][0], g->ao_proj[1] = v->proj[1][1];
+    g->ao_proj[2] = v->proj[2][0], g->ao_proj[3] = v->proj[2][1];
+    g->ao_proj2[0] = v->proj[3][0], g->ao_proj2[1] = v->proj[3][1];
+    g->ao_proj2[2] = v->ortho ? 1.0f : 0.0f;
+    for (int k = 0; k < 4; k++) g->ao_view_x[k] = v->view[k][0], g->ao_view_y[k] = v->view[k][1];
+    g->ao_params[0] = v->post.ao_radius > 0 ? v->post.ao_radius : (float)OAK_GTAO_RADIUS;
+    g->ao_params[1] = v->post.ao_intensity > 0 ? v->post.ao_intensity : 1.0f;
+    /* the resolve multiplies by the AO only when this frame's gtao ran */
+    g->ao_params[3] = v->post.ao == OAK_AO_ON && v->post.debug != OAK_DEBUG_AO ? 1.0f : 0.0f;
+}
+
+uint64_t _oak_gpu_ao_floats(uint32_t width, uint32_t height) {
+    uint64_t n = (uint64_t)width * height * 5; /* AO, raw AO, normals (3) */
+    for (uint32_t l = 0; l < OAK_GTAO_MIPS; l++)
+        n += (uint64_t)((width + (1u << l) - 1) >> l) * ((height + (1u << l) - 1) >> l);
+    return n;
 }
 
 void _oak_gpu_light_fill(oak_gpu_light *g, const oak_render_light *l) {

@@ -26,4 +26,11 @@ void _oak_gpu_light_slot(oak_gpu_light *g, const oak_render_view *v, uint32_t li
 void _oak_gpu_light_grid_fill(oak_gpu_light_grid *g, const oak_render_view *v,
                               uint32_t light_count);
 
+/* The gtao fields of the view block (part of _oak_gpu_view_fill). */
+void _oak_gpu_ao_fill(oak_gpu_view *g, const oak_render_view *v);
+/* Floats in the ao target for a width x height output: per pixel the
+   denoised AO (at 0), the raw AO (at n), the view normal (3 at 2n), then
+   the view-depth levels 0 .. OAK_GTAO_MIPS - 1 from 5n (gtao.glsl). */
+uint64_t _oak_gpu_ao_floats(uint32_t width, uint32_t height);
+
 #endif

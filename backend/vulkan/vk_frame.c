@@ -153,6 +153,8 @@ static const _oak_vk_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_SHADOW] = _oak_vk_run_shadow,
     [OAK_PASS_LAMPSHADOW] = _oak_vk_run_lampshadow, /* vk_pass_lampshadow.c */
     [OAK_PASS_RASTER] = _oak_vk_run_raster,
+    /* ambient occlusion, between the raster and the resolve */
+    [OAK_PASS_GTAO] = _oak_vk_run_gtao,
     [OAK_PASS_RESOLVE] = _oak_vk_run_resolve,
     [OAK_PASS_BLEND] = _oak_vk_run_blend,
     [OAK_PASS_POST] = _oak_vk_run_post,

@@ -191,6 +191,10 @@ enum {
     OAK_VK_PIPE_LIGHTGRID,
     OAK_VK_PIPE_LAMP, /* lamp atlas faces (vk_pass_lampshadow.c) */
     OAK_VK_PIPE_LAMP_MASKED,
+    OAK_VK_PIPE_GTAO_PREFILTER, /* the gtao pass's four steps, in order */
+    OAK_VK_PIPE_GTAO_MIPS,
+    OAK_VK_PIPE_GTAO_SEARCH,
+    OAK_VK_PIPE_GTAO_DENOISE,
     OAK_VK_PIPE_COUNT
 };
 #define OAK_VK_VIS_GROUPS 4 /* vis pipelines, in enum order from OAK_VK_PIPE_VIS */
@@ -229,6 +233,7 @@ typedef struct _oak_vk {
     _oak_vk_image shadow_static; /* the cascades' cached static layers, laid out as shadow */
     oak_shadow_layer shadow_layer[OAK_MAX_CASCADES];
     oak_shadow_stats shadow_stats; /* the last frame's */
+    _oak_vk_buffer ao;             /* the gtao pass's floats (_oak_gpu_ao_floats) */
     _oak_vk_buffer ldr;            /* packed RGBA8 after tone mapping, before FXAA */
     VkSampler sampler;             /* nearest, for texelFetch through combined samplers */
     _oak_vk_image dummy_array;     /* fills texture class slots not in use */
@@ -369,6 +374,7 @@ oak_result _oak_vk_lamp_records(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
                                 uint32_t first_draw, uint32_t first_cmd);
 oak_result _oak_vk_lamp_atlas(_oak_vk *vk, bool full);
 void _oak_vk_lamp_destroy(_oak_vk *vk);
+oak_result _oak_vk_run_gtao(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_resolve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_blend(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_post(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
@@ -388,6 +394,11 @@ void _oak_vk_track_row(_oak_vk *vk, VkCommandBuffer cmd, const oak_pass_row *row
 /* The image behind a frame target; NULL for the ones in buffers. */
 _oak_vk_image *_oak_vk_target_image(_oak_vk *vk, oak_target_id target);
 void _oak_vk_track_reset(_oak_vk *vk, oak_target_id target);
+
+/* vk_pass_gtao.c: the ao buffer made big enough for this view's gtao (16
+   bytes when it does not run: the resolve binds it all the same), before
+   the frame's descriptors are written */
+oak_result _oak_vk_gtao_reserve(_oak_vk *vk, const oak_render_view *v);
 
 /* the lamp grid's per-slot buffers and read-back (vk_pass_lightgrid.c) */
 oak_result _oak_vk_lightgrid_create(_oak_vk *vk);

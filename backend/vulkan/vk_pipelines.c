@@ -36,6 +36,18 @@ static const uint32_t k_lightgrid_comp[] =
 static const uint32_t k_lamp_shadow_vert[] =
 #include "shaders/lamp_shadow.vert.h"
     ;
+static const uint32_t k_gtao_prefilter_comp[] =
+#include "shaders/gtao_prefilter.comp.h"
+    ;
+static const uint32_t k_gtao_mips_comp[] =
+#include "shaders/gtao_mips.comp.h"
+    ;
+static const uint32_t k_gtao_search_comp[] =
+#include "shaders/gtao_search.comp.h"
+    ;
+static const uint32_t k_gtao_denoise_comp[] =
+#include "shaders/gtao_denoise.comp.h"
+    ;
 
 static oak_result _oak_vk_module(_oak_vk *vk, const uint32_t *code, size_t size,
                                  VkShaderModule *out) {
@@ -73,7 +85,7 @@ static oak_result _oak_vk_layouts(_oak_vk *vk) {
     OAK_VK_TRY(vk, vkCreatePipelineLayout(vk->device, &pli, NULL, &vk->pipe_layout));
     VkDescriptorPoolSize sizes[] = {
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, OAK_VK_FRAMES},
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10 * OAK_VK_FRAMES},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 11 * OAK_VK_FRAMES},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, (3 + OAK_GPU_TEXTURE_CLASSES) * OAK_VK_FRAMES},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, OAK_VK_FRAMES}};
     VkDescriptorPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
@@ -261,6 +273,15 @@ oak_result _oak_vk_pipelines_create(_oak_vk *vk) {
     if ((r = _oak_vk_compute(vk, k_lightgrid_comp, sizeof k_lightgrid_comp,
                              &vk->pipes[OAK_VK_PIPE_LIGHTGRID])))
         return r;
+    if ((r = _oak_vk_compute(vk, k_gtao_prefilter_comp, sizeof k_gtao_prefilter_comp,
+                             &vk->pipes[OAK_VK_PIPE_GTAO_PREFILTER])) ||
+        (r = _oak_vk_compute(vk, k_gtao_mips_comp, sizeof k_gtao_mips_comp,
+                             &vk->pipes[OAK_VK_PIPE_GTAO_MIPS])) ||
+        (r = _oak_vk_compute(vk, k_gtao_search_comp, sizeof k_gtao_search_comp,
+                             &vk->pipes[OAK_VK_PIPE_GTAO_SEARCH])) ||
+        (r = _oak_vk_compute(vk, k_gtao_denoise_comp, sizeof k_gtao_denoise_comp,
+                             &vk->pipes[OAK_VK_PIPE_GTAO_DENOISE])))
+        return r;
     return _oak_vk_compute(vk, k_fxaa_comp, sizeof k_fxaa_comp, &vk->pipes[OAK_VK_PIPE_FXAA]);
 }
 
@@ -283,11 +304,12 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
     oak_result r;
     uint32_t w = vk->width, h = vk->height;
     if ((r = _oak_vk_image_retire(vk, &vk->depth)) || (r = _oak_vk_image_retire(vk, &vk->ids)) ||
-        (r = _oak_vk_image_retire(vk, &vk->hdr)) || (r = _oak_vk_buffer_retire(vk, &vk->ldr)))
+        (r = _oak_vk_image_retire(vk, &vk->hdr)) || (r = _oak_vk_buffer_retire(vk, &vk->ldr)) ||
+        (r = _oak_vk_buffer_retire(vk, &vk->ao)))
         return r;
     /* new targets: nothing has touched them yet (the old ones retire) */
-    const oak_target_id fresh[] = {OAK_TARGET_DEPTH, OAK_TARGET_IDS, OAK_TARGET_HDR, OAK_TARGET_LDR,
-                                   OAK_TARGET_OUTPUT};
+    const oak_target_id fresh[] = {OAK_TARGET_DEPTH, OAK_TARGET_IDS,    OAK_TARGET_HDR,
+                                   OAK_TARGET_LDR,   OAK_TARGET_OUTPUT, OAK_TARGET_AO};
     for (size_t i = 0; i < sizeof fresh / sizeof fresh[0]; i++) _oak_vk_track_reset(vk, fresh[i]);
     if ((r = _oak_vk_image_create(vk, &vk->depth, VK_FORMAT_D32_SFLOAT, w, h, 1, 1,
                                   VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, false)))
@@ -303,6 +325,11 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
         return r;
     if ((r = _oak_vk_buffer_create(vk, &vk->ldr, (uint64_t)w * h * 4,
                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, OAK_VK_MEM_DEVICE)))
+        return r;
+    /* the gtao pass's floats: grown when a view runs it (vk_pass_gtao.c);
+       the resolve binds it whether or not it runs */
+    if ((r = _oak_vk_buffer_create(vk, &vk->ao, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                   OAK_VK_MEM_DEVICE)))
         return r;
     if ((r = _oak_vk_lightgrid_create(vk))) return r;
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
@@ -331,6 +358,7 @@ void _oak_vk_targets_destroy(_oak_vk *vk) {
     _oak_vk_image_destroy(vk, &vk->shadow);
     _oak_vk_image_destroy(vk, &vk->shadow_static);
     _oak_vk_buffer_destroy(vk, &vk->ldr);
+    _oak_vk_buffer_destroy(vk, &vk->ao);
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) _oak_vk_buffer_destroy(vk, &vk->frames[i].output);
     _oak_vk_lightgrid_destroy(vk);
 }
@@ -382,6 +410,7 @@ void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f) {
     OAK_VK_BUF(OAK_B_LIGHT_GRID, sb, f->grid);
     OAK_VK_BUF(OAK_B_LAMP_SHADOWS, sb, f->lamp_block);
     OAK_VK_IMG(OAK_B_LAMP_ATLAS, cis, vk->lamp_live.view, ro);
+    OAK_VK_BUF(OAK_B_AO, sb, vk->ao);
     for (uint32_t i = 0; i < OAK_GPU_TEXTURE_CLASSES; i++) {
         VkImageView v = i < vk->class_count && vk->classes[i].image.view ? vk->classes[i].image.view
                                                                          : vk->dummy_array.view;

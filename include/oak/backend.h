@@ -125,6 +125,7 @@ typedef enum oak_pass_id {
     OAK_PASS_SHADOW,     /* the key light's casters into its depth map */
     OAK_PASS_LAMPSHADOW, /* the budgeted lamps' faces into the lamp atlas */
     OAK_PASS_RASTER,     /* visibility buffer: depth + (draw, triangle) */
+    OAK_PASS_GTAO,       /* ambient occlusion: depth mips, horizon search, denoise */
     OAK_PASS_RESOLVE,    /* each covered pixel shaded once; the sky where empty */
     OAK_PASS_BLEND,      /* BLEND surfaces far to near over the resolved frame */
     OAK_PASS_POST,       /* exposure, ACES, sRGB with dither */

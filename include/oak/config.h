@@ -82,6 +82,22 @@
 #define OAK_LAMP_SHADOW_NORMAL_OFFSET 1.0  /* receiver moved along its normal: texels */
 #define OAK_LAMP_SHADOW_BIAS          1.0  /* depth bias, texels */
 
+/* Ground-truth ambient occlusion (docs/SHADING.md "Ambient occlusion"): a
+ * view-depth mip chain, a horizon search in a few screen directions per
+ * pixel, a 5 x 5 plane-aware denoise. It darkens only the indirect light. */
+#define OAK_GTAO_DEFAULT_ON  0      /* oak_post.ao left at default: 1 on, 0 off */
+#define OAK_GTAO_RADIUS      1.0    /* metres: default reach of the horizon search */
+#define OAK_GTAO_SLICES      2      /* screen directions per pixel, each searched both ways */
+#define OAK_GTAO_STEPS       6      /* depth reads per direction and side */
+#define OAK_GTAO_FALLOFF     0.6    /* occluders count fully up to this fraction of the radius */
+#define OAK_GTAO_MIN_STEP    1.3    /* pixels: the nearest read is at least this far out */
+#define OAK_GTAO_MIPS        5      /* levels of the view-depth chain (1 to 1/16) */
+#define OAK_GTAO_MIP_OFFSET  3.3    /* a step s pixels out reads level floor(log2(s) - this) */
+#define OAK_GTAO_MIP_FALLOFF 0.25   /* mip filter: radii behind a block's nearest that weigh 0 */
+#define OAK_GTAO_DENOISE     2      /* denoise half-width: (2 * 2 + 1)^2 = 5 x 5 pixels */
+#define OAK_GTAO_PLANE_TOL   0.02   /* denoise: off the pixel's plane by this x depth weighs 0 */
+#define OAK_GTAO_SKY_DEPTH   1.0e30 /* view depth written where there is no surface */
+
 #define OAK_FRAME_ARENA_SIZE (4u << 20) /* first block of the per-frame arena */
 #define OAK_JOB_MAX_THREADS  64         /* ceiling on job pool workers */
 

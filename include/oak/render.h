@@ -64,7 +64,15 @@ typedef enum oak_debug_view {
     OAK_DEBUG_CASCADES,     /* lit surfaces tinted by their sun cascade: red, green, blue, yellow */
     OAK_DEBUG_CLUSTERS,     /* lit surfaces show their cell's lamp count as a heat map */
     OAK_DEBUG_LAMP_SHADOWS, /* the lamp shadow atlas over the picture (docs/SHADING.md) */
+    OAK_DEBUG_AO,           /* the ambient occlusion term as grey (1 white: open) */
 } oak_debug_view;
+
+/* Ground-truth ambient occlusion of the indirect light (oak_post.ao). */
+typedef enum oak_ao_mode {
+    OAK_AO_DEFAULT = 0, /* resolves to on or off by OAK_GTAO_DEFAULT_ON */
+    OAK_AO_ON,
+    OAK_AO_OFF,
+} oak_ao_mode;
 
 typedef struct oak_post {
     float exposure;  /* multiplies linear radiance before ACES; 0: 1 */
@@ -72,6 +80,9 @@ typedef struct oak_post {
     bool no_dither;
     bool no_fxaa;
     oak_debug_view debug;
+    oak_ao_mode ao;     /* ground-truth ambient occlusion of the indirect light */
+    float ao_radius;    /* metres the horizon search reaches; 0: OAK_GTAO_RADIUS */
+    float ao_intensity; /* exponent on the visibility (1: as measured); 0: 1 */
 } oak_post;
 
 /* ---- per-frame input -------------------------------------------------- */

@@ -68,7 +68,8 @@
 #define OAK_B_LIGHT_GRID        28 /* oak_gpu_light_grid, then counts and lists (lightgrid.comp) */
 #define OAK_B_LAMP_ATLAS        29 /* sampler2D: the lamp shadow atlas, reversed-Z depth */
 #define OAK_B_LAMP_SHADOWS      30 /* oak_gpu_lamp_shadows: the budget's slots and faces */
-#define OAK_B_COUNT             31
+#define OAK_B_AO                31 /* float[]: the gtao pass's AO, raw AO, normals, depth mips */
+#define OAK_B_COUNT             32
 
 #define OAK_GPU_GROUP 8 /* compute passes run 8 x 8 pixel groups */
 
@@ -79,6 +80,7 @@
 #define OAK_GPU_DEBUG_CASCADES  8u  /* --debug cascades */
 #define OAK_GPU_DEBUG_CLUSTERS  16u /* --debug clusters: lamps per cell as a heat map */
 #define OAK_GPU_DEBUG_ATLAS     32u /* --debug lamp-shadows: the lamp shadow atlas */
+#define OAK_GPU_DEBUG_AO        64u /* --debug ao: the AO term as grey */
 
 /* oak_gpu_material.mode.y */
 #define OAK_GPU_MAT_DOUBLE_SIDED 1u
@@ -108,6 +110,12 @@ OAK_STRUCT(oak_gpu_view) {
     OAK_U4(shadow_first); /* its first caster's draw record (the shadow pass's cascade) */
     OAK_F4(view_depth);   /* view depth of P = dot(view_depth, vec4(P, 1)) */
     OAK_F4(shadow_start); /* x: view depth cascade 0 starts at (znear) */
+    /* the gtao pass (shaders/common/gtao.glsl) */
+    OAK_F4(ao_proj);   /* the projection's P00, P11, P20, P21 (column, row) */
+    OAK_F4(ao_proj2);  /* P30, P31, 1 when orthographic, 0 */
+    OAK_F4(ao_view_x); /* world to view: rows x and y (view_depth is -z) */
+    OAK_F4(ao_view_y);
+    OAK_F4(ao_params); /* radius (m), exponent, 0, 1 when the resolve reads the AO */
 }
 OAK_END(oak_gpu_view);
 

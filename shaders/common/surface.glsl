@@ -14,6 +14,12 @@
 
 OAK_BINDING(OAK_B_SHADOW) uniform sampler2D shadow_map; // the 2 x 2 cascade atlas
 
+// The gtao term at a pixel (the resolve defines it from the ao buffer;
+// BLEND surfaces, drawn over the opaque frame, take 1).
+#ifndef OAK_GTAO_AT
+#define OAK_GTAO_AT(px) 1.0
+#endif
+
 // Lit fraction in cascade c (docs/SHADING.md "Shadow", as cpu_shadow.c).
 // L: unit, towards the sun.
 float oak_cascade_lit(int c, vec3 P, vec3 Ng, vec3 L) {
@@ -199,7 +205,7 @@ vec4 oak_shade_pixel(uint draw, uint tri, ivec2 px) {
                 Ei *= oak_lamp_shadow(uint(lights[i].cone.z) - 1u, P, Ng);
             Lo += oak_brdf(N, V, L, diffuse, F0, alpha) * Ei;
         }
-        colour = Lo + oak_ambient(N, V, diffuse, F0, roughness, ao) + emissive;
+        colour = Lo + oak_ambient(N, V, diffuse, F0, roughness, ao * OAK_GTAO_AT(px)) + emissive;
         if ((view.flags.y & OAK_GPU_DEBUG_CLUSTERS) != 0u) {
             // the clusters view: a jet ramp of the lamps read, as _oak_cpu_heat
             float t = min(float(n - first) / float(OAK_DEBUG_HEAT_MAX), 1.0);
