@@ -17,6 +17,7 @@ typedef enum oak_target_id {
     OAK_TARGET_LDR,        /* RGBA8 after tone mapping and dither */
     OAK_TARGET_OUTPUT,     /* RGBA8 after FXAA: the picture */
     OAK_TARGET_LIGHT_GRID, /* each lamp cluster's list (oak_gpu_light_grid) */
+    OAK_TARGET_SKY,        /* the sky light's maps (OAK_GPU_SKY_* in oak_gpu.h) */
     OAK_TARGET_COUNT
 } oak_target_id;
 

@@ -130,6 +130,12 @@ static oak_result gl_read_light_grid(void *self, uint32_t *words, size_t count) 
     return r != OAK_OK ? r : _oak_gl_lightgrid_read(b->frame, words, count);
 }
 
+static oak_result gl_read_sky(void *self, float *texels, size_t count, uint32_t *captures) {
+    _oak_gl_backend *b = self;
+    oak_result r = _oak_gl_make_current(&b->ctx);
+    return r != OAK_OK ? r : _oak_gl_sky_read(b->frame, texels, count, captures);
+}
+
 const oak_backend *oak_backend_gl(void) {
     static const oak_backend b = {"gl",
                                   gl_probe,
@@ -142,6 +148,7 @@ const oak_backend *oak_backend_gl(void) {
                                   gl_read_pixels,
                                   gl_timings,
                                   OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS,
-                                  gl_read_light_grid};
+                                  gl_read_light_grid,
+                                  gl_read_sky};
     return &b;
 }

@@ -132,6 +132,7 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     if (f->shadow_tex) glDeleteTextures(1, &f->shadow_tex);
     _oak_gl_resources_release(f);
     _oak_gl_lightgrid_release(f);
+    _oak_gl_sky_release(f);
     oak_free(f->draw_data), oak_free(f->cmds), oak_free(f->light_data), oak_free(f->blend_keys);
     oak_free(f);
     b->frame = NULL;
@@ -157,6 +158,7 @@ void _oak_gl_bind_common(_oak_gl_frame *f, _oak_gl_buffer *draws) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_POSITIONS, f->positions.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_ATTRIBUTES, f->attributes.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INDICES, f->indices.id);
+    if (f->sky.id) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_SKY, f->sky.id);
     for (uint32_t c = 0; c < OAK_GPU_TEXTURE_CLASSES; c++)
         glBindTextureUnit(OAK_B_TEXTURES + c, c < f->class_count ? f->classes[c].tex : 0);
 }
@@ -195,6 +197,7 @@ void _oak_gl_dispatch_output(const _oak_gl_targets *t) {
 static const _oak_gl_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_UPLOAD] = _oak_gl_run_upload,
     [OAK_PASS_LIGHTGRID] = _oak_gl_run_lightgrid,
+    [OAK_PASS_SKYCAPTURE] = _oak_gl_run_skycapture,
     [OAK_PASS_SHADOW] = _oak_gl_run_shadow,
     [OAK_PASS_RASTER] = _oak_gl_run_raster,
     [OAK_PASS_RESOLVE] = _oak_gl_run_resolve,

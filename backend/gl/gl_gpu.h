@@ -87,6 +87,11 @@ typedef struct _oak_gl_frame {
     bool queries_pending;
     GLuint prog_lightgrid; /* the lamp grid (gl_pass_lightgrid.c) */
     _oak_gl_buffer grid;
+    GLuint prog_skycapture, prog_skyfilter; /* the sky light (gl_pass_skycapture.c) */
+    _oak_gl_buffer sky;
+    uint64_t sky_hash; /* of the environment captured; 0: none yet */
+    uint32_t sky_captures;
+    bool sky_brdf; /* the BRDF table is built */
     double cpu_ms[OAK_PASS_COUNT], gpu_ms[OAK_PASS_COUNT];
 } _oak_gl_frame;
 
@@ -105,6 +110,7 @@ const _oak_gl_mat_slot *_oak_gl_mat_of(const _oak_gl_frame *f, oak_material mate
 typedef oak_result (*_oak_gl_run_fn)(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_upload(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_lightgrid(_oak_gl_backend *b, const oak_render_view *v);
+oak_result _oak_gl_run_skycapture(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_shadow(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_raster(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_resolve(_oak_gl_backend *b, const oak_render_view *v);
@@ -128,5 +134,9 @@ void _oak_gl_track_after(_oak_gl_frame *f, const oak_pass_row *row);
 /* gl_pass_lightgrid.c: the lamp grid's program and buffer, and its read-back */
 void _oak_gl_lightgrid_release(_oak_gl_frame *f);
 oak_result _oak_gl_lightgrid_read(_oak_gl_frame *f, uint32_t *words, size_t count);
+
+/* gl_pass_skycapture.c: the sky maps' programs and buffer, and the test read-back */
+void _oak_gl_sky_release(_oak_gl_frame *f);
+oak_result _oak_gl_sky_read(_oak_gl_frame *f, float *texels, size_t count, uint32_t *captures);
 
 #endif

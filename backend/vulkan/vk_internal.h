@@ -187,6 +187,8 @@ enum {
     OAK_VK_PIPE_BLEND, /* BLEND surfaces, back faces culled */
     OAK_VK_PIPE_BLEND_2SIDED,
     OAK_VK_PIPE_LIGHTGRID,
+    OAK_VK_PIPE_SKYCAPTURE, /* the sky capture's mips (and the BRDF table once) */
+    OAK_VK_PIPE_SKYFILTER,  /* its irradiance and prefiltered levels */
     OAK_VK_PIPE_COUNT
 };
 #define OAK_VK_VIS_GROUPS 4 /* vis pipelines, in enum order from OAK_VK_PIPE_VIS */
@@ -265,6 +267,11 @@ typedef struct _oak_vk {
     bool grid_warned;            /* lamp grid overflow said once */
     double sync_ms;
     _oak_vk_track track[OAK_TARGET_COUNT];
+    /* the sky light's maps (vk_pass_skycapture.c), host-visible for the head */
+    _oak_vk_buffer sky;
+    uint64_t sky_hash; /* of the environment captured; 0: none yet */
+    uint32_t sky_captures;
+    bool sky_brdf; /* the BRDF table is built */
 } _oak_vk;
 
 /* device */
@@ -331,6 +338,7 @@ void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f);
 typedef oak_result (*_oak_vk_run_fn)(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_upload(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_lightgrid(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+oak_result _oak_vk_run_skycapture(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_shadow(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_raster(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_resolve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
@@ -355,6 +363,10 @@ void _oak_vk_track_reset(_oak_vk *vk, oak_target_id target);
 oak_result _oak_vk_lightgrid_create(_oak_vk *vk);
 void _oak_vk_lightgrid_destroy(_oak_vk *vk);
 oak_result _oak_vk_lightgrid_read(_oak_vk *vk, uint32_t *words, size_t count);
+/* the sky buffer (vk_pass_skycapture.c) and its read-back */
+oak_result _oak_vk_sky_create(_oak_vk *vk);
+void _oak_vk_sky_destroy(_oak_vk *vk);
+oak_result _oak_vk_sky_read(_oak_vk *vk, float *texels, size_t count, uint32_t *captures);
 
 /* Keeps loaded Vulkan drivers mapped until exit (vk_pin.c). */
 void _oak_vk_pin_drivers(void);

@@ -33,6 +33,12 @@ static const uint32_t k_fxaa_comp[] =
 static const uint32_t k_lightgrid_comp[] =
 #include "shaders/lightgrid.comp.h"
     ;
+static const uint32_t k_skycapture_comp[] =
+#include "shaders/skycapture.comp.h"
+    ;
+static const uint32_t k_skyfilter_comp[] =
+#include "shaders/skyfilter.comp.h"
+    ;
 
 static oak_result _oak_vk_module(_oak_vk *vk, const uint32_t *code, size_t size,
                                  VkShaderModule *out) {
@@ -69,7 +75,7 @@ static oak_result _oak_vk_layouts(_oak_vk *vk) {
     OAK_VK_TRY(vk, vkCreatePipelineLayout(vk->device, &pli, NULL, &vk->pipe_layout));
     VkDescriptorPoolSize sizes[] = {
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, OAK_VK_FRAMES},
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 9 * OAK_VK_FRAMES},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10 * OAK_VK_FRAMES},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, (2 + OAK_GPU_TEXTURE_CLASSES) * OAK_VK_FRAMES},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, OAK_VK_FRAMES}};
     VkDescriptorPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
@@ -252,6 +258,11 @@ oak_result _oak_vk_pipelines_create(_oak_vk *vk) {
     if ((r = _oak_vk_compute(vk, k_lightgrid_comp, sizeof k_lightgrid_comp,
                              &vk->pipes[OAK_VK_PIPE_LIGHTGRID])))
         return r;
+    if ((r = _oak_vk_compute(vk, k_skycapture_comp, sizeof k_skycapture_comp,
+                             &vk->pipes[OAK_VK_PIPE_SKYCAPTURE])) ||
+        (r = _oak_vk_compute(vk, k_skyfilter_comp, sizeof k_skyfilter_comp,
+                             &vk->pipes[OAK_VK_PIPE_SKYFILTER])))
+        return r;
     return _oak_vk_compute(vk, k_fxaa_comp, sizeof k_fxaa_comp, &vk->pipes[OAK_VK_PIPE_FXAA]);
 }
 
@@ -296,6 +307,7 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, OAK_VK_MEM_DEVICE)))
         return r;
     if ((r = _oak_vk_lightgrid_create(vk))) return r;
+    if ((r = _oak_vk_sky_create(vk))) return r;
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
         _oak_vk_frame *f = &vk->frames[i];
         /* A frame still in flight may be writing it: retire through its own slot. */
@@ -322,6 +334,7 @@ void _oak_vk_targets_destroy(_oak_vk *vk) {
     _oak_vk_buffer_destroy(vk, &vk->ldr);
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) _oak_vk_buffer_destroy(vk, &vk->frames[i].output);
     _oak_vk_lightgrid_destroy(vk);
+    _oak_vk_sky_destroy(vk);
 }
 
 /* Rewritten every frame: pools and targets may have been replaced since the
@@ -369,6 +382,7 @@ void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f) {
     OAK_VK_BUF(OAK_B_LDR, sb, vk->ldr);
     OAK_VK_BUF(OAK_B_OUTPUT, sb, f->output);
     OAK_VK_BUF(OAK_B_LIGHT_GRID, sb, f->grid);
+    OAK_VK_BUF(OAK_B_SKY, sb, vk->sky);
     for (uint32_t i = 0; i < OAK_GPU_TEXTURE_CLASSES; i++) {
         VkImageView v = i < vk->class_count && vk->classes[i].image.view ? vk->classes[i].image.view
                                                                          : vk->dummy_array.view;

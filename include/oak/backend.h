@@ -80,15 +80,16 @@ typedef struct oak_render_view {
  * (the frame targets each reads and writes, when it runs) are the pass table
  * in render/pass_table.h; docs/ARCHITECTURE.md says how to add one. */
 typedef enum oak_pass_id {
-    OAK_PASS_UPLOAD,    /* assets whose version moved, then the frame's records */
-    OAK_PASS_LIGHTGRID, /* lamps listed per view cluster for the resolve */
-    OAK_PASS_SHADOW,    /* the key light's casters into its depth map */
-    OAK_PASS_RASTER,    /* visibility buffer: depth + (draw, triangle) */
-    OAK_PASS_RESOLVE,   /* each covered pixel shaded once; the sky where empty */
-    OAK_PASS_BLEND,     /* BLEND surfaces far to near over the resolved frame */
-    OAK_PASS_POST,      /* exposure, ACES, sRGB with dither */
-    OAK_PASS_FXAA,      /* FXAA over what shows (a copy when it is off) */
-    OAK_PASS_READBACK,  /* the picture made readable by read_pixels */
+    OAK_PASS_UPLOAD,     /* assets whose version moved, then the frame's records */
+    OAK_PASS_LIGHTGRID,  /* lamps listed per view cluster for the resolve */
+    OAK_PASS_SKYCAPTURE, /* the sky into irradiance and prefiltered maps, when it changed */
+    OAK_PASS_SHADOW,     /* the key light's casters into its depth map */
+    OAK_PASS_RASTER,     /* visibility buffer: depth + (draw, triangle) */
+    OAK_PASS_RESOLVE,    /* each covered pixel shaded once; the sky where empty */
+    OAK_PASS_BLEND,      /* BLEND surfaces far to near over the resolved frame */
+    OAK_PASS_POST,       /* exposure, ACES, sRGB with dither */
+    OAK_PASS_FXAA,       /* FXAA over what shows (a copy when it is off) */
+    OAK_PASS_READBACK,   /* the picture made readable by read_pixels */
     OAK_PASS_COUNT
 } oak_pass_id;
 
@@ -142,6 +143,10 @@ typedef struct oak_backend {
        words laid out as shaders/common/oak_gpu.h's oak_gpu_light_grid says.
        NULL when the backend builds none. */
     oak_result (*read_light_grid)(void *self, uint32_t *words, size_t count);
+    /* Test hook: how many times the sky was captured and, when texels is
+       not NULL, the sky maps (OAK_GPU_SKY_TEXELS RGBA32F texels laid out as
+       shaders/common/oak_gpu.h says). NULL when the backend keeps none. */
+    oak_result (*read_sky)(void *self, float *texels, size_t count, uint32_t *captures);
 } oak_backend;
 
 /* Each backend exports one of these. */
