@@ -174,6 +174,10 @@ oak_cli_test(cliViewRejectsUnknownClip ARGS "view|${OAK_GLTF_DATA}/triangle.gltf
              EXIT 1 ERR "no animation named or numbered \"walk\" \\(0 clips\\)" ERR_LINES 1)
 oak_cli_test(cliViewDrawsToPng ARGS "view|${OAK_GLTF_DATA}/triangle.gltf|--backend|cpu|--size|64x48|--out|${CMAKE_BINARY_DIR}/test-out/cli_view.png"
              EXIT 0 OUT "64x48 on cpu.*cli_view\\.png\n$")
+oak_cli_test(cliViewDrawsUnderASkyImage ARGS "view|${OAK_GLTF_DATA}/triangle.gltf|--sky|tests/data/images/rle40x6.hdr|--backend|cpu|--size|64x48|--out|${CMAKE_BINARY_DIR}/test-out/cli_view_sky.png"
+             EXIT 0 OUT "64x48 on cpu.*cli_view_sky\\.png\n$")
+oak_cli_test(cliViewRejectsMissingSkyImage ARGS "view|${OAK_GLTF_DATA}/triangle.gltf|--sky|no_such_sky.hdr|--backend|cpu|--size|64x48|--out|${CMAKE_BINARY_DIR}/test-out/cli_view_nosky.png"
+             EXIT 1 ERR "oak view: .*no_such_sky\\.hdr")
 oak_cli_test(cliBakeWritesAndTimesTheCache ARGS "bake|${OAK_GLTF_DATA}/triangle.gltf|${CMAKE_BINARY_DIR}/test-out/cli_triangle.oakm"
              EXIT 0 OUT "baked to .*cli_triangle\\.oakm\nload ms: source [0-9.]+ first")
 oak_cli_test(cliBakeRejectsMissingOutput ARGS "bake|${OAK_GLTF_DATA}/triangle.gltf" EXIT 2
