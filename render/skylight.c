@@ -70,20 +70,36 @@ static const float *oct_texel(const float *sky, uint32_t at, int n, int i, int j
     return sky + ((size_t)at + (size_t)j * (size_t)n + (size_t)i) * 4;
 }
 
-void _oak_sky_oct_bilinear(const float *sky, uint32_t at, uint32_t n, const float d[3],
-                           float out[3]) {
-    float uv[2];
-    _oak_sky_oct_uv(d, uv);
-    uv[0] = clampf(uv[0], 0.0f, 1.0f), uv[1] = clampf(uv[1], 0.0f, 1.0f);
+/* a level at an octahedral uv already clamped to [0, 1] */
+static void oct_bilinear_uv(const float *sky, uint32_t at, uint32_t n, const float uv[2],
+                            float out[3]) {
     float x = uv[0] * (float)n - 0.5f, y = uv[1] * (float)n - 0.5f;
     float x0 = floorf(x), y0 = floorf(y), fx = x - x0, fy = y - y0;
     int i = (int)x0, j = (int)y0, N = (int)n;
-    const float *a = oct_texel(sky, at, N, i, j), *b = oct_texel(sky, at, N, i + 1, j);
-    const float *c = oct_texel(sky, at, N, i, j + 1), *e = oct_texel(sky, at, N, i + 1, j + 1);
+    const float *a, *b, *c, *e;
+    if (i >= 0 && j >= 0 && i + 1 < N && j + 1 < N) { /* inside: no seam to cross */
+        a = sky + ((size_t)at + (size_t)j * n + (size_t)i) * 4;
+        b = a + 4, c = a + (size_t)n * 4, e = c + 4;
+    } else {
+        a = oct_texel(sky, at, N, i, j), b = oct_texel(sky, at, N, i + 1, j);
+        c = oct_texel(sky, at, N, i, j + 1), e = oct_texel(sky, at, N, i + 1, j + 1);
+    }
     for (int k = 0; k < 3; k++) {
         float top = a[k] + (b[k] - a[k]) * fx, bot = c[k] + (e[k] - c[k]) * fx;
         out[k] = top + (bot - top) * fy;
     }
+}
+
+static void oct_uv_clamped(const float d[3], float uv[2]) {
+    _oak_sky_oct_uv(d, uv);
+    uv[0] = clampf(uv[0], 0.0f, 1.0f), uv[1] = clampf(uv[1], 0.0f, 1.0f);
+}
+
+void _oak_sky_oct_bilinear(const float *sky, uint32_t at, uint32_t n, const float d[3],
+                           float out[3]) {
+    float uv[2];
+    oct_uv_clamped(d, uv);
+    oct_bilinear_uv(sky, at, n, uv, out);
 }
 
 static uint32_t capture_at(uint32_t level) {
@@ -98,10 +114,23 @@ uint32_t _oak_sky_spec_size(uint32_t level) {
     return n > OAK_SKY_SPECULAR_MIN ? n : OAK_SKY_SPECULAR_MIN;
 }
 
+/* the levels' offsets as constants (the shading reads two levels a pixel) */
+#define SPEC_SQ(l) (SPEC_SIZE(l) * SPEC_SIZE(l))
+#define SPEC_SIZE(l)                                                                               \
+    ((OAK_SKY_SPECULAR_SIZE >> (l)) > OAK_SKY_SPECULAR_MIN ? (OAK_SKY_SPECULAR_SIZE >> (l))        \
+                                                           : OAK_SKY_SPECULAR_MIN)
+_Static_assert(OAK_SKY_SPECULAR_LEVELS == 6, "k_spec_at lists six levels");
+static const uint32_t k_spec_at[OAK_SKY_SPECULAR_LEVELS] = {
+    OAK_GPU_SKY_SPEC_AT,
+    OAK_GPU_SKY_SPEC_AT + SPEC_SQ(0),
+    OAK_GPU_SKY_SPEC_AT + SPEC_SQ(0) + SPEC_SQ(1),
+    OAK_GPU_SKY_SPEC_AT + SPEC_SQ(0) + SPEC_SQ(1) + SPEC_SQ(2),
+    OAK_GPU_SKY_SPEC_AT + SPEC_SQ(0) + SPEC_SQ(1) + SPEC_SQ(2) + SPEC_SQ(3),
+    OAK_GPU_SKY_SPEC_AT + SPEC_SQ(0) + SPEC_SQ(1) + SPEC_SQ(2) + SPEC_SQ(3) + SPEC_SQ(4),
+};
+
 uint32_t _oak_sky_spec_at(uint32_t level) {
-    uint32_t at = OAK_GPU_SKY_SPEC_AT;
-    for (uint32_t l = 0; l < level; l++) at += _oak_sky_spec_size(l) * _oak_sky_spec_size(l);
-    return at;
+    return k_spec_at[level];
 }
 
 /* the capture trilinearly at a fractional mip */
@@ -332,9 +361,10 @@ void _oak_sky_specular(const float *sky, const float r[3], float roughness, floa
     float lod = clampf(roughness, 0.0f, 1.0f) * (float)(OAK_SKY_SPECULAR_LEVELS - 1);
     uint32_t l0 = (uint32_t)floorf(lod);
     uint32_t l1 = l0 + 1 < OAK_SKY_SPECULAR_LEVELS ? l0 + 1 : l0;
-    float f = lod - (float)l0, a[3], b[3];
-    _oak_sky_oct_bilinear(sky, _oak_sky_spec_at(l0), _oak_sky_spec_size(l0), r, a);
-    _oak_sky_oct_bilinear(sky, _oak_sky_spec_at(l1), _oak_sky_spec_size(l1), r, b);
+    float f = lod - (float)l0, a[3], b[3], uv[2];
+    oct_uv_clamped(r, uv); /* one map point for both levels */
+    oct_bilinear_uv(sky, _oak_sky_spec_at(l0), _oak_sky_spec_size(l0), uv, a);
+    oct_bilinear_uv(sky, _oak_sky_spec_at(l1), _oak_sky_spec_size(l1), uv, b);
     for (int k = 0; k < 3; k++) out[k] = a[k] + (b[k] - a[k]) * f;
 }
 
