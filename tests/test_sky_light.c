@@ -1,7 +1,8 @@
 /* The sky light on every backend that starts here (docs/SHADING.md "Sky
  * light"): the irradiance map against the analytic cosine convolution of a
  * sky brighter above than below, a black glossy dielectric reflecting 4% of a
- * flat sky, a white matte surface showing the flat sky's colour, the
+ * flat sky, a white matte surface showing the flat sky's colour (and an
+ * image sky's, which is also the background), the
  * reflection's blur growing with roughness, and the sky captured again only
  * when the environment changes. Raw light: exposure 1, no tone curve, no
  * dither, no FXAA, so a byte is the sRGB of the radiance. */
@@ -255,6 +256,42 @@ TEST(reflectionBlurGrowsWithRoughness) {
     oak_destroy_texture(sky);
 }
 
+/* An image sky of one colour is both what shows where nothing is drawn and
+   what lights: the empty view shows it, and a white matte plane under it
+   shows it too. */
+TEST(imageSkyIsBackgroundAndLight) {
+    enum { IW = 16, IH = 8 };
+    static float texels[IW * IH * 4];
+    const float c[3] = {0.3f, 0.5f, 0.7f};
+    for (int i = 0; i < IW * IH; i++) {
+        for (int k = 0; k < 3; k++) texels[i * 4 + k] = c[k];
+        texels[i * 4 + 3] = 1;
+    }
+    oak_texture_desc d = {
+        .width = IW, .height = IH, .format = OAK_FORMAT_RGBA32F, .pixels = texels};
+    oak_texture sky = {0};
+    CHECK_OK(oak_make_texture(&sky, &d));
+    sky_scene s;
+    scene_init(&s, 1, 0, 1, 2);
+    flat_sky(&s.env, 0, 0, 0);
+    s.env.sky_image = sky;
+    oak_renderer *r = make();
+    uint8_t *px = oak_alloc(W * H * 4);
+    for (int pass = 0; pass < 2 && r && px; pass++) {
+        s.in.draw_count = pass == 0 ? 0 : 1; /* the empty sky, then the plane */
+        if (!draw(r, &s, px)) break;
+        for (int k = 0; k < 3; k++) {
+            float got = centre(px, k);
+            fprintf(stderr, "  %s image sky, %s, channel %d: %.4f, image %.4f\n", g_backend,
+                    pass == 0 ? "background" : "white matte", k, got, c[k]);
+            CHECK(fabsf(got - c[k]) < 0.02f * c[k]);
+        }
+    }
+    oak_free(px);
+    scene_free(&s);
+    oak_destroy_texture(sky);
+}
+
 TEST(recapturesOnlyWhenTheEnvironmentChanges) {
     sky_scene s;
     scene_init(&s, 0.5f, 0, 0.5f, 2);
@@ -317,6 +354,7 @@ int main(void) {
         RUN(blackGlossyReflectsFourPercentOfAFlatSky);
         RUN(whiteMatteShowsTheSkyColour);
         RUN(reflectionBlurGrowsWithRoughness);
+        RUN(imageSkyIsBackgroundAndLight);
         RUN(recapturesOnlyWhenTheEnvironmentChanges);
         oak_destroy_renderer(g_r);
         g_r = NULL;
