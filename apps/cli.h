@@ -32,6 +32,7 @@ enum cli_option_flag {
     CLI_OPT_ASSET_ROOT = 1u << 15,
     CLI_OPT_DEBUG = 1u << 16,
     CLI_OPT_AO = 1u << 17,
+    CLI_OPT_SKY = 1u << 18,
 };
 
 typedef struct cli_options {
@@ -55,6 +56,7 @@ typedef struct cli_options {
     uint32_t window_resize_w, window_resize_h; /* --window-resize: after the first frame */
     oak_debug_view debug;                      /* --debug: a diagnostic picture */
     oak_ao_mode ao;                            /* --ao on|off: ambient occlusion */
+    const char *sky; /* --sky: an equirectangular image as the sky (background and light) */
 } cli_options;
 
 /* Parses argv[1..] (argv[0] is the command name) accepting the options in
@@ -78,7 +80,7 @@ int _oak_cli_failf(const cli_options *opts, const char *fmt, ...) OAK_PRINTF(2, 
 
 /* Checks a backend name against those compiled in ("auto" is always fine). */
 int _oak_cli_check_backend(const cli_options *opts, const char *backend);
-/* Builds the world or loads the scene file the options name. */
+/* Builds the world or loads the scene file the options name (with --sky's image as its sky). */
 int _oak_cli_open_scene(const cli_options *opts, oak_scene **out);
 /* Makes the renderer; with auto, a fallback's reason goes to stderr. */
 int _oak_cli_open_renderer(const cli_options *opts, const char *backend, oak_renderer **out);

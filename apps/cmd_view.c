@@ -18,6 +18,7 @@
 typedef struct view_args {
     const char *file, *anim, *backend, *out, *capture;
     const char *asset_root; /* --asset-root: where the model's URIs may point */
+    const char *sky;        /* --sky: an equirectangular sky image (.hdr) */
     float time, yaw, pitch;
     uint32_t width, height, frames;
     bool check, has_time, window;
@@ -26,7 +27,7 @@ typedef struct view_args {
 static int usage(void) {
     fprintf(stderr, "usage: oak view FILE [--check] [--anim NAME|INDEX] [--time T] [--yaw DEG]\n"
                     "                [--pitch DEG] [--backend B] [--size WxH] [--out F.png]\n"
-                    "                [--window [--frames N]] [--asset-root DIR]\n");
+                    "                [--window [--frames N]] [--asset-root DIR] [--sky F.hdr]\n");
     return 2;
 }
 
@@ -64,6 +65,8 @@ static int parse(view_args *a, int argc, char **argv) {
             a->out = v;
         else if (strcmp(s, "--asset-root") == 0)
             a->asset_root = v;
+        else if (strcmp(s, "--sky") == 0)
+            a->sky = v;
         else if (strcmp(s, "--window-capture") == 0)
             a->capture = v;
         else if (strcmp(s, "--frames") == 0) {
@@ -204,6 +207,10 @@ static int view(const view_args *a) {
         oak_light sun = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
         oak_scene_set_light(scene, le, &sun);
     }
+    /* the sky image is both background and light */
+    if (a->sky && (r = oak_load_texture(&oak_scene_environment(scene)->sky_image, a->sky,
+                                        OAK_FORMAT_RGBA32F)))
+        goto out;
     oak_renderer_desc rd = {.backend = a->backend, .width = a->width, .height = a->height};
     if ((r = oak_make_renderer(&ren, &rd))) goto out;
     if (a->window) {

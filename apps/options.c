@@ -35,6 +35,7 @@ static const option_spec g_specs[] = {
     {"--window", CLI_OPT_WINDOW, NULL, "show the frames in a window until closed or --frames"},
     {"--window-capture", CLI_OPT_WINDOW_CAPTURE, "FILE.png", NULL},
     {"--window-resize", CLI_OPT_WINDOW_RESIZE, "WxH", NULL},
+    {"--sky", CLI_OPT_SKY, "FILE.hdr", "an equirectangular image as the sky and its light"},
     {"--debug", CLI_OPT_DEBUG, "VIEW",
      "draw a debug view instead: cascades (the sun's cascades in colours), clusters (lamps per "
      "cell), lamp-shadows (the lamp shadow atlas) or ao (the ambient occlusion term as grey)"},
@@ -165,6 +166,9 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
     case CLI_OPT_WINDOW_RESIZE:
         return _oak_cli_parse_size(o, "--window-resize", v, &o->window_resize_w,
                                    &o->window_resize_h);
+    case CLI_OPT_SKY:
+        o->sky = v;
+        break;
     case CLI_OPT_DEBUG:
         if (strcmp(v, "cascades") == 0)
             o->debug = OAK_DEBUG_CASCADES;

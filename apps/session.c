@@ -53,7 +53,20 @@ int _oak_cli_check_backend(const cli_options *opts, const char *backend) {
     return _oak_cli_failf(opts, "unknown backend '%s' (compiled in: %s, or auto)", backend, names);
 }
 
+static int open_scene(const cli_options *opts, oak_scene **out);
+
 int _oak_cli_open_scene(const cli_options *opts, oak_scene **out) {
+    int status = open_scene(opts, out);
+    if (status || !opts->sky) return status;
+    if (oak_load_texture(&oak_scene_environment(*out)->sky_image, opts->sky, OAK_FORMAT_RGBA32F)) {
+        status = _oak_cli_failf(opts, "--sky: %s", oak_last_error());
+        oak_destroy_scene(*out);
+        *out = NULL;
+    }
+    return status;
+}
+
+static int open_scene(const cli_options *opts, oak_scene **out) {
     *out = NULL;
     if (opts->scene) {
         oak_scene_load_desc d = {.asset_root = opts->asset_root};

@@ -31,6 +31,9 @@ static const oak_target_info k_targets[OAK_TARGET_COUNT] = {
                                OAK_TARGET_CACHED},
     /* floats laid out as _oak_gpu_ao_floats says (backend/gpu/gpu_records.h) */
     [OAK_TARGET_AO] = {"ao", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_BUFFER, OAK_TARGET_PER_FRAME},
+    /* a fixed OAK_GPU_SKY_TEXELS RGBA32F texels, kept while the environment
+       hashes the same (render/skylight.h) */
+    [OAK_TARGET_SKY] = {"sky", OAK_TARGET_SIZE_ASSETS, OAK_TARGET_BUFFER, OAK_TARGET_CACHED},
 };
 
 static bool has_shadows(const oak_render_view *v) {
@@ -60,6 +63,15 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
     {OAK_PASS_LIGHTGRID,
      "lightgrid",
      {SCENE_READ, {OAK_TARGET_LIGHT_GRID, OAK_USE_STORAGE_WRITE}},
+     NULL,
+     {NULL},
+     false},
+    /* the sky captured into octahedral mips, convolved to irradiance and
+       GGX-prefiltered levels; its run functions return at once while the
+       environment hashes as last captured (so the target is cached) */
+    {OAK_PASS_SKYCAPTURE,
+     "skycapture",
+     {SCENE_READ, {OAK_TARGET_SKY, OAK_USE_STORAGE_WRITE}},
      NULL,
      {NULL},
      false},
@@ -106,6 +118,7 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
       {OAK_TARGET_LAMP_ATLAS, OAK_USE_SAMPLED},
       {OAK_TARGET_LIGHT_GRID, OAK_USE_BUFFER_READ},
       {OAK_TARGET_AO, OAK_USE_BUFFER_READ},
+      {OAK_TARGET_SKY, OAK_USE_BUFFER_READ},
       {OAK_TARGET_HDR, OAK_USE_STORAGE_WRITE}},
      NULL,
      {NULL},
@@ -117,6 +130,7 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
       {OAK_TARGET_SHADOW_MAP, OAK_USE_SAMPLED},
       {OAK_TARGET_LAMP_ATLAS, OAK_USE_SAMPLED},
       {OAK_TARGET_LIGHT_GRID, OAK_USE_BUFFER_READ},
+      {OAK_TARGET_SKY, OAK_USE_BUFFER_READ},
       {OAK_TARGET_DEPTH, OAK_USE_DEPTH_TEST},
       {OAK_TARGET_HDR, OAK_USE_COLOR_BLEND}},
      has_draws,

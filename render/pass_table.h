@@ -20,6 +20,7 @@ typedef enum oak_target_id {
     OAK_TARGET_SHADOW_STATIC, /* the key light's cached static layers (GPU backends) */
     OAK_TARGET_LAMP_ATLAS,    /* the lamps' shadow faces, OAK_LAMP_ATLAS_TILES^2 tiles */
     OAK_TARGET_AO,            /* the gtao pass's floats: AO, raw AO, normals, depth mips */
+    OAK_TARGET_SKY,           /* the sky light's maps (OAK_GPU_SKY_* in oak_gpu.h) */
     OAK_TARGET_COUNT
 } oak_target_id;
 
@@ -97,7 +98,7 @@ typedef struct oak_target_use {
 
 /* ---- the table ---------------------------------------------------------- */
 
-#define OAK_PASS_MAX_USES  8
+#define OAK_PASS_MAX_USES  10
 #define OAK_PASS_MAX_PARTS 2
 
 typedef struct oak_pass_row {

@@ -160,6 +160,13 @@ void oak_renderer_size(const oak_renderer *r, uint32_t *width, uint32_t *height)
     if (height) *height = r->desc.height;
 }
 
+oak_result oak_renderer_read_sky(oak_renderer *r, float *texels, size_t count, uint32_t *captures) {
+    if (!r->backend->read_sky)
+        return oak_error(OAK_ERROR_UNSUPPORTED, "sky: the %s backend keeps no sky maps",
+                         r->backend->name);
+    return r->backend->read_sky(r->self, texels, count, captures);
+}
+
 oak_result oak_renderer_read_light_grid(oak_renderer *r, oak_light_grid_info *info,
                                         uint32_t *counts, uint32_t *lists) {
     if (!r->drawn) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "light grid: nothing drawn yet");

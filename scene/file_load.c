@@ -216,9 +216,20 @@ static oak_result read_enum(loader *l, const cJSON *o, const char *path, const c
 static oak_result read_environment(loader *l, const cJSON *o, oak_environment *e) {
     static const char *const keys[] = {
         "sky_zenith_display", "sky_horizon_display", "ambient_sky", "ambient_ground",
-        "fog_display",        "fog_density",         NULL};
+        "fog_display",        "fog_density",         "sky_image",   NULL};
     const char *p = "environment";
     TRY(expect_object(l, o, p, keys));
+    /* an equirectangular sky image (an .hdr), relative to the scene file */
+    const char *rel = NULL;
+    TRY(read_string(l, o, p, "sky_image", false, &rel));
+    if (rel) {
+        char resolved[4096], why[512];
+        if (oak_path_confine(resolved, sizeof resolved, l->root, l->file, rel) ||
+            oak_load_texture(&e->sky_image, resolved, OAK_FORMAT_RGBA32F)) {
+            snprintf(why, sizeof why, "%s", oak_last_error());
+            return fail(l, "environment.sky_image", "could not load '%s' (%s)", rel, why);
+        }
+    }
     TRY(read_floats(l, o, p, "sky_zenith_display", e->sky_zenith_display, 3, false));
     TRY(read_floats(l, o, p, "sky_horizon_display", e->sky_horizon_display, 3, false));
     TRY(read_floats(l, o, p, "ambient_sky", e->ambient_sky, 3, false));

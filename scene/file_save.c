@@ -150,6 +150,15 @@ static void write_environment(writer *w, const oak_environment *e) {
     w_floats(w, "ambient_ground", e->ambient_ground, 3);
     w_floats(w, "fog_display", e->fog_display, 3);
     w_float(w, "fog_density", e->fog_density);
+    const oak_texture_data *sky = e->sky_image.id ? oak_texture_get(e->sky_image) : NULL;
+    if (sky && sky->name && *sky->name) {
+        char rel[4096];
+        if (!_oak_scene_relative_path(rel, sizeof rel, w->scene_path, sky->name) && !w->error)
+            w->error =
+                oak_error(OAK_ERROR_LIMIT, "scene save: %s: environment.sky_image: path too long",
+                          w->scene_path);
+        w_string(w, "sky_image", rel);
+    }
     close_block(w, '}');
 }
 

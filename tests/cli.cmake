@@ -98,7 +98,7 @@ oak_cli_test(cliInfoListsVersionBackendsAndThreads ARGS "info|--threads|3" EXIT 
              OUT "oak 0\\.1\\.0\nthreads: 3\nworlds: default, stress, lamps\n.*  cpu: available.*  null: available")
 # caps: the passes and features each backend runs, named by the pass table
 oak_cli_test(cliInfoListsCapsPerBackend ARGS "info" EXIT 0
-             OUT "  cpu: available\n.*    passes: upload lightgrid shadow lampshadow raster gtao resolve blend post fxaa readback\n    features: pixels shadow-cache\n  null: available\n.*    passes: none\n    features: none\n")
+             OUT "  cpu: available\n.*    passes: upload lightgrid skycapture shadow lampshadow raster gtao resolve blend post fxaa readback\n    features: pixels shadow-cache\n  null: available\n.*    passes: none\n    features: none\n")
 oak_cli_test(cliRenderNullBackendPrintsOneLine
              ARGS "render|--backend|null|--size|64x36|--out|${CMAKE_BINARY_DIR}/test-out/cli_null.png"
              EXIT 0 OUT "^null \\| [^|]+ \\| 64x36 \\| [0-9.]+ ms/frame \\(median of 1\\) \\| [^\n]*cli_null\\.png\n$")
@@ -187,6 +187,10 @@ oak_cli_test(cliViewRejectsUnknownClip ARGS "view|${OAK_GLTF_DATA}/triangle.gltf
              EXIT 1 ERR "no animation named or numbered \"walk\" \\(0 clips\\)" ERR_LINES 1)
 oak_cli_test(cliViewDrawsToPng ARGS "view|${OAK_GLTF_DATA}/triangle.gltf|--backend|cpu|--size|64x48|--out|${CMAKE_BINARY_DIR}/test-out/cli_view.png"
              EXIT 0 OUT "64x48 on cpu.*cli_view\\.png\n$")
+oak_cli_test(cliViewDrawsUnderASkyImage ARGS "view|${OAK_GLTF_DATA}/triangle.gltf|--sky|tests/data/images/rle40x6.hdr|--backend|cpu|--size|64x48|--out|${CMAKE_BINARY_DIR}/test-out/cli_view_sky.png"
+             EXIT 0 OUT "64x48 on cpu.*cli_view_sky\\.png\n$")
+oak_cli_test(cliViewRejectsMissingSkyImage ARGS "view|${OAK_GLTF_DATA}/triangle.gltf|--sky|no_such_sky.hdr|--backend|cpu|--size|64x48|--out|${CMAKE_BINARY_DIR}/test-out/cli_view_nosky.png"
+             EXIT 1 ERR "oak view: .*no_such_sky\\.hdr")
 oak_cli_test(cliBakeWritesAndTimesTheCache ARGS "bake|${OAK_GLTF_DATA}/triangle.gltf|${CMAKE_BINARY_DIR}/test-out/cli_triangle.oakm"
              EXIT 0 OUT "baked to .*cli_triangle\\.oakm\nload ms: source [0-9.]+ first")
 oak_cli_test(cliBakeRejectsMissingOutput ARGS "bake|${OAK_GLTF_DATA}/triangle.gltf" EXIT 2
@@ -281,3 +285,11 @@ if(OAK_HAVE_GLFW AND OAK_XVFB_RUN)
   set_tests_properties(cliViewWindowEqualsPng PROPERTIES FIXTURES_REQUIRED windowView
                        LABELS "cli;window" ENVIRONMENT "${OAK_CLI_ENV}")
 endif()
+
+# The sky from an .hdr image (--sky): drawn, and a bad one refused in one line.
+oak_cli_test(cliRenderSkyImage
+             ARGS "render|--backend|cpu|--size|64x36|--sky|tests/data/images/rle40x6.hdr|--out|${CMAKE_BINARY_DIR}/test-out/cli_sky.png"
+             EXIT 0)
+oak_cli_test(cliRenderRejectsBadSkyImage
+             ARGS "render|--backend|cpu|--size|64x36|--sky|tests/data/bad/images/hdr_cut_scanline.hdr|--out|${CMAKE_BINARY_DIR}/test-out/cli_sky_bad.png"
+             EXIT 1 ERR "--sky: .*hdr_cut_scanline\\.hdr")

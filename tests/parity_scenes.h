@@ -3,7 +3,8 @@
  * grid with shadows, mipmapped textures at a grazing angle, alpha cutout,
  * many objects, point and spot lights in fog, BLEND panes, odd-sized
  * textures, the sun's cascades (plain and --debug cascades), 400 lamps, the `lamps` world, lamp
- * shadows (plain and --debug lamp-shadows) and ground-truth AO (plain and --debug ao). The
+ * shadows (plain and --debug lamp-shadows), ground-truth AO (plain and --debug ao) and the
+ * sky light under an HDR image sky. The
  * including file defines parity(name, input, scene), which draws the input (or the scene when input
  * is NULL) on its backends and holds them together with parity_compare: at least 99.5% of channels
  * within 2/255 and a mean absolute difference under 0.5/255, figures printed, both images and a
@@ -518,6 +519,49 @@ TEST(parityGtao) {
     oak_free(s);
 }
 
+/* The sky light: spheres from mirror to matte, metal and paint, on a grey
+   floor under an HDR image sky (a blue gradient with a bright warm patch):
+   the skycapture pass's maps, the background from the image and the split
+   sum at every roughness. */
+TEST(paritySkyLight) {
+    pscene *s = pscene_new();
+    if (!s) return;
+    enum { IW = 128, IH = 64 };
+    float *texels = oak_alloc(sizeof(float) * 4 * IW * IH);
+    if (!texels) {
+        oak_free(s);
+        return;
+    }
+    for (int y = 0; y < IH; y++)
+        for (int x = 0; x < IW; x++) {
+            float up = 1.0f - (float)y / (IH / 2), *t = texels + (y * IW + x) * 4;
+            bool sun = x >= 40 && x < 46 && y >= 14 && y < 19;
+            t[0] = up > 0 ? 0.25f + 0.3f * up : 0.12f;
+            t[1] = up > 0 ? 0.35f + 0.35f * up : 0.1f;
+            t[2] = up > 0 ? 0.6f + 0.4f * up : 0.08f;
+            if (sun) t[0] = 9.0f, t[1] = 8.0f, t[2] = 6.0f;
+            t[3] = 1;
+        }
+    oak_texture_desc td = {
+        .width = IW, .height = IH, .format = OAK_FORMAT_RGBA32F, .pixels = texels};
+    oak_texture sky = {0};
+    CHECK_OK(oak_make_texture(&sky, &td));
+    oak_free(texels);
+    for (int k = 0; k < 3; k++) s->env.ambient_sky[k] = s->env.ambient_ground[k] = 0;
+    s->env.sky_image = sky;
+    oak_mesh ground = shape(OAK_SHAPE_PLANE, 14, 0, 10);
+    oak_mesh sphere = shape(OAK_SHAPE_SPHERE, 0, 0, 0);
+    pscene_add(s, ground, material(0.5f, 0.5f, 0.5f, 0, 0.8f), 0, 0, 0);
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 2; j++)
+            pscene_add(s, sphere, material(0.95f, 0.8f, 0.5f, (float)(1 - j), 0.03f + i * 0.19f),
+                       -4.0f + i * 1.6f, 0.4f, -0.8f + j * 1.6f);
+    parity_look(s->in.camera_world, 0, 2.5f, 6, 0, 0.4f, 0);
+    parity("sky_light", &s->in, NULL);
+    oak_destroy_texture(sky);
+    oak_free(s);
+}
+
 static void parity_run_all(void) {
     RUN(parityLampsClustersView);
     RUN(parityManyLamps);
@@ -533,6 +577,7 @@ static void parity_run_all(void) {
     RUN(paritySunCascades);
     RUN(parityLampShadows);
     RUN(parityGtao);
+    RUN(paritySkyLight);
 }
 
 #endif

@@ -4,6 +4,7 @@
 #include "cpu_scene.h"
 
 #include "backend/cpu/cpu_internal.h"
+#include "render/skylight.h"
 
 static const float UP_Y[3] = {0, 1, 0}, UP_NEG_Z[3] = {0, 0, -1};
 
@@ -321,10 +322,15 @@ TEST(cpuEmissiveAndOcclusionTextures) {
     sc_scene s;
     lamp_scene(&s);
     for (int k = 0; k < 3; k++) s.view.env.ambient_sky[k] = s.view.env.ambient_ground[k] = 0.5f;
-    /* no lights, black sky: colour = ao * diffuse * irr + emissive, with
-       irr = 0.5 (both hemispheres), ao = 1 + 1 * (occ.r - 1) = 0.4 for
-       occ.r = 102/255, base 0.5 grey so diffuse = 0.5; emissive = (0.1, 0, 0)
-       * strength 2 * tex (sRGB 255, 128 -> 0.2158, 0) */
+    /* no lights, black sky: colour = ao * diffuse / pi * E * (1 - envF) +
+       emissive, with E = pi * 0.5 (a black sky lights flat with ambient_sky
+       above, the ground's 0.5 below: docs/SHADING.md "Sky and sky light"),
+       ao = 1 + 1 * (occ.r - 1) = 0.4 for occ.r = 102/255, base 0.5 grey so
+       diffuse = 0.5, envF = 0.04 A + B from the split-sum table at this
+       pixel's NdotV and roughness 1 (the specular lobe's share, which the
+       diffuse loses); emissive = (0.1, 0, 0) * strength 2 * tex (sRGB 255,
+       128 -> 0.2158, 0). The old hemisphere ambient gave the same without
+       the (1 - envF). */
     oak_material_desc md = oak_material_desc_defaults(NULL);
     md.metallic = 0;
     md.base_color[0] = md.base_color[1] = md.base_color[2] = 0.5f;
@@ -337,8 +343,21 @@ TEST(cpuEmissiveAndOcclusionTextures) {
     s.mat[0] = m;
     static uint8_t px[128 * 128 * 4];
     CHECK_OK(sc_render(&s, px, NULL, NULL));
-    /* the specular ambient term: black sky, so spec_env = 0 */
-    double ao = 102 / 255.0, base = 0.5 * 0.5 * ao;
+    /* the specular ambient term: R is near straight up into the black sky, so 0 */
+    float *table = oak_calloc((size_t)OAK_GPU_SKY_TEXELS * 4, sizeof(float));
+    float A = 0, B = 0;
+    if (table) {
+        for (uint32_t i = 0; i < OAK_SKY_BRDF_SIZE * OAK_SKY_BRDF_SIZE; i++)
+            _oak_sky_brdf_texel(table, i);
+        double P[3];
+        lamp_pixel_world(64, 64, P);
+        double V[3] = {-P[0], 20, -P[2]};
+        _oak_sky_brdf(table, (float)(20 / sqrt(V[0] * V[0] + V[1] * V[1] + V[2] * V[2])), 1, &A,
+                      &B);
+        oak_free(table);
+    }
+    double envF = 0.04 * A + B;
+    double ao = 102 / 255.0, base = 0.5 * 0.5 * ao * (1 - envF);
     double e0 = 0.1 * 2 * 1.0, e1 = 0.1 * 2 * sc_srgb_to_linear(128 / 255.0);
     const uint8_t *c = sc_px(px, 128, 64, 64);
     CHECK_NEAR(c[0], sc_byte(base + e0, true), 1);

@@ -201,7 +201,9 @@ TEST(worldDefaultSunIsWarmAt40DegreesAndCastsShadows) {
 
 /* The shading contract for a level, matte 18% grey card in the open, per
    channel: 0.18 * (sun * sin(elevation) / pi + ambient_sky), then exposure,
-   ACES, sRGB. Mid grey shows as 118/255. */
+   ACES, sRGB (the sky light is scaled so that a level card's diffuse sky
+   light is ambient_sky; the specular lobe's few percent come off it and go
+   to the card's sheen). Mid grey shows as 118/255. */
 TEST(worldDefaultExposureShowsGreyCardAs118) {
     oak_scene *s = build("default");
     if (!s) return;

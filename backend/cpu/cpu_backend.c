@@ -64,6 +64,7 @@ static void cpu_destroy(void *self) {
     oak_free(b->ldr);
     oak_free(b->out);
     oak_free(b->luma);
+    oak_free(b->sky);
     oak_free(b);
 }
 
@@ -108,6 +109,7 @@ static oak_result cpu_create(void **self, const oak_backend_desc *desc) {
     b->shadow_size = desc && desc->shadow_map_size ? desc->shadow_map_size : OAK_SHADOW_MAP_SIZE;
     oak_result r = cpu_resize(b, desc && desc->width ? desc->width : 1280,
                               desc && desc->height ? desc->height : 720);
+    if (!r) r = _oak_cpu_sky_create(b);
     if (r) {
         cpu_destroy(b);
         return r;
@@ -135,6 +137,7 @@ static oak_result cpu_sync(void *self, const oak_render_view *view) {
 static const cpu_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_UPLOAD] = _oak_cpu_run_upload,
     [OAK_PASS_LIGHTGRID] = _oak_cpu_run_lightgrid,
+    [OAK_PASS_SKYCAPTURE] = _oak_cpu_run_skycapture,
     [OAK_PASS_SHADOW] = _oak_cpu_run_shadow,
     [OAK_PASS_LAMPSHADOW] = _oak_cpu_run_lampshadow, /* cpu_pass_lampshadow.c */
     [OAK_PASS_RASTER] = _oak_cpu_run_raster,
@@ -205,6 +208,17 @@ static void cpu_shadow_stats(void *self, oak_shadow_stats *out) {
     *out = ((cpu_backend *)self)->shadow_stats;
 }
 
+static oak_result cpu_read_sky(void *self, float *texels, size_t count, uint32_t *captures) {
+    cpu_backend *b = self;
+    if (captures) *captures = b->sky_captures;
+    if (!texels) return OAK_OK;
+    if (count < (size_t)OAK_GPU_SKY_TEXELS * 4)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "cpu backend: the sky maps need %u floats",
+                         (unsigned)OAK_GPU_SKY_TEXELS * 4);
+    memcpy(texels, b->sky, sizeof(float) * 4 * OAK_GPU_SKY_TEXELS);
+    return OAK_OK;
+}
+
 /* Stages named by the table: a row's parts, then the row itself. */
 static uint32_t cpu_timings(void *self, oak_stage_timing *out, uint32_t max) {
     cpu_backend *b = self;
@@ -233,6 +247,7 @@ static const oak_backend g_cpu = {
     .caps = CPU_CAPS,
     .read_light_grid = cpu_read_light_grid,
     .shadow_stats = cpu_shadow_stats,
+    .read_sky = cpu_read_sky,
 };
 
 const oak_backend *oak_backend_cpu(void) {

@@ -220,6 +220,12 @@ typedef struct cpu_backend {
        _oak_gpu_ao_floats says; the denoised AO of pixel (x, y) at y w + x */
     float *ao_words;
     uint64_t ao_cap;
+
+    /* the sky light (cpu_pass_skycapture.c): OAK_GPU_SKY_TEXELS RGBA32F texels
+       as oak_gpu.h lays them out, the BRDF table built at create */
+    float *sky;
+    uint64_t sky_hash;     /* of the environment captured; 0: none yet */
+    uint32_t sky_captures; /* how many times it was captured */
 } cpu_backend;
 
 /* ---- the frame: one run function per row of the pass table -------------- */
@@ -228,6 +234,8 @@ typedef struct cpu_backend {
 typedef oak_result (*cpu_run_fn)(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_upload(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_lightgrid(cpu_backend *b, const oak_render_view *v);
+oak_result _oak_cpu_run_skycapture(cpu_backend *b, const oak_render_view *v);
+oak_result _oak_cpu_sky_create(cpu_backend *b); /* the sky buffer and BRDF table */
 oak_result _oak_cpu_run_shadow(cpu_backend *b, const oak_render_view *v);
 /* cpu_pass_shadow.c: one map cut into a cached static layer and movers
    (casters l[first, first + static_count) static, the rest of count

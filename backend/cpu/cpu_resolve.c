@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cpu_internal.h"
+#include "render/skylight.h"
 
 #define TRI_CACHE 16
 
@@ -17,6 +18,7 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
     cpu_backend *b = ((resolve_ctx *)user)->b;
     const cpu_pass *p = &b->opaque;
     const oak_render_view *v = b->view;
+    bool image_sky = b->sky[3] > 0;
     /* a tile's rows cross the same small triangles again and again: keep the
        last few gathered, direct-mapped by id */
     cpu_tri_ctx cache[TRI_CACHE];
@@ -37,6 +39,12 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
                 if (v->post.debug == OAK_DEBUG_LAMP_SHADOWS &&
                     _oak_cpu_lamp_atlas_debug(b, x, y, out))
                     continue;
+                if (!id && image_sky) { /* an .hdr sky: its image */
+                    float dir[3];
+                    _oak_cpu_view_ray(v, x, y, dir);
+                    _oak_sky_background(b->sky, dir, out);
+                    continue;
+                }
                 if (!id && x + 4 <= x1 && !(row[1] | row[2] | row[3])) {
                     _oak_cpu_sky_row4(v, x, y, out); /* four empty pixels at once */
                     x += 3;

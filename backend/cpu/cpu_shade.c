@@ -1,12 +1,13 @@
 /* The shading contract of docs/SHADING.md, scalar and in the order written
  * there: surface attributes at a pixel, material, lights with the key light's
- * shadow (cpu_shadow.c), GGX/Smith/Schlick + Lambert, hemisphere ambient with the
- * analytic environment BRDF, emissive, exp2 fog; and the sky. */
+ * shadow (cpu_shadow.c), GGX/Smith/Schlick + Lambert, the sky light
+ * (irradiance and prefiltered maps, split sum), emissive, exp2 fog; and the sky. */
 #include <emmintrin.h>
 #include <math.h>
 
 #include "cpu_internal.h"
 #include "cpu_sample.h"
+#include "render/skylight.h"
 #include "shaders/common/oak_gpu.h"
 
 static float dot3(const float a[3], const float b[3]) {
@@ -351,21 +352,17 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
                 Lo[k] += (dpi[k] + D * Vis * F) * E[k] * NdotL;
             }
         }
-        /* hemisphere irradiance and the analytic environment specular */
-        float h = 0.5f + 0.5f * N[1];
+        /* the sky light: irradiance and the prefiltered sky around R, split
+           sum (render/skylight.h); material ao darkens only this */
         float R[3], dvn = dot3(V, N);
         for (int k = 0; k < 3; k++) R[k] = 2.0f * dvn * N[k] - V[k]; /* reflect(-V, N) */
-        float skyR[3];
-        _oak_cpu_sky(v, R, skyR);
-        float rx = rough * -1.0f + 1.0f, ry = rough * -0.0275f + 0.0425f;
-        float rz = rough * -0.572f + 1.04f, rw = rough * 0.022f - 0.04f;
-        float a004 = minf(rx * rx, exp2f(-9.28f * NdotV)) * rx + ry;
-        float ABx = -1.04f * a004 + rz, ABy = 1.04f * a004 + rw;
+        float irr[3], spec[3], envA, envB;
+        _oak_sky_irradiance(b->sky, N, irr);
+        _oak_sky_specular(b->sky, R, rough, spec);
+        _oak_sky_brdf(b->sky, NdotV, rough, &envA, &envB);
         for (int k = 0; k < 3; k++) {
-            float irr = mixf(v->env.ambient_ground[k], v->env.ambient_sky[k], h);
-            float spec = mixf(skyR[k], 0.5f * (v->sky_zenith[k] + v->sky_horizon[k]), rough);
-            float envF = F0[k] * ABx + ABy;
-            float ambient = ao * (diffuse[k] * irr + spec * envF);
+            float envF = F0[k] * envA + envB;
+            float ambient = ao * (dpi[k] * irr[k] * (1.0f - envF) + spec[k] * envF);
             float emissive = md->emissive[k] * md->emissive_strength * tem[k];
             col[k] = Lo[k] + ambient + emissive;
         }

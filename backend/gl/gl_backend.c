@@ -134,6 +134,12 @@ static void gl_shadow_stats(void *self, oak_shadow_stats *out) {
     *out = ((_oak_gl_backend *)self)->frame->shadow_stats;
 }
 
+static oak_result gl_read_sky(void *self, float *texels, size_t count, uint32_t *captures) {
+    _oak_gl_backend *b = self;
+    oak_result r = _oak_gl_make_current(&b->ctx);
+    return r != OAK_OK ? r : _oak_gl_sky_read(b->frame, texels, count, captures);
+}
+
 const oak_backend *oak_backend_gl(void) {
     static const oak_backend b = {"gl",
                                   gl_probe,
@@ -148,6 +154,7 @@ const oak_backend *oak_backend_gl(void) {
                                   OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS |
                                       OAK_CAP_SHADOW_CACHE,
                                   gl_read_light_grid,
-                                  gl_shadow_stats};
+                                  gl_shadow_stats,
+                                  gl_read_sky};
     return &b;
 }

@@ -139,6 +139,7 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     _oak_gl_lightgrid_release(f);
     _oak_gl_lampshadow_release(f);
     _oak_gl_gtao_release(f);
+    _oak_gl_sky_release(f);
     oak_free(f->draw_data), oak_free(f->cmds), oak_free(f->light_data), oak_free(f->blend_keys);
     oak_free(f);
     b->frame = NULL;
@@ -164,6 +165,7 @@ void _oak_gl_bind_common(_oak_gl_frame *f, _oak_gl_buffer *draws) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_POSITIONS, f->positions.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_ATTRIBUTES, f->attributes.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INDICES, f->indices.id);
+    if (f->sky.id) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_SKY, f->sky.id);
     for (uint32_t c = 0; c < OAK_GPU_TEXTURE_CLASSES; c++)
         glBindTextureUnit(OAK_B_TEXTURES + c, c < f->class_count ? f->classes[c].tex : 0);
     glBindTextureUnit(OAK_B_LAMP_ATLAS, f->lamp.live_tex);
@@ -204,6 +206,7 @@ void _oak_gl_dispatch_output(const _oak_gl_targets *t) {
 static const _oak_gl_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_UPLOAD] = _oak_gl_run_upload,
     [OAK_PASS_LIGHTGRID] = _oak_gl_run_lightgrid,
+    [OAK_PASS_SKYCAPTURE] = _oak_gl_run_skycapture,
     [OAK_PASS_SHADOW] = _oak_gl_run_shadow,
     [OAK_PASS_LAMPSHADOW] = _oak_gl_run_lampshadow, /* gl_pass_lampshadow.c */
     [OAK_PASS_RASTER] = _oak_gl_run_raster,

@@ -107,6 +107,11 @@ typedef struct _oak_gl_frame {
     _oak_gl_buffer grid;
     GLuint prog_gtao[4]; /* the gtao pass's steps, in order (gl_pass_gtao.c) */
     _oak_gl_buffer ao;   /* its floats (_oak_gpu_ao_floats), read by the resolve */
+    GLuint prog_skycapture, prog_skyfilter; /* the sky light (gl_pass_skycapture.c) */
+    _oak_gl_buffer sky;
+    uint64_t sky_hash; /* of the environment captured; 0: none yet */
+    uint32_t sky_captures;
+    bool sky_brdf; /* the BRDF table is built */
     double cpu_ms[OAK_PASS_COUNT], gpu_ms[OAK_PASS_COUNT];
     _oak_gl_lamp lamp;
 } _oak_gl_frame;
@@ -126,6 +131,7 @@ const _oak_gl_mat_slot *_oak_gl_mat_of(const _oak_gl_frame *f, oak_material mate
 typedef oak_result (*_oak_gl_run_fn)(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_upload(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_lightgrid(_oak_gl_backend *b, const oak_render_view *v);
+oak_result _oak_gl_run_skycapture(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_shadow(_oak_gl_backend *b, const oak_render_view *v);
 /* gl_pass_shadow.c: tiles of a depth atlas (map_tex, drawn through
    map_fbo) cut into a cached static layer (layer_tex, layer_fbo) and movers
@@ -171,5 +177,9 @@ oak_result _oak_gl_lightgrid_read(_oak_gl_frame *f, uint32_t *words, size_t coun
    gtao (t NULL: any size, for the resolve); releases its programs and buffer */
 oak_result _oak_gl_gtao_bind(_oak_gl_frame *f, const _oak_gl_targets *t);
 void _oak_gl_gtao_release(_oak_gl_frame *f);
+
+/* gl_pass_skycapture.c: the sky maps' programs and buffer, and the test read-back */
+void _oak_gl_sky_release(_oak_gl_frame *f);
+oak_result _oak_gl_sky_read(_oak_gl_frame *f, float *texels, size_t count, uint32_t *captures);
 
 #endif

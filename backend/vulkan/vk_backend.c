@@ -216,6 +216,10 @@ static oak_result _oak_vk_read_light_grid(void *self, uint32_t *words, size_t co
     return _oak_vk_lightgrid_read(&((_oak_vk_backend *)self)->vk, words, count);
 }
 
+static oak_result _oak_vk_read_sky(void *self, float *texels, size_t count, uint32_t *captures) {
+    return _oak_vk_sky_read(&((_oak_vk_backend *)self)->vk, texels, count, captures);
+}
+
 static oak_result _oak_vk_read_pixels(void *self, uint8_t *rgba, size_t size) {
     _oak_vk_backend *b = self;
     _oak_vk *vk = &b->vk;
@@ -338,6 +342,7 @@ static const oak_backend k_vulkan = {
     .caps = OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS | OAK_CAP_SHADOW_CACHE,
     .read_light_grid = _oak_vk_read_light_grid,
     .shadow_stats = _oak_vk_shadow_stats,
+    .read_sky = _oak_vk_read_sky,
 };
 
 const oak_backend *oak_backend_vulkan(void) {

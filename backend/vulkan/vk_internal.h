@@ -195,6 +195,8 @@ enum {
     OAK_VK_PIPE_GTAO_MIPS,
     OAK_VK_PIPE_GTAO_SEARCH,
     OAK_VK_PIPE_GTAO_DENOISE,
+    OAK_VK_PIPE_SKYCAPTURE, /* the sky capture's mips (and the BRDF table once) */
+    OAK_VK_PIPE_SKYFILTER,  /* its irradiance and prefiltered levels */
     OAK_VK_PIPE_COUNT
 };
 #define OAK_VK_VIS_GROUPS 4 /* vis pipelines, in enum order from OAK_VK_PIPE_VIS */
@@ -291,6 +293,11 @@ typedef struct _oak_vk {
         bool drawn[OAK_LAMP_ATLAS_FACES], had_movers[OAK_LAMP_ATLAS_FACES];
         uint32_t range[OAK_LAMP_ATLAS_FACES][2][3];
     } lamp;
+    /* the sky light's maps (vk_pass_skycapture.c), host-visible for the head */
+    _oak_vk_buffer sky;
+    uint64_t sky_hash; /* of the environment captured; 0: none yet */
+    uint32_t sky_captures;
+    bool sky_brdf; /* the BRDF table is built */
 } _oak_vk;
 
 /* device */
@@ -357,6 +364,7 @@ void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f);
 typedef oak_result (*_oak_vk_run_fn)(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_upload(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_lightgrid(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+oak_result _oak_vk_run_skycapture(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_shadow(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 /* vk_pass_shadow.c: tiles of a depth atlas cut into a cached static layer
    (layer_target) and movers drawn over its copies (map_target), as each
@@ -404,6 +412,10 @@ oak_result _oak_vk_gtao_reserve(_oak_vk *vk, const oak_render_view *v);
 oak_result _oak_vk_lightgrid_create(_oak_vk *vk);
 void _oak_vk_lightgrid_destroy(_oak_vk *vk);
 oak_result _oak_vk_lightgrid_read(_oak_vk *vk, uint32_t *words, size_t count);
+/* the sky buffer (vk_pass_skycapture.c) and its read-back */
+oak_result _oak_vk_sky_create(_oak_vk *vk);
+void _oak_vk_sky_destroy(_oak_vk *vk);
+oak_result _oak_vk_sky_read(_oak_vk *vk, float *texels, size_t count, uint32_t *captures);
 
 /* Keeps loaded Vulkan drivers mapped until exit (vk_pin.c). */
 void _oak_vk_pin_drivers(void);

@@ -48,6 +48,12 @@ static const uint32_t k_gtao_search_comp[] =
 static const uint32_t k_gtao_denoise_comp[] =
 #include "shaders/gtao_denoise.comp.h"
     ;
+static const uint32_t k_skycapture_comp[] =
+#include "shaders/skycapture.comp.h"
+    ;
+static const uint32_t k_skyfilter_comp[] =
+#include "shaders/skyfilter.comp.h"
+    ;
 
 static oak_result _oak_vk_module(_oak_vk *vk, const uint32_t *code, size_t size,
                                  VkShaderModule *out) {
@@ -85,7 +91,7 @@ static oak_result _oak_vk_layouts(_oak_vk *vk) {
     OAK_VK_TRY(vk, vkCreatePipelineLayout(vk->device, &pli, NULL, &vk->pipe_layout));
     VkDescriptorPoolSize sizes[] = {
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, OAK_VK_FRAMES},
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 11 * OAK_VK_FRAMES},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 12 * OAK_VK_FRAMES},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, (3 + OAK_GPU_TEXTURE_CLASSES) * OAK_VK_FRAMES},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, OAK_VK_FRAMES}};
     VkDescriptorPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
@@ -280,7 +286,11 @@ oak_result _oak_vk_pipelines_create(_oak_vk *vk) {
         (r = _oak_vk_compute(vk, k_gtao_search_comp, sizeof k_gtao_search_comp,
                              &vk->pipes[OAK_VK_PIPE_GTAO_SEARCH])) ||
         (r = _oak_vk_compute(vk, k_gtao_denoise_comp, sizeof k_gtao_denoise_comp,
-                             &vk->pipes[OAK_VK_PIPE_GTAO_DENOISE])))
+                             &vk->pipes[OAK_VK_PIPE_GTAO_DENOISE])) ||
+        (r = _oak_vk_compute(vk, k_skycapture_comp, sizeof k_skycapture_comp,
+                             &vk->pipes[OAK_VK_PIPE_SKYCAPTURE])) ||
+        (r = _oak_vk_compute(vk, k_skyfilter_comp, sizeof k_skyfilter_comp,
+                             &vk->pipes[OAK_VK_PIPE_SKYFILTER])))
         return r;
     return _oak_vk_compute(vk, k_fxaa_comp, sizeof k_fxaa_comp, &vk->pipes[OAK_VK_PIPE_FXAA]);
 }
@@ -332,6 +342,7 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
                                    OAK_VK_MEM_DEVICE)))
         return r;
     if ((r = _oak_vk_lightgrid_create(vk))) return r;
+    if ((r = _oak_vk_sky_create(vk))) return r;
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
         _oak_vk_frame *f = &vk->frames[i];
         /* A frame still in flight may be writing it: retire through its own slot. */
@@ -361,6 +372,7 @@ void _oak_vk_targets_destroy(_oak_vk *vk) {
     _oak_vk_buffer_destroy(vk, &vk->ao);
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) _oak_vk_buffer_destroy(vk, &vk->frames[i].output);
     _oak_vk_lightgrid_destroy(vk);
+    _oak_vk_sky_destroy(vk);
 }
 
 /* Rewritten every frame: pools and targets may have been replaced since the
@@ -411,6 +423,7 @@ void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f) {
     OAK_VK_BUF(OAK_B_LAMP_SHADOWS, sb, f->lamp_block);
     OAK_VK_IMG(OAK_B_LAMP_ATLAS, cis, vk->lamp_live.view, ro);
     OAK_VK_BUF(OAK_B_AO, sb, vk->ao);
+    OAK_VK_BUF(OAK_B_SKY, sb, vk->sky);
     for (uint32_t i = 0; i < OAK_GPU_TEXTURE_CLASSES; i++) {
         VkImageView v = i < vk->class_count && vk->classes[i].image.view ? vk->classes[i].image.view
                                                                          : vk->dummy_array.view;

@@ -122,6 +122,7 @@ typedef struct oak_render_view {
 typedef enum oak_pass_id {
     OAK_PASS_UPLOAD,     /* assets whose version moved, then the frame's records */
     OAK_PASS_LIGHTGRID,  /* lamps listed per view cluster for the resolve */
+    OAK_PASS_SKYCAPTURE, /* the sky into irradiance and prefiltered maps, when it changed */
     OAK_PASS_SHADOW,     /* the key light's casters into its depth map */
     OAK_PASS_LAMPSHADOW, /* the budgeted lamps' faces into the lamp atlas */
     OAK_PASS_RASTER,     /* visibility buffer: depth + (draw, triangle) */
@@ -186,6 +187,10 @@ typedef struct oak_backend {
     oak_result (*read_light_grid)(void *self, uint32_t *words, size_t count);
     /* The last frame's shadow cache counters; NULL when it keeps none. */
     void (*shadow_stats)(void *self, oak_shadow_stats *out);
+    /* Test hook: how many times the sky was captured and, when texels is
+       not NULL, the sky maps (OAK_GPU_SKY_TEXELS RGBA32F texels laid out as
+       shaders/common/oak_gpu.h says). NULL when the backend keeps none. */
+    oak_result (*read_sky)(void *self, float *texels, size_t count, uint32_t *captures);
 } oak_backend;
 
 /* Each backend exports one of these. */

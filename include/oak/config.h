@@ -98,6 +98,23 @@
 #define OAK_GTAO_PLANE_TOL   0.02   /* denoise: off the pixel's plane by this x depth weighs 0 */
 #define OAK_GTAO_SKY_DEPTH   1.0e30 /* view depth written where there is no surface */
 
+/* Sky light (docs/SHADING.md "Sky and sky light"): the sky captured into
+ * octahedral maps (RGBA32F texels in one buffer, laid out by
+ * shaders/common/oak_gpu.h), captured again only when the environment changes. */
+#define OAK_SKY_CAPTURE_SIZE     128  /* capture level 0, texels across; mipped down to 1 */
+#define OAK_SKY_CAPTURE_MIPS     8    /* log2(OAK_SKY_CAPTURE_SIZE) + 1 */
+#define OAK_SKY_CAPTURE_TAPS     8    /* a mip texel averages at most this squared sky points */
+#define OAK_SKY_IRRADIANCE_SIZE  64   /* irradiance map, texels across (for bilinear reads) */
+#define OAK_SKY_IRRADIANCE_LEVEL 3    /* the capture mip it convolves: 128 >> 3 = 16 across */
+#define OAK_SKY_SPECULAR_SIZE    64   /* GGX prefilter level 0 (roughness 0), texels across */
+#define OAK_SKY_SPECULAR_MIN     8    /* no prefiltered level smaller than this */
+#define OAK_SKY_SPECULAR_LEVELS  6    /* roughness 0, 0.2, ... 1 */
+#define OAK_SKY_SPECULAR_SAMPLES 48   /* GGX importance samples per texel, mip-filtered */
+#define OAK_SKY_BRDF_SIZE        32   /* split-sum table: NdotV across, roughness down */
+#define OAK_SKY_BRDF_SAMPLES     256  /* GGX samples per table texel (built once) */
+#define OAK_SKY_IMAGE_WIDTH      1024 /* a sky image is read from its first mip level */
+#define OAK_SKY_IMAGE_HEIGHT     512  /* ... that fits in this */
+
 #define OAK_FRAME_ARENA_SIZE (4u << 20) /* first block of the per-frame arena */
 #define OAK_JOB_MAX_THREADS  64         /* ceiling on job pool workers */
 

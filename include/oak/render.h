@@ -50,10 +50,15 @@ oak_light oak_light_defaults(oak_light_type type); /* white, intensity 1 (3 for 
 typedef struct oak_environment {
     float sky_zenith_display[3];  /* background straight up */
     float sky_horizon_display[3]; /* background at the horizon and below */
-    float ambient_sky[3];         /* hemisphere ambient irradiance from above, linear */
-    float ambient_ground[3];      /* ... from below */
-    float fog_display[3];         /* colour far objects fade to */
-    float fog_density;            /* exp2 fog: f = exp(-(density * distance)^2); 0: none */
+    /* The sky light (docs/SHADING.md "Sky and sky light"): the sky is captured and
+       lights every surface (irradiance and prefiltered reflection). */
+    float ambient_sky[3];    /* a level white card's diffuse sky light, linear (the
+                                sky's captured light is scaled to give it); 0: as is */
+    float ambient_ground[3]; /* radiance of the ground below the horizon, linear;
+                                0: the sky below the horizon lights too */
+    oak_texture sky_image;   /* equirectangular sky (an .hdr); id 0: the gradient */
+    float fog_display[3];    /* colour far objects fade to */
+    float fog_density;       /* exp2 fog: f = exp(-(density * distance)^2); 0: none */
 } oak_environment;
 
 oak_environment oak_environment_defaults(void); /* a clear blue day, no fog */
@@ -174,6 +179,11 @@ typedef struct oak_shadow_stats {
 } oak_shadow_stats;
 /* OAK_ERROR_UNSUPPORTED when the backend keeps no shadow cache (null). */
 oak_result oak_renderer_shadow_stats(const oak_renderer *r, oak_shadow_stats *out);
+/* The sky light's maps (test hook): captures, how many times the backend
+ * captured the sky (only when the environment changed); texels, when not
+ * NULL, count >= OAK_GPU_SKY_TEXELS * 4 floats laid out as
+ * shaders/common/oak_gpu.h's OAK_GPU_SKY_* say (render/skylight.h reads them). */
+oak_result oak_renderer_read_sky(oak_renderer *r, float *texels, size_t count, uint32_t *captures);
 /* The view the last draw built, for tests and tools. */
 const struct oak_render_view *oak_renderer_last_view(const oak_renderer *r);
 

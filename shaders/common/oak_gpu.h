@@ -69,7 +69,34 @@
 #define OAK_B_LAMP_ATLAS        29 /* sampler2D: the lamp shadow atlas, reversed-Z depth */
 #define OAK_B_LAMP_SHADOWS      30 /* oak_gpu_lamp_shadows: the budget's slots and faces */
 #define OAK_B_AO                31 /* float[]: the gtao pass's AO, raw AO, normals, depth mips */
-#define OAK_B_COUNT             32
+#define OAK_B_SKY               32 /* vec4[]: the sky light maps, laid out as OAK_GPU_SKY_* says */
+#define OAK_B_COUNT             33
+
+/* The sky buffer (OAK_B_SKY; the CPU backend keeps the same floats), in vec4
+ * texels: a head, then the octahedral capture's mips (level 0 first, each
+ * square and half the last, down to 1), the irradiance map, the split-sum
+ * BRDF table (NdotV across, roughness down; A, B), the GGX-prefiltered
+ * levels (max(OAK_SKY_SPECULAR_SIZE >> l, OAK_SKY_SPECULAR_MIN) across) and
+ * the equirectangular sky image, top row first (render/skylight.h).
+ * Head texels: 0 zenith radiance, w image width (0: the gradient);
+ * 1 horizon radiance, w image height; 2 the diffuse sky light's scale, w 1
+ * when the ground colour replaces the sky below the horizon; 3 that ground
+ * radiance, w 1 when the BRDF table is to be built (GPU); 4 the flat
+ * diffuse sky light added where the sky has none of a channel to scale. */
+/* (no line continuations here: the GL embedding reads these one line each) */
+#define OAK_GPU_SKY_HEAD           8
+#define OAK_GPU_SKY_CAPTURE_AT     OAK_GPU_SKY_HEAD
+#define OAK_GPU_SKY_CAPTURE_TEXELS ((4 * OAK_SKY_CAPTURE_SIZE * OAK_SKY_CAPTURE_SIZE - 1) / 3)
+#define OAK_GPU_SKY_IRR_AT         (OAK_GPU_SKY_CAPTURE_AT + OAK_GPU_SKY_CAPTURE_TEXELS)
+#define OAK_GPU_SKY_IRR_TEXELS     (OAK_SKY_IRRADIANCE_SIZE * OAK_SKY_IRRADIANCE_SIZE)
+#define OAK_GPU_SKY_BRDF_AT        (OAK_GPU_SKY_IRR_AT + OAK_GPU_SKY_IRR_TEXELS)
+#define OAK_GPU_SKY_SPEC_AT        (OAK_GPU_SKY_BRDF_AT + OAK_SKY_BRDF_SIZE * OAK_SKY_BRDF_SIZE)
+#define OAK_GPU_SKY_SPEC_TEXELS    5568 /* 64^2 + 32^2 + 16^2 + 3 * 8^2 (render/skylight.c checks) */
+#define OAK_GPU_SKY_IMAGE_AT       (OAK_GPU_SKY_SPEC_AT + OAK_GPU_SKY_SPEC_TEXELS)
+#define OAK_GPU_SKY_IMAGE_TEXELS   (OAK_SKY_IMAGE_WIDTH * OAK_SKY_IMAGE_HEIGHT)
+#define OAK_GPU_SKY_TEXELS         (OAK_GPU_SKY_IMAGE_AT + OAK_GPU_SKY_IMAGE_TEXELS)
+/* the filter pass's work: irradiance texels, then the prefiltered ones */
+#define OAK_GPU_SKY_FILTER_TEXELS (OAK_GPU_SKY_IRR_TEXELS + OAK_GPU_SKY_SPEC_TEXELS)
 
 #define OAK_GPU_GROUP 8 /* compute passes run 8 x 8 pixel groups */
 

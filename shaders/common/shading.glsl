@@ -1,14 +1,16 @@
 // The shading contract (docs/SHADING.md) in GLSL: lights, the GGX/Smith/
-// Schlick BRDF, sky, hemisphere ambient with Karis' analytic env BRDF, fog and
-// the key light's 3x3 PCF. Every backend computes exactly this.
+// Schlick BRDF, sky, the sky light (irradiance and prefiltered maps with the
+// split-sum table, common/sky.glsl). Every backend computes exactly this.
 #ifndef OAK_SHADING_GLSL
 #define OAK_SHADING_GLSL
 
 #include "common/bindings.glsl"
+#include "common/sky.glsl"
 
 #define OAK_PI_F 3.14159265358979323846
 
 vec3 oak_sky(vec3 dir) {
+    if (sky[0].w > 0.0) return oak_sky_background(dir); // an .hdr sky
     return dir.y > 0.0 ? mix(view.sky_horizon.rgb, view.sky_zenith.rgb, sqrt(dir.y))
                        : view.sky_horizon.rgb;
 }
@@ -58,18 +60,16 @@ vec3 oak_brdf(vec3 N, vec3 V, vec3 L, vec3 diffuse, vec3 F0, float a) {
     return (diffuse / OAK_PI_F + D * Vis * F) * NdotL;
 }
 
+// The sky light, split sum: diffuse from the irradiance map less what the
+// specular lobe takes, specular from the prefiltered level of this roughness.
 vec3 oak_ambient(vec3 N, vec3 V, vec3 diffuse, vec3 F0, float roughness, float ao) {
-    vec3 irr = mix(view.ambient_ground.rgb, view.ambient_sky.rgb, 0.5 + 0.5 * N.y);
     vec3 R = reflect(-V, N);
-    vec3 spec_env = mix(oak_sky(R), 0.5 * (view.sky_zenith.rgb + view.sky_horizon.rgb), roughness);
     float NdotV = max(dot(N, V), 1e-4);
-    vec4 c0 = vec4(-1.0, -0.0275, -0.572, 0.022);
-    vec4 c1 = vec4(1.0, 0.0425, 1.04, -0.04);
-    vec4 r = roughness * c0 + c1;
-    float a004 = min(r.x * r.x, exp2(-9.28 * NdotV)) * r.x + r.y;
-    vec2 AB = vec2(-1.04, 1.04) * a004 + r.zw;
+    vec3 irr = oak_sky_irradiance(N);
+    vec3 spec = oak_sky_specular(R, roughness);
+    vec2 AB = oak_sky_brdf(NdotV, roughness);
     vec3 envF = F0 * AB.x + AB.y;
-    return ao * (diffuse * irr + spec_env * envF);
+    return ao * (diffuse / OAK_PI_F * irr * (1.0 - envF) + spec * envF);
 }
 
 #endif
