@@ -168,6 +168,34 @@ TEST(movingOnePostRedrawsOnlyItsCascades) {
     oak_destroy_renderer(r);
 }
 
+/* A static post's mesh re-uploaded in place (its version moves on, the
+   shape stays) redraws the cascades that list it, as a move does. */
+TEST(reuploadedPostRedrawsItsCascades) {
+    static scene s;
+    scene_init(&s);
+    oak_renderer *r = open_renderer();
+    if (!r) return;
+    draw(r, &s);
+    draw(r, &s);
+    const oak_mesh_data *md = oak_mesh_get(g_post[2]);
+    uint32_t n = md ? md->vertex_count : 0;
+    float *pos = oak_alloc(sizeof(float) * 3 * (n ? n : 1));
+    if (md && pos) {
+        memcpy(pos, md->positions, sizeof(float) * 3 * n);
+        CHECK_OK(oak_mesh_update_vertices(g_post[2], n, pos, NULL, NULL));
+    }
+    oak_free(pos);
+    oak_shadow_stats st = draw(r, &s);
+    uint32_t expect = cascades_listing(r, g_post[2]);
+    uint32_t next = draw(r, &s).static_layers;
+    fprintf(stderr, "  post 2 re-uploaded: listed by 0x%x, redrawn 0x%x; next frame %u layers\n",
+            expect, st.redrawn_mask, next);
+    CHECK(expect != 0 && expect != 0xf);
+    CHECK_EQ_INT(next, 0);
+    CHECK_EQ_INT(st.redrawn_mask, expect);
+    oak_destroy_renderer(r);
+}
+
 /* Red channel sum over the picture's lower half (the ground near the box). */
 static double ground_sum(const uint8_t *px) {
     double sum = 0;
@@ -372,6 +400,7 @@ int main(int argc, char **argv) {
     CHECK_OK(oak_make_shape(&g_box, &bd));
     RUN(stillFrameDrawsNoStaticLayer);
     RUN(movingOnePostRedrawsOnlyItsCascades);
+    RUN(reuploadedPostRedrawsItsCascades);
     RUN(moverDrawsNoStaticLayerAndCasts);
     RUN(cameraStepsKeepTheLayers);
     RUN(fastTurnListsStaticCastersTightly);
