@@ -506,6 +506,7 @@ int main(void) {
         }
         g_backend = backends[k];
         fprintf(stderr, "-- %s\n", g_backend);
+        uint64_t t0 = oak_time_ns();
         RUN(lampPointBoxShadowEndsWhereGeometrySays);
         RUN(lampSpotBoxShadowEndsWhereGeometrySays);
         RUN(lampRowShadowsTheSixteenNearest);
@@ -513,7 +514,8 @@ int main(void) {
         RUN(lampCubeBudgetAndOptOut);
         RUN(lampKeepsItsSlotWhileChosen);
         RUN(lampMalformedViewIsRefused);
-        fprintf(stderr, "  %s: %d validation messages\n", g_backend, g_validation);
+        fprintf(stderr, "  %s: %d validation messages, %.1f s\n", g_backend, g_validation,
+                oak_ms_since(t0) / 1000.0);
         if (g_validation) oak_test_failed_++;
         g_validation = 0;
         ran++;
