@@ -428,6 +428,48 @@ done:
     oak_destroy_renderer(r);
 }
 
+/* A view whose lamp faces or slots do not hold together is refused in one
+   line (OAK_ERROR_INVALID_ARGUMENT), never drawn: a tile past the atlas, a
+   slot's faces past the list, a face's casters past the lamp casters. */
+TEST(lampMalformedViewIsRefused) {
+    scene s;
+    scene_init(&s);
+    scene_add(&s, g_ground, 0, 0, 0);
+    scene_add(&s, g_post, 0.3f, 0.5f, 0.2f);
+    lamp(&s, OAK_LIGHT_POINT, 0, 3, 0, 20, 8);
+    look_down(&s, 0, 12, 0);
+    oak_renderer *r = NULL;
+    static shot a;
+    const oak_backend *be = !strcmp(g_backend, "cpu")      ? oak_backend_cpu()
+                            : !strcmp(g_backend, "vulkan") ? oak_backend_vulkan()
+                                                           : oak_backend_gl();
+    void *self = NULL;
+    oak_backend_desc d = {W, H, NULL, 256, false};
+    if (!draw(&r, &s, &a) || !be) goto done;
+    CHECK_OK(be->create(&self, &d));
+    if (!self) goto done;
+    static oak_render_view v;
+    v = *oak_renderer_last_view(r);
+    CHECK_OK(be->render(self, &v)); /* as built: fine */
+    v.lamp_faces[2].tile = OAK_LAMP_ATLAS_FACES;
+    CHECK_EQ_INT(be->render(self, &v), OAK_ERROR_INVALID_ARGUMENT);
+    fprintf(stderr, "  %s: %s\n", g_backend, oak_last_error());
+    v = *oak_renderer_last_view(r);
+    v.lamp_shadows[0].first_face = 60;
+    CHECK_EQ_INT(be->render(self, &v), OAK_ERROR_INVALID_ARGUMENT);
+    fprintf(stderr, "  %s: %s\n", g_backend, oak_last_error());
+    v = *oak_renderer_last_view(r);
+    v.lamp_faces[5].mover_count = 1000;
+    CHECK_EQ_INT(be->render(self, &v), OAK_ERROR_INVALID_ARGUMENT);
+    fprintf(stderr, "  %s: %s\n", g_backend, oak_last_error());
+    v = *oak_renderer_last_view(r);
+    CHECK_OK(be->render(self, &v)); /* and it still draws */
+    oak_clear_error();
+done:
+    if (self) be->destroy(self);
+    oak_destroy_renderer(r);
+}
+
 /* Vulkan runs with the validation layer on; any message it prints fails. */
 static int g_validation;
 static void log_hook(void *user, oak_log_level level, const char *msg) {
@@ -464,13 +506,16 @@ int main(void) {
         }
         g_backend = backends[k];
         fprintf(stderr, "-- %s\n", g_backend);
+        uint64_t t0 = oak_time_ns();
         RUN(lampPointBoxShadowEndsWhereGeometrySays);
         RUN(lampSpotBoxShadowEndsWhereGeometrySays);
         RUN(lampRowShadowsTheSixteenNearest);
         RUN(lampFacesRedrawOnlyWhenWhatTheyHoldChanges);
         RUN(lampCubeBudgetAndOptOut);
         RUN(lampKeepsItsSlotWhileChosen);
-        fprintf(stderr, "  %s: %d validation messages\n", g_backend, g_validation);
+        RUN(lampMalformedViewIsRefused);
+        fprintf(stderr, "  %s: %d validation messages, %.1f s\n", g_backend, g_validation,
+                oak_ms_since(t0) / 1000.0);
         if (g_validation) oak_test_failed_++;
         g_validation = 0;
         ran++;

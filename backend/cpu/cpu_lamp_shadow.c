@@ -41,7 +41,9 @@ static float texel_at(const float *map, int32_t i, int32_t j) {
 float _oak_cpu_lamp_shadow(const cpu_backend *b, uint32_t light, const float P[3],
                            const float Ng[3]) {
     const oak_render_view *v = b->view;
-    if (!b->lamp_valid || !v->light_shadow || v->light_shadow[light] < 0) return 1.0f;
+    if (!b->lamp_valid || !v->light_shadow || v->light_shadow[light] < 0 ||
+        (uint32_t)v->light_shadow[light] >= v->lamp_shadow_count)
+        return 1.0f;
     const oak_lamp_shadow *ls = &v->lamp_shadows[v->light_shadow[light]];
     const float *lp = v->lights[light].position;
     float dv[3] = {P[0] - lp[0], P[1] - lp[1], P[2] - lp[2]};

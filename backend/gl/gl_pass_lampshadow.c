@@ -162,8 +162,9 @@ oak_result _oak_gl_run_lampshadow(_oak_gl_backend *b, const oak_render_view *v) 
     if (!r) r = build(f, v);
     if (r) return r;
     oak_gpu_lamp_shadows block;
-    _oak_gpu_lamp_shadows_fill(&block, v);
-    if ((r = _oak_gl_buffer_upload(&l->block, 0, &block, sizeof block)) != OAK_OK) return r;
+    if ((r = _oak_gpu_lamp_shadows_fill(&block, v)) ||
+        (r = _oak_gl_buffer_upload(&l->block, 0, &block, sizeof block)))
+        return r;
 
     const GLsizei F = OAK_LAMP_SHADOW_FACE;
     float zero = 0;

@@ -125,9 +125,21 @@ void _oak_gpu_light_grid_fill(oak_gpu_light_grid *g, const oak_render_view *v,
     g->info[1] = light_count;
 }
 
-void _oak_gpu_lamp_shadows_fill(oak_gpu_lamp_shadows *g, const oak_render_view *v) {
+oak_result _oak_gpu_lamp_shadows_fill(oak_gpu_lamp_shadows *g, const oak_render_view *v) {
     memset(g, 0, sizeof *g);
     uint32_t n = v->lamp_shadow_count, nf = v->lamp_face_count;
+    if (n > OAK_LAMP_SHADOW_MAX || nf > OAK_LAMP_ATLAS_FACES || (n && !v->light_shadow))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "gpu: %u lamp shadows, %u faces: too many", n,
+                         nf);
+    for (uint32_t s = 0; s < n; s++) {
+        const oak_lamp_shadow *ls = &v->lamp_shadows[s];
+        if (ls->light >= v->light_count || (ls->face_count != 1 && ls->face_count != 6) ||
+            ls->first_face + ls->face_count > nf || !(ls->near > 0 && ls->far > ls->near))
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT, "gpu: lamp shadow %u is malformed", s);
+    }
+    for (uint32_t f = 0; f < nf; f++)
+        if (v->lamp_faces[f].tile >= OAK_LAMP_ATLAS_FACES)
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT, "gpu: lamp face %u past the atlas", f);
     g->head[0] = n, g->head[1] = nf;
     for (uint32_t s = 0; s < n; s++) {
         const oak_lamp_shadow *ls = &v->lamp_shadows[s];
@@ -141,6 +153,7 @@ void _oak_gpu_lamp_shadows_fill(oak_gpu_lamp_shadows *g, const oak_render_view *
         copy_mat(g->faces[f].view, v->lamp_faces[f].view);
         g->faces[f].info[0] = v->lamp_faces[f].tile;
     }
+    return OAK_OK;
 }
 
 void _oak_gpu_light_slot(oak_gpu_light *g, const oak_render_view *v, uint32_t light) {

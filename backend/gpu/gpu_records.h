@@ -18,7 +18,8 @@ void _oak_gpu_light_fill(oak_gpu_light *g, const oak_render_light *l);
 void _oak_gpu_material_fill(oak_gpu_material *g, const oak_material_desc *d);
 
 /* The lamp shadow block (slots and faces) and each light's slot (cone.z). */
-void _oak_gpu_lamp_shadows_fill(oak_gpu_lamp_shadows *g, const oak_render_view *v);
+/* Refuses (one line) a view whose slots or faces do not hold together. */
+oak_result _oak_gpu_lamp_shadows_fill(oak_gpu_lamp_shadows *g, const oak_render_view *v);
 void _oak_gpu_light_slot(oak_gpu_light *g, const oak_render_view *v, uint32_t light);
 
 /* The lamp grid's head (everything lightgrid.comp and the resolve read

@@ -49,10 +49,17 @@ oak_result _oak_vk_lamp_records(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
     if ((r = _oak_vk_upload_reserve(vk, &f->lamp_block, sizeof(oak_gpu_lamp_shadows),
                                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT)))
         return r;
-    _oak_gpu_lamp_shadows_fill(f->lamp_block.mapped, v);
+    if ((r = _oak_gpu_lamp_shadows_fill(f->lamp_block.mapped, v))) return r;
     if ((r = _oak_vk_lamp_atlas(vk, v->lamp_face_count > 0))) return r;
     if (!v->lamp_face_count) return OAK_OK;
     const oak_draw_list *c = &v->lamp_casters;
+    for (uint32_t fi = 0; fi < v->lamp_face_count; fi++) {
+        const oak_lamp_face *face = &v->lamp_faces[fi];
+        uint64_t end = (uint64_t)face->first_caster + face->static_count + face->mover_count;
+        if (end > c->count)
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                             "vulkan: lamp face %u casters past the %u lamp casters", fi, c->count);
+    }
     oak_gpu_draw *rec = (oak_gpu_draw *)f->draws.mapped + first_draw;
     VkDrawIndexedIndirectCommand *cmds = (VkDrawIndexedIndirectCommand *)f->indirect.mapped;
     uint32_t at = first_cmd;
