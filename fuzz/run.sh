@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 total=${1:-60}
-CC=${CC:-clang} cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOAK_FUZZ=ON \
+CC=${CC:-clang} CXX=${CXX:-clang++} cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOAK_FUZZ=ON \
   -DOAK_TESTS=OFF -DOAK_VULKAN=OFF -DOAK_GL=OFF >/dev/null
 names=$(ls fuzz/fuzz_*.c | xargs -n1 basename | sed 's/\.c$//')
 # shellcheck disable=SC2086

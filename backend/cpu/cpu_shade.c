@@ -27,12 +27,9 @@ static float clampf(float x, float lo, float hi) {
 static float mixf(float a, float b, float t) {
     return a + (b - a) * t;
 }
-/* max/min without libm's NaN rules, so they inline */
+/* max without libm's NaN rules, so it inlines */
 static inline float maxf(float a, float b) {
     return a > b ? a : b;
-}
-static inline float minf(float a, float b) {
-    return a < b ? a : b;
 }
 
 /* The clusters view's colour for n lamps: a jet ramp, dark blue at 0 and red
