@@ -375,6 +375,10 @@ void _oak_vk_shadow_layered(_oak_vk *vk, _oak_vk_frame *f, oak_target_id layer_t
                             const oak_shadow_layer_plan *plans, oak_shadow_stats *stats,
                             void (*draw)(_oak_vk *vk, _oak_vk_frame *f, uint32_t i, bool mover));
 oak_result _oak_vk_run_lampshadow(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+/* vk_rendering.c: dynamic rendering of area into color (NULL: none) and
+   depth, each cleared or loaded, then stored */
+void _oak_vk_begin_rendering(VkCommandBuffer cmd, const _oak_vk_image *color, bool clear_color,
+                             const _oak_vk_image *depth, bool clear_depth, VkRect2D area);
 oak_result _oak_vk_run_raster(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 /* vk_pass_lampshadow.c: the lamp casters' records and commands after the
    upload pass's, the slots block, the atlases (full size once needed) */

@@ -19,23 +19,8 @@ bool _oak_vk_blend_idle(_oak_vk *vk) {
 oak_result _oak_vk_run_blend(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     (void)v;
     VkCommandBuffer cmd = f->cmd;
-    VkRenderingAttachmentInfo color = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-                                       .imageView = vk->hdr.view,
-                                       .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                                       .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
-                                       .storeOp = VK_ATTACHMENT_STORE_OP_STORE};
-    VkRenderingAttachmentInfo depth = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-                                       .imageView = vk->depth.view,
-                                       .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-                                       .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
-                                       .storeOp = VK_ATTACHMENT_STORE_OP_STORE};
-    VkRenderingInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-                          .renderArea = {{0, 0}, {vk->width, vk->height}},
-                          .layerCount = 1,
-                          .colorAttachmentCount = 1,
-                          .pColorAttachments = &color,
-                          .pDepthAttachment = &depth};
-    vkCmdBeginRendering(cmd, &ri);
+    _oak_vk_begin_rendering(cmd, &vk->hdr, false, &vk->depth, false,
+                            (VkRect2D){{0, 0}, {vk->width, vk->height}});
     VkViewport vp = {0, (float)vk->height, (float)vk->width, -(float)vk->height, 0, 1};
     VkRect2D sc = {{0, 0}, {vk->width, vk->height}};
     vkCmdSetViewport(cmd, 0, 1, &vp);

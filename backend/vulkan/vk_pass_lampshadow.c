@@ -112,16 +112,8 @@ static void draw_range(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f, const
 }
 
 static void begin(VkCommandBuffer cmd, _oak_vk_image *img) {
-    VkRenderingAttachmentInfo depth = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-                                       .imageView = img->view,
-                                       .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-                                       .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
-                                       .storeOp = VK_ATTACHMENT_STORE_OP_STORE};
-    VkRenderingInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-                          .renderArea = {{0, 0}, {img->width, img->height}},
-                          .layerCount = 1,
-                          .pDepthAttachment = &depth};
-    vkCmdBeginRendering(cmd, &ri);
+    _oak_vk_begin_rendering(cmd, NULL, false, img, false,
+                            (VkRect2D){{0, 0}, {img->width, img->height}});
 }
 
 /* The face's tile as viewport (positive height: row 0 is clip y = -1) and scissor. */

@@ -6,25 +6,9 @@
 oak_result _oak_vk_run_raster(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     (void)v;
     VkCommandBuffer cmd = f->cmd;
-    VkRenderingAttachmentInfo color = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-                                       .imageView = vk->ids.view,
-                                       .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                                       .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                       .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-                                       .clearValue = {.color = {.uint32 = {0, 0, 0, 0}}}};
-    VkRenderingAttachmentInfo depth = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-                                       .imageView = vk->depth.view,
-                                       .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-                                       .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                       .storeOp = VK_ATTACHMENT_STORE_OP_STORE, /* blend tests it */
-                                       .clearValue = {.depthStencil = {0.0f, 0}}};
-    VkRenderingInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-                          .renderArea = {{0, 0}, {vk->width, vk->height}},
-                          .layerCount = 1,
-                          .colorAttachmentCount = 1,
-                          .pColorAttachments = &color,
-                          .pDepthAttachment = &depth};
-    vkCmdBeginRendering(cmd, &ri);
+    /* ids cleared to 0 (sky), depth to 0 (far); depth is stored: blend tests it */
+    _oak_vk_begin_rendering(cmd, &vk->ids, true, &vk->depth, true,
+                            (VkRect2D){{0, 0}, {vk->width, vk->height}});
     /* negative height: clip y = +1 is the top row, as on the CPU backend */
     VkViewport vp = {0, (float)vk->height, (float)vk->width, -(float)vk->height, 0, 1};
     VkRect2D sc = {{0, 0}, {vk->width, vk->height}};

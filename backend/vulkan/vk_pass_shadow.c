@@ -9,18 +9,7 @@
 /* One tile (x, y, size) of a depth atlas as a rendering: cleared first, or
    drawn over. */
 static void begin_tile(VkCommandBuffer cmd, const _oak_vk_image *img, VkRect2D area, bool clear) {
-    VkRenderingAttachmentInfo depth = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-                                       .imageView = img->view,
-                                       .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-                                       .loadOp = clear ? VK_ATTACHMENT_LOAD_OP_CLEAR
-                                                       : VK_ATTACHMENT_LOAD_OP_LOAD,
-                                       .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-                                       .clearValue = {.depthStencil = {0.0f, 0}}};
-    VkRenderingInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-                          .renderArea = area,
-                          .layerCount = 1,
-                          .pDepthAttachment = &depth};
-    vkCmdBeginRendering(cmd, &ri);
+    _oak_vk_begin_rendering(cmd, NULL, false, img, clear, area);
     /* the whole atlas: shadow.vert places each cascade in its tile; positive
        height, so map row 0 is clip y = -1 as the contract reads it */
     VkViewport vp = {0, 0, (float)img->width, (float)img->height, 0, 1};
