@@ -92,6 +92,16 @@ bool _oak_draw_sphere(oak_mesh mesh, mat4 m, float center[3], float *radius) {
     return true;
 }
 
+bool _oak_caster_sphere(const oak_frame_input *in, uint32_t i, float center[3], float *radius) {
+    uint32_t flags = in->flags ? in->flags[i] : 0;
+    const oak_material_data *mat = oak_material_get(in->materials[i]);
+    if ((flags & OAK_DRAW_NO_SHADOW) || !mat || mat->desc.alpha_mode == OAK_ALPHA_BLEND)
+        return false;
+    mat4 m;
+    memcpy(m, in->transforms[i], sizeof(mat4));
+    return _oak_draw_sphere(in->meshes[i], m, center, radius);
+}
+
 typedef struct cull_job {
     const oak_frame_input *in;
     vec4 planes[6];

@@ -53,6 +53,10 @@ oak_result _oak_frontend_fit_lamp_shadows(oak_frontend *fe, const oak_frame_inpu
 void _oak_lamp_shadows_release(oak_frontend *fe);
 /* World-space bounding sphere of a draw; false for a stale mesh. */
 bool _oak_draw_sphere(oak_mesh mesh, mat4 m, float center[3], float *radius);
+/* Input draw i's world sphere when it casts shadows (not OAK_DRAW_NO_SHADOW,
+   not BLEND, a live mesh and material); false when it casts nothing. The
+   cascades and the lamp faces list their casters through this one test. */
+bool _oak_caster_sphere(const oak_frame_input *in, uint32_t i, float center[3], float *radius);
 /* A lamp's reach in metres (its range, else where it falls to OAK_LAMP_FLOOR). */
 float _oak_lamp_reach(const oak_light *l);
 void _oak_display_to_radiance(const float display[3], const oak_post *post, float out[3]);

@@ -72,14 +72,8 @@ static void caster_range(void *user, uint32_t begin, uint32_t end, uint32_t work
     const oak_render_view *v = j->v;
     for (uint32_t i = begin; i < end; i++) {
         j->mask[i] = 0;
-        uint32_t flags = j->in->flags ? j->in->flags[i] : 0;
-        const oak_material_data *mat = oak_material_get(j->in->materials[i]);
         float c[3], r;
-        mat4 m;
-        memcpy(m, j->in->transforms[i], sizeof(mat4));
-        if ((flags & OAK_DRAW_NO_SHADOW) || !mat || mat->desc.alpha_mode == OAK_ALPHA_BLEND ||
-            !_oak_draw_sphere(j->in->meshes[i], m, c, &r))
-            continue;
+        if (!_oak_caster_sphere(j->in, i, c, &r)) continue;
         for (uint32_t s = 0; s < v->lamp_shadow_count; s++) {
             const oak_lamp_shadow *ls = &v->lamp_shadows[s];
             const float *p = v->lights[ls->light].position;

@@ -64,13 +64,8 @@ static void caster_range(void *user, uint32_t begin, uint32_t end, uint32_t work
     for (uint32_t i = begin; i < end; i++) {
         j->casting[i] = 0;
         uint32_t flags = j->in->flags ? j->in->flags[i] : 0;
-        const oak_material_data *mat = oak_material_get(j->in->materials[i]);
         float c[3], r;
-        mat4 m;
-        memcpy(m, j->in->transforms[i], sizeof(mat4));
-        if ((flags & OAK_DRAW_NO_SHADOW) || !mat || mat->desc.alpha_mode == OAK_ALPHA_BLEND ||
-            !_oak_draw_sphere(j->in->meshes[i], m, c, &r))
-            continue;
+        if (!_oak_caster_sphere(j->in, i, c, &r)) continue;
         vec4 w = {c[0], c[1], c[2], 1}, l;
         glm_mat4_mulv(j->light_view, w, l);
         bool moving = (flags & OAK_DRAW_MOVING) != 0;

@@ -379,6 +379,8 @@ oak_result _oak_vk_run_lampshadow(_oak_vk *vk, _oak_vk_frame *f, const oak_rende
    depth, each cleared or loaded, then stored */
 void _oak_vk_begin_rendering(VkCommandBuffer cmd, const _oak_vk_image *color, bool clear_color,
                              const _oak_vk_image *depth, bool clear_depth, VkRect2D area);
+/* vk_rendering.c: the picture's viewport and scissor, and the index buffer */
+void _oak_vk_main_view(_oak_vk *vk, VkCommandBuffer cmd);
 oak_result _oak_vk_run_raster(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 /* vk_pass_lampshadow.c: the lamp casters' records and commands after the
    upload pass's, the slots block, the atlases (full size once needed) */

@@ -21,11 +21,7 @@ oak_result _oak_vk_run_blend(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vie
     VkCommandBuffer cmd = f->cmd;
     _oak_vk_begin_rendering(cmd, &vk->hdr, false, &vk->depth, false,
                             (VkRect2D){{0, 0}, {vk->width, vk->height}});
-    VkViewport vp = {0, (float)vk->height, (float)vk->width, -(float)vk->height, 0, 1};
-    VkRect2D sc = {{0, 0}, {vk->width, vk->height}};
-    vkCmdSetViewport(cmd, 0, 1, &vp);
-    vkCmdSetScissor(cmd, 0, 1, &sc);
-    vkCmdBindIndexBuffer(cmd, vk->indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+    _oak_vk_main_view(vk, cmd);
     const VkDrawIndexedIndirectCommand *cmds = vk->cmds; /* the CPU copy: never read mapped */
     uint32_t bound = UINT32_MAX;
     for (uint32_t k = 0; k < vk->blend_count; k++) {

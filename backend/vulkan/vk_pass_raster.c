@@ -9,12 +9,7 @@ oak_result _oak_vk_run_raster(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vi
     /* ids cleared to 0 (sky), depth to 0 (far); depth is stored: blend tests it */
     _oak_vk_begin_rendering(cmd, &vk->ids, true, &vk->depth, true,
                             (VkRect2D){{0, 0}, {vk->width, vk->height}});
-    /* negative height: clip y = +1 is the top row, as on the CPU backend */
-    VkViewport vp = {0, (float)vk->height, (float)vk->width, -(float)vk->height, 0, 1};
-    VkRect2D sc = {{0, 0}, {vk->width, vk->height}};
-    vkCmdSetViewport(cmd, 0, 1, &vp);
-    vkCmdSetScissor(cmd, 0, 1, &sc);
-    vkCmdBindIndexBuffer(cmd, vk->indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+    _oak_vk_main_view(vk, cmd);
     for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS; g++)
         _oak_vk_draw_group(vk, cmd, f, OAK_VK_PIPE_VIS + g, vk->vis_first[g], vk->vis_count[g]);
     vkCmdEndRendering(cmd);
