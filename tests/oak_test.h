@@ -123,6 +123,22 @@ static inline void oak_test_count_free(void *u, void *p) {
 static inline oak_allocator oak_test_counting_allocator(void) {
     return (oak_allocator){oak_test_count_alloc, oak_test_count_realloc, oak_test_count_free, NULL};
 }
+/* A double-sided MASK material (metallic 0) whose base colour and alpha are
+   an RGBA8 image of w x h texels: leaves, cards, cut-outs. */
+static inline oak_material oak_test_cutout_material(const uint8_t *texels, uint32_t w, uint32_t h) {
+    oak_texture tex = {0};
+    oak_texture_desc td = {.width = w, .height = h, .pixels = texels};
+    CHECK_OK(oak_make_texture(&tex, &td));
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.metallic = 0;
+    md.alpha_mode = OAK_ALPHA_MASK;
+    md.double_sided = true;
+    md.base_color_tex.texture = tex;
+    oak_material m = {0};
+    CHECK_OK(oak_make_material(&m, &md));
+    return m;
+}
+
 static inline long oak_test_heap_calls(void) {
     return atomic_load(&oak_test_heap_calls_);
 }

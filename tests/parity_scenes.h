@@ -217,16 +217,7 @@ TEST(parityAlphaCutoutLeaves) {
     if (!s) return;
     static uint8_t texels[64 * 64 * 4];
     paint_holes(texels, 64, 64, NULL);
-    oak_texture tex = {0};
-    oak_texture_desc td = {.width = 64, .height = 64, .pixels = texels};
-    CHECK_OK(oak_make_texture(&tex, &td));
-    oak_material_desc md = oak_material_desc_defaults(NULL);
-    md.metallic = 0;
-    md.alpha_mode = OAK_ALPHA_MASK;
-    md.double_sided = true;
-    md.base_color_tex.texture = tex;
-    oak_material leaf = {0};
-    CHECK_OK(oak_make_material(&leaf, &md));
+    oak_material leaf = oak_test_cutout_material(texels, 64, 64);
     oak_mesh card = shape(OAK_SHAPE_PLANE, 1.5f, 0, 1.5f);
     pscene_add(s, shape(OAK_SHAPE_PLANE, 14, 0, 10), material(0.6f, 0.6f, 0.6f, 0, 0.9f), 0, 0, 0);
     for (int i = 0; i < 6; i++) {
@@ -437,16 +428,7 @@ TEST(parityLampShadows) {
     s->in.flags = flags;
     static uint8_t texels[64 * 64 * 4];
     paint_holes(texels, 64, 64, NULL);
-    oak_texture tex = {0};
-    oak_texture_desc td = {.width = 64, .height = 64, .pixels = texels};
-    CHECK_OK(oak_make_texture(&tex, &td));
-    oak_material_desc md = oak_material_desc_defaults(NULL);
-    md.metallic = 0;
-    md.alpha_mode = OAK_ALPHA_MASK;
-    md.double_sided = true;
-    md.base_color_tex.texture = tex;
-    oak_material leaf = {0};
-    CHECK_OK(oak_make_material(&leaf, &md));
+    oak_material leaf = oak_test_cutout_material(texels, 64, 64);
     pscene_add(s, shape(OAK_SHAPE_PLANE, 16, 0, 12), material(0.6f, 0.6f, 0.6f, 0, 0.8f), 0, 0, 0);
     oak_mesh box = shape(OAK_SHAPE_BOX, 0.8f, 0.8f, 0.8f),
              post = shape(OAK_SHAPE_BOX, 0.2f, 1.6f, 0.2f);

@@ -455,16 +455,7 @@ TEST(cpuCascadeMaskedCasterCutsItsShadow) {
             p[0] = p[1] = p[2] = 200;
             p[3] = x < 32 ? 255 : 0;
         }
-    oak_texture tex = {0};
-    oak_texture_desc td = {.width = 64, .height = 64, .pixels = texels};
-    CHECK_OK(oak_make_texture(&tex, &td));
-    oak_material_desc md = oak_material_desc_defaults(NULL);
-    md.metallic = 0;
-    md.alpha_mode = OAK_ALPHA_MASK;
-    md.double_sided = true;
-    md.base_color_tex.texture = tex;
-    oak_material card_mat = {0};
-    CHECK_OK(oak_make_material(&card_mat, &md));
+    oak_material card_mat = oak_test_cutout_material(texels, 64, 64);
     oak_shape_desc pd = {.type = OAK_SHAPE_PLANE, .size = {1, 0, 1}};
     oak_mesh card = {0};
     CHECK_OK(oak_make_shape(&card, &pd));
