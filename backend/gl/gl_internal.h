@@ -44,6 +44,9 @@ GLenum _oak_gl_check(const char *where);
  * when vs is NULL). The driver's log is in the error message on failure. */
 oak_result _oak_gl_program(GLuint *out, const char *name, const char *vs, const char *fs,
                            const char *cs);
+/* A compute program from an embedded shader body, behind the GL header
+ * (#version 450, OAK_GL): the light grid, gtao and sky passes. */
+oak_result _oak_gl_compute(GLuint *out, const char *name, const char *body);
 
 /* ---- buffers (gl_buffer.c) -------------------------------------------- */
 

@@ -12,20 +12,13 @@
 
 static oak_result gtao_setup(_oak_gl_frame *f) {
     if (f->prog_gtao[3]) return OAK_OK;
-    static const char head[] = "#version 450 core\n#define OAK_GL 1\n";
     const char *const srcs[4] = {oak_gl_src_gtao_prefilter_comp, oak_gl_src_gtao_mips_comp,
                                  oak_gl_src_gtao_search_comp, oak_gl_src_gtao_denoise_comp};
     static const char *const names[4] = {"gtao-prefilter", "gtao-mips", "gtao-search",
                                          "gtao-denoise"};
     for (int i = 0; i < 4; i++) {
         if (f->prog_gtao[i]) continue;
-        size_t hl = strlen(head), n = strlen(srcs[i]);
-        char *src = oak_alloc(hl + n + 1);
-        if (!src) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory for %s", names[i]);
-        memcpy(src, head, hl);
-        memcpy(src + hl, srcs[i], n + 1);
-        oak_result r = _oak_gl_program(&f->prog_gtao[i], names[i], NULL, NULL, src);
-        oak_free(src);
+        oak_result r = _oak_gl_compute(&f->prog_gtao[i], names[i], srcs[i]);
         if (r) return r;
     }
     return OAK_OK;

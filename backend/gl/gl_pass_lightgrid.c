@@ -20,14 +20,7 @@ static oak_result lightgrid_setup(_oak_gl_frame *f) {
         return oak_error(OAK_ERROR_DEVICE,
                          "gl: %d storage buffer bindings, the light grid needs %d", bindings,
                          OAK_B_LIGHT_GRID + 1);
-    static const char head[] = "#version 450 core\n#define OAK_GL 1\n";
-    size_t hl = strlen(head), n = strlen(oak_gl_src_lightgrid_comp);
-    char *src = oak_alloc(hl + n + 1);
-    if (!src) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory for the light grid");
-    memcpy(src, head, hl);
-    memcpy(src + hl, oak_gl_src_lightgrid_comp, n + 1);
-    oak_result r = _oak_gl_program(&f->prog_lightgrid, "lightgrid", NULL, NULL, src);
-    oak_free(src);
+    oak_result r = _oak_gl_compute(&f->prog_lightgrid, "lightgrid", oak_gl_src_lightgrid_comp);
     if (r) return r;
     return _oak_gl_buffer_reserve(&f->grid, OAK_GL_GRID_BYTES, false);
 }

@@ -11,18 +11,6 @@
 
 #define OAK_GL_SKY_BYTES ((size_t)OAK_GPU_SKY_TEXELS * 16)
 
-static oak_result program(GLuint *out, const char *name, const char *body) {
-    static const char head[] = "#version 450 core\n#define OAK_GL 1\n";
-    size_t hl = strlen(head), n = strlen(body);
-    char *src = oak_alloc(hl + n + 1);
-    if (!src) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory for %s", name);
-    memcpy(src, head, hl);
-    memcpy(src + hl, body, n + 1);
-    oak_result r = _oak_gl_program(out, name, NULL, NULL, src);
-    oak_free(src);
-    return r;
-}
-
 static oak_result sky_setup(_oak_gl_frame *f) {
     if (f->prog_skyfilter) return OAK_OK;
     GLint bindings = 0;
@@ -31,8 +19,8 @@ static oak_result sky_setup(_oak_gl_frame *f) {
         return oak_error(OAK_ERROR_DEVICE, "gl: %d storage buffer bindings, the sky needs %d",
                          bindings, OAK_B_SKY + 1);
     oak_result r = _oak_gl_buffer_reserve(&f->sky, OAK_GL_SKY_BYTES, false);
-    if (!r) r = program(&f->prog_skycapture, "skycapture", oak_gl_src_skycapture_comp);
-    if (!r) r = program(&f->prog_skyfilter, "skyfilter", oak_gl_src_skyfilter_comp);
+    if (!r) r = _oak_gl_compute(&f->prog_skycapture, "skycapture", oak_gl_src_skycapture_comp);
+    if (!r) r = _oak_gl_compute(&f->prog_skyfilter, "skyfilter", oak_gl_src_skyfilter_comp);
     return r;
 }
 

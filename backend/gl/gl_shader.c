@@ -66,3 +66,15 @@ oak_result _oak_gl_program(GLuint *out, const char *name, const char *vs, const 
     *out = p;
     return OAK_OK;
 }
+
+oak_result _oak_gl_compute(GLuint *out, const char *name, const char *body) {
+    static const char head[] = "#version 450 core\n#define OAK_GL 1\n";
+    size_t hl = strlen(head), n = strlen(body);
+    char *src = oak_alloc(hl + n + 1);
+    if (!src) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory for %s", name);
+    memcpy(src, head, hl);
+    memcpy(src + hl, body, n + 1);
+    oak_result r = _oak_gl_program(out, name, NULL, NULL, src);
+    oak_free(src);
+    return r;
+}
