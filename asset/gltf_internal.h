@@ -82,6 +82,11 @@ oak_result _oak_gltf_meshopt_view(gltf_ctx *c, const cJSON *mo, const char *path
 /* A forgiving rule's one-line warning (docs/GLTF.md "Forgiving rules"),
    counted in oak_gltf.warning_count. */
 void _oak_gltf_warn(gltf_ctx *c, const char *fmt, ...) OAK_PRINTF(2, 3);
+/* A KHR_animation_pointer pointer oak animates: its path, the index in it
+   and the length of the array that index must stay below; false for any
+   other pointer (gltf_pointer.c). */
+bool _oak_gltf_pointer(const char *ptr, const oak_gltf *g, oak_anim_path *path, uint32_t *index,
+                       uint32_t *count);
 /* *v clamped into [lo, hi], with a warning naming path.key when it moved. */
 void _oak_gltf_clamp(gltf_ctx *c, const char *path, const char *key, float *v, float lo, float hi);
 

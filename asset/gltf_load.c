@@ -15,6 +15,7 @@ static const char *const g_supported_ext[] = {
     "KHR_materials_unlit",   "KHR_materials_emissive_strength",
     "KHR_lights_punctual",   "EXT_meshopt_compression",
     "EXT_texture_webp",      "KHR_draco_mesh_compression",
+    "KHR_node_visibility",   "KHR_animation_pointer",
 };
 
 static bool ext_supported(const char *name) {
@@ -319,6 +320,7 @@ static oak_result load_nodes(gltf_ctx *c) {
         if ((r = _oak_gltf_index(c, o, path, "camera", g->camera_count, "cameras", &n->camera)))
             return r;
         n->light = -1;
+        n->visible = true;
         if ((r = _oak_gltf_object(c, o, path, "extensions", &ext))) return r;
         if (ext) {
             const cJSON *lp;
@@ -330,6 +332,15 @@ static oak_result load_nodes(gltf_ctx *c) {
                                            "KHR_lights_punctual.lights", &n->light)))
                 return r;
             if (n->light >= 0 && c->light_skipped[n->light]) n->light = -1;
+            const cJSON *nv, *vis;
+            snprintf(ep, sizeof ep, "%s.extensions", path);
+            if ((r = _oak_gltf_object(c, ext, ep, "KHR_node_visibility", &nv))) return r;
+            vis = nv ? cJSON_GetObjectItemCaseSensitive(nv, "visible") : NULL;
+            if (vis && !cJSON_IsBool(vis))
+                return oak_error(OAK_ERROR_PARSE,
+                                 "%s: %s.KHR_node_visibility.visible must be true or false",
+                                 c->file, ep);
+            if (vis) n->visible = cJSON_IsTrue(vis);
         }
         float t[3] = {0, 0, 0}, q[4] = {0, 0, 0, 1}, s[3] = {1, 1, 1};
         if ((r = _oak_gltf_floats(c, o, path, "translation", 3, t))) return r;
@@ -647,6 +658,62 @@ static oak_result load_lights(gltf_ctx *c) {
 
 /* ---- animations -------------------------------------------------------------------- */
 
+/* The target of a KHR_animation_pointer channel: *node is the index into
+   the array the path names, or -1 (after a warning) for a property oak does
+   not animate or one the asset does not define. */
+static oak_result pointer_target(gltf_ctx *c, const cJSON *target, const char *sp,
+                                 oak_anim_path *path, int32_t *node) {
+    *node = -1;
+    const cJSON *ext, *ap;
+    const char *ptr;
+    char ep[192];
+    oak_result r;
+    if ((r = _oak_gltf_object(c, target, sp, "extensions", &ext))) return r;
+    snprintf(ep, sizeof ep, "%s.extensions", sp);
+    if (!ext || (r = _oak_gltf_object(c, ext, ep, "KHR_animation_pointer", &ap)) || !ap) {
+        if (r) return r;
+        _oak_gltf_warn(c, "%s: %s.path is \"pointer\" without KHR_animation_pointer; skipped",
+                       c->file, sp);
+        return OAK_OK;
+    }
+    snprintf(ep, sizeof ep, "%s.extensions.KHR_animation_pointer", sp);
+    if ((r = _oak_gltf_string(c, ap, ep, "pointer", &ptr))) return r;
+    if (!ptr) return oak_error(OAK_ERROR_PARSE, "%s: %s.pointer is missing", c->file, ep);
+    const oak_gltf *g = c->g;
+    uint32_t index, count;
+    if (!_oak_gltf_pointer(ptr, g, path, &index, &count)) {
+        _oak_gltf_warn(c, "%s: %s.pointer \"%.96s\" is not animated by oak; skipped", c->file, ep,
+                       ptr);
+        return OAK_OK;
+    }
+    if (index >= count)
+        return oak_error(OAK_ERROR_PARSE, "%s: %s.pointer \"%.96s\" is past the %u it can name",
+                         c->file, ep, ptr, count);
+    /* properties without a default must be in the asset to be animated */
+    const char *undefined = NULL;
+    if (*path >= OAK_ANIM_PATH_CAMERA_YFOV) {
+        const oak_gltf_camera *cam = &g->cameras[index];
+        bool persp_ptr = strstr(ptr, "/perspective/") != NULL;
+        if (persp_ptr == cam->orthographic) undefined = "names the other projection";
+        if (*path == OAK_ANIM_PATH_CAMERA_ZFAR && cam->zfar == 0 && !cam->orthographic)
+            undefined = "names a zfar the camera does not have";
+        if (*path == OAK_ANIM_PATH_CAMERA_ASPECT && cam->aspect == 0)
+            undefined = "names an aspectRatio the camera does not have";
+    } else if (*path == OAK_ANIM_PATH_LIGHT_RANGE && g->lights[index].range == 0) {
+        undefined = "names a range the light does not have";
+    } else if ((*path == OAK_ANIM_PATH_LIGHT_INNER_CONE ||
+                *path == OAK_ANIM_PATH_LIGHT_OUTER_CONE) &&
+               g->lights[index].type != OAK_GLTF_LIGHT_SPOT) {
+        undefined = "names a cone of a light that is not a spot";
+    }
+    if (undefined) {
+        _oak_gltf_warn(c, "%s: %s.pointer \"%.96s\" %s; skipped", c->file, ep, ptr, undefined);
+        return OAK_OK;
+    }
+    *node = (int32_t)index;
+    return OAK_OK;
+}
+
 static oak_result load_clips(gltf_ctx *c) {
     oak_gltf *g = c->g;
     const cJSON *arr;
@@ -693,25 +760,27 @@ static oak_result load_clips(gltf_ctx *c) {
                 return oak_error(OAK_ERROR_PARSE, "%s: %s needs a sampler and a target", c->file,
                                  cp);
             snprintf(sp, sizeof sp, "%s.target", cp);
-            if ((r = _oak_gltf_index(c, target, sp, "node", g->node_count, "nodes", &node)))
-                return r;
             if ((r = _oak_gltf_string(c, target, sp, "path", &tpath))) return r;
             if (!tpath) return oak_error(OAK_ERROR_PARSE, "%s: %s.path is missing", c->file, sp);
-            oak_anim_path ap;
+            oak_anim_path ap = OAK_ANIM_PATH_DEFAULT;
             uint32_t w;
-            if (strcmp(tpath, "translation") == 0)
-                ap = OAK_ANIM_PATH_TRANSLATION, w = 3;
-            else if (strcmp(tpath, "rotation") == 0)
-                ap = OAK_ANIM_PATH_ROTATION, w = 4;
-            else if (strcmp(tpath, "scale") == 0)
-                ap = OAK_ANIM_PATH_SCALE, w = 3;
-            else if (strcmp(tpath, "weights") == 0)
-                ap = OAK_ANIM_PATH_WEIGHTS, w = 0;
-            else {
-                oak_log_info("%s: %s.path \"%.32s\" is not animated by oak", c->file, sp, tpath);
-                continue;
+            if (strcmp(tpath, "pointer") == 0) {
+                if ((r = pointer_target(c, target, sp, &ap, &node))) return r;
+                if (node < 0) continue; /* warned: a property oak does not animate */
+            } else {
+                if ((r = _oak_gltf_index(c, target, sp, "node", g->node_count, "nodes", &node)))
+                    return r;
+                for (int p = OAK_ANIM_PATH_TRANSLATION; p <= OAK_ANIM_PATH_WEIGHTS; p++)
+                    if (strcmp(tpath, oak_anim_path_name((oak_anim_path)p)) == 0)
+                        ap = (oak_anim_path)p;
+                if (ap == OAK_ANIM_PATH_DEFAULT) {
+                    oak_log_info("%s: %s.path \"%.32s\" is not animated by oak", c->file, sp,
+                                 tpath);
+                    continue;
+                }
+                if (node < 0) continue; /* an extension's target; nothing for oak */
             }
-            if (node < 0) continue; /* an extension's target; nothing for oak */
+            oak_anim_path_target(ap, &w);
             if (ap == OAK_ANIM_PATH_WEIGHTS) {
                 w = g->nodes[node].weight_count;
                 if (!w)
@@ -756,6 +825,15 @@ static oak_result load_clips(gltf_ctx *c) {
                     "%s: %s.interpolation \"%.16s\" is not STEP, LINEAR or CUBICSPLINE", c->file,
                     sp, interp);
             if (!w) continue; /* no channel uses it */
+            if (kind[k - 1] == OAK_ANIM_PATH_VISIBLE && s->interp != OAK_INTERP_STEP) {
+                if (s->interp == OAK_INTERP_CUBICSPLINE)
+                    return oak_error(OAK_ERROR_PARSE,
+                                     "%s: %s animates a boolean, so its interpolation must be STEP",
+                                     c->file, sp);
+                _oak_gltf_warn(c, "%s: %s animates a boolean with LINEAR; STEP is used", c->file,
+                               sp);
+                s->interp = OAK_INTERP_STEP;
+            }
             char where[128];
             snprintf(where, sizeof where, "%s.input", sp);
             float *times, *values;

@@ -176,15 +176,20 @@ static oak_result check_clips(const oak_gltf *g, const char *file) {
             BAD("%s: animations[%u] runs from %g to %g", file, i, c->start, c->end);
         for (uint32_t k = 0; k < c->channel_count; k++) {
             const oak_gltf_channel *ch = &c->channels[k];
-            if (ch->node >= g->node_count || ch->sampler >= c->sampler_count ||
-                ch->path < OAK_ANIM_PATH_TRANSLATION || ch->path > OAK_ANIM_PATH_WEIGHTS)
+            uint32_t want;
+            oak_anim_target t = oak_anim_path_target(ch->path, &want);
+            uint32_t count = t == OAK_ANIM_TARGET_NODE       ? g->node_count
+                             : t == OAK_ANIM_TARGET_MATERIAL ? g->material_count
+                             : t == OAK_ANIM_TARGET_LIGHT    ? g->light_count
+                                                             : g->camera_count;
+            if (ch->node >= count || ch->sampler >= c->sampler_count ||
+                ch->path < OAK_ANIM_PATH_TRANSLATION || ch->path >= OAK_ANIM_PATH_COUNT)
                 BAD("%s: animations[%u].channels[%u] refers past an array", file, i, k);
             const oak_anim_sampler *sm = &c->samplers[ch->sampler];
-            uint32_t want = ch->path == OAK_ANIM_PATH_ROTATION  ? 4
-                            : ch->path == OAK_ANIM_PATH_WEIGHTS ? g->nodes[ch->node].weight_count
-                                                                : 3;
+            if (ch->path == OAK_ANIM_PATH_WEIGHTS) want = g->nodes[ch->node].weight_count;
             if (sm->width != want || !sm->key_count || !sm->times || !sm->values ||
-                sm->interp < OAK_INTERP_STEP || sm->interp > OAK_INTERP_CUBICSPLINE)
+                sm->interp < OAK_INTERP_STEP || sm->interp > OAK_INTERP_CUBICSPLINE ||
+                (ch->path == OAK_ANIM_PATH_VISIBLE && sm->interp != OAK_INTERP_STEP))
                 BAD("%s: animations[%u].channels[%u] has a bad sampler", file, i, k);
         }
         for (uint32_t k = 0; k < c->sampler_count; k++) {

@@ -95,7 +95,8 @@ bool _oak_draw_sphere(oak_mesh mesh, mat4 m, float center[3], float *radius) {
 bool _oak_caster_sphere(const oak_frame_input *in, uint32_t i, float center[3], float *radius) {
     uint32_t flags = in->flags ? in->flags[i] : 0;
     const oak_material_data *mat = oak_material_get(in->materials[i]);
-    if ((flags & OAK_DRAW_NO_SHADOW) || !mat || mat->desc.alpha_mode == OAK_ALPHA_BLEND)
+    if ((flags & (OAK_DRAW_NO_SHADOW | OAK_DRAW_HIDDEN)) || !mat ||
+        mat->desc.alpha_mode == OAK_ALPHA_BLEND)
         return false;
     mat4 m;
     memcpy(m, in->transforms[i], sizeof(mat4));
@@ -115,7 +116,8 @@ static void cull_range(void *user, uint32_t begin, uint32_t end, uint32_t worker
         float c[3], r;
         mat4 m;
         memcpy(m, j->in->transforms[i], sizeof(mat4));
-        j->visible[i] = _oak_draw_sphere(j->in->meshes[i], m, c, &r) &&
+        bool hidden = j->in->flags && (j->in->flags[i] & OAK_DRAW_HIDDEN);
+        j->visible[i] = !hidden && _oak_draw_sphere(j->in->meshes[i], m, c, &r) &&
                         oak_material_get(j->in->materials[i]) &&
                         oak_frustum_sphere((const vec4 *)j->planes, c, r);
     }

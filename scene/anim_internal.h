@@ -38,7 +38,30 @@ struct oak_gltf_instance {
     float *pose_t, *pose_r, *pose_s, *pose_w;
     uint8_t *touched;
     float *sample, *sample_ref; /* one sampler value (and its reference) */
+    /* the pose of what KHR_animation_pointer moves besides transforms
+       (anim_props.c): per material, light, camera and node */
+    bool has_props; /* some clip animates one of them */
+    oak_material_desc *mat_pose, *mat_applied;
+    oak_gltf_light *light_pose;
+    oak_gltf_camera *cam_pose;
+    float *vis_pose; /* KHR_node_visibility: > 0.5 visible */
+    uint8_t *shown;  /* visible and under visible parents, as last applied */
+    uint8_t *shown_next;
+    uint32_t *order; /* the placed nodes, parents first */
+    uint32_t order_count;
 };
+
+/* glTF's cameras and lights as oak's components (gltf_scene.c). */
+oak_camera _oak_scene_camera_from_gltf(const oak_gltf_camera *c);
+oak_light _oak_scene_light_from_gltf(const oak_gltf_light *l);
+
+/* anim_props.c */
+oak_result _oak_anim_props_init(oak_gltf_instance *inst);
+void _oak_anim_props_free(oak_gltf_instance *inst);
+void _oak_anim_props_reset(oak_gltf_instance *inst);
+/* Where a channel of a path past OAK_ANIM_PATH_WEIGHTS writes its value. */
+float *_oak_anim_prop_slot(oak_gltf_instance *inst, const oak_gltf_channel *ch);
+void _oak_anim_props_apply(oak_gltf_instance *inst);
 
 #define OAK_ANIM_PLAYER_COMPONENT "oak.anim_player"
 #define OAK_DEFORM_COMPONENT      "oak.gltf_deform"

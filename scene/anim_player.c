@@ -71,7 +71,27 @@ static void quat_blend(float *q, const float *to, float w) {
         for (int i = 0; i < 4; i++) q[i] /= n;
 }
 
-static void apply_clip(oak_gltf_instance *inst, int32_t clip, float t, layer_mode mode, float w) {
+/* Where a channel of a node's transform or weights writes, marking the
+   node touched; its width is cut to the node's morph weights. */
+static float *node_slot(oak_gltf_instance *inst, const oak_gltf_channel *ch, uint32_t *width) {
+    uint32_t n = ch->node;
+    inst->touched[n] = 1;
+    switch (ch->path) {
+    case OAK_ANIM_PATH_TRANSLATION:
+        return inst->pose_t + 3 * n;
+    case OAK_ANIM_PATH_ROTATION:
+        return inst->pose_r + 4 * n;
+    case OAK_ANIM_PATH_SCALE:
+        return inst->pose_s + 3 * n;
+    default: {
+        uint32_t wc = inst->gltf->nodes[n].weight_count;
+        if (*width > wc) *width = wc;
+        return inst->pose_w + inst->weight_base[n];
+    }
+    }
+}
+
+static void apply_clip(oak_gltf_instance *inst, int32_t clip, float t, layer_mode layer, float w) {
     const oak_gltf *g = inst->gltf;
     if (clip < 0 || (uint32_t)clip >= g->clip_count) return;
     const oak_gltf_clip *c = &g->clips[clip];
@@ -79,29 +99,18 @@ static void apply_clip(oak_gltf_instance *inst, int32_t clip, float t, layer_mod
         const oak_gltf_channel *ch = &c->channels[k];
         const oak_anim_sampler *s = &c->samplers[ch->sampler];
         uint32_t n = ch->node;
-        if (!inst->nodes[n].id || !s->key_count) continue;
+        bool prop = ch->path > OAK_ANIM_PATH_WEIGHTS;
+        if ((!prop && !inst->nodes[n].id) || !s->key_count) continue;
+        /* a boolean is not blended or added: the heavier layer's value holds */
+        if (ch->path == OAK_ANIM_PATH_VISIBLE && (layer == LAYER_ADD || w < 0.5f)) continue;
+        layer_mode mode = ch->path == OAK_ANIM_PATH_VISIBLE ? LAYER_SET : layer;
         bool rot = ch->path == OAK_ANIM_PATH_ROTATION;
         float *v = inst->sample, *ref = inst->sample_ref;
         oak_anim_sample(v, s, t, rot);
         if (mode == LAYER_ADD) oak_anim_sample(ref, s, c->start, rot);
-        float *dst;
         uint32_t width = s->width;
-        switch (ch->path) {
-        case OAK_ANIM_PATH_TRANSLATION:
-            dst = inst->pose_t + 3 * n;
-            break;
-        case OAK_ANIM_PATH_ROTATION:
-            dst = inst->pose_r + 4 * n;
-            break;
-        case OAK_ANIM_PATH_SCALE:
-            dst = inst->pose_s + 3 * n;
-            break;
-        default:
-            dst = inst->pose_w + inst->weight_base[n];
-            if (width > g->nodes[n].weight_count) width = g->nodes[n].weight_count;
-            break;
-        }
-        inst->touched[n] = 1;
+        float *dst = prop ? _oak_anim_prop_slot(inst, ch) : node_slot(inst, ch, &width);
+        if (!dst) continue;
         if (mode == LAYER_SET) {
             memcpy(dst, v, 4 * width);
         } else if (rot && mode == LAYER_BLEND) {
@@ -145,6 +154,7 @@ static void apply_player(oak_scene *scene, oak_anim_player *p, float dt) {
             memcpy(inst->pose_w + inst->weight_base[i], n->weights, 4 * n->weight_count);
         inst->touched[i] = 0;
     }
+    if (inst->has_props) _oak_anim_props_reset(inst);
     apply_clip(inst, p->clip, p->time, LAYER_SET, 1);
     if (p->blend_weight > 0) {
         float w = p->blend_weight > 1 ? 1 : p->blend_weight;
@@ -152,6 +162,7 @@ static void apply_player(oak_scene *scene, oak_anim_player *p, float dt) {
     }
     if (p->additive_weight != 0)
         apply_clip(inst, p->additive_clip, p->additive_time, LAYER_ADD, p->additive_weight);
+    if (inst->has_props) _oak_anim_props_apply(inst);
     for (uint32_t i = 0; i < nn; i++) {
         if (!inst->touched[i]) continue;
         oak_transform t;

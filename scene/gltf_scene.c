@@ -20,18 +20,21 @@ static bool needs_deform(const oak_gltf_node *n, const oak_gltf_primitive *p) {
     return (n->skin >= 0 && p->influence_count) || (p->target_count && n->weight_count);
 }
 
-/* A node some clip's channel moves, itself or through an ancestor: its
+/* A node some clip's channel moves (translation, rotation, scale or
+   weights), itself or through an ancestor: its
    primitives are shadow movers (OAK_DRAW_MOVING), as posed ones are. */
 static bool node_animated(const oak_gltf *g, uint32_t ni) {
     for (int32_t n = (int32_t)ni, hops = 0; n >= 0 && (uint32_t)hops <= g->node_count;
          n = g->nodes[n].parent, hops++)
         for (uint32_t c = 0; c < g->clip_count; c++)
             for (uint32_t k = 0; k < g->clips[c].channel_count; k++)
-                if (g->clips[c].channels[k].node == (uint32_t)n) return true;
+                if (g->clips[c].channels[k].node == (uint32_t)n &&
+                    g->clips[c].channels[k].path <= OAK_ANIM_PATH_WEIGHTS)
+                    return true;
     return false;
 }
 
-static oak_camera scene_camera(const oak_gltf_camera *c) {
+oak_camera _oak_scene_camera_from_gltf(const oak_gltf_camera *c) {
     oak_camera cam = {0};
     cam.znear = c->znear;
     cam.zfar = c->zfar; /* 0 (infinite in glTF) takes oak's far default */
@@ -47,7 +50,7 @@ static oak_camera scene_camera(const oak_gltf_camera *c) {
 
 /* glTF's units are oak's: lux for directional lights (irradiance), candela
  * for point and spot lights (intensity / d^2). */
-static oak_light scene_light(const oak_gltf_light *l) {
+oak_light _oak_scene_light_from_gltf(const oak_gltf_light *l) {
     static const oak_light_type types[] = {OAK_LIGHT_DIRECTIONAL, OAK_LIGHT_POINT, OAK_LIGHT_SPOT};
     oak_light o = oak_light_defaults(types[l->type <= OAK_GLTF_LIGHT_SPOT ? l->type : 0]);
     memcpy(o.color, l->color, 12);
@@ -183,11 +186,11 @@ oak_result oak_gltf_instantiate(oak_gltf_instance **out, oak_scene *scene, const
         oak_scene_set_transform(scene, e, &t);
         for (uint32_t c = 0; c < n->child_count && tail < nn; c++) queue[tail++] = n->children[c];
         if (n->camera >= 0) {
-            oak_camera cam = scene_camera(&g->cameras[n->camera]);
+            oak_camera cam = _oak_scene_camera_from_gltf(&g->cameras[n->camera]);
             oak_scene_set_camera(scene, e, &cam);
         }
         if (n->light >= 0) {
-            oak_light light = scene_light(&g->lights[n->light]);
+            oak_light light = _oak_scene_light_from_gltf(&g->lights[n->light]);
             oak_scene_set_light(scene, e, &light);
         }
         if (n->mesh < 0) continue;
@@ -234,8 +237,9 @@ oak_result oak_gltf_instantiate(oak_gltf_instance **out, oak_scene *scene, const
             oak_scene_set_mesh_renderer(scene, pe2, &mr);
         }
     }
-    oak_free(queue);
-    if (r) return fail(inst, r);
+    inst->order = queue; /* parents first: the visibility walk's order */
+    inst->order_count = tail;
+    if (r || (r = _oak_anim_props_init(inst))) return fail(inst, r);
     oak_component pc =
         oak_scene_register_component(scene, OAK_ANIM_PLAYER_COMPONENT, sizeof(oak_anim_player));
     oak_anim_player *pl = oak_scene_add(scene, inst->root, pc);
@@ -271,6 +275,8 @@ void oak_gltf_instance_free(oak_gltf_instance *inst) {
     oak_free(inst->touched);
     oak_free(inst->sample);
     oak_free(inst->sample_ref);
+    oak_free(inst->order);
+    _oak_anim_props_free(inst);
     oak_free(inst);
 }
 

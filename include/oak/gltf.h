@@ -25,7 +25,45 @@ typedef enum oak_anim_path {
     OAK_ANIM_PATH_ROTATION, /* quaternion x, y, z, w */
     OAK_ANIM_PATH_SCALE,
     OAK_ANIM_PATH_WEIGHTS, /* morph target weights */
+    /* KHR_animation_pointer's targets beyond a node's transform and weights
+       (docs/GLTF.md lists the JSON pointers each one stands for) */
+    OAK_ANIM_PATH_VISIBLE, /* KHR_node_visibility: 0 hidden, else shown (STEP) */
+    OAK_ANIM_PATH_BASE_COLOR,
+    OAK_ANIM_PATH_METALLIC,
+    OAK_ANIM_PATH_ROUGHNESS,
+    OAK_ANIM_PATH_EMISSIVE,
+    OAK_ANIM_PATH_EMISSIVE_STRENGTH,
+    OAK_ANIM_PATH_ALPHA_CUTOFF,
+    OAK_ANIM_PATH_NORMAL_SCALE,
+    OAK_ANIM_PATH_OCCLUSION_STRENGTH,
+    OAK_ANIM_PATH_LIGHT_COLOR,
+    OAK_ANIM_PATH_LIGHT_INTENSITY,
+    OAK_ANIM_PATH_LIGHT_RANGE,
+    OAK_ANIM_PATH_LIGHT_INNER_CONE,
+    OAK_ANIM_PATH_LIGHT_OUTER_CONE,
+    OAK_ANIM_PATH_CAMERA_YFOV,
+    OAK_ANIM_PATH_CAMERA_ASPECT,
+    OAK_ANIM_PATH_CAMERA_XMAG,
+    OAK_ANIM_PATH_CAMERA_YMAG,
+    OAK_ANIM_PATH_CAMERA_ZNEAR,
+    OAK_ANIM_PATH_CAMERA_ZFAR,
+    OAK_ANIM_PATH_COUNT
 } oak_anim_path;
+
+/* What a path's channel animates: its `node` field indexes that array. */
+typedef enum oak_anim_target {
+    OAK_ANIM_TARGET_NODE,
+    OAK_ANIM_TARGET_MATERIAL,
+    OAK_ANIM_TARGET_LIGHT,
+    OAK_ANIM_TARGET_CAMERA,
+} oak_anim_target;
+
+/* The array a path indexes, and the floats one key holds (0 for
+   OAK_ANIM_PATH_WEIGHTS: the node's morph weight count). */
+oak_anim_target oak_anim_path_target(oak_anim_path path, uint32_t *width);
+/* The JSON pointer's tail for a path (after "/nodes/N/" and so on), for
+   messages and docs; "" for OAK_ANIM_PATH_DEFAULT or past the end. */
+const char *oak_anim_path_name(oak_anim_path path);
 
 /* Keyframes of one animated value of `width` floats. values holds
  * key_count * width floats, or for CUBICSPLINE key_count * 3 * width laid out
@@ -46,6 +84,8 @@ void oak_anim_sample(float *out, const oak_anim_sampler *s, float t, bool rotati
 /* ---- the loaded file ---------------------------------------------------- */
 
 typedef struct oak_gltf_channel {
+    /* index into nodes, or into materials, lights or cameras for the paths
+       oak_anim_path_target says aim there (KHR_animation_pointer) */
     uint32_t node, sampler;
     oak_anim_path path;
 } oak_gltf_channel;
@@ -108,6 +148,8 @@ typedef struct oak_gltf_node {
     uint32_t weight_count;
     float *weights; /* the node's morph weights, else the mesh's, else NULL */
     char *extras;   /* the node's "extras" as raw JSON text, NULL if none */
+    /* KHR_node_visibility at rest: false hides it and every node below */
+    bool visible;
 } oak_gltf_node;
 
 /* Cameras and lights as the file gives them (asset/ sits below render/, so
@@ -204,7 +246,7 @@ void oak_gltf_summary(const oak_gltf *gltf, char *out, size_t size);
 
 /* ---- the baked cache (.oakm) ------------------------------------------ */
 
-#define OAK_OAKM_VERSION 1
+#define OAK_OAKM_VERSION 2
 
 /* Writes the loaded model (post-processed meshes with all streams, materials,
  * decoded images, nodes, skins, clips, cameras, lights) in oak's binary cache

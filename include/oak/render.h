@@ -98,6 +98,8 @@ enum oak_draw_flags {
     /* a mover: drawn over the cached static shadow layers every frame
        instead of into them (skinned, morphed or animated draws) */
     OAK_DRAW_MOVING = 1u << 2,
+    /* neither drawn nor cast (KHR_node_visibility's hidden nodes) */
+    OAK_DRAW_HIDDEN = 1u << 3,
 };
 
 /* A light placed in the world. */

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Writes pointer.gltf: KHR_animation_pointer and KHR_node_visibility on a
+small scene (one unit card, a point lamp, a camera), made for oak's tests.
+
+Nodes: 0 "holder" (children 1), 1 "card" (mesh), 2 "lamp" (light 0),
+3 "eye" (camera 0), 4 "veil" (visible false at rest; children 5),
+5 "under" (mesh, visible itself but under the hidden veil).
+Animation "pointers", keys at 0, 1 and 2 s:
+  /materials/0/pbrMetallicRoughness/baseColorFactor  red, green, blue (LINEAR)
+  /materials/0/pbrMetallicRoughness/roughnessFactor  0.2, 0.6, 1.0
+  /nodes/0/extensions/KHR_node_visibility/visible    1, 0, 0 (STEP, unsigned byte)
+  /nodes/4/extensions/KHR_node_visibility/visible    0, 0, 1 (STEP)
+  /extensions/KHR_lights_punctual/lights/0/intensity 10, 20, 40
+  /cameras/0/perspective/yfov                        0.5, 1.0, 1.5
+  /nodes/1/translation                               x = 0, 1, 2
+  a texture-transform offset oak does not animate (skipped with a warning)
+Run from this folder: python3 make_pointer.py > pointer.gltf"""
+import base64
+import json
+import struct
+
+blob = bytearray()
+views, accessors = [], []
+
+
+def add(fmt, values, type_, ctype, count, minmax=False, target=None):
+    while len(blob) % 4:
+        blob.append(0)
+    off = len(blob)
+    blob.extend(struct.pack("<" + fmt * (len(values)), *values))
+    view = {"buffer": 0, "byteOffset": off, "byteLength": len(blob) - off}
+    if target:
+        view["target"] = target
+    views.append(view)
+    acc = {"bufferView": len(views) - 1, "componentType": ctype, "count": count, "type": type_}
+    if minmax:
+        n = len(values) // count
+        acc["min"] = [min(values[i::n]) for i in range(n)]
+        acc["max"] = [max(values[i::n]) for i in range(n)]
+    accessors.append(acc)
+    return len(accessors) - 1
+
+
+FLOAT, UBYTE, USHORT = 5126, 5121, 5123
+pos = add("f", [-0.5, -0.5, 0, 0.5, -0.5, 0, 0.5, 0.5, 0, -0.5, 0.5, 0], "VEC3", FLOAT, 4, True, 34962)
+nrm = add("f", [0, 0, 1] * 4, "VEC3", FLOAT, 4, False, 34962)
+idx = add("H", [0, 1, 2, 0, 2, 3], "SCALAR", USHORT, 6, False, 34963)
+times = add("f", [0, 1, 2], "SCALAR", FLOAT, 3, True)
+color = add("f", [1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1], "VEC4", FLOAT, 3)
+rough = add("f", [0.2, 0.6, 1.0], "SCALAR", FLOAT, 3)
+vis0 = add("B", [1, 0, 0], "SCALAR", UBYTE, 3)
+vis4 = add("B", [0, 0, 1], "SCALAR", UBYTE, 3)
+inten = add("f", [10, 20, 40], "SCALAR", FLOAT, 3)
+fov = add("f", [0.5, 1.0, 1.5], "SCALAR", FLOAT, 3)
+move = add("f", [0, 0, 0, 1, 0, 0, 2, 0, 0], "VEC3", FLOAT, 3)
+offs = add("f", [0, 0, 0.5, 0, 1, 0], "VEC2", FLOAT, 3)
+
+pointers = [
+    ("/materials/0/pbrMetallicRoughness/baseColorFactor", color, "LINEAR"),
+    ("/materials/0/pbrMetallicRoughness/roughnessFactor", rough, "LINEAR"),
+    ("/nodes/0/extensions/KHR_node_visibility/visible", vis0, "STEP"),
+    ("/nodes/4/extensions/KHR_node_visibility/visible", vis4, "STEP"),
+    ("/extensions/KHR_lights_punctual/lights/0/intensity", inten, "LINEAR"),
+    ("/cameras/0/perspective/yfov", fov, "LINEAR"),
+    ("/nodes/1/translation", move, "LINEAR"),
+    ("/materials/0/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/offset",
+     offs, "LINEAR"),
+]
+channels, samplers = [], []
+for i, (ptr, out, interp) in enumerate(pointers):
+    samplers.append({"input": times, "output": out, "interpolation": interp})
+    channels.append({"sampler": i, "target": {"path": "pointer",
+                     "extensions": {"KHR_animation_pointer": {"pointer": ptr}}}})
+
+gltf = {
+    "asset": {"version": "2.0", "generator": "oak tests/data/gltf/make_pointer.py"},
+    "extensionsUsed": ["KHR_animation_pointer", "KHR_node_visibility", "KHR_lights_punctual"],
+    "extensions": {"KHR_lights_punctual": {"lights": [
+        {"type": "point", "color": [1, 1, 1], "intensity": 10}]}},
+    "scene": 0,
+    "scenes": [{"nodes": [0, 2, 3, 4]}],
+    "nodes": [
+        {"name": "holder", "children": [1]},
+        {"name": "card", "mesh": 0},
+        {"name": "lamp", "translation": [0, 0, 2],
+         "extensions": {"KHR_lights_punctual": {"light": 0}}},
+        {"name": "eye", "camera": 0, "translation": [0, 0, 3]},
+        {"name": "veil", "children": [5], "extensions": {"KHR_node_visibility": {"visible": False}}},
+        {"name": "under", "mesh": 0, "translation": [0, 1.5, 0],
+         "extensions": {"KHR_node_visibility": {"visible": True}}},
+    ],
+    "meshes": [{"primitives": [{"attributes": {"POSITION": pos, "NORMAL": nrm}, "indices": idx,
+                                "material": 0}]}],
+    "materials": [{"name": "paint", "pbrMetallicRoughness": {
+        "baseColorFactor": [1, 1, 1, 1], "metallicFactor": 0, "roughnessFactor": 0.5}}],
+    "cameras": [{"type": "perspective",
+                 "perspective": {"yfov": 0.8, "znear": 0.1, "zfar": 100}}],
+    "animations": [{"name": "pointers", "channels": channels, "samplers": samplers}],
+    "buffers": [{"byteLength": len(blob),
+                 "uri": "data:application/octet-stream;base64," + base64.b64encode(bytes(blob)).decode()}],
+    "bufferViews": views,
+    "accessors": accessors,
+}
+print(json.dumps(gltf, indent=1))
