@@ -17,6 +17,7 @@
 
 typedef struct view_args {
     const char *file, *anim, *backend, *out, *capture;
+    const char *variant;    /* --variant: a KHR_materials_variants variant */
     const char *asset_root; /* --asset-root: where the model's URIs may point */
     const char *sky;        /* --sky: an equirectangular sky image (.hdr) */
     float time, yaw, pitch;
@@ -25,7 +26,8 @@ typedef struct view_args {
 } view_args;
 
 static int usage(void) {
-    fprintf(stderr, "usage: oak view FILE [--check] [--anim NAME|INDEX] [--time T] [--yaw DEG]\n"
+    fprintf(stderr, "usage: oak view FILE [--check] [--anim NAME|INDEX] [--variant NAME|INDEX]\n"
+                    "                [--time T] [--yaw DEG]\n"
                     "                [--pitch DEG] [--backend B] [--size WxH] [--out F.png]\n"
                     "                [--window [--frames N]] [--asset-root DIR] [--sky F.hdr]\n");
     return 2;
@@ -59,6 +61,8 @@ static int parse(view_args *a, int argc, char **argv) {
         int bad = 0;
         if (strcmp(s, "--anim") == 0)
             a->anim = v;
+        else if (strcmp(s, "--variant") == 0)
+            a->variant = v;
         else if (strcmp(s, "--backend") == 0)
             a->backend = v;
         else if (strcmp(s, "--out") == 0)
@@ -166,6 +170,16 @@ static int view(const view_args *a) {
     }
     if ((r = oak_make_scene(&scene))) goto out;
     if ((r = oak_gltf_instantiate(&inst, scene, g, (oak_entity){0}, "model"))) goto out;
+    if (a->variant) {
+        int32_t v = oak_gltf_find_variant(g, a->variant);
+        if (v < 0) {
+            r = oak_error(OAK_ERROR_NOT_FOUND,
+                          "%s: no material variant named or numbered \"%s\" (%u variants)", a->file,
+                          a->variant, g->variant_count);
+            goto out;
+        }
+        if ((r = oak_gltf_instance_set_variant(inst, v))) goto out;
+    }
     uint32_t n = 0;
     pts = gather_points(scene, inst, g, clip, &n);
     if (!pts || !n) {

@@ -82,6 +82,11 @@ oak_result _oak_gltf_meshopt_view(gltf_ctx *c, const cJSON *mo, const char *path
 /* A forgiving rule's one-line warning (docs/GLTF.md "Forgiving rules"),
    counted in oak_gltf.warning_count. */
 void _oak_gltf_warn(gltf_ctx *c, const char *fmt, ...) OAK_PRINTF(2, 3);
+/* KHR_materials_variants: the file's list (before meshes), and a
+   primitive's mappings from its extensions object (gltf_variants.c). */
+oak_result _oak_gltf_load_variants(gltf_ctx *c);
+oak_result _oak_gltf_primitive_variants(gltf_ctx *c, const cJSON *ext, const char *ppath,
+                                        oak_gltf_primitive *p);
 /* A KHR_animation_pointer pointer oak animates: its path, the index in it
    and the length of the array that index must stay below; false for any
    other pointer (gltf_pointer.c). */

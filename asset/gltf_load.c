@@ -11,11 +11,12 @@
 #include "gltf_internal.h"
 
 static const char *const g_supported_ext[] = {
-    "KHR_mesh_quantization", "KHR_texture_transform",
-    "KHR_materials_unlit",   "KHR_materials_emissive_strength",
-    "KHR_lights_punctual",   "EXT_meshopt_compression",
-    "EXT_texture_webp",      "KHR_draco_mesh_compression",
-    "KHR_node_visibility",   "KHR_animation_pointer",
+    "KHR_mesh_quantization",  "KHR_texture_transform",
+    "KHR_materials_unlit",    "KHR_materials_emissive_strength",
+    "KHR_lights_punctual",    "EXT_meshopt_compression",
+    "EXT_texture_webp",       "KHR_draco_mesh_compression",
+    "KHR_node_visibility",    "KHR_animation_pointer",
+    "KHR_materials_variants",
 };
 
 static bool ext_supported(const char *name) {
@@ -1036,6 +1037,7 @@ static oak_result parse_all(gltf_ctx *c, const uint8_t *data, size_t size) {
     /* Counts other arrays' indices are checked against, before anything reads them. */
     if ((r = _oak_gltf_array(c, c->root, "", "nodes", &arr, &g->node_count))) return r;
     if ((r = load_materials(c))) return r;
+    if ((r = _oak_gltf_load_variants(c))) return r;
     if ((r = _oak_gltf_load_meshes(c))) return r;
     if ((r = load_skins(c, g->node_count))) return r;
     if ((r = load_cameras(c))) return r;

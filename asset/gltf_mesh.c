@@ -225,6 +225,7 @@ static oak_result load_primitive(gltf_ctx *c, const cJSON *prim, const char *ppa
     const cJSON *ext, *dr = NULL;
     if ((r = _oak_gltf_object(c, prim, ppath, "extensions", &ext))) return r;
     if (ext && (r = _oak_gltf_object(c, ext, ppath, "KHR_draco_mesh_compression", &dr))) return r;
+    if (ext && (r = _oak_gltf_primitive_variants(c, ext, ppath, p))) return r;
     if (dr && (r = _oak_gltf_draco_primitive(c, prim, ppath, dr))) return r;
     char apath[192];
     snprintf(apath, sizeof apath, "%s.attributes", ppath);

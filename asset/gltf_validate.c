@@ -104,6 +104,9 @@ static oak_result check_primitive(const oak_gltf *g, const oak_gltf_mesh *m, uin
     size_t nv = p->vertex_count;
     if (!ref_ok(p->material, g->material_count) || p->mode > 6)
         BAD("%s: meshes[%u].primitives[%u] refers past an array", file, i, k);
+    for (uint32_t v = 0; p->variant_material && v < g->variant_count; v++)
+        if (!ref_ok(p->variant_material[v], g->material_count))
+            BAD("%s: meshes[%u].primitives[%u] maps variant %u past the materials", file, i, k, v);
     if (nv && !p->positions) BAD("%s: meshes[%u].primitives[%u] has no positions", file, i, k);
     if (p->index_count && !p->indices)
         BAD("%s: meshes[%u].primitives[%u] lost its indices", file, i, k);
@@ -149,6 +152,10 @@ static oak_result check_primitive(const oak_gltf *g, const oak_gltf_mesh *m, uin
 }
 
 static oak_result check_meshes(const oak_gltf *g, const char *file) {
+    if (g->variant_count && !g->variant_names)
+        BAD("%s: %u variants but no names", file, g->variant_count);
+    for (uint32_t v = 0; v < g->variant_count; v++)
+        if (!g->variant_names[v]) BAD("%s: variants[%u] has no name", file, v);
     if (g->mesh_count && !g->meshes) BAD("%s: %u meshes but no mesh array", file, g->mesh_count);
     for (uint32_t i = 0; i < g->mesh_count; i++) {
         const oak_gltf_mesh *m = &g->meshes[i];

@@ -199,8 +199,9 @@ static uint8_t *pack_chain(oak_texture tex, uint32_t *levels) {
     return out;
 }
 
-static void s_primitive(ser *s, oak_gltf_primitive *p) {
+static void s_primitive(ser *s, oak_gltf_primitive *p, uint32_t variants) {
     s_i32(s, &p->material);
+    S_ARRAY(s, p->variant_material, variants);
     s_u32(s, &p->mode);
     s_u32(s, &p->vertex_count);
     s_u32(s, &p->index_count);
@@ -238,6 +239,9 @@ static void s_model(ser *s, oak_gltf *g) {
     s_u32(s, &g->camera_count);
     s_u32(s, &g->light_count);
     s_u32(s, &g->scene_count);
+    s_u32(s, &g->variant_count);
+    S_ITEMS(s, g->variant_names, g->variant_count);
+    for (uint32_t i = 0; !s->err && i < g->variant_count; i++) s_str(s, &g->variant_names[i]);
     s_u32(s, &g->root_count);
     s_u32(s, &g->primitive_count);
     s_bounds(s, &g->bounds);
@@ -269,7 +273,7 @@ static void s_model(ser *s, oak_gltf *g) {
         s_u32(s, &m->primitive_count);
         S_ITEMS(s, m->primitives, m->primitive_count);
         for (uint32_t p = 0; !s->err && p < m->primitive_count; p++)
-            s_primitive(s, &m->primitives[p]);
+            s_primitive(s, &m->primitives[p], g->variant_count);
         s_u32(s, &m->weight_count);
         S_ARRAY(s, m->weights, m->weight_count);
     }

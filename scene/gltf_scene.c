@@ -338,3 +338,35 @@ uint32_t oak_gltf_instance_points(const oak_gltf_instance *inst, float *xyz, uin
     }
     return count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
 }
+
+int32_t oak_gltf_find_variant(const oak_gltf *g, const char *key) {
+    if (!g || !key || !*key) return -1;
+    for (uint32_t i = 0; i < g->variant_count; i++)
+        if (strcmp(g->variant_names[i], key) == 0) return (int32_t)i;
+    char *end;
+    long v = strtol(key, &end, 10);
+    return *end == 0 && v >= 0 && v < (long)g->variant_count ? (int32_t)v : -1;
+}
+
+oak_result oak_gltf_instance_set_variant(oak_gltf_instance *inst, int32_t variant) {
+    if (!inst) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_gltf_instance_set_variant: NULL");
+    const oak_gltf *g = inst->gltf;
+    if (variant < -1 || (variant >= 0 && (uint32_t)variant >= g->variant_count))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "%s: no variant %d (%u variants)", g->path,
+                         variant, g->variant_count);
+    for (uint32_t n = 0; n < g->node_count; n++) {
+        if (!inst->nodes[n].id || g->nodes[n].mesh < 0) continue;
+        const oak_gltf_mesh *m = &g->meshes[g->nodes[n].mesh];
+        for (uint32_t p = 0; p < m->primitive_count; p++) {
+            const oak_gltf_primitive *pr = &m->primitives[p];
+            oak_entity e = inst->prim_entities[inst->prim_entity[n] + p];
+            oak_mesh_renderer *mr =
+                e.id ? oak_scene_get(inst->scene, e, OAK_COMPONENT_MESH_RENDERER) : NULL;
+            if (!mr) continue;
+            int32_t mat = variant >= 0 && pr->variant_material ? pr->variant_material[variant] : -1;
+            if (mat < 0) mat = pr->material;
+            mr->material = mat >= 0 ? g->material_handles[mat] : g->default_material;
+        }
+    }
+    return OAK_OK;
+}

@@ -185,6 +185,10 @@ oak_cli_test(cliViewRejectsUnknownOption ARGS "view|${OAK_GLTF_DATA}/triangle.gl
              EXIT 2 ERR "oak view: unknown option --bogus")
 oak_cli_test(cliViewRejectsUnknownClip ARGS "view|${OAK_GLTF_DATA}/triangle.gltf|--anim|walk|--backend|null|--size|32x18|--out|${CMAKE_BINARY_DIR}/test-out/cli_view_clip.png"
              EXIT 1 ERR "no animation named or numbered \"walk\" \\(0 clips\\)" ERR_LINES 1)
+oak_cli_test(cliViewRejectsUnknownVariant ARGS "view|${OAK_GLTF_DATA}/variants.gltf|--variant|green|--backend|null|--size|32x18|--out|${CMAKE_BINARY_DIR}/test-out/cli_view_variant.png"
+             EXIT 1 ERR "no material variant named or numbered \"green\" \\(3 variants\\)" ERR_LINES 1)
+oak_cli_test(cliViewDrawsAVariant ARGS "view|${OAK_GLTF_DATA}/variants.gltf|--variant|blue|--backend|cpu|--size|64x48|--out|${CMAKE_BINARY_DIR}/test-out/cli_view_blue.png"
+             EXIT 0 OUT "64x48 on cpu.*cli_view_blue\\.png\n$")
 oak_cli_test(cliViewDrawsToPng ARGS "view|${OAK_GLTF_DATA}/triangle.gltf|--backend|cpu|--size|64x48|--out|${CMAKE_BINARY_DIR}/test-out/cli_view.png"
              EXIT 0 OUT "64x48 on cpu.*cli_view\\.png\n$")
 oak_cli_test(cliViewDrawsUnderASkyImage ARGS "view|${OAK_GLTF_DATA}/triangle.gltf|--sky|tests/data/images/rle40x6.hdr|--backend|cpu|--size|64x48|--out|${CMAKE_BINARY_DIR}/test-out/cli_view_sky.png"

@@ -47,6 +47,13 @@ float *oak_gltf_instance_weights(const oak_gltf_instance *inst, uint32_t node, u
 /* The posed mesh drawn for a primitive of a node, or the shared one. */
 oak_mesh oak_gltf_instance_mesh(const oak_gltf_instance *inst, uint32_t node, uint32_t primitive);
 
+/* KHR_materials_variants: every primitive of the instance takes the
+   material the variant maps for it, or its own where the variant maps none
+   (and for variant -1). A variant past the file's list is an error. */
+oak_result oak_gltf_instance_set_variant(oak_gltf_instance *inst, int32_t variant);
+/* Variant by name, or by decimal index; -1 if none matches. */
+int32_t oak_gltf_find_variant(const oak_gltf *gltf, const char *name_or_index);
+
 /* Clip by name, or by decimal index; -1 if none matches. */
 int32_t oak_gltf_find_clip(const oak_gltf *gltf, const char *name_or_index);
 void oak_anim_play(oak_anim_player *player, int32_t clip, bool loop);

@@ -128,6 +128,9 @@ typedef struct oak_gltf_primitive {
     uint32_t target_count;
     oak_gltf_target *targets;
     oak_bounds bounds; /* of positions, in mesh space */
+    /* KHR_materials_variants: per variant of the file, the material index it
+       gives this primitive (-1: `material`); NULL when none is mapped */
+    int32_t *variant_material;
 } oak_gltf_primitive;
 
 typedef struct oak_gltf_mesh {
@@ -210,6 +213,8 @@ typedef struct oak_gltf {
     oak_gltf_clip *clips;
     oak_gltf_camera *cameras;
     oak_gltf_light *lights;
+    uint32_t variant_count; /* KHR_materials_variants: the variants' names */
+    char **variant_names;
     uint32_t root_count; /* roots of the default scene (or of every node) */
     uint32_t *roots;
     uint32_t primitive_count;

@@ -1,9 +1,11 @@
-/* KHR_animation_pointer and KHR_node_visibility (tests/data/gltf/pointer.gltf,
- * written by make_pointer.py there): pointers parse to paths and targets, a
- * pointer oak does not animate is skipped with a warning, bad pointers fail in
- * one line, the .oakm cache keeps them, and a placed instance animates its
- * material, lamp, camera and node visibility, in the numbers and in the
- * picture the CPU backend draws. */
+/* glTF extensions on small files made by tests/data/gltf/make_extensions.py:
+ * KHR_animation_pointer and KHR_node_visibility (pointer.gltf): pointers
+ * parse to paths and targets, a pointer oak does not animate is skipped with
+ * a warning, bad pointers fail in one line, the .oakm cache keeps them, and a
+ * placed instance animates its material, lamp, camera and node visibility,
+ * in the numbers and in the picture the CPU backend draws.
+ * KHR_materials_variants (variants.gltf): variants parse, bad mappings fail,
+ * the cache keeps them, and switching an instance's variant recolours it. */
 #include "oak_test.h"
 
 #include <oak/anim.h>
@@ -134,13 +136,17 @@ typedef struct placed {
     oak_gltf_instance *inst;
 } placed;
 
-static bool place(placed *p) {
+static bool place_file(placed *p, const char *file) {
     memset(p, 0, sizeof *p);
-    CHECK_OK(oak_gltf_load(&p->g, k_file, NULL));
+    CHECK_OK(oak_gltf_load(&p->g, file, NULL));
     CHECK_OK(oak_make_scene(&p->scene));
     if (!p->g || !p->scene) return false;
     CHECK_OK(oak_gltf_instantiate(&p->inst, p->scene, p->g, (oak_entity){0}, "pointer"));
-    if (!p->inst) return false;
+    return p->inst != NULL;
+}
+
+static bool place(placed *p) {
+    if (!place_file(p, k_file)) return false;
     oak_anim_play(oak_gltf_instance_player(p->inst), 0, false);
     return true;
 }
@@ -218,8 +224,7 @@ TEST(gltfPointerAnimatesMaterialLampCameraAndVisibility) {
 
 enum { W = 64, H = 64 };
 
-static void draw_at(placed *p, float t, uint8_t *rgba) {
-    pose_at(p, t);
+static void draw(placed *p, uint8_t *rgba) {
     oak_renderer *ren = NULL;
     oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H};
     CHECK_OK(oak_make_renderer(&ren, &rd));
@@ -227,6 +232,11 @@ static void draw_at(placed *p, float t, uint8_t *rgba) {
     CHECK_OK(oak_scene_draw(p->scene, ren));
     CHECK_OK(oak_renderer_read_pixels(ren, rgba, W * H * 4));
     oak_destroy_renderer(ren);
+}
+
+static void draw_at(placed *p, float t, uint8_t *rgba) {
+    pose_at(p, t);
+    draw(p, rgba);
 }
 
 static int channel_gap(const uint8_t *a, const uint8_t *b, int x, int y) {
@@ -265,6 +275,106 @@ TEST(gltfPointerAnimationShowsInThePicture) {
     unplace(&p);
 }
 
+/* ---- KHR_materials_variants ----------------------------------------------- */
+
+static const char *k_variants = "tests/data/gltf/variants.gltf";
+
+TEST(gltfVariantsParseAndSurviveTheCache) {
+    oak_gltf *g = NULL, *back = NULL;
+    oak_gltf_desc d = {.no_assets = true, .no_images = true};
+    CHECK_OK(oak_gltf_load(&g, k_variants, &d));
+    if (!g) return;
+    CHECK_EQ_INT(g->variant_count, 3);
+    CHECK_EQ_INT(oak_gltf_find_variant(g, "blue"), 1);
+    CHECK_EQ_INT(oak_gltf_find_variant(g, "2"), 2);
+    CHECK_EQ_INT(oak_gltf_find_variant(g, "green"), -1);
+    const oak_gltf_primitive *p = &g->meshes[0].primitives[0];
+    CHECK(p->variant_material != NULL);
+    if (p->variant_material) {
+        CHECK_EQ_INT(p->variant_material[0], 1);
+        CHECK_EQ_INT(p->variant_material[1], 2);
+        CHECK_EQ_INT(p->variant_material[2], -1);
+    }
+    char path[512];
+    oak_test_out(path, sizeof path, "variants.oakm");
+    CHECK_OK(oak_gltf_bake(g, path));
+    CHECK_OK(oak_gltf_load(&back, path, &d));
+    if (back) {
+        CHECK_EQ_INT(back->variant_count, 3);
+        CHECK(strcmp(back->variant_names[2], "bare") == 0);
+        const oak_gltf_primitive *q = &back->meshes[0].primitives[0];
+        CHECK(q->variant_material && q->variant_material[1] == 2);
+    }
+    oak_gltf_free(back);
+    oak_gltf_free(g);
+}
+
+/* variants.gltf's text with one substring replaced, loaded from memory */
+static oak_result load_variants_edited(const char *from, const char *to) {
+    void *data = NULL;
+    size_t size = 0;
+    CHECK_OK(oak_read_file(k_variants, &data, &size));
+    if (!data) return OAK_ERROR_IO;
+    char *text = oak_alloc(size + 256);
+    const char *at = strstr(data, from);
+    CHECK(at != NULL);
+    size_t head = at ? (size_t)(at - (const char *)data) : 0;
+    memcpy(text, data, head);
+    strcpy(text + head, to);
+    size_t tail = at ? size - head - strlen(from) : 0;
+    if (at) memcpy(text + head + strlen(to), at + strlen(from), tail);
+    oak_gltf *g = NULL;
+    oak_gltf_desc d = {.no_assets = true, .no_images = true};
+    oak_result r = oak_gltf_load_memory(&g, text, head + strlen(to) + tail, "edited.gltf", &d);
+    oak_gltf_free(g);
+    oak_free(text);
+    oak_free(data);
+    return r;
+}
+
+TEST(gltfBadVariantMappingsFailInOneLine) {
+    CHECK_EQ_INT(load_variants_edited("\"variants\": [\n          1\n", "\"variants\": [\n 3\n"),
+                 OAK_ERROR_PARSE);
+    CHECK(error_has("is not one of the 3 variants"));
+    fprintf(stderr, "  %s\n", oak_last_error());
+    CHECK_EQ_INT(load_variants_edited("\"material\": 2,", "\"material\": 9,"), OAK_ERROR_PARSE);
+    CHECK(error_has("material"));
+    fprintf(stderr, "  %s\n", oak_last_error());
+}
+
+TEST(gltfVariantRecoloursTheInstance) {
+    placed p;
+    if (!place_file(&p, k_variants)) return unplace(&p);
+    oak_entity cam = oak_scene_create(p.scene, "eye");
+    float eye[3] = {0, 0, 3}, at[3] = {0, 0, 0};
+    oak_transform xf = oak_transform_look_at(eye, at);
+    oak_scene_set_transform(p.scene, cam, &xf);
+    oak_scene_set_camera(p.scene, cam, &(oak_camera){.fov_y = 0.8f});
+    oak_entity sun = oak_scene_create(p.scene, "sun");
+    oak_transform st = oak_transform_look_at(eye, at);
+    oak_scene_set_transform(p.scene, sun, &st);
+    oak_light l = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
+    oak_scene_set_light(p.scene, sun, &l);
+    static uint8_t rgba[W * H * 4];
+    /* the left card's centre: x = -0.6 m at 3 m through 0.8 rad: 32 - 0.6 /
+       (3 tan 0.4) * 32 = 16.9 px */
+    const uint8_t *px = rgba + (32 * W + 17) * 4;
+    struct {
+        int32_t variant;
+        int r, b; /* which channel leads: +1 red, -1 blue, 0 neither */
+    } cases[] = {{-1, 0, 0}, {0, 1, 0}, {1, 0, 1}, {2, 0, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CHECK_OK(oak_gltf_instance_set_variant(p.inst, cases[i].variant));
+        draw(&p, rgba);
+        fprintf(stderr, "  variant %d: %u %u %u\n", cases[i].variant, px[0], px[1], px[2]);
+        if (cases[i].r) CHECK(px[0] > px[1] + 60 && px[0] > px[2] + 60);
+        if (cases[i].b) CHECK(px[2] > px[0] + 60 && px[2] > px[1] + 60);
+        if (!cases[i].r && !cases[i].b) CHECK(abs(px[0] - px[2]) < 24 && px[1] > 120);
+    }
+    CHECK_EQ_INT(oak_gltf_instance_set_variant(p.inst, 3), OAK_ERROR_INVALID_ARGUMENT);
+    unplace(&p);
+}
+
 int main(void) {
     oak_test_init(0);
     RUN(gltfPointerChannelsParseToPathsAndTargets);
@@ -272,6 +382,9 @@ int main(void) {
     RUN(gltfPointerChannelsSurviveTheCache);
     RUN(gltfPointerAnimatesMaterialLampCameraAndVisibility);
     RUN(gltfPointerAnimationShowsInThePicture);
+    RUN(gltfVariantsParseAndSurviveTheCache);
+    RUN(gltfBadVariantMappingsFailInOneLine);
+    RUN(gltfVariantRecoloursTheInstance);
     oak_shutdown();
     return TEST_SUMMARY();
 }

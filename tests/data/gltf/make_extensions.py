@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Writes pointer.gltf: KHR_animation_pointer and KHR_node_visibility on a
-small scene (one unit card, a point lamp, a camera), made for oak's tests.
+"""Writes two small files made for oak's tests, each a unit card facing +Z.
+
+pointer.gltf: KHR_animation_pointer and KHR_node_visibility on a small
+scene (the card, a point lamp, a camera).
 
 Nodes: 0 "holder" (children 1), 1 "card" (mesh), 2 "lamp" (light 0),
 3 "eye" (camera 0), 4 "veil" (visible false at rest; children 5),
@@ -14,7 +16,13 @@ Animation "pointers", keys at 0, 1 and 2 s:
   /cameras/0/perspective/yfov                        0.5, 1.0, 1.5
   /nodes/1/translation                               x = 0, 1, 2
   a texture-transform offset oak does not animate (skipped with a warning)
-Run from this folder: python3 make_pointer.py > pointer.gltf"""
+
+variants.gltf: KHR_materials_variants. Materials 0 "plain" (white),
+1 "red paint", 2 "blue paint"; variants "red" (material 1), "blue"
+(material 2) and "bare" (mapped by no primitive: the card's own, plain).
+Two nodes share the mesh.
+
+Run from this folder: python3 make_extensions.py"""
 import base64
 import json
 import struct
@@ -73,7 +81,7 @@ for i, (ptr, out, interp) in enumerate(pointers):
                      "extensions": {"KHR_animation_pointer": {"pointer": ptr}}}})
 
 gltf = {
-    "asset": {"version": "2.0", "generator": "oak tests/data/gltf/make_pointer.py"},
+    "asset": {"version": "2.0", "generator": "oak tests/data/gltf/make_extensions.py"},
     "extensionsUsed": ["KHR_animation_pointer", "KHR_node_visibility", "KHR_lights_punctual"],
     "extensions": {"KHR_lights_punctual": {"lights": [
         {"type": "point", "color": [1, 1, 1], "intensity": 10}]}},
@@ -101,4 +109,33 @@ gltf = {
     "bufferViews": views,
     "accessors": accessors,
 }
-print(json.dumps(gltf, indent=1))
+with open("pointer.gltf", "w") as f:
+    f.write(json.dumps(gltf, indent=1) + "\n")
+
+
+def paint(name, rgba):
+    return {"name": name, "pbrMetallicRoughness": {
+        "baseColorFactor": rgba, "metallicFactor": 0, "roughnessFactor": 0.7}}
+
+
+variants = {
+    "asset": {"version": "2.0", "generator": "oak tests/data/gltf/make_extensions.py"},
+    "extensionsUsed": ["KHR_materials_variants"],
+    "extensions": {"KHR_materials_variants": {"variants": [
+        {"name": "red"}, {"name": "blue"}, {"name": "bare"}]}},
+    "scene": 0,
+    "scenes": [{"nodes": [0, 1]}],
+    "nodes": [{"name": "left", "mesh": 0, "translation": [-0.6, 0, 0]},
+              {"name": "right", "mesh": 0, "translation": [0.6, 0, 0]}],
+    "meshes": [{"primitives": [{
+        "attributes": {"POSITION": pos, "NORMAL": nrm}, "indices": idx, "material": 0,
+        "extensions": {"KHR_materials_variants": {"mappings": [
+            {"material": 1, "variants": [0]}, {"material": 2, "variants": [1]}]}}}]}],
+    "materials": [paint("plain", [1, 1, 1, 1]), paint("red paint", [1, 0, 0, 1]),
+                  paint("blue paint", [0, 0, 1, 1])],
+    "buffers": gltf["buffers"],
+    "bufferViews": views,
+    "accessors": accessors,
+}
+with open("variants.gltf", "w") as f:
+    f.write(json.dumps(variants, indent=1) + "\n")
