@@ -128,6 +128,23 @@ oak_result _oak_gltf_load_buffers(gltf_ctx *c);
 /* Bytes of a whole buffer view (images). */
 oak_result _oak_gltf_view_bytes(gltf_ctx *c, uint32_t view, const char *path, const uint8_t **data,
                                 size_t *size);
+/* FBX, Collada, OBJ... through libassimp (assimp_load.c): whether a file
+   name is one it opens, and the parse into c->g, validated. */
+bool _oak_assimp_handles(const char *name);
+oak_result _oak_assimp_parse(gltf_ctx *c, const uint8_t *data, size_t size);
+/* The parse in a child process, returned as .oakm bytes (oak_alloc'd) the
+   caller loads as a cache; true in that child. */
+oak_result _oak_assimp_to_cache(const char *name, const void *data, size_t size,
+                                const oak_gltf_desc *desc, void **out, size_t *out_size);
+bool _oak_assimp_in_child(void);
+/* One image's encoded bytes (NULL: not decoded) and its place for messages. */
+typedef struct _oak_gltf_image_src {
+    const uint8_t *bytes;
+    size_t size;
+    char path[64];
+} _oak_gltf_image_src;
+/* Probes, checks and decodes n sources into g->images[0..n) (gltf_image.c). */
+oak_result _oak_gltf_decode_images(gltf_ctx *c, const _oak_gltf_image_src *src, uint32_t n);
 /* Bytes of a URI (data: or a file), in scratch. */
 oak_result _oak_gltf_uri_bytes(gltf_ctx *c, const char *uri, const char *path, const uint8_t **data,
                                size_t *size);

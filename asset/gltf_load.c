@@ -1070,6 +1070,17 @@ static oak_result load(oak_gltf **out, void *data, size_t size, data_kind kind, 
         drop(data, size, kind);
         return root_ok;
     }
+    /* FBX, Collada...: parsed in a child process into cache bytes (a
+       crash in assimp must not take the caller down), then loaded as one */
+    if (!(size >= 8 && memcmp(data, OAK_OAKM_MAGIC, 8) == 0) && _oak_assimp_handles(name) &&
+        !_oak_assimp_in_child()) {
+        void *cache = NULL;
+        size_t cache_size = 0;
+        oak_result r = _oak_assimp_to_cache(name, data, size, desc, &cache, &cache_size);
+        drop(data, size, kind);
+        if (r) return r;
+        data = cache, size = cache_size, kind = DATA_HEAP;
+    }
     oak_gltf *g = oak_calloc(1, sizeof *g);
     _oak_gltf_mem *mem = oak_calloc(1, sizeof *mem);
     if (!g || !mem || oak_arena_init(&mem->arena, 64u << 10)) {
@@ -1097,6 +1108,8 @@ static oak_result load(oak_gltf **out, void *data, size_t size, data_kind kind, 
                 mem->mapped = data, mem->mapped_size = size;
             kind = DATA_BORROWED; /* the model owns it now */
             r = data ? _oak_oakm_read(g, &mem->arena, data, size, c.file) : _oak_gltf_oom(&c);
+        } else if (_oak_assimp_handles(name)) {
+            r = _oak_assimp_parse(&c, data, size);
         } else {
             r = parse_all(&c, data, size);
         }

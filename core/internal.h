@@ -12,6 +12,9 @@ void _oak_on_shutdown(void (*fn)(void));
 /* Job pool lifetime, driven by oak_init / oak_shutdown. */
 oak_result _oak_jobs_start(uint32_t threads);
 void _oak_jobs_stop(void);
+/* In a child of fork(), where no worker thread exists: every later
+   oak_parallel_for runs on the calling thread (asset/assimp_load.c). */
+void _oak_jobs_forget_after_fork(void);
 
 /* While set on this thread, oak_error records the last error without
    logging it: for attempts whose failure is expected and reported another

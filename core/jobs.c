@@ -25,6 +25,7 @@ static struct {
     job *current;
     uint32_t active; /* workers holding current; the job lives on the caller's stack */
     uint64_t generation;
+    uint32_t parked; /* workers that reached their first wait */
     bool quit, started;
 } g_pool;
 
@@ -50,6 +51,8 @@ static void *worker_main(void *arg) {
     t_worker = (int)index;
     uint64_t seen = 0;
     pthread_mutex_lock(&g_pool.mutex);
+    g_pool.parked++;
+    pthread_cond_broadcast(&g_pool.finished);
     for (;;) {
         while (!g_pool.quit && g_pool.generation == seen)
             pthread_cond_wait(&g_pool.wake, &g_pool.mutex);
@@ -83,6 +86,7 @@ oak_result _oak_jobs_start(uint32_t threads) {
     g_pool.generation = 0;
     g_pool.current = NULL;
     g_pool.active = 0;
+    g_pool.parked = 0;
     g_pool.thread_count = 1;
     g_pool.started = true;
     for (uint32_t i = 1; i < threads; i++) {
@@ -92,6 +96,13 @@ oak_result _oak_jobs_start(uint32_t threads) {
         }
         g_pool.thread_count = i + 1;
     }
+    /* Back only once every worker waits for work: a thread still starting
+       may hold an allocator's lock, and a fork() then (asset/assimp_load.c)
+       would copy that lock held into a child that can never take it. */
+    pthread_mutex_lock(&g_pool.mutex);
+    while (g_pool.parked + 1 < g_pool.thread_count)
+        pthread_cond_wait(&g_pool.finished, &g_pool.mutex);
+    pthread_mutex_unlock(&g_pool.mutex);
     return OAK_OK;
 }
 
@@ -147,4 +158,8 @@ void oak_parallel_for(uint32_t count, uint32_t chunk, oak_job_fn fn, void *user)
     while (g_pool.active > 0) pthread_cond_wait(&g_pool.finished, &g_pool.mutex);
     pthread_mutex_unlock(&g_pool.mutex);
     pthread_mutex_unlock(&g_pool.dispatch);
+}
+
+void _oak_jobs_forget_after_fork(void) {
+    g_pool.started = false;
 }

@@ -23,6 +23,15 @@ seed() { # target, then find patterns
   mkdir -p "$corpus"
   find tests/data \( "$@" \) -type f -size -1000k -exec cp {} "$corpus"/ \;
 }
+# fuzz_assimp reads its first byte as the format (0 FBX, 1 Collada, 2 OBJ)
+seed_assimp() {
+  local corpus=build/fuzz/corpus/$1 f
+  mkdir -p "$corpus"
+  for f in tests/data/models/assimp/*.fbx; do printf '\000' | cat - "$f" > "$corpus/$(basename "$f")"; done
+  for f in tests/data/models/assimp/*.dae; do printf '\001' | cat - "$f" > "$corpus/$(basename "$f")"; done
+  for f in tests/data/obj/*.obj; do [ -f "$f" ] && printf '\002' | cat - "$f" > "$corpus/$(basename "$f")"; done
+  return 0
+}
 for t in "${targets[@]}"; do
   case $t in
     fuzz_gltf) seed "$t" -name '*.gltf' -o -name '*.glb' -o -name '*.oakm' ;;
@@ -30,9 +39,11 @@ for t in "${targets[@]}"; do
     fuzz_obj) seed "$t" -name '*.obj' -o -name '*.mtl' ;;
     fuzz_scene) seed "$t" -name '*.json' ;;
     fuzz_image) seed "$t" -name '*.png' -o -name '*.jpg' -o -name '*.jpeg' -o -name '*.hdr' -o -name '*.webp' ;;
+    fuzz_assimp) seed_assimp "$t" ;;
     *) seed "$t" -name '*' ;;
   esac
   echo "fuzz: $t for ${per} s over $(ls build/fuzz/corpus/$t | wc -l) seeds"
+  LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0 \
   "build/fuzz/fuzz/$t" "build/fuzz/corpus/$t" -max_total_time="$per" -rss_limit_mb=2048 -timeout=25 \
     -max_len=1048576 -print_final_stats=1
 done

@@ -5,7 +5,7 @@ set -euo pipefail
 
 pkgs=(
   build-essential cmake pkg-config git
-  libcglm-dev libstb-dev libcjson-dev libmeshoptimizer-dev libwebp-dev libdraco-dev
+  libcglm-dev libstb-dev libcjson-dev libmeshoptimizer-dev libwebp-dev libdraco-dev libassimp-dev
   libvulkan-dev libvulkan-volk-dev glslc spirv-tools
   vulkan-validationlayers mesa-vulkan-drivers
   libepoxy-dev libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri libglfw3-dev xvfb xauth
