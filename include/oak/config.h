@@ -115,6 +115,13 @@
 #define OAK_SKY_IMAGE_WIDTH      1024 /* a sky image is read from its first mip level */
 #define OAK_SKY_IMAGE_HEIGHT     512  /* ... that fits in this */
 
+/* The fly camera (include/oak/fly.h): a sphere kept out of static geometry */
+#define OAK_FLY_RADIUS     0.2    /* metres */
+#define OAK_FLY_SPEED      5.0    /* metres a second at full key */
+#define OAK_FLY_ITERATIONS 5      /* surfaces one frame's move may slide along */
+#define OAK_FLY_SKIN       0.001  /* metres kept clear of a surface met */
+#define OAK_FLY_GRID       32     /* cells a side of a mesh's triangle grid (XZ) */
+
 #define OAK_FRAME_ARENA_SIZE (4u << 20) /* first block of the per-frame arena */
 #define OAK_JOB_MAX_THREADS  64         /* ceiling on job pool workers */
 

@@ -11,6 +11,7 @@
 #include "backend.h"
 #include "scene.h"
 #include "anim.h"
+#include "fly.h"
 #include "world.h"
 
 #endif
