@@ -33,6 +33,7 @@ enum cli_option_flag {
     CLI_OPT_DEBUG = 1u << 16,
     CLI_OPT_AO = 1u << 17,
     CLI_OPT_SKY = 1u << 18,
+    CLI_OPT_FLY_SCRIPT = 1u << 30, /* for tests; not in help */
 };
 
 typedef struct cli_options {
@@ -54,9 +55,10 @@ typedef struct cli_options {
     bool window;                /* --window: show the frames in a GLFW window */
     const char *window_capture; /* --window-capture: the window's last frame as a PNG */
     uint32_t window_resize_w, window_resize_h; /* --window-resize: after the first frame */
-    oak_debug_view debug;                      /* --debug: a diagnostic picture */
-    oak_ao_mode ao;                            /* --ao on|off: ambient occlusion */
-    const char *sky; /* --sky: an equirectangular image as the sky (background and light) */
+    const char *fly_script; /* --fly-script: keys held for frames instead of the user's */
+    oak_debug_view debug;   /* --debug: a diagnostic picture */
+    oak_ao_mode ao;         /* --ao on|off: ambient occlusion */
+    const char *sky;        /* --sky: an equirectangular image as the sky (background and light) */
 } cli_options;
 
 /* Parses argv[1..] (argv[0] is the command name) accepting the options in

@@ -2,6 +2,7 @@
  * the last one as a PNG; prints one line: backend, device, size, ms/frame.
  * With --window the frames show in a window, the world's camera moving
  * along its path, until it is closed or --frames were shown. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +14,8 @@
 #define RENDER_OPTIONS                                                                             \
     (CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_ASSET_ROOT | CLI_OPT_BACKEND | CLI_OPT_DEVICE |       \
      CLI_OPT_SIZE | CLI_OPT_FRAMES | CLI_OPT_OUT | CLI_OPT_THREADS | CLI_OPT_VERBOSE |             \
-     CLI_OPT_WINDOW | CLI_OPT_WINDOW_CAPTURE | CLI_OPT_WINDOW_RESIZE | CLI_OPT_DEBUG | CLI_OPT_AO | \
-     CLI_OPT_SKY)
+     CLI_OPT_WINDOW | CLI_OPT_WINDOW_CAPTURE | CLI_OPT_WINDOW_RESIZE | CLI_OPT_FLY_SCRIPT |        \
+     CLI_OPT_DEBUG | CLI_OPT_AO | CLI_OPT_SKY)
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -28,15 +29,40 @@ typedef struct window_frame {
     const cli_options *o;
     oak_scene *scene;
     oak_renderer *renderer;
+    oak_fly *fly; /* made at the first key or drag */
+    float flown;  /* metres it moved the camera */
 } window_frame;
 
-static oak_result draw_window_frame(void *user, uint32_t index, uint32_t width, uint32_t height) {
+/* The fly camera's speeds: a walk, and with Shift a fast flight. */
+#define FLY_SPEED      5.0f
+#define FLY_SPEED_FAST 20.0f
+
+static oak_result draw_window_frame(void *user, uint32_t index, uint32_t width, uint32_t height,
+                                    const _oak_window_input *in) {
     (void)width, (void)height; /* a world's camera takes its aspect from the output */
     window_frame *f = user;
-    if (f->o->world) { /* a scene file's camera stays where the file put it */
+    oak_result r;
+    oak_entity cam = oak_scene_active_camera(f->scene);
+    /* the first key or drag hands the camera from its path to the user */
+    if (in->active && !f->fly && cam.id &&
+        (r = oak_fly_create(&f->fly, f->scene, cam, &(oak_fly_desc){0})))
+        return r;
+    if (f->fly) {
+        float before[3];
+        memcpy(before, oak_scene_transform(f->scene, cam)->position, 12);
+        oak_fly_input fi = {.move = {in->move[0], in->move[1], in->move[2]},
+                            .look = {in->look[0], in->look[1]},
+                            .speed = in->fast ? FLY_SPEED_FAST : FLY_SPEED};
+        if ((r = oak_fly_update(f->fly, &fi, 1.0f / 60, NULL))) return r;
+        const float *after = oak_scene_transform(f->scene, cam)->position;
+        float d[3] = {after[0] - before[0], after[1] - before[1], after[2] - before[2]};
+        f->flown += sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        if (f->o->world && (r = oak_world_update(f->scene, f->o->world, (float)index / 60.0f)))
+            return r;
+    } else if (f->o->world) { /* a scene file's camera stays where the file put it */
         float eye[3], target[3];
         float t = (float)(index % WINDOW_PATH_FRAMES) / WINDOW_PATH_FRAMES;
-        oak_result r = oak_world_camera_path(f->o->world, t, eye, target);
+        r = oak_world_camera_path(f->o->world, t, eye, target);
         if (r) return r;
         oak_transform tr = oak_transform_look_at(eye, target);
         oak_scene_set_transform(f->scene, oak_scene_active_camera(f->scene), &tr);
@@ -49,7 +75,7 @@ static oak_result draw_window_frame(void *user, uint32_t index, uint32_t width, 
 static int render_window(const cli_options *o, oak_scene *scene, oak_renderer *renderer,
                          const char *out) {
     char title[160];
-    window_frame f = {o, scene, renderer};
+    window_frame f = {o, scene, renderer, NULL, 0};
     snprintf(title, sizeof title, "oak: %s on %s", o->world ? o->world : o->scene,
              oak_renderer_backend(renderer));
     _oak_window_desc d = {.title = title,
@@ -62,12 +88,17 @@ static int render_window(const cli_options *o, oak_scene *scene, oak_renderer *r
                           .out = out,
                           .capture = o->window_capture,
                           .resize_width = o->window_resize_w,
-                          .resize_height = o->window_resize_h};
+                          .resize_height = o->window_resize_h,
+                          .script = o->fly_script};
     _oak_window_stats st;
-    if (_oak_window_run(&d, &st) != OAK_OK) return _oak_cli_fail(o);
-    printf("%s | %s | %ux%u | %.2f ms/frame (mean of %u in a window) | %s\n",
+    oak_result r = _oak_window_run(&d, &st);
+    oak_fly_destroy(f.fly);
+    if (r != OAK_OK) return _oak_cli_fail(o);
+    char flew[48] = "";
+    if (f.fly) snprintf(flew, sizeof flew, " | flew %.2f m", f.flown);
+    printf("%s | %s | %ux%u | %.2f ms/frame (mean of %u in a window)%s | %s\n",
            oak_renderer_backend(renderer), oak_renderer_device(renderer), st.width, st.height,
-           st.ms_per_frame, st.frames, st.frames ? out : "nothing shown, no PNG");
+           st.ms_per_frame, st.frames, flew, st.frames ? out : "nothing shown, no PNG");
     return 0;
 }
 

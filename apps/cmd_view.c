@@ -113,8 +113,9 @@ typedef struct view_frame {
 
 /* The model stays framed as first placed; a resized window only changes the
    camera's aspect so the picture does not stretch. */
-static oak_result draw_view_frame(void *user, uint32_t index, uint32_t width, uint32_t height) {
-    (void)index;
+static oak_result draw_view_frame(void *user, uint32_t index, uint32_t width, uint32_t height,
+                                  const _oak_window_input *input) {
+    (void)index, (void)input; /* the model stays framed: no fly camera here yet */
     view_frame *f = user;
     float aspect = (float)width / (float)height;
     if (aspect != f->cam.aspect) {

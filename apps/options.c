@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "window.h"
 
 typedef struct option_spec {
     const char *name;
@@ -35,6 +36,7 @@ static const option_spec g_specs[] = {
     {"--window", CLI_OPT_WINDOW, NULL, "show the frames in a window until closed or --frames"},
     {"--window-capture", CLI_OPT_WINDOW_CAPTURE, "FILE.png", NULL},
     {"--window-resize", CLI_OPT_WINDOW_RESIZE, "WxH", NULL},
+    {"--fly-script", CLI_OPT_FLY_SCRIPT, "KEYS:FRAMES,...", NULL},
     {"--sky", CLI_OPT_SKY, "FILE.hdr", "an equirectangular image as the sky and its light"},
     {"--debug", CLI_OPT_DEBUG, "VIEW",
      "draw a debug view instead: cascades (the sun's cascades in colours), clusters (lamps per "
@@ -169,6 +171,13 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
     case CLI_OPT_SKY:
         o->sky = v;
         break;
+    case CLI_OPT_FLY_SCRIPT: {
+        char why[96];
+        if (!_oak_window_script_ok(v, why, sizeof why))
+            return usage_error(o, "--fly-script '%s': %s", v, why);
+        o->fly_script = v;
+        break;
+    }
     case CLI_OPT_DEBUG:
         if (strcmp(v, "cascades") == 0)
             o->debug = OAK_DEBUG_CASCADES;
@@ -179,7 +188,8 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
         else if (strcmp(v, "ao") == 0)
             o->debug = OAK_DEBUG_AO;
         else
-            return usage_error(o, "--debug '%s': expected cascades, clusters, lamp-shadows or ao", v);
+            return usage_error(o, "--debug '%s': expected cascades, clusters, lamp-shadows or ao",
+                               v);
         break;
     case CLI_OPT_AO:
         if (strcmp(v, "on") == 0)
@@ -231,6 +241,7 @@ int _oak_cli_parse(cli_options *o, int argc, char **argv, uint32_t allowed) {
     if (o->window_capture && !o->window)
         return usage_error(o, "--window-capture '%s' needs --window", o->window_capture);
     if (o->window_resize_w && !o->window) return usage_error(o, "--window-resize needs --window");
+    if (o->fly_script && !o->window) return usage_error(o, "--fly-script needs --window");
     if ((allowed & CLI_OPT_WORLD) && !o->world && !o->scene) o->world = "default";
     if (o->compare && strcmp(o->backend, "auto") != 0)
         return usage_error(o, "--compare '%s' replaces --backend '%s'; give one", o->compare,

@@ -308,6 +308,111 @@ static oak_result capture(presenter *p, const char *path, int fb_w, int fb_h) {
     return r;
 }
 
+/* ---- input: the user's keys and mouse, or a test's script ----------------- */
+
+#define LOOK_KEY_RATE  (1.5f / 60) /* radians a frame an arrow key turns */
+#define LOOK_DRAG_RATE 0.004f      /* radians a pixel of right-button drag */
+
+static void key_into(_oak_window_input *in, char k) {
+    switch (k) {
+    case 'w':
+        in->move[2] += 1;
+        break;
+    case 's':
+        in->move[2] -= 1;
+        break;
+    case 'd':
+        in->move[0] += 1;
+        break;
+    case 'a':
+        in->move[0] -= 1;
+        break;
+    case 'e':
+        in->move[1] += 1;
+        break;
+    case 'q':
+        in->move[1] -= 1;
+        break;
+    case 'F':
+        in->fast = true;
+        break;
+    case '<':
+        in->look[0] += LOOK_KEY_RATE;
+        break;
+    case '>':
+        in->look[0] -= LOOK_KEY_RATE;
+        break;
+    case '^':
+        in->look[1] += LOOK_KEY_RATE;
+        break;
+    case 'v':
+        in->look[1] -= LOOK_KEY_RATE;
+        break;
+    default:
+        break;
+    }
+}
+
+bool _oak_window_script_ok(const char *script, char *why, size_t size) {
+    for (const char *s = script; s && *s;) {
+        const char *colon = strchr(s, ':');
+        if (!colon || colon == s) {
+            snprintf(why, size, "expected KEYS:FRAMES at '%.32s'", s);
+            return false;
+        }
+        for (const char *k = s; k < colon; k++)
+            if (!strchr("wasdqeF<>^v", *k)) {
+                snprintf(why, size, "'%c' is not one of the keys wasdqeF<>^v", *k);
+                return false;
+            }
+        char *end;
+        long n = strtol(colon + 1, &end, 10);
+        if (end == colon + 1 || n <= 0 || n > 1000000 || (*end && *end != ',')) {
+            snprintf(why, size, "expected a frame count after '%.*s:'", (int)(colon - s), s);
+            return false;
+        }
+        s = *end ? end + 1 : end;
+    }
+    return true;
+}
+
+/* The script's keys at frame i (a script that parsed: _oak_window_script_ok). */
+static void script_input(const char *script, uint32_t i, _oak_window_input *in) {
+    uint64_t at = 0;
+    for (const char *s = script; *s;) {
+        const char *colon = strchr(s, ':');
+        char *end;
+        long n = strtol(colon + 1, &end, 10);
+        if (i >= at && i < at + (uint64_t)n) {
+            for (const char *k = s; k < colon; k++) key_into(in, *k);
+            return;
+        }
+        at += (uint64_t)n;
+        s = *end ? end + 1 : end;
+    }
+}
+
+static void user_input(GLFWwindow *w, double *last_x, double *last_y, bool *dragging,
+                       _oak_window_input *in) {
+    static const struct {
+        int key;
+        char as;
+    } keys[] = {{GLFW_KEY_W, 'w'},          {GLFW_KEY_S, 's'},    {GLFW_KEY_D, 'd'},
+                {GLFW_KEY_A, 'a'},          {GLFW_KEY_E, 'e'},    {GLFW_KEY_Q, 'q'},
+                {GLFW_KEY_LEFT_SHIFT, 'F'}, {GLFW_KEY_LEFT, '<'}, {GLFW_KEY_RIGHT, '>'},
+                {GLFW_KEY_UP, '^'},         {GLFW_KEY_DOWN, 'v'}};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        if (glfwGetKey(w, keys[k].key) == GLFW_PRESS) key_into(in, keys[k].as);
+    double x, y;
+    glfwGetCursorPos(w, &x, &y);
+    bool down = glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS;
+    if (down && *dragging) {
+        in->look[0] -= (float)(x - *last_x) * LOOK_DRAG_RATE;
+        in->look[1] -= (float)(y - *last_y) * LOOK_DRAG_RATE;
+    }
+    *dragging = down, *last_x = x, *last_y = y;
+}
+
 oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) {
     memset(stats, 0, sizeof *stats);
     oak_result r = start_glfw();
@@ -326,7 +431,8 @@ oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) 
     }
     if ((r = make_gl_objects(&p))) goto done;
     uint32_t width = d->width, height = d->height;
-    double total_ms = 0;
+    double total_ms = 0, mouse_x = 0, mouse_y = 0;
+    bool dragging = false;
     int fb_w = 0, fb_h = 0;
     for (uint32_t i = 0; !d->frames || i < d->frames; i++) {
         glfwPollEvents();
@@ -345,7 +451,13 @@ oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) 
             continue;
         }
         uint64_t start = oak_time_ns();
-        if ((r = d->frame(d->user, i, width, height))) goto done;
+        _oak_window_input in = {0};
+        if (d->script)
+            script_input(d->script, i, &in);
+        else
+            user_input(p.window, &mouse_x, &mouse_y, &dragging, &in);
+        in.active = in.fast || in.move[0] || in.move[1] || in.move[2] || in.look[0] || in.look[1];
+        if ((r = d->frame(d->user, i, width, height, &in))) goto done;
         size_t bytes = (size_t)width * height * 4;
         if (bytes > p.pixels_cap) {
             size_t cap = p.pixels_cap ? p.pixels_cap : bytes;

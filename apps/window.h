@@ -11,11 +11,22 @@
 
 #include <oak/oak.h>
 
+/* What the keys and mouse ask of a fly camera this frame (include/oak/fly.h):
+   W/S forward and back, A/D left and right, E/Q up and down, Shift four
+   times as fast; the mouse dragged with its right button (or the arrow
+   keys) turns. A test's script stands in for the user (desc.script). */
+typedef struct _oak_window_input {
+    float move[3]; /* right, up, forward: -1..1 */
+    float look[2]; /* yaw (left +) and pitch (up +), radians this frame */
+    bool fast;
+    bool active; /* any key or drag this frame */
+} _oak_window_input;
+
 /* Called before each frame is drawn with the renderer's current size (the
-   window's framebuffer size); it poses the scene and draws into the
-   renderer. */
+   window's framebuffer size) and the frame's input; it poses the scene and
+   draws into the renderer. */
 typedef oak_result (*_oak_window_frame_fn)(void *user, uint32_t index, uint32_t width,
-                                           uint32_t height);
+                                           uint32_t height, const _oak_window_input *input);
 
 typedef struct _oak_window_desc {
     const char *title;
@@ -29,6 +40,10 @@ typedef struct _oak_window_desc {
     /* A test's stand-in for a user dragging the window's edge: after the
        first frame the window is resized to this (0: never). */
     uint32_t resize_width, resize_height;
+    /* A test's stand-in for the user's keys: "KEYS:FRAMES,..." holds the
+       keys (of wasdqe, F for Shift, < > ^ v for the arrows) for that many
+       frames each, then nothing (NULL: the real keyboard and mouse). */
+    const char *script;
 } _oak_window_desc;
 
 typedef struct _oak_window_stats {
@@ -42,11 +57,17 @@ typedef struct _oak_window_stats {
    or describes the window system ("GLFW 3.3, display :0") and returns true.
    Starts and stops GLFW. */
 bool _oak_window_available(char *why, size_t size);
+/* Whether a script parses ("" is none): false, with why in one line, if not. */
+bool _oak_window_script_ok(const char *script, char *why, size_t size);
 /* Opens the window, runs frames until closed or desc->frames were shown,
    writes desc->out and desc->capture, closes the window. Failures (no
    display included) return an oak_result with oak_last_error() set. */
 oak_result _oak_window_run(const _oak_window_desc *desc, _oak_window_stats *stats);
 #else
+static inline bool _oak_window_script_ok(const char *script, char *why, size_t size) {
+    (void)script, (void)why, (void)size;
+    return true;
+}
 static inline bool _oak_window_available(char *why, size_t size) {
     if (size) snprintf(why, size, "oak was built without GLFW (libglfw3-dev)");
     return false;

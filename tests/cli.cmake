@@ -212,6 +212,10 @@ oak_cli_test(cliViewWindowWithoutDisplayFailsInOneLine LAUNCH "${OAK_NO_DISPLAY}
              EXIT 1 ERR "^oak view: --window: no display: " ERR_LINES 1)
 oak_cli_test(cliInfoSaysWhyNoWindow LAUNCH "${OAK_NO_DISPLAY}" ARGS "info" EXIT 0
              OUT "\nwindow: unavailable \\(no display: \\$DISPLAY and \\$WAYLAND_DISPLAY are unset\\)\n$")
+oak_cli_test(cliRenderFlyScriptNeedsWindow ARGS "render|--fly-script|w:3" EXIT 2
+             ERR "--fly-script needs --window" ERR_LINES 1)
+oak_cli_test(cliRenderFlyScriptRefusesUnknownKeys ARGS "render|--window|--fly-script|wx:3" EXIT 2
+             ERR "--fly-script 'wx:3': 'x' is not one of the keys wasdqeF<>\\^v" ERR_LINES 1)
 oak_cli_test(cliRenderWindowCaptureNeedsWindow ARGS "render|--window-capture|x.png" EXIT 2
              ERR "--window-capture 'x\\.png' needs --window" ERR_LINES 1)
 oak_cli_test(cliRenderWindowResizeRejectsMalformedSize
@@ -276,6 +280,15 @@ if(OAK_HAVE_GLFW AND OAK_XVFB_RUN)
                          FIXTURES_REQUIRED windowResize${name} LABELS "cli;window"
                          ENVIRONMENT "${OAK_CLI_ENV}")
   endfunction()
+  # The fly camera by a script of held keys: W for 30 frames at 5 m/s is
+  # 2.50 m; Shift and W for 12 frames at 20 m/s is 4.00 m (nothing in the
+  # way of the default world's first view).
+  oak_cli_test(cliRenderWindowFliesByScript LAUNCH "${OAK_XVFB}"
+               ARGS "render|--world|default|--backend|null|--size|64x36|--window|--frames|30|--fly-script|w:30|--out|${W}/fly.png"
+               EXIT 0 OUT "\\(mean of 30 in a window\\) \\| flew 2\\.50 m \\| ")
+  oak_cli_test(cliRenderWindowFliesFastWithShift LAUNCH "${OAK_XVFB}"
+               ARGS "render|--world|default|--backend|null|--size|64x36|--window|--frames|14|--fly-script|wF:12,<:2|--out|${W}/fly_fast.png"
+               EXIT 0 OUT " \\| flew 4\\.00 m \\| ")
   oak_window_resize_test(cpu Cpu)
   if(OAK_HAVE_GL)
     oak_window_resize_test(gl Gl)
