@@ -145,6 +145,54 @@ TEST(vulkanNoDeviceIsACleanErrorAndAutoFallsBack) {
     if (vk) oak_backend_vulkan()->destroy(vk);
 }
 
+/* The pipeline cache on disk: written when the renderer ends, as the
+   driver's own data (its header: 32 bytes, version one, this device's ids);
+   a damaged file is ignored at start and replaced at the end. */
+static long cache_file(const char *dir, uint32_t header[4]) {
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "ls %s/vulkan-*.bin 2>/dev/null", dir);
+    FILE *ls = popen(cmd, "r");
+    char path[512] = "";
+    if (ls) {
+        if (!fgets(path, sizeof path, ls)) path[0] = 0;
+        pclose(ls);
+    }
+    path[strcspn(path, "\n")] = 0;
+    FILE *f = path[0] ? fopen(path, "r+b") : NULL;
+    if (!f) return -1;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    if (header && fread(header, 4, 4, f) != 4) memset(header, 0, 16);
+    if (!header) fwrite("not a pipeline cache, damaged on purpose", 1, 40, f);
+    fclose(f);
+    return len;
+}
+
+TEST(vulkanKeepsItsPipelineCacheOnDisk) {
+    char dir[512];
+    oak_test_out(dir, sizeof dir, "vkcache");
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0);
+    setenv("OAK_CACHE_DIR", dir, 1);
+    for (int round = 0; round < 2; round++) {
+        void *vk = NULL;
+        oak_backend_desc d = {.width = 32, .height = 32};
+        CHECK_OK(oak_backend_vulkan()->create(&vk, &d));
+        if (vk) oak_backend_vulkan()->destroy(vk);
+        uint32_t h[4] = {0};
+        long len = cache_file(dir, h);
+        fprintf(stderr, "  round %d: %ld bytes, header %u %u vendor 0x%x device 0x%x\n", round, len,
+                h[0], h[1], h[2], h[3]);
+        CHECK(len >= 32); /* lavapipe keeps the header alone; NVIDIA's driver its pipelines */
+        CHECK_EQ_INT(h[0], 32); /* 16 + VK_UUID_SIZE */
+        CHECK_EQ_INT(h[1], 1); /* VK_PIPELINE_CACHE_HEADER_VERSION_ONE */
+        if (round == 0) cache_file(dir, NULL); /* damage it for the second start */
+    }
+    unsetenv("OAK_CACHE_DIR");
+}
+
 int main(void) {
     vkt_init();
     RUN(vulkanProbeListsDeviceDriverAndFeatures);
@@ -154,6 +202,7 @@ int main(void) {
     RUN(vulkanEmptyViewShowsContractSky);
     RUN(vulkanReadPixelsBeforeRenderFails);
     RUN(vulkanNoDeviceIsACleanErrorAndAutoFallsBack);
+    RUN(vulkanKeepsItsPipelineCacheOnDisk);
     CHECK_EQ_INT(vkt_validation_messages, 0);
     if (vkt_validation_messages) oak_test_failed_++;
     oak_shutdown();

@@ -217,6 +217,9 @@ typedef struct _oak_vk {
     VkPhysicalDeviceMemoryProperties mem_props;
     bool validation, multi_draw, timestamps, lost;
     char device_name[300];
+    /* vk_pipeline_cache.c: read at start, written back at the end */
+    VkPipelineCache pipeline_cache;
+    size_t pipeline_cache_loaded; /* bytes read from disk */
 
     /* memory */
     _oak_vk_block *blocks;
@@ -353,6 +356,8 @@ oak_result _oak_vk_sync_material(_oak_vk *vk, oak_material material, uint32_t *s
 oak_result _oak_vk_flush_materials(_oak_vk *vk);
 
 /* pipelines and passes */
+oak_result _oak_vk_pipeline_cache_open(_oak_vk *vk);
+void _oak_vk_pipeline_cache_close(_oak_vk *vk);
 oak_result _oak_vk_pipelines_create(_oak_vk *vk);
 void _oak_vk_pipelines_destroy(_oak_vk *vk);
 oak_result _oak_vk_targets_create(_oak_vk *vk);

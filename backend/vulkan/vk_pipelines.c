@@ -129,7 +129,7 @@ static oak_result _oak_vk_compute(_oak_vk *vk, const uint32_t *code, size_t size
                   .module = m,
                   .pName = "main"},
         .layout = vk->pipe_layout};
-    VkResult vr = vkCreateComputePipelines(vk->device, VK_NULL_HANDLE, 1, &ci, NULL, out);
+    VkResult vr = vkCreateComputePipelines(vk->device, vk->pipeline_cache, 1, &ci, NULL, out);
     vkDestroyShaderModule(vk->device, m, NULL);
     if (vr != VK_SUCCESS)
         return _oak_vk_fail(vk, vr, "vkCreateComputePipelines", __FILE__, __LINE__);
@@ -218,7 +218,7 @@ static oak_result _oak_vk_raster_ex(_oak_vk *vk, VkShaderModule vert, VkShaderMo
                                        .pColorBlendState = &cb,
                                        .pDynamicState = &dy,
                                        .layout = vk->pipe_layout};
-    OAK_VK_TRY(vk, vkCreateGraphicsPipelines(vk->device, VK_NULL_HANDLE, 1, &ci, NULL, out));
+    OAK_VK_TRY(vk, vkCreateGraphicsPipelines(vk->device, vk->pipeline_cache, 1, &ci, NULL, out));
     return OAK_OK;
 }
 
@@ -228,7 +228,8 @@ static oak_result _oak_vk_raster(_oak_vk *vk, VkShaderModule vert, VkShaderModul
 }
 
 oak_result _oak_vk_pipelines_create(_oak_vk *vk) {
-    oak_result r = _oak_vk_layouts(vk);
+    oak_result r = _oak_vk_pipeline_cache_open(vk);
+    if (!r) r = _oak_vk_layouts(vk);
     if (r) return r;
     VkShaderModule vert = VK_NULL_HANDLE, frag = VK_NULL_HANDLE, frag_masked = VK_NULL_HANDLE,
                    shadow_masked = VK_NULL_HANDLE, svert = VK_NULL_HANDLE, lvert = VK_NULL_HANDLE;
@@ -296,6 +297,7 @@ oak_result _oak_vk_pipelines_create(_oak_vk *vk) {
 }
 
 void _oak_vk_pipelines_destroy(_oak_vk *vk) {
+    _oak_vk_pipeline_cache_close(vk);
     for (uint32_t i = 0; i < OAK_VK_PIPE_COUNT; i++)
         if (vk->pipes[i]) vkDestroyPipeline(vk->device, vk->pipes[i], NULL);
     memset(vk->pipes, 0, sizeof vk->pipes);
