@@ -59,6 +59,7 @@ typedef struct gltf_ctx {
     const cJSON *accessors;
     size_t decoded;         /* bytes taken through _oak_gltf_alloc and _oak_gltf_scratch */
     uint8_t *light_skipped; /* per light: a type oak does not know (nodes drop it) */
+    struct _oak_specgloss *specgloss; /* per material, or NULL (gltf_specgloss.c) */
     /* per accessor: values decoded from a KHR_draco_mesh_compression stream,
        read in place of the accessor's own (NULL: none decoded) */
     struct gltf_decoded {
@@ -82,6 +83,19 @@ oak_result _oak_gltf_meshopt_view(gltf_ctx *c, const cJSON *mo, const char *path
 /* A forgiving rule's one-line warning (docs/GLTF.md "Forgiving rules"),
    counted in oak_gltf.warning_count. */
 void _oak_gltf_warn(gltf_ctx *c, const char *fmt, ...) OAK_PRINTF(2, 3);
+/* KHR_materials_pbrSpecularGlossiness as read, per material, for the
+   conversion to metallic-roughness (gltf_specgloss.c). */
+typedef struct _oak_specgloss {
+    bool used;
+    float diffuse[4], specular[3], glossiness;
+    int32_t diffuse_image, sg_image; /* -1: none */
+    oak_texture_ref diffuse_ref, sg_ref;
+} _oak_specgloss;
+void _oak_specgloss_convert(const float diffuse[3], const float specular[3], float glossiness,
+                            float base[3], float *metallic, float *roughness);
+/* The factors into the material now; the textures after images decode. */
+void _oak_specgloss_factors(oak_gltf_material *gm, const _oak_specgloss *sg);
+oak_result _oak_specgloss_bake(gltf_ctx *c);
 /* KHR_materials_variants: the file's list (before meshes), and a
    primitive's mappings from its extensions object (gltf_variants.c). */
 oak_result _oak_gltf_load_variants(gltf_ctx *c);

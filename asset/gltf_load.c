@@ -16,7 +16,7 @@ static const char *const g_supported_ext[] = {
     "KHR_lights_punctual",    "EXT_meshopt_compression",
     "EXT_texture_webp",       "KHR_draco_mesh_compression",
     "KHR_node_visibility",    "KHR_animation_pointer",
-    "KHR_materials_variants",
+    "KHR_materials_variants", "KHR_materials_pbrSpecularGlossiness",
 };
 
 static bool ext_supported(const char *name) {
@@ -191,6 +191,45 @@ static void clamp_material(gltf_ctx *c, const char *path, const char *pp, oak_gl
     _oak_gltf_clamp(c, path, "occlusionTexture.strength", &d->occlusion_strength, 0, 1);
 }
 
+/* KHR_materials_pbrSpecularGlossiness: read now, converted by
+   gltf_specgloss.c (factors here, textures once the images are decoded). */
+static oak_result load_specgloss(gltf_ctx *c, const cJSON *ext, const char *path,
+                                 const tex_info *tex, oak_gltf_material *gm, uint32_t i) {
+    const cJSON *o;
+    char ep[160];
+    snprintf(ep, sizeof ep, "%s.extensions", path);
+    oak_result r = _oak_gltf_object(c, ext, ep, "KHR_materials_pbrSpecularGlossiness", &o);
+    if (r || !o) return r;
+    snprintf(ep, sizeof ep, "%s.extensions.KHR_materials_pbrSpecularGlossiness", path);
+    if (!c->specgloss) {
+        c->specgloss = _oak_gltf_scratch(c, sizeof(_oak_specgloss) * (c->g->material_count + 1));
+        if (!c->specgloss) return _oak_gltf_oom(c);
+        memset(c->specgloss, 0, sizeof(_oak_specgloss) * (c->g->material_count + 1));
+    }
+    _oak_specgloss *sg = &c->specgloss[i];
+    *sg = (_oak_specgloss){.used = true,
+                           .diffuse = {1, 1, 1, 1},
+                           .specular = {1, 1, 1},
+                           .glossiness = 1,
+                           .diffuse_image = -1,
+                           .sg_image = -1};
+    if ((r = _oak_gltf_floats(c, o, ep, "diffuseFactor", 4, sg->diffuse)) ||
+        (r = _oak_gltf_floats(c, o, ep, "specularFactor", 3, sg->specular)) ||
+        (r = _oak_gltf_float(c, o, ep, "glossinessFactor", 1, &sg->glossiness)) ||
+        (r = load_tex_ref(c, o, ep, "diffuseTexture", tex, &sg->diffuse_ref, &sg->diffuse_image,
+                          NULL, NULL)) ||
+        (r = load_tex_ref(c, o, ep, "specularGlossinessTexture", tex, &sg->sg_ref, &sg->sg_image,
+                          NULL, NULL)))
+        return r;
+    for (int k = 0; k < 4; k++) _oak_gltf_clamp(c, ep, "diffuseFactor", &sg->diffuse[k], 0, 1);
+    for (int k = 0; k < 3; k++) _oak_gltf_clamp(c, ep, "specularFactor", &sg->specular[k], 0, 1);
+    _oak_gltf_clamp(c, ep, "glossinessFactor", &sg->glossiness, 0, 1);
+    /* the extension replaces pbrMetallicRoughness where both are given */
+    _oak_specgloss_factors(gm, sg);
+    gm->image[0] = gm->image[1] = -1;
+    return OAK_OK;
+}
+
 static oak_result load_materials(gltf_ctx *c) {
     oak_gltf *g = c->g;
     tex_info *tex = NULL;
@@ -271,6 +310,7 @@ static oak_result load_materials(gltf_ctx *c) {
                 (r = _oak_gltf_float(c, es, ep, "emissiveStrength", 1, &d->emissive_strength)))
                 return r;
             if (es) _oak_gltf_clamp(c, ep, "emissiveStrength", &d->emissive_strength, 0, 1e30f);
+            if ((r = load_specgloss(c, ext, path, tex, gm, i - 1))) return r;
         }
     }
     return OAK_OK;
@@ -1046,6 +1086,7 @@ static oak_result parse_all(gltf_ctx *c, const uint8_t *data, size_t size) {
     if ((r = load_scenes(c))) return r;
     if ((r = load_clips(c))) return r;
     if ((r = _oak_gltf_load_images(c))) return r;
+    if ((r = _oak_specgloss_bake(c))) return r;
     if ((r = _oak_gltf_validate(g, c->file))) return r;
     return _oak_gltf_finish_bounds(g);
 }

@@ -5,7 +5,9 @@
  * placed instance animates its material, lamp, camera and node visibility,
  * in the numbers and in the picture the CPU backend draws.
  * KHR_materials_variants (variants.gltf): variants parse, bad mappings fail,
- * the cache keeps them, and switching an instance's variant recolours it. */
+ * the cache keeps them, and switching an instance's variant recolours it.
+ * KHR_materials_pbrSpecularGlossiness (specgloss.gltf) converts to
+ * metallic-roughness, factors and baked textures. */
 #include "oak_test.h"
 
 #include <oak/anim.h>
@@ -375,6 +377,45 @@ TEST(gltfVariantRecoloursTheInstance) {
     unplace(&p);
 }
 
+/* ---- KHR_materials_pbrSpecularGlossiness ----------------------------------- */
+
+TEST(gltfSpecularGlossinessConvertsToMetalRough) {
+    oak_gltf *g = NULL;
+    oak_gltf_desc d = {.no_assets = true};
+    CHECK_OK(oak_gltf_load(&g, "tests/data/gltf/specgloss.gltf", &d));
+    if (!g) return;
+    /* a dielectric: 4% specular is no metal, the diffuse is the base */
+    const oak_material_desc *m = &g->materials[0].desc;
+    CHECK_NEAR(m->metallic, 0, 1e-5);
+    CHECK_NEAR(m->roughness, 0.2, 1e-6);
+    CHECK_NEAR(m->base_color[0], 0.5, 1e-5);
+    /* a metal: no diffuse, its specular is the base */
+    m = &g->materials[1].desc;
+    CHECK_NEAR(m->metallic, 1, 1e-4);
+    CHECK_NEAR(m->roughness, 0, 1e-6);
+    CHECK_NEAR(m->base_color[0], 0.9, 1e-3);
+    CHECK_NEAR(m->base_color[1], 0.6, 1e-3);
+    CHECK_NEAR(m->base_color[2], 0.3, 1e-3);
+    /* textured: two baked images, read as the diffuse texture was */
+    const oak_gltf_material *t = &g->materials[2];
+    CHECK_EQ_INT(g->image_count, 4);
+    CHECK(t->image[0] == 2 && t->image[1] == 3);
+    if (t->image[0] == 2 && g->images[2].rgba && g->images[3].rgba) {
+        const uint8_t *base = g->images[2].rgba, *mr = g->images[3].rgba;
+        fprintf(stderr, "  texel 0: base %u %u %u, rough %u metal %u; texel 1: rough %u metal %u\n",
+                base[0], base[1], base[2], mr[1], mr[2], mr[5], mr[6]);
+        /* red diffuse over sRGB 10 specular (0.3%): a red dielectric, gloss 0.8 */
+        CHECK(base[0] == 255 && base[1] == 0 && base[2] == 0);
+        CHECK_EQ_INT(mr[1], 51);
+        CHECK_EQ_INT(mr[2], 0);
+        /* white diffuse over a bright coloured specular: mostly metal, gloss 1 */
+        CHECK_EQ_INT(mr[5], 0);
+        CHECK(mr[6] > 128);
+        CHECK(t->desc.metallic == 1 && t->desc.roughness == 1 && t->desc.base_color[0] == 1);
+    }
+    oak_gltf_free(g);
+}
+
 int main(void) {
     oak_test_init(0);
     RUN(gltfPointerChannelsParseToPathsAndTargets);
@@ -385,6 +426,7 @@ int main(void) {
     RUN(gltfVariantsParseAndSurviveTheCache);
     RUN(gltfBadVariantMappingsFailInOneLine);
     RUN(gltfVariantRecoloursTheInstance);
+    RUN(gltfSpecularGlossinessConvertsToMetalRough);
     oak_shutdown();
     return TEST_SUMMARY();
 }

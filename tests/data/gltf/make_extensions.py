@@ -22,10 +22,18 @@ variants.gltf: KHR_materials_variants. Materials 0 "plain" (white),
 (material 2) and "bare" (mapped by no primitive: the card's own, plain).
 Two nodes share the mesh.
 
+specgloss.gltf: KHR_materials_pbrSpecularGlossiness. Material 0 a
+dielectric by factors (diffuse 0.5 grey, specular 0.04, glossiness 0.8),
+1 a metal by factors (black diffuse, specular 0.9 0.6 0.3, glossiness 1),
+2 textured: a 2x1 diffuse image (red, white) and a 2x1
+specular-glossiness image (specular sRGB 10 grey with glossiness 204, then
+specular 230 153 77 with glossiness 255), factors 1.
+
 Run from this folder: python3 make_extensions.py"""
 import base64
 import json
 import struct
+import zlib
 
 blob = bytearray()
 views, accessors = [], []
@@ -62,6 +70,7 @@ inten = add("f", [10, 20, 40], "SCALAR", FLOAT, 3)
 fov = add("f", [0.5, 1.0, 1.5], "SCALAR", FLOAT, 3)
 move = add("f", [0, 0, 0, 1, 0, 0, 2, 0, 0], "VEC3", FLOAT, 3)
 offs = add("f", [0, 0, 0.5, 0, 1, 0], "VEC2", FLOAT, 3)
+uv = add("f", [0, 1, 1, 1, 1, 0, 0, 0], "VEC2", FLOAT, 4, False, 34962)
 
 pointers = [
     ("/materials/0/pbrMetallicRoughness/baseColorFactor", color, "LINEAR"),
@@ -139,3 +148,45 @@ variants = {
 }
 with open("variants.gltf", "w") as f:
     f.write(json.dumps(variants, indent=1) + "\n")
+
+
+def png(w, h, rgba):
+    """A minimal RGBA8 PNG (filter 0 on every row)."""
+    raw = b"".join(b"\0" + bytes(rgba[4 * w * y:4 * w * (y + 1)]) for y in range(h))
+
+    def chunk(kind, data):
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def data_uri(b):
+    return "data:image/png;base64," + base64.b64encode(b).decode()
+
+
+sg = lambda ext: {"name": "sg", "extensions": {"KHR_materials_pbrSpecularGlossiness": ext}}
+specgloss = {
+    "asset": {"version": "2.0", "generator": "oak tests/data/gltf/make_extensions.py"},
+    "extensionsUsed": ["KHR_materials_pbrSpecularGlossiness"],
+    "scene": 0,
+    "scenes": [{"nodes": [0, 1, 2]}],
+    "nodes": [{"mesh": m, "translation": [1.2 * (m - 1), 0, 0]} for m in range(3)],
+    "meshes": [{"primitives": [{"attributes": {"POSITION": pos, "NORMAL": nrm, "TEXCOORD_0": uv},
+                                "indices": idx, "material": m}]} for m in range(3)],
+    "materials": [
+        sg({"diffuseFactor": [0.5, 0.5, 0.5, 1], "specularFactor": [0.04, 0.04, 0.04],
+            "glossinessFactor": 0.8}),
+        sg({"diffuseFactor": [0, 0, 0, 1], "specularFactor": [0.9, 0.6, 0.3],
+            "glossinessFactor": 1}),
+        sg({"diffuseTexture": {"index": 0}, "specularGlossinessTexture": {"index": 1}}),
+    ],
+    "textures": [{"source": 0}, {"source": 1}],
+    "images": [{"uri": data_uri(png(2, 1, [255, 0, 0, 255, 255, 255, 255, 255]))},
+               {"uri": data_uri(png(2, 1, [10, 10, 10, 204, 230, 153, 77, 255]))}],
+    "buffers": gltf["buffers"],
+    "bufferViews": views,
+    "accessors": accessors,
+}
+with open("specgloss.gltf", "w") as f:
+    f.write(json.dumps(specgloss, indent=1) + "\n")
