@@ -16,6 +16,7 @@ void _oak_frontend_release(oak_frontend *fe) {
         oak_free(lists[i]->world);
         oak_free(lists[i]->prev_world);
         oak_free(lists[i]->flags);
+        oak_free(lists[i]->color);
     }
     oak_free(fe->view.batches);
     oak_free(fe->view.lights);
@@ -26,6 +27,7 @@ void _oak_frontend_release(oak_frontend *fe) {
     oak_free(fe->visible);
     oak_free(fe->casting);
     _oak_lamp_shadows_release(fe);
+    _oak_streams_release(fe);
     memset(fe, 0, sizeof *fe);
 }
 
@@ -187,7 +189,10 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
     }
     radix_sort(fe, visible);
 
-    if (!draw_list_reserve(&v->draws, &fe->draw_cap, visible)) return OAK_ERROR_OUT_OF_MEMORY;
+    uint32_t color_cap = fe->draw_cap;
+    if (!OAK_GROW(v->draws.color, color_cap, visible) ||
+        !draw_list_reserve(&v->draws, &fe->draw_cap, visible))
+        return OAK_ERROR_OUT_OF_MEMORY;
     for (uint32_t d = 0; d < visible; d++) {
         uint32_t i = fe->sort_index[d];
         v->draws.mesh[d] = in->meshes[i];
@@ -196,6 +201,7 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
         /* No stable object identity crosses frames yet, so motion is zero. */
         memcpy(v->draws.prev_world[d], in->transforms[i], sizeof(mat4));
         v->draws.flags[d] = in->flags ? in->flags[i] : 0;
+        for (int k = 0; k < 4; k++) v->draws.color[d][k] = in->colors ? in->colors[i * 4 + k] : 1;
         if (d == 0 || v->draws.mesh[d].id != v->draws.mesh[d - 1].id ||
             v->draws.material[d].id != v->draws.material[d - 1].id) {
             if (!OAK_GROW(v->batches, fe->batch_cap, v->batch_count + 1))
@@ -309,7 +315,10 @@ oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint
     v->height = height;
     v->shadow_map_size = shadow_map_size;
     build_camera(fe, in, width, height);
-    oak_result r = build_draws(fe, in);
+    /* instance streams: culled and LOD-picked, then drawn and cast as draws */
+    oak_result r = _oak_frontend_streams(fe, &in);
+    if (r) return r;
+    r = build_draws(fe, in);
     if (r) return r;
     r = build_lights(fe, in);
     if (r) return r;

@@ -151,6 +151,13 @@ oak_result oak_renderer_shadow_stats(const oak_renderer *r, oak_shadow_stats *ou
     r->backend->shadow_stats(r->self, out);
     return OAK_OK;
 }
+oak_result oak_renderer_stream_stats(const oak_renderer *r, oak_stream_stats *out) {
+    if (!r || !out) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream stats: NULL argument");
+    *out = (oak_stream_stats){0};
+    if (!r->drawn) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream stats: nothing drawn yet");
+    *out = r->frontend.view.stream_stats;
+    return OAK_OK;
+}
 const struct oak_render_view *oak_renderer_last_view(const oak_renderer *r) {
     return &r->frontend.view;
 }
