@@ -349,6 +349,19 @@ TEST(backendsAgreeAsStreamsChange) {
         draw_pixels(rc, &s, a);
         draw_pixels(rb, &s, b);
         compare(f, a, b);
+        /* where the backend runs the kernel in compute, its counts are the CPU's */
+        uint32_t gpu[OAK_STREAM_LODS];
+        oak_stream_stats st;
+        CHECK_OK(oak_renderer_stream_stats(rc, &st));
+        if (oak_backend_caps(g_backend) & OAK_CAP_PASS(OAK_PASS_INSTCULL)) {
+            CHECK_OK(oak_renderer_read_stream_counts(rb, gpu));
+            fprintf(stderr, "  frame %d instcull on %s: per LOD %u %u, frontend %u %u\n", f,
+                    g_backend, gpu[0], gpu[1], st.per_lod[0], st.per_lod[1]);
+            for (int k = 0; k < OAK_STREAM_LODS; k++) CHECK_EQ_INT(gpu[k], st.per_lod[k]);
+        } else {
+            CHECK(oak_renderer_read_stream_counts(rb, gpu) == OAK_ERROR_UNSUPPORTED);
+            oak_clear_error();
+        }
     }
 out:
     oak_free(a), oak_free(b);

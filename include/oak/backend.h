@@ -171,6 +171,7 @@ typedef struct oak_render_view {
 typedef enum oak_pass_id {
     OAK_PASS_UPLOAD,     /* assets whose version moved, then the frame's records */
     OAK_PASS_LIGHTGRID,  /* lamps listed per view cluster for the resolve */
+    OAK_PASS_INSTCULL,   /* instance streams' cull-and-LOD kernel in compute (gl) */
     OAK_PASS_SKYCAPTURE, /* the sky into irradiance and prefiltered maps, when it changed */
     OAK_PASS_SHADOW,     /* the key light's casters into its depth map */
     OAK_PASS_LAMPSHADOW, /* the budgeted lamps' faces into the lamp atlas */
@@ -240,6 +241,10 @@ typedef struct oak_backend {
        not NULL, the sky maps (OAK_GPU_SKY_TEXELS RGBA32F texels laid out as
        shaders/common/oak_gpu.h says). NULL when the backend keeps none. */
     oak_result (*read_sky)(void *self, float *texels, size_t count, uint32_t *captures);
+    /* Test hook: the last frame's instcull pass's visible instances per LOD
+       band, summed over the streams. NULL when the backend runs no instcull
+       (the CPU's kernel runs in the frontend: oak_renderer_stream_stats). */
+    oak_result (*read_stream_counts)(void *self, uint32_t per_lod[OAK_STREAM_LODS]);
 } oak_backend;
 
 /* Each backend exports one of these. */

@@ -249,6 +249,11 @@ typedef struct oak_stream_stats {
     uint32_t moved;                    /* streams whose version moved since the last frame */
 } oak_stream_stats;
 oak_result oak_renderer_stream_stats(const oak_renderer *r, oak_stream_stats *out);
+/* The same per-LOD counts as the backend's instcull pass (the kernel in
+ * compute) found them; slow (a read-back). OAK_ERROR_UNSUPPORTED where the
+ * backend runs no instcull (cpu: its kernel is the frontend's; vulkan: not
+ * yet). The per-instance LOD override is not applied there yet. */
+oak_result oak_renderer_read_stream_counts(oak_renderer *r, uint32_t per_lod[OAK_STREAM_LODS]);
 /* The view the last draw built, for tests and tools. */
 const struct oak_render_view *oak_renderer_last_view(const oak_renderer *r);
 

@@ -214,6 +214,23 @@ OAK_STRUCT(oak_gpu_instance) {
 }
 OAK_END(oak_gpu_instance);
 
+/* The instcull pass (shaders/instcull.comp.glsl, render/stream_cull.c's
+ * kernel in compute): OAK_B_INSTANCE_OUT holds OAK_STREAM_MAX_PER_VIEW of
+ * these, then uint words; a stream's words from info.w on are
+ * OAK_STREAM_LODS indirect draw commands (index count, instance count =
+ * the LOD's visible instances, first index, base vertex, base instance =
+ * where its list starts), then LOD k's list of visible instance indices at
+ * info.w + 5 * OAK_STREAM_LODS + k * info.x. */
+OAK_STRUCT(oak_gpu_instcull) {
+    OAK_U4(info);                    /* instances, LOD count, first record, first word */
+    OAK_F4(lod_distance);            /* per LOD (OAK_STREAM_LODS = 4); the last 0: no limit */
+    OAK_F4(bounds[OAK_STREAM_LODS]); /* per LOD mesh: bounding sphere centre xyz, radius */
+    OAK_F4(planes[6]);               /* the view frustum (oak_frustum_planes) */
+    OAK_F4(eye);                     /* LOD distances are measured from here */
+}
+OAK_END(oak_gpu_instcull);
+#define OAK_GPU_INSTCULL_HEAD_WORDS (5 * OAK_STREAM_LODS)
+
 OAK_STRUCT(oak_gpu_vertex) {
     OAK_F4(normal);  /* xyz */
     OAK_F4(tangent); /* xyz, w = bitangent sign */
