@@ -108,12 +108,20 @@ typedef struct cull_job {
     const oak_frame_input *in;
     vec4 planes[6];
     uint8_t *visible;
+    /* draws from streams_from on are stream instances the kernel already
+       culled against these planes: its answers per draw */
+    uint32_t streams_from;
+    const uint8_t *stream_lod;
 } cull_job;
 
 static void cull_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     cull_job *j = user;
     for (uint32_t i = begin; i < end; i++) {
+        if (i >= j->streams_from) {
+            j->visible[i] = j->stream_lod[i] < OAK_STREAM_LODS;
+            continue;
+        }
         float c[3], r;
         mat4 m;
         memcpy(m, j->in->transforms[i], sizeof(mat4));
@@ -167,7 +175,10 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "frame input: %u draws but no columns", n);
     if (!OAK_GROW(fe->visible, fe->visible_cap, n)) return OAK_ERROR_OUT_OF_MEMORY;
 
-    cull_job job = {.in = in, .visible = fe->visible};
+    cull_job job = {.in = in,
+                    .visible = fe->visible,
+                    .streams_from = v->stream_count ? v->streams[0].first_input : n,
+                    .stream_lod = fe->sx_lod};
     oak_frustum_planes(v->view_proj, job.planes);
     oak_parallel_for(n, CULL_CHUNK, cull_range, &job);
 

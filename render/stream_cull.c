@@ -64,6 +64,7 @@ typedef struct stream_job {
     oak_stream_cull_params params;
     uint32_t base;  /* the stream's first draw in stream_input */
     uint32_t flags; /* oak_draw_flags of every instance this frame */
+    bool live;      /* its material is live (a destroyed one draws nothing) */
 } stream_job;
 
 static void cull_stream_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
@@ -75,6 +76,7 @@ static void cull_stream_range(void *user, uint32_t begin, uint32_t end, uint32_t
         const oak_instance *rec = &s->records[i];
         uint32_t o = j->base + i, lod;
         uint32_t r = _oak_stream_cull_instance(&j->params, rec, i, fe->sx_world[o], &lod);
+        if (!j->live) r = lod = OAK_STREAM_GONE;
         fe->sx_lod[o] = (uint8_t)r;
         fe->sx_mesh[o] = lod == OAK_STREAM_GONE ? (oak_mesh){0} : j->params.lods[lod];
         fe->sx_material[o] = s->desc.material;
@@ -188,7 +190,8 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
             return oak_error(OAK_ERROR_OUT_OF_MEMORY, "stream %u: no memory for last frame", s);
         fe->stream_seen[s] = str;
         fe->stream_seen_version[s] = str->version;
-        stream_job job = {.fe = fe, .stream = str, .base = base};
+        stream_job job = {
+            .fe = fe, .stream = str, .base = base, .live = oak_material_get(str->desc.material)};
         job.params.planes = (const vec4 *)planes;
         memcpy(job.params.eye, v->camera_pos, sizeof job.params.eye);
         job.params.lod_count = str->desc.lod_count;
