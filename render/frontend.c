@@ -16,6 +16,7 @@ void _oak_frontend_release(oak_frontend *fe) {
         oak_free(lists[i]->world);
         oak_free(lists[i]->prev_world);
         oak_free(lists[i]->flags);
+        oak_free(lists[i]->color);
     }
     oak_free(fe->view.batches);
     oak_free(fe->view.lights);
@@ -26,6 +27,7 @@ void _oak_frontend_release(oak_frontend *fe) {
     oak_free(fe->visible);
     oak_free(fe->casting);
     _oak_lamp_shadows_release(fe);
+    _oak_streams_release(fe);
     memset(fe, 0, sizeof *fe);
 }
 
@@ -107,12 +109,20 @@ typedef struct cull_job {
     const oak_frame_input *in;
     vec4 planes[6];
     uint8_t *visible;
+    /* draws from streams_from on are stream instances the kernel already
+       culled against these planes: its answers per draw */
+    uint32_t streams_from;
+    const uint8_t *stream_lod;
 } cull_job;
 
 static void cull_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     cull_job *j = user;
     for (uint32_t i = begin; i < end; i++) {
+        if (i >= j->streams_from) {
+            j->visible[i] = j->stream_lod[i] < OAK_STREAM_LODS;
+            continue;
+        }
         float c[3], r;
         mat4 m;
         memcpy(m, j->in->transforms[i], sizeof(mat4));
@@ -167,7 +177,10 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "frame input: %u draws but no columns", n);
     if (!OAK_GROW(fe->visible, fe->visible_cap, n)) return OAK_ERROR_OUT_OF_MEMORY;
 
-    cull_job job = {.in = in, .visible = fe->visible};
+    cull_job job = {.in = in,
+                    .visible = fe->visible,
+                    .streams_from = v->stream_count ? v->streams[0].first_input : n,
+                    .stream_lod = fe->sx_lod};
     oak_frustum_planes(v->view_proj, job.planes);
     oak_parallel_for(n, CULL_CHUNK, cull_range, &job);
 
@@ -189,7 +202,10 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
     }
     radix_sort(fe, visible);
 
-    if (!draw_list_reserve(&v->draws, &fe->draw_cap, visible)) return OAK_ERROR_OUT_OF_MEMORY;
+    uint32_t color_cap = fe->draw_cap;
+    if (!OAK_GROW(v->draws.color, color_cap, visible) ||
+        !draw_list_reserve(&v->draws, &fe->draw_cap, visible))
+        return OAK_ERROR_OUT_OF_MEMORY;
     for (uint32_t d = 0; d < visible; d++) {
         uint32_t i = fe->sort_index[d];
         v->draws.mesh[d] = in->meshes[i];
@@ -198,6 +214,7 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
         /* No stable object identity crosses frames yet, so motion is zero. */
         memcpy(v->draws.prev_world[d], in->transforms[i], sizeof(mat4));
         v->draws.flags[d] = in->flags ? in->flags[i] : 0;
+        for (int k = 0; k < 4; k++) v->draws.color[d][k] = in->colors ? in->colors[i * 4 + k] : 1;
         if (d == 0 || v->draws.mesh[d].id != v->draws.mesh[d - 1].id ||
             v->draws.material[d].id != v->draws.material[d - 1].id) {
             if (!OAK_GROW(v->batches, fe->batch_cap, v->batch_count + 1))
@@ -311,7 +328,10 @@ oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint
     v->height = height;
     v->shadow_map_size = shadow_map_size;
     build_camera(fe, in, width, height);
-    oak_result r = build_draws(fe, in);
+    /* instance streams: culled and LOD-picked, then drawn and cast as draws */
+    oak_result r = _oak_frontend_streams(fe, &in);
+    if (r) return r;
+    r = build_draws(fe, in);
     if (r) return r;
     r = build_lights(fe, in);
     if (r) return r;

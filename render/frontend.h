@@ -40,6 +40,23 @@ typedef struct oak_frontend {
     uint8_t tile_face[OAK_LAMP_ATLAS_FACES];  /* which of its faces */
     uint64_t tile_hash[OAK_LAMP_ATLAS_FACES]; /* static_hash last drawn there */
     bool tile_drawn[OAK_LAMP_ATLAS_FACES];
+    /* instance streams (render/stream_cull.c): the input with every stream
+       instance appended as a draw, its columns, the kernel's answer per
+       instance, the view's stream list and each slot's last-frame copy */
+    oak_frame_input stream_input;
+    oak_mesh *sx_mesh;
+    oak_material *sx_material;
+    mat4 *sx_world;
+    uint32_t *sx_flags;
+    float *sx_color;
+    uint8_t *sx_lod;
+    uint32_t *sx_visible;
+    uint32_t sx_cap, sx_cap2, sx_cap3, sx_cap4, sx_cap5, sx_lod_cap, sx_visible_cap;
+    oak_render_stream streams[OAK_STREAM_MAX_PER_VIEW];
+    const oak_stream *stream_seen[OAK_STREAM_MAX_PER_VIEW];
+    uint64_t stream_seen_version[OAK_STREAM_MAX_PER_VIEW];
+    oak_instance *stream_last[OAK_STREAM_MAX_PER_VIEW][2]; /* [0]: as last frame */
+    uint32_t stream_last_cap[OAK_STREAM_MAX_PER_VIEW][2];
 } oak_frontend;
 
 void _oak_frontend_release(oak_frontend *fe);
@@ -51,6 +68,11 @@ void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *input);
 /* Chooses this frame's shadowed lamps and fits their faces and casters. */
 oak_result _oak_frontend_fit_lamp_shadows(oak_frontend *fe, const oak_frame_input *input);
 void _oak_lamp_shadows_release(oak_frontend *fe);
+/* Runs the cull-and-LOD kernel over input's streams (after the camera) and,
+   when there are any, points *input at fe->stream_input: input's draws and
+   then every stream instance as a draw. */
+oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input);
+void _oak_streams_release(oak_frontend *fe);
 /* World-space bounding sphere of a draw; false for a stale mesh. */
 bool _oak_draw_sphere(oak_mesh mesh, mat4 m, float center[3], float *radius);
 /* Input draw i's world sphere when it casts shadows (not OAK_DRAW_NO_SHADOW,

@@ -45,6 +45,9 @@ static bool has_lamp_shadows(const oak_render_view *v) {
 static bool has_draws(const oak_render_view *v) {
     return v->draws.count > 0;
 }
+static bool has_streams(const oak_render_view *v) {
+    return v->stream_count > 0;
+}
 static bool has_ao(const oak_render_view *v) {
     return v->post.ao == OAK_AO_ON || v->post.debug == OAK_DEBUG_AO;
 }
@@ -66,6 +69,10 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
      NULL,
      {NULL},
      false},
+    /* instance streams: the cull-and-LOD kernel in compute, per LOD a
+       visible list and an indirect command (its own buffer; the CPU runs
+       the kernel in the frontend, Vulkan not yet) */
+    {OAK_PASS_INSTCULL, "instcull", {SCENE_READ}, has_streams, {NULL}, false},
     /* the sky captured into octahedral mips, convolved to irradiance and
        GGX-prefiltered levels; its run functions return at once while the
        environment hashes as last captured (so the target is cached) */

@@ -151,6 +151,24 @@ oak_result oak_renderer_shadow_stats(const oak_renderer *r, oak_shadow_stats *ou
     r->backend->shadow_stats(r->self, out);
     return OAK_OK;
 }
+oak_result oak_renderer_stream_stats(const oak_renderer *r, oak_stream_stats *out) {
+    if (!r || !out) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream stats: NULL argument");
+    *out = (oak_stream_stats){0};
+    if (!r->drawn) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream stats: nothing drawn yet");
+    *out = r->frontend.view.stream_stats;
+    return OAK_OK;
+}
+oak_result oak_renderer_read_stream_counts(oak_renderer *r, uint32_t per_lod[OAK_STREAM_LODS]) {
+    if (!r || !per_lod)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream counts: NULL argument");
+    memset(per_lod, 0, sizeof(uint32_t) * OAK_STREAM_LODS);
+    if (!r->drawn) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream counts: nothing drawn yet");
+    if (!r->backend->read_stream_counts || !(r->backend->caps & OAK_CAP_PASS(OAK_PASS_INSTCULL)))
+        return oak_error(OAK_ERROR_UNSUPPORTED, "stream counts: the %s backend runs no instcull",
+                         r->backend->name);
+    if (!r->frontend.view.stream_count) return OAK_OK; /* the pass did not run */
+    return r->backend->read_stream_counts(r->self, per_lod);
+}
 const struct oak_render_view *oak_renderer_last_view(const oak_renderer *r) {
     return &r->frontend.view;
 }

@@ -78,5 +78,21 @@ oak_result oak_scene_frame_input(oak_scene *scene, oak_frame_input *out) {
     out->lights = scene->lights;
     out->environment = &scene->environment;
     out->post = &scene->post;
+    out->stream_count = scene->stream_count;
+    out->streams = scene->streams;
+    return OAK_OK;
+}
+
+oak_result oak_scene_add_stream(oak_scene *scene, oak_stream *stream) {
+    if (!scene || !stream) {
+        oak_destroy_stream(stream);
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_scene_add_stream: NULL argument");
+    }
+    if (scene->stream_count == OAK_STREAM_MAX_PER_VIEW) {
+        oak_destroy_stream(stream);
+        return oak_error(OAK_ERROR_LIMIT, "scene: more than OAK_STREAM_MAX_PER_VIEW (%u) streams",
+                         OAK_STREAM_MAX_PER_VIEW);
+    }
+    scene->streams[scene->stream_count++] = stream;
     return OAK_OK;
 }

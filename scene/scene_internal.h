@@ -65,6 +65,10 @@ struct oak_scene {
     oak_render_light *lights;
     uint32_t light_capacity;
 
+    /* instance streams the scene draws (and destroys with itself) */
+    oak_stream *streams[OAK_STREAM_MAX_PER_VIEW];
+    uint32_t stream_count;
+
     uint32_t *scratch; /* slots, for subtree walks */
     uint32_t scratch_capacity;
 };

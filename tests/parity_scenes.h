@@ -4,7 +4,7 @@
  * many objects, point and spot lights in fog, BLEND panes, odd-sized
  * textures, the sun's cascades (plain and --debug cascades), 400 lamps, the `lamps` world, lamp
  * shadows (plain and --debug lamp-shadows), ground-truth AO (plain and --debug ao) and the
- * sky light under an HDR image sky. The
+ * sky light under an HDR image sky, and an instance stream. The
  * including file defines parity(name, input, scene), which draws the input (or the scene when input
  * is NULL) on its backends and holds them together with parity_compare: at least 99.5% of channels
  * within 2/255 and a mean absolute difference under 0.5/255, figures printed, both images and a
@@ -544,6 +544,45 @@ TEST(paritySkyLight) {
     oak_free(s);
 }
 
+/* An instance stream: 200 boxes and balls (two LODs switching at 8 m) in
+   their own colours, casting into the cascades, over a grey floor. */
+TEST(parityInstanceStreams) {
+    pscene *s = pscene_new();
+    if (!s) return;
+    oak_mesh ground = shape(OAK_SHAPE_PLANE, 14, 0, 10);
+    pscene_add(s, ground, material(0.5f, 0.5f, 0.5f, 0, 0.8f), 0, 0, 0);
+    pscene_sun(s, true);
+    oak_stream_desc d = {.capacity = 200,
+                         .lod_count = 2,
+                         .lods = {{shape(OAK_SHAPE_BOX, 0.5f, 0.5f, 0.5f), 8.0f},
+                                  {shape(OAK_SHAPE_SPHERE, 0, 0, 0), 0}},
+                         .material = material(1, 1, 1, 0, 0.5f)};
+    oak_stream *st = NULL;
+    CHECK_OK(oak_make_stream(&st, &d));
+    if (!st) {
+        oak_free(s);
+        return;
+    }
+    oak_instance rec[200];
+    for (uint32_t i = 0; i < 200; i++) {
+        float a = 0.37f * (float)i, sc = 0.5f + 0.05f * (float)(i % 7);
+        rec[i] = (oak_instance){.position = {-6.5f + 0.65f * (float)(i % 20), 0.25f * sc,
+                                             3.5f - 0.75f * (float)(i / 20)},
+                                .scale = sc,
+                                .rotation = {0, sinf(a), 0, cosf(a)},
+                                .color = {0.2f + 0.8f * (float)(i % 3) / 2.0f,
+                                          0.2f + 0.8f * (float)(i % 5) / 4.0f,
+                                          0.2f + 0.8f * (float)(i % 7) / 6.0f}};
+    }
+    CHECK_OK(oak_stream_write(st, 0, rec, 200));
+    CHECK_OK(oak_stream_set_count(st, 200));
+    s->in.stream_count = 1;
+    s->in.streams = &st;
+    parity("instance_streams", &s->in, NULL);
+    oak_destroy_stream(st);
+    oak_free(s);
+}
+
 static void parity_run_all(void) {
     RUN(parityLampsClustersView);
     RUN(parityManyLamps);
@@ -560,6 +599,7 @@ static void parity_run_all(void) {
     RUN(parityLampShadows);
     RUN(parityGtao);
     RUN(paritySkyLight);
+    RUN(parityInstanceStreams);
 }
 
 #endif

@@ -51,6 +51,7 @@ static void fill_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
         d->mesh = (uint32_t)_oak_cpu_mesh_index(b, l->mesh[src]);
         d->material = (uint32_t)_oak_cpu_material_index(b, l->material[src]);
         d->flags = l->flags ? l->flags[src] : 0;
+        for (int k = 0; k < 4; k++) d->color[k] = l->color ? l->color[src][k] : 1.0f;
         const oak_material_desc *md = &b->materials[d->material].desc;
         d->cull = f->cull_ok && !md->double_sided;
         d->mask = md->alpha_mode == OAK_ALPHA_MASK;

@@ -102,6 +102,8 @@ typedef struct cpu_draw {
     mat4 mvp;      /* the pass's view_proj times world */
     float nmat[9]; /* inverse transpose of world's 3x3, row-major */
     float sort_key;
+    /* the view draw's colour (a stream instance's), times the vertex colour */
+    float color[4];
 } cpu_draw;
 
 /* Per set-up chunk output, kept across frames. */

@@ -137,6 +137,8 @@ void _oak_cpu_surface(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx
         for (int k = 0; k < 3; k++) s->Nv[k] = -s->Nv[k];
     for (int k = 0; k < 3; k++) s->Ng[k] = t->Ng[k];
     interp(t, CPU_ATTR_C, 4, w, s->C);
+    /* a stream instance's colour */
+    for (int k = 0; k < 4; k++) s->C[k] *= t->d->color[k];
     if (!m->textured) return; /* no texture reads uv */
     interp(t, CPU_ATTR_UV0, 2, w, s->uv[0]);
     interp(t, CPU_ATTR_UV0, 2, dx, s->duvdx[0]);

@@ -137,6 +137,7 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     if (f->static_tex) glDeleteTextures(1, &f->static_tex);
     _oak_gl_resources_release(f);
     _oak_gl_lightgrid_release(f);
+    _oak_gl_instcull_release(f);
     _oak_gl_lampshadow_release(f);
     _oak_gl_gtao_release(f);
     _oak_gl_sky_release(f);
@@ -206,6 +207,7 @@ void _oak_gl_dispatch_output(const _oak_gl_targets *t) {
 static const _oak_gl_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_UPLOAD] = _oak_gl_run_upload,
     [OAK_PASS_LIGHTGRID] = _oak_gl_run_lightgrid,
+    [OAK_PASS_INSTCULL] = _oak_gl_run_instcull, /* gl_pass_instcull.c */
     [OAK_PASS_SKYCAPTURE] = _oak_gl_run_skycapture,
     [OAK_PASS_SHADOW] = _oak_gl_run_shadow,
     [OAK_PASS_LAMPSHADOW] = _oak_gl_run_lampshadow, /* gl_pass_lampshadow.c */

@@ -114,6 +114,14 @@ typedef struct _oak_gl_frame {
     bool sky_brdf; /* the BRDF table is built */
     double cpu_ms[OAK_PASS_COUNT], gpu_ms[OAK_PASS_COUNT];
     _oak_gl_lamp lamp;
+    /* instance streams' instcull pass (gl_pass_instcull.c): records, the
+       heads, commands and lists, and what each stream slot holds */
+    GLuint prog_instcull;
+    _oak_gl_buffer instances, instance_out;
+    oak_gpu_instcull instcull_heads[OAK_STREAM_MAX_PER_VIEW];
+    const oak_instance *instcull_src[OAK_STREAM_MAX_PER_VIEW];
+    uint64_t instcull_version[OAK_STREAM_MAX_PER_VIEW];
+    uint32_t instcull_first[OAK_STREAM_MAX_PER_VIEW], instcull_streams;
 } _oak_gl_frame;
 
 /* gl_resources.c: brings every mesh, material and texture the view uses up
@@ -172,6 +180,9 @@ void _oak_gl_lampshadow_release(_oak_gl_frame *f);
 
 /* gl_pass_lightgrid.c: the lamp grid's program and buffer, and its read-back */
 void _oak_gl_lightgrid_release(_oak_gl_frame *f);
+oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v);
+void _oak_gl_instcull_release(_oak_gl_frame *f);
+oak_result _oak_gl_instcull_read(_oak_gl_frame *f, uint32_t per_lod[OAK_STREAM_LODS]);
 oak_result _oak_gl_lightgrid_read(_oak_gl_frame *f, uint32_t *words, size_t count);
 /* gl_pass_gtao.c: binds the ao buffer, made big enough for the output's
    gtao (t NULL: any size, for the resolve); releases its programs and buffer */

@@ -44,6 +44,9 @@ static void fill_matrices(void *user, uint32_t begin, uint32_t end, uint32_t wor
         glm_mat4_transpose(nm);
         copy_mat(j->out[i].world, j->list->world[i]);
         copy_mat(j->out[i].normal, nm);
+        /* column 3 of the normal matrix carries the draw's colour (oak_gpu.h) */
+        for (int k = 0; k < 3; k++)
+            j->out[i].normal[12 + k] = j->list->color ? j->list->color[i][k] : 1.0f;
     }
 }
 

@@ -339,7 +339,8 @@ static const oak_backend k_vulkan = {
     .render = _oak_vk_render_vt,
     .read_pixels = _oak_vk_read_pixels,
     .timings = _oak_vk_timings,
-    .caps = OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS | OAK_CAP_SHADOW_CACHE,
+    .caps = (OAK_CAP_ALL_PASSES & ~OAK_CAP_PASS(OAK_PASS_INSTCULL)) | OAK_CAP_PIXELS |
+            OAK_CAP_GPU_TIMINGS | OAK_CAP_SHADOW_CACHE,
     .read_light_grid = _oak_vk_read_light_grid,
     .shadow_stats = _oak_vk_shadow_stats,
     .read_sky = _oak_vk_read_sky,

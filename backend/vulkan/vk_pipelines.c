@@ -92,11 +92,13 @@ static oak_result _oak_vk_layouts(_oak_vk *vk) {
     VkDescriptorPoolSize sizes[] = {
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, OAK_VK_FRAMES},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 12 * OAK_VK_FRAMES},
+        /* streams: OAK_B_COUNT grew to 39 (bindings 33 .. 38 in the layout) */
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 6 * OAK_VK_FRAMES},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, (3 + OAK_GPU_TEXTURE_CLASSES) * OAK_VK_FRAMES},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, OAK_VK_FRAMES}};
     VkDescriptorPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
                                      .maxSets = OAK_VK_FRAMES,
-                                     .poolSizeCount = 4,
+                                     .poolSizeCount = sizeof sizes / sizeof sizes[0],
                                      .pPoolSizes = sizes};
     OAK_VK_TRY(vk, vkCreateDescriptorPool(vk->device, &pi, NULL, &vk->desc_pool));
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {

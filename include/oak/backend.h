@@ -19,7 +19,50 @@ typedef struct oak_draw_list {
     mat4 *world;      /* object to world */
     mat4 *prev_world; /* last frame's, for motion */
     uint32_t *flags;  /* oak_draw_flags */
+    /* linear RGBA multiplying the vertex colour (a stream instance's colour,
+       white for plain draws); the view's draws only, NULL in caster lists */
+    float (*color)[4];
 } oak_draw_list;
+
+/* An instance stream as the frame sees it (render/stream_cull.c).
+ *
+ * Record layout (oak_instance in render.h = oak_gpu_instance in
+ * shaders/common/oak_gpu.h, 48 bytes, three vec4s):
+ *   position_scale  xyz: position in world metres, w: uniform scale
+ *   rotation        unit quaternion x, y, z, w (all zero: none)
+ *   color_phase     xyz: linear colour times the material's base colour,
+ *                   w: phase (the stream owner's; drawn by nothing yet)
+ *
+ * The cull-and-LOD kernel (_oak_stream_cull_instance, one function) gives
+ * each instance its world matrix, LOD (distance to the camera, or the
+ * stream's per-instance override: the crowds' tiers hook) and whether its
+ * sphere (the LOD mesh's bounds through that matrix) meets the frustum and
+ * passes the occlusion slot (NULL until GPU-driven occlusion plugs in).
+ * visible[k] lists the instances inside the camera's frustum at LOD k.
+ *
+ * How they are drawn today: every live instance (all of count, culled or
+ * not, so the shadow views see them) is also a draw in the frontend's
+ * input, its LOD's mesh and the record's matrix and colour; those draws are
+ * culled, batched and cast like any other, so the visibility buffer's id is
+ * (draw + 1, triangle) and the draw record carries the instance's matrix
+ * and, in oak_gpu_draw.normal's column 3, its colour. A stream whose
+ * version did not move since the last frame casts as static (cached shadow
+ * layers), one that moved as a mover. prev_records is last frame's copy,
+ * for motion vectors. */
+typedef struct oak_render_stream {
+    const oak_instance *records, *prev_records; /* count each; prev: as last frame */
+    uint32_t count;
+    uint64_t version;
+    bool moved; /* version moved since the last frame (or first seen) */
+    uint32_t lod_count;
+    oak_mesh lods[OAK_STREAM_LODS];
+    float lod_distance[OAK_STREAM_LODS];
+    oak_material material;
+    uint32_t flags;
+    uint32_t first_input; /* its first instance's index among the frontend's input draws */
+    uint32_t *visible[OAK_STREAM_LODS]; /* instance indices inside the frustum, by LOD */
+    uint32_t visible_count[OAK_STREAM_LODS];
+} oak_render_stream;
 
 /* A run of draws in `draws` sharing one mesh and material. */
 typedef struct oak_render_batch {
@@ -114,6 +157,12 @@ typedef struct oak_render_view {
     float sky_zenith[3], sky_horizon[3], fog_color[3];
 
     oak_post post; /* exposure resolved */
+
+    /* instance streams after the cull-and-LOD kernel (their instances are
+       also in draws and the caster lists: see oak_render_stream) */
+    uint32_t stream_count;
+    oak_render_stream *streams;
+    oak_stream_stats stream_stats;
 } oak_render_view;
 
 /* The passes of a frame, in the order every backend runs them. Their rows
@@ -122,6 +171,7 @@ typedef struct oak_render_view {
 typedef enum oak_pass_id {
     OAK_PASS_UPLOAD,     /* assets whose version moved, then the frame's records */
     OAK_PASS_LIGHTGRID,  /* lamps listed per view cluster for the resolve */
+    OAK_PASS_INSTCULL,   /* instance streams' cull-and-LOD kernel in compute (gl) */
     OAK_PASS_SKYCAPTURE, /* the sky into irradiance and prefiltered maps, when it changed */
     OAK_PASS_SHADOW,     /* the key light's casters into its depth map */
     OAK_PASS_LAMPSHADOW, /* the budgeted lamps' faces into the lamp atlas */
@@ -191,6 +241,10 @@ typedef struct oak_backend {
        not NULL, the sky maps (OAK_GPU_SKY_TEXELS RGBA32F texels laid out as
        shaders/common/oak_gpu.h says). NULL when the backend keeps none. */
     oak_result (*read_sky)(void *self, float *texels, size_t count, uint32_t *captures);
+    /* Test hook: the last frame's instcull pass's visible instances per LOD
+       band, summed over the streams. NULL when the backend runs no instcull
+       (the CPU's kernel runs in the frontend: oak_renderer_stream_stats). */
+    oak_result (*read_stream_counts)(void *self, uint32_t per_lod[OAK_STREAM_LODS]);
 } oak_backend;
 
 /* Each backend exports one of these. */

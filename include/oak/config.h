@@ -122,6 +122,13 @@
 #define OAK_FLY_SKIN       0.001  /* metres kept clear of a surface met */
 #define OAK_FLY_GRID       32     /* cells a side of a mesh's triangle grid (XZ) */
 
+/* Instance streams (render/stream.c, render/stream_cull.c): one mesh or a
+ * ladder of LOD meshes drawn at many places from a 12-float record. */
+#define OAK_STREAM_LODS          4         /* LOD meshes one stream may switch between */
+#define OAK_STREAM_MAX_INSTANCES (1u << 24) /* largest capacity one stream may ask for */
+#define OAK_STREAM_MAX_PER_VIEW  64        /* streams one frame input may list */
+#define OAK_STREAM_CULL_CHUNK    1024      /* instances per job of the cull-and-LOD kernel */
+
 #define OAK_FRAME_ARENA_SIZE (4u << 20) /* first block of the per-frame arena */
 #define OAK_JOB_MAX_THREADS  64         /* ceiling on job pool workers */
 

@@ -109,6 +109,58 @@ typedef struct oak_render_light {
     float direction[3]; /* unit, the way the light travels (spot and directional) */
 } oak_render_light;
 
+/* ---- instance streams: the second kind of draw ------------------------- */
+
+/* One instance: 12 floats, the layout of shaders/common/oak_gpu.h's
+ * oak_gpu_instance. rotation is a unit quaternion (x, y, z, w; all zero
+ * reads as none); scale is uniform (the mesh's bounding sphere times it);
+ * color is linear and multiplies the material's base colour; phase is the
+ * stream owner's (wind, animation offset) and drawn by nothing yet. */
+typedef struct oak_instance {
+    float position[3];
+    float scale;
+    float rotation[4];
+    float color[3];
+    float phase;
+} oak_instance;
+
+/* A stream: one material drawn at up to `capacity` instances, each with the
+ * LOD mesh its distance to the camera picks: lods[k] while the distance is
+ * under lods[k].distance (the last LOD's 0: no limit; past a non-zero last
+ * distance the instance is drawn and casts nothing). Owned by whoever made
+ * it (a world system); a scene lists it with oak_scene_add_stream. */
+typedef struct oak_stream oak_stream;
+typedef struct oak_stream_lod {
+    oak_mesh mesh;
+    float distance; /* metres; increasing down the ladder */
+} oak_stream_lod;
+typedef struct oak_stream_desc {
+    uint32_t capacity;  /* instances it can hold, 1 .. OAK_STREAM_MAX_INSTANCES */
+    uint32_t lod_count; /* 1 .. OAK_STREAM_LODS; 0: 1 */
+    oak_stream_lod lods[OAK_STREAM_LODS];
+    oak_material material;
+    uint32_t flags; /* oak_draw_flags for every instance (OAK_DRAW_NO_SHADOW, ...) */
+} oak_stream_desc;
+
+/* Allocates the records once, at capacity; the count starts at 0. */
+oak_result oak_make_stream(oak_stream **out, const oak_stream_desc *desc);
+void oak_destroy_stream(oak_stream *s);
+/* Copies count records into [first, first + count) (no reallocation; past
+ * the capacity is an error) and moves the version on. */
+oak_result oak_stream_write(oak_stream *s, uint32_t first, const oak_instance *records,
+                            uint32_t count);
+/* How many of the records are drawn (<= capacity, else an error; never
+ * reallocates). 0 draws and casts nothing. Moves the version on when it changes. */
+oak_result oak_stream_set_count(oak_stream *s, uint32_t count);
+uint32_t oak_stream_count(const oak_stream *s);
+uint32_t oak_stream_capacity(const oak_stream *s);
+uint64_t oak_stream_version(const oak_stream *s);
+const oak_instance *oak_stream_records(const oak_stream *s);
+/* Hook for tiers (crowds): per instance a LOD index that replaces the
+ * distance pick (0xff: pick by distance). The array is borrowed, capacity
+ * long, read every frame; NULL removes it. */
+oak_result oak_stream_set_lod_override(oak_stream *s, const uint8_t *lods);
+
 typedef struct oak_frame_input {
     oak_camera camera;
     mat4 camera_world; /* camera to world; the camera looks down its -Z */
@@ -118,6 +170,10 @@ typedef struct oak_frame_input {
     const oak_material *materials;
     const mat4 *transforms; /* object to world */
     const uint32_t *flags;  /* oak_draw_flags; NULL: all zero */
+    const float *colors;    /* linear RGBA per draw (4 floats) times base colour; NULL: white */
+    /* instance streams, at most OAK_STREAM_MAX_PER_VIEW */
+    uint32_t stream_count;
+    oak_stream *const *streams;
     uint32_t light_count;
     const oak_render_light *lights;
     const oak_environment *environment; /* NULL: defaults */
@@ -186,6 +242,20 @@ oak_result oak_renderer_shadow_stats(const oak_renderer *r, oak_shadow_stats *ou
  * NULL, count >= OAK_GPU_SKY_TEXELS * 4 floats laid out as
  * shaders/common/oak_gpu.h's OAK_GPU_SKY_* say (render/skylight.h reads them). */
 oak_result oak_renderer_read_sky(oak_renderer *r, float *texels, size_t count, uint32_t *captures);
+/* The streams of the last frame after the cull-and-LOD kernel, summed over
+ * every stream: instances given, and those inside the view per LOD band. */
+typedef struct oak_stream_stats {
+    uint32_t streams, instances;
+    uint32_t visible;                  /* sum of per_lod */
+    uint32_t per_lod[OAK_STREAM_LODS]; /* inside the camera's frustum, by LOD band */
+    uint32_t moved;                    /* streams whose version moved since the last frame */
+} oak_stream_stats;
+oak_result oak_renderer_stream_stats(const oak_renderer *r, oak_stream_stats *out);
+/* The same per-LOD counts as the backend's instcull pass (the kernel in
+ * compute) found them; slow (a read-back). OAK_ERROR_UNSUPPORTED where the
+ * backend runs no instcull (cpu: its kernel is the frontend's; vulkan: not
+ * yet). The per-instance LOD override is not applied there yet. */
+oak_result oak_renderer_read_stream_counts(oak_renderer *r, uint32_t per_lod[OAK_STREAM_LODS]);
 /* The view the last draw built, for tests and tools. */
 const struct oak_render_view *oak_renderer_last_view(const oak_renderer *r);
 

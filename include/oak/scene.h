@@ -109,6 +109,10 @@ oak_entity oak_scene_active_camera(const oak_scene *scene); /* first camera if u
  * oak_frame_input (arrays kept by the scene across frames) and draws it
  * from the active camera. */
 oak_result oak_scene_draw(oak_scene *scene, oak_renderer *renderer);
+/* Lists an instance stream in the scene's frame input; the scene owns it
+ * from then on (destroyed with the scene, also when this fails). At most
+ * OAK_STREAM_MAX_PER_VIEW. */
+oak_result oak_scene_add_stream(oak_scene *scene, oak_stream *stream);
 /* The same gather without drawing, for tools that feed other renderers. */
 oak_result oak_scene_frame_input(oak_scene *scene, oak_frame_input *out);
 

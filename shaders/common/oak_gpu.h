@@ -70,7 +70,9 @@
 #define OAK_B_LAMP_SHADOWS      30 /* oak_gpu_lamp_shadows: the budget's slots and faces */
 #define OAK_B_AO                31 /* float[]: the gtao pass's AO, raw AO, normals, depth mips */
 #define OAK_B_SKY               32 /* vec4[]: the sky light maps, laid out as OAK_GPU_SKY_* says */
-#define OAK_B_COUNT             33
+#define OAK_B_INSTANCES         37 /* oak_gpu_instance[]: instance records (streams) */
+#define OAK_B_INSTANCE_OUT      38 /* visible lists and indirect args (streams' instcull) */
+#define OAK_B_COUNT             39
 
 /* The sky buffer (OAK_B_SKY; the CPU backend keeps the same floats), in vec4
  * texels: a head, then the octahedral capture's mips (level 0 first, each
@@ -194,10 +196,40 @@ OAK_END(oak_gpu_light_grid);
 
 OAK_STRUCT(oak_gpu_draw) {
     OAK_M4(world);
-    OAK_M4(normal); /* inverse transpose of world's 3x3 */
-    OAK_U4(info);   /* material slot, first index, first vertex, oak_draw_flags */
+    /* inverse transpose of world's 3x3; column 3's xyz: the draw's colour
+       (an instance's, white for plain draws), multiplying the vertex colour */
+    OAK_M4(normal);
+    OAK_U4(info); /* material slot, first index, first vertex, oak_draw_flags */
 }
 OAK_END(oak_gpu_draw);
+
+/* One instance of a stream (include/oak/render.h oak_instance, the same 12
+ * floats): position and uniform scale, rotation as a unit quaternion (x, y,
+ * z, w), linear colour (multiplies the material's base colour) and phase (a
+ * stream's own use: wind, animation offset). */
+OAK_STRUCT(oak_gpu_instance) {
+    OAK_F4(position_scale);
+    OAK_F4(rotation);
+    OAK_F4(color_phase);
+}
+OAK_END(oak_gpu_instance);
+
+/* The instcull pass (shaders/instcull.comp.glsl, render/stream_cull.c's
+ * kernel in compute): OAK_B_INSTANCE_OUT holds OAK_STREAM_MAX_PER_VIEW of
+ * these, then uint words; a stream's words from info.w on are
+ * OAK_STREAM_LODS indirect draw commands (index count, instance count =
+ * the LOD's visible instances, first index, base vertex, base instance =
+ * where its list starts), then LOD k's list of visible instance indices at
+ * info.w + 5 * OAK_STREAM_LODS + k * info.x. */
+OAK_STRUCT(oak_gpu_instcull) {
+    OAK_U4(info);                    /* instances, LOD count, first record, first word */
+    OAK_F4(lod_distance);            /* per LOD (OAK_STREAM_LODS = 4); the last 0: no limit */
+    OAK_F4(bounds[OAK_STREAM_LODS]); /* per LOD mesh: bounding sphere centre xyz, radius */
+    OAK_F4(planes[6]);               /* the view frustum (oak_frustum_planes) */
+    OAK_F4(eye);                     /* LOD distances are measured from here */
+}
+OAK_END(oak_gpu_instcull);
+#define OAK_GPU_INSTCULL_HEAD_WORDS (5 * OAK_STREAM_LODS)
 
 OAK_STRUCT(oak_gpu_vertex) {
     OAK_F4(normal);  /* xyz */

@@ -1,0 +1,125 @@
+/* Instance streams on OpenGL: the cull-and-LOD kernel (render/stream_cull.c)
+ * in compute, instcull.comp (the file the Vulkan build compiles too). Records
+ * go up only when a stream's version (or its place in the buffer) moved; the
+ * heads and each stream's indirect commands every frame; the pass leaves per
+ * LOD a visible list and a command whose instance count is the band's. */
+#include <string.h>
+
+#include "gl_gpu.h"
+#include "oak_gl_shaders.h"
+
+static oak_result instcull_setup(_oak_gl_frame *f) {
+    if (f->prog_instcull) return OAK_OK;
+    GLint bindings = 0;
+    glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &bindings);
+    if (bindings <= OAK_B_INSTANCE_OUT)
+        return oak_error(OAK_ERROR_DEVICE, "gl: %d storage buffer bindings, instcull needs %d",
+                         bindings, OAK_B_INSTANCE_OUT + 1);
+    return _oak_gl_compute(&f->prog_instcull, "instcull", oak_gl_src_instcull_comp);
+}
+
+oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
+    _oak_gl_frame *f = b->frame;
+    oak_result r = instcull_setup(f);
+    if (r) return r;
+    uint32_t ns =
+        v->stream_count < OAK_STREAM_MAX_PER_VIEW ? v->stream_count : OAK_STREAM_MAX_PER_VIEW;
+    uint64_t records = 0, words = 0;
+    uint32_t most = 0;
+    for (uint32_t s = 0; s < ns; s++) {
+        records += v->streams[s].count;
+        words += OAK_GPU_INSTCULL_HEAD_WORDS + (uint64_t)OAK_STREAM_LODS * v->streams[s].count;
+        most = v->streams[s].count > most ? v->streams[s].count : most;
+    }
+    size_t head_bytes = sizeof f->instcull_heads;
+    if (records > UINT32_MAX / 2 || words > UINT32_MAX / 4)
+        return oak_error(OAK_ERROR_LIMIT, "gl: instcull: %llu instances",
+                         (unsigned long long)records);
+    size_t rec_bytes = (size_t)(records ? records : 1) * sizeof(oak_gpu_instance);
+    size_t old = f->instances.capacity;
+    if ((r = _oak_gl_buffer_reserve(&f->instances, rec_bytes, true)) ||
+        (r = _oak_gl_buffer_reserve(&f->instance_out, head_bytes + words * 4, false)))
+        return r;
+    if (f->instances.capacity != old) memset(f->instcull_src, 0, sizeof f->instcull_src);
+
+    vec4 planes[6];
+    oak_frustum_planes((vec4 *)v->view_proj, planes);
+    uint32_t first = 0, word = 0;
+    uint32_t cmds[OAK_GPU_INSTCULL_HEAD_WORDS];
+    for (uint32_t s = 0; s < ns; s++) {
+        const oak_render_stream *rs = &v->streams[s];
+        /* the records, only when they moved or landed somewhere new */
+        if (f->instcull_src[s] != rs->records || f->instcull_version[s] != rs->version ||
+            f->instcull_first[s] != first) {
+            if (rs->count && (r = _oak_gl_buffer_upload(
+                                  &f->instances, (size_t)first * sizeof(oak_gpu_instance),
+                                  rs->records, (size_t)rs->count * sizeof(oak_gpu_instance))))
+                return r;
+            f->instcull_src[s] = rs->records;
+            f->instcull_version[s] = rs->version;
+            f->instcull_first[s] = first;
+        }
+        oak_gpu_instcull *h = &f->instcull_heads[s];
+        memset(h, 0, sizeof *h);
+        h->info[0] = rs->count;
+        h->info[1] = rs->lod_count;
+        h->info[2] = first;
+        h->info[3] = word;
+        memset(cmds, 0, sizeof cmds);
+        for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
+            h->lod_distance[k] = rs->lod_distance[k];
+            const oak_mesh_data *md = oak_mesh_get(rs->lods[k]);
+            if (md) {
+                memcpy(h->bounds[k], md->bounds.center, sizeof(float) * 3);
+                h->bounds[k][3] = md->bounds.radius;
+            }
+            const _oak_gl_mesh_slot *ms = _oak_gl_mesh_of(f, rs->lods[k]);
+            cmds[k * 5 + 0] = ms ? ms->index_count : 0;
+            cmds[k * 5 + 2] = ms ? ms->first_index : 0;
+            cmds[k * 5 + 3] = ms ? ms->base_vertex : 0;
+            cmds[k * 5 + 4] = k * rs->count; /* where its list starts after the commands */
+        }
+        memcpy(h->planes, planes, sizeof h->planes);
+        memcpy(h->eye, v->camera_pos, sizeof(float) * 3);
+        if ((r = _oak_gl_buffer_upload(&f->instance_out, head_bytes + (size_t)word * 4, cmds,
+                                       sizeof cmds)))
+            return r;
+        first += rs->count;
+        word += OAK_GPU_INSTCULL_HEAD_WORDS + OAK_STREAM_LODS * rs->count;
+    }
+    if ((r = _oak_gl_buffer_upload(&f->instance_out, 0, f->instcull_heads, head_bytes))) return r;
+    f->instcull_streams = ns;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCES, f->instances.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCE_OUT, f->instance_out.id);
+    glUseProgram(f->prog_instcull);
+    if (most) glDispatchCompute((most + 63) / 64, ns, 1);
+    /* readers: indirect draws and the stream-count read-back */
+    glMemoryBarrier(GL_COMMAND_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT |
+                    GL_BUFFER_UPDATE_BARRIER_BIT);
+    return OAK_OK;
+}
+
+void _oak_gl_instcull_release(_oak_gl_frame *f) {
+    if (f->prog_instcull) glDeleteProgram(f->prog_instcull);
+    f->prog_instcull = 0;
+    _oak_gl_buffer_release(&f->instances);
+    _oak_gl_buffer_release(&f->instance_out);
+    memset(f->instcull_src, 0, sizeof f->instcull_src);
+    f->instcull_streams = 0;
+}
+
+oak_result _oak_gl_instcull_read(_oak_gl_frame *f, uint32_t per_lod[OAK_STREAM_LODS]) {
+    memset(per_lod, 0, sizeof(uint32_t) * OAK_STREAM_LODS);
+    size_t head_bytes = sizeof f->instcull_heads;
+    for (uint32_t s = 0; s < f->instcull_streams; s++) {
+        uint32_t cmds[OAK_GPU_INSTCULL_HEAD_WORDS];
+        glGetNamedBufferSubData(f->instance_out.id,
+                                (GLintptr)(head_bytes + (size_t)f->instcull_heads[s].info[3] * 4),
+                                sizeof cmds, cmds);
+        for (uint32_t k = 0; k < OAK_STREAM_LODS; k++) per_lod[k] += cmds[k * 5 + 1];
+    }
+    return _oak_gl_check("instcull read-back")
+               ? oak_error(OAK_ERROR_DEVICE, "gl: instcull read-back failed")
+               : OAK_OK;
+}

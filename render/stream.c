@@ -1,0 +1,101 @@
+/* Instance streams, the second kind of draw: one material and a ladder of
+ * LOD meshes drawn at many places from compact records, held at a fixed
+ * capacity so the count moves without reallocating (render.h). */
+#include <string.h>
+
+#include "shaders/common/oak_gpu.h"
+#include "stream.h"
+
+_Static_assert(sizeof(oak_instance) == sizeof(oak_gpu_instance),
+               "oak_instance and oak_gpu_instance are the same 12 floats");
+
+oak_result oak_make_stream(oak_stream **out, const oak_stream_desc *desc) {
+    if (!out || !desc) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream: NULL argument");
+    *out = NULL;
+    oak_stream_desc d = *desc;
+    if (d.capacity == 0 || d.capacity > OAK_STREAM_MAX_INSTANCES)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "stream: capacity %u is outside 1 .. OAK_STREAM_MAX_INSTANCES (%u)",
+                         d.capacity, OAK_STREAM_MAX_INSTANCES);
+    if (d.lod_count == 0) d.lod_count = 1;
+    if (d.lod_count > OAK_STREAM_LODS)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "stream: %u LODs, at most OAK_STREAM_LODS (%u)", d.lod_count,
+                         OAK_STREAM_LODS);
+    if (!oak_material_get(d.material))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream: no live material");
+    for (uint32_t k = 0; k < d.lod_count; k++) {
+        if (!oak_mesh_get(d.lods[k].mesh))
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream: LOD %u has no live mesh", k);
+        bool last = k + 1 == d.lod_count;
+        float dist = d.lods[k].distance;
+        if (!(dist >= 0) || (!last && dist <= 0) ||
+            (k > 0 && dist > 0 && dist <= d.lods[k - 1].distance))
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                             "stream: LOD %u's distance %g must be > 0 and above the LOD before "
+                             "(the last may be 0: no limit)",
+                             k, (double)dist);
+    }
+    oak_stream *s = oak_calloc(1, sizeof *s);
+    if (s) s->records = oak_calloc(d.capacity, sizeof *s->records);
+    if (!s || !s->records) {
+        oak_free(s);
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "stream: no memory for %u instances", d.capacity);
+    }
+    s->desc = d;
+    s->version = 1;
+    *out = s;
+    return OAK_OK;
+}
+
+void oak_destroy_stream(oak_stream *s) {
+    if (!s) return;
+    oak_free(s->records);
+    oak_free(s);
+}
+
+oak_result oak_stream_write(oak_stream *s, uint32_t first, const oak_instance *records,
+                            uint32_t count) {
+    if (!s || (count && !records))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream write: NULL argument");
+    if ((uint64_t)first + count > s->desc.capacity)
+        return oak_error(OAK_ERROR_LIMIT,
+                         "stream write: instances %u .. %llu past the capacity %u (streams do "
+                         "not grow: make a larger one)",
+                         first, (unsigned long long)first + count, s->desc.capacity);
+    memcpy(s->records + first, records, (size_t)count * sizeof *records);
+    s->version++;
+    return OAK_OK;
+}
+
+oak_result oak_stream_set_count(oak_stream *s, uint32_t count) {
+    if (!s) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream count: NULL stream");
+    if (count > s->desc.capacity)
+        return oak_error(OAK_ERROR_LIMIT,
+                         "stream count: %u past the capacity %u (streams do not grow: make a "
+                         "larger one)",
+                         count, s->desc.capacity);
+    if (count != s->count) s->version++;
+    s->count = count;
+    return OAK_OK;
+}
+
+uint32_t oak_stream_count(const oak_stream *s) {
+    return s ? s->count : 0;
+}
+uint32_t oak_stream_capacity(const oak_stream *s) {
+    return s ? s->desc.capacity : 0;
+}
+uint64_t oak_stream_version(const oak_stream *s) {
+    return s ? s->version : 0;
+}
+const oak_instance *oak_stream_records(const oak_stream *s) {
+    return s ? s->records : NULL;
+}
+
+oak_result oak_stream_set_lod_override(oak_stream *s, const uint8_t *lods) {
+    if (!s) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream LOD override: NULL stream");
+    s->lod_override = lods;
+    s->version++; /* the picks change what casts */
+    return OAK_OK;
+}

@@ -1,0 +1,46 @@
+/* Private to render/: an instance stream's state (render/stream.c) and the
+ * cull-and-LOD kernel that turns the frame's streams into view lists and
+ * frontend input draws (render/stream_cull.c). */
+#ifndef OAK_RENDER_STREAM_H
+#define OAK_RENDER_STREAM_H
+
+#include <oak/backend.h>
+
+struct oak_stream {
+    oak_stream_desc desc; /* resolved: lod_count >= 1 */
+    oak_instance *records;
+    uint32_t count;
+    uint64_t version; /* moves on every write and count change */
+    const uint8_t *lod_override;
+};
+
+/* The occlusion slot: false hides an instance whose world sphere passed the
+   frustum. NULL (every instance passes) until GPU-driven occlusion plugs in. */
+typedef bool (*oak_instance_test)(void *user, const float center[3], float radius);
+
+/* What the kernel needs besides the instance, fixed for one stream and view. */
+typedef struct oak_stream_cull_params {
+    const vec4 *planes; /* 6 frustum planes (oak_frustum_planes) */
+    float eye[3];       /* distances for the LOD pick are measured from here */
+    uint32_t lod_count;
+    float lod_distance[OAK_STREAM_LODS];
+    oak_mesh lods[OAK_STREAM_LODS];
+    const uint8_t *lod_override; /* tiers hook: per instance, 0xff = by distance */
+    oak_instance_test occlusion; /* the occlusion slot */
+    void *occlusion_user;
+} oak_stream_cull_params;
+
+#define OAK_STREAM_CULLED 0xffu /* the kernel's answer for an instance not in view */
+#define OAK_STREAM_GONE   0xfeu /* past the last LOD's distance: drawn and cast nowhere */
+
+/* Instance i's world matrix from its record: translate * rotate * scale. */
+void _oak_instance_matrix(const oak_instance *rec, mat4 out);
+/* The one cull-and-LOD kernel: instance i's LOD (0 .. lod_count - 1) when its
+   LOD mesh's sphere through `world` meets the frustum and passes the
+   occlusion slot; OAK_STREAM_CULLED when it does not; OAK_STREAM_GONE past
+   the last distance. *lod_out gets the LOD whatever the visibility (shadow
+   views draw the camera's pick), OAK_STREAM_GONE when gone. */
+uint32_t _oak_stream_cull_instance(const oak_stream_cull_params *p, const oak_instance *rec,
+                                   uint32_t i, mat4 world, uint32_t *lod_out);
+
+#endif

@@ -1,0 +1,244 @@
+/* The cull-and-LOD kernel every instance stream goes through, on the job
+ * pool: record to matrix, LOD by distance (or the stream's override), the
+ * LOD mesh's sphere against the frustum and the occlusion slot; then each
+ * stream's per-LOD visible lists, the frame's counters, and the instances
+ * appended to the frontend's input as draws (backend.h oak_render_stream). */
+#include <math.h>
+#include <string.h>
+
+#include "frontend.h"
+#include "stream.h"
+
+void _oak_instance_matrix(const oak_instance *rec, mat4 out) {
+    float x = rec->rotation[0], y = rec->rotation[1], z = rec->rotation[2], w = rec->rotation[3];
+    float n = x * x + y * y + z * z + w * w;
+    if (!(n > 0)) x = y = z = 0, w = 1, n = 1;
+    float k = 2.0f / n, s = rec->scale;
+    /* columns of the rotation, each times the uniform scale */
+    out[0][0] = (1 - k * (y * y + z * z)) * s;
+    out[0][1] = k * (x * y + z * w) * s;
+    out[0][2] = k * (x * z - y * w) * s;
+    out[1][0] = k * (x * y - z * w) * s;
+    out[1][1] = (1 - k * (x * x + z * z)) * s;
+    out[1][2] = k * (y * z + x * w) * s;
+    out[2][0] = k * (x * z + y * w) * s;
+    out[2][1] = k * (y * z - x * w) * s;
+    out[2][2] = (1 - k * (x * x + y * y)) * s;
+    out[0][3] = out[1][3] = out[2][3] = 0;
+    out[3][0] = rec->position[0];
+    out[3][1] = rec->position[1];
+    out[3][2] = rec->position[2];
+    out[3][3] = 1;
+}
+
+uint32_t _oak_stream_cull_instance(const oak_stream_cull_params *p, const oak_instance *rec,
+                                   uint32_t i, mat4 world, uint32_t *lod_out) {
+    _oak_instance_matrix(rec, world);
+    float d[3] = {rec->position[0] - p->eye[0], rec->position[1] - p->eye[1],
+                  rec->position[2] - p->eye[2]};
+    float dist = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    uint32_t lod = 0;
+    while (lod + 1 < p->lod_count && dist >= p->lod_distance[lod]) lod++;
+    float last = p->lod_distance[p->lod_count - 1];
+    bool gone = lod + 1 == p->lod_count && last > 0 && dist >= last;
+    /* tiers: the owner's pick wins over the distance's (and brings back a gone one) */
+    if (p->lod_override && p->lod_override[i] != 0xffu) {
+        lod = p->lod_override[i] < p->lod_count ? p->lod_override[i] : p->lod_count - 1;
+        gone = false;
+    }
+    if (gone || !(rec->scale > 0)) {
+        *lod_out = OAK_STREAM_GONE;
+        return OAK_STREAM_GONE;
+    }
+    *lod_out = lod;
+    float c[3], r;
+    if (!_oak_draw_sphere(p->lods[lod], world, c, &r) || !oak_frustum_sphere(p->planes, c, r))
+        return OAK_STREAM_CULLED;
+    if (p->occlusion && !p->occlusion(p->occlusion_user, c, r)) return OAK_STREAM_CULLED;
+    return lod;
+}
+
+typedef struct stream_job {
+    oak_frontend *fe;
+    const oak_stream *stream;
+    oak_stream_cull_params params;
+    uint32_t base;  /* the stream's first draw in stream_input */
+    uint32_t flags; /* oak_draw_flags of every instance this frame */
+    bool live;      /* its material is live (a destroyed one draws nothing) */
+} stream_job;
+
+static void cull_stream_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    stream_job *j = user;
+    oak_frontend *fe = j->fe;
+    const oak_stream *s = j->stream;
+    for (uint32_t i = begin; i < end; i++) {
+        const oak_instance *rec = &s->records[i];
+        uint32_t o = j->base + i, lod;
+        uint32_t r = _oak_stream_cull_instance(&j->params, rec, i, fe->sx_world[o], &lod);
+        if (!j->live) r = lod = OAK_STREAM_GONE;
+        fe->sx_lod[o] = (uint8_t)r;
+        fe->sx_mesh[o] = lod == OAK_STREAM_GONE ? (oak_mesh){0} : j->params.lods[lod];
+        fe->sx_material[o] = s->desc.material;
+        fe->sx_flags[o] = j->flags;
+        float *col = fe->sx_color + (size_t)o * 4;
+        col[0] = rec->color[0], col[1] = rec->color[1], col[2] = rec->color[2], col[3] = 1;
+    }
+}
+
+void _oak_streams_release(oak_frontend *fe) {
+    oak_free(fe->sx_mesh);
+    oak_free(fe->sx_material);
+    oak_free(fe->sx_world);
+    oak_free(fe->sx_flags);
+    oak_free(fe->sx_color);
+    oak_free(fe->sx_lod);
+    oak_free(fe->sx_visible);
+    for (uint32_t s = 0; s < OAK_STREAM_MAX_PER_VIEW; s++)
+        for (int k = 0; k < 2; k++) oak_free(fe->stream_last[s][k]);
+}
+
+/* Last frame's records of slot s (for motion), and this frame's kept when
+   the stream moved; false when out of memory. */
+static bool keep_last(oak_frontend *fe, uint32_t s, const oak_stream *st, bool same) {
+    oak_render_stream *rs = &fe->streams[s];
+    uint32_t n = st->count;
+    if (!OAK_GROW(fe->stream_last[s][0], fe->stream_last_cap[s][0], n ? n : 1) ||
+        !OAK_GROW(fe->stream_last[s][1], fe->stream_last_cap[s][1], n ? n : 1))
+        return false;
+    if (!same) { /* a stream new to this slot: it has no past, so no motion */
+        memcpy(fe->stream_last[s][0], st->records, (size_t)n * sizeof *st->records);
+    } else if (rs->moved) {
+        /* [0] holds last frame's; this frame's goes to [1], then they swap */
+        memcpy(fe->stream_last[s][1], st->records, (size_t)n * sizeof *st->records);
+        oak_instance *t = fe->stream_last[s][0];
+        fe->stream_last[s][0] = fe->stream_last[s][1];
+        fe->stream_last[s][1] = t;
+        uint32_t c = fe->stream_last_cap[s][0];
+        fe->stream_last_cap[s][0] = fe->stream_last_cap[s][1];
+        fe->stream_last_cap[s][1] = c;
+        rs->prev_records = fe->stream_last[s][1];
+        return true;
+    }
+    rs->prev_records = fe->stream_last[s][0];
+    return true;
+}
+
+oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input) {
+    const oak_frame_input *in = *input;
+    oak_render_view *v = &fe->view;
+    v->stream_count = 0;
+    v->streams = fe->streams;
+    memset(&v->stream_stats, 0, sizeof v->stream_stats);
+    uint32_t ns = in->stream_count;
+    if (!ns) return OAK_OK;
+    if (!in->streams)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "frame input: %u streams but no array", ns);
+    if (ns > OAK_STREAM_MAX_PER_VIEW)
+        return oak_error(OAK_ERROR_LIMIT,
+                         "frame input: %u streams, at most OAK_STREAM_MAX_PER_VIEW (%u)", ns,
+                         OAK_STREAM_MAX_PER_VIEW);
+    uint64_t total = in->draw_count;
+    for (uint32_t s = 0; s < ns; s++) {
+        if (!in->streams[s])
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT, "frame input: stream %u is NULL", s);
+        total += in->streams[s]->count;
+    }
+    if (total > UINT32_MAX / 2)
+        return oak_error(OAK_ERROR_LIMIT, "frame input: %llu draws and instances",
+                         (unsigned long long)total);
+    uint32_t n = (uint32_t)total, nd = in->draw_count;
+    if (nd && (!in->meshes || !in->materials || !in->transforms))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "frame input: %u draws but no columns", nd);
+    if (!OAK_GROW(fe->sx_mesh, fe->sx_cap, n) || !OAK_GROW(fe->sx_material, fe->sx_cap2, n) ||
+        !OAK_GROW(fe->sx_world, fe->sx_cap3, n) || !OAK_GROW(fe->sx_flags, fe->sx_cap4, n) ||
+        !OAK_GROW(fe->sx_color, fe->sx_cap5, (size_t)n * 4) ||
+        !OAK_GROW(fe->sx_lod, fe->sx_lod_cap, n) ||
+        !OAK_GROW(fe->sx_visible, fe->sx_visible_cap, n - nd + 1))
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "frame input: no memory for %u instances",
+                         n - nd);
+
+    /* the input's own draws first, as they are */
+    if (nd) {
+        memcpy(fe->sx_mesh, in->meshes, nd * sizeof *in->meshes);
+        memcpy(fe->sx_material, in->materials, nd * sizeof *in->materials);
+        memcpy(fe->sx_world, in->transforms, nd * sizeof(mat4));
+        for (uint32_t i = 0; i < nd; i++) fe->sx_flags[i] = in->flags ? in->flags[i] : 0;
+        if (in->colors)
+            memcpy(fe->sx_color, in->colors, (size_t)nd * 4 * sizeof(float));
+        else
+            for (size_t i = 0; i < (size_t)nd * 4; i++) fe->sx_color[i] = 1;
+    }
+
+    vec4 planes[6];
+    oak_frustum_planes(v->view_proj, planes);
+    oak_stream_stats *st = &v->stream_stats;
+    uint32_t base = nd, *visible = fe->sx_visible;
+    for (uint32_t s = 0; s < ns; s++) {
+        const oak_stream *str = in->streams[s];
+        oak_render_stream *rs = &fe->streams[s];
+        bool same = fe->stream_seen[s] == str;
+        *rs = (oak_render_stream){.records = str->records,
+                                  .count = str->count,
+                                  .version = str->version,
+                                  .moved = !same || fe->stream_seen_version[s] != str->version,
+                                  .lod_count = str->desc.lod_count,
+                                  .material = str->desc.material,
+                                  .flags = str->desc.flags,
+                                  .first_input = base};
+        if (!keep_last(fe, s, str, same))
+            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "stream %u: no memory for last frame", s);
+        fe->stream_seen[s] = str;
+        fe->stream_seen_version[s] = str->version;
+        stream_job job = {
+            .fe = fe, .stream = str, .base = base, .live = oak_material_get(str->desc.material)};
+        job.params.planes = (const vec4 *)planes;
+        memcpy(job.params.eye, v->camera_pos, sizeof job.params.eye);
+        job.params.lod_count = str->desc.lod_count;
+        job.params.lod_override = str->lod_override;
+        for (uint32_t k = 0; k < str->desc.lod_count; k++) {
+            job.params.lods[k] = rs->lods[k] = str->desc.lods[k].mesh;
+            job.params.lod_distance[k] = rs->lod_distance[k] = str->desc.lods[k].distance;
+        }
+        /* a stream that stands still casts into the cached static layers */
+        job.flags = str->desc.flags & ~(uint32_t)OAK_DRAW_MOVING;
+        if (rs->moved) job.flags |= OAK_DRAW_MOVING;
+        oak_parallel_for(str->count, OAK_STREAM_CULL_CHUNK, cull_stream_range, &job);
+
+        /* per-LOD visible lists, in instance order (a counting sort) */
+        uint32_t at[OAK_STREAM_LODS] = {0};
+        for (uint32_t i = 0; i < str->count; i++) {
+            uint32_t r = fe->sx_lod[base + i];
+            if (r < OAK_STREAM_LODS) at[r]++;
+        }
+        uint32_t sum = 0;
+        for (uint32_t k = 0; k < OAK_STREAM_LODS; k++) {
+            rs->visible[k] = visible + sum;
+            rs->visible_count[k] = at[k];
+            st->per_lod[k] += at[k];
+            at[k] = sum;
+            sum += rs->visible_count[k];
+        }
+        for (uint32_t i = 0; i < str->count; i++) {
+            uint32_t r = fe->sx_lod[base + i];
+            if (r < OAK_STREAM_LODS) visible[at[r]++] = i;
+        }
+        visible += sum;
+        st->visible += sum;
+        st->instances += str->count;
+        st->moved += rs->moved;
+        base += str->count;
+    }
+    st->streams = ns;
+    v->stream_count = ns;
+
+    fe->stream_input = *in;
+    fe->stream_input.draw_count = n;
+    fe->stream_input.meshes = fe->sx_mesh;
+    fe->stream_input.materials = fe->sx_material;
+    fe->stream_input.transforms = (const mat4 *)fe->sx_world;
+    fe->stream_input.flags = fe->sx_flags;
+    fe->stream_input.colors = fe->sx_color;
+    *input = &fe->stream_input;
+    return OAK_OK;
+}

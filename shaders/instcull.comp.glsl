@@ -1,0 +1,51 @@
+#version 450
+// The cull-and-LOD kernel of render/stream_cull.c in compute: one invocation
+// per instance, one row of work groups per stream (gl_WorkGroupID.y). Record
+// to matrix, LOD by distance, the LOD mesh's sphere against the frustum; a
+// visible instance counts into its LOD's indirect command and joins its list
+// (list order is the atomics', the count is exact). The per-instance LOD
+// override (tiers) and the occlusion slot are CPU-side for now.
+#extension GL_GOOGLE_include_directive : require
+#include "common/oak_gpu.h"
+
+layout(local_size_x = 64) in;
+
+OAK_SSBO(OAK_B_INSTANCES) readonly buffer InstanceBlock { oak_gpu_instance instances[]; };
+OAK_SSBO(OAK_B_INSTANCE_OUT) buffer InstanceOutBlock {
+    oak_gpu_instcull heads[OAK_STREAM_MAX_PER_VIEW];
+    uint words[];
+};
+
+void main() {
+    uint s = gl_WorkGroupID.y, i = gl_GlobalInvocationID.x;
+    uvec4 info = heads[s].info;
+    if (i >= info.x) return;
+    oak_gpu_instance r = instances[info.z + i];
+    vec4 q = r.rotation;
+    float n = dot(q, q);
+    if (!(n > 0.0)) {
+        q = vec4(0.0, 0.0, 0.0, 1.0);
+        n = 1.0;
+    }
+    float k = 2.0 / n, sc = r.position_scale.w;
+    float x = q.x, y = q.y, z = q.z, w = q.w;
+    mat3 R = mat3(vec3(1.0 - k * (y * y + z * z), k * (x * y + z * w), k * (x * z - y * w)) * sc,
+                  vec3(k * (x * y - z * w), 1.0 - k * (x * x + z * z), k * (y * z + x * w)) * sc,
+                  vec3(k * (x * z + y * w), k * (y * z - x * w), 1.0 - k * (x * x + y * y)) * sc);
+    vec3 pos = r.position_scale.xyz;
+    vec3 d = pos - heads[s].eye.xyz;
+    float dist = sqrt(dot(d, d));
+    uint lods = info.y, lod = 0u;
+    while (lod + 1u < lods && dist >= heads[s].lod_distance[lod]) lod++;
+    float last = heads[s].lod_distance[lods - 1u];
+    if ((lod + 1u == lods && last > 0.0 && dist >= last) || !(sc > 0.0)) return;
+    vec4 b = heads[s].bounds[lod];
+    vec3 c = R * b.xyz + pos;
+    float rad = b.w * max(length(R[0]), max(length(R[1]), length(R[2])));
+    for (int p = 0; p < 6; p++) {
+        vec4 pl = heads[s].planes[p];
+        if (pl.x * c.x + pl.y * c.y + pl.z * c.z + pl.w < -rad) return;
+    }
+    uint slot = atomicAdd(words[info.w + lod * 5u + 1u], 1u);
+    words[info.w + uint(OAK_GPU_INSTCULL_HEAD_WORDS) + lod * info.x + slot] = i;
+}

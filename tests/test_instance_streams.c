@@ -1,0 +1,419 @@
+/* Instance streams (after ae3d's test_instance_streams): the counters of
+ * instances per LOD band after culling match a count made here; zero
+ * instances draw and cast nothing; capacity is fixed and bad descs are one
+ * line; a still stream casts as static; and (argv[1] vulkan or gl) that
+ * backend draws the same frames as the CPU while count, positions and
+ * colours change over a few frames, at the parity rule. */
+#include "oak_test.h"
+
+#include <dlfcn.h>
+
+#define W    160
+#define H    90
+#define GX   12
+#define GZ   8
+#define CAP  (GX * GZ)
+#define LOD1 7.0f /* metres from the eye where the box gives way to the ball */
+
+static const char *g_backend = "cpu";
+static int g_validation, g_errors;
+
+static void count_log(void *user, oak_log_level level, const char *msg) {
+    (void)user;
+    if (strstr(msg, "vulkan validation") || strstr(msg, "gl: debug error"))
+        g_validation++;
+    else if (level >= OAK_LOG_ERROR)
+        g_errors++;
+    if (level >= OAK_LOG_WARN && !strstr(msg, "stream")) fprintf(stderr, "log: %s\n", msg);
+}
+
+static oak_material g_white, g_ground_mat;
+static oak_mesh g_ground, g_box, g_ball;
+
+typedef struct scene {
+    oak_frame_input in;
+    oak_mesh mesh[1];
+    oak_material mat[1];
+    mat4 world[1];
+    oak_render_light sun;
+    oak_environment env;
+    oak_post post;
+    oak_stream *stream;
+    oak_instance rec[CAP];
+} scene;
+
+static uint32_t hash(uint32_t x) {
+    x ^= x >> 16, x *= 0x7feb352du, x ^= x >> 15, x *= 0x846ca68bu, x ^= x >> 16;
+    return x;
+}
+static float hash01(uint32_t i, uint32_t salt) {
+    return (float)(hash(i * 0x9e3779b9u + salt) >> 8) * (1.0f / 16777216.0f);
+}
+
+/* A grid of instances over the ground, the nearest row first, shifted by
+   `shift` metres in x, each
+   coloured from the hue `hue` on. */
+static void fill(scene *s, float shift, float hue) {
+    for (uint32_t i = 0; i < CAP; i++) {
+        oak_instance *r = &s->rec[i];
+        float scale = 0.5f + 0.4f * hash01(i, 1), a = 3.0f * hash01(i, 2);
+        *r = (oak_instance){.position = {-6.6f + 1.2f * (float)(i % GX) + shift, 0.5f * scale,
+                                         2.1f - 1.3f * (float)(i / GX)},
+                            .scale = scale,
+                            .rotation = {0, sinf(a), 0, cosf(a)},
+                            .phase = (float)i};
+        for (int k = 0; k < 3; k++)
+            r->color[k] = 0.25f + 0.75f * hash01(i + (uint32_t)(hue * 97.0f), 5 + (uint32_t)k);
+    }
+}
+
+static void scene_init(scene *s) {
+    memset(s, 0, sizeof *s);
+    s->mesh[0] = g_ground;
+    s->mat[0] = g_ground_mat;
+    glm_mat4_identity(s->world[0]);
+    s->sun.light = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
+    s->sun.light.cast_shadows = true;
+    s->sun.direction[0] = -0.4f, s->sun.direction[1] = -0.8f, s->sun.direction[2] = -0.45f;
+    s->env = oak_environment_defaults();
+    s->post = (oak_post){.exposure = 1};
+    s->in.camera = (oak_camera){.fov_y = glm_rad(60), .znear = 0.1f, .zfar = 100};
+    s->in.draw_count = 1;
+    s->in.meshes = s->mesh;
+    s->in.materials = s->mat;
+    s->in.transforms = (const mat4 *)s->world;
+    s->in.light_count = 1;
+    s->in.lights = &s->sun;
+    s->in.environment = &s->env;
+    s->in.post = &s->post;
+    mat4 view;
+    glm_lookat((vec3){0, 4, 6}, (vec3){0, 0.3f, -2}, (vec3){0, 1, 0}, view);
+    glm_mat4_inv(view, s->in.camera_world);
+    oak_stream_desc d = {
+        .capacity = CAP, .lod_count = 2, .lods = {{g_box, LOD1}, {g_ball, 0}}, .material = g_white};
+    CHECK_OK(oak_make_stream(&s->stream, &d));
+    fill(s, 0, 0);
+    if (s->stream) CHECK_OK(oak_stream_write(s->stream, 0, s->rec, CAP));
+    s->in.stream_count = s->stream ? 1 : 0;
+    s->in.streams = &s->stream;
+}
+
+static oak_renderer *open_renderer(const char *backend) {
+    oak_renderer *r = NULL;
+    oak_renderer_desc d = {.backend = backend, .width = W, .height = H, .shadow_map_size = 512};
+    CHECK_OK(oak_make_renderer(&r, &d));
+    return r;
+}
+
+/* The count this test expects: each instance's LOD by its distance to the
+   eye, its sphere (the LOD mesh's bounds, scaled; rotation turns the
+   bounds' centre about y) against the view's frustum planes. */
+static void expected_per_lod(const scene *s, const oak_render_view *v, uint32_t count,
+                             uint32_t out[OAK_STREAM_LODS]) {
+    memset(out, 0, sizeof(uint32_t) * OAK_STREAM_LODS);
+    vec4 planes[6];
+    mat4 vp;
+    memcpy(vp, v->view_proj, sizeof vp);
+    oak_frustum_planes(vp, planes);
+    for (uint32_t i = 0; i < count; i++) {
+        const oak_instance *r = &s->rec[i];
+        float d[3], dist = 0;
+        for (int k = 0; k < 3; k++) d[k] = r->position[k] - v->camera_pos[k], dist += d[k] * d[k];
+        uint32_t lod = sqrtf(dist) >= LOD1 ? 1 : 0;
+        const oak_bounds *b = &oak_mesh_get(lod ? g_ball : g_box)->bounds;
+        float c[3] = {r->position[0], r->position[1] + b->center[1] * r->scale, r->position[2]};
+        /* shapes are centred in x and z, so rotation about y leaves the centre */
+        if (oak_frustum_sphere((const vec4 *)planes, c, b->radius * r->scale)) out[lod]++;
+    }
+}
+
+/* How many of the view's draws (or casters) use one of the stream's meshes. */
+static uint32_t stream_draws(const oak_draw_list *l, uint32_t moving_only) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < l->count; i++)
+        if ((l->mesh[i].id == g_box.id || l->mesh[i].id == g_ball.id) &&
+            (!moving_only || (l->flags[i] & OAK_DRAW_MOVING)))
+            n++;
+    return n;
+}
+
+TEST(countersMatchCpuCount) {
+    static scene s;
+    scene_init(&s);
+    oak_renderer *r = open_renderer("cpu");
+    if (!r || !s.stream) goto out;
+    const uint32_t counts[3] = {CAP, 50, 17};
+    for (int f = 0; f < 3; f++) {
+        CHECK_OK(oak_stream_set_count(s.stream, counts[f]));
+        CHECK_OK(oak_renderer_draw(r, &s.in));
+        oak_stream_stats st;
+        CHECK_OK(oak_renderer_stream_stats(r, &st));
+        const oak_render_view *v = oak_renderer_last_view(r);
+        uint32_t want[OAK_STREAM_LODS];
+        expected_per_lod(&s, v, counts[f], want);
+        fprintf(stderr, "  count %u: per LOD %u %u (expected %u %u), visible %u, drawn %u\n",
+                counts[f], st.per_lod[0], st.per_lod[1], want[0], want[1], st.visible,
+                stream_draws(&v->draws, 0));
+        CHECK_EQ_INT(st.streams, 1);
+        CHECK_EQ_INT(st.instances, counts[f]);
+        CHECK_EQ_INT(st.per_lod[0], want[0]);
+        CHECK_EQ_INT(st.per_lod[1], want[1]);
+        CHECK_EQ_INT(st.visible, want[0] + want[1]);
+        CHECK_EQ_INT(stream_draws(&v->draws, 0), st.visible);
+        CHECK(want[0] > 0 && want[1] > 0); /* both bands show, and some fall outside */
+        CHECK(st.visible < counts[f] || f == 2);
+        /* the lists hold exactly the counted instances, each in its band */
+        const oak_render_stream *rs = &v->streams[0];
+        for (uint32_t k = 0; k < 2; k++) {
+            CHECK_EQ_INT(rs->visible_count[k], want[k]);
+            for (uint32_t j = 0; j < rs->visible_count[k]; j++)
+                CHECK(rs->visible[k][j] < counts[f]);
+        }
+    }
+out:
+    oak_destroy_renderer(r);
+    oak_destroy_stream(s.stream);
+}
+
+static void draw_pixels(oak_renderer *r, const scene *s, uint8_t *px) {
+    CHECK_OK(oak_renderer_draw(r, &s->in));
+    CHECK_OK(oak_renderer_read_pixels(r, px, W * H * 4));
+}
+
+/* Count 0 gives the picture of no stream at all, and lists no caster. */
+TEST(zeroInstancesDrawAndCastNothing) {
+    static scene s;
+    scene_init(&s);
+    uint8_t *a = oak_alloc(W * H * 4), *b = oak_alloc(W * H * 4), *c = oak_alloc(W * H * 4);
+    oak_renderer *r = open_renderer("cpu");
+    if (!r || !a || !b || !c || !s.stream) goto out;
+    CHECK_OK(oak_stream_set_count(s.stream, 0));
+    draw_pixels(r, &s, a);
+    const oak_render_view *v = oak_renderer_last_view(r);
+    uint32_t drawn = stream_draws(&v->draws, 0), cast = stream_draws(&v->casters, 0);
+    s.in.stream_count = 0;
+    draw_pixels(r, &s, b);
+    s.in.stream_count = 1;
+    CHECK_OK(oak_stream_set_count(s.stream, CAP));
+    draw_pixels(r, &s, c);
+    uint32_t cast_full = stream_draws(&oak_renderer_last_view(r)->casters, 0);
+    size_t same = 0, differ = 0;
+    for (size_t i = 0; i < (size_t)W * H * 4; i++) same += a[i] == b[i], differ += a[i] != c[i];
+    fprintf(stderr,
+            "  count 0: %u drawn, %u cast, %zu of %d bytes as with no stream; count %d: "
+            "%zu bytes differ, %u casters\n",
+            drawn, cast, same, W * H * 4, CAP, differ, cast_full);
+    CHECK_EQ_INT(drawn, 0);
+    CHECK_EQ_INT(cast, 0);
+    CHECK(same == (size_t)W * H * 4);
+    CHECK(differ > (size_t)W * H / 4);
+    CHECK(cast_full > 0);
+out:
+    oak_free(a), oak_free(b), oak_free(c);
+    oak_destroy_renderer(r);
+    oak_destroy_stream(s.stream);
+}
+
+TEST(capacityIsFixedAndBadDescsFail) {
+    oak_stream *s = NULL;
+    oak_stream_desc ok = {.capacity = 8, .lods = {{g_box, 0}}, .material = g_white};
+    oak_stream_desc bad[5] = {ok, ok, ok, ok, ok};
+    bad[0].capacity = 0;
+    bad[1].lod_count = OAK_STREAM_LODS + 1;
+    bad[2].lods[0].mesh = (oak_mesh){0};
+    bad[3].material = (oak_material){0};
+    bad[4].lod_count = 2, bad[4].lods[0].distance = 10,
+    bad[4].lods[1] = (oak_stream_lod){g_ball, 5};
+    for (int i = 0; i < 5; i++) {
+        oak_result res = oak_make_stream(&s, &bad[i]);
+        fprintf(stderr, "  bad desc %d: %s\n", i, oak_last_error());
+        CHECK(res != OAK_OK && !s && !strchr(oak_last_error(), '\n'));
+    }
+    CHECK_OK(oak_make_stream(&s, &ok));
+    if (!s) return;
+    const oak_instance *records = oak_stream_records(s);
+    oak_instance rec[9] = {{.scale = 1}};
+    CHECK(oak_stream_write(s, 4, rec, 5) == OAK_ERROR_LIMIT);
+    CHECK(oak_stream_set_count(s, 9) == OAK_ERROR_LIMIT);
+    uint64_t v0 = oak_stream_version(s);
+    CHECK_OK(oak_stream_set_count(s, 8));
+    CHECK_OK(oak_stream_set_count(s, 3));
+    CHECK_OK(oak_stream_write(s, 0, rec, 8));
+    CHECK(oak_stream_version(s) == v0 + 3);
+    CHECK_EQ_INT(oak_stream_count(s), 3);
+    CHECK_EQ_INT(oak_stream_capacity(s), 8);
+    CHECK(oak_stream_records(s) == records); /* count and writes never reallocate */
+    oak_destroy_stream(s);
+    oak_clear_error();
+}
+
+/* A stream whose version did not move casts as static; one that moved, as
+   movers; the view keeps last frame's records for motion. */
+TEST(stillStreamCastsStatic) {
+    static scene s;
+    scene_init(&s);
+    oak_renderer *r = open_renderer("cpu");
+    if (!r || !s.stream) goto out;
+    CHECK_OK(oak_stream_set_count(s.stream, CAP));
+    CHECK_OK(oak_renderer_draw(r, &s.in));
+    const oak_render_view *v = oak_renderer_last_view(r);
+    uint32_t movers1 = stream_draws(&v->casters, 1), cast1 = stream_draws(&v->casters, 0);
+    CHECK_OK(oak_renderer_draw(r, &s.in));
+    uint32_t movers2 = stream_draws(&v->casters, 1), cast2 = stream_draws(&v->casters, 0);
+    oak_stream_stats st;
+    CHECK_OK(oak_renderer_stream_stats(r, &st));
+    CHECK_EQ_INT(st.moved, 0);
+    float x0 = s.rec[5].position[0];
+    fill(&s, 0.5f, 0);
+    CHECK_OK(oak_stream_write(s.stream, 0, s.rec, CAP));
+    CHECK_OK(oak_renderer_draw(r, &s.in));
+    uint32_t movers3 = stream_draws(&v->casters, 1);
+    const oak_render_stream *rs = &v->streams[0];
+    fprintf(stderr,
+            "  casters moving/all: first frame %u/%u, still %u/%u, moved %u; prev x %.2f "
+            "now %.2f\n",
+            movers1, cast1, movers2, cast2, movers3, (double)rs->prev_records[5].position[0],
+            (double)rs->records[5].position[0]);
+    CHECK(cast1 > 0 && movers1 == cast1);
+    CHECK(cast2 > 0 && movers2 == 0);
+    CHECK(movers3 > 0);
+    CHECK(rs->moved);
+    CHECK_NEAR(rs->prev_records[5].position[0], x0, 1e-6);
+    CHECK_NEAR(rs->records[5].position[0], x0 + 0.5f, 1e-6);
+out:
+    oak_destroy_renderer(r);
+    oak_destroy_stream(s.stream);
+}
+
+/* The tiers hook: a per-instance LOD override beats the distance's pick. */
+TEST(lodOverrideHook) {
+    static scene s;
+    static uint8_t lods[CAP];
+    scene_init(&s);
+    oak_renderer *r = open_renderer("cpu");
+    if (!r || !s.stream) goto out;
+    CHECK_OK(oak_stream_set_count(s.stream, CAP));
+    CHECK_OK(oak_renderer_draw(r, &s.in));
+    oak_stream_stats a, b;
+    CHECK_OK(oak_renderer_stream_stats(r, &a));
+    memset(lods, 1, sizeof lods);
+    CHECK_OK(oak_stream_set_lod_override(s.stream, lods));
+    CHECK_OK(oak_renderer_draw(r, &s.in));
+    CHECK_OK(oak_renderer_stream_stats(r, &b));
+    fprintf(stderr, "  by distance %u + %u, all overridden to LOD 1: %u + %u\n", a.per_lod[0],
+            a.per_lod[1], b.per_lod[0], b.per_lod[1]);
+    CHECK(a.per_lod[0] > 0);
+    CHECK_EQ_INT(b.per_lod[0], 0);
+    CHECK(b.per_lod[1] >= a.per_lod[1]);
+out:
+    oak_destroy_renderer(r);
+    oak_destroy_stream(s.stream);
+}
+
+/* The parity rule: >= 99.5% of channels within 2/255, mean < 0.5/255. */
+static void compare(int frame, const uint8_t *a, const uint8_t *b) {
+    size_t n = (size_t)W * H * 4, ok = 0;
+    double sum = 0;
+    int most = 0;
+    for (size_t i = 0; i < n; i++) {
+        int d = abs((int)a[i] - (int)b[i]);
+        ok += d <= 2, sum += d, most = d > most ? d : most;
+    }
+    double within = (double)ok / (double)n, mean = sum / (double)n;
+    fprintf(stderr, "  frame %d cpu vs %s: %.4f within 2/255, mean %.4f/255, max %d\n", frame,
+            g_backend, within, mean, most);
+    CHECK(within >= 0.995);
+    CHECK(mean < 0.5);
+}
+
+/* One renderer per backend over four frames: the stream as made, fewer and
+   shifted, recoloured, then none. */
+TEST(backendsAgreeAsStreamsChange) {
+    static scene s;
+    scene_init(&s);
+    uint8_t *a = oak_alloc(W * H * 4), *b = oak_alloc(W * H * 4);
+    oak_renderer *rc = open_renderer("cpu"), *rb = open_renderer(g_backend);
+    if (!rc || !rb || !a || !b || !s.stream) goto out;
+    for (int f = 0; f < 4; f++) {
+        if (f == 0) CHECK_OK(oak_stream_set_count(s.stream, CAP));
+        if (f == 1) {
+            fill(&s, 0.6f, 0);
+            CHECK_OK(oak_stream_write(s.stream, 0, s.rec, CAP));
+            CHECK_OK(oak_stream_set_count(s.stream, 60));
+        }
+        if (f == 2) {
+            fill(&s, 0.6f, 0.5f);
+            CHECK_OK(oak_stream_write(s.stream, 0, s.rec, CAP));
+        }
+        if (f == 3) CHECK_OK(oak_stream_set_count(s.stream, 0));
+        draw_pixels(rc, &s, a);
+        draw_pixels(rb, &s, b);
+        compare(f, a, b);
+        /* where the backend runs the kernel in compute, its counts are the CPU's */
+        uint32_t gpu[OAK_STREAM_LODS];
+        oak_stream_stats st;
+        CHECK_OK(oak_renderer_stream_stats(rc, &st));
+        if (oak_backend_caps(g_backend) & OAK_CAP_PASS(OAK_PASS_INSTCULL)) {
+            CHECK_OK(oak_renderer_read_stream_counts(rb, gpu));
+            fprintf(stderr, "  frame %d instcull on %s: per LOD %u %u, frontend %u %u\n", f,
+                    g_backend, gpu[0], gpu[1], st.per_lod[0], st.per_lod[1]);
+            for (int k = 0; k < OAK_STREAM_LODS; k++) CHECK_EQ_INT(gpu[k], st.per_lod[k]);
+        } else {
+            CHECK(oak_renderer_read_stream_counts(rb, gpu) == OAK_ERROR_UNSUPPORTED);
+            oak_clear_error();
+        }
+    }
+out:
+    oak_free(a), oak_free(b);
+    oak_destroy_renderer(rc);
+    oak_destroy_renderer(rb);
+    oak_destroy_stream(s.stream);
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1) g_backend = argv[1];
+    if (!strcmp(g_backend, "vulkan")) {
+        /* the validation layer's findings fail the test (tests/vulkan_test.h) */
+        setenv("OAK_VK_VALIDATION", "1", 0);
+        dlopen("libvulkan_lvp.so", RTLD_NOW | RTLD_NODELETE);
+        dlopen("libVkLayer_khronos_validation.so", RTLD_NOW | RTLD_NODELETE);
+    }
+    oak_engine_desc desc = {.log = count_log, .log_level = OAK_LOG_WARN};
+    if (oak_init(&desc) != OAK_OK) {
+        fprintf(stderr, "oak_init failed: %s\n", oak_last_error());
+        return 2;
+    }
+    char report[2048];
+    if (oak_backend_probe(g_backend, report, sizeof report) != OAK_OK) {
+        fprintf(stderr, "skipped: %s does not run here (%s)\n", g_backend, oak_last_error());
+        oak_shutdown();
+        return OAK_TEST_SKIP;
+    }
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    CHECK_OK(oak_make_material(&g_white, &md));
+    md.base_color[0] = md.base_color[1] = md.base_color[2] = 0.45f;
+    md.roughness = 0.9f;
+    CHECK_OK(oak_make_material(&g_ground_mat, &md));
+    oak_shape_desc gd = {.type = OAK_SHAPE_PLANE, .size = {24, 0, 24}};
+    CHECK_OK(oak_make_shape(&g_ground, &gd));
+    oak_shape_desc bd = {.type = OAK_SHAPE_BOX, .size = {1, 1, 1}};
+    CHECK_OK(oak_make_shape(&g_box, &bd));
+    oak_shape_desc sd = {.type = OAK_SHAPE_SPHERE, .radius = 0.5f, .segments = 10, .rings = 6};
+    CHECK_OK(oak_make_shape(&g_ball, &sd));
+    fprintf(stderr, "  backend %s\n", g_backend);
+    int errors0 = g_errors;
+    if (!strcmp(g_backend, "cpu")) {
+        RUN(countersMatchCpuCount);
+        RUN(zeroInstancesDrawAndCastNothing);
+        RUN(capacityIsFixedAndBadDescsFail);
+        RUN(stillStreamCastsStatic);
+        RUN(lodOverrideHook);
+    } else {
+        RUN(backendsAgreeAsStreamsChange);
+    }
+    /* the bad descs above log their errors on purpose */
+    (void)errors0;
+    if (g_validation) fprintf(stderr, "FAIL: %d validation or GL debug messages\n", g_validation);
+    oak_shutdown();
+    return g_validation ? 1 : TEST_SUMMARY();
+}
