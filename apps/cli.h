@@ -33,6 +33,9 @@ enum cli_option_flag {
     CLI_OPT_DEBUG = 1u << 16,
     CLI_OPT_AO = 1u << 17,
     CLI_OPT_SKY = 1u << 18,
+    CLI_OPT_EV100 = 1u << 19, /* the camera: --ev100, --exposure-comp, --tone */
+    CLI_OPT_EXPOSURE_COMP = 1u << 20,
+    CLI_OPT_TONE = 1u << 21,
     CLI_OPT_FLY_SCRIPT = 1u << 30, /* for tests; not in help */
 };
 
@@ -59,7 +62,17 @@ typedef struct cli_options {
     oak_debug_view debug;   /* --debug: a diagnostic picture */
     oak_ao_mode ao;         /* --ao on|off: ambient occlusion */
     const char *sky;        /* --sky: an equirectangular image as the sky (background and light) */
+    float ev100;            /* --ev100, with ev100_set: a fixed camera exposure */
+    bool ev100_set;
+    float exposure_comp; /* --exposure-comp: stops on top of the scene's exposure */
+    oak_tone_curve tone; /* --tone aces|neutral */
 } cli_options;
+
+/* The camera options above written over a scene's post settings. */
+void _oak_cli_apply_camera(const cli_options *opts, oak_post *post);
+/* One camera option (--ev100, --exposure-comp, --tone) into opts: 0, or one
+   usage line and CLI_EXIT_USAGE; also used by `oak view`'s own parser. */
+int _oak_cli_parse_camera(cli_options *opts, const char *name, const char *value);
 
 /* Parses argv[1..] (argv[0] is the command name) accepting the options in
    `allowed`; on a malformed line prints one line to stderr and returns

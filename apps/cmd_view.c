@@ -21,6 +21,7 @@ typedef struct view_args {
     const char *asset_root; /* --asset-root: where the model's URIs may point */
     const char *sky;        /* --sky: an equirectangular sky image (.hdr) */
     float time, yaw, pitch;
+    cli_options camera; /* --ev100, --exposure-comp, --tone */
     uint32_t width, height, frames;
     bool check, has_time, window;
 } view_args;
@@ -29,7 +30,8 @@ static int usage(void) {
     fprintf(stderr, "usage: oak view FILE [--check] [--anim NAME|INDEX] [--variant NAME|INDEX]\n"
                     "                [--time T] [--yaw DEG]\n"
                     "                [--pitch DEG] [--backend B] [--size WxH] [--out F.png]\n"
-                    "                [--window [--frames N]] [--asset-root DIR] [--sky F.hdr]\n");
+                    "                [--window [--frames N]] [--asset-root DIR] [--sky F.hdr]\n"
+                    "                [--ev100 EV] [--exposure-comp STOPS] [--tone aces|neutral]\n");
     return 2;
 }
 
@@ -91,7 +93,10 @@ static int parse(view_args *a, int argc, char **argv) {
             bad = _oak_cli_parse_float(&co, s, v, -VIEW_MAX_ANGLE, VIEW_MAX_ANGLE, &a->pitch);
         else if (strcmp(s, "--size") == 0)
             bad = _oak_cli_parse_size(&co, s, v, &a->width, &a->height);
-        else {
+        else if (!strcmp(s, "--ev100") || !strcmp(s, "--exposure-comp") || !strcmp(s, "--tone")) {
+            a->camera.command = "view";
+            bad = _oak_cli_parse_camera(&a->camera, s, v);
+        } else {
             fprintf(stderr, "oak view: unknown option %s\n", s);
             return usage();
         }
@@ -226,6 +231,7 @@ static int view(const view_args *a) {
     if (a->sky && (r = oak_load_texture(&oak_scene_environment(scene)->sky_image, a->sky,
                                         OAK_FORMAT_RGBA32F)))
         goto out;
+    _oak_cli_apply_camera(&a->camera, oak_scene_post(scene));
     oak_renderer_desc rd = {.backend = a->backend, .width = a->width, .height = a->height};
     if ((r = oak_make_renderer(&ren, &rd))) goto out;
     if (a->window) {

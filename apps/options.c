@@ -42,6 +42,10 @@ static const option_spec g_specs[] = {
      "draw a debug view instead: cascades (the sun's cascades in colours), clusters (lamps per "
      "cell), lamp-shadows (the lamp shadow atlas) or ao (the ambient occlusion term as grey)"},
     {"--ao", CLI_OPT_AO, "on|off", "ground-truth ambient occlusion of the indirect light"},
+    {"--ev100", CLI_OPT_EV100, "EV", "a fixed camera exposure value at ISO 100 (noon sun: ~15)"},
+    {"--exposure-comp", CLI_OPT_EXPOSURE_COMP, "STOPS",
+     "exposure compensation (+1: twice as bright)"},
+    {"--tone", CLI_OPT_TONE, "aces|neutral", "the tone curve (default: aces)"},
 };
 
 #define SPEC_COUNT (sizeof g_specs / sizeof g_specs[0])
@@ -112,6 +116,33 @@ int _oak_cli_parse_float(const cli_options *o, const char *name, const char *v, 
         return usage_error(o, "%s '%s': expected a finite number %g..%g", name, v ? v : "", lo, hi);
     *out = (float)d;
     return 0;
+}
+
+int _oak_cli_parse_camera(cli_options *o, const char *name, const char *v) {
+    if (!strcmp(name, "--ev100")) {
+        o->ev100_set = true;
+        return _oak_cli_parse_float(o, name, v, (float)OAK_EV100_MIN, (float)OAK_EV100_MAX,
+                                    &o->ev100);
+    }
+    if (!strcmp(name, "--exposure-comp"))
+        return _oak_cli_parse_float(o, name, v, -16, 16, &o->exposure_comp);
+    if (v && !strcmp(v, "aces"))
+        o->tone = OAK_TONE_ACES;
+    else if (v && !strcmp(v, "neutral"))
+        o->tone = OAK_TONE_NEUTRAL;
+    else
+        return usage_error(o, "--tone '%s': expected aces or neutral", v ? v : "");
+    return 0;
+}
+
+void _oak_cli_apply_camera(const cli_options *o, oak_post *post) {
+    if (o->ev100_set) {
+        post->exposure = 0; /* the scene's own exposure gives way */
+        post->ev100 = o->ev100;
+        post->ev100_set = true;
+    }
+    post->exposure_comp += o->exposure_comp;
+    if (o->tone) post->tone = o->tone;
 }
 
 static int set_option(cli_options *o, const option_spec *s, const char *v) {
@@ -191,6 +222,10 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
             return usage_error(o, "--debug '%s': expected cascades, clusters, lamp-shadows or ao",
                                v);
         break;
+    case CLI_OPT_EV100:
+    case CLI_OPT_EXPOSURE_COMP:
+    case CLI_OPT_TONE:
+        return _oak_cli_parse_camera(o, s->name, v);
     case CLI_OPT_AO:
         if (strcmp(v, "on") == 0)
             o->ao = OAK_AO_ON;

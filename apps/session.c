@@ -72,6 +72,7 @@ static int open_scene(const cli_options *opts, oak_scene **out) {
         oak_scene_load_desc d = {.asset_root = opts->asset_root};
         if (oak_scene_load_with(out, opts->scene, &d) != OAK_OK) return _oak_cli_fail(opts);
         if (opts->ao) oak_scene_post(*out)->ao = opts->ao;
+        _oak_cli_apply_camera(opts, oak_scene_post(*out));
         return 0;
     }
     /* check the name first: a typo should not cost a scene */
@@ -94,6 +95,7 @@ static int open_scene(const cli_options *opts, oak_scene **out) {
         return r;
     }
     if (opts->ao) oak_scene_post(scene)->ao = opts->ao; /* --ao */
+    _oak_cli_apply_camera(opts, oak_scene_post(scene));
     *out = scene;
     return 0;
 }

@@ -1,5 +1,6 @@
-/* Defaults for lights and the environment, and the conversion of colours
- * given "as they should look" into the radiance that shows as them. */
+/* Defaults for lights and the environment, the conversion of colours given
+ * "as they should look" into the radiance that shows as them, and the
+ * physical camera's exposure. */
 #include <math.h>
 
 #include "frontend.h"
@@ -41,11 +42,60 @@ static float aces_inverse(float y) {
     return (-B - sqrtf(disc)) / (2 * A);
 }
 
+/* Inverse of Khronos PBR Neutral for a grey (all channels y): below 0.04 the
+   toe y = 6.25x^2, then y = x - 0.04 to 0.76, then the compressed peak
+   y = 1 - d^2 / (p + d - 0.76) with p = x - 0.04. A coloured display value
+   is inverted channel by channel as if grey: close, not exact. */
+static float neutral_inverse(float y) {
+    const float start = 0.76f, d = 0.24f;
+    if (y <= 0) return 0;
+    if (y > 0.999f) y = 0.999f;
+    if (y < 0.04f) return sqrtf(y / 6.25f);
+    if (y < start) return y + 0.04f;
+    return d * d / (1 - y) - d + start + 0.04f;
+}
+
 void _oak_display_to_radiance(const float display[3], const oak_post *post, float out[3]) {
     for (int i = 0; i < 3; i++) {
         float c = display[i] < 0 ? 0 : (display[i] > 1 ? 1 : display[i]);
         float lin = oak_srgb_to_linear(c);
-        float x = post->no_tonemap ? lin : aces_inverse(lin);
+        float x = post->no_tonemap                 ? lin
+                  : post->tone == OAK_TONE_NEUTRAL ? neutral_inverse(lin)
+                                                   : aces_inverse(lin);
         out[i] = x / post->exposure;
     }
+}
+
+/* ---- the physical camera (docs/SHADING.md "Exposure") --------------------- */
+
+float oak_ev100_from_camera(float aperture, float shutter, float iso) {
+    double n = aperture > 0 ? aperture : 1.0;
+    double t = shutter > 0 ? shutter : OAK_CAMERA_SHUTTER;
+    double s = iso > 0 ? iso : OAK_CAMERA_ISO;
+    return (float)log2(n * n / t * 100.0 / s);
+}
+
+float oak_ev100_from_exposure(float exposure) {
+    return exposure > 0 ? (float)-log2(OAK_EXPOSURE_SATURATION * (double)exposure) : 0.0f;
+}
+
+float oak_post_exposure(const oak_post *post) {
+    double e = OAK_EXPOSURE_DEFAULT;
+    bool physical = false;
+    double ev = 0;
+    if (post->exposure > 0 && isfinite(post->exposure)) {
+        e = post->exposure;
+    } else if (post->ev100_set) {
+        ev = post->ev100, physical = true;
+    } else if (post->aperture > 0) {
+        ev = oak_ev100_from_camera(post->aperture, post->shutter, post->iso), physical = true;
+    }
+    if (physical) {
+        if (!isfinite(ev)) ev = 0;
+        ev = ev < OAK_EV100_MIN ? OAK_EV100_MIN : ev > OAK_EV100_MAX ? OAK_EV100_MAX : ev;
+        e = 1.0 / (OAK_EXPOSURE_SATURATION * exp2(ev));
+    }
+    double comp = isfinite(post->exposure_comp) ? post->exposure_comp : 0.0;
+    comp = comp < -16 ? -16 : comp > 16 ? 16 : comp;
+    return (float)(e * exp2(comp));
 }

@@ -231,13 +231,15 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
 /* ---- lights ------------------------------------------------------------ */
 
 /* A lamp's reach (docs/SHADING.md "Lamp reach"): its range when given, else
-   the distance where its brightest channel's irradiance falls to
-   OAK_LAMP_FLOOR. */
-float _oak_lamp_reach(const oak_light *l) {
+   the distance where its brightest channel's irradiance, through the
+   camera's exposure, falls to OAK_LAMP_FLOOR (so candela reach as far as
+   they show). */
+float _oak_lamp_reach(const oak_light *l, float exposure) {
     if (l->range > 0) return l->range;
     float c = l->color[0] > l->color[1] ? l->color[0] : l->color[1];
     c = c > l->color[2] ? c : l->color[2];
     float e = c * l->intensity;
+    e *= exposure > 0 ? exposure : 1.0f;
     return e > 0 ? sqrtf(e / (float)OAK_LAMP_FLOOR) : 0.0f;
 }
 
@@ -268,6 +270,8 @@ static oak_result build_lights(oak_frontend *fe, const oak_frame_input *in) {
         return OAK_ERROR_OUT_OF_MEMORY;
     vec4 planes[6];
     oak_frustum_planes(v->view_proj, planes);
+    const oak_post no_post = {0};
+    float exposure = oak_post_exposure(in->post ? in->post : &no_post);
     uint32_t at = 0, dropped = 0;
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t i = 0; i < n; i++) {
@@ -276,7 +280,7 @@ static oak_result build_lights(oak_frontend *fe, const oak_frame_input *in) {
             bool dir = l.light.type == OAK_LIGHT_DIRECTIONAL;
             if (dir != (pass == 0)) continue;
             if (!dir) {
-                l.light.range = _oak_lamp_reach(&l.light);
+                l.light.range = _oak_lamp_reach(&l.light, exposure);
                 if (l.light.range <= 0) continue; /* black: lights nothing */
                 if (!oak_frustum_sphere((const vec4 *)planes, l.position, l.light.range)) continue;
             }
@@ -309,7 +313,12 @@ static void build_environment(oak_frontend *fe, const oak_frame_input *in) {
     oak_render_view *v = &fe->view;
     v->env = in->environment ? *in->environment : oak_environment_defaults();
     v->post = in->post ? *in->post : (oak_post){0};
-    if (v->post.exposure <= 0) v->post.exposure = (float)OAK_EXPOSURE_DEFAULT;
+    /* the camera resolved to one multiplier; the settings then say just that */
+    v->post.exposure = oak_post_exposure(&v->post);
+    v->post.ev100 = oak_ev100_from_exposure(v->post.exposure);
+    v->post.ev100_set = true;
+    v->post.aperture = v->post.exposure_comp = 0;
+    if (v->post.tone != OAK_TONE_NEUTRAL) v->post.tone = OAK_TONE_ACES;
     /* ground-truth AO: on or off, radius and exponent resolved for the backends */
     if (v->post.ao != OAK_AO_ON && v->post.ao != OAK_AO_OFF)
         v->post.ao = OAK_GTAO_DEFAULT_ON ? OAK_AO_ON : OAK_AO_OFF;

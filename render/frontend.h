@@ -79,8 +79,9 @@ bool _oak_draw_sphere(oak_mesh mesh, mat4 m, float center[3], float *radius);
    not BLEND, a live mesh and material); false when it casts nothing. The
    cascades and the lamp faces list their casters through this one test. */
 bool _oak_caster_sphere(const oak_frame_input *in, uint32_t i, float center[3], float *radius);
-/* A lamp's reach in metres (its range, else where it falls to OAK_LAMP_FLOOR). */
-float _oak_lamp_reach(const oak_light *l);
+/* A lamp's reach in metres (its range, else where its irradiance times
+   exposure falls to OAK_LAMP_FLOOR). */
+float _oak_lamp_reach(const oak_light *l, float exposure);
 void _oak_display_to_radiance(const float display[3], const oak_post *post, float out[3]);
 
 #endif

@@ -239,9 +239,23 @@ static oak_result read_environment(loader *l, const cJSON *o, oak_environment *e
 }
 
 static oak_result read_post(loader *l, const cJSON *o, oak_post *post) {
-    static const char *const keys[] = {"exposure", "no_tonemap", "no_dither", "no_fxaa", NULL};
+    static const char *const keys[] = {"exposure",  "ev100",         "aperture", "shutter",
+                                       "iso",       "exposure_comp", "tone",     "no_tonemap",
+                                       "no_dither", "no_fxaa",       NULL};
     TRY(expect_object(l, o, "post", keys));
     TRY(read_float(l, o, "post", "exposure", &post->exposure));
+    /* the physical camera (docs/SCENE_FILES.md): ev100 present means given */
+    if (cJSON_GetObjectItemCaseSensitive(o, "ev100")) {
+        TRY(read_float(l, o, "post", "ev100", &post->ev100));
+        post->ev100_set = true;
+    }
+    TRY(read_float(l, o, "post", "aperture", &post->aperture));
+    TRY(read_float(l, o, "post", "shutter", &post->shutter));
+    TRY(read_float(l, o, "post", "iso", &post->iso));
+    TRY(read_float(l, o, "post", "exposure_comp", &post->exposure_comp));
+    uint32_t tone = 0;
+    TRY(read_enum(l, o, "post", "tone", _oak_tone_names, &tone));
+    post->tone = (oak_tone_curve)tone;
     TRY(read_bool(l, o, "post", "no_tonemap", &post->no_tonemap));
     TRY(read_bool(l, o, "post", "no_dither", &post->no_dither));
     return read_bool(l, o, "post", "no_fxaa", &post->no_fxaa);

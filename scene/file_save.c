@@ -165,6 +165,12 @@ static void write_environment(writer *w, const oak_environment *e) {
 static void write_post(writer *w, const oak_post *p) {
     open_block(w, "post", '{');
     w_float(w, "exposure", p->exposure);
+    if (p->ev100_set) w_float(w, "ev100", p->ev100);
+    w_float(w, "aperture", p->aperture);
+    w_float(w, "shutter", p->shutter);
+    w_float(w, "iso", p->iso);
+    w_float(w, "exposure_comp", p->exposure_comp);
+    w_enum(w, "tone", _oak_tone_names, (uint32_t)p->tone);
     w_bool(w, "no_tonemap", p->no_tonemap);
     w_bool(w, "no_dither", p->no_dither);
     w_bool(w, "no_fxaa", p->no_fxaa);

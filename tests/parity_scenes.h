@@ -580,6 +580,32 @@ TEST(parityInstanceStreams) {
     s->in.streams = &st;
     parity("instance_streams", &s->in, NULL);
     oak_destroy_stream(st);
+/* camera: physical units through an EV100 camera and the neutral tone curve:
+   a 100,000-lux sun, the sky's light scaled to match, emissive spheres in
+   nits (one far past white, to reach the curve's shoulder), EV100 15 with
+   a third of a stop of compensation. */
+TEST(parityPhysicalCameraNeutralTone) {
+    pscene *s = pscene_new();
+    if (!s) return;
+    oak_mesh ground = shape(OAK_SHAPE_PLANE, 14, 0, 10);
+    oak_mesh sphere = shape(OAK_SHAPE_SPHERE, 0, 0, 0);
+    pscene_add(s, ground, material(0.18f, 0.18f, 0.18f, 0, 0.9f), 0, 0, 0);
+    for (int i = 0; i < 5; i++) {
+        oak_material_desc d = oak_material_desc_defaults(NULL);
+        d.base_color[0] = 0.8f, d.base_color[1] = 0.3f + 0.1f * (float)i, d.base_color[2] = 0.1f;
+        d.metallic = (float)(i & 1), d.roughness = 0.2f + 0.15f * (float)i;
+        d.emissive[0] = 1, d.emissive[1] = 0.6f, d.emissive[2] = 0.2f;
+        d.emissive_strength = i == 4 ? 40000.0f : 2000.0f * (float)i; /* nits */
+        oak_material m = {0};
+        CHECK_OK(oak_make_material(&m, &d));
+        pscene_add(s, sphere, m, -3.2f + (float)i * 1.6f, 0.4f, 0);
+    }
+    pscene_sun(s, true)->light.intensity = 100000.0f;
+    for (int k = 0; k < 3; k++)
+        s->env.ambient_sky[k] *= 100000.0f / 3, s->env.ambient_ground[k] = 0;
+    s->post = (oak_post){
+        .ev100 = 15, .ev100_set = true, .exposure_comp = 0.33f, .tone = OAK_TONE_NEUTRAL};
+    parity("physical_camera_neutral", &s->in, NULL);
     oak_free(s);
 }
 
@@ -600,6 +626,7 @@ static void parity_run_all(void) {
     RUN(parityGtao);
     RUN(paritySkyLight);
     RUN(parityInstanceStreams);
+    RUN(parityPhysicalCameraNeutralTone);
 }
 
 #endif

@@ -113,6 +113,10 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
         oak_load_texture(&env->sky_image, "tests/data/images/rle40x6.hdr", OAK_FORMAT_RGBA32F));
     oak_scene_post(s)->exposure = 0.75f;
     oak_scene_post(s)->no_dither = true;
+    /* the physical camera: EV100 0 is a setting, so it must come back as set */
+    oak_scene_post(s)->ev100_set = true;
+    oak_scene_post(s)->aperture = 2.8f, oak_scene_post(s)->exposure_comp = -0.5f;
+    oak_scene_post(s)->tone = OAK_TONE_NEUTRAL;
 
     char p1[512], p2[512];
     oak_test_out(p1, sizeof p1, "scene_rt1.json");
@@ -128,6 +132,10 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
     CHECK(same_file(p1, p2));
 
     CHECK_EQ_INT(oak_scene_entity_count(t), oak_scene_entity_count(s));
+    CHECK(oak_scene_post(t)->ev100_set && oak_scene_post(t)->ev100 == 0);
+    CHECK_NEAR(oak_scene_post(t)->aperture, 2.8f, 0);
+    CHECK_NEAR(oak_scene_post(t)->exposure_comp, -0.5f, 0);
+    CHECK_EQ_INT(oak_scene_post(t)->tone, OAK_TONE_NEUTRAL);
     CHECK(!memcmp(oak_scene_transform(t, oak_scene_find(t, "root")), &rt, sizeof rt));
     CHECK(!memcmp(oak_scene_transform(t, oak_scene_find(t, "cam")), &ct, sizeof ct));
     oak_entity tb = oak_scene_parent(t, oak_scene_find(t, "root")); /* none */
@@ -296,6 +304,7 @@ static const struct {
     {"bad_duplicate_key.json", "post.exposure: appears twice"},
     {"bad_env_type.json", "environment.fog_density: expected a number"},
     {"bad_sky_missing.json", "environment.sky_image: could not load 'no_sky.hdr'"},
+    {"bad_tone.json", "post.tone: 'agx' is not one of default, aces, neutral"},
     {"bad_late_error.json", "entities[1].camera.fov_y: expected a number"},
 };
 

@@ -37,6 +37,7 @@ static float expected_card_byte(const oak_frame_input *in, const float card[3], 
     /* ambient: irradiance at N.y = 1 is ambient_sky; the rough reflection is
        the mean of zenith and horizon radiance, weighted by Karis' fit */
     oak_post post = *in->post;
+    post.exposure = oak_post_exposure(in->post); /* the world gives its camera as an EV100 */
     float zen = sky_radiance(env->sky_zenith_display[channel], post.exposure);
     float hor = sky_radiance(env->sky_horizon_display[channel], post.exposure);
     float spec_env = 0.5f * (zen + hor);

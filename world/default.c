@@ -13,16 +13,19 @@
 #define ROW_GAP           1.7f
 #define SUN_ELEVATION_DEG 40.0f
 #define SUN_AZIMUTH_DEG   70.0f /* from the camera's forward axis (-Z), towards +X */
-#define SUN_INTENSITY     3.0f
-#define PATH_RADIUS       9.0f
-#define PATH_HEIGHT       2.2f
-#define PATH_SWEEP_DEG    70.0f
+/* A clear day in physical units (docs/SHADING.md "Units"): the sun gives
+   100,000 lux; the sky's light is given per lux of it. */
+#define SUN_LUX        100000.0f
+#define PATH_RADIUS    9.0f
+#define PATH_HEIGHT    2.2f
+#define PATH_SWEEP_DEG 70.0f
 
 static const float k_sun_color[3] = {1.0f, 0.94f, 0.84f}; /* warm white */
 /* Hemisphere ambient (docs/SHADING.md: diffuse * mix(ground, sky, ...), no
-   1/pi): the blue sky gives a level card about a quarter of its light. */
-static const float k_ambient_sky[3] = {0.15f, 0.20f, 0.30f};
-static const float k_ambient_ground[3] = {0.08f, 0.07f, 0.055f};
+   1/pi) in cd/m^2 per lux of sun: the blue sky gives a level card about a
+   quarter of its light (the numbers once were for a sun of 3). */
+static const float k_ambient_sky[3] = {0.15f / 3, 0.20f / 3, 0.30f / 3};
+static const float k_ambient_ground[3] = {0.08f / 3, 0.07f / 3, 0.055f / 3};
 
 static oak_shape_desc terrain_recipe(void) {
     oak_shape_desc d = {0};
@@ -205,7 +208,7 @@ static oak_result add_sun_and_sky(oak_scene *scene, const layout *l) {
     oak_scene_set_transform(scene, sun, &t);
     oak_light light = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
     for (int c = 0; c < 3; c++) light.color[c] = k_sun_color[c];
-    light.intensity = SUN_INTENSITY;
+    light.intensity = SUN_LUX;
     light.cast_shadows = true;
     oak_scene_set_light(scene, sun, &light);
 
@@ -215,15 +218,15 @@ static oak_result add_sun_and_sky(oak_scene *scene, const layout *l) {
         env->sky_zenith_display[c] = zenith[c];
         env->sky_horizon_display[c] = horizon[c];
         env->fog_display[c] = horizon[c];
-        env->ambient_sky[c] = k_ambient_sky[c];
-        env->ambient_ground[c] = k_ambient_ground[c];
+        env->ambient_sky[c] = k_ambient_sky[c] * SUN_LUX;
+        env->ambient_ground[c] = k_ambient_ground[c] * SUN_LUX;
     }
     env->fog_density = 0.0022f; /* a fifth of the way to sky colour at 200 m */
 
     /* A level card gets the sun at its elevation plus the whole sky. */
-    float white = SUN_INTENSITY * _oak_luminance(k_sun_color) * sinf(el) / OAK_PI +
-                  _oak_luminance(k_ambient_sky);
-    oak_scene_post(scene)->exposure = _oak_world_grey_card_exposure(white);
+    float white =
+        SUN_LUX * (_oak_luminance(k_sun_color) * sinf(el) / OAK_PI + _oak_luminance(k_ambient_sky));
+    _oak_world_grey_card_camera(scene, white);
     return OAK_OK;
 }
 

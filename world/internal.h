@@ -27,6 +27,8 @@ oak_entity _oak_world_camera(oak_scene *scene, const oak_camera *cam, const floa
  * in the same place shows (luminance; docs/SHADING.md: sun E / pi plus the
  * hemisphere ambient, which the contract multiplies without a 1/pi). */
 float _oak_world_grey_card_exposure(float white_radiance);
+/* The scene's camera set to that exposure as an EV100 (physical units). */
+void _oak_world_grey_card_camera(oak_scene *scene, float white_radiance);
 float _oak_luminance(const float rgb[3]);
 
 /* Stable integer and [0, 1) hashes of item i: recipes scatter and tint with

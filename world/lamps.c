@@ -15,6 +15,7 @@
 #define MOVER_EVERY  8 /* one lamp in eight moves */
 #define MOVER_RADIUS 0.8f
 #define SQUARE       60.0f
+#define LAMP_CD      10.0f /* candela per unit of the recipe's first numbers */
 #define PATH_RADIUS  22.0f
 
 /* A lamp's resting place: its grid point, jittered, 2.5-4.5 m up. */
@@ -91,7 +92,8 @@ static oak_result add_lamps(oak_scene *scene) {
             float v = 1.0f - fmaxf(0.0f, fminf(fminf(k, 4.0f - k), 1.0f));
             l.color[c] = 0.33f + 0.67f * v;
         }
-        l.intensity = spot ? 10.0f : 3.0f + 3.0f * _oak_world_hash01(i, 6);
+        /* candela: garden lamps of 30 to 60 cd and 100 cd spots */
+        l.intensity = LAMP_CD * (spot ? 10.0f : 3.0f + 3.0f * _oak_world_hash01(i, 6));
         l.range = 5.0f + 3.0f * _oak_world_hash01(i, 9);
         l.inner_cone = 0.35f, l.outer_cone = 0.7f;
         char name[32];
@@ -127,7 +129,7 @@ oak_result _oak_world_lamps_build(oak_scene *scene) {
     oak_scene_set_transform(scene, moon, &t);
     oak_light light = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
     light.color[0] = 0.6f, light.color[1] = 0.7f, light.color[2] = 1.0f;
-    light.intensity = 0.05f;
+    light.intensity = 0.05f * LAMP_CD; /* 0.5 lux: a bright full moon */
     oak_scene_set_light(scene, moon, &light);
     oak_environment *env = oak_scene_environment(scene);
     static const float zenith[3] = {0.01f, 0.015f, 0.04f}, horizon[3] = {0.04f, 0.05f, 0.09f};
@@ -135,13 +137,13 @@ oak_result _oak_world_lamps_build(oak_scene *scene) {
         env->sky_zenith_display[c] = zenith[c];
         env->sky_horizon_display[c] = horizon[c];
         env->fog_display[c] = horizon[c];
-        env->ambient_sky[c] = 0.004f * (c == 2 ? 1.6f : 1.0f);
-        env->ambient_ground[c] = 0.002f;
+        env->ambient_sky[c] = LAMP_CD * 0.004f * (c == 2 ? 1.6f : 1.0f);
+        env->ambient_ground[c] = LAMP_CD * 0.002f;
     }
     env->fog_density = 0.004f;
-    /* Lamps overlap: a level card on the square gets about 2 lux from those
-       in reach (measured); that shows as mid grey. */
-    oak_scene_post(scene)->exposure = _oak_world_grey_card_exposure(2.0f / OAK_PI);
+    /* Lamps overlap: a level card on the square gets about 20 lux from those
+       in reach (measured); that shows as mid grey (EV100 near 2). */
+    _oak_world_grey_card_camera(scene, LAMP_CD * 2.0f / OAK_PI);
     oak_camera cam = {0};
     cam.fov_y = 60.0f * OAK_PI / 180.0f;
     cam.zfar = 500.0f;

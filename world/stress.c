@@ -127,16 +127,23 @@ oak_result _oak_world_stress_build(oak_scene *scene) {
     float from[3] = {-300.0f, 400.0f, 250.0f}, origin[3] = {0, 0, 0};
     t = oak_transform_look_at(from, origin);
     oak_scene_set_transform(scene, sun, &t);
+    /* physical units: a 100,000-lux sun, the default sky's light scaled with it */
     oak_light light = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
+    float lux_per_unit = 100000.0f / light.intensity;
+    light.intensity = 100000.0f;
     light.cast_shadows = true;
     oak_scene_set_light(scene, sun, &light);
     oak_environment *env = oak_scene_environment(scene);
     *env = oak_environment_defaults();
+    for (int c = 0; c < 3; c++) {
+        env->ambient_sky[c] *= lux_per_unit;
+        env->ambient_ground[c] *= lux_per_unit;
+    }
     /* sun at about 43 degrees plus the default sky, as a horizontal card sees them */
     float el = atan2f(400.0f, sqrtf(300.0f * 300.0f + 250.0f * 250.0f));
     float white = light.intensity * _oak_luminance(light.color) * sinf(el) / OAK_PI +
                   _oak_luminance(env->ambient_sky);
-    oak_scene_post(scene)->exposure = _oak_world_grey_card_exposure(white);
+    _oak_world_grey_card_camera(scene, white);
 
     oak_camera cam = {0};
     cam.zfar = 2000.0f;

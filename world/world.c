@@ -107,6 +107,13 @@ float _oak_world_grey_card_exposure(float white_radiance) {
     return white_radiance > 0 ? (float)(x / (0.18 * white_radiance)) : 1.0f;
 }
 
+void _oak_world_grey_card_camera(oak_scene *scene, float white_radiance) {
+    oak_post *post = oak_scene_post(scene);
+    post->exposure = 0;
+    post->ev100 = oak_ev100_from_exposure(_oak_world_grey_card_exposure(white_radiance));
+    post->ev100_set = true;
+}
+
 oak_result _oak_world_add_ground(oak_scene *scene, const oak_shape_desc *recipe, const char *name) {
     oak_mesh mesh;
     oak_result r = oak_make_shape(&mesh, recipe);

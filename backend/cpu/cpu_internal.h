@@ -380,6 +380,8 @@ void _oak_cpu_post_fxaa(cpu_backend *b); /* ldr into out, when FXAA is on */
    in SSE, the same bytes as the scalar path (tests/test_cpu_shading.c). */
 void _oak_cpu_post_span(const float *rgb, uint8_t *out, uint32_t x0, uint32_t y, uint32_t count,
                         const oak_post *post, bool simd);
+/* Khronos PBR Neutral of one exposed colour, into [0, 1] (docs/SHADING.md). */
+void _oak_tone_neutral(const float in[3], float out[3]);
 /* FXAA of rows [y0, y1) of in into out; lumas (may be NULL) holds the
    whole image's luma from _oak_cpu_fxaa_luma. */
 void _oak_cpu_fxaa(uint8_t *out, const uint8_t *in, const uint8_t *lumas, uint32_t width,

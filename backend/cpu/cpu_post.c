@@ -1,6 +1,6 @@
-/* Post, in jobs over bands of rows: exposure, ACES (Narkowicz), exact sRGB
- * encode with half a step of dither, into RGBA8; then FXAA over those bytes
- * (cpu_fxaa.c). The arithmetic is docs/SHADING.md "Post". */
+/* Post, in jobs over bands of rows: exposure, ACES (Narkowicz) or Khronos
+ * PBR Neutral, exact sRGB encode with half a step of dither, into RGBA8;
+ * then FXAA over those bytes (cpu_fxaa.c). The arithmetic is docs/SHADING.md "Post". */
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
@@ -64,9 +64,41 @@ static inline float dither(uint32_t x, uint32_t y) {
     return n - floorf(n);
 }
 
-static inline void post_pixel(const float *c, uint8_t *o, float exposure, float n, bool aces) {
+/* Khronos PBR Neutral (docs/SHADING.md "Tone curves"), on the whole colour:
+   a toe offset, then only a peak above 0.76 compressed, hue kept and
+   desaturated as it nears white. Negative or NaN channels count as 0. */
+void _oak_tone_neutral(const float in[3], float out[3]) {
+    const float start = 0.8f - 0.04f, desat = 0.15f, d = 1.0f - start;
+    float c[3];
+    for (int k = 0; k < 3; k++) c[k] = in[k] > 0 ? in[k] : 0;
+    float x = fminf(c[0], fminf(c[1], c[2]));
+    float offset = x < 0.08f ? x - 6.25f * x * x : 0.04f;
+    for (int k = 0; k < 3; k++) c[k] -= offset;
+    float peak = fmaxf(c[0], fmaxf(c[1], c[2]));
+    if (peak < start) {
+        for (int k = 0; k < 3; k++) out[k] = c[k];
+        return;
+    }
+    float new_peak = 1.0f - d * d / (peak + d - start);
+    float g = 1.0f - 1.0f / (desat * (peak - new_peak) + 1.0f);
     for (int k = 0; k < 3; k++) {
-        float s = srgb_encode(tonemap(c[k] * exposure, aces));
+        float v = c[k] * (new_peak / peak);
+        v = v + (new_peak - v) * g;
+        out[k] = v < 0 ? 0 : v > 1 ? 1 : v;
+    }
+}
+
+static inline void post_pixel(const float *c, uint8_t *o, float exposure, float n, bool aces,
+                              bool neutral) {
+    float t[3];
+    if (neutral) {
+        float e[3] = {c[0] * exposure, c[1] * exposure, c[2] * exposure};
+        _oak_tone_neutral(e, t);
+    } else {
+        for (int k = 0; k < 3; k++) t[k] = tonemap(c[k] * exposure, aces);
+    }
+    for (int k = 0; k < 3; k++) {
+        float s = srgb_encode(t[k]);
         float v = floorf(s * 255.0f + n);
         o[k] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
     }
@@ -155,6 +187,9 @@ void _oak_cpu_post_span(const float *rgb, uint8_t *out, uint32_t x0, uint32_t y,
                         const oak_post *post, bool simd) {
     float exposure = post->exposure > 0 ? post->exposure : 1.0f;
     bool aces = !post->no_tonemap;
+    /* the neutral curve mixes a pixel's channels: the scalar path alone */
+    bool neutral = aces && post->tone == OAK_TONE_NEUTRAL;
+    if (neutral) simd = false;
     uint32_t i = 0;
 #ifdef __SSE4_1__
     if (simd) i = post_quads(rgb, out, x0, y, count, post, exposure, aces);
@@ -164,7 +199,7 @@ void _oak_cpu_post_span(const float *rgb, uint8_t *out, uint32_t x0, uint32_t y,
 #endif
     for (; i < count; i++)
         post_pixel(rgb + (size_t)i * 3, out + (size_t)i * 4, exposure,
-                   post->no_dither ? 0.5f : dither(x0 + i, y), aces);
+                   post->no_dither ? 0.5f : dither(x0 + i, y), aces, neutral);
 }
 
 static void post_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {

@@ -48,7 +48,8 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
                   (v->post.debug == OAK_DEBUG_CASCADES ? OAK_GPU_DEBUG_CASCADES : 0) |
                   (v->post.debug == OAK_DEBUG_CLUSTERS ? OAK_GPU_DEBUG_CLUSTERS : 0) |
                   (v->post.debug == OAK_DEBUG_LAMP_SHADOWS ? OAK_GPU_DEBUG_ATLAS : 0) |
-                  (v->post.debug == OAK_DEBUG_AO ? OAK_GPU_DEBUG_AO : 0);
+                  (v->post.debug == OAK_DEBUG_AO ? OAK_GPU_DEBUG_AO : 0) |
+                  (v->post.tone == OAK_TONE_NEUTRAL ? OAK_GPU_POST_TONE_NEUTRAL : 0);
     g->flags[2] = shadow_size;
     g->flags[3] = v->draws.count;
     _oak_gpu_ao_fill(g, v);

@@ -30,7 +30,7 @@
 #define OAK_LIGHT_GRID_CELLS    (OAK_LIGHT_GRID_X * OAK_LIGHT_GRID_Y * OAK_LIGHT_GRID_Z)
 #define OAK_LIGHT_CELL_MAX      128  /* lamps listed per cell; more are counted as overflow */
 #define OAK_DEBUG_HEAT_MAX      64   /* --debug clusters: this many lamps in a cell shows red */
-#define OAK_LAMP_FLOOR          0.01 /* irradiance where a lamp without a range stops reaching */
+#define OAK_LAMP_FLOOR          0.01 /* irradiance x exposure where a lamp without a range stops reaching */
 #define OAK_MAX_UV_SETS         2    /* texture coordinate sets per vertex */
 
 /* Limits on input a frame can honour (docs/INPUT.md): past them, OAK_ERROR_LIMIT. */
@@ -136,5 +136,30 @@
 #define OAK_ALPHA_CUTOFF_DEFAULT    0.5
 #define OAK_FXAA_EDGE_THRESHOLD     0.125 /* FXAA quality defaults */
 #define OAK_FXAA_EDGE_THRESHOLD_MIN 0.0312
+
+/* camera: physical exposure (docs/SHADING.md "Exposure"). A meter reads
+ * the scene's mean luminance L as EV100 = log2(L * 100 / K); the sensor
+ * saturates at 1.2 * 2^EV100 cd/m^2 (78 / (100 * 0.65), ISO 12232), which
+ * post maps to 1 before the tone curve. */
+#define OAK_EXPOSURE_SATURATION 1.2          /* exposure = 1 / (1.2 * 2^EV100) */
+#define OAK_EXPOSURE_METER_K    12.5         /* reflected-light meter calibration */
+#define OAK_CAMERA_SHUTTER      (1.0 / 125.0) /* seconds, when only the aperture is given */
+#define OAK_CAMERA_ISO          100.0
+#define OAK_EV100_MIN           (-16.0)      /* starlight is about -6; settings are clamped */
+#define OAK_EV100_MAX           32.0         /* a welding arc is about 22 */
+/* camera: the eye-adaptation meter and steering (render/exposure_adapt.c;
+ * docs/SHADING.md "Eye adaptation"). The histogram's bins split log2 of a
+ * pixel's luminance (cd/m^2) evenly over [LOG_MIN, LOG_MAX); bin 0 holds
+ * what is darker (black, not metered). */
+#define OAK_METER_BINS          64
+#define OAK_METER_LOG_MIN       (-8.0)       /* 0.004 cd/m^2: starlight on grass */
+#define OAK_METER_LOG_MAX       24.0         /* 16.8 Mcd/m^2: past the sun's glare on metal */
+#define OAK_METER_CENTRE_WEIGHT 4            /* a pixel in the centre ellipse counts this often */
+#define OAK_ADAPT_DOWN_S        0.4          /* time constant when the scene brightens */
+#define OAK_ADAPT_UP_S          1.2          /* ... and when it darkens (eyes open slowly) */
+#define OAK_ADAPT_NIGHT_EV      5.0          /* below this metered EV100 the camera ... */
+#define OAK_ADAPT_NIGHT_KEEP    0.5          /* ... follows only this share of the drop */
+#define OAK_ADAPT_EV_MIN        (-2.0)       /* the steered EV100 stays within these */
+#define OAK_ADAPT_EV_MAX        20.0
 
 #endif

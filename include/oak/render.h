@@ -26,10 +26,12 @@ typedef enum oak_light_type {
     OAK_LIGHT_SPOT,
 } oak_light_type;
 
-/* Photometric-style units without the constants: a directional light's
- * intensity is the irradiance it gives a surface facing it; a white Lambert
- * surface then shows radiance intensity * cos(theta) / pi. Point and spot
- * intensities are intensity / d^2 at distance d. */
+/* Physical units as KHR_lights_punctual defines them: a directional light's
+ * intensity is in lux, the illuminance it gives a surface facing it (a white
+ * Lambert surface then shows intensity * cos(theta) / pi cd/m^2); point and
+ * spot intensities are in candela, giving intensity / d^2 lux at distance d.
+ * A clear noon sun is about 100,000 lux, seen through an EV100 near 15
+ * (oak_post). The defaults below are small numbers meant for exposure 1. */
 typedef struct oak_light {
     oak_light_type type;
     float color[3]; /* linear; start from oak_light_defaults() for white */
@@ -79,9 +81,31 @@ typedef enum oak_ao_mode {
     OAK_AO_OFF,
 } oak_ao_mode;
 
+/* The tone curve post applies after exposure (docs/SHADING.md "Post"). */
+typedef enum oak_tone_curve {
+    OAK_TONE_DEFAULT = 0, /* resolves to OAK_TONE_ACES */
+    OAK_TONE_ACES,        /* Narkowicz's fit of ACES */
+    OAK_TONE_NEUTRAL,     /* Khronos PBR Neutral: hue kept, only highlights compressed */
+} oak_tone_curve;
+
+/* The camera's exposure (docs/SHADING.md "Exposure"). Light is in physical
+ * units (lux, candela, cd/m^2); a physical camera turns it into numbers the
+ * tone curve takes. The first that is set wins:
+ *   exposure > 0      the multiplier itself (scene-referred numbers, tests);
+ *   ev100_set         EV100 given: exposure = 1 / (1.2 * 2^ev100);
+ *   aperture > 0      EV100 = log2(aperture^2 / shutter * 100 / iso);
+ *   otherwise         OAK_EXPOSURE_DEFAULT (1: numbers shown as they are).
+ * exposure_comp (stops) multiplies the result by 2^exposure_comp in every case. */
 typedef struct oak_post {
-    float exposure;  /* multiplies linear radiance before ACES; 0: 1 */
-    bool no_tonemap; /* clamp instead of ACES (tests of raw light) */
+    float exposure;      /* multiplies linear radiance before the tone curve; 0: from below */
+    float ev100;         /* with ev100_set: the camera's exposure value at ISO 100 */
+    bool ev100_set;      /* ev100 is given (0 is a valid EV100, so a flag says it) */
+    float aperture;      /* f-number; > 0: EV100 from aperture, shutter and iso */
+    float shutter;       /* seconds; 0: 1/125 */
+    float iso;           /* 0: 100 */
+    float exposure_comp; /* stops added on top (+1 doubles the exposure) */
+    oak_tone_curve tone; /* ACES or Khronos PBR Neutral */
+    bool no_tonemap;     /* clamp instead of the tone curve (tests of raw light) */
     bool no_dither;
     bool no_fxaa;
     oak_debug_view debug;
@@ -89,6 +113,14 @@ typedef struct oak_post {
     float ao_radius;    /* metres the horizon search reaches; 0: OAK_GTAO_RADIUS */
     float ao_intensity; /* exponent on the visibility (1: as measured); 0: 1 */
 } oak_post;
+
+/* The multiplier post applies to linear radiance for these settings (the
+ * rules above); always > 0 and finite for finite settings. */
+float oak_post_exposure(const oak_post *post);
+/* EV100 from aperture (f-number), shutter (seconds) and ISO: log2(N^2/t * 100/S). */
+float oak_ev100_from_camera(float aperture, float shutter, float iso);
+/* The EV100 whose exposure 1 / (1.2 * 2^ev100) equals `exposure` (> 0). */
+float oak_ev100_from_exposure(float exposure);
 
 /* ---- per-frame input -------------------------------------------------- */
 

@@ -111,6 +111,8 @@
 #define OAK_GPU_DEBUG_ATLAS     32u /* --debug lamp-shadows: the lamp shadow atlas */
 #define OAK_GPU_DEBUG_AO        64u /* --debug ao: the AO term as grey */
 
+#define OAK_GPU_POST_TONE_NEUTRAL 512u /* camera: Khronos PBR Neutral instead of ACES */
+
 /* oak_gpu_material.mode.y */
 #define OAK_GPU_MAT_DOUBLE_SIDED 1u
 #define OAK_GPU_MAT_UNLIT        2u
