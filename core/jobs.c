@@ -27,6 +27,9 @@ static struct {
     uint64_t generation;
     uint32_t parked; /* workers that reached their first wait */
     bool quit, started;
+    /* nanoseconds each worker spent inside job functions since start, so a
+       frame's per-thread busy time is the difference of two reads */
+    _Atomic uint64_t busy_ns[OAK_JOB_MAX_THREADS];
 } g_pool;
 
 static _Thread_local int t_worker = -1; /* index while inside the pool */
@@ -37,7 +40,10 @@ static void run_chunks(job *j, uint32_t worker) {
         if (c >= j->chunks) break;
         uint32_t begin = c * j->chunk;
         uint32_t end = begin + j->chunk < j->count ? begin + j->chunk : j->count;
+        uint64_t t0 = oak_time_ns();
         j->fn(j->user, begin, end, worker);
+        atomic_fetch_add_explicit(&g_pool.busy_ns[worker], oak_time_ns() - t0,
+                                  memory_order_relaxed);
         if (atomic_fetch_add(&j->done, 1) + 1 == j->chunks) {
             pthread_mutex_lock(&g_pool.mutex);
             pthread_cond_broadcast(&g_pool.finished);
@@ -121,6 +127,14 @@ void _oak_jobs_stop(void) {
     g_pool.thread_count = 0;
 }
 
+uint32_t oak_job_busy_ns(uint64_t *out, uint32_t max) {
+    uint32_t n = oak_job_threads();
+    if (n > max) n = max;
+    for (uint32_t i = 0; i < n; i++)
+        out[i] = atomic_load_explicit(&g_pool.busy_ns[i], memory_order_relaxed);
+    return n;
+}
+
 uint32_t oak_job_threads(void) {
     return g_pool.started ? g_pool.thread_count : 1;
 }
@@ -133,11 +147,15 @@ void oak_parallel_for(uint32_t count, uint32_t chunk, oak_job_fn fn, void *user)
        (nesting would deadlock); the chunk split stays the same. */
     if (!g_pool.started || g_pool.thread_count == 1 || chunks == 1 || t_worker >= 0) {
         uint32_t worker = t_worker >= 0 ? (uint32_t)t_worker : 0;
+        uint64_t t0 = oak_time_ns();
         for (uint32_t c = 0; c < chunks; c++) {
             uint32_t begin = c * chunk;
             uint32_t end = begin + chunk < count ? begin + chunk : count;
             fn(user, begin, end, worker);
         }
+        /* nested calls run inside a chunk the outer loop already times */
+        if (t_worker < 0)
+            atomic_fetch_add_explicit(&g_pool.busy_ns[0], oak_time_ns() - t0, memory_order_relaxed);
         return;
     }
     pthread_mutex_lock(&g_pool.dispatch);

@@ -4,7 +4,7 @@
 
 #include "frontend.h"
 
-#define OAK_MAX_STAGES 16
+#define OAK_MAX_STAGES 64 /* frontend, the passes and their parts, the CPU's busy.tN */
 
 struct oak_renderer {
     const oak_backend *backend;

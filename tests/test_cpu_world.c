@@ -106,11 +106,47 @@ TEST(cpuWorldSameBytesForOneAndThreeThreads) {
     oak_image_write_png(oak_test_out(path, sizeof path, "cpuWorldDefault.png"), W, H, a);
 }
 
+/* `oak bench --json` reads per-thread busy time as stages busy.t0..: with
+   three workers all three are reported, none is negative, none exceeds the
+   frame's wall time, and the frame kept them busy at all */
+TEST(cpuWorldReportsBusyPerThread) {
+    oak_shutdown();
+    init_counting(3);
+    oak_scene *scene = NULL;
+    oak_renderer *r = NULL;
+    CHECK_OK(oak_make_scene(&scene));
+    CHECK_OK(oak_world_build(scene, "default"));
+    oak_renderer_desc rd = {"cpu", NULL, 320, 180, 1024};
+    CHECK_OK(oak_make_renderer(&r, &rd));
+    if (!scene || !r) return;
+    CHECK_OK(oak_scene_draw(scene, r));
+    uint64_t t0 = oak_time_ns();
+    CHECK_OK(oak_scene_draw(scene, r));
+    double frame_ms = oak_ms_since(t0);
+    oak_stage_timing t[64];
+    uint32_t n = oak_renderer_timings(r, t, 64);
+    int seen = 0;
+    double sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (strncmp(t[i].name, "busy.t", 6)) continue;
+        CHECK_EQ_INT(atoi(t[i].name + 6), seen);
+        CHECK(t[i].cpu_ms >= 0 && t[i].cpu_ms <= frame_ms);
+        sum += t[i].cpu_ms;
+        seen++;
+    }
+    CHECK_EQ_INT(seen, 3);
+    CHECK(sum > 0);
+    fprintf(stderr, "busy over a %.2f ms frame, 3 threads: %.2f ms in all\n", frame_ms, sum);
+    oak_destroy_renderer(r);
+    oak_destroy_scene(scene);
+}
+
 int main(void) {
     init_counting(0);
     RUN(cpuWorldFrameAllocatesNothingAfterWarmup);
     RUN(cpuWorldMovingCameraAllocatesNothingAfterWarmup);
     RUN(cpuWorldSameBytesForOneAndThreeThreads);
+    RUN(cpuWorldReportsBusyPerThread);
     oak_shutdown();
     return TEST_SUMMARY();
 }

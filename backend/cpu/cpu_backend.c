@@ -15,11 +15,13 @@ static oak_result cpu_probe(char *report, size_t size) {
     if (report && size) {
         __builtin_cpu_init();
         snprintf(report, size,
-                 "device: oak CPU rasterizer\nthreads: %u\ntiles: %ux%u px\nsimd: %s\n",
+                 "device: oak CPU rasterizer\nthreads: %u\ntiles: %ux%u px\nsimd: %s\n"
+                 "shading kernel: %s (OAK_CPU_ISA=avx2|sse4|scalar narrows it)\n",
                  oak_job_threads(), CPU_TILE, CPU_TILE,
-                 __builtin_cpu_supports("avx2")     ? "sse4.1 (avx2 present, unused)"
+                 __builtin_cpu_supports("avx2")     ? "avx2 (sse4.1 for post and fxaa)"
                  : __builtin_cpu_supports("sse4.1") ? "sse4.1"
-                                                    : "sse2");
+                                                    : "sse2",
+                 _oak_cpu_isa_name());
     }
     return OAK_OK;
 }
@@ -120,7 +122,8 @@ static oak_result cpu_create(void **self, const oak_backend_desc *desc) {
 
 static const char *cpu_device_name(void *self) {
     (void)self;
-    snprintf(g_device, sizeof g_device, "oak CPU rasterizer (%u threads)", oak_job_threads());
+    snprintf(g_device, sizeof g_device, "oak CPU rasterizer (%u threads, %s shading)",
+             oak_job_threads(), _oak_cpu_isa_name());
     return g_device;
 }
 
@@ -172,6 +175,8 @@ static oak_result cpu_render(void *self, const oak_render_view *v) {
     b->lamp_valid = false; /* until this frame's lamp pass draws */
     const oak_pass_row *rows = _oak_pass_table();
     oak_result r = OAK_OK;
+    uint64_t busy0[OAK_JOB_MAX_THREADS], busy1[OAK_JOB_MAX_THREADS];
+    uint32_t workers = oak_job_busy_ns(busy0, OAK_JOB_MAX_THREADS);
     for (uint32_t i = 0; i < OAK_PASS_COUNT && !r; i++) {
         if (!_oak_pass_runs(&rows[i], v, CPU_CAPS) || !k_run[i]) continue;
         uint64_t t0 = oak_time_ns();
@@ -180,6 +185,10 @@ static oak_result cpu_render(void *self, const oak_render_view *v) {
         for (uint32_t k = 0; k < OAK_PASS_MAX_PARTS; k++) ms -= b->part_ms[i][k];
         b->stage_ms[i] = ms > 0 ? ms : 0;
     }
+    /* per-thread busy time: how evenly the frame's jobs spread (bench --json) */
+    b->busy_count = oak_job_busy_ns(busy1, workers);
+    for (uint32_t i = 0; i < b->busy_count; i++)
+        b->busy_ms[i] = (double)(busy1[i] - busy0[i]) * 1e-6;
     b->synced_view = NULL;
     b->view = NULL;
     return r;
@@ -233,6 +242,15 @@ static uint32_t cpu_timings(void *self, oak_stage_timing *out, uint32_t max) {
             out[n++] = (oak_stage_timing){rows[i].parts[k], b->part_ms[i][k], -1};
         if (n < max) out[n++] = (oak_stage_timing){rows[i].name, b->stage_ms[i], -1};
     }
+    /* then "busy.tN": worker N's time inside jobs during the frame */
+    static const char *const k_busy[] = {
+        "busy.t0",  "busy.t1",  "busy.t2",  "busy.t3",  "busy.t4",  "busy.t5",  "busy.t6",
+        "busy.t7",  "busy.t8",  "busy.t9",  "busy.t10", "busy.t11", "busy.t12", "busy.t13",
+        "busy.t14", "busy.t15", "busy.t16", "busy.t17", "busy.t18", "busy.t19", "busy.t20",
+        "busy.t21", "busy.t22", "busy.t23", "busy.t24", "busy.t25", "busy.t26", "busy.t27",
+        "busy.t28", "busy.t29", "busy.t30", "busy.t31"};
+    for (uint32_t i = 0; i < b->busy_count && i < sizeof k_busy / sizeof *k_busy && n < max; i++)
+        out[n++] = (oak_stage_timing){k_busy[i], b->busy_ms[i], -1};
     return n;
 }
 

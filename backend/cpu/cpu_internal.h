@@ -195,6 +195,8 @@ typedef struct cpu_backend {
     oak_shadow_stats shadow_stats;                      /* the last frame's */
     double stage_ms[OAK_PASS_COUNT];                    /* by pass, parts left out */
     double part_ms[OAK_PASS_COUNT][OAK_PASS_MAX_PARTS]; /* the rows' sub-stages */
+    double busy_ms[OAK_JOB_MAX_THREADS];                /* each worker's time in jobs, last frame */
+    uint32_t busy_count;                                /* workers in busy_ms */
 
     /* the lamp atlas (cpu_pass_lampshadow.c): per tile a static layer,
        a live copy with the movers drawn over it, and which one to read */
@@ -336,6 +338,36 @@ typedef struct cpu_surface {
 /* Builds the surface of a triangle at pixel (x, y). */
 void _oak_cpu_surface(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx *t, uint32_t x,
                       uint32_t y, cpu_surface *s);
+/* Pixels shaded together by the lane kernel (cpu_light_kernel.inc), one
+   lane each, structure of arrays; _oak_cpu_shade_prep fills a lane. */
+#define CPU_LANES_MAX 8
+typedef struct cpu_lanes {
+    uint32_t count; /* lanes in use, from 0 */
+    float P[3][CPU_LANES_MAX], Ng[3][CPU_LANES_MAX], N[3][CPU_LANES_MAX], V[3][CPU_LANES_MAX];
+    float NdotV[CPU_LANES_MAX], rough[CPU_LANES_MAX], a2[CPU_LANES_MAX], ao[CPU_LANES_MAX];
+    float F0[3][CPU_LANES_MAX], dpi[3][CPU_LANES_MAX], emit[3][CPU_LANES_MAX];
+    const uint32_t *cell[CPU_LANES_MAX]; /* the lamp cell's list, NULL: lights by index */
+    uint32_t first[CPU_LANES_MAX], n[CPU_LANES_MAX]; /* lights before the cell's, in all */
+    bool receive[CPU_LANES_MAX], lit[CPU_LANES_MAX]; /* lit: not an unlit material */
+    float col[3][CPU_LANES_MAX];                     /* out: colour before fog */
+} cpu_lanes;
+typedef void (*cpu_light_fn)(const cpu_backend *b, cpu_lanes *q);
+void _oak_cpu_light_avx2(const cpu_backend *b, cpu_lanes *q);
+void _oak_cpu_light_sse4(const cpu_backend *b, cpu_lanes *q);
+void _oak_cpu_light_scalar(const cpu_backend *b, cpu_lanes *q);
+/* The kernel this process runs: AVX2 where the CPU has it, else SSE4.1 where
+   it has that, else scalar; $OAK_CPU_ISA (avx2, sse4, scalar) overrides,
+   downgraded to what the CPU has. _oak_cpu_isa_set changes it (tests). */
+cpu_light_fn _oak_cpu_light_kernel(void);
+const char *_oak_cpu_isa_name(void);
+bool _oak_cpu_isa_set(const char *name); /* false: unknown or not on this CPU */
+/* Fills lane `lane` of q for a pixel (material, textures, normal, lamp cell)
+   and returns its base alpha; the kernel then lights it and
+   _oak_cpu_shade_finish applies the debug views and fog. */
+float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surface *s,
+                          cpu_lanes *q, uint32_t lane);
+void _oak_cpu_shade_finish(const cpu_backend *b, const cpu_surface *s, const cpu_lanes *q,
+                           uint32_t lane, float rgb[3]);
 /* Shaded linear colour (fog included) and base alpha. */
 void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surface *s, float rgb[3],
                     float *alpha);

@@ -13,6 +13,14 @@ typedef struct resolve_ctx {
     cpu_backend *b;
 } resolve_ctx;
 
+static void flush(const cpu_backend *b, cpu_light_fn light, cpu_lanes *q, const cpu_surface *surf,
+                  float **outs) {
+    if (!q->count) return;
+    light(b, q);
+    for (uint32_t i = 0; i < q->count; i++) _oak_cpu_shade_finish(b, &surf[i], q, i, outs[i]);
+    q->count = 0;
+}
+
 static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     cpu_backend *b = ((resolve_ctx *)user)->b;
@@ -22,7 +30,13 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
     /* a tile's rows cross the same small triangles again and again: keep the
        last few gathered, direct-mapped by id */
     cpu_tri_ctx cache[TRI_CACHE];
-    cpu_surface s;
+    /* covered pixels wait in lanes until eight are gathered (any triangle or
+       material: each lane carries its own), then the kernel lights them */
+    cpu_light_fn light = _oak_cpu_light_kernel();
+    cpu_lanes q;
+    memset(&q, 0, sizeof q);
+    cpu_surface surf[CPU_LANES_MAX];
+    float *outs[CPU_LANES_MAX];
     /* the gtao pass ran for this frame: its term multiplies the indirect light */
     const float *gtao = v->post.ao == OAK_AO_ON ? b->ao_words : NULL;
     for (uint32_t tile = begin; tile < end; tile++) {
@@ -58,11 +72,15 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
                 }
                 cpu_tri_ctx *tc = &cache[id % TRI_CACHE];
                 if (id != tc->id) _oak_cpu_tri_ctx(b, p, id, tc);
-                float a;
-                _oak_cpu_surface(b, p, tc, x, y, &s);
-                if (gtao) s.gtao = gtao[(size_t)y * p->width + x];
-                _oak_cpu_shade(b, tc, &s, out, &a);
+                uint32_t lane = q.count++;
+                cpu_surface *s = &surf[lane];
+                _oak_cpu_surface(b, p, tc, x, y, s);
+                if (gtao) s->gtao = gtao[(size_t)y * p->width + x];
+                _oak_cpu_shade_prep(b, tc, s, &q, lane);
+                outs[lane] = out;
+                if (q.count == CPU_LANES_MAX) flush(b, light, &q, surf, outs);
             }
+        flush(b, light, &q, surf, outs); /* the tile's last few */
     }
 }
 

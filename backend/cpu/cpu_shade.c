@@ -4,6 +4,7 @@
  * (irradiance and prefiltered maps, split sum), emissive, exp2 fog; and the sky. */
 #include <emmintrin.h>
 #include <math.h>
+#include <string.h>
 
 #include "cpu_internal.h"
 #include "cpu_sample.h"
@@ -234,8 +235,8 @@ static inline void sample_slot(const cpu_backend *b, const cpu_tex_ref *r, const
     cpu_sample_ref(b, r, s->uv, s->duvdx, s->duvdy, out);
 }
 
-void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surface *s, float rgb[3],
-                    float *alpha) {
+float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surface *s,
+                          cpu_lanes *q, uint32_t lane) {
     const oak_render_view *v = b->view;
     const cpu_material *m = t->mat;
     const oak_material_desc *md = &m->desc;
@@ -243,131 +244,68 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
     sample_slot(b, &m->tex[CPU_TEX_BASE], s, tb);
     float base[4];
     for (int k = 0; k < 4; k++) base[k] = md->base_color[k] * s->C[k] * tb[k];
-    *alpha = base[3];
-    float col[3];
-    int32_t lamps_here = -1; /* lamps the lamp loop read, for the clusters view */
+    q->lit[lane] = !md->unlit;
     if (md->unlit) {
-        for (int k = 0; k < 3; k++) col[k] = base[k];
-    } else {
-        sample_slot(b, &m->tex[CPU_TEX_MR], s, tmr);
-        sample_slot(b, &m->tex[CPU_TEX_OCCLUSION], s, tocc);
-        sample_slot(b, &m->tex[CPU_TEX_EMISSIVE], s, tem);
-        float metallic = md->metallic * tmr[2];
-        float rough = clampf(md->roughness * tmr[1], 0.03f, 1.0f);
-        float a = rough * rough, a2 = a * a;
-        float ao = (1.0f + md->occlusion_strength * (tocc[0] - 1.0f)) * s->gtao; /* x gtao */
-        float N[3] = {s->Nv[0], s->Nv[1], s->Nv[2]};
-        if (m->tex[CPU_TEX_NORMAL].tex >= 0) {
-            float tn[4];
-            sample_slot(b, &m->tex[CPU_TEX_NORMAL], s, tn);
-            float n[3] = {tn[0] * 2 - 1, tn[1] * 2 - 1, tn[2] * 2 - 1};
-            n[0] *= md->normal_scale;
-            n[1] *= md->normal_scale;
-            const float *Nv = s->Nv, *T = s->T;
-            float B[3] = {(Nv[1] * T[2] - Nv[2] * T[1]) * T[3],
-                          (Nv[2] * T[0] - Nv[0] * T[2]) * T[3],
-                          (Nv[0] * T[1] - Nv[1] * T[0]) * T[3]};
-            for (int k = 0; k < 3; k++) N[k] = T[k] * n[0] + B[k] * n[1] + Nv[k] * n[2];
-            normalize3(N);
-        }
-        float V[3] = {v->camera_pos[0] - s->P[0], v->camera_pos[1] - s->P[1],
-                      v->camera_pos[2] - s->P[2]};
-        normalize3(V);
-        float NdotV = maxf(dot3(N, V), 1e-4f);
-        float F0[3], diffuse[3], dpi[3];
-        for (int k = 0; k < 3; k++) {
-            F0[k] = mixf(0.04f, base[k], metallic);
-            diffuse[k] = base[k] * (1.0f - metallic);
-            dpi[k] = diffuse[k] / OAK_PI; /* the same quotient for every light */
-        }
-        float Lo[3] = {0, 0, 0};
-        bool receive = !(t->d->flags & OAK_DRAW_NO_RECEIVE);
-        /* the directional lights, then only the lamps listed in this pixel's
-           cell (every light when there is no grid) */
-        uint32_t first = v->directional_count, listed = 0, n = v->light_count;
-        const uint32_t *cell = NULL;
-        if (b->grid_ready && b->grid_lamps_n) { /* no lamps: no cell to look up */
-            cell = _oak_cpu_cell_lamps(b, s->px, s->py, s->P, &listed);
-            first = ((const oak_gpu_light_grid *)b->grid)->info[0];
-            n = first + listed;
-        }
-        lamps_here = (int32_t)(n - first);
-        for (uint32_t li = 0; li < n; li++) {
-            uint32_t i = cell && li >= first ? cell[li - first] : li;
-            const oak_render_light *rl = &v->lights[i];
-            const oak_light *l = &rl->light;
-            float L[3], E[3], scale;
-            if (l->type == OAK_LIGHT_POINT || l->type == OAK_LIGHT_SPOT) {
-                float dv[3] = {rl->position[0] - s->P[0], rl->position[1] - s->P[1],
-                               rl->position[2] - s->P[2]};
-                float d2 = dot3(dv, dv);
-                /* past its reach a lamp adds nothing (W = 0): skip the rest */
-                if (l->range > 0 && d2 >= l->range * l->range) continue;
-                float d = sqrtf(d2);
-                if (d > 0)
-                    for (int k = 0; k < 3; k++) L[k] = dv[k] / d;
-                else
-                    L[0] = 0, L[1] = 1, L[2] = 0;
-                if (!(dot3(N, L) > 0)) continue; /* NdotL = 0 adds nothing */
-                float W = 1.0f;
-                if (l->range > 0) {
-                    float r = d / l->range, r4 = r * r * r * r;
-                    float c = clampf(1.0f - r4, 0.0f, 1.0f);
-                    W = c * c;
-                }
-                scale = l->intensity / maxf(d2, 1e-4f) * W;
-                if (l->type == OAK_LIGHT_SPOT) {
-                    /* cos(outer), cos(inner) once a frame (cpu_lightgrid.c) */
-                    float co = b->cones[i * 2], ci = b->cones[i * 2 + 1];
-                    float cd = -(L[0] * rl->direction[0] + L[1] * rl->direction[1] +
-                                 L[2] * rl->direction[2]);
-                    float tt = clampf((cd - co) / maxf(ci - co, 1e-4f), 0.0f, 1.0f);
-                    scale *= tt * tt;
-                }
-            } else {
-                for (int k = 0; k < 3; k++) L[k] = -rl->direction[k];
-                scale = l->intensity;
-            }
-            float NdotL = maxf(dot3(N, L), 0.0f);
-            if (NdotL <= 0 || scale <= 0) continue;
-            if ((int32_t)i == v->key_light && v->shadows && b->shadow_valid && receive &&
-                (l->type == OAK_LIGHT_DIRECTIONAL || l->type == OAK_LIGHT_DEFAULT))
-                scale *= _oak_cpu_sun_shadow(b, s->P, s->Ng);
-            else if ((l->type == OAK_LIGHT_POINT || l->type == OAK_LIGHT_SPOT) && receive &&
-                     b->lamp_valid)
-                scale *= _oak_cpu_lamp_shadow(b, i, s->P, s->Ng); /* its own map only */
-            for (int k = 0; k < 3; k++) E[k] = l->color[k] * scale;
-            float H[3] = {L[0] + V[0], L[1] + V[1], L[2] + V[2]};
-            normalize3(H);
-            float NdotH = maxf(dot3(N, H), 0.0f), VdotH = maxf(dot3(V, H), 0.0f);
-            float dd = NdotH * NdotH * (a2 - 1.0f) + 1.0f;
-            float D = a2 / (OAK_PI * dd * dd);
-            float vis_den = NdotL * sqrtf(NdotV * NdotV * (1.0f - a2) + a2) +
-                            NdotV * sqrtf(NdotL * NdotL * (1.0f - a2) + a2);
-            float Vis = 0.5f / maxf(vis_den, 1e-7f);
-            float om = 1.0f - VdotH, fw = om * om * om * om * om;
-            for (int k = 0; k < 3; k++) {
-                float F = F0[k] + (1.0f - F0[k]) * fw;
-                Lo[k] += (dpi[k] + D * Vis * F) * E[k] * NdotL;
-            }
-        }
-        /* the sky light: irradiance and the prefiltered sky around R, split
-           sum (render/skylight.h); material ao darkens only this */
-        float R[3], dvn = dot3(V, N);
-        for (int k = 0; k < 3; k++) R[k] = 2.0f * dvn * N[k] - V[k]; /* reflect(-V, N) */
-        float irr[3], spec[3], envA, envB;
-        _oak_sky_irradiance(b->sky, N, irr);
-        _oak_sky_specular(b->sky, R, rough, spec);
-        _oak_sky_brdf(b->sky, NdotV, rough, &envA, &envB);
-        for (int k = 0; k < 3; k++) {
-            float envF = F0[k] * envA + envB;
-            float ambient = ao * (dpi[k] * irr[k] * (1.0f - envF) + spec[k] * envF);
-            float emissive = md->emissive[k] * md->emissive_strength * tem[k];
-            col[k] = Lo[k] + ambient + emissive;
-        }
+        for (int k = 0; k < 3; k++) q->col[k][lane] = base[k];
+        return base[3];
     }
-    if (v->post.debug == OAK_DEBUG_CLUSTERS && lamps_here >= 0) {
-        _oak_cpu_heat((uint32_t)lamps_here, rgb);
+    sample_slot(b, &m->tex[CPU_TEX_MR], s, tmr);
+    sample_slot(b, &m->tex[CPU_TEX_OCCLUSION], s, tocc);
+    sample_slot(b, &m->tex[CPU_TEX_EMISSIVE], s, tem);
+    float metallic = md->metallic * tmr[2];
+    float rough = clampf(md->roughness * tmr[1], 0.03f, 1.0f);
+    float a = rough * rough;
+    q->rough[lane] = rough;
+    q->a2[lane] = a * a;
+    q->ao[lane] = (1.0f + md->occlusion_strength * (tocc[0] - 1.0f)) * s->gtao; /* x gtao */
+    float N[3] = {s->Nv[0], s->Nv[1], s->Nv[2]};
+    if (m->tex[CPU_TEX_NORMAL].tex >= 0) {
+        float tn[4];
+        sample_slot(b, &m->tex[CPU_TEX_NORMAL], s, tn);
+        float n[3] = {tn[0] * 2 - 1, tn[1] * 2 - 1, tn[2] * 2 - 1};
+        n[0] *= md->normal_scale;
+        n[1] *= md->normal_scale;
+        const float *Nv = s->Nv, *T = s->T;
+        float B[3] = {(Nv[1] * T[2] - Nv[2] * T[1]) * T[3], (Nv[2] * T[0] - Nv[0] * T[2]) * T[3],
+                      (Nv[0] * T[1] - Nv[1] * T[0]) * T[3]};
+        for (int k = 0; k < 3; k++) N[k] = T[k] * n[0] + B[k] * n[1] + Nv[k] * n[2];
+        normalize3(N);
+    }
+    float V[3] = {v->camera_pos[0] - s->P[0], v->camera_pos[1] - s->P[1],
+                  v->camera_pos[2] - s->P[2]};
+    normalize3(V);
+    q->NdotV[lane] = maxf(dot3(N, V), 1e-4f);
+    for (int k = 0; k < 3; k++) {
+        q->P[k][lane] = s->P[k];
+        q->Ng[k][lane] = s->Ng[k];
+        q->N[k][lane] = N[k];
+        q->V[k][lane] = V[k];
+        q->F0[k][lane] = mixf(0.04f, base[k], metallic);
+        q->dpi[k][lane] = base[k] * (1.0f - metallic) / OAK_PI; /* the same for every light */
+        q->emit[k][lane] = md->emissive[k] * md->emissive_strength * tem[k];
+    }
+    q->receive[lane] = !(t->d->flags & OAK_DRAW_NO_RECEIVE);
+    /* the directional lights, then only the lamps listed in this pixel's
+       cell (every light when there is no grid) */
+    uint32_t first = v->directional_count, listed = 0, n = v->light_count;
+    const uint32_t *cell = NULL;
+    if (b->grid_ready && b->grid_lamps_n) { /* no lamps: no cell to look up */
+        cell = _oak_cpu_cell_lamps(b, s->px, s->py, s->P, &listed);
+        first = ((const oak_gpu_light_grid *)b->grid)->info[0];
+        n = first + listed;
+    }
+    q->cell[lane] = cell;
+    q->first[lane] = first;
+    q->n[lane] = n;
+    return base[3];
+}
+
+void _oak_cpu_shade_finish(const cpu_backend *b, const cpu_surface *s, const cpu_lanes *q,
+                           uint32_t lane, float rgb[3]) {
+    const oak_render_view *v = b->view;
+    float col[3] = {q->col[0][lane], q->col[1][lane], q->col[2][lane]};
+    if (v->post.debug == OAK_DEBUG_CLUSTERS && q->lit[lane]) { /* lamps the lamp loop read */
+        _oak_cpu_heat(q->n[lane] - q->first[lane], rgb);
         return;
     }
     if (v->env.fog_density > 0) {
@@ -379,4 +317,15 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
     }
     if (v->post.debug == OAK_DEBUG_CASCADES) _oak_cpu_cascade_tint(v, s->P, col);
     for (int k = 0; k < 3; k++) rgb[k] = col[k];
+}
+
+/* One pixel through the kernel in lane 0 (blend, and tests) */
+void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surface *s, float rgb[3],
+                    float *alpha) {
+    cpu_lanes q;
+    memset(&q, 0, sizeof q);
+    q.count = 1;
+    *alpha = _oak_cpu_shade_prep(b, t, s, &q, 0);
+    _oak_cpu_light_kernel()(b, &q);
+    _oak_cpu_shade_finish(b, s, &q, 0, rgb);
 }

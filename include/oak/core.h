@@ -123,6 +123,11 @@ bool oak_is_initialized(void);
 typedef void (*oak_job_fn)(void *user, uint32_t begin, uint32_t end, uint32_t worker);
 void oak_parallel_for(uint32_t count, uint32_t chunk, oak_job_fn fn, void *user);
 uint32_t oak_job_threads(void); /* workers including the caller */
+/* Nanoseconds each worker has spent inside job functions since the pool
+ * started (worker 0 is the caller, serial loops included); writes
+ * min(max, oak_job_threads()) counters and returns how many. A frame's
+ * per-thread busy time is the difference of two reads. */
+uint32_t oak_job_busy_ns(uint64_t *out, uint32_t max);
 
 /* ---- handles and pools ------------------------------------------------ */
 

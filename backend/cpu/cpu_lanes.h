@@ -1,0 +1,70 @@
+/* The lane type of the CPU shading kernel: OAK_LANES floats (8 AVX2, 4 SSE,
+ * 1 scalar) as a GCC vector, and the few operations the kernel needs, each
+ * the same IEEE operation as the scalar code's so every width gives the same
+ * bits. Included only by cpu_light_kernel.inc, which defines OAK_LANES. */
+#ifndef OAK_CPU_LANES_H
+#define OAK_CPU_LANES_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#if OAK_LANES > 1
+#include <immintrin.h>
+#endif
+
+#if OAK_LANES != 1 && OAK_LANES != 4 && OAK_LANES != 8
+#error "OAK_LANES is 8, 4 or 1"
+#endif
+
+typedef float lf __attribute__((vector_size(OAK_LANES * 4)));
+typedef int32_t lm __attribute__((vector_size(OAK_LANES * 4))); /* masks: ~0 or 0 per lane */
+
+/* x in every lane (x - +0 keeps -0, where 0 + x would not) */
+static inline lf lset(float x) {
+    return x - (lf){0};
+}
+static inline lf lload(const float *p) {
+    lf v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline void lstore(float *p, lf v) {
+    memcpy(p, &v, sizeof v);
+}
+/* m ? a : b per lane */
+static inline lf lsel(lm m, lf a, lf b) {
+    return (lf)(((lm)a & m) | ((lm)b & ~m));
+}
+/* the scalar code's a > b ? a : b, NaN rules included */
+static inline lf lmax(lf a, lf b) {
+    return lsel(a > b, a, b);
+}
+/* x < lo ? lo : x > hi ? hi : x */
+static inline lf lclamp(lf x, lf lo, lf hi) {
+    return lsel(x < lo, lo, lsel(x > hi, hi, x));
+}
+static inline lf lsqrt(lf x) {
+#if OAK_LANES == 8
+    return (lf)_mm256_sqrt_ps((__m256)x);
+#elif OAK_LANES == 4
+    return (lf)_mm_sqrt_ps((__m128)x);
+#else
+    return (lf){sqrtf(x[0])};
+#endif
+}
+static inline int lany(lm m) {
+    for (int i = 0; i < OAK_LANES; i++)
+        if (m[i]) return 1;
+    return 0;
+}
+static inline lf ldot(const lf a[3], const lf b[3]) {
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+/* normalize3: lanes of length 0 are left alone */
+static inline void lnormalize(lf v[3]) {
+    lf l = lsqrt(ldot(v, v));
+    lm pos = l > 0;
+    for (int k = 0; k < 3; k++) v[k] = lsel(pos, v[k] / l, v[k]);
+}
+
+#endif

@@ -1,0 +1,6 @@
+/* The shading kernel (cpu_light_kernel.inc) at 8 lanes, built with AVX2 (no FMA) (by pragma,
+ * cpu_light_kernel.inc says why); CMakeLists.txt turns contraction off and cpu_isa.c picks the
+ * kernel at run time. */
+#define OAK_LANES       8
+#define OAK_LANE_KERNEL _oak_cpu_light_avx2
+#include "cpu_light_kernel.inc"

@@ -1,0 +1,5 @@
+/* The shading kernel (cpu_light_kernel.inc) at 1 lane; CMakeLists.txt
+ * gives this file its flags and cpu_isa.c picks the kernel at run time. */
+#define OAK_LANES       1
+#define OAK_LANE_KERNEL _oak_cpu_light_scalar
+#include "cpu_light_kernel.inc"
