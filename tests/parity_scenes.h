@@ -580,6 +580,9 @@ TEST(parityInstanceStreams) {
     s->in.streams = &st;
     parity("instance_streams", &s->in, NULL);
     oak_destroy_stream(st);
+    oak_free(s);
+}
+
 /* camera: physical units through an EV100 camera and the neutral tone curve:
    a 100,000-lux sun, the sky's light scaled to match, emissive spheres in
    nits (one far past white, to reach the curve's shoulder), EV100 15 with
