@@ -53,7 +53,7 @@ typedef struct oak_frontend {
     uint32_t *sx_visible;
     uint32_t sx_cap, sx_cap2, sx_cap3, sx_cap4, sx_cap5, sx_lod_cap, sx_visible_cap;
     oak_render_stream streams[OAK_STREAM_MAX_PER_VIEW];
-    const oak_stream *stream_seen[OAK_STREAM_MAX_PER_VIEW];
+    uint64_t stream_seen[OAK_STREAM_MAX_PER_VIEW]; /* the serial each slot held; 0: none */
     uint64_t stream_seen_version[OAK_STREAM_MAX_PER_VIEW];
     oak_instance *stream_last[OAK_STREAM_MAX_PER_VIEW][2]; /* [0]: as last frame */
     uint32_t stream_last_cap[OAK_STREAM_MAX_PER_VIEW][2];

@@ -1,6 +1,7 @@
 /* Instance streams, the second kind of draw: one material and a ladder of
  * LOD meshes drawn at many places from compact records, held at a fixed
  * capacity so the count moves without reallocating (render.h). */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "shaders/common/oak_gpu.h"
@@ -42,8 +43,10 @@ oak_result oak_make_stream(oak_stream **out, const oak_stream_desc *desc) {
         oak_free(s);
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "stream: no memory for %u instances", d.capacity);
     }
+    static atomic_uint_fast64_t serials;
     s->desc = d;
     s->version = 1;
+    s->serial = atomic_fetch_add(&serials, 1) + 1;
     *out = s;
     return OAK_OK;
 }

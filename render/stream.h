@@ -11,6 +11,7 @@ struct oak_stream {
     oak_instance *records;
     uint32_t count;
     uint64_t version; /* moves on every write and count change */
+    uint64_t serial;  /* unique per stream made: who a frontend slot held last frame */
     const uint8_t *lod_override;
 };
 

@@ -177,7 +177,7 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
     for (uint32_t s = 0; s < ns; s++) {
         const oak_stream *str = in->streams[s];
         oak_render_stream *rs = &fe->streams[s];
-        bool same = fe->stream_seen[s] == str;
+        bool same = fe->stream_seen[s] == str->serial;
         *rs = (oak_render_stream){.records = str->records,
                                   .count = str->count,
                                   .version = str->version,
@@ -188,7 +188,7 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
                                   .first_input = base};
         if (!keep_last(fe, s, str, same))
             return oak_error(OAK_ERROR_OUT_OF_MEMORY, "stream %u: no memory for last frame", s);
-        fe->stream_seen[s] = str;
+        fe->stream_seen[s] = str->serial;
         fe->stream_seen_version[s] = str->version;
         stream_job job = {
             .fe = fe, .stream = str, .base = base, .live = oak_material_get(str->desc.material)};
