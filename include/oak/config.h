@@ -147,10 +147,12 @@
 #define OAK_CAMERA_ISO          100.0
 #define OAK_EV100_MIN           (-16.0)      /* starlight is about -6; settings are clamped */
 #define OAK_EV100_MAX           32.0         /* a welding arc is about 22 */
-/* camera: the eye-adaptation meter and steering (render/exposure_adapt.c;
+/* camera: the eye-adaptation meter and steering (render/exposure_adapt.c,
  * docs/SHADING.md "Eye adaptation"). The histogram's bins split log2 of a
- * pixel's luminance (cd/m^2) evenly over [LOG_MIN, LOG_MAX); bin 0 holds
- * what is darker (black, not metered). */
+ * pixel's luminance (cd/m^2) evenly from LOG_MIN up to LOG_MAX, and bin 0
+ * holds what is darker (black, not metered). No unpaired square bracket
+ * in this file: gl_embed.cmake reads it as a CMake list, where an open
+ * bracket joins the lines after it. */
 #define OAK_METER_BINS          64
 #define OAK_METER_LOG_MIN       (-8.0)       /* 0.004 cd/m^2: starlight on grass */
 #define OAK_METER_LOG_MAX       24.0         /* 16.8 Mcd/m^2: past the sun's glare on metal */
