@@ -35,6 +35,8 @@ static bool named_by_table(const char *name) {
         for (uint32_t k = 0; k < OAK_PASS_MAX_PARTS; k++)
             if (rows[i].parts[k] && !strcmp(rows[i].parts[k], name)) return true;
     }
+    /* busy.tN: job worker N's time inside jobs (the CPU backend, after its stages) */
+    if (!strncmp(name, "busy.t", 6) && name[6] >= '0' && name[6] <= '9') return true;
     return !strcmp(name, "record") || !strcmp(name, "gpu_frame");
 }
 
