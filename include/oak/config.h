@@ -115,6 +115,10 @@
 #define OAK_SKY_IMAGE_WIDTH      1024 /* a sky image is read from its first mip level */
 #define OAK_SKY_IMAGE_HEIGHT     512  /* ... that fits in this */
 
+/* Reflection probes (docs/SHADING.md "Reflection probes"): boxes each with a
+ * map of GGX-prefiltered octahedral levels laid out as the sky light's. */
+#define OAK_PROBE_MAX_VIEW 8 /* probes a view carries */
+
 #define OAK_FRAME_ARENA_SIZE (4u << 20) /* first block of the per-frame arena */
 #define OAK_JOB_MAX_THREADS  64         /* ceiling on job pool workers */
 
