@@ -109,10 +109,10 @@
 #define OAK_GPU_POST_NO_TONEMAP 1u
 #define OAK_GPU_POST_NO_DITHER  2u
 #define OAK_GPU_POST_NO_FXAA    4u
-#define OAK_GPU_DEBUG_CASCADES  8u  /* --debug cascades */
-#define OAK_GPU_DEBUG_CLUSTERS  16u /* --debug clusters: lamps per cell as a heat map */
-#define OAK_GPU_DEBUG_ATLAS     32u /* --debug lamp-shadows: the lamp shadow atlas */
-#define OAK_GPU_DEBUG_AO        64u /* --debug ao: the AO term as grey */
+#define OAK_GPU_DEBUG_CASCADES  8u   /* --debug cascades */
+#define OAK_GPU_DEBUG_CLUSTERS  16u  /* --debug clusters: lamps per cell as a heat map */
+#define OAK_GPU_DEBUG_ATLAS     32u  /* --debug lamp-shadows: the lamp shadow atlas */
+#define OAK_GPU_DEBUG_AO        64u  /* --debug ao: the AO term as grey */
 #define OAK_GPU_DEBUG_PROBES    128u /* --debug probes (reserved; render/probe.h) */
 
 /* oak_gpu_material.mode.y */
