@@ -129,6 +129,10 @@
 #define OAK_STREAM_MAX_PER_VIEW  64        /* streams one frame input may list */
 #define OAK_STREAM_CULL_CHUNK    1024      /* instances per job of the cull-and-LOD kernel */
 
+/* Reflection probes (docs/SHADING.md "Reflection probes"): boxes each with a
+ * map of GGX-prefiltered octahedral levels laid out as the sky light's. */
+#define OAK_PROBE_MAX_VIEW 8 /* probes a view carries */
+
 #define OAK_FRAME_ARENA_SIZE (4u << 20) /* first block of the per-frame arena */
 #define OAK_JOB_MAX_THREADS  64         /* ceiling on job pool workers */
 

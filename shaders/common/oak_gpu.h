@@ -70,6 +70,8 @@
 #define OAK_B_LAMP_SHADOWS      30 /* oak_gpu_lamp_shadows: the budget's slots and faces */
 #define OAK_B_AO                31 /* float[]: the gtao pass's AO, raw AO, normals, depth mips */
 #define OAK_B_SKY               32 /* vec4[]: the sky light maps, laid out as OAK_GPU_SKY_* says */
+#define OAK_B_PROBES            33 /* vec4[]: the probes' prefiltered maps, OAK_GPU_PROBE_MAP_TEXELS each */
+#define OAK_B_PROBE_RECORDS     34 /* oak_gpu_probe[]: the probes in view */
 #define OAK_B_INSTANCES         37 /* oak_gpu_instance[]: instance records (streams) */
 #define OAK_B_INSTANCE_OUT      38 /* visible lists and indirect args (streams' instcull) */
 #define OAK_B_COUNT             39
@@ -97,6 +99,9 @@
 #define OAK_GPU_SKY_IMAGE_AT       (OAK_GPU_SKY_SPEC_AT + OAK_GPU_SKY_SPEC_TEXELS)
 #define OAK_GPU_SKY_IMAGE_TEXELS   (OAK_SKY_IMAGE_WIDTH * OAK_SKY_IMAGE_HEIGHT)
 #define OAK_GPU_SKY_TEXELS         (OAK_GPU_SKY_IMAGE_AT + OAK_GPU_SKY_IMAGE_TEXELS)
+/* a reflection probe's map: the GGX-prefiltered levels alone, laid out as the
+   sky's from OAK_GPU_SKY_SPEC_AT (render/probe.h) */
+#define OAK_GPU_PROBE_MAP_TEXELS OAK_GPU_SKY_SPEC_TEXELS
 /* the filter pass's work: irradiance texels, then the prefiltered ones */
 #define OAK_GPU_SKY_FILTER_TEXELS (OAK_GPU_SKY_IRR_TEXELS + OAK_GPU_SKY_SPEC_TEXELS)
 
@@ -106,10 +111,11 @@
 #define OAK_GPU_POST_NO_TONEMAP 1u
 #define OAK_GPU_POST_NO_DITHER  2u
 #define OAK_GPU_POST_NO_FXAA    4u
-#define OAK_GPU_DEBUG_CASCADES  8u  /* --debug cascades */
-#define OAK_GPU_DEBUG_CLUSTERS  16u /* --debug clusters: lamps per cell as a heat map */
-#define OAK_GPU_DEBUG_ATLAS     32u /* --debug lamp-shadows: the lamp shadow atlas */
-#define OAK_GPU_DEBUG_AO        64u /* --debug ao: the AO term as grey */
+#define OAK_GPU_DEBUG_CASCADES  8u   /* --debug cascades */
+#define OAK_GPU_DEBUG_CLUSTERS  16u  /* --debug clusters: lamps per cell as a heat map */
+#define OAK_GPU_DEBUG_ATLAS     32u  /* --debug lamp-shadows: the lamp shadow atlas */
+#define OAK_GPU_DEBUG_AO        64u  /* --debug ao: the AO term as grey */
+#define OAK_GPU_DEBUG_PROBES    128u /* --debug probes (reserved; render/probe.h) */
 
 #define OAK_GPU_POST_TONE_NEUTRAL 512u /* camera: Khronos PBR Neutral instead of ACES */
 
@@ -262,6 +268,16 @@ OAK_STRUCT(oak_gpu_material) {
     oak_gpu_texref tex[5];
 }
 OAK_END(oak_gpu_material);
+
+/* A reflection probe in view (render/probe.h): the capture point, the box it
+ * stands for and the margin inside the box's faces across which it fades into
+ * what lies outside (0: a hard edge). */
+OAK_STRUCT(oak_gpu_probe) {
+    OAK_F4(centre); /* capture point; w: blend margin in world units */
+    OAK_F4(lo);     /* box minimum corner; w: the map's slot in OAK_B_PROBES */
+    OAK_F4(hi);     /* box maximum corner */
+}
+OAK_END(oak_gpu_probe);
 
 #ifdef __STDC_VERSION__
 /* KHR_texture_transform packed for the shaders (the shader forms the same
