@@ -95,11 +95,13 @@ static int render_window(const cli_options *o, oak_scene *scene, oak_renderer *r
     oak_result r = _oak_window_run(&d, &st);
     oak_fly_destroy(f.fly);
     if (r != OAK_OK) return _oak_cli_fail(o);
-    char flew[48] = "";
+    char flew[48] = "", pace[64] = "";
     if (f.fly) snprintf(flew, sizeof flew, " | flew %.2f m", f.flown);
-    printf("%s | %s | %ux%u | %.2f ms/frame (mean of %u in a window)%s | %s\n",
+    if (st.ms_worst > 0)
+        snprintf(pace, sizeof pace, " | jitter %.2f ms, worst %.2f ms", st.ms_jitter, st.ms_worst);
+    printf("%s | %s | %ux%u | %.2f ms/frame (mean of %u in a window)%s%s | %s\n",
            oak_renderer_backend(renderer), oak_renderer_device(renderer), st.width, st.height,
-           st.ms_per_frame, st.frames, flew, st.frames ? out : "nothing shown, no PNG");
+           st.ms_per_frame, st.frames, pace, flew, st.frames ? out : "nothing shown, no PNG");
     return 0;
 }
 

@@ -1,6 +1,7 @@
 /* The GLFW presenter: each frame the backend draws, its pixels are read back,
  * uploaded to a texture and drawn as one full-screen triangle in a GL 3.3
  * core context; resizing the window resizes the renderer. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -432,6 +433,10 @@ oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) 
     if ((r = make_gl_objects(&p))) goto done;
     uint32_t width = d->width, height = d->height;
     double total_ms = 0, mouse_x = 0, mouse_y = 0;
+    /* frame pacing: presents' spacing, summed for the mean and variance */
+    double pace_sum = 0, pace_sq = 0;
+    uint32_t paced = 0;
+    uint64_t last_present = 0;
     bool dragging = false;
     int fb_w = 0, fb_h = 0;
     for (uint32_t i = 0; !d->frames || i < d->frames; i++) {
@@ -474,6 +479,13 @@ oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) 
         bool last = d->frames && i + 1 == d->frames;
         if (last && d->capture && (r = capture(&p, d->capture, fb_w, fb_h))) goto done;
         glfwSwapBuffers(p.window);
+        uint64_t now = oak_time_ns();
+        if (last_present && i > 1) { /* after the first frame's start-up */
+            double gap = (double)(now - last_present) / 1e6;
+            pace_sum += gap, pace_sq += gap * gap, paced++;
+            if (gap > stats->ms_worst) stats->ms_worst = gap;
+        }
+        last_present = now;
         if (i == 0 && d->resize_width && d->resize_height)
             glfwSetWindowSize(p.window, (int)d->resize_width, (int)d->resize_height);
         total_ms += oak_ms_since(start);
@@ -481,6 +493,12 @@ oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) 
     }
     stats->width = width, stats->height = height;
     stats->ms_per_frame = stats->frames ? total_ms / stats->frames : 0;
+    if (paced) {
+        double mean = pace_sum / paced, var = pace_sq / paced - mean * mean;
+        stats->ms_jitter = var > 0 ? sqrt(var) : 0;
+        oak_log_info("window: %u presents %.2f ms apart on average, jitter %.2f ms, worst %.2f ms",
+                     paced, mean, stats->ms_jitter, stats->ms_worst);
+    }
     if (d->capture && !(d->frames && stats->frames == d->frames) && stats->frames) {
         /* closed early: the capture is of the last frame shown, drawn again */
         glfwMakeContextCurrent(p.window);

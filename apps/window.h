@@ -50,6 +50,9 @@ typedef struct _oak_window_stats {
     uint32_t frames;        /* frames shown */
     uint32_t width, height; /* the size at the end */
     double ms_per_frame;    /* mean, draw to present */
+    /* frame pacing: present to present, the standard deviation and the
+       worst, over the frames after the first (which pays start-up) */
+    double ms_jitter, ms_worst;
 } _oak_window_stats;
 
 #ifdef OAK_HAVE_GLFW
