@@ -20,6 +20,7 @@ typedef struct view_args {
     const char *variant;    /* --variant: a KHR_materials_variants variant */
     const char *asset_root; /* --asset-root: where the model's URIs may point */
     const char *sky;        /* --sky: an equirectangular sky image (.hdr) */
+    const char *script;     /* --fly-script: keys held for frames (tests) */
     float time, yaw, pitch;
     cli_options camera; /* --ev100, --exposure-comp, --tone */
     uint32_t width, height, frames;
@@ -38,6 +39,10 @@ static int usage(void) {
 /* Angles in degrees; a time within a day of clips is plenty. */
 #define VIEW_MAX_ANGLE 3600.0f
 #define VIEW_MAX_TIME  86400.0f
+/* The orbit: radians a frame A/D turn, and the share of the distance W/S
+   move in a frame. */
+#define VIEW_ORBIT_KEY_RATE (1.5f / 60)
+#define VIEW_ORBIT_ZOOM     0.02f
 
 static int parse(view_args *a, int argc, char **argv) {
     *a = (view_args){
@@ -75,7 +80,14 @@ static int parse(view_args *a, int argc, char **argv) {
             a->sky = v;
         else if (strcmp(s, "--window-capture") == 0)
             a->capture = v;
-        else if (strcmp(s, "--frames") == 0) {
+        else if (strcmp(s, "--fly-script") == 0) {
+            char why[96];
+            if (!_oak_window_script_ok(v, why, sizeof why)) {
+                fprintf(stderr, "oak view: --fly-script '%s': %s\n", v, why);
+                return 2;
+            }
+            a->script = v;
+        } else if (strcmp(s, "--frames") == 0) {
             char *end = NULL;
             unsigned long n = strtoul(v, &end, 10);
             if (v[0] < '0' || v[0] > '9' || *end || n < 1 || n > 100000) {
@@ -102,6 +114,10 @@ static int parse(view_args *a, int argc, char **argv) {
         }
         if (bad) return bad;
     }
+    if (a->script && !a->window) {
+        fprintf(stderr, "oak view: --fly-script needs --window\n");
+        return 2;
+    }
     if (a->capture && !a->window) {
         fprintf(stderr, "oak view: --window-capture needs --window\n");
         return 2;
@@ -114,18 +130,47 @@ typedef struct view_frame {
     oak_renderer *ren;
     oak_entity camera;
     oak_camera cam;
+    /* the orbit: round `centre` at `dist`, yaw about +Y, pitch above level */
+    float centre[3], dist, yaw, pitch;
+    float turned; /* radians the user turned it, for the summary */
 } view_frame;
 
-/* The model stays framed as first placed; a resized window only changes the
-   camera's aspect so the picture does not stretch. */
+/* The framed camera's orbit: its distance to the model's centre and its
+   angles round it. */
+static void orbit_from(view_frame *f, const oak_transform *xf, const float centre[3]) {
+    float d[3] = {xf->position[0] - centre[0], xf->position[1] - centre[1],
+                  xf->position[2] - centre[2]};
+    memcpy(f->centre, centre, 12);
+    f->dist = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    f->yaw = atan2f(d[0], d[2]);
+    f->pitch = f->dist > 0 ? asinf(d[1] / f->dist) : 0;
+}
+
+/* Keys and drags orbit the model (left/right and up/down turn, W/S move in
+   and out); a resized window changes only the camera's aspect, so the
+   picture does not stretch. */
 static oak_result draw_view_frame(void *user, uint32_t index, uint32_t width, uint32_t height,
                                   const _oak_window_input *input) {
-    (void)index, (void)input; /* the model stays framed: no fly camera here yet */
+    (void)index;
     view_frame *f = user;
     float aspect = (float)width / (float)height;
     if (aspect != f->cam.aspect) {
         f->cam.aspect = aspect;
         oak_scene_set_camera(f->scene, f->camera, &f->cam);
+    }
+    if (input->active && f->dist > 0) {
+        f->yaw -= input->look[0] + input->move[0] * VIEW_ORBIT_KEY_RATE;
+        f->pitch -= input->look[1];
+        f->turned +=
+            fabsf(input->look[0] + input->move[0] * VIEW_ORBIT_KEY_RATE) + fabsf(input->look[1]);
+        const float limit = OAK_PI / 2 - 0.01f;
+        f->pitch = f->pitch < -limit ? -limit : f->pitch > limit ? limit : f->pitch;
+        f->dist *= 1 - VIEW_ORBIT_ZOOM * input->move[2];
+        float eye[3] = {f->centre[0] + f->dist * cosf(f->pitch) * sinf(f->yaw),
+                        f->centre[1] + f->dist * sinf(f->pitch),
+                        f->centre[2] + f->dist * cosf(f->pitch) * cosf(f->yaw)};
+        oak_transform t = oak_transform_look_at(eye, f->centre);
+        oak_scene_set_transform(f->scene, f->camera, &t);
     }
     return oak_scene_draw(f->scene, f->ren);
 }
@@ -235,7 +280,18 @@ static int view(const view_args *a) {
     oak_renderer_desc rd = {.backend = a->backend, .width = a->width, .height = a->height};
     if ((r = oak_make_renderer(&ren, &rd))) goto out;
     if (a->window) {
-        view_frame vf = {scene, ren, ce, cam};
+        view_frame vf = {.scene = scene, .ren = ren, .camera = ce, .cam = cam};
+        double sum[3] = {0, 0, 0}; /* the orbit's centre: the finite points' mean */
+        uint32_t finite = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            const float *q = pts + 3 * (size_t)i;
+            if (!isfinite(q[0]) || !isfinite(q[1]) || !isfinite(q[2])) continue;
+            for (int k = 0; k < 3; k++) sum[k] += q[k];
+            finite++;
+        }
+        float centre[3] = {0, 0, 0};
+        for (int k = 0; finite && k < 3; k++) centre[k] = (float)(sum[k] / finite);
+        orbit_from(&vf, &cam_xf, centre);
         char title[160];
         snprintf(title, sizeof title, "oak view: %s", a->file);
         _oak_window_desc wd = {.title = title,
@@ -246,12 +302,16 @@ static int view(const view_args *a) {
                                .frame = draw_view_frame,
                                .user = &vf,
                                .out = a->out,
-                               .capture = a->capture};
+                               .capture = a->capture,
+                               .script = a->script};
         _oak_window_stats st;
         if ((r = _oak_window_run(&wd, &st))) goto out;
-        printf("%s: %ux%u on %s, framed from yaw %g pitch %g, %u frames in a window -> %s\n",
+        char orbit[48] = "";
+        if (vf.turned > 0)
+            snprintf(orbit, sizeof orbit, ", orbited %.1f degrees", vf.turned * 180 / OAK_PI);
+        printf("%s: %ux%u on %s, framed from yaw %g pitch %g, %u frames in a window%s -> %s\n",
                a->file, st.width, st.height, oak_renderer_backend(ren), a->yaw, a->pitch, st.frames,
-               st.frames ? a->out : "nothing shown, no PNG");
+               orbit, st.frames ? a->out : "nothing shown, no PNG");
         code = 0;
         goto out;
     }

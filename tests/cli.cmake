@@ -296,6 +296,18 @@ if(OAK_HAVE_GLFW AND OAK_XVFB_RUN)
   oak_cli_test(cliViewWindowShowsFramedModel LAUNCH "${OAK_XVFB}"
                ARGS "view|${CMAKE_CURRENT_SOURCE_DIR}/data/gltf/triangle.gltf|--backend|cpu|--size|96x64|--window|--frames|2|--out|${W}/view.png|--window-capture|${W}/view_window.png"
                EXIT 0 OUT "96x64 on cpu, framed from yaw 30 pitch 20, 2 frames in a window -> [^\n]*view\\.png\n$")
+  # The orbit: the left arrow held 20 frames turns it 20 x 1.5/60 rad = 28.6
+  # degrees round the model, and the picture changes with it.
+  oak_cli_test(cliViewWindowOrbitsByScript LAUNCH "${OAK_XVFB}"
+               ARGS "view|${CMAKE_CURRENT_SOURCE_DIR}/data/gltf/triangle.gltf|--backend|cpu|--size|96x64|--window|--frames|20|--fly-script|<:20|--out|${W}/view_orbit.png"
+               EXIT 0 OUT "20 frames in a window, orbited 28\\.6 degrees -> ")
+  add_test(NAME cliViewWindowOrbitChangesThePicture
+           COMMAND png_compare ${W}/view.png ${W}/view_orbit.png 1)
+  set_tests_properties(cliViewWindowOrbitsByScript PROPERTIES FIXTURES_SETUP windowOrbit
+                       LABELS "cli;window")
+  set_tests_properties(cliViewWindowOrbitChangesThePicture PROPERTIES
+                       FIXTURES_REQUIRED "windowView;windowOrbit" WILL_FAIL TRUE
+                       LABELS "cli;window" ENVIRONMENT "${OAK_CLI_ENV}")
   add_test(NAME cliViewWindowEqualsPng COMMAND png_compare ${W}/view.png ${W}/view_window.png 1)
   set_tests_properties(cliViewWindowShowsFramedModel PROPERTIES FIXTURES_SETUP windowView
                        LABELS "cli;window")
