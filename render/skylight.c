@@ -170,6 +170,8 @@ void _oak_sky_background(const float *sky, const float dir[3], float out[3]) {
     normalize3(d);
     if (sky[3] > 0) {
         image_at(sky, d, out);
+        float s = sky[19] > 0 ? sky[19] : 1; /* the image at the world's brightness */
+        for (int k = 0; k < 3; k++) out[k] *= s;
         return;
     }
     const float *z = sky, *h = sky + 4;
@@ -461,9 +463,18 @@ size_t _oak_sky_prepare(float *sky, const oak_render_view *v, bool brdf) {
     }
     const float *as = v->env.ambient_sky, *g = v->env.ambient_ground;
     bool scaled = as[0] > 0 || as[1] > 0 || as[2] > 0;
+    /* An image's texels are relative: where the sky light is scaled to
+       ambient_sky, the image shows at that brightness too (one factor, so
+       its colours stay its own), so a physically lit world under an .hdr
+       taken at any exposure shows it as its light says. */
+    double lum_up = 0.2126 * up[0] + 0.7152 * up[1] + 0.0722 * up[2];
+    double lum_as = 0.2126 * as[0] + 0.7152 * as[1] + 0.0722 * as[2];
+    double shown = t && scaled && lum_up > 0 && lum_as > 0 ? lum_as / lum_up : 1;
+    sky[19] = (float)shown;
     /* a channel the sky has nothing of (a black sky) lights flat with ambient_sky */
     for (int k = 0; k < 3; k++) {
-        sky[8 + k] = !scaled ? 1.0f : up[k] > 0 ? (float)(as[k] / up[k]) : 0.0f;
+        double seen = up[k] * shown; /* what the capture reads of the sky */
+        sky[8 + k] = !scaled ? 1.0f : seen > 0 ? (float)(as[k] / seen) : 0.0f;
         sky[16 + k] = scaled && !(up[k] > 0) ? as[k] : 0.0f;
     }
     sky[11] = g[0] > 0 || g[1] > 0 || g[2] > 0 ? 1.0f : 0.0f;

@@ -126,7 +126,8 @@ vec3 oak_sky_image_at(vec3 d) {
 // the background: what the resolve draws where there is no surface
 vec3 oak_sky_background(vec3 dir) {
     vec3 d = normalize(dir);
-    if (sky[0].w > 0.0) return oak_sky_image_at(d);
+    // the image at the world's brightness (render/skylight.c, head[19])
+    if (sky[0].w > 0.0) return oak_sky_image_at(d) * (sky[4].w > 0.0 ? sky[4].w : 1.0);
     vec3 z = sky[0].rgb, h = sky[1].rgb;
     if (d.y > 0.0) return h + (z - h) * sqrt(d.y);
     return h;
