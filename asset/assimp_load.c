@@ -735,6 +735,11 @@ oak_result _oak_assimp_to_cache(const char *name, const void *data, size_t size,
         return oak_error(OAK_ERROR_IO, "%s: cannot start assimp's parse", name);
     }
     if (pid == 0) {
+        /* a fault here is assimp's and this child's alone: the caller's
+           crash handlers (a crash reporter, a fuzzer) must not take it for
+           their process's */
+        static const int fatal[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+        for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) signal(fatal[i], SIG_DFL);
         _oak_jobs_forget_after_fork();
         g_in_child = true;
         /* warnings to the parent through a second memory file, errors only
@@ -775,8 +780,12 @@ oak_result _oak_assimp_to_cache(const char *name, const void *data, size_t size,
     if (WIFSIGNALED(status))
         r = oak_error(OAK_ERROR_PARSE, "%s: assimp failed reading it (it stopped on signal %d)",
                       name, WTERMSIG(status));
+    else if (WIFEXITED(status) && WEXITSTATUS(status) == 1 && bytes)
+        r = oak_error(OAK_ERROR_PARSE, "%s", bytes); /* the child's own one line */
     else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !bytes)
-        r = oak_error(OAK_ERROR_PARSE, "%s", bytes ? bytes : "assimp's parse failed");
+        r = oak_error(OAK_ERROR_PARSE,
+                      "%s: assimp failed reading it (its parse ended with code %d)", name,
+                      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     if (r) {
         oak_free(bytes);
         return r;
