@@ -256,10 +256,11 @@ TEST(reflectionBlurGrowsWithRoughness) {
     oak_destroy_texture(sky);
 }
 
-/* An image sky of one colour is both what shows where nothing is drawn and
-   what lights: the empty view shows it, and a white matte plane under it
-   shows it too. */
-TEST(imageSkyIsBackgroundAndLight) {
+/* A sky image of one colour c lighting at `level` times its own values
+   (ambient_sky = level * c; level 0: no scale) seen at exposure 1/level
+   (1 for level 0): the empty view and a white matte plane under it both
+   show c. */
+static void image_sky_shows(float level) {
     enum { IW = 16, IH = 8 };
     static float texels[IW * IH * 4];
     const float c[3] = {0.3f, 0.5f, 0.7f};
@@ -275,6 +276,10 @@ TEST(imageSkyIsBackgroundAndLight) {
     scene_init(&s, 1, 0, 1, 2);
     flat_sky(&s.env, 0, 0, 0);
     s.env.sky_image = sky;
+    if (level > 0) {
+        for (int k = 0; k < 3; k++) s.env.ambient_sky[k] = level * c[k];
+        s.post.exposure = 1 / level;
+    }
     oak_renderer *r = make();
     uint8_t *px = oak_alloc(W * H * 4);
     for (int pass = 0; pass < 2 && r && px; pass++) {
@@ -282,8 +287,9 @@ TEST(imageSkyIsBackgroundAndLight) {
         if (!draw(r, &s, px)) break;
         for (int k = 0; k < 3; k++) {
             float got = centre(px, k);
-            fprintf(stderr, "  %s image sky, %s, channel %d: %.4f, image %.4f\n", g_backend,
-                    pass == 0 ? "background" : "white matte", k, got, c[k]);
+            fprintf(stderr, "  %s image sky lighting x%g, %s, channel %d: %.4f, image %.4f\n",
+                    g_backend, level > 0 ? level : 1, pass == 0 ? "background" : "white matte", k,
+                    got, c[k]);
             CHECK(fabsf(got - c[k]) < 0.02f * c[k]);
         }
     }
@@ -292,43 +298,16 @@ TEST(imageSkyIsBackgroundAndLight) {
     oak_destroy_texture(sky);
 }
 
-/* An image taken at another exposure under a physically lit sky: with
-   ambient_sky a thousand times the image's level and the camera's exposure
-   a thousandth, the background and a white matte plane both show the
-   image's colour, as its light says (not a thousandth of it: black). */
+/* An image sky is both what shows where nothing is drawn and what lights. */
+TEST(imageSkyIsBackgroundAndLight) {
+    image_sky_shows(0);
+}
+
+/* An image taken at another exposure under a physically lit sky: lighting
+   at a thousand times its level under exposure 1/1000, it shows its own
+   colour, as its light says (not a thousandth of it: black). */
 TEST(imageSkyShowsAtItsLightsBrightness) {
-    enum { IW = 16, IH = 8 };
-    static float texels[IW * IH * 4];
-    const float c[3] = {0.3f, 0.5f, 0.7f};
-    for (int i = 0; i < IW * IH; i++) {
-        for (int k = 0; k < 3; k++) texels[i * 4 + k] = c[k];
-        texels[i * 4 + 3] = 1;
-    }
-    oak_texture_desc d = {
-        .width = IW, .height = IH, .format = OAK_FORMAT_RGBA32F, .pixels = texels};
-    oak_texture sky = {0};
-    CHECK_OK(oak_make_texture(&sky, &d));
-    sky_scene s;
-    scene_init(&s, 1, 0, 1, 2);
-    flat_sky(&s.env, 0, 0, 0);
-    s.env.sky_image = sky;
-    for (int k = 0; k < 3; k++) s.env.ambient_sky[k] = 1000 * c[k];
-    s.post.exposure = 1.0f / 1000;
-    oak_renderer *r = make();
-    uint8_t *px = oak_alloc(W * H * 4);
-    for (int pass = 0; pass < 2 && r && px; pass++) {
-        s.in.draw_count = pass == 0 ? 0 : 1;
-        if (!draw(r, &s, px)) break;
-        for (int k = 0; k < 3; k++) {
-            float got = centre(px, k);
-            fprintf(stderr, "  %s image sky x1000, exposure 1/1000, %s, channel %d: %.4f (%.4f)\n",
-                    g_backend, pass == 0 ? "background" : "white matte", k, got, c[k]);
-            CHECK(fabsf(got - c[k]) < 0.02f * c[k]);
-        }
-    }
-    oak_free(px);
-    scene_free(&s);
-    oak_destroy_texture(sky);
+    image_sky_shows(1000);
 }
 
 TEST(recapturesOnlyWhenTheEnvironmentChanges) {
