@@ -6,7 +6,7 @@
  * colours change over a few frames, at the parity rule. */
 #include "oak_test.h"
 
-#include <dlfcn.h>
+#include "backend_start.h"
 
 #define W    160
 #define H    90
@@ -372,23 +372,8 @@ out:
 
 int main(int argc, char **argv) {
     if (argc > 1) g_backend = argv[1];
-    if (!strcmp(g_backend, "vulkan")) {
-        /* the validation layer's findings fail the test (tests/vulkan_test.h) */
-        setenv("OAK_VK_VALIDATION", "1", 0);
-        dlopen("libvulkan_lvp.so", RTLD_NOW | RTLD_NODELETE);
-        dlopen("libVkLayer_khronos_validation.so", RTLD_NOW | RTLD_NODELETE);
-    }
-    oak_engine_desc desc = {.log = count_log, .log_level = OAK_LOG_WARN};
-    if (oak_init(&desc) != OAK_OK) {
-        fprintf(stderr, "oak_init failed: %s\n", oak_last_error());
-        return 2;
-    }
-    char report[2048];
-    if (oak_backend_probe(g_backend, report, sizeof report) != OAK_OK) {
-        fprintf(stderr, "skipped: %s does not run here (%s)\n", g_backend, oak_last_error());
-        oak_shutdown();
-        return OAK_TEST_SKIP;
-    }
+    int started = oak_test_backend_start(g_backend, count_log);
+    if (started) return started;
     oak_material_desc md = oak_material_desc_defaults(NULL);
     CHECK_OK(oak_make_material(&g_white, &md));
     md.base_color[0] = md.base_color[1] = md.base_color[2] = 0.45f;
