@@ -131,7 +131,9 @@
 
 /* Reflection probes (docs/SHADING.md "Reflection probes"): boxes each with a
  * map of GGX-prefiltered octahedral levels laid out as the sky light's. */
-#define OAK_PROBE_MAX_VIEW 8 /* probes a view carries */
+#define OAK_PROBE_MAX_VIEW 8   /* probes a view carries */
+#define OAK_PROBE_MAX      64  /* probes one frame input may list (each keeps a baked map) */
+#define OAK_PROBE_IMAGE_WIDTH 512 /* a bake resamples its six faces into an equirectangular image this wide, half as tall */
 
 #define OAK_FRAME_ARENA_SIZE (4u << 20) /* first block of the per-frame arena */
 #define OAK_JOB_MAX_THREADS  64         /* ceiling on job pool workers */

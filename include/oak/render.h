@@ -193,6 +193,20 @@ const oak_instance *oak_stream_records(const oak_stream *s);
  * long, read every frame; NULL removes it. */
 oak_result oak_stream_set_lod_override(oak_stream *s, const uint8_t *lods);
 
+/* A box-projected reflection probe (docs/SHADING.md "Reflection probes"):
+ * the scene seen from `position` is baked into a GGX-prefiltered map, and
+ * glossy surfaces inside the box reflect it as if it lay on the box's faces
+ * (parallax-corrected) instead of the sky. The renderer bakes a probe when it
+ * is new or moved (position, box or margin changed) or when the sky changed;
+ * what it sees is the scene of that frame, lit, with the sky light as its
+ * own reflections (no probe sees another). Boxes are world-aligned. */
+typedef struct oak_reflection_probe {
+    float position[3]; /* capture point, world metres; inside the box */
+    float box_min[3];  /* the box's corners, world metres */
+    float box_max[3];
+    float margin; /* metres inside the faces over which it fades to what lies beyond */
+} oak_reflection_probe;
+
 typedef struct oak_frame_input {
     oak_camera camera;
     mat4 camera_world; /* camera to world; the camera looks down its -Z */
@@ -208,6 +222,11 @@ typedef struct oak_frame_input {
     oak_stream *const *streams;
     uint32_t light_count;
     const oak_render_light *lights;
+    /* reflection probes, at most OAK_PROBE_MAX; a surface inside several
+       boxes takes the smallest box first (then the next, for what its
+       margin leaves, then the sky) */
+    uint32_t probe_count;
+    const oak_reflection_probe *probes;
     const oak_environment *environment; /* NULL: defaults */
     const oak_post *post;               /* NULL: defaults */
 } oak_frame_input;
