@@ -81,6 +81,7 @@ void oak_destroy_renderer(oak_renderer *r) {
     if (!r) return;
     r->backend->destroy(r->self);
     _oak_frontend_release(&r->frontend);
+    _oak_probe_cache_release(r->probes);
     oak_free(r);
 }
 
@@ -107,12 +108,20 @@ oak_result oak_renderer_draw(oak_renderer *r, const oak_frame_input *input) {
     if (res) return res;
     r->frontend.view.frame = r->frame;
     double frontend_ms = oak_ms_since(t0);
+    /* probes bake before the frame, through the same backend (their faces
+       are frames of their own) */
+    uint64_t bakes = r->probe_bakes, t1 = oak_time_ns();
+    res = _oak_probes_update(r, input);
+    if (res) return res;
+    double probes_ms = oak_ms_since(t1);
     res = r->backend->sync(r->self, &r->frontend.view);
     if (res) return res;
     res = r->backend->render(r->self, &r->frontend.view);
     if (res) return res;
-    r->timings[0] = (oak_stage_timing){"frontend", frontend_ms, -1.0};
-    r->timing_count = 1 + r->backend->timings(r->self, r->timings + 1, OAK_MAX_STAGES - 1);
+    uint32_t n = 0;
+    r->timings[n++] = (oak_stage_timing){"frontend", frontend_ms, -1.0};
+    if (r->probe_bakes != bakes) r->timings[n++] = (oak_stage_timing){"probebake", probes_ms, -1.0};
+    r->timing_count = n + r->backend->timings(r->self, r->timings + n, OAK_MAX_STAGES - n);
     r->frame++;
     r->drawn = true;
     return OAK_OK;
@@ -168,6 +177,9 @@ oak_result oak_renderer_read_stream_counts(oak_renderer *r, uint32_t per_lod[OAK
                          r->backend->name);
     if (!r->frontend.view.stream_count) return OAK_OK; /* the pass did not run */
     return r->backend->read_stream_counts(r->self, per_lod);
+}
+uint64_t oak_renderer_probe_bakes(const oak_renderer *r) {
+    return r ? r->probe_bakes : 0;
 }
 const struct oak_render_view *oak_renderer_last_view(const oak_renderer *r) {
     return &r->frontend.view;

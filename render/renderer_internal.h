@@ -3,6 +3,7 @@
 #define OAK_RENDERER_INTERNAL_H
 
 #include "frontend.h"
+#include "probe_bake.h"
 
 #define OAK_MAX_STAGES 64 /* frontend, the passes and their parts, the CPU's busy.tN */
 
@@ -16,6 +17,8 @@ struct oak_renderer {
     char fallback[512];
     uint64_t frame;
     bool drawn;
+    oak_probe_cache *probes; /* NULL until a frame lists a probe */
+    uint64_t probe_bakes;    /* reflection probe bakes so far */
 };
 
 const oak_backend *_oak_backend_find(const char *name);

@@ -205,6 +205,20 @@ static oak_result cpu_read_pixels(void *self, uint8_t *rgba, size_t size) {
     return OAK_OK;
 }
 
+static oak_result cpu_read_hdr(void *self, float *rgba, size_t count) {
+    cpu_backend *b = self;
+    size_t n = (size_t)b->width * b->height;
+    if (!rgba || count < n * 4)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "cpu backend: read_hdr needs %zu floats for %ux%u, got %zu", n * 4,
+                         b->width, b->height, count);
+    for (size_t i = 0; i < n; i++) {
+        memcpy(rgba + i * 4, b->color + i * 3, 3 * sizeof(float));
+        rgba[i * 4 + 3] = 1.0f;
+    }
+    return OAK_OK;
+}
+
 static oak_result cpu_read_light_grid(void *self, uint32_t *words, size_t count) {
     cpu_backend *b = self;
     if (!b->grid_ready)
@@ -264,6 +278,7 @@ static const oak_backend g_cpu = {
     .sync = cpu_sync,
     .render = cpu_render,
     .read_pixels = cpu_read_pixels,
+    .read_hdr = cpu_read_hdr,
     .timings = cpu_timings,
     .caps = CPU_CAPS,
     .read_light_grid = cpu_read_light_grid,

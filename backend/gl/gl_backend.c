@@ -140,6 +140,12 @@ static oak_result gl_read_sky(void *self, float *texels, size_t count, uint32_t 
     return r != OAK_OK ? r : _oak_gl_sky_read(b->frame, texels, count, captures);
 }
 
+static oak_result gl_read_hdr(void *self, float *rgba, size_t count) {
+    _oak_gl_backend *b = self;
+    oak_result r = _oak_gl_make_current(&b->ctx);
+    return r != OAK_OK ? r : _oak_gl_read_hdr(&b->targets, rgba, count);
+}
+
 static oak_result gl_read_stream_counts(void *self, uint32_t per_lod[OAK_STREAM_LODS]) {
     _oak_gl_backend *b = self;
     oak_result r = _oak_gl_make_current(&b->ctx);
@@ -162,6 +168,7 @@ const oak_backend *oak_backend_gl(void) {
                                   gl_read_light_grid,
                                   gl_shadow_stats,
                                   gl_read_sky,
-                                  gl_read_stream_counts};
+                                  gl_read_stream_counts,
+                                  gl_read_hdr};
     return &b;
 }

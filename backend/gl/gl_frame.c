@@ -127,9 +127,9 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
         if (progs[i]) glDeleteProgram(progs[i]);
     if (f->vao) glDeleteVertexArrays(1, &f->vao);
     if (f->queries[0]) glDeleteQueries(OAK_PASS_COUNT + 1, f->queries);
-    _oak_gl_buffer *bufs[] = {&f->positions, &f->attributes, &f->indices,    &f->draws,
-                              &f->casters,   &f->materials,  &f->lights,     &f->view,
-                              &f->draw_ids,  &f->commands,   &f->raster_view};
+    _oak_gl_buffer *bufs[] = {&f->positions, &f->attributes, &f->indices,     &f->draws,
+                              &f->casters,   &f->materials,  &f->lights,      &f->view,
+                              &f->draw_ids,  &f->commands,   &f->raster_view, &f->probes};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) _oak_gl_buffer_release(bufs[i]);
     if (f->shadow_fbo) glDeleteFramebuffers(1, &f->shadow_fbo);
     if (f->shadow_tex) glDeleteTextures(1, &f->shadow_tex);
@@ -167,6 +167,7 @@ void _oak_gl_bind_common(_oak_gl_frame *f, _oak_gl_buffer *draws) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_ATTRIBUTES, f->attributes.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INDICES, f->indices.id);
     if (f->sky.id) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_SKY, f->sky.id);
+    if (f->probes.id) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_PROBES, f->probes.id);
     for (uint32_t c = 0; c < OAK_GPU_TEXTURE_CLASSES; c++)
         glBindTextureUnit(OAK_B_TEXTURES + c, c < f->class_count ? f->classes[c].tex : 0);
     glBindTextureUnit(OAK_B_LAMP_ATLAS, f->lamp.live_tex);

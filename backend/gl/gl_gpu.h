@@ -112,6 +112,8 @@ typedef struct _oak_gl_frame {
     uint64_t sky_hash; /* of the environment captured; 0: none yet */
     uint32_t sky_captures;
     bool sky_brdf; /* the BRDF table is built */
+    _oak_gl_buffer probes;  /* OAK_B_PROBES (gl_probes.c) */
+    uint64_t probe_version; /* of the view whose probes it holds */
     double cpu_ms[OAK_PASS_COUNT], gpu_ms[OAK_PASS_COUNT];
     _oak_gl_lamp lamp;
     /* instance streams' instcull pass (gl_pass_instcull.c): records, the
@@ -189,6 +191,9 @@ oak_result _oak_gl_lightgrid_read(_oak_gl_frame *f, uint32_t *words, size_t coun
 oak_result _oak_gl_gtao_bind(_oak_gl_frame *f, const _oak_gl_targets *t);
 void _oak_gl_gtao_release(_oak_gl_frame *f);
 
+/* gl_probes.c: the reflection probes' buffer, and the HDR picture for their bakes */
+oak_result _oak_gl_probes_upload(_oak_gl_frame *f, const oak_render_view *v);
+oak_result _oak_gl_read_hdr(const _oak_gl_targets *t, float *rgba, size_t count);
 /* gl_pass_skycapture.c: the sky maps' programs and buffer, and the test read-back */
 void _oak_gl_sky_release(_oak_gl_frame *f);
 oak_result _oak_gl_sky_read(_oak_gl_frame *f, float *texels, size_t count, uint32_t *captures);

@@ -1,7 +1,8 @@
 /* The upload pass on OpenGL: the sync contract (render syncs itself), then
  * the frame's records: the view block (and its y-flipped twin for the
  * raster), draw records and indirect commands for the view and the casters,
- * lights, the per-instance draw index and the shadow map's storage. */
+ * lights, the reflection probes when they changed, the per-instance draw
+ * index and the shadow map's storage. */
 #include <string.h>
 
 #include "backend/gpu/gpu_records.h"
@@ -241,6 +242,7 @@ oak_result _oak_gl_run_upload(_oak_gl_backend *b, const oak_render_view *view) {
     if ((r = _oak_gl_buffer_upload(&f->commands, 0, f->cmds, ncmd * sizeof *f->cmds)) != OAK_OK)
         return r;
     if ((r = upload_lights(f, view, lights)) != OAK_OK) return r;
+    if ((r = _oak_gl_probes_upload(f, view)) != OAK_OK) return r;
     uint32_t most =
         view->draws.count > view->casters.count ? view->draws.count : view->casters.count;
     if (view->lamp_casters.count > most) most = view->lamp_casters.count;

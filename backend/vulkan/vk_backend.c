@@ -220,22 +220,12 @@ static oak_result _oak_vk_read_sky(void *self, float *texels, size_t count, uint
     return _oak_vk_sky_read(&((_oak_vk_backend *)self)->vk, texels, count, captures);
 }
 
-static oak_result _oak_vk_read_pixels(void *self, uint8_t *rgba, size_t size) {
-    _oak_vk_backend *b = self;
+/* The read-back buffer at least `bytes` long, and rb_cmd begun. */
+static oak_result readback_begin(_oak_vk_backend *b, uint64_t bytes) {
     _oak_vk *vk = &b->vk;
-    uint64_t bytes = (uint64_t)vk->width * vk->height * 4;
-    if (!rgba || size < bytes)
-        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
-                         "vulkan: read_pixels needs %llu bytes, got %zu", (unsigned long long)bytes,
-                         size);
-    if (vk->lost) return oak_error(OAK_ERROR_DEVICE, "vulkan: the device was lost");
-    if (vk->last_slot < 0 || !vk->frames[vk->last_slot].output_valid ||
-        vk->frames[vk->last_slot].output.size < bytes)
-        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "vulkan: no frame rendered at this size");
-    _oak_vk_frame *f = &vk->frames[vk->last_slot];
     oak_result r;
     if (!b->readback.buffer || b->readback.size < bytes) {
-        _oak_vk_buffer_destroy(vk, &b->readback); /* only this call ever uses it */
+        _oak_vk_buffer_destroy(vk, &b->readback); /* only the read-backs ever use it */
         if ((r = _oak_vk_buffer_create(vk, &b->readback, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                        OAK_VK_MEM_READBACK)))
             return r;
@@ -244,8 +234,13 @@ static oak_result _oak_vk_read_pixels(void *self, uint8_t *rgba, size_t size) {
     VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                    .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
     OAK_VK_TRY(vk, vkBeginCommandBuffer(b->rb_cmd, &bi));
-    VkBufferCopy c = {0, 0, bytes};
-    vkCmdCopyBuffer(b->rb_cmd, f->output.buffer, b->readback.buffer, 1, &c);
+    return OAK_OK;
+}
+
+/* The copy recorded: made visible to the host, submitted, waited for, and
+   the first `bytes` of the read-back copied out. */
+static oak_result readback_end(_oak_vk_backend *b, void *out, uint64_t bytes) {
+    _oak_vk *vk = &b->vk;
     _oak_vk_barrier(b->rb_cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                     VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
     OAK_VK_TRY(vk, vkEndCommandBuffer(b->rb_cmd));
@@ -259,8 +254,51 @@ static oak_result _oak_vk_read_pixels(void *self, uint8_t *rgba, size_t size) {
     VkResult vr = vkWaitForFences(vk->device, 1, &b->rb_fence, VK_TRUE, OAK_VK_FENCE_TIMEOUT);
     if (vr == VK_TIMEOUT) vr = VK_ERROR_DEVICE_LOST;
     if (vr != VK_SUCCESS) return _oak_vk_fail(vk, vr, "vkWaitForFences", __FILE__, __LINE__);
-    memcpy(rgba, b->readback.mapped, bytes);
+    memcpy(out, b->readback.mapped, bytes);
     return OAK_OK;
+}
+
+static oak_result _oak_vk_read_pixels(void *self, uint8_t *rgba, size_t size) {
+    _oak_vk_backend *b = self;
+    _oak_vk *vk = &b->vk;
+    uint64_t bytes = (uint64_t)vk->width * vk->height * 4;
+    if (!rgba || size < bytes)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "vulkan: read_pixels needs %llu bytes, got %zu", (unsigned long long)bytes,
+                         size);
+    if (vk->lost) return oak_error(OAK_ERROR_DEVICE, "vulkan: the device was lost");
+    if (vk->last_slot < 0 || !vk->frames[vk->last_slot].output_valid ||
+        vk->frames[vk->last_slot].output.size < bytes)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "vulkan: no frame rendered at this size");
+    _oak_vk_frame *f = &vk->frames[vk->last_slot];
+    oak_result r = readback_begin(b, bytes);
+    if (r) return r;
+    VkBufferCopy c = {0, 0, bytes};
+    vkCmdCopyBuffer(b->rb_cmd, f->output.buffer, b->readback.buffer, 1, &c);
+    return readback_end(b, rgba, bytes);
+}
+
+/* The HDR image of the last frame (a reflection probe bake's face): its
+   tracked state gives the barrier and layout after the frame that wrote it,
+   earlier on the same queue. */
+static oak_result _oak_vk_read_hdr(void *self, float *rgba, size_t count) {
+    _oak_vk_backend *b = self;
+    _oak_vk *vk = &b->vk;
+    uint64_t texels = (uint64_t)vk->width * vk->height;
+    if (!rgba || count < texels * 4)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "vulkan: read_hdr needs %llu floats, got %zu",
+                         (unsigned long long)(texels * 4), count);
+    if (vk->lost) return oak_error(OAK_ERROR_DEVICE, "vulkan: the device was lost");
+    if (vk->last_slot < 0)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "vulkan: no frame rendered");
+    oak_result r = readback_begin(b, texels * 16);
+    if (r) return r;
+    _oak_vk_track_use(vk, b->rb_cmd, OAK_TARGET_HDR, OAK_USE_COPY_READ);
+    VkBufferImageCopy c = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                           .imageExtent = {vk->width, vk->height, 1}};
+    vkCmdCopyImageToBuffer(b->rb_cmd, vk->hdr.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                           b->readback.buffer, 1, &c);
+    return readback_end(b, rgba, texels * 16);
 }
 
 /* GPU times of the newest frame whose timestamps are ready: the last one if
@@ -338,6 +376,7 @@ static const oak_backend k_vulkan = {
     .sync = _oak_vk_sync,
     .render = _oak_vk_render_vt,
     .read_pixels = _oak_vk_read_pixels,
+    .read_hdr = _oak_vk_read_hdr,
     .timings = _oak_vk_timings,
     .caps = (OAK_CAP_ALL_PASSES & ~OAK_CAP_PASS(OAK_PASS_INSTCULL)) | OAK_CAP_PIXELS |
             OAK_CAP_GPU_TIMINGS | OAK_CAP_SHADOW_CACHE,

@@ -301,6 +301,9 @@ typedef struct _oak_vk {
     uint64_t sky_hash; /* of the environment captured; 0: none yet */
     uint32_t sky_captures;
     bool sky_brdf; /* the BRDF table is built */
+    /* the reflection probes' records and maps (vk_probes.c), host-visible */
+    _oak_vk_buffer probes;
+    uint64_t probe_version; /* of the view whose probes it holds */
 } _oak_vk;
 
 /* device */
@@ -423,6 +426,10 @@ oak_result _oak_vk_gtao_reserve(_oak_vk *vk, const oak_render_view *v);
 oak_result _oak_vk_lightgrid_create(_oak_vk *vk);
 void _oak_vk_lightgrid_destroy(_oak_vk *vk);
 oak_result _oak_vk_lightgrid_read(_oak_vk *vk, uint32_t *words, size_t count);
+/* the reflection probes' buffer (vk_probes.c) */
+oak_result _oak_vk_probes_create(_oak_vk *vk);
+void _oak_vk_probes_destroy(_oak_vk *vk);
+oak_result _oak_vk_probes_upload(_oak_vk *vk, const oak_render_view *v);
 /* the sky buffer (vk_pass_skycapture.c) and its read-back */
 oak_result _oak_vk_sky_create(_oak_vk *vk);
 void _oak_vk_sky_destroy(_oak_vk *vk);

@@ -333,7 +333,7 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
                                   false)))
         return r;
     if ((r = _oak_vk_image_create(vk, &vk->hdr, VK_FORMAT_R32G32B32A32_SFLOAT, w, h, 1, 1,
-                                  VK_IMAGE_USAGE_STORAGE_BIT |
+                                  VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
                                       (vk->blend_ok ? VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT : 0),
                                   false)))
         return r;
@@ -347,6 +347,7 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
         return r;
     if ((r = _oak_vk_lightgrid_create(vk))) return r;
     if ((r = _oak_vk_sky_create(vk))) return r;
+    if ((r = _oak_vk_probes_create(vk))) return r;
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
         _oak_vk_frame *f = &vk->frames[i];
         /* A frame still in flight may be writing it: retire through its own slot. */
@@ -377,6 +378,7 @@ void _oak_vk_targets_destroy(_oak_vk *vk) {
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) _oak_vk_buffer_destroy(vk, &vk->frames[i].output);
     _oak_vk_lightgrid_destroy(vk);
     _oak_vk_sky_destroy(vk);
+    _oak_vk_probes_destroy(vk);
 }
 
 /* Rewritten every frame: pools and targets may have been replaced since the
@@ -428,6 +430,7 @@ void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f) {
     OAK_VK_IMG(OAK_B_LAMP_ATLAS, cis, vk->lamp_live.view, ro);
     OAK_VK_BUF(OAK_B_AO, sb, vk->ao);
     OAK_VK_BUF(OAK_B_SKY, sb, vk->sky);
+    OAK_VK_BUF(OAK_B_PROBES, sb, vk->probes);
     for (uint32_t i = 0; i < OAK_GPU_TEXTURE_CLASSES; i++) {
         VkImageView v = i < vk->class_count && vk->classes[i].image.view ? vk->classes[i].image.view
                                                                          : vk->dummy_array.view;

@@ -158,6 +158,15 @@ typedef struct oak_render_view {
 
     oak_post post; /* exposure resolved */
 
+    /* reflection probes in view (render/probe_bake.c): probe_data holds the
+       OAK_B_PROBES buffer's OAK_GPU_PROBE_TEXELS * 4 floats (records in the
+       order a surface takes them, then their maps); probe_version moves
+       whenever any of it changed, so GPU backends upload it only then.
+       probe_count 0: the sky light alone (probe_data may be NULL). */
+    uint32_t probe_count;
+    const float *probe_data;
+    uint64_t probe_version;
+
     /* instance streams after the cull-and-LOD kernel (their instances are
        also in draws and the caster lists: see oak_render_stream) */
     uint32_t stream_count;
@@ -245,6 +254,11 @@ typedef struct oak_backend {
        band, summed over the streams. NULL when the backend runs no instcull
        (the CPU's kernel runs in the frontend: oak_renderer_stream_stats). */
     oak_result (*read_stream_counts)(void *self, uint32_t per_lod[OAK_STREAM_LODS]);
+    /* The last frame's linear colour before post (what the resolve and the
+       BLEND pass wrote): width * height RGBA32F texels, top row first, count
+       floats at least width * height * 4. Reflection probe bakes read their
+       faces through it. NULL when the backend keeps no such picture. */
+    oak_result (*read_hdr)(void *self, float *rgba, size_t count);
 } oak_backend;
 
 /* Each backend exports one of these. */

@@ -307,6 +307,9 @@ oak_result oak_renderer_stream_stats(const oak_renderer *r, oak_stream_stats *ou
  * backend runs no instcull (cpu: its kernel is the frontend's; vulkan: not
  * yet). The per-instance LOD override is not applied there yet. */
 oak_result oak_renderer_read_stream_counts(oak_renderer *r, uint32_t per_lod[OAK_STREAM_LODS]);
+/* Reflection probe bakes this renderer has made (each draws six faces and
+ * prefilters them; the frame that bakes shows a "probebake" stage). */
+uint64_t oak_renderer_probe_bakes(const oak_renderer *r);
 /* The view the last draw built, for tests and tools. */
 const struct oak_render_view *oak_renderer_last_view(const oak_renderer *r);
 

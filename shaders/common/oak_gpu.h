@@ -70,8 +70,7 @@
 #define OAK_B_LAMP_SHADOWS      30 /* oak_gpu_lamp_shadows: the budget's slots and faces */
 #define OAK_B_AO                31 /* float[]: the gtao pass's AO, raw AO, normals, depth mips */
 #define OAK_B_SKY               32 /* vec4[]: the sky light maps, laid out as OAK_GPU_SKY_* says */
-#define OAK_B_PROBES            33 /* vec4[]: the probes' prefiltered maps, OAK_GPU_PROBE_MAP_TEXELS each */
-#define OAK_B_PROBE_RECORDS     34 /* oak_gpu_probe[]: the probes in view */
+#define OAK_B_PROBES            33 /* vec4[]: the probes in view and their maps, as OAK_GPU_PROBE_* says */
 #define OAK_B_INSTANCES         37 /* oak_gpu_instance[]: instance records (streams) */
 #define OAK_B_INSTANCE_OUT      38 /* visible lists and indirect args (streams' instcull) */
 #define OAK_B_COUNT             39
@@ -102,6 +101,13 @@
 /* a reflection probe's map: the GGX-prefiltered levels alone, laid out as the
    sky's from OAK_GPU_SKY_SPEC_AT (render/probe.h) */
 #define OAK_GPU_PROBE_MAP_TEXELS OAK_GPU_SKY_SPEC_TEXELS
+/* The probes buffer (OAK_B_PROBES; the CPU reads the same floats), in vec4
+   texels: texel 0 x the probes in view; then OAK_PROBE_MAX_VIEW records of
+   oak_gpu_probe (3 texels each), the view's order; then each record's map at
+   OAK_GPU_PROBE_MAPS_AT + slot * OAK_GPU_PROBE_MAP_TEXELS (slot: lo.w). */
+#define OAK_GPU_PROBE_RECORDS_AT 1
+#define OAK_GPU_PROBE_MAPS_AT    (OAK_GPU_PROBE_RECORDS_AT + 3 * OAK_PROBE_MAX_VIEW)
+#define OAK_GPU_PROBE_TEXELS     (OAK_GPU_PROBE_MAPS_AT + OAK_PROBE_MAX_VIEW * OAK_GPU_PROBE_MAP_TEXELS)
 /* the filter pass's work: irradiance texels, then the prefiltered ones */
 #define OAK_GPU_SKY_FILTER_TEXELS (OAK_GPU_SKY_IRR_TEXELS + OAK_GPU_SKY_SPEC_TEXELS)
 
@@ -115,7 +121,7 @@
 #define OAK_GPU_DEBUG_CLUSTERS  16u  /* --debug clusters: lamps per cell as a heat map */
 #define OAK_GPU_DEBUG_ATLAS     32u  /* --debug lamp-shadows: the lamp shadow atlas */
 #define OAK_GPU_DEBUG_AO        64u  /* --debug ao: the AO term as grey */
-#define OAK_GPU_DEBUG_PROBES    128u /* --debug probes (reserved; render/probe.h) */
+#define OAK_GPU_DEBUG_PROBES    128u /* --debug probes: how much of the reflection the probes give */
 
 #define OAK_GPU_POST_TONE_NEUTRAL 512u /* camera: Khronos PBR Neutral instead of ACES */
 

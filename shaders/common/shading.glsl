@@ -5,7 +5,7 @@
 #define OAK_SHADING_GLSL
 
 #include "common/bindings.glsl"
-#include "common/sky.glsl"
+#include "common/probe.glsl"
 
 #define OAK_PI_F 3.14159265358979323846
 
@@ -61,12 +61,13 @@ vec3 oak_brdf(vec3 N, vec3 V, vec3 L, vec3 diffuse, vec3 F0, float a) {
 }
 
 // The sky light, split sum: diffuse from the irradiance map less what the
-// specular lobe takes, specular from the prefiltered level of this roughness.
-vec3 oak_ambient(vec3 N, vec3 V, vec3 diffuse, vec3 F0, float roughness, float ao) {
+// specular lobe takes, specular from the prefiltered level of this roughness
+// (the reflection probes' boxes holding P first, the sky for what they leave).
+vec3 oak_ambient(vec3 P, vec3 N, vec3 V, vec3 diffuse, vec3 F0, float roughness, float ao) {
     vec3 R = reflect(-V, N);
     float NdotV = max(dot(N, V), 1e-4);
     vec3 irr = oak_sky_irradiance(N);
-    vec3 spec = oak_sky_specular(R, roughness);
+    vec3 spec = probes[0].x > 0.0 ? oak_probe_specular(P, R, roughness) : oak_sky_specular(R, roughness);
     vec2 AB = oak_sky_brdf(NdotV, roughness);
     vec3 envF = F0 * AB.x + AB.y;
     return ao * (diffuse / OAK_PI_F * irr * (1.0 - envF) + spec * envF);

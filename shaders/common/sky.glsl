@@ -41,7 +41,9 @@ vec2 oak_sky_oct_uv(vec3 d) {
     return vec2(px * 0.5 + 0.5, pz * 0.5 + 0.5);
 }
 
-vec3 oak_sky_oct_texel(uint at, int n, int i, int j) {
+// the buffer index of texel (i, j) of an n x n octahedral level at `at`: a
+// texel just past an edge is the one mirrored along that edge
+uint oak_oct_index(uint at, int n, int i, int j) {
     if (i < 0) {
         i = -1 - i;
         j = n - 1 - j;
@@ -56,22 +58,37 @@ vec3 oak_sky_oct_texel(uint at, int n, int i, int j) {
         j = 2 * n - 1 - j;
         i = n - 1 - i;
     }
-    return sky[at + uint(j) * uint(n) + uint(i)].rgb;
+    return at + uint(j) * uint(n) + uint(i);
 }
 
 // NaN goes to 0, as render/skylight.c's clampf
 float oak_sky_clamp(float x, float lo, float hi) { return x > lo ? (x < hi ? x : hi) : lo; }
 
-vec3 oak_sky_oct_bilinear(uint at, uint n, vec3 d) {
+// the four texels a bilinear read of direction d takes (a, b on the upper
+// row, c, e below) and its weights; every octahedral map reads through this
+void oak_oct_taps(uint at, uint n, vec3 d, out uint t[4], out vec2 f) {
     vec2 uv = oak_sky_oct_uv(d);
     uv = vec2(oak_sky_clamp(uv.x, 0.0, 1.0), oak_sky_clamp(uv.y, 0.0, 1.0));
     float x = uv.x * float(n) - 0.5, y = uv.y * float(n) - 0.5;
-    float x0 = floor(x), y0 = floor(y), fx = x - x0, fy = y - y0;
+    float x0 = floor(x), y0 = floor(y);
+    f = vec2(x - x0, y - y0);
     int i = int(x0), j = int(y0), N = int(n);
-    vec3 a = oak_sky_oct_texel(at, N, i, j), b = oak_sky_oct_texel(at, N, i + 1, j);
-    vec3 c = oak_sky_oct_texel(at, N, i, j + 1), e = oak_sky_oct_texel(at, N, i + 1, j + 1);
-    vec3 top = a + (b - a) * fx, bot = c + (e - c) * fx;
-    return top + (bot - top) * fy;
+    t[0] = oak_oct_index(at, N, i, j);
+    t[1] = oak_oct_index(at, N, i + 1, j);
+    t[2] = oak_oct_index(at, N, i, j + 1);
+    t[3] = oak_oct_index(at, N, i + 1, j + 1);
+}
+
+vec3 oak_oct_mix(vec3 a, vec3 b, vec3 c, vec3 e, vec2 f) {
+    vec3 top = a + (b - a) * f.x, bot = c + (e - c) * f.x;
+    return top + (bot - top) * f.y;
+}
+
+vec3 oak_sky_oct_bilinear(uint at, uint n, vec3 d) {
+    uint t[4];
+    vec2 f;
+    oak_oct_taps(at, n, d, t, f);
+    return oak_oct_mix(sky[t[0]].rgb, sky[t[1]].rgb, sky[t[2]].rgb, sky[t[3]].rgb, f);
 }
 
 uint oak_sky_capture_at(uint level) {

@@ -206,7 +206,7 @@ vec4 oak_shade_pixel(uint draw, uint tri, ivec2 px) {
                 Ei *= oak_lamp_shadow(uint(lights[i].cone.z) - 1u, P, Ng);
             Lo += oak_brdf(N, V, L, diffuse, F0, alpha) * Ei;
         }
-        colour = Lo + oak_ambient(N, V, diffuse, F0, roughness, ao * OAK_GTAO_AT(px)) + emissive;
+        colour = Lo + oak_ambient(P, N, V, diffuse, F0, roughness, ao * OAK_GTAO_AT(px)) + emissive;
         if ((view.flags.y & OAK_GPU_DEBUG_CLUSTERS) != 0u) {
             // the clusters view: a jet ramp of the lamps read, as _oak_cpu_heat
             float t = min(float(n - first) / float(OAK_DEBUG_HEAT_MAX), 1.0);
