@@ -121,7 +121,7 @@
 #define OAK_GPU_DEBUG_CLUSTERS  16u  /* --debug clusters: lamps per cell as a heat map */
 #define OAK_GPU_DEBUG_ATLAS     32u  /* --debug lamp-shadows: the lamp shadow atlas */
 #define OAK_GPU_DEBUG_AO        64u  /* --debug ao: the AO term as grey */
-#define OAK_GPU_DEBUG_PROBES    128u /* --debug probes: how much of the reflection the probes give */
+#define OAK_GPU_DEBUG_PROBES    128u /* reserved for a probes debug view */
 
 #define OAK_GPU_POST_TONE_NEUTRAL 512u /* camera: Khronos PBR Neutral instead of ACES */
 
