@@ -22,6 +22,8 @@ enum {
     OAK_COMPONENT_MESH_RENDERER, /* oak_mesh_renderer */
     OAK_COMPONENT_CAMERA,        /* oak_camera */
     OAK_COMPONENT_LIGHT,         /* oak_light */
+    /* oak_scene_probe: a reflection probe at the entity's world position */
+    OAK_COMPONENT_REFLECTION_PROBE,
     OAK_COMPONENT_BUILTIN_COUNT,
 };
 /* What oak_scene_register_component returns when it fails. */
@@ -95,6 +97,17 @@ uint32_t oak_scene_last_update_count(const oak_scene *scene);
 void oak_scene_set_mesh_renderer(oak_scene *scene, oak_entity e, const oak_mesh_renderer *m);
 void oak_scene_set_camera(oak_scene *scene, oak_entity e, const oak_camera *c);
 void oak_scene_set_light(oak_scene *scene, oak_entity e, const oak_light *l);
+
+/* A reflection probe as a component: captured at the entity's world
+ * position, its box given around that point in world-aligned metres (the
+ * entity's rotation and scale do not turn or stretch it). box_min <= 0 <=
+ * box_max on every axis, else the scene refuses it when drawn. */
+typedef struct oak_scene_probe {
+    float box_min[3]; /* offset of the box's low corner from the capture point */
+    float box_max[3]; /* offset of its high corner */
+    float margin;     /* blend width inside the faces, metres; 0: a hard edge */
+} oak_scene_probe;
+void oak_scene_set_probe(oak_scene *scene, oak_entity e, const oak_scene_probe *p);
 
 /* ---- scene-wide settings ---------------------------------------------- */
 
