@@ -171,6 +171,7 @@ oak_result oak_make_scene(oak_scene **out) {
         {"mesh_renderer", sizeof(oak_mesh_renderer)},
         {"camera", sizeof(oak_camera)},
         {"light", sizeof(oak_light)},
+        {"reflection_probe", sizeof(oak_scene_probe)},
     };
     for (uint32_t i = 0; i < OAK_COMPONENT_BUILTIN_COUNT; i++) {
         if (add_column(s, builtins[i].name, builtins[i].size) != i) {
@@ -203,6 +204,7 @@ void oak_destroy_scene(oak_scene *scene) {
     oak_free(scene->draw_transforms);
     oak_free(scene->draw_flags);
     oak_free(scene->lights);
+    oak_free(scene->probes);
     oak_free(scene->scratch);
     for (uint32_t i = 0; i < scene->stream_count; i++) oak_destroy_stream(scene->streams[i]);
     oak_pool_release(&scene->entities);
@@ -322,6 +324,12 @@ void oak_scene_set_camera(oak_scene *scene, oak_entity e, const oak_camera *c) {
 void oak_scene_set_light(oak_scene *scene, oak_entity e, const oak_light *l) {
     oak_light *dst = oak_scene_add(scene, e, OAK_COMPONENT_LIGHT);
     if (dst && l) *dst = *l;
+}
+
+/* Stored as given: the gather checks it (a probe may be set in steps). */
+void oak_scene_set_probe(oak_scene *scene, oak_entity e, const oak_scene_probe *p) {
+    oak_scene_probe *dst = oak_scene_add(scene, e, OAK_COMPONENT_REFLECTION_PROBE);
+    if (dst && p) *dst = *p;
 }
 
 oak_environment *oak_scene_environment(oak_scene *scene) {

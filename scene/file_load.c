@@ -34,6 +34,7 @@ typedef struct loader {
     uint32_t source_count, source_capacity;
     oak_entity *entities;
     uint32_t entity_count;
+    uint32_t probe_count; /* reflection probes read so far (<= OAK_PROBE_MAX) */
 } loader;
 
 static oak_result fail(loader *l, const char *path, const char *fmt, ...) OAK_PRINTF(3, 4);
@@ -516,8 +517,8 @@ static oak_result read_materials(loader *l, const cJSON *arr) {
 /* ---- entities --------------------------------------------------------------- */
 
 static oak_result read_entity(loader *l, const cJSON *o, const char *p, oak_entity e) {
-    static const char *const keys[] = {"name",   "parent", "transform", "mesh_renderer",
-                                       "camera", "light",  NULL};
+    static const char *const keys[] = {"name",   "parent", "transform",        "mesh_renderer",
+                                       "camera", "light",  "reflection_probe", NULL};
     TRY(expect_object(l, o, p, keys));
     const char *name = NULL;
     TRY(read_string(l, o, p, "name", false, &name));
@@ -582,6 +583,24 @@ static oak_result read_entity(loader *l, const cJSON *o, const char *p, oak_enti
         TRY(read_float(l, li, cp, "outer_cone", &c.outer_cone));
         TRY(read_bool(l, li, cp, "cast_shadows", &c.cast_shadows));
         oak_scene_set_light(l->scene, e, &c);
+    }
+    const cJSON *pr = cJSON_GetObjectItemCaseSensitive(o, "reflection_probe");
+    if (pr) {
+        static const char *const pkeys[] = {"box_min", "box_max", "margin", NULL};
+        join(cp, p, "reflection_probe");
+        TRY(expect_object(l, pr, cp, pkeys));
+        if (l->probe_count == OAK_PROBE_MAX)
+            return fail(l, cp, "more than OAK_PROBE_MAX (%u) reflection probes",
+                        (unsigned)OAK_PROBE_MAX);
+        oak_scene_probe c = {0};
+        TRY(read_floats(l, pr, cp, "box_min", c.box_min, 3, true));
+        TRY(read_floats(l, pr, cp, "box_max", c.box_max, 3, true));
+        TRY(read_float(l, pr, cp, "margin", &c.margin));
+        /* the rules the gather applies, so a file that loads also draws */
+        char why[160];
+        if (!_oak_scene_probe_ok(&c, why, sizeof why)) return fail(l, cp, "%s", why);
+        oak_scene_set_probe(l->scene, e, &c);
+        l->probe_count++;
     }
     return OAK_OK;
 }

@@ -349,12 +349,31 @@ static void write_entity(writer *w, const oak_scene *s, uint32_t slot, const uin
         w_bool(w, "cast_shadows", l->cast_shadows);
         close_block(w, '}');
     }
+    const oak_scene_probe *pr = oak_scene_get(s, e, OAK_COMPONENT_REFLECTION_PROBE);
+    if (pr) {
+        /* a file the reader would refuse is not written */
+        char why[160];
+        if (!_oak_scene_probe_ok(pr, why, sizeof why) && !w->error)
+            w->error = oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                                 "scene save: %s: entities[%u].reflection_probe: %s", w->scene_path,
+                                 file_index[slot], why);
+        open_block(w, "reflection_probe", '{');
+        w_floats(w, "box_min", pr->box_min, 3);
+        w_floats(w, "box_max", pr->box_max, 3);
+        w_float(w, "margin", pr->margin);
+        close_block(w, '}');
+    }
     close_block(w, '}');
 }
 
 oak_result oak_scene_save(const oak_scene *scene, const char *path) {
     if (!scene || !path)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_scene_save: no scene or path");
+    uint32_t probes = scene->columns[OAK_COMPONENT_REFLECTION_PROBE].count;
+    if (probes > OAK_PROBE_MAX) /* the reader would refuse the file */
+        return oak_error(OAK_ERROR_LIMIT,
+                         "scene save: %s: %u reflection probes, more than OAK_PROBE_MAX (%u)", path,
+                         probes, (unsigned)OAK_PROBE_MAX);
     writer w = {0};
     w.scene_path = path;
     w.first[0] = true;

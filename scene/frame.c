@@ -1,6 +1,8 @@
-/* The scene's frame input: update transforms, gather the mesh renderer and
- * light columns into the parallel arrays an oak_frame_input points at (kept by
- * the scene and reused, so a warm frame allocates nothing). */
+/* The scene's frame input: update transforms, gather the mesh renderer,
+ * light and reflection probe columns into the arrays an oak_frame_input
+ * points at (kept by the scene and reused, so a warm frame allocates nothing). */
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "scene_internal.h"
@@ -27,6 +29,82 @@ static void gather_draws(void *user, uint32_t begin, uint32_t end, uint32_t work
         else
             glm_mat4_copy(s->world[d], s->draw_transforms[i]);
     }
+}
+
+bool _oak_scene_probe_ok(const oak_scene_probe *p, char *why, size_t why_size) {
+    static const char *const names[2] = {"box_min", "box_max"};
+    const float *corner[2] = {p->box_min, p->box_max};
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < 3; i++) {
+            float v = corner[c][i];
+            if (!isfinite(v)) {
+                snprintf(why, why_size, "%s[%d] = %g is not finite", names[c], i, (double)v);
+                return false;
+            }
+            /* the capture point is the box's origin: it must lie inside */
+            if (c == 0 ? v > 0 : v < 0) {
+                snprintf(why, why_size, "%s[%d] = %g is %s 0 (the box must hold its capture point)",
+                         names[c], i, (double)v, c == 0 ? "above" : "below");
+                return false;
+            }
+        }
+    if (!isfinite(p->margin) || p->margin < 0) {
+        snprintf(why, why_size, "margin = %g is not a finite number >= 0", (double)p->margin);
+        return false;
+    }
+    return true;
+}
+
+/* Probes are few (OAK_PROBE_MAX): one pass, every one checked, since a bad
+ * box would reach every backend's shading. */
+static const char *label(const oak_scene *scene, oak_entity e) {
+    const char *name = oak_scene_name(scene, e);
+    return *name ? name : "(unnamed)";
+}
+
+/* Probes are few (OAK_PROBE_MAX): one pass, every one checked, since a bad
+ * box would reach every backend's shading. */
+static oak_result gather_probes(oak_scene *scene) {
+    const _oak_column *pc = &scene->columns[OAK_COMPONENT_REFLECTION_PROBE];
+    const oak_scene_probe *probes = (const oak_scene_probe *)pc->data;
+    if (pc->count > OAK_PROBE_MAX) {
+        oak_entity e = pc->entities[OAK_PROBE_MAX];
+        return oak_error(OAK_ERROR_LIMIT,
+                         "scene: entity '%s' (%#x): reflection probe %u of %u, more than "
+                         "OAK_PROBE_MAX (%u)",
+                         label(scene, e), e.id, OAK_PROBE_MAX + 1u, pc->count,
+                         (unsigned)OAK_PROBE_MAX);
+    }
+    if (!OAK_GROW(scene->probes, scene->probe_capacity, pc->count))
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "scene draw: no memory for %u probes", pc->count);
+    char why[160];
+    for (uint32_t i = 0; i < pc->count; i++) {
+        oak_entity e = pc->entities[i];
+        if (!_oak_scene_probe_ok(&probes[i], why, sizeof why))
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                             "scene: entity '%s' (%#x): reflection probe %s", label(scene, e), e.id,
+                             why);
+        /* Only the capture point follows the entity: boxes stay world-aligned
+         * and keep their size whatever the entity's rotation and scale. */
+        mat4 w;
+        oak_scene_world_matrix(scene, e, w);
+        oak_reflection_probe *rp = &scene->probes[i];
+        bool finite = true;
+        for (int k = 0; k < 3; k++) {
+            rp->position[k] = w[3][k];
+            rp->box_min[k] = w[3][k] + probes[i].box_min[k];
+            rp->box_max[k] = w[3][k] + probes[i].box_max[k];
+            finite &= isfinite(rp->box_min[k]) && isfinite(rp->box_max[k]);
+        }
+        rp->margin = probes[i].margin;
+        if (!finite)
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                             "scene: entity '%s' (%#x): reflection probe box is not finite in the "
+                             "world (capture point %g %g %g)",
+                             label(scene, e), e.id, (double)w[3][0], (double)w[3][1],
+                             (double)w[3][2]);
+    }
+    return OAK_OK;
 }
 
 oak_result oak_scene_frame_input(oak_scene *scene, oak_frame_input *out) {
@@ -76,6 +154,13 @@ oak_result oak_scene_frame_input(oak_scene *scene, oak_frame_input *out) {
     }
     out->light_count = lc->count;
     out->lights = scene->lights;
+    oak_result r = gather_probes(scene);
+    if (r) {
+        memset(out, 0, sizeof *out); /* nothing half gathered reaches a renderer */
+        return r;
+    }
+    out->probe_count = scene->columns[OAK_COMPONENT_REFLECTION_PROBE].count;
+    out->probes = scene->probes;
     out->environment = &scene->environment;
     out->post = &scene->post;
     out->stream_count = scene->stream_count;

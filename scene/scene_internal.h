@@ -64,6 +64,8 @@ struct oak_scene {
     uint32_t draw_capacity, draw_transform_capacity, draw_mat_capacity, draw_flag_capacity;
     oak_render_light *lights;
     uint32_t light_capacity;
+    oak_reflection_probe *probes;
+    uint32_t probe_capacity;
 
     /* instance streams the scene draws (and destroys with itself) */
     oak_stream *streams[OAK_STREAM_MAX_PER_VIEW];
@@ -82,6 +84,11 @@ oak_entity _oak_scene_entity_at(const oak_scene *scene, uint32_t slot);
 void _oak_scene_unlink(oak_scene *scene, uint32_t slot);
 /* Links slot under pslot with no cycle check (the caller proved none). */
 void _oak_scene_link(oak_scene *scene, uint32_t slot, uint32_t pslot);
+/* Whether a probe component can be drawn: box_min <= 0 <= box_max on every
+ * axis, all finite, margin finite and >= 0. If not, why (one phrase naming
+ * the field, e.g. "box_min[1] = 0.5 is above 0 ...") is written to why. The
+ * gather and the scene file's reader and writer share it. */
+bool _oak_scene_probe_ok(const oak_scene_probe *p, char *why, size_t why_size);
 /* Compose a local TRS into a matrix. */
 void _oak_transform_matrix(const oak_transform *t, mat4 out);
 

@@ -1,7 +1,8 @@
 /* Scene files: save -> load -> save gives the same bytes; what comes back has
- * the same transforms, materials, recipes, lights and settings; a hand-made
- * file loads to positions worked out by hand; every tests/data/scene/bad_*
- * file fails with its expected one-line message and leaves no assets behind. */
+ * the same transforms, materials, recipes, lights, probes and settings;
+ * hand-made files load to positions and probe boxes worked out by hand; every
+ * tests/data/scene/bad_* file fails with its expected one-line message and
+ * leaves no assets behind. */
 #include <dirent.h>
 #include <unistd.h>
 
@@ -107,6 +108,10 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
     sl.outer_cone = 0.6f, sl.cast_shadows = true;
     oak_scene_set_light(s, spot, &sl);
     CHECK_OK(oak_scene_set_parent(s, spot, c));
+    /* a probe under the rotated, scaled chain root -> a -> c, and one bare */
+    oak_scene_probe sp = {{-1, -0.5f, -2}, {3, 0.25f, 1 / 3.0f}, 0.3f};
+    oak_scene_set_probe(s, c, &sp);
+    oak_scene_set_probe(s, cam2, &(oak_scene_probe){{-0.0f, 0, 0}, {0, 0, 0}, 0});
     oak_environment *env = oak_scene_environment(s);
     env->fog_density = 0.01f, env->sky_zenith_display[2] = 0.99f, env->ambient_ground[0] = 0.05f;
     CHECK_OK(
@@ -189,6 +194,10 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
     CHECK(tl && tl->type == OAK_LIGHT_SPOT && !memcmp(tl->color, sl.color, sizeof sl.color));
     CHECK(tl && tl->intensity == 40 && tl->range == 12 && tl->cast_shadows);
     CHECK(tl && tl->inner_cone == 0.2f && tl->outer_cone == 0.6f);
+    const oak_scene_probe *tp =
+        oak_scene_get(t, oak_scene_find(t, "c"), OAK_COMPONENT_REFLECTION_PROBE);
+    CHECK(tp && !memcmp(tp, &sp, sizeof sp)); /* bit for bit, 1/3 included */
+    CHECK_EQ_INT(oak_scene_column(t, OAK_COMPONENT_REFLECTION_PROBE).count, 2);
     const oak_camera *tc = oak_scene_get(t, oak_scene_find(t, "cam"), OAK_COMPONENT_CAMERA);
     CHECK(tc && tc->fov_y == 0.8f && tc->znear == 0.05f && tc->zfar == 500 && tc->aspect == 1.777f);
     /* the sky image comes back as the same file (its handle may differ: the
@@ -277,6 +286,47 @@ TEST(sceneLoadsHandWrittenFile) {
     oak_destroy_scene(s);
 }
 
+/* probes.json: hall at (10,0,-4) turned +90 degrees about Y (local x -> -z,
+ * z -> x) and scaled 2; its child probe at local (1,1.5,0) sits at
+ * (10,3,-6), its box offsets stay world-aligned and unscaled: (6,0,-8) ..
+ * (14,5.5,0), margin 0.5. "corner" has no transform key, so it sits at the
+ * hall's origin: (10,-1,-4) .. (11,0,-3), margin 0 (left out). */
+TEST(sceneLoadsProbesToWorldBoxes) {
+    oak_scene *s = NULL;
+    CHECK_OK(oak_scene_load(&s, DATA "probes.json"));
+    if (!s) return;
+    oak_entity cam = oak_scene_create(s, "cam"); /* the gather needs a camera */
+    oak_scene_set_camera(s, cam, &(oak_camera){0});
+    oak_frame_input in;
+    CHECK_OK(oak_scene_frame_input(s, &in));
+    CHECK_EQ_INT(in.probe_count, 2);
+    static const float want[2][10] = {{10, 3, -6, 6, 0, -8, 14, 5.5f, 0, 0.5f},
+                                      {10, 0, -4, 10, -1, -4, 11, 0, -3, 0}};
+    for (uint32_t i = 0; i < in.probe_count && i < 2; i++) {
+        const oak_reflection_probe *p = &in.probes[i];
+        const float got[10] = {p->position[0], p->position[1], p->position[2], p->box_min[0],
+                               p->box_min[1],  p->box_min[2],  p->box_max[0],  p->box_max[1],
+                               p->box_max[2],  p->margin};
+        for (int k = 0; k < 10; k++) CHECK_NEAR(got[k], want[i][k], 1e-5);
+    }
+    char p1[512], p2[512];
+    oak_test_out(p1, sizeof p1, "scene_probes1.json");
+    oak_test_out(p2, sizeof p2, "scene_probes2.json");
+    CHECK_OK(oak_scene_save(s, p1));
+    oak_scene *t = NULL;
+    CHECK_OK(oak_scene_load_with(&t, p1, &from_out));
+    if (t) {
+        CHECK_OK(oak_scene_save(t, p2));
+        CHECK(same_file(p1, p2));
+        oak_destroy_scene(t);
+    }
+    /* what the reader refuses the writer does not write */
+    oak_scene_set_probe(s, cam, &(oak_scene_probe){{-1, -1, -1}, {1, -0.5f, 1}, 0});
+    CHECK_EQ_INT(oak_scene_save(s, p1), OAK_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(oak_last_error(), "entities[3].reflection_probe: box_max[1] = -0.5 is below 0"));
+    oak_destroy_scene(s);
+}
+
 static const struct {
     const char *file, *message;
 } bad_files[] = {
@@ -306,6 +356,10 @@ static const struct {
     {"bad_sky_missing.json", "environment.sky_image: could not load 'no_sky.hdr'"},
     {"bad_tone.json", "post.tone: 'agx' is not one of default, aces, neutral"},
     {"bad_late_error.json", "entities[1].camera.fov_y: expected a number"},
+    {"bad_probe_box_min.json", "entities[0].reflection_probe: box_min[1] = 0.5 is above 0"},
+    {"bad_probe_margin.json",
+     "entities[0].reflection_probe: margin = -0.25 is not a finite number >= 0"},
+    {"bad_probe_no_box.json", "entities[0].reflection_probe.box_max: missing"},
 };
 
 TEST(sceneLoadRejectsBrokenFiles) {
@@ -340,6 +394,52 @@ TEST(sceneLoadRejectsBrokenFiles) {
     }
     if (dir) closedir(dir);
     CHECK_EQ_INT(oak_scene_load(&(oak_scene *){NULL}, DATA "no_such_file.json"), OAK_ERROR_IO);
+}
+
+/* OAK_PROBE_MAX probes load; one more is refused at the entity past the
+ * limit, and a scene holding that many is not saved. */
+TEST(sceneLoadRefusesTooManyProbes) {
+    char path[512], out[512];
+    oak_test_out(path, sizeof path, "scene_probe_count.json");
+    oak_test_out(out, sizeof out, "scene_probe_count_saved.json");
+    for (uint32_t n = OAK_PROBE_MAX; n <= OAK_PROBE_MAX + 1; n++) {
+        size_t cap = 64 + (size_t)n * 160, len = 0;
+        char *text = oak_alloc(cap);
+        if (!text) return;
+        len += (size_t)snprintf(text + len, cap - len, "{\"oak_scene\": 1, \"entities\": [");
+        for (uint32_t i = 0; i < n; i++)
+            len += (size_t)snprintf(text + len, cap - len,
+                                    "%s{\"transform\": {\"position\": [%u, 0, 0]}, "
+                                    "\"reflection_probe\": {\"box_min\": [-1, -1, -1], "
+                                    "\"box_max\": [1, 1, 1]}}",
+                                    i ? ", " : "", 3 * i);
+        len += (size_t)snprintf(text + len, cap - len, "]}\n");
+        CHECK(len < cap);
+        CHECK_OK(oak_write_file(path, text, len));
+        oak_free(text);
+        oak_scene *s = NULL;
+        oak_result r = oak_scene_load(&s, path);
+        if (n == OAK_PROBE_MAX) {
+            CHECK_OK(r);
+            if (!s) continue;
+            CHECK_EQ_INT(oak_scene_column(s, OAK_COMPONENT_REFLECTION_PROBE).count, n);
+            /* one more through the API: the file could not be read back */
+            oak_entity e = oak_scene_create(s, "extra");
+            oak_scene_set_probe(s, e, &(oak_scene_probe){{-1, -1, -1}, {1, 1, 1}, 0});
+            CHECK_EQ_INT(oak_scene_save(s, out), OAK_ERROR_LIMIT);
+            CHECK(strstr(oak_last_error(), "more than OAK_PROBE_MAX") != NULL);
+            oak_destroy_scene(s);
+        } else {
+            char want[128];
+            snprintf(want, sizeof want,
+                     "entities[%u].reflection_probe: more than OAK_PROBE_MAX (%u) reflection "
+                     "probes",
+                     (unsigned)OAK_PROBE_MAX, (unsigned)OAK_PROBE_MAX);
+            CHECK_EQ_INT(r, OAK_ERROR_PARSE);
+            CHECK(s == NULL && strstr(oak_last_error(), want) != NULL);
+            if (s) oak_destroy_scene(s);
+        }
+    }
 }
 
 TEST(sceneSaveRefusesWhatItCannotWrite) {
@@ -444,7 +544,9 @@ int main(void) {
     oak_test_init(0);
     RUN(sceneSaveLoadSaveIsByteIdentical);
     RUN(sceneLoadsHandWrittenFile);
+    RUN(sceneLoadsProbesToWorldBoxes);
     RUN(sceneLoadRejectsBrokenFiles);
+    RUN(sceneLoadRefusesTooManyProbes);
     RUN(sceneSaveRefusesWhatItCannotWrite);
     RUN(sceneLoadSurvivesMangledFiles);
     oak_shutdown();

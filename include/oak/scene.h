@@ -22,6 +22,8 @@ enum {
     OAK_COMPONENT_MESH_RENDERER, /* oak_mesh_renderer */
     OAK_COMPONENT_CAMERA,        /* oak_camera */
     OAK_COMPONENT_LIGHT,         /* oak_light */
+    /* oak_scene_probe: a reflection probe at the entity's world position */
+    OAK_COMPONENT_REFLECTION_PROBE,
     OAK_COMPONENT_BUILTIN_COUNT,
 };
 /* What oak_scene_register_component returns when it fails. */
@@ -96,6 +98,18 @@ void oak_scene_set_mesh_renderer(oak_scene *scene, oak_entity e, const oak_mesh_
 void oak_scene_set_camera(oak_scene *scene, oak_entity e, const oak_camera *c);
 void oak_scene_set_light(oak_scene *scene, oak_entity e, const oak_light *l);
 
+/* A reflection probe as a component: captured at the entity's world
+ * position, its box given around that point in world-aligned metres (the
+ * entity's rotation and scale do not turn or stretch it). box_min <= 0 <=
+ * box_max on every axis, all finite, margin finite and >= 0, else the scene
+ * refuses it when drawn (stored as given until then). */
+typedef struct oak_scene_probe {
+    float box_min[3]; /* offset of the box's low corner from the capture point */
+    float box_max[3]; /* offset of its high corner */
+    float margin;     /* blend width inside the faces, metres; 0: a hard edge */
+} oak_scene_probe;
+void oak_scene_set_probe(oak_scene *scene, oak_entity e, const oak_scene_probe *p);
+
 /* ---- scene-wide settings ---------------------------------------------- */
 
 oak_environment *oak_scene_environment(oak_scene *scene);
@@ -105,9 +119,11 @@ oak_entity oak_scene_active_camera(const oak_scene *scene); /* first camera if u
 
 /* ---- drawing ------------------------------------------------------------ */
 
-/* Updates transforms, gathers the mesh renderer and light columns into an
- * oak_frame_input (arrays kept by the scene across frames) and draws it
- * from the active camera. */
+/* Updates transforms, gathers the mesh renderer, light and reflection probe
+ * columns into an oak_frame_input (arrays kept by the scene across frames)
+ * and draws it from the active camera. More than OAK_PROBE_MAX probes, or a
+ * probe against oak_scene_probe's rules, fails with one line naming the
+ * entity (OAK_ERROR_LIMIT, OAK_ERROR_INVALID_ARGUMENT) and draws nothing. */
 oak_result oak_scene_draw(oak_scene *scene, oak_renderer *renderer);
 /* Lists an instance stream in the scene's frame input; the scene owns it
  * from then on (destroyed with the scene, also when this fails). At most
