@@ -280,9 +280,14 @@ oak_result _oak_probes_update(oak_renderer *r, const oak_frame_input *in) {
         if (res) return res;
     }
     if (!in->probe_count && !r->probes) return OAK_OK;
-    if (!r->backend->read_hdr)
-        return oak_error(OAK_ERROR_UNSUPPORTED,
-                         "reflection probes: the %s backend cannot bake them", r->backend->name);
+    if (!r->backend->read_hdr) { /* null: nothing drawn, nothing to reflect */
+        if (!r->probes_warned)
+            oak_log_info("reflection probes: the %s backend cannot bake them; the sky alone is "
+                         "reflected",
+                         r->backend->name);
+        r->probes_warned = true;
+        return OAK_OK;
+    }
     oak_probe_cache *c = r->probes;
     if (!c) {
         if (!(c = oak_calloc(1, sizeof *c)) ||

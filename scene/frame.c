@@ -48,6 +48,12 @@ bool _oak_scene_probe_ok(const oak_scene_probe *p, char *why, size_t why_size) {
                 return false;
             }
         }
+    for (int i = 0; i < 3; i++)
+        if (!(p->box_min[i] < p->box_max[i])) {
+            snprintf(why, why_size, "box_min[%d] = box_max[%d] = %g (the box is flat)", i, i,
+                     (double)p->box_min[i]);
+            return false;
+        }
     if (!isfinite(p->margin) || p->margin < 0) {
         snprintf(why, why_size, "margin = %g is not a finite number >= 0", (double)p->margin);
         return false;

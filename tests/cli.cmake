@@ -120,6 +120,10 @@ oak_cli_test(cliRenderDefaultOutIsOutSlashWorldPng ARGS "render|--backend|null|-
 oak_cli_test(cliRenderSceneFileOnNullBackend
              ARGS "render|--scene|tests/data/cli/ball.json|--backend|null|--size|32x18|--out|${CMAKE_BINARY_DIR}/test-out/cli_ball.png"
              EXIT 0 OUT "^null \\| [^|]+ \\| 32x18 \\| ")
+# a scene file's reflection probe is baked on the first frame (its stage shows)
+oak_cli_test(cliBenchBakesASceneFilesProbe
+             ARGS "bench|--scene|tests/data/cli/probe_room.json|--backend|cpu|--size|64x36|--frames|2|--warmup|0|--json"
+             EXIT 0 OUT "\"probebake\": {\"median_ms\": [0-9.]+")
 oak_cli_test(cliBenchJsonNamesSceneFile
              ARGS "bench|--scene|tests/data/cli/ball.json|--backend|null|--size|32x18|--frames|2|--json"
              EXIT 0 OUT "^{\"world\": null, \"scene\": \"tests/data/cli/ball\\.json\", \"backend\": \"null\"")

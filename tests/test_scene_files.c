@@ -111,7 +111,7 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
     /* a probe under the rotated, scaled chain root -> a -> c, and one bare */
     oak_scene_probe sp = {{-1, -0.5f, -2}, {3, 0.25f, 1 / 3.0f}, 0.3f};
     oak_scene_set_probe(s, c, &sp);
-    oak_scene_set_probe(s, cam2, &(oak_scene_probe){{-0.0f, 0, 0}, {0, 0, 0}, 0});
+    oak_scene_set_probe(s, cam2, &(oak_scene_probe){{-0.0f, -1, -2}, {1e-3f, 0, 0.5f}, 0});
     oak_environment *env = oak_scene_environment(s);
     env->fog_density = 0.01f, env->sky_zenith_display[2] = 0.99f, env->ambient_ground[0] = 0.05f;
     CHECK_OK(
@@ -357,6 +357,8 @@ static const struct {
     {"bad_tone.json", "post.tone: 'agx' is not one of default, aces, neutral"},
     {"bad_late_error.json", "entities[1].camera.fov_y: expected a number"},
     {"bad_probe_box_min.json", "entities[0].reflection_probe: box_min[1] = 0.5 is above 0"},
+    {"bad_probe_flat.json",
+     "entities[0].reflection_probe: box_min[1] = box_max[1] = 0 (the box is flat)"},
     {"bad_probe_margin.json",
      "entities[0].reflection_probe: margin = -0.25 is not a finite number >= 0"},
     {"bad_probe_no_box.json", "entities[0].reflection_probe.box_max: missing"},

@@ -101,7 +101,7 @@ void oak_scene_set_light(oak_scene *scene, oak_entity e, const oak_light *l);
 /* A reflection probe as a component: captured at the entity's world
  * position, its box given around that point in world-aligned metres (the
  * entity's rotation and scale do not turn or stretch it). box_min <= 0 <=
- * box_max on every axis, all finite, margin finite and >= 0, else the scene
+ * box_max and box_min < box_max on every axis, all finite, margin finite and >= 0, else the scene
  * refuses it when drawn (stored as given until then). */
 typedef struct oak_scene_probe {
     float box_min[3]; /* offset of the box's low corner from the capture point */
