@@ -11,12 +11,13 @@
 #include "gltf_internal.h"
 
 static const char *const g_supported_ext[] = {
-    "KHR_mesh_quantization",  "KHR_texture_transform",
-    "KHR_materials_unlit",    "KHR_materials_emissive_strength",
-    "KHR_lights_punctual",    "EXT_meshopt_compression",
-    "EXT_texture_webp",       "KHR_draco_mesh_compression",
-    "KHR_node_visibility",    "KHR_animation_pointer",
-    "KHR_materials_variants", "KHR_materials_pbrSpecularGlossiness",
+    "KHR_mesh_quantization",   "KHR_texture_transform",
+    "KHR_materials_unlit",     "KHR_materials_emissive_strength",
+    "KHR_lights_punctual",     "EXT_meshopt_compression",
+    "EXT_texture_webp",        "KHR_draco_mesh_compression",
+    "KHR_node_visibility",     "KHR_animation_pointer",
+    "KHR_materials_variants",  "KHR_materials_pbrSpecularGlossiness",
+    "EXT_mesh_gpu_instancing",
 };
 
 static bool ext_supported(const char *name) {
@@ -335,6 +336,65 @@ static void decompose(const float *m16, oak_gltf_node *n) {
     memcpy(n->scale, s, 12);
 }
 
+/* EXT_mesh_gpu_instancing: TRANSLATION, ROTATION and SCALE accessors of one
+   count (any may be absent; rotations may be normalized integers, as the
+   extension allows), read into the node's placements. */
+static oak_result load_instancing(gltf_ctx *c, const cJSON *gi, const char *path,
+                                  oak_gltf_node *n) {
+    static const char *const names[3] = {"TRANSLATION", "ROTATION", "SCALE"};
+    static const uint32_t widths[3] = {3, 4, 3};
+    char ip[128], ap[160];
+    snprintf(ip, sizeof ip, "%s.extensions.EXT_mesh_gpu_instancing", path);
+    const cJSON *attr;
+    oak_result r = _oak_gltf_object(c, gi, ip, "attributes", &attr);
+    if (r) return r;
+    if (!attr) return oak_error(OAK_ERROR_PARSE, "%s: %s has no attributes", c->file, ip);
+    snprintf(ap, sizeof ap, "%s.attributes", ip);
+    float *v[3] = {NULL, NULL, NULL};
+    uint32_t count = 0;
+    bool any = false;
+    for (int a = 0; a < 3; a++) {
+        int32_t acc;
+        if ((r = _oak_gltf_index(c, attr, ap, names[a], c->accessor_count, "accessors", &acc)))
+            return r;
+        if (acc < 0) continue;
+        uint32_t n_a, comps;
+        char where[200];
+        snprintf(where, sizeof where, "%s.%s", ap, names[a]);
+        if ((r = _oak_gltf_read_floats(c, (uint32_t)acc, where, GLTF_COMPS(widths[a]), &v[a], &n_a,
+                                       &comps)))
+            return r;
+        if (any && n_a != count)
+            return oak_error(OAK_ERROR_PARSE, "%s: %s has %u placements where the others have %u",
+                             c->file, where, n_a, count);
+        count = n_a;
+        any = true;
+    }
+    if (!any) return oak_error(OAK_ERROR_PARSE, "%s: %s names no attribute", c->file, ap);
+    if (n->mesh < 0) {
+        _oak_gltf_warn(c, "%s: %s on a node without a mesh places nothing", c->file, ip);
+        return OAK_OK;
+    }
+    n->instances = count ? _oak_gltf_alloc(c, sizeof(oak_gltf_trs) * count) : NULL;
+    if (count && !n->instances) return _oak_gltf_oom(c);
+    for (uint32_t i = 0; i < count; i++) {
+        oak_gltf_trs *t = &n->instances[i];
+        *t = (oak_gltf_trs){{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+        if (v[0]) memcpy(t->translation, v[0] + (size_t)i * 3, 12);
+        if (v[2]) memcpy(t->scale, v[2] + (size_t)i * 3, 12);
+        if (v[1]) {
+            const float *q = v[1] + (size_t)i * 4;
+            float len = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+            if (!(len > 1e-6f))
+                return oak_error(OAK_ERROR_PARSE, "%s: %s.ROTATION[%u] is not a unit quaternion",
+                                 c->file, ap, i);
+            for (int k = 0; k < 4; k++) t->rotation[k] = q[k] / len;
+        }
+    }
+    n->instance_count = count;
+    return OAK_OK;
+}
+
 static oak_result load_nodes(gltf_ctx *c) {
     oak_gltf *g = c->g;
     const cJSON *arr;
@@ -382,6 +442,9 @@ static oak_result load_nodes(gltf_ctx *c) {
                                  "%s: %s.KHR_node_visibility.visible must be true or false",
                                  c->file, ep);
             if (vis) n->visible = cJSON_IsTrue(vis);
+            const cJSON *gi;
+            if ((r = _oak_gltf_object(c, ext, ep, "EXT_mesh_gpu_instancing", &gi))) return r;
+            if (gi && (r = load_instancing(c, gi, path, n))) return r;
         }
         float t[3] = {0, 0, 0}, q[4] = {0, 0, 0, 1}, s[3] = {1, 1, 1};
         if ((r = _oak_gltf_floats(c, o, path, "translation", 3, t))) return r;

@@ -265,6 +265,8 @@ static void s_model(ser *s, oak_gltf *g) {
         S_ARRAY(s, n->weights, n->weight_count);
         s_str(s, &n->extras);
         s_bool(s, &n->visible);
+        s_u32(s, &n->instance_count);
+        S_ARRAY(s, n->instances, n->instance_count);
     }
     S_ITEMS(s, g->meshes, g->mesh_count);
     for (uint32_t i = 0; !s->err && i < g->mesh_count; i++) {

@@ -206,7 +206,11 @@ void oak_destroy_scene(oak_scene *scene) {
     oak_free(scene->lights);
     oak_free(scene->probes);
     oak_free(scene->scratch);
-    for (uint32_t i = 0; i < scene->stream_count; i++) oak_destroy_stream(scene->streams[i]);
+    for (uint32_t i = 0; i < scene->stream_count; i++) {
+        oak_destroy_stream(scene->streams[i]);
+        oak_free(scene->stream_local[i]);
+    }
+    oak_free(scene->place_tmp);
     oak_pool_release(&scene->entities);
     oak_free(scene);
 }

@@ -61,8 +61,6 @@ bool _oak_scene_probe_ok(const oak_scene_probe *p, char *why, size_t why_size) {
     return true;
 }
 
-/* Probes are few (OAK_PROBE_MAX): one pass, every one checked, since a bad
- * box would reach every backend's shading. */
 static const char *label(const oak_scene *scene, oak_entity e) {
     const char *name = oak_scene_name(scene, e);
     return *name ? name : "(unnamed)";
@@ -169,21 +167,11 @@ oak_result oak_scene_frame_input(oak_scene *scene, oak_frame_input *out) {
     out->probes = scene->probes;
     out->environment = &scene->environment;
     out->post = &scene->post;
+    if ((r = _oak_scene_place_streams(scene))) {
+        memset(out, 0, sizeof *out);
+        return r;
+    }
     out->stream_count = scene->stream_count;
     out->streams = scene->streams;
-    return OAK_OK;
-}
-
-oak_result oak_scene_add_stream(oak_scene *scene, oak_stream *stream) {
-    if (!scene || !stream) {
-        oak_destroy_stream(stream);
-        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_scene_add_stream: NULL argument");
-    }
-    if (scene->stream_count == OAK_STREAM_MAX_PER_VIEW) {
-        oak_destroy_stream(stream);
-        return oak_error(OAK_ERROR_LIMIT, "scene: more than OAK_STREAM_MAX_PER_VIEW (%u) streams",
-                         OAK_STREAM_MAX_PER_VIEW);
-    }
-    scene->streams[scene->stream_count++] = stream;
     return OAK_OK;
 }

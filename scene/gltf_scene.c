@@ -92,6 +92,49 @@ static oak_result make_deform(oak_gltf_instance *inst, _oak_deform *d,
     return oak_make_mesh(&d->posed, &md);
 }
 
+/* Primitive p of node ni's mesh as an instance stream placed at entity e:
+   one record per EXT_mesh_gpu_instancing placement in the node's space (the
+   scene writes them to the world as e moves). Streams scale uniformly: a
+   placement's non-uniform scale becomes the cube root of its volume, said
+   once per node; skins and morph targets are not applied to placements. */
+static oak_result add_instanced(oak_gltf_instance *inst, uint32_t ni, uint32_t p, oak_entity e) {
+    const oak_gltf *g = inst->gltf;
+    const oak_gltf_node *n = &g->nodes[ni];
+    const oak_gltf_primitive *pr = &g->meshes[n->mesh].primitives[p];
+    uint32_t count = n->instance_count;
+    oak_instance *rec = oak_alloc(sizeof *rec * count);
+    if (!rec)
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: no memory for %u placements", g->path,
+                         count);
+    bool uneven = false;
+    for (uint32_t i = 0; i < count; i++) {
+        const oak_gltf_trs *t = &n->instances[i];
+        float sx = fabsf(t->scale[0]), sy = fabsf(t->scale[1]), sz = fabsf(t->scale[2]);
+        float u = cbrtf(sx * sy * sz);
+        uneven |=
+            fabsf(sx - u) > 1e-3f * u || fabsf(sy - u) > 1e-3f * u || fabsf(sz - u) > 1e-3f * u;
+        rec[i] = (oak_instance){.scale = u, .color = {1, 1, 1}};
+        memcpy(rec[i].position, t->translation, sizeof rec[i].position);
+        memcpy(rec[i].rotation, t->rotation, sizeof rec[i].rotation);
+    }
+    if (uneven && p == 0)
+        oak_log_warn("%s: nodes[%u] places its mesh with non-uniform scales; instance streams "
+                     "scale uniformly (the cube root of the volume)",
+                     g->path, ni);
+    if (needs_deform(n, pr) && p == 0)
+        oak_log_warn("%s: nodes[%u]'s placements are drawn unskinned and unmorphed", g->path, ni);
+    oak_stream_desc sd = {.capacity = count,
+                          .lod_count = 1,
+                          .lods = {{pr->mesh, 0}},
+                          .material = pr->material >= 0 ? g->material_handles[pr->material]
+                                                        : g->default_material};
+    oak_stream *st = NULL;
+    oak_result r = oak_make_stream(&st, &sd);
+    if (!r) r = oak_scene_add_stream_at(inst->scene, st, e, rec, count);
+    oak_free(rec);
+    return r;
+}
+
 oak_result oak_gltf_instantiate(oak_gltf_instance **out, oak_scene *scene, const oak_gltf *g,
                                 oak_entity parent, const char *name) {
     if (!out || !scene || !g)
@@ -210,6 +253,10 @@ oak_result oak_gltf_instantiate(oak_gltf_instance **out, oak_scene *scene, const
                 oak_scene_set_transform(scene, pe2, &id);
             }
             inst->prim_entities[inst->prim_entity[ni] + p] = pe2;
+            if (n->instance_count) { /* EXT_mesh_gpu_instancing: a stream at the node */
+                r = add_instanced(inst, ni, p, pe2);
+                continue;
+            }
             oak_mesh_renderer mr = {
                 pr->mesh,
                 pr->material >= 0 ? g->material_handles[pr->material] : g->default_material, 0};

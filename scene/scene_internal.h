@@ -67,13 +67,26 @@ struct oak_scene {
     oak_reflection_probe *probes;
     uint32_t probe_capacity;
 
-    /* instance streams the scene draws (and destroys with itself) */
+    /* instance streams the scene draws (and destroys with itself); a stream
+       added at an entity (scene/streams.c) keeps its records in that
+       entity's space and the world matrix it was last placed by */
     oak_stream *streams[OAK_STREAM_MAX_PER_VIEW];
     uint32_t stream_count;
+    oak_entity stream_anchor[OAK_STREAM_MAX_PER_VIEW]; /* id 0: records are world-space */
+    oak_instance *stream_local[OAK_STREAM_MAX_PER_VIEW];
+    uint32_t stream_local_count[OAK_STREAM_MAX_PER_VIEW];
+    float stream_placed[OAK_STREAM_MAX_PER_VIEW][16];
+    bool stream_placed_ok[OAK_STREAM_MAX_PER_VIEW];
+    oak_instance *place_tmp; /* world records being written */
+    uint32_t place_tmp_capacity;
 
     uint32_t *scratch; /* slots, for subtree walks */
     uint32_t scratch_capacity;
 };
+
+/* Places every stream added at an entity whose world matrix moved, and
+   drops (destroying) those whose entity is gone (scene/streams.c). */
+oak_result _oak_scene_place_streams(oak_scene *scene);
 
 /* Slot of a live entity, or _OAK_NO_SLOT. */
 uint32_t _oak_scene_slot(const oak_scene *scene, oak_entity e);

@@ -7,7 +7,15 @@
  * KHR_materials_variants (variants.gltf): variants parse, bad mappings fail,
  * the cache keeps them, and switching an instance's variant recolours it.
  * KHR_materials_pbrSpecularGlossiness (specgloss.gltf) converts to
- * metallic-roughness, factors and baked textures. */
+ * metallic-roughness, factors and baked textures. EXT_mesh_gpu_instancing
+ * (instancing.gltf): placements parse (a normalized SHORT rotation
+ * included) and survive the cache, bad ones fail in one line, a placed
+ * instance is a stream whose records follow the node and go with the
+ * instance, and every placement is drawn. */
+#include <math.h>
+
+#include <cglm/cglm.h>
+
 #include "oak_test.h"
 
 #include <oak/anim.h>
@@ -416,6 +424,143 @@ TEST(gltfSpecularGlossinessConvertsToMetalRough) {
     oak_gltf_free(g);
 }
 
+static const char *k_instancing = "tests/data/gltf/instancing.gltf";
+
+/* the file has no camera: one 6 m back on +z, 60 degrees tall */
+static void add_camera(oak_scene *scene) {
+    oak_entity cam = oak_scene_create(scene, "eye");
+    oak_transform t = oak_transform_identity();
+    t.position[2] = 6;
+    oak_scene_set_transform(scene, cam, &t);
+    oak_scene_set_camera(scene, cam, &(oak_camera){.fov_y = 1.0471976f});
+}
+
+TEST(gltfInstancingParsesAndSurvivesTheCache) {
+    oak_gltf *g = NULL, *back = NULL;
+    oak_gltf_desc d = {.no_assets = true, .no_images = true};
+    CHECK_OK(oak_gltf_load(&g, k_instancing, &d));
+    if (!g) return;
+    char path[512];
+    oak_test_out(path, sizeof path, "instancing.oakm");
+    CHECK_OK(oak_gltf_bake(g, path));
+    CHECK_OK(oak_gltf_load(&back, path, &d));
+    const oak_gltf *both[2] = {g, back};
+    for (int k = 0; k < 2 && back; k++) {
+        const oak_gltf_node *n = &both[k]->nodes[0];
+        CHECK_EQ_INT(n->instance_count, 3);
+        CHECK_EQ_INT(both[k]->nodes[1].instance_count, 0);
+        if (n->instance_count != 3) continue;
+        CHECK_NEAR(n->instances[0].translation[0], -1, 0);
+        CHECK_NEAR(n->instances[2].translation[0], 1, 0);
+        /* a normalized SHORT quaternion, made unit */
+        CHECK_NEAR(n->instances[1].rotation[2], 0.70710678, 1e-6);
+        CHECK_NEAR(n->instances[1].rotation[3], 0.70710678, 1e-6);
+        CHECK_NEAR(n->instances[0].rotation[3], 1, 1e-6);
+        CHECK_NEAR(n->instances[2].scale[1], 2, 0);
+    }
+    oak_gltf_free(back);
+    oak_gltf_free(g);
+}
+
+TEST(gltfBadInstancingFailsInOneLine) {
+    static const char *const files[][2] = {
+        {"tests/data/gltf/instancing_counts.gltf",
+         "SCALE has 2 placements where the others have 3"},
+        {"tests/data/gltf/instancing_zero_rotation.gltf", "ROTATION[0] is not a unit quaternion"},
+        {"tests/data/gltf/instancing_empty.gltf", "names no attribute"},
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        oak_gltf *g = NULL;
+        oak_gltf_desc d = {.no_assets = true, .no_images = true};
+        CHECK(oak_gltf_load(&g, files[i][0], &d) == OAK_ERROR_PARSE);
+        CHECK(g == NULL);
+        const char *why = oak_last_error();
+        CHECK(strstr(why, "EXT_mesh_gpu_instancing") && strstr(why, files[i][1]) &&
+              !strchr(why, '\n'));
+        if (!strstr(why, files[i][1])) fprintf(stderr, "  got: %s\n", why);
+    }
+}
+
+TEST(gltfInstancingPlacesAStreamThatFollowsTheNode) {
+    placed p;
+    if (!place_file(&p, k_instancing)) {
+        unplace(&p);
+        return;
+    }
+    add_camera(p.scene);
+    oak_frame_input in;
+    CHECK_OK(oak_scene_frame_input(p.scene, &in));
+    CHECK_EQ_INT(in.stream_count, 1);
+    CHECK_EQ_INT(in.draw_count, 1); /* "plain" alone: the rack is the stream */
+    if (in.stream_count == 1) {
+        const oak_instance *rec = oak_stream_records(in.streams[0]);
+        CHECK_EQ_INT(oak_stream_count(in.streams[0]), 3);
+        /* the rack at z = -1, scale 2: placement (1, 0, 0) lands at (2, 0, -1) */
+        CHECK_NEAR(rec[2].position[0], 2, 1e-6);
+        CHECK_NEAR(rec[2].position[2], -1, 1e-6);
+        CHECK_NEAR(rec[1].scale, 1, 1e-6);               /* 0.5 of 2 */
+        CHECK_NEAR(rec[2].scale, 2 * cbrtf(2.0f), 1e-5); /* (1, 2, 1) drawn uniform */
+        CHECK_NEAR(rec[1].rotation[2], 0.70710678, 1e-6);
+        /* the instance moved: the records follow */
+        oak_transform t = oak_transform_identity();
+        t.position[0] = 5;
+        oak_scene_set_transform(p.scene, oak_gltf_instance_root(p.inst), &t);
+        uint64_t v0 = oak_stream_version(in.streams[0]);
+        CHECK_OK(oak_scene_frame_input(p.scene, &in));
+        CHECK_NEAR(rec[2].position[0], 7, 1e-6);
+        CHECK(oak_stream_version(in.streams[0]) != v0);
+        /* and stand still while it does */
+        v0 = oak_stream_version(in.streams[0]);
+        CHECK_OK(oak_scene_frame_input(p.scene, &in));
+        CHECK(oak_stream_version(in.streams[0]) == v0);
+    }
+    /* freed: its stream goes with it */
+    oak_gltf_instance_free(p.inst);
+    p.inst = NULL;
+    CHECK_OK(oak_scene_frame_input(p.scene, &in));
+    CHECK_EQ_INT(in.stream_count, 0);
+    unplace(&p);
+}
+
+/* three placements drawn on the CPU: each one's centre changes from the
+   picture without the instance */
+TEST(gltfInstancingDrawsEveryPlacement) {
+    placed p;
+    uint8_t *with = oak_alloc(W * H * 4), *without = oak_alloc(W * H * 4);
+    if (place_file(&p, k_instancing) && with && without) {
+        add_camera(p.scene);
+        oak_renderer *ren = NULL;
+        oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H};
+        CHECK_OK(oak_make_renderer(&ren, &rd));
+        oak_frame_input in;
+        for (int pass = 0; pass < 2 && ren; pass++) {
+            if (pass == 1) {
+                oak_gltf_instance_free(p.inst);
+                p.inst = NULL;
+            }
+            CHECK_OK(oak_scene_frame_input(p.scene, &in));
+            CHECK_OK(oak_renderer_draw(ren, &in));
+            CHECK_OK(oak_renderer_read_pixels(ren, pass ? without : with, W * H * 4));
+        }
+        for (int k = -1; k <= 1 && ren; k++) {
+            float col, row;
+            const oak_render_view *v = oak_renderer_last_view(ren);
+            vec4 q = {2.0f * (float)k, 0, -1, 1}, c;
+            glm_mat4_mulv((vec4 *)v->view_proj, q, c);
+            col = (c[0] / c[3] * 0.5f + 0.5f) * W;
+            row = (0.5f - c[1] / c[3] * 0.5f) * H;
+            int gap = channel_gap(with, without, (int)col, (int)row);
+            fprintf(stderr, "  placement %d at (%.0f, %.0f): %d levels from the empty picture\n",
+                    k + 1, col, row, gap);
+            CHECK(gap > 10);
+        }
+        oak_destroy_renderer(ren);
+    }
+    oak_free(with);
+    oak_free(without);
+    unplace(&p);
+}
+
 int main(void) {
     oak_test_init(0);
     RUN(gltfPointerChannelsParseToPathsAndTargets);
@@ -427,6 +572,10 @@ int main(void) {
     RUN(gltfBadVariantMappingsFailInOneLine);
     RUN(gltfVariantRecoloursTheInstance);
     RUN(gltfSpecularGlossinessConvertsToMetalRough);
+    RUN(gltfInstancingParsesAndSurvivesTheCache);
+    RUN(gltfBadInstancingFailsInOneLine);
+    RUN(gltfInstancingPlacesAStreamThatFollowsTheNode);
+    RUN(gltfInstancingDrawsEveryPlacement);
     oak_shutdown();
     return TEST_SUMMARY();
 }

@@ -141,6 +141,11 @@ typedef struct oak_gltf_mesh {
     float *weights;
 } oak_gltf_mesh;
 
+/* One placement of EXT_mesh_gpu_instancing: in the node's space. */
+typedef struct oak_gltf_trs {
+    float translation[3], rotation[4], scale[3]; /* rotation: unit quaternion x, y, z, w */
+} oak_gltf_trs;
+
 typedef struct oak_gltf_node {
     char *name;
     int32_t parent; /* -1 for roots */
@@ -153,6 +158,10 @@ typedef struct oak_gltf_node {
     char *extras;   /* the node's "extras" as raw JSON text, NULL if none */
     /* KHR_node_visibility at rest: false hides it and every node below */
     bool visible;
+    /* EXT_mesh_gpu_instancing: the node's mesh drawn once per placement
+       (each in the node's space, under its own transform); 0 without */
+    uint32_t instance_count;
+    oak_gltf_trs *instances;
 } oak_gltf_node;
 
 /* Cameras and lights as the file gives them (asset/ sits below render/, so
@@ -251,7 +260,7 @@ void oak_gltf_summary(const oak_gltf *gltf, char *out, size_t size);
 
 /* ---- the baked cache (.oakm) ------------------------------------------ */
 
-#define OAK_OAKM_VERSION 2
+#define OAK_OAKM_VERSION 3
 
 /* Writes the loaded model (post-processed meshes with all streams, materials,
  * decoded images, nodes, skins, clips, cameras, lights) in oak's binary cache

@@ -129,6 +129,14 @@ oak_result oak_scene_draw(oak_scene *scene, oak_renderer *renderer);
  * from then on (destroyed with the scene, also when this fails). At most
  * OAK_STREAM_MAX_PER_VIEW. */
 oak_result oak_scene_add_stream(oak_scene *scene, oak_stream *stream);
+/* The same for a stream whose `count` records are given in entity e's space
+ * (copied): the scene writes their world records (and the stream's count)
+ * whenever e's world matrix changes, before a draw or gather, and destroys
+ * the stream once e is gone. An entity's rotation turns the records and its
+ * scale scales them (a non-uniform scale by the cube root of its volume:
+ * streams scale uniformly). count <= the stream's capacity. */
+oak_result oak_scene_add_stream_at(oak_scene *scene, oak_stream *stream, oak_entity e,
+                                   const oak_instance *local, uint32_t count);
 /* The same gather without drawing, for tools that feed other renderers. */
 oak_result oak_scene_frame_input(oak_scene *scene, oak_frame_input *out);
 

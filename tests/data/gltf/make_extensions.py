@@ -190,3 +190,61 @@ specgloss = {
 }
 with open("specgloss.gltf", "w") as f:
     f.write(json.dumps(specgloss, indent=1) + "\n")
+
+
+def instancing_file(attrs, extra_nodes=True):
+    """EXT_mesh_gpu_instancing on node 0 "rack" (the card, at z = -1 and
+    scale 2); node 1 "plain" is the card alone at y = 1.5. attrs maps an
+    attribute name to (fmt, values, type, component type, count, normalized)."""
+    global blob, views, accessors
+    blob, views, accessors = bytearray(), [], []
+    p = add("f", [-0.5, -0.5, 0, 0.5, -0.5, 0, 0.5, 0.5, 0, -0.5, 0.5, 0], "VEC3", FLOAT, 4, True,
+            34962)
+    n = add("f", [0, 0, 1] * 4, "VEC3", FLOAT, 4, False, 34962)
+    i = add("H", [0, 1, 2, 0, 2, 3], "SCALAR", USHORT, 6, False, 34963)
+    named = {}
+    for name, (fmt, values, type_, ctype, count, norm) in attrs.items():
+        named[name] = add(fmt, values, type_, ctype, count)
+        if norm:
+            accessors[named[name]]["normalized"] = True
+    nodes = [{"name": "rack", "mesh": 0, "translation": [0, 0, -1], "scale": [2, 2, 2],
+              "extensions": {"EXT_mesh_gpu_instancing": {"attributes": named}}}]
+    if extra_nodes:
+        nodes.append({"name": "plain", "mesh": 0, "translation": [0, 1.5, 0]})
+    return {
+        "asset": {"version": "2.0", "generator": "oak tests/data/gltf/make_extensions.py"},
+        "extensionsUsed": ["EXT_mesh_gpu_instancing"],
+        "scene": 0,
+        "scenes": [{"nodes": list(range(len(nodes)))}],
+        "nodes": nodes,
+        "meshes": [{"primitives": [{"attributes": {"POSITION": p, "NORMAL": n}, "indices": i,
+                                    "material": 0}]}],
+        "materials": [{"name": "paint", "pbrMetallicRoughness": {
+            "baseColorFactor": [1, 1, 1, 1], "metallicFactor": 0, "roughnessFactor": 0.5}}],
+        "buffers": [{"byteLength": len(blob), "uri": "data:application/octet-stream;base64,"
+                     + base64.b64encode(bytes(blob)).decode()}],
+        "bufferViews": views,
+        "accessors": accessors,
+    }
+
+
+# instancing.gltf: three placements along x; the second turned 90 degrees
+# about z by a normalized SHORT quaternion (23170 = 0.7071 * 32767) and
+# half size, the third stretched (1, 2, 1): drawn at the cube root of 2.
+SHORT = 5122
+good = {
+    "TRANSLATION": ("f", [-1, 0, 0, 0, 0, 0, 1, 0, 0], "VEC3", FLOAT, 3, False),
+    "ROTATION": ("h", [0, 0, 0, 32767, 0, 0, 23170, 23170, 0, 0, 0, 32767], "VEC4", SHORT, 3, True),
+    "SCALE": ("f", [1, 1, 1, 0.5, 0.5, 0.5, 1, 2, 1], "VEC3", FLOAT, 3, False),
+}
+for name, attrs in [
+        ("instancing.gltf", good),
+        # bad: the counts differ (3 placements, 2 scales)
+        ("instancing_counts.gltf", dict(good, SCALE=("f", [1] * 6, "VEC3", FLOAT, 2, False))),
+        # bad: a zero quaternion
+        ("instancing_zero_rotation.gltf",
+         dict(good, ROTATION=("f", [0] * 12, "VEC4", FLOAT, 3, False))),
+        # bad: no attribute at all
+        ("instancing_empty.gltf", {})]:
+    with open(name, "w") as f:
+        f.write(json.dumps(instancing_file(attrs), indent=1) + "\n")
