@@ -99,6 +99,8 @@ oak_result _oak_specgloss_bake(gltf_ctx *c);
 /* KHR_materials_variants: the file's list (before meshes), and a
    primitive's mappings from its extensions object (gltf_variants.c). */
 oak_result _oak_gltf_load_variants(gltf_ctx *c);
+/* MSFT_lod on nodes, after the nodes and the scene's roots (gltf_lod.c). */
+oak_result _oak_gltf_load_lods(gltf_ctx *c);
 oak_result _oak_gltf_primitive_variants(gltf_ctx *c, const cJSON *ext, const char *ppath,
                                         oak_gltf_primitive *p);
 /* A KHR_animation_pointer pointer oak animates: its path, the index in it

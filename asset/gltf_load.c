@@ -17,7 +17,7 @@ static const char *const g_supported_ext[] = {
     "EXT_texture_webp",        "KHR_draco_mesh_compression",
     "KHR_node_visibility",     "KHR_animation_pointer",
     "KHR_materials_variants",  "KHR_materials_pbrSpecularGlossiness",
-    "EXT_mesh_gpu_instancing",
+    "EXT_mesh_gpu_instancing", "MSFT_lod",
 };
 
 static bool ext_supported(const char *name) {
@@ -1147,6 +1147,7 @@ static oak_result parse_all(gltf_ctx *c, const uint8_t *data, size_t size) {
     if ((r = load_lights(c))) return r;
     if ((r = load_nodes(c))) return r;
     if ((r = load_scenes(c))) return r;
+    if ((r = _oak_gltf_load_lods(c))) return r;
     if ((r = load_clips(c))) return r;
     if ((r = _oak_gltf_load_images(c))) return r;
     if ((r = _oak_specgloss_bake(c))) return r;

@@ -87,6 +87,21 @@ static oak_result check_nodes(const oak_gltf *g, const char *file) {
         const float *q = n->rotation;
         if (fabsf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] - 1.0f) > 1e-3f)
             BAD("%s: nodes[%u].rotation is not a unit quaternion", file, i);
+        if (n->instance_count && (!n->instances || n->mesh < 0))
+            BAD("%s: nodes[%u] places a mesh it lacks", file, i);
+        for (uint32_t k = 0; k < n->instance_count; k++)
+            if (!finite_all((const float *)&n->instances[k], sizeof(oak_gltf_trs) / sizeof(float)))
+                BAD("%s: nodes[%u] placement %u is not finite", file, i, k);
+        if (n->lod_count > OAK_GLTF_LOD_MAX || (n->lod_count && !n->lod_nodes))
+            BAD("%s: nodes[%u] has a bad MSFT_lod level list", file, i);
+        for (uint32_t k = 0; k < n->lod_count; k++)
+            if (n->lod_nodes[k] >= g->node_count || n->lod_nodes[k] == i ||
+                g->nodes[n->lod_nodes[k]].parent >= 0)
+                BAD("%s: nodes[%u] MSFT_lod level %u is not a free node", file, i, k);
+        if (n->lod_coverage_count &&
+            (!n->lod_coverage || n->lod_coverage_count != n->lod_count + 1 ||
+             !finite_all(n->lod_coverage, n->lod_coverage_count)))
+            BAD("%s: nodes[%u] has a bad MSFT_screencoverage", file, i);
         if (n->skin >= 0 && n->mesh >= 0) {
             const oak_gltf_mesh *m = &g->meshes[n->mesh];
             for (uint32_t k = 0; k < m->primitive_count; k++)

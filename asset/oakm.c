@@ -267,6 +267,10 @@ static void s_model(ser *s, oak_gltf *g) {
         s_bool(s, &n->visible);
         s_u32(s, &n->instance_count);
         S_ARRAY(s, n->instances, n->instance_count);
+        s_u32(s, &n->lod_count);
+        S_ARRAY(s, n->lod_nodes, n->lod_count);
+        s_u32(s, &n->lod_coverage_count);
+        S_ARRAY(s, n->lod_coverage, n->lod_coverage_count);
     }
     S_ITEMS(s, g->meshes, g->mesh_count);
     for (uint32_t i = 0; !s->err && i < g->mesh_count; i++) {

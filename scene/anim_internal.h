@@ -49,7 +49,17 @@ struct oak_gltf_instance {
     uint8_t *shown_next;
     uint32_t *order; /* the placed nodes, parents first */
     uint32_t order_count;
+    /* MSFT_lod (gltf_lod.c): per node 1 + the node it stands for at lower
+       detail (0: none); the groups, and each level's mesh entities */
+    uint32_t *lod_of;
+    struct _oak_lod_group *lod_groups;
+    uint32_t lod_group_count;
+    oak_entity *lod_entities;
 };
+
+/* MSFT_lod's groups once the nodes are placed, and their memory (gltf_lod.c) */
+oak_result _oak_gltf_lod_init(oak_gltf_instance *inst);
+void _oak_gltf_lod_free(oak_gltf_instance *inst);
 
 /* glTF's cameras and lights as oak's components (gltf_scene.c). */
 oak_camera _oak_scene_camera_from_gltf(const oak_gltf_camera *c);

@@ -179,6 +179,7 @@ oak_result oak_make_scene(oak_scene **out) {
             return oak_error(OAK_ERROR_OUT_OF_MEMORY, "oak_make_scene: out of memory");
         }
     }
+    s->lod_component = OAK_COMPONENT_INVALID;
     s->environment = oak_environment_defaults();
     memset(&s->post, 0, sizeof s->post);
     *out = s;

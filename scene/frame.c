@@ -137,6 +137,7 @@ oak_result oak_scene_frame_input(oak_scene *scene, oak_frame_input *out) {
     out->materials = scene->draw_materials;
     out->transforms = (const mat4 *)scene->draw_transforms;
     out->flags = scene->draw_flags;
+    _oak_scene_lod_select(scene, out, scene->draw_flags);
 
     /* Lights are few (OAK_MAX_LIGHTS reach the view): one pass here. */
     const _oak_column *lc = &scene->columns[OAK_COMPONENT_LIGHT];

@@ -178,14 +178,17 @@ oak_result oak_gltf_instantiate(oak_gltf_instance **out, oak_scene *scene, const
     inst->pose_s = oak_calloc(nn1 * 3, sizeof(float));
     inst->pose_w = oak_calloc(total_weights + 1, sizeof(float));
     inst->touched = oak_calloc(nn1, 1);
+    inst->lod_of = oak_calloc(nn1, sizeof(uint32_t));
     inst->sample = oak_calloc(max_w, sizeof(float));
     inst->sample_ref = oak_calloc(max_w, sizeof(float));
     uint32_t *queue = oak_calloc(nn1, sizeof(uint32_t));
+    uint8_t *queued = oak_calloc(nn1, 1); /* each node placed once */
     if (!inst->nodes || !inst->prim_entity || !inst->prim_entities || !inst->weight_base ||
         !inst->weights || !inst->deforms || !inst->joint_mats || !inst->pose_t || !inst->pose_r ||
         !inst->pose_s || !inst->pose_w || !inst->touched || !inst->sample || !inst->sample_ref ||
-        !queue) {
+        !inst->lod_of || !queue || !queued) {
         oak_free(queue);
+        oak_free(queued);
         return fail(inst, oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", g->path));
     }
     uint32_t wb = 0, pb = 0;
@@ -201,11 +204,13 @@ oak_result oak_gltf_instantiate(oak_gltf_instance **out, oak_scene *scene, const
     inst->root = oak_scene_create(scene, name ? name : "gltf");
     if (!inst->root.id) {
         oak_free(queue);
+        oak_free(queued);
         return fail(inst, OAK_ERROR_OUT_OF_MEMORY);
     }
     oak_result r = OAK_OK;
     if (parent.id && (r = oak_scene_set_parent(scene, inst->root, parent))) {
         oak_free(queue);
+        oak_free(queued);
         return fail(inst, r);
     }
     oak_transform id = oak_transform_identity();
@@ -213,7 +218,7 @@ oak_result oak_gltf_instantiate(oak_gltf_instance **out, oak_scene *scene, const
 
     /* Parents before children: breadth first from the default scene's roots. */
     uint32_t head = 0, tail = 0;
-    for (uint32_t i = 0; i < g->root_count; i++) queue[tail++] = g->roots[i];
+    for (uint32_t i = 0; i < g->root_count; i++) queued[queue[tail++] = g->roots[i]] = 1;
     while (head < tail && !r) {
         uint32_t ni = queue[head++];
         const oak_gltf_node *n = &g->nodes[ni];
@@ -223,11 +228,23 @@ oak_result oak_gltf_instantiate(oak_gltf_instance **out, oak_scene *scene, const
             break;
         }
         inst->nodes[ni] = e;
-        oak_entity pe = n->parent >= 0 ? inst->nodes[n->parent] : inst->root;
+        /* an MSFT_lod level stands beside the node it replaces */
+        const oak_gltf_node *beside = inst->lod_of[ni] ? &g->nodes[inst->lod_of[ni] - 1] : n;
+        oak_entity pe = beside->parent >= 0 ? inst->nodes[beside->parent] : inst->root;
         if ((r = oak_scene_set_parent(scene, e, pe))) break;
         oak_transform t = node_transform(n);
         oak_scene_set_transform(scene, e, &t);
-        for (uint32_t c = 0; c < n->child_count && tail < nn; c++) queue[tail++] = n->children[c];
+        for (uint32_t c = 0; c < n->child_count && tail < nn; c++)
+            queued[queue[tail++] = n->children[c]] = 1;
+        /* a node's MSFT_lod levels after it (not a level's own levels, and
+           no node twice: a hostile cache may name one anywhere) */
+        for (uint32_t l = 0; l < n->lod_count && tail < nn && !inst->lod_of[ni]; l++) {
+            uint32_t lod = n->lod_nodes[l];
+            if (queued[lod]) continue;
+            queued[lod] = 1;
+            inst->lod_of[lod] = ni + 1;
+            queue[tail++] = lod;
+        }
         if (n->camera >= 0) {
             oak_camera cam = _oak_scene_camera_from_gltf(&g->cameras[n->camera]);
             oak_scene_set_camera(scene, e, &cam);
@@ -284,9 +301,11 @@ oak_result oak_gltf_instantiate(oak_gltf_instance **out, oak_scene *scene, const
             oak_scene_set_mesh_renderer(scene, pe2, &mr);
         }
     }
+    oak_free(queued);
     inst->order = queue; /* parents first: the visibility walk's order */
     inst->order_count = tail;
-    if (r || (r = _oak_anim_props_init(inst))) return fail(inst, r);
+    if (r || (r = _oak_anim_props_init(inst)) || (r = _oak_gltf_lod_init(inst)))
+        return fail(inst, r);
     oak_component pc =
         oak_scene_register_component(scene, OAK_ANIM_PLAYER_COMPONENT, sizeof(oak_anim_player));
     oak_anim_player *pl = oak_scene_add(scene, inst->root, pc);
@@ -323,6 +342,8 @@ void oak_gltf_instance_free(oak_gltf_instance *inst) {
     oak_free(inst->sample);
     oak_free(inst->sample_ref);
     oak_free(inst->order);
+    oak_free(inst->lod_of);
+    _oak_gltf_lod_free(inst);
     _oak_anim_props_free(inst);
     oak_free(inst);
 }

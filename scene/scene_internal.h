@@ -78,11 +78,17 @@ struct oak_scene {
     float stream_placed[OAK_STREAM_MAX_PER_VIEW][16];
     bool stream_placed_ok[OAK_STREAM_MAX_PER_VIEW];
     oak_instance *place_tmp; /* world records being written */
+    oak_component lod_component; /* glTF MSFT_lod groups; OAK_COMPONENT_INVALID: none yet */
     uint32_t place_tmp_capacity;
 
     uint32_t *scratch; /* slots, for subtree walks */
     uint32_t scratch_capacity;
 };
+
+/* MSFT_lod groups (scene/gltf_lod.c): for the gathered draws of a frame
+   seen from `in`'s camera, marks OAK_DRAW_HIDDEN in flags (the mesh
+   renderer column's order) on every level but the one each group shows. */
+void _oak_scene_lod_select(oak_scene *scene, const oak_frame_input *in, uint32_t *flags);
 
 /* Places every stream added at an entity whose world matrix moved, and
    drops (destroying) those whose entity is gone (scene/streams.c). */

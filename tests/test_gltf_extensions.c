@@ -11,7 +11,9 @@
  * (instancing.gltf): placements parse (a normalized SHORT rotation
  * included) and survive the cache, bad ones fail in one line, a placed
  * instance is a stream whose records follow the node and go with the
- * instance, and every placement is drawn. */
+ * instance, and every placement is drawn. MSFT_lod (lod.gltf): levels and
+ * coverage parse and survive the cache, bad ones fail or fall back to the
+ * highest level, and a placed group shows one level by its coverage. */
 #include <math.h>
 
 #include <cglm/cglm.h>
@@ -561,6 +563,101 @@ TEST(gltfInstancingDrawsEveryPlacement) {
     unplace(&p);
 }
 
+static const char *k_lod = "tests/data/gltf/lod.gltf";
+
+TEST(gltfLodParsesAndSurvivesTheCache) {
+    oak_gltf *g = NULL, *back = NULL;
+    oak_gltf_desc d = {.no_assets = true, .no_images = true};
+    CHECK_OK(oak_gltf_load(&g, k_lod, &d));
+    if (!g) return;
+    char path[512];
+    oak_test_out(path, sizeof path, "lod.oakm");
+    CHECK_OK(oak_gltf_bake(g, path));
+    CHECK_OK(oak_gltf_load(&back, path, &d));
+    const oak_gltf *both[2] = {g, back};
+    for (int k = 0; k < 2 && back; k++) {
+        const oak_gltf_node *n = &both[k]->nodes[0];
+        CHECK_EQ_INT(n->lod_count, 2);
+        CHECK_EQ_INT(n->lod_coverage_count, 3);
+        if (n->lod_count != 2 || n->lod_coverage_count != 3) continue;
+        CHECK_EQ_INT(n->lod_nodes[0], 1);
+        CHECK_EQ_INT(n->lod_nodes[1], 2);
+        CHECK_NEAR(n->lod_coverage[1], 0.2, 1e-7);
+        CHECK_EQ_INT(both[k]->root_count, 1);
+    }
+    oak_gltf_free(back);
+    oak_gltf_free(g);
+}
+
+TEST(gltfBadLodsFailOrFallBackToTheHighestLevel) {
+    oak_gltf *g = NULL;
+    oak_gltf_desc d = {.no_assets = true, .no_images = true};
+    CHECK(oak_gltf_load(&g, "tests/data/gltf/lod_past.gltf", &d) == OAK_ERROR_PARSE);
+    const char *why = oak_last_error();
+    CHECK(strstr(why, "nodes[0].extensions.MSFT_lod.ids[1] is not a node index") &&
+          !strchr(why, '\n'));
+    static const char *const soft[] = {"tests/data/gltf/lod_in_scene.gltf",
+                                       "tests/data/gltf/lod_rising.gltf"};
+    for (int i = 0; i < 2; i++) {
+        g = NULL;
+        CHECK_OK(oak_gltf_load(&g, soft[i], &d));
+        if (!g) continue;
+        CHECK_EQ_INT(g->warning_count, 1);
+        /* in the scene: no levels at all; rising: levels without coverage */
+        CHECK_EQ_INT(g->nodes[0].lod_count, i == 0 ? 0 : 2);
+        CHECK_EQ_INT(g->nodes[0].lod_coverage_count, 0);
+        oak_gltf_free(g);
+    }
+}
+
+/* the mesh of the one level the frame input shows, -1 for none, -2 for more */
+static int shown_level(placed *p) {
+    oak_frame_input in;
+    CHECK_OK(oak_scene_frame_input(p->scene, &in));
+    int level = -1;
+    for (uint32_t i = 0; i < in.draw_count; i++) {
+        if (in.flags[i] & OAK_DRAW_HIDDEN) continue;
+        int m = -2;
+        for (int k = 0; k < 3; k++)
+            if (in.meshes[i].id == p->g->meshes[k].primitives[0].mesh.id) m = k;
+        level = level == -1 ? m : -2;
+    }
+    return level;
+}
+
+TEST(gltfLodShowsOneLevelByScreenCoverage) {
+    placed p;
+    if (!place_file(&p, k_lod)) {
+        unplace(&p);
+        return;
+    }
+    add_camera(p.scene); /* 60 degrees tall */
+    oak_entity cam = oak_scene_find(p.scene, "eye");
+    /* the card's sphere (radius 0.707) covers 0.707 / (d tan 30 deg) = 1.22 / d
+       of the view's height */
+    static const struct {
+        float d;
+        int level;
+    } steps[] = {{1.5f, 0}, {4, 1}, {20, 2}, {200, -1}, {2, 0}};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        oak_transform t = oak_transform_identity();
+        t.position[2] = steps[i].d;
+        oak_scene_set_transform(p.scene, cam, &t);
+        int got = shown_level(&p);
+        fprintf(stderr, "  at %5.1f m (coverage %.3f): level %d\n", (double)steps[i].d,
+                1.2247 / steps[i].d, got);
+        CHECK_EQ_INT(got, steps[i].level);
+    }
+    /* the level follows the group when it moves (the instance's root) */
+    oak_transform t = oak_transform_identity();
+    t.position[2] = 1.5f; /* the camera 0.5 m from the card */
+    oak_scene_set_transform(p.scene, cam, &t);
+    t.position[2] = -17; /* the card 18.5 m away: coverage 0.066 */
+    oak_scene_set_transform(p.scene, oak_gltf_instance_root(p.inst), &t);
+    CHECK_EQ_INT(shown_level(&p), 2);
+    unplace(&p);
+}
+
 int main(void) {
     oak_test_init(0);
     RUN(gltfPointerChannelsParseToPathsAndTargets);
@@ -576,6 +673,9 @@ int main(void) {
     RUN(gltfBadInstancingFailsInOneLine);
     RUN(gltfInstancingPlacesAStreamThatFollowsTheNode);
     RUN(gltfInstancingDrawsEveryPlacement);
+    RUN(gltfLodParsesAndSurvivesTheCache);
+    RUN(gltfBadLodsFailOrFallBackToTheHighestLevel);
+    RUN(gltfLodShowsOneLevelByScreenCoverage);
     oak_shutdown();
     return TEST_SUMMARY();
 }

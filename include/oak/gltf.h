@@ -141,6 +141,8 @@ typedef struct oak_gltf_mesh {
     float *weights;
 } oak_gltf_mesh;
 
+#define OAK_GLTF_LOD_MAX 7 /* MSFT_lod levels below a node's own */
+
 /* One placement of EXT_mesh_gpu_instancing: in the node's space. */
 typedef struct oak_gltf_trs {
     float translation[3], rotation[4], scale[3]; /* rotation: unit quaternion x, y, z, w */
@@ -162,6 +164,15 @@ typedef struct oak_gltf_node {
        (each in the node's space, under its own transform); 0 without */
     uint32_t instance_count;
     oak_gltf_trs *instances;
+    /* MSFT_lod: the nodes standing for this one at lower detail, best first
+       (each placed beside it, never drawn on its own), and from its extras'
+       MSFT_screencoverage the smallest coverage of the view's height each
+       level (this node's first) is drawn at, lod_count + 1 falling values
+       (below the last nothing is drawn); none: this node's level alone */
+    uint32_t lod_count;
+    uint32_t *lod_nodes;
+    uint32_t lod_coverage_count;
+    float *lod_coverage;
 } oak_gltf_node;
 
 /* Cameras and lights as the file gives them (asset/ sits below render/, so
@@ -260,7 +271,7 @@ void oak_gltf_summary(const oak_gltf *gltf, char *out, size_t size);
 
 /* ---- the baked cache (.oakm) ------------------------------------------ */
 
-#define OAK_OAKM_VERSION 3
+#define OAK_OAKM_VERSION 4
 
 /* Writes the loaded model (post-processed meshes with all streams, materials,
  * decoded images, nodes, skins, clips, cameras, lights) in oak's binary cache

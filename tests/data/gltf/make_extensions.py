@@ -248,3 +248,46 @@ for name, attrs in [
         ("instancing_empty.gltf", {})]:
     with open(name, "w") as f:
         f.write(json.dumps(instancing_file(attrs), indent=1) + "\n")
+
+
+def lod_file(ids=(1, 2), coverage=(0.5, 0.2, 0.01), roots=(0,)):
+    """MSFT_lod: node 0 "high" (a white card) stands at lower detail as node
+    1 "medium" (red) and node 2 "low" (green), each its own mesh; the
+    coverage values go in node 0's extras."""
+    global blob, views, accessors
+    blob, views, accessors = bytearray(), [], []
+    p = add("f", [-0.5, -0.5, 0, 0.5, -0.5, 0, 0.5, 0.5, 0, -0.5, 0.5, 0], "VEC3", FLOAT, 4, True,
+            34962)
+    n = add("f", [0, 0, 1] * 4, "VEC3", FLOAT, 4, False, 34962)
+    i = add("H", [0, 1, 2, 0, 2, 3], "SCALAR", USHORT, 6, False, 34963)
+    high = {"name": "high", "mesh": 0, "extensions": {"MSFT_lod": {"ids": list(ids)}}}
+    if coverage is not None:
+        high["extras"] = {"MSFT_screencoverage": list(coverage)}
+    colours = [[1, 1, 1, 1], [1, 0, 0, 1], [0, 1, 0, 1]]
+    return {
+        "asset": {"version": "2.0", "generator": "oak tests/data/gltf/make_extensions.py"},
+        "extensionsUsed": ["MSFT_lod"],
+        "scene": 0,
+        "scenes": [{"nodes": list(roots)}],
+        "nodes": [high, {"name": "medium", "mesh": 1}, {"name": "low", "mesh": 2}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": p, "NORMAL": n}, "indices": i,
+                                    "material": m}]} for m in range(3)],
+        "materials": [{"name": "lod%d" % m, "pbrMetallicRoughness": {
+            "baseColorFactor": colours[m], "metallicFactor": 0, "roughnessFactor": 0.5}}
+            for m in range(3)],
+        "buffers": [{"byteLength": len(blob), "uri": "data:application/octet-stream;base64,"
+                     + base64.b64encode(bytes(blob)).decode()}],
+        "bufferViews": views,
+        "accessors": accessors,
+    }
+
+
+# lod.gltf: three levels shown down to 0.5, 0.2 and 0.01 of the view's
+# height; lod_past.gltf (bad: a level past the nodes) fails; the others
+# are drawn at the highest level alone, with a warning: lod_in_scene.gltf
+# lists a level in the scene, lod_rising.gltf gives rising coverage.
+for name, kw in [("lod.gltf", {}), ("lod_past.gltf", {"ids": (1, 9)}),
+                 ("lod_in_scene.gltf", {"roots": (0, 1)}),
+                 ("lod_rising.gltf", {"coverage": (0.2, 0.5, 0.01)})]:
+    with open(name, "w") as f:
+        f.write(json.dumps(lod_file(**kw), indent=1) + "\n")
