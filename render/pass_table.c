@@ -71,7 +71,7 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
      false},
     /* instance streams: the cull-and-LOD kernel in compute, per LOD a
        visible list and an indirect command (its own buffer; the CPU runs
-       the kernel in the frontend, Vulkan not yet) */
+       the kernel in the frontend) */
     {OAK_PASS_INSTCULL, "instcull", {SCENE_READ}, has_streams, {NULL}, false},
     /* the sky captured into octahedral mips, convolved to irradiance and
        GGX-prefiltered levels; its run functions return at once while the

@@ -258,6 +258,10 @@ static oak_result readback_end(_oak_vk_backend *b, void *out, uint64_t bytes) {
     return OAK_OK;
 }
 
+static oak_result _oak_vk_read_stream_counts(void *self, uint32_t per_lod[OAK_STREAM_LODS]) {
+    return _oak_vk_instcull_read(&((_oak_vk_backend *)self)->vk, per_lod);
+}
+
 static oak_result _oak_vk_read_pixels(void *self, uint8_t *rgba, size_t size) {
     _oak_vk_backend *b = self;
     _oak_vk *vk = &b->vk;
@@ -376,10 +380,10 @@ static const oak_backend k_vulkan = {
     .sync = _oak_vk_sync,
     .render = _oak_vk_render_vt,
     .read_pixels = _oak_vk_read_pixels,
+    .read_stream_counts = _oak_vk_read_stream_counts,
     .read_hdr = _oak_vk_read_hdr,
     .timings = _oak_vk_timings,
-    .caps = (OAK_CAP_ALL_PASSES & ~OAK_CAP_PASS(OAK_PASS_INSTCULL)) | OAK_CAP_PIXELS |
-            OAK_CAP_GPU_TIMINGS | OAK_CAP_SHADOW_CACHE,
+    .caps = OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS | OAK_CAP_SHADOW_CACHE,
     .read_light_grid = _oak_vk_read_light_grid,
     .shadow_stats = _oak_vk_shadow_stats,
     .read_sky = _oak_vk_read_sky,

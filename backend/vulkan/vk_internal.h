@@ -168,6 +168,13 @@ typedef struct _oak_vk_frame {
     uint64_t staging_used;
     _oak_vk_buffer output; /* packed RGBA8, width*height */
     bool output_valid;
+    /* instance streams' instcull pass (vk_pass_instcull.c): this slot's
+       records, heads + commands + lists, and what each stream slot holds */
+    _oak_vk_buffer instances, instance_out;
+    const void *instcull_src[OAK_STREAM_MAX_PER_VIEW];
+    uint64_t instcull_version[OAK_STREAM_MAX_PER_VIEW];
+    uint32_t instcull_first[OAK_STREAM_MAX_PER_VIEW];
+    uint32_t instcull_streams;
     _oak_vk_garbage *garbage;
     uint32_t garbage_count, garbage_capacity;
     VkQueryPool queries;
@@ -197,6 +204,7 @@ enum {
     OAK_VK_PIPE_GTAO_DENOISE,
     OAK_VK_PIPE_SKYCAPTURE, /* the sky capture's mips (and the BRDF table once) */
     OAK_VK_PIPE_SKYFILTER,  /* its irradiance and prefiltered levels */
+    OAK_VK_PIPE_INSTCULL,   /* instance streams' cull-and-LOD kernel */
     OAK_VK_PIPE_COUNT
 };
 #define OAK_VK_VIS_GROUPS 4 /* vis pipelines, in enum order from OAK_VK_PIPE_VIS */
@@ -426,6 +434,13 @@ oak_result _oak_vk_gtao_reserve(_oak_vk *vk, const oak_render_view *v);
 oak_result _oak_vk_lightgrid_create(_oak_vk *vk);
 void _oak_vk_lightgrid_destroy(_oak_vk *vk);
 oak_result _oak_vk_lightgrid_read(_oak_vk *vk, uint32_t *words, size_t count);
+/* instance streams' instcull pass (vk_pass_instcull.c): buffers sized for
+   the view in the upload pass (before the descriptors), the dispatch, and
+   the counts read back */
+oak_result _oak_vk_instcull_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+void _oak_vk_instcull_destroy(_oak_vk *vk);
+oak_result _oak_vk_instcull_read(_oak_vk *vk, uint32_t per_lod[OAK_STREAM_LODS]);
 /* the reflection probes' buffer (vk_probes.c) */
 oak_result _oak_vk_probes_create(_oak_vk *vk);
 void _oak_vk_probes_destroy(_oak_vk *vk);

@@ -54,6 +54,9 @@ static const uint32_t k_skycapture_comp[] =
 static const uint32_t k_skyfilter_comp[] =
 #include "shaders/skyfilter.comp.h"
     ;
+static const uint32_t k_instcull_comp[] =
+#include "shaders/instcull.comp.h"
+    ;
 
 static oak_result _oak_vk_module(_oak_vk *vk, const uint32_t *code, size_t size,
                                  VkShaderModule *out) {
@@ -293,7 +296,9 @@ oak_result _oak_vk_pipelines_create(_oak_vk *vk) {
         (r = _oak_vk_compute(vk, k_skycapture_comp, sizeof k_skycapture_comp,
                              &vk->pipes[OAK_VK_PIPE_SKYCAPTURE])) ||
         (r = _oak_vk_compute(vk, k_skyfilter_comp, sizeof k_skyfilter_comp,
-                             &vk->pipes[OAK_VK_PIPE_SKYFILTER])))
+                             &vk->pipes[OAK_VK_PIPE_SKYFILTER])) ||
+        (r = _oak_vk_compute(vk, k_instcull_comp, sizeof k_instcull_comp,
+                             &vk->pipes[OAK_VK_PIPE_INSTCULL])))
         return r;
     return _oak_vk_compute(vk, k_fxaa_comp, sizeof k_fxaa_comp, &vk->pipes[OAK_VK_PIPE_FXAA]);
 }
@@ -379,6 +384,7 @@ void _oak_vk_targets_destroy(_oak_vk *vk) {
     _oak_vk_lightgrid_destroy(vk);
     _oak_vk_sky_destroy(vk);
     _oak_vk_probes_destroy(vk);
+    _oak_vk_instcull_destroy(vk);
 }
 
 /* Rewritten every frame: pools and targets may have been replaced since the
@@ -431,6 +437,9 @@ void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f) {
     OAK_VK_BUF(OAK_B_AO, sb, vk->ao);
     OAK_VK_BUF(OAK_B_SKY, sb, vk->sky);
     OAK_VK_BUF(OAK_B_PROBES, sb, vk->probes);
+    /* only instcull reads these: written once the slot has them */
+    if (f->instances.buffer) OAK_VK_BUF(OAK_B_INSTANCES, sb, f->instances);
+    if (f->instance_out.buffer) OAK_VK_BUF(OAK_B_INSTANCE_OUT, sb, f->instance_out);
     for (uint32_t i = 0; i < OAK_GPU_TEXTURE_CLASSES; i++) {
         VkImageView v = i < vk->class_count && vk->classes[i].image.view ? vk->classes[i].image.view
                                                                          : vk->dummy_array.view;

@@ -304,8 +304,8 @@ typedef struct oak_stream_stats {
 oak_result oak_renderer_stream_stats(const oak_renderer *r, oak_stream_stats *out);
 /* The same per-LOD counts as the backend's instcull pass (the kernel in
  * compute) found them; slow (a read-back). OAK_ERROR_UNSUPPORTED where the
- * backend runs no instcull (cpu: its kernel is the frontend's; vulkan: not
- * yet). The per-instance LOD override is not applied there yet. */
+ * backend runs no instcull (cpu: its kernel is the frontend's). The
+ * per-instance LOD override is not applied there yet. */
 oak_result oak_renderer_read_stream_counts(oak_renderer *r, uint32_t per_lod[OAK_STREAM_LODS]);
 /* Reflection probe bakes this renderer has made (each draws six faces and
  * prefilters them; the frame that bakes shows a "probebake" stage). */

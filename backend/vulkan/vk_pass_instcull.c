@@ -1,0 +1,130 @@
+/* Instance streams on Vulkan: the cull-and-LOD kernel (render/stream_cull.c)
+ * in compute, the same instcull.comp as GL. Each frame slot keeps its own
+ * host-visible records (written again only when a stream's version or
+ * place moved since that slot last ran) and its own heads, commands and
+ * lists, so the host never writes what a frame in flight reads. The pass
+ * leaves per LOD a visible list and an indexed-indirect command whose
+ * instance count is the band's; the host reads the counts after the frame
+ * (read_stream_counts), through the barrier recorded here. */
+#include <string.h>
+
+#include "vk_internal.h"
+
+#define HEAD_BYTES ((size_t)OAK_STREAM_MAX_PER_VIEW * sizeof(oak_gpu_instcull))
+
+static oak_result grow(_oak_vk *vk, _oak_vk_buffer *b, uint64_t bytes) {
+    if (b->buffer && b->size >= bytes) return OAK_OK;
+    uint64_t size = b->size ? b->size : 4096;
+    while (size < bytes) size *= 2;
+    /* this slot's last frame has finished: its buffer can go now */
+    _oak_vk_buffer_destroy(vk, b);
+    return _oak_vk_buffer_create(vk, b, size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                 OAK_VK_MEM_UPLOAD);
+}
+
+oak_result _oak_vk_instcull_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
+    uint32_t ns =
+        v->stream_count < OAK_STREAM_MAX_PER_VIEW ? v->stream_count : OAK_STREAM_MAX_PER_VIEW;
+    uint64_t records = 0, words = 0;
+    for (uint32_t s = 0; s < ns; s++) {
+        records += v->streams[s].count;
+        words += OAK_GPU_INSTCULL_HEAD_WORDS + (uint64_t)OAK_STREAM_LODS * v->streams[s].count;
+    }
+    if (records > UINT32_MAX / 2 || words > UINT32_MAX / 4)
+        return oak_error(OAK_ERROR_LIMIT, "vulkan: instcull: %llu instances",
+                         (unsigned long long)records);
+    VkBuffer old = f->instances.buffer;
+    oak_result r;
+    if ((r = grow(vk, &f->instances, (records ? records : 1) * sizeof(oak_gpu_instance))) ||
+        (r = grow(vk, &f->instance_out, HEAD_BYTES + words * 4)))
+        return r;
+    if (f->instances.buffer != old) memset(f->instcull_src, 0, sizeof f->instcull_src);
+    return OAK_OK;
+}
+
+oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
+    uint32_t ns =
+        v->stream_count < OAK_STREAM_MAX_PER_VIEW ? v->stream_count : OAK_STREAM_MAX_PER_VIEW;
+    vec4 planes[6];
+    oak_frustum_planes((vec4 *)v->view_proj, planes);
+    uint32_t first = 0, word = 0, most = 0;
+    oak_gpu_instcull *heads = f->instance_out.mapped;
+    uint8_t *rec = f->instances.mapped;
+    uint32_t *words = (uint32_t *)((uint8_t *)f->instance_out.mapped + HEAD_BYTES);
+    for (uint32_t s = 0; s < ns; s++) {
+        const oak_render_stream *rs = &v->streams[s];
+        if (f->instcull_src[s] != rs->records || f->instcull_version[s] != rs->version ||
+            f->instcull_first[s] != first) {
+            if (rs->count)
+                memcpy(rec + (size_t)first * sizeof(oak_gpu_instance), rs->records,
+                       (size_t)rs->count * sizeof(oak_gpu_instance));
+            f->instcull_src[s] = rs->records;
+            f->instcull_version[s] = rs->version;
+            f->instcull_first[s] = first;
+        }
+        oak_gpu_instcull h;
+        memset(&h, 0, sizeof h);
+        h.info[0] = rs->count;
+        h.info[1] = rs->lod_count;
+        h.info[2] = first;
+        h.info[3] = word;
+        uint32_t cmds[OAK_GPU_INSTCULL_HEAD_WORDS];
+        memset(cmds, 0, sizeof cmds);
+        for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
+            h.lod_distance[k] = rs->lod_distance[k];
+            const oak_mesh_data *md = oak_mesh_get(rs->lods[k]);
+            if (md) {
+                memcpy(h.bounds[k], md->bounds.center, sizeof(float) * 3);
+                h.bounds[k][3] = md->bounds.radius;
+            }
+            /* VkDrawIndexedIndirectCommand: the instance count is the kernel's */
+            const _oak_vk_mesh *m = NULL;
+            if (_oak_vk_sync_mesh(vk, rs->lods[k], &m) != OAK_OK) m = NULL;
+            cmds[k * 5 + 0] = m ? m->index_count : 0;
+            cmds[k * 5 + 2] = m ? (uint32_t)m->index_first : 0;
+            cmds[k * 5 + 3] = m ? (uint32_t)m->vertex_first : 0;
+            cmds[k * 5 + 4] = k * rs->count; /* where its list starts after the commands */
+        }
+        memcpy(h.planes, planes, sizeof h.planes);
+        memcpy(h.eye, v->camera_pos, sizeof(float) * 3);
+        heads[s] = h;
+        memcpy(words + word, cmds, sizeof cmds);
+        first += rs->count;
+        word += OAK_GPU_INSTCULL_HEAD_WORDS + OAK_STREAM_LODS * rs->count;
+        most = rs->count > most ? rs->count : most;
+    }
+    f->instcull_streams = ns;
+    if (most) {
+        vkCmdBindPipeline(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->pipes[OAK_VK_PIPE_INSTCULL]);
+        vkCmdDispatch(f->cmd, (most + 63) / 64, ns, 1);
+    }
+    /* nothing in the frame draws from the lists yet: the host reads the counts */
+    _oak_vk_barrier(f->cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                    VK_ACCESS_2_HOST_READ_BIT);
+    return OAK_OK;
+}
+
+void _oak_vk_instcull_destroy(_oak_vk *vk) {
+    for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
+        _oak_vk_buffer_destroy(vk, &vk->frames[i].instances);
+        _oak_vk_buffer_destroy(vk, &vk->frames[i].instance_out);
+        vk->frames[i].instcull_streams = 0;
+    }
+}
+
+oak_result _oak_vk_instcull_read(_oak_vk *vk, uint32_t per_lod[OAK_STREAM_LODS]) {
+    memset(per_lod, 0, sizeof(uint32_t) * OAK_STREAM_LODS);
+    if (vk->last_slot < 0) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "vulkan: nothing drawn");
+    oak_result r = _oak_vk_wait_all(vk);
+    if (r) return r;
+    const _oak_vk_frame *f = &vk->frames[vk->last_slot];
+    if (!f->instance_out.mapped) return OAK_OK;
+    const oak_gpu_instcull *heads = f->instance_out.mapped;
+    const uint32_t *words =
+        (const uint32_t *)((const uint8_t *)f->instance_out.mapped + HEAD_BYTES);
+    for (uint32_t s = 0; s < f->instcull_streams; s++)
+        for (uint32_t k = 0; k < OAK_STREAM_LODS; k++)
+            per_lod[k] += words[heads[s].info[3] + k * 5 + 1];
+    return OAK_OK;
+}
