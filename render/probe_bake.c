@@ -280,7 +280,8 @@ oak_result _oak_probes_update(oak_renderer *r, const oak_frame_input *in) {
         if (res) return res;
     }
     if (!in->probe_count && !r->probes) return OAK_OK;
-    if (!r->backend->read_hdr) { /* null: nothing drawn, nothing to reflect */
+    if (!(r->backend->caps & OAK_CAP_PROBES) || !r->backend->read_hdr) {
+        /* null: nothing drawn, nothing to reflect */
         if (!r->probes_warned)
             oak_log_info("reflection probes: the %s backend cannot bake them; the sky alone is "
                          "reflected",

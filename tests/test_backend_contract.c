@@ -240,10 +240,13 @@ TEST(caps_name_the_passes) {
         uint64_t caps = oak_backend_caps(oak_backend_name(i));
         if (!(caps & OAK_CAP_PIXELS)) continue;
         /* instcull is the streams' kernel in compute: the CPU runs it in the
-           frontend instead, Vulkan not yet */
+           frontend instead */
         uint64_t need = OAK_CAP_ALL_PASSES & ~OAK_CAP_PASS(OAK_PASS_INSTCULL);
         CHECK_EQ_INT(caps & need, need);
+        CHECK(caps & OAK_CAP_PROBES); /* every backend that draws bakes probes */
     }
+    CHECK(!strcmp(oak_cap_name(35), "probes"));
+    CHECK(!(oak_backend_caps("null") & OAK_CAP_PROBES));
 }
 
 /* Cascades are an array in the seam: the GPU view block carries every one

@@ -201,7 +201,8 @@ typedef enum oak_pass_id {
 #define OAK_CAP_PIXELS       (1ull << 32) /* read_pixels returns what was drawn */
 #define OAK_CAP_GPU_TIMINGS  (1ull << 33) /* stage timings carry GPU times */
 #define OAK_CAP_SHADOW_CACHE (1ull << 34) /* an unchanged shadow map is not redrawn */
-#define OAK_CAP_BIT_COUNT    35
+#define OAK_CAP_PROBES       (1ull << 35) /* bakes reflection probes (read_hdr); else the sky */
+#define OAK_CAP_BIT_COUNT    36
 
 /* "shadow", "raster", ...: a pass's stage name in timings and `oak bench`. */
 const char *oak_pass_name(oak_pass_id pass);
