@@ -54,6 +54,12 @@ static const uint32_t k_skycapture_comp[] =
 static const uint32_t k_skyfilter_comp[] =
 #include "shaders/skyfilter.comp.h"
     ;
+static const uint32_t k_exposure_meter_comp[] =
+#include "shaders/exposure_meter.comp.h"
+    ;
+static const uint32_t k_exposure_step_comp[] =
+#include "shaders/exposure_step.comp.h"
+    ;
 
 static oak_result _oak_vk_module(_oak_vk *vk, const uint32_t *code, size_t size,
                                  VkShaderModule *out) {
@@ -293,7 +299,11 @@ oak_result _oak_vk_pipelines_create(_oak_vk *vk) {
         (r = _oak_vk_compute(vk, k_skycapture_comp, sizeof k_skycapture_comp,
                              &vk->pipes[OAK_VK_PIPE_SKYCAPTURE])) ||
         (r = _oak_vk_compute(vk, k_skyfilter_comp, sizeof k_skyfilter_comp,
-                             &vk->pipes[OAK_VK_PIPE_SKYFILTER])))
+                             &vk->pipes[OAK_VK_PIPE_SKYFILTER])) ||
+        (r = _oak_vk_compute(vk, k_exposure_meter_comp, sizeof k_exposure_meter_comp,
+                             &vk->pipes[OAK_VK_PIPE_EXPOSURE_METER])) ||
+        (r = _oak_vk_compute(vk, k_exposure_step_comp, sizeof k_exposure_step_comp,
+                             &vk->pipes[OAK_VK_PIPE_EXPOSURE_STEP])))
         return r;
     return _oak_vk_compute(vk, k_fxaa_comp, sizeof k_fxaa_comp, &vk->pipes[OAK_VK_PIPE_FXAA]);
 }
@@ -347,6 +357,7 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
         return r;
     if ((r = _oak_vk_lightgrid_create(vk))) return r;
     if ((r = _oak_vk_sky_create(vk))) return r;
+    if ((r = _oak_vk_exposure_create(vk))) return r;
     if ((r = _oak_vk_probes_create(vk))) return r;
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
         _oak_vk_frame *f = &vk->frames[i];
@@ -378,6 +389,7 @@ void _oak_vk_targets_destroy(_oak_vk *vk) {
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) _oak_vk_buffer_destroy(vk, &vk->frames[i].output);
     _oak_vk_lightgrid_destroy(vk);
     _oak_vk_sky_destroy(vk);
+    _oak_vk_exposure_destroy(vk);
     _oak_vk_probes_destroy(vk);
 }
 
@@ -431,6 +443,7 @@ void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f) {
     OAK_VK_BUF(OAK_B_AO, sb, vk->ao);
     OAK_VK_BUF(OAK_B_SKY, sb, vk->sky);
     OAK_VK_BUF(OAK_B_PROBES, sb, vk->probes);
+    OAK_VK_BUF(OAK_B_EXPOSURE, sb, vk->exposure);
     for (uint32_t i = 0; i < OAK_GPU_TEXTURE_CLASSES; i++) {
         VkImageView v = i < vk->class_count && vk->classes[i].image.view ? vk->classes[i].image.view
                                                                          : vk->dummy_array.view;
