@@ -177,6 +177,10 @@ int _oak_cmd_render(int argc, char **argv) {
         !(status = _oak_cli_open_scene(&o, &scene)) &&
         !(status = _oak_cli_open_renderer(&o, o.backend, &renderer))) {
         if (o.debug) oak_scene_post(scene)->debug = o.debug;
+        /* the built-in worlds adapt like an eye (docs/SHADING.md "Eye
+           adaptation") unless --ev100 fixes the camera; a scene file's
+           post says for itself */
+        if (!o.scene && !o.ev100_set) oak_scene_post(scene)->adapt = true;
         status = render(&o, scene, renderer);
     }
     if (renderer) oak_destroy_renderer(renderer);

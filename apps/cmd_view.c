@@ -277,6 +277,10 @@ static int view(const view_args *a) {
                                         OAK_FORMAT_RGBA32F)))
         goto out;
     _oak_cli_apply_camera(&a->camera, oak_scene_post(scene));
+    /* a model's own lights are in physical units (a 6,830-lux sun): the
+       camera adapts to them (docs/SHADING.md "Eye adaptation") unless
+       --ev100 fixes it; the viewer's sun of 3 keeps exposure 1 */
+    if (g->light_count && !a->camera.ev100_set) oak_scene_post(scene)->adapt = true;
     oak_renderer_desc rd = {.backend = a->backend, .width = a->width, .height = a->height};
     if ((r = oak_make_renderer(&ren, &rd))) goto out;
     if (a->window) {

@@ -42,7 +42,8 @@ static const option_spec g_specs[] = {
      "draw a debug view instead: cascades (the sun's cascades in colours), clusters (lamps per "
      "cell), lamp-shadows (the lamp shadow atlas) or ao (the ambient occlusion term as grey)"},
     {"--ao", CLI_OPT_AO, "on|off", "ground-truth ambient occlusion of the indirect light"},
-    {"--ev100", CLI_OPT_EV100, "EV", "a fixed camera exposure value at ISO 100 (noon sun: ~15)"},
+    {"--ev100", CLI_OPT_EV100, "EV",
+     "a fixed camera exposure value at ISO 100 (noon sun: ~15); without it the worlds adapt"},
     {"--exposure-comp", CLI_OPT_EXPOSURE_COMP, "STOPS",
      "exposure compensation (+1: twice as bright)"},
     {"--tone", CLI_OPT_TONE, "aces|neutral", "the tone curve (default: aces)"},

@@ -317,7 +317,13 @@ static void build_environment(oak_frontend *fe, const oak_frame_input *in) {
     v->post.exposure = oak_post_exposure(&v->post);
     v->post.ev100 = oak_ev100_from_exposure(v->post.exposure);
     v->post.ev100_set = true;
-    v->post.aperture = v->post.exposure_comp = 0;
+    /* the adapted camera applies the compensation itself (the fixed one
+       has it in exposure already); clamped as oak_post_exposure does */
+    float comp = isfinite(v->post.exposure_comp) ? v->post.exposure_comp : 0.0f;
+    comp = comp < -16 ? -16 : comp > 16 ? 16 : comp;
+    v->post.aperture = 0;
+    v->post.exposure_comp = v->post.adapt ? comp : 0;
+    v->dt = in->dt > 0 && isfinite(in->dt) ? in->dt : 1.0f / 60.0f;
     if (v->post.tone != OAK_TONE_NEUTRAL) v->post.tone = OAK_TONE_ACES;
     /* ground-truth AO: on or off, radius and exponent resolved for the backends */
     if (v->post.ao != OAK_AO_ON && v->post.ao != OAK_AO_OFF)

@@ -34,6 +34,10 @@ static const oak_target_info k_targets[OAK_TARGET_COUNT] = {
     /* a fixed OAK_GPU_SKY_TEXELS RGBA32F texels, kept while the environment
        hashes the same (render/skylight.h) */
     [OAK_TARGET_SKY] = {"sky", OAK_TARGET_SIZE_ASSETS, OAK_TARGET_BUFFER, OAK_TARGET_CACHED},
+    /* a fixed OAK_GPU_EXPOSURE_WORDS: the histogram (zero between frames)
+       and the steered camera, carried from frame to frame */
+    [OAK_TARGET_EXPOSURE] = {"exposure", OAK_TARGET_SIZE_ASSETS, OAK_TARGET_BUFFER,
+                             OAK_TARGET_PERSISTENT},
 };
 
 static bool has_shadows(const oak_render_view *v) {
@@ -47,6 +51,9 @@ static bool has_draws(const oak_render_view *v) {
 }
 static bool has_streams(const oak_render_view *v) {
     return v->stream_count > 0;
+}
+static bool adapts(const oak_render_view *v) {
+    return v->post.adapt;
 }
 static bool has_ao(const oak_render_view *v) {
     return v->post.ao == OAK_AO_ON || v->post.debug == OAK_DEBUG_AO;
@@ -143,10 +150,26 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
      has_draws,
      {NULL},
      false},
-    /* exposure, ACES, sRGB with dither, in linear light until the bytes */
+    /* eye adaptation: the frame's luminance histogram (integer weights),
+       then one step of the camera's EV100 toward what it meters; the
+       histogram is cleared for the next frame by the same step */
+    {OAK_PASS_EXPOSURE,
+     "exposure",
+     {SCENE_READ,
+      {OAK_TARGET_HDR, OAK_USE_STORAGE_READ},
+      {OAK_TARGET_EXPOSURE, OAK_USE_STORAGE_READ},
+      {OAK_TARGET_EXPOSURE, OAK_USE_STORAGE_WRITE}},
+     adapts,
+     {NULL},
+     false},
+    /* exposure (fixed, or the adapted camera's), ACES, sRGB with dither, in
+       linear light until the bytes */
     {OAK_PASS_POST,
      "post",
-     {SCENE_READ, {OAK_TARGET_HDR, OAK_USE_STORAGE_READ}, {OAK_TARGET_LDR, OAK_USE_STORAGE_WRITE}},
+     {SCENE_READ,
+      {OAK_TARGET_HDR, OAK_USE_STORAGE_READ},
+      {OAK_TARGET_EXPOSURE, OAK_USE_BUFFER_READ},
+      {OAK_TARGET_LDR, OAK_USE_STORAGE_WRITE}},
      NULL,
      {NULL},
      false},
@@ -159,11 +182,14 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
      NULL,
      {NULL},
      false},
-    /* read_pixels copies the picture later (and read_light_grid the grid):
+    /* read_pixels copies the picture later (and read_light_grid the grid,
+       read_exposure the camera's state):
        only their barriers are here */
     {OAK_PASS_READBACK,
      "readback",
-     {{OAK_TARGET_OUTPUT, OAK_USE_COPY_READ}, {OAK_TARGET_LIGHT_GRID, OAK_USE_HOST_READ}},
+     {{OAK_TARGET_OUTPUT, OAK_USE_COPY_READ},
+      {OAK_TARGET_LIGHT_GRID, OAK_USE_HOST_READ},
+      {OAK_TARGET_EXPOSURE, OAK_USE_HOST_READ}},
      NULL,
      {NULL},
      true},

@@ -96,6 +96,7 @@ static oak_result draw_face(oak_renderer *r, const oak_frame_input *in, const fl
                              .zfar = in->camera.zfar};
     oak_post post = in->post ? *in->post : (oak_post){0};
     post.debug = OAK_DEBUG_NONE;
+    post.adapt = false; /* a face is read before post: the camera's state stays the view's */
     fi.post = &post;
     float right[3];
     cross3(k_fwd[face], k_up[face], right);

@@ -107,6 +107,9 @@ oak_result oak_renderer_draw(oak_renderer *r, const oak_frame_input *input) {
                                          r->desc.shadow_map_size);
     if (res) return res;
     r->frontend.view.frame = r->frame;
+    /* the first adapting frame (or the first after the camera was fixed)
+       meters and settles at once: a still render is right in one frame */
+    r->frontend.view.adapt_settle = r->frontend.view.post.adapt && !r->adapting;
     double frontend_ms = oak_ms_since(t0);
     /* probes bake before the frame, through the same backend (their faces
        are frames of their own) */
@@ -124,6 +127,8 @@ oak_result oak_renderer_draw(oak_renderer *r, const oak_frame_input *input) {
     r->timing_count = n + r->backend->timings(r->self, r->timings + n, OAK_MAX_STAGES - n);
     r->frame++;
     r->drawn = true;
+    r->adapting =
+        r->frontend.view.post.adapt && (r->backend->caps & OAK_CAP_PASS(OAK_PASS_EXPOSURE));
     return OAK_OK;
 }
 
@@ -180,6 +185,28 @@ oak_result oak_renderer_read_stream_counts(oak_renderer *r, uint32_t per_lod[OAK
 }
 uint64_t oak_renderer_probe_bakes(const oak_renderer *r) {
     return r ? r->probe_bakes : 0;
+}
+oak_result oak_renderer_exposure(oak_renderer *r, oak_exposure_info *out) {
+    if (!r || !out) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "exposure: NULL argument");
+    *out = (oak_exposure_info){0};
+    if (!r->drawn) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "exposure: nothing drawn yet");
+    const oak_post *p = &r->frontend.view.post;
+    out->ev100 = p->ev100;
+    out->exposure = p->exposure;
+    if (!r->adapting) return OAK_OK; /* the fixed camera */
+    float s[4];
+    oak_result res = r->backend->read_exposure ? r->backend->read_exposure(r->self, s)
+                                               : oak_error(OAK_ERROR_UNSUPPORTED,
+                                                           "exposure: the %s backend adapts "
+                                                           "without a read-back",
+                                                           r->backend->name);
+    if (res) return res;
+    *out = (oak_exposure_info){.adapting = true,
+                               .ev100 = s[0],
+                               .exposure = s[1],
+                               .metered_ev100 = s[2],
+                               .target_ev100 = s[3]};
+    return OAK_OK;
 }
 const struct oak_render_view *oak_renderer_last_view(const oak_renderer *r) {
     return &r->frontend.view;

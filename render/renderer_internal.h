@@ -20,6 +20,7 @@ struct oak_renderer {
     oak_probe_cache *probes; /* NULL until a frame lists a probe */
     uint64_t probe_bakes;    /* reflection probe bakes so far */
     bool probes_warned;      /* said once that the backend cannot bake them */
+    bool adapting;           /* the last frame drawn ran eye adaptation */
 };
 
 const oak_backend *_oak_backend_find(const char *name);

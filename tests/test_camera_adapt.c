@@ -2,7 +2,8 @@
  * uniform picture's EV100 within half a bin, weights the centre, settles on
  * grey cards under 100, 6,830 and 100,000 lux, follows a step with its two
  * time constants (measured in frames at 60 Hz), and keeps a night dark.
- * The exposure pass that runs it per frame is not built yet. */
+ * The exposure pass that runs it per frame on each backend is
+ * tests/test_exposure_pass.c's. */
 #include "oak_test.h"
 
 #include "render/exposure_adapt.h"
@@ -72,6 +73,29 @@ TEST(meterWeightsTheCentre) {
     CHECK(got > plain + 1.0);
 }
 
+/* The job pool's per-row weights (render/exposure_adapt.c) are
+   _oak_meter_weight's pixel by pixel: a bright centre-ellipse in a dark
+   frame puts exactly CENTRE_WEIGHT x its pixels in the bright bin, at even,
+   odd and one-pixel sizes. */
+TEST(meterRowsWeighAsThePixelRule) {
+    static float rgb[161 * 91 * 3];
+    const uint32_t sizes[5][2] = {{64, 36}, {161, 91}, {17, 9}, {1, 1}, {2, 160 / 2}};
+    for (int s = 0; s < 5; s++) {
+        uint32_t w = sizes[s][0], h = sizes[s][1], inside = 0;
+        for (uint32_t y = 0; y < h; y++)
+            for (uint32_t x = 0; x < w; x++) {
+                bool in = _oak_meter_weight(x, y, w, h) > 1;
+                inside += in;
+                for (int c = 0; c < 3; c++) rgb[(y * w + x) * 3 + c] = in ? 1000.0f : 10.0f;
+            }
+        uint32_t hist[OAK_METER_BINS] = {0};
+        _oak_meter_image(hist, rgb, w, h);
+        uint32_t bright = hist[_oak_meter_bin(1000)], dark = hist[_oak_meter_bin(10)];
+        CHECK_EQ_INT(bright, inside * OAK_METER_CENTRE_WEIGHT);
+        CHECK_EQ_INT(dark, w * h - inside);
+    }
+}
+
 TEST(adaptationSettlesOnGreyCardsFromDuskToNoon) {
     /* an 18% card filling the view under E lux: L = 0.18 E / pi */
     const float lux[3] = {100, 6830, 100000};
@@ -132,6 +156,7 @@ int main(void) {
     oak_test_init(0);
     RUN(meterReadsUniformPicturesWithinHalfABin);
     RUN(meterWeightsTheCentre);
+    RUN(meterRowsWeighAsThePixelRule);
     RUN(adaptationSettlesOnGreyCardsFromDuskToNoon);
     RUN(adaptationFollowsAStepDownFastAndUpSlowly);
     RUN(adaptationKeepsANightDark);

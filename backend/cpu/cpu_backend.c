@@ -148,6 +148,7 @@ static const cpu_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_GTAO] = _oak_cpu_run_gtao,
     [OAK_PASS_RESOLVE] = _oak_cpu_run_resolve,
     [OAK_PASS_BLEND] = _oak_cpu_run_blend,
+    [OAK_PASS_EXPOSURE] = _oak_cpu_run_exposure, /* cpu_pass_exposure.c */
     [OAK_PASS_POST] = _oak_cpu_run_post,
     [OAK_PASS_FXAA] = _oak_cpu_run_fxaa,
     [OAK_PASS_READBACK] = NULL,
@@ -230,6 +231,11 @@ static oak_result cpu_read_light_grid(void *self, uint32_t *words, size_t count)
     return OAK_OK;
 }
 
+static oak_result cpu_read_exposure(void *self, float state[4]) {
+    memcpy(state, ((cpu_backend *)self)->exposure_state, 4 * sizeof(float));
+    return OAK_OK;
+}
+
 static void cpu_shadow_stats(void *self, oak_shadow_stats *out) {
     *out = ((cpu_backend *)self)->shadow_stats;
 }
@@ -284,6 +290,7 @@ static const oak_backend g_cpu = {
     .read_light_grid = cpu_read_light_grid,
     .shadow_stats = cpu_shadow_stats,
     .read_sky = cpu_read_sky,
+    .read_exposure = cpu_read_exposure,
 };
 
 const oak_backend *oak_backend_cpu(void) {

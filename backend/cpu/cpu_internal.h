@@ -230,6 +230,9 @@ typedef struct cpu_backend {
     float *sky;
     uint64_t sky_hash;     /* of the environment captured; 0: none yet */
     uint32_t sky_captures; /* how many times it was captured */
+    /* eye adaptation (cpu_pass_exposure.c), laid out as OAK_B_EXPOSURE's
+       state: EV100 now, post's multiplier, metered EV100, target */
+    float exposure_state[4];
 } cpu_backend;
 
 /* ---- the frame: one run function per row of the pass table -------------- */
@@ -254,6 +257,7 @@ oak_result _oak_cpu_run_raster(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_gtao(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_resolve(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_blend(cpu_backend *b, const oak_render_view *v);
+oak_result _oak_cpu_run_exposure(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_post(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_fxaa(cpu_backend *b, const oak_render_view *v);
 

@@ -205,7 +205,10 @@ void _oak_cpu_post_span(const float *rgb, uint8_t *out, uint32_t x0, uint32_t y,
 static void post_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     cpu_backend *b = user;
-    const oak_post *post = &b->view->post;
+    oak_post adapted = b->view->post;
+    /* the exposure pass's camera (cpu_pass_exposure.c) instead of the fixed one */
+    if (adapted.adapt) adapted.exposure = b->exposure_state[1];
+    const oak_post *post = &adapted;
     uint8_t *dst = post->no_fxaa ? b->out : b->ldr;
     uint32_t W = b->width;
     for (uint32_t y = begin; y < end; y++)

@@ -146,6 +146,12 @@ static oak_result gl_read_hdr(void *self, float *rgba, size_t count) {
     return r != OAK_OK ? r : _oak_gl_read_hdr(&b->targets, rgba, count);
 }
 
+static oak_result gl_read_exposure(void *self, float state[4]) {
+    _oak_gl_backend *b = self;
+    oak_result r = _oak_gl_make_current(&b->ctx);
+    return r != OAK_OK ? r : _oak_gl_exposure_read(b->frame, state);
+}
+
 static oak_result gl_read_stream_counts(void *self, uint32_t per_lod[OAK_STREAM_LODS]) {
     _oak_gl_backend *b = self;
     oak_result r = _oak_gl_make_current(&b->ctx);
@@ -169,6 +175,7 @@ const oak_backend *oak_backend_gl(void) {
                                   gl_shadow_stats,
                                   gl_read_sky,
                                   gl_read_stream_counts,
-                                  gl_read_hdr};
+                                  gl_read_hdr,
+                                  gl_read_exposure};
     return &b;
 }

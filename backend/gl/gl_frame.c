@@ -114,6 +114,7 @@ oak_result _oak_gl_frame_create(_oak_gl_backend *b) {
     /* the lamp shadow block is read (cone.z = 0: not a word of it) before
        any lamp casts */
     if ((r = _oak_gl_buffer_reserve(&f->lamp.block, sizeof(oak_gpu_lamp_shadows), false))) return r;
+    if ((r = _oak_gl_exposure_create(f))) return r;
     return _oak_gl_check("frame create") ? oak_error(OAK_ERROR_DEVICE, "gl: frame setup failed")
                                          : OAK_OK;
 }
@@ -141,6 +142,7 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     _oak_gl_lampshadow_release(f);
     _oak_gl_gtao_release(f);
     _oak_gl_sky_release(f);
+    _oak_gl_exposure_release(f);
     oak_free(f->draw_data), oak_free(f->cmds), oak_free(f->light_data), oak_free(f->blend_keys);
     oak_free(f);
     b->frame = NULL;
@@ -217,6 +219,7 @@ static const _oak_gl_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_GTAO] = _oak_gl_run_gtao,
     [OAK_PASS_RESOLVE] = _oak_gl_run_resolve,
     [OAK_PASS_BLEND] = _oak_gl_run_blend,
+    [OAK_PASS_EXPOSURE] = _oak_gl_run_exposure, /* gl_pass_exposure.c */
     [OAK_PASS_POST] = _oak_gl_run_post,
     [OAK_PASS_FXAA] = _oak_gl_run_fxaa,
     [OAK_PASS_READBACK] = NULL,

@@ -112,6 +112,10 @@ typedef struct _oak_gl_frame {
     uint64_t sky_hash; /* of the environment captured; 0: none yet */
     uint32_t sky_captures;
     bool sky_brdf; /* the BRDF table is built */
+    /* eye adaptation (gl_pass_exposure.c): histogram and camera state,
+       bound at OAK_B_EXPOSURE from the frame's start (post reads it) */
+    GLuint prog_exposure_meter, prog_exposure_step;
+    _oak_gl_buffer exposure;
     _oak_gl_buffer probes;  /* OAK_B_PROBES (gl_probes.c) */
     uint64_t probe_version; /* of the view whose probes it holds */
     double cpu_ms[OAK_PASS_COUNT], gpu_ms[OAK_PASS_COUNT];
@@ -162,6 +166,7 @@ oak_result _oak_gl_run_raster(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_gtao(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_resolve(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_blend(_oak_gl_backend *b, const oak_render_view *v);
+oak_result _oak_gl_run_exposure(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_post(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_fxaa(_oak_gl_backend *b, const oak_render_view *v);
 
@@ -195,6 +200,10 @@ void _oak_gl_gtao_release(_oak_gl_frame *f);
 oak_result _oak_gl_probes_upload(_oak_gl_frame *f, const oak_render_view *v);
 oak_result _oak_gl_read_hdr(const _oak_gl_targets *t, float *rgba, size_t count);
 /* gl_pass_skycapture.c: the sky maps' programs and buffer, and the test read-back */
+/* gl_pass_exposure.c: the exposure buffer (zeroed), its programs and the test read-back */
+oak_result _oak_gl_exposure_create(_oak_gl_frame *f);
+void _oak_gl_exposure_release(_oak_gl_frame *f);
+oak_result _oak_gl_exposure_read(_oak_gl_frame *f, float state[4]);
 void _oak_gl_sky_release(_oak_gl_frame *f);
 oak_result _oak_gl_sky_read(_oak_gl_frame *f, float *texels, size_t count, uint32_t *captures);
 

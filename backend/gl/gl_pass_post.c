@@ -1,5 +1,6 @@
 /* The post pass on OpenGL: one compute dispatch (shaders/post.comp) from
- * the HDR image to packed RGBA8: exposure, ACES, sRGB with dither. */
+ * the HDR image to packed RGBA8: exposure (fixed, or the exposure pass's
+ * camera from OAK_B_EXPOSURE), ACES, sRGB with dither. */
 #include "gl_gpu.h"
 
 oak_result _oak_gl_run_post(_oak_gl_backend *b, const oak_render_view *v) {
@@ -10,6 +11,7 @@ oak_result _oak_gl_run_post(_oak_gl_backend *b, const oak_render_view *v) {
     glBindBufferBase(GL_UNIFORM_BUFFER, OAK_B_VIEW, f->view.id);
     glBindImageTexture(0, t->hdr, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA32F);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_LDR, t->ldr.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_EXPOSURE, f->exposure.id);
     _oak_gl_dispatch_output(t);
     return OAK_OK;
 }

@@ -34,6 +34,8 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
     g->sky_zenith[3] = v->post.exposure > 0 ? v->post.exposure : 1.0f;
     memcpy(g->sky_horizon, v->sky_horizon, 12);
     memcpy(g->fog_color, v->fog_color, 12);
+    g->sky_horizon[3] = v->dt; /* the exposure pass's step (w was unused) */
+    g->fog_color[3] = v->post.exposure_comp;
     memcpy(g->ambient_sky, v->env.ambient_sky, 12);
     memcpy(g->ambient_ground, v->env.ambient_ground, 12);
     g->size[0] = width;
@@ -49,7 +51,9 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
                   (v->post.debug == OAK_DEBUG_CLUSTERS ? OAK_GPU_DEBUG_CLUSTERS : 0) |
                   (v->post.debug == OAK_DEBUG_LAMP_SHADOWS ? OAK_GPU_DEBUG_ATLAS : 0) |
                   (v->post.debug == OAK_DEBUG_AO ? OAK_GPU_DEBUG_AO : 0) |
-                  (v->post.tone == OAK_TONE_NEUTRAL ? OAK_GPU_POST_TONE_NEUTRAL : 0);
+                  (v->post.tone == OAK_TONE_NEUTRAL ? OAK_GPU_POST_TONE_NEUTRAL : 0) |
+                  (v->post.adapt ? OAK_GPU_POST_ADAPT : 0) |
+                  (v->post.adapt && v->adapt_settle ? OAK_GPU_POST_SETTLE : 0);
     g->flags[2] = shadow_size;
     g->flags[3] = v->draws.count;
     _oak_gpu_ao_fill(g, v);

@@ -220,6 +220,10 @@ static oak_result _oak_vk_read_sky(void *self, float *texels, size_t count, uint
     return _oak_vk_sky_read(&((_oak_vk_backend *)self)->vk, texels, count, captures);
 }
 
+static oak_result _oak_vk_read_exposure(void *self, float state[4]) {
+    return _oak_vk_exposure_read(&((_oak_vk_backend *)self)->vk, state);
+}
+
 /* The read-back buffer at least `bytes` long, and rb_cmd begun. */
 static oak_result readback_begin(_oak_vk_backend *b, uint64_t bytes) {
     _oak_vk *vk = &b->vk;
@@ -388,6 +392,7 @@ static const oak_backend k_vulkan = {
     .read_light_grid = _oak_vk_read_light_grid,
     .shadow_stats = _oak_vk_shadow_stats,
     .read_sky = _oak_vk_read_sky,
+    .read_exposure = _oak_vk_read_exposure,
 };
 
 const oak_backend *oak_backend_vulkan(void) {

@@ -202,9 +202,11 @@ enum {
     OAK_VK_PIPE_GTAO_MIPS,
     OAK_VK_PIPE_GTAO_SEARCH,
     OAK_VK_PIPE_GTAO_DENOISE,
-    OAK_VK_PIPE_SKYCAPTURE, /* the sky capture's mips (and the BRDF table once) */
-    OAK_VK_PIPE_SKYFILTER,  /* its irradiance and prefiltered levels */
-    OAK_VK_PIPE_INSTCULL,   /* instance streams' cull-and-LOD kernel */
+    OAK_VK_PIPE_SKYCAPTURE,     /* the sky capture's mips (and the BRDF table once) */
+    OAK_VK_PIPE_SKYFILTER,      /* its irradiance and prefiltered levels */
+    OAK_VK_PIPE_EXPOSURE_METER, /* eye adaptation: the histogram (vk_pass_exposure.c) */
+    OAK_VK_PIPE_EXPOSURE_STEP,  /* ... and the camera's step */
+    OAK_VK_PIPE_INSTCULL,       /* instance streams' cull-and-LOD kernel */
     OAK_VK_PIPE_COUNT
 };
 #define OAK_VK_VIS_GROUPS 4 /* vis pipelines, in enum order from OAK_VK_PIPE_VIS */
@@ -309,6 +311,10 @@ typedef struct _oak_vk {
     uint64_t sky_hash; /* of the environment captured; 0: none yet */
     uint32_t sky_captures;
     bool sky_brdf; /* the BRDF table is built */
+    /* eye adaptation's histogram and camera state (vk_pass_exposure.c),
+       host-visible for the test hook's read; one buffer for all the frames in flight,
+       as each frame steps from the last */
+    _oak_vk_buffer exposure;
     /* the reflection probes' records and maps (vk_probes.c), host-visible */
     _oak_vk_buffer probes;
     uint64_t probe_version; /* of the view whose probes it holds */
@@ -407,6 +413,7 @@ void _oak_vk_lamp_destroy(_oak_vk *vk);
 oak_result _oak_vk_run_gtao(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_resolve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_blend(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+oak_result _oak_vk_run_exposure(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_post(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_fxaa(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 /* true when the blend pass has nothing it can draw this frame */
@@ -445,6 +452,10 @@ oak_result _oak_vk_instcull_read(_oak_vk *vk, uint32_t per_lod[OAK_STREAM_LODS])
 oak_result _oak_vk_probes_create(_oak_vk *vk);
 void _oak_vk_probes_destroy(_oak_vk *vk);
 oak_result _oak_vk_probes_upload(_oak_vk *vk, const oak_render_view *v);
+/* the exposure buffer (vk_pass_exposure.c) and the test hook's read */
+oak_result _oak_vk_exposure_create(_oak_vk *vk);
+void _oak_vk_exposure_destroy(_oak_vk *vk);
+oak_result _oak_vk_exposure_read(_oak_vk *vk, float state[4]);
 /* the sky buffer (vk_pass_skycapture.c) and its read-back */
 oak_result _oak_vk_sky_create(_oak_vk *vk);
 void _oak_vk_sky_destroy(_oak_vk *vk);

@@ -57,6 +57,12 @@ static const uint32_t k_skyfilter_comp[] =
 static const uint32_t k_instcull_comp[] =
 #include "shaders/instcull.comp.h"
     ;
+static const uint32_t k_exposure_meter_comp[] =
+#include "shaders/exposure_meter.comp.h"
+    ;
+static const uint32_t k_exposure_step_comp[] =
+#include "shaders/exposure_step.comp.h"
+    ;
 
 static oak_result _oak_vk_module(_oak_vk *vk, const uint32_t *code, size_t size,
                                  VkShaderModule *out) {
@@ -297,6 +303,10 @@ oak_result _oak_vk_pipelines_create(_oak_vk *vk) {
                              &vk->pipes[OAK_VK_PIPE_SKYCAPTURE])) ||
         (r = _oak_vk_compute(vk, k_skyfilter_comp, sizeof k_skyfilter_comp,
                              &vk->pipes[OAK_VK_PIPE_SKYFILTER])) ||
+        (r = _oak_vk_compute(vk, k_exposure_meter_comp, sizeof k_exposure_meter_comp,
+                             &vk->pipes[OAK_VK_PIPE_EXPOSURE_METER])) ||
+        (r = _oak_vk_compute(vk, k_exposure_step_comp, sizeof k_exposure_step_comp,
+                             &vk->pipes[OAK_VK_PIPE_EXPOSURE_STEP])) ||
         (r = _oak_vk_compute(vk, k_instcull_comp, sizeof k_instcull_comp,
                              &vk->pipes[OAK_VK_PIPE_INSTCULL])))
         return r;
@@ -352,6 +362,7 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
         return r;
     if ((r = _oak_vk_lightgrid_create(vk))) return r;
     if ((r = _oak_vk_sky_create(vk))) return r;
+    if ((r = _oak_vk_exposure_create(vk))) return r;
     if ((r = _oak_vk_probes_create(vk))) return r;
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
         _oak_vk_frame *f = &vk->frames[i];
@@ -383,6 +394,7 @@ void _oak_vk_targets_destroy(_oak_vk *vk) {
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) _oak_vk_buffer_destroy(vk, &vk->frames[i].output);
     _oak_vk_lightgrid_destroy(vk);
     _oak_vk_sky_destroy(vk);
+    _oak_vk_exposure_destroy(vk);
     _oak_vk_probes_destroy(vk);
     _oak_vk_instcull_destroy(vk);
 }
@@ -437,6 +449,7 @@ void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f) {
     OAK_VK_BUF(OAK_B_AO, sb, vk->ao);
     OAK_VK_BUF(OAK_B_SKY, sb, vk->sky);
     OAK_VK_BUF(OAK_B_PROBES, sb, vk->probes);
+    OAK_VK_BUF(OAK_B_EXPOSURE, sb, vk->exposure);
     /* only instcull reads these: written once the slot has them */
     if (f->instances.buffer) OAK_VK_BUF(OAK_B_INSTANCES, sb, f->instances);
     if (f->instance_out.buffer) OAK_VK_BUF(OAK_B_INSTANCE_OUT, sb, f->instance_out);

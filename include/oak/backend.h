@@ -156,7 +156,14 @@ typedef struct oak_render_view {
     oak_environment env;
     float sky_zenith[3], sky_horizon[3], fog_color[3];
 
-    oak_post post; /* exposure resolved */
+    /* exposure resolved: the fixed camera's multiplier (display colours and
+       lamp reach use it). With post.adapt the exposure pass steers the
+       camera's EV100 instead and post shows it at 2^exposure_comp /
+       (1.2 * 2^EV100); exposure_comp is kept only then (docs/SHADING.md
+       "Eye adaptation") */
+    oak_post post;
+    float dt;          /* seconds since the last frame (> 0): the adaptation's step */
+    bool adapt_settle; /* the adapted camera jumps to its target (first adapting frame) */
 
     /* reflection probes in view (render/probe_bake.c): probe_data holds the
        OAK_B_PROBES buffer's OAK_GPU_PROBE_TEXELS * 4 floats (records in the
@@ -188,6 +195,7 @@ typedef enum oak_pass_id {
     OAK_PASS_GTAO,       /* ambient occlusion: depth mips, horizon search, denoise */
     OAK_PASS_RESOLVE,    /* each covered pixel shaded once; the sky where empty */
     OAK_PASS_BLEND,      /* BLEND surfaces far to near over the resolved frame */
+    OAK_PASS_EXPOSURE,   /* eye adaptation: the luminance histogram steers the camera */
     OAK_PASS_POST,       /* exposure, ACES, sRGB with dither */
     OAK_PASS_FXAA,       /* FXAA over what shows (a copy when it is off) */
     OAK_PASS_READBACK,   /* the picture made readable by read_pixels */
@@ -260,6 +268,10 @@ typedef struct oak_backend {
        floats at least width * height * 4. Reflection probe bakes read their
        faces through it. NULL when the backend keeps no such picture. */
     oak_result (*read_hdr)(void *self, float *rgba, size_t count);
+    /* Test hook: the exposure pass's state after the last frame that ran
+       it: EV100 now, the multiplier post applied, the metered EV100 and the
+       target (a read-back on GPUs). NULL when the backend runs no exposure pass. */
+    oak_result (*read_exposure)(void *self, float state[4]);
 } oak_backend;
 
 /* Each backend exports one of these. */

@@ -112,6 +112,13 @@ typedef struct oak_post {
     oak_ao_mode ao;     /* ground-truth ambient occlusion of the indirect light */
     float ao_radius;    /* metres the horizon search reaches; 0: OAK_GTAO_RADIUS */
     float ao_intensity; /* exponent on the visibility (1: as measured); 0: 1 */
+    /* Eye adaptation (docs/SHADING.md "Eye adaptation"): a luminance
+       histogram of each frame steers the camera's EV100 toward what it
+       meters (settled on the renderer's first frame, then stepping with
+       oak_frame_input.dt); exposure_comp still applies on top. The fixed
+       camera above still converts the `_display` colours and sets lamp
+       reach. false: the fixed camera alone. */
+    bool adapt;
 } oak_post;
 
 /* The multiplier post applies to linear radiance for these settings (the
@@ -229,6 +236,7 @@ typedef struct oak_frame_input {
     const oak_reflection_probe *probes;
     const oak_environment *environment; /* NULL: defaults */
     const oak_post *post;               /* NULL: defaults */
+    float dt; /* seconds since the last frame (eye adaptation's step); 0: 1/60 */
 } oak_frame_input;
 
 /* ---- renderer --------------------------------------------------------- */
@@ -310,6 +318,17 @@ oak_result oak_renderer_read_stream_counts(oak_renderer *r, uint32_t per_lod[OAK
 /* Reflection probe bakes this renderer has made (each draws six faces and
  * prefilters them; the frame that bakes shows a "probebake" stage). */
 uint64_t oak_renderer_probe_bakes(const oak_renderer *r);
+/* The camera's exposure after the last frame (test hook; a read-back on
+ * GPU backends): with post.adapt the EV100 the exposure pass steered to,
+ * the EV100 it metered and its target; else the fixed camera's EV100. */
+typedef struct oak_exposure_info {
+    bool adapting;       /* the last frame ran the exposure pass */
+    float ev100;         /* the camera's EV100 the frame was shown at */
+    float exposure;      /* the multiplier post applied (exposure_comp in) */
+    float metered_ev100; /* adapting: the meter's reading of the frame */
+    float target_ev100;  /* adapting: where the camera steers (night kept, limits) */
+} oak_exposure_info;
+oak_result oak_renderer_exposure(oak_renderer *r, oak_exposure_info *out);
 /* The view the last draw built, for tests and tools. */
 const struct oak_render_view *oak_renderer_last_view(const oak_renderer *r);
 

@@ -71,6 +71,7 @@
 #define OAK_B_AO                31 /* float[]: the gtao pass's AO, raw AO, normals, depth mips */
 #define OAK_B_SKY               32 /* vec4[]: the sky light maps, laid out as OAK_GPU_SKY_* says */
 #define OAK_B_PROBES            33 /* vec4[]: the probes in view and their maps, as OAK_GPU_PROBE_* says */
+#define OAK_B_EXPOSURE          35 /* eye adaptation: state, then the histogram (OAK_GPU_EXPOSURE_*) */
 #define OAK_B_INSTANCES         37 /* oak_gpu_instance[]: instance records (streams) */
 #define OAK_B_INSTANCE_OUT      38 /* visible lists and indirect args (streams' instcull) */
 #define OAK_B_COUNT             39
@@ -111,6 +112,14 @@
 /* the filter pass's work: irradiance texels, then the prefiltered ones */
 #define OAK_GPU_SKY_FILTER_TEXELS (OAK_GPU_SKY_IRR_TEXELS + OAK_GPU_SKY_SPEC_TEXELS)
 
+/* The exposure buffer (OAK_B_EXPOSURE; the CPU backend keeps the same
+   state), in 32-bit words: the state vec4 (x the camera's EV100 now, y the
+   multiplier post applies, z the EV100 metered from the last frame, w the
+   target it steered to), then OAK_METER_BINS histogram counts, which the
+   step kernel leaves at zero for the next frame (shaders/common/exposure.glsl). */
+#define OAK_GPU_EXPOSURE_HIST_AT 4
+#define OAK_GPU_EXPOSURE_WORDS   (OAK_GPU_EXPOSURE_HIST_AT + OAK_METER_BINS)
+
 #define OAK_GPU_GROUP 8 /* compute passes run 8 x 8 pixel groups */
 
 /* oak_gpu_view.flags.y */
@@ -123,7 +132,9 @@
 #define OAK_GPU_DEBUG_AO        64u  /* --debug ao: the AO term as grey */
 #define OAK_GPU_DEBUG_PROBES    128u /* reserved for a probes debug view */
 
-#define OAK_GPU_POST_TONE_NEUTRAL 512u /* camera: Khronos PBR Neutral instead of ACES */
+#define OAK_GPU_POST_TONE_NEUTRAL 512u  /* camera: Khronos PBR Neutral instead of ACES */
+#define OAK_GPU_POST_ADAPT        1024u /* post shows the exposure pass's camera (OAK_B_EXPOSURE) */
+#define OAK_GPU_POST_SETTLE       2048u /* the exposure pass jumps to its target (first frame) */
 
 /* oak_gpu_material.mode.y */
 #define OAK_GPU_MAT_DOUBLE_SIDED 1u
@@ -140,8 +151,8 @@ OAK_STRUCT(oak_gpu_view) {
     OAK_M4(shadow_view_proj[OAK_MAX_CASCADES]); /* the key light's cascades */
     OAK_F4(camera_pos);                         /* w: fog density */
     OAK_F4(sky_zenith);                         /* w: exposure */
-    OAK_F4(sky_horizon);                        /* w: unused */
-    OAK_F4(fog_color);                          /* w: unused */
+    OAK_F4(sky_horizon);                        /* w: eye adaptation's dt (seconds) */
+    OAK_F4(fog_color);                          /* w: exposure compensation (stops) */
     OAK_F4(ambient_sky);
     OAK_F4(ambient_ground);
     OAK_U4(size);  /* width, height, light count, key light + 1 (0: none) */
