@@ -242,7 +242,7 @@ static oak_result read_environment(loader *l, const cJSON *o, oak_environment *e
 static oak_result read_post(loader *l, const cJSON *o, oak_post *post) {
     static const char *const keys[] = {"exposure",  "ev100",         "aperture", "shutter",
                                        "iso",       "exposure_comp", "tone",     "no_tonemap",
-                                       "no_dither", "no_fxaa",       NULL};
+                                       "no_dither", "no_fxaa",       "adapt",    NULL};
     TRY(expect_object(l, o, "post", keys));
     TRY(read_float(l, o, "post", "exposure", &post->exposure));
     /* the physical camera (docs/SCENE_FILES.md): ev100 present means given */
@@ -259,6 +259,7 @@ static oak_result read_post(loader *l, const cJSON *o, oak_post *post) {
     post->tone = (oak_tone_curve)tone;
     TRY(read_bool(l, o, "post", "no_tonemap", &post->no_tonemap));
     TRY(read_bool(l, o, "post", "no_dither", &post->no_dither));
+    TRY(read_bool(l, o, "post", "adapt", &post->adapt));
     return read_bool(l, o, "post", "no_fxaa", &post->no_fxaa);
 }
 

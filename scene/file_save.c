@@ -174,6 +174,7 @@ static void write_post(writer *w, const oak_post *p) {
     w_bool(w, "no_tonemap", p->no_tonemap);
     w_bool(w, "no_dither", p->no_dither);
     w_bool(w, "no_fxaa", p->no_fxaa);
+    if (p->adapt) w_bool(w, "adapt", true); /* left out when off, as files before it */
     close_block(w, '}');
 }
 

@@ -122,6 +122,7 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
     oak_scene_post(s)->ev100_set = true;
     oak_scene_post(s)->aperture = 2.8f, oak_scene_post(s)->exposure_comp = -0.5f;
     oak_scene_post(s)->tone = OAK_TONE_NEUTRAL;
+    oak_scene_post(s)->adapt = true;
 
     char p1[512], p2[512];
     oak_test_out(p1, sizeof p1, "scene_rt1.json");
@@ -140,6 +141,7 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
     CHECK(oak_scene_post(t)->ev100_set && oak_scene_post(t)->ev100 == 0);
     CHECK_NEAR(oak_scene_post(t)->aperture, 2.8f, 0);
     CHECK_NEAR(oak_scene_post(t)->exposure_comp, -0.5f, 0);
+    CHECK(oak_scene_post(t)->adapt);
     CHECK_EQ_INT(oak_scene_post(t)->tone, OAK_TONE_NEUTRAL);
     CHECK(!memcmp(oak_scene_transform(t, oak_scene_find(t, "root")), &rt, sizeof rt));
     CHECK(!memcmp(oak_scene_transform(t, oak_scene_find(t, "cam")), &ct, sizeof ct));
