@@ -192,16 +192,27 @@ with open("specgloss.gltf", "w") as f:
     f.write(json.dumps(specgloss, indent=1) + "\n")
 
 
+def fresh_card():
+    """A new buffer holding only the unit card: its POSITION, NORMAL and
+    index accessors."""
+    global blob, views, accessors
+    blob, views, accessors = bytearray(), [], []
+    return (add("f", [-0.5, -0.5, 0, 0.5, -0.5, 0, 0.5, 0.5, 0, -0.5, 0.5, 0], "VEC3", FLOAT, 4,
+                True, 34962),
+            add("f", [0, 0, 1] * 4, "VEC3", FLOAT, 4, False, 34962),
+            add("H", [0, 1, 2, 0, 2, 3], "SCALAR", USHORT, 6, False, 34963))
+
+
+def own_buffer():
+    return [{"byteLength": len(blob), "uri": "data:application/octet-stream;base64,"
+             + base64.b64encode(bytes(blob)).decode()}]
+
+
 def instancing_file(attrs, extra_nodes=True):
     """EXT_mesh_gpu_instancing on node 0 "rack" (the card, at z = -1 and
     scale 2); node 1 "plain" is the card alone at y = 1.5. attrs maps an
     attribute name to (fmt, values, type, component type, count, normalized)."""
-    global blob, views, accessors
-    blob, views, accessors = bytearray(), [], []
-    p = add("f", [-0.5, -0.5, 0, 0.5, -0.5, 0, 0.5, 0.5, 0, -0.5, 0.5, 0], "VEC3", FLOAT, 4, True,
-            34962)
-    n = add("f", [0, 0, 1] * 4, "VEC3", FLOAT, 4, False, 34962)
-    i = add("H", [0, 1, 2, 0, 2, 3], "SCALAR", USHORT, 6, False, 34963)
+    p, n, i = fresh_card()
     named = {}
     for name, (fmt, values, type_, ctype, count, norm) in attrs.items():
         named[name] = add(fmt, values, type_, ctype, count)
@@ -221,8 +232,7 @@ def instancing_file(attrs, extra_nodes=True):
                                     "material": 0}]}],
         "materials": [{"name": "paint", "pbrMetallicRoughness": {
             "baseColorFactor": [1, 1, 1, 1], "metallicFactor": 0, "roughnessFactor": 0.5}}],
-        "buffers": [{"byteLength": len(blob), "uri": "data:application/octet-stream;base64,"
-                     + base64.b64encode(bytes(blob)).decode()}],
+        "buffers": own_buffer(),
         "bufferViews": views,
         "accessors": accessors,
     }
@@ -254,12 +264,7 @@ def lod_file(ids=(1, 2), coverage=(0.5, 0.2, 0.01), roots=(0,)):
     """MSFT_lod: node 0 "high" (a white card) stands at lower detail as node
     1 "medium" (red) and node 2 "low" (green), each its own mesh; the
     coverage values go in node 0's extras."""
-    global blob, views, accessors
-    blob, views, accessors = bytearray(), [], []
-    p = add("f", [-0.5, -0.5, 0, 0.5, -0.5, 0, 0.5, 0.5, 0, -0.5, 0.5, 0], "VEC3", FLOAT, 4, True,
-            34962)
-    n = add("f", [0, 0, 1] * 4, "VEC3", FLOAT, 4, False, 34962)
-    i = add("H", [0, 1, 2, 0, 2, 3], "SCALAR", USHORT, 6, False, 34963)
+    p, n, i = fresh_card()
     high = {"name": "high", "mesh": 0, "extensions": {"MSFT_lod": {"ids": list(ids)}}}
     if coverage is not None:
         high["extras"] = {"MSFT_screencoverage": list(coverage)}
@@ -275,8 +280,7 @@ def lod_file(ids=(1, 2), coverage=(0.5, 0.2, 0.01), roots=(0,)):
         "materials": [{"name": "lod%d" % m, "pbrMetallicRoughness": {
             "baseColorFactor": colours[m], "metallicFactor": 0, "roughnessFactor": 0.5}}
             for m in range(3)],
-        "buffers": [{"byteLength": len(blob), "uri": "data:application/octet-stream;base64,"
-                     + base64.b64encode(bytes(blob)).decode()}],
+        "buffers": own_buffer(),
         "bufferViews": views,
         "accessors": accessors,
     }
