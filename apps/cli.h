@@ -36,6 +36,8 @@ enum cli_option_flag {
     CLI_OPT_EV100 = 1u << 19, /* the camera: --ev100, --exposure-comp, --tone */
     CLI_OPT_EXPOSURE_COMP = 1u << 20,
     CLI_OPT_TONE = 1u << 21,
+    CLI_OPT_BLOOM = 1u << 22,      /* --bloom on|off */
+    CLI_OPT_ADAPT = 1u << 23,      /* --adapt on|off: eye adaptation */
     CLI_OPT_FLY_SCRIPT = 1u << 30, /* for tests; not in help */
 };
 
@@ -64,13 +66,15 @@ typedef struct cli_options {
     const char *sky;        /* --sky: an equirectangular image as the sky (background and light) */
     float ev100;            /* --ev100, with ev100_set: a fixed camera exposure */
     bool ev100_set;
-    float exposure_comp; /* --exposure-comp: stops on top of the scene's exposure */
-    oak_tone_curve tone; /* --tone aces|neutral */
+    float exposure_comp;  /* --exposure-comp: stops on top of the scene's exposure */
+    oak_tone_curve tone;  /* --tone aces|neutral */
+    oak_bloom_mode bloom; /* --bloom on|off (default: the command's) */
+    int adapt;            /* --adapt: 1 on, -1 off, 0 the command's default */
 } cli_options;
 
 /* The camera options above written over a scene's post settings. */
 void _oak_cli_apply_camera(const cli_options *opts, oak_post *post);
-/* One camera option (--ev100, --exposure-comp, --tone) into opts: 0, or one
+/* One camera option (--ev100, --exposure-comp, --tone, --bloom, --adapt) into opts: 0, or one
    usage line and CLI_EXIT_USAGE; also used by `oak view`'s own parser. */
 int _oak_cli_parse_camera(cli_options *opts, const char *name, const char *value);
 

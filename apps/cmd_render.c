@@ -16,7 +16,7 @@
      CLI_OPT_SIZE | CLI_OPT_FRAMES | CLI_OPT_OUT | CLI_OPT_THREADS | CLI_OPT_VERBOSE |             \
      CLI_OPT_WINDOW | CLI_OPT_WINDOW_CAPTURE | CLI_OPT_WINDOW_RESIZE | CLI_OPT_FLY_SCRIPT |        \
      CLI_OPT_DEBUG | CLI_OPT_AO | CLI_OPT_SKY | CLI_OPT_EV100 | CLI_OPT_EXPOSURE_COMP |            \
-     CLI_OPT_TONE)
+     CLI_OPT_TONE | CLI_OPT_BLOOM | CLI_OPT_ADAPT)
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -178,9 +178,12 @@ int _oak_cmd_render(int argc, char **argv) {
         !(status = _oak_cli_open_renderer(&o, o.backend, &renderer))) {
         if (o.debug) oak_scene_post(scene)->debug = o.debug;
         /* the built-in worlds adapt like an eye (docs/SHADING.md "Eye
-           adaptation") unless --ev100 fixes the camera; a scene file's
-           post says for itself */
-        if (!o.scene && !o.ev100_set) oak_scene_post(scene)->adapt = true;
+           adaptation") unless --ev100 fixes the camera or --adapt says; a
+           scene file's post says for itself */
+        oak_post *post = oak_scene_post(scene);
+        if (!o.scene && !o.ev100_set && !o.adapt) post->adapt = true;
+        /* bloom is on unless the scene or --bloom says otherwise */
+        if (post->bloom == OAK_BLOOM_DEFAULT) post->bloom = OAK_BLOOM_ON;
         status = render(&o, scene, renderer);
     }
     if (renderer) oak_destroy_renderer(renderer);

@@ -32,7 +32,8 @@ static int usage(void) {
                     "                [--time T] [--yaw DEG]\n"
                     "                [--pitch DEG] [--backend B] [--size WxH] [--out F.png]\n"
                     "                [--window [--frames N]] [--asset-root DIR] [--sky F.hdr]\n"
-                    "                [--ev100 EV] [--exposure-comp STOPS] [--tone aces|neutral]\n");
+                    "                [--ev100 EV] [--exposure-comp STOPS] [--tone aces|neutral]\n"
+                    "                [--bloom on|off] [--adapt on|off]\n");
     return 2;
 }
 
@@ -105,7 +106,8 @@ static int parse(view_args *a, int argc, char **argv) {
             bad = _oak_cli_parse_float(&co, s, v, -VIEW_MAX_ANGLE, VIEW_MAX_ANGLE, &a->pitch);
         else if (strcmp(s, "--size") == 0)
             bad = _oak_cli_parse_size(&co, s, v, &a->width, &a->height);
-        else if (!strcmp(s, "--ev100") || !strcmp(s, "--exposure-comp") || !strcmp(s, "--tone")) {
+        else if (!strcmp(s, "--ev100") || !strcmp(s, "--exposure-comp") || !strcmp(s, "--tone") ||
+                 !strcmp(s, "--bloom") || !strcmp(s, "--adapt")) {
             a->camera.command = "view";
             bad = _oak_cli_parse_camera(&a->camera, s, v);
         } else {
@@ -280,7 +282,10 @@ static int view(const view_args *a) {
     /* a model's own lights are in physical units (a 6,830-lux sun): the
        camera adapts to them (docs/SHADING.md "Eye adaptation") unless
        --ev100 fixes it; the viewer's sun of 3 keeps exposure 1 */
-    if (g->light_count && !a->camera.ev100_set) oak_scene_post(scene)->adapt = true;
+    if (g->light_count && !a->camera.ev100_set && !a->camera.adapt)
+        oak_scene_post(scene)->adapt = true;
+    if (oak_scene_post(scene)->bloom == OAK_BLOOM_DEFAULT)
+        oak_scene_post(scene)->bloom = OAK_BLOOM_ON;
     oak_renderer_desc rd = {.backend = a->backend, .width = a->width, .height = a->height};
     if ((r = oak_make_renderer(&ren, &rd))) goto out;
     if (a->window) {

@@ -47,6 +47,10 @@ static const option_spec g_specs[] = {
     {"--exposure-comp", CLI_OPT_EXPOSURE_COMP, "STOPS",
      "exposure compensation (+1: twice as bright)"},
     {"--tone", CLI_OPT_TONE, "aces|neutral", "the tone curve (default: aces)"},
+    {"--bloom", CLI_OPT_BLOOM, "on|off",
+     "bloom before the tone curve (default: on for render and view, off for bench)"},
+    {"--adapt", CLI_OPT_ADAPT, "on|off",
+     "eye adaptation (default: on for render's worlds unless --ev100, off for bench)"},
 };
 
 #define SPEC_COUNT (sizeof g_specs / sizeof g_specs[0])
@@ -127,6 +131,17 @@ int _oak_cli_parse_camera(cli_options *o, const char *name, const char *v) {
     }
     if (!strcmp(name, "--exposure-comp"))
         return _oak_cli_parse_float(o, name, v, -16, 16, &o->exposure_comp);
+    if (!strcmp(name, "--bloom") || !strcmp(name, "--adapt")) {
+        bool bloom = !strcmp(name, "--bloom");
+        if (!v || (strcmp(v, "on") && strcmp(v, "off")))
+            return usage_error(o, "%s '%s': expected on or off", name, v ? v : "");
+        bool on = !strcmp(v, "on");
+        if (bloom)
+            o->bloom = on ? OAK_BLOOM_ON : OAK_BLOOM_OFF;
+        else
+            o->adapt = on ? 1 : -1;
+        return 0;
+    }
     if (v && !strcmp(v, "aces"))
         o->tone = OAK_TONE_ACES;
     else if (v && !strcmp(v, "neutral"))
@@ -144,6 +159,8 @@ void _oak_cli_apply_camera(const cli_options *o, oak_post *post) {
     }
     post->exposure_comp += o->exposure_comp;
     if (o->tone) post->tone = o->tone;
+    if (o->bloom) post->bloom = o->bloom;
+    if (o->adapt) post->adapt = o->adapt > 0;
 }
 
 static int set_option(cli_options *o, const option_spec *s, const char *v) {
@@ -226,6 +243,8 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
     case CLI_OPT_EV100:
     case CLI_OPT_EXPOSURE_COMP:
     case CLI_OPT_TONE:
+    case CLI_OPT_BLOOM:
+    case CLI_OPT_ADAPT:
         return _oak_cli_parse_camera(o, s->name, v);
     case CLI_OPT_AO:
         if (strcmp(v, "on") == 0)

@@ -330,6 +330,11 @@ static void build_environment(oak_frontend *fe, const oak_frame_input *in) {
         v->post.ao = OAK_GTAO_DEFAULT_ON ? OAK_AO_ON : OAK_AO_OFF;
     if (!(v->post.ao_radius > 0)) v->post.ao_radius = (float)OAK_GTAO_RADIUS;
     if (!(v->post.ao_intensity > 0)) v->post.ao_intensity = 1.0f;
+    /* bloom: on or off, and a strength in (0, 1] (0, NaN: the default) */
+    if (v->post.bloom != OAK_BLOOM_ON && v->post.bloom != OAK_BLOOM_OFF)
+        v->post.bloom = OAK_BLOOM_DEFAULT_ON ? OAK_BLOOM_ON : OAK_BLOOM_OFF;
+    if (!(v->post.bloom_strength > 0)) v->post.bloom_strength = (float)OAK_BLOOM_STRENGTH;
+    if (v->post.bloom_strength > 1) v->post.bloom_strength = 1;
     if (v->env.fog_density < 0) v->env.fog_density = 0;
     _oak_display_to_radiance(v->env.sky_zenith_display, &v->post, v->sky_zenith);
     _oak_display_to_radiance(v->env.sky_horizon_display, &v->post, v->sky_horizon);

@@ -38,6 +38,8 @@ static const oak_target_info k_targets[OAK_TARGET_COUNT] = {
        and the steered camera, carried from frame to frame */
     [OAK_TARGET_EXPOSURE] = {"exposure", OAK_TARGET_SIZE_ASSETS, OAK_TARGET_BUFFER,
                              OAK_TARGET_PERSISTENT},
+    /* RGBA32F texels, the down then up levels as render/bloom.h lays them out */
+    [OAK_TARGET_BLOOM] = {"bloom", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_BUFFER, OAK_TARGET_PER_FRAME},
 };
 
 static bool has_shadows(const oak_render_view *v) {
@@ -54,6 +56,9 @@ static bool has_streams(const oak_render_view *v) {
 }
 static bool adapts(const oak_render_view *v) {
     return v->post.adapt;
+}
+static bool blooms(const oak_render_view *v) {
+    return v->post.bloom == OAK_BLOOM_ON;
 }
 static bool has_ao(const oak_render_view *v) {
     return v->post.ao == OAK_AO_ON || v->post.debug == OAK_DEBUG_AO;
@@ -162,13 +167,27 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
      adapts,
      {NULL},
      false},
-    /* exposure (fixed, or the adapted camera's), ACES, sRGB with dither, in
+    /* bloom: the frame down a pyramid of 13-tap downsamples (the first
+       weighting its boxes by brightness) and back up with tent filters; its
+       steps take their barriers inside the pass, each level one dispatch */
+    {OAK_PASS_BLOOM,
+     "bloom",
+     {SCENE_READ,
+      {OAK_TARGET_HDR, OAK_USE_STORAGE_READ},
+      {OAK_TARGET_EXPOSURE, OAK_USE_BUFFER_READ},
+      {OAK_TARGET_BLOOM, OAK_USE_STORAGE_WRITE}},
+     blooms,
+     {NULL},
+     false},
+    /* the bloom mixed in (the CPU mixes it in its bloom pass), exposure
+       (fixed, or the adapted camera's), the tone curve, sRGB with dither, in
        linear light until the bytes */
     {OAK_PASS_POST,
      "post",
      {SCENE_READ,
       {OAK_TARGET_HDR, OAK_USE_STORAGE_READ},
       {OAK_TARGET_EXPOSURE, OAK_USE_BUFFER_READ},
+      {OAK_TARGET_BLOOM, OAK_USE_BUFFER_READ},
       {OAK_TARGET_LDR, OAK_USE_STORAGE_WRITE}},
      NULL,
      {NULL},

@@ -22,6 +22,7 @@ typedef enum oak_target_id {
     OAK_TARGET_AO,            /* the gtao pass's floats: AO, raw AO, normals, depth mips */
     OAK_TARGET_SKY,           /* the sky light's maps (OAK_GPU_SKY_* in oak_gpu.h) */
     OAK_TARGET_EXPOSURE,      /* eye adaptation: histogram and camera state (OAK_GPU_EXPOSURE_*) */
+    OAK_TARGET_BLOOM,         /* the bloom pyramid's levels (render/bloom.h) */
     OAK_TARGET_COUNT
 } oak_target_id;
 

@@ -97,6 +97,7 @@ static oak_result draw_face(oak_renderer *r, const oak_frame_input *in, const fl
     oak_post post = in->post ? *in->post : (oak_post){0};
     post.debug = OAK_DEBUG_NONE;
     post.adapt = false; /* a face is read before post: the camera's state stays the view's */
+    post.bloom = OAK_BLOOM_OFF; /* the face is the scene's light (the CPU mixes bloom in place) */
     fi.post = &post;
     float right[3];
     cross3(k_fwd[face], k_up[face], right);

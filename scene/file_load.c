@@ -240,9 +240,9 @@ static oak_result read_environment(loader *l, const cJSON *o, oak_environment *e
 }
 
 static oak_result read_post(loader *l, const cJSON *o, oak_post *post) {
-    static const char *const keys[] = {"exposure",  "ev100",         "aperture", "shutter",
-                                       "iso",       "exposure_comp", "tone",     "no_tonemap",
-                                       "no_dither", "no_fxaa",       "adapt",    NULL};
+    static const char *const keys[] = {
+        "exposure",   "ev100",     "aperture", "shutter", "iso",   "exposure_comp",  "tone",
+        "no_tonemap", "no_dither", "no_fxaa",  "adapt",   "bloom", "bloom_strength", NULL};
     TRY(expect_object(l, o, "post", keys));
     TRY(read_float(l, o, "post", "exposure", &post->exposure));
     /* the physical camera (docs/SCENE_FILES.md): ev100 present means given */
@@ -260,6 +260,12 @@ static oak_result read_post(loader *l, const cJSON *o, oak_post *post) {
     TRY(read_bool(l, o, "post", "no_tonemap", &post->no_tonemap));
     TRY(read_bool(l, o, "post", "no_dither", &post->no_dither));
     TRY(read_bool(l, o, "post", "adapt", &post->adapt));
+    uint32_t bloom = 0;
+    TRY(read_enum(l, o, "post", "bloom", _oak_bloom_names, &bloom));
+    post->bloom = (oak_bloom_mode)bloom;
+    TRY(read_float(l, o, "post", "bloom_strength", &post->bloom_strength));
+    if (post->bloom_strength < 0 || post->bloom_strength > 1)
+        return fail(l, "post.bloom_strength", "%g is outside 0 .. 1", (double)post->bloom_strength);
     return read_bool(l, o, "post", "no_fxaa", &post->no_fxaa);
 }
 

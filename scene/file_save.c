@@ -175,6 +175,9 @@ static void write_post(writer *w, const oak_post *p) {
     w_bool(w, "no_dither", p->no_dither);
     w_bool(w, "no_fxaa", p->no_fxaa);
     if (p->adapt) w_bool(w, "adapt", true); /* left out when off, as files before it */
+    /* bloom left out at its defaults, as files before it */
+    if (p->bloom) w_enum(w, "bloom", _oak_bloom_names, (uint32_t)p->bloom);
+    if (p->bloom_strength > 0) w_float(w, "bloom_strength", p->bloom_strength);
     close_block(w, '}');
 }
 

@@ -1,11 +1,12 @@
 #version 450
-// Post in linear light, then to bytes: exposure (fixed, or the exposure
-// pass's adapted camera), ACES (Narkowicz), Khronos
-// PBR Neutral or a clamp, exact sRGB encode and the contract's half-step
-// dither (or rounding).
+// Post in linear light, then to bytes: the bloom pass's pyramid mixed in,
+// exposure (fixed, or the exposure pass's adapted camera), ACES (Narkowicz),
+// Khronos PBR Neutral or a clamp, exact sRGB encode and the contract's
+// half-step dither (or rounding).
 #extension GL_GOOGLE_include_directive : require
 #include "common/bindings.glsl"
 #include "common/exposure.glsl"
+#include "common/bloom.glsl"
 
 layout(local_size_x = OAK_GPU_GROUP, local_size_y = OAK_GPU_GROUP) in;
 
@@ -42,7 +43,11 @@ void main() {
     uint bits = view.flags.y;
     // the fixed camera's multiplier, or the one the exposure pass steered to
     float e = (bits & OAK_GPU_POST_ADAPT) != 0u ? exposure_state.y : view.sky_zenith.w;
-    vec3 x = imageLoad(hdr, px).rgb * e;
+    vec3 c = imageLoad(hdr, px).rgb;
+    // the bloom pass's pyramid mixed in, before exposure and the curve
+    float strength = view.post_params.x;
+    if (strength > 0.0) c = c + (oak_bloom_at(px) - c) * strength;
+    vec3 x = c * e;
     float n = fract(52.9829189 * fract(0.06711056 * float(px.x) + 0.00583715 * float(px.y)));
     uint rgba = 0xff000000u; // not `packed`: a reserved word in desktop GLSL
     bool neutral = (bits & (OAK_GPU_POST_NO_TONEMAP | OAK_GPU_POST_TONE_NEUTRAL)) ==

@@ -30,4 +30,33 @@ static inline int oak_test_backend_start(const char *backend, oak_log_fn log) {
     return 0;
 }
 
+/* A log for tests on a backend: validation findings and errors counted
+ * (each test checks both stay 0), warnings and worse printed. */
+static int g_oak_test_validation, g_oak_test_errors;
+static inline void oak_test_count_log(void *user, oak_log_level level, const char *msg) {
+    (void)user;
+    if (strstr(msg, "vulkan validation") || strstr(msg, "gl: debug error"))
+        g_oak_test_validation++;
+    else if (level >= OAK_LOG_ERROR)
+        g_oak_test_errors++;
+    if (level >= OAK_LOG_WARN) fprintf(stderr, "log: %s\n", msg);
+}
+
+/* The parity rule on two RGBA8 pictures of w x h: >= 99.5% of channels
+ * within 2/255 and a mean difference under 0.5/255 (printed, then checked). */
+static inline void oak_test_parity(const char *what, const uint8_t *a, const uint8_t *b, uint32_t w,
+                                   uint32_t h) {
+    size_t n = (size_t)w * h * 4, ok = 0;
+    double sum = 0;
+    int most = 0;
+    for (size_t i = 0; i < n; i++) {
+        int d = abs((int)a[i] - (int)b[i]);
+        ok += d <= 2, sum += d, most = d > most ? d : most;
+    }
+    double within = (double)ok / (double)n, mean = sum / (double)n;
+    fprintf(stderr, "  %s: %.4f within 2/255, mean %.4f/255, max %d\n", what, within, mean, most);
+    CHECK(within >= 0.995);
+    CHECK(mean < 0.5);
+}
+
 #endif

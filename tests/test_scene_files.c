@@ -123,6 +123,7 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
     oak_scene_post(s)->aperture = 2.8f, oak_scene_post(s)->exposure_comp = -0.5f;
     oak_scene_post(s)->tone = OAK_TONE_NEUTRAL;
     oak_scene_post(s)->adapt = true;
+    oak_scene_post(s)->bloom = OAK_BLOOM_ON, oak_scene_post(s)->bloom_strength = 0.25f;
 
     char p1[512], p2[512];
     oak_test_out(p1, sizeof p1, "scene_rt1.json");
@@ -142,6 +143,8 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
     CHECK_NEAR(oak_scene_post(t)->aperture, 2.8f, 0);
     CHECK_NEAR(oak_scene_post(t)->exposure_comp, -0.5f, 0);
     CHECK(oak_scene_post(t)->adapt);
+    CHECK_EQ_INT(oak_scene_post(t)->bloom, OAK_BLOOM_ON);
+    CHECK_NEAR(oak_scene_post(t)->bloom_strength, 0.25f, 0);
     CHECK_EQ_INT(oak_scene_post(t)->tone, OAK_TONE_NEUTRAL);
     CHECK(!memcmp(oak_scene_transform(t, oak_scene_find(t, "root")), &rt, sizeof rt));
     CHECK(!memcmp(oak_scene_transform(t, oak_scene_find(t, "cam")), &ct, sizeof ct));
@@ -357,6 +360,7 @@ static const struct {
     {"bad_env_type.json", "environment.fog_density: expected a number"},
     {"bad_sky_missing.json", "environment.sky_image: could not load 'no_sky.hdr'"},
     {"bad_tone.json", "post.tone: 'agx' is not one of default, aces, neutral"},
+    {"bad_bloom_strength.json", "post.bloom_strength: 2 is outside 0 .. 1"},
     {"bad_late_error.json", "entities[1].camera.fov_y: expected a number"},
     {"bad_probe_box_min.json", "entities[0].reflection_probe: box_min[1] = 0.5 is above 0"},
     {"bad_probe_flat.json",

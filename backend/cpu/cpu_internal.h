@@ -233,6 +233,9 @@ typedef struct cpu_backend {
     /* eye adaptation (cpu_pass_exposure.c), laid out as OAK_B_EXPOSURE's
        state: EV100 now, post's multiplier, metered EV100, target */
     float exposure_state[4];
+    /* the bloom pyramid (cpu_bloom.c), RGBA32F texels as render/bloom.h lays them out */
+    float *bloom;
+    uint64_t bloom_cap; /* floats */
 } cpu_backend;
 
 /* ---- the frame: one run function per row of the pass table -------------- */
@@ -258,6 +261,8 @@ oak_result _oak_cpu_run_gtao(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_resolve(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_blend(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_exposure(cpu_backend *b, const oak_render_view *v);
+oak_result _oak_cpu_run_bloom(cpu_backend *b, const oak_render_view *v);
+oak_result _oak_cpu_bloom(cpu_backend *b, const oak_render_view *v); /* cpu_bloom.c */
 oak_result _oak_cpu_run_post(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_fxaa(cpu_backend *b, const oak_render_view *v);
 

@@ -116,6 +116,8 @@ typedef struct _oak_gl_frame {
        bound at OAK_B_EXPOSURE from the frame's start (post reads it) */
     GLuint prog_exposure_meter, prog_exposure_step;
     _oak_gl_buffer exposure;
+    GLuint prog_bloom;      /* the bloom pass (gl_pass_bloom.c) */
+    _oak_gl_buffer bloom;   /* its pyramid (render/bloom.h), read by post */
     _oak_gl_buffer probes;  /* OAK_B_PROBES (gl_probes.c) */
     uint64_t probe_version; /* of the view whose probes it holds */
     double cpu_ms[OAK_PASS_COUNT], gpu_ms[OAK_PASS_COUNT];
@@ -167,6 +169,7 @@ oak_result _oak_gl_run_gtao(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_resolve(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_blend(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_exposure(_oak_gl_backend *b, const oak_render_view *v);
+oak_result _oak_gl_run_bloom(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_post(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_fxaa(_oak_gl_backend *b, const oak_render_view *v);
 
@@ -201,6 +204,10 @@ oak_result _oak_gl_probes_upload(_oak_gl_frame *f, const oak_render_view *v);
 oak_result _oak_gl_read_hdr(const _oak_gl_targets *t, float *rgba, size_t count);
 /* gl_pass_skycapture.c: the sky maps' programs and buffer, and the test read-back */
 /* gl_pass_exposure.c: the exposure buffer (zeroed), its programs and the test read-back */
+/* gl_pass_bloom.c: the pyramid's buffer at OAK_B_BLOOM, sized for t (NULL:
+   what there is, for post when no bloom ran) */
+oak_result _oak_gl_bloom_bind(_oak_gl_frame *f, const _oak_gl_targets *t);
+void _oak_gl_bloom_release(_oak_gl_frame *f);
 oak_result _oak_gl_exposure_create(_oak_gl_frame *f);
 void _oak_gl_exposure_release(_oak_gl_frame *f);
 oak_result _oak_gl_exposure_read(_oak_gl_frame *f, float state[4]);

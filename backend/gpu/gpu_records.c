@@ -57,6 +57,8 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
     g->flags[2] = shadow_size;
     g->flags[3] = v->draws.count;
     _oak_gpu_ao_fill(g, v);
+    /* post mixes the bloom in only when this frame's bloom pass ran */
+    g->post_params[0] = v->post.bloom == OAK_BLOOM_ON ? v->post.bloom_strength : 0.0f;
 }
 
 void _oak_gpu_ao_fill(oak_gpu_view *g, const oak_render_view *v) {

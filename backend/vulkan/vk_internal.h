@@ -315,6 +315,10 @@ typedef struct _oak_vk {
        host-visible for the test hook's read; one buffer for all the frames in flight,
        as each frame steps from the last */
     _oak_vk_buffer exposure;
+    /* the bloom pyramid (render/bloom.h) and its steps' pipelines, made on
+       first use (vk_pass_bloom.c) */
+    _oak_vk_buffer bloom;
+    VkPipeline bloom_pipes[2 * OAK_BLOOM_LEVELS - 1];
     /* the reflection probes' records and maps (vk_probes.c), host-visible */
     _oak_vk_buffer probes;
     uint64_t probe_version; /* of the view whose probes it holds */
@@ -414,6 +418,14 @@ oak_result _oak_vk_run_gtao(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view
 oak_result _oak_vk_run_resolve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_blend(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_exposure(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+oak_result _oak_vk_run_bloom(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+/* vk_pass_bloom.c: the pyramid's buffer sized for the view (upload) and the
+   steps' pipelines released (with the others) */
+oak_result _oak_vk_bloom_reserve(_oak_vk *vk, const oak_render_view *v);
+void _oak_vk_bloom_destroy(_oak_vk *vk);
+/* vk_pipelines.c: a compute pipeline; spec0, when given, is constant_id 0 */
+oak_result _oak_vk_compute_spec(_oak_vk *vk, const uint32_t *code, size_t size,
+                                const uint32_t *spec0, VkPipeline *out);
 oak_result _oak_vk_run_post(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_fxaa(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 /* true when the blend pass has nothing it can draw this frame */

@@ -129,22 +129,30 @@ static oak_result _oak_vk_layouts(_oak_vk *vk) {
     return OAK_OK;
 }
 
-static oak_result _oak_vk_compute(_oak_vk *vk, const uint32_t *code, size_t size, VkPipeline *out) {
+oak_result _oak_vk_compute_spec(_oak_vk *vk, const uint32_t *code, size_t size,
+                                const uint32_t *spec0, VkPipeline *out) {
     VkShaderModule m;
     oak_result r = _oak_vk_module(vk, code, size, &m);
     if (r) return r;
+    VkSpecializationMapEntry entry = {0, 0, sizeof(uint32_t)};
+    VkSpecializationInfo spec = {1, &entry, sizeof(uint32_t), spec0};
     VkComputePipelineCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
         .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
                   .stage = VK_SHADER_STAGE_COMPUTE_BIT,
                   .module = m,
-                  .pName = "main"},
+                  .pName = "main",
+                  .pSpecializationInfo = spec0 ? &spec : NULL},
         .layout = vk->pipe_layout};
     VkResult vr = vkCreateComputePipelines(vk->device, vk->pipeline_cache, 1, &ci, NULL, out);
     vkDestroyShaderModule(vk->device, m, NULL);
     if (vr != VK_SUCCESS)
         return _oak_vk_fail(vk, vr, "vkCreateComputePipelines", __FILE__, __LINE__);
     return OAK_OK;
+}
+
+static oak_result _oak_vk_compute(_oak_vk *vk, const uint32_t *code, size_t size, VkPipeline *out) {
+    return _oak_vk_compute_spec(vk, code, size, NULL, out);
 }
 
 /* shadow: depth only into the key light's map; vis: depth + ids. masked
@@ -318,6 +326,7 @@ void _oak_vk_pipelines_destroy(_oak_vk *vk) {
     for (uint32_t i = 0; i < OAK_VK_PIPE_COUNT; i++)
         if (vk->pipes[i]) vkDestroyPipeline(vk->device, vk->pipes[i], NULL);
     memset(vk->pipes, 0, sizeof vk->pipes);
+    _oak_vk_bloom_destroy(vk);
     if (vk->sampler) vkDestroySampler(vk->device, vk->sampler, NULL);
     if (vk->desc_pool) vkDestroyDescriptorPool(vk->device, vk->desc_pool, NULL);
     if (vk->pipe_layout) vkDestroyPipelineLayout(vk->device, vk->pipe_layout, NULL);
@@ -334,11 +343,12 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
     uint32_t w = vk->width, h = vk->height;
     if ((r = _oak_vk_image_retire(vk, &vk->depth)) || (r = _oak_vk_image_retire(vk, &vk->ids)) ||
         (r = _oak_vk_image_retire(vk, &vk->hdr)) || (r = _oak_vk_buffer_retire(vk, &vk->ldr)) ||
-        (r = _oak_vk_buffer_retire(vk, &vk->ao)))
+        (r = _oak_vk_buffer_retire(vk, &vk->ao)) || (r = _oak_vk_buffer_retire(vk, &vk->bloom)))
         return r;
     /* new targets: nothing has touched them yet (the old ones retire) */
     const oak_target_id fresh[] = {OAK_TARGET_DEPTH, OAK_TARGET_IDS,    OAK_TARGET_HDR,
-                                   OAK_TARGET_LDR,   OAK_TARGET_OUTPUT, OAK_TARGET_AO};
+                                   OAK_TARGET_LDR,   OAK_TARGET_OUTPUT, OAK_TARGET_AO,
+                                   OAK_TARGET_BLOOM};
     for (size_t i = 0; i < sizeof fresh / sizeof fresh[0]; i++) _oak_vk_track_reset(vk, fresh[i]);
     if ((r = _oak_vk_image_create(vk, &vk->depth, VK_FORMAT_D32_SFLOAT, w, h, 1, 1,
                                   VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, false)))
@@ -358,6 +368,11 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
     /* the gtao pass's floats: grown when a view runs it (vk_pass_gtao.c);
        the resolve binds it whether or not it runs */
     if ((r = _oak_vk_buffer_create(vk, &vk->ao, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                   OAK_VK_MEM_DEVICE)))
+        return r;
+    /* the bloom pyramid: grown when a view blooms (vk_pass_bloom.c); post
+       binds it whether or not it runs */
+    if ((r = _oak_vk_buffer_create(vk, &vk->bloom, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                    OAK_VK_MEM_DEVICE)))
         return r;
     if ((r = _oak_vk_lightgrid_create(vk))) return r;
@@ -391,6 +406,7 @@ void _oak_vk_targets_destroy(_oak_vk *vk) {
     _oak_vk_image_destroy(vk, &vk->shadow_static);
     _oak_vk_buffer_destroy(vk, &vk->ldr);
     _oak_vk_buffer_destroy(vk, &vk->ao);
+    _oak_vk_buffer_destroy(vk, &vk->bloom);
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) _oak_vk_buffer_destroy(vk, &vk->frames[i].output);
     _oak_vk_lightgrid_destroy(vk);
     _oak_vk_sky_destroy(vk);
@@ -450,6 +466,7 @@ void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f) {
     OAK_VK_BUF(OAK_B_SKY, sb, vk->sky);
     OAK_VK_BUF(OAK_B_PROBES, sb, vk->probes);
     OAK_VK_BUF(OAK_B_EXPOSURE, sb, vk->exposure);
+    OAK_VK_BUF(OAK_B_BLOOM, sb, vk->bloom);
     /* only instcull reads these: written once the slot has them */
     if (f->instances.buffer) OAK_VK_BUF(OAK_B_INSTANCES, sb, f->instances);
     if (f->instance_out.buffer) OAK_VK_BUF(OAK_B_INSTANCE_OUT, sb, f->instance_out);

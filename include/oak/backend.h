@@ -196,6 +196,7 @@ typedef enum oak_pass_id {
     OAK_PASS_RESOLVE,    /* each covered pixel shaded once; the sky where empty */
     OAK_PASS_BLEND,      /* BLEND surfaces far to near over the resolved frame */
     OAK_PASS_EXPOSURE,   /* eye adaptation: the luminance histogram steers the camera */
+    OAK_PASS_BLOOM,      /* the bloom pyramid: 13-tap downsamples, tent upsamples */
     OAK_PASS_POST,       /* exposure, ACES, sRGB with dither */
     OAK_PASS_FXAA,       /* FXAA over what shows (a copy when it is off) */
     OAK_PASS_READBACK,   /* the picture made readable by read_pixels */

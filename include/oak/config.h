@@ -98,6 +98,14 @@
 #define OAK_GTAO_PLANE_TOL   0.02   /* denoise: off the pixel's plane by this x depth weighs 0 */
 #define OAK_GTAO_SKY_DEPTH   1.0e30 /* view depth written where there is no surface */
 
+/* Bloom (docs/SHADING.md "Bloom"): a pyramid of OAK_BLOOM_LEVELS levels from
+ * half size, 13-tap downsamples (the first one's four-texel boxes averaged by
+ * brightness), tent upsamples, mixed into the frame before the tone curve. */
+#define OAK_BLOOM_DEFAULT_ON 0       /* oak_post.bloom left at default: 1 on, 0 off */
+#define OAK_BLOOM_LEVELS     6       /* half, quarter ... 1/64 of the output */
+#define OAK_BLOOM_STRENGTH   0.04    /* default share of the blurred frame in the mix */
+#define OAK_BLOOM_MAX        65504.0 /* radiance above this (and inf, NaN) is clamped first */
+
 /* Sky light (docs/SHADING.md "Sky and sky light"): the sky captured into
  * octahedral maps (RGBA32F texels in one buffer, laid out by
  * shaders/common/oak_gpu.h), captured again only when the environment changes. */

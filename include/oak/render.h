@@ -81,6 +81,13 @@ typedef enum oak_ao_mode {
     OAK_AO_OFF,
 } oak_ao_mode;
 
+/* Bloom, mixed into the frame before the tone curve (oak_post.bloom). */
+typedef enum oak_bloom_mode {
+    OAK_BLOOM_DEFAULT = 0, /* resolves to on or off by OAK_BLOOM_DEFAULT_ON */
+    OAK_BLOOM_ON,
+    OAK_BLOOM_OFF,
+} oak_bloom_mode;
+
 /* The tone curve post applies after exposure (docs/SHADING.md "Post"). */
 typedef enum oak_tone_curve {
     OAK_TONE_DEFAULT = 0, /* resolves to OAK_TONE_ACES */
@@ -119,6 +126,10 @@ typedef struct oak_post {
        camera above still converts the `_display` colours and sets lamp
        reach. false: the fixed camera alone. */
     bool adapt;
+    /* Bloom (docs/SHADING.md "Bloom"): the frame blurred over six octaves
+       and mixed in, frame + strength * (blurred - frame), energy kept. */
+    oak_bloom_mode bloom;
+    float bloom_strength; /* the mix, in (0, 1]; 0: OAK_BLOOM_STRENGTH */
 } oak_post;
 
 /* The multiplier post applies to linear radiance for these settings (the

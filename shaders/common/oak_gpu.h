@@ -72,6 +72,7 @@
 #define OAK_B_SKY               32 /* vec4[]: the sky light maps, laid out as OAK_GPU_SKY_* says */
 #define OAK_B_PROBES            33 /* vec4[]: the probes in view and their maps, as OAK_GPU_PROBE_* says */
 #define OAK_B_EXPOSURE          35 /* eye adaptation: state, then the histogram (OAK_GPU_EXPOSURE_*) */
+#define OAK_B_BLOOM             36 /* vec4[]: the bloom pyramid's down, then up levels (bloom.glsl) */
 #define OAK_B_INSTANCES         37 /* oak_gpu_instance[]: instance records (streams) */
 #define OAK_B_INSTANCE_OUT      38 /* visible lists and indirect args (streams' instcull) */
 #define OAK_B_COUNT             39
@@ -170,6 +171,7 @@ OAK_STRUCT(oak_gpu_view) {
     OAK_F4(ao_view_x); /* world to view: rows x and y (view_depth is -z) */
     OAK_F4(ao_view_y);
     OAK_F4(ao_params); /* radius (m), exponent, 0, 1 when the resolve reads the AO */
+    OAK_F4(post_params); /* bloom strength (0: no bloom), 0, 0, 0 */
 }
 OAK_END(oak_gpu_view);
 

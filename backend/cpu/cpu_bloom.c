@@ -1,0 +1,190 @@
+/* The bloom pyramid on the CPU backend, rows of each level on the job pool,
+ * the same arithmetic as shaders/bloom.comp.glsl and shaders/common/
+ * bloom.glsl, operation for operation: 13-tap downsamples into levels
+ * 1 .. L (the first clamps the frame and weights each tap in its box by
+ * 1 / (1 + exposed luma)), tent upsamples back to level 1; then the frame
+ * gets frame + strength * (pyramid / L - frame), as the GPU post mixes it. */
+#include <math.h>
+
+#include "cpu_internal.h"
+#include "render/bloom.h"
+
+#define BLOOM_ROWS 8 /* rows of a level per job */
+
+typedef struct bloom_ctx {
+    cpu_backend *b;
+    uint32_t level;  /* the level this step writes */
+    bool down;       /* a downsample (else an upsample) */
+    uint32_t w, h;   /* its size */
+    uint64_t at;     /* its first texel */
+    uint32_t sw, sh; /* the level it reads */
+    uint64_t src_at; /* ... and its first texel (level 0: the frame) */
+    float exposure;  /* the camera's multiplier, for the first level's weights */
+    float strength;  /* the final mix */
+    uint32_t w1, h1; /* up level 1, for the mix */
+    uint64_t up1_at;
+} bloom_ctx;
+
+static inline float clean(float c) {
+    return c >= 0 ? fminf(c, (float)OAK_BLOOM_MAX) : 0.0f; /* NaN compares false: 0 */
+}
+
+static inline int clampi(int v, int hi) {
+    return v < 0 ? 0 : v > hi ? hi : v;
+}
+
+/* bilinear at p (texel units, centres at i + 0.5), clamped to the edge;
+   src == NULL reads the frame (rgb, cleaned), else a level (rgba) */
+static void bilinear(const bloom_ctx *c, const float *src, float px, float py, float out[3]) {
+    float qx = px - 0.5f, qy = py - 0.5f;
+    float ix = floorf(qx), iy = floorf(qy);
+    float fx = qx - ix, fy = qy - iy;
+    int hx = (int)c->sw - 1, hy = (int)c->sh - 1;
+    int ax = clampi((int)ix, hx), bx = clampi((int)ix + 1, hx);
+    int ay = clampi((int)iy, hy), by = clampi((int)iy + 1, hy);
+    size_t i00 = (size_t)ay * c->sw + (size_t)ax, i10 = (size_t)ay * c->sw + (size_t)bx;
+    size_t i01 = (size_t)by * c->sw + (size_t)ax, i11 = (size_t)by * c->sw + (size_t)bx;
+    for (int k = 0; k < 3; k++) {
+        float t00, t10, t01, t11;
+        if (!src) {
+            const float *f = c->b->color;
+            t00 = clean(f[i00 * 3 + k]), t10 = clean(f[i10 * 3 + k]);
+            t01 = clean(f[i01 * 3 + k]), t11 = clean(f[i11 * 3 + k]);
+        } else {
+            t00 = src[i00 * 4 + k], t10 = src[i10 * 4 + k];
+            t01 = src[i01 * 4 + k], t11 = src[i11 * 4 + k];
+        }
+        float top = t00 + (t10 - t00) * fx, bot = t01 + (t11 - t01) * fx;
+        out[k] = top + (bot - top) * fy;
+    }
+}
+
+static inline float luma(const float c[3]) {
+    return 0.2126f * c[0] + 0.7152f * c[1] + 0.0722f * c[2];
+}
+
+static void down_texel(const bloom_ctx *c, const float *src, uint32_t x, uint32_t y, float out[3]) {
+    float px = ((float)x + 0.5f) * ((float)c->sw / (float)c->w);
+    float py = ((float)y + 0.5f) * ((float)c->sh / (float)c->h);
+    /* taps A B C / D E / F G H / I J / K L M around p */
+    static const float k_off[13][2] = {{-2, -2}, {0, -2}, {2, -2}, {-1, -1}, {1, -1},
+                                       {-2, 0},  {0, 0},  {2, 0},  {-1, 1},  {1, 1},
+                                       {-2, 2},  {0, 2},  {2, 2}};
+    float t[13][3];
+    for (int i = 0; i < 13; i++) bilinear(c, src, px + k_off[i][0], py + k_off[i][1], t[i]);
+    enum { A, B, C, D, E, F, G, H, I, J, K, L, M };
+    static const int k_box[5][4] = {
+        {D, E, I, J}, {A, B, F, G}, {B, C, G, H}, {F, G, K, L}, {G, H, L, M}};
+    /* level 1: each tap weighted by 1 / (1 + its exposed luma) within its box */
+    float k[13];
+    for (int i = 0; i < 13; i++)
+        k[i] = c->level == 1 ? 1.0f / (1.0f + luma(t[i]) * c->exposure) : 1;
+    float box[5][3];
+    for (int b = 0; b < 5; b++) {
+        const int *q = k_box[b];
+        for (int ch = 0; ch < 3; ch++) {
+            if (c->level == 1)
+                box[b][ch] = (t[q[0]][ch] * k[q[0]] + t[q[1]][ch] * k[q[1]] +
+                              t[q[2]][ch] * k[q[2]] + t[q[3]][ch] * k[q[3]]) /
+                             (k[q[0]] + k[q[1]] + k[q[2]] + k[q[3]]);
+            else
+                box[b][ch] = (t[q[0]][ch] + t[q[1]][ch] + t[q[2]][ch] + t[q[3]][ch]) * 0.25f;
+        }
+    }
+    for (int ch = 0; ch < 3; ch++)
+        out[ch] = box[0][ch] * 0.5f + box[1][ch] * 0.125f + box[2][ch] * 0.125f +
+                  box[3][ch] * 0.125f + box[4][ch] * 0.125f;
+}
+
+static void up_texel(const bloom_ctx *c, const float *src, const float *down, uint32_t x,
+                     uint32_t y, float out[3]) {
+    float px = ((float)x + 0.5f) * ((float)c->sw / (float)c->w);
+    float py = ((float)y + 0.5f) * ((float)c->sh / (float)c->h);
+    float t[3] = {0, 0, 0};
+    for (int j = -1; j <= 1; j++) {
+        for (int i = -1; i <= 1; i++) {
+            float s[3];
+            bilinear(c, src, px + (float)i, py + (float)j, s);
+            float wt = (float)((2 - abs(i)) * (2 - abs(j))) * (1.0f / 16.0f);
+            for (int k = 0; k < 3; k++) t[k] += s[k] * wt;
+        }
+    }
+    const float *d = down + ((size_t)y * c->w + x) * 4;
+    for (int k = 0; k < 3; k++) out[k] = d[k] + t[k];
+}
+
+static void step_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    const bloom_ctx *c = user;
+    float *levels = c->b->bloom;
+    const float *src = c->down && c->level == 1 ? NULL : levels + c->src_at * 4;
+    const float *down = levels + _oak_bloom_offset(c->b->width, c->b->height, c->level, false) * 4;
+    float *dst = levels + c->at * 4;
+    for (uint32_t y = begin; y < end; y++) {
+        for (uint32_t x = 0; x < c->w; x++) {
+            float *o = dst + ((size_t)y * c->w + x) * 4;
+            if (c->down)
+                down_texel(c, src, x, y, o);
+            else
+                up_texel(c, src, down, x, y, o);
+            o[3] = 1.0f;
+        }
+    }
+}
+
+/* frame + strength * (pyramid / L - frame), per output row */
+static void mix_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    const bloom_ctx *c = user;
+    cpu_backend *b = c->b;
+    uint32_t W = b->width, H = b->height;
+    bloom_ctx up = *c;
+    up.sw = c->w1, up.sh = c->h1;
+    const float *src = b->bloom + c->up1_at * 4;
+    float sx = (float)c->w1 / (float)W, sy = (float)c->h1 / (float)H;
+    for (uint32_t y = begin; y < end; y++) {
+        float *row = b->color + (size_t)y * W * 3;
+        for (uint32_t x = 0; x < W; x++) {
+            float s[3];
+            bilinear(&up, src, ((float)x + 0.5f) * sx, ((float)y + 0.5f) * sy, s);
+            for (int k = 0; k < 3; k++) {
+                float f = row[x * 3 + k];
+                float bl = s[k] * (1.0f / (float)OAK_BLOOM_LEVELS);
+                row[x * 3 + k] = f + (bl - f) * c->strength;
+            }
+        }
+    }
+}
+
+oak_result _oak_cpu_bloom(cpu_backend *b, const oak_render_view *v) {
+    uint32_t W = b->width, H = b->height;
+    uint64_t texels = _oak_bloom_texels(W, H);
+    if (texels * 4 > b->bloom_cap) {
+        float *p = oak_realloc(b->bloom, (size_t)texels * 4 * sizeof(float));
+        if (!p)
+            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "cpu bloom: %llu texels",
+                             (unsigned long long)texels);
+        b->bloom = p;
+        b->bloom_cap = texels * 4;
+    }
+    bloom_ctx c = {.b = b};
+    /* the camera's multiplier, as post applies it */
+    c.exposure =
+        v->post.adapt ? b->exposure_state[1] : (v->post.exposure > 0 ? v->post.exposure : 1);
+    c.strength = v->post.bloom_strength;
+    for (uint32_t s = 0; s < OAK_BLOOM_STEPS; s++) {
+        c.down = s < OAK_BLOOM_LEVELS;
+        c.level = c.down ? s + 1 : 2 * OAK_BLOOM_LEVELS - 1 - s;
+        _oak_bloom_size(W, H, c.level, &c.w, &c.h);
+        c.at = _oak_bloom_offset(W, H, c.level, !c.down);
+        uint32_t from = c.down ? c.level - 1 : c.level + 1;
+        _oak_bloom_size(W, H, from, &c.sw, &c.sh);
+        c.src_at =
+            from == 0 ? 0 : _oak_bloom_offset(W, H, from, !c.down && from < OAK_BLOOM_LEVELS);
+        oak_parallel_for(c.h, BLOOM_ROWS, step_job, &c);
+    }
+    _oak_bloom_size(W, H, 1, &c.w1, &c.h1);
+    c.up1_at = _oak_bloom_offset(W, H, 1, true);
+    oak_parallel_for(H, BLOOM_ROWS, mix_job, &c);
+    return OAK_OK;
+}

@@ -1,0 +1,56 @@
+/* The bloom pass on Vulkan: shaders/bloom.comp, one pipeline per step (the
+ * step a specialization constant, so each folds to its own branch), made on
+ * the first frame that blooms; one dispatch per step over that level, a
+ * compute barrier between steps; post reads the pyramid. */
+#include <string.h>
+
+#include "backend/gpu/gpu_records.h"
+#include "render/bloom.h"
+#include "vk_internal.h"
+
+static const uint32_t k_bloom_comp[] =
+#include "shaders/bloom.comp.h"
+    ;
+
+oak_result _oak_vk_bloom_reserve(_oak_vk *vk, const oak_render_view *v) {
+    bool runs = _oak_pass_runs(&_oak_pass_table()[OAK_PASS_BLOOM], v, oak_backend_vulkan()->caps);
+    if (!runs) return OAK_OK; /* post reads the buffer only after a bloom */
+    uint64_t need = _oak_bloom_texels(vk->width, vk->height) * 16;
+    if (vk->bloom.buffer && vk->bloom.size >= need) return OAK_OK;
+    /* earlier frames may still read the old one: it retires with this frame */
+    oak_result r = _oak_vk_buffer_retire(vk, &vk->bloom);
+    if (r) return r;
+    _oak_vk_track_reset(vk, OAK_TARGET_BLOOM);
+    return _oak_vk_buffer_create(vk, &vk->bloom, need, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                 OAK_VK_MEM_DEVICE);
+}
+
+void _oak_vk_bloom_destroy(_oak_vk *vk) {
+    for (uint32_t s = 0; s < OAK_BLOOM_STEPS; s++)
+        if (vk->bloom_pipes[s]) vkDestroyPipeline(vk->device, vk->bloom_pipes[s], NULL);
+    memset(vk->bloom_pipes, 0, sizeof vk->bloom_pipes);
+}
+
+oak_result _oak_vk_run_bloom(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
+    (void)v;
+    for (uint32_t s = 0; s < OAK_BLOOM_STEPS; s++) {
+        if (vk->bloom_pipes[s]) continue;
+        oak_result r =
+            _oak_vk_compute_spec(vk, k_bloom_comp, sizeof k_bloom_comp, &s, &vk->bloom_pipes[s]);
+        if (r) return r;
+    }
+    for (uint32_t s = 0; s < OAK_BLOOM_STEPS; s++) {
+        uint32_t level = s < OAK_BLOOM_LEVELS ? s + 1 : 2 * OAK_BLOOM_LEVELS - 1 - s, w, h;
+        _oak_bloom_size(vk->width, vk->height, level, &w, &h);
+        /* inside the pass: each step reads the level the one before wrote */
+        if (s)
+            _oak_vk_barrier(
+                f->cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+        vkCmdBindPipeline(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->bloom_pipes[s]);
+        vkCmdDispatch(f->cmd, (w + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP,
+                      (h + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP, 1);
+    }
+    return OAK_OK; /* post's barrier comes from its row (vk_track.c) */
+}

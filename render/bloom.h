@@ -1,0 +1,47 @@
+/* The bloom pyramid's layout, shared by the backends (shaders/common/
+ * bloom.glsl mirrors it): level 0 is the output, level l is
+ * ceil(w_{l-1} / 2) x ceil(h_{l-1} / 2); the buffer holds RGBA32F texels, the
+ * down levels 1 .. OAK_BLOOM_LEVELS, then the up levels 1 .. OAK_BLOOM_LEVELS - 1
+ * (the last up level is the last down level itself). */
+#ifndef OAK_RENDER_BLOOM_H
+#define OAK_RENDER_BLOOM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <oak/config.h>
+
+/* The pass runs 2 * levels - 1 steps: downsamples to levels 1 .. L, then
+   upsamples to levels L - 1 .. 1, one dispatch (or job batch) each. */
+#define OAK_BLOOM_STEPS (2 * OAK_BLOOM_LEVELS - 1)
+
+/* Level l's size (l = 0: the output's). */
+static inline void _oak_bloom_size(uint32_t width, uint32_t height, uint32_t level, uint32_t *w,
+                                   uint32_t *h) {
+    for (uint32_t l = 0; l < level; l++) width = (width + 1) >> 1, height = (height + 1) >> 1;
+    *w = width, *h = height;
+}
+
+/* The first texel of down level l (up: its up level), l >= 1. */
+static inline uint64_t _oak_bloom_offset(uint32_t width, uint32_t height, uint32_t level, bool up) {
+    uint64_t at = 0;
+    uint32_t w = width, h = height;
+    for (uint32_t l = 1; l <= OAK_BLOOM_LEVELS; l++) {
+        w = (w + 1) >> 1, h = (h + 1) >> 1;
+        if (!up && l == level) return at;
+        at += (uint64_t)w * h;
+    }
+    w = width, h = height;
+    for (uint32_t l = 1; l < level; l++) {
+        w = (w + 1) >> 1, h = (h + 1) >> 1;
+        at += (uint64_t)w * h;
+    }
+    return at;
+}
+
+/* Texels in the whole buffer. */
+static inline uint64_t _oak_bloom_texels(uint32_t width, uint32_t height) {
+    return _oak_bloom_offset(width, height, OAK_BLOOM_LEVELS, true);
+}
+
+#endif
