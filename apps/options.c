@@ -47,6 +47,8 @@ static const option_spec g_specs[] = {
     {"--exposure-comp", CLI_OPT_EXPOSURE_COMP, "STOPS",
      "exposure compensation (+1: twice as bright)"},
     {"--tone", CLI_OPT_TONE, "aces|neutral", "the tone curve (default: aces)"},
+    {"--hour", CLI_OPT_HOUR, "H",
+     "time of day 0..24 (local standard time): sun or moon, sky and light from it"},
 };
 
 #define SPEC_COUNT (sizeof g_specs / sizeof g_specs[0])
@@ -227,6 +229,9 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
     case CLI_OPT_EXPOSURE_COMP:
     case CLI_OPT_TONE:
         return _oak_cli_parse_camera(o, s->name, v);
+    case CLI_OPT_HOUR:
+        o->hour_set = true;
+        return _oak_cli_parse_float(o, "--hour", v, 0, 24, &o->hour);
     case CLI_OPT_AO:
         if (strcmp(v, "on") == 0)
             o->ao = OAK_AO_ON;
