@@ -161,7 +161,9 @@ oak_result oak_world_set_time_of_day(oak_scene *scene, const oak_time_of_day *t)
     bool is_moon = sun.elevation < MOON_FROM_DEG;
     double moon_w = 1.0 - smooth01(MOON_FULL_DEG, MOON_FROM_DEG, sun.elevation);
     float from[3];
-    oak_light light = *(const oak_light *)oak_scene_get(scene, key, OAK_COMPONENT_LIGHT);
+    const oak_light *kl = oak_scene_get(scene, key, OAK_COMPONENT_LIGHT);
+    if (!kl) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "oak_world_set_time: no room for the sun");
+    oak_light light = *kl;
     if (is_moon) {
         double el =
             moon.elevation > MOON_MIN_ELEVATION_DEG ? moon.elevation : MOON_MIN_ELEVATION_DEG;
