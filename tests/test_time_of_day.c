@@ -443,6 +443,36 @@ TEST(hoursDrawOnTheBackend) {
     }
 }
 
+/* The default world under eye adaptation (as `oak render` draws it): noon
+   shows near mid grey on average, 23:00 stays dark. */
+TEST(defaultWorldAdaptsNightDarkNoonRight) {
+    enum { SW = 64, SH = 36 };
+    static uint8_t px[SW * SH * 4];
+    const float hours[2] = {12.0f, 23.0f};
+    double mean[2] = {0, 0};
+    for (int i = 0; i < 2; i++) {
+        oak_scene *s = NULL;
+        CHECK_OK(oak_make_scene(&s));
+        if (!s) return;
+        CHECK_OK(oak_world_build(s, "default"));
+        CHECK_OK(oak_world_set_time(s, hours[i]));
+        oak_scene_post(s)->adapt = true;
+        oak_renderer *r = NULL;
+        oak_renderer_desc d = {.backend = "cpu", .width = SW, .height = SH};
+        CHECK_OK(oak_make_renderer(&r, &d));
+        if (r && !oak_scene_draw(s, r) && !oak_renderer_read_pixels(r, px, sizeof px)) {
+            for (size_t p = 0; p < (size_t)SW * SH; p++)
+                mean[i] += (px[p * 4] + px[p * 4 + 1] + px[p * 4 + 2]) / (3.0 * SW * SH);
+        }
+        oak_destroy_renderer(r);
+        oak_destroy_scene(s);
+    }
+    fprintf(stderr, "  default world, adapting: mean %.1f/255 at noon, %.1f/255 at 23:00\n",
+            mean[0], mean[1]);
+    CHECK(mean[0] > 80 && mean[0] < 170);
+    CHECK(mean[1] < 25);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) g_backend = argv[1];
     int rc = oak_test_backend_start(g_backend, count_log);
@@ -457,6 +487,7 @@ int main(int argc, char **argv) {
         RUN(badSettingsGiveOneLine);
         RUN(skyIsBakedAgainOnlyWhenTheSunMoved);
         RUN(hourIsSavedInSceneFiles);
+        RUN(defaultWorldAdaptsNightDarkNoonRight);
     }
     RUN(hoursDrawOnTheBackend);
     CHECK_EQ_INT(g_validation, 0);
