@@ -187,6 +187,59 @@ TEST(at23TheKeyLightIsTheMoon) {
     oak_destroy_scene(s);
 }
 
+/* Dusk on the default date, every 2 minutes from 20:50 to 21:40: the key
+   light is the sun down to -6 degrees and the moon below, its light rising
+   from nothing at -6 to full at -8 degrees: no step adds more than 40% of
+   the moon's full light (the switch itself adds nothing). */
+TEST(keyLightCrossfadesToTheMoonBelowSixDegrees) {
+    oak_scene *s;
+    CHECK_OK(oak_make_scene(&s));
+    float prev = -1, full = 0, want = -1;
+    int sun_steps = 0, moon_steps = 0, jumps = 0;
+    for (int m = 0; m <= 50; m += 2) {
+        float h = 20.0f + (50 + m) / 60.0f;
+        CHECK_OK(oak_world_set_time(s, h));
+        _oak_sky_when w = {47.37, 8.54, 1, 2026, 180, h};
+        _oak_sky_body sun = _oak_sun_position(&w), moon = _oak_moon_position(&w, NULL, NULL, NULL);
+        const oak_light *l = oak_scene_get(s, find_sun(s), OAK_COMPONENT_LIGHT);
+        float d[3], md[3], sd[3];
+        light_dir(s, find_sun(s), d);
+        _oak_sky_direction(moon.elevation > 10 ? moon.elevation : 10, moon.azimuth, md);
+        _oak_sky_direction(sun.elevation, sun.azimuth, sd);
+        float lux = l ? l->intensity : -1;
+        bool toward_moon = -(d[0] * md[0] + d[1] * md[1] + d[2] * md[2]) > 0.99999f;
+        bool toward_sun = -(d[0] * sd[0] + d[1] * sd[1] + d[2] * sd[2]) > 0.99999f;
+        if (sun.elevation >= -6) {
+            sun_steps++;
+            CHECK(toward_sun);
+        } else {
+            moon_steps++;
+            CHECK(toward_moon);
+            if (sun.elevation < -8) { /* the moon's whole light through the air */
+                double phase;
+                _oak_moon_position(&w, NULL, NULL, &phase);
+                float t[3];
+                _oak_atmosphere_transmittance(_oak_atmosphere_get(),
+                                              moon.elevation > 0.3 ? moon.elevation : 0.3, t);
+                full = lux;
+                want = (float)(OAK_SKY_FULL_MOON_LUX_TOA *
+                               pow(10.0, -0.4 * (0.026 * fabs(phase) + 4e-9 * pow(phase, 4))) *
+                               lum3(t));
+            }
+        }
+        if (prev >= 0 && fabsf(lux - prev) > 0.4f * 0.135f && lux < 1) jumps++;
+        if (m % 10 == 0)
+            fprintf(stderr, "  %.2f h: sun %.2f deg, key light %s %.4g lux\n", h, sun.elevation,
+                    sun.elevation >= -6 ? "sun" : "moon", lux);
+        prev = lux;
+    }
+    CHECK(sun_steps > 0 && moon_steps > 0);
+    CHECK_EQ_INT(jumps, 0);
+    fprintf(stderr, "  below -8 deg: the moon's %.4g lux (expected %.4g)\n", full, want);
+    CHECK(want > 0 && fabsf(full - want) < 0.01f * want);
+    oak_destroy_scene(s);
+}
+
 /* The light a level card on the ground gets: the key light on it plus the
    baked sky image's upper half, cosine-weighted (read back from the texture
    the environment holds, not from the bake's own sum). */
@@ -252,16 +305,19 @@ TEST(badSettingsGiveOneLine) {
 }
 
 /* The sky is baked again only once the sun moved more than 0.1 degree: a
-   second later keeps the image, six minutes later (1.4 degrees) does not;
-   the light moves either way. */
+   second later keeps the image and the whole environment (only the key
+   light follows), six minutes later (1.4 degrees) does not. */
 TEST(skyIsBakedAgainOnlyWhenTheSunMoved) {
     oak_scene *s;
     CHECK_OK(oak_make_scene(&s));
     CHECK_OK(oak_world_set_time(s, 10.0f));
     uint32_t first = oak_scene_environment(s)->sky_image.id;
     CHECK(first != 0);
+    oak_environment before = *oak_scene_environment(s);
     CHECK_OK(oak_world_set_time(s, 10.0f + 1.0f / 3600));
     CHECK_EQ_INT(oak_scene_environment(s)->sky_image.id, first);
+    /* the environment is left as it was, so the sky light is not captured again */
+    CHECK(!memcmp(&before, oak_scene_environment(s), sizeof before));
     CHECK_OK(oak_world_set_time(s, 10.1f));
     uint32_t second = oak_scene_environment(s)->sky_image.id;
     CHECK(second != 0 && second != first);
@@ -483,6 +539,7 @@ int main(int argc, char **argv) {
         RUN(noonSkyIsBlueAndTheSunOutshinesItInAStatedRatio);
         RUN(duskHorizonTowardTheSunIsRedder);
         RUN(at23TheKeyLightIsTheMoon);
+        RUN(keyLightCrossfadesToTheMoonBelowSixDegrees);
         RUN(groundLightRisesFromFourToNoon);
         RUN(badSettingsGiveOneLine);
         RUN(skyIsBakedAgainOnlyWhenTheSunMoved);

@@ -30,7 +30,8 @@ _oak_sky_body _oak_sun_position(const _oak_sky_when *w);
 /* The moon from a low-precision series (the main periodic terms of the
    ecliptic longitude and latitude, geocentric: about 0.3 degrees in the
    series, up to 1 degree of parallax ignored). *lit: illuminated fraction
-   of the disc [0, 1]; *waxing: the lit limb faces west (evening moon). */
+   of the disc [0, 1]; *waxing: the lit limb faces west (evening moon);
+   each output may be NULL. */
 _oak_sky_body _oak_moon_position(const _oak_sky_when *w, double *lit, bool *waxing,
                                  double *phase_angle_deg);
 
@@ -69,9 +70,7 @@ typedef struct _oak_sky_bake {
    none) toward sun_dir and moon_dir; stars placed by the sidereal time. */
 typedef struct _oak_sky_bake_desc {
     float sun_dir[3], moon_dir[3];
-    double sun_lux, moon_lux; /* above the atmosphere */
-    double moon_lit;          /* illuminated fraction, for the disc */
-    bool moon_waxing;
+    double sun_lux, moon_lux; /* above the atmosphere; the disc's phase is from the directions */
     double latitude, sidereal_deg; /* for the stars */
 } _oak_sky_bake_desc;
 oak_result _oak_sky_bake_image(_oak_sky_bake *out, const _oak_atmosphere *a,

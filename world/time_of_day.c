@@ -36,7 +36,6 @@ typedef struct bake_state {
     float sun[3], moon[3];
     float moon_lux;
     uint32_t texture;
-    float sky_e[3], horizon[3]; /* the bake's level-card sky light and horizon */
 } bake_state;
 
 static oak_result check(const oak_time_of_day *t) {
@@ -139,9 +138,8 @@ oak_result oak_world_set_time_of_day(oak_scene *scene, const oak_time_of_day *t)
     if (r) return r;
     _oak_sky_when w = resolve(t);
     _oak_sky_body sun = _oak_sun_position(&w);
-    double lit = 0, phase = 180;
-    bool waxing = false;
-    _oak_sky_body moon = _oak_moon_position(&w, &lit, &waxing, &phase);
+    double phase = 180;
+    _oak_sky_body moon = _oak_moon_position(&w, NULL, NULL, &phase);
     const _oak_atmosphere *air = _oak_atmosphere_get();
 
     float sun_to[3], moon_to[3], sun_color[3], moon_color[3];
@@ -157,7 +155,8 @@ oak_result oak_world_set_time_of_day(oak_scene *scene, const oak_time_of_day *t)
 
     /* the key light: the sun down to -6 degrees, then the moon fading in */
     oak_entity key = key_light(scene);
-    if (!key.id) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "oak_world_set_time: no room for the sun");
+    if (!key.id)
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "oak_world_set_time: no room for the sun");
     bool is_moon = sun.elevation < MOON_FROM_DEG;
     double moon_w = 1.0 - smooth01(MOON_FULL_DEG, MOON_FROM_DEG, sun.elevation);
     float from[3];
@@ -194,20 +193,24 @@ oak_result oak_world_set_time_of_day(oak_scene *scene, const oak_time_of_day *t)
                 angle_deg(bs->sun, sun_to) < REBAKE_DEG &&
                 angle_deg(bs->moon, moon_to) < REBAKE_DEG &&
                 fabsf(bs->moon_lux - moon_above) <= 0.01f * moon_above;
-    /* light on a level card from the key light */
+    /* light on a level card from the key light at the bake */
     double direct = light.intensity * fmax(from[1], 0.0);
     float sky_e[3], horizon[3], ground[3];
     if (same) {
-        memcpy(sky_e, bs->sky_e, sizeof sky_e);
-        memcpy(horizon, bs->horizon, sizeof horizon);
-    } else {
+        /* only the key light moves between bakes: the environment and the
+           camera stay as the bake set them, so the sky's hash stays and the
+           sky light is not captured again */
+        oak_time_of_day *kept = oak_scene_time_of_day(scene);
+        *kept = *t;
+        kept->set = true;
+        return OAK_OK;
+    }
+    {
         _oak_sky_bake_desc bd = {0};
         memcpy(bd.sun_dir, sun_to, sizeof sun_to);
         memcpy(bd.moon_dir, moon_to, sizeof moon_to);
         bd.sun_lux = OAK_SKY_SUN_LUX_TOA;
         bd.moon_lux = moon_toa;
-        bd.moon_lit = lit;
-        bd.moon_waxing = waxing;
         bd.latitude = w.latitude;
         bd.sidereal_deg = _oak_sky_sidereal(&w);
         _oak_sky_bake bake;
@@ -243,8 +246,6 @@ oak_result oak_world_set_time_of_day(oak_scene *scene, const oak_time_of_day *t)
             memcpy(bs->moon, moon_to, sizeof moon_to);
             bs->moon_lux = moon_above;
             bs->texture = tex.id;
-            memcpy(bs->sky_e, sky_e, sizeof sky_e);
-            memcpy(bs->horizon, horizon, sizeof horizon);
         }
     }
     for (int c = 0; c < 3; c++)
