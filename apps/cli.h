@@ -38,6 +38,7 @@ enum cli_option_flag {
     CLI_OPT_TONE = 1u << 21,
     CLI_OPT_BLOOM = 1u << 22,      /* --bloom on|off */
     CLI_OPT_ADAPT = 1u << 23,      /* --adapt on|off: eye adaptation */
+    CLI_OPT_HOUR = 1u << 24,       /* --hour: the time of day */
     CLI_OPT_FLY_SCRIPT = 1u << 30, /* for tests; not in help */
 };
 
@@ -70,6 +71,8 @@ typedef struct cli_options {
     oak_tone_curve tone;  /* --tone aces|neutral */
     oak_bloom_mode bloom; /* --bloom on|off (default: the command's) */
     int adapt;            /* --adapt: 1 on, -1 off, 0 the command's default */
+    float hour;           /* --hour, with hour_set: the time of day (oak_world_set_time) */
+    bool hour_set;
 } cli_options;
 
 /* The camera options above written over a scene's post settings. */
@@ -101,6 +104,8 @@ int _oak_cli_failf(const cli_options *opts, const char *fmt, ...) OAK_PRINTF(2, 
 int _oak_cli_check_backend(const cli_options *opts, const char *backend);
 /* Builds the world or loads the scene file the options name (with --sky's image as its sky). */
 int _oak_cli_open_scene(const cli_options *opts, oak_scene **out);
+/* Applies the scene's time of day, or --hour's over it (oak_world_set_time). */
+oak_result _oak_cli_apply_time(const cli_options *opts, oak_scene *scene);
 /* Makes the renderer; with auto, a fallback's reason goes to stderr. */
 int _oak_cli_open_renderer(const cli_options *opts, const char *backend, oak_renderer **out);
 /* "default" for --world default, the file's stem for --scene dir/x.json. */

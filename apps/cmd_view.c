@@ -22,6 +22,8 @@ typedef struct view_args {
     const char *sky;        /* --sky: an equirectangular sky image (.hdr) */
     const char *script;     /* --fly-script: keys held for frames (tests) */
     float time, yaw, pitch;
+    float hour; /* --hour, with has_hour */
+    bool has_hour;
     cli_options camera; /* --ev100, --exposure-comp, --tone */
     uint32_t width, height, frames;
     bool check, has_time, window;
@@ -33,7 +35,7 @@ static int usage(void) {
                     "                [--pitch DEG] [--backend B] [--size WxH] [--out F.png]\n"
                     "                [--window [--frames N]] [--asset-root DIR] [--sky F.hdr]\n"
                     "                [--ev100 EV] [--exposure-comp STOPS] [--tone aces|neutral]\n"
-                    "                [--bloom on|off] [--adapt on|off]\n");
+                    "                [--bloom on|off] [--adapt on|off] [--hour H]\n");
     return 2;
 }
 
@@ -106,8 +108,11 @@ static int parse(view_args *a, int argc, char **argv) {
             bad = _oak_cli_parse_float(&co, s, v, -VIEW_MAX_ANGLE, VIEW_MAX_ANGLE, &a->pitch);
         else if (strcmp(s, "--size") == 0)
             bad = _oak_cli_parse_size(&co, s, v, &a->width, &a->height);
-        else if (!strcmp(s, "--ev100") || !strcmp(s, "--exposure-comp") || !strcmp(s, "--tone") ||
-                 !strcmp(s, "--bloom") || !strcmp(s, "--adapt")) {
+        else if (strcmp(s, "--hour") == 0) {
+            bad = _oak_cli_parse_float(&co, s, v, 0, 24, &a->hour);
+            a->has_hour = true;
+        } else if (!strcmp(s, "--ev100") || !strcmp(s, "--exposure-comp") || !strcmp(s, "--tone") ||
+                   !strcmp(s, "--bloom") || !strcmp(s, "--adapt")) {
             a->camera.command = "view";
             bad = _oak_cli_parse_camera(&a->camera, s, v);
         } else {
@@ -278,6 +283,12 @@ static int view(const view_args *a) {
     if (a->sky && (r = oak_load_texture(&oak_scene_environment(scene)->sky_image, a->sky,
                                         OAK_FORMAT_RGBA32F)))
         goto out;
+    /* --hour: the sun or moon takes the key light (the viewer's own sun too),
+       in lux: the camera adapts unless --ev100 fixes it */
+    if (a->has_hour) {
+        if ((r = oak_world_set_time(scene, a->hour))) goto out;
+        if (!a->camera.ev100_set) oak_scene_post(scene)->adapt = true;
+    }
     _oak_cli_apply_camera(&a->camera, oak_scene_post(scene));
     /* a model's own lights are in physical units (a 6,830-lux sun): the
        camera adapts to them (docs/SHADING.md "Eye adaptation") unless

@@ -51,6 +51,8 @@ static const option_spec g_specs[] = {
      "bloom before the tone curve (default: on for render and view, off for bench)"},
     {"--adapt", CLI_OPT_ADAPT, "on|off",
      "eye adaptation (default: on for render's worlds unless --ev100, off for bench)"},
+    {"--hour", CLI_OPT_HOUR, "H",
+     "time of day 0..24 (local standard time): sun or moon, sky and light from it"},
 };
 
 #define SPEC_COUNT (sizeof g_specs / sizeof g_specs[0])
@@ -246,6 +248,9 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
     case CLI_OPT_BLOOM:
     case CLI_OPT_ADAPT:
         return _oak_cli_parse_camera(o, s->name, v);
+    case CLI_OPT_HOUR:
+        o->hour_set = true;
+        return _oak_cli_parse_float(o, "--hour", v, 0, 24, &o->hour);
     case CLI_OPT_AO:
         if (strcmp(v, "on") == 0)
             o->ao = OAK_AO_ON;

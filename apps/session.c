@@ -66,12 +66,24 @@ int _oak_cli_open_scene(const cli_options *opts, oak_scene **out) {
     return status;
 }
 
+oak_result _oak_cli_apply_time(const cli_options *opts, oak_scene *scene) {
+    /* the scene file's own hour, then --hour over it; before --ev100, which
+       keeps the last word on the camera */
+    if (!opts->hour_set) return oak_world_apply_time(scene);
+    return oak_world_set_time(scene, opts->hour);
+}
+
 static int open_scene(const cli_options *opts, oak_scene **out) {
     *out = NULL;
     if (opts->scene) {
         oak_scene_load_desc d = {.asset_root = opts->asset_root};
         if (oak_scene_load_with(out, opts->scene, &d) != OAK_OK) return _oak_cli_fail(opts);
         if (opts->ao) oak_scene_post(*out)->ao = opts->ao;
+        if (_oak_cli_apply_time(opts, *out)) {
+            oak_destroy_scene(*out);
+            *out = NULL;
+            return _oak_cli_fail(opts);
+        }
         _oak_cli_apply_camera(opts, oak_scene_post(*out));
         return 0;
     }
@@ -95,6 +107,11 @@ static int open_scene(const cli_options *opts, oak_scene **out) {
         return r;
     }
     if (opts->ao) oak_scene_post(scene)->ao = opts->ao; /* --ao */
+    if (_oak_cli_apply_time(opts, scene)) {
+        int r = _oak_cli_fail(opts);
+        oak_destroy_scene(scene);
+        return r;
+    }
     _oak_cli_apply_camera(opts, oak_scene_post(scene));
     *out = scene;
     return 0;

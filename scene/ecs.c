@@ -341,6 +341,10 @@ oak_environment *oak_scene_environment(oak_scene *scene) {
     return scene ? &scene->environment : NULL;
 }
 
+oak_time_of_day *oak_scene_time_of_day(oak_scene *scene) {
+    return scene ? &scene->time_of_day : NULL;
+}
+
 oak_post *oak_scene_post(oak_scene *scene) {
     return scene ? &scene->post : NULL;
 }

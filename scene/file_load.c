@@ -239,6 +239,45 @@ static oak_result read_environment(loader *l, const cJSON *o, oak_environment *e
     return read_float(l, o, p, "fog_density", &e->fog_density);
 }
 
+/* The time of day: plain numbers the scene keeps; the world layer applies
+   them (oak_world_apply_time). */
+static oak_result read_time(loader *l, const cJSON *o, oak_time_of_day *t) {
+    static const char *const keys[] = {"hour",        "latitude", "longitude", "utc_offset",
+                                       "day_of_year", "year",     NULL};
+    const char *p = "time";
+    TRY(expect_object(l, o, p, keys));
+    oak_time_of_day v = {0};
+    oak_result r = OAK_OK;
+    if (!field(l, o, p, "hour", true, &r)) return r;
+    TRY(read_float(l, o, p, "hour", &v.hour));
+    TRY(read_float(l, o, p, "latitude", &v.latitude));
+    TRY(read_float(l, o, p, "longitude", &v.longitude));
+    TRY(read_float(l, o, p, "utc_offset", &v.utc_offset));
+    const struct {
+        const char *key;
+        float value, lo, hi;
+    } ranges[] = {{"hour", v.hour, 0, 24},
+                  {"latitude", v.latitude, -90, 90},
+                  {"longitude", v.longitude, -180, 180},
+                  {"utc_offset", v.utc_offset, -14, 14}};
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+        if (ranges[i].value < ranges[i].lo || ranges[i].value > ranges[i].hi) {
+            char q[PATH_MAX_LEN];
+            join(q, p, ranges[i].key);
+            return fail(l, q, "%g is out of range [%g, %g]", (double)ranges[i].value,
+                        (double)ranges[i].lo, (double)ranges[i].hi);
+        }
+    }
+    long long day = 0, year = 0;
+    TRY(read_int(l, o, p, "day_of_year", 0, 366, false, &day));
+    TRY(read_int(l, o, p, "year", 0, 9999, false, &year));
+    v.day_of_year = (int)day;
+    v.year = (int)year;
+    v.set = true;
+    *t = v;
+    return OAK_OK;
+}
+
 static oak_result read_post(loader *l, const cJSON *o, oak_post *post) {
     static const char *const keys[] = {
         "exposure",   "ev100",     "aperture", "shutter", "iso",   "exposure_comp",  "tone",
@@ -669,8 +708,8 @@ static void json_free(void *p) {
 }
 
 static oak_result read_root(loader *l, const cJSON *root) {
-    static const char *const keys[] = {"oak_scene", "environment", "post",          "meshes",
-                                       "materials", "entities",    "active_camera", NULL};
+    static const char *const keys[] = {"oak_scene", "environment",   "post", "meshes", "materials",
+                                       "entities",  "active_camera", "time", NULL};
     if (!cJSON_IsObject(root)) return fail(l, "(root)", "expected an object");
     long long version = 0;
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "oak_scene");
@@ -685,6 +724,8 @@ static oak_result read_root(loader *l, const cJSON *root) {
     if (env) TRY(read_environment(l, env, &l->scene->environment));
     const cJSON *post = cJSON_GetObjectItemCaseSensitive(root, "post");
     if (post) TRY(read_post(l, post, &l->scene->post));
+    const cJSON *time = cJSON_GetObjectItemCaseSensitive(root, "time");
+    if (time) TRY(read_time(l, time, &l->scene->time_of_day));
     TRY(read_meshes(l, cJSON_GetObjectItemCaseSensitive(root, "meshes")));
     TRY(read_materials(l, cJSON_GetObjectItemCaseSensitive(root, "materials")));
     TRY(read_entities(l, cJSON_GetObjectItemCaseSensitive(root, "entities")));

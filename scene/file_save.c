@@ -142,7 +142,7 @@ static void w_enum(writer *w, const char *key, const char *const *names, uint32_
 
 /* ---- the parts of a scene ------------------------------------------------- */
 
-static void write_environment(writer *w, const oak_environment *e) {
+static void write_environment(writer *w, const oak_environment *e, bool timed) {
     open_block(w, "environment", '{');
     w_floats(w, "sky_zenith_display", e->sky_zenith_display, 3);
     w_floats(w, "sky_horizon_display", e->sky_horizon_display, 3);
@@ -150,7 +150,8 @@ static void write_environment(writer *w, const oak_environment *e) {
     w_floats(w, "ambient_ground", e->ambient_ground, 3);
     w_floats(w, "fog_display", e->fog_display, 3);
     w_float(w, "fog_density", e->fog_density);
-    const oak_texture_data *sky = e->sky_image.id ? oak_texture_get(e->sky_image) : NULL;
+    /* a scene with a time of day has its sky baked for the hour, not a file */
+    const oak_texture_data *sky = e->sky_image.id && !timed ? oak_texture_get(e->sky_image) : NULL;
     if (sky && sky->name && *sky->name) {
         char rel[4096];
         if (!_oak_scene_relative_path(rel, sizeof rel, w->scene_path, sky->name) && !w->error)
@@ -159,6 +160,19 @@ static void write_environment(writer *w, const oak_environment *e) {
                           w->scene_path);
         w_string(w, "sky_image", rel);
     }
+    close_block(w, '}');
+}
+
+/* written only when set, so files without one stay as they were */
+static void write_time(writer *w, const oak_time_of_day *t) {
+    if (!t->set) return;
+    open_block(w, "time", '{');
+    w_float(w, "hour", t->hour);
+    w_float(w, "latitude", t->latitude);
+    w_float(w, "longitude", t->longitude);
+    w_float(w, "utc_offset", t->utc_offset);
+    w_int(w, "day_of_year", t->day_of_year);
+    w_int(w, "year", t->year);
     close_block(w, '}');
 }
 
@@ -392,8 +406,9 @@ oak_result oak_scene_save(const oak_scene *scene, const char *path) {
     put(&w, "{");
     w.first[++w.depth] = true;
     w_int(&w, "oak_scene", _OAK_SCENE_FILE_VERSION);
-    write_environment(&w, &scene->environment);
+    write_environment(&w, &scene->environment, scene->time_of_day.set);
     write_post(&w, &scene->post);
+    write_time(&w, &scene->time_of_day);
     /* Number meshes and materials in the order entities use them. */
     for (uint32_t slot = 0; slot < scene->entities.high_water && !w.error; slot++) {
         if (file_index[slot] == _OAK_NO_SLOT) continue;

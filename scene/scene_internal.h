@@ -55,6 +55,7 @@ struct oak_scene {
     oak_entity active_camera; /* id 0: the first camera */
     oak_environment environment;
     oak_post post;
+    oak_time_of_day time_of_day; /* applied by the world layer */
 
     /* The gather's arrays, kept across frames. */
     oak_mesh *draw_meshes;
@@ -77,7 +78,7 @@ struct oak_scene {
     uint32_t stream_local_count[OAK_STREAM_MAX_PER_VIEW];
     float stream_placed[OAK_STREAM_MAX_PER_VIEW][16];
     bool stream_placed_ok[OAK_STREAM_MAX_PER_VIEW];
-    oak_instance *place_tmp; /* world records being written */
+    oak_instance *place_tmp;     /* world records being written */
     oak_component lod_component; /* glTF MSFT_lod groups; OAK_COMPONENT_INVALID: none yet */
     uint32_t place_tmp_capacity;
 

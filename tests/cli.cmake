@@ -49,6 +49,18 @@ oak_cli_test(cliRenderRejectsUnknownDebugView ARGS "render|--debug|clusterz" EXI
 oak_cli_test(cliRenderDebugAo
              ARGS "render|--backend|cpu|--size|64x36|--debug|ao|--out|${CMAKE_BINARY_DIR}/test-out/cli_debug_ao.png"
              EXIT 0 OUT "cpu \\| .*cli_debug_ao\\.png")
+oak_cli_test(cliRenderHour
+             ARGS "render|--backend|cpu|--size|64x36|--hour|18.5|--out|${CMAKE_BINARY_DIR}/test-out/cli_hour.png"
+             EXIT 0 OUT "cpu \\| .*cli_hour\\.png")
+oak_cli_test(cliBenchHour ARGS "bench|--backend|cpu|--size|32x18|--frames|1|--warmup|0|--hour|23"
+             EXIT 0)
+oak_cli_test(cliRenderSceneKeepsItsHour
+             ARGS "render|--scene|tests/data/scene/time_dusk.json|--backend|cpu|--size|64x36|--out|${CMAKE_BINARY_DIR}/test-out/cli_time_dusk.png"
+             EXIT 0 OUT "cpu \\| .*cli_time_dusk\\.png")
+oak_cli_test(cliRenderRejectsBadHour ARGS "render|--hour|25" EXIT 2
+             ERR "--hour '25': expected a finite number 0\\.\\.24" ERR_LINES 1)
+oak_cli_test(cliViewRejectsBadHour ARGS "view|model.gltf|--hour|nan" EXIT 2
+             ERR "--hour 'nan': expected a finite number 0\\.\\.24" ERR_LINES 1)
 oak_cli_test(cliRenderRejectsBadAo ARGS "render|--ao|maybe" EXIT 2
              ERR "--ao 'maybe': expected on or off" ERR_LINES 1)
 oak_cli_test(cliRenderDebugCascades

@@ -113,6 +113,19 @@ void oak_scene_set_probe(oak_scene *scene, oak_entity e, const oak_scene_probe *
 /* ---- scene-wide settings ---------------------------------------------- */
 
 oak_environment *oak_scene_environment(oak_scene *scene);
+/* The time of day the scene keeps (saved in scene files when `set`); the
+ * world layer applies it (oak_world_set_time, include/oak/world.h). Zero
+ * place and date fields mean the defaults stated there. */
+typedef struct oak_time_of_day {
+    bool set;         /* false: the scene has no time of day */
+    float hour;       /* local standard time (no daylight saving), [0, 24] */
+    float latitude;   /* degrees north, [-90, 90] */
+    float longitude;  /* degrees east, [-180, 180] */
+    float utc_offset; /* the time zone: hours east of UTC, [-14, 14] */
+    int day_of_year;  /* 1 = 1 January, up to 366; 0: the default day */
+    int year;         /* 0: the default year */
+} oak_time_of_day;
+oak_time_of_day *oak_scene_time_of_day(oak_scene *scene);
 oak_post *oak_scene_post(oak_scene *scene);
 void oak_scene_set_active_camera(oak_scene *scene, oak_entity camera);
 oak_entity oak_scene_active_camera(const oak_scene *scene); /* first camera if unset */
