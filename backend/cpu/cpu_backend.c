@@ -60,6 +60,7 @@ static void cpu_destroy(void *self) {
     oak_free(b->cones);
     oak_free(b->ao_words);
     oak_free(b->bloom);
+    oak_free(b->bloom_box);
     oak_free(b->ids);
     oak_free(b->shadow_map);
     oak_free(b->shadow_static);

@@ -21,12 +21,14 @@ typedef struct bloom_ctx {
     uint64_t src_at; /* ... and its first texel (level 0: the frame) */
     float exposure;  /* the camera's multiplier, for the first level's weights */
     float strength;  /* the final mix */
+    bool boxed;      /* the source is twice the level: taps from the box image */
     uint32_t w1, h1; /* up level 1, for the mix */
     uint64_t up1_at;
 } bloom_ctx;
 
 static inline float clean(float c) {
-    return c >= 0 ? fminf(c, (float)OAK_BLOOM_MAX) : 0.0f; /* NaN compares false: 0 */
+    /* fmaxf gives 0 for NaN, as the GLSL's c >= 0 ? min(c, max) : 0 does */
+    return fminf(fmaxf(c, 0.0f), (float)OAK_BLOOM_MAX);
 }
 
 static inline int clampi(int v, int hi) {
@@ -63,15 +65,34 @@ static inline float luma(const float c[3]) {
     return 0.2126f * c[0] + 0.7152f * c[1] + 0.0722f * c[2];
 }
 
-static void down_texel(const bloom_ctx *c, const float *src, uint32_t x, uint32_t y, float out[3]) {
+/* taps A B C / D E / F G H / I J / K L M around p, in source texels */
+static const int k_off[13][2] = {{-2, -2}, {0, -2}, {2, -2}, {-1, -1}, {1, -1}, {-2, 0}, {0, 0},
+                                 {2, 0},   {-1, 1}, {1, 1},  {-2, 2},  {0, 2},  {2, 2}};
+
+/* The 13 taps of texel (x, y), bilinear (any size ratio). */
+static void taps_bilinear(const bloom_ctx *c, const float *src, uint32_t x, uint32_t y,
+                          float t[13][3]) {
     float px = ((float)x + 0.5f) * ((float)c->sw / (float)c->w);
     float py = ((float)y + 0.5f) * ((float)c->sh / (float)c->h);
-    /* taps A B C / D E / F G H / I J / K L M around p */
-    static const float k_off[13][2] = {{-2, -2}, {0, -2}, {2, -2}, {-1, -1}, {1, -1},
-                                       {-2, 0},  {0, 0},  {2, 0},  {-1, 1},  {1, 1},
-                                       {-2, 2},  {0, 2},  {2, 2}};
-    float t[13][3];
-    for (int i = 0; i < 13; i++) bilinear(c, src, px + k_off[i][0], py + k_off[i][1], t[i]);
+    for (int i = 0; i < 13; i++)
+        bilinear(c, src, px + (float)k_off[i][0], py + (float)k_off[i][1], t[i]);
+}
+
+/* The same where the source is exactly twice the level: p = 2x + 1, so
+   every tap sits on a texel corner (f = 0.5) and is the mean of a 2 x 2
+   block, read from the box image (a rounding step from the bilinear). */
+static void taps_box(const bloom_ctx *c, uint32_t x, uint32_t y, float t[13][3]) {
+    const float *box = c->b->bloom_box;
+    size_t bw = (size_t)c->sw + 3;
+    for (int i = 0; i < 13; i++) {
+        const float *q = box + (((size_t)(2 * y + 2) + (size_t)(k_off[i][1] + 0)) * bw +
+                                (size_t)(2 * x + 2) + (size_t)k_off[i][0]) *
+                                   3;
+        t[i][0] = q[0], t[i][1] = q[1], t[i][2] = q[2];
+    }
+}
+
+static void down_texel(const bloom_ctx *c, float t[13][3], float out[3]) {
     enum { A, B, C, D, E, F, G, H, I, J, K, L, M };
     static const int k_box[5][4] = {
         {D, E, I, J}, {A, B, F, G}, {B, C, G, H}, {F, G, K, L}, {G, H, L, M}};
@@ -96,18 +117,34 @@ static void down_texel(const bloom_ctx *c, const float *src, uint32_t x, uint32_
                   box[3][ch] * 0.125f + box[4][ch] * 0.125f;
 }
 
+/* Bilinear taps at p - 1, p, p + 1 share one fraction f, so the 3 x 3
+   tent of bilinear reads is a separable 4 x 4 kernel on the texels from
+   floor(p - 0.5) - 1: per axis (1 - f, f + 2 (1 - f), 2 f + (1 - f), f) / 4,
+   indices clamped as the bilinear read clamps (per axis, so still
+   separable). Its sums round a little differently from the GLSL's nine
+   reads; within the parity rule. */
+static void tent_axis(float p, int n, int idx[4], float w[4]) {
+    float q = p - 0.5f, i0 = floorf(q), f = q - i0;
+    w[0] = (1 - f) * 0.25f, w[1] = (f + 2 * (1 - f)) * 0.25f;
+    w[2] = (2 * f + (1 - f)) * 0.25f, w[3] = f * 0.25f;
+    for (int k = 0; k < 4; k++) idx[k] = clampi((int)i0 - 1 + k, n - 1);
+}
+
 static void up_texel(const bloom_ctx *c, const float *src, const float *down, uint32_t x,
                      uint32_t y, float out[3]) {
-    float px = ((float)x + 0.5f) * ((float)c->sw / (float)c->w);
-    float py = ((float)y + 0.5f) * ((float)c->sh / (float)c->h);
+    int ix[4], iy[4];
+    float wx[4], wy[4];
+    tent_axis(((float)x + 0.5f) * ((float)c->sw / (float)c->w), (int)c->sw, ix, wx);
+    tent_axis(((float)y + 0.5f) * ((float)c->sh / (float)c->h), (int)c->sh, iy, wy);
     float t[3] = {0, 0, 0};
-    for (int j = -1; j <= 1; j++) {
-        for (int i = -1; i <= 1; i++) {
-            float s[3];
-            bilinear(c, src, px + (float)i, py + (float)j, s);
-            float wt = (float)((2 - abs(i)) * (2 - abs(j))) * (1.0f / 16.0f);
-            for (int k = 0; k < 3; k++) t[k] += s[k] * wt;
+    for (int j = 0; j < 4; j++) {
+        const float *row = src + (size_t)iy[j] * c->sw * 4;
+        float r[3] = {0, 0, 0};
+        for (int i = 0; i < 4; i++) {
+            const float *q = row + (size_t)ix[i] * 4;
+            r[0] += q[0] * wx[i], r[1] += q[1] * wx[i], r[2] += q[2] * wx[i];
         }
+        t[0] += r[0] * wy[j], t[1] += r[1] * wy[j], t[2] += r[2] * wy[j];
     }
     const float *d = down + ((size_t)y * c->w + x) * 4;
     for (int k = 0; k < 3; k++) out[k] = d[k] + t[k];
@@ -123,11 +160,51 @@ static void step_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
     for (uint32_t y = begin; y < end; y++) {
         for (uint32_t x = 0; x < c->w; x++) {
             float *o = dst + ((size_t)y * c->w + x) * 4;
-            if (c->down)
-                down_texel(c, src, x, y, o);
-            else
+            if (c->down) {
+                float t[13][3];
+                if (c->boxed)
+                    taps_box(c, x, y, t);
+                else
+                    taps_bilinear(c, src, x, y, t);
+                down_texel(c, t, o);
+            } else {
                 up_texel(c, src, down, x, y, o);
+            }
             o[3] = 1.0f;
+        }
+    }
+}
+
+/* Rows j = -2 .. sh of the box image: the mean of the source's 2 x 2 block
+   at (i, j), i = -2 .. sw, indices clamped as the bilinear read clamps. */
+static void box_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    const bloom_ctx *c = user;
+    const float *src = c->level == 1 ? NULL : c->b->bloom + c->src_at * 4;
+    size_t bw = (size_t)c->sw + 3;
+    int hx = (int)c->sw - 1, hy = (int)c->sh - 1;
+    for (uint32_t r = begin; r < end; r++) {
+        int j = (int)r - 2;
+        int j0 = clampi(j, hy), j1 = clampi(j + 1, hy);
+        float *row = c->b->bloom_box + (size_t)r * bw * 3;
+        for (int i = -2; i <= (int)c->sw; i++) {
+            int i0 = clampi(i, hx), i1 = clampi(i + 1, hx);
+            size_t a = (size_t)j0 * c->sw + (size_t)i0, b = (size_t)j0 * c->sw + (size_t)i1;
+            size_t d = (size_t)j1 * c->sw + (size_t)i0, e = (size_t)j1 * c->sw + (size_t)i1;
+            float *o = row + (size_t)(i + 2) * 3;
+            if (!src) {
+                const float *f = c->b->color;
+                for (int k = 0; k < 3; k++)
+                    o[k] = (clean(f[a * 3 + k]) + clean(f[b * 3 + k]) + clean(f[d * 3 + k]) +
+                            clean(f[e * 3 + k])) *
+                           0.25f;
+                continue;
+            }
+            for (int k = 0; k < 3; k++) {
+                float t00 = src[a * 4 + k], t10 = src[b * 4 + k];
+                float t01 = src[d * 4 + k], t11 = src[e * 4 + k];
+                o[k] = (t00 + t10 + t01 + t11) * 0.25f;
+            }
         }
     }
 }
@@ -137,19 +214,26 @@ static void mix_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     const bloom_ctx *c = user;
     cpu_backend *b = c->b;
-    uint32_t W = b->width, H = b->height;
-    bloom_ctx up = *c;
-    up.sw = c->w1, up.sh = c->h1;
+    uint32_t W = b->width, H = b->height, w1 = c->w1;
     const float *src = b->bloom + c->up1_at * 4;
-    float sx = (float)c->w1 / (float)W, sy = (float)c->h1 / (float)H;
+    float sx = (float)w1 / (float)W, sy = (float)c->h1 / (float)H;
+    const float inv = 1.0f / (float)OAK_BLOOM_LEVELS;
+    /* bilinear() on up level 1, its row terms taken once per row */
     for (uint32_t y = begin; y < end; y++) {
+        float qy = ((float)y + 0.5f) * sy - 0.5f, iy = floorf(qy), fy = qy - iy;
+        int hy = (int)c->h1 - 1;
+        const float *r0 = src + (size_t)clampi((int)iy, hy) * w1 * 4;
+        const float *r1 = src + (size_t)clampi((int)iy + 1, hy) * w1 * 4;
         float *row = b->color + (size_t)y * W * 3;
         for (uint32_t x = 0; x < W; x++) {
-            float s[3];
-            bilinear(&up, src, ((float)x + 0.5f) * sx, ((float)y + 0.5f) * sy, s);
+            float qx = ((float)x + 0.5f) * sx - 0.5f, ix = floorf(qx), fx = qx - ix;
+            int hx = (int)w1 - 1;
+            size_t a = (size_t)clampi((int)ix, hx) * 4, e = (size_t)clampi((int)ix + 1, hx) * 4;
             for (int k = 0; k < 3; k++) {
+                float top = r0[a + k] + (r0[e + k] - r0[a + k]) * fx;
+                float bot = r1[a + k] + (r1[e + k] - r1[a + k]) * fx;
+                float bl = (top + (bot - top) * fy) * inv;
                 float f = row[x * 3 + k];
-                float bl = s[k] * (1.0f / (float)OAK_BLOOM_LEVELS);
                 row[x * 3 + k] = f + (bl - f) * c->strength;
             }
         }
@@ -181,6 +265,17 @@ oak_result _oak_cpu_bloom(cpu_backend *b, const oak_render_view *v) {
         _oak_bloom_size(W, H, from, &c.sw, &c.sh);
         c.src_at =
             from == 0 ? 0 : _oak_bloom_offset(W, H, from, !c.down && from < OAK_BLOOM_LEVELS);
+        c.boxed = c.down && c.sw == 2 * c.w && c.sh == 2 * c.h;
+        if (c.boxed) {
+            size_t need = ((size_t)c.sw + 3) * ((size_t)c.sh + 3) * 3;
+            if (need > b->bloom_box_cap) {
+                float *p = oak_realloc(b->bloom_box, need * sizeof(float));
+                if (!p) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "cpu bloom: box image");
+                b->bloom_box = p;
+                b->bloom_box_cap = need;
+            }
+            oak_parallel_for(c.sh + 3, BLOOM_ROWS, box_job, &c);
+        }
         oak_parallel_for(c.h, BLOOM_ROWS, step_job, &c);
     }
     _oak_bloom_size(W, H, 1, &c.w1, &c.h1);

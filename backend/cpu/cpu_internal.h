@@ -236,6 +236,9 @@ typedef struct cpu_backend {
     /* the bloom pyramid (cpu_bloom.c), RGBA32F texels as render/bloom.h lays them out */
     float *bloom;
     uint64_t bloom_cap; /* floats */
+    /* 2 x 2 means of a source twice its level's size (rgb, 2-texel border) */
+    float *bloom_box;
+    size_t bloom_box_cap; /* floats */
 } cpu_backend;
 
 /* ---- the frame: one run function per row of the pass table -------------- */
