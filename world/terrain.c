@@ -16,13 +16,14 @@ typedef struct tile {
     _oak_tile_key key;
     _oak_tile_build b;
     oak_entity entity;
-    uint64_t used;  /* update number that last wanted it */
-    uint32_t next;  /* hash chain */
-    bool shown;     /* shown after the last update */
-    bool show;      /* chosen in this update */
-    bool morph_set; /* morph computed since shown */
-    bool flat;      /* the mesh holds the tile's own heights, unmorphed */
-    double morph_eye[3];
+    uint64_t used;      /* update number that last wanted it */
+    uint32_t next;      /* hash chain */
+    bool shown;         /* shown after the last update */
+    bool show;          /* chosen in this update */
+    bool morph_set;     /* morph computed since shown */
+    bool flat;          /* the mesh holds the tile's own heights, unmorphed */
+    uint8_t coarse;     /* edges (bit e: -z, +x, +z, -x) that meet a coarser shown tile */
+    uint32_t morph_gen; /* its level's morph eye it was computed for */
 } tile;
 
 typedef struct request {
@@ -46,6 +47,11 @@ struct oak_terrain {
     request *req;
     uint32_t req_count, req_cap;
     float *scratch_pos, *scratch_morph;
+    /* per level, the eye (x, y, z, height above ground) its tiles are
+       morphed for, moved on by OAK_TERRAIN_MORPH_STEP of its cell, and
+       a count of its moves: tiles of a level always agree */
+    double morph_eye[OAK_TERRAIN_MAX_LEVELS][4];
+    uint32_t morph_gen[OAK_TERRAIN_MAX_LEVELS];
     oak_terrain_stats stats;
 };
 
@@ -309,6 +315,7 @@ static oak_result build_tile(oak_terrain *t, _oak_tile_key k) {
     tl->used = t->update;
     tl->shown = tl->show = tl->morph_set = false;
     tl->flat = true;
+    tl->coarse = 0;
     uint32_t *bucket = &t->buckets[key_hash(k) & t->bucket_mask];
     tl->next = *bucket;
     *bucket = i;
@@ -426,38 +433,71 @@ static void rebase(oak_terrain *t, float eye[3]) {
 
 /* ---- morph ------------------------------------------------------------------ */
 
-/* CDLOD's morph: over the outer OAK_TERRAIN_MORPH_BAND of a level's range a
-   vertex's height slides to its parent's surface, reaching it where the
-   parent's level begins, so neighbours a level apart meet. Recomputed when
-   the eye has moved OAK_TERRAIN_MORPH_STEP of the tile's cell since. */
+/* CDLOD's morph: over the outer band of a level's range a vertex's height
+   slides to its parent's surface, reaching it where the parent's level
+   begins, so neighbours a level apart meet. Recomputed when the eye has
+   moved OAK_TERRAIN_MORPH_STEP of the tile's cell since. */
 static oak_result morph_tile(oak_terrain *t, tile *tl) {
     uint32_t c = t->desc.cells, g = c + 1;
-    double size = level_size(t, tl->key.level), ds = size / c;
-    if (tl->morph_set) {
-        double dx = t->eye[0] - tl->morph_eye[0], dy = t->eye[1] - tl->morph_eye[1],
-               dz = t->eye[2] - tl->morph_eye[2];
-        if (sqrt(dx * dx + dy * dy + dz * dz) < OAK_TERRAIN_MORPH_STEP * ds) return OAK_OK;
-    }
-    double end = t->desc.lod_factor * 2.0 * size, start = end * (1.0 - OAK_TERRAIN_MORPH_BAND);
+    int32_t level = tl->key.level;
+    double size = level_size(t, level), ds = size / c;
+    if (tl->morph_set && tl->morph_gen == t->morph_gen[level]) return OAK_OK;
+    const double *eye = t->morph_eye[level], hag = t->morph_eye[level][3];
+    /* ends where the parent's level begins (2F s); starts past the farthest
+       a finer neighbour's vertex can be, (F + sqrt 2) s, so that a finer
+       tile's edge meets this one unmorphed (docs/WORLD.md) */
+    double f = t->desc.lod_factor, end = f * 2.0 * size;
+    double start = fmin((f + 1.41421356 + OAK_TERRAIN_MORPH_MARGIN) * size, end - 1e-6 * size);
     double x0 = (double)tl->key.ix * size, z0 = (double)tl->key.iz * size;
     bool any = false;
     for (uint32_t j = 0; j < g; j++)
         for (uint32_t i = 0; i < g; i++) {
-            double dx = x0 + i * ds - t->eye[0], dz = z0 + j * ds - t->eye[2];
-            double d = sqrt(dx * dx + dz * dz + t->hag * t->hag);
+            double dx = x0 + i * ds - eye[0], dz = z0 + j * ds - eye[2];
+            double d = sqrt(dx * dx + dz * dz + hag * hag);
             double m = (d - start) / (end - start);
             m = m < 0 ? 0 : (m > 1 ? 1 : m);
+            /* an edge on a coarser tile takes its surface outright: while a
+               parent covers for children still being built, the distance
+               alone would leave the edge short of it */
+            if (((tl->coarse & 1) && j == 0) || ((tl->coarse & 2) && i == c) ||
+                ((tl->coarse & 4) && j == c) || ((tl->coarse & 8) && i == 0))
+                m = 1;
             t->scratch_morph[j * g + i] = (float)m;
             any |= m > 0;
         }
     tl->morph_set = true;
-    memcpy(tl->morph_eye, t->eye, sizeof tl->morph_eye);
+    tl->morph_gen = t->morph_gen[level];
     if (!any && tl->flat) return OAK_OK; /* already its own heights */
     tl->flat = !any;
     uint32_t nv = _oak_tile_vertex_count(c);
     _oak_tile_morph_positions(t->scratch_pos, &tl->b, c, ds, t->scratch_morph);
     t->stats.morphed++;
     return oak_mesh_update_vertices(tl->b.mesh, nv, t->scratch_pos, NULL, NULL);
+}
+
+/* Which of the tile's edges meet a coarser tile shown in this update: the
+   first shown tile above it in level that holds a point just across each
+   edge's middle. */
+static uint8_t coarse_edges(const oak_terrain *t, const tile *tl) {
+    double size = level_size(t, tl->key.level);
+    double x0 = (double)tl->key.ix * size, z0 = (double)tl->key.iz * size, h = 0.5 * size;
+    double probe[4][2] = {{x0 + h, z0 - 0.25 * h / t->desc.cells},
+                          {x0 + size + 0.25 * h / t->desc.cells, z0 + h},
+                          {x0 + h, z0 + size + 0.25 * h / t->desc.cells},
+                          {x0 - 0.25 * h / t->desc.cells, z0 + h}};
+    uint8_t bits = 0;
+    for (int e = 0; e < 4; e++)
+        for (int32_t l = tl->key.level + 1; l < (int32_t)t->desc.levels; l++) {
+            double ls = level_size(t, l);
+            _oak_tile_key k = {l, (int64_t)floor(probe[e][0] / ls),
+                               (int64_t)floor(probe[e][1] / ls)};
+            const tile *n = find(t, k);
+            if (n && n->show) {
+                bits |= (uint8_t)(1u << e);
+                break;
+            }
+        }
+    return bits;
 }
 
 /* ---- update ------------------------------------------------------------------ */
@@ -525,6 +565,16 @@ oak_result oak_terrain_update(oak_terrain *t, const float eye_in[3]) {
     }
     if (r) return r;
 
+    /* each level's morph eye follows the eye in steps of its cell */
+    for (uint32_t l = 0; l < t->desc.levels; l++) {
+        double *m = t->morph_eye[l], ds = level_size(t, (int32_t)l) / t->desc.cells;
+        double dx = t->eye[0] - m[0], dy = t->eye[1] - m[1], dz = t->eye[2] - m[2];
+        if (t->morph_gen[l] && sqrt(dx * dx + dy * dy + dz * dz) < OAK_TERRAIN_MORPH_STEP * ds)
+            continue;
+        m[0] = t->eye[0], m[1] = t->eye[1], m[2] = t->eye[2], m[3] = t->hag;
+        t->morph_gen[l]++;
+    }
+
     /* show and hide, morph what is shown */
     for (uint32_t i = 0; i < t->tile_cap && !r; i++) {
         tile *tl = &t->tiles[i];
@@ -539,6 +589,9 @@ oak_result oak_terrain_update(oak_terrain *t, const float eye_in[3]) {
             tl->morph_set = false;
         }
         if (tl->shown) {
+            uint8_t coarse = coarse_edges(t, tl);
+            if (coarse != tl->coarse) tl->morph_set = false;
+            tl->coarse = coarse;
             tl->used = t->update;
             t->stats.shown++;
             t->stats.shown_per_level[tl->key.level]++;

@@ -136,7 +136,7 @@
 #define OAK_TERRAIN_CACHE_TILES     768    /* tiles kept built; past it the least recently shown go */
 #define OAK_TERRAIN_MAX_ROOTS       4096   /* coarsest tiles one update may pick (view / root size) */
 #define OAK_TERRAIN_REBASE_DISTANCE 2048.0 /* metres the eye may stray from the scene origin (x or z) */
-#define OAK_TERRAIN_MORPH_BAND      0.3    /* outer share of a level's range over which it morphs to its parent */
+#define OAK_TERRAIN_MORPH_MARGIN    0.05   /* tile sizes between a finer neighbour's farthest vertex and the morph's start */
 #define OAK_TERRAIN_MORPH_STEP      0.25   /* eye moves under this share of a finest cell leave the morph alone */
 #define OAK_TERRAIN_MAX_OCTAVES     16     /* fBm and ridged octaves a desc may ask for */
 
