@@ -21,7 +21,7 @@ typedef struct tile {
     bool shown;         /* shown after the last update */
     bool show;          /* chosen in this update */
     bool morph_set;     /* morph computed since shown */
-    bool flat;          /* the mesh holds the tile's own heights, unmorphed */
+    float *morph;       /* per grid vertex, the blend its mesh holds (0: its own height) */
     uint8_t coarse;     /* edges (bit e: -z, +x, +z, -x) that meet a coarser shown tile */
     uint32_t morph_gen; /* its level's morph eye it was computed for */
 } tile;
@@ -218,6 +218,7 @@ static void free_tile(oak_terrain *t, uint32_t i) {
     tile *tl = &t->tiles[i];
     if (tl->entity.id) oak_scene_destroy_entity(t->scene, tl->entity);
     _oak_tile_release(&tl->b);
+    oak_free(tl->morph);
     memset(tl, 0, sizeof *tl);
 }
 
@@ -303,9 +304,17 @@ static oak_result build_tile(oak_terrain *t, _oak_tile_key k) {
                           .name = name};
     oak_result r = _oak_tile_build_mesh(&tl->b, &p, k);
     if (r) return r;
+    uint32_t g = t->desc.cells + 1;
+    tl->morph = oak_calloc((size_t)g * g, sizeof(float)); /* the mesh holds its own heights */
+    if (!tl->morph) {
+        _oak_tile_release(&tl->b);
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "terrain: out of memory for a tile");
+    }
     tl->entity = oak_scene_create(t->scene, name);
     if (!tl->entity.id) {
         _oak_tile_release(&tl->b);
+        oak_free(tl->morph);
+        tl->morph = NULL;
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "terrain: no room for a tile entity");
     }
     oak_mesh_renderer mr = {.mesh = tl->b.mesh, .material = t->material, .flags = OAK_DRAW_HIDDEN};
@@ -314,7 +323,6 @@ static oak_result build_tile(oak_terrain *t, _oak_tile_key k) {
     tl->key = k;
     tl->used = t->update;
     tl->shown = tl->show = tl->morph_set = false;
-    tl->flat = true;
     tl->coarse = 0;
     uint32_t *bucket = &t->buckets[key_hash(k) & t->bucket_mask];
     tl->next = *bucket;
@@ -449,7 +457,6 @@ static oak_result morph_tile(oak_terrain *t, tile *tl) {
     double f = t->desc.lod_factor, end = f * 2.0 * size;
     double start = fmin((f + 1.41421356 + OAK_TERRAIN_MORPH_MARGIN) * size, end - 1e-6 * size);
     double x0 = (double)tl->key.ix * size, z0 = (double)tl->key.iz * size;
-    bool any = false;
     for (uint32_t j = 0; j < g; j++)
         for (uint32_t i = 0; i < g; i++) {
             double dx = x0 + i * ds - eye[0], dz = z0 + j * ds - eye[2];
@@ -463,12 +470,16 @@ static oak_result morph_tile(oak_terrain *t, tile *tl) {
                 ((tl->coarse & 4) && j == c) || ((tl->coarse & 8) && i == 0))
                 m = 1;
             t->scratch_morph[j * g + i] = (float)m;
-            any |= m > 0;
         }
     tl->morph_set = true;
     tl->morph_gen = t->morph_gen[level];
-    if (!any && tl->flat) return OAK_OK; /* already its own heights */
-    tl->flat = !any;
+    /* the mesh is rewritten (and re-uploaded) only where the blend moved on
+       by more than OAK_TERRAIN_MORPH_EPSILON since it was last written */
+    float moved = 0;
+    for (uint32_t v = 0; v < g * g; v++)
+        moved = fmaxf(moved, fabsf(t->scratch_morph[v] - tl->morph[v]));
+    if (moved <= (float)OAK_TERRAIN_MORPH_EPSILON) return OAK_OK;
+    memcpy(tl->morph, t->scratch_morph, sizeof(float) * g * g);
     uint32_t nv = _oak_tile_vertex_count(c);
     _oak_tile_morph_positions(t->scratch_pos, &tl->b, c, ds, t->scratch_morph);
     t->stats.morphed++;

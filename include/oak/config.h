@@ -137,7 +137,8 @@
 #define OAK_TERRAIN_MAX_ROOTS       4096   /* coarsest tiles one update may pick (view / root size) */
 #define OAK_TERRAIN_REBASE_DISTANCE 2048.0 /* metres the eye may stray from the scene origin (x or z) */
 #define OAK_TERRAIN_MORPH_MARGIN    0.05   /* tile sizes between a finer neighbour's farthest vertex and the morph's start */
-#define OAK_TERRAIN_MORPH_STEP      0.25   /* eye moves under this share of a finest cell leave the morph alone */
+#define OAK_TERRAIN_MORPH_STEP      0.25   /* a level's morph follows the eye in steps of this share of its cell */
+#define OAK_TERRAIN_MORPH_EPSILON   0.001  /* a tile's mesh is rewritten when a vertex's blend moved more */
 #define OAK_TERRAIN_MAX_OCTAVES     16     /* fBm and ridged octaves a desc may ask for */
 
 /* Objects a scene destroys with itself (oak_scene_attach). */
