@@ -16,13 +16,15 @@ typedef struct tile {
     _oak_tile_key key;
     _oak_tile_build b;
     oak_entity entity;
-    uint64_t used;      /* update number that last wanted it */
-    uint32_t next;      /* hash chain */
-    bool shown;         /* shown after the last update */
-    bool show;          /* chosen in this update */
-    bool morph_set;     /* morph computed since shown */
-    float *morph;       /* per grid vertex, the blend its mesh holds (0: its own height) */
-    uint8_t coarse;     /* edges (bit e: -z, +x, +z, -x) that meet a coarser shown tile */
+    uint64_t used;             /* update number that last wanted it */
+    uint32_t next;             /* hash chain */
+    bool shown;                /* shown after the last update */
+    bool show;                 /* chosen in this update */
+    bool morph_set;            /* morph computed since shown */
+    float *morph;              /* per grid vertex, the blend its mesh holds (0: its own height) */
+    uint8_t coarse_written[4]; /* the coarse[] the mesh was last written with */
+    uint8_t coarse[4];  /* per edge (-z, +x, +z, -x): levels up to the shown tile across it, 0: none
+                           coarser */
     uint32_t morph_gen; /* its level's morph eye it was computed for */
 } tile;
 
@@ -323,7 +325,7 @@ static oak_result build_tile(oak_terrain *t, _oak_tile_key k) {
     tl->key = k;
     tl->used = t->update;
     tl->shown = tl->show = tl->morph_set = false;
-    tl->coarse = 0;
+    memset(tl->coarse, 0, sizeof tl->coarse);
     uint32_t *bucket = &t->buckets[key_hash(k) & t->bucket_mask];
     tl->next = *bucket;
     *bucket = i;
@@ -463,14 +465,9 @@ static oak_result morph_tile(oak_terrain *t, tile *tl) {
             double d = sqrt(dx * dx + dz * dz + hag * hag);
             double m = (d - start) / (end - start);
             m = m < 0 ? 0 : (m > 1 ? 1 : m);
-            /* an edge on a coarser tile takes its surface outright: while a
-               parent covers for children still being built, the distance
-               alone would leave the edge short of it */
-            if (((tl->coarse & 1) && j == 0) || ((tl->coarse & 2) && i == c) ||
-                ((tl->coarse & 4) && j == c) || ((tl->coarse & 8) && i == 0))
-                m = 1;
             t->scratch_morph[j * g + i] = (float)m;
         }
+    bool edges_moved = memcmp(tl->coarse, tl->coarse_written, 4) != 0;
     tl->morph_set = true;
     tl->morph_gen = t->morph_gen[level];
     /* the mesh is rewritten (and re-uploaded) only where the blend moved on
@@ -478,37 +475,37 @@ static oak_result morph_tile(oak_terrain *t, tile *tl) {
     float moved = 0;
     for (uint32_t v = 0; v < g * g; v++)
         moved = fmaxf(moved, fabsf(t->scratch_morph[v] - tl->morph[v]));
-    if (moved <= (float)OAK_TERRAIN_MORPH_EPSILON) return OAK_OK;
+    if (moved <= (float)OAK_TERRAIN_MORPH_EPSILON && !edges_moved) return OAK_OK;
     memcpy(tl->morph, t->scratch_morph, sizeof(float) * g * g);
+    memcpy(tl->coarse_written, tl->coarse, 4);
     uint32_t nv = _oak_tile_vertex_count(c);
-    _oak_tile_morph_positions(t->scratch_pos, &tl->b, c, ds, t->scratch_morph);
+    _oak_tile_morph_positions(t->scratch_pos, &tl->b, c, ds, t->scratch_morph, tl->coarse);
     t->stats.morphed++;
     return oak_mesh_update_vertices(tl->b.mesh, nv, t->scratch_pos, NULL, NULL);
 }
 
-/* Which of the tile's edges meet a coarser tile shown in this update: the
-   first shown tile above it in level that holds a point just across each
-   edge's middle. */
-static uint8_t coarse_edges(const oak_terrain *t, const tile *tl) {
+/* For each of the tile's edges, how many levels coarser the tile shown
+   across it in this update is (0: the same or finer): the first shown tile
+   above it in level that holds a point just across the edge's middle. */
+static void coarse_edges(uint8_t out[4], const oak_terrain *t, const tile *tl) {
     double size = level_size(t, tl->key.level);
     double x0 = (double)tl->key.ix * size, z0 = (double)tl->key.iz * size, h = 0.5 * size;
-    double probe[4][2] = {{x0 + h, z0 - 0.25 * h / t->desc.cells},
-                          {x0 + size + 0.25 * h / t->desc.cells, z0 + h},
-                          {x0 + h, z0 + size + 0.25 * h / t->desc.cells},
-                          {x0 - 0.25 * h / t->desc.cells, z0 + h}};
-    uint8_t bits = 0;
-    for (int e = 0; e < 4; e++)
+    double in = 0.125 * size / t->desc.cells; /* an eighth of a cell across */
+    double probe[4][2] = {
+        {x0 + h, z0 - in}, {x0 + size + in, z0 + h}, {x0 + h, z0 + size + in}, {x0 - in, z0 + h}};
+    for (int e = 0; e < 4; e++) {
+        out[e] = 0;
         for (int32_t l = tl->key.level + 1; l < (int32_t)t->desc.levels; l++) {
             double ls = level_size(t, l);
             _oak_tile_key k = {l, (int64_t)floor(probe[e][0] / ls),
                                (int64_t)floor(probe[e][1] / ls)};
             const tile *n = find(t, k);
             if (n && n->show) {
-                bits |= (uint8_t)(1u << e);
+                out[e] = (uint8_t)(l - tl->key.level);
                 break;
             }
         }
-    return bits;
+    }
 }
 
 /* ---- update ------------------------------------------------------------------ */
@@ -600,9 +597,10 @@ oak_result oak_terrain_update(oak_terrain *t, const float eye_in[3]) {
             tl->morph_set = false;
         }
         if (tl->shown) {
-            uint8_t coarse = coarse_edges(t, tl);
-            if (coarse != tl->coarse) tl->morph_set = false;
-            tl->coarse = coarse;
+            uint8_t coarse[4];
+            coarse_edges(coarse, t, tl);
+            if (memcmp(coarse, tl->coarse, 4)) tl->morph_set = false;
+            memcpy(tl->coarse, coarse, 4);
             tl->used = t->update;
             t->stats.shown++;
             t->stats.shown_per_level[tl->key.level]++;

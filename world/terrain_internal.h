@@ -52,9 +52,10 @@ void _oak_tile_release(_oak_tile_build *b);
 /* Vertex count of a tile: the grid and one skirt row per edge. */
 uint32_t _oak_tile_vertex_count(uint32_t cells);
 /* Writes morphed positions (grid heights blended to the parent's by
-   morph[v] in [0, 1], skirts following their edge) into pos. */
+   morph[v] in [0, 1]; an edge whose coarse[e] is n > 0 on the line of the
+   tile n levels up across it; skirts following their edge) into pos. */
 void _oak_tile_morph_positions(float *pos, const _oak_tile_build *b, uint32_t cells, double spacing,
-                               const float *morph);
+                               const float *morph, const uint8_t coarse[4]);
 
 /* Terrain colours as linear RGB from slope (normal's y), height and a
    variation value in about [-1, 1]: grass, dirt, rock and snow. */

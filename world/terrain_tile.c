@@ -187,7 +187,7 @@ oak_result _oak_tile_build_mesh(_oak_tile_build *out, const _oak_tile_params *p,
 }
 
 void _oak_tile_morph_positions(float *pos, const _oak_tile_build *b, uint32_t cells, double spacing,
-                               const float *morph) {
+                               const float *morph, const uint8_t coarse[4]) {
     const uint32_t c = cells, g = c + 1;
     for (uint32_t j = 0; j < g; j++)
         for (uint32_t i = 0; i < g; i++) {
@@ -198,6 +198,22 @@ void _oak_tile_morph_positions(float *pos, const _oak_tile_build *b, uint32_t ce
             pos[3 * v + 2] = (float)(j * spacing);
         }
     uint32_t edge[4][2] = {{0, 1}, {c, g}, {c * g + c, (uint32_t)-1}, {c * g, (uint32_t)-g}};
+    /* an edge on a tile n levels coarser takes that tile's line outright:
+       its vertices every 2^n of ours, joined straight (while a parent
+       covers for children still being built, the morph by distance alone
+       would leave the edge short of it) */
+    for (uint32_t e = 0; e < 4; e++) {
+        if (!coarse[e]) continue;
+        uint32_t step = coarse[e] >= 16 ? c : 1u << coarse[e];
+        if (step > c) step = c;
+        for (uint32_t k = 0; k < g; k++) {
+            uint32_t a = k / step * step, z = a + step > c ? c : a + step;
+            float ha = b->height[edge[e][0] + a * edge[e][1]];
+            float hz = b->height[edge[e][0] + z * edge[e][1]];
+            float f = z > a ? (float)(k - a) / (float)(z - a) : 0.0f;
+            pos[3 * (edge[e][0] + k * edge[e][1]) + 1] = ha + (hz - ha) * f;
+        }
+    }
     for (uint32_t e = 0; e < 4; e++)
         for (uint32_t k = 0; k < g; k++) {
             uint32_t top = edge[e][0] + k * edge[e][1], v = g * g + e * g + k;
