@@ -521,6 +521,7 @@ TEST(terrainCacheCapFreesLeastRecent) {
     oak_terrain_desc d = small_desc();
     d.cache_tiles = 450;
     d.build_budget = 64;
+    d.no_shadows = true;
     if (!world_make(&w, &d, false)) return;
     uint32_t peak = 0, freed = 0;
     for (int f = 0; f < 12; f++) {
@@ -535,6 +536,16 @@ TEST(terrainCacheCapFreesLeastRecent) {
         peak = s.cached > peak ? s.cached : peak;
         CHECK(s.cached <= d.cache_tiles);
     }
+    /* no_shadows: every tile shown casts nothing */
+    static oak_terrain_tile tiles[4096];
+    uint32_t n = oak_terrain_tiles(tiles, 4096, w.terrain), casting = 0;
+    for (uint32_t i = 0; i < n && i < 4096; i++) {
+        const oak_mesh_renderer *mr =
+            oak_scene_get(w.scene, tiles[i].entity, OAK_COMPONENT_MESH_RENDERER);
+        casting += !mr || !(mr->flags & OAK_DRAW_NO_SHADOW) || (mr->flags & OAK_DRAW_HIDDEN);
+    }
+    CHECK(n > 0);
+    CHECK_EQ_INT(casting, 0);
     fprintf(stderr, "  cache: cap %u, peak %u, %u freed over 4.4 km\n", d.cache_tiles, peak, freed);
     CHECK(freed > 0);
     world_free(&w);

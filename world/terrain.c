@@ -319,7 +319,10 @@ static oak_result build_tile(oak_terrain *t, _oak_tile_key k) {
         tl->morph = NULL;
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "terrain: no room for a tile entity");
     }
-    oak_mesh_renderer mr = {.mesh = tl->b.mesh, .material = t->material, .flags = OAK_DRAW_HIDDEN};
+    oak_mesh_renderer mr = {.mesh = tl->b.mesh,
+                            .material = t->material,
+                            .flags =
+                                OAK_DRAW_HIDDEN | (t->desc.no_shadows ? OAK_DRAW_NO_SHADOW : 0u)};
     oak_scene_set_mesh_renderer(t->scene, tl->entity, &mr);
     t->free_head = tl->next;
     tl->key = k;

@@ -56,6 +56,7 @@ typedef struct oak_terrain_desc {
     oak_material material; /* id 0: a matte material over oak://terrain_detail */
     bool no_rebase;        /* keep the scene origin where it is (tests) */
     bool no_morph;         /* tiles keep their own heights out to their edges */
+    bool no_shadows;       /* tiles cast no sun or lamp shadows (they still receive them) */
 } oak_terrain_desc;
 
 /* Resolves zeros to the defaults above (desc may be NULL). */
