@@ -2,8 +2,9 @@
  * colour, 50 poses, no key pixel below the horizon), the height query
  * against the drawn finest triangles at the origin and 100 km out, the same
  * picture 100 km out as at the origin (and not without rebasing), the build
- * budget and a parent covering while flying, bad descs; and (argv[1] vulkan
- * or gl) that backend draws the terrain as the CPU does, at the parity rule. */
+ * budget and a parent covering while flying, the morph closing every seam,
+ * the LRU cap, bad descs; and (argv[1] vulkan or gl) that backend draws the
+ * terrain and the meadow world as the CPU does, at the parity rule. */
 #include "oak_test.h"
 
 #include "backend_start.h"
@@ -623,12 +624,47 @@ TEST(terrainBackendParity) {
     backend_parity();
 }
 
+/* The meadow world as `oak render` builds it, on argv[1]'s backend against
+   the CPU. */
+TEST(terrainMeadowParity) {
+    static uint8_t a[W * H * 4], b[W * H * 4];
+    const char *backends[2] = {"cpu", g_backend};
+    uint8_t *img[2] = {a, b};
+    for (int k = 0; k < 2; k++) {
+        oak_scene *scene = NULL;
+        CHECK_OK(oak_make_scene(&scene));
+        if (!scene) return;
+        CHECK_OK(oak_world_build(scene, "meadow"));
+        oak_renderer *r = NULL;
+        oak_renderer_desc rd = {.backend = backends[k], .width = W, .height = H};
+        CHECK_OK(oak_make_renderer(&r, &rd));
+        if (r) {
+            CHECK_OK(oak_scene_draw(scene, r));
+            CHECK_OK(oak_renderer_read_pixels(r, img[k], (size_t)W * H * 4));
+        }
+        oak_destroy_renderer(r);
+        oak_destroy_scene(scene);
+    }
+    double mean;
+    int maxd;
+    double within = compare(a, b, &mean, &maxd);
+    fprintf(stderr,
+            "  parity meadow cpu vs %s: %.4f%% of channels within 2/255, mean %.4f/255, max %d\n",
+            g_backend, 100 * within, mean, maxd);
+    CHECK(within >= 0.995);
+    CHECK(mean < 0.5);
+    CHECK_EQ_INT(g_validation, 0);
+    save("terrainMeadowCpu.png", a);
+    if (within < 0.995 || mean >= 0.5) save("terrainMeadowGpu.png", b);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) {
         g_backend = argv[1];
         int s = oak_test_backend_start(g_backend, count_log);
         if (s) return s;
         RUN(terrainBackendParity);
+        RUN(terrainMeadowParity);
     } else {
         oak_test_init(0);
         RUN(terrainBadDescsAreOneLine);
