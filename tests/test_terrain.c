@@ -574,6 +574,7 @@ TEST(terrainBadDescsAreOneLine) {
         {"NaN offset", {.offset = {NAN, 0}}},
         {"lod below 1", {.lod_factor = 0.5f}},
         {"many octaves", {.octaves = 1000}},
+        {"octaves past the finest frequency", {.octaves = 16, .lacunarity = 16.0f}},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         oak_terrain *t = (oak_terrain *)1;
@@ -592,8 +593,11 @@ TEST(terrainBadDescsAreOneLine) {
     CHECK_OK(oak_make_terrain(&t, scene, NULL));
     float nan_eye[3] = {NAN, 0, 0};
     CHECK(oak_terrain_update(t, nan_eye) != OAK_OK);
+    float far_eye[3] = {1e30f, 0, 0};
+    CHECK(oak_terrain_update(t, far_eye) != OAK_OK);
     float h;
     CHECK(oak_terrain_height(t, INFINITY, 0, &h, NULL) != OAK_OK);
+    CHECK(oak_terrain_height(t, 2e9, 0, &h, NULL) != OAK_OK);
     /* the scene takes it and destroys it with itself */
     oak_destroy_terrain(t);
     oak_destroy_scene(scene);

@@ -146,6 +146,15 @@ static oak_result check_desc(const oak_terrain_desc *d) {
     else if (d->build_budget > 4096 || d->cache_tiles > (1u << 20))
         bad = "build_budget",
         snprintf(why, sizeof why, "%u, cache %u", d->build_budget, d->cache_tiles);
+    if (!bad) {
+        /* the finest octave bounds the lattice coordinates the noise sees */
+        double fine = d->frequency * pow(d->lacunarity, (double)d->octaves - 1);
+        double ridge = d->ridge_frequency * pow(d->lacunarity, (double)d->ridge_octaves - 1);
+        if (!(fine <= OAK_TERRAIN_MAX_FREQUENCY) || !(ridge <= OAK_TERRAIN_MAX_FREQUENCY))
+            bad = "lacunarity",
+            snprintf(why, sizeof why, "%g makes the finest octave %g per metre (at most %g)",
+                     (double)d->lacunarity, fmax(fine, ridge), OAK_TERRAIN_MAX_FREQUENCY);
+    }
     if (bad) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "terrain: %s out of range: %s", bad, why);
     double span = 2.0 * ((double)d->view_distance + root) / root + 2.0;
     if (span * span > OAK_TERRAIN_MAX_ROOTS)
@@ -519,6 +528,13 @@ oak_result oak_terrain_update(oak_terrain *t, const float eye_in[3]) {
     if (!isfinite(eye_in[0]) || !isfinite(eye_in[1]) || !isfinite(eye_in[2]))
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_terrain_update: eye is not finite");
     float eye[3] = {eye_in[0], eye_in[1], eye_in[2]};
+    if (fabs(eye[0] + t->origin[0]) > OAK_TERRAIN_MAX_WORLD ||
+        fabs(eye[2] + t->origin[1]) > OAK_TERRAIN_MAX_WORLD ||
+        fabsf(eye[1]) > OAK_TERRAIN_MAX_WORLD)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "oak_terrain_update: eye (%g, %g, %g) is past %g m from the world origin",
+                         eye[0] + t->origin[0], (double)eye[1], eye[2] + t->origin[1],
+                         OAK_TERRAIN_MAX_WORLD);
     t->update++;
     uint32_t rebases = t->stats.rebases;
     memset(&t->stats, 0, sizeof t->stats);
@@ -636,9 +652,12 @@ oak_result oak_terrain_height(const oak_terrain *t, double x, double z, float *h
                               float normal[3]) {
     if (!t || !height)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_terrain_height: NULL argument");
-    if (!isfinite(x) || !isfinite(z))
-        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_terrain_height: (%g, %g) is not finite",
-                         x, z);
+    if (!(fabs(x + t->origin[0]) <= OAK_TERRAIN_MAX_WORLD) ||
+        !(fabs(z + t->origin[1]) <= OAK_TERRAIN_MAX_WORLD))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "oak_terrain_height: (%g, %g) is not finite or past %g m from the world "
+                         "origin",
+                         x, z, OAK_TERRAIN_MAX_WORLD);
     /* the finest grid's cell under the point, split as the tiles split it */
     double ds = (double)t->desc.tile_size / t->desc.cells;
     double wx = x + t->origin[0], wz = z + t->origin[1];

@@ -140,6 +140,8 @@
 #define OAK_TERRAIN_MORPH_STEP      0.25   /* a level's morph follows the eye in steps of this share of its cell */
 #define OAK_TERRAIN_MORPH_EPSILON   0.001  /* a tile's mesh is rewritten when a vertex's blend moved more */
 #define OAK_TERRAIN_MAX_OCTAVES     16     /* fBm and ridged octaves a desc may ask for */
+#define OAK_TERRAIN_MAX_FREQUENCY   1000.0 /* per metre: the finest octave a desc may ask for */
+#define OAK_TERRAIN_MAX_WORLD       1.0e9  /* metres from the world origin an eye or a query may be */
 
 /* Objects a scene destroys with itself (oak_scene_attach). */
 #define OAK_SCENE_MAX_ATTACHMENTS 8

@@ -61,7 +61,9 @@ typedef struct oak_terrain_desc {
 
 /* Resolves zeros to the defaults above (desc may be NULL). */
 oak_terrain_desc oak_terrain_desc_defaults(const oak_terrain_desc *desc);
-/* Makes a terrain over scene; nothing is built until the first update. */
+/* Makes a terrain over scene; nothing is built until the first update.
+ * Destroy it before the scene, or hand it to the scene with
+ * oak_scene_attach(scene, terrain, ...) to have it destroyed with it. */
 oak_result oak_make_terrain(oak_terrain **out, oak_scene *scene, const oak_terrain_desc *desc);
 /* Removes its tiles' entities and meshes and frees it. */
 void oak_destroy_terrain(oak_terrain *terrain);
@@ -70,7 +72,8 @@ void oak_destroy_terrain(oak_terrain *terrain);
  * included), picks the tiles around the eye, builds at most the budget of
  * missing ones (nearest first; coarsest tiles within view that are missing
  * are built at once, so nothing is ever a hole), shows the chosen ones,
- * morphs them and frees the least recently used past the cache cap. */
+ * morphs them and frees the least recently used past the cache cap. An eye
+ * past OAK_TERRAIN_MAX_WORLD from the world origin is an error. */
 oak_result oak_terrain_update(oak_terrain *terrain, const float eye[3]);
 /* Height (and the unit normal, may be NULL) of the finest level's triangle
  * under scene (x, z), the way the tiles draw it before morphing. */
