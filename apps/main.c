@@ -22,7 +22,7 @@ static const command g_commands[] = {
      CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_ASSET_ROOT | CLI_OPT_BACKEND | CLI_OPT_DEVICE |
          CLI_OPT_SIZE | CLI_OPT_FRAMES | CLI_OPT_WARMUP | CLI_OPT_JSON | CLI_OPT_COMPARE |
          CLI_OPT_THREADS | CLI_OPT_VERBOSE,
-     "time frames along the world's camera path (median, p95, max per stage)"},
+     "time frames along the world's camera path (median, p95, p99, max per stage)"},
     {"info", _oak_cmd_info, CLI_OPT_THREADS | CLI_OPT_VERBOSE,
      "version, backends compiled in and what each finds here, threads"},
     {"view", _oak_cmd_view, 0,

@@ -186,8 +186,30 @@ oak_result oak_make_scene(oak_scene **out) {
     return OAK_OK;
 }
 
+oak_result oak_scene_attach(oak_scene *scene, void *object, void (*destroy)(void *object)) {
+    if (!scene || !object || !destroy)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_scene_attach: NULL argument");
+    if (scene->attached_count == OAK_SCENE_MAX_ATTACHMENTS)
+        return oak_error(OAK_ERROR_LIMIT, "oak_scene_attach: more than %d objects",
+                         OAK_SCENE_MAX_ATTACHMENTS);
+    scene->attached[scene->attached_count] = object;
+    scene->attached_destroy[scene->attached_count++] = destroy;
+    return OAK_OK;
+}
+
+void *oak_scene_attachment(const oak_scene *scene, void (*destroy)(void *object)) {
+    for (uint32_t i = 0; scene && i < scene->attached_count; i++)
+        if (scene->attached_destroy[i] == destroy) return scene->attached[i];
+    return NULL;
+}
+
 void oak_destroy_scene(oak_scene *scene) {
     if (!scene) return;
+    /* last attached first, each while the scene is still whole */
+    while (scene->attached_count) {
+        uint32_t i = --scene->attached_count;
+        scene->attached_destroy[i](scene->attached[i]);
+    }
     for (uint32_t slot = 0; slot < scene->entities.high_water; slot++)
         if (oak_pool_slot_id(&scene->entities, slot)) oak_free(_oak_scene_rec(scene, slot)->name);
     for (uint32_t i = 0; i < scene->column_count; i++) {

@@ -82,6 +82,11 @@ struct oak_scene {
     oak_component lod_component; /* glTF MSFT_lod groups; OAK_COMPONENT_INVALID: none yet */
     uint32_t place_tmp_capacity;
 
+    /* objects destroyed with the scene (oak_scene_attach) */
+    void *attached[OAK_SCENE_MAX_ATTACHMENTS];
+    void (*attached_destroy[OAK_SCENE_MAX_ATTACHMENTS])(void *object);
+    uint32_t attached_count;
+
     uint32_t *scratch; /* slots, for subtree walks */
     uint32_t scratch_capacity;
 };

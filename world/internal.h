@@ -12,6 +12,17 @@ void _oak_world_stress_path(float t, float eye[3], float target[3]);
 oak_result _oak_world_lamps_build(oak_scene *scene);
 oak_result _oak_world_lamps_update(oak_scene *scene, float seconds);
 void _oak_world_lamps_path(float t, float eye[3], float target[3]);
+oak_result _oak_world_meadow_build(oak_scene *scene);
+oak_result _oak_world_meadow_update(oak_scene *scene, float seconds);
+void _oak_world_meadow_path(float t, float eye[3], float target[3]);
+
+/* The scene owns a terrain once attached (destroyed with it); the world's
+   update finds it again by scene (world/terrain.c). */
+oak_result _oak_terrain_attach(oak_scene *scene, oak_terrain *terrain);
+oak_terrain *_oak_terrain_of(const oak_scene *scene);
+/* The height function of a terrain desc (zeros resolved) at world (x, z),
+   without a terrain: for camera paths. */
+double _oak_terrain_desc_height(const oak_terrain_desc *desc, double x, double z);
 
 /* An entity with a transform and a mesh renderer; id 0 when out of memory. */
 oak_entity _oak_world_place(oak_scene *scene, const char *name, oak_mesh mesh,

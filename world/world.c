@@ -24,6 +24,10 @@ static const world_entry g_worlds[] = {
      "a town square at night: building blocks, a fountain, benches and posts under 1,024 "
      "lamps of many colours, one in eight moving",
      _oak_world_lamps_build, _oak_world_lamps_path, _oak_world_lamps_update},
+    {"meadow",
+     "endless terrain: fBm hills and ridged mountains to the horizon in tiles that stream "
+     "around the camera, a sun and a blue sky (grass, trees and water are still to come)",
+     _oak_world_meadow_build, _oak_world_meadow_path, _oak_world_meadow_update},
 };
 
 #define WORLD_COUNT (sizeof g_worlds / sizeof g_worlds[0])

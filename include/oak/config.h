@@ -130,6 +130,30 @@
 #define OAK_FLY_SKIN       0.001  /* metres kept clear of a surface met */
 #define OAK_FLY_GRID       32     /* cells a side of a mesh's triangle grid (XZ) */
 
+/* Terrain (world/terrain*.c, docs/WORLD.md): quadtree tiles of a noise
+ * heightfield around the eye, level 0 the finest. */
+#define OAK_TERRAIN_TILE_SIZE       32.0   /* metres a side of a finest tile (desc default) */
+#define OAK_TERRAIN_CELLS           16     /* grid cells a side of every tile (default) */
+#define OAK_TERRAIN_MAX_CELLS       128    /* most cells a side a desc may ask for */
+#define OAK_TERRAIN_LEVELS          7      /* levels, finest to coarsest (default) */
+#define OAK_TERRAIN_MAX_LEVELS      16     /* most levels a desc may ask for */
+#define OAK_TERRAIN_LOD_FACTOR      2.0    /* a tile splits when the eye is nearer than this times its size */
+#define OAK_TERRAIN_VIEW_DISTANCE   6000.0 /* metres of terrain drawn around the eye (default) */
+#define OAK_TERRAIN_MAX_VIEW        200000.0 /* largest view distance, and largest tile, a desc may ask for */
+#define OAK_TERRAIN_BUILD_BUDGET    8      /* tiles built per update (default) */
+#define OAK_TERRAIN_CACHE_TILES     768    /* tiles kept built; past it the least recently shown go */
+#define OAK_TERRAIN_MAX_ROOTS       4096   /* coarsest tiles one update may pick (view / root size) */
+#define OAK_TERRAIN_REBASE_DISTANCE 2048.0 /* metres the eye may stray from the scene origin (x or z) */
+#define OAK_TERRAIN_MORPH_MARGIN    0.05   /* tile sizes between a finer neighbour's farthest vertex and the morph's start */
+#define OAK_TERRAIN_MORPH_STEP      0.25   /* a level's morph follows the eye in steps of this share of its cell */
+#define OAK_TERRAIN_MORPH_EPSILON   0.001  /* a tile's mesh is rewritten when a vertex's blend moved more */
+#define OAK_TERRAIN_MAX_OCTAVES     16     /* fBm and ridged octaves a desc may ask for */
+#define OAK_TERRAIN_MAX_FREQUENCY   1000.0 /* per metre: the finest octave a desc may ask for */
+#define OAK_TERRAIN_MAX_WORLD       1.0e9  /* metres from the world origin an eye or a query may be */
+
+/* Objects a scene destroys with itself (oak_scene_attach). */
+#define OAK_SCENE_MAX_ATTACHMENTS 8
+
 /* Instance streams (render/stream.c, render/stream_cull.c): one mesh or a
  * ladder of LOD meshes drawn at many places from a 12-float record. */
 #define OAK_STREAM_LODS          4         /* LOD meshes one stream may switch between */

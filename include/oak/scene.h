@@ -153,6 +153,14 @@ oak_result oak_scene_add_stream_at(oak_scene *scene, oak_stream *stream, oak_ent
 /* The same gather without drawing, for tools that feed other renderers. */
 oak_result oak_scene_frame_input(oak_scene *scene, oak_frame_input *out);
 
+/* Hands an object to the scene (a world system: terrain, ...): destroy(object)
+ * is called first thing in oak_destroy_scene, while the scene is whole, so
+ * it may remove its own entities. At most OAK_SCENE_MAX_ATTACHMENTS; on
+ * failure nothing is kept and the caller still owns the object. */
+oak_result oak_scene_attach(oak_scene *scene, void *object, void (*destroy)(void *object));
+/* The first object attached with that destroy function, or NULL. */
+void *oak_scene_attachment(const oak_scene *scene, void (*destroy)(void *object));
+
 /* ---- models and files ----------------------------------------------------- */
 
 /* One child entity per mesh of the model under a new entity, which is returned. */

@@ -1,0 +1,133 @@
+/* The `meadow` world: endless terrain (world/terrain.c) of fBm hills and
+ * ridged mountains to the horizon under a 35-degree sun and a blue sky with
+ * haze, and a fast low flight for `oak bench`. Grass, trees and water are
+ * still to come (issue 14). */
+#include <math.h>
+
+#include "world/internal.h"
+
+#define SUN_ELEVATION_DEG 35.0f
+#define SUN_AZIMUTH_DEG   40.0f
+#define SUN_LUX           100000.0f
+/* The flight: half a circle of FLIGHT_RADIUS around FLIGHT_CENTRE_X, turning
+   past the mountains in the west, FLIGHT_CLEAR metres over the highest
+   ground just ahead. It stays inside the rebase distance, because a camera
+   path is a function of t alone and cannot know where a rebase has moved
+   the scene's origin (docs/WORLD.md). */
+#define FLIGHT_RADIUS   1200.0f
+#define FLIGHT_CENTRE_X (-600.0f)
+#define FLIGHT_CLEAR    30.0f
+#define FLIGHT_LOOK     250.0f /* metres ahead the camera looks */
+#define WARM_UPDATES    64     /* updates the build runs so the first frame is whole */
+
+static const float k_sun_color[3] = {1.0f, 0.95f, 0.86f};
+static const float k_ambient_sky[3] = {0.15f / 3, 0.20f / 3, 0.30f / 3};
+static const float k_ambient_ground[3] = {0.06f / 3, 0.07f / 3, 0.04f / 3};
+
+static oak_terrain_desc meadow_desc(void) {
+    oak_terrain_desc d = {0};
+    d.seed = 11;
+    d.amplitude = 55.0f;
+    d.frequency = 1.0f / 600.0f;
+    return d;
+}
+
+static void flight_point(float t, float p[3]) {
+    float a = OAK_PI * (t + 0.25f);
+    p[0] = FLIGHT_CENTRE_X + FLIGHT_RADIUS * cosf(a);
+    p[1] = 0;
+    p[2] = -FLIGHT_RADIUS * sinf(a);
+}
+
+void _oak_world_meadow_path(float t, float eye[3], float target[3]) {
+    oak_terrain_desc d = meadow_desc();
+    flight_point(t, eye);
+    float ahead[3];
+    flight_point(t + FLIGHT_LOOK / (OAK_PI * FLIGHT_RADIUS), ahead);
+    /* clear of the ground here and along the next stretch */
+    double ground = -INFINITY;
+    for (int k = 0; k <= 4; k++) {
+        double s = k / 4.0;
+        ground = fmax(ground, _oak_terrain_desc_height(&d, eye[0] + s * (ahead[0] - eye[0]),
+                                                       eye[2] + s * (ahead[2] - eye[2])));
+    }
+    eye[1] = (float)ground + FLIGHT_CLEAR;
+    target[0] = ahead[0];
+    target[1] = eye[1] - 0.15f * FLIGHT_LOOK; /* a little down, to the hills ahead */
+    target[2] = ahead[2];
+}
+
+static oak_result add_sun_and_sky(oak_scene *scene) {
+    float el = SUN_ELEVATION_DEG * OAK_PI / 180.0f, az = SUN_AZIMUTH_DEG * OAK_PI / 180.0f;
+    float dir[3] = {cosf(el) * sinf(az), -sinf(el), -cosf(el) * cosf(az)};
+    float from[3] = {-100.0f * dir[0], -100.0f * dir[1], -100.0f * dir[2]}, at[3] = {0, 0, 0};
+    oak_entity sun = oak_scene_create(scene, "sun");
+    if (!sun.id) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "world meadow: no room for the sun");
+    oak_transform t = oak_transform_look_at(from, at);
+    oak_scene_set_transform(scene, sun, &t);
+    oak_light light = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
+    for (int c = 0; c < 3; c++) light.color[c] = k_sun_color[c];
+    light.intensity = SUN_LUX;
+    light.cast_shadows = true;
+    oak_scene_set_light(scene, sun, &light);
+    oak_environment *env = oak_scene_environment(scene);
+    static const float zenith[3] = {0.24f, 0.46f, 0.85f}, horizon[3] = {0.70f, 0.80f, 0.92f};
+    for (int c = 0; c < 3; c++) {
+        env->sky_zenith_display[c] = zenith[c];
+        env->sky_horizon_display[c] = horizon[c];
+        env->fog_display[c] = horizon[c];
+        env->ambient_sky[c] = k_ambient_sky[c] * SUN_LUX;
+        env->ambient_ground[c] = k_ambient_ground[c] * SUN_LUX;
+    }
+    /* haze: a quarter of the way to the horizon colour at 2 km, nine tenths
+       at the 6 km view distance, where the terrain ends */
+    env->fog_density = 0.00025f;
+    float white =
+        SUN_LUX * (_oak_luminance(k_sun_color) * sinf(el) / OAK_PI + _oak_luminance(k_ambient_sky));
+    _oak_world_grey_card_camera(scene, white);
+    return OAK_OK;
+}
+
+static oak_result update_terrain(oak_scene *scene) {
+    oak_terrain *t = _oak_terrain_of(scene);
+    oak_entity cam = oak_scene_active_camera(scene);
+    if (!t || !cam.id) return OAK_OK;
+    oak_scene_update_transforms(scene);
+    mat4 m;
+    oak_scene_world_matrix(scene, cam, m);
+    float eye[3] = {m[3][0], m[3][1], m[3][2]};
+    return oak_terrain_update(t, eye);
+}
+
+oak_result _oak_world_meadow_build(oak_scene *scene) {
+    oak_result r = add_sun_and_sky(scene);
+    if (r) return r;
+    oak_camera cam = {0};
+    cam.fov_y = 55.0f * OAK_PI / 180.0f;
+    cam.znear = 0.5f;
+    cam.zfar = (float)OAK_TERRAIN_VIEW_DISTANCE + 1000.0f;
+    float eye[3], target[3];
+    _oak_world_meadow_path(0.0f, eye, target);
+    if (!_oak_world_camera(scene, &cam, eye, target).id)
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "world meadow: no room for the camera");
+    oak_terrain_desc d = meadow_desc();
+    oak_terrain *t = NULL;
+    if ((r = oak_make_terrain(&t, scene, &d))) return r;
+    if ((r = _oak_terrain_attach(scene, t))) {
+        oak_destroy_terrain(t);
+        return r;
+    }
+    /* build until nothing is pending, so a single frame shows it all */
+    for (int i = 0; i < WARM_UPDATES && !r; i++) {
+        r = update_terrain(scene);
+        oak_terrain_stats st;
+        oak_terrain_get_stats(&st, t);
+        if (st.pending == 0) break;
+    }
+    return r;
+}
+
+oak_result _oak_world_meadow_update(oak_scene *scene, float seconds) {
+    (void)seconds;
+    return update_terrain(scene);
+}

@@ -1,0 +1,68 @@
+/* Private pieces of the terrain (world/terrain*.c): the height function in
+ * double-precision world coordinates and one tile's mesh, built from it. */
+#ifndef OAK_TERRAIN_INTERNAL_H
+#define OAK_TERRAIN_INTERNAL_H
+
+#include <oak/world.h>
+
+/* The resolved noise half of an oak_terrain_desc. */
+typedef struct _oak_terrain_noise {
+    uint32_t seed, octaves, ridge_octaves;
+    double frequency, amplitude, lacunarity, gain;
+    double ridge_frequency, ridge_amplitude;
+    double offset[2];
+} _oak_terrain_noise;
+
+/* Height in metres at world (x, z): fBm hills plus ridged mountains where a
+   slow mask field rises. Every lattice coordinate is split into a whole cell
+   and a fraction in double, so the result does not coarsen 100 km out. */
+double _oak_terrain_noise_height(const _oak_terrain_noise *n, double x, double z);
+/* Gradient noise in about [-1, 1] with a period of `period` cells in x and y
+   (the painted detail texture tiles with it). */
+double _oak_terrain_noise_periodic(double x, double y, int64_t period, uint32_t seed);
+
+/* What one tile is: level (0 finest), index of its corner in that level's
+   tile grid, in world metres corner = index * size. */
+typedef struct _oak_tile_key {
+    int32_t level;
+    int64_t ix, iz;
+} _oak_tile_key;
+
+/* A built tile's mesh and what the morph and the queries keep of it. */
+typedef struct _oak_tile_build {
+    oak_mesh mesh;
+    float *height;        /* (cells + 1)^2 heights, row by row along x */
+    float *parent_height; /* the parent's surface under each vertex */
+    float skirt;          /* metres the skirts hang below the edge */
+    float min_h, max_h;
+} _oak_tile_build;
+
+typedef struct _oak_tile_params {
+    const _oak_terrain_noise *noise;
+    uint32_t cells;
+    double tile_size; /* of level 0 */
+    double uv_scale;  /* metres per repeat of the detail texture */
+    const char *name;
+} _oak_tile_params;
+
+/* Builds the tile's mesh (vertices relative to its corner, skirts on all four
+   edges, material colours) into out; frees everything it made on failure. */
+oak_result _oak_tile_build_mesh(_oak_tile_build *out, const _oak_tile_params *p, _oak_tile_key key);
+void _oak_tile_release(_oak_tile_build *b);
+/* Vertex count of a tile: the grid and one skirt row per edge. */
+uint32_t _oak_tile_vertex_count(uint32_t cells);
+/* Writes morphed positions (grid heights blended to the parent's by
+   morph[v] in [0, 1]; an edge whose coarse[e] is n > 0 on the line of the
+   tile n levels up across it; skirts following their edge) into pos. */
+void _oak_tile_morph_positions(float *pos, const _oak_tile_build *b, uint32_t cells, double spacing,
+                               const float *morph, const uint8_t coarse[4]);
+
+/* Terrain colours as linear RGB from slope (normal's y), height and a
+   variation value in about [-1, 1]: grass, dirt, rock and snow. */
+void _oak_terrain_material_color(float rgb[3], float normal_y, float height, float variation);
+
+/* The painted detail texture "oak://terrain_detail": grey grain near white
+   that the vertex colours tint. */
+oak_result _oak_terrain_register_detail(void);
+
+#endif
