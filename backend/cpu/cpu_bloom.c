@@ -5,6 +5,7 @@
  * 1 / (1 + exposed luma)), tent upsamples back to level 1; then the frame
  * gets frame + strength * (pyramid / L - frame), as the GPU post mixes it. */
 #include <math.h>
+#include <string.h>
 
 #include "cpu_internal.h"
 #include "render/bloom.h"
@@ -69,48 +70,53 @@ static inline float luma(const float c[3]) {
 static const int k_off[13][2] = {{-2, -2}, {0, -2}, {2, -2}, {-1, -1}, {1, -1}, {-2, 0}, {0, 0},
                                  {2, 0},   {-1, 1}, {1, 1},  {-2, 2},  {0, 2},  {2, 2}};
 
+/* Taps as (r k, g k, b k, k): k = 1 / (1 + exposed luma) on level 1 (the
+   Karis weight), else 1. */
+typedef float tap4[4];
+
+static void weigh(const bloom_ctx *c, const float rgb[3], float out[4]) {
+    float k = c->level == 1 ? 1.0f / (1.0f + luma(rgb) * c->exposure) : 1.0f;
+    out[0] = rgb[0] * k, out[1] = rgb[1] * k, out[2] = rgb[2] * k, out[3] = k;
+}
+
 /* The 13 taps of texel (x, y), bilinear (any size ratio). */
 static void taps_bilinear(const bloom_ctx *c, const float *src, uint32_t x, uint32_t y,
-                          float t[13][3]) {
+                          tap4 t[13]) {
     float px = ((float)x + 0.5f) * ((float)c->sw / (float)c->w);
     float py = ((float)y + 0.5f) * ((float)c->sh / (float)c->h);
-    for (int i = 0; i < 13; i++)
-        bilinear(c, src, px + (float)k_off[i][0], py + (float)k_off[i][1], t[i]);
+    for (int i = 0; i < 13; i++) {
+        float rgb[3];
+        bilinear(c, src, px + (float)k_off[i][0], py + (float)k_off[i][1], rgb);
+        weigh(c, rgb, t[i]);
+    }
 }
 
 /* The same where the source is exactly twice the level: p = 2x + 1, so
    every tap sits on a texel corner (f = 0.5) and is the mean of a 2 x 2
-   block, read from the box image (a rounding step from the bilinear). */
-static void taps_box(const bloom_ctx *c, uint32_t x, uint32_t y, float t[13][3]) {
+   block, read (weighed already) from the box image (a rounding step from
+   the bilinear). */
+static void taps_box(const bloom_ctx *c, uint32_t x, uint32_t y, tap4 t[13]) {
     const float *box = c->b->bloom_box;
     size_t bw = (size_t)c->sw + 3;
     for (int i = 0; i < 13; i++) {
-        const float *q = box + (((size_t)(2 * y + 2) + (size_t)(k_off[i][1] + 0)) * bw +
-                                (size_t)(2 * x + 2) + (size_t)k_off[i][0]) *
-                                   3;
-        t[i][0] = q[0], t[i][1] = q[1], t[i][2] = q[2];
+        size_t at =
+            (size_t)(2 * (int)y + 2 + k_off[i][1]) * bw + (size_t)(2 * (int)x + 2 + k_off[i][0]);
+        memcpy(t[i], box + at * 4, sizeof(tap4));
     }
 }
 
-static void down_texel(const bloom_ctx *c, float t[13][3], float out[3]) {
+/* Each box's weighed taps over its weights (1/4 exactly where k = 1), the
+   inner box 0.5, the corners 0.125. */
+static void down_texel(tap4 t[13], float out[3]) {
     enum { A, B, C, D, E, F, G, H, I, J, K, L, M };
     static const int k_box[5][4] = {
         {D, E, I, J}, {A, B, F, G}, {B, C, G, H}, {F, G, K, L}, {G, H, L, M}};
-    /* level 1: each tap weighted by 1 / (1 + its exposed luma) within its box */
-    float k[13];
-    for (int i = 0; i < 13; i++)
-        k[i] = c->level == 1 ? 1.0f / (1.0f + luma(t[i]) * c->exposure) : 1;
     float box[5][3];
     for (int b = 0; b < 5; b++) {
         const int *q = k_box[b];
-        for (int ch = 0; ch < 3; ch++) {
-            if (c->level == 1)
-                box[b][ch] = (t[q[0]][ch] * k[q[0]] + t[q[1]][ch] * k[q[1]] +
-                              t[q[2]][ch] * k[q[2]] + t[q[3]][ch] * k[q[3]]) /
-                             (k[q[0]] + k[q[1]] + k[q[2]] + k[q[3]]);
-            else
-                box[b][ch] = (t[q[0]][ch] + t[q[1]][ch] + t[q[2]][ch] + t[q[3]][ch]) * 0.25f;
-        }
+        float inv = 1.0f / (t[q[0]][3] + t[q[1]][3] + t[q[2]][3] + t[q[3]][3]);
+        for (int ch = 0; ch < 3; ch++)
+            box[b][ch] = (t[q[0]][ch] + t[q[1]][ch] + t[q[2]][ch] + t[q[3]][ch]) * inv;
     }
     for (int ch = 0; ch < 3; ch++)
         out[ch] = box[0][ch] * 0.5f + box[1][ch] * 0.125f + box[2][ch] * 0.125f +
@@ -161,12 +167,12 @@ static void step_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
         for (uint32_t x = 0; x < c->w; x++) {
             float *o = dst + ((size_t)y * c->w + x) * 4;
             if (c->down) {
-                float t[13][3];
+                tap4 t[13];
                 if (c->boxed)
                     taps_box(c, x, y, t);
                 else
                     taps_bilinear(c, src, x, y, t);
-                down_texel(c, t, o);
+                down_texel(t, o);
             } else {
                 up_texel(c, src, down, x, y, o);
             }
@@ -186,25 +192,24 @@ static void box_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     for (uint32_t r = begin; r < end; r++) {
         int j = (int)r - 2;
         int j0 = clampi(j, hy), j1 = clampi(j + 1, hy);
-        float *row = c->b->bloom_box + (size_t)r * bw * 3;
+        float *row = c->b->bloom_box + (size_t)r * bw * 4;
         for (int i = -2; i <= (int)c->sw; i++) {
             int i0 = clampi(i, hx), i1 = clampi(i + 1, hx);
             size_t a = (size_t)j0 * c->sw + (size_t)i0, b = (size_t)j0 * c->sw + (size_t)i1;
             size_t d = (size_t)j1 * c->sw + (size_t)i0, e = (size_t)j1 * c->sw + (size_t)i1;
-            float *o = row + (size_t)(i + 2) * 3;
+            float m[3];
             if (!src) {
                 const float *f = c->b->color;
                 for (int k = 0; k < 3; k++)
-                    o[k] = (clean(f[a * 3 + k]) + clean(f[b * 3 + k]) + clean(f[d * 3 + k]) +
+                    m[k] = (clean(f[a * 3 + k]) + clean(f[b * 3 + k]) + clean(f[d * 3 + k]) +
                             clean(f[e * 3 + k])) *
                            0.25f;
-                continue;
+            } else {
+                for (int k = 0; k < 3; k++)
+                    m[k] =
+                        (src[a * 4 + k] + src[b * 4 + k] + src[d * 4 + k] + src[e * 4 + k]) * 0.25f;
             }
-            for (int k = 0; k < 3; k++) {
-                float t00 = src[a * 4 + k], t10 = src[b * 4 + k];
-                float t01 = src[d * 4 + k], t11 = src[e * 4 + k];
-                o[k] = (t00 + t10 + t01 + t11) * 0.25f;
-            }
+            weigh(c, m, row + (size_t)(i + 2) * 4);
         }
     }
 }
@@ -267,7 +272,7 @@ oak_result _oak_cpu_bloom(cpu_backend *b, const oak_render_view *v) {
             from == 0 ? 0 : _oak_bloom_offset(W, H, from, !c.down && from < OAK_BLOOM_LEVELS);
         c.boxed = c.down && c.sw == 2 * c.w && c.sh == 2 * c.h;
         if (c.boxed) {
-            size_t need = ((size_t)c.sw + 3) * ((size_t)c.sh + 3) * 3;
+            size_t need = ((size_t)c.sw + 3) * ((size_t)c.sh + 3) * 4;
             if (need > b->bloom_box_cap) {
                 float *p = oak_realloc(b->bloom_box, need * sizeof(float));
                 if (!p) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "cpu bloom: box image");

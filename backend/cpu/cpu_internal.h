@@ -236,7 +236,8 @@ typedef struct cpu_backend {
     /* the bloom pyramid (cpu_bloom.c), RGBA32F texels as render/bloom.h lays them out */
     float *bloom;
     uint64_t bloom_cap; /* floats */
-    /* 2 x 2 means of a source twice its level's size (rgb, 2-texel border) */
+    /* 2 x 2 means of a source twice its level's size, weighed (r k, g k, b k,
+       k; cpu_bloom.c), with a 2-texel border */
     float *bloom_box;
     size_t bloom_box_cap; /* floats */
 } cpu_backend;
