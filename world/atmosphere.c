@@ -462,14 +462,9 @@ oak_result _oak_sky_bake_image(_oak_sky_bake *out, const _oak_atmosphere *a,
         double lum = 0.1 * OAK_SKY_FULL_MOON_LUX_TOA / omega;
         paint_disc(img, d->moon_dir, d->sun_dir, radius, tr, lum, 0.02);
     }
-    /* the sun's disc, 1.5 degrees across, carrying 1% of its light */
-    if (d->sun_lux > 0 && sun_el > -1.0) {
-        float tr[3];
-        _oak_atmosphere_transmittance(a, fmax(sun_el, 0), tr);
-        double radius = 0.75, omega = PI_D * pow(radius * DEG, 2);
-        double lum = 0.01 * d->sun_lux / omega;
-        paint_disc(img, d->sun_dir, d->sun_dir, radius, tr, lum, 1.0);
-    }
+    /* No sun disc: at 0.7 degrees a texel, any texel it touches clips to
+       white and shows as a square block; the forward Mie glow stands in for
+       it until the sky shading draws the disc itself. */
     /* the sky's light on a level card, and the horizon's colour */
     double e[3] = {0, 0, 0}, hz[3] = {0, 0, 0};
     int hn = 0;
