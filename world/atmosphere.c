@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "world/internal.h"
 #include "world/sky_internal.h"
 
 #define PI_D 3.14159265358979323846
@@ -307,17 +308,8 @@ static void sky_view_at(const float *tab, double el, double daz, float out[3]) {
 
 /* ---- the image ------------------------------------------------------------ */
 
-static uint32_t hash_u32(uint32_t x) {
-    x ^= x >> 16;
-    x *= 0x7FEB352Du;
-    x ^= x >> 15;
-    x *= 0x846CA68Bu;
-    x ^= x >> 16;
-    return x;
-}
-
 static double hash01(uint32_t i, uint32_t salt) {
-    return (double)(hash_u32(i * 0x9E3779B9u + salt) >> 8) * (1.0 / 16777216.0);
+    return (double)(_oak_world_hash_u32(i * 0x9E3779B9u + salt) >> 8) * (1.0 / 16777216.0);
 }
 
 /* texel of a direction, upper half only; false below the horizon */

@@ -196,21 +196,12 @@ static oak_result add_boxes(oak_scene *scene, const oak_shape_desc *terrain, con
 }
 
 static oak_result add_sun_and_sky(oak_scene *scene, const layout *l) {
-    float el = SUN_ELEVATION_DEG * OAK_PI / 180.0f, az = SUN_AZIMUTH_DEG * OAK_PI / 180.0f;
-    /* the way the light travels: down, to the right and a little away from the
-       camera, so shadows fall sideways where the camera sees them */
-    float dir[3] = {cosf(el) * sinf(az), -sinf(el), -cosf(el) * cosf(az)};
-    float from[3] = {l->center[0] - 50.0f * dir[0], l->center[1] - 50.0f * dir[1],
-                     l->center[2] - 50.0f * dir[2]};
-    oak_entity sun = oak_scene_create(scene, "sun");
-    if (!sun.id) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "world default: no room for the sun");
-    oak_transform t = oak_transform_look_at(from, l->center);
-    oak_scene_set_transform(scene, sun, &t);
-    oak_light light = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
-    for (int c = 0; c < 3; c++) light.color[c] = k_sun_color[c];
-    light.intensity = SUN_LUX;
-    light.cast_shadows = true;
-    oak_scene_set_light(scene, sun, &light);
+    /* down, to the right and a little away from the camera, so shadows fall
+       sideways where the camera sees them */
+    if (!_oak_world_sun(scene, "sun", SUN_ELEVATION_DEG, SUN_AZIMUTH_DEG, l->center, 50.0f,
+                        k_sun_color, SUN_LUX)
+             .id)
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "world default: no room for the sun");
 
     oak_environment *env = oak_scene_environment(scene);
     static const float zenith[3] = {0.24f, 0.46f, 0.85f}, horizon[3] = {0.68f, 0.80f, 0.93f};
@@ -223,6 +214,7 @@ static oak_result add_sun_and_sky(oak_scene *scene, const layout *l) {
     }
     env->fog_density = 0.0022f; /* a fifth of the way to sky colour at 200 m */
 
+    float el = SUN_ELEVATION_DEG * OAK_PI / 180.0f;
     /* A level card gets the sun at its elevation plus the whole sky. */
     float white =
         SUN_LUX * (_oak_luminance(k_sun_color) * sinf(el) / OAK_PI + _oak_luminance(k_ambient_sky));

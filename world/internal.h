@@ -30,6 +30,12 @@ oak_entity _oak_world_place(oak_scene *scene, const char *name, oak_mesh mesh,
 /* The ground of a world: the recipe's mesh under the painted oak://ground
    texture (a matte dielectric), placed at the origin as entity `name`. */
 oak_result _oak_world_add_ground(oak_scene *scene, const oak_shape_desc *recipe, const char *name);
+/* A shadow-casting directional light `name` of `lux` and colour, shining
+ * from elevation and azimuth (degrees; azimuth from -Z towards +X) onto
+ * target, placed `distance` back along its rays; id 0 when out of memory. */
+oak_entity _oak_world_sun(oak_scene *scene, const char *name, float elevation_deg,
+                          float azimuth_deg, const float target[3], float distance,
+                          const float color[3], float lux);
 /* A camera entity looking from eye at target, made the active camera. */
 oak_entity _oak_world_camera(oak_scene *scene, const oak_camera *cam, const float eye[3],
                              const float target[3]);

@@ -58,18 +58,11 @@ void _oak_world_meadow_path(float t, float eye[3], float target[3]) {
 }
 
 static oak_result add_sun_and_sky(oak_scene *scene) {
-    float el = SUN_ELEVATION_DEG * OAK_PI / 180.0f, az = SUN_AZIMUTH_DEG * OAK_PI / 180.0f;
-    float dir[3] = {cosf(el) * sinf(az), -sinf(el), -cosf(el) * cosf(az)};
-    float from[3] = {-100.0f * dir[0], -100.0f * dir[1], -100.0f * dir[2]}, at[3] = {0, 0, 0};
-    oak_entity sun = oak_scene_create(scene, "sun");
-    if (!sun.id) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "world meadow: no room for the sun");
-    oak_transform t = oak_transform_look_at(from, at);
-    oak_scene_set_transform(scene, sun, &t);
-    oak_light light = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
-    for (int c = 0; c < 3; c++) light.color[c] = k_sun_color[c];
-    light.intensity = SUN_LUX;
-    light.cast_shadows = true;
-    oak_scene_set_light(scene, sun, &light);
+    static const float at[3] = {0, 0, 0};
+    if (!_oak_world_sun(scene, "sun", SUN_ELEVATION_DEG, SUN_AZIMUTH_DEG, at, 100.0f, k_sun_color,
+                        SUN_LUX)
+             .id)
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "world meadow: no room for the sun");
     oak_environment *env = oak_scene_environment(scene);
     static const float zenith[3] = {0.24f, 0.46f, 0.85f}, horizon[3] = {0.70f, 0.80f, 0.92f};
     for (int c = 0; c < 3; c++) {
@@ -82,6 +75,7 @@ static oak_result add_sun_and_sky(oak_scene *scene) {
     /* haze: a quarter of the way to the horizon colour at 2 km, nine tenths
        at the 6 km view distance, where the terrain ends */
     env->fog_density = 0.00025f;
+    float el = SUN_ELEVATION_DEG * OAK_PI / 180.0f;
     float white =
         SUN_LUX * (_oak_luminance(k_sun_color) * sinf(el) / OAK_PI + _oak_luminance(k_ambient_sky));
     _oak_world_grey_card_camera(scene, white);

@@ -138,3 +138,23 @@ oak_result _oak_world_add_ground(oak_scene *scene, const oak_shape_desc *recipe,
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "world: no room for the %s", name);
     return OAK_OK;
 }
+
+oak_entity _oak_world_sun(oak_scene *scene, const char *name, float elevation_deg,
+                          float azimuth_deg, const float target[3], float distance,
+                          const float color[3], float lux) {
+    float el = elevation_deg * OAK_PI / 180.0f, az = azimuth_deg * OAK_PI / 180.0f;
+    /* the way the light travels */
+    float dir[3] = {cosf(el) * sinf(az), -sinf(el), -cosf(el) * cosf(az)};
+    float from[3] = {target[0] - distance * dir[0], target[1] - distance * dir[1],
+                     target[2] - distance * dir[2]};
+    oak_entity sun = oak_scene_create(scene, name);
+    if (!sun.id) return sun;
+    oak_transform t = oak_transform_look_at(from, target);
+    oak_scene_set_transform(scene, sun, &t);
+    oak_light light = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
+    for (int c = 0; c < 3; c++) light.color[c] = color[c];
+    light.intensity = lux;
+    light.cast_shadows = true;
+    oak_scene_set_light(scene, sun, &light);
+    return sun;
+}
