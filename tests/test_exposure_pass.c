@@ -17,17 +17,6 @@
 #define STEP_H 18
 
 static const char *g_backend = "cpu";
-static int g_validation, g_errors;
-
-static void count_log(void *user, oak_log_level level, const char *msg) {
-    (void)user;
-    if (strstr(msg, "vulkan validation") || strstr(msg, "gl: debug error"))
-        g_validation++;
-    else if (level >= OAK_LOG_ERROR)
-        g_errors++;
-    if (level >= OAK_LOG_WARN) fprintf(stderr, "log: %s\n", msg);
-}
-
 static oak_mesh g_plane, g_box;
 static oak_material g_grey, g_white, g_glow;
 
@@ -244,20 +233,11 @@ TEST(offKeepsTheFixedCamera) {
     CHECK(!ran);
 }
 
-/* The parity rule: >= 99.5% of channels within 2/255, mean < 0.5/255. */
+/* The parity rule (backend_start.h) on frame `frame`. */
 static void compare(int frame, const uint8_t *a, const uint8_t *b) {
-    size_t n = (size_t)W * H * 4, ok = 0;
-    double sum = 0;
-    int most = 0;
-    for (size_t i = 0; i < n; i++) {
-        int d = abs((int)a[i] - (int)b[i]);
-        ok += d <= 2, sum += d, most = d > most ? d : most;
-    }
-    double within = (double)ok / (double)n, mean = sum / (double)n;
-    fprintf(stderr, "  frame %d cpu vs %s: %.4f within 2/255, mean %.4f/255, max %d\n", frame,
-            g_backend, within, mean, most);
-    CHECK(within >= 0.995);
-    CHECK(mean < 0.5);
+    char what[64];
+    snprintf(what, sizeof what, "frame %d cpu vs %s", frame, g_backend);
+    oak_test_parity(what, a, b, W, H);
 }
 
 /* The sun-and-emitter scene over 8 frames, the sun stepping from 6,830 to
@@ -291,7 +271,7 @@ TEST(backendsAgreeFrameByFrame) {
 
 int main(int argc, char **argv) {
     if (argc > 1) g_backend = argv[1];
-    int started = oak_test_backend_start(g_backend, count_log);
+    int started = oak_test_backend_start(g_backend, oak_test_count_log);
     if (started) return started;
     if (!oak_test_backend_has(g_backend, OAK_PASS_EXPOSURE)) {
         oak_shutdown();
@@ -324,8 +304,8 @@ int main(int argc, char **argv) {
     }
     oak_destroy_renderer(g_main);
     oak_destroy_renderer(g_small);
-    CHECK_EQ_INT(g_validation, 0);
-    CHECK_EQ_INT(g_errors, 0);
+    CHECK_EQ_INT(g_oak_test_validation, 0);
+    CHECK_EQ_INT(g_oak_test_errors, 0);
     oak_shutdown();
     return TEST_SUMMARY();
 }

@@ -16,17 +16,6 @@
 #define LOD1 7.0f /* metres from the eye where the box gives way to the ball */
 
 static const char *g_backend = "cpu";
-static int g_validation, g_errors;
-
-static void count_log(void *user, oak_log_level level, const char *msg) {
-    (void)user;
-    if (strstr(msg, "vulkan validation") || strstr(msg, "gl: debug error"))
-        g_validation++;
-    else if (level >= OAK_LOG_ERROR)
-        g_errors++;
-    if (level >= OAK_LOG_WARN && !strstr(msg, "stream")) fprintf(stderr, "log: %s\n", msg);
-}
-
 static oak_material g_white, g_ground_mat;
 static oak_mesh g_ground, g_box, g_ball;
 
@@ -310,20 +299,11 @@ out:
     oak_destroy_stream(s.stream);
 }
 
-/* The parity rule: >= 99.5% of channels within 2/255, mean < 0.5/255. */
+/* The parity rule (backend_start.h) on frame `frame`. */
 static void compare(int frame, const uint8_t *a, const uint8_t *b) {
-    size_t n = (size_t)W * H * 4, ok = 0;
-    double sum = 0;
-    int most = 0;
-    for (size_t i = 0; i < n; i++) {
-        int d = abs((int)a[i] - (int)b[i]);
-        ok += d <= 2, sum += d, most = d > most ? d : most;
-    }
-    double within = (double)ok / (double)n, mean = sum / (double)n;
-    fprintf(stderr, "  frame %d cpu vs %s: %.4f within 2/255, mean %.4f/255, max %d\n", frame,
-            g_backend, within, mean, most);
-    CHECK(within >= 0.995);
-    CHECK(mean < 0.5);
+    char what[64];
+    snprintf(what, sizeof what, "frame %d cpu vs %s", frame, g_backend);
+    oak_test_parity(what, a, b, W, H);
 }
 
 /* One renderer per backend over four frames: the stream as made, fewer and
@@ -372,7 +352,7 @@ out:
 
 int main(int argc, char **argv) {
     if (argc > 1) g_backend = argv[1];
-    int started = oak_test_backend_start(g_backend, count_log);
+    int started = oak_test_backend_start(g_backend, oak_test_count_log);
     if (started) return started;
     oak_material_desc md = oak_material_desc_defaults(NULL);
     CHECK_OK(oak_make_material(&g_white, &md));
@@ -386,7 +366,7 @@ int main(int argc, char **argv) {
     oak_shape_desc sd = {.type = OAK_SHAPE_SPHERE, .radius = 0.5f, .segments = 10, .rings = 6};
     CHECK_OK(oak_make_shape(&g_ball, &sd));
     fprintf(stderr, "  backend %s\n", g_backend);
-    int errors0 = g_errors;
+    int errors0 = g_oak_test_errors;
     if (!strcmp(g_backend, "cpu")) {
         RUN(countersMatchCpuCount);
         RUN(zeroInstancesDrawAndCastNothing);
@@ -398,7 +378,8 @@ int main(int argc, char **argv) {
     }
     /* the bad descs above log their errors on purpose */
     (void)errors0;
-    if (g_validation) fprintf(stderr, "FAIL: %d validation or GL debug messages\n", g_validation);
+    if (g_oak_test_validation)
+        fprintf(stderr, "FAIL: %d validation or GL debug messages\n", g_oak_test_validation);
     oak_shutdown();
-    return g_validation ? 1 : TEST_SUMMARY();
+    return g_oak_test_validation ? 1 : TEST_SUMMARY();
 }

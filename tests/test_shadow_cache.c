@@ -14,17 +14,6 @@
 enum { GROUND, POST0, MOVER = POST0 + N_POSTS, DRAWS };
 
 static const char *g_backend = "cpu";
-static int g_validation, g_errors; /* Vulkan validation or GL debug messages; other errors */
-
-static void count_log(void *user, oak_log_level level, const char *msg) {
-    (void)user;
-    if (strstr(msg, "vulkan validation") || strstr(msg, "gl: debug error"))
-        g_validation++;
-    else if (level >= OAK_LOG_ERROR)
-        g_errors++;
-    if (level >= OAK_LOG_WARN) fprintf(stderr, "log: %s\n", msg);
-}
-
 typedef struct scene {
     oak_frame_input in;
     oak_mesh mesh[DRAWS];
@@ -363,7 +352,7 @@ TEST(cachedFrameEqualsFreshFrame) {
 
 int main(int argc, char **argv) {
     if (argc > 1) g_backend = argv[1];
-    int started = oak_test_backend_start(g_backend, count_log);
+    int started = oak_test_backend_start(g_backend, oak_test_count_log);
     if (started) return started;
     if (!(oak_backend_caps(g_backend) & OAK_CAP_SHADOW_CACHE)) {
         fprintf(stderr, "skipped: %s keeps no shadow cache\n", g_backend);
@@ -390,8 +379,8 @@ int main(int argc, char **argv) {
     RUN(fastTurnListsStaticCastersTightly);
     RUN(cachedFrameEqualsFreshFrame);
     oak_shutdown();
-    fprintf(stderr, "  %d validation or debug messages, %d other errors logged\n", g_validation,
-            g_errors);
-    if (g_validation || g_errors) oak_test_failed_++;
+    fprintf(stderr, "  %d validation or debug messages, %d other errors logged\n",
+            g_oak_test_validation, g_oak_test_errors);
+    if (g_oak_test_validation || g_oak_test_errors) oak_test_failed_++;
     return TEST_SUMMARY();
 }

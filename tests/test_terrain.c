@@ -15,14 +15,6 @@
 #define FAR_Z 100352.0
 
 static const char *g_backend = "cpu";
-static int g_validation;
-
-static void count_log(void *user, oak_log_level level, const char *msg) {
-    (void)user;
-    if (strstr(msg, "vulkan validation") || strstr(msg, "gl: debug error")) g_validation++;
-    if (level >= OAK_LOG_WARN) fprintf(stderr, "log: %s\n", msg);
-}
-
 /* A small terrain: 32 m finest tiles of 8 cells, 6 levels (1 km coarsest),
    1.5 km of view, hills without ridges so low poses see ground everywhere
    below the horizon. */
@@ -616,7 +608,7 @@ static int backend_parity(void) {
             g_backend, 100 * within, mean, maxd);
     CHECK(within >= 0.995);
     CHECK(mean < 0.5);
-    CHECK_EQ_INT(g_validation, 0);
+    CHECK_EQ_INT(g_oak_test_validation, 0);
     if (within < 0.995 || mean >= 0.5) {
         save("terrainParityCpu.png", a);
         save("terrainParityGpu.png", b);
@@ -657,7 +649,7 @@ TEST(terrainMeadowParity) {
             g_backend, 100 * within, mean, maxd);
     CHECK(within >= 0.995);
     CHECK(mean < 0.5);
-    CHECK_EQ_INT(g_validation, 0);
+    CHECK_EQ_INT(g_oak_test_validation, 0);
     save("terrainMeadowCpu.png", a);
     if (within < 0.995 || mean >= 0.5) save("terrainMeadowGpu.png", b);
 }
@@ -665,7 +657,7 @@ TEST(terrainMeadowParity) {
 int main(int argc, char **argv) {
     if (argc > 1) {
         g_backend = argv[1];
-        int s = oak_test_backend_start(g_backend, count_log);
+        int s = oak_test_backend_start(g_backend, oak_test_count_log);
         if (s) return s;
         RUN(terrainBackendParity);
         RUN(terrainMeadowParity);

@@ -14,14 +14,6 @@
 #define H 90
 
 static const char *g_backend = "cpu";
-static int g_validation;
-
-static void count_log(void *user, oak_log_level level, const char *msg) {
-    (void)user;
-    if (strstr(msg, "vulkan validation") || strstr(msg, "gl: debug error")) g_validation++;
-    if (level >= OAK_LOG_WARN) fprintf(stderr, "log: %s\n", msg);
-}
-
 static double lum3(const float c[3]) {
     return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
 }
@@ -531,7 +523,7 @@ TEST(defaultWorldAdaptsNightDarkNoonRight) {
 
 int main(int argc, char **argv) {
     if (argc > 1) g_backend = argv[1];
-    int rc = oak_test_backend_start(g_backend, count_log);
+    int rc = oak_test_backend_start(g_backend, oak_test_count_log);
     if (rc) return rc;
     if (!strcmp(g_backend, "cpu")) {
         RUN(noaaSunMatchesNoaaWithinATenthOfADegree);
@@ -547,7 +539,7 @@ int main(int argc, char **argv) {
         RUN(defaultWorldAdaptsNightDarkNoonRight);
     }
     RUN(hoursDrawOnTheBackend);
-    CHECK_EQ_INT(g_validation, 0);
+    CHECK_EQ_INT(g_oak_test_validation, 0);
     oak_shutdown();
     return TEST_SUMMARY();
 }
