@@ -99,6 +99,10 @@ static oak_result draw_face(oak_renderer *r, const oak_frame_input *in, const fl
     post.adapt = false; /* a face is read before post: the camera's state stays the view's */
     post.bloom = OAK_BLOOM_OFF; /* the face is the scene's light (the CPU mixes bloom in place) */
     fi.post = &post;
+    /* no sun disc in a face: the key light's own specular shows the sun */
+    oak_environment env = in->environment ? *in->environment : oak_environment_defaults();
+    env.sun_disc = 0;
+    fi.environment = &env;
     float right[3];
     cross3(k_fwd[face], k_up[face], right);
     mat4 world = {{right[0], right[1], right[2], 0},

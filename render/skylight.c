@@ -183,6 +183,32 @@ void _oak_sky_background(const float *sky, const float dir[3], float out[3]) {
     }
 }
 
+void _oak_sun_disc_params(const oak_render_view *v, float *cos_radius, float *inv_solid_angle) {
+    *cos_radius = 0, *inv_solid_angle = 0;
+    float r = v->env.sun_disc;
+    if (!(r > 0) || r > 0.5f || !v->env.sky_image.id || v->key_light < 0 ||
+        (uint32_t)v->key_light >= v->light_count)
+        return;
+    const oak_render_light *l = &v->lights[v->key_light];
+    if (l->light.type != OAK_LIGHT_DIRECTIONAL && l->light.type != OAK_LIGHT_DEFAULT) return;
+    *cos_radius = (float)cos((double)r);
+    *inv_solid_angle = (float)(1.0 / (2.0 * OAK_PI * (1.0 - cos((double)r))));
+}
+
+void _oak_sun_disc_add(const oak_render_view *v, const float dir[3], float out[3]) {
+    float c, inv;
+    _oak_sun_disc_params(v, &c, &inv);
+    if (!(c > 0)) return;
+    const oak_render_light *l = &v->lights[v->key_light];
+    float d[3] = {dir[0], dir[1], dir[2]};
+    normalize3(d);
+    /* toward the light: against the way it travels */
+    float cd = -(d[0] * l->direction[0] + d[1] * l->direction[1] + d[2] * l->direction[2]);
+    if (cd < c) return;
+    float k = l->light.intensity * inv;
+    for (int i = 0; i < 3; i++) out[i] += l->light.color[i] * k;
+}
+
 /* what lights: the sky, with the ground's colour below the horizon when set */
 static void light_at(const float *sky, const float d[3], float out[3]) {
     if (sky[11] > 0 && d[1] < 0) {

@@ -35,6 +35,12 @@ void _oak_sky_brdf_texel(float *sky, uint32_t i);
 
 /* the background (what the resolve draws where there is no surface) */
 void _oak_sky_background(const float *sky, const float dir[3], float out[3]);
+/* The key light's disc over an image sky (env.sun_disc): cos of its radius
+   (0: no disc this frame: no radius, no directional key light) and one over
+   its solid angle, as the GPU view block carries them. */
+void _oak_sun_disc_params(const oak_render_view *v, float *cos_radius, float *inv_solid_angle);
+/* Adds the disc's radiance to out where the unit direction dir meets it. */
+void _oak_sun_disc_add(const oak_render_view *v, const float dir[3], float out[3]);
 /* irradiance E (not divided by pi) arriving at a surface of normal n */
 void _oak_sky_irradiance(const float *sky, const float n[3], float out[3]);
 /* the GGX-prefiltered sky around direction r for a roughness */

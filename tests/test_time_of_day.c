@@ -491,6 +491,54 @@ TEST(hoursDrawOnTheBackend) {
     }
 }
 
+/* The sun's disc at 18:30, drawn by the sky shading from the key light: a
+   camera looking straight at the sun, 8 stops under the hour's exposure,
+   sees it white at the centre (0.27 degrees across, about 3 pixels here),
+   where without the disc (env.sun_disc = 0) the glow is not; 10 pixels off the centre
+   the two pictures are the same. */
+TEST(sunDiscIsDrawnWhereTheKeyLightIs) {
+    static uint8_t with[W * H * 4], without[W * H * 4];
+    for (int pass = 0; pass < 2; pass++) {
+        oak_scene *s = NULL;
+        CHECK_OK(oak_make_scene(&s));
+        if (!s) return;
+        oak_scene_post(s)->ev100_set = true; /* a physical camera: the hour sets its EV100 */
+        CHECK_OK(oak_world_set_time(s, 18.5f));
+        CHECK(oak_scene_environment(s)->sun_disc > 0.004f);
+        if (pass) oak_scene_environment(s)->sun_disc = 0;
+        oak_entity sun = oak_scene_find(s, "sun");
+        CHECK(sun.id != 0);
+        /* toward the sun: the light's +Z (it looks down -Z, along its rays) */
+        const oak_transform *lt = oak_scene_transform(s, sun);
+        versor q = {lt->rotation[0], lt->rotation[1], lt->rotation[2], lt->rotation[3]};
+        vec3 z = {0, 0, 1}, to_sun;
+        glm_quat_rotatev(q, z, to_sun);
+        float eye[3] = {0, 2, 0}, target[3] = {to_sun[0], 2 + to_sun[1], to_sun[2]};
+        oak_entity c = oak_scene_create(s, "camera");
+        oak_transform ct = oak_transform_look_at(eye, target);
+        oak_scene_set_transform(s, c, &ct);
+        oak_scene_set_camera(s, c, &(oak_camera){.fov_y = 30 * OAK_PI / 180});
+        oak_scene_set_active_camera(s, c);
+        oak_scene_post(s)->no_fxaa = true;
+        oak_scene_post(s)->exposure_comp = -8; /* the glow around the sun well below white */
+        draw(g_backend, s, pass ? without : with);
+        oak_destroy_scene(s);
+    }
+    const uint8_t *cw = with + ((H / 2) * W + W / 2) * 4, *co = without + ((H / 2) * W + W / 2) * 4;
+    fprintf(stderr, "  %s: centre %d %d %d with the disc, %d %d %d without\n", g_backend, cw[0],
+            cw[1], cw[2], co[0], co[1], co[2]);
+    CHECK(cw[0] == 255 && cw[1] == 255 && cw[2] == 255);
+    CHECK(co[0] + co[1] + co[2] < 3 * 250);
+    int differ = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            int dx = x - W / 2, dy = y - H / 2;
+            if (dx * dx + dy * dy < 100) continue;
+            differ += memcmp(with + (y * W + x) * 4, without + (y * W + x) * 4, 4) != 0;
+        }
+    CHECK_EQ_INT(differ, 0);
+}
+
 /* The default world under eye adaptation (as `oak render` draws it): noon
    shows near mid grey on average, 23:00 stays dark. */
 TEST(defaultWorldAdaptsNightDarkNoonRight) {
@@ -539,6 +587,7 @@ int main(int argc, char **argv) {
         RUN(defaultWorldAdaptsNightDarkNoonRight);
     }
     RUN(hoursDrawOnTheBackend);
+    RUN(sunDiscIsDrawnWhereTheKeyLightIs);
     CHECK_EQ_INT(g_oak_test_validation, 0);
     oak_shutdown();
     return TEST_SUMMARY();

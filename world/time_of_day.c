@@ -17,8 +17,9 @@
 #define DEFAULT_YEAR      2026
 /* below this sun elevation the key light is the moon, rising from nothing
    here to its full light at MOON_FULL_DEG */
-#define MOON_FROM_DEG (-6.0)
-#define MOON_FULL_DEG (-8.0)
+#define MOON_FROM_DEG       (-6.0)
+#define SUN_DISC_RADIUS_DEG 0.2667 /* the sun's angular radius seen from the earth */
+#define MOON_FULL_DEG       (-8.0)
 /* the moon lights from at least this high, so it never lights from below */
 #define MOON_MIN_ELEVATION_DEG 10.0
 /* the sky is baked again once the sun or moon moved this far */
@@ -186,6 +187,9 @@ oak_result oak_world_set_time_of_day(oak_scene *scene, const oak_time_of_day *t)
 
     /* the sky image, baked again only when the sun or moon moved */
     oak_environment *env = oak_scene_environment(scene);
+    /* the sun's disc is drawn by the sky shading from the key light (the
+       image's 0.7-degree texels would make it a block); none at night */
+    env->sun_disc = is_moon ? 0.0f : (float)(SUN_DISC_RADIUS_DEG * OAK_PI / 180.0);
     oak_component bc = oak_scene_register_component(scene, "oak_sky_time_bake", sizeof(bake_state));
     bake_state *bs = bc == OAK_COMPONENT_INVALID ? NULL : oak_scene_get(scene, key, bc);
     float moon_above = (float)moon_toa;

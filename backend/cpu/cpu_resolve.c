@@ -57,6 +57,7 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
                     float dir[3];
                     _oak_cpu_view_ray(v, x, y, dir);
                     _oak_sky_background(b->sky, dir, out);
+                    _oak_sun_disc_add(v, dir, out);
                     continue;
                 }
                 if (!id && x + 4 <= x1 && !(row[1] | row[2] | row[3])) {

@@ -61,6 +61,10 @@ typedef struct oak_environment {
     oak_texture sky_image;   /* equirectangular sky (an .hdr); id 0: the gradient */
     float fog_display[3];    /* colour far objects fade to */
     float fog_density;       /* exp2 fog: f = exp(-(density * distance)^2); 0: none */
+    /* The key light's disc drawn over an image sky (docs/SHADING.md "Sky and
+       sky light"): its angular radius in radians, its radiance the key
+       light's illuminance over the disc's solid angle; 0: none. */
+    float sun_disc;
 } oak_environment;
 
 oak_environment oak_environment_defaults(void); /* a clear blue day, no fog */

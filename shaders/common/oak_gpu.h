@@ -171,7 +171,8 @@ OAK_STRUCT(oak_gpu_view) {
     OAK_F4(ao_view_x); /* world to view: rows x and y (view_depth is -z) */
     OAK_F4(ao_view_y);
     OAK_F4(ao_params); /* radius (m), exponent, 0, 1 when the resolve reads the AO */
-    OAK_F4(post_params); /* bloom strength (0: no bloom), 0, 0, 0 */
+    OAK_F4(post_params); /* bloom strength (0: no bloom), the sun disc's cos(radius) (0: no
+                            disc), 1 / its solid angle, 0 */
 }
 OAK_END(oak_gpu_view);
 

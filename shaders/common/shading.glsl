@@ -9,8 +9,19 @@
 
 #define OAK_PI_F 3.14159265358979323846
 
+// The key light's disc over an image sky (render/skylight.c
+// _oak_sun_disc_add): post_params.y the cos of its radius (0: none), .z one
+// over its solid angle.
+vec3 oak_sun_disc(vec3 dir) {
+    float c = view.post_params.y;
+    if (!(c > 0.0) || view.size.w == 0u) return vec3(0.0);
+    oak_gpu_light l = lights[view.size.w - 1u];
+    float cd = -dot(normalize(dir), l.direction.xyz);
+    return cd < c ? vec3(0.0) : l.color.rgb * view.post_params.z;
+}
+
 vec3 oak_sky(vec3 dir) {
-    if (sky[0].w > 0.0) return oak_sky_background(dir); // an .hdr sky
+    if (sky[0].w > 0.0) return oak_sky_background(dir) + oak_sun_disc(dir); // an .hdr sky
     return dir.y > 0.0 ? mix(view.sky_horizon.rgb, view.sky_zenith.rgb, sqrt(dir.y))
                        : view.sky_horizon.rgb;
 }
