@@ -4,6 +4,7 @@
  * blue sky and an exposure that shows an 18% grey card as mid grey. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "world/internal.h"
 
@@ -196,30 +197,21 @@ static oak_result add_boxes(oak_scene *scene, const oak_shape_desc *terrain, con
 }
 
 static oak_result add_sun_and_sky(oak_scene *scene, const layout *l) {
-    /* down, to the right and a little away from the camera, so shadows fall
-       sideways where the camera sees them */
-    if (!_oak_world_sun(scene, "sun", SUN_ELEVATION_DEG, SUN_AZIMUTH_DEG, l->center, 50.0f,
-                        k_sun_color, SUN_LUX)
-             .id)
-        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "world default: no room for the sun");
-
-    oak_environment *env = oak_scene_environment(scene);
-    static const float zenith[3] = {0.24f, 0.46f, 0.85f}, horizon[3] = {0.68f, 0.80f, 0.93f};
-    for (int c = 0; c < 3; c++) {
-        env->sky_zenith_display[c] = zenith[c];
-        env->sky_horizon_display[c] = horizon[c];
-        env->fog_display[c] = horizon[c];
-        env->ambient_sky[c] = k_ambient_sky[c] * SUN_LUX;
-        env->ambient_ground[c] = k_ambient_ground[c] * SUN_LUX;
-    }
-    env->fog_density = 0.0022f; /* a fifth of the way to sky colour at 200 m */
-
-    float el = SUN_ELEVATION_DEG * OAK_PI / 180.0f;
-    /* A level card gets the sun at its elevation plus the whole sky. */
-    float white =
-        SUN_LUX * (_oak_luminance(k_sun_color) * sinf(el) / OAK_PI + _oak_luminance(k_ambient_sky));
-    _oak_world_grey_card_camera(scene, white);
-    return OAK_OK;
+    /* the sun down, to the right and a little away from the camera, so
+       shadows fall sideways where the camera sees them; fog a fifth of the
+       way to sky colour at 200 m */
+    oak_world_day d = {.elevation_deg = SUN_ELEVATION_DEG,
+                       .azimuth_deg = SUN_AZIMUTH_DEG,
+                       .target = {l->center[0], l->center[1], l->center[2]},
+                       .distance = 50.0f,
+                       .sun_lux = SUN_LUX,
+                       .zenith = {0.24f, 0.46f, 0.85f},
+                       .horizon = {0.68f, 0.80f, 0.93f},
+                       .fog_density = 0.0022f};
+    memcpy(d.sun_color, k_sun_color, sizeof d.sun_color);
+    memcpy(d.ambient_sky, k_ambient_sky, sizeof d.ambient_sky);
+    memcpy(d.ambient_ground, k_ambient_ground, sizeof d.ambient_ground);
+    return _oak_world_clear_day(scene, &d);
 }
 
 oak_result _oak_world_default_build(oak_scene *scene) {

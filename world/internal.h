@@ -30,12 +30,21 @@ oak_entity _oak_world_place(oak_scene *scene, const char *name, oak_mesh mesh,
 /* The ground of a world: the recipe's mesh under the painted oak://ground
    texture (a matte dielectric), placed at the origin as entity `name`. */
 oak_result _oak_world_add_ground(oak_scene *scene, const oak_shape_desc *recipe, const char *name);
-/* A shadow-casting directional light `name` of `lux` and colour, shining
- * from elevation and azimuth (degrees; azimuth from -Z towards +X) onto
- * target, placed `distance` back along its rays; id 0 when out of memory. */
-oak_entity _oak_world_sun(oak_scene *scene, const char *name, float elevation_deg,
-                          float azimuth_deg, const float target[3], float distance,
-                          const float color[3], float lux);
+/* A clear day in physical units: a shadow-casting sun entity "sun" of
+ * `sun_lux` shining from elevation and azimuth (degrees; azimuth from -Z
+ * towards +X) onto `target`, placed `distance` back along its rays; the
+ * sky gradient and fog colour (display colours); the hemisphere ambient
+ * given per lux of sun; and the camera at the grey-card exposure for a
+ * level card under that sun and sky. */
+typedef struct oak_world_day {
+    float elevation_deg, azimuth_deg;
+    float target[3], distance;
+    float sun_color[3], sun_lux;
+    float zenith[3], horizon[3];             /* the sky; fog fades to the horizon */
+    float ambient_sky[3], ambient_ground[3]; /* per lux of sun */
+    float fog_density;
+} oak_world_day;
+oak_result _oak_world_clear_day(oak_scene *scene, const oak_world_day *d);
 /* A camera entity looking from eye at target, made the active camera. */
 oak_entity _oak_world_camera(oak_scene *scene, const oak_camera *cam, const float eye[3],
                              const float target[3]);

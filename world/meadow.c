@@ -3,6 +3,7 @@
  * haze, and a fast low flight for `oak bench`. Grass, trees and water are
  * still to come (issue 14). */
 #include <math.h>
+#include <string.h>
 
 #include "world/internal.h"
 
@@ -58,28 +59,19 @@ void _oak_world_meadow_path(float t, float eye[3], float target[3]) {
 }
 
 static oak_result add_sun_and_sky(oak_scene *scene) {
-    static const float at[3] = {0, 0, 0};
-    if (!_oak_world_sun(scene, "sun", SUN_ELEVATION_DEG, SUN_AZIMUTH_DEG, at, 100.0f, k_sun_color,
-                        SUN_LUX)
-             .id)
-        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "world meadow: no room for the sun");
-    oak_environment *env = oak_scene_environment(scene);
-    static const float zenith[3] = {0.24f, 0.46f, 0.85f}, horizon[3] = {0.70f, 0.80f, 0.92f};
-    for (int c = 0; c < 3; c++) {
-        env->sky_zenith_display[c] = zenith[c];
-        env->sky_horizon_display[c] = horizon[c];
-        env->fog_display[c] = horizon[c];
-        env->ambient_sky[c] = k_ambient_sky[c] * SUN_LUX;
-        env->ambient_ground[c] = k_ambient_ground[c] * SUN_LUX;
-    }
     /* haze: a quarter of the way to the horizon colour at 2 km, nine tenths
        at the 6 km view distance, where the terrain ends */
-    env->fog_density = 0.00025f;
-    float el = SUN_ELEVATION_DEG * OAK_PI / 180.0f;
-    float white =
-        SUN_LUX * (_oak_luminance(k_sun_color) * sinf(el) / OAK_PI + _oak_luminance(k_ambient_sky));
-    _oak_world_grey_card_camera(scene, white);
-    return OAK_OK;
+    oak_world_day d = {.elevation_deg = SUN_ELEVATION_DEG,
+                       .azimuth_deg = SUN_AZIMUTH_DEG,
+                       .distance = 100.0f,
+                       .sun_lux = SUN_LUX,
+                       .zenith = {0.24f, 0.46f, 0.85f},
+                       .horizon = {0.70f, 0.80f, 0.92f},
+                       .fog_density = 0.00025f};
+    memcpy(d.sun_color, k_sun_color, sizeof d.sun_color);
+    memcpy(d.ambient_sky, k_ambient_sky, sizeof d.ambient_sky);
+    memcpy(d.ambient_ground, k_ambient_ground, sizeof d.ambient_ground);
+    return _oak_world_clear_day(scene, &d);
 }
 
 static oak_result update_terrain(oak_scene *scene) {

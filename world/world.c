@@ -139,22 +139,34 @@ oak_result _oak_world_add_ground(oak_scene *scene, const oak_shape_desc *recipe,
     return OAK_OK;
 }
 
-oak_entity _oak_world_sun(oak_scene *scene, const char *name, float elevation_deg,
-                          float azimuth_deg, const float target[3], float distance,
-                          const float color[3], float lux) {
-    float el = elevation_deg * OAK_PI / 180.0f, az = azimuth_deg * OAK_PI / 180.0f;
+oak_result _oak_world_clear_day(oak_scene *scene, const oak_world_day *d) {
+    float el = d->elevation_deg * OAK_PI / 180.0f, az = d->azimuth_deg * OAK_PI / 180.0f;
     /* the way the light travels */
     float dir[3] = {cosf(el) * sinf(az), -sinf(el), -cosf(el) * cosf(az)};
-    float from[3] = {target[0] - distance * dir[0], target[1] - distance * dir[1],
-                     target[2] - distance * dir[2]};
-    oak_entity sun = oak_scene_create(scene, name);
-    if (!sun.id) return sun;
-    oak_transform t = oak_transform_look_at(from, target);
+    float from[3];
+    for (int c = 0; c < 3; c++) from[c] = d->target[c] - d->distance * dir[c];
+    oak_entity sun = oak_scene_create(scene, "sun");
+    if (!sun.id) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "world: no room for the sun");
+    oak_transform t = oak_transform_look_at(from, d->target);
     oak_scene_set_transform(scene, sun, &t);
     oak_light light = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
-    for (int c = 0; c < 3; c++) light.color[c] = color[c];
-    light.intensity = lux;
+    for (int c = 0; c < 3; c++) light.color[c] = d->sun_color[c];
+    light.intensity = d->sun_lux;
     light.cast_shadows = true;
     oak_scene_set_light(scene, sun, &light);
-    return sun;
+
+    oak_environment *env = oak_scene_environment(scene);
+    for (int c = 0; c < 3; c++) {
+        env->sky_zenith_display[c] = d->zenith[c];
+        env->sky_horizon_display[c] = d->horizon[c];
+        env->fog_display[c] = d->horizon[c];
+        env->ambient_sky[c] = d->ambient_sky[c] * d->sun_lux;
+        env->ambient_ground[c] = d->ambient_ground[c] * d->sun_lux;
+    }
+    env->fog_density = d->fog_density;
+    /* a level card gets the sun at its elevation plus the whole sky */
+    float white = d->sun_lux * (_oak_luminance(d->sun_color) * sinf(el) / OAK_PI +
+                                _oak_luminance(d->ambient_sky));
+    _oak_world_grey_card_camera(scene, white);
+    return OAK_OK;
 }
