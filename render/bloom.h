@@ -39,6 +39,14 @@ static inline uint64_t _oak_bloom_offset(uint32_t width, uint32_t height, uint32
     return at;
 }
 
+/* Step s's level (downsamples make levels 1 .. L, upsamples L - 1 .. 1);
+   true for a downsample. */
+static inline bool _oak_bloom_step_level(uint32_t step, uint32_t *level) {
+    bool down = step < OAK_BLOOM_LEVELS;
+    *level = down ? step + 1 : 2 * OAK_BLOOM_LEVELS - 1 - step;
+    return down;
+}
+
 /* Texels in the whole buffer. */
 static inline uint64_t _oak_bloom_texels(uint32_t width, uint32_t height) {
     return _oak_bloom_offset(width, height, OAK_BLOOM_LEVELS, true);

@@ -43,8 +43,9 @@ static inline void oak_test_count_log(void *user, oak_log_level level, const cha
 }
 
 /* The parity rule on two RGBA8 pictures of w x h: >= 99.5% of channels
- * within 2/255 and a mean difference under 0.5/255 (printed, then checked). */
-static inline void oak_test_parity(const char *what, const uint8_t *a, const uint8_t *b, uint32_t w,
+ * within 2/255 and a mean difference under 0.5/255 (printed, then checked);
+ * true when it holds. */
+static inline bool oak_test_parity(const char *what, const uint8_t *a, const uint8_t *b, uint32_t w,
                                    uint32_t h) {
     size_t n = (size_t)w * h * 4, ok = 0;
     double sum = 0;
@@ -57,6 +58,7 @@ static inline void oak_test_parity(const char *what, const uint8_t *a, const uin
     fprintf(stderr, "  %s: %.4f within 2/255, mean %.4f/255, max %d\n", what, within, mean, most);
     CHECK(within >= 0.995);
     CHECK(mean < 0.5);
+    return within >= 0.995 && mean < 0.5;
 }
 
 #endif

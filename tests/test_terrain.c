@@ -596,28 +596,17 @@ TEST(terrainBadDescsAreOneLine) {
 }
 
 /* The terrain on argv[1]'s backend against the CPU, at the parity rule. */
-static int backend_parity(void) {
+TEST(terrainBackendParity) {
     static uint8_t a[W * H * 4], b[W * H * 4];
     far_picture(a, 0.0, true, "cpu");
     far_picture(b, 0.0, true, g_backend);
-    double mean;
-    int maxd;
-    double within = compare(a, b, &mean, &maxd);
-    fprintf(stderr,
-            "  parity terrain cpu vs %s: %.4f%% of channels within 2/255, mean %.4f/255, max %d\n",
-            g_backend, 100 * within, mean, maxd);
-    CHECK(within >= 0.995);
-    CHECK(mean < 0.5);
-    CHECK_EQ_INT(g_oak_test_validation, 0);
-    if (within < 0.995 || mean >= 0.5) {
+    char what[64];
+    snprintf(what, sizeof what, "parity terrain cpu vs %s", g_backend);
+    if (!oak_test_parity(what, a, b, W, H)) {
         save("terrainParityCpu.png", a);
         save("terrainParityGpu.png", b);
     }
-    return 0;
-}
-
-TEST(terrainBackendParity) {
-    backend_parity();
+    CHECK_EQ_INT(g_oak_test_validation, 0);
 }
 
 /* The meadow world as `oak render` builds it, on argv[1]'s backend against
@@ -641,17 +630,12 @@ TEST(terrainMeadowParity) {
         oak_destroy_renderer(r);
         oak_destroy_scene(scene);
     }
-    double mean;
-    int maxd;
-    double within = compare(a, b, &mean, &maxd);
-    fprintf(stderr,
-            "  parity meadow cpu vs %s: %.4f%% of channels within 2/255, mean %.4f/255, max %d\n",
-            g_backend, 100 * within, mean, maxd);
-    CHECK(within >= 0.995);
-    CHECK(mean < 0.5);
+    char what[64];
+    snprintf(what, sizeof what, "parity meadow cpu vs %s", g_backend);
+    bool same = oak_test_parity(what, a, b, W, H);
     CHECK_EQ_INT(g_oak_test_validation, 0);
     save("terrainMeadowCpu.png", a);
-    if (within < 0.995 || mean >= 0.5) save("terrainMeadowGpu.png", b);
+    if (!same) save("terrainMeadowGpu.png", b);
 }
 
 int main(int argc, char **argv) {

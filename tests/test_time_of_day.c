@@ -469,21 +469,9 @@ TEST(hoursDrawOnTheBackend) {
             oak_scene *c = dusk_scene();
             CHECK_OK(oak_world_set_time(c, hours[i]));
             if (c && draw("cpu", c, ref)) {
-                size_t n = (size_t)W * H * 4, within = 0;
-                double sum = 0;
-                int worst = 0;
-                for (size_t k = 0; k < n; k++) {
-                    int dd = abs((int)px[k] - (int)ref[k]);
-                    within += dd <= 2;
-                    sum += dd;
-                    worst = dd > worst ? dd : worst;
-                }
-                fprintf(stderr,
-                        "  parity %.1f h %s vs cpu: %.4f%% of channels within 2/255, mean "
-                        "%.4f/255, max %d\n",
-                        hours[i], g_backend, 100.0 * within / n, sum / n, worst);
-                CHECK((double)within / n >= 0.995);
-                CHECK(sum / n < 0.5);
+                char what[64];
+                snprintf(what, sizeof what, "parity %.1f h %s vs cpu", hours[i], g_backend);
+                oak_test_parity(what, px, ref, W, H);
             }
             if (c) oak_destroy_scene(c);
         }

@@ -262,8 +262,7 @@ oak_result _oak_cpu_bloom(cpu_backend *b, const oak_render_view *v) {
         v->post.adapt ? b->exposure_state[1] : (v->post.exposure > 0 ? v->post.exposure : 1);
     c.strength = v->post.bloom_strength;
     for (uint32_t s = 0; s < OAK_BLOOM_STEPS; s++) {
-        c.down = s < OAK_BLOOM_LEVELS;
-        c.level = c.down ? s + 1 : 2 * OAK_BLOOM_LEVELS - 1 - s;
+        c.down = _oak_bloom_step_level(s, &c.level);
         _oak_bloom_size(W, H, c.level, &c.w, &c.h);
         c.at = _oak_bloom_offset(W, H, c.level, !c.down);
         uint32_t from = c.down ? c.level - 1 : c.level + 1;

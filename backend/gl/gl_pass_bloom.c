@@ -27,7 +27,8 @@ oak_result _oak_gl_run_bloom(_oak_gl_backend *b, const oak_render_view *v) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_EXPOSURE, f->exposure.id);
     glUseProgram(f->prog_bloom);
     for (uint32_t s = 0; s < OAK_BLOOM_STEPS; s++) {
-        uint32_t level = s < OAK_BLOOM_LEVELS ? s + 1 : 2 * OAK_BLOOM_LEVELS - 1 - s, w, h;
+        uint32_t level, w, h;
+        _oak_bloom_step_level(s, &level);
         _oak_bloom_size(t->width, t->height, level, &w, &h);
         /* inside the pass: each step reads the level the one before wrote */
         if (s) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);

@@ -8,6 +8,7 @@
 
 #include <oak/backend.h>
 
+#include "render/bloom.h"
 #include "render/pass_table.h"
 #include "render/shadow_layer.h"
 #include "shaders/common/oak_gpu.h"
@@ -318,7 +319,7 @@ typedef struct _oak_vk {
     /* the bloom pyramid (render/bloom.h) and its steps' pipelines, made on
        first use (vk_pass_bloom.c) */
     _oak_vk_buffer bloom;
-    VkPipeline bloom_pipes[2 * OAK_BLOOM_LEVELS - 1];
+    VkPipeline bloom_pipes[OAK_BLOOM_STEPS];
     /* the reflection probes' records and maps (vk_probes.c), host-visible */
     _oak_vk_buffer probes;
     uint64_t probe_version; /* of the view whose probes it holds */

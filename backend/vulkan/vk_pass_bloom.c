@@ -40,7 +40,8 @@ oak_result _oak_vk_run_bloom(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vie
         if (r) return r;
     }
     for (uint32_t s = 0; s < OAK_BLOOM_STEPS; s++) {
-        uint32_t level = s < OAK_BLOOM_LEVELS ? s + 1 : 2 * OAK_BLOOM_LEVELS - 1 - s, w, h;
+        uint32_t level, w, h;
+        _oak_bloom_step_level(s, &level);
         _oak_bloom_size(vk->width, vk->height, level, &w, &h);
         /* inside the pass: each step reads the level the one before wrote */
         if (s)
