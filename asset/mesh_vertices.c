@@ -17,14 +17,25 @@ oak_result oak_mesh_update_vertices(oak_mesh mesh, uint32_t vertex_count, const 
                          m->name ? m->name : "(unnamed)", vertex_count, m->vertex_count);
     size_t n = vertex_count;
     if (positions) {
-        for (size_t i = 0; i < 3 * n; i++)
-            if (!isfinite(positions[i]))
-                return oak_error(OAK_ERROR_INVALID_ARGUMENT,
-                                 "mesh '%s': vertex %zu has a non-finite position",
-                                 m->name ? m->name : "(unnamed)", i / 3);
+        /* one sweep checks and bounds (min/max inline, as oak_bounds_add) */
+        float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        bool finite = true;
+        for (size_t v = 0; v < n; v++)
+            for (int a = 0; a < 3; a++) {
+                float p = positions[3 * v + a];
+                finite &= isfinite(p);
+                lo[a] = p < lo[a] ? p : lo[a];
+                hi[a] = p > hi[a] ? p : hi[a];
+            }
+        if (!finite)
+            for (size_t i = 0; i < 3 * n; i++)
+                if (!isfinite(positions[i]))
+                    return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                                     "mesh '%s': vertex %zu has a non-finite position",
+                                     m->name ? m->name : "(unnamed)", i / 3);
         memcpy(m->positions, positions, n * 12);
         oak_bounds_empty(&m->bounds);
-        for (size_t v = 0; v < n; v++) oak_bounds_add(&m->bounds, m->positions + 3 * v);
+        if (n) oak_bounds_add(&m->bounds, lo), oak_bounds_add(&m->bounds, hi);
         oak_bounds_finish(&m->bounds);
     }
     if (normals) memcpy(m->normals, normals, n * 12);

@@ -29,9 +29,9 @@ static void registry_shutdown(void) {
     _oak_paint_shutdown();
     /* versions keep counting across engine restarts so a backend that
        outlives one never mistakes a new asset for an old one */
-    uint32_t version = g_reg.version;
+    uint32_t version = atomic_load(&g_reg.version);
     g_reg = (_oak_registry){0};
-    g_reg.version = version;
+    atomic_store(&g_reg.version, version);
     g_reg_live = false;
 }
 
@@ -55,9 +55,11 @@ _oak_registry *_oak_registry_peek(void) {
     return g_reg_live ? &g_reg : NULL;
 }
 
+/* Atomic: vertex updates of distinct meshes may run on several job workers
+   at once (asset.h oak_mesh_update_vertices). 0 is skipped. */
 uint32_t _oak_next_version(void) {
-    if (++g_reg.version == 0) g_reg.version = 1;
-    return g_reg.version;
+    uint32_t v = atomic_fetch_add(&g_reg.version, 1u) + 1u;
+    return v ? v : atomic_fetch_add(&g_reg.version, 1u) + 1u;
 }
 
 uint32_t oak_mesh_slots(void) {

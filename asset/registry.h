@@ -4,6 +4,7 @@
 #ifndef OAK_ASSET_REGISTRY_H
 #define OAK_ASSET_REGISTRY_H
 
+#include <stdatomic.h>
 #include <oak/asset.h>
 
 /* A texture slot: the public data first, so a pointer to the slot is a
@@ -18,7 +19,7 @@ typedef struct _oak_registry {
     oak_pool textures;  /* _oak_texture_slot */
     oak_pool materials; /* oak_material_data */
     oak_map texture_cache;
-    uint32_t version; /* last version handed out */
+    atomic_uint version; /* last version handed out (atomic: _oak_next_version) */
 } _oak_registry;
 
 /* Creates the pools on first use; NULL when they cannot be made (logged). */

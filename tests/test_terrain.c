@@ -509,6 +509,62 @@ TEST(terrainBudgetHoldsWhileFlying) {
     world_free(&w);
 }
 
+/* A hash of every shown tile's key and vertex positions after a short
+   flight, with the engine at `threads` job workers (restarted for it). */
+static uint64_t flight_hash(uint32_t threads, uint32_t *tiles, uint32_t *morphed) {
+    oak_shutdown();
+    oak_test_init(threads);
+    world w;
+    oak_terrain_desc d = small_desc();
+    d.build_budget = 12;
+    uint64_t h = 1469598103934665603ull;
+    *tiles = *morphed = 0;
+    if (!world_make(&w, &d, true)) return 0;
+    for (int f = 0; f < 24; f++) {
+        float e[3] = {11.0f * f, 0, 3.0f * f}, t[3];
+        e[1] = ground(&w, e[0], e[2]) + 20.0f;
+        t[0] = e[0] + 100, t[1] = e[1] - 30, t[2] = e[2];
+        world_look(&w, e, t);
+        CHECK_OK(oak_terrain_update(w.terrain, camera_pos(&w)));
+        oak_terrain_stats st;
+        oak_terrain_get_stats(&st, w.terrain);
+        *morphed += st.morphed;
+    }
+    static oak_terrain_tile shown[512];
+    uint32_t n = oak_terrain_tiles(shown, 512, w.terrain);
+    *tiles = n;
+    for (uint32_t i = 0; i < n && i < 512; i++) {
+        const oak_mesh_data *md = oak_mesh_get(shown[i].mesh);
+        if (!md) continue;
+        uint64_t k[3] = {shown[i].level, (uint64_t)(int64_t)shown[i].corner[0],
+                         (uint64_t)(int64_t)shown[i].corner[1]};
+        const uint8_t *b = (const uint8_t *)k;
+        for (size_t j = 0; j < sizeof k; j++) h = (h ^ b[j]) * 1099511628211ull;
+        b = (const uint8_t *)md->positions;
+        for (size_t j = 0; j < (size_t)md->vertex_count * 12; j++)
+            h = (h ^ b[j]) * 1099511628211ull;
+    }
+    world_free(&w);
+    return h;
+}
+
+/* Tile builds and morphs run on the job pool: the meshes must not depend on
+   how many workers there are. */
+TEST(terrainSameMeshesAtAnyThreadCount) {
+    uint32_t t1, t4, m1, m4;
+    uint64_t a = flight_hash(1, &t1, &m1), b = flight_hash(4, &t4, &m4);
+    fprintf(stderr,
+            "  1 thread: %u tiles shown, %u morphs, hash %016llx; 4 threads: %u, %u, %016llx\n", t1,
+            m1, (unsigned long long)a, t4, m4, (unsigned long long)b);
+    CHECK(t1 > 20);
+    CHECK(m1 > 0);
+    CHECK_EQ_INT(t1, t4);
+    CHECK_EQ_INT(m1, m4);
+    CHECK(a == b);
+    oak_shutdown();
+    oak_test_init(0);
+}
+
 TEST(terrainCacheCapFreesLeastRecent) {
     world w;
     oak_terrain_desc d = small_desc();
@@ -654,6 +710,7 @@ int main(int argc, char **argv) {
         RUN(terrainHoldsHundredKilometresOut);
         RUN(terrainBudgetHoldsWhileFlying);
         RUN(terrainCacheCapFreesLeastRecent);
+        RUN(terrainSameMeshesAtAnyThreadCount);
     }
     oak_shutdown();
     return TEST_SUMMARY();

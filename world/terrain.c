@@ -48,7 +48,14 @@ struct oak_terrain {
     uint32_t bucket_mask;
     request *req;
     uint32_t req_count, req_cap;
+    uint32_t *build_slots; /* one update's builds, filled at once */
+    uint32_t build_slot_cap;
+    /* per job worker, one tile's positions and morph */
     float *scratch_pos, *scratch_morph;
+    /* one update's shown tiles to morph, their results */
+    uint32_t *morph_list;
+    oak_result *morph_results;
+    bool *morph_morphed;
     /* per level, the eye (x, y, z, height above ground) its tiles are
        morphed for, moved on by OAK_TERRAIN_MORPH_STEP of its cell, and
        a count of its moves: tiles of a level always agree */
@@ -205,9 +212,14 @@ oak_result oak_make_terrain(oak_terrain **out, oak_scene *scene, const oak_terra
     uint32_t nv = _oak_tile_vertex_count(d.cells);
     t->tiles = oak_calloc(t->tile_cap, sizeof(tile));
     t->buckets = oak_alloc(sizeof(uint32_t) * buckets);
-    t->scratch_pos = oak_alloc(sizeof(float) * 3 * nv);
-    t->scratch_morph = oak_alloc(sizeof(float) * nv);
-    if (!t->tiles || !t->buckets || !t->scratch_pos || !t->scratch_morph) {
+    size_t workers = oak_job_threads() ? oak_job_threads() : 1;
+    t->scratch_pos = oak_alloc(sizeof(float) * 3 * nv * workers);
+    t->scratch_morph = oak_alloc(sizeof(float) * nv * workers);
+    t->morph_list = oak_alloc(sizeof(uint32_t) * t->tile_cap);
+    t->morph_results = oak_alloc(sizeof(oak_result) * t->tile_cap);
+    t->morph_morphed = oak_alloc(sizeof(bool) * t->tile_cap);
+    if (!t->tiles || !t->buckets || !t->scratch_pos || !t->scratch_morph || !t->morph_list ||
+        !t->morph_results || !t->morph_morphed) {
         oak_destroy_terrain(t);
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "terrain: out of memory");
     }
@@ -245,8 +257,12 @@ void oak_destroy_terrain(oak_terrain *t) {
     oak_free(t->tiles);
     oak_free(t->buckets);
     oak_free(t->req);
+    oak_free(t->build_slots);
     oak_free(t->scratch_pos);
     oak_free(t->scratch_morph);
+    oak_free(t->morph_list);
+    oak_free(t->morph_results);
+    oak_free(t->morph_morphed);
     oak_free(t);
 }
 
@@ -300,41 +316,64 @@ static void place_tile(oak_terrain *t, tile *tl) {
     oak_scene_set_transform(t->scene, tl->entity, &tr);
 }
 
-static oak_result build_tile(oak_terrain *t, _oak_tile_key k) {
+static _oak_tile_params tile_params(const oak_terrain *t) {
+    return (_oak_tile_params){.noise = &t->noise,
+                              .cells = t->desc.cells,
+                              .tile_size = t->desc.tile_size,
+                              .uv_scale = t->desc.uv_scale};
+}
+
+/* Takes a free slot for key k and allocates its build; the slot leaves the
+   free list (commit_tile links it, or gives it back on failure). */
+static oak_result reserve_tile(oak_terrain *t, _oak_tile_key k, uint32_t *out) {
     if (t->free_head == NO_TILE)
         return oak_error(OAK_ERROR_LIMIT, "terrain: more than %u tiles at once", t->tile_cap);
     uint32_t i = t->free_head;
     tile *tl = &t->tiles[i];
+    oak_result r = _oak_tile_build_begin(&tl->b, t->desc.cells);
+    if (r) return r;
+    t->free_head = tl->next;
+    tl->key = k;
+    *out = i;
+    return OAK_OK;
+}
+
+static void unreserve_tile(oak_terrain *t, uint32_t i) {
+    tile *tl = &t->tiles[i];
+    _oak_tile_release(&tl->b);
+    oak_free(tl->morph);
+    memset(tl, 0, sizeof *tl);
+    tl->next = t->free_head;
+    t->free_head = i;
+}
+
+/* Makes the filled tile's mesh and entity and links it into the cache. */
+static oak_result commit_tile(oak_terrain *t, uint32_t i) {
+    tile *tl = &t->tiles[i];
+    _oak_tile_key k = tl->key;
     char name[80];
     snprintf(name, sizeof name, "terrain L%d %lld %lld", (int)k.level, (long long)k.ix,
              (long long)k.iz);
-    _oak_tile_params p = {.noise = &t->noise,
-                          .cells = t->desc.cells,
-                          .tile_size = t->desc.tile_size,
-                          .uv_scale = t->desc.uv_scale,
-                          .name = name};
-    oak_result r = _oak_tile_build_mesh(&tl->b, &p, k);
-    if (r) return r;
+    oak_result r = _oak_tile_build_end(&tl->b, t->desc.cells, name);
     uint32_t g = t->desc.cells + 1;
-    tl->morph = oak_calloc((size_t)g * g, sizeof(float)); /* the mesh holds its own heights */
-    if (!tl->morph) {
-        _oak_tile_release(&tl->b);
-        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "terrain: out of memory for a tile");
+    if (!r) {
+        tl->morph = oak_calloc((size_t)g * g, sizeof(float)); /* the mesh holds its own heights */
+        if (!tl->morph) r = oak_error(OAK_ERROR_OUT_OF_MEMORY, "terrain: out of memory for a tile");
     }
-    tl->entity = oak_scene_create(t->scene, name);
-    if (!tl->entity.id) {
-        _oak_tile_release(&tl->b);
-        oak_free(tl->morph);
-        tl->morph = NULL;
-        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "terrain: no room for a tile entity");
+    if (!r) {
+        tl->entity = oak_scene_create(t->scene, name);
+        if (!tl->entity.id)
+            r = oak_error(OAK_ERROR_OUT_OF_MEMORY, "terrain: no room for a tile entity");
+    }
+    if (r) {
+        unreserve_tile(t, i);
+        return r;
     }
     oak_mesh_renderer mr = {.mesh = tl->b.mesh,
                             .material = t->material,
                             .flags =
                                 OAK_DRAW_HIDDEN | (t->desc.no_shadows ? OAK_DRAW_NO_SHADOW : 0u)};
     oak_scene_set_mesh_renderer(t->scene, tl->entity, &mr);
-    t->free_head = tl->next;
-    tl->key = k;
     tl->used = t->update;
     tl->shown = tl->show = tl->morph_set = false;
     memset(tl->coarse, 0, sizeof tl->coarse);
@@ -344,6 +383,55 @@ static oak_result build_tile(oak_terrain *t, _oak_tile_key k) {
     t->tile_count++;
     place_tile(t, tl);
     return OAK_OK;
+}
+
+typedef struct fill_job {
+    oak_terrain *t;
+    const uint32_t *slots;
+} fill_job;
+
+static void fill_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    fill_job *j = user;
+    _oak_tile_params p = tile_params(j->t);
+    for (uint32_t i = begin; i < end; i++) {
+        tile *tl = &j->t->tiles[j->slots[i]];
+        _oak_tile_build_fill(&tl->b, &p, tl->key);
+    }
+}
+
+/* Builds n tiles: slots and allocations on this thread, the heights,
+   normals and colours of all of them at once on the job pool (one tile a
+   chunk), then meshes and entities here in key order. *built counts the
+   tiles that made it in. */
+static oak_result build_tiles(oak_terrain *t, const _oak_tile_key *keys, size_t key_stride,
+                              uint32_t n, uint32_t *built) {
+    *built = 0;
+    if (!OAK_GROW(t->build_slots, t->build_slot_cap, n ? n : 1))
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "terrain: out of memory");
+    uint32_t reserved = 0;
+    oak_result r = OAK_OK;
+    for (; reserved < n && !r; reserved++) {
+        const _oak_tile_key *k = (const void *)((const char *)keys + reserved * key_stride);
+        r = reserve_tile(t, *k, &t->build_slots[reserved]);
+        if (r) break;
+    }
+    fill_job job = {t, t->build_slots};
+    oak_parallel_for(reserved, 1, fill_range, &job);
+    for (uint32_t i = 0; i < reserved; i++) {
+        if (r) {
+            unreserve_tile(t, t->build_slots[i]);
+            continue;
+        }
+        r = commit_tile(t, t->build_slots[i]);
+        if (!r) (*built)++;
+    }
+    return r;
+}
+
+static oak_result build_tile(oak_terrain *t, _oak_tile_key k) {
+    uint32_t built;
+    return build_tiles(t, &k, sizeof k, 1, &built);
 }
 
 /* ---- selection ------------------------------------------------------------ */
@@ -459,7 +547,8 @@ static void rebase(oak_terrain *t, float eye[3]) {
    slides to its parent's surface, reaching it where the parent's level
    begins, so neighbours a level apart meet. Recomputed when the eye has
    moved OAK_TERRAIN_MORPH_STEP of the tile's cell since. */
-static oak_result morph_tile(oak_terrain *t, tile *tl) {
+static oak_result morph_tile(oak_terrain *t, tile *tl, float *scratch_pos, float *scratch_morph,
+                             bool *morphed) {
     uint32_t c = t->desc.cells, g = c + 1;
     int32_t level = tl->key.level;
     double size = level_size(t, level), ds = size / c;
@@ -471,13 +560,24 @@ static oak_result morph_tile(oak_terrain *t, tile *tl) {
     double f = t->desc.lod_factor, end = f * 2.0 * size;
     double start = fmin((f + 1.41421356 + OAK_TERRAIN_MORPH_MARGIN) * size, end - 1e-6 * size);
     double x0 = (double)tl->key.ix * size, z0 = (double)tl->key.iz * size;
+    /* a tile wholly inside the start (or past the end) morphs by 0 (1)
+       everywhere: no distance per vertex (most tiles of a level) */
+    double nx = fmax(fmax(x0 - eye[0], eye[0] - (x0 + size)), 0);
+    double nz = fmax(fmax(z0 - eye[2], eye[2] - (z0 + size)), 0);
+    double fx = fmax(fabs(x0 - eye[0]), fabs(x0 + size - eye[0]));
+    double fz = fmax(fabs(z0 - eye[2]), fabs(z0 + size - eye[2]));
+    double near = sqrt(nx * nx + nz * nz + hag * hag), far = sqrt(fx * fx + fz * fz + hag * hag);
+    float flat = far <= start ? 0.0f : (near >= end ? 1.0f : -1.0f);
     for (uint32_t j = 0; j < g; j++)
         for (uint32_t i = 0; i < g; i++) {
-            double dx = x0 + i * ds - eye[0], dz = z0 + j * ds - eye[2];
-            double d = sqrt(dx * dx + dz * dz + hag * hag);
-            double m = (d - start) / (end - start);
-            m = m < 0 ? 0 : (m > 1 ? 1 : m);
-            t->scratch_morph[j * g + i] = (float)m;
+            float mf = flat;
+            if (flat < 0) {
+                double dx = x0 + i * ds - eye[0], dz = z0 + j * ds - eye[2];
+                double d = sqrt(dx * dx + dz * dz + hag * hag);
+                double m = (d - start) / (end - start);
+                mf = (float)(m < 0 ? 0 : (m > 1 ? 1 : m));
+            }
+            scratch_morph[j * g + i] = mf;
         }
     bool edges_moved = memcmp(tl->coarse, tl->coarse_written, 4) != 0;
     tl->morph_set = true;
@@ -485,15 +585,35 @@ static oak_result morph_tile(oak_terrain *t, tile *tl) {
     /* the mesh is rewritten (and re-uploaded) only where the blend moved on
        by more than OAK_TERRAIN_MORPH_EPSILON since it was last written */
     float moved = 0;
-    for (uint32_t v = 0; v < g * g; v++)
-        moved = fmaxf(moved, fabsf(t->scratch_morph[v] - tl->morph[v]));
+    for (uint32_t v = 0; v < g * g; v++) {
+        float d = fabsf(scratch_morph[v] - tl->morph[v]);
+        moved = d > moved ? d : moved;
+    }
     if (moved <= (float)OAK_TERRAIN_MORPH_EPSILON && !edges_moved) return OAK_OK;
-    memcpy(tl->morph, t->scratch_morph, sizeof(float) * g * g);
+    memcpy(tl->morph, scratch_morph, sizeof(float) * g * g);
     memcpy(tl->coarse_written, tl->coarse, 4);
     uint32_t nv = _oak_tile_vertex_count(c);
-    _oak_tile_morph_positions(t->scratch_pos, &tl->b, c, ds, t->scratch_morph, tl->coarse);
-    t->stats.morphed++;
-    return oak_mesh_update_vertices(tl->b.mesh, nv, t->scratch_pos, NULL, NULL);
+    _oak_tile_morph_positions(scratch_pos, &tl->b, c, ds, scratch_morph, tl->coarse);
+    *morphed = true;
+    return oak_mesh_update_vertices(tl->b.mesh, nv, scratch_pos, NULL, NULL);
+}
+
+typedef struct morph_job {
+    oak_terrain *t;
+    oak_result *results;
+    bool *morphed;
+} morph_job;
+
+/* Each worker morphs whole tiles through its own scratch (mesh vertex
+   updates of distinct meshes may run at once: asset.h). */
+static void morph_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    morph_job *j = user;
+    oak_terrain *t = j->t;
+    uint32_t nv = _oak_tile_vertex_count(t->desc.cells);
+    float *pos = t->scratch_pos + (size_t)worker * 3 * nv,
+          *m = t->scratch_morph + (size_t)worker * nv;
+    for (uint32_t i = begin; i < end; i++)
+        j->results[i] = morph_tile(t, &t->tiles[t->morph_list[i]], pos, m, &j->morphed[i]);
 }
 
 /* For each of the tile's edges, how many levels coarser the tile shown
@@ -582,10 +702,9 @@ oak_result oak_terrain_update(oak_terrain *t, const float eye_in[3]) {
             /* build the nearest missing tiles, up to the budget */
             qsort(t->req, t->req_count, sizeof *t->req, cmp_request);
             uint32_t n = t->req_count < t->desc.build_budget ? t->req_count : t->desc.build_budget;
-            for (uint32_t i = 0; i < n && !r; i++) {
-                r = build_tile(t, t->req[i].key);
-                if (!r) t->stats.built++;
-            }
+            uint32_t built = 0;
+            r = build_tiles(t, &t->req[0].key, sizeof *t->req, n, &built);
+            t->stats.built += built;
             t->stats.pending = t->req_count - n;
             for (uint32_t i = 0; i < t->tile_cap; i++) t->tiles[i].show = false;
         }
@@ -602,7 +721,8 @@ oak_result oak_terrain_update(oak_terrain *t, const float eye_in[3]) {
         t->morph_gen[l]++;
     }
 
-    /* show and hide, morph what is shown */
+    /* show and hide; list what is shown for the morph */
+    uint32_t morphs = 0;
     for (uint32_t i = 0; i < t->tile_cap && !r; i++) {
         tile *tl = &t->tiles[i];
         if (!tl->entity.id) continue;
@@ -625,10 +745,20 @@ oak_result oak_terrain_update(oak_terrain *t, const float eye_in[3]) {
             t->stats.shown_per_level[tl->key.level]++;
             /* the coarsest level has no parent to morph to */
             if (!t->desc.no_morph && tl->key.level < (int32_t)t->desc.levels - 1)
-                r = morph_tile(t, tl);
+                t->morph_list[morphs++] = i;
         }
     }
     if (r) return r;
+    if (morphs) {
+        memset(t->morph_morphed, 0, morphs * sizeof *t->morph_morphed);
+        morph_job job = {t, t->morph_results, t->morph_morphed};
+        oak_parallel_for(morphs, OAK_TERRAIN_MORPH_CHUNK, morph_range, &job);
+        for (uint32_t i = 0; i < morphs && !r; i++) {
+            r = t->morph_results[i];
+            t->stats.morphed += t->morph_morphed[i];
+        }
+        if (r) return r;
+    }
 
     /* past the cap, free the least recently wanted (never one shown) */
     while (t->tile_count > t->desc.cache_tiles) {

@@ -35,6 +35,7 @@ typedef struct _oak_tile_build {
     float *parent_height; /* the parent's surface under each vertex */
     float skirt;          /* metres the skirts hang below the edge */
     float min_h, max_h;
+    void *work; /* between begin and end: the streams being built */
 } _oak_tile_build;
 
 typedef struct _oak_tile_params {
@@ -42,12 +43,17 @@ typedef struct _oak_tile_params {
     uint32_t cells;
     double tile_size; /* of level 0 */
     double uv_scale;  /* metres per repeat of the detail texture */
-    const char *name;
 } _oak_tile_params;
 
-/* Builds the tile's mesh (vertices relative to its corner, skirts on all four
-   edges, material colours) into out; frees everything it made on failure. */
-oak_result _oak_tile_build_mesh(_oak_tile_build *out, const _oak_tile_params *p, _oak_tile_key key);
+/* A tile is built in three steps so that many can be filled at once on the
+   job pool: begin allocates (calling thread), fill computes heights, the
+   parent's surface, skirts, normals, UVs and colours (any thread; touches
+   nothing but out), end makes the mesh (calling thread: the asset registry
+   is not thread-safe). Each frees everything it made on failure; release
+   frees a build stopped anywhere. */
+oak_result _oak_tile_build_begin(_oak_tile_build *out, uint32_t cells);
+void _oak_tile_build_fill(_oak_tile_build *out, const _oak_tile_params *p, _oak_tile_key key);
+oak_result _oak_tile_build_end(_oak_tile_build *out, uint32_t cells, const char *name);
 void _oak_tile_release(_oak_tile_build *b);
 /* Vertex count of a tile: the grid and one skirt row per edge. */
 uint32_t _oak_tile_vertex_count(uint32_t cells);

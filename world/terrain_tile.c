@@ -44,6 +44,7 @@ void _oak_tile_release(_oak_tile_build *b) {
     if (b->mesh.id) oak_destroy_mesh(b->mesh);
     oak_free(b->height);
     oak_free(b->parent_height);
+    oak_free(b->work);
     memset(b, 0, sizeof *b);
 }
 
@@ -72,24 +73,33 @@ static double edge_gap(const _oak_terrain_noise *noise, const float *h, uint32_t
     return gap;
 }
 
-oak_result _oak_tile_build_mesh(_oak_tile_build *out, const _oak_tile_params *p,
-                                _oak_tile_key key) {
+/* The build's streams in one block: a ring of heights one cell past the
+   grid, then positions, normals, UVs, colours and indices. */
+static size_t block_bytes(uint32_t c) {
+    const uint32_t r = c + 3, nv = _oak_tile_vertex_count(c), ni = 6 * c * c + 4 * 6 * c;
+    return ((size_t)r * r + (size_t)nv * (3 + 3 + 2 + 4)) * sizeof(float) +
+           (size_t)ni * sizeof(uint32_t);
+}
+
+oak_result _oak_tile_build_begin(_oak_tile_build *out, uint32_t cells) {
     memset(out, 0, sizeof *out);
-    const uint32_t c = p->cells, g = c + 1, r = c + 3; /* grid, grid with a border ring */
-    const double size = p->tile_size * (double)((int64_t)1 << key.level), ds = size / c;
-    const double x0 = (double)key.ix * size, z0 = (double)key.iz * size;
-    const uint32_t nv = _oak_tile_vertex_count(c), ni = 6 * c * c + 4 * 6 * c;
-    /* one block for the build's streams, freed before returning */
-    size_t floats = (size_t)r * r + (size_t)nv * (3 + 3 + 2 + 4);
-    float *block = oak_alloc(floats * sizeof(float) + (size_t)ni * sizeof(uint32_t));
+    const uint32_t g = cells + 1;
+    out->work = oak_alloc(block_bytes(cells));
     out->height = oak_alloc(sizeof(float) * g * g);
     out->parent_height = oak_alloc(sizeof(float) * g * g);
-    if (!block || !out->height || !out->parent_height) {
-        oak_free(block);
+    if (!out->work || !out->height || !out->parent_height) {
         _oak_tile_release(out);
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "terrain: out of memory for a tile");
     }
-    float *ring = block, *pos = ring + (size_t)r * r, *nrm = pos + 3 * (size_t)nv;
+    return OAK_OK;
+}
+
+void _oak_tile_build_fill(_oak_tile_build *out, const _oak_tile_params *p, _oak_tile_key key) {
+    const uint32_t c = p->cells, g = c + 1, r = c + 3; /* grid, grid with a border ring */
+    const double size = p->tile_size * (double)((int64_t)1 << key.level), ds = size / c;
+    const double x0 = (double)key.ix * size, z0 = (double)key.iz * size;
+    const uint32_t nv = _oak_tile_vertex_count(c);
+    float *ring = out->work, *pos = ring + (size_t)r * r, *nrm = pos + 3 * (size_t)nv;
     float *uv = nrm + 3 * (size_t)nv, *col = uv + 2 * (size_t)nv;
     uint32_t *idx = (uint32_t *)(col + 4 * (size_t)nv);
 
@@ -172,16 +182,23 @@ oak_result _oak_tile_build_mesh(_oak_tile_build *out, const _oak_tile_params *p,
     }
     out->min_h = lo - out->skirt;
     out->max_h = hi;
+}
+
+oak_result _oak_tile_build_end(_oak_tile_build *out, uint32_t cells, const char *name) {
+    const uint32_t c = cells, r = c + 3, nv = _oak_tile_vertex_count(c);
+    float *pos = (float *)out->work + (size_t)r * r, *nrm = pos + 3 * (size_t)nv;
+    float *uv = nrm + 3 * (size_t)nv, *col = uv + 2 * (size_t)nv;
     oak_mesh_desc md = {.vertex_count = nv,
-                        .index_count = ni,
+                        .index_count = 6 * c * c + 4 * 6 * c,
                         .positions = pos,
                         .normals = nrm,
                         .uv0 = uv,
                         .colors = col,
-                        .indices = idx,
-                        .name = p->name};
+                        .indices = (uint32_t *)(col + 4 * (size_t)nv),
+                        .name = name};
     oak_result res = oak_make_mesh(&out->mesh, &md);
-    oak_free(block);
+    oak_free(out->work);
+    out->work = NULL;
     if (res) _oak_tile_release(out);
     return res;
 }

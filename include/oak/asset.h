@@ -100,7 +100,9 @@ uint64_t oak_shape_vertex_bound(const oak_shape_desc *desc);
 oak_result oak_mesh_update(oak_mesh mesh, const oak_mesh_desc *desc); /* new contents */
 /* Replaces positions, normals and tangents in place (vertex_count must be the
  * mesh's; a NULL stream is kept), recomputes the bounds and moves the version
- * on. For streams posed every frame (skinning, morphing): no heap calls. */
+ * on. For streams posed every frame (skinning, morphing): no heap calls.
+ * Distinct meshes may be updated from several threads at once (job
+ * workers), while no thread makes or destroys assets. */
 oak_result oak_mesh_update_vertices(oak_mesh mesh, uint32_t vertex_count, const float *positions,
                                     const float *normals, const float *tangents);
 void oak_destroy_mesh(oak_mesh mesh);

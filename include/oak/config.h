@@ -147,6 +147,7 @@
 #define OAK_TERRAIN_MORPH_MARGIN    0.05   /* tile sizes between a finer neighbour's farthest vertex and the morph's start */
 #define OAK_TERRAIN_MORPH_STEP      0.25   /* a level's morph follows the eye in steps of this share of its cell */
 #define OAK_TERRAIN_MORPH_EPSILON   0.001  /* a tile's mesh is rewritten when a vertex's blend moved more */
+#define OAK_TERRAIN_MORPH_CHUNK     4      /* shown tiles one job of the morph takes */
 #define OAK_TERRAIN_MAX_OCTAVES     16     /* fBm and ridged octaves a desc may ask for */
 #define OAK_TERRAIN_MAX_FREQUENCY   1000.0 /* per metre: the finest octave a desc may ask for */
 #define OAK_TERRAIN_MAX_WORLD       1.0e9  /* metres from the world origin an eye or a query may be */
