@@ -215,9 +215,15 @@ static oak_result read_enum(loader *l, const cJSON *o, const char *path, const c
 /* ---- environment and post -------------------------------------------------- */
 
 static oak_result read_environment(loader *l, const cJSON *o, oak_environment *e) {
-    static const char *const keys[] = {
-        "sky_zenith_display", "sky_horizon_display", "ambient_sky", "ambient_ground",
-        "fog_display",        "fog_density",         "sky_image",   NULL};
+    static const char *const keys[] = {"sky_zenith_display",
+                                       "sky_horizon_display",
+                                       "ambient_sky",
+                                       "ambient_ground",
+                                       "fog_display",
+                                       "fog_density",
+                                       "sky_image",
+                                       "sun_disc",
+                                       NULL};
     const char *p = "environment";
     TRY(expect_object(l, o, p, keys));
     /* an equirectangular sky image (an .hdr), relative to the scene file */
@@ -236,7 +242,12 @@ static oak_result read_environment(loader *l, const cJSON *o, oak_environment *e
     TRY(read_floats(l, o, p, "ambient_sky", e->ambient_sky, 3, false));
     TRY(read_floats(l, o, p, "ambient_ground", e->ambient_ground, 3, false));
     TRY(read_floats(l, o, p, "fog_display", e->fog_display, 3, false));
-    return read_float(l, o, p, "fog_density", &e->fog_density);
+    TRY(read_float(l, o, p, "fog_density", &e->fog_density));
+    TRY(read_float(l, o, p, "sun_disc", &e->sun_disc));
+    if (e->sun_disc < 0 || e->sun_disc > OAK_SUN_DISC_MAX)
+        return fail(l, "environment.sun_disc", "%g is outside 0 .. %g (radians)",
+                    (double)e->sun_disc, OAK_SUN_DISC_MAX);
+    return OAK_OK;
 }
 
 /* The time of day: plain numbers the scene keeps; the world layer applies

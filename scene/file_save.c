@@ -150,6 +150,8 @@ static void write_environment(writer *w, const oak_environment *e, bool timed) {
     w_floats(w, "ambient_ground", e->ambient_ground, 3);
     w_floats(w, "fog_display", e->fog_display, 3);
     w_float(w, "fog_density", e->fog_density);
+    /* a scene with a time of day gets its disc from the hour */
+    if (e->sun_disc > 0 && !timed) w_float(w, "sun_disc", e->sun_disc);
     /* a scene with a time of day has its sky baked for the hour, not a file */
     const oak_texture_data *sky = e->sky_image.id && !timed ? oak_texture_get(e->sky_image) : NULL;
     if (sky && sky->name && *sky->name) {

@@ -114,6 +114,7 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
     oak_scene_set_probe(s, cam2, &(oak_scene_probe){{-0.0f, -1, -2}, {1e-3f, 0, 0.5f}, 0});
     oak_environment *env = oak_scene_environment(s);
     env->fog_density = 0.01f, env->sky_zenith_display[2] = 0.99f, env->ambient_ground[0] = 0.05f;
+    env->sun_disc = 0.0047f; /* a hand-set disc is kept (a timed scene's comes from the hour) */
     CHECK_OK(
         oak_load_texture(&env->sky_image, "tests/data/images/rle40x6.hdr", OAK_FORMAT_RGBA32F));
     oak_scene_post(s)->exposure = 0.75f;
@@ -361,6 +362,7 @@ static const struct {
     {"bad_sky_missing.json", "environment.sky_image: could not load 'no_sky.hdr'"},
     {"bad_tone.json", "post.tone: 'agx' is not one of default, aces, neutral"},
     {"bad_bloom_strength.json", "post.bloom_strength: 2 is outside 0 .. 1"},
+    {"bad_sun_disc.json", "environment.sun_disc: 0.75 is outside 0 .. 0.5 (radians)"},
     {"bad_late_error.json", "entities[1].camera.fov_y: expected a number"},
     {"bad_probe_box_min.json", "entities[0].reflection_probe: box_min[1] = 0.5 is above 0"},
     {"bad_probe_flat.json",

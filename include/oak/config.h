@@ -19,6 +19,7 @@
 #define OAK_MAX_JPEG_SCANS      64           /* each scan decodes every block again */
 #define OAK_MAX_CASCADES        4            /* sun shadow cascades a view may carry */
 #define OAK_SHADOW_MAP_SIZE     2048  /* default edge of one cascade's map; the atlas is 2x2 */
+#define OAK_SUN_DISC_MAX        0.5   /* largest angular radius a sun disc may be given, radians */
 #define OAK_SHADOW_DISTANCE     160.0 /* metres of view the sun's cascades cover */
 #define OAK_SHADOW_CASTER_REACH 400.0 /* metres towards the sun casters are kept */
 #define OAK_MAX_LIGHTS          4096  /* lights in one view, after culling to the frustum */
