@@ -39,6 +39,8 @@ enum cli_option_flag {
     CLI_OPT_BLOOM = 1u << 22,      /* --bloom on|off */
     CLI_OPT_ADAPT = 1u << 23,      /* --adapt on|off: eye adaptation */
     CLI_OPT_HOUR = 1u << 24,       /* --hour: the time of day */
+    CLI_OPT_FOCUS = 1u << 27,      /* --focus M: depth of field focused there */
+    CLI_OPT_APERTURE = 1u << 28,   /* --aperture N: the lens's f-number */
     CLI_OPT_FLY_SCRIPT = 1u << 30, /* for tests; not in help */
 };
 
@@ -72,12 +74,15 @@ typedef struct cli_options {
     oak_bloom_mode bloom; /* --bloom on|off (default: the command's) */
     int adapt;            /* --adapt: 1 on, -1 off, 0 the command's default */
     float hour;           /* --hour, with hour_set: the time of day (oak_world_set_time) */
+    float focus;          /* --focus: metres the lens is focused at (0: no depth of field) */
+    float aperture;       /* --aperture: the f-number (0: the scene's) */
     bool hour_set;
 } cli_options;
 
 /* The camera options above written over a scene's post settings. */
 void _oak_cli_apply_camera(const cli_options *opts, oak_post *post);
-/* One camera option (--ev100, --exposure-comp, --tone, --bloom, --adapt) into opts: 0, or one
+/* One camera option (--ev100, --exposure-comp, --tone, --bloom, --adapt, --focus,
+   --aperture) into opts: 0, or one
    usage line and CLI_EXIT_USAGE; also used by `oak view`'s own parser. */
 int _oak_cli_parse_camera(cli_options *opts, const char *name, const char *value);
 

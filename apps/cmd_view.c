@@ -35,7 +35,8 @@ static int usage(void) {
                     "                [--pitch DEG] [--backend B] [--size WxH] [--out F.png]\n"
                     "                [--window [--frames N]] [--asset-root DIR] [--sky F.hdr]\n"
                     "                [--ev100 EV] [--exposure-comp STOPS] [--tone aces|neutral]\n"
-                    "                [--bloom on|off] [--adapt on|off] [--hour H]\n");
+                    "                [--bloom on|off] [--adapt on|off] [--hour H]\n"
+                    "                [--focus M] [--aperture N]\n");
     return 2;
 }
 
@@ -112,7 +113,8 @@ static int parse(view_args *a, int argc, char **argv) {
             bad = _oak_cli_parse_float(&co, s, v, 0, 24, &a->hour);
             a->has_hour = true;
         } else if (!strcmp(s, "--ev100") || !strcmp(s, "--exposure-comp") || !strcmp(s, "--tone") ||
-                   !strcmp(s, "--bloom") || !strcmp(s, "--adapt")) {
+                   !strcmp(s, "--bloom") || !strcmp(s, "--adapt") || !strcmp(s, "--focus") ||
+                   !strcmp(s, "--aperture")) {
             a->camera.command = "view";
             bad = _oak_cli_parse_camera(&a->camera, s, v);
         } else {

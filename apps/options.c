@@ -53,6 +53,10 @@ static const option_spec g_specs[] = {
      "eye adaptation (default: on for render's worlds unless --ev100, off for bench)"},
     {"--hour", CLI_OPT_HOUR, "H",
      "time of day 0..24 (local standard time): sun or moon, sky and light from it"},
+    {"--focus", CLI_OPT_FOCUS, "M", "depth of field: the lens focused this many metres away"},
+    {"--aperture", CLI_OPT_APERTURE, "N",
+     "the lens's f-number (depth of field; default 2.8; the exposure too unless --ev100 or the "
+     "world fixes it)"},
 };
 
 #define SPEC_COUNT (sizeof g_specs / sizeof g_specs[0])
@@ -133,6 +137,9 @@ int _oak_cli_parse_camera(cli_options *o, const char *name, const char *v) {
     }
     if (!strcmp(name, "--exposure-comp"))
         return _oak_cli_parse_float(o, name, v, -16, 16, &o->exposure_comp);
+    if (!strcmp(name, "--focus")) return _oak_cli_parse_float(o, name, v, 0.01f, 1e5f, &o->focus);
+    if (!strcmp(name, "--aperture"))
+        return _oak_cli_parse_float(o, name, v, 0.5f, 64.0f, &o->aperture);
     if (!strcmp(name, "--bloom") || !strcmp(name, "--adapt")) {
         bool bloom = !strcmp(name, "--bloom");
         if (!v || (strcmp(v, "on") && strcmp(v, "off")))
@@ -163,6 +170,8 @@ void _oak_cli_apply_camera(const cli_options *o, oak_post *post) {
     if (o->tone) post->tone = o->tone;
     if (o->bloom) post->bloom = o->bloom;
     if (o->adapt) post->adapt = o->adapt > 0;
+    if (o->focus > 0) post->focus_distance = o->focus;
+    if (o->aperture > 0) post->aperture = o->aperture;
 }
 
 static int set_option(cli_options *o, const option_spec *s, const char *v) {
@@ -247,6 +256,8 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
     case CLI_OPT_TONE:
     case CLI_OPT_BLOOM:
     case CLI_OPT_ADAPT:
+    case CLI_OPT_FOCUS:
+    case CLI_OPT_APERTURE:
         return _oak_cli_parse_camera(o, s->name, v);
     case CLI_OPT_HOUR:
         o->hour_set = true;

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "dof.h"
 #include "frontend.h"
 
 #define CULL_CHUNK 1024
@@ -321,6 +322,9 @@ static void build_environment(oak_frontend *fe, const oak_frame_input *in) {
        has it in exposure already); clamped as oak_post_exposure does */
     float comp = isfinite(v->post.exposure_comp) ? v->post.exposure_comp : 0.0f;
     comp = comp < -16 ? -16 : comp > 16 ? 16 : comp;
+    /* the lens reads the f-number before the exposure drops it */
+    _oak_dof_params(v->dof, (const float(*)[4])v->proj, v->ortho, v->post.focus_distance,
+                    v->post.aperture, v->height);
     v->post.aperture = 0;
     v->post.exposure_comp = v->post.adapt ? comp : 0;
     v->dt = in->dt > 0 && isfinite(in->dt) ? in->dt : 1.0f / 60.0f;

@@ -40,6 +40,7 @@ static const oak_target_info k_targets[OAK_TARGET_COUNT] = {
                              OAK_TARGET_PERSISTENT},
     /* RGBA32F texels, the down then up levels as render/bloom.h lays them out */
     [OAK_TARGET_BLOOM] = {"bloom", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_BUFFER, OAK_TARGET_PER_FRAME},
+    [OAK_TARGET_DOF] = {"dof", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_BUFFER, OAK_TARGET_PER_FRAME},
 };
 
 static bool has_shadows(const oak_render_view *v) {
@@ -56,6 +57,9 @@ static bool has_streams(const oak_render_view *v) {
 }
 static bool adapts(const oak_render_view *v) {
     return v->post.adapt;
+}
+static bool focuses(const oak_render_view *v) {
+    return v->dof[3] > 0;
 }
 static bool blooms(const oak_render_view *v) {
     return v->post.bloom == OAK_BLOOM_ON;
@@ -153,6 +157,19 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
       {OAK_TARGET_DEPTH, OAK_USE_DEPTH_TEST},
       {OAK_TARGET_HDR, OAK_USE_COLOR_BLEND}},
      has_draws,
+     {NULL},
+     false},
+    /* depth of field: the frame prefiltered to half size with each texel's
+       circle of confusion, the near field's reach per tile, the gather, and
+       the frame mixed toward it in place; barriers between its steps come
+       from the pass itself */
+    {OAK_PASS_DOF,
+     "dof",
+     {SCENE_READ,
+      {OAK_TARGET_DEPTH, OAK_USE_SAMPLED},
+      {OAK_TARGET_DOF, OAK_USE_STORAGE_WRITE},
+      {OAK_TARGET_HDR, OAK_USE_STORAGE_RW}},
+     focuses,
      {NULL},
      false},
     /* eye adaptation: the frame's luminance histogram (integer weights),

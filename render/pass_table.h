@@ -23,6 +23,7 @@ typedef enum oak_target_id {
     OAK_TARGET_SKY,           /* the sky light's maps (OAK_GPU_SKY_* in oak_gpu.h) */
     OAK_TARGET_EXPOSURE,      /* eye adaptation: histogram and camera state (OAK_GPU_EXPOSURE_*) */
     OAK_TARGET_BLOOM,         /* the bloom pyramid's levels (render/bloom.h) */
+    OAK_TARGET_DOF,           /* depth of field's half-size images and tiles (render/dof.h) */
     OAK_TARGET_COUNT
 } oak_target_id;
 
@@ -71,6 +72,7 @@ typedef enum oak_use {
     OAK_USE_SAMPLED,       /* fetched by fragment or compute shaders */
     OAK_USE_STORAGE_READ,  /* loaded by compute shaders */
     OAK_USE_STORAGE_WRITE, /* written whole by compute shaders */
+    OAK_USE_STORAGE_RW,    /* loaded and stored by compute shaders, the rest kept */
     OAK_USE_COPY_READ,     /* copied out (read_pixels) */
     OAK_USE_BUFFER_READ,   /* loaded from a storage buffer by fragment or compute shaders */
     OAK_USE_HOST_READ,     /* read by the host after the frame (debug read-backs) */
@@ -86,7 +88,7 @@ typedef enum oak_use {
 static inline bool _oak_use_writes(oak_use u) {
     return u == OAK_USE_UPLOAD || u == OAK_USE_DEPTH_CLEAR || u == OAK_USE_COLOR_CLEAR ||
            u == OAK_USE_COLOR_BLEND || u == OAK_USE_STORAGE_WRITE || u == OAK_USE_DEPTH_DRAW ||
-           u == OAK_USE_COPY_WRITE;
+           u == OAK_USE_COPY_WRITE || u == OAK_USE_STORAGE_RW;
 }
 /* The old contents do not matter: a Vulkan layout may start UNDEFINED. */
 static inline bool _oak_use_discards(oak_use u) {

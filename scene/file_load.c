@@ -291,8 +291,9 @@ static oak_result read_time(loader *l, const cJSON *o, oak_time_of_day *t) {
 
 static oak_result read_post(loader *l, const cJSON *o, oak_post *post) {
     static const char *const keys[] = {
-        "exposure",   "ev100",     "aperture", "shutter", "iso",   "exposure_comp",  "tone",
-        "no_tonemap", "no_dither", "no_fxaa",  "adapt",   "bloom", "bloom_strength", NULL};
+        "exposure",      "ev100", "aperture",       "shutter",        "iso",
+        "exposure_comp", "tone",  "no_tonemap",     "no_dither",      "no_fxaa",
+        "adapt",         "bloom", "bloom_strength", "focus_distance", NULL};
     TRY(expect_object(l, o, "post", keys));
     TRY(read_float(l, o, "post", "exposure", &post->exposure));
     /* the physical camera (docs/SCENE_FILES.md): ev100 present means given */
@@ -316,6 +317,10 @@ static oak_result read_post(loader *l, const cJSON *o, oak_post *post) {
     TRY(read_float(l, o, "post", "bloom_strength", &post->bloom_strength));
     if (post->bloom_strength < 0 || post->bloom_strength > 1)
         return fail(l, "post.bloom_strength", "%g is outside 0 .. 1", (double)post->bloom_strength);
+    TRY(read_float(l, o, "post", "focus_distance", &post->focus_distance));
+    if (post->focus_distance < 0)
+        return fail(l, "post.focus_distance", "%g is below 0 (metres; 0: no depth of field)",
+                    (double)post->focus_distance);
     return read_bool(l, o, "post", "no_fxaa", &post->no_fxaa);
 }
 

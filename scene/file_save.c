@@ -194,6 +194,7 @@ static void write_post(writer *w, const oak_post *p) {
     /* bloom left out at its defaults, as files before it */
     if (p->bloom) w_enum(w, "bloom", _oak_bloom_names, (uint32_t)p->bloom);
     if (p->bloom_strength > 0) w_float(w, "bloom_strength", p->bloom_strength);
+    if (p->focus_distance > 0) w_float(w, "focus_distance", p->focus_distance);
     close_block(w, '}');
 }
 

@@ -61,6 +61,14 @@ oak_cli_test(cliRenderRejectsBadHour ARGS "render|--hour|25" EXIT 2
              ERR "--hour '25': expected a finite number 0\\.\\.24" ERR_LINES 1)
 oak_cli_test(cliViewRejectsBadHour ARGS "view|model.gltf|--hour|nan" EXIT 2
              ERR "--hour 'nan': expected a finite number 0\\.\\.24" ERR_LINES 1)
+# depth of field: a focused render draws the dof pass; nonsense is one line
+oak_cli_test(cliRenderFocus
+             ARGS "render|--backend|cpu|--size|64x36|--focus|3|--aperture|2|--out|${CMAKE_BINARY_DIR}/test-out/cli_focus.png"
+             EXIT 0 OUT "cpu \\| .*cli_focus\\.png")
+oak_cli_test(cliRenderRejectsBadFocus ARGS "render|--focus|0" EXIT 2
+             ERR "--focus '0': expected a finite number 0\\.01\\.\\.100000" ERR_LINES 1)
+oak_cli_test(cliBenchRejectsBadAperture ARGS "bench|--aperture|inf" EXIT 2
+             ERR "--aperture 'inf': expected a finite number 0\\.5\\.\\.64" ERR_LINES 1)
 oak_cli_test(cliRenderRejectsBadAo ARGS "render|--ao|maybe" EXIT 2
              ERR "--ao 'maybe': expected on or off" ERR_LINES 1)
 oak_cli_test(cliRenderDebugCascades
@@ -110,7 +118,7 @@ oak_cli_test(cliInfoListsVersionBackendsAndThreads ARGS "info|--threads|3" EXIT 
              OUT "oak 0\\.1\\.0\nthreads: 3\nworlds: default, stress, lamps, meadow\n.*  cpu: available.*  null: available")
 # caps: the passes and features each backend runs, named by the pass table
 oak_cli_test(cliInfoListsCapsPerBackend ARGS "info" EXIT 0
-             OUT "  cpu: available\n.*    passes: upload lightgrid skycapture shadow lampshadow raster gtao resolve blend exposure bloom post fxaa readback\n    features: pixels shadow-cache probes\n  null: available\n.*    passes: none\n    features: none\n")
+             OUT "  cpu: available\n.*    passes: upload lightgrid skycapture shadow lampshadow raster gtao resolve blend dof exposure bloom post fxaa readback\n    features: pixels shadow-cache probes\n  null: available\n.*    passes: none\n    features: none\n")
 oak_cli_test(cliRenderNullBackendPrintsOneLine
              ARGS "render|--backend|null|--size|64x36|--out|${CMAKE_BINARY_DIR}/test-out/cli_null.png"
              EXIT 0 OUT "^null \\| [^|]+ \\| 64x36 \\| [0-9.]+ ms/frame \\(median of 1\\) \\| [^\n]*cli_null\\.png\n$")

@@ -125,6 +125,7 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
     oak_scene_post(s)->tone = OAK_TONE_NEUTRAL;
     oak_scene_post(s)->adapt = true;
     oak_scene_post(s)->bloom = OAK_BLOOM_ON, oak_scene_post(s)->bloom_strength = 0.25f;
+    oak_scene_post(s)->focus_distance = 7.5f;
 
     char p1[512], p2[512];
     oak_test_out(p1, sizeof p1, "scene_rt1.json");
@@ -362,6 +363,7 @@ static const struct {
     {"bad_sky_missing.json", "environment.sky_image: could not load 'no_sky.hdr'"},
     {"bad_tone.json", "post.tone: 'agx' is not one of default, aces, neutral"},
     {"bad_bloom_strength.json", "post.bloom_strength: 2 is outside 0 .. 1"},
+    {"bad_focus.json", "post.focus_distance: -2 is below 0 (metres; 0: no depth of field)"},
     {"bad_sun_disc.json", "environment.sun_disc: 0.75 is outside 0 .. 0.5 (radians)"},
     {"bad_late_error.json", "entities[1].camera.fov_y: expected a number"},
     {"bad_probe_box_min.json", "entities[0].reflection_probe: box_min[1] = 0.5 is above 0"},

@@ -240,6 +240,9 @@ typedef struct cpu_backend {
        k; cpu_bloom.c), with a 2-texel border */
     float *bloom_box;
     size_t bloom_box_cap; /* floats */
+    /* depth of field's half-size images and tiles (cpu_dof.c, render/dof.h) */
+    float *dof;
+    uint64_t dof_cap; /* floats */
 } cpu_backend;
 
 /* ---- the frame: one run function per row of the pass table -------------- */
@@ -267,6 +270,8 @@ oak_result _oak_cpu_run_blend(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_exposure(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_bloom(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_bloom(cpu_backend *b, const oak_render_view *v); /* cpu_bloom.c */
+oak_result _oak_cpu_run_dof(cpu_backend *b, const oak_render_view *v);
+oak_result _oak_cpu_dof(cpu_backend *b, const oak_render_view *v); /* cpu_dof.c */
 oak_result _oak_cpu_run_post(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_fxaa(cpu_backend *b, const oak_render_view *v);
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gpu_records.h"
+#include "render/dof.h"
 #include "render/skylight.h"
 
 static void copy_mat(float out[16], const mat4 m) {
@@ -61,6 +62,8 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
     /* post mixes the bloom in only when this frame's bloom pass ran */
     g->post_params[0] = v->post.bloom == OAK_BLOOM_ON ? v->post.bloom_strength : 0.0f;
     _oak_sun_disc_params(v, &g->post_params[1], &g->post_params[2]);
+    memcpy(g->dof_params, v->dof, sizeof g->dof_params);
+    if (v->dof[3] > 0) _oak_dof_taps(g->dof_taps);
 }
 
 void _oak_gpu_ao_fill(oak_gpu_view *g, const oak_render_view *v) {

@@ -9,6 +9,7 @@
 #include <oak/backend.h>
 
 #include "render/bloom.h"
+#include "render/dof.h"
 #include "render/pass_table.h"
 #include "render/shadow_layer.h"
 #include "shaders/common/oak_gpu.h"
@@ -320,6 +321,10 @@ typedef struct _oak_vk {
        first use (vk_pass_bloom.c) */
     _oak_vk_buffer bloom;
     VkPipeline bloom_pipes[OAK_BLOOM_STEPS];
+    /* depth of field's half-size images and tiles (render/dof.h) and its
+       steps' pipelines, made on first use (vk_pass_dof.c) */
+    _oak_vk_buffer dof;
+    VkPipeline dof_pipes[OAK_DOF_STEPS];
     /* the reflection probes' records and maps (vk_probes.c), host-visible */
     _oak_vk_buffer probes;
     uint64_t probe_version; /* of the view whose probes it holds */
@@ -424,6 +429,10 @@ oak_result _oak_vk_run_bloom(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vie
    steps' pipelines released (with the others) */
 oak_result _oak_vk_bloom_reserve(_oak_vk *vk, const oak_render_view *v);
 void _oak_vk_bloom_destroy(_oak_vk *vk);
+/* vk_pass_dof.c: depth of field, its buffer sized for the view (upload) */
+oak_result _oak_vk_run_dof(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+oak_result _oak_vk_dof_reserve(_oak_vk *vk, const oak_render_view *v);
+void _oak_vk_dof_destroy(_oak_vk *vk);
 /* vk_pipelines.c: a compute pipeline; spec0, when given, is constant_id 0 */
 oak_result _oak_vk_compute_spec(_oak_vk *vk, const uint32_t *code, size_t size,
                                 const uint32_t *spec0, VkPipeline *out);

@@ -87,6 +87,7 @@ static oak_result _oak_vk_layouts(_oak_vk *vk) {
     b[OAK_B_IDS].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     b[OAK_B_HDR].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
     b[OAK_B_LAMP_ATLAS].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    b[OAK_B_DEPTH].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     for (uint32_t i = 0; i < OAK_GPU_TEXTURE_CLASSES; i++)
         b[OAK_B_TEXTURES + i].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     VkDescriptorSetLayoutCreateInfo li = {.sType =
@@ -98,13 +99,14 @@ static oak_result _oak_vk_layouts(_oak_vk *vk) {
                                       .setLayoutCount = 1,
                                       .pSetLayouts = &vk->set_layout};
     OAK_VK_TRY(vk, vkCreatePipelineLayout(vk->device, &pli, NULL, &vk->pipe_layout));
-    VkDescriptorPoolSize sizes[] = {
-        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, OAK_VK_FRAMES},
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 12 * OAK_VK_FRAMES},
-        /* streams: OAK_B_COUNT grew to 39 (bindings 33 .. 38 in the layout) */
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 6 * OAK_VK_FRAMES},
-        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, (3 + OAK_GPU_TEXTURE_CLASSES) * OAK_VK_FRAMES},
-        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, OAK_VK_FRAMES}};
+    /* the pool holds each slot's set: as many of each type as the layout has */
+    VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 0},
+                                    {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0},
+                                    {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 0},
+                                    {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 0}};
+    for (uint32_t i = 0; i < OAK_B_COUNT; i++)
+        for (uint32_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+            if (sizes[k].type == b[i].descriptorType) sizes[k].descriptorCount += OAK_VK_FRAMES;
     VkDescriptorPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
                                      .maxSets = OAK_VK_FRAMES,
                                      .poolSizeCount = sizeof sizes / sizeof sizes[0],
@@ -327,6 +329,7 @@ void _oak_vk_pipelines_destroy(_oak_vk *vk) {
         if (vk->pipes[i]) vkDestroyPipeline(vk->device, vk->pipes[i], NULL);
     memset(vk->pipes, 0, sizeof vk->pipes);
     _oak_vk_bloom_destroy(vk);
+    _oak_vk_dof_destroy(vk);
     if (vk->sampler) vkDestroySampler(vk->device, vk->sampler, NULL);
     if (vk->desc_pool) vkDestroyDescriptorPool(vk->device, vk->desc_pool, NULL);
     if (vk->pipe_layout) vkDestroyPipelineLayout(vk->device, vk->pipe_layout, NULL);
@@ -343,15 +346,18 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
     uint32_t w = vk->width, h = vk->height;
     if ((r = _oak_vk_image_retire(vk, &vk->depth)) || (r = _oak_vk_image_retire(vk, &vk->ids)) ||
         (r = _oak_vk_image_retire(vk, &vk->hdr)) || (r = _oak_vk_buffer_retire(vk, &vk->ldr)) ||
-        (r = _oak_vk_buffer_retire(vk, &vk->ao)) || (r = _oak_vk_buffer_retire(vk, &vk->bloom)))
+        (r = _oak_vk_buffer_retire(vk, &vk->ao)) || (r = _oak_vk_buffer_retire(vk, &vk->bloom)) ||
+        (r = _oak_vk_buffer_retire(vk, &vk->dof)))
         return r;
     /* new targets: nothing has touched them yet (the old ones retire) */
     const oak_target_id fresh[] = {OAK_TARGET_DEPTH, OAK_TARGET_IDS,    OAK_TARGET_HDR,
                                    OAK_TARGET_LDR,   OAK_TARGET_OUTPUT, OAK_TARGET_AO,
-                                   OAK_TARGET_BLOOM};
+                                   OAK_TARGET_BLOOM, OAK_TARGET_DOF};
     for (size_t i = 0; i < sizeof fresh / sizeof fresh[0]; i++) _oak_vk_track_reset(vk, fresh[i]);
-    if ((r = _oak_vk_image_create(vk, &vk->depth, VK_FORMAT_D32_SFLOAT, w, h, 1, 1,
-                                  VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, false)))
+    /* sampled by depth of field */
+    if ((r = _oak_vk_image_create(
+             vk, &vk->depth, VK_FORMAT_D32_SFLOAT, w, h, 1, 1,
+             VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT, false)))
         return r;
     if ((r = _oak_vk_image_create(vk, &vk->ids, VK_FORMAT_R32G32_UINT, w, h, 1, 1,
                                   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
@@ -373,6 +379,10 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
     /* the bloom pyramid: grown when a view blooms (vk_pass_bloom.c); post
        binds it whether or not it runs */
     if ((r = _oak_vk_buffer_create(vk, &vk->bloom, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                   OAK_VK_MEM_DEVICE)))
+        return r;
+    /* depth of field's buffer: grown when a view focuses (vk_pass_dof.c) */
+    if ((r = _oak_vk_buffer_create(vk, &vk->dof, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                    OAK_VK_MEM_DEVICE)))
         return r;
     if ((r = _oak_vk_lightgrid_create(vk))) return r;
@@ -407,6 +417,7 @@ void _oak_vk_targets_destroy(_oak_vk *vk) {
     _oak_vk_buffer_destroy(vk, &vk->ldr);
     _oak_vk_buffer_destroy(vk, &vk->ao);
     _oak_vk_buffer_destroy(vk, &vk->bloom);
+    _oak_vk_buffer_destroy(vk, &vk->dof);
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) _oak_vk_buffer_destroy(vk, &vk->frames[i].output);
     _oak_vk_lightgrid_destroy(vk);
     _oak_vk_sky_destroy(vk);
@@ -467,6 +478,8 @@ void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f) {
     OAK_VK_BUF(OAK_B_PROBES, sb, vk->probes);
     OAK_VK_BUF(OAK_B_EXPOSURE, sb, vk->exposure);
     OAK_VK_BUF(OAK_B_BLOOM, sb, vk->bloom);
+    OAK_VK_BUF(OAK_B_DOF, sb, vk->dof);
+    OAK_VK_IMG(OAK_B_DEPTH, cis, vk->depth.view, ro);
     /* only instcull reads these: written once the slot has them */
     if (f->instances.buffer) OAK_VK_BUF(OAK_B_INSTANCES, sb, f->instances);
     if (f->instance_out.buffer) OAK_VK_BUF(OAK_B_INSTANCE_OUT, sb, f->instance_out);

@@ -164,6 +164,10 @@ typedef struct oak_render_view {
     oak_post post;
     float dt;          /* seconds since the last frame (> 0): the adaptation's step */
     bool adapt_settle; /* the adapted camera jumps to its target (first adapting frame) */
+    /* depth of field (render/dof.h _oak_dof_params): the circle of
+       confusion in half-size pixels is dof[0] + dof[1] * device depth,
+       dof[2] its largest radius, dof[3] 1 when the pass runs */
+    float dof[4];
 
     /* reflection probes in view (render/probe_bake.c): probe_data holds the
        OAK_B_PROBES buffer's OAK_GPU_PROBE_TEXELS * 4 floats (records in the
@@ -195,6 +199,7 @@ typedef enum oak_pass_id {
     OAK_PASS_GTAO,       /* ambient occlusion: depth mips, horizon search, denoise */
     OAK_PASS_RESOLVE,    /* each covered pixel shaded once; the sky where empty */
     OAK_PASS_BLEND,      /* BLEND surfaces far to near over the resolved frame */
+    OAK_PASS_DOF,        /* depth of field: half-size gather, near field, mixed back */
     OAK_PASS_EXPOSURE,   /* eye adaptation: the luminance histogram steers the camera */
     OAK_PASS_BLOOM,      /* the bloom pyramid: 13-tap downsamples, tent upsamples */
     OAK_PASS_POST,       /* exposure, ACES, sRGB with dither */

@@ -107,6 +107,16 @@
 #define OAK_BLOOM_STRENGTH   0.04    /* default share of the blurred frame in the mix */
 #define OAK_BLOOM_MAX        65504.0 /* radiance above this (and inf, NaN) is clamped first */
 
+/* Depth of field (docs/SHADING.md "Depth of field"): a thin lens from the
+ * physical camera, the frame gathered at half size over 48 taps with a near
+ * field that spreads over what is behind it, mixed back by each pixel's own
+ * circle of confusion. */
+#define OAK_DOF_FNUMBER       2.8   /* the lens's f-number when oak_post.aperture is 0 */
+#define OAK_DOF_SENSOR_HEIGHT 0.024 /* metres: with the vertical field of view, the focal length */
+#define OAK_DOF_MAX_RADIUS    24.0  /* the largest circle of confusion, half-size pixels */
+#define OAK_DOF_TILE          8     /* half-size pixels a side of a near-field tile */
+#define OAK_DOF_TAP_COUNT     48    /* gather taps on rings of 8, 16, 24 at radius 1/3, 2/3, 1 */
+
 /* Sky light (docs/SHADING.md "Sky and sky light"): the sky captured into
  * octahedral maps (RGBA32F texels in one buffer, laid out by
  * shaders/common/oak_gpu.h), captured again only when the environment changes. */

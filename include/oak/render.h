@@ -134,6 +134,12 @@ typedef struct oak_post {
        and mixed in, frame + strength * (blurred - frame), energy kept. */
     oak_bloom_mode bloom;
     float bloom_strength; /* the mix, in (0, 1]; 0: OAK_BLOOM_STRENGTH */
+    /* Depth of field (docs/SHADING.md "Depth of field"): a thin lens focused
+       at this many metres, its f-number `aperture` (0: OAK_DOF_FNUMBER), its
+       focal length what the vertical field of view gives on a sensor
+       OAK_DOF_SENSOR_HEIGHT tall. 0: everything sharp (no pass). Not for
+       orthographic cameras. */
+    float focus_distance;
 } oak_post;
 
 /* The multiplier post applies to linear radiance for these settings (the

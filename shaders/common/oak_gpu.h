@@ -75,7 +75,9 @@
 #define OAK_B_BLOOM             36 /* vec4[]: the bloom pyramid's down, then up levels (bloom.glsl) */
 #define OAK_B_INSTANCES         37 /* oak_gpu_instance[]: instance records (streams) */
 #define OAK_B_INSTANCE_OUT      38 /* visible lists and indirect args (streams' instcull) */
-#define OAK_B_COUNT             39
+#define OAK_B_DEPTH             40 /* sampler2D: the main view's depth (reversed-Z), read by dof */
+#define OAK_B_DOF               41 /* vec4[]: depth of field's half-size images and tiles (dof.glsl) */
+#define OAK_B_COUNT             42
 
 /* The sky buffer (OAK_B_SKY; the CPU backend keeps the same floats), in vec4
  * texels: a head, then the octahedral capture's mips (level 0 first, each
@@ -173,6 +175,9 @@ OAK_STRUCT(oak_gpu_view) {
     OAK_F4(ao_params); /* radius (m), exponent, 0, 1 when the resolve reads the AO */
     OAK_F4(post_params); /* bloom strength (0: no bloom), the sun disc's cos(radius) (0: no
                             disc), 1 / its solid angle, 0 */
+    OAK_F4(dof_params); /* circle of confusion in half-size pixels = x + y * depth (signed:
+                           near < 0), z its largest radius, w 1 when depth of field runs */
+    OAK_F4(dof_taps[OAK_DOF_TAP_COUNT]); /* the gather's taps: x, y on the unit disc, z radius */
 }
 OAK_END(oak_gpu_view);
 

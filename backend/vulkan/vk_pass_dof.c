@@ -1,0 +1,61 @@
+/* The depth-of-field pass on Vulkan: shaders/dof.comp, one pipeline per step
+ * (the step a specialization constant), made on the first frame that
+ * focuses; one dispatch per step, a compute barrier between steps; the
+ * frame's depth is sampled through OAK_B_DEPTH and the HDR image changed in
+ * place. */
+#include <string.h>
+
+#include "render/dof.h"
+#include "vk_internal.h"
+
+static const uint32_t k_dof_comp[] =
+#include "shaders/dof.comp.h"
+    ;
+
+oak_result _oak_vk_dof_reserve(_oak_vk *vk, const oak_render_view *v) {
+    bool runs = _oak_pass_runs(&_oak_pass_table()[OAK_PASS_DOF], v, oak_backend_vulkan()->caps);
+    if (!runs) return OAK_OK;
+    uint64_t need = _oak_dof_layout(vk->width, vk->height).texels * 16;
+    if (vk->dof.buffer && vk->dof.size >= need) return OAK_OK;
+    /* earlier frames may still read the old one: it retires with this frame */
+    oak_result r = _oak_vk_buffer_retire(vk, &vk->dof);
+    if (r) return r;
+    _oak_vk_track_reset(vk, OAK_TARGET_DOF);
+    return _oak_vk_buffer_create(vk, &vk->dof, need, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                 OAK_VK_MEM_DEVICE);
+}
+
+void _oak_vk_dof_destroy(_oak_vk *vk) {
+    for (uint32_t s = 0; s < OAK_DOF_STEPS; s++)
+        if (vk->dof_pipes[s]) vkDestroyPipeline(vk->device, vk->dof_pipes[s], NULL);
+    memset(vk->dof_pipes, 0, sizeof vk->dof_pipes);
+}
+
+oak_result _oak_vk_run_dof(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
+    (void)v;
+    for (uint32_t s = 0; s < OAK_DOF_STEPS; s++) {
+        if (vk->dof_pipes[s]) continue;
+        oak_result r =
+            _oak_vk_compute_spec(vk, k_dof_comp, sizeof k_dof_comp, &s, &vk->dof_pipes[s]);
+        if (r) return r;
+    }
+    oak_dof_layout l = _oak_dof_layout(vk->width, vk->height);
+    for (uint32_t s = 0; s < OAK_DOF_STEPS; s++) {
+        uint32_t w = s == OAK_DOF_STEP_TILES       ? l.tw
+                     : s == OAK_DOF_STEP_COMPOSITE ? vk->width
+                                                   : l.hw;
+        uint32_t h = s == OAK_DOF_STEP_TILES       ? l.th
+                     : s == OAK_DOF_STEP_COMPOSITE ? vk->height
+                                                   : l.hh;
+        /* inside the pass: each step reads what the one before wrote */
+        if (s)
+            _oak_vk_barrier(
+                f->cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+        vkCmdBindPipeline(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->dof_pipes[s]);
+        vkCmdDispatch(f->cmd, (w + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP,
+                      (h + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP, 1);
+    }
+    return OAK_OK; /* the next reader's barrier comes from its row (vk_track.c) */
+}
