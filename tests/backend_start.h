@@ -42,6 +42,23 @@ static inline void oak_test_count_log(void *user, oak_log_level level, const cha
     if (level >= OAK_LOG_WARN) fprintf(stderr, "log: %s\n", msg);
 }
 
+/* A dark world for emissive test scenes: no sky, no ambient light (the rest
+ * as oak_environment_defaults), and post settings that show raw light:
+ * exposure 1, no tone curve, dither, FXAA, AO or bloom. */
+static inline void oak_test_dark_world(oak_environment *env, oak_post *post) {
+    *env = oak_environment_defaults();
+    memset(env->sky_zenith_display, 0, sizeof env->sky_zenith_display);
+    memset(env->sky_horizon_display, 0, sizeof env->sky_horizon_display);
+    memset(env->ambient_sky, 0, sizeof env->ambient_sky);
+    memset(env->ambient_ground, 0, sizeof env->ambient_ground);
+    *post = (oak_post){.exposure = 1,
+                       .ao = OAK_AO_OFF,
+                       .no_fxaa = true,
+                       .no_dither = true,
+                       .no_tonemap = true,
+                       .bloom = OAK_BLOOM_OFF};
+}
+
 /* The parity rule on two RGBA8 pictures of w x h: >= 99.5% of channels
  * within 2/255 and a mean difference under 0.5/255 (printed, then checked);
  * true when it holds. */

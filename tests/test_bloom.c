@@ -32,17 +32,8 @@ static void scene_init(scene *s, oak_mesh mesh, oak_material mat, bool bloom) {
     memset(s, 0, sizeof *s);
     s->mesh = mesh, s->mat = mat;
     glm_mat4_identity(s->world);
-    s->env = oak_environment_defaults();
-    memset(s->env.sky_zenith_display, 0, sizeof s->env.sky_zenith_display);
-    memset(s->env.sky_horizon_display, 0, sizeof s->env.sky_horizon_display);
-    memset(s->env.ambient_sky, 0, sizeof s->env.ambient_sky);
-    memset(s->env.ambient_ground, 0, sizeof s->env.ambient_ground);
-    s->post = (oak_post){.exposure = 1,
-                         .ao = OAK_AO_OFF,
-                         .no_fxaa = true,
-                         .no_dither = true,
-                         .no_tonemap = true,
-                         .bloom = bloom ? OAK_BLOOM_ON : OAK_BLOOM_OFF};
+    oak_test_dark_world(&s->env, &s->post);
+    s->post.bloom = bloom ? OAK_BLOOM_ON : OAK_BLOOM_OFF;
     s->in.camera = (oak_camera){.fov_y = glm_rad(60), .znear = 0.1f, .zfar = 100};
     mat4 cam = {{1, 0, 0, 0}, {0, 0, -1, 0}, {0, 1, 0, 0}, {0, 5, 0, 1}};
     glm_mat4_copy(cam, s->in.camera_world);

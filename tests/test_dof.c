@@ -34,19 +34,9 @@ typedef struct scene {
    20-degree lens (a 68 mm focal length on the 24 mm sensor). */
 static void scene_init(scene *s, float focus, float fnumber) {
     memset(s, 0, sizeof *s);
-    s->env = oak_environment_defaults();
-    memset(s->env.sky_zenith_display, 0, sizeof s->env.sky_zenith_display);
-    memset(s->env.sky_horizon_display, 0, sizeof s->env.sky_horizon_display);
-    memset(s->env.ambient_sky, 0, sizeof s->env.ambient_sky);
-    memset(s->env.ambient_ground, 0, sizeof s->env.ambient_ground);
-    s->post = (oak_post){.exposure = 1,
-                         .ao = OAK_AO_OFF,
-                         .no_fxaa = true,
-                         .no_dither = true,
-                         .no_tonemap = true,
-                         .bloom = OAK_BLOOM_OFF,
-                         .aperture = fnumber,
-                         .focus_distance = focus};
+    oak_test_dark_world(&s->env, &s->post);
+    s->post.aperture = fnumber;
+    s->post.focus_distance = focus;
     s->in.camera = (oak_camera){.fov_y = glm_rad(20), .znear = 0.1f, .zfar = 200};
     glm_mat4_identity(s->in.camera_world);
     s->in.meshes = s->mesh;

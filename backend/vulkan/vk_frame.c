@@ -142,6 +142,26 @@ void _oak_vk_dispatch(_oak_vk *vk, VkCommandBuffer cmd, uint32_t pipe) {
                   (vk->height + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP, 1);
 }
 
+oak_result _oak_vk_compute_steps(_oak_vk *vk, _oak_vk_frame *f, const uint32_t *code, size_t size,
+                                 VkPipeline *pipes, uint32_t steps, const uint32_t (*grid)[2]) {
+    for (uint32_t s = 0; s < steps; s++) {
+        if (pipes[s]) continue;
+        oak_result r = _oak_vk_compute_spec(vk, code, size, &s, &pipes[s]);
+        if (r) return r;
+    }
+    for (uint32_t s = 0; s < steps; s++) {
+        if (s)
+            _oak_vk_barrier(
+                f->cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+        vkCmdBindPipeline(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipes[s]);
+        vkCmdDispatch(f->cmd, (grid[s][0] + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP,
+                      (grid[s][1] + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP, 1);
+    }
+    return OAK_OK;
+}
+
 /* ---- the frame ------------------------------------------------------------ */
 
 /* One run function per row of the pass table (vk_pass_<name>.c); NULL:

@@ -444,6 +444,12 @@ bool _oak_vk_blend_idle(_oak_vk *vk);
 void _oak_vk_draw_group(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f, uint32_t pipe,
                         uint32_t first, uint32_t count);
 void _oak_vk_dispatch(_oak_vk *vk, VkCommandBuffer cmd, uint32_t pipe);
+/* A pass of `steps` dispatches of one compute shader whose specialization
+   constant 0 is the step (pipes[s], made here on first use): step s covers
+   grid[s] pixels in OAK_GPU_GROUP squares, each after a compute barrier on
+   what the step before wrote (bloom, dof). */
+oak_result _oak_vk_compute_steps(_oak_vk *vk, _oak_vk_frame *f, const uint32_t *code, size_t size,
+                                 VkPipeline *pipes, uint32_t steps, const uint32_t (*grid)[2]);
 
 /* vk_track.c: barriers from the rows' reads and writes. Before a pass (or a
    copy) touches a target, the barrier that use needs after what came

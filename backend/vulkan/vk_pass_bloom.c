@@ -33,25 +33,14 @@ void _oak_vk_bloom_destroy(_oak_vk *vk) {
 
 oak_result _oak_vk_run_bloom(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     (void)v;
+    uint32_t grid[OAK_BLOOM_STEPS][2];
     for (uint32_t s = 0; s < OAK_BLOOM_STEPS; s++) {
-        if (vk->bloom_pipes[s]) continue;
-        oak_result r =
-            _oak_vk_compute_spec(vk, k_bloom_comp, sizeof k_bloom_comp, &s, &vk->bloom_pipes[s]);
-        if (r) return r;
-    }
-    for (uint32_t s = 0; s < OAK_BLOOM_STEPS; s++) {
-        uint32_t level, w, h;
+        uint32_t level;
         _oak_bloom_step_level(s, &level);
-        _oak_bloom_size(vk->width, vk->height, level, &w, &h);
-        /* inside the pass: each step reads the level the one before wrote */
-        if (s)
-            _oak_vk_barrier(
-                f->cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-        vkCmdBindPipeline(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->bloom_pipes[s]);
-        vkCmdDispatch(f->cmd, (w + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP,
-                      (h + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP, 1);
+        _oak_bloom_size(vk->width, vk->height, level, &grid[s][0], &grid[s][1]);
     }
-    return OAK_OK; /* post's barrier comes from its row (vk_track.c) */
+    /* each step reads the level the one before wrote; post's barrier comes
+       from its row (vk_track.c) */
+    return _oak_vk_compute_steps(vk, f, k_bloom_comp, sizeof k_bloom_comp, vk->bloom_pipes,
+                                 OAK_BLOOM_STEPS, (const uint32_t(*)[2])grid);
 }

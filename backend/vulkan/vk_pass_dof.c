@@ -33,29 +33,11 @@ void _oak_vk_dof_destroy(_oak_vk *vk) {
 
 oak_result _oak_vk_run_dof(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     (void)v;
-    for (uint32_t s = 0; s < OAK_DOF_STEPS; s++) {
-        if (vk->dof_pipes[s]) continue;
-        oak_result r =
-            _oak_vk_compute_spec(vk, k_dof_comp, sizeof k_dof_comp, &s, &vk->dof_pipes[s]);
-        if (r) return r;
-    }
     oak_dof_layout l = _oak_dof_layout(vk->width, vk->height);
-    for (uint32_t s = 0; s < OAK_DOF_STEPS; s++) {
-        uint32_t w = s == OAK_DOF_STEP_TILES       ? l.tw
-                     : s == OAK_DOF_STEP_COMPOSITE ? vk->width
-                                                   : l.hw;
-        uint32_t h = s == OAK_DOF_STEP_TILES       ? l.th
-                     : s == OAK_DOF_STEP_COMPOSITE ? vk->height
-                                                   : l.hh;
-        /* inside the pass: each step reads what the one before wrote */
-        if (s)
-            _oak_vk_barrier(
-                f->cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-        vkCmdBindPipeline(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->dof_pipes[s]);
-        vkCmdDispatch(f->cmd, (w + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP,
-                      (h + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP, 1);
-    }
-    return OAK_OK; /* the next reader's barrier comes from its row (vk_track.c) */
+    const uint32_t grid[OAK_DOF_STEPS][2] = {
+        {l.hw, l.hh}, {l.tw, l.th}, {l.hw, l.hh}, {vk->width, vk->height}};
+    /* each step reads what the one before wrote; the next reader's barrier
+       comes from its row (vk_track.c) */
+    return _oak_vk_compute_steps(vk, f, k_dof_comp, sizeof k_dof_comp, vk->dof_pipes, OAK_DOF_STEPS,
+                                 grid);
 }
