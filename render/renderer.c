@@ -103,6 +103,7 @@ oak_result oak_renderer_resize(oak_renderer *r, uint32_t width, uint32_t height)
 oak_result oak_renderer_draw(oak_renderer *r, const oak_frame_input *input) {
     if (!input) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "draw: no frame input");
     uint64_t t0 = oak_time_ns();
+    r->frontend.gpu_streams = (r->backend->caps & OAK_CAP_GPU_STREAMS) != 0;
     oak_result res = _oak_frontend_build(&r->frontend, input, r->desc.width, r->desc.height,
                                          r->desc.shadow_map_size);
     if (res) return res;

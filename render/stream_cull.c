@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "frontend.h"
+#include "shaders/common/oak_gpu.h"
 #include "stream.h"
 
 void _oak_instance_matrix(const oak_instance *rec, mat4 out) {
@@ -142,6 +143,18 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
     for (uint32_t s = 0; s < ns; s++) {
         if (!in->streams[s])
             return oak_error(OAK_ERROR_INVALID_ARGUMENT, "frame input: stream %u is NULL", s);
+        const oak_stream_desc *d = &in->streams[s]->desc;
+        for (uint32_t k = 0; k < d->lod_count; k++) {
+            const oak_mesh_data *md = oak_mesh_get(d->lods[k].mesh);
+            if (!md)
+                return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                                 "frame input: stream %u's LOD %u mesh was destroyed", s, k);
+            if (md->index_count / 3 > OAK_GPU_STREAM_MAX_TRIANGLES)
+                return oak_error(
+                    OAK_ERROR_LIMIT,
+                    "frame input: stream %u's LOD %u mesh has %u triangles, at most %u", s, k,
+                    md->index_count / 3, OAK_GPU_STREAM_MAX_TRIANGLES);
+        }
         total += in->streams[s]->count;
     }
     if (total > UINT32_MAX / 2)
@@ -173,11 +186,27 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
     vec4 planes[6];
     oak_frustum_planes(v->view_proj, planes);
     oak_stream_stats *st = &v->stream_stats;
-    uint32_t base = nd, *visible = fe->sx_visible;
+    /* where each stream's instances go among the input draws: those the
+       view's draws take first, the natively drawn ones (OAK_CAP_GPU_STREAMS,
+       not BLEND) after them, so the view's input is a prefix */
+    uint32_t firsts[OAK_STREAM_MAX_PER_VIEW], at_input = nd;
+    bool natives[OAK_STREAM_MAX_PER_VIEW];
+    for (uint32_t pass = 0; pass < 2; pass++) {
+        for (uint32_t s = 0; s < ns; s++) {
+            const oak_material_data *md = oak_material_get(in->streams[s]->desc.material);
+            natives[s] = fe->gpu_streams && md && md->desc.alpha_mode != OAK_ALPHA_BLEND;
+            if (natives[s] != (pass == 1)) continue;
+            firsts[s] = at_input;
+            at_input += in->streams[s]->count;
+        }
+        if (pass == 0) fe->view_input.draw_count = at_input;
+    }
+    uint32_t *visible = fe->sx_visible;
     for (uint32_t s = 0; s < ns; s++) {
         const oak_stream *str = in->streams[s];
         oak_render_stream *rs = &fe->streams[s];
         bool same = fe->stream_seen[s] == str->serial;
+        uint32_t base = firsts[s];
         *rs = (oak_render_stream){.records = str->records,
                                   .count = str->count,
                                   .version = str->version,
@@ -185,7 +214,8 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
                                   .lod_count = str->desc.lod_count,
                                   .material = str->desc.material,
                                   .flags = str->desc.flags,
-                                  .first_input = base};
+                                  .first_input = base,
+                                  .native = natives[s]};
         if (!keep_last(fe, s, str, same))
             return oak_error(OAK_ERROR_OUT_OF_MEMORY, "stream %u: no memory for last frame", s);
         fe->stream_seen[s] = str->serial;
@@ -227,10 +257,10 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
         st->visible += sum;
         st->instances += str->count;
         st->moved += rs->moved;
-        base += str->count;
     }
     st->streams = ns;
     v->stream_count = ns;
+    fe->stream_draws_from = nd;
 
     fe->stream_input = *in;
     fe->stream_input.draw_count = n;
@@ -239,6 +269,9 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
     fe->stream_input.transforms = (const mat4 *)fe->sx_world;
     fe->stream_input.flags = fe->sx_flags;
     fe->stream_input.colors = fe->sx_color;
+    uint32_t view_count = fe->view_input.draw_count;
+    fe->view_input = fe->stream_input;
+    fe->view_input.draw_count = view_count;
     *input = &fe->stream_input;
     return OAK_OK;
 }

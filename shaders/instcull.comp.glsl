@@ -3,8 +3,11 @@
 // per instance, one row of work groups per stream (gl_WorkGroupID.y). Record
 // to matrix, LOD by distance, the LOD mesh's sphere against the frustum; a
 // visible instance counts into its LOD's indirect command and joins its list
-// (list order is the atomics', the count is exact). The per-instance LOD
-// override (tiers) and the occlusion slot are CPU-side for now.
+// (list order is the atomics', the count is exact). A list word is
+// instance | stream << 24 | LOD << 30 (oak_gpu.h "Visibility ids"): the
+// stream raster (vis_stream.vert) reads it at its command's firstInstance.
+// The per-instance LOD override (tiers) and the occlusion slot are
+// CPU-side for now.
 #extension GL_GOOGLE_include_directive : require
 #include "common/oak_gpu.h"
 
@@ -47,5 +50,6 @@ void main() {
         if (pl.x * c.x + pl.y * c.y + pl.z * c.z + pl.w < -rad) return;
     }
     uint slot = atomicAdd(words[info.w + lod * 5u + 1u], 1u);
-    words[info.w + uint(OAK_GPU_INSTCULL_HEAD_WORDS) + lod * info.x + slot] = i;
+    words[info.w + uint(OAK_GPU_INSTCULL_HEAD_WORDS) + lod * info.x + slot] =
+        i | (s << OAK_GPU_ID_STREAM_SHIFT) | (lod << OAK_GPU_ID_LOD_SHIFT);
 }

@@ -329,6 +329,12 @@ TEST(backendsAgreeAsStreamsChange) {
         draw_pixels(rc, &s, a);
         draw_pixels(rb, &s, b);
         compare(f, a, b);
+        /* drawn natively: the GPU view's draws hold no stream instance */
+        uint32_t listed = stream_draws(&oak_renderer_last_view(rb)->draws, 0);
+        bool native = (oak_backend_caps(g_backend) & OAK_CAP_GPU_STREAMS) != 0;
+        fprintf(stderr, "  frame %d: %s lists %u stream instances among its draws (%s)\n", f,
+                g_backend, listed, native ? "native" : "expanded");
+        if (native) CHECK_EQ_INT(listed, 0);
         /* where the backend runs the kernel in compute, its counts are the CPU's */
         uint32_t gpu[OAK_STREAM_LODS];
         oak_stream_stats st;
@@ -347,6 +353,46 @@ out:
     oak_free(a), oak_free(b);
     oak_destroy_renderer(rc);
     oak_destroy_renderer(rb);
+    oak_destroy_stream(s.stream);
+}
+
+/* Bad stream input is one line and no crash on every backend: more streams
+   than a view may list, and a stream whose LOD mesh was destroyed. */
+TEST(badStreamInputFails) {
+    static scene s;
+    scene_init(&s);
+    oak_stream *many[OAK_STREAM_MAX_PER_VIEW + 1], *gone = NULL;
+    oak_mesh mesh = {0};
+    oak_renderer *r = open_renderer(g_backend);
+    if (!r || !s.stream) goto out;
+    CHECK_OK(oak_stream_set_count(s.stream, CAP));
+    for (uint32_t i = 0; i <= OAK_STREAM_MAX_PER_VIEW; i++) many[i] = s.stream;
+    s.in.streams = many;
+    s.in.stream_count = OAK_STREAM_MAX_PER_VIEW + 1;
+    oak_result res = oak_renderer_draw(r, &s.in);
+    fprintf(stderr, "  %u streams: %s\n", s.in.stream_count, oak_last_error());
+    CHECK(res == OAK_ERROR_LIMIT && !strchr(oak_last_error(), '\n'));
+    oak_shape_desc bd = {.type = OAK_SHAPE_BOX, .size = {1, 1, 1}};
+    CHECK_OK(oak_make_shape(&mesh, &bd));
+    oak_stream_desc d = {.capacity = 4, .lods = {{mesh, 0}}, .material = g_white};
+    CHECK_OK(oak_make_stream(&gone, &d));
+    if (!gone) goto out;
+    oak_instance one = {.position = {0, 0.5f, 0}, .scale = 1, .color = {1, 1, 1}};
+    CHECK_OK(oak_stream_write(gone, 0, &one, 1));
+    CHECK_OK(oak_stream_set_count(gone, 1));
+    many[0] = s.stream, many[1] = gone;
+    s.in.stream_count = 2;
+    CHECK_OK(oak_renderer_draw(r, &s.in));
+    oak_destroy_mesh(mesh);
+    res = oak_renderer_draw(r, &s.in);
+    fprintf(stderr, "  LOD mesh destroyed: %s\n", oak_last_error());
+    CHECK(res == OAK_ERROR_INVALID_ARGUMENT && !strchr(oak_last_error(), '\n'));
+    s.in.stream_count = 1; /* the renderer goes on with what is left */
+    CHECK_OK(oak_renderer_draw(r, &s.in));
+out:
+    oak_clear_error();
+    oak_destroy_renderer(r);
+    oak_destroy_stream(gone);
     oak_destroy_stream(s.stream);
 }
 
@@ -376,6 +422,7 @@ int main(int argc, char **argv) {
     } else {
         RUN(backendsAgreeAsStreamsChange);
     }
+    RUN(badStreamInputFails);
     /* the bad descs above log their errors on purpose */
     (void)errors0;
     if (g_oak_test_validation)

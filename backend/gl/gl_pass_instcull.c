@@ -2,7 +2,9 @@
  * in compute, instcull.comp (the file the Vulkan build compiles too). Records
  * go up only when a stream's version (or its place in the buffer) moved; the
  * heads and each stream's indirect commands every frame; the pass leaves per
- * LOD a visible list and a command whose instance count is the band's. */
+ * LOD a visible list and a command whose instance count is the band's, and
+ * the raster pass draws the native streams (oak_render_stream.native) from
+ * them (_oak_gl_draw_streams). */
 #include <string.h>
 
 #include "gl_gpu.h"
@@ -65,6 +67,13 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
         h->info[1] = rs->lod_count;
         h->info[2] = first;
         h->info[3] = word;
+        const _oak_gl_mat_slot *mt = _oak_gl_mat_of(f, rs->material);
+        f->instcull_group[s] = UINT32_MAX;
+        if (rs->native && mt && !mt->blend)
+            f->instcull_group[s] = (mt->mask ? 2u : 0u) + (mt->double_sided ? 1u : 0u);
+        h->draw[0] = mt ? oak_handle_index(rs->material.id) : 0;
+        h->draw[1] = rs->flags;
+        h->draw[2] = f->instcull_group[s] != UINT32_MAX;
         memset(cmds, 0, sizeof cmds);
         for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
             h->lod_distance[k] = rs->lod_distance[k];
@@ -73,11 +82,12 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
                 memcpy(h->bounds[k], md->bounds.center, sizeof(float) * 3);
                 h->bounds[k][3] = md->bounds.radius;
             }
-            const _oak_gl_mesh_slot *ms = _oak_gl_mesh_of(f, rs->lods[k]);
+            const _oak_gl_mesh_slot *ms = md ? _oak_gl_mesh_of(f, rs->lods[k]) : NULL;
             cmds[k * 5 + 0] = ms ? ms->index_count : 0;
             cmds[k * 5 + 2] = ms ? ms->first_index : 0;
             cmds[k * 5 + 3] = ms ? ms->base_vertex : 0;
-            cmds[k * 5 + 4] = k * rs->count; /* where its list starts after the commands */
+            /* base instance: where its list starts among the words */
+            cmds[k * 5 + 4] = word + OAK_GPU_INSTCULL_HEAD_WORDS + k * rs->count;
         }
         memcpy(h->planes, planes, sizeof h->planes);
         memcpy(h->eye, v->camera_pos, sizeof(float) * 3);
@@ -87,7 +97,9 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
         first += rs->count;
         word += OAK_GPU_INSTCULL_HEAD_WORDS + OAK_STREAM_LODS * rs->count;
     }
-    if ((r = _oak_gl_buffer_upload(&f->instance_out, 0, f->instcull_heads, head_bytes))) return r;
+    if ((r = _oak_gl_buffer_upload(&f->instance_out, 0, f->instcull_heads, head_bytes)) ||
+        (r = _oak_gl_ensure_draw_ids(f, word)))
+        return r;
     f->instcull_streams = ns;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCES, f->instances.id);
@@ -122,4 +134,32 @@ oak_result _oak_gl_instcull_read(_oak_gl_frame *f, uint32_t per_lod[OAK_STREAM_L
     return _oak_gl_check("instcull read-back")
                ? oak_error(OAK_ERROR_DEVICE, "gl: instcull read-back failed")
                : OAK_OK;
+}
+
+void _oak_gl_draw_streams(_oak_gl_frame *f) {
+    bool any = false;
+    for (uint32_t s = 0; s < f->instcull_streams; s++)
+        any |= f->instcull_group[s] != UINT32_MAX && f->instcull_heads[s].info[0];
+    if (!any) return;
+    size_t head_bytes = sizeof f->instcull_heads;
+    glBindVertexArray(f->vao);
+    glVertexArrayElementBuffer(f->vao, f->indices.id);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, f->instance_out.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCES, f->instances.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCE_OUT, f->instance_out.id);
+    for (uint32_t s = 0; s < f->instcull_streams; s++) {
+        const oak_gpu_instcull *h = &f->instcull_heads[s];
+        uint32_t g = f->instcull_group[s];
+        if (g == UINT32_MAX || !h->info[0]) continue;
+        if (g & 1u)
+            glDisable(GL_CULL_FACE);
+        else
+            glEnable(GL_CULL_FACE);
+        glUseProgram(g >= 2 ? f->prog_vis_stream_mask : f->prog_vis_stream);
+        glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,
+                                    (const void *)(uintptr_t)(head_bytes + (size_t)h->info[3] * 4),
+                                    (GLsizei)h->info[1], 0);
+    }
+    glDisable(GL_CULL_FACE);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, f->commands.id);
 }

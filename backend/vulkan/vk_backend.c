@@ -388,7 +388,7 @@ static const oak_backend k_vulkan = {
     .read_hdr = _oak_vk_read_hdr,
     .timings = _oak_vk_timings,
     .caps = OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS | OAK_CAP_SHADOW_CACHE |
-            OAK_CAP_PROBES,
+            OAK_CAP_PROBES | OAK_CAP_GPU_STREAMS,
     .read_light_grid = _oak_vk_read_light_grid,
     .shadow_stats = _oak_vk_shadow_stats,
     .read_sky = _oak_vk_read_sky,

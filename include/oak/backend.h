@@ -60,6 +60,10 @@ typedef struct oak_render_stream {
     oak_material material;
     uint32_t flags;
     uint32_t first_input; /* its first instance's index among the frontend's input draws */
+    /* drawn by the backend from its instcull lists (OAK_CAP_GPU_STREAMS and
+       a material that is not BLEND): its instances are not among the
+       view's draws */
+    bool native;
     uint32_t *visible[OAK_STREAM_LODS]; /* instance indices inside the frustum, by LOD */
     uint32_t visible_count[OAK_STREAM_LODS];
 } oak_render_stream;
@@ -211,7 +215,10 @@ typedef enum oak_pass_id {
 #define OAK_CAP_GPU_TIMINGS  (1ull << 33) /* stage timings carry GPU times */
 #define OAK_CAP_SHADOW_CACHE (1ull << 34) /* an unchanged shadow map is not redrawn */
 #define OAK_CAP_PROBES       (1ull << 35) /* bakes reflection probes (read_hdr); else the sky */
-#define OAK_CAP_BIT_COUNT    36
+/* draws instance streams from its instcull pass's lists: the frontend does
+   not expand them into the view's draws (oak_render_stream.native) */
+#define OAK_CAP_GPU_STREAMS (1ull << 36)
+#define OAK_CAP_BIT_COUNT   37
 
 /* "shadow", "raster", ...: a pass's stage name in timings and `oak bench`. */
 const char *oak_pass_name(oak_pass_id pass);

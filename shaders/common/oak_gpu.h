@@ -251,6 +251,8 @@ OAK_END(oak_gpu_instance);
  * info.w + 5 * OAK_STREAM_LODS + k * info.x. */
 OAK_STRUCT(oak_gpu_instcull) {
     OAK_U4(info);                    /* instances, LOD count, first record, first word */
+    OAK_U4(draw);                    /* material slot, oak_draw_flags, native (1: drawn from
+                                        the lists, not among the view's draws), 0 */
     OAK_F4(lod_distance);            /* per LOD (OAK_STREAM_LODS = 4); the last 0: no limit */
     OAK_F4(bounds[OAK_STREAM_LODS]); /* per LOD mesh: bounding sphere centre xyz, radius */
     OAK_F4(planes[6]);               /* the view frustum (oak_frustum_planes) */
@@ -258,6 +260,21 @@ OAK_STRUCT(oak_gpu_instcull) {
 }
 OAK_END(oak_gpu_instcull);
 #define OAK_GPU_INSTCULL_HEAD_WORDS (5 * OAK_STREAM_LODS)
+
+/* Visibility ids (OAK_B_IDS, rg32ui; 0 = sky). A draw's: (draw + 1,
+ * triangle). A stream instance's (common/draw.glsl oak_fetch_draw):
+ * x = OAK_GPU_ID_INSTANCE | the record's index in OAK_B_INSTANCES,
+ * y = triangle | stream << 24 | LOD << 30. The split gives each LOD mesh at
+ * most 2^24 triangles, a view OAK_STREAM_MAX_PER_VIEW (64) streams of
+ * OAK_STREAM_LODS (4) LODs and 2^31 records in all. A visible-list word is
+ * instance | stream << 24 | LOD << 30, so a stream holds at most
+ * OAK_STREAM_MAX_INSTANCES (2^24) instances. */
+#define OAK_GPU_ID_INSTANCE          0x80000000u
+#define OAK_GPU_ID_TRIANGLE_BITS     24
+#define OAK_GPU_ID_TRIANGLE_MASK     0xffffffu
+#define OAK_GPU_ID_STREAM_SHIFT      24
+#define OAK_GPU_ID_LOD_SHIFT         30
+#define OAK_GPU_STREAM_MAX_TRIANGLES (1u << OAK_GPU_ID_TRIANGLE_BITS)
 
 OAK_STRUCT(oak_gpu_vertex) {
     OAK_F4(normal);  /* xyz */
