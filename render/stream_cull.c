@@ -163,6 +163,33 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
     uint32_t n = (uint32_t)total, nd = in->draw_count;
     if (nd && (!in->meshes || !in->materials || !in->transforms))
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "frame input: %u draws but no columns", nd);
+    /* where each stream's instances go among the input draws: those the
+       view's draws take first, the natively drawn ones (OAK_CAP_GPU_STREAMS,
+       not BLEND) after them, so the view's (and the cascades') input is a
+       prefix. A native stream is expanded at all only while a lamp may cast
+       (the lamp atlas still takes its casters from draws); else it costs
+       the frontend nothing per instance. */
+    bool lamps = false;
+    for (uint32_t i = 0; i < in->light_count && in->lights; i++)
+        lamps |= in->lights[i].light.cast_shadows && (in->lights[i].light.type == OAK_LIGHT_POINT ||
+                                                      in->lights[i].light.type == OAK_LIGHT_SPOT);
+    uint32_t firsts[OAK_STREAM_MAX_PER_VIEW], at_input = nd;
+    bool natives[OAK_STREAM_MAX_PER_VIEW], expand[OAK_STREAM_MAX_PER_VIEW];
+    for (uint32_t pass = 0; pass < 2; pass++) {
+        for (uint32_t s = 0; s < ns; s++) {
+            const oak_material_data *md = oak_material_get(in->streams[s]->desc.material);
+            /* the GPU kernel does not read the tiers' LOD override yet */
+            natives[s] = fe->gpu_streams && md && md->desc.alpha_mode != OAK_ALPHA_BLEND &&
+                         !in->streams[s]->lod_override;
+            expand[s] = !natives[s] || lamps;
+            if (pass == 0) firsts[s] = UINT32_MAX;
+            if (natives[s] != (pass == 1) || !expand[s]) continue;
+            firsts[s] = at_input;
+            at_input += in->streams[s]->count;
+        }
+        if (pass == 0) fe->view_input.draw_count = at_input;
+    }
+    n = at_input;
     if (!OAK_GROW(fe->sx_mesh, fe->sx_cap, n) || !OAK_GROW(fe->sx_material, fe->sx_cap2, n) ||
         !OAK_GROW(fe->sx_world, fe->sx_cap3, n) || !OAK_GROW(fe->sx_flags, fe->sx_cap4, n) ||
         !OAK_GROW(fe->sx_color, fe->sx_cap5, (size_t)n * 4) ||
@@ -186,21 +213,6 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
     vec4 planes[6];
     oak_frustum_planes(v->view_proj, planes);
     oak_stream_stats *st = &v->stream_stats;
-    /* where each stream's instances go among the input draws: those the
-       view's draws take first, the natively drawn ones (OAK_CAP_GPU_STREAMS,
-       not BLEND) after them, so the view's input is a prefix */
-    uint32_t firsts[OAK_STREAM_MAX_PER_VIEW], at_input = nd;
-    bool natives[OAK_STREAM_MAX_PER_VIEW];
-    for (uint32_t pass = 0; pass < 2; pass++) {
-        for (uint32_t s = 0; s < ns; s++) {
-            const oak_material_data *md = oak_material_get(in->streams[s]->desc.material);
-            natives[s] = fe->gpu_streams && md && md->desc.alpha_mode != OAK_ALPHA_BLEND;
-            if (natives[s] != (pass == 1)) continue;
-            firsts[s] = at_input;
-            at_input += in->streams[s]->count;
-        }
-        if (pass == 0) fe->view_input.draw_count = at_input;
-    }
     uint32_t *visible = fe->sx_visible;
     for (uint32_t s = 0; s < ns; s++) {
         const oak_stream *str = in->streams[s];
@@ -220,6 +232,13 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
             return oak_error(OAK_ERROR_OUT_OF_MEMORY, "stream %u: no memory for last frame", s);
         fe->stream_seen[s] = str->serial;
         fe->stream_seen_version[s] = str->version;
+        for (uint32_t k = 0; k < str->desc.lod_count; k++) {
+            rs->lods[k] = str->desc.lods[k].mesh;
+            rs->lod_distance[k] = str->desc.lods[k].distance;
+        }
+        st->instances += str->count;
+        st->moved += rs->moved;
+        if (!expand[s]) continue; /* drawn and cast from the backend's lists alone */
         stream_job job = {
             .fe = fe, .stream = str, .base = base, .live = oak_material_get(str->desc.material)};
         job.params.planes = (const vec4 *)planes;
@@ -227,8 +246,8 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
         job.params.lod_count = str->desc.lod_count;
         job.params.lod_override = str->lod_override;
         for (uint32_t k = 0; k < str->desc.lod_count; k++) {
-            job.params.lods[k] = rs->lods[k] = str->desc.lods[k].mesh;
-            job.params.lod_distance[k] = rs->lod_distance[k] = str->desc.lods[k].distance;
+            job.params.lods[k] = rs->lods[k];
+            job.params.lod_distance[k] = rs->lod_distance[k];
         }
         /* a stream that stands still casts into the cached static layers */
         job.flags = str->desc.flags & ~(uint32_t)OAK_DRAW_MOVING;
@@ -255,8 +274,6 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
         }
         visible += sum;
         st->visible += sum;
-        st->instances += str->count;
-        st->moved += rs->moved;
     }
     st->streams = ns;
     v->stream_count = ns;

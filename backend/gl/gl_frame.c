@@ -55,6 +55,11 @@ oak_result _oak_gl_frame_programs(GLuint out[OAK_GL_FRAME_PROGRAMS]) {
     const char *tvs = oak_gl_src_vis_stream_vert, *tfs = oak_gl_src_vis_stream_frag;
     if (!r) r = program(&out[8], "vis-stream", false, false, tvs, tfs, NULL);
     if (!r) r = program(&out[9], "vis-stream-masked", false, true, tvs, tfs, NULL);
+    const char *cvs = oak_gl_src_shadow_stream_vert;
+    if (!r) r = program(&out[10], "shadow-stream", true, false, cvs, NULL, NULL);
+    if (!r)
+        r = program(&out[11], "shadow-stream-masked", true, true, cvs,
+                    oak_gl_src_shadow_stream_masked_frag, NULL);
     return r;
 }
 
@@ -104,6 +109,7 @@ oak_result _oak_gl_frame_create(_oak_gl_backend *b) {
     oak_result r = _oak_gl_frame_programs(p);
     f->prog_blend = p[7];
     f->prog_vis_stream = p[8], f->prog_vis_stream_mask = p[9];
+    f->prog_shadow_stream = p[10], f->prog_shadow_stream_mask = p[11];
     f->prog_vis = p[0], f->prog_vis_mask = p[1], f->prog_shadow = p[2];
     f->prog_shadow_mask = p[3], f->prog_resolve = p[4], f->prog_post = p[5], f->prog_fxaa = p[6];
     if (r != OAK_OK) return r;
@@ -126,10 +132,12 @@ oak_result _oak_gl_frame_create(_oak_gl_backend *b) {
 void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     _oak_gl_frame *f = b->frame;
     if (!f) return;
-    GLuint progs[] = {
-        f->prog_vis,        f->prog_vis_mask,       f->prog_shadow, f->prog_shadow_mask,
-        f->prog_resolve,    f->prog_post,           f->prog_fxaa,   f->prog_blend,
-        f->prog_vis_stream, f->prog_vis_stream_mask};
+    GLuint progs[] = {f->prog_vis,           f->prog_vis_mask,
+                      f->prog_shadow,        f->prog_shadow_mask,
+                      f->prog_resolve,       f->prog_post,
+                      f->prog_fxaa,          f->prog_blend,
+                      f->prog_vis_stream,    f->prog_vis_stream_mask,
+                      f->prog_shadow_stream, f->prog_shadow_stream_mask};
     for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++)
         if (progs[i]) glDeleteProgram(progs[i]);
     if (f->vao) glDeleteVertexArrays(1, &f->vao);

@@ -13,6 +13,7 @@
  * with a small copy of the counts back). */
 #include <string.h>
 
+#include "backend/gpu/gpu_records.h"
 #include "vk_internal.h"
 
 #define HEAD_BYTES ((size_t)OAK_STREAM_MAX_PER_VIEW * sizeof(oak_gpu_instcull))
@@ -33,7 +34,7 @@ oak_result _oak_vk_instcull_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_ren
     uint64_t records = 0, words = 0;
     for (uint32_t s = 0; s < ns; s++) {
         records += v->streams[s].count;
-        words += OAK_GPU_INSTCULL_HEAD_WORDS + (uint64_t)OAK_STREAM_LODS * v->streams[s].count;
+        words += _oak_gpu_instcull_words(v->streams[s].count);
     }
     if (records > UINT32_MAX / 2 || words > UINT32_MAX / 4)
         return oak_error(OAK_ERROR_LIMIT, "vulkan: instcull: %llu instances",
@@ -70,8 +71,6 @@ oak_result _oak_vk_instcull_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_ren
 oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     uint32_t ns =
         v->stream_count < OAK_STREAM_MAX_PER_VIEW ? v->stream_count : OAK_STREAM_MAX_PER_VIEW;
-    vec4 planes[6];
-    oak_frustum_planes((vec4 *)v->view_proj, planes);
     uint32_t first = 0, word = 0, most = 0;
     oak_gpu_instcull *heads = f->instance_out.mapped;
     uint8_t *rec = f->instances.mapped;
@@ -87,39 +86,21 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
             f->instcull_version[s] = rs->version;
             f->instcull_first[s] = first;
         }
-        oak_gpu_instcull h;
-        memset(&h, 0, sizeof h);
-        h.info[0] = rs->count;
-        h.info[1] = rs->lod_count;
-        h.info[2] = first;
-        h.info[3] = word;
-        h.draw[0] = f->instcull_material[s];
-        h.draw[1] = rs->flags;
-        h.draw[2] = f->instcull_group[s] != UINT32_MAX;
-        uint32_t cmds[OAK_GPU_INSTCULL_HEAD_WORDS];
-        memset(cmds, 0, sizeof cmds);
+        /* VkDrawIndexedIndirectCommand per (view, LOD): the instance count is the kernel's */
+        uint32_t mesh[OAK_STREAM_LODS][3] = {{0}};
         for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
-            h.lod_distance[k] = rs->lod_distance[k];
-            const oak_mesh_data *md = oak_mesh_get(rs->lods[k]);
-            if (md) {
-                memcpy(h.bounds[k], md->bounds.center, sizeof(float) * 3);
-                h.bounds[k][3] = md->bounds.radius;
-            }
-            /* VkDrawIndexedIndirectCommand: the instance count is the kernel's */
             const _oak_vk_mesh *m = NULL;
-            if (!md || _oak_vk_sync_mesh(vk, rs->lods[k], &m) != OAK_OK) m = NULL;
-            cmds[k * 5 + 0] = m ? m->index_count : 0;
-            cmds[k * 5 + 2] = m ? (uint32_t)m->index_first : 0;
-            cmds[k * 5 + 3] = m ? (uint32_t)m->vertex_first : 0;
-            /* firstInstance: where its list starts among the words */
-            cmds[k * 5 + 4] = word + OAK_GPU_INSTCULL_HEAD_WORDS + k * rs->count;
+            if (oak_mesh_get(rs->lods[k]) && _oak_vk_sync_mesh(vk, rs->lods[k], &m) == OAK_OK && m)
+                mesh[k][0] = m->index_count, mesh[k][1] = (uint32_t)m->index_first,
+                mesh[k][2] = (uint32_t)m->vertex_first;
         }
-        memcpy(h.planes, planes, sizeof h.planes);
-        memcpy(h.eye, v->camera_pos, sizeof(float) * 3);
+        oak_gpu_instcull h;
+        _oak_gpu_instcull_fill(&h, words + word, v, rs, first, word, mesh, f->instcull_material[s],
+                               f->instcull_group[s] != UINT32_MAX);
         heads[s] = h;
-        memcpy(words + word, cmds, sizeof cmds);
+        f->instcull_moved[s] = rs->moved;
         first += rs->count;
-        word += OAK_GPU_INSTCULL_HEAD_WORDS + OAK_STREAM_LODS * rs->count;
+        word += (uint32_t)_oak_gpu_instcull_words(rs->count);
         most = rs->count > most ? rs->count : most;
     }
     f->instcull_streams = ns;
@@ -178,4 +159,32 @@ oak_result _oak_vk_instcull_read(_oak_vk *vk, uint32_t per_lod[OAK_STREAM_LODS])
         for (uint32_t k = 0; k < OAK_STREAM_LODS; k++)
             per_lod[k] += words[heads[s].info[3] + k * 5 + 1];
     return OAK_OK;
+}
+
+void _oak_vk_draw_stream_casters(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f,
+                                 uint32_t cascade, bool movers) {
+    const oak_gpu_instcull *heads = f->instance_out.mapped;
+    const uint32_t stride = sizeof(VkDrawIndexedIndirectCommand);
+    for (uint32_t s = 0; s < f->instcull_streams; s++) {
+        const oak_gpu_instcull *h = &heads[s];
+        if (cascade >= h->draw[3] || !h->info[0] || f->instcull_moved[s] != movers) continue;
+        bool masked = f->instcull_group[s] >= 2;
+        vkCmdBindPipeline(
+            cmd, VK_PIPELINE_BIND_POINT_GRAPHICS,
+            vk->pipes[masked ? OAK_VK_PIPE_SHADOW_STREAM_MASKED : OAK_VK_PIPE_SHADOW_STREAM]);
+        uint64_t at = HEAD_BYTES + ((uint64_t)h->info[3] + (cascade + 1) * OAK_STREAM_LODS * 5) * 4;
+        if (vk->multi_draw)
+            vkCmdDrawIndexedIndirect(cmd, f->instance_out.buffer, at, h->info[1], stride);
+        else
+            for (uint32_t k = 0; k < h->info[1]; k++)
+                vkCmdDrawIndexedIndirect(cmd, f->instance_out.buffer, at + k * stride, 1, stride);
+    }
+}
+
+uint32_t _oak_vk_stream_movers(const _oak_vk_frame *f, uint32_t cascade) {
+    const oak_gpu_instcull *heads = f->instance_out.mapped;
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < f->instcull_streams; s++)
+        n += f->instcull_moved[s] && cascade < heads[s].draw[3] && heads[s].info[0];
+    return n;
 }
