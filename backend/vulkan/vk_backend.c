@@ -184,6 +184,16 @@ static oak_result _oak_vk_sync(void *self, const oak_render_view *v) {
                 (r = _oak_vk_sync_material(vk, lists[li]->material[i], &slot)))
                 return r;
         }
+    /* instance streams: their LOD meshes and material (a destroyed one draws nothing) */
+    for (uint32_t s = 0; s < v->stream_count; s++) {
+        const oak_render_stream *rs = &v->streams[s];
+        const _oak_vk_mesh *m;
+        uint32_t slot;
+        for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++)
+            if (oak_mesh_get(rs->lods[k]) && (r = _oak_vk_sync_mesh(vk, rs->lods[k], &m))) return r;
+        if (oak_material_get(rs->material) && (r = _oak_vk_sync_material(vk, rs->material, &slot)))
+            return r;
+    }
     vk->sync_ms += oak_ms_since(t0);
     return OAK_OK;
 }
