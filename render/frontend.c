@@ -180,7 +180,7 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
 
     cull_job job = {.in = in,
                     .visible = fe->visible,
-                    .streams_from = v->stream_count ? v->streams[0].first_input : n,
+                    .streams_from = v->stream_count ? fe->stream_draws_from : n,
                     .stream_lod = fe->sx_lod};
     oak_frustum_planes(v->view_proj, job.planes);
     oak_parallel_for(n, CULL_CHUNK, cull_range, &job);
@@ -352,14 +352,18 @@ oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint
     v->height = height;
     v->shadow_map_size = shadow_map_size;
     build_camera(fe, in, width, height);
-    /* instance streams: culled and LOD-picked, then drawn and cast as draws */
+    /* instance streams: culled and LOD-picked, then drawn and cast as
+       draws; those a GPU backend draws natively are neither among the
+       view's draws nor the cascades' casters (view_input leaves them out),
+       and reach the lamp faces only (stream_cull.c) */
     oak_result r = _oak_frontend_streams(fe, &in);
     if (r) return r;
-    r = build_draws(fe, in);
+    const oak_frame_input *drawn = v->stream_count ? &fe->view_input : in;
+    r = build_draws(fe, drawn);
     if (r) return r;
     r = build_lights(fe, in);
     if (r) return r;
     build_environment(fe, in);
-    _oak_frontend_fit_shadows(fe, in);
+    _oak_frontend_fit_shadows(fe, drawn);
     return _oak_frontend_fit_lamp_shadows(fe, in);
 }

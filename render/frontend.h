@@ -44,6 +44,13 @@ typedef struct oak_frontend {
        instance appended as a draw, its columns, the kernel's answer per
        instance, the view's stream list and each slot's last-frame copy */
     oak_frame_input stream_input;
+    /* the backend draws streams from its instcull lists (OAK_CAP_GPU_STREAMS):
+       set by the renderer before each build */
+    bool gpu_streams;
+    /* what the view's draws come from: stream_input cut before the native
+       streams' instances (they are listed last); the first stream draw */
+    oak_frame_input view_input;
+    uint32_t stream_draws_from;
     oak_mesh *sx_mesh;
     oak_material *sx_material;
     mat4 *sx_world;

@@ -103,6 +103,7 @@ oak_result oak_renderer_resize(oak_renderer *r, uint32_t width, uint32_t height)
 oak_result oak_renderer_draw(oak_renderer *r, const oak_frame_input *input) {
     if (!input) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "draw: no frame input");
     uint64_t t0 = oak_time_ns();
+    r->frontend.gpu_streams = (r->backend->caps & OAK_CAP_GPU_STREAMS) != 0;
     oak_result res = _oak_frontend_build(&r->frontend, input, r->desc.width, r->desc.height,
                                          r->desc.shadow_map_size);
     if (res) return res;
@@ -170,6 +171,17 @@ oak_result oak_renderer_stream_stats(const oak_renderer *r, oak_stream_stats *ou
     *out = (oak_stream_stats){0};
     if (!r->drawn) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream stats: nothing drawn yet");
     *out = r->frontend.view.stream_stats;
+    /* natively drawn streams were culled by the backend's instcull pass
+       alone: the per-LOD counts are its (a read-back), over every stream */
+    const oak_render_view *v = &r->frontend.view;
+    bool native = false;
+    for (uint32_t s = 0; s < v->stream_count; s++) native |= v->streams[s].native;
+    if (!native || !r->backend->read_stream_counts) return OAK_OK;
+    uint32_t per[OAK_STREAM_LODS];
+    oak_result res = r->backend->read_stream_counts(r->self, per);
+    if (res) return res;
+    out->visible = 0;
+    for (uint32_t k = 0; k < OAK_STREAM_LODS; k++) out->per_lod[k] = per[k], out->visible += per[k];
     return OAK_OK;
 }
 oak_result oak_renderer_read_stream_counts(oak_renderer *r, uint32_t per_lod[OAK_STREAM_LODS]) {

@@ -183,6 +183,41 @@ static uint64_t static_key(const oak_shadow_cascade *cas, const oak_draw_list *l
     return h ? h : 1; /* 0 means unknown */
 }
 
+/* The natively drawn streams that stand still cast into every cascade's
+   static layer from the backend's lists (not from the caster list): their
+   records, material and LOD meshes (versions included) join each key, and
+   the eye while their LOD pick depends on it (more than one LOD, or a last
+   distance past which they go). */
+static uint64_t stream_key(const oak_render_view *v, uint64_t h) {
+    for (uint32_t s = 0; s < v->stream_count; s++) {
+        const oak_render_stream *rs = &v->streams[s];
+        const oak_material_data *mt = oak_material_get(rs->material);
+        if (!rs->native || rs->moved || !mt || (rs->flags & (OAK_DRAW_NO_SHADOW | OAK_DRAW_HIDDEN)))
+            continue;
+        oak_texture tex = mt->desc.base_color_tex.texture;
+        const oak_texture_data *td = tex.id ? oak_texture_get(tex) : NULL;
+        uint64_t ids[9] = {(uint64_t)(uintptr_t)rs->records,
+                           rs->version,
+                           rs->count,
+                           rs->material.id,
+                           mt->version,
+                           rs->flags,
+                           tex.id,
+                           td ? td->version : 0,
+                           rs->lod_count};
+        h = oak_hash(ids, sizeof ids, h);
+        for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
+            const oak_mesh_data *md = oak_mesh_get(rs->lods[k]);
+            uint32_t m[2] = {rs->lods[k].id, md ? md->version : 0};
+            h = oak_hash(m, sizeof m, h);
+            h = oak_hash(&rs->lod_distance[k], sizeof(float), h);
+        }
+        if (rs->lod_count > 1 || rs->lod_distance[rs->lod_count - 1] > 0)
+            h = oak_hash(v->camera_pos, sizeof v->camera_pos, h);
+    }
+    return h ? h : 1;
+}
+
 static void shadow_splits(float out[OAK_MAX_CASCADES], uint32_t count, float znear, float zfar) {
     float lambda = (float)OAK_SHADOW_SPLIT_LOG;
     for (uint32_t i = 1; i <= count; i++) {
@@ -293,7 +328,7 @@ void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *in) {
             }
             if (!moving) cas->static_count = at - cas->first_caster;
         }
-        cas->static_key = static_key(cas, l, v->shadow_map_size);
+        cas->static_key = stream_key(v, static_key(cas, l, v->shadow_map_size));
     }
     l->count = count;
 }

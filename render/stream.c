@@ -9,6 +9,13 @@
 
 _Static_assert(sizeof(oak_instance) == sizeof(oak_gpu_instance),
                "oak_instance and oak_gpu_instance are the same 12 floats");
+/* a visible-list word and a visibility id hold instance, stream and LOD in
+   24, 6 and 2 bits (oak_gpu.h "Visibility ids") */
+_Static_assert(OAK_STREAM_MAX_INSTANCES <= (1u << OAK_GPU_ID_STREAM_SHIFT) &&
+                   OAK_STREAM_MAX_PER_VIEW <=
+                       (1u << (OAK_GPU_ID_LOD_SHIFT - OAK_GPU_ID_STREAM_SHIFT)) &&
+                   OAK_STREAM_LODS <= (1u << (32 - OAK_GPU_ID_LOD_SHIFT)),
+               "stream limits fit the list word's bits");
 
 oak_result oak_make_stream(oak_stream **out, const oak_stream_desc *desc) {
     if (!out || !desc) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream: NULL argument");
@@ -26,8 +33,13 @@ oak_result oak_make_stream(oak_stream **out, const oak_stream_desc *desc) {
     if (!oak_material_get(d.material))
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream: no live material");
     for (uint32_t k = 0; k < d.lod_count; k++) {
-        if (!oak_mesh_get(d.lods[k].mesh))
-            return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream: LOD %u has no live mesh", k);
+        const oak_mesh_data *md = oak_mesh_get(d.lods[k].mesh);
+        if (!md) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream: LOD %u has no live mesh", k);
+        if (md->index_count / 3 > OAK_GPU_STREAM_MAX_TRIANGLES)
+            return oak_error(OAK_ERROR_LIMIT,
+                             "stream: LOD %u's mesh has %u triangles, at most %u (the visibility "
+                             "id's triangle bits)",
+                             k, md->index_count / 3, OAK_GPU_STREAM_MAX_TRIANGLES);
         bool last = k + 1 == d.lod_count;
         float dist = d.lods[k].distance;
         if (!(dist >= 0) || (!last && dist <= 0) ||

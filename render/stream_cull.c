@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "frontend.h"
+#include "shaders/common/oak_gpu.h"
 #include "stream.h"
 
 void _oak_instance_matrix(const oak_instance *rec, mat4 out) {
@@ -142,6 +143,18 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
     for (uint32_t s = 0; s < ns; s++) {
         if (!in->streams[s])
             return oak_error(OAK_ERROR_INVALID_ARGUMENT, "frame input: stream %u is NULL", s);
+        const oak_stream_desc *d = &in->streams[s]->desc;
+        for (uint32_t k = 0; k < d->lod_count; k++) {
+            const oak_mesh_data *md = oak_mesh_get(d->lods[k].mesh);
+            if (!md)
+                return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                                 "frame input: stream %u's LOD %u mesh was destroyed", s, k);
+            if (md->index_count / 3 > OAK_GPU_STREAM_MAX_TRIANGLES)
+                return oak_error(
+                    OAK_ERROR_LIMIT,
+                    "frame input: stream %u's LOD %u mesh has %u triangles, at most %u", s, k,
+                    md->index_count / 3, OAK_GPU_STREAM_MAX_TRIANGLES);
+        }
         total += in->streams[s]->count;
     }
     if (total > UINT32_MAX / 2)
@@ -150,6 +163,33 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
     uint32_t n = (uint32_t)total, nd = in->draw_count;
     if (nd && (!in->meshes || !in->materials || !in->transforms))
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "frame input: %u draws but no columns", nd);
+    /* where each stream's instances go among the input draws: those the
+       view's draws take first, the natively drawn ones (OAK_CAP_GPU_STREAMS,
+       not BLEND) after them, so the view's (and the cascades') input is a
+       prefix. A native stream is expanded at all only while a lamp may cast
+       (the lamp atlas still takes its casters from draws); else it costs
+       the frontend nothing per instance. */
+    bool lamps = false;
+    for (uint32_t i = 0; i < in->light_count && in->lights; i++)
+        lamps |= in->lights[i].light.cast_shadows && (in->lights[i].light.type == OAK_LIGHT_POINT ||
+                                                      in->lights[i].light.type == OAK_LIGHT_SPOT);
+    uint32_t firsts[OAK_STREAM_MAX_PER_VIEW], at_input = nd;
+    bool natives[OAK_STREAM_MAX_PER_VIEW], expand[OAK_STREAM_MAX_PER_VIEW];
+    for (uint32_t pass = 0; pass < 2; pass++) {
+        for (uint32_t s = 0; s < ns; s++) {
+            const oak_material_data *md = oak_material_get(in->streams[s]->desc.material);
+            /* the GPU kernel does not read the tiers' LOD override yet */
+            natives[s] = fe->gpu_streams && md && md->desc.alpha_mode != OAK_ALPHA_BLEND &&
+                         !in->streams[s]->lod_override;
+            expand[s] = !natives[s] || lamps;
+            if (pass == 0) firsts[s] = UINT32_MAX;
+            if (natives[s] != (pass == 1) || !expand[s]) continue;
+            firsts[s] = at_input;
+            at_input += in->streams[s]->count;
+        }
+        if (pass == 0) fe->view_input.draw_count = at_input;
+    }
+    n = at_input;
     if (!OAK_GROW(fe->sx_mesh, fe->sx_cap, n) || !OAK_GROW(fe->sx_material, fe->sx_cap2, n) ||
         !OAK_GROW(fe->sx_world, fe->sx_cap3, n) || !OAK_GROW(fe->sx_flags, fe->sx_cap4, n) ||
         !OAK_GROW(fe->sx_color, fe->sx_cap5, (size_t)n * 4) ||
@@ -173,11 +213,12 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
     vec4 planes[6];
     oak_frustum_planes(v->view_proj, planes);
     oak_stream_stats *st = &v->stream_stats;
-    uint32_t base = nd, *visible = fe->sx_visible;
+    uint32_t *visible = fe->sx_visible;
     for (uint32_t s = 0; s < ns; s++) {
         const oak_stream *str = in->streams[s];
         oak_render_stream *rs = &fe->streams[s];
         bool same = fe->stream_seen[s] == str->serial;
+        uint32_t base = firsts[s];
         *rs = (oak_render_stream){.records = str->records,
                                   .count = str->count,
                                   .version = str->version,
@@ -185,11 +226,19 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
                                   .lod_count = str->desc.lod_count,
                                   .material = str->desc.material,
                                   .flags = str->desc.flags,
-                                  .first_input = base};
+                                  .first_input = base,
+                                  .native = natives[s]};
         if (!keep_last(fe, s, str, same))
             return oak_error(OAK_ERROR_OUT_OF_MEMORY, "stream %u: no memory for last frame", s);
         fe->stream_seen[s] = str->serial;
         fe->stream_seen_version[s] = str->version;
+        for (uint32_t k = 0; k < str->desc.lod_count; k++) {
+            rs->lods[k] = str->desc.lods[k].mesh;
+            rs->lod_distance[k] = str->desc.lods[k].distance;
+        }
+        st->instances += str->count;
+        st->moved += rs->moved;
+        if (!expand[s]) continue; /* drawn and cast from the backend's lists alone */
         stream_job job = {
             .fe = fe, .stream = str, .base = base, .live = oak_material_get(str->desc.material)};
         job.params.planes = (const vec4 *)planes;
@@ -197,8 +246,8 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
         job.params.lod_count = str->desc.lod_count;
         job.params.lod_override = str->lod_override;
         for (uint32_t k = 0; k < str->desc.lod_count; k++) {
-            job.params.lods[k] = rs->lods[k] = str->desc.lods[k].mesh;
-            job.params.lod_distance[k] = rs->lod_distance[k] = str->desc.lods[k].distance;
+            job.params.lods[k] = rs->lods[k];
+            job.params.lod_distance[k] = rs->lod_distance[k];
         }
         /* a stream that stands still casts into the cached static layers */
         job.flags = str->desc.flags & ~(uint32_t)OAK_DRAW_MOVING;
@@ -225,12 +274,10 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
         }
         visible += sum;
         st->visible += sum;
-        st->instances += str->count;
-        st->moved += rs->moved;
-        base += str->count;
     }
     st->streams = ns;
     v->stream_count = ns;
+    fe->stream_draws_from = nd;
 
     fe->stream_input = *in;
     fe->stream_input.draw_count = n;
@@ -239,6 +286,9 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
     fe->stream_input.transforms = (const mat4 *)fe->sx_world;
     fe->stream_input.flags = fe->sx_flags;
     fe->stream_input.colors = fe->sx_color;
+    uint32_t view_count = fe->view_input.draw_count;
+    fe->view_input = fe->stream_input;
+    fe->view_input.draw_count = view_count;
     *input = &fe->stream_input;
     return OAK_OK;
 }

@@ -4,6 +4,7 @@
 // the sky gets OAK_GTAO_SKY_DEPTH.
 #extension GL_GOOGLE_include_directive : require
 #include "common/gtao.glsl"
+#include "common/draw.glsl"
 
 layout(local_size_x = OAK_GPU_GROUP, local_size_y = OAK_GPU_GROUP) in;
 
@@ -28,8 +29,8 @@ void main() {
         ao_words[2u * n + 3u * i + 2u] = 1.0;
         return;
     }
-    oak_gpu_draw d = draws[id.x - 1u];
-    uint base = d.info.y + id.y * 3u;
+    oak_gpu_draw d = oak_fetch_draw(id);
+    uint base = d.info.y + oak_id_triangle(id) * 3u;
     vec3 Pv[3];
     for (int k = 0; k < 3; k++) {
         uint vi = indices[base + uint(k)] + d.info.z;

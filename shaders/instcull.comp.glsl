@@ -1,10 +1,15 @@
 #version 450
 // The cull-and-LOD kernel of render/stream_cull.c in compute: one invocation
 // per instance, one row of work groups per stream (gl_WorkGroupID.y). Record
-// to matrix, LOD by distance, the LOD mesh's sphere against the frustum; a
-// visible instance counts into its LOD's indirect command and joins its list
-// (list order is the atomics', the count is exact). The per-instance LOD
-// override (tiers) and the occlusion slot are CPU-side for now.
+// to matrix, LOD by distance, the LOD mesh's sphere against the camera's
+// frustum and each cascade's map volume (render/shadow_fit.c's static-caster
+// box, which holds its movers' test too); in each view it meets the instance
+// counts into that (view, LOD)'s indirect command and joins its list (list
+// order is the atomics', the count is exact). A list word is instance |
+// stream << 24 | LOD << 30 (oak_gpu.h "Visibility ids"): the stream raster
+// (vis_stream.vert, shadow_stream.vert) reads it at its command's
+// firstInstance. The per-instance LOD override (tiers) and the occlusion
+// slot are CPU-side for now.
 #extension GL_GOOGLE_include_directive : require
 #include "common/oak_gpu.h"
 
@@ -15,6 +20,21 @@ OAK_SSBO(OAK_B_INSTANCE_OUT) buffer InstanceOutBlock {
     oak_gpu_instcull heads[OAK_STREAM_MAX_PER_VIEW];
     uint words[];
 };
+
+bool meets(uint s, uint first, vec3 c, float rad) {
+    for (uint p = 0u; p < 6u; p++) {
+        vec4 pl = first == 0u ? heads[s].planes[p] : heads[s].cascade_planes[first - 6u + p];
+        if (pl.x * c.x + pl.y * c.y + pl.z * c.z + pl.w < -rad) return false;
+    }
+    return true;
+}
+
+void append(uint s, uint v, uint lod, uint word) {
+    uvec4 info = heads[s].info;
+    uint list = v * uint(OAK_STREAM_LODS) + lod;
+    uint slot = atomicAdd(words[info.w + list * 5u + 1u], 1u);
+    words[info.w + uint(OAK_GPU_INSTCULL_HEAD_WORDS) + list * info.x + slot] = word;
+}
 
 void main() {
     uint s = gl_WorkGroupID.y, i = gl_GlobalInvocationID.x;
@@ -42,10 +62,11 @@ void main() {
     vec4 b = heads[s].bounds[lod];
     vec3 c = R * b.xyz + pos;
     float rad = b.w * max(length(R[0]), max(length(R[1]), length(R[2])));
-    for (int p = 0; p < 6; p++) {
-        vec4 pl = heads[s].planes[p];
-        if (pl.x * c.x + pl.y * c.y + pl.z * c.z + pl.w < -rad) return;
-    }
-    uint slot = atomicAdd(words[info.w + lod * 5u + 1u], 1u);
-    words[info.w + uint(OAK_GPU_INSTCULL_HEAD_WORDS) + lod * info.x + slot] = i;
+    uint word = i | (s << OAK_GPU_ID_STREAM_SHIFT) | (lod << OAK_GPU_ID_LOD_SHIFT);
+    if (meets(s, 0u, c, rad)) append(s, 0u, lod, word);
+    // casters: every instance drawn at all (in view or not), as the CPU's
+    // expanded draws cast
+    uint cascades = heads[s].draw.w;
+    for (uint v = 1u; v <= cascades; v++)
+        if (meets(s, v * 6u, c, rad)) append(s, v, lod, word);
 }

@@ -39,5 +39,5 @@ void main() {
         imageStore(hdr, px, vec4(oak_sky(dir), 1.0));
         return;
     }
-    imageStore(hdr, px, vec4(oak_shade_pixel(id.x - 1u, id.y, px).rgb, 1.0));
+    imageStore(hdr, px, vec4(oak_shade_draw(oak_fetch_draw(id), oak_id_triangle(id), px).rgb, 1.0));
 }

@@ -298,9 +298,9 @@ TEST(glWarmFrameMakesNoHeapCalls) {
 TEST(glEveryPassCompiles) {
     _oak_gl_context c;
     CHECK_OK(_oak_gl_context_create(&c, true));
-    GLuint p[8] = {0};
+    GLuint p[OAK_GL_FRAME_PROGRAMS] = {0};
     CHECK_OK(_oak_gl_frame_programs(p));
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < OAK_GL_FRAME_PROGRAMS; i++) {
         CHECK(p[i] != 0);
         if (p[i]) glDeleteProgram(p[i]);
     }

@@ -329,10 +329,22 @@ TEST(backendsAgreeAsStreamsChange) {
         draw_pixels(rc, &s, a);
         draw_pixels(rb, &s, b);
         compare(f, a, b);
-        /* where the backend runs the kernel in compute, its counts are the CPU's */
-        uint32_t gpu[OAK_STREAM_LODS];
         oak_stream_stats st;
         CHECK_OK(oak_renderer_stream_stats(rc, &st));
+        /* drawn natively: the GPU view's draws hold no stream instance */
+        uint32_t listed = stream_draws(&oak_renderer_last_view(rb)->draws, 0);
+        bool native = (oak_backend_caps(g_backend) & OAK_CAP_GPU_STREAMS) != 0;
+        fprintf(stderr, "  frame %d: %s lists %u stream instances among its draws (%s)\n", f,
+                g_backend, listed, native ? "native" : "expanded");
+        uint32_t cast = stream_draws(&oak_renderer_last_view(rb)->casters, 0);
+        if (native) CHECK_EQ_INT(listed, 0);
+        if (native) CHECK_EQ_INT(cast, 0); /* cast from the lists, not the caster list */
+        /* the stats' per-LOD counts are the GPU kernel's, equal to the CPU's */
+        oak_stream_stats bs;
+        CHECK_OK(oak_renderer_stream_stats(rb, &bs));
+        CHECK_EQ_INT(bs.visible, st.visible);
+        /* where the backend runs the kernel in compute, its counts are the CPU's */
+        uint32_t gpu[OAK_STREAM_LODS];
         if (oak_backend_caps(g_backend) & OAK_CAP_PASS(OAK_PASS_INSTCULL)) {
             CHECK_OK(oak_renderer_read_stream_counts(rb, gpu));
             fprintf(stderr, "  frame %d instcull on %s: per LOD %u %u, frontend %u %u\n", f,
@@ -343,6 +355,94 @@ TEST(backendsAgreeAsStreamsChange) {
             oak_clear_error();
         }
     }
+out:
+    oak_free(a), oak_free(b);
+    oak_destroy_renderer(rc);
+    oak_destroy_renderer(rb);
+    oak_destroy_stream(s.stream);
+}
+
+/* Bad stream input is one line and no crash on every backend: more streams
+   than a view may list, and a stream whose LOD mesh was destroyed. */
+TEST(badStreamInputFails) {
+    static scene s;
+    scene_init(&s);
+    oak_stream *many[OAK_STREAM_MAX_PER_VIEW + 1], *gone = NULL;
+    oak_mesh mesh = {0};
+    oak_renderer *r = open_renderer(g_backend);
+    if (!r || !s.stream) goto out;
+    CHECK_OK(oak_stream_set_count(s.stream, CAP));
+    for (uint32_t i = 0; i <= OAK_STREAM_MAX_PER_VIEW; i++) many[i] = s.stream;
+    s.in.streams = many;
+    s.in.stream_count = OAK_STREAM_MAX_PER_VIEW + 1;
+    oak_result res = oak_renderer_draw(r, &s.in);
+    fprintf(stderr, "  %u streams: %s\n", s.in.stream_count, oak_last_error());
+    CHECK(res == OAK_ERROR_LIMIT && !strchr(oak_last_error(), '\n'));
+    oak_shape_desc bd = {.type = OAK_SHAPE_BOX, .size = {1, 1, 1}};
+    CHECK_OK(oak_make_shape(&mesh, &bd));
+    oak_stream_desc d = {.capacity = 4, .lods = {{mesh, 0}}, .material = g_white};
+    CHECK_OK(oak_make_stream(&gone, &d));
+    if (!gone) goto out;
+    oak_instance one = {.position = {0, 0.5f, 0}, .scale = 1, .color = {1, 1, 1}};
+    CHECK_OK(oak_stream_write(gone, 0, &one, 1));
+    CHECK_OK(oak_stream_set_count(gone, 1));
+    many[0] = s.stream, many[1] = gone;
+    s.in.stream_count = 2;
+    CHECK_OK(oak_renderer_draw(r, &s.in));
+    oak_destroy_mesh(mesh);
+    res = oak_renderer_draw(r, &s.in);
+    fprintf(stderr, "  LOD mesh destroyed: %s\n", oak_last_error());
+    CHECK(res == OAK_ERROR_INVALID_ARGUMENT && !strchr(oak_last_error(), '\n'));
+    s.in.stream_count = 1; /* the renderer goes on with what is left */
+    CHECK_OK(oak_renderer_draw(r, &s.in));
+out:
+    oak_clear_error();
+    oak_destroy_renderer(r);
+    oak_destroy_stream(gone);
+    oak_destroy_stream(s.stream);
+}
+
+/* On a GPU backend a still stream casts into the cascades' cached static
+   layers from the instcull lists (no redraw on the second still frame) and
+   a moving one as a mover over them (the layers kept), each frame's picture
+   the CPU's at the parity rule; shadows on and off differ, so the stream's
+   shadows are drawn at all. */
+TEST(gpuStreamShadowsCache) {
+    static scene s;
+    scene_init(&s);
+    uint8_t *a = oak_alloc(W * H * 4), *b = oak_alloc(W * H * 4);
+    oak_renderer *rc = open_renderer("cpu"), *rb = open_renderer(g_backend);
+    if (!rc || !rb || !a || !b || !s.stream) goto out;
+    CHECK_OK(oak_stream_set_count(s.stream, CAP));
+    /* frames: new (moved), still (its key changes: redrawn), still (kept),
+       moving (out of the layer: redrawn), moving (kept, drawn as a mover) */
+    oak_shadow_stats ss[5];
+    for (int f = 0; f < 5; f++) {
+        if (f >= 3) {
+            fill(&s, 0.3f * (float)(f - 2), 0);
+            CHECK_OK(oak_stream_write(s.stream, 0, s.rec, CAP));
+        }
+        draw_pixels(rc, &s, a);
+        draw_pixels(rb, &s, b);
+        char what[64];
+        snprintf(what, sizeof what, "shadows frame %d cpu vs %s", f, g_backend);
+        oak_test_parity(what, a, b, W, H);
+        CHECK_OK(oak_renderer_shadow_stats(rb, &ss[f]));
+        fprintf(stderr, "  frame %d: static layers redrawn %u, mover draws %u\n", f,
+                ss[f].static_layers, ss[f].mover_draws);
+    }
+    CHECK_EQ_INT(ss[2].static_layers, 0);
+    CHECK_EQ_INT(ss[2].mover_draws, 0);
+    CHECK(ss[3].static_layers > 0);
+    CHECK_EQ_INT(ss[4].static_layers, 0);
+    CHECK(ss[4].mover_draws > 0);
+    /* the same frame without the sun's shadow: the instances' shadows showed */
+    s.sun.light.cast_shadows = false;
+    draw_pixels(rb, &s, a);
+    size_t differ = 0;
+    for (size_t i = 0; i < (size_t)W * H * 4; i++) differ += a[i] != b[i];
+    fprintf(stderr, "  without the sun's shadow %zu bytes differ\n", differ);
+    CHECK(differ > (size_t)W * H / 8);
 out:
     oak_free(a), oak_free(b);
     oak_destroy_renderer(rc);
@@ -375,7 +475,9 @@ int main(int argc, char **argv) {
         RUN(lodOverrideHook);
     } else {
         RUN(backendsAgreeAsStreamsChange);
+        RUN(gpuStreamShadowsCache);
     }
+    RUN(badStreamInputFails);
     /* the bad descs above log their errors on purpose */
     (void)errors0;
     if (g_oak_test_validation)

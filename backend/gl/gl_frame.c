@@ -40,7 +40,7 @@ static oak_result program(GLuint *out, const char *name, bool shadow, bool maske
     return r;
 }
 
-oak_result _oak_gl_frame_programs(GLuint out[8]) {
+oak_result _oak_gl_frame_programs(GLuint out[OAK_GL_FRAME_PROGRAMS]) {
     const char *vs = oak_gl_src_vis_vert, *fs = oak_gl_src_vis_frag;
     oak_result r = program(&out[0], "vis", false, false, vs, fs, NULL);
     if (!r) r = program(&out[1], "vis-masked", false, true, vs, fs, NULL);
@@ -52,6 +52,14 @@ oak_result _oak_gl_frame_programs(GLuint out[8]) {
     if (!r) r = program(&out[5], "post", false, false, NULL, NULL, oak_gl_src_post_comp);
     if (!r) r = program(&out[6], "fxaa", false, false, NULL, NULL, oak_gl_src_fxaa_comp);
     if (!r) r = program(&out[7], "blend", false, false, vs, oak_gl_src_blend_frag, NULL);
+    const char *tvs = oak_gl_src_vis_stream_vert, *tfs = oak_gl_src_vis_stream_frag;
+    if (!r) r = program(&out[8], "vis-stream", false, false, tvs, tfs, NULL);
+    if (!r) r = program(&out[9], "vis-stream-masked", false, true, tvs, tfs, NULL);
+    const char *cvs = oak_gl_src_shadow_stream_vert;
+    if (!r) r = program(&out[10], "shadow-stream", true, false, cvs, NULL, NULL);
+    if (!r)
+        r = program(&out[11], "shadow-stream-masked", true, true, cvs,
+                    oak_gl_src_shadow_stream_masked_frag, NULL);
     return r;
 }
 
@@ -97,9 +105,11 @@ oak_result _oak_gl_frame_create(_oak_gl_backend *b) {
     _oak_gl_frame *f = oak_calloc(1, sizeof *f);
     if (!f) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory for the frame");
     b->frame = f;
-    GLuint p[8] = {0};
+    GLuint p[OAK_GL_FRAME_PROGRAMS] = {0};
     oak_result r = _oak_gl_frame_programs(p);
     f->prog_blend = p[7];
+    f->prog_vis_stream = p[8], f->prog_vis_stream_mask = p[9];
+    f->prog_shadow_stream = p[10], f->prog_shadow_stream_mask = p[11];
     f->prog_vis = p[0], f->prog_vis_mask = p[1], f->prog_shadow = p[2];
     f->prog_shadow_mask = p[3], f->prog_resolve = p[4], f->prog_post = p[5], f->prog_fxaa = p[6];
     if (r != OAK_OK) return r;
@@ -122,8 +132,12 @@ oak_result _oak_gl_frame_create(_oak_gl_backend *b) {
 void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     _oak_gl_frame *f = b->frame;
     if (!f) return;
-    GLuint progs[] = {f->prog_vis,     f->prog_vis_mask, f->prog_shadow, f->prog_shadow_mask,
-                      f->prog_resolve, f->prog_post,     f->prog_fxaa,   f->prog_blend};
+    GLuint progs[] = {f->prog_vis,           f->prog_vis_mask,
+                      f->prog_shadow,        f->prog_shadow_mask,
+                      f->prog_resolve,       f->prog_post,
+                      f->prog_fxaa,          f->prog_blend,
+                      f->prog_vis_stream,    f->prog_vis_stream_mask,
+                      f->prog_shadow_stream, f->prog_shadow_stream_mask};
     for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++)
         if (progs[i]) glDeleteProgram(progs[i]);
     if (f->vao) glDeleteVertexArrays(1, &f->vao);

@@ -132,6 +132,13 @@ typedef struct _oak_gl_frame {
     const oak_instance *instcull_src[OAK_STREAM_MAX_PER_VIEW];
     uint64_t instcull_version[OAK_STREAM_MAX_PER_VIEW];
     uint32_t instcull_first[OAK_STREAM_MAX_PER_VIEW], instcull_streams;
+    /* per stream: the vis program group it draws with from the lists
+       (masked 2, double-sided 1), UINT32_MAX when it is not drawn natively;
+       the stream raster's programs */
+    uint32_t instcull_group[OAK_STREAM_MAX_PER_VIEW];
+    bool
+        instcull_moved[OAK_STREAM_MAX_PER_VIEW]; /* casts as a mover (else into the static layer) */
+    GLuint prog_vis_stream, prog_vis_stream_mask, prog_shadow_stream, prog_shadow_stream_mask;
 } _oak_gl_frame;
 
 /* gl_resources.c: brings every mesh, material and texture the view uses up
@@ -197,6 +204,16 @@ void _oak_gl_lightgrid_release(_oak_gl_frame *f);
 oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v);
 void _oak_gl_instcull_release(_oak_gl_frame *f);
 oak_result _oak_gl_instcull_read(_oak_gl_frame *f, uint32_t per_lod[OAK_STREAM_LODS]);
+/* The raster pass's native streams, from the instcull lists (the vis
+   framebuffer and view bound). */
+void _oak_gl_draw_streams(_oak_gl_frame *f);
+/* The shadow pass's native stream casters into one cascade: the still
+   streams (its static layer) or the moved ones; and how many moved streams
+   cast into it. */
+void _oak_gl_draw_stream_casters(_oak_gl_frame *f, uint32_t cascade, bool movers);
+uint32_t _oak_gl_stream_movers(const _oak_gl_frame *f, uint32_t cascade);
+/* The per-instance draw index covers 0 .. n - 1 (gl_pass_upload.c). */
+oak_result _oak_gl_ensure_draw_ids(_oak_gl_frame *f, uint32_t n);
 oak_result _oak_gl_lightgrid_read(_oak_gl_frame *f, uint32_t *words, size_t count);
 /* gl_pass_gtao.c: binds the ao buffer, made big enough for the output's
    gtao (t NULL: any size, for the resolve); releases its programs and buffer */

@@ -101,8 +101,10 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b);
 oak_result _oak_gl_frame_sync(_oak_gl_backend *b, const oak_render_view *view);
 oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view);
 uint32_t _oak_gl_frame_timings(_oak_gl_backend *b, oak_stage_timing *out, uint32_t max);
-/* Compiles every pass (vis, vis-mask, shadow, shadow-mask, resolve, post, fxaa, blend). */
-oak_result _oak_gl_frame_programs(GLuint out[8]);
+/* Compiles every pass (vis, vis-mask, shadow, shadow-mask, resolve, post, fxaa, blend,
+   vis-stream, vis-stream-masked, shadow-stream, shadow-stream-masked). */
+#define OAK_GL_FRAME_PROGRAMS 12
+oak_result _oak_gl_frame_programs(GLuint out[OAK_GL_FRAME_PROGRAMS]);
 /* Compiles one shared pass (shaders/<file>) in every SHADOW x MASKED variant;
    on failure *error holds the driver log. */
 oak_result _oak_gl_compile_shared(const char *file, const char **error);

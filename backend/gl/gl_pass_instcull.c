@@ -2,9 +2,12 @@
  * in compute, instcull.comp (the file the Vulkan build compiles too). Records
  * go up only when a stream's version (or its place in the buffer) moved; the
  * heads and each stream's indirect commands every frame; the pass leaves per
- * LOD a visible list and a command whose instance count is the band's. */
+ * LOD a visible list and a command whose instance count is the band's, and
+ * the raster pass draws the native streams (oak_render_stream.native) from
+ * them (_oak_gl_draw_streams). */
 #include <string.h>
 
+#include "backend/gpu/gpu_records.h"
 #include "gl_gpu.h"
 #include "oak_gl_shaders.h"
 
@@ -28,7 +31,7 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
     uint32_t most = 0;
     for (uint32_t s = 0; s < ns; s++) {
         records += v->streams[s].count;
-        words += OAK_GPU_INSTCULL_HEAD_WORDS + (uint64_t)OAK_STREAM_LODS * v->streams[s].count;
+        words += _oak_gpu_instcull_words(v->streams[s].count);
         most = v->streams[s].count > most ? v->streams[s].count : most;
     }
     size_t head_bytes = sizeof f->instcull_heads;
@@ -42,8 +45,6 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
         return r;
     if (f->instances.capacity != old) memset(f->instcull_src, 0, sizeof f->instcull_src);
 
-    vec4 planes[6];
-    oak_frustum_planes((vec4 *)v->view_proj, planes);
     uint32_t first = 0, word = 0;
     uint32_t cmds[OAK_GPU_INSTCULL_HEAD_WORDS];
     for (uint32_t s = 0; s < ns; s++) {
@@ -59,35 +60,32 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
             f->instcull_version[s] = rs->version;
             f->instcull_first[s] = first;
         }
-        oak_gpu_instcull *h = &f->instcull_heads[s];
-        memset(h, 0, sizeof *h);
-        h->info[0] = rs->count;
-        h->info[1] = rs->lod_count;
-        h->info[2] = first;
-        h->info[3] = word;
-        memset(cmds, 0, sizeof cmds);
+        const _oak_gl_mat_slot *mt = _oak_gl_mat_of(f, rs->material);
+        f->instcull_group[s] = UINT32_MAX;
+        if (rs->native && mt && !mt->blend)
+            f->instcull_group[s] = (mt->mask ? 2u : 0u) + (mt->double_sided ? 1u : 0u);
+        f->instcull_moved[s] = rs->moved;
+        uint32_t mesh[OAK_STREAM_LODS][3] = {{0}};
         for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
-            h->lod_distance[k] = rs->lod_distance[k];
-            const oak_mesh_data *md = oak_mesh_get(rs->lods[k]);
-            if (md) {
-                memcpy(h->bounds[k], md->bounds.center, sizeof(float) * 3);
-                h->bounds[k][3] = md->bounds.radius;
-            }
-            const _oak_gl_mesh_slot *ms = _oak_gl_mesh_of(f, rs->lods[k]);
-            cmds[k * 5 + 0] = ms ? ms->index_count : 0;
-            cmds[k * 5 + 2] = ms ? ms->first_index : 0;
-            cmds[k * 5 + 3] = ms ? ms->base_vertex : 0;
-            cmds[k * 5 + 4] = k * rs->count; /* where its list starts after the commands */
+            const _oak_gl_mesh_slot *ms =
+                oak_mesh_get(rs->lods[k]) ? _oak_gl_mesh_of(f, rs->lods[k]) : NULL;
+            if (ms)
+                mesh[k][0] = ms->index_count, mesh[k][1] = ms->first_index,
+                mesh[k][2] = ms->base_vertex;
         }
-        memcpy(h->planes, planes, sizeof h->planes);
-        memcpy(h->eye, v->camera_pos, sizeof(float) * 3);
+        _oak_gpu_instcull_fill(&f->instcull_heads[s], cmds, v, rs, first, word, mesh,
+                               mt ? oak_handle_index(rs->material.id) : 0,
+                               f->instcull_group[s] != UINT32_MAX);
         if ((r = _oak_gl_buffer_upload(&f->instance_out, head_bytes + (size_t)word * 4, cmds,
                                        sizeof cmds)))
             return r;
         first += rs->count;
-        word += OAK_GPU_INSTCULL_HEAD_WORDS + OAK_STREAM_LODS * rs->count;
+        word += (uint32_t)_oak_gpu_instcull_words(rs->count);
     }
-    if ((r = _oak_gl_buffer_upload(&f->instance_out, 0, f->instcull_heads, head_bytes))) return r;
+    if ((r = _oak_gl_buffer_upload(&f->instance_out, 0, f->instcull_heads,
+                                   ns * sizeof f->instcull_heads[0])) ||
+        (r = _oak_gl_ensure_draw_ids(f, word)))
+        return r;
     f->instcull_streams = ns;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCES, f->instances.id);
@@ -122,4 +120,61 @@ oak_result _oak_gl_instcull_read(_oak_gl_frame *f, uint32_t per_lod[OAK_STREAM_L
     return _oak_gl_check("instcull read-back")
                ? oak_error(OAK_ERROR_DEVICE, "gl: instcull read-back failed")
                : OAK_OK;
+}
+
+void _oak_gl_draw_streams(_oak_gl_frame *f) {
+    bool any = false;
+    for (uint32_t s = 0; s < f->instcull_streams; s++)
+        any |= f->instcull_group[s] != UINT32_MAX && f->instcull_heads[s].info[0];
+    if (!any) return;
+    size_t head_bytes = sizeof f->instcull_heads;
+    glBindVertexArray(f->vao);
+    glVertexArrayElementBuffer(f->vao, f->indices.id);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, f->instance_out.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCES, f->instances.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCE_OUT, f->instance_out.id);
+    for (uint32_t s = 0; s < f->instcull_streams; s++) {
+        const oak_gpu_instcull *h = &f->instcull_heads[s];
+        uint32_t g = f->instcull_group[s];
+        if (g == UINT32_MAX || !h->info[0]) continue;
+        if (g & 1u)
+            glDisable(GL_CULL_FACE);
+        else
+            glEnable(GL_CULL_FACE);
+        glUseProgram(g >= 2 ? f->prog_vis_stream_mask : f->prog_vis_stream);
+        glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,
+                                    (const void *)(uintptr_t)(head_bytes + (size_t)h->info[3] * 4),
+                                    (GLsizei)h->info[1], 0);
+    }
+    glDisable(GL_CULL_FACE);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, f->commands.id);
+}
+
+uint32_t _oak_gl_stream_movers(const _oak_gl_frame *f, uint32_t cascade) {
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < f->instcull_streams; s++)
+        n += f->instcull_moved[s] && cascade < f->instcull_heads[s].draw[3] &&
+             f->instcull_heads[s].info[0];
+    return n;
+}
+
+void _oak_gl_draw_stream_casters(_oak_gl_frame *f, uint32_t cascade, bool movers) {
+    size_t head_bytes = sizeof f->instcull_heads;
+    bool bound = false;
+    for (uint32_t s = 0; s < f->instcull_streams; s++) {
+        const oak_gpu_instcull *h = &f->instcull_heads[s];
+        if (cascade >= h->draw[3] || !h->info[0] || f->instcull_moved[s] != movers) continue;
+        if (!bound) {
+            glBindBuffer(GL_DRAW_INDIRECT_BUFFER, f->instance_out.id);
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCES, f->instances.id);
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCE_OUT, f->instance_out.id);
+            bound = true;
+        }
+        glUseProgram(f->instcull_group[s] >= 2 ? f->prog_shadow_stream_mask
+                                               : f->prog_shadow_stream);
+        size_t at = head_bytes + ((size_t)h->info[3] + (cascade + 1) * OAK_STREAM_LODS * 5) * 4;
+        glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT, (const void *)(uintptr_t)at,
+                                    (GLsizei)h->info[1], 0);
+    }
+    if (bound) glBindBuffer(GL_DRAW_INDIRECT_BUFFER, f->commands.id);
 }

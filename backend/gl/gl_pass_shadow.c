@@ -77,6 +77,7 @@ static void draw_cascade(_oak_gl_frame *f, uint32_t c, bool mover, void *user) {
         draw_casters(f, split, cas->first_caster + cas->caster_count);
     else
         draw_casters(f, cas->first_caster, split);
+    _oak_gl_draw_stream_casters(f, c, mover); /* gl_pass_instcull.c */
 }
 
 oak_result _oak_gl_run_shadow(_oak_gl_backend *b, const oak_render_view *v) {
@@ -94,9 +95,12 @@ oak_result _oak_gl_run_shadow(_oak_gl_backend *b, const oak_render_view *v) {
             movers += command_at(f, g[k], g[k + 1], cas->first_caster + cas->caster_count) -
                       command_at(f, g[k], g[k + 1], split);
         }
-        plans[c] = _oak_shadow_layer_plan(&f->shadow_layer[c], cas->static_key, movers, false);
+        uint32_t stream_movers = _oak_gl_stream_movers(f, c);
+        plans[c] = _oak_shadow_layer_plan(&f->shadow_layer[c], cas->static_key,
+                                          movers + stream_movers, false);
         rects[c] = (_oak_gl_rect){(int32_t)((c & 1) * size), (int32_t)((c >> 1) * size), size};
-        if (plans[c].draw_movers) f->shadow_stats.mover_draws += movers;
+        /* a native stream that moved counts once (its cascade's multi-draw) */
+        if (plans[c].draw_movers) f->shadow_stats.mover_draws += movers + stream_movers;
     }
     _oak_gl_bind_common(f, &f->casters);
     glBindVertexArray(f->vao);

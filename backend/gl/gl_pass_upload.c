@@ -154,7 +154,7 @@ static oak_result upload_lights(_oak_gl_frame *f, const oak_render_view *v, uint
 
 /* The per-instance draw index: a buffer 0, 1, 2, ... read with divisor 1,
    so base_instance picks the draw. */
-static oak_result ensure_draw_ids(_oak_gl_frame *f, uint32_t n) {
+oak_result _oak_gl_ensure_draw_ids(_oak_gl_frame *f, uint32_t n) {
     if (n <= f->draw_id_count) return OAK_OK;
     uint32_t cap = f->draw_id_count ? f->draw_id_count : 256;
     while (cap < n) cap *= 2;
@@ -208,6 +208,7 @@ static oak_result ensure_shadow_map(_oak_gl_frame *f, uint32_t size) {
 oak_result _oak_gl_run_upload(_oak_gl_backend *b, const oak_render_view *view) {
     _oak_gl_frame *f = b->frame;
     oak_result r = OAK_OK;
+    f->instcull_streams = 0; /* no stream drawn until the instcull pass runs this frame */
     if (f->synced_view != view || f->synced_frame != view->frame)
         r = _oak_gl_sync_view(f, &b->ctx, view);
     f->synced_view = NULL;
@@ -246,5 +247,5 @@ oak_result _oak_gl_run_upload(_oak_gl_backend *b, const oak_render_view *view) {
     uint32_t most =
         view->draws.count > view->casters.count ? view->draws.count : view->casters.count;
     if (view->lamp_casters.count > most) most = view->lamp_casters.count;
-    return ensure_draw_ids(f, most);
+    return _oak_gl_ensure_draw_ids(f, most);
 }

@@ -254,6 +254,13 @@ oak_result _oak_gl_sync_view(_oak_gl_frame *f, const _oak_gl_context *ctx,
     uint32_t epoch = f->epoch;
     oak_result r = sync_list(f, &view->draws);
     if (r == OAK_OK) r = sync_list(f, &view->casters);
+    /* instance streams: their LOD meshes and material (a destroyed one draws nothing) */
+    for (uint32_t s = 0; s < view->stream_count && r == OAK_OK; s++) {
+        const oak_render_stream *rs = &view->streams[s];
+        for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS && r == OAK_OK; k++)
+            if (oak_mesh_get(rs->lods[k])) r = sync_mesh(f, rs->lods[k]);
+        if (r == OAK_OK && oak_material_get(rs->material)) r = sync_material(f, rs->material);
+    }
     /* A texture that moved to a new layer changes materials synced earlier
        in this pass; one more pass over the materials settles them. */
     if (r == OAK_OK && epoch != f->epoch) {

@@ -172,3 +172,43 @@ void _oak_gpu_light_slot(oak_gpu_light *g, const oak_render_view *v, uint32_t li
     int32_t s = v->light_shadow && light < v->light_count ? v->light_shadow[light] : -1;
     g->cone[2] = s >= 0 && (uint32_t)s < v->lamp_shadow_count ? (float)(s + 1) : 0.0f;
 }
+
+void _oak_gpu_instcull_fill(oak_gpu_instcull *h, uint32_t *cmds, const oak_render_view *v,
+                            const oak_render_stream *rs, uint32_t first, uint32_t word,
+                            const uint32_t mesh[OAK_STREAM_LODS][3], uint32_t material,
+                            bool native) {
+    memset(h, 0, sizeof *h);
+    memset(cmds, 0, sizeof(uint32_t) * OAK_GPU_INSTCULL_HEAD_WORDS);
+    h->info[0] = rs->count;
+    h->info[1] = rs->lod_count;
+    h->info[2] = first;
+    h->info[3] = word;
+    const oak_material_data *md = oak_material_get(rs->material);
+    bool casts = native && v->shadows && md && md->desc.alpha_mode != OAK_ALPHA_BLEND &&
+                 !(rs->flags & (OAK_DRAW_NO_SHADOW | OAK_DRAW_HIDDEN));
+    uint32_t cascades = v->cascade_count < OAK_MAX_CASCADES ? v->cascade_count : OAK_MAX_CASCADES;
+    h->draw[0] = material;
+    h->draw[1] = rs->flags;
+    h->draw[2] = native;
+    h->draw[3] = casts ? cascades : 0;
+    for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
+        h->lod_distance[k] = rs->lod_distance[k];
+        const oak_mesh_data *m = oak_mesh_get(rs->lods[k]);
+        if (m) {
+            memcpy(h->bounds[k], m->bounds.center, sizeof(float) * 3);
+            h->bounds[k][3] = m->bounds.radius;
+        }
+        for (uint32_t view = 0; view < OAK_GPU_INSTCULL_VIEWS; view++) {
+            uint32_t list = view * OAK_STREAM_LODS + k, *c = cmds + list * 5;
+            c[0] = mesh[k][0];
+            c[2] = mesh[k][1];
+            c[3] = mesh[k][2];
+            /* the base instance: where its list starts among the words */
+            c[4] = word + OAK_GPU_INSTCULL_HEAD_WORDS + list * rs->count;
+        }
+    }
+    oak_frustum_planes((vec4 *)v->view_proj, (vec4 *)h->planes);
+    for (uint32_t c = 0; c < cascades; c++)
+        oak_frustum_planes((vec4 *)v->cascades[c].view_proj, (vec4 *)h->cascade_planes[c * 6]);
+    memcpy(h->eye, v->camera_pos, sizeof(float) * 3);
+}

@@ -27,6 +27,21 @@ void _oak_gpu_light_slot(oak_gpu_light *g, const oak_render_view *v, uint32_t li
 void _oak_gpu_light_grid_fill(oak_gpu_light_grid *g, const oak_render_view *v,
                               uint32_t light_count);
 
+/* Stream s's instcull head and its OAK_GPU_INSTCULL_HEAD_WORDS of indirect
+   commands (shaders/common/oak_gpu.h oak_gpu_instcull): its records start at
+   `first`, its words at `word`; mesh[k] is LOD k's index count, first index
+   and base vertex on the backend (zeros: nothing to draw), material its
+   slot; native: the backend draws it from the lists, and then it casts into
+   the view's cascades unless its flags or material say it casts nothing. */
+void _oak_gpu_instcull_fill(oak_gpu_instcull *h, uint32_t *cmds, const oak_render_view *v,
+                            const oak_render_stream *rs, uint32_t first, uint32_t word,
+                            const uint32_t mesh[OAK_STREAM_LODS][3], uint32_t material,
+                            bool native);
+/* Words of lists and commands a stream of `count` instances takes. */
+static inline uint64_t _oak_gpu_instcull_words(uint32_t count) {
+    return OAK_GPU_INSTCULL_HEAD_WORDS + (uint64_t)OAK_GPU_INSTCULL_VIEWS * OAK_STREAM_LODS * count;
+}
+
 /* The gtao fields of the view block (part of _oak_gpu_view_fill). */
 void _oak_gpu_ao_fill(oak_gpu_view *g, const oak_render_view *v);
 /* Floats in the ao target for a width x height output: per pixel the

@@ -184,6 +184,16 @@ static oak_result _oak_vk_sync(void *self, const oak_render_view *v) {
                 (r = _oak_vk_sync_material(vk, lists[li]->material[i], &slot)))
                 return r;
         }
+    /* instance streams: their LOD meshes and material (a destroyed one draws nothing) */
+    for (uint32_t s = 0; s < v->stream_count; s++) {
+        const oak_render_stream *rs = &v->streams[s];
+        const _oak_vk_mesh *m;
+        uint32_t slot;
+        for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++)
+            if (oak_mesh_get(rs->lods[k]) && (r = _oak_vk_sync_mesh(vk, rs->lods[k], &m))) return r;
+        if (oak_material_get(rs->material) && (r = _oak_vk_sync_material(vk, rs->material, &slot)))
+            return r;
+    }
     vk->sync_ms += oak_ms_since(t0);
     return OAK_OK;
 }
@@ -388,7 +398,7 @@ static const oak_backend k_vulkan = {
     .read_hdr = _oak_vk_read_hdr,
     .timings = _oak_vk_timings,
     .caps = OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS | OAK_CAP_SHADOW_CACHE |
-            OAK_CAP_PROBES,
+            OAK_CAP_PROBES | OAK_CAP_GPU_STREAMS,
     .read_light_grid = _oak_vk_read_light_grid,
     .shadow_stats = _oak_vk_shadow_stats,
     .read_sky = _oak_vk_read_sky,

@@ -177,6 +177,12 @@ typedef struct _oak_vk_frame {
     uint64_t instcull_version[OAK_STREAM_MAX_PER_VIEW];
     uint32_t instcull_first[OAK_STREAM_MAX_PER_VIEW];
     uint32_t instcull_streams;
+    /* per stream: its material's slot, and the vis pipeline group it draws
+       with natively (UINT32_MAX: not drawn from the lists) */
+    uint32_t instcull_material[OAK_STREAM_MAX_PER_VIEW];
+    uint32_t instcull_group[OAK_STREAM_MAX_PER_VIEW];
+    bool
+        instcull_moved[OAK_STREAM_MAX_PER_VIEW]; /* casts as a mover (else into the static layer) */
     _oak_vk_garbage *garbage;
     uint32_t garbage_count, garbage_capacity;
     VkQueryPool queries;
@@ -209,6 +215,12 @@ enum {
     OAK_VK_PIPE_EXPOSURE_METER, /* eye adaptation: the histogram (vk_pass_exposure.c) */
     OAK_VK_PIPE_EXPOSURE_STEP,  /* ... and the camera's step */
     OAK_VK_PIPE_INSTCULL,       /* instance streams' cull-and-LOD kernel */
+    OAK_VK_PIPE_VIS_STREAM,     /* streams from the instcull lists: the four vis groups */
+    OAK_VK_PIPE_VIS_STREAM_2SIDED,
+    OAK_VK_PIPE_VIS_STREAM_MASKED,
+    OAK_VK_PIPE_VIS_STREAM_MASKED_2SIDED,
+    OAK_VK_PIPE_SHADOW_STREAM, /* stream casters from the instcull cascade lists */
+    OAK_VK_PIPE_SHADOW_STREAM_MASKED,
     OAK_VK_PIPE_COUNT
 };
 #define OAK_VK_VIS_GROUPS 4 /* vis pipelines, in enum order from OAK_VK_PIPE_VIS */
@@ -476,6 +488,14 @@ oak_result _oak_vk_instcull_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_ren
 oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 void _oak_vk_instcull_destroy(_oak_vk *vk);
 oak_result _oak_vk_instcull_read(_oak_vk *vk, uint32_t per_lod[OAK_STREAM_LODS]);
+/* The raster pass's native streams: each one's LOD commands from the lists. */
+void _oak_vk_draw_streams(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f);
+/* The shadow pass's native stream casters into one cascade: the still
+   streams (its static layer) or the moved ones (its movers); and how many
+   moved streams cast into it. */
+void _oak_vk_draw_stream_casters(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f,
+                                 uint32_t cascade, bool movers);
+uint32_t _oak_vk_stream_movers(const _oak_vk_frame *f, uint32_t cascade);
 /* the reflection probes' buffer (vk_probes.c) */
 oak_result _oak_vk_probes_create(_oak_vk *vk);
 void _oak_vk_probes_destroy(_oak_vk *vk);

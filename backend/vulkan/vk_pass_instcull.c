@@ -4,21 +4,27 @@
  * place moved since that slot last ran) and its own heads, commands and
  * lists, so the host never writes what a frame in flight reads. The pass
  * leaves per LOD a visible list and an indexed-indirect command whose
- * instance count is the band's; the host reads the counts after the frame
- * (read_stream_counts), through the barrier recorded here. */
+ * instance count is the band's; the raster pass draws the native streams
+ * (oak_render_stream.native) from them (_oak_vk_draw_streams) and the host
+ * reads the counts after the frame (read_stream_counts), through the
+ * barrier recorded here. Still host-visible: on a GPU without a
+ * device-local host-visible heap the kernel's writes and the vertex
+ * shaders' reads cross the bus (the remaining step: device-local lists
+ * with a small copy of the counts back). */
 #include <string.h>
 
+#include "backend/gpu/gpu_records.h"
 #include "vk_internal.h"
 
 #define HEAD_BYTES ((size_t)OAK_STREAM_MAX_PER_VIEW * sizeof(oak_gpu_instcull))
 
-static oak_result grow(_oak_vk *vk, _oak_vk_buffer *b, uint64_t bytes) {
+static oak_result grow(_oak_vk *vk, _oak_vk_buffer *b, uint64_t bytes, VkBufferUsageFlags usage) {
     if (b->buffer && b->size >= bytes) return OAK_OK;
     uint64_t size = b->size ? b->size : 4096;
     while (size < bytes) size *= 2;
     /* this slot's last frame has finished: its buffer can go now */
     _oak_vk_buffer_destroy(vk, b);
-    return _oak_vk_buffer_create(vk, b, size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+    return _oak_vk_buffer_create(vk, b, size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | usage,
                                  OAK_VK_MEM_UPLOAD);
 }
 
@@ -28,25 +34,43 @@ oak_result _oak_vk_instcull_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_ren
     uint64_t records = 0, words = 0;
     for (uint32_t s = 0; s < ns; s++) {
         records += v->streams[s].count;
-        words += OAK_GPU_INSTCULL_HEAD_WORDS + (uint64_t)OAK_STREAM_LODS * v->streams[s].count;
+        words += _oak_gpu_instcull_words(v->streams[s].count);
     }
     if (records > UINT32_MAX / 2 || words > UINT32_MAX / 4)
         return oak_error(OAK_ERROR_LIMIT, "vulkan: instcull: %llu instances",
                          (unsigned long long)records);
     VkBuffer old = f->instances.buffer;
     oak_result r;
-    if ((r = grow(vk, &f->instances, (records ? records : 1) * sizeof(oak_gpu_instance))) ||
-        (r = grow(vk, &f->instance_out, HEAD_BYTES + words * 4)))
+    if ((r = grow(vk, &f->instances, (records ? records : 1) * sizeof(oak_gpu_instance), 0)) ||
+        (r = grow(vk, &f->instance_out, HEAD_BYTES + words * 4,
+                  VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT)))
         return r;
     if (f->instances.buffer != old) memset(f->instcull_src, 0, sizeof f->instcull_src);
+    /* the streams' assets (before the materials' flush) and how each draws;
+       none drawn until the pass runs this frame */
+    f->instcull_streams = 0;
+    for (uint32_t s = 0; s < ns; s++) {
+        const oak_render_stream *rs = &v->streams[s];
+        f->instcull_group[s] = UINT32_MAX;
+        f->instcull_material[s] = 0;
+        const _oak_vk_mesh *m;
+        for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++)
+            if (oak_mesh_get(rs->lods[k]) && (r = _oak_vk_sync_mesh(vk, rs->lods[k], &m))) return r;
+        uint32_t slot;
+        if (!oak_material_get(rs->material) || (r = _oak_vk_sync_material(vk, rs->material, &slot)))
+            continue;
+        const _oak_vk_material *md = &vk->materials[slot];
+        f->instcull_material[s] = slot;
+        if (rs->native && md->alpha_mode != OAK_ALPHA_BLEND)
+            f->instcull_group[s] =
+                (md->alpha_mode == OAK_ALPHA_MASK ? 2u : 0u) + (md->double_sided ? 1u : 0u);
+    }
     return OAK_OK;
 }
 
 oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     uint32_t ns =
         v->stream_count < OAK_STREAM_MAX_PER_VIEW ? v->stream_count : OAK_STREAM_MAX_PER_VIEW;
-    vec4 planes[6];
-    oak_frustum_planes((vec4 *)v->view_proj, planes);
     uint32_t first = 0, word = 0, most = 0;
     oak_gpu_instcull *heads = f->instance_out.mapped;
     uint8_t *rec = f->instances.mapped;
@@ -62,35 +86,21 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
             f->instcull_version[s] = rs->version;
             f->instcull_first[s] = first;
         }
-        oak_gpu_instcull h;
-        memset(&h, 0, sizeof h);
-        h.info[0] = rs->count;
-        h.info[1] = rs->lod_count;
-        h.info[2] = first;
-        h.info[3] = word;
-        uint32_t cmds[OAK_GPU_INSTCULL_HEAD_WORDS];
-        memset(cmds, 0, sizeof cmds);
+        /* VkDrawIndexedIndirectCommand per (view, LOD): the instance count is the kernel's */
+        uint32_t mesh[OAK_STREAM_LODS][3] = {{0}};
         for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
-            h.lod_distance[k] = rs->lod_distance[k];
-            const oak_mesh_data *md = oak_mesh_get(rs->lods[k]);
-            if (md) {
-                memcpy(h.bounds[k], md->bounds.center, sizeof(float) * 3);
-                h.bounds[k][3] = md->bounds.radius;
-            }
-            /* VkDrawIndexedIndirectCommand: the instance count is the kernel's */
             const _oak_vk_mesh *m = NULL;
-            if (_oak_vk_sync_mesh(vk, rs->lods[k], &m) != OAK_OK) m = NULL;
-            cmds[k * 5 + 0] = m ? m->index_count : 0;
-            cmds[k * 5 + 2] = m ? (uint32_t)m->index_first : 0;
-            cmds[k * 5 + 3] = m ? (uint32_t)m->vertex_first : 0;
-            cmds[k * 5 + 4] = k * rs->count; /* where its list starts after the commands */
+            if (oak_mesh_get(rs->lods[k]) && _oak_vk_sync_mesh(vk, rs->lods[k], &m) == OAK_OK && m)
+                mesh[k][0] = m->index_count, mesh[k][1] = (uint32_t)m->index_first,
+                mesh[k][2] = (uint32_t)m->vertex_first;
         }
-        memcpy(h.planes, planes, sizeof h.planes);
-        memcpy(h.eye, v->camera_pos, sizeof(float) * 3);
+        oak_gpu_instcull h;
+        _oak_gpu_instcull_fill(&h, words + word, v, rs, first, word, mesh, f->instcull_material[s],
+                               f->instcull_group[s] != UINT32_MAX);
         heads[s] = h;
-        memcpy(words + word, cmds, sizeof cmds);
+        f->instcull_moved[s] = rs->moved;
         first += rs->count;
-        word += OAK_GPU_INSTCULL_HEAD_WORDS + OAK_STREAM_LODS * rs->count;
+        word += (uint32_t)_oak_gpu_instcull_words(rs->count);
         most = rs->count > most ? rs->count : most;
     }
     f->instcull_streams = ns;
@@ -98,11 +108,33 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
         vkCmdBindPipeline(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->pipes[OAK_VK_PIPE_INSTCULL]);
         vkCmdDispatch(f->cmd, (most + 63) / 64, ns, 1);
     }
-    /* nothing in the frame draws from the lists yet: the host reads the counts */
+    /* readers: the stream raster's indirect commands and list words, the
+       resolve's heads, and the host's counts */
     _oak_vk_barrier(f->cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
-                    VK_ACCESS_2_HOST_READ_BIT);
+                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                    VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+                        VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
+                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_HOST_BIT,
+                    VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
+                        VK_ACCESS_2_HOST_READ_BIT);
     return OAK_OK;
+}
+
+void _oak_vk_draw_streams(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f) {
+    const oak_gpu_instcull *heads = f->instance_out.mapped;
+    const uint32_t stride = sizeof(VkDrawIndexedIndirectCommand);
+    for (uint32_t s = 0; s < f->instcull_streams; s++) {
+        uint32_t g = f->instcull_group[s], lods = heads[s].info[1];
+        if (g == UINT32_MAX || !heads[s].info[0]) continue;
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS,
+                          vk->pipes[OAK_VK_PIPE_VIS_STREAM + g]);
+        uint64_t at = HEAD_BYTES + (uint64_t)heads[s].info[3] * 4;
+        if (vk->multi_draw)
+            vkCmdDrawIndexedIndirect(cmd, f->instance_out.buffer, at, lods, stride);
+        else
+            for (uint32_t k = 0; k < lods; k++)
+                vkCmdDrawIndexedIndirect(cmd, f->instance_out.buffer, at + k * stride, 1, stride);
+    }
 }
 
 void _oak_vk_instcull_destroy(_oak_vk *vk) {
@@ -127,4 +159,32 @@ oak_result _oak_vk_instcull_read(_oak_vk *vk, uint32_t per_lod[OAK_STREAM_LODS])
         for (uint32_t k = 0; k < OAK_STREAM_LODS; k++)
             per_lod[k] += words[heads[s].info[3] + k * 5 + 1];
     return OAK_OK;
+}
+
+void _oak_vk_draw_stream_casters(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f,
+                                 uint32_t cascade, bool movers) {
+    const oak_gpu_instcull *heads = f->instance_out.mapped;
+    const uint32_t stride = sizeof(VkDrawIndexedIndirectCommand);
+    for (uint32_t s = 0; s < f->instcull_streams; s++) {
+        const oak_gpu_instcull *h = &heads[s];
+        if (cascade >= h->draw[3] || !h->info[0] || f->instcull_moved[s] != movers) continue;
+        bool masked = f->instcull_group[s] >= 2;
+        vkCmdBindPipeline(
+            cmd, VK_PIPELINE_BIND_POINT_GRAPHICS,
+            vk->pipes[masked ? OAK_VK_PIPE_SHADOW_STREAM_MASKED : OAK_VK_PIPE_SHADOW_STREAM]);
+        uint64_t at = HEAD_BYTES + ((uint64_t)h->info[3] + (cascade + 1) * OAK_STREAM_LODS * 5) * 4;
+        if (vk->multi_draw)
+            vkCmdDrawIndexedIndirect(cmd, f->instance_out.buffer, at, h->info[1], stride);
+        else
+            for (uint32_t k = 0; k < h->info[1]; k++)
+                vkCmdDrawIndexedIndirect(cmd, f->instance_out.buffer, at + k * stride, 1, stride);
+    }
+}
+
+uint32_t _oak_vk_stream_movers(const _oak_vk_frame *f, uint32_t cascade) {
+    const oak_gpu_instcull *heads = f->instance_out.mapped;
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < f->instcull_streams; s++)
+        n += f->instcull_moved[s] && cascade < heads[s].draw[3] && heads[s].info[0];
+    return n;
 }

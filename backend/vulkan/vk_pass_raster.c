@@ -1,6 +1,7 @@
 /* The raster pass on Vulkan: opaque and MASK draws into the visibility
  * buffer (depth + (draw, triangle) ids), one indirect group per pipeline
- * (sidedness x cutout). Barriers come from the table (vk_track.c). */
+ * (sidedness x cutout), then the instance streams drawn natively from the
+ * instcull pass's lists. Barriers come from the table (vk_track.c). */
 #include "vk_internal.h"
 
 oak_result _oak_vk_run_raster(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
@@ -12,6 +13,7 @@ oak_result _oak_vk_run_raster(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vi
     _oak_vk_main_view(vk, cmd);
     for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS; g++)
         _oak_vk_draw_group(vk, cmd, f, OAK_VK_PIPE_VIS + g, vk->vis_first[g], vk->vis_count[g]);
+    _oak_vk_draw_streams(vk, cmd, f); /* vk_pass_instcull.c */
     vkCmdEndRendering(cmd);
     return OAK_OK;
 }

@@ -92,6 +92,7 @@ void _oak_vk_shadow_layered(_oak_vk *vk, _oak_vk_frame *f, oak_target_id layer_t
 
 static void draw_cascade(_oak_vk *vk, _oak_vk_frame *f, uint32_t c, bool mover) {
     draw_pair(vk, f->cmd, f, c, mover);
+    _oak_vk_draw_stream_casters(vk, f->cmd, f, c, mover); /* vk_pass_instcull.c */
 }
 
 oak_result _oak_vk_run_shadow(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
@@ -100,15 +101,17 @@ oak_result _oak_vk_run_shadow(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vi
     VkRect2D rects[OAK_MAX_CASCADES];
     oak_shadow_layer_plan plans[OAK_MAX_CASCADES];
     for (uint32_t c = 0; c < n; c++) {
+        uint32_t stream_movers = _oak_vk_stream_movers(f, c);
         uint32_t movers = vk->shadow_count[OAK_VK_SHADOW_GROUP(c, 1, 0)] +
-                          vk->shadow_count[OAK_VK_SHADOW_GROUP(c, 1, 1)];
+                          vk->shadow_count[OAK_VK_SHADOW_GROUP(c, 1, 1)] + stream_movers;
         plans[c] =
             _oak_shadow_layer_plan(&vk->shadow_layer[c], v->cascades[c].static_key, movers, false);
         rects[c] = tile_rect(c, size);
         /* counted as casters, not as the instanced commands they became */
         if (movers) {
             const oak_shadow_cascade *cas = &v->cascades[c];
-            vk->shadow_stats.mover_draws += cas->caster_count - cas->static_count;
+            /* a native stream that moved counts once (its cascade's multi-draw) */
+            vk->shadow_stats.mover_draws += cas->caster_count - cas->static_count + stream_movers;
         }
     }
     _oak_vk_shadow_layered(vk, f, OAK_TARGET_SHADOW_STATIC, OAK_TARGET_SHADOW_MAP, n, rects, plans,

@@ -220,13 +220,13 @@ static oak_result _oak_vk_fill_view(_oak_vk *vk, _oak_vk_frame *f, const oak_ren
 
 oak_result _oak_vk_run_upload(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     oak_result r;
-    if ((r = _oak_vk_build_draws(vk, f, v)) ||
+    /* streams before the materials' flush: instcull syncs their assets; and
+       every frame, so its descriptors always name a buffer */
+    if ((r = _oak_vk_build_draws(vk, f, v)) || (r = _oak_vk_instcull_reserve(vk, f, v)) ||
         (r = _oak_vk_lamp_records(vk, f, v, vk->draw_count + vk->caster_count, vk->cmd_count)) ||
         (r = _oak_vk_flush_materials(vk)) || (r = _oak_vk_fill_view(vk, f, v)) ||
         (r = _oak_vk_gtao_reserve(vk, v)) || (r = _oak_vk_bloom_reserve(vk, v)) ||
-        (r = _oak_vk_dof_reserve(vk, v)) ||
-        (r = _oak_vk_probes_upload(vk, v)) ||
-        (v->stream_count && (r = _oak_vk_instcull_reserve(vk, f, v))))
+        (r = _oak_vk_dof_reserve(vk, v)) || (r = _oak_vk_probes_upload(vk, v)))
         return r;
     _oak_vk_write_descriptors(vk, f);
     VkCommandBuffer cmd = f->cmd;

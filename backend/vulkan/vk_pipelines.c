@@ -12,6 +12,18 @@ static const uint32_t k_vis_vert[] =
 static const uint32_t k_shadow_vert[] =
 #include "shaders/shadow.vert.h"
     ;
+static const uint32_t k_vis_stream_vert[] =
+#include "shaders/vis_stream.vert.h"
+    ;
+static const uint32_t k_vis_stream_frag[] =
+#include "shaders/vis_stream.frag.h"
+    ;
+static const uint32_t k_shadow_stream_vert[] =
+#include "shaders/shadow_stream.vert.h"
+    ;
+static const uint32_t k_shadow_stream_masked_frag[] =
+#include "shaders/shadow_stream_masked.frag.h"
+    ;
 static const uint32_t k_vis_frag[] =
 #include "shaders/vis.frag.h"
     ;
@@ -286,6 +298,25 @@ oak_result _oak_vk_pipelines_create(_oak_vk *vk) {
                                 &vk->pipes[OAK_VK_PIPE_BLEND])))
         r = _oak_vk_raster_ex(vk, vert, blend, false, false, true, true,
                               &vk->pipes[OAK_VK_PIPE_BLEND_2SIDED]);
+    /* instance streams drawn from the instcull lists, in the vis groups' order */
+    VkShaderModule stv = VK_NULL_HANDLE, stf = VK_NULL_HANDLE;
+    if (!r && !(r = _oak_vk_module(vk, k_vis_stream_vert, sizeof k_vis_stream_vert, &stv)) &&
+        !(r = _oak_vk_module(vk, k_vis_stream_frag, sizeof k_vis_stream_frag, &stf)))
+        for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS && !r; g++)
+            r = _oak_vk_raster(vk, stv, stf, false, g >= 2, g & 1,
+                               &vk->pipes[OAK_VK_PIPE_VIS_STREAM + g]);
+    if (stv) vkDestroyShaderModule(vk->device, stv, NULL);
+    if (stf) vkDestroyShaderModule(vk->device, stf, NULL);
+    stv = stf = VK_NULL_HANDLE;
+    if (!r && !(r = _oak_vk_module(vk, k_shadow_stream_vert, sizeof k_shadow_stream_vert, &stv)) &&
+        !(r = _oak_vk_module(vk, k_shadow_stream_masked_frag, sizeof k_shadow_stream_masked_frag,
+                             &stf)) &&
+        !(r = _oak_vk_raster(vk, stv, stf, true, false, true,
+                             &vk->pipes[OAK_VK_PIPE_SHADOW_STREAM])))
+        r = _oak_vk_raster(vk, stv, stf, true, true, true,
+                           &vk->pipes[OAK_VK_PIPE_SHADOW_STREAM_MASKED]);
+    if (stv) vkDestroyShaderModule(vk->device, stv, NULL);
+    if (stf) vkDestroyShaderModule(vk->device, stf, NULL);
     if (blend) vkDestroyShaderModule(vk->device, blend, NULL);
     if (vert) vkDestroyShaderModule(vk->device, vert, NULL);
     if (svert) vkDestroyShaderModule(vk->device, svert, NULL);

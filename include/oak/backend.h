@@ -40,15 +40,26 @@ typedef struct oak_draw_list {
  * passes the occlusion slot (NULL until GPU-driven occlusion plugs in).
  * visible[k] lists the instances inside the camera's frustum at LOD k.
  *
- * How they are drawn today: every live instance (all of count, culled or
- * not, so the shadow views see them) is also a draw in the frontend's
- * input, its LOD's mesh and the record's matrix and colour; those draws are
- * culled, batched and cast like any other, so the visibility buffer's id is
- * (draw + 1, triangle) and the draw record carries the instance's matrix
- * and, in oak_gpu_draw.normal's column 3, its colour. A stream whose
- * version did not move since the last frame casts as static (cached shadow
- * layers), one that moved as a mover. prev_records is last frame's copy,
- * for motion vectors. */
+ * How they are drawn. Expanded (the cpu backend; on every backend a
+ * stream whose material is BLEND or that has a LOD override; and, while a
+ * point or spot light in the input casts shadows, every stream for the
+ * lamp atlas only): every live instance (all of count, culled or not, so
+ * the shadow views see them) is also a draw in the frontend's input, its
+ * LOD's mesh and the record's matrix and colour; those draws are culled,
+ * batched and cast like any other, so the visibility buffer's id is (draw
+ * + 1, triangle) and the draw record carries the instance's matrix and, in
+ * oak_gpu_draw.normal's column 3, its colour. Native (`native`: a backend
+ * with OAK_CAP_GPU_STREAMS, vulkan and gl): no per-instance work in the
+ * frontend; the backend's instcull pass lists the instances per (view,
+ * LOD) (the camera and each cascade) with an indirect command each, the
+ * raster and shadow passes draw from those, and the id is
+ * (OAK_GPU_ID_INSTANCE | record, triangle | stream << 24 | LOD << 30)
+ * (shaders/common/oak_gpu.h "Visibility ids"); visible[] stays empty and
+ * the per-LOD counts are the GPU's (oak_renderer_stream_stats). A stream
+ * whose version did not move since the last frame casts as static (cached
+ * shadow layers; a native one's state joins the cascades' static_key), one
+ * that moved as a mover. prev_records is last frame's copy, for motion
+ * vectors. */
 typedef struct oak_render_stream {
     const oak_instance *records, *prev_records; /* count each; prev: as last frame */
     uint32_t count;
@@ -59,8 +70,15 @@ typedef struct oak_render_stream {
     float lod_distance[OAK_STREAM_LODS];
     oak_material material;
     uint32_t flags;
-    uint32_t first_input; /* its first instance's index among the frontend's input draws */
-    uint32_t *visible[OAK_STREAM_LODS]; /* instance indices inside the frustum, by LOD */
+    /* its first instance's index among the frontend's input draws
+       (UINT32_MAX: a native stream not expanded this frame) */
+    uint32_t first_input;
+    /* drawn by the backend from its instcull lists (OAK_CAP_GPU_STREAMS and
+       a material that is not BLEND): its instances are not among the
+       view's draws */
+    bool native;
+    /* instance indices inside the frustum, by LOD (expanded streams only) */
+    uint32_t *visible[OAK_STREAM_LODS];
     uint32_t visible_count[OAK_STREAM_LODS];
 } oak_render_stream;
 
@@ -216,7 +234,10 @@ typedef enum oak_pass_id {
 #define OAK_CAP_GPU_TIMINGS  (1ull << 33) /* stage timings carry GPU times */
 #define OAK_CAP_SHADOW_CACHE (1ull << 34) /* an unchanged shadow map is not redrawn */
 #define OAK_CAP_PROBES       (1ull << 35) /* bakes reflection probes (read_hdr); else the sky */
-#define OAK_CAP_BIT_COUNT    36
+/* draws instance streams from its instcull pass's lists: the frontend does
+   not expand them into the view's draws (oak_render_stream.native) */
+#define OAK_CAP_GPU_STREAMS (1ull << 36)
+#define OAK_CAP_BIT_COUNT   37
 
 /* "shadow", "raster", ...: a pass's stage name in timings and `oak bench`. */
 const char *oak_pass_name(oak_pass_id pass);

@@ -323,7 +323,9 @@ oak_result oak_renderer_shadow_stats(const oak_renderer *r, oak_shadow_stats *ou
  * shaders/common/oak_gpu.h's OAK_GPU_SKY_* say (render/skylight.h reads them). */
 oak_result oak_renderer_read_sky(oak_renderer *r, float *texels, size_t count, uint32_t *captures);
 /* The streams of the last frame after the cull-and-LOD kernel, summed over
- * every stream: instances given, and those inside the view per LOD band. */
+ * every stream: instances given, and those inside the view per LOD band
+ * (where the backend draws streams natively, OAK_CAP_GPU_STREAMS, the bands
+ * are its instcull pass's counts: a read-back). */
 typedef struct oak_stream_stats {
     uint32_t streams, instances;
     uint32_t visible;                  /* sum of per_lod */

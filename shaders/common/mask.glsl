@@ -10,9 +10,15 @@ layout(location = 0) flat in uint v_draw;
 layout(location = 1) in vec4 v_uv;
 layout(location = 2) in float v_alpha;
 
+// The material slot the cutout reads: the draw's (stream shaders pass the
+// slot itself in v_draw).
+#ifndef OAK_MASK_MATERIAL
+#define OAK_MASK_MATERIAL draws[v_draw].info.x
+#endif
+
 bool oak_masked_out() {
     if (!MASKED) return false;
-    oak_gpu_material m = materials[draws[v_draw].info.x];
+    oak_gpu_material m = materials[OAK_MASK_MATERIAL];
     if (m.mode.x != 2.0) return false; // OAK_ALPHA_MASK
     float a = m.base_color.a * v_alpha;
     oak_gpu_texref t = m.tex[OAK_GPU_TEX_BASE];

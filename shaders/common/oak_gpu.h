@@ -172,7 +172,7 @@ OAK_STRUCT(oak_gpu_view) {
     OAK_F4(ao_proj2);  /* P30, P31, 1 when orthographic, 0 */
     OAK_F4(ao_view_x); /* world to view: rows x and y (view_depth is -z) */
     OAK_F4(ao_view_y);
-    OAK_F4(ao_params); /* radius (m), exponent, 0, 1 when the resolve reads the AO */
+    OAK_F4(ao_params);   /* radius (m), exponent, 0, 1 when the resolve reads the AO */
     OAK_F4(post_params); /* bloom strength (0: no bloom), the sun disc's cos(radius) (0: no
                             disc), 1 / its solid angle, 0 */
     OAK_F4(dof_params); /* circle of confusion in half-size pixels = x + y * depth (signed:
@@ -249,20 +249,47 @@ OAK_END(oak_gpu_instance);
 
 /* The instcull pass (shaders/instcull.comp.glsl, render/stream_cull.c's
  * kernel in compute): OAK_B_INSTANCE_OUT holds OAK_STREAM_MAX_PER_VIEW of
- * these, then uint words; a stream's words from info.w on are
- * OAK_STREAM_LODS indirect draw commands (index count, instance count =
- * the LOD's visible instances, first index, base vertex, base instance =
- * where its list starts), then LOD k's list of visible instance indices at
- * info.w + 5 * OAK_STREAM_LODS + k * info.x. */
+ * these, then uint words. A stream draws into OAK_GPU_INSTCULL_VIEWS views:
+ * the camera (v = 0), then cascade v - 1. Its words from info.w on are, per
+ * (view v, LOD k), an indirect draw command at info.w + 5 (v LODS + k)
+ * (index count, instance count = the instances in that view at that LOD,
+ * first index, base vertex, base instance = where its list starts), then
+ * the lists: (v, k)'s at info.w + OAK_GPU_INSTCULL_HEAD_WORDS +
+ * (v LODS + k) info.x, a word per instance (oak_gpu.h "Visibility ids").
+ * Memory: 48 bytes of record and 4 (1 + OAK_MAX_CASCADES) LODS = 80 bytes
+ * of lists per instance (lists sized for the worst case, every instance in
+ * every view at every LOD), e.g. 6.4 MB for 50,000 and 0.64 GB for 5 million. */
 OAK_STRUCT(oak_gpu_instcull) {
     OAK_U4(info);                    /* instances, LOD count, first record, first word */
+    OAK_U4(draw);                    /* material slot, oak_draw_flags, native (1: drawn from
+                                        the lists, not among the view's draws), cascades it
+                                        casts into (0: none) */
     OAK_F4(lod_distance);            /* per LOD (OAK_STREAM_LODS = 4); the last 0: no limit */
     OAK_F4(bounds[OAK_STREAM_LODS]); /* per LOD mesh: bounding sphere centre xyz, radius */
     OAK_F4(planes[6]);               /* the view frustum (oak_frustum_planes) */
     OAK_F4(eye);                     /* LOD distances are measured from here */
+    /* each cascade's map volume (oak_frustum_planes of its view_proj): the
+       box render/shadow_fit.c keeps a static caster by */
+    OAK_F4(cascade_planes[OAK_MAX_CASCADES * 6]);
 }
 OAK_END(oak_gpu_instcull);
-#define OAK_GPU_INSTCULL_HEAD_WORDS (5 * OAK_STREAM_LODS)
+#define OAK_GPU_INSTCULL_VIEWS      (1 + OAK_MAX_CASCADES)
+#define OAK_GPU_INSTCULL_HEAD_WORDS (5 * OAK_STREAM_LODS * OAK_GPU_INSTCULL_VIEWS)
+
+/* Visibility ids (OAK_B_IDS, rg32ui; 0 = sky). A draw's: (draw + 1,
+ * triangle). A stream instance's (common/draw.glsl oak_fetch_draw):
+ * x = OAK_GPU_ID_INSTANCE | the record's index in OAK_B_INSTANCES,
+ * y = triangle | stream << 24 | LOD << 30. The split gives each LOD mesh at
+ * most 2^24 triangles, a view OAK_STREAM_MAX_PER_VIEW (64) streams of
+ * OAK_STREAM_LODS (4) LODs and 2^31 records in all. A visible-list word is
+ * instance | stream << 24 | LOD << 30, so a stream holds at most
+ * OAK_STREAM_MAX_INSTANCES (2^24) instances. */
+#define OAK_GPU_ID_INSTANCE          0x80000000u
+#define OAK_GPU_ID_TRIANGLE_BITS     24
+#define OAK_GPU_ID_TRIANGLE_MASK     0xffffffu
+#define OAK_GPU_ID_STREAM_SHIFT      24
+#define OAK_GPU_ID_LOD_SHIFT         30
+#define OAK_GPU_STREAM_MAX_TRIANGLES (1u << OAK_GPU_ID_TRIANGLE_BITS)
 
 OAK_STRUCT(oak_gpu_vertex) {
     OAK_F4(normal);  /* xyz */

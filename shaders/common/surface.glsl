@@ -7,6 +7,7 @@
 #define OAK_SURFACE_GLSL
 
 #include "common/bindings.glsl"
+#include "common/draw.glsl"
 #include "common/textures.glsl"
 #include "common/shading.glsl"
 #include "common/light_grid.glsl"
@@ -105,13 +106,13 @@ vec3 oak_cascade_tint(vec3 P, vec3 rgb) {
     return rgb;
 }
 
-// Returns linear colour (fogged) and base alpha.
-vec4 oak_shade_pixel(uint draw, uint tri, ivec2 px) {
+// Returns linear colour (fogged) and base alpha: triangle tri of draw
+// record d (common/draw.glsl oak_fetch_draw gives it for any visibility id).
+vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     uint W = view.size.x, H = view.size.y;
     // NDC of the pixel centre; row 0 is clip y = +1.
     vec2 ndc = vec2((float(px.x) + 0.5) / float(W) * 2.0 - 1.0,
                     1.0 - (float(px.y) + 0.5) / float(H) * 2.0);
-    oak_gpu_draw d = draws[draw];
     oak_gpu_material m = materials[d.info.x];
     uint base = d.info.y + tri * 3u;
     uint vi[3];
@@ -221,6 +222,11 @@ vec4 oak_shade_pixel(uint draw, uint tri, ivec2 px) {
     }
     if ((view.flags.y & OAK_GPU_DEBUG_CASCADES) != 0u) colour = oak_cascade_tint(P, colour);
     return vec4(colour, basec.a);
+}
+
+// The same for plain draw record `draw` (the BLEND pass's draws).
+vec4 oak_shade_pixel(uint draw, uint tri, ivec2 px) {
+    return oak_shade_draw(draws[draw], tri, px);
 }
 
 #endif

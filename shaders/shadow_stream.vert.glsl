@@ -1,0 +1,44 @@
+#version 450
+// Shadow atlas raster of instance streams, drawn from the instcull pass's
+// cascade lists: the list word at OAK_INSTANCE_INDEX names the instance (as
+// vis_stream.vert), and which list it lies in names the cascade (lists go
+// view by view, the camera's first). Projected, snapped and clipped to the
+// cascade's tile as shadow.vert does.
+#extension GL_GOOGLE_include_directive : require
+#include "common/draw.glsl"
+
+OAK_VERTEX_INPUTS
+
+layout(location = 0) flat out uint v_draw; // the material slot (shadow_stream_masked.frag)
+layout(location = 1) out vec4 v_uv;
+layout(location = 2) out float v_alpha;
+
+out float gl_ClipDistance[4];
+
+void main() {
+    uint idx = uint(OAK_INSTANCE_INDEX);
+    uint word = stream_words[idx];
+    uint s = (word >> OAK_GPU_ID_STREAM_SHIFT) & (OAK_STREAM_MAX_PER_VIEW - 1u);
+    uvec4 info = stream_heads[s].info;
+    uint list = (idx - info.w - uint(OAK_GPU_INSTCULL_HEAD_WORDS)) / info.x;
+    int cascade = int(list / uint(OAK_STREAM_LODS)) - 1;
+    mat4 world = oak_instance_world(stream_records[info.z + (word & OAK_GPU_ID_TRIANGLE_MASK)]);
+    vec4 c = view.shadow_view_proj[cascade] * (world * positions[OAK_VERTEX_INDEX]);
+    if (c.w > 0.0) {
+        vec2 size = vec2(float(view.flags.z));
+        vec2 p = (c.xy / c.w * 0.5 + 0.5) * size;
+        p = roundEven(p * 16.0) / 16.0;
+        c.xy = (p / size * 2.0 - 1.0) * c.w;
+    }
+    gl_ClipDistance[0] = c.w + c.x;
+    gl_ClipDistance[1] = c.w - c.x;
+    gl_ClipDistance[2] = c.w + c.y;
+    gl_ClipDistance[3] = c.w - c.y;
+    vec2 tile = vec2(float(cascade & 1), float(cascade >> 1));
+    c.xy = c.xy * 0.5 + (tile - 0.5) * c.w;
+    gl_Position = c;
+    v_draw = stream_heads[s].draw.x;
+    oak_gpu_vertex a = attributes[OAK_VERTEX_INDEX];
+    v_uv = a.uv;
+    v_alpha = a.color.a;
+}

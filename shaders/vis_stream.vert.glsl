@@ -1,0 +1,38 @@
+#version 450
+// Visibility raster of instance streams, drawn from the instcull pass's
+// lists: each (stream, LOD) command's firstInstance is where its list starts,
+// so the list word at OAK_INSTANCE_INDEX names the instance (instance |
+// stream << 24 | LOD << 30). Snaps as vis.vert does; writes the instance's
+// visibility id (oak_gpu.h "Visibility ids") and, for the cutout, the
+// stream's material slot.
+#extension GL_GOOGLE_include_directive : require
+#include "common/draw.glsl"
+
+OAK_VERTEX_INPUTS
+
+layout(location = 0) flat out uint v_draw; // the material slot (vis_stream.frag's mask)
+layout(location = 1) out vec4 v_uv;
+layout(location = 2) out float v_alpha;
+layout(location = 3) flat out uvec2 v_id;
+
+void main() {
+    uint word = stream_words[uint(OAK_INSTANCE_INDEX)];
+    uint s = (word >> OAK_GPU_ID_STREAM_SHIFT) & (OAK_STREAM_MAX_PER_VIEW - 1u);
+    uint lod = word >> OAK_GPU_ID_LOD_SHIFT;
+    uint rec = stream_heads[s].info.z + (word & OAK_GPU_ID_TRIANGLE_MASK);
+    mat4 world = oak_instance_world(stream_records[rec]);
+    vec4 c = view.view_proj * (world * positions[OAK_VERTEX_INDEX]);
+    if (c.w > 0.0) {
+        vec2 size = vec2(view.size.xy);
+        vec2 p = (c.xy / c.w * 0.5 + 0.5) * size;
+        p = roundEven(p * 16.0) / 16.0;
+        c.xy = (p / size * 2.0 - 1.0) * c.w;
+    }
+    gl_Position = c;
+    v_draw = stream_heads[s].draw.x;
+    v_id = uvec2(OAK_GPU_ID_INSTANCE | rec,
+                 (s << OAK_GPU_ID_STREAM_SHIFT) | (lod << OAK_GPU_ID_LOD_SHIFT));
+    oak_gpu_vertex a = attributes[OAK_VERTEX_INDEX];
+    v_uv = a.uv;
+    v_alpha = a.color.a;
+}
