@@ -1,0 +1,329 @@
+/* Water (world/water.c): the spectrum's waves and dispersion, the height
+ * query's convergence and its agreement with the displacement function, the
+ * drawn grid's vertices against the query (3 micrometres), the CPU
+ * backend's drawn depth against the query, floating boxes (half and a
+ * quarter of water's density settle half and a quarter under; on waves a
+ * box bobs with the surface), bad descs; and (argv[1] vulkan or gl) that
+ * backend draws the water as the CPU does, at the parity rule. */
+#include "oak_test.h"
+
+#include "backend_start.h"
+#include "backend/cpu/cpu_internal.h"
+
+#define W 160
+#define H 90
+
+static const char *g_backend = "cpu";
+
+static double rnd(uint32_t *s) {
+    *s = *s * 1664525u + 1013904223u;
+    return (double)(*s >> 8) / 16777216.0;
+}
+
+TEST(waterWavesFollowTheSpectrum) {
+    oak_water_desc d = {.wind = {1, 1}, .wind_speed = 6.0f, .steepness = 0.32f, .seed = 3};
+    oak_water *w = NULL;
+    CHECK_OK(oak_make_water(&w, NULL, &d));
+    if (!w) return;
+    const oak_water_wave *wv = oak_water_waves(w);
+    double wind = atan2(1.0, 1.0), steep = 0, lp = 2 * OAK_PI * 9.81 / pow(0.877 * 9.81 / 6.0, 2);
+    CHECK_NEAR(wv[0].wavelength, lp, 1e-3 * lp); /* Pierson-Moskowitz peak: 30 m at 6 m/s */
+    for (int i = 0; i < OAK_WATER_WAVES; i++) {
+        double k = 2 * OAK_PI / wv[i].wavelength;
+        CHECK_NEAR(wv[i].omega * wv[i].omega, 9.81 * k, 1e-5 * 9.81 * k); /* w^2 = g k */
+        if (i) CHECK_NEAR(wv[i].wavelength, 0.7 * wv[i - 1].wavelength, 1e-4);
+        double off = fabs(atan2(wv[i].direction[1], wv[i].direction[0]) - wind);
+        CHECK(off <= 0.6 + 1e-6);
+        steep += k * wv[i].amplitude;
+    }
+    CHECK_NEAR(steep, 0.32, 1e-5);
+    fprintf(stderr, "  8 waves from %.2f m to %.2f m, peak amplitude %.3f m\n", wv[0].wavelength,
+            wv[OAK_WATER_WAVES - 1].wavelength, wv[0].amplitude);
+    oak_destroy_water(w);
+}
+
+/* Rest points displaced by oak_water_point are found again by the query:
+   the horizontal miss under 1e-9 m, the height equal, on steep choppy
+   waves, at large t and 100 km out. */
+TEST(waterQueryConvergesOnTheDisplacedSurface) {
+    oak_water_desc d = {.wind_speed = 7.0f, .steepness = 0.6f, .choppiness = 1.0f, .seed = 9};
+    oak_water *w = NULL;
+    CHECK_OK(oak_make_water(&w, NULL, &d));
+    if (!w) return;
+    uint32_t s = 77;
+    double worst_miss = 0, worst_h = 0, worst_n = 0;
+    for (int i = 0; i < 2000; i++) {
+        double far = i % 2 ? 1.0e5 : 0.0, t = i % 3 ? 1.0e6 + rnd(&s) * 100 : rnd(&s) * 100;
+        double origin[2] = {far, -far};
+        oak_water_set_origin(w, origin);
+        double x = (rnd(&s) - 0.5) * 200, z = (rnd(&s) - 0.5) * 200, p[3], h = 0, miss = 1;
+        float n0[3], n1[3];
+        oak_water_point(w, x, z, t, p, n0, NULL);
+        CHECK_OK(oak_water_height(w, p[0], p[2], t, &h, n1, &miss));
+        worst_miss = fmax(worst_miss, miss);
+        worst_h = fmax(worst_h, fabs(h - p[1]));
+        for (int c = 0; c < 3; c++) worst_n = fmax(worst_n, fabs(n0[c] - n1[c]));
+    }
+    fprintf(stderr, "  2000 points: miss %.3g m, height %.3g m, normal %.3g\n", worst_miss, worst_h,
+            worst_n);
+    CHECK(worst_miss < 1e-9);
+    CHECK(worst_h < 1e-9);
+    CHECK(worst_n < 1e-5);
+    /* the same world point gives the same height whatever the origin */
+    double o1[2] = {1.0e5, 2.0e5}, o0[2] = {0, 0}, h1 = 0, h0 = 0;
+    oak_water_set_origin(w, o1);
+    CHECK_OK(oak_water_height(w, 3.5, -7.25, 5.0e5, &h1, NULL, NULL));
+    oak_water_set_origin(w, o0);
+    CHECK_OK(oak_water_height(w, 1.0e5 + 3.5, 2.0e5 - 7.25, 5.0e5, &h0, NULL, NULL));
+    CHECK_NEAR(h1, h0, 1e-9);
+    oak_destroy_water(w);
+}
+
+/* The drawn grid's vertices against the query at the same time: every
+   vertex whose neighbouring cells carry all the waves (cells under a sixth
+   of the shortest wavelength, where nothing is faded) within 3
+   micrometres; the rest within the faded waves' amplitudes. At the origin
+   and 100 km out at t = 10^6 s. */
+static void grid_check(double far, double t, double *worst, int *checked, double *worst_far) {
+    oak_scene *sc = NULL;
+    CHECK_OK(oak_make_scene(&sc));
+    if (!sc) return;
+    oak_water_desc d = {.level = 12.5f, .wind_speed = 8.0f, .grid_spacing = 0.1f, .seed = 4};
+    oak_water *w = NULL;
+    CHECK_OK(oak_make_water(&w, sc, &d));
+    if (!w) {
+        oak_destroy_scene(sc);
+        return;
+    }
+    double origin[2] = {far, far * 0.5};
+    oak_water_set_origin(w, origin);
+    const float eye[3] = {3.37f, 20.0f, -7.91f};
+    CHECK_OK(oak_water_update(w, eye, t));
+    const oak_mesh_data *m = oak_mesh_get(oak_water_mesh(w));
+    const oak_transform *tr = oak_scene_transform(sc, oak_water_entity(w));
+    double centre[2];
+    oak_water_grid_centre(w, centre);
+    CHECK_NEAR(tr->position[0], centre[0], 0);
+    CHECK_NEAR(tr->position[1], 12.5, 0);
+    const oak_water_wave *wv = oak_water_waves(w);
+    double lmin = wv[OAK_WATER_WAVES - 1].wavelength, amp_sum = 0;
+    for (int i = 0; i < OAK_WATER_WAVES; i++) amp_sum += wv[i].amplitude * (1 + wv[i].chop);
+    uint32_t g = d.grid_cells ? d.grid_cells + 1 : OAK_WATER_GRID_CELLS + 1;
+    CHECK_EQ_INT(m->vertex_count, g * g);
+    for (uint32_t j = 1; j + 1 < g; j++)
+        for (uint32_t i = 1; i + 1 < g; i++) {
+            const float *v = m->positions + 3 * (j * g + i);
+            /* the largest cell beside the vertex, measured on the mesh */
+            double cell = 0;
+            const int nb[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+            for (int k = 0; k < 4; k++) {
+                const float *u = m->positions + 3 * ((j + nb[k][1]) * g + i + nb[k][0]);
+                cell = fmax(cell, hypot(u[0] - v[0], u[2] - v[2]));
+            }
+            double h = 0;
+            CHECK_OK(oak_water_height(w, centre[0] + v[0], centre[1] + v[2], t, &h, NULL, NULL));
+            double e = fabs(h - (12.5 + (double)v[1]));
+            if (cell * 1.25 < lmin / 6.0) {
+                *worst = fmax(*worst, e);
+                ++*checked;
+            } else {
+                *worst_far = fmax(*worst_far, e);
+            }
+        }
+    CHECK(*worst_far < amp_sum);
+    oak_destroy_water(w);
+    oak_destroy_scene(sc);
+}
+
+TEST(waterGridMatchesTheQuery) {
+    double worst = 0, worst_far = 0, worst100 = 0, far100 = 0;
+    int checked = 0, checked100 = 0;
+    grid_check(0, 12.25, &worst, &checked, &worst_far);
+    grid_check(1.0e5, 1.0e6 + 0.375, &worst100, &checked100, &far100);
+    fprintf(stderr,
+            "  origin: %d whole-wave vertices within %.3g m (faded ones %.3g m); 100 km out at "
+            "t = 1e6 s: %d within %.3g m\n",
+            checked, worst, worst_far, checked100, worst100);
+    CHECK(checked > 400 && checked100 > 400);
+    CHECK(worst < 3e-6);
+    CHECK(worst100 < 3e-6);
+}
+
+/* The depth the CPU backend draws, turned back into a world point at the
+   pixel centre, lies on the queried surface: within 5 mm at every pixel
+   whose point is in the grid's whole-wave region (the drawn triangles are
+   planar between vertices 0.1 m apart; the query is the curved surface). */
+TEST(waterCpuDepthMatchesTheQuery) {
+    oak_scene *sc = NULL;
+    CHECK_OK(oak_make_scene(&sc));
+    if (!sc) return;
+    oak_material mat = {0};
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.metallic = 0, md.roughness = 0.4f;
+    CHECK_OK(oak_make_material(&mat, &md)); /* opaque, so it writes depth */
+    oak_water_desc d = {.level = 1.0f,
+                        .wind_speed = 10.0f,
+                        .grid_spacing = 0.1f,
+                        .grid_extent = 400.0f,
+                        .material = mat,
+                        .seed = 6};
+    oak_water *w = NULL;
+    CHECK_OK(oak_make_water(&w, sc, &d));
+    oak_entity cam = oak_scene_create(sc, "camera");
+    oak_camera c = {.fov_y = glm_rad(60.0f), .znear = 0.1f, .zfar = 500.0f};
+    oak_scene_set_camera(sc, cam, &c);
+    oak_scene_set_active_camera(sc, cam);
+    const float eye[3] = {0.3f, 4.0f, 0.2f}, at[3] = {0.3f, 0.0f, -2.5f};
+    oak_transform t = oak_transform_look_at(eye, at);
+    oak_scene_set_transform(sc, cam, &t);
+    oak_renderer *r = NULL;
+    oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H};
+    CHECK_OK(oak_make_renderer(&r, &rd));
+    const double time = 3.75;
+    if (w && r) CHECK_OK(oak_water_update(w, eye, time));
+    if (w && r) CHECK_OK(oak_scene_draw(sc, r));
+    const oak_render_view *v = r ? oak_renderer_last_view(r) : NULL;
+    const oak_backend *be = oak_backend_cpu();
+    void *self = NULL;
+    oak_backend_desc bd = {W, H, NULL, 0};
+    if (v) CHECK_OK(be->create(&self, &bd));
+    if (self && w) {
+        CHECK_OK(be->render(self, v));
+        cpu_backend *b = self;
+        /* the whole-wave region: the grid's lines while cells carry every wave */
+        const oak_mesh_data *m = oak_mesh_get(oak_water_mesh(w));
+        uint32_t g = OAK_WATER_GRID_CELLS + 1, mid = g / 2;
+        double lmin = oak_water_waves(w)[OAK_WATER_WAVES - 1].wavelength, half = 0, centre[2];
+        oak_water_grid_centre(w, centre);
+        for (uint32_t i = mid; i + 1 < g; i++) {
+            const float *a = m->positions + 3 * (mid * g + i), *e = a + 3;
+            if (hypot(e[0] - a[0], e[2] - a[2]) * 1.25 >= lmin / 6.0) break;
+            half = a[0];
+        }
+        half -= 1.0; /* waves move points sideways by under a metre */
+        double worst = 0;
+        int n = 0;
+        mat4 inv;
+        glm_mat4_copy((vec4 *)v->inv_view_proj, inv);
+        for (uint32_t y = 0; y < H; y += 3)
+            for (uint32_t x = 0; x < W; x += 3) {
+                float z = b->depth[_oak_cpu_tile_index(&b->opaque, x, y)];
+                if (!(z > 0)) continue;
+                vec4 q = {(x + 0.5f) / W * 2 - 1, 1 - (y + 0.5f) / H * 2, z, 1}, p;
+                glm_mat4_mulv(inv, q, p);
+                double px = p[0] / p[3], py = p[1] / p[3], pz = p[2] / p[3], h = 0;
+                if (fabs(px - centre[0]) > half || fabs(pz - centre[1]) > half) continue;
+                CHECK_OK(oak_water_height(w, px, pz, time, &h, NULL, NULL));
+                worst = fmax(worst, fabs(h - py));
+                n++;
+            }
+        fprintf(stderr,
+                "  %d pixels within %.2f m of the centre: depth on the surface within %.4f m\n", n,
+                half, worst);
+        CHECK(n > 300);
+        CHECK(worst < 0.005);
+        be->destroy(self);
+    }
+    oak_destroy_renderer(r);
+    oak_destroy_water(w);
+    oak_destroy_scene(sc);
+    oak_destroy_material(mat);
+}
+
+static oak_water *still_water(void) {
+    oak_water_desc d = {.level = 2.0f, .steepness = -1.0f};
+    oak_water *w = NULL;
+    CHECK_OK(oak_make_water(&w, NULL, &d));
+    return w;
+}
+
+/* ae3d's test: half water's density settles half under, a quarter's a
+   quarter, within 0.01 after 20 s dropped from a metre above. */
+TEST(waterBoxSettlesByDensity) {
+    oak_water *w = still_water();
+    if (!w) return;
+    const float dens[2] = {500.0f, 250.0f};
+    for (int k = 0; k < 2; k++) {
+        oak_floater f = {.half = {0.5f, 0.5f, 0.75f}, .density = dens[k], .position = {1, 3.5, 2}};
+        CHECK_OK(oak_floater_step(&f, w, 20.0));
+        float sub = oak_floater_submerged(&f, w);
+        fprintf(stderr, "  density %.0f: %.4f under after 20 s (velocity %.2g m/s)\n",
+                (double)dens[k], (double)sub, f.velocity);
+        CHECK_NEAR(sub, dens[k] / 1000.0, 0.01);
+        CHECK(fabs(f.velocity) < 1e-3);
+    }
+    oak_destroy_water(w);
+}
+
+/* On waves a box bobs: its height follows the surface under it (correlation
+   over 0.9 across 30 s after settling, swing within 25% of the water's). */
+TEST(waterBoxBobsOnWaves) {
+    oak_water_desc d = {.wind_speed = 6.0f, .steepness = 0.35f, .seed = 2};
+    oak_water *w = NULL;
+    CHECK_OK(oak_make_water(&w, NULL, &d));
+    if (!w) return;
+    oak_floater f = {.half = {0.4f, 0.4f, 0.4f}, .density = 500.0f, .position = {0, 0, 0}};
+    CHECK_OK(oak_floater_step(&f, w, 10.0));
+    enum { N = 600 };
+    double sb = 0, sw = 0, sbb = 0, sww = 0, sbw = 0, bmin = 1e9, bmax = -1e9, wmin = 1e9,
+           wmax = -1e9;
+    for (int i = 1; i <= N; i++) {
+        CHECK_OK(oak_floater_step(&f, w, 10.0 + i * 0.05));
+        double h = 0, b = f.position[1];
+        CHECK_OK(oak_water_height(w, 0, 0, f.time, &h, NULL, NULL));
+        sb += b, sw += h, sbb += b * b, sww += h * h, sbw += b * h;
+        bmin = fmin(bmin, b), bmax = fmax(bmax, b), wmin = fmin(wmin, h), wmax = fmax(wmax, h);
+    }
+    double cov = sbw / N - sb / N * sw / N, vb = sbb / N - sb / N * sb / N,
+           vw = sww / N - sw / N * sw / N, corr = cov / sqrt(vb * vw);
+    fprintf(stderr, "  box swings %.3f m, water %.3f m, correlation %.3f\n", bmax - bmin,
+            wmax - wmin, corr);
+    CHECK(corr > 0.9);
+    CHECK(fabs((bmax - bmin) / (wmax - wmin) - 1.0) < 0.25);
+    oak_destroy_water(w);
+}
+
+TEST(waterBadDescsAreOneLine) {
+    oak_water *w = NULL;
+    oak_water_desc bad[] = {{.wind_speed = -3.0f},
+                            {.steepness = 2.0f},
+                            {.choppiness = 1.5f},
+                            {.grid_cells = 7},
+                            {.level = NAN},
+                            {.extent = {10, 0, 5, 5}},
+                            {.grid_spacing = 100.0f, .grid_extent = 10.0f}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK(oak_make_water(&w, NULL, &bad[i]) == OAK_ERROR_INVALID_ARGUMENT);
+        CHECK(w == NULL);
+        CHECK(strchr(oak_last_error(), '\n') == NULL);
+    }
+    oak_water_desc box = {.extent = {0, 0, 10, 10}};
+    CHECK_OK(oak_make_water(&w, NULL, &box));
+    if (!w) return;
+    double h = 0;
+    CHECK(oak_water_height(w, 20, 5, 0, &h, NULL, NULL) == OAK_ERROR_INVALID_ARGUMENT);
+    CHECK_OK(oak_water_height(w, 5, 5, 0, &h, NULL, NULL));
+    CHECK(oak_water_height(w, NAN, 5, 0, &h, NULL, NULL) == OAK_ERROR_INVALID_ARGUMENT);
+    oak_floater f = {.half = {0, 1, 1}, .density = 500};
+    CHECK(oak_floater_step(&f, w, 1.0) == OAK_ERROR_INVALID_ARGUMENT);
+    oak_destroy_water(w);
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1) {
+        g_backend = argv[1];
+        int s = oak_test_backend_start(g_backend, oak_test_count_log);
+        if (s) return s;
+    } else {
+        oak_test_init(0);
+        RUN(waterWavesFollowTheSpectrum);
+        RUN(waterQueryConvergesOnTheDisplacedSurface);
+        RUN(waterGridMatchesTheQuery);
+        RUN(waterCpuDepthMatchesTheQuery);
+        RUN(waterBoxSettlesByDensity);
+        RUN(waterBoxBobsOnWaves);
+        RUN(waterBadDescsAreOneLine);
+    }
+    oak_shutdown();
+    return TEST_SUMMARY();
+}
