@@ -309,11 +309,268 @@ TEST(waterBadDescsAreOneLine) {
     oak_destroy_water(w);
 }
 
+/* ---- the shading: a sloping sand floor under a lake --------------------- */
+
+/* The floor: y = -FLOOR_SLOPE * x over x in [-6, 29], then flat out to 400 m,
+   z in [-200, 200], so the water over it is FLOOR_SLOPE * x deep where x > 0. */
+#define FLOOR_SLOPE 0.3f
+
+typedef struct lake {
+    oak_scene *scene;
+    oak_water *water;
+    oak_entity camera;
+    oak_mesh floor;
+    oak_material sand;
+} lake;
+
+static bool lake_make(lake *k) {
+    memset(k, 0, sizeof *k);
+    CHECK_OK(oak_make_scene(&k->scene));
+    if (!k->scene) return false;
+    enum { N = 36 };
+    static float pos[(N + 1) * (N + 1) * 3];
+    static uint32_t idx[N * N * 6];
+    for (int j = 0; j <= N; j++)
+        for (int i = 0; i <= N; i++) {
+            /* the last column far out, flat at the deepest */
+            float *v = pos + 3 * (j * (N + 1) + i), x = i < N ? -6.0f + i : 400.0f;
+            v[0] = x, v[1] = -FLOOR_SLOPE * (x < 29.0f ? x : 29.0f),
+            v[2] = -200.0f + 400.0f * j / N;
+        }
+    uint32_t *q = idx;
+    for (uint32_t j = 0; j < N; j++)
+        for (uint32_t i = 0; i < N; i++) {
+            uint32_t a = j * (N + 1) + i, b = a + 1, c = a + N + 1, d = c + 1;
+            *q++ = a, *q++ = c, *q++ = b, *q++ = b, *q++ = c, *q++ = d;
+        }
+    oak_mesh_desc md = {.vertex_count = (N + 1) * (N + 1),
+                        .index_count = N * N * 6,
+                        .positions = pos,
+                        .indices = idx,
+                        .name = "floor"};
+    CHECK_OK(oak_make_mesh(&k->floor, &md));
+    oak_material_desc sd = oak_material_desc_defaults(NULL);
+    const float sand[4] = {0.55f, 0.48f, 0.36f, 1.0f};
+    memcpy(sd.base_color, sand, sizeof sand);
+    sd.metallic = 0, sd.roughness = 0.9f;
+    CHECK_OK(oak_make_material(&k->sand, &sd));
+    oak_entity f = oak_scene_create(k->scene, "floor");
+    oak_mesh_renderer mr = {.mesh = k->floor, .material = k->sand};
+    oak_scene_set_mesh_renderer(k->scene, f, &mr);
+    oak_transform ft = oak_transform_identity();
+    oak_scene_set_transform(k->scene, f, &ft);
+    oak_entity sun = oak_scene_create(k->scene, "sun");
+    float from[3] = {-30, 60, 25}, at[3] = {0, 0, 0};
+    oak_transform st = oak_transform_look_at(from, at);
+    oak_scene_set_transform(k->scene, sun, &st);
+    oak_light l = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
+    l.intensity = 3.0f;
+    oak_scene_set_light(k->scene, sun, &l);
+    oak_environment *env = oak_scene_environment(k->scene);
+    const float zen[3] = {0.25f, 0.45f, 0.85f}, hor[3] = {0.75f, 0.82f, 0.92f};
+    memcpy(env->sky_zenith_display, zen, sizeof zen);
+    memcpy(env->sky_horizon_display, hor, sizeof hor);
+    for (int c = 0; c < 3; c++) env->ambient_sky[c] = 0.3f, env->ambient_ground[c] = 0.1f;
+    oak_post *post = oak_scene_post(k->scene);
+    post->exposure = 0.6f;
+    post->no_fxaa = true;
+    post->no_dither = true;
+    oak_camera cam = {.fov_y = glm_rad(50.0f), .znear = 0.1f, .zfar = 400.0f};
+    k->camera = oak_scene_create(k->scene, "camera");
+    oak_scene_set_camera(k->scene, k->camera, &cam);
+    oak_scene_set_active_camera(k->scene, k->camera);
+    /* the light on a level white card: the sun's 3 lux at 62 degrees over pi,
+       and the sky's ambient */
+    oak_water_desc d = {.wind_speed = 4.0f,
+                        .steepness = 0.2f,
+                        .seed = 8,
+                        .grid_cells = 96,
+                        .grid_spacing = 0.2f,
+                        .grid_extent = 300.0f,
+                        .light = {1.14f, 1.14f, 1.14f}};
+    CHECK_OK(oak_make_water(&k->water, k->scene, &d));
+    return k->water && k->floor.id && k->sand.id;
+}
+
+static void lake_free(lake *k) {
+    oak_destroy_water(k->water);
+    oak_destroy_scene(k->scene);
+    if (k->floor.id) oak_destroy_mesh(k->floor);
+    if (k->sand.id) oak_destroy_material(k->sand);
+}
+
+static void lake_draw(lake *k, oak_renderer *r, const float eye[3], const float at[3],
+                      uint8_t *px) {
+    oak_transform t = oak_transform_look_at(eye, at);
+    oak_scene_set_transform(k->scene, k->camera, &t);
+    CHECK_OK(oak_water_update(k->water, eye, 2.5));
+    CHECK_OK(oak_scene_draw(k->scene, r));
+    CHECK_OK(oak_renderer_read_pixels(r, px, (size_t)W * H * 4));
+}
+
+/* The pixel a world point lands on (false off screen). */
+static bool lake_pixel(oak_renderer *r, const float p[3], int *x, int *y) {
+    const oak_render_view *v = oak_renderer_last_view(r);
+    vec4 q = {p[0], p[1], p[2], 1}, c;
+    glm_mat4_mulv((vec4 *)v->view_proj, q, c);
+    if (c[3] <= 0) return false;
+    *x = (int)floorf((c[0] / c[3] * 0.5f + 0.5f) * W);
+    *y = (int)floorf((0.5f - c[1] / c[3] * 0.5f) * H);
+    return *x >= 0 && *y >= 0 && *x < W && *y < H;
+}
+
+/* Mean of the 3 x 3 pixels round (x, y), in 0..255. */
+static void mean3(const uint8_t *px, int x, int y, double rgb[3]) {
+    rgb[0] = rgb[1] = rgb[2] = 0;
+    for (int j = -1; j <= 1; j++)
+        for (int i = -1; i <= 1; i++)
+            for (int c = 0; c < 3; c++) rgb[c] += px[4 * ((y + j) * W + x + i) + c] / 9.0;
+}
+
+static void lake_save(const char *file, const uint8_t *px) {
+    char path[512];
+    oak_image_write_png(oak_test_out(path, sizeof path, file), W, H, px);
+}
+
+static const float k_down_eye[3] = {6.0f, 12.0f, 0.5f}, k_down_at[3] = {6.0f, 0.0f, 0.0f};
+static const float k_low_eye[3] = {-5.0f, 1.5f, 0.0f}, k_low_at[3] = {40.0f, -1.2f, 0.0f};
+
+TEST(waterFloorDarkensAndBluesWithDepth) {
+    lake k;
+    if (!lake_make(&k)) {
+        lake_free(&k);
+        return;
+    }
+    oak_renderer *r = NULL;
+    oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H};
+    CHECK_OK(oak_make_renderer(&r, &rd));
+    static uint8_t px[W * H * 4];
+    if (r) {
+        lake_draw(&k, r, k_down_eye, k_down_at, px);
+        lake_save("water_down.png", px);
+        /* the floor at depths 0.6, 1.8, 3 and 4.2 m, and dry at x = -2.5 */
+        const float xs[5] = {-2.5f, 2.0f, 6.0f, 10.0f, 14.0f};
+        double prev_br = 0, prev_l = 1e9;
+        for (int i = 0; i < 5; i++) {
+            float p[3] = {xs[i], -FLOOR_SLOPE * xs[i], 0};
+            int x = 0, y = 0;
+            CHECK(lake_pixel(r, p, &x, &y));
+            double c[3];
+            mean3(px, x, y, c);
+            double br = c[2] / fmax(c[0], 1), l = 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+            fprintf(stderr, "  depth %.1f m: rgb %.0f %.0f %.0f, B/R %.2f\n",
+                    (double)(FLOOR_SLOPE * xs[i] > 0 ? FLOOR_SLOPE * xs[i] : 0), c[0], c[1], c[2],
+                    br);
+            if (i > 0) {
+                CHECK(br > prev_br + 0.05); /* bluer */
+                CHECK(l < prev_l);          /* darker */
+            }
+            prev_br = br, prev_l = l;
+        }
+    }
+    oak_destroy_renderer(r);
+    lake_free(&k);
+}
+
+/* Mean luminance (0..255) of the water pixels in rows [y0, y1). */
+static double rows_luma(const uint8_t *px, int y0, int y1) {
+    double sum = 0;
+    for (int y = y0; y < y1; y++)
+        for (int x = 0; x < W; x++) {
+            const uint8_t *p = px + 4 * (y * W + x);
+            sum += 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2];
+        }
+    return sum / ((y1 - y0) * W);
+}
+
+/* At grazing angles the surface reflects the sky: deep water seen a few
+   degrees down is brighter than deep water seen straight down. Shore foam
+   is near white where the floor is within the shore depth. */
+TEST(waterReflectsAtGrazingAndFoamsAtTheShore) {
+    lake k;
+    if (!lake_make(&k)) {
+        lake_free(&k);
+        return;
+    }
+    oak_renderer *r = NULL;
+    oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H};
+    CHECK_OK(oak_make_renderer(&r, &rd));
+    static uint8_t px[W * H * 4];
+    if (r) {
+        /* straight down over 7.5 m of water */
+        const float deep_eye[3] = {25.0f, 10.0f, 0.2f}, deep_at[3] = {25.0f, 0.0f, 0.0f};
+        lake_draw(&k, r, deep_eye, deep_at, px);
+        double down = rows_luma(px, 30, 60);
+        /* grazing, a few degrees below the horizon, past the floor's end */
+        const float g_eye[3] = {20.0f, 1.2f, 0.0f}, g_at[3] = {200.0f, -20.0f, 0.0f};
+        lake_draw(&k, r, g_eye, g_at, px);
+        lake_save("water_grazing.png", px);
+        int y0 = 0, y1 = 0, x = 0;
+        float near[3] = {26.0f, 0.0f, 0.0f}, far[3] = {60.0f, 0.0f, 0.0f};
+        CHECK(lake_pixel(r, near, &x, &y1));
+        CHECK(lake_pixel(r, far, &x, &y0));
+        double graze = y1 > y0 ? rows_luma(px, y0, y1) : 0;
+        fprintf(stderr, "  deep water: straight down luma %.1f, %d rows at grazing %.1f\n", down,
+                y1 - y0, graze);
+        CHECK(y1 - y0 >= 3);
+        CHECK(graze > 1.5 * down);
+        /* the shore, from above: foam where the floor is 5 and 15 cm down */
+        lake_draw(&k, r, k_down_eye, k_down_at, px);
+        const float xs[2] = {0.17f, 0.5f};
+        for (int i = 0; i < 2; i++) {
+            float p[3] = {xs[i], -FLOOR_SLOPE * xs[i], 0};
+            int fx = 0, fy = 0;
+            CHECK(lake_pixel(r, p, &fx, &fy));
+            const uint8_t *c = px + 4 * (fy * W + fx);
+            fprintf(stderr, "  foam %.2f m down: rgb %d %d %d\n", (double)(FLOOR_SLOPE * xs[i]),
+                    c[0], c[1], c[2]);
+            CHECK(c[0] > 170 && c[1] > 170 && c[2] > 170);
+        }
+        float deep[3] = {10.0f, -3.0f, 0};
+        int dx = 0, dy = 0;
+        CHECK(lake_pixel(r, deep, &dx, &dy));
+        const uint8_t *c = px + 4 * (dy * W + dx);
+        CHECK(c[0] < 120); /* and not at 3 m */
+    }
+    oak_destroy_renderer(r);
+    lake_free(&k);
+}
+
+/* The backend named on the command line draws the lake as the CPU does,
+   from above (shore, foam, depth) and at a low angle (reflection, glitter). */
+TEST(waterBackendParity) {
+    static uint8_t px[2][2][W * H * 4]; /* [backend][view] */
+    const float *eyes[2] = {k_down_eye, k_low_eye}, *ats[2] = {k_down_at, k_low_at};
+    g_oak_test_validation = g_oak_test_errors = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        lake k;
+        if (!lake_make(&k)) {
+            lake_free(&k);
+            return;
+        }
+        oak_renderer *r = NULL;
+        oak_renderer_desc rd = {.backend = pass ? g_backend : "cpu", .width = W, .height = H};
+        CHECK_OK(oak_make_renderer(&r, &rd));
+        for (int v = 0; v < 2 && r; v++) lake_draw(&k, r, eyes[v], ats[v], px[pass][v]);
+        oak_destroy_renderer(r);
+        lake_free(&k);
+    }
+    for (int v = 0; v < 2; v++) {
+        char name[64];
+        snprintf(name, sizeof name, "water_%s_%d.png", g_backend, v);
+        lake_save(name, px[1][v]);
+        oak_test_parity(v ? "low" : "down", px[0][v], px[1][v], W, H);
+    }
+    CHECK_EQ_INT(g_oak_test_validation, 0);
+    CHECK_EQ_INT(g_oak_test_errors, 0);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) {
         g_backend = argv[1];
         int s = oak_test_backend_start(g_backend, oak_test_count_log);
         if (s) return s;
+        RUN(waterBackendParity);
     } else {
         oak_test_init(0);
         RUN(waterWavesFollowTheSpectrum);
@@ -323,6 +580,8 @@ int main(int argc, char **argv) {
         RUN(waterBoxSettlesByDensity);
         RUN(waterBoxBobsOnWaves);
         RUN(waterBadDescsAreOneLine);
+        RUN(waterFloorDarkensAndBluesWithDepth);
+        RUN(waterReflectsAtGrazingAndFoamsAtTheShore);
     }
     oak_shutdown();
     return TEST_SUMMARY();

@@ -22,9 +22,9 @@ struct oak_water {
     double origin[2];
     /* the grid: g = cells + 1 lines a side at offsets from the centre */
     uint32_t g;
-    double *offset; /* g: metres from the centre */
-    double *cell;   /* g: the larger cell beside each line */
-    float *pos, *nrm;
+    double *offset;         /* g: metres from the centre */
+    double *cell;           /* g: the larger cell beside each line */
+    float *pos, *nrm, *tan; /* tangent w: crest foam */
     double centre[2], time;
     oak_entity entity;
     oak_mesh mesh;
@@ -99,10 +99,24 @@ oak_water_desc oak_water_desc_defaults(const oak_water_desc *desc) {
     if (!d.grid_cells) d.grid_cells = OAK_WATER_GRID_CELLS;
     if (d.grid_spacing == 0) d.grid_spacing = (float)OAK_WATER_GRID_SPACING;
     if (d.grid_extent == 0) d.grid_extent = (float)OAK_WATER_GRID_EXTENT;
+    static const float absorb[3] = {0.8f, 0.3f, 0.22f}, albedo[3] = {0.008f, 0.03f, 0.045f};
+    if (!d.absorption[0] && !d.absorption[1] && !d.absorption[2])
+        memcpy(d.absorption, absorb, sizeof absorb);
+    if (!d.albedo[0] && !d.albedo[1] && !d.albedo[2]) memcpy(d.albedo, albedo, sizeof albedo);
+    if (!d.light[0] && !d.light[1] && !d.light[2]) d.light[0] = d.light[1] = d.light[2] = 1.0f;
+    if (d.shore == 0) d.shore = 0.35f;
     return d;
 }
 
 static oak_result check_desc(const oak_water_desc *d) {
+    for (int k = 0; k < 3; k++)
+        if (!(d->absorption[k] >= 0 && d->albedo[k] >= 0 && d->light[k] >= 0) ||
+            !isfinite(d->absorption[k] + d->albedo[k] + d->light[k]))
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                             "water: absorption, albedo and light must be finite and >= 0");
+    if (!(d->shore > 0) || !isfinite(d->shore))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "water: shore %g m is not positive",
+                         (double)d->shore);
     const float nums[] = {d->level,   d->extent[0],    d->extent[1],  d->extent[2], d->extent[3],
                           d->wind[0], d->wind[1],      d->wind_speed, d->steepness, d->choppiness,
                           d->spread,  d->grid_spacing, d->grid_extent};
@@ -198,11 +212,10 @@ static void grid_lines(oak_water *w) {
 
 static oak_result default_material(oak_material *out) {
     oak_material_desc md = oak_material_desc_defaults(NULL);
-    const float c[4] = {0.02f, 0.07f, 0.09f, 0.8f};
-    memcpy(md.base_color, c, sizeof c);
     md.metallic = 0.0f;
-    md.roughness = 0.08f;
+    md.roughness = 0.06f;
     md.alpha_mode = OAK_ALPHA_BLEND;
+    md.water = true;
     md.name = "water";
     return oak_make_material(out, &md);
 }
@@ -222,13 +235,16 @@ static oak_result make_grid(oak_water *w) {
     for (uint32_t j = 0; j < g; j++)
         for (uint32_t i = 0; i < g; i++) {
             float *v = w->pos + 3 * (j * g + i), *n = w->nrm + 3 * (j * g + i);
+            float *t = w->tan + 4 * (j * g + i);
             v[0] = (float)w->offset[i], v[1] = 0, v[2] = (float)w->offset[j];
             n[0] = 0, n[1] = 1, n[2] = 0;
+            t[0] = 1, t[1] = t[2] = t[3] = 0;
         }
     oak_mesh_desc md = {.vertex_count = g * g,
                         .index_count = 6 * c * c,
                         .positions = w->pos,
                         .normals = w->nrm,
+                        .tangents = w->tan,
                         .indices = idx,
                         .name = "water grid"};
     oak_result r = oak_make_mesh(&w->mesh, &md);
@@ -263,7 +279,8 @@ oak_result oak_make_water(oak_water **out, oak_scene *scene, const oak_water_des
         w->cell = oak_alloc(sizeof(double) * w->g);
         w->pos = oak_alloc(sizeof(float) * 3 * nv);
         w->nrm = oak_alloc(sizeof(float) * 3 * nv);
-        if (!w->offset || !w->cell || !w->pos || !w->nrm) {
+        w->tan = oak_alloc(sizeof(float) * 4 * nv);
+        if (!w->offset || !w->cell || !w->pos || !w->nrm || !w->tan) {
             oak_destroy_water(w);
             return oak_error(OAK_ERROR_OUT_OF_MEMORY, "water: out of memory for the grid");
         }
@@ -291,6 +308,7 @@ void oak_destroy_water(oak_water *w) {
     oak_free(w->cell);
     oak_free(w->pos);
     oak_free(w->nrm);
+    oak_free(w->tan);
     oak_free(w);
 }
 
@@ -384,8 +402,27 @@ static void displace_rows(void *user, uint32_t begin, uint32_t end, uint32_t wor
             v[0] = (float)(wx - w->origin[0] - w->centre[0] + s.d[0]);
             v[1] = (float)s.d[1];
             v[2] = (float)(wz - w->origin[1] - w->centre[1] + s.d[2]);
-            normal_of(&s, w->nrm + 3 * ((size_t)j * g + i));
+            double jac = normal_of(&s, w->nrm + 3 * ((size_t)j * g + i));
+            float *tg = w->tan + 4 * ((size_t)j * g + i);
+            tg[0] = 1, tg[1] = tg[2] = 0;
+            tg[3] = (float)(1.0 - smooth01(OAK_WATER_CREST_FOAM, OAK_WATER_CREST_CLEAR, jac));
         }
+}
+
+/* The scene's environment learns the water's volume, in scene coordinates. */
+static void set_volume(const oak_water *w) {
+    oak_environment *e = oak_scene_environment(w->scene);
+    const oak_water_desc *d = &w->desc;
+    e->water = true;
+    e->water_level = d->level;
+    for (int k = 0; k < 4; k++)
+        e->water_extent[k] = w->has_extent ? (float)(d->extent[k] - w->origin[k & 1]) : 0.0f;
+    for (int k = 0; k < 3; k++) {
+        e->water_absorption[k] = d->absorption[k];
+        e->water_scatter[k] = d->albedo[k] * d->light[k];
+        e->water_foam[k] = (float)OAK_WATER_FOAM_ALBEDO * d->light[k];
+    }
+    e->water_shore = d->shore;
 }
 
 oak_result oak_water_update(oak_water *w, const float eye[3], double seconds) {
@@ -401,8 +438,9 @@ oak_result oak_water_update(oak_water *w, const float eye[3], double seconds) {
     w->centre[0] = (double)(float)(floor(eye[0] / step + 0.5) * step);
     w->centre[1] = (double)(float)(floor(eye[2] / step + 0.5) * step);
     oak_parallel_for(w->g, 8, displace_rows, w);
-    oak_result r = oak_mesh_update_vertices(w->mesh, w->g * w->g, w->pos, w->nrm, NULL);
+    oak_result r = oak_mesh_update_vertices(w->mesh, w->g * w->g, w->pos, w->nrm, w->tan);
     if (r) return r;
+    if (!w->desc.no_volume) set_volume(w);
     oak_transform tr = oak_transform_identity();
     tr.position[0] = (float)w->centre[0];
     tr.position[1] = w->desc.level;

@@ -163,6 +163,10 @@
 #define OAK_WATER_GRID_SPACING   0.5    /* metres between the finest grid lines (default) */
 #define OAK_WATER_GRID_EXTENT    2500.0 /* metres from the grid's centre to its edge (default) */
 #define OAK_WATER_FLOAT_STEP     (1.0 / 120.0) /* seconds per step of a floater's integration */
+#define OAK_WATER_F0             0.02   /* Schlick's F0 of water, ((1.33 - 1) / (1.33 + 1))^2 */
+#define OAK_WATER_FOAM_ALBEDO    0.85   /* foam's diffuse albedo */
+#define OAK_WATER_CREST_FOAM     0.55   /* Jacobian below which crests foam fully ... */
+#define OAK_WATER_CREST_CLEAR    0.85   /* ... and above which they do not */
 
 /* Objects a scene destroys with itself (oak_scene_attach). */
 #define OAK_SCENE_MAX_ATTACHMENTS 8

@@ -133,18 +133,25 @@ uint32_t oak_terrain_tiles(oak_terrain_tile *out, uint32_t capacity, const oak_t
 typedef struct oak_water oak_water;
 
 typedef struct oak_water_desc {
-    float level;           /* metres (y) of the still surface */
-    float extent[4];       /* world min x, min z, max x, max z; all 0: endless */
-    float wind[2];         /* direction (x, z), need not be unit; 0: +x */
-    float wind_speed;      /* m/s at 10 m: sets the peak wavelength; 0: 5 */
-    float steepness;       /* sum of k A over the waves; 0: 0.3; negative: still water */
-    float choppiness;      /* [0, 1]: share of the sideways (Gerstner) motion; 0: 0.7 */
-    float spread;          /* radians the waves' directions spread about the wind; 0: 0.6 */
-    uint32_t seed;         /* phases and directions */
-    uint32_t grid_cells;   /* even cells a side of the drawn grid; 0: OAK_WATER_GRID_CELLS */
-    float grid_spacing;    /* metres between the grid's finest lines; 0: OAK_WATER_GRID_SPACING */
-    float grid_extent;     /* metres from the grid's centre to its edge; 0: OAK_WATER_GRID_EXTENT */
-    oak_material material; /* id 0: a blended water material */
+    float level;         /* metres (y) of the still surface */
+    float extent[4];     /* world min x, min z, max x, max z; all 0: endless */
+    float wind[2];       /* direction (x, z), need not be unit; 0: +x */
+    float wind_speed;    /* m/s at 10 m: sets the peak wavelength; 0: 5 */
+    float steepness;     /* sum of k A over the waves; 0: 0.3; negative: still water */
+    float choppiness;    /* [0, 1]: share of the sideways (Gerstner) motion; 0: 0.7 */
+    float spread;        /* radians the waves' directions spread about the wind; 0: 0.6 */
+    uint32_t seed;       /* phases and directions */
+    uint32_t grid_cells; /* even cells a side of the drawn grid; 0: OAK_WATER_GRID_CELLS */
+    float grid_spacing;  /* metres between the grid's finest lines; 0: OAK_WATER_GRID_SPACING */
+    float grid_extent;   /* metres from the grid's centre to its edge; 0: OAK_WATER_GRID_EXTENT */
+    /* the body (docs/SHADING.md "Water"): what the scene's environment gets */
+    float
+        absorption[3]; /* per metre, Beer-Lambert; all 0: 0.8, 0.3, 0.22 (a lake: red goes first) */
+    float albedo[3];   /* deep water's radiance over the light; all 0: 0.008, 0.03, 0.045 */
+    float light[3];    /* radiance of a level white card there (sun and sky); all 0: 1 */
+    float shore;       /* metres of depth under which the bottom shows foam; 0: 0.35 */
+    oak_material material; /* id 0: a blended material with the water flag */
+    bool no_volume;        /* leave the scene's environment alone */
 } oak_water_desc;
 
 /* One wave of the sum, as resolved from a desc (for tools and tests). */

@@ -140,6 +140,7 @@
 /* oak_gpu_material.mode.y */
 #define OAK_GPU_MAT_DOUBLE_SIDED 1u
 #define OAK_GPU_MAT_UNLIT        2u
+#define OAK_GPU_MAT_WATER        4u
 
 /* oak_gpu_texref.a.w packing: mips | wrap_u << 8 | wrap_v << 10 | mag << 12 |
  * min << 14 | mip << 16 | uv_set << 18 | srgb << 19 (wraps and filters are
@@ -170,9 +171,15 @@ OAK_STRUCT(oak_gpu_view) {
     OAK_F4(ao_proj2);  /* P30, P31, 1 when orthographic, 0 */
     OAK_F4(ao_view_x); /* world to view: rows x and y (view_depth is -z) */
     OAK_F4(ao_view_y);
-    OAK_F4(ao_params); /* radius (m), exponent, 0, 1 when the resolve reads the AO */
+    OAK_F4(ao_params);   /* radius (m), exponent, 0, 1 when the resolve reads the AO */
     OAK_F4(post_params); /* bloom strength (0: no bloom), the sun disc's cos(radius) (0: no
                             disc), 1 / its solid angle, 0 */
+    /* the water's volume (docs/SHADING.md "Water") */
+    OAK_F4(water);         /* level, shore foam depth, 1 when there is water, 0 */
+    OAK_F4(water_extent);  /* scene min x, min z, max x, max z */
+    OAK_F4(water_absorb);  /* per metre, rgb */
+    OAK_F4(water_scatter); /* deep water's radiance, rgb */
+    OAK_F4(water_foam);    /* shore foam's radiance, rgb */
 }
 OAK_END(oak_gpu_view);
 

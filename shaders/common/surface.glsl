@@ -105,6 +105,23 @@ vec3 oak_cascade_tint(vec3 P, vec3 rgb) {
     return rgb;
 }
 
+// Seen through the water's volume (docs/SHADING.md "Water"): Beer-Lambert
+// over the view ray's length below the still level, towards deep water's
+// radiance, then shore foam where the bottom is within the shore depth.
+vec3 oak_underwater(vec3 P, vec3 cam, vec3 colour) {
+    if (view.water.z == 0.0) return colour;
+    float lvl = view.water.x;
+    vec4 e = view.water_extent;
+    if (!(P.y < lvl && cam.y > lvl) || P.x < e.x || P.z < e.y || P.x > e.z || P.z > e.w)
+        return colour;
+    float len = (lvl - P.y) / (cam.y - P.y) * length(cam - P);
+    vec3 T = exp(-view.water_absorb.rgb * len);
+    colour = colour * T + view.water_scatter.rgb * (1.0 - T);
+    float t = clamp((lvl - P.y) / max(view.water.y, 1e-6), 0.0, 1.0);
+    float foam = 1.0 - t * t * (3.0 - 2.0 * t);
+    return mix(colour, view.water_foam.rgb, foam);
+}
+
 // Returns linear colour (fogged) and base alpha.
 vec4 oak_shade_pixel(uint draw, uint tri, ivec2 px) {
     uint W = view.size.x, H = view.size.y;
@@ -172,6 +189,7 @@ vec4 oak_shade_pixel(uint draw, uint tri, ivec2 px) {
         tex[t] = oak_sample(r, oak_tex_uv(r, uv), oak_tex_duv(r, dx), oak_tex_duv(r, dy));
     }
     vec4 basec = m.base_color * C * tex[OAK_GPU_TEX_BASE];
+    bool water = (mflags & OAK_GPU_MAT_WATER) != 0u;
     vec3 colour;
     if ((mflags & OAK_GPU_MAT_UNLIT) != 0u) {
         colour = basec.rgb;
@@ -190,6 +208,12 @@ vec4 oak_shade_pixel(uint draw, uint tri, ivec2 px) {
         }
         vec3 F0 = mix(vec3(0.04), basec.rgb, metallic);
         vec3 diffuse = basec.rgb * (1.0 - metallic);
+        float foam = 0.0;
+        if (water) { // a dielectric of n = 1.33, diffuse white only where it foams
+            foam = clamp(Tv.w, 0.0, 1.0);
+            F0 = vec3(OAK_WATER_F0);
+            diffuse = vec3(OAK_WATER_FOAM_ALBEDO * foam);
+        }
         vec3 Lo = vec3(0.0);
         uint key = view.size.w;
         // the directional lights, then only the lamps listed in this pixel's cell
@@ -212,7 +236,16 @@ vec4 oak_shade_pixel(uint draw, uint tri, ivec2 px) {
             float t = min(float(n - first) / float(OAK_DEBUG_HEAT_MAX), 1.0);
             return vec4(clamp(1.5 - abs(4.0 * t - vec3(3.0, 2.0, 1.0)), 0.0, 1.0), basec.a);
         }
+        if (water) {
+            // over the frame behind by Schlick's Fresnel (and the foam): the
+            // colour holds the reflection weighted by it, so it is divided out
+            float q = 1.0 - max(dot(N, V), 0.0), q2 = q * q;
+            float fr = OAK_WATER_F0 + (1.0 - OAK_WATER_F0) * (q2 * q2 * q);
+            basec.a = 1.0 - (1.0 - fr) * (1.0 - foam);
+            colour /= basec.a;
+        }
     }
+    if (!water) colour = oak_underwater(P, cam, colour);
     float fog = view.camera_pos.w;
     if (fog > 0.0) {
         float dist = length(P - cam);
