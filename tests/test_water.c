@@ -434,6 +434,7 @@ static void lake_save(const char *file, const uint8_t *px) {
 
 static const float k_down_eye[3] = {6.0f, 12.0f, 0.5f}, k_down_at[3] = {6.0f, 0.0f, 0.0f};
 static const float k_low_eye[3] = {-5.0f, 1.5f, 0.0f}, k_low_at[3] = {40.0f, -1.2f, 0.0f};
+static const float k_under_eye[3] = {6.0f, -1.0f, 0.3f}, k_under_at[3] = {30.0f, -5.0f, 0.0f};
 
 TEST(waterFloorDarkensAndBluesWithDepth) {
     lake k;
@@ -538,9 +539,49 @@ TEST(waterReflectsAtGrazingAndFoamsAtTheShore) {
 
 /* The backend named on the command line draws the lake as the CPU does,
    from above (shore, foam, depth) and at a low angle (reflection, glitter). */
+/* Under the level the bottom fades into deep water's colour with distance:
+   the floor 4 m away is lighter and less blue than 16 m away, and 16 m away
+   is already nearer the colour 60 m away (all water) than 4 m away is. */
+TEST(waterUnderwaterFog) {
+    lake k;
+    if (!lake_make(&k)) {
+        lake_free(&k);
+        return;
+    }
+    oak_renderer *r = NULL;
+    oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H};
+    CHECK_OK(oak_make_renderer(&r, &rd));
+    static uint8_t px[W * H * 4];
+    if (r) {
+        lake_draw(&k, r, k_under_eye, k_under_at, px);
+        lake_save("water_under.png", px);
+        const float pts[3][3] = {{10.0f, -3.0f, 0.3f}, {22.0f, -6.6f, 0.0f}, {66.0f, -8.7f, 0.0f}};
+        double c[3][3];
+        for (int i = 0; i < 3; i++) {
+            int x = 0, y = 0;
+            CHECK(lake_pixel(r, pts[i], &x, &y));
+            mean3(px, x, y, c[i]);
+            fprintf(stderr, "  floor %.0f m away: rgb %.0f %.0f %.0f\n",
+                    (double)hypotf(pts[i][0] - k_under_eye[0], pts[i][1] - k_under_eye[1]), c[i][0],
+                    c[i][1], c[i][2]);
+        }
+        CHECK(c[0][0] > c[1][0] + 10);
+        CHECK(c[1][2] / fmax(c[1][0], 1) > c[0][2] / fmax(c[0][0], 1));
+        double d_near = 0, d_far = 0;
+        for (int ch = 0; ch < 3; ch++) {
+            d_near += fabs(c[0][ch] - c[2][ch]);
+            d_far += fabs(c[1][ch] - c[2][ch]);
+        }
+        CHECK(d_far < 0.5 * d_near);
+    }
+    oak_destroy_renderer(r);
+    lake_free(&k);
+}
+
 TEST(waterBackendParity) {
-    static uint8_t px[2][2][W * H * 4]; /* [backend][view] */
-    const float *eyes[2] = {k_down_eye, k_low_eye}, *ats[2] = {k_down_at, k_low_at};
+    static uint8_t px[2][3][W * H * 4]; /* [backend][view] */
+    const float *eyes[3] = {k_down_eye, k_low_eye, k_under_eye};
+    const float *ats[3] = {k_down_at, k_low_at, k_under_at};
     g_oak_test_validation = g_oak_test_errors = 0;
     for (int pass = 0; pass < 2; pass++) {
         lake k;
@@ -551,15 +592,16 @@ TEST(waterBackendParity) {
         oak_renderer *r = NULL;
         oak_renderer_desc rd = {.backend = pass ? g_backend : "cpu", .width = W, .height = H};
         CHECK_OK(oak_make_renderer(&r, &rd));
-        for (int v = 0; v < 2 && r; v++) lake_draw(&k, r, eyes[v], ats[v], px[pass][v]);
+        for (int v = 0; v < 3 && r; v++) lake_draw(&k, r, eyes[v], ats[v], px[pass][v]);
         oak_destroy_renderer(r);
         lake_free(&k);
     }
-    for (int v = 0; v < 2; v++) {
+    const char *names[3] = {"down", "low", "under"};
+    for (int v = 0; v < 3; v++) {
         char name[64];
-        snprintf(name, sizeof name, "water_%s_%d.png", g_backend, v);
+        snprintf(name, sizeof name, "water_%s_%s.png", g_backend, names[v]);
         lake_save(name, px[1][v]);
-        oak_test_parity(v ? "low" : "down", px[0][v], px[1][v], W, H);
+        oak_test_parity(names[v], px[0][v], px[1][v], W, H);
     }
     CHECK_EQ_INT(g_oak_test_validation, 0);
     CHECK_EQ_INT(g_oak_test_errors, 0);
@@ -582,6 +624,7 @@ int main(int argc, char **argv) {
         RUN(waterBadDescsAreOneLine);
         RUN(waterFloorDarkensAndBluesWithDepth);
         RUN(waterReflectsAtGrazingAndFoamsAtTheShore);
+        RUN(waterUnderwaterFog);
     }
     oak_shutdown();
     return TEST_SUMMARY();

@@ -320,6 +320,17 @@ static void underwater(const oak_render_view *v, const float P[3], float col[3])
     const float *x = e->water_extent, *cam = v->camera_pos;
     bool any = x[0] != 0 || x[1] != 0 || x[2] != 0 || x[3] != 0;
     float lvl = e->water_level;
+    if (cam[1] < lvl) { /* underwater fog */
+        if (any && (cam[0] < x[0] || cam[2] < x[1] || cam[0] > x[2] || cam[2] > x[3])) return;
+        float d[3] = {cam[0] - P[0], cam[1] - P[1], cam[2] - P[2]};
+        float under = P[1] < lvl ? 1.0f : (lvl - cam[1]) / (P[1] - cam[1]);
+        float len = under * sqrtf(dot3(d, d));
+        for (int k = 0; k < 3; k++) {
+            float T = expf(-e->water_absorption[k] * len);
+            col[k] = col[k] * T + e->water_scatter[k] * (1.0f - T);
+        }
+        return;
+    }
     if (!(P[1] < lvl && cam[1] > lvl)) return;
     if (any && (P[0] < x[0] || P[2] < x[1] || P[0] > x[2] || P[2] > x[3])) return;
     float d[3] = {cam[0] - P[0], cam[1] - P[1], cam[2] - P[2]};

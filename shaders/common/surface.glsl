@@ -107,11 +107,19 @@ vec3 oak_cascade_tint(vec3 P, vec3 rgb) {
 
 // Seen through the water's volume (docs/SHADING.md "Water"): Beer-Lambert
 // over the view ray's length below the still level, towards deep water's
-// radiance, then shore foam where the bottom is within the shore depth.
+// radiance, then shore foam where the bottom is within the shore depth; an
+// eye under the level (inside the extent) sees everything through the water
+// up to the level: underwater fog, without foam.
 vec3 oak_underwater(vec3 P, vec3 cam, vec3 colour) {
     if (view.water.z == 0.0) return colour;
     float lvl = view.water.x;
     vec4 e = view.water_extent;
+    if (cam.y < lvl) {
+        if (cam.x < e.x || cam.z < e.y || cam.x > e.z || cam.z > e.w) return colour;
+        float under = P.y < lvl ? 1.0 : (lvl - cam.y) / (P.y - cam.y);
+        vec3 Tu = exp(-view.water_absorb.rgb * (under * length(cam - P)));
+        return colour * Tu + view.water_scatter.rgb * (1.0 - Tu);
+    }
     if (!(P.y < lvl && cam.y > lvl) || P.x < e.x || P.z < e.y || P.x > e.z || P.z > e.w)
         return colour;
     float len = (lvl - P.y) / (cam.y - P.y) * length(cam - P);
