@@ -230,6 +230,30 @@ TEST(waterCpuDepthMatchesTheQuery) {
     oak_destroy_material(mat);
 }
 
+/* The grid's update (displacement on the job pool, the mesh's vertices, the
+   entity and the environment) makes no heap calls after the first. */
+TEST(waterUpdateMakesNoHeapCalls) {
+    oak_scene *sc = NULL;
+    CHECK_OK(oak_make_scene(&sc));
+    if (!sc) return;
+    long before = oak_test_heap_calls();
+    oak_water *w = NULL;
+    CHECK_OK(oak_make_water(&w, sc, NULL));
+    CHECK(oak_test_heap_calls() > before); /* the counter sees the engine's calls */
+    float eye[3] = {0, 5, 0};
+    if (w) CHECK_OK(oak_water_update(w, eye, 0.0));
+    before = oak_test_heap_calls();
+    for (int f = 1; f <= 5 && w; f++) {
+        eye[0] += 7.3f, eye[2] -= 3.1f;
+        CHECK_OK(oak_water_update(w, eye, f / 30.0));
+    }
+    long calls = oak_test_heap_calls() - before;
+    fprintf(stderr, "  heap calls in 5 updates: %ld\n", calls);
+    CHECK_EQ_INT(calls, 0);
+    oak_destroy_water(w);
+    oak_destroy_scene(sc);
+}
+
 static oak_water *still_water(void) {
     oak_water_desc d = {.level = 2.0f, .steepness = -1.0f};
     oak_water *w = NULL;
@@ -614,11 +638,13 @@ int main(int argc, char **argv) {
         if (s) return s;
         RUN(waterBackendParity);
     } else {
-        oak_test_init(0);
+        oak_engine_desc d = {.log_level = OAK_LOG_WARN, .allocator = oak_test_counting_allocator()};
+        if (oak_init(&d) != OAK_OK) return 2;
         RUN(waterWavesFollowTheSpectrum);
         RUN(waterQueryConvergesOnTheDisplacedSurface);
         RUN(waterGridMatchesTheQuery);
         RUN(waterCpuDepthMatchesTheQuery);
+        RUN(waterUpdateMakesNoHeapCalls);
         RUN(waterBoxSettlesByDensity);
         RUN(waterBoxBobsOnWaves);
         RUN(waterBadDescsAreOneLine);
