@@ -347,6 +347,9 @@ typedef struct lake {
     oak_material sand;
 } lake;
 
+static bool g_lake_still;        /* still water (the caustics test) */
+static double g_lake_time = 2.5; /* seconds the lake is drawn at */
+
 static bool lake_make(lake *k) {
     memset(k, 0, sizeof *k);
     CHECK_OK(oak_make_scene(&k->scene));
@@ -412,6 +415,7 @@ static bool lake_make(lake *k) {
                         .grid_spacing = 0.2f,
                         .grid_extent = 300.0f,
                         .light = {1.14f, 1.14f, 1.14f}};
+    if (g_lake_still) d.steepness = -1.0f;
     CHECK_OK(oak_make_water(&k->water, k->scene, &d));
     return k->water && k->floor.id && k->sand.id;
 }
@@ -427,7 +431,7 @@ static void lake_draw(lake *k, oak_renderer *r, const float eye[3], const float 
                       uint8_t *px) {
     oak_transform t = oak_transform_look_at(eye, at);
     oak_scene_set_transform(k->scene, k->camera, &t);
-    CHECK_OK(oak_water_update(k->water, eye, 2.5));
+    CHECK_OK(oak_water_update(k->water, eye, g_lake_time));
     CHECK_OK(oak_scene_draw(k->scene, r));
     CHECK_OK(oak_renderer_read_pixels(r, px, (size_t)W * H * 4));
 }
@@ -602,6 +606,60 @@ TEST(waterUnderwaterFog) {
     lake_free(&k);
 }
 
+/* Caustics move on the bottom: on still water (so nothing else moves), the
+   floor under the water changes between two instants half a second apart
+   and the dry floor does not. */
+TEST(waterCausticsMoveOnTheBottom) {
+    lake k;
+    g_lake_still = true;
+    bool ok = lake_make(&k);
+    g_lake_still = false;
+    if (!ok) {
+        lake_free(&k);
+        return;
+    }
+    oak_renderer *r = NULL;
+    oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H};
+    CHECK_OK(oak_make_renderer(&r, &rd));
+    static uint8_t a[W * H * 4], b[W * H * 4];
+    if (r) {
+        oak_scene_post(k.scene)->bloom = OAK_BLOOM_OFF; /* it would spread the wet into the dry */
+        g_lake_time = 10.0;
+        lake_draw(&k, r, k_down_eye, k_down_at, a);
+        g_lake_time = 10.5;
+        lake_draw(&k, r, k_down_eye, k_down_at, b);
+        g_lake_time = 2.5;
+        lake_save("water_caustics.png", b);
+        /* floor points 0.5-2 m under, and dry sand */
+        double wet = 0, dry = 0;
+        int nw = 0, nd = 0;
+        for (int i = 0; i < 40; i++)
+            for (int j = 0; j < 20; j++) {
+                bool is_wet = i >= 20;
+                float x = is_wet ? 1.7f + 0.25f * (i - 20) : -3.5f + 0.15f * i,
+                      z = -3.0f + 0.3f * j;
+                float p[3] = {x, -FLOOR_SLOPE * x, z};
+                int px = 0, py = 0;
+                if (!lake_pixel(r, p, &px, &py)) continue;
+                double d = 0;
+                for (int c = 0; c < 3; c++)
+                    d += abs(a[4 * (py * W + px) + c] - b[4 * (py * W + px) + c]) / 3.0;
+                if (is_wet)
+                    wet += d, nw++;
+                else
+                    dry += d, nd++;
+            }
+        wet /= nw > 0 ? nw : 1, dry /= nd > 0 ? nd : 1;
+        fprintf(stderr, "  half a second apart: floor under water moves %.2f/255, dry %.2f/255\n",
+                wet, dry);
+        CHECK(nw > 200 && nd > 200);
+        CHECK(wet > 2.0);
+        CHECK(dry == 0.0);
+    }
+    oak_destroy_renderer(r);
+    lake_free(&k);
+}
+
 TEST(waterBackendParity) {
     static uint8_t px[2][3][W * H * 4]; /* [backend][view] */
     const float *eyes[3] = {k_down_eye, k_low_eye, k_under_eye};
@@ -651,6 +709,7 @@ int main(int argc, char **argv) {
         RUN(waterFloorDarkensAndBluesWithDepth);
         RUN(waterReflectsAtGrazingAndFoamsAtTheShore);
         RUN(waterUnderwaterFog);
+        RUN(waterCausticsMoveOnTheBottom);
     }
     oak_shutdown();
     return TEST_SUMMARY();

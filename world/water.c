@@ -423,6 +423,8 @@ static void set_volume(const oak_water *w) {
         e->water_foam[k] = (float)OAK_WATER_FOAM_ALBEDO * d->light[k];
     }
     e->water_shore = d->shore;
+    e->water_time = (float)fmod(w->time, OAK_WATER_CAUSTIC_PERIOD);
+    if (e->water_time < 0) e->water_time += (float)OAK_WATER_CAUSTIC_PERIOD;
 }
 
 oak_result oak_water_update(oak_water *w, const float eye[3], double seconds) {

@@ -313,6 +313,26 @@ float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_
     return q->water_a[lane] > 0 ? q->water_a[lane] : base[3];
 }
 
+/* Caustics, as surface.glsl's oak_caustics. */
+static float caustics(const oak_render_view *v, const float P[3], float lvl) {
+    if (v->key_light < 0 || (uint32_t)v->key_light >= v->light_count) return 1.0f;
+    const float *d = v->lights[v->key_light].direction;
+    float L[3] = {-d[0], -d[1], -d[2]};
+    if (L[1] <= 0) return 1.0f;
+    float s = (lvl - P[1]) / L[1];
+    float qx = (P[0] + L[0] * s) * (float)OAK_WATER_CAUSTIC_SCALE;
+    float qz = (P[2] + L[2] * s) * (float)OAK_WATER_CAUSTIC_SCALE;
+    float t = v->env.water_time * (float)(6.283185307179586 / OAK_WATER_CAUSTIC_PERIOD);
+    float a = sinf(qx + 1.3f * sinf(0.7f * qz + 9.0f * t));
+    float b = sinf(qz + 1.3f * sinf(0.8f * qx - 10.0f * t));
+    float c = 1.0f - fminf(fabsf(a), fabsf(b));
+    c = c * c;
+    c = c * c;
+    c = c * c;
+    float fade = expf(-(float)OAK_WATER_CAUSTIC_FADE * (lvl - P[1]));
+    return 1.0f + (float)OAK_WATER_CAUSTIC_STRENGTH * L[1] * fade * c;
+}
+
 /* Seen through the water's volume, as surface.glsl's oak_underwater. */
 static void underwater(const oak_render_view *v, const float P[3], float col[3]) {
     const oak_environment *e = &v->env;
@@ -325,7 +345,9 @@ static void underwater(const oak_render_view *v, const float P[3], float col[3])
         float d[3] = {cam[0] - P[0], cam[1] - P[1], cam[2] - P[2]};
         float under = P[1] < lvl ? 1.0f : (lvl - cam[1]) / (P[1] - cam[1]);
         float len = under * sqrtf(dot3(d, d));
+        float cs = P[1] < lvl ? caustics(v, P, lvl) : 1.0f;
         for (int k = 0; k < 3; k++) {
+            col[k] *= cs;
             float T = expf(-e->water_absorption[k] * len);
             col[k] = col[k] * T + e->water_scatter[k] * (1.0f - T);
         }
@@ -337,7 +359,9 @@ static void underwater(const oak_render_view *v, const float P[3], float col[3])
     float len = (lvl - P[1]) / (cam[1] - P[1]) * sqrtf(dot3(d, d));
     float t = clampf((lvl - P[1]) / maxf(e->water_shore, 1e-6f), 0.0f, 1.0f);
     float foam = 1.0f - t * t * (3.0f - 2.0f * t);
+    float cs = caustics(v, P, lvl);
     for (int k = 0; k < 3; k++) {
+        col[k] *= cs;
         float T = expf(-e->water_absorption[k] * len);
         col[k] = col[k] * T + e->water_scatter[k] * (1.0f - T);
         col[k] = mixf(col[k], e->water_foam[k], foam);

@@ -177,6 +177,7 @@ void _oak_gpu_water_fill(oak_gpu_view *g, const oak_render_view *v) {
     g->water[0] = e->water_level;
     g->water[1] = e->water_shore;
     g->water[2] = 1.0f;
+    g->water[3] = e->water_time;
     const float *x = e->water_extent;
     bool any = x[0] != 0 || x[1] != 0 || x[2] != 0 || x[3] != 0;
     for (int k = 0; k < 4; k++) g->water_extent[k] = any ? x[k] : (k < 2 ? -1e30f : 1e30f);

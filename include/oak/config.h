@@ -167,6 +167,10 @@
 #define OAK_WATER_FOAM_ALBEDO    0.85   /* foam's diffuse albedo */
 #define OAK_WATER_CREST_FOAM     0.55   /* Jacobian below which crests foam fully ... */
 #define OAK_WATER_CREST_CLEAR    0.85   /* ... and above which they do not */
+#define OAK_WATER_CAUSTIC_STRENGTH 0.8  /* caustics' brightest lines add this share under a high sun */
+#define OAK_WATER_CAUSTIC_SCALE  1.2    /* radians of the pattern per metre */
+#define OAK_WATER_CAUSTIC_FADE   0.3    /* per metre of depth: the caustics blur out deeper */
+#define OAK_WATER_CAUSTIC_PERIOD 60.0   /* seconds after which the caustics repeat exactly */
 
 /* Objects a scene destroys with itself (oak_scene_attach). */
 #define OAK_SCENE_MAX_ATTACHMENTS 8

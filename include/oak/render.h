@@ -76,6 +76,7 @@ typedef struct oak_environment {
     float water_scatter[3];    /* radiance of deep water seen from above */
     float water_foam[3];       /* radiance of shore foam */
     float water_shore;         /* metres of depth over which shore foam fades out */
+    float water_time;          /* seconds in [0, OAK_WATER_CAUSTIC_PERIOD): the caustics' phase */
 } oak_environment;
 
 oak_environment oak_environment_defaults(void); /* a clear blue day, no fog */

@@ -175,7 +175,7 @@ OAK_STRUCT(oak_gpu_view) {
     OAK_F4(post_params); /* bloom strength (0: no bloom), the sun disc's cos(radius) (0: no
                             disc), 1 / its solid angle, 0 */
     /* the water's volume (docs/SHADING.md "Water") */
-    OAK_F4(water);         /* level, shore foam depth, 1 when there is water, 0 */
+    OAK_F4(water);         /* level, shore foam depth, 1 when there is water, caustics time */
     OAK_F4(water_extent);  /* scene min x, min z, max x, max z */
     OAK_F4(water_absorb);  /* per metre, rgb */
     OAK_F4(water_scatter); /* deep water's radiance, rgb */

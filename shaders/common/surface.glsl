@@ -105,6 +105,26 @@ vec3 oak_cascade_tint(vec3 P, vec3 rgb) {
     return rgb;
 }
 
+// Caustics: a web of bright lines, animated, on a point under the level,
+// looked up where the sun's ray through it meets the level; a multiplier on
+// its colour (docs/SHADING.md "Water"; the same in cpu_shade.c).
+float oak_caustics(vec3 P, float lvl) {
+    uint key = view.size.w;
+    if (key == 0u) return 1.0;
+    vec3 L = -lights[key - 1u].direction.xyz;
+    if (L.y <= 0.0) return 1.0;
+    vec2 q = (P.xz + L.xz * ((lvl - P.y) / L.y)) * float(OAK_WATER_CAUSTIC_SCALE);
+    float t = view.water.w * float(6.283185307179586 / OAK_WATER_CAUSTIC_PERIOD);
+    float a = sin(q.x + 1.3 * sin(0.7 * q.y + 9.0 * t));
+    float b = sin(q.y + 1.3 * sin(0.8 * q.x - 10.0 * t));
+    float c = 1.0 - min(abs(a), abs(b));
+    c = c * c;
+    c = c * c;
+    c = c * c;
+    float fade = exp(-float(OAK_WATER_CAUSTIC_FADE) * (lvl - P.y));
+    return 1.0 + float(OAK_WATER_CAUSTIC_STRENGTH) * L.y * fade * c;
+}
+
 // Seen through the water's volume (docs/SHADING.md "Water"): Beer-Lambert
 // over the view ray's length below the still level, towards deep water's
 // radiance, then shore foam where the bottom is within the shore depth; an
@@ -117,12 +137,14 @@ vec3 oak_underwater(vec3 P, vec3 cam, vec3 colour) {
     if (cam.y < lvl) {
         if (cam.x < e.x || cam.z < e.y || cam.x > e.z || cam.z > e.w) return colour;
         float under = P.y < lvl ? 1.0 : (lvl - cam.y) / (P.y - cam.y);
+        if (P.y < lvl) colour *= oak_caustics(P, lvl);
         vec3 Tu = exp(-view.water_absorb.rgb * (under * length(cam - P)));
         return colour * Tu + view.water_scatter.rgb * (1.0 - Tu);
     }
     if (!(P.y < lvl && cam.y > lvl) || P.x < e.x || P.z < e.y || P.x > e.z || P.z > e.w)
         return colour;
     float len = (lvl - P.y) / (cam.y - P.y) * length(cam - P);
+    colour *= oak_caustics(P, lvl);
     vec3 T = exp(-view.water_absorb.rgb * len);
     colour = colour * T + view.water_scatter.rgb * (1.0 - T);
     float t = clamp((lvl - P.y) / max(view.water.y, 1e-6), 0.0, 1.0);
