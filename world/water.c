@@ -453,8 +453,9 @@ oak_result oak_water_update(oak_water *w, const float eye[3], double seconds) {
 
 /* ---- floating boxes --------------------------------------------------------- */
 
-/* Submerged depth of each of the four columns under the bottom corners,
-   clamped to the box's height; their mean over the height is the share. */
+/* Submerged depth of each of the four columns (one under each quarter of
+   the bottom, sampled at its centre), clamped to the box's height; their
+   mean over the height is the share. */
 static double columns_under(const oak_floater *f, const oak_water *w, double t) {
     double sum = 0, h2 = 2.0 * f->half[1];
     for (int c = 0; c < 4; c++) {

@@ -199,8 +199,8 @@ oak_mesh oak_water_mesh(const oak_water *water);
  * position; vertex positions are relative to it and to the level). */
 void oak_water_grid_centre(const oak_water *water, double centre[2]);
 
-/* A floating box (no rotation: it moves up and down only) over four columns
- * under its bottom corners, each pushed up by the water it displaces
+/* A floating box (no rotation: it moves up and down only) over four columns,
+ * one under each quarter of its bottom, each pushed up by the water it displaces
  * (OAK_WATER_DENSITY) and damped at a share of critical damping; integrated
  * by semi-implicit Euler in steps of OAK_WATER_FLOAT_STEP. */
 typedef struct oak_floater {
