@@ -1,7 +1,7 @@
 /* The `meadow` world: endless terrain (world/terrain.c) of fBm hills and
  * ridged mountains to the horizon under a 35-degree sun and a blue sky with
- * haze, and a fast low flight for `oak bench`. Grass, trees and water are
- * still to come (issue 14). */
+ * haze, a lake in the valleys ahead of the spawn (world/water.c), and a fast
+ * low flight for `oak bench`. Grass and trees are still to come (issue 14). */
 #include <math.h>
 #include <string.h>
 
@@ -20,6 +20,15 @@
 #define FLIGHT_CLEAR    30.0f
 #define FLIGHT_LOOK     250.0f /* metres ahead the camera looks */
 #define WARM_UPDATES    64     /* updates the build runs so the first frame is whole */
+/* The lake: the valleys 100-300 m ahead of the spawn lie 10-24 m below the
+   ground under it (-8 m is about the middle of the terrain in view, so the
+   first frame shows shore and water); a box of 1.2 km round them, so the
+   other low ground of the endless terrain stays dry. */
+#define LAKE_LEVEL    (-8.0f)
+#define LAKE_CENTRE_X 14.0f
+#define LAKE_CENTRE_Z (-1037.0f)
+#define LAKE_HALF     600.0f
+#define LAKE_WIND     4.0f /* m/s */
 
 static const float k_sun_color[3] = {1.0f, 0.95f, 0.86f};
 static const float k_ambient_sky[3] = {0.15f / 3, 0.20f / 3, 0.30f / 3};
@@ -74,7 +83,30 @@ static oak_result add_sun_and_sky(oak_scene *scene) {
     return _oak_world_clear_day(scene, &d);
 }
 
-static oak_result update_terrain(oak_scene *scene) {
+static void water_destroy(void *w) {
+    oak_destroy_water(w);
+}
+
+static oak_result add_lake(oak_scene *scene) {
+    /* the light on a level white card: the sun's share and the sky's */
+    float light[3];
+    float sun = SUN_LUX * sinf(SUN_ELEVATION_DEG * OAK_PI / 180.0f) / OAK_PI;
+    for (int c = 0; c < 3; c++) light[c] = sun * k_sun_color[c] + SUN_LUX * k_ambient_sky[c];
+    oak_water_desc d = {.level = LAKE_LEVEL,
+                        .extent = {LAKE_CENTRE_X - LAKE_HALF, LAKE_CENTRE_Z - LAKE_HALF,
+                                   LAKE_CENTRE_X + LAKE_HALF, LAKE_CENTRE_Z + LAKE_HALF},
+                        .wind = {-0.6f, -0.8f},
+                        .wind_speed = LAKE_WIND,
+                        .seed = 11,
+                        .light = {light[0], light[1], light[2]}};
+    oak_water *w = NULL;
+    oak_result r = oak_make_water(&w, scene, &d);
+    if (r) return r;
+    if ((r = oak_scene_attach(scene, w, water_destroy))) oak_destroy_water(w);
+    return r;
+}
+
+static oak_result update_terrain(oak_scene *scene, double seconds) {
     oak_terrain *t = _oak_terrain_of(scene);
     oak_entity cam = oak_scene_active_camera(scene);
     if (!t || !cam.id) return OAK_OK;
@@ -82,7 +114,17 @@ static oak_result update_terrain(oak_scene *scene) {
     mat4 m;
     oak_scene_world_matrix(scene, cam, m);
     float eye[3] = {m[3][0], m[3][1], m[3][2]};
-    return oak_terrain_update(t, eye);
+    oak_result r = oak_terrain_update(t, eye);
+    oak_water *w = oak_scene_attachment(scene, water_destroy);
+    if (r || !w) return r;
+    /* after the terrain's rebase, which moved the camera with everything */
+    double origin[2];
+    oak_terrain_origin(t, origin);
+    oak_water_set_origin(w, origin);
+    oak_scene_update_transforms(scene);
+    oak_scene_world_matrix(scene, cam, m);
+    const float moved[3] = {m[3][0], m[3][1], m[3][2]};
+    return oak_water_update(w, moved, seconds);
 }
 
 oak_result _oak_world_meadow_build(oak_scene *scene) {
@@ -103,9 +145,10 @@ oak_result _oak_world_meadow_build(oak_scene *scene) {
         oak_destroy_terrain(t);
         return r;
     }
+    if ((r = add_lake(scene))) return r;
     /* build until nothing is pending, so a single frame shows it all */
     for (int i = 0; i < WARM_UPDATES && !r; i++) {
-        r = update_terrain(scene);
+        r = update_terrain(scene, 0.0);
         oak_terrain_stats st;
         oak_terrain_get_stats(&st, t);
         if (st.pending == 0) break;
@@ -114,6 +157,5 @@ oak_result _oak_world_meadow_build(oak_scene *scene) {
 }
 
 oak_result _oak_world_meadow_update(oak_scene *scene, float seconds) {
-    (void)seconds;
-    return update_terrain(scene);
+    return update_terrain(scene, seconds);
 }

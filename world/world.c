@@ -26,7 +26,8 @@ static const world_entry g_worlds[] = {
      _oak_world_lamps_build, _oak_world_lamps_path, _oak_world_lamps_update},
     {"meadow",
      "endless terrain: fBm hills and ridged mountains to the horizon in tiles that stream "
-     "around the camera, a sun and a blue sky (grass, trees and water are still to come)",
+     "around the camera, a lake with waves, a sun and a blue sky (grass and trees are still to "
+     "come)",
      _oak_world_meadow_build, _oak_world_meadow_path, _oak_world_meadow_update},
 };
 

@@ -367,6 +367,7 @@ typedef struct cpu_lanes {
     const uint32_t *cell[CPU_LANES_MAX]; /* the lamp cell's list, NULL: lights by index */
     uint32_t first[CPU_LANES_MAX], n[CPU_LANES_MAX]; /* lights before the cell's, in all */
     bool receive[CPU_LANES_MAX], lit[CPU_LANES_MAX]; /* lit: not an unlit material */
+    float water_a[CPU_LANES_MAX];                    /* a water material's alpha (0: not water) */
     float col[3][CPU_LANES_MAX];                     /* out: colour before fog */
 } cpu_lanes;
 typedef void (*cpu_light_fn)(const cpu_backend *b, cpu_lanes *q);

@@ -126,6 +126,8 @@ void _oak_cpu_surface(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx
         for (int k = 0; k < 3; k++) s->T[k] = W[0][k] * tg[0] + W[1][k] * tg[1] + W[2][k] * tg[2];
         s->T[3] = tg[3] < 0 ? -1.0f : 1.0f;
         normalize3(s->T);
+    } else if (m->desc.water) { /* water's tangent w is its crest foam */
+        interp(t, CPU_ATTR_T + 3, 1, w, &s->T[3]);
     }
     if (dot3(s->Nv, s->Nv) > 0)
         normalize3(s->Nv);
@@ -245,6 +247,7 @@ float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_
     float base[4];
     for (int k = 0; k < 4; k++) base[k] = md->base_color[k] * s->C[k] * tb[k];
     q->lit[lane] = !md->unlit;
+    q->water_a[lane] = 0;
     if (md->unlit) {
         for (int k = 0; k < 3; k++) q->col[k][lane] = base[k];
         return base[3];
@@ -284,6 +287,16 @@ float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_
         q->dpi[k][lane] = base[k] * (1.0f - metallic) / OAK_PI; /* the same for every light */
         q->emit[k][lane] = md->emissive[k] * md->emissive_strength * tem[k];
     }
+    if (md->water) { /* docs/SHADING.md "Water", as surface.glsl */
+        float foam = clampf(s->T[3], 0.0f, 1.0f);
+        float c = 1.0f - maxf(dot3(N, V), 0.0f), c2 = c * c;
+        float fr = (float)OAK_WATER_F0 + (1.0f - (float)OAK_WATER_F0) * (c2 * c2 * c);
+        for (int k = 0; k < 3; k++) {
+            q->F0[k][lane] = (float)OAK_WATER_F0;
+            q->dpi[k][lane] = (float)OAK_WATER_FOAM_ALBEDO * foam / OAK_PI;
+        }
+        q->water_a[lane] = 1.0f - (1.0f - fr) * (1.0f - foam);
+    }
     q->receive[lane] = !(t->d->flags & OAK_DRAW_NO_RECEIVE);
     /* the directional lights, then only the lamps listed in this pixel's
        cell (every light when there is no grid) */
@@ -297,7 +310,62 @@ float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_
     q->cell[lane] = cell;
     q->first[lane] = first;
     q->n[lane] = n;
-    return base[3];
+    return q->water_a[lane] > 0 ? q->water_a[lane] : base[3];
+}
+
+/* Caustics, as surface.glsl's oak_caustics. */
+static float caustics(const oak_render_view *v, const float P[3], float lvl) {
+    if (v->key_light < 0 || (uint32_t)v->key_light >= v->light_count) return 1.0f;
+    const float *d = v->lights[v->key_light].direction;
+    float L[3] = {-d[0], -d[1], -d[2]};
+    if (L[1] <= 0) return 1.0f;
+    float s = (lvl - P[1]) / L[1];
+    float qx = (P[0] + L[0] * s) * (float)OAK_WATER_CAUSTIC_SCALE;
+    float qz = (P[2] + L[2] * s) * (float)OAK_WATER_CAUSTIC_SCALE;
+    float t = v->env.water_time * (float)(6.283185307179586 / OAK_WATER_CAUSTIC_PERIOD);
+    float a = sinf(qx + 1.3f * sinf(0.7f * qz + 9.0f * t));
+    float b = sinf(qz + 1.3f * sinf(0.8f * qx - 10.0f * t));
+    float c = 1.0f - fminf(fabsf(a), fabsf(b));
+    c = c * c;
+    c = c * c;
+    c = c * c;
+    float fade = expf(-(float)OAK_WATER_CAUSTIC_FADE * (lvl - P[1]));
+    return 1.0f + (float)OAK_WATER_CAUSTIC_STRENGTH * L[1] * fade * c;
+}
+
+/* Seen through the water's volume, as surface.glsl's oak_underwater. */
+static void underwater(const oak_render_view *v, const float P[3], float col[3]) {
+    const oak_environment *e = &v->env;
+    if (!e->water) return;
+    const float *x = e->water_extent, *cam = v->camera_pos;
+    bool any = x[0] != 0 || x[1] != 0 || x[2] != 0 || x[3] != 0;
+    float lvl = e->water_level;
+    if (cam[1] < lvl) { /* underwater fog */
+        if (any && (cam[0] < x[0] || cam[2] < x[1] || cam[0] > x[2] || cam[2] > x[3])) return;
+        float d[3] = {cam[0] - P[0], cam[1] - P[1], cam[2] - P[2]};
+        float under = P[1] < lvl ? 1.0f : (lvl - cam[1]) / (P[1] - cam[1]);
+        float len = under * sqrtf(dot3(d, d));
+        float cs = P[1] < lvl ? caustics(v, P, lvl) : 1.0f;
+        for (int k = 0; k < 3; k++) {
+            col[k] *= cs;
+            float T = expf(-e->water_absorption[k] * len);
+            col[k] = col[k] * T + e->water_scatter[k] * (1.0f - T);
+        }
+        return;
+    }
+    if (!(P[1] < lvl && cam[1] > lvl)) return;
+    if (any && (P[0] < x[0] || P[2] < x[1] || P[0] > x[2] || P[2] > x[3])) return;
+    float d[3] = {cam[0] - P[0], cam[1] - P[1], cam[2] - P[2]};
+    float len = (lvl - P[1]) / (cam[1] - P[1]) * sqrtf(dot3(d, d));
+    float t = clampf((lvl - P[1]) / maxf(e->water_shore, 1e-6f), 0.0f, 1.0f);
+    float foam = 1.0f - t * t * (3.0f - 2.0f * t);
+    float cs = caustics(v, P, lvl);
+    for (int k = 0; k < 3; k++) {
+        col[k] *= cs;
+        float T = expf(-e->water_absorption[k] * len);
+        col[k] = col[k] * T + e->water_scatter[k] * (1.0f - T);
+        col[k] = mixf(col[k], e->water_foam[k], foam);
+    }
 }
 
 void _oak_cpu_shade_finish(const cpu_backend *b, const cpu_surface *s, const cpu_lanes *q,
@@ -308,6 +376,10 @@ void _oak_cpu_shade_finish(const cpu_backend *b, const cpu_surface *s, const cpu
         _oak_cpu_heat(q->n[lane] - q->first[lane], rgb);
         return;
     }
+    if (q->water_a[lane] > 0)
+        for (int k = 0; k < 3; k++) col[k] /= q->water_a[lane];
+    else
+        underwater(v, s->P, col);
     if (v->env.fog_density > 0) {
         float dv[3] = {s->P[0] - v->camera_pos[0], s->P[1] - v->camera_pos[1],
                        s->P[2] - v->camera_pos[2]};

@@ -58,6 +58,7 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
                   (v->post.adapt && v->adapt_settle ? OAK_GPU_POST_SETTLE : 0);
     g->flags[2] = shadow_size;
     g->flags[3] = v->draws.count;
+    _oak_gpu_water_fill(g, v);
     _oak_gpu_ao_fill(g, v);
     /* post mixes the bloom in only when this frame's bloom pass ran */
     g->post_params[0] = v->post.bloom == OAK_BLOOM_ON ? v->post.bloom_strength : 0.0f;
@@ -108,7 +109,7 @@ void _oak_gpu_material_fill(oak_gpu_material *g, const oak_material_desc *d) {
     oak_alpha_mode am = d->alpha_mode ? d->alpha_mode : OAK_ALPHA_OPAQUE;
     g->mode[0] = (float)am;
     g->mode[1] = (float)((d->double_sided ? OAK_GPU_MAT_DOUBLE_SIDED : 0) |
-                         (d->unlit ? OAK_GPU_MAT_UNLIT : 0));
+                         (d->unlit ? OAK_GPU_MAT_UNLIT : 0) | (d->water ? OAK_GPU_MAT_WATER : 0));
     g->mode[2] = d->alpha_cutoff != 0 ? d->alpha_cutoff : (float)OAK_ALPHA_CUTOFF_DEFAULT;
     g->mode[3] = 0;
 }
@@ -211,4 +212,19 @@ void _oak_gpu_instcull_fill(oak_gpu_instcull *h, uint32_t *cmds, const oak_rende
     for (uint32_t c = 0; c < cascades; c++)
         oak_frustum_planes((vec4 *)v->cascades[c].view_proj, (vec4 *)h->cascade_planes[c * 6]);
     memcpy(h->eye, v->camera_pos, sizeof(float) * 3);
+}
+
+void _oak_gpu_water_fill(oak_gpu_view *g, const oak_render_view *v) {
+    const oak_environment *e = &v->env;
+    if (!e->water) return;
+    g->water[0] = e->water_level;
+    g->water[1] = e->water_shore;
+    g->water[2] = 1.0f;
+    g->water[3] = e->water_time;
+    const float *x = e->water_extent;
+    bool any = x[0] != 0 || x[1] != 0 || x[2] != 0 || x[3] != 0;
+    for (int k = 0; k < 4; k++) g->water_extent[k] = any ? x[k] : (k < 2 ? -1e30f : 1e30f);
+    memcpy(g->water_absorb, e->water_absorption, 12);
+    memcpy(g->water_scatter, e->water_scatter, 12);
+    memcpy(g->water_foam, e->water_foam, 12);
 }

@@ -44,6 +44,8 @@ static inline uint64_t _oak_gpu_instcull_words(uint32_t count) {
 
 /* The gtao fields of the view block (part of _oak_gpu_view_fill). */
 void _oak_gpu_ao_fill(oak_gpu_view *g, const oak_render_view *v);
+/* The water volume's records (an extent of all zeros: everywhere). */
+void _oak_gpu_water_fill(oak_gpu_view *g, const oak_render_view *v);
 /* Floats in the ao target for a width x height output: per pixel the
    denoised AO (at 0), the raw AO (at n), the view normal (3 at 2n), then
    the view-depth levels 0 .. OAK_GTAO_MIPS - 1 from 5n (gtao.glsl). */

@@ -218,6 +218,10 @@ typedef struct oak_material_desc {
     float alpha_cutoff; /* 0: 0.5 */
     bool double_sided;
     bool unlit;
+    /* shaded as water (docs/SHADING.md "Water"): Schlick Fresnel (n = 1.33)
+       weighs the sky's reflection and the key light's glitter over the frame
+       behind, and the tangent stream's w is the crest foam [0, 1] */
+    bool water;
     oak_texture_ref base_color_tex, metallic_roughness_tex, normal_tex, occlusion_tex, emissive_tex;
     const char *name;
 } oak_material_desc;

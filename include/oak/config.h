@@ -163,6 +163,27 @@
 #define OAK_TERRAIN_MAX_FREQUENCY   1000.0 /* per metre: the finest octave a desc may ask for */
 #define OAK_TERRAIN_MAX_WORLD       1.0e9  /* metres from the world origin an eye or a query may be */
 
+/* Water (world/water.c, docs/WORLD.md "Water"): a sum of Gerstner waves,
+ * its CPU queries, floating boxes and the camera-centred grid it is drawn as. */
+#define OAK_WATER_WAVES          8      /* Gerstner waves in the sum */
+#define OAK_WATER_GRAVITY        9.81   /* m/s^2, for deep-water dispersion w = sqrt(g k) */
+#define OAK_WATER_DENSITY        1000.0 /* kg/m^3, what floaters displace */
+#define OAK_WATER_SOLVE_STEPS    8      /* Newton steps of the height query at most */
+#define OAK_WATER_SOLVE_EPSILON  1.0e-9 /* metres of horizontal miss where the query stops */
+#define OAK_WATER_GRID_CELLS     128    /* cells a side of the drawn grid (default; even) */
+#define OAK_WATER_GRID_CORE      8      /* cells each side of the centre at the finest spacing */
+#define OAK_WATER_GRID_SPACING   0.5    /* metres between the finest grid lines (default) */
+#define OAK_WATER_GRID_EXTENT    2500.0 /* metres from the grid's centre to its edge (default) */
+#define OAK_WATER_FLOAT_STEP     (1.0 / 120.0) /* seconds per step of a floater's integration */
+#define OAK_WATER_F0             0.02   /* Schlick's F0 of water, ((1.33 - 1) / (1.33 + 1))^2 */
+#define OAK_WATER_FOAM_ALBEDO    0.85   /* foam's diffuse albedo */
+#define OAK_WATER_CREST_FOAM     0.55   /* Jacobian below which crests foam fully ... */
+#define OAK_WATER_CREST_CLEAR    0.85   /* ... and above which they do not */
+#define OAK_WATER_CAUSTIC_STRENGTH 0.8  /* caustics' brightest lines add this share under a high sun */
+#define OAK_WATER_CAUSTIC_SCALE  1.2    /* radians of the pattern per metre */
+#define OAK_WATER_CAUSTIC_FADE   0.3    /* per metre of depth: the caustics blur out deeper */
+#define OAK_WATER_CAUSTIC_PERIOD 60.0   /* seconds after which the caustics repeat exactly */
+
 /* Objects a scene destroys with itself (oak_scene_attach). */
 #define OAK_SCENE_MAX_ATTACHMENTS 8
 

@@ -65,6 +65,18 @@ typedef struct oak_environment {
        sky light"): its angular radius in radians, its radiance the key
        light's illuminance over the disc's solid angle; 0: none. */
     float sun_disc;
+    /* A water body's volume (docs/SHADING.md "Water"; world/water.c sets it
+       each update): surfaces below water_level inside water_extent (scene
+       min x, min z, max x, max z; all 0: everywhere), seen from above it, are
+       seen through the water along the view ray from the still level. */
+    bool water;
+    float water_level;
+    float water_extent[4];
+    float water_absorption[3]; /* per metre (Beer-Lambert), linear rgb */
+    float water_scatter[3];    /* radiance of deep water seen from above */
+    float water_foam[3];       /* radiance of shore foam */
+    float water_shore;         /* metres of depth over which shore foam fades out */
+    float water_time;          /* seconds in [0, OAK_WATER_CAUSTIC_PERIOD): the caustics' phase */
 } oak_environment;
 
 oak_environment oak_environment_defaults(void); /* a clear blue day, no fog */

@@ -125,6 +125,97 @@ typedef struct oak_terrain_tile {
 /* Copies up to capacity shown tiles into out; returns how many are shown. */
 uint32_t oak_terrain_tiles(oak_terrain_tile *out, uint32_t capacity, const oak_terrain *terrain);
 
+/* ---- water (world/water.c, docs/WORLD.md "Water") ----------------------- */
+
+/* A lake or sea: a level plane moved by a sum of OAK_WATER_WAVES Gerstner
+ * waves from a wind-driven spectrum, answered on the CPU (height, normal,
+ * floating boxes) by the same function that displaces the drawn grid. */
+typedef struct oak_water oak_water;
+
+typedef struct oak_water_desc {
+    float level;         /* metres (y) of the still surface */
+    float extent[4];     /* world min x, min z, max x, max z; all 0: endless */
+    float wind[2];       /* direction (x, z), need not be unit; 0: +x */
+    float wind_speed;    /* m/s at 10 m: sets the peak wavelength; 0: 5 */
+    float steepness;     /* sum of k A over the waves; 0: 0.3; negative: still water */
+    float choppiness;    /* [0, 1]: share of the sideways (Gerstner) motion; 0: 0.7 */
+    float spread;        /* radians the waves' directions spread about the wind; 0: 0.6 */
+    uint32_t seed;       /* phases and directions */
+    uint32_t grid_cells; /* even cells a side of the drawn grid; 0: OAK_WATER_GRID_CELLS */
+    float grid_spacing;  /* metres between the grid's finest lines; 0: OAK_WATER_GRID_SPACING */
+    float grid_extent;   /* metres from the grid's centre to its edge; 0: OAK_WATER_GRID_EXTENT */
+    /* the body (docs/SHADING.md "Water"): what the scene's environment gets */
+    float
+        absorption[3]; /* per metre, Beer-Lambert; all 0: 0.8, 0.3, 0.22 (a lake: red goes first) */
+    float albedo[3];   /* deep water's radiance over the light; all 0: 0.008, 0.03, 0.045 */
+    float light[3];    /* radiance of a level white card there (sun and sky); all 0: 1 */
+    float shore;       /* metres of depth under which the bottom shows foam; 0: 0.35 */
+    oak_material material; /* id 0: a blended material with the water flag */
+    bool no_volume;        /* leave the scene's environment alone */
+} oak_water_desc;
+
+/* One wave of the sum, as resolved from a desc (for tools and tests). */
+typedef struct oak_water_wave {
+    float wavelength, amplitude; /* metres */
+    float direction[2];          /* unit (x, z) */
+    float omega;                 /* rad/s: sqrt(g k) */
+    float phase;                 /* radians at t = 0 at the world origin */
+    float chop;                  /* sideways amplitude / amplitude */
+} oak_water_wave;
+
+oak_water_desc oak_water_desc_defaults(const oak_water_desc *desc);
+/* Makes a water body; with a scene it is drawn there as one grid entity
+ * (from the first update), with scene NULL it answers queries only.
+ * Destroy it before the scene, or hand it over with oak_scene_attach. */
+oak_result oak_make_water(oak_water **out, oak_scene *scene, const oak_water_desc *desc);
+void oak_destroy_water(oak_water *water);
+/* The waves of the sum (OAK_WATER_WAVES of them). */
+const oak_water_wave *oak_water_waves(const oak_water *water);
+/* World (x, z) of the scene origin (scene = world - origin); the terrain's
+ * oak_terrain_origin after each of its updates, so the waves stay put when
+ * the scene is rebased. Default (0, 0). */
+void oak_water_set_origin(oak_water *water, const double origin[2]);
+/* Each frame, eye in scene coordinates, seconds of world time: recentres the
+ * grid under the eye and displaces its vertices by the wave sum at t on the
+ * job pool (oak_mesh_update_vertices, no heap calls). */
+oak_result oak_water_update(oak_water *water, const float eye[3], double seconds);
+/* The displaced surface point (scene coordinates) of the rest point (x, z)
+ * at time t, its unit normal and the horizontal Jacobian determinant (1 on
+ * still water, below 1 where crests bunch up; foam under a threshold): the
+ * one function the grid and the queries evaluate. Any output may be NULL. */
+void oak_water_point(const oak_water *water, double x, double z, double t, double position[3],
+                     float normal[3], float *jacobian);
+/* Surface height (and unit normal, may be NULL) over scene (x, z) at time t:
+ * the rest point whose displaced position lands on (x, z) is solved by
+ * Newton steps (at most OAK_WATER_SOLVE_STEPS, to OAK_WATER_SOLVE_EPSILON);
+ * *misses (may be NULL) gets the horizontal distance left. Inside the
+ * extent (or everywhere without one); outside it, OAK_ERROR_INVALID_ARGUMENT. */
+oak_result oak_water_height(const oak_water *water, double x, double z, double t, double *height,
+                            float normal[3], double *misses);
+/* The grid entity and mesh (ids 0 before the first update or without a scene). */
+oak_entity oak_water_entity(const oak_water *water);
+oak_mesh oak_water_mesh(const oak_water *water);
+/* Scene (x, z) of the grid's centre after the last update (the entity's
+ * position; vertex positions are relative to it and to the level). */
+void oak_water_grid_centre(const oak_water *water, double centre[2]);
+
+/* A floating box (no rotation: it moves up and down only) over four columns,
+ * one under each quarter of its bottom, each pushed up by the water it displaces
+ * (OAK_WATER_DENSITY) and damped at a share of critical damping; integrated
+ * by semi-implicit Euler in steps of OAK_WATER_FLOAT_STEP. */
+typedef struct oak_floater {
+    float half[3];      /* half extents, metres */
+    float density;      /* kg/m^3 */
+    float damping;      /* share of critical damping; 0: 0.25 */
+    double position[3]; /* centre, scene coordinates */
+    double velocity;    /* vertical, m/s */
+    double time;        /* seconds of world time it has reached */
+} oak_floater;
+/* Advances f to seconds (from f->time) over water. */
+oak_result oak_floater_step(oak_floater *f, const oak_water *water, double seconds);
+/* Share of the box's height under the surface at its four columns' mean. */
+float oak_floater_submerged(const oak_floater *f, const oak_water *water);
+
 #ifdef __cplusplus
 }
 #endif

@@ -142,6 +142,7 @@
 /* oak_gpu_material.mode.y */
 #define OAK_GPU_MAT_DOUBLE_SIDED 1u
 #define OAK_GPU_MAT_UNLIT        2u
+#define OAK_GPU_MAT_WATER        4u
 
 /* oak_gpu_texref.a.w packing: mips | wrap_u << 8 | wrap_v << 10 | mag << 12 |
  * min << 14 | mip << 16 | uv_set << 18 | srgb << 19 (wraps and filters are
@@ -178,6 +179,12 @@ OAK_STRUCT(oak_gpu_view) {
     OAK_F4(dof_params); /* circle of confusion in half-size pixels = x + y * depth (signed:
                            near < 0), z its largest radius, w 1 when depth of field runs */
     OAK_F4(dof_taps[OAK_DOF_TAP_COUNT]); /* the gather's taps: x, y on the unit disc, z radius */
+    /* the water's volume (docs/SHADING.md "Water") */
+    OAK_F4(water);         /* level, shore foam depth, 1 when there is water, caustics time */
+    OAK_F4(water_extent);  /* scene min x, min z, max x, max z */
+    OAK_F4(water_absorb);  /* per metre, rgb */
+    OAK_F4(water_scatter); /* deep water's radiance, rgb */
+    OAK_F4(water_foam);    /* shore foam's radiance, rgb */
 }
 OAK_END(oak_gpu_view);
 

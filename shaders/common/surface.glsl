@@ -106,6 +106,53 @@ vec3 oak_cascade_tint(vec3 P, vec3 rgb) {
     return rgb;
 }
 
+// Caustics: a web of bright lines, animated, on a point under the level,
+// looked up where the sun's ray through it meets the level; a multiplier on
+// its colour (docs/SHADING.md "Water"; the same in cpu_shade.c).
+float oak_caustics(vec3 P, float lvl) {
+    uint key = view.size.w;
+    if (key == 0u) return 1.0;
+    vec3 L = -lights[key - 1u].direction.xyz;
+    if (L.y <= 0.0) return 1.0;
+    vec2 q = (P.xz + L.xz * ((lvl - P.y) / L.y)) * float(OAK_WATER_CAUSTIC_SCALE);
+    float t = view.water.w * float(6.283185307179586 / OAK_WATER_CAUSTIC_PERIOD);
+    float a = sin(q.x + 1.3 * sin(0.7 * q.y + 9.0 * t));
+    float b = sin(q.y + 1.3 * sin(0.8 * q.x - 10.0 * t));
+    float c = 1.0 - min(abs(a), abs(b));
+    c = c * c;
+    c = c * c;
+    c = c * c;
+    float fade = exp(-float(OAK_WATER_CAUSTIC_FADE) * (lvl - P.y));
+    return 1.0 + float(OAK_WATER_CAUSTIC_STRENGTH) * L.y * fade * c;
+}
+
+// Seen through the water's volume (docs/SHADING.md "Water"): Beer-Lambert
+// over the view ray's length below the still level, towards deep water's
+// radiance, then shore foam where the bottom is within the shore depth; an
+// eye under the level (inside the extent) sees everything through the water
+// up to the level: underwater fog, without foam.
+vec3 oak_underwater(vec3 P, vec3 cam, vec3 colour) {
+    if (view.water.z == 0.0) return colour;
+    float lvl = view.water.x;
+    vec4 e = view.water_extent;
+    if (cam.y < lvl) {
+        if (cam.x < e.x || cam.z < e.y || cam.x > e.z || cam.z > e.w) return colour;
+        float under = P.y < lvl ? 1.0 : (lvl - cam.y) / (P.y - cam.y);
+        if (P.y < lvl) colour *= oak_caustics(P, lvl);
+        vec3 Tu = exp(-view.water_absorb.rgb * (under * length(cam - P)));
+        return colour * Tu + view.water_scatter.rgb * (1.0 - Tu);
+    }
+    if (!(P.y < lvl && cam.y > lvl) || P.x < e.x || P.z < e.y || P.x > e.z || P.z > e.w)
+        return colour;
+    float len = (lvl - P.y) / (cam.y - P.y) * length(cam - P);
+    colour *= oak_caustics(P, lvl);
+    vec3 T = exp(-view.water_absorb.rgb * len);
+    colour = colour * T + view.water_scatter.rgb * (1.0 - T);
+    float t = clamp((lvl - P.y) / max(view.water.y, 1e-6), 0.0, 1.0);
+    float foam = 1.0 - t * t * (3.0 - 2.0 * t);
+    return mix(colour, view.water_foam.rgb, foam);
+}
+
 // Returns linear colour (fogged) and base alpha: triangle tri of draw
 // record d (common/draw.glsl oak_fetch_draw gives it for any visibility id).
 vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
@@ -173,6 +220,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         tex[t] = oak_sample(r, oak_tex_uv(r, uv), oak_tex_duv(r, dx), oak_tex_duv(r, dy));
     }
     vec4 basec = m.base_color * C * tex[OAK_GPU_TEX_BASE];
+    bool water = (mflags & OAK_GPU_MAT_WATER) != 0u;
     vec3 colour;
     if ((mflags & OAK_GPU_MAT_UNLIT) != 0u) {
         colour = basec.rgb;
@@ -191,6 +239,12 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         }
         vec3 F0 = mix(vec3(0.04), basec.rgb, metallic);
         vec3 diffuse = basec.rgb * (1.0 - metallic);
+        float foam = 0.0;
+        if (water) { // a dielectric of n = 1.33, diffuse white only where it foams
+            foam = clamp(Tv.w, 0.0, 1.0);
+            F0 = vec3(OAK_WATER_F0);
+            diffuse = vec3(OAK_WATER_FOAM_ALBEDO * foam);
+        }
         vec3 Lo = vec3(0.0);
         uint key = view.size.w;
         // the directional lights, then only the lamps listed in this pixel's cell
@@ -213,7 +267,16 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
             float t = min(float(n - first) / float(OAK_DEBUG_HEAT_MAX), 1.0);
             return vec4(clamp(1.5 - abs(4.0 * t - vec3(3.0, 2.0, 1.0)), 0.0, 1.0), basec.a);
         }
+        if (water) {
+            // over the frame behind by Schlick's Fresnel (and the foam): the
+            // colour holds the reflection weighted by it, so it is divided out
+            float q = 1.0 - max(dot(N, V), 0.0), q2 = q * q;
+            float fr = OAK_WATER_F0 + (1.0 - OAK_WATER_F0) * (q2 * q2 * q);
+            basec.a = 1.0 - (1.0 - fr) * (1.0 - foam);
+            colour /= basec.a;
+        }
     }
+    if (!water) colour = oak_underwater(P, cam, colour);
     float fog = view.camera_pos.w;
     if (fog > 0.0) {
         float dist = length(P - cam);

@@ -1,0 +1,716 @@
+/* Water (world/water.c): the spectrum's waves and dispersion, the height
+ * query's convergence and its agreement with the displacement function, the
+ * drawn grid's vertices against the query (3 micrometres), the CPU
+ * backend's drawn depth against the query, floating boxes (half and a
+ * quarter of water's density settle half and a quarter under; on waves a
+ * box bobs with the surface), bad descs; and (argv[1] vulkan or gl) that
+ * backend draws the water as the CPU does, at the parity rule. */
+#include "oak_test.h"
+
+#include "backend_start.h"
+#include "backend/cpu/cpu_internal.h"
+
+#define W 160
+#define H 90
+
+static const char *g_backend = "cpu";
+
+static double rnd(uint32_t *s) {
+    *s = *s * 1664525u + 1013904223u;
+    return (double)(*s >> 8) / 16777216.0;
+}
+
+TEST(waterWavesFollowTheSpectrum) {
+    oak_water_desc d = {.wind = {1, 1}, .wind_speed = 6.0f, .steepness = 0.32f, .seed = 3};
+    oak_water *w = NULL;
+    CHECK_OK(oak_make_water(&w, NULL, &d));
+    if (!w) return;
+    const oak_water_wave *wv = oak_water_waves(w);
+    double wind = atan2(1.0, 1.0), steep = 0, lp = 2 * OAK_PI * 9.81 / pow(0.877 * 9.81 / 6.0, 2);
+    CHECK_NEAR(wv[0].wavelength, lp, 1e-3 * lp); /* Pierson-Moskowitz peak: 30 m at 6 m/s */
+    for (int i = 0; i < OAK_WATER_WAVES; i++) {
+        double k = 2 * OAK_PI / wv[i].wavelength;
+        CHECK_NEAR(wv[i].omega * wv[i].omega, 9.81 * k, 1e-5 * 9.81 * k); /* w^2 = g k */
+        if (i) CHECK_NEAR(wv[i].wavelength, 0.7 * wv[i - 1].wavelength, 1e-4);
+        double off = fabs(atan2(wv[i].direction[1], wv[i].direction[0]) - wind);
+        CHECK(off <= 0.6 + 1e-6);
+        steep += k * wv[i].amplitude;
+    }
+    CHECK_NEAR(steep, 0.32, 1e-5);
+    fprintf(stderr, "  8 waves from %.2f m to %.2f m, peak amplitude %.3f m\n", wv[0].wavelength,
+            wv[OAK_WATER_WAVES - 1].wavelength, wv[0].amplitude);
+    oak_destroy_water(w);
+}
+
+/* Rest points displaced by oak_water_point are found again by the query:
+   the horizontal miss under 1e-9 m, the height equal, on steep choppy
+   waves, at large t and 100 km out. */
+TEST(waterQueryConvergesOnTheDisplacedSurface) {
+    oak_water_desc d = {.wind_speed = 7.0f, .steepness = 0.6f, .choppiness = 1.0f, .seed = 9};
+    oak_water *w = NULL;
+    CHECK_OK(oak_make_water(&w, NULL, &d));
+    if (!w) return;
+    uint32_t s = 77;
+    double worst_miss = 0, worst_h = 0, worst_n = 0;
+    for (int i = 0; i < 2000; i++) {
+        double far = i % 2 ? 1.0e5 : 0.0, t = i % 3 ? 1.0e6 + rnd(&s) * 100 : rnd(&s) * 100;
+        double origin[2] = {far, -far};
+        oak_water_set_origin(w, origin);
+        double x = (rnd(&s) - 0.5) * 200, z = (rnd(&s) - 0.5) * 200, p[3], h = 0, miss = 1;
+        float n0[3], n1[3];
+        oak_water_point(w, x, z, t, p, n0, NULL);
+        CHECK_OK(oak_water_height(w, p[0], p[2], t, &h, n1, &miss));
+        worst_miss = fmax(worst_miss, miss);
+        worst_h = fmax(worst_h, fabs(h - p[1]));
+        for (int c = 0; c < 3; c++) worst_n = fmax(worst_n, fabs(n0[c] - n1[c]));
+    }
+    fprintf(stderr, "  2000 points: miss %.3g m, height %.3g m, normal %.3g\n", worst_miss, worst_h,
+            worst_n);
+    CHECK(worst_miss < 1e-9);
+    CHECK(worst_h < 1e-9);
+    CHECK(worst_n < 1e-5);
+    /* the same world point gives the same height whatever the origin */
+    double o1[2] = {1.0e5, 2.0e5}, o0[2] = {0, 0}, h1 = 0, h0 = 0;
+    oak_water_set_origin(w, o1);
+    CHECK_OK(oak_water_height(w, 3.5, -7.25, 5.0e5, &h1, NULL, NULL));
+    oak_water_set_origin(w, o0);
+    CHECK_OK(oak_water_height(w, 1.0e5 + 3.5, 2.0e5 - 7.25, 5.0e5, &h0, NULL, NULL));
+    CHECK_NEAR(h1, h0, 1e-9);
+    oak_destroy_water(w);
+}
+
+/* The drawn grid's vertices against the query at the same time: every
+   vertex whose neighbouring cells carry all the waves (cells under a sixth
+   of the shortest wavelength, where nothing is faded) within 3
+   micrometres; the rest within the faded waves' amplitudes. At the origin
+   and 100 km out at t = 10^6 s. */
+static void grid_check(double far, double t, double *worst, int *checked, double *worst_far) {
+    oak_scene *sc = NULL;
+    CHECK_OK(oak_make_scene(&sc));
+    if (!sc) return;
+    oak_water_desc d = {.level = 12.5f, .wind_speed = 8.0f, .grid_spacing = 0.1f, .seed = 4};
+    oak_water *w = NULL;
+    CHECK_OK(oak_make_water(&w, sc, &d));
+    if (!w) {
+        oak_destroy_scene(sc);
+        return;
+    }
+    double origin[2] = {far, far * 0.5};
+    oak_water_set_origin(w, origin);
+    const float eye[3] = {3.37f, 20.0f, -7.91f};
+    CHECK_OK(oak_water_update(w, eye, t));
+    const oak_mesh_data *m = oak_mesh_get(oak_water_mesh(w));
+    const oak_transform *tr = oak_scene_transform(sc, oak_water_entity(w));
+    double centre[2];
+    oak_water_grid_centre(w, centre);
+    CHECK_NEAR(tr->position[0], centre[0], 0);
+    CHECK_NEAR(tr->position[1], 12.5, 0);
+    const oak_water_wave *wv = oak_water_waves(w);
+    double lmin = wv[OAK_WATER_WAVES - 1].wavelength, amp_sum = 0;
+    for (int i = 0; i < OAK_WATER_WAVES; i++) amp_sum += wv[i].amplitude * (1 + wv[i].chop);
+    uint32_t g = d.grid_cells ? d.grid_cells + 1 : OAK_WATER_GRID_CELLS + 1;
+    CHECK_EQ_INT(m->vertex_count, g * g);
+    for (uint32_t j = 1; j + 1 < g; j++)
+        for (uint32_t i = 1; i + 1 < g; i++) {
+            const float *v = m->positions + 3 * (j * g + i);
+            /* the largest cell beside the vertex, measured on the mesh */
+            double cell = 0;
+            const int nb[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+            for (int k = 0; k < 4; k++) {
+                const float *u = m->positions + 3 * ((j + nb[k][1]) * g + i + nb[k][0]);
+                cell = fmax(cell, hypot(u[0] - v[0], u[2] - v[2]));
+            }
+            double h = 0;
+            CHECK_OK(oak_water_height(w, centre[0] + v[0], centre[1] + v[2], t, &h, NULL, NULL));
+            double e = fabs(h - (12.5 + (double)v[1]));
+            if (cell * 1.25 < lmin / 6.0) {
+                *worst = fmax(*worst, e);
+                ++*checked;
+            } else {
+                *worst_far = fmax(*worst_far, e);
+            }
+        }
+    CHECK(*worst_far < amp_sum);
+    oak_destroy_water(w);
+    oak_destroy_scene(sc);
+}
+
+TEST(waterGridMatchesTheQuery) {
+    double worst = 0, worst_far = 0, worst100 = 0, far100 = 0;
+    int checked = 0, checked100 = 0;
+    grid_check(0, 12.25, &worst, &checked, &worst_far);
+    grid_check(1.0e5, 1.0e6 + 0.375, &worst100, &checked100, &far100);
+    fprintf(stderr,
+            "  origin: %d whole-wave vertices within %.3g m (faded ones %.3g m); 100 km out at "
+            "t = 1e6 s: %d within %.3g m\n",
+            checked, worst, worst_far, checked100, worst100);
+    CHECK(checked > 400 && checked100 > 400);
+    CHECK(worst < 3e-6);
+    CHECK(worst100 < 3e-6);
+}
+
+/* The depth the CPU backend draws, turned back into a world point at the
+   pixel centre, lies on the queried surface: within 5 mm at every pixel
+   whose point is in the grid's whole-wave region (the drawn triangles are
+   planar between vertices 0.1 m apart; the query is the curved surface). */
+TEST(waterCpuDepthMatchesTheQuery) {
+    oak_scene *sc = NULL;
+    CHECK_OK(oak_make_scene(&sc));
+    if (!sc) return;
+    oak_material mat = {0};
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.metallic = 0, md.roughness = 0.4f;
+    CHECK_OK(oak_make_material(&mat, &md)); /* opaque, so it writes depth */
+    oak_water_desc d = {.level = 1.0f,
+                        .wind_speed = 10.0f,
+                        .grid_spacing = 0.1f,
+                        .grid_extent = 400.0f,
+                        .material = mat,
+                        .seed = 6};
+    oak_water *w = NULL;
+    CHECK_OK(oak_make_water(&w, sc, &d));
+    oak_entity cam = oak_scene_create(sc, "camera");
+    oak_camera c = {.fov_y = glm_rad(60.0f), .znear = 0.1f, .zfar = 500.0f};
+    oak_scene_set_camera(sc, cam, &c);
+    oak_scene_set_active_camera(sc, cam);
+    const float eye[3] = {0.3f, 4.0f, 0.2f}, at[3] = {0.3f, 0.0f, -2.5f};
+    oak_transform t = oak_transform_look_at(eye, at);
+    oak_scene_set_transform(sc, cam, &t);
+    oak_renderer *r = NULL;
+    oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H};
+    CHECK_OK(oak_make_renderer(&r, &rd));
+    const double time = 3.75;
+    if (w && r) CHECK_OK(oak_water_update(w, eye, time));
+    if (w && r) CHECK_OK(oak_scene_draw(sc, r));
+    const oak_render_view *v = r ? oak_renderer_last_view(r) : NULL;
+    const oak_backend *be = oak_backend_cpu();
+    void *self = NULL;
+    oak_backend_desc bd = {W, H, NULL, 0};
+    if (v) CHECK_OK(be->create(&self, &bd));
+    if (self && w) {
+        CHECK_OK(be->render(self, v));
+        cpu_backend *b = self;
+        /* the whole-wave region: the grid's lines while cells carry every wave */
+        const oak_mesh_data *m = oak_mesh_get(oak_water_mesh(w));
+        uint32_t g = OAK_WATER_GRID_CELLS + 1, mid = g / 2;
+        double lmin = oak_water_waves(w)[OAK_WATER_WAVES - 1].wavelength, half = 0, centre[2];
+        oak_water_grid_centre(w, centre);
+        for (uint32_t i = mid; i + 1 < g; i++) {
+            const float *a = m->positions + 3 * (mid * g + i), *e = a + 3;
+            if (hypot(e[0] - a[0], e[2] - a[2]) * 1.25 >= lmin / 6.0) break;
+            half = a[0];
+        }
+        half -= 1.0; /* waves move points sideways by under a metre */
+        double worst = 0;
+        int n = 0;
+        mat4 inv;
+        glm_mat4_copy((vec4 *)v->inv_view_proj, inv);
+        for (uint32_t y = 0; y < H; y += 3)
+            for (uint32_t x = 0; x < W; x += 3) {
+                float z = b->depth[_oak_cpu_tile_index(&b->opaque, x, y)];
+                if (!(z > 0)) continue;
+                vec4 q = {(x + 0.5f) / W * 2 - 1, 1 - (y + 0.5f) / H * 2, z, 1}, p;
+                glm_mat4_mulv(inv, q, p);
+                double px = p[0] / p[3], py = p[1] / p[3], pz = p[2] / p[3], h = 0;
+                if (fabs(px - centre[0]) > half || fabs(pz - centre[1]) > half) continue;
+                CHECK_OK(oak_water_height(w, px, pz, time, &h, NULL, NULL));
+                worst = fmax(worst, fabs(h - py));
+                n++;
+            }
+        fprintf(stderr,
+                "  %d pixels within %.2f m of the centre: depth on the surface within %.4f m\n", n,
+                half, worst);
+        CHECK(n > 300);
+        CHECK(worst < 0.005);
+        be->destroy(self);
+    }
+    oak_destroy_renderer(r);
+    oak_destroy_water(w);
+    oak_destroy_scene(sc);
+    oak_destroy_material(mat);
+}
+
+/* The grid's update (displacement on the job pool, the mesh's vertices, the
+   entity and the environment) makes no heap calls after the first. */
+TEST(waterUpdateMakesNoHeapCalls) {
+    oak_scene *sc = NULL;
+    CHECK_OK(oak_make_scene(&sc));
+    if (!sc) return;
+    long before = oak_test_heap_calls();
+    oak_water *w = NULL;
+    CHECK_OK(oak_make_water(&w, sc, NULL));
+    CHECK(oak_test_heap_calls() > before); /* the counter sees the engine's calls */
+    float eye[3] = {0, 5, 0};
+    if (w) CHECK_OK(oak_water_update(w, eye, 0.0));
+    before = oak_test_heap_calls();
+    for (int f = 1; f <= 5 && w; f++) {
+        eye[0] += 7.3f, eye[2] -= 3.1f;
+        CHECK_OK(oak_water_update(w, eye, f / 30.0));
+    }
+    long calls = oak_test_heap_calls() - before;
+    fprintf(stderr, "  heap calls in 5 updates: %ld\n", calls);
+    CHECK_EQ_INT(calls, 0);
+    oak_destroy_water(w);
+    oak_destroy_scene(sc);
+}
+
+static oak_water *still_water(void) {
+    oak_water_desc d = {.level = 2.0f, .steepness = -1.0f};
+    oak_water *w = NULL;
+    CHECK_OK(oak_make_water(&w, NULL, &d));
+    return w;
+}
+
+/* ae3d's test: half water's density settles half under, a quarter's a
+   quarter, within 0.01 after 20 s dropped from a metre above. */
+TEST(waterBoxSettlesByDensity) {
+    oak_water *w = still_water();
+    if (!w) return;
+    const float dens[2] = {500.0f, 250.0f};
+    for (int k = 0; k < 2; k++) {
+        oak_floater f = {.half = {0.5f, 0.5f, 0.75f}, .density = dens[k], .position = {1, 3.5, 2}};
+        CHECK_OK(oak_floater_step(&f, w, 20.0));
+        float sub = oak_floater_submerged(&f, w);
+        fprintf(stderr, "  density %.0f: %.4f under after 20 s (velocity %.2g m/s)\n",
+                (double)dens[k], (double)sub, f.velocity);
+        CHECK_NEAR(sub, dens[k] / 1000.0, 0.01);
+        CHECK(fabs(f.velocity) < 1e-3);
+    }
+    oak_destroy_water(w);
+}
+
+/* On waves a box bobs: its height follows the surface under it (correlation
+   over 0.9 across 30 s after settling, swing within 25% of the water's). */
+TEST(waterBoxBobsOnWaves) {
+    oak_water_desc d = {.wind_speed = 6.0f, .steepness = 0.35f, .seed = 2};
+    oak_water *w = NULL;
+    CHECK_OK(oak_make_water(&w, NULL, &d));
+    if (!w) return;
+    oak_floater f = {.half = {0.4f, 0.4f, 0.4f}, .density = 500.0f, .position = {0, 0, 0}};
+    CHECK_OK(oak_floater_step(&f, w, 10.0));
+    enum { N = 600 };
+    double sb = 0, sw = 0, sbb = 0, sww = 0, sbw = 0, bmin = 1e9, bmax = -1e9, wmin = 1e9,
+           wmax = -1e9;
+    for (int i = 1; i <= N; i++) {
+        CHECK_OK(oak_floater_step(&f, w, 10.0 + i * 0.05));
+        double h = 0, b = f.position[1];
+        CHECK_OK(oak_water_height(w, 0, 0, f.time, &h, NULL, NULL));
+        sb += b, sw += h, sbb += b * b, sww += h * h, sbw += b * h;
+        bmin = fmin(bmin, b), bmax = fmax(bmax, b), wmin = fmin(wmin, h), wmax = fmax(wmax, h);
+    }
+    double cov = sbw / N - sb / N * sw / N, vb = sbb / N - sb / N * sb / N,
+           vw = sww / N - sw / N * sw / N, corr = cov / sqrt(vb * vw);
+    fprintf(stderr, "  box swings %.3f m, water %.3f m, correlation %.3f\n", bmax - bmin,
+            wmax - wmin, corr);
+    CHECK(corr > 0.9);
+    CHECK(fabs((bmax - bmin) / (wmax - wmin) - 1.0) < 0.25);
+    oak_destroy_water(w);
+}
+
+TEST(waterBadDescsAreOneLine) {
+    oak_water *w = NULL;
+    oak_water_desc bad[] = {{.wind_speed = -3.0f},
+                            {.steepness = 2.0f},
+                            {.choppiness = 1.5f},
+                            {.grid_cells = 7},
+                            {.level = NAN},
+                            {.extent = {10, 0, 5, 5}},
+                            {.grid_spacing = 100.0f, .grid_extent = 10.0f}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK(oak_make_water(&w, NULL, &bad[i]) == OAK_ERROR_INVALID_ARGUMENT);
+        CHECK(w == NULL);
+        CHECK(strchr(oak_last_error(), '\n') == NULL);
+    }
+    oak_water_desc box = {.extent = {0, 0, 10, 10}};
+    CHECK_OK(oak_make_water(&w, NULL, &box));
+    if (!w) return;
+    double h = 0;
+    CHECK(oak_water_height(w, 20, 5, 0, &h, NULL, NULL) == OAK_ERROR_INVALID_ARGUMENT);
+    CHECK_OK(oak_water_height(w, 5, 5, 0, &h, NULL, NULL));
+    CHECK(oak_water_height(w, NAN, 5, 0, &h, NULL, NULL) == OAK_ERROR_INVALID_ARGUMENT);
+    oak_floater f = {.half = {0, 1, 1}, .density = 500};
+    CHECK(oak_floater_step(&f, w, 1.0) == OAK_ERROR_INVALID_ARGUMENT);
+    oak_destroy_water(w);
+}
+
+/* ---- the shading: a sloping sand floor under a lake --------------------- */
+
+/* The floor: y = -FLOOR_SLOPE * x over x in [-6, 29], then flat out to 400 m,
+   z in [-200, 200], so the water over it is FLOOR_SLOPE * x deep where x > 0. */
+#define FLOOR_SLOPE 0.3f
+
+typedef struct lake {
+    oak_scene *scene;
+    oak_water *water;
+    oak_entity camera;
+    oak_mesh floor;
+    oak_material sand;
+} lake;
+
+static bool g_lake_still;        /* still water (the caustics test) */
+static double g_lake_time = 2.5; /* seconds the lake is drawn at */
+
+static bool lake_make(lake *k) {
+    memset(k, 0, sizeof *k);
+    CHECK_OK(oak_make_scene(&k->scene));
+    if (!k->scene) return false;
+    enum { N = 36 };
+    static float pos[(N + 1) * (N + 1) * 3];
+    static uint32_t idx[N * N * 6];
+    for (int j = 0; j <= N; j++)
+        for (int i = 0; i <= N; i++) {
+            /* the last column far out, flat at the deepest */
+            float *v = pos + 3 * (j * (N + 1) + i), x = i < N ? -6.0f + i : 400.0f;
+            v[0] = x, v[1] = -FLOOR_SLOPE * (x < 29.0f ? x : 29.0f),
+            v[2] = -200.0f + 400.0f * j / N;
+        }
+    uint32_t *q = idx;
+    for (uint32_t j = 0; j < N; j++)
+        for (uint32_t i = 0; i < N; i++) {
+            uint32_t a = j * (N + 1) + i, b = a + 1, c = a + N + 1, d = c + 1;
+            *q++ = a, *q++ = c, *q++ = b, *q++ = b, *q++ = c, *q++ = d;
+        }
+    oak_mesh_desc md = {.vertex_count = (N + 1) * (N + 1),
+                        .index_count = N * N * 6,
+                        .positions = pos,
+                        .indices = idx,
+                        .name = "floor"};
+    CHECK_OK(oak_make_mesh(&k->floor, &md));
+    oak_material_desc sd = oak_material_desc_defaults(NULL);
+    const float sand[4] = {0.55f, 0.48f, 0.36f, 1.0f};
+    memcpy(sd.base_color, sand, sizeof sand);
+    sd.metallic = 0, sd.roughness = 0.9f;
+    CHECK_OK(oak_make_material(&k->sand, &sd));
+    oak_entity f = oak_scene_create(k->scene, "floor");
+    oak_mesh_renderer mr = {.mesh = k->floor, .material = k->sand};
+    oak_scene_set_mesh_renderer(k->scene, f, &mr);
+    oak_transform ft = oak_transform_identity();
+    oak_scene_set_transform(k->scene, f, &ft);
+    oak_entity sun = oak_scene_create(k->scene, "sun");
+    float from[3] = {-30, 60, 25}, at[3] = {0, 0, 0};
+    oak_transform st = oak_transform_look_at(from, at);
+    oak_scene_set_transform(k->scene, sun, &st);
+    oak_light l = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
+    l.intensity = 3.0f;
+    oak_scene_set_light(k->scene, sun, &l);
+    oak_environment *env = oak_scene_environment(k->scene);
+    const float zen[3] = {0.25f, 0.45f, 0.85f}, hor[3] = {0.75f, 0.82f, 0.92f};
+    memcpy(env->sky_zenith_display, zen, sizeof zen);
+    memcpy(env->sky_horizon_display, hor, sizeof hor);
+    for (int c = 0; c < 3; c++) env->ambient_sky[c] = 0.3f, env->ambient_ground[c] = 0.1f;
+    oak_post *post = oak_scene_post(k->scene);
+    post->exposure = 0.6f;
+    post->no_fxaa = true;
+    post->no_dither = true;
+    oak_camera cam = {.fov_y = glm_rad(50.0f), .znear = 0.1f, .zfar = 400.0f};
+    k->camera = oak_scene_create(k->scene, "camera");
+    oak_scene_set_camera(k->scene, k->camera, &cam);
+    oak_scene_set_active_camera(k->scene, k->camera);
+    /* the light on a level white card: the sun's 3 lux at 62 degrees over pi,
+       and the sky's ambient */
+    oak_water_desc d = {.wind_speed = 4.0f,
+                        .steepness = 0.2f,
+                        .seed = 8,
+                        .grid_cells = 96,
+                        .grid_spacing = 0.2f,
+                        .grid_extent = 300.0f,
+                        .light = {1.14f, 1.14f, 1.14f}};
+    if (g_lake_still) d.steepness = -1.0f;
+    CHECK_OK(oak_make_water(&k->water, k->scene, &d));
+    return k->water && k->floor.id && k->sand.id;
+}
+
+static void lake_free(lake *k) {
+    oak_destroy_water(k->water);
+    oak_destroy_scene(k->scene);
+    if (k->floor.id) oak_destroy_mesh(k->floor);
+    if (k->sand.id) oak_destroy_material(k->sand);
+}
+
+static void lake_draw(lake *k, oak_renderer *r, const float eye[3], const float at[3],
+                      uint8_t *px) {
+    oak_transform t = oak_transform_look_at(eye, at);
+    oak_scene_set_transform(k->scene, k->camera, &t);
+    CHECK_OK(oak_water_update(k->water, eye, g_lake_time));
+    CHECK_OK(oak_scene_draw(k->scene, r));
+    CHECK_OK(oak_renderer_read_pixels(r, px, (size_t)W * H * 4));
+}
+
+/* The pixel a world point lands on (false off screen). */
+static bool lake_pixel(oak_renderer *r, const float p[3], int *x, int *y) {
+    const oak_render_view *v = oak_renderer_last_view(r);
+    vec4 q = {p[0], p[1], p[2], 1}, c;
+    glm_mat4_mulv((vec4 *)v->view_proj, q, c);
+    if (c[3] <= 0) return false;
+    *x = (int)floorf((c[0] / c[3] * 0.5f + 0.5f) * W);
+    *y = (int)floorf((0.5f - c[1] / c[3] * 0.5f) * H);
+    return *x >= 0 && *y >= 0 && *x < W && *y < H;
+}
+
+/* Mean of the 3 x 3 pixels round (x, y), in 0..255. */
+static void mean3(const uint8_t *px, int x, int y, double rgb[3]) {
+    rgb[0] = rgb[1] = rgb[2] = 0;
+    for (int j = -1; j <= 1; j++)
+        for (int i = -1; i <= 1; i++)
+            for (int c = 0; c < 3; c++) rgb[c] += px[4 * ((y + j) * W + x + i) + c] / 9.0;
+}
+
+static void lake_save(const char *file, const uint8_t *px) {
+    char path[512];
+    oak_image_write_png(oak_test_out(path, sizeof path, file), W, H, px);
+}
+
+static const float k_down_eye[3] = {6.0f, 12.0f, 0.5f}, k_down_at[3] = {6.0f, 0.0f, 0.0f};
+static const float k_low_eye[3] = {-5.0f, 1.5f, 0.0f}, k_low_at[3] = {40.0f, -1.2f, 0.0f};
+static const float k_under_eye[3] = {6.0f, -1.0f, 0.3f}, k_under_at[3] = {30.0f, -5.0f, 0.0f};
+
+TEST(waterFloorDarkensAndBluesWithDepth) {
+    lake k;
+    if (!lake_make(&k)) {
+        lake_free(&k);
+        return;
+    }
+    oak_renderer *r = NULL;
+    oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H};
+    CHECK_OK(oak_make_renderer(&r, &rd));
+    static uint8_t px[W * H * 4];
+    if (r) {
+        lake_draw(&k, r, k_down_eye, k_down_at, px);
+        lake_save("water_down.png", px);
+        /* the floor at depths 0.6, 1.8, 3 and 4.2 m, and dry at x = -2.5 */
+        const float xs[5] = {-2.5f, 2.0f, 6.0f, 10.0f, 14.0f};
+        double prev_br = 0, prev_l = 1e9;
+        for (int i = 0; i < 5; i++) {
+            float p[3] = {xs[i], -FLOOR_SLOPE * xs[i], 0};
+            int x = 0, y = 0;
+            CHECK(lake_pixel(r, p, &x, &y));
+            double c[3];
+            mean3(px, x, y, c);
+            double br = c[2] / fmax(c[0], 1), l = 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+            fprintf(stderr, "  depth %.1f m: rgb %.0f %.0f %.0f, B/R %.2f\n",
+                    (double)(FLOOR_SLOPE * xs[i] > 0 ? FLOOR_SLOPE * xs[i] : 0), c[0], c[1], c[2],
+                    br);
+            if (i > 0) {
+                CHECK(br > prev_br + 0.05); /* bluer */
+                CHECK(l < prev_l);          /* darker */
+            }
+            prev_br = br, prev_l = l;
+        }
+    }
+    oak_destroy_renderer(r);
+    lake_free(&k);
+}
+
+/* Mean luminance (0..255) of the water pixels in rows [y0, y1). */
+static double rows_luma(const uint8_t *px, int y0, int y1) {
+    double sum = 0;
+    for (int y = y0; y < y1; y++)
+        for (int x = 0; x < W; x++) {
+            const uint8_t *p = px + 4 * (y * W + x);
+            sum += 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2];
+        }
+    return sum / ((y1 - y0) * W);
+}
+
+/* At grazing angles the surface reflects the sky: deep water seen a few
+   degrees down is brighter than deep water seen straight down. Shore foam
+   is near white where the floor is within the shore depth. */
+TEST(waterReflectsAtGrazingAndFoamsAtTheShore) {
+    lake k;
+    if (!lake_make(&k)) {
+        lake_free(&k);
+        return;
+    }
+    oak_renderer *r = NULL;
+    oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H};
+    CHECK_OK(oak_make_renderer(&r, &rd));
+    static uint8_t px[W * H * 4];
+    if (r) {
+        /* straight down over 7.5 m of water */
+        const float deep_eye[3] = {25.0f, 10.0f, 0.2f}, deep_at[3] = {25.0f, 0.0f, 0.0f};
+        lake_draw(&k, r, deep_eye, deep_at, px);
+        double down = rows_luma(px, 30, 60);
+        /* grazing, a few degrees below the horizon, past the floor's end */
+        const float g_eye[3] = {20.0f, 1.2f, 0.0f}, g_at[3] = {200.0f, -20.0f, 0.0f};
+        lake_draw(&k, r, g_eye, g_at, px);
+        lake_save("water_grazing.png", px);
+        int y0 = 0, y1 = 0, x = 0;
+        float near[3] = {26.0f, 0.0f, 0.0f}, far[3] = {60.0f, 0.0f, 0.0f};
+        CHECK(lake_pixel(r, near, &x, &y1));
+        CHECK(lake_pixel(r, far, &x, &y0));
+        double graze = y1 > y0 ? rows_luma(px, y0, y1) : 0;
+        fprintf(stderr, "  deep water: straight down luma %.1f, %d rows at grazing %.1f\n", down,
+                y1 - y0, graze);
+        CHECK(y1 - y0 >= 3);
+        CHECK(graze > 1.5 * down);
+        /* the shore, from above: foam where the floor is 5 and 15 cm down */
+        lake_draw(&k, r, k_down_eye, k_down_at, px);
+        const float xs[2] = {0.17f, 0.5f};
+        for (int i = 0; i < 2; i++) {
+            float p[3] = {xs[i], -FLOOR_SLOPE * xs[i], 0};
+            int fx = 0, fy = 0;
+            CHECK(lake_pixel(r, p, &fx, &fy));
+            const uint8_t *c = px + 4 * (fy * W + fx);
+            fprintf(stderr, "  foam %.2f m down: rgb %d %d %d\n", (double)(FLOOR_SLOPE * xs[i]),
+                    c[0], c[1], c[2]);
+            CHECK(c[0] > 170 && c[1] > 170 && c[2] > 170);
+        }
+        float deep[3] = {10.0f, -3.0f, 0};
+        int dx = 0, dy = 0;
+        CHECK(lake_pixel(r, deep, &dx, &dy));
+        const uint8_t *c = px + 4 * (dy * W + dx);
+        CHECK(c[0] < 120); /* and not at 3 m */
+    }
+    oak_destroy_renderer(r);
+    lake_free(&k);
+}
+
+/* The backend named on the command line draws the lake as the CPU does,
+   from above (shore, foam, depth) and at a low angle (reflection, glitter). */
+/* Under the level the bottom fades into deep water's colour with distance:
+   the floor 4 m away is lighter and less blue than 16 m away, and 16 m away
+   is already nearer the colour 60 m away (all water) than 4 m away is. */
+TEST(waterUnderwaterFog) {
+    lake k;
+    if (!lake_make(&k)) {
+        lake_free(&k);
+        return;
+    }
+    oak_renderer *r = NULL;
+    oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H};
+    CHECK_OK(oak_make_renderer(&r, &rd));
+    static uint8_t px[W * H * 4];
+    if (r) {
+        lake_draw(&k, r, k_under_eye, k_under_at, px);
+        lake_save("water_under.png", px);
+        const float pts[3][3] = {{10.0f, -3.0f, 0.3f}, {22.0f, -6.6f, 0.0f}, {66.0f, -8.7f, 0.0f}};
+        double c[3][3];
+        for (int i = 0; i < 3; i++) {
+            int x = 0, y = 0;
+            CHECK(lake_pixel(r, pts[i], &x, &y));
+            mean3(px, x, y, c[i]);
+            fprintf(stderr, "  floor %.0f m away: rgb %.0f %.0f %.0f\n",
+                    (double)hypotf(pts[i][0] - k_under_eye[0], pts[i][1] - k_under_eye[1]), c[i][0],
+                    c[i][1], c[i][2]);
+        }
+        CHECK(c[0][0] > c[1][0] + 10);
+        CHECK(c[1][2] / fmax(c[1][0], 1) > c[0][2] / fmax(c[0][0], 1));
+        double d_near = 0, d_far = 0;
+        for (int ch = 0; ch < 3; ch++) {
+            d_near += fabs(c[0][ch] - c[2][ch]);
+            d_far += fabs(c[1][ch] - c[2][ch]);
+        }
+        CHECK(d_far < 0.5 * d_near);
+    }
+    oak_destroy_renderer(r);
+    lake_free(&k);
+}
+
+/* Caustics move on the bottom: on still water (so nothing else moves), the
+   floor under the water changes between two instants half a second apart
+   and the dry floor does not. */
+TEST(waterCausticsMoveOnTheBottom) {
+    lake k;
+    g_lake_still = true;
+    bool ok = lake_make(&k);
+    g_lake_still = false;
+    if (!ok) {
+        lake_free(&k);
+        return;
+    }
+    oak_renderer *r = NULL;
+    oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H};
+    CHECK_OK(oak_make_renderer(&r, &rd));
+    static uint8_t a[W * H * 4], b[W * H * 4];
+    if (r) {
+        oak_scene_post(k.scene)->bloom = OAK_BLOOM_OFF; /* it would spread the wet into the dry */
+        g_lake_time = 10.0;
+        lake_draw(&k, r, k_down_eye, k_down_at, a);
+        g_lake_time = 10.5;
+        lake_draw(&k, r, k_down_eye, k_down_at, b);
+        g_lake_time = 2.5;
+        lake_save("water_caustics.png", b);
+        /* floor points 0.5-2 m under, and dry sand */
+        double wet = 0, dry = 0;
+        int nw = 0, nd = 0;
+        for (int i = 0; i < 40; i++)
+            for (int j = 0; j < 20; j++) {
+                bool is_wet = i >= 20;
+                float x = is_wet ? 1.7f + 0.25f * (i - 20) : -3.5f + 0.15f * i,
+                      z = -3.0f + 0.3f * j;
+                float p[3] = {x, -FLOOR_SLOPE * x, z};
+                int px = 0, py = 0;
+                if (!lake_pixel(r, p, &px, &py)) continue;
+                double d = 0;
+                for (int c = 0; c < 3; c++)
+                    d += abs(a[4 * (py * W + px) + c] - b[4 * (py * W + px) + c]) / 3.0;
+                if (is_wet)
+                    wet += d, nw++;
+                else
+                    dry += d, nd++;
+            }
+        wet /= nw > 0 ? nw : 1, dry /= nd > 0 ? nd : 1;
+        fprintf(stderr, "  half a second apart: floor under water moves %.2f/255, dry %.2f/255\n",
+                wet, dry);
+        CHECK(nw > 200 && nd > 200);
+        CHECK(wet > 2.0);
+        CHECK(dry == 0.0);
+    }
+    oak_destroy_renderer(r);
+    lake_free(&k);
+}
+
+TEST(waterBackendParity) {
+    static uint8_t px[2][3][W * H * 4]; /* [backend][view] */
+    const float *eyes[3] = {k_down_eye, k_low_eye, k_under_eye};
+    const float *ats[3] = {k_down_at, k_low_at, k_under_at};
+    g_oak_test_validation = g_oak_test_errors = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        lake k;
+        if (!lake_make(&k)) {
+            lake_free(&k);
+            return;
+        }
+        oak_renderer *r = NULL;
+        oak_renderer_desc rd = {.backend = pass ? g_backend : "cpu", .width = W, .height = H};
+        CHECK_OK(oak_make_renderer(&r, &rd));
+        for (int v = 0; v < 3 && r; v++) lake_draw(&k, r, eyes[v], ats[v], px[pass][v]);
+        oak_destroy_renderer(r);
+        lake_free(&k);
+    }
+    const char *names[3] = {"down", "low", "under"};
+    for (int v = 0; v < 3; v++) {
+        char name[64];
+        snprintf(name, sizeof name, "water_%s_%s.png", g_backend, names[v]);
+        lake_save(name, px[1][v]);
+        oak_test_parity(names[v], px[0][v], px[1][v], W, H);
+    }
+    CHECK_EQ_INT(g_oak_test_validation, 0);
+    CHECK_EQ_INT(g_oak_test_errors, 0);
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1) {
+        g_backend = argv[1];
+        int s = oak_test_backend_start(g_backend, oak_test_count_log);
+        if (s) return s;
+        RUN(waterBackendParity);
+    } else {
+        oak_engine_desc d = {.log_level = OAK_LOG_WARN, .allocator = oak_test_counting_allocator()};
+        if (oak_init(&d) != OAK_OK) return 2;
+        RUN(waterWavesFollowTheSpectrum);
+        RUN(waterQueryConvergesOnTheDisplacedSurface);
+        RUN(waterGridMatchesTheQuery);
+        RUN(waterCpuDepthMatchesTheQuery);
+        RUN(waterUpdateMakesNoHeapCalls);
+        RUN(waterBoxSettlesByDensity);
+        RUN(waterBoxBobsOnWaves);
+        RUN(waterBadDescsAreOneLine);
+        RUN(waterFloorDarkensAndBluesWithDepth);
+        RUN(waterReflectsAtGrazingAndFoamsAtTheShore);
+        RUN(waterUnderwaterFog);
+        RUN(waterCausticsMoveOnTheBottom);
+    }
+    oak_shutdown();
+    return TEST_SUMMARY();
+}
