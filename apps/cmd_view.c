@@ -30,12 +30,13 @@ typedef struct view_args {
 } view_args;
 
 static int usage(void) {
-    fprintf(stderr, "usage: oak view FILE [--check] [--anim NAME|INDEX] [--variant NAME|INDEX]\n"
-                    "                [--time T] [--yaw DEG]\n"
-                    "                [--pitch DEG] [--backend B] [--size WxH] [--out F.png]\n"
-                    "                [--window [--frames N]] [--asset-root DIR] [--sky F.hdr]\n"
-                    "                [--ev100 EV] [--exposure-comp STOPS] [--tone aces|neutral]\n"
-                    "                [--bloom on|off] [--adapt on|off] [--hour H]\n");
+    fprintf(stderr,
+            "usage: oak view FILE [--check] [--anim NAME|INDEX] [--variant NAME|INDEX]\n"
+            "                [--time T] [--yaw DEG]\n"
+            "                [--pitch DEG] [--backend B] [--size WxH] [--out F.png]\n"
+            "                [--window [--frames N]] [--asset-root DIR] [--sky F.hdr]\n"
+            "                [--ev100 EV] [--exposure-comp STOPS] [--tone aces|neutral]\n"
+            "                [--bloom on|off] [--adapt on|off] [--taa on|off] [--hour H]\n");
     return 2;
 }
 
@@ -112,7 +113,7 @@ static int parse(view_args *a, int argc, char **argv) {
             bad = _oak_cli_parse_float(&co, s, v, 0, 24, &a->hour);
             a->has_hour = true;
         } else if (!strcmp(s, "--ev100") || !strcmp(s, "--exposure-comp") || !strcmp(s, "--tone") ||
-                   !strcmp(s, "--bloom") || !strcmp(s, "--adapt")) {
+                   !strcmp(s, "--bloom") || !strcmp(s, "--adapt") || !strcmp(s, "--taa")) {
             a->camera.command = "view";
             bad = _oak_cli_parse_camera(&a->camera, s, v);
         } else {

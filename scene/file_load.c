@@ -280,8 +280,9 @@ static oak_result read_time(loader *l, const cJSON *o, oak_time_of_day *t) {
 
 static oak_result read_post(loader *l, const cJSON *o, oak_post *post) {
     static const char *const keys[] = {
-        "exposure",   "ev100",     "aperture", "shutter", "iso",   "exposure_comp",  "tone",
-        "no_tonemap", "no_dither", "no_fxaa",  "adapt",   "bloom", "bloom_strength", NULL};
+        "exposure",      "ev100", "aperture",       "shutter",   "iso",
+        "exposure_comp", "tone",  "no_tonemap",     "no_dither", "no_fxaa",
+        "adapt",         "bloom", "bloom_strength", "taa",       NULL};
     TRY(expect_object(l, o, "post", keys));
     TRY(read_float(l, o, "post", "exposure", &post->exposure));
     /* the physical camera (docs/SCENE_FILES.md): ev100 present means given */
@@ -305,6 +306,9 @@ static oak_result read_post(loader *l, const cJSON *o, oak_post *post) {
     TRY(read_float(l, o, "post", "bloom_strength", &post->bloom_strength));
     if (post->bloom_strength < 0 || post->bloom_strength > 1)
         return fail(l, "post.bloom_strength", "%g is outside 0 .. 1", (double)post->bloom_strength);
+    uint32_t taa = 0; /* oak_taa_mode: the same three words as bloom's */
+    TRY(read_enum(l, o, "post", "taa", _oak_bloom_names, &taa));
+    post->taa = (oak_taa_mode)taa;
     return read_bool(l, o, "post", "no_fxaa", &post->no_fxaa);
 }
 

@@ -118,6 +118,8 @@ typedef struct _oak_gl_frame {
     _oak_gl_buffer exposure;
     GLuint prog_bloom;      /* the bloom pass (gl_pass_bloom.c) */
     _oak_gl_buffer bloom;   /* its pyramid (render/bloom.h), read by post */
+    GLuint prog_taa;        /* the taa pass (gl_pass_taa.c) */
+    _oak_gl_buffer taa;     /* its two histories (render/taa.h) */
     _oak_gl_buffer probes;  /* OAK_B_PROBES (gl_probes.c) */
     uint64_t probe_version; /* of the view whose probes it holds */
     double cpu_ms[OAK_PASS_COUNT], gpu_ms[OAK_PASS_COUNT];
@@ -170,6 +172,8 @@ oak_result _oak_gl_run_resolve(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_blend(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_exposure(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_bloom(_oak_gl_backend *b, const oak_render_view *v);
+oak_result _oak_gl_run_taa(_oak_gl_backend *b, const oak_render_view *v);
+void _oak_gl_taa_release(_oak_gl_frame *f);
 oak_result _oak_gl_run_post(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_fxaa(_oak_gl_backend *b, const oak_render_view *v);
 

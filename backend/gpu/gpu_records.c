@@ -61,6 +61,11 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
     /* post mixes the bloom in only when this frame's bloom pass ran */
     g->post_params[0] = v->post.bloom == OAK_BLOOM_ON ? v->post.bloom_strength : 0.0f;
     _oak_sun_disc_params(v, &g->post_params[1], &g->post_params[2]);
+    g->flags[1] |= v->post.debug == OAK_DEBUG_MOTION ? OAK_GPU_DEBUG_MOTION : 0;
+    copy_mat(g->prev_view_proj, v->prev_view_proj);
+    g->taa[0] = v->jitter[0], g->taa[1] = v->jitter[1];
+    g->taa[2] = v->taa_reset ? 1.0f : 0.0f;
+    g->taa[3] = (float)(v->frame & 1); /* reads history image frame & 1, writes the other */
 }
 
 void _oak_gpu_ao_fill(oak_gpu_view *g, const oak_render_view *v) {

@@ -327,6 +327,7 @@ void _oak_vk_pipelines_destroy(_oak_vk *vk) {
         if (vk->pipes[i]) vkDestroyPipeline(vk->device, vk->pipes[i], NULL);
     memset(vk->pipes, 0, sizeof vk->pipes);
     _oak_vk_bloom_destroy(vk);
+    _oak_vk_taa_destroy(vk);
     if (vk->sampler) vkDestroySampler(vk->device, vk->sampler, NULL);
     if (vk->desc_pool) vkDestroyDescriptorPool(vk->device, vk->desc_pool, NULL);
     if (vk->pipe_layout) vkDestroyPipelineLayout(vk->device, vk->pipe_layout, NULL);
@@ -343,12 +344,13 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
     uint32_t w = vk->width, h = vk->height;
     if ((r = _oak_vk_image_retire(vk, &vk->depth)) || (r = _oak_vk_image_retire(vk, &vk->ids)) ||
         (r = _oak_vk_image_retire(vk, &vk->hdr)) || (r = _oak_vk_buffer_retire(vk, &vk->ldr)) ||
-        (r = _oak_vk_buffer_retire(vk, &vk->ao)) || (r = _oak_vk_buffer_retire(vk, &vk->bloom)))
+        (r = _oak_vk_buffer_retire(vk, &vk->ao)) || (r = _oak_vk_buffer_retire(vk, &vk->bloom)) ||
+        (r = _oak_vk_buffer_retire(vk, &vk->taa)))
         return r;
     /* new targets: nothing has touched them yet (the old ones retire) */
     const oak_target_id fresh[] = {OAK_TARGET_DEPTH, OAK_TARGET_IDS,    OAK_TARGET_HDR,
                                    OAK_TARGET_LDR,   OAK_TARGET_OUTPUT, OAK_TARGET_AO,
-                                   OAK_TARGET_BLOOM};
+                                   OAK_TARGET_BLOOM, OAK_TARGET_TAA};
     for (size_t i = 0; i < sizeof fresh / sizeof fresh[0]; i++) _oak_vk_track_reset(vk, fresh[i]);
     if ((r = _oak_vk_image_create(vk, &vk->depth, VK_FORMAT_D32_SFLOAT, w, h, 1, 1,
                                   VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, false)))
@@ -373,6 +375,10 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
     /* the bloom pyramid: grown when a view blooms (vk_pass_bloom.c); post
        binds it whether or not it runs */
     if ((r = _oak_vk_buffer_create(vk, &vk->bloom, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                   OAK_VK_MEM_DEVICE)))
+        return r;
+    /* the taa histories: grown when a view runs the pass (vk_pass_taa.c) */
+    if ((r = _oak_vk_buffer_create(vk, &vk->taa, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                    OAK_VK_MEM_DEVICE)))
         return r;
     if ((r = _oak_vk_lightgrid_create(vk))) return r;
@@ -407,6 +413,7 @@ void _oak_vk_targets_destroy(_oak_vk *vk) {
     _oak_vk_buffer_destroy(vk, &vk->ldr);
     _oak_vk_buffer_destroy(vk, &vk->ao);
     _oak_vk_buffer_destroy(vk, &vk->bloom);
+    _oak_vk_buffer_destroy(vk, &vk->taa);
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) _oak_vk_buffer_destroy(vk, &vk->frames[i].output);
     _oak_vk_lightgrid_destroy(vk);
     _oak_vk_sky_destroy(vk);
@@ -467,6 +474,7 @@ void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f) {
     OAK_VK_BUF(OAK_B_PROBES, sb, vk->probes);
     OAK_VK_BUF(OAK_B_EXPOSURE, sb, vk->exposure);
     OAK_VK_BUF(OAK_B_BLOOM, sb, vk->bloom);
+    OAK_VK_BUF(OAK_B_TAA, sb, vk->taa);
     /* only instcull reads these: written once the slot has them */
     if (f->instances.buffer) OAK_VK_BUF(OAK_B_INSTANCES, sb, f->instances);
     if (f->instance_out.buffer) OAK_VK_BUF(OAK_B_INSTANCE_OUT, sb, f->instance_out);
