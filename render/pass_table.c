@@ -169,7 +169,7 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
      "taa",
      {SCENE_READ,
       {OAK_TARGET_IDS, OAK_USE_SAMPLED},
-      {OAK_TARGET_HDR, OAK_USE_STORAGE_UPDATE},
+      {OAK_TARGET_HDR, OAK_USE_STORAGE_RW},
       {OAK_TARGET_TAA, OAK_USE_STORAGE_READ},
       {OAK_TARGET_TAA, OAK_USE_STORAGE_WRITE}},
      has_taa,

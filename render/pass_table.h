@@ -62,23 +62,22 @@ const oak_target_info *_oak_target_info(oak_target_id target);
 /* Backends turn these into barriers: Vulkan into stage, access and layout,
  * GL into glMemoryBarrier bits (backend/vulkan/vk_track.c, backend/gl/gl_track.c). */
 typedef enum oak_use {
-    OAK_USE_NONE,           /* ends a row's list */
-    OAK_USE_UPLOAD,         /* written by copies and by the host */
-    OAK_USE_SCENE_READ,     /* read by draws: vertices, indices, indirect commands, records */
-    OAK_USE_DEPTH_CLEAR,    /* cleared, then tested and written as depth */
-    OAK_USE_DEPTH_TEST,     /* tested against, not written */
-    OAK_USE_COLOR_CLEAR,    /* cleared, then written as a colour attachment */
-    OAK_USE_COLOR_BLEND,    /* blended over: read and written as a colour attachment */
-    OAK_USE_SAMPLED,        /* fetched by fragment or compute shaders */
-    OAK_USE_STORAGE_READ,   /* loaded by compute shaders */
-    OAK_USE_STORAGE_WRITE,  /* written whole by compute shaders */
-    OAK_USE_COPY_READ,      /* copied out (read_pixels) */
-    OAK_USE_BUFFER_READ,    /* loaded from a storage buffer by fragment or compute shaders */
-    OAK_USE_HOST_READ,      /* read by the host after the frame (debug read-backs) */
-    OAK_USE_DEPTH_DRAW,     /* parts cleared or drawn over as depth, the rest kept (cached tiles) */
-    OAK_USE_COPY_WRITE,     /* parts copied into, the rest kept */
-    OAK_USE_STORAGE_UPDATE, /* read, then written in place by compute shaders (kept, not discarded)
-                             */
+    OAK_USE_NONE,          /* ends a row's list */
+    OAK_USE_UPLOAD,        /* written by copies and by the host */
+    OAK_USE_SCENE_READ,    /* read by draws: vertices, indices, indirect commands, records */
+    OAK_USE_DEPTH_CLEAR,   /* cleared, then tested and written as depth */
+    OAK_USE_DEPTH_TEST,    /* tested against, not written */
+    OAK_USE_COLOR_CLEAR,   /* cleared, then written as a colour attachment */
+    OAK_USE_COLOR_BLEND,   /* blended over: read and written as a colour attachment */
+    OAK_USE_SAMPLED,       /* fetched by fragment or compute shaders */
+    OAK_USE_STORAGE_READ,  /* loaded by compute shaders */
+    OAK_USE_STORAGE_WRITE, /* written whole by compute shaders */
+    OAK_USE_COPY_READ,     /* copied out (read_pixels) */
+    OAK_USE_BUFFER_READ,   /* loaded from a storage buffer by fragment or compute shaders */
+    OAK_USE_HOST_READ,     /* read by the host after the frame (debug read-backs) */
+    OAK_USE_DEPTH_DRAW,    /* parts cleared or drawn over as depth, the rest kept (cached tiles) */
+    OAK_USE_COPY_WRITE,    /* parts copied into, the rest kept */
+    OAK_USE_STORAGE_RW,    /* read, then written in place by compute shaders: kept, not discarded */
     /* a cached map: the pass's run function applies the uses above (depth
        draw, copy read, copy write) itself as it goes, since which of them a
        frame needs depends on what changed (render/shadow_layer.h); the
@@ -89,7 +88,7 @@ typedef enum oak_use {
 static inline bool _oak_use_writes(oak_use u) {
     return u == OAK_USE_UPLOAD || u == OAK_USE_DEPTH_CLEAR || u == OAK_USE_COLOR_CLEAR ||
            u == OAK_USE_COLOR_BLEND || u == OAK_USE_STORAGE_WRITE || u == OAK_USE_DEPTH_DRAW ||
-           u == OAK_USE_COPY_WRITE || u == OAK_USE_STORAGE_UPDATE;
+           u == OAK_USE_COPY_WRITE || u == OAK_USE_STORAGE_RW;
 }
 /* The old contents do not matter: a Vulkan layout may start UNDEFINED. */
 static inline bool _oak_use_discards(oak_use u) {

@@ -24,7 +24,7 @@ static GLbitfield use_bit(oak_target_id t, oak_use u) {
         return GL_SHADER_STORAGE_BARRIER_BIT;
     case OAK_USE_STORAGE_READ:
     case OAK_USE_STORAGE_WRITE:
-    case OAK_USE_STORAGE_UPDATE:
+    case OAK_USE_STORAGE_RW:
         return is_buffer(t) ? GL_SHADER_STORAGE_BARRIER_BIT : GL_SHADER_IMAGE_ACCESS_BARRIER_BIT;
     case OAK_USE_COPY_READ:
     case OAK_USE_HOST_READ: /* glGetBufferSubData */
@@ -59,7 +59,7 @@ void _oak_gl_track_after(_oak_gl_frame *f, const oak_pass_row *row) {
         if (!_oak_use_writes(u->use)) continue;
         _oak_gl_track *t = &f->track[u->target];
         t->written = true;
-        t->incoherent = u->use == OAK_USE_STORAGE_WRITE || u->use == OAK_USE_STORAGE_UPDATE;
+        t->incoherent = u->use == OAK_USE_STORAGE_WRITE || u->use == OAK_USE_STORAGE_RW;
         t->barriered = 0;
     }
 }

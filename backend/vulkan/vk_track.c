@@ -59,10 +59,10 @@ static const use_info k_use[] = {
                            VK_IMAGE_LAYOUT_UNDEFINED},
     [OAK_USE_COPY_WRITE] = {VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL},
-    [OAK_USE_STORAGE_UPDATE] = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                                VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
-                                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                                VK_IMAGE_LAYOUT_GENERAL},
+    [OAK_USE_STORAGE_RW] = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                            VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
+                                VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                            VK_IMAGE_LAYOUT_GENERAL},
     [OAK_USE_LAYERED] = {0, 0, VK_IMAGE_LAYOUT_UNDEFINED}, /* the run function's own uses */
 };
 

@@ -28,16 +28,15 @@
 #define OAK_LIGHT_GRID_NEAR     1.0   /* metres: slice 1 starts here (slice 0 from znear) */
 #define OAK_LIGHT_GRID_FAR      250.0 /* metres: the last slice starts here, runs to zfar */
 #define OAK_LIGHT_GRID_CELLS    (OAK_LIGHT_GRID_X * OAK_LIGHT_GRID_Y * OAK_LIGHT_GRID_Z)
-#define OAK_LIGHT_CELL_MAX      128 /* lamps listed per cell; more are counted as overflow */
-#define OAK_DEBUG_HEAT_MAX      64  /* --debug clusters: this many lamps in a cell shows red */
-#define OAK_LAMP_FLOOR          0.01 /* irradiance x exposure where a lamp without a range stops reaching \
-                                      */
-#define OAK_MAX_UV_SETS 2            /* texture coordinate sets per vertex */
+#define OAK_LIGHT_CELL_MAX      128  /* lamps listed per cell; more are counted as overflow */
+#define OAK_DEBUG_HEAT_MAX      64   /* --debug clusters: this many lamps in a cell shows red */
+#define OAK_LAMP_FLOOR          0.01 /* irradiance x exposure where a lamp without a range stops reaching */
+#define OAK_MAX_UV_SETS         2    /* texture coordinate sets per vertex */
 
 /* Limits on input a frame can honour (docs/INPUT.md): past them, OAK_ERROR_LIMIT. */
-#define OAK_MAX_OUTPUT_PIXELS   33177600 /* width x height: 7680x4320, 1.3 GB on the CPU */
-#define OAK_MAX_POLYGON_CORNERS 1024     /* corners of one OBJ face (fan-triangulated) */
-#define OAK_MAX_SHAPE_SEGMENTS  1024     /* segments (and rings) of a procedural shape */
+#define OAK_MAX_OUTPUT_PIXELS        33177600 /* width x height: 7680x4320, 1.3 GB on the CPU */
+#define OAK_MAX_POLYGON_CORNERS      1024     /* corners of one OBJ face (fan-triangulated) */
+#define OAK_MAX_SHAPE_SEGMENTS       1024     /* segments (and rings) of a procedural shape */
 /* The fuzz build (fuzz/CMakeLists.txt) sets the two shape budgets lower so a
    valid scene of giant heightfields costs milliseconds, not seconds, a run:
    the same checks, met sooner. */
@@ -47,7 +46,7 @@
 #ifndef OAK_MAX_SCENE_SHAPE_VERTICES
 #define OAK_MAX_SCENE_SHAPE_VERTICES 2097152 /* a scene file's shapes together */
 #endif
-#define OAK_MAX_RECIPE_OCTAVES 16 /* fBm octaves of a heightfield recipe */
+#define OAK_MAX_RECIPE_OCTAVES       16       /* fBm octaves of a heightfield recipe */
 
 /* The sun's cascades (docs/SHADING.md "Shadow"); biases in texels of the
  * cascade read, laterally (metres = texels * texel_world). */
@@ -134,55 +133,48 @@
 #define OAK_SKY_IMAGE_HEIGHT     512  /* ... that fits in this */
 
 /* The fly camera (include/oak/fly.h): a sphere kept out of static geometry */
-#define OAK_FLY_RADIUS     0.2   /* metres */
-#define OAK_FLY_SPEED      5.0   /* metres a second at full key */
-#define OAK_FLY_ITERATIONS 5     /* surfaces one frame's move may slide along */
-#define OAK_FLY_SKIN       0.001 /* metres kept clear of a surface met */
-#define OAK_FLY_GRID       32    /* cells a side of a mesh's triangle grid (XZ) */
+#define OAK_FLY_RADIUS     0.2    /* metres */
+#define OAK_FLY_SPEED      5.0    /* metres a second at full key */
+#define OAK_FLY_ITERATIONS 5      /* surfaces one frame's move may slide along */
+#define OAK_FLY_SKIN       0.001  /* metres kept clear of a surface met */
+#define OAK_FLY_GRID       32     /* cells a side of a mesh's triangle grid (XZ) */
 
 /* Terrain (world/terrain*.c, docs/WORLD.md): quadtree tiles of a noise
  * heightfield around the eye, level 0 the finest. */
-#define OAK_TERRAIN_TILE_SIZE  32.0 /* metres a side of a finest tile (desc default) */
-#define OAK_TERRAIN_CELLS      16   /* grid cells a side of every tile (default) */
-#define OAK_TERRAIN_MAX_CELLS  128  /* most cells a side a desc may ask for */
-#define OAK_TERRAIN_LEVELS     7    /* levels, finest to coarsest (default) */
-#define OAK_TERRAIN_MAX_LEVELS 16   /* most levels a desc may ask for */
-#define OAK_TERRAIN_LOD_FACTOR                                                                     \
-    2.0 /* a tile splits when the eye is nearer than this times its size */
-#define OAK_TERRAIN_VIEW_DISTANCE 6000.0 /* metres of terrain drawn around the eye (default) */
-#define OAK_TERRAIN_MAX_VIEW                                                                       \
-    200000.0                       /* largest view distance, and largest tile, a desc may ask for */
-#define OAK_TERRAIN_BUILD_BUDGET 8 /* tiles built per update (default) */
-#define OAK_TERRAIN_CACHE_TILES  768  /* tiles kept built; past it the least recently shown go */
-#define OAK_TERRAIN_MAX_ROOTS    4096 /* coarsest tiles one update may pick (view / root size) */
-#define OAK_TERRAIN_REBASE_DISTANCE                                                                \
-    2048.0 /* metres the eye may stray from the scene origin (x or z) */
-#define OAK_TERRAIN_MORPH_MARGIN                                                                   \
-    0.05 /* tile sizes between a finer neighbour's farthest vertex and the morph's start */
-#define OAK_TERRAIN_MORPH_STEP                                                                     \
-    0.25 /* a level's morph follows the eye in steps of this share of its cell */
-#define OAK_TERRAIN_MORPH_EPSILON                                                                  \
-    0.001 /* a tile's mesh is rewritten when a vertex's blend moved more */
-#define OAK_TERRAIN_MAX_OCTAVES   16     /* fBm and ridged octaves a desc may ask for */
-#define OAK_TERRAIN_MAX_FREQUENCY 1000.0 /* per metre: the finest octave a desc may ask for */
-#define OAK_TERRAIN_MAX_WORLD     1.0e9  /* metres from the world origin an eye or a query may be */
+#define OAK_TERRAIN_TILE_SIZE       32.0   /* metres a side of a finest tile (desc default) */
+#define OAK_TERRAIN_CELLS           16     /* grid cells a side of every tile (default) */
+#define OAK_TERRAIN_MAX_CELLS       128    /* most cells a side a desc may ask for */
+#define OAK_TERRAIN_LEVELS          7      /* levels, finest to coarsest (default) */
+#define OAK_TERRAIN_MAX_LEVELS      16     /* most levels a desc may ask for */
+#define OAK_TERRAIN_LOD_FACTOR      2.0    /* a tile splits when the eye is nearer than this times its size */
+#define OAK_TERRAIN_VIEW_DISTANCE   6000.0 /* metres of terrain drawn around the eye (default) */
+#define OAK_TERRAIN_MAX_VIEW        200000.0 /* largest view distance, and largest tile, a desc may ask for */
+#define OAK_TERRAIN_BUILD_BUDGET    8      /* tiles built per update (default) */
+#define OAK_TERRAIN_CACHE_TILES     768    /* tiles kept built; past it the least recently shown go */
+#define OAK_TERRAIN_MAX_ROOTS       4096   /* coarsest tiles one update may pick (view / root size) */
+#define OAK_TERRAIN_REBASE_DISTANCE 2048.0 /* metres the eye may stray from the scene origin (x or z) */
+#define OAK_TERRAIN_MORPH_MARGIN    0.05   /* tile sizes between a finer neighbour's farthest vertex and the morph's start */
+#define OAK_TERRAIN_MORPH_STEP      0.25   /* a level's morph follows the eye in steps of this share of its cell */
+#define OAK_TERRAIN_MORPH_EPSILON   0.001  /* a tile's mesh is rewritten when a vertex's blend moved more */
+#define OAK_TERRAIN_MAX_OCTAVES     16     /* fBm and ridged octaves a desc may ask for */
+#define OAK_TERRAIN_MAX_FREQUENCY   1000.0 /* per metre: the finest octave a desc may ask for */
+#define OAK_TERRAIN_MAX_WORLD       1.0e9  /* metres from the world origin an eye or a query may be */
 
 /* Objects a scene destroys with itself (oak_scene_attach). */
 #define OAK_SCENE_MAX_ATTACHMENTS 8
 
 /* Instance streams (render/stream.c, render/stream_cull.c): one mesh or a
  * ladder of LOD meshes drawn at many places from a 12-float record. */
-#define OAK_STREAM_LODS          4          /* LOD meshes one stream may switch between */
+#define OAK_STREAM_LODS          4         /* LOD meshes one stream may switch between */
 #define OAK_STREAM_MAX_INSTANCES (1u << 24) /* largest capacity one stream may ask for */
-#define OAK_STREAM_MAX_PER_VIEW  64         /* streams one frame input may list */
-#define OAK_STREAM_CULL_CHUNK    1024       /* instances per job of the cull-and-LOD kernel */
+#define OAK_STREAM_MAX_PER_VIEW  64        /* streams one frame input may list */
+#define OAK_STREAM_CULL_CHUNK    1024      /* instances per job of the cull-and-LOD kernel */
 
 /* Reflection probes (docs/SHADING.md "Reflection probes"): boxes each with a
  * map of GGX-prefiltered octahedral levels laid out as the sky light's. */
-#define OAK_PROBE_MAX_VIEW 8  /* probes a view carries */
-#define OAK_PROBE_MAX      64 /* probes one frame input may list (each keeps a baked map) */
-#define OAK_PROBE_IMAGE_WIDTH                                                                      \
-    512 /* a bake resamples its six faces into an equirectangular image this wide, half as tall */
+#define OAK_PROBE_MAX_VIEW 8   /* probes a view carries */
+#define OAK_PROBE_MAX      64  /* probes one frame input may list (each keeps a baked map) */
+#define OAK_PROBE_IMAGE_WIDTH 512 /* a bake resamples its six faces into an equirectangular image this wide, half as tall */
 
 #define OAK_FRAME_ARENA_SIZE (4u << 20) /* first block of the per-frame arena */
 #define OAK_JOB_MAX_THREADS  64         /* ceiling on job pool workers */
@@ -196,12 +188,12 @@
  * the scene's mean luminance L as EV100 = log2(L * 100 / K); the sensor
  * saturates at 1.2 * 2^EV100 cd/m^2 (78 / (100 * 0.65), ISO 12232), which
  * post maps to 1 before the tone curve. */
-#define OAK_EXPOSURE_SATURATION 1.2           /* exposure = 1 / (1.2 * 2^EV100) */
-#define OAK_EXPOSURE_METER_K    12.5          /* reflected-light meter calibration */
+#define OAK_EXPOSURE_SATURATION 1.2          /* exposure = 1 / (1.2 * 2^EV100) */
+#define OAK_EXPOSURE_METER_K    12.5         /* reflected-light meter calibration */
 #define OAK_CAMERA_SHUTTER      (1.0 / 125.0) /* seconds, when only the aperture is given */
 #define OAK_CAMERA_ISO          100.0
-#define OAK_EV100_MIN           (-16.0) /* starlight is about -6; settings are clamped */
-#define OAK_EV100_MAX           32.0    /* a welding arc is about 22 */
+#define OAK_EV100_MIN           (-16.0)      /* starlight is about -6; settings are clamped */
+#define OAK_EV100_MAX           32.0         /* a welding arc is about 22 */
 /* camera: the eye-adaptation meter and steering (render/exposure_adapt.c,
  * docs/SHADING.md "Eye adaptation"). The histogram's bins split log2 of a
  * pixel's luminance (cd/m^2) evenly from LOG_MIN up to LOG_MAX, and bin 0
@@ -209,14 +201,14 @@
  * in this file: gl_embed.cmake reads it as a CMake list, where an open
  * bracket joins the lines after it. */
 #define OAK_METER_BINS          64
-#define OAK_METER_LOG_MIN       (-8.0) /* 0.004 cd/m^2: starlight on grass */
-#define OAK_METER_LOG_MAX       24.0   /* 16.8 Mcd/m^2: past the sun's glare on metal */
-#define OAK_METER_CENTRE_WEIGHT 4      /* a pixel in the centre ellipse counts this often */
-#define OAK_ADAPT_DOWN_S        0.4    /* time constant when the scene brightens */
-#define OAK_ADAPT_UP_S          1.2    /* ... and when it darkens (eyes open slowly) */
-#define OAK_ADAPT_NIGHT_EV      5.0    /* below this metered EV100 the camera ... */
-#define OAK_ADAPT_NIGHT_KEEP    0.5    /* ... follows only this share of the drop */
-#define OAK_ADAPT_EV_MIN        (-2.0) /* the steered EV100 stays within these */
+#define OAK_METER_LOG_MIN       (-8.0)       /* 0.004 cd/m^2: starlight on grass */
+#define OAK_METER_LOG_MAX       24.0         /* 16.8 Mcd/m^2: past the sun's glare on metal */
+#define OAK_METER_CENTRE_WEIGHT 4            /* a pixel in the centre ellipse counts this often */
+#define OAK_ADAPT_DOWN_S        0.4          /* time constant when the scene brightens */
+#define OAK_ADAPT_UP_S          1.2          /* ... and when it darkens (eyes open slowly) */
+#define OAK_ADAPT_NIGHT_EV      5.0          /* below this metered EV100 the camera ... */
+#define OAK_ADAPT_NIGHT_KEEP    0.5          /* ... follows only this share of the drop */
+#define OAK_ADAPT_EV_MIN        (-2.0)       /* the steered EV100 stays within these */
 #define OAK_ADAPT_EV_MAX        20.0
 
 #endif

@@ -172,10 +172,10 @@ OAK_STRUCT(oak_gpu_view) {
     OAK_F4(ao_proj2);  /* P30, P31, 1 when orthographic, 0 */
     OAK_F4(ao_view_x); /* world to view: rows x and y (view_depth is -z) */
     OAK_F4(ao_view_y);
-    OAK_F4(ao_params);   /* radius (m), exponent, 0, 1 when the resolve reads the AO */
+    OAK_F4(ao_params); /* radius (m), exponent, 0, 1 when the resolve reads the AO */
     OAK_F4(post_params); /* bloom strength (0: no bloom), the sun disc's cos(radius) (0: no
                             disc), 1 / its solid angle, 0 */
-    /* temporal AA (shaders/common/taa.glsl) */
+    /* temporal AA (shaders/taa.comp.glsl) */
     OAK_M4(prev_view_proj); /* last frame's unjittered view_proj */
     OAK_F4(taa);            /* jitter x, y (pixels, y down), 1 on a history reset, parity */
 }
@@ -232,7 +232,7 @@ OAK_STRUCT(oak_gpu_draw) {
     /* inverse transpose of world's 3x3; column 3's xyz: the draw's colour
        (an instance's, white for plain draws), multiplying the vertex colour */
     OAK_M4(normal);
-    OAK_U4(info);       /* material slot, first index, first vertex, oak_draw_flags */
+    OAK_U4(info); /* material slot, first index, first vertex, oak_draw_flags */
     OAK_M4(prev_world); /* last frame's world (the taa pass's motion vectors) */
 }
 OAK_END(oak_gpu_draw);
