@@ -1,6 +1,6 @@
 /* Temporal anti-aliasing, shared by the frontend and the backends: the
- * jitter sequence, the history's layout and the per-pixel steps the CPU runs
- * (shaders/common/taa.glsl is the same arithmetic for the GPUs). */
+ * jitter sequence and the history's layout (the per-pixel arithmetic is
+ * shaders/taa.comp.glsl and backend/cpu/cpu_pass_taa.c). */
 #ifndef OAK_RENDER_TAA_H
 #define OAK_RENDER_TAA_H
 
@@ -33,12 +33,6 @@ static inline void _oak_taa_jitter(uint64_t n, float out[2]) {
    linear rgb, and in a how many frames it holds (1 .. 1 / OAK_TAA_WEIGHT). */
 static inline uint64_t _oak_taa_texels(uint32_t width, uint32_t height) {
     return 2ull * width * height;
-}
-
-/* Karis's weighting: colour over (1 + luma), so one bright texel cannot
-   outweigh its neighbours; _oak_taa_unweigh undoes it. Rec. 709 luma. */
-static inline float _oak_taa_luma(const float c[3]) {
-    return 0.2126f * c[0] + 0.7152f * c[1] + 0.0722f * c[2];
 }
 
 #endif

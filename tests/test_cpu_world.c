@@ -30,8 +30,8 @@ static void draw_default(uint32_t w, uint32_t h, int frames, uint8_t *px, int *h
         *heap = oak_test_heap_calls() - before;
     }
     CHECK_OK(oak_renderer_read_pixels(r, px, (size_t)w * h * 4));
-    oak_stage_timing t[16];
-    uint32_t n = oak_renderer_timings(r, t, 16);
+    oak_stage_timing t[32];
+    uint32_t n = oak_renderer_timings(r, t, 32);
     bool has[5] = {0};
     const char *names[5] = {"shadow", "bins", "raster", "resolve", "post"};
     for (uint32_t i = 0; i < n; i++)
@@ -75,8 +75,8 @@ TEST(cpuWorldMovingCameraAllocatesNothingAfterWarmup) {
         int before = oak_test_heap_calls();
         CHECK_OK(oak_scene_draw(scene, r));
         heap = oak_test_heap_calls() - before;
-        oak_stage_timing t[16];
-        uint32_t n = oak_renderer_timings(r, t, 16);
+        oak_stage_timing t[32];
+        uint32_t n = oak_renderer_timings(r, t, 32);
         for (uint32_t i = 0; i < n; i++)
             if (!strcmp(t[i].name, "shadow")) shadow_ms = t[i].cpu_ms;
     }

@@ -138,8 +138,8 @@ TEST(vulkanTimingsNameEveryPassWithGpuTimes) {
     populate(s);
     static uint8_t px[RW * RH * 4];
     for (int f = 0; f < 3; f++) CHECK_OK(rscene_frame(s, px, RW, RH));
-    oak_stage_timing t[16];
-    uint32_t n = oak_backend_vulkan()->timings(s->vk, t, 16);
+    oak_stage_timing t[32];
+    uint32_t n = oak_backend_vulkan()->timings(s->vk, t, 32);
     const char *want[] = {"record",  "upload", "shadow", "raster",
                           "resolve", "blend",  "post",   "gpu_frame"};
     double sum = 0, frame = -1;
