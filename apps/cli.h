@@ -41,6 +41,7 @@ enum cli_option_flag {
     CLI_OPT_HOUR = 1u << 24,       /* --hour: the time of day */
     CLI_OPT_FOCUS = 1u << 27,      /* --focus M: depth of field focused there */
     CLI_OPT_APERTURE = 1u << 28,   /* --aperture N: the lens's f-number */
+    CLI_OPT_TAA = 1u << 25,        /* --taa on|off: temporal anti-aliasing */
     CLI_OPT_FLY_SCRIPT = 1u << 30, /* for tests; not in help */
 };
 
@@ -73,6 +74,7 @@ typedef struct cli_options {
     oak_tone_curve tone;  /* --tone aces|neutral */
     oak_bloom_mode bloom; /* --bloom on|off (default: the command's) */
     int adapt;            /* --adapt: 1 on, -1 off, 0 the command's default */
+    oak_taa_mode taa;     /* --taa on|off (default: the scene's, else off) */
     float hour;           /* --hour, with hour_set: the time of day (oak_world_set_time) */
     float focus;          /* --focus: metres the lens is focused at (0: no depth of field) */
     float aperture;       /* --aperture: the f-number (0: the scene's) */

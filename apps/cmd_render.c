@@ -16,7 +16,7 @@
      CLI_OPT_SIZE | CLI_OPT_FRAMES | CLI_OPT_OUT | CLI_OPT_THREADS | CLI_OPT_VERBOSE |             \
      CLI_OPT_WINDOW | CLI_OPT_WINDOW_CAPTURE | CLI_OPT_WINDOW_RESIZE | CLI_OPT_FLY_SCRIPT |        \
      CLI_OPT_DEBUG | CLI_OPT_AO | CLI_OPT_SKY | CLI_OPT_EV100 | CLI_OPT_EXPOSURE_COMP |            \
-     CLI_OPT_TONE | CLI_OPT_BLOOM | CLI_OPT_ADAPT | CLI_OPT_HOUR | CLI_OPT_FOCUS |                \
+     CLI_OPT_TONE | CLI_OPT_BLOOM | CLI_OPT_ADAPT | CLI_OPT_HOUR | CLI_OPT_TAA | CLI_OPT_FOCUS |   \
      CLI_OPT_APERTURE)
 
 static int cmp_double(const void *a, const void *b) {
@@ -148,6 +148,13 @@ static int render(const cli_options *o, oak_scene *scene, oak_renderer *renderer
         }
         ms[i] = oak_ms_since(start);
     }
+    /* TAA converges over OAK_TAA_SAMPLES jittered frames: the last frame's
+       still camera (and world time) is drawn again until it has them all */
+    for (uint32_t i = frames; oak_scene_post(scene)->taa == OAK_TAA_ON && i < OAK_TAA_SAMPLES; i++)
+        if (oak_scene_draw(scene, renderer) != OAK_OK) {
+            status = _oak_cli_fail(o);
+            goto done;
+        }
     if (oak_renderer_read_pixels(renderer, pixels, bytes) != OAK_OK ||
         oak_image_write_png(out, o->width, o->height, pixels) != OAK_OK) {
         status = _oak_cli_fail(o);

@@ -35,7 +35,7 @@ static int usage(void) {
                     "                [--pitch DEG] [--backend B] [--size WxH] [--out F.png]\n"
                     "                [--window [--frames N]] [--asset-root DIR] [--sky F.hdr]\n"
                     "                [--ev100 EV] [--exposure-comp STOPS] [--tone aces|neutral]\n"
-                    "                [--bloom on|off] [--adapt on|off] [--hour H]\n"
+                    "                [--bloom on|off] [--adapt on|off] [--taa on|off] [--hour H]\n"
                     "                [--focus M] [--aperture N]\n");
     return 2;
 }
@@ -113,8 +113,8 @@ static int parse(view_args *a, int argc, char **argv) {
             bad = _oak_cli_parse_float(&co, s, v, 0, 24, &a->hour);
             a->has_hour = true;
         } else if (!strcmp(s, "--ev100") || !strcmp(s, "--exposure-comp") || !strcmp(s, "--tone") ||
-                   !strcmp(s, "--bloom") || !strcmp(s, "--adapt") || !strcmp(s, "--focus") ||
-                   !strcmp(s, "--aperture")) {
+                   !strcmp(s, "--bloom") || !strcmp(s, "--adapt") || !strcmp(s, "--taa") ||
+                   !strcmp(s, "--focus") || !strcmp(s, "--aperture")) {
             a->camera.command = "view";
             bad = _oak_cli_parse_camera(&a->camera, s, v);
         } else {
@@ -337,7 +337,10 @@ static int view(const view_args *a) {
         code = 0;
         goto out;
     }
-    if ((r = oak_scene_draw(scene, ren))) goto out;
+    /* with TAA, OAK_TAA_SAMPLES frames of the still camera, so it converges */
+    uint32_t draws = oak_scene_post(scene)->taa == OAK_TAA_ON ? OAK_TAA_SAMPLES : 1;
+    for (uint32_t i = 0; i < draws; i++)
+        if ((r = oak_scene_draw(scene, ren))) goto out;
     size_t size = (size_t)a->width * a->height * 4;
     pixels = oak_alloc(size);
     if (!pixels) {

@@ -40,7 +40,8 @@ static const option_spec g_specs[] = {
     {"--sky", CLI_OPT_SKY, "FILE.hdr", "an equirectangular image as the sky and its light"},
     {"--debug", CLI_OPT_DEBUG, "VIEW",
      "draw a debug view instead: cascades (the sun's cascades in colours), clusters (lamps per "
-     "cell), lamp-shadows (the lamp shadow atlas) or ao (the ambient occlusion term as grey)"},
+     "cell), lamp-shadows (the lamp shadow atlas), ao (the ambient occlusion term as grey) or "
+     "motion (motion vectors: red x, green y, grey still)"},
     {"--ao", CLI_OPT_AO, "on|off", "ground-truth ambient occlusion of the indirect light"},
     {"--ev100", CLI_OPT_EV100, "EV",
      "a fixed camera exposure value at ISO 100 (noon sun: ~15); without it the worlds adapt"},
@@ -51,6 +52,8 @@ static const option_spec g_specs[] = {
      "bloom before the tone curve (default: on for render and view, off for bench)"},
     {"--adapt", CLI_OPT_ADAPT, "on|off",
      "eye adaptation (default: on for render's worlds unless --ev100, off for bench)"},
+    {"--taa", CLI_OPT_TAA, "on|off",
+     "temporal anti-aliasing in place of FXAA (default: off; render then draws 8 still frames)"},
     {"--hour", CLI_OPT_HOUR, "H",
      "time of day 0..24 (local standard time): sun or moon, sky and light from it"},
     {"--focus", CLI_OPT_FOCUS, "M", "depth of field: the lens focused this many metres away"},
@@ -140,12 +143,14 @@ int _oak_cli_parse_camera(cli_options *o, const char *name, const char *v) {
     if (!strcmp(name, "--focus")) return _oak_cli_parse_float(o, name, v, 0.01f, 1e5f, &o->focus);
     if (!strcmp(name, "--aperture"))
         return _oak_cli_parse_float(o, name, v, 0.5f, 64.0f, &o->aperture);
-    if (!strcmp(name, "--bloom") || !strcmp(name, "--adapt")) {
+    if (!strcmp(name, "--bloom") || !strcmp(name, "--adapt") || !strcmp(name, "--taa")) {
         bool bloom = !strcmp(name, "--bloom");
         if (!v || (strcmp(v, "on") && strcmp(v, "off")))
             return usage_error(o, "%s '%s': expected on or off", name, v ? v : "");
         bool on = !strcmp(v, "on");
-        if (bloom)
+        if (!strcmp(name, "--taa"))
+            o->taa = on ? OAK_TAA_ON : OAK_TAA_OFF;
+        else if (bloom)
             o->bloom = on ? OAK_BLOOM_ON : OAK_BLOOM_OFF;
         else
             o->adapt = on ? 1 : -1;
@@ -169,6 +174,7 @@ void _oak_cli_apply_camera(const cli_options *o, oak_post *post) {
     post->exposure_comp += o->exposure_comp;
     if (o->tone) post->tone = o->tone;
     if (o->bloom) post->bloom = o->bloom;
+    if (o->taa) post->taa = o->taa;
     if (o->adapt) post->adapt = o->adapt > 0;
     if (o->focus > 0) post->focus_distance = o->focus;
     if (o->aperture > 0) post->aperture = o->aperture;
@@ -247,14 +253,17 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
             o->debug = OAK_DEBUG_LAMP_SHADOWS;
         else if (strcmp(v, "ao") == 0)
             o->debug = OAK_DEBUG_AO;
+        else if (strcmp(v, "motion") == 0)
+            o->debug = OAK_DEBUG_MOTION;
         else
-            return usage_error(o, "--debug '%s': expected cascades, clusters, lamp-shadows or ao",
-                               v);
+            return usage_error(
+                o, "--debug '%s': expected cascades, clusters, lamp-shadows, ao or motion", v);
         break;
     case CLI_OPT_EV100:
     case CLI_OPT_EXPOSURE_COMP:
     case CLI_OPT_TONE:
     case CLI_OPT_BLOOM:
+    case CLI_OPT_TAA:
     case CLI_OPT_ADAPT:
     case CLI_OPT_FOCUS:
     case CLI_OPT_APERTURE:

@@ -6,6 +6,7 @@
 
 #include "dof.h"
 #include "frontend.h"
+#include "taa.h"
 
 #define CULL_CHUNK 1024
 
@@ -27,6 +28,8 @@ void _oak_frontend_release(oak_frontend *fe) {
     oak_free(fe->sort_tmp_index);
     oak_free(fe->visible);
     oak_free(fe->casting);
+    oak_free(fe->last_world);
+    oak_free(fe->last_mesh);
     _oak_lamp_shadows_release(fe);
     _oak_streams_release(fe);
     memset(fe, 0, sizeof *fe);
@@ -168,12 +171,28 @@ static void radix_sort(oak_frontend *fe, uint32_t n) {
     fe->sort_index = ix, fe->sort_tmp_index = ti;
 }
 
+/* This frame's input matrices, next frame's prev_world. */
+static oak_result keep_last(oak_frontend *fe, const oak_frame_input *in) {
+    uint32_t n = in->draw_count;
+    uint32_t c2 = fe->last_cap2;
+    if (!OAK_GROW(fe->last_world, fe->last_cap, n) || !OAK_GROW(fe->last_mesh, c2, n))
+        return OAK_ERROR_OUT_OF_MEMORY;
+    fe->last_cap2 = c2;
+    memcpy(fe->last_world, in->transforms, (size_t)n * sizeof(mat4));
+    memcpy(fe->last_mesh, in->meshes, (size_t)n * sizeof(oak_mesh));
+    fe->last_count = n;
+    return OAK_OK;
+}
+
 static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
     oak_render_view *v = &fe->view;
     uint32_t n = in->draw_count;
     v->draws.count = 0;
     v->batch_count = 0;
-    if (!n) return OAK_OK;
+    if (!n) {
+        fe->last_count = 0;
+        return OAK_OK;
+    }
     if (!in->meshes || !in->materials || !in->transforms)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "frame input: %u draws but no columns", n);
     if (!OAK_GROW(fe->visible, fe->visible_cap, n)) return OAK_ERROR_OUT_OF_MEMORY;
@@ -212,8 +231,11 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
         v->draws.mesh[d] = in->meshes[i];
         v->draws.material[d] = in->materials[i];
         memcpy(v->draws.world[d], in->transforms[i], sizeof(mat4));
-        /* No stable object identity crosses frames yet, so motion is zero. */
-        memcpy(v->draws.prev_world[d], in->transforms[i], sizeof(mat4));
+        /* last frame's matrix: a draw is matched by its input index while
+           the input keeps its shape (the same count, the same mesh at that
+           index); a draw seen for the first time has not moved */
+        bool seen = fe->last_count == n && fe->last_mesh[i].id == in->meshes[i].id;
+        memcpy(v->draws.prev_world[d], seen ? fe->last_world[i] : in->transforms[i], sizeof(mat4));
         v->draws.flags[d] = in->flags ? in->flags[i] : 0;
         for (int k = 0; k < 4; k++) v->draws.color[d][k] = in->colors ? in->colors[i * 4 + k] : 1;
         if (d == 0 || v->draws.mesh[d].id != v->draws.mesh[d - 1].id ||
@@ -226,7 +248,7 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
         v->batches[v->batch_count - 1].count++;
     }
     v->draws.count = visible;
-    return OAK_OK;
+    return keep_last(fe, in);
 }
 
 /* ---- lights ------------------------------------------------------------ */
@@ -339,10 +361,29 @@ static void build_environment(oak_frontend *fe, const oak_frame_input *in) {
         v->post.bloom = OAK_BLOOM_DEFAULT_ON ? OAK_BLOOM_ON : OAK_BLOOM_OFF;
     if (!(v->post.bloom_strength > 0)) v->post.bloom_strength = (float)OAK_BLOOM_STRENGTH;
     if (v->post.bloom_strength > 1) v->post.bloom_strength = 1;
+    if (v->post.taa != OAK_TAA_ON && v->post.taa != OAK_TAA_OFF)
+        v->post.taa = OAK_TAA_DEFAULT_ON ? OAK_TAA_ON : OAK_TAA_OFF;
     if (v->env.fog_density < 0) v->env.fog_density = 0;
     _oak_display_to_radiance(v->env.sky_zenith_display, &v->post, v->sky_zenith);
     _oak_display_to_radiance(v->env.sky_horizon_display, &v->post, v->sky_horizon);
     _oak_display_to_radiance(v->env.fog_display, &v->post, v->fog_color);
+}
+
+/* TAA's jitter (render/taa.h) and when its history starts again: the first
+   TAA frame and a resize. Only the main view is jittered (shadow, lamp and
+   probe views are built elsewhere, unjittered); FXAA is off under TAA. */
+static void build_taa(oak_frontend *fe) {
+    oak_render_view *v = &fe->view;
+    bool taa = v->post.taa == OAK_TAA_ON;
+    v->taa_reset = taa && (!fe->taa_on || fe->taa_width != v->width || fe->taa_height != v->height);
+    if (v->taa_reset) fe->taa_frame = 0;
+    v->jitter[0] = v->jitter[1] = 0;
+    if (taa) {
+        _oak_taa_jitter(fe->taa_frame++, v->jitter);
+        v->post.no_fxaa = true;
+    }
+    fe->taa_on = taa;
+    fe->taa_width = v->width, fe->taa_height = v->height;
 }
 
 oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint32_t width,
@@ -364,6 +405,7 @@ oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint
     r = build_lights(fe, in);
     if (r) return r;
     build_environment(fe, in);
+    build_taa(fe);
     _oak_frontend_fit_shadows(fe, drawn);
     return _oak_frontend_fit_lamp_shadows(fe, in);
 }

@@ -28,6 +28,14 @@ typedef struct oak_frontend {
     uint32_t radix_count[65536];
     mat4 last_view_proj;
     bool has_last;
+    /* last frame's input draws (transforms and meshes by input index), for
+       each draw's prev_world; and the taa pass's sequence (render/taa.h) */
+    mat4 *last_world;
+    oak_mesh *last_mesh;
+    uint32_t last_count, last_cap, last_cap2;
+    uint64_t taa_frame; /* TAA frames since the history's reset */
+    bool taa_on;        /* the last frame had TAA */
+    uint32_t taa_width, taa_height;
     bool lights_warned; /* said once that lights past OAK_MAX_LIGHTS were dropped */
     oak_cascade_keep keep[OAK_MAX_CASCADES];
     /* lamp shadows (lamp_shadow.c): per view light its index in the input

@@ -41,6 +41,9 @@ static const oak_target_info k_targets[OAK_TARGET_COUNT] = {
     /* RGBA32F texels, the down then up levels as render/bloom.h lays them out */
     [OAK_TARGET_BLOOM] = {"bloom", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_BUFFER, OAK_TARGET_PER_FRAME},
     [OAK_TARGET_DOF] = {"dof", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_BUFFER, OAK_TARGET_PER_FRAME},
+    /* RGBA32F texels, two histories of the output's size, one read while
+       the other is written, swapping each frame (render/taa.h) */
+    [OAK_TARGET_TAA] = {"taa", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_BUFFER, OAK_TARGET_PERSISTENT},
 };
 
 static bool has_shadows(const oak_render_view *v) {
@@ -63,6 +66,9 @@ static bool focuses(const oak_render_view *v) {
 }
 static bool blooms(const oak_render_view *v) {
     return v->post.bloom == OAK_BLOOM_ON;
+}
+static bool has_taa(const oak_render_view *v) {
+    return v->post.taa == OAK_TAA_ON || v->post.debug == OAK_DEBUG_MOTION;
 }
 static bool has_ao(const oak_render_view *v) {
     return v->post.ao == OAK_AO_ON || v->post.debug == OAK_DEBUG_AO;
@@ -157,6 +163,20 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
       {OAK_TARGET_DEPTH, OAK_USE_DEPTH_TEST},
       {OAK_TARGET_HDR, OAK_USE_COLOR_BLEND}},
      has_draws,
+     {NULL},
+     false},
+    /* temporal AA: per pixel the motion vector from its (draw, triangle),
+       the history reprojected by it and clamped to the frame's 3 x 3
+       neighbourhood, blended in; then the result copied back into the
+       frame (two steps, barriers inside the pass) */
+    {OAK_PASS_TAA,
+     "taa",
+     {SCENE_READ,
+      {OAK_TARGET_IDS, OAK_USE_SAMPLED},
+      {OAK_TARGET_HDR, OAK_USE_STORAGE_RW},
+      {OAK_TARGET_TAA, OAK_USE_STORAGE_READ},
+      {OAK_TARGET_TAA, OAK_USE_STORAGE_WRITE}},
+     has_taa,
      {NULL},
      false},
     /* depth of field: the frame prefiltered to half size with each texel's

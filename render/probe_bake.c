@@ -99,6 +99,7 @@ static oak_result draw_face(oak_renderer *r, const oak_frame_input *in, const fl
     post.adapt = false; /* a face is read before post: the camera's state stays the view's */
     post.bloom = OAK_BLOOM_OFF; /* the face is the scene's light (the CPU mixes bloom in place) */
     post.focus_distance = 0;    /* ... and sharp: the CPU blurs depth of field in place too */
+    post.taa = OAK_TAA_OFF;     /* faces are never jittered, nor blended with the view's history */
     fi.post = &post;
     /* no sun disc in a face: the key light's own specular shows the sun */
     oak_environment env = in->environment ? *in->environment : oak_environment_defaults();

@@ -195,6 +195,8 @@ static void write_post(writer *w, const oak_post *p) {
     if (p->bloom) w_enum(w, "bloom", _oak_bloom_names, (uint32_t)p->bloom);
     if (p->bloom_strength > 0) w_float(w, "bloom_strength", p->bloom_strength);
     if (p->focus_distance > 0) w_float(w, "focus_distance", p->focus_distance);
+    /* taa written only when set (oak_taa_mode: bloom's three words) */
+    if (p->taa) w_enum(w, "taa", _oak_bloom_names, (uint32_t)p->taa);
     close_block(w, '}');
 }
 

@@ -30,9 +30,9 @@ void main() {
     }
     uvec2 id = texelFetch(ids, px, 0).xy;
     if (id.x == 0u) {
-        // NDC of the pixel centre; row 0 is clip y = +1.
-        vec2 ndc = vec2((float(px.x) + 0.5) / float(W) * 2.0 - 1.0,
-                        1.0 - (float(px.y) + 0.5) / float(H) * 2.0);
+        // NDC of the pixel centre less TAA's jitter; row 0 is clip y = +1.
+        vec2 ndc = vec2((float(px.x) + 0.5 - view.taa.x) / float(W) * 2.0 - 1.0,
+                        1.0 - (float(px.y) + 0.5 - view.taa.y) / float(H) * 2.0);
         vec4 far = view.inv_view_proj * vec4(ndc, 0.5, 1.0);
         vec4 near = view.inv_view_proj * vec4(ndc, 1.0, 1.0);
         vec3 dir = normalize(far.xyz / far.w - near.xyz / near.w);

@@ -18,9 +18,10 @@ void main() {
     vec4 c = view.view_proj * (d.world * positions[OAK_VERTEX_INDEX]);
     // Snap to 1/16 pixel as the CPU rasterizer does, so both cover the same
     // pixels (the hardware's finer grid then lands exactly on these points).
+    // TAA's jitter (view.taa.xy, pixels, y down) moves the vertex first.
     if (c.w > 0.0) {
         vec2 size = vec2(view.size.xy);
-        vec2 s = (c.xy / c.w * 0.5 + 0.5) * size;
+        vec2 s = (c.xy / c.w * 0.5 + 0.5) * size + vec2(view.taa.x, -view.taa.y);
         s = roundEven(s * 16.0) / 16.0;
         c.xy = (s / size * 2.0 - 1.0) * c.w;
     }

@@ -45,7 +45,18 @@ oak_cli_test(cliRenderRejectsAbsurdSize ARGS "render|--size|100000x100000" EXIT 
 oak_cli_test(cliRenderRejectsMalformedSize ARGS "render|--size|1280by720" EXIT 2
              ERR "--size '1280by720': expected WxH" ERR_LINES 1)
 oak_cli_test(cliRenderRejectsUnknownDebugView ARGS "render|--debug|clusterz" EXIT 2
-             ERR "--debug 'clusterz': expected cascades, clusters, lamp-shadows or ao" ERR_LINES 1)
+             ERR "--debug 'clusterz': expected cascades, clusters, lamp-shadows, ao or motion" ERR_LINES 1)
+oak_cli_test(cliRenderDebugMotion
+             ARGS "render|--backend|cpu|--size|64x36|--debug|motion|--out|${CMAKE_BINARY_DIR}/test-out/cli_debug_motion.png"
+             EXIT 0 OUT "cpu \\| .*cli_debug_motion\\.png")
+# TAA: OAK_TAA_SAMPLES still frames before the picture; the median is of --frames
+oak_cli_test(cliRenderTaa
+             ARGS "render|--backend|cpu|--size|64x36|--taa|on|--out|${CMAKE_BINARY_DIR}/test-out/cli_taa.png"
+             EXIT 0 OUT "cpu \\| .*\\(median of 1\\) \\| .*cli_taa\\.png")
+oak_cli_test(cliRenderRejectsBadTaa ARGS "render|--taa|maybe" EXIT 2
+             ERR "--taa 'maybe': expected on or off" ERR_LINES 1)
+oak_cli_test(cliBenchTaa ARGS "bench|--backend|cpu|--size|32x18|--frames|2|--warmup|0|--taa|on"
+             EXIT 0)
 oak_cli_test(cliRenderDebugAo
              ARGS "render|--backend|cpu|--size|64x36|--debug|ao|--out|${CMAKE_BINARY_DIR}/test-out/cli_debug_ao.png"
              EXIT 0 OUT "cpu \\| .*cli_debug_ao\\.png")
@@ -118,7 +129,7 @@ oak_cli_test(cliInfoListsVersionBackendsAndThreads ARGS "info|--threads|3" EXIT 
              OUT "oak 0\\.1\\.0\nthreads: 3\nworlds: default, stress, lamps, meadow\n.*  cpu: available.*  null: available")
 # caps: the passes and features each backend runs, named by the pass table
 oak_cli_test(cliInfoListsCapsPerBackend ARGS "info" EXIT 0
-             OUT "  cpu: available\n.*    passes: upload lightgrid skycapture shadow lampshadow raster gtao resolve blend dof exposure bloom post fxaa readback\n    features: pixels shadow-cache probes\n  null: available\n.*    passes: none\n    features: none\n")
+             OUT "  cpu: available\n.*    passes: upload lightgrid skycapture shadow lampshadow raster gtao resolve blend taa dof exposure bloom post fxaa readback\n    features: pixels shadow-cache probes\n  null: available\n.*    passes: none\n    features: none\n")
 oak_cli_test(cliRenderNullBackendPrintsOneLine
              ARGS "render|--backend|null|--size|64x36|--out|${CMAKE_BINARY_DIR}/test-out/cli_null.png"
              EXIT 0 OUT "^null \\| [^|]+ \\| 64x36 \\| [0-9.]+ ms/frame \\(median of 1\\) \\| [^\n]*cli_null\\.png\n$")

@@ -126,6 +126,7 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
     oak_scene_post(s)->adapt = true;
     oak_scene_post(s)->bloom = OAK_BLOOM_ON, oak_scene_post(s)->bloom_strength = 0.25f;
     oak_scene_post(s)->focus_distance = 7.5f;
+    oak_scene_post(s)->taa = OAK_TAA_ON;
 
     char p1[512], p2[512];
     oak_test_out(p1, sizeof p1, "scene_rt1.json");
@@ -147,6 +148,7 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
     CHECK(oak_scene_post(t)->adapt);
     CHECK_EQ_INT(oak_scene_post(t)->bloom, OAK_BLOOM_ON);
     CHECK_NEAR(oak_scene_post(t)->bloom_strength, 0.25f, 0);
+    CHECK_EQ_INT(oak_scene_post(t)->taa, OAK_TAA_ON);
     CHECK_EQ_INT(oak_scene_post(t)->tone, OAK_TONE_NEUTRAL);
     CHECK(!memcmp(oak_scene_transform(t, oak_scene_find(t, "root")), &rt, sizeof rt));
     CHECK(!memcmp(oak_scene_transform(t, oak_scene_find(t, "cam")), &ct, sizeof ct));

@@ -62,6 +62,7 @@ static void cpu_destroy(void *self) {
     oak_free(b->bloom);
     oak_free(b->bloom_box);
     oak_free(b->dof);
+    oak_free(b->taa);
     oak_free(b->ids);
     oak_free(b->shadow_map);
     oak_free(b->shadow_static);
@@ -152,6 +153,7 @@ static const cpu_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_RESOLVE] = _oak_cpu_run_resolve,
     [OAK_PASS_BLEND] = _oak_cpu_run_blend,
     [OAK_PASS_DOF] = _oak_cpu_run_dof,           /* cpu_pass_dof.c */
+    [OAK_PASS_TAA] = _oak_cpu_run_taa,           /* cpu_pass_taa.c */
     [OAK_PASS_EXPOSURE] = _oak_cpu_run_exposure, /* cpu_pass_exposure.c */
     [OAK_PASS_BLOOM] = _oak_cpu_run_bloom,       /* cpu_pass_bloom.c */
     [OAK_PASS_POST] = _oak_cpu_run_post,

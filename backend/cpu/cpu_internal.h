@@ -243,6 +243,9 @@ typedef struct cpu_backend {
     /* depth of field's half-size images and tiles (cpu_dof.c, render/dof.h) */
     float *dof;
     uint64_t dof_cap; /* floats */
+    /* the taa pass's two histories (render/taa.h), RGBA floats */
+    float *taa;
+    uint64_t taa_cap; /* floats */
 } cpu_backend;
 
 /* ---- the frame: one run function per row of the pass table -------------- */
@@ -267,6 +270,7 @@ oak_result _oak_cpu_run_raster(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_gtao(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_resolve(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_blend(cpu_backend *b, const oak_render_view *v);
+oak_result _oak_cpu_run_taa(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_exposure(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_bloom(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_bloom(cpu_backend *b, const oak_render_view *v); /* cpu_bloom.c */

@@ -159,6 +159,7 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     _oak_gl_exposure_release(f);
     _oak_gl_bloom_release(f);
     _oak_gl_dof_release(f);
+    _oak_gl_taa_release(f);
     oak_free(f->draw_data), oak_free(f->cmds), oak_free(f->light_data), oak_free(f->blend_keys);
     oak_free(f);
     b->frame = NULL;
@@ -236,6 +237,7 @@ static const _oak_gl_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_RESOLVE] = _oak_gl_run_resolve,
     [OAK_PASS_BLEND] = _oak_gl_run_blend,
     [OAK_PASS_DOF] = _oak_gl_run_dof,           /* gl_pass_dof.c */
+    [OAK_PASS_TAA] = _oak_gl_run_taa,           /* gl_pass_taa.c */
     [OAK_PASS_EXPOSURE] = _oak_gl_run_exposure, /* gl_pass_exposure.c */
     [OAK_PASS_BLOOM] = _oak_gl_run_bloom,       /* gl_pass_bloom.c */
     [OAK_PASS_POST] = _oak_gl_run_post,

@@ -120,6 +120,8 @@ typedef struct _oak_gl_frame {
     _oak_gl_buffer bloom;   /* its pyramid (render/bloom.h), read by post */
     GLuint prog_dof;        /* depth of field (gl_pass_dof.c) */
     _oak_gl_buffer dof;     /* its half-size images and tiles (render/dof.h) */
+    GLuint prog_taa;        /* the taa pass (gl_pass_taa.c) */
+    _oak_gl_buffer taa;     /* its two histories (render/taa.h) */
     _oak_gl_buffer probes;  /* OAK_B_PROBES (gl_probes.c) */
     uint64_t probe_version; /* of the view whose probes it holds */
     double cpu_ms[OAK_PASS_COUNT], gpu_ms[OAK_PASS_COUNT];
@@ -181,6 +183,8 @@ oak_result _oak_gl_run_exposure(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_bloom(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_dof(_oak_gl_backend *b, const oak_render_view *v);
 void _oak_gl_dof_release(_oak_gl_frame *f);
+oak_result _oak_gl_run_taa(_oak_gl_backend *b, const oak_render_view *v);
+void _oak_gl_taa_release(_oak_gl_frame *f);
 oak_result _oak_gl_run_post(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_fxaa(_oak_gl_backend *b, const oak_render_view *v);
 

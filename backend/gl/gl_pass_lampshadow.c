@@ -119,6 +119,7 @@ static oak_result build(_oak_gl_frame *f, const oak_render_view *v) {
             glm_mat4_transpose(nm);
             memcpy(d->world, c->world[i], 64);
             memcpy(d->normal, nm, 64);
+            memcpy(d->prev_world, c->world[i], 64); /* a shadow view has no motion */
             d->info[0] = oak_handle_index(c->material[i].id);
             d->info[1] = ms ? ms->first_index : 0;
             d->info[2] = ms ? ms->base_vertex : 0;

@@ -45,6 +45,8 @@ static void fill_matrices(void *user, uint32_t begin, uint32_t end, uint32_t wor
         glm_mat4_transpose(nm);
         copy_mat(j->out[i].world, j->list->world[i]);
         copy_mat(j->out[i].normal, nm);
+        copy_mat(j->out[i].prev_world,
+                 j->list->prev_world ? j->list->prev_world[i] : j->list->world[i]);
         /* column 3 of the normal matrix carries the draw's colour (oak_gpu.h) */
         for (int k = 0; k < 3; k++)
             j->out[i].normal[12 + k] = j->list->color ? j->list->color[i][k] : 1.0f;
@@ -228,6 +230,7 @@ oak_result _oak_gl_run_upload(_oak_gl_backend *b, const oak_render_view *view) {
        clockwise front faces) to put the picture's top in row 0 with its
        ties on the CPU's side. */
     for (int c = 0; c < 4; c++) gv.view_proj[c * 4 + 1] = -gv.view_proj[c * 4 + 1];
+    gv.taa[1] = -gv.taa[1]; /* vis.vert's jitter, in that flipped y too */
     if ((r = _oak_gl_buffer_upload(&f->raster_view, 0, &gv, sizeof gv)) != OAK_OK) return r;
     uint32_t ncmd = 0;
     memset(f->shadow_groups, 0, sizeof f->shadow_groups);

@@ -65,6 +65,11 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
     _oak_sun_disc_params(v, &g->post_params[1], &g->post_params[2]);
     memcpy(g->dof_params, v->dof, sizeof g->dof_params);
     if (v->dof[3] > 0) _oak_dof_taps(g->dof_taps);
+    g->flags[1] |= v->post.debug == OAK_DEBUG_MOTION ? OAK_GPU_DEBUG_MOTION : 0;
+    copy_mat(g->prev_view_proj, v->prev_view_proj);
+    g->taa[0] = v->jitter[0], g->taa[1] = v->jitter[1];
+    g->taa[2] = v->taa_reset ? 1.0f : 0.0f;
+    g->taa[3] = (float)(v->frame & 1); /* reads history image frame & 1, writes the other */
 }
 
 void _oak_gpu_ao_fill(oak_gpu_view *g, const oak_render_view *v) {
@@ -208,9 +213,15 @@ void _oak_gpu_instcull_fill(oak_gpu_instcull *h, uint32_t *cmds, const oak_rende
             c[4] = word + OAK_GPU_INSTCULL_HEAD_WORDS + list * rs->count;
         }
     }
-    oak_frustum_planes((vec4 *)v->view_proj, (vec4 *)h->planes);
-    for (uint32_t c = 0; c < cascades; c++)
-        oak_frustum_planes((vec4 *)v->cascades[c].view_proj, (vec4 *)h->cascade_planes[c * 6]);
+    /* through an aligned local: cglm's vec4 wants 16 bytes, and a record
+       inside a backend's frame struct need not sit on them */
+    vec4 planes[6];
+    oak_frustum_planes((vec4 *)v->view_proj, planes);
+    memcpy(h->planes, planes, sizeof planes);
+    for (uint32_t c = 0; c < cascades; c++) {
+        oak_frustum_planes((vec4 *)v->cascades[c].view_proj, planes);
+        memcpy(h->cascade_planes[c * 6], planes, sizeof planes);
+    }
     memcpy(h->eye, v->camera_pos, sizeof(float) * 3);
 }
 

@@ -337,6 +337,10 @@ typedef struct _oak_vk {
        steps' pipelines, made on first use (vk_pass_dof.c) */
     _oak_vk_buffer dof;
     VkPipeline dof_pipes[OAK_DOF_STEPS];
+    /* the taa pass's histories (render/taa.h) and its two steps' pipelines,
+       made on first use (vk_pass_taa.c) */
+    _oak_vk_buffer taa;
+    VkPipeline taa_pipes[2];
     /* the reflection probes' records and maps (vk_probes.c), host-visible */
     _oak_vk_buffer probes;
     uint64_t probe_version; /* of the view whose probes it holds */
@@ -435,6 +439,10 @@ void _oak_vk_lamp_destroy(_oak_vk *vk);
 oak_result _oak_vk_run_gtao(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_resolve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_blend(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+oak_result _oak_vk_run_taa(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+/* vk_pass_taa.c: the histories sized for the view (upload), pipelines released */
+oak_result _oak_vk_taa_reserve(_oak_vk *vk, const oak_render_view *v);
+void _oak_vk_taa_destroy(_oak_vk *vk);
 oak_result _oak_vk_run_exposure(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_bloom(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 /* vk_pass_bloom.c: the pyramid's buffer sized for the view (upload) and the

@@ -45,6 +45,8 @@ static void _oak_vk_record_draws(void *user, uint32_t begin, uint32_t end, uint3
         d.info[1] = in->first_index;
         d.info[2] = in->first_vertex;
         d.info[3] = in->flags;
+        _oak_vk_mat4(d.prev_world,
+                     j->list->prev_world ? j->list->prev_world[i] : j->list->world[i]);
         memcpy(&j->out[i], &d, sizeof d);
     }
 }
@@ -226,7 +228,8 @@ oak_result _oak_vk_run_upload(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vi
         (r = _oak_vk_lamp_records(vk, f, v, vk->draw_count + vk->caster_count, vk->cmd_count)) ||
         (r = _oak_vk_flush_materials(vk)) || (r = _oak_vk_fill_view(vk, f, v)) ||
         (r = _oak_vk_gtao_reserve(vk, v)) || (r = _oak_vk_bloom_reserve(vk, v)) ||
-        (r = _oak_vk_dof_reserve(vk, v)) || (r = _oak_vk_probes_upload(vk, v)))
+        (r = _oak_vk_dof_reserve(vk, v)) || (r = _oak_vk_taa_reserve(vk, v)) ||
+        (r = _oak_vk_probes_upload(vk, v)))
         return r;
     _oak_vk_write_descriptors(vk, f);
     VkCommandBuffer cmd = f->cmd;

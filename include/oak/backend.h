@@ -138,7 +138,9 @@ typedef struct oak_render_view {
     float camera_pos[3];
     float znear, zfar;
     bool ortho;
-    float jitter[2]; /* sub-pixel offset in pixels (0 without TAA) */
+    float jitter[2]; /* sub-pixel offset in pixels, x right, y down (0 without TAA) */
+    /* the taa pass starts its history again (first TAA frame, a resize) */
+    bool taa_reset;
 
     /* opaque and masked draws inside the frustum, batched by (material, mesh) */
     oak_draw_list draws;
@@ -217,6 +219,7 @@ typedef enum oak_pass_id {
     OAK_PASS_GTAO,       /* ambient occlusion: depth mips, horizon search, denoise */
     OAK_PASS_RESOLVE,    /* each covered pixel shaded once; the sky where empty */
     OAK_PASS_BLEND,      /* BLEND surfaces far to near over the resolved frame */
+    OAK_PASS_TAA,        /* temporal AA: history reprojected by motion vectors, clamped, blended */
     OAK_PASS_DOF,        /* depth of field: half-size gather, near field, mixed back */
     OAK_PASS_EXPOSURE,   /* eye adaptation: the luminance histogram steers the camera */
     OAK_PASS_BLOOM,      /* the bloom pyramid: 13-tap downsamples, tent upsamples */

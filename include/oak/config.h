@@ -116,6 +116,14 @@
 #define OAK_DOF_MAX_RADIUS    24.0  /* the largest circle of confusion, half-size pixels */
 #define OAK_DOF_TILE          8     /* half-size pixels a side of a near-field tile */
 #define OAK_DOF_TAP_COUNT     48    /* gather taps on rings of 8, 16, 24 at radius 1/3, 2/3, 1 */
+/* Temporal anti-aliasing (docs/SHADING.md "Temporal anti-aliasing"): the
+ * raster jittered by Halton(2, 3) over OAK_TAA_SAMPLES frames, the history
+ * reprojected by motion vectors, clamped to the 3 x 3 neighbourhood in YCoCg
+ * and blended with the frame in 1 / (1 + luma) weighted colour. */
+#define OAK_TAA_DEFAULT_ON  0    /* oak_post.taa left at default: 1 on, 0 off */
+#define OAK_TAA_SAMPLES     8    /* jitter positions before the sequence repeats */
+#define OAK_TAA_WEIGHT      0.1  /* the current frame's share once the history is full */
+#define OAK_TAA_MOTION_VIEW 32.0 /* --debug motion: pixels of motion at full colour */
 
 /* Sky light (docs/SHADING.md "Sky and sky light"): the sky captured into
  * octahedral maps (RGBA32F texels in one buffer, laid out by

@@ -88,6 +88,7 @@ typedef enum oak_debug_view {
     OAK_DEBUG_CLUSTERS,     /* lit surfaces show their cell's lamp count as a heat map */
     OAK_DEBUG_LAMP_SHADOWS, /* the lamp shadow atlas over the picture (docs/SHADING.md) */
     OAK_DEBUG_AO,           /* the ambient occlusion term as grey (1 white: open) */
+    OAK_DEBUG_MOTION,       /* motion vectors: red x, green y, 0.5 still (docs/SHADING.md) */
 } oak_debug_view;
 
 /* Ground-truth ambient occlusion of the indirect light (oak_post.ao). */
@@ -103,6 +104,13 @@ typedef enum oak_bloom_mode {
     OAK_BLOOM_ON,
     OAK_BLOOM_OFF,
 } oak_bloom_mode;
+
+/* Temporal anti-aliasing, after the blend pass (oak_post.taa). */
+typedef enum oak_taa_mode {
+    OAK_TAA_DEFAULT = 0, /* resolves to on or off by OAK_TAA_DEFAULT_ON */
+    OAK_TAA_ON,
+    OAK_TAA_OFF,
+} oak_taa_mode;
 
 /* The tone curve post applies after exposure (docs/SHADING.md "Post"). */
 typedef enum oak_tone_curve {
@@ -152,6 +160,10 @@ typedef struct oak_post {
        OAK_DOF_SENSOR_HEIGHT tall. 0: everything sharp (no pass). Not for
        orthographic cameras. */
     float focus_distance;
+    /* Temporal anti-aliasing (docs/SHADING.md "Temporal anti-aliasing"): the
+       raster jittered, the frame blended with its reprojected history. With
+       it on the frontend turns FXAA off (no_fxaa): TAA already smooths edges. */
+    oak_taa_mode taa;
 } oak_post;
 
 /* The multiplier post applies to linear radiance for these settings (the

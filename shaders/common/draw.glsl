@@ -40,6 +40,8 @@ oak_gpu_draw oak_instance_draw(uint rec, uint s, uint lod) {
     oak_gpu_instance r = stream_records[rec];
     oak_gpu_draw d;
     d.world = oak_instance_world(r);
+    // no motion for a native instance yet: its last record is not on the GPU
+    d.prev_world = d.world;
     float s2 = r.position_scale.w * r.position_scale.w;
     d.normal = mat4(vec4(d.world[0].xyz / s2, 0.0), vec4(d.world[1].xyz / s2, 0.0),
                     vec4(d.world[2].xyz / s2, 0.0), vec4(r.color_phase.xyz, 1.0));

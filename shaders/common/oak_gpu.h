@@ -71,6 +71,7 @@
 #define OAK_B_AO                31 /* float[]: the gtao pass's AO, raw AO, normals, depth mips */
 #define OAK_B_SKY               32 /* vec4[]: the sky light maps, laid out as OAK_GPU_SKY_* says */
 #define OAK_B_PROBES            33 /* vec4[]: the probes in view and their maps, as OAK_GPU_PROBE_* says */
+#define OAK_B_TAA               34 /* vec4[]: the taa pass's two histories (render/taa.h) */
 #define OAK_B_EXPOSURE          35 /* eye adaptation: state, then the histogram (OAK_GPU_EXPOSURE_*) */
 #define OAK_B_BLOOM             36 /* vec4[]: the bloom pyramid's down, then up levels (bloom.glsl) */
 #define OAK_B_INSTANCES         37 /* oak_gpu_instance[]: instance records (streams) */
@@ -138,6 +139,7 @@
 #define OAK_GPU_POST_TONE_NEUTRAL 512u  /* camera: Khronos PBR Neutral instead of ACES */
 #define OAK_GPU_POST_ADAPT        1024u /* post shows the exposure pass's camera (OAK_B_EXPOSURE) */
 #define OAK_GPU_POST_SETTLE       2048u /* the exposure pass jumps to its target (first frame) */
+#define OAK_GPU_DEBUG_MOTION      4096u /* --debug motion: the taa pass shows the motion vectors */
 
 /* oak_gpu_material.mode.y */
 #define OAK_GPU_MAT_DOUBLE_SIDED 1u
@@ -185,6 +187,9 @@ OAK_STRUCT(oak_gpu_view) {
     OAK_F4(water_absorb);  /* per metre, rgb */
     OAK_F4(water_scatter); /* deep water's radiance, rgb */
     OAK_F4(water_foam);    /* shore foam's radiance, rgb */
+    /* temporal AA (shaders/taa.comp.glsl) */
+    OAK_M4(prev_view_proj); /* last frame's unjittered view_proj */
+    OAK_F4(taa);            /* jitter x, y (pixels, y down), 1 on a history reset, parity */
 }
 OAK_END(oak_gpu_view);
 
@@ -240,6 +245,7 @@ OAK_STRUCT(oak_gpu_draw) {
        (an instance's, white for plain draws), multiplying the vertex colour */
     OAK_M4(normal);
     OAK_U4(info); /* material slot, first index, first vertex, oak_draw_flags */
+    OAK_M4(prev_world); /* last frame's world (the taa pass's motion vectors) */
 }
 OAK_END(oak_gpu_draw);
 

@@ -157,9 +157,10 @@ vec3 oak_underwater(vec3 P, vec3 cam, vec3 colour) {
 // record d (common/draw.glsl oak_fetch_draw gives it for any visibility id).
 vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     uint W = view.size.x, H = view.size.y;
-    // NDC of the pixel centre; row 0 is clip y = +1.
-    vec2 ndc = vec2((float(px.x) + 0.5) / float(W) * 2.0 - 1.0,
-                    1.0 - (float(px.y) + 0.5) / float(H) * 2.0);
+    // NDC of the pixel centre less TAA's jitter (the point the jittered
+    // raster sampled); row 0 is clip y = +1.
+    vec2 ndc = vec2((float(px.x) + 0.5 - view.taa.x) / float(W) * 2.0 - 1.0,
+                    1.0 - (float(px.y) + 0.5 - view.taa.y) / float(H) * 2.0);
     oak_gpu_material m = materials[d.info.x];
     uint base = d.info.y + tri * 3u;
     uint vi[3];

@@ -1,0 +1,238 @@
+/* The taa pass on the CPU backend (docs/SHADING.md "Temporal anti-aliasing"):
+ * rows on the job pool, the same arithmetic as shaders/taa.comp.glsl step
+ * for step: motion vector, history read bilinearly and clamped to the 3 x 3
+ * neighbourhood in YCoCg, blended in 1 / (1 + luma) weighted colour into the
+ * other history image, then copied into the frame. */
+#include <math.h>
+#include <string.h>
+
+#include "cpu_internal.h"
+#include "render/taa.h"
+
+#define TAA_ROWS  8
+#define TRI_CACHE 16
+
+typedef struct taa_ctx {
+    cpu_backend *b;
+    const oak_render_view *v;
+    const float *src; /* the history read (image parity) */
+    float *dst;       /* the one written */
+    bool reset, debug;
+} taa_ctx;
+
+static float luma(const float c[3]) {
+    return 0.2126f * c[0] + 0.7152f * c[1] + 0.0722f * c[2];
+}
+static void weigh(const float c[3], float out[3]) {
+    float k = 1.0f + luma(c);
+    for (int i = 0; i < 3; i++) out[i] = c[i] / k;
+}
+static void unweigh(const float t[3], float out[3]) {
+    float k = 1.0f - luma(t);
+    for (int i = 0; i < 3; i++) out[i] = t[i] / k;
+}
+static void to_ycocg(const float c[3], float y[3]) {
+    y[0] = 0.25f * c[0] + 0.5f * c[1] + 0.25f * c[2];
+    y[1] = 0.5f * c[0] - 0.5f * c[2];
+    y[2] = -0.25f * c[0] + 0.5f * c[1] - 0.25f * c[2];
+}
+static void from_ycocg(const float y[3], float c[3]) {
+    c[0] = y[0] + y[1] - y[2];
+    c[1] = y[0] + y[2];
+    c[2] = y[0] - y[1] - y[2];
+}
+static void frame_texel(const cpu_backend *b, uint32_t x, uint32_t y, float c[3]) {
+    const float *s = b->color + ((size_t)y * b->width + x) * 3;
+    for (int k = 0; k < 3; k++) c[k] = s[k] >= 0 ? (s[k] < 65504.0f ? s[k] : 65504.0f) : 0.0f;
+}
+static void mul4(const mat4 m, const float p[4], float out[4]) {
+    for (int r = 0; r < 4; r++)
+        out[r] = m[0][r] * p[0] + m[1][r] * p[1] + m[2][r] * p[2] + m[3][r] * p[3];
+}
+static bool to_pixel(const oak_render_view *v, const float c[4], float p[2]) {
+    p[0] = p[1] = 0;
+    if (!(c[3] > 0)) return false;
+    p[0] = (c[0] / c[3] * 0.5f + 0.5f) * (float)v->width;
+    p[1] = (0.5f - c[1] / c[3] * 0.5f) * (float)v->height;
+    return true;
+}
+static void cross3(const float a[3], const float b[3], float o[3]) {
+    o[0] = a[1] * b[2] - a[2] * b[1];
+    o[1] = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* shaders/taa.comp.glsl's motion(): where the sampled point was last frame
+   minus where it is now, unjittered, in pixels */
+static bool motion(const taa_ctx *c, cpu_tri_ctx *cache, uint32_t x, uint32_t y, float m[2]) {
+    const oak_render_view *v = c->v;
+    const cpu_backend *b = c->b;
+    m[0] = m[1] = 0;
+    float W = (float)v->width, H = (float)v->height;
+    float at[2] = {(float)x + 0.5f - v->jitter[0], (float)y + 0.5f - v->jitter[1]};
+    float ndc[2] = {at[0] / W * 2.0f - 1.0f, 1.0f - at[1] / H * 2.0f};
+    uint32_t id = b->ids[_oak_cpu_tile_index(&b->opaque, x, y)];
+    float prev[2], now[2];
+    if (!id) {
+        float f4[4] = {ndc[0], ndc[1], 0.5f, 1}, n4[4] = {ndc[0], ndc[1], 1, 1}, far[4], near[4];
+        mul4(v->inv_view_proj, f4, far);
+        mul4(v->inv_view_proj, n4, near);
+        float fp[4], dir[4], cl[4];
+        for (int k = 0; k < 3; k++) {
+            fp[k] = far[k] / far[3];
+            dir[k] = fp[k] - near[k] / near[3];
+        }
+        fp[3] = 1, dir[3] = 0;
+        mul4(v->prev_view_proj, dir, cl);
+        if (cl[3] == 0) mul4(v->prev_view_proj, fp, cl);
+        if (!to_pixel(v, cl, prev)) return false;
+        m[0] = prev[0] - at[0], m[1] = prev[1] - at[1];
+        return true;
+    }
+    cpu_tri_ctx *t = &cache[id % TRI_CACHE];
+    if (t->id != id) _oak_cpu_tri_ctx(b, &b->opaque, id, t);
+    uint32_t src = t->d->src;
+    float Po[3][4], rows[3][3];
+    for (int k = 0; k < 3; k++) {
+        float w[4], cl[4];
+        Po[k][0] = t->pos[k][0], Po[k][1] = t->pos[k][1], Po[k][2] = t->pos[k][2], Po[k][3] = 1;
+        mul4(v->draws.world[src], Po[k], w);
+        mul4(v->view_proj, w, cl);
+        rows[k][0] = cl[0], rows[k][1] = cl[1], rows[k][2] = cl[3];
+    }
+    float e[3][3];
+    cross3(rows[1], rows[2], e[0]);
+    cross3(rows[2], rows[0], e[1]);
+    cross3(rows[0], rows[1], e[2]);
+    float E[3], S = 0;
+    for (int k = 0; k < 3; k++) {
+        E[k] = e[k][0] * ndc[0] + e[k][1] * ndc[1] + e[k][2];
+        S += E[k];
+    }
+    if (S == 0) S = 1e-30f;
+    float P[4] = {0, 0, 0, 0};
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < 4; j++) P[j] += E[k] / S * Po[k][j];
+    float w[4], cl[4];
+    mul4(v->draws.world[src], P, w);
+    mul4(v->view_proj, w, cl);
+    if (!to_pixel(v, cl, now)) return false;
+    mul4(v->draws.prev_world ? v->draws.prev_world[src] : v->draws.world[src], P, w);
+    mul4(v->prev_view_proj, w, cl);
+    if (!to_pixel(v, cl, prev)) return false;
+    m[0] = prev[0] - now[0], m[1] = prev[1] - now[1];
+    return true;
+}
+
+static void history_at(const taa_ctx *c, float px, float py, float out[4]) {
+    int32_t w = (int32_t)c->v->width, h = (int32_t)c->v->height;
+    float qx = px - 0.5f, qy = py - 0.5f;
+    float ix = floorf(qx), iy = floorf(qy);
+    float fx = qx - ix, fy = qy - iy;
+    int32_t x0 = (int32_t)ix, y0 = (int32_t)iy;
+    int32_t ax = x0 < 0 ? 0 : x0 > w - 1 ? w - 1 : x0, ay = y0 < 0 ? 0 : y0 > h - 1 ? h - 1 : y0;
+    int32_t cx = x0 + 1 < 0 ? 0 : x0 + 1 > w - 1 ? w - 1 : x0 + 1;
+    int32_t cy = y0 + 1 < 0 ? 0 : y0 + 1 > h - 1 ? h - 1 : y0 + 1;
+    const float *t00 = c->src + ((size_t)ay * w + ax) * 4,
+                *t10 = c->src + ((size_t)ay * w + cx) * 4;
+    const float *t01 = c->src + ((size_t)cy * w + ax) * 4,
+                *t11 = c->src + ((size_t)cy * w + cx) * 4;
+    for (int k = 0; k < 4; k++) {
+        float top = t00[k] + (t10[k] - t00[k]) * fx, bot = t01[k] + (t11[k] - t01[k]) * fx;
+        out[k] = top + (bot - top) * fy;
+    }
+}
+
+static void taa_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    const taa_ctx *c = user;
+    const cpu_backend *b = c->b;
+    uint32_t W = c->v->width, H = c->v->height;
+    cpu_tri_ctx cache[TRI_CACHE];
+    for (int k = 0; k < TRI_CACHE; k++) cache[k].id = 0;
+    for (uint32_t y = begin; y < end; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            float *dst = c->dst + ((size_t)y * W + x) * 4;
+            float m[2];
+            bool ok = motion(c, cache, x, y, m);
+            if (c->debug) {
+                for (int k = 0; k < 2; k++) {
+                    float s = 0.5f + m[k] / (2.0f * (float)OAK_TAA_MOTION_VIEW);
+                    dst[k] = ok ? (s < 0 ? 0 : s > 1 ? 1 : s) : 0.5f;
+                }
+                dst[2] = ok ? 0.5f : 0.0f;
+                dst[3] = 0;
+                continue;
+            }
+            float lo[3] = {1e30f, 1e30f, 1e30f}, hi[3] = {-1e30f, -1e30f, -1e30f};
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    int32_t qx = (int32_t)x + dx, qy = (int32_t)y + dy;
+                    qx = qx < 0 ? 0 : qx > (int32_t)W - 1 ? (int32_t)W - 1 : qx;
+                    qy = qy < 0 ? 0 : qy > (int32_t)H - 1 ? (int32_t)H - 1 : qy;
+                    float f[3], wt[3], yc[3];
+                    frame_texel(b, (uint32_t)qx, (uint32_t)qy, f);
+                    weigh(f, wt);
+                    to_ycocg(wt, yc);
+                    for (int k = 0; k < 3; k++) {
+                        lo[k] = yc[k] < lo[k] ? yc[k] : lo[k];
+                        hi[k] = yc[k] > hi[k] ? yc[k] : hi[k];
+                    }
+                }
+            float f[3], cur[3], past[3];
+            frame_texel(b, x, y, f);
+            weigh(f, cur);
+            memcpy(past, cur, sizeof past);
+            float hx = (float)x + 0.5f + m[0], hy = (float)y + 0.5f + m[1];
+            float count = 0;
+            if (!c->reset && ok && hx >= 0 && hy >= 0 && hx <= (float)W && hy <= (float)H) {
+                float t[4], rgb[3], wt[3], yc[3];
+                history_at(c, hx, hy, t);
+                for (int k = 0; k < 3; k++) rgb[k] = t[k] > 0 ? t[k] : 0;
+                weigh(rgb, wt);
+                to_ycocg(wt, yc);
+                for (int k = 0; k < 3; k++)
+                    yc[k] = yc[k] < lo[k] ? lo[k] : yc[k] > hi[k] ? hi[k] : yc[k];
+                from_ycocg(yc, past);
+                count = t[3];
+            }
+            /* a running mean until the history holds 1 / OAK_TAA_WEIGHT frames */
+            float a = 1.0f / (count + 1.0f);
+            if (a < (float)OAK_TAA_WEIGHT) a = (float)OAK_TAA_WEIGHT;
+            float outw[3];
+            for (int k = 0; k < 3; k++) outw[k] = past[k] + (cur[k] - past[k]) * a;
+            unweigh(outw, dst);
+            float full = 1.0f / (float)OAK_TAA_WEIGHT;
+            dst[3] = count + 1.0f < full ? count + 1.0f : full;
+        }
+}
+
+static void copy_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    const taa_ctx *c = user;
+    uint32_t W = c->v->width;
+    for (size_t i = (size_t)begin * W; i < (size_t)end * W; i++)
+        for (int k = 0; k < 3; k++) c->b->color[i * 3 + k] = c->dst[i * 4 + k];
+}
+
+oak_result _oak_cpu_run_taa(cpu_backend *b, const oak_render_view *v) {
+    uint64_t need = _oak_taa_texels(v->width, v->height) * 4;
+    bool fresh = b->taa_cap < need;
+    if (fresh) {
+        float *p = oak_realloc(b->taa, (size_t)need * sizeof(float));
+        if (!p) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "cpu backend: taa history");
+        b->taa = p;
+        b->taa_cap = need;
+    }
+    size_t n = (size_t)v->width * v->height * 4;
+    uint32_t parity = (uint32_t)(v->frame & 1);
+    taa_ctx c = {.b = b,
+                 .v = v,
+                 .src = b->taa + parity * n,
+                 .dst = b->taa + (1 - parity) * n,
+                 .reset = v->taa_reset || fresh,
+                 .debug = v->post.debug == OAK_DEBUG_MOTION};
+    oak_parallel_for(v->height, TAA_ROWS, taa_rows, &c);
+    oak_parallel_for(v->height, TAA_ROWS, copy_rows, &c);
+    return OAK_OK;
+}

@@ -1,0 +1,154 @@
+#version 450
+// The taa pass (docs/SHADING.md "Temporal anti-aliasing"), two steps. Step
+// 0: per pixel the motion vector from its (draw, triangle), the history
+// (image `parity` of OAK_B_TAA) read bilinearly where it points, clamped to
+// the frame's 3 x 3 neighbourhood in YCoCg, blended with the frame in
+// 1 / (1 + luma) weighted colour into the other image; --debug motion writes
+// the vector there instead. Step 1 copies that image into the HDR frame.
+// backend/cpu/cpu_pass_taa.c is the same arithmetic.
+#extension GL_GOOGLE_include_directive : require
+#include "common/bindings.glsl"
+#include "common/draw.glsl"
+
+layout(local_size_x = OAK_GPU_GROUP, local_size_y = OAK_GPU_GROUP) in;
+
+OAK_BINDING(OAK_B_IDS) uniform usampler2D ids;
+OAK_IMAGE(OAK_B_HDR, rgba32f) uniform image2D hdr;
+OAK_SSBO(OAK_B_TAA) buffer TaaBlock { vec4 history[]; };
+
+#ifdef OAK_VULKAN_GLSL
+OAK_SPEC_CONST(0, uint, OAK_TAA_STEP, 0u)
+#else
+layout(location = 0) uniform uint oak_taa_step; // GL: set per dispatch
+#define OAK_TAA_STEP oak_taa_step
+#endif
+
+float luma(vec3 c) {
+    return 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b;
+}
+// Karis: colour over (1 + luma), so a bright texel cannot outweigh the rest
+vec3 weigh(vec3 c) {
+    return c / (1.0 + luma(c));
+}
+vec3 unweigh(vec3 t) {
+    return t / (1.0 - luma(t));
+}
+vec3 to_ycocg(vec3 c) {
+    return vec3(0.25 * c.r + 0.5 * c.g + 0.25 * c.b, 0.5 * c.r - 0.5 * c.b,
+                -0.25 * c.r + 0.5 * c.g - 0.25 * c.b);
+}
+vec3 from_ycocg(vec3 y) {
+    return vec3(y.x + y.y - y.z, y.x + y.z, y.x - y.y - y.z);
+}
+// the frame's radiance, NaN and negatives as 0, the rest clamped
+vec3 frame_texel(ivec2 p) {
+    vec3 c = imageLoad(hdr, p).rgb;
+    for (int k = 0; k < 3; k++) c[k] = c[k] >= 0.0 ? min(c[k], 65504.0) : 0.0;
+    return c;
+}
+// a clip-space point's pixel (x right, y down); false behind the eye
+bool to_pixel(vec4 c, out vec2 p) {
+    p = vec2(0.0);
+    if (!(c.w > 0.0)) return false;
+    p = vec2((c.x / c.w * 0.5 + 0.5) * float(view.size.x),
+             (0.5 - c.y / c.w * 0.5) * float(view.size.y));
+    return true;
+}
+
+// Where the point this pixel sampled was last frame, minus where it is now
+// (both unjittered), in pixels; false when last frame's is behind the eye.
+bool motion(ivec2 px, out vec2 m) {
+    m = vec2(0.0);
+    float W = float(view.size.x), H = float(view.size.y);
+    vec2 at = vec2(px) + 0.5 - view.taa.xy; // the point the jittered raster sampled
+    vec2 ndc = vec2(at.x / W * 2.0 - 1.0, 1.0 - at.y / H * 2.0);
+    uvec2 id = texelFetch(ids, px, 0).xy;
+    vec2 prev, now;
+    if (id.x == 0u) { // the sky: the camera's turn alone
+        vec4 far = view.inv_view_proj * vec4(ndc, 0.5, 1.0);
+        vec4 near = view.inv_view_proj * vec4(ndc, 1.0, 1.0);
+        vec3 fp = far.xyz / far.w, dir = fp - near.xyz / near.w;
+        vec4 c = view.prev_view_proj * vec4(dir, 0.0);
+        // orthographic: directions do not project; the far point does
+        if (c.w == 0.0) c = view.prev_view_proj * vec4(fp, 1.0);
+        if (!to_pixel(c, prev)) return false;
+        m = prev - at;
+        return true;
+    }
+    oak_gpu_draw d = oak_fetch_draw(id);
+    uint base = d.info.y + oak_id_triangle(id) * 3u;
+    vec4 Po[3];
+    vec3 rows[3];
+    for (int k = 0; k < 3; k++) {
+        Po[k] = positions[indices[base + uint(k)] + d.info.z];
+        rows[k] = (view.view_proj * (d.world * Po[k])).xyw;
+    }
+    // homogeneous barycentrics, as the resolve's (common/surface.glsl)
+    vec3 e0 = cross(rows[1], rows[2]), e1 = cross(rows[2], rows[0]), e2 = cross(rows[0], rows[1]);
+    vec3 p = vec3(ndc, 1.0);
+    vec3 E = vec3(dot(e0, p), dot(e1, p), dot(e2, p));
+    float S = E.x + E.y + E.z;
+    vec3 b = E / (S != 0.0 ? S : 1e-30);
+    vec4 P = b.x * Po[0] + b.y * Po[1] + b.z * Po[2];
+    if (!to_pixel(view.view_proj * (d.world * P), now)) return false;
+    if (!to_pixel(view.prev_view_proj * (d.prev_world * P), prev)) return false;
+    m = prev - now;
+    return true;
+}
+
+vec4 history_at(uint first, vec2 p) {
+    ivec2 size = ivec2(view.size.xy);
+    vec2 q = p - 0.5;
+    vec2 i0 = floor(q);
+    vec2 f = q - i0;
+    ivec2 a = clamp(ivec2(i0), ivec2(0), size - 1), c = clamp(ivec2(i0) + 1, ivec2(0), size - 1);
+    uint w = uint(size.x);
+    vec4 t00 = history[first + uint(a.y) * w + uint(a.x)];
+    vec4 t10 = history[first + uint(a.y) * w + uint(c.x)];
+    vec4 t01 = history[first + uint(c.y) * w + uint(a.x)];
+    vec4 t11 = history[first + uint(c.y) * w + uint(c.x)];
+    vec4 top = t00 + (t10 - t00) * f.x, bot = t01 + (t11 - t01) * f.x;
+    return top + (bot - top) * f.y;
+}
+
+void main() {
+    ivec2 px = ivec2(gl_GlobalInvocationID.xy);
+    uint W = view.size.x, H = view.size.y;
+    if (px.x >= int(W) || px.y >= int(H)) return;
+    uint n = W * H, i = uint(px.y) * W + uint(px.x);
+    uint parity = uint(view.taa.w);
+    uint dst = (1u - parity) * n + i;
+    if (OAK_TAA_STEP == 1u) {
+        imageStore(hdr, px, vec4(history[dst].rgb, 1.0));
+        return;
+    }
+    vec2 m;
+    bool ok = motion(px, m);
+    if ((view.flags.y & OAK_GPU_DEBUG_MOTION) != 0u) {
+        vec2 c = clamp(0.5 + m / (2.0 * float(OAK_TAA_MOTION_VIEW)), 0.0, 1.0);
+        history[dst] = vec4(ok ? c : vec2(0.5), ok ? 0.5 : 0.0, 0.0);
+        return;
+    }
+    vec3 lo = vec3(1e30), hi = vec3(-1e30);
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            ivec2 q = clamp(px + ivec2(dx, dy), ivec2(0), ivec2(W, H) - 1);
+            vec3 y = to_ycocg(weigh(frame_texel(q)));
+            lo = min(lo, y);
+            hi = max(hi, y);
+        }
+    vec3 cur = weigh(frame_texel(px));
+    vec2 h = vec2(px) + 0.5 + m;
+    float count = 0.0;
+    vec3 past = cur;
+    if (view.taa.z == 0.0 && ok && h.x >= 0.0 && h.y >= 0.0 && h.x <= float(W) &&
+        h.y <= float(H)) {
+        vec4 t = history_at(parity * n, h);
+        past = from_ycocg(clamp(to_ycocg(weigh(max(t.rgb, vec3(0.0)))), lo, hi));
+        count = t.a;
+    }
+    // a running mean until the history holds 1 / OAK_TAA_WEIGHT frames
+    float a = max(1.0 / (count + 1.0), float(OAK_TAA_WEIGHT));
+    vec3 outw = past + (cur - past) * a;
+    history[dst] = vec4(unweigh(outw), min(count + 1.0, 1.0 / float(OAK_TAA_WEIGHT)));
+}
