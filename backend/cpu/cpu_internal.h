@@ -243,7 +243,8 @@ typedef struct cpu_backend {
     /* depth of field's half-size images and tiles (cpu_dof.c, render/dof.h) */
     float *dof;
     uint64_t dof_cap; /* floats */
-    /* the taa pass's two histories (render/taa.h), RGBA floats */
+    /* the taa pass's two histories (render/taa.h), RGBA floats, then the
+       frame's weighed YCoCg (cpu_pass_taa.c) */
     float *taa;
     uint64_t taa_cap; /* floats */
 } cpu_backend;

@@ -17,6 +17,7 @@ typedef struct taa_ctx {
     const oak_render_view *v;
     const float *src; /* the history read (image parity) */
     float *dst;       /* the one written */
+    float *ycocg;     /* the frame's weighed YCoCg, 3 floats a pixel (the clamp's 3 x 3 reads) */
     bool reset, debug;
 } taa_ctx;
 
@@ -170,10 +171,7 @@ static void taa_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
                     int32_t qx = (int32_t)x + dx, qy = (int32_t)y + dy;
                     qx = qx < 0 ? 0 : qx > (int32_t)W - 1 ? (int32_t)W - 1 : qx;
                     qy = qy < 0 ? 0 : qy > (int32_t)H - 1 ? (int32_t)H - 1 : qy;
-                    float f[3], wt[3], yc[3];
-                    frame_texel(b, (uint32_t)qx, (uint32_t)qy, f);
-                    weigh(f, wt);
-                    to_ycocg(wt, yc);
+                    const float *yc = c->ycocg + ((size_t)qy * W + (size_t)qx) * 3;
                     for (int k = 0; k < 3; k++) {
                         lo[k] = yc[k] < lo[k] ? yc[k] : lo[k];
                         hi[k] = yc[k] > hi[k] ? yc[k] : hi[k];
@@ -207,6 +205,21 @@ static void taa_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
         }
 }
 
+/* Each pixel's weighed YCoCg once (the clamp reads it nine times), the same
+   floats the per-read conversion gave. */
+static void ycocg_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    const taa_ctx *c = user;
+    uint32_t W = c->v->width;
+    for (uint32_t y = begin; y < end; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            float f[3], wt[3];
+            frame_texel(c->b, x, y, f);
+            weigh(f, wt);
+            to_ycocg(wt, c->ycocg + ((size_t)y * W + x) * 3);
+        }
+}
+
 static void copy_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     const taa_ctx *c = user;
@@ -216,7 +229,9 @@ static void copy_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker)
 }
 
 oak_result _oak_cpu_run_taa(cpu_backend *b, const oak_render_view *v) {
-    uint64_t need = _oak_taa_texels(v->width, v->height) * 4;
+    /* the two histories, then the YCoCg plane */
+    uint64_t hist = _oak_taa_texels(v->width, v->height) * 4;
+    uint64_t need = hist + (uint64_t)v->width * v->height * 3;
     bool fresh = b->taa_cap < need;
     if (fresh) {
         float *p = oak_realloc(b->taa, (size_t)need * sizeof(float));
@@ -230,8 +245,10 @@ oak_result _oak_cpu_run_taa(cpu_backend *b, const oak_render_view *v) {
                  .v = v,
                  .src = b->taa + parity * n,
                  .dst = b->taa + (1 - parity) * n,
+                 .ycocg = b->taa + hist,
                  .reset = v->taa_reset || fresh,
                  .debug = v->post.debug == OAK_DEBUG_MOTION};
+    if (!c.debug) oak_parallel_for(v->height, TAA_ROWS, ycocg_rows, &c);
     oak_parallel_for(v->height, TAA_ROWS, taa_rows, &c);
     oak_parallel_for(v->height, TAA_ROWS, copy_rows, &c);
     return OAK_OK;
