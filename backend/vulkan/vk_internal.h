@@ -367,6 +367,12 @@ oak_result _oak_vk_image_create(_oak_vk *vk, _oak_vk_image *img, VkFormat format
 void _oak_vk_image_destroy(_oak_vk *vk, _oak_vk_image *img);
 /* Destroys when the current frame's GPU work is done. */
 oak_result _oak_vk_buffer_retire(_oak_vk *vk, _oak_vk_buffer *b);
+/* A pass's device-local storage buffer b (frame target `target`) holding at
+   least `bytes`: kept when it does; else the old one retires with this
+   frame (earlier frames may still read it), its tracking is reset and a new
+   one is made (bloom, dof, gtao, taa). */
+oak_result _oak_vk_target_buffer_fit(_oak_vk *vk, _oak_vk_buffer *b, oak_target_id target,
+                                     uint64_t bytes);
 oak_result _oak_vk_image_retire(_oak_vk *vk, _oak_vk_image *img);
 void _oak_vk_garbage_collect(_oak_vk *vk, _oak_vk_frame *f);
 /* Grows a buffer (new one, old contents copied on the GPU) to at least size. */

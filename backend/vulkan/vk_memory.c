@@ -349,6 +349,16 @@ oak_result _oak_vk_buffer_retire(_oak_vk *vk, _oak_vk_buffer *b) {
     return OAK_OK;
 }
 
+oak_result _oak_vk_target_buffer_fit(_oak_vk *vk, _oak_vk_buffer *b, oak_target_id target,
+                                     uint64_t bytes) {
+    if (b->buffer && b->size >= bytes) return OAK_OK;
+    oak_result r = _oak_vk_buffer_retire(vk, b);
+    if (r) return r;
+    _oak_vk_track_reset(vk, target);
+    return _oak_vk_buffer_create(vk, b, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                 OAK_VK_MEM_DEVICE);
+}
+
 oak_result _oak_vk_image_retire(_oak_vk *vk, _oak_vk_image *img) {
     if (!img->image) return OAK_OK;
     oak_result r = _oak_vk_retire(

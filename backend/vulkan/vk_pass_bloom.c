@@ -16,13 +16,7 @@ oak_result _oak_vk_bloom_reserve(_oak_vk *vk, const oak_render_view *v) {
     bool runs = _oak_pass_runs(&_oak_pass_table()[OAK_PASS_BLOOM], v, oak_backend_vulkan()->caps);
     if (!runs) return OAK_OK; /* post reads the buffer only after a bloom */
     uint64_t need = _oak_bloom_texels(vk->width, vk->height) * 16;
-    if (vk->bloom.buffer && vk->bloom.size >= need) return OAK_OK;
-    /* earlier frames may still read the old one: it retires with this frame */
-    oak_result r = _oak_vk_buffer_retire(vk, &vk->bloom);
-    if (r) return r;
-    _oak_vk_track_reset(vk, OAK_TARGET_BLOOM);
-    return _oak_vk_buffer_create(vk, &vk->bloom, need, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                 OAK_VK_MEM_DEVICE);
+    return _oak_vk_target_buffer_fit(vk, &vk->bloom, OAK_TARGET_BLOOM, need);
 }
 
 void _oak_vk_bloom_destroy(_oak_vk *vk) {

@@ -16,13 +16,7 @@ oak_result _oak_vk_dof_reserve(_oak_vk *vk, const oak_render_view *v) {
     bool runs = _oak_pass_runs(&_oak_pass_table()[OAK_PASS_DOF], v, oak_backend_vulkan()->caps);
     if (!runs) return OAK_OK;
     uint64_t need = _oak_dof_layout(vk->width, vk->height).texels * 16;
-    if (vk->dof.buffer && vk->dof.size >= need) return OAK_OK;
-    /* earlier frames may still read the old one: it retires with this frame */
-    oak_result r = _oak_vk_buffer_retire(vk, &vk->dof);
-    if (r) return r;
-    _oak_vk_track_reset(vk, OAK_TARGET_DOF);
-    return _oak_vk_buffer_create(vk, &vk->dof, need, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                 OAK_VK_MEM_DEVICE);
+    return _oak_vk_target_buffer_fit(vk, &vk->dof, OAK_TARGET_DOF, need);
 }
 
 void _oak_vk_dof_destroy(_oak_vk *vk) {

@@ -9,13 +9,7 @@
 oak_result _oak_vk_gtao_reserve(_oak_vk *vk, const oak_render_view *v) {
     bool runs = _oak_pass_runs(&_oak_pass_table()[OAK_PASS_GTAO], v, oak_backend_vulkan()->caps);
     uint64_t need = runs ? _oak_gpu_ao_floats(vk->width, vk->height) * sizeof(float) : 16;
-    if (vk->ao.buffer && vk->ao.size >= need) return OAK_OK;
-    /* earlier frames may still read the old one: it retires with this frame */
-    oak_result r = _oak_vk_buffer_retire(vk, &vk->ao);
-    if (r) return r;
-    _oak_vk_track_reset(vk, OAK_TARGET_AO);
-    return _oak_vk_buffer_create(vk, &vk->ao, need, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                 OAK_VK_MEM_DEVICE);
+    return _oak_vk_target_buffer_fit(vk, &vk->ao, OAK_TARGET_AO, need);
 }
 
 oak_result _oak_vk_run_gtao(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
