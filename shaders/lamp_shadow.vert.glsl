@@ -5,6 +5,7 @@
 #extension GL_GOOGLE_include_directive : require
 #define OAK_LAMP_SHADOW_BLOCK_ONLY
 #include "common/lamp_shadow.glsl"
+#include "common/snap.glsl"
 
 OAK_VERTEX_INPUTS
 
@@ -16,12 +17,7 @@ void main() {
     oak_gpu_draw d = draws[OAK_INSTANCE_INDEX];
     uint face = d.info.w >> 16;
     vec4 c = lamp.faces[face].view_proj * (d.world * positions[OAK_VERTEX_INDEX]);
-    if (c.w > 0.0) {
-        vec2 size = vec2(float(OAK_LAMP_SHADOW_FACE));
-        vec2 s = (c.xy / c.w * 0.5 + 0.5) * size;
-        s = roundEven(s * 16.0) / 16.0;
-        c.xy = (s / size * 2.0 - 1.0) * c.w;
-    }
+    c = oak_snap(c, vec2(float(OAK_LAMP_SHADOW_FACE)), vec2(0.0));
     gl_Position = c;
     v_draw = uint(OAK_INSTANCE_INDEX);
     oak_gpu_vertex a = attributes[OAK_VERTEX_INDEX];

@@ -5,6 +5,8 @@
 // that cascade's tile of the 2 x 2 atlas, clip distances keeping it there.
 #extension GL_GOOGLE_include_directive : require
 #include "common/bindings.glsl"
+#define OAK_SNAP_CASCADE_TILE
+#include "common/snap.glsl"
 
 OAK_VERTEX_INPUTS
 
@@ -12,28 +14,13 @@ layout(location = 0) flat out uint v_draw;
 layout(location = 1) out vec4 v_uv;    // uv0, uv1 (masked casters)
 layout(location = 2) out float v_alpha; // vertex colour alpha
 
-out float gl_ClipDistance[4];
-
 void main() {
     oak_gpu_draw d = draws[OAK_INSTANCE_INDEX];
     uint idx = uint(OAK_INSTANCE_INDEX);
     int cascade = int(idx >= view.shadow_first.y) + int(idx >= view.shadow_first.z) +
                   int(idx >= view.shadow_first.w);
     vec4 c = view.shadow_view_proj[cascade] * (d.world * positions[OAK_VERTEX_INDEX]);
-    if (c.w > 0.0) {
-        vec2 size = vec2(float(view.flags.z));
-        vec2 s = (c.xy / c.w * 0.5 + 0.5) * size;
-        s = roundEven(s * 16.0) / 16.0;
-        c.xy = (s / size * 2.0 - 1.0) * c.w;
-    }
-    // clipped to the cascade's own map, which is one tile of the atlas: x and
-    // y halve and shift by whole tiles (whole texels)
-    gl_ClipDistance[0] = c.w + c.x;
-    gl_ClipDistance[1] = c.w - c.x;
-    gl_ClipDistance[2] = c.w + c.y;
-    gl_ClipDistance[3] = c.w - c.y;
-    vec2 tile = vec2(float(cascade & 1), float(cascade >> 1));
-    c.xy = c.xy * 0.5 + (tile - 0.5) * c.w;
+    c = oak_cascade_tile(c, cascade);
     gl_Position = c;
     v_draw = uint(OAK_INSTANCE_INDEX);
     oak_gpu_vertex a = attributes[OAK_VERTEX_INDEX];

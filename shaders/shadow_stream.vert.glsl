@@ -6,14 +6,14 @@
 // cascade's tile as shadow.vert does.
 #extension GL_GOOGLE_include_directive : require
 #include "common/draw.glsl"
+#define OAK_SNAP_CASCADE_TILE
+#include "common/snap.glsl"
 
 OAK_VERTEX_INPUTS
 
 layout(location = 0) flat out uint v_draw; // the material slot (shadow_stream_masked.frag)
 layout(location = 1) out vec4 v_uv;
 layout(location = 2) out float v_alpha;
-
-out float gl_ClipDistance[4];
 
 void main() {
     uint idx = uint(OAK_INSTANCE_INDEX);
@@ -24,18 +24,7 @@ void main() {
     int cascade = int(list / uint(OAK_STREAM_LODS)) - 1;
     mat4 world = oak_instance_world(stream_records[info.z + (word & OAK_GPU_ID_TRIANGLE_MASK)]);
     vec4 c = view.shadow_view_proj[cascade] * (world * positions[OAK_VERTEX_INDEX]);
-    if (c.w > 0.0) {
-        vec2 size = vec2(float(view.flags.z));
-        vec2 p = (c.xy / c.w * 0.5 + 0.5) * size;
-        p = roundEven(p * 16.0) / 16.0;
-        c.xy = (p / size * 2.0 - 1.0) * c.w;
-    }
-    gl_ClipDistance[0] = c.w + c.x;
-    gl_ClipDistance[1] = c.w - c.x;
-    gl_ClipDistance[2] = c.w + c.y;
-    gl_ClipDistance[3] = c.w - c.y;
-    vec2 tile = vec2(float(cascade & 1), float(cascade >> 1));
-    c.xy = c.xy * 0.5 + (tile - 0.5) * c.w;
+    c = oak_cascade_tile(c, cascade);
     gl_Position = c;
     v_draw = stream_heads[s].draw.x;
     oak_gpu_vertex a = attributes[OAK_VERTEX_INDEX];

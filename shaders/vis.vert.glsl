@@ -6,6 +6,7 @@
 // constants, halved the H200's visibility raster of the stress world.
 #extension GL_GOOGLE_include_directive : require
 #include "common/bindings.glsl"
+#include "common/snap.glsl"
 
 OAK_VERTEX_INPUTS
 
@@ -16,15 +17,9 @@ layout(location = 2) out float v_alpha; // vertex colour alpha
 void main() {
     oak_gpu_draw d = draws[OAK_INSTANCE_INDEX];
     vec4 c = view.view_proj * (d.world * positions[OAK_VERTEX_INDEX]);
-    // Snap to 1/16 pixel as the CPU rasterizer does, so both cover the same
-    // pixels (the hardware's finer grid then lands exactly on these points).
-    // TAA's jitter (view.taa.xy, pixels, y down) moves the vertex first.
-    if (c.w > 0.0) {
-        vec2 size = vec2(view.size.xy);
-        vec2 s = (c.xy / c.w * 0.5 + 0.5) * size + vec2(view.taa.x, -view.taa.y);
-        s = roundEven(s * 16.0) / 16.0;
-        c.xy = (s / size * 2.0 - 1.0) * c.w;
-    }
+    // snapped as the CPU rasterizer snaps, after TAA's jitter (view.taa.xy,
+    // pixels, y down)
+    c = oak_snap(c, vec2(view.size.xy), vec2(view.taa.x, -view.taa.y));
     gl_Position = c;
     v_draw = uint(OAK_INSTANCE_INDEX);
     oak_gpu_vertex a = attributes[OAK_VERTEX_INDEX];

@@ -2,11 +2,12 @@
 // Visibility raster of instance streams, drawn from the instcull pass's
 // lists: each (stream, LOD) command's firstInstance is where its list starts,
 // so the list word at OAK_INSTANCE_INDEX names the instance (instance |
-// stream << 24 | LOD << 30). Snaps as vis.vert does; writes the instance's
-// visibility id (oak_gpu.h "Visibility ids") and, for the cutout, the
-// stream's material slot.
+// stream << 24 | LOD << 30). Snaps (with TAA's jitter) as vis.vert does;
+// writes the instance's visibility id (oak_gpu.h "Visibility ids") and, for
+// the cutout, the stream's material slot.
 #extension GL_GOOGLE_include_directive : require
 #include "common/draw.glsl"
+#include "common/snap.glsl"
 
 OAK_VERTEX_INPUTS
 
@@ -22,12 +23,7 @@ void main() {
     uint rec = stream_heads[s].info.z + (word & OAK_GPU_ID_TRIANGLE_MASK);
     mat4 world = oak_instance_world(stream_records[rec]);
     vec4 c = view.view_proj * (world * positions[OAK_VERTEX_INDEX]);
-    if (c.w > 0.0) {
-        vec2 size = vec2(view.size.xy);
-        vec2 p = (c.xy / c.w * 0.5 + 0.5) * size;
-        p = roundEven(p * 16.0) / 16.0;
-        c.xy = (p / size * 2.0 - 1.0) * c.w;
-    }
+    c = oak_snap(c, vec2(view.size.xy), vec2(view.taa.x, -view.taa.y));
     gl_Position = c;
     v_draw = stream_heads[s].draw.x;
     v_id = uvec2(OAK_GPU_ID_INSTANCE | rec,
