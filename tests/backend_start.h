@@ -59,6 +59,36 @@ static inline void oak_test_dark_world(oak_environment *env, oak_post *post) {
                        .bloom = OAK_BLOOM_OFF};
 }
 
+/* A material that shows `level` of linear radiance and reflects nothing
+ * (black base, rough dielectric); 0: black. */
+static inline oak_material oak_test_emitter(float level) {
+    oak_material m = {0};
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.base_color[0] = md.base_color[1] = md.base_color[2] = 0;
+    md.metallic = 0, md.roughness = 1;
+    md.emissive[0] = md.emissive[1] = md.emissive[2] = level > 0 ? 1.0f : 0.0f;
+    md.emissive_strength = level > 0 ? level : 1; /* 0 would read as the default, 1 */
+    CHECK_OK(oak_make_material(&m, &md));
+    return m;
+}
+
+/* The CPU backend's picture of `in` after drawing it `frames` times on a
+   w x h renderer of its own (the reference a GPU backend is held to);
+   false, with the failure checked, when it could not draw. */
+static inline bool oak_test_cpu_picture(const oak_frame_input *in, int frames, uint32_t w,
+                                        uint32_t h, uint8_t *px) {
+    oak_renderer *rc = NULL;
+    oak_renderer_desc d = {.backend = "cpu", .width = w, .height = h, .shadow_map_size = 512};
+    CHECK_OK(oak_make_renderer(&rc, &d));
+    if (!rc) return false;
+    bool ok = true;
+    for (int f = 0; f < frames && ok; f++) ok = oak_renderer_draw(rc, in) == OAK_OK;
+    ok = ok && oak_renderer_read_pixels(rc, px, (size_t)w * h * 4) == OAK_OK;
+    CHECK(ok);
+    oak_destroy_renderer(rc);
+    return ok;
+}
+
 /* The parity rule on two RGBA8 pictures of w x h: >= 99.5% of channels
  * within 2/255 and a mean difference under 0.5/255 (printed, then checked);
  * true when it holds. */

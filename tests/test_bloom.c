@@ -45,17 +45,6 @@ static void scene_init(scene *s, oak_mesh mesh, oak_material mat, bool bloom) {
     s->in.post = &s->post;
 }
 
-static oak_material emitter(float strength) {
-    oak_material m;
-    oak_material_desc md = oak_material_desc_defaults(NULL);
-    md.base_color[0] = md.base_color[1] = md.base_color[2] = 0;
-    md.metallic = 0, md.roughness = 1;
-    md.emissive[0] = md.emissive[1] = md.emissive[2] = 1;
-    md.emissive_strength = strength;
-    CHECK_OK(oak_make_material(&m, &md));
-    return m;
-}
-
 static void draw(const scene *s, uint8_t *px) {
     CHECK_OK(oak_renderer_draw(g_main, &s->in));
     CHECK_OK(oak_renderer_read_pixels(g_main, px, (size_t)W * H * 4));
@@ -117,7 +106,7 @@ static void row_profile(const uint8_t *px, uint32_t edge, const uint32_t *at, in
 TEST(glowReachesOutAndFalls) {
     static scene s;
     static uint8_t off[W * H * 4], on[W * H * 4];
-    scene_init(&s, g_box, emitter(50), false);
+    scene_init(&s, g_box, oak_test_emitter(50), false);
     draw(&s, off);
     uint32_t edge = W / 2;
     while (edge < W - 1 && off[((size_t)(H / 2) * W + edge + 1) * 4] > 0) edge++;
@@ -142,7 +131,7 @@ TEST(glowReachesOutAndFalls) {
 static double dot_glow(float strength, int *lit) {
     static scene s;
     static uint8_t px[W * H * 4];
-    scene_init(&s, g_dot, emitter(strength), true);
+    scene_init(&s, g_dot, oak_test_emitter(strength), true);
     draw(&s, px);
     double sum = 0;
     *lit = 0;
@@ -175,19 +164,13 @@ TEST(fireflyGlowIsBounded) {
 TEST(backendsAgree) {
     static scene s;
     static uint8_t a[W * H * 4], b[W * H * 4];
-    scene_init(&s, g_box, emitter(50), true);
+    scene_init(&s, g_box, oak_test_emitter(50), true);
     s.post.no_tonemap = s.post.no_dither = s.post.no_fxaa = false;
-    oak_renderer *rc = NULL;
-    oak_renderer_desc d = {.backend = "cpu", .width = W, .height = H, .shadow_map_size = 512};
-    CHECK_OK(oak_make_renderer(&rc, &d));
-    if (!rc) return;
-    CHECK_OK(oak_renderer_draw(rc, &s.in));
-    CHECK_OK(oak_renderer_read_pixels(rc, a, sizeof a));
+    if (!oak_test_cpu_picture(&s.in, 1, W, H, a)) return;
     draw(&s, b);
     char what[64];
     snprintf(what, sizeof what, "bloom cpu vs %s", g_backend);
     oak_test_parity(what, a, b, W, H);
-    oak_destroy_renderer(rc);
 }
 
 int main(int argc, char **argv) {

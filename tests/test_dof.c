@@ -80,18 +80,6 @@ static bool ran(const char *stage) {
     return false;
 }
 
-/* Emits `level` (0: black); no lights, so this is what shows. */
-static oak_material emitter(float level) {
-    oak_material m;
-    oak_material_desc md = oak_material_desc_defaults(NULL);
-    md.base_color[0] = md.base_color[1] = md.base_color[2] = 0;
-    md.metallic = 0, md.roughness = 1;
-    md.emissive[0] = md.emissive[1] = md.emissive[2] = level > 0 ? 1.0f : 0.0f;
-    md.emissive_strength = level > 0 ? level : 1;
-    CHECK_OK(oak_make_material(&m, &md));
-    return m;
-}
-
 /* The thin lens's CoC in full-size pixels for an object at z metres. */
 static double thin_lens_px(double z, double focus, double fnumber) {
     double f = 0.5 * OAK_DOF_SENSOR_HEIGHT / tan(glm_rad(20) * 0.5), a = f / fnumber;
@@ -106,7 +94,7 @@ TEST(blurRadiusIsTheThinLens) {
     static scene s;
     static uint8_t off[W * H * 4], on[W * H * 4];
     scene_init(&s, 0, 1.4f);
-    oak_material hot = emitter(1);
+    oak_material hot = oak_test_emitter(1);
     add_box(&s, hot, 0, 0, -20, 0.2f, 0.2f, 0.2f);
     draw(&s, off);
     s.post.focus_distance = 1;
@@ -212,7 +200,7 @@ TEST(outOfFocusBarsSpread) {
 TEST(nearFieldSpreadsOverTheFocus) {
     static scene s;
     static uint8_t off[W * H * 4], on[W * H * 4];
-    oak_material black = emitter(0);
+    oak_material black = oak_test_emitter(0);
     scene_init(&s, 0, 1.4f);
     add_box(&s, g_grey, 0, 0, -5, 10, 10, 0.1f);
     add_box(&s, black, -0.1f, 0, -0.6f, 0.2f, 1, 0.01f);
@@ -238,23 +226,17 @@ TEST(backendsAgree) {
     static uint8_t a[W * H * 4], b[W * H * 4];
     scene_init(&s, 2, 1.4f);
     s.post.no_tonemap = s.post.no_dither = false;
-    oak_material hot = emitter(30);
+    oak_material hot = oak_test_emitter(30);
     add_box(&s, g_grey, 0, 0, -12, 30, 20, 0.1f);
     for (int i = 0; i < 4; i++)
         add_box(&s, g_white, -0.6f + 0.4f * i, 0.1f * i, -2, 0.1f, 0.5f, 0.1f);
     add_box(&s, hot, 0.8f, 0.3f, -8, 0.1f, 0.1f, 0.1f);
     add_box(&s, g_grey, -0.15f, -0.1f, -0.7f, 0.1f, 0.1f, 0.1f);
-    oak_renderer *rc = NULL;
-    oak_renderer_desc d = {.backend = "cpu", .width = W, .height = H, .shadow_map_size = 512};
-    CHECK_OK(oak_make_renderer(&rc, &d));
-    if (rc) {
-        CHECK_OK(oak_renderer_draw(rc, &s.in));
-        CHECK_OK(oak_renderer_read_pixels(rc, a, sizeof a));
+    if (oak_test_cpu_picture(&s.in, 1, W, H, a)) {
         draw(&s, b);
         char what[64];
         snprintf(what, sizeof what, "dof cpu vs %s", g_backend);
         oak_test_parity(what, a, b, W, H);
-        oak_destroy_renderer(rc);
     }
     oak_destroy_material(hot);
 }
@@ -267,8 +249,8 @@ int main(int argc, char **argv) {
         oak_shutdown();
         return OAK_TEST_SKIP;
     }
-    g_white = emitter(1);
-    g_grey = emitter(0.35f);
+    g_white = oak_test_emitter(1);
+    g_grey = oak_test_emitter(0.35f);
     oak_shape_desc bd = {.type = OAK_SHAPE_BOX, .size = {1, 1, 1}};
     CHECK_OK(oak_make_shape(&g_box, &bd));
     fprintf(stderr, "  backend %s\n", g_backend);

@@ -40,18 +40,8 @@ static void scene_init(scene *s, oak_mesh top, oak_material ground, oak_material
     glm_mat4_identity(s->world[0]);
     glm_mat4_identity(s->world[1]);
     s->world[1][3][1] = 0.01f; /* just over the ground */
-    s->env = oak_environment_defaults();
-    memset(s->env.sky_zenith_display, 0, sizeof s->env.sky_zenith_display);
-    memset(s->env.sky_horizon_display, 0, sizeof s->env.sky_horizon_display);
-    memset(s->env.ambient_sky, 0, sizeof s->env.ambient_sky);
-    memset(s->env.ambient_ground, 0, sizeof s->env.ambient_ground);
-    s->post = (oak_post){.exposure = 1,
-                         .ao = OAK_AO_OFF,
-                         .no_fxaa = true,
-                         .no_dither = true,
-                         .no_tonemap = true,
-                         .bloom = OAK_BLOOM_OFF,
-                         .taa = taa ? OAK_TAA_ON : OAK_TAA_OFF};
+    oak_test_dark_world(&s->env, &s->post);
+    s->post.taa = taa ? OAK_TAA_ON : OAK_TAA_OFF;
     s->in.camera = (oak_camera){.fov_y = glm_rad(60), .znear = 0.1f, .zfar = 100};
     mat4 cam = {{1, 0, 0, 0}, {0, 0, -1, 0}, {0, 1, 0, 0}, {0, 5, 0, 1}};
     glm_mat4_copy(cam, s->in.camera_world);
@@ -61,17 +51,6 @@ static void scene_init(scene *s, oak_mesh top, oak_material ground, oak_material
     s->in.transforms = (const mat4 *)s->world;
     s->in.environment = &s->env;
     s->in.post = &s->post;
-}
-
-static oak_material emitter(float radiance) {
-    oak_material m;
-    oak_material_desc md = oak_material_desc_defaults(NULL);
-    md.base_color[0] = md.base_color[1] = md.base_color[2] = 0;
-    md.metallic = 0, md.roughness = 1;
-    md.emissive[0] = md.emissive[1] = md.emissive[2] = 1;
-    md.emissive_strength = radiance;
-    CHECK_OK(oak_make_material(&m, &md));
-    return m;
 }
 
 static void draw_on(oak_renderer *r, const scene *s, uint8_t *px, size_t size) {
@@ -335,18 +314,13 @@ TEST(backendsAgree) {
     slant(&s);
     s.post.taa = OAK_TAA_ON;
     s.post.no_tonemap = false;
-    oak_renderer *rc = NULL, *rg = renderer(W, H);
-    oak_renderer_desc d = {.backend = "cpu", .width = W, .height = H, .shadow_map_size = 512};
-    CHECK_OK(oak_make_renderer(&rc, &d));
-    if (rc && rg)
-        for (int f = 0; f < OAK_TAA_SAMPLES; f++) {
-            draw_on(rc, &s, a, sizeof a);
-            draw_on(rg, &s, b, sizeof b);
-        }
-    char what[64];
-    snprintf(what, sizeof what, "taa cpu vs %s after %d frames", g_backend, OAK_TAA_SAMPLES);
-    if (rc && rg) oak_test_parity(what, a, b, W, H);
-    if (rc) oak_destroy_renderer(rc);
+    oak_renderer *rg = renderer(W, H);
+    if (rg && oak_test_cpu_picture(&s.in, OAK_TAA_SAMPLES, W, H, a)) {
+        for (int f = 0; f < OAK_TAA_SAMPLES; f++) draw_on(rg, &s, b, sizeof b);
+        char what[64];
+        snprintf(what, sizeof what, "taa cpu vs %s after %d frames", g_backend, OAK_TAA_SAMPLES);
+        oak_test_parity(what, a, b, W, H);
+    }
     if (rg) oak_destroy_renderer(rg);
 }
 
@@ -366,7 +340,8 @@ int main(int argc, char **argv) {
         oak_shutdown();
         return OAK_TEST_SKIP;
     }
-    g_dark = emitter(0.05f), g_light = emitter(0.8f), g_mid = emitter(0.5f);
+    g_dark = oak_test_emitter(0.05f), g_light = oak_test_emitter(0.8f),
+    g_mid = oak_test_emitter(0.5f);
     oak_shape_desc gd = {.type = OAK_SHAPE_PLANE, .size = {40, 0, 40}};
     CHECK_OK(oak_make_shape(&g_ground, &gd));
     oak_shape_desc qd = {.type = OAK_SHAPE_PLANE, .size = {10, 0, 10}};
