@@ -427,6 +427,26 @@ static void lake_free(lake *k) {
     if (k->sand.id) oak_destroy_material(k->sand);
 }
 
+/* A lake and a W x H renderer of `backend` to draw it; NULL (the lake
+   freed, the failure checked) when either could not be made. Close with
+   lake_close. */
+static oak_renderer *lake_open(lake *k, const char *backend) {
+    if (!lake_make(k)) {
+        lake_free(k);
+        return NULL;
+    }
+    oak_renderer *r = NULL;
+    oak_renderer_desc rd = {.backend = backend, .width = W, .height = H};
+    CHECK_OK(oak_make_renderer(&r, &rd));
+    if (!r) lake_free(k);
+    return r;
+}
+
+static void lake_close(lake *k, oak_renderer *r) {
+    oak_destroy_renderer(r);
+    lake_free(k);
+}
+
 static void lake_draw(lake *k, oak_renderer *r, const float eye[3], const float at[3],
                       uint8_t *px) {
     oak_transform t = oak_transform_look_at(eye, at);
@@ -466,39 +486,30 @@ static const float k_under_eye[3] = {6.0f, -1.0f, 0.3f}, k_under_at[3] = {30.0f,
 
 TEST(waterFloorDarkensAndBluesWithDepth) {
     lake k;
-    if (!lake_make(&k)) {
-        lake_free(&k);
-        return;
-    }
-    oak_renderer *r = NULL;
-    oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H};
-    CHECK_OK(oak_make_renderer(&r, &rd));
+    oak_renderer *r = lake_open(&k, "cpu");
+    if (!r) return;
     static uint8_t px[W * H * 4];
-    if (r) {
-        lake_draw(&k, r, k_down_eye, k_down_at, px);
-        lake_save("water_down.png", px);
-        /* the floor at depths 0.6, 1.8, 3 and 4.2 m, and dry at x = -2.5 */
-        const float xs[5] = {-2.5f, 2.0f, 6.0f, 10.0f, 14.0f};
-        double prev_br = 0, prev_l = 1e9;
-        for (int i = 0; i < 5; i++) {
-            float p[3] = {xs[i], -FLOOR_SLOPE * xs[i], 0};
-            int x = 0, y = 0;
-            CHECK(lake_pixel(r, p, &x, &y));
-            double c[3];
-            mean3(px, x, y, c);
-            double br = c[2] / fmax(c[0], 1), l = 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
-            fprintf(stderr, "  depth %.1f m: rgb %.0f %.0f %.0f, B/R %.2f\n",
-                    (double)(FLOOR_SLOPE * xs[i] > 0 ? FLOOR_SLOPE * xs[i] : 0), c[0], c[1], c[2],
-                    br);
-            if (i > 0) {
-                CHECK(br > prev_br + 0.05); /* bluer */
-                CHECK(l < prev_l);          /* darker */
-            }
-            prev_br = br, prev_l = l;
+    lake_draw(&k, r, k_down_eye, k_down_at, px);
+    lake_save("water_down.png", px);
+    /* the floor at depths 0.6, 1.8, 3 and 4.2 m, and dry at x = -2.5 */
+    const float xs[5] = {-2.5f, 2.0f, 6.0f, 10.0f, 14.0f};
+    double prev_br = 0, prev_l = 1e9;
+    for (int i = 0; i < 5; i++) {
+        float p[3] = {xs[i], -FLOOR_SLOPE * xs[i], 0};
+        int x = 0, y = 0;
+        CHECK(lake_pixel(r, p, &x, &y));
+        double c[3];
+        mean3(px, x, y, c);
+        double br = c[2] / fmax(c[0], 1), l = 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+        fprintf(stderr, "  depth %.1f m: rgb %.0f %.0f %.0f, B/R %.2f\n",
+                (double)(FLOOR_SLOPE * xs[i] > 0 ? FLOOR_SLOPE * xs[i] : 0), c[0], c[1], c[2], br);
+        if (i > 0) {
+            CHECK(br > prev_br + 0.05); /* bluer */
+            CHECK(l < prev_l);          /* darker */
         }
+        prev_br = br, prev_l = l;
     }
-    oak_destroy_renderer(r);
-    lake_free(&k);
+    lake_close(&k, r);
 }
 
 /* Mean luminance (0..255) of the water pixels in rows [y0, y1). */
@@ -517,52 +528,44 @@ static double rows_luma(const uint8_t *px, int y0, int y1) {
    is near white where the floor is within the shore depth. */
 TEST(waterReflectsAtGrazingAndFoamsAtTheShore) {
     lake k;
-    if (!lake_make(&k)) {
-        lake_free(&k);
-        return;
-    }
-    oak_renderer *r = NULL;
-    oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H};
-    CHECK_OK(oak_make_renderer(&r, &rd));
+    oak_renderer *r = lake_open(&k, "cpu");
+    if (!r) return;
     static uint8_t px[W * H * 4];
-    if (r) {
-        /* straight down over 7.5 m of water */
-        const float deep_eye[3] = {25.0f, 10.0f, 0.2f}, deep_at[3] = {25.0f, 0.0f, 0.0f};
-        lake_draw(&k, r, deep_eye, deep_at, px);
-        double down = rows_luma(px, 30, 60);
-        /* grazing, a few degrees below the horizon, past the floor's end */
-        const float g_eye[3] = {20.0f, 1.2f, 0.0f}, g_at[3] = {200.0f, -20.0f, 0.0f};
-        lake_draw(&k, r, g_eye, g_at, px);
-        lake_save("water_grazing.png", px);
-        int y0 = 0, y1 = 0, x = 0;
-        float near[3] = {26.0f, 0.0f, 0.0f}, far[3] = {60.0f, 0.0f, 0.0f};
-        CHECK(lake_pixel(r, near, &x, &y1));
-        CHECK(lake_pixel(r, far, &x, &y0));
-        double graze = y1 > y0 ? rows_luma(px, y0, y1) : 0;
-        fprintf(stderr, "  deep water: straight down luma %.1f, %d rows at grazing %.1f\n", down,
-                y1 - y0, graze);
-        CHECK(y1 - y0 >= 3);
-        CHECK(graze > 1.5 * down);
-        /* the shore, from above: foam where the floor is 5 and 15 cm down */
-        lake_draw(&k, r, k_down_eye, k_down_at, px);
-        const float xs[2] = {0.17f, 0.5f};
-        for (int i = 0; i < 2; i++) {
-            float p[3] = {xs[i], -FLOOR_SLOPE * xs[i], 0};
-            int fx = 0, fy = 0;
-            CHECK(lake_pixel(r, p, &fx, &fy));
-            const uint8_t *c = px + 4 * (fy * W + fx);
-            fprintf(stderr, "  foam %.2f m down: rgb %d %d %d\n", (double)(FLOOR_SLOPE * xs[i]),
-                    c[0], c[1], c[2]);
-            CHECK(c[0] > 170 && c[1] > 170 && c[2] > 170);
-        }
-        float deep[3] = {10.0f, -3.0f, 0};
-        int dx = 0, dy = 0;
-        CHECK(lake_pixel(r, deep, &dx, &dy));
-        const uint8_t *c = px + 4 * (dy * W + dx);
-        CHECK(c[0] < 120); /* and not at 3 m */
+    /* straight down over 7.5 m of water */
+    const float deep_eye[3] = {25.0f, 10.0f, 0.2f}, deep_at[3] = {25.0f, 0.0f, 0.0f};
+    lake_draw(&k, r, deep_eye, deep_at, px);
+    double down = rows_luma(px, 30, 60);
+    /* grazing, a few degrees below the horizon, past the floor's end */
+    const float g_eye[3] = {20.0f, 1.2f, 0.0f}, g_at[3] = {200.0f, -20.0f, 0.0f};
+    lake_draw(&k, r, g_eye, g_at, px);
+    lake_save("water_grazing.png", px);
+    int y0 = 0, y1 = 0, x = 0;
+    float near[3] = {26.0f, 0.0f, 0.0f}, far[3] = {60.0f, 0.0f, 0.0f};
+    CHECK(lake_pixel(r, near, &x, &y1));
+    CHECK(lake_pixel(r, far, &x, &y0));
+    double graze = y1 > y0 ? rows_luma(px, y0, y1) : 0;
+    fprintf(stderr, "  deep water: straight down luma %.1f, %d rows at grazing %.1f\n", down,
+            y1 - y0, graze);
+    CHECK(y1 - y0 >= 3);
+    CHECK(graze > 1.5 * down);
+    /* the shore, from above: foam where the floor is 5 and 15 cm down */
+    lake_draw(&k, r, k_down_eye, k_down_at, px);
+    const float xs[2] = {0.17f, 0.5f};
+    for (int i = 0; i < 2; i++) {
+        float p[3] = {xs[i], -FLOOR_SLOPE * xs[i], 0};
+        int fx = 0, fy = 0;
+        CHECK(lake_pixel(r, p, &fx, &fy));
+        const uint8_t *c = px + 4 * (fy * W + fx);
+        fprintf(stderr, "  foam %.2f m down: rgb %d %d %d\n", (double)(FLOOR_SLOPE * xs[i]), c[0],
+                c[1], c[2]);
+        CHECK(c[0] > 170 && c[1] > 170 && c[2] > 170);
     }
-    oak_destroy_renderer(r);
-    lake_free(&k);
+    float deep[3] = {10.0f, -3.0f, 0};
+    int dx = 0, dy = 0;
+    CHECK(lake_pixel(r, deep, &dx, &dy));
+    const uint8_t *c = px + 4 * (dy * W + dx);
+    CHECK(c[0] < 120); /* and not at 3 m */
+    lake_close(&k, r);
 }
 
 /* The backend named on the command line draws the lake as the CPU does,
@@ -572,38 +575,30 @@ TEST(waterReflectsAtGrazingAndFoamsAtTheShore) {
    is already nearer the colour 60 m away (all water) than 4 m away is. */
 TEST(waterUnderwaterFog) {
     lake k;
-    if (!lake_make(&k)) {
-        lake_free(&k);
-        return;
-    }
-    oak_renderer *r = NULL;
-    oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H};
-    CHECK_OK(oak_make_renderer(&r, &rd));
+    oak_renderer *r = lake_open(&k, "cpu");
+    if (!r) return;
     static uint8_t px[W * H * 4];
-    if (r) {
-        lake_draw(&k, r, k_under_eye, k_under_at, px);
-        lake_save("water_under.png", px);
-        const float pts[3][3] = {{10.0f, -3.0f, 0.3f}, {22.0f, -6.6f, 0.0f}, {66.0f, -8.7f, 0.0f}};
-        double c[3][3];
-        for (int i = 0; i < 3; i++) {
-            int x = 0, y = 0;
-            CHECK(lake_pixel(r, pts[i], &x, &y));
-            mean3(px, x, y, c[i]);
-            fprintf(stderr, "  floor %.0f m away: rgb %.0f %.0f %.0f\n",
-                    (double)hypotf(pts[i][0] - k_under_eye[0], pts[i][1] - k_under_eye[1]), c[i][0],
-                    c[i][1], c[i][2]);
-        }
-        CHECK(c[0][0] > c[1][0] + 10);
-        CHECK(c[1][2] / fmax(c[1][0], 1) > c[0][2] / fmax(c[0][0], 1));
-        double d_near = 0, d_far = 0;
-        for (int ch = 0; ch < 3; ch++) {
-            d_near += fabs(c[0][ch] - c[2][ch]);
-            d_far += fabs(c[1][ch] - c[2][ch]);
-        }
-        CHECK(d_far < 0.5 * d_near);
+    lake_draw(&k, r, k_under_eye, k_under_at, px);
+    lake_save("water_under.png", px);
+    const float pts[3][3] = {{10.0f, -3.0f, 0.3f}, {22.0f, -6.6f, 0.0f}, {66.0f, -8.7f, 0.0f}};
+    double c[3][3];
+    for (int i = 0; i < 3; i++) {
+        int x = 0, y = 0;
+        CHECK(lake_pixel(r, pts[i], &x, &y));
+        mean3(px, x, y, c[i]);
+        fprintf(stderr, "  floor %.0f m away: rgb %.0f %.0f %.0f\n",
+                (double)hypotf(pts[i][0] - k_under_eye[0], pts[i][1] - k_under_eye[1]), c[i][0],
+                c[i][1], c[i][2]);
     }
-    oak_destroy_renderer(r);
-    lake_free(&k);
+    CHECK(c[0][0] > c[1][0] + 10);
+    CHECK(c[1][2] / fmax(c[1][0], 1) > c[0][2] / fmax(c[0][0], 1));
+    double d_near = 0, d_far = 0;
+    for (int ch = 0; ch < 3; ch++) {
+        d_near += fabs(c[0][ch] - c[2][ch]);
+        d_far += fabs(c[1][ch] - c[2][ch]);
+    }
+    CHECK(d_far < 0.5 * d_near);
+    lake_close(&k, r);
 }
 
 /* Caustics move on the bottom: on still water (so nothing else moves), the
@@ -612,52 +607,42 @@ TEST(waterUnderwaterFog) {
 TEST(waterCausticsMoveOnTheBottom) {
     lake k;
     g_lake_still = true;
-    bool ok = lake_make(&k);
+    oak_renderer *r = lake_open(&k, "cpu");
     g_lake_still = false;
-    if (!ok) {
-        lake_free(&k);
-        return;
-    }
-    oak_renderer *r = NULL;
-    oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H};
-    CHECK_OK(oak_make_renderer(&r, &rd));
+    if (!r) return;
     static uint8_t a[W * H * 4], b[W * H * 4];
-    if (r) {
-        oak_scene_post(k.scene)->bloom = OAK_BLOOM_OFF; /* it would spread the wet into the dry */
-        g_lake_time = 10.0;
-        lake_draw(&k, r, k_down_eye, k_down_at, a);
-        g_lake_time = 10.5;
-        lake_draw(&k, r, k_down_eye, k_down_at, b);
-        g_lake_time = 2.5;
-        lake_save("water_caustics.png", b);
-        /* floor points 0.5-2 m under, and dry sand */
-        double wet = 0, dry = 0;
-        int nw = 0, nd = 0;
-        for (int i = 0; i < 40; i++)
-            for (int j = 0; j < 20; j++) {
-                bool is_wet = i >= 20;
-                float x = is_wet ? 1.7f + 0.25f * (i - 20) : -3.5f + 0.15f * i,
-                      z = -3.0f + 0.3f * j;
-                float p[3] = {x, -FLOOR_SLOPE * x, z};
-                int px = 0, py = 0;
-                if (!lake_pixel(r, p, &px, &py)) continue;
-                double d = 0;
-                for (int c = 0; c < 3; c++)
-                    d += abs(a[4 * (py * W + px) + c] - b[4 * (py * W + px) + c]) / 3.0;
-                if (is_wet)
-                    wet += d, nw++;
-                else
-                    dry += d, nd++;
-            }
-        wet /= nw > 0 ? nw : 1, dry /= nd > 0 ? nd : 1;
-        fprintf(stderr, "  half a second apart: floor under water moves %.2f/255, dry %.2f/255\n",
-                wet, dry);
-        CHECK(nw > 200 && nd > 200);
-        CHECK(wet > 2.0);
-        CHECK(dry == 0.0);
-    }
-    oak_destroy_renderer(r);
-    lake_free(&k);
+    oak_scene_post(k.scene)->bloom = OAK_BLOOM_OFF; /* it would spread the wet into the dry */
+    g_lake_time = 10.0;
+    lake_draw(&k, r, k_down_eye, k_down_at, a);
+    g_lake_time = 10.5;
+    lake_draw(&k, r, k_down_eye, k_down_at, b);
+    g_lake_time = 2.5;
+    lake_save("water_caustics.png", b);
+    /* floor points 0.5-2 m under, and dry sand */
+    double wet = 0, dry = 0;
+    int nw = 0, nd = 0;
+    for (int i = 0; i < 40; i++)
+        for (int j = 0; j < 20; j++) {
+            bool is_wet = i >= 20;
+            float x = is_wet ? 1.7f + 0.25f * (i - 20) : -3.5f + 0.15f * i, z = -3.0f + 0.3f * j;
+            float p[3] = {x, -FLOOR_SLOPE * x, z};
+            int px = 0, py = 0;
+            if (!lake_pixel(r, p, &px, &py)) continue;
+            double d = 0;
+            for (int c = 0; c < 3; c++)
+                d += abs(a[4 * (py * W + px) + c] - b[4 * (py * W + px) + c]) / 3.0;
+            if (is_wet)
+                wet += d, nw++;
+            else
+                dry += d, nd++;
+        }
+    wet /= nw > 0 ? nw : 1, dry /= nd > 0 ? nd : 1;
+    fprintf(stderr, "  half a second apart: floor under water moves %.2f/255, dry %.2f/255\n", wet,
+            dry);
+    CHECK(nw > 200 && nd > 200);
+    CHECK(wet > 2.0);
+    CHECK(dry == 0.0);
+    lake_close(&k, r);
 }
 
 TEST(waterBackendParity) {
@@ -667,16 +652,10 @@ TEST(waterBackendParity) {
     g_oak_test_validation = g_oak_test_errors = 0;
     for (int pass = 0; pass < 2; pass++) {
         lake k;
-        if (!lake_make(&k)) {
-            lake_free(&k);
-            return;
-        }
-        oak_renderer *r = NULL;
-        oak_renderer_desc rd = {.backend = pass ? g_backend : "cpu", .width = W, .height = H};
-        CHECK_OK(oak_make_renderer(&r, &rd));
-        for (int v = 0; v < 3 && r; v++) lake_draw(&k, r, eyes[v], ats[v], px[pass][v]);
-        oak_destroy_renderer(r);
-        lake_free(&k);
+        oak_renderer *r = lake_open(&k, pass ? g_backend : "cpu");
+        if (!r) return;
+        for (int v = 0; v < 3; v++) lake_draw(&k, r, eyes[v], ats[v], px[pass][v]);
+        lake_close(&k, r);
     }
     const char *names[3] = {"down", "low", "under"};
     for (int v = 0; v < 3; v++) {
