@@ -43,6 +43,7 @@ enum cli_option_flag {
     CLI_OPT_APERTURE = 1u << 28,   /* --aperture N: the lens's f-number */
     CLI_OPT_TAA = 1u << 25,        /* --taa on|off: temporal anti-aliasing */
     CLI_OPT_FLY_SCRIPT = 1u << 30, /* for tests; not in help */
+    CLI_OPT_PRESET = 1u << 31,     /* --preset low|medium|high|ultra */
 };
 
 typedef struct cli_options {
@@ -79,6 +80,7 @@ typedef struct cli_options {
     float focus;          /* --focus: metres the lens is focused at (0: no depth of field) */
     float aperture;       /* --aperture: the f-number (0: the scene's) */
     bool hour_set;
+    oak_preset preset; /* --preset (0: the scene's) */
 } cli_options;
 
 /* The camera options above written over a scene's post settings. */
@@ -113,8 +115,10 @@ int _oak_cli_check_backend(const cli_options *opts, const char *backend);
 int _oak_cli_open_scene(const cli_options *opts, oak_scene **out);
 /* Applies the scene's time of day, or --hour's over it (oak_world_set_time). */
 oak_result _oak_cli_apply_time(const cli_options *opts, oak_scene *scene);
-/* Makes the renderer; with auto, a fallback's reason goes to stderr. */
-int _oak_cli_open_renderer(const cli_options *opts, const char *backend, oak_renderer **out);
+/* Makes the renderer at the scene's quality preset (its cascades' size);
+   with auto, a fallback's reason goes to stderr. */
+int _oak_cli_open_renderer(const cli_options *opts, const char *backend, oak_scene *scene,
+                           oak_renderer **out);
 /* "default" for --world default, the file's stem for --scene dir/x.json. */
 void _oak_cli_subject(const cli_options *opts, char *out, size_t size);
 

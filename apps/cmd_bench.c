@@ -15,7 +15,7 @@
      CLI_OPT_SIZE | CLI_OPT_FRAMES | CLI_OPT_WARMUP | CLI_OPT_JSON | CLI_OPT_COMPARE |             \
      CLI_OPT_THREADS | CLI_OPT_VERBOSE | CLI_OPT_AO | CLI_OPT_EV100 | CLI_OPT_EXPOSURE_COMP |      \
      CLI_OPT_TONE | CLI_OPT_BLOOM | CLI_OPT_ADAPT | CLI_OPT_HOUR | CLI_OPT_TAA | CLI_OPT_FOCUS |   \
-     CLI_OPT_APERTURE)
+     CLI_OPT_APERTURE | CLI_OPT_PRESET)
 #define MAX_STAGES       64 /* "frame", the backend's stages and its busy.tN threads */
 #define MAX_RUNS         4
 #define PARITY_TOLERANCE 2 /* channel difference in 1/255 steps: the parity rule */
@@ -70,7 +70,7 @@ static int open_backend(const cli_options *o, oak_scene *scene, const char *back
                         oak_renderer **out) {
     oak_renderer *renderer = NULL;
     *out = NULL;
-    int status = _oak_cli_open_renderer(o, backend, &renderer);
+    int status = _oak_cli_open_renderer(o, backend, scene, &renderer);
     if (status) return status;
     snprintf(run->backend, sizeof run->backend, "%s", oak_renderer_backend(renderer));
     snprintf(run->device, sizeof run->device, "%s", oak_renderer_device(renderer));
@@ -274,6 +274,8 @@ static void report(const cli_options *o, bench_run *runs, uint32_t run_count) {
             printf(", \"device\": ");
             json_string(runs[0].device);
         }
+        printf(", \"preset\": ");
+        json_string(oak_preset_name(o->preset) ? oak_preset_name(o->preset) : "default");
         printf(", \"size\": [%u, %u], \"frames\": %u, \"warmup\": %u, \"threads\": %u, ", o->width,
                o->height, frames, warmup, oak_job_threads());
         if (run_count == 1) {
@@ -308,9 +310,11 @@ static void report(const cli_options *o, bench_run *runs, uint32_t run_count) {
     char subject[128];
     _oak_cli_subject(o, subject, sizeof subject);
     for (uint32_t i = 0; i < run_count; i++) {
-        printf("oak bench: %s | %s | %s | %ux%u | %u frames after %u warm-up | %u threads\n",
-               subject, runs[i].backend, runs[i].device, o->width, o->height, frames, warmup,
-               oak_job_threads());
+        const char *preset = oak_preset_name(o->preset);
+        printf("oak bench: %s | %s | %s | %ux%u | preset %s | %u frames after %u warm-up | %u "
+               "threads\n",
+               subject, runs[i].backend, runs[i].device, o->width, o->height,
+               preset ? preset : "default", frames, warmup, oak_job_threads());
         print_table(&runs[i]);
         if (runs[i].has_grid)
             printf("  lamp grid: %u lamps in view, %u listings, longest cell %u, overflow %u\n",
@@ -347,6 +351,7 @@ int _oak_cmd_bench(int argc, char **argv) {
     else
         status = _oak_cli_check_backend(&o, o.backend);
     if (!status) status = _oak_cli_open_scene(&o, &scene);
+    if (!status) o.preset = oak_scene_post(scene)->preset; /* the file's, or --preset's */
     /* With --compare every renderer stays open and the frames alternate
        between them, so a slow spell on a shared machine falls on all alike. */
     oak_renderer *renderers[MAX_RUNS] = {NULL};

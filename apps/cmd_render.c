@@ -17,7 +17,7 @@
      CLI_OPT_WINDOW | CLI_OPT_WINDOW_CAPTURE | CLI_OPT_WINDOW_RESIZE | CLI_OPT_FLY_SCRIPT |        \
      CLI_OPT_DEBUG | CLI_OPT_AO | CLI_OPT_SKY | CLI_OPT_EV100 | CLI_OPT_EXPOSURE_COMP |            \
      CLI_OPT_TONE | CLI_OPT_BLOOM | CLI_OPT_ADAPT | CLI_OPT_HOUR | CLI_OPT_TAA | CLI_OPT_FOCUS |   \
-     CLI_OPT_APERTURE)
+     CLI_OPT_APERTURE | CLI_OPT_PRESET)
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -183,15 +183,15 @@ int _oak_cmd_render(int argc, char **argv) {
     oak_renderer *renderer = NULL;
     if (!(status = _oak_cli_check_backend(&o, o.backend)) &&
         !(status = _oak_cli_open_scene(&o, &scene)) &&
-        !(status = _oak_cli_open_renderer(&o, o.backend, &renderer))) {
+        !(status = _oak_cli_open_renderer(&o, o.backend, scene, &renderer))) {
         if (o.debug) oak_scene_post(scene)->debug = o.debug;
         /* the built-in worlds adapt like an eye (docs/SHADING.md "Eye
            adaptation") unless --ev100 fixes the camera or --adapt says; a
            scene file's post says for itself */
         oak_post *post = oak_scene_post(scene);
         if (!o.scene && !o.ev100_set && !o.adapt) post->adapt = true;
-        /* bloom is on unless the scene or --bloom says otherwise */
-        if (post->bloom == OAK_BLOOM_DEFAULT) post->bloom = OAK_BLOOM_ON;
+        /* bloom is on unless the scene, its preset or --bloom says otherwise */
+        if (post->bloom == OAK_BLOOM_DEFAULT && !post->preset) post->bloom = OAK_BLOOM_ON;
         status = render(&o, scene, renderer);
     }
     if (renderer) oak_destroy_renderer(renderer);

@@ -36,6 +36,7 @@ static int usage(void) {
                     "                [--window [--frames N]] [--asset-root DIR] [--sky F.hdr]\n"
                     "                [--ev100 EV] [--exposure-comp STOPS] [--tone aces|neutral]\n"
                     "                [--bloom on|off] [--adapt on|off] [--taa on|off] [--hour H]\n"
+                    "                [--preset low|medium|high|ultra]\n"
                     "                [--focus M] [--aperture N]\n");
     return 2;
 }
@@ -114,7 +115,7 @@ static int parse(view_args *a, int argc, char **argv) {
             a->has_hour = true;
         } else if (!strcmp(s, "--ev100") || !strcmp(s, "--exposure-comp") || !strcmp(s, "--tone") ||
                    !strcmp(s, "--bloom") || !strcmp(s, "--adapt") || !strcmp(s, "--taa") ||
-                   !strcmp(s, "--focus") || !strcmp(s, "--aperture")) {
+                   !strcmp(s, "--focus") || !strcmp(s, "--aperture") || !strcmp(s, "--preset")) {
             a->camera.command = "view";
             bad = _oak_cli_parse_camera(&a->camera, s, v);
         } else {
@@ -297,9 +298,12 @@ static int view(const view_args *a) {
        --ev100 fixes it; the viewer's sun of 3 keeps exposure 1 */
     if (g->light_count && !a->camera.ev100_set && !a->camera.adapt)
         oak_scene_post(scene)->adapt = true;
-    if (oak_scene_post(scene)->bloom == OAK_BLOOM_DEFAULT)
+    if (oak_scene_post(scene)->bloom == OAK_BLOOM_DEFAULT && !oak_scene_post(scene)->preset)
         oak_scene_post(scene)->bloom = OAK_BLOOM_ON;
-    oak_renderer_desc rd = {.backend = a->backend, .width = a->width, .height = a->height};
+    oak_renderer_desc rd = {.backend = a->backend,
+                            .width = a->width,
+                            .height = a->height,
+                            .preset = oak_scene_post(scene)->preset};
     if ((r = oak_make_renderer(&ren, &rd))) goto out;
     if (a->window) {
         view_frame vf = {.scene = scene, .ren = ren, .camera = ce, .cam = cam};

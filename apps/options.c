@@ -54,6 +54,9 @@ static const option_spec g_specs[] = {
      "eye adaptation (default: on for render's worlds unless --ev100, off for bench)"},
     {"--taa", CLI_OPT_TAA, "on|off",
      "temporal anti-aliasing in place of FXAA (default: off; render then draws 8 still frames)"},
+    {"--preset", CLI_OPT_PRESET, "low|medium|high|ultra",
+     "quality preset: render scale, shadow size and filter, AO, TAA, bloom and plant density "
+     "from one table; any of them given on its own still wins (default: the scene's)"},
     {"--hour", CLI_OPT_HOUR, "H",
      "time of day 0..24 (local standard time): sun or moon, sky and light from it"},
     {"--focus", CLI_OPT_FOCUS, "M", "depth of field: the lens focused this many metres away"},
@@ -143,6 +146,15 @@ int _oak_cli_parse_camera(cli_options *o, const char *name, const char *v) {
     if (!strcmp(name, "--focus")) return _oak_cli_parse_float(o, name, v, 0.01f, 1e5f, &o->focus);
     if (!strcmp(name, "--aperture"))
         return _oak_cli_parse_float(o, name, v, 0.5f, 64.0f, &o->aperture);
+    if (!strcmp(name, "--preset")) {
+        /* by name here (oak_preset_from_name would log its own line too) */
+        o->preset = OAK_PRESET_DEFAULT;
+        for (int p = OAK_PRESET_LOW; v && p < OAK_PRESET_COUNT; p++)
+            if (!strcmp(v, oak_preset_name((oak_preset)p))) o->preset = (oak_preset)p;
+        if (!o->preset)
+            return usage_error(o, "--preset '%s': expected low, medium, high or ultra", v ? v : "");
+        return 0;
+    }
     if (!strcmp(name, "--bloom") || !strcmp(name, "--adapt") || !strcmp(name, "--taa")) {
         bool bloom = !strcmp(name, "--bloom");
         if (!v || (strcmp(v, "on") && strcmp(v, "off")))
@@ -175,6 +187,7 @@ void _oak_cli_apply_camera(const cli_options *o, oak_post *post) {
     if (o->tone) post->tone = o->tone;
     if (o->bloom) post->bloom = o->bloom;
     if (o->taa) post->taa = o->taa;
+    if (o->preset) post->preset = o->preset;
     if (o->adapt) post->adapt = o->adapt > 0;
     if (o->focus > 0) post->focus_distance = o->focus;
     if (o->aperture > 0) post->aperture = o->aperture;
@@ -267,6 +280,7 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
     case CLI_OPT_ADAPT:
     case CLI_OPT_FOCUS:
     case CLI_OPT_APERTURE:
+    case CLI_OPT_PRESET:
         return _oak_cli_parse_camera(o, s->name, v);
     case CLI_OPT_HOUR:
         o->hour_set = true;

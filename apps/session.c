@@ -78,6 +78,7 @@ static int open_scene(const cli_options *opts, oak_scene **out) {
     if (opts->scene) {
         oak_scene_load_desc d = {.asset_root = opts->asset_root};
         if (oak_scene_load_with(out, opts->scene, &d) != OAK_OK) return _oak_cli_fail(opts);
+        if (opts->preset) oak_scene_post(*out)->preset = opts->preset;
         if (opts->ao) oak_scene_post(*out)->ao = opts->ao;
         if (_oak_cli_apply_time(opts, *out)) {
             oak_destroy_scene(*out);
@@ -101,11 +102,14 @@ static int open_scene(const cli_options *opts, oak_scene **out) {
     }
     oak_scene *scene;
     if (oak_make_scene(&scene) != OAK_OK) return _oak_cli_fail(opts);
+    /* before the build, so the world's plants grow at the preset's density */
+    oak_scene_post(scene)->preset = opts->preset;
     if (oak_world_build(scene, opts->world) != OAK_OK) {
         int r = _oak_cli_fail(opts);
         oak_destroy_scene(scene);
         return r;
     }
+    if (opts->preset) oak_scene_post(scene)->preset = opts->preset;
     if (opts->ao) oak_scene_post(scene)->ao = opts->ao; /* --ao */
     if (_oak_cli_apply_time(opts, scene)) {
         int r = _oak_cli_fail(opts);
@@ -117,8 +121,10 @@ static int open_scene(const cli_options *opts, oak_scene **out) {
     return 0;
 }
 
-int _oak_cli_open_renderer(const cli_options *opts, const char *backend, oak_renderer **out) {
+int _oak_cli_open_renderer(const cli_options *opts, const char *backend, oak_scene *scene,
+                           oak_renderer **out) {
     oak_renderer_desc d = {0};
+    d.preset = scene ? oak_scene_post(scene)->preset : opts->preset;
     d.backend = backend;
     d.device = opts->device;
     d.width = opts->width;

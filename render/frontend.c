@@ -351,6 +351,7 @@ static void build_environment(oak_frontend *fe, const oak_frame_input *in) {
     v->post.exposure_comp = v->post.adapt ? comp : 0;
     v->dt = in->dt > 0 && isfinite(in->dt) ? in->dt : 1.0f / 60.0f;
     if (v->post.tone != OAK_TONE_NEUTRAL) v->post.tone = OAK_TONE_ACES;
+    _oak_quality_fill_post(&v->post);
     /* ground-truth AO: on or off, radius and exponent resolved for the backends */
     if (v->post.ao != OAK_AO_ON && v->post.ao != OAK_AO_OFF)
         v->post.ao = OAK_GTAO_DEFAULT_ON ? OAK_AO_ON : OAK_AO_OFF;

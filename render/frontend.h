@@ -99,4 +99,8 @@ bool _oak_caster_sphere(const oak_frame_input *in, uint32_t i, float center[3], 
 float _oak_lamp_reach(const oak_light *l, float exposure);
 void _oak_display_to_radiance(const float display[3], const oak_post *post, float out[3]);
 
+/* Quality presets (render/quality.c): the post settings left at their
+   default filled from post->preset's row (shadow_filter clamped). */
+void _oak_quality_fill_post(oak_post *post);
+
 #endif

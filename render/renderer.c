@@ -25,7 +25,7 @@ oak_result oak_make_renderer(oak_renderer **out, const oak_renderer_desc *desc) 
     if ((uint64_t)d.width * d.height > OAK_MAX_OUTPUT_PIXELS)
         return oak_error(OAK_ERROR_LIMIT, "output size %ux%u exceeds OAK_MAX_OUTPUT_PIXELS (%u)",
                          d.width, d.height, OAK_MAX_OUTPUT_PIXELS);
-    if (!d.shadow_map_size) d.shadow_map_size = OAK_SHADOW_MAP_SIZE;
+    d.shadow_map_size = _oak_quality_shadow_map_size(&d);
     if (d.shadow_map_size > OAK_MAX_TEXTURE_SIZE / 2) /* the atlas is two maps across */
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "shadow map size %u exceeds %u",
                          d.shadow_map_size, OAK_MAX_TEXTURE_SIZE / 2);

@@ -24,6 +24,9 @@ struct oak_renderer {
 };
 
 const oak_backend *_oak_backend_find(const char *name);
+/* The cascades' size a renderer desc asks for: its own, else its
+   preset's (render/quality.c). */
+uint32_t _oak_quality_shadow_map_size(const oak_renderer_desc *desc);
 const oak_backend *_oak_backend_at(uint32_t index);
 
 #endif

@@ -290,10 +290,24 @@ static oak_result read_time(loader *l, const cJSON *o, oak_time_of_day *t) {
 }
 
 static oak_result read_post(loader *l, const cJSON *o, oak_post *post) {
-    static const char *const keys[] = {
-        "exposure",       "ev100",          "aperture",  "shutter", "iso",   "exposure_comp",
-        "tone",           "no_tonemap",     "no_dither", "no_fxaa", "adapt", "bloom",
-        "bloom_strength", "focus_distance", "taa",       NULL};
+    static const char *const keys[] = {"exposure",
+                                       "ev100",
+                                       "aperture",
+                                       "shutter",
+                                       "iso",
+                                       "exposure_comp",
+                                       "tone",
+                                       "no_tonemap",
+                                       "no_dither",
+                                       "no_fxaa",
+                                       "adapt",
+                                       "bloom",
+                                       "bloom_strength",
+                                       "focus_distance",
+                                       "taa",
+                                       "preset",
+                                       "shadow_filter",
+                                       NULL};
     TRY(expect_object(l, o, "post", keys));
     TRY(read_float(l, o, "post", "exposure", &post->exposure));
     /* the physical camera (docs/SCENE_FILES.md): ev100 present means given */
@@ -324,6 +338,12 @@ static oak_result read_post(loader *l, const cJSON *o, oak_post *post) {
     uint32_t taa = 0; /* oak_taa_mode: the same three words as bloom's */
     TRY(read_enum(l, o, "post", "taa", _oak_bloom_names, &taa));
     post->taa = (oak_taa_mode)taa;
+    uint32_t preset = 0; /* oak_preset: fills what is left at its default */
+    TRY(read_enum(l, o, "post", "preset", _oak_preset_names, &preset));
+    post->preset = (oak_preset)preset;
+    long long pcf = 0;
+    TRY(read_int(l, o, "post", "shadow_filter", 0, OAK_SHADOW_PCF_SIZE, false, &pcf));
+    post->shadow_filter = (uint32_t)pcf;
     return read_bool(l, o, "post", "no_fxaa", &post->no_fxaa);
 }
 

@@ -13,6 +13,8 @@ const char *const _oak_alpha_names[] = {"default", "opaque", "mask", "blend", NU
 const char *const _oak_wrap_names[] = {"default", "repeat", "clamp", "mirror", NULL};
 const char *const _oak_tone_names[] = {"default", "aces", "neutral", NULL};
 const char *const _oak_bloom_names[] = {"default", "on", "off", NULL};
+/* oak_preset, in its order (oak_preset_name) */
+const char *const _oak_preset_names[] = {"default", "low", "medium", "high", "ultra", NULL};
 const char *const _oak_filter_names[] = {"default", "nearest", "linear", NULL};
 const char *const _oak_format_names[] = {"default", "rgba8_srgb", "rgba8", "rgba32f", NULL};
 const char *const _oak_light_names[] = {"default", "directional", "point", "spot", NULL};

@@ -55,6 +55,11 @@ oak_cli_test(cliRenderTaa
              EXIT 0 OUT "cpu \\| .*\\(median of 1\\) \\| .*cli_taa\\.png")
 oak_cli_test(cliRenderRejectsBadTaa ARGS "render|--taa|maybe" EXIT 2
              ERR "--taa 'maybe': expected on or off" ERR_LINES 1)
+oak_cli_test(cliRenderRejectsBadPreset ARGS "render|--preset|epic" EXIT 2
+             ERR "--preset 'epic': expected low, medium, high or ultra" ERR_LINES 1)
+oak_cli_test(cliBenchPresetInJson
+             ARGS "bench|--backend|cpu|--size|32x18|--frames|2|--warmup|0|--preset|low|--json"
+             EXIT 0 OUT "\"preset\": \"low\", \"size\": \\[32, 18\\]")
 oak_cli_test(cliBenchTaa ARGS "bench|--backend|cpu|--size|32x18|--frames|2|--warmup|0|--taa|on"
              EXIT 0)
 oak_cli_test(cliRenderDebugAo
@@ -149,7 +154,7 @@ oak_cli_test(cliBenchMeadowFlight
              EXIT 0 OUT "meadow \\| cpu .*frame +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+")
 oak_cli_test(cliBenchJsonIsOneObjectWithFrameStage
              ARGS "bench|--backend|null|--size|64x36|--frames|4|--warmup|1|--json" EXIT 0
-             OUT "^{\"world\": \"default\", \"backend\": \"null\", \"device\": \"[^\"]*\", \"size\": \\[64, 36\\], \"frames\": 4, \"warmup\": 1, \"threads\": [0-9]+, \"stages\": {\"frame\": {\"median_ms\": [0-9.]+, \"p95_ms\": [0-9.]+, \"p99_ms\": [0-9.]+, \"max_ms\": [0-9.]+, \"clock\": \"cpu\"}.*}}\n$")
+             OUT "^{\"world\": \"default\", \"backend\": \"null\", \"device\": \"[^\"]*\", \"preset\": \"default\", \"size\": \\[64, 36\\], \"frames\": 4, \"warmup\": 1, \"threads\": [0-9]+, \"stages\": {\"frame\": {\"median_ms\": [0-9.]+, \"p95_ms\": [0-9.]+, \"p99_ms\": [0-9.]+, \"max_ms\": [0-9.]+, \"clock\": \"cpu\"}.*}}\n$")
 oak_cli_test(cliRenderDefaultOutIsOutSlashWorldPng ARGS "render|--backend|null|--size|16x9" EXIT 0
              OUT " \\| out/default\\.png\n$")
 oak_cli_test(cliRenderSceneFileOnNullBackend
@@ -164,7 +169,7 @@ oak_cli_test(cliBenchJsonNamesSceneFile
              EXIT 0 OUT "^{\"world\": null, \"scene\": \"tests/data/cli/ball\\.json\", \"backend\": \"null\"")
 oak_cli_test(cliBenchTableListsFrameStage
              ARGS "bench|--backend|null|--size|32x18|--frames|3|--warmup|0" EXIT 0
-             OUT "oak bench: default \\| null \\| [^|]+ \\| 32x18 \\| 3 frames after 0 warm-up.*\n  frame +[0-9.]+ +[0-9.]+ +[0-9.]+")
+             OUT "oak bench: default \\| null \\| [^|]+ \\| 32x18 \\| preset default \\| 3 frames after 0 warm-up.*\n  frame +[0-9.]+ +[0-9.]+ +[0-9.]+")
 
 # ---- the CPU backend -------------------------------------------------------
 oak_cli_test(cliRenderDefaultWorldOnCpu

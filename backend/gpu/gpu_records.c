@@ -63,6 +63,8 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
     /* post mixes the bloom in only when this frame's bloom pass ran */
     g->post_params[0] = v->post.bloom == OAK_BLOOM_ON ? v->post.bloom_strength : 0.0f;
     _oak_sun_disc_params(v, &g->post_params[1], &g->post_params[2]);
+    uint32_t pcf = v->post.shadow_filter;
+    g->post_params[3] = (float)(pcf >= 1 && pcf <= OAK_SHADOW_PCF_SIZE ? pcf : OAK_SHADOW_PCF_SIZE);
     memcpy(g->dof_params, v->dof, sizeof g->dof_params);
     if (v->dof[3] > 0) _oak_dof_taps(g->dof_taps);
     g->flags[1] |= v->post.debug == OAK_DEBUG_MOTION ? OAK_GPU_DEBUG_MOTION : 0;

@@ -119,6 +119,43 @@ typedef enum oak_tone_curve {
     OAK_TONE_NEUTRAL,     /* Khronos PBR Neutral: hue kept, only highlights compressed */
 } oak_tone_curve;
 
+/* Quality presets (docs/SHADING.md "Quality presets"; DIGEST §3.10): one
+ * table sets the render's cost knobs together. A preset fills every setting
+ * left at its default (0, *_DEFAULT) in oak_post and oak_renderer_desc, so
+ * anything set on its own still wins; OAK_PRESET_DEFAULT leaves each
+ * setting's own default (today's picture: no AO, bloom or TAA, 2,048-texel
+ * cascades, the widest PCF). World systems (grass, trees) read `plants`. */
+typedef enum oak_preset {
+    OAK_PRESET_DEFAULT = 0,
+    OAK_PRESET_LOW,
+    OAK_PRESET_MEDIUM,
+    OAK_PRESET_HIGH,
+    OAK_PRESET_ULTRA,
+    OAK_PRESET_COUNT
+} oak_preset;
+
+typedef struct oak_quality {
+    float render_scale;       /* of the output's width and height, [0.25, 1] */
+    uint32_t shadow_map_size; /* texels across one sun cascade */
+    uint32_t shadow_filter;   /* PCF taps a side, 1 .. OAK_SHADOW_PCF_SIZE */
+    oak_ao_mode ao;
+    oak_taa_mode taa;
+    oak_bloom_mode bloom;
+    float plants;         /* share of grass, flowers and trees grown, (0, 1] */
+    float plant_distance; /* times each plant system's own draw distance, (0, 2] */
+} oak_quality;
+
+/* The table's row for a preset (OAK_PRESET_DEFAULT: each setting's own
+ * default, plants 1 and distance 1); an unknown value reads as DEFAULT. */
+oak_quality oak_preset_quality(oak_preset preset);
+/* "default", "low", "medium", "high", "ultra"; NULL for an unknown value. */
+const char *oak_preset_name(oak_preset preset);
+/* The preset a name gives; OAK_ERROR_INVALID_ARGUMENT with the names in the
+ * one-line error for anything else. */
+oak_result oak_preset_from_name(const char *name, oak_preset *out);
+/* OAK_OK, or one line naming the first setting outside its range. */
+oak_result oak_quality_check(const oak_quality *q);
+
 /* The camera's exposure (docs/SHADING.md "Exposure"). Light is in physical
  * units (lux, candela, cd/m^2); a physical camera turns it into numbers the
  * tone curve takes. The first that is set wins:
@@ -164,6 +201,11 @@ typedef struct oak_post {
        raster jittered, the frame blended with its reprojected history. With
        it on the frontend turns FXAA off (no_fxaa): TAA already smooths edges. */
     oak_taa_mode taa;
+    /* Sun shadow filter: PCF taps a side, 1 (a hard 2 x 2 texel footprint)
+       .. OAK_SHADOW_PCF_SIZE; 0: the preset's, else OAK_SHADOW_PCF_SIZE */
+    uint32_t shadow_filter;
+    /* fills the settings above left at their default (oak_preset) */
+    oak_preset preset;
 } oak_post;
 
 /* The multiplier post applies to linear radiance for these settings (the
@@ -293,7 +335,8 @@ typedef struct oak_renderer_desc {
     const char *backend;      /* "cpu", "vulkan", "gl", "null", or NULL/"auto" */
     const char *device;       /* backend-specific device name or index; NULL: best */
     uint32_t width, height;   /* 0: 1280 x 720 */
-    uint32_t shadow_map_size; /* 0: OAK_SHADOW_MAP_SIZE */
+    uint32_t shadow_map_size; /* 0: the preset's, else OAK_SHADOW_MAP_SIZE */
+    oak_preset preset;        /* fills shadow_map_size when it is 0 */
 } oak_renderer_desc;
 
 typedef struct oak_stage_timing {

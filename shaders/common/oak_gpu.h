@@ -177,7 +177,7 @@ OAK_STRUCT(oak_gpu_view) {
     OAK_F4(ao_view_y);
     OAK_F4(ao_params);   /* radius (m), exponent, 0, 1 when the resolve reads the AO */
     OAK_F4(post_params); /* bloom strength (0: no bloom), the sun disc's cos(radius) (0: no
-                            disc), 1 / its solid angle, 0 */
+                            disc), 1 / its solid angle, the sun shadow's PCF taps a side */
     OAK_F4(dof_params); /* circle of confusion in half-size pixels = x + y * depth (signed:
                            near < 0), z its largest radius, w 1 when depth of field runs */
     OAK_F4(dof_taps[OAK_DOF_TAP_COUNT]); /* the gather's taps: x, y on the unit disc, z radius */

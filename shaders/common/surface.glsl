@@ -43,7 +43,7 @@ float oak_cascade_lit(int c, vec3 P, vec3 Ng, vec3 L) {
     float dzdi = nz != 0.0 ? clamp(-nx / nz * per, -lim, lim) : 0.0;
     float dzdj = nz != 0.0 ? clamp(-ny / nz * per, -lim, lim) : 0.0;
     float bias = (float(OAK_SHADOW_CONST_BIAS) + float(OAK_SHADOW_SLOPE_BIAS) * tanT) * T / R;
-    const int K = OAK_SHADOW_PCF_SIZE;
+    int K = int(view.post_params.w); // the preset's PCF size (gpu_records.c)
     float us = u * float(S), ws = w * float(S);
     float tu = us - 0.5 - 0.5 * float(K - 1), tw = ws - 0.5 - 0.5 * float(K - 1);
     float fi = floor(tu), fj = floor(tw);
