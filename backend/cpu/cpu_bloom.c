@@ -4,6 +4,7 @@
  * 1 .. L (the first clamps the frame and weights each tap in its box by
  * 1 / (1 + exposed luma)), tent upsamples back to level 1; then the frame
  * gets frame + strength * (pyramid / L - frame), as the GPU post mixes it. */
+#include <immintrin.h>
 #include <math.h>
 #include <string.h>
 
@@ -27,9 +28,35 @@ typedef struct bloom_ctx {
     uint64_t up1_at;
 } bloom_ctx;
 
+/* A texel's four channels in one SSE register: every operation below is
+   the scalar code's, channel by channel in the same order (no fused
+   multiply-add on x86-64-v2), so the bits are those of the GLSL's per
+   channel arithmetic as before; the fourth lane rides along. */
+typedef float v4 __attribute__((vector_size(16)));
+
+static inline v4 load4(const float *p) {
+    v4 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline v4 load3(const float *p) { /* rgb, 0 */
+    v4 v = {0, 0, 0, 0};
+    memcpy(&v, p, 3 * sizeof(float));
+    return v;
+}
+static inline v4 splat(float x) {
+    return (v4){x, x, x, x};
+}
+
+/* maxps gives its second operand when either is NaN, so NaN -> 0 as the
+   GLSL's c >= 0 ? min(c, max) : 0 does; then the cap. Inline, where
+   fminf/fmaxf were library calls. */
+static inline v4 clean4(v4 c) {
+    return (v4)_mm_min_ps(_mm_max_ps((__m128)c, _mm_setzero_ps()),
+                          _mm_set1_ps((float)OAK_BLOOM_MAX));
+}
 static inline float clean(float c) {
-    /* fmaxf gives 0 for NaN, as the GLSL's c >= 0 ? min(c, max) : 0 does */
-    return fminf(fmaxf(c, 0.0f), (float)OAK_BLOOM_MAX);
+    return clean4(splat(c))[0];
 }
 
 static inline int clampi(int v, int hi) {
@@ -74,9 +101,19 @@ static const int k_off[13][2] = {{-2, -2}, {0, -2}, {2, -2}, {-1, -1}, {1, -1}, 
    Karis weight), else 1. */
 typedef float tap4[4];
 
-static void weigh(const bloom_ctx *c, const float rgb[3], float out[4]) {
+static inline void weigh(const bloom_ctx *c, const float rgb[3], float out[4]) {
     float k = c->level == 1 ? 1.0f / (1.0f + luma(rgb) * c->exposure) : 1.0f;
     out[0] = rgb[0] * k, out[1] = rgb[1] * k, out[2] = rgb[2] * k, out[3] = k;
+}
+
+/* weigh() on a texel in a register */
+static inline v4 weigh4(const bloom_ctx *c, v4 m) {
+    float k = c->level == 1
+                  ? 1.0f / (1.0f + (0.2126f * m[0] + 0.7152f * m[1] + 0.0722f * m[2]) * c->exposure)
+                  : 1.0f;
+    v4 o = m * splat(k);
+    o[3] = k;
+    return o;
 }
 
 /* The 13 taps of texel (x, y), bilinear (any size ratio). */
@@ -91,18 +128,31 @@ static void taps_bilinear(const bloom_ctx *c, const float *src, uint32_t x, uint
     }
 }
 
-/* The same where the source is exactly twice the level: p = 2x + 1, so
-   every tap sits on a texel corner (f = 0.5) and is the mean of a 2 x 2
-   block, read (weighed already) from the box image (a rounding step from
-   the bilinear). */
-static void taps_box(const bloom_ctx *c, uint32_t x, uint32_t y, tap4 t[13]) {
+/* Where the source is exactly twice the level, p = 2x + 1: every tap sits
+   on a texel corner (f = 0.5) and is the mean of a 2 x 2 block, read
+   (weighed already) from the box image (a rounding step from the
+   bilinear). */
+/* down_texel() on the box image's taps, read in place */
+static void down_box(const bloom_ctx *c, uint32_t x, uint32_t y, float out[3]) {
     const float *box = c->b->bloom_box;
     size_t bw = (size_t)c->sw + 3;
-    for (int i = 0; i < 13; i++) {
-        size_t at =
-            (size_t)(2 * (int)y + 2 + k_off[i][1]) * bw + (size_t)(2 * (int)x + 2 + k_off[i][0]);
-        memcpy(t[i], box + at * 4, sizeof(tap4));
+    const float *t[13];
+    for (int i = 0; i < 13; i++)
+        t[i] = box + ((size_t)(2 * (int)y + 2 + k_off[i][1]) * bw +
+                      (size_t)(2 * (int)x + 2 + k_off[i][0])) *
+                         4;
+    enum { A, B, C, D, E, F, G, H, I, J, K, L, M };
+    static const int k_box[5][4] = {
+        {D, E, I, J}, {A, B, F, G}, {B, C, G, H}, {F, G, K, L}, {G, H, L, M}};
+    v4 bx[5];
+    for (int b = 0; b < 5; b++) {
+        const int *q = k_box[b];
+        v4 s = load4(t[q[0]]) + load4(t[q[1]]) + load4(t[q[2]]) + load4(t[q[3]]);
+        bx[b] = s * splat(1.0f / s[3]);
     }
+    v4 o = bx[0] * splat(0.5f) + bx[1] * splat(0.125f) + bx[2] * splat(0.125f) +
+           bx[3] * splat(0.125f) + bx[4] * splat(0.125f);
+    memcpy(out, &o, 3 * sizeof(float));
 }
 
 /* Each box's weighed taps over its weights (1/4 exactly where k = 1), the
@@ -142,18 +192,15 @@ static void up_texel(const bloom_ctx *c, const float *src, const float *down, ui
     float wx[4], wy[4];
     tent_axis(((float)x + 0.5f) * ((float)c->sw / (float)c->w), (int)c->sw, ix, wx);
     tent_axis(((float)y + 0.5f) * ((float)c->sh / (float)c->h), (int)c->sh, iy, wy);
-    float t[3] = {0, 0, 0};
+    v4 t = splat(0);
     for (int j = 0; j < 4; j++) {
         const float *row = src + (size_t)iy[j] * c->sw * 4;
-        float r[3] = {0, 0, 0};
-        for (int i = 0; i < 4; i++) {
-            const float *q = row + (size_t)ix[i] * 4;
-            r[0] += q[0] * wx[i], r[1] += q[1] * wx[i], r[2] += q[2] * wx[i];
-        }
-        t[0] += r[0] * wy[j], t[1] += r[1] * wy[j], t[2] += r[2] * wy[j];
+        v4 r = splat(0);
+        for (int i = 0; i < 4; i++) r += load4(row + (size_t)ix[i] * 4) * splat(wx[i]);
+        t += r * splat(wy[j]);
     }
-    const float *d = down + ((size_t)y * c->w + x) * 4;
-    for (int k = 0; k < 3; k++) out[k] = d[k] + t[k];
+    v4 o = load4(down + ((size_t)y * c->w + x) * 4) + t;
+    memcpy(out, &o, 3 * sizeof(float));
 }
 
 static void step_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
@@ -167,12 +214,13 @@ static void step_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
         for (uint32_t x = 0; x < c->w; x++) {
             float *o = dst + ((size_t)y * c->w + x) * 4;
             if (c->down) {
-                tap4 t[13];
-                if (c->boxed)
-                    taps_box(c, x, y, t);
-                else
+                if (c->boxed) {
+                    down_box(c, x, y, o);
+                } else {
+                    tap4 t[13];
                     taps_bilinear(c, src, x, y, t);
-                down_texel(t, o);
+                    down_texel(t, o);
+                }
             } else {
                 up_texel(c, src, down, x, y, o);
             }
@@ -197,19 +245,19 @@ static void box_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
             int i0 = clampi(i, hx), i1 = clampi(i + 1, hx);
             size_t a = (size_t)j0 * c->sw + (size_t)i0, b = (size_t)j0 * c->sw + (size_t)i1;
             size_t d = (size_t)j1 * c->sw + (size_t)i0, e = (size_t)j1 * c->sw + (size_t)i1;
-            float m[3];
+            v4 m;
             if (!src) {
                 const float *f = c->b->color;
-                for (int k = 0; k < 3; k++)
-                    m[k] = (clean(f[a * 3 + k]) + clean(f[b * 3 + k]) + clean(f[d * 3 + k]) +
-                            clean(f[e * 3 + k])) *
-                           0.25f;
+                m = (clean4(load3(f + a * 3)) + clean4(load3(f + b * 3)) +
+                     clean4(load3(f + d * 3)) + clean4(load3(f + e * 3))) *
+                    splat(0.25f);
             } else {
-                for (int k = 0; k < 3; k++)
-                    m[k] =
-                        (src[a * 4 + k] + src[b * 4 + k] + src[d * 4 + k] + src[e * 4 + k]) * 0.25f;
+                m = (load4(src + a * 4) + load4(src + b * 4) + load4(src + d * 4) +
+                     load4(src + e * 4)) *
+                    splat(0.25f);
             }
-            weigh(c, m, row + (size_t)(i + 2) * 4);
+            v4 w = weigh4(c, m);
+            memcpy(row + (size_t)(i + 2) * 4, &w, sizeof w);
         }
     }
 }
@@ -234,13 +282,12 @@ static void mix_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
             float qx = ((float)x + 0.5f) * sx - 0.5f, ix = floorf(qx), fx = qx - ix;
             int hx = (int)w1 - 1;
             size_t a = (size_t)clampi((int)ix, hx) * 4, e = (size_t)clampi((int)ix + 1, hx) * 4;
-            for (int k = 0; k < 3; k++) {
-                float top = r0[a + k] + (r0[e + k] - r0[a + k]) * fx;
-                float bot = r1[a + k] + (r1[e + k] - r1[a + k]) * fx;
-                float bl = (top + (bot - top) * fy) * inv;
-                float f = row[x * 3 + k];
-                row[x * 3 + k] = f + (bl - f) * c->strength;
-            }
+            v4 ta = load4(r0 + a), te = load4(r0 + e), ba = load4(r1 + a), be = load4(r1 + e);
+            v4 top = ta + (te - ta) * splat(fx), bot = ba + (be - ba) * splat(fx);
+            v4 bl = (top + (bot - top) * splat(fy)) * splat(inv);
+            v4 f = load3(row + (size_t)x * 3);
+            v4 o = f + (bl - f) * splat(c->strength);
+            memcpy(row + (size_t)x * 3, &o, 3 * sizeof(float));
         }
     }
 }
