@@ -67,6 +67,53 @@ void oak_anim_update(oak_scene *scene, float dt);
  * every backend draws it unchanged and its bounds follow the pose. */
 oak_result oak_skin_update(oak_scene *scene);
 
+/* ---- pose banks (crowds: docs/ARCHITECTURE.md "Pose banks") ------------ */
+
+/* Each clip of a skinned glTF sampled once at `rate` frames a second into
+   joint palettes, the matrices oak_skin_update builds for the same pose
+   (inverse mesh-node world x joint world x inverse bind), stored as 3 x 4
+   rows (12 floats) per joint so a shader poses a vertex with three dot
+   products. Unless keep_root_motion, the root joint's travel over each clip
+   (first key to last, on the x-z ground) is taken out linearly in time:
+   the figure walks on the spot, the loop closes without a snap, and the
+   travel comes back as oak_pose_bank_speed for the simulation (kept, it
+   stays in the poses and the pace still reports it: a simulation posing
+   from such a bank must not move the figure as well). */
+typedef struct oak_pose_bank oak_pose_bank;
+typedef struct oak_pose_bank_desc {
+    const oak_gltf *gltf; /* read while making the bank only */
+    uint32_t skin;
+    uint32_t clip_count;  /* 1 .. OAK_POSE_BANK_MAX_CLIPS */
+    const int32_t *clips; /* indices into gltf->clips; bank clip k is clips[k] */
+    float rate;           /* frames a second; 0: OAK_POSE_BANK_RATE */
+    bool keep_root_motion;
+} oak_pose_bank_desc;
+oak_result oak_make_pose_bank(oak_pose_bank **out, const oak_pose_bank_desc *desc);
+void oak_destroy_pose_bank(oak_pose_bank *bank);
+uint32_t oak_pose_bank_joints(const oak_pose_bank *bank);
+uint32_t oak_pose_bank_clips(const oak_pose_bank *bank);
+/* frames of bank clip k, spread evenly over the clip, the last on its end */
+uint32_t oak_pose_bank_frames(const oak_pose_bank *bank, uint32_t clip);
+uint32_t oak_pose_bank_first_frame(const oak_pose_bank *bank, uint32_t clip); /* in data */
+float oak_pose_bank_duration(const oak_pose_bank *bank, uint32_t clip);       /* seconds */
+/* The pace a figure moves at: the travel taken out over the clip's
+   duration, or for a clip made on the spot the ground speed that keeps its
+   planted foot still (the lowest joint's, median over the frames it stays
+   lowest); metres a second along direction (unit, x-z). */
+float oak_pose_bank_speed(const oak_pose_bank *bank, uint32_t clip, float direction[3]);
+/* The offset taken out at t seconds (t / duration of the travel). */
+void oak_pose_bank_offset(const oak_pose_bank *bank, uint32_t clip, float t, float out[3]);
+/* The palette at t seconds of a clip (wrapped: banks loop), between its two
+   nearest frames: joints x 12 floats. */
+void oak_pose_bank_sample(const oak_pose_bank *bank, uint32_t clip, float t, float *palette);
+/* w of clip b at tb over (1 - w) of clip a at ta: palettes blended, which
+   blends the posed vertices (skinning is linear in the matrices). */
+void oak_pose_bank_blend(const oak_pose_bank *bank, uint32_t clip_a, float ta, uint32_t clip_b,
+                         float tb, float w, float *palette);
+/* Every frame's palette, frame-major (frames x joints x 12 floats), for a
+   GPU upload. */
+const float *oak_pose_bank_data(const oak_pose_bank *bank, size_t *floats);
+
 /* World-space positions of every drawn vertex of the instance as last posed
  * (after oak_skin_update); returns how many, writing at most capacity. */
 uint32_t oak_gltf_instance_points(const oak_gltf_instance *inst, float *xyz, uint32_t capacity);

@@ -200,6 +200,12 @@
 #define OAK_STREAM_LODS          4         /* LOD meshes one stream may switch between */
 #define OAK_STREAM_MAX_INSTANCES (1u << 24) /* largest capacity one stream may ask for */
 #define OAK_STREAM_MAX_PER_VIEW  64        /* streams one frame input may list */
+
+/* Pose banks (scene/pose_bank.c): clips sampled once into joint palettes. */
+#define OAK_POSE_BANK_RATE       120       /* frames a second a bank samples at by default */
+#define OAK_POSE_BANK_MAX_CLIPS  16        /* clips one bank may hold */
+#define OAK_POSE_BANK_CONTACT    0.02      /* a foot is planted this share of the height above its lowest */
+#define OAK_POSE_BANK_MAX_FLOATS (1u << 26) /* palette floats one bank may hold (256 MiB) */
 #define OAK_STREAM_CULL_CHUNK    1024      /* instances per job of the cull-and-LOD kernel */
 
 /* Reflection probes (docs/SHADING.md "Reflection probes"): boxes each with a
