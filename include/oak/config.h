@@ -205,6 +205,10 @@
 #define OAK_POSE_BANK_RATE       120       /* frames a second a bank samples at by default */
 #define OAK_POSE_BANK_MAX_CLIPS  16        /* clips one bank may hold */
 #define OAK_POSE_BANK_CONTACT    0.02      /* a foot is planted this share of the height above its lowest */
+
+/* The crowd's simulation (world/crowd_sim.c). */
+#define OAK_CROWD_MAX       (1u << 20) /* figures one crowd may hold */
+#define OAK_CROWD_MAX_CELLS (1u << 22) /* cells of its neighbour grid */
 #define OAK_POSE_BANK_MAX_FLOATS (1u << 26) /* palette floats one bank may hold (256 MiB) */
 #define OAK_STREAM_CULL_CHUNK    1024      /* instances per job of the cull-and-LOD kernel */
 

@@ -216,6 +216,49 @@ oak_result oak_floater_step(oak_floater *f, const oak_water *water, double secon
 /* Share of the box's height under the surface at its four columns' mean. */
 float oak_floater_submerged(const oak_floater *f, const oak_water *water);
 
+/* ---- crowds (world/crowd_sim.c; docs/WORLD.md "Crowds") -------------- */
+
+/* Figures walking to goals on the ground: positions, velocities, goals and
+ * paces as columns (no entity per figure), kept apart through a uniform
+ * grid of neighbour_radius cells over `extent`, each step the same bits for
+ * any thread count. A figure seeks its goal at its pace (a pose bank's
+ * oak_pose_bank_speed), slowing inside `arrive`, is pushed off every figure
+ * within 2.5 radii (hard inside two: contact), keeps right of one in its
+ * way, turns at turn_rate and is set on the ground by the height query
+ * (docs/WORLD.md "Crowds: the simulation"). */
+typedef struct oak_crowd oak_crowd;
+typedef struct oak_crowd_desc {
+    uint32_t capacity;      /* figures, 1 .. OAK_CROWD_MAX */
+    float extent[4];        /* min x, min z, max x, max z the figures stay in */
+    float radius;           /* metres a figure takes; 0: 0.4 */
+    float neighbour_radius; /* metres the separation looks; 0: 4 radius */
+    float separation;       /* push per unit of pace; 0: 3 */
+    float turn_rate;        /* velocity's approach to the wanted one, per second; 0: 4 */
+    float arrive;           /* metres before the goal a figure slows; 0: 1 */
+} oak_crowd_desc;
+typedef struct oak_crowd_figure {
+    float position[3]; /* x, ground height, z */
+    float velocity[2]; /* x, z, metres a second */
+    float heading;     /* radians about +y from +z, the way it last moved */
+} oak_crowd_figure;
+/* Ground height at (x, z); called from job threads, so it must be safe to
+   call at once from several (a terrain's height query is). */
+typedef float (*oak_crowd_height_fn)(void *user, float x, float z);
+
+oak_crowd_desc oak_crowd_desc_defaults(const oak_crowd_desc *desc);
+oak_result oak_make_crowd(oak_crowd **out, const oak_crowd_desc *desc);
+void oak_destroy_crowd(oak_crowd *crowd);
+oak_result oak_crowd_add(oak_crowd *crowd, const float position[2], const float goal[2],
+                         float pace);
+void oak_crowd_set_goal(oak_crowd *crowd, uint32_t figure, const float goal[2]);
+uint32_t oak_crowd_count(const oak_crowd *crowd);
+void oak_crowd_get(const oak_crowd *crowd, uint32_t figure, oak_crowd_figure *out);
+/* Moves every figure on by dt seconds (0 .. 1); height may be NULL (flat). */
+oak_result oak_crowd_step(oak_crowd *crowd, float dt, oak_crowd_height_fn height, void *user);
+/* The figures within neighbour_radius of one, as the step sees them (grid
+   order); returns how many, writing at most capacity. */
+uint32_t oak_crowd_neighbours(oak_crowd *crowd, uint32_t figure, uint32_t *out, uint32_t capacity);
+
 #ifdef __cplusplus
 }
 #endif
