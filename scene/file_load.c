@@ -291,9 +291,9 @@ static oak_result read_time(loader *l, const cJSON *o, oak_time_of_day *t) {
 
 static oak_result read_post(loader *l, const cJSON *o, oak_post *post) {
     static const char *const keys[] = {
-        "exposure",       "ev100",          "aperture",  "shutter", "iso",   "exposure_comp",
-        "tone",           "no_tonemap",     "no_dither", "no_fxaa", "adapt", "bloom",
-        "bloom_strength", "focus_distance", "taa",       NULL};
+        "exposure",       "ev100",          "aperture",  "shutter",      "iso",   "exposure_comp",
+        "tone",           "no_tonemap",     "no_dither", "no_fxaa",      "adapt", "bloom",
+        "bloom_strength", "focus_distance", "taa",       "render_scale", NULL};
     TRY(expect_object(l, o, "post", keys));
     TRY(read_float(l, o, "post", "exposure", &post->exposure));
     /* the physical camera (docs/SCENE_FILES.md): ev100 present means given */
@@ -324,6 +324,12 @@ static oak_result read_post(loader *l, const cJSON *o, oak_post *post) {
     uint32_t taa = 0; /* oak_taa_mode: the same three words as bloom's */
     TRY(read_enum(l, o, "post", "taa", _oak_bloom_names, &taa));
     post->taa = (oak_taa_mode)taa;
+    /* clamped to [0.25, 1] as the setter does; NaN cannot be JSON, negatives are refused */
+    float scale = 0;
+    TRY(read_float(l, o, "post", "render_scale", &scale));
+    if (scale < 0)
+        return fail(l, "post.render_scale", "%g is below 0 (a scale in 0.25 .. 1)", (double)scale);
+    if (scale > 0) oak_post_set_render_scale(post, scale, NULL);
     return read_bool(l, o, "post", "no_fxaa", &post->no_fxaa);
 }
 

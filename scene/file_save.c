@@ -197,6 +197,7 @@ static void write_post(writer *w, const oak_post *p) {
     if (p->focus_distance > 0) w_float(w, "focus_distance", p->focus_distance);
     /* taa written only when set (oak_taa_mode: bloom's three words) */
     if (p->taa) w_enum(w, "taa", _oak_bloom_names, (uint32_t)p->taa);
+    if (p->render_scale > 0 && p->render_scale < 1) w_float(w, "render_scale", p->render_scale);
     close_block(w, '}');
 }
 

@@ -66,6 +66,13 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
     memcpy(g->dof_params, v->dof, sizeof g->dof_params);
     if (v->dof[3] > 0) _oak_dof_taps(g->dof_taps);
     g->flags[1] |= v->post.debug == OAK_DEBUG_MOTION ? OAK_GPU_DEBUG_MOTION : 0;
+    g->flags[1] |= v->post.channel == OAK_CHANNEL_ALBEDO   ? OAK_GPU_CHANNEL_ALBEDO
+                   : v->post.channel == OAK_CHANNEL_NORMAL ? OAK_GPU_CHANNEL_NORMAL
+                   : v->post.channel == OAK_CHANNEL_DEPTH  ? OAK_GPU_CHANNEL_DEPTH
+                   : v->post.channel == OAK_CHANNEL_MOTION ? OAK_GPU_CHANNEL_MOTION
+                                                           : 0u;
+    /* textures keep the output's sharpness at a reduced render scale */
+    g->post_params[3] = v->post.render_scale > 0 ? v->post.render_scale : 1.0f;
     copy_mat(g->prev_view_proj, v->prev_view_proj);
     g->taa[0] = v->jitter[0], g->taa[1] = v->jitter[1];
     g->taa[2] = v->taa_reset ? 1.0f : 0.0f;
