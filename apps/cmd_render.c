@@ -182,7 +182,8 @@ static int render(const cli_options *o, oak_scene *scene, oak_renderer *renderer
                            .no_dither = true,
                            .no_fxaa = true,
                            .debug = o->debug,
-                           .ao = post->ao};
+                           .ao = post->ao,
+                           .render_scale = post->render_scale};
     }
     for (uint32_t i = 0; i < frames; i++) {
         uint64_t start = oak_time_ns();

@@ -51,18 +51,22 @@ static void tap(uint32_t i, uint32_t sw, uint32_t dw, uint32_t *i0, uint32_t *i1
 }
 
 void _oak_stretch_rgba8(uint8_t *dst, uint32_t dw, uint32_t dh, const uint8_t *src, uint32_t sw,
-                        uint32_t sh) {
+                        uint32_t sh, uint32_t *columns) {
+    for (uint32_t x = 0; x < dw; x++) { /* every row takes the same columns */
+        uint32_t x0, x1, fx;
+        tap(x, sw, dw, &x0, &x1, &fx);
+        columns[x * 3] = x0 * 4, columns[x * 3 + 1] = x1 * 4, columns[x * 3 + 2] = fx;
+    }
     for (uint32_t y = 0; y < dh; y++) {
         uint32_t y0, y1, fy;
         tap(y, sh, dh, &y0, &y1, &fy);
         const uint8_t *r0 = src + (size_t)y0 * sw * 4, *r1 = src + (size_t)y1 * sw * 4;
         uint8_t *out = dst + (size_t)y * dw * 4;
         for (uint32_t x = 0; x < dw; x++) {
-            uint32_t x0, x1, fx;
-            tap(x, sw, dw, &x0, &x1, &fx);
-            for (int k = 0; k < 3; k++) {
-                uint32_t top = r0[x0 * 4 + k] * (256 - fx) + r0[x1 * 4 + k] * fx;
-                uint32_t bot = r1[x0 * 4 + k] * (256 - fx) + r1[x1 * 4 + k] * fx;
+            uint32_t a = columns[x * 3], b = columns[x * 3 + 1], fx = columns[x * 3 + 2];
+            for (uint32_t k = 0; k < 3; k++) {
+                uint32_t top = r0[a + k] * (256 - fx) + r0[b + k] * fx;
+                uint32_t bot = r1[a + k] * (256 - fx) + r1[b + k] * fx;
                 out[x * 4 + k] = (uint8_t)((top * (256 - fy) + bot * fy + 32768) >> 16);
             }
             out[x * 4 + 3] = 255;

@@ -177,14 +177,17 @@ oak_result oak_renderer_read_pixels(oak_renderer *r, uint8_t *rgba, size_t size)
         return r->backend->read_pixels(r->self, rgba, size);
     /* the composite's stretch of the scaled frame (FXAA already ran on it) */
     size_t small = (size_t)r->desc.width * r->desc.height * 4;
-    if (r->scaled_size < small) {
-        uint8_t *p = oak_realloc(r->scaled, small);
+    size_t bytes = small + (size_t)r->out_width * 3 * sizeof(uint32_t); /* + the column taps */
+    if (r->scaled_size < bytes) {
+        uint8_t *p = oak_realloc(r->scaled, bytes);
         if (!p) return OAK_ERROR_OUT_OF_MEMORY;
-        r->scaled = p, r->scaled_size = small;
+        r->scaled = p, r->scaled_size = bytes;
     }
     oak_result res = r->backend->read_pixels(r->self, r->scaled, small);
     if (res) return res;
-    _oak_stretch_rgba8(rgba, r->out_width, r->out_height, r->scaled, r->desc.width, r->desc.height);
+    /* small is a multiple of 4: the taps after it are aligned */
+    _oak_stretch_rgba8(rgba, r->out_width, r->out_height, r->scaled, r->desc.width, r->desc.height,
+                       (uint32_t *)(void *)(r->scaled + small));
     return OAK_OK;
 }
 

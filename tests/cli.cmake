@@ -57,6 +57,28 @@ oak_cli_test(cliRenderRejectsBadTaa ARGS "render|--taa|maybe" EXIT 2
              ERR "--taa 'maybe': expected on or off" ERR_LINES 1)
 oak_cli_test(cliBenchTaa ARGS "bench|--backend|cpu|--size|32x18|--frames|2|--warmup|0|--taa|on"
              EXIT 0)
+# render scale (docs/SHADING.md "Render scale"): clamped with one line, refused
+# below 0; the scene file's post key; bench --json says what ran
+oak_cli_test(cliRenderScaleClamped
+             ARGS "render|--backend|cpu|--size|64x36|--scale|0.1|--out|${CMAKE_BINARY_DIR}/test-out/cli_scale.png"
+             EXIT 0 OUT "cpu \\| .*cli_scale\\.png" ERR "--scale 0\\.1 clamped to 0\\.25" ERR_LINES 1)
+oak_cli_test(cliRenderRejectsNegativeScale ARGS "render|--scale|-1" EXIT 2
+             ERR "--scale '-1': expected a finite number" ERR_LINES 1)
+oak_cli_test(cliBenchScaleJson
+             ARGS "bench|--backend|cpu|--size|32x18|--frames|1|--warmup|0|--scale|0.5|--json"
+             EXIT 0 OUT "\"render_scale\": 0\\.5, \"render_size\": \\[16, 9\\]")
+oak_cli_test(cliBenchSceneScaleJson
+             ARGS "bench|--scene|tests/data/scene/render_scale.json|--backend|cpu|--size|64x36|--frames|1|--warmup|0|--json"
+             EXIT 0 OUT "\"render_scale\": 0\\.25, \"render_size\": \\[16, 9\\]")
+# capture channels: a PFM of the depth, a PNG of the albedo, a bad name refused
+oak_cli_test(cliRenderChannelDepth
+             ARGS "render|--backend|cpu|--size|64x36|--channel|depth|--out|${CMAKE_BINARY_DIR}/test-out/cli_depth.pfm"
+             EXIT 0 OUT "cpu \\| .*cli_depth\\.pfm")
+oak_cli_test(cliRenderChannelAlbedo
+             ARGS "render|--backend|cpu|--size|64x36|--channel|albedo|--out|${CMAKE_BINARY_DIR}/test-out/cli_albedo.png"
+             EXIT 0 OUT "cpu \\| .*cli_albedo\\.png")
+oak_cli_test(cliRenderRejectsBadChannel ARGS "render|--channel|colour" EXIT 2
+             ERR "--channel 'colour': expected albedo, normal, depth, motion or ao" ERR_LINES 1)
 oak_cli_test(cliRenderDebugAo
              ARGS "render|--backend|cpu|--size|64x36|--debug|ao|--out|${CMAKE_BINARY_DIR}/test-out/cli_debug_ao.png"
              EXIT 0 OUT "cpu \\| .*cli_debug_ao\\.png")
