@@ -44,6 +44,8 @@ enum cli_option_flag {
     CLI_OPT_TAA = 1u << 25,        /* --taa on|off: temporal anti-aliasing */
     CLI_OPT_FLY_SCRIPT = 1u << 30, /* for tests; not in help */
     CLI_OPT_PRESET = 1u << 31,     /* --preset low|medium|high|ultra */
+    CLI_OPT_SCALE = 1u << 26,      /* --scale S: render scale 0.25..1 */
+    CLI_OPT_CHANNEL = 1u << 29,    /* --channel NAME: a capture channel instead */
 };
 
 typedef struct cli_options {
@@ -80,13 +82,15 @@ typedef struct cli_options {
     float focus;          /* --focus: metres the lens is focused at (0: no depth of field) */
     float aperture;       /* --aperture: the f-number (0: the scene's) */
     bool hour_set;
-    oak_preset preset; /* --preset (0: the scene's) */
+    oak_preset preset;   /* --preset (0: the scene's) */
+    float scale;         /* --scale: the render scale asked for (0: the scene's) */
+    oak_channel channel; /* --channel: a capture channel written instead of the picture */
 } cli_options;
 
 /* The camera options above written over a scene's post settings. */
 void _oak_cli_apply_camera(const cli_options *opts, oak_post *post);
 /* One camera option (--ev100, --exposure-comp, --tone, --bloom, --adapt, --focus,
-   --aperture) into opts: 0, or one
+   --aperture, --scale) into opts: 0, or one
    usage line and CLI_EXIT_USAGE; also used by `oak view`'s own parser. */
 int _oak_cli_parse_camera(cli_options *opts, const char *name, const char *value);
 

@@ -15,7 +15,7 @@
      CLI_OPT_SIZE | CLI_OPT_FRAMES | CLI_OPT_WARMUP | CLI_OPT_JSON | CLI_OPT_COMPARE |             \
      CLI_OPT_THREADS | CLI_OPT_VERBOSE | CLI_OPT_AO | CLI_OPT_EV100 | CLI_OPT_EXPOSURE_COMP |      \
      CLI_OPT_TONE | CLI_OPT_BLOOM | CLI_OPT_ADAPT | CLI_OPT_HOUR | CLI_OPT_TAA | CLI_OPT_FOCUS |   \
-     CLI_OPT_APERTURE | CLI_OPT_PRESET)
+     CLI_OPT_APERTURE | CLI_OPT_PRESET | CLI_OPT_SCALE)
 #define MAX_STAGES       64 /* "frame", the backend's stages and its busy.tN threads */
 #define MAX_RUNS         4
 #define PARITY_TOLERANCE 2 /* channel difference in 1/255 steps: the parity rule */
@@ -36,6 +36,8 @@ typedef struct bench_run {
     oak_light_grid_info grid;
     bool has_shadow;         /* the backend counts its shadow cache */
     oak_shadow_stats shadow; /* summed over the timed frames */
+    float scale;             /* the render scale the last frame ran at */
+    uint32_t render_w, render_h;
 } bench_run;
 
 static void release_run(bench_run *run) {
@@ -132,6 +134,7 @@ static int bench_frame(const cli_options *o, oak_scene *scene, oak_renderer *ren
 static int close_backend(const cli_options *o, oak_renderer *renderer, bench_run *run) {
     int status = 0;
     /* lamps in view, the longest cell list and listings lost to the cap */
+    run->scale = oak_renderer_render_scale(renderer, &run->render_w, &run->render_h);
     run->has_grid = oak_renderer_read_light_grid(renderer, &run->grid, NULL, NULL) == OAK_OK;
     if (o->compare) {
         size_t bytes = (size_t)o->width * o->height * 4;
@@ -276,8 +279,10 @@ static void report(const cli_options *o, bench_run *runs, uint32_t run_count) {
         }
         printf(", \"preset\": ");
         json_string(oak_preset_name(o->preset) ? oak_preset_name(o->preset) : "default");
-        printf(", \"size\": [%u, %u], \"frames\": %u, \"warmup\": %u, \"threads\": %u, ", o->width,
-               o->height, frames, warmup, oak_job_threads());
+        printf(", \"size\": [%u, %u], \"render_scale\": %.4g, \"render_size\": [%u, %u], "
+               "\"frames\": %u, \"warmup\": %u, \"threads\": %u, ",
+               o->width, o->height, (double)runs[0].scale, runs[0].render_w, runs[0].render_h,
+               frames, warmup, oak_job_threads());
         if (run_count == 1) {
             json_stages(&runs[0]);
         } else {
@@ -311,10 +316,11 @@ static void report(const cli_options *o, bench_run *runs, uint32_t run_count) {
     _oak_cli_subject(o, subject, sizeof subject);
     for (uint32_t i = 0; i < run_count; i++) {
         const char *preset = oak_preset_name(o->preset);
-        printf("oak bench: %s | %s | %s | %ux%u | preset %s | %u frames after %u warm-up | %u "
-               "threads\n",
-               subject, runs[i].backend, runs[i].device, o->width, o->height,
-               preset ? preset : "default", frames, warmup, oak_job_threads());
+        printf("oak bench: %s | %s | %s | %ux%u (render scale %.3g: %ux%u) | preset %s | %u "
+               "frames after %u warm-up | %u threads\n",
+               subject, runs[i].backend, runs[i].device, o->width, o->height, (double)runs[i].scale,
+               runs[i].render_w, runs[i].render_h, preset ? preset : "default", frames, warmup,
+               oak_job_threads());
         print_table(&runs[i]);
         if (runs[i].has_grid)
             printf("  lamp grid: %u lamps in view, %u listings, longest cell %u, overflow %u\n",

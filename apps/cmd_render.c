@@ -17,7 +17,7 @@
      CLI_OPT_WINDOW | CLI_OPT_WINDOW_CAPTURE | CLI_OPT_WINDOW_RESIZE | CLI_OPT_FLY_SCRIPT |        \
      CLI_OPT_DEBUG | CLI_OPT_AO | CLI_OPT_SKY | CLI_OPT_EV100 | CLI_OPT_EXPOSURE_COMP |            \
      CLI_OPT_TONE | CLI_OPT_BLOOM | CLI_OPT_ADAPT | CLI_OPT_HOUR | CLI_OPT_TAA | CLI_OPT_FOCUS |   \
-     CLI_OPT_APERTURE | CLI_OPT_PRESET)
+     CLI_OPT_APERTURE | CLI_OPT_PRESET | CLI_OPT_SCALE | CLI_OPT_CHANNEL)
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -106,13 +106,62 @@ static int render_window(const cli_options *o, oak_scene *scene, oak_renderer *r
     return 0;
 }
 
+/* A float as a byte: [0, 1] rounded. */
+static uint8_t unorm8(float x) {
+    x = x > 0 ? (x < 1 ? x : 1) : 0;
+    return (uint8_t)(x * 255.0f + 0.5f);
+}
+
+/* The capture channel (docs/SHADING.md "Capture channels"): albedo as sRGB
+   bytes, normal as n * 0.5 + 0.5, ao as grey, each a PNG; depth (metres)
+   and motion (pixels, x right and y down; z 1 where valid) as PFM, floats. */
+static int write_channel(const cli_options *o, oak_renderer *renderer, const char *out) {
+    size_t n = (size_t)o->width * o->height;
+    float *f = oak_alloc(n * 4 * sizeof(float));
+    uint8_t *png = oak_alloc(n * 4);
+    int status = 0;
+    if (!f || !png || oak_renderer_read_channel(renderer, f, n * 4) != OAK_OK) {
+        status = _oak_cli_fail(o);
+    } else if (o->channel == OAK_CHANNEL_DEPTH || o->channel == OAK_CHANNEL_MOTION) {
+        /* PFM: "PF", the size, -1 (little-endian), then rows bottom first */
+        FILE *fp = fopen(out, "wb");
+        bool ok = fp && fprintf(fp, "PF\n%u %u\n-1.0\n", o->width, o->height) > 0;
+        for (uint32_t y = o->height; ok && y-- > 0;)
+            for (uint32_t x = 0; ok && x < o->width; x++) {
+                const float *t = f + ((size_t)y * o->width + x) * 4;
+                ok = fwrite(t, sizeof(float), 3, fp) == 3;
+            }
+        if (fp && fclose(fp) != 0) ok = false;
+        if (!ok) status = _oak_cli_failf(o, "cannot write %s", out);
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            const float *t = f + i * 4;
+            for (int k = 0; k < 3; k++) {
+                float c = t[k];
+                if (o->channel == OAK_CHANNEL_ALBEDO) /* the exact sRGB curve */
+                    c = c <= 0.0031308f ? 12.92f * c : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f;
+                else if (o->channel == OAK_CHANNEL_NORMAL)
+                    c = c * 0.5f + 0.5f;
+                png[i * 4 + k] = unorm8(c);
+            }
+            png[i * 4 + 3] = 255;
+        }
+        if (oak_image_write_png(out, o->width, o->height, png) != OAK_OK) status = _oak_cli_fail(o);
+    }
+    oak_free(f);
+    oak_free(png);
+    return status;
+}
+
 static int render(const cli_options *o, oak_scene *scene, oak_renderer *renderer) {
     char subject[128], default_out[160];
     _oak_cli_subject(o, subject, sizeof subject);
     const char *out = o->out;
     if (!out) {
         mkdir("out", 0777); /* an existing folder is fine; a failure shows at the write */
-        snprintf(default_out, sizeof default_out, "out/%s.png", subject);
+        bool pfm = o->channel == OAK_CHANNEL_DEPTH || o->channel == OAK_CHANNEL_MOTION;
+        snprintf(default_out, sizeof default_out, "out/%s%s%s.%s", subject, o->channel ? "_" : "",
+                 o->channel ? oak_channel_name(o->channel) : "", pfm ? "pfm" : "png");
         out = default_out;
     }
     if (o->window) return render_window(o, scene, renderer, out);
@@ -133,7 +182,8 @@ static int render(const cli_options *o, oak_scene *scene, oak_renderer *renderer
                            .no_dither = true,
                            .no_fxaa = true,
                            .debug = o->debug,
-                           .ao = post->ao};
+                           .ao = post->ao,
+                           .render_scale = post->render_scale};
     }
     for (uint32_t i = 0; i < frames; i++) {
         uint64_t start = oak_time_ns();
@@ -155,8 +205,11 @@ static int render(const cli_options *o, oak_scene *scene, oak_renderer *renderer
             status = _oak_cli_fail(o);
             goto done;
         }
-    if (oak_renderer_read_pixels(renderer, pixels, bytes) != OAK_OK ||
-        oak_image_write_png(out, o->width, o->height, pixels) != OAK_OK) {
+    if (o->channel) {
+        status = write_channel(o, renderer, out);
+        if (status) goto done;
+    } else if (oak_renderer_read_pixels(renderer, pixels, bytes) != OAK_OK ||
+               oak_image_write_png(out, o->width, o->height, pixels) != OAK_OK) {
         status = _oak_cli_fail(o);
         goto done;
     }
@@ -185,6 +238,7 @@ int _oak_cmd_render(int argc, char **argv) {
         !(status = _oak_cli_open_scene(&o, &scene)) &&
         !(status = _oak_cli_open_renderer(&o, o.backend, scene, &renderer))) {
         if (o.debug) oak_scene_post(scene)->debug = o.debug;
+        if (o.channel) oak_scene_post(scene)->channel = o.channel;
         /* the built-in worlds adapt like an eye (docs/SHADING.md "Eye
            adaptation") unless --ev100 fixes the camera or --adapt says; a
            scene file's post says for itself */

@@ -57,6 +57,10 @@ static const option_spec g_specs[] = {
     {"--preset", CLI_OPT_PRESET, "low|medium|high|ultra",
      "quality preset: render scale, shadow size and filter, AO, TAA, bloom and plant density "
      "from one table; any of them given on its own still wins (default: the scene's)"},
+    {"--scale", CLI_OPT_SCALE, "S",
+     "render scale: every pass at the size times S (0.25..1, clamped), stretched to the size"},
+    {"--channel", CLI_OPT_CHANNEL, "NAME",
+     "write a buffer instead of the picture: albedo, normal, ao (PNG), depth or motion (PFM)"},
     {"--hour", CLI_OPT_HOUR, "H",
      "time of day 0..24 (local standard time): sun or moon, sky and light from it"},
     {"--focus", CLI_OPT_FOCUS, "M", "depth of field: the lens focused this many metres away"},
@@ -144,6 +148,8 @@ int _oak_cli_parse_camera(cli_options *o, const char *name, const char *v) {
     if (!strcmp(name, "--exposure-comp"))
         return _oak_cli_parse_float(o, name, v, -16, 16, &o->exposure_comp);
     if (!strcmp(name, "--focus")) return _oak_cli_parse_float(o, name, v, 0.01f, 1e5f, &o->focus);
+    /* any positive scale: the setter clamps it to [0.25, 1] and says so */
+    if (!strcmp(name, "--scale")) return _oak_cli_parse_float(o, name, v, 0.001f, 1e3f, &o->scale);
     if (!strcmp(name, "--aperture"))
         return _oak_cli_parse_float(o, name, v, 0.5f, 64.0f, &o->aperture);
     if (!strcmp(name, "--preset")) {
@@ -191,6 +197,11 @@ void _oak_cli_apply_camera(const cli_options *o, oak_post *post) {
     if (o->adapt) post->adapt = o->adapt > 0;
     if (o->focus > 0) post->focus_distance = o->focus;
     if (o->aperture > 0) post->aperture = o->aperture;
+    float adopted;
+    if (o->scale > 0 && oak_post_set_render_scale(post, o->scale, &adopted) == OAK_OK &&
+        adopted != o->scale)
+        fprintf(stderr, "oak %s: --scale %g clamped to %g\n", o->command, (double)o->scale,
+                (double)adopted);
 }
 
 static int set_option(cli_options *o, const option_spec *s, const char *v) {
@@ -281,7 +292,16 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
     case CLI_OPT_FOCUS:
     case CLI_OPT_APERTURE:
     case CLI_OPT_PRESET:
+    case CLI_OPT_SCALE:
         return _oak_cli_parse_camera(o, s->name, v);
+    case CLI_OPT_CHANNEL:
+        o->channel = OAK_CHANNEL_NONE;
+        for (uint32_t c = 1; c < OAK_CHANNEL_COUNT; c++)
+            if (!strcmp(v, oak_channel_name((oak_channel)c))) o->channel = (oak_channel)c;
+        if (!o->channel)
+            return usage_error(o, "--channel '%s': expected albedo, normal, depth, motion or ao",
+                               v);
+        break;
     case CLI_OPT_HOUR:
         o->hour_set = true;
         return _oak_cli_parse_float(o, "--hour", v, 0, 24, &o->hour);

@@ -6,6 +6,7 @@
 
 #include "dof.h"
 #include "frontend.h"
+#include "render_scale.h"
 #include "taa.h"
 
 #define CULL_CHUNK 1024
@@ -364,6 +365,21 @@ static void build_environment(oak_frontend *fe, const oak_frame_input *in) {
     if (v->post.bloom_strength > 1) v->post.bloom_strength = 1;
     if (v->post.taa != OAK_TAA_ON && v->post.taa != OAK_TAA_OFF)
         v->post.taa = OAK_TAA_DEFAULT_ON ? OAK_TAA_ON : OAK_TAA_OFF;
+    /* the scale the renderer sized the backend for (it refused bad ones) */
+    float scale = 1.0f;
+    if (_oak_render_scale_resolve(&v->post, &scale) == OAK_OK) v->post.render_scale = scale;
+    if (v->post.channel != OAK_CHANNEL_NONE) { /* nothing of post runs over a channel */
+        oak_channel ch = v->post.channel;
+        v->post.taa = OAK_TAA_OFF;
+        v->post.bloom = OAK_BLOOM_OFF;
+        v->post.adapt = false;
+        v->dof[3] = 0;
+        /* motion and ao are the debug views' buffers, written raw */
+        v->post.debug = ch == OAK_CHANNEL_MOTION ? OAK_DEBUG_MOTION
+                        : ch == OAK_CHANNEL_AO   ? OAK_DEBUG_AO
+                                                 : OAK_DEBUG_NONE;
+        v->post.ao = ch == OAK_CHANNEL_AO ? OAK_AO_ON : OAK_AO_OFF;
+    }
     if (v->env.fog_density < 0) v->env.fog_density = 0;
     _oak_display_to_radiance(v->env.sky_zenith_display, &v->post, v->sky_zenith);
     _oak_display_to_radiance(v->env.sky_horizon_display, &v->post, v->sky_horizon);

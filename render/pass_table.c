@@ -52,8 +52,9 @@ static bool has_shadows(const oak_render_view *v) {
 static bool has_lamp_shadows(const oak_render_view *v) {
     return v->lamp_face_count > 0;
 }
-static bool has_draws(const oak_render_view *v) {
-    return v->draws.count > 0;
+/* BLEND surfaces: not over a capture channel's data */
+static bool has_blend(const oak_render_view *v) {
+    return v->draws.count > 0 && v->post.channel == OAK_CHANNEL_NONE;
 }
 static bool has_streams(const oak_render_view *v) {
     return v->stream_count > 0;
@@ -162,7 +163,7 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
       {OAK_TARGET_SKY, OAK_USE_BUFFER_READ},
       {OAK_TARGET_DEPTH, OAK_USE_DEPTH_TEST},
       {OAK_TARGET_HDR, OAK_USE_COLOR_BLEND}},
-     has_draws,
+     has_blend,
      {NULL},
      false},
     /* temporal AA: per pixel the motion vector from its (draw, triangle),

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "render_scale.h"
 #include "renderer_internal.h"
 #include "core/internal.h"
 #include "shaders/common/oak_gpu.h"
@@ -32,6 +33,7 @@ oak_result oak_make_renderer(oak_renderer **out, const oak_renderer_desc *desc) 
     oak_renderer *r = oak_calloc(1, sizeof *r);
     if (!r) return OAK_ERROR_OUT_OF_MEMORY;
     r->desc = (oak_backend_desc){d.width, d.height, d.device, d.shadow_map_size, false};
+    r->out_width = d.width, r->out_height = d.height, r->scale = 1.0f;
 
     const char *name = d.backend && d.backend[0] ? d.backend : "auto";
     oak_result res;
@@ -82,6 +84,7 @@ void oak_destroy_renderer(oak_renderer *r) {
     r->backend->destroy(r->self);
     _oak_frontend_release(&r->frontend);
     _oak_probe_cache_release(r->probes);
+    oak_free(r->scaled);
     oak_free(r);
 }
 
@@ -92,20 +95,51 @@ oak_result oak_renderer_resize(oak_renderer *r, uint32_t width, uint32_t height)
     if ((uint64_t)width * height > OAK_MAX_OUTPUT_PIXELS)
         return oak_error(OAK_ERROR_LIMIT, "output size %ux%u exceeds OAK_MAX_OUTPUT_PIXELS (%u)",
                          width, height, OAK_MAX_OUTPUT_PIXELS);
-    oak_result res = r->backend->resize(r->self, width, height);
+    uint32_t rw, rh;
+    _oak_render_scale_size(r->scale, width, height, &rw, &rh);
+    oak_result res = r->backend->resize(r->self, rw, rh);
     if (res) return res;
-    r->desc.width = width;
-    r->desc.height = height;
+    r->desc.width = rw;
+    r->desc.height = rh;
+    r->out_width = width, r->out_height = height;
     r->drawn = false;
+    return OAK_OK;
+}
+
+/* The backend sized for this frame's render scale: every pass runs at the
+   scaled size (docs/SHADING.md "Render scale"). */
+static oak_result fit_scale(oak_renderer *r, const oak_frame_input *input) {
+    float scale;
+    oak_result res = _oak_render_scale_resolve(input->post, &scale);
+    if (res) return res;
+    uint32_t rw, rh;
+    _oak_render_scale_size(scale, r->out_width, r->out_height, &rw, &rh);
+    if (rw != r->desc.width || rh != r->desc.height) {
+        res = r->backend->resize(r->self, rw, rh);
+        if (res) return res;
+        r->desc.width = rw, r->desc.height = rh;
+        r->drawn = false;
+    }
+    r->scale = scale;
+    r->channel = input->post ? input->post->channel : OAK_CHANNEL_NONE;
     return OAK_OK;
 }
 
 oak_result oak_renderer_draw(oak_renderer *r, const oak_frame_input *input) {
     if (!input) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "draw: no frame input");
+    if (input->post && (unsigned)input->post->channel >= OAK_CHANNEL_COUNT)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "draw: capture channel %d is not one",
+                         (int)input->post->channel);
+    oak_result res = fit_scale(r, input);
+    if (res) return res;
     uint64_t t0 = oak_time_ns();
     r->frontend.gpu_streams = (r->backend->caps & OAK_CAP_GPU_STREAMS) != 0;
-    oak_result res = _oak_frontend_build(&r->frontend, input, r->desc.width, r->desc.height,
-                                         r->desc.shadow_map_size);
+    /* a scaled frame keeps the output's shape, whatever the rounding did */
+    oak_frame_input in = *input;
+    if (!(in.camera.aspect > 0)) in.camera.aspect = (float)r->out_width / (float)r->out_height;
+    input = &in;
+    res = _oak_frontend_build(&r->frontend, input, r->desc.width, r->desc.height,
+                              r->desc.shadow_map_size);
     if (res) return res;
     r->frontend.view.frame = r->frame;
     /* the first adapting frame (or the first after the camera was fixed)
@@ -134,12 +168,52 @@ oak_result oak_renderer_draw(oak_renderer *r, const oak_frame_input *input) {
 }
 
 oak_result oak_renderer_read_pixels(oak_renderer *r, uint8_t *rgba, size_t size) {
-    size_t need = (size_t)r->desc.width * r->desc.height * 4;
+    size_t need = (size_t)r->out_width * r->out_height * 4;
     if (size < need)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "read_pixels: buffer of %zu bytes, need %zu",
                          size, need);
     if (!r->drawn) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "read_pixels: nothing drawn yet");
-    return r->backend->read_pixels(r->self, rgba, size);
+    if (r->desc.width == r->out_width && r->desc.height == r->out_height)
+        return r->backend->read_pixels(r->self, rgba, size);
+    /* the composite's stretch of the scaled frame (FXAA already ran on it) */
+    size_t small = (size_t)r->desc.width * r->desc.height * 4;
+    size_t bytes = small + (size_t)r->out_width * 3 * sizeof(uint32_t); /* + the column taps */
+    if (r->scaled_size < bytes) {
+        uint8_t *p = oak_realloc(r->scaled, bytes);
+        if (!p) return OAK_ERROR_OUT_OF_MEMORY;
+        r->scaled = p, r->scaled_size = bytes;
+    }
+    oak_result res = r->backend->read_pixels(r->self, r->scaled, small);
+    if (res) return res;
+    /* small is a multiple of 4: the taps after it are aligned */
+    _oak_stretch_rgba8(rgba, r->out_width, r->out_height, r->scaled, r->desc.width, r->desc.height,
+                       (uint32_t *)(void *)(r->scaled + small));
+    return OAK_OK;
+}
+
+oak_result oak_renderer_read_channel(oak_renderer *r, float *rgba, size_t count) {
+    size_t need = (size_t)r->out_width * r->out_height * 4;
+    if (!r->drawn || r->channel == OAK_CHANNEL_NONE)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "read_channel: the last frame drew no channel");
+    if (count < need)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "read_channel: %zu floats, need %zu", count,
+                         need);
+    if (!r->backend->read_hdr)
+        return oak_error(OAK_ERROR_UNSUPPORTED, "read_channel: the %s backend keeps no frame",
+                         r->backend->name);
+    oak_result res = r->backend->read_hdr(r->self, rgba, count);
+    if (res) return res;
+    /* the backends write each channel as oak_channel decodes it; alpha 1
+       except the motion's validity in z */
+    for (size_t i = 0; i < need; i += 4) rgba[i + 3] = 1.0f;
+    return OAK_OK;
+}
+
+float oak_renderer_render_scale(const oak_renderer *r, uint32_t *width, uint32_t *height) {
+    if (width) *width = r->desc.width;
+    if (height) *height = r->desc.height;
+    return r->scale;
 }
 
 uint32_t oak_renderer_timings(const oak_renderer *r, oak_stage_timing *out, uint32_t max) {
@@ -225,8 +299,8 @@ const struct oak_render_view *oak_renderer_last_view(const oak_renderer *r) {
 }
 
 void oak_renderer_size(const oak_renderer *r, uint32_t *width, uint32_t *height) {
-    if (width) *width = r->desc.width;
-    if (height) *height = r->desc.height;
+    if (width) *width = r->out_width;
+    if (height) *height = r->out_height;
 }
 
 oak_result oak_renderer_read_sky(oak_renderer *r, float *texels, size_t count, uint32_t *captures) {

@@ -21,6 +21,12 @@ struct oak_renderer {
     uint64_t probe_bakes;    /* reflection probe bakes so far */
     bool probes_warned;      /* said once that the backend cannot bake them */
     bool adapting;           /* the last frame drawn ran eye adaptation */
+    /* render scale: desc holds the backend's (render) size, these the output's */
+    uint32_t out_width, out_height;
+    float scale;         /* the last frame's adopted render scale */
+    oak_channel channel; /* the last frame's capture channel */
+    uint8_t *scaled;     /* the render-size picture before its stretch, then column taps */
+    size_t scaled_size;
 };
 
 const oak_backend *_oak_backend_find(const char *name);

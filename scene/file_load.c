@@ -305,6 +305,7 @@ static oak_result read_post(loader *l, const cJSON *o, oak_post *post) {
                                        "bloom_strength",
                                        "focus_distance",
                                        "taa",
+                                       "render_scale",
                                        "preset",
                                        "shadow_filter",
                                        NULL};
@@ -344,6 +345,12 @@ static oak_result read_post(loader *l, const cJSON *o, oak_post *post) {
     long long pcf = 0;
     TRY(read_int(l, o, "post", "shadow_filter", 0, OAK_SHADOW_PCF_SIZE, false, &pcf));
     post->shadow_filter = (uint32_t)pcf;
+    /* clamped to [0.25, 1] as the setter does; NaN cannot be JSON, negatives are refused */
+    float scale = 0;
+    TRY(read_float(l, o, "post", "render_scale", &scale));
+    if (scale < 0)
+        return fail(l, "post.render_scale", "%g is below 0 (a scale in 0.25 .. 1)", (double)scale);
+    if (scale > 0) oak_post_set_render_scale(post, scale, NULL);
     return read_bool(l, o, "post", "no_fxaa", &post->no_fxaa);
 }
 

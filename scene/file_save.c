@@ -201,6 +201,7 @@ static void write_post(writer *w, const oak_post *p) {
     if (p->preset && (unsigned)p->preset < OAK_PRESET_COUNT)
         w_enum(w, "preset", _oak_preset_names, (uint32_t)p->preset);
     if (p->shadow_filter) w_int(w, "shadow_filter", p->shadow_filter);
+    if (p->render_scale > 0 && p->render_scale < 1) w_float(w, "render_scale", p->render_scale);
     close_block(w, '}');
 }
 

@@ -30,6 +30,10 @@ void main() {
     }
     uvec2 id = texelFetch(ids, px, 0).xy;
     if (id.x == 0u) {
+        if ((view.flags.y & OAK_GPU_CHANNEL_MASK) != 0u) { // a channel: no surface here
+            imageStore(hdr, px, vec4(0.0, 0.0, 0.0, 1.0));
+            return;
+        }
         // NDC of the pixel centre less TAA's jitter; row 0 is clip y = +1.
         vec2 ndc = vec2((float(px.x) + 0.5 - view.taa.x) / float(W) * 2.0 - 1.0,
                         1.0 - (float(px.y) + 0.5 - view.taa.y) / float(H) * 2.0);

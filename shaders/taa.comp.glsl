@@ -124,6 +124,10 @@ void main() {
     }
     vec2 m;
     bool ok = motion(px, m);
+    if ((view.flags.y & OAK_GPU_CHANNEL_MOTION) != 0u) { // the channel: pixels, z valid
+        history[dst] = ok ? vec4(m, 1.0, 0.0) : vec4(0.0);
+        return;
+    }
     if ((view.flags.y & OAK_GPU_DEBUG_MOTION) != 0u) {
         vec2 c = clamp(0.5 + m / (2.0 * float(OAK_TAA_MOTION_VIEW)), 0.0, 1.0);
         history[dst] = vec4(ok ? c : vec2(0.5), ok ? 0.5 : 0.0, 0.0);

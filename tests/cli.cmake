@@ -62,6 +62,28 @@ oak_cli_test(cliBenchPresetInJson
              EXIT 0 OUT "\"preset\": \"low\", \"size\": \\[32, 18\\]")
 oak_cli_test(cliBenchTaa ARGS "bench|--backend|cpu|--size|32x18|--frames|2|--warmup|0|--taa|on"
              EXIT 0)
+# render scale (docs/SHADING.md "Render scale"): clamped with one line, refused
+# below 0; the scene file's post key; bench --json says what ran
+oak_cli_test(cliRenderScaleClamped
+             ARGS "render|--backend|cpu|--size|64x36|--scale|0.1|--out|${CMAKE_BINARY_DIR}/test-out/cli_scale.png"
+             EXIT 0 OUT "cpu \\| .*cli_scale\\.png" ERR "--scale 0\\.1 clamped to 0\\.25" ERR_LINES 1)
+oak_cli_test(cliRenderRejectsNegativeScale ARGS "render|--scale|-1" EXIT 2
+             ERR "--scale '-1': expected a finite number" ERR_LINES 1)
+oak_cli_test(cliBenchScaleJson
+             ARGS "bench|--backend|cpu|--size|32x18|--frames|1|--warmup|0|--scale|0.5|--json"
+             EXIT 0 OUT "\"render_scale\": 0\\.5, \"render_size\": \\[16, 9\\]")
+oak_cli_test(cliBenchSceneScaleJson
+             ARGS "bench|--scene|tests/data/scene/render_scale.json|--backend|cpu|--size|64x36|--frames|1|--warmup|0|--json"
+             EXIT 0 OUT "\"render_scale\": 0\\.25, \"render_size\": \\[16, 9\\]")
+# capture channels: a PFM of the depth, a PNG of the albedo, a bad name refused
+oak_cli_test(cliRenderChannelDepth
+             ARGS "render|--backend|cpu|--size|64x36|--channel|depth|--out|${CMAKE_BINARY_DIR}/test-out/cli_depth.pfm"
+             EXIT 0 OUT "cpu \\| .*cli_depth\\.pfm")
+oak_cli_test(cliRenderChannelAlbedo
+             ARGS "render|--backend|cpu|--size|64x36|--channel|albedo|--out|${CMAKE_BINARY_DIR}/test-out/cli_albedo.png"
+             EXIT 0 OUT "cpu \\| .*cli_albedo\\.png")
+oak_cli_test(cliRenderRejectsBadChannel ARGS "render|--channel|colour" EXIT 2
+             ERR "--channel 'colour': expected albedo, normal, depth, motion or ao" ERR_LINES 1)
 oak_cli_test(cliRenderDebugAo
              ARGS "render|--backend|cpu|--size|64x36|--debug|ao|--out|${CMAKE_BINARY_DIR}/test-out/cli_debug_ao.png"
              EXIT 0 OUT "cpu \\| .*cli_debug_ao\\.png")
@@ -154,7 +176,7 @@ oak_cli_test(cliBenchMeadowFlight
              EXIT 0 OUT "meadow \\| cpu .*frame +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+")
 oak_cli_test(cliBenchJsonIsOneObjectWithFrameStage
              ARGS "bench|--backend|null|--size|64x36|--frames|4|--warmup|1|--json" EXIT 0
-             OUT "^{\"world\": \"default\", \"backend\": \"null\", \"device\": \"[^\"]*\", \"preset\": \"default\", \"size\": \\[64, 36\\], \"frames\": 4, \"warmup\": 1, \"threads\": [0-9]+, \"stages\": {\"frame\": {\"median_ms\": [0-9.]+, \"p95_ms\": [0-9.]+, \"p99_ms\": [0-9.]+, \"max_ms\": [0-9.]+, \"clock\": \"cpu\"}.*}}\n$")
+             OUT "^{\"world\": \"default\", \"backend\": \"null\", \"device\": \"[^\"]*\", \"preset\": \"default\", \"size\": \\[64, 36\\], \"render_scale\": 1, \"render_size\": \\[64, 36\\], \"frames\": 4, \"warmup\": 1, \"threads\": [0-9]+, \"stages\": {\"frame\": {\"median_ms\": [0-9.]+, \"p95_ms\": [0-9.]+, \"p99_ms\": [0-9.]+, \"max_ms\": [0-9.]+, \"clock\": \"cpu\"}.*}}\n$")
 oak_cli_test(cliRenderDefaultOutIsOutSlashWorldPng ARGS "render|--backend|null|--size|16x9" EXIT 0
              OUT " \\| out/default\\.png\n$")
 oak_cli_test(cliRenderSceneFileOnNullBackend
@@ -169,7 +191,7 @@ oak_cli_test(cliBenchJsonNamesSceneFile
              EXIT 0 OUT "^{\"world\": null, \"scene\": \"tests/data/cli/ball\\.json\", \"backend\": \"null\"")
 oak_cli_test(cliBenchTableListsFrameStage
              ARGS "bench|--backend|null|--size|32x18|--frames|3|--warmup|0" EXIT 0
-             OUT "oak bench: default \\| null \\| [^|]+ \\| 32x18 \\| preset default \\| 3 frames after 0 warm-up.*\n  frame +[0-9.]+ +[0-9.]+ +[0-9.]+")
+             OUT "oak bench: default \\| null \\| [^|]+ \\| 32x18 \\(render scale 1: 32x18\\) \\| preset default \\| 3 frames after 0 warm-up.*\n  frame +[0-9.]+ +[0-9.]+ +[0-9.]+")
 
 # ---- the CPU backend -------------------------------------------------------
 oak_cli_test(cliRenderDefaultWorldOnCpu

@@ -131,8 +131,9 @@ TEST(tableRowsPassTheirOwnCheck) {
     g_oak_test_errors = before;
 }
 
-/* The low preset fills AO, TAA, bloom and the filter; bloom set on its own
-   stays; the default preset keeps each setting's own default. */
+/* The low preset fills AO, TAA, bloom, the filter and the render scale;
+   bloom and a render scale set on their own stay; the default preset
+   keeps each setting's own default. */
 TEST(presetFillsOnlyDefaults) {
     static scene s;
     static uint8_t px[W * H * 4];
@@ -148,6 +149,16 @@ TEST(presetFillsOnlyDefaults) {
     CHECK_EQ_INT((int)v->post.taa, (int)OAK_TAA_ON);
     CHECK_EQ_INT((int)v->post.bloom, (int)OAK_BLOOM_ON); /* its own, not the preset's off */
     CHECK_EQ_INT(v->post.shadow_filter, low.shadow_filter);
+    /* the preset's render scale: half the pixels a side */
+    uint32_t rw = 0, rh = 0;
+    CHECK_NEAR(oak_renderer_render_scale(r, &rw, &rh), low.render_scale, 0);
+    CHECK_EQ_INT(rw, W / 2);
+    CHECK_EQ_INT(rh, H / 2);
+    s.post.render_scale = 1; /* set on its own: it wins */
+    if (!draw(r, &s, px)) goto done;
+    CHECK_NEAR(oak_renderer_render_scale(r, &rw, &rh), 1, 0);
+    CHECK_EQ_INT(rw, W);
+    s.post.render_scale = 0;
     s.post.preset = OAK_PRESET_DEFAULT;
     s.post.bloom = OAK_BLOOM_DEFAULT;
     if (!draw(r, &s, px)) goto done;

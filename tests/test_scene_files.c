@@ -129,6 +129,7 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
     oak_scene_post(s)->taa = OAK_TAA_ON;
     oak_scene_post(s)->preset = OAK_PRESET_MEDIUM;
     oak_scene_post(s)->shadow_filter = 3;
+    oak_scene_post(s)->render_scale = 0.5f;
 
     char p1[512], p2[512];
     oak_test_out(p1, sizeof p1, "scene_rt1.json");
@@ -153,6 +154,7 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
     CHECK_EQ_INT(oak_scene_post(t)->taa, OAK_TAA_ON);
     CHECK_EQ_INT(oak_scene_post(t)->preset, OAK_PRESET_MEDIUM);
     CHECK_EQ_INT(oak_scene_post(t)->shadow_filter, 3);
+    CHECK_NEAR(oak_scene_post(t)->render_scale, 0.5f, 0);
     CHECK_EQ_INT(oak_scene_post(t)->tone, OAK_TONE_NEUTRAL);
     CHECK(!memcmp(oak_scene_transform(t, oak_scene_find(t, "root")), &rt, sizeof rt));
     CHECK(!memcmp(oak_scene_transform(t, oak_scene_find(t, "cam")), &ct, sizeof ct));
@@ -371,6 +373,7 @@ static const struct {
     {"bad_preset.json", "post.preset: 'epic' is not one of default, low, medium, high, ultra"},
     {"bad_bloom_strength.json", "post.bloom_strength: 2 is outside 0 .. 1"},
     {"bad_focus.json", "post.focus_distance: -2 is below 0 (metres; 0: no depth of field)"},
+    {"bad_render_scale.json", "post.render_scale: -0.5 is below 0 (a scale in 0.25 .. 1)"},
     {"bad_sun_disc.json", "environment.sun_disc: 0.75 is outside 0 .. 0.5 (radians)"},
     {"bad_late_error.json", "entities[1].camera.fov_y: expected a number"},
     {"bad_probe_box_min.json", "entities[0].reflection_probe: box_min[1] = 0.5 is above 0"},

@@ -361,6 +361,10 @@ typedef struct cpu_surface {
 /* Builds the surface of a triangle at pixel (x, y). */
 void _oak_cpu_surface(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx *t, uint32_t x,
                       uint32_t y, cpu_surface *s);
+/* A capture channel's value at a surface (view.post.channel albedo, normal
+   or depth; docs/SHADING.md "Capture channels"). */
+void _oak_cpu_channel(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surface *s,
+                      float out[3]);
 /* Pixels shaded together by the lane kernel (cpu_light_kernel.inc), one
    lane each, structure of arrays; _oak_cpu_shade_prep fills a lane. */
 #define CPU_LANES_MAX 8

@@ -156,6 +156,12 @@ static void taa_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
             float *dst = c->dst + ((size_t)y * W + x) * 4;
             float m[2];
             bool ok = motion(c, cache, x, y, m);
+            if (c->debug && c->v->post.channel == OAK_CHANNEL_MOTION) { /* pixels, z valid */
+                dst[0] = ok ? m[0] : 0, dst[1] = ok ? m[1] : 0;
+                dst[2] = ok ? 1.0f : 0.0f;
+                dst[3] = 0;
+                continue;
+            }
             if (c->debug) {
                 for (int k = 0; k < 2; k++) {
                     float s = 0.5f + m[k] / (2.0f * (float)OAK_TAA_MOTION_VIEW);

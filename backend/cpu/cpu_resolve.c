@@ -39,6 +39,8 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
     float *outs[CPU_LANES_MAX];
     /* the gtao pass ran for this frame: its term multiplies the indirect light */
     const float *gtao = v->post.ao == OAK_AO_ON ? b->ao_words : NULL;
+    bool channel = v->post.channel == OAK_CHANNEL_ALBEDO || v->post.channel == OAK_CHANNEL_NORMAL ||
+                   v->post.channel == OAK_CHANNEL_DEPTH;
     for (uint32_t tile = begin; tile < end; tile++) {
         for (int k = 0; k < TRI_CACHE; k++) cache[k].id = 0;
         uint32_t x0 = (tile % p->tiles_x) * CPU_TILE, y0 = (tile / p->tiles_x) * CPU_TILE;
@@ -53,6 +55,16 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
                 if (v->post.debug == OAK_DEBUG_LAMP_SHADOWS &&
                     _oak_cpu_lamp_atlas_debug(b, x, y, out))
                     continue;
+                if (channel) { /* a capture channel: the surface's data, 0 for none */
+                    out[0] = out[1] = out[2] = 0;
+                    if (!id) continue;
+                    cpu_tri_ctx *tc = &cache[id % TRI_CACHE];
+                    if (id != tc->id) _oak_cpu_tri_ctx(b, p, id, tc);
+                    cpu_surface cs;
+                    _oak_cpu_surface(b, p, tc, x, y, &cs);
+                    _oak_cpu_channel(b, tc, &cs, out);
+                    continue;
+                }
                 if (!id && image_sky) { /* an .hdr sky: its image */
                     float dir[3];
                     _oak_cpu_view_ray(v, x, y, dir);

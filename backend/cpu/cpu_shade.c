@@ -105,10 +105,14 @@ float _oak_cpu_mask_alpha(const cpu_backend *b, const cpu_pass *p, const cpu_tri
 
 void _oak_cpu_surface(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx *t, uint32_t x,
                       uint32_t y, cpu_surface *s) {
-    (void)b;
     const cpu_material *m = t->mat;
     float w[3], dx[3], dy[3];
     _oak_cpu_bary_eval(&t->bary, p, x, y, w, m->textured ? dx : NULL, m->textured ? dy : NULL);
+    /* the mip bias log2(render scale): a scaled frame's textures as sharp
+       as the output's (surface.glsl the same) */
+    float rs = b->view->post.render_scale;
+    if (m->textured && rs > 0 && rs < 1)
+        for (int k = 0; k < 3; k++) dx[k] *= rs, dy[k] *= rs;
     const float(*W)[4] = (const float(*)[4])t->d->world;
     float po[3];
     for (int k = 0; k < 3; k++)
@@ -237,6 +241,43 @@ static inline void sample_slot(const cpu_backend *b, const cpu_tex_ref *r, const
     cpu_sample_ref(b, r, s->uv, s->duvdx, s->duvdy, out);
 }
 
+/* The normal map on the surface's normal, as surface.glsl's oak_mapped_normal. */
+static void mapped_normal(const cpu_backend *b, const cpu_material *m, const cpu_surface *s,
+                          float N[3]) {
+    float tn[4];
+    sample_slot(b, &m->tex[CPU_TEX_NORMAL], s, tn);
+    float n[3] = {tn[0] * 2 - 1, tn[1] * 2 - 1, tn[2] * 2 - 1};
+    n[0] *= m->desc.normal_scale;
+    n[1] *= m->desc.normal_scale;
+    const float *Nv = s->Nv, *T = s->T;
+    float B[3] = {(Nv[1] * T[2] - Nv[2] * T[1]) * T[3], (Nv[2] * T[0] - Nv[0] * T[2]) * T[3],
+                  (Nv[0] * T[1] - Nv[1] * T[0]) * T[3]};
+    for (int k = 0; k < 3; k++) N[k] = T[k] * n[0] + B[k] * n[1] + Nv[k] * n[2];
+    normalize3(N);
+}
+
+void _oak_cpu_channel(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surface *s,
+                      float out[3]) {
+    const oak_render_view *v = b->view;
+    const cpu_material *m = t->mat;
+    const oak_material_desc *md = &m->desc;
+    if (v->post.channel == OAK_CHANNEL_DEPTH) { /* -z in view space, as view_depth */
+        const float(*V)[4] = (const float(*)[4])v->view;
+        float d = -(V[0][2] * s->P[0] + V[1][2] * s->P[1] + V[2][2] * s->P[2] + V[3][2]);
+        out[0] = out[1] = out[2] = d;
+        return;
+    }
+    if (v->post.channel == OAK_CHANNEL_ALBEDO) {
+        float tb[4];
+        sample_slot(b, &m->tex[CPU_TEX_BASE], s, tb);
+        for (int k = 0; k < 3; k++) out[k] = md->base_color[k] * s->C[k] * tb[k];
+        return;
+    }
+    float N[3] = {s->Nv[0], s->Nv[1], s->Nv[2]};
+    if (!md->unlit && m->tex[CPU_TEX_NORMAL].tex >= 0) mapped_normal(b, m, s, N);
+    for (int k = 0; k < 3; k++) out[k] = N[k];
+}
+
 float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surface *s,
                           cpu_lanes *q, uint32_t lane) {
     const oak_render_view *v = b->view;
@@ -262,18 +303,7 @@ float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_
     q->a2[lane] = a * a;
     q->ao[lane] = (1.0f + md->occlusion_strength * (tocc[0] - 1.0f)) * s->gtao; /* x gtao */
     float N[3] = {s->Nv[0], s->Nv[1], s->Nv[2]};
-    if (m->tex[CPU_TEX_NORMAL].tex >= 0) {
-        float tn[4];
-        sample_slot(b, &m->tex[CPU_TEX_NORMAL], s, tn);
-        float n[3] = {tn[0] * 2 - 1, tn[1] * 2 - 1, tn[2] * 2 - 1};
-        n[0] *= md->normal_scale;
-        n[1] *= md->normal_scale;
-        const float *Nv = s->Nv, *T = s->T;
-        float B[3] = {(Nv[1] * T[2] - Nv[2] * T[1]) * T[3], (Nv[2] * T[0] - Nv[0] * T[2]) * T[3],
-                      (Nv[0] * T[1] - Nv[1] * T[0]) * T[3]};
-        for (int k = 0; k < 3; k++) N[k] = T[k] * n[0] + B[k] * n[1] + Nv[k] * n[2];
-        normalize3(N);
-    }
+    if (m->tex[CPU_TEX_NORMAL].tex >= 0) mapped_normal(b, m, s, N);
     float V[3] = {v->camera_pos[0] - s->P[0], v->camera_pos[1] - s->P[1],
                   v->camera_pos[2] - s->P[2]};
     normalize3(V);

@@ -30,6 +30,9 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
     }
     for (int k = 0; k < 4; k++) g->view_depth[k] = -v->view[k][2];
     g->shadow_start[0] = v->znear;
+    uint32_t pcf = v->post.shadow_filter; /* the preset's PCF taps a side */
+    g->shadow_start[1] =
+        (float)(pcf >= 1 && pcf <= OAK_SHADOW_PCF_SIZE ? pcf : OAK_SHADOW_PCF_SIZE);
     memcpy(g->camera_pos, v->camera_pos, 12);
     g->camera_pos[3] = v->env.fog_density;
     memcpy(g->sky_zenith, v->sky_zenith, 12);
@@ -63,11 +66,16 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
     /* post mixes the bloom in only when this frame's bloom pass ran */
     g->post_params[0] = v->post.bloom == OAK_BLOOM_ON ? v->post.bloom_strength : 0.0f;
     _oak_sun_disc_params(v, &g->post_params[1], &g->post_params[2]);
-    uint32_t pcf = v->post.shadow_filter;
-    g->post_params[3] = (float)(pcf >= 1 && pcf <= OAK_SHADOW_PCF_SIZE ? pcf : OAK_SHADOW_PCF_SIZE);
     memcpy(g->dof_params, v->dof, sizeof g->dof_params);
     if (v->dof[3] > 0) _oak_dof_taps(g->dof_taps);
     g->flags[1] |= v->post.debug == OAK_DEBUG_MOTION ? OAK_GPU_DEBUG_MOTION : 0;
+    g->flags[1] |= v->post.channel == OAK_CHANNEL_ALBEDO   ? OAK_GPU_CHANNEL_ALBEDO
+                   : v->post.channel == OAK_CHANNEL_NORMAL ? OAK_GPU_CHANNEL_NORMAL
+                   : v->post.channel == OAK_CHANNEL_DEPTH  ? OAK_GPU_CHANNEL_DEPTH
+                   : v->post.channel == OAK_CHANNEL_MOTION ? OAK_GPU_CHANNEL_MOTION
+                                                           : 0u;
+    /* textures keep the output's sharpness at a reduced render scale */
+    g->post_params[3] = v->post.render_scale > 0 ? v->post.render_scale : 1.0f;
     copy_mat(g->prev_view_proj, v->prev_view_proj);
     g->taa[0] = v->jitter[0], g->taa[1] = v->jitter[1];
     g->taa[2] = v->taa_reset ? 1.0f : 0.0f;

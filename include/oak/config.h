@@ -124,6 +124,10 @@
 #define OAK_TAA_SAMPLES     8    /* jitter positions before the sequence repeats */
 #define OAK_TAA_WEIGHT      0.1  /* the current frame's share once the history is full */
 #define OAK_TAA_MOTION_VIEW 32.0 /* --debug motion: pixels of motion at full colour */
+/* Render scale (docs/SHADING.md "Render scale"): the passes run at the
+ * output size times oak_post.render_scale, clamped to this range. */
+#define OAK_RENDER_SCALE_MIN 0.25
+#define OAK_RENDER_SCALE_MAX 1.0
 
 /* Sky light (docs/SHADING.md "Sky and sky light"): the sky captured into
  * octahedral maps (RGBA32F texels in one buffer, laid out by

@@ -91,6 +91,24 @@ typedef enum oak_debug_view {
     OAK_DEBUG_MOTION,       /* motion vectors: red x, green y, 0.5 still (docs/SHADING.md) */
 } oak_debug_view;
 
+/* A capture channel (`oak render --channel NAME`, docs/SHADING.md "Capture
+ * channels"): the frame holds that buffer instead of the picture, and no
+ * post pass (TAA's blend, depth of field, eye adaptation, bloom, the BLEND
+ * surfaces) runs over it; oak_renderer_read_channel gives it as floats. */
+typedef enum oak_channel {
+    OAK_CHANNEL_NONE = 0,
+    OAK_CHANNEL_ALBEDO, /* base colour before light (linear rgb; 0 where no surface) */
+    OAK_CHANNEL_NORMAL, /* world-space shading normal (unit xyz; 0 where no surface) */
+    OAK_CHANNEL_DEPTH,  /* metres along the view axis (0 where no surface) */
+    OAK_CHANNEL_MOTION, /* pixels (x right, y down) from now to last frame; z 1 valid, 0 not */
+    OAK_CHANNEL_AO,     /* the gtao term (1: open) */
+    OAK_CHANNEL_COUNT
+} oak_channel;
+/* "albedo", ... ("none" for 0; NULL past the last). */
+const char *oak_channel_name(oak_channel channel);
+/* The channel called `name`; OAK_ERROR_INVALID_ARGUMENT (one line) for none. */
+oak_result oak_channel_parse(const char *name, oak_channel *out);
+
 /* Ground-truth ambient occlusion of the indirect light (oak_post.ao). */
 typedef enum oak_ao_mode {
     OAK_AO_DEFAULT = 0, /* resolves to on or off by OAK_GTAO_DEFAULT_ON */
@@ -206,7 +224,20 @@ typedef struct oak_post {
     uint32_t shadow_filter;
     /* fills the settings above left at their default (oak_preset) */
     oak_preset preset;
+    /* Render scale (docs/SHADING.md "Render scale"): every pass runs at
+       the output size times this, in [0.25, 1] (0: 1), and the picture is
+       stretched to the output size. Set it through oak_post_set_render_scale,
+       which clamps it and says what it took; a NaN or negative value left
+       here makes oak_renderer_draw fail. */
+    float render_scale;
+    oak_channel channel; /* a capture channel instead of the picture; 0: the picture */
 } oak_post;
+
+/* Sets post->render_scale to `scale` clamped to [0.25, 1] (0: 1) and
+ * writes what it adopted to *adopted (may be NULL): 0.1 gives 0.25, 2 gives
+ * 1. NaN, infinities and negative values are refused with
+ * OAK_ERROR_INVALID_ARGUMENT and leave post as it was. */
+oak_result oak_post_set_render_scale(oak_post *post, float scale, float *adopted);
 
 /* The multiplier post applies to linear radiance for these settings (the
  * rules above); always > 0 and finite for finite settings. */
@@ -354,6 +385,14 @@ oak_result oak_renderer_resize(oak_renderer *r, uint32_t width, uint32_t height)
 oak_result oak_renderer_draw(oak_renderer *r, const oak_frame_input *input);
 /* The last frame as width*height*4 bytes of sRGB RGBA8, top row first. */
 oak_result oak_renderer_read_pixels(oak_renderer *r, uint8_t *rgba, size_t size);
+/* The last frame's capture channel (oak_post.channel) as width * height
+ * RGBA floats of the output size, top row first, decoded as oak_channel
+ * says (count at least width * height * 4). A channel is always drawn at
+ * render scale 1. OAK_ERROR_INVALID_ARGUMENT when the last frame drew none. */
+oak_result oak_renderer_read_channel(oak_renderer *r, float *rgba, size_t count);
+/* The render scale the last frame ran at and its size (render_scale's
+ * clamped value; width, height: the output's times it, rounded, >= 1). */
+float oak_renderer_render_scale(const oak_renderer *r, uint32_t *width, uint32_t *height);
 /* The last frame's stages; returns how many were written. */
 uint32_t oak_renderer_timings(const oak_renderer *r, oak_stage_timing *out, uint32_t max);
 const char *oak_renderer_backend(const oak_renderer *r); /* name of the backend in use */

@@ -140,6 +140,14 @@
 #define OAK_GPU_POST_ADAPT        1024u /* post shows the exposure pass's camera (OAK_B_EXPOSURE) */
 #define OAK_GPU_POST_SETTLE       2048u /* the exposure pass jumps to its target (first frame) */
 #define OAK_GPU_DEBUG_MOTION      4096u /* --debug motion: the taa pass shows the motion vectors */
+/* capture channels (docs/SHADING.md "Capture channels"): the resolve writes
+   the surface's albedo, normal or view depth instead of its light; the taa
+   pass's motion view writes pixels unscaled */
+#define OAK_GPU_CHANNEL_ALBEDO 8192u
+#define OAK_GPU_CHANNEL_NORMAL 16384u
+#define OAK_GPU_CHANNEL_DEPTH  32768u
+#define OAK_GPU_CHANNEL_MOTION 65536u
+#define OAK_GPU_CHANNEL_MASK   (8192u | 16384u | 32768u)
 
 /* oak_gpu_material.mode.y */
 #define OAK_GPU_MAT_DOUBLE_SIDED 1u
@@ -169,7 +177,7 @@ OAK_STRUCT(oak_gpu_view) {
     OAK_F4(shadow_depth); /* metres from its map's near plane to its far */
     OAK_U4(shadow_first); /* its first caster's draw record (the shadow pass's cascade) */
     OAK_F4(view_depth);   /* view depth of P = dot(view_depth, vec4(P, 1)) */
-    OAK_F4(shadow_start); /* x: view depth cascade 0 starts at (znear) */
+    OAK_F4(shadow_start); /* x: view depth cascade 0 starts at (znear), y: PCF taps a side */
     /* the gtao pass (shaders/common/gtao.glsl) */
     OAK_F4(ao_proj);   /* the projection's P00, P11, P20, P21 (column, row) */
     OAK_F4(ao_proj2);  /* P30, P31, 1 when orthographic, 0 */
@@ -177,7 +185,8 @@ OAK_STRUCT(oak_gpu_view) {
     OAK_F4(ao_view_y);
     OAK_F4(ao_params);   /* radius (m), exponent, 0, 1 when the resolve reads the AO */
     OAK_F4(post_params); /* bloom strength (0: no bloom), the sun disc's cos(radius) (0: no
-                            disc), 1 / its solid angle, the sun shadow's PCF taps a side */
+                            disc), 1 / its solid angle, render scale (texture derivatives
+                            times it: mip bias log2 of it) */
     OAK_F4(dof_params); /* circle of confusion in half-size pixels = x + y * depth (signed:
                            near < 0), z its largest radius, w 1 when depth of field runs */
     OAK_F4(dof_taps[OAK_DOF_TAP_COUNT]); /* the gather's taps: x, y on the unit disc, z radius */

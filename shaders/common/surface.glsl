@@ -43,7 +43,7 @@ float oak_cascade_lit(int c, vec3 P, vec3 Ng, vec3 L) {
     float dzdi = nz != 0.0 ? clamp(-nx / nz * per, -lim, lim) : 0.0;
     float dzdj = nz != 0.0 ? clamp(-ny / nz * per, -lim, lim) : 0.0;
     float bias = (float(OAK_SHADOW_CONST_BIAS) + float(OAK_SHADOW_SLOPE_BIAS) * tanT) * T / R;
-    int K = int(view.post_params.w); // the preset's PCF size (gpu_records.c)
+    int K = int(view.shadow_start.y); // the preset's PCF size (gpu_records.c)
     float us = u * float(S), ws = w * float(S);
     float tu = us - 0.5 - 0.5 * float(K - 1), tw = ws - 0.5 - 0.5 * float(K - 1);
     float fi = floor(tu), fj = floor(tw);
@@ -153,6 +153,15 @@ vec3 oak_underwater(vec3 P, vec3 cam, vec3 colour) {
     return mix(colour, view.water_foam.rgb, foam);
 }
 
+// The normal map's texel (rgb) on the interpolated normal Nv with tangent T
+// and handedness w; scale multiplies its x and y.
+vec3 oak_mapped_normal(vec3 texel, float scale, vec3 Nv, vec3 T, float w) {
+    vec3 n = texel * 2.0 - 1.0;
+    n.xy *= scale;
+    vec3 B = cross(Nv, T) * w;
+    return normalize(T * n.x + B * n.y + Nv * n.z);
+}
+
 // Returns linear colour (fogged) and base alpha: triangle tri of draw
 // record d (common/draw.glsl oak_fetch_draw gives it for any visibility id).
 vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
@@ -182,8 +191,11 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     vec3 dEx = vec3(e0.x, e1.x, e2.x) * (2.0 / float(W));
     vec3 dEy = -vec3(e0.y, e1.y, e2.y) * (2.0 / float(H));
     float dSx = dEx.x + dEx.y + dEx.z, dSy = dEy.x + dEy.y + dEy.z;
-    vec3 dbx = (dEx * S - E * dSx) / (S * S);
-    vec3 dby = (dEy * S - E * dSy) / (S * S);
+    // times the render scale: the mip bias log2(scale) that keeps a scaled
+    // frame's textures as sharp as the output's
+    float rs = view.post_params.w > 0.0 ? view.post_params.w : 1.0;
+    vec3 dbx = (dEx * S - E * dSx) / (S * S) * rs;
+    vec3 dby = (dEy * S - E * dSy) / (S * S) * rs;
 
     oak_gpu_vertex a0 = attributes[vi[0]], a1 = attributes[vi[1]], a2 = attributes[vi[2]];
     vec3 P = b.x * Pw[0] + b.y * Pw[1] + b.z * Pw[2];
@@ -222,6 +234,15 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     }
     vec4 basec = m.base_color * C * tex[OAK_GPU_TEX_BASE];
     bool water = (mflags & OAK_GPU_MAT_WATER) != 0u;
+    uint channel = view.flags.y & OAK_GPU_CHANNEL_MASK;
+    if (channel != 0u) { // a capture channel: the surface's data, no light, no fog
+        if (channel == OAK_GPU_CHANNEL_ALBEDO) return vec4(basec.rgb, 1.0);
+        if (channel == OAK_GPU_CHANNEL_DEPTH) return vec4(vec3(dot(view.view_depth, vec4(P, 1.0))), 1.0);
+        vec3 N = Nv;
+        if ((mflags & OAK_GPU_MAT_UNLIT) == 0u && m.tex[OAK_GPU_TEX_NORMAL].a.x != 0u)
+            N = oak_mapped_normal(tex[OAK_GPU_TEX_NORMAL].rgb, m.params.z, Nv, T, Tv.w);
+        return vec4(N, 1.0);
+    }
     vec3 colour;
     if ((mflags & OAK_GPU_MAT_UNLIT) != 0u) {
         colour = basec.rgb;
@@ -232,12 +253,8 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         float ao = 1.0 + m.params.w * (tex[OAK_GPU_TEX_OCCLUSION].r - 1.0);
         vec3 emissive = m.emissive.rgb * tex[OAK_GPU_TEX_EMISSIVE].rgb;
         vec3 N = Nv;
-        if (m.tex[OAK_GPU_TEX_NORMAL].a.x != 0u) {
-            vec3 n = tex[OAK_GPU_TEX_NORMAL].rgb * 2.0 - 1.0;
-            n.xy *= m.params.z;
-            vec3 B = cross(Nv, T) * Tv.w;
-            N = normalize(T * n.x + B * n.y + Nv * n.z);
-        }
+        if (m.tex[OAK_GPU_TEX_NORMAL].a.x != 0u)
+            N = oak_mapped_normal(tex[OAK_GPU_TEX_NORMAL].rgb, m.params.z, Nv, T, Tv.w);
         vec3 F0 = mix(vec3(0.04), basec.rgb, metallic);
         vec3 diffuse = basec.rgb * (1.0 - metallic);
         float foam = 0.0;
