@@ -183,6 +183,9 @@ static oak_result sync_material(cpu_backend *b, oak_material h) {
             m->uv1 |= m->tex_ids[k] != 0 && m->tex[k].uv_set == 1;
         }
         m->normal_map = m->tex_ids[CPU_TEX_NORMAL] != 0;
+        const oak_material_fx *x = &m->desc.fx;
+        m->fx_map = m->textured && (x->triplanar > 0 || x->breakup > 0 || x->detail > 0);
+        m->fx_vary = x->variation > 0;
         m->id = h.id;
         m->version = d->version;
     }
