@@ -4,9 +4,9 @@
  * repeat, and hex-tile breakup takes that away; variation spreads a grey
  * floor's block means; the detail layer raises a magnified floor's grain
  * near the eye and is gone past its distance; triplanar keeps a 60-degree
- * slope's texel density where the floor's uv mapping halves it down the
- * slope. On vulkan and gl each picture, and a lit one with every trick and a
- * normal map, is the CPU's at the parity rule. */
+ * slope's texel density where the world-(x, z) uv mapping halves it down
+ * the slope; a normal map shows through every trick at once, lit. On vulkan
+ * and gl the pictures with the tricks on are the CPU's at the parity rule. */
 #include "oak_test.h"
 
 #include "backend_start.h"

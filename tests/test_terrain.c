@@ -749,8 +749,7 @@ TEST(terrainSteepGroundIsNotStretched) {
     }
     oak_material_desc desc = md->desc;
     desc.name = NULL; /* an update frees the old name: keep it by giving none */
-    CHECK(desc.fx.triplanar > 0 && desc.fx.breakup > 0 && desc.fx.variation > 0 &&
-          desc.fx.detail > 0);
+    CHECK(desc.fx.triplanar > 0 && desc.fx.breakup > 0 && desc.fx.detail > 0);
     oak_renderer *r = NULL;
     oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H, .shadow_map_size = 512};
     CHECK_OK(oak_make_renderer(&r, &rd));

@@ -182,7 +182,9 @@ static void attached_destroy(void *t) {
    rock, snow) times a grain texture read through the material tricks
    (docs/WORLD.md "The ground's material"): on the world's planes, so steep
    rock is not stretched; hex breakup, so no repeat shows in the distance;
-   albedo varied over patches; the grain again 6 times finer near the eye. */
+   the grain again 8 times finer near the eye. No albedo variation: the
+   vertex colours already vary over patches, and the CPU's resolve would
+   pay for it at every pixel (docs/PERFORMANCE.md). */
 static oak_result default_material(oak_material *out, float uv_scale) {
     oak_result r = _oak_terrain_register_detail();
     oak_texture tex;
@@ -195,10 +197,7 @@ static oak_result default_material(oak_material *out, float uv_scale) {
     md.name = "terrain";
     md.fx = (oak_material_fx){.triplanar = uv_scale,
                               .triplanar_sharpness = (float)OAK_TERRAIN_FX_SHARPNESS,
-                              .breakup = 1,
-                              .breakup_rotation = 1,
-                              .variation = (float)OAK_TERRAIN_FX_VARIATION,
-                              .variation_scale = (float)OAK_TERRAIN_FX_VARIATION_SCALE,
+                              .breakup = 1, /* unturned: the grain has no direction to hide */
                               .detail = (float)OAK_TERRAIN_FX_DETAIL,
                               .detail_distance = (float)OAK_TERRAIN_FX_DETAIL_DISTANCE};
     return oak_make_material(out, &md);

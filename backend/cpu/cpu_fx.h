@@ -72,6 +72,58 @@ static inline float fx_dot(const float a[3], const float b[3]) {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
+/* The hex copies of the texture around uv (see material_fx.glsl): g their
+   weights (0: not read), the rest each copy's turn, centre and offset. */
+typedef struct fx_hex {
+    float g[3], rot[3][2], cen[3][2], off[3][2];
+} fx_hex;
+
+static inline void fx_hex_layout(const oak_material_fx *x, const float uv[2], fx_hex *h) {
+    float cells = x->breakup;
+    h->g[0] = 1, h->g[1] = h->g[2] = 0;
+    h->rot[0][0] = 1, h->rot[0][1] = 0, h->cen[0][0] = h->cen[0][1] = 0;
+    h->off[0][0] = h->off[0][1] = 0;
+    if (!(cells > 0)) return;
+    float st0 = fx_clamp_coord(uv[0] * cells), st1 = fx_clamp_coord(uv[1] * cells);
+    float sk0 = st0 - 0.5f * st1, sk1 = st1; /* sheared: whole cells repeat */
+    float b0 = floorf(sk0), b1 = floorf(sk1);
+    float f0 = sk0 - b0, f1 = sk1 - b1, fz = 1.0f - f0 - f1;
+    int32_t i0 = (int32_t)b0, i1 = (int32_t)b1, v[3][2];
+    float *g = h->g;
+    if (fz > 0) {
+        g[0] = fz, g[1] = f1, g[2] = f0;
+        v[0][0] = i0, v[0][1] = i1, v[1][0] = i0, v[1][1] = i1 + 1;
+        v[2][0] = i0 + 1, v[2][1] = i1;
+    } else {
+        g[0] = -fz, g[1] = 1.0f - f1, g[2] = 1.0f - f0;
+        v[0][0] = i0 + 1, v[0][1] = i1 + 1, v[1][0] = i0 + 1, v[1][1] = i1;
+        v[2][0] = i0, v[2][1] = i1 + 1;
+    }
+    for (int j = 0; j < 3; j++) {
+        float g2 = g[j] * g[j];
+        g[j] = g2 * g2 * g2 * g[j]; /* OAK_FX_HEX_EXP */
+    }
+    float sum = g[0] + g[1] + g[2];
+    for (int j = 0; j < 3; j++) {
+        g[j] /= sum;
+        if (g[j] < (float)OAK_FX_HEX_MIN) g[j] = 0;
+    }
+    for (int j = 0; j < 3; j++) {
+        if (g[j] == 0) continue;
+        uint32_t ho = fx_hash(v[j][0], v[j][1], 0, 11u);
+        h->off[j][0] = (float)(ho & 0xffffu) * (1.0f / 65536.0f);
+        h->off[j][1] = (float)(ho >> 16) * (1.0f / 65536.0f);
+        h->rot[j][0] = 1, h->rot[j][1] = 0;
+        if (x->breakup_rotation != 0) { /* no turn: cos 0 and sin 0, as the GPU's */
+            float ang =
+                x->breakup_rotation * (2.0f * fx_unit(fx_hash(v[j][0], v[j][1], 0, 13u)) - 1.0f);
+            h->rot[j][0] = cosf(ang), h->rot[j][1] = sinf(ang);
+        }
+        h->cen[j][0] = ((float)v[j][0] + 0.5f * (float)v[j][1]) / cells;
+        h->cen[j][1] = (float)v[j][1] / cells;
+    }
+}
+
 /* The material's slots read through the tricks at surface s (P, its screen
    derivatives, Nv facing the eye, T, uv set 0) seen from cam: tex[] gets
    each slot's value ((1, 1, 1, 1) when empty), N the shading normal when
@@ -85,32 +137,38 @@ static void cpu_fx_sample(const cpu_backend *b, const cpu_material *m, const cpu
     const float *Nv = s->Nv, *P = s->P;
     float pw[3] = {1, 0, 0};
     bool tri = x->triplanar > 0;
-    float k = tri ? 1.0f / x->triplanar : 0;
+    float k = m->fx_k;
     if (tri) {
-        float sum = 0;
-        for (int a = 0; a < 3; a++) pw[a] = powf(fabsf(Nv[a]), x->triplanar_sharpness);
-        sum = pw[0] + pw[1] + pw[2];
-        for (int a = 0; a < 3; a++) pw[a] /= sum;
-        for (int a = 0; a < 3; a++)
-            if (pw[a] < (float)OAK_FX_PLANE_MIN) pw[a] = 0;
-        sum = pw[0] + pw[1] + pw[2];
-        for (int a = 0; a < 3; a++) pw[a] /= sum;
+        float a[3] = {fabsf(Nv[0]), fabsf(Nv[1]), fabsf(Nv[2])};
+        int mx = a[0] >= a[1] ? (a[0] >= a[2] ? 0 : 2) : (a[1] >= a[2] ? 1 : 2);
+        float lim = m->fx_plane_ratio * a[mx];
+        if (a[(mx + 1) % 3] < lim && a[(mx + 2) % 3] < lim) {
+            /* the other planes' weights fall under OAK_FX_PLANE_MIN: the
+               sums below would give this plane 1 exactly */
+            pw[0] = 0, pw[mx] = 1;
+        } else {
+            for (int e = 0; e < 3; e++) pw[e] = powf(a[e], x->triplanar_sharpness);
+            float sum = pw[0] + pw[1] + pw[2];
+            for (int e = 0; e < 3; e++) {
+                pw[e] /= sum;
+                if (pw[e] < (float)OAK_FX_PLANE_MIN) pw[e] = 0;
+            }
+            sum = pw[0] + pw[1] + pw[2];
+            for (int e = 0; e < 3; e++) pw[e] /= sum;
+        }
     }
     float fade = 0;
     if (x->detail > 0) {
         float d[3] = {P[0] - cam[0], P[1] - cam[1], P[2] - cam[2]};
-        fade = 1.0f - sqrtf(fx_dot(d, d)) * (1.0f / x->detail_distance);
+        fade = 1.0f - sqrtf(fx_dot(d, d)) * m->fx_inv_detail_distance;
         fade = fade < 0 ? 0 : fade > 1 ? 1 : fade;
     }
-    float cells = x->breakup, ns = m->desc.normal_scale;
+    float ns = m->desc.normal_scale;
     for (int p = 0; p < 3; p++) {
         if (pw[p] == 0) continue;
         float uv[2] = {s->uv[0][0], s->uv[0][1]};
         float dx[2] = {s->duvdx[0][0], s->duvdx[0][1]}, dy[2] = {s->duvdy[0][0], s->duvdy[0][1]};
-        const float *T = s->T;
-        float Tp[3] = {T[0], T[1], T[2]}, Np[3] = {Nv[0], Nv[1], Nv[2]};
-        float Bp[3] = {(Nv[1] * T[2] - Nv[2] * T[1]) * T[3], (Nv[2] * T[0] - Nv[0] * T[2]) * T[3],
-                       (Nv[0] * T[1] - Nv[1] * T[0]) * T[3]};
+        float Tp[3] = {0, 0, 0}, Bp[3] = {0, 0, 0}, Np[3] = {0, 0, 0};
         if (tri) { /* the plane's frame: T x B = its normal, facing Nv */
             float sg = Nv[p] < 0 ? -1.0f : 1.0f;
             for (int a = 0; a < 3; a++) Tp[a] = Bp[a] = Np[a] = 0;
@@ -121,83 +179,37 @@ static void cpu_fx_sample(const cpu_backend *b, const cpu_material *m, const cpu
             uv[0] = fx_dot(P, Tp) * k, uv[1] = fx_dot(P, Bp) * k;
             dx[0] = fx_dot(s->dPdx, Tp) * k, dx[1] = fx_dot(s->dPdx, Bp) * k;
             dy[0] = fx_dot(s->dPdy, Tp) * k, dy[1] = fx_dot(s->dPdy, Bp) * k;
+        } else if (m->normal_map) {
+            const float *T = s->T;
+            for (int a = 0; a < 3; a++) Tp[a] = T[a], Np[a] = Nv[a];
+            Bp[0] = (Nv[1] * T[2] - Nv[2] * T[1]) * T[3];
+            Bp[1] = (Nv[2] * T[0] - Nv[0] * T[2]) * T[3];
+            Bp[2] = (Nv[0] * T[1] - Nv[1] * T[0]) * T[3];
         }
-        /* the hex copies: the triangle grid's 3 corners around uv, each a
-           copy of the texture turned and shifted by its corner's hash */
-        float g[3] = {1, 0, 0}, cen[3][2] = {{0}}, off[3][2] = {{0}}, rot[3][2];
-        for (int j = 0; j < 3; j++) rot[j][0] = 1, rot[j][1] = 0;
-        if (cells > 0) {
-            float st0 = fx_clamp_coord(uv[0] * cells), st1 = fx_clamp_coord(uv[1] * cells);
-            float sk0 = st0 - 0.5f * st1, sk1 = st1; /* sheared: whole cells repeat */
-            float b0 = floorf(sk0), b1 = floorf(sk1);
-            float f0 = sk0 - b0, f1 = sk1 - b1, fz = 1.0f - f0 - f1;
-            int32_t i0 = (int32_t)b0, i1 = (int32_t)b1, v[3][2];
-            if (fz > 0) {
-                g[0] = fz, g[1] = f1, g[2] = f0;
-                v[0][0] = i0, v[0][1] = i1, v[1][0] = i0, v[1][1] = i1 + 1;
-                v[2][0] = i0 + 1, v[2][1] = i1;
-            } else {
-                g[0] = -fz, g[1] = 1.0f - f1, g[2] = 1.0f - f0;
-                v[0][0] = i0 + 1, v[0][1] = i1 + 1, v[1][0] = i0 + 1, v[1][1] = i1;
-                v[2][0] = i0, v[2][1] = i1 + 1;
-            }
-            for (int j = 0; j < 3; j++) {
-                float g2 = g[j] * g[j];
-                g[j] = g2 * g2 * g2 * g[j]; /* OAK_FX_HEX_EXP */
-            }
-            float sum = g[0] + g[1] + g[2];
-            for (int j = 0; j < 3; j++) g[j] /= sum;
-            for (int j = 0; j < 3; j++)
-                if (g[j] < (float)OAK_FX_HEX_MIN) g[j] = 0;
-            for (int j = 0; j < 3; j++) {
-                if (g[j] == 0) continue;
-                off[j][0] = fx_unit(fx_hash(v[j][0], v[j][1], 0, 11u));
-                off[j][1] = fx_unit(fx_hash(v[j][0], v[j][1], 0, 12u));
-                float ang = x->breakup_rotation *
-                            (2.0f * fx_unit(fx_hash(v[j][0], v[j][1], 0, 13u)) - 1.0f);
-                rot[j][0] = cosf(ang), rot[j][1] = sinf(ang);
-                cen[j][0] = ((float)v[j][0] + 0.5f * (float)v[j][1]) / cells;
-                cen[j][1] = (float)v[j][1] / cells;
-            }
-        }
+        fx_hex h;
+        fx_hex_layout(x, uv, &h);
+        const float *g = h.g;
         float W[3], gs = g[0] + g[1] + g[2];
         for (int j = 0; j < 3; j++) W[j] = g[j] / gs;
-        float cb[3][4] = {{0}};
-        for (int t = 0; t < CPU_TEX_COUNT; t++) {
+        float cb[3][4];
+        for (uint32_t si = 0; si < m->fx_slot_count; si++) {
+            int t = m->fx_slots[si];
             const cpu_tex_ref *r = &m->tex[t];
-            if (r->tex < 0) continue;
             bool base = t == CPU_TEX_BASE, nrm = t == CPU_TEX_NORMAL;
-            float acc[4] = {0, 0, 0, 0}, mean[4] = {1, 1, 1, 1}, det[4] = {1, 1, 1, 1};
-            /* items 0-2: the copies; 3: the detail layer; 4: the texture's mean */
-            for (int j = 0; j < 5; j++) {
-                float u[2], ddx[2], ddy[2], c[4];
-                if (j < 3) {
-                    if (g[j] == 0) continue;
-                    float cs = rot[j][0], sn = rot[j][1];
-                    float du0 = uv[0] - cen[j][0], du1 = uv[1] - cen[j][1];
-                    u[0] = (cs * du0 - sn * du1) + cen[j][0] + off[j][0];
-                    u[1] = (sn * du0 + cs * du1) + cen[j][1] + off[j][1];
-                    ddx[0] = cs * dx[0] - sn * dx[1], ddx[1] = sn * dx[0] + cs * dx[1];
-                    ddy[0] = cs * dy[0] - sn * dy[1], ddy[1] = sn * dy[0] + cs * dy[1];
-                } else if (fade > 0 && (base || nrm) && (j == 3 || base)) {
-                    float d = j == 3 ? x->detail : 0.0f;
-                    u[0] = uv[0] * d, u[1] = uv[1] * d;
-                    ddx[0] = j == 3 ? dx[0] * d : 1e4f, ddx[1] = j == 3 ? dx[1] * d : 0.0f;
-                    ddy[0] = dy[0] * d, ddy[1] = dy[1] * d;
-                } else {
-                    continue;
-                }
-                fx_tap(b, r, u, ddx, ddy, c);
-                if (j == 3) {
-                    memcpy(det, c, sizeof c);
-                } else if (j == 4) {
-                    memcpy(mean, c, sizeof c);
-                } else if (base) {
-                    memcpy(cb[j], c, sizeof c);
-                } else if (nrm) {
+            float acc[4] = {0, 0, 0, 0}, c[4];
+            for (int j = 0; j < 3; j++) { /* the copies */
+                if (g[j] == 0) continue;
+                float cs = h.rot[j][0], sn = h.rot[j][1], u[2], ddx[2], ddy[2];
+                float du0 = uv[0] - h.cen[j][0], du1 = uv[1] - h.cen[j][1];
+                u[0] = (cs * du0 - sn * du1) + h.cen[j][0] + h.off[j][0];
+                u[1] = (sn * du0 + cs * du1) + h.cen[j][1] + h.off[j][1];
+                ddx[0] = cs * dx[0] - sn * dx[1], ddx[1] = sn * dx[0] + cs * dx[1];
+                ddy[0] = cs * dy[0] - sn * dy[1], ddy[1] = sn * dy[0] + cs * dy[1];
+                fx_tap(b, r, u, ddx, ddy, base ? cb[j] : c);
+                if (base) continue;
+                if (nrm) {
                     float n[3] = {c[0] * 2 - 1, c[1] * 2 - 1, c[2] * 2 - 1};
-                    n[0] *= ns, n[1] *= ns;
-                    float cs = rot[j][0], sn = rot[j][1]; /* back from the copy's turn */
+                    n[0] *= ns, n[1] *= ns; /* back from the copy's turn */
                     acc[0] += W[j] * (cs * n[0] + sn * n[1]);
                     acc[1] += W[j] * (-sn * n[0] + cs * n[1]);
                     acc[2] += W[j] * n[2];
@@ -205,9 +217,15 @@ static void cpu_fx_sample(const cpu_backend *b, const cpu_material *m, const cpu
                     for (int e = 0; e < 4; e++) acc[e] += W[j] * c[e];
                 }
             }
+            float det[4] = {1, 1, 1, 1};
+            if (fade > 0 && (base || nrm)) { /* the detail layer */
+                float d = x->detail;
+                float u[2] = {uv[0] * d, uv[1] * d}, ddx[2] = {dx[0] * d, dx[1] * d};
+                float ddy[2] = {dy[0] * d, dy[1] * d};
+                fx_tap(b, r, u, ddx, ddy, det);
+            }
             if (base) {
-                /* Mikkelsen's weights: bright copies win where they meet */
-                if (cells > 0) {
+                if (x->breakup > 0) { /* Mikkelsen's weights: bright copies win */
                     float Dw[3] = {1, 1, 1};
                     for (int j = 0; j < 3; j++)
                         if (g[j] > 0)
@@ -222,10 +240,13 @@ static void cpu_fx_sample(const cpu_backend *b, const cpu_material *m, const cpu
                 for (int j = 0; j < 3; j++)
                     if (g[j] > 0)
                         for (int e = 0; e < 4; e++) acc[e] += W[j] * cb[j][e];
-                if (fade > 0)
+                if (fade > 0) { /* the texture's mean: its last level's texel */
+                    const cpu_texture *tx = &b->textures[r->tex];
+                    const float *mean = tx->texels + tx->offset[tx->mip_count - 1] * 4;
                     for (int e = 0; e < 3; e++)
                         acc[e] *=
                             1.0f + (det[e] / (mean[e] > 1e-4f ? mean[e] : 1e-4f) - 1.0f) * fade;
+                }
             }
             if (nrm) {
                 if (fade > 0) {
@@ -248,6 +269,7 @@ static void cpu_fx_sample(const cpu_backend *b, const cpu_material *m, const cpu
             }
         }
     }
+    if (!m->normal_map) return;
     float l = sqrtf(fx_dot(N, N));
     if (l > 0)
         for (int e = 0; e < 3; e++) N[e] /= l;

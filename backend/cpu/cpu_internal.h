@@ -66,6 +66,9 @@ typedef struct cpu_material {
     cpu_tex_ref tex[CPU_TEX_COUNT];
     bool textured, uv1, normal_map; /* which surface attributes shading reads */
     bool fx_map, fx_vary;           /* the tricks that read textures (cpu_fx.h); variation */
+    uint8_t fx_slots[CPU_TEX_COUNT], fx_slot_count; /* the slots the tricks read, base first */
+    float fx_k, fx_inv_detail_distance;             /* 1 / triplanar, 1 / detail_distance */
+    float fx_plane_ratio; /* |n| ratios under this give a plane a weight under OAK_FX_PLANE_MIN */
 } cpu_material;
 
 /* ---- passes ------------------------------------------------------------- */

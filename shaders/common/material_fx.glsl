@@ -111,7 +111,8 @@ void oak_fx_sample(oak_gpu_material m, vec3 P, vec3 dPdx, vec3 dPdy, vec3 Nv, ve
             for (int j = 0; j < 3; j++) {
                 if (g[j] == 0.0) continue;
                 ivec3 q = ivec3(v[j], 0);
-                off[j] = vec2(oak_fx_unit(oak_fx_hash(q, 11u)), oak_fx_unit(oak_fx_hash(q, 12u)));
+                uint ho = oak_fx_hash(q, 11u);
+                off[j] = vec2(float(ho & 0xffffu), float(ho >> 16)) * (1.0 / 65536.0);
                 float ang = m.fx0.w * (2.0 * oak_fx_unit(oak_fx_hash(q, 13u)) - 1.0);
                 rot[j] = vec2(cos(ang), sin(ang));
                 cen[j] = vec2(float(v[j].x) + 0.5 * float(v[j].y), float(v[j].y)) / cells;
