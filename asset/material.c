@@ -38,6 +38,9 @@ oak_material_desc oak_material_desc_defaults(const oak_material_desc *desc) {
     if (d.occlusion_strength == 0) d.occlusion_strength = 1.0f;
     if (d.alpha_mode == OAK_ALPHA_DEFAULT) d.alpha_mode = OAK_ALPHA_OPAQUE;
     if (d.alpha_cutoff == 0) d.alpha_cutoff = (float)OAK_ALPHA_CUTOFF_DEFAULT;
+    if (d.fx.triplanar_sharpness == 0) d.fx.triplanar_sharpness = (float)OAK_FX_SHARPNESS_DEFAULT;
+    if (d.fx.variation_scale == 0) d.fx.variation_scale = (float)OAK_FX_VARIATION_SCALE_DEFAULT;
+    if (d.fx.detail_distance == 0) d.fx.detail_distance = (float)OAK_FX_DETAIL_DISTANCE_DEFAULT;
     resolve_ref(&d.base_color_tex);
     resolve_ref(&d.metallic_roughness_tex);
     resolve_ref(&d.normal_tex);
@@ -75,6 +78,21 @@ static oak_result check(const oak_material_desc *d) {
         if (!isfinite(*f[i]))
             return oak_error(OAK_ERROR_INVALID_ARGUMENT, "material '%s': a factor is not finite",
                              name);
+    /* the tricks' numbers: finite, not negative, and in a range the shaders'
+       float arithmetic holds (variation past 1 would turn albedo negative) */
+    const oak_material_fx *x = &d->fx;
+    const struct {
+        const char *key;
+        float v, max;
+    } fx[] = {
+        {"triplanar", x->triplanar, 1e4f}, {"triplanar_sharpness", x->triplanar_sharpness, 64},
+        {"breakup", x->breakup, 1024},     {"breakup_rotation", x->breakup_rotation, 6.2831855f},
+        {"variation", x->variation, 1},    {"variation_scale", x->variation_scale, 1e4f},
+        {"detail", x->detail, 1024},       {"detail_distance", x->detail_distance, 1e5f}};
+    for (size_t i = 0; i < sizeof fx / sizeof fx[0]; i++)
+        if (!(fx[i].v >= 0 && fx[i].v <= fx[i].max))
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT, "material '%s': fx.%s %g out of [0, %g]",
+                             name, fx[i].key, (double)fx[i].v, (double)fx[i].max);
     return OAK_OK;
 }
 

@@ -553,21 +553,48 @@ static oak_result read_texture_ref(loader *l, const cJSON *o, const char *path, 
     return OAK_OK;
 }
 
+/* "fx": the material tricks (oak_material_fx), each key optional */
+static oak_result read_material_fx(loader *l, const cJSON *o, const char *path,
+                                   oak_material_fx *x) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "fx");
+    if (!v) return OAK_OK;
+    char p[PATH_MAX_LEN];
+    join(p, path, "fx");
+    static const char *const keys[] = {"triplanar",        "triplanar_sharpness", "breakup",
+                                       "breakup_rotation", "variation",           "variation_scale",
+                                       "detail",           "detail_distance",     NULL};
+    TRY(expect_object(l, v, p, keys));
+    float *f[] = {&x->triplanar, &x->triplanar_sharpness, &x->breakup, &x->breakup_rotation,
+                  &x->variation, &x->variation_scale,     &x->detail,  &x->detail_distance};
+    for (int i = 0; keys[i]; i++) TRY(read_float(l, v, p, keys[i], f[i]));
+    return OAK_OK;
+}
+
 static oak_result read_materials(loader *l, const cJSON *arr) {
     if (!arr) return OAK_OK;
     if (!cJSON_IsArray(arr)) return fail(l, "materials", "expected an array");
     uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
     l->materials = oak_calloc(n + 1, sizeof(oak_material));
     if (!l->materials) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", l->file);
-    static const char *const keys[] = {"name",           "base_color",
-                                       "metallic",       "roughness",
-                                       "emissive",       "emissive_strength",
-                                       "normal_scale",   "occlusion_strength",
-                                       "alpha_mode",     "alpha_cutoff",
-                                       "double_sided",   "unlit",
-                                       "base_color_tex", "metallic_roughness_tex",
-                                       "normal_tex",     "occlusion_tex",
-                                       "emissive_tex",   NULL};
+    static const char *const keys[] = {"name",
+                                       "base_color",
+                                       "metallic",
+                                       "roughness",
+                                       "emissive",
+                                       "emissive_strength",
+                                       "normal_scale",
+                                       "occlusion_strength",
+                                       "alpha_mode",
+                                       "alpha_cutoff",
+                                       "double_sided",
+                                       "unlit",
+                                       "base_color_tex",
+                                       "metallic_roughness_tex",
+                                       "normal_tex",
+                                       "occlusion_tex",
+                                       "emissive_tex",
+                                       "fx",
+                                       NULL};
     const cJSON *m;
     cJSON_ArrayForEach(m, arr) {
         char p[PATH_MAX_LEN];
@@ -594,6 +621,7 @@ static oak_result read_materials(loader *l, const cJSON *arr) {
         TRY(read_texture_ref(l, m, p, "normal_tex", &d.normal_tex));
         TRY(read_texture_ref(l, m, p, "occlusion_tex", &d.occlusion_tex));
         TRY(read_texture_ref(l, m, p, "emissive_tex", &d.emissive_tex));
+        TRY(read_material_fx(l, m, p, &d.fx));
         d.name = name && *name ? name : NULL;
         oak_material mat;
         if (oak_make_material(&mat, &d)) {

@@ -307,6 +307,19 @@ static void write_material(writer *w, oak_material m, uint32_t index) {
     write_texture_ref(w, "normal_tex", &d->normal_tex, index);
     write_texture_ref(w, "occlusion_tex", &d->occlusion_tex, index);
     write_texture_ref(w, "emissive_tex", &d->emissive_tex, index);
+    const oak_material_fx *x = &d->fx;
+    if (x->triplanar > 0 || x->breakup > 0 || x->variation > 0 || x->detail > 0) {
+        open_block(w, "fx", '{'); /* only when a trick is on: other files stay as they were */
+        w_float(w, "triplanar", x->triplanar);
+        w_float(w, "triplanar_sharpness", x->triplanar_sharpness);
+        w_float(w, "breakup", x->breakup);
+        w_float(w, "breakup_rotation", x->breakup_rotation);
+        w_float(w, "variation", x->variation);
+        w_float(w, "variation_scale", x->variation_scale);
+        w_float(w, "detail", x->detail);
+        w_float(w, "detail_distance", x->detail_distance);
+        close_block(w, '}');
+    }
     close_block(w, '}');
 }
 

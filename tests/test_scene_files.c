@@ -76,6 +76,13 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
                                           0.3f,
                                           {2, 4}};
     md.normal_tex.texture = checker;
+    md.fx = (oak_material_fx){.triplanar = 3.5f,
+                              .breakup = 1.25f,
+                              .breakup_rotation = 0.7f,
+                              .variation = 0.2f,
+                              .variation_scale = 12,
+                              .detail = 5,
+                              .detail_distance = 30};
     md.name = "painted";
     oak_material painted, plain;
     CHECK_OK(oak_make_material(&painted, &md));
@@ -191,6 +198,8 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
         CHECK(d0->occlusion_strength == d1->occlusion_strength);
         CHECK_EQ_INT(d1->alpha_mode, OAK_ALPHA_BLEND);
         CHECK(d0->alpha_cutoff == d1->alpha_cutoff && d1->double_sided && !d1->unlit);
+        CHECK(!memcmp(&d0->fx, &d1->fx, sizeof d0->fx)); /* the tricks, sharpness resolved to 4 */
+        CHECK(d1->fx.triplanar_sharpness == 4);
         CHECK(
             !memcmp(&d0->base_color_tex.sampler, &d1->base_color_tex.sampler, sizeof(oak_sampler)));
         CHECK_EQ_INT(d1->base_color_tex.uv_set, 1);

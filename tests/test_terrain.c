@@ -3,8 +3,10 @@
  * against the drawn finest triangles at the origin and 100 km out, the same
  * picture 100 km out as at the origin (and not without rebasing), the build
  * budget and a parent covering while flying, the morph closing every seam,
- * the LRU cap, bad descs; and (argv[1] vulkan or gl) that backend draws the
- * terrain and the meadow world as the CPU does, at the parity rule. */
+ * the LRU cap, bad descs, the ground's material not stretched on steep
+ * slopes and the same picture at any worker count; and (argv[1] vulkan or
+ * gl) that backend draws the terrain and the meadow world as the CPU does,
+ * at the parity rule. */
 #include "oak_test.h"
 
 #include "backend_start.h"
@@ -694,6 +696,107 @@ TEST(terrainMeadowParity) {
     if (!same) save("terrainMeadowGpu.png", b);
 }
 
+/* The terrain's own material, through a shown tile's mesh renderer. */
+static oak_material terrain_material(world *w) {
+    oak_terrain_tile t;
+    if (!oak_terrain_tiles(&t, 1, w->terrain)) return (oak_material){0};
+    const oak_mesh_renderer *mr = oak_scene_get(w->scene, t.entity, OAK_COMPONENT_MESH_RENDERER);
+    return mr ? mr->material : (oak_material){0};
+}
+
+/* mean |difference| of neighbouring pixels' green across and down, in the
+   middle third of the picture */
+static void grain_xy(const uint8_t *px, double *gx, double *gy) {
+    double sx = 0, sy = 0, n = 0;
+    for (int y = H / 3; y < 2 * H / 3; y++)
+        for (int x = W / 3; x < 2 * W / 3; x++) {
+            int c = px[(y * W + x) * 4 + 1];
+            sx += abs(px[(y * W + x + 1) * 4 + 1] - c),
+                sy += abs(px[((y + 1) * W + x) * 4 + 1] - c);
+            n++;
+        }
+    *gx = sx / n, *gy = sy / n;
+}
+
+/* The ground's material reads its grain on the world's planes (docs/WORLD.md
+   "Materials"): the steepest point of tall hills, seen square-on from 3 m
+   and shown unlit (albedo alone), keeps its grain as fine down the slope as
+   across it (0.8 to 1.25 times), where the uv mapping (the world's x, z)
+   stretches it down the slope (under 0.8 times). */
+TEST(terrainSteepGroundIsNotStretched) {
+    world w;
+    oak_terrain_desc d = small_desc();
+    d.amplitude = 150, d.frequency = 1.0f / 200.0f;
+    if (!world_make(&w, &d, true)) return;
+    settle(&w, 100);
+    float best[3] = {0}, bn[3] = {0, 1, 0};
+    for (int j = -40; j <= 40; j++)
+        for (int i = -40; i <= 40; i++) {
+            float h, n[3];
+            if (oak_terrain_height(w.terrain, 4.0 * i, 4.0 * j, &h, n)) continue;
+            if (n[1] < bn[1])
+                memcpy(bn, n, sizeof n), best[0] = 4.0f * i, best[1] = h, best[2] = 4.0f * j;
+        }
+    float eye[3] = {best[0] + 3 * bn[0], best[1] + 3 * bn[1], best[2] + 3 * bn[2]};
+    world_look(&w, eye, best);
+    settle(&w, 100);
+    oak_material m = terrain_material(&w);
+    const oak_material_data *md = oak_material_get(m);
+    CHECK(md != NULL);
+    if (!md) {
+        world_free(&w);
+        return;
+    }
+    oak_material_desc desc = md->desc;
+    desc.name = NULL; /* an update frees the old name: keep it by giving none */
+    CHECK(desc.fx.triplanar > 0 && desc.fx.breakup > 0 && desc.fx.detail > 0);
+    oak_renderer *r = NULL;
+    oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H, .shadow_map_size = 512};
+    CHECK_OK(oak_make_renderer(&r, &rd));
+    static uint8_t px[W * H * 4];
+    double tx = 0, ty = 0, ux = 0, uy = 0;
+    if (r) {
+        desc.unlit = true;
+        CHECK_OK(oak_material_update(m, &desc));
+        draw(&w, r, px);
+        save("terrainSteepTriplanar.png", px);
+        grain_xy(px, &tx, &ty);
+        desc.fx.triplanar = 0;
+        CHECK_OK(oak_material_update(m, &desc));
+        draw(&w, r, px);
+        save("terrainSteepUv.png", px);
+        grain_xy(px, &ux, &uy);
+    }
+    fprintf(stderr,
+            "  steepest ground: normal y %.2f (%.0f degrees); grain across/down triplanar "
+            "%.2f/%.2f (%.2f), uv %.2f/%.2f (%.2f)\n",
+            bn[1], acos(bn[1]) * 180 / OAK_PI, tx, ty, ty / tx, ux, uy, uy / ux);
+    CHECK(bn[1] < 0.6f);
+    CHECK(ty >= 0.8 * tx && ty <= 1.25 * tx);
+    CHECK(uy < 0.8 * ux);
+    oak_destroy_renderer(r);
+    world_free(&w);
+}
+
+/* The terrain's picture (its material's tricks included) is the same byte
+   for byte with 1 and with 4 job workers. */
+TEST(terrainSamePictureAtAnyThreadCount) {
+    static uint8_t a[W * H * 4], b[W * H * 4];
+    oak_shutdown();
+    oak_test_init(1);
+    far_picture(a, 0.0, true, "cpu");
+    oak_shutdown();
+    oak_test_init(4);
+    far_picture(b, 0.0, true, "cpu");
+    oak_shutdown();
+    oak_test_init(0);
+    size_t diff = 0;
+    for (size_t i = 0; i < sizeof a; i++) diff += a[i] != b[i];
+    fprintf(stderr, "  1 vs 4 workers: %zu channels differ\n", diff);
+    CHECK_EQ_INT(diff, 0);
+    CHECK(memcmp(a + 4 * (W / 2), a + 4 * ((H - 1) * W + W / 2), 3) != 0);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) {
         g_backend = argv[1];
@@ -711,6 +814,8 @@ int main(int argc, char **argv) {
         RUN(terrainBudgetHoldsWhileFlying);
         RUN(terrainCacheCapFreesLeastRecent);
         RUN(terrainSameMeshesAtAnyThreadCount);
+        RUN(terrainSteepGroundIsNotStretched);
+        RUN(terrainSamePictureAtAnyThreadCount);
     }
     oak_shutdown();
     return TEST_SUMMARY();

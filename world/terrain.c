@@ -178,7 +178,14 @@ static void attached_destroy(void *t) {
     oak_destroy_terrain(t);
 }
 
-static oak_result default_material(oak_material *out) {
+/* The ground's material: vertex colours from slope and height (grass, dirt,
+   rock, snow) times a grain texture read through the material tricks
+   (docs/WORLD.md "The ground's material"): on the world's planes, so steep
+   rock is not stretched; hex breakup, so no repeat shows in the distance;
+   the grain again 8 times finer near the eye. No albedo variation: the
+   vertex colours already vary over patches, and the CPU's resolve would
+   pay for it at every pixel (docs/PERFORMANCE.md). */
+static oak_result default_material(oak_material *out, float uv_scale) {
     oak_result r = _oak_terrain_register_detail();
     oak_texture tex;
     if (!r) r = oak_load_texture(&tex, "oak://terrain_detail", OAK_FORMAT_RGBA8_SRGB);
@@ -188,6 +195,11 @@ static oak_result default_material(oak_material *out) {
     md.roughness = 0.92f;
     md.base_color_tex.texture = tex;
     md.name = "terrain";
+    md.fx = (oak_material_fx){.triplanar = uv_scale,
+                              .triplanar_sharpness = (float)OAK_TERRAIN_FX_SHARPNESS,
+                              .breakup = 1, /* unturned: the grain has no direction to hide */
+                              .detail = (float)OAK_TERRAIN_FX_DETAIL,
+                              .detail_distance = (float)OAK_TERRAIN_FX_DETAIL_DISTANCE};
     return oak_make_material(out, &md);
 }
 
@@ -229,7 +241,7 @@ oak_result oak_make_terrain(oak_terrain **out, oak_scene *scene, const oak_terra
     t->free_head = 0;
     if (d.material.id)
         t->material = d.material;
-    else if ((r = default_material(&t->material))) {
+    else if ((r = default_material(&t->material, d.uv_scale))) {
         oak_destroy_terrain(t);
         return r;
     }

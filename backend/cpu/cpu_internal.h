@@ -65,6 +65,10 @@ typedef struct cpu_material {
     uint32_t tex_ids[CPU_TEX_COUNT];
     cpu_tex_ref tex[CPU_TEX_COUNT];
     bool textured, uv1, normal_map; /* which surface attributes shading reads */
+    bool fx_map, fx_vary;           /* the tricks that read textures (cpu_fx.h); variation */
+    uint8_t fx_slots[CPU_TEX_COUNT], fx_slot_count; /* the slots the tricks read, base first */
+    float fx_k, fx_inv_detail_distance;             /* 1 / triplanar, 1 / detail_distance */
+    float fx_plane_ratio; /* |n| ratios under this give a plane a weight under OAK_FX_PLANE_MIN */
 } cpu_material;
 
 /* ---- passes ------------------------------------------------------------- */
@@ -354,7 +358,8 @@ float _oak_cpu_mask_alpha(const cpu_backend *b, const cpu_pass *p, const cpu_tri
 typedef struct cpu_surface {
     float P[3], Nv[3], Ng[3], T[4], C[4];
     float uv[2][2], duvdx[2][2], duvdy[2][2];
-    uint32_t px, py; /* the pixel, for its lamp cell */
+    float dPdx[3], dPdy[3]; /* P's screen derivatives, for triplanar materials only */
+    uint32_t px, py;        /* the pixel, for its lamp cell */
     bool back;
     float gtao; /* the gtao term of the indirect light (1 unless the resolve sets it) */
 } cpu_surface;

@@ -183,6 +183,17 @@ static oak_result sync_material(cpu_backend *b, oak_material h) {
             m->uv1 |= m->tex_ids[k] != 0 && m->tex[k].uv_set == 1;
         }
         m->normal_map = m->tex_ids[CPU_TEX_NORMAL] != 0;
+        const oak_material_fx *x = &m->desc.fx;
+        m->fx_map = m->textured && (x->triplanar > 0 || x->breakup > 0 || x->detail > 0);
+        m->fx_vary = x->variation > 0;
+        m->fx_slot_count = 0;
+        for (int k = 0; k < CPU_TEX_COUNT; k++)
+            if (m->tex_ids[k]) m->fx_slots[m->fx_slot_count++] = (uint8_t)k;
+        m->fx_k = x->triplanar > 0 ? 1.0f / x->triplanar : 0;
+        m->fx_inv_detail_distance = 1.0f / x->detail_distance;
+        /* PLANE_MIN^(1 / sharpness), a little under so rounding cannot
+           put a plane the full sum keeps below it */
+        m->fx_plane_ratio = 0.999f * powf((float)OAK_FX_PLANE_MIN, 1.0f / x->triplanar_sharpness);
         m->id = h.id;
         m->version = d->version;
     }

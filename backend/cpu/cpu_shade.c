@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cpu_internal.h"
+#include "cpu_fx.h"
 #include "cpu_sample.h"
 #include "render/skylight.h"
 #include "shaders/common/oak_gpu.h"
@@ -150,6 +151,17 @@ void _oak_cpu_surface(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx
     interp(t, CPU_ATTR_UV0, 2, w, s->uv[0]);
     interp(t, CPU_ATTR_UV0, 2, dx, s->duvdx[0]);
     interp(t, CPU_ATTR_UV0, 2, dy, s->duvdy[0]);
+    if (m->fx_map && m->desc.fx.triplanar > 0) { /* world planes: P's derivatives */
+        float ox[3], oy[3];
+        for (int k = 0; k < 3; k++) {
+            ox[k] = dx[0] * t->pos[0][k] + dx[1] * t->pos[1][k] + dx[2] * t->pos[2][k];
+            oy[k] = dy[0] * t->pos[0][k] + dy[1] * t->pos[1][k] + dy[2] * t->pos[2][k];
+        }
+        for (int k = 0; k < 3; k++) {
+            s->dPdx[k] = W[0][k] * ox[0] + W[1][k] * ox[1] + W[2][k] * ox[2];
+            s->dPdy[k] = W[0][k] * oy[0] + W[1][k] * oy[1] + W[2][k] * oy[2];
+        }
+    }
     if (!m->uv1) return;
     interp(t, CPU_ATTR_UV1, 2, w, s->uv[1]);
     interp(t, CPU_ATTR_UV1, 2, dx, s->duvdx[1]);
@@ -283,8 +295,20 @@ float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_
     const oak_render_view *v = b->view;
     const cpu_material *m = t->mat;
     const oak_material_desc *md = &m->desc;
-    float tb[4], tmr[4], tocc[4], tem[4];
-    sample_slot(b, &m->tex[CPU_TEX_BASE], s, tb);
+    float tb[4], tmr[4], tocc[4], tem[4], fx[CPU_TEX_COUNT][4], fxN[3];
+    if (m->fx_map) { /* every slot through the tricks, as surface.glsl */
+        cpu_fx_sample(b, m, s, v->camera_pos, fx, fxN);
+        memcpy(tb, fx[CPU_TEX_BASE], sizeof tb);
+        memcpy(tmr, fx[CPU_TEX_MR], sizeof tmr);
+        memcpy(tocc, fx[CPU_TEX_OCCLUSION], sizeof tocc);
+        memcpy(tem, fx[CPU_TEX_EMISSIVE], sizeof tem);
+    } else {
+        sample_slot(b, &m->tex[CPU_TEX_BASE], s, tb);
+    }
+    if (m->fx_vary) {
+        float f = fx_vary(&md->fx, s->P);
+        for (int k = 0; k < 3; k++) tb[k] *= f;
+    }
     float base[4];
     for (int k = 0; k < 4; k++) base[k] = md->base_color[k] * s->C[k] * tb[k];
     q->lit[lane] = !md->unlit;
@@ -293,9 +317,11 @@ float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_
         for (int k = 0; k < 3; k++) q->col[k][lane] = base[k];
         return base[3];
     }
-    sample_slot(b, &m->tex[CPU_TEX_MR], s, tmr);
-    sample_slot(b, &m->tex[CPU_TEX_OCCLUSION], s, tocc);
-    sample_slot(b, &m->tex[CPU_TEX_EMISSIVE], s, tem);
+    if (!m->fx_map) {
+        sample_slot(b, &m->tex[CPU_TEX_MR], s, tmr);
+        sample_slot(b, &m->tex[CPU_TEX_OCCLUSION], s, tocc);
+        sample_slot(b, &m->tex[CPU_TEX_EMISSIVE], s, tem);
+    }
     float metallic = md->metallic * tmr[2];
     float rough = clampf(md->roughness * tmr[1], 0.03f, 1.0f);
     float a = rough * rough;
@@ -303,7 +329,10 @@ float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_
     q->a2[lane] = a * a;
     q->ao[lane] = (1.0f + md->occlusion_strength * (tocc[0] - 1.0f)) * s->gtao; /* x gtao */
     float N[3] = {s->Nv[0], s->Nv[1], s->Nv[2]};
-    if (m->tex[CPU_TEX_NORMAL].tex >= 0) mapped_normal(b, m, s, N);
+    if (m->fx_map && m->tex[CPU_TEX_NORMAL].tex >= 0)
+        memcpy(N, fxN, sizeof N);
+    else if (m->tex[CPU_TEX_NORMAL].tex >= 0)
+        mapped_normal(b, m, s, N);
     float V[3] = {v->camera_pos[0] - s->P[0], v->camera_pos[1] - s->P[1],
                   v->camera_pos[2] - s->P[2]};
     normalize3(V);

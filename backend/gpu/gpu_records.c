@@ -127,6 +127,17 @@ void _oak_gpu_material_fill(oak_gpu_material *g, const oak_material_desc *d) {
                          (d->unlit ? OAK_GPU_MAT_UNLIT : 0) | (d->water ? OAK_GPU_MAT_WATER : 0));
     g->mode[2] = d->alpha_cutoff != 0 ? d->alpha_cutoff : (float)OAK_ALPHA_CUTOFF_DEFAULT;
     g->mode[3] = 0;
+    /* the tricks (d is resolved: its defaults are in); reciprocals so the
+       shaders multiply, as cpu_fx.h does */
+    const oak_material_fx *x = &d->fx;
+    g->fx0[0] = x->triplanar > 0 ? 1.0f / x->triplanar : 0;
+    g->fx0[1] = x->triplanar_sharpness;
+    g->fx0[2] = x->breakup;
+    g->fx0[3] = x->breakup_rotation;
+    g->fx1[0] = x->variation;
+    g->fx1[1] = x->variation_scale > 0 ? 1.0f / x->variation_scale : 0;
+    g->fx1[2] = x->detail;
+    g->fx1[3] = x->detail_distance > 0 ? 1.0f / x->detail_distance : 0;
 }
 
 void _oak_gpu_light_grid_fill(oak_gpu_light_grid *g, const oak_render_view *v,

@@ -204,6 +204,21 @@ typedef struct oak_texture_ref {
     float offset[2], rotation, scale[2]; /* KHR_texture_transform; scale 0: 1 */
 } oak_texture_ref;
 
+/* Material tricks (docs/SHADING.md "Material tricks"), any material, all
+ * zero: off (glTF and OBJ materials keep them off). Under triplanar or
+ * breakup every slot reads through the same mapping (uv set 0, or the
+ * world planes), each slot's own transform still applied. */
+typedef struct oak_material_fx {
+    float triplanar;           /* metres per texture repeat on the 3 world planes; 0: the uv */
+    float triplanar_sharpness; /* the planes' blend exponent on |normal|; 0: 4 */
+    float breakup;             /* hex-tile breakup: triangle-grid cells per repeat; 0: off */
+    float breakup_rotation;    /* largest turn of a cell's copy, radians (0: none) */
+    float variation;           /* albedo times 1 +- this over world patches; 0: off */
+    float variation_scale;     /* metres across a patch; 0: 8 */
+    float detail;              /* detail layer: its repeats per base repeat; 0: off */
+    float detail_distance;     /* metres from the eye where it has faded out; 0: 10 */
+} oak_material_fx;
+
 /* Metallic-roughness PBR as glTF defines it. Factors are taken as given, so
  * start from oak_material_desc_defaults(NULL) (white, metallic 1, rough 1 as
  * glTF) rather than from zero; enums and scales resolve zero to defaults. */
@@ -224,6 +239,7 @@ typedef struct oak_material_desc {
     bool water;
     oak_texture_ref base_color_tex, metallic_roughness_tex, normal_tex, occlusion_tex, emissive_tex;
     const char *name;
+    oak_material_fx fx; /* triplanar, tile breakup, variation, detail */
 } oak_material_desc;
 
 typedef struct oak_material_data {

@@ -173,6 +173,9 @@
 #define OAK_TERRAIN_MORPH_CHUNK     4      /* shown tiles one job of the morph takes */
 #define OAK_TERRAIN_MAX_OCTAVES     16     /* fBm and ridged octaves a desc may ask for */
 #define OAK_TERRAIN_MAX_FREQUENCY   1000.0 /* per metre: the finest octave a desc may ask for */
+#define OAK_TERRAIN_FX_SHARPNESS       8.0  /* the ground's material tricks (docs/WORLD.md): triplanar blend exponent */
+#define OAK_TERRAIN_FX_DETAIL          8.0  /* the grain again this many times finer ... */
+#define OAK_TERRAIN_FX_DETAIL_DISTANCE 24.0 /* ... fading out over this many metres */
 #define OAK_TERRAIN_MAX_WORLD       1.0e9  /* metres from the world origin an eye or a query may be */
 
 /* Water (world/water.c, docs/WORLD.md "Water"): a sum of Gerstner waves,
@@ -227,6 +230,15 @@
 
 #define OAK_EXPOSURE_DEFAULT        1.0
 #define OAK_ALPHA_CUTOFF_DEFAULT    0.5
+/* material tricks (docs/SHADING.md "Material tricks", oak_material_fx) */
+#define OAK_FX_SHARPNESS_DEFAULT       4.0   /* triplanar weights |n|^4 */
+#define OAK_FX_VARIATION_SCALE_DEFAULT 8.0   /* metres across a variation patch */
+#define OAK_FX_DETAIL_DISTANCE_DEFAULT 10.0  /* metres where the detail layer is gone */
+#define OAK_FX_PLANE_MIN               0.02  /* a triplanar plane weighted less is not read */
+#define OAK_FX_HEX_EXP                 7.0   /* breakup: barycentric weights to this power */
+#define OAK_FX_HEX_CONTRAST            0.6   /* ... times mix(1, luminance, this) (Mikkelsen) */
+#define OAK_FX_HEX_MIN                 0.02  /* a copy weighted less (before luminance) is not read */
+#define OAK_FX_PERIOD                  64    /* hex cells and variation patches repeat after this many */
 #define OAK_FXAA_EDGE_THRESHOLD     0.125 /* FXAA quality defaults */
 #define OAK_FXAA_EDGE_THRESHOLD_MIN 0.0312
 

@@ -340,6 +340,8 @@ OAK_STRUCT(oak_gpu_material) {
     OAK_F4(params);   /* metallic, roughness, normal_scale, occlusion_strength */
     OAK_F4(mode);     /* alpha mode, flags (as floats), alpha cutoff */
     oak_gpu_texref tex[5];
+    OAK_F4(fx0); /* triplanar repeats per metre (0: off), sharpness, breakup cells, rotation */
+    OAK_F4(fx1); /* variation, patches per metre, detail repeats (0: off), 1 / detail distance */
 }
 OAK_END(oak_gpu_material);
 

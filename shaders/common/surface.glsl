@@ -9,6 +9,7 @@
 #include "common/bindings.glsl"
 #include "common/draw.glsl"
 #include "common/textures.glsl"
+#include "common/material_fx.glsl"
 #include "common/shading.glsl"
 #include "common/light_grid.glsl"
 #include "common/lamp_shadow.glsl"
@@ -221,7 +222,17 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     }
 
     vec4 tex[5];
-    OAK_DONT_UNROLL for (int t = 0; t < 5; t++) {
+    vec3 fxN = Nv;
+    bool fx = oak_fx_maps(m);
+    if (fx) {
+        // the tricks read through uv set 0 or the world planes (P's screen
+        // derivatives from the barycentrics', as uv's)
+        vec3 dPdx = dbx.x * Pw[0] + dbx.y * Pw[1] + dbx.z * Pw[2];
+        vec3 dPdy = dby.x * Pw[0] + dby.y * Pw[1] + dby.z * Pw[2];
+        oak_fx_sample(m, P, dPdx, dPdy, Nv, T, Tv.w, uvs.xy, duvx.xy, duvy.xy, length(P - cam), tex,
+                      fxN);
+    }
+    OAK_DONT_UNROLL for (int t = 0; t < 5 && !fx; t++) {
         oak_gpu_texref r = m.tex[t];
         if (r.a.x == 0u) {
             tex[t] = vec4(1.0);
@@ -232,6 +243,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         vec2 dx = set1 ? duvx.zw : duvx.xy, dy = set1 ? duvy.zw : duvy.xy;
         tex[t] = oak_sample(r, oak_tex_uv(r, uv), oak_tex_duv(r, dx), oak_tex_duv(r, dy));
     }
+    if (m.fx1.x > 0.0) tex[OAK_GPU_TEX_BASE].rgb *= oak_fx_vary(m, P);
     vec4 basec = m.base_color * C * tex[OAK_GPU_TEX_BASE];
     bool water = (mflags & OAK_GPU_MAT_WATER) != 0u;
     uint channel = view.flags.y & OAK_GPU_CHANNEL_MASK;
@@ -253,7 +265,9 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         float ao = 1.0 + m.params.w * (tex[OAK_GPU_TEX_OCCLUSION].r - 1.0);
         vec3 emissive = m.emissive.rgb * tex[OAK_GPU_TEX_EMISSIVE].rgb;
         vec3 N = Nv;
-        if (m.tex[OAK_GPU_TEX_NORMAL].a.x != 0u)
+        if (fx && m.tex[OAK_GPU_TEX_NORMAL].a.x != 0u)
+            N = fxN;
+        else if (m.tex[OAK_GPU_TEX_NORMAL].a.x != 0u)
             N = oak_mapped_normal(tex[OAK_GPU_TEX_NORMAL].rgb, m.params.z, Nv, T, Tv.w);
         vec3 F0 = mix(vec3(0.04), basec.rgb, metallic);
         vec3 diffuse = basec.rgb * (1.0 - metallic);
