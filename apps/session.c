@@ -104,7 +104,15 @@ static int open_scene(const cli_options *opts, oak_scene **out) {
     if (oak_make_scene(&scene) != OAK_OK) return _oak_cli_fail(opts);
     /* before the build, so the world's plants grow at the preset's density */
     oak_scene_post(scene)->preset = opts->preset;
-    if (oak_world_build(scene, opts->world) != OAK_OK) {
+    /* the GPU backends draw the full meadow (grass to the horizon, about
+       1e8 blade-equivalents in view); the cpu backend, and auto, which
+       falls back to it, the world's light default (oak_world_options);
+       a quality preset sets the plants itself */
+    oak_world_options wo = {.preset = opts->preset};
+    if (!opts->preset && opts->backend &&
+        (!strcmp(opts->backend, "vulkan") || !strcmp(opts->backend, "gl")))
+        wo.plants = 1;
+    if (oak_world_build_with(scene, opts->world, &wo) != OAK_OK) {
         int r = _oak_cli_fail(opts);
         oak_destroy_scene(scene);
         return r;

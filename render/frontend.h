@@ -70,6 +70,8 @@ typedef struct oak_frontend {
     oak_render_stream streams[OAK_STREAM_MAX_PER_VIEW];
     uint64_t stream_seen[OAK_STREAM_MAX_PER_VIEW]; /* the serial each slot held; 0: none */
     uint64_t stream_seen_version[OAK_STREAM_MAX_PER_VIEW];
+    float wind_last_time; /* the environment's wind time last frame (motion) */
+    bool wind_seen;
     oak_instance *stream_last[OAK_STREAM_MAX_PER_VIEW][2]; /* [0]: as last frame */
     uint32_t stream_last_cap[OAK_STREAM_MAX_PER_VIEW][2];
 } oak_frontend;

@@ -19,6 +19,12 @@ struct oak_stream {
    frustum. NULL (every instance passes) until GPU-driven occlusion plugs in. */
 typedef bool (*oak_instance_test)(void *user, const float center[3], float radius);
 
+/* The bend of stream desc d under wind w (NULL: still) at time t and the
+   environment's benders, seen from eye; false when nothing bends (then
+   the matrix is the record's own). */
+bool _oak_instance_bend_make(oak_instance_bend *out, const oak_stream_desc *d,
+                             const oak_environment *env, float time, const float eye[3]);
+
 /* What the kernel needs besides the instance, fixed for one stream and view. */
 typedef struct oak_stream_cull_params {
     const vec4 *planes; /* 6 frustum planes (oak_frustum_planes) */
@@ -29,13 +35,18 @@ typedef struct oak_stream_cull_params {
     const uint8_t *lod_override; /* tiers hook: per instance, 0xff = by distance */
     oak_instance_test occlusion; /* the occlusion slot */
     void *occlusion_user;
+    const oak_instance_bend *bend; /* NULL: the records stand as they are */
 } oak_stream_cull_params;
 
 #define OAK_STREAM_CULLED 0xffu /* the kernel's answer for an instance not in view */
 #define OAK_STREAM_GONE   0xfeu /* past the last LOD's distance: drawn and cast nowhere */
 
-/* Instance i's world matrix from its record: translate * rotate * scale. */
-void _oak_instance_matrix(const oak_instance *rec, mat4 out);
+/* Instance i's world matrix from its record: translate * rotate * bend *
+   scale, where bend (NULL: none) shears instance-space y by the wind and
+   the benders at the instance's position, scales it by the benders'
+   flattening and the sink, and lowers the origin as it sinks. The one CPU
+   function; shaders/common/bend.glsl's oak_bent_instance is its twin. */
+void _oak_instance_matrix(const oak_instance_bend *bend, const oak_instance *rec, mat4 out);
 /* The one cull-and-LOD kernel: instance i's LOD (0 .. lod_count - 1) when its
    LOD mesh's sphere through `world` meets the frustum and passes the
    occlusion slot; OAK_STREAM_CULLED when it does not; OAK_STREAM_GONE past

@@ -10,31 +10,132 @@
 #include "shaders/common/oak_gpu.h"
 #include "stream.h"
 
-void _oak_instance_matrix(const oak_instance *rec, mat4 out) {
+/* The wind resolved for one stream: unit direction, strength times its
+   sway, the gust share; wavelength, speed and time. */
+static void wind_resolve(float wind[4], float gust[4], const oak_wind *w, float sway) {
+    float dx = w->direction[0], dz = w->direction[1];
+    float n = dx * dx + dz * dz;
+    if (!(n > 0)) dx = 1, dz = 0, n = 1;
+    float inv = 1.0f / sqrtf(n);
+    wind[0] = dx * inv;
+    wind[1] = dz * inv;
+    wind[2] = w->strength * sway;
+    wind[3] = w->gust > 0 ? (w->gust < 1 ? w->gust : 1) : 0;
+    gust[0] = w->gust_wavelength > 0 ? w->gust_wavelength : (float)OAK_WIND_GUST_WAVELENGTH;
+    gust[1] = w->gust_speed > 0 ? w->gust_speed : (float)OAK_WIND_GUST_SPEED;
+    gust[2] = w->time;
+    gust[3] = 0;
+}
+
+/* The field at (x, z): fronts of a wave (and its octave, skewed across
+   the wind) that travel along the wind; depends on x, z and t only
+   through (along - speed t), so a gust keeps its shape as it moves.
+   Every step as bend.glsl's oak_wind_at does it. */
+static void shear_at(const float wind[4], const float gust[4], float x, float z, float out[2]) {
+    float along = x * wind[0] + z * wind[1];
+    float across = z * wind[0] - x * wind[1];
+    float u = (along - gust[1] * gust[2]) / gust[0];
+    u = u - floorf(u);
+    float v = across / (2.3f * gust[0]);
+    v = v - floorf(v);
+    float p = 0.7f * sinf(6.28318530718f * u) + 0.3f * sinf(6.28318530718f * (2.0f * u + v));
+    float m = wind[2] * (1.0f + wind[3] * p);
+    out[0] = m * wind[0];
+    out[1] = m * wind[1];
+}
+
+void oak_wind_shear(const oak_wind *wind, float x, float z, float out[2]) {
+    out[0] = out[1] = 0;
+    if (!wind) return;
+    float w[4], g[4];
+    wind_resolve(w, g, wind, 1.0f);
+    shear_at(w, g, x, z, out);
+}
+
+bool _oak_instance_bend_make(oak_instance_bend *out, const oak_stream_desc *d,
+                             const oak_environment *env, float time, const float eye[3]) {
+    memset(out, 0, sizeof *out);
+    bool any = false;
+    if (env && d->sway > 0) {
+        oak_wind w = env->wind;
+        w.time = time;
+        wind_resolve(out->wind, out->gust, &w, d->sway);
+        any = out->wind[2] != 0;
+        uint32_t n = env->bender_count < OAK_BENDERS_MAX ? env->bender_count : OAK_BENDERS_MAX;
+        for (uint32_t i = 0; i < n; i++) {
+            if (!(env->benders[i].radius > 0)) continue;
+            memcpy(out->bender[out->benders], env->benders[i].center, sizeof(float) * 3);
+            out->bender[out->benders++][3] = env->benders[i].radius;
+            any = true;
+        }
+    } else {
+        out->gust[0] = 1; /* a still field: never divides by zero */
+    }
+    float last = d->lod_count ? d->lods[d->lod_count - 1].distance : 0;
+    if (d->sink > 0 && last > 0) {
+        out->sink[0] = last;
+        out->sink[1] = d->sink;
+        out->sink[2] = d->sink_depth > 0 ? d->sink_depth : (float)OAK_SINK_DEPTH;
+        any = true;
+    }
+    memcpy(out->eye, eye, sizeof out->eye);
+    return any;
+}
+
+void _oak_instance_matrix(const oak_instance_bend *b, const oak_instance *rec, mat4 out) {
     float x = rec->rotation[0], y = rec->rotation[1], z = rec->rotation[2], w = rec->rotation[3];
     float n = x * x + y * y + z * z + w * w;
     if (!(n > 0)) x = y = z = 0, w = 1, n = 1;
     float k = 2.0f / n, s = rec->scale;
-    /* columns of the rotation, each times the uniform scale */
-    out[0][0] = (1 - k * (y * y + z * z)) * s;
-    out[0][1] = k * (x * y + z * w) * s;
-    out[0][2] = k * (x * z - y * w) * s;
-    out[1][0] = k * (x * y - z * w) * s;
-    out[1][1] = (1 - k * (x * x + z * z)) * s;
-    out[1][2] = k * (y * z + x * w) * s;
-    out[2][0] = k * (x * z + y * w) * s;
-    out[2][1] = k * (y * z - x * w) * s;
-    out[2][2] = (1 - k * (x * x + y * y)) * s;
+    /* the rotation's columns */
+    float r0[3] = {1 - k * (y * y + z * z), k * (x * y + z * w), k * (x * z - y * w)};
+    float r1[3] = {k * (x * y - z * w), 1 - k * (x * x + z * z), k * (y * z + x * w)};
+    float r2[3] = {k * (x * z + y * w), k * (y * z - x * w), 1 - k * (x * x + y * y)};
+    float px = rec->position[0], py = rec->position[1], pz = rec->position[2];
+    float a = 0, c = 0, f = 1;
+    if (b) {
+        float sh[2];
+        shear_at(b->wind, b->gust, px, pz, sh);
+        for (uint32_t i = 0; i < b->benders; i++) {
+            float dx = px - b->bender[i][0], dy = py - b->bender[i][1], dz = pz - b->bender[i][2];
+            float d = sqrtf(dx * dx + dy * dy + dz * dz);
+            if (!(d < b->bender[i][3])) continue;
+            float t = 1.0f - d / b->bender[i][3];
+            float h = sqrtf(dx * dx + dz * dz);
+            if (h > 1e-4f) {
+                sh[0] = sh[0] + dx / h * (t * (float)OAK_BEND_PUSH);
+                sh[1] = sh[1] + dz / h * (t * (float)OAK_BEND_PUSH);
+            }
+            f = f * (1.0f - (float)OAK_BEND_FLATTEN * t);
+        }
+        if (b->sink[1] > 0) {
+            float ex = px - b->eye[0], ey = py - b->eye[1], ez = pz - b->eye[2];
+            float t = (b->sink[0] - sqrtf(ex * ex + ey * ey + ez * ez)) / b->sink[1];
+            t = t < 0 ? 0 : (t > 1 ? 1 : t);
+            py = py - (1.0f - t) * b->sink[2];
+            f = f * t;
+        }
+        /* the world's horizontal shear in the instance's own x and z */
+        a = r0[0] * sh[0] + r0[2] * sh[1];
+        c = r2[0] * sh[0] + r2[2] * sh[1];
+    }
+    /* rotate * (shear instance y along x and z, then scale it by f) * scale */
+    float fs = f * s;
+    for (int i = 0; i < 3; i++) {
+        out[0][i] = r0[i] * s;
+        out[1][i] = (r1[i] + a * r0[i] + c * r2[i]) * fs;
+        out[2][i] = r2[i] * s;
+    }
     out[0][3] = out[1][3] = out[2][3] = 0;
-    out[3][0] = rec->position[0];
-    out[3][1] = rec->position[1];
-    out[3][2] = rec->position[2];
+    out[3][0] = px;
+    out[3][1] = py;
+    out[3][2] = pz;
     out[3][3] = 1;
 }
 
 uint32_t _oak_stream_cull_instance(const oak_stream_cull_params *p, const oak_instance *rec,
                                    uint32_t i, mat4 world, uint32_t *lod_out) {
-    _oak_instance_matrix(rec, world);
+    _oak_instance_matrix(p->bend, rec, world);
     float d[3] = {rec->position[0] - p->eye[0], rec->position[1] - p->eye[1],
                   rec->position[2] - p->eye[2]};
     float dist = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
@@ -210,6 +311,11 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
             for (size_t i = 0; i < (size_t)nd * 4; i++) fe->sx_color[i] = 1;
     }
 
+    /* the wind's time now and last frame (a first frame has no past) */
+    float wind_time = in->environment ? in->environment->wind.time : 0;
+    float wind_prev = fe->wind_seen ? fe->wind_last_time : wind_time;
+    fe->wind_last_time = wind_time;
+    fe->wind_seen = true;
     vec4 planes[6];
     oak_frustum_planes(v->view_proj, planes);
     oak_stream_stats *st = &v->stream_stats;
@@ -228,8 +334,17 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
                                   .flags = str->desc.flags,
                                   .first_input = base,
                                   .native = natives[s]};
+        /* wind, benders and the sink: a stream they bend moves every frame */
+        oak_instance_bend *bend = &rs->bend;
+        bool bent =
+            _oak_instance_bend_make(bend, &str->desc, in->environment, wind_time, v->camera_pos);
+        rs->bent = bent;
+        rs->prev_time = wind_prev;
         if (!keep_last(fe, s, str, same))
             return oak_error(OAK_ERROR_OUT_OF_MEMORY, "stream %u: no memory for last frame", s);
+        /* after keep_last, which copies the records only when they moved:
+           swaying ones move every frame for the shadows' sake */
+        if (bent && (bend->wind[2] != 0 || bend->benders)) rs->moved = true;
         fe->stream_seen[s] = str->serial;
         fe->stream_seen_version[s] = str->version;
         for (uint32_t k = 0; k < str->desc.lod_count; k++) {
@@ -245,6 +360,7 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
         memcpy(job.params.eye, v->camera_pos, sizeof job.params.eye);
         job.params.lod_count = str->desc.lod_count;
         job.params.lod_override = str->lod_override;
+        job.params.bend = bent ? bend : NULL;
         for (uint32_t k = 0; k < str->desc.lod_count; k++) {
             job.params.lods[k] = rs->lods[k];
             job.params.lod_distance[k] = rs->lod_distance[k];

@@ -130,3 +130,12 @@ oak_result _oak_scene_place_streams(oak_scene *scene) {
     }
     return OAK_OK;
 }
+
+void oak_scene_remove_stream(oak_scene *scene, oak_stream *stream) {
+    if (!scene || !stream) return;
+    for (uint32_t i = 0; i < scene->stream_count; i++)
+        if (scene->streams[i] == stream) {
+            drop(scene, i);
+            return;
+        }
+}

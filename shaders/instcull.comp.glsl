@@ -20,6 +20,8 @@ OAK_SSBO(OAK_B_INSTANCE_OUT) buffer InstanceOutBlock {
     oak_gpu_instcull heads[OAK_STREAM_MAX_PER_VIEW];
     uint words[];
 };
+#define OAK_BEND_HEADS heads
+#include "common/bend.glsl"
 
 bool meets(uint s, uint first, vec3 c, float rad) {
     for (uint p = 0u; p < 6u; p++) {
@@ -41,17 +43,10 @@ void main() {
     uvec4 info = heads[s].info;
     if (i >= info.x) return;
     oak_gpu_instance r = instances[info.z + i];
-    vec4 q = r.rotation;
-    float n = dot(q, q);
-    if (!(n > 0.0)) {
-        q = vec4(0.0, 0.0, 0.0, 1.0);
-        n = 1.0;
-    }
-    float k = 2.0 / n, sc = r.position_scale.w;
-    float x = q.x, y = q.y, z = q.z, w = q.w;
-    mat3 R = mat3(vec3(1.0 - k * (y * y + z * z), k * (x * y + z * w), k * (x * z - y * w)) * sc,
-                  vec3(k * (x * y - z * w), 1.0 - k * (x * x + z * z), k * (y * z + x * w)) * sc,
-                  vec3(k * (x * z + y * w), k * (y * z - x * w), 1.0 - k * (x * x + y * y)) * sc);
+    // the matrix the raster draws (wind, benders, sink), so the sphere holds it
+    mat4 M = oak_bent_instance(r, s, heads[s].bend_gust.z);
+    mat3 R = mat3(M);
+    float sc = r.position_scale.w;
     vec3 pos = r.position_scale.xyz;
     vec3 d = pos - heads[s].eye.xyz;
     float dist = sqrt(dot(d, d));
@@ -60,7 +55,7 @@ void main() {
     float last = heads[s].lod_distance[lods - 1u];
     if ((lod + 1u == lods && last > 0.0 && dist >= last) || !(sc > 0.0)) return;
     vec4 b = heads[s].bounds[lod];
-    vec3 c = R * b.xyz + pos;
+    vec3 c = R * b.xyz + M[3].xyz;
     float rad = b.w * max(length(R[0]), max(length(R[1]), length(R[2])));
     uint word = i | (s << OAK_GPU_ID_STREAM_SHIFT) | (lod << OAK_GPU_ID_LOD_SHIFT);
     if (meets(s, 0u, c, rad)) append(s, 0u, lod, word);

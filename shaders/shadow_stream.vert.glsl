@@ -22,7 +22,7 @@ void main() {
     uvec4 info = stream_heads[s].info;
     uint list = (idx - info.w - uint(OAK_GPU_INSTCULL_HEAD_WORDS)) / info.x;
     int cascade = int(list / uint(OAK_STREAM_LODS)) - 1;
-    mat4 world = oak_instance_world(stream_records[info.z + (word & OAK_GPU_ID_TRIANGLE_MASK)]);
+    mat4 world = oak_instance_world(stream_records[info.z + (word & OAK_GPU_ID_TRIANGLE_MASK)], s);
     vec4 c = view.shadow_view_proj[cascade] * (world * positions[OAK_VERTEX_INDEX]);
     c = oak_cascade_tile(c, cascade);
     gl_Position = c;

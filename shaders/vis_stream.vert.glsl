@@ -21,7 +21,7 @@ void main() {
     uint s = (word >> OAK_GPU_ID_STREAM_SHIFT) & (OAK_STREAM_MAX_PER_VIEW - 1u);
     uint lod = word >> OAK_GPU_ID_LOD_SHIFT;
     uint rec = stream_heads[s].info.z + (word & OAK_GPU_ID_TRIANGLE_MASK);
-    mat4 world = oak_instance_world(stream_records[rec]);
+    mat4 world = oak_instance_world(stream_records[rec], s);
     vec4 c = view.view_proj * (world * positions[OAK_VERTEX_INDEX]);
     c = oak_snap(c, vec2(view.size.xy), vec2(view.taa.x, -view.taa.y));
     gl_Position = c;

@@ -1,7 +1,8 @@
 /* The `meadow` world: endless terrain (world/terrain.c) of fBm hills and
  * ridged mountains to the horizon under a 35-degree sun and a blue sky with
  * haze, a lake in the valleys ahead of the spawn (world/water.c), and a fast
- * low flight for `oak bench`. Grass and trees are still to come (issue 14). */
+ * low flight for `oak bench`, grass and flowers (world/grass.c) in a breeze
+ * from the south-east with gusts. Trees are still to come (issue 14). */
 #include <math.h>
 #include <string.h>
 
@@ -83,6 +84,19 @@ static oak_result add_sun_and_sky(oak_scene *scene) {
     return _oak_world_clear_day(scene, &d);
 }
 
+/* the breeze the lake's waves come from, with gusts rolling through the grass */
+#define GRASS_WIND      1.0f /* units of sway */
+#define GRASS_GUST      0.6f
+#define GRASS_GUST_WAVE 35.0f /* metres between gust fronts */
+#define GRASS_GUST_RUN  5.0f  /* m/s the fronts travel */
+/* the full meadow's reach: 1e8 blade-equivalents in view need about 700 m
+   from the flight's 30 m (docs/WORLD.md "The meadow and the count") */
+#define GRASS_REACH 1000.0f
+
+static void grass_destroy(void *g) {
+    oak_destroy_grass(g);
+}
+
 static void water_destroy(void *w) {
     oak_destroy_water(w);
 }
@@ -106,6 +120,38 @@ static oak_result add_lake(oak_scene *scene) {
     return r;
 }
 
+static oak_result add_grass(oak_scene *scene, oak_terrain *t, const oak_world_options *given) {
+    /* a preset's row where the knobs are not given: its share of the plants
+       to its share of the full reach */
+    oak_world_options po = *given;
+    const oak_world_options *o = &po;
+    if (po.preset && !(po.plants > 0)) {
+        oak_quality q = oak_preset_quality(po.preset);
+        po.plants = q.plants;
+        if (!(po.plants_distance > 0)) po.plants_distance = GRASS_REACH * q.plant_distance;
+    }
+    oak_grass_desc d = {.seed = 11,
+                        .plants = o->plants > 0 ? o->plants : (float)OAK_WORLD_PLANTS,
+                        .distance = o->plants_distance > 0 ? o->plants_distance
+                                    : o->plants > 0        ? GRASS_REACH
+                                                           : (float)OAK_WORLD_PLANTS_DISTANCE,
+                        .water = true,
+                        .water_level = LAKE_LEVEL,
+                        .water_extent = {LAKE_CENTRE_X - LAKE_HALF, LAKE_CENTRE_Z - LAKE_HALF,
+                                         LAKE_CENTRE_X + LAKE_HALF, LAKE_CENTRE_Z + LAKE_HALF}};
+    oak_grass *g = NULL;
+    oak_result r = oak_make_grass(&g, scene, t, &d);
+    if (r) return r;
+    if ((r = oak_scene_attach(scene, g, grass_destroy))) oak_destroy_grass(g);
+    oak_environment *env = oak_scene_environment(scene);
+    env->wind = (oak_wind){.direction = {-0.6f, -0.8f},
+                           .strength = GRASS_WIND,
+                           .gust = GRASS_GUST,
+                           .gust_wavelength = GRASS_GUST_WAVE,
+                           .gust_speed = GRASS_GUST_RUN};
+    return r;
+}
+
 static oak_result update_terrain(oak_scene *scene, double seconds) {
     oak_terrain *t = _oak_terrain_of(scene);
     oak_entity cam = oak_scene_active_camera(scene);
@@ -124,10 +170,14 @@ static oak_result update_terrain(oak_scene *scene, double seconds) {
     oak_scene_update_transforms(scene);
     oak_scene_world_matrix(scene, cam, m);
     const float moved[3] = {m[3][0], m[3][1], m[3][2]};
-    return oak_water_update(w, moved, seconds);
+    if ((r = oak_water_update(w, moved, seconds))) return r;
+    oak_grass *g = oak_scene_attachment(scene, grass_destroy);
+    if (!g) return OAK_OK;
+    oak_scene_environment(scene)->wind.time = (float)seconds;
+    return oak_grass_update(g, moved);
 }
 
-oak_result _oak_world_meadow_build(oak_scene *scene) {
+oak_result _oak_world_meadow_build(oak_scene *scene, const oak_world_options *opts) {
     oak_result r = add_sun_and_sky(scene);
     if (r) return r;
     oak_camera cam = {0};
@@ -145,13 +195,17 @@ oak_result _oak_world_meadow_build(oak_scene *scene) {
         oak_destroy_terrain(t);
         return r;
     }
-    if ((r = add_lake(scene))) return r;
-    /* build until nothing is pending, so a single frame shows it all */
-    for (int i = 0; i < WARM_UPDATES && !r; i++) {
+    if ((r = add_lake(scene)) || (r = add_grass(scene, t, opts))) return r;
+    /* build until nothing is pending, so a single frame shows it all (the
+       grass grows by its budget: the full meadow takes a few hundred) */
+    oak_grass *g = oak_scene_attachment(scene, grass_destroy);
+    for (int i = 0; i < WARM_UPDATES + 1024 && !r; i++) {
         r = update_terrain(scene, 0.0);
         oak_terrain_stats st;
         oak_terrain_get_stats(&st, t);
-        if (st.pending == 0) break;
+        oak_grass_stats gs;
+        oak_grass_get_stats(&gs, g);
+        if ((st.pending == 0 || i >= WARM_UPDATES) && gs.pending == 0) break;
     }
     return r;
 }

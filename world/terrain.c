@@ -826,6 +826,15 @@ oak_result oak_terrain_height(const oak_terrain *t, double x, double z, float *h
     return OAK_OK;
 }
 
+oak_result _oak_terrain_ground(const oak_terrain *t, double x, double z, float *height,
+                               float normal[3], float *variation) {
+    oak_result r = oak_terrain_height(t, x, z, height, normal);
+    if (r) return r;
+    *variation = _oak_terrain_variation(x + t->origin[0] + t->noise.offset[0],
+                                        z + t->origin[1] + t->noise.offset[1]);
+    return OAK_OK;
+}
+
 void oak_terrain_origin(const oak_terrain *t, double origin[2]) {
     origin[0] = t ? t->origin[0] : 0;
     origin[1] = t ? t->origin[1] : 0;

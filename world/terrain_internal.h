@@ -63,6 +63,17 @@ uint32_t _oak_tile_vertex_count(uint32_t cells);
 void _oak_tile_morph_positions(float *pos, const _oak_tile_build *b, uint32_t cells, double spacing,
                                const float *morph, const uint8_t coarse[4]);
 
+/* The materials' shares (0 .. 1, each over the ones before) from slope
+   (normal's y), height and variation: dry grass, dirt, rock, snow. The one
+   rule the colours and the grass (world/grass.c) follow. */
+void _oak_terrain_material_shares(float out[4], float normal_y, float height, float variation);
+/* The variation field at world (x, z) + offset (where the noise is). */
+float _oak_terrain_variation(double wx, double wz);
+/* Height, unit normal (as oak_terrain_height) and the variation field at
+   scene (x, z). */
+oak_result _oak_terrain_ground(const oak_terrain *t, double x, double z, float *height,
+                               float normal[3], float *variation);
+
 /* Terrain colours as linear RGB from slope (normal's y), height and a
    variation value in about [-1, 1]: grass, dirt, rock and snow. */
 void _oak_terrain_material_color(float rgb[3], float normal_y, float height, float variation);

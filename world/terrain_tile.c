@@ -17,6 +17,16 @@ static float smoothf(float a, float b, float x) {
     return t * t * (3 - 2 * t);
 }
 
+void _oak_terrain_material_shares(float out[4], float ny, float height, float variation) {
+    float slope = 1.0f - ny; /* 0 flat, 0.29 at 45 degrees */
+    out[0] = smoothf(-0.3f, 0.6f, variation);
+    out[1] = smoothf(0.05f, 0.11f, slope + 0.03f * variation);
+    out[2] = smoothf(0.17f, 0.26f, slope + 0.04f * variation);
+    /* snow above a line that wavers with the variation, kept off cliffs */
+    out[3] =
+        smoothf(150.0f, 190.0f, height + 25.0f * variation) * (1.0f - smoothf(0.2f, 0.35f, slope));
+}
+
 void _oak_terrain_material_color(float rgb[3], float ny, float height, float variation) {
     /* linear albedo; the detail texture (about 0.8 on average) multiplies them */
     static const float grass[3] = {0.090f, 0.180f, 0.035f};
@@ -24,13 +34,9 @@ void _oak_terrain_material_color(float rgb[3], float ny, float height, float var
     static const float dirt[3] = {0.200f, 0.140f, 0.080f};
     static const float rock[3] = {0.260f, 0.250f, 0.235f};
     static const float snow[3] = {0.800f, 0.820f, 0.860f};
-    float slope = 1.0f - ny; /* 0 flat, 0.29 at 45 degrees */
-    float t_dry = smoothf(-0.3f, 0.6f, variation);
-    float t_dirt = smoothf(0.05f, 0.11f, slope + 0.03f * variation);
-    float t_rock = smoothf(0.17f, 0.26f, slope + 0.04f * variation);
-    /* snow above a line that wavers with the variation, kept off cliffs */
-    float t_snow =
-        smoothf(150.0f, 190.0f, height + 25.0f * variation) * (1.0f - smoothf(0.2f, 0.35f, slope));
+    float sh[4];
+    _oak_terrain_material_shares(sh, ny, height, variation);
+    float t_dry = sh[0], t_dirt = sh[1], t_rock = sh[2], t_snow = sh[3];
     for (int c = 0; c < 3; c++) {
         float v = grass[c] + (dry[c] - grass[c]) * t_dry;
         v += (dirt[c] - v) * t_dirt;
@@ -38,6 +44,11 @@ void _oak_terrain_material_color(float rgb[3], float ny, float height, float var
         v += (snow[c] - v) * t_snow;
         rgb[c] = v;
     }
+}
+
+float _oak_terrain_variation(double wx, double wz) {
+    return (float)(0.7 * _oak_terrain_noise_periodic(wx / 97.0, wz / 97.0, 0, 911u) +
+                   0.3 * _oak_terrain_noise_periodic(wx / 23.0, wz / 23.0, 0, 913u));
 }
 
 void _oak_tile_release(_oak_tile_build *b) {
@@ -129,8 +140,7 @@ void _oak_tile_build_fill(_oak_tile_build *out, const _oak_tile_params *p, _oak_
             uv[2 * v] = (float)((ux0 + i * ds) / p->uv_scale);
             uv[2 * v + 1] = (float)((uz0 + j * ds) / p->uv_scale);
             double wx = x0 + ox + i * ds, wz = z0 + oz + j * ds; /* where the noise is */
-            float var = (float)(0.7 * _oak_terrain_noise_periodic(wx / 97.0, wz / 97.0, 0, 911u) +
-                                0.3 * _oak_terrain_noise_periodic(wx / 23.0, wz / 23.0, 0, 913u));
+            float var = _oak_terrain_variation(wx, wz);
             _oak_terrain_material_color(col + 4 * v, inv, h, var);
             col[4 * v + 3] = 1.0f;
             /* the parent's surface here: the same diagonal split, half as fine */

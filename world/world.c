@@ -9,6 +9,8 @@ typedef struct world_entry {
     const char *name;
     const char *description;
     oak_result (*build)(oak_scene *scene);
+    /* the worlds that take options (NULL: build alone) */
+    oak_result (*build_with)(oak_scene *scene, const oak_world_options *opts);
     void (*path)(float t, float eye[3], float target[3]);
     oak_result (*update)(oak_scene *scene, float seconds); /* NULL: nothing moves */
 } world_entry;
@@ -17,18 +19,18 @@ static const world_entry g_worlds[] = {
     {"default",
      "400 m of fBm hills, sphere rows from matte to mirror and dielectric to metal, "
      "boxes casting shadows, sun at 40 degrees, blue sky",
-     _oak_world_default_build, _oak_world_default_path},
+     _oak_world_default_build, NULL, _oak_world_default_path},
     {"stress", "100,000 objects on a flat ground: half instanced, half mixed meshes and materials",
-     _oak_world_stress_build, _oak_world_stress_path},
+     _oak_world_stress_build, NULL, _oak_world_stress_path},
     {"lamps",
      "a town square at night: building blocks, a fountain, benches and posts under 1,024 "
      "lamps of many colours, one in eight moving",
-     _oak_world_lamps_build, _oak_world_lamps_path, _oak_world_lamps_update},
+     _oak_world_lamps_build, NULL, _oak_world_lamps_path, _oak_world_lamps_update},
     {"meadow",
      "endless terrain: fBm hills and ridged mountains to the horizon in tiles that stream "
-     "around the camera, a lake with waves, a sun and a blue sky (grass and trees are still to "
-     "come)",
-     _oak_world_meadow_build, _oak_world_meadow_path, _oak_world_meadow_update},
+     "around the camera, a lake with waves, grass and flowers swaying in the wind, a sun and a "
+     "blue sky (trees are still to come)",
+     NULL, _oak_world_meadow_build, _oak_world_meadow_path, _oak_world_meadow_update},
 };
 
 #define WORLD_COUNT (sizeof g_worlds / sizeof g_worlds[0])
@@ -52,10 +54,21 @@ static const world_entry *find_world(const char *name) {
 }
 
 oak_result oak_world_build(oak_scene *scene, const char *name) {
+    return oak_world_build_with(scene, name, NULL);
+}
+
+oak_result oak_world_build_with(oak_scene *scene, const char *name, const oak_world_options *opts) {
     if (!scene) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_world_build: scene is NULL");
     const world_entry *w = find_world(name);
     if (!w) return oak_error(OAK_ERROR_NOT_FOUND, "unknown world '%s'", name ? name : "(null)");
-    return w->build(scene);
+    oak_world_options o = opts ? *opts : (oak_world_options){0};
+    if (!(o.plants >= 0 && o.plants <= 1) ||
+        !(o.plants_distance >= 0 && o.plants_distance <= 20000))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "world options: plants %g must be in [0, 1] and plants_distance %g in "
+                         "[0, 20000] m",
+                         (double)o.plants, (double)o.plants_distance);
+    return w->build_with ? w->build_with(scene, &o) : w->build(scene);
 }
 
 oak_result oak_world_camera_path(const char *name, float t, float eye[3], float target[3]) {

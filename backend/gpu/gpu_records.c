@@ -244,6 +244,16 @@ void _oak_gpu_instcull_fill(oak_gpu_instcull *h, uint32_t *cmds, const oak_rende
         memcpy(h->cascade_planes[c * 6], planes, sizeof planes);
     }
     memcpy(h->eye, v->camera_pos, sizeof(float) * 3);
+    h->bend_gust[0] = 1; /* unbent: a still field that never divides by zero */
+    if (rs->bent) {
+        const oak_instance_bend *b = &rs->bend;
+        memcpy(h->bend_wind, b->wind, sizeof h->bend_wind);
+        memcpy(h->bend_gust, b->gust, sizeof h->bend_gust);
+        h->bend_gust[3] = rs->prev_time;
+        memcpy(h->bend_sink, b->sink, sizeof h->bend_sink);
+        h->bend_sink[3] = (float)b->benders;
+        memcpy(h->benders, b->bender, sizeof(float) * 4 * b->benders);
+    }
 }
 
 void _oak_gpu_water_fill(oak_gpu_view *g, const oak_render_view *v) {

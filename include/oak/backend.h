@@ -24,6 +24,20 @@ typedef struct oak_draw_list {
     float (*color)[4];
 } oak_draw_list;
 
+/* How one stream's instances bend this frame (docs/WORLD.md "Grass"): the
+ * environment's wind resolved (unit direction, defaults filled) and scaled
+ * by the stream's sway, the benders, and the sink before its last LOD
+ * distance (render/stream_cull.c _oak_instance_matrix applies it; GPU
+ * backends copy it into the instcull head for shaders/common/bend.glsl). */
+typedef struct oak_instance_bend {
+    float wind[4];    /* unit direction x, z; strength * sway; gust share */
+    float gust[4];    /* wavelength, speed, time, 0 */
+    float sink[4];    /* last LOD distance (0: none), sink band metres (0: none), depth, 0 */
+    float eye[3];     /* the sink's distances are measured from here */
+    uint32_t benders; /* bender spheres in use */
+    float bender[OAK_BENDERS_MAX][4]; /* centre xyz, radius */
+} oak_instance_bend;
+
 /* An instance stream as the frame sees it (render/stream_cull.c).
  *
  * Record layout (oak_instance in render.h = oak_gpu_instance in
@@ -77,6 +91,12 @@ typedef struct oak_render_stream {
        a material that is not BLEND): its instances are not among the
        view's draws */
     bool native;
+    /* wind, benders and sink this frame (bent false: none, the records'
+       own matrices); prev_time: last frame's wind time, for the motion of
+       natively drawn instances (their records themselves did not move) */
+    bool bent;
+    oak_instance_bend bend;
+    float prev_time;
     /* instance indices inside the frustum, by LOD (expanded streams only) */
     uint32_t *visible[OAK_STREAM_LODS];
     uint32_t visible_count[OAK_STREAM_LODS];

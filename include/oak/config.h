@@ -219,6 +219,23 @@
 #define OAK_POSE_BANK_MAX_FLOATS (1u << 26) /* palette floats one bank may hold (256 MiB) */
 #define OAK_STREAM_CULL_CHUNK    1024      /* instances per job of the cull-and-LOD kernel */
 
+/* Wind and benders over swaying streams (render/stream_cull.c, shaders/common/bend.glsl;
+ * docs/WORLD.md "Grass"). */
+#define OAK_BENDERS_MAX            8     /* bender spheres an environment carries */
+#define OAK_WIND_GUST_WAVELENGTH   40.0  /* metres between gust fronts (default) */
+#define OAK_WIND_GUST_SPEED        6.0   /* metres a second the fronts travel (default) */
+#define OAK_BEND_PUSH              1.5   /* shear at a bender's centre: flattened */
+#define OAK_BEND_FLATTEN           0.7   /* height lost at a bender's centre */
+#define OAK_SINK_DEPTH             0.05  /* metres a fully sunk instance lies below its origin */
+
+/* Grass and flowers (world/grass.c, docs/WORLD.md "Grass"). */
+#define OAK_GRASS_PATCH            2.0   /* metres a side of one clump instance (a level-0 terrain cell) */
+#define OAK_GRASS_BLADES           1024  /* blades of the nearest clump mesh; each LOD merges pairs */
+#define OAK_GRASS_DISTANCE         1500.0 /* metres grass reaches (desc default) */
+#define OAK_GRASS_BUDGET           8192  /* patches a grass update may evaluate (tiles past it wait) */
+#define OAK_WORLD_PLANTS           0.1   /* meadow's default plants share: light for the cpu backend */
+#define OAK_WORLD_PLANTS_DISTANCE  300.0 /* metres meadow's grass reaches at that default */
+
 /* Reflection probes (docs/SHADING.md "Reflection probes"): boxes each with a
  * map of GGX-prefiltered octahedral levels laid out as the sky light's. */
 #define OAK_PROBE_MAX_VIEW 8   /* probes a view carries */

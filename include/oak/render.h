@@ -49,6 +49,28 @@ oak_light oak_light_defaults(oak_light_type type); /* white, intensity 1 (3 for 
 /* Sky, ambient and fog. Colours named `_display` are given as they should
  * look on screen (sRGB); the frontend converts them to the radiance that
  * shows as that colour through exposure and the tone curve. */
+/* A wind field (docs/WORLD.md "Grass"): a steady wind along `direction`
+ * with gust fronts that travel along it at gust_speed, gust_wavelength
+ * apart. oak_wind_shear gives its value at a place and time. */
+typedef struct oak_wind {
+    float direction[2];    /* (x, z), need not be unit; 0: +x */
+    float strength;        /* steady wind, in the units a stream's sway is per; 0: still */
+    float gust;            /* the gusts' share of strength on top, [0, 1] */
+    float gust_wavelength; /* metres between gust fronts; 0: 40 */
+    float gust_speed;      /* metres a second the fronts travel; 0: 6 */
+    float time;            /* seconds */
+} oak_wind;
+/* A sphere that pushes and flattens swaying instances inside it (a
+ * walker, a floater): outwards from its centre, more the nearer. */
+typedef struct oak_bender {
+    float center[3]; /* world metres */
+    float radius;    /* metres; 0: none */
+} oak_bender;
+/* The wind's horizontal shear at world (x, z): metres a point 1 m above an
+ * instance of sway 1 moves (out[0] along x, out[1] along z). The one CPU
+ * evaluation of the field; shaders/common/bend.glsl is its GLSL twin. */
+void oak_wind_shear(const oak_wind *wind, float x, float z, float out[2]);
+
 typedef struct oak_environment {
     float sky_zenith_display[3];  /* background straight up */
     float sky_horizon_display[3]; /* background at the horizon and below */
@@ -77,6 +99,11 @@ typedef struct oak_environment {
     float water_foam[3];       /* radiance of shore foam */
     float water_shore;         /* metres of depth over which shore foam fades out */
     float water_time;          /* seconds in [0, OAK_WATER_CAUSTIC_PERIOD): the caustics' phase */
+    /* Wind and benders over instance streams with a `sway` (docs/WORLD.md
+       "Grass"): each instance is sheared by oak_wind_shear at its position */
+    oak_wind wind;
+    uint32_t bender_count; /* at most OAK_BENDERS_MAX */
+    oak_bender benders[OAK_BENDERS_MAX];
 } oak_environment;
 
 oak_environment oak_environment_defaults(void); /* a clear blue day, no fog */
@@ -297,6 +324,14 @@ typedef struct oak_stream_desc {
     oak_stream_lod lods[OAK_STREAM_LODS];
     oak_material material;
     uint32_t flags; /* oak_draw_flags for every instance (OAK_DRAW_NO_SHADOW, ...) */
+    /* metres the point 1 m above an instance's origin moves per unit of the
+       environment's wind (docs/WORLD.md "Grass"); 0: stands still */
+    float sway;
+    /* metres before a non-zero last LOD distance over which instances sink
+       into the ground (their height scaled to 0 and their origin lowered by
+       sink_depth); 0: none */
+    float sink;
+    float sink_depth; /* metres; 0: 0.05 */
 } oak_stream_desc;
 
 /* Allocates the records once, at capacity; the count starts at 0. */

@@ -142,6 +142,9 @@ oak_result oak_scene_draw(oak_scene *scene, oak_renderer *renderer);
  * from then on (destroyed with the scene, also when this fails). At most
  * OAK_STREAM_MAX_PER_VIEW. */
 oak_result oak_scene_add_stream(oak_scene *scene, oak_stream *stream);
+/* Takes a listed stream out of the scene and destroys it (a world system
+ * going before its scene); nothing when it is not listed. */
+void oak_scene_remove_stream(oak_scene *scene, oak_stream *stream);
 /* The same for a stream whose `count` records are given in entity e's space
  * (copied): the scene writes their world records (and the stream's count)
  * whenever e's world matrix changes, before a draw or gather, and destroys

@@ -15,6 +15,18 @@ const char *oak_world_description(uint32_t index);
 
 /* Fills an empty scene with the named world, camera included. */
 oak_result oak_world_build(oak_scene *scene, const char *name);
+/* Knobs a world takes (the quality presets set them); zero: its default. */
+typedef struct oak_world_options {
+    /* share of grass and flowers grown, (0, 1] (the `plants` knob; meadow's
+       default OAK_WORLD_PLANTS, light enough for the cpu backend; 1 is the
+       full meadow the GPU backends draw) */
+    float plants;
+    float plants_distance; /* metres grass reaches; 0: the world's default */
+    /* a quality preset (render.h): plants and their distance from its row
+       where the fields above are 0 */
+    oak_preset preset;
+} oak_world_options;
+oak_result oak_world_build_with(oak_scene *scene, const char *name, const oak_world_options *opts);
 /* The world's benchmark camera at t in [0, 1] along its path (eye and the
  * point it looks at). */
 oak_result oak_world_camera_path(const char *name, float t, float eye[3], float target[3]);
@@ -216,6 +228,72 @@ oak_result oak_floater_step(oak_floater *f, const oak_water *water, double secon
 /* Share of the box's height under the surface at its four columns' mean. */
 float oak_floater_submerged(const oak_floater *f, const oak_water *water);
 
+/* ---- grass and flowers (world/grass.c, docs/WORLD.md "Grass") ---------- */
+
+/* Clumps of grass blades over a terrain, one instance per OAK_GRASS_PATCH
+ * square where the ground is grass (none on dirt, rock, snow or steep
+ * slopes, none under water; dry grass half as dense as lush), generated on
+ * the job pool per terrain tile square around the eye within a per-update
+ * budget, drawn as an instance stream with a clump mesh per LOD band that
+ * sways in the environment's wind and sinks into the ground before the
+ * last band; and a sparser stream of flowers. */
+typedef struct oak_grass oak_grass;
+
+typedef struct oak_grass_desc {
+    uint32_t seed;
+    /* the `plants` quality knob: share of grass patches grown (and of
+       flowers), (0, 1]; 0: 1 */
+    float plants;
+    float distance;  /* metres grass reaches (the last LOD band's end); 0: OAK_GRASS_DISTANCE */
+    float height;    /* metres of a blade on average; 0: 0.45 */
+    float sway;      /* the streams' sway (render.h oak_stream_desc); 0: 0.12; < 0: still */
+    uint32_t budget; /* patches evaluated per update; 0: OAK_GRASS_BUDGET */
+    bool no_flowers; /* grass only */
+    bool shadows;    /* grass and flowers cast sun shadows (off: they only receive) */
+    /* a lake: no grass where the ground lies below level + 0.2 m inside extent
+       (world min x, min z, max x, max z; all 0: everywhere) */
+    bool water;
+    float water_level;
+    float water_extent[4];
+} oak_grass_desc;
+
+oak_grass_desc oak_grass_desc_defaults(const oak_grass_desc *desc);
+/* Makes grass over terrain in scene: two streams (grass, flowers) listed in
+ * the scene, their meshes and materials; nothing grows before the first
+ * update. Destroy it before the scene (it takes its streams out), or hand
+ * it over with oak_scene_attach. */
+oak_result oak_make_grass(oak_grass **out, oak_scene *scene, oak_terrain *terrain,
+                          const oak_grass_desc *desc);
+void oak_destroy_grass(oak_grass *grass);
+/* Each frame after the terrain's update (eye in scene coordinates): drops
+ * tile squares past the distance, grows the missing ones nearest first
+ * within the budget (on the job pool; the records do not depend on the
+ * number of threads) and writes the streams (their capacity is fixed: the
+ * count moves, nothing is reallocated). Follows the terrain's rebase. */
+oak_result oak_grass_update(oak_grass *grass, const float eye[3]);
+
+typedef struct oak_grass_stats {
+    uint32_t tiles;     /* tile squares grown */
+    uint32_t pending;   /* tile squares wanted and not yet grown */
+    uint32_t grown;     /* grown in the last update */
+    uint32_t dropped;   /* dropped in the last update */
+    uint32_t instances; /* grass clumps in the stream */
+    uint32_t flowers;   /* flower clumps in theirs */
+    uint32_t capacity;  /* the grass stream's */
+    /* blades one clump draws at each LOD band, and the blades each stands
+       for (LOD 0's: merged blades carry the widths of those they replace);
+       blade-equivalents in view = sum of per-LOD visible clumps x blades_each */
+    uint32_t blades[OAK_STREAM_LODS];
+    uint32_t blades_each;
+    float lod_distance[OAK_STREAM_LODS];
+} oak_grass_stats;
+void oak_grass_get_stats(oak_grass_stats *out, const oak_grass *grass);
+/* The grass (flowers false) or flower stream, for tools and tests. */
+oak_stream *oak_grass_stream(const oak_grass *grass, bool flowers);
+/* Whether a patch grows at scene (x, z) by the terrain's material rule and
+ * the desc (the density before the `plants` share and the hash: lush 1,
+ * dry 0.5, dirt, rock and snow 0, under water 0), for tests. */
+float oak_grass_density(const oak_grass *grass, double x, double z);
 /* ---- crowds (world/crowd_sim.c; docs/WORLD.md "Crowds") -------------- */
 
 /* Figures walking to goals on the ground: positions, velocities, goals and

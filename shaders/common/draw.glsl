@@ -12,25 +12,12 @@ OAK_SSBO(OAK_B_INSTANCE_OUT) readonly buffer StreamListBlock {
     uint stream_words[];
 };
 
-// A record's world matrix: render/stream_cull.c _oak_instance_matrix's
-// maths in its order (translate * rotate * uniform scale), so the CPU's
-// expanded draws and these agree as closely as float allows.
-mat4 oak_instance_world(oak_gpu_instance r) {
-    vec4 q = r.rotation;
-    float n = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
-    if (!(n > 0.0)) {
-        q = vec4(0.0, 0.0, 0.0, 1.0);
-        n = 1.0;
-    }
-    float k = 2.0 / n, s = r.position_scale.w;
-    float x = q.x, y = q.y, z = q.z, w = q.w;
-    return mat4(vec4((1.0 - k * (y * y + z * z)) * s, k * (x * y + z * w) * s,
-                     k * (x * z - y * w) * s, 0.0),
-                vec4(k * (x * y - z * w) * s, (1.0 - k * (x * x + z * z)) * s,
-                     k * (y * z + x * w) * s, 0.0),
-                vec4(k * (x * z + y * w) * s, k * (y * z - x * w) * s,
-                     (1.0 - k * (x * x + y * y)) * s, 0.0),
-                vec4(r.position_scale.xyz, 1.0));
+#define OAK_BEND_HEADS stream_heads
+#include "common/bend.glsl"
+
+// Stream s's record `r` as a world matrix this frame (common/bend.glsl).
+mat4 oak_instance_world(oak_gpu_instance r, uint s) {
+    return oak_bent_instance(r, s, stream_heads[s].bend_gust.z);
 }
 
 // Stream s's instance record `rec` drawn at LOD `lod` as a draw record: the
@@ -39,12 +26,18 @@ mat4 oak_instance_world(oak_gpu_instance r) {
 oak_gpu_draw oak_instance_draw(uint rec, uint s, uint lod) {
     oak_gpu_instance r = stream_records[rec];
     oak_gpu_draw d;
-    d.world = oak_instance_world(r);
-    // no motion for a native instance yet: its last record is not on the GPU
-    d.prev_world = d.world;
+    d.world = oak_instance_world(r, s);
+    // last frame's: the same record under last frame's wind (the records of
+    // a native stream are taken to stand still; their last copy is not here)
+    d.prev_world = oak_bent_instance(r, s, stream_heads[s].bend_gust.w);
+    // the inverse transpose: R / s for a plain R s; a bent one needs it whole
     float s2 = r.position_scale.w * r.position_scale.w;
-    d.normal = mat4(vec4(d.world[0].xyz / s2, 0.0), vec4(d.world[1].xyz / s2, 0.0),
-                    vec4(d.world[2].xyz / s2, 0.0), vec4(r.color_phase.xyz, 1.0));
+    mat3 nm = mat3(d.world[0].xyz / s2, d.world[1].xyz / s2, d.world[2].xyz / s2);
+    vec4 sink = stream_heads[s].bend_sink;
+    if (stream_heads[s].bend_wind.z != 0.0 || sink.y > 0.0 || sink.w > 0.0)
+        nm = transpose(inverse(mat3(d.world)));
+    d.normal = mat4(vec4(nm[0], 0.0), vec4(nm[1], 0.0), vec4(nm[2], 0.0),
+                    vec4(r.color_phase.xyz, 1.0));
     uint cmd = stream_heads[s].info.w + lod * 5u;
     d.info = uvec4(stream_heads[s].draw.x, stream_words[cmd + 2u], stream_words[cmd + 3u],
                    stream_heads[s].draw.y);

@@ -293,6 +293,14 @@ OAK_STRUCT(oak_gpu_instcull) {
     /* each cascade's map volume (oak_frustum_planes of its view_proj): the
        box render/shadow_fit.c keeps a static caster by */
     OAK_F4(cascade_planes[OAK_MAX_CASCADES * 6]);
+    /* how its instances bend (backend.h oak_instance_bend; common/bend.glsl):
+       wind: unit direction x, z, strength times sway, gust share; gust:
+       wavelength, speed, time now, time last frame; sink: last LOD distance,
+       band, depth, benders in use; benders: centre xyz, radius */
+    OAK_F4(bend_wind);
+    OAK_F4(bend_gust);
+    OAK_F4(bend_sink);
+    OAK_F4(benders[OAK_BENDERS_MAX]);
 }
 OAK_END(oak_gpu_instcull);
 #define OAK_GPU_INSTCULL_VIEWS      (1 + OAK_MAX_CASCADES)

@@ -1,0 +1,659 @@
+/* Grass and flowers over a terrain (docs/WORLD.md "Grass"; DIGEST 4.2, 4.3):
+ * a clump instance per OAK_GRASS_PATCH square where the terrain's material
+ * rule says grass, grown per tile square on the job pool within a budget,
+ * drawn as two instance streams (a clump mesh per LOD band, wind, sink). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "world/internal.h"
+#include "world/terrain_internal.h"
+
+#define LODS         4
+#define FLOWER_LODS  2
+#define SIDE         32 /* blades a side of the nearest clump's grid: SIDE^2 = OAK_GRASS_BLADES */
+#define FLOWER_HEADS 5  /* flowers in one flower clump */
+#define FLOWER_SHARE 0.12f  /* of lush patches that also grow a flower clump */
+#define FLOWER_REACH 150.0f /* metres flowers reach at most */
+#define ROOT_DEPTH   0.03f  /* metres an instance's origin lies under the ground */
+#define SINK_SHARE   0.15f  /* of the last band's end over which instances sink */
+#define WATER_MARGIN 0.2f   /* metres above the lake's level still too wet */
+#define DRY_DENSITY  0.5f   /* dry grass grows half as dense as lush */
+
+_Static_assert(SIDE *SIDE == OAK_GRASS_BLADES, "the nearest clump is a SIDE x SIDE grid");
+
+/* one tile square's records, positions relative to its corner */
+typedef struct gtile {
+    int64_t ix, iz;
+    oak_instance *grass, *flowers;
+    uint32_t grass_count, flower_count;
+    bool grown;
+} gtile;
+
+typedef struct request {
+    int64_t ix, iz;
+    double distance;
+} request;
+
+struct oak_grass {
+    oak_scene *scene;
+    oak_terrain *terrain;
+    oak_grass_desc desc;
+    double tile;  /* metres a side of a tile square (the terrain's finest tile) */
+    uint32_t per; /* patches a side of a tile square */
+    oak_stream *stream[2];
+    oak_mesh meshes[LODS + FLOWER_LODS];
+    oak_material material[2];
+    float lod_distance[LODS];
+    uint32_t blades[LODS];
+    gtile *tiles;
+    uint32_t tile_count, tile_cap;
+    int32_t *table; /* open addressing over tiles: index or -1 */
+    uint32_t table_mask;
+    request *req;
+    uint32_t req_cap;
+    oak_instance *out[2]; /* the streams' records, written whole on a change */
+    double written_origin[2];
+    bool dirty;
+    oak_grass_stats stats;
+};
+
+oak_grass_desc oak_grass_desc_defaults(const oak_grass_desc *desc) {
+    oak_grass_desc d = desc ? *desc : (oak_grass_desc){0};
+    if (d.plants == 0) d.plants = 1;
+    if (d.distance == 0) d.distance = (float)OAK_GRASS_DISTANCE;
+    if (d.height == 0) d.height = 0.45f;
+    if (d.sway == 0) d.sway = 0.12f;
+    if (d.sway < 0) d.sway = 0;
+    if (!d.budget) d.budget = OAK_GRASS_BUDGET;
+    return d;
+}
+
+/* ---- hashes ---------------------------------------------------------------- */
+
+static uint32_t patch_key(int64_t px, int64_t pz, uint32_t seed) {
+    uint32_t h = _oak_world_hash_u32((uint32_t)px ^ seed * 0x27D4EB2Fu);
+    h = _oak_world_hash_u32(h ^ (uint32_t)((uint64_t)px >> 32) * 0x165667B1u);
+    h = _oak_world_hash_u32(h ^ (uint32_t)pz * 0x9E3779B1u);
+    return _oak_world_hash_u32(h ^ (uint32_t)((uint64_t)pz >> 32) * 0x85EBCA77u);
+}
+
+static float rnd(uint32_t key, uint32_t k) {
+    return _oak_world_hash01(key, 0x51ED270Bu + k * 0x2545F491u);
+}
+
+/* ---- the clump meshes -------------------------------------------------------- */
+
+typedef struct blade {
+    float x, z, height, width, angle, lean;
+} blade;
+
+/* Morton order: blades 2k and 2k + 1 are neighbours, and so are the pairs
+   of pairs, so merging runs of 2^k gives neighbours at every LOD. */
+static void demorton(uint32_t m, uint32_t *i, uint32_t *j) {
+    *i = *j = 0;
+    for (uint32_t b = 0; b < 8; b++) {
+        *i |= ((m >> (2 * b)) & 1u) << b;
+        *j |= ((m >> (2 * b + 1)) & 1u) << b;
+    }
+}
+
+/* Writes one blade (segments 2: 5 vertices, 3 triangles a side; 1: 3 and 1). */
+static void put_blade(const blade *b, uint32_t segments, float *pos, float *nrm, float *col,
+                      float *uv, uint32_t *idx, uint32_t *vn, uint32_t *in) {
+    float sx = cosf(b->angle), sz = -sinf(b->angle); /* across the blade */
+    float fx = sinf(b->angle), fz = cosf(b->angle);  /* the way it leans */
+    /* lit mostly as the ground is, a little by its face */
+    float nx = 0.35f * fx, ny = 1.0f, nz = 0.35f * fz;
+    float inv = 1.0f / sqrtf(nx * nx + ny * ny + nz * nz);
+    uint32_t v0 = *vn;
+    float ts[3] = {0.0f, 0.5f, 1.0f};
+    uint32_t rows = segments == 2 ? 2 : 1;
+    for (uint32_t r = 0; r < rows; r++) {
+        float t = ts[r], half = 0.5f * b->width * (1.0f - 0.45f * t);
+        float off = b->lean * b->height * t * t, y = b->height * t * (1.0f - 0.25f * b->lean * t);
+        for (int side = -1; side <= 1; side += 2) {
+            uint32_t v = (*vn)++;
+            pos[3 * v] = b->x + side * half * sx + off * fx;
+            pos[3 * v + 1] = y;
+            pos[3 * v + 2] = b->z + side * half * sz + off * fz;
+            float c = 0.55f + 0.45f * t;
+            col[4 * v] = col[4 * v + 1] = col[4 * v + 2] = c, col[4 * v + 3] = 1;
+            uv[2 * v] = side < 0 ? 0.0f : 1.0f, uv[2 * v + 1] = t;
+        }
+    }
+    uint32_t tip = (*vn)++;
+    pos[3 * tip] = b->x + b->lean * b->height * fx;
+    pos[3 * tip + 1] = b->height * (1.0f - 0.25f * b->lean);
+    pos[3 * tip + 2] = b->z + b->lean * b->height * fz;
+    col[4 * tip] = col[4 * tip + 1] = col[4 * tip + 2] = 1, col[4 * tip + 3] = 1;
+    uv[2 * tip] = 0.5f, uv[2 * tip + 1] = 1;
+    for (uint32_t v = v0; v <= tip; v++)
+        nrm[3 * v] = nx * inv, nrm[3 * v + 1] = ny * inv, nrm[3 * v + 2] = nz * inv;
+    /* each side its own triangles over the same vertices: a back-culled
+       material keeps the up-leaning normals on both (a double-sided one
+       would turn them down on the back) */
+    uint32_t t3[9] = {v0, v0 + 1, v0 + 3, v0, v0 + 3, v0 + 2, v0 + 2, v0 + 3, tip};
+    uint32_t t1[3] = {v0, v0 + 1, tip};
+    const uint32_t *t = rows == 2 ? t3 : t1;
+    uint32_t n = rows == 2 ? 9 : 3;
+    for (uint32_t k = 0; k < n; k++) idx[*in + k] = t[k];
+    for (uint32_t k = 0; k < n; k += 3) {
+        idx[*in + n + k] = t[k];
+        idx[*in + n + k + 1] = t[k + 2];
+        idx[*in + n + k + 2] = t[k + 1];
+    }
+    *in += 2 * n;
+}
+
+typedef struct mesh_buf {
+    float *pos, *nrm, *col, *uv;
+    uint32_t *idx;
+    uint32_t vn, in;
+} mesh_buf;
+
+static bool buf_make(mesh_buf *b, uint32_t verts, uint32_t idx) {
+    memset(b, 0, sizeof *b);
+    b->pos = oak_alloc(sizeof(float) * 3 * verts);
+    b->nrm = oak_alloc(sizeof(float) * 3 * verts);
+    b->col = oak_alloc(sizeof(float) * 4 * verts);
+    b->uv = oak_alloc(sizeof(float) * 2 * verts);
+    b->idx = oak_alloc(sizeof(uint32_t) * idx);
+    return b->pos && b->nrm && b->col && b->uv && b->idx;
+}
+
+static void buf_free(mesh_buf *b) {
+    oak_free(b->pos), oak_free(b->nrm), oak_free(b->col), oak_free(b->uv), oak_free(b->idx);
+}
+
+static oak_result buf_mesh(oak_mesh *out, const mesh_buf *b, const char *name) {
+    oak_mesh_desc md = {.vertex_count = b->vn,
+                        .index_count = b->in,
+                        .positions = b->pos,
+                        .normals = b->nrm,
+                        .uv0 = b->uv,
+                        .colors = b->col,
+                        .indices = b->idx,
+                        .name = name};
+    return oak_make_mesh(out, &md);
+}
+
+/* The clump ladder: LOD k merges runs of 2^k neighbouring blades of the
+   nearest clump into one (position and height averaged, widths summed). */
+static oak_result make_clumps(oak_grass *g) {
+    static blade base[OAK_GRASS_BLADES];
+    float p = (float)OAK_GRASS_PATCH, h = g->desc.height;
+    for (uint32_t m = 0; m < OAK_GRASS_BLADES; m++) {
+        uint32_t i, j;
+        demorton(m, &i, &j);
+        uint32_t key = _oak_world_hash_u32(m * 0x9E3779B9u + g->desc.seed);
+        base[m] = (blade){.x = ((i + 0.15f + 0.7f * rnd(key, 0)) / SIDE - 0.5f) * p,
+                          .z = ((j + 0.15f + 0.7f * rnd(key, 1)) / SIDE - 0.5f) * p,
+                          .height = h * (0.55f + 0.9f * rnd(key, 2)),
+                          .width = 0.010f + 0.008f * rnd(key, 3),
+                          .angle = 6.2831853f * rnd(key, 4),
+                          .lean = 0.15f + 0.35f * rnd(key, 5)};
+    }
+    static const char *names[LODS] = {"grass_lod0", "grass_lod1", "grass_lod2", "grass_lod3"};
+    for (uint32_t k = 0; k < LODS; k++) {
+        uint32_t run = 1u << k, n = OAK_GRASS_BLADES / run, seg = k < 2 ? 2 : 1;
+        mesh_buf b;
+        oak_result r = OAK_OK;
+        if (!buf_make(&b, n * 5, n * 18)) {
+            buf_free(&b);
+            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "grass: no memory for the clump meshes");
+        }
+        for (uint32_t q = 0; q < n; q++) {
+            blade m = {0};
+            for (uint32_t e = 0; e < run; e++) {
+                const blade *s = &base[q * run + e];
+                m.x += s->x / run, m.z += s->z / run, m.height += s->height / run;
+                m.lean += s->lean / run, m.width += s->width;
+            }
+            m.angle = base[q * run].angle;
+            put_blade(&m, seg, b.pos, b.nrm, b.col, b.uv, b.idx, &b.vn, &b.in);
+        }
+        r = buf_mesh(&g->meshes[k], &b, names[k]);
+        buf_free(&b);
+        if (r) return r;
+        g->blades[k] = n;
+    }
+    return OAK_OK;
+}
+
+/* A flower clump: FLOWER_HEADS stems with a head of petals (near), or the
+   heads alone as flat quads (far). Stems are green by their vertex colour
+   times the instance's (the petals' colour). */
+static oak_result make_flowers(oak_grass *g) {
+    static const char *names[FLOWER_LODS] = {"flowers_lod0", "flowers_lod1"};
+    for (uint32_t k = 0; k < FLOWER_LODS; k++) {
+        mesh_buf b;
+        if (!buf_make(&b, FLOWER_HEADS * 16, FLOWER_HEADS * 24)) {
+            buf_free(&b);
+            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "grass: no memory for the flower meshes");
+        }
+        for (uint32_t f = 0; f < FLOWER_HEADS; f++) {
+            uint32_t key = _oak_world_hash_u32(f * 0x632BE5ABu + g->desc.seed + 77u);
+            float cx = (rnd(key, 0) - 0.5f) * 1.2f, cz = (rnd(key, 1) - 0.5f) * 1.2f;
+            float top = g->desc.height * (0.9f + 0.5f * rnd(key, 2)), r = 0.05f;
+            if (k == 0) { /* the stem: one thin blade */
+                blade s = {cx, cz, top, 0.008f, 6.2831853f * rnd(key, 3), 0.05f};
+                uint32_t v0 = b.vn;
+                put_blade(&s, 1, b.pos, b.nrm, b.col, b.uv, b.idx, &b.vn, &b.in);
+                for (uint32_t v = v0; v < b.vn; v++)
+                    b.col[4 * v] = 0.35f, b.col[4 * v + 1] = 0.9f, b.col[4 * v + 2] = 0.25f;
+            }
+            /* the head: a flat square of petals, corners on the axes */
+            float ty = top * (1.0f - 0.25f * 0.05f);
+            uint32_t v0 = b.vn;
+            const float cs[4][2] = {{r, 0}, {0, r}, {-r, 0}, {0, -r}};
+            for (int c = 0; c < 4; c++) {
+                uint32_t v = b.vn++;
+                b.pos[3 * v] = cx + cs[c][0], b.pos[3 * v + 1] = ty,
+                          b.pos[3 * v + 2] = cz + cs[c][1];
+                b.nrm[3 * v] = 0, b.nrm[3 * v + 1] = 1, b.nrm[3 * v + 2] = 0;
+                b.col[4 * v] = b.col[4 * v + 1] = b.col[4 * v + 2] = b.col[4 * v + 3] = 1;
+                b.uv[2 * v] = cs[c][0] > 0, b.uv[2 * v + 1] = cs[c][1] > 0;
+            }
+            uint32_t q[6] = {v0, v0 + 2, v0 + 1, v0, v0 + 3, v0 + 2}; /* facing up */
+            memcpy(b.idx + b.in, q, sizeof q);
+            b.in += 6;
+        }
+        oak_result r = buf_mesh(&g->meshes[LODS + k], &b, names[k]);
+        buf_free(&b);
+        if (r) return r;
+    }
+    return OAK_OK;
+}
+
+/* ---- the material rule ----------------------------------------------------- */
+
+/* Density of grass at scene (x, z) by the terrain's material rule, with the
+   ground's height, normal and dry share; 0 off grass and under water. */
+static float density_at(const oak_grass *g, double x, double z, float *h, float n[3], float *dry,
+                        float *lush) {
+    float var;
+    *dry = 0, *lush = 0;
+    if (_oak_terrain_ground(g->terrain, x, z, h, n, &var)) return 0;
+    if (g->desc.water) {
+        const float *e = g->desc.water_extent;
+        bool box = e[0] != 0 || e[1] != 0 || e[2] != 0 || e[3] != 0;
+        double o[2];
+        oak_terrain_origin(g->terrain, o);
+        double wx = x + o[0], wz = z + o[1];
+        bool inside = !box || (wx >= e[0] && wx <= e[2] && wz >= e[1] && wz <= e[3]);
+        if (inside && *h < g->desc.water_level + WATER_MARGIN) return 0;
+    }
+    float sh[4];
+    _oak_terrain_material_shares(sh, n[1], *h, var);
+    float grass = (1 - sh[1]) * (1 - sh[2]) * (1 - sh[3]);
+    *dry = sh[0];
+    *lush = grass * (1 - sh[0]);
+    return grass * (1 - (1 - DRY_DENSITY) * sh[0]);
+}
+
+float oak_grass_density(const oak_grass *g, double x, double z) {
+    if (!g) return 0;
+    float h, n[3], dry, lush;
+    return density_at(g, x, z, &h, n, &dry, &lush);
+}
+
+/* ---- growing one tile square ----------------------------------------------- */
+
+typedef struct grow_job {
+    const oak_grass *g;
+    gtile **tiles;
+    double origin[2];
+} grow_job;
+
+/* quaternion (x, y, z, w) turning +y onto n, after a turn of yaw about y */
+static void tilt_yaw(float q[4], const float n[3], float yaw) {
+    float tx = n[2], ty = 0, tz = -n[0], tw = 1 + n[1];
+    float l = sqrtf(tx * tx + tz * tz + tw * tw);
+    tx /= l, tz /= l, tw /= l;
+    float ys = sinf(0.5f * yaw), yw = cosf(0.5f * yaw);
+    /* (tx, 0, tz, tw) * (0, ys, 0, yw) */
+    q[0] = tw * 0 + tx * yw + ty * 0 - tz * ys;
+    q[1] = tw * ys - tx * 0 + ty * yw + tz * 0;
+    q[2] = tw * 0 + tx * ys - ty * 0 + tz * yw;
+    q[3] = tw * yw - tx * 0 - ty * ys - tz * 0;
+}
+
+static void grow_tiles(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    grow_job *j = user;
+    const oak_grass *g = j->g;
+    const float plants = g->desc.plants, p = (float)OAK_GRASS_PATCH;
+    static const float petals[4][3] = {
+        {0.85f, 0.85f, 0.80f}, {0.90f, 0.70f, 0.08f}, {0.55f, 0.20f, 0.65f}, {0.30f, 0.35f, 0.85f}};
+    for (uint32_t t = begin; t < end; t++) {
+        gtile *tl = j->tiles[t];
+        tl->grass_count = tl->flower_count = 0;
+        double cx = (double)tl->ix * g->tile, cz = (double)tl->iz * g->tile;
+        for (uint32_t b = 0; b < g->per; b++)
+            for (uint32_t a = 0; a < g->per; a++) {
+                int64_t px = tl->ix * (int64_t)g->per + a, pz = tl->iz * (int64_t)g->per + b;
+                uint32_t key = patch_key(px, pz, g->desc.seed);
+                if (rnd(key, 0) >= plants) continue; /* the plants share, before any query */
+                float lx = (a + 0.3f + 0.4f * rnd(key, 1)) * p;
+                float lz = (b + 0.3f + 0.4f * rnd(key, 2)) * p;
+                float h, n[3], dry, lush;
+                float d = density_at(g, cx + lx - j->origin[0], cz + lz - j->origin[1], &h, n, &dry,
+                                     &lush);
+                if (!(rnd(key, 3) < d)) continue;
+                oak_instance *r = &tl->grass[tl->grass_count++];
+                r->position[0] = lx, r->position[1] = h - ROOT_DEPTH, r->position[2] = lz;
+                r->scale = 0.9f + 0.2f * rnd(key, 4);
+                tilt_yaw(r->rotation, n, 6.2831853f * rnd(key, 5));
+                /* the ground's own grass colours (terrain_tile.c), lit a little brighter */
+                float v = 1.05f + 0.2f * rnd(key, 6);
+                const float lushc[3] = {0.090f, 0.180f, 0.035f}, dryc[3] = {0.170f, 0.200f, 0.060f};
+                for (int c = 0; c < 3; c++)
+                    r->color[c] = v * (lushc[c] + (dryc[c] - lushc[c]) * dry);
+                r->phase = rnd(key, 7);
+                if (g->desc.no_flowers || !(rnd(key, 8) < FLOWER_SHARE * lush)) continue;
+                oak_instance *f = &tl->flowers[tl->flower_count++];
+                *f = *r;
+                f->scale = 0.8f + 0.4f * rnd(key, 9);
+                tilt_yaw(f->rotation, n, 6.2831853f * rnd(key, 10));
+                memcpy(f->color, petals[(uint32_t)(4 * rnd(key, 11)) & 3], sizeof f->color);
+            }
+        tl->grown = true;
+    }
+}
+
+/* ---- the tile table ---------------------------------------------------------- */
+
+static uint32_t tile_hash(int64_t ix, int64_t iz) {
+    return _oak_world_hash_u32((uint32_t)ix * 0x9E3779B1u ^ _oak_world_hash_u32((uint32_t)iz));
+}
+
+static bool rehash(oak_grass *g) {
+    uint32_t size = 64;
+    while (size < 2 * (g->tile_count + 1)) size *= 2;
+    if (size - 1 != g->table_mask || !g->table) {
+        int32_t *t = oak_alloc(sizeof *t * size);
+        if (!t) return false;
+        oak_free(g->table);
+        g->table = t;
+        g->table_mask = size - 1;
+    }
+    memset(g->table, 0xff, sizeof *g->table * (g->table_mask + 1));
+    for (uint32_t i = 0; i < g->tile_count; i++) {
+        uint32_t h = tile_hash(g->tiles[i].ix, g->tiles[i].iz) & g->table_mask;
+        while (g->table[h] >= 0) h = (h + 1) & g->table_mask;
+        g->table[h] = (int32_t)i;
+    }
+    return true;
+}
+
+static bool has_tile(const oak_grass *g, int64_t ix, int64_t iz) {
+    uint32_t h = tile_hash(ix, iz) & g->table_mask;
+    while (g->table[h] >= 0) {
+        const gtile *t = &g->tiles[g->table[h]];
+        if (t->ix == ix && t->iz == iz) return true;
+        h = (h + 1) & g->table_mask;
+    }
+    return false;
+}
+
+static double square_distance(const oak_grass *g, int64_t ix, int64_t iz, const double eye[2]) {
+    double x0 = (double)ix * g->tile, z0 = (double)iz * g->tile;
+    double dx = fmax(fmax(x0 - eye[0], 0), eye[0] - (x0 + g->tile));
+    double dz = fmax(fmax(z0 - eye[1], 0), eye[1] - (z0 + g->tile));
+    return sqrt(dx * dx + dz * dz);
+}
+
+static int cmp_request(const void *a, const void *b) {
+    const request *x = a, *y = b;
+    if (x->distance != y->distance) return x->distance < y->distance ? -1 : 1;
+    if (x->ix != y->ix) return x->ix < y->ix ? -1 : 1;
+    return x->iz < y->iz ? -1 : (x->iz > y->iz);
+}
+
+static void tile_free(gtile *t) {
+    oak_free(t->grass);
+    oak_free(t->flowers);
+}
+
+/* ---- make, update, destroy -------------------------------------------------- */
+
+static oak_result make_streams(oak_grass *g) {
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.metallic = 0;
+    md.roughness = 0.85f;
+    md.name = "grass";
+    oak_result r = oak_make_material(&g->material[0], &md);
+    if (r) return r;
+    md.roughness = 0.6f;
+    md.name = "flowers";
+    if ((r = oak_make_material(&g->material[1], &md))) return r;
+    /* the bands: 30, 90 and 270 m (shrunk with a short reach), then the reach */
+    float dist = g->desc.distance, k = dist < 300 ? dist / 300 : 1;
+    const float bands[LODS - 1] = {30, 90, 270};
+    for (uint32_t i = 0; i < LODS - 1; i++) g->lod_distance[i] = bands[i] * k;
+    g->lod_distance[LODS - 1] = dist;
+    /* at most every patch of every square within reach (and one square of
+       hysteresis) grows, times the plants share with a margin */
+    double reach = dist + 2.5 * g->tile,
+           patches = OAK_PI * reach * reach / (OAK_GRASS_PATCH * OAK_GRASS_PATCH);
+    double cap = patches * fmin(1.0, g->desc.plants + 0.05) + 4096;
+    if (cap > OAK_STREAM_MAX_INSTANCES) cap = OAK_STREAM_MAX_INSTANCES;
+    uint32_t flags = g->desc.shadows ? 0 : OAK_DRAW_NO_SHADOW;
+    oak_stream_desc sd = {.capacity = (uint32_t)cap,
+                          .lod_count = LODS,
+                          .material = g->material[0],
+                          .flags = flags,
+                          .sway = g->desc.sway,
+                          .sink = SINK_SHARE * dist};
+    for (uint32_t i = 0; i < LODS; i++)
+        sd.lods[i] = (oak_stream_lod){g->meshes[i], g->lod_distance[i]};
+    if ((r = oak_make_stream(&g->stream[0], &sd))) return r;
+    float fr = fminf(dist, FLOWER_REACH);
+    double fcap = fmin(cap, OAK_PI * (fr + 2.5 * g->tile) * (fr + 2.5 * g->tile) /
+                                    (OAK_GRASS_PATCH * OAK_GRASS_PATCH) * FLOWER_SHARE * 1.5 +
+                                1024);
+    oak_stream_desc fd = {.capacity = (uint32_t)fcap,
+                          .lod_count = FLOWER_LODS,
+                          .material = g->material[1],
+                          .flags = flags,
+                          .sway = g->desc.sway,
+                          .sink = SINK_SHARE * fr};
+    fd.lods[0] = (oak_stream_lod){g->meshes[LODS], fr * 0.3f};
+    fd.lods[1] = (oak_stream_lod){g->meshes[LODS + 1], fr};
+    if ((r = oak_make_stream(&g->stream[1], &fd))) return r;
+    g->out[0] = oak_alloc(sizeof(oak_instance) * sd.capacity);
+    g->out[1] = oak_alloc(sizeof(oak_instance) * fd.capacity);
+    if (!g->out[0] || !g->out[1])
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "grass: no memory for %u records", sd.capacity);
+    /* the scene draws them from now on; it destroys them if adding fails */
+    oak_stream *s0 = g->stream[0], *s1 = g->stream[1];
+    g->stream[0] = g->stream[1] = NULL;
+    if ((r = oak_scene_add_stream(g->scene, s0))) {
+        oak_destroy_stream(s1);
+        return r;
+    }
+    g->stream[0] = s0;
+    if ((r = oak_scene_add_stream(g->scene, s1))) return r;
+    g->stream[1] = s1;
+    return OAK_OK;
+}
+
+oak_result oak_make_grass(oak_grass **out, oak_scene *scene, oak_terrain *terrain,
+                          const oak_grass_desc *desc) {
+    if (!out || !scene || !terrain)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_make_grass: NULL argument");
+    *out = NULL;
+    oak_grass_desc d = oak_grass_desc_defaults(desc);
+    if (!(d.plants > 0 && d.plants <= 1) || !(d.distance > 0 && d.distance <= 20000) ||
+        !(d.height > 0 && d.height <= 10) || !isfinite(d.sway) || !isfinite(d.water_level))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "oak_make_grass: plants %g must be in (0, 1], distance %g in (0, 20000] "
+                         "m, height %g in (0, 10] m, sway and water level finite",
+                         (double)d.plants, (double)d.distance, (double)d.height);
+    oak_grass *g = oak_calloc(1, sizeof *g);
+    if (!g) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "grass: no memory");
+    g->scene = scene;
+    g->terrain = terrain;
+    g->desc = d;
+    oak_terrain_desc td = oak_terrain_desc_defaults(NULL);
+    g->tile = td.tile_size;
+    g->per = (uint32_t)lround(g->tile / OAK_GRASS_PATCH);
+    oak_result r;
+    if ((r = make_clumps(g)) || (r = make_flowers(g)) || (r = make_streams(g)) || !rehash(g)) {
+        oak_destroy_grass(g);
+        return r ? r : oak_error(OAK_ERROR_OUT_OF_MEMORY, "grass: no memory");
+    }
+    g->stats.capacity = oak_stream_capacity(g->stream[0]);
+    *out = g;
+    return OAK_OK;
+}
+
+void oak_destroy_grass(oak_grass *g) {
+    if (!g) return;
+    for (int s = 0; s < 2; s++) oak_scene_remove_stream(g->scene, g->stream[s]);
+    for (uint32_t i = 0; i < LODS + FLOWER_LODS; i++)
+        if (g->meshes[i].id) oak_destroy_mesh(g->meshes[i]);
+    for (int s = 0; s < 2; s++)
+        if (g->material[s].id) oak_destroy_material(g->material[s]);
+    for (uint32_t i = 0; i < g->tile_count; i++) tile_free(&g->tiles[i]);
+    oak_free(g->tiles);
+    oak_free(g->table);
+    oak_free(g->req);
+    oak_free(g->out[0]);
+    oak_free(g->out[1]);
+    oak_free(g);
+}
+
+/* Every grown tile's records into the streams, in tile order, placed from
+   their squares' corners in double (scene = world - origin). */
+static oak_result write_streams(oak_grass *g, const double origin[2]) {
+    uint32_t cap[2] = {oak_stream_capacity(g->stream[0]), oak_stream_capacity(g->stream[1])};
+    uint32_t at[2] = {0, 0};
+    for (uint32_t i = 0; i < g->tile_count; i++) {
+        const gtile *t = &g->tiles[i];
+        if (!t->grown) continue;
+        double cx = (double)t->ix * g->tile - origin[0], cz = (double)t->iz * g->tile - origin[1];
+        const oak_instance *src[2] = {t->grass, t->flowers};
+        uint32_t n[2] = {t->grass_count, t->flower_count};
+        for (int s = 0; s < 2; s++)
+            for (uint32_t k = 0; k < n[s] && at[s] < cap[s]; k++) {
+                oak_instance r = src[s][k];
+                r.position[0] = (float)(cx + r.position[0]);
+                r.position[2] = (float)(cz + r.position[2]);
+                g->out[s][at[s]++] = r;
+            }
+    }
+    for (int s = 0; s < 2; s++) {
+        oak_result r = oak_stream_write(g->stream[s], 0, g->out[s], at[s]);
+        if (!r) r = oak_stream_set_count(g->stream[s], at[s]);
+        if (r) return r;
+    }
+    g->stats.instances = at[0];
+    g->stats.flowers = at[1];
+    memcpy(g->written_origin, origin, sizeof g->written_origin);
+    g->dirty = false;
+    return OAK_OK;
+}
+
+oak_result oak_grass_update(oak_grass *g, const float eye[3]) {
+    if (!g || !eye) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_grass_update: NULL argument");
+    if (!isfinite(eye[0]) || !isfinite(eye[2]))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_grass_update: the eye is not finite");
+    double origin[2];
+    oak_terrain_origin(g->terrain, origin);
+    const double we[2] = {eye[0] + origin[0], eye[2] + origin[1]};
+    const double reach = g->desc.distance, keep = reach + 1.5 * g->tile;
+    g->stats.grown = g->stats.dropped = 0;
+    /* drop the squares past reach (with a square of slack, so one standing
+       on the line does not come and go) */
+    for (uint32_t i = 0; i < g->tile_count;) {
+        gtile *t = &g->tiles[i];
+        if (square_distance(g, t->ix, t->iz, we) > keep) {
+            tile_free(t);
+            g->tiles[i] = g->tiles[--g->tile_count];
+            g->stats.dropped++;
+            g->dirty = true;
+        } else {
+            i++;
+        }
+    }
+    if (!rehash(g)) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "grass: no memory for its table");
+    /* the squares within reach that are missing, nearest first */
+    int64_t x0 = (int64_t)floor((we[0] - reach) / g->tile),
+            x1 = (int64_t)floor((we[0] + reach) / g->tile);
+    int64_t z0 = (int64_t)floor((we[1] - reach) / g->tile),
+            z1 = (int64_t)floor((we[1] + reach) / g->tile);
+    uint32_t nreq = 0;
+    for (int64_t iz = z0; iz <= z1; iz++)
+        for (int64_t ix = x0; ix <= x1; ix++) {
+            double d = square_distance(g, ix, iz, we);
+            if (d > reach || has_tile(g, ix, iz)) continue;
+            if (!OAK_GROW(g->req, g->req_cap, nreq + 1))
+                return oak_error(OAK_ERROR_OUT_OF_MEMORY, "grass: no memory for requests");
+            g->req[nreq++] = (request){ix, iz, d};
+        }
+    qsort(g->req, nreq, sizeof *g->req, cmp_request);
+    uint32_t patches = g->per * g->per;
+    uint32_t take = g->desc.budget / patches;
+    if (take == 0) take = 1;
+    if (take > nreq) take = nreq;
+    g->stats.pending = nreq - take;
+    if (take) {
+        if (!OAK_GROW(g->tiles, g->tile_cap, g->tile_count + take))
+            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "grass: no memory for tiles");
+        gtile **list = oak_alloc(sizeof *list * take);
+        if (!list) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "grass: no memory for tiles");
+        uint32_t made = 0;
+        for (; made < take; made++) {
+            gtile *t = &g->tiles[g->tile_count + made];
+            *t = (gtile){.ix = g->req[made].ix, .iz = g->req[made].iz};
+            t->grass = oak_alloc(sizeof *t->grass * patches);
+            t->flowers = oak_alloc(sizeof *t->flowers * patches);
+            list[made] = t;
+            if (!t->grass || !t->flowers) {
+                tile_free(t);
+                break;
+            }
+        }
+        if (made < take) {
+            for (uint32_t i = 0; i < made; i++) tile_free(list[i]);
+            oak_free(list);
+            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "grass: no memory for %u tiles", take);
+        }
+        grow_job job = {.g = g, .tiles = list, .origin = {origin[0], origin[1]}};
+        oak_parallel_for(take, 1, grow_tiles, &job);
+        oak_free(list);
+        /* keep what grew, not the worst case (most squares are far from full) */
+        for (uint32_t i = 0; i < take; i++) {
+            gtile *t = &g->tiles[g->tile_count + i];
+            oak_instance *a =
+                oak_realloc(t->grass, sizeof *a * (t->grass_count ? t->grass_count : 1));
+            oak_instance *b =
+                oak_realloc(t->flowers, sizeof *b * (t->flower_count ? t->flower_count : 1));
+            if (a) t->grass = a;
+            if (b) t->flowers = b;
+        }
+        g->tile_count += take;
+        g->stats.grown = take;
+        g->dirty = true;
+    }
+    g->stats.tiles = g->tile_count;
+    if (g->dirty || origin[0] != g->written_origin[0] || origin[1] != g->written_origin[1])
+        return write_streams(g, origin);
+    return OAK_OK;
+}
+
+void oak_grass_get_stats(oak_grass_stats *out, const oak_grass *g) {
+    if (!out) return;
+    memset(out, 0, sizeof *out);
+    if (!g) return;
+    *out = g->stats;
+    memcpy(out->blades, g->blades, sizeof out->blades);
+    out->blades_each = OAK_GRASS_BLADES;
+    memcpy(out->lod_distance, g->lod_distance, sizeof out->lod_distance);
+}
+
+oak_stream *oak_grass_stream(const oak_grass *g, bool flowers) {
+    return g ? g->stream[flowers ? 1 : 0] : NULL;
+}
