@@ -42,6 +42,7 @@ enum cli_option_flag {
     CLI_OPT_FOCUS = 1u << 27,      /* --focus M: depth of field focused there */
     CLI_OPT_APERTURE = 1u << 28,   /* --aperture N: the lens's f-number */
     CLI_OPT_TAA = 1u << 25,        /* --taa on|off: temporal anti-aliasing */
+    CLI_OPT_FOREST = 1u << 29,     /* --forest M: metres of forest a world grows round the eye */
     CLI_OPT_FLY_SCRIPT = 1u << 30, /* for tests; not in help */
 };
 
@@ -79,6 +80,8 @@ typedef struct cli_options {
     float focus;          /* --focus: metres the lens is focused at (0: no depth of field) */
     float aperture;       /* --aperture: the f-number (0: the scene's) */
     bool hour_set;
+    float forest; /* --forest, with forest_set: metres of forest (0: none) */
+    bool forest_set;
 } cli_options;
 
 /* The camera options above written over a scene's post settings. */

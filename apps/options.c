@@ -56,6 +56,9 @@ static const option_spec g_specs[] = {
      "temporal anti-aliasing in place of FXAA (default: off; render then draws 8 still frames)"},
     {"--hour", CLI_OPT_HOUR, "H",
      "time of day 0..24 (local standard time): sun or moon, sky and light from it"},
+    {"--forest", CLI_OPT_FOREST, "M",
+     "metres of forest round the eye, casting shadows, in worlds that grow one (0: none; meadow "
+     "default: 400, no tree shadows)"},
     {"--focus", CLI_OPT_FOCUS, "M", "depth of field: the lens focused this many metres away"},
     {"--aperture", CLI_OPT_APERTURE, "N",
      "the lens's f-number (depth of field; default 2.8; the exposure too unless --ev100 or the "
@@ -268,6 +271,9 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
     case CLI_OPT_FOCUS:
     case CLI_OPT_APERTURE:
         return _oak_cli_parse_camera(o, s->name, v);
+    case CLI_OPT_FOREST:
+        o->forest_set = true;
+        return _oak_cli_parse_float(o, "--forest", v, 0, 20000, &o->forest);
     case CLI_OPT_HOUR:
         o->hour_set = true;
         return _oak_cli_parse_float(o, "--hour", v, 0, 24, &o->hour);

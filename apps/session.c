@@ -101,7 +101,12 @@ static int open_scene(const cli_options *opts, oak_scene **out) {
     }
     oak_scene *scene;
     if (oak_make_scene(&scene) != OAK_OK) return _oak_cli_fail(opts);
-    if (oak_world_build(scene, opts->world) != OAK_OK) {
+    /* --forest 0: none (the desc's negative) */
+    oak_world_desc wd = {.forest_distance = !opts->forest_set  ? 0.0f
+                                            : opts->forest > 0 ? opts->forest
+                                                               : -1.0f,
+                         .forest_shadows = opts->forest_set};
+    if (oak_world_build_with(scene, opts->world, &wd) != OAK_OK) {
         int r = _oak_cli_fail(opts);
         oak_destroy_scene(scene);
         return r;

@@ -13,6 +13,7 @@ oak_result _oak_world_lamps_build(oak_scene *scene);
 oak_result _oak_world_lamps_update(oak_scene *scene, float seconds);
 void _oak_world_lamps_path(float t, float eye[3], float target[3]);
 oak_result _oak_world_meadow_build(oak_scene *scene);
+oak_result _oak_world_meadow_build_with(oak_scene *scene, const oak_world_desc *desc);
 oak_result _oak_world_meadow_update(oak_scene *scene, float seconds);
 void _oak_world_meadow_path(float t, float eye[3], float target[3]);
 

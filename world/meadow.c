@@ -1,7 +1,8 @@
 /* The `meadow` world: endless terrain (world/terrain.c) of fBm hills and
  * ridged mountains to the horizon under a 35-degree sun and a blue sky with
  * haze, a lake in the valleys ahead of the spawn (world/water.c), and a fast
- * low flight for `oak bench`. Grass and trees are still to come (issue 14). */
+ * low flight for `oak bench`, and a forest of four species over the hills
+ * (world/forest.c). Grass is still to come (issue 14). */
 #include <math.h>
 #include <string.h>
 
@@ -29,6 +30,15 @@
 #define LAKE_CENTRE_Z (-1037.0f)
 #define LAKE_HALF     600.0f
 #define LAKE_WIND     4.0f /* m/s */
+
+/* The forest: OAK_FOREST_DENSITY a hectare where it grows, MEADOW_FOREST
+   metres around the eye and no tree shadows unless the world desc says
+   otherwise: about 10,000 trees, light enough for the CPU backend (every
+   tree in reach is a draw there, and alpha-tested casters in the fine
+   cascades cost seconds a frame) and CI. The high preset's
+   OAK_FOREST_DISTANCE (2 km) gives the meadow 200,000 and more (test_trees). */
+#define FOREST_SEED   11
+#define MEADOW_FOREST 400.0f
 
 static const float k_sun_color[3] = {1.0f, 0.95f, 0.86f};
 static const float k_ambient_sky[3] = {0.15f / 3, 0.20f / 3, 0.30f / 3};
@@ -106,6 +116,25 @@ static oak_result add_lake(oak_scene *scene) {
     return r;
 }
 
+static void forest_destroy(void *f) {
+    oak_destroy_forest(f);
+}
+
+static oak_result add_forest(oak_scene *scene, oak_terrain *terrain, const oak_world_desc *w) {
+    oak_forest_desc d = {.seed = FOREST_SEED,
+                         .distance = w->forest_distance > 0 ? w->forest_distance : MEADOW_FOREST,
+                         .density = w->forest_density,
+                         .no_shadows = !w->forest_shadows,
+                         .water_level = LAKE_LEVEL,
+                         .water_box = {LAKE_CENTRE_X - LAKE_HALF, LAKE_CENTRE_Z - LAKE_HALF,
+                                       LAKE_CENTRE_X + LAKE_HALF, LAKE_CENTRE_Z + LAKE_HALF}};
+    oak_forest *f = NULL;
+    oak_result r = oak_make_forest(&f, scene, terrain, &d);
+    if (r) return r;
+    if ((r = oak_scene_attach(scene, f, forest_destroy))) oak_destroy_forest(f);
+    return r;
+}
+
 static oak_result update_terrain(oak_scene *scene, double seconds) {
     oak_terrain *t = _oak_terrain_of(scene);
     oak_entity cam = oak_scene_active_camera(scene);
@@ -124,10 +153,16 @@ static oak_result update_terrain(oak_scene *scene, double seconds) {
     oak_scene_update_transforms(scene);
     oak_scene_world_matrix(scene, cam, m);
     const float moved[3] = {m[3][0], m[3][1], m[3][2]};
-    return oak_water_update(w, moved, seconds);
+    if ((r = oak_water_update(w, moved, seconds))) return r;
+    oak_forest *f = oak_scene_attachment(scene, forest_destroy);
+    return f ? oak_forest_update(f, moved) : OAK_OK;
 }
 
 oak_result _oak_world_meadow_build(oak_scene *scene) {
+    return _oak_world_meadow_build_with(scene, &(oak_world_desc){0});
+}
+
+oak_result _oak_world_meadow_build_with(oak_scene *scene, const oak_world_desc *desc) {
     oak_result r = add_sun_and_sky(scene);
     if (r) return r;
     oak_camera cam = {0};
@@ -146,6 +181,7 @@ oak_result _oak_world_meadow_build(oak_scene *scene) {
         return r;
     }
     if ((r = add_lake(scene))) return r;
+    if (desc->forest_distance >= 0 && (r = add_forest(scene, t, desc))) return r;
     /* build until nothing is pending, so a single frame shows it all */
     for (int i = 0; i < WARM_UPDATES && !r; i++) {
         r = update_terrain(scene, 0.0);

@@ -26,8 +26,8 @@ static const world_entry g_worlds[] = {
      _oak_world_lamps_build, _oak_world_lamps_path, _oak_world_lamps_update},
     {"meadow",
      "endless terrain: fBm hills and ridged mountains to the horizon in tiles that stream "
-     "around the camera, a lake with waves, a sun and a blue sky (grass and trees are still to "
-     "come)",
+     "around the camera, a lake with waves, a forest of pines, oaks, birches and maples, a sun "
+     "and a blue sky (grass is still to come)",
      _oak_world_meadow_build, _oak_world_meadow_path, _oak_world_meadow_update},
 };
 
@@ -52,9 +52,22 @@ static const world_entry *find_world(const char *name) {
 }
 
 oak_result oak_world_build(oak_scene *scene, const char *name) {
+    return oak_world_build_with(scene, name, NULL);
+}
+
+oak_result oak_world_build_with(oak_scene *scene, const char *name, const oak_world_desc *desc) {
     if (!scene) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_world_build: scene is NULL");
     const world_entry *w = find_world(name);
     if (!w) return oak_error(OAK_ERROR_NOT_FOUND, "unknown world '%s'", name ? name : "(null)");
+    oak_world_desc d = desc ? *desc : (oak_world_desc){0};
+    if (!(d.forest_distance >= -1 && d.forest_distance <= 20000) ||
+        !(d.forest_density >= 0 && d.forest_density <= 10000))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "world '%s': forest distance %g (-1 .. 20000 m) or density %g (0 .. 10000 "
+                         "a hectare) out of range",
+                         w->name, (double)d.forest_distance, (double)d.forest_density);
+    /* only the meadow has a forest so far */
+    if (w->build == _oak_world_meadow_build) return _oak_world_meadow_build_with(scene, &d);
     return w->build(scene);
 }
 
