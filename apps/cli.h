@@ -47,6 +47,8 @@ enum cli_option_flag {
     CLI_OPT_SCALE = 1u << 26,      /* --scale S: render scale 0.25..1 */
     CLI_OPT_CHANNEL = 1u << 29,    /* --channel NAME: a capture channel instead */
 };
+/* past the enum's 32 bits (an enum constant must fit an int) */
+#define CLI_OPT_FOREST (1ull << 32) /* --forest M: metres of forest a world grows round the eye */
 
 typedef struct cli_options {
     const char *command;
@@ -85,6 +87,8 @@ typedef struct cli_options {
     oak_preset preset;   /* --preset (0: the scene's) */
     float scale;         /* --scale: the render scale asked for (0: the scene's) */
     oak_channel channel; /* --channel: a capture channel written instead of the picture */
+    float forest;        /* --forest, with forest_set: metres of forest (0: none) */
+    bool forest_set;
 } cli_options;
 
 /* The camera options above written over a scene's post settings. */
@@ -97,8 +101,8 @@ int _oak_cli_parse_camera(cli_options *opts, const char *name, const char *value
 /* Parses argv[1..] (argv[0] is the command name) accepting the options in
    `allowed`; on a malformed line prints one line to stderr and returns
    CLI_EXIT_USAGE, else 0. */
-int _oak_cli_parse(cli_options *opts, int argc, char **argv, uint32_t allowed);
-void _oak_cli_print_options(FILE *f, uint32_t allowed);
+int _oak_cli_parse(cli_options *opts, int argc, char **argv, uint64_t allowed);
+void _oak_cli_print_options(FILE *f, uint64_t allowed);
 /* WxH within OAK_MAX_OUTPUT_SIZE a side and OAK_MAX_OUTPUT_PIXELS in all, and a
    finite number in [lo, hi]: 0, or one usage line and CLI_EXIT_USAGE. */
 int _oak_cli_parse_size(const cli_options *opts, const char *name, const char *value,

@@ -13,7 +13,7 @@
 
 typedef struct option_spec {
     const char *name;
-    uint32_t flag;
+    uint64_t flag;
     const char *value; /* NULL for a switch */
     const char *help;
 } option_spec;
@@ -63,6 +63,9 @@ static const option_spec g_specs[] = {
      "write a buffer instead of the picture: albedo, normal, ao (PNG), depth or motion (PFM)"},
     {"--hour", CLI_OPT_HOUR, "H",
      "time of day 0..24 (local standard time): sun or moon, sky and light from it"},
+    {"--forest", CLI_OPT_FOREST, "M",
+     "metres of forest round the eye, casting shadows, in worlds that grow one (0: none; meadow "
+     "default: 400, no tree shadows)"},
     {"--focus", CLI_OPT_FOCUS, "M", "depth of field: the lens focused this many metres away"},
     {"--aperture", CLI_OPT_APERTURE, "N",
      "the lens's f-number (depth of field; default 2.8; the exposure too unless --ev100 or the "
@@ -71,7 +74,7 @@ static const option_spec g_specs[] = {
 
 #define SPEC_COUNT (sizeof g_specs / sizeof g_specs[0])
 
-void _oak_cli_print_options(FILE *f, uint32_t allowed) {
+void _oak_cli_print_options(FILE *f, uint64_t allowed) {
     for (size_t i = 0; i < SPEC_COUNT; i++) {
         if (!(allowed & g_specs[i].flag) || !g_specs[i].help) continue;
         char left[40];
@@ -302,6 +305,9 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
             return usage_error(o, "--channel '%s': expected albedo, normal, depth, motion or ao",
                                v);
         break;
+    case CLI_OPT_FOREST:
+        o->forest_set = true;
+        return _oak_cli_parse_float(o, "--forest", v, 0, 20000, &o->forest);
     case CLI_OPT_HOUR:
         o->hour_set = true;
         return _oak_cli_parse_float(o, "--hour", v, 0, 24, &o->hour);
@@ -318,7 +324,7 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
     return 0;
 }
 
-int _oak_cli_parse(cli_options *o, int argc, char **argv, uint32_t allowed) {
+int _oak_cli_parse(cli_options *o, int argc, char **argv, uint64_t allowed) {
     memset(o, 0, sizeof *o);
     o->command = argv[0];
     o->backend = "auto";

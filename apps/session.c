@@ -107,8 +107,13 @@ static int open_scene(const cli_options *opts, oak_scene **out) {
     /* the GPU backends draw the full meadow (grass to the horizon, about
        1e8 blade-equivalents in view); the cpu backend, and auto, which
        falls back to it, the world's light default (oak_world_options);
-       a quality preset sets the plants itself */
-    oak_world_options wo = {.preset = opts->preset};
+       a quality preset sets the plants itself; --forest 0: no trees (the
+       options' negative), else that many metres of forest with shadows */
+    oak_world_options wo = {.preset = opts->preset,
+                            .forest_distance = !opts->forest_set  ? 0.0f
+                                               : opts->forest > 0 ? opts->forest
+                                                                  : -1.0f,
+                            .forest_shadows = opts->forest_set};
     if (!opts->preset && opts->backend &&
         (!strcmp(opts->backend, "vulkan") || !strcmp(opts->backend, "gl")))
         wo.plants = 1;

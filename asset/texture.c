@@ -1,7 +1,7 @@
 /* Textures in the registry: level 0 copied, the full mip chain made with an
  * area-weighted box filter (2x2 for even sizes, fractional weights for odd
- * ones; sRGB averaged in linear light), and a cache so the same (path,
- * format) loads once. */
+ * ones; sRGB averaged in linear light; alpha optionally scaled to keep an
+ * alpha test's coverage), and a cache so the same (path, format) loads once. */
 #include <math.h>
 #include <string.h>
 
@@ -94,6 +94,55 @@ static void mip_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
     }
 }
 
+/* Share of 8-bit alpha values (a histogram) that pass the alpha test at
+   cutoff once scaled by k, as stored (rounded to a byte). */
+static double covered_at(const uint64_t hist[256], uint64_t total, float cutoff, float k) {
+    uint64_t pass = 0;
+    for (int b = 0; b < 256; b++)
+        if (hist[b] && (float)to_byte((float)b / 255.0f * k) / 255.0f >= cutoff) pass += hist[b];
+    return total ? (double)pass / (double)total : 0;
+}
+
+/* Alpha histogram of the texels of cell (cx, cy) of a w x h level cut into
+   cells[0] x cells[1] equal cells. */
+static void alpha_histogram(const uint8_t *px, uint32_t w, uint32_t h, const uint32_t cells[2],
+                            uint32_t cx, uint32_t cy, uint64_t hist[256]) {
+    memset(hist, 0, 256 * sizeof *hist);
+    uint32_t cw = w / cells[0], ch = h / cells[1];
+    for (uint32_t y = cy * ch; y < (cy + 1) * ch; y++)
+        for (uint32_t x = cx * cw; x < (cx + 1) * cw; x++) hist[px[4 * ((size_t)y * w + x) + 3]]++;
+}
+
+/* Castano's coverage-preserving mips: each cell's alpha scaled by the k
+   whose coverage at the cutoff is nearest its target (the same cell's at
+   level 0). Coverage only grows with k, so a bisection finds the step. */
+static void keep_coverage(uint8_t *px, uint32_t w, uint32_t h, const uint32_t cells[2],
+                          float cutoff, const double *target) {
+    uint32_t cw = w / cells[0], ch = h / cells[1];
+    for (uint32_t cy = 0; cy < cells[1]; cy++)
+        for (uint32_t cx = 0; cx < cells[0]; cx++) {
+            uint64_t hist[256], n = (uint64_t)cw * ch;
+            double want = target[cy * cells[0] + cx];
+            alpha_histogram(px, w, h, cells, cx, cy, hist);
+            float lo = 0.0f, hi = 256.0f;
+            for (int it = 0; it < 40; it++) {
+                float mid = 0.5f * (lo + hi);
+                if (covered_at(hist, n, cutoff, mid) < want)
+                    lo = mid;
+                else
+                    hi = mid;
+            }
+            /* hi reaches the target, lo falls short: take the nearer */
+            double chi = covered_at(hist, n, cutoff, hi), clo = covered_at(hist, n, cutoff, lo);
+            float k = fabs(chi - want) <= fabs(want - clo) ? hi : lo;
+            for (uint32_t y = cy * ch; y < (cy + 1) * ch; y++)
+                for (uint32_t x = cx * cw; x < (cx + 1) * cw; x++) {
+                    uint8_t *a = px + 4 * ((size_t)y * w + x) + 3;
+                    *a = to_byte((float)*a / 255.0f * k);
+                }
+        }
+}
+
 static const char *tex_label(const oak_texture_desc *d) {
     return d->name ? d->name : "(unnamed)";
 }
@@ -113,6 +162,16 @@ static oak_result texture_build(oak_texture_data *t, const oak_texture_desc *des
                          tex_label(desc), desc->width, desc->height, OAK_MAX_TEXTURE_SIZE);
     if (!desc->pixels)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "texture '%s': no pixels", tex_label(desc));
+    if ((desc->coverage_cells[0] && desc->width % desc->coverage_cells[0]) ||
+        (desc->coverage_cells[1] && desc->height % desc->coverage_cells[1]))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "texture '%s': %ux%u does not split into %ux%u coverage cells",
+                         tex_label(desc), desc->width, desc->height, desc->coverage_cells[0],
+                         desc->coverage_cells[1]);
+    if (!(desc->coverage_cutoff >= 0 && desc->coverage_cutoff <= 1))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "texture '%s': coverage cutoff %g outside [0, 1]", tex_label(desc),
+                         (double)desc->coverage_cutoff);
 
     uint32_t bpp = format_bpp(f), levels = 1;
     if (!desc->no_mips) {
@@ -142,6 +201,30 @@ static oak_result texture_build(oak_texture_data *t, const oak_texture_desc *des
     /* a chain made earlier (the glTF cache) is taken as is */
     bool given = desc->mip_chain && desc->mip_count == levels && levels > 1;
     if (given) memcpy(t->mips[1], desc->mip_chain, total - offset[1]);
+    /* coverage-preserving mips: each cell's share passing the cutoff at level 0 */
+    bool keep = desc->coverage_cutoff > 0 && f != OAK_FORMAT_RGBA32F;
+    uint32_t cells[2] = {desc->coverage_cells[0] ? desc->coverage_cells[0] : 1,
+                         desc->coverage_cells[1] ? desc->coverage_cells[1] : 1};
+    static const uint32_t one[2] = {1, 1};
+    double *target = NULL, whole = 0;
+    if (keep) {
+        target = oak_alloc((size_t)cells[0] * cells[1] * sizeof *target);
+        if (!target) {
+            oak_free(block);
+            oak_free(name);
+            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "texture '%s': no memory", tex_label(desc));
+        }
+        uint64_t hist[256];
+        for (uint32_t cy = 0; cy < cells[1]; cy++)
+            for (uint32_t cx = 0; cx < cells[0]; cx++) {
+                alpha_histogram(t->mips[0], desc->width, desc->height, cells, cx, cy, hist);
+                target[cy * cells[0] + cx] =
+                    covered_at(hist, (uint64_t)(desc->width / cells[0]) * (desc->height / cells[1]),
+                               desc->coverage_cutoff, 1.0f);
+            }
+        alpha_histogram(t->mips[0], desc->width, desc->height, one, 0, 0, hist);
+        whole = covered_at(hist, (uint64_t)desc->width * desc->height, desc->coverage_cutoff, 1.0f);
+    }
     for (uint32_t i = 1; i < levels && !given; i++) {
         mip_job job = {t->mips[i - 1],
                        t->mips[i],
@@ -152,7 +235,14 @@ static oak_result texture_build(oak_texture_data *t, const oak_texture_desc *des
                        f,
                        lut};
         oak_parallel_for(job.dh, ROWS_PER_JOB, mip_rows, &job);
+        /* per cell while every cell still has whole texels, then the level as one */
+        uint32_t w = t->mip_width[i], h = t->mip_height[i];
+        bool split = w % cells[0] == 0 && h % cells[1] == 0 && w >= cells[0] && h >= cells[1];
+        if (keep)
+            keep_coverage(t->mips[i], w, h, split ? cells : one, desc->coverage_cutoff,
+                          split ? target : &whole);
     }
+    oak_free(target);
     t->width = desc->width;
     t->height = desc->height;
     t->mip_count = levels;

@@ -2,7 +2,8 @@
  * ridged mountains to the horizon under a 35-degree sun and a blue sky with
  * haze, a lake in the valleys ahead of the spawn (world/water.c), and a fast
  * low flight for `oak bench`, grass and flowers (world/grass.c) in a breeze
- * from the south-east with gusts. Trees are still to come (issue 14). */
+ * from the south-east with gusts, and a forest of four species over the
+ * hills (world/forest.c). */
 #include <math.h>
 #include <string.h>
 
@@ -30,6 +31,15 @@
 #define LAKE_CENTRE_Z (-1037.0f)
 #define LAKE_HALF     600.0f
 #define LAKE_WIND     4.0f /* m/s */
+
+/* The forest: OAK_FOREST_DENSITY a hectare where it grows, MEADOW_FOREST
+   metres around the eye and no tree shadows unless the world desc says
+   otherwise: about 10,000 trees, light enough for the CPU backend (every
+   tree in reach is a draw there, and alpha-tested casters in the fine
+   cascades cost seconds a frame) and CI. The high preset's
+   OAK_FOREST_DISTANCE (2 km) gives the meadow 200,000 and more (test_trees). */
+#define FOREST_SEED   11
+#define MEADOW_FOREST 400.0f
 
 static const float k_sun_color[3] = {1.0f, 0.95f, 0.86f};
 static const float k_ambient_sky[3] = {0.15f / 3, 0.20f / 3, 0.30f / 3};
@@ -152,6 +162,35 @@ static oak_result add_grass(oak_scene *scene, oak_terrain *t, const oak_world_op
     return r;
 }
 
+static void forest_destroy(void *f) {
+    oak_destroy_forest(f);
+}
+
+static oak_result add_forest(oak_scene *scene, oak_terrain *terrain,
+                             const oak_world_options *given) {
+    /* a preset's row where the knobs are not given: its share of the
+       density to its share of the reach */
+    oak_world_options wo = *given;
+    const oak_world_options *w = &wo;
+    if (wo.preset) {
+        oak_quality q = oak_preset_quality(wo.preset);
+        if (wo.forest_distance == 0) wo.forest_distance = MEADOW_FOREST * q.plant_distance;
+        if (wo.forest_density == 0) wo.forest_density = (float)OAK_FOREST_DENSITY * q.plants;
+    }
+    oak_forest_desc d = {.seed = FOREST_SEED,
+                         .distance = w->forest_distance > 0 ? w->forest_distance : MEADOW_FOREST,
+                         .density = w->forest_density,
+                         .no_shadows = !w->forest_shadows,
+                         .water_level = LAKE_LEVEL,
+                         .water_box = {LAKE_CENTRE_X - LAKE_HALF, LAKE_CENTRE_Z - LAKE_HALF,
+                                       LAKE_CENTRE_X + LAKE_HALF, LAKE_CENTRE_Z + LAKE_HALF}};
+    oak_forest *f = NULL;
+    oak_result r = oak_make_forest(&f, scene, terrain, &d);
+    if (r) return r;
+    if ((r = oak_scene_attach(scene, f, forest_destroy))) oak_destroy_forest(f);
+    return r;
+}
+
 static oak_result update_terrain(oak_scene *scene, double seconds) {
     oak_terrain *t = _oak_terrain_of(scene);
     oak_entity cam = oak_scene_active_camera(scene);
@@ -171,6 +210,8 @@ static oak_result update_terrain(oak_scene *scene, double seconds) {
     oak_scene_world_matrix(scene, cam, m);
     const float moved[3] = {m[3][0], m[3][1], m[3][2]};
     if ((r = oak_water_update(w, moved, seconds))) return r;
+    oak_forest *f = oak_scene_attachment(scene, forest_destroy);
+    if (f && (r = oak_forest_update(f, moved))) return r;
     oak_grass *g = oak_scene_attachment(scene, grass_destroy);
     if (!g) return OAK_OK;
     oak_scene_environment(scene)->wind.time = (float)seconds;
@@ -196,6 +237,7 @@ oak_result _oak_world_meadow_build(oak_scene *scene, const oak_world_options *op
         return r;
     }
     if ((r = add_lake(scene)) || (r = add_grass(scene, t, opts))) return r;
+    if (opts->forest_distance >= 0 && (r = add_forest(scene, t, opts))) return r;
     /* build until nothing is pending, so a single frame shows it all (the
        grass grows by its budget: the full meadow takes a few hundred) */
     oak_grass *g = oak_scene_attachment(scene, grass_destroy);

@@ -28,8 +28,8 @@ static const world_entry g_worlds[] = {
      _oak_world_lamps_build, NULL, _oak_world_lamps_path, _oak_world_lamps_update},
     {"meadow",
      "endless terrain: fBm hills and ridged mountains to the horizon in tiles that stream "
-     "around the camera, a lake with waves, grass and flowers swaying in the wind, a sun and a "
-     "blue sky (trees are still to come)",
+     "around the camera, a lake with waves, grass and flowers swaying in the wind, a forest of "
+     "pines, oaks, birches and maples, a sun and a blue sky",
      NULL, _oak_world_meadow_build, _oak_world_meadow_path, _oak_world_meadow_update},
 };
 
@@ -68,6 +68,12 @@ oak_result oak_world_build_with(oak_scene *scene, const char *name, const oak_wo
                          "world options: plants %g must be in [0, 1] and plants_distance %g in "
                          "[0, 20000] m",
                          (double)o.plants, (double)o.plants_distance);
+    if (!(o.forest_distance >= -1 && o.forest_distance <= 20000) ||
+        !(o.forest_density >= 0 && o.forest_density <= 10000))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "world '%s': forest distance %g (-1 .. 20000 m) or density %g (0 .. 10000 "
+                         "a hectare) out of range",
+                         w->name, (double)o.forest_distance, (double)o.forest_density);
     return w->build_with ? w->build_with(scene, &o) : w->build(scene);
 }
 

@@ -148,6 +148,15 @@ typedef struct oak_texture_desc {
      * chain's length they are copied instead of generated. 0: generate. */
     uint32_t mip_count;
     const void *mip_chain;
+    /* > 0: the alpha test's cutoff (a MASK material's alpha_cutoff) the
+     * texture is made for; each generated level's alpha is then scaled so
+     * the share of texels at or over it is level 0's (coverage-preserving
+     * mips, after Castano), so cut-out foliage keeps its coverage far away.
+     * 0: plain box-filtered alpha. */
+    float coverage_cutoff;
+    /* An atlas of [0] x [1] equal cells (dividing the size) keeps each
+     * cell's own coverage while its cells are whole texels; 0: one cell. */
+    uint32_t coverage_cells[2];
 } oak_texture_desc;
 
 /* Every level is stored; level i is max(1, w >> i) x max(1, h >> i). */

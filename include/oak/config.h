@@ -199,6 +199,13 @@
 #define OAK_WATER_CAUSTIC_FADE   0.3    /* per metre of depth: the caustics blur out deeper */
 #define OAK_WATER_CAUSTIC_PERIOD 60.0   /* seconds after which the caustics repeat exactly */
 
+/* Trees and forests (world/tree*.c, world/forest.c) */
+#define OAK_TREE_MAX_VARIANTS  3      /* variants (seeds) of one species */
+#define OAK_FOREST_CELL        64.0   /* metres a side of a placement cell */
+#define OAK_FOREST_DENSITY     250.0  /* trees a hectare where the forest grows (default) */
+#define OAK_FOREST_DISTANCE    2000.0 /* metres of forest kept and drawn around the eye (default) */
+#define OAK_TREE_LEAF_KEEP     0.35   /* share of leaf cards the simplified LOD keeps */
+
 /* Objects a scene destroys with itself (oak_scene_attach). */
 #define OAK_SCENE_MAX_ATTACHMENTS 8
 

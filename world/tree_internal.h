@@ -1,0 +1,64 @@
+/* Private pieces of the trees (world/tree*.c, world/forest.c): one tree's
+ * geometry as generated (branches and leaf cards, before it becomes a mesh),
+ * the species' atlas layout, and the steps that make a species' assets
+ * (docs/WORLD.md "Trees"). */
+#ifndef OAK_TREE_INTERNAL_H
+#define OAK_TREE_INTERNAL_H
+
+#include <oak/world.h>
+
+/* The atlas of a species: 1024 x 512 texels in slots of 128 x 256. Slot 0
+   of the top row is the bark, slots 1-2 the leaf (or needle) card, slots
+   3-7 and the whole bottom row the impostor views (4 per variant). */
+#define OAK_TREE_ATLAS_W   1024
+#define OAK_TREE_ATLAS_H   512
+#define OAK_TREE_SLOT_W    128
+#define OAK_TREE_SLOT_H    256
+#define OAK_TREE_VIEWS     4  /* impostor views a variant: +z, +x, -z, -x */
+#define OAK_TREE_VIEW_SLOT 13 /* view slots in the atlas */
+#define OAK_TREE_GUTTER    2  /* texels kept clear inside each impostor slot */
+
+/* Vertex streams of a growing mesh (structure of arrays, as oak_mesh_desc). */
+typedef struct _oak_tree_mesh {
+    uint32_t vertex_count, index_count, vertex_cap, index_cap;
+    float *pos, *nrm, *tan, *uv;
+    uint32_t *idx;
+} _oak_tree_mesh;
+
+typedef struct _oak_tree {
+    _oak_tree_mesh branches; /* closed tapered tubes, one per branch */
+    _oak_tree_mesh leaves;   /* cards, each a front and a back quad */
+    uint32_t thin_first;     /* branch indices from here on are the thinnest level's */
+    uint32_t cards;
+    float height, radius; /* top (y) and reach from the trunk's axis, metres */
+} _oak_tree;
+
+/* Generates variant `seed` of species (OAK_TREE_PINE ..): the same bytes for
+   the same arguments. */
+oak_result _oak_tree_generate(_oak_tree *out, uint32_t species, uint32_t seed);
+void _oak_tree_free(_oak_tree *t);
+void _oak_tree_mesh_free(_oak_tree_mesh *m);
+/* LOD 0: branches then leaves in one mesh. */
+oak_result _oak_tree_full(_oak_tree_mesh *out, const _oak_tree *t);
+/* LOD 1: the branches without the thinnest level, simplified by
+   meshoptimizer; a hashed share (OAK_TREE_LEAF_KEEP) of the cards, each
+   grown so the kept area equals the whole. */
+oak_result _oak_tree_simplified(_oak_tree_mesh *out, const _oak_tree *t, uint32_t seed);
+/* LOD 2: four one-sided vertical quads (two crossed planes, a face each way),
+   each showing view slot `first_view` + k of the atlas. */
+oak_result _oak_tree_impostor(_oak_tree_mesh *out, const _oak_tree *t, uint32_t first_view);
+/* Paints the bark and card slots of a species' atlas (sRGB RGBA) and of its
+   normal map (RGBA, tangent space). */
+void _oak_tree_paint(uint8_t *albedo, uint8_t *normal, uint32_t species);
+/* Bakes the four impostor views of t into view slots first_view .. + 3 of
+   the atlas (albedo, coverage as alpha) and the normal map, from the full
+   mesh t, sampling the painted slots of the same atlas. */
+oak_result _oak_tree_bake(uint8_t *albedo, uint8_t *normal, const _oak_tree *t,
+                          uint32_t first_view);
+/* Atlas texel rectangle (x, y, w, h) of view slot j. */
+void _oak_tree_view_rect(uint32_t j, uint32_t rect[4]);
+/* Boundary edges of a mesh once vertices at the same position are one:
+   0 for a closed surface. */
+uint32_t _oak_tree_open_edges(const _oak_tree_mesh *m);
+
+#endif
