@@ -78,7 +78,6 @@ static int open_scene(const cli_options *opts, oak_scene **out) {
     if (opts->scene) {
         oak_scene_load_desc d = {.asset_root = opts->asset_root};
         if (oak_scene_load_with(out, opts->scene, &d) != OAK_OK) return _oak_cli_fail(opts);
-        if (opts->preset) oak_scene_post(*out)->preset = opts->preset;
         if (opts->ao) oak_scene_post(*out)->ao = opts->ao;
         if (_oak_cli_apply_time(opts, *out)) {
             oak_destroy_scene(*out);
@@ -102,8 +101,6 @@ static int open_scene(const cli_options *opts, oak_scene **out) {
     }
     oak_scene *scene;
     if (oak_make_scene(&scene) != OAK_OK) return _oak_cli_fail(opts);
-    /* before the build, so the world's plants grow at the preset's density */
-    oak_scene_post(scene)->preset = opts->preset;
     /* the GPU backends draw the full meadow (grass to the horizon, about
        1e8 blade-equivalents in view); the cpu backend, and auto, which
        falls back to it, the world's light default (oak_world_options);
@@ -122,7 +119,6 @@ static int open_scene(const cli_options *opts, oak_scene **out) {
         oak_destroy_scene(scene);
         return r;
     }
-    if (opts->preset) oak_scene_post(scene)->preset = opts->preset;
     if (opts->ao) oak_scene_post(scene)->ao = opts->ao; /* --ao */
     if (_oak_cli_apply_time(opts, scene)) {
         int r = _oak_cli_fail(opts);
