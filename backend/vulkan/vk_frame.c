@@ -124,8 +124,7 @@ oak_result _oak_vk_stage(_oak_vk *vk, const void *data, uint64_t size, uint64_t 
 
 void _oak_vk_draw_group(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f, uint32_t pipe,
                         uint32_t first, uint32_t count) {
-    if (!count) return;
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, vk->pipes[pipe]);
+    if (!count || !_oak_vk_bind(vk, cmd, pipe)) return;
     const uint32_t stride = sizeof(VkDrawIndexedIndirectCommand);
     if (vk->multi_draw) {
         vkCmdDrawIndexedIndirect(cmd, f->indirect.buffer, (uint64_t)first * stride, count, stride);
@@ -137,7 +136,7 @@ void _oak_vk_draw_group(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f, uint
 }
 
 void _oak_vk_dispatch(_oak_vk *vk, VkCommandBuffer cmd, uint32_t pipe) {
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->pipes[pipe]);
+    if (!_oak_vk_bind(vk, cmd, pipe)) return;
     vkCmdDispatch(cmd, (vk->width + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP,
                   (vk->height + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP, 1);
 }
@@ -199,6 +198,7 @@ oak_result _oak_vk_render(_oak_vk *vk, const oak_render_view *v) {
     if (r) return r;
     _oak_vk_frame *f = &vk->frames[vk->slot];
     VkCommandBuffer cmd = f->cmd;
+    vk->pipe_result = OAK_OK;
     const oak_pass_row *rows = _oak_pass_table();
     for (uint32_t i = 0; i < OAK_PASS_COUNT && !r; i++) {
         const oak_pass_row *row = &rows[i];
@@ -209,6 +209,7 @@ oak_result _oak_vk_render(_oak_vk *vk, const oak_render_view *v) {
             if (r) break;
             _oak_vk_track_row(vk, cmd, row);
             if (i != OAK_PASS_UPLOAD && k_run[i]) r = k_run[i](vk, f, v);
+            if (!r) r = vk->pipe_result;
         }
         if (i == OAK_PASS_UPLOAD) t1 = oak_time_ns();
         if (!row->untimed) _oak_vk_stamp(vk, f, row->name);

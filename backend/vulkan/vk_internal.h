@@ -288,7 +288,8 @@ typedef struct _oak_vk {
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout pipe_layout;
     VkDescriptorPool desc_pool;
-    VkPipeline pipes[OAK_VK_PIPE_COUNT];
+    VkPipeline pipes[OAK_VK_PIPE_COUNT]; /* made on first use: _oak_vk_bind */
+    oak_result pipe_result;              /* the first failure to make one, this frame */
 
     /* frames */
     _oak_vk_frame frames[OAK_VK_FRAMES];
@@ -467,6 +468,10 @@ oak_result _oak_vk_run_fxaa(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view
 /* true when the blend pass has nothing it can draw this frame */
 bool _oak_vk_blend_idle(_oak_vk *vk);
 /* vk_frame.c: what the passes share */
+/* Binds pipeline `pipe` (OAK_VK_PIPE_*), making it first if no frame has
+   used it yet; false when that fails (the error is kept in vk->pipe_result
+   and fails the frame; the caller records nothing with it). */
+bool _oak_vk_bind(_oak_vk *vk, VkCommandBuffer cmd, uint32_t pipe);
 void _oak_vk_draw_group(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f, uint32_t pipe,
                         uint32_t first, uint32_t count);
 void _oak_vk_dispatch(_oak_vk *vk, VkCommandBuffer cmd, uint32_t pipe);

@@ -28,7 +28,7 @@ oak_result _oak_vk_run_blend(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vie
         uint32_t i = cmds[vk->blend_first + k].firstInstance;
         uint32_t pipe =
             vk->infos[i].group & OAK_VK_TWO_SIDED ? OAK_VK_PIPE_BLEND_2SIDED : OAK_VK_PIPE_BLEND;
-        if (pipe != bound) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, vk->pipes[pipe]);
+        if (pipe != bound && !_oak_vk_bind(vk, cmd, pipe)) break;
         bound = pipe;
         vkCmdDrawIndexedIndirect(cmd, f->indirect.buffer,
                                  (uint64_t)(vk->blend_first + k) * sizeof *cmds, 1, sizeof *cmds);

@@ -30,8 +30,7 @@ oak_result _oak_vk_run_exposure(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
     _oak_vk_barrier(f->cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                     VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                     VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-    vkCmdBindPipeline(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->pipes[OAK_VK_PIPE_EXPOSURE_STEP]);
-    vkCmdDispatch(f->cmd, 1, 1, 1);
+    if (_oak_vk_bind(vk, f->cmd, OAK_VK_PIPE_EXPOSURE_STEP)) vkCmdDispatch(f->cmd, 1, 1, 1);
     return OAK_OK; /* post's barrier comes from its row (vk_track.c) */
 }
 

@@ -104,10 +104,8 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
         most = rs->count > most ? rs->count : most;
     }
     f->instcull_streams = ns;
-    if (most) {
-        vkCmdBindPipeline(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->pipes[OAK_VK_PIPE_INSTCULL]);
+    if (most && _oak_vk_bind(vk, f->cmd, OAK_VK_PIPE_INSTCULL))
         vkCmdDispatch(f->cmd, (most + 63) / 64, ns, 1);
-    }
     /* readers: the stream raster's indirect commands and list words, the
        resolve's heads, and the host's counts */
     _oak_vk_barrier(f->cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
@@ -126,8 +124,7 @@ void _oak_vk_draw_streams(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f) {
     for (uint32_t s = 0; s < f->instcull_streams; s++) {
         uint32_t g = f->instcull_group[s], lods = heads[s].info[1];
         if (g == UINT32_MAX || !heads[s].info[0]) continue;
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS,
-                          vk->pipes[OAK_VK_PIPE_VIS_STREAM + g]);
+        if (!_oak_vk_bind(vk, cmd, OAK_VK_PIPE_VIS_STREAM + g)) return;
         uint64_t at = HEAD_BYTES + (uint64_t)heads[s].info[3] * 4;
         if (vk->multi_draw)
             vkCmdDrawIndexedIndirect(cmd, f->instance_out.buffer, at, lods, stride);
@@ -169,9 +166,9 @@ void _oak_vk_draw_stream_casters(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame
         const oak_gpu_instcull *h = &heads[s];
         if (cascade >= h->draw[3] || !h->info[0] || f->instcull_moved[s] != movers) continue;
         bool masked = f->instcull_group[s] >= 2;
-        vkCmdBindPipeline(
-            cmd, VK_PIPELINE_BIND_POINT_GRAPHICS,
-            vk->pipes[masked ? OAK_VK_PIPE_SHADOW_STREAM_MASKED : OAK_VK_PIPE_SHADOW_STREAM]);
+        if (!_oak_vk_bind(vk, cmd,
+                          masked ? OAK_VK_PIPE_SHADOW_STREAM_MASKED : OAK_VK_PIPE_SHADOW_STREAM))
+            return;
         uint64_t at = HEAD_BYTES + ((uint64_t)h->info[3] + (cascade + 1) * OAK_STREAM_LODS * 5) * 4;
         if (vk->multi_draw)
             vkCmdDrawIndexedIndirect(cmd, f->instance_out.buffer, at, h->info[1], stride);

@@ -38,8 +38,8 @@ oak_result _oak_vk_run_lightgrid(_oak_vk *vk, _oak_vk_frame *f, const oak_render
     }
     /* written before the submit, which makes host writes visible to the device */
     _oak_gpu_light_grid_fill(f->grid.mapped, v, nl);
-    vkCmdBindPipeline(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->pipes[OAK_VK_PIPE_LIGHTGRID]);
-    vkCmdDispatch(f->cmd, (OAK_LIGHT_GRID_CELLS + 63) / 64, 1, 1);
+    if (_oak_vk_bind(vk, f->cmd, OAK_VK_PIPE_LIGHTGRID))
+        vkCmdDispatch(f->cmd, (OAK_LIGHT_GRID_CELLS + 63) / 64, 1, 1);
     /* the readers' barriers (resolve, BLEND's fragments, the host) come
        from their rows' uses of the light_grid target (vk_track.c) */
     return OAK_OK;

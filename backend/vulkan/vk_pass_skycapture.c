@@ -34,13 +34,13 @@ oak_result _oak_vk_run_skycapture(_oak_vk *vk, _oak_vk_frame *f, const oak_rende
     if (r) return r;
     _oak_sky_prepare(vk->sky.mapped, v, !vk->sky_brdf);
     uint32_t first = OAK_GPU_SKY_CAPTURE_TEXELS + OAK_SKY_BRDF_SIZE * OAK_SKY_BRDF_SIZE;
-    vkCmdBindPipeline(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->pipes[OAK_VK_PIPE_SKYCAPTURE]);
+    if (!_oak_vk_bind(vk, f->cmd, OAK_VK_PIPE_SKYCAPTURE)) return vk->pipe_result;
     vkCmdDispatch(f->cmd, (first + 63) / 64, 1, 1);
     /* inside the pass: the filter reads the capture's mips just written */
     _oak_vk_barrier(f->cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                     VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                     VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-    vkCmdBindPipeline(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->pipes[OAK_VK_PIPE_SKYFILTER]);
+    if (!_oak_vk_bind(vk, f->cmd, OAK_VK_PIPE_SKYFILTER)) return vk->pipe_result;
     vkCmdDispatch(f->cmd, (OAK_GPU_SKY_FILTER_TEXELS + 63) / 64, 1, 1);
     vk->sky_hash = h;
     vk->sky_brdf = true;

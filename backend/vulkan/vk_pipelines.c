@@ -255,103 +255,101 @@ static oak_result _oak_vk_raster_ex(_oak_vk *vk, VkShaderModule vert, VkShaderMo
     return OAK_OK;
 }
 
-static oak_result _oak_vk_raster(_oak_vk *vk, VkShaderModule vert, VkShaderModule frag, bool shadow,
-                                 bool masked, bool two_sided, VkPipeline *out) {
-    return _oak_vk_raster_ex(vk, vert, frag, shadow, masked, two_sided, false, out);
+/* Every pipeline, made the first time a pass binds it (_oak_vk_bind), so a
+   renderer compiles only what its frames use: lavapipe takes about 1.4 s to
+   build all of them, which every renderer of the test suite paid. */
+typedef struct _oak_vk_pipe_spec {
+    const uint32_t *a, *b; /* compute: the shader; raster: vertex, fragment */
+    size_t a_size, b_size;
+    bool compute, shadow, masked, two_sided, blend;
+} _oak_vk_pipe_spec;
+
+#define COMPUTE(k)                                                                                 \
+    { .a = k, .a_size = sizeof k, .compute = true }
+#define RASTER(v, f, ...)                                                                          \
+    { .a = v, .a_size = sizeof v, .b = f, .b_size = sizeof f, __VA_ARGS__ }
+
+static const _oak_vk_pipe_spec k_pipe_specs[OAK_VK_PIPE_COUNT] = {
+    [OAK_VK_PIPE_SHADOW] = RASTER(k_shadow_vert, k_vis_frag, .shadow = true, .two_sided = true),
+    [OAK_VK_PIPE_SHADOW_MASKED] = RASTER(k_shadow_vert, k_shadow_masked_frag, .shadow = true,
+                                         .masked = true, .two_sided = true),
+    [OAK_VK_PIPE_VIS] = RASTER(k_vis_vert, k_vis_frag, .shadow = false),
+    [OAK_VK_PIPE_VIS_2SIDED] = RASTER(k_vis_vert, k_vis_frag, .two_sided = true),
+    [OAK_VK_PIPE_VIS_MASKED] = RASTER(k_vis_vert, k_vis_frag, .masked = true),
+    [OAK_VK_PIPE_VIS_MASKED_2SIDED] =
+        RASTER(k_vis_vert, k_vis_frag, .masked = true, .two_sided = true),
+    [OAK_VK_PIPE_RESOLVE] = COMPUTE(k_resolve_comp),
+    [OAK_VK_PIPE_POST] = COMPUTE(k_post_comp),
+    [OAK_VK_PIPE_FXAA] = COMPUTE(k_fxaa_comp),
+    [OAK_VK_PIPE_BLEND] = RASTER(k_vis_vert, k_blend_frag, .blend = true),
+    [OAK_VK_PIPE_BLEND_2SIDED] = RASTER(k_vis_vert, k_blend_frag, .blend = true, .two_sided = true),
+    [OAK_VK_PIPE_LIGHTGRID] = COMPUTE(k_lightgrid_comp),
+    [OAK_VK_PIPE_LAMP] = RASTER(k_lamp_shadow_vert, k_vis_frag, .shadow = true, .two_sided = true),
+    [OAK_VK_PIPE_LAMP_MASKED] = RASTER(k_lamp_shadow_vert, k_shadow_masked_frag, .shadow = true,
+                                       .masked = true, .two_sided = true),
+    [OAK_VK_PIPE_GTAO_PREFILTER] = COMPUTE(k_gtao_prefilter_comp),
+    [OAK_VK_PIPE_GTAO_MIPS] = COMPUTE(k_gtao_mips_comp),
+    [OAK_VK_PIPE_GTAO_SEARCH] = COMPUTE(k_gtao_search_comp),
+    [OAK_VK_PIPE_GTAO_DENOISE] = COMPUTE(k_gtao_denoise_comp),
+    [OAK_VK_PIPE_SKYCAPTURE] = COMPUTE(k_skycapture_comp),
+    [OAK_VK_PIPE_SKYFILTER] = COMPUTE(k_skyfilter_comp),
+    [OAK_VK_PIPE_EXPOSURE_METER] = COMPUTE(k_exposure_meter_comp),
+    [OAK_VK_PIPE_EXPOSURE_STEP] = COMPUTE(k_exposure_step_comp),
+    [OAK_VK_PIPE_INSTCULL] = COMPUTE(k_instcull_comp),
+    /* streams from the instcull lists, in the vis groups' order */
+    [OAK_VK_PIPE_VIS_STREAM] = RASTER(k_vis_stream_vert, k_vis_stream_frag, .shadow = false),
+    [OAK_VK_PIPE_VIS_STREAM_2SIDED] =
+        RASTER(k_vis_stream_vert, k_vis_stream_frag, .two_sided = true),
+    [OAK_VK_PIPE_VIS_STREAM_MASKED] = RASTER(k_vis_stream_vert, k_vis_stream_frag, .masked = true),
+    [OAK_VK_PIPE_VIS_STREAM_MASKED_2SIDED] =
+        RASTER(k_vis_stream_vert, k_vis_stream_frag, .masked = true, .two_sided = true),
+    [OAK_VK_PIPE_SHADOW_STREAM] = RASTER(k_shadow_stream_vert, k_shadow_stream_masked_frag,
+                                         .shadow = true, .two_sided = true),
+    [OAK_VK_PIPE_SHADOW_STREAM_MASKED] = RASTER(k_shadow_stream_vert, k_shadow_stream_masked_frag,
+                                                .shadow = true, .masked = true, .two_sided = true),
+};
+
+static oak_result _oak_vk_pipe_make(_oak_vk *vk, uint32_t pipe) {
+    const _oak_vk_pipe_spec *s = &k_pipe_specs[pipe];
+    if (s->compute) return _oak_vk_compute(vk, s->a, s->a_size, &vk->pipes[pipe]);
+    if (s->blend && !vk->blend_ok)
+        return oak_error(OAK_ERROR_UNSUPPORTED,
+                         "vulkan: the device cannot blend into RGBA32F (BLEND surfaces)");
+    VkShaderModule vert = VK_NULL_HANDLE, frag = VK_NULL_HANDLE;
+    oak_result r = _oak_vk_module(vk, s->a, s->a_size, &vert);
+    if (!r) r = _oak_vk_module(vk, s->b, s->b_size, &frag);
+    if (!r)
+        r = _oak_vk_raster_ex(vk, vert, frag, s->shadow, s->masked, s->two_sided, s->blend,
+                              &vk->pipes[pipe]);
+    if (vert) vkDestroyShaderModule(vk->device, vert, NULL);
+    if (frag) vkDestroyShaderModule(vk->device, frag, NULL);
+    return r;
+}
+
+bool _oak_vk_bind(_oak_vk *vk, VkCommandBuffer cmd, uint32_t pipe) {
+    if (!vk->pipes[pipe]) {
+        oak_result r = _oak_vk_pipe_make(vk, pipe);
+        if (r) {
+            if (!vk->pipe_result) vk->pipe_result = r;
+            return false;
+        }
+    }
+    vkCmdBindPipeline(cmd,
+                      k_pipe_specs[pipe].compute ? VK_PIPELINE_BIND_POINT_COMPUTE
+                                                 : VK_PIPELINE_BIND_POINT_GRAPHICS,
+                      vk->pipes[pipe]);
+    return true;
 }
 
 oak_result _oak_vk_pipelines_create(_oak_vk *vk) {
     oak_result r = _oak_vk_pipeline_cache_open(vk);
     if (!r) r = _oak_vk_layouts(vk);
     if (r) return r;
-    VkShaderModule vert = VK_NULL_HANDLE, frag = VK_NULL_HANDLE, frag_masked = VK_NULL_HANDLE,
-                   shadow_masked = VK_NULL_HANDLE, svert = VK_NULL_HANDLE, lvert = VK_NULL_HANDLE;
-    if (!(r = _oak_vk_module(vk, k_vis_vert, sizeof k_vis_vert, &vert)) &&
-        !(r = _oak_vk_module(vk, k_shadow_vert, sizeof k_shadow_vert, &svert)) &&
-        !(r = _oak_vk_module(vk, k_lamp_shadow_vert, sizeof k_lamp_shadow_vert, &lvert)) &&
-        !(r = _oak_vk_module(vk, k_vis_frag, sizeof k_vis_frag, &frag)) &&
-        !(r = _oak_vk_module(vk, k_shadow_masked_frag, sizeof k_shadow_masked_frag,
-                             &shadow_masked))) {
-        frag_masked = frag;
-        VkPipeline *p = vk->pipes;
-        (void)(!(r = _oak_vk_raster(vk, svert, frag, true, false, true, &p[OAK_VK_PIPE_SHADOW])) &&
-               !(r = _oak_vk_raster(vk, svert, shadow_masked, true, true, true,
-                                    &p[OAK_VK_PIPE_SHADOW_MASKED])) &&
-               !(r = _oak_vk_raster(vk, lvert, frag, true, false, true, &p[OAK_VK_PIPE_LAMP])) &&
-               !(r = _oak_vk_raster(vk, lvert, shadow_masked, true, true, true,
-                                    &p[OAK_VK_PIPE_LAMP_MASKED])) &&
-               !(r = _oak_vk_raster(vk, vert, frag, false, false, false, &p[OAK_VK_PIPE_VIS])) &&
-               !(r = _oak_vk_raster(vk, vert, frag, false, false, true,
-                                    &p[OAK_VK_PIPE_VIS_2SIDED])) &&
-               !(r = _oak_vk_raster(vk, vert, frag_masked, false, true, false,
-                                    &p[OAK_VK_PIPE_VIS_MASKED])) &&
-               !(r = _oak_vk_raster(vk, vert, frag_masked, false, true, true,
-                                    &p[OAK_VK_PIPE_VIS_MASKED_2SIDED])));
-    }
     VkFormatProperties fp;
     vkGetPhysicalDeviceFormatProperties(vk->phys, VK_FORMAT_R32G32B32A32_SFLOAT, &fp);
     vk->blend_ok = (fp.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT) != 0;
-    VkShaderModule blend = VK_NULL_HANDLE;
-    if (!r && vk->blend_ok &&
-        !(r = _oak_vk_module(vk, k_blend_frag, sizeof k_blend_frag, &blend)) &&
-        !(r = _oak_vk_raster_ex(vk, vert, blend, false, false, false, true,
-                                &vk->pipes[OAK_VK_PIPE_BLEND])))
-        r = _oak_vk_raster_ex(vk, vert, blend, false, false, true, true,
-                              &vk->pipes[OAK_VK_PIPE_BLEND_2SIDED]);
-    /* instance streams drawn from the instcull lists, in the vis groups' order */
-    VkShaderModule stv = VK_NULL_HANDLE, stf = VK_NULL_HANDLE;
-    if (!r && !(r = _oak_vk_module(vk, k_vis_stream_vert, sizeof k_vis_stream_vert, &stv)) &&
-        !(r = _oak_vk_module(vk, k_vis_stream_frag, sizeof k_vis_stream_frag, &stf)))
-        for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS && !r; g++)
-            r = _oak_vk_raster(vk, stv, stf, false, g >= 2, g & 1,
-                               &vk->pipes[OAK_VK_PIPE_VIS_STREAM + g]);
-    if (stv) vkDestroyShaderModule(vk->device, stv, NULL);
-    if (stf) vkDestroyShaderModule(vk->device, stf, NULL);
-    stv = stf = VK_NULL_HANDLE;
-    if (!r && !(r = _oak_vk_module(vk, k_shadow_stream_vert, sizeof k_shadow_stream_vert, &stv)) &&
-        !(r = _oak_vk_module(vk, k_shadow_stream_masked_frag, sizeof k_shadow_stream_masked_frag,
-                             &stf)) &&
-        !(r = _oak_vk_raster(vk, stv, stf, true, false, true,
-                             &vk->pipes[OAK_VK_PIPE_SHADOW_STREAM])))
-        r = _oak_vk_raster(vk, stv, stf, true, true, true,
-                           &vk->pipes[OAK_VK_PIPE_SHADOW_STREAM_MASKED]);
-    if (stv) vkDestroyShaderModule(vk->device, stv, NULL);
-    if (stf) vkDestroyShaderModule(vk->device, stf, NULL);
-    if (blend) vkDestroyShaderModule(vk->device, blend, NULL);
-    if (vert) vkDestroyShaderModule(vk->device, vert, NULL);
-    if (svert) vkDestroyShaderModule(vk->device, svert, NULL);
-    if (lvert) vkDestroyShaderModule(vk->device, lvert, NULL);
-    if (frag) vkDestroyShaderModule(vk->device, frag, NULL);
-    if (shadow_masked) vkDestroyShaderModule(vk->device, shadow_masked, NULL);
-    if (r) return r;
-    if ((r = _oak_vk_compute(vk, k_resolve_comp, sizeof k_resolve_comp,
-                             &vk->pipes[OAK_VK_PIPE_RESOLVE])))
-        return r;
-    if ((r = _oak_vk_compute(vk, k_post_comp, sizeof k_post_comp, &vk->pipes[OAK_VK_PIPE_POST])))
-        return r;
-    if ((r = _oak_vk_compute(vk, k_lightgrid_comp, sizeof k_lightgrid_comp,
-                             &vk->pipes[OAK_VK_PIPE_LIGHTGRID])))
-        return r;
-    if ((r = _oak_vk_compute(vk, k_gtao_prefilter_comp, sizeof k_gtao_prefilter_comp,
-                             &vk->pipes[OAK_VK_PIPE_GTAO_PREFILTER])) ||
-        (r = _oak_vk_compute(vk, k_gtao_mips_comp, sizeof k_gtao_mips_comp,
-                             &vk->pipes[OAK_VK_PIPE_GTAO_MIPS])) ||
-        (r = _oak_vk_compute(vk, k_gtao_search_comp, sizeof k_gtao_search_comp,
-                             &vk->pipes[OAK_VK_PIPE_GTAO_SEARCH])) ||
-        (r = _oak_vk_compute(vk, k_gtao_denoise_comp, sizeof k_gtao_denoise_comp,
-                             &vk->pipes[OAK_VK_PIPE_GTAO_DENOISE])) ||
-        (r = _oak_vk_compute(vk, k_skycapture_comp, sizeof k_skycapture_comp,
-                             &vk->pipes[OAK_VK_PIPE_SKYCAPTURE])) ||
-        (r = _oak_vk_compute(vk, k_skyfilter_comp, sizeof k_skyfilter_comp,
-                             &vk->pipes[OAK_VK_PIPE_SKYFILTER])) ||
-        (r = _oak_vk_compute(vk, k_exposure_meter_comp, sizeof k_exposure_meter_comp,
-                             &vk->pipes[OAK_VK_PIPE_EXPOSURE_METER])) ||
-        (r = _oak_vk_compute(vk, k_exposure_step_comp, sizeof k_exposure_step_comp,
-                             &vk->pipes[OAK_VK_PIPE_EXPOSURE_STEP])) ||
-        (r = _oak_vk_compute(vk, k_instcull_comp, sizeof k_instcull_comp,
-                             &vk->pipes[OAK_VK_PIPE_INSTCULL])))
-        return r;
-    return _oak_vk_compute(vk, k_fxaa_comp, sizeof k_fxaa_comp, &vk->pipes[OAK_VK_PIPE_FXAA]);
+    vk->pipe_result = OAK_OK;
+    return OAK_OK;
 }
 
 void _oak_vk_pipelines_destroy(_oak_vk *vk) {
