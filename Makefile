@@ -1,5 +1,5 @@
 # Front door: every target first installs what is missing (scripts/deps.sh).
-#   make demo   build (Release) and render the default world to out/default.png
+#   make demo   build (Release), render the meadow and the default world to out/, bench the default
 #   make test   build with ASan+UBSan and run every test through CTest
 #   make bench  the default world's CPU benchmark as JSON
 #   make fuzz   every libFuzzer target in turn, FUZZ_SECONDS in all (clang)
@@ -25,6 +25,7 @@ sanitize: deps
 
 demo: release
 	@mkdir -p out
+	$(OAK) render --world meadow --size 1280x720 --out out/meadow.png
 	$(OAK) render --world default --size 1280x720 --out out/default.png
 	$(OAK) bench --world default --size 1280x720 --frames 10
 
