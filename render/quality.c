@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "renderer_internal.h"
+#include "shadow_layer.h"
 
 static const char *const k_names[OAK_PRESET_COUNT] = {"default", "low", "medium", "high", "ultra"};
 
@@ -70,7 +71,7 @@ void _oak_quality_fill_post(oak_post *post) {
     if (post->taa == OAK_TAA_DEFAULT) post->taa = q.taa;
     if (post->bloom == OAK_BLOOM_DEFAULT) post->bloom = q.bloom;
     if (!post->shadow_filter) post->shadow_filter = q.shadow_filter;
-    if (post->shadow_filter > OAK_SHADOW_PCF_SIZE) post->shadow_filter = OAK_SHADOW_PCF_SIZE;
+    post->shadow_filter = _oak_shadow_pcf(post->shadow_filter);
 }
 
 uint32_t _oak_quality_shadow_map_size(const oak_renderer_desc *desc) {

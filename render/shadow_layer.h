@@ -4,8 +4,16 @@
 #ifndef OAK_SHADOW_LAYER_H
 #define OAK_SHADOW_LAYER_H
 
+#include <oak/config.h>
 #include <stdbool.h>
 #include <stdint.h>
+
+/* The PCF taps a side a view asks for (oak_post.shadow_filter, filled by
+   the preset): 1 .. OAK_SHADOW_PCF_SIZE; 0 (a view built by hand) and
+   anything larger read as the widest. */
+static inline uint32_t _oak_shadow_pcf(uint32_t filter) {
+    return filter >= 1 && filter <= OAK_SHADOW_PCF_SIZE ? filter : OAK_SHADOW_PCF_SIZE;
+}
 
 /* One map's cache state on a backend: what its static layer holds and
    whether the map the shaders sample still equals it. Zero: nothing held. */

@@ -61,10 +61,7 @@ static float cascade_lit(const cpu_backend *b, uint32_t c, const float P[3], con
     float bias = ((float)OAK_SHADOW_CONST_BIAS + (float)OAK_SHADOW_SLOPE_BIAS * tanT) * T / R;
     /* K x K bilinear taps one texel apart share a (K+1)^2 footprint whose
        weights per axis are 1 - g, 1, ..., 1, g */
-    /* the preset's filter (1 .. OAK_SHADOW_PCF_SIZE; a hand-built view's 0
-       reads as the widest) */
-    uint32_t pcf = b->view->post.shadow_filter;
-    const int K = pcf >= 1 && pcf <= OAK_SHADOW_PCF_SIZE ? (int)pcf : OAK_SHADOW_PCF_SIZE;
+    const int K = (int)_oak_shadow_pcf(b->view->post.shadow_filter);
     float us = u * (float)S, ws = w * (float)S;
     float tu = us - 0.5f - 0.5f * (float)(K - 1), tw = ws - 0.5f - 0.5f * (float)(K - 1);
     float fi = floorf(tu), fj = floorf(tw);

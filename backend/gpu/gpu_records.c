@@ -5,6 +5,7 @@
 
 #include "gpu_records.h"
 #include "render/dof.h"
+#include "render/shadow_layer.h"
 #include "render/skylight.h"
 
 static void copy_mat(float out[16], const mat4 m) {
@@ -30,9 +31,7 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
     }
     for (int k = 0; k < 4; k++) g->view_depth[k] = -v->view[k][2];
     g->shadow_start[0] = v->znear;
-    uint32_t pcf = v->post.shadow_filter; /* the preset's PCF taps a side */
-    g->shadow_start[1] =
-        (float)(pcf >= 1 && pcf <= OAK_SHADOW_PCF_SIZE ? pcf : OAK_SHADOW_PCF_SIZE);
+    g->shadow_start[1] = (float)_oak_shadow_pcf(v->post.shadow_filter);
     memcpy(g->camera_pos, v->camera_pos, 12);
     g->camera_pos[3] = v->env.fog_density;
     memcpy(g->sky_zenith, v->sky_zenith, 12);
