@@ -49,6 +49,8 @@ enum cli_option_flag {
 };
 /* past the enum's 32 bits (an enum constant must fit an int) */
 #define CLI_OPT_FOREST (1ull << 32) /* --forest M: metres of forest a world grows round the eye */
+#define CLI_OPT_CLOUDS                                                                             \
+    (1ull << 33) /* --clouds C: volumetric clouds covering that share of the sky */
 
 typedef struct cli_options {
     const char *command;
@@ -89,10 +91,14 @@ typedef struct cli_options {
     oak_channel channel; /* --channel: a capture channel written instead of the picture */
     float forest;        /* --forest, with forest_set: metres of forest (0: none) */
     bool forest_set;
+    float clouds; /* --clouds, with clouds_set: the clouds' coverage (0: none) */
+    bool clouds_set;
 } cli_options;
 
 /* The camera options above written over a scene's post settings. */
 void _oak_cli_apply_camera(const cli_options *opts, oak_post *post);
+/* --clouds written over a scene's environment (its other cloud settings kept). */
+void _oak_cli_apply_clouds(const cli_options *opts, oak_environment *env);
 /* One camera option (--ev100, --exposure-comp, --tone, --bloom, --adapt, --focus,
    --aperture, --scale) into opts: 0, or one
    usage line and CLI_EXIT_USAGE; also used by `oak view`'s own parser. */

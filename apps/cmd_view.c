@@ -37,7 +37,7 @@ static int usage(void) {
                     "                [--ev100 EV] [--exposure-comp STOPS] [--tone aces|neutral]\n"
                     "                [--bloom on|off] [--adapt on|off] [--taa on|off] [--hour H]\n"
                     "                [--preset low|medium|high|ultra]\n"
-                    "                [--focus M] [--aperture N] [--scale S]\n");
+                    "                [--focus M] [--aperture N] [--scale S] [--clouds C]\n");
     return 2;
 }
 
@@ -116,7 +116,7 @@ static int parse(view_args *a, int argc, char **argv) {
         } else if (!strcmp(s, "--ev100") || !strcmp(s, "--exposure-comp") || !strcmp(s, "--tone") ||
                    !strcmp(s, "--bloom") || !strcmp(s, "--adapt") || !strcmp(s, "--taa") ||
                    !strcmp(s, "--focus") || !strcmp(s, "--aperture") || !strcmp(s, "--preset") ||
-                   !strcmp(s, "--scale")) {
+                   !strcmp(s, "--scale") || !strcmp(s, "--clouds")) {
             a->camera.command = "view";
             bad = _oak_cli_parse_camera(&a->camera, s, v);
         } else {
@@ -294,6 +294,7 @@ static int view(const view_args *a) {
         if (!a->camera.ev100_set) oak_scene_post(scene)->adapt = true;
     }
     _oak_cli_apply_camera(&a->camera, oak_scene_post(scene));
+    _oak_cli_apply_clouds(&a->camera, oak_scene_environment(scene));
     /* a model's own lights are in physical units (a 6,830-lux sun): the
        camera adapts to them (docs/SHADING.md "Eye adaptation") unless
        --ev100 fixes it; the viewer's sun of 3 keeps exposure 1 */

@@ -67,6 +67,8 @@ static const option_spec g_specs[] = {
      "metres of forest round the eye, casting shadows, in worlds that grow one (0: none; meadow "
      "default: 400, no tree shadows)"},
     {"--focus", CLI_OPT_FOCUS, "M", "depth of field: the lens focused this many metres away"},
+    {"--clouds", CLI_OPT_CLOUDS, "C",
+     "volumetric clouds covering this share of the sky, 0..1, with their shadows (0: none)"},
     {"--aperture", CLI_OPT_APERTURE, "N",
      "the lens's f-number (depth of field; default 2.8; the exposure too unless --ev100 or the "
      "world fixes it)"},
@@ -151,6 +153,10 @@ int _oak_cli_parse_camera(cli_options *o, const char *name, const char *v) {
     if (!strcmp(name, "--exposure-comp"))
         return _oak_cli_parse_float(o, name, v, -16, 16, &o->exposure_comp);
     if (!strcmp(name, "--focus")) return _oak_cli_parse_float(o, name, v, 0.01f, 1e5f, &o->focus);
+    if (!strcmp(name, "--clouds")) {
+        o->clouds_set = true;
+        return _oak_cli_parse_float(o, name, v, 0, 1, &o->clouds);
+    }
     /* any positive scale: the setter clamps it to [0.25, 1] and says so */
     if (!strcmp(name, "--scale")) return _oak_cli_parse_float(o, name, v, 0.001f, 1e3f, &o->scale);
     if (!strcmp(name, "--aperture"))
@@ -205,6 +211,10 @@ void _oak_cli_apply_camera(const cli_options *o, oak_post *post) {
         adopted != o->scale)
         fprintf(stderr, "oak %s: --scale %g clamped to %g\n", o->command, (double)o->scale,
                 (double)adopted);
+}
+
+void _oak_cli_apply_clouds(const cli_options *o, oak_environment *env) {
+    if (o->clouds_set) env->clouds.coverage = o->clouds;
 }
 
 static int set_option(cli_options *o, const option_spec *s, const char *v) {
@@ -296,6 +306,7 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
     case CLI_OPT_APERTURE:
     case CLI_OPT_PRESET:
     case CLI_OPT_SCALE:
+    case CLI_OPT_CLOUDS:
         return _oak_cli_parse_camera(o, s->name, v);
     case CLI_OPT_CHANNEL:
         o->channel = OAK_CHANNEL_NONE;

@@ -85,6 +85,7 @@ static int open_scene(const cli_options *opts, oak_scene **out) {
             return _oak_cli_fail(opts);
         }
         _oak_cli_apply_camera(opts, oak_scene_post(*out));
+        _oak_cli_apply_clouds(opts, oak_scene_environment(*out));
         return 0;
     }
     /* check the name first: a typo should not cost a scene */
@@ -126,6 +127,7 @@ static int open_scene(const cli_options *opts, oak_scene **out) {
         return r;
     }
     _oak_cli_apply_camera(opts, oak_scene_post(scene));
+    _oak_cli_apply_clouds(opts, oak_scene_environment(scene));
     *out = scene;
     return 0;
 }

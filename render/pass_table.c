@@ -44,6 +44,10 @@ static const oak_target_info k_targets[OAK_TARGET_COUNT] = {
     /* RGBA32F texels, two histories of the output's size, one read while
        the other is written, swapping each frame (render/taa.h) */
     [OAK_TARGET_TAA] = {"taa", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_BUFFER, OAK_TARGET_PERSISTENT},
+    /* RGBA32F texels: the shadow map, the noise table (baked once, so the
+       buffer persists) and the march, as OAK_GPU_CLOUD_* lays them out */
+    [OAK_TARGET_CLOUDS] = {"clouds", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_BUFFER,
+                           OAK_TARGET_PERSISTENT},
 };
 
 static bool has_shadows(const oak_render_view *v) {
@@ -70,6 +74,11 @@ static bool blooms(const oak_render_view *v) {
 }
 static bool has_taa(const oak_render_view *v) {
     return v->post.taa == OAK_TAA_ON || v->post.debug == OAK_DEBUG_MOTION;
+}
+/* coverage 0 runs nothing, so the frame is the same to the byte; nor over
+   a capture channel's data */
+static bool has_clouds(const oak_render_view *v) {
+    return v->env.clouds.coverage > 0 && v->post.channel == OAK_CHANNEL_NONE;
 }
 static bool has_ao(const oak_render_view *v) {
     return v->post.ao == OAK_AO_ON || v->post.debug == OAK_DEBUG_AO;
@@ -139,6 +148,19 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
      has_ao,
      {NULL},
      false},
+    /* volumetric clouds: the noise table baked on first use, the key
+       light's transmittance through the layer into a map over the view's
+       area (the resolve reads it), then the march from the eye to the
+       opaque depth at the preset's lower size (steps inside the pass) */
+    {OAK_PASS_CLOUDS,
+     "clouds",
+     {SCENE_READ,
+      {OAK_TARGET_DEPTH, OAK_USE_SAMPLED},
+      {OAK_TARGET_SKY, OAK_USE_BUFFER_READ},
+      {OAK_TARGET_CLOUDS, OAK_USE_STORAGE_RW}},
+     has_clouds,
+     {NULL},
+     false},
     /* each covered pixel shaded once from its id; the sky where there is none */
     {OAK_PASS_RESOLVE,
      "resolve",
@@ -149,6 +171,7 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
       {OAK_TARGET_LIGHT_GRID, OAK_USE_BUFFER_READ},
       {OAK_TARGET_AO, OAK_USE_BUFFER_READ},
       {OAK_TARGET_SKY, OAK_USE_BUFFER_READ},
+      {OAK_TARGET_CLOUDS, OAK_USE_BUFFER_READ},
       {OAK_TARGET_HDR, OAK_USE_STORAGE_WRITE}},
      NULL,
      {NULL},
@@ -162,8 +185,20 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
       {OAK_TARGET_LIGHT_GRID, OAK_USE_BUFFER_READ},
       {OAK_TARGET_SKY, OAK_USE_BUFFER_READ},
       {OAK_TARGET_DEPTH, OAK_USE_DEPTH_TEST},
+      {OAK_TARGET_CLOUDS, OAK_USE_BUFFER_READ},
       {OAK_TARGET_HDR, OAK_USE_COLOR_BLEND}},
      has_blend,
+     {NULL},
+     false},
+    /* the march upsampled to the frame by depth (the nearer surface's
+       texels only) and laid over it: frame * transmittance + light */
+    {OAK_PASS_CLOUDMIX,
+     "cloudmix",
+     {SCENE_READ,
+      {OAK_TARGET_DEPTH, OAK_USE_SAMPLED},
+      {OAK_TARGET_CLOUDS, OAK_USE_BUFFER_READ},
+      {OAK_TARGET_HDR, OAK_USE_STORAGE_RW}},
+     has_clouds,
      {NULL},
      false},
     /* temporal AA: per pixel the motion vector from its (draw, triangle),

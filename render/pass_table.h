@@ -24,6 +24,7 @@ typedef enum oak_target_id {
     OAK_TARGET_EXPOSURE,      /* eye adaptation: histogram and camera state (OAK_GPU_EXPOSURE_*) */
     OAK_TARGET_BLOOM,         /* the bloom pyramid's levels (render/bloom.h) */
     OAK_TARGET_DOF,           /* depth of field's half-size images and tiles (render/dof.h) */
+    OAK_TARGET_CLOUDS,        /* the clouds' shadow map, noise table and march (OAK_GPU_CLOUD_*) */
     OAK_TARGET_TAA,           /* the taa pass's two histories (render/taa.h) */
     OAK_TARGET_COUNT
 } oak_target_id;

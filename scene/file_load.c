@@ -214,16 +214,43 @@ static oak_result read_enum(loader *l, const cJSON *o, const char *path, const c
 
 /* ---- environment and post -------------------------------------------------- */
 
+/* environment.clouds (docs/SHADING.md "Volumetric clouds"): oak_clouds */
+static oak_result read_clouds(loader *l, const cJSON *o, oak_clouds *c) {
+    static const char *const keys[] = {"coverage", "type", "density", "base",
+                                       "top",      "wind", "time",    NULL};
+    const char *p = "environment.clouds";
+    TRY(expect_object(l, o, p, keys));
+    TRY(read_float(l, o, p, "coverage", &c->coverage));
+    TRY(read_float(l, o, p, "type", &c->type));
+    TRY(read_float(l, o, p, "density", &c->density));
+    TRY(read_float(l, o, p, "base", &c->base));
+    TRY(read_float(l, o, p, "top", &c->top));
+    TRY(read_floats(l, o, p, "wind", c->wind, 2, false));
+    TRY(read_float(l, o, p, "time", &c->time));
+    const struct {
+        const char *key;
+        float v, lo, hi;
+    } ranges[] = {{"coverage", c->coverage, 0, 1},
+                  {"type", c->type, 0, 1},
+                  {"density", c->density, 0, 10},
+                  {"base", c->base, 0, 20000},
+                  {"top", c->top, 0, 30000}};
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
+        if (!(ranges[i].v >= ranges[i].lo && ranges[i].v <= ranges[i].hi)) {
+            char q[PATH_MAX_LEN];
+            join(q, p, ranges[i].key);
+            return fail(l, q, "%g is outside %g .. %g", (double)ranges[i].v, (double)ranges[i].lo,
+                        (double)ranges[i].hi);
+        }
+    if (c->top > 0 && c->top <= (c->base > 0 ? c->base : (float)OAK_CLOUD_BASE))
+        return fail(l, "environment.clouds.top", "%g is not above the base", (double)c->top);
+    return OAK_OK;
+}
+
 static oak_result read_environment(loader *l, const cJSON *o, oak_environment *e) {
-    static const char *const keys[] = {"sky_zenith_display",
-                                       "sky_horizon_display",
-                                       "ambient_sky",
-                                       "ambient_ground",
-                                       "fog_display",
-                                       "fog_density",
-                                       "sky_image",
-                                       "sun_disc",
-                                       NULL};
+    static const char *const keys[] = {
+        "sky_zenith_display", "sky_horizon_display", "ambient_sky", "ambient_ground", "fog_display",
+        "fog_density",        "sky_image",           "sun_disc",    "clouds",         NULL};
     const char *p = "environment";
     TRY(expect_object(l, o, p, keys));
     /* an equirectangular sky image (an .hdr), relative to the scene file */
@@ -247,7 +274,8 @@ static oak_result read_environment(loader *l, const cJSON *o, oak_environment *e
     if (e->sun_disc < 0 || e->sun_disc > OAK_SUN_DISC_MAX)
         return fail(l, "environment.sun_disc", "%g is outside 0 .. %g (radians)",
                     (double)e->sun_disc, OAK_SUN_DISC_MAX);
-    return OAK_OK;
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "clouds");
+    return c ? read_clouds(l, c, &e->clouds) : OAK_OK;
 }
 
 /* The time of day: plain numbers the scene keeps; the world layer applies

@@ -162,6 +162,19 @@ static void write_environment(writer *w, const oak_environment *e, bool timed) {
                           w->scene_path);
         w_string(w, "sky_image", rel);
     }
+    /* clouds only when there are any */
+    const oak_clouds *c = &e->clouds;
+    if (c->coverage > 0) {
+        open_block(w, "clouds", '{');
+        w_float(w, "coverage", c->coverage);
+        w_float(w, "type", c->type);
+        w_float(w, "density", c->density);
+        w_float(w, "base", c->base);
+        w_float(w, "top", c->top);
+        w_floats(w, "wind", c->wind, 2);
+        w_float(w, "time", c->time);
+        close_block(w, '}');
+    }
     close_block(w, '}');
 }
 

@@ -107,6 +107,9 @@ TEST(tableRowsPassTheirOwnCheck) {
         CHECK(b.shadow_map_size >= a.shadow_map_size);
         CHECK(b.shadow_filter >= a.shadow_filter);
         CHECK(b.plants >= a.plants);
+        /* clouds: more steps and no coarser march up the ladder */
+        CHECK(b.cloud_steps >= a.cloud_steps);
+        CHECK(b.cloud_scale <= a.cloud_scale);
     }
     oak_preset out = OAK_PRESET_COUNT;
     int before = g_oak_test_errors;
@@ -116,13 +119,15 @@ TEST(tableRowsPassTheirOwnCheck) {
     int logged = g_oak_test_errors; /* the failures below log their line on purpose */
     CHECK(oak_preset_name((oak_preset)99) == NULL);
     oak_quality good = oak_preset_quality(OAK_PRESET_HIGH);
-    oak_quality bad[] = {good, good, good, good, good, good};
+    oak_quality bad[] = {good, good, good, good, good, good, good, good};
     bad[0].render_scale = 0.1f;
     bad[1].render_scale = NAN;
     bad[2].shadow_map_size = 32;
     bad[3].shadow_filter = OAK_SHADOW_PCF_SIZE + 1;
     bad[4].plants = 0;
     bad[5].plant_distance = 3;
+    bad[6].cloud_steps = 4;
+    bad[7].cloud_scale = 0;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         CHECK(oak_quality_check(&bad[i]) == OAK_ERROR_INVALID_ARGUMENT);
     CHECK(oak_quality_check(NULL) == OAK_ERROR_INVALID_ARGUMENT);

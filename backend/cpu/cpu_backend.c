@@ -62,6 +62,7 @@ static void cpu_destroy(void *self) {
     oak_free(b->bloom);
     oak_free(b->bloom_box);
     oak_free(b->dof);
+    oak_free(b->clouds);
     oak_free(b->taa);
     oak_free(b->ids);
     oak_free(b->shadow_map);
@@ -150,8 +151,10 @@ static const cpu_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_RASTER] = _oak_cpu_run_raster,
     /* ambient occlusion, between the raster and the resolve */
     [OAK_PASS_GTAO] = _oak_cpu_run_gtao,
+    [OAK_PASS_CLOUDS] = _oak_cpu_run_clouds, /* cpu_pass_clouds.c */
     [OAK_PASS_RESOLVE] = _oak_cpu_run_resolve,
     [OAK_PASS_BLEND] = _oak_cpu_run_blend,
+    [OAK_PASS_CLOUDMIX] = _oak_cpu_run_cloudmix, /* cpu_pass_clouds.c */
     [OAK_PASS_DOF] = _oak_cpu_run_dof,           /* cpu_pass_dof.c */
     [OAK_PASS_TAA] = _oak_cpu_run_taa,           /* cpu_pass_taa.c */
     [OAK_PASS_EXPOSURE] = _oak_cpu_run_exposure, /* cpu_pass_exposure.c */
@@ -181,6 +184,7 @@ static oak_result cpu_render(void *self, const oak_render_view *v) {
                          v->light_count);
     b->view = v;
     b->lamp_valid = false; /* until this frame's lamp pass draws */
+    b->cloud.shape[3] = 0; /* no cloud shadow until this frame's clouds pass runs */
     const oak_pass_row *rows = _oak_pass_table();
     oak_result r = OAK_OK;
     uint64_t busy0[OAK_JOB_MAX_THREADS], busy1[OAK_JOB_MAX_THREADS];

@@ -4,6 +4,7 @@
 #ifndef OAK_CPU_INTERNAL_H
 #define OAK_CPU_INTERNAL_H
 
+#include "render/clouds.h"
 #include "render/pass_table.h"
 #include "render/shadow_layer.h"
 
@@ -247,6 +248,13 @@ typedef struct cpu_backend {
     /* depth of field's half-size images and tiles (cpu_dof.c, render/dof.h) */
     float *dof;
     uint64_t dof_cap; /* floats */
+    /* the clouds (cpu_pass_clouds.c): this frame's record (shape[3] 0: no
+       clouds, the resolve reads no shadow) and the OAK_B_CLOUDS floats,
+       whose noise table is baked once */
+    oak_gpu_clouds cloud;
+    float *clouds;
+    uint64_t clouds_cap; /* floats */
+    bool clouds_baked;
     /* the taa pass's two histories (render/taa.h), RGBA floats, then the
        frame's weighed YCoCg (cpu_pass_taa.c) */
     float *taa;
@@ -280,7 +288,9 @@ oak_result _oak_cpu_run_exposure(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_bloom(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_bloom(cpu_backend *b, const oak_render_view *v); /* cpu_bloom.c */
 oak_result _oak_cpu_run_dof(cpu_backend *b, const oak_render_view *v);
-oak_result _oak_cpu_dof(cpu_backend *b, const oak_render_view *v); /* cpu_dof.c */
+oak_result _oak_cpu_run_clouds(cpu_backend *b, const oak_render_view *v);   /* cpu_pass_clouds.c */
+oak_result _oak_cpu_run_cloudmix(cpu_backend *b, const oak_render_view *v); /* cpu_pass_clouds.c */
+oak_result _oak_cpu_dof(cpu_backend *b, const oak_render_view *v);          /* cpu_dof.c */
 oak_result _oak_cpu_run_post(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_fxaa(cpu_backend *b, const oak_render_view *v);
 

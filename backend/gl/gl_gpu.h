@@ -116,14 +116,17 @@ typedef struct _oak_gl_frame {
        bound at OAK_B_EXPOSURE from the frame's start (post reads it) */
     GLuint prog_exposure_meter, prog_exposure_step;
     _oak_gl_buffer exposure;
-    GLuint prog_bloom;      /* the bloom pass (gl_pass_bloom.c) */
-    _oak_gl_buffer bloom;   /* its pyramid (render/bloom.h), read by post */
-    GLuint prog_dof;        /* depth of field (gl_pass_dof.c) */
-    _oak_gl_buffer dof;     /* its half-size images and tiles (render/dof.h) */
-    GLuint prog_taa;        /* the taa pass (gl_pass_taa.c) */
-    _oak_gl_buffer taa;     /* its two histories (render/taa.h) */
-    _oak_gl_buffer probes;  /* OAK_B_PROBES (gl_probes.c) */
-    uint64_t probe_version; /* of the view whose probes it holds */
+    GLuint prog_bloom;                 /* the bloom pass (gl_pass_bloom.c) */
+    _oak_gl_buffer bloom;              /* its pyramid (render/bloom.h), read by post */
+    GLuint prog_dof;                   /* depth of field (gl_pass_dof.c) */
+    _oak_gl_buffer dof;                /* its half-size images and tiles (render/dof.h) */
+    GLuint prog_clouds, prog_cloudmix; /* the clouds passes (gl_pass_clouds.c) */
+    _oak_gl_buffer clouds;             /* OAK_B_CLOUDS: shadow map, noise table, march */
+    GLuint clouds_baked;               /* the buffer whose noise table is baked (0: none) */
+    GLuint prog_taa;                   /* the taa pass (gl_pass_taa.c) */
+    _oak_gl_buffer taa;                /* its two histories (render/taa.h) */
+    _oak_gl_buffer probes;             /* OAK_B_PROBES (gl_probes.c) */
+    uint64_t probe_version;            /* of the view whose probes it holds */
     double cpu_ms[OAK_PASS_COUNT], gpu_ms[OAK_PASS_COUNT];
     _oak_gl_lamp lamp;
     /* instance streams' instcull pass (gl_pass_instcull.c): records, the
@@ -183,6 +186,9 @@ oak_result _oak_gl_run_exposure(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_bloom(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_dof(_oak_gl_backend *b, const oak_render_view *v);
 void _oak_gl_dof_release(_oak_gl_frame *f);
+oak_result _oak_gl_run_clouds(_oak_gl_backend *b, const oak_render_view *v);
+oak_result _oak_gl_run_cloudmix(_oak_gl_backend *b, const oak_render_view *v);
+void _oak_gl_clouds_release(_oak_gl_frame *f);
 oak_result _oak_gl_run_taa(_oak_gl_backend *b, const oak_render_view *v);
 void _oak_gl_taa_release(_oak_gl_frame *f);
 oak_result _oak_gl_run_post(_oak_gl_backend *b, const oak_render_view *v);

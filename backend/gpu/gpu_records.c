@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gpu_records.h"
+#include "render/clouds.h"
 #include "render/dof.h"
 #include "render/shadow_layer.h"
 #include "render/skylight.h"
@@ -67,6 +68,7 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
     _oak_sun_disc_params(v, &g->post_params[1], &g->post_params[2]);
     memcpy(g->dof_params, v->dof, sizeof g->dof_params);
     if (v->dof[3] > 0) _oak_dof_taps(g->dof_taps);
+    _oak_clouds_fill(&g->clouds, v, width, height);
     g->flags[1] |= v->post.debug == OAK_DEBUG_MOTION ? OAK_GPU_DEBUG_MOTION : 0;
     g->flags[1] |= v->post.channel == OAK_CHANNEL_ALBEDO   ? OAK_GPU_CHANNEL_ALBEDO
                    : v->post.channel == OAK_CHANNEL_NORMAL ? OAK_GPU_CHANNEL_NORMAL

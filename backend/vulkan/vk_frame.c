@@ -176,8 +176,10 @@ static const _oak_vk_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_RASTER] = _oak_vk_run_raster,
     /* ambient occlusion, between the raster and the resolve */
     [OAK_PASS_GTAO] = _oak_vk_run_gtao,
+    [OAK_PASS_CLOUDS] = _oak_vk_run_clouds, /* vk_pass_clouds.c */
     [OAK_PASS_RESOLVE] = _oak_vk_run_resolve,
     [OAK_PASS_BLEND] = _oak_vk_run_blend,
+    [OAK_PASS_CLOUDMIX] = _oak_vk_run_cloudmix, /* vk_pass_clouds.c */
     [OAK_PASS_TAA] = _oak_vk_run_taa,           /* vk_pass_taa.c */
     [OAK_PASS_EXPOSURE] = _oak_vk_run_exposure, /* vk_pass_exposure.c */
     [OAK_PASS_DOF] = _oak_vk_run_dof,           /* vk_pass_dof.c */

@@ -338,6 +338,12 @@ typedef struct _oak_vk {
        steps' pipelines, made on first use (vk_pass_dof.c) */
     _oak_vk_buffer dof;
     VkPipeline dof_pipes[OAK_DOF_STEPS];
+    /* the clouds' buffer (OAK_GPU_CLOUD_*; its noise table baked once per
+       buffer) and the passes' pipelines, made on first use (vk_pass_clouds.c) */
+    _oak_vk_buffer clouds;
+    bool clouds_baked;
+    VkPipeline cloud_pipes[3]; /* OAK_CLOUD_STEPS (render/clouds.h) */
+    VkPipeline cloudmix_pipe;
     /* the taa pass's histories (render/taa.h) and its two steps' pipelines,
        made on first use (vk_pass_taa.c) */
     _oak_vk_buffer taa;
@@ -460,6 +466,12 @@ void _oak_vk_bloom_destroy(_oak_vk *vk);
 oak_result _oak_vk_run_dof(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_dof_reserve(_oak_vk *vk, const oak_render_view *v);
 void _oak_vk_dof_destroy(_oak_vk *vk);
+/* vk_pass_clouds.c: the clouds and cloudmix passes, their buffer sized for
+   the view (upload) */
+oak_result _oak_vk_run_clouds(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+oak_result _oak_vk_run_cloudmix(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+oak_result _oak_vk_clouds_reserve(_oak_vk *vk, const oak_render_view *v);
+void _oak_vk_clouds_destroy(_oak_vk *vk);
 /* vk_pipelines.c: a compute pipeline; spec0, when given, is constant_id 0 */
 oak_result _oak_vk_compute_spec(_oak_vk *vk, const uint32_t *code, size_t size,
                                 const uint32_t *spec0, VkPipeline *out);

@@ -237,8 +237,10 @@ typedef enum oak_pass_id {
     OAK_PASS_LAMPSHADOW, /* the budgeted lamps' faces into the lamp atlas */
     OAK_PASS_RASTER,     /* visibility buffer: depth + (draw, triangle) */
     OAK_PASS_GTAO,       /* ambient occlusion: depth mips, horizon search, denoise */
+    OAK_PASS_CLOUDS,     /* clouds: the key light's shadow map, then the march at low size */
     OAK_PASS_RESOLVE,    /* each covered pixel shaded once; the sky where empty */
     OAK_PASS_BLEND,      /* BLEND surfaces far to near over the resolved frame */
+    OAK_PASS_CLOUDMIX,   /* the clouds' march upsampled by depth over the frame */
     OAK_PASS_TAA,        /* temporal AA: history reprojected by motion vectors, clamped, blended */
     OAK_PASS_DOF,        /* depth of field: half-size gather, near field, mixed back */
     OAK_PASS_EXPOSURE,   /* eye adaptation: the luminance histogram steers the camera */

@@ -293,4 +293,40 @@
 #define OAK_ADAPT_EV_MIN        (-2.0)       /* the steered EV100 stays within these */
 #define OAK_ADAPT_EV_MAX        20.0
 
+/* sky: volumetric clouds (docs/SHADING.md "Volumetric clouds"; render/clouds.c,
+ * shaders/common/clouds.glsl). A flat layer (no earth curvature) between a
+ * base and a top altitude; density is a weather map of coverage over world
+ * XZ, shaped by a baked Perlin-Worley table and eroded by its Worley detail. */
+#define OAK_CLOUD_BASE          1500.0 /* metres above y = 0, when oak_clouds.base is 0 */
+#define OAK_CLOUD_TOP           4000.0 /* metres, when oak_clouds.top is 0 */
+#define OAK_CLOUD_TYPE          0.6    /* 0 flat stratus .. 1 tall cumulus, when type is 0 */
+#define OAK_CLOUD_EXTINCTION    0.04   /* per metre at full density, when density is 0 */
+#define OAK_CLOUD_NOISE_SIZE    32     /* the baked noise table's texels a side (a cube) */
+#define OAK_CLOUD_SHAPE_PERIOD  6000.0 /* metres the shape table repeats over */
+#define OAK_CLOUD_DETAIL_PERIOD 700.0  /* metres the detail (erosion) table repeats over */
+#define OAK_CLOUD_WEATHER_CELL  5000.0 /* metres across the weather map's coarsest cell */
+#define OAK_CLOUD_EROSION       0.45   /* the detail noise's bite at the edges */
+#define OAK_CLOUD_STRATUS_TOP   0.3    /* type 0 fills this share of the layer (1: all) */
+#define OAK_CLOUD_BASE_FADE     0.06   /* share of the layer over which the base rounds in */
+#define OAK_CLOUD_MAX_DISTANCE  40000.0 /* metres a view ray is marched at most */
+#define OAK_CLOUD_LIGHT_STEPS   6      /* steps toward the key light, each twice the last */
+#define OAK_CLOUD_LIGHT_STEP    25.0   /* metres, the first of them */
+#define OAK_CLOUD_G_FORWARD     0.8    /* the two Henyey-Greenstein lobes ... */
+#define OAK_CLOUD_G_BACK        (-0.3)
+#define OAK_CLOUD_BACK_SHARE    0.5    /* ... and the backward one's weight */
+#define OAK_CLOUD_OCTAVES       3      /* multiple-scattering octaves (Wrenninge) */
+#define OAK_CLOUD_MS_A          0.5    /* per octave: extinction times this, */
+#define OAK_CLOUD_MS_B          0.5    /* its weight times this, */
+#define OAK_CLOUD_MS_C          0.5    /* its lobes' g times this */
+#define OAK_CLOUD_ALBEDO_THICK  0.9    /* a thick cloud's return of the key light, as a white card's */
+#define OAK_CLOUD_POWDER        0.5    /* the powder term's darkening of thin cloud ... */
+#define OAK_CLOUD_POWDER_DEPTH  1000.0 /* ... fading over this many metres at that density */
+#define OAK_CLOUD_AMBIENT_BASE  0.5    /* sky light at the base, as a share of that at the top */
+#define OAK_CLOUD_MIN_T         0.01   /* transmittance at which the march stops */
+#define OAK_CLOUD_SHADOW_SIZE   256    /* the cloud shadow map's texels a side */
+#define OAK_CLOUD_SHADOW_EXTENT 8192.0 /* metres it covers a side, around the eye */
+#define OAK_CLOUD_SHADOW_STEPS  16     /* steps along the key light through the layer */
+#define OAK_CLOUD_SUN_MIN_Y     0.05   /* a lower key light's ray is raised to this slope */
+#define OAK_CLOUD_DEPTH_EDGE    0.1    /* the upsample's relative depth gap between surfaces */
+
 #endif

@@ -71,6 +71,20 @@ typedef struct oak_bender {
  * evaluation of the field; shaders/common/bend.glsl is its GLSL twin. */
 void oak_wind_shear(const oak_wind *wind, float x, float z, float out[2]);
 
+/* Volumetric clouds (docs/SHADING.md "Volumetric clouds"): a layer between
+ * two altitudes, its cover drawn from a weather map over world XZ that the
+ * wind carries along; lit by the key light and the sky, shadowing the
+ * ground. coverage 0: none (no pass runs, the picture is as without). */
+typedef struct oak_clouds {
+    float coverage; /* share of the sky covered, [0, 1]; 0: no clouds */
+    float type;     /* 0 .. 1: flat stratus to tall cumulus; 0: OAK_CLOUD_TYPE */
+    float density;  /* extinction per metre at full density; 0: OAK_CLOUD_EXTINCTION */
+    float base;     /* metres above y = 0; 0: OAK_CLOUD_BASE */
+    float top;      /* metres, above base; 0: OAK_CLOUD_TOP */
+    float wind[2];  /* drift in metres a second along x and z; 0: still */
+    float time;     /* seconds: the drift is wind * time */
+} oak_clouds;
+
 typedef struct oak_environment {
     float sky_zenith_display[3];  /* background straight up */
     float sky_horizon_display[3]; /* background at the horizon and below */
@@ -104,6 +118,7 @@ typedef struct oak_environment {
     oak_wind wind;
     uint32_t bender_count; /* at most OAK_BENDERS_MAX */
     oak_bender benders[OAK_BENDERS_MAX];
+    oak_clouds clouds;
 } oak_environment;
 
 oak_environment oak_environment_defaults(void); /* a clear blue day, no fog */
@@ -188,6 +203,8 @@ typedef struct oak_quality {
     oak_bloom_mode bloom;
     float plants;         /* share of grass, flowers and trees grown, (0, 1] */
     float plant_distance; /* times each plant system's own draw distance, (0, 2] */
+    uint32_t cloud_steps; /* steps a view ray takes through the cloud layer, [8, 256] */
+    uint32_t cloud_scale; /* full-size pixels a side per cloud march texel, [1, 8] */
 } oak_quality;
 
 /* The table's row for a preset (OAK_PRESET_DEFAULT: each setting's own

@@ -78,7 +78,8 @@
 #define OAK_B_INSTANCE_OUT      38 /* visible lists and indirect args (streams' instcull) */
 #define OAK_B_DEPTH             40 /* sampler2D: the main view's depth (reversed-Z), read by dof */
 #define OAK_B_DOF               41 /* vec4[]: depth of field's half-size images and tiles (dof.glsl) */
-#define OAK_B_COUNT             42
+#define OAK_B_CLOUDS            42 /* vec4[]: the clouds' shadow map, noise table, march (clouds.glsl) */
+#define OAK_B_COUNT             43
 
 /* The sky buffer (OAK_B_SKY; the CPU backend keeps the same floats), in vec4
  * texels: a head, then the octahedral capture's mips (level 0 first, each
@@ -126,6 +127,12 @@
 
 #define OAK_GPU_GROUP 8 /* compute passes run 8 x 8 pixel groups */
 
+/* the clouds buffer (OAK_B_CLOUDS): where its parts start, in vec4 texels */
+#define OAK_GPU_CLOUD_NOISE_AT     (OAK_CLOUD_SHADOW_SIZE * OAK_CLOUD_SHADOW_SIZE)
+#define OAK_GPU_CLOUD_NOISE_SLICE  (OAK_CLOUD_NOISE_SIZE * OAK_CLOUD_NOISE_SIZE)
+#define OAK_GPU_CLOUD_NOISE_TEXELS (OAK_GPU_CLOUD_NOISE_SLICE * OAK_CLOUD_NOISE_SIZE)
+#define OAK_GPU_CLOUD_MARCH_AT     (OAK_GPU_CLOUD_NOISE_AT + OAK_GPU_CLOUD_NOISE_TEXELS)
+
 /* oak_gpu_view.flags.y */
 #define OAK_GPU_POST_NO_TONEMAP 1u
 #define OAK_GPU_POST_NO_DITHER  2u
@@ -158,6 +165,24 @@
  * min << 14 | mip << 16 | uv_set << 18 | srgb << 19 (wraps and filters are
  * the resolved oak_wrap / oak_filter values). */
 #define OAK_GPU_TEX_SRGB (1u << 19)
+
+/* Volumetric clouds this frame (render/clouds.c _oak_clouds_fill; docs/
+ * SHADING.md "Volumetric clouds"). The OAK_B_CLOUDS buffer holds, in vec4
+ * texels: the shadow map (OAK_CLOUD_SHADOW_SIZE squared, x the key light's
+ * transmittance through the layer from the layer's base at that texel's
+ * XZ), the noise table (OAK_CLOUD_NOISE_SIZE cubed: x Perlin-Worley, y
+ * Worley detail) and the march (size.x by size.y: rgb light, a transmittance). */
+OAK_STRUCT(oak_gpu_clouds) {
+    OAK_F4(shape);   /* coverage, type, extinction per metre at full density, 1 when clouds run */
+    OAK_F4(layer);   /* base, top (metres), drift x, z (metres the wind carried them) */
+    OAK_F4(shadow);  /* the map's texel 0 corner x, z (metres), metres per texel, 1 / that */
+    OAK_F4(sun);     /* unit direction toward the key light (0: none), multiple-scattering gain */
+    OAK_F4(light);   /* the key light's illuminance rgb (lux as linear colour), 0 */
+    OAK_F4(ambient); /* times the sky's irradiance straight up: the sky light (1 / pi), rgb */
+    OAK_U4(size);    /* the march's width, height, steps, the frame (the dither's hash) */
+    OAK_U4(steps);   /* downscale (full-size pixels a side per march texel), 0, 0, 0 */
+}
+OAK_END(oak_gpu_clouds);
 
 OAK_STRUCT(oak_gpu_view) {
     OAK_M4(view_proj);
@@ -199,6 +224,7 @@ OAK_STRUCT(oak_gpu_view) {
     /* temporal AA (shaders/taa.comp.glsl) */
     OAK_M4(prev_view_proj); /* last frame's unjittered view_proj */
     OAK_F4(taa);            /* jitter x, y (pixels, y down), 1 on a history reset, parity */
+    oak_gpu_clouds clouds;  /* volumetric clouds (shape.w 0: none, no shadow read) */
 }
 OAK_END(oak_gpu_view);
 

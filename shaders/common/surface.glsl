@@ -13,6 +13,7 @@
 #include "common/shading.glsl"
 #include "common/light_grid.glsl"
 #include "common/lamp_shadow.glsl"
+#include "common/cloud_shadow.glsl"
 
 OAK_BINDING(OAK_B_SHADOW) uniform sampler2D shadow_map; // the 2 x 2 cascade atlas
 
@@ -287,6 +288,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
             uint i = li < first ? li : grid_words[list + li];
             vec3 Ei, L;
             oak_light_at(i, P, Ei, L);
+            if (i + 1u == key && view.clouds.shape.w != 0.0) Ei *= oak_cloud_shadow(P);
             if (i + 1u == key && view.flags.x != 0u && (d.info.w & 2u) == 0u)
                 Ei *= oak_shadow(P, Ng, L);
             else if (lights[i].cone.z > 0.0 && (d.info.w & 2u) == 0u) // its own faces only

@@ -1,0 +1,64 @@
+/* The clouds and cloudmix passes on OpenGL: shaders/clouds.comp (the noise
+ * table baked when the buffer is new, the shadow map, the march; the step
+ * in a uniform, a storage barrier between steps) and shaders/cloudmix.comp
+ * (the march upsampled by depth over the HDR image in place). The buffer
+ * stays bound at OAK_B_CLOUDS for the resolve and the BLEND pass
+ * (_oak_gl_bind_common). Programs are made on first use. */
+#include "gl_gpu.h"
+#include "oak_gl_shaders.h"
+#include "render/clouds.h"
+
+static uint32_t groups(uint32_t n) {
+    return (n + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP;
+}
+
+oak_result _oak_gl_run_clouds(_oak_gl_backend *b, const oak_render_view *v) {
+    _oak_gl_frame *f = b->frame;
+    _oak_gl_targets *t = &b->targets;
+    oak_result r = OAK_OK;
+    if (!f->prog_clouds) r = _oak_gl_compute(&f->prog_clouds, "clouds", oak_gl_src_clouds_comp);
+    oak_gpu_clouds c;
+    _oak_clouds_fill(&c, v, t->width, t->height);
+    if (r || (r = _oak_gl_buffer_reserve(&f->clouds, (size_t)_oak_clouds_texels(&c) * 16, false)))
+        return r;
+    _oak_gl_bind_common(f, &f->draws);
+    glBindTextureUnit(OAK_B_DEPTH, t->depth);
+    glUseProgram(f->prog_clouds);
+    const uint32_t N = OAK_CLOUD_NOISE_SIZE, S = OAK_CLOUD_SHADOW_SIZE;
+    const uint32_t grid[OAK_CLOUD_STEPS][2] = {{N * N, N}, {S, S}, {c.size[0], c.size[1]}};
+    /* the table is baked once per buffer (a new one starts empty) */
+    uint32_t s = f->clouds_baked == f->clouds.id ? OAK_CLOUD_STEP_SHADOW : OAK_CLOUD_STEP_BAKE;
+    for (uint32_t first = s; s < OAK_CLOUD_STEPS; s++) {
+        /* inside the pass: each step reads what the one before wrote */
+        if (s != first) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        glUniform1ui(0, s);
+        glDispatchCompute(groups(grid[s][0]), groups(grid[s][1]), 1);
+    }
+    f->clouds_baked = f->clouds.id;
+    return OAK_OK; /* the next reader's barrier comes from its row (gl_track.c) */
+}
+
+oak_result _oak_gl_run_cloudmix(_oak_gl_backend *b, const oak_render_view *v) {
+    (void)v;
+    _oak_gl_frame *f = b->frame;
+    _oak_gl_targets *t = &b->targets;
+    oak_result r = OAK_OK;
+    if (!f->prog_cloudmix &&
+        (r = _oak_gl_compute(&f->prog_cloudmix, "cloudmix", oak_gl_src_cloudmix_comp)))
+        return r;
+    glBindBufferBase(GL_UNIFORM_BUFFER, OAK_B_VIEW, f->view.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_CLOUDS, f->clouds.id);
+    glBindImageTexture(0, t->hdr, 0, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA32F);
+    glBindTextureUnit(OAK_B_DEPTH, t->depth);
+    glUseProgram(f->prog_cloudmix);
+    glDispatchCompute(groups(t->width), groups(t->height), 1);
+    return OAK_OK;
+}
+
+void _oak_gl_clouds_release(_oak_gl_frame *f) {
+    if (f->prog_clouds) glDeleteProgram(f->prog_clouds);
+    if (f->prog_cloudmix) glDeleteProgram(f->prog_cloudmix);
+    f->prog_clouds = f->prog_cloudmix = 0;
+    f->clouds_baked = 0;
+    _oak_gl_buffer_release(&f->clouds);
+}

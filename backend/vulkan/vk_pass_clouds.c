@@ -1,0 +1,79 @@
+/* The clouds and cloudmix passes on Vulkan: shaders/clouds.comp, one
+ * pipeline per step (the step a specialization constant), the noise table
+ * baked when the buffer is new, then the shadow map and the march, a
+ * compute barrier between steps; shaders/cloudmix.comp lays the march over
+ * the HDR image in place. The buffer is bound at OAK_B_CLOUDS for every
+ * pass (the resolve and the BLEND pass read its shadow map). */
+#include <string.h>
+
+#include "render/clouds.h"
+#include "vk_internal.h"
+
+static const uint32_t k_clouds_comp[] =
+#include "shaders/clouds.comp.h"
+    ;
+static const uint32_t k_cloudmix_comp[] =
+#include "shaders/cloudmix.comp.h"
+    ;
+
+static uint32_t groups(uint32_t n) {
+    return (n + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP;
+}
+
+oak_result _oak_vk_clouds_reserve(_oak_vk *vk, const oak_render_view *v) {
+    bool runs = _oak_pass_runs(&_oak_pass_table()[OAK_PASS_CLOUDS], v, oak_backend_vulkan()->caps);
+    if (!runs) return OAK_OK;
+    oak_gpu_clouds c;
+    _oak_clouds_fill(&c, v, vk->width, vk->height);
+    VkBuffer old = vk->clouds.buffer;
+    oak_result r =
+        _oak_vk_target_buffer_fit(vk, &vk->clouds, OAK_TARGET_CLOUDS, _oak_clouds_texels(&c) * 16);
+    if (vk->clouds.buffer != old) vk->clouds_baked = false; /* a new buffer starts empty */
+    return r;
+}
+
+void _oak_vk_clouds_destroy(_oak_vk *vk) {
+    for (uint32_t s = 0; s < OAK_CLOUD_STEPS; s++)
+        if (vk->cloud_pipes[s]) vkDestroyPipeline(vk->device, vk->cloud_pipes[s], NULL);
+    if (vk->cloudmix_pipe) vkDestroyPipeline(vk->device, vk->cloudmix_pipe, NULL);
+    memset(vk->cloud_pipes, 0, sizeof vk->cloud_pipes);
+    vk->cloudmix_pipe = VK_NULL_HANDLE;
+}
+
+oak_result _oak_vk_run_clouds(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
+    oak_gpu_clouds c;
+    _oak_clouds_fill(&c, v, vk->width, vk->height);
+    const uint32_t N = OAK_CLOUD_NOISE_SIZE, S = OAK_CLOUD_SHADOW_SIZE;
+    const uint32_t grid[OAK_CLOUD_STEPS][2] = {{N * N, N}, {S, S}, {c.size[0], c.size[1]}};
+    uint32_t first = vk->clouds_baked ? OAK_CLOUD_STEP_SHADOW : OAK_CLOUD_STEP_BAKE;
+    for (uint32_t s = first; s < OAK_CLOUD_STEPS; s++) {
+        if (vk->cloud_pipes[s]) continue;
+        oak_result r =
+            _oak_vk_compute_spec(vk, k_clouds_comp, sizeof k_clouds_comp, &s, &vk->cloud_pipes[s]);
+        if (r) return r;
+    }
+    for (uint32_t s = first; s < OAK_CLOUD_STEPS; s++) {
+        /* each step reads what the one before wrote */
+        if (s != first)
+            _oak_vk_barrier(
+                f->cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+        vkCmdBindPipeline(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->cloud_pipes[s]);
+        vkCmdDispatch(f->cmd, groups(grid[s][0]), groups(grid[s][1]), 1);
+    }
+    vk->clouds_baked = true;
+    return OAK_OK; /* the next reader's barrier comes from its row (vk_track.c) */
+}
+
+oak_result _oak_vk_run_cloudmix(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
+    (void)v;
+    if (!vk->cloudmix_pipe) {
+        oak_result r = _oak_vk_compute_spec(vk, k_cloudmix_comp, sizeof k_cloudmix_comp, NULL,
+                                            &vk->cloudmix_pipe);
+        if (r) return r;
+    }
+    vkCmdBindPipeline(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->cloudmix_pipe);
+    vkCmdDispatch(f->cmd, groups(vk->width), groups(vk->height), 1);
+    return OAK_OK;
+}

@@ -1,0 +1,56 @@
+/* Volumetric clouds (docs/SHADING.md "Volumetric clouds"): the frame's
+ * cloud record from the view, and the C of shaders/common/clouds.glsl and
+ * cloud_shadow.glsl operation for operation (the CPU backend runs these;
+ * tests call them for the numbers a picture must show). `buf` is the
+ * OAK_B_CLOUDS buffer's floats, laid out as OAK_GPU_CLOUD_* says. */
+#ifndef OAK_RENDER_CLOUDS_H
+#define OAK_RENDER_CLOUDS_H
+
+#include <oak/backend.h>
+
+#include "shaders/common/oak_gpu.h"
+
+/* the clouds pass's steps (shaders/clouds.comp.glsl), one dispatch each */
+enum {
+    OAK_CLOUD_STEP_BAKE,   /* the noise table, once per buffer */
+    OAK_CLOUD_STEP_SHADOW, /* the key light's transmittance map */
+    OAK_CLOUD_STEP_MARCH,  /* the view's march at the downscaled size */
+    OAK_CLOUD_STEPS
+};
+
+/* The view's clouds resolved for a width x height frame: defaults filled,
+ * the preset's steps and downscale, the drift, the key light, the shadow
+ * map's square around the eye (snapped to whole texels). shape[3] 0 (all
+ * else 0 too) when the clouds pass does not run. */
+void _oak_clouds_fill(oak_gpu_clouds *c, const oak_render_view *v, uint32_t width, uint32_t height);
+/* the buffer's texels (vec4) for a record: shadow map, table, march */
+static inline uint64_t _oak_clouds_texels(const oak_gpu_clouds *c) {
+    return (uint64_t)OAK_GPU_CLOUD_MARCH_AT + (uint64_t)c->size[0] * c->size[1];
+}
+/* The multiple-scattering gain: a thick cloud seen with the key light
+   behind the eye returns OAK_CLOUD_ALBEDO_THICK of what a white card
+   square to it does (the octaves' sum for a semi-infinite slab). */
+double _oak_clouds_gain(void);
+
+void _oak_clouds_noise_texel(uint32_t i, float out[4]);
+/* density in [0, 1] at world P (detail: eroded, as the view's march) */
+float _oak_clouds_density(const oak_gpu_clouds *c, const float *buf, const float P[3], bool detail);
+/* step 1's texel (x, y): the key light's transmittance from the layer's
+   base there through the layer */
+float _oak_clouds_shadow_texel(const oak_gpu_clouds *c, const float *buf, uint32_t x, uint32_t y);
+/* The transmittance the key light has through the layer along its ray
+   from world P, marched as the shadow map's texel would be from the point
+   where that ray meets the base (exact at P, not read from the map). */
+float _oak_clouds_sun_transmittance(const oak_gpu_clouds *c, const float *buf, const float P[3]);
+/* the shadow map's bilinear read for a surface at P (1 without clouds) */
+float _oak_clouds_shadow(const oak_gpu_clouds *c, const float *buf, const float P[3]);
+/* step 2's texel (tx, ty): light rgb and transmittance along the view ray
+   through that texel's pixel, to `depth` (reversed-Z, 0: none); ambient the
+   sky's irradiance straight up */
+void _oak_clouds_march(const oak_gpu_clouds *c, const float *buf, const oak_render_view *v,
+                       uint32_t tx, uint32_t ty, float depth, const float ambient[3], float out[4]);
+/* the full-size pixel march texel (tx, ty) stands for */
+void _oak_clouds_march_pixel(const oak_gpu_clouds *c, uint32_t width, uint32_t height, uint32_t tx,
+                             uint32_t ty, uint32_t out[2]);
+
+#endif

@@ -1,0 +1,109 @@
+#version 450
+// Volumetric clouds, one step per dispatch (render/clouds.h names them):
+// 0 the noise table baked (the first frame the buffer holds clouds);
+// 1 the key light's transmittance through the layer into the shadow map;
+// 2 the march from the eye to the opaque depth, one texel per downscale
+// square of pixels (cloudmix.comp lays it over the frame).
+// render/clouds.c is the same arithmetic.
+#extension GL_GOOGLE_include_directive : require
+#define OAK_CLOUDS_WRITE
+#include "common/clouds.glsl"
+#include "common/sky.glsl"
+
+layout(local_size_x = OAK_GPU_GROUP, local_size_y = OAK_GPU_GROUP) in;
+
+OAK_BINDING(OAK_B_DEPTH) uniform sampler2D depth;
+
+#ifdef OAK_VULKAN_GLSL
+OAK_SPEC_CONST(0, uint, OAK_CLOUD_STEP, 0u)
+#else
+layout(location = 0) uniform uint oak_cloud_step; // GL: set per dispatch
+#define OAK_CLOUD_STEP oak_cloud_step
+#endif
+
+void bake(uvec2 p) {
+    uint N = uint(OAK_CLOUD_NOISE_SIZE);
+    if (p.x >= N * N || p.y >= N) return;
+    uint i = p.y * N * N + p.x;
+    clouds[uint(OAK_GPU_CLOUD_NOISE_AT) + i] = oak_cloud_noise_texel(i);
+}
+
+void shadow_map(uvec2 p) {
+    uint S = uint(OAK_CLOUD_SHADOW_SIZE);
+    if (p.x >= S || p.y >= S) return;
+    float T = 1.0;
+    if (dot(view.clouds.sun.xyz, view.clouds.sun.xyz) > 0.0) {
+        vec3 L = oak_cloud_shadow_dir();
+        vec4 sh = view.clouds.shadow, lay = view.clouds.layer;
+        vec3 P = vec3(sh.x + (float(p.x) + 0.5) * sh.z, lay.x, sh.y + (float(p.y) + 0.5) * sh.z);
+        float ds = (lay.y - lay.x) / L.y / float(OAK_CLOUD_SHADOW_STEPS), tau = 0.0;
+        OAK_DONT_UNROLL for (int k = 0; k < OAK_CLOUD_SHADOW_STEPS; k++)
+            tau += oak_cloud_density(P + L * ((float(k) + 0.5) * ds), true);
+        T = exp(-tau * ds * view.clouds.shape.z);
+    }
+    clouds[p.y * S + p.x] = vec4(T, 0.0, 0.0, 0.0);
+}
+
+// the full-size pixel a march texel stands for
+ivec2 march_pixel(uvec2 t) {
+    uint k = view.clouds.steps.x;
+    return min(ivec2(t * k + k / 2u), ivec2(view.size.xy) - 1);
+}
+
+void march(uvec2 t) {
+    uvec2 n = view.clouds.size.xy;
+    if (t.x >= n.x || t.y >= n.y) return;
+    ivec2 px = march_pixel(t);
+    uint W = view.size.x, H = view.size.y;
+    vec2 ndc = vec2((float(px.x) + 0.5 - view.taa.x) / float(W) * 2.0 - 1.0,
+                    1.0 - (float(px.y) + 0.5 - view.taa.y) / float(H) * 2.0);
+    vec4 a = view.inv_view_proj * vec4(ndc, 0.5, 1.0);
+    vec4 b = view.inv_view_proj * vec4(ndc, 1.0, 1.0);
+    // from the near plane (an orthographic camera's rays start apart)
+    vec3 eye = b.xyz / b.w;
+    vec3 dir = normalize(a.xyz / a.w - eye);
+    float tmax = float(OAK_CLOUD_MAX_DISTANCE);
+    float d = texelFetch(depth, px, 0).r;
+    if (d > 0.0) {
+        vec4 s = view.inv_view_proj * vec4(ndc, d, 1.0);
+        tmax = min(tmax, length(s.xyz / s.w - eye));
+    }
+    vec4 lay = view.clouds.layer;
+    float t0 = 0.0, t1 = tmax;
+    if (abs(dir.y) > 1e-6) {
+        float ta = (lay.x - eye.y) / dir.y, tb = (lay.y - eye.y) / dir.y;
+        t0 = max(min(ta, tb), 0.0);
+        t1 = min(max(ta, tb), tmax);
+    } else if (!(eye.y > lay.x && eye.y < lay.y)) {
+        t1 = 0.0;
+    }
+    vec3 Lsum = vec3(0.0);
+    float T = 1.0;
+    if (t1 > t0) {
+        vec3 ambient = oak_sky_irradiance(vec3(0.0, 1.0, 0.0)) * view.clouds.ambient.rgb;
+        uint steps = view.clouds.size.z;
+        float dt = (t1 - t0) / float(steps);
+        float j = oak_cloud_unit(oak_cloud_hash(ivec3(t.x, t.y, view.clouds.size.w), 9u));
+        float cosv = dot(dir, view.clouds.sun.xyz);
+        float ext = view.clouds.shape.z, h0 = lay.x, hs = 1.0 / (lay.y - lay.x);
+        OAK_DONT_UNROLL for (uint i = 0u; i < steps && T > OAK_CLOUD_MIN_T; i++) {
+            vec3 P = eye + dir * (t0 + (float(i) + j) * dt);
+            float dn = oak_cloud_density(P, true);
+            if (dn <= 0.0) continue;
+            float sigma = dn * ext;
+            vec3 S = oak_cloud_light(P, sigma, (P.y - h0) * hs, cosv, ambient);
+            float Ts = exp(-sigma * dt);
+            // in-scatter integrated over the step (albedo 1: scattering = extinction)
+            Lsum += T * S * (1.0 - Ts);
+            T *= Ts;
+        }
+    }
+    clouds[uint(OAK_GPU_CLOUD_MARCH_AT) + t.y * n.x + t.x] = vec4(Lsum, T);
+}
+
+void main() {
+    uvec2 p = gl_GlobalInvocationID.xy;
+    if (OAK_CLOUD_STEP == 0u) bake(p);
+    else if (OAK_CLOUD_STEP == 1u) shadow_map(p);
+    else march(p);
+}
