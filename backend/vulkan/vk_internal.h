@@ -257,6 +257,10 @@ typedef struct _oak_vk {
 
     /* output and passes */
     uint32_t width, height, shadow_size;
+    /* TAA upsampling: the size the output-sized targets (hdr, ldr, the
+       slots' outputs) are made at, at least width x height (0: that), and
+       the last frame's picture size */
+    uint32_t out_width, out_height, pic_width, pic_height;
     bool targets_bad; /* a resize failed part way: rebuilt before the next frame */
     _oak_vk_image depth, ids, hdr, shadow;
     _oak_vk_image shadow_static; /* the cascades' cached static layers, laid out as shadow */
