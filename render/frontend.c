@@ -403,6 +403,10 @@ static void build_taa(oak_frontend *fe) {
                 fe->taa_out_width != v->out_width || fe->taa_out_height != v->out_height);
     if (v->taa_reset) fe->taa_frame = 0;
     v->jitter[0] = v->jitter[1] = 0;
+    /* the sharpen: clamped to [0, 1], NaN the default */
+    float sh = v->post.taa_sharpen;
+    if (!(sh >= 0)) sh = (float)OAK_TAA_SHARPEN_DEFAULT;
+    v->post.taa_sharpen = taa ? (sh > 1 ? 1.0f : sh) : 0.0f;
     if (taa) {
         _oak_taa_jitter(fe->taa_frame++, up ? _oak_taa_phases(v->post.render_scale) : 0, v->jitter);
         v->post.no_fxaa = true;

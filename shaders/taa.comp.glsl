@@ -184,7 +184,20 @@ void main() {
     uint parity = uint(view.taa.w);
     uint dst = (1u - parity) * n + i;
     if (OAK_TAA_STEP == 1u) {
-        imageStore(hdr, px, vec4(history[dst].rgb, 1.0));
+        vec3 c = history[dst].rgb;
+        float s = uintBitsToFloat(view.out_size.z);
+        if (s > 0.0) { // the sharpen: 5-tap unsharp, clamped to the taps' range
+            uint first = (1u - parity) * n;
+            ivec2 hi = ivec2(OW, OH) - 1;
+            vec3 t0 = history[first + uint(px.y) * OW + uint(max(px.x - 1, 0))].rgb;
+            vec3 t1 = history[first + uint(px.y) * OW + uint(min(px.x + 1, hi.x))].rgb;
+            vec3 t2 = history[first + uint(max(px.y - 1, 0)) * OW + uint(px.x)].rgb;
+            vec3 t3 = history[first + uint(min(px.y + 1, hi.y)) * OW + uint(px.x)].rgb;
+            vec3 lo = min(min(min(t0, t1), min(t2, t3)), c), up = max(max(max(t0, t1), max(t2, t3)), c);
+            vec3 d = c * 4.0 - ((t0 + t1) + (t2 + t3));
+            c = clamp(c + d * (s * 0.25), lo, up);
+        }
+        imageStore(hdr, px, vec4(c, 1.0));
         return;
     }
     if (OW != W || OH != H) {

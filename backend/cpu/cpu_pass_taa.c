@@ -308,10 +308,33 @@ static void ycocg_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker
 static void copy_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     const taa_ctx *c = user;
-    uint32_t W = c->ow;
+    uint32_t W = c->ow, H = c->oh;
     float *to = c->up ? c->up : c->b->color;
-    for (size_t i = (size_t)begin * W; i < (size_t)end * W; i++)
-        for (int k = 0; k < 3; k++) to[i * 3 + k] = c->dst[i * 4 + k];
+    float s = c->v->post.taa_sharpen;
+    if (!(s > 0)) {
+        for (size_t i = (size_t)begin * W; i < (size_t)end * W; i++)
+            for (int k = 0; k < 3; k++) to[i * 3 + k] = c->dst[i * 4 + k];
+        return;
+    }
+    /* the sharpen (shaders/taa.comp.glsl step 1): 5-tap unsharp, clamped to
+       the taps' range */
+    for (uint32_t y = begin; y < end; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            const float *h = c->dst;
+            size_t i = (size_t)y * W + x;
+            const float *t0 = h + ((size_t)y * W + (x ? x - 1 : 0)) * 4;
+            const float *t1 = h + ((size_t)y * W + (x + 1 < W ? x + 1 : W - 1)) * 4;
+            const float *t2 = h + ((size_t)(y ? y - 1 : 0) * W + x) * 4;
+            const float *t3 = h + ((size_t)(y + 1 < H ? y + 1 : H - 1) * W + x) * 4;
+            for (int k = 0; k < 3; k++) {
+                float v = h[i * 4 + k];
+                float lo = fminf(fminf(fminf(t0[k], t1[k]), fminf(t2[k], t3[k])), v);
+                float hi = fmaxf(fmaxf(fmaxf(t0[k], t1[k]), fmaxf(t2[k], t3[k])), v);
+                float d = v * 4.0f - ((t0[k] + t1[k]) + (t2[k] + t3[k]));
+                float o = v + d * (s * 0.25f);
+                to[i * 3 + k] = o < lo ? lo : o > hi ? hi : o;
+            }
+        }
 }
 
 oak_result _oak_cpu_run_taa(cpu_backend *b, const oak_render_view *v) {

@@ -246,6 +246,10 @@ typedef struct oak_post {
        raster jittered, the frame blended with its reprojected history. With
        it on the frontend turns FXAA off (no_fxaa): TAA already smooths edges. */
     oak_taa_mode taa;
+    /* The sharpen after TAA's resolve: c + s (4 c - the 4 neighbours) / 4
+       per channel, clamped to those 5 texels' range, s in [0, 1]; 0 (the
+       default, OAK_TAA_SHARPEN_DEFAULT): off, the resolve as it is. */
+    float taa_sharpen;
     /* Sun shadow filter: PCF taps a side, 1 (a hard 2 x 2 texel footprint)
        .. OAK_SHADOW_PCF_SIZE; 0: the preset's, else OAK_SHADOW_PCF_SIZE */
     uint32_t shadow_filter;

@@ -200,7 +200,8 @@ OAK_STRUCT(oak_gpu_view) {
     OAK_M4(prev_view_proj); /* last frame's unjittered view_proj */
     OAK_F4(taa);            /* jitter x, y (pixels, y down), 1 on a history reset, parity */
     /* the size the taa pass writes and the passes after it run at: size.xy
-       unless TAA upsamples a scaled frame to the output; z, w 0 */
+       unless TAA upsamples a scaled frame to the output; z the sharpen's
+       strength (float bits, 0: off), w 0 */
     OAK_U4(out_size);
 }
 OAK_END(oak_gpu_view);
