@@ -77,7 +77,9 @@ typedef struct oak_instance_bend {
 typedef struct oak_render_stream {
     const oak_instance *records, *prev_records; /* count each; prev: as last frame */
     uint32_t count;
-    uint64_t version;
+    /* the records' version, and the version prev_records hold (a GPU
+       backend uploads its copy of them when this moves) */
+    uint64_t version, prev_version;
     bool moved; /* version moved since the last frame (or first seen) */
     uint32_t lod_count;
     oak_mesh lods[OAK_STREAM_LODS];

@@ -305,6 +305,9 @@ OAK_STRUCT(oak_gpu_instcull) {
     OAK_F4(bend_gust);
     OAK_F4(bend_sink);
     OAK_F4(benders[OAK_BENDERS_MAX]);
+    /* x: how far after a record (OAK_B_INSTANCES) its last-frame copy lies,
+       for motion vectors; y, z, w 0 */
+    OAK_U4(prev);
 }
 OAK_END(oak_gpu_instcull);
 #define OAK_GPU_INSTCULL_VIEWS      (1 + OAK_MAX_CASCADES)
