@@ -19,7 +19,10 @@ typedef struct taa_ctx {
     float *dst;       /* the one written */
     float *ycocg;     /* the frame's weighed YCoCg, 3 floats a pixel (the clamp's 3 x 3 reads) */
     float *up;        /* upsampling: the output-sized frame the copy writes (else NULL) */
-    uint32_t ow, oh;  /* the output the pass writes: the render size unless it upsamples */
+    /* upsampling: per render pixel its weighed colour and its motion (x, y,
+       1 when valid), made once (four or more output pixels read each) */
+    float *wrgb, *mot;
+    uint32_t ow, oh; /* the output the pass writes: the render size unless it upsamples */
     bool reset, debug;
 } taa_ctx;
 
@@ -151,7 +154,7 @@ static void history_at(const taa_ctx *c, float px, float py, float out[4]) {
    (1 - d^2 / r^2)^2 by their jittered points' distance d in output pixels,
    and blends with the reprojected, clamped history as a running mean
    weighted by the nearest sample's weight. */
-static void upsample(const taa_ctx *c, cpu_tri_ctx *cache, uint32_t ox, uint32_t oy, float *dst) {
+static void upsample(const taa_ctx *c, uint32_t ox, uint32_t oy, float *dst) {
     const oak_render_view *v = c->v;
     int32_t RW = (int32_t)v->width, RH = (int32_t)v->height;
     float sx = (float)RW / (float)c->ow, sy = (float)RH / (float)c->oh;
@@ -159,17 +162,16 @@ static void upsample(const taa_ctx *c, cpu_tri_ctx *cache, uint32_t ox, uint32_t
     int32_t cx = (int32_t)floorf(rx), cy = (int32_t)floorf(ry);
     cx = cx < 0 ? 0 : cx > RW - 1 ? RW - 1 : cx;
     cy = cy < 0 ? 0 : cy > RH - 1 ? RH - 1 : cy;
-    float m[2];
-    bool ok = motion(c, cache, (uint32_t)cx, (uint32_t)cy, m);
+    const float *mc = c->mot + ((size_t)cy * (size_t)RW + (size_t)cx) * 3;
+    float m[2] = {mc[0], mc[1]};
+    bool ok = mc[2] != 0;
     float lo[3] = {1e30f, 1e30f, 1e30f}, hi[3] = {-1e30f, -1e30f, -1e30f}, sum[3] = {0, 0, 0};
     float wsum = 0, wmax = 0, r2 = (float)(OAK_TAA_UP_RADIUS * OAK_TAA_UP_RADIUS);
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
             int32_t qx = cx + dx, qy = cy + dy;
             if (qx < 0 || qy < 0 || qx >= RW || qy >= RH) continue;
-            float f[3], t[3];
-            frame_texel(c->b, (uint32_t)qx, (uint32_t)qy, f);
-            weigh(f, t);
+            const float *t = c->wrgb + ((size_t)qy * (size_t)RW + (size_t)qx) * 3;
             const float *yc = c->ycocg + ((size_t)qy * (size_t)RW + (size_t)qx) * 3;
             for (int k = 0; k < 3; k++) {
                 lo[k] = yc[k] < lo[k] ? yc[k] : lo[k];
@@ -187,9 +189,7 @@ static void upsample(const taa_ctx *c, cpu_tri_ctx *cache, uint32_t ox, uint32_t
     if (wsum > 0) {
         for (int k = 0; k < 3; k++) cur[k] = sum[k] / wsum;
     } else {
-        float f[3];
-        frame_texel(c->b, (uint32_t)cx, (uint32_t)cy, f);
-        weigh(f, cur);
+        memcpy(cur, c->wrgb + ((size_t)cy * (size_t)RW + (size_t)cx) * 3, sizeof cur);
     }
     memcpy(past, cur, sizeof past);
     float hx = (float)ox + 0.5f + m[0] / sx, hy = (float)oy + 0.5f + m[1] / sy;
@@ -216,11 +216,9 @@ static void upsample(const taa_ctx *c, cpu_tri_ctx *cache, uint32_t ox, uint32_t
 static void up_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     const taa_ctx *c = user;
-    cpu_tri_ctx cache[TRI_CACHE];
-    for (int k = 0; k < TRI_CACHE; k++) cache[k].id = 0;
     for (uint32_t y = begin; y < end; y++)
         for (uint32_t x = 0; x < c->ow; x++)
-            upsample(c, cache, x, y, c->dst + ((size_t)y * c->ow + x) * 4);
+            upsample(c, x, y, c->dst + ((size_t)y * c->ow + x) * 4);
 }
 
 static void taa_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
@@ -290,6 +288,22 @@ static void taa_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
         }
 }
 
+/* Upsampling: each render pixel's weighed colour and motion once. */
+static void prep_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    const taa_ctx *c = user;
+    uint32_t W = c->v->width;
+    cpu_tri_ctx cache[TRI_CACHE];
+    for (int k = 0; k < TRI_CACHE; k++) cache[k].id = 0;
+    for (uint32_t y = begin; y < end; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            float f[3], *m = c->mot + ((size_t)y * W + x) * 3;
+            frame_texel(c->b, x, y, f);
+            weigh(f, c->wrgb + ((size_t)y * W + x) * 3);
+            m[2] = motion(c, cache, x, y, m) ? 1.0f : 0.0f;
+        }
+}
+
 /* Each pixel's weighed YCoCg once (the clamp reads it nine times), the same
    floats the per-read conversion gave. */
 static void ycocg_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
@@ -346,9 +360,10 @@ oak_result _oak_cpu_run_taa(cpu_backend *b, const oak_render_view *v) {
         if (!p) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "cpu backend: taa output");
         b->color_up = p, b->color_up_cap = (size_t)ow * oh * 3;
     }
-    /* the two histories (output-sized), then the YCoCg plane (render-sized) */
-    uint64_t hist = _oak_taa_texels(ow, oh) * 4;
-    uint64_t need = hist + (uint64_t)v->width * v->height * 3;
+    /* the two histories (output-sized), then the YCoCg plane (render-sized),
+       then when upsampling the weighed colour and motion planes */
+    uint64_t hist = _oak_taa_texels(ow, oh) * 4, plane = (uint64_t)v->width * v->height * 3;
+    uint64_t need = hist + plane * (up ? 3 : 1);
     bool fresh = b->taa_cap < need;
     if (fresh) {
         float *p = oak_realloc(b->taa, (size_t)need * sizeof(float));
@@ -364,11 +379,14 @@ oak_result _oak_cpu_run_taa(cpu_backend *b, const oak_render_view *v) {
                  .dst = b->taa + (1 - parity) * n,
                  .ycocg = b->taa + hist,
                  .up = up ? b->color_up : NULL,
+                 .wrgb = b->taa + hist + plane,
+                 .mot = b->taa + hist + 2 * plane,
                  .ow = ow,
                  .oh = oh,
                  .reset = v->taa_reset || fresh,
                  .debug = v->post.debug == OAK_DEBUG_MOTION};
     if (!c.debug) oak_parallel_for(v->height, TAA_ROWS, ycocg_rows, &c);
+    if (up) oak_parallel_for(v->height, TAA_ROWS, prep_rows, &c);
     oak_parallel_for(up ? oh : v->height, TAA_ROWS, up ? up_rows : taa_rows, &c);
     oak_parallel_for(oh, TAA_ROWS, copy_rows, &c);
     return OAK_OK;
