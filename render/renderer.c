@@ -136,7 +136,11 @@ oak_result oak_renderer_draw(oak_renderer *r, const oak_frame_input *input) {
     r->frontend.gpu_streams = (r->backend->caps & OAK_CAP_GPU_STREAMS) != 0;
     /* a scaled frame keeps the output's shape, whatever the rounding did */
     oak_frame_input in = *input;
-    r->frontend.out_width = r->out_width, r->frontend.out_height = r->out_height;
+    /* a backend that runs the taa pass upsamples a scaled TAA frame to the
+       output; any other is stretched */
+    bool taa_pass = (r->backend->caps & OAK_CAP_PASS(OAK_PASS_TAA)) != 0;
+    r->frontend.out_width = taa_pass ? r->out_width : 0;
+    r->frontend.out_height = taa_pass ? r->out_height : 0;
     if (!(in.camera.aspect > 0)) in.camera.aspect = (float)r->out_width / (float)r->out_height;
     input = &in;
     res = _oak_frontend_build(&r->frontend, input, r->desc.width, r->desc.height,
