@@ -199,9 +199,11 @@ static int render(const cli_options *o, oak_scene *scene, oak_renderer *renderer
         }
         ms[i] = oak_ms_since(start);
     }
-    /* TAA converges over OAK_TAA_SAMPLES jittered frames: the last frame's
-       still camera (and world time) is drawn again until it has them all */
-    for (uint32_t i = frames; oak_scene_post(scene)->taa == OAK_TAA_ON && i < OAK_TAA_SAMPLES; i++)
+    /* TAA converges over its jitter phases (OAK_TAA_SAMPLES, more when it
+       upsamples a render scale): the last frame's still camera (and world
+       time) is drawn again until it has them all */
+    uint32_t taa_frames = oak_taa_frames(oak_scene_post(scene));
+    for (uint32_t i = frames; taa_frames > 1 && i < taa_frames; i++)
         if (oak_scene_draw(scene, renderer) != OAK_OK) {
             status = _oak_cli_fail(o);
             goto done;

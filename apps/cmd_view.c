@@ -343,8 +343,8 @@ static int view(const view_args *a) {
         code = 0;
         goto out;
     }
-    /* with TAA, OAK_TAA_SAMPLES frames of the still camera, so it converges */
-    uint32_t draws = oak_scene_post(scene)->taa == OAK_TAA_ON ? OAK_TAA_SAMPLES : 1;
+    /* with TAA, its jitter phases of the still camera, so it converges */
+    uint32_t draws = oak_taa_frames(oak_scene_post(scene));
     for (uint32_t i = 0; i < draws; i++)
         if ((r = oak_scene_draw(scene, ren))) goto out;
     size_t size = (size_t)a->width * a->height * 4;

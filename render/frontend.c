@@ -388,19 +388,38 @@ static void build_environment(oak_frontend *fe, const oak_frame_input *in) {
 
 /* TAA's jitter (render/taa.h) and when its history starts again: the first
    TAA frame and a resize. Only the main view is jittered (shadow, lamp and
-   probe views are built elsewhere, unjittered); FXAA is off under TAA. */
+   probe views are built elsewhere, unjittered); FXAA is off under TAA. A
+   scaled frame is upsampled by the taa pass to the output size (not the
+   motion view, which shows raw vectors): the passes after it run there. */
 static void build_taa(oak_frontend *fe) {
     oak_render_view *v = &fe->view;
     bool taa = v->post.taa == OAK_TAA_ON;
-    v->taa_reset = taa && (!fe->taa_on || fe->taa_width != v->width || fe->taa_height != v->height);
+    bool up = taa && v->post.debug != OAK_DEBUG_MOTION && fe->out_width && fe->out_height &&
+              (fe->out_width != v->width || fe->out_height != v->height);
+    v->out_width = up ? fe->out_width : v->width;
+    v->out_height = up ? fe->out_height : v->height;
+    v->taa_reset =
+        taa && (!fe->taa_on || fe->taa_width != v->width || fe->taa_height != v->height ||
+                fe->taa_out_width != v->out_width || fe->taa_out_height != v->out_height);
     if (v->taa_reset) fe->taa_frame = 0;
     v->jitter[0] = v->jitter[1] = 0;
+    /* the sharpen: clamped to [0, 1], NaN the default */
+    float sh = v->post.taa_sharpen;
+    if (!(sh >= 0)) sh = (float)OAK_TAA_SHARPEN_DEFAULT;
+    v->post.taa_sharpen = taa ? (sh > 1 ? 1.0f : sh) : 0.0f;
     if (taa) {
-        _oak_taa_jitter(fe->taa_frame++, v->jitter);
+        _oak_taa_jitter(fe->taa_frame++, up ? _oak_taa_phases(v->post.render_scale) : 0, v->jitter);
         v->post.no_fxaa = true;
+    }
+    /* depth of field's circle of confusion is in half-size pixels of the
+       picture it blurs: linear in its height */
+    if (up && v->dof[3] > 0) {
+        float k = (float)v->out_height / (float)v->height;
+        v->dof[0] *= k, v->dof[1] *= k;
     }
     fe->taa_on = taa;
     fe->taa_width = v->width, fe->taa_height = v->height;
+    fe->taa_out_width = v->out_width, fe->taa_out_height = v->out_height;
 }
 
 oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint32_t width,

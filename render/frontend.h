@@ -35,7 +35,10 @@ typedef struct oak_frontend {
     uint32_t last_count, last_cap, last_cap2;
     uint64_t taa_frame; /* TAA frames since the history's reset */
     bool taa_on;        /* the last frame had TAA */
-    uint32_t taa_width, taa_height;
+    uint32_t taa_width, taa_height, taa_out_width, taa_out_height;
+    /* the renderer's output size: TAA upsamples a scaled frame to it (0:
+       never, as for probe faces) */
+    uint32_t out_width, out_height;
     bool lights_warned; /* said once that lights past OAK_MAX_LIGHTS were dropped */
     oak_cascade_keep keep[OAK_MAX_CASCADES];
     /* lamp shadows (lamp_shadow.c): per view light its index in the input

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "render_scale.h"
+#include "taa.h"
 #include "core/internal.h"
 
 oak_result oak_post_set_render_scale(oak_post *post, float scale, float *adopted) {
@@ -19,6 +20,16 @@ oak_result oak_post_set_render_scale(oak_post *post, float scale, float *adopted
     post->render_scale = s;
     if (adopted) *adopted = s;
     return OAK_OK;
+}
+
+uint32_t oak_taa_frames(const oak_post *post) {
+    oak_post p = post ? *post : (oak_post){0};
+    if (p.taa == OAK_TAA_DEFAULT && p.preset) p.taa = oak_preset_quality(p.preset).taa;
+    bool on = p.taa == OAK_TAA_ON || (p.taa == OAK_TAA_DEFAULT && OAK_TAA_DEFAULT_ON);
+    if (!on || p.channel != OAK_CHANNEL_NONE) return 1;
+    float scale = 1.0f;
+    if (_oak_render_scale_resolve(&p, &scale) != OAK_OK) return OAK_TAA_SAMPLES;
+    return p.debug == OAK_DEBUG_MOTION ? OAK_TAA_SAMPLES : _oak_taa_phases(scale);
 }
 
 oak_result _oak_render_scale_resolve(const oak_post *post, float *scale) {

@@ -136,6 +136,11 @@ oak_result oak_renderer_draw(oak_renderer *r, const oak_frame_input *input) {
     r->frontend.gpu_streams = (r->backend->caps & OAK_CAP_GPU_STREAMS) != 0;
     /* a scaled frame keeps the output's shape, whatever the rounding did */
     oak_frame_input in = *input;
+    /* a backend that runs the taa pass upsamples a scaled TAA frame to the
+       output; any other is stretched */
+    bool taa_pass = (r->backend->caps & OAK_CAP_PASS(OAK_PASS_TAA)) != 0;
+    r->frontend.out_width = taa_pass ? r->out_width : 0;
+    r->frontend.out_height = taa_pass ? r->out_height : 0;
     if (!(in.camera.aspect > 0)) in.camera.aspect = (float)r->out_width / (float)r->out_height;
     input = &in;
     res = _oak_frontend_build(&r->frontend, input, r->desc.width, r->desc.height,
@@ -162,6 +167,9 @@ oak_result oak_renderer_draw(oak_renderer *r, const oak_frame_input *input) {
     r->timing_count = n + r->backend->timings(r->self, r->timings + n, OAK_MAX_STAGES - n);
     r->frame++;
     r->drawn = true;
+    /* scale 1, or the taa pass upsampled the scaled frame: no stretch */
+    r->upsampled =
+        r->frontend.view.out_width == r->out_width && r->frontend.view.out_height == r->out_height;
     r->adapting =
         r->frontend.view.post.adapt && (r->backend->caps & OAK_CAP_PASS(OAK_PASS_EXPOSURE));
     return OAK_OK;
@@ -173,8 +181,7 @@ oak_result oak_renderer_read_pixels(oak_renderer *r, uint8_t *rgba, size_t size)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "read_pixels: buffer of %zu bytes, need %zu",
                          size, need);
     if (!r->drawn) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "read_pixels: nothing drawn yet");
-    if (r->desc.width == r->out_width && r->desc.height == r->out_height)
-        return r->backend->read_pixels(r->self, rgba, size);
+    if (r->upsampled) return r->backend->read_pixels(r->self, rgba, size);
     /* the composite's stretch of the scaled frame (FXAA already ran on it) */
     size_t small = (size_t)r->desc.width * r->desc.height * 4;
     size_t bytes = small + (size_t)r->out_width * 3 * sizeof(uint32_t); /* + the column taps */

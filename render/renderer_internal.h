@@ -17,6 +17,7 @@ struct oak_renderer {
     char fallback[512];
     uint64_t frame;
     bool drawn;
+    bool upsampled; /* the last frame's picture is output-sized (scale 1, or TAA upsampled) */
     oak_probe_cache *probes; /* NULL until a frame lists a probe */
     uint64_t probe_bakes;    /* reflection probe bakes so far */
     bool probes_warned;      /* said once that the backend cannot bake them */

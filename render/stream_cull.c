@@ -208,9 +208,11 @@ static bool keep_last(oak_frontend *fe, uint32_t s, const oak_stream *st, bool s
     if (!OAK_GROW(fe->stream_last[s][0], fe->stream_last_cap[s][0], n ? n : 1) ||
         !OAK_GROW(fe->stream_last[s][1], fe->stream_last_cap[s][1], n ? n : 1))
         return false;
+    rs->prev_version = st->version;
     if (!same) { /* a stream new to this slot: it has no past, so no motion */
         memcpy(fe->stream_last[s][0], st->records, (size_t)n * sizeof *st->records);
     } else if (rs->moved) {
+        rs->prev_version = fe->stream_seen_version[s]; /* last frame's */
         /* [0] holds last frame's; this frame's goes to [1], then they swap */
         memcpy(fe->stream_last[s][1], st->records, (size_t)n * sizeof *st->records);
         oak_instance *t = fe->stream_last[s][0];

@@ -25,16 +25,16 @@ layout(location = 0) uniform uint oak_dof_step; // GL: set per dispatch
 void prefilter(uvec2 p) {
     uvec2 h = oak_dof_half();
     if (p.x >= h.x || p.y >= h.y) return;
-    ivec2 hi = ivec2(view.size.xy) - 1;
+    ivec2 hi = ivec2(view.out_size.xy) - 1;
     ivec2 q0 = min(ivec2(p * 2u), hi), q1 = min(ivec2(p * 2u) + 1, hi);
     vec3 c00 = oak_dof_clean(imageLoad(hdr, q0).rgb);
     vec3 c10 = oak_dof_clean(imageLoad(hdr, ivec2(q1.x, q0.y)).rgb);
     vec3 c01 = oak_dof_clean(imageLoad(hdr, ivec2(q0.x, q1.y)).rgb);
     vec3 c11 = oak_dof_clean(imageLoad(hdr, q1).rgb);
-    float k00 = oak_dof_coc(texelFetch(depth, q0, 0).r);
-    float k10 = oak_dof_coc(texelFetch(depth, ivec2(q1.x, q0.y), 0).r);
-    float k01 = oak_dof_coc(texelFetch(depth, ivec2(q0.x, q1.y), 0).r);
-    float k11 = oak_dof_coc(texelFetch(depth, q1, 0).r);
+    float k00 = oak_dof_coc(texelFetch(depth, oak_dof_depth_texel(q0), 0).r);
+    float k10 = oak_dof_coc(texelFetch(depth, oak_dof_depth_texel(ivec2(q1.x, q0.y)), 0).r);
+    float k01 = oak_dof_coc(texelFetch(depth, oak_dof_depth_texel(ivec2(q0.x, q1.y)), 0).r);
+    float k11 = oak_dof_coc(texelFetch(depth, oak_dof_depth_texel(q1), 0).r);
     dof[p.y * h.x + p.x] =
         vec4(((c00 + c10) + (c01 + c11)) * 0.25, min(min(k00, k10), min(k01, k11)));
 }
@@ -108,7 +108,7 @@ void gather(uvec2 p) {
 }
 
 void composite(uvec2 px) {
-    if (px.x >= view.size.x || px.y >= view.size.y) return;
+    if (px.x >= view.out_size.x || px.y >= view.out_size.y) return;
     uvec2 h = oak_dof_half();
     // the gathered image bilinear at this pixel's centre (half-size texel units)
     vec2 q = (vec2(px) + 0.5) * 0.5 - 0.5;
@@ -119,7 +119,7 @@ void composite(uvec2 px) {
     uint g = oak_dof_gathered_at();
     uint i00 = uint(a.y) * h.x + uint(a.x), i10 = uint(a.y) * h.x + uint(b.x);
     uint i01 = uint(b.y) * h.x + uint(a.x), i11 = uint(b.y) * h.x + uint(b.x);
-    float kc = oak_dof_coc(texelFetch(depth, ivec2(px), 0).r), k = abs(kc);
+    float kc = oak_dof_coc(texelFetch(depth, oak_dof_depth_texel(ivec2(px)), 0).r), k = abs(kc);
     // bilinear, each texel weighted down as its CoC differs from this
     // pixel's, so a blurred background beside a sharp edge does not take
     // the edge's half-size texels (and the reverse)

@@ -18,7 +18,7 @@ void main() {
         group_hist[k] = 0u;
     barrier();
     ivec2 px = ivec2(gl_GlobalInvocationID.xy);
-    uvec2 size = view.size.xy;
+    uvec2 size = view.out_size.xy;
     if (px.x < int(size.x) && px.y < int(size.y)) {
         vec3 c = imageLoad(hdr, px).rgb;
         float lum = 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b;

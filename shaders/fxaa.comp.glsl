@@ -24,8 +24,8 @@ int luma(ivec2 p) {
 
 void main() {
     ivec2 xy = ivec2(gl_GlobalInvocationID.xy);
-    W = int(view.size.x);
-    H = int(view.size.y);
+    W = int(view.out_size.x);
+    H = int(view.out_size.y);
     if (xy.x >= W || xy.y >= H) return;
     uint i = uint(xy.y * W + xy.x);
     uint C = ldr[i];

@@ -38,7 +38,7 @@ vec3 oak_neutral(vec3 c) {
 
 void main() {
     ivec2 px = ivec2(gl_GlobalInvocationID.xy);
-    uint W = view.size.x, H = view.size.y;
+    uint W = view.out_size.x, H = view.out_size.y;
     if (px.x >= int(W) || px.y >= int(H)) return;
     uint bits = view.flags.y;
     // the fixed camera's multiplier, or the one the exposure pass steered to

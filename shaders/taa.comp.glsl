@@ -5,6 +5,8 @@
 // the frame's 3 x 3 neighbourhood in YCoCg, blended with the frame in
 // 1 / (1 + luma) weighted colour into the other image; --debug motion writes
 // the vector there instead. Step 1 copies that image into the HDR frame.
+// Under a render scale with out_size larger, step 0 upsamples (upsample())
+// into output-sized histories and step 1 fills the HDR image's output size.
 // backend/cpu/cpu_pass_taa.c is the same arithmetic.
 #extension GL_GOOGLE_include_directive : require
 #include "common/bindings.glsl"
@@ -111,15 +113,95 @@ vec4 history_at(uint first, vec2 p) {
     return top + (bot - top) * f.y;
 }
 
+// history_at for a w-wide, size-high history (the upsampled one)
+vec4 history_at_size(uint first, vec2 p, ivec2 size) {
+    vec2 q = p - 0.5;
+    vec2 i0 = floor(q);
+    vec2 f = q - i0;
+    ivec2 a = clamp(ivec2(i0), ivec2(0), size - 1), c = clamp(ivec2(i0) + 1, ivec2(0), size - 1);
+    uint w = uint(size.x);
+    vec4 t00 = history[first + uint(a.y) * w + uint(a.x)];
+    vec4 t10 = history[first + uint(a.y) * w + uint(c.x)];
+    vec4 t01 = history[first + uint(c.y) * w + uint(a.x)];
+    vec4 t11 = history[first + uint(c.y) * w + uint(c.x)];
+    vec4 top = t00 + (t10 - t00) * f.x, bot = t01 + (t11 - t01) * f.x;
+    return top + (bot - top) * f.y;
+}
+
+// Upsampling (view.out_size larger than view.size): output pixel o gathers
+// the render samples of the 3 x 3 around the render pixel it falls in,
+// each weighed (1 - d^2 / r^2)^2 by its jittered sample point's distance d
+// in output pixels; the history (output-sized) is reprojected by that
+// render pixel's motion, clamped to the same 3 x 3 box, and blended as a
+// running mean weighted by the nearest sample's weight (its confidence).
+void upsample(ivec2 o, uint src, uint dst) {
+    ivec2 R = ivec2(view.size.xy), O = ivec2(view.out_size.xy);
+    float sx = float(R.x) / float(O.x), sy = float(R.y) / float(O.y);
+    float rx = (float(o.x) + 0.5) * sx, ry = (float(o.y) + 0.5) * sy;
+    ivec2 c = clamp(ivec2(int(floor(rx)), int(floor(ry))), ivec2(0), R - 1);
+    vec2 m;
+    bool ok = motion(c, m);
+    vec3 lo = vec3(1e30), hi = vec3(-1e30), sum = vec3(0.0);
+    float wsum = 0.0, wmax = 0.0, r2 = float(OAK_TAA_UP_RADIUS * OAK_TAA_UP_RADIUS);
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            ivec2 q = c + ivec2(dx, dy);
+            if (q.x < 0 || q.y < 0 || q.x >= R.x || q.y >= R.y) continue;
+            vec3 t = weigh(frame_texel(q));
+            vec3 y = to_ycocg(t);
+            lo = min(lo, y);
+            hi = max(hi, y);
+            float ddx = (float(q.x) + 0.5 - view.taa.x - rx) / sx;
+            float ddy = (float(q.y) + 0.5 - view.taa.y - ry) / sy;
+            float u = 1.0 - (ddx * ddx + ddy * ddy) / r2;
+            float w = u > 0.0 ? u * u : 0.0;
+            sum += t * w;
+            wsum += w;
+            wmax = max(wmax, w);
+        }
+    vec3 cur = wsum > 0.0 ? sum / wsum : weigh(frame_texel(c));
+    float hx = float(o.x) + 0.5 + m.x / sx, hy = float(o.y) + 0.5 + m.y / sy;
+    float count = 0.0;
+    vec3 past = cur;
+    if (view.taa.z == 0.0 && ok && hx >= 0.0 && hy >= 0.0 && hx <= float(O.x) &&
+        hy <= float(O.y)) {
+        vec4 t = history_at_size(src, vec2(hx, hy), O);
+        past = from_ycocg(clamp(to_ycocg(weigh(max(t.rgb, vec3(0.0)))), lo, hi));
+        count = t.a;
+    }
+    float total = count + wmax;
+    float a = total > 0.0 ? wmax / total : 1.0;
+    vec3 outw = past + (cur - past) * a;
+    history[dst] = vec4(unweigh(outw), min(total, 1.0 / float(OAK_TAA_WEIGHT)));
+}
+
 void main() {
     ivec2 px = ivec2(gl_GlobalInvocationID.xy);
     uint W = view.size.x, H = view.size.y;
-    if (px.x >= int(W) || px.y >= int(H)) return;
-    uint n = W * H, i = uint(px.y) * W + uint(px.x);
+    uint OW = view.out_size.x, OH = view.out_size.y;
+    if (px.x >= int(OW) || px.y >= int(OH)) return;
+    uint n = OW * OH, i = uint(px.y) * OW + uint(px.x);
     uint parity = uint(view.taa.w);
     uint dst = (1u - parity) * n + i;
     if (OAK_TAA_STEP == 1u) {
-        imageStore(hdr, px, vec4(history[dst].rgb, 1.0));
+        vec3 c = history[dst].rgb;
+        float s = uintBitsToFloat(view.out_size.z);
+        if (s > 0.0) { // the sharpen: 5-tap unsharp, clamped to the taps' range
+            uint first = (1u - parity) * n;
+            ivec2 hi = ivec2(OW, OH) - 1;
+            vec3 t0 = history[first + uint(px.y) * OW + uint(max(px.x - 1, 0))].rgb;
+            vec3 t1 = history[first + uint(px.y) * OW + uint(min(px.x + 1, hi.x))].rgb;
+            vec3 t2 = history[first + uint(max(px.y - 1, 0)) * OW + uint(px.x)].rgb;
+            vec3 t3 = history[first + uint(min(px.y + 1, hi.y)) * OW + uint(px.x)].rgb;
+            vec3 lo = min(min(min(t0, t1), min(t2, t3)), c), up = max(max(max(t0, t1), max(t2, t3)), c);
+            vec3 d = c * 4.0 - ((t0 + t1) + (t2 + t3));
+            c = clamp(c + d * (s * 0.25), lo, up);
+        }
+        imageStore(hdr, px, vec4(c, 1.0));
+        return;
+    }
+    if (OW != W || OH != H) {
+        upsample(px, parity * n, dst);
         return;
     }
     vec2 m;

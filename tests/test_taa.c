@@ -5,7 +5,9 @@
  * ghost behind it; the motion vectors of a moved draw seen by a moved
  * camera, and of the sky under a turned one, are the analytic screen
  * displacement; the pass runs only when
- * asked; and on vulkan and gl the picture is the CPU's at the parity rule. */
+ * asked; the sharpen after it narrows an edge without overshoot and leaves
+ * a flat frame alone; and on vulkan and gl the picture is the CPU's at the
+ * parity rule. */
 #include "oak_test.h"
 
 #include "backend_start.h"
@@ -306,6 +308,79 @@ TEST(skyMovesWithTheTurn) {
     CHECK(worst < 0.05);
 }
 
+/* The mean width, in pixels, over which rows cross the slanted edge from
+   10% to 90% of the way from dark to light (green, linear light), rows
+   20 .. H - 20 (test_render_scale.c's measure). */
+static double edge_width(const uint8_t *px) {
+    double sum = 0;
+    int rows = 0;
+    for (uint32_t y = 20; y < H - 20; y++) {
+        double lo = 1, hi = 0;
+        for (uint32_t x = 0; x < W; x++) {
+            double c = linear(px[(y * W + x) * 4 + 1]);
+            lo = fmin(lo, c), hi = fmax(hi, c);
+        }
+        double a = lo + 0.1 * (hi - lo), b = lo + 0.9 * (hi - lo), xa = -1, xb = -1;
+        bool flip = px[(y * W) * 4 + 1] > px[(y * W + W - 1) * 4 + 1];
+        for (uint32_t i = 1; i < W; i++) {
+            uint32_t x = flip ? W - i : i, xp = flip ? W - 1 - i : i - 1;
+            double c0 = linear(px[(y * W + x) * 4 + 1]), c1 = linear(px[(y * W + xp) * 4 + 1]);
+            if (xa < 0 && c0 < a && c1 >= a) xa = i - 1 + (a - c0) / (c1 - c0);
+            if (xb < 0 && c0 < b && c1 >= b) xb = i - 1 + (b - c0) / (c1 - c0);
+        }
+        if (xa < 0 || xb < 0) continue;
+        sum += xb - xa;
+        rows++;
+    }
+    return rows ? sum / rows : 1e9;
+}
+
+/* The sharpen after the resolve (oak_post.taa_sharpen 0.5): the converged
+   slanted edge's 10-90% width narrows by at least 0.1 px, no byte leaves
+   the range the unsharpened picture spans (the clamp to the 5 taps: no
+   overshoot at all), and a flat frame is unchanged to the byte. */
+TEST(sharpenNarrowsTheEdge) {
+    static scene s;
+    static uint8_t plain[W * H * 4], sharp[W * H * 4];
+    uint8_t *pics[2] = {plain, sharp};
+    slant(&s);
+    for (int k = 0; k < 2; k++) {
+        s.post.taa = OAK_TAA_OFF; /* the history starts again */
+        draw_on(g_main, &s, pics[k], W * H * 4);
+        s.post.taa = OAK_TAA_ON;
+        s.post.taa_sharpen = k ? 0.5f : 0.0f;
+        for (int f = 0; f < OAK_TAA_SAMPLES; f++) draw_on(g_main, &s, pics[k], W * H * 4);
+    }
+    double wp = edge_width(plain), ws = edge_width(sharp);
+    int lo[3] = {255, 255, 255}, hi[3] = {0, 0, 0}, out = 0;
+    for (size_t i = 0; i < (size_t)W * H; i++)
+        for (int c = 0; c < 3; c++) {
+            lo[c] = plain[i * 4 + c] < lo[c] ? plain[i * 4 + c] : lo[c];
+            hi[c] = plain[i * 4 + c] > hi[c] ? plain[i * 4 + c] : hi[c];
+        }
+    for (size_t i = 0; i < (size_t)W * H; i++)
+        for (int c = 0; c < 3; c++) out += sharp[i * 4 + c] < lo[c] || sharp[i * 4 + c] > hi[c];
+    /* a flat frame: the same bytes with and without */
+    scene_init(&s, g_quad, g_mid, g_mid, true);
+    s.in.draw_count = 1;
+    for (int k = 0; k < 2; k++) {
+        s.post.taa = OAK_TAA_OFF;
+        draw_on(g_main, &s, pics[k], W * H * 4);
+        s.post.taa = OAK_TAA_ON;
+        s.post.taa_sharpen = k ? 0.5f : 0.0f;
+        for (int f = 0; f < 4; f++) draw_on(g_main, &s, pics[k], W * H * 4);
+    }
+    int differ = 0;
+    for (size_t i = 0; i < (size_t)W * H * 4; i++) differ += plain[i] != sharp[i];
+    fprintf(stderr,
+            "  sharpen 0.5: edge 10-90%% %.2f px (without %.2f); %d bytes outside the plain "
+            "range; flat frame: %d bytes differ\n",
+            ws, wp, out, differ);
+    CHECK(ws < wp - 0.1);
+    CHECK_EQ_INT(out, 0);
+    CHECK_EQ_INT(differ, 0);
+}
+
 /* The slanted edge after OAK_TAA_SAMPLES frames with the usual curve: the
    backend's picture is the CPU's at the parity rule. */
 TEST(backendsAgree) {
@@ -315,10 +390,16 @@ TEST(backendsAgree) {
     s.post.taa = OAK_TAA_ON;
     s.post.no_tonemap = false;
     oak_renderer *rg = renderer(W, H);
-    if (rg && oak_test_cpu_picture(&s.in, OAK_TAA_SAMPLES, W, H, a)) {
+    for (int k = 0; k < 2 && rg; k++) { /* without, then with the sharpen */
+        s.post.taa_sharpen = k ? 0.5f : 0.0f;
+        if (!oak_test_cpu_picture(&s.in, OAK_TAA_SAMPLES, W, H, a)) break;
+        s.post.taa = OAK_TAA_OFF; /* the history starts again */
+        draw_on(rg, &s, b, sizeof b);
+        s.post.taa = OAK_TAA_ON;
         for (int f = 0; f < OAK_TAA_SAMPLES; f++) draw_on(rg, &s, b, sizeof b);
         char what[64];
-        snprintf(what, sizeof what, "taa cpu vs %s after %d frames", g_backend, OAK_TAA_SAMPLES);
+        snprintf(what, sizeof what, "taa%s cpu vs %s after %d frames", k ? " sharpen 0.5" : "",
+                 g_backend, OAK_TAA_SAMPLES);
         oak_test_parity(what, a, b, W, H);
     }
     if (rg) oak_destroy_renderer(rg);
@@ -357,6 +438,7 @@ int main(int argc, char **argv) {
         RUN(movingTileLeavesNoGhost);
         RUN(motionVectorsMatchTheMove);
         RUN(skyMovesWithTheTurn);
+        RUN(sharpenNarrowsTheEdge);
         if (strcmp(g_backend, "cpu")) RUN(backendsAgree);
     }
     oak_destroy_renderer(g_main);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cpu_internal.h"
+#include "render/taa.h"
 #include "shaders/common/oak_gpu.h"
 
 static char g_device[96];
@@ -68,11 +69,32 @@ static void cpu_destroy(void *self) {
     oak_free(b->shadow_map);
     oak_free(b->shadow_static);
     oak_free(b->color);
+    oak_free(b->color_up);
     oak_free(b->ldr);
     oak_free(b->out);
     oak_free(b->luma);
     oak_free(b->sky);
     oak_free(b);
+}
+
+/* The frame's buffers for `tiled` pixels (grown only). */
+static oak_result grow_frame(cpu_backend *b, size_t tiled) {
+    if (tiled <= b->frame_cap) return OAK_OK;
+    float *depth = oak_realloc(b->depth, tiled * sizeof(float));
+    if (depth) b->depth = depth;
+    uint32_t *ids = oak_realloc(b->ids, tiled * sizeof(uint32_t));
+    if (ids) b->ids = ids;
+    float *color = oak_realloc(b->color, tiled * 3 * sizeof(float));
+    if (color) b->color = color;
+    uint8_t *ldr = oak_realloc(b->ldr, tiled * 4);
+    if (ldr) b->ldr = ldr;
+    uint8_t *out = oak_realloc(b->out, tiled * 4);
+    if (out) b->out = out;
+    uint8_t *luma = oak_realloc(b->luma, tiled);
+    if (luma) b->luma = luma;
+    if (!depth || !ids || !color || !ldr || !out || !luma) return OAK_ERROR_OUT_OF_MEMORY;
+    b->frame_cap = tiled;
+    return OAK_OK;
 }
 
 static oak_result cpu_resize(void *self, uint32_t width, uint32_t height) {
@@ -82,25 +104,12 @@ static oak_result cpu_resize(void *self, uint32_t width, uint32_t height) {
                          "cpu backend: output size %ux%u is outside 1..%u", width, height,
                          OAK_MAX_OUTPUT_SIZE);
     size_t tiled = _oak_cpu_tiled_pixels(width, height), n = (size_t)width * height;
-    if (tiled > b->frame_cap) {
-        float *depth = oak_realloc(b->depth, tiled * sizeof(float));
-        if (depth) b->depth = depth;
-        uint32_t *ids = oak_realloc(b->ids, tiled * sizeof(uint32_t));
-        if (ids) b->ids = ids;
-        float *color = oak_realloc(b->color, tiled * 3 * sizeof(float));
-        if (color) b->color = color;
-        uint8_t *ldr = oak_realloc(b->ldr, tiled * 4);
-        if (ldr) b->ldr = ldr;
-        uint8_t *out = oak_realloc(b->out, tiled * 4);
-        if (out) b->out = out;
-        uint8_t *luma = oak_realloc(b->luma, tiled);
-        if (luma) b->luma = luma;
-        if (!depth || !ids || !color || !ldr || !out || !luma) return OAK_ERROR_OUT_OF_MEMORY;
-        b->frame_cap = tiled;
-    }
+    oak_result r = grow_frame(b, tiled);
+    if (r) return r;
     if (b->width != width || b->height != height) memset(b->out, 0, n * 4);
     b->width = width;
     b->height = height;
+    b->pic_width = width, b->pic_height = height;
     return OAK_OK;
 }
 
@@ -182,6 +191,15 @@ static oak_result cpu_render(void *self, const oak_render_view *v) {
     if (v->light_count && !v->lights)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "cpu backend: view has %u lights but no array",
                          v->light_count);
+    /* TAA upsampling: the passes after taa run at the output size, on
+       buffers big enough for it (the taa pass makes the frame: color_up) */
+    uint32_t ow, oh;
+    _oak_taa_out_size(v, &ow, &oh);
+    bool up = ow != v->width || oh != v->height;
+    if (up) {
+        oak_result g = grow_frame(b, _oak_cpu_tiled_pixels(ow, oh));
+        if (g) return g;
+    }
     b->view = v;
     b->lamp_valid = false; /* until this frame's lamp pass draws */
     b->cloud.shape[3] = 0; /* no cloud shadow until this frame's clouds pass runs */
@@ -189,13 +207,26 @@ static oak_result cpu_render(void *self, const oak_render_view *v) {
     oak_result r = OAK_OK;
     uint64_t busy0[OAK_JOB_MAX_THREADS], busy1[OAK_JOB_MAX_THREADS];
     uint32_t workers = oak_job_busy_ns(busy0, OAK_JOB_MAX_THREADS);
+    bool swapped = false;
     for (uint32_t i = 0; i < OAK_PASS_COUNT && !r; i++) {
         if (!_oak_pass_runs(&rows[i], v, CPU_CAPS) || !k_run[i]) continue;
         uint64_t t0 = oak_time_ns();
         r = k_run[i](b, v);
+        if (!r && up && i == OAK_PASS_TAA) { /* the rest sees the output-sized frame */
+            float *c = b->color;
+            b->color = b->color_up, b->color_up = c;
+            b->width = ow, b->height = oh;
+            swapped = true;
+        }
         double ms = oak_ms_since(t0);
         for (uint32_t k = 0; k < OAK_PASS_MAX_PARTS; k++) ms -= b->part_ms[i][k];
         b->stage_ms[i] = ms > 0 ? ms : 0;
+    }
+    b->pic_width = b->width, b->pic_height = b->height;
+    if (swapped) { /* back to the render size (read_hdr: the frame before taa) */
+        float *c = b->color;
+        b->color = b->color_up, b->color_up = c;
+        b->width = v->width, b->height = v->height;
     }
     /* per-thread busy time: how evenly the frame's jobs spread (bench --json) */
     b->busy_count = oak_job_busy_ns(busy1, workers);
@@ -208,11 +239,11 @@ static oak_result cpu_render(void *self, const oak_render_view *v) {
 
 static oak_result cpu_read_pixels(void *self, uint8_t *rgba, size_t size) {
     cpu_backend *b = self;
-    size_t n = (size_t)b->width * b->height * 4;
+    size_t n = (size_t)b->pic_width * b->pic_height * 4;
     if (!rgba || size < n)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT,
-                         "cpu backend: read_pixels needs %zu bytes for %ux%u, got %zu", n, b->width,
-                         b->height, size);
+                         "cpu backend: read_pixels needs %zu bytes for %ux%u, got %zu", n,
+                         b->pic_width, b->pic_height, size);
     memcpy(rgba, b->out, n);
     return OAK_OK;
 }

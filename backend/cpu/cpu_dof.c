@@ -9,6 +9,7 @@
 
 #include "cpu_internal.h"
 #include "render/dof.h"
+#include "render/taa.h"
 
 #define DOF_ROWS 4 /* rows of a step per job */
 
@@ -37,7 +38,13 @@ static inline float coc(const oak_render_view *v, float d) {
     return clampf(v->dof[0] + v->dof[1] * d, -v->dof[2], v->dof[2]);
 }
 
-static inline float depth_at(const cpu_backend *b, uint32_t x, uint32_t y) {
+/* the depth under picture texel (x, y): under TAA's upsampling the render
+   texel it falls in (shaders/common/dof.glsl oak_dof_depth_texel) */
+static inline float depth_at(const oak_render_view *v, const cpu_backend *b, uint32_t x,
+                             uint32_t y) {
+    uint32_t ow, oh;
+    _oak_taa_out_size(v, &ow, &oh);
+    x = (uint32_t)((uint64_t)x * v->width / ow), y = (uint32_t)((uint64_t)y * v->height / oh);
     return b->depth[_oak_cpu_tile_index(&b->opaque, x, y)];
 }
 
@@ -53,8 +60,8 @@ static void prefilter(const dof_ctx *c, uint32_t px, uint32_t py) {
     for (int k = 0; k < 3; k++)
         o[k] = ((clean(f[i00 + k]) + clean(f[i10 + k])) + (clean(f[i01 + k]) + clean(f[i11 + k]))) *
                0.25f;
-    float k00 = coc(c->v, depth_at(b, x0, y0)), k10 = coc(c->v, depth_at(b, x1, y0));
-    float k01 = coc(c->v, depth_at(b, x0, y1)), k11 = coc(c->v, depth_at(b, x1, y1));
+    float k00 = coc(c->v, depth_at(c->v, b, x0, y0)), k10 = coc(c->v, depth_at(c->v, b, x1, y0));
+    float k01 = coc(c->v, depth_at(c->v, b, x0, y1)), k11 = coc(c->v, depth_at(c->v, b, x1, y1));
     o[3] = fminf(fminf(k00, k10), fminf(k01, k11));
 }
 
@@ -139,7 +146,7 @@ static void composite(const dof_ctx *c, uint32_t px, uint32_t py) {
     const float *P = c->b->dof, *G = P + l->gathered * 4;
     size_t i00 = (size_t)ay * l->hw + (size_t)ax, i10 = (size_t)ay * l->hw + (size_t)bx;
     size_t i01 = (size_t)by * l->hw + (size_t)ax, i11 = (size_t)by * l->hw + (size_t)bx;
-    float kc = coc(c->v, depth_at(c->b, px, py)), kd = fabsf(kc);
+    float kc = coc(c->v, depth_at(c->v, c->b, px, py)), kd = fabsf(kc);
     /* bilinear, each texel weighted down as its CoC differs from this pixel's */
     float w00 = (1.0f - fx) * (1.0f - fy) / (1.0f + fabsf(P[i00 * 4 + 3] - kc));
     float w10 = fx * (1.0f - fy) / (1.0f + fabsf(P[i10 * 4 + 3] - kc));

@@ -180,9 +180,15 @@ typedef struct cpu_backend {
     float *shadow_map;    /* the atlas: OAK_MAX_CASCADES tile-major maps, shadow_stride apart */
     float *shadow_static; /* the cached static layers, laid out as shadow_map */
     float *color;         /* linear rgb, row-major, 3 per pixel */
-    uint8_t *ldr;         /* post before FXAA, rgba */
-    uint8_t *out;         /* final rgba */
-    uint8_t *luma;        /* FXAA luma of ldr */
+    /* TAA upsampling: the output-sized frame the taa pass writes; the
+       passes after it run on it (swapped with color, width and height for
+       them: cpu_render) */
+    float *color_up;
+    size_t color_up_cap;
+    uint32_t pic_width, pic_height; /* the last frame's picture in out */
+    uint8_t *ldr;                   /* post before FXAA, rgba */
+    uint8_t *out;                   /* final rgba */
+    uint8_t *luma;                  /* FXAA luma of ldr */
     size_t frame_cap, shadow_cap;
 
     const oak_render_view *view;        /* during render */

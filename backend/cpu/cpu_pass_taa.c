@@ -18,6 +18,11 @@ typedef struct taa_ctx {
     const float *src; /* the history read (image parity) */
     float *dst;       /* the one written */
     float *ycocg;     /* the frame's weighed YCoCg, 3 floats a pixel (the clamp's 3 x 3 reads) */
+    float *up;        /* upsampling: the output-sized frame the copy writes (else NULL) */
+    /* upsampling: per render pixel its weighed colour and its motion (x, y,
+       1 when valid), made once (four or more output pixels read each) */
+    float *wrgb, *mot;
+    uint32_t ow, oh; /* the output the pass writes: the render size unless it upsamples */
     bool reset, debug;
 } taa_ctx;
 
@@ -126,7 +131,7 @@ static bool motion(const taa_ctx *c, cpu_tri_ctx *cache, uint32_t x, uint32_t y,
 }
 
 static void history_at(const taa_ctx *c, float px, float py, float out[4]) {
-    int32_t w = (int32_t)c->v->width, h = (int32_t)c->v->height;
+    int32_t w = (int32_t)c->ow, h = (int32_t)c->oh;
     float qx = px - 0.5f, qy = py - 0.5f;
     float ix = floorf(qx), iy = floorf(qy);
     float fx = qx - ix, fy = qy - iy;
@@ -142,6 +147,78 @@ static void history_at(const taa_ctx *c, float px, float py, float out[4]) {
         float top = t00[k] + (t10[k] - t00[k]) * fx, bot = t01[k] + (t11[k] - t01[k]) * fx;
         out[k] = top + (bot - top) * fy;
     }
+}
+
+/* shaders/taa.comp.glsl's upsample(): output pixel (ox, oy) gathers the
+   render samples of the 3 x 3 around the render pixel it falls in, weighed
+   (1 - d^2 / r^2)^2 by their jittered points' distance d in output pixels,
+   and blends with the reprojected, clamped history as a running mean
+   weighted by the nearest sample's weight. */
+static void upsample(const taa_ctx *c, uint32_t ox, uint32_t oy, float *dst) {
+    const oak_render_view *v = c->v;
+    int32_t RW = (int32_t)v->width, RH = (int32_t)v->height;
+    float sx = (float)RW / (float)c->ow, sy = (float)RH / (float)c->oh;
+    float rx = ((float)ox + 0.5f) * sx, ry = ((float)oy + 0.5f) * sy;
+    int32_t cx = (int32_t)floorf(rx), cy = (int32_t)floorf(ry);
+    cx = cx < 0 ? 0 : cx > RW - 1 ? RW - 1 : cx;
+    cy = cy < 0 ? 0 : cy > RH - 1 ? RH - 1 : cy;
+    const float *mc = c->mot + ((size_t)cy * (size_t)RW + (size_t)cx) * 3;
+    float m[2] = {mc[0], mc[1]};
+    bool ok = mc[2] != 0;
+    float lo[3] = {1e30f, 1e30f, 1e30f}, hi[3] = {-1e30f, -1e30f, -1e30f}, sum[3] = {0, 0, 0};
+    float wsum = 0, wmax = 0, r2 = (float)(OAK_TAA_UP_RADIUS * OAK_TAA_UP_RADIUS);
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            int32_t qx = cx + dx, qy = cy + dy;
+            if (qx < 0 || qy < 0 || qx >= RW || qy >= RH) continue;
+            const float *t = c->wrgb + ((size_t)qy * (size_t)RW + (size_t)qx) * 3;
+            const float *yc = c->ycocg + ((size_t)qy * (size_t)RW + (size_t)qx) * 3;
+            for (int k = 0; k < 3; k++) {
+                lo[k] = yc[k] < lo[k] ? yc[k] : lo[k];
+                hi[k] = yc[k] > hi[k] ? yc[k] : hi[k];
+            }
+            float ddx = ((float)qx + 0.5f - v->jitter[0] - rx) / sx;
+            float ddy = ((float)qy + 0.5f - v->jitter[1] - ry) / sy;
+            float u = 1.0f - (ddx * ddx + ddy * ddy) / r2;
+            float w = u > 0 ? u * u : 0.0f;
+            for (int k = 0; k < 3; k++) sum[k] += t[k] * w;
+            wsum += w;
+            wmax = w > wmax ? w : wmax;
+        }
+    float cur[3], past[3];
+    if (wsum > 0) {
+        for (int k = 0; k < 3; k++) cur[k] = sum[k] / wsum;
+    } else {
+        memcpy(cur, c->wrgb + ((size_t)cy * (size_t)RW + (size_t)cx) * 3, sizeof cur);
+    }
+    memcpy(past, cur, sizeof past);
+    float hx = (float)ox + 0.5f + m[0] / sx, hy = (float)oy + 0.5f + m[1] / sy;
+    float count = 0;
+    if (!c->reset && ok && hx >= 0 && hy >= 0 && hx <= (float)c->ow && hy <= (float)c->oh) {
+        float t[4], rgb[3], wt[3], yc[3];
+        history_at(c, hx, hy, t);
+        for (int k = 0; k < 3; k++) rgb[k] = t[k] > 0 ? t[k] : 0;
+        weigh(rgb, wt);
+        to_ycocg(wt, yc);
+        for (int k = 0; k < 3; k++) yc[k] = yc[k] < lo[k] ? lo[k] : yc[k] > hi[k] ? hi[k] : yc[k];
+        from_ycocg(yc, past);
+        count = t[3];
+    }
+    float total = count + wmax;
+    float a = total > 0 ? wmax / total : 1.0f;
+    float outw[3];
+    for (int k = 0; k < 3; k++) outw[k] = past[k] + (cur[k] - past[k]) * a;
+    unweigh(outw, dst);
+    float full = 1.0f / (float)OAK_TAA_WEIGHT;
+    dst[3] = total < full ? total : full;
+}
+
+static void up_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    const taa_ctx *c = user;
+    for (uint32_t y = begin; y < end; y++)
+        for (uint32_t x = 0; x < c->ow; x++)
+            upsample(c, x, y, c->dst + ((size_t)y * c->ow + x) * 4);
 }
 
 static void taa_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
@@ -211,6 +288,22 @@ static void taa_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
         }
 }
 
+/* Upsampling: each render pixel's weighed colour and motion once. */
+static void prep_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    const taa_ctx *c = user;
+    uint32_t W = c->v->width;
+    cpu_tri_ctx cache[TRI_CACHE];
+    for (int k = 0; k < TRI_CACHE; k++) cache[k].id = 0;
+    for (uint32_t y = begin; y < end; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            float f[3], *m = c->mot + ((size_t)y * W + x) * 3;
+            frame_texel(c->b, x, y, f);
+            weigh(f, c->wrgb + ((size_t)y * W + x) * 3);
+            m[2] = motion(c, cache, x, y, m) ? 1.0f : 0.0f;
+        }
+}
+
 /* Each pixel's weighed YCoCg once (the clamp reads it nine times), the same
    floats the per-read conversion gave. */
 static void ycocg_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
@@ -229,15 +322,48 @@ static void ycocg_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker
 static void copy_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     const taa_ctx *c = user;
-    uint32_t W = c->v->width;
-    for (size_t i = (size_t)begin * W; i < (size_t)end * W; i++)
-        for (int k = 0; k < 3; k++) c->b->color[i * 3 + k] = c->dst[i * 4 + k];
+    uint32_t W = c->ow, H = c->oh;
+    float *to = c->up ? c->up : c->b->color;
+    float s = c->v->post.taa_sharpen;
+    if (!(s > 0)) {
+        for (size_t i = (size_t)begin * W; i < (size_t)end * W; i++)
+            for (int k = 0; k < 3; k++) to[i * 3 + k] = c->dst[i * 4 + k];
+        return;
+    }
+    /* the sharpen (shaders/taa.comp.glsl step 1): 5-tap unsharp, clamped to
+       the taps' range */
+    for (uint32_t y = begin; y < end; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            const float *h = c->dst;
+            size_t i = (size_t)y * W + x;
+            const float *t0 = h + ((size_t)y * W + (x ? x - 1 : 0)) * 4;
+            const float *t1 = h + ((size_t)y * W + (x + 1 < W ? x + 1 : W - 1)) * 4;
+            const float *t2 = h + ((size_t)(y ? y - 1 : 0) * W + x) * 4;
+            const float *t3 = h + ((size_t)(y + 1 < H ? y + 1 : H - 1) * W + x) * 4;
+            for (int k = 0; k < 3; k++) {
+                float v = h[i * 4 + k];
+                float lo = fminf(fminf(fminf(t0[k], t1[k]), fminf(t2[k], t3[k])), v);
+                float hi = fmaxf(fmaxf(fmaxf(t0[k], t1[k]), fmaxf(t2[k], t3[k])), v);
+                float d = v * 4.0f - ((t0[k] + t1[k]) + (t2[k] + t3[k]));
+                float o = v + d * (s * 0.25f);
+                to[i * 3 + k] = o < lo ? lo : o > hi ? hi : o;
+            }
+        }
 }
 
 oak_result _oak_cpu_run_taa(cpu_backend *b, const oak_render_view *v) {
-    /* the two histories, then the YCoCg plane */
-    uint64_t hist = _oak_taa_texels(v->width, v->height) * 4;
-    uint64_t need = hist + (uint64_t)v->width * v->height * 3;
+    uint32_t ow, oh;
+    _oak_taa_out_size(v, &ow, &oh);
+    bool up = ow != v->width || oh != v->height;
+    if (up && b->color_up_cap < (size_t)ow * oh * 3) { /* the output-sized frame */
+        float *p = oak_realloc(b->color_up, (size_t)ow * oh * 3 * sizeof(float));
+        if (!p) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "cpu backend: taa output");
+        b->color_up = p, b->color_up_cap = (size_t)ow * oh * 3;
+    }
+    /* the two histories (output-sized), then the YCoCg plane (render-sized),
+       then when upsampling the weighed colour and motion planes */
+    uint64_t hist = _oak_taa_texels(ow, oh) * 4, plane = (uint64_t)v->width * v->height * 3;
+    uint64_t need = hist + plane * (up ? 3 : 1);
     bool fresh = b->taa_cap < need;
     if (fresh) {
         float *p = oak_realloc(b->taa, (size_t)need * sizeof(float));
@@ -245,17 +371,23 @@ oak_result _oak_cpu_run_taa(cpu_backend *b, const oak_render_view *v) {
         b->taa = p;
         b->taa_cap = need;
     }
-    size_t n = (size_t)v->width * v->height * 4;
+    size_t n = (size_t)ow * oh * 4;
     uint32_t parity = (uint32_t)(v->frame & 1);
     taa_ctx c = {.b = b,
                  .v = v,
                  .src = b->taa + parity * n,
                  .dst = b->taa + (1 - parity) * n,
                  .ycocg = b->taa + hist,
+                 .up = up ? b->color_up : NULL,
+                 .wrgb = b->taa + hist + plane,
+                 .mot = b->taa + hist + 2 * plane,
+                 .ow = ow,
+                 .oh = oh,
                  .reset = v->taa_reset || fresh,
                  .debug = v->post.debug == OAK_DEBUG_MOTION};
     if (!c.debug) oak_parallel_for(v->height, TAA_ROWS, ycocg_rows, &c);
-    oak_parallel_for(v->height, TAA_ROWS, taa_rows, &c);
-    oak_parallel_for(v->height, TAA_ROWS, copy_rows, &c);
+    if (up) oak_parallel_for(v->height, TAA_ROWS, prep_rows, &c);
+    oak_parallel_for(up ? oh : v->height, TAA_ROWS, up ? up_rows : taa_rows, &c);
+    oak_parallel_for(oh, TAA_ROWS, copy_rows, &c);
     return OAK_OK;
 }

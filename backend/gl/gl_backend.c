@@ -8,6 +8,7 @@
 
 #include "gl_gpu.h"
 #include "gl_internal.h"
+#include "render/taa.h"
 
 void _oak_gl_report(const _oak_gl_context *c, char *report, size_t size) {
     snprintf(report, size,
@@ -79,7 +80,7 @@ static oak_result gl_create(void **self, const oak_backend_desc *desc) {
     snprintf(b->device, sizeof b->device, "%s (OpenGL %s)", b->ctx.renderer, b->ctx.version);
     b->shadow_map_size = desc->shadow_map_size ? desc->shadow_map_size : OAK_SHADOW_MAP_SIZE;
     r = _oak_gl_targets_resize(&b->targets, desc->width ? desc->width : 1280,
-                               desc->height ? desc->height : 720);
+                               desc->height ? desc->height : 720, 0, 0);
     if (r == OAK_OK) r = _oak_gl_frame_create(b);
     if (r != OAK_OK) {
         gl_destroy(b);
@@ -96,7 +97,7 @@ static const char *gl_device_name(void *self) {
 static oak_result gl_resize(void *self, uint32_t w, uint32_t h) {
     _oak_gl_backend *b = self;
     oak_result r = _oak_gl_make_current(&b->ctx);
-    return r != OAK_OK ? r : _oak_gl_targets_resize(&b->targets, w, h);
+    return r != OAK_OK ? r : _oak_gl_targets_resize(&b->targets, w, h, 0, 0);
 }
 
 static oak_result gl_sync(void *self, const oak_render_view *view) {
@@ -108,8 +109,9 @@ static oak_result gl_sync(void *self, const oak_render_view *view) {
 static oak_result gl_render(void *self, const oak_render_view *view) {
     _oak_gl_backend *b = self;
     oak_result r = _oak_gl_make_current(&b->ctx);
-    if (r == OAK_OK && (view->width != b->targets.width || view->height != b->targets.height))
-        r = _oak_gl_targets_resize(&b->targets, view->width, view->height);
+    uint32_t ow, oh; /* TAA upsampling writes the output's size */
+    _oak_taa_out_size(view, &ow, &oh);
+    if (r == OAK_OK) r = _oak_gl_targets_resize(&b->targets, view->width, view->height, ow, oh);
     return r != OAK_OK ? r : _oak_gl_frame_render(b, view);
 }
 

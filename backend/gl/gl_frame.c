@@ -10,6 +10,7 @@
 #include "backend/gpu/gpu_records.h"
 #include "gl_gpu.h"
 #include "oak_gl_shaders.h"
+#include "render/taa.h"
 
 /* GL has no specialization constants: SHADOW and MASKED (OAK_SPEC_CONST in
    oak_gpu.h) become #defines written after the #version line. */
@@ -263,9 +264,14 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
     f->shadow_stats = (oak_shadow_stats){0};
     uint32_t q = 0;
     oak_result r = OAK_OK;
+    /* the passes after taa run at its output size (TAA upsampling: larger) */
+    _oak_gl_targets *t = &b->targets;
+    uint32_t rw = t->width, rh = t->height, ow, oh;
+    _oak_taa_out_size(view, &ow, &oh);
     for (uint32_t i = 0; i < OAK_PASS_COUNT && r == OAK_OK; i++) {
         const oak_pass_row *row = &rows[i];
         uint64_t t0 = oak_time_ns();
+        if (i == OAK_PASS_TAA + 1) t->width = ow, t->height = oh;
         if (!row->untimed) glQueryCounter(f->queries[q++], GL_TIMESTAMP);
         f->cpu_ms[i] = 0;
         if (!_oak_pass_runs(row, view, oak_backend_gl()->caps)) continue;
@@ -274,8 +280,10 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
         _oak_gl_track_after(f, row);
         f->cpu_ms[i] = oak_ms_since(t0);
     }
+    t->width = rw, t->height = rh;
     glUseProgram(0);
     if (r != OAK_OK) return r; /* the stamps are incomplete: keep last frame's times */
+    t->pic_width = ow, t->pic_height = oh;
     glQueryCounter(f->queries[q], GL_TIMESTAMP);
     f->queries_pending = true;
     return _oak_gl_check("the frame") ? oak_error(OAK_ERROR_DEVICE, "gl: the frame failed")

@@ -137,6 +137,10 @@ typedef struct _oak_gl_frame {
     const oak_instance *instcull_src[OAK_STREAM_MAX_PER_VIEW];
     uint64_t instcull_version[OAK_STREAM_MAX_PER_VIEW];
     uint32_t instcull_first[OAK_STREAM_MAX_PER_VIEW], instcull_streams;
+    /* the last-frame copies after the records: whose, which version, where */
+    const oak_instance *instcull_prev_src[OAK_STREAM_MAX_PER_VIEW];
+    uint64_t instcull_prev_version[OAK_STREAM_MAX_PER_VIEW];
+    uint32_t instcull_prev_first[OAK_STREAM_MAX_PER_VIEW];
     /* per stream: the vis program group it draws with from the lists
        (masked 2, double-sided 1), UINT32_MAX when it is not drawn natively;
        the stream raster's programs */

@@ -68,6 +68,10 @@ void _oak_gl_buffer_release(_oak_gl_buffer *b);
  * y = +1, the top of the picture, and compute passes index rows the same. */
 typedef struct _oak_gl_targets {
     uint32_t width, height;
+    /* the size hdr, ldr and out are made at (TAA upsampling writes the
+       output's size there; the passes before it use the top-left width x
+       height), and the last frame's picture size */
+    uint32_t out_width, out_height, pic_width, pic_height;
     GLuint depth;            /* DEPTH_COMPONENT32F, reversed-Z (clear 0, GREATER) */
     GLuint vis;              /* RG32UI: (draw + 1, triangle), 0 where nothing drew */
     GLuint hdr;              /* RGBA32F linear colour from the resolve */
@@ -76,7 +80,10 @@ typedef struct _oak_gl_targets {
     _oak_gl_buffer ldr, out; /* RGBA8 a uint per pixel: after dither, after FXAA */
 } _oak_gl_targets;
 
-oak_result _oak_gl_targets_resize(_oak_gl_targets *t, uint32_t width, uint32_t height);
+/* Targets for a width x height frame whose taa pass writes out_width x
+   out_height (at least the frame's; 0: the frame's). */
+oak_result _oak_gl_targets_resize(_oak_gl_targets *t, uint32_t width, uint32_t height,
+                                  uint32_t out_width, uint32_t out_height);
 void _oak_gl_targets_release(_oak_gl_targets *t);
 /* Copies the final picture to rgba, row 0 first (= the top). */
 oak_result _oak_gl_read_rgba8(const _oak_gl_targets *t, uint8_t *rgba, size_t size);

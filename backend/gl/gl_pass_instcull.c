@@ -38,12 +38,17 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
     if (records > UINT32_MAX / 2 || words > UINT32_MAX / 4)
         return oak_error(OAK_ERROR_LIMIT, "gl: instcull: %llu instances",
                          (unsigned long long)records);
-    size_t rec_bytes = (size_t)(records ? records : 1) * sizeof(oak_gpu_instance);
+    /* the records, then their last-frame copies (motion vectors) */
+    size_t rec_bytes = (size_t)(records ? records : 1) * 2 * sizeof(oak_gpu_instance);
     size_t old = f->instances.capacity;
     if ((r = _oak_gl_buffer_reserve(&f->instances, rec_bytes, true)) ||
         (r = _oak_gl_buffer_reserve(&f->instance_out, head_bytes + words * 4, false)))
         return r;
-    if (f->instances.capacity != old) memset(f->instcull_src, 0, sizeof f->instcull_src);
+    if (f->instances.capacity != old) {
+        memset(f->instcull_src, 0, sizeof f->instcull_src);
+        memset(f->instcull_prev_src, 0, sizeof f->instcull_prev_src);
+    }
+    uint32_t total = (uint32_t)records; /* where the last-frame copies start */
 
     uint32_t first = 0, word = 0;
     uint32_t cmds[OAK_GPU_INSTCULL_HEAD_WORDS];
@@ -59,6 +64,18 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
             f->instcull_src[s] = rs->records;
             f->instcull_version[s] = rs->version;
             f->instcull_first[s] = first;
+        }
+        if (f->instcull_prev_src[s] != rs->records ||
+            f->instcull_prev_version[s] != rs->prev_version ||
+            f->instcull_prev_first[s] != total + first) {
+            const oak_instance *p = rs->prev_records ? rs->prev_records : rs->records;
+            if (rs->count && (r = _oak_gl_buffer_upload(
+                                  &f->instances, (size_t)(total + first) * sizeof(oak_gpu_instance),
+                                  p, (size_t)rs->count * sizeof(oak_gpu_instance))))
+                return r;
+            f->instcull_prev_src[s] = rs->records;
+            f->instcull_prev_version[s] = rs->prev_version;
+            f->instcull_prev_first[s] = total + first;
         }
         const _oak_gl_mat_slot *mt = _oak_gl_mat_of(f, rs->material);
         f->instcull_group[s] = UINT32_MAX;
@@ -76,6 +93,7 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
         _oak_gpu_instcull_fill(&f->instcull_heads[s], cmds, v, rs, first, word, mesh,
                                mt ? oak_handle_index(rs->material.id) : 0,
                                f->instcull_group[s] != UINT32_MAX);
+        f->instcull_heads[s].prev[0] = total;
         if ((r = _oak_gl_buffer_upload(&f->instance_out, head_bytes + (size_t)word * 4, cmds,
                                        sizeof cmds)))
             return r;

@@ -7,14 +7,14 @@
 #include "render/taa.h"
 
 oak_result _oak_gl_run_taa(_oak_gl_backend *b, const oak_render_view *v) {
-    (void)v;
     _oak_gl_frame *f = b->frame;
     _oak_gl_targets *t = &b->targets;
     oak_result r = OAK_OK;
     if (!f->prog_taa) r = _oak_gl_compute(&f->prog_taa, "taa", oak_gl_src_taa_comp);
     /* a new size resets the history (the frontend says so in taa_reset) */
-    if (r || (r = _oak_gl_buffer_reserve(&f->taa, (size_t)_oak_taa_texels(t->width, t->height) * 16,
-                                         false)))
+    uint32_t ow, oh; /* the output: larger than the frame when it upsamples */
+    _oak_taa_out_size(v, &ow, &oh);
+    if (r || (r = _oak_gl_buffer_reserve(&f->taa, (size_t)_oak_taa_texels(ow, oh) * 16, false)))
         return r;
     _oak_gl_bind_common(f, &f->draws);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_TAA, f->taa.id);
@@ -25,7 +25,8 @@ oak_result _oak_gl_run_taa(_oak_gl_backend *b, const oak_render_view *v) {
         /* inside the pass: the copy reads the history image step 0 wrote */
         if (s) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         glUniform1ui(0, s);
-        _oak_gl_dispatch_output(t);
+        glDispatchCompute((ow + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP,
+                          (oh + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP, 1);
     }
     return OAK_OK; /* the next readers' barriers come from their rows (gl_track.c) */
 }

@@ -42,8 +42,10 @@ oak_result _oak_gl_read_hdr(const _oak_gl_targets *t, float *rgba, size_t count)
                          need, t->width, t->height);
     /* the resolve wrote it as an image, the BLEND pass as a colour target */
     glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
-    glGetTextureImage(t->hdr, 0, GL_RGBA, GL_FLOAT, (GLsizei)(need * sizeof(float)), rgba);
-    if (_oak_gl_check("glGetTextureImage"))
+    /* the frame's corner of it (TAA upsampling may have made it larger) */
+    glGetTextureSubImage(t->hdr, 0, 0, 0, 0, (GLsizei)t->width, (GLsizei)t->height, 1, GL_RGBA,
+                         GL_FLOAT, (GLsizei)(need * sizeof(float)), rgba);
+    if (_oak_gl_check("glGetTextureSubImage"))
         return oak_error(OAK_ERROR_DEVICE, "gl: reading back the %ux%u HDR picture failed",
                          t->width, t->height);
     return OAK_OK;

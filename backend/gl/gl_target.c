@@ -23,8 +23,13 @@ void _oak_gl_targets_release(_oak_gl_targets *t) {
     *t = (_oak_gl_targets){0};
 }
 
-oak_result _oak_gl_targets_resize(_oak_gl_targets *t, uint32_t width, uint32_t height) {
-    if (t->hdr && t->width == width && t->height == height) return OAK_OK;
+oak_result _oak_gl_targets_resize(_oak_gl_targets *t, uint32_t width, uint32_t height,
+                                  uint32_t out_width, uint32_t out_height) {
+    uint32_t ow = out_width > width ? out_width : width,
+             oh = out_height > height ? out_height : height;
+    if (t->hdr && t->width == width && t->height == height && ow <= t->out_width &&
+        oh <= t->out_height)
+        return OAK_OK;
     if (!width || !height || width > OAK_MAX_OUTPUT_SIZE || height > OAK_MAX_OUTPUT_SIZE)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "gl: output size %ux%u is out of range", width,
                          height);
@@ -32,11 +37,12 @@ oak_result _oak_gl_targets_resize(_oak_gl_targets *t, uint32_t width, uint32_t h
     while (glGetError() != GL_NO_ERROR) {
     }
     t->width = width, t->height = height;
+    t->out_width = ow, t->out_height = oh, t->pic_width = width, t->pic_height = height;
     t->depth = make_tex(GL_DEPTH_COMPONENT32F, width, height);
     t->vis = make_tex(GL_RG32UI, width, height);
-    t->hdr = make_tex(GL_RGBA32F, width, height);
+    t->hdr = make_tex(GL_RGBA32F, ow, oh);
     bool oom = glGetError() == GL_OUT_OF_MEMORY;
-    size_t bytes = (size_t)width * height * 4;
+    size_t bytes = (size_t)ow * oh * 4;
     if (oom || _oak_gl_buffer_reserve(&t->ldr, bytes, false) != OAK_OK ||
         _oak_gl_buffer_reserve(&t->out, bytes, false) != OAK_OK) {
         _oak_gl_targets_release(t);
@@ -62,15 +68,15 @@ oak_result _oak_gl_targets_resize(_oak_gl_targets *t, uint32_t width, uint32_t h
 }
 
 oak_result _oak_gl_read_rgba8(const _oak_gl_targets *t, uint8_t *rgba, size_t size) {
-    size_t need = (size_t)t->width * t->height * 4;
+    size_t need = (size_t)t->pic_width * t->pic_height * 4;
     if (size < need)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT,
-                         "gl: read_pixels needs %zu bytes for %ux%u, got %zu", need, t->width,
-                         t->height, size);
+                         "gl: read_pixels needs %zu bytes for %ux%u, got %zu", need, t->pic_width,
+                         t->pic_height, size);
     /* the frame's readback row already issued its barrier (gl_track.c) */
     glGetNamedBufferSubData(t->out.id, 0, (GLsizeiptr)need, rgba);
     if (_oak_gl_check("glGetNamedBufferSubData"))
-        return oak_error(OAK_ERROR_DEVICE, "gl: reading back the %ux%u picture failed", t->width,
-                         t->height);
+        return oak_error(OAK_ERROR_DEVICE, "gl: reading back the %ux%u picture failed",
+                         t->pic_width, t->pic_height);
     return OAK_OK;
 }

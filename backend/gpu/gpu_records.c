@@ -81,6 +81,9 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
     g->taa[0] = v->jitter[0], g->taa[1] = v->jitter[1];
     g->taa[2] = v->taa_reset ? 1.0f : 0.0f;
     g->taa[3] = (float)(v->frame & 1); /* reads history image frame & 1, writes the other */
+    g->out_size[0] = v->out_width ? v->out_width : width;
+    g->out_size[1] = v->out_height ? v->out_height : height;
+    memcpy(&g->out_size[2], &v->post.taa_sharpen, sizeof(float)); /* resolved by the frontend */
 }
 
 void _oak_gpu_ao_fill(oak_gpu_view *g, const oak_render_view *v) {

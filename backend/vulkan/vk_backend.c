@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "vk_debug.h"
+#include "render/taa.h"
 #include "vk_internal.h"
 
 /* What read_pixels needs beyond the frame: kept beside the backend state. */
@@ -165,6 +166,7 @@ static oak_result _oak_vk_resize(void *self, uint32_t w, uint32_t h) {
     if ((r = _oak_vk_frame_begin(vk))) return r;
     vk->width = w;
     vk->height = h;
+    vk->out_width = vk->out_height = 0; /* the next upsampling view grows them again */
     r = _oak_vk_targets_create(vk);
     vk->targets_bad = r != OAK_OK;
     return r;
@@ -208,6 +210,15 @@ static oak_result _oak_vk_render_vt(void *self, const oak_render_view *v) {
     if (vk->lost) return oak_error(OAK_ERROR_DEVICE, "vulkan: the device was lost");
     oak_result r = _oak_vk_frame_begin(vk);
     if (r) return r;
+    /* TAA upsampling to a larger output than the targets hold: made again
+       (the frontend resets the history for a new output size) */
+    uint32_t ow, oh;
+    _oak_taa_out_size(v, &ow, &oh);
+    if (ow > (vk->out_width > vk->width ? vk->out_width : vk->width) ||
+        oh > (vk->out_height > vk->height ? vk->out_height : vk->height)) {
+        vk->out_width = ow, vk->out_height = oh;
+        vk->targets_bad = true;
+    }
     if (vk->targets_bad) {
         if ((r = _oak_vk_targets_create(vk))) return r;
         vk->targets_bad = false;
@@ -279,7 +290,7 @@ static oak_result _oak_vk_read_stream_counts(void *self, uint32_t per_lod[OAK_ST
 static oak_result _oak_vk_read_pixels(void *self, uint8_t *rgba, size_t size) {
     _oak_vk_backend *b = self;
     _oak_vk *vk = &b->vk;
-    uint64_t bytes = (uint64_t)vk->width * vk->height * 4;
+    uint64_t bytes = (uint64_t)vk->pic_width * vk->pic_height * 4;
     if (!rgba || size < bytes)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT,
                          "vulkan: read_pixels needs %llu bytes, got %zu", (unsigned long long)bytes,

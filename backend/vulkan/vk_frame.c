@@ -4,6 +4,7 @@
  * imply (vk_track.c) and a timestamp after each. */
 #include <string.h>
 
+#include "render/taa.h"
 #include "vk_internal.h"
 
 void _oak_vk_barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src, VkAccessFlags2 src_access,
@@ -202,8 +203,12 @@ oak_result _oak_vk_render(_oak_vk *vk, const oak_render_view *v) {
     VkCommandBuffer cmd = f->cmd;
     vk->pipe_result = OAK_OK;
     const oak_pass_row *rows = _oak_pass_table();
+    /* the passes after taa run at its output size (TAA upsampling: larger) */
+    uint32_t rw = vk->width, rh = vk->height, ow, oh;
+    _oak_taa_out_size(v, &ow, &oh);
     for (uint32_t i = 0; i < OAK_PASS_COUNT && !r; i++) {
         const oak_pass_row *row = &rows[i];
+        if (i == OAK_PASS_TAA + 1) vk->width = ow, vk->height = oh;
         if (_oak_pass_runs(row, v, oak_backend_vulkan()->caps) && !_oak_vk_idle(vk, row->id)) {
             /* the upload's records are built before its barrier: building
                them may stage copies */
@@ -216,6 +221,7 @@ oak_result _oak_vk_render(_oak_vk *vk, const oak_render_view *v) {
         if (i == OAK_PASS_UPLOAD) t1 = oak_time_ns();
         if (!row->untimed) _oak_vk_stamp(vk, f, row->name);
     }
+    vk->width = rw, vk->height = rh;
     if (r) {
         /* The half-recorded buffer is reset next frame; what it retired may
            still be read by the frame in flight, so let that finish first. */
@@ -235,6 +241,7 @@ oak_result _oak_vk_render(_oak_vk *vk, const oak_render_view *v) {
     OAK_VK_TRY(vk, vkQueueSubmit2(vk->queue, 1, &si, f->fence));
     f->submitted = true;
     f->output_valid = true;
+    vk->pic_width = ow, vk->pic_height = oh;
     vk->last_slot = (int32_t)vk->slot;
     f->cpu_ms[0] = (double)(t1 - t0) * 1e-6 + vk->sync_ms;
     f->cpu_ms[1] = (double)(oak_time_ns() - t1) * 1e-6;

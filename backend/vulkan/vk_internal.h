@@ -176,6 +176,10 @@ typedef struct _oak_vk_frame {
     const void *instcull_src[OAK_STREAM_MAX_PER_VIEW];
     uint64_t instcull_version[OAK_STREAM_MAX_PER_VIEW];
     uint32_t instcull_first[OAK_STREAM_MAX_PER_VIEW];
+    /* the last-frame copies after the records: whose, which version, where */
+    const void *instcull_prev_src[OAK_STREAM_MAX_PER_VIEW];
+    uint64_t instcull_prev_version[OAK_STREAM_MAX_PER_VIEW];
+    uint32_t instcull_prev_first[OAK_STREAM_MAX_PER_VIEW];
     uint32_t instcull_streams;
     /* per stream: its material's slot, and the vis pipeline group it draws
        with natively (UINT32_MAX: not drawn from the lists) */
@@ -257,6 +261,10 @@ typedef struct _oak_vk {
 
     /* output and passes */
     uint32_t width, height, shadow_size;
+    /* TAA upsampling: the size the output-sized targets (hdr, ldr, the
+       slots' outputs) are made at, at least width x height (0: that), and
+       the last frame's picture size */
+    uint32_t out_width, out_height, pic_width, pic_height;
     bool targets_bad; /* a resize failed part way: rebuilt before the next frame */
     _oak_vk_image depth, ids, hdr, shadow;
     _oak_vk_image shadow_static; /* the cascades' cached static layers, laid out as shadow */

@@ -6,6 +6,7 @@
 
 #include "backend/gpu/gpu_records.h"
 #include "render/bloom.h"
+#include "render/taa.h"
 #include "vk_internal.h"
 
 static const uint32_t k_bloom_comp[] =
@@ -15,7 +16,9 @@ static const uint32_t k_bloom_comp[] =
 oak_result _oak_vk_bloom_reserve(_oak_vk *vk, const oak_render_view *v) {
     bool runs = _oak_pass_runs(&_oak_pass_table()[OAK_PASS_BLOOM], v, oak_backend_vulkan()->caps);
     if (!runs) return OAK_OK; /* post reads the buffer only after a bloom */
-    uint64_t need = _oak_bloom_texels(vk->width, vk->height) * 16;
+    uint32_t ow, oh;          /* it runs after taa: at its output size */
+    _oak_taa_out_size(v, &ow, &oh);
+    uint64_t need = _oak_bloom_texels(ow, oh) * 16;
     return _oak_vk_target_buffer_fit(vk, &vk->bloom, OAK_TARGET_BLOOM, need);
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render/dof.h"
+#include "render/taa.h"
 #include "vk_internal.h"
 
 static const uint32_t k_dof_comp[] =
@@ -15,7 +16,9 @@ static const uint32_t k_dof_comp[] =
 oak_result _oak_vk_dof_reserve(_oak_vk *vk, const oak_render_view *v) {
     bool runs = _oak_pass_runs(&_oak_pass_table()[OAK_PASS_DOF], v, oak_backend_vulkan()->caps);
     if (!runs) return OAK_OK;
-    uint64_t need = _oak_dof_layout(vk->width, vk->height).texels * 16;
+    uint32_t ow, oh; /* it runs after taa: at its output size */
+    _oak_taa_out_size(v, &ow, &oh);
+    uint64_t need = _oak_dof_layout(ow, oh).texels * 16;
     return _oak_vk_target_buffer_fit(vk, &vk->dof, OAK_TARGET_DOF, need);
 }
 

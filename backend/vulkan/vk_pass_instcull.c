@@ -41,11 +41,15 @@ oak_result _oak_vk_instcull_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_ren
                          (unsigned long long)records);
     VkBuffer old = f->instances.buffer;
     oak_result r;
-    if ((r = grow(vk, &f->instances, (records ? records : 1) * sizeof(oak_gpu_instance), 0)) ||
+    /* the records, then their last-frame copies (motion vectors) */
+    if ((r = grow(vk, &f->instances, (records ? records : 1) * 2 * sizeof(oak_gpu_instance), 0)) ||
         (r = grow(vk, &f->instance_out, HEAD_BYTES + words * 4,
                   VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT)))
         return r;
-    if (f->instances.buffer != old) memset(f->instcull_src, 0, sizeof f->instcull_src);
+    if (f->instances.buffer != old) {
+        memset(f->instcull_src, 0, sizeof f->instcull_src);
+        memset(f->instcull_prev_src, 0, sizeof f->instcull_prev_src);
+    }
     /* the streams' assets (before the materials' flush) and how each draws;
        none drawn until the pass runs this frame */
     f->instcull_streams = 0;
@@ -75,6 +79,8 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
     oak_gpu_instcull *heads = f->instance_out.mapped;
     uint8_t *rec = f->instances.mapped;
     uint32_t *words = (uint32_t *)((uint8_t *)f->instance_out.mapped + HEAD_BYTES);
+    uint32_t total = 0; /* the last-frame copies start after every record */
+    for (uint32_t s = 0; s < ns; s++) total += v->streams[s].count;
     for (uint32_t s = 0; s < ns; s++) {
         const oak_render_stream *rs = &v->streams[s];
         if (f->instcull_src[s] != rs->records || f->instcull_version[s] != rs->version ||
@@ -85,6 +91,17 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
             f->instcull_src[s] = rs->records;
             f->instcull_version[s] = rs->version;
             f->instcull_first[s] = first;
+        }
+        if (f->instcull_prev_src[s] != rs->records ||
+            f->instcull_prev_version[s] != rs->prev_version ||
+            f->instcull_prev_first[s] != total + first) {
+            const oak_instance *p = rs->prev_records ? rs->prev_records : rs->records;
+            if (rs->count)
+                memcpy(rec + (size_t)(total + first) * sizeof(oak_gpu_instance), p,
+                       (size_t)rs->count * sizeof(oak_gpu_instance));
+            f->instcull_prev_src[s] = rs->records;
+            f->instcull_prev_version[s] = rs->prev_version;
+            f->instcull_prev_first[s] = total + first;
         }
         /* VkDrawIndexedIndirectCommand per (view, LOD): the instance count is the kernel's */
         uint32_t mesh[OAK_STREAM_LODS][3] = {{0}};
@@ -97,6 +114,7 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
         oak_gpu_instcull h;
         _oak_gpu_instcull_fill(&h, words + word, v, rs, first, word, mesh, f->instcull_material[s],
                                f->instcull_group[s] != UINT32_MAX);
+        h.prev[0] = total;
         heads[s] = h;
         f->instcull_moved[s] = rs->moved;
         first += rs->count;

@@ -15,7 +15,9 @@ static const uint32_t k_taa_comp[] =
 oak_result _oak_vk_taa_reserve(_oak_vk *vk, const oak_render_view *v) {
     bool runs = _oak_pass_runs(&_oak_pass_table()[OAK_PASS_TAA], v, oak_backend_vulkan()->caps);
     if (!runs) return OAK_OK;
-    uint64_t need = _oak_taa_texels(vk->width, vk->height) * 16;
+    uint32_t ow, oh;
+    _oak_taa_out_size(v, &ow, &oh);
+    uint64_t need = _oak_taa_texels(ow, oh) * 16;
     /* a new size resets the history: the frontend says so in taa_reset */
     return _oak_vk_target_buffer_fit(vk, &vk->taa, OAK_TARGET_TAA, need);
 }
@@ -27,9 +29,11 @@ void _oak_vk_taa_destroy(_oak_vk *vk) {
 }
 
 oak_result _oak_vk_run_taa(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
-    (void)v;
     /* step 1 (the copy) reads the history image step 0 wrote; the next
-       readers' barriers come from their rows (vk_track.c) */
-    const uint32_t grid[2][2] = {{vk->width, vk->height}, {vk->width, vk->height}};
+       readers' barriers come from their rows (vk_track.c). Both run over
+       the output (larger than the frame when upsampling). */
+    uint32_t ow, oh;
+    _oak_taa_out_size(v, &ow, &oh);
+    const uint32_t grid[2][2] = {{ow, oh}, {ow, oh}};
     return _oak_vk_compute_steps(vk, f, k_taa_comp, sizeof k_taa_comp, vk->taa_pipes, 2, grid);
 }

@@ -375,6 +375,11 @@ void _oak_vk_pipelines_destroy(_oak_vk *vk) {
 oak_result _oak_vk_targets_create(_oak_vk *vk) {
     oak_result r;
     uint32_t w = vk->width, h = vk->height;
+    /* what the taa pass and the passes after it write: the output's size
+       when TAA upsamples (the passes before it use the top-left w x h) */
+    uint32_t ow = vk->out_width > w ? vk->out_width : w,
+             oh = vk->out_height > h ? vk->out_height : h;
+    vk->pic_width = w, vk->pic_height = h;
     if ((r = _oak_vk_image_retire(vk, &vk->depth)) || (r = _oak_vk_image_retire(vk, &vk->ids)) ||
         (r = _oak_vk_image_retire(vk, &vk->hdr)) || (r = _oak_vk_buffer_retire(vk, &vk->ldr)) ||
         (r = _oak_vk_buffer_retire(vk, &vk->ao)) || (r = _oak_vk_buffer_retire(vk, &vk->bloom)) ||
@@ -395,12 +400,12 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
                                   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
                                   false)))
         return r;
-    if ((r = _oak_vk_image_create(vk, &vk->hdr, VK_FORMAT_R32G32B32A32_SFLOAT, w, h, 1, 1,
+    if ((r = _oak_vk_image_create(vk, &vk->hdr, VK_FORMAT_R32G32B32A32_SFLOAT, ow, oh, 1, 1,
                                   VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
                                       (vk->blend_ok ? VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT : 0),
                                   false)))
         return r;
-    if ((r = _oak_vk_buffer_create(vk, &vk->ldr, (uint64_t)w * h * 4,
+    if ((r = _oak_vk_buffer_create(vk, &vk->ldr, (uint64_t)ow * oh * 4,
                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, OAK_VK_MEM_DEVICE)))
         return r;
     /* the gtao pass's floats: grown when a view runs it (vk_pass_gtao.c);
@@ -440,7 +445,7 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
         vk->slot = keep;
         if (r) return r;
         f->output_valid = false;
-        if ((r = _oak_vk_buffer_create(vk, &f->output, (uint64_t)w * h * 4,
+        if ((r = _oak_vk_buffer_create(vk, &f->output, (uint64_t)ow * oh * 4,
                                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                                            VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                        OAK_VK_MEM_DEVICE)))

@@ -77,7 +77,9 @@ typedef struct oak_instance_bend {
 typedef struct oak_render_stream {
     const oak_instance *records, *prev_records; /* count each; prev: as last frame */
     uint32_t count;
-    uint64_t version;
+    /* the records' version, and the version prev_records hold (a GPU
+       backend uploads its copy of them when this moves) */
+    uint64_t version, prev_version;
     bool moved; /* version moved since the last frame (or first seen) */
     uint32_t lod_count;
     oak_mesh lods[OAK_STREAM_LODS];
@@ -161,6 +163,10 @@ typedef struct oak_render_view {
     float jitter[2]; /* sub-pixel offset in pixels, x right, y down (0 without TAA) */
     /* the taa pass starts its history again (first TAA frame, a resize) */
     bool taa_reset;
+    /* the size the taa pass writes and every pass after it runs at: the
+       renderer's output when TAA upsamples a scaled frame, else width x
+       height (0 reads as width x height: render/taa.h _oak_taa_out_size) */
+    uint32_t out_width, out_height;
 
     /* opaque and masked draws inside the frustum, batched by (material, mesh) */
     oak_draw_list draws;

@@ -124,6 +124,12 @@
 #define OAK_TAA_SAMPLES     8    /* jitter positions before the sequence repeats */
 #define OAK_TAA_WEIGHT      0.1  /* the current frame's share once the history is full */
 #define OAK_TAA_MOTION_VIEW 32.0 /* --debug motion: pixels of motion at full colour */
+/* TAA upsampling a scaled frame: render samples within this many output
+ * pixels of an output pixel are gathered, weighed (1 - d^2 / r^2)^2 */
+#define OAK_TAA_UP_RADIUS   0.6
+/* oak_post.taa_sharpen left at 0: off (the resolve untouched); 0.5 is a
+ * light sharpen (docs/SHADING.md "Temporal anti-aliasing") */
+#define OAK_TAA_SHARPEN_DEFAULT 0.0
 /* Render scale (docs/SHADING.md "Render scale"): the passes run at the
  * output size times oak_post.render_scale, clamped to this range. */
 #define OAK_RENDER_SCALE_MIN 0.25

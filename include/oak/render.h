@@ -263,6 +263,10 @@ typedef struct oak_post {
        raster jittered, the frame blended with its reprojected history. With
        it on the frontend turns FXAA off (no_fxaa): TAA already smooths edges. */
     oak_taa_mode taa;
+    /* The sharpen after TAA's resolve: c + s (4 c - the 4 neighbours) / 4
+       per channel, clamped to those 5 texels' range, s in [0, 1]; 0 (the
+       default, OAK_TAA_SHARPEN_DEFAULT): off, the resolve as it is. */
+    float taa_sharpen;
     /* Sun shadow filter: PCF taps a side, 1 (a hard 2 x 2 texel footprint)
        .. OAK_SHADOW_PCF_SIZE; 0: the preset's, else OAK_SHADOW_PCF_SIZE */
     uint32_t shadow_filter;
@@ -270,9 +274,10 @@ typedef struct oak_post {
     oak_preset preset;
     /* Render scale (docs/SHADING.md "Render scale"): every pass runs at
        the output size times this, in [0.25, 1] (0: 1), and the picture is
-       stretched to the output size. Set it through oak_post_set_render_scale,
-       which clamps it and says what it took; a NaN or negative value left
-       here makes oak_renderer_draw fail. */
+       stretched to the output size (with TAA on, the taa pass upsamples it
+       instead and the passes after it run at the output size). Set it through
+       oak_post_set_render_scale, which clamps it and says what it took; a NaN or negative value
+       left here makes oak_renderer_draw fail. */
     float render_scale;
     oak_channel channel; /* a capture channel instead of the picture; 0: the picture */
 } oak_post;
@@ -282,6 +287,10 @@ typedef struct oak_post {
  * 1. NaN, infinities and negative values are refused with
  * OAK_ERROR_INVALID_ARGUMENT and leave post as it was. */
 oak_result oak_post_set_render_scale(oak_post *post, float scale, float *adopted);
+/* Still frames TAA takes to converge under these settings: its jitter
+ * phases, OAK_TAA_SAMPLES times ceil(1 / scale^2) when it upsamples a render
+ * scale below 1 (docs/SHADING.md "Render scale"); 1 when TAA is off. */
+uint32_t oak_taa_frames(const oak_post *post);
 
 /* The multiplier post applies to linear radiance for these settings (the
  * rules above); always > 0 and finite for finite settings. */

@@ -15,7 +15,7 @@ OAK_SSBO(OAK_B_BLOOM) readonly buffer BloomBlock { vec4 bloom[]; };
 #endif
 
 uvec2 oak_bloom_size(uint level) {
-    uvec2 s = view.size.xy;
+    uvec2 s = view.out_size.xy;
     for (uint l = 0u; l < level; l++) s = (s + 1u) >> 1u;
     return s;
 }
@@ -23,13 +23,13 @@ uvec2 oak_bloom_size(uint level) {
 // the first texel of down level `level` (up: of its up level), level >= 1
 uint oak_bloom_offset(uint level, bool up) {
     uint at = 0u;
-    uvec2 s = view.size.xy;
+    uvec2 s = view.out_size.xy;
     for (uint l = 1u; l <= uint(OAK_BLOOM_LEVELS); l++) {
         s = (s + 1u) >> 1u;
         if (!up && l == level) return at;
         at += s.x * s.y;
     }
-    s = view.size.xy;
+    s = view.out_size.xy;
     for (uint l = 1u; l < level; l++) {
         s = (s + 1u) >> 1u;
         at += s.x * s.y;
@@ -57,7 +57,7 @@ vec3 oak_bloom_bilinear(uint at, uvec2 size, vec2 p) {
 // levels it sums (so a flat frame blooms to itself).
 vec3 oak_bloom_at(ivec2 px) {
     uvec2 s1 = oak_bloom_size(1u);
-    vec2 p = (vec2(px) + 0.5) * (vec2(s1) / vec2(view.size.xy));
+    vec2 p = (vec2(px) + 0.5) * (vec2(s1) / vec2(view.out_size.xy));
     return oak_bloom_bilinear(oak_bloom_offset(1u, true), s1, p) * (1.0 / float(OAK_BLOOM_LEVELS));
 }
 

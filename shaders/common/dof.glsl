@@ -12,7 +12,13 @@
 OAK_SSBO(OAK_B_DOF) buffer DofBlock { vec4 dof[]; };
 
 uvec2 oak_dof_half() {
-    return (view.size.xy + 1u) / 2u;
+    return (view.out_size.xy + 1u) / 2u;
+}
+
+// The depth texel under picture texel p: the same one, or under TAA's
+// upsampling the render texel it falls in (render/taa.h).
+ivec2 oak_dof_depth_texel(ivec2 p) {
+    return ivec2((uvec2(p) * view.size.xy) / view.out_size.xy);
 }
 
 uvec2 oak_dof_tiles() {

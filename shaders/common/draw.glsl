@@ -27,9 +27,9 @@ oak_gpu_draw oak_instance_draw(uint rec, uint s, uint lod) {
     oak_gpu_instance r = stream_records[rec];
     oak_gpu_draw d;
     d.world = oak_instance_world(r, s);
-    // last frame's: the same record under last frame's wind (the records of
-    // a native stream are taken to stand still; their last copy is not here)
-    d.prev_world = oak_bent_instance(r, s, stream_heads[s].bend_gust.w);
+    // last frame's: the record's last-frame copy under last frame's wind
+    d.prev_world = oak_bent_instance(stream_records[rec + stream_heads[s].prev.x], s,
+                                     stream_heads[s].bend_gust.w);
     // the inverse transpose: R / s for a plain R s; a bent one needs it whole
     float s2 = r.position_scale.w * r.position_scale.w;
     mat3 nm = mat3(d.world[0].xyz / s2, d.world[1].xyz / s2, d.world[2].xyz / s2);

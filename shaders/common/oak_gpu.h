@@ -212,8 +212,8 @@ OAK_STRUCT(oak_gpu_view) {
     OAK_F4(post_params); /* bloom strength (0: no bloom), the sun disc's cos(radius) (0: no
                             disc), 1 / its solid angle, render scale (texture derivatives
                             times it: mip bias log2 of it) */
-    OAK_F4(dof_params); /* circle of confusion in half-size pixels = x + y * depth (signed:
-                           near < 0), z its largest radius, w 1 when depth of field runs */
+    OAK_F4(dof_params);  /* circle of confusion in half-size pixels = x + y * depth (signed:
+                            near < 0), z its largest radius, w 1 when depth of field runs */
     OAK_F4(dof_taps[OAK_DOF_TAP_COUNT]); /* the gather's taps: x, y on the unit disc, z radius */
     /* the water's volume (docs/SHADING.md "Water") */
     OAK_F4(water);         /* level, shore foam depth, 1 when there is water, caustics time */
@@ -225,6 +225,10 @@ OAK_STRUCT(oak_gpu_view) {
     OAK_M4(prev_view_proj); /* last frame's unjittered view_proj */
     OAK_F4(taa);            /* jitter x, y (pixels, y down), 1 on a history reset, parity */
     oak_gpu_clouds clouds;  /* volumetric clouds (shape.w 0: none, no shadow read) */
+    /* the size the taa pass writes and the passes after it run at: size.xy
+       unless TAA upsamples a scaled frame to the output; z the sharpen's
+       strength (float bits, 0: off), w 0 */
+    OAK_U4(out_size);
 }
 OAK_END(oak_gpu_view);
 
@@ -279,7 +283,7 @@ OAK_STRUCT(oak_gpu_draw) {
     /* inverse transpose of world's 3x3; column 3's xyz: the draw's colour
        (an instance's, white for plain draws), multiplying the vertex colour */
     OAK_M4(normal);
-    OAK_U4(info); /* material slot, first index, first vertex, oak_draw_flags */
+    OAK_U4(info);       /* material slot, first index, first vertex, oak_draw_flags */
     OAK_M4(prev_world); /* last frame's world (the taa pass's motion vectors) */
 }
 OAK_END(oak_gpu_draw);
@@ -327,6 +331,9 @@ OAK_STRUCT(oak_gpu_instcull) {
     OAK_F4(bend_gust);
     OAK_F4(bend_sink);
     OAK_F4(benders[OAK_BENDERS_MAX]);
+    /* x: how far after a record (OAK_B_INSTANCES) its last-frame copy lies,
+       for motion vectors; y, z, w 0 */
+    OAK_U4(prev);
 }
 OAK_END(oak_gpu_instcull);
 #define OAK_GPU_INSTCULL_VIEWS      (1 + OAK_MAX_CASCADES)
