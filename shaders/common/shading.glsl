@@ -73,15 +73,19 @@ vec3 oak_brdf(vec3 N, vec3 V, vec3 L, vec3 diffuse, vec3 F0, float F90, float a)
     return (diffuse / OAK_PI_F + D * Vis * F) * NdotL;
 }
 
-// The sky light, split sum: diffuse from the irradiance map less what the
-// specular lobe takes, specular from the prefiltered level of this roughness
-// (the reflection probes' boxes holding P first, the sky for what they leave).
-vec3 oak_ambient(vec3 P, vec3 N, vec3 V, vec3 diffuse, vec3 F0, float F90, float roughness,
-                 float ao) {
-    vec3 R = reflect(-V, N);
+// The light reflected around R at this roughness: the reflection probes'
+// boxes holding P first, the sky for what they leave.
+vec3 oak_reflection(vec3 P, vec3 R, float roughness) {
+    return probes[0].x > 0.0 ? oak_probe_specular(P, R, roughness) : oak_sky_specular(R, roughness);
+}
+
+// The sky light, split sum: diffuse from the irradiance irr less what the
+// specular lobe takes, specular from the reflection spec at this roughness
+// (oak_reflection around reflect(-V, N)). The caller looks both up, so the
+// lobes reuse them without a second copy of the lookups in the shader.
+vec3 oak_ambient(vec3 N, vec3 V, vec3 irr, vec3 spec, vec3 diffuse, vec3 F0, float F90,
+                 float roughness, float ao) {
     float NdotV = max(dot(N, V), 1e-4);
-    vec3 irr = oak_sky_irradiance(N);
-    vec3 spec = probes[0].x > 0.0 ? oak_probe_specular(P, R, roughness) : oak_sky_specular(R, roughness);
     vec2 AB = oak_sky_brdf(NdotV, roughness);
     vec3 envF = F0 * AB.x + F90 * AB.y;
     return ao * (diffuse / OAK_PI_F * irr * (1.0 - envF) + spec * envF);
@@ -124,21 +128,21 @@ void oak_lobes_light(oak_gpu_material m, uint mflags, vec3 N, vec3 Nc, vec3 V, v
 // base scaled by the sheen's albedo, the sheen's sky light (its albedo times
 // the irradiance), then all of it under the coat's Fresnel with the coat's
 // own reflection of the sky (split sum at its roughness) on top.
-vec3 oak_lobes_compose(oak_gpu_material m, uint mflags, vec3 P, vec3 N, vec3 Nc, vec3 V, vec3 base,
-                       vec3 emissive, vec3 Ls, vec3 Lc, float ao) {
+// irr: the sky's irradiance about N; cspec: oak_reflection around
+// reflect(-V, Nc) at the coat's roughness.
+vec3 oak_lobes_compose(oak_gpu_material m, uint mflags, vec3 N, vec3 Nc, vec3 V, vec3 base,
+                       vec3 emissive, vec3 Ls, vec3 Lc, vec3 irr, vec3 cspec, float ao) {
     vec3 c = base;
     if ((mflags & OAK_GPU_MAT_SHEEN) != 0u) {
         float E = oak_sheen_e(max(dot(N, V), 1e-4), m.lobe1.z);
         vec3 s = m.lobe2.rgb;
-        c = c * (1.0 - max(s.r, max(s.g, s.b)) * E) + Ls +
-            ao * s * E * oak_sky_irradiance(N) / OAK_PI_F;
+        c = c * (1.0 - max(s.r, max(s.g, s.b)) * E) + Ls + ao * s * E * irr / OAK_PI_F;
     }
     c += emissive;
     if ((mflags & OAK_GPU_MAT_COAT) != 0u) {
         float r = clamp(m.lobe1.y, 0.03, 1.0), NdotV = max(dot(Nc, V), 1e-4);
         float Fc = 0.04 + 0.96 * pow(1.0 - NdotV, 5.0);
-        vec3 R = reflect(-V, Nc);
-        vec3 spec = probes[0].x > 0.0 ? oak_probe_specular(P, R, r) : oak_sky_specular(R, r);
+        vec3 spec = cspec;
         vec2 AB = oak_sky_brdf(NdotV, r);
         c = c * (1.0 - m.lobe1.x * Fc) + Lc + ao * m.lobe1.x * spec * (0.04 * AB.x + AB.y);
     }

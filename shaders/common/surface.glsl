@@ -299,9 +299,24 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
             if (lobes && dot(N, L) > 0.0) oak_lobes_light(m, mflags, N, Nv, V, L, Ei, Ls, Lc);
         }
         float aot = ao * OAK_GTAO_AT(px);
-        colour = Lo + oak_ambient(P, N, V, diffuse, F0, F90, roughness, aot);
-        if (lobes) // the coat's normal is the surface's, without the normal map
-            colour = oak_lobes_compose(m, mflags, P, N, Nv, V, colour, emissive, Ls, Lc, aot);
+        vec3 irr = oak_sky_irradiance(N);
+        // the base's reflection, then the coat's (about Nv, the surface
+        // without the normal map, at its roughness) through the same code:
+        // a loop kept rolled, so the lookups are compiled once
+        vec3 spec = vec3(0.0), cspec = vec3(0.0);
+        int looks = (mflags & OAK_GPU_MAT_COAT) != 0u ? 2 : 1;
+        OAK_DONT_UNROLL for (int i = 0; i < looks; i++) {
+            vec3 Ni = i == 0 ? N : Nv;
+            float ri = i == 0 ? roughness : clamp(m.lobe1.y, 0.03, 1.0);
+            vec3 s = oak_reflection(P, reflect(-V, Ni), ri);
+            if (i == 0)
+                spec = s;
+            else
+                cspec = s;
+        }
+        colour = Lo + oak_ambient(N, V, irr, spec, diffuse, F0, F90, roughness, aot);
+        if (lobes)
+            colour = oak_lobes_compose(m, mflags, N, Nv, V, colour, emissive, Ls, Lc, irr, cspec, aot);
         else
             colour += emissive;
         if ((view.flags.y & OAK_GPU_DEBUG_CLUSTERS) != 0u) {
