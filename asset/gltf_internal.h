@@ -96,6 +96,10 @@ void _oak_specgloss_convert(const float diffuse[3], const float specular[3], flo
 /* The factors into the material now; the textures after images decode. */
 void _oak_specgloss_factors(oak_gltf_material *gm, const _oak_specgloss *sg);
 oak_result _oak_specgloss_bake(gltf_ctx *c);
+/* KHR_materials_ior, _specular, _clearcoat and _sheen from a material's
+   extensions object into d->lobes (gltf_lobes.c). */
+oak_result _oak_gltf_load_lobes(gltf_ctx *c, const cJSON *ext, const char *path,
+                                oak_material_desc *d);
 /* KHR_materials_variants: the file's list (before meshes), and a
    primitive's mappings from its extensions object (gltf_variants.c). */
 oak_result _oak_gltf_load_variants(gltf_ctx *c);

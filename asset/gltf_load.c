@@ -18,6 +18,8 @@ static const char *const g_supported_ext[] = {
     "KHR_node_visibility",     "KHR_animation_pointer",
     "KHR_materials_variants",  "KHR_materials_pbrSpecularGlossiness",
     "EXT_mesh_gpu_instancing", "MSFT_lod",
+    "KHR_materials_ior",       "KHR_materials_specular",
+    "KHR_materials_clearcoat", "KHR_materials_sheen",
 };
 
 static bool ext_supported(const char *name) {
@@ -312,6 +314,7 @@ static oak_result load_materials(gltf_ctx *c) {
                 return r;
             if (es) _oak_gltf_clamp(c, ep, "emissiveStrength", &d->emissive_strength, 0, 1e30f);
             if ((r = load_specgloss(c, ext, path, tex, gm, i - 1))) return r;
+            if ((r = _oak_gltf_load_lobes(c, ext, path, d))) return r;
         }
     }
     return OAK_OK;

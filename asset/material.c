@@ -93,7 +93,49 @@ static oak_result check(const oak_material_desc *d) {
         if (!(fx[i].v >= 0 && fx[i].v <= fx[i].max))
             return oak_error(OAK_ERROR_INVALID_ARGUMENT, "material '%s': fx.%s %g out of [0, %g]",
                              name, fx[i].key, (double)fx[i].v, (double)fx[i].max);
+    /* the lobes: in glTF's ranges (ior past 1e4 is a mirror already) */
+    const oak_material_lobes *l = &d->lobes;
+    if (!(l->ior == 0 || (l->ior >= 1 && l->ior <= 1e4f)))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "material '%s': lobes.ior %g not 0 or in [1, 1e4]", name, (double)l->ior);
+    const struct {
+        const char *key;
+        float v, max;
+    } lo[] = {{"specular_factor", l->specular_factor, 1},
+              {"specular_color", l->specular_color[0], 1e4f},
+              {"specular_color", l->specular_color[1], 1e4f},
+              {"specular_color", l->specular_color[2], 1e4f},
+              {"clearcoat", l->clearcoat, 1},
+              {"clearcoat_roughness", l->clearcoat_roughness, 1},
+              {"sheen_color", l->sheen_color[0], 1},
+              {"sheen_color", l->sheen_color[1], 1},
+              {"sheen_color", l->sheen_color[2], 1},
+              {"sheen_roughness", l->sheen_roughness, 1}};
+    for (size_t i = 0; i < sizeof lo / sizeof lo[0]; i++)
+        if (!(lo[i].v >= 0 && lo[i].v <= lo[i].max))
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                             "material '%s': lobes.%s %g out of [0, %g]", name, lo[i].key,
+                             (double)lo[i].v, (double)lo[i].max);
     return OAK_OK;
+}
+
+float oak_material_dielectric_f0(const oak_material_desc *d, float f0[3]) {
+    const oak_material_lobes *l = &d->lobes;
+    /* 1.5 is glTF's default: exactly the 0.04 plain materials have always had */
+    float r = 0.04f;
+    if (l->ior != 0 && l->ior != 1.5f) {
+        float q = (l->ior - 1.0f) / (l->ior + 1.0f);
+        r = q * q;
+    }
+    if (!l->specular) {
+        f0[0] = f0[1] = f0[2] = r;
+        return 1.0f;
+    }
+    for (int k = 0; k < 3; k++) {
+        float c = r * l->specular_color[k];
+        f0[k] = (c < 1.0f ? c : 1.0f) * l->specular_factor;
+    }
+    return l->specular_factor;
 }
 
 static oak_result material_build(oak_material_data *m, const oak_material_desc *desc) {

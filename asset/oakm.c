@@ -300,6 +300,14 @@ static void s_model(ser *s, oak_gltf *g) {
         s_f32(s, &d->alpha_cutoff, 1);
         s_bool(s, &d->double_sided);
         s_bool(s, &d->unlit);
+        s_f32(s, &d->lobes.ior, 1);
+        s_bool(s, &d->lobes.specular);
+        s_f32(s, &d->lobes.specular_factor, 1);
+        s_f32(s, d->lobes.specular_color, 3);
+        s_f32(s, &d->lobes.clearcoat, 1);
+        s_f32(s, &d->lobes.clearcoat_roughness, 1);
+        s_f32(s, d->lobes.sheen_color, 3);
+        s_f32(s, &d->lobes.sheen_roughness, 1);
         s_texref(s, &d->base_color_tex);
         s_texref(s, &d->metallic_roughness_tex);
         s_texref(s, &d->normal_tex);

@@ -598,31 +598,50 @@ static oak_result read_material_fx(loader *l, const cJSON *o, const char *path,
     return OAK_OK;
 }
 
+/* The material's lobes (desc.lobes, docs/SHADING.md "Lobes"), when given. */
+static oak_result read_material_lobes(loader *l, const cJSON *o, const char *path,
+                                      oak_material_lobes *x) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "lobes");
+    if (!v) return OAK_OK;
+    char p[PATH_MAX_LEN];
+    join(p, path, "lobes");
+    static const char *const keys[] = {"ior",
+                                       "specular",
+                                       "specular_factor",
+                                       "specular_color",
+                                       "clearcoat",
+                                       "clearcoat_roughness",
+                                       "sheen_color",
+                                       "sheen_roughness",
+                                       NULL};
+    TRY(expect_object(l, v, p, keys));
+    TRY(read_float(l, v, p, "ior", &x->ior));
+    TRY(read_bool(l, v, p, "specular", &x->specular));
+    TRY(read_float(l, v, p, "specular_factor", &x->specular_factor));
+    TRY(read_floats(l, v, p, "specular_color", x->specular_color, 3, false));
+    TRY(read_float(l, v, p, "clearcoat", &x->clearcoat));
+    TRY(read_float(l, v, p, "clearcoat_roughness", &x->clearcoat_roughness));
+    TRY(read_floats(l, v, p, "sheen_color", x->sheen_color, 3, false));
+    TRY(read_float(l, v, p, "sheen_roughness", &x->sheen_roughness));
+    return OAK_OK;
+}
+
 static oak_result read_materials(loader *l, const cJSON *arr) {
     if (!arr) return OAK_OK;
     if (!cJSON_IsArray(arr)) return fail(l, "materials", "expected an array");
     uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
     l->materials = oak_calloc(n + 1, sizeof(oak_material));
     if (!l->materials) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", l->file);
-    static const char *const keys[] = {"name",
-                                       "base_color",
-                                       "metallic",
-                                       "roughness",
-                                       "emissive",
-                                       "emissive_strength",
-                                       "normal_scale",
-                                       "occlusion_strength",
-                                       "alpha_mode",
-                                       "alpha_cutoff",
-                                       "double_sided",
-                                       "unlit",
-                                       "base_color_tex",
-                                       "metallic_roughness_tex",
-                                       "normal_tex",
-                                       "occlusion_tex",
-                                       "emissive_tex",
-                                       "fx",
-                                       NULL};
+    static const char *const keys[] = {"name",           "base_color",
+                                       "metallic",       "roughness",
+                                       "emissive",       "emissive_strength",
+                                       "normal_scale",   "occlusion_strength",
+                                       "alpha_mode",     "alpha_cutoff",
+                                       "double_sided",   "unlit",
+                                       "base_color_tex", "metallic_roughness_tex",
+                                       "normal_tex",     "occlusion_tex",
+                                       "emissive_tex",   "fx",
+                                       "lobes",          NULL};
     const cJSON *m;
     cJSON_ArrayForEach(m, arr) {
         char p[PATH_MAX_LEN];
@@ -650,6 +669,7 @@ static oak_result read_materials(loader *l, const cJSON *arr) {
         TRY(read_texture_ref(l, m, p, "occlusion_tex", &d.occlusion_tex));
         TRY(read_texture_ref(l, m, p, "emissive_tex", &d.emissive_tex));
         TRY(read_material_fx(l, m, p, &d.fx));
+        TRY(read_material_lobes(l, m, p, &d.lobes));
         d.name = name && *name ? name : NULL;
         oak_material mat;
         if (oak_make_material(&mat, &d)) {

@@ -333,6 +333,21 @@ static void write_material(writer *w, oak_material m, uint32_t index) {
         w_float(w, "detail_distance", x->detail_distance);
         close_block(w, '}');
     }
+    const oak_material_lobes *lb = &d->lobes;
+    bool lobed = lb->ior != 0 || lb->specular || lb->clearcoat > 0 || lb->sheen_color[0] > 0 ||
+                 lb->sheen_color[1] > 0 || lb->sheen_color[2] > 0;
+    if (lobed) { /* only when a lobe is on, as fx: other files stay as they were */
+        open_block(w, "lobes", '{');
+        w_float(w, "ior", lb->ior);
+        w_bool(w, "specular", lb->specular);
+        w_float(w, "specular_factor", lb->specular_factor);
+        w_floats(w, "specular_color", lb->specular_color, 3);
+        w_float(w, "clearcoat", lb->clearcoat);
+        w_float(w, "clearcoat_roughness", lb->clearcoat_roughness);
+        w_floats(w, "sheen_color", lb->sheen_color, 3);
+        w_float(w, "sheen_roughness", lb->sheen_roughness);
+        close_block(w, '}');
+    }
     close_block(w, '}');
 }
 

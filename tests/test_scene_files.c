@@ -83,6 +83,14 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
                               .variation_scale = 12,
                               .detail = 5,
                               .detail_distance = 30};
+    md.lobes = (oak_material_lobes){.ior = 1.45f,
+                                    .specular = true,
+                                    .specular_factor = 0.75f,
+                                    .specular_color = {1, 0.5f, 0.25f},
+                                    .clearcoat = 0.5f,
+                                    .clearcoat_roughness = 0.125f,
+                                    .sheen_color = {0.2f, 0.3f, 0.4f},
+                                    .sheen_roughness = 0.6f};
     md.name = "painted";
     oak_material painted, plain;
     CHECK_OK(oak_make_material(&painted, &md));
@@ -202,6 +210,12 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
         CHECK(d0->alpha_cutoff == d1->alpha_cutoff && d1->double_sided && !d1->unlit);
         CHECK(!memcmp(&d0->fx, &d1->fx, sizeof d0->fx)); /* the tricks, sharpness resolved to 4 */
         CHECK(d1->fx.triplanar_sharpness == 4);
+        const oak_material_lobes *l0 = &d0->lobes, *l1 = &d1->lobes; /* the lobes, as given */
+        CHECK(l0->ior == l1->ior && l1->specular && l0->specular_factor == l1->specular_factor);
+        CHECK(!memcmp(l0->specular_color, l1->specular_color, sizeof l0->specular_color));
+        CHECK(l0->clearcoat == l1->clearcoat && l0->clearcoat_roughness == l1->clearcoat_roughness);
+        CHECK(!memcmp(l0->sheen_color, l1->sheen_color, sizeof l0->sheen_color));
+        CHECK(l0->sheen_roughness == l1->sheen_roughness);
         CHECK(
             !memcmp(&d0->base_color_tex.sampler, &d1->base_color_tex.sampler, sizeof(oak_sampler)));
         CHECK_EQ_INT(d1->base_color_tex.uv_set, 1);

@@ -70,6 +70,8 @@ typedef struct cpu_material {
     uint8_t fx_slots[CPU_TEX_COUNT], fx_slot_count; /* the slots the tricks read, base first */
     float fx_k, fx_inv_detail_distance;             /* 1 / triplanar, 1 / detail_distance */
     float fx_plane_ratio; /* |n| ratios under this give a plane a weight under OAK_FX_PLANE_MIN */
+    float f0[3], f90;     /* the dielectric Fresnel (oak_material_dielectric_f0) */
+    bool coat, sheen;     /* the lobes it has (docs/SHADING.md "Lobes") */
 } cpu_material;
 
 /* ---- passes ------------------------------------------------------------- */
@@ -398,7 +400,17 @@ typedef struct cpu_lanes {
     uint32_t first[CPU_LANES_MAX], n[CPU_LANES_MAX]; /* lights before the cell's, in all */
     bool receive[CPU_LANES_MAX], lit[CPU_LANES_MAX]; /* lit: not an unlit material */
     float water_a[CPU_LANES_MAX];                    /* a water material's alpha (0: not water) */
-    float col[3][CPU_LANES_MAX];                     /* out: colour before fog */
+    float F90[CPU_LANES_MAX];                        /* the Fresnel at grazing (1 but specular) */
+    /* the lobes (docs/SHADING.md "Lobes"), read where lobed: the coat's
+       weight (0: none), a^2, normal, the factor it leaves what is under it
+       and its sky light; the sheen's colour (0: none), alpha, the factor it
+       leaves the base and its sky light */
+    bool lobed[CPU_LANES_MAX];
+    float coat[CPU_LANES_MAX], coat_a2[CPU_LANES_MAX], Nc[3][CPU_LANES_MAX];
+    float coat_keep[CPU_LANES_MAX], coat_amb[3][CPU_LANES_MAX];
+    float sheen[3][CPU_LANES_MAX], sheen_a[CPU_LANES_MAX], sheen_keep[CPU_LANES_MAX];
+    float sheen_amb[3][CPU_LANES_MAX];
+    float col[3][CPU_LANES_MAX]; /* out: colour before fog */
 } cpu_lanes;
 typedef void (*cpu_light_fn)(const cpu_backend *b, cpu_lanes *q);
 void _oak_cpu_light_avx2(const cpu_backend *b, cpu_lanes *q);

@@ -194,6 +194,10 @@ static oak_result sync_material(cpu_backend *b, oak_material h) {
         /* PLANE_MIN^(1 / sharpness), a little under so rounding cannot
            put a plane the full sum keeps below it */
         m->fx_plane_ratio = 0.999f * powf((float)OAK_FX_PLANE_MIN, 1.0f / x->triplanar_sharpness);
+        m->f90 = oak_material_dielectric_f0(&m->desc, m->f0);
+        const oak_material_lobes *lb = &m->desc.lobes;
+        m->coat = lb->clearcoat > 0;
+        m->sheen = lb->sheen_color[0] > 0 || lb->sheen_color[1] > 0 || lb->sheen_color[2] > 0;
         m->id = h.id;
         m->version = d->version;
     }

@@ -9,8 +9,10 @@
 #include "cpu_internal.h"
 #include "cpu_fx.h"
 #include "cpu_sample.h"
+#include "render/probe.h"
 #include "render/skylight.h"
 #include "shaders/common/oak_gpu.h"
+#include "shaders/common/sheen.h"
 
 static float dot3(const float a[3], const float b[3]) {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -290,6 +292,55 @@ void _oak_cpu_channel(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surf
     for (int k = 0; k < 3; k++) out[k] = N[k];
 }
 
+/* The lobes' per-pixel parts (docs/SHADING.md "Lobes", as shading.glsl's
+   oak_lobes_compose): what each leaves of the layers under it and their sky
+   light; the kernel adds each light's coat and sheen. */
+static void lobes_prep(const cpu_backend *b, const cpu_material *m, const cpu_surface *s,
+                       const float N[3], const float V[3], cpu_lanes *q, uint32_t lane) {
+    const oak_render_view *v = b->view;
+    const oak_material_lobes *lb = &m->desc.lobes;
+    float ao = q->ao[lane];
+    q->coat[lane] = 0, q->coat_a2[lane] = 1, q->coat_keep[lane] = 1;
+    q->sheen_a[lane] = 0, q->sheen_keep[lane] = 1;
+    for (int k = 0; k < 3; k++) {
+        q->Nc[k][lane] = s->Nv[k]; /* the coat is not normal-mapped */
+        q->coat_amb[k][lane] = q->sheen[k][lane] = q->sheen_amb[k][lane] = 0;
+    }
+    if (m->sheen) {
+        float r = maxf(lb->sheen_roughness, 0.07f);
+        const float *c = lb->sheen_color;
+        float E = oak_sheen_e(q->NdotV[lane], lb->sheen_roughness);
+        float irr[3];
+        _oak_sky_irradiance(b->sky, N, irr);
+        q->sheen_a[lane] = r * r;
+        q->sheen_keep[lane] = 1.0f - maxf(c[0], maxf(c[1], c[2])) * E;
+        for (int k = 0; k < 3; k++) {
+            q->sheen[k][lane] = c[k];
+            q->sheen_amb[k][lane] = ao * c[k] * E * irr[k] / OAK_PI;
+        }
+    }
+    if (m->coat) {
+        float r = clampf(lb->clearcoat_roughness, 0.03f, 1.0f), a = r * r;
+        float NdotV = maxf(dot3(s->Nv, V), 1e-4f), om = 1.0f - NdotV;
+        float Fc = 0.04f + 0.96f * (om * om * om * om * om);
+        float dvn = dot3(V, s->Nv), R[3], spec[3] = {0, 0, 0}, A, B;
+        for (int k = 0; k < 3; k++) R[k] = 2.0f * dvn * s->Nv[k] - V[k];
+        if (v->probe_count)
+            _oak_probe_specular(
+                (const oak_gpu_probe *)(v->probe_data + OAK_GPU_PROBE_RECORDS_AT * 4),
+                v->probe_count, v->probe_data + (size_t)OAK_GPU_PROBE_MAPS_AT * 4, b->sky, s->P, R,
+                r, spec);
+        else
+            _oak_sky_specular(b->sky, R, r, spec);
+        _oak_sky_brdf(b->sky, NdotV, r, &A, &B);
+        q->coat[lane] = lb->clearcoat;
+        q->coat_a2[lane] = a * a;
+        q->coat_keep[lane] = 1.0f - lb->clearcoat * Fc;
+        for (int k = 0; k < 3; k++)
+            q->coat_amb[k][lane] = ao * lb->clearcoat * spec[k] * (0.04f * A + B);
+    }
+}
+
 float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surface *s,
                           cpu_lanes *q, uint32_t lane) {
     const oak_render_view *v = b->view;
@@ -342,10 +393,13 @@ float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_
         q->Ng[k][lane] = s->Ng[k];
         q->N[k][lane] = N[k];
         q->V[k][lane] = V[k];
-        q->F0[k][lane] = mixf(0.04f, base[k], metallic);
+        q->F0[k][lane] = mixf(m->f0[k], base[k], metallic);
         q->dpi[k][lane] = base[k] * (1.0f - metallic) / OAK_PI; /* the same for every light */
         q->emit[k][lane] = md->emissive[k] * md->emissive_strength * tem[k];
     }
+    q->F90[lane] = mixf(m->f90, 1.0f, metallic);
+    q->lobed[lane] = m->coat || m->sheen;
+    if (q->lobed[lane]) lobes_prep(b, m, s, N, V, q, lane);
     if (md->water) { /* docs/SHADING.md "Water", as surface.glsl */
         float foam = clampf(s->T[3], 0.0f, 1.0f);
         float c = 1.0f - maxf(dot3(N, V), 0.0f), c2 = c * c;

@@ -127,8 +127,19 @@ void _oak_gpu_material_fill(oak_gpu_material *g, const oak_material_desc *d) {
     g->params[3] = d->occlusion_strength != 0 ? d->occlusion_strength : 1;
     oak_alpha_mode am = d->alpha_mode ? d->alpha_mode : OAK_ALPHA_OPAQUE;
     g->mode[0] = (float)am;
+    const oak_material_lobes *lb = &d->lobes;
+    bool coat = lb->clearcoat > 0;
+    bool sheen = lb->sheen_color[0] > 0 || lb->sheen_color[1] > 0 || lb->sheen_color[2] > 0;
     g->mode[1] = (float)((d->double_sided ? OAK_GPU_MAT_DOUBLE_SIDED : 0) |
-                         (d->unlit ? OAK_GPU_MAT_UNLIT : 0) | (d->water ? OAK_GPU_MAT_WATER : 0));
+                         (d->unlit ? OAK_GPU_MAT_UNLIT : 0) | (d->water ? OAK_GPU_MAT_WATER : 0) |
+                         (coat ? OAK_GPU_MAT_COAT : 0) | (sheen ? OAK_GPU_MAT_SHEEN : 0));
+    g->lobe0[3] = oak_material_dielectric_f0(d, g->lobe0);
+    g->lobe1[0] = lb->clearcoat;
+    g->lobe1[1] = lb->clearcoat_roughness;
+    g->lobe1[2] = lb->sheen_roughness;
+    g->lobe1[3] = 0;
+    memcpy(g->lobe2, lb->sheen_color, 12);
+    g->lobe2[3] = 0;
     g->mode[2] = d->alpha_cutoff != 0 ? d->alpha_cutoff : (float)OAK_ALPHA_CUTOFF_DEFAULT;
     g->mode[3] = 0;
     /* the tricks (d is resolved: its defaults are in); reciprocals so the

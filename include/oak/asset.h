@@ -228,6 +228,19 @@ typedef struct oak_material_fx {
     float detail_distance;     /* metres from the eye where it has faded out; 0: 10 */
 } oak_material_fx;
 
+/* The glTF material extensions' lobes (docs/SHADING.md "Lobes"), all zero:
+ * off, the metallic-roughness material alone. */
+typedef struct oak_material_lobes {
+    float ior;               /* KHR_materials_ior, >= 1; 0: 1.5 (a dielectric F0 of 0.04) */
+    bool specular;           /* KHR_materials_specular given: the two below apply */
+    float specular_factor;   /* [0, 1]: scales the dielectric F0 and its F90 (glTF: 1) */
+    float specular_color[3]; /* >= 0: tints the dielectric F0 (glTF: white) */
+    float clearcoat;         /* KHR_materials_clearcoat: the coat's weight [0, 1]; 0: none */
+    float clearcoat_roughness;
+    float sheen_color[3];  /* KHR_materials_sheen, linear [0, 1]; black: no sheen */
+    float sheen_roughness; /* [0, 1] */
+} oak_material_lobes;
+
 /* Metallic-roughness PBR as glTF defines it. Factors are taken as given, so
  * start from oak_material_desc_defaults(NULL) (white, metallic 1, rough 1 as
  * glTF) rather than from zero; enums and scales resolve zero to defaults. */
@@ -248,7 +261,8 @@ typedef struct oak_material_desc {
     bool water;
     oak_texture_ref base_color_tex, metallic_roughness_tex, normal_tex, occlusion_tex, emissive_tex;
     const char *name;
-    oak_material_fx fx; /* triplanar, tile breakup, variation, detail */
+    oak_material_fx fx;       /* triplanar, tile breakup, variation, detail */
+    oak_material_lobes lobes; /* ior, specular, clearcoat, sheen */
 } oak_material_desc;
 
 typedef struct oak_material_data {
@@ -258,6 +272,10 @@ typedef struct oak_material_data {
 } oak_material_data;
 
 oak_material_desc oak_material_desc_defaults(const oak_material_desc *desc);
+/* The dielectric part's Fresnel at normal incidence (f0) and at grazing
+ * (the return value) from ior and specular, as every backend shades them;
+ * 0.04 and 1 without either extension. */
+float oak_material_dielectric_f0(const oak_material_desc *desc, float f0[3]);
 oak_result oak_make_material(oak_material *out, const oak_material_desc *desc);
 oak_result oak_material_update(oak_material material, const oak_material_desc *desc);
 void oak_destroy_material(oak_material material);

@@ -160,6 +160,8 @@
 #define OAK_GPU_MAT_DOUBLE_SIDED 1u
 #define OAK_GPU_MAT_UNLIT        2u
 #define OAK_GPU_MAT_WATER        4u
+#define OAK_GPU_MAT_COAT         8u  /* KHR_materials_clearcoat: lobe1.xy */
+#define OAK_GPU_MAT_SHEEN        16u /* KHR_materials_sheen: lobe2, lobe1.z */
 
 /* oak_gpu_texref.a.w packing: mips | wrap_u << 8 | wrap_v << 10 | mag << 12 |
  * min << 14 | mip << 16 | uv_set << 18 | srgb << 19 (wraps and filters are
@@ -383,6 +385,9 @@ OAK_STRUCT(oak_gpu_material) {
     oak_gpu_texref tex[5];
     OAK_F4(fx0); /* triplanar repeats per metre (0: off), sharpness, breakup cells, rotation */
     OAK_F4(fx1); /* variation, patches per metre, detail repeats (0: off), 1 / detail distance */
+    OAK_F4(lobe0); /* the dielectric F0 (ior, specular; 0.04 plain), its F90 (1 plain) */
+    OAK_F4(lobe1); /* clearcoat weight, its roughness, sheen roughness, 0 */
+    OAK_F4(lobe2); /* sheen colour, 0 */
 }
 OAK_END(oak_gpu_material);
 

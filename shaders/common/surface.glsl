@@ -270,7 +270,10 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
             N = fxN;
         else if (m.tex[OAK_GPU_TEX_NORMAL].a.x != 0u)
             N = oak_mapped_normal(tex[OAK_GPU_TEX_NORMAL].rgb, m.params.z, Nv, T, Tv.w);
-        vec3 F0 = mix(vec3(0.04), basec.rgb, metallic);
+        vec3 F0 = mix(m.lobe0.rgb, basec.rgb, metallic);
+        float F90 = mix(m.lobe0.w, 1.0, metallic);
+        bool lobes = (mflags & (OAK_GPU_MAT_COAT | OAK_GPU_MAT_SHEEN)) != 0u;
+        vec3 Ls = vec3(0.0), Lc = vec3(0.0);
         vec3 diffuse = basec.rgb * (1.0 - metallic);
         float foam = 0.0;
         if (water) { // a dielectric of n = 1.33, diffuse white only where it foams
@@ -293,9 +296,31 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
                 Ei *= oak_shadow(P, Ng, L);
             else if (lights[i].cone.z > 0.0 && (d.info.w & 2u) == 0u) // its own faces only
                 Ei *= oak_lamp_shadow(uint(lights[i].cone.z) - 1u, P, Ng);
-            Lo += oak_brdf(N, V, L, diffuse, F0, alpha) * Ei;
+            Lo += oak_brdf(N, V, L, diffuse, F0, F90, alpha) * Ei;
+            // where the base lobe is lit (the CPU's mask)
+            if (lobes && dot(N, L) > 0.0) oak_lobes_light(m, mflags, N, Nv, V, L, Ei, Ls, Lc);
         }
-        colour = Lo + oak_ambient(P, N, V, diffuse, F0, roughness, ao * OAK_GTAO_AT(px)) + emissive;
+        float aot = ao * OAK_GTAO_AT(px);
+        vec3 irr = oak_sky_irradiance(N);
+        // the base's reflection, then the coat's (about Nv, the surface
+        // without the normal map, at its roughness) through the same code:
+        // a loop kept rolled, so the lookups are compiled once
+        vec3 spec = vec3(0.0), cspec = vec3(0.0);
+        int looks = (mflags & OAK_GPU_MAT_COAT) != 0u ? 2 : 1;
+        OAK_DONT_UNROLL for (int i = 0; i < looks; i++) {
+            vec3 Ni = i == 0 ? N : Nv;
+            float ri = i == 0 ? roughness : clamp(m.lobe1.y, 0.03, 1.0);
+            vec3 s = oak_reflection(P, reflect(-V, Ni), ri);
+            if (i == 0)
+                spec = s;
+            else
+                cspec = s;
+        }
+        colour = Lo + oak_ambient(N, V, irr, spec, diffuse, F0, F90, roughness, aot);
+        if (lobes)
+            colour = oak_lobes_compose(m, mflags, N, Nv, V, colour, emissive, Ls, Lc, irr, cspec, aot);
+        else
+            colour += emissive;
         if ((view.flags.y & OAK_GPU_DEBUG_CLUSTERS) != 0u) {
             // the clusters view: a jet ramp of the lamps read, as _oak_cpu_heat
             float t = min(float(n - first) / float(OAK_DEBUG_HEAT_MAX), 1.0);

@@ -1,0 +1,79 @@
+/* The material extensions that add lobes (docs/SHADING.md "Lobes"):
+ * KHR_materials_ior, _specular, _clearcoat and _sheen, read into a
+ * material's oak_material_lobes. Their factors are shaded; their textures
+ * are not read yet (one warning each names the texture left out). */
+#include <stdio.h>
+#include <string.h>
+
+#include "gltf_internal.h"
+
+/* A texture the lobe names but oak does not read: a warning, the factor alone. */
+static oak_result skip_texture(gltf_ctx *c, const cJSON *o, const char *ep, const char *key) {
+    const cJSON *t;
+    oak_result r = _oak_gltf_object(c, o, ep, key, &t);
+    if (!r && t) _oak_gltf_warn(c, "%s: %s.%s is not read; its factor alone", c->file, ep, key);
+    return r;
+}
+
+static oak_result skip_textures(gltf_ctx *c, const cJSON *o, const char *ep,
+                                const char *const *keys, int n) {
+    oak_result r = OAK_OK;
+    for (int i = 0; i < n && !r; i++) r = skip_texture(c, o, ep, keys[i]);
+    return r;
+}
+
+oak_result _oak_gltf_load_lobes(gltf_ctx *c, const cJSON *ext, const char *path,
+                                oak_material_desc *d) {
+    oak_material_lobes *l = &d->lobes;
+    const cJSON *o;
+    char ep[192], xp[128];
+    snprintf(xp, sizeof xp, "%s.extensions", path);
+    oak_result r = _oak_gltf_object(c, ext, xp, "KHR_materials_ior", &o);
+    if (r) return r;
+    if (o) {
+        snprintf(ep, sizeof ep, "%s.KHR_materials_ior", xp);
+        if ((r = _oak_gltf_float(c, o, ep, "ior", 1.5f, &l->ior))) return r;
+        /* glTF allows 0 as well as [1, inf): 0 is taken as its default here */
+        if (l->ior != 0) _oak_gltf_clamp(c, ep, "ior", &l->ior, 1, 1e4f);
+    }
+    if ((r = _oak_gltf_object(c, ext, xp, "KHR_materials_specular", &o))) return r;
+    if (o) {
+        static const char *const tex[] = {"specularTexture", "specularColorTexture"};
+        snprintf(ep, sizeof ep, "%s.KHR_materials_specular", xp);
+        l->specular = true;
+        l->specular_color[0] = l->specular_color[1] = l->specular_color[2] = 1;
+        if ((r = _oak_gltf_float(c, o, ep, "specularFactor", 1, &l->specular_factor)) ||
+            (r = _oak_gltf_floats(c, o, ep, "specularColorFactor", 3, l->specular_color)) ||
+            (r = skip_textures(c, o, ep, tex, 2)))
+            return r;
+        _oak_gltf_clamp(c, ep, "specularFactor", &l->specular_factor, 0, 1);
+        for (int k = 0; k < 3; k++)
+            _oak_gltf_clamp(c, ep, "specularColorFactor", &l->specular_color[k], 0, 1e4f);
+    }
+    if ((r = _oak_gltf_object(c, ext, xp, "KHR_materials_clearcoat", &o))) return r;
+    if (o) {
+        static const char *const tex[] = {"clearcoatTexture", "clearcoatRoughnessTexture",
+                                          "clearcoatNormalTexture"};
+        snprintf(ep, sizeof ep, "%s.KHR_materials_clearcoat", xp);
+        if ((r = _oak_gltf_float(c, o, ep, "clearcoatFactor", 0, &l->clearcoat)) ||
+            (r = _oak_gltf_float(c, o, ep, "clearcoatRoughnessFactor", 0,
+                                 &l->clearcoat_roughness)) ||
+            (r = skip_textures(c, o, ep, tex, 3)))
+            return r;
+        _oak_gltf_clamp(c, ep, "clearcoatFactor", &l->clearcoat, 0, 1);
+        _oak_gltf_clamp(c, ep, "clearcoatRoughnessFactor", &l->clearcoat_roughness, 0, 1);
+    }
+    if ((r = _oak_gltf_object(c, ext, xp, "KHR_materials_sheen", &o))) return r;
+    if (o) {
+        static const char *const tex[] = {"sheenColorTexture", "sheenRoughnessTexture"};
+        snprintf(ep, sizeof ep, "%s.KHR_materials_sheen", xp);
+        if ((r = _oak_gltf_floats(c, o, ep, "sheenColorFactor", 3, l->sheen_color)) ||
+            (r = _oak_gltf_float(c, o, ep, "sheenRoughnessFactor", 0, &l->sheen_roughness)) ||
+            (r = skip_textures(c, o, ep, tex, 2)))
+            return r;
+        for (int k = 0; k < 3; k++)
+            _oak_gltf_clamp(c, ep, "sheenColorFactor", &l->sheen_color[k], 0, 1);
+        _oak_gltf_clamp(c, ep, "sheenRoughnessFactor", &l->sheen_roughness, 0, 1);
+    }
+    return OAK_OK;
+}
