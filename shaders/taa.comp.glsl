@@ -32,8 +32,28 @@ float luma(vec3 c) {
 vec3 weigh(vec3 c) {
     return c / (1.0 + luma(c));
 }
+// back from the weighed space; a corner of the YCoCg clamp's box may leave
+// it (negative channels, luma of 1 or more), which would speckle the frame
+// black and white: the same guard as cpu_pass_taa.c's
 vec3 unweigh(vec3 t) {
-    return t / (1.0 - luma(t));
+    vec3 p = max(t, vec3(0.0));
+    return p / max(1.0 - luma(p), 1.0 / 65536.0);
+}
+// The history's YCoCg point y pulled toward the neighbourhood's mean until it
+// lies in the box [lo, hi]: a point between two colours of the weighed space,
+// so still one (a per-channel clamp can leave it at the box's corners);
+// cpu_pass_taa.c's clip_box, the same bits.
+vec3 clip_box(vec3 lo, vec3 hi, vec3 mean, vec3 y) {
+    vec3 d = y - mean;
+    float s = 1.0;
+    for (int k = 0; k < 3; k++) {
+        float q = s;
+        if (d[k] > 0.0) q = (hi[k] - mean[k]) / d[k];
+        else if (d[k] < 0.0) q = (lo[k] - mean[k]) / d[k];
+        s = q < s ? q : s;
+    }
+    s = s > 0.0 ? s : 0.0;
+    return mean + d * s;
 }
 vec3 to_ycocg(vec3 c) {
     return vec3(0.25 * c.r + 0.5 * c.g + 0.25 * c.b, 0.5 * c.r - 0.5 * c.b,
@@ -141,7 +161,8 @@ void upsample(ivec2 o, uint src, uint dst) {
     ivec2 c = clamp(ivec2(int(floor(rx)), int(floor(ry))), ivec2(0), R - 1);
     vec2 m;
     bool ok = motion(c, m);
-    vec3 lo = vec3(1e30), hi = vec3(-1e30), sum = vec3(0.0);
+    vec3 lo = vec3(1e30), hi = vec3(-1e30), sum = vec3(0.0), ysum = vec3(0.0);
+    float taps = 0.0;
     float wsum = 0.0, wmax = 0.0, r2 = float(OAK_TAA_UP_RADIUS * OAK_TAA_UP_RADIUS);
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
@@ -151,6 +172,8 @@ void upsample(ivec2 o, uint src, uint dst) {
             vec3 y = to_ycocg(t);
             lo = min(lo, y);
             hi = max(hi, y);
+            ysum += y;
+            taps += 1.0;
             float ddx = (float(q.x) + 0.5 - view.taa.x - rx) / sx;
             float ddy = (float(q.y) + 0.5 - view.taa.y - ry) / sy;
             float u = 1.0 - (ddx * ddx + ddy * ddy) / r2;
@@ -166,7 +189,7 @@ void upsample(ivec2 o, uint src, uint dst) {
     if (view.taa.z == 0.0 && ok && hx >= 0.0 && hy >= 0.0 && hx <= float(O.x) &&
         hy <= float(O.y)) {
         vec4 t = history_at_size(src, vec2(hx, hy), O);
-        past = from_ycocg(clamp(to_ycocg(weigh(max(t.rgb, vec3(0.0)))), lo, hi));
+        past = from_ycocg(clip_box(lo, hi, ysum / taps, to_ycocg(weigh(max(t.rgb, vec3(0.0))))));
         count = t.a;
     }
     float total = count + wmax;
@@ -215,13 +238,14 @@ void main() {
         history[dst] = vec4(ok ? c : vec2(0.5), ok ? 0.5 : 0.0, 0.0);
         return;
     }
-    vec3 lo = vec3(1e30), hi = vec3(-1e30);
+    vec3 lo = vec3(1e30), hi = vec3(-1e30), ysum = vec3(0.0);
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
             ivec2 q = clamp(px + ivec2(dx, dy), ivec2(0), ivec2(W, H) - 1);
             vec3 y = to_ycocg(weigh(frame_texel(q)));
             lo = min(lo, y);
             hi = max(hi, y);
+            ysum += y;
         }
     vec3 cur = weigh(frame_texel(px));
     vec2 h = vec2(px) + 0.5 + m;
@@ -230,7 +254,7 @@ void main() {
     if (view.taa.z == 0.0 && ok && h.x >= 0.0 && h.y >= 0.0 && h.x <= float(W) &&
         h.y <= float(H)) {
         vec4 t = history_at(parity * n, h);
-        past = from_ycocg(clamp(to_ycocg(weigh(max(t.rgb, vec3(0.0)))), lo, hi));
+        past = from_ycocg(clip_box(lo, hi, ysum / 9.0, to_ycocg(weigh(max(t.rgb, vec3(0.0))))));
         count = t.a;
     }
     // a running mean until the history holds 1 / OAK_TAA_WEIGHT frames

@@ -405,10 +405,12 @@ TEST(backendsAgree) {
     if (rg) oak_destroy_renderer(rg);
 }
 
-/* The row sits between blend and depth of field (then exposure). */
+/* The row sits after blend and the clouds' mix (so it resolves them over
+   frames too) and before depth of field (then exposure). */
 TEST(passSitsAfterBlend) {
     CHECK(!strcmp(oak_pass_name(OAK_PASS_TAA), "taa"));
-    CHECK(!strcmp(oak_pass_name(OAK_PASS_TAA - 1), "blend"));
+    CHECK(!strcmp(oak_pass_name(OAK_PASS_TAA - 1), "cloudmix"));
+    CHECK(!strcmp(oak_pass_name(OAK_PASS_TAA - 2), "blend"));
     CHECK(!strcmp(oak_pass_name(OAK_PASS_TAA + 1), "dof"));
     CHECK(!strcmp(oak_pass_name(OAK_PASS_TAA + 2), "exposure"));
 }

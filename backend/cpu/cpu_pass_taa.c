@@ -33,9 +33,36 @@ static void weigh(const float c[3], float out[3]) {
     float k = 1.0f + luma(c);
     for (int i = 0; i < 3; i++) out[i] = c[i] / k;
 }
+/* The weighed space holds no negative channel and a luma under 1, but a
+   colour rebuilt from a corner of the YCoCg clamp's box may leave it (the
+   box's corners are not colours of the neighbourhood), and 1 / (1 - luma)
+   would then turn it negative or huge: a black or white speckle wherever
+   the neighbourhood's hues differ. So channels are taken at 0 or more and
+   1 - luma at 2^-16 or more (the same bits as shaders/taa.comp.glsl). */
 static void unweigh(const float t[3], float out[3]) {
-    float k = 1.0f - luma(t);
-    for (int i = 0; i < 3; i++) out[i] = t[i] / k;
+    float p[3];
+    for (int i = 0; i < 3; i++) p[i] = t[i] > 0 ? t[i] : 0;
+    float k = 1.0f - luma(p);
+    k = k > 1.0f / 65536.0f ? k : 1.0f / 65536.0f;
+    for (int i = 0; i < 3; i++) out[i] = p[i] / k;
+}
+/* The history's YCoCg point yc pulled toward the neighbourhood's mean until
+   it lies in the box [lo, hi]: a point between two colours of the weighed
+   space, so still one. A per-channel clamp to the box can leave that space
+   at the box's corners (shaders/taa.comp.glsl's clip_box, the same bits). */
+static void clip_box(const float lo[3], const float hi[3], const float mean[3], float yc[3]) {
+    float d[3], s = 1.0f;
+    for (int k = 0; k < 3; k++) {
+        d[k] = yc[k] - mean[k];
+        float q = s;
+        if (d[k] > 0)
+            q = (hi[k] - mean[k]) / d[k];
+        else if (d[k] < 0)
+            q = (lo[k] - mean[k]) / d[k];
+        s = q < s ? q : s;
+    }
+    s = s > 0 ? s : 0;
+    for (int k = 0; k < 3; k++) yc[k] = mean[k] + d[k] * s;
 }
 static void to_ycocg(const float c[3], float y[3]) {
     y[0] = 0.25f * c[0] + 0.5f * c[1] + 0.25f * c[2];
@@ -166,6 +193,7 @@ static void upsample(const taa_ctx *c, uint32_t ox, uint32_t oy, float *dst) {
     float m[2] = {mc[0], mc[1]};
     bool ok = mc[2] != 0;
     float lo[3] = {1e30f, 1e30f, 1e30f}, hi[3] = {-1e30f, -1e30f, -1e30f}, sum[3] = {0, 0, 0};
+    float ysum[3] = {0, 0, 0}, taps = 0;
     float wsum = 0, wmax = 0, r2 = (float)(OAK_TAA_UP_RADIUS * OAK_TAA_UP_RADIUS);
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
@@ -176,7 +204,9 @@ static void upsample(const taa_ctx *c, uint32_t ox, uint32_t oy, float *dst) {
             for (int k = 0; k < 3; k++) {
                 lo[k] = yc[k] < lo[k] ? yc[k] : lo[k];
                 hi[k] = yc[k] > hi[k] ? yc[k] : hi[k];
+                ysum[k] += yc[k];
             }
+            taps += 1.0f;
             float ddx = ((float)qx + 0.5f - v->jitter[0] - rx) / sx;
             float ddy = ((float)qy + 0.5f - v->jitter[1] - ry) / sy;
             float u = 1.0f - (ddx * ddx + ddy * ddy) / r2;
@@ -200,7 +230,8 @@ static void upsample(const taa_ctx *c, uint32_t ox, uint32_t oy, float *dst) {
         for (int k = 0; k < 3; k++) rgb[k] = t[k] > 0 ? t[k] : 0;
         weigh(rgb, wt);
         to_ycocg(wt, yc);
-        for (int k = 0; k < 3; k++) yc[k] = yc[k] < lo[k] ? lo[k] : yc[k] > hi[k] ? hi[k] : yc[k];
+        float mean[3] = {ysum[0] / taps, ysum[1] / taps, ysum[2] / taps};
+        clip_box(lo, hi, mean, yc);
         from_ycocg(yc, past);
         count = t[3];
     }
@@ -249,6 +280,7 @@ static void taa_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
                 continue;
             }
             float lo[3] = {1e30f, 1e30f, 1e30f}, hi[3] = {-1e30f, -1e30f, -1e30f};
+            float ysum[3] = {0, 0, 0};
             for (int dy = -1; dy <= 1; dy++)
                 for (int dx = -1; dx <= 1; dx++) {
                     int32_t qx = (int32_t)x + dx, qy = (int32_t)y + dy;
@@ -258,6 +290,7 @@ static void taa_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
                     for (int k = 0; k < 3; k++) {
                         lo[k] = yc[k] < lo[k] ? yc[k] : lo[k];
                         hi[k] = yc[k] > hi[k] ? yc[k] : hi[k];
+                        ysum[k] += yc[k];
                     }
                 }
             float f[3], cur[3], past[3];
@@ -272,8 +305,8 @@ static void taa_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
                 for (int k = 0; k < 3; k++) rgb[k] = t[k] > 0 ? t[k] : 0;
                 weigh(rgb, wt);
                 to_ycocg(wt, yc);
-                for (int k = 0; k < 3; k++)
-                    yc[k] = yc[k] < lo[k] ? lo[k] : yc[k] > hi[k] ? hi[k] : yc[k];
+                float mean[3] = {ysum[0] / 9.0f, ysum[1] / 9.0f, ysum[2] / 9.0f};
+                clip_box(lo, hi, mean, yc);
                 from_ycocg(yc, past);
                 count = t[3];
             }
