@@ -14,9 +14,9 @@
 #include "render/shadow_layer.h"
 #include "shaders/common/oak_gpu.h"
 
-#define OAK_VK_FRAMES         2           /* frames in flight */
-#define OAK_VK_BLOCK_SIZE     (64u << 20) /* device memory is taken in blocks this big */
-#define OAK_VK_MAX_TIMESTAMPS 16
+#define OAK_VK_FRAMES         2                    /* frames in flight */
+#define OAK_VK_BLOCK_SIZE     (64u << 20)          /* device memory is taken in blocks this big */
+#define OAK_VK_MAX_TIMESTAMPS (OAK_PASS_COUNT + 1) /* one at the start, one after each row */
 /* Past this a fence wait counts as a lost device (llvmpipe compiles shader
    variants inside the first submit, so it is generous). */
 #define OAK_VK_FENCE_TIMEOUT 60000000000ull
