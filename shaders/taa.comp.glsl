@@ -118,22 +118,8 @@ bool motion(ivec2 px, out vec2 m) {
     return true;
 }
 
-vec4 history_at(uint first, vec2 p) {
-    ivec2 size = ivec2(view.size.xy);
-    vec2 q = p - 0.5;
-    vec2 i0 = floor(q);
-    vec2 f = q - i0;
-    ivec2 a = clamp(ivec2(i0), ivec2(0), size - 1), c = clamp(ivec2(i0) + 1, ivec2(0), size - 1);
-    uint w = uint(size.x);
-    vec4 t00 = history[first + uint(a.y) * w + uint(a.x)];
-    vec4 t10 = history[first + uint(a.y) * w + uint(c.x)];
-    vec4 t01 = history[first + uint(c.y) * w + uint(a.x)];
-    vec4 t11 = history[first + uint(c.y) * w + uint(c.x)];
-    vec4 top = t00 + (t10 - t00) * f.x, bot = t01 + (t11 - t01) * f.x;
-    return top + (bot - top) * f.y;
-}
-
-// history_at for a w-wide, size-high history (the upsampled one)
+// The history image at `first` (size.x wide, size.y high: the render size,
+// or the output's when upsampling) read bilinearly at p, edges clamped.
 vec4 history_at_size(uint first, vec2 p, ivec2 size) {
     vec2 q = p - 0.5;
     vec2 i0 = floor(q);
@@ -253,7 +239,7 @@ void main() {
     vec3 past = cur;
     if (view.taa.z == 0.0 && ok && h.x >= 0.0 && h.y >= 0.0 && h.x <= float(W) &&
         h.y <= float(H)) {
-        vec4 t = history_at(parity * n, h);
+        vec4 t = history_at_size(parity * n, h, ivec2(view.size.xy));
         past = from_ycocg(clip_box(lo, hi, ysum / 9.0, to_ycocg(weigh(max(t.rgb, vec3(0.0))))));
         count = t.a;
     }
