@@ -108,4 +108,42 @@ static inline bool oak_test_parity(const char *what, const uint8_t *a, const uin
     return within >= 0.995 && mean < 0.5;
 }
 
+/* An sRGB byte in linear light. */
+static inline double oak_test_linear(uint8_t v) {
+    double c = v / 255.0;
+    return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+}
+
+/* The mean width, in output pixels, over which rows cross the edge from
+   10% to 90% of the way from dark to light (green channel, linear light),
+   over the rows 20 .. H - 20 of a W x H RGBA8 picture (test_taa,
+   test_render_scale). */
+static inline double oak_test_edge_width(const uint8_t *px, uint32_t W, uint32_t H) {
+    double sum = 0;
+    int rows = 0;
+    for (uint32_t y = 20; y < H - 20; y++) {
+        double lo = 1, hi = 0;
+        for (uint32_t x = 0; x < W; x++) {
+            double c = oak_test_linear(px[(y * W + x) * 4 + 1]);
+            lo = fmin(lo, c), hi = fmax(hi, c);
+        }
+        double a = lo + 0.1 * (hi - lo), b = lo + 0.9 * (hi - lo);
+        /* the first column past each level, interpolated between columns */
+        double xa = -1, xb = -1;
+        /* walked from the dark side (the light quad lies to the left) */
+        bool flip = px[(y * W) * 4 + 1] > px[(y * W + W - 1) * 4 + 1];
+        for (uint32_t i = 1; i < W; i++) {
+            uint32_t x = flip ? W - i : i, xp = flip ? W - 1 - i : i - 1;
+            double c0 = oak_test_linear(px[(y * W + x) * 4 + 1]),
+                   c1 = oak_test_linear(px[(y * W + xp) * 4 + 1]);
+            if (xa < 0 && c0 < a && c1 >= a) xa = i - 1 + (a - c0) / (c1 - c0);
+            if (xb < 0 && c0 < b && c1 >= b) xb = i - 1 + (b - c0) / (c1 - c0);
+        }
+        if (xa < 0 || xb < 0) continue;
+        sum += xb - xa;
+        rows++;
+    }
+    return rows ? sum / rows : 1e9;
+}
+
 #endif

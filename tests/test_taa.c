@@ -68,8 +68,7 @@ static oak_renderer *renderer(uint32_t w, uint32_t h) {
 }
 
 static double linear(uint8_t v) {
-    double c = v / 255.0;
-    return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+    return oak_test_linear(v);
 }
 
 /* The stage has CPU time of its own (see test_bloom.c's). */
@@ -308,31 +307,8 @@ TEST(skyMovesWithTheTurn) {
     CHECK(worst < 0.05);
 }
 
-/* The mean width, in pixels, over which rows cross the slanted edge from
-   10% to 90% of the way from dark to light (green, linear light), rows
-   20 .. H - 20 (test_render_scale.c's measure). */
 static double edge_width(const uint8_t *px) {
-    double sum = 0;
-    int rows = 0;
-    for (uint32_t y = 20; y < H - 20; y++) {
-        double lo = 1, hi = 0;
-        for (uint32_t x = 0; x < W; x++) {
-            double c = linear(px[(y * W + x) * 4 + 1]);
-            lo = fmin(lo, c), hi = fmax(hi, c);
-        }
-        double a = lo + 0.1 * (hi - lo), b = lo + 0.9 * (hi - lo), xa = -1, xb = -1;
-        bool flip = px[(y * W) * 4 + 1] > px[(y * W + W - 1) * 4 + 1];
-        for (uint32_t i = 1; i < W; i++) {
-            uint32_t x = flip ? W - i : i, xp = flip ? W - 1 - i : i - 1;
-            double c0 = linear(px[(y * W + x) * 4 + 1]), c1 = linear(px[(y * W + xp) * 4 + 1]);
-            if (xa < 0 && c0 < a && c1 >= a) xa = i - 1 + (a - c0) / (c1 - c0);
-            if (xb < 0 && c0 < b && c1 >= b) xb = i - 1 + (b - c0) / (c1 - c0);
-        }
-        if (xa < 0 || xb < 0) continue;
-        sum += xb - xa;
-        rows++;
-    }
-    return rows ? sum / rows : 1e9;
+    return oak_test_edge_width(px, W, H);
 }
 
 /* The sharpen after the resolve (oak_post.taa_sharpen 0.5): the converged
