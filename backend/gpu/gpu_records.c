@@ -8,6 +8,7 @@
 #include "render/dof.h"
 #include "render/shadow_layer.h"
 #include "render/skylight.h"
+#include "shaders/common/sheen.h"
 
 static void copy_mat(float out[16], const mat4 m) {
     memcpy(out, m, 64);
@@ -31,6 +32,8 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
         g->shadow_first[k] = c->first_caster;
     }
     for (int k = 0; k < 4; k++) g->view_depth[k] = -v->view[k][2];
+    _Static_assert(sizeof g->sheen_e == sizeof oak_sheen_e_table, "sheen table size");
+    memcpy(g->sheen_e, oak_sheen_e_table, sizeof g->sheen_e);
     g->shadow_start[0] = v->znear;
     g->shadow_start[1] = (float)_oak_shadow_pcf(v->post.shadow_filter);
     memcpy(g->camera_pos, v->camera_pos, 12);

@@ -18,14 +18,14 @@ layout(location = 2) in float v_alpha;
 
 bool oak_masked_out() {
     if (!MASKED) return false;
-    oak_gpu_material m = materials[OAK_MASK_MATERIAL];
-    if (m.mode.x != 2.0) return false; // OAK_ALPHA_MASK
-    float a = m.base_color.a * v_alpha;
-    oak_gpu_texref t = m.tex[OAK_GPU_TEX_BASE];
+    uint mi = OAK_MASK_MATERIAL;
+    if (materials[mi].mode.x != 2.0) return false; // OAK_ALPHA_MASK
+    float a = materials[mi].base_color.a * v_alpha;
+    oak_gpu_texref t = materials[mi].tex[OAK_GPU_TEX_BASE];
     if (t.a.x != 0u) {
         vec2 uv = ((t.a.w >> 18) & 1u) != 0u ? v_uv.zw : v_uv.xy;
         a *= oak_sample(t, oak_tex_uv(t, uv), oak_tex_duv(t, dFdx(uv)), oak_tex_duv(t, dFdy(uv))).a;
     }
-    return a < m.mode.z;
+    return a < materials[mi].mode.z;
 }
 #endif

@@ -40,15 +40,15 @@ float oak_fx_noise(vec3 p) {
 }
 
 // Albedo variation: the factor on the base colour at world P.
-float oak_fx_vary(oak_gpu_material m, vec3 P) {
-    return 1.0 + m.fx1.x * (2.0 * oak_fx_noise(P * m.fx1.y) - 1.0);
+float oak_fx_vary(uint mi, vec3 P) {
+    return 1.0 + materials[mi].fx1.x * (2.0 * oak_fx_noise(P * materials[mi].fx1.y) - 1.0);
 }
 
 // Whether the mapping tricks run: one of them on and a texture to read.
-bool oak_fx_maps(oak_gpu_material m) {
+bool oak_fx_maps(uint mi) {
     bool any = false;
-    for (int t = 0; t < 5; t++) any = any || m.tex[t].a.x != 0u;
-    return any && (m.fx0.x > 0.0 || m.fx0.z > 0.0 || m.fx1.z > 0.0);
+    for (int t = 0; t < 5; t++) any = any || materials[mi].tex[t].a.x != 0u;
+    return any && (materials[mi].fx0.x > 0.0 || materials[mi].fx0.z > 0.0 || materials[mi].fx1.z > 0.0);
 }
 
 // The material's slots read through the tricks at a surface point: P and its
@@ -56,22 +56,22 @@ bool oak_fx_maps(oak_gpu_material m) {
 // sided), the tangent T with its sign Tw, uv set 0 and its derivatives, the
 // distance to the eye. tex[] gets each slot's value ((1, 1, 1, 1) when empty);
 // N the shading normal when there is a normal map.
-void oak_fx_sample(oak_gpu_material m, vec3 P, vec3 dPdx, vec3 dPdy, vec3 Nv, vec3 T, float Tw,
+void oak_fx_sample(uint mi, vec3 P, vec3 dPdx, vec3 dPdy, vec3 Nv, vec3 T, float Tw,
                    vec2 uv0, vec2 duv0x, vec2 duv0y, float dist, out vec4 tex[5], out vec3 N) {
-    for (int t = 0; t < 5; t++) tex[t] = m.tex[t].a.x == 0u ? vec4(1.0) : vec4(0.0);
+    for (int t = 0; t < 5; t++) tex[t] = materials[mi].tex[t].a.x == 0u ? vec4(1.0) : vec4(0.0);
     N = vec3(0.0);
     // the planes: x, y, z by |Nv|^sharpness (the faint ones dropped), or the uv
     vec3 pw = vec3(1.0, 0.0, 0.0);
-    bool tri = m.fx0.x > 0.0;
+    bool tri = materials[mi].fx0.x > 0.0;
     if (tri) {
         vec3 a = abs(Nv);
-        pw = vec3(pow(a.x, m.fx0.y), pow(a.y, m.fx0.y), pow(a.z, m.fx0.y));
+        pw = vec3(pow(a.x, materials[mi].fx0.y), pow(a.y, materials[mi].fx0.y), pow(a.z, materials[mi].fx0.y));
         pw /= pw.x + pw.y + pw.z;
         pw = mix(pw, vec3(0.0), lessThan(pw, vec3(OAK_FX_PLANE_MIN)));
         pw /= pw.x + pw.y + pw.z;
     }
-    float fade = m.fx1.z > 0.0 ? clamp(1.0 - dist * m.fx1.w, 0.0, 1.0) : 0.0;
-    float k = m.fx0.x, cells = m.fx0.z, ns = m.params.z;
+    float fade = materials[mi].fx1.z > 0.0 ? clamp(1.0 - dist * materials[mi].fx1.w, 0.0, 1.0) : 0.0;
+    float k = materials[mi].fx0.x, cells = materials[mi].fx0.z, ns = materials[mi].params.z;
     OAK_DONT_UNROLL for (int p = 0; p < 3; p++) {
         if (pw[p] == 0.0) continue;
         // the plane's frame (T x B = its normal, facing Nv) and its uv
@@ -113,7 +113,7 @@ void oak_fx_sample(oak_gpu_material m, vec3 P, vec3 dPdx, vec3 dPdy, vec3 Nv, ve
                 ivec3 q = ivec3(v[j], 0);
                 uint ho = oak_fx_hash(q, 11u);
                 off[j] = vec2(float(ho & 0xffffu), float(ho >> 16)) * (1.0 / 65536.0);
-                float ang = m.fx0.w * (2.0 * oak_fx_unit(oak_fx_hash(q, 13u)) - 1.0);
+                float ang = materials[mi].fx0.w * (2.0 * oak_fx_unit(oak_fx_hash(q, 13u)) - 1.0);
                 rot[j] = vec2(cos(ang), sin(ang));
                 cen[j] = vec2(float(v[j].x) + 0.5 * float(v[j].y), float(v[j].y)) / cells;
             }
@@ -121,7 +121,7 @@ void oak_fx_sample(oak_gpu_material m, vec3 P, vec3 dPdx, vec3 dPdy, vec3 Nv, ve
         vec3 W = g / (g.x + g.y + g.z);
         vec4 cb[3];
         OAK_DONT_UNROLL for (int t = 0; t < 5; t++) {
-            oak_gpu_texref r = m.tex[t];
+            oak_gpu_texref r = materials[mi].tex[t];
             if (r.a.x == 0u) continue;
             bool base = t == OAK_GPU_TEX_BASE, nrm = t == OAK_GPU_TEX_NORMAL;
             vec4 acc = vec4(0.0), mean = vec4(1.0), det = vec4(1.0);
@@ -135,7 +135,7 @@ void oak_fx_sample(oak_gpu_material m, vec3 P, vec3 dPdx, vec3 dPdy, vec3 Nv, ve
                     ddx = vec2(c.x * dx.x - c.y * dx.y, c.y * dx.x + c.x * dx.y);
                     ddy = vec2(c.x * dy.x - c.y * dy.y, c.y * dy.x + c.x * dy.y);
                 } else if (fade > 0.0 && (base || nrm) && (j == 3 || base)) {
-                    float d = j == 3 ? m.fx1.z : 0.0;
+                    float d = j == 3 ? materials[mi].fx1.z : 0.0;
                     u = uv * d, ddx = j == 3 ? dx * d : vec2(1e4, 0.0), ddy = dy * d;
                 } else {
                     continue;

@@ -217,6 +217,11 @@ OAK_STRUCT(oak_gpu_view) {
     OAK_F4(dof_params);  /* circle of confusion in half-size pixels = x + y * depth (signed:
                             near < 0), z its largest radius, w 1 when depth of field runs */
     OAK_F4(dof_taps[OAK_DOF_TAP_COUNT]); /* the gather's taps: x, y on the unit disc, z radius */
+    /* the sheen's albedo table (common/sheen.h), four entries a vec4: a
+       buffer, because NVIDIA's GL compiler copies a const array indexed at
+       run time into local memory for every invocation (4 ms of the resolve
+       at 1920x1080 on the H200) */
+    OAK_F4(sheen_e[16]);
     /* the water's volume (docs/SHADING.md "Water") */
     OAK_F4(water);         /* level, shore foam depth, 1 when there is water, caustics time */
     OAK_F4(water_extent);  /* scene min x, min z, max x, max z */

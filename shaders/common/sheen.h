@@ -25,15 +25,15 @@ static inline float oak_sheen_e(float mu, float rough) {
     float a = r0[0] + (r0[1] - r0[0]) * fx, b = r1[0] + (r1[1] - r1[0]) * fx;
     return a + (b - a) * fy;
 }
-#else /* GLSL */
-const float oak_sheen_e_table[64] = float[64](OAK_SHEEN_E_VALUES);
+#else /* GLSL: the table rides in the view block (oak_gpu_view.sheen_e) */
+float oak_sheen_e_at(int k) { return view.sheen_e[k >> 2][k & 3]; }
 float oak_sheen_e(float mu, float rough) {
     float x = clamp(mu * 8.0 - 0.5, 0.0, 7.0), y = clamp(rough * 7.0, 0.0, 7.0);
     int i = min(int(x), 6), j = min(int(y), 6);
     float fx = x - float(i), fy = y - float(j);
     int k = j * 8 + i;
-    float a = oak_sheen_e_table[k] + (oak_sheen_e_table[k + 1] - oak_sheen_e_table[k]) * fx;
-    float b = oak_sheen_e_table[k + 8] + (oak_sheen_e_table[k + 9] - oak_sheen_e_table[k + 8]) * fx;
+    float a = oak_sheen_e_at(k) + (oak_sheen_e_at(k + 1) - oak_sheen_e_at(k)) * fx;
+    float b = oak_sheen_e_at(k + 8) + (oak_sheen_e_at(k + 9) - oak_sheen_e_at(k + 8)) * fx;
     return a + (b - a) * fy;
 }
 #endif

@@ -172,7 +172,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     // raster sampled); row 0 is clip y = +1.
     vec2 ndc = vec2((float(px.x) + 0.5 - view.taa.x) / float(W) * 2.0 - 1.0,
                     1.0 - (float(px.y) + 0.5 - view.taa.y) / float(H) * 2.0);
-    oak_gpu_material m = materials[d.info.x];
+    uint mi = d.info.x;
     uint base = d.info.y + tri * 3u;
     uint vi[3];
     vec3 Pw[3];
@@ -213,7 +213,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     vec3 Ng = normalize(cross(Pw[1] - Pw[0], Pw[2] - Pw[0]));
     vec3 cam = view.camera_pos.xyz;
     vec3 V = normalize(cam - P);
-    uint mflags = uint(m.mode.y);
+    uint mflags = uint(materials[mi].mode.y);
     // Winding in clip space: det(r0, r1, r2) > 0 for a counter-clockwise
     // (front) triangle on screen, perspective or orthographic alike.
     bool back = dot(rows[0], e0) < 0.0;
@@ -224,17 +224,17 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
 
     vec4 tex[5];
     vec3 fxN = Nv;
-    bool fx = oak_fx_maps(m);
+    bool fx = oak_fx_maps(mi);
     if (fx) {
         // the tricks read through uv set 0 or the world planes (P's screen
         // derivatives from the barycentrics', as uv's)
         vec3 dPdx = dbx.x * Pw[0] + dbx.y * Pw[1] + dbx.z * Pw[2];
         vec3 dPdy = dby.x * Pw[0] + dby.y * Pw[1] + dby.z * Pw[2];
-        oak_fx_sample(m, P, dPdx, dPdy, Nv, T, Tv.w, uvs.xy, duvx.xy, duvy.xy, length(P - cam), tex,
+        oak_fx_sample(mi, P, dPdx, dPdy, Nv, T, Tv.w, uvs.xy, duvx.xy, duvy.xy, length(P - cam), tex,
                       fxN);
     }
     OAK_DONT_UNROLL for (int t = 0; t < 5 && !fx; t++) {
-        oak_gpu_texref r = m.tex[t];
+        oak_gpu_texref r = materials[mi].tex[t];
         if (r.a.x == 0u) {
             tex[t] = vec4(1.0);
             continue;
@@ -244,34 +244,34 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         vec2 dx = set1 ? duvx.zw : duvx.xy, dy = set1 ? duvy.zw : duvy.xy;
         tex[t] = oak_sample(r, oak_tex_uv(r, uv), oak_tex_duv(r, dx), oak_tex_duv(r, dy));
     }
-    if (m.fx1.x > 0.0) tex[OAK_GPU_TEX_BASE].rgb *= oak_fx_vary(m, P);
-    vec4 basec = m.base_color * C * tex[OAK_GPU_TEX_BASE];
+    if (materials[mi].fx1.x > 0.0) tex[OAK_GPU_TEX_BASE].rgb *= oak_fx_vary(mi, P);
+    vec4 basec = materials[mi].base_color * C * tex[OAK_GPU_TEX_BASE];
     bool water = (mflags & OAK_GPU_MAT_WATER) != 0u;
     uint channel = view.flags.y & OAK_GPU_CHANNEL_MASK;
     if (channel != 0u) { // a capture channel: the surface's data, no light, no fog
         if (channel == OAK_GPU_CHANNEL_ALBEDO) return vec4(basec.rgb, 1.0);
         if (channel == OAK_GPU_CHANNEL_DEPTH) return vec4(vec3(dot(view.view_depth, vec4(P, 1.0))), 1.0);
         vec3 N = Nv;
-        if ((mflags & OAK_GPU_MAT_UNLIT) == 0u && m.tex[OAK_GPU_TEX_NORMAL].a.x != 0u)
-            N = oak_mapped_normal(tex[OAK_GPU_TEX_NORMAL].rgb, m.params.z, Nv, T, Tv.w);
+        if ((mflags & OAK_GPU_MAT_UNLIT) == 0u && materials[mi].tex[OAK_GPU_TEX_NORMAL].a.x != 0u)
+            N = oak_mapped_normal(tex[OAK_GPU_TEX_NORMAL].rgb, materials[mi].params.z, Nv, T, Tv.w);
         return vec4(N, 1.0);
     }
     vec3 colour;
     if ((mflags & OAK_GPU_MAT_UNLIT) != 0u) {
         colour = basec.rgb;
     } else {
-        float metallic = m.params.x * tex[OAK_GPU_TEX_MR].b;
-        float roughness = clamp(m.params.y * tex[OAK_GPU_TEX_MR].g, 0.03, 1.0);
+        float metallic = materials[mi].params.x * tex[OAK_GPU_TEX_MR].b;
+        float roughness = clamp(materials[mi].params.y * tex[OAK_GPU_TEX_MR].g, 0.03, 1.0);
         float alpha = roughness * roughness;
-        float ao = 1.0 + m.params.w * (tex[OAK_GPU_TEX_OCCLUSION].r - 1.0);
-        vec3 emissive = m.emissive.rgb * tex[OAK_GPU_TEX_EMISSIVE].rgb;
+        float ao = 1.0 + materials[mi].params.w * (tex[OAK_GPU_TEX_OCCLUSION].r - 1.0);
+        vec3 emissive = materials[mi].emissive.rgb * tex[OAK_GPU_TEX_EMISSIVE].rgb;
         vec3 N = Nv;
-        if (fx && m.tex[OAK_GPU_TEX_NORMAL].a.x != 0u)
+        if (fx && materials[mi].tex[OAK_GPU_TEX_NORMAL].a.x != 0u)
             N = fxN;
-        else if (m.tex[OAK_GPU_TEX_NORMAL].a.x != 0u)
-            N = oak_mapped_normal(tex[OAK_GPU_TEX_NORMAL].rgb, m.params.z, Nv, T, Tv.w);
-        vec3 F0 = mix(m.lobe0.rgb, basec.rgb, metallic);
-        float F90 = mix(m.lobe0.w, 1.0, metallic);
+        else if (materials[mi].tex[OAK_GPU_TEX_NORMAL].a.x != 0u)
+            N = oak_mapped_normal(tex[OAK_GPU_TEX_NORMAL].rgb, materials[mi].params.z, Nv, T, Tv.w);
+        vec3 F0 = mix(materials[mi].lobe0.rgb, basec.rgb, metallic);
+        float F90 = mix(materials[mi].lobe0.w, 1.0, metallic);
         bool lobes = (mflags & (OAK_GPU_MAT_COAT | OAK_GPU_MAT_SHEEN)) != 0u;
         vec3 Ls = vec3(0.0), Lc = vec3(0.0);
         vec3 diffuse = basec.rgb * (1.0 - metallic);
@@ -298,7 +298,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
                 Ei *= oak_lamp_shadow(uint(lights[i].cone.z) - 1u, P, Ng);
             Lo += oak_brdf(N, V, L, diffuse, F0, F90, alpha) * Ei;
             // where the base lobe is lit (the CPU's mask)
-            if (lobes && dot(N, L) > 0.0) oak_lobes_light(m, mflags, N, Nv, V, L, Ei, Ls, Lc);
+            if (lobes && dot(N, L) > 0.0) oak_lobes_light(mi, mflags, N, Nv, V, L, Ei, Ls, Lc);
         }
         float aot = ao * OAK_GTAO_AT(px);
         vec3 irr = oak_sky_irradiance(N);
@@ -309,7 +309,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         int looks = (mflags & OAK_GPU_MAT_COAT) != 0u ? 2 : 1;
         OAK_DONT_UNROLL for (int i = 0; i < looks; i++) {
             vec3 Ni = i == 0 ? N : Nv;
-            float ri = i == 0 ? roughness : clamp(m.lobe1.y, 0.03, 1.0);
+            float ri = i == 0 ? roughness : clamp(materials[mi].lobe1.y, 0.03, 1.0);
             vec3 s = oak_reflection(P, reflect(-V, Ni), ri);
             if (i == 0)
                 spec = s;
@@ -318,7 +318,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         }
         colour = Lo + oak_ambient(N, V, irr, spec, diffuse, F0, F90, roughness, aot);
         if (lobes)
-            colour = oak_lobes_compose(m, mflags, N, Nv, V, colour, emissive, Ls, Lc, irr, cspec, aot);
+            colour = oak_lobes_compose(mi, mflags, N, Nv, V, colour, emissive, Ls, Lc, irr, cspec, aot);
         else
             colour += emissive;
         if ((view.flags.y & OAK_GPU_DEBUG_CLUSTERS) != 0u) {
