@@ -22,6 +22,11 @@ typedef struct taa_ctx {
     /* upsampling: per render pixel its weighed colour and its motion (x, y,
        1 when valid), made once (four or more output pixels read each) */
     float *wrgb, *mot;
+    /* upsampling: per render pixel its 3 x 3 box (lo, hi, mean: 9 floats),
+       made once rather than for each output pixel that falls in it; per
+       output column its render column (as a float) and its taps' x
+       distances, per output row the same in y (4 floats each) */
+    float *box, *cols, *rows;
     uint32_t ow, oh; /* the output the pass writes: the render size unless it upsamples */
     bool reset, debug;
 } taa_ctx;
@@ -180,41 +185,35 @@ static void history_at(const taa_ctx *c, float px, float py, float out[4]) {
    render samples of the 3 x 3 around the render pixel it falls in, weighed
    (1 - d^2 / r^2)^2 by their jittered points' distance d in output pixels,
    and blends with the reprojected, clamped history as a running mean
-   weighted by the nearest sample's weight. */
+   weighted by the nearest sample's weight. The box and the distances come
+   from box_rows and axis_at, the same floats in the same order. */
 static void upsample(const taa_ctx *c, uint32_t ox, uint32_t oy, float *dst) {
     const oak_render_view *v = c->v;
     int32_t RW = (int32_t)v->width, RH = (int32_t)v->height;
     float sx = (float)RW / (float)c->ow, sy = (float)RH / (float)c->oh;
-    float rx = ((float)ox + 0.5f) * sx, ry = ((float)oy + 0.5f) * sy;
-    int32_t cx = (int32_t)floorf(rx), cy = (int32_t)floorf(ry);
-    cx = cx < 0 ? 0 : cx > RW - 1 ? RW - 1 : cx;
-    cy = cy < 0 ? 0 : cy > RH - 1 ? RH - 1 : cy;
+    const float *col = c->cols + (size_t)ox * 4, *row = c->rows + (size_t)oy * 4;
+    int32_t cx = (int32_t)col[0], cy = (int32_t)row[0];
     const float *mc = c->mot + ((size_t)cy * (size_t)RW + (size_t)cx) * 3;
     float m[2] = {mc[0], mc[1]};
     bool ok = mc[2] != 0;
-    float lo[3] = {1e30f, 1e30f, 1e30f}, hi[3] = {-1e30f, -1e30f, -1e30f}, sum[3] = {0, 0, 0};
-    float ysum[3] = {0, 0, 0}, taps = 0;
+    float sum[3] = {0, 0, 0};
     float wsum = 0, wmax = 0, r2 = (float)(OAK_TAA_UP_RADIUS * OAK_TAA_UP_RADIUS);
-    for (int dy = -1; dy <= 1; dy++)
+    for (int dy = -1; dy <= 1; dy++) {
+        int32_t qy = cy + dy;
+        if (qy < 0 || qy >= RH) continue;
+        float ddy = row[2 + dy];
         for (int dx = -1; dx <= 1; dx++) {
-            int32_t qx = cx + dx, qy = cy + dy;
-            if (qx < 0 || qy < 0 || qx >= RW || qy >= RH) continue;
+            int32_t qx = cx + dx;
+            if (qx < 0 || qx >= RW) continue;
             const float *t = c->wrgb + ((size_t)qy * (size_t)RW + (size_t)qx) * 3;
-            const float *yc = c->ycocg + ((size_t)qy * (size_t)RW + (size_t)qx) * 3;
-            for (int k = 0; k < 3; k++) {
-                lo[k] = yc[k] < lo[k] ? yc[k] : lo[k];
-                hi[k] = yc[k] > hi[k] ? yc[k] : hi[k];
-                ysum[k] += yc[k];
-            }
-            taps += 1.0f;
-            float ddx = ((float)qx + 0.5f - v->jitter[0] - rx) / sx;
-            float ddy = ((float)qy + 0.5f - v->jitter[1] - ry) / sy;
+            float ddx = col[2 + dx];
             float u = 1.0f - (ddx * ddx + ddy * ddy) / r2;
             float w = u > 0 ? u * u : 0.0f;
             for (int k = 0; k < 3; k++) sum[k] += t[k] * w;
             wsum += w;
             wmax = w > wmax ? w : wmax;
         }
+    }
     float cur[3], past[3];
     if (wsum > 0) {
         for (int k = 0; k < 3; k++) cur[k] = sum[k] / wsum;
@@ -230,8 +229,8 @@ static void upsample(const taa_ctx *c, uint32_t ox, uint32_t oy, float *dst) {
         for (int k = 0; k < 3; k++) rgb[k] = t[k] > 0 ? t[k] : 0;
         weigh(rgb, wt);
         to_ycocg(wt, yc);
-        float mean[3] = {ysum[0] / taps, ysum[1] / taps, ysum[2] / taps};
-        clip_box(lo, hi, mean, yc);
+        const float *box = c->box + ((size_t)cy * (size_t)RW + (size_t)cx) * 9;
+        clip_box(box, box + 3, box + 6, yc);
         from_ycocg(yc, past);
         count = t[3];
     }
@@ -242,6 +241,49 @@ static void upsample(const taa_ctx *c, uint32_t ox, uint32_t oy, float *dst) {
     unweigh(outw, dst);
     float full = 1.0f / (float)OAK_TAA_WEIGHT;
     dst[3] = total < full ? total : full;
+}
+
+/* One output column's (or row's) render pixel, clamped, and its three
+   taps' distances to the jittered sample in output pixels: o the output
+   index, R and O the render and output sizes, j the jitter on that axis. */
+static void axis_at(uint32_t o, int32_t R, uint32_t O, float j, float out[4]) {
+    float s = (float)R / (float)O;
+    float r = ((float)o + 0.5f) * s;
+    int32_t i = (int32_t)floorf(r);
+    i = i < 0 ? 0 : i > R - 1 ? R - 1 : i;
+    out[0] = (float)i;
+    for (int d = -1; d <= 1; d++) out[2 + d] = ((float)(i + d) + 0.5f - j - r) / s;
+}
+
+/* Each render pixel's 3 x 3 box in the weighed YCoCg: its low and high
+   corners and mean over the taps inside the frame. */
+static void box_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    const taa_ctx *c = user;
+    int32_t RW = (int32_t)c->v->width, RH = (int32_t)c->v->height;
+    for (uint32_t y = begin; y < end; y++)
+        for (int32_t x = 0; x < RW; x++) {
+            float lo[3] = {1e30f, 1e30f, 1e30f}, hi[3] = {-1e30f, -1e30f, -1e30f};
+            float ysum[3] = {0, 0, 0}, taps = 0;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    int32_t qx = x + dx, qy = (int32_t)y + dy;
+                    if (qx < 0 || qy < 0 || qx >= RW || qy >= RH) continue;
+                    const float *yc = c->ycocg + ((size_t)qy * (size_t)RW + (size_t)qx) * 3;
+                    for (int k = 0; k < 3; k++) {
+                        lo[k] = yc[k] < lo[k] ? yc[k] : lo[k];
+                        hi[k] = yc[k] > hi[k] ? yc[k] : hi[k];
+                        ysum[k] += yc[k];
+                    }
+                    taps += 1.0f;
+                }
+            float *box = c->box + ((size_t)y * (size_t)RW + (size_t)x) * 9;
+            for (int k = 0; k < 3; k++) {
+                box[k] = lo[k];
+                box[3 + k] = hi[k];
+                box[6 + k] = ysum[k] / taps;
+            }
+        }
 }
 
 static void up_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
@@ -394,9 +436,10 @@ oak_result _oak_cpu_run_taa(cpu_backend *b, const oak_render_view *v) {
         b->color_up = p, b->color_up_cap = (size_t)ow * oh * 3;
     }
     /* the two histories (output-sized), then the YCoCg plane (render-sized),
-       then when upsampling the weighed colour and motion planes */
+       then when upsampling the weighed colour and motion planes, the boxes
+       (three planes' worth) and the output's columns and rows */
     uint64_t hist = _oak_taa_texels(ow, oh) * 4, plane = (uint64_t)v->width * v->height * 3;
-    uint64_t need = hist + plane * (up ? 3 : 1);
+    uint64_t need = hist + plane * (up ? 6 : 1) + (up ? ((uint64_t)ow + oh) * 4 : 0);
     bool fresh = b->taa_cap < need;
     if (fresh) {
         float *p = oak_realloc(b->taa, (size_t)need * sizeof(float));
@@ -414,12 +457,22 @@ oak_result _oak_cpu_run_taa(cpu_backend *b, const oak_render_view *v) {
                  .up = up ? b->color_up : NULL,
                  .wrgb = b->taa + hist + plane,
                  .mot = b->taa + hist + 2 * plane,
+                 .box = b->taa + hist + 3 * plane,
+                 .cols = b->taa + hist + 6 * plane,
+                 .rows = b->taa + hist + 6 * plane + (size_t)ow * 4,
                  .ow = ow,
                  .oh = oh,
                  .reset = v->taa_reset || fresh,
                  .debug = v->post.debug == OAK_DEBUG_MOTION};
-    if (!c.debug) oak_parallel_for(v->height, TAA_ROWS, ycocg_rows, &c);
-    if (up) oak_parallel_for(v->height, TAA_ROWS, prep_rows, &c);
+    if (!c.debug || up) oak_parallel_for(v->height, TAA_ROWS, ycocg_rows, &c);
+    if (up) {
+        for (uint32_t x = 0; x < ow; x++)
+            axis_at(x, (int32_t)v->width, ow, v->jitter[0], c.cols + (size_t)x * 4);
+        for (uint32_t y = 0; y < oh; y++)
+            axis_at(y, (int32_t)v->height, oh, v->jitter[1], c.rows + (size_t)y * 4);
+        oak_parallel_for(v->height, TAA_ROWS, prep_rows, &c);
+        oak_parallel_for(v->height, TAA_ROWS, box_rows, &c);
+    }
     oak_parallel_for(up ? oh : v->height, TAA_ROWS, up ? up_rows : taa_rows, &c);
     oak_parallel_for(oh, TAA_ROWS, copy_rows, &c);
     return OAK_OK;
