@@ -181,6 +181,21 @@ static void history_at(const taa_ctx *c, float px, float py, float out[4]) {
     }
 }
 
+/* The history at (hx, hy) in output pixels, clipped to the neighbourhood's
+   box [lo, hi] toward its mean, as a weighed colour in past; returns the
+   frames it holds (taa.comp.glsl's one line of the same steps). */
+static float history_clipped(const taa_ctx *c, float hx, float hy, const float lo[3],
+                             const float hi[3], const float mean[3], float past[3]) {
+    float t[4], rgb[3], wt[3], yc[3];
+    history_at(c, hx, hy, t);
+    for (int k = 0; k < 3; k++) rgb[k] = t[k] > 0 ? t[k] : 0;
+    weigh(rgb, wt);
+    to_ycocg(wt, yc);
+    clip_box(lo, hi, mean, yc);
+    from_ycocg(yc, past);
+    return t[3];
+}
+
 /* shaders/taa.comp.glsl's upsample(): output pixel (ox, oy) gathers the
    render samples of the 3 x 3 around the render pixel it falls in, weighed
    (1 - d^2 / r^2)^2 by their jittered points' distance d in output pixels,
@@ -224,15 +239,8 @@ static void upsample(const taa_ctx *c, uint32_t ox, uint32_t oy, float *dst) {
     float hx = (float)ox + 0.5f + m[0] / sx, hy = (float)oy + 0.5f + m[1] / sy;
     float count = 0;
     if (!c->reset && ok && hx >= 0 && hy >= 0 && hx <= (float)c->ow && hy <= (float)c->oh) {
-        float t[4], rgb[3], wt[3], yc[3];
-        history_at(c, hx, hy, t);
-        for (int k = 0; k < 3; k++) rgb[k] = t[k] > 0 ? t[k] : 0;
-        weigh(rgb, wt);
-        to_ycocg(wt, yc);
         const float *box = c->box + ((size_t)cy * (size_t)RW + (size_t)cx) * 9;
-        clip_box(box, box + 3, box + 6, yc);
-        from_ycocg(yc, past);
-        count = t[3];
+        count = history_clipped(c, hx, hy, box, box + 3, box + 6, past);
     }
     float total = count + wmax;
     float a = total > 0 ? wmax / total : 1.0f;
@@ -342,15 +350,8 @@ static void taa_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
             float hx = (float)x + 0.5f + m[0], hy = (float)y + 0.5f + m[1];
             float count = 0;
             if (!c->reset && ok && hx >= 0 && hy >= 0 && hx <= (float)W && hy <= (float)H) {
-                float t[4], rgb[3], wt[3], yc[3];
-                history_at(c, hx, hy, t);
-                for (int k = 0; k < 3; k++) rgb[k] = t[k] > 0 ? t[k] : 0;
-                weigh(rgb, wt);
-                to_ycocg(wt, yc);
                 float mean[3] = {ysum[0] / 9.0f, ysum[1] / 9.0f, ysum[2] / 9.0f};
-                clip_box(lo, hi, mean, yc);
-                from_ycocg(yc, past);
-                count = t[3];
+                count = history_clipped(c, hx, hy, lo, hi, mean, past);
             }
             /* a running mean until the history holds 1 / OAK_TAA_WEIGHT frames */
             float a = 1.0f / (count + 1.0f);
