@@ -15,13 +15,13 @@
 static const char *g_backend = "cpu";
 static oak_renderer *g_main;
 static oak_mesh g_box;
-static oak_material g_white;
+static oak_material g_white, g_glass;
 
 typedef struct scene {
     oak_frame_input in;
-    oak_mesh mesh[3];
-    oak_material mat[3];
-    mat4 world[3];
+    oak_mesh mesh[4];
+    oak_material mat[4];
+    mat4 world[4];
     oak_render_light light[2];
     oak_environment env;
     oak_post post;
@@ -273,7 +273,8 @@ TEST(heightFogIsDenserLow) {
 }
 
 /* The picture the parity and thread checks compare: the shaft scene with
-   a lamp in the lit half, height fog under it and the blue sky's light. */
+   a lamp in the lit half, height fog under it, the blue sky's light, a
+   ground and a pane of tinted glass (BLEND) in the fog. */
 static void parity_scene(scene *s) {
     shaft_scene(s);
     s->env = oak_environment_defaults();
@@ -289,6 +290,7 @@ static void parity_scene(scene *s) {
     s->post.no_tonemap = s->post.no_dither = false;
     add_lamp(s, 6, 3, -22, 100);
     add_box(s, g_white, 0, -0.5f, -30, 80, 1, 80);
+    add_box(s, g_glass, -4, 3, -20, 6, 4, 0.2f); /* a BLEND pane fogs itself */
 }
 
 TEST(backendsAgree) {
@@ -309,13 +311,20 @@ TEST(backendsAgree) {
 }
 
 /* The CPU's fog at `threads` workers (the engine started afresh). */
+static void make_assets(void) {
+    oak_shape_desc bd = {.type = OAK_SHAPE_BOX, .size = {1, 1, 1}};
+    CHECK_OK(oak_make_shape(&g_box, &bd));
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.roughness = 1; /* white, matte */
+    CHECK_OK(oak_make_material(&g_white, &md));
+    md.base_color[0] = 0.3f, md.base_color[1] = 0.6f, md.base_color[3] = 0.4f;
+    md.roughness = 0.2f, md.alpha_mode = OAK_ALPHA_BLEND;
+    CHECK_OK(oak_make_material(&g_glass, &md));
+}
+
 static bool cpu_picture_at(uint32_t threads, uint8_t *px) {
     oak_test_init(threads);
-    oak_shape_desc bd = {.type = OAK_SHAPE_BOX, .size = {1, 1, 1}};
-    oak_material_desc md = oak_material_desc_defaults(NULL);
-    md.roughness = 1;
-    CHECK_OK(oak_make_shape(&g_box, &bd));
-    CHECK_OK(oak_make_material(&g_white, &md));
+    make_assets();
     static scene s;
     parity_scene(&s);
     bool ok = oak_test_cpu_picture(&s.in, 1, W, H, px);
@@ -331,11 +340,7 @@ int main(int argc, char **argv) {
         oak_shutdown();
         return OAK_TEST_SKIP;
     }
-    oak_shape_desc bd = {.type = OAK_SHAPE_BOX, .size = {1, 1, 1}};
-    CHECK_OK(oak_make_shape(&g_box, &bd));
-    oak_material_desc md = oak_material_desc_defaults(NULL);
-    md.roughness = 1;
-    CHECK_OK(oak_make_material(&g_white, &md));
+    make_assets();
     fprintf(stderr, "  backend %s\n", g_backend);
     oak_renderer_desc d = {.backend = g_backend, .width = W, .height = H, .shadow_map_size = 512};
     CHECK_OK(oak_make_renderer(&g_main, &d));

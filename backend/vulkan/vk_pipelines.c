@@ -474,6 +474,7 @@ void _oak_vk_targets_destroy(_oak_vk *vk) {
     _oak_vk_buffer_destroy(vk, &vk->dof);
     _oak_vk_buffer_destroy(vk, &vk->taa);
     _oak_vk_buffer_destroy(vk, &vk->clouds);
+    _oak_vk_buffer_destroy(vk, &vk->fog);
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) _oak_vk_buffer_destroy(vk, &vk->frames[i].output);
     _oak_vk_lightgrid_destroy(vk);
     _oak_vk_sky_destroy(vk);
