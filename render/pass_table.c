@@ -171,12 +171,14 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
      {NULL},
      false},
     /* volumetric fog: per froxel the density and the light scattered toward
-       the eye (key light through cascades and clouds, lamps, sky light),
-       then each froxel column integrated front to back (two steps) */
+       the eye (key light through cascades and clouds, lamps through their
+       shadows, sky light), then each froxel column integrated front to back
+       (two steps) */
     {OAK_PASS_FOG,
      "fog",
      {SCENE_READ,
       {OAK_TARGET_SHADOW_MAP, OAK_USE_SAMPLED},
+      {OAK_TARGET_LAMP_ATLAS, OAK_USE_SAMPLED},
       {OAK_TARGET_LIGHT_GRID, OAK_USE_BUFFER_READ},
       {OAK_TARGET_SKY, OAK_USE_BUFFER_READ},
       {OAK_TARGET_CLOUDS, OAK_USE_BUFFER_READ},

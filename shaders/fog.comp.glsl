@@ -2,8 +2,9 @@
 // Froxel volumetric fog, one step per dispatch (render/fog.h names them):
 // 0 inject: per froxel the extinction and the light scattered toward the
 // eye (the key light through its cascades and the clouds' shadow, the
-// lamps of the light-grid cell under it, the sky light); 1 integrate: each
-// froxel column front to back into (light, transmittance) per slice.
+// lamps of the light-grid cell under it through their shadows, the sky
+// light); 1 integrate: each froxel column front to back into (light,
+// transmittance) per slice.
 // render/fog.c and backend/cpu/cpu_pass_fog.c are the same arithmetic.
 #extension GL_GOOGLE_include_directive : require
 #define OAK_FOG_WRITE
@@ -97,7 +98,10 @@ void inject(uvec2 p) {
     uint n = grid_words[cell], list = uint(OAK_LIGHT_GRID_CELLS) + cell * uint(OAK_LIGHT_CELL_MAX);
     for (uint li = 0u; li < n; li++) {
         vec3 E, L;
-        oak_light_at(grid_words[list + li], P, E, L);
+        uint i = grid_words[list + li];
+        oak_light_at(i, P, E, L);
+        // its own faces, the way to the lamp as the normal (no offset but toward it)
+        if (lights[i].cone.z > 0.0) E *= oak_lamp_shadow(uint(lights[i].cone.z) - 1u, P, L);
         Li += E * phase(dot(dir, L), gg);
     }
     fog[at] = vec4(scat * Li, sigma);

@@ -240,6 +240,32 @@ TEST(lampLightsTheFog) {
     CHECK(at >= 4 * far);
 }
 
+/* The same lamp casting shadows, a 1 x 4 x 4 m box 1 m to its right: the
+   haze right of the box (the box's shadow in the air) is darker than as
+   far to the lamp's left, under 0.6 of it; with the lamp casting nothing
+   the two sides are within 10% of each other. */
+TEST(lampShadowShadesTheHaze) {
+    static scene s;
+    static uint8_t px[W * H * 4];
+    double side[2][2];
+    for (int pass = 0; pass < 2; pass++) {
+        scene_init(&s, 0, 0);
+        add_lamp(&s, 0, 0, -20, 200);
+        s.light[0].light.cast_shadows = pass == 0;
+        add_box(&s, g_white, 1.5f, 0, -20, 1, 4, 4);
+        s.env.fog.density = 0.05f;
+        draw(&s, px);
+        side[pass][0] = lin_block(px, W / 2 - 30, H / 2, 1);
+        side[pass][1] = lin_block(px, W / 2 + 30, H / 2, 1);
+    }
+    fprintf(stderr,
+            "  lamp shadow in the haze: left %.4f, right (behind the box) %.4f; casting "
+            "nothing: %.4f, %.4f\n",
+            side[0][0], side[0][1], side[1][0], side[1][1]);
+    CHECK(side[0][1] < 0.6 * side[0][0]);
+    CHECK(fabs(side[1][1] - side[1][0]) < 0.1 * side[1][0]);
+}
+
 /* Height fog (0.05 per metre at y = 0, thinning by 1/e every 5 m), no
    light in the air, an emissive wall (0.9) 30 m ahead of an eye at 5 m:
    the wall shows 0.9 T, T = exp(-integral of the density along the ray),
@@ -289,6 +315,7 @@ static void parity_scene(scene *s) {
     s->env.fog.anisotropy = 0.4f;
     s->post.no_tonemap = s->post.no_dither = false;
     add_lamp(s, 6, 3, -22, 100);
+    s->light[s->in.light_count - 1].light.cast_shadows = true; /* through its shadow */
     add_box(s, g_white, 0, -0.5f, -30, 80, 1, 80);
     add_box(s, g_glass, -4, 3, -20, 6, 4, 0.2f); /* a BLEND pane fogs itself */
 }
@@ -349,6 +376,7 @@ int main(int argc, char **argv) {
         RUN(uniformFogAttenuates);
         RUN(occluderLeavesAShaft);
         RUN(lampLightsTheFog);
+        RUN(lampShadowShadesTheHaze);
         RUN(heightFogIsDenserLow);
         if (strcmp(g_backend, "cpu")) RUN(backendsAgree);
     }

@@ -1,9 +1,10 @@
 /* The fog pass on the CPU backend, rows on the job pool: each froxel's
  * extinction and the light it scatters toward the eye (the key light
- * through the cascades and the clouds' shadow, the lamps of its light-grid
- * cell, the sky light), then each froxel column integrated front to back;
- * render/fog.c holds the arithmetic shaders/fog.comp.glsl has. The resolve
- * and blend read the result through _oak_fog_apply. */
+ * through the cascades and the clouds' shadow, the lamps of its
+ * light-grid cell through their shadows, the sky light), then each froxel
+ * column integrated front to back; render/fog.c holds the arithmetic
+ * shaders/fog.comp.glsl has. The resolve and blend read the result through
+ * _oak_fog_apply. */
 #include <math.h>
 #include <string.h>
 
@@ -84,6 +85,9 @@ static void inject_rows(void *user, uint32_t begin, uint32_t end, uint32_t worke
                 for (uint32_t li = 0; li < listed; li++) {
                     float E[3], L[3];
                     lamp_at(&v->lights[cell[li]], P, E, L);
+                    /* its own faces, the way to the lamp as the normal */
+                    float sh = _oak_cpu_lamp_shadow(b, cell[li], P, L);
+                    for (int q = 0; q < 3; q++) E[q] *= sh;
                     float ph = _oak_fog_phase(dir[0] * L[0] + dir[1] * L[1] + dir[2] * L[2], g);
                     for (int q = 0; q < 3; q++) Li[q] += E[q] * ph;
                 }
