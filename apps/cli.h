@@ -50,7 +50,8 @@ enum cli_option_flag {
 /* past the enum's 32 bits (an enum constant must fit an int) */
 #define CLI_OPT_FOREST (1ull << 32) /* --forest M: metres of forest a world grows round the eye */
 #define CLI_OPT_CLOUDS                                                                             \
-    (1ull << 33) /* --clouds C: volumetric clouds covering that share of the sky */
+    (1ull << 33)                 /* --clouds C: volumetric clouds covering that share of the sky */
+#define CLI_OPT_FOG (1ull << 34) /* --fog D: volumetric height fog of that density per metre */
 
 typedef struct cli_options {
     const char *command;
@@ -93,11 +94,14 @@ typedef struct cli_options {
     bool forest_set;
     float clouds; /* --clouds, with clouds_set: the clouds' coverage (0: none) */
     bool clouds_set;
+    float fog; /* --fog, with fog_set: the volumetric fog's density per metre (0: none) */
+    bool fog_set;
 } cli_options;
 
 /* The camera options above written over a scene's post settings. */
 void _oak_cli_apply_camera(const cli_options *opts, oak_post *post);
-/* --clouds written over a scene's environment (its other cloud settings kept). */
+/* --clouds and --fog written over a scene's environment (its other cloud
+   and fog settings kept). */
 void _oak_cli_apply_clouds(const cli_options *opts, oak_environment *env);
 /* One camera option (--ev100, --exposure-comp, --tone, --bloom, --adapt, --focus,
    --aperture, --scale) into opts: 0, or one

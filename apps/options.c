@@ -69,6 +69,9 @@ static const option_spec g_specs[] = {
     {"--focus", CLI_OPT_FOCUS, "M", "depth of field: the lens focused this many metres away"},
     {"--clouds", CLI_OPT_CLOUDS, "C",
      "volumetric clouds covering this share of the sky, 0..1, with their shadows (0: none)"},
+    {"--fog", CLI_OPT_FOG, "D",
+     "volumetric height fog: extinction per metre at y = 0, thinning upward (0: none; 0.02 is "
+     "a light haze)"},
     {"--aperture", CLI_OPT_APERTURE, "N",
      "the lens's f-number (depth of field; default 2.8; the exposure too unless --ev100 or the "
      "world fixes it)"},
@@ -157,6 +160,10 @@ int _oak_cli_parse_camera(cli_options *o, const char *name, const char *v) {
         o->clouds_set = true;
         return _oak_cli_parse_float(o, name, v, 0, 1, &o->clouds);
     }
+    if (!strcmp(name, "--fog")) {
+        o->fog_set = true;
+        return _oak_cli_parse_float(o, name, v, 0, 10, &o->fog);
+    }
     /* any positive scale: the setter clamps it to [0.25, 1] and says so */
     if (!strcmp(name, "--scale")) return _oak_cli_parse_float(o, name, v, 0.001f, 1e3f, &o->scale);
     if (!strcmp(name, "--aperture"))
@@ -215,6 +222,13 @@ void _oak_cli_apply_camera(const cli_options *o, oak_post *post) {
 
 void _oak_cli_apply_clouds(const cli_options *o, oak_environment *env) {
     if (o->clouds_set) env->clouds.coverage = o->clouds;
+    /* --fog D: height fog of D per metre at y = 0, thinning by 1/e each
+       50 metres up, glowing toward the key light */
+    if (o->fog_set) {
+        env->fog.density = o->fog;
+        if (env->fog.falloff == 0) env->fog.falloff = 1.0f / 50.0f;
+        if (env->fog.anisotropy == 0) env->fog.anisotropy = 0.5f;
+    }
 }
 
 static int set_option(cli_options *o, const option_spec *s, const char *v) {
@@ -307,6 +321,7 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
     case CLI_OPT_PRESET:
     case CLI_OPT_SCALE:
     case CLI_OPT_CLOUDS:
+    case CLI_OPT_FOG:
         return _oak_cli_parse_camera(o, s->name, v);
     case CLI_OPT_CHANNEL:
         o->channel = OAK_CHANNEL_NONE;

@@ -3,6 +3,7 @@
  * oak_pass_id) plus one run function per backend, each in its own file. */
 #include <stddef.h>
 
+#include "fog.h"
 #include "pass_table.h"
 
 static const oak_target_info k_targets[OAK_TARGET_COUNT] = {
@@ -48,6 +49,9 @@ static const oak_target_info k_targets[OAK_TARGET_COUNT] = {
        buffer persists) and the march, as OAK_GPU_CLOUD_* lays them out */
     [OAK_TARGET_CLOUDS] = {"clouds", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_BUFFER,
                            OAK_TARGET_PERSISTENT},
+    /* RGBA32F texels: the froxels injected, then integrated (oak_gpu_fog);
+       written whole each frame the fog runs */
+    [OAK_TARGET_FOG] = {"fog", OAK_TARGET_SIZE_ASSETS, OAK_TARGET_BUFFER, OAK_TARGET_PER_FRAME},
 };
 
 static bool has_shadows(const oak_render_view *v) {
@@ -79,6 +83,11 @@ static bool has_taa(const oak_render_view *v) {
    a capture channel's data */
 static bool has_clouds(const oak_render_view *v) {
     return v->env.clouds.coverage > 0 && v->post.channel == OAK_CHANNEL_NONE;
+}
+/* volumetric fog: off runs nothing (the frame is the same to the byte);
+   nor over a capture channel's data */
+static bool has_fog(const oak_render_view *v) {
+    return _oak_fog_on(v);
 }
 static bool has_ao(const oak_render_view *v) {
     return v->post.ao == OAK_AO_ON || v->post.debug == OAK_DEBUG_AO;
@@ -161,6 +170,22 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
      has_clouds,
      {NULL},
      false},
+    /* volumetric fog: per froxel the density and the light scattered toward
+       the eye (key light through cascades and clouds, lamps through their
+       shadows, sky light), then each froxel column integrated front to back
+       (two steps) */
+    {OAK_PASS_FOG,
+     "fog",
+     {SCENE_READ,
+      {OAK_TARGET_SHADOW_MAP, OAK_USE_SAMPLED},
+      {OAK_TARGET_LAMP_ATLAS, OAK_USE_SAMPLED},
+      {OAK_TARGET_LIGHT_GRID, OAK_USE_BUFFER_READ},
+      {OAK_TARGET_SKY, OAK_USE_BUFFER_READ},
+      {OAK_TARGET_CLOUDS, OAK_USE_BUFFER_READ},
+      {OAK_TARGET_FOG, OAK_USE_STORAGE_RW}},
+     has_fog,
+     {NULL},
+     false},
     /* each covered pixel shaded once from its id; the sky where there is none */
     {OAK_PASS_RESOLVE,
      "resolve",
@@ -172,6 +197,7 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
       {OAK_TARGET_AO, OAK_USE_BUFFER_READ},
       {OAK_TARGET_SKY, OAK_USE_BUFFER_READ},
       {OAK_TARGET_CLOUDS, OAK_USE_BUFFER_READ},
+      {OAK_TARGET_FOG, OAK_USE_BUFFER_READ},
       {OAK_TARGET_HDR, OAK_USE_STORAGE_WRITE}},
      NULL,
      {NULL},
@@ -186,6 +212,7 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
       {OAK_TARGET_SKY, OAK_USE_BUFFER_READ},
       {OAK_TARGET_DEPTH, OAK_USE_DEPTH_TEST},
       {OAK_TARGET_CLOUDS, OAK_USE_BUFFER_READ},
+      {OAK_TARGET_FOG, OAK_USE_BUFFER_READ},
       {OAK_TARGET_HDR, OAK_USE_COLOR_BLEND}},
      has_blend,
      {NULL},

@@ -26,6 +26,7 @@ typedef enum oak_target_id {
     OAK_TARGET_DOF,           /* depth of field's half-size images and tiles (render/dof.h) */
     OAK_TARGET_CLOUDS,        /* the clouds' shadow map, noise table and march (OAK_GPU_CLOUD_*) */
     OAK_TARGET_TAA,           /* the taa pass's two histories (render/taa.h) */
+    OAK_TARGET_FOG,           /* the fog's froxels: injected, then integrated (oak_gpu_fog) */
     OAK_TARGET_COUNT
 } oak_target_id;
 

@@ -13,15 +13,45 @@ static const char *const k_names[OAK_PRESET_COUNT] = {"default", "low", "medium"
 /* Rows in oak_preset order. low draws a third of the pixels and leans on
    TAA to upsample them; medium and high add AO and bloom; ultra doubles the
    cascades' texels. Clouds march at half size (low: a quarter) with more
-   steps up the ladder. */
+   steps up the ladder. The fog's froxel grid: default (the CPU's, and the
+   parity tests') 64 x 36 x 48, up to the GPUs' 160 x 90 x 64 at high. */
 static const oak_quality k_table[OAK_PRESET_COUNT] = {
     /* default: each setting's own default */
-    {1.0f, OAK_SHADOW_MAP_SIZE, OAK_SHADOW_PCF_SIZE, OAK_AO_DEFAULT, OAK_TAA_DEFAULT,
-     OAK_BLOOM_DEFAULT, 1.0f, 1.0f, 48, 2},
-    {0.5f, 1024, 2, OAK_AO_OFF, OAK_TAA_ON, OAK_BLOOM_OFF, 0.25f, 0.5f, 32, 4},
-    {0.75f, 2048, 3, OAK_AO_OFF, OAK_TAA_ON, OAK_BLOOM_ON, 0.5f, 0.75f, 48, 2},
-    {1.0f, 2048, OAK_SHADOW_PCF_SIZE, OAK_AO_ON, OAK_TAA_ON, OAK_BLOOM_ON, 1.0f, 1.0f, 64, 2},
-    {1.0f, 4096, OAK_SHADOW_PCF_SIZE, OAK_AO_ON, OAK_TAA_ON, OAK_BLOOM_ON, 1.0f, 1.5f, 96, 2},
+    {1.0f,
+     OAK_SHADOW_MAP_SIZE,
+     OAK_SHADOW_PCF_SIZE,
+     OAK_AO_DEFAULT,
+     OAK_TAA_DEFAULT,
+     OAK_BLOOM_DEFAULT,
+     1.0f,
+     1.0f,
+     48,
+     2,
+     {64, 36, 48}},
+    {0.5f, 1024, 2, OAK_AO_OFF, OAK_TAA_ON, OAK_BLOOM_OFF, 0.25f, 0.5f, 32, 4, {64, 36, 32}},
+    {0.75f, 2048, 3, OAK_AO_OFF, OAK_TAA_ON, OAK_BLOOM_ON, 0.5f, 0.75f, 48, 2, {96, 54, 48}},
+    {1.0f,
+     2048,
+     OAK_SHADOW_PCF_SIZE,
+     OAK_AO_ON,
+     OAK_TAA_ON,
+     OAK_BLOOM_ON,
+     1.0f,
+     1.0f,
+     64,
+     2,
+     {160, 90, 64}},
+    {1.0f,
+     4096,
+     OAK_SHADOW_PCF_SIZE,
+     OAK_AO_ON,
+     OAK_TAA_ON,
+     OAK_BLOOM_ON,
+     1.0f,
+     1.5f,
+     96,
+     2,
+     {160, 90, 128}},
 };
 
 oak_quality oak_preset_quality(oak_preset preset) {
@@ -68,6 +98,10 @@ oak_result oak_quality_check(const oak_quality *q) {
             OAK_ERROR_INVALID_ARGUMENT,
             "quality: cloud_steps %u outside [8, 256] or cloud_scale %u outside [1, 8]",
             q->cloud_steps, q->cloud_scale);
+    for (int i = 0; i < 3; i++)
+        if (q->fog_grid[i] < 8 || q->fog_grid[i] > 256)
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                             "quality: fog_grid[%d] %u outside [8, 256]", i, q->fog_grid[i]);
     return OAK_OK;
 }
 

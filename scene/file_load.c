@@ -247,10 +247,69 @@ static oak_result read_clouds(loader *l, const cJSON *o, oak_clouds *c) {
     return OAK_OK;
 }
 
+/* environment.fog (docs/SHADING.md "Volumetric fog"): oak_fog, its volumes an array */
+static oak_result read_fog(loader *l, const cJSON *o, oak_fog *f) {
+    static const char *const keys[] = {"density",    "base_height", "falloff", "albedo",
+                                       "anisotropy", "far",         "volumes", NULL};
+    static const char *const vkeys[] = {"shape", "center", "half_size", "density", "albedo", NULL};
+    static const char *const shapes[] = {"none", "box", "ellipsoid", NULL};
+    const char *p = "environment.fog";
+    TRY(expect_object(l, o, p, keys));
+    TRY(read_float(l, o, p, "density", &f->density));
+    TRY(read_float(l, o, p, "base_height", &f->base_height));
+    TRY(read_float(l, o, p, "falloff", &f->falloff));
+    TRY(read_floats(l, o, p, "albedo", f->albedo, 3, false));
+    TRY(read_float(l, o, p, "anisotropy", &f->anisotropy));
+    TRY(read_float(l, o, p, "far", &f->far));
+    if (!(f->density >= 0 && f->density <= 10))
+        return fail(l, "environment.fog.density", "%g is outside 0 .. 10", (double)f->density);
+    if (!(f->falloff >= 0 && f->falloff <= 10))
+        return fail(l, "environment.fog.falloff", "%g is outside 0 .. 10", (double)f->falloff);
+    if (!(f->anisotropy > -1 && f->anisotropy < 1))
+        return fail(l, "environment.fog.anisotropy", "%g is outside (-1, 1)",
+                    (double)f->anisotropy);
+    if (!(f->far >= 0 && f->far <= 100000))
+        return fail(l, "environment.fog.far", "%g is outside 0 .. 100000", (double)f->far);
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(o, "volumes");
+    if (!arr) return OAK_OK;
+    if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) > OAK_FOG_VOLUMES)
+        return fail(l, "environment.fog.volumes", "expected an array of at most %d",
+                    OAK_FOG_VOLUMES);
+    const cJSON *it;
+    int i = 0;
+    cJSON_ArrayForEach(it, arr) {
+        char q[PATH_MAX_LEN];
+        join_index(q, p, "volumes", i);
+        oak_fog_volume *vol = &f->volumes[i++];
+        uint32_t shape = OAK_FOG_SHAPE_BOX;
+        TRY(expect_object(l, it, q, vkeys));
+        TRY(read_enum(l, it, q, "shape", shapes, &shape));
+        vol->shape = (oak_fog_shape)shape;
+        TRY(read_floats(l, it, q, "center", vol->center, 3, false));
+        TRY(read_floats(l, it, q, "half_size", vol->half_size, 3, true));
+        TRY(read_float(l, it, q, "density", &vol->density));
+        TRY(read_floats(l, it, q, "albedo", vol->albedo, 3, false));
+        if (!(vol->half_size[0] > 0 && vol->half_size[1] > 0 && vol->half_size[2] > 0))
+            return fail(l, q, "half_size must be above 0 on each axis");
+        if (!(vol->density >= 0 && vol->density <= 10))
+            return fail(l, q, "density %g is outside 0 .. 10", (double)vol->density);
+    }
+    f->volume_count = (uint32_t)i;
+    return OAK_OK;
+}
+
 static oak_result read_environment(loader *l, const cJSON *o, oak_environment *e) {
-    static const char *const keys[] = {
-        "sky_zenith_display", "sky_horizon_display", "ambient_sky", "ambient_ground", "fog_display",
-        "fog_density",        "sky_image",           "sun_disc",    "clouds",         NULL};
+    static const char *const keys[] = {"sky_zenith_display",
+                                       "sky_horizon_display",
+                                       "ambient_sky",
+                                       "ambient_ground",
+                                       "fog_display",
+                                       "fog_density",
+                                       "sky_image",
+                                       "sun_disc",
+                                       "clouds",
+                                       "fog",
+                                       NULL};
     const char *p = "environment";
     TRY(expect_object(l, o, p, keys));
     /* an equirectangular sky image (an .hdr), relative to the scene file */
@@ -275,7 +334,9 @@ static oak_result read_environment(loader *l, const cJSON *o, oak_environment *e
         return fail(l, "environment.sun_disc", "%g is outside 0 .. %g (radians)",
                     (double)e->sun_disc, OAK_SUN_DISC_MAX);
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "clouds");
-    return c ? read_clouds(l, c, &e->clouds) : OAK_OK;
+    if (c) TRY(read_clouds(l, c, &e->clouds));
+    const cJSON *fg = cJSON_GetObjectItemCaseSensitive(o, "fog");
+    return fg ? read_fog(l, fg, &e->fog) : OAK_OK;
 }
 
 /* The time of day: plain numbers the scene keeps; the world layer applies

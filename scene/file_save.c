@@ -175,6 +175,34 @@ static void write_environment(writer *w, const oak_environment *e, bool timed) {
         w_float(w, "time", c->time);
         close_block(w, '}');
     }
+    /* volumetric fog only when it is on (a density or a volume) */
+    const oak_fog *f = &e->fog;
+    uint32_t nv = f->volume_count < OAK_FOG_VOLUMES ? f->volume_count : OAK_FOG_VOLUMES;
+    if (f->density > 0 || nv > 0) {
+        static const char *const shapes[] = {"none", "box", "ellipsoid", NULL};
+        open_block(w, "fog", '{');
+        w_float(w, "density", f->density);
+        w_float(w, "base_height", f->base_height);
+        w_float(w, "falloff", f->falloff);
+        w_floats(w, "albedo", f->albedo, 3);
+        w_float(w, "anisotropy", f->anisotropy);
+        w_float(w, "far", f->far);
+        if (nv) {
+            open_block(w, "volumes", '[');
+            for (uint32_t i = 0; i < nv; i++) {
+                const oak_fog_volume *vol = &f->volumes[i];
+                open_block(w, NULL, '{');
+                w_enum(w, "shape", shapes, (uint32_t)vol->shape);
+                w_floats(w, "center", vol->center, 3);
+                w_floats(w, "half_size", vol->half_size, 3);
+                w_float(w, "density", vol->density);
+                w_floats(w, "albedo", vol->albedo, 3);
+                close_block(w, '}');
+            }
+            close_block(w, ']');
+        }
+        close_block(w, '}');
+    }
     close_block(w, '}');
 }
 

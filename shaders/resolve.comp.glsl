@@ -40,7 +40,9 @@ void main() {
         vec4 far = view.inv_view_proj * vec4(ndc, 0.5, 1.0);
         vec4 near = view.inv_view_proj * vec4(ndc, 1.0, 1.0);
         vec3 dir = normalize(far.xyz / far.w - near.xyz / near.w);
-        imageStore(hdr, px, vec4(oak_sky(dir), 1.0));
+        vec3 sky = oak_sky(dir);
+        if (view.fog.grid.w != 0u) sky = oak_fog_apply_sky(px, sky);
+        imageStore(hdr, px, vec4(sky, 1.0));
         return;
     }
     imageStore(hdr, px, vec4(oak_shade_draw(oak_fetch_draw(id), oak_id_triangle(id), px).rgb, 1.0));

@@ -111,6 +111,12 @@ oak_cli_test(cliRenderClouds
              EXIT 0 OUT "cpu \\| .*cli_clouds\\.png")
 oak_cli_test(cliBenchRejectsBadClouds ARGS "bench|--clouds|1.5" EXIT 2
              ERR "--clouds '1\\.5': expected a finite number 0\\.\\.1" ERR_LINES 1)
+# fog: --fog draws the default world in volumetric height fog; nonsense is one line
+oak_cli_test(cliRenderFog
+             ARGS "render|--backend|cpu|--size|64x36|--fog|0.02|--out|${CMAKE_BINARY_DIR}/test-out/cli_fog.png"
+             EXIT 0 OUT "cpu \\| .*cli_fog\\.png")
+oak_cli_test(cliBenchRejectsBadFog ARGS "bench|--fog|-1" EXIT 2
+             ERR "--fog '-1': expected a finite number 0\\.\\.10" ERR_LINES 1)
 oak_cli_test(cliBenchRejectsBadAperture ARGS "bench|--aperture|inf" EXIT 2
              ERR "--aperture 'inf': expected a finite number 0\\.5\\.\\.64" ERR_LINES 1)
 oak_cli_test(cliRenderRejectsBadAo ARGS "render|--ao|maybe" EXIT 2
@@ -162,7 +168,7 @@ oak_cli_test(cliInfoListsVersionBackendsAndThreads ARGS "info|--threads|3" EXIT 
              OUT "oak 0\\.1\\.0\nthreads: 3\nworlds: default, stress, lamps, meadow\n.*  cpu: available.*  null: available")
 # caps: the passes and features each backend runs, named by the pass table
 oak_cli_test(cliInfoListsCapsPerBackend ARGS "info" EXIT 0
-             OUT "  cpu: available\n.*    passes: upload lightgrid skycapture shadow lampshadow raster gtao clouds resolve blend cloudmix taa dof exposure bloom post fxaa readback\n    features: pixels shadow-cache probes\n  null: available\n.*    passes: none\n    features: none\n")
+             OUT "  cpu: available\n.*    passes: upload lightgrid skycapture shadow lampshadow raster gtao clouds fog resolve blend cloudmix taa dof exposure bloom post fxaa readback\n    features: pixels shadow-cache probes\n  null: available\n.*    passes: none\n    features: none\n")
 oak_cli_test(cliRenderNullBackendPrintsOneLine
              ARGS "render|--backend|null|--size|64x36|--out|${CMAKE_BINARY_DIR}/test-out/cli_null.png"
              EXIT 0 OUT "^null \\| [^|]+ \\| 64x36 \\| [0-9.]+ ms/frame \\(median of 1\\) \\| [^\n]*cli_null\\.png\n$")

@@ -110,6 +110,8 @@ TEST(tableRowsPassTheirOwnCheck) {
         /* clouds: more steps and no coarser march up the ladder */
         CHECK(b.cloud_steps >= a.cloud_steps);
         CHECK(b.cloud_scale <= a.cloud_scale);
+        /* fog: no fewer froxels on any axis up the ladder */
+        for (int k = 0; k < 3; k++) CHECK(b.fog_grid[k] >= a.fog_grid[k]);
     }
     oak_preset out = OAK_PRESET_COUNT;
     int before = g_oak_test_errors;
@@ -119,7 +121,7 @@ TEST(tableRowsPassTheirOwnCheck) {
     int logged = g_oak_test_errors; /* the failures below log their line on purpose */
     CHECK(oak_preset_name((oak_preset)99) == NULL);
     oak_quality good = oak_preset_quality(OAK_PRESET_HIGH);
-    oak_quality bad[] = {good, good, good, good, good, good, good, good};
+    oak_quality bad[] = {good, good, good, good, good, good, good, good, good, good};
     bad[0].render_scale = 0.1f;
     bad[1].render_scale = NAN;
     bad[2].shadow_map_size = 32;
@@ -128,6 +130,8 @@ TEST(tableRowsPassTheirOwnCheck) {
     bad[5].plant_distance = 3;
     bad[6].cloud_steps = 4;
     bad[7].cloud_scale = 0;
+    bad[8].fog_grid[2] = 4;
+    bad[9].fog_grid[0] = 512;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         CHECK(oak_quality_check(&bad[i]) == OAK_ERROR_INVALID_ARGUMENT);
     CHECK(oak_quality_check(NULL) == OAK_ERROR_INVALID_ARGUMENT);

@@ -131,6 +131,17 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
     env->fog_density = 0.01f, env->sky_zenith_display[2] = 0.99f, env->ambient_ground[0] = 0.05f;
     env->sun_disc = 0.0047f; /* a hand-set disc is kept (a timed scene's comes from the hour) */
     env->clouds = (oak_clouds){0.45f, 0.7f, 0.03f, 1200, 3600, {4, -1.5f}, 12.5f};
+    env->fog = (oak_fog){.density = 0.02f,
+                         .base_height = -3,
+                         .falloff = 0.05f,
+                         .albedo = {0.9f, 0.8f, 0.7f},
+                         .anisotropy = 0.4f,
+                         .far = 200,
+                         .volume_count = 2};
+    env->fog.volumes[0] =
+        (oak_fog_volume){OAK_FOG_SHAPE_BOX, {1, 2, -3}, {4, 0.5f, 6}, 0.25f, {0.5f, 0.5f, 0.5f}};
+    env->fog.volumes[1] =
+        (oak_fog_volume){OAK_FOG_SHAPE_ELLIPSOID, {-1, 0, 7}, {2, 3, 1}, 1.5f, {1, 0, 0.25f}};
     CHECK_OK(
         oak_load_texture(&env->sky_image, "tests/data/images/rle40x6.hdr", OAK_FORMAT_RGBA32F));
     oak_scene_post(s)->exposure = 0.75f;
@@ -173,6 +184,7 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
     CHECK_NEAR(oak_scene_post(t)->render_scale, 0.5f, 0);
     CHECK_EQ_INT(oak_scene_post(t)->tone, OAK_TONE_NEUTRAL);
     CHECK(!memcmp(&oak_scene_environment(t)->clouds, &env->clouds, sizeof env->clouds));
+    CHECK(!memcmp(&oak_scene_environment(t)->fog, &env->fog, sizeof env->fog));
     CHECK(!memcmp(oak_scene_transform(t, oak_scene_find(t, "root")), &rt, sizeof rt));
     CHECK(!memcmp(oak_scene_transform(t, oak_scene_find(t, "cam")), &ct, sizeof ct));
     oak_entity tb = oak_scene_parent(t, oak_scene_find(t, "root")); /* none */
@@ -401,6 +413,9 @@ static const struct {
     {"bad_render_scale.json", "post.render_scale: -0.5 is below 0 (a scale in 0.25 .. 1)"},
     {"bad_sun_disc.json", "environment.sun_disc: 0.75 is outside 0 .. 0.5 (radians)"},
     {"bad_clouds.json", "environment.clouds.coverage: 1.5 is outside 0 .. 1"},
+    {"bad_fog_volume.json", "environment.fog.volumes[0]: half_size must be above 0 on each axis"},
+    {"bad_fog_shape.json",
+     "environment.fog.volumes[0].shape: 'cone' is not one of none, box, ellipsoid"},
     {"bad_late_error.json", "entities[1].camera.fov_y: expected a number"},
     {"bad_probe_box_min.json", "entities[0].reflection_probe: box_min[1] = 0.5 is above 0"},
     {"bad_probe_flat.json",

@@ -64,6 +64,7 @@ static void cpu_destroy(void *self) {
     oak_free(b->bloom_box);
     oak_free(b->dof);
     oak_free(b->clouds);
+    oak_free(b->fog_buf);
     oak_free(b->taa);
     oak_free(b->ids);
     oak_free(b->shadow_map);
@@ -161,6 +162,7 @@ static const cpu_run_fn k_run[OAK_PASS_COUNT] = {
     /* ambient occlusion, between the raster and the resolve */
     [OAK_PASS_GTAO] = _oak_cpu_run_gtao,
     [OAK_PASS_CLOUDS] = _oak_cpu_run_clouds, /* cpu_pass_clouds.c */
+    [OAK_PASS_FOG] = _oak_cpu_run_fog,       /* cpu_pass_fog.c */
     [OAK_PASS_RESOLVE] = _oak_cpu_run_resolve,
     [OAK_PASS_BLEND] = _oak_cpu_run_blend,
     [OAK_PASS_CLOUDMIX] = _oak_cpu_run_cloudmix, /* cpu_pass_clouds.c */
@@ -203,6 +205,7 @@ static oak_result cpu_render(void *self, const oak_render_view *v) {
     b->view = v;
     b->lamp_valid = false; /* until this frame's lamp pass draws */
     b->cloud.shape[3] = 0; /* no cloud shadow until this frame's clouds pass runs */
+    b->fog.grid[3] = 0;    /* no volumetric fog until this frame's fog pass runs */
     const oak_pass_row *rows = _oak_pass_table();
     oak_result r = OAK_OK;
     uint64_t busy0[OAK_JOB_MAX_THREADS], busy1[OAK_JOB_MAX_THREADS];

@@ -263,6 +263,11 @@ typedef struct cpu_backend {
     float *clouds;
     uint64_t clouds_cap; /* floats */
     bool clouds_baked;
+    /* the fog (cpu_pass_fog.c): this frame's record (grid[3] 0: no fog, the
+       exp2 fog as before) and the OAK_B_FOG floats */
+    oak_gpu_fog fog;
+    float *fog_buf;
+    uint64_t fog_cap; /* floats */
     /* the taa pass's two histories (render/taa.h), RGBA floats, then the
        frame's weighed YCoCg (cpu_pass_taa.c) */
     float *taa;
@@ -298,6 +303,7 @@ oak_result _oak_cpu_bloom(cpu_backend *b, const oak_render_view *v); /* cpu_bloo
 oak_result _oak_cpu_run_dof(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_clouds(cpu_backend *b, const oak_render_view *v);   /* cpu_pass_clouds.c */
 oak_result _oak_cpu_run_cloudmix(cpu_backend *b, const oak_render_view *v); /* cpu_pass_clouds.c */
+oak_result _oak_cpu_run_fog(cpu_backend *b, const oak_render_view *v);      /* cpu_pass_fog.c */
 oak_result _oak_cpu_dof(cpu_backend *b, const oak_render_view *v);          /* cpu_dof.c */
 oak_result _oak_cpu_run_post(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_fxaa(cpu_backend *b, const oak_render_view *v);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cpu_internal.h"
+#include "render/fog.h"
 #include "render/skylight.h"
 
 #define TRI_CACHE 16
@@ -39,6 +40,8 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
     float *outs[CPU_LANES_MAX];
     /* the gtao pass ran for this frame: its term multiplies the indirect light */
     const float *gtao = v->post.ao == OAK_AO_ON ? b->ao_words : NULL;
+    /* the sky seen through the whole fog volume (its far boundary) */
+    bool fog = b->fog.grid[3] != 0;
     bool channel = v->post.channel == OAK_CHANNEL_ALBEDO || v->post.channel == OAK_CHANNEL_NORMAL ||
                    v->post.channel == OAK_CHANNEL_DEPTH;
     for (uint32_t tile = begin; tile < end; tile++) {
@@ -70,10 +73,15 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
                     _oak_cpu_view_ray(v, x, y, dir);
                     _oak_sky_background(b->sky, dir, out);
                     _oak_sun_disc_add(v, dir, out);
+                    if (fog)
+                        _oak_fog_apply_sky(&b->fog, b->fog_buf, x, y, p->width, p->height, out);
                     continue;
                 }
                 if (!id && x + 4 <= x1 && !(row[1] | row[2] | row[3])) {
                     _oak_cpu_sky_row4(v, x, y, out); /* four empty pixels at once */
+                    for (uint32_t k = 0; fog && k < 4; k++)
+                        _oak_fog_apply_sky(&b->fog, b->fog_buf, x + k, y, p->width, p->height,
+                                           out + 3 * k);
                     x += 3;
                     continue;
                 }
@@ -81,6 +89,8 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
                     float dir[3];
                     _oak_cpu_view_ray(v, x, y, dir);
                     _oak_cpu_sky(v, dir, out);
+                    if (fog)
+                        _oak_fog_apply_sky(&b->fog, b->fog_buf, x, y, p->width, p->height, out);
                     continue;
                 }
                 cpu_tri_ctx *tc = &cache[id % TRI_CACHE];

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cpu_internal.h"
+#include "render/fog.h"
 #include "cpu_fx.h"
 #include "cpu_sample.h"
 #include "render/probe.h"
@@ -493,7 +494,9 @@ void _oak_cpu_shade_finish(const cpu_backend *b, const cpu_surface *s, const cpu
         for (int k = 0; k < 3; k++) col[k] /= q->water_a[lane];
     else
         underwater(v, s->P, col);
-    if (v->env.fog_density > 0) {
+    if (b->fog.grid[3]) { /* volumetric fog replaces the exp2 curve */
+        _oak_fog_apply(&b->fog, b->fog_buf, v, s->P, col);
+    } else if (v->env.fog_density > 0) {
         float dv[3] = {s->P[0] - v->camera_pos[0], s->P[1] - v->camera_pos[1],
                        s->P[2] - v->camera_pos[2]};
         float fd = v->env.fog_density * sqrtf(dot3(dv, dv));

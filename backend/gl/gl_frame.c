@@ -161,6 +161,7 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     _oak_gl_bloom_release(f);
     _oak_gl_dof_release(f);
     _oak_gl_clouds_release(f);
+    _oak_gl_fog_release(f);
     _oak_gl_taa_release(f);
     oak_free(f->draw_data), oak_free(f->cmds), oak_free(f->light_data), oak_free(f->blend_keys);
     oak_free(f);
@@ -190,6 +191,7 @@ void _oak_gl_bind_common(_oak_gl_frame *f, _oak_gl_buffer *draws) {
     if (f->sky.id) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_SKY, f->sky.id);
     if (f->probes.id) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_PROBES, f->probes.id);
     if (f->clouds.id) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_CLOUDS, f->clouds.id);
+    if (f->fog.id) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_FOG, f->fog.id);
     for (uint32_t c = 0; c < OAK_GPU_TEXTURE_CLASSES; c++)
         glBindTextureUnit(OAK_B_TEXTURES + c, c < f->class_count ? f->classes[c].tex : 0);
     glBindTextureUnit(OAK_B_LAMP_ATLAS, f->lamp.live_tex);
@@ -238,6 +240,7 @@ static const _oak_gl_run_fn k_run[OAK_PASS_COUNT] = {
     /* ambient occlusion, between the raster and the resolve */
     [OAK_PASS_GTAO] = _oak_gl_run_gtao,
     [OAK_PASS_CLOUDS] = _oak_gl_run_clouds, /* gl_pass_clouds.c */
+    [OAK_PASS_FOG] = _oak_gl_run_fog,       /* gl_pass_fog.c */
     [OAK_PASS_RESOLVE] = _oak_gl_run_resolve,
     [OAK_PASS_BLEND] = _oak_gl_run_blend,
     [OAK_PASS_CLOUDMIX] = _oak_gl_run_cloudmix, /* gl_pass_clouds.c */

@@ -123,6 +123,8 @@ typedef struct _oak_gl_frame {
     GLuint prog_clouds, prog_cloudmix; /* the clouds passes (gl_pass_clouds.c) */
     _oak_gl_buffer clouds;             /* OAK_B_CLOUDS: shadow map, noise table, march */
     GLuint clouds_baked;               /* the buffer whose noise table is baked (0: none) */
+    GLuint prog_fog;                   /* the fog pass (gl_pass_fog.c) */
+    _oak_gl_buffer fog;                /* OAK_B_FOG: the froxels, injected then integrated */
     GLuint prog_taa;                   /* the taa pass (gl_pass_taa.c) */
     _oak_gl_buffer taa;                /* its two histories (render/taa.h) */
     _oak_gl_buffer probes;             /* OAK_B_PROBES (gl_probes.c) */
@@ -193,6 +195,8 @@ void _oak_gl_dof_release(_oak_gl_frame *f);
 oak_result _oak_gl_run_clouds(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_cloudmix(_oak_gl_backend *b, const oak_render_view *v);
 void _oak_gl_clouds_release(_oak_gl_frame *f);
+oak_result _oak_gl_run_fog(_oak_gl_backend *b, const oak_render_view *v); /* gl_pass_fog.c */
+void _oak_gl_fog_release(_oak_gl_frame *f);
 oak_result _oak_gl_run_taa(_oak_gl_backend *b, const oak_render_view *v);
 void _oak_gl_taa_release(_oak_gl_frame *f);
 oak_result _oak_gl_run_post(_oak_gl_backend *b, const oak_render_view *v);

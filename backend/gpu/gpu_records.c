@@ -6,6 +6,7 @@
 #include "gpu_records.h"
 #include "render/clouds.h"
 #include "render/dof.h"
+#include "render/fog.h"
 #include "render/shadow_layer.h"
 #include "render/skylight.h"
 #include "shaders/common/sheen.h"
@@ -72,6 +73,7 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
     memcpy(g->dof_params, v->dof, sizeof g->dof_params);
     if (v->dof[3] > 0) _oak_dof_taps(g->dof_taps);
     _oak_clouds_fill(&g->clouds, v, width, height);
+    _oak_fog_fill(&g->fog, v);
     g->flags[1] |= v->post.debug == OAK_DEBUG_MOTION ? OAK_GPU_DEBUG_MOTION : 0;
     g->flags[1] |= v->post.channel == OAK_CHANNEL_ALBEDO   ? OAK_GPU_CHANNEL_ALBEDO
                    : v->post.channel == OAK_CHANNEL_NORMAL ? OAK_GPU_CHANNEL_NORMAL

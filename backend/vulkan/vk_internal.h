@@ -351,6 +351,9 @@ typedef struct _oak_vk {
     _oak_vk_buffer clouds;
     bool clouds_baked;
     VkPipeline cloud_pipes[3]; /* OAK_CLOUD_STEPS (render/clouds.h) */
+    /* the fog's froxels (oak_gpu_fog) and its pipelines (vk_pass_fog.c) */
+    _oak_vk_buffer fog;
+    VkPipeline fog_pipes[2]; /* OAK_FOG_STEPS (render/fog.h) */
     VkPipeline cloudmix_pipe;
     /* the taa pass's histories (render/taa.h) and its two steps' pipelines,
        made on first use (vk_pass_taa.c) */
@@ -480,6 +483,10 @@ oak_result _oak_vk_run_clouds(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vi
 oak_result _oak_vk_run_cloudmix(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_clouds_reserve(_oak_vk *vk, const oak_render_view *v);
 void _oak_vk_clouds_destroy(_oak_vk *vk);
+/* vk_pass_fog.c: the fog pass, its buffer sized for the view's grid */
+oak_result _oak_vk_run_fog(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+oak_result _oak_vk_fog_reserve(_oak_vk *vk, const oak_render_view *v);
+void _oak_vk_fog_destroy(_oak_vk *vk);
 /* vk_pipelines.c: a compute pipeline; spec0, when given, is constant_id 0 */
 oak_result _oak_vk_compute_spec(_oak_vk *vk, const uint32_t *code, size_t size,
                                 const uint32_t *spec0, VkPipeline *out);

@@ -360,6 +360,7 @@ void _oak_vk_pipelines_destroy(_oak_vk *vk) {
     _oak_vk_bloom_destroy(vk);
     _oak_vk_dof_destroy(vk);
     _oak_vk_clouds_destroy(vk);
+    _oak_vk_fog_destroy(vk);
     _oak_vk_taa_destroy(vk);
     if (vk->sampler) vkDestroySampler(vk->device, vk->sampler, NULL);
     if (vk->desc_pool) vkDestroyDescriptorPool(vk->device, vk->desc_pool, NULL);
@@ -384,12 +385,13 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
         (r = _oak_vk_image_retire(vk, &vk->hdr)) || (r = _oak_vk_buffer_retire(vk, &vk->ldr)) ||
         (r = _oak_vk_buffer_retire(vk, &vk->ao)) || (r = _oak_vk_buffer_retire(vk, &vk->bloom)) ||
         (r = _oak_vk_buffer_retire(vk, &vk->dof)) || (r = _oak_vk_buffer_retire(vk, &vk->taa)) ||
-        (r = _oak_vk_buffer_retire(vk, &vk->clouds)))
+        (r = _oak_vk_buffer_retire(vk, &vk->clouds)) || (r = _oak_vk_buffer_retire(vk, &vk->fog)))
         return r;
     /* new targets: nothing has touched them yet (the old ones retire) */
-    const oak_target_id fresh[] = {
-        OAK_TARGET_DEPTH, OAK_TARGET_IDS,   OAK_TARGET_HDR, OAK_TARGET_LDR, OAK_TARGET_OUTPUT,
-        OAK_TARGET_AO,    OAK_TARGET_BLOOM, OAK_TARGET_DOF, OAK_TARGET_TAA, OAK_TARGET_CLOUDS};
+    const oak_target_id fresh[] = {OAK_TARGET_DEPTH,  OAK_TARGET_IDS,    OAK_TARGET_HDR,
+                                   OAK_TARGET_LDR,    OAK_TARGET_OUTPUT, OAK_TARGET_AO,
+                                   OAK_TARGET_BLOOM,  OAK_TARGET_DOF,    OAK_TARGET_TAA,
+                                   OAK_TARGET_CLOUDS, OAK_TARGET_FOG};
     for (size_t i = 0; i < sizeof fresh / sizeof fresh[0]; i++) _oak_vk_track_reset(vk, fresh[i]);
     /* sampled by depth of field */
     if ((r = _oak_vk_image_create(
@@ -426,6 +428,11 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
        the resolve binds it whether or not they run */
     vk->clouds_baked = false;
     if ((r = _oak_vk_buffer_create(vk, &vk->clouds, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                   OAK_VK_MEM_DEVICE)))
+        return r;
+    /* the fog's froxels: grown when a view has fog (vk_pass_fog.c); the
+       resolve binds it whether or not it runs */
+    if ((r = _oak_vk_buffer_create(vk, &vk->fog, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                    OAK_VK_MEM_DEVICE)))
         return r;
     /* the taa histories: grown when a view runs the pass (vk_pass_taa.c) */
@@ -467,6 +474,7 @@ void _oak_vk_targets_destroy(_oak_vk *vk) {
     _oak_vk_buffer_destroy(vk, &vk->dof);
     _oak_vk_buffer_destroy(vk, &vk->taa);
     _oak_vk_buffer_destroy(vk, &vk->clouds);
+    _oak_vk_buffer_destroy(vk, &vk->fog);
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) _oak_vk_buffer_destroy(vk, &vk->frames[i].output);
     _oak_vk_lightgrid_destroy(vk);
     _oak_vk_sky_destroy(vk);
@@ -529,6 +537,7 @@ void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f) {
     OAK_VK_BUF(OAK_B_BLOOM, sb, vk->bloom);
     OAK_VK_BUF(OAK_B_DOF, sb, vk->dof);
     OAK_VK_BUF(OAK_B_CLOUDS, sb, vk->clouds);
+    OAK_VK_BUF(OAK_B_FOG, sb, vk->fog);
     OAK_VK_IMG(OAK_B_DEPTH, cis, vk->depth.view, ro);
     OAK_VK_BUF(OAK_B_TAA, sb, vk->taa);
     /* only instcull reads these: written once the slot has them */

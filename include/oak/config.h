@@ -335,4 +335,12 @@
 #define OAK_CLOUD_SUN_MIN_Y     0.05   /* a lower key light's ray is raised to this slope */
 #define OAK_CLOUD_DEPTH_EDGE    0.1    /* the upsample's relative depth gap between surfaces */
 
+/* Froxel volumetric fog (docs/SHADING.md "Volumetric fog") */
+#define OAK_FOG_VOLUMES     4     /* local fog volumes (boxes or ellipsoids) at most */
+#define OAK_FOG_FAR         128.0 /* view depth in metres the froxels reach, when oak_fog.far is 0 */
+#define OAK_FOG_SLICE_NEAR  4.0   /* metres: slice boundary b lies at n ((1 + far / n)^(b / N) - 1) */
+#define OAK_FOG_MAX_FALLOFF 20.0  /* the height fog's exponent is clamped to this (no inf below) */
+#define OAK_FOG_ALBEDO      0.9   /* the height fog's albedo when oak_fog.albedo is all 0 */
+#define OAK_FOG_MIN_SIGMA   1e-6  /* extinction per metre below which a slice is taken as clear */
+
 #endif

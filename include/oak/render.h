@@ -85,6 +85,35 @@ typedef struct oak_clouds {
     float time;     /* seconds: the drift is wind * time */
 } oak_clouds;
 
+/* Froxel volumetric fog (docs/SHADING.md "Volumetric fog"): height fog
+ * plus up to OAK_FOG_VOLUMES local volumes, lit by the key light through
+ * its cascades (and the clouds' shadow), the lamps of the light grid and
+ * the sky light, integrated front to back and read by every surface and
+ * the sky at its own depth. density 0 and no volume: off (the exp2 fog of
+ * fog_density, if any, as before; volumetric fog replaces it when on). */
+typedef enum oak_fog_shape {
+    OAK_FOG_SHAPE_NONE = 0,
+    OAK_FOG_SHAPE_BOX,       /* |P - center| <= half_size on each axis */
+    OAK_FOG_SHAPE_ELLIPSOID, /* sum ((P - center) / half_size)^2 <= 1 */
+} oak_fog_shape;
+typedef struct oak_fog_volume {
+    oak_fog_shape shape;
+    float center[3];    /* world metres */
+    float half_size[3]; /* metres, each > 0 */
+    float density;      /* extinction per metre inside, added to the height fog's */
+    float albedo[3];    /* single-scattering albedo, linear rgb in [0, 1] */
+} oak_fog_volume;
+typedef struct oak_fog {
+    float density;         /* extinction per metre at base_height; 0: no height fog */
+    float base_height;     /* metres */
+    float falloff;         /* per metre: density * exp(-falloff (y - base_height)); 0: uniform */
+    float albedo[3];       /* single-scattering albedo (its colour), rgb; 0: OAK_FOG_ALBEDO */
+    float anisotropy;      /* Henyey-Greenstein g in (-1, 1): > 0 glows toward the light */
+    float far;             /* view depth the froxels reach, metres; 0: OAK_FOG_FAR */
+    uint32_t volume_count; /* at most OAK_FOG_VOLUMES */
+    oak_fog_volume volumes[OAK_FOG_VOLUMES];
+} oak_fog;
+
 typedef struct oak_environment {
     float sky_zenith_display[3];  /* background straight up */
     float sky_horizon_display[3]; /* background at the horizon and below */
@@ -119,6 +148,7 @@ typedef struct oak_environment {
     uint32_t bender_count; /* at most OAK_BENDERS_MAX */
     oak_bender benders[OAK_BENDERS_MAX];
     oak_clouds clouds;
+    oak_fog fog; /* volumetric fog (all 0: off) */
 } oak_environment;
 
 oak_environment oak_environment_defaults(void); /* a clear blue day, no fog */
@@ -205,6 +235,7 @@ typedef struct oak_quality {
     float plant_distance; /* times each plant system's own draw distance, (0, 2] */
     uint32_t cloud_steps; /* steps a view ray takes through the cloud layer, [8, 256] */
     uint32_t cloud_scale; /* full-size pixels a side per cloud march texel, [1, 8] */
+    uint32_t fog_grid[3]; /* froxels across, down and slices deep, each [8, 256] */
 } oak_quality;
 
 /* The table's row for a preset (OAK_PRESET_DEFAULT: each setting's own

@@ -79,7 +79,8 @@
 #define OAK_B_DEPTH             40 /* sampler2D: the main view's depth (reversed-Z), read by dof */
 #define OAK_B_DOF               41 /* vec4[]: depth of field's half-size images and tiles (dof.glsl) */
 #define OAK_B_CLOUDS            42 /* vec4[]: the clouds' shadow map, noise table, march (clouds.glsl) */
-#define OAK_B_COUNT             43
+#define OAK_B_FOG               43 /* vec4[]: the fog's froxels, injected then integrated (fog.glsl) */
+#define OAK_B_COUNT             44
 
 /* The sky buffer (OAK_B_SKY; the CPU backend keeps the same floats), in vec4
  * texels: a head, then the octahedral capture's mips (level 0 first, each
@@ -186,6 +187,25 @@ OAK_STRUCT(oak_gpu_clouds) {
 }
 OAK_END(oak_gpu_clouds);
 
+/* Froxel volumetric fog this frame (render/fog.c _oak_fog_fill; docs/
+ * SHADING.md "Volumetric fog"). The OAK_B_FOG buffer holds two grids of
+ * grid.x * grid.y * grid.z vec4 texels, froxel (i, j, k) at (k grid.y + j)
+ * grid.x + i: the inject's (rgb light scattered toward the eye per metre,
+ * a extinction per metre), then the integrated (rgb light in-scattered
+ * from the eye to slice k's far boundary, a transmittance to it). */
+OAK_STRUCT(oak_gpu_fog) {
+    OAK_U4(grid);   /* froxels across, down, slices; 1 when the fog pass runs (0: none) */
+    OAK_F4(slices); /* far (view depth, m), n (OAK_FOG_SLICE_NEAR), N / ln(1 + far / n), 0 */
+    OAK_F4(height); /* extinction per metre at base, base height, falloff per metre, g */
+    OAK_F4(albedo); /* the height fog's rgb albedo, 0 */
+    OAK_F4(sun);    /* unit direction toward the key light, 1 when there is one */
+    OAK_F4(light);  /* the key light's illuminance rgb, 1 when it casts cascades */
+    OAK_F4(vol_center[OAK_FOG_VOLUMES]); /* xyz; w shape (oak_fog_shape, 0: none) */
+    OAK_F4(vol_size[OAK_FOG_VOLUMES]);   /* half size xyz; w extinction per metre */
+    OAK_F4(vol_albedo[OAK_FOG_VOLUMES]); /* rgb albedo, 0 */
+}
+OAK_END(oak_gpu_fog);
+
 OAK_STRUCT(oak_gpu_view) {
     OAK_M4(view_proj);
     OAK_M4(inv_view_proj);
@@ -236,6 +256,7 @@ OAK_STRUCT(oak_gpu_view) {
        unless TAA upsamples a scaled frame to the output; z the sharpen's
        strength (float bits, 0: off), w 0 */
     OAK_U4(out_size);
+    oak_gpu_fog fog; /* volumetric fog (grid.w 0: none, the exp2 fog as before) */
 }
 OAK_END(oak_gpu_view);
 
@@ -388,8 +409,8 @@ OAK_STRUCT(oak_gpu_material) {
     OAK_F4(params);   /* metallic, roughness, normal_scale, occlusion_strength */
     OAK_F4(mode);     /* alpha mode, flags (as floats), alpha cutoff */
     oak_gpu_texref tex[5];
-    OAK_F4(fx0); /* triplanar repeats per metre (0: off), sharpness, breakup cells, rotation */
-    OAK_F4(fx1); /* variation, patches per metre, detail repeats (0: off), 1 / detail distance */
+    OAK_F4(fx0);   /* triplanar repeats per metre (0: off), sharpness, breakup cells, rotation */
+    OAK_F4(fx1);   /* variation, patches per metre, detail repeats (0: off), 1 / detail distance */
     OAK_F4(lobe0); /* the dielectric F0 (ior, specular; 0.04 plain), its F90 (1 plain) */
     OAK_F4(lobe1); /* clearcoat weight, its roughness, sheen roughness, 0 */
     OAK_F4(lobe2); /* sheen colour, 0 */

@@ -14,6 +14,7 @@
 #include "common/light_grid.glsl"
 #include "common/lamp_shadow.glsl"
 #include "common/cloud_shadow.glsl"
+#include "common/fog.glsl"
 
 OAK_BINDING(OAK_B_SHADOW) uniform sampler2D shadow_map; // the 2 x 2 cascade atlas
 
@@ -337,7 +338,9 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     }
     if (!water) colour = oak_underwater(P, cam, colour);
     float fog = view.camera_pos.w;
-    if (fog > 0.0) {
+    if (view.fog.grid.w != 0u) { // volumetric fog replaces the exp2 curve
+        colour = oak_fog_apply(P, colour);
+    } else if (fog > 0.0) {
         float dist = length(P - cam);
         float fd = fog * dist;
         colour = mix(view.fog_color.rgb, colour, exp(-fd * fd));

@@ -1,0 +1,138 @@
+#version 450
+// Froxel volumetric fog, one step per dispatch (render/fog.h names them):
+// 0 inject: per froxel the extinction and the light scattered toward the
+// eye (the key light through its cascades and the clouds' shadow, the
+// lamps of the light-grid cell under it through their shadows, the sky
+// light); 1 integrate: each froxel column front to back into (light,
+// transmittance) per slice.
+// render/fog.c and backend/cpu/cpu_pass_fog.c are the same arithmetic.
+#extension GL_GOOGLE_include_directive : require
+#define OAK_FOG_WRITE
+#include "common/surface.glsl"
+
+layout(local_size_x = OAK_GPU_GROUP, local_size_y = OAK_GPU_GROUP) in;
+
+#ifdef OAK_VULKAN_GLSL
+OAK_SPEC_CONST(0, uint, OAK_FOG_STEP, 0u)
+#else
+layout(location = 0) uniform uint oak_fog_step; // GL: set per dispatch
+#define OAK_FOG_STEP oak_fog_step
+#endif
+
+float boundary_depth(float b) {
+    return view.fog.slices.y * (exp(b / view.fog.slices.z) - 1.0);
+}
+
+// column (i, j)'s ray from the near plane; od its origin's view depth,
+// rate the view depth gained per metre along it
+void column_ray(uint i, uint j, out vec3 origin, out vec3 dir, out float od, out float rate) {
+    vec2 ndc = vec2((float(i) + 0.5) / float(view.fog.grid.x) * 2.0 - 1.0,
+                    1.0 - (float(j) + 0.5) / float(view.fog.grid.y) * 2.0);
+    vec4 a = view.inv_view_proj * vec4(ndc, 0.5, 1.0);
+    vec4 b = view.inv_view_proj * vec4(ndc, 1.0, 1.0);
+    origin = b.xyz / b.w;
+    dir = normalize(a.xyz / a.w - origin);
+    od = dot(view.view_depth, vec4(origin, 1.0));
+    rate = dot(view.view_depth.xyz, dir);
+}
+
+float extinction(vec3 P, out vec3 scat) {
+    float s = 0.0;
+    scat = vec3(0.0);
+    vec4 h = view.fog.height;
+    if (h.x > 0.0) {
+        s = h.x * exp(min(-h.z * (P.y - h.y), float(OAK_FOG_MAX_FALLOFF)));
+        scat = s * view.fog.albedo.rgb;
+    }
+    OAK_DONT_UNROLL for (int i = 0; i < OAK_FOG_VOLUMES; i++) {
+        float shape = view.fog.vol_center[i].w;
+        if (shape == 0.0) continue;
+        vec3 q = (P - view.fog.vol_center[i].xyz) / view.fog.vol_size[i].xyz;
+        bool inside = shape == 1.0 ? max(max(abs(q.x), abs(q.y)), abs(q.z)) <= 1.0 : dot(q, q) <= 1.0;
+        if (!inside) continue;
+        float d = view.fog.vol_size[i].w;
+        s += d;
+        scat += d * view.fog.vol_albedo[i].rgb;
+    }
+    return s;
+}
+
+// Henyey-Greenstein, cosv between the view ray and the way to the light
+float phase(float cosv, float g) {
+    float x = 1.0 + g * g - 2.0 * g * cosv;
+    return (1.0 - g * g) / (4.0 * OAK_PI_F * x * sqrt(x));
+}
+
+void inject(uvec2 p) {
+    uvec3 g = view.fog.grid.xyz;
+    if (p.x >= g.x || p.y >= g.y * g.z) return;
+    uint i = p.x, j = p.y % g.y, k = p.y / g.y;
+    vec3 origin, dir;
+    float od, rate;
+    column_ray(i, j, origin, dir, od, rate);
+    vec3 P = origin + dir * ((boundary_depth(float(k) + 0.5) - od) / rate);
+    vec3 scat;
+    float sigma = extinction(P, scat);
+    uint at = (k * g.y + j) * g.x + i;
+    if (!(sigma > 0.0)) {
+        fog[at] = vec4(0.0, 0.0, 0.0, sigma);
+        return;
+    }
+    // the sky light as if the same from every side: (E_up + E_down) / (2 pi)
+    vec3 Li = (oak_sky_irradiance(vec3(0.0, 1.0, 0.0)) + oak_sky_irradiance(vec3(0.0, -1.0, 0.0))) /
+              (2.0 * OAK_PI_F);
+    float gg = view.fog.height.w;
+    if (view.fog.sun.w != 0.0) {
+        vec3 L = view.fog.sun.xyz;
+        float vis = 1.0;
+        if (view.clouds.shape.w != 0.0) vis *= oak_cloud_shadow(P);
+        // the light's own direction as the normal: no normal offset
+        if (view.fog.light.w != 0.0) vis *= oak_shadow(P, L, L);
+        Li += view.fog.light.rgb * (vis * phase(dot(dir, L), gg));
+    }
+    // the lamps listed in the cell of the pixel under the froxel's centre
+    uvec2 px = min(uvec2(vec2((float(i) + 0.5) / float(g.x), (float(j) + 0.5) / float(g.y)) *
+                         vec2(view.size.xy)),
+                   view.size.xy - 1u);
+    uint cell = oak_grid_cell(ivec2(px), P);
+    uint n = grid_words[cell], list = uint(OAK_LIGHT_GRID_CELLS) + cell * uint(OAK_LIGHT_CELL_MAX);
+    for (uint li = 0u; li < n; li++) {
+        vec3 E, L;
+        uint i = grid_words[list + li];
+        oak_light_at(i, P, E, L);
+        // its own faces, the way to the lamp as the normal (no offset but toward it)
+        if (lights[i].cone.z > 0.0) E *= oak_lamp_shadow(uint(lights[i].cone.z) - 1u, P, L);
+        Li += E * phase(dot(dir, L), gg);
+    }
+    fog[at] = vec4(scat * Li, sigma);
+}
+
+void integrate(uvec2 p) {
+    uvec3 g = view.fog.grid.xyz;
+    if (p.x >= g.x || p.y >= g.y) return;
+    vec3 origin, dir;
+    float od, rate;
+    column_ray(p.x, p.y, origin, dir, od, rate);
+    uint count = oak_fog_count();
+    vec3 S = vec3(0.0);
+    float T = 1.0, z0 = 0.0;
+    for (uint k = 0u; k < g.z; k++) {
+        uint at = (k * g.y + p.y) * g.x + p.x;
+        vec4 f = fog[at];
+        float z1 = boundary_depth(float(k + 1u));
+        float ds = (z1 - z0) / rate;
+        z0 = z1;
+        float Ts = exp(-f.a * ds);
+        // the froxel's light over its length, seen through what lies before it
+        float w = f.a > float(OAK_FOG_MIN_SIGMA) ? (1.0 - Ts) / f.a : ds;
+        S += T * f.rgb * w;
+        T *= Ts;
+        fog[count + at] = vec4(S, T);
+    }
+}
+
+void main() {
+    uvec2 p = gl_GlobalInvocationID.xy;
+    if (OAK_FOG_STEP == 0u) inject(p);
+    else integrate(p);
+}
