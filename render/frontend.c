@@ -31,6 +31,7 @@ void _oak_frontend_release(oak_frontend *fe) {
     oak_free(fe->casting);
     oak_free(fe->last_world);
     oak_free(fe->last_mesh);
+    oak_free(fe->last_version);
     _oak_lamp_shadows_release(fe);
     _oak_streams_release(fe);
     memset(fe, 0, sizeof *fe);
@@ -172,15 +173,21 @@ static void radix_sort(oak_frontend *fe, uint32_t n) {
     fe->sort_index = ix, fe->sort_tmp_index = ti;
 }
 
-/* This frame's input matrices, next frame's prev_world. */
+/* This frame's input matrices, next frame's prev_world, and the versions
+   of the visible draws' meshes (whether a posed mesh moved since). */
 static oak_result keep_last(oak_frontend *fe, const oak_frame_input *in) {
     uint32_t n = in->draw_count;
-    uint32_t c2 = fe->last_cap2;
-    if (!OAK_GROW(fe->last_world, fe->last_cap, n) || !OAK_GROW(fe->last_mesh, c2, n))
+    uint32_t c2 = fe->last_cap2, c3 = fe->last_cap3;
+    if (!OAK_GROW(fe->last_world, fe->last_cap, n) || !OAK_GROW(fe->last_mesh, c2, n) ||
+        !OAK_GROW(fe->last_version, c3, n))
         return OAK_ERROR_OUT_OF_MEMORY;
-    fe->last_cap2 = c2;
+    fe->last_cap2 = c2, fe->last_cap3 = c3;
     memcpy(fe->last_world, in->transforms, (size_t)n * sizeof(mat4));
     memcpy(fe->last_mesh, in->meshes, (size_t)n * sizeof(oak_mesh));
+    for (uint32_t i = 0; i < n; i++) {
+        const oak_mesh_data *md = fe->visible[i] ? oak_mesh_get(in->meshes[i]) : NULL;
+        fe->last_version[i] = md ? md->version : 0;
+    }
     fe->last_count = n;
     return OAK_OK;
 }
@@ -238,6 +245,16 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
         bool seen = fe->last_count == n && fe->last_mesh[i].id == in->meshes[i].id;
         memcpy(v->draws.prev_world[d], seen ? fe->last_world[i] : in->transforms[i], sizeof(mat4));
         v->draws.flags[d] = in->flags ? in->flags[i] : 0;
+        /* a posed mesh (prev_positions) whose version moved since this
+           draw was drawn last frame: its previous pose is last frame's
+           (several updates between two frames: the last one's step). Not
+           drawn last frame (first seen, placed mid-sequence, culled): still */
+        const oak_mesh_data *md = oak_mesh_get(in->meshes[i]);
+        if (seen && md && md->prev_positions && fe->last_version[i] &&
+            fe->last_version[i] != md->version)
+            v->draws.flags[d] |= OAK_DRAW_PREV_POSE;
+        else
+            v->draws.flags[d] &= ~(uint32_t)OAK_DRAW_PREV_POSE;
         for (int k = 0; k < 4; k++) v->draws.color[d][k] = in->colors ? in->colors[i * 4 + k] : 1;
         if (d == 0 || v->draws.mesh[d].id != v->draws.mesh[d - 1].id ||
             v->draws.material[d].id != v->draws.material[d - 1].id) {
