@@ -51,6 +51,7 @@ enum cli_option_flag {
 #define CLI_OPT_FOREST (1ull << 32) /* --forest M: metres of forest a world grows round the eye */
 #define CLI_OPT_CLOUDS                                                                             \
     (1ull << 33) /* --clouds C: volumetric clouds covering that share of the sky */
+#define CLI_OPT_TAA_SHARPEN (1ull << 34) /* --taa-sharpen S: TAA's sharpen, 0..1 */
 
 typedef struct cli_options {
     const char *command;
@@ -93,6 +94,8 @@ typedef struct cli_options {
     bool forest_set;
     float clouds; /* --clouds, with clouds_set: the clouds' coverage (0: none) */
     bool clouds_set;
+    float taa_sharpen; /* --taa-sharpen, with taa_sharpen_set: TAA's sharpen (0: off) */
+    bool taa_sharpen_set;
 } cli_options;
 
 /* The camera options above written over a scene's post settings. */

@@ -173,21 +173,16 @@ static void radix_sort(oak_frontend *fe, uint32_t n) {
     fe->sort_index = ix, fe->sort_tmp_index = ti;
 }
 
-/* This frame's input matrices, next frame's prev_world, and the versions
-   of the visible draws' meshes (whether a posed mesh moved since). */
+/* This frame's input matrices, next frame's prev_world (last_version was
+   written in place by build_draws). */
 static oak_result keep_last(oak_frontend *fe, const oak_frame_input *in) {
     uint32_t n = in->draw_count;
-    uint32_t c2 = fe->last_cap2, c3 = fe->last_cap3;
-    if (!OAK_GROW(fe->last_world, fe->last_cap, n) || !OAK_GROW(fe->last_mesh, c2, n) ||
-        !OAK_GROW(fe->last_version, c3, n))
+    uint32_t c2 = fe->last_cap2;
+    if (!OAK_GROW(fe->last_world, fe->last_cap, n) || !OAK_GROW(fe->last_mesh, c2, n))
         return OAK_ERROR_OUT_OF_MEMORY;
-    fe->last_cap2 = c2, fe->last_cap3 = c3;
+    fe->last_cap2 = c2;
     memcpy(fe->last_world, in->transforms, (size_t)n * sizeof(mat4));
     memcpy(fe->last_mesh, in->meshes, (size_t)n * sizeof(oak_mesh));
-    for (uint32_t i = 0; i < n; i++) {
-        const oak_mesh_data *md = fe->visible[i] ? oak_mesh_get(in->meshes[i]) : NULL;
-        fe->last_version[i] = md ? md->version : 0;
-    }
     fe->last_count = n;
     return OAK_OK;
 }
@@ -232,8 +227,12 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
 
     uint32_t color_cap = fe->draw_cap;
     if (!OAK_GROW(v->draws.color, color_cap, visible) ||
-        !draw_list_reserve(&v->draws, &fe->draw_cap, visible))
+        !draw_list_reserve(&v->draws, &fe->draw_cap, visible) ||
+        !OAK_GROW(fe->last_version, fe->last_cap3, n))
         return OAK_ERROR_OUT_OF_MEMORY;
+    bool same_shape = fe->last_count == n;
+    const oak_mesh_data *md = NULL;
+    uint32_t md_id = 0;
     for (uint32_t d = 0; d < visible; d++) {
         uint32_t i = fe->sort_index[d];
         v->draws.mesh[d] = in->meshes[i];
@@ -248,10 +247,14 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
         /* a posed mesh (prev_positions) whose version moved since this
            draw was drawn last frame: its previous pose is last frame's
            (several updates between two frames: the last one's step). Not
-           drawn last frame (first seen, placed mid-sequence, culled): still */
-        const oak_mesh_data *md = oak_mesh_get(in->meshes[i]);
-        if (seen && md && md->prev_positions && fe->last_version[i] &&
-            fe->last_version[i] != md->version)
+           drawn last frame (first seen, placed mid-sequence, culled): still.
+           The version is kept in place for next frame (each input index
+           comes once; the culled ones are zeroed below). */
+        if (in->meshes[i].id != md_id) /* batched: a run of draws shares its mesh */
+            md = oak_mesh_get(in->meshes[i]), md_id = in->meshes[i].id;
+        uint32_t last = same_shape ? fe->last_version[i] : 0;
+        fe->last_version[i] = md ? md->version : 0;
+        if (seen && md && md->prev_positions && last && last != md->version)
             v->draws.flags[d] |= OAK_DRAW_PREV_POSE;
         else
             v->draws.flags[d] &= ~(uint32_t)OAK_DRAW_PREV_POSE;
@@ -265,6 +268,8 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
         }
         v->batches[v->batch_count - 1].count++;
     }
+    for (uint32_t i = 0; i < n; i++)
+        if (!fe->visible[i]) fe->last_version[i] = 0;
     v->draws.count = visible;
     return keep_last(fe, in);
 }
