@@ -115,6 +115,8 @@ oak_cli_test(cliBenchRejectsBadClouds ARGS "bench|--clouds|1.5" EXIT 2
 oak_cli_test(cliRenderTaaSharpen
              ARGS "render|--backend|cpu|--size|64x36|--taa|on|--taa-sharpen|0.5|--out|${CMAKE_BINARY_DIR}/test-out/cli_taa_sharpen.png"
              EXIT 0 OUT "cpu \\| .*cli_taa_sharpen\\.png")
+oak_cli_test(cliViewRejectsBadTaaSharpen ARGS "view|model.gltf|--taa-sharpen|-1" EXIT 2
+             ERR "--taa-sharpen '-1': expected a finite number 0\\.\\.1" ERR_LINES 1)
 oak_cli_test(cliBenchRejectsBadTaaSharpen ARGS "bench|--taa-sharpen|2" EXIT 2
              ERR "--taa-sharpen '2': expected a finite number 0\\.\\.1" ERR_LINES 1)
 oak_cli_test(cliBenchRejectsBadAperture ARGS "bench|--aperture|inf" EXIT 2
