@@ -50,8 +50,9 @@ enum cli_option_flag {
 /* past the enum's 32 bits (an enum constant must fit an int) */
 #define CLI_OPT_FOREST (1ull << 32) /* --forest M: metres of forest a world grows round the eye */
 #define CLI_OPT_CLOUDS                                                                             \
-    (1ull << 33)                 /* --clouds C: volumetric clouds covering that share of the sky */
-#define CLI_OPT_FOG (1ull << 34) /* --fog D: volumetric height fog of that density per metre */
+    (1ull << 33) /* --clouds C: volumetric clouds covering that share of the sky */
+#define CLI_OPT_FOG         (1ull << 34) /* --fog D: volumetric height fog of that density per metre */
+#define CLI_OPT_TAA_SHARPEN (1ull << 35) /* --taa-sharpen S: TAA's sharpen, 0..1 */
 
 typedef struct cli_options {
     const char *command;
@@ -96,6 +97,8 @@ typedef struct cli_options {
     bool clouds_set;
     float fog; /* --fog, with fog_set: the volumetric fog's density per metre (0: none) */
     bool fog_set;
+    float taa_sharpen; /* --taa-sharpen, with taa_sharpen_set: TAA's sharpen (0: off) */
+    bool taa_sharpen_set;
 } cli_options;
 
 /* The camera options above written over a scene's post settings. */

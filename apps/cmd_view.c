@@ -36,7 +36,7 @@ static int usage(void) {
                     "                [--window [--frames N]] [--asset-root DIR] [--sky F.hdr]\n"
                     "                [--ev100 EV] [--exposure-comp STOPS] [--tone aces|neutral]\n"
                     "                [--bloom on|off] [--adapt on|off] [--taa on|off] [--hour H]\n"
-                    "                [--preset low|medium|high|ultra]\n"
+                    "                [--preset low|medium|high|ultra] [--taa-sharpen S]\n"
                     "                [--focus M] [--aperture N] [--scale S] [--clouds C]\n"
                     "                [--fog D]\n");
     return 2;
@@ -117,7 +117,8 @@ static int parse(view_args *a, int argc, char **argv) {
         } else if (!strcmp(s, "--ev100") || !strcmp(s, "--exposure-comp") || !strcmp(s, "--tone") ||
                    !strcmp(s, "--bloom") || !strcmp(s, "--adapt") || !strcmp(s, "--taa") ||
                    !strcmp(s, "--focus") || !strcmp(s, "--aperture") || !strcmp(s, "--preset") ||
-                   !strcmp(s, "--scale") || !strcmp(s, "--clouds") || !strcmp(s, "--fog")) {
+                   !strcmp(s, "--scale") || !strcmp(s, "--clouds") || !strcmp(s, "--fog") ||
+                   !strcmp(s, "--taa-sharpen")) {
             a->camera.command = "view";
             bad = _oak_cli_parse_camera(&a->camera, s, v);
         } else {

@@ -54,6 +54,8 @@ static const option_spec g_specs[] = {
      "eye adaptation (default: on for render's worlds unless --ev100, off for bench)"},
     {"--taa", CLI_OPT_TAA, "on|off",
      "temporal anti-aliasing in place of FXAA (default: off; render then draws 8 still frames)"},
+    {"--taa-sharpen", CLI_OPT_TAA_SHARPEN, "S",
+     "TAA's sharpen after the resolve, 0..1 (default: the scene's, else 0: off)"},
     {"--preset", CLI_OPT_PRESET, "low|medium|high|ultra",
      "quality preset: render scale, shadow size and filter, AO, TAA, bloom and plant density "
      "from one table; any of them given on its own still wins (default: the scene's)"},
@@ -156,6 +158,10 @@ int _oak_cli_parse_camera(cli_options *o, const char *name, const char *v) {
     if (!strcmp(name, "--exposure-comp"))
         return _oak_cli_parse_float(o, name, v, -16, 16, &o->exposure_comp);
     if (!strcmp(name, "--focus")) return _oak_cli_parse_float(o, name, v, 0.01f, 1e5f, &o->focus);
+    if (!strcmp(name, "--taa-sharpen")) {
+        o->taa_sharpen_set = true;
+        return _oak_cli_parse_float(o, name, v, 0, 1, &o->taa_sharpen);
+    }
     if (!strcmp(name, "--clouds")) {
         o->clouds_set = true;
         return _oak_cli_parse_float(o, name, v, 0, 1, &o->clouds);
@@ -209,6 +215,7 @@ void _oak_cli_apply_camera(const cli_options *o, oak_post *post) {
     if (o->tone) post->tone = o->tone;
     if (o->bloom) post->bloom = o->bloom;
     if (o->taa) post->taa = o->taa;
+    if (o->taa_sharpen_set) post->taa_sharpen = o->taa_sharpen;
     if (o->preset) post->preset = o->preset;
     if (o->adapt) post->adapt = o->adapt > 0;
     if (o->focus > 0) post->focus_distance = o->focus;
@@ -322,6 +329,7 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
     case CLI_OPT_SCALE:
     case CLI_OPT_CLOUDS:
     case CLI_OPT_FOG:
+    case CLI_OPT_TAA_SHARPEN:
         return _oak_cli_parse_camera(o, s->name, v);
     case CLI_OPT_CHANNEL:
         o->channel = OAK_CHANNEL_NONE;

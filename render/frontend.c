@@ -31,6 +31,7 @@ void _oak_frontend_release(oak_frontend *fe) {
     oak_free(fe->casting);
     oak_free(fe->last_world);
     oak_free(fe->last_mesh);
+    oak_free(fe->last_version);
     _oak_lamp_shadows_release(fe);
     _oak_streams_release(fe);
     memset(fe, 0, sizeof *fe);
@@ -172,7 +173,8 @@ static void radix_sort(oak_frontend *fe, uint32_t n) {
     fe->sort_index = ix, fe->sort_tmp_index = ti;
 }
 
-/* This frame's input matrices, next frame's prev_world. */
+/* This frame's input matrices, next frame's prev_world (last_version was
+   written in place by build_draws). */
 static oak_result keep_last(oak_frontend *fe, const oak_frame_input *in) {
     uint32_t n = in->draw_count;
     uint32_t c2 = fe->last_cap2;
@@ -225,8 +227,12 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
 
     uint32_t color_cap = fe->draw_cap;
     if (!OAK_GROW(v->draws.color, color_cap, visible) ||
-        !draw_list_reserve(&v->draws, &fe->draw_cap, visible))
+        !draw_list_reserve(&v->draws, &fe->draw_cap, visible) ||
+        !OAK_GROW(fe->last_version, fe->last_cap3, n))
         return OAK_ERROR_OUT_OF_MEMORY;
+    bool same_shape = fe->last_count == n;
+    const oak_mesh_data *md = NULL;
+    uint32_t md_id = 0;
     for (uint32_t d = 0; d < visible; d++) {
         uint32_t i = fe->sort_index[d];
         v->draws.mesh[d] = in->meshes[i];
@@ -238,6 +244,20 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
         bool seen = fe->last_count == n && fe->last_mesh[i].id == in->meshes[i].id;
         memcpy(v->draws.prev_world[d], seen ? fe->last_world[i] : in->transforms[i], sizeof(mat4));
         v->draws.flags[d] = in->flags ? in->flags[i] : 0;
+        /* a posed mesh (prev_positions) whose version moved since this
+           draw was drawn last frame: its previous pose is last frame's
+           (several updates between two frames: the last one's step). Not
+           drawn last frame (first seen, placed mid-sequence, culled): still.
+           The version is kept in place for next frame (each input index
+           comes once; the culled ones are zeroed below). */
+        if (in->meshes[i].id != md_id) /* batched: a run of draws shares its mesh */
+            md = oak_mesh_get(in->meshes[i]), md_id = in->meshes[i].id;
+        uint32_t last = same_shape ? fe->last_version[i] : 0;
+        fe->last_version[i] = md ? md->version : 0;
+        if (seen && md && md->prev_positions && last && last != md->version)
+            v->draws.flags[d] |= OAK_DRAW_PREV_POSE;
+        else
+            v->draws.flags[d] &= ~(uint32_t)OAK_DRAW_PREV_POSE;
         for (int k = 0; k < 4; k++) v->draws.color[d][k] = in->colors ? in->colors[i * 4 + k] : 1;
         if (d == 0 || v->draws.mesh[d].id != v->draws.mesh[d - 1].id ||
             v->draws.material[d].id != v->draws.material[d - 1].id) {
@@ -248,6 +268,8 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
         }
         v->batches[v->batch_count - 1].count++;
     }
+    for (uint32_t i = 0; i < n; i++)
+        if (!fe->visible[i]) fe->last_version[i] = 0;
     v->draws.count = visible;
     return keep_last(fe, in);
 }

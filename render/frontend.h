@@ -32,7 +32,8 @@ typedef struct oak_frontend {
        each draw's prev_world; and the taa pass's sequence (render/taa.h) */
     mat4 *last_world;
     oak_mesh *last_mesh;
-    uint32_t last_count, last_cap, last_cap2;
+    uint32_t *last_version; /* the mesh's version last frame (a posed mesh's pose) */
+    uint32_t last_count, last_cap, last_cap2, last_cap3;
     uint64_t taa_frame; /* TAA frames since the history's reset */
     bool taa_on;        /* the last frame had TAA */
     uint32_t taa_width, taa_height, taa_out_width, taa_out_height;

@@ -379,25 +379,11 @@ static oak_result read_time(loader *l, const cJSON *o, oak_time_of_day *t) {
 }
 
 static oak_result read_post(loader *l, const cJSON *o, oak_post *post) {
-    static const char *const keys[] = {"exposure",
-                                       "ev100",
-                                       "aperture",
-                                       "shutter",
-                                       "iso",
-                                       "exposure_comp",
-                                       "tone",
-                                       "no_tonemap",
-                                       "no_dither",
-                                       "no_fxaa",
-                                       "adapt",
-                                       "bloom",
-                                       "bloom_strength",
-                                       "focus_distance",
-                                       "taa",
-                                       "render_scale",
-                                       "preset",
-                                       "shadow_filter",
-                                       NULL};
+    static const char *const keys[] = {
+        "exposure",      "ev100",        "aperture",       "shutter",        "iso",
+        "exposure_comp", "tone",         "no_tonemap",     "no_dither",      "no_fxaa",
+        "adapt",         "bloom",        "bloom_strength", "focus_distance", "taa",
+        "taa_sharpen",   "render_scale", "preset",         "shadow_filter",  NULL};
     TRY(expect_object(l, o, "post", keys));
     TRY(read_float(l, o, "post", "exposure", &post->exposure));
     /* the physical camera (docs/SCENE_FILES.md): ev100 present means given */
@@ -428,6 +414,9 @@ static oak_result read_post(loader *l, const cJSON *o, oak_post *post) {
     uint32_t taa = 0; /* oak_taa_mode: the same three words as bloom's */
     TRY(read_enum(l, o, "post", "taa", _oak_bloom_names, &taa));
     post->taa = (oak_taa_mode)taa;
+    TRY(read_float(l, o, "post", "taa_sharpen", &post->taa_sharpen));
+    if (post->taa_sharpen < 0 || post->taa_sharpen > 1)
+        return fail(l, "post.taa_sharpen", "%g is outside 0 .. 1", (double)post->taa_sharpen);
     uint32_t preset = 0; /* oak_preset: fills what is left at its default */
     TRY(read_enum(l, o, "post", "preset", _oak_preset_names, &preset));
     post->preset = (oak_preset)preset;

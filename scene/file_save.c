@@ -238,6 +238,7 @@ static void write_post(writer *w, const oak_post *p) {
     if (p->focus_distance > 0) w_float(w, "focus_distance", p->focus_distance);
     /* taa written only when set (oak_taa_mode: bloom's three words) */
     if (p->taa) w_enum(w, "taa", _oak_bloom_names, (uint32_t)p->taa);
+    if (p->taa_sharpen > 0) w_float(w, "taa_sharpen", p->taa_sharpen); /* 0: off, left out */
     /* the preset and the shadow filter likewise, only when set */
     if (p->preset && (unsigned)p->preset < OAK_PRESET_COUNT)
         w_enum(w, "preset", _oak_preset_names, (uint32_t)p->preset);

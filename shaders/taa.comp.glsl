@@ -113,6 +113,12 @@ bool motion(ivec2 px, out vec2 m) {
     vec3 b = E / (S != 0.0 ? S : 1e-30);
     vec4 P = b.x * Po[0] + b.y * Po[1] + b.z * Po[2];
     if (!to_pixel(view.view_proj * (d.world * P), now)) return false;
+    // a posed draw: the same barycentrics over last frame's pose
+    if (d.prev.x != 0u) {
+        uint at = d.info.z + d.prev.x;
+        P = b.x * positions[indices[base] + at] + b.y * positions[indices[base + 1u] + at] +
+            b.z * positions[indices[base + 2u] + at];
+    }
     if (!to_pixel(view.prev_view_proj * (d.prev_world * P), prev)) return false;
     m = prev - now;
     return true;

@@ -117,6 +117,14 @@ oak_cli_test(cliRenderFog
              EXIT 0 OUT "cpu \\| .*cli_fog\\.png")
 oak_cli_test(cliBenchRejectsBadFog ARGS "bench|--fog|-1" EXIT 2
              ERR "--fog '-1': expected a finite number 0\\.\\.10" ERR_LINES 1)
+# TAA's sharpen: a sharpened TAA render draws; outside 0..1 is one line
+oak_cli_test(cliRenderTaaSharpen
+             ARGS "render|--backend|cpu|--size|64x36|--taa|on|--taa-sharpen|0.5|--out|${CMAKE_BINARY_DIR}/test-out/cli_taa_sharpen.png"
+             EXIT 0 OUT "cpu \\| .*cli_taa_sharpen\\.png")
+oak_cli_test(cliViewRejectsBadTaaSharpen ARGS "view|model.gltf|--taa-sharpen|-1" EXIT 2
+             ERR "--taa-sharpen '-1': expected a finite number 0\\.\\.1" ERR_LINES 1)
+oak_cli_test(cliBenchRejectsBadTaaSharpen ARGS "bench|--taa-sharpen|2" EXIT 2
+             ERR "--taa-sharpen '2': expected a finite number 0\\.\\.1" ERR_LINES 1)
 oak_cli_test(cliBenchRejectsBadAperture ARGS "bench|--aperture|inf" EXIT 2
              ERR "--aperture 'inf': expected a finite number 0\\.5\\.\\.64" ERR_LINES 1)
 oak_cli_test(cliRenderRejectsBadAo ARGS "render|--ao|maybe" EXIT 2

@@ -154,6 +154,7 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
     oak_scene_post(s)->bloom = OAK_BLOOM_ON, oak_scene_post(s)->bloom_strength = 0.25f;
     oak_scene_post(s)->focus_distance = 7.5f;
     oak_scene_post(s)->taa = OAK_TAA_ON;
+    oak_scene_post(s)->taa_sharpen = 0.375f;
     oak_scene_post(s)->preset = OAK_PRESET_MEDIUM;
     oak_scene_post(s)->shadow_filter = 3;
     oak_scene_post(s)->render_scale = 0.5f;
@@ -179,6 +180,7 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
     CHECK_EQ_INT(oak_scene_post(t)->bloom, OAK_BLOOM_ON);
     CHECK_NEAR(oak_scene_post(t)->bloom_strength, 0.25f, 0);
     CHECK_EQ_INT(oak_scene_post(t)->taa, OAK_TAA_ON);
+    CHECK_NEAR(oak_scene_post(t)->taa_sharpen, 0.375f, 0);
     CHECK_EQ_INT(oak_scene_post(t)->preset, OAK_PRESET_MEDIUM);
     CHECK_EQ_INT(oak_scene_post(t)->shadow_filter, 3);
     CHECK_NEAR(oak_scene_post(t)->render_scale, 0.5f, 0);
@@ -411,6 +413,7 @@ static const struct {
     {"bad_bloom_strength.json", "post.bloom_strength: 2 is outside 0 .. 1"},
     {"bad_focus.json", "post.focus_distance: -2 is below 0 (metres; 0: no depth of field)"},
     {"bad_render_scale.json", "post.render_scale: -0.5 is below 0 (a scale in 0.25 .. 1)"},
+    {"bad_taa_sharpen.json", "post.taa_sharpen: 1.5 is outside 0 .. 1"},
     {"bad_sun_disc.json", "environment.sun_disc: 0.75 is outside 0 .. 0.5 (radians)"},
     {"bad_clouds.json", "environment.clouds.coverage: 1.5 is outside 0 .. 1"},
     {"bad_fog_volume.json", "environment.fog.volumes[0]: half_size must be above 0 on each axis"},

@@ -30,7 +30,11 @@ typedef struct cpu_mesh {
     float *pos;  /* xyz per vertex */
     float *attr; /* CPU_ATTR per vertex */
     uint32_t *indices;
-    uint32_t pos_cap, attr_cap, index_cap;
+    /* a posed mesh's previous pose (oak_mesh_data.prev_positions), xyz per
+       vertex; NULL for a static one (the taa pass's motion reads pos) */
+    float *prev_pos;
+    uint32_t pos_cap, attr_cap, index_cap, prev_cap;
+    bool has_prev; /* prev_pos holds this version's previous pose */
     oak_bounds bounds;
 } cpu_mesh;
 

@@ -61,6 +61,10 @@ static oak_result sync_mesh(cpu_backend *b, oak_mesh h) {
         !OAK_GROW(m->indices, m->index_cap, ic + 1))
         return OAK_ERROR_OUT_OF_MEMORY;
     if (vc) memcpy(m->pos, d->positions, (size_t)vc * 3 * sizeof(float));
+    bool prev = vc && d->prev_positions;
+    if (prev && !OAK_GROW(m->prev_pos, m->prev_cap, vc * 3)) return OAK_ERROR_OUT_OF_MEMORY;
+    if (prev) memcpy(m->prev_pos, d->prev_positions, (size_t)vc * 3 * sizeof(float));
+    m->has_prev = prev;
     for (uint32_t v = 0; v < vc; v++) {
         float *a = m->attr + (size_t)v * CPU_ATTR;
         for (int k = 0; k < 3; k++) a[CPU_ATTR_N + k] = d->normals ? d->normals[v * 3 + k] : 0;
@@ -229,6 +233,7 @@ static void evict_dead(cpu_backend *b) {
         if (!m->id || oak_mesh_get((oak_mesh){m->id})) continue;
         oak_map_remove(&b->mesh_map, m->id);
         oak_free(m->pos);
+        oak_free(m->prev_pos);
         oak_free(m->attr);
         oak_free(m->indices);
         memset(m, 0, sizeof *m);
@@ -261,6 +266,7 @@ oak_result _oak_cpu_sync(cpu_backend *b, const oak_render_view *view) {
 void _oak_cpu_mirrors_release(cpu_backend *b) {
     for (uint32_t i = 0; i < b->mesh_count; i++) {
         oak_free(b->meshes[i].pos);
+        oak_free(b->meshes[i].prev_pos);
         oak_free(b->meshes[i].attr);
         oak_free(b->meshes[i].indices);
     }

@@ -155,6 +155,18 @@ static bool motion(const taa_ctx *c, cpu_tri_ctx *cache, uint32_t x, uint32_t y,
     mul4(v->draws.world[src], P, w);
     mul4(v->view_proj, w, cl);
     if (!to_pixel(v, cl, now)) return false;
+    /* a posed draw (OAK_DRAW_PREV_POSE): the same barycentrics over the
+       triangle's previous positions, last frame's point of the surface */
+    const cpu_mesh *pm = &b->meshes[t->d->mesh];
+    if (v->draws.flags && (v->draws.flags[src] & OAK_DRAW_PREV_POSE) && pm->has_prev) {
+        const uint32_t *ix = pm->indices + (size_t)t->tri * 3;
+        P[0] = P[1] = P[2] = 0, P[3] = 0;
+        for (int k = 0; k < 3; k++) {
+            const float *q = pm->prev_pos + (size_t)ix[k] * 3;
+            for (int j = 0; j < 3; j++) P[j] += E[k] / S * q[j];
+            P[3] += E[k] / S;
+        }
+    }
     mul4(v->draws.prev_world ? v->draws.prev_world[src] : v->draws.world[src], P, w);
     mul4(v->prev_view_proj, w, cl);
     if (!to_pixel(v, cl, prev)) return false;

@@ -21,6 +21,10 @@ typedef struct _oak_gl_command { /* DrawElementsIndirectCommand */
 typedef struct _oak_gl_mesh_slot {
     uint32_t id, version;
     uint32_t first_index, index_count, base_vertex, vertex_count;
+    /* a posed mesh (prev_positions): its previous pose's positions follow
+       its own at base_vertex + prev (its vertex count; vertex_count, the
+       range, is twice that); 0: none */
+    uint32_t prev;
     float center[3]; /* bounding-box centre, for sorting BLEND draws */
 } _oak_gl_mesh_slot;
 

@@ -102,6 +102,9 @@ static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, const flo
         d->info[1] = ms->first_index;
         d->info[2] = ms->base_vertex;
         d->info[3] = l->flags ? l->flags[i] : 0;
+        /* last frame's pose where the frontend says the mesh moved since */
+        d->prev[0] = camera && (d->info[3] & OAK_DRAW_PREV_POSE) ? ms->prev : 0;
+        d->prev[1] = d->prev[2] = d->prev[3] = 0;
         int g = group_of(mt, ms, camera != NULL, d->info[3]);
         if (g < 0) continue;
         counts[g]++;

@@ -35,13 +35,17 @@ static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
     if (r != OAK_OK) return r;
     _oak_gl_mesh_slot *s = &f->meshes[i];
     if (s->id == mesh.id && s->version == md->version) return OAK_OK;
+    /* a posed mesh's range holds its previous pose's positions after its
+       own, uploaded with them in one step (that half's attributes unused) */
+    uint32_t prev = md->vertex_count && md->prev_positions ? md->vertex_count : 0;
+    uint32_t need = md->vertex_count + prev;
     /* Reuse the old range when the new contents fit, else append. */
-    bool fits = s->id && md->vertex_count <= s->vertex_count && md->index_count <= s->index_count;
+    bool fits = s->id && need <= s->vertex_count && md->index_count <= s->index_count;
     uint32_t base = fits ? s->base_vertex : f->vertex_fill;
     uint32_t first = fits ? s->first_index : f->index_fill;
     if (md->vertex_count) {
         size_t n = md->vertex_count;
-        float *pos = oak_alloc(n * 16);
+        float *pos = oak_alloc((n + prev) * 16);
         oak_gpu_vertex *attr = oak_alloc(n * sizeof *attr);
         if (!pos || !attr) {
             oak_free(pos), oak_free(attr);
@@ -58,7 +62,11 @@ static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
             memcpy(a->uv + 2, &md->uv1[v * 2], 8);
             memcpy(a->color, &md->colors[v * 4], 16);
         }
-        r = _oak_gl_buffer_upload(&f->positions, (size_t)base * 16, pos, n * 16);
+        for (size_t v = 0; v < prev; v++) {
+            memcpy(&pos[(n + v) * 4], &md->prev_positions[v * 3], 12);
+            pos[(n + v) * 4 + 3] = 1;
+        }
+        r = _oak_gl_buffer_upload(&f->positions, (size_t)base * 16, pos, (n + prev) * 16);
         if (r == OAK_OK)
             r = _oak_gl_buffer_upload(&f->attributes, (size_t)base * sizeof *attr, attr,
                                       n * sizeof *attr);
@@ -69,14 +77,15 @@ static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
                               (size_t)md->index_count * 4);
     if (r != OAK_OK) return r;
     if (!fits) {
-        f->vertex_fill += md->vertex_count;
+        f->vertex_fill += need;
         f->index_fill += md->index_count;
     }
     s->id = mesh.id;
     s->version = md->version;
     s->base_vertex = base;
     s->first_index = first;
-    s->vertex_count = md->vertex_count;
+    if (!fits) s->vertex_count = need; /* a reused range keeps its room */
+    s->prev = prev;
     memcpy(s->center, md->bounds.center, sizeof s->center);
     s->index_count = md->index_count / 3 * 3;
     return OAK_OK;

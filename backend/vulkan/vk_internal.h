@@ -101,7 +101,10 @@ typedef struct _oak_vk_garbage {
 typedef struct _oak_vk_mesh {
     uint32_t id, version;  /* asset handle id it mirrors, 0: free slot */
     uint64_t vertex_first; /* in vertices */
-    uint32_t vertex_count;
+    uint32_t vertex_count; /* taken from the pool: twice the mesh's when posed */
+    /* a posed mesh (prev_positions): its previous pose's positions follow
+       its own at vertex_first + prev (the mesh's vertex count); 0: none */
+    uint32_t prev;
     uint64_t index_first; /* in indices */
     uint32_t index_count;
     uint64_t frame;  /* last frame it was checked against the registry */
@@ -139,6 +142,7 @@ typedef struct _oak_vk_draw_info {
     uint32_t group; /* pipeline group (bit 31: two-sided BLEND), UINT32_MAX: none */
     uint32_t index_count, first_index, first_vertex;
     uint32_t material, flags;
+    uint32_t prev; /* the mesh's previous pose after first_vertex (0: none) */
 } _oak_vk_draw_info;
 
 #define OAK_VK_TWO_SIDED 0x80000000u /* _oak_vk_draw_info.group: a two-sided BLEND draw */

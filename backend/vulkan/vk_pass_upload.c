@@ -47,6 +47,10 @@ static void _oak_vk_record_draws(void *user, uint32_t begin, uint32_t end, uint3
         d.info[3] = in->flags;
         _oak_vk_mat4(d.prev_world,
                      j->list->prev_world ? j->list->prev_world[i] : j->list->world[i]);
+        /* last frame's pose where the frontend says the mesh moved since */
+        bool posed = !j->skip_undrawn && (in->flags & OAK_DRAW_PREV_POSE);
+        d.prev[0] = posed ? in->prev : 0;
+        d.prev[1] = d.prev[2] = d.prev[3] = 0;
         memcpy(&j->out[i], &d, sizeof d);
     }
 }
@@ -142,6 +146,7 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
                                                  .first_index = (uint32_t)mesh->index_first,
                                                  .first_vertex = (uint32_t)mesh->vertex_first,
                                                  .material = ms,
+                                                 .prev = mesh->prev,
                                                  .flags = L->flags ? L->flags[i] : 0};
         }
         _oak_vk_record_job job = {L, info + base, (oak_gpu_draw *)f->draws.mapped + base, li == 1};

@@ -119,23 +119,28 @@ static oak_result _oak_vk_mesh_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh mes
         m->vertex_count = m->index_count = 0;
         return OAK_OK;
     }
+    /* a posed mesh takes twice its vertices: its previous pose's positions
+       follow its own, staged and copied with them in one step (their
+       attributes' half of the range is never written nor read) */
+    uint32_t prev = d->prev_positions ? vc : 0, vn = vc + prev;
     uint64_t vfirst, ifirst;
-    if ((r = _oak_vk_pool_take(vk, &vk->vertex_ranges, vc, true, &vfirst))) return r;
+    if ((r = _oak_vk_pool_take(vk, &vk->vertex_ranges, vn, true, &vfirst))) return r;
     if ((r = _oak_vk_pool_take(vk, &vk->index_ranges, ic, false, &ifirst))) {
-        _oak_vk_ranges_free(&vk->vertex_ranges, vfirst, vc);
+        _oak_vk_ranges_free(&vk->vertex_ranges, vfirst, vn);
         return r;
     }
-    *m = (_oak_vk_mesh){mesh.id, d->version, vfirst, vc, ifirst, ic};
+    *m = (_oak_vk_mesh){mesh.id, d->version, vfirst, vn, prev, ifirst, ic};
     uint64_t pos_off, attr_off, idx_off;
-    if ((r = _oak_vk_stage(vk, NULL, (uint64_t)vc * 16, 16, &pos_off))) return r;
+    if ((r = _oak_vk_stage(vk, NULL, (uint64_t)vn * 16, 16, &pos_off))) return r;
     float *pos = (float *)((uint8_t *)vk->frames[vk->slot].staging.mapped + pos_off);
-    for (uint32_t i = 0; i < vc; i++) {
-        pos[i * 4 + 0] = d->positions[i * 3 + 0];
-        pos[i * 4 + 1] = d->positions[i * 3 + 1];
-        pos[i * 4 + 2] = d->positions[i * 3 + 2];
+    for (uint32_t i = 0; i < vn; i++) {
+        const float *p = i < vc ? d->positions + i * 3 : d->prev_positions + (i - vc) * 3;
+        pos[i * 4 + 0] = p[0];
+        pos[i * 4 + 1] = p[1];
+        pos[i * 4 + 2] = p[2];
         pos[i * 4 + 3] = 1.0f;
     }
-    _oak_vk_copy(vk, vk->positions.buffer, vfirst * 16, pos_off, (uint64_t)vc * 16);
+    _oak_vk_copy(vk, vk->positions.buffer, vfirst * 16, pos_off, (uint64_t)vn * 16);
     if ((r = _oak_vk_stage(vk, NULL, (uint64_t)vc * sizeof(oak_gpu_vertex), 16, &attr_off)))
         return r;
     oak_gpu_vertex *attr =

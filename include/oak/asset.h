@@ -84,6 +84,12 @@ typedef struct oak_mesh_data {
     uint32_t *indices;
     oak_bounds bounds;
     uint32_t version; /* moves on every change */
+    /* last pose of a mesh posed in place (oak_mesh_update_vertices): the
+       positions before the latest update, and the version they were
+       current at; NULL (a static mesh pays nothing) until the first update
+       that gives positions, dropped again by oak_mesh_update */
+    float *prev_positions;
+    uint32_t prev_version;
     char *name;
     /* where it came from, for scene files: a recipe, or a file and index */
     bool has_recipe;
@@ -100,7 +106,11 @@ uint64_t oak_shape_vertex_bound(const oak_shape_desc *desc);
 oak_result oak_mesh_update(oak_mesh mesh, const oak_mesh_desc *desc); /* new contents */
 /* Replaces positions, normals and tangents in place (vertex_count must be the
  * mesh's; a NULL stream is kept), recomputes the bounds and moves the version
- * on. For streams posed every frame (skinning, morphing): no heap calls.
+ * on. The positions it replaces become prev_positions (prev_version the
+ * version they had), so motion vectors see last frame's pose (the first
+ * update allocates that array once; with positions NULL it equals the
+ * positions). For streams posed every frame (skinning, morphing): no heap
+ * calls after the first.
  * Distinct meshes may be updated from several threads at once (job
  * workers), while no thread makes or destroys assets. */
 oak_result oak_mesh_update_vertices(oak_mesh mesh, uint32_t vertex_count, const float *positions,

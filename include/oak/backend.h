@@ -11,6 +11,15 @@
 extern "C" {
 #endif
 
+/* Set by the frontend on a view draw whose mesh was posed in place since the
+ * draw was drawn last frame: the mesh's prev_positions are last frame's
+ * pose, and motion vectors read them (docs/SHADING.md "Temporal
+ * anti-aliasing"); without it the previous positions are the positions.
+ * GPU backends keep a posed mesh's previous positions after its own in the
+ * positions pool and name them in the draw record (oak_gpu_draw.prev.x:
+ * how far after the first vertex, 0 for none; the record is 224 bytes). */
+#define OAK_DRAW_PREV_POSE (1u << 8)
+
 /* Draws as parallel columns owned by the frontend and reused across frames. */
 typedef struct oak_draw_list {
     uint32_t count;

@@ -41,6 +41,7 @@ oak_gpu_draw oak_instance_draw(uint rec, uint s, uint lod) {
     uint cmd = stream_heads[s].info.w + lod * 5u;
     d.info = uvec4(stream_heads[s].draw.x, stream_words[cmd + 2u], stream_words[cmd + 3u],
                    stream_heads[s].draw.y);
+    d.prev = uvec4(0u); // instances are not posed: their own positions
     return d;
 }
 

@@ -313,6 +313,12 @@ OAK_STRUCT(oak_gpu_draw) {
     OAK_M4(normal);
     OAK_U4(info);       /* material slot, first index, first vertex, oak_draw_flags */
     OAK_M4(prev_world); /* last frame's world (the taa pass's motion vectors) */
+    /* x: how far after the first vertex (info.z) the positions pool holds
+       this draw's vertices in last frame's pose (a posed mesh drawn with
+       OAK_DRAW_PREV_POSE: its vertex count), 0 for the positions themselves;
+       y, z, w 0. The taa pass's motion reads the triangle there (224 bytes
+       a record, 16 of them this) */
+    OAK_U4(prev);
 }
 OAK_END(oak_gpu_draw);
 
