@@ -51,6 +51,7 @@ enum cli_option_flag {
 #define CLI_OPT_FOREST (1ull << 32) /* --forest M: metres of forest a world grows round the eye */
 #define CLI_OPT_CLOUDS                                                                             \
     (1ull << 33) /* --clouds C: volumetric clouds covering that share of the sky */
+#define CLI_OPT_OCCLUSION (1ull << 34) /* --occlusion on|off: occlusion culling */
 
 typedef struct cli_options {
     const char *command;
@@ -93,6 +94,7 @@ typedef struct cli_options {
     bool forest_set;
     float clouds; /* --clouds, with clouds_set: the clouds' coverage (0: none) */
     bool clouds_set;
+    oak_occlusion_mode occlusion; /* --occlusion on|off (default: on) */
 } cli_options;
 
 /* The camera options above written over a scene's post settings. */

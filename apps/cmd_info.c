@@ -61,6 +61,16 @@ int _oak_cmd_info(int argc, char **argv) {
             }
         }
         print_caps(oak_backend_caps(name));
+        /* the frontend's grid serves every backend; the GPU's two-pass
+           Hi-Z (docs/ARCHITECTURE.md "Occlusion culling") is not built */
+        bool gpu = (oak_backend_caps(name) & OAK_CAP_GPU_STREAMS) != 0;
+        printf("    occlusion: coarse CPU depth (%dx%d-pixel texels, the largest %d draws in "
+               "view) before %s%s\n",
+               OAK_OCC_TEXEL, OAK_OCC_TEXEL, OAK_OCC_OCCLUDERS,
+               strcmp(name, "cpu") ? "the draws are sent" : "binning",
+               gpu ? "; two-pass Hi-Z in compute not built yet, so natively drawn streams are "
+                     "culled by the frustum alone"
+                   : "");
         oak_clear_error();
     }
     char window[256];
