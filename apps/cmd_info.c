@@ -60,7 +60,6 @@ int _oak_cmd_info(int argc, char **argv) {
                 printf("%s\n", *why ? why : oak_result_name(r));
             }
         }
-        print_caps(oak_backend_caps(name));
         /* the frontend's grid serves every backend; the GPU's two-pass
            Hi-Z (docs/ARCHITECTURE.md "Occlusion culling") is not built */
         bool gpu = (oak_backend_caps(name) & OAK_CAP_GPU_STREAMS) != 0;
@@ -71,6 +70,7 @@ int _oak_cmd_info(int argc, char **argv) {
                gpu ? "; two-pass Hi-Z in compute not built yet, so natively drawn streams are "
                      "culled by the frustum alone"
                    : "");
+        print_caps(oak_backend_caps(name));
         oak_clear_error();
     }
     char window[256];
