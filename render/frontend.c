@@ -449,6 +449,8 @@ oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint
        draws are culled against it (render/occlusion.c) */
     memset(&fe->occ_stats, 0, sizeof fe->occ_stats);
     fe->occ.on = false;
+    v->occ_depth = NULL;
+    v->occ_tw = v->occ_th = 0;
     if (fe->occlusion) {
         vec4 planes[6];
         oak_frustum_planes(v->view_proj, planes);
@@ -456,6 +458,10 @@ oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint
                                         v->jitter, width, height);
         if (res) return res;
         fe->occ_stats.on = fe->occ.on;
+        if (fe->occ.on) {
+            v->occ_depth = fe->occ.depth;
+            v->occ_tw = fe->occ.tw, v->occ_th = fe->occ.th;
+        }
         fe->occ_stats.occluders = fe->occ.occluders;
         fe->occ_stats.occluder_triangles = fe->occ.triangles;
     }
