@@ -67,8 +67,8 @@ int _oak_cmd_info(int argc, char **argv) {
                "view) before %s%s\n",
                OAK_OCC_TEXEL, OAK_OCC_TEXEL, OAK_OCC_OCCLUDERS,
                strcmp(name, "cpu") ? "the draws are sent" : "binning",
-               gpu ? "; two-pass Hi-Z in compute not built yet, so natively drawn streams are "
-                     "culled by the frustum alone"
+               gpu ? "; natively drawn streams against the same grid in instcull (two-pass "
+                     "Hi-Z in compute: not built yet)"
                    : "");
         print_caps(oak_backend_caps(name));
         oak_clear_error();

@@ -511,8 +511,8 @@ typedef struct oak_stream_stats {
 oak_result oak_renderer_stream_stats(const oak_renderer *r, oak_stream_stats *out);
 /* What occlusion culling did in the last frame. Draws are the input's own;
  * instances those of streams culled on the CPU (a stream the backend draws
- * natively, OAK_CAP_GPU_STREAMS, is culled by its instcull pass and counted
- * in none of these). The CPU's coarse depth grid draws everything in one
+ * natively, OAK_CAP_GPU_STREAMS, is tested against the same grid by its
+ * instcull pass and counted only in oak_renderer_stream_stats). The CPU's coarse depth grid draws everything in one
  * pass: drawn_pass2 stays 0 until a two-pass Hi-Z path runs. */
 typedef struct oak_occlusion_stats {
     bool on;                    /* the grid was built and tested against */
