@@ -192,7 +192,7 @@ static void raster_band(void *user, uint32_t begin, uint32_t end, uint32_t worke
     if (ty1 > g->th) ty1 = g->th;
     for (uint32_t t = 0; t < g->triangles; t++) {
         const oak_occ_triangle *tr = &g->tris[t];
-        if (!tr->sign) continue;
+        if (!tr->sign || tr->ty1 < (int32_t)ty0 || tr->ty0 >= (int32_t)ty1) continue;
         poly P;
         if (!make_poly(g, tr, &P)) continue;
         float minx = FLT_MAX, maxx = -FLT_MAX, miny = FLT_MAX, maxy = -FLT_MAX;
@@ -262,9 +262,14 @@ static void raster_band(void *user, uint32_t begin, uint32_t end, uint32_t worke
                 if (all) {
                     m = FULL_MASK;
                 } else {
-                    for (uint32_t sy = 0; sy < OAK_OCC_TEXEL; sy++) {
+                    /* only the samples inside the polygon's box */
+                    float fx0 = fmaxf(0.0f, ceilf(minx - sx0)), fx1 = fminf(T - 1, maxx - sx0);
+                    float fy0 = fmaxf(0.0f, ceilf(miny - sy0)), fy1 = fminf(T - 1, maxy - sy0);
+                    if (fx1 < fx0 || fy1 < fy0) continue;
+                    uint32_t bx0 = (uint32_t)fx0, bx1 = (uint32_t)fx1;
+                    for (uint32_t sy = (uint32_t)fy0; sy <= (uint32_t)fy1; sy++) {
                         float y = sy0 + (float)sy;
-                        for (uint32_t sx = 0; sx < OAK_OCC_TEXEL; sx++) {
+                        for (uint32_t sx = bx0; sx <= bx1; sx++) {
                             float x = sx0 + (float)sx;
                             bool in = true;
                             for (uint32_t k = 0; k < P.n && in; k++)
@@ -337,6 +342,14 @@ static oak_result link_triangles(oak_occ_grid *g) {
         poly P;
         float area = make_poly(g, tr, &P) ? poly_area(&P) : 0;
         tr->sign = 0;
+        tr->ty0 = 1, tr->ty1 = 0;
+        if (area != 0) {
+            float lo = P.y[0], hi = P.y[0];
+            for (uint32_t i = 1; i < P.n; i++) lo = fminf(lo, P.y[i]), hi = fmaxf(hi, P.y[i]);
+            float T = (float)OAK_OCC_TEXEL, top = (float)g->th;
+            tr->ty0 = (int32_t)floorf(fmaxf(-1.0f, fminf(top, lo / T)));
+            tr->ty1 = (int32_t)floorf(fmaxf(-1.0f, fminf(top, hi / T)));
+        }
         /* the raster drops back faces (clockwise, y up) of one-sided ones */
         if (fabsf(area) > 1e-3f && (tr->two_sided || area > 0)) tr->sign = area > 0 ? 1 : -1;
         for (int k = 0; k < 3; k++) {
@@ -477,6 +490,32 @@ oak_result _oak_occ_build(oak_occ_grid *g, const oak_frame_input *in, const vec4
 
 bool _oak_occ_sphere_visible(const oak_occ_grid *g, const float center[3], float radius) {
     if (!g->on) return true;
+    /* the cheap answer first, for what stands in view: the texel under the
+       centre against the sphere's nearest point along the view axis (its
+       nearest depth); when that texel is not nearer, the box's test below
+       would keep it too, since its nearest depth is no farther */
+    const float(*m)[4] = (const float(*)[4])g->view_proj;
+    float fl = sqrtf(m[0][3] * m[0][3] + m[1][3] * m[1][3] + m[2][3] * m[2][3]);
+    if (!g->ortho && fl > 0) {
+        float w = m[0][3] * center[0] + m[1][3] * center[1] + m[2][3] * center[2] + m[3][3];
+        float z = m[0][2] * center[0] + m[1][2] * center[1] + m[2][2] * center[2] + m[3][2];
+        float zf = (m[0][2] * m[0][3] + m[1][2] * m[1][3] + m[2][2] * m[2][3]) / fl;
+        float wn = w - radius * fl;
+        if (w > 1e-6f && wn > 1e-6f) {
+            float x = m[0][0] * center[0] + m[1][0] * center[1] + m[2][0] * center[2] + m[3][0];
+            float y = m[0][1] * center[0] + m[1][1] * center[1] + m[2][1] * center[2] + m[3][1];
+            float px = (x / w * 0.5f + 0.5f) * (float)g->width;
+            float py = (y / w * 0.5f + 0.5f) * (float)g->height;
+            float zn = (z - radius * zf) / wn;
+            if (px >= 0 && py >= 0 && px < (float)g->width && py < (float)g->height) {
+                uint32_t tx = (uint32_t)(px / (float)OAK_OCC_TEXEL);
+                uint32_t ty = (uint32_t)(py / (float)OAK_OCC_TEXEL);
+                if (tx < g->tw && ty < g->th &&
+                    !(g->depth[(size_t)ty * g->tw + tx] > zn + zn * DEPTH_REL + DEPTH_ABS))
+                    return true;
+            }
+        }
+    }
     /* the sphere's world box: its eight corners bound its screen rectangle
        and its nearest depth, while every one is in front of the eye */
     float x0 = FLT_MAX, x1 = -FLT_MAX, y0 = FLT_MAX, y1 = -FLT_MAX, zn = 0;

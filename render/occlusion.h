@@ -21,7 +21,8 @@ typedef struct oak_occ_triangle {
     uint32_t v[3];
     int32_t nb[3]; /* the triangle across edge v[k] -> v[k + 1] (sharing both vertices), -1: none */
     int8_t sign;   /* its winding on screen: 1 ccw, -1 cw, 0 not drawn (back face, clipped) */
-    bool two_sided; /* else only counter-clockwise (front) faces stand */
+    int32_t ty0, ty1; /* the texel rows it spans (clipped), for the bands' quick reject */
+    bool two_sided;   /* else only counter-clockwise (front) faces stand */
 } oak_occ_triangle;
 
 typedef struct oak_occ_grid {

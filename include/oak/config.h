@@ -225,7 +225,7 @@
  * "Occlusion culling"): a coarse depth grid of the largest draws in view. */
 #define OAK_OCC_TEXEL       8       /* pixels a side of one grid texel (8 x 8 = 64 sample bits) */
 #define OAK_OCC_OCCLUDERS   64      /* draws rasterized into the grid at most */
-#define OAK_OCC_TRIANGLES   32768   /* their triangles at most (larger meshes are left out) */
+#define OAK_OCC_TRIANGLES   8192    /* their triangles at most (larger meshes are left out) */
 #define OAK_OCC_MIN_SIZE    0.05    /* smallest occluder: projected radius over the view's height */
 #define OAK_OCC_EDGE_MARGIN 0.0625  /* px a sample keeps inside a silhouette edge (1/16 px snapping) */
 
