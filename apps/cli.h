@@ -53,6 +53,7 @@ enum cli_option_flag {
     (1ull << 33) /* --clouds C: volumetric clouds covering that share of the sky */
 #define CLI_OPT_FOG         (1ull << 34) /* --fog D: volumetric height fog of that density per metre */
 #define CLI_OPT_TAA_SHARPEN (1ull << 35) /* --taa-sharpen S: TAA's sharpen, 0..1 */
+#define CLI_OPT_OCCLUSION   (1ull << 36) /* --occlusion on|off: occlusion culling */
 
 typedef struct cli_options {
     const char *command;
@@ -99,6 +100,7 @@ typedef struct cli_options {
     bool fog_set;
     float taa_sharpen; /* --taa-sharpen, with taa_sharpen_set: TAA's sharpen (0: off) */
     bool taa_sharpen_set;
+    oak_occlusion_mode occlusion; /* --occlusion on|off (default: on) */
 } cli_options;
 
 /* The camera options above written over a scene's post settings. */

@@ -16,7 +16,7 @@
      CLI_OPT_THREADS | CLI_OPT_VERBOSE | CLI_OPT_AO | CLI_OPT_EV100 | CLI_OPT_EXPOSURE_COMP |      \
      CLI_OPT_TONE | CLI_OPT_BLOOM | CLI_OPT_ADAPT | CLI_OPT_HOUR | CLI_OPT_TAA | CLI_OPT_FOCUS |   \
      CLI_OPT_APERTURE | CLI_OPT_PRESET | CLI_OPT_SCALE | CLI_OPT_FOREST | CLI_OPT_CLOUDS |         \
-     CLI_OPT_FOG | CLI_OPT_TAA_SHARPEN)
+     CLI_OPT_FOG | CLI_OPT_TAA_SHARPEN | CLI_OPT_OCCLUSION)
 #define MAX_STAGES       64 /* "frame", the backend's stages and its busy.tN threads */
 #define MAX_RUNS         4
 #define PARITY_TOLERANCE 2 /* channel difference in 1/255 steps: the parity rule */
@@ -37,6 +37,7 @@ typedef struct bench_run {
     oak_light_grid_info grid;
     bool has_shadow;         /* the backend counts its shadow cache */
     oak_shadow_stats shadow; /* summed over the timed frames */
+    oak_occlusion_stats occ; /* summed over the timed frames (on: any frame built the grid) */
     float scale;             /* the render scale the last frame ran at */
     uint32_t render_w, render_h;
 } bench_run;
@@ -117,6 +118,21 @@ static int bench_frame(const cli_options *o, oak_scene *scene, oak_renderer *ren
         run->shadow.layer_copies += st.layer_copies;
         run->shadow.mover_draws += st.mover_draws;
     }
+    oak_occlusion_stats occ;
+    if (oak_renderer_occlusion_stats(renderer, &occ) == OAK_OK) {
+        oak_occlusion_stats *a = &run->occ;
+        a->on |= occ.on;
+        a->occluders += occ.occluders;
+        a->occluder_triangles += occ.occluder_triangles;
+        a->draws_tested += occ.draws_tested;
+        a->draws_frustum += occ.draws_frustum;
+        a->draws_occluded += occ.draws_occluded;
+        a->instances_tested += occ.instances_tested;
+        a->instances_frustum += occ.instances_frustum;
+        a->instances_occluded += occ.instances_occluded;
+        a->drawn_pass1 += occ.drawn_pass1;
+        a->drawn_pass2 += occ.drawn_pass2;
+    }
     uint32_t n = oak_renderer_timings(renderer, timings, MAX_STAGES);
     for (uint32_t k = 0; k < n && k < MAX_STAGES; k++) {
         if (!timings[k].name || !strcmp(timings[k].name, "frame")) continue;
@@ -191,6 +207,15 @@ static void json_stages(bench_run *run) {
         printf("\"shadow_cache\": {\"static_layers\": %u, \"layer_copies\": %u, "
                "\"mover_draws\": %u}, ",
                run->shadow.static_layers, run->shadow.layer_copies, run->shadow.mover_draws);
+    /* totals over the timed frames */
+    const oak_occlusion_stats *oc = &run->occ;
+    printf("\"occlusion\": {\"on\": %s, \"occluders\": %u, \"occluder_triangles\": %u, "
+           "\"draws_tested\": %u, \"draws_frustum\": %u, \"draws_occluded\": %u, "
+           "\"instances_tested\": %u, \"instances_frustum\": %u, \"instances_occluded\": %u, "
+           "\"drawn_pass1\": %u, \"drawn_pass2\": %u}, ",
+           oc->on ? "true" : "false", oc->occluders, oc->occluder_triangles, oc->draws_tested,
+           oc->draws_frustum, oc->draws_occluded, oc->instances_tested, oc->instances_frustum,
+           oc->instances_occluded, oc->drawn_pass1, oc->drawn_pass2);
     printf("\"stages\": {");
     for (uint32_t i = 0; i < run->stage_count; i++) {
         double med, p95, p99, max;
@@ -327,6 +352,12 @@ static void report(const cli_options *o, bench_run *runs, uint32_t run_count) {
             printf("  lamp grid: %u lamps in view, %u listings, longest cell %u, overflow %u\n",
                    runs[i].grid.lamps, runs[i].grid.listed, runs[i].grid.max_cell,
                    runs[i].grid.overflow);
+        const oak_occlusion_stats *oc = &runs[i].occ;
+        printf("  occlusion over %u frames: %s; %u draws tested, %u outside the frustum, %u "
+               "hidden; %u instances tested, %u outside, %u hidden\n",
+               frames, oc->on ? "coarse CPU depth" : "off", oc->draws_tested, oc->draws_frustum,
+               oc->draws_occluded, oc->instances_tested, oc->instances_frustum,
+               oc->instances_occluded);
         if (runs[i].has_shadow)
             printf("  shadow cache over %u frames: %u static layers drawn, %u copies, %u mover "
                    "draws\n",

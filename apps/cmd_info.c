@@ -60,6 +60,16 @@ int _oak_cmd_info(int argc, char **argv) {
                 printf("%s\n", *why ? why : oak_result_name(r));
             }
         }
+        /* the frontend's grid serves every backend; the GPU's two-pass
+           Hi-Z (docs/ARCHITECTURE.md "Occlusion culling") is not built */
+        bool gpu = (oak_backend_caps(name) & OAK_CAP_GPU_STREAMS) != 0;
+        printf("    occlusion: coarse CPU depth (%dx%d-pixel texels, the largest %d draws in "
+               "view) before %s%s\n",
+               OAK_OCC_TEXEL, OAK_OCC_TEXEL, OAK_OCC_OCCLUDERS,
+               strcmp(name, "cpu") ? "the draws are sent" : "binning",
+               gpu ? "; natively drawn streams against the same grid in instcull (two-pass "
+                     "Hi-Z in compute: not built yet)"
+                   : "");
         print_caps(oak_backend_caps(name));
         oak_clear_error();
     }

@@ -74,6 +74,8 @@ static const option_spec g_specs[] = {
     {"--fog", CLI_OPT_FOG, "D",
      "volumetric height fog: extinction per metre at y = 0, thinning upward (0: none; 0.02 is "
      "a light haze)"},
+    {"--occlusion", CLI_OPT_OCCLUSION, "on|off",
+     "occlusion culling of what the largest draws hide (default: on; the picture is the same)"},
     {"--aperture", CLI_OPT_APERTURE, "N",
      "the lens's f-number (depth of field; default 2.8; the exposure too unless --ev100 or the "
      "world fixes it)"},
@@ -316,6 +318,11 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
         else
             return usage_error(
                 o, "--debug '%s': expected cascades, clusters, lamp-shadows, ao or motion", v);
+        break;
+    case CLI_OPT_OCCLUSION:
+        if (!v || (strcmp(v, "on") && strcmp(v, "off")))
+            return usage_error(o, "--occlusion '%s': expected on or off", v ? v : "");
+        o->occlusion = strcmp(v, "on") ? OAK_OCCLUSION_OFF : OAK_OCCLUSION_ON;
         break;
     case CLI_OPT_EV100:
     case CLI_OPT_EXPOSURE_COMP:

@@ -140,6 +140,7 @@ int _oak_cli_open_renderer(const cli_options *opts, const char *backend, oak_sce
     d.device = opts->device;
     d.width = opts->width;
     d.height = opts->height;
+    d.occlusion = opts->occlusion;
     if (oak_make_renderer(out, &d) != OAK_OK) return _oak_cli_fail(opts);
     const char *why = oak_renderer_fallback_reason(*out);
     if (!strcmp(backend, "auto") && why && *why)

@@ -34,6 +34,7 @@ void _oak_frontend_release(oak_frontend *fe) {
     oak_free(fe->last_version);
     _oak_lamp_shadows_release(fe);
     _oak_streams_release(fe);
+    _oak_occ_release(&fe->occ);
     memset(fe, 0, sizeof *fe);
 }
 
@@ -114,7 +115,8 @@ bool _oak_caster_sphere(const oak_frame_input *in, uint32_t i, float center[3], 
 typedef struct cull_job {
     const oak_frame_input *in;
     vec4 planes[6];
-    uint8_t *visible;
+    const oak_occ_grid *occ; /* tested after the frustum when on */
+    uint8_t *visible;        /* per draw: 0 culled, 1 drawn, 2 hidden by occlusion */
     /* draws from streams_from on are stream instances the kernel already
        culled against these planes: its answers per draw */
     uint32_t streams_from;
@@ -136,6 +138,7 @@ static void cull_range(void *user, uint32_t begin, uint32_t end, uint32_t worker
         j->visible[i] = !hidden && _oak_draw_sphere(j->in->meshes[i], m, c, &r) &&
                         oak_material_get(j->in->materials[i]) &&
                         oak_frustum_sphere((const vec4 *)j->planes, c, r);
+        if (j->visible[i] && !_oak_occ_sphere_visible(j->occ, c, r)) j->visible[i] = 2;
     }
 }
 
@@ -201,14 +204,22 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
     if (!OAK_GROW(fe->visible, fe->visible_cap, n)) return OAK_ERROR_OUT_OF_MEMORY;
 
     cull_job job = {.in = in,
+                    .occ = &fe->occ,
                     .visible = fe->visible,
                     .streams_from = v->stream_count ? fe->stream_draws_from : n,
                     .stream_lod = fe->sx_lod};
     oak_frustum_planes(v->view_proj, job.planes);
     oak_parallel_for(n, CULL_CHUNK, cull_range, &job);
 
-    uint32_t visible = 0;
-    for (uint32_t i = 0; i < n; i++) visible += fe->visible[i];
+    uint32_t visible = 0, occluded = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        visible += fe->visible[i] == 1;
+        occluded += fe->visible[i] == 2;
+    }
+    oak_occlusion_stats *os = &fe->occ_stats;
+    os->draws_tested = job.streams_from;
+    os->draws_occluded = occluded;
+    for (uint32_t i = 0; i < job.streams_from; i++) os->draws_frustum += fe->visible[i] == 0;
     uint32_t cap = fe->sort_cap, c2 = fe->sort_cap, c3 = fe->sort_cap, c4 = fe->sort_cap;
     if (!OAK_GROW(fe->sort_keys, cap, visible) || !OAK_GROW(fe->sort_tmp_keys, c2, visible) ||
         !OAK_GROW(fe->sort_index, c3, visible) || !OAK_GROW(fe->sort_tmp_index, c4, visible))
@@ -216,7 +227,7 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
     fe->sort_cap = cap;
     uint32_t at = 0;
     for (uint32_t i = 0; i < n; i++) {
-        if (!fe->visible[i]) continue;
+        if (fe->visible[i] != 1) continue;
         uint64_t mat = oak_handle_index(in->materials[i].id) & 0xffffff;
         uint64_t mesh = oak_handle_index(in->meshes[i].id) & 0xffffff;
         fe->sort_keys[at] = (mat << 24) | mesh;
@@ -271,6 +282,7 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
     for (uint32_t i = 0; i < n; i++)
         if (!fe->visible[i]) fe->last_version[i] = 0;
     v->draws.count = visible;
+    os->drawn_pass1 = visible;
     return keep_last(fe, in);
 }
 
@@ -451,6 +463,30 @@ oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint
     v->height = height;
     v->shadow_map_size = shadow_map_size;
     build_camera(fe, in, width, height);
+    /* the post settings and TAA's jitter first: the occlusion grid samples
+       where the raster will */
+    build_environment(fe, in);
+    build_taa(fe);
+    /* occlusion: the grid of the largest draws, before the streams and the
+       draws are culled against it (render/occlusion.c) */
+    memset(&fe->occ_stats, 0, sizeof fe->occ_stats);
+    fe->occ.on = false;
+    v->occ_depth = NULL;
+    v->occ_tw = v->occ_th = 0;
+    if (fe->occlusion) {
+        vec4 planes[6];
+        oak_frustum_planes(v->view_proj, planes);
+        oak_result res = _oak_occ_build(&fe->occ, in, (const vec4 *)planes, v->view_proj, v->ortho,
+                                        v->jitter, width, height);
+        if (res) return res;
+        fe->occ_stats.on = fe->occ.on;
+        if (fe->occ.on) {
+            v->occ_depth = fe->occ.depth;
+            v->occ_tw = fe->occ.tw, v->occ_th = fe->occ.th;
+        }
+        fe->occ_stats.occluders = fe->occ.occluders;
+        fe->occ_stats.occluder_triangles = fe->occ.triangles;
+    }
     /* instance streams: culled and LOD-picked, then drawn and cast as
        draws; those a GPU backend draws natively are neither among the
        view's draws nor the cascades' casters (view_input leaves them out),
@@ -462,8 +498,6 @@ oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint
     if (r) return r;
     r = build_lights(fe, in);
     if (r) return r;
-    build_environment(fe, in);
-    build_taa(fe);
     _oak_frontend_fit_shadows(fe, drawn);
     return _oak_frontend_fit_lamp_shadows(fe, in);
 }

@@ -5,6 +5,8 @@
 
 #include <oak/backend.h>
 
+#include "occlusion.h"
+
 /* Where a cascade's map stays while the camera moves (shadow_fit.c): its
    light-space centre, kept until the slice's sphere leaves the square. */
 typedef struct oak_cascade_keep {
@@ -78,6 +80,11 @@ typedef struct oak_frontend {
     bool wind_seen;
     oak_instance *stream_last[OAK_STREAM_MAX_PER_VIEW][2]; /* [0]: as last frame */
     uint32_t stream_last_cap[OAK_STREAM_MAX_PER_VIEW][2];
+    /* occlusion culling (render/occlusion.c): on for this frontend (set by
+       the renderer; probe faces leave it off), the grid and the counters */
+    bool occlusion;
+    oak_occ_grid occ;
+    oak_occlusion_stats occ_stats;
 } oak_frontend;
 
 void _oak_frontend_release(oak_frontend *fe);

@@ -26,6 +26,9 @@ oak_result oak_make_renderer(oak_renderer **out, const oak_renderer_desc *desc) 
     if ((uint64_t)d.width * d.height > OAK_MAX_OUTPUT_PIXELS)
         return oak_error(OAK_ERROR_LIMIT, "output size %ux%u exceeds OAK_MAX_OUTPUT_PIXELS (%u)",
                          d.width, d.height, OAK_MAX_OUTPUT_PIXELS);
+    if ((unsigned)d.occlusion > OAK_OCCLUSION_OFF)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "occlusion mode %d is not one",
+                         (int)d.occlusion);
     d.shadow_map_size = _oak_quality_shadow_map_size(&d);
     if (d.shadow_map_size > OAK_MAX_TEXTURE_SIZE / 2) /* the atlas is two maps across */
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "shadow map size %u exceeds %u",
@@ -34,6 +37,7 @@ oak_result oak_make_renderer(oak_renderer **out, const oak_renderer_desc *desc) 
     if (!r) return OAK_ERROR_OUT_OF_MEMORY;
     r->desc = (oak_backend_desc){d.width, d.height, d.device, d.shadow_map_size, false};
     r->out_width = d.width, r->out_height = d.height, r->scale = 1.0f;
+    r->occlusion = d.occlusion;
 
     const char *name = d.backend && d.backend[0] ? d.backend : "auto";
     oak_result res;
@@ -134,6 +138,7 @@ oak_result oak_renderer_draw(oak_renderer *r, const oak_frame_input *input) {
     if (res) return res;
     uint64_t t0 = oak_time_ns();
     r->frontend.gpu_streams = (r->backend->caps & OAK_CAP_GPU_STREAMS) != 0;
+    r->frontend.occlusion = r->occlusion != OAK_OCCLUSION_OFF;
     /* a scaled frame keeps the output's shape, whatever the rounding did */
     oak_frame_input in = *input;
     /* a backend that runs the taa pass upsamples a scaled TAA frame to the
@@ -247,6 +252,16 @@ oak_result oak_renderer_shadow_stats(const oak_renderer *r, oak_shadow_stats *ou
     r->backend->shadow_stats(r->self, out);
     return OAK_OK;
 }
+oak_result oak_renderer_occlusion_stats(const oak_renderer *r, oak_occlusion_stats *out) {
+    if (!out) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "occlusion stats: no output");
+    *out = r->frontend.occ_stats;
+    return OAK_OK;
+}
+
+void oak_renderer_set_occlusion(oak_renderer *r, oak_occlusion_mode mode) {
+    r->occlusion = mode == OAK_OCCLUSION_OFF ? OAK_OCCLUSION_OFF : OAK_OCCLUSION_ON;
+}
+
 oak_result oak_renderer_stream_stats(const oak_renderer *r, oak_stream_stats *out) {
     if (!r || !out) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream stats: NULL argument");
     *out = (oak_stream_stats){0};

@@ -26,6 +26,7 @@ struct oak_renderer {
     uint32_t out_width, out_height;
     float scale;         /* the last frame's adopted render scale */
     oak_channel channel; /* the last frame's capture channel */
+    oak_occlusion_mode occlusion;
     uint8_t *scaled;     /* the render-size picture before its stretch, then column taps */
     size_t scaled_size;
 };

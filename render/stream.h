@@ -16,7 +16,8 @@ struct oak_stream {
 };
 
 /* The occlusion slot: false hides an instance whose world sphere passed the
-   frustum. NULL (every instance passes) until GPU-driven occlusion plugs in. */
+   frustum. NULL: every instance passes; the frontend plugs its coarse depth
+   grid in (render/occlusion.c) when occlusion is on. */
 typedef bool (*oak_instance_test)(void *user, const float center[3], float radius);
 
 /* The bend of stream desc d under wind w (NULL: still) at time t and the
@@ -40,6 +41,7 @@ typedef struct oak_stream_cull_params {
 
 #define OAK_STREAM_CULLED 0xffu /* the kernel's answer for an instance not in view */
 #define OAK_STREAM_GONE   0xfeu /* past the last LOD's distance: drawn and cast nowhere */
+#define OAK_STREAM_OCCLUDED 0xfdu /* in the frustum, hidden by the occlusion slot */
 
 /* Instance i's world matrix from its record: translate * rotate * bend *
    scale, where bend (NULL: none) shears instance-space y by the wind and
@@ -49,7 +51,8 @@ typedef struct oak_stream_cull_params {
 void _oak_instance_matrix(const oak_instance_bend *bend, const oak_instance *rec, mat4 out);
 /* The one cull-and-LOD kernel: instance i's LOD (0 .. lod_count - 1) when its
    LOD mesh's sphere through `world` meets the frustum and passes the
-   occlusion slot; OAK_STREAM_CULLED when it does not; OAK_STREAM_GONE past
+   occlusion slot; OAK_STREAM_CULLED when it misses the frustum,
+   OAK_STREAM_OCCLUDED when the slot hides it; OAK_STREAM_GONE past
    the last distance. *lod_out gets the LOD whatever the visibility (shadow
    views draw the camera's pick), OAK_STREAM_GONE when gone. */
 uint32_t _oak_stream_cull_instance(const oak_stream_cull_params *p, const oak_instance *rec,

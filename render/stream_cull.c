@@ -156,7 +156,7 @@ uint32_t _oak_stream_cull_instance(const oak_stream_cull_params *p, const oak_in
     float c[3], r;
     if (!_oak_draw_sphere(p->lods[lod], world, c, &r) || !oak_frustum_sphere(p->planes, c, r))
         return OAK_STREAM_CULLED;
-    if (p->occlusion && !p->occlusion(p->occlusion_user, c, r)) return OAK_STREAM_CULLED;
+    if (p->occlusion && !p->occlusion(p->occlusion_user, c, r)) return OAK_STREAM_OCCLUDED;
     return lod;
 }
 
@@ -363,6 +363,12 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
         job.params.lod_count = str->desc.lod_count;
         job.params.lod_override = str->lod_override;
         job.params.bend = bent ? bend : NULL;
+        /* the view's own instances only: a native stream is here for the
+           lamps, and the GPU's kernel culls it for the camera */
+        if (fe->occ.on && !natives[s]) {
+            job.params.occlusion = _oak_occ_instance_test;
+            job.params.occlusion_user = &fe->occ;
+        }
         for (uint32_t k = 0; k < str->desc.lod_count; k++) {
             job.params.lods[k] = rs->lods[k];
             job.params.lod_distance[k] = rs->lod_distance[k];
@@ -374,9 +380,14 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
 
         /* per-LOD visible lists, in instance order (a counting sort) */
         uint32_t at[OAK_STREAM_LODS] = {0};
+        oak_occlusion_stats *os = &fe->occ_stats;
+        if (!natives[s]) os->instances_tested += str->count;
         for (uint32_t i = 0; i < str->count; i++) {
             uint32_t r = fe->sx_lod[base + i];
             if (r < OAK_STREAM_LODS) at[r]++;
+            if (natives[s]) continue;
+            os->instances_frustum += r == OAK_STREAM_CULLED || r == OAK_STREAM_GONE;
+            os->instances_occluded += r == OAK_STREAM_OCCLUDED;
         }
         uint32_t sum = 0;
         for (uint32_t k = 0; k < OAK_STREAM_LODS; k++) {

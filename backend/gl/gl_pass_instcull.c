@@ -35,6 +35,8 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
         most = v->streams[s].count > most ? v->streams[s].count : most;
     }
     size_t head_bytes = sizeof f->instcull_heads;
+    uint64_t occ_words = _oak_gpu_occ_words(v);
+    words += occ_words;
     if (records > UINT32_MAX / 2 || words > UINT32_MAX / 4)
         return oak_error(OAK_ERROR_LIMIT, "gl: instcull: %llu instances",
                          (unsigned long long)records);
@@ -99,6 +101,17 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
             return r;
         first += rs->count;
         word += (uint32_t)_oak_gpu_instcull_words(rs->count);
+    }
+    /* the occlusion grid after every stream's words, named in each head */
+    if (occ_words) {
+        uint32_t *grid = oak_alloc((size_t)occ_words * 4);
+        if (!grid) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: instcull: no memory");
+        _oak_gpu_occ_fill(grid, v);
+        r = _oak_gl_buffer_upload(&f->instance_out, head_bytes + (size_t)word * 4, grid,
+                                  (size_t)occ_words * 4);
+        oak_free(grid);
+        if (r) return r;
+        for (uint32_t s = 0; s < ns; s++) f->instcull_heads[s].prev[1] = word + 1;
     }
     if ((r = _oak_gl_buffer_upload(&f->instance_out, 0, f->instcull_heads,
                                    ns * sizeof f->instcull_heads[0])) ||

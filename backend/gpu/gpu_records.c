@@ -220,6 +220,13 @@ void _oak_gpu_light_slot(oak_gpu_light *g, const oak_render_view *v, uint32_t li
     g->cone[2] = s >= 0 && (uint32_t)s < v->lamp_shadow_count ? (float)(s + 1) : 0.0f;
 }
 
+void _oak_gpu_occ_fill(uint32_t *words, const oak_render_view *v) {
+    memcpy(words, v->view_proj, sizeof(float) * 16);
+    words[16] = v->occ_tw, words[17] = v->occ_th;
+    words[18] = v->width, words[19] = v->height;
+    memcpy(words + 20, v->occ_depth, sizeof(float) * v->occ_tw * v->occ_th);
+}
+
 void _oak_gpu_instcull_fill(oak_gpu_instcull *h, uint32_t *cmds, const oak_render_view *v,
                             const oak_render_stream *rs, uint32_t first, uint32_t word,
                             const uint32_t mesh[OAK_STREAM_LODS][3], uint32_t material,

@@ -37,6 +37,13 @@ void _oak_gpu_instcull_fill(oak_gpu_instcull *h, uint32_t *cmds, const oak_rende
                             const oak_render_stream *rs, uint32_t first, uint32_t word,
                             const uint32_t mesh[OAK_STREAM_LODS][3], uint32_t material,
                             bool native);
+/* The occlusion grid's words after the streams' (0 when the view has none):
+   view_proj's 16 floats, tw, th, width, height, then tw th texel depths;
+   the instcull heads' prev[1] is where they start plus 1 (0: none). */
+static inline uint64_t _oak_gpu_occ_words(const oak_render_view *v) {
+    return v->occ_depth ? 20u + (uint64_t)v->occ_tw * v->occ_th : 0u;
+}
+void _oak_gpu_occ_fill(uint32_t *words, const oak_render_view *v);
 /* Words of lists and commands a stream of `count` instances takes. */
 static inline uint64_t _oak_gpu_instcull_words(uint32_t count) {
     return OAK_GPU_INSTCULL_HEAD_WORDS + (uint64_t)OAK_GPU_INSTCULL_VIEWS * OAK_STREAM_LODS * count;

@@ -36,6 +36,7 @@ oak_result _oak_vk_instcull_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_ren
         records += v->streams[s].count;
         words += _oak_gpu_instcull_words(v->streams[s].count);
     }
+    words += _oak_gpu_occ_words(v);
     if (records > UINT32_MAX / 2 || words > UINT32_MAX / 4)
         return oak_error(OAK_ERROR_LIMIT, "vulkan: instcull: %llu instances",
                          (unsigned long long)records);
@@ -120,6 +121,11 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
         first += rs->count;
         word += (uint32_t)_oak_gpu_instcull_words(rs->count);
         most = rs->count > most ? rs->count : most;
+    }
+    /* the occlusion grid after every stream's words, named in each head */
+    if (_oak_gpu_occ_words(v)) {
+        _oak_gpu_occ_fill(words + word, v);
+        for (uint32_t s = 0; s < ns; s++) heads[s].prev[1] = word + 1;
     }
     f->instcull_streams = ns;
     if (most && _oak_vk_bind(vk, f->cmd, OAK_VK_PIPE_INSTCULL))

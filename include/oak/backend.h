@@ -238,6 +238,13 @@ typedef struct oak_render_view {
     uint32_t stream_count;
     oak_render_stream *streams;
     oak_stream_stats stream_stats;
+    /* the frontend's occlusion grid (render/occlusion.c), NULL when off:
+       occ_tw x occ_th texel depths (reversed-Z, 0 hides nothing) of this
+       view's width x height at OAK_OCC_TEXEL pixels a texel, for view_proj
+       (unjittered); a backend's instcull tests natively drawn instances
+       against it (_oak_gpu_occ_words) */
+    const float *occ_depth;
+    uint32_t occ_tw, occ_th;
 } oak_render_view;
 
 /* The passes of a frame, in the order every backend runs them. Their rows

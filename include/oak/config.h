@@ -221,6 +221,14 @@
 #define OAK_STREAM_MAX_INSTANCES (1u << 24) /* largest capacity one stream may ask for */
 #define OAK_STREAM_MAX_PER_VIEW  64        /* streams one frame input may list */
 
+/* Occlusion culling on the CPU (render/occlusion.c, docs/ARCHITECTURE.md
+ * "Occlusion culling"): a coarse depth grid of the largest draws in view. */
+#define OAK_OCC_TEXEL       8       /* pixels a side of one grid texel (8 x 8 = 64 sample bits) */
+#define OAK_OCC_OCCLUDERS   64      /* draws rasterized into the grid at most */
+#define OAK_OCC_TRIANGLES   8192    /* their triangles at most (larger meshes are left out) */
+#define OAK_OCC_MIN_SIZE    0.05    /* smallest occluder: projected radius over the view's height */
+#define OAK_OCC_EDGE_MARGIN 0.0625  /* px a sample keeps inside a silhouette edge (1/16 px snapping) */
+
 /* Pose banks (scene/pose_bank.c): clips sampled once into joint palettes. */
 #define OAK_POSE_BANK_RATE       120       /* frames a second a bank samples at by default */
 #define OAK_POSE_BANK_MAX_CLIPS  16        /* clips one bank may hold */

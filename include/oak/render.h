@@ -454,12 +454,21 @@ typedef struct oak_frame_input {
 typedef struct oak_renderer oak_renderer;
 
 /* shadow_map_size: texels across one sun cascade's map (the atlas is 2 x 2). */
+/* Occlusion culling of the camera's draws and stream instances
+ * (docs/ARCHITECTURE.md "Occlusion culling"); it never changes the picture. */
+typedef enum oak_occlusion_mode {
+    OAK_OCCLUSION_DEFAULT = 0, /* on */
+    OAK_OCCLUSION_ON,
+    OAK_OCCLUSION_OFF
+} oak_occlusion_mode;
+
 typedef struct oak_renderer_desc {
     const char *backend;      /* "cpu", "vulkan", "gl", "null", or NULL/"auto" */
     const char *device;       /* backend-specific device name or index; NULL: best */
     uint32_t width, height;   /* 0: 1280 x 720 */
     uint32_t shadow_map_size; /* 0: the preset's, else OAK_SHADOW_MAP_SIZE */
     oak_preset preset;        /* fills shadow_map_size when it is 0 */
+    oak_occlusion_mode occlusion;
 } oak_renderer_desc;
 
 typedef struct oak_stage_timing {
@@ -531,6 +540,26 @@ typedef struct oak_stream_stats {
     uint32_t moved;                    /* streams whose version moved since the last frame */
 } oak_stream_stats;
 oak_result oak_renderer_stream_stats(const oak_renderer *r, oak_stream_stats *out);
+/* What occlusion culling did in the last frame. Draws are the input's own;
+ * instances those of streams culled on the CPU (a stream the backend draws
+ * natively, OAK_CAP_GPU_STREAMS, is tested against the same grid by its
+ * instcull pass and counted only in oak_renderer_stream_stats). The CPU's coarse depth grid draws everything in one
+ * pass: drawn_pass2 stays 0 until a two-pass Hi-Z path runs. */
+typedef struct oak_occlusion_stats {
+    bool on;                    /* the grid was built and tested against */
+    uint32_t occluders;         /* draws rasterized into the grid */
+    uint32_t occluder_triangles;
+    uint32_t draws_tested;      /* input draws */
+    uint32_t draws_frustum;     /* culled by the frustum (or hidden, or stale) */
+    uint32_t draws_occluded;    /* in the frustum, hidden behind the occluders */
+    uint32_t instances_tested;  /* stream instances */
+    uint32_t instances_frustum; /* culled by the frustum or past the last LOD */
+    uint32_t instances_occluded;
+    uint32_t drawn_pass1, drawn_pass2; /* the view's draws, by the pass that drew them */
+} oak_occlusion_stats;
+oak_result oak_renderer_occlusion_stats(const oak_renderer *r, oak_occlusion_stats *out);
+/* Turns occlusion culling on or off from the next frame. */
+void oak_renderer_set_occlusion(oak_renderer *r, oak_occlusion_mode mode);
 /* The same per-LOD counts as the backend's instcull pass (the kernel in
  * compute) found them; slow (a read-back). OAK_ERROR_UNSUPPORTED where the
  * backend runs no instcull (cpu: its kernel is the frontend's). The

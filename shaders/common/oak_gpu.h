@@ -366,7 +366,8 @@ OAK_STRUCT(oak_gpu_instcull) {
     OAK_F4(bend_sink);
     OAK_F4(benders[OAK_BENDERS_MAX]);
     /* x: how far after a record (OAK_B_INSTANCES) its last-frame copy lies,
-       for motion vectors; y, z, w 0 */
+       for motion vectors; y: the occlusion grid's first word + 1 (0: none;
+       backend/gpu/gpu_records.h _oak_gpu_occ_words); z, w 0 */
     OAK_U4(prev);
 }
 OAK_END(oak_gpu_instcull);

@@ -1,0 +1,345 @@
+/* Occlusion culling (docs/ARCHITECTURE.md "Occlusion culling"): a wall
+ * with a grid of boxes and a stream of boxes behind it. (a) At least 90% of
+ * the hidden draws and instances are not drawn (counters), and the picture
+ * and the depth channel are byte for byte those of occlusion off (a GPU
+ * backend's stream too: its instcull tests the same grid); (b) a box
+ * hidden in frame N and shown in frame N+1 (the wall moves, then the camera
+ * jumps) has its pixels in frame N+1; (c) the counters match the count made
+ * here, and (argv[1] vulkan or gl) that backend's picture keeps the parity
+ * rule with the CPU's. On the CPU also: the same counters and picture with
+ * one job thread. */
+#include "oak_test.h"
+
+#include "backend_start.h"
+
+#define W      320
+#define H      180
+#define GX     8
+#define GZ     5
+#define HIDDEN (GX * GZ) /* boxes behind the wall: as many draws, as many instances */
+#define FRONT  4         /* boxes in front of it, beside the red one */
+
+static const char *g_backend = "cpu";
+static oak_material g_grey, g_ground_mat, g_red, g_wall_mat;
+static oak_mesh g_ground, g_box, g_wall;
+
+enum { D_GROUND, D_WALL, D_RED, D_FRONT, D_HIDDEN = D_FRONT + FRONT, D_COUNT = D_HIDDEN + HIDDEN };
+
+typedef struct scene {
+    oak_frame_input in;
+    oak_mesh mesh[D_COUNT];
+    oak_material mat[D_COUNT];
+    mat4 world[D_COUNT];
+    float color[D_COUNT * 4];
+    oak_render_light sun;
+    oak_environment env;
+    oak_post post;
+    oak_stream *stream;
+    oak_instance rec[HIDDEN + FRONT];
+} scene;
+
+static void place(mat4 m, float x, float y, float z) {
+    glm_mat4_identity(m);
+    m[3][0] = x, m[3][1] = y, m[3][2] = z;
+}
+
+static void look(scene *s, const float eye[3], const float at[3]) {
+    mat4 view;
+    glm_lookat((float *)eye, (float *)at, (vec3){0, 1, 0}, view);
+    glm_mat4_inv(view, s->in.camera_world);
+}
+
+/* The wall at x = wall_x, the red box right behind its middle. */
+static void scene_init(scene *s, float wall_x) {
+    memset(s, 0, sizeof *s);
+    s->mesh[D_GROUND] = g_ground, s->mat[D_GROUND] = g_ground_mat;
+    place(s->world[D_GROUND], 0, 0, 0);
+    s->mesh[D_WALL] = g_wall, s->mat[D_WALL] = g_wall_mat;
+    place(s->world[D_WALL], wall_x, 2.0f, 2.0f);
+    s->mesh[D_RED] = g_box, s->mat[D_RED] = g_red;
+    place(s->world[D_RED], 0, 1.2f, 0.6f);
+    for (uint32_t i = 0; i < FRONT; i++) {
+        s->mesh[D_FRONT + i] = g_box, s->mat[D_FRONT + i] = g_grey;
+        place(s->world[D_FRONT + i], -3.0f + 2.0f * (float)i, 0.4f, 4.5f);
+    }
+    /* the hidden grid: 8 x 5 boxes of 0.8 m from 1.6 m to 9.6 m behind the wall */
+    for (uint32_t i = 0; i < HIDDEN; i++) {
+        s->mesh[D_HIDDEN + i] = g_box, s->mat[D_HIDDEN + i] = g_grey;
+        place(s->world[D_HIDDEN + i], -4.2f + 1.2f * (float)(i % GX), 0.4f,
+              0.2f - 2.0f * (float)(i / GX));
+    }
+    for (uint32_t i = 0; i < D_COUNT; i++)
+        for (int k = 0; k < 4; k++) s->color[i * 4 + k] = 1;
+    /* the stream: the same grid shifted half a step, and FRONT in front */
+    for (uint32_t i = 0; i < HIDDEN + FRONT; i++) {
+        bool front = i >= HIDDEN;
+        float x = front ? -2.0f + 2.0f * (float)(i - HIDDEN) : -3.6f + 1.2f * (float)(i % GX);
+        float z = front ? 5.5f : 0.0f - 2.0f * (float)(i / GX);
+        s->rec[i] = (oak_instance){.position = {x, 0.3f, z},
+                                   .scale = 0.6f,
+                                   .rotation = {0, 0, 0, 1},
+                                   .color = {0.3f, 0.6f, 1.0f}};
+    }
+    oak_stream_desc sd = {.capacity = HIDDEN + FRONT, .lods = {{g_box, 0}}, .material = g_grey};
+    CHECK_OK(oak_make_stream(&s->stream, &sd));
+    if (s->stream) {
+        CHECK_OK(oak_stream_write(s->stream, 0, s->rec, HIDDEN + FRONT));
+        CHECK_OK(oak_stream_set_count(s->stream, HIDDEN + FRONT));
+    }
+    s->sun.light = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
+    s->sun.light.cast_shadows = true;
+    s->sun.direction[0] = -0.4f, s->sun.direction[1] = -0.8f, s->sun.direction[2] = -0.45f;
+    s->env = oak_environment_defaults();
+    s->post = (oak_post){.exposure = 1};
+    s->in.camera = (oak_camera){.fov_y = glm_rad(60), .znear = 0.1f, .zfar = 100};
+    s->in.draw_count = D_COUNT;
+    s->in.meshes = s->mesh;
+    s->in.materials = s->mat;
+    s->in.transforms = (const mat4 *)s->world;
+    s->in.colors = s->color;
+    s->in.stream_count = s->stream ? 1 : 0;
+    s->in.streams = &s->stream;
+    s->in.light_count = 1;
+    s->in.lights = &s->sun;
+    s->in.environment = &s->env;
+    s->in.post = &s->post;
+    look(s, (float[3]){0, 2, 8}, (float[3]){0, 1.6f, 0});
+}
+
+static void scene_free(scene *s) {
+    oak_destroy_stream(s->stream);
+}
+
+static oak_renderer *open_renderer(oak_occlusion_mode mode) {
+    oak_renderer *r = NULL;
+    oak_renderer_desc d = {
+        .backend = g_backend, .width = W, .height = H, .shadow_map_size = 512, .occlusion = mode};
+    CHECK_OK(oak_make_renderer(&r, &d));
+    return r;
+}
+
+/* Draws the scene and reads its picture (and its depth channel into depth
+   when not NULL: a second frame, which also checks that the first left
+   nothing behind). */
+static bool draw(oak_renderer *r, scene *s, uint8_t *px, float *depth) {
+    s->post.channel = OAK_CHANNEL_NONE;
+    bool ok = oak_renderer_draw(r, &s->in) == OAK_OK &&
+              oak_renderer_read_pixels(r, px, (size_t)W * H * 4) == OAK_OK;
+    if (ok && depth) {
+        s->post.channel = OAK_CHANNEL_DEPTH;
+        ok = oak_renderer_draw(r, &s->in) == OAK_OK &&
+             oak_renderer_read_channel(r, depth, (size_t)W * H * 4) == OAK_OK;
+        s->post.channel = OAK_CHANNEL_NONE;
+    }
+    CHECK(ok);
+    return ok;
+}
+
+/* Pixels where red stands out: the red box's. */
+static uint32_t red_pixels(const uint8_t *px) {
+    uint32_t n = 0;
+    for (size_t i = 0; i < (size_t)W * H; i++) {
+        int r = px[i * 4], g = px[i * 4 + 1], b = px[i * 4 + 2];
+        n += r > 60 && r > 2 * g && r > 2 * b;
+    }
+    return n;
+}
+
+static size_t differing(const uint8_t *a, const uint8_t *b, size_t n) {
+    size_t d = 0;
+    for (size_t i = 0; i < n; i++) d += a[i] != b[i];
+    return d;
+}
+
+static uint8_t g_cpu_px[W * H * 4];
+static oak_occlusion_stats g_cpu_stats;
+
+static void print_stats(const char *what, const oak_occlusion_stats *st) {
+    fprintf(stderr,
+            "  %s: on %d, %u occluders (%u triangles); draws %u tested, %u frustum, %u hidden; "
+            "instances %u tested, %u frustum, %u hidden; drawn %u + %u\n",
+            what, st->on, st->occluders, st->occluder_triangles, st->draws_tested,
+            st->draws_frustum, st->draws_occluded, st->instances_tested, st->instances_frustum,
+            st->instances_occluded, st->drawn_pass1, st->drawn_pass2);
+}
+
+/* (a) and (c): the hidden grid is culled, the picture and depth unchanged. */
+static void wallHidesTheGridAndKeepsThePicture(void) {
+    scene s;
+    scene_init(&s, 0);
+    oak_renderer *on = open_renderer(OAK_OCCLUSION_DEFAULT),
+                 *off = open_renderer(OAK_OCCLUSION_OFF);
+    static uint8_t p_on[W * H * 4], p_off[W * H * 4];
+    static float d_on[W * H * 4], d_off[W * H * 4];
+    if (on && off && draw(on, &s, p_on, d_on) && draw(off, &s, p_off, d_off)) {
+        /* the colour frame's counters: draw() drew the depth frame last,
+           with the same view */
+        oak_occlusion_stats st, st_off;
+        CHECK_OK(oak_renderer_occlusion_stats(on, &st));
+        CHECK_OK(oak_renderer_occlusion_stats(off, &st_off));
+        print_stats("on", &st);
+        print_stats("off", &st_off);
+        CHECK(st.on);
+        CHECK(!st_off.on);
+        CHECK_EQ_INT(st_off.draws_occluded, 0);
+        CHECK_EQ_INT(st_off.instances_occluded, 0);
+        CHECK(st.occluders >= 2); /* the ground and the wall */
+        CHECK_EQ_INT(st.draws_tested, D_COUNT);
+        /* at least 90% of the hidden draws; never more than were hidden (the
+           red box is hidden too) */
+        CHECK(st.draws_occluded * 10 >= HIDDEN * 9);
+        CHECK(st.draws_occluded <= HIDDEN + 1);
+        CHECK_EQ_INT(st.drawn_pass1 + st.draws_occluded + st.instances_occluded,
+                     st_off.drawn_pass1);
+        CHECK_EQ_INT(st.drawn_pass2, 0);
+        /* instances: the CPU's kernel culls them on the CPU backend (its
+           counters); a GPU backend draws the stream natively and its
+           instcull pass tests the same grid: its per-LOD counts (a
+           read-back) drop by the hidden ones */
+        bool native = (oak_backend_caps(g_backend) & OAK_CAP_GPU_STREAMS) != 0;
+        oak_stream_stats ss, ss_off;
+        CHECK_OK(oak_renderer_stream_stats(on, &ss));
+        CHECK_OK(oak_renderer_stream_stats(off, &ss_off));
+        uint32_t hidden = ss_off.visible - ss.visible;
+        fprintf(stderr, "  stream: %u in view with occlusion, %u without\n", ss.visible,
+                ss_off.visible);
+        CHECK(ss.visible <= ss_off.visible);
+        CHECK(hidden * 10 >= HIDDEN * 9);
+        CHECK(hidden <= HIDDEN);
+        if (!native) {
+            CHECK_EQ_INT(st.instances_tested, HIDDEN + FRONT);
+            CHECK_EQ_INT(st.instances_occluded, hidden);
+        } else {
+            CHECK_EQ_INT(st.instances_tested, 0);
+        }
+        size_t dp = differing(p_on, p_off, sizeof p_on);
+        size_t dd = 0;
+        for (size_t i = 0; i < (size_t)W * H * 4; i++) dd += d_on[i] != d_off[i];
+        fprintf(stderr, "  on vs off: %zu colour bytes and %zu depth values differ\n", dp, dd);
+        CHECK_EQ_INT((int)dp, 0);
+        CHECK_EQ_INT((int)dd, 0);
+        CHECK_EQ_INT(red_pixels(p_on), 0);
+        if (!strcmp(g_backend, "cpu")) {
+            memcpy(g_cpu_px, p_on, sizeof g_cpu_px);
+            g_cpu_stats = st;
+        } else {
+            static uint8_t ref[W * H * 4];
+            if (oak_test_cpu_picture(&s.in, 1, W, H, ref))
+                oak_test_parity("occlusion on vs the cpu", p_on, ref, W, H);
+        }
+        char path[512];
+        oak_image_write_png(oak_test_out(path, sizeof path, "occlusion_wall.png"), W, H, p_on);
+    }
+    oak_destroy_renderer(on);
+    oak_destroy_renderer(off);
+    scene_free(&s);
+}
+
+/* (b) hidden in frame N, shown in frame N + 1: the wall slides away, then
+   (hidden again) the camera jumps past its end. */
+static void revealedObjectDrawsAtOnce(void) {
+    scene s;
+    scene_init(&s, 0);
+    oak_renderer *on = open_renderer(OAK_OCCLUSION_ON), *off = open_renderer(OAK_OCCLUSION_OFF);
+    static uint8_t p_on[W * H * 4], p_off[W * H * 4];
+    oak_occlusion_stats st;
+    if (on && off && draw(on, &s, p_on, NULL)) {
+        CHECK_OK(oak_renderer_occlusion_stats(on, &st));
+        CHECK(st.draws_occluded >= 1);
+        CHECK_EQ_INT(red_pixels(p_on), 0);
+        /* N + 1: the wall 9 m to the right */
+        place(s.world[D_WALL], 9.0f, 2.0f, 2.0f);
+        if (draw(on, &s, p_on, NULL) && draw(off, &s, p_off, NULL)) {
+            uint32_t red = red_pixels(p_on);
+            fprintf(stderr, "  wall moved: %u red pixels (off: %u)\n", red, red_pixels(p_off));
+            CHECK(red >= 100);
+            CHECK_EQ_INT(red, red_pixels(p_off));
+            CHECK_EQ_INT((int)differing(p_on, p_off, sizeof p_on), 0);
+        }
+        /* back, hidden; then the camera jumps to the left, behind the wall's end */
+        place(s.world[D_WALL], 0, 2.0f, 2.0f);
+        if (draw(on, &s, p_on, NULL)) CHECK_EQ_INT(red_pixels(p_on), 0);
+        look(&s, (float[3]){-10, 2.5f, 0.6f}, (float[3]){0, 1.2f, 0.6f});
+        if (draw(on, &s, p_on, NULL) && draw(off, &s, p_off, NULL)) {
+            uint32_t red = red_pixels(p_on);
+            fprintf(stderr, "  camera jumped: %u red pixels (off: %u)\n", red, red_pixels(p_off));
+            CHECK(red >= 50);
+            CHECK_EQ_INT((int)differing(p_on, p_off, sizeof p_on), 0);
+        }
+    }
+    oak_destroy_renderer(on);
+    oak_destroy_renderer(off);
+    scene_free(&s);
+}
+
+static void make_assets(void) {
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.base_color[0] = md.base_color[1] = md.base_color[2] = 0.6f;
+    CHECK_OK(oak_make_material(&g_grey, &md));
+    md.base_color[0] = md.base_color[1] = md.base_color[2] = 0.35f;
+    md.roughness = 0.9f;
+    CHECK_OK(oak_make_material(&g_ground_mat, &md));
+    md.base_color[0] = 0.5f, md.base_color[1] = 0.45f, md.base_color[2] = 0.4f;
+    CHECK_OK(oak_make_material(&g_wall_mat, &md));
+    md = oak_material_desc_defaults(NULL);
+    md.base_color[0] = 1, md.base_color[1] = 0.02f, md.base_color[2] = 0.02f;
+    CHECK_OK(oak_make_material(&g_red, &md));
+    oak_shape_desc gd = {.type = OAK_SHAPE_PLANE, .size = {40, 0, 40}};
+    CHECK_OK(oak_make_shape(&g_ground, &gd));
+    oak_shape_desc bd = {.type = OAK_SHAPE_BOX, .size = {0.8f, 0.8f, 0.8f}};
+    CHECK_OK(oak_make_shape(&g_box, &bd));
+    oak_shape_desc wd = {.type = OAK_SHAPE_BOX, .size = {12, 4, 0.4f}};
+    CHECK_OK(oak_make_shape(&g_wall, &wd));
+}
+
+/* The same counters and picture with one job thread as with the pool. */
+static void sameForOneThread(void) {
+    oak_shutdown();
+    oak_engine_desc desc = {.log = oak_test_count_log, .log_level = OAK_LOG_WARN, .threads = 1};
+    if (oak_init(&desc) != OAK_OK) {
+        CHECK(false);
+        return;
+    }
+    make_assets();
+    scene s;
+    scene_init(&s, 0);
+    oak_renderer *r = open_renderer(OAK_OCCLUSION_ON);
+    static uint8_t px[W * H * 4];
+    static float depth[W * H * 4];
+    if (r && draw(r, &s, px, depth)) {
+        oak_occlusion_stats st;
+        CHECK_OK(oak_renderer_occlusion_stats(r, &st));
+        print_stats("1 thread", &st);
+        CHECK(!memcmp(&st, &g_cpu_stats, sizeof st));
+        CHECK_EQ_INT((int)differing(px, g_cpu_px, sizeof px), 0);
+    }
+    oak_destroy_renderer(r);
+    scene_free(&s);
+}
+
+static void badModeFails(void) {
+    oak_renderer *r = NULL;
+    oak_renderer_desc d = {.backend = g_backend, .width = W, .height = H, .occlusion = 7};
+    CHECK(oak_make_renderer(&r, &d) == OAK_ERROR_INVALID_ARGUMENT);
+    CHECK(r == NULL);
+    oak_clear_error();
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1) g_backend = argv[1];
+    int started = oak_test_backend_start(g_backend, oak_test_count_log);
+    if (started) return started;
+    fprintf(stderr, "  backend %s\n", g_backend);
+    make_assets();
+    RUN(wallHidesTheGridAndKeepsThePicture);
+    RUN(revealedObjectDrawsAtOnce);
+    int errors = g_oak_test_errors;
+    RUN(badModeFails);
+    g_oak_test_errors = errors; /* the bad mode logs its error on purpose */
+    if (!strcmp(g_backend, "cpu")) RUN(sameForOneThread);
+    CHECK_EQ_INT(g_oak_test_errors, 0);
+    if (g_oak_test_validation)
+        fprintf(stderr, "FAIL: %d validation or GL debug messages\n", g_oak_test_validation);
+    oak_shutdown();
+    return g_oak_test_validation ? 1 : TEST_SUMMARY();
+}
