@@ -100,7 +100,7 @@ typedef struct cli_options {
     bool fog_set;
     float taa_sharpen; /* --taa-sharpen, with taa_sharpen_set: TAA's sharpen (0: off) */
     bool taa_sharpen_set;
-    oak_occlusion_mode occlusion; /* --occlusion on|off (default: on) */
+    oak_occlusion_mode occlusion; /* --occlusion on|off (default: off) */
 } cli_options;
 
 /* The camera options above written over a scene's post settings. */

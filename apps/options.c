@@ -75,7 +75,7 @@ static const option_spec g_specs[] = {
      "volumetric height fog: extinction per metre at y = 0, thinning upward (0: none; 0.02 is "
      "a light haze)"},
     {"--occlusion", CLI_OPT_OCCLUSION, "on|off",
-     "occlusion culling of what the largest draws hide (default: on; the picture is the same)"},
+     "occlusion culling of what the largest draws hide (default: off; the picture is the same)"},
     {"--aperture", CLI_OPT_APERTURE, "N",
      "the lens's f-number (depth of field; default 2.8; the exposure too unless --ev100 or the "
      "world fixes it)"},

@@ -138,7 +138,7 @@ oak_result oak_renderer_draw(oak_renderer *r, const oak_frame_input *input) {
     if (res) return res;
     uint64_t t0 = oak_time_ns();
     r->frontend.gpu_streams = (r->backend->caps & OAK_CAP_GPU_STREAMS) != 0;
-    r->frontend.occlusion = r->occlusion != OAK_OCCLUSION_OFF;
+    r->frontend.occlusion = r->occlusion == OAK_OCCLUSION_ON;
     /* a scaled frame keeps the output's shape, whatever the rounding did */
     oak_frame_input in = *input;
     /* a backend that runs the taa pass upsamples a scaled TAA frame to the
@@ -259,7 +259,7 @@ oak_result oak_renderer_occlusion_stats(const oak_renderer *r, oak_occlusion_sta
 }
 
 void oak_renderer_set_occlusion(oak_renderer *r, oak_occlusion_mode mode) {
-    r->occlusion = mode == OAK_OCCLUSION_OFF ? OAK_OCCLUSION_OFF : OAK_OCCLUSION_ON;
+    r->occlusion = mode == OAK_OCCLUSION_ON ? OAK_OCCLUSION_ON : OAK_OCCLUSION_OFF;
 }
 
 oak_result oak_renderer_stream_stats(const oak_renderer *r, oak_stream_stats *out) {

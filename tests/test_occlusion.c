@@ -167,8 +167,7 @@ static void print_stats(const char *what, const oak_occlusion_stats *st) {
 static void wallHidesTheGridAndKeepsThePicture(void) {
     scene s;
     scene_init(&s, 0);
-    oak_renderer *on = open_renderer(OAK_OCCLUSION_DEFAULT),
-                 *off = open_renderer(OAK_OCCLUSION_OFF);
+    oak_renderer *on = open_renderer(OAK_OCCLUSION_ON), *off = open_renderer(OAK_OCCLUSION_OFF);
     static uint8_t p_on[W * H * 4], p_off[W * H * 4];
     static float d_on[W * H * 4], d_off[W * H * 4];
     if (on && off && draw(on, &s, p_on, d_on) && draw(off, &s, p_off, d_off)) {
