@@ -63,8 +63,8 @@ int _oak_cmd_info(int argc, char **argv) {
         /* the frontend's grid serves every backend; the GPU's two-pass
            Hi-Z (docs/ARCHITECTURE.md "Occlusion culling") is not built */
         bool gpu = (oak_backend_caps(name) & OAK_CAP_GPU_STREAMS) != 0;
-        printf("    occlusion: coarse CPU depth (%dx%d-pixel texels, the largest %d draws in "
-               "view) before %s%s\n",
+        printf("    occlusion (--occlusion on; off by default): coarse CPU depth (%dx%d-pixel "
+               "texels, the largest %d draws in view) before %s%s\n",
                OAK_OCC_TEXEL, OAK_OCC_TEXEL, OAK_OCC_OCCLUDERS,
                strcmp(name, "cpu") ? "the draws are sent" : "binning",
                gpu ? "; natively drawn streams against the same grid in instcull (two-pass "

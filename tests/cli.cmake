@@ -185,7 +185,7 @@ oak_cli_test(cliRenderLampsClustersOnCpu
              EXIT 0 OUT "^cpu \\| [^|]+ \\| 64x36 \\| [0-9.]+ ms/frame \\(median of 1\\) \\| [^\n]*cli_clusters\\.png\n$")
 # occlusion: off by default, on on request, said per backend; nonsense is one line
 oak_cli_test(cliInfoSaysTheOcclusionPath ARGS "info" EXIT 0
-             OUT "  cpu: available\n.*    occlusion: coarse CPU depth \\(8x8-pixel texels, the largest 64 draws in view\\) before binning\n    passes:")
+             OUT "  cpu: available\n.*    occlusion \\(--occlusion on; off by default\\): coarse CPU depth \\(8x8-pixel texels, the largest 64 draws in view\\) before binning\n    passes:")
 oak_cli_test(cliBenchCountsOcclusion
              ARGS "bench|--backend|cpu|--size|64x36|--frames|2|--warmup|0|--occlusion|on|--json"
              EXIT 0 OUT "\"occlusion\": {\"on\": true, \"occluders\": [1-9][0-9]*, \"occluder_triangles\": [0-9]+, \"draws_tested\": [1-9]")
