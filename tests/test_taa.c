@@ -1,5 +1,5 @@
 /* The taa pass on a backend (argv[1]: cpu, vulkan or gl): a slanted edge
- * converges after OAK_TAA_SAMPLES still frames to the backend's own 4 x 4
+ * converges after 32 still frames to the backend's own 8 x 8 (64-sample)
  * supersampled picture where TAA off stays aliased; a flat frame is the
  * same with TAA as without (no drift, no blur); a moving quad leaves no
  * ghost behind it; the motion vectors of a moved draw seen by a moved
@@ -18,6 +18,9 @@
 /* the convergence test's size: its 4 x 4 reference is 320 x 180 */
 #define CW 80
 #define CH 45
+/* the still-scene check (issue 12): 32 frames against 8 x 8 = 64 samples a pixel */
+#define STILL_FRAMES 32
+#define SS           8
 
 static const char *g_backend = "cpu";
 static oak_renderer *g_main;
@@ -92,35 +95,37 @@ static void slant(scene *s) {
     s->world[1][3][1] = 0.01f;
 }
 
-/* After OAK_TAA_SAMPLES frames of a still camera the edge's pixels match
-   the 4 x 4 supersampled picture (drawn 4 times the size with TAA off, each
-   box resolved as TAA blends: weighted by 1 / (1 + luma), Karis) to a mean
-   error under 0.06 on a 0.05 / 0.8 edge (8 samples against 16: about 1/16
-   of the step), where the aliased picture is off by more than 0.12. The
+/* After STILL_FRAMES frames of a still camera the edge's pixels match the
+   SS x SS (64-sample) supersampled picture (drawn SS times the size with
+   TAA off, each box resolved as TAA blends: weighted by 1 / (1 + luma),
+   Karis) to a mean error under 0.07 on a 0.05 / 0.8 edge (8 jitter phases
+   against 64 samples: 0.065 measured on every backend, 0.058 against a
+   4 x 4 reference), where the aliased picture is off by more than 0.12
+   (0.18). The
    error to the plain box mean is printed too: the weighting leans edges
    toward the darker side (docs/SHADING.md). */
 TEST(slantedEdgeConverges) {
     static scene s;
-    static uint8_t big[CW * 4 * CH * 4 * 4], taa[CW * CH * 4], off[CW * CH * 4];
+    static uint8_t big[CW * SS * CH * SS * 4], taa[CW * CH * 4], off[CW * CH * 4];
     static double ref[CW * CH], ref_plain[CW * CH];
     slant(&s);
-    oak_renderer *rb = renderer(CW * 4, CH * 4), *rs = renderer(CW, CH);
+    oak_renderer *rb = renderer(CW * SS, CH * SS), *rs = renderer(CW, CH);
     if (!rb || !rs) goto done;
     draw_on(rb, &s, big, sizeof big);
     for (uint32_t y = 0; y < CH; y++)
         for (uint32_t x = 0; x < CW; x++) {
             double sum = 0, wsum = 0, plain = 0;
-            for (uint32_t j = 0; j < 4; j++)
-                for (uint32_t i = 0; i < 4; i++) {
-                    double c = linear(big[(((size_t)y * 4 + j) * CW * 4 + x * 4 + i) * 4 + 1]);
+            for (uint32_t j = 0; j < SS; j++)
+                for (uint32_t i = 0; i < SS; i++) {
+                    double c = linear(big[(((size_t)y * SS + j) * CW * SS + x * SS + i) * 4 + 1]);
                     sum += c / (1 + c), wsum += 1 / (1 + c), plain += c;
                 }
             ref[y * CW + x] = sum / wsum;
-            ref_plain[y * CW + x] = plain / 16;
+            ref_plain[y * CW + x] = plain / (SS * SS);
         }
     draw_on(rs, &s, off, sizeof off);
     s.post.taa = OAK_TAA_ON;
-    for (int f = 0; f < OAK_TAA_SAMPLES; f++) draw_on(rs, &s, taa, sizeof taa);
+    for (int f = 0; f < STILL_FRAMES; f++) draw_on(rs, &s, taa, sizeof taa);
     double dark = 1, light = 0;
     for (uint32_t i = 0; i < CW * CH; i++) {
         dark = fmin(dark, linear(off[i * 4 + 1]));
@@ -139,11 +144,11 @@ TEST(slantedEdgeConverges) {
     double k = edge > 0 ? 1.0 / edge : 1;
     err_taa *= k, err_off *= k, err_plain *= k;
     fprintf(stderr,
-            "  slanted edge, %d edge pixels: mean error to 4x4 supersampling %.4f with TAA "
+            "  slanted edge, %d edge pixels: mean error to %dx%d supersampling %.4f with TAA "
             "(%d frames), %.4f without (to the plain box mean: %.4f with TAA)\n",
-            edge, err_taa, OAK_TAA_SAMPLES, err_off, err_plain);
+            edge, SS, SS, err_taa, STILL_FRAMES, err_off, err_plain);
     CHECK(edge > CH);
-    CHECK(err_taa < 0.06);
+    CHECK(err_taa < 0.07);
     CHECK(err_off > 0.12);
 done:
     if (rb) oak_destroy_renderer(rb);
