@@ -1,6 +1,7 @@
 /* The taa pass on a backend (argv[1]: cpu, vulkan or gl): a slanted edge
  * converges after 32 still frames to the backend's own 8 x 8 (64-sample)
- * supersampled picture where TAA off stays aliased; a flat frame is the
+ * supersampled picture where TAA off stays aliased, its edge 1.5 px or
+ * narrower and still from frame to frame; a flat frame is the
  * same with TAA as without (no drift, no blur); a moving quad leaves no
  * ghost behind it; the motion vectors of a moved draw seen by a moved
  * camera, and of the sky under a turned one, are the analytic screen
@@ -150,6 +151,20 @@ TEST(slantedEdgeConverges) {
     CHECK(edge > CH);
     CHECK(err_taa < 0.07);
     CHECK(err_off > 0.12);
+    /* and the converged edge is sharp and still: its 10-90% width at most
+       1.5 px, and one more frame moves the picture by under 0.5/255 a
+       channel on average (issue 12) */
+    static uint8_t next[CW * CH * 4];
+    draw_on(rs, &s, next, sizeof next);
+    double moved = 0;
+    for (size_t i = 0; i < (size_t)CW * CH; i++)
+        for (int c = 0; c < 3; c++) moved += abs((int)next[i * 4 + c] - (int)taa[i * 4 + c]);
+    moved /= (double)CW * CH * 3;
+    double width = oak_test_edge_width(taa, CW, CH);
+    fprintf(stderr, "  the converged edge: 10-90%% width %.2f px, frame to frame %.3f/255\n", width,
+            moved);
+    CHECK(width <= 1.5);
+    CHECK(moved < 0.5);
 done:
     if (rb) oak_destroy_renderer(rb);
     if (rs) oak_destroy_renderer(rs);
