@@ -115,6 +115,12 @@ static void wall_scene(scene *s) {
 /* Fog off (density 0, volumes given but counted out) is the picture drawn
    before any fog, to the byte, with no fog stage; fog on changes it and
    runs the stage; off again is the first picture once more. */
+static size_t bytes_differ(const uint8_t *a, const uint8_t *b, size_t n) {
+    size_t d = 0;
+    for (size_t i = 0; i < n; i++) d += a[i] != b[i];
+    return d;
+}
+
 TEST(fogOffChangesNothing) {
     static scene s;
     static uint8_t a[W * H * 4], b[W * H * 4], c[W * H * 4];
@@ -127,18 +133,15 @@ TEST(fogOffChangesNothing) {
     s.env.fog.falloff = 0.1f;
     draw(&s, b);
     bool ran_zero = ran("fog");
-    size_t same = 0;
-    for (size_t i = 0; i < sizeof a; i++) same += a[i] != b[i];
+    size_t same = bytes_differ(a, b, sizeof a);
     s.env.fog.density = 0.03f;
     s.env.fog.volume_count = 1;
     draw(&s, b);
     bool ran_on = ran("fog");
-    size_t changed = 0;
-    for (size_t i = 0; i < sizeof a; i++) changed += a[i] != b[i];
+    size_t changed = bytes_differ(a, b, sizeof a);
     s.env.fog = (oak_fog){0};
     draw(&s, c);
-    size_t back = 0;
-    for (size_t i = 0; i < sizeof a; i++) back += a[i] != c[i];
+    size_t back = bytes_differ(a, c, sizeof a);
     fprintf(stderr, "  fog off: %zu bytes differ; on: %zu differ; off again: %zu differ\n", same,
             changed, back);
     CHECK_EQ_INT((int)same, 0);
