@@ -108,6 +108,24 @@ static inline bool oak_test_parity(const char *what, const uint8_t *a, const uin
     return within >= 0.995 && mean < 0.5;
 }
 
+/* Frame 0 of a fresh renderer on `backend` against the CPU's frame 0 of the
+ * same input, under the parity rule (a and b: w x h RGBA8 scratch). */
+static inline void oak_test_parity_frame(const char *what, const char *backend,
+                                         const oak_frame_input *in, uint32_t w, uint32_t h,
+                                         uint8_t *a, uint8_t *b) {
+    oak_renderer *r = NULL;
+    oak_renderer_desc d = {.backend = backend, .width = w, .height = h, .shadow_map_size = 512};
+    CHECK_OK(oak_make_renderer(&r, &d));
+    if (r && oak_test_cpu_picture(in, 1, w, h, a)) {
+        CHECK_OK(oak_renderer_draw(r, in));
+        CHECK_OK(oak_renderer_read_pixels(r, b, (size_t)w * h * 4));
+        char label[64];
+        snprintf(label, sizeof label, "%s cpu vs %s", what, backend);
+        oak_test_parity(label, a, b, w, h);
+    }
+    if (r) oak_destroy_renderer(r);
+}
+
 /* An sRGB byte in linear light. */
 static inline double oak_test_linear(uint8_t v) {
     double c = v / 255.0;

@@ -264,17 +264,7 @@ TEST(backendsAgree) {
     static uint8_t a[W * H * 4], b[W * H * 4];
     parity_scene(&s);
     /* frame 0 of a fresh renderer on both: the march's offsets hash the frame */
-    oak_renderer *r = NULL;
-    oak_renderer_desc d = {.backend = g_backend, .width = W, .height = H, .shadow_map_size = 512};
-    CHECK_OK(oak_make_renderer(&r, &d));
-    if (r && oak_test_cpu_picture(&s.in, 1, W, H, a)) {
-        CHECK_OK(oak_renderer_draw(r, &s.in));
-        CHECK_OK(oak_renderer_read_pixels(r, b, sizeof b));
-        char what[64];
-        snprintf(what, sizeof what, "clouds cpu vs %s", g_backend);
-        oak_test_parity(what, a, b, W, H);
-    }
-    oak_destroy_renderer(r);
+    oak_test_parity_frame("clouds", g_backend, &s.in, W, H, a, b);
 }
 
 /* The CPU's clouds at `threads` workers (the engine started afresh). */
