@@ -54,6 +54,7 @@ enum cli_option_flag {
 #define CLI_OPT_FOG         (1ull << 34) /* --fog D: volumetric height fog of that density per metre */
 #define CLI_OPT_TAA_SHARPEN (1ull << 35) /* --taa-sharpen S: TAA's sharpen, 0..1 */
 #define CLI_OPT_OCCLUSION   (1ull << 36) /* --occlusion on|off: occlusion culling */
+#define CLI_OPT_OVERLAY     (1ull << 40) /* --overlay on|off: the window's timings panel */
 
 typedef struct cli_options {
     const char *command;
@@ -73,6 +74,7 @@ typedef struct cli_options {
     bool verbose;
     bool window;                /* --window: show the frames in a GLFW window */
     const char *window_capture; /* --window-capture: the window's last frame as a PNG */
+    bool overlay_off;           /* --overlay off: no timings panel over the window */
     uint32_t window_resize_w, window_resize_h; /* --window-resize: after the first frame */
     const char *fly_script; /* --fly-script: keys held for frames instead of the user's */
     oak_debug_view debug;   /* --debug: a diagnostic picture */

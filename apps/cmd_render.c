@@ -15,10 +15,11 @@
     (CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_ASSET_ROOT | CLI_OPT_BACKEND | CLI_OPT_DEVICE |       \
      CLI_OPT_SIZE | CLI_OPT_FRAMES | CLI_OPT_OUT | CLI_OPT_THREADS | CLI_OPT_VERBOSE |             \
      CLI_OPT_WINDOW | CLI_OPT_WINDOW_CAPTURE | CLI_OPT_WINDOW_RESIZE | CLI_OPT_FLY_SCRIPT |        \
-     CLI_OPT_DEBUG | CLI_OPT_AO | CLI_OPT_SKY | CLI_OPT_EV100 | CLI_OPT_EXPOSURE_COMP |            \
-     CLI_OPT_TONE | CLI_OPT_BLOOM | CLI_OPT_ADAPT | CLI_OPT_HOUR | CLI_OPT_TAA | CLI_OPT_FOCUS |   \
-     CLI_OPT_APERTURE | CLI_OPT_PRESET | CLI_OPT_SCALE | CLI_OPT_CHANNEL | CLI_OPT_FOREST |        \
-     CLI_OPT_CLOUDS | CLI_OPT_FOG | CLI_OPT_TAA_SHARPEN | CLI_OPT_OCCLUSION)
+     CLI_OPT_OVERLAY | CLI_OPT_DEBUG | CLI_OPT_AO | CLI_OPT_SKY | CLI_OPT_EV100 |                  \
+     CLI_OPT_EXPOSURE_COMP | CLI_OPT_TONE | CLI_OPT_BLOOM | CLI_OPT_ADAPT | CLI_OPT_HOUR |         \
+     CLI_OPT_TAA | CLI_OPT_FOCUS | CLI_OPT_APERTURE | CLI_OPT_PRESET | CLI_OPT_SCALE |             \
+     CLI_OPT_CHANNEL | CLI_OPT_FOREST | CLI_OPT_CLOUDS | CLI_OPT_FOG | CLI_OPT_TAA_SHARPEN |       \
+     CLI_OPT_OCCLUSION)
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -90,6 +91,7 @@ static int render_window(const cli_options *o, oak_scene *scene, oak_renderer *r
                           .user = &f,
                           .out = out,
                           .capture = o->window_capture,
+                          .overlay = !o->overlay_off,
                           .resize_width = o->window_resize_w,
                           .resize_height = o->window_resize_h,
                           .script = o->fly_script};

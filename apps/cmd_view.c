@@ -26,19 +26,21 @@ typedef struct view_args {
     bool has_hour;
     cli_options camera; /* --ev100, --exposure-comp, --tone */
     uint32_t width, height, frames;
-    bool check, has_time, window;
+    bool check, has_time, window, overlay_off;
 } view_args;
 
 static int usage(void) {
-    fprintf(stderr, "usage: oak view FILE [--check] [--anim NAME|INDEX] [--variant NAME|INDEX]\n"
-                    "                [--time T] [--yaw DEG]\n"
-                    "                [--pitch DEG] [--backend B] [--size WxH] [--out F.png]\n"
-                    "                [--window [--frames N]] [--asset-root DIR] [--sky F.hdr]\n"
-                    "                [--ev100 EV] [--exposure-comp STOPS] [--tone aces|neutral]\n"
-                    "                [--bloom on|off] [--adapt on|off] [--taa on|off] [--hour H]\n"
-                    "                [--preset low|medium|high|ultra] [--taa-sharpen S]\n"
-                    "                [--focus M] [--aperture N] [--scale S] [--clouds C]\n"
-                    "                [--fog D]\n");
+    fprintf(stderr,
+            "usage: oak view FILE [--check] [--anim NAME|INDEX] [--variant NAME|INDEX]\n"
+            "                [--time T] [--yaw DEG]\n"
+            "                [--pitch DEG] [--backend B] [--size WxH] [--out F.png]\n"
+            "                [--window [--frames N] [--overlay on|off]] [--asset-root DIR]\n"
+            "                [--sky F.hdr]\n"
+            "                [--ev100 EV] [--exposure-comp STOPS] [--tone aces|neutral]\n"
+            "                [--bloom on|off] [--adapt on|off] [--taa on|off] [--hour H]\n"
+            "                [--preset low|medium|high|ultra] [--taa-sharpen S]\n"
+            "                [--focus M] [--aperture N] [--scale S] [--clouds C]\n"
+            "                [--fog D]\n");
     return 2;
 }
 
@@ -86,7 +88,13 @@ static int parse(view_args *a, int argc, char **argv) {
             a->sky = v;
         else if (strcmp(s, "--window-capture") == 0)
             a->capture = v;
-        else if (strcmp(s, "--fly-script") == 0) {
+        else if (strcmp(s, "--overlay") == 0) {
+            if (strcmp(v, "on") && strcmp(v, "off")) {
+                fprintf(stderr, "oak view: --overlay '%s': expected on or off\n", v);
+                return 2;
+            }
+            a->overlay_off = strcmp(v, "off") == 0;
+        } else if (strcmp(s, "--fly-script") == 0) {
             char why[96];
             if (!_oak_window_script_ok(v, why, sizeof why)) {
                 fprintf(stderr, "oak view: --fly-script '%s': %s\n", v, why);
@@ -333,6 +341,7 @@ static int view(const view_args *a) {
                                .user = &vf,
                                .out = a->out,
                                .capture = a->capture,
+                               .overlay = !a->overlay_off,
                                .script = a->script};
         _oak_window_stats st;
         if ((r = _oak_window_run(&wd, &st))) goto out;

@@ -33,6 +33,9 @@ static const option_spec g_specs[] = {
     {"--compare", CLI_OPT_COMPARE, "B1,B2", "bench each backend and compare their pictures"},
     {"--threads", CLI_OPT_THREADS, "N", "job workers incl. the main thread (default: cores)"},
     {"--verbose", CLI_OPT_VERBOSE, NULL, "log info messages too"},
+    {"--overlay", CLI_OPT_OVERLAY, "on|off",
+     "the window's panel: frame time, its graph and the pass timings (default: on; F1 "
+     "toggles)"},
     {"--window", CLI_OPT_WINDOW, NULL, "show the frames in a window until closed or --frames"},
     {"--window-capture", CLI_OPT_WINDOW_CAPTURE, "FILE.png", NULL},
     {"--window-resize", CLI_OPT_WINDOW_RESIZE, "WxH", NULL},
@@ -318,6 +321,11 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
         else
             return usage_error(
                 o, "--debug '%s': expected cascades, clusters, lamp-shadows, ao or motion", v);
+        break;
+    case CLI_OPT_OVERLAY:
+        if (!v || (strcmp(v, "on") && strcmp(v, "off")))
+            return usage_error(o, "--overlay '%s': expected on or off", v ? v : "");
+        o->overlay_off = strcmp(v, "on") != 0;
         break;
     case CLI_OPT_OCCLUSION:
         if (!v || (strcmp(v, "on") && strcmp(v, "off")))

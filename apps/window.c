@@ -10,6 +10,7 @@
 #include <GL/glcorearb.h>
 #include <GLFW/glfw3.h>
 
+#include "overlay.h"
 #include "window.h"
 
 /* GLFW reports errors through a callback; the last one becomes our one line. */
@@ -64,7 +65,22 @@ typedef struct presenter {
     uint32_t tex_width, tex_height; /* 0: texture storage not made yet */
     uint8_t *pixels;                /* the frame read back, grown by doubling */
     size_t pixels_cap;
+    _oak_overlay overlay;
+    bool show_overlay, f1_down; /* F1 toggles on its press */
+    bool overlaid;              /* pixels hold the panel, not only the frame */
 } presenter;
+
+/* The panel over the frame just read back: the renderer's last timings. */
+static void draw_overlay(presenter *p, const _oak_window_desc *d, uint32_t width, uint32_t height) {
+    oak_stage_timing stages[OAK_OVERLAY_STAGES];
+    char title[64];
+    snprintf(title, sizeof title, "%s %ux%u", oak_renderer_backend(d->renderer), width, height);
+    _oak_overlay_frame f = {title, stages,
+                            oak_renderer_timings(d->renderer, stages, OAK_OVERLAY_STAGES)};
+    uint32_t size[2];
+    _oak_overlay_draw(&p->overlay, &f, p->pixels, width, height, size);
+    p->overlaid = true;
+}
 
 static bool load_gl(gl_api *gl) {
     /* One table of names in the struct's order keeps loading and checking in
@@ -439,6 +455,7 @@ oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) 
     uint64_t last_present = 0;
     bool dragging = false;
     int fb_w = 0, fb_h = 0;
+    p.show_overlay = d->overlay;
     for (uint32_t i = 0; !d->frames || i < d->frames; i++) {
         glfwPollEvents();
         if (glfwWindowShouldClose(p.window) || glfwGetKey(p.window, GLFW_KEY_ESCAPE) == GLFW_PRESS)
@@ -475,6 +492,11 @@ oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) 
             p.pixels = grown, p.pixels_cap = cap;
         }
         if ((r = oak_renderer_read_pixels(d->renderer, p.pixels, bytes))) goto done;
+        p.overlaid = false;
+        bool f1 = glfwGetKey(p.window, GLFW_KEY_F1) == GLFW_PRESS;
+        if (f1 && !p.f1_down) p.show_overlay = !p.show_overlay;
+        p.f1_down = f1;
+        if (p.show_overlay) draw_overlay(&p, d, width, height);
         if ((r = draw_frame(&p, width, height, fb_w, fb_h))) goto done;
         bool last = d->frames && i + 1 == d->frames;
         if (last && d->capture && (r = capture(&p, d->capture, fb_w, fb_h))) goto done;
@@ -485,6 +507,9 @@ oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) 
             pace_sum += gap, pace_sq += gap * gap, paced++;
             if (gap > stats->ms_worst) stats->ms_worst = gap;
         }
+        /* the panel's frame time: present to present, as the user sees it */
+        _oak_overlay_push(&p.overlay, (float)(last_present ? (double)(now - last_present) / 1e6
+                                                           : oak_ms_since(start)));
         last_present = now;
         if (i == 0 && d->resize_width && d->resize_height)
             glfwSetWindowSize(p.window, (int)d->resize_width, (int)d->resize_height);
@@ -506,6 +531,10 @@ oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) 
             (r = capture(&p, d->capture, fb_w, fb_h)))
             goto done;
     }
+    /* the picture without the panel */
+    if (d->out && stats->frames && p.overlaid &&
+        (r = oak_renderer_read_pixels(d->renderer, p.pixels, (size_t)width * height * 4)))
+        goto done;
     if (d->out && stats->frames && (r = oak_image_write_png(d->out, width, height, p.pixels)))
         goto done;
 done:

@@ -37,6 +37,9 @@ typedef struct _oak_window_desc {
     void *user;
     const char *out;     /* the last frame as drawn, as a PNG; NULL: none */
     const char *capture; /* the window's back buffer after the last frame; NULL: none */
+    /* the timings panel (overlay.h) over the frames, F1 toggling it; `out`
+       is the frame without it */
+    bool overlay;
     /* A test's stand-in for a user dragging the window's edge: after the
        first frame the window is resized to this (0: never). */
     uint32_t resize_width, resize_height;

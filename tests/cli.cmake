@@ -344,7 +344,7 @@ if(OAK_HAVE_GLFW AND OAK_XVFB_RUN)
                OUT "\nwindow: available \\(GLFW 3\\.[0-9]+, display :[0-9]+\\)\n$")
   function(oak_window_test backend name)
     oak_cli_test(cliRenderWindowShows${name}Frames LAUNCH "${OAK_XVFB}"
-                 ARGS "render|--world|default|--backend|${backend}|--size|320x180|--window|--frames|3|--out|${W}/${backend}.png|--window-capture|${W}/${backend}_window.png"
+                 ARGS "render|--world|default|--backend|${backend}|--size|320x180|--window|--overlay|off|--frames|3|--out|${W}/${backend}.png|--window-capture|${W}/${backend}_window.png"
                  EXIT 0 OUT "^${backend} \\| [^|]+ \\| 320x180 \\| [0-9.]+ ms/frame \\(mean of 3 in a window\\) \\| jitter [0-9.]+ ms, worst [0-9.]+ ms \\| [^\n]*${backend}\\.png\n$")
     add_test(NAME cliRenderWindowEquals${name}Png
              COMMAND png_compare ${W}/${backend}.png ${W}/${backend}_window.png 1)
@@ -367,7 +367,7 @@ if(OAK_HAVE_GLFW AND OAK_XVFB_RUN)
   # PNG are 200x150 and the window still shows exactly what was drawn.
   function(oak_window_resize_test backend name)
     oak_cli_test(cliRenderWindowResizeResizes${name}Renderer LAUNCH "${OAK_XVFB}"
-                 ARGS "render|--backend|${backend}|--size|320x180|--window|--frames|3|--window-resize|200x150|--out|${W}/resize_${backend}.png|--window-capture|${W}/resize_${backend}_window.png"
+                 ARGS "render|--backend|${backend}|--size|320x180|--window|--overlay|off|--frames|3|--window-resize|200x150|--out|${W}/resize_${backend}.png|--window-capture|${W}/resize_${backend}_window.png"
                  EXIT 0 OUT "^${backend} \\| [^|]+ \\| 200x150 \\| ")
     add_test(NAME cliRenderWindowResizeEquals${name}Png
              COMMAND png_compare ${W}/resize_${backend}.png ${W}/resize_${backend}_window.png 1)
@@ -386,12 +386,31 @@ if(OAK_HAVE_GLFW AND OAK_XVFB_RUN)
   oak_cli_test(cliRenderWindowFliesFastWithShift LAUNCH "${OAK_XVFB}"
                ARGS "render|--world|default|--backend|null|--size|64x36|--window|--frames|14|--fly-script|wF:12,<:2|--out|${W}/fly_fast.png"
                EXIT 0 OUT " \\| flew 4\\.00 m \\| ")
+  # The overlay (on unless --overlay off) is in the window, not in --out:
+  # the capture differs from the PNG, which equals the one drawn without it.
+  oak_cli_test(cliRenderWindowShowsOverlay LAUNCH "${OAK_XVFB}"
+               ARGS "render|--world|default|--backend|cpu|--size|320x180|--window|--frames|3|--out|${W}/overlay.png|--window-capture|${W}/overlay_window.png"
+               EXIT 0 OUT "\\(mean of 3 in a window\\)")
+  add_test(NAME cliRenderWindowOverlayIsInTheWindow
+           COMMAND png_compare ${W}/overlay.png ${W}/overlay_window.png 1)
+  add_test(NAME cliRenderWindowOverlayIsNotInThePng
+           COMMAND png_compare ${W}/overlay.png ${W}/cpu.png 1)
+  set_tests_properties(cliRenderWindowShowsOverlay PROPERTIES FIXTURES_SETUP windowOverlay
+                       LABELS "cli;window")
+  set_tests_properties(cliRenderWindowOverlayIsInTheWindow PROPERTIES
+                       FIXTURES_REQUIRED windowOverlay WILL_FAIL TRUE
+                       LABELS "cli;window" ENVIRONMENT "${OAK_CLI_ENV}")
+  set_tests_properties(cliRenderWindowOverlayIsNotInThePng PROPERTIES
+                       FIXTURES_REQUIRED "windowOverlay;windowCpu"
+                       LABELS "cli;window" ENVIRONMENT "${OAK_CLI_ENV}")
+  oak_cli_test(cliRenderRejectsBadOverlay ARGS "render|--window|--overlay|maybe" EXIT 2
+               ERR "--overlay 'maybe': expected on or off" ERR_LINES 1)
   oak_window_resize_test(cpu Cpu)
   if(OAK_HAVE_GL)
     oak_window_resize_test(gl Gl)
   endif()
   oak_cli_test(cliViewWindowShowsFramedModel LAUNCH "${OAK_XVFB}"
-               ARGS "view|${CMAKE_CURRENT_SOURCE_DIR}/data/gltf/triangle.gltf|--backend|cpu|--size|96x64|--window|--frames|2|--out|${W}/view.png|--window-capture|${W}/view_window.png"
+               ARGS "view|${CMAKE_CURRENT_SOURCE_DIR}/data/gltf/triangle.gltf|--backend|cpu|--size|96x64|--window|--overlay|off|--frames|2|--out|${W}/view.png|--window-capture|${W}/view_window.png"
                EXIT 0 OUT "96x64 on cpu, framed from yaw 30 pitch 20, 2 frames in a window -> [^\n]*view\\.png\n$")
   # The orbit: the left arrow held 20 frames turns it 20 x 1.5/60 rad = 28.6
   # degrees round the model, and the picture changes with it.
