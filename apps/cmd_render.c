@@ -35,7 +35,17 @@ typedef struct window_frame {
     oak_renderer *renderer;
     oak_fly *fly; /* made at the first key or drag */
     float flown;  /* metres it moved the camera */
+    bool hour_moved;
 } window_frame;
+
+/* [ and ] move the clock (the scene's hour, noon if it had none), wrapping
+   round midnight; the sun, sky and light follow as --hour sets them. */
+static oak_result turn_clock(window_frame *f, float hours) {
+    const oak_time_of_day *t = oak_scene_time_of_day(f->scene);
+    float h = fmodf((t->set ? t->hour : 12.0f) + hours, 24.0f);
+    f->hour_moved = true;
+    return oak_world_set_time(f->scene, h < 0 ? h + 24.0f : h);
+}
 
 /* The fly camera's speeds: a walk, and with Shift a fast flight. */
 #define FLY_SPEED      5.0f
@@ -56,7 +66,7 @@ static oak_result draw_window_frame(void *user, uint32_t index, uint32_t width, 
         memcpy(before, oak_scene_transform(f->scene, cam)->position, 12);
         oak_fly_input fi = {.move = {in->move[0], in->move[1], in->move[2]},
                             .look = {in->look[0], in->look[1]},
-                            .speed = in->fast ? FLY_SPEED_FAST : FLY_SPEED};
+                            .speed = (in->fast ? FLY_SPEED_FAST : FLY_SPEED) * in->speed_scale};
         if ((r = oak_fly_update(f->fly, &fi, 1.0f / 60, NULL))) return r;
         const float *after = oak_scene_transform(f->scene, cam)->position;
         float d[3] = {after[0] - before[0], after[1] - before[1], after[2] - before[2]};
@@ -73,6 +83,7 @@ static oak_result draw_window_frame(void *user, uint32_t index, uint32_t width, 
         r = oak_world_update(f->scene, f->o->world, (float)index / 60.0f);
         if (r) return r;
     }
+    if (in->hours != 0 && (r = turn_clock(f, in->hours))) return r;
     return oak_scene_draw(f->scene, f->renderer);
 }
 
@@ -99,8 +110,14 @@ static int render_window(const cli_options *o, oak_scene *scene, oak_renderer *r
     oak_result r = _oak_window_run(&d, &st);
     oak_fly_destroy(f.fly);
     if (r != OAK_OK) return _oak_cli_fail(o);
-    char flew[48] = "", pace[64] = "";
+    char flew[128] = "", pace[64] = "";
     if (f.fly) snprintf(flew, sizeof flew, " | flew %.2f m", f.flown);
+    if (f.hour_moved)
+        snprintf(flew + strlen(flew), sizeof flew - strlen(flew), " | hour %.2f",
+                 (double)oak_scene_time_of_day(scene)->hour);
+    if (st.screenshots)
+        snprintf(flew + strlen(flew), sizeof flew - strlen(flew), " | %u screenshot%s",
+                 st.screenshots, st.screenshots > 1 ? "s" : "");
     if (st.ms_worst > 0)
         snprintf(pace, sizeof pace, " | jitter %.2f ms, worst %.2f ms", st.ms_jitter, st.ms_worst);
     printf("%s | %s | %ux%u | %.2f ms/frame (mean of %u in a window)%s%s | %s\n",

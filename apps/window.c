@@ -68,6 +68,8 @@ typedef struct presenter {
     _oak_overlay overlay;
     bool show_overlay, f1_down; /* F1 toggles on its press */
     bool overlaid;              /* pixels hold the panel, not only the frame */
+    bool f12_down;
+    float speed_scale; /* the wheel's, kept across frames */
 } presenter;
 
 /* The panel over the frame just read back: the renderer's last timings. */
@@ -328,7 +330,10 @@ static oak_result capture(presenter *p, const char *path, int fb_w, int fb_h) {
 /* ---- input: the user's keys and mouse, or a test's script ----------------- */
 
 #define LOOK_KEY_RATE  (1.5f / 60) /* radians a frame an arrow key turns */
-#define LOOK_DRAG_RATE 0.004f      /* radians a pixel of right-button drag */
+#define HOUR_KEY_RATE  (2.0f / 60) /* hours a frame [ or ] turns the clock */
+#define WHEEL_STEP     1.25f       /* the speed's factor a notch of the wheel */
+#define SCRIPT_KEYS    "wasdqeF<>^vhH+-P"
+#define LOOK_DRAG_RATE 0.004f /* radians a pixel of right-button drag */
 
 static void key_into(_oak_window_input *in, char k) {
     switch (k) {
@@ -365,6 +370,21 @@ static void key_into(_oak_window_input *in, char k) {
     case 'v':
         in->look[1] -= LOOK_KEY_RATE;
         break;
+    case 'h':
+        in->hours -= HOUR_KEY_RATE;
+        break;
+    case 'H':
+        in->hours += HOUR_KEY_RATE;
+        break;
+    case '+':
+        in->notches += 1;
+        break;
+    case '-':
+        in->notches -= 1;
+        break;
+    case 'P':
+        in->screenshot = true;
+        break;
     default:
         break;
     }
@@ -378,8 +398,8 @@ bool _oak_window_script_ok(const char *script, char *why, size_t size) {
             return false;
         }
         for (const char *k = s; k < colon; k++)
-            if (!strchr("wasdqeF<>^v", *k)) {
-                snprintf(why, size, "'%c' is not one of the keys wasdqeF<>^v", *k);
+            if (!strchr(SCRIPT_KEYS, *k)) {
+                snprintf(why, size, "'%c' is not one of the keys " SCRIPT_KEYS, *k);
                 return false;
             }
         char *end;
@@ -409,17 +429,40 @@ static void script_input(const char *script, uint32_t i, _oak_window_input *in) 
     }
 }
 
+/* The wheel's notches since the last frame (GLFW reports them by callback;
+   one window a process). */
+static double g_scroll;
+
+static void on_scroll(GLFWwindow *w, double dx, double dy) {
+    (void)w, (void)dx;
+    g_scroll += dy;
+}
+
 static void user_input(GLFWwindow *w, double *last_x, double *last_y, bool *dragging,
-                       _oak_window_input *in) {
+                       bool *f12_down, _oak_window_input *in) {
     static const struct {
         int key;
         char as;
-    } keys[] = {{GLFW_KEY_W, 'w'},          {GLFW_KEY_S, 's'},    {GLFW_KEY_D, 'd'},
-                {GLFW_KEY_A, 'a'},          {GLFW_KEY_E, 'e'},    {GLFW_KEY_Q, 'q'},
-                {GLFW_KEY_LEFT_SHIFT, 'F'}, {GLFW_KEY_LEFT, '<'}, {GLFW_KEY_RIGHT, '>'},
-                {GLFW_KEY_UP, '^'},         {GLFW_KEY_DOWN, 'v'}};
+    } keys[] = {{GLFW_KEY_W, 'w'},
+                {GLFW_KEY_S, 's'},
+                {GLFW_KEY_D, 'd'},
+                {GLFW_KEY_A, 'a'},
+                {GLFW_KEY_E, 'e'},
+                {GLFW_KEY_Q, 'q'},
+                {GLFW_KEY_LEFT_SHIFT, 'F'},
+                {GLFW_KEY_LEFT, '<'},
+                {GLFW_KEY_RIGHT, '>'},
+                {GLFW_KEY_UP, '^'},
+                {GLFW_KEY_DOWN, 'v'},
+                {GLFW_KEY_LEFT_BRACKET, 'h'},
+                {GLFW_KEY_RIGHT_BRACKET, 'H'}};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         if (glfwGetKey(w, keys[k].key) == GLFW_PRESS) key_into(in, keys[k].as);
+    bool f12 = glfwGetKey(w, GLFW_KEY_F12) == GLFW_PRESS;
+    if (f12 && !*f12_down) key_into(in, 'P'); /* once a press */
+    *f12_down = f12;
+    in->notches += (float)g_scroll;
+    g_scroll = 0;
     double x, y;
     glfwGetCursorPos(w, &x, &y);
     bool down = glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS;
@@ -456,6 +499,9 @@ oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) 
     bool dragging = false;
     int fb_w = 0, fb_h = 0;
     p.show_overlay = d->overlay;
+    p.speed_scale = 1;
+    g_scroll = 0;
+    glfwSetScrollCallback(p.window, on_scroll);
     for (uint32_t i = 0; !d->frames || i < d->frames; i++) {
         glfwPollEvents();
         if (glfwWindowShouldClose(p.window) || glfwGetKey(p.window, GLFW_KEY_ESCAPE) == GLFW_PRESS)
@@ -477,7 +523,12 @@ oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) 
         if (d->script)
             script_input(d->script, i, &in);
         else
-            user_input(p.window, &mouse_x, &mouse_y, &dragging, &in);
+            user_input(p.window, &mouse_x, &mouse_y, &dragging, &p.f12_down, &in);
+        p.speed_scale *= powf(WHEEL_STEP, in.notches);
+        p.speed_scale = p.speed_scale < 1.0f / 16 ? 1.0f / 16
+                        : p.speed_scale > 16      ? 16
+                                                  : p.speed_scale;
+        in.speed_scale = p.speed_scale;
         in.active = in.fast || in.move[0] || in.move[1] || in.move[2] || in.look[0] || in.look[1];
         if ((r = d->frame(d->user, i, width, height, &in))) goto done;
         size_t bytes = (size_t)width * height * 4;
@@ -493,6 +544,17 @@ oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) 
         }
         if ((r = oak_renderer_read_pixels(d->renderer, p.pixels, bytes))) goto done;
         p.overlaid = false;
+        if (in.screenshot) { /* the frame alone, before the panel goes over it */
+            /* beside --out (the working folder without one) */
+            char shot[1024];
+            const char *slash = d->out ? strrchr(d->out, '/') : NULL;
+            int dir = slash ? (int)(slash - d->out + 1) : 0;
+            snprintf(shot, sizeof shot, "%.*soak-shot-%u.png", dir, d->out ? d->out : "",
+                     stats->screenshots + 1);
+            if ((r = oak_image_write_png(shot, width, height, p.pixels))) goto done;
+            stats->screenshots++;
+            oak_log_info("window: screenshot %s", shot);
+        }
         bool f1 = glfwGetKey(p.window, GLFW_KEY_F1) == GLFW_PRESS;
         if (f1 && !p.f1_down) p.show_overlay = !p.show_overlay;
         p.f1_down = f1;

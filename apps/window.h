@@ -13,13 +13,19 @@
 
 /* What the keys and mouse ask of a fly camera this frame (include/oak/fly.h):
    W/S forward and back, A/D left and right, E/Q up and down, Shift four
-   times as fast; the mouse dragged with its right button (or the arrow
-   keys) turns. A test's script stands in for the user (desc.script). */
+   times as fast, the wheel scaling the speed (1.25 a notch); the mouse
+   dragged with its right button (or the arrow keys) turns; [ and ] held
+   turn the hour back and on (2 hours a second). A test's script stands in
+   for the user (desc.script). */
 typedef struct _oak_window_input {
     float move[3]; /* right, up, forward: -1..1 */
     float look[2]; /* yaw (left +) and pitch (up +), radians this frame */
     bool fast;
-    bool active; /* any key or drag this frame */
+    float speed_scale; /* the wheel's: 1.25 per notch up, 1/16 .. 16 */
+    float hours;       /* the hour's change this frame */
+    float notches;     /* the wheel's turn this frame (window.c makes speed_scale of it) */
+    bool screenshot;   /* F12 this frame (the window writes it) */
+    bool active;       /* any key or drag this frame */
 } _oak_window_input;
 
 /* Called before each frame is drawn with the renderer's current size (the
@@ -44,8 +50,10 @@ typedef struct _oak_window_desc {
        first frame the window is resized to this (0: never). */
     uint32_t resize_width, resize_height;
     /* A test's stand-in for the user's keys: "KEYS:FRAMES,..." holds the
-       keys (of wasdqe, F for Shift, < > ^ v for the arrows) for that many
-       frames each, then nothing (NULL: the real keyboard and mouse). */
+       keys (of wasdqe, F for Shift, < > ^ v for the arrows, h H for [ and
+       ] (the hour: CMake's lists cannot carry brackets), + - for a notch of
+       the wheel each frame, P for F12's screenshot) for that many frames each, then nothing (NULL: the real
+       keyboard and mouse). */
     const char *script;
 } _oak_window_desc;
 
@@ -56,6 +64,8 @@ typedef struct _oak_window_stats {
     /* frame pacing: present to present, the standard deviation and the
        worst, over the frames after the first (which pays start-up) */
     double ms_jitter, ms_worst;
+    uint32_t screenshots; /* F12: oak-shot-N.png beside desc.out (else in the working
+                             folder), the frame without the overlay */
 } _oak_window_stats;
 
 #ifdef OAK_HAVE_GLFW

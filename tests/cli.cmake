@@ -312,7 +312,7 @@ oak_cli_test(cliInfoSaysWhyNoWindow LAUNCH "${OAK_NO_DISPLAY}" ARGS "info" EXIT 
 oak_cli_test(cliRenderFlyScriptNeedsWindow ARGS "render|--fly-script|w:3" EXIT 2
              ERR "--fly-script needs --window" ERR_LINES 1)
 oak_cli_test(cliRenderFlyScriptRefusesUnknownKeys ARGS "render|--window|--fly-script|wx:3" EXIT 2
-             ERR "--fly-script 'wx:3': 'x' is not one of the keys wasdqeF<>\\^v" ERR_LINES 1)
+             ERR "--fly-script 'wx:3': 'x' is not one of the keys wasdqeF<>\\^vhH\\+-P" ERR_LINES 1)
 oak_cli_test(cliRenderWindowCaptureNeedsWindow ARGS "render|--window-capture|x.png" EXIT 2
              ERR "--window-capture 'x\\.png' needs --window" ERR_LINES 1)
 oak_cli_test(cliRenderWindowResizeRejectsMalformedSize
@@ -405,6 +405,28 @@ if(OAK_HAVE_GLFW AND OAK_XVFB_RUN)
                        LABELS "cli;window" ENVIRONMENT "${OAK_CLI_ENV}")
   oak_cli_test(cliRenderRejectsBadOverlay ARGS "render|--window|--overlay|maybe" EXIT 2
                ERR "--overlay 'maybe': expected on or off" ERR_LINES 1)
+  # The clock: ] (H in a script) held 30 frames turns it on 2 h/s x 0.5 s
+  # from noon (the default world has no hour of its own); [ (h) from 00:30
+  # wraps round midnight.
+  oak_cli_test(cliRenderWindowTurnsTheClock LAUNCH "${OAK_XVFB}"
+               ARGS "render|--world|default|--backend|null|--size|64x36|--window|--frames|30|--fly-script|H:30|--out|${W}/clock.png"
+               EXIT 0 OUT " \\| hour 13\\.00 \\| ")
+  oak_cli_test(cliRenderWindowClockWrapsAtMidnight LAUNCH "${OAK_XVFB}"
+               ARGS "render|--world|default|--backend|null|--size|64x36|--window|--hour|0.5|--frames|30|--fly-script|h:30|--out|${W}/clock_wrap.png"
+               EXIT 0 OUT " \\| hour 23\\.50 \\| ")
+  # The wheel: four notches down (1.25^-4 = 0.4096 of 5 m/s), then W for
+  # 30 frames: 1.02 m. F12 (P) writes the frame beside --out, without the
+  # overlay: the null backend's frames are all alike, so it equals --out.
+  oak_cli_test(cliRenderWindowWheelScalesTheSpeed LAUNCH "${OAK_XVFB}"
+               ARGS "render|--world|default|--backend|null|--size|64x36|--window|--frames|34|--fly-script|-:4,wP:1,w:29|--out|${W}/wheel.png"
+               EXIT 0 OUT " \\| flew 1\\.02 m \\| 1 screenshot \\| ")
+  add_test(NAME cliRenderWindowScreenshotIsTheFrame
+           COMMAND png_compare ${W}/oak-shot-1.png ${W}/wheel.png 0)
+  set_tests_properties(cliRenderWindowWheelScalesTheSpeed PROPERTIES FIXTURES_SETUP windowShot
+                       LABELS "cli;window")
+  set_tests_properties(cliRenderWindowScreenshotIsTheFrame PROPERTIES
+                       FIXTURES_REQUIRED windowShot LABELS "cli;window"
+                       ENVIRONMENT "${OAK_CLI_ENV}")
   oak_window_resize_test(cpu Cpu)
   if(OAK_HAVE_GL)
     oak_window_resize_test(gl Gl)
