@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "clouds.h"
+#include "skylight.h"
 
 #define PI_F 3.14159265358979323846f
 
@@ -182,7 +183,7 @@ static void shadow_dir(const oak_gpu_clouds *c, float L[3]) {
 }
 
 static void light(const oak_gpu_clouds *c, const float *buf, const float P[3], float sigma,
-                  float hf, float cosv, const float ambient[3], float out[3]) {
+                  float hf, float cosv, const float ambient[6], float out[3]) {
     float Ls[3] = {0, 0, 0};
     const float *L = c->sun;
     if (L[0] * L[0] + L[1] * L[1] + L[2] * L[2] > 0.0f) {
@@ -210,8 +211,12 @@ static void light(const oak_gpu_clouds *c, const float *buf, const float P[3], f
         float k = c->sun[3] * S * powder;
         for (int i = 0; i < 3; i++) Ls[i] = c->light[i] * k;
     }
-    float am = (float)OAK_CLOUD_AMBIENT_BASE + (1.0f - (float)OAK_CLOUD_AMBIENT_BASE) * hf;
-    for (int i = 0; i < 3; i++) out[i] = Ls[i] + ambient[i] * am;
+    /* the sky from above at the top; at the base OAK_CLOUD_AMBIENT_BASE of
+       the mean of that and the light from low (the ground and the horizon),
+       so a base is grey, not the zenith's blue; between, a mix by height
+       (clouds.glsl) */
+    float lo = 0.5f * (float)OAK_CLOUD_AMBIENT_BASE * (1.0f - hf), am = lo + hf;
+    for (int i = 0; i < 3; i++) out[i] = Ls[i] + (ambient[i] * am + ambient[3 + i] * lo);
 }
 
 /* ---- the shadow map ---------------------------------------------------------------- */
@@ -281,8 +286,18 @@ static void xform(const mat4 m, float x, float y, float z, float out[4]) {
     for (int r = 0; r < 4; r++) out[r] = m[0][r] * x + m[1][r] * y + m[2][r] * z + m[3][r];
 }
 
+void _oak_clouds_ambient(const float *sky, float out[6]) {
+    static const float dirs[5][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}, {0, -1, 0}};
+    const float up[3] = {0, 1, 0};
+    float e[5][3];
+    _oak_sky_irradiance(sky, up, out);
+    for (int k = 0; k < 5; k++) _oak_sky_irradiance(sky, dirs[k], e[k]);
+    for (int i = 0; i < 3; i++)
+        out[3 + i] = 0.125f * (e[0][i] + e[1][i] + e[2][i] + e[3][i]) + 0.5f * e[4][i];
+}
+
 void _oak_clouds_march(const oak_gpu_clouds *c, const float *buf, const oak_render_view *v,
-                       uint32_t tx, uint32_t ty, float depth, const float ambient[3],
+                       uint32_t tx, uint32_t ty, float depth, const float ambient[6],
                        float out[4]) {
     uint32_t px[2];
     _oak_clouds_march_pixel(c, v->width, v->height, tx, ty, px);
@@ -314,8 +329,8 @@ void _oak_clouds_march(const oak_gpu_clouds *c, const float *buf, const oak_rend
     }
     float Ls[3] = {0, 0, 0}, T = 1.0f;
     if (t1 > t0) {
-        float amb[3] = {ambient[0] * c->ambient[0], ambient[1] * c->ambient[1],
-                        ambient[2] * c->ambient[2]};
+        float amb[6];
+        for (int i = 0; i < 6; i++) amb[i] = ambient[i] * c->ambient[i % 3];
         uint32_t steps = c->size[2];
         float dt = (t1 - t0) / (float)steps;
         float j = unit(hash3((int32_t)tx, (int32_t)ty, (int32_t)c->size[3], 9u));

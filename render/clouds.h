@@ -44,11 +44,17 @@ float _oak_clouds_shadow_texel(const oak_gpu_clouds *c, const float *buf, uint32
 float _oak_clouds_sun_transmittance(const oak_gpu_clouds *c, const float *buf, const float P[3]);
 /* the shadow map's bilinear read for a surface at P (1 without clouds) */
 float _oak_clouds_shadow(const oak_gpu_clouds *c, const float *buf, const float P[3]);
+/* The sky light a cloud's sample is lit by (before c->ambient's 1/pi): the
+   irradiance straight up (out[0..2]), and from low (out[3..5]): half from
+   the ground below, half the mean of the four horizontal directions, so a
+   cloud's base is lit by the ground and the horizon as well as the zenith
+   (clouds.glsl's oak_cloud_ambient_low; sky as _oak_sky_irradiance). */
+void _oak_clouds_ambient(const float *sky, float out[6]);
 /* step 2's texel (tx, ty): light rgb and transmittance along the view ray
    through that texel's pixel, to `depth` (reversed-Z, 0: none); ambient the
-   sky's irradiance straight up */
+   sky light's irradiance straight up (rgb) and from low (rgb: _oak_clouds_low) */
 void _oak_clouds_march(const oak_gpu_clouds *c, const float *buf, const oak_render_view *v,
-                       uint32_t tx, uint32_t ty, float depth, const float ambient[3], float out[4]);
+                       uint32_t tx, uint32_t ty, float depth, const float ambient[6], float out[4]);
 /* the full-size pixel march texel (tx, ty) stands for */
 void _oak_clouds_march_pixel(const oak_gpu_clouds *c, uint32_t width, uint32_t height, uint32_t tx,
                              uint32_t ty, uint32_t out[2]);

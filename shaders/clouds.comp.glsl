@@ -81,6 +81,13 @@ void march(uvec2 t) {
     float T = 1.0;
     if (t1 > t0) {
         vec3 ambient = oak_sky_irradiance(vec3(0.0, 1.0, 0.0)) * view.clouds.ambient.rgb;
+        // half from the ground below, half the four horizontal directions'
+        vec3 ambient_low = (0.125 * (oak_sky_irradiance(vec3(1.0, 0.0, 0.0)) +
+                                     oak_sky_irradiance(vec3(-1.0, 0.0, 0.0)) +
+                                     oak_sky_irradiance(vec3(0.0, 0.0, 1.0)) +
+                                     oak_sky_irradiance(vec3(0.0, 0.0, -1.0))) +
+                            0.5 * oak_sky_irradiance(vec3(0.0, -1.0, 0.0))) *
+                           view.clouds.ambient.rgb;
         uint steps = view.clouds.size.z;
         float dt = (t1 - t0) / float(steps);
         float j = oak_cloud_unit(oak_cloud_hash(ivec3(t.x, t.y, view.clouds.size.w), 9u));
@@ -91,7 +98,7 @@ void march(uvec2 t) {
             float dn = oak_cloud_density(P, true);
             if (dn <= 0.0) continue;
             float sigma = dn * ext;
-            vec3 S = oak_cloud_light(P, sigma, (P.y - h0) * hs, cosv, ambient);
+            vec3 S = oak_cloud_light(P, sigma, (P.y - h0) * hs, cosv, ambient, ambient_low);
             float Ts = exp(-sigma * dt);
             // in-scatter integrated over the step (albedo 1: scattering = extinction)
             Lsum += T * S * (1.0 - Ts);

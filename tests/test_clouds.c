@@ -176,6 +176,32 @@ TEST(thickCloudReadsAsWhite) {
     CHECK(ratio >= 0.78 && ratio <= 0.98);
 }
 
+/* A cloud's base seen from below, lit by the sky light alone (no key
+   light) under a deep blue zenith over a grey horizon and ground: it is lit
+   by the light from low as well as from the zenith (render/clouds.c
+   "_oak_clouds_ambient"), so it reads grey-blue, not the zenith's navy:
+   its blue over red is 2.53 (bound 1 .. 4); lit from the zenith alone, as
+   before round 27, it was 11.4. */
+TEST(baseIsLitFromBelow) {
+    static scene s;
+    static uint8_t px[W * H * 4];
+    scene_init(&s, 0, 100, 0, 90, false);
+    s.in.light_count = 0;
+    const float zenith[3] = {0.05f, 0.15f, 0.8f}, grey[3] = {0.5f, 0.5f, 0.5f};
+    memcpy(s.env.sky_zenith_display, zenith, sizeof zenith);
+    memcpy(s.env.sky_horizon_display, grey, sizeof grey);
+    memcpy(s.env.ambient_ground, grey, sizeof grey);
+    s.env.clouds = (oak_clouds){.coverage = 1, .type = 1};
+    draw(&s, px);
+    double rgb[3] = {0, 0, 0};
+    for (int y = H / 4; y < 3 * H / 4; y++)
+        for (int x = W / 4; x < 3 * W / 4; x++)
+            for (int k = 0; k < 3; k++) rgb[k] += linear(px[((size_t)y * W + x) * 4 + k]);
+    double base = rgb[2] / rgb[0];
+    fprintf(stderr, "  cloud base blue/red %.3f\n", base);
+    CHECK(rgb[0] > 0 && base > 1 && base < 4);
+}
+
 /* The ground seen from above, lit by the key light alone, with thin clouds
    (coverage 0.55, 0.002 per metre) and without: per pixel the ratio is
    the transmittance the map holds, held to the transmittance marched along
@@ -302,6 +328,7 @@ int main(int argc, char **argv) {
         RUN(coverageZeroChangesNothing);
         RUN(thickCloudReadsAsWhite);
         RUN(groundDarkensByTransmittance);
+        RUN(baseIsLitFromBelow);
         RUN(cloudsDriftWithTheWind);
         if (strcmp(g_backend, "cpu")) RUN(backendsAgree);
     }

@@ -16,7 +16,7 @@ typedef struct cloud_ctx {
     cpu_backend *b;
     const oak_render_view *v;
     uint32_t step;
-    float ambient[3]; /* the sky's irradiance straight up */
+    float ambient[6]; /* the sky light from above and from low (_oak_clouds_ambient) */
 } cloud_ctx;
 
 static inline float depth_at(const cpu_backend *b, uint32_t x, uint32_t y) {
@@ -66,8 +66,7 @@ oak_result _oak_cpu_run_clouds(cpu_backend *b, const oak_render_view *v) {
         b->clouds_cap = need;
     }
     cloud_ctx c = {.b = b, .v = v};
-    const float up[3] = {0, 1, 0};
-    _oak_sky_irradiance(b->sky, up, c.ambient);
+    _oak_clouds_ambient(b->sky, c.ambient);
     /* the table is kept across frames (realloc keeps it) */
     c.step = b->clouds_baked ? OAK_CLOUD_STEP_SHADOW : OAK_CLOUD_STEP_BAKE;
     for (; c.step < OAK_CLOUD_STEPS; c.step++) {

@@ -157,8 +157,11 @@ float oak_cloud_hg(float g, float c) {
 
 // light reaching a sample of extinction sigma (per metre) at height share
 // hf, the view ray at cosine cosv to the key light: the key light through
-// the octaves, with powder, and the sky light
-vec3 oak_cloud_light(vec3 P, float sigma, float hf, float cosv, vec3 ambient) {
+// the octaves, with powder, and the sky light: from above (ambient) at the
+// top; at the base OAK_CLOUD_AMBIENT_BASE of the mean of that and the light
+// from low (ambient_low: the ground and the horizon, render/clouds.c's
+// _oak_clouds_ambient), so a base is grey, not the zenith's blue
+vec3 oak_cloud_light(vec3 P, float sigma, float hf, float cosv, vec3 ambient, vec3 ambient_low) {
     vec3 Ls = vec3(0.0);
     vec3 L = view.clouds.sun.xyz;
     if (dot(L, L) > 0.0) {
@@ -181,7 +184,8 @@ vec3 oak_cloud_light(vec3 P, float sigma, float hf, float cosv, vec3 ambient) {
         float powder = 1.0 - OAK_CLOUD_POWDER * exp(-sigma * OAK_CLOUD_POWDER_DEPTH);
         Ls = view.clouds.light.rgb * (view.clouds.sun.w * S * powder);
     }
-    return Ls + ambient * (OAK_CLOUD_AMBIENT_BASE + (1.0 - OAK_CLOUD_AMBIENT_BASE) * hf);
+    float lo = 0.5 * OAK_CLOUD_AMBIENT_BASE * (1.0 - hf), am = lo + hf;
+    return Ls + (ambient * am + ambient_low * lo);
 }
 
 #endif
