@@ -202,6 +202,29 @@ TEST(baseIsLitFromBelow) {
     CHECK(rgb[0] > 0 && base > 1 && base < 4);
 }
 
+/* The worlds' clock drives the clouds: oak_world_update sets their time,
+   and the meadow gives them a wind (12 m/s along the grass's), so a world
+   run over frames sees them drift (cloudsDriftWithTheWind holds the drift
+   itself). */
+TEST(worldsMoveTheClouds) {
+    const char *names[2] = {"default", "lamps"};
+    for (int k = 0; k < 2; k++) {
+        oak_scene *scene = NULL;
+        CHECK_OK(oak_make_scene(&scene));
+        CHECK_OK(oak_world_build(scene, names[k]));
+        CHECK_OK(oak_world_update(scene, names[k], 2.5f));
+        CHECK(oak_scene_environment(scene)->clouds.time == 2.5f);
+        oak_destroy_scene(scene);
+    }
+    oak_scene *scene = NULL;
+    CHECK_OK(oak_make_scene(&scene));
+    oak_world_options wo = {.plants = 0.001f, .plants_distance = 10, .forest_distance = -1};
+    CHECK_OK(oak_world_build_with(scene, "meadow", &wo));
+    const float *wind = oak_scene_environment(scene)->clouds.wind;
+    CHECK_NEAR(sqrtf(wind[0] * wind[0] + wind[1] * wind[1]), 12.0f, 1e-4f);
+    oak_destroy_scene(scene);
+}
+
 /* The ground seen from above, lit by the key light alone, with thin clouds
    (coverage 0.55, 0.002 per metre) and without: per pixel the ratio is
    the transmittance the map holds, held to the transmittance marched along
@@ -329,6 +352,7 @@ int main(int argc, char **argv) {
         RUN(thickCloudReadsAsWhite);
         RUN(groundDarkensByTransmittance);
         RUN(baseIsLitFromBelow);
+        if (!strcmp(g_backend, "cpu")) RUN(worldsMoveTheClouds);
         RUN(cloudsDriftWithTheWind);
         if (strcmp(g_backend, "cpu")) RUN(backendsAgree);
     }

@@ -95,7 +95,8 @@ static oak_result add_sun_and_sky(oak_scene *scene) {
 }
 
 /* the breeze the lake's waves come from, with gusts rolling through the grass */
-#define GRASS_WIND      1.0f /* units of sway */
+#define GRASS_WIND      1.0f  /* units of sway */
+#define CLOUD_WIND      12.0f /* m/s the cloud layer drifts, along the grass wind */
 #define GRASS_GUST      0.6f
 #define GRASS_GUST_WAVE 35.0f /* metres between gust fronts */
 #define GRASS_GUST_RUN  5.0f  /* m/s the fronts travel */
@@ -221,6 +222,10 @@ static oak_result update_terrain(oak_scene *scene, double seconds) {
 oak_result _oak_world_meadow_build(oak_scene *scene, const oak_world_options *opts) {
     oak_result r = add_sun_and_sky(scene);
     if (r) return r;
+    /* the clouds (when --clouds or a scene turns them on) drift on the
+       grass's wind, at 12 m/s, as the world's clock runs (oak_world_update) */
+    oak_clouds *cl = &oak_scene_environment(scene)->clouds;
+    cl->wind[0] = -0.6f * CLOUD_WIND, cl->wind[1] = -0.8f * CLOUD_WIND;
     oak_camera cam = {0};
     cam.fov_y = 55.0f * OAK_PI / 180.0f;
     cam.znear = 0.5f;

@@ -92,6 +92,8 @@ oak_result oak_world_update(oak_scene *scene, const char *name, float seconds) {
     const world_entry *w = find_world(name);
     if (!w) return oak_error(OAK_ERROR_NOT_FOUND, "unknown world '%s'", name ? name : "(null)");
     if (!scene) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_world_update: scene is NULL");
+    /* the world's clock drives the clouds' drift (clouds.wind x time) */
+    oak_scene_environment(scene)->clouds.time = seconds;
     return w->update ? w->update(scene, seconds) : OAK_OK;
 }
 
