@@ -67,12 +67,16 @@ TEST(laneSunShadowEqualsScalar) {
         oak_shadow_cascade *cas = &v->cascades[c];
         float ext = 10.0f * (float)(1u << c);
         cas->split_far = 12.0f * (float)(1u << c);
-        cas->texel_world = 2.0f * ext / SHADOW;
+        cas->texel_world = 2.1f * ext / SHADOW;   /* not a power of two: rounding shows */
         cas->depth_range = c == 1 ? 0.0f : 40.0f; /* 0: read as 1 */
         cas->view_proj[0][0] = 1.0f / ext, cas->view_proj[1][0] = 0.01f;
         cas->view_proj[2][1] = 1.0f / ext, cas->view_proj[0][1] = -0.02f;
         cas->view_proj[1][2] = 1.0f / 40.0f, cas->view_proj[3][2] = 0.5f;
         cas->view_proj[3][3] = 1.0f;
+        /* every entry in use, so no sum in the projection is exact by chance */
+        cas->view_proj[2][0] = 0.013f, cas->view_proj[1][1] = 0.017f;
+        cas->view_proj[0][2] = 0.003f, cas->view_proj[2][2] = -0.002f;
+        cas->view_proj[3][0] = 0.031f, cas->view_proj[3][1] = -0.027f;
         if (c == 2) cas->view_proj[0][3] = 0.002f; /* w != 1: the divide */
         /* blocks of 16 x 16 texels near or far, in the tiled layout's order */
         for (uint32_t i = 0; i < SHADOW * SHADOW; i++) {
