@@ -426,6 +426,23 @@ typedef void (*cpu_light_fn)(const cpu_backend *b, cpu_lanes *q);
 void _oak_cpu_light_avx2(const cpu_backend *b, cpu_lanes *q);
 void _oak_cpu_light_sse4(const cpu_backend *b, cpu_lanes *q);
 void _oak_cpu_light_scalar(const cpu_backend *b, cpu_lanes *q);
+/* Test hooks: the kernel's lane lookups at each width over n points (xyz
+   per point), to be held bit for bit to the scalar functions. sun:
+   _oak_cpu_sun_shadow at P, Ng into out[n]. sky: _oak_sky_irradiance at d,
+   _oak_sky_specular at d and rough, _oak_sky_brdf at ndv and rough into
+   out[8 n] (3 + 3 + 2 a point). */
+void _oak_cpu_lanes_sun_avx2(const cpu_backend *b, uint32_t n, const float *P, const float *Ng,
+                             float *out);
+void _oak_cpu_lanes_sun_sse4(const cpu_backend *b, uint32_t n, const float *P, const float *Ng,
+                             float *out);
+void _oak_cpu_lanes_sun_scalar(const cpu_backend *b, uint32_t n, const float *P, const float *Ng,
+                               float *out);
+void _oak_cpu_lanes_sky_avx2(const float *sky, uint32_t n, const float *d, const float *rough,
+                             const float *ndv, float *out);
+void _oak_cpu_lanes_sky_sse4(const float *sky, uint32_t n, const float *d, const float *rough,
+                             const float *ndv, float *out);
+void _oak_cpu_lanes_sky_scalar(const float *sky, uint32_t n, const float *d, const float *rough,
+                               const float *ndv, float *out);
 /* The kernel this process runs: AVX2 where the CPU has it, else SSE4.1 where
    it has that, else scalar; $OAK_CPU_ISA (avx2, sse4, scalar) overrides,
    downgraded to what the CPU has. _oak_cpu_isa_set changes it (tests). */

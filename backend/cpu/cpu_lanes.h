@@ -52,6 +52,46 @@ static inline lf lsqrt(lf x) {
     return (lf){sqrtf(x[0])};
 #endif
 }
+/* integer m ? a : b per lane */
+static inline lm lseli(lm m, lm a, lm b) {
+    return (a & m) | (b & ~m);
+}
+static inline lm liset(int32_t x) {
+    return x - (lm){0};
+}
+/* |x| as fabsf: the sign bit cleared */
+static inline lf lfabs(lf x) {
+    return (lf)((lm)x & 0x7fffffff);
+}
+/* floorf per lane (roundps rounds down exactly as floorf does) */
+static inline lf lfloor(lf x) {
+#if OAK_LANES == 8
+    return (lf)_mm256_floor_ps((__m256)x);
+#elif OAK_LANES == 4
+    return (lf)_mm_floor_ps((__m128)x);
+#else
+    return (lf){floorf(x[0])};
+#endif
+}
+/* whole numbers to int32 (the caller keeps them in range: NaN lanes are
+   selected away before, so no conversion is undefined) */
+static inline lm ltoi(lf x) {
+    return __builtin_convertvector(x, lm);
+}
+static inline lf litof(lm x) {
+    return __builtin_convertvector(x, lf);
+}
+/* base[idx] per lane: a hardware gather at 8 lanes, loads otherwise; every
+   index must be in bounds (masked lanes pass 0) */
+static inline lf lgather(const float *base, lm idx) {
+#if OAK_LANES == 8
+    return (lf)_mm256_i32gather_ps(base, (__m256i)idx, 4);
+#else
+    lf r;
+    for (int j = 0; j < OAK_LANES; j++) r[j] = base[idx[j]];
+    return r;
+#endif
+}
 static inline int lany(lm m) {
     for (int i = 0; i < OAK_LANES; i++)
         if (m[i]) return 1;

@@ -3,4 +3,6 @@
  * kernel at run time. */
 #define OAK_LANES       8
 #define OAK_LANE_KERNEL _oak_cpu_light_avx2
+#define OAK_LANE_SUN    _oak_cpu_lanes_sun_avx2
+#define OAK_LANE_SKY    _oak_cpu_lanes_sky_avx2
 #include "cpu_light_kernel.inc"

@@ -2,4 +2,6 @@
  * gives this file its flags and cpu_isa.c picks the kernel at run time. */
 #define OAK_LANES       1
 #define OAK_LANE_KERNEL _oak_cpu_light_scalar
+#define OAK_LANE_SUN    _oak_cpu_lanes_sun_scalar
+#define OAK_LANE_SKY    _oak_cpu_lanes_sky_scalar
 #include "cpu_light_kernel.inc"

@@ -3,4 +3,6 @@
  * kernel at run time. */
 #define OAK_LANES       4
 #define OAK_LANE_KERNEL _oak_cpu_light_sse4
+#define OAK_LANE_SUN    _oak_cpu_lanes_sun_sse4
+#define OAK_LANE_SKY    _oak_cpu_lanes_sky_sse4
 #include "cpu_light_kernel.inc"
