@@ -74,6 +74,9 @@ static const option_spec g_specs[] = {
     {"--fog", CLI_OPT_FOG, "D",
      "volumetric height fog: extinction per metre at y = 0, thinning upward (0: none; 0.02 is "
      "a light haze)"},
+    {"--weather", CLI_OPT_WEATHER, "KIND[:AMOUNT]",
+     "weather: clear, cloudy, overcast, rain, storm, snow or dust, amount 0..1 (default 1): "
+     "fog, clouds, light, wetness or snow, rain and snow falling, lightning"},
     {"--occlusion", CLI_OPT_OCCLUSION, "on|off",
      "occlusion culling of what the largest draws hide (default: off; the picture is the same)"},
     {"--aperture", CLI_OPT_APERTURE, "N",
@@ -349,6 +352,14 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
     case CLI_OPT_FOREST:
         o->forest_set = true;
         return _oak_cli_parse_float(o, "--forest", v, 0, 20000, &o->forest);
+    case CLI_OPT_WEATHER:
+        if (oak_weather_parse(v, &o->weather, &o->weather_amount))
+            return usage_error(o,
+                               "--weather '%s': expected KIND[:AMOUNT], KIND one of clear, "
+                               "cloudy, overcast, rain, storm, snow, dust and AMOUNT 0..1",
+                               v);
+        o->weather_set = true;
+        break;
     case CLI_OPT_HOUR:
         o->hour_set = true;
         return _oak_cli_parse_float(o, "--hour", v, 0, 24, &o->hour);

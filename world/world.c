@@ -92,7 +92,8 @@ oak_result oak_world_update(oak_scene *scene, const char *name, float seconds) {
     const world_entry *w = find_world(name);
     if (!w) return oak_error(OAK_ERROR_NOT_FOUND, "unknown world '%s'", name ? name : "(null)");
     if (!scene) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_world_update: scene is NULL");
-    return w->update ? w->update(scene, seconds) : OAK_OK;
+    oak_result r = w->update ? w->update(scene, seconds) : OAK_OK;
+    return r ? r : oak_world_update_weather(scene, seconds);
 }
 
 /* ---- shared helpers ------------------------------------------------------ */

@@ -257,6 +257,7 @@ OAK_STRUCT(oak_gpu_view) {
        strength (float bits, 0: off), w 0 */
     OAK_U4(out_size);
     oak_gpu_fog fog; /* volumetric fog (grid.w 0: none, the exp2 fog as before) */
+    OAK_F4(weather); /* wetness, snow, 0, 1 when either is on (the resolve's weather branch) */
 }
 OAK_END(oak_gpu_view);
 
