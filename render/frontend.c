@@ -423,6 +423,17 @@ static void build_environment(oak_frontend *fe, const oak_frame_input *in) {
     _oak_display_to_radiance(v->env.sky_horizon_display, &v->post, v->sky_horizon);
     for (int k = 0; k < 3; k++)
         v->sky_zenith[k] *= v->env.sky_light, v->sky_horizon[k] *= v->env.sky_light;
+    /* an overcast deck: the gradient toward its grey (an image sky in
+       skylight.c's _oak_sky_background and sky.glsl, head[20]) */
+    float grey = v->env.sky_grey > 0 ? (v->env.sky_grey < 1 ? v->env.sky_grey : 1.0f) : 0.0f;
+    v->env.sky_grey = grey;
+    if (grey > 0) {
+        float *c[2] = {v->sky_zenith, v->sky_horizon};
+        for (int i = 0; i < 2; i++) {
+            float l = 0.2126f * c[i][0] + 0.7152f * c[i][1] + 0.0722f * c[i][2];
+            for (int k = 0; k < 3; k++) c[i][k] += (l - c[i][k]) * grey;
+        }
+    }
     _oak_display_to_radiance(v->env.fog_display, &v->post, v->fog_color);
 }
 

@@ -312,6 +312,7 @@ static oak_result read_environment(loader *l, const cJSON *o, oak_environment *e
                                        "wetness",
                                        "snow",
                                        "sky_light",
+                                       "sky_grey",
                                        NULL};
     const char *p = "environment";
     TRY(expect_object(l, o, p, keys));
@@ -339,12 +340,13 @@ static oak_result read_environment(loader *l, const cJSON *o, oak_environment *e
     TRY(read_float(l, o, p, "wetness", &e->wetness));
     TRY(read_float(l, o, p, "snow", &e->snow));
     TRY(read_float(l, o, p, "sky_light", &e->sky_light));
+    TRY(read_float(l, o, p, "sky_grey", &e->sky_grey));
     if (!(e->wetness >= 0 && e->wetness <= 1) || !(e->snow >= 0 && e->snow <= 1) ||
-        !(e->sky_light >= 0 && e->sky_light <= 100))
+        !(e->sky_grey >= 0 && e->sky_grey <= 1) || !(e->sky_light >= 0 && e->sky_light <= 100))
         return fail(l, "environment",
-                    "wetness %g, snow %g (0 .. 1) or sky_light %g (0 .. 100) "
+                    "wetness %g, snow %g, sky_grey %g (0 .. 1) or sky_light %g (0 .. 100) "
                     "out of range",
-                    (double)e->wetness, (double)e->snow, (double)e->sky_light);
+                    (double)e->wetness, (double)e->snow, (double)e->sky_grey, (double)e->sky_light);
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "clouds");
     if (c) TRY(read_clouds(l, c, &e->clouds));
     const cJSON *fg = cJSON_GetObjectItemCaseSensitive(o, "fog");

@@ -166,6 +166,7 @@ static void write_environment(writer *w, const oak_environment *e, bool timed) {
     if (e->wetness > 0) w_float(w, "wetness", e->wetness);
     if (e->snow > 0) w_float(w, "snow", e->snow);
     if (e->sky_light > 0) w_float(w, "sky_light", e->sky_light);
+    if (e->sky_grey > 0) w_float(w, "sky_grey", e->sky_grey);
     /* clouds only when there are any */
     const oak_clouds *c = &e->clouds;
     if (c->coverage > 0) {
@@ -238,6 +239,7 @@ static oak_environment unweathered(const oak_scene *scene) {
     e.sky_light = b->sky_light;
     e.wetness = b->wetness;
     e.snow = b->snow;
+    e.sky_grey = b->sky_grey;
     return e;
 }
 

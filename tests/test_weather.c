@@ -133,14 +133,15 @@ TEST(kindsMoveValuesAndClearRestores) {
             float sky = env->sky_light > 0 ? env->sky_light : 1;
             fprintf(stderr,
                     "  %s%s: exp2 %.5f froxel %.5f cover %.2f density %.4f sun x%.2f sky x%.2f "
-                    "wet %.2f snow %.2f fog (%.2f %.2f %.2f)\n",
+                    "wet %.2f snow %.2f grey %.2f fog (%.2f %.2f %.2f)\n",
                     name, froxel ? " (froxel fog)" : "", env->fog_density, env->fog.density,
                     env->clouds.coverage, env->clouds.density, sun_of(sc)->intensity / lux, sky,
-                    env->wetness, env->snow, env->fog_display[0], env->fog_display[1],
-                    env->fog_display[2]);
+                    env->wetness, env->snow, env->sky_grey, env->fog_display[0],
+                    env->fog_display[1], env->fog_display[2]);
             /* every kind dims the sun and the sky and never thins the clouds */
             CHECK(sun_of(sc)->intensity < lux);
             CHECK(sky < 1);
+            CHECK(env->sky_grey > own.sky_grey); /* every kind greys the sky some */
             CHECK(env->clouds.coverage >= own.clouds.coverage);
             if (k != OAK_WEATHER_CLOUDY) { /* the others bring fog of their own */
                 if (froxel) {
@@ -197,6 +198,43 @@ TEST(kindsMoveValuesAndClearRestores) {
     CHECK_EQ_INT(g_oak_test_errors - errors, 6);
     CHECK(sun_of(sc)->intensity == 10);
     g_oak_test_errors = errors;
+    oak_destroy_scene(sc);
+}
+
+/* a scene saved under rain keeps its own values and the weather; loading
+   and applying it gives the same weathered values */
+TEST(sceneFileKeepsTheWeather) {
+    oak_scene *sc = make_scene(g_rough);
+    if (!sc) return;
+    oak_environment *env = oak_scene_environment(sc);
+    env->fog_density = 0.002f;
+    const oak_environment own = *env;
+    const float lux = sun_of(sc)->intensity;
+    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_RAIN, 0.6f, 0));
+    char path[512];
+    CHECK_OK(oak_scene_save(sc, oak_test_out(path, sizeof path, "weather_scene.json")));
+    oak_scene *back = NULL;
+    CHECK_OK(oak_scene_load(&back, path));
+    if (!back) {
+        oak_destroy_scene(sc);
+        return;
+    }
+    const oak_weather *w = oak_scene_weather(back);
+    oak_environment *benv = oak_scene_environment(back);
+    CHECK(w->set && w->kind == OAK_WEATHER_RAIN && w->amount == 0.6f);
+    CHECK(benv->fog_density == own.fog_density && benv->wetness == 0);
+    CHECK(benv->clouds.coverage == own.clouds.coverage && benv->sky_grey == 0);
+    CHECK(sun_of(back)->intensity == lux);
+    CHECK_OK(oak_world_apply_weather(back));
+    fprintf(stderr,
+            "  saved under rain 0.6, loaded and applied: wetness %.2f (%.2f), exp2 %.5f "
+            "(%.5f), sun %.3f (%.3f)\n",
+            benv->wetness, env->wetness, benv->fog_density, env->fog_density,
+            sun_of(back)->intensity, sun_of(sc)->intensity);
+    CHECK(benv->wetness == env->wetness && benv->fog_density == env->fog_density);
+    CHECK(benv->clouds.coverage == env->clouds.coverage && benv->sky_grey == env->sky_grey);
+    CHECK(sun_of(back)->intensity == sun_of(sc)->intensity);
+    oak_destroy_scene(back);
     oak_destroy_scene(sc);
 }
 
@@ -429,6 +467,7 @@ int main(int argc, char **argv) {
         RUN(snowWhitensWhatFacesUp);
         if (!strcmp(g_backend, "cpu")) { /* host-side: once */
             RUN(kindsMoveValuesAndClearRestores);
+            RUN(sceneFileKeepsTheWeather);
             RUN(rainFollowsTheAmountInItsBox);
             RUN(lightningRepeatsForTheSameTime);
         } else {
@@ -445,6 +484,9 @@ int main(int argc, char **argv) {
             size_t diff = 0;
             for (size_t i = 0; i < sizeof one; i++) diff += one[i] != three[i];
             fprintf(stderr, "  1 and 3 threads, rainy wet scene: %zu bytes differ\n", diff);
+            char path[512];
+            CHECK_OK(oak_image_write_png(oak_test_out(path, sizeof path, "weather_rain.png"), W, H,
+                                         one));
             CHECK_EQ_INT((int)diff, 0);
         }
     }

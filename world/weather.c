@@ -24,19 +24,20 @@ typedef struct kind_row {
     float cloud_type;             /* 0 stratus .. 1 cumulus; < 0: the scene's */
     float sun;                    /* times the key light */
     float sky;                    /* times the sky and its light */
+    float grey;                   /* the sky's pull toward grey (never lowers the scene's) */
     float wetness, snow;          /* the surfaces' (never lowers the scene's) */
     uint32_t rain, flakes, motes; /* stream instances */
 } kind_row;
 
 /* clang-format off */
 static const kind_row k_kinds[KINDS] = {
-    {"clear",    0,    {0, 0, 0},          0,    1,   -1,   1,    1,    0, 0, 0,    0,    0},
-    {"cloudy",   0,    {0, 0, 0},          0.55f, 1,  0.75f, 0.8f, 0.9f, 0, 0, 0,    0,    0},
-    {"overcast", 6000, {0.9f, 0.9f, 0.9f}, 1,    1.5f, 0.2f, 0.3f, 0.6f, 0, 0, 0,    0,    0},
-    {"rain",     2000, {0.85f, 0.87f, 0.9f}, 0.95f, 2, 0.35f, 0.25f, 0.5f, 1, 0, 6000, 0,    0},
-    {"storm",    900,  {0.8f, 0.82f, 0.85f}, 1,  3,   1,    0.12f, 0.35f, 1, 0, 9000, 0,    0},
-    {"snow",     700,  {0.95f, 0.95f, 0.97f}, 0.9f, 1.5f, 0.3f, 0.4f, 0.75f, 0, 1, 0, 6000, 0},
-    {"dust",     500,  {0.85f, 0.65f, 0.42f}, 0,  1,   -1,   0.5f, 0.7f, 0, 0, 0,    0,    3000},
+    {"clear",    0,    {0, 0, 0},             0,     1,    -1,    1,     1,     0,     0, 0, 0,    0,    0},
+    {"cloudy",   0,    {0, 0, 0},             0.55f, 1,    0.75f, 0.8f,  0.9f,  0.3f,  0, 0, 0,    0,    0},
+    {"overcast", 6000, {0.9f, 0.9f, 0.9f},    1,     1.5f, 0.2f,  0.3f,  0.6f,  0.9f,  0, 0, 0,    0,    0},
+    {"rain",     2000, {0.85f, 0.87f, 0.9f},  0.95f, 2,    0.35f, 0.25f, 0.5f,  0.85f, 1, 0, 6000, 0,    0},
+    {"storm",    900,  {0.8f, 0.82f, 0.85f},  1,     3,    1,     0.12f, 0.35f, 0.95f, 1, 0, 9000, 0,    0},
+    {"snow",     700,  {0.95f, 0.95f, 0.97f}, 0.9f,  1.5f, 0.3f,  0.4f,  0.75f, 0.8f,  0, 1, 0,    6000, 0},
+    {"dust",     500,  {0.85f, 0.65f, 0.42f}, 0,     1,    -1,    0.5f,  0.7f,  0.4f,  0, 0, 0,    0,    3000},
 };
 /* clang-format on */
 
@@ -50,7 +51,8 @@ static const kind_row k_kinds[KINDS] = {
 #define SNOW_SWAY      0.4f  /* metres a flake swings either way */
 #define DUST_SPEED     3.0f  /* a mote's drift along the wind (+x) */
 #define STREAK_LENGTH  0.7f  /* metres: a drop's path over a 1/13 s shutter */
-#define STREAK_WIDTH   0.012f
+#define STREAK_WIDTH   0.008f
+#define RAIN_NEAR      2.5f /* metres round the eye (across) left without streaks */
 #define FLAKE_SIZE     0.03f
 #define MOTE_SIZE      0.012f
 #define STRIKE_PERIOD  5.0  /* seconds: one strike may fall in each such slot ... */
@@ -67,6 +69,7 @@ static const size_t k_slots[] = {
     offsetof(oak_environment, clouds.coverage), offsetof(oak_environment, clouds.density),
     offsetof(oak_environment, clouds.type),     offsetof(oak_environment, sky_light),
     offsetof(oak_environment, wetness),         offsetof(oak_environment, snow),
+    offsetof(oak_environment, sky_grey),
 };
 #define SLOTS (sizeof k_slots / sizeof k_slots[0])
 enum {
@@ -79,7 +82,8 @@ enum {
     S_CTYPE,
     S_SKY,
     S_WET,
-    S_SNOW
+    S_SNOW,
+    S_GREY
 };
 
 typedef struct weather_sys {
@@ -178,7 +182,7 @@ static oak_result make_streams(weather_sys *s) {
     const float size[3][3] = {{STREAK_WIDTH, STREAK_LENGTH, STREAK_WIDTH},
                               {FLAKE_SIZE, FLAKE_SIZE, FLAKE_SIZE},
                               {MOTE_SIZE, MOTE_SIZE, MOTE_SIZE}};
-    const float colour[3][3] = {{0.75f, 0.8f, 0.85f}, {0.95f, 0.95f, 0.97f}, {0.7f, 0.55f, 0.38f}};
+    const float colour[3][3] = {{0.45f, 0.5f, 0.55f}, {0.95f, 0.95f, 0.97f}, {0.7f, 0.55f, 0.38f}};
     const float rough[3] = {0.15f, 0.8f, 0.9f};
     uint32_t total = 0;
     for (int i = 0; i < 3; i++) {
@@ -264,7 +268,8 @@ static void write_stream(weather_sys *s, int i, uint32_t n, const float eye[3], 
         if (i == 2) p[1] += 0.3 * sin(0.5 * t + phase);
         oak_instance *r = &rec[j];
         for (int k = 0; k < 3; k++) r->position[k] = wrap(p[k], lo[k], ext[k]);
-        r->scale = 1.0f;
+        float dx = r->position[0] - eye[0], dz = r->position[2] - eye[2];
+        r->scale = i == 0 && dx * dx + dz * dz < RAIN_NEAR * RAIN_NEAR ? 0.0f : 1.0f;
         memcpy(r->rotation, q, sizeof q);
         if (i != 0) { /* flakes and motes tumble */
             float a = phase + (float)fmod(t, 6.2831853), c = cosf(0.5f * a), sn = sinf(0.5f * a);
@@ -307,7 +312,8 @@ static oak_result apply(weather_sys *s, double t) {
     float v[SLOTS];
     for (size_t i = 0; i < SLOTS; i++) v[i] = *(const float *)((const char *)b + k_slots[i]);
     const oak_environment *be = &kept->base;
-    float sun = 1, sky = 0, sigma = 0, dexp = 0, cover = 0, cdens = 0, ctype = 0, wet = 0, snow = 0;
+    float sun = 1, sky = 0, sigma = 0, dexp = 0, cover = 0, cdens = 0, ctype = 0, wet = 0, snow = 0,
+          grey = 0;
     float alb[3] = {0, 0, 0}, disp[3] = {0, 0, 0};
     bool fogged = false, typed = false;
     float base_alb[3], lum = _oak_luminance(be->fog_display);
@@ -339,6 +345,7 @@ static oak_result apply(weather_sys *s, double t) {
         if (r->cloud_type >= 0) typed = true, ctype += w * (r->cloud_type - ctype0);
         wet += w * fmaxf(0, r->wetness - be->wetness);
         snow += w * fmaxf(0, r->snow - be->snow);
+        grey += w * fmaxf(0, r->grey - be->sky_grey);
         cnt[0] += w * (float)r->rain, cnt[1] += w * (float)r->flakes, cnt[2] += w * (float)r->motes;
     }
     /* storm's lightning lifts the sky, its light and the clouds' glow (their
@@ -363,6 +370,7 @@ static oak_result apply(weather_sys *s, double t) {
             resolved(be->sky_light, 1.0f) * fmaxf(0.02f, 1 + sky) * (1 + FLASH_SKY * s->flash);
     if (wet > 0) v[S_WET] = be->wetness + wet;
     if (snow > 0) v[S_SNOW] = be->snow + snow;
+    if (grey > 0) v[S_GREY] = be->sky_grey + grey;
     for (size_t i = 0; i < SLOTS; i++) {
         memcpy((char *)env + k_slots[i], &v[i], sizeof(float));
         s->applied[i] = v[i];

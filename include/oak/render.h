@@ -159,6 +159,9 @@ typedef struct oak_environment {
        clouds and fog take from it); weather's overcast dims it, lightning
        lifts it. 0: 1 */
     float sky_light;
+    /* share of the sky pulled to a grey of its own luminance, [0, 1]: an
+       overcast deck (DIGEST 2.3), drawn and as light; 0: none */
+    float sky_grey;
 } oak_environment;
 
 oak_environment oak_environment_defaults(void); /* a clear blue day, no fog */
