@@ -126,6 +126,8 @@ void _oak_cli_print_options(FILE *f, uint64_t allowed);
    finite number in [lo, hi]: 0, or one usage line and CLI_EXIT_USAGE. */
 int _oak_cli_parse_size(const cli_options *opts, const char *name, const char *value,
                         uint32_t *width, uint32_t *height);
+/* --weather's KIND[:AMOUNT] (amount 1 when not given), without logging: false when malformed. */
+bool _oak_cli_parse_weather(const char *value, oak_weather_kind *kind, float *amount);
 int _oak_cli_parse_float(const cli_options *opts, const char *name, const char *value, float lo,
                          float hi, float *out);
 

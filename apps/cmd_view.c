@@ -116,8 +116,11 @@ static int parse(view_args *a, int argc, char **argv) {
             bad = _oak_cli_parse_float(&co, s, v, 0, 24, &a->hour);
             a->has_hour = true;
         } else if (strcmp(s, "--weather") == 0) {
-            if (oak_weather_parse(v, &a->camera.weather, &a->camera.weather_amount)) {
-                fprintf(stderr, "oak view: --weather \"%s\": %s\n", v, oak_last_error());
+            if (!_oak_cli_parse_weather(v, &a->camera.weather, &a->camera.weather_amount)) {
+                fprintf(stderr,
+                        "oak view: --weather '%s': expected KIND[:AMOUNT], KIND one of clear, "
+                        "cloudy, overcast, rain, storm, snow, dust and AMOUNT 0..1\n",
+                        v);
                 return 2;
             }
             a->camera.weather_set = true;

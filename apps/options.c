@@ -107,6 +107,26 @@ static bool parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out) {
     return true;
 }
 
+/* KIND or KIND:AMOUNT, AMOUNT a number in [0, 1] (1 when not given) */
+bool _oak_cli_parse_weather(const char *s, oak_weather_kind *kind, float *amount) {
+    const char *colon = strchr(s, ':');
+    size_t n = colon ? (size_t)(colon - s) : strlen(s);
+    for (uint32_t k = 0; k < OAK_WEATHER_COUNT; k++) {
+        const char *name = oak_weather_name((oak_weather_kind)k);
+        if (strlen(name) != n || strncmp(name, s, n)) continue;
+        float a = 1.0f;
+        if (colon) {
+            char *end = NULL;
+            a = strtof(colon + 1, &end);
+            if (!colon[1] || *end || !(a >= 0 && a <= 1)) return false;
+        }
+        *kind = (oak_weather_kind)k;
+        *amount = a;
+        return true;
+    }
+    return false;
+}
+
 static int usage_error(const cli_options *o, const char *fmt, ...) OAK_PRINTF(2, 3);
 static int usage_error(const cli_options *o, const char *fmt, ...) {
     va_list ap;
@@ -353,7 +373,9 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
         o->forest_set = true;
         return _oak_cli_parse_float(o, "--forest", v, 0, 20000, &o->forest);
     case CLI_OPT_WEATHER:
-        if (oak_weather_parse(v, &o->weather, &o->weather_amount))
+        /* parsed here, not by oak_weather_parse, whose error would be a
+           second line before the usage line */
+        if (!_oak_cli_parse_weather(v, &o->weather, &o->weather_amount))
             return usage_error(o,
                                "--weather '%s': expected KIND[:AMOUNT], KIND one of clear, "
                                "cloudy, overcast, rain, storm, snow, dust and AMOUNT 0..1",
