@@ -54,6 +54,7 @@ enum cli_option_flag {
 #define CLI_OPT_FOG         (1ull << 34) /* --fog D: volumetric height fog of that density per metre */
 #define CLI_OPT_TAA_SHARPEN (1ull << 35) /* --taa-sharpen S: TAA's sharpen, 0..1 */
 #define CLI_OPT_OCCLUSION   (1ull << 36) /* --occlusion on|off: occlusion culling */
+#define CLI_OPT_WEATHER     (1ull << 37) /* --weather KIND[:AMOUNT]: the scene's weather */
 #define CLI_OPT_OVERLAY     (1ull << 40) /* --overlay on|off: the window's timings panel */
 
 typedef struct cli_options {
@@ -103,6 +104,9 @@ typedef struct cli_options {
     float taa_sharpen; /* --taa-sharpen, with taa_sharpen_set: TAA's sharpen (0: off) */
     bool taa_sharpen_set;
     oak_occlusion_mode occlusion; /* --occlusion on|off (default: off) */
+    oak_weather_kind weather;     /* --weather, with weather_set (oak_world_set_weather) */
+    float weather_amount;
+    bool weather_set;
 } cli_options;
 
 /* The camera options above written over a scene's post settings. */
@@ -124,6 +128,8 @@ void _oak_cli_print_options(FILE *f, uint64_t allowed);
    finite number in [lo, hi]: 0, or one usage line and CLI_EXIT_USAGE. */
 int _oak_cli_parse_size(const cli_options *opts, const char *name, const char *value,
                         uint32_t *width, uint32_t *height);
+/* --weather's KIND[:AMOUNT] (amount 1 when not given), without logging: false when malformed. */
+bool _oak_cli_parse_weather(const char *value, oak_weather_kind *kind, float *amount);
 int _oak_cli_parse_float(const cli_options *opts, const char *name, const char *value, float lo,
                          float hi, float *out);
 
@@ -138,7 +144,8 @@ int _oak_cli_failf(const cli_options *opts, const char *fmt, ...) OAK_PRINTF(2, 
 int _oak_cli_check_backend(const cli_options *opts, const char *backend);
 /* Builds the world or loads the scene file the options name (with --sky's image as its sky). */
 int _oak_cli_open_scene(const cli_options *opts, oak_scene **out);
-/* Applies the scene's time of day, or --hour's over it (oak_world_set_time). */
+/* Applies the scene's time of day, or --hour's over it (oak_world_set_time),
+   then the scene's weather, or --weather's over it (oak_world_set_weather). */
 oak_result _oak_cli_apply_time(const cli_options *opts, oak_scene *scene);
 /* Makes the renderer at the scene's quality preset (its cascades' size);
    with auto, a fallback's reason goes to stderr. */

@@ -38,6 +38,7 @@ static int usage(void) {
             "                [--sky F.hdr]\n"
             "                [--ev100 EV] [--exposure-comp STOPS] [--tone aces|neutral]\n"
             "                [--bloom on|off] [--adapt on|off] [--taa on|off] [--hour H]\n"
+            "                [--weather KIND[:AMOUNT]]\n"
             "                [--preset low|medium|high|ultra] [--taa-sharpen S]\n"
             "                [--focus M] [--aperture N] [--scale S] [--clouds C]\n"
             "                [--fog D]\n");
@@ -122,6 +123,15 @@ static int parse(view_args *a, int argc, char **argv) {
         else if (strcmp(s, "--hour") == 0) {
             bad = _oak_cli_parse_float(&co, s, v, 0, 24, &a->hour);
             a->has_hour = true;
+        } else if (strcmp(s, "--weather") == 0) {
+            if (!_oak_cli_parse_weather(v, &a->camera.weather, &a->camera.weather_amount)) {
+                fprintf(stderr,
+                        "oak view: --weather '%s': expected KIND[:AMOUNT], KIND one of clear, "
+                        "cloudy, overcast, rain, storm, snow, dust and AMOUNT 0..1\n",
+                        v);
+                return 2;
+            }
+            a->camera.weather_set = true;
         } else if (!strcmp(s, "--ev100") || !strcmp(s, "--exposure-comp") || !strcmp(s, "--tone") ||
                    !strcmp(s, "--bloom") || !strcmp(s, "--adapt") || !strcmp(s, "--taa") ||
                    !strcmp(s, "--focus") || !strcmp(s, "--aperture") || !strcmp(s, "--preset") ||
@@ -172,7 +182,6 @@ static void orbit_from(view_frame *f, const oak_transform *xf, const float centr
    picture does not stretch. */
 static oak_result draw_view_frame(void *user, uint32_t index, uint32_t width, uint32_t height,
                                   const _oak_window_input *input) {
-    (void)index;
     view_frame *f = user;
     float aspect = (float)width / (float)height;
     if (aspect != f->cam.aspect) {
@@ -193,7 +202,9 @@ static oak_result draw_view_frame(void *user, uint32_t index, uint32_t width, ui
         oak_transform t = oak_transform_look_at(eye, f->centre);
         oak_scene_set_transform(f->scene, f->camera, &t);
     }
-    return oak_scene_draw(f->scene, f->ren);
+    /* the weather moves on at the window's 60 Hz tick (rain falls, lightning) */
+    oak_result r = oak_world_update_weather(f->scene, (float)index / 60.0f);
+    return r ? r : oak_scene_draw(f->scene, f->ren);
 }
 
 /* Every vertex over the clip (or the rest pose), for framing. */
@@ -303,6 +314,10 @@ static int view(const view_args *a) {
         if ((r = oak_world_set_time(scene, a->hour))) goto out;
         if (!a->camera.ev100_set) oak_scene_post(scene)->adapt = true;
     }
+    /* --weather over the hour's light */
+    if (a->camera.weather_set &&
+        (r = oak_world_set_weather(scene, a->camera.weather, a->camera.weather_amount, 0)))
+        goto out;
     _oak_cli_apply_camera(&a->camera, oak_scene_post(scene));
     _oak_cli_apply_clouds(&a->camera, oak_scene_environment(scene));
     /* a model's own lights are in physical units (a 6,830-lux sun): the

@@ -77,6 +77,9 @@ static const option_spec g_specs[] = {
     {"--fog", CLI_OPT_FOG, "D",
      "volumetric height fog: extinction per metre at y = 0, thinning upward (0: none; 0.02 is "
      "a light haze)"},
+    {"--weather", CLI_OPT_WEATHER, "KIND[:AMOUNT]",
+     "weather: clear, cloudy, overcast, rain, storm, snow or dust, amount 0..1 (default 1): "
+     "fog, clouds, light, wetness or snow, rain and snow falling, lightning"},
     {"--occlusion", CLI_OPT_OCCLUSION, "on|off",
      "occlusion culling of what the largest draws hide (default: off; the picture is the same)"},
     {"--aperture", CLI_OPT_APERTURE, "N",
@@ -105,6 +108,26 @@ static bool parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out) {
     if (errno || *end || v < lo || v > hi) return false;
     *out = (uint32_t)v;
     return true;
+}
+
+/* KIND or KIND:AMOUNT, AMOUNT a number in [0, 1] (1 when not given) */
+bool _oak_cli_parse_weather(const char *s, oak_weather_kind *kind, float *amount) {
+    const char *colon = strchr(s, ':');
+    size_t n = colon ? (size_t)(colon - s) : strlen(s);
+    for (uint32_t k = 0; k < OAK_WEATHER_COUNT; k++) {
+        const char *name = oak_weather_name((oak_weather_kind)k);
+        if (strlen(name) != n || strncmp(name, s, n)) continue;
+        float a = 1.0f;
+        if (colon) {
+            char *end = NULL;
+            a = strtof(colon + 1, &end);
+            if (!colon[1] || *end || !(a >= 0 && a <= 1)) return false;
+        }
+        *kind = (oak_weather_kind)k;
+        *amount = a;
+        return true;
+    }
+    return false;
 }
 
 static int usage_error(const cli_options *o, const char *fmt, ...) OAK_PRINTF(2, 3);
@@ -357,6 +380,16 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
     case CLI_OPT_FOREST:
         o->forest_set = true;
         return _oak_cli_parse_float(o, "--forest", v, 0, 20000, &o->forest);
+    case CLI_OPT_WEATHER:
+        /* parsed here, not by oak_weather_parse, whose error would be a
+           second line before the usage line */
+        if (!_oak_cli_parse_weather(v, &o->weather, &o->weather_amount))
+            return usage_error(o,
+                               "--weather '%s': expected KIND[:AMOUNT], KIND one of clear, "
+                               "cloudy, overcast, rain, storm, snow, dust and AMOUNT 0..1",
+                               v);
+        o->weather_set = true;
+        break;
     case CLI_OPT_HOUR:
         o->hour_set = true;
         return _oak_cli_parse_float(o, "--hour", v, 0, 24, &o->hour);

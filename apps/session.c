@@ -69,8 +69,12 @@ int _oak_cli_open_scene(const cli_options *opts, oak_scene **out) {
 oak_result _oak_cli_apply_time(const cli_options *opts, oak_scene *scene) {
     /* the scene file's own hour, then --hour over it; before --ev100, which
        keeps the last word on the camera */
-    if (!opts->hour_set) return oak_world_apply_time(scene);
-    return oak_world_set_time(scene, opts->hour);
+    oak_result r =
+        opts->hour_set ? oak_world_set_time(scene, opts->hour) : oak_world_apply_time(scene);
+    if (r) return r;
+    /* the weather over the hour's light (it keeps the hour's as the base) */
+    return opts->weather_set ? oak_world_set_weather(scene, opts->weather, opts->weather_amount, 0)
+                             : oak_world_apply_weather(scene);
 }
 
 static int open_scene(const cli_options *opts, oak_scene **out) {

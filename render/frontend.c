@@ -415,8 +415,25 @@ static void build_environment(oak_frontend *fe, const oak_frame_input *in) {
         v->post.ao = ch == OAK_CHANNEL_AO ? OAK_AO_ON : OAK_AO_OFF;
     }
     if (v->env.fog_density < 0) v->env.fog_density = 0;
+    /* weather on surfaces in [0, 1] (NaN: none); the sky's scale > 0 (0, NaN: 1) */
+    v->env.wetness = v->env.wetness > 0 ? (v->env.wetness < 1 ? v->env.wetness : 1.0f) : 0.0f;
+    v->env.snow = v->env.snow > 0 ? (v->env.snow < 1 ? v->env.snow : 1.0f) : 0.0f;
+    if (!(v->env.sky_light > 0) || !isfinite(v->env.sky_light)) v->env.sky_light = 1.0f;
     _oak_display_to_radiance(v->env.sky_zenith_display, &v->post, v->sky_zenith);
     _oak_display_to_radiance(v->env.sky_horizon_display, &v->post, v->sky_horizon);
+    for (int k = 0; k < 3; k++)
+        v->sky_zenith[k] *= v->env.sky_light, v->sky_horizon[k] *= v->env.sky_light;
+    /* an overcast deck: the gradient toward its grey (an image sky in
+       skylight.c's _oak_sky_background and sky.glsl, head[20]) */
+    float grey = v->env.sky_grey > 0 ? (v->env.sky_grey < 1 ? v->env.sky_grey : 1.0f) : 0.0f;
+    v->env.sky_grey = grey;
+    if (grey > 0) {
+        float *c[2] = {v->sky_zenith, v->sky_horizon};
+        for (int i = 0; i < 2; i++) {
+            float l = 0.2126f * c[i][0] + 0.7152f * c[i][1] + 0.0722f * c[i][2];
+            for (int k = 0; k < 3; k++) c[i][k] += (l - c[i][k]) * grey;
+        }
+    }
     _oak_display_to_radiance(v->env.fog_display, &v->post, v->fog_color);
 }
 

@@ -172,6 +172,10 @@ void _oak_sky_background(const float *sky, const float dir[3], float out[3]) {
         image_at(sky, d, out);
         float s = sky[19] > 0 ? sky[19] : 1; /* the image at the world's brightness */
         for (int k = 0; k < 3; k++) out[k] *= s;
+        if (sky[20] > 0) { /* an overcast deck: toward the grey of its luminance */
+            float l = 0.2126f * out[0] + 0.7152f * out[1] + 0.0722f * out[2];
+            for (int k = 0; k < 3; k++) out[k] += (l - out[k]) * sky[20];
+        }
         return;
     }
     const float *z = sky, *h = sky + 4;
@@ -432,7 +436,7 @@ static const oak_texture_data *image_level(const oak_render_view *v, uint32_t *l
 }
 
 uint64_t _oak_sky_hash(const oak_render_view *v) {
-    float f[15];
+    float f[17];
     memcpy(f, v->sky_zenith, 12);
     memcpy(f + 3, v->sky_horizon, 12);
     memcpy(f + 6, v->env.ambient_sky, 12);
@@ -441,6 +445,8 @@ uint64_t _oak_sky_hash(const oak_render_view *v) {
     const oak_texture_data *t = image_level(v, &level);
     uint32_t img[3] = {t ? v->env.sky_image.id : 0, t ? t->version : 0, level};
     memcpy(&f[12], img, sizeof img);
+    f[15] = v->env.sky_light;
+    f[16] = v->env.sky_grey;
     uint64_t h = oak_hash(f, sizeof f, 0x5c1e);
     return h ? h : 1;
 }
@@ -506,5 +512,18 @@ size_t _oak_sky_prepare(float *sky, const oak_render_view *v, bool brdf) {
     sky[11] = g[0] > 0 || g[1] > 0 || g[2] > 0 ? 1.0f : 0.0f;
     memcpy(sky + 12, g, 12);
     sky[15] = brdf ? 1.0f : 0.0f;
+    /* weather's scale of the whole sky (oak_environment.sky_light): what is
+       drawn and what the capture reads, so its light follows. The gradient
+       comes scaled from the frontend (v->sky_zenith), which the diffuse
+       scale above divided out where ambient_sky is given: put it back. */
+    float s = v->env.sky_light > 0 ? v->env.sky_light : 1.0f;
+    if (s != 1.0f) {
+        for (int k = 0; k < 3; k++) {
+            sky[12 + k] *= s, sky[16 + k] *= s;
+            if (!t && scaled) sky[8 + k] *= s;
+        }
+        if (t) sky[19] = (float)shown * s;
+    }
+    sky[20] = t ? v->env.sky_grey : 0.0f; /* the gradient comes grey from the frontend */
     return texels;
 }

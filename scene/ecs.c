@@ -367,6 +367,10 @@ oak_time_of_day *oak_scene_time_of_day(oak_scene *scene) {
     return scene ? &scene->time_of_day : NULL;
 }
 
+oak_weather *oak_scene_weather(oak_scene *scene) {
+    return scene ? &scene->weather : NULL;
+}
+
 oak_post *oak_scene_post(oak_scene *scene) {
     return scene ? &scene->post : NULL;
 }

@@ -309,6 +309,10 @@ static oak_result read_environment(loader *l, const cJSON *o, oak_environment *e
                                        "sun_disc",
                                        "clouds",
                                        "fog",
+                                       "wetness",
+                                       "snow",
+                                       "sky_light",
+                                       "sky_grey",
                                        NULL};
     const char *p = "environment";
     TRY(expect_object(l, o, p, keys));
@@ -333,10 +337,40 @@ static oak_result read_environment(loader *l, const cJSON *o, oak_environment *e
     if (e->sun_disc < 0 || e->sun_disc > OAK_SUN_DISC_MAX)
         return fail(l, "environment.sun_disc", "%g is outside 0 .. %g (radians)",
                     (double)e->sun_disc, OAK_SUN_DISC_MAX);
+    TRY(read_float(l, o, p, "wetness", &e->wetness));
+    TRY(read_float(l, o, p, "snow", &e->snow));
+    TRY(read_float(l, o, p, "sky_light", &e->sky_light));
+    TRY(read_float(l, o, p, "sky_grey", &e->sky_grey));
+    if (!(e->wetness >= 0 && e->wetness <= 1) || !(e->snow >= 0 && e->snow <= 1) ||
+        !(e->sky_grey >= 0 && e->sky_grey <= 1) || !(e->sky_light >= 0 && e->sky_light <= 100))
+        return fail(l, "environment",
+                    "wetness %g, snow %g, sky_grey %g (0 .. 1) or sky_light %g (0 .. 100) "
+                    "out of range",
+                    (double)e->wetness, (double)e->snow, (double)e->sky_grey, (double)e->sky_light);
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "clouds");
     if (c) TRY(read_clouds(l, c, &e->clouds));
     const cJSON *fg = cJSON_GetObjectItemCaseSensitive(o, "fog");
     return fg ? read_fog(l, fg, &e->fog) : OAK_OK;
+}
+
+/* The weather: a kind and an amount the scene keeps; the world layer
+   applies it (oak_world_apply_weather). */
+static const char *const k_weather_names[] = {"clear", "cloudy", "overcast", "rain",
+                                              "storm", "snow",   "dust",     NULL};
+static oak_result read_weather(loader *l, const cJSON *o, oak_weather *w) {
+    static const char *const keys[] = {"kind", "amount", NULL};
+    const char *p = "weather";
+    TRY(expect_object(l, o, p, keys));
+    uint32_t kind = 0;
+    float amount = 1;
+    TRY(read_enum(l, o, p, "kind", k_weather_names, &kind));
+    TRY(read_float(l, o, p, "amount", &amount));
+    if (!(amount >= 0 && amount <= 1))
+        return fail(l, "weather.amount", "%g is out of range [0, 1]", (double)amount);
+    w->set = true;
+    w->kind = (oak_weather_kind)kind;
+    w->amount = amount;
+    return OAK_OK;
 }
 
 /* The time of day: plain numbers the scene keeps; the world layer applies
@@ -880,8 +914,8 @@ static void json_free(void *p) {
 }
 
 static oak_result read_root(loader *l, const cJSON *root) {
-    static const char *const keys[] = {"oak_scene", "environment",   "post", "meshes", "materials",
-                                       "entities",  "active_camera", "time", NULL};
+    static const char *const keys[] = {"oak_scene", "environment",   "post", "meshes",  "materials",
+                                       "entities",  "active_camera", "time", "weather", NULL};
     if (!cJSON_IsObject(root)) return fail(l, "(root)", "expected an object");
     long long version = 0;
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "oak_scene");
@@ -898,6 +932,8 @@ static oak_result read_root(loader *l, const cJSON *root) {
     if (post) TRY(read_post(l, post, &l->scene->post));
     const cJSON *time = cJSON_GetObjectItemCaseSensitive(root, "time");
     if (time) TRY(read_time(l, time, &l->scene->time_of_day));
+    const cJSON *weather = cJSON_GetObjectItemCaseSensitive(root, "weather");
+    if (weather) TRY(read_weather(l, weather, &l->scene->weather));
     TRY(read_meshes(l, cJSON_GetObjectItemCaseSensitive(root, "meshes")));
     TRY(read_materials(l, cJSON_GetObjectItemCaseSensitive(root, "materials")));
     TRY(read_entities(l, cJSON_GetObjectItemCaseSensitive(root, "entities")));

@@ -162,6 +162,11 @@ static void write_environment(writer *w, const oak_environment *e, bool timed) {
                           w->scene_path);
         w_string(w, "sky_image", rel);
     }
+    /* weather on surfaces and the sky's scale only when set */
+    if (e->wetness > 0) w_float(w, "wetness", e->wetness);
+    if (e->snow > 0) w_float(w, "snow", e->snow);
+    if (e->sky_light > 0) w_float(w, "sky_light", e->sky_light);
+    if (e->sky_grey > 0) w_float(w, "sky_grey", e->sky_grey);
     /* clouds only when there are any */
     const oak_clouds *c = &e->clouds;
     if (c->coverage > 0) {
@@ -207,6 +212,37 @@ static void write_environment(writer *w, const oak_environment *e, bool timed) {
 }
 
 /* written only when set, so files without one stay as they were */
+static void write_weather(writer *w, const oak_weather *we) {
+    static const char *const names[] = {"clear", "cloudy", "overcast", "rain",
+                                        "storm", "snow",   "dust",     NULL};
+    if (!we->set || (unsigned)we->kind >= OAK_WEATHER_COUNT) return;
+    open_block(w, "weather", '{');
+    w_enum(w, "kind", names, (uint32_t)we->kind);
+    w_float(w, "amount", we->amount);
+    close_block(w, '}');
+}
+
+/* The environment without the weather's changes: the scene's own values the
+   world's weather keeps (so loading applies the weather once). */
+static oak_environment unweathered(const oak_scene *scene) {
+    oak_environment e = scene->environment;
+    const oak_weather *we = &scene->weather;
+    if (!we->has_base) return e;
+    const oak_environment *b = &we->base;
+    e.fog_density = b->fog_density;
+    e.fog.density = b->fog.density;
+    memcpy(e.fog.albedo, b->fog.albedo, sizeof e.fog.albedo);
+    memcpy(e.fog_display, b->fog_display, sizeof e.fog_display);
+    e.clouds.coverage = b->clouds.coverage;
+    e.clouds.density = b->clouds.density;
+    e.clouds.type = b->clouds.type;
+    e.sky_light = b->sky_light;
+    e.wetness = b->wetness;
+    e.snow = b->snow;
+    e.sky_grey = b->sky_grey;
+    return e;
+}
+
 static void write_time(writer *w, const oak_time_of_day *t) {
     if (!t->set) return;
     open_block(w, "time", '{');
@@ -440,7 +476,10 @@ static void write_entity(writer *w, const oak_scene *s, uint32_t slot, const uin
         open_block(w, "light", '{');
         w_enum(w, "type", _oak_light_names, l->type);
         w_floats(w, "color", l->color, 3);
-        w_float(w, "intensity", l->intensity);
+        /* the key light's own, not as the weather dimmed it */
+        const oak_weather *we = &s->weather;
+        bool keyed = we->has_base && we->key.id == e.id;
+        w_float(w, "intensity", keyed ? we->key_base : l->intensity);
         w_float(w, "range", l->range);
         w_float(w, "inner_cone", l->inner_cone);
         w_float(w, "outer_cone", l->outer_cone);
@@ -486,9 +525,11 @@ oak_result oak_scene_save(const oak_scene *scene, const char *path) {
     put(&w, "{");
     w.first[++w.depth] = true;
     w_int(&w, "oak_scene", _OAK_SCENE_FILE_VERSION);
-    write_environment(&w, &scene->environment, scene->time_of_day.set);
+    oak_environment env = unweathered(scene);
+    write_environment(&w, &env, scene->time_of_day.set);
     write_post(&w, &scene->post);
     write_time(&w, &scene->time_of_day);
+    write_weather(&w, &scene->weather);
     /* Number meshes and materials in the order entities use them. */
     for (uint32_t slot = 0; slot < scene->entities.high_water && !w.error; slot++) {
         if (file_index[slot] == _OAK_NO_SLOT) continue;

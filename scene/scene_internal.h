@@ -56,6 +56,7 @@ struct oak_scene {
     oak_environment environment;
     oak_post post;
     oak_time_of_day time_of_day; /* applied by the world layer */
+    oak_weather weather;         /* applied by the world layer */
 
     /* The gather's arrays, kept across frames. */
     oak_mesh *draw_meshes;

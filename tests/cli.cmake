@@ -111,6 +111,16 @@ oak_cli_test(cliRenderClouds
              EXIT 0 OUT "cpu \\| .*cli_clouds\\.png")
 oak_cli_test(cliBenchRejectsBadClouds ARGS "bench|--clouds|1.5" EXIT 2
              ERR "--clouds '1\\.5': expected a finite number 0\\.\\.1" ERR_LINES 1)
+# weather: --weather draws the default world in a storm at dusk; nonsense is one line
+oak_cli_test(cliRenderWeather
+             ARGS "render|--backend|cpu|--size|64x36|--hour|18.5|--weather|storm|--out|${CMAKE_BINARY_DIR}/test-out/cli_weather.png"
+             EXIT 0 OUT "cpu \\| .*cli_weather\\.png")
+oak_cli_test(cliBenchWeather ARGS "bench|--backend|cpu|--size|32x18|--frames|2|--warmup|0|--weather|snow:0.5"
+             EXIT 0)
+oak_cli_test(cliRenderRejectsBadWeather ARGS "render|--weather|rain:1.5" EXIT 2
+             ERR "--weather 'rain:1\\.5': expected KIND\\[:AMOUNT\\]" ERR_LINES 1)
+oak_cli_test(cliViewRejectsBadWeather ARGS "view|model.gltf|--weather|hail" EXIT 2
+             ERR "--weather 'hail': expected KIND\\[:AMOUNT\\]" ERR_LINES 1)
 # fog: --fog draws the default world in volumetric height fog; nonsense is one line
 oak_cli_test(cliRenderFog
              ARGS "render|--backend|cpu|--size|64x36|--fog|0.02|--out|${CMAKE_BINARY_DIR}/test-out/cli_fog.png"

@@ -94,7 +94,8 @@ oak_result oak_world_update(oak_scene *scene, const char *name, float seconds) {
     if (!scene) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_world_update: scene is NULL");
     /* the world's clock drives the clouds' drift (clouds.wind x time) */
     oak_scene_environment(scene)->clouds.time = seconds;
-    return w->update ? w->update(scene, seconds) : OAK_OK;
+    oak_result r = w->update ? w->update(scene, seconds) : OAK_OK;
+    return r ? r : oak_world_update_weather(scene, seconds);
 }
 
 /* ---- shared helpers ------------------------------------------------------ */

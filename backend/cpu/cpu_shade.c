@@ -271,6 +271,70 @@ static void mapped_normal(const cpu_backend *b, const cpu_material *m, const cpu
     normalize3(N);
 }
 
+/* Weather on a surface (docs/SHADING.md "Weather"), as surface.glsl's
+   oak_weather_surface: the puddle mask is value noise over world XZ in
+   cells of OAK_PUDDLE_SCALE metres from an integer hash of the cell. */
+static float smoothstepf(float e0, float e1, float x) {
+    float t = clampf((x - e0) / (e1 - e0), 0.0f, 1.0f);
+    return t * t * (3.0f - 2.0f * t);
+}
+static float puddle_hash(int32_t x, int32_t y) {
+    uint32_t h = ((uint32_t)x * 0x8da6b343u) ^ ((uint32_t)y * 0xd8163841u);
+    h ^= h >> 15;
+    h *= 0x2c1b3c6du;
+    h ^= h >> 12;
+    h *= 0x297a2d39u;
+    h ^= h >> 15;
+    return (float)(h >> 8) * (1.0f / 16777216.0f);
+}
+static float puddle_noise(float x, float z) {
+    float qx = x * (float)(1.0 / OAK_PUDDLE_SCALE), qz = z * (float)(1.0 / OAK_PUDDLE_SCALE);
+    float fx = floorf(qx), fz = floorf(qz);
+    float tx = qx - fx, tz = qz - fz;
+    tx = tx * tx * (3.0f - 2.0f * tx);
+    tz = tz * tz * (3.0f - 2.0f * tz);
+    int32_t cx = (int32_t)fx, cz = (int32_t)fz;
+    float a = puddle_hash(cx, cz), bb = puddle_hash(cx + 1, cz);
+    float d = puddle_hash(cx, cz + 1), e = puddle_hash(cx + 1, cz + 1);
+    return mixf(mixf(a, bb, tx), mixf(d, e, tx), tz);
+}
+/* returns how far the shading normal is flattened to Nv */
+static float weather_surface(const oak_render_view *v, const float P[3], const float Nv[3],
+                             float base[3], float *rough, float *metallic) {
+    float wet = v->env.wetness, snow = v->env.snow, flat = 0.0f;
+    float dielectric = 1.0f - *metallic;
+    if (wet > 0) {
+        float w = wet * smoothstepf((float)OAK_WET_UP_LO, (float)OAK_WET_UP_HI, Nv[1]) * dielectric;
+        float porous = smoothstepf((float)OAK_WET_POROUS_LO, (float)OAK_WET_POROUS_HI, *rough);
+        float k = 1.0f - (1.0f - (float)OAK_WET_DARKEN) * w * porous;
+        for (int c = 0; c < 3; c++) base[c] *= k;
+        float r = *rough < (float)OAK_WET_ROUGHNESS ? *rough : (float)OAK_WET_ROUGHNESS;
+        *rough = mixf(*rough, r, w);
+        float cover = clampf(wet * 2.0f - 1.0f, 0.0f, 1.0f) * (float)OAK_PUDDLE_COVER;
+        if (cover > 0 && Nv[1] >= (float)OAK_PUDDLE_UP) {
+            float n = puddle_noise(P[0], P[2]);
+            float p =
+                smoothstepf(1.0f - cover, 1.0f - cover + (float)OAK_PUDDLE_EDGE, n) * dielectric;
+            float kp = 1.0f - (1.0f - (float)OAK_PUDDLE_DARKEN) * p;
+            for (int c = 0; c < 3; c++) base[c] *= kp;
+            *rough = mixf(*rough, (float)OAK_PUDDLE_ROUGHNESS, p);
+            flat = p;
+        }
+    }
+    if (snow > 0) {
+        float sn = snow * smoothstepf((float)OAK_SNOW_UP_LO, (float)OAK_SNOW_UP_HI, Nv[1]);
+        for (int c = 0; c < 3; c++) base[c] = mixf(base[c], (float)OAK_SNOW_ALBEDO, sn);
+        *rough = mixf(*rough, (float)OAK_SNOW_ROUGHNESS, sn);
+        *metallic *= 1.0f - sn;
+        flat = maxf(flat, sn);
+    }
+    return flat;
+}
+
+static bool weather_on(const oak_render_view *v, const oak_material_desc *md) {
+    return (v->env.wetness > 0 || v->env.snow > 0) && !md->unlit && !md->water;
+}
+
 void _oak_cpu_channel(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surface *s,
                       float out[3]) {
     const oak_render_view *v = b->view;
@@ -286,6 +350,13 @@ void _oak_cpu_channel(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surf
         float tb[4];
         sample_slot(b, &m->tex[CPU_TEX_BASE], s, tb);
         for (int k = 0; k < 3; k++) out[k] = md->base_color[k] * s->C[k] * tb[k];
+        if (weather_on(v, md)) { /* the weathered albedo, as the resolve's */
+            float tmr[4];
+            sample_slot(b, &m->tex[CPU_TEX_MR], s, tmr);
+            float metallic = md->metallic * tmr[2];
+            float rough = clampf(md->roughness * tmr[1], 0.03f, 1.0f);
+            weather_surface(v, s->P, s->Nv, out, &rough, &metallic);
+        }
         return;
     }
     float N[3] = {s->Nv[0], s->Nv[1], s->Nv[2]};
@@ -376,6 +447,7 @@ float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_
     }
     float metallic = md->metallic * tmr[2];
     float rough = clampf(md->roughness * tmr[1], 0.03f, 1.0f);
+    float wflat = weather_on(v, md) ? weather_surface(v, s->P, s->Nv, base, &rough, &metallic) : 0;
     float a = rough * rough;
     q->rough[lane] = rough;
     q->a2[lane] = a * a;
@@ -385,6 +457,10 @@ float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_
         memcpy(N, fxN, sizeof N);
     else if (m->tex[CPU_TEX_NORMAL].tex >= 0)
         mapped_normal(b, m, s, N);
+    if (wflat > 0) {
+        for (int k = 0; k < 3; k++) N[k] = mixf(N[k], s->Nv[k], wflat);
+        normalize3(N);
+    }
     float V[3] = {v->camera_pos[0] - s->P[0], v->camera_pos[1] - s->P[1],
                   v->camera_pos[2] - s->P[2]};
     normalize3(V);

@@ -66,6 +66,10 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
     g->flags[2] = shadow_size;
     g->flags[3] = v->draws.count;
     _oak_gpu_water_fill(g, v);
+    /* weather on surfaces: the resolve's branch runs only when w is 1 */
+    g->weather[0] = v->env.wetness;
+    g->weather[1] = v->env.snow;
+    g->weather[3] = v->env.wetness > 0 || v->env.snow > 0 ? 1.0f : 0.0f;
     _oak_gpu_ao_fill(g, v);
     /* post mixes the bloom in only when this frame's bloom pass ran */
     g->post_params[0] = v->post.bloom == OAK_BLOOM_ON ? v->post.bloom_strength : 0.0f;

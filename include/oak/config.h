@@ -351,4 +351,21 @@
 #define OAK_FOG_ALBEDO      0.9   /* the height fog's albedo when oak_fog.albedo is all 0 */
 #define OAK_FOG_MIN_SIGMA   1e-6  /* extinction per metre below which a slice is taken as clear */
 
+/* Weather (docs/SHADING.md "Weather", docs/WORLD.md "Weather") */
+#define OAK_WET_UP_LO        0.5   /* normal.y where wetness starts ... */
+#define OAK_WET_UP_HI        0.9   /* ... and where it is whole (smoothstep) */
+#define OAK_WET_DARKEN       0.45  /* a soaked porous surface's albedo, times its dry one */
+#define OAK_WET_ROUGHNESS    0.3   /* a soaked surface's roughness (rougher ones go down to it) */
+#define OAK_WET_POROUS_LO    0.2   /* roughness of a surface that takes no water in ... */
+#define OAK_WET_POROUS_HI    0.6   /* ... and of one that is fully porous (smoothstep) */
+#define OAK_PUDDLE_SCALE     3.0   /* metres across one cell of the puddle noise */
+#define OAK_PUDDLE_UP        0.95  /* normal.y above which water pools */
+#define OAK_PUDDLE_COVER     0.45  /* share of level ground under puddles at wetness 1 */
+#define OAK_PUDDLE_EDGE      0.08  /* noise over which a puddle's edge fades */
+#define OAK_PUDDLE_ROUGHNESS 0.03  /* a puddle's roughness: a near mirror */
+#define OAK_PUDDLE_DARKEN    0.25  /* albedo under a puddle, times the dry one */
+#define OAK_SNOW_UP_LO       0.35  /* normal.y where snow starts to lie ... */
+#define OAK_SNOW_UP_HI       0.75  /* ... and where it lies whole (smoothstep) */
+#define OAK_SNOW_ALBEDO      0.85  /* fresh snow's albedo (grey) */
+#define OAK_SNOW_ROUGHNESS   0.8
 #endif

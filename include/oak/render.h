@@ -149,6 +149,19 @@ typedef struct oak_environment {
     oak_bender benders[OAK_BENDERS_MAX];
     oak_clouds clouds;
     oak_fog fog; /* volumetric fog (all 0: off) */
+    /* Weather on surfaces (docs/SHADING.md "Weather"): wetness [0, 1] darkens
+       and smooths up-facing porous dielectrics and, past half, pools
+       puddles from a noise mask in world metres; snow [0, 1] whitens
+       up-facing surfaces. 0: dry, bare (nothing extra is shaded). */
+    float wetness;
+    float snow;
+    /* times the sky (drawn, and as light: irradiance, reflections, what the
+       clouds and fog take from it); weather's overcast dims it, lightning
+       lifts it. 0: 1 */
+    float sky_light;
+    /* share of the sky pulled to a grey of its own luminance, [0, 1]: an
+       overcast deck (DIGEST 2.3), drawn and as light; 0: none */
+    float sky_grey;
 } oak_environment;
 
 oak_environment oak_environment_defaults(void); /* a clear blue day, no fog */

@@ -126,6 +126,32 @@ typedef struct oak_time_of_day {
     int year;         /* 0: the default year */
 } oak_time_of_day;
 oak_time_of_day *oak_scene_time_of_day(oak_scene *scene);
+/* The weather the scene keeps (saved in scene files when `set`); the world
+ * layer applies it (oak_world_set_weather, include/oak/world.h; docs/WORLD.md
+ * "Weather"). */
+typedef enum oak_weather_kind {
+    OAK_WEATHER_CLEAR = 0, /* the default: the scene's own fog, clouds and light */
+    OAK_WEATHER_CLOUDY,
+    OAK_WEATHER_OVERCAST,
+    OAK_WEATHER_RAIN,
+    OAK_WEATHER_STORM,
+    OAK_WEATHER_SNOW,
+    OAK_WEATHER_DUST,
+    OAK_WEATHER_COUNT
+} oak_weather_kind;
+typedef struct oak_weather {
+    bool set;              /* false: the scene has no weather */
+    oak_weather_kind kind; /* what it is heading for */
+    float amount;          /* [0, 1] */
+    /* kept by the world's weather while it changes the environment: the
+       values it changed as they were without it, so a saved file holds the
+       scene's own (and loading it applies the weather once) */
+    bool has_base;
+    oak_environment base;
+    oak_entity key; /* the key light it dims (id 0: none) */
+    float key_base; /* that light's own intensity */
+} oak_weather;
+oak_weather *oak_scene_weather(oak_scene *scene);
 oak_post *oak_scene_post(oak_scene *scene);
 void oak_scene_set_active_camera(oak_scene *scene, oak_entity camera);
 oak_entity oak_scene_active_camera(const oak_scene *scene); /* first camera if unset */

@@ -60,6 +60,45 @@ oak_result oak_world_set_time_of_day(oak_scene *scene, const oak_time_of_day *t)
  * nothing done when it has none. */
 oak_result oak_world_apply_time(oak_scene *scene);
 
+/* ---- weather (world/weather.c, docs/WORLD.md "Weather") ----------------- */
+
+/* Sets the weather the scene heads for: kind at amount [0, 1], blended from
+   what it has now over transition_seconds of the times oak_world_update (or
+   oak_world_update_weather) is given, starting at the next one (0: at once).
+   Each update it applies the blend on top of the scene's own values, kept
+   aside (oak_scene_weather's base): the fog (the froxel fog's density and
+   albedo when it is on, else the exp2 fog), its display colour, cloud cover,
+   density and type, the key light's intensity, the sky's scale
+   (oak_environment.sky_light), wetness and snow; rain, snow and dust as
+   instance streams in a box round the camera; and a storm's lightning.
+   Clear at any amount gives the scene's own values back exactly. Bad
+   arguments: one line and OAK_ERROR_INVALID_ARGUMENT, nothing changed. */
+oak_result oak_world_set_weather(oak_scene *scene, oak_weather_kind kind, float amount,
+                                 float transition_seconds);
+/* Applies the scene's own weather at once (after loading a scene file); OK
+   and nothing done when it has none. */
+oak_result oak_world_apply_weather(oak_scene *scene);
+/* Moves the weather on to `seconds` of world time (oak_world_update calls
+   it for every world); nothing when the scene has no weather. */
+oak_result oak_world_update_weather(oak_scene *scene, float seconds);
+/* "clear", "cloudy", ...; NULL for an unknown kind. */
+const char *oak_weather_name(oak_weather_kind kind);
+/* "KIND" or "KIND:AMOUNT" (amount 1 when not given); one line and
+   OAK_ERROR_INVALID_ARGUMENT for anything else. */
+oak_result oak_weather_parse(const char *text, oak_weather_kind *kind, float *amount);
+typedef struct oak_weather_stats {
+    float weights[OAK_WEATHER_COUNT]; /* each kind's share now (the blend of the amounts) */
+    float flash;                      /* the lightning now, [0, 1] */
+    uint32_t rain, flakes, motes;     /* instances in the streams */
+    float box_half[3];                /* half extents of the rain's box round the eye, metres */
+} oak_weather_stats;
+oak_result oak_world_weather_stats(oak_scene *scene, oak_weather_stats *out);
+/* The rain (0), snow (1) or dust (2) stream; NULL before it is first wanted. */
+oak_stream *oak_world_weather_stream(oak_scene *scene, uint32_t which);
+/* The lightning's flash, [0, 1], at `seconds` for a storm of that weight
+   (the schedule oak_world_update follows; the same for the same time). */
+float oak_weather_lightning(double seconds, float storm);
+
 /* ---- terrain (world/terrain*.c, docs/WORLD.md) -------------------------- */
 
 /* An endless noise heightfield drawn as quadtree tiles around the eye: each

@@ -92,7 +92,8 @@
  * 1 horizon radiance, w image height; 2 the diffuse sky light's scale, w 1
  * when the ground colour replaces the sky below the horizon; 3 that ground
  * radiance, w 1 when the BRDF table is to be built (GPU); 4 the flat
- * diffuse sky light added where the sky has none of a channel to scale. */
+ * diffuse sky light added where the sky has none of a channel to scale,
+ * w the image's brightness; 5 x the image's pull toward grey (overcast). */
 /* (no line continuations here: the GL embedding reads these one line each) */
 #define OAK_GPU_SKY_HEAD           8
 #define OAK_GPU_SKY_CAPTURE_AT     OAK_GPU_SKY_HEAD
@@ -257,6 +258,7 @@ OAK_STRUCT(oak_gpu_view) {
        strength (float bits, 0: off), w 0 */
     OAK_U4(out_size);
     oak_gpu_fog fog; /* volumetric fog (grid.w 0: none, the exp2 fog as before) */
+    OAK_F4(weather); /* wetness, snow, 0, 1 when either is on (the resolve's weather branch) */
 }
 OAK_END(oak_gpu_view);
 

@@ -144,7 +144,12 @@ vec3 oak_sky_image_at(vec3 d) {
 vec3 oak_sky_background(vec3 dir) {
     vec3 d = normalize(dir);
     // the image at the world's brightness (render/skylight.c, head[19])
-    if (sky[0].w > 0.0) return oak_sky_image_at(d) * (sky[4].w > 0.0 ? sky[4].w : 1.0);
+    if (sky[0].w > 0.0) {
+        vec3 c = oak_sky_image_at(d) * (sky[4].w > 0.0 ? sky[4].w : 1.0);
+        // an overcast deck: toward the grey of its luminance (head[20])
+        if (sky[5].x > 0.0) c += (vec3(dot(c, vec3(0.2126, 0.7152, 0.0722))) - c) * sky[5].x;
+        return c;
+    }
     vec3 z = sky[0].rgb, h = sky[1].rgb;
     if (d.y > 0.0) return h + (z - h) * sqrt(d.y);
     return h;

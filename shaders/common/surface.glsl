@@ -165,6 +165,59 @@ vec3 oak_mapped_normal(vec3 texel, float scale, vec3 Nv, vec3 T, float w) {
     return normalize(T * n.x + B * n.y + Nv * n.z);
 }
 
+// Weather on a surface (docs/SHADING.md "Weather"; cpu_shade.c's
+// weather_surface is its twin). The puddle mask: value noise over world XZ
+// in cells of OAK_PUDDLE_SCALE metres, from an integer hash of the cell.
+float oak_puddle_hash(ivec2 c) {
+    uint h = uint(c.x) * 0x8da6b343u ^ uint(c.y) * 0xd8163841u;
+    h ^= h >> 15;
+    h *= 0x2c1b3c6du;
+    h ^= h >> 12;
+    h *= 0x297a2d39u;
+    h ^= h >> 15;
+    return float(h >> 8) * (1.0 / 16777216.0);
+}
+float oak_puddle_noise(vec2 xz) {
+    vec2 q = xz * (1.0 / OAK_PUDDLE_SCALE);
+    vec2 f = floor(q);
+    vec2 t = q - f;
+    t = t * t * (3.0 - 2.0 * t);
+    ivec2 c = ivec2(f);
+    float a = oak_puddle_hash(c), b = oak_puddle_hash(c + ivec2(1, 0));
+    float d = oak_puddle_hash(c + ivec2(0, 1)), e = oak_puddle_hash(c + ivec2(1, 1));
+    return mix(mix(a, b, t.x), mix(d, e, t.x), t.y);
+}
+// Wetness darkens and smooths up-facing porous dielectrics and pools
+// puddles on level ground; snow whitens what faces up. Returns how far the
+// shading normal is to be flattened to Nv (puddles and snow hide the
+// normal map).
+float oak_weather_surface(vec3 P, vec3 Nv, inout vec3 base, inout float rough, inout float metallic) {
+    float wet = view.weather.x, snow = view.weather.y, flat_ = 0.0;
+    float dielectric = 1.0 - metallic;
+    if (wet > 0.0) {
+        float w = wet * smoothstep(OAK_WET_UP_LO, OAK_WET_UP_HI, Nv.y) * dielectric;
+        float porous = smoothstep(OAK_WET_POROUS_LO, OAK_WET_POROUS_HI, rough);
+        base *= 1.0 - (1.0 - OAK_WET_DARKEN) * w * porous;
+        rough = mix(rough, min(rough, OAK_WET_ROUGHNESS), w);
+        float cover = clamp(wet * 2.0 - 1.0, 0.0, 1.0) * OAK_PUDDLE_COVER;
+        if (cover > 0.0 && Nv.y >= OAK_PUDDLE_UP) {
+            float n = oak_puddle_noise(P.xz);
+            float p = smoothstep(1.0 - cover, 1.0 - cover + OAK_PUDDLE_EDGE, n) * dielectric;
+            base *= 1.0 - (1.0 - OAK_PUDDLE_DARKEN) * p;
+            rough = mix(rough, OAK_PUDDLE_ROUGHNESS, p);
+            flat_ = p;
+        }
+    }
+    if (snow > 0.0) {
+        float s = snow * smoothstep(OAK_SNOW_UP_LO, OAK_SNOW_UP_HI, Nv.y);
+        base = mix(base, vec3(OAK_SNOW_ALBEDO), s);
+        rough = mix(rough, OAK_SNOW_ROUGHNESS, s);
+        metallic *= 1.0 - s;
+        flat_ = max(flat_, s);
+    }
+    return flat_;
+}
+
 // Returns linear colour (fogged) and base alpha: triangle tri of draw
 // record d (common/draw.glsl oak_fetch_draw gives it for any visibility id).
 vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
@@ -248,6 +301,11 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     if (materials[mi].fx1.x > 0.0) tex[OAK_GPU_TEX_BASE].rgb *= oak_fx_vary(mi, P);
     vec4 basec = materials[mi].base_color * C * tex[OAK_GPU_TEX_BASE];
     bool water = (mflags & OAK_GPU_MAT_WATER) != 0u;
+    float metallic = materials[mi].params.x * tex[OAK_GPU_TEX_MR].b;
+    float roughness = clamp(materials[mi].params.y * tex[OAK_GPU_TEX_MR].g, 0.03, 1.0);
+    float wflat = 0.0;
+    if (view.weather.w != 0.0 && (mflags & OAK_GPU_MAT_UNLIT) == 0u && !water)
+        wflat = oak_weather_surface(P, Nv, basec.rgb, roughness, metallic);
     uint channel = view.flags.y & OAK_GPU_CHANNEL_MASK;
     if (channel != 0u) { // a capture channel: the surface's data, no light, no fog
         if (channel == OAK_GPU_CHANNEL_ALBEDO) return vec4(basec.rgb, 1.0);
@@ -261,8 +319,6 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     if ((mflags & OAK_GPU_MAT_UNLIT) != 0u) {
         colour = basec.rgb;
     } else {
-        float metallic = materials[mi].params.x * tex[OAK_GPU_TEX_MR].b;
-        float roughness = clamp(materials[mi].params.y * tex[OAK_GPU_TEX_MR].g, 0.03, 1.0);
         float alpha = roughness * roughness;
         float ao = 1.0 + materials[mi].params.w * (tex[OAK_GPU_TEX_OCCLUSION].r - 1.0);
         vec3 emissive = materials[mi].emissive.rgb * tex[OAK_GPU_TEX_EMISSIVE].rgb;
@@ -271,6 +327,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
             N = fxN;
         else if (materials[mi].tex[OAK_GPU_TEX_NORMAL].a.x != 0u)
             N = oak_mapped_normal(tex[OAK_GPU_TEX_NORMAL].rgb, materials[mi].params.z, Nv, T, Tv.w);
+        if (wflat > 0.0) N = normalize(mix(N, Nv, wflat));
         vec3 F0 = mix(materials[mi].lobe0.rgb, basec.rgb, metallic);
         float F90 = mix(materials[mi].lobe0.w, 1.0, metallic);
         bool lobes = (mflags & (OAK_GPU_MAT_COAT | OAK_GPU_MAT_SHEEN)) != 0u;

@@ -1,0 +1,494 @@
+/* Weather on a backend (argv[1]: cpu, vulkan or gl): clear at amount 0 is
+ * the picture without weather to the byte; each kind moves the fog, clouds,
+ * key light and sky the stated way and clear gives the scene's own values
+ * back exactly; wetness darkens an up-facing rough dielectric by the stated
+ * ratio and leaves a wall and a metal alone, and pools puddles; snow whitens
+ * what faces up and not walls; the rain's streaks follow the amount inside
+ * their box round the eye; lightning repeats for the same time; on the CPU
+ * the same bytes at 1 and 3 threads; on vulkan and gl a rainy wet scene is
+ * the CPU's at the parity rule. */
+#include "oak_test.h"
+
+#include "backend_start.h"
+
+#define W 160
+#define H 90
+
+static const char *g_backend = "cpu";
+static oak_renderer *g_main;
+static oak_mesh g_box, g_ball;
+static oak_material g_rough, g_dark, g_metal, g_wall;
+
+static void make_assets(void) {
+    oak_shape_desc bd = {.type = OAK_SHAPE_BOX, .size = {1, 1, 1}};
+    CHECK_OK(oak_make_shape(&g_box, &bd));
+    oak_shape_desc sd = {.type = OAK_SHAPE_SPHERE, .radius = 1, .segments = 24, .rings = 12};
+    CHECK_OK(oak_make_shape(&g_ball, &sd));
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.base_color[0] = md.base_color[1] = md.base_color[2] = 0.6f;
+    md.metallic = 0, md.roughness = 0.9f; /* porous: smoothstep(0.2, 0.6, 0.9) = 1 */
+    CHECK_OK(oak_make_material(&g_rough, &md));
+    md.base_color[0] = md.base_color[1] = md.base_color[2] = 0.1f;
+    CHECK_OK(oak_make_material(&g_dark, &md));
+    md.base_color[0] = md.base_color[1] = md.base_color[2] = 0.5f;
+    CHECK_OK(oak_make_material(&g_wall, &md));
+    md.base_color[0] = 0.9f, md.base_color[1] = 0.7f, md.base_color[2] = 0.3f;
+    md.metallic = 1, md.roughness = 0.4f;
+    CHECK_OK(oak_make_material(&g_metal, &md));
+}
+
+static oak_entity place(oak_scene *sc, oak_mesh mesh, oak_material m, float x, float y, float z,
+                        float sx, float sy, float sz) {
+    oak_entity e = oak_scene_create(sc, "thing");
+    oak_transform t = oak_transform_identity();
+    t.position[0] = x, t.position[1] = y, t.position[2] = z;
+    t.scale[0] = sx, t.scale[1] = sy, t.scale[2] = sz;
+    oak_scene_set_transform(sc, e, &t);
+    oak_mesh_renderer mr = {.mesh = mesh, .material = m};
+    oak_scene_set_mesh_renderer(sc, e, &mr);
+    return e;
+}
+
+/* A floor (rough dielectric, top at y = 0) over the left and middle, a
+   metal slab on the right, a wall facing the eye behind, a ball; a sun
+   and the default sky; the eye 4 m up, looking down 25 degrees along -z. */
+static oak_scene *make_scene(oak_material floor) {
+    oak_scene *sc = NULL;
+    CHECK_OK(oak_make_scene(&sc));
+    if (!sc) return NULL;
+    *oak_scene_environment(sc) = oak_environment_defaults();
+    oak_post *post = oak_scene_post(sc);
+    post->exposure = 1;
+    post->ao = OAK_AO_OFF;
+    post->bloom = OAK_BLOOM_OFF;
+    post->taa = OAK_TAA_OFF;
+    post->no_dither = true;
+    place(sc, g_box, floor, -4, -0.5f, -12, 24, 1, 24);
+    place(sc, g_box, g_metal, 6, -0.45f, -9, 8, 1, 14);
+    place(sc, g_box, g_wall, 0, 4, -20, 30, 8, 1); /* the wall: its face at z = -19.5 */
+    place(sc, g_ball, g_wall, -2, 1, -12, 1, 1, 1);
+    oak_entity sun = oak_scene_create(sc, "sun");
+    float from[3] = {8, 20, 6}, at[3] = {0, 0, -12};
+    oak_transform t = oak_transform_look_at(from, at);
+    oak_scene_set_transform(sc, sun, &t);
+    oak_light l = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
+    oak_scene_set_light(sc, sun, &l);
+    oak_entity cam = oak_scene_create(sc, "camera");
+    float eye[3] = {0, 4, 0}, look[3] = {0, -0.9f, -12};
+    t = oak_transform_look_at(eye, look);
+    oak_scene_set_transform(sc, cam, &t);
+    oak_camera c = {.fov_y = glm_rad(60), .znear = 0.1f, .zfar = 500};
+    oak_scene_set_camera(sc, cam, &c);
+    oak_scene_set_active_camera(sc, cam);
+    return sc;
+}
+
+static oak_light *sun_of(oak_scene *sc) {
+    oak_column col = oak_scene_column(sc, OAK_COMPONENT_LIGHT);
+    return col.count ? (oak_light *)col.data : NULL;
+}
+
+static void draw(oak_scene *sc, uint8_t *px) {
+    CHECK_OK(oak_scene_draw(sc, g_main));
+    CHECK_OK(oak_renderer_read_pixels(g_main, px, (size_t)W * H * 4));
+}
+
+TEST(clearAtZeroIsNoWeather) {
+    static uint8_t a[W * H * 4], b[W * H * 4];
+    oak_scene *s0 = make_scene(g_rough), *s1 = make_scene(g_rough);
+    if (!s0 || !s1) return;
+    draw(s0, a);
+    oak_environment before = *oak_scene_environment(s1);
+    CHECK_OK(oak_world_set_weather(s1, OAK_WEATHER_CLEAR, 0, 0));
+    CHECK_OK(oak_world_update_weather(s1, 1.0f));
+    CHECK(!memcmp(&before, oak_scene_environment(s1), sizeof before));
+    draw(s1, b);
+    size_t diff = 0;
+    for (size_t i = 0; i < sizeof a; i++) diff += a[i] != b[i];
+    fprintf(stderr, "  clear:0 against no weather: %zu bytes differ\n", diff);
+    CHECK_EQ_INT((int)diff, 0);
+    oak_weather_stats st;
+    CHECK_OK(oak_world_weather_stats(s1, &st));
+    CHECK_EQ_INT((int)(st.rain + st.flakes + st.motes), 0);
+    CHECK(oak_world_weather_stream(s1, 0) == NULL); /* no stream made */
+    oak_destroy_scene(s0);
+    oak_destroy_scene(s1);
+}
+
+/* host-side numbers: each kind at amount 1 against the scene's own values,
+   then clear over 2 s back to them exactly */
+TEST(kindsMoveValuesAndClearRestores) {
+    for (int froxel = 0; froxel < 2; froxel++) {
+        for (uint32_t k = 1; k < OAK_WEATHER_COUNT; k++) {
+            oak_scene *sc = make_scene(g_rough);
+            if (!sc) return;
+            oak_environment *env = oak_scene_environment(sc);
+            env->fog_density = 0.002f;
+            env->clouds.coverage = 0.1f;
+            if (froxel) env->fog.density = 0.01f, env->fog.falloff = 0.1f;
+            const oak_environment own = *env;
+            const float lux = sun_of(sc)->intensity;
+            CHECK_OK(oak_world_set_weather(sc, (oak_weather_kind)k, 1, 0));
+            const char *name = oak_weather_name((oak_weather_kind)k);
+            float sky = env->sky_light > 0 ? env->sky_light : 1;
+            fprintf(stderr,
+                    "  %s%s: exp2 %.5f froxel %.5f cover %.2f density %.4f sun x%.2f sky x%.2f "
+                    "wet %.2f snow %.2f grey %.2f fog (%.2f %.2f %.2f)\n",
+                    name, froxel ? " (froxel fog)" : "", env->fog_density, env->fog.density,
+                    env->clouds.coverage, env->clouds.density, sun_of(sc)->intensity / lux, sky,
+                    env->wetness, env->snow, env->sky_grey, env->fog_display[0],
+                    env->fog_display[1], env->fog_display[2]);
+            /* every kind dims the sun and the sky and never thins the clouds */
+            CHECK(sun_of(sc)->intensity < lux);
+            CHECK(sky < 1);
+            CHECK(env->sky_grey > own.sky_grey); /* every kind greys the sky some */
+            CHECK(env->clouds.coverage >= own.clouds.coverage);
+            if (k != OAK_WEATHER_CLOUDY) { /* the others bring fog of their own */
+                if (froxel) {
+                    CHECK(env->fog.density > own.fog.density);
+                    CHECK(env->fog_density == own.fog_density);
+                } else {
+                    CHECK(env->fog_density > own.fog_density);
+                    CHECK(env->fog.density == 0);
+                }
+            }
+            if (k != OAK_WEATHER_DUST) CHECK(env->clouds.coverage > own.clouds.coverage);
+            CHECK(env->wetness == (k == OAK_WEATHER_RAIN || k == OAK_WEATHER_STORM ? 1.0f : 0.0f));
+            CHECK(env->snow == (k == OAK_WEATHER_SNOW ? 1.0f : 0.0f));
+            if (k == OAK_WEATHER_DUST) CHECK(env->fog_display[0] > 1.3f * env->fog_display[2]);
+            if (k == OAK_WEATHER_STORM) /* darkest of all */
+                CHECK(sun_of(sc)->intensity < 0.2f * lux);
+            /* clear over 2 s: halfway between at 1 s, the scene's own at 2 s */
+            CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_CLEAR, 1, 2));
+            CHECK_OK(oak_world_update_weather(sc, 10));
+            CHECK_OK(oak_world_update_weather(sc, 11));
+            float mid = sun_of(sc)->intensity / lux;
+            CHECK(mid > 0.1f && mid < 1);
+            if (k != OAK_WEATHER_DUST) CHECK(env->clouds.coverage > own.clouds.coverage);
+            CHECK_OK(oak_world_update_weather(sc, 12));
+            CHECK(!memcmp(&own, env, sizeof own));
+            CHECK(sun_of(sc)->intensity == lux);
+            oak_destroy_scene(sc);
+        }
+    }
+    /* a weather survives the hour moving the sun: the new light is the base */
+    oak_scene *sc = make_scene(g_rough);
+    if (!sc) return;
+    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_OVERCAST, 0.5f, 0));
+    float dimmed = sun_of(sc)->intensity;
+    sun_of(sc)->intensity = 10; /* as oak_world_set_time would */
+    CHECK_OK(oak_world_update_weather(sc, 1));
+    CHECK(fabsf(sun_of(sc)->intensity / 10 - dimmed / 3) < 1e-5f);
+    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_CLEAR, 0, 0));
+    CHECK(sun_of(sc)->intensity == 10);
+    /* bad input: one line each (counted, then forgiven), nothing changed */
+    int errors = g_oak_test_errors;
+    CHECK(oak_world_set_weather(sc, OAK_WEATHER_COUNT, 1, 0) == OAK_ERROR_INVALID_ARGUMENT);
+    CHECK(oak_world_set_weather(sc, OAK_WEATHER_RAIN, 1.5f, 0) == OAK_ERROR_INVALID_ARGUMENT);
+    CHECK(oak_world_set_weather(sc, OAK_WEATHER_RAIN, 1, -1) == OAK_ERROR_INVALID_ARGUMENT);
+    oak_weather_kind kind;
+    float amount;
+    CHECK_OK(oak_weather_parse("storm", &kind, &amount));
+    CHECK(kind == OAK_WEATHER_STORM && amount == 1);
+    CHECK_OK(oak_weather_parse("snow:0.25", &kind, &amount));
+    CHECK(kind == OAK_WEATHER_SNOW && amount == 0.25f);
+    CHECK(oak_weather_parse("hail", &kind, &amount) == OAK_ERROR_INVALID_ARGUMENT);
+    CHECK(oak_weather_parse("rain:2", &kind, &amount) == OAK_ERROR_INVALID_ARGUMENT);
+    CHECK(oak_weather_parse("rain:", &kind, &amount) == OAK_ERROR_INVALID_ARGUMENT);
+    CHECK_EQ_INT(g_oak_test_errors - errors, 6);
+    CHECK(sun_of(sc)->intensity == 10);
+    g_oak_test_errors = errors;
+    oak_destroy_scene(sc);
+}
+
+/* a scene saved under rain keeps its own values and the weather; loading
+   and applying it gives the same weathered values */
+TEST(sceneFileKeepsTheWeather) {
+    oak_scene *sc = make_scene(g_rough);
+    if (!sc) return;
+    oak_environment *env = oak_scene_environment(sc);
+    env->fog_density = 0.002f;
+    const oak_environment own = *env;
+    const float lux = sun_of(sc)->intensity;
+    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_RAIN, 0.6f, 0));
+    char path[512];
+    CHECK_OK(oak_scene_save(sc, oak_test_out(path, sizeof path, "weather_scene.json")));
+    oak_scene *back = NULL;
+    CHECK_OK(oak_scene_load(&back, path));
+    if (!back) {
+        oak_destroy_scene(sc);
+        return;
+    }
+    const oak_weather *w = oak_scene_weather(back);
+    oak_environment *benv = oak_scene_environment(back);
+    CHECK(w->set && w->kind == OAK_WEATHER_RAIN && w->amount == 0.6f);
+    CHECK(benv->fog_density == own.fog_density && benv->wetness == 0);
+    CHECK(benv->clouds.coverage == own.clouds.coverage && benv->sky_grey == 0);
+    CHECK(sun_of(back)->intensity == lux);
+    CHECK_OK(oak_world_apply_weather(back));
+    fprintf(stderr,
+            "  saved under rain 0.6, loaded and applied: wetness %.2f (%.2f), exp2 %.5f "
+            "(%.5f), sun %.3f (%.3f)\n",
+            benv->wetness, env->wetness, benv->fog_density, env->fog_density,
+            sun_of(back)->intensity, sun_of(sc)->intensity);
+    CHECK(benv->wetness == env->wetness && benv->fog_density == env->fog_density);
+    CHECK(benv->clouds.coverage == env->clouds.coverage && benv->sky_grey == env->sky_grey);
+    CHECK(sun_of(back)->intensity == sun_of(sc)->intensity);
+    oak_destroy_scene(back);
+    oak_destroy_scene(sc);
+}
+
+/* the albedo channel (the weathered base colour) of the scene with the
+   environment's wetness and snow set by hand */
+static void albedo(oak_material floor, float wetness, float snow, float *out) {
+    oak_scene *sc = make_scene(floor);
+    if (!sc) return;
+    oak_scene_environment(sc)->wetness = wetness;
+    oak_scene_environment(sc)->snow = snow;
+    oak_scene_post(sc)->channel = OAK_CHANNEL_ALBEDO;
+    CHECK_OK(oak_scene_draw(sc, g_main));
+    CHECK_OK(oak_renderer_read_channel(g_main, out, (size_t)W * H * 4));
+    oak_destroy_scene(sc);
+}
+
+/* pixels of the floor near the eye (bottom left) and of the wall (top
+   middle); the albedo pictures tell the floor (0.6 or 0.1 grey) and the
+   metal (green 0.7) by their dry colour */
+#define FLOOR_PX(x, y) ((x) < 60 && (y) > 60)
+#define WALL_PX(x, y)  ((x) > 50 && (x) < 110 && (y) < 12)
+
+TEST(wetnessDarkensUpFacingPorous) {
+    static float dry[W * H * 4], wet[W * H * 4], soaked[W * H * 4];
+    albedo(g_rough, 0, 0, dry);
+    albedo(g_rough, 0.5f, 0, wet);
+    albedo(g_rough, 1, 0, soaked);
+    /* stated: 1 - (1 - OAK_WET_DARKEN) * wetness on a level, porous floor */
+    const double want = 1.0 - (1.0 - OAK_WET_DARKEN) * 0.5;
+    double worst_floor = 0, worst_wall = 0, worst_metal = 0;
+    uint32_t nf = 0, nw = 0, nm = 0, puddled = 0;
+    for (uint32_t y = 0; y < H; y++) {
+        for (uint32_t x = 0; x < W; x++) {
+            size_t i = ((size_t)y * W + x) * 4;
+            if (!(dry[i + 1] > 0)) continue;
+            double r = wet[i + 1] / dry[i + 1];
+            if (fabsf(dry[i + 1] - 0.6f) < 1e-4f) {
+                worst_floor = fmax(worst_floor, fabs(r - want)), nf++;
+                /* soaked: puddles darken to OAK_PUDDLE_DARKEN of the wet floor */
+                puddled += soaked[i + 1] / dry[i + 1] < 0.6 * OAK_WET_DARKEN;
+            }
+            if (WALL_PX(x, y)) worst_wall = fmax(worst_wall, fabs(r - 1)), nw++;
+            if (fabsf(dry[i + 1] - 0.7f) < 1e-4f)
+                worst_metal = fmax(worst_metal, fabs(r - 1)), nm++;
+        }
+    }
+    fprintf(stderr,
+            "  wetness 0.5: floor x%.4f wanted (%u px, worst off %.5f), wall off %.5f (%u px), "
+            "metal off %.5f (%u px); wetness 1: %.1f%% of the floor under puddles\n",
+            want, nf, worst_floor, worst_wall, nw, worst_metal, nm,
+            100.0 * puddled / (nf ? nf : 1));
+    CHECK(nf > 1000 && nw > 300 && nm > 100);
+    CHECK(worst_floor < 1e-3);
+    CHECK(worst_wall < 1e-6);
+    CHECK(worst_metal < 1e-6);
+    CHECK(puddled > nf / 33 && puddled < nf * 6 / 10);
+    /* the lit picture: the wet floor darker, the wall as it was */
+    static uint8_t a[W * H * 4], b[W * H * 4];
+    oak_scene *s0 = make_scene(g_rough), *s1 = make_scene(g_rough);
+    if (!s0 || !s1) return;
+    oak_scene_environment(s1)->wetness = 0.5f;
+    draw(s0, a);
+    draw(s1, b);
+    double fa = 0, fb = 0, wa = 0, wb = 0;
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            size_t i = ((size_t)y * W + x) * 4;
+            if (FLOOR_PX(x, y)) fa += oak_test_linear(a[i + 1]), fb += oak_test_linear(b[i + 1]);
+            if (WALL_PX(x, y)) wa += oak_test_linear(a[i + 1]), wb += oak_test_linear(b[i + 1]);
+        }
+    fprintf(stderr, "  lit: wet floor x%.3f, wall x%.4f\n", fb / fa, wb / wa);
+    CHECK(fb / fa < 0.9);
+    CHECK(fabs(wb / wa - 1) < 0.01); /* the wall lit by the darker floor's bounce? none: 0 */
+    oak_destroy_scene(s0);
+    oak_destroy_scene(s1);
+}
+
+TEST(snowWhitensWhatFacesUp) {
+    static float bare[W * H * 4], snowy[W * H * 4];
+    albedo(g_dark, 0, 0, bare);
+    albedo(g_dark, 0, 1, snowy);
+    double floor_off = 0, wall_off = 0;
+    uint32_t nf = 0, nw = 0;
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            size_t i = ((size_t)y * W + x) * 4;
+            if (fabsf(bare[i + 1] - 0.1f) < 1e-4f)
+                floor_off = fmax(floor_off, fabs(snowy[i + 1] - OAK_SNOW_ALBEDO)), nf++;
+            if (WALL_PX(x, y)) wall_off = fmax(wall_off, fabs(snowy[i + 1] - bare[i + 1])), nw++;
+        }
+    fprintf(stderr, "  snow 1: floor %.4f off %.2f (%u px), wall off its own by %.6f (%u px)\n",
+            floor_off, OAK_SNOW_ALBEDO, nf, wall_off, nw);
+    CHECK(nf > 1000 && nw > 300);
+    CHECK(floor_off < 1e-4);
+    CHECK(wall_off < 1e-6);
+}
+
+TEST(rainFollowsTheAmountInItsBox) {
+    oak_scene *sc = make_scene(g_rough);
+    if (!sc) return;
+    oak_weather_stats st;
+    const float amounts[3] = {0.25f, 0.5f, 1.0f};
+    uint32_t full = 0;
+    for (int i = 0; i < 3; i++) {
+        CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_RAIN, amounts[i], 0));
+        CHECK_OK(oak_world_weather_stats(sc, &st));
+        if (i == 2) full = st.rain;
+        fprintf(stderr, "  rain %.2f: %u streaks\n", amounts[i], st.rain);
+        CHECK_EQ_INT((int)st.rain, (int)lroundf(amounts[i] * 6000));
+        CHECK_EQ_INT((int)(st.flakes + st.motes), 0);
+    }
+    oak_stream *rain = oak_world_weather_stream(sc, 0);
+    CHECK(rain != NULL);
+    if (!rain) return;
+    CHECK_EQ_INT((int)oak_stream_count(rain), (int)full);
+    /* every streak inside the box round the eye (0, 4, 0), then moved on a
+       step later, still inside it */
+    static oak_instance before[6000];
+    memcpy(before, oak_stream_records(rain), sizeof(oak_instance) * full);
+    CHECK_OK(oak_world_update_weather(sc, 0.25f));
+    const oak_instance *r = oak_stream_records(rain);
+    uint32_t outside = 0, moved = 0;
+    for (uint32_t i = 0; i < full; i++) {
+        const float *p = r[i].position;
+        outside += fabsf(p[0]) > st.box_half[0] || fabsf(p[2]) > st.box_half[2] ||
+                   fabsf(p[1] - 4 - (st.box_half[1] - 8)) > st.box_half[1] + 1e-3f;
+        moved += p[1] != before[i].position[1];
+    }
+    fprintf(stderr, "  after 0.25 s: %u of %u moved, %u outside the box\n", moved, full, outside);
+    CHECK_EQ_INT((int)outside, 0);
+    CHECK(moved == full);
+    /* snow's flakes and dust's motes by their amounts; clear empties them */
+    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_SNOW, 0.5f, 0));
+    CHECK_OK(oak_world_weather_stats(sc, &st));
+    CHECK_EQ_INT((int)st.flakes, 3000);
+    CHECK_EQ_INT((int)st.rain, 0);
+    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_DUST, 1, 0));
+    CHECK_OK(oak_world_weather_stats(sc, &st));
+    CHECK_EQ_INT((int)st.motes, 3000);
+    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_CLEAR, 0, 0));
+    CHECK_OK(oak_world_weather_stats(sc, &st));
+    CHECK_EQ_INT((int)(st.rain + st.flakes + st.motes), 0);
+    oak_destroy_scene(sc);
+}
+
+TEST(lightningRepeatsForTheSameTime) {
+    uint32_t frames = 0, strikes = 0, longest = 0, run = 0;
+    for (uint32_t f = 0; f < 60 * 60; f++) {
+        double t = f / 60.0;
+        float a = oak_weather_lightning(t, 1), b = oak_weather_lightning(t, 1);
+        CHECK(a == b);
+        CHECK(oak_weather_lightning(t, 0) == 0);
+        if (a > 0) {
+            frames++;
+            if (!run) strikes++;
+            run++;
+            longest = run > longest ? run : longest;
+        } else {
+            run = 0;
+        }
+    }
+    fprintf(stderr, "  a minute of full storm: %u strikes, %u flash frames, longest %u\n", strikes,
+            frames, longest);
+    CHECK(strikes >= 6 && strikes <= 12); /* one a 5 s slot at most, each with chance 1 */
+    CHECK(longest <= 11);
+    /* a storm scene: the flash lifts the sky's scale on its frames */
+    oak_scene *sc = make_scene(g_rough);
+    if (!sc) return;
+    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_STORM, 1, 0));
+    float calm = 0, lit = 0;
+    for (uint32_t f = 0; f < 60 * 10; f++) {
+        CHECK_OK(oak_world_update_weather(sc, f / 60.0f));
+        float s = oak_scene_environment(sc)->sky_light;
+        if (oak_weather_lightning(f / 60.0f, 1) > 0.9f)
+            lit = s;
+        else if (oak_weather_lightning(f / 60.0f, 1) == 0)
+            calm = s;
+    }
+    fprintf(stderr, "  storm sky x%.3f calm, x%.3f in a flash\n", calm, lit);
+    CHECK(lit > 5 * calm);
+    oak_destroy_scene(sc);
+}
+
+/* the rainy wet scene the thread and parity checks draw: rain 0.8 (streaks,
+   clouds, fog, the wet floor with puddles) at frame 0 */
+static oak_scene *rainy_scene(void) {
+    oak_scene *sc = make_scene(g_rough);
+    if (!sc) return NULL;
+    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_RAIN, 0.8f, 0));
+    CHECK_OK(oak_world_update_weather(sc, 0.5f));
+    return sc;
+}
+
+TEST(backendsAgree) {
+    static uint8_t a[W * H * 4], b[W * H * 4];
+    oak_scene *sc = rainy_scene();
+    if (!sc) return;
+    oak_frame_input in;
+    CHECK_OK(oak_scene_frame_input(sc, &in));
+    oak_test_parity_frame("rainy wet scene", g_backend, &in, W, H, a, b);
+    oak_destroy_scene(sc);
+}
+
+static bool cpu_picture_at(uint32_t threads, uint8_t *px) {
+    oak_test_init(threads);
+    make_assets();
+    oak_scene *sc = rainy_scene();
+    bool ok = false;
+    if (sc) {
+        oak_frame_input in;
+        CHECK_OK(oak_scene_frame_input(sc, &in));
+        ok = oak_test_cpu_picture(&in, 1, W, H, px);
+        oak_destroy_scene(sc);
+    }
+    oak_shutdown();
+    return ok;
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1) g_backend = argv[1];
+    int started = oak_test_backend_start(g_backend, oak_test_count_log);
+    if (started) return started;
+    make_assets();
+    fprintf(stderr, "  backend %s\n", g_backend);
+    oak_renderer_desc d = {.backend = g_backend, .width = W, .height = H, .shadow_map_size = 512};
+    CHECK_OK(oak_make_renderer(&g_main, &d));
+    if (g_main) {
+        RUN(clearAtZeroIsNoWeather);
+        RUN(wetnessDarkensUpFacingPorous);
+        RUN(snowWhitensWhatFacesUp);
+        if (!strcmp(g_backend, "cpu")) { /* host-side: once */
+            RUN(kindsMoveValuesAndClearRestores);
+            RUN(sceneFileKeepsTheWeather);
+            RUN(rainFollowsTheAmountInItsBox);
+            RUN(lightningRepeatsForTheSameTime);
+        } else {
+            RUN(backendsAgree);
+        }
+    }
+    oak_destroy_renderer(g_main);
+    CHECK_EQ_INT(g_oak_test_validation, 0);
+    CHECK_EQ_INT(g_oak_test_errors, 0);
+    oak_shutdown();
+    if (!strcmp(g_backend, "cpu")) {
+        static uint8_t one[W * H * 4], three[W * H * 4];
+        if (cpu_picture_at(1, one) && cpu_picture_at(3, three)) {
+            size_t diff = 0;
+            for (size_t i = 0; i < sizeof one; i++) diff += one[i] != three[i];
+            fprintf(stderr, "  1 and 3 threads, rainy wet scene: %zu bytes differ\n", diff);
+            char path[512];
+            CHECK_OK(oak_image_write_png(oak_test_out(path, sizeof path, "weather_rain.png"), W, H,
+                                         one));
+            CHECK_EQ_INT((int)diff, 0);
+        }
+    }
+    return TEST_SUMMARY();
+}
