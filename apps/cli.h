@@ -55,7 +55,7 @@ enum cli_option_flag {
 #define CLI_OPT_TAA_SHARPEN (1ull << 35) /* --taa-sharpen S: TAA's sharpen, 0..1 */
 #define CLI_OPT_OCCLUSION   (1ull << 36) /* --occlusion on|off: occlusion culling */
 #define CLI_OPT_WEATHER     (1ull << 37) /* --weather KIND[:AMOUNT]: the scene's weather */
-#define CLI_OPT_OVERLAY     (1ull << 40) /* --overlay on|off: the window's timings panel */
+#define CLI_OPT_OVERLAY     (1ull << 38) /* --overlay on|off: the window's timings panel */
 
 typedef struct cli_options {
     const char *command;
