@@ -31,6 +31,11 @@ typedef struct oak_draw_list {
     /* linear RGBA multiplying the vertex colour (a stream instance's colour,
        white for plain draws); the view's draws only, NULL in caster lists */
     float (*color)[4];
+    /* per draw: a posed stream instance's palettes in frame memory (bank
+       joints x 12 floats at this frame's phase, then as many at last
+       frame's; pose[-1] holds the joint count as a float), NULL for a draw
+       drawn as its mesh holds it; NULL: none */
+    const float **pose;
 } oak_draw_list;
 
 /* How one stream's instances bend this frame (docs/WORLD.md "Grass"): the
@@ -111,6 +116,11 @@ typedef struct oak_render_stream {
     /* instance indices inside the frustum, by LOD (expanded streams only) */
     uint32_t *visible[OAK_STREAM_LODS];
     uint32_t visible_count[OAK_STREAM_LODS];
+    /* posed from this bank (NULL: rigid); each LOD mesh's sphere over every
+       bank pose (mesh space: centre, radius), which the culls use instead
+       of its rest bounds */
+    const struct oak_pose_bank *pose_bank;
+    float pose_sphere[OAK_STREAM_LODS][4];
 } oak_render_stream;
 
 /* A run of draws in `draws` sharing one mesh and material. */
