@@ -54,6 +54,7 @@ enum cli_option_flag {
 #define CLI_OPT_FOG         (1ull << 34) /* --fog D: volumetric height fog of that density per metre */
 #define CLI_OPT_TAA_SHARPEN (1ull << 35) /* --taa-sharpen S: TAA's sharpen, 0..1 */
 #define CLI_OPT_OCCLUSION   (1ull << 36) /* --occlusion on|off: occlusion culling */
+#define CLI_OPT_COUNT       (1ull << 40) /* --count N: figures in a world's crowd */
 
 typedef struct cli_options {
     const char *command;
@@ -93,6 +94,7 @@ typedef struct cli_options {
     float scale;         /* --scale: the render scale asked for (0: the scene's) */
     oak_channel channel; /* --channel: a capture channel written instead of the picture */
     float forest;        /* --forest, with forest_set: metres of forest (0: none) */
+    float count;         /* --count: figures in a world's crowd (0: the world's default) */
     bool forest_set;
     float clouds; /* --clouds, with clouds_set: the clouds' coverage (0: none) */
     bool clouds_set;
