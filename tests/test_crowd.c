@@ -347,7 +347,8 @@ TEST(backendsAgreeOnAPosedCrowd) {
    of updates the figures have walked (the median moved 0.4 to 2 m: the
    walk's and run's paces, less turning and crowding), their phases moved
    on, and the camera followed the group; on a GPU backend its picture
-   keeps to the CPU's under the parity rule. */
+   keeps to the CPU's under the parity rule; the figures per tier match a
+   count made here. */
 TEST(crowdWorldWalks) {
     oak_scene *scene = NULL;
     CHECK_OK(oak_make_scene(&scene));
@@ -396,6 +397,48 @@ TEST(crowdWorldWalks) {
         if (a && b) oak_test_parity_frame("crowd world", g_backend, &in, W, H, a, b);
         oak_free(a), oak_free(b);
     }
+    /* the tiers: figures in view per tier (the full mesh near, the
+       simplified one beyond) against a count made here from the records,
+       the pose spheres and the tier distance */
+    oak_renderer *r = NULL;
+    oak_renderer_desc rd = {.backend = g_backend, .width = W, .height = H, .shadow_map_size = 512};
+    CHECK_OK(oak_make_renderer(&r, &rd));
+    if (r) {
+        CHECK_OK(oak_renderer_draw(r, &in));
+        oak_stream_stats st;
+        CHECK_OK(oak_renderer_stream_stats(r, &st));
+        const oak_render_view *v = oak_renderer_last_view(r);
+        const oak_render_stream *rs = &v->streams[0];
+        CHECK_EQ_INT(rs->lod_count, 2);
+        const oak_mesh_data *near = oak_mesh_get(rs->lods[0]), *mid = oak_mesh_get(rs->lods[1]);
+        fprintf(stderr, "  tiers: %u and %u triangles\n", near ? near->index_count / 3 : 0, mid ? mid->index_count / 3 : 0);
+        CHECK(near && mid && mid->index_count * 3 <= near->index_count); /* a third or less */
+        vec4 planes[6];
+        mat4 vp;
+        memcpy(vp, v->view_proj, sizeof vp);
+        oak_frustum_planes(vp, planes);
+        uint32_t expect[2] = {0, 0};
+        for (uint32_t i = 0; i < 200; i++) {
+            const oak_instance *rec = &after[i];
+            float d2 = 0;
+            for (int k = 0; k < 3; k++) d2 += powf(rec->position[k] - v->camera_pos[k], 2);
+            uint32_t tier = sqrtf(d2) >= rs->lod_distance[0] ? 1 : 0;
+            /* the record turns about y only: (0, sin a/2, 0, cos a/2) */
+            float sa = 2 * rec->rotation[1] * rec->rotation[3];
+            float ca = 1 - 2 * rec->rotation[1] * rec->rotation[1];
+            const float *c = rs->pose_sphere[tier];
+            float wc[3] = {rec->position[0] + rec->scale * (ca * c[0] + sa * c[2]),
+                           rec->position[1] + rec->scale * c[1],
+                           rec->position[2] + rec->scale * (-sa * c[0] + ca * c[2])};
+            expect[tier] += oak_frustum_sphere((const vec4 *)planes, wc, c[3] * rec->scale);
+        }
+        fprintf(stderr, "  %s tiers: near %u (counted here %u), mid %u (%u)\n", g_backend,
+                st.per_lod[0], expect[0], st.per_lod[1], expect[1]);
+        CHECK_EQ_INT(st.per_lod[0], expect[0]);
+        CHECK_EQ_INT(st.per_lod[1], expect[1]);
+        CHECK(expect[0] >= 5 && expect[1] >= 5); /* both tiers at work */
+    }
+    oak_destroy_renderer(r);
 done:
     oak_destroy_scene(scene);
 }
