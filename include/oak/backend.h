@@ -59,7 +59,7 @@ typedef struct oak_instance_bend {
  *   position_scale  xyz: position in world metres, w: uniform scale
  *   rotation        unit quaternion x, y, z, w (all zero: none)
  *   color_phase     xyz: linear colour times the material's base colour,
- *                   w: phase (the stream owner's; drawn by nothing yet)
+ *                   w: phase (the stream owner's; a posed stream's clip and time)
  *
  * The cull-and-LOD kernel (_oak_stream_cull_instance, one function) gives
  * each instance its world matrix, LOD (distance to the camera, or the

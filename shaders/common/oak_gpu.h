@@ -325,7 +325,7 @@ OAK_END(oak_gpu_draw);
 /* One instance of a stream (include/oak/render.h oak_instance, the same 12
  * floats): position and uniform scale, rotation as a unit quaternion (x, y,
  * z, w), linear colour (multiplies the material's base colour) and phase (a
- * stream's own use: wind, animation offset). */
+ * stream's own use; in a posed stream its clip and time: "Pose blocks"). */
 OAK_STRUCT(oak_gpu_instance) {
     OAK_F4(position_scale);
     OAK_F4(rotation);
