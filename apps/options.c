@@ -71,6 +71,8 @@ static const option_spec g_specs[] = {
     {"--forest", CLI_OPT_FOREST, "M",
      "metres of forest round the eye, casting shadows, in worlds that grow one (0: none; meadow "
      "default: 400, no tree shadows)"},
+    {"--count", CLI_OPT_COUNT, "N",
+     "figures in worlds with a crowd, 1..1048576 (crowd default: 20,000)"},
     {"--focus", CLI_OPT_FOCUS, "M", "depth of field: the lens focused this many metres away"},
     {"--clouds", CLI_OPT_CLOUDS, "C",
      "volumetric clouds covering this share of the sky, 0..1, with their shadows (0: none)"},
@@ -376,6 +378,12 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
         if (!o->channel)
             return usage_error(o, "--channel '%s': expected albedo, normal, depth, motion or ao",
                                v);
+        break;
+    case CLI_OPT_COUNT:
+        if (_oak_cli_parse_float(o, "--count", v, 1, (float)OAK_CROWD_MAX, &o->count))
+            return CLI_EXIT_USAGE;
+        if (o->count != floorf(o->count))
+            return usage_error(o, "--count '%s': expected a whole number of figures", v);
         break;
     case CLI_OPT_FOREST:
         o->forest_set = true;

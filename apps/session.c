@@ -115,7 +115,8 @@ static int open_scene(const cli_options *opts, oak_scene **out) {
                             .forest_distance = !opts->forest_set  ? 0.0f
                                                : opts->forest > 0 ? opts->forest
                                                                   : -1.0f,
-                            .forest_shadows = opts->forest_set};
+                            .forest_shadows = opts->forest_set,
+                            .count = (uint32_t)opts->count};
     if (!opts->preset && opts->backend &&
         (!strcmp(opts->backend, "vulkan") || !strcmp(opts->backend, "gl")))
         wo.plants = 1;

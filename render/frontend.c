@@ -20,6 +20,7 @@ void _oak_frontend_release(oak_frontend *fe) {
         oak_free(lists[i]->prev_world);
         oak_free(lists[i]->flags);
         oak_free(lists[i]->color);
+        oak_free(lists[i]->pose);
     }
     oak_free(fe->view.batches);
     oak_free(fe->view.lights);
@@ -238,6 +239,7 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
 
     uint32_t color_cap = fe->draw_cap;
     if (!OAK_GROW(v->draws.color, color_cap, visible) ||
+        !OAK_GROW(v->draws.pose, fe->draw_pose_cap, visible) ||
         !draw_list_reserve(&v->draws, &fe->draw_cap, visible) ||
         !OAK_GROW(fe->last_version, fe->last_cap3, n))
         return OAK_ERROR_OUT_OF_MEMORY;
@@ -270,6 +272,7 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
         else
             v->draws.flags[d] &= ~(uint32_t)OAK_DRAW_PREV_POSE;
         for (int k = 0; k < 4; k++) v->draws.color[d][k] = in->colors ? in->colors[i * 4 + k] : 1;
+        v->draws.pose[d] = _oak_fe_pose(fe, in, i);
         if (d == 0 || v->draws.mesh[d].id != v->draws.mesh[d - 1].id ||
             v->draws.material[d].id != v->draws.material[d - 1].id) {
             if (!OAK_GROW(v->batches, fe->batch_cap, v->batch_count + 1))

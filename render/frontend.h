@@ -73,6 +73,13 @@ typedef struct oak_frontend {
     uint8_t *sx_lod;
     uint32_t *sx_visible;
     uint32_t sx_cap, sx_cap2, sx_cap3, sx_cap4, sx_cap5, sx_lod_cap, sx_visible_cap;
+    /* posed stream instances: per input draw its palettes (NULL: none), and
+       the frame memory they lie in (render/pose_stream.h) */
+    const float **sx_pose;
+    float *sx_palettes;
+    uint32_t sx_pose_cap, sx_palettes_cap;
+    /* the pose column of each draw list (oak_draw_list.pose) */
+    uint32_t draw_pose_cap, caster_pose_cap, lamp_pose_cap;
     oak_render_stream streams[OAK_STREAM_MAX_PER_VIEW];
     uint64_t stream_seen[OAK_STREAM_MAX_PER_VIEW]; /* the serial each slot held; 0: none */
     uint64_t stream_seen_version[OAK_STREAM_MAX_PER_VIEW];
@@ -115,5 +122,12 @@ void _oak_display_to_radiance(const float display[3], const oak_post *post, floa
 /* Quality presets (render/quality.c): the post settings left at their
    default filled from post->preset's row (shadow_filter clamped). */
 void _oak_quality_fill_post(oak_post *post);
+
+/* Input draw i's palettes (oak_draw_list.pose) when `in` is the frame's
+   input with streams expanded (its columns the frontend's), else NULL. */
+static inline const float *_oak_fe_pose(const oak_frontend *fe, const oak_frame_input *in,
+                                        uint32_t i) {
+    return fe->sx_pose && in->meshes == fe->sx_mesh ? fe->sx_pose[i] : NULL;
+}
 
 #endif

@@ -17,6 +17,7 @@ void _oak_lamp_shadows_release(oak_frontend *fe) {
     oak_free(l->world);
     oak_free(l->prev_world);
     oak_free(l->flags);
+    oak_free(l->pose);
     oak_free(fe->view.light_shadow);
     oak_free(fe->light_src);
     oak_free(fe->lamp_mask);
@@ -222,7 +223,7 @@ oak_result _oak_frontend_fit_lamp_shadows(oak_frontend *fe, const oak_frame_inpu
     uint32_t cap = fe->lamp_caster_cap, c2 = cap, c3 = cap, c4 = cap, c5 = cap;
     if (!OAK_GROW(l->mesh, cap, total) || !OAK_GROW(l->material, c2, total) ||
         !OAK_GROW(l->world, c3, total) || !OAK_GROW(l->prev_world, c4, total) ||
-        !OAK_GROW(l->flags, c5, total))
+        !OAK_GROW(l->flags, c5, total) || !OAK_GROW(l->pose, fe->lamp_pose_cap, total))
         return OAK_ERROR_OUT_OF_MEMORY;
     fe->lamp_caster_cap = cap;
     uint32_t at = 0;
@@ -239,6 +240,7 @@ oak_result _oak_frontend_fit_lamp_shadows(oak_frontend *fe, const oak_frame_inpu
                 memcpy(l->world[at], in->transforms[i], sizeof(mat4));
                 memcpy(l->prev_world[at], in->transforms[i], sizeof(mat4));
                 l->flags[at] = flags;
+                l->pose[at] = _oak_fe_pose(fe, in, i);
                 at++;
                 if (movers)
                     face->mover_count++;

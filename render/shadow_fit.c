@@ -304,7 +304,7 @@ void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *in) {
     uint32_t cap = fe->caster_cap, c2 = cap, c3 = cap, c4 = cap, c5 = cap;
     if (!OAK_GROW(l->mesh, cap, count) || !OAK_GROW(l->material, c2, count) ||
         !OAK_GROW(l->world, c3, count) || !OAK_GROW(l->prev_world, c4, count) ||
-        !OAK_GROW(l->flags, c5, count))
+        !OAK_GROW(l->flags, c5, count) || !OAK_GROW(l->pose, fe->caster_pose_cap, count))
         return;
     fe->caster_cap = cap;
     /* cascade by cascade: its static casters, then its movers, each in
@@ -324,6 +324,7 @@ void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *in) {
                 memcpy(l->world[at], in->transforms[i], sizeof(mat4));
                 memcpy(l->prev_world[at], in->transforms[i], sizeof(mat4));
                 l->flags[at] = fl;
+                l->pose[at] = _oak_fe_pose(fe, in, i);
                 at++;
             }
             if (!moving) cas->static_count = at - cas->first_caster;

@@ -4,6 +4,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "pose_stream.h"
 #include "shaders/common/oak_gpu.h"
 #include "stream.h"
 
@@ -49,6 +50,10 @@ oak_result oak_make_stream(oak_stream **out, const oak_stream_desc *desc) {
                              "(the last may be 0: no limit)",
                              k, (double)dist);
     }
+    float spheres[OAK_STREAM_LODS][4] = {{0}};
+    for (uint32_t k = 0; d.pose_bank && k < d.lod_count; k++)
+        if (!_oak_pose_sphere(d.pose_bank, d.lods[k].mesh, spheres[k]))
+            return OAK_ERROR_INVALID_ARGUMENT; /* said by it */
     oak_stream *s = oak_calloc(1, sizeof *s);
     if (s) s->records = oak_calloc(d.capacity, sizeof *s->records);
     if (!s || !s->records) {
@@ -57,6 +62,7 @@ oak_result oak_make_stream(oak_stream **out, const oak_stream_desc *desc) {
     }
     static atomic_uint_fast64_t serials;
     s->desc = d;
+    memcpy(s->pose_sphere, spheres, sizeof spheres);
     s->version = 1;
     s->serial = atomic_fetch_add(&serials, 1) + 1;
     *out = s;

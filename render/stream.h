@@ -13,6 +13,9 @@ struct oak_stream {
     uint64_t version; /* moves on every write and count change */
     uint64_t serial;  /* unique per stream made: who a frontend slot held last frame */
     const uint8_t *lod_override;
+    /* a posed stream's (desc.pose_bank): each LOD mesh's sphere over every
+       bank pose, mesh space (render/pose_stream.c _oak_pose_sphere) */
+    float pose_sphere[OAK_STREAM_LODS][4];
 };
 
 /* The occlusion slot: false hides an instance whose world sphere passed the
@@ -37,10 +40,13 @@ typedef struct oak_stream_cull_params {
     oak_instance_test occlusion; /* the occlusion slot */
     void *occlusion_user;
     const oak_instance_bend *bend; /* NULL: the records stand as they are */
+    /* a posed stream's spheres per LOD (mesh space), tested instead of the
+       meshes' rest bounds; NULL: the meshes' */
+    const float (*pose_sphere)[4];
 } oak_stream_cull_params;
 
-#define OAK_STREAM_CULLED 0xffu /* the kernel's answer for an instance not in view */
-#define OAK_STREAM_GONE   0xfeu /* past the last LOD's distance: drawn and cast nowhere */
+#define OAK_STREAM_CULLED   0xffu /* the kernel's answer for an instance not in view */
+#define OAK_STREAM_GONE     0xfeu /* past the last LOD's distance: drawn and cast nowhere */
 #define OAK_STREAM_OCCLUDED 0xfdu /* in the frustum, hidden by the occlusion slot */
 
 /* Instance i's world matrix from its record: translate * rotate * bend *

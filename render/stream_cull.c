@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "frontend.h"
+#include "pose_stream.h"
 #include "shaders/common/oak_gpu.h"
 #include "stream.h"
 
@@ -154,7 +155,20 @@ uint32_t _oak_stream_cull_instance(const oak_stream_cull_params *p, const oak_in
     }
     *lod_out = lod;
     float c[3], r;
-    if (!_oak_draw_sphere(p->lods[lod], world, c, &r) || !oak_frustum_sphere(p->planes, c, r))
+    if (p->pose_sphere) { /* a posed stream: the sphere over every bank pose */
+        const float *ps = p->pose_sphere[lod];
+        for (int k = 0; k < 3; k++)
+            c[k] = world[0][k] * ps[0] + world[1][k] * ps[1] + world[2][k] * ps[2] + world[3][k];
+        float sc = 0;
+        for (int i = 0; i < 3; i++) {
+            float l = sqrtf(world[i][0] * world[i][0] + world[i][1] * world[i][1] +
+                            world[i][2] * world[i][2]);
+            sc = l > sc ? l : sc;
+        }
+        r = ps[3] * sc;
+        if (!oak_frustum_sphere(p->planes, c, r)) return OAK_STREAM_CULLED;
+    } else if (!_oak_draw_sphere(p->lods[lod], world, c, &r) ||
+               !oak_frustum_sphere(p->planes, c, r))
         return OAK_STREAM_CULLED;
     if (p->occlusion && !p->occlusion(p->occlusion_user, c, r)) return OAK_STREAM_OCCLUDED;
     return lod;
@@ -167,6 +181,12 @@ typedef struct stream_job {
     uint32_t base;  /* the stream's first draw in stream_input */
     uint32_t flags; /* oak_draw_flags of every instance this frame */
     bool live;      /* its material is live (a destroyed one draws nothing) */
+    /* posed: the bank, last frame's records (the previous phases) and this
+       stream's palettes in frame memory, `stride` floats an instance */
+    const oak_pose_bank *bank;
+    const oak_instance *prev;
+    float *palettes;
+    uint32_t stride;
 } stream_job;
 
 static void cull_stream_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
@@ -181,6 +201,14 @@ static void cull_stream_range(void *user, uint32_t begin, uint32_t end, uint32_t
         if (!j->live) r = lod = OAK_STREAM_GONE;
         fe->sx_lod[o] = (uint8_t)r;
         fe->sx_mesh[o] = lod == OAK_STREAM_GONE ? (oak_mesh){0} : j->params.lods[lod];
+        fe->sx_pose[o] = NULL;
+        if (j->bank && lod != OAK_STREAM_GONE) { /* this frame's pose, then last frame's */
+            float *pal = j->palettes + (size_t)i * j->stride + 1;
+            pal[-1] = (float)(j->stride / 24); /* the joints (oak_draw_list.pose) */
+            _oak_pose_palette(j->bank, rec->phase, pal);
+            _oak_pose_palette(j->bank, j->prev[i].phase, pal + j->stride / 24 * 12);
+            fe->sx_pose[o] = pal;
+        }
         fe->sx_material[o] = s->desc.material;
         fe->sx_flags[o] = j->flags;
         float *col = fe->sx_color + (size_t)o * 4;
@@ -196,6 +224,8 @@ void _oak_streams_release(oak_frontend *fe) {
     oak_free(fe->sx_color);
     oak_free(fe->sx_lod);
     oak_free(fe->sx_visible);
+    oak_free(fe->sx_pose);
+    oak_free(fe->sx_palettes);
     for (uint32_t s = 0; s < OAK_STREAM_MAX_PER_VIEW; s++)
         for (int k = 0; k < 2; k++) oak_free(fe->stream_last[s][k]);
 }
@@ -293,6 +323,18 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
         if (pass == 0) fe->view_input.draw_count = at_input;
     }
     n = at_input;
+    /* the posed instances' palettes: this frame's and last frame's each */
+    uint64_t pal_floats = 0;
+    for (uint32_t s = 0; s < ns; s++)
+        if (expand[s] && in->streams[s]->desc.pose_bank)
+            pal_floats += (uint64_t)in->streams[s]->count *
+                          (oak_pose_bank_joints(in->streams[s]->desc.pose_bank) * 24 + 1);
+    if (pal_floats >= UINT32_MAX / 2)
+        return oak_error(OAK_ERROR_LIMIT, "frame input: %llu floats of posed palettes",
+                         (unsigned long long)pal_floats);
+    if (!OAK_GROW(fe->sx_pose, fe->sx_pose_cap, n ? n : 1) ||
+        !OAK_GROW(fe->sx_palettes, fe->sx_palettes_cap, (uint32_t)pal_floats + 1))
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "frame input: no memory for posed palettes");
     if (!OAK_GROW(fe->sx_mesh, fe->sx_cap, n) || !OAK_GROW(fe->sx_material, fe->sx_cap2, n) ||
         !OAK_GROW(fe->sx_world, fe->sx_cap3, n) || !OAK_GROW(fe->sx_flags, fe->sx_cap4, n) ||
         !OAK_GROW(fe->sx_color, fe->sx_cap5, (size_t)n * 4) ||
@@ -307,6 +349,7 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
         memcpy(fe->sx_material, in->materials, nd * sizeof *in->materials);
         memcpy(fe->sx_world, in->transforms, nd * sizeof(mat4));
         for (uint32_t i = 0; i < nd; i++) fe->sx_flags[i] = in->flags ? in->flags[i] : 0;
+        for (uint32_t i = 0; i < nd; i++) fe->sx_pose[i] = NULL;
         if (in->colors)
             memcpy(fe->sx_color, in->colors, (size_t)nd * 4 * sizeof(float));
         else
@@ -322,6 +365,7 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
     oak_frustum_planes(v->view_proj, planes);
     oak_stream_stats *st = &v->stream_stats;
     uint32_t *visible = fe->sx_visible;
+    float *palettes = fe->sx_palettes;
     for (uint32_t s = 0; s < ns; s++) {
         const oak_stream *str = in->streams[s];
         oak_render_stream *rs = &fe->streams[s];
@@ -353,6 +397,8 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
             rs->lods[k] = str->desc.lods[k].mesh;
             rs->lod_distance[k] = str->desc.lods[k].distance;
         }
+        rs->pose_bank = str->desc.pose_bank;
+        memcpy(rs->pose_sphere, str->pose_sphere, sizeof rs->pose_sphere);
         st->instances += str->count;
         st->moved += rs->moved;
         if (!expand[s]) continue; /* drawn and cast from the backend's lists alone */
@@ -363,6 +409,14 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
         job.params.lod_count = str->desc.lod_count;
         job.params.lod_override = str->lod_override;
         job.params.bend = bent ? bend : NULL;
+        if (str->desc.pose_bank) {
+            job.params.pose_sphere = (const float(*)[4])str->pose_sphere;
+            job.bank = str->desc.pose_bank;
+            job.prev = rs->prev_records ? rs->prev_records : str->records;
+            job.stride = oak_pose_bank_joints(job.bank) * 24 + 1; /* + the joint count */
+            job.palettes = palettes;
+            palettes += (size_t)str->count * job.stride;
+        }
         /* the view's own instances only: a native stream is here for the
            lamps, and the GPU's kernel culls it for the camera */
         if (fe->occ.on && !natives[s]) {

@@ -33,8 +33,7 @@ void main() {
     uint base = d.info.y + oak_id_triangle(id) * 3u;
     vec3 Pv[3];
     for (int k = 0; k < 3; k++) {
-        uint vi = indices[base + uint(k)] + d.info.z;
-        Pv[k] = to_view((d.world * positions[vi]).xyz);
+        Pv[k] = to_view((d.world * oak_draw_point(d, indices[base + uint(k)], false)).xyz);
     }
     vec3 N = normalize(cross(Pv[1] - Pv[0], Pv[2] - Pv[0]));
     vec2 pc = vec2(px) + 0.5;

@@ -22,8 +22,16 @@ void main() {
     uvec4 info = stream_heads[s].info;
     uint list = (idx - info.w - uint(OAK_GPU_INSTCULL_HEAD_WORDS)) / info.x;
     int cascade = int(list / uint(OAK_STREAM_LODS)) - 1;
-    mat4 world = oak_instance_world(stream_records[info.z + (word & OAK_GPU_ID_TRIANGLE_MASK)], s);
-    vec4 c = view.shadow_view_proj[cascade] * (world * positions[OAK_VERTEX_INDEX]);
+    uint rec = info.z + (word & OAK_GPU_ID_TRIANGLE_MASK);
+    mat4 world = oak_instance_world(stream_records[rec], s);
+    vec4 P = positions[OAK_VERTEX_INDEX];
+    if (oak_stream_posed(s)) { // common/pose.glsl, as vis_stream.vert
+        uint lod = word >> OAK_GPU_ID_LOD_SHIFT;
+        uint first = stream_words[info.w + lod * 5u + 3u];
+        P = oak_pose_point(s, lod, uint(OAK_VERTEX_INDEX) - first,
+                           stream_records[rec].color_phase.w, P);
+    }
+    vec4 c = view.shadow_view_proj[cascade] * (world * P);
     c = oak_cascade_tile(c, cascade);
     gl_Position = c;
     v_draw = stream_heads[s].draw.x;

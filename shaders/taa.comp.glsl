@@ -102,7 +102,7 @@ bool motion(ivec2 px, out vec2 m) {
     vec4 Po[3];
     vec3 rows[3];
     for (int k = 0; k < 3; k++) {
-        Po[k] = positions[indices[base + uint(k)] + d.info.z];
+        Po[k] = oak_draw_point(d, indices[base + uint(k)], false);
         rows[k] = (view.view_proj * (d.world * Po[k])).xyw;
     }
     // homogeneous barycentrics, as the resolve's (common/surface.glsl)
@@ -114,7 +114,11 @@ bool motion(ivec2 px, out vec2 m) {
     vec4 P = b.x * Po[0] + b.y * Po[1] + b.z * Po[2];
     if (!to_pixel(view.view_proj * (d.world * P), now)) return false;
     // a posed draw: the same barycentrics over last frame's pose
-    if (d.prev.x != 0u) {
+    if (d.prev.y != 0u) { // a posed instance: at last frame's phase
+        P = b.x * oak_draw_point(d, indices[base], true) +
+            b.y * oak_draw_point(d, indices[base + 1u], true) +
+            b.z * oak_draw_point(d, indices[base + 2u], true);
+    } else if (d.prev.x != 0u) {
         uint at = d.info.z + d.prev.x;
         P = b.x * positions[indices[base] + at] + b.y * positions[indices[base + 1u] + at] +
             b.z * positions[indices[base + 2u] + at];

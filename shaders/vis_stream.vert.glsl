@@ -22,7 +22,13 @@ void main() {
     uint lod = word >> OAK_GPU_ID_LOD_SHIFT;
     uint rec = stream_heads[s].info.z + (word & OAK_GPU_ID_TRIANGLE_MASK);
     mat4 world = oak_instance_world(stream_records[rec], s);
-    vec4 c = view.view_proj * (world * positions[OAK_VERTEX_INDEX]);
+    vec4 P = positions[OAK_VERTEX_INDEX];
+    if (oak_stream_posed(s)) { // common/pose.glsl: the vertex's index inside its LOD mesh
+        uint first = stream_words[stream_heads[s].info.w + lod * 5u + 3u];
+        P = oak_pose_point(s, lod, uint(OAK_VERTEX_INDEX) - first,
+                           stream_records[rec].color_phase.w, P);
+    }
+    vec4 c = view.view_proj * (world * P);
     c = oak_snap(c, vec2(view.size.xy), vec2(view.taa.x, -view.taa.y));
     gl_Position = c;
     v_draw = stream_heads[s].draw.x;

@@ -163,7 +163,7 @@ oak_cli_test(cliBenchRejectsJsonValue ARGS "bench|--json=yes" EXIT 2
 oak_cli_test(cliRenderRejectsUnknownBackend ARGS "render|--backend|metal|--size|64x36" EXIT 1
              ERR "unknown backend 'metal' \\(compiled in: .*cpu.*\\)" ERR_LINES 1)
 oak_cli_test(cliRenderRejectsUnknownWorld ARGS "render|--world|moon|--size|64x36" EXIT 1
-             ERR "unknown world 'moon' \\(worlds: default, stress, lamps, meadow\\)" ERR_LINES 1)
+             ERR "unknown world 'moon' \\(worlds: default, stress, lamps, meadow, crowd\\)" ERR_LINES 1)
 oak_cli_test(cliRenderRejectsMissingSceneFile
              ARGS "render|--scene|tests/data/cli/no_such_scene.json|--size|64x36" EXIT 1
              ERR "no_such_scene\\.json" ERR_LINES 1)
@@ -183,7 +183,7 @@ oak_cli_test(cliHelpListsCommands ARGS "help" EXIT 0 OUT "render.*bench.*info")
 oak_cli_test(cliHelpRenderListsOptions ARGS "help|render" EXIT 0
              OUT "--world NAME.*--scene FILE.*--backend B.*--size WxH.*--frames N.*--out")
 oak_cli_test(cliInfoListsVersionBackendsAndThreads ARGS "info|--threads|3" EXIT 0
-             OUT "oak 0\\.1\\.0\nthreads: 3\nworlds: default, stress, lamps, meadow\n.*  cpu: available.*  null: available")
+             OUT "oak 0\\.1\\.0\nthreads: 3\nworlds: default, stress, lamps, meadow, crowd\n.*  cpu: available.*  null: available")
 # caps: the passes and features each backend runs, named by the pass table
 oak_cli_test(cliInfoListsCapsPerBackend ARGS "info" EXIT 0
              OUT "  cpu: available\n.*    passes: upload lightgrid skycapture shadow lampshadow raster gtao clouds fog resolve blend cloudmix taa dof exposure bloom post fxaa readback\n    features: pixels shadow-cache probes\n  null: available\n.*    passes: none\n    features: none\n")
@@ -215,6 +215,15 @@ oak_cli_test(cliBenchReportsTheShadowCache
 oak_cli_test(cliBenchMeadowFlight
              ARGS "bench|--world|meadow|--backend|cpu|--size|64x36|--frames|3|--warmup|0"
              EXIT 0 OUT "meadow \\| cpu .*frame +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+")
+# the crowd world: a posed stream of foxes the simulation walks; --count sets it
+oak_cli_test(cliBenchCrowd
+             ARGS "bench|--world|crowd|--count|50|--backend|cpu|--size|64x36|--frames|3|--warmup|0"
+             EXIT 0 OUT "crowd \\| cpu .*frame +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+")
+oak_cli_test(cliRenderRejectsBadCount ARGS "render|--world|crowd|--count|0|--size|64x36" EXIT 2
+             ERR "--count" ERR_LINES 1)
+oak_cli_test(cliRenderRejectsFractionalCount
+             ARGS "render|--world|crowd|--count|2.5|--size|64x36" EXIT 2
+             ERR "--count '2.5': expected a whole number" ERR_LINES 1)
 oak_cli_test(cliBenchJsonIsOneObjectWithFrameStage
              ARGS "bench|--backend|null|--size|64x36|--frames|4|--warmup|1|--json" EXIT 0
              OUT "^{\"world\": \"default\", \"backend\": \"null\", \"device\": \"[^\"]*\", \"preset\": \"default\", \"size\": \\[64, 36\\], \"render_scale\": 1, \"render_size\": \\[64, 36\\], \"frames\": 4, \"warmup\": 1, \"threads\": [0-9]+, \"occlusion\": {\"on\": false, [^}]*}, \"stages\": {\"frame\": {\"median_ms\": [0-9.]+, \"p95_ms\": [0-9.]+, \"p99_ms\": [0-9.]+, \"max_ms\": [0-9.]+, \"clock\": \"cpu\"}.*}}\n$")

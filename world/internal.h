@@ -14,6 +14,9 @@ oak_result _oak_world_lamps_update(oak_scene *scene, float seconds);
 void _oak_world_lamps_path(float t, float eye[3], float target[3]);
 oak_result _oak_world_meadow_build(oak_scene *scene, const oak_world_options *opts);
 oak_result _oak_world_meadow_update(oak_scene *scene, float seconds);
+oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opts);
+oak_result _oak_world_crowd_update(oak_scene *scene, float seconds);
+void _oak_world_crowd_path(float t, float eye[3], float target[3]);
 void _oak_world_meadow_path(float t, float eye[3], float target[3]);
 
 /* The scene owns a terrain once attached (destroyed with it); the world's

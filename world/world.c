@@ -31,6 +31,10 @@ static const world_entry g_worlds[] = {
      "around the camera, a lake with waves, grass and flowers swaying in the wind, a forest of "
      "pines, oaks, birches and maples, a sun and a blue sky",
      NULL, _oak_world_meadow_build, _oak_world_meadow_path, _oak_world_meadow_update},
+    {"crowd",
+     "foxes walking and running on open ground (--count, default 20,000), each posed on the "
+     "GPU from one pose bank, kept apart by the crowd simulation; the camera follows a group",
+     NULL, _oak_world_crowd_build, _oak_world_crowd_path, _oak_world_crowd_update},
 };
 
 #define WORLD_COUNT (sizeof g_worlds / sizeof g_worlds[0])

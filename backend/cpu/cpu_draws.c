@@ -52,6 +52,9 @@ static void fill_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
         d->material = (uint32_t)_oak_cpu_material_index(b, l->material[src]);
         d->flags = l->flags ? l->flags[src] : 0;
         for (int k = 0; k < 4; k++) d->color[k] = l->color ? l->color[src][k] : 1.0f;
+        /* posed only where the mirror has the skin (else the rest pose) */
+        d->pose = l->pose && b->meshes[d->mesh].joints ? l->pose[src] : NULL;
+        d->pose_floats = d->pose ? (uint32_t)d->pose[-1] * 12 : 0;
         const oak_material_desc *md = &b->materials[d->material].desc;
         d->cull = f->cull_ok && !md->double_sided;
         d->mask = md->alpha_mode == OAK_ALPHA_MASK;

@@ -86,6 +86,13 @@ static void vertex_job(void *user, uint32_t begin, uint32_t end, uint32_t worker
         const float(*M)[4] = (const float(*)[4])dr->mvp;
         for (uint32_t v = begin; v < stop; v++) {
             const float *s = m->pos + (size_t)(v - p->vtx_base[d]) * 3;
+            float posed[3];
+            if (dr->pose) { /* skinned from the instance's palette (frame memory) */
+                float rows[12];
+                _oak_cpu_pose_rows(m, dr->pose, v - p->vtx_base[d], rows);
+                _oak_pose_apply(rows, s, 1, posed);
+                s = posed;
+            }
             float *o = p->clip + (size_t)v * 4;
             for (int r = 0; r < 4; r++)
                 o[r] = M[0][r] * s[0] + M[1][r] * s[1] + M[2][r] * s[2] + M[3][r];

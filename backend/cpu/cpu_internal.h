@@ -5,6 +5,7 @@
 #define OAK_CPU_INTERNAL_H
 
 #include "render/clouds.h"
+#include "render/pose_stream.h"
 #include "render/pass_table.h"
 #include "render/shadow_layer.h"
 
@@ -34,6 +35,11 @@ typedef struct cpu_mesh {
        vertex; NULL for a static one (the taa pass's motion reads pos) */
     float *prev_pos;
     uint32_t pos_cap, attr_cap, index_cap, prev_cap;
+    /* a skinned mesh's 4 joints and weights per vertex (NULL: none), for
+       the draws posed from a bank (cpu_draw.pose) */
+    uint16_t *joints;
+    float *weights;
+    uint32_t joint_cap, weight_cap;
     bool has_prev; /* prev_pos holds this version's previous pose */
     oak_bounds bounds;
 } cpu_mesh;
@@ -115,6 +121,10 @@ typedef struct cpu_draw {
     float sort_key;
     /* the view draw's colour (a stream instance's), times the vertex colour */
     float color[4];
+    /* a posed stream instance's palettes (oak_draw_list.pose: this frame's,
+       then last frame's at pose + pose_floats); NULL: the mesh as it is */
+    const float *pose;
+    uint32_t pose_floats;
 } cpu_draw;
 
 /* Per set-up chunk output, kept across frames. */
@@ -366,15 +376,23 @@ static inline void _oak_cpu_bary_eval(const cpu_bary *s, const cpu_pass *p, uint
 uint32_t _oak_cpu_find_draw(const cpu_pass *p, uint32_t tri);
 
 /* One original triangle of a pass draw, gathered for per-pixel work. */
+/* Vertex v of mesh m through a posed draw's palette (this frame's or last
+   frame's): its skinning rows (render/pose_stream.h, pose.glsl's twin). */
+static inline void _oak_cpu_pose_rows(const cpu_mesh *m, const float *palette, uint32_t v,
+                                      float rows[12]) {
+    _oak_pose_skin(palette, m->joints + (size_t)v * 4, m->weights + (size_t)v * 4, rows);
+}
+
 typedef struct cpu_tri_ctx {
     uint32_t id; /* pass triangle index + 1; 0 when empty */
     uint32_t draw, tri;
     const cpu_draw *d;
     const cpu_material *mat;
     cpu_bary bary;
-    float pos[3][3]; /* object space */
+    float pos[3][3]; /* object space (posed, for a posed draw) */
     const float *attr[3];
-    float Ng[3]; /* world, unit, flipped when back-facing and double-sided */
+    float posed[3][CPU_ATTR]; /* a posed draw's attributes: normal and tangent skinned */
+    float Ng[3];              /* world, unit, flipped when back-facing and double-sided */
     bool back;
 } cpu_tri_ctx;
 void _oak_cpu_tri_ctx(const cpu_backend *b, const cpu_pass *p, uint32_t id, cpu_tri_ctx *t);

@@ -65,6 +65,17 @@ static oak_result sync_mesh(cpu_backend *b, oak_mesh h) {
     if (prev && !OAK_GROW(m->prev_pos, m->prev_cap, vc * 3)) return OAK_ERROR_OUT_OF_MEMORY;
     if (prev) memcpy(m->prev_pos, d->prev_positions, (size_t)vc * 3 * sizeof(float));
     m->has_prev = prev;
+    bool skin = vc && d->joints && d->weights;
+    if (skin && (!OAK_GROW(m->joints, m->joint_cap, vc * 4) ||
+                 !OAK_GROW(m->weights, m->weight_cap, vc * 4)))
+        return OAK_ERROR_OUT_OF_MEMORY;
+    if (skin) {
+        memcpy(m->joints, d->joints, (size_t)vc * 4 * sizeof(uint16_t));
+        memcpy(m->weights, d->weights, (size_t)vc * 4 * sizeof(float));
+    } else {
+        oak_free(m->joints), oak_free(m->weights);
+        m->joints = NULL, m->weights = NULL, m->joint_cap = m->weight_cap = 0;
+    }
     for (uint32_t v = 0; v < vc; v++) {
         float *a = m->attr + (size_t)v * CPU_ATTR;
         for (int k = 0; k < 3; k++) a[CPU_ATTR_N + k] = d->normals ? d->normals[v * 3 + k] : 0;
@@ -236,6 +247,8 @@ static void evict_dead(cpu_backend *b) {
         oak_free(m->prev_pos);
         oak_free(m->attr);
         oak_free(m->indices);
+        oak_free(m->joints);
+        oak_free(m->weights);
         memset(m, 0, sizeof *m);
         b->mesh_free++;
     }
@@ -267,6 +280,8 @@ void _oak_cpu_mirrors_release(cpu_backend *b) {
     for (uint32_t i = 0; i < b->mesh_count; i++) {
         oak_free(b->meshes[i].pos);
         oak_free(b->meshes[i].prev_pos);
+        oak_free(b->meshes[i].joints);
+        oak_free(b->meshes[i].weights);
         oak_free(b->meshes[i].attr);
         oak_free(b->meshes[i].indices);
     }

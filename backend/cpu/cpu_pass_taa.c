@@ -158,7 +158,17 @@ static bool motion(const taa_ctx *c, cpu_tri_ctx *cache, uint32_t x, uint32_t y,
     /* a posed draw (OAK_DRAW_PREV_POSE): the same barycentrics over the
        triangle's previous positions, last frame's point of the surface */
     const cpu_mesh *pm = &b->meshes[t->d->mesh];
-    if (v->draws.flags && (v->draws.flags[src] & OAK_DRAW_PREV_POSE) && pm->has_prev) {
+    if (t->d->pose) { /* a posed instance: its vertices at last frame's phase */
+        const uint32_t *ix = pm->indices + (size_t)t->tri * 3;
+        P[0] = P[1] = P[2] = 0, P[3] = 0;
+        for (int k = 0; k < 3; k++) {
+            float rows[12], q[3];
+            _oak_cpu_pose_rows(pm, t->d->pose + t->d->pose_floats, ix[k], rows);
+            _oak_pose_apply(rows, pm->pos + (size_t)ix[k] * 3, 1, q);
+            for (int j = 0; j < 3; j++) P[j] += E[k] / S * q[j];
+            P[3] += E[k] / S;
+        }
+    } else if (v->draws.flags && (v->draws.flags[src] & OAK_DRAW_PREV_POSE) && pm->has_prev) {
         const uint32_t *ix = pm->indices + (size_t)t->tri * 3;
         P[0] = P[1] = P[2] = 0, P[3] = 0;
         for (int k = 0; k < 3; k++) {

@@ -66,6 +66,18 @@ void _oak_cpu_tri_ctx(const cpu_backend *b, const cpu_pass *p, uint32_t id, cpu_
     for (int i = 0; i < 3; i++) {
         const float *s = m->pos + (size_t)ix[i] * 3;
         t->attr[i] = m->attr + (size_t)ix[i] * CPU_ATTR;
+        float posed[3];
+        if (t->d->pose) { /* skinned as the vertex stage did, normal and tangent too */
+            float rows[12];
+            _oak_cpu_pose_rows(m, t->d->pose, ix[i], rows);
+            _oak_pose_apply(rows, s, 1, posed);
+            s = posed;
+            float *a = t->posed[i];
+            memcpy(a, t->attr[i], sizeof(float) * CPU_ATTR);
+            _oak_pose_apply(rows, t->attr[i] + CPU_ATTR_N, 0, a + CPU_ATTR_N);
+            _oak_pose_apply(rows, t->attr[i] + CPU_ATTR_T, 0, a + CPU_ATTR_T);
+            t->attr[i] = a;
+        }
         for (int k = 0; k < 3; k++) {
             t->pos[i][k] = s[k];
             wp[i][k] = W[0][k] * s[0] + W[1][k] * s[1] + W[2][k] * s[2] + W[3][k];

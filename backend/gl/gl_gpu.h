@@ -147,6 +147,10 @@ typedef struct _oak_gl_frame {
     const oak_instance *instcull_prev_src[OAK_STREAM_MAX_PER_VIEW];
     uint64_t instcull_prev_version[OAK_STREAM_MAX_PER_VIEW];
     uint32_t instcull_prev_first[OAK_STREAM_MAX_PER_VIEW];
+    /* a posed stream's pose block after those: whose bank, LOD 0 mesh and where */
+    const void *instcull_pose_src[OAK_STREAM_MAX_PER_VIEW];
+    uint32_t instcull_pose_mesh[OAK_STREAM_MAX_PER_VIEW];
+    uint64_t instcull_pose_first[OAK_STREAM_MAX_PER_VIEW];
     /* per stream: the vis program group it draws with from the lists
        (masked 2, double-sided 1), UINT32_MAX when it is not drawn natively;
        the stream raster's programs */

@@ -27,21 +27,23 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
     if (r) return r;
     uint32_t ns =
         v->stream_count < OAK_STREAM_MAX_PER_VIEW ? v->stream_count : OAK_STREAM_MAX_PER_VIEW;
-    uint64_t records = 0, words = 0;
+    uint64_t records = 0, words = 0, poses = 0;
     uint32_t most = 0;
     for (uint32_t s = 0; s < ns; s++) {
         records += v->streams[s].count;
+        poses += _oak_gpu_pose_records(&v->streams[s]);
         words += _oak_gpu_instcull_words(v->streams[s].count);
         most = v->streams[s].count > most ? v->streams[s].count : most;
     }
     size_t head_bytes = sizeof f->instcull_heads;
     uint64_t occ_words = _oak_gpu_occ_words(v);
     words += occ_words;
-    if (records > UINT32_MAX / 2 || words > UINT32_MAX / 4)
+    if (records + poses > UINT32_MAX / 2 || words > UINT32_MAX / 4)
         return oak_error(OAK_ERROR_LIMIT, "gl: instcull: %llu instances",
                          (unsigned long long)records);
-    /* the records, then their last-frame copies (motion vectors) */
-    size_t rec_bytes = (size_t)(records ? records : 1) * 2 * sizeof(oak_gpu_instance);
+    /* the records, then their last-frame copies (motion vectors), then the
+       posed streams' pose blocks */
+    size_t rec_bytes = ((size_t)(records ? records : 1) * 2 + poses) * sizeof(oak_gpu_instance);
     size_t old = f->instances.capacity;
     if ((r = _oak_gl_buffer_reserve(&f->instances, rec_bytes, true)) ||
         (r = _oak_gl_buffer_reserve(&f->instance_out, head_bytes + words * 4, false)))
@@ -49,13 +51,30 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
     if (f->instances.capacity != old) {
         memset(f->instcull_src, 0, sizeof f->instcull_src);
         memset(f->instcull_prev_src, 0, sizeof f->instcull_prev_src);
+        memset(f->instcull_pose_src, 0, sizeof f->instcull_pose_src);
     }
-    uint32_t total = (uint32_t)records; /* where the last-frame copies start */
+    uint64_t pose_at = (records ? records : 1) * 2; /* the pose blocks, as reserved */
+    uint32_t total = (uint32_t)records;             /* where the last-frame copies start */
 
     uint32_t first = 0, word = 0;
     uint32_t cmds[OAK_GPU_INSTCULL_HEAD_WORDS];
     for (uint32_t s = 0; s < ns; s++) {
         const oak_render_stream *rs = &v->streams[s];
+        uint64_t pose_n = _oak_gpu_pose_records(rs);
+        if (pose_n &&
+            (f->instcull_pose_src[s] != rs->pose_bank ||
+             f->instcull_pose_mesh[s] != rs->lods[0].id || f->instcull_pose_first[s] != pose_at)) {
+            oak_gpu_instance *block = oak_alloc((size_t)pose_n * sizeof *block);
+            if (!block) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: instcull: no memory");
+            _oak_gpu_pose_fill(block, rs);
+            r = _oak_gl_buffer_upload(&f->instances, (size_t)pose_at * sizeof *block, block,
+                                      (size_t)pose_n * sizeof *block);
+            oak_free(block);
+            if (r) return r;
+            f->instcull_pose_src[s] = rs->pose_bank;
+            f->instcull_pose_mesh[s] = rs->lods[0].id;
+            f->instcull_pose_first[s] = pose_at;
+        }
         /* the records, only when they moved or landed somewhere new */
         if (f->instcull_src[s] != rs->records || f->instcull_version[s] != rs->version ||
             f->instcull_first[s] != first) {
@@ -96,6 +115,8 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
                                mt ? oak_handle_index(rs->material.id) : 0,
                                f->instcull_group[s] != UINT32_MAX);
         f->instcull_heads[s].prev[0] = total;
+        _oak_gpu_pose_head(&f->instcull_heads[s], rs, (uint32_t)pose_at);
+        pose_at += pose_n;
         if ((r = _oak_gl_buffer_upload(&f->instance_out, head_bytes + (size_t)word * 4, cmds,
                                        sizeof cmds)))
             return r;
@@ -135,6 +156,7 @@ void _oak_gl_instcull_release(_oak_gl_frame *f) {
     _oak_gl_buffer_release(&f->instances);
     _oak_gl_buffer_release(&f->instance_out);
     memset(f->instcull_src, 0, sizeof f->instcull_src);
+    memset(f->instcull_pose_src, 0, sizeof f->instcull_pose_src);
     f->instcull_streams = 0;
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gpu_records.h"
+#include "oak/anim.h"
 #include "render/clouds.h"
 #include "render/dof.h"
 #include "render/fog.h"
@@ -300,4 +301,67 @@ void _oak_gpu_water_fill(oak_gpu_view *g, const oak_render_view *v) {
     memcpy(g->water_absorb, e->water_absorption, 12);
     memcpy(g->water_scatter, e->water_scatter, 12);
     memcpy(g->water_foam, e->water_foam, 12);
+}
+
+/* ---- pose blocks (issue 15) ---- */
+
+static uint64_t pose_frames(const oak_pose_bank *b) {
+    size_t floats = 0;
+    oak_pose_bank_data(b, &floats);
+    return floats / ((size_t)oak_pose_bank_joints(b) * 12);
+}
+
+uint64_t _oak_gpu_pose_records(const oak_render_stream *rs) {
+    const oak_pose_bank *b = rs->pose_bank;
+    if (!b) return 0;
+    uint64_t n = oak_pose_bank_clips(b) + pose_frames(b) * oak_pose_bank_joints(b);
+    for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
+        const oak_mesh_data *md = oak_mesh_get(rs->lods[k]);
+        n += md ? md->vertex_count : 0;
+    }
+    return n;
+}
+
+void _oak_gpu_pose_fill(oak_gpu_instance *dst, const oak_render_stream *rs) {
+    const oak_pose_bank *b = rs->pose_bank;
+    if (!b) return;
+    uint32_t clips = oak_pose_bank_clips(b), joints = oak_pose_bank_joints(b);
+    uint64_t at = 0;
+    for (uint32_t c = 0; c < clips; c++, at++) {
+        memset(&dst[at], 0, sizeof dst[at]);
+        dst[at].position_scale[0] = (float)oak_pose_bank_first_frame(b, c);
+        dst[at].position_scale[1] = (float)oak_pose_bank_frames(b, c);
+        dst[at].position_scale[2] = oak_pose_bank_duration(b, c);
+    }
+    /* a palette's 3 x 4 rows are one record's 12 floats */
+    _Static_assert(sizeof(oak_gpu_instance) == 12 * sizeof(float), "a joint is one record");
+    uint64_t palettes = pose_frames(b) * joints;
+    memcpy(&dst[at], oak_pose_bank_data(b, NULL), (size_t)palettes * sizeof(oak_gpu_instance));
+    at += palettes;
+    for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
+        const oak_mesh_data *md = oak_mesh_get(rs->lods[k]);
+        for (uint32_t v = 0; md && v < md->vertex_count; v++, at++) {
+            memset(&dst[at], 0, sizeof dst[at]);
+            for (int i = 0; i < OAK_GPU_POSE_INFLUENCES; i++) {
+                dst[at].position_scale[i] = md->joints ? (float)md->joints[(size_t)v * 4 + i] : 0;
+                dst[at].rotation[i] = md->weights ? md->weights[(size_t)v * 4 + i] : (i == 0);
+            }
+        }
+    }
+}
+
+void _oak_gpu_pose_head(oak_gpu_instcull *h, const oak_render_stream *rs, uint32_t at) {
+    const oak_pose_bank *b = rs->pose_bank;
+    if (!b) return;
+    uint32_t clips = oak_pose_bank_clips(b), joints = oak_pose_bank_joints(b);
+    h->pose[0] = at;
+    h->pose[1] = joints;
+    h->pose[2] = clips;
+    uint64_t lod_at = at + clips + pose_frames(b) * joints;
+    for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
+        h->pose_lod[k] = (uint32_t)lod_at;
+        const oak_mesh_data *md = oak_mesh_get(rs->lods[k]);
+        lod_at += md ? md->vertex_count : 0;
+        memcpy(h->bounds[k], rs->pose_sphere[k], sizeof h->bounds[k]);
+    }
 }

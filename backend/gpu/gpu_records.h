@@ -44,6 +44,14 @@ static inline uint64_t _oak_gpu_occ_words(const oak_render_view *v) {
     return v->occ_depth ? 20u + (uint64_t)v->occ_tw * v->occ_th : 0u;
 }
 void _oak_gpu_occ_fill(uint32_t *words, const oak_render_view *v);
+/* A posed stream's pose block (oak_gpu.h "Pose blocks"): the records it
+   takes in OAK_B_INSTANCES (0: not posed), the block itself, and the head's
+   pose fields for a block at record `at` (its bounds become the spheres
+   over every bank pose). The block depends on the bank and the LOD meshes
+   only: a backend writes it again only when those or `at` move. */
+uint64_t _oak_gpu_pose_records(const oak_render_stream *rs);
+void _oak_gpu_pose_fill(oak_gpu_instance *dst, const oak_render_stream *rs);
+void _oak_gpu_pose_head(oak_gpu_instcull *h, const oak_render_stream *rs, uint32_t at);
 /* Words of lists and commands a stream of `count` instances takes. */
 static inline uint64_t _oak_gpu_instcull_words(uint32_t count) {
     return OAK_GPU_INSTCULL_HEAD_WORDS + (uint64_t)OAK_GPU_INSTCULL_VIEWS * OAK_STREAM_LODS * count;

@@ -184,6 +184,10 @@ typedef struct _oak_vk_frame {
     const void *instcull_prev_src[OAK_STREAM_MAX_PER_VIEW];
     uint64_t instcull_prev_version[OAK_STREAM_MAX_PER_VIEW];
     uint32_t instcull_prev_first[OAK_STREAM_MAX_PER_VIEW];
+    /* a posed stream's pose block after those: whose bank, LOD 0 mesh and where */
+    const void *instcull_pose_src[OAK_STREAM_MAX_PER_VIEW];
+    uint32_t instcull_pose_mesh[OAK_STREAM_MAX_PER_VIEW];
+    uint64_t instcull_pose_first[OAK_STREAM_MAX_PER_VIEW];
     uint32_t instcull_streams;
     /* per stream: its material's slot, and the vis pipeline group it draws
        with natively (UINT32_MAX: not drawn from the lists) */

@@ -31,25 +31,29 @@ static oak_result grow(_oak_vk *vk, _oak_vk_buffer *b, uint64_t bytes, VkBufferU
 oak_result _oak_vk_instcull_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     uint32_t ns =
         v->stream_count < OAK_STREAM_MAX_PER_VIEW ? v->stream_count : OAK_STREAM_MAX_PER_VIEW;
-    uint64_t records = 0, words = 0;
+    uint64_t records = 0, words = 0, poses = 0;
     for (uint32_t s = 0; s < ns; s++) {
         records += v->streams[s].count;
         words += _oak_gpu_instcull_words(v->streams[s].count);
+        poses += _oak_gpu_pose_records(&v->streams[s]);
     }
     words += _oak_gpu_occ_words(v);
-    if (records > UINT32_MAX / 2 || words > UINT32_MAX / 4)
+    if (records + poses > UINT32_MAX / 2 || words > UINT32_MAX / 4)
         return oak_error(OAK_ERROR_LIMIT, "vulkan: instcull: %llu instances",
                          (unsigned long long)records);
     VkBuffer old = f->instances.buffer;
     oak_result r;
-    /* the records, then their last-frame copies (motion vectors) */
-    if ((r = grow(vk, &f->instances, (records ? records : 1) * 2 * sizeof(oak_gpu_instance), 0)) ||
+    /* the records, then their last-frame copies (motion vectors), then the
+       posed streams' pose blocks */
+    if ((r = grow(vk, &f->instances,
+                  ((records ? records : 1) * 2 + poses) * sizeof(oak_gpu_instance), 0)) ||
         (r = grow(vk, &f->instance_out, HEAD_BYTES + words * 4,
                   VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT)))
         return r;
     if (f->instances.buffer != old) {
         memset(f->instcull_src, 0, sizeof f->instcull_src);
         memset(f->instcull_prev_src, 0, sizeof f->instcull_prev_src);
+        memset(f->instcull_pose_src, 0, sizeof f->instcull_pose_src);
     }
     /* the streams' assets (before the materials' flush) and how each draws;
        none drawn until the pass runs this frame */
@@ -82,8 +86,18 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
     uint32_t *words = (uint32_t *)((uint8_t *)f->instance_out.mapped + HEAD_BYTES);
     uint32_t total = 0; /* the last-frame copies start after every record */
     for (uint32_t s = 0; s < ns; s++) total += v->streams[s].count;
+    uint64_t pose_at = (uint64_t)(total ? total : 1) * 2; /* the pose blocks, as reserved */
     for (uint32_t s = 0; s < ns; s++) {
         const oak_render_stream *rs = &v->streams[s];
+        uint64_t pose_n = _oak_gpu_pose_records(rs);
+        if (pose_n &&
+            (f->instcull_pose_src[s] != rs->pose_bank ||
+             f->instcull_pose_mesh[s] != rs->lods[0].id || f->instcull_pose_first[s] != pose_at)) {
+            _oak_gpu_pose_fill((oak_gpu_instance *)rec + pose_at, rs);
+            f->instcull_pose_src[s] = rs->pose_bank;
+            f->instcull_pose_mesh[s] = rs->lods[0].id;
+            f->instcull_pose_first[s] = pose_at;
+        }
         if (f->instcull_src[s] != rs->records || f->instcull_version[s] != rs->version ||
             f->instcull_first[s] != first) {
             if (rs->count)
@@ -116,6 +130,8 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
         _oak_gpu_instcull_fill(&h, words + word, v, rs, first, word, mesh, f->instcull_material[s],
                                f->instcull_group[s] != UINT32_MAX);
         h.prev[0] = total;
+        _oak_gpu_pose_head(&h, rs, (uint32_t)pose_at);
+        pose_at += pose_n;
         heads[s] = h;
         f->instcull_moved[s] = rs->moved;
         first += rs->count;

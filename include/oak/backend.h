@@ -31,6 +31,11 @@ typedef struct oak_draw_list {
     /* linear RGBA multiplying the vertex colour (a stream instance's colour,
        white for plain draws); the view's draws only, NULL in caster lists */
     float (*color)[4];
+    /* per draw: a posed stream instance's palettes in frame memory (bank
+       joints x 12 floats at this frame's phase, then as many at last
+       frame's; pose[-1] holds the joint count as a float), NULL for a draw
+       drawn as its mesh holds it; NULL: none */
+    const float **pose;
 } oak_draw_list;
 
 /* How one stream's instances bend this frame (docs/WORLD.md "Grass"): the
@@ -54,7 +59,7 @@ typedef struct oak_instance_bend {
  *   position_scale  xyz: position in world metres, w: uniform scale
  *   rotation        unit quaternion x, y, z, w (all zero: none)
  *   color_phase     xyz: linear colour times the material's base colour,
- *                   w: phase (the stream owner's; drawn by nothing yet)
+ *                   w: phase (the stream owner's; a posed stream's clip and time)
  *
  * The cull-and-LOD kernel (_oak_stream_cull_instance, one function) gives
  * each instance its world matrix, LOD (distance to the camera, or the
@@ -111,6 +116,11 @@ typedef struct oak_render_stream {
     /* instance indices inside the frustum, by LOD (expanded streams only) */
     uint32_t *visible[OAK_STREAM_LODS];
     uint32_t visible_count[OAK_STREAM_LODS];
+    /* posed from this bank (NULL: rigid); each LOD mesh's sphere over every
+       bank pose (mesh space: centre, radius), which the culls use instead
+       of its rest bounds */
+    const struct oak_pose_bank *pose_bank;
+    float pose_sphere[OAK_STREAM_LODS][4];
 } oak_render_stream;
 
 /* A run of draws in `draws` sharing one mesh and material. */

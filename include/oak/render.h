@@ -369,7 +369,11 @@ typedef struct oak_render_light {
  * oak_gpu_instance. rotation is a unit quaternion (x, y, z, w; all zero
  * reads as none); scale is uniform (the mesh's bounding sphere times it);
  * color is linear and multiplies the material's base colour; phase is the
- * stream owner's (wind, animation offset) and drawn by nothing yet. */
+ * stream owner's, except in a stream posed from a pose bank, where it picks
+ * clip and time: phase = clip * OAK_POSE_CLIP_SECONDS + seconds (seconds
+ * wrapped into the clip, so t and t + duration pose the same; a clip past
+ * the bank's reads as its last; no blend of two clips per instance). Keep
+ * the seconds small (wrap them) so the float holds them to the microsecond. */
 typedef struct oak_instance {
     float position[3];
     float scale;
@@ -402,7 +406,15 @@ typedef struct oak_stream_desc {
        sink_depth); 0: none */
     float sink;
     float sink_depth; /* metres; 0: 0.05 */
+    /* posed from this bank (include/oak/anim.h; NULL: rigid): every LOD mesh
+       has joints and weights for the bank's skin, and each instance is
+       posed in mesh space at its phase (above) before its record places it
+       (docs/ARCHITECTURE.md "Pose banks"). Borrowed: it outlives the stream. */
+    const struct oak_pose_bank *pose_bank;
 } oak_stream_desc;
+
+/* Seconds of phase per bank clip in a posed stream (oak_instance.phase). */
+#define OAK_POSE_CLIP_SECONDS 256.0f
 
 /* Allocates the records once, at capacity; the count starts at 0. */
 oak_result oak_make_stream(oak_stream **out, const oak_stream_desc *desc);
@@ -422,6 +434,11 @@ const oak_instance *oak_stream_records(const oak_stream *s);
  * distance pick (0xff: pick by distance). The array is borrowed, capacity
  * long, read every frame; NULL removes it. */
 oak_result oak_stream_set_lod_override(oak_stream *s, const uint8_t *lods);
+/* World-space positions of instance i's vertices in LOD lod, posed and
+ * placed as every backend draws them (no wind or sink): returns how many,
+ * writing at most capacity (3 floats each); 0 for a bad index. */
+uint32_t oak_stream_instance_points(const oak_stream *s, uint32_t i, uint32_t lod, float *xyz,
+                                    uint32_t capacity);
 
 /* A box-projected reflection probe (docs/SHADING.md "Reflection probes"):
  * the scene seen from `position` is baked into a GGX-prefiltered map, and
@@ -559,11 +576,11 @@ oak_result oak_renderer_stream_stats(const oak_renderer *r, oak_stream_stats *ou
 /* What occlusion culling did in the last frame. Draws are the input's own;
  * instances those of streams culled on the CPU (a stream the backend draws
  * natively, OAK_CAP_GPU_STREAMS, is tested against the same grid by its
- * instcull pass and counted only in oak_renderer_stream_stats). The CPU's coarse depth grid draws everything in one
- * pass: drawn_pass2 stays 0 until a two-pass Hi-Z path runs. */
+ * instcull pass and counted only in oak_renderer_stream_stats). The CPU's coarse depth grid draws
+ * everything in one pass: drawn_pass2 stays 0 until a two-pass Hi-Z path runs. */
 typedef struct oak_occlusion_stats {
-    bool on;                    /* the grid was built and tested against */
-    uint32_t occluders;         /* draws rasterized into the grid */
+    bool on;            /* the grid was built and tested against */
+    uint32_t occluders; /* draws rasterized into the grid */
     uint32_t occluder_triangles;
     uint32_t draws_tested;      /* input draws */
     uint32_t draws_frustum;     /* culled by the frustum (or hidden, or stale) */

@@ -32,6 +32,8 @@ typedef struct oak_world_options {
     /* a quality preset (render.h): plants, forest density and their
        distances from its row where the fields above are 0 */
     oak_preset preset;
+    /* figures in worlds with a crowd (crowd: 20,000; .. OAK_CROWD_MAX) */
+    uint32_t count;
 } oak_world_options;
 oak_result oak_world_build_with(oak_scene *scene, const char *name, const oak_world_options *opts);
 /* The world's benchmark camera at t in [0, 1] along its path (eye and the

@@ -14,6 +14,7 @@ OAK_SSBO(OAK_B_INSTANCE_OUT) readonly buffer StreamListBlock {
 
 #define OAK_BEND_HEADS stream_heads
 #include "common/bend.glsl"
+#include "common/pose.glsl"
 
 // Stream s's record `r` as a world matrix this frame (common/bend.glsl).
 mat4 oak_instance_world(oak_gpu_instance r, uint s) {
@@ -41,7 +42,9 @@ oak_gpu_draw oak_instance_draw(uint rec, uint s, uint lod) {
     uint cmd = stream_heads[s].info.w + lod * 5u;
     d.info = uvec4(stream_heads[s].draw.x, stream_words[cmd + 2u], stream_words[cmd + 3u],
                    stream_heads[s].draw.y);
-    d.prev = uvec4(0u); // instances are not posed: their own positions
+    // x 0: not a posed mesh's pool; a posed instance (pose.glsl): y 1, z its
+    // record, w stream | LOD << 8, for oak_draw_point
+    d.prev = uvec4(0u, oak_stream_posed(s) ? 1u : 0u, rec, s | (lod << 8));
     return d;
 }
 
@@ -55,6 +58,16 @@ oak_gpu_draw oak_fetch_draw(uvec2 id) {
     return oak_instance_draw(id.x & ~OAK_GPU_ID_INSTANCE,
                              (id.y >> OAK_GPU_ID_STREAM_SHIFT) & (OAK_STREAM_MAX_PER_VIEW - 1u),
                              id.y >> OAK_GPU_ID_LOD_SHIFT);
+}
+
+// Vertex v (an index inside the draw's mesh) of draw record d in mesh space:
+// the pool's position, posed for a posed instance at this frame's phase
+// (prev false) or last frame's (true).
+vec4 oak_draw_point(oak_gpu_draw d, uint v, bool prev) {
+    vec4 p = positions[v + d.info.z];
+    if (d.prev.y == 0u) return p;
+    uint s = d.prev.w & 0xffu, rec = d.prev.z + (prev ? stream_heads[s].prev.x : 0u);
+    return oak_pose_point(s, d.prev.w >> 8, v, stream_records[rec].color_phase.w, p);
 }
 
 uint oak_id_triangle(uvec2 id) {

@@ -327,7 +327,7 @@ OAK_END(oak_gpu_draw);
 /* One instance of a stream (include/oak/render.h oak_instance, the same 12
  * floats): position and uniform scale, rotation as a unit quaternion (x, y,
  * z, w), linear colour (multiplies the material's base colour) and phase (a
- * stream's own use: wind, animation offset). */
+ * stream's own use; in a posed stream its clip and time: "Pose blocks"). */
 OAK_STRUCT(oak_gpu_instance) {
     OAK_F4(position_scale);
     OAK_F4(rotation);
@@ -371,8 +371,29 @@ OAK_STRUCT(oak_gpu_instcull) {
        for motion vectors; y: the occlusion grid's first word + 1 (0: none;
        backend/gpu/gpu_records.h _oak_gpu_occ_words); z, w 0 */
     OAK_U4(prev);
+    /* a stream posed from a pose bank (0 joints: not posed): x the pose
+       block's first record in OAK_B_INSTANCES, y the bank's joints, z its
+       clips, w 0 ("Pose blocks" below) */
+    OAK_U4(pose);
+    /* per LOD: the first record of its mesh's skin weights (one per vertex) */
+    OAK_U4(pose_lod);
 }
 OAK_END(oak_gpu_instcull);
+
+/* Pose blocks (issue 15; common/pose.glsl, render/pose_stream.c): a posed
+ * stream's bank goes to OAK_B_INSTANCES once, after every record and its
+ * last-frame copy, as records of 12 floats. From pose.x on: per clip one
+ * record (position_scale = first frame, frames, duration in seconds, 0);
+ * then every frame's palette, frame-major, a record per joint (its 3 x 4
+ * rows: position_scale, rotation, color_phase); then per LOD mesh a record
+ * per vertex (position_scale = its 4 joint indices as floats, rotation =
+ * their 4 weights). A posed instance's phase names clip and time: clip =
+ * floor(phase / OAK_GPU_POSE_CLIP_SECONDS) (clamped to the bank's), time =
+ * the rest, in seconds, wrapped into the clip (banks loop). The previous
+ * pose (motion vectors) is the same instance at its last-frame record's
+ * phase. */
+#define OAK_GPU_POSE_CLIP_SECONDS   256.0
+#define OAK_GPU_POSE_INFLUENCES     4
 #define OAK_GPU_INSTCULL_VIEWS      (1 + OAK_MAX_CASCADES)
 #define OAK_GPU_INSTCULL_HEAD_WORDS (5 * OAK_STREAM_LODS * OAK_GPU_INSTCULL_VIEWS)
 

@@ -231,9 +231,20 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     uint vi[3];
     vec3 Pw[3];
     vec3 rows[3];
+    // a posed instance (common/pose.glsl): each vertex's skinning rows, for
+    // its position here and its normal and tangent below
+    bool posed = d.prev.y != 0u;
+    vec4 sk0[3], sk1[3], sk2[3];
     for (int k = 0; k < 3; k++) {
         vi[k] = indices[base + uint(k)] + d.info.z;
-        Pw[k] = (d.world * positions[vi[k]]).xyz;
+        vec4 Po = positions[vi[k]];
+        if (posed) {
+            uint s = d.prev.w & 0xffu;
+            oak_pose_rows(s, d.prev.w >> 8, vi[k] - d.info.z, stream_records[d.prev.z].color_phase.w,
+                          sk0[k], sk1[k], sk2[k]);
+            Po = oak_pose_apply(sk0[k], sk1[k], sk2[k], Po);
+        }
+        Pw[k] = (d.world * Po).xyz;
         vec4 c = view.view_proj * vec4(Pw[k], 1.0);
         rows[k] = c.xyw;
     }
@@ -254,6 +265,14 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     vec3 dby = (dEy * S - E * dSy) / (S * S) * rs;
 
     oak_gpu_vertex a0 = attributes[vi[0]], a1 = attributes[vi[1]], a2 = attributes[vi[2]];
+    if (posed) {
+        a0.normal = oak_pose_apply(sk0[0], sk1[0], sk2[0], vec4(a0.normal.xyz, 0.0));
+        a1.normal = oak_pose_apply(sk0[1], sk1[1], sk2[1], vec4(a1.normal.xyz, 0.0));
+        a2.normal = oak_pose_apply(sk0[2], sk1[2], sk2[2], vec4(a2.normal.xyz, 0.0));
+        a0.tangent.xyz = oak_pose_apply(sk0[0], sk1[0], sk2[0], vec4(a0.tangent.xyz, 0.0)).xyz;
+        a1.tangent.xyz = oak_pose_apply(sk0[1], sk1[1], sk2[1], vec4(a1.tangent.xyz, 0.0)).xyz;
+        a2.tangent.xyz = oak_pose_apply(sk0[2], sk1[2], sk2[2], vec4(a2.tangent.xyz, 0.0)).xyz;
+    }
     vec3 P = b.x * Pw[0] + b.y * Pw[1] + b.z * Pw[2];
     mat3 nm = mat3(d.normal);
     vec3 Nv = normalize(nm * (b.x * a0.normal.xyz + b.y * a1.normal.xyz + b.z * a2.normal.xyz));

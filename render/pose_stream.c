@@ -1,0 +1,133 @@
+/* Instance streams posed from a pose bank (render/pose_stream.h): the phase
+ * decoded into two bank frames, the palette between them, skinning, and
+ * the sphere that keeps culling conservative over every pose. */
+#include "pose_stream.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "shaders/common/oak_gpu.h"
+#include "stream.h"
+
+_Static_assert(OAK_POSE_CLIP_SECONDS == (float)OAK_GPU_POSE_CLIP_SECONDS,
+               "render.h and oak_gpu.h name one phase encoding");
+
+void _oak_pose_frames(const oak_pose_bank *b, float phase, uint32_t *f0, uint32_t *f1, float *w) {
+    uint32_t clips = oak_pose_bank_clips(b);
+    float c = floorf(phase / OAK_POSE_CLIP_SECONDS);
+    uint32_t clip = c > 0 ? (c < (float)clips ? (uint32_t)c : clips - 1) : 0;
+    float t = phase - (float)clip * OAK_POSE_CLIP_SECONDS;
+    uint32_t first = oak_pose_bank_first_frame(b, clip), n = oak_pose_bank_frames(b, clip);
+    float d = oak_pose_bank_duration(b, clip);
+    *f0 = *f1 = first, *w = 0;
+    if (n < 2 || !(d > 0) || !isfinite(t)) return;
+    /* GLSL's mod: t - d floor(t / d) */
+    float u = t - d * floorf(t / d);
+    float x = u / d * (float)(n - 1);
+    uint32_t i = x > 0 ? (uint32_t)x : 0;
+    if (i >= n - 1) i = n - 2, x = (float)(n - 1);
+    *f0 = first + i, *f1 = *f0 + 1, *w = x - (float)i;
+}
+
+void _oak_pose_palette(const oak_pose_bank *b, float phase, float *palette) {
+    uint32_t f0, f1;
+    float w;
+    _oak_pose_frames(b, phase, &f0, &f1, &w);
+    size_t stride = (size_t)oak_pose_bank_joints(b) * 12;
+    const float *data = oak_pose_bank_data(b, NULL);
+    const float *a = data + f0 * stride, *c = data + f1 * stride;
+    for (size_t i = 0; i < stride; i++) palette[i] = a[i] + (c[i] - a[i]) * w;
+}
+
+void _oak_pose_skin(const float *palette, const uint16_t joints[4], const float weights[4],
+                    float m[12]) {
+    for (int e = 0; e < 12; e++) m[e] = 0;
+    for (int k = 0; k < OAK_GPU_POSE_INFLUENCES; k++) {
+        const float *jm = palette + (size_t)joints[k] * 12;
+        for (int e = 0; e < 12; e++) m[e] += weights[k] * jm[e];
+    }
+}
+
+bool _oak_pose_sphere(const oak_pose_bank *b, oak_mesh mesh, float out[4]) {
+    const oak_mesh_data *md = oak_mesh_get(mesh);
+    uint32_t joints = oak_pose_bank_joints(b);
+    if (!md || !md->joints || !md->weights) {
+        oak_error(OAK_ERROR_INVALID_ARGUMENT, "posed stream: a LOD mesh has no joints and weights");
+        return false;
+    }
+    for (size_t i = 0; i < (size_t)md->vertex_count * 4; i++)
+        if (md->joints[i] >= joints) {
+            oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                      "posed stream: a vertex names joint %u, the bank has %u", md->joints[i],
+                      joints);
+            return false;
+        }
+    size_t floats = 0;
+    const float *data = oak_pose_bank_data(b, &floats);
+    uint32_t frames = (uint32_t)(floats / ((size_t)joints * 12));
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    /* two sweeps over every frame and vertex: the box's centre, then the
+       farthest point from it */
+    for (int sweep = 0; sweep < 2; sweep++) {
+        float c[3] = {(lo[0] + hi[0]) * 0.5f, (lo[1] + hi[1]) * 0.5f, (lo[2] + hi[2]) * 0.5f};
+        float r2 = 0;
+        for (uint32_t f = 0; f < frames; f++) {
+            const float *pal = data + (size_t)f * joints * 12;
+            for (uint32_t v = 0; v < md->vertex_count; v++) {
+                float m[12], p[3];
+                _oak_pose_skin(pal, md->joints + (size_t)v * 4, md->weights + (size_t)v * 4, m);
+                _oak_pose_apply(m, md->positions + (size_t)v * 3, 1, p);
+                for (int k = 0; k < 3 && sweep == 0; k++) {
+                    lo[k] = p[k] < lo[k] ? p[k] : lo[k];
+                    hi[k] = p[k] > hi[k] ? p[k] : hi[k];
+                }
+                if (sweep == 1) {
+                    float d2 = (p[0] - c[0]) * (p[0] - c[0]) + (p[1] - c[1]) * (p[1] - c[1]) +
+                               (p[2] - c[2]) * (p[2] - c[2]);
+                    r2 = d2 > r2 ? d2 : r2;
+                }
+            }
+        }
+        if (sweep == 1) {
+            memcpy(out, c, sizeof c);
+            out[3] = sqrtf(r2) * 1.0001f + 1e-6f; /* rounding on the GPU's side of it */
+        }
+    }
+    if (!frames || !isfinite(out[3])) { /* an empty bank: the rest bounds */
+        memcpy(out, md->bounds.center, sizeof(float) * 3);
+        out[3] = md->bounds.radius;
+    }
+    return true;
+}
+
+uint32_t oak_stream_instance_points(const oak_stream *s, uint32_t i, uint32_t lod, float *xyz,
+                                    uint32_t capacity) {
+    if (!s || i >= s->count || lod >= s->desc.lod_count || (capacity && !xyz)) return 0;
+    const oak_mesh_data *md = oak_mesh_get(s->desc.lods[lod].mesh);
+    if (!md) return 0;
+    const oak_pose_bank *b = s->desc.pose_bank;
+    float *pal = NULL;
+    if (b) {
+        pal = oak_alloc(sizeof(float) * 12 * oak_pose_bank_joints(b));
+        if (!pal) return 0;
+        _oak_pose_palette(b, s->records[i].phase, pal);
+    }
+    mat4 world;
+    _oak_instance_matrix(NULL, &s->records[i], world);
+    uint32_t n = md->vertex_count < capacity ? md->vertex_count : capacity;
+    for (uint32_t v = 0; v < n; v++) {
+        float p[3], m[12];
+        memcpy(p, md->positions + (size_t)v * 3, sizeof p);
+        if (pal) {
+            float q[3];
+            _oak_pose_skin(pal, md->joints + (size_t)v * 4, md->weights + (size_t)v * 4, m);
+            _oak_pose_apply(m, p, 1, q);
+            memcpy(p, q, sizeof p);
+        }
+        for (int r = 0; r < 3; r++)
+            xyz[(size_t)v * 3 + r] =
+                world[0][r] * p[0] + world[1][r] * p[1] + world[2][r] * p[2] + world[3][r];
+    }
+    oak_free(pal);
+    return n;
+}

@@ -1,0 +1,32 @@
+/* Private to liboak: instance streams posed from a pose bank (issue 15;
+ * docs/ARCHITECTURE.md "Pose banks"). The CPU's one posing path: the
+ * frontend samples each instance's palette here, the CPU backend and
+ * oak_stream_instance_points skin with _oak_pose_skin, and
+ * shaders/common/pose.glsl is their twin on the GPUs. */
+#ifndef OAK_RENDER_POSE_STREAM_H
+#define OAK_RENDER_POSE_STREAM_H
+
+#include <oak/anim.h>
+#include <oak/render.h>
+
+/* The bank frames around a posed instance's phase (oak_instance.phase: clip
+   and seconds) as indices into the bank's data, and the second's weight:
+   every step as pose.glsl's oak_pose_frames takes it. */
+void _oak_pose_frames(const oak_pose_bank *bank, float phase, uint32_t *f0, uint32_t *f1, float *w);
+/* The palette (joints x 12 floats) at phase: the two frames' matrices
+   lerped element by element. */
+void _oak_pose_palette(const oak_pose_bank *bank, float phase, float *palette);
+/* One vertex's skinning rows (3 x 4) from its 4 joints and weights. */
+void _oak_pose_skin(const float *palette, const uint16_t joints[4], const float weights[4],
+                    float m[12]);
+/* p (a point when w = 1, a direction when 0) through skinning rows m. */
+static inline void _oak_pose_apply(const float m[12], const float p[3], float w, float out[3]) {
+    for (int r = 0; r < 3; r++)
+        out[r] = m[r * 4] * p[0] + m[r * 4 + 1] * p[1] + m[r * 4 + 2] * p[2] + m[r * 4 + 3] * w;
+}
+/* The sphere (mesh space: centre, radius) around every vertex of mesh in
+   every frame of the bank; false when the mesh is not skinned for it (a
+   one-line error). */
+bool _oak_pose_sphere(const oak_pose_bank *bank, oak_mesh mesh, float out[4]);
+
+#endif

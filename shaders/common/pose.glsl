@@ -1,0 +1,82 @@
+// Instances posed from a pose bank (oak_gpu.h "Pose blocks"; the CPU's
+// twin is render/pose_stream.c): the phase names a clip and a time, the two
+// nearest bank frames are lerped joint by joint, and a vertex's four
+// joints weigh them into its skinning rows. Needs stream_heads and
+// stream_records (common/draw.glsl). Every step in the CPU's order, so the
+// backends pose the same vertex to rounding.
+#ifndef OAK_POSE_GLSL
+#define OAK_POSE_GLSL
+
+// The bank frames around `phase` in stream s's block and the second's weight.
+void oak_pose_frames(uint s, float phase, out uint f0, out uint f1, out float w) {
+    uvec4 ps = stream_heads[s].pose;
+    float c = floor(phase / OAK_GPU_POSE_CLIP_SECONDS);
+    uint clip = c > 0.0 ? (c < float(ps.z) ? uint(c) : ps.z - 1u) : 0u;
+    float t = phase - float(clip) * OAK_GPU_POSE_CLIP_SECONDS;
+    vec4 info = stream_records[ps.x + clip].position_scale; // first frame, frames, duration
+    uint first = uint(info.x), n = uint(info.y);
+    float d = info.z;
+    f0 = first;
+    f1 = first;
+    w = 0.0;
+    if (n < 2u || !(d > 0.0) || isnan(t) || isinf(t)) return;
+    float u = t - d * floor(t / d);
+    float x = u / d * float(n - 1u);
+    uint i = x > 0.0 ? uint(x) : 0u;
+    if (i >= n - 1u) {
+        i = n - 2u;
+        x = float(n - 1u);
+    }
+    f0 = first + i;
+    f1 = f0 + 1u;
+    w = x - float(i);
+}
+
+// k times joint j's rows, lerped between frames f0 and f1 by w, added to r.
+void oak_pose_add(uint at, uint joints, uint f0, uint f1, float w, float jf, float k,
+                  inout vec4 r0, inout vec4 r1, inout vec4 r2) {
+    uint a = at + f0 * joints + uint(jf), b = at + f1 * joints + uint(jf);
+    vec4 a0 = stream_records[a].position_scale, b0 = stream_records[b].position_scale;
+    vec4 a1 = stream_records[a].rotation, b1 = stream_records[b].rotation;
+    vec4 a2 = stream_records[a].color_phase, b2 = stream_records[b].color_phase;
+    r0 += k * (a0 + (b0 - a0) * w);
+    r1 += k * (a1 + (b1 - a1) * w);
+    r2 += k * (a2 + (b2 - a2) * w);
+}
+
+// The skinning rows of vertex v (its index inside LOD lod's mesh) of stream
+// s at `phase`.
+void oak_pose_rows(uint s, uint lod, uint v, float phase, out vec4 r0, out vec4 r1,
+                   out vec4 r2) {
+    uvec4 ps = stream_heads[s].pose;
+    uint f0, f1;
+    float w;
+    oak_pose_frames(s, phase, f0, f1, w);
+    uint sv = stream_heads[s].pose_lod[lod] + v;
+    vec4 j = stream_records[sv].position_scale, k = stream_records[sv].rotation;
+    uint at = ps.x + ps.z; // the palettes, after the clip table
+    r0 = vec4(0.0);
+    r1 = vec4(0.0);
+    r2 = vec4(0.0);
+    oak_pose_add(at, ps.y, f0, f1, w, j.x, k.x, r0, r1, r2);
+    oak_pose_add(at, ps.y, f0, f1, w, j.y, k.y, r0, r1, r2);
+    oak_pose_add(at, ps.y, f0, f1, w, j.z, k.z, r0, r1, r2);
+    oak_pose_add(at, ps.y, f0, f1, w, j.w, k.w, r0, r1, r2);
+}
+
+bool oak_stream_posed(uint s) {
+    return stream_heads[s].pose.y != 0u;
+}
+
+// p (w = 1: a point; 0: a direction) through skinning rows.
+vec4 oak_pose_apply(vec4 r0, vec4 r1, vec4 r2, vec4 p) {
+    return vec4(dot(r0, p), dot(r1, p), dot(r2, p), p.w);
+}
+
+// Mesh-space point p of vertex v in LOD lod of stream s, posed at phase.
+vec4 oak_pose_point(uint s, uint lod, uint v, float phase, vec4 p) {
+    vec4 r0, r1, r2;
+    oak_pose_rows(s, lod, v, phase, r0, r1, r2);
+    return oak_pose_apply(r0, r1, r2, p);
+}
+#endif

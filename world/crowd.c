@@ -1,0 +1,359 @@
+/* The `crowd` world (issue 15): foxes walking and running on open ground,
+ * every one an instance of one posed stream (render.h oak_stream_desc
+ * pose_bank) driven by the crowd simulation (world/crowd_sim.c) each
+ * oak_world_update. A figure's phase moves on by its own ground speed over
+ * its clip's pace, so the feet plant whatever speed the separation leaves
+ * it; it turns to where it walks. A group of GROUP foxes walks together
+ * across the field and the camera frames it from beside its path
+ * (oak_frame_points), following it. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <meshoptimizer.h>
+
+#include "oak/anim.h"
+#include "world/internal.h"
+
+#define CROWD_DEFAULT 20000u
+#define FOX_HEIGHT    0.5f  /* metres the fox's mesh stands */
+#define FOX_RADIUS    0.55f /* metres a fox takes in the crowd */
+#define DENSITY_AREA  9.0f  /* square metres of field a figure */
+#define GROUP         12u   /* the figures the camera follows: 0 .. GROUP - 1 */
+#define RUNNERS       0.3f  /* share of figures that run */
+#define FOX_PATH      "tests/data/models/animated/Fox.glb"
+/* Tiers: the full mesh within NEAR_TIER metres of the eye, beyond it the
+   simplified one (meshoptimizer, asked for a quarter of the triangles; the
+   Fox's 576 come down to 107, within a tenth of its size) */
+#define NEAR_TIER        20.0f
+#define MID_SHARE        4u
+#define MID_ERROR        0.02f
+#define MID_SLOPPY_ERROR 0.1f /* the sloppy fallback: a tenth of the fox, at 20 m and more */
+
+typedef struct crowd_world {
+    oak_gltf *fox;
+    oak_pose_bank *bank;
+    oak_crowd *crowd;
+    oak_stream *stream; /* owned by the scene */
+    oak_mesh mesh, mid; /* the glTF's, and the simplified tier (ours) */
+    oak_material material;
+    uint32_t count;
+    float scale;           /* model units to metres */
+    float yaw0;            /* the mesh's forward as a heading (radians about +y from +z) */
+    float half;            /* the field is [-half, half] in x and z */
+    float pace[3];         /* metres a second of bank clips Survey, Walk, Run */
+    float *t;              /* per figure: seconds into its clip */
+    float *goal;           /* per figure: where it walks (x, z) */
+    uint32_t *round;       /* per figure: goals it has had */
+    uint8_t *clip;         /* per figure: bank clip */
+    oak_instance *records; /* written to the stream each update */
+    float *points;         /* the group's framing points */
+    float last;            /* world seconds of the last update; < 0: none yet */
+} crowd_world;
+
+static void crowd_world_destroy(void *p) {
+    crowd_world *w = p;
+    if (!w) return;
+    oak_destroy_crowd(w->crowd);
+    oak_destroy_pose_bank(w->bank);
+    if (w->mid.id && w->mid.id != w->mesh.id) oak_destroy_mesh(w->mid);
+    oak_gltf_free(w->fox);
+    oak_free(w->t), oak_free(w->clip), oak_free(w->records), oak_free(w->points);
+    oak_free(w->goal), oak_free(w->round);
+    oak_free(w);
+}
+
+/* A goal for figure i in round k: anywhere in the field, the group's
+   together on the far side of it. */
+static void goal_of(const crowd_world *w, uint32_t i, uint32_t k, float out[2]) {
+    if (i < GROUP) {
+        float a = 2.4f * (float)k + 0.5f, r = 0.6f * w->half;
+        out[0] = r * cosf(a) + 1.5f * (_oak_world_hash01(i, 7) - 0.5f);
+        out[1] = r * sinf(a) + 1.5f * (_oak_world_hash01(i, 8) - 0.5f);
+        return;
+    }
+    out[0] = (2 * _oak_world_hash01(i * 31 + k, 3) - 1) * w->half;
+    out[1] = (2 * _oak_world_hash01(i * 31 + k, 4) - 1) * w->half;
+}
+
+static const char *fox_file(char *buf, size_t size) {
+    /* from the repository root (the CLI's and CTest's working folder), else
+       the source tree the library was built from */
+    FILE *f = fopen(FOX_PATH, "rb");
+    if (f) {
+        fclose(f);
+        return FOX_PATH;
+    }
+#ifdef OAK_SOURCE_DIR
+    snprintf(buf, size, "%s/%s", OAK_SOURCE_DIR, FOX_PATH);
+    return buf;
+#else
+    (void)buf, (void)size;
+    return FOX_PATH;
+#endif
+}
+
+/* The mid tier: the fox's own vertices (so its joints, weights and pose
+   block rows are the near tier's) under a quarter of its triangles. */
+static oak_result make_mid_tier(crowd_world *w) {
+    const oak_mesh_data *md = oak_mesh_get(w->mesh);
+    if (!md) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "world crowd: the fox has no mesh");
+    size_t ni = md->index_count ? md->index_count : 1, nv = md->vertex_count ? md->vertex_count : 1;
+    uint32_t *dst = oak_alloc(sizeof(uint32_t) * ni), *welded = oak_alloc(sizeof(uint32_t) * ni);
+    uint32_t *remap = oak_alloc(sizeof(uint32_t) * nv), *first = oak_alloc(sizeof(uint32_t) * nv);
+    size_t n = 0;
+    if (dst && welded && remap && first) {
+        /* the fox is flat-shaded (three vertices a triangle): welded by
+           position first, onto the first vertex at each place, or no edge
+           could collapse */
+        size_t unique = meshopt_generateVertexRemap(remap, NULL, md->vertex_count, md->positions,
+                                                    md->vertex_count, 3 * sizeof(float));
+        for (size_t u = 0; u < unique; u++) first[u] = UINT32_MAX;
+        for (uint32_t v = md->vertex_count; v-- > 0;) first[remap[v]] = v;
+        for (uint32_t i = 0; i < md->index_count; i++) welded[i] = first[remap[md->indices[i]]];
+        n = meshopt_simplify(dst, welded, md->index_count, md->positions, md->vertex_count,
+                             3 * sizeof(float), md->index_count / 3 / MID_SHARE * 3, MID_ERROR, 0,
+                             NULL);
+        /* the welded fox is no manifold the edge collapses may cross
+           (meshoptimizer 0.18 keeps it whole, even at 20%): then the
+           sloppy simplifier, which clusters vertices whatever the topology */
+        if (n > md->index_count / MID_SHARE * 2)
+            n = meshopt_simplifySloppy(dst, welded, md->index_count, md->positions,
+                                       md->vertex_count, 3 * sizeof(float),
+                                       md->index_count / 3 / MID_SHARE * 3, MID_SLOPPY_ERROR, NULL);
+    }
+    oak_free(welded), oak_free(remap), oak_free(first);
+    if (!dst) return OAK_ERROR_OUT_OF_MEMORY;
+    oak_mesh_desc d = {.vertex_count = md->vertex_count,
+                       .index_count = (uint32_t)n,
+                       .positions = md->positions,
+                       .normals = md->normals,
+                       .tangents = md->tangents,
+                       .uv0 = md->uv0,
+                       .uv1 = md->uv1,
+                       .colors = md->colors,
+                       .joints = md->joints,
+                       .weights = md->weights,
+                       .indices = dst,
+                       .name = "fox (mid tier)"};
+    oak_result r = n ? oak_make_mesh(&w->mid, &d) : OAK_OK;
+    oak_free(dst);
+    if (!r && !n) w->mid = w->mesh; /* nothing to simplify: one tier */
+    return r;
+}
+
+static oak_result load_fox(crowd_world *w) {
+    char buf[1024];
+    oak_result r = oak_gltf_load(&w->fox, fox_file(buf, sizeof buf), NULL);
+    if (r) return r;
+    const oak_gltf *g = w->fox;
+    int32_t clips[3] = {oak_gltf_find_clip(g, "Survey"), oak_gltf_find_clip(g, "Walk"),
+                        oak_gltf_find_clip(g, "Run")};
+    int32_t node = -1;
+    for (uint32_t n = 0; n < g->node_count; n++)
+        if (g->nodes[n].skin >= 0 && g->nodes[n].mesh >= 0) node = (int32_t)n;
+    if (clips[0] < 0 || clips[1] < 0 || clips[2] < 0 || node < 0)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "world crowd: %s lacks a skinned mesh or the Survey, Walk and Run clips",
+                         FOX_PATH);
+    const oak_gltf_primitive *pr = &g->meshes[g->nodes[node].mesh].primitives[0];
+    w->mesh = pr->mesh;
+    w->material = pr->material >= 0 ? g->material_handles[pr->material] : g->default_material;
+    oak_pose_bank_desc bd = {
+        .gltf = g, .skin = (uint32_t)g->nodes[node].skin, .clip_count = 3, .clips = clips};
+    if ((r = oak_make_pose_bank(&w->bank, &bd))) return r;
+    float lo = INFINITY, hi = -INFINITY;
+    for (uint32_t v = 0; v < pr->vertex_count; v++)
+        lo = fminf(lo, pr->positions[3 * v + 1]), hi = fmaxf(hi, pr->positions[3 * v + 1]);
+    w->scale = hi > lo ? FOX_HEIGHT / (hi - lo) : 1;
+    float dir[3] = {0, 0, 1};
+    for (uint32_t c = 0; c < 3; c++) {
+        float d[3];
+        w->pace[c] = oak_pose_bank_speed(w->bank, c, d) * w->scale;
+        if (c == 1) memcpy(dir, d, sizeof dir); /* the walk's way is the mesh's forward */
+    }
+    w->yaw0 = atan2f(dir[0], dir[2]);
+    return make_mid_tier(w);
+}
+
+/* Phases, headings and places into the stream's records. */
+static oak_result write_records(crowd_world *w) {
+    for (uint32_t i = 0; i < w->count; i++) {
+        oak_crowd_figure f;
+        oak_crowd_get(w->crowd, i, &f);
+        float yaw = f.heading - w->yaw0;
+        w->records[i] =
+            (oak_instance){.position = {f.position[0], f.position[1], f.position[2]},
+                           .scale = w->scale,
+                           .rotation = {0, sinf(0.5f * yaw), 0, cosf(0.5f * yaw)},
+                           .color = {1, 1, 1},
+                           .phase = (float)w->clip[i] * OAK_POSE_CLIP_SECONDS + w->t[i]};
+        /* a few lighter and darker coats */
+        float tint = 0.8f + 0.4f * _oak_world_hash01(i, 9);
+        w->records[i].color[0] = tint, w->records[i].color[1] = tint, w->records[i].color[2] = tint;
+    }
+    return oak_stream_write(w->stream, 0, w->records, w->count);
+}
+
+/* The camera beside the group, framing its figures (and a fox's height
+   over each) a third of the way down from level. */
+static void frame_group(oak_scene *scene, crowd_world *w) {
+    oak_entity cam = oak_scene_active_camera(scene);
+    if (!cam.id) return;
+    float vx = 0, vz = 0;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < GROUP && i < w->count; i++) {
+        oak_crowd_figure f;
+        oak_crowd_get(w->crowd, i, &f);
+        vx += f.velocity[0], vz += f.velocity[1];
+        float *p = w->points + 6 * n++;
+        p[0] = f.position[0], p[1] = f.position[1], p[2] = f.position[2];
+        p[3] = f.position[0], p[4] = f.position[1] + FOX_HEIGHT, p[5] = f.position[2];
+    }
+    if (!n) return;
+    /* look across the way the group walks, from its right and a little behind */
+    float along = vx * vx + vz * vz > 1e-6f ? atan2f(vx, vz) : 0;
+    const oak_camera *c = oak_scene_get(scene, cam, OAK_COMPONENT_CAMERA);
+    if (!c) return;
+    oak_framing fr = {.yaw = along + 2.2f,
+                      .pitch = 0.35f,
+                      .share = 0.45f,
+                      .fov_y = c->fov_y,
+                      .aspect = c->aspect > 0 ? c->aspect : 16.0f / 9};
+    /* the transform only: the world's camera keeps its planes and exposure */
+    oak_camera fitted = *c;
+    oak_transform t = *oak_scene_transform(scene, cam);
+    if (oak_frame_points(&t, &fitted, w->points, 2 * n, &fr) == OAK_OK)
+        oak_scene_set_transform(scene, cam, &t);
+}
+
+static oak_result crowd_step(oak_scene *scene, crowd_world *w, float dt) {
+    oak_result r = oak_crowd_step(w->crowd, dt, NULL, NULL);
+    if (r) return r;
+    for (uint32_t i = 0; i < w->count; i++) {
+        oak_crowd_figure f;
+        oak_crowd_get(w->crowd, i, &f);
+        /* a new goal within 2 m of the old (the whole group's when its
+           first fox gets there) */
+        float dx = w->goal[2 * i] - f.position[0], dz = w->goal[2 * i + 1] - f.position[2];
+        if ((i == 0 || i >= GROUP) && dx * dx + dz * dz < 4.0f) {
+            uint32_t last = i == 0 ? (GROUP < w->count ? GROUP : w->count) : i + 1;
+            for (uint32_t k = i; k < last; k++) {
+                goal_of(w, k, ++w->round[k], w->goal + 2 * k);
+                oak_crowd_set_goal(w->crowd, k, w->goal + 2 * k);
+            }
+        }
+        /* the clip's time moves at the figure's own speed over the clip's
+           pace, so the planted paw stays where it is */
+        float speed = sqrtf(f.velocity[0] * f.velocity[0] + f.velocity[1] * f.velocity[1]);
+        uint32_t c = w->clip[i];
+        float rate = w->pace[c] > 0 ? speed / w->pace[c] : 1;
+        float d = oak_pose_bank_duration(w->bank, c);
+        w->t[i] += dt * rate;
+        if (d > 0) w->t[i] -= d * floorf(w->t[i] / d); /* wrapped: the float keeps its bits */
+    }
+    r = write_records(w);
+    frame_group(scene, w);
+    return r;
+}
+
+oak_result _oak_world_crowd_update(oak_scene *scene, float seconds) {
+    crowd_world *w = oak_scene_attachment(scene, crowd_world_destroy);
+    if (!w) return OAK_OK;
+    float dt = w->last < 0 ? 0 : seconds - w->last;
+    w->last = seconds;
+    if (!(dt > 0)) return OAK_OK; /* the same time again, or back in time: as it stands */
+    /* whole steps of at most 1/30 s, so a long gap stays stable */
+    while (dt > 0) {
+        float step = dt < 1.0f / 30 ? dt : 1.0f / 30;
+        oak_result r = crowd_step(scene, w, step);
+        if (r) return r;
+        dt -= step;
+    }
+    return OAK_OK;
+}
+
+void _oak_world_crowd_path(float t, float eye[3], float target[3]) {
+    /* before the first update: the field from its south-east corner (the
+       update frames the walking group from then on) */
+    (void)t;
+    eye[0] = 14, eye[1] = 6, eye[2] = 18;
+    target[0] = 0, target[1] = 0, target[2] = 0;
+}
+
+oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opts) {
+    uint32_t n = opts->count ? opts->count : CROWD_DEFAULT;
+    if (n > OAK_STREAM_MAX_INSTANCES || n > OAK_CROWD_MAX)
+        return oak_error(OAK_ERROR_LIMIT, "world crowd: %u figures, at most %u", n,
+                         OAK_CROWD_MAX < OAK_STREAM_MAX_INSTANCES ? OAK_CROWD_MAX
+                                                                  : OAK_STREAM_MAX_INSTANCES);
+    crowd_world *w = oak_calloc(1, sizeof *w);
+    if (!w) return OAK_ERROR_OUT_OF_MEMORY;
+    w->count = n;
+    w->last = -1;
+    w->half = 0.5f * sqrtf((float)n * DENSITY_AREA);
+    if (w->half < 12) w->half = 12;
+    oak_result r;
+    if ((r = oak_scene_attach(scene, w, crowd_world_destroy))) {
+        crowd_world_destroy(w);
+        return r;
+    }
+    oak_world_day d = {.elevation_deg = 40,
+                       .azimuth_deg = 35,
+                       .distance = 100,
+                       .sun_lux = 100000,
+                       .sun_color = {1.0f, 0.95f, 0.86f},
+                       .zenith = {0.24f, 0.46f, 0.85f},
+                       .horizon = {0.70f, 0.80f, 0.92f},
+                       .ambient_sky = {0.05f, 0.067f, 0.1f},
+                       .ambient_ground = {0.02f, 0.023f, 0.013f},
+                       .fog_density = 0.0005f};
+    if ((r = _oak_world_clear_day(scene, &d))) return r;
+    oak_camera cam = {.fov_y = 50.0f * OAK_PI / 180.0f, .znear = 0.2f, .zfar = 4 * w->half + 200};
+    float eye[3], target[3];
+    _oak_world_crowd_path(0, eye, target);
+    if (!_oak_world_camera(scene, &cam, eye, target).id)
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "world crowd: no room for the camera");
+    oak_shape_desc ground = {
+        .type = OAK_SHAPE_PLANE, .size = {4 * w->half + 200, 0, 4 * w->half + 200}, .segments = 8};
+    if ((r = _oak_world_add_ground(scene, &ground, "ground")) || (r = load_fox(w))) return r;
+    w->t = oak_alloc(sizeof(float) * n);
+    w->clip = oak_alloc(n);
+    w->records = oak_alloc(sizeof(oak_instance) * n);
+    w->points = oak_alloc(sizeof(float) * 6 * GROUP);
+    w->goal = oak_alloc(sizeof(float) * 2 * n);
+    w->round = oak_calloc(n, sizeof(uint32_t));
+    if (!w->t || !w->clip || !w->records || !w->points || !w->goal || !w->round)
+        return OAK_ERROR_OUT_OF_MEMORY;
+    oak_crowd_desc cd = {
+        .capacity = n, .extent = {-w->half, -w->half, w->half, w->half}, .radius = FOX_RADIUS};
+    if ((r = oak_make_crowd(&w->crowd, &cd))) return r;
+    for (uint32_t i = 0; i < n; i++) {
+        float p[2], *g = w->goal + 2 * i;
+        if (i < GROUP) { /* the group: side by side near the middle */
+            p[0] = -0.2f * w->half + 1.3f * (float)(i % 4);
+            p[1] = 0.1f * w->half + 1.3f * (float)(i / 4);
+        } else {
+            p[0] = (2 * _oak_world_hash01(i, 1) - 1) * w->half;
+            p[1] = (2 * _oak_world_hash01(i, 2) - 1) * w->half;
+        }
+        goal_of(w, i, 0, g);
+        bool run = i >= GROUP && _oak_world_hash01(i, 5) < RUNNERS;
+        w->clip[i] = run ? 2 : 1;
+        w->t[i] = _oak_world_hash01(i, 6) * oak_pose_bank_duration(w->bank, w->clip[i]);
+        if ((r = oak_crowd_add(w->crowd, p, g, w->pace[w->clip[i]]))) return r;
+    }
+    oak_stream_desc sd = {.capacity = n,
+                          .lod_count = 2,
+                          .lods = {{w->mesh, NEAR_TIER}, {w->mid, 0}},
+                          .material = w->material,
+                          .pose_bank = w->bank};
+    if ((r = oak_make_stream(&w->stream, &sd))) return r;
+    if ((r = oak_scene_add_stream(scene, w->stream))) {
+        w->stream = NULL; /* the scene destroyed it */
+        return r;
+    }
+    if ((r = oak_stream_set_count(w->stream, n)) || (r = write_records(w))) return r;
+    frame_group(scene, w);
+    return OAK_OK;
+}
