@@ -108,6 +108,22 @@ static inline bool oak_test_parity(const char *what, const uint8_t *a, const uin
     return within >= 0.995 && mean < 0.5;
 }
 
+/* The CPU's bytes do not depend on the job pool's size: `picture` (the
+ * test's own, starting and stopping the engine itself) draws its scene at
+ * 1 and at 3 threads into one and three (`bytes` each; one keeps the first
+ * picture for the caller), and both are made and equal. */
+static inline void oak_test_same_at_threads(const char *what,
+                                            bool (*picture)(uint32_t threads, uint8_t *px),
+                                            uint8_t *one, uint8_t *three, size_t bytes) {
+    bool made = picture(1, one) && picture(3, three);
+    CHECK(made);
+    if (!made) return;
+    size_t diff = 0;
+    for (size_t i = 0; i < bytes; i++) diff += one[i] != three[i];
+    fprintf(stderr, "  %s at 1 and 3 threads: %zu bytes differ\n", what, diff);
+    CHECK_EQ_INT((int)diff, 0);
+}
+
 /* Frame 0 of a fresh renderer on `backend` against the CPU's frame 0 of the
  * same input, under the parity rule (a and b: w x h RGBA8 scratch). */
 static inline void oak_test_parity_frame(const char *what, const char *backend,
