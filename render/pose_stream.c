@@ -9,7 +9,9 @@
 #include "shaders/common/oak_gpu.h"
 #include "stream.h"
 
-_Static_assert(OAK_POSE_CLIP_SECONDS == (float)OAK_GPU_POSE_CLIP_SECONDS,
+/* (ints: C11 takes floating constants in a constant expression only as a
+   cast's operand, and clang holds to it) */
+_Static_assert((int)OAK_POSE_CLIP_SECONDS == (int)OAK_GPU_POSE_CLIP_SECONDS,
                "render.h and oak_gpu.h name one phase encoding");
 
 void _oak_pose_frames(const oak_pose_bank *b, float phase, uint32_t *f0, uint32_t *f1, float *w) {
