@@ -149,6 +149,10 @@ int _oak_cli_open_scene(const cli_options *opts, oak_scene **out);
 /* Applies the scene's time of day, or --hour's over it (oak_world_set_time),
    then the scene's weather, or --weather's over it (oak_world_set_weather). */
 oak_result _oak_cli_apply_time(const cli_options *opts, oak_scene *scene);
+/* The window's [ and ]: the scene's hour (noon if it had none) moved by
+   `hours`, wrapped round midnight, and the sun, sky and light set from it;
+   *now gets the new hour. */
+oak_result _oak_cli_turn_clock(oak_scene *scene, float hours, float *now);
 /* Makes the renderer at the scene's quality preset (its cascades' size);
    with auto, a fallback's reason goes to stderr. */
 int _oak_cli_open_renderer(const cli_options *opts, const char *backend, oak_scene *scene,

@@ -35,17 +35,8 @@ typedef struct window_frame {
     oak_renderer *renderer;
     oak_fly *fly; /* made at the first key or drag */
     float flown;  /* metres it moved the camera */
-    bool hour_moved;
+    float hour;   /* where [ and ] left the clock; < 0: untouched */
 } window_frame;
-
-/* [ and ] move the clock (the scene's hour, noon if it had none), wrapping
-   round midnight; the sun, sky and light follow as --hour sets them. */
-static oak_result turn_clock(window_frame *f, float hours) {
-    const oak_time_of_day *t = oak_scene_time_of_day(f->scene);
-    float h = fmodf((t->set ? t->hour : 12.0f) + hours, 24.0f);
-    f->hour_moved = true;
-    return oak_world_set_time(f->scene, h < 0 ? h + 24.0f : h);
-}
 
 /* The fly camera's speeds: a walk, and with Shift a fast flight. */
 #define FLY_SPEED      5.0f
@@ -83,14 +74,14 @@ static oak_result draw_window_frame(void *user, uint32_t index, uint32_t width, 
         r = oak_world_update(f->scene, f->o->world, (float)index / 60.0f);
         if (r) return r;
     }
-    if (in->hours != 0 && (r = turn_clock(f, in->hours))) return r;
+    if (in->hours != 0 && (r = _oak_cli_turn_clock(f->scene, in->hours, &f->hour))) return r;
     return oak_scene_draw(f->scene, f->renderer);
 }
 
 static int render_window(const cli_options *o, oak_scene *scene, oak_renderer *renderer,
                          const char *out) {
     char title[160];
-    window_frame f = {o, scene, renderer, NULL, 0};
+    window_frame f = {o, scene, renderer, NULL, 0, -1};
     snprintf(title, sizeof title, "oak: %s on %s", o->world ? o->world : o->scene,
              oak_renderer_backend(renderer));
     _oak_window_desc d = {.title = title,
@@ -112,9 +103,8 @@ static int render_window(const cli_options *o, oak_scene *scene, oak_renderer *r
     if (r != OAK_OK) return _oak_cli_fail(o);
     char flew[128] = "", pace[64] = "";
     if (f.fly) snprintf(flew, sizeof flew, " | flew %.2f m", f.flown);
-    if (f.hour_moved)
-        snprintf(flew + strlen(flew), sizeof flew - strlen(flew), " | hour %.2f",
-                 (double)oak_scene_time_of_day(scene)->hour);
+    if (f.hour >= 0)
+        snprintf(flew + strlen(flew), sizeof flew - strlen(flew), " | hour %.2f", (double)f.hour);
     if (st.screenshots)
         snprintf(flew + strlen(flew), sizeof flew - strlen(flew), " | %u screenshot%s",
                  st.screenshots, st.screenshots > 1 ? "s" : "");

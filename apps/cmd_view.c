@@ -163,7 +163,9 @@ typedef struct view_frame {
     oak_camera cam;
     /* the orbit: round `centre` at `dist`, yaw about +Y, pitch above level */
     float centre[3], dist, yaw, pitch;
-    float turned; /* radians the user turned it, for the summary */
+    float turned;  /* radians the user turned it, for the summary */
+    bool has_hour; /* --hour: [ and ] turn the clock */
+    float hour;    /* where they left it; < 0: untouched */
 } view_frame;
 
 /* The framed camera's orbit: its distance to the model's centre and its
@@ -202,8 +204,12 @@ static oak_result draw_view_frame(void *user, uint32_t index, uint32_t width, ui
         oak_transform t = oak_transform_look_at(eye, f->centre);
         oak_scene_set_transform(f->scene, f->camera, &t);
     }
+    oak_result r;
+    if (f->has_hour && input->hours != 0 &&
+        (r = _oak_cli_turn_clock(f->scene, input->hours, &f->hour)))
+        return r;
     /* the weather moves on at the window's 60 Hz tick (rain falls, lightning) */
-    oak_result r = oak_world_update_weather(f->scene, (float)index / 60.0f);
+    r = oak_world_update_weather(f->scene, (float)index / 60.0f);
     return r ? r : oak_scene_draw(f->scene, f->ren);
 }
 
@@ -333,7 +339,12 @@ static int view(const view_args *a) {
                             .preset = oak_scene_post(scene)->preset};
     if ((r = oak_make_renderer(&ren, &rd))) goto out;
     if (a->window) {
-        view_frame vf = {.scene = scene, .ren = ren, .camera = ce, .cam = cam};
+        view_frame vf = {.scene = scene,
+                         .ren = ren,
+                         .camera = ce,
+                         .cam = cam,
+                         .has_hour = a->has_hour,
+                         .hour = -1};
         double sum[3] = {0, 0, 0}; /* the orbit's centre: the finite points' mean */
         uint32_t finite = 0;
         for (uint32_t i = 0; i < n; i++) {
@@ -360,9 +371,12 @@ static int view(const view_args *a) {
                                .script = a->script};
         _oak_window_stats st;
         if ((r = _oak_window_run(&wd, &st))) goto out;
-        char orbit[48] = "";
+        char orbit[80] = "";
         if (vf.turned > 0)
             snprintf(orbit, sizeof orbit, ", orbited %.1f degrees", vf.turned * 180 / OAK_PI);
+        if (vf.hour >= 0)
+            snprintf(orbit + strlen(orbit), sizeof orbit - strlen(orbit), ", hour %.2f",
+                     (double)vf.hour);
         printf("%s: %ux%u on %s, framed from yaw %g pitch %g, %u frames in a window%s -> %s\n",
                a->file, st.width, st.height, oak_renderer_backend(ren), a->yaw, a->pitch, st.frames,
                orbit, st.frames ? a->out : "nothing shown, no PNG");

@@ -1,6 +1,7 @@
 /* What every drawing command does before its first frame: start the engine
  * with the command line's log, check the backend name, build the world or
  * load the scene file, make the renderer (saying why auto fell back). */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -135,6 +136,13 @@ static int open_scene(const cli_options *opts, oak_scene **out) {
     _oak_cli_apply_clouds(opts, oak_scene_environment(scene));
     *out = scene;
     return 0;
+}
+
+oak_result _oak_cli_turn_clock(oak_scene *scene, float hours, float *now) {
+    const oak_time_of_day *t = oak_scene_time_of_day(scene);
+    float h = fmodf((t->set ? t->hour : 12.0f) + hours, 24.0f);
+    *now = h < 0 ? h + 24.0f : h;
+    return oak_world_set_time(scene, *now);
 }
 
 int _oak_cli_open_renderer(const cli_options *opts, const char *backend, oak_scene *scene,

@@ -446,6 +446,10 @@ if(OAK_HAVE_GLFW AND OAK_XVFB_RUN)
   set_tests_properties(cliRenderWindowScreenshotIsTheFrame PROPERTIES
                        FIXTURES_REQUIRED windowShot LABELS "cli;window"
                        ENVIRONMENT "${OAK_CLI_ENV}")
+  # oak view turns the clock too where --hour gave it one: 10:00 on by 1 h.
+  oak_cli_test(cliViewWindowTurnsTheClock LAUNCH "${OAK_XVFB}"
+               ARGS "view|${CMAKE_CURRENT_SOURCE_DIR}/data/gltf/triangle.gltf|--backend|null|--size|64x36|--hour|10|--window|--frames|30|--fly-script|H:30|--out|${W}/view_clock.png"
+               EXIT 0 OUT "30 frames in a window, hour 11\\.00 -> ")
   oak_window_resize_test(cpu Cpu)
   if(OAK_HAVE_GL)
     oak_window_resize_test(gl Gl)
