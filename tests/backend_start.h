@@ -108,6 +108,32 @@ static inline bool oak_test_parity(const char *what, const uint8_t *a, const uin
     return within >= 0.995 && mean < 0.5;
 }
 
+/* The sunlit scene the stream tests draw: `count` draws of the given
+ * arrays, one directional sun casting shadows from above and aside, the
+ * default sky, exposure 1, and a camera of fov_deg and zfar whose pose is
+ * the caller's (streams, colours and the rest too). */
+static inline void oak_test_sunlit_input(oak_frame_input *in, uint32_t count,
+                                         const oak_mesh *meshes, const oak_material *materials,
+                                         const mat4 *world, oak_render_light *sun,
+                                         oak_environment *env, oak_post *post, float fov_deg,
+                                         float zfar) {
+    sun->light = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
+    sun->light.cast_shadows = true;
+    sun->direction[0] = -0.4f, sun->direction[1] = -0.8f, sun->direction[2] = -0.45f;
+    *env = oak_environment_defaults();
+    *post = (oak_post){.exposure = 1};
+    in->camera =
+        (oak_camera){.fov_y = fov_deg * (float)OAK_PI / 180.0f, .znear = 0.1f, .zfar = zfar};
+    in->draw_count = count;
+    in->meshes = meshes;
+    in->materials = materials;
+    in->transforms = world;
+    in->light_count = 1;
+    in->lights = sun;
+    in->environment = env;
+    in->post = post;
+}
+
 /* The CPU's bytes do not depend on the job pool's size: `picture` (the
  * test's own, starting and stopping the engine itself) draws its scene at
  * 1 and at 3 threads into one and three (`bytes` each; one keeps the first

@@ -152,20 +152,8 @@ static void crowd_init(crowd_scene *cs, uint32_t count) {
     cs->mesh[0] = g_ground;
     cs->mat[0] = g_ground_mat;
     glm_mat4_identity(cs->world[0]);
-    cs->sun.light = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
-    cs->sun.light.cast_shadows = true;
-    cs->sun.direction[0] = -0.4f, cs->sun.direction[1] = -0.8f, cs->sun.direction[2] = -0.45f;
-    cs->env = oak_environment_defaults();
-    cs->post = (oak_post){.exposure = 1};
-    cs->in.camera = (oak_camera){.fov_y = glm_rad(50), .znear = 0.1f, .zfar = 60};
-    cs->in.draw_count = 1;
-    cs->in.meshes = cs->mesh;
-    cs->in.materials = cs->mat;
-    cs->in.transforms = (const mat4 *)cs->world;
-    cs->in.light_count = 1;
-    cs->in.lights = &cs->sun;
-    cs->in.environment = &cs->env;
-    cs->in.post = &cs->post;
+    oak_test_sunlit_input(&cs->in, 1, cs->mesh, cs->mat, (const mat4 *)cs->world, &cs->sun,
+                          &cs->env, &cs->post, 50, 60);
     mat4 view;
     glm_lookat((vec3){0, 1.6f, 1.8f}, (vec3){0, 0.1f, -2.2f}, (vec3){0, 1, 0}, view);
     glm_mat4_inv(view, cs->in.camera_world);

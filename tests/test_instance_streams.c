@@ -62,20 +62,8 @@ static void scene_init(scene *s) {
     s->mesh[0] = g_ground;
     s->mat[0] = g_ground_mat;
     glm_mat4_identity(s->world[0]);
-    s->sun.light = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
-    s->sun.light.cast_shadows = true;
-    s->sun.direction[0] = -0.4f, s->sun.direction[1] = -0.8f, s->sun.direction[2] = -0.45f;
-    s->env = oak_environment_defaults();
-    s->post = (oak_post){.exposure = 1};
-    s->in.camera = (oak_camera){.fov_y = glm_rad(60), .znear = 0.1f, .zfar = 100};
-    s->in.draw_count = 1;
-    s->in.meshes = s->mesh;
-    s->in.materials = s->mat;
-    s->in.transforms = (const mat4 *)s->world;
-    s->in.light_count = 1;
-    s->in.lights = &s->sun;
-    s->in.environment = &s->env;
-    s->in.post = &s->post;
+    oak_test_sunlit_input(&s->in, 1, s->mesh, s->mat, (const mat4 *)s->world, &s->sun, &s->env,
+                          &s->post, 60, 100);
     mat4 view;
     glm_lookat((vec3){0, 4, 6}, (vec3){0, 0.3f, -2}, (vec3){0, 1, 0}, view);
     glm_mat4_inv(view, s->in.camera_world);

@@ -86,23 +86,11 @@ static void scene_init(scene *s, float wall_x) {
         CHECK_OK(oak_stream_write(s->stream, 0, s->rec, HIDDEN + FRONT));
         CHECK_OK(oak_stream_set_count(s->stream, HIDDEN + FRONT));
     }
-    s->sun.light = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
-    s->sun.light.cast_shadows = true;
-    s->sun.direction[0] = -0.4f, s->sun.direction[1] = -0.8f, s->sun.direction[2] = -0.45f;
-    s->env = oak_environment_defaults();
-    s->post = (oak_post){.exposure = 1};
-    s->in.camera = (oak_camera){.fov_y = glm_rad(60), .znear = 0.1f, .zfar = 100};
-    s->in.draw_count = D_COUNT;
-    s->in.meshes = s->mesh;
-    s->in.materials = s->mat;
-    s->in.transforms = (const mat4 *)s->world;
+    oak_test_sunlit_input(&s->in, D_COUNT, s->mesh, s->mat, (const mat4 *)s->world, &s->sun,
+                          &s->env, &s->post, 60, 100);
     s->in.colors = s->color;
     s->in.stream_count = s->stream ? 1 : 0;
     s->in.streams = &s->stream;
-    s->in.light_count = 1;
-    s->in.lights = &s->sun;
-    s->in.environment = &s->env;
-    s->in.post = &s->post;
     look(s, (float[3]){0, 2, 8}, (float[3]){0, 1.6f, 0});
 }
 
