@@ -34,6 +34,8 @@ oak_result _oak_gl_run_skycapture(_oak_gl_backend *b, const oak_render_view *v) 
     float *host = oak_alloc(OAK_GL_SKY_BYTES);
     if (!host) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory for the sky image");
     size_t texels = _oak_sky_prepare(host, v, !f->sky_brdf);
+    /* the last capture's shader stores land before this client copy */
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     r = _oak_gl_buffer_upload(&f->sky, 0, host, (size_t)OAK_GPU_SKY_HEAD * 16);
     if (!r && texels)
         r = _oak_gl_buffer_upload(&f->sky, (size_t)OAK_GPU_SKY_IMAGE_AT * 16,

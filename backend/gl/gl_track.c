@@ -29,9 +29,11 @@ static GLbitfield use_bit(oak_target_id t, oak_use u) {
     case OAK_USE_COPY_READ:
     case OAK_USE_HOST_READ: /* glGetBufferSubData */
         return GL_BUFFER_UPDATE_BARRIER_BIT;
+    case OAK_USE_UPLOAD:
+        /* a client copy over what a shader stored is ordered by this bit only */
+        return is_buffer(t) ? GL_BUFFER_UPDATE_BARRIER_BIT : GL_TEXTURE_UPDATE_BARRIER_BIT;
     default:
-        /* uploads are client copies GL orders itself, as it orders
-           glCopyImageSubData; a layered map's draws and copies are
+        /* a layered map's draws and copies are
            framebuffer and copy operations GL orders too */
         return 0;
     }
