@@ -4,7 +4,8 @@
  * back exactly; wetness darkens an up-facing rough dielectric by the stated
  * ratio and leaves a wall and a metal alone, and pools puddles; snow whitens
  * what faces up and not walls; the rain's streaks follow the amount inside
- * their box round the eye; lightning repeats for the same time; on the CPU
+ * their box round the eye; its splashes land on the ground as often as its
+ * drops do, and draw; lightning repeats for the same time; on the CPU
  * the same bytes at 1 and 3 threads; on vulkan and gl a rainy wet scene is
  * the CPU's at the parity rule. */
 #include "oak_test.h"
@@ -380,6 +381,89 @@ TEST(rainFollowsTheAmountInItsBox) {
     oak_destroy_scene(sc);
 }
 
+/* Splashes: as many as drops land in a crown's life, each on the ground
+   (the plane y = 0 here) inside the rain's box, its scale sin(pi f) of its
+   life's fraction f, moving to a new place once a life and not between. */
+TEST(splashesLandOnTheGround) {
+    oak_scene *sc = make_scene(g_rough);
+    if (!sc) return;
+    oak_weather_stats st;
+    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_RAIN, 1, 0));
+    CHECK_OK(oak_world_update_weather(sc, 2.0f));
+    CHECK_OK(oak_world_weather_stats(sc, &st));
+    /* the box's drops land once per fall through its height */
+    double landing = st.rain * st.fall_speed / (2.0 * st.box_half[1]);
+    long want = lround(landing * st.splash_life);
+    fprintf(stderr, "  rain 1: %u streaks land %.0f a second, %u splashes (want %ld)\n", st.rain,
+            landing, st.splashes, want);
+    CHECK(want > 100);
+    CHECK_EQ_INT((int)st.splashes, (int)want);
+    oak_stream *sp = oak_world_weather_stream(sc, 3);
+    CHECK(sp != NULL);
+    if (!sp || !st.splashes) {
+        oak_destroy_scene(sc);
+        return;
+    }
+    uint32_t n = st.splashes, off = 0, outside = 0, bad_scale = 0;
+    static oak_instance a[4096];
+    CHECK(n <= 4096);
+    if (n > 4096) n = 4096;
+    memcpy(a, oak_stream_records(sp), sizeof(oak_instance) * n);
+    for (uint32_t i = 0; i < n; i++) {
+        off += fabsf(a[i].position[1]) > 1e-6f;
+        outside +=
+            fabsf(a[i].position[0]) > st.box_half[0] || fabsf(a[i].position[2]) > st.box_half[2];
+        float f = a[i].phase;
+        bad_scale += !(f >= 0 && f < 1) || fabsf(a[i].scale - sinf(3.14159265f * f)) > 1e-5f;
+    }
+    /* 10 ms later most are in the same life and place; a life later none
+       that was alive is where it was */
+    CHECK_OK(oak_world_update_weather(sc, 2.01f));
+    const oak_instance *b = oak_stream_records(sp);
+    uint32_t same = 0;
+    for (uint32_t i = 0; i < n; i++)
+        same += a[i].position[0] == b[i].position[0] && a[i].position[2] == b[i].position[2];
+    CHECK_OK(oak_world_update_weather(sc, 2.0f + st.splash_life));
+    b = oak_stream_records(sp);
+    uint32_t stayed = 0;
+    for (uint32_t i = 0; i < n; i++)
+        stayed += a[i].position[0] == b[i].position[0] && a[i].position[2] == b[i].position[2];
+    fprintf(stderr,
+            "  %u off the ground, %u outside the box, %u off sin(pi f); after 10 ms %u of %u in "
+            "place, after a life %u\n",
+            off, outside, bad_scale, same, n, stayed);
+    CHECK_EQ_INT((int)(off + outside + bad_scale), 0);
+    /* a life of 0.25 s: 10 ms moves 4% of them on */
+    CHECK(same >= n * 9 / 10 && same < n);
+    CHECK_EQ_INT((int)stayed, 0);
+    /* clear takes them away with the drops */
+    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_CLEAR, 0, 0));
+    CHECK_OK(oak_world_weather_stats(sc, &st));
+    CHECK_EQ_INT((int)st.splashes, 0);
+    CHECK_EQ_INT((int)oak_stream_count(sp), 0);
+    oak_destroy_scene(sc);
+}
+
+/* The rainy scene's splashes draw: the floor's pixels differ with them and
+   without (the stream emptied), on this backend. */
+TEST(splashesDraw) {
+    static uint8_t a[W * H * 4], b[W * H * 4];
+    oak_scene *sc = make_scene(g_rough);
+    if (!sc) return;
+    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_RAIN, 1, 0));
+    CHECK_OK(oak_world_update_weather(sc, 0.6f));
+    draw(sc, a);
+    oak_stream *sp = oak_world_weather_stream(sc, 3);
+    CHECK(sp != NULL);
+    if (sp) oak_stream_set_count(sp, 0);
+    draw(sc, b);
+    uint32_t px = 0;
+    for (size_t i = 0; i < (size_t)W * H; i++) px += memcmp(a + i * 4, b + i * 4, 3) != 0;
+    fprintf(stderr, "  splashes change %u pixels\n", px);
+    CHECK(px >= 10);
+    oak_destroy_scene(sc);
+}
+
 TEST(lightningRepeatsForTheSameTime) {
     uint32_t frames = 0, strikes = 0, longest = 0, run = 0;
     for (uint32_t f = 0; f < 60 * 60; f++) {
@@ -465,10 +549,12 @@ int main(int argc, char **argv) {
         RUN(clearAtZeroIsNoWeather);
         RUN(wetnessDarkensUpFacingPorous);
         RUN(snowWhitensWhatFacesUp);
+        RUN(splashesDraw);
         if (!strcmp(g_backend, "cpu")) { /* host-side: once */
             RUN(kindsMoveValuesAndClearRestores);
             RUN(sceneFileKeepsTheWeather);
             RUN(rainFollowsTheAmountInItsBox);
+            RUN(splashesLandOnTheGround);
             RUN(lightningRepeatsForTheSameTime);
         } else {
             RUN(backendsAgree);

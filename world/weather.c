@@ -59,6 +59,14 @@ static const kind_row k_kinds[KINDS] = {
 #define STRIKE_SPREAD  4.0  /* ... at a hashed time within its first 4 s */
 #define FLASH_SKY      6.0f /* the sky and its light times 1 + this at a full flash */
 #define LIGHTNING_SEED 0x5707u
+/* Splashes: a crown where a drop meets the ground, alive SPLASH_LIFE; as
+   many at once as drops land in a life (the box's drops cross its height
+   every (RAIN_BELOW + RAIN_ABOVE) / RAIN_SPEED seconds). */
+#define SPLASH_LIFE       0.25f /* seconds a crown rises and falls */
+#define SPLASH_RADIUS     0.02f /* a crown 4 cm across, 1.5 cm high at its peak */
+#define SPLASH_HEIGHT     0.015f
+#define SPLASH_PER_STREAK (RAIN_SPEED / (RAIN_BELOW + RAIN_ABOVE) * SPLASH_LIFE)
+#define STREAMS           4 /* rain, snow, dust, splashes */
 
 /* the environment's floats weather writes, each kept as the scene's own */
 static const size_t k_slots[] = {
@@ -95,17 +103,17 @@ typedef struct weather_sys {
     float flash;
     float applied[SLOTS];
     float key_applied;
-    oak_stream *stream[3];
-    oak_mesh mesh[3];
-    oak_material material[3];
+    oak_stream *stream[STREAMS];
+    oak_mesh mesh[STREAMS];
+    oak_material material[STREAMS];
     oak_instance *records;
-    uint32_t capacity[3], count[3];
+    uint32_t capacity[STREAMS], count[STREAMS];
 } weather_sys;
 
 static void destroy_sys(void *p) {
     weather_sys *s = p;
     if (!s) return;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < STREAMS; i++) {
         oak_scene_remove_stream(s->scene, s->stream[i]);
         if (s->mesh[i].id) oak_destroy_mesh(s->mesh[i]);
         if (s->material[i].id) oak_destroy_material(s->material[i]);
@@ -177,18 +185,28 @@ static float lightning(double t, float w) {
     return 0;
 }
 
+/* the splashes alive for `streaks` drops in the box */
+static uint32_t splashes_of(float streaks) {
+    return (uint32_t)lroundf(streaks * SPLASH_PER_STREAK);
+}
+
 static oak_result make_streams(weather_sys *s) {
-    static const char *const names[3] = {"weather rain", "weather snow", "weather dust"};
+    static const char *const names[STREAMS] = {"weather rain", "weather snow", "weather dust",
+                                               "weather splash"};
     const float size[3][3] = {{STREAK_WIDTH, STREAK_LENGTH, STREAK_WIDTH},
                               {FLAKE_SIZE, FLAKE_SIZE, FLAKE_SIZE},
                               {MOTE_SIZE, MOTE_SIZE, MOTE_SIZE}};
-    const float colour[3][3] = {{0.45f, 0.5f, 0.55f}, {0.95f, 0.95f, 0.97f}, {0.7f, 0.55f, 0.38f}};
-    const float rough[3] = {0.15f, 0.8f, 0.9f};
+    const float colour[STREAMS][3] = {
+        {0.45f, 0.5f, 0.55f}, {0.95f, 0.95f, 0.97f}, {0.7f, 0.55f, 0.38f}, {0.6f, 0.65f, 0.7f}};
+    const float rough[STREAMS] = {0.15f, 0.8f, 0.9f, 0.1f};
     uint32_t total = 0;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < STREAMS; i++) {
         uint32_t cap = 0;
         for (uint32_t k = 0; k < KINDS; k++) {
-            uint32_t c = i == 0 ? k_kinds[k].rain : i == 1 ? k_kinds[k].flakes : k_kinds[k].motes;
+            uint32_t c = i == 0   ? k_kinds[k].rain
+                         : i == 1 ? k_kinds[k].flakes
+                         : i == 2 ? k_kinds[k].motes
+                                  : splashes_of((float)k_kinds[k].rain);
             if (c > cap) cap = c;
         }
         s->capacity[i] = cap;
@@ -196,9 +214,14 @@ static oak_result make_streams(weather_sys *s) {
     }
     s->records = oak_alloc(sizeof(oak_instance) * total);
     if (!s->records) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "weather: no memory for streams");
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < STREAMS; i++) {
         oak_shape_desc sd = {.type = OAK_SHAPE_BOX};
-        memcpy(sd.size, size[i], sizeof sd.size);
+        if (i < 3) memcpy(sd.size, size[i], sizeof sd.size);
+        if (i == 3) /* a low crown: 8 sides are round enough at a few pixels */
+            sd = (oak_shape_desc){.type = OAK_SHAPE_CYLINDER,
+                                  .radius = SPLASH_RADIUS,
+                                  .height = SPLASH_HEIGHT,
+                                  .segments = 8};
         oak_result r = oak_make_shape(&s->mesh[i], &sd);
         if (r) return r;
         oak_material_desc md = oak_material_desc_defaults(NULL);
@@ -282,6 +305,46 @@ static void write_stream(weather_sys *s, int i, uint32_t n, const float eye[3], 
     oak_stream_write(s->stream[i], 0, rec, n);
     oak_stream_set_count(s->stream[i], n);
     s->count[i] = n;
+}
+
+/* The ground under (x, z): the scene's terrain where it has one, else the
+   plane y = 0 every built-in world without terrain stands on. */
+static float ground_at(const oak_terrain *terrain, double x, double z) {
+    float h = 0;
+    if (terrain && oak_terrain_height(terrain, x, z, &h, NULL) != OAK_OK) h = 0;
+    return h;
+}
+
+/* The n splashes at time t: splash j lives in cycles of SPLASH_LIFE from a
+   hashed offset; each cycle lands it at a new hashed place in the box
+   round the eye (wrapped in world metres, as the drops are), on the
+   ground, its crown's scale rising and falling as sin(pi f) over the life. */
+static void write_splashes(weather_sys *s, uint32_t n, const float eye[3], double t) {
+    oak_instance *rec = s->records;
+    const oak_terrain *terrain = _oak_terrain_of(s->scene);
+    const uint32_t salt = 0x5900u;
+    for (uint32_t j = 0; j < n; j++) {
+        double u = t / SPLASH_LIFE + _oak_world_hash01(j, salt);
+        double cycle = floor(u);
+        float f = (float)(u - cycle);
+        uint32_t c = (uint32_t)fmod(cycle, 4294967296.0);
+        uint32_t key = _oak_world_hash_u32(j * 0x9E3779B9u ^ c);
+        oak_instance *r = &rec[j];
+        r->position[0] =
+            wrap(_oak_world_hash01(key, salt + 1) * 4096.0, eye[0] - RAIN_HALF, 2.0 * RAIN_HALF);
+        r->position[2] =
+            wrap(_oak_world_hash01(key, salt + 2) * 4096.0, eye[2] - RAIN_HALF, 2.0 * RAIN_HALF);
+        r->position[1] = ground_at(terrain, r->position[0], r->position[2]);
+        r->scale = sinf(3.14159265f * f);
+        float yaw = _oak_world_hash01(key, salt + 3) * 3.14159265f;
+        r->rotation[0] = r->rotation[2] = 0;
+        r->rotation[1] = sinf(yaw), r->rotation[3] = cosf(yaw);
+        r->color[0] = r->color[1] = r->color[2] = 1.0f;
+        r->phase = f;
+    }
+    oak_stream_write(s->stream[3], 0, rec, n);
+    oak_stream_set_count(s->stream[3], n);
+    s->count[3] = n;
 }
 
 static float resolved(float v, float dflt) {
@@ -382,7 +445,7 @@ static oak_result apply(weather_sys *s, double t) {
 
     /* the streams, made the first time any is wanted */
     for (int i = 0; i < 3; i++) counts[i] = (uint32_t)lroundf(cnt[i]);
-    bool want = counts[0] || counts[1] || counts[2];
+    bool want = counts[0] || counts[1] || counts[2]; /* splashes come with the rain */
     if (want && !s->records) {
         oak_result r = make_streams(s);
         if (r) return r;
@@ -402,6 +465,9 @@ static oak_result apply(weather_sys *s, double t) {
         uint32_t n = counts[i] < s->capacity[i] ? counts[i] : s->capacity[i];
         if (n || s->count[i]) write_stream(s, i, n, eye, t, storm_share);
     }
+    uint32_t ns = splashes_of(cnt[0]);
+    ns = ns < s->capacity[3] ? ns : s->capacity[3];
+    if (ns || s->count[3]) write_splashes(s, ns, eye, t);
     return OAK_OK;
 }
 
@@ -479,6 +545,9 @@ oak_result oak_world_weather_stats(oak_scene *scene, oak_weather_stats *out) {
     memcpy(out->weights, s->w, sizeof out->weights);
     out->flash = s->flash;
     out->rain = s->count[0], out->flakes = s->count[1], out->motes = s->count[2];
+    out->splashes = s->count[3];
+    out->fall_speed = RAIN_SPEED;
+    out->splash_life = SPLASH_LIFE;
     out->box_half[0] = RAIN_HALF, out->box_half[1] = 0.5f * (RAIN_BELOW + RAIN_ABOVE);
     out->box_half[2] = RAIN_HALF;
     return OAK_OK;
@@ -486,7 +555,7 @@ oak_result oak_world_weather_stats(oak_scene *scene, oak_weather_stats *out) {
 
 oak_stream *oak_world_weather_stream(oak_scene *scene, uint32_t which) {
     weather_sys *s = scene ? sys_of(scene) : NULL;
-    return s && which < 3 ? s->stream[which] : NULL;
+    return s && which < STREAMS ? s->stream[which] : NULL;
 }
 
 float oak_weather_lightning(double seconds, float storm) {

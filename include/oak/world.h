@@ -92,10 +92,14 @@ typedef struct oak_weather_stats {
     float weights[OAK_WEATHER_COUNT]; /* each kind's share now (the blend of the amounts) */
     float flash;                      /* the lightning now, [0, 1] */
     uint32_t rain, flakes, motes;     /* instances in the streams */
+    uint32_t splashes;                /* crowns on the ground where drops land */
     float box_half[3];                /* half extents of the rain's box round the eye, metres */
+    float fall_speed;                 /* metres a second a drop falls (before its jitter) */
+    float splash_life;                /* seconds a splash's crown lasts */
 } oak_weather_stats;
 oak_result oak_world_weather_stats(oak_scene *scene, oak_weather_stats *out);
-/* The rain (0), snow (1) or dust (2) stream; NULL before it is first wanted. */
+/* The rain (0), snow (1), dust (2) or splash (3) stream; NULL before it is
+   first wanted. */
 oak_stream *oak_world_weather_stream(oak_scene *scene, uint32_t which);
 /* The lightning's flash, [0, 1], at `seconds` for a storm of that weight
    (the schedule oak_world_update follows; the same for the same time). */
