@@ -313,6 +313,7 @@ static oak_result read_environment(loader *l, const cJSON *o, oak_environment *e
                                        "snow",
                                        "sky_light",
                                        "sky_grey",
+                                       "rain",
                                        NULL};
     const char *p = "environment";
     TRY(expect_object(l, o, p, keys));
@@ -341,6 +342,9 @@ static oak_result read_environment(loader *l, const cJSON *o, oak_environment *e
     TRY(read_float(l, o, p, "snow", &e->snow));
     TRY(read_float(l, o, p, "sky_light", &e->sky_light));
     TRY(read_float(l, o, p, "sky_grey", &e->sky_grey));
+    TRY(read_float(l, o, p, "rain", &e->rain));
+    if (!(e->rain >= 0 && e->rain <= 1))
+        return fail(l, "environment.rain", "%g is outside 0 .. 1", (double)e->rain);
     if (!(e->wetness >= 0 && e->wetness <= 1) || !(e->snow >= 0 && e->snow <= 1) ||
         !(e->sky_grey >= 0 && e->sky_grey <= 1) || !(e->sky_light >= 0 && e->sky_light <= 100))
         return fail(l, "environment",

@@ -167,6 +167,7 @@ static void write_environment(writer *w, const oak_environment *e, bool timed) {
     if (e->snow > 0) w_float(w, "snow", e->snow);
     if (e->sky_light > 0) w_float(w, "sky_light", e->sky_light);
     if (e->sky_grey > 0) w_float(w, "sky_grey", e->sky_grey);
+    if (e->rain > 0) w_float(w, "rain", e->rain); /* its clock starts again at 0 */
     /* clouds only when there are any */
     const oak_clouds *c = &e->clouds;
     if (c->coverage > 0) {
@@ -240,6 +241,8 @@ static oak_environment unweathered(const oak_scene *scene) {
     e.wetness = b->wetness;
     e.snow = b->snow;
     e.sky_grey = b->sky_grey;
+    e.rain = b->rain;
+    e.rain_time = b->rain_time;
     return e;
 }
 

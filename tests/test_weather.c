@@ -5,7 +5,8 @@
  * ratio and leaves a wall and a metal alone, and pools puddles; snow whitens
  * what faces up and not walls; the rain's streaks follow the amount inside
  * their box round the eye; its splashes land on the ground as often as its
- * drops do, and draw; lightning repeats for the same time; on the CPU
+ * drops do, and draw; rain rings the puddles and still water stays still;
+ * lightning repeats for the same time; on the CPU
  * the same bytes at 1 and 3 threads; on vulkan and gl a rainy wet scene is
  * the CPU's at the parity rule. */
 #include "oak_test.h"
@@ -464,6 +465,56 @@ TEST(splashesDraw) {
     oak_destroy_scene(sc);
 }
 
+/* rain 1 at time t with the streaks and splashes emptied, so the puddles'
+   ripples are all that moves; rain_off draws the same without the rings */
+static void puddles_at(oak_scene *sc, float t, bool rain_off, uint8_t *px) {
+    CHECK_OK(oak_world_update_weather(sc, t));
+    for (uint32_t k = 0; k < 4; k += 3) {
+        oak_stream *st = oak_world_weather_stream(sc, k);
+        if (st) oak_stream_set_count(st, 0);
+    }
+    if (rain_off) oak_scene_environment(sc)->rain = 0;
+    draw(sc, px);
+}
+
+static uint32_t pixels_apart(const uint8_t *a, const uint8_t *b) {
+    uint32_t n = 0;
+    for (size_t i = 0; i < (size_t)W * H; i++) n += memcmp(a + i * 4, b + i * 4, 3) != 0;
+    return n;
+}
+
+/* Rain rings the puddles: the picture differs with the rings and without,
+   and from one moment to the next; still water (wet, no rain) does not
+   move. */
+TEST(ripplesRingThePuddles) {
+    static uint8_t a[W * H * 4], b[W * H * 4], c[W * H * 4];
+    oak_scene *sc = make_scene(g_rough);
+    if (!sc) return;
+    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_RAIN, 1, 0));
+    puddles_at(sc, 0.5f, false, a);
+    CHECK(oak_scene_environment(sc)->rain == 1.0f);
+    puddles_at(sc, 0.5f, true, b);
+    uint32_t rings = pixels_apart(a, b);
+    puddles_at(sc, 0.7f, false, c);
+    uint32_t moved = pixels_apart(a, c);
+    /* still water: wetness as the rain's, no rain, two clocks */
+    oak_environment *env = oak_scene_environment(sc);
+    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_CLEAR, 0, 0));
+    CHECK(env->rain == 0);
+    env->wetness = 1;
+    env->rain_time = 0.5f;
+    draw(sc, a);
+    env->rain_time = 0.7f;
+    draw(sc, b);
+    uint32_t still = pixels_apart(a, b);
+    fprintf(stderr, "  ripples change %u pixels, move %u in 0.2 s; still water %u\n", rings, moved,
+            still);
+    CHECK(rings >= 40);
+    CHECK(moved >= 40);
+    CHECK_EQ_INT((int)still, 0);
+    oak_destroy_scene(sc);
+}
+
 TEST(lightningRepeatsForTheSameTime) {
     uint32_t frames = 0, strikes = 0, longest = 0, run = 0;
     for (uint32_t f = 0; f < 60 * 60; f++) {
@@ -550,6 +601,7 @@ int main(int argc, char **argv) {
         RUN(wetnessDarkensUpFacingPorous);
         RUN(snowWhitensWhatFacesUp);
         RUN(splashesDraw);
+        RUN(ripplesRingThePuddles);
         if (!strcmp(g_backend, "cpu")) { /* host-side: once */
             RUN(kindsMoveValuesAndClearRestores);
             RUN(sceneFileKeepsTheWeather);

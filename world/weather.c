@@ -77,7 +77,8 @@ static const size_t k_slots[] = {
     offsetof(oak_environment, clouds.coverage), offsetof(oak_environment, clouds.density),
     offsetof(oak_environment, clouds.type),     offsetof(oak_environment, sky_light),
     offsetof(oak_environment, wetness),         offsetof(oak_environment, snow),
-    offsetof(oak_environment, sky_grey),
+    offsetof(oak_environment, sky_grey),        offsetof(oak_environment, rain),
+    offsetof(oak_environment, rain_time),
 };
 #define SLOTS (sizeof k_slots / sizeof k_slots[0])
 enum {
@@ -91,7 +92,9 @@ enum {
     S_SKY,
     S_WET,
     S_SNOW,
-    S_GREY
+    S_GREY,
+    S_RAIN,
+    S_RTIME
 };
 
 typedef struct weather_sys {
@@ -434,6 +437,13 @@ static oak_result apply(weather_sys *s, double t) {
     if (wet > 0) v[S_WET] = be->wetness + wet;
     if (snow > 0) v[S_SNOW] = be->snow + snow;
     if (grey > 0) v[S_GREY] = be->sky_grey + grey;
+    /* the puddles' ripples: rain and storm at their weights, on a clock that
+       wraps where a float still holds a period's fraction */
+    float rain = s->w[OAK_WEATHER_RAIN] + s->w[OAK_WEATHER_STORM];
+    if (rain > 0) {
+        v[S_RAIN] = fminf(1, be->rain + rain);
+        v[S_RTIME] = (float)fmod(t, OAK_RIPPLE_WRAP);
+    }
     for (size_t i = 0; i < SLOTS; i++) {
         memcpy((char *)env + k_slots[i], &v[i], sizeof(float));
         s->applied[i] = v[i];

@@ -310,9 +310,41 @@ static float puddle_noise(float x, float z) {
     float d = puddle_hash(cx, cz + 1), e = puddle_hash(cx + 1, cz + 1);
     return mixf(mixf(a, bb, tx), mixf(d, e, tx), tz);
 }
-/* returns how far the shading normal is flattened to Nv */
+/* Rain's rings on a puddle at world (x, z), as surface.glsl's oak_ripples:
+   two grids of OAK_RIPPLE_CELL cells (the second offset by half a cell),
+   one drop a period in each at a hashed time and a hashed place near the
+   cell's middle; its ring spreads at OAK_RIPPLE_SPEED, a Gaussian crest
+   whose slope fades as (1 - age / period)^2. Adds the crests' tilt of the
+   normal along world x and z to tilt. */
+static void ripples(float x, float z, float t, float rain, float tilt[2]) {
+    for (int layer = 0; layer < 2; layer++) {
+        float off = 0.5f * (float)layer;
+        float qx = x * (float)(1.0 / OAK_RIPPLE_CELL) + off;
+        float qz = z * (float)(1.0 / OAK_RIPPLE_CELL) + off;
+        float fx = floorf(qx), fz = floorf(qz);
+        int32_t cx = (int32_t)fx + layer * 7919, cz = (int32_t)fz;
+        float phase = puddle_hash(cx, cz);
+        float jx = 0.44f + 0.12f * puddle_hash(cx + 1301, cz);
+        float jz = 0.44f + 0.12f * puddle_hash(cx, cz + 1301);
+        float u = t * (float)(1.0 / OAK_RIPPLE_PERIOD) + phase;
+        float age = (u - floorf(u)) * (float)OAK_RIPPLE_PERIOD;
+        float dx = (qx - fx - jx) * (float)OAK_RIPPLE_CELL,
+              dz = (qz - fz - jz) * (float)OAK_RIPPLE_CELL;
+        float d = sqrtf(dx * dx + dz * dz);
+        float s = (d - (float)OAK_RIPPLE_SPEED * age) * (float)(1.0 / OAK_RIPPLE_WIDTH);
+        if (!(fabsf(s) < 3.0f) || !(d > 1e-4f)) continue;
+        float fade = 1.0f - age * (float)(1.0 / OAK_RIPPLE_PERIOD);
+        /* the crest exp(-s^2)'s slope along the radius, turned into a tilt */
+        float g = (float)OAK_RIPPLE_SLOPE * rain * fade * fade * 2.0f * s * expf(-s * s) / d;
+        tilt[0] += g * dx;
+        tilt[1] += g * dz;
+    }
+}
+
+/* returns how far the shading normal is flattened to Nv (tilted along
+   world x and z by tilt, rain's ripples in a puddle) */
 static float weather_surface(const oak_render_view *v, const float P[3], const float Nv[3],
-                             float base[3], float *rough, float *metallic) {
+                             float base[3], float *rough, float *metallic, float tilt[2]) {
     float wet = v->env.wetness, snow = v->env.snow, flat = 0.0f;
     float dielectric = 1.0f - *metallic;
     if (wet > 0) {
@@ -331,6 +363,14 @@ static float weather_surface(const oak_render_view *v, const float P[3], const f
             for (int c = 0; c < 3; c++) base[c] *= kp;
             *rough = mixf(*rough, (float)OAK_PUDDLE_ROUGHNESS, p);
             flat = p;
+            if (v->env.rain > 0 && p > 0) {
+                const float *e = v->camera_pos;
+                float ex = P[0] - e[0], ey = P[1] - e[1], ez = P[2] - e[2];
+                float near = clampf(((float)OAK_RIPPLE_FAR - sqrtf(ex * ex + ey * ey + ez * ez)) *
+                                        (float)(1.0 / (OAK_RIPPLE_FAR - OAK_RIPPLE_NEAR)),
+                                    0.0f, 1.0f);
+                if (near > 0) ripples(P[0], P[2], v->env.rain_time, v->env.rain * near, tilt);
+            }
         }
     }
     if (snow > 0) {
@@ -367,7 +407,8 @@ void _oak_cpu_channel(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surf
             sample_slot(b, &m->tex[CPU_TEX_MR], s, tmr);
             float metallic = md->metallic * tmr[2];
             float rough = clampf(md->roughness * tmr[1], 0.03f, 1.0f);
-            weather_surface(v, s->P, s->Nv, out, &rough, &metallic);
+            float tilt[2] = {0, 0};
+            weather_surface(v, s->P, s->Nv, out, &rough, &metallic, tilt);
         }
         return;
     }
@@ -459,7 +500,9 @@ float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_
     }
     float metallic = md->metallic * tmr[2];
     float rough = clampf(md->roughness * tmr[1], 0.03f, 1.0f);
-    float wflat = weather_on(v, md) ? weather_surface(v, s->P, s->Nv, base, &rough, &metallic) : 0;
+    float tilt[2] = {0, 0};
+    float wflat =
+        weather_on(v, md) ? weather_surface(v, s->P, s->Nv, base, &rough, &metallic, tilt) : 0;
     float a = rough * rough;
     q->rough[lane] = rough;
     q->a2[lane] = a * a;
@@ -470,7 +513,8 @@ float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_
     else if (m->tex[CPU_TEX_NORMAL].tex >= 0)
         mapped_normal(b, m, s, N);
     if (wflat > 0) {
-        for (int k = 0; k < 3; k++) N[k] = mixf(N[k], s->Nv[k], wflat);
+        const float F[3] = {s->Nv[0] + tilt[0], s->Nv[1], s->Nv[2] + tilt[1]};
+        for (int k = 0; k < 3; k++) N[k] = mixf(N[k], F[k], wflat);
         normalize3(N);
     }
     float V[3] = {v->camera_pos[0] - s->P[0], v->camera_pos[1] - s->P[1],

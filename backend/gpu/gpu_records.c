@@ -71,6 +71,8 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
     g->weather[0] = v->env.wetness;
     g->weather[1] = v->env.snow;
     g->weather[3] = v->env.wetness > 0 || v->env.snow > 0 ? 1.0f : 0.0f;
+    g->ripples[0] = v->env.rain;
+    g->ripples[1] = v->env.rain_time;
     _oak_gpu_ao_fill(g, v);
     /* post mixes the bloom in only when this frame's bloom pass ran */
     g->post_params[0] = v->post.bloom == OAK_BLOOM_ON ? v->post.bloom_strength : 0.0f;

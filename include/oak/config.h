@@ -364,6 +364,14 @@
 #define OAK_PUDDLE_EDGE      0.08  /* noise over which a puddle's edge fades */
 #define OAK_PUDDLE_ROUGHNESS 0.03  /* a puddle's roughness: a near mirror */
 #define OAK_PUDDLE_DARKEN    0.25  /* albedo under a puddle, times the dry one */
+#define OAK_RIPPLE_CELL      0.5   /* metres a side of a ripple cell: one drop a period in each */
+#define OAK_RIPPLE_PERIOD    0.8   /* seconds between a cell's drops, and a ring's life */
+#define OAK_RIPPLE_SPEED     0.25  /* metres a second a ring spreads (0.2 m at the end of its life) */
+#define OAK_RIPPLE_WIDTH     0.015 /* metres: the crest's width (a Gaussian's) */
+#define OAK_RIPPLE_SLOPE     0.5   /* the crest's steepest tilt at rain 1, as the ring is born */
+#define OAK_RIPPLE_WRAP      819.2 /* seconds (1024 periods) the ripple clock wraps at */
+#define OAK_RIPPLE_NEAR      6.0   /* metres from the eye where the rings start to fade ... */
+#define OAK_RIPPLE_FAR       12.0  /* ... and are gone (a crest is under a 1080p pixel there) */
 #define OAK_SNOW_UP_LO       0.35  /* normal.y where snow starts to lie ... */
 #define OAK_SNOW_UP_HI       0.75  /* ... and where it lies whole (smoothstep) */
 #define OAK_SNOW_ALBEDO      0.85  /* fresh snow's albedo (grey) */

@@ -155,6 +155,11 @@ typedef struct oak_environment {
        up-facing surfaces. 0: dry, bare (nothing extra is shaded). */
     float wetness;
     float snow;
+    /* rain on the puddles [0, 1]: rings spread from drops (docs/SHADING.md
+       "Weather"); rain_time their clock in seconds, wrapped at
+       OAK_RIPPLE_WRAP by whoever sets it (weather does). 0: still water */
+    float rain;
+    float rain_time;
     /* times the sky (drawn, and as light: irradiance, reflections, what the
        clouds and fog take from it); weather's overcast dims it, lightning
        lifts it. 0: 1 */

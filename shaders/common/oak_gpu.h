@@ -259,6 +259,7 @@ OAK_STRUCT(oak_gpu_view) {
     OAK_U4(out_size);
     oak_gpu_fog fog; /* volumetric fog (grid.w 0: none, the exp2 fog as before) */
     OAK_F4(weather); /* wetness, snow, 0, 1 when either is on (the resolve's weather branch) */
+    OAK_F4(ripples); /* rain on the puddles, its clock (s, wrapped), 0, 0 */
 }
 OAK_END(oak_gpu_view);
 

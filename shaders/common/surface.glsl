@@ -187,11 +187,39 @@ float oak_puddle_noise(vec2 xz) {
     float d = oak_puddle_hash(c + ivec2(0, 1)), e = oak_puddle_hash(c + ivec2(1, 1));
     return mix(mix(a, b, t.x), mix(d, e, t.x), t.y);
 }
+// Rain's rings on a puddle at world xz (cpu_shade.c's ripples is its twin):
+// two grids of OAK_RIPPLE_CELL cells, the second offset by half a cell, one
+// drop a period in each at a hashed time and place near the middle; its
+// ring spreads at OAK_RIPPLE_SPEED, a Gaussian crest whose slope fades as
+// (1 - age / period)^2. Returns the crests' tilt along world x and z.
+vec2 oak_ripples(vec2 xz, float t, float rain) {
+    vec2 tilt = vec2(0.0);
+    for (int layer = 0; layer < 2; layer++) {
+        vec2 q = xz * (1.0 / OAK_RIPPLE_CELL) + 0.5 * float(layer);
+        vec2 f = floor(q);
+        ivec2 c = ivec2(f) + ivec2(layer * 7919, 0);
+        float phase = oak_puddle_hash(c);
+        vec2 j = vec2(0.44 + 0.12 * oak_puddle_hash(c + ivec2(1301, 0)),
+                      0.44 + 0.12 * oak_puddle_hash(c + ivec2(0, 1301)));
+        float u = t * (1.0 / OAK_RIPPLE_PERIOD) + phase;
+        float age = (u - floor(u)) * OAK_RIPPLE_PERIOD;
+        vec2 dv = (q - f - j) * OAK_RIPPLE_CELL;
+        float d = sqrt(dv.x * dv.x + dv.y * dv.y);
+        float s = (d - OAK_RIPPLE_SPEED * age) * (1.0 / OAK_RIPPLE_WIDTH);
+        if (!(abs(s) < 3.0) || !(d > 1e-4)) continue;
+        float fade = 1.0 - age * (1.0 / OAK_RIPPLE_PERIOD);
+        float g = OAK_RIPPLE_SLOPE * rain * fade * fade * 2.0 * s * exp(-s * s) / d;
+        tilt += g * dv;
+    }
+    return tilt;
+}
+
 // Wetness darkens and smooths up-facing porous dielectrics and pools
 // puddles on level ground; snow whitens what faces up. Returns how far the
 // shading normal is to be flattened to Nv (puddles and snow hide the
-// normal map).
-float oak_weather_surface(vec3 P, vec3 Nv, inout vec3 base, inout float rough, inout float metallic) {
+// normal map), and tilt the flat normal takes from rain's ripples.
+float oak_weather_surface(vec3 P, vec3 Nv, inout vec3 base, inout float rough, inout float metallic,
+                          inout vec2 tilt) {
     float wet = view.weather.x, snow = view.weather.y, flat_ = 0.0;
     float dielectric = 1.0 - metallic;
     if (wet > 0.0) {
@@ -206,6 +234,13 @@ float oak_weather_surface(vec3 P, vec3 Nv, inout vec3 base, inout float rough, i
             base *= 1.0 - (1.0 - OAK_PUDDLE_DARKEN) * p;
             rough = mix(rough, OAK_PUDDLE_ROUGHNESS, p);
             flat_ = p;
+            if (view.ripples.x > 0.0 && p > 0.0) {
+                vec3 e = P - view.camera_pos.xyz;
+                float near = clamp((OAK_RIPPLE_FAR - sqrt(dot(e, e))) *
+                                       (1.0 / (OAK_RIPPLE_FAR - OAK_RIPPLE_NEAR)),
+                                   0.0, 1.0);
+                if (near > 0.0) tilt += oak_ripples(P.xz, view.ripples.y, view.ripples.x * near);
+            }
         }
     }
     if (snow > 0.0) {
@@ -323,8 +358,9 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     float metallic = materials[mi].params.x * tex[OAK_GPU_TEX_MR].b;
     float roughness = clamp(materials[mi].params.y * tex[OAK_GPU_TEX_MR].g, 0.03, 1.0);
     float wflat = 0.0;
+    vec2 wtilt = vec2(0.0);
     if (view.weather.w != 0.0 && (mflags & OAK_GPU_MAT_UNLIT) == 0u && !water)
-        wflat = oak_weather_surface(P, Nv, basec.rgb, roughness, metallic);
+        wflat = oak_weather_surface(P, Nv, basec.rgb, roughness, metallic, wtilt);
     uint channel = view.flags.y & OAK_GPU_CHANNEL_MASK;
     if (channel != 0u) { // a capture channel: the surface's data, no light, no fog
         if (channel == OAK_GPU_CHANNEL_ALBEDO) return vec4(basec.rgb, 1.0);
@@ -346,7 +382,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
             N = fxN;
         else if (materials[mi].tex[OAK_GPU_TEX_NORMAL].a.x != 0u)
             N = oak_mapped_normal(tex[OAK_GPU_TEX_NORMAL].rgb, materials[mi].params.z, Nv, T, Tv.w);
-        if (wflat > 0.0) N = normalize(mix(N, Nv, wflat));
+        if (wflat > 0.0) N = normalize(mix(N, Nv + vec3(wtilt.x, 0.0, wtilt.y), wflat));
         vec3 F0 = mix(materials[mi].lobe0.rgb, basec.rgb, metallic);
         float F90 = mix(materials[mi].lobe0.w, 1.0, metallic);
         bool lobes = (mflags & (OAK_GPU_MAT_COAT | OAK_GPU_MAT_SHEEN)) != 0u;
