@@ -154,6 +154,7 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     _oak_gl_resources_release(f);
     _oak_gl_lightgrid_release(f);
     _oak_gl_instcull_release(f);
+    _oak_gl_hiz_release(f);
     _oak_gl_lampshadow_release(f);
     _oak_gl_gtao_release(f);
     _oak_gl_sky_release(f);
