@@ -170,6 +170,11 @@ typedef struct _oak_gl_frame {
     GLsync hiz_fence[2];
     uint64_t hiz_read_serial[2], hiz_serial, hiz_stats_serial;
     oak_occlusion_stats hiz_stats;
+    /* timestamps after pass 1 and after the pyramid and test, when this
+       frame ran Hi-Z (hiz_timed), and the times they gave */
+    GLuint hiz_queries[2];
+    bool hiz_timed;
+    double hiz_ms[2];
 } _oak_gl_frame;
 
 /* gl_resources.c: brings every mesh, material and texture the view uses up

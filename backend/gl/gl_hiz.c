@@ -21,6 +21,7 @@
 oak_result _oak_gl_hiz_upload(_oak_gl_frame *f, const _oak_gl_context *ctx,
                               const oak_render_view *v, uint32_t width, uint32_t height) {
     f->hiz_on = v->occ_gpu;
+    f->hiz_timed = false;
     if (!f->hiz_on) return OAK_OK;
     /* the main view's commands, one draw each, in the four vis groups */
     uint32_t n = f->main_groups[4] - f->main_groups[0];
@@ -136,6 +137,8 @@ oak_result _oak_gl_hiz_raster(_oak_gl_frame *f, _oak_gl_targets *t) {
        the streams too, whose depth then hides draws as well */
     draw_pass(f, 0);
     _oak_gl_draw_streams(f); /* gl_pass_instcull.c */
+    if (!f->hiz_queries[0]) glGenQueries(2, f->hiz_queries);
+    glQueryCounter(f->hiz_queries[0], GL_TIMESTAMP);
     /* the pyramid from pass 1's depth, sampled (not drawn into meanwhile) */
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glBindTextureUnit(OAK_B_DEPTH, t->depth);
@@ -152,6 +155,8 @@ oak_result _oak_gl_hiz_raster(_oak_gl_frame *f, _oak_gl_targets *t) {
     compact(f, 1, n);
     glMemoryBarrier(GL_COMMAND_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT |
                     GL_BUFFER_UPDATE_BARRIER_BIT);
+    glQueryCounter(f->hiz_queries[1], GL_TIMESTAMP);
+    f->hiz_timed = true;
     /* pass 2 over pass 1's ids and depth */
     glBindFramebuffer(GL_FRAMEBUFFER, t->vis_fbo);
     draw_pass(f, 1);
@@ -195,6 +200,9 @@ void _oak_gl_hiz_release(_oak_gl_frame *f) {
         f->hiz_fence[k] = 0;
         _oak_gl_buffer_release(&f->hiz_read[k]);
     }
+    if (f->hiz_queries[0]) glDeleteQueries(2, f->hiz_queries);
+    f->hiz_queries[0] = f->hiz_queries[1] = 0;
+    f->hiz_timed = false;
     oak_free(f->hiz_data);
     f->hiz_data = NULL;
     f->hiz_cap = 0;
