@@ -60,17 +60,27 @@ int _oak_cmd_info(int argc, char **argv) {
                 printf("%s\n", *why ? why : oak_result_name(r));
             }
         }
-        /* the frontend's grid serves every backend; the GPU's two-pass
-           Hi-Z (docs/ARCHITECTURE.md "Occlusion culling") is not built */
-        bool gpu = (oak_backend_caps(name) & OAK_CAP_GPU_STREAMS) != 0;
-        printf("    occlusion (--occlusion on; off by default): coarse CPU depth (%dx%d-pixel "
-               "texels, the largest %d draws in view) before %s%s\n",
-               OAK_OCC_TEXEL, OAK_OCC_TEXEL, OAK_OCC_OCCLUDERS,
-               strcmp(name, "cpu") ? "the draws are sent" : "binning",
-               gpu ? "; natively drawn streams against the same grid in instcull (two-pass "
-                     "Hi-Z in compute: not built yet)"
-                   : "");
-        print_caps(oak_backend_caps(name));
+        /* which occlusion path --occlusion on selects here, and why
+           (docs/ARCHITECTURE.md "Occlusion culling") */
+        uint64_t caps = oak_backend_caps(name);
+        if (caps & OAK_CAP_GPU_OCCLUSION)
+            printf("    occlusion (--occlusion on; off by default): two-pass Hi-Z in compute "
+                   "(last frame's visible draws first, a min-depth pyramid of their depth, the "
+                   "rest tested against it and the newly visible drawn; its draw commands "
+                   "compacted on the GPU where indirect counts exist, see above)%s\n",
+                   caps & OAK_CAP_GPU_STREAMS
+                       ? "; natively drawn streams: the coarse CPU depth grid in instcull (their "
+                         "pass through the pyramid is not built yet)"
+                       : "");
+        else
+            printf("    occlusion (--occlusion on; off by default): coarse CPU depth (%dx%d-pixel "
+                   "texels, the largest %d draws in view) before %s (%s)\n",
+                   OAK_OCC_TEXEL, OAK_OCC_TEXEL, OAK_OCC_OCCLUDERS,
+                   strcmp(name, "cpu") ? "the draws are sent" : "binning",
+                   strcmp(name, "cpu") ? "this backend has no Hi-Z pass"
+                                       : "its raster bins after the frontend: no depth to test "
+                                         "against before it");
+        print_caps(caps);
         oak_clear_error();
     }
     char window[256];

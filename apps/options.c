@@ -83,7 +83,8 @@ static const option_spec g_specs[] = {
      "weather: clear, cloudy, overcast, rain, storm, snow or dust, amount 0..1 (default 1): "
      "fog, clouds, light, wetness or snow, rain and snow falling, lightning"},
     {"--occlusion", CLI_OPT_OCCLUSION, "on|off",
-     "occlusion culling of what the largest draws hide (default: off; the picture is the same)"},
+     "occlusion culling: the cpu by a coarse depth grid of the largest draws, vulkan and gl by "
+     "two-pass Hi-Z (default: off; the picture is the same)"},
     {"--aperture", CLI_OPT_APERTURE, "N",
      "the lens's f-number (depth of field; default 2.8; the exposure too unless --ev100 or the "
      "world fixes it)"},

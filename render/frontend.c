@@ -21,6 +21,7 @@ void _oak_frontend_release(oak_frontend *fe) {
         oak_free(lists[i]->flags);
         oak_free(lists[i]->color);
         oak_free(lists[i]->pose);
+        oak_free(lists[i]->key);
     }
     oak_free(fe->view.batches);
     oak_free(fe->view.lights);
@@ -139,7 +140,7 @@ static void cull_range(void *user, uint32_t begin, uint32_t end, uint32_t worker
         j->visible[i] = !hidden && _oak_draw_sphere(j->in->meshes[i], m, c, &r) &&
                         oak_material_get(j->in->materials[i]) &&
                         oak_frustum_sphere((const vec4 *)j->planes, c, r);
-        if (j->visible[i] && !_oak_occ_sphere_visible(j->occ, c, r)) j->visible[i] = 2;
+        if (j->visible[i] && j->occ && !_oak_occ_sphere_visible(j->occ, c, r)) j->visible[i] = 2;
     }
 }
 
@@ -204,8 +205,10 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "frame input: %u draws but no columns", n);
     if (!OAK_GROW(fe->visible, fe->visible_cap, n)) return OAK_ERROR_OUT_OF_MEMORY;
 
+    /* under two-pass Hi-Z the draws are the GPU's to cull (the grid, when
+       built, is the native streams') */
     cull_job job = {.in = in,
-                    .occ = &fe->occ,
+                    .occ = v->occ_gpu ? NULL : &fe->occ,
                     .visible = fe->visible,
                     .streams_from = v->stream_count ? fe->stream_draws_from : n,
                     .stream_lod = fe->sx_lod};
@@ -240,6 +243,7 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
     uint32_t color_cap = fe->draw_cap;
     if (!OAK_GROW(v->draws.color, color_cap, visible) ||
         !OAK_GROW(v->draws.pose, fe->draw_pose_cap, visible) ||
+        !OAK_GROW(v->draws.key, fe->key_cap, visible) ||
         !draw_list_reserve(&v->draws, &fe->draw_cap, visible) ||
         !OAK_GROW(fe->last_version, fe->last_cap3, n))
         return OAK_ERROR_OUT_OF_MEMORY;
@@ -250,6 +254,7 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
         uint32_t i = fe->sort_index[d];
         v->draws.mesh[d] = in->meshes[i];
         v->draws.material[d] = in->materials[i];
+        v->draws.key[d] = i;
         memcpy(v->draws.world[d], in->transforms[i], sizeof(mat4));
         /* last frame's matrix: a draw is matched by its input index while
            the input keeps its shape (the same count, the same mesh at that
@@ -476,6 +481,42 @@ static void build_taa(oak_frontend *fe) {
     fe->taa_out_width = v->out_width, fe->taa_out_height = v->out_height;
 }
 
+/* Two-pass Hi-Z (the backend's, OAK_CAP_GPU_OCCLUSION): on with occlusion,
+   and a camera cut when last frame's visible set says little about this
+   one: Hi-Z off last frame, another size or input shape (the keys are input
+   indices), the eye moved OAK_HIZ_CUT_METRES or turned more than
+   acos(OAK_HIZ_CUT_COS). A cut only costs time: whatever pass 1 draws, pass
+   2 tests the rest against its depth, so no set hides what shows. */
+#define OAK_HIZ_CUT_METRES 4.0f
+#define OAK_HIZ_CUT_COS    0.9f /* about 26 degrees */
+static void hiz_view(oak_frontend *fe, const oak_frame_input *in, uint32_t width, uint32_t height) {
+    oak_render_view *v = &fe->view;
+    v->occ_gpu = fe->occlusion && fe->gpu_occlusion;
+    float fwd[3] = {-v->view[0][2], -v->view[1][2], -v->view[2][2]}; /* -z of the view, in world */
+    float d2 = 0, dot = 0;
+    for (int k = 0; k < 3; k++) {
+        float d = v->camera_pos[k] - fe->hiz_eye[k];
+        d2 += d * d;
+        dot += fwd[k] * fe->hiz_forward[k];
+    }
+    v->occ_cut = !fe->hiz_was_on || width != fe->hiz_width || height != fe->hiz_height ||
+                 in->draw_count != fe->hiz_keys || d2 > OAK_HIZ_CUT_METRES * OAK_HIZ_CUT_METRES ||
+                 dot < OAK_HIZ_CUT_COS;
+    fe->hiz_was_on = v->occ_gpu;
+    fe->hiz_width = width, fe->hiz_height = height, fe->hiz_keys = in->draw_count;
+    memcpy(fe->hiz_eye, v->camera_pos, sizeof fe->hiz_eye);
+    memcpy(fe->hiz_forward, fwd, sizeof fwd);
+}
+
+/* Whether a stream of the input will be drawn natively (the grid's test
+   reaches those through their instcull pass). */
+static bool native_streams(const oak_frontend *fe, const oak_frame_input *in) {
+    if (!fe->gpu_streams) return false;
+    for (uint32_t s = 0; s < in->stream_count; s++)
+        if (in->streams && in->streams[s]) return true;
+    return false;
+}
+
 oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint32_t width,
                                uint32_t height, uint32_t shadow_map_size) {
     oak_render_view *v = &fe->view;
@@ -493,7 +534,10 @@ oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint
     fe->occ.on = false;
     v->occ_depth = NULL;
     v->occ_tw = v->occ_th = 0;
-    if (fe->occlusion) {
+    hiz_view(fe, in, width, height);
+    /* under Hi-Z the grid serves the natively drawn streams alone */
+    bool grid = fe->occlusion && (!v->occ_gpu || native_streams(fe, in));
+    if (grid) {
         vec4 planes[6];
         oak_frustum_planes(v->view_proj, planes);
         oak_result res = _oak_occ_build(&fe->occ, in, (const vec4 *)planes, v->view_proj, v->ortho,
@@ -507,6 +551,7 @@ oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint
         fe->occ_stats.occluders = fe->occ.occluders;
         fe->occ_stats.occluder_triangles = fe->occ.triangles;
     }
+    fe->occ_stats.on |= v->occ_gpu;
     /* instance streams: culled and LOD-picked, then drawn and cast as
        draws; those a GPU backend draws natively are neither among the
        view's draws nor the cascades' casters (view_input leaves them out),
@@ -516,6 +561,7 @@ oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint
     const oak_frame_input *drawn = v->stream_count ? &fe->view_input : in;
     r = build_draws(fe, drawn);
     if (r) return r;
+    v->occ_keys = drawn->draw_count; /* the draws' keys index it */
     r = build_lights(fe, in);
     if (r) return r;
     _oak_frontend_fit_shadows(fe, drawn);

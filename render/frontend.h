@@ -92,6 +92,13 @@ typedef struct oak_frontend {
     bool occlusion;
     oak_occ_grid occ;
     oak_occlusion_stats occ_stats;
+    /* the backend culls the draws by two-pass Hi-Z (OAK_CAP_GPU_OCCLUSION,
+       set by the renderer), and what the last frame that ran it looked
+       like, to tell a camera cut (oak_render_view.occ_cut) */
+    bool gpu_occlusion, hiz_was_on;
+    uint32_t hiz_width, hiz_height, hiz_keys;
+    float hiz_eye[3], hiz_forward[3];
+    uint32_t key_cap;
 } oak_frontend;
 
 void _oak_frontend_release(oak_frontend *fe);

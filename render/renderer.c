@@ -139,6 +139,7 @@ oak_result oak_renderer_draw(oak_renderer *r, const oak_frame_input *input) {
     uint64_t t0 = oak_time_ns();
     r->frontend.gpu_streams = (r->backend->caps & OAK_CAP_GPU_STREAMS) != 0;
     r->frontend.occlusion = r->occlusion == OAK_OCCLUSION_ON;
+    r->frontend.gpu_occlusion = (r->backend->caps & OAK_CAP_GPU_OCCLUSION) != 0;
     /* a scaled frame keeps the output's shape, whatever the rounding did */
     oak_frame_input in = *input;
     /* a backend that runs the taa pass upsamples a scaled TAA frame to the
@@ -255,6 +256,15 @@ oak_result oak_renderer_shadow_stats(const oak_renderer *r, oak_shadow_stats *ou
 oak_result oak_renderer_occlusion_stats(const oak_renderer *r, oak_occlusion_stats *out) {
     if (!out) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "occlusion stats: no output");
     *out = r->frontend.occ_stats;
+    /* under Hi-Z the GPU's counters, read back without a wait: those of the
+       latest frame it finished (a frame or two late while frames run) */
+    oak_occlusion_stats g;
+    if (r->frontend.view.occ_gpu && r->backend->occlusion_stats &&
+        r->backend->occlusion_stats(r->self, &g)) {
+        out->draws_occluded = g.draws_occluded;
+        out->drawn_pass1 = g.drawn_pass1;
+        out->drawn_pass2 = g.drawn_pass2;
+    }
     return OAK_OK;
 }
 

@@ -2,12 +2,15 @@
  * with a grid of boxes and a stream of boxes behind it. (a) At least 90% of
  * the hidden draws and instances are not drawn (counters), and the picture
  * and the depth channel are byte for byte those of occlusion off (a GPU
- * backend's stream too: its instcull tests the same grid); (b) a box
+ * backend's stream too: its instcull tests the CPU's grid); (b) a box
  * hidden in frame N and shown in frame N+1 (the wall moves, then the camera
  * jumps) has its pixels in frame N+1; (c) the counters match the count made
  * here, and (argv[1] vulkan or gl) that backend's picture keeps the parity
  * rule with the CPU's. On the CPU also: the same counters and picture with
- * one job thread. */
+ * one job thread. On Vulkan and GL the draws go through two-pass Hi-Z:
+ * the first frame (a camera cut) draws all in pass 2, the steady view draws
+ * the visible ones in pass 1 and hides the grid; the revealed box is drawn
+ * by pass 2; and the same without indirect counts (the in-place path). */
 #include "oak_test.h"
 
 #include "backend_start.h"
@@ -151,6 +154,10 @@ static void print_stats(const char *what, const oak_occlusion_stats *st) {
             st->instances_occluded, st->drawn_pass1, st->drawn_pass2);
 }
 
+static bool hiz(void) {
+    return (oak_backend_caps(g_backend) & OAK_CAP_GPU_OCCLUSION) != 0;
+}
+
 /* (a) and (c): the hidden grid is culled, the picture and depth unchanged. */
 static void wallHidesTheGridAndKeepsThePicture(void) {
     scene s;
@@ -158,6 +165,18 @@ static void wallHidesTheGridAndKeepsThePicture(void) {
     oak_renderer *on = open_renderer(OAK_OCCLUSION_ON), *off = open_renderer(OAK_OCCLUSION_OFF);
     static uint8_t p_on[W * H * 4], p_off[W * H * 4];
     static float d_on[W * H * 4], d_off[W * H * 4];
+    if (on && hiz() && draw(on, &s, p_on, NULL)) {
+        /* Hi-Z's first frame is a camera cut: pass 1 draws nothing, so
+           nothing is hidden and pass 2 draws every draw in view; the next
+           draws again what that frame saw, and hides the grid after */
+        oak_occlusion_stats first;
+        CHECK_OK(oak_renderer_occlusion_stats(on, &first));
+        print_stats("first frame", &first);
+        CHECK_EQ_INT(first.drawn_pass1, 0);
+        CHECK_EQ_INT(first.draws_occluded, 0);
+        CHECK(first.drawn_pass2 >= D_COUNT - HIDDEN);
+        CHECK(draw(on, &s, p_on, NULL));
+    }
     if (on && off && draw(on, &s, p_on, d_on) && draw(off, &s, p_off, d_off)) {
         /* the colour frame's counters: draw() drew the depth frame last,
            with the same view */
@@ -170,15 +189,25 @@ static void wallHidesTheGridAndKeepsThePicture(void) {
         CHECK(!st_off.on);
         CHECK_EQ_INT(st_off.draws_occluded, 0);
         CHECK_EQ_INT(st_off.instances_occluded, 0);
-        CHECK(st.occluders >= 2); /* the ground and the wall */
+        /* the ground and the wall (under Hi-Z the grid is built for the
+           natively drawn stream alone) */
+        CHECK(st.occluders >= 2);
         CHECK_EQ_INT(st.draws_tested, D_COUNT);
         /* at least 90% of the hidden draws; never more than were hidden (the
            red box is hidden too) */
         CHECK(st.draws_occluded * 10 >= HIDDEN * 9);
         CHECK(st.draws_occluded <= HIDDEN + 1);
-        CHECK_EQ_INT(st.drawn_pass1 + st.draws_occluded + st.instances_occluded,
-                     st_off.drawn_pass1);
-        CHECK_EQ_INT(st.drawn_pass2, 0);
+        if (hiz()) {
+            /* the GPU's counters: every draw in view tested, the steady
+               view drawn in pass 1 (nothing new for pass 2), the rest hidden */
+            CHECK_EQ_INT(st.drawn_pass1 + st.drawn_pass2 + st.draws_occluded, st_off.drawn_pass1);
+            CHECK_EQ_INT(st.drawn_pass2, 0);
+            CHECK(st.drawn_pass1 >= D_COUNT - HIDDEN);
+        } else {
+            CHECK_EQ_INT(st.drawn_pass1 + st.draws_occluded + st.instances_occluded,
+                         st_off.drawn_pass1);
+            CHECK_EQ_INT(st.drawn_pass2, 0);
+        }
         /* instances: the CPU's kernel culls them on the CPU backend (its
            counters); a GPU backend draws the stream natively and its
            instcull pass tests the same grid: its per-LOD counts (a
@@ -230,7 +259,11 @@ static void revealedObjectDrawsAtOnce(void) {
     oak_renderer *on = open_renderer(OAK_OCCLUSION_ON), *off = open_renderer(OAK_OCCLUSION_OFF);
     static uint8_t p_on[W * H * 4], p_off[W * H * 4];
     oak_occlusion_stats st;
-    if (on && off && draw(on, &s, p_on, NULL)) {
+    /* under Hi-Z, three frames: the cut, the one that finds the grid
+       hidden, and one that leaves it out of pass 1 */
+    bool ok = on && off;
+    for (int k = 0; ok && k < (hiz() ? 3 : 1); k++) ok = draw(on, &s, p_on, NULL);
+    if (ok) {
         CHECK_OK(oak_renderer_occlusion_stats(on, &st));
         CHECK(st.draws_occluded >= 1);
         CHECK_EQ_INT(red_pixels(p_on), 0);
@@ -242,6 +275,13 @@ static void revealedObjectDrawsAtOnce(void) {
             CHECK(red >= 100);
             CHECK_EQ_INT(red, red_pixels(p_off));
             CHECK_EQ_INT((int)differing(p_on, p_off, sizeof p_on), 0);
+            if (hiz()) {
+                /* what the wall hid last frame is drawn by pass 2 */
+                CHECK_OK(oak_renderer_occlusion_stats(on, &st));
+                print_stats("wall moved", &st);
+                CHECK(st.drawn_pass2 >= 1);
+                CHECK(st.drawn_pass1 >= 1);
+            }
         }
         /* back, hidden; then the camera jumps to the left, behind the wall's end */
         place(s.world[D_WALL], 0, 2.0f, 2.0f);
@@ -252,6 +292,13 @@ static void revealedObjectDrawsAtOnce(void) {
             fprintf(stderr, "  camera jumped: %u red pixels (off: %u)\n", red, red_pixels(p_off));
             CHECK(red >= 50);
             CHECK_EQ_INT((int)differing(p_on, p_off, sizeof p_on), 0);
+            if (hiz()) {
+                /* a jump is a camera cut: pass 1 draws nothing */
+                CHECK_OK(oak_renderer_occlusion_stats(on, &st));
+                print_stats("camera jumped", &st);
+                CHECK_EQ_INT(st.drawn_pass1, 0);
+                CHECK(st.drawn_pass2 >= 1);
+            }
         }
     }
     oak_destroy_renderer(on);
@@ -304,6 +351,35 @@ static void sameForOneThread(void) {
     scene_free(&s);
 }
 
+/* Without indirect counts (forced: Vulkan reads its switch when the device
+   is made, GL each frame): the commands stay in place with instance counts
+   of 0 or 1; the same picture and counters. */
+static void inPlaceCommandsKeepThePicture(void) {
+    setenv("OAK_VK_NO_DRAW_COUNT", "1", 1);
+    setenv("OAK_GL_NO_DRAW_COUNT", "1", 1);
+    scene s;
+    scene_init(&s, 0);
+    oak_renderer *on = open_renderer(OAK_OCCLUSION_ON), *off = open_renderer(OAK_OCCLUSION_OFF);
+    static uint8_t p_on[W * H * 4], p_off[W * H * 4];
+    bool ok = on && off;
+    for (int k = 0; ok && k < 3; k++) ok = draw(on, &s, p_on, NULL);
+    if (ok && draw(off, &s, p_off, NULL)) {
+        oak_occlusion_stats st, st_off;
+        CHECK_OK(oak_renderer_occlusion_stats(on, &st));
+        CHECK_OK(oak_renderer_occlusion_stats(off, &st_off));
+        print_stats("in place", &st);
+        CHECK(st.draws_occluded * 10 >= HIDDEN * 9);
+        CHECK(st.draws_occluded <= HIDDEN + 1);
+        CHECK_EQ_INT(st.drawn_pass1 + st.drawn_pass2 + st.draws_occluded, st_off.drawn_pass1);
+        CHECK_EQ_INT((int)differing(p_on, p_off, sizeof p_on), 0);
+    }
+    unsetenv("OAK_VK_NO_DRAW_COUNT");
+    unsetenv("OAK_GL_NO_DRAW_COUNT");
+    oak_destroy_renderer(on);
+    oak_destroy_renderer(off);
+    scene_free(&s);
+}
+
 static void badModeFails(void) {
     oak_renderer *r = NULL;
     oak_renderer_desc d = {.backend = g_backend, .width = W, .height = H, .occlusion = 7};
@@ -320,6 +396,7 @@ int main(int argc, char **argv) {
     make_assets();
     RUN(wallHidesTheGridAndKeepsThePicture);
     RUN(revealedObjectDrawsAtOnce);
+    if (hiz()) RUN(inPlaceCommandsKeepThePicture);
     int errors = g_oak_test_errors;
     RUN(badModeFails);
     g_oak_test_errors = errors; /* the bad mode logs its error on purpose */

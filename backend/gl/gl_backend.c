@@ -20,6 +20,7 @@ void _oak_gl_report(const _oak_gl_context *c, char *report, size_t size) {
              "compute: %d invocations a group, %d texture units\n"
              "textures: 2D arrays by size class, %d layers, %d px edge\n"
              "draws: multi-draw indirect, vertex pulling from one pool%s\n"
+             "indirect counts: %s\n"
              "bindless textures: %s (path: texture arrays by size class)\n"
              "gpu timers: %s\n"
              "frame: shadow map, visibility buffer (depth + ids), compute resolve, compute "
@@ -30,6 +31,8 @@ void _oak_gl_report(const _oak_gl_context *c, char *report, size_t size) {
              c->software ? "yes (a CPU rasterizer)" : "no", c->max_compute_invocations,
              c->max_compute_texture_units, c->max_texture_layers, c->max_texture_size,
              c->has_draw_parameters ? " (ARB_shader_draw_parameters available)" : "",
+             c->has_indirect_count ? "yes -> Hi-Z occlusion compacts its draws on the GPU"
+                                   : "no -> Hi-Z occlusion draws in place (instance count 0 or 1)",
              c->has_bindless ? "available" : "no", c->has_timer_query ? "yes" : "no",
              _oak_gl_shared_count());
 }
@@ -160,6 +163,11 @@ static oak_result gl_read_stream_counts(void *self, uint32_t per_lod[OAK_STREAM_
     return r != OAK_OK ? r : _oak_gl_instcull_read(b->frame, per_lod);
 }
 
+static bool gl_occlusion_stats(void *self, oak_occlusion_stats *out) {
+    _oak_gl_backend *b = self;
+    return _oak_gl_make_current(&b->ctx) == OAK_OK && _oak_gl_hiz_stats(b->frame, out);
+}
+
 const oak_backend *oak_backend_gl(void) {
     static const oak_backend b = {"gl",
                                   gl_probe,
@@ -172,12 +180,14 @@ const oak_backend *oak_backend_gl(void) {
                                   gl_read_pixels,
                                   gl_timings,
                                   OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS |
-                                      OAK_CAP_SHADOW_CACHE | OAK_CAP_PROBES | OAK_CAP_GPU_STREAMS,
+                                      OAK_CAP_SHADOW_CACHE | OAK_CAP_PROBES | OAK_CAP_GPU_STREAMS |
+                                      OAK_CAP_GPU_OCCLUSION,
                                   gl_read_light_grid,
                                   gl_shadow_stats,
                                   gl_read_sky,
                                   gl_read_stream_counts,
                                   gl_read_hdr,
-                                  gl_read_exposure};
+                                  gl_read_exposure,
+                                  gl_occlusion_stats};
     return &b;
 }

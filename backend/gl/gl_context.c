@@ -105,6 +105,8 @@ static void read_strings(_oak_gl_context *c) {
     c->has_draw_parameters = epoxy_has_gl_extension("GL_ARB_shader_draw_parameters");
     c->has_bindless = epoxy_has_gl_extension("GL_ARB_bindless_texture");
     c->has_timer_query = epoxy_has_gl_extension("GL_ARB_timer_query") || epoxy_gl_version() >= 33;
+    c->has_indirect_count =
+        epoxy_has_gl_extension("GL_ARB_indirect_parameters") || epoxy_gl_version() >= 46;
 }
 
 oak_result _oak_gl_context_create(_oak_gl_context *c, bool debug) {

@@ -154,6 +154,7 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     _oak_gl_resources_release(f);
     _oak_gl_lightgrid_release(f);
     _oak_gl_instcull_release(f);
+    _oak_gl_hiz_release(f);
     _oak_gl_lampshadow_release(f);
     _oak_gl_gtao_release(f);
     _oak_gl_sky_release(f);
@@ -303,13 +304,30 @@ uint32_t _oak_gl_frame_timings(_oak_gl_backend *b, oak_stage_timing *out, uint32
         GLuint64 ns[OAK_PASS_COUNT + 1];
         for (uint32_t k = 0; k <= timed; k++)
             glGetQueryObjectui64v(f->queries[k], GL_QUERY_RESULT, &ns[k]);
-        for (uint32_t i = 0, k = 0; i < OAK_PASS_COUNT; i++)
-            if (!rows[i].untimed) f->gpu_ms[i] = (double)(ns[k + 1] - ns[k]) * 1e-6, k++;
+        for (uint32_t i = 0, k = 0; i < OAK_PASS_COUNT; i++) {
+            if (rows[i].untimed) continue;
+            f->gpu_ms[i] = (double)(ns[k + 1] - ns[k]) * 1e-6;
+            if (i == OAK_PASS_RASTER && f->hiz_timed) {
+                /* Hi-Z's steps inside the row (gl_hiz.c): the row keeps pass 2 */
+                GLuint64 a = 0, c = 0;
+                glGetQueryObjectui64v(f->hiz_queries[0], GL_QUERY_RESULT, &a);
+                glGetQueryObjectui64v(f->hiz_queries[1], GL_QUERY_RESULT, &c);
+                f->hiz_ms[0] = (double)(a - ns[k]) * 1e-6;
+                f->hiz_ms[1] = (double)(c - a) * 1e-6;
+                f->gpu_ms[i] = (double)(ns[k + 1] - c) * 1e-6;
+            }
+            k++;
+        }
         f->queries_pending = false;
     }
     uint32_t n = 0;
-    for (uint32_t i = 0; i < OAK_PASS_COUNT && n < max; i++)
-        if (!rows[i].untimed)
-            out[n++] = (oak_stage_timing){rows[i].name, f->cpu_ms[i], f->gpu_ms[i]};
+    for (uint32_t i = 0; i < OAK_PASS_COUNT && n < max; i++) {
+        if (rows[i].untimed) continue;
+        if (i == OAK_PASS_RASTER && f->hiz_timed && n + 2 < max) {
+            out[n++] = (oak_stage_timing){"hiz_pass1", 0.0, f->hiz_ms[0]};
+            out[n++] = (oak_stage_timing){"hiz_pyramid", 0.0, f->hiz_ms[1]};
+        }
+        out[n++] = (oak_stage_timing){rows[i].name, f->cpu_ms[i], f->gpu_ms[i]};
+    }
     return n;
 }

@@ -158,6 +158,23 @@ typedef struct _oak_gl_frame {
     bool
         instcull_moved[OAK_STREAM_MAX_PER_VIEW]; /* casts as a mover (else into the static layer) */
     GLuint prog_vis_stream, prog_vis_stream_mask, prog_shadow_stream, prog_shadow_stream_mask;
+    /* two-pass Hi-Z (gl_hiz.c): this frame runs it; the head and
+       candidates as uploaded (hiz_data), the buffer with the commands after
+       them, the kept bits and pyramid, its program; the counters' two
+       read-back copies with their fences and frames, the latest read */
+    bool hiz_on, hiz_compact;
+    uint8_t *hiz_data;
+    uint32_t hiz_cap;
+    _oak_gl_buffer hiz, hiz_keep, hiz_read[2];
+    GLuint prog_hiz, prog_hiz_pyramid; /* hiz_cull.comp, hiz_pyramid.comp */
+    GLsync hiz_fence[2];
+    uint64_t hiz_read_serial[2], hiz_serial, hiz_stats_serial;
+    oak_occlusion_stats hiz_stats;
+    /* timestamps after pass 1 and after the pyramid and test, when this
+       frame ran Hi-Z (hiz_timed), and the times they gave */
+    GLuint hiz_queries[2];
+    bool hiz_timed;
+    double hiz_ms[2];
 } _oak_gl_frame;
 
 /* gl_resources.c: brings every mesh, material and texture the view uses up
@@ -233,6 +250,16 @@ oak_result _oak_gl_instcull_read(_oak_gl_frame *f, uint32_t per_lod[OAK_STREAM_L
 /* The raster pass's native streams, from the instcull lists (the vis
    framebuffer and view bound). */
 void _oak_gl_draw_streams(_oak_gl_frame *f);
+/* gl_hiz.c: two-pass Hi-Z. upload (after the commands): the head and a
+   candidate per main-view command, the kept buffer sized for width x
+   height; raster: pass 1, the pyramid and the test, pass 2 (the vis
+   framebuffer, view and common buffers bound, targets cleared); stats:
+   the latest finished frame's counters, without waiting. */
+oak_result _oak_gl_hiz_upload(_oak_gl_frame *f, const _oak_gl_context *ctx,
+                              const oak_render_view *v, uint32_t width, uint32_t height);
+oak_result _oak_gl_hiz_raster(_oak_gl_frame *f, _oak_gl_targets *t);
+bool _oak_gl_hiz_stats(_oak_gl_frame *f, oak_occlusion_stats *out);
+void _oak_gl_hiz_release(_oak_gl_frame *f);
 /* The shadow pass's native stream casters into one cascade: the still
    streams (its static layer) or the moved ones; and how many moved streams
    cast into it. */

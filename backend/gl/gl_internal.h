@@ -21,6 +21,7 @@ typedef struct _oak_gl_context {
     GLint max_compute_invocations, max_texture_layers, max_texture_size;
     GLint max_ssbo_bindings, max_compute_texture_units;
     bool has_draw_parameters, has_bindless, has_timer_query;
+    bool has_indirect_count; /* ARB_indirect_parameters or GL 4.6: Hi-Z draws by count */
 } _oak_gl_context;
 
 /* Creates a 4.5 core context without a surface on the first EGL device that

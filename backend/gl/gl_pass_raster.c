@@ -1,8 +1,8 @@
 /* The raster pass on OpenGL: opaque and MASK draws into the visibility
  * buffer (depth + (draw, triangle) ids) as multi-draw indirect in four groups
  * (sidedness x cutout), then the instance streams from the instcull pass's
- * lists. Row 0 is the top: the lower-left origin with the
- * y-negated view (the upload pass says why) and clockwise front faces. */
+ * lists (or, under Hi-Z occlusion culling, gl_hiz.c's two passes). Row 0 is the top: the lower-left
+ * origin with the y-negated view (the upload pass says why) and clockwise front faces. */
 #include "gl_gpu.h"
 
 oak_result _oak_gl_run_raster(_oak_gl_backend *b, const oak_render_view *v) {
@@ -19,6 +19,13 @@ oak_result _oak_gl_run_raster(_oak_gl_backend *b, const oak_render_view *v) {
     _oak_gl_bind_common(f, &f->draws);
     glBindBufferBase(GL_UNIFORM_BUFFER, OAK_B_VIEW, f->raster_view.id);
     glFrontFace(GL_CW); /* y negated */
+    if (f->hiz_on) {    /* two passes around the Hi-Z pyramid (gl_hiz.c) */
+        oak_result r = _oak_gl_hiz_raster(f, t);
+        glFrontFace(GL_CCW);
+        glBindBufferBase(GL_UNIFORM_BUFFER, OAK_B_VIEW, f->view.id);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        return r;
+    }
     _oak_gl_draw_groups(f, f->main_groups, f->prog_vis, f->prog_vis_mask, true);
     _oak_gl_draw_streams(f); /* gl_pass_instcull.c */
     glFrontFace(GL_CCW);

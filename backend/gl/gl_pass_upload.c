@@ -248,6 +248,8 @@ oak_result _oak_gl_run_upload(_oak_gl_backend *b, const oak_render_view *view) {
         return r;
     if ((r = _oak_gl_buffer_upload(&f->commands, 0, f->cmds, ncmd * sizeof *f->cmds)) != OAK_OK)
         return r;
+    if ((r = _oak_gl_hiz_upload(f, &b->ctx, view, b->targets.width, b->targets.height)) != OAK_OK)
+        return r;
     if ((r = upload_lights(f, view, lights)) != OAK_OK) return r;
     if ((r = _oak_gl_probes_upload(f, view)) != OAK_OK) return r;
     uint32_t most =

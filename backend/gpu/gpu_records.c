@@ -367,3 +367,55 @@ void _oak_gpu_pose_head(oak_gpu_instcull *h, const oak_render_stream *rs, uint32
         memcpy(h->bounds[k], rs->pose_sphere[k], sizeof h->bounds[k]);
     }
 }
+
+/* ---- two-pass Hi-Z (shaders/hiz_cull.comp.glsl) ------------------------- */
+
+_Static_assert(sizeof(oak_gpu_hiz_head) == OAK_GPU_HIZ_HEAD_WORDS * 4, "hiz head words");
+_Static_assert(sizeof(oak_gpu_hiz_draw) == OAK_GPU_HIZ_DRAW_WORDS * 4, "hiz draw words");
+
+uint32_t _oak_gpu_hiz_levels(uint32_t width, uint32_t height, uint64_t *texels) {
+    uint32_t w = width, h = height, n = 0;
+    uint64_t sum = 0;
+    do {
+        w = (w + 1) / 2, h = (h + 1) / 2;
+        sum += (uint64_t)w * h;
+        n++;
+    } while ((w > 1 || h > 1) && n < OAK_GPU_HIZ_MAX_LEVELS);
+    if (texels) *texels = sum;
+    return n;
+}
+
+bool _oak_gpu_hiz_draw_fill(oak_gpu_hiz_draw *out, const oak_render_view *v, uint32_t i,
+                            uint32_t group, uint32_t index_count, uint32_t first_index,
+                            uint32_t vertex_offset) {
+    const oak_mesh_data *md = oak_mesh_get(v->draws.mesh[i]);
+    if (!md) return false;
+    const float(*m)[4] = (const float(*)[4])v->draws.world[i];
+    const float *c = md->bounds.center;
+    float s = 0;
+    for (int k = 0; k < 3; k++) {
+        out->sphere[k] = m[0][k] * c[0] + m[1][k] * c[1] + m[2][k] * c[2] + m[3][k];
+        float l = sqrtf(m[k][0] * m[k][0] + m[k][1] * m[k][1] + m[k][2] * m[k][2]);
+        s = l > s ? l : s;
+    }
+    out->sphere[3] = md->bounds.radius * s;
+    out->cmd[0] = index_count, out->cmd[1] = first_index, out->cmd[2] = vertex_offset;
+    out->cmd[3] = i;
+    out->info[0] = group, out->info[1] = v->draws.key ? v->draws.key[i] : i;
+    out->info[2] = out->info[3] = 0;
+    return true;
+}
+
+void _oak_gpu_hiz_head_fill(oak_gpu_hiz_head *h, const oak_render_view *v, uint32_t count,
+                            const uint32_t group_first[OAK_GPU_HIZ_GROUPS],
+                            const uint32_t group_count[OAK_GPU_HIZ_GROUPS], bool compact,
+                            uint32_t width, uint32_t height) {
+    memset(h, 0, sizeof *h);
+    h->info[0] = count, h->info[1] = v->occ_cut, h->info[2] = compact;
+    h->info[3] = _oak_gpu_hiz_keys(v);
+    for (uint32_t g = 0; g < OAK_GPU_HIZ_GROUPS; g++)
+        h->group_first[g] = group_first[g], h->group_count[g] = group_count[g];
+    h->size[0] = width, h->size[1] = height, h->size[2] = _oak_gpu_hiz_levels(width, height, NULL);
+    h->stats[3] = UINT32_MAX; /* a count that caps nothing (vk_hiz.c says why) */
+    copy_mat(h->view_proj, v->view_proj);
+}

@@ -57,6 +57,25 @@ static inline uint64_t _oak_gpu_instcull_words(uint32_t count) {
     return OAK_GPU_INSTCULL_HEAD_WORDS + (uint64_t)OAK_GPU_INSTCULL_VIEWS * OAK_STREAM_LODS * count;
 }
 
+/* Two-pass Hi-Z (shaders/hiz_cull.comp.glsl, oak_gpu.h oak_gpu_hiz_head). The
+   pyramid's levels for a width x height depth and their texels in all. */
+uint32_t _oak_gpu_hiz_levels(uint32_t width, uint32_t height, uint64_t *texels);
+/* The visible-bit words the view's keys take (at least one). */
+static inline uint32_t _oak_gpu_hiz_keys(const oak_render_view *v) {
+    return v->occ_keys > v->draws.count ? v->occ_keys : (v->draws.count ? v->draws.count : 1);
+}
+/* Candidate for view draw i (its mesh's sphere through its matrix); false
+   when its mesh is gone. */
+bool _oak_gpu_hiz_draw_fill(oak_gpu_hiz_draw *out, const oak_render_view *v, uint32_t i,
+                            uint32_t group, uint32_t index_count, uint32_t first_index,
+                            uint32_t vertex_offset);
+/* The head: count candidates, group g's from group_first[g]; compact: the
+   commands are appended for indirect-count draws. */
+void _oak_gpu_hiz_head_fill(oak_gpu_hiz_head *h, const oak_render_view *v, uint32_t count,
+                            const uint32_t group_first[OAK_GPU_HIZ_GROUPS],
+                            const uint32_t group_count[OAK_GPU_HIZ_GROUPS], bool compact,
+                            uint32_t width, uint32_t height);
+
 /* The gtao fields of the view block (part of _oak_gpu_view_fill). */
 void _oak_gpu_ao_fill(oak_gpu_view *g, const oak_render_view *v);
 /* The water volume's records (an extent of all zeros: everywhere). */

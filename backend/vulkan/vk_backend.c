@@ -241,6 +241,11 @@ static oak_result _oak_vk_read_sky(void *self, float *texels, size_t count, uint
     return _oak_vk_sky_read(&((_oak_vk_backend *)self)->vk, texels, count, captures);
 }
 
+static bool _oak_vk_occlusion_stats(void *self, oak_occlusion_stats *out) {
+    _oak_vk *vk = &((_oak_vk_backend *)self)->vk;
+    return !vk->lost && _oak_vk_hiz_stats(vk, out);
+}
+
 static oak_result _oak_vk_read_exposure(void *self, float state[4]) {
     return _oak_vk_exposure_read(&((_oak_vk_backend *)self)->vk, state);
 }
@@ -409,11 +414,12 @@ static const oak_backend k_vulkan = {
     .read_hdr = _oak_vk_read_hdr,
     .timings = _oak_vk_timings,
     .caps = OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS | OAK_CAP_SHADOW_CACHE |
-            OAK_CAP_PROBES | OAK_CAP_GPU_STREAMS,
+            OAK_CAP_PROBES | OAK_CAP_GPU_STREAMS | OAK_CAP_GPU_OCCLUSION,
     .read_light_grid = _oak_vk_read_light_grid,
     .shadow_stats = _oak_vk_shadow_stats,
     .read_sky = _oak_vk_read_sky,
     .read_exposure = _oak_vk_read_exposure,
+    .occlusion_stats = _oak_vk_occlusion_stats,
 };
 
 const oak_backend *oak_backend_vulkan(void) {

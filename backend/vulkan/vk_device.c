@@ -211,7 +211,7 @@ typedef struct _oak_vk_caps {
     uint32_t queue_family; /* UINT32_MAX: no graphics+compute queue */
     bool dynamic_rendering, dynamic_rendering_ext, sync2, sync2_ext, maintenance4;
     bool geometry_shader, multi_draw, first_instance, int64_atomics, mesh_shader,
-        descriptor_indexing, ray_tracing, timestamps, clip_distance;
+        descriptor_indexing, ray_tracing, timestamps, clip_distance, draw_count;
 } _oak_vk_caps;
 
 static void _oak_vk_caps_get(VkPhysicalDevice pd, _oak_vk_caps *c) {
@@ -246,6 +246,7 @@ static void _oak_vk_caps_get(VkPhysicalDevice pd, _oak_vk_caps *c) {
     c->first_instance = f2.features.drawIndirectFirstInstance;
     c->clip_distance = f2.features.shaderClipDistance;
     c->int64_atomics = f12.shaderBufferInt64Atomics;
+    c->draw_count = f12.drawIndirectCount;
     c->descriptor_indexing = f12.descriptorIndexing && f12.runtimeDescriptorArray &&
                              f12.shaderSampledImageArrayNonUniformIndexing;
     c->dynamic_rendering = v13 && f13.dynamicRendering;
@@ -361,6 +362,9 @@ oak_result _oak_vk_probe(char *report, size_t size) {
         OAK_VK_REPORT("  multiDrawIndirect: %s -> %s\n", c.multi_draw ? "yes" : "no",
                       c.multi_draw ? "one indirect multi-draw per pipeline"
                                    : "a loop of indirect draws");
+        OAK_VK_REPORT("  drawIndirectCount: %s -> %s\n", c.draw_count ? "yes" : "no",
+                      c.draw_count ? "Hi-Z occlusion compacts its draws on the GPU"
+                                   : "Hi-Z occlusion draws in place (instance count 0 or 1)");
         OAK_VK_REPORT("  64-bit atomics: %s -> not used yet (hardware raster)\n",
                       c.int64_atomics ? "yes" : "no");
         OAK_VK_REPORT("  mesh shaders: %s -> vertex pulling in a vertex shader\n",
@@ -431,6 +435,9 @@ oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_on
     vk->props = caps.props;
     vk->queue_family = caps.queue_family;
     vk->multi_draw = caps.multi_draw && !_oak_vk_env_on("OAK_VK_NO_MULTIDRAW");
+    /* the Hi-Z pass draws its compacted commands by count (vk_hiz.c); a
+       test turns it off to check the in-place fallback */
+    vk->indirect_count = caps.draw_count && !_oak_vk_env_on("OAK_VK_NO_DRAW_COUNT");
     vk->timestamps = caps.timestamps;
     vkGetPhysicalDeviceMemoryProperties(vk->phys, &vk->mem_props);
 
@@ -452,7 +459,9 @@ oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_on
         .pNext = caps.maintenance4 ? (void *)&m4 : (void *)&dr,
         .synchronization2 = VK_TRUE};
     VkPhysicalDeviceVulkan12Features f12 = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, .pNext = &s2};
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+        .pNext = &s2,
+        .drawIndirectCount = vk->indirect_count};
     VkPhysicalDeviceVulkan11Features f11 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
         .pNext = &f12,

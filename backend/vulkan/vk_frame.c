@@ -44,7 +44,7 @@ void _oak_vk_image_barrier(VkCommandBuffer cmd, _oak_vk_image *img, VkImageLayou
     img->layout = layout;
 }
 
-static void _oak_vk_stamp(_oak_vk *vk, _oak_vk_frame *f, const char *name) {
+void _oak_vk_stamp(_oak_vk *vk, _oak_vk_frame *f, const char *name) {
     if (!vk->timestamps || f->query_count >= OAK_VK_MAX_TIMESTAMPS) return;
     /* query k closes the stage named k - 1 */
     if (f->query_count) f->query_names[f->query_count - 1] = name;

@@ -14,9 +14,10 @@
 #include "render/shadow_layer.h"
 #include "shaders/common/oak_gpu.h"
 
-#define OAK_VK_FRAMES         2                    /* frames in flight */
-#define OAK_VK_BLOCK_SIZE     (64u << 20)          /* device memory is taken in blocks this big */
-#define OAK_VK_MAX_TIMESTAMPS (OAK_PASS_COUNT + 1) /* one at the start, one after each row */
+#define OAK_VK_FRAMES     2           /* frames in flight */
+#define OAK_VK_BLOCK_SIZE (64u << 20) /* device memory is taken in blocks this big */
+#define OAK_VK_MAX_TIMESTAMPS                                                                      \
+    (OAK_PASS_COUNT + 3) /* one at the start, one after each row and Hi-Z's two steps */
 /* Past this a fence wait counts as a lost device (llvmpipe compiles shader
    variants inside the first submit, so it is generous). */
 #define OAK_VK_FENCE_TIMEOUT 60000000000ull
@@ -195,6 +196,12 @@ typedef struct _oak_vk_frame {
     uint32_t instcull_group[OAK_STREAM_MAX_PER_VIEW];
     bool
         instcull_moved[OAK_STREAM_MAX_PER_VIEW]; /* casts as a mover (else into the static layer) */
+    /* two-pass Hi-Z (vk_hiz.c): this slot's head, candidates and commands
+       (host-visible), whether this frame runs it, and whether the slot's
+       last frame did (its counters are then the head's, once it is done) */
+    _oak_vk_buffer hiz;
+    bool hiz_on, hiz_ran;
+    uint64_t hiz_frame; /* frame_count of the slot's last Hi-Z frame */
     _oak_vk_garbage *garbage;
     uint32_t garbage_count, garbage_capacity;
     VkQueryPool queries;
@@ -252,6 +259,7 @@ typedef struct _oak_vk {
     VkPhysicalDeviceProperties props;
     VkPhysicalDeviceMemoryProperties mem_props;
     bool validation, multi_draw, timestamps, lost;
+    bool indirect_count; /* vkCmdDrawIndexedIndirectCount (Vulkan 1.2's drawIndirectCount) */
     char device_name[300];
     /* vk_pipeline_cache.c: read at start, written back at the end */
     VkPipelineCache pipeline_cache;
@@ -370,6 +378,13 @@ typedef struct _oak_vk {
     /* the reflection probes' records and maps (vk_probes.c), host-visible */
     _oak_vk_buffer probes;
     uint64_t probe_version; /* of the view whose probes it holds */
+    /* two-pass Hi-Z (vk_hiz.c): the visible bits and the pyramid, kept
+       across frames (one queue orders the frames' uses), its steps'
+       pipelines, and the counters of the latest finished frame that ran it */
+    _oak_vk_buffer hiz_keep;
+    VkPipeline hiz_pipes[OAK_GPU_HIZ_STEPS];
+    oak_occlusion_stats hiz_stats;
+    uint64_t hiz_stats_frame; /* 0: none read yet */
 } _oak_vk;
 
 /* device */
@@ -462,6 +477,18 @@ void _oak_vk_begin_rendering(VkCommandBuffer cmd, const _oak_vk_image *color, bo
 /* vk_rendering.c: the picture's viewport and scissor, and the index buffer */
 void _oak_vk_main_view(_oak_vk *vk, VkCommandBuffer cmd);
 oak_result _oak_vk_run_raster(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+/* vk_hiz.c: two-pass Hi-Z. reserve (upload): the slot's buffer with the
+   head and a candidate per view draw in the vis groups' commands (one
+   command each), the kept buffer sized; raster: pass 1, the pyramid and
+   the test, pass 2, inside the raster pass; stats: the latest finished
+   frame's counters, without waiting. */
+oak_result _oak_vk_hiz_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v,
+                               const VkDrawIndexedIndirectCommand *cmds);
+void _oak_vk_hiz_raster(_oak_vk *vk, _oak_vk_frame *f);
+bool _oak_vk_hiz_stats(_oak_vk *vk, oak_occlusion_stats *out);
+void _oak_vk_hiz_destroy(_oak_vk *vk);
+/* vk_frame.c: a timestamp closing the stage before it, named `name` */
+void _oak_vk_stamp(_oak_vk *vk, _oak_vk_frame *f, const char *name);
 /* vk_pass_lampshadow.c: the lamp casters' records and commands after the
    upload pass's, the slots block, the atlases (full size once needed) */
 oak_result _oak_vk_lamp_records(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v,

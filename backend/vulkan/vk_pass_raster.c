@@ -1,12 +1,17 @@
 /* The raster pass on Vulkan: opaque and MASK draws into the visibility
  * buffer (depth + (draw, triangle) ids), one indirect group per pipeline
  * (sidedness x cutout), then the instance streams drawn natively from the
- * instcull pass's lists. Barriers come from the table (vk_track.c). */
+ * instcull pass's lists; or, under Hi-Z occlusion culling, vk_hiz.c's two
+ * passes. Barriers come from the table (vk_track.c). */
 #include "vk_internal.h"
 
 oak_result _oak_vk_run_raster(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     (void)v;
     VkCommandBuffer cmd = f->cmd;
+    if (f->hiz_on) { /* two passes around the Hi-Z pyramid (vk_hiz.c) */
+        _oak_vk_hiz_raster(vk, f);
+        return OAK_OK;
+    }
     /* ids cleared to 0 (sky), depth to 0 (far); depth is stored: blend tests it */
     _oak_vk_begin_rendering(cmd, &vk->ids, true, &vk->depth, true,
                             (VkRect2D){{0, 0}, {vk->width, vk->height}});

@@ -162,7 +162,10 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
         uint32_t g = info[i].group & ~TWO_SIDED;
         if (g == (UINT32_MAX & ~TWO_SIDED)) continue;
         VkDrawIndexedIndirectCommand *prev = at[g] > first[g] ? &cmds[at[g] - 1] : NULL;
-        if (g != G_BLEND && prev && prev->firstInstance + prev->instanceCount == i &&
+        /* under Hi-Z each view draw is a command of its own: the GPU keeps
+           or drops it (vk_hiz.c) */
+        bool alone = g == G_BLEND || (v->occ_gpu && g < OAK_VK_VIS_GROUPS);
+        if (!alone && prev && prev->firstInstance + prev->instanceCount == i &&
             prev->firstIndex == info[i].first_index &&
             prev->vertexOffset == (int32_t)info[i].first_vertex &&
             prev->indexCount == info[i].index_count) {
@@ -229,7 +232,8 @@ oak_result _oak_vk_run_upload(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vi
     oak_result r;
     /* streams before the materials' flush: instcull syncs their assets; and
        every frame, so its descriptors always name a buffer */
-    if ((r = _oak_vk_build_draws(vk, f, v)) || (r = _oak_vk_instcull_reserve(vk, f, v)) ||
+    if ((r = _oak_vk_build_draws(vk, f, v)) || (r = _oak_vk_hiz_reserve(vk, f, v, vk->cmds)) ||
+        (r = _oak_vk_instcull_reserve(vk, f, v)) ||
         (r = _oak_vk_lamp_records(vk, f, v, vk->draw_count + vk->caster_count, vk->cmd_count)) ||
         (r = _oak_vk_flush_materials(vk)) || (r = _oak_vk_fill_view(vk, f, v)) ||
         (r = _oak_vk_gtao_reserve(vk, v)) || (r = _oak_vk_bloom_reserve(vk, v)) ||

@@ -481,6 +481,7 @@ void _oak_vk_targets_destroy(_oak_vk *vk) {
     _oak_vk_exposure_destroy(vk);
     _oak_vk_probes_destroy(vk);
     _oak_vk_instcull_destroy(vk);
+    _oak_vk_hiz_destroy(vk);
 }
 
 /* Rewritten every frame: pools and targets may have been replaced since the
@@ -543,6 +544,9 @@ void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f) {
     /* only instcull reads these: written once the slot has them */
     if (f->instances.buffer) OAK_VK_BUF(OAK_B_INSTANCES, sb, f->instances);
     if (f->instance_out.buffer) OAK_VK_BUF(OAK_B_INSTANCE_OUT, sb, f->instance_out);
+    /* and only the Hi-Z steps these (vk_hiz.c) */
+    if (f->hiz.buffer) OAK_VK_BUF(OAK_B_HIZ, sb, f->hiz);
+    if (vk->hiz_keep.buffer) OAK_VK_BUF(OAK_B_HIZ_KEEP, sb, vk->hiz_keep);
     for (uint32_t i = 0; i < OAK_GPU_TEXTURE_CLASSES; i++) {
         VkImageView v = i < vk->class_count && vk->classes[i].image.view ? vk->classes[i].image.view
                                                                          : vk->dummy_array.view;

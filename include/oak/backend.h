@@ -36,6 +36,9 @@ typedef struct oak_draw_list {
        frame's; pose[-1] holds the joint count as a float), NULL for a draw
        drawn as its mesh holds it; NULL: none */
     const float **pose;
+    /* the view's draws: each one's index in the frame input, the key of its
+       visible bit across frames (two-pass Hi-Z); NULL in caster lists */
+    uint32_t *key;
 } oak_draw_list;
 
 /* How one stream's instances bend this frame (docs/WORLD.md "Grass"): the
@@ -255,6 +258,13 @@ typedef struct oak_render_view {
        against it (_oak_gpu_occ_words) */
     const float *occ_depth;
     uint32_t occ_tw, occ_th;
+    /* two-pass Hi-Z on the GPU (occlusion on and OAK_CAP_GPU_OCCLUSION; the
+       draws' grid above is then not built): occ_gpu runs it; occ_cut
+       empties its first pass (the first frame of it, a resize, an input of
+       another shape, a camera jump: last frame's visible set would be
+       stale); occ_keys: the keys' range (the frame input's draw count) */
+    bool occ_gpu, occ_cut;
+    uint32_t occ_keys;
 } oak_render_view;
 
 /* The passes of a frame, in the order every backend runs them. Their rows
@@ -295,7 +305,10 @@ typedef enum oak_pass_id {
 /* draws instance streams from its instcull pass's lists: the frontend does
    not expand them into the view's draws (oak_render_stream.native) */
 #define OAK_CAP_GPU_STREAMS (1ull << 36)
-#define OAK_CAP_BIT_COUNT   37
+/* culls the view's draws by two-pass Hi-Z in its raster pass when occlusion
+   is on (oak_render_view.occ_gpu); the frontend then builds no grid for them */
+#define OAK_CAP_GPU_OCCLUSION (1ull << 37)
+#define OAK_CAP_BIT_COUNT     38
 
 /* "shadow", "raster", ...: a pass's stage name in timings and `oak bench`. */
 const char *oak_pass_name(oak_pass_id pass);
@@ -357,6 +370,11 @@ typedef struct oak_backend {
        it: EV100 now, the multiplier post applied, the metered EV100 and the
        target (a read-back on GPUs). NULL when the backend runs no exposure pass. */
     oak_result (*read_exposure)(void *self, float state[4]);
+    /* Two-pass Hi-Z's counters (OAK_CAP_GPU_OCCLUSION) of the latest frame
+       the GPU has finished, read without waiting: draws_tested,
+       draws_occluded, drawn_pass1, drawn_pass2 (the rest zero); false when
+       no such frame ran Hi-Z. NULL when the backend has no Hi-Z. */
+    bool (*occlusion_stats)(void *self, oak_occlusion_stats *out);
 } oak_backend;
 
 /* Each backend exports one of these. */

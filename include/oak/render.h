@@ -491,9 +491,12 @@ typedef struct oak_renderer oak_renderer;
 /* shadow_map_size: texels across one sun cascade's map (the atlas is 2 x 2). */
 /* Occlusion culling of the camera's draws and stream instances
  * (docs/ARCHITECTURE.md "Occlusion culling"); it never changes the picture.
- * Off by default: the coarse CPU grid costs the frontend about 2 ms a frame
- * on the H200 machine for the default world and 5.6 ms for the meadow, and
- * hides nothing in the built-in worlds (docs/PERFORMANCE.md). */
+ * The cpu backend culls by a coarse depth grid in the frontend, vulkan and
+ * gl (OAK_CAP_GPU_OCCLUSION) the draws by two-pass Hi-Z on the GPU. Off by
+ * default: the grid costs the frontend about 2 ms a frame on the H200
+ * machine for the default world and 5.6 ms for the meadow, and hides
+ * nothing in the built-in worlds (docs/PERFORMANCE.md); the Hi-Z path's
+ * cost there is not measured yet. */
 typedef enum oak_occlusion_mode {
     OAK_OCCLUSION_DEFAULT = 0, /* off */
     OAK_OCCLUSION_ON,
@@ -581,8 +584,11 @@ oak_result oak_renderer_stream_stats(const oak_renderer *r, oak_stream_stats *ou
 /* What occlusion culling did in the last frame. Draws are the input's own;
  * instances those of streams culled on the CPU (a stream the backend draws
  * natively, OAK_CAP_GPU_STREAMS, is tested against the same grid by its
- * instcull pass and counted only in oak_renderer_stream_stats). The CPU's coarse depth grid draws
- * everything in one pass: drawn_pass2 stays 0 until a two-pass Hi-Z path runs. */
+ * instcull pass and counted only in oak_renderer_stream_stats). The CPU's
+ * coarse depth grid draws everything in one pass (drawn_pass2 stays 0).
+ * Under two-pass Hi-Z (OAK_CAP_GPU_OCCLUSION) draws_occluded, drawn_pass1
+ * and drawn_pass2 are the GPU's, of the latest frame it has finished (read
+ * back without a wait: a frame or two late while frames run). */
 typedef struct oak_occlusion_stats {
     bool on;            /* the grid was built and tested against */
     uint32_t occluders; /* draws rasterized into the grid */

@@ -76,11 +76,13 @@
 #define OAK_B_BLOOM             36 /* vec4[]: the bloom pyramid's down, then up levels (bloom.glsl) */
 #define OAK_B_INSTANCES         37 /* oak_gpu_instance[]: instance records (streams) */
 #define OAK_B_INSTANCE_OUT      38 /* visible lists and indirect args (streams' instcull) */
+#define OAK_B_HIZ               39 /* uint[]: two-pass Hi-Z's head, candidates, commands (oak_gpu_hiz_head) */
 #define OAK_B_DEPTH             40 /* sampler2D: the main view's depth (reversed-Z), read by dof */
 #define OAK_B_DOF               41 /* vec4[]: depth of field's half-size images and tiles (dof.glsl) */
 #define OAK_B_CLOUDS            42 /* vec4[]: the clouds' shadow map, noise table, march (clouds.glsl) */
 #define OAK_B_FOG               43 /* vec4[]: the fog's froxels, injected then integrated (fog.glsl) */
-#define OAK_B_COUNT             44
+#define OAK_B_HIZ_KEEP          44 /* uint[]: two-pass Hi-Z's visible bits, then its pyramid */
+#define OAK_B_COUNT             45
 
 /* The sky buffer (OAK_B_SKY; the CPU backend keeps the same floats), in vec4
  * texels: a head, then the octahedral capture's mips (level 0 first, each
@@ -412,6 +414,50 @@ OAK_END(oak_gpu_instcull);
 #define OAK_GPU_ID_STREAM_SHIFT      24
 #define OAK_GPU_ID_LOD_SHIFT         30
 #define OAK_GPU_STREAM_MAX_TRIANGLES (1u << OAK_GPU_ID_TRIANGLE_BITS)
+
+/* Two-pass Hi-Z occlusion culling (docs/ARCHITECTURE.md "Occlusion
+ * culling", shaders/hiz_cull.comp.glsl). OAK_B_HIZ, written by the host each
+ * frame, in 32-bit words: the head (OAK_GPU_HIZ_HEAD_WORDS), then
+ * info.x candidates (the view's opaque and MASK draws inside the frustum,
+ * group by group: OAK_GPU_HIZ_DRAW_WORDS each), then pass 1's commands and
+ * pass 2's (info.x DrawElementsIndirect commands of 5 words each, group g's
+ * from slot group_first[g]), then scratch for the compaction (a flag per
+ * candidate and their info.x + 1 prefix sums). OAK_B_HIZ_KEEP, kept across frames: one word
+ * per key (the draw's index in the frame input: 1 when it was visible last
+ * frame), then the depth pyramid's levels as floats, level 0 the depth's
+ * 2 x 2 minimum (reversed-Z: the farthest), each next level half the last
+ * rounded up (an odd edge's last texel reads its one column or row twice,
+ * so no texel is dropped), down to 1 x 1. */
+#define OAK_GPU_HIZ_GROUPS     4  /* the vis groups: sidedness x cutout */
+#define OAK_GPU_HIZ_MAX_LEVELS 16 /* 2^16 pixels across at most */
+#define OAK_GPU_HIZ_STEP_EARLY    0u /* pass 1's set: last frame's visible draws */
+#define OAK_GPU_HIZ_STEP_LATE     1u /* every candidate against the pyramid: bits, pass 2 */
+#define OAK_GPU_HIZ_STEP_SCAN0    2u /* compaction in order: pass 1's flags scanned */
+#define OAK_GPU_HIZ_STEP_SCATTER0 3u /* ... and its commands written */
+#define OAK_GPU_HIZ_STEP_SCAN1    4u /* the same for pass 2 */
+#define OAK_GPU_HIZ_STEP_SCATTER1 5u
+#define OAK_GPU_HIZ_STEP_LEVEL    6u /* + k: the pyramid's level k */
+#define OAK_GPU_HIZ_STEPS         (6 + OAK_GPU_HIZ_MAX_LEVELS)
+#define OAK_GPU_HIZ_HEAD_WORDS 44
+#define OAK_GPU_HIZ_DRAW_WORDS 12
+OAK_STRUCT(oak_gpu_hiz_head) {
+    /* candidates, cut (1: pass 1 draws nothing: a camera cut), compact (1:
+       commands compacted in order and counted for an indirect-count draw;
+       0: each in its candidate's slot, instance count 0 when not drawn), keys */
+    OAK_U4(info);
+    OAK_U4(group_first); /* each group's first candidate */
+    OAK_U4(group_count);
+    OAK_U4(size);      /* depth width, height, pyramid levels, 0 */
+    OAK_M4(view_proj); /* unjittered */
+    OAK_U4(early);     /* pass 1's commands per group (zero from the host) */
+    OAK_U4(late);      /* pass 2's */
+    OAK_U4(stats);     /* candidates tested, hidden, 0, UINT32_MAX (a count capping nothing) */
+} OAK_END(oak_gpu_hiz_head);
+OAK_STRUCT(oak_gpu_hiz_draw) {
+    OAK_F4(sphere); /* world centre, radius */
+    OAK_U4(cmd);    /* index count, first index, vertex offset, first instance (the draw) */
+    OAK_U4(info);   /* group, key, 0, 0 */
+} OAK_END(oak_gpu_hiz_draw);
 
 OAK_STRUCT(oak_gpu_vertex) {
     OAK_F4(normal);  /* xyz */

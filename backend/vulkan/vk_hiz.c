@@ -1,0 +1,270 @@
+/* Two-pass Hi-Z occlusion culling on Vulkan (shaders/hiz_cull.comp.glsl
+ * and hiz_pyramid.comp.glsl, the files GL runs; docs/ARCHITECTURE.md
+ * "Occlusion culling"), inside the raster pass when the view asks for it
+ * (oak_render_view.occ_gpu): pass 1 draws what was visible last frame, the
+ * depth pyramid is built from its depth, every candidate is tested against
+ * it and pass 2 draws the newly visible over pass 1's targets. Commands are
+ * compacted on the GPU in the candidates' order and drawn by count where
+ * the device has drawIndirectCount, else drawn in place with instance
+ * counts of 0 or 1 (also with OAK_VK_NO_DRAW_COUNT=1). The slot's buffer is
+ * host-visible: the host writes the head and candidates, and reads the
+ * counters once that frame has finished (never waiting for it). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/gpu/gpu_records.h"
+#include "vk_internal.h"
+
+static const uint32_t k_hiz_cull_comp[] =
+#include "shaders/hiz_cull.comp.h"
+    ;
+static const uint32_t k_hiz_pyramid_comp[] =
+#include "shaders/hiz_pyramid.comp.h"
+    ;
+
+#define CMD_WORDS 5u /* VkDrawIndexedIndirectCommand */
+
+/* The counters a finished slot holds, into vk->hiz_stats when newer. */
+static void read_counters(_oak_vk *vk, _oak_vk_frame *f) {
+    if (!f->hiz_ran || !f->hiz.mapped || f->hiz_frame <= vk->hiz_stats_frame) return;
+    const oak_gpu_hiz_head *h = f->hiz.mapped;
+    oak_occlusion_stats s = {.on = true, .draws_tested = h->info[0], .draws_occluded = h->stats[1]};
+    for (uint32_t g = 0; g < OAK_GPU_HIZ_GROUPS; g++)
+        s.drawn_pass1 += h->early[g], s.drawn_pass2 += h->late[g];
+    vk->hiz_stats = s;
+    vk->hiz_stats_frame = f->hiz_frame;
+    if (getenv("OAK_HIZ_DEBUG")) { /* TEMP */
+        uint32_t n = h->info[0];
+        const uint32_t *w = f->hiz.mapped;
+        for (uint32_t which = 0; which < 2; which++) {
+            fprintf(stderr, "pass %u:", which + 1);
+            for (uint32_t g = 0; g < 4; g++) {
+                uint32_t cnt = which ? h->late[g] : h->early[g];
+                fprintf(stderr, " g%u[", g);
+                for (uint32_t k = 0; k < cnt; k++) {
+                    const uint32_t *c = w + OAK_GPU_HIZ_HEAD_WORDS + n * 12 + which * n * 5 +
+                                        (h->group_first[g] + k) * 5;
+                    fprintf(stderr, " %u/%u", c[4], c[1]);
+                }
+                fprintf(stderr, "]");
+            }
+            fprintf(stderr, "\n");
+        }
+    }
+}
+
+bool _oak_vk_hiz_stats(_oak_vk *vk, oak_occlusion_stats *out) {
+    /* a slot still in flight is skipped: its fence says so without a wait */
+    for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
+        _oak_vk_frame *f = &vk->frames[i];
+        bool done = !f->submitted || vkGetFenceStatus(vk->device, f->fence) == VK_SUCCESS;
+        if (done && !(vk->recording && i == vk->slot)) read_counters(vk, f);
+    }
+    if (!vk->hiz_stats_frame) return false;
+    *out = vk->hiz_stats;
+    return true;
+}
+
+oak_result _oak_vk_hiz_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v,
+                               const VkDrawIndexedIndirectCommand *cmds) {
+    read_counters(vk, f); /* the slot's last frame has finished */
+    f->hiz_on = v->occ_gpu;
+    f->hiz_ran = false;
+    if (!f->hiz_on) return OAK_OK;
+    uint32_t n = 0, first[OAK_GPU_HIZ_GROUPS], count[OAK_GPU_HIZ_GROUPS];
+    for (uint32_t g = 0; g < OAK_GPU_HIZ_GROUPS; g++) {
+        first[g] = n;
+        count[g] = vk->vis_count[g];
+        n += count[g];
+    }
+    /* head, candidates, both passes' commands, the compaction's flags and sums */
+    uint64_t words =
+        OAK_GPU_HIZ_HEAD_WORDS + (uint64_t)n * (OAK_GPU_HIZ_DRAW_WORDS + 2 * CMD_WORDS + 2) + 1;
+    oak_result r;
+    if ((r = _oak_vk_upload_reserve(vk, &f->hiz, words * 4,
+                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                        VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT)))
+        return r;
+    uint64_t texels;
+    _oak_gpu_hiz_levels(vk->width, vk->height, &texels);
+    uint64_t keep = ((uint64_t)_oak_gpu_hiz_keys(v) + texels) * 4;
+    if (!vk->hiz_keep.buffer || vk->hiz_keep.size < keep) {
+        /* earlier frames may still read the old one; the new one starts
+           with no draw visible (its first frame is a cut or finds out) */
+        uint64_t size = vk->hiz_keep.size ? vk->hiz_keep.size : 4096;
+        while (size < keep) size *= 2;
+        if ((r = _oak_vk_buffer_retire(vk, &vk->hiz_keep)) ||
+            (r = _oak_vk_buffer_create(vk, &vk->hiz_keep, size,
+                                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                           VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                       OAK_VK_MEM_DEVICE)))
+            return r;
+        vkCmdFillBuffer(f->cmd, vk->hiz_keep.buffer, 0, VK_WHOLE_SIZE, 0);
+        _oak_vk_barrier(f->cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                        VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    }
+    oak_gpu_hiz_head *h = f->hiz.mapped;
+    _oak_gpu_hiz_head_fill(h, v, n, first, count, vk->indirect_count, vk->width, vk->height);
+    oak_gpu_hiz_draw *c = (oak_gpu_hiz_draw *)(h + 1);
+    /* the vis groups' commands hold one draw each under Hi-Z (upload) */
+    for (uint32_t g = 0; g < OAK_GPU_HIZ_GROUPS; g++)
+        for (uint32_t k = 0; k < count[g]; k++) {
+            const VkDrawIndexedIndirectCommand *d = &cmds[vk->vis_first[g] + k];
+            oak_gpu_hiz_draw *o = &c[first[g] + k];
+            if (!_oak_gpu_hiz_draw_fill(o, v, d->firstInstance, g, d->indexCount, d->firstIndex,
+                                        (uint32_t)d->vertexOffset)) {
+                /* no mesh to bound it: always drawn (a sphere around everything) */
+                o->sphere[0] = o->sphere[1] = o->sphere[2] = 0, o->sphere[3] = 3.0e37f;
+            }
+        }
+    return OAK_OK;
+}
+
+static bool pipe(_oak_vk *vk, uint32_t step) {
+    if (vk->hiz_pipes[step]) return true;
+    /* the steps EARLY and LATE are the cull's, the levels the pyramid's */
+    bool level = step >= OAK_GPU_HIZ_STEP_LEVEL;
+    oak_result r = _oak_vk_compute_spec(vk, level ? k_hiz_pyramid_comp : k_hiz_cull_comp,
+                                        level ? sizeof k_hiz_pyramid_comp : sizeof k_hiz_cull_comp,
+                                        &step, &vk->hiz_pipes[step]);
+    if (r && !vk->pipe_result) vk->pipe_result = r;
+    return !r;
+}
+
+static void dispatch(_oak_vk *vk, _oak_vk_frame *f, uint32_t step, uint32_t items) {
+    if (!items || !pipe(vk, step)) return;
+    vkCmdBindPipeline(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->hiz_pipes[step]);
+    vkCmdDispatch(f->cmd, (items + 63) / 64, 1, 1);
+}
+
+static void compute_to_compute(VkCommandBuffer cmd) {
+    _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+}
+
+/* Pass `which`'s flags into commands in the candidates' order: the scan
+   (one work group), then the scatter; only with indirect counts. */
+static void compact(_oak_vk *vk, _oak_vk_frame *f, uint32_t which, uint32_t n) {
+    if (!vk->indirect_count || !n) return;
+    compute_to_compute(f->cmd);
+    dispatch(vk, f, which ? OAK_GPU_HIZ_STEP_SCAN1 : OAK_GPU_HIZ_STEP_SCAN0, 1);
+    compute_to_compute(f->cmd);
+    dispatch(vk, f, which ? OAK_GPU_HIZ_STEP_SCATTER1 : OAK_GPU_HIZ_STEP_SCATTER0, n);
+}
+
+/* The commands of pass `which` (0: pass 1), group by group. */
+static void draw_pass(_oak_vk *vk, _oak_vk_frame *f, uint32_t which) {
+    const oak_gpu_hiz_head *h = f->hiz.mapped;
+    uint32_t n = h->info[0];
+    const uint32_t stride = sizeof(VkDrawIndexedIndirectCommand);
+    uint64_t region = ((uint64_t)OAK_GPU_HIZ_HEAD_WORDS + (uint64_t)n * OAK_GPU_HIZ_DRAW_WORDS +
+                       (uint64_t)which * n * CMD_WORDS) *
+                      4;
+    bool counted = false;
+    for (uint32_t g = 0; g < OAK_GPU_HIZ_GROUPS; g++) {
+        uint32_t count = h->group_count[g];
+        if (!count || !_oak_vk_bind(vk, f->cmd, OAK_VK_PIPE_VIS + g)) continue;
+        uint64_t at = region + (uint64_t)h->group_first[g] * stride;
+        if (vk->indirect_count) {
+            uint64_t counter = offsetof(oak_gpu_hiz_head, early) + (which ? 16u : 0u) + g * 4u;
+            vkCmdDrawIndexedIndirectCount(f->cmd, f->hiz.buffer, at, f->hiz.buffer, counter, count,
+                                          stride);
+            counted = true;
+        } else if (vk->multi_draw) {
+            vkCmdDrawIndexedIndirect(f->cmd, f->hiz.buffer, at, count, stride);
+        } else {
+            for (uint32_t i = 0; i < count; i++)
+                vkCmdDrawIndexedIndirect(f->cmd, f->hiz.buffer, at + (uint64_t)i * stride, 1,
+                                         stride);
+        }
+    }
+    /* lavapipe 22.3 keeps an indirect-count draw's count buffer for the
+       plain indirect draws after it in the command buffer (the streams'
+       lists, the blend pass): a last count draw of none leaves it on a word
+       holding UINT32_MAX, which caps nothing */
+    if (counted)
+        vkCmdDrawIndexedIndirectCount(f->cmd, f->hiz.buffer, region, f->hiz.buffer,
+                                      offsetof(oak_gpu_hiz_head, stats) + 12, 0, stride);
+}
+
+void _oak_vk_hiz_raster(_oak_vk *vk, _oak_vk_frame *f) {
+    VkCommandBuffer cmd = f->cmd;
+    const oak_gpu_hiz_head *h = f->hiz.mapped;
+    uint32_t n = h->info[0], levels = h->size[2];
+    VkRect2D area = {{0, 0}, {vk->width, vk->height}};
+    /* last frame's bits and pyramid reads are done before this frame's
+       steps touch them (one queue: the barrier reaches back) */
+    compute_to_compute(cmd);
+    dispatch(vk, f, OAK_GPU_HIZ_STEP_EARLY, n);
+    compact(vk, f, 0, n);
+    const VkPipelineStageFlags2 indirect =
+        VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    const VkAccessFlags2 indirect_read =
+        VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT;
+    _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, indirect,
+                    indirect_read | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    /* pass 1: ids cleared to 0 (sky), depth to 0 (far); the streams too,
+       whose depth then hides draws as well */
+    _oak_vk_begin_rendering(cmd, &vk->ids, true, &vk->depth, true, area);
+    _oak_vk_main_view(vk, cmd);
+    draw_pass(vk, f, 0);
+    _oak_vk_draw_streams(vk, cmd, f); /* vk_pass_instcull.c */
+    vkCmdEndRendering(cmd);
+    _oak_vk_stamp(vk, f, "hiz_pass1");
+    /* the steps below write the buffer pass 1 read its commands from */
+    _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT, 0,
+                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0);
+    /* the pyramid from pass 1's depth, sampled */
+    const VkPipelineStageFlags2 tests =
+        VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT;
+    _oak_vk_image_barrier(cmd, &vk->depth, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, tests,
+                          VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+                          VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                          VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    for (uint32_t k = 0; k < levels; k++) {
+        uint32_t w = vk->width, hh = vk->height;
+        for (uint32_t i = 0; i <= k; i++) w = (w + 1) / 2, hh = (hh + 1) / 2;
+        if (k) compute_to_compute(cmd);
+        dispatch(vk, f, OAK_GPU_HIZ_STEP_LEVEL + k, w * hh);
+    }
+    compute_to_compute(cmd);
+    dispatch(vk, f, OAK_GPU_HIZ_STEP_LATE, n);
+    compact(vk, f, 1, n);
+    /* readers: pass 2's commands and counts, the host's counters */
+    _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, indirect | VK_PIPELINE_STAGE_2_HOST_BIT,
+                    indirect_read | VK_ACCESS_2_HOST_READ_BIT);
+    _oak_vk_image_barrier(cmd, &vk->depth, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                          VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0, tests,
+                          VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                              VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
+    /* pass 2 loads what pass 1 wrote into the ids */
+    _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                    VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                    VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                    VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+    _oak_vk_stamp(vk, f, "hiz_pyramid");
+    /* pass 2 over pass 1's ids and depth */
+    _oak_vk_begin_rendering(cmd, &vk->ids, false, &vk->depth, false, area);
+    _oak_vk_main_view(vk, cmd);
+    draw_pass(vk, f, 1);
+    vkCmdEndRendering(cmd);
+    f->hiz_ran = true;
+    f->hiz_frame = vk->frame_count;
+}
+
+void _oak_vk_hiz_destroy(_oak_vk *vk) {
+    for (uint32_t s = 0; s < OAK_GPU_HIZ_STEPS; s++)
+        if (vk->hiz_pipes[s]) vkDestroyPipeline(vk->device, vk->hiz_pipes[s], NULL);
+    memset(vk->hiz_pipes, 0, sizeof vk->hiz_pipes);
+    _oak_vk_buffer_destroy(vk, &vk->hiz_keep);
+    for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
+        _oak_vk_buffer_destroy(vk, &vk->frames[i].hiz);
+        vk->frames[i].hiz_on = vk->frames[i].hiz_ran = false;
+    }
+    vk->hiz_stats_frame = 0;
+}
