@@ -43,11 +43,8 @@ oak_result _oak_gl_hiz_upload(_oak_gl_frame *f, const _oak_gl_context *ctx,
         const _oak_gl_command *d = &f->cmds[f->main_groups[0] + j];
         uint32_t g = 0;
         while (g + 1 < OAK_GPU_HIZ_GROUPS && j >= first[g + 1]) g++;
-        if (!_oak_gpu_hiz_draw_fill(&c[j], v, d->base_instance, g, d->count, d->first_index,
-                                    (uint32_t)d->base_vertex)) {
-            /* no mesh to bound it: always drawn */
-            c[j].sphere[0] = c[j].sphere[1] = c[j].sphere[2] = 0, c[j].sphere[3] = 3.0e37f;
-        }
+        _oak_gpu_hiz_draw_fill(&c[j], v, d->base_instance, g, d->count, d->first_index,
+                               (uint32_t)d->base_vertex);
     }
     /* then both passes' commands, the compaction's flags and sums */
     oak_result r =

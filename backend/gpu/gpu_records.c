@@ -385,11 +385,20 @@ uint32_t _oak_gpu_hiz_levels(uint32_t width, uint32_t height, uint64_t *texels) 
     return n;
 }
 
-bool _oak_gpu_hiz_draw_fill(oak_gpu_hiz_draw *out, const oak_render_view *v, uint32_t i,
+void _oak_gpu_hiz_draw_fill(oak_gpu_hiz_draw *out, const oak_render_view *v, uint32_t i,
                             uint32_t group, uint32_t index_count, uint32_t first_index,
                             uint32_t vertex_offset) {
+    /* the command and key first: a candidate is drawn from them whatever
+       its sphere (the mapped slot holds an older frame's words) */
+    out->cmd[0] = index_count, out->cmd[1] = first_index, out->cmd[2] = vertex_offset;
+    out->cmd[3] = i;
+    out->info[0] = group, out->info[1] = v->draws.key ? v->draws.key[i] : i;
+    out->info[2] = out->info[3] = 0;
     const oak_mesh_data *md = oak_mesh_get(v->draws.mesh[i]);
-    if (!md) return false;
+    if (!md) { /* no mesh to bound it: a sphere round everything, always drawn */
+        out->sphere[0] = out->sphere[1] = out->sphere[2] = 0, out->sphere[3] = 3.0e37f;
+        return;
+    }
     const float(*m)[4] = (const float(*)[4])v->draws.world[i];
     const float *c = md->bounds.center;
     float s = 0;
@@ -399,11 +408,6 @@ bool _oak_gpu_hiz_draw_fill(oak_gpu_hiz_draw *out, const oak_render_view *v, uin
         s = l > s ? l : s;
     }
     out->sphere[3] = md->bounds.radius * s;
-    out->cmd[0] = index_count, out->cmd[1] = first_index, out->cmd[2] = vertex_offset;
-    out->cmd[3] = i;
-    out->info[0] = group, out->info[1] = v->draws.key ? v->draws.key[i] : i;
-    out->info[2] = out->info[3] = 0;
-    return true;
 }
 
 void _oak_gpu_hiz_head_fill(oak_gpu_hiz_head *h, const oak_render_view *v, uint32_t count,

@@ -64,9 +64,10 @@ uint32_t _oak_gpu_hiz_levels(uint32_t width, uint32_t height, uint64_t *texels);
 static inline uint32_t _oak_gpu_hiz_keys(const oak_render_view *v) {
     return v->occ_keys > v->draws.count ? v->occ_keys : (v->draws.count ? v->draws.count : 1);
 }
-/* Candidate for view draw i (its mesh's sphere through its matrix); false
-   when its mesh is gone. */
-bool _oak_gpu_hiz_draw_fill(oak_gpu_hiz_draw *out, const oak_render_view *v, uint32_t i,
+/* Candidate for view draw i: its command, key and its mesh's sphere through
+   its matrix (a sphere round everything, always drawn, when its mesh is
+   gone). */
+void _oak_gpu_hiz_draw_fill(oak_gpu_hiz_draw *out, const oak_render_view *v, uint32_t i,
                             uint32_t group, uint32_t index_count, uint32_t first_index,
                             uint32_t vertex_offset);
 /* The head: count candidates, group g's from group_first[g]; compact: the

@@ -438,6 +438,12 @@ oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_on
     /* the Hi-Z pass draws its compacted commands by count (vk_hiz.c); a
        test turns it off to check the in-place fallback */
     vk->indirect_count = caps.draw_count && !_oak_vk_env_on("OAK_VK_NO_DRAW_COUNT");
+    VkPhysicalDeviceDriverProperties driver = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                      .pNext = &driver};
+    vkGetPhysicalDeviceProperties2(vk->phys, &p2);
+    vk->count_sticks = driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
     vk->timestamps = caps.timestamps;
     vkGetPhysicalDeviceMemoryProperties(vk->phys, &vk->mem_props);
 

@@ -9,8 +9,6 @@
  * counts of 0 or 1 (also with OAK_VK_NO_DRAW_COUNT=1). The slot's buffer is
  * host-visible: the host writes the head and candidates, and reads the
  * counters once that frame has finished (never waiting for it). */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "backend/gpu/gpu_records.h"
@@ -34,24 +32,6 @@ static void read_counters(_oak_vk *vk, _oak_vk_frame *f) {
         s.drawn_pass1 += h->early[g], s.drawn_pass2 += h->late[g];
     vk->hiz_stats = s;
     vk->hiz_stats_frame = f->hiz_frame;
-    if (getenv("OAK_HIZ_DEBUG")) { /* TEMP */
-        uint32_t n = h->info[0];
-        const uint32_t *w = f->hiz.mapped;
-        for (uint32_t which = 0; which < 2; which++) {
-            fprintf(stderr, "pass %u:", which + 1);
-            for (uint32_t g = 0; g < 4; g++) {
-                uint32_t cnt = which ? h->late[g] : h->early[g];
-                fprintf(stderr, " g%u[", g);
-                for (uint32_t k = 0; k < cnt; k++) {
-                    const uint32_t *c = w + OAK_GPU_HIZ_HEAD_WORDS + n * 12 + which * n * 5 +
-                                        (h->group_first[g] + k) * 5;
-                    fprintf(stderr, " %u/%u", c[4], c[1]);
-                }
-                fprintf(stderr, "]");
-            }
-            fprintf(stderr, "\n");
-        }
-    }
 }
 
 bool _oak_vk_hiz_stats(_oak_vk *vk, oak_occlusion_stats *out) {
@@ -112,12 +92,8 @@ oak_result _oak_vk_hiz_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_v
     for (uint32_t g = 0; g < OAK_GPU_HIZ_GROUPS; g++)
         for (uint32_t k = 0; k < count[g]; k++) {
             const VkDrawIndexedIndirectCommand *d = &cmds[vk->vis_first[g] + k];
-            oak_gpu_hiz_draw *o = &c[first[g] + k];
-            if (!_oak_gpu_hiz_draw_fill(o, v, d->firstInstance, g, d->indexCount, d->firstIndex,
-                                        (uint32_t)d->vertexOffset)) {
-                /* no mesh to bound it: always drawn (a sphere around everything) */
-                o->sphere[0] = o->sphere[1] = o->sphere[2] = 0, o->sphere[3] = 3.0e37f;
-            }
+            _oak_gpu_hiz_draw_fill(&c[first[g] + k], v, d->firstInstance, g, d->indexCount,
+                                   d->firstIndex, (uint32_t)d->vertexOffset);
         }
     return OAK_OK;
 }
@@ -184,8 +160,9 @@ static void draw_pass(_oak_vk *vk, _oak_vk_frame *f, uint32_t which) {
     /* lavapipe 22.3 keeps an indirect-count draw's count buffer for the
        plain indirect draws after it in the command buffer (the streams'
        lists, the blend pass): a last count draw of none leaves it on a word
-       holding UINT32_MAX, which caps nothing */
-    if (counted)
+       holding UINT32_MAX, which caps nothing. Only there: NVIDIA's driver
+       lost the device on that draw of none (maxDrawCount 0). */
+    if (counted && vk->count_sticks)
         vkCmdDrawIndexedIndirectCount(f->cmd, f->hiz.buffer, region, f->hiz.buffer,
                                       offsetof(oak_gpu_hiz_head, stats) + 12, 0, stride);
 }

@@ -260,6 +260,7 @@ typedef struct _oak_vk {
     VkPhysicalDeviceMemoryProperties mem_props;
     bool validation, multi_draw, timestamps, lost;
     bool indirect_count; /* vkCmdDrawIndexedIndirectCount (Vulkan 1.2's drawIndirectCount) */
+    bool count_sticks;   /* lavapipe: a count draw's count buffer stays bound (vk_hiz.c) */
     char device_name[300];
     /* vk_pipeline_cache.c: read at start, written back at the end */
     VkPipelineCache pipeline_cache;
