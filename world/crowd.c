@@ -181,7 +181,12 @@ static oak_result load_fox(crowd_world *w) {
     w->yaw0 = atan2f(dir[0], dir[2]);
     if ((r = make_mid_tier(w))) return r;
     /* the far tier: the Walk (bank clip 1) baked from 8 angles at 8 frames */
-    return _oak_crowd_impostor_bake(&w->impostor, w->bank, 1, w->mesh, w->material, true);
+    if ((r = _oak_crowd_impostor_bake(&w->impostor, w->bank, 1, w->mesh, w->material, true)))
+        return r;
+    oak_log(OAK_LOG_INFO,
+            "world crowd: impostor atlas (%u views x %u walk frames) baked in %.1f ms",
+            OAK_IMPOSTOR_VIEWS, OAK_IMPOSTOR_FRAMES, w->impostor.bake_ms);
+    return OAK_OK;
 }
 
 /* Phases, headings and places into the stream's records. */

@@ -44,6 +44,10 @@ void _oak_bake_clear(_oak_bake_target *t) {
 void _oak_bake_raster(_oak_bake_target *bt, const _oak_bake_view *v, const _oak_bake_tris *m,
                       const _oak_bake_tex *tex) {
     const float *V = v->V, R[3] = {V[2], 0, -V[0]}; /* up x V */
+    /* sRGB bytes to linear: the same function, looked up (a power per
+       sample was most of a bake) */
+    float lin[256];
+    for (int i = 0; i < 256 && tex->rgba; i++) lin[i] = oak_srgb_to_linear(i / 255.0f);
     float s = v->s, top = v->bottom + (float)v->slot_h * s, hw = 0.5f * (float)v->slot_w * s;
     for (uint32_t i = 0; i + 2 < m->index_count; i += 3) {
         float sx[3], sy[3], sz[3];
@@ -87,7 +91,7 @@ void _oak_bake_raster(_oak_bake_target *bt, const _oak_bake_view *v, const _oak_
                     ty = ty < 0 ? 0 : (ty >= (int)tex->h ? (int)tex->h - 1 : ty);
                     const uint8_t *t = tex->rgba + 4 * ((size_t)ty * tex->w + tx);
                     if (tex->cutoff && t[3] < tex->cutoff) continue; /* the material's cutoff */
-                    for (int c = 0; c < 3; c++) col[c] *= oak_srgb_to_linear(t[c] / 255.0f);
+                    for (int c = 0; c < 3; c++) col[c] *= lin[t[c]];
                 }
                 bt->depth[o] = z;
                 for (int c = 0; c < 3; c++) {
