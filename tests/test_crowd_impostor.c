@@ -270,6 +270,61 @@ TEST(tiersCountAsCountedHere) {
     _oak_crowd_impostor_free(&imp);
 }
 
+/* A card's motion vectors: one far fox stepping 0.1 m across the view
+   between two frames (a 10-degree lens at 10 m: 10.3 px); every covered
+   pixel of the card moves by that within 5% on the CPU, and the backend's
+   agree with the CPU's within 0.05 px. */
+TEST(cardMotionIsTheFigures) {
+    _oak_crowd_impostor imp;
+    CHECK_OK(_oak_crowd_impostor_bake(&imp, g_bank, 1, g_fox_mesh, g_fur, true));
+    oak_stream *st = tier_stream(1, g_fox_mesh, g_fox_mesh, &imp, 1, 2);
+    if (!st || !imp.card.id) return;
+    scene s;
+    scene_init(&s, st, 10, (const float[3]){0, 0.25f, 0}, (const float[3]){0, 0.25f, -10});
+    s.post.channel = OAK_CHANNEL_MOTION;
+    size_t n = (size_t)W * H * 4;
+    float *a = oak_alloc(n * sizeof(float)), *b = oak_alloc(n * sizeof(float));
+    oak_renderer *rc = NULL, *rb = NULL;
+    oak_renderer_desc d = {.backend = "cpu", .width = W, .height = H, .shadow_map_size = 512};
+    CHECK_OK(oak_make_renderer(&rc, &d));
+    d.backend = g_backend;
+    if (strcmp(g_backend, "cpu")) CHECK_OK(oak_make_renderer(&rb, &d));
+    float dur = oak_pose_bank_duration(g_bank, 1);
+    for (int f = 0; f < 2 && rc && a && b; f++) {
+        oak_instance rec = fox_at(0.1f * (float)f, -10, 1.2f, 1, 0.3f * dur);
+        CHECK_OK(oak_stream_write(st, 0, &rec, 1));
+        CHECK_OK(oak_stream_set_count(st, 1));
+        CHECK_OK(oak_renderer_draw(rc, &s.in));
+        if (rb) CHECK_OK(oak_renderer_draw(rb, &s.in));
+    }
+    float expect = 0.1f / (10 * tanf(5 * (float)OAK_PI / 180) * ((float)W / H)) * (W / 2.0f);
+    if (rc && a && b) {
+        CHECK_OK(oak_renderer_read_channel(rc, a, n));
+        if (rb) CHECK_OK(oak_renderer_read_channel(rb, b, n));
+        uint32_t card = 0, right = 0, both = 0, agree = 0;
+        for (size_t i = 0; i < (size_t)W * H; i++) {
+            const float *p = a + i * 4, *q = b + i * 4;
+            if (!(p[2] > 0.5f) || !(fabsf(p[0]) + fabsf(p[1]) > 0.5f)) continue; /* the sky */
+            card++;
+            right += fabsf(fabsf(p[0]) - expect) <= 0.05f * expect && fabsf(p[1]) < 0.2f;
+            if (!rb || !(q[2] > 0.5f)) continue;
+            both++;
+            agree += fabsf(p[0] - q[0]) <= 0.05f && fabsf(p[1] - q[1]) <= 0.05f;
+        }
+        fprintf(stderr,
+                "  card motion: %u of %u moving pixels move %.2f px (within 5%%); %s: %u of %u "
+                "within 0.05 px\n",
+                right, card, (double)expect, g_backend, agree, both);
+        CHECK(card > 300 && right >= 0.98 * card);
+        if (rb) CHECK(both >= 0.9 * card && agree >= 0.98 * both);
+    }
+    oak_free(a), oak_free(b);
+    oak_destroy_renderer(rc);
+    oak_destroy_renderer(rb);
+    oak_destroy_stream(st);
+    _oak_crowd_impostor_free(&imp);
+}
+
 typedef struct cover {
     uint32_t n;
     double mean[3];
@@ -438,6 +493,7 @@ int main(int argc, char **argv) {
             RUN(cardCoversAsTheMeshes);
         }
         RUN(tiersCountAsCountedHere);
+        RUN(cardMotionIsTheFigures);
     }
     CHECK_EQ_INT(g_oak_test_validation, 0);
     CHECK_EQ_INT(g_oak_test_errors, 0);
