@@ -216,7 +216,9 @@ static void cull_stream_range(void *user, uint32_t begin, uint32_t end, uint32_t
             fe->sx_pose[o] = pal;
         }
         fe->sx_material[o] = card ? s->desc.impostor_material : s->desc.material;
-        fe->sx_flags[o] = j->flags | (card ? OAK_DRAW_IMPOSTOR : 0);
+        /* a card turns with the eye: it casts as a mover, never from a
+           cached static layer drawn from another eye */
+        fe->sx_flags[o] = j->flags | (card ? OAK_DRAW_IMPOSTOR | OAK_DRAW_MOVING : 0);
         float *col = fe->sx_color + (size_t)o * 4;
         col[0] = rec->color[0], col[1] = rec->color[1], col[2] = rec->color[2], col[3] = 1;
     }
