@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "shaders/common/oak_gpu.h"
+#include "oak/vecmath.h"
 #include "stream.h"
 
 /* (ints: C11 takes floating constants in a constant expression only as a
@@ -39,6 +40,46 @@ void _oak_pose_palette(const oak_pose_bank *b, float phase, float *palette) {
     const float *data = oak_pose_bank_data(b, NULL);
     const float *a = data + f0 * stride, *c = data + f1 * stride;
     for (size_t i = 0; i < stride; i++) palette[i] = a[i] + (c[i] - a[i]) * w;
+}
+
+void _oak_impostor_rows(const oak_instance *r, const float eye[3], float m[12], uint32_t *view) {
+    /* the eye into the instance's frame: its rotation's conjugate (a
+       non-unit quaternion scales the vector, which keeps its direction) */
+    float d[3] = {eye[0] - r->position[0], eye[1] - r->position[1], eye[2] - r->position[2]};
+    float qx = -r->rotation[0], qy = -r->rotation[1], qz = -r->rotation[2], qw = r->rotation[3];
+    float t[3] = {2 * (qy * d[2] - qz * d[1]), 2 * (qz * d[0] - qx * d[2]),
+                  2 * (qx * d[1] - qy * d[0])};
+    float e[3] = {d[0] + qw * t[0] + (qy * t[2] - qz * t[1]),
+                  d[1] + qw * t[1] + (qz * t[0] - qx * t[2]),
+                  d[2] + qw * t[2] + (qx * t[1] - qy * t[0])};
+    float l = sqrtf(e[0] * e[0] + e[2] * e[2]);
+    float s = l > 1e-6f ? e[0] / l : 0, c = l > 1e-6f ? e[2] / l : 1;
+    const float k[12] = {c, 0, s, 0, 0, 1, 0, 0, -s, 0, c, 0};
+    memcpy(m, k, sizeof k);
+    if (view)
+        *view = (uint32_t)(int)floorf(atan2f(s, c) * (OAK_IMPOSTOR_VIEWS / (2 * OAK_PI)) + 0.5f) &
+                (OAK_IMPOSTOR_VIEWS - 1);
+}
+
+uint32_t _oak_impostor_frame(const oak_pose_bank *b, float phase) {
+    uint32_t clips = oak_pose_bank_clips(b);
+    float c = floorf(phase / OAK_POSE_CLIP_SECONDS);
+    uint32_t clip = c > 0 ? (c < (float)clips ? (uint32_t)c : clips - 1) : 0;
+    float t = phase - (float)clip * OAK_POSE_CLIP_SECONDS;
+    float d = oak_pose_bank_duration(b, clip);
+    if (!(d > 0) || !isfinite(t)) return 0;
+    float u = t - d * floorf(t / d);
+    return (uint32_t)(int)floorf(u / d * OAK_IMPOSTOR_FRAMES + 0.5f) & (OAK_IMPOSTOR_FRAMES - 1);
+}
+
+void _oak_impostor_pose(const oak_pose_bank *b, const oak_instance *rec, const oak_instance *prev,
+                        const float eye[3], float *palette) {
+    size_t stride = (size_t)oak_pose_bank_joints(b) * 12;
+    uint32_t view;
+    _oak_impostor_rows(rec, eye, palette, &view);
+    palette[12] = (float)view / OAK_IMPOSTOR_VIEWS;
+    palette[13] = (float)_oak_impostor_frame(b, rec->phase) / OAK_IMPOSTOR_FRAMES;
+    _oak_impostor_rows(prev, eye, palette + stride, NULL);
 }
 
 void _oak_pose_skin(const float *palette, const uint16_t joints[4], const float weights[4],

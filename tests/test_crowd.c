@@ -458,7 +458,7 @@ TEST(crowdWorldWalks) {
         CHECK_OK(oak_renderer_stream_stats(r, &st));
         const oak_render_view *v = oak_renderer_last_view(r);
         const oak_render_stream *rs = &v->streams[0];
-        CHECK_EQ_INT(rs->lod_count, 2);
+        CHECK_EQ_INT(rs->lod_count, 3); /* and the far tier's cards (test_crowd_impostor) */
         const oak_mesh_data *near = oak_mesh_get(rs->lods[0]), *mid = oak_mesh_get(rs->lods[1]);
         fprintf(stderr, "  tiers: %u and %u triangles\n", near ? near->index_count / 3 : 0,
                 mid ? mid->index_count / 3 : 0);
@@ -467,12 +467,14 @@ TEST(crowdWorldWalks) {
         mat4 vp;
         memcpy(vp, v->view_proj, sizeof vp);
         oak_frustum_planes(vp, planes);
-        uint32_t expect[2] = {0, 0};
+        uint32_t expect[3] = {0, 0, 0};
         for (uint32_t i = 0; i < 200; i++) {
             const oak_instance *rec = &after[i];
             float d2 = 0;
             for (int k = 0; k < 3; k++) d2 += powf(rec->position[k] - v->camera_pos[k], 2);
-            uint32_t tier = sqrtf(d2) >= rs->lod_distance[0] ? 1 : 0;
+            uint32_t tier = sqrtf(d2) >= rs->lod_distance[1]   ? 2
+                            : sqrtf(d2) >= rs->lod_distance[0] ? 1
+                                                               : 0;
             /* the record turns about y only: (0, sin a/2, 0, cos a/2) */
             float sa = 2 * rec->rotation[1] * rec->rotation[3];
             float ca = 1 - 2 * rec->rotation[1] * rec->rotation[1];
@@ -482,10 +484,12 @@ TEST(crowdWorldWalks) {
                            rec->position[2] + rec->scale * (-sa * c[0] + ca * c[2])};
             expect[tier] += oak_frustum_sphere((const vec4 *)planes, wc, c[3] * rec->scale);
         }
-        fprintf(stderr, "  %s tiers: near %u (counted here %u), mid %u (%u)\n", g_backend,
-                st.per_lod[0], expect[0], st.per_lod[1], expect[1]);
+        fprintf(stderr, "  %s tiers: near %u (counted here %u), mid %u (%u), far %u (%u)\n",
+                g_backend, st.per_lod[0], expect[0], st.per_lod[1], expect[1], st.per_lod[2],
+                expect[2]);
         CHECK_EQ_INT(st.per_lod[0], expect[0]);
         CHECK_EQ_INT(st.per_lod[1], expect[1]);
+        CHECK_EQ_INT(st.per_lod[2], expect[2]);
         CHECK(expect[0] >= 5 && expect[1] >= 5); /* both tiers at work */
     }
     oak_destroy_renderer(r);

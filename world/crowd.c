@@ -13,6 +13,7 @@
 #include <meshoptimizer.h>
 
 #include "oak/anim.h"
+#include "world/crowd_impostor.h"
 #include "world/internal.h"
 
 #define CROWD_DEFAULT 20000u
@@ -29,6 +30,9 @@
 #define MID_SHARE        4u
 #define MID_ERROR        0.02f
 #define MID_SLOPPY_ERROR 0.1f /* the sloppy fallback: a tenth of the fox, at 20 m and more */
+/* the far tier, an impostor card (world/crowd_impostor.c), from FAR_TIER
+   metres: docs/WORLD.md "Crowds: the far tier" says how it was chosen */
+#define FAR_TIER 40.0f
 
 typedef struct crowd_world {
     oak_gltf *fox;
@@ -37,6 +41,7 @@ typedef struct crowd_world {
     oak_stream *stream; /* owned by the scene */
     oak_mesh mesh, mid; /* the glTF's, and the simplified tier (ours) */
     oak_material material;
+    _oak_crowd_impostor impostor; /* the far tier: atlas, material and card */
     uint32_t count;
     float scale;           /* model units to metres */
     float yaw0;            /* the mesh's forward as a heading (radians about +y from +z) */
@@ -56,6 +61,7 @@ static void crowd_world_destroy(void *p) {
     if (!w) return;
     oak_destroy_crowd(w->crowd);
     oak_destroy_pose_bank(w->bank);
+    _oak_crowd_impostor_free(&w->impostor);
     if (w->mid.id && w->mid.id != w->mesh.id) oak_destroy_mesh(w->mid);
     oak_gltf_free(w->fox);
     oak_free(w->t), oak_free(w->clip), oak_free(w->records), oak_free(w->points);
@@ -173,7 +179,14 @@ static oak_result load_fox(crowd_world *w) {
         if (c == 1) memcpy(dir, d, sizeof dir); /* the walk's way is the mesh's forward */
     }
     w->yaw0 = atan2f(dir[0], dir[2]);
-    return make_mid_tier(w);
+    if ((r = make_mid_tier(w))) return r;
+    /* the far tier: the Walk (bank clip 1) baked from 8 angles at 8 frames */
+    if ((r = _oak_crowd_impostor_bake(&w->impostor, w->bank, 1, w->mesh, w->material, true)))
+        return r;
+    oak_log(OAK_LOG_INFO,
+            "world crowd: impostor atlas (%u views x %u walk frames) baked in %.1f ms",
+            OAK_IMPOSTOR_VIEWS, OAK_IMPOSTOR_FRAMES, w->impostor.bake_ms);
+    return OAK_OK;
 }
 
 /* Phases, headings and places into the stream's records. */
@@ -344,10 +357,12 @@ oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opt
         if ((r = oak_crowd_add(w->crowd, p, g, w->pace[w->clip[i]]))) return r;
     }
     oak_stream_desc sd = {.capacity = n,
-                          .lod_count = 2,
-                          .lods = {{w->mesh, NEAR_TIER}, {w->mid, 0}},
+                          .lod_count = 3,
+                          .lods = {{w->mesh, NEAR_TIER}, {w->mid, FAR_TIER}, {w->impostor.card, 0}},
                           .material = w->material,
-                          .pose_bank = w->bank};
+                          .pose_bank = w->bank,
+                          .impostor_lod = 2,
+                          .impostor_material = w->impostor.material};
     if ((r = oak_make_stream(&w->stream, &sd))) return r;
     if ((r = oak_scene_add_stream(scene, w->stream))) {
         w->stream = NULL; /* the scene destroyed it */

@@ -416,6 +416,15 @@ typedef struct oak_stream_desc {
        posed in mesh space at its phase (above) before its record places it
        (docs/ARCHITECTURE.md "Pose banks"). Borrowed: it outlives the stream. */
     const struct oak_pose_bank *pose_bank;
+    /* > 0, posed streams only: the last LOD, impostor_lod, is an impostor card
+       (docs/WORLD.md "Crowds: the far tier"): one upright quad in the x-y
+       plane, facing +z, with uvs over cell (0, 0) of an atlas of
+       OAK_IMPOSTOR_VIEWS x OAK_IMPOSTOR_FRAMES cells (oak_gpu.h), drawn in
+       impostor_material. Each instance turns it about its +y toward the eye
+       and shows the cell of the view angle nearest the eye's about +y and
+       the walk frame nearest its phase's share of its clip. */
+    uint32_t impostor_lod;
+    oak_material impostor_material;
 } oak_stream_desc;
 
 /* Seconds of phase per bank clip in a posed stream (oak_instance.phase). */

@@ -372,11 +372,13 @@ OAK_STRUCT(oak_gpu_instcull) {
     OAK_F4(benders[OAK_BENDERS_MAX]);
     /* x: how far after a record (OAK_B_INSTANCES) its last-frame copy lies,
        for motion vectors; y: the occlusion grid's first word + 1 (0: none;
-       backend/gpu/gpu_records.h _oak_gpu_occ_words); z, w 0 */
+       backend/gpu/gpu_records.h _oak_gpu_occ_words); z: the impostor LOD's
+       material slot (pose.w); w 0 */
     OAK_U4(prev);
     /* a stream posed from a pose bank (0 joints: not posed): x the pose
        block's first record in OAK_B_INSTANCES, y the bank's joints, z its
-       clips, w 0 ("Pose blocks" below) */
+       clips, w the impostor card's LOD (0: none; render.h oak_stream_desc
+       impostor_lod, the last LOD) ("Pose blocks" below) */
     OAK_U4(pose);
     /* per LOD: the first record of its mesh's skin weights (one per vertex) */
     OAK_U4(pose_lod);
@@ -399,6 +401,11 @@ OAK_END(oak_gpu_instcull);
 #define OAK_GPU_POSE_INFLUENCES     4
 #define OAK_GPU_INSTCULL_VIEWS      (1 + OAK_MAX_CASCADES)
 #define OAK_GPU_INSTCULL_HEAD_WORDS (5 * OAK_STREAM_LODS * OAK_GPU_INSTCULL_VIEWS)
+
+/* The crowd's far tier (docs/WORLD.md "Crowds: the far tier"): an impostor
+ * atlas of VIEWS angles (columns) x FRAMES walk frames (rows). */
+#define OAK_IMPOSTOR_VIEWS  8
+#define OAK_IMPOSTOR_FRAMES 8
 
 /* Visibility ids (OAK_B_IDS, rg32ui; 0 = sky). A draw's: (draw + 1,
  * triangle). A stream instance's (common/draw.glsl oak_fetch_draw):

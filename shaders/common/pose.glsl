@@ -73,6 +73,72 @@ vec4 oak_pose_apply(vec4 r0, vec4 r1, vec4 r2, vec4 p) {
     return vec4(dot(r0, p), dot(r1, p), dot(r2, p), p.w);
 }
 
+// Impostor cards (render.h oak_stream_desc impostor_lod; the CPU's twins
+// are render/pose_stream.c _oak_impostor_rows and _oak_impostor_frame):
+// whether LOD lod of stream s is its card.
+bool oak_impostor_lod(uint s, uint lod) {
+    return stream_heads[s].pose.w != 0u && stream_heads[s].pose.w == lod;
+}
+
+// The card's rows for record r: turned about the instance's +y toward the
+// eye (the stream head's, the camera's in every pass), and the view its
+// angle picks, nearest of OAK_IMPOSTOR_VIEWS.
+void oak_impostor_rows(uint s, oak_gpu_instance r, out vec4 r0, out vec4 r1, out vec4 r2,
+                       out uint view) {
+    // the eye into the instance's frame by its rotation's conjugate
+    vec3 d = stream_heads[s].eye.xyz - r.position_scale.xyz;
+    vec3 q = -r.rotation.xyz;
+    vec3 t = 2.0 * cross(q, d);
+    vec3 e = d + r.rotation.w * t + cross(q, t);
+    float l = sqrt(e.x * e.x + e.z * e.z);
+    float sn = l > 1e-6 ? e.x / l : 0.0, c = l > 1e-6 ? e.z / l : 1.0;
+    r0 = vec4(c, 0.0, sn, 0.0);
+    r1 = vec4(0.0, 1.0, 0.0, 0.0);
+    r2 = vec4(-sn, 0.0, c, 0.0);
+    float k = floor(atan(sn, c) * (float(OAK_IMPOSTOR_VIEWS) / (2.0 * 3.14159265358979)) + 0.5);
+    view = uint(int(k)) & uint(OAK_IMPOSTOR_VIEWS - 1);
+}
+
+// The walk frame nearest the phase's share of its clip.
+uint oak_impostor_frame(uint s, float phase) {
+    uvec4 ps = stream_heads[s].pose;
+    float c = floor(phase / OAK_GPU_POSE_CLIP_SECONDS);
+    uint clip = c > 0.0 ? (c < float(ps.z) ? uint(c) : ps.z - 1u) : 0u;
+    float t = phase - float(clip) * OAK_GPU_POSE_CLIP_SECONDS;
+    float d = stream_records[ps.x + clip].position_scale.z;
+    if (!(d > 0.0) || isnan(t) || isinf(t)) return 0u;
+    float u = t - d * floor(t / d);
+    float f = floor(u / d * float(OAK_IMPOSTOR_FRAMES) + 0.5);
+    return uint(int(f)) & uint(OAK_IMPOSTOR_FRAMES - 1);
+}
+
+// The uv offset of record rec's cell on LOD lod (0 but on the card).
+vec2 oak_impostor_uv(uint s, uint lod, uint rec) {
+    if (!oak_impostor_lod(s, lod)) return vec2(0.0);
+    vec4 r0, r1, r2;
+    uint view;
+    oak_impostor_rows(s, stream_records[rec], r0, r1, r2, view);
+    return vec2(float(view) / float(OAK_IMPOSTOR_VIEWS),
+                float(oak_impostor_frame(s, stream_records[rec].color_phase.w)) /
+                    float(OAK_IMPOSTOR_FRAMES));
+}
+
+// The rows of vertex v of LOD lod of posed stream s for record rec (this
+// frame's, or its last-frame copy): the bank's skinning, or the card's.
+void oak_stream_rows(uint s, uint lod, uint v, uint rec, out vec4 r0, out vec4 r1,
+                     out vec4 r2) {
+    if (oak_impostor_lod(s, lod)) {
+        uint view;
+        oak_impostor_rows(s, stream_records[rec], r0, r1, r2, view);
+    } else
+        oak_pose_rows(s, lod, v, stream_records[rec].color_phase.w, r0, r1, r2);
+}
+
+// The material slot LOD lod of stream s draws in.
+uint oak_stream_material(uint s, uint lod) {
+    return oak_impostor_lod(s, lod) ? stream_heads[s].prev.z : stream_heads[s].draw.x;
+}
+
 // Mesh-space point p of vertex v in LOD lod of stream s, posed at phase.
 vec4 oak_pose_point(uint s, uint lod, uint v, float phase, vec4 p) {
     vec4 r0, r1, r2;
