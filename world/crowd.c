@@ -1,11 +1,12 @@
-/* The `crowd` world (issue 15): foxes walking and running on open ground,
- * every one an instance of one posed stream (render.h oak_stream_desc
- * pose_bank) driven by the crowd simulation (world/crowd_sim.c) each
- * oak_world_update. A figure's phase moves on by its own ground speed over
- * its clip's pace, so the feet plant whatever speed the separation leaves
- * it; it turns to where it walks. A group of GROUP foxes walks together
- * across the field and the camera frames it from beside its path
- * (oak_frame_points), following it. */
+/* The `crowd` world (issue 15): foxes walking, trotting and running on open
+ * ground, every one an instance of one posed stream (render.h
+ * oak_stream_desc pose_bank) driven by the crowd simulation
+ * (world/crowd_sim.c) each oak_world_update. A figure's gait blends the
+ * Walk and the Run by its speed, and its cycle moves on by its own ground
+ * speed over the blend's stride, so the feet plant whatever speed the
+ * separation leaves it; it turns to where it walks. A group of GROUP
+ * foxes walks together across the field and the camera frames it from
+ * beside its path (oak_frame_points), following it. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,10 +43,11 @@ typedef struct crowd_world {
     float yaw0;            /* the mesh's forward as a heading (radians about +y from +z) */
     float half;            /* the field is [-half, half] in x and z */
     float pace[3];         /* metres a second of bank clips Survey, Walk, Run */
-    float *t;              /* per figure: seconds into its clip */
+    float dur[3];          /* their seconds */
+    float *cycle;          /* per figure: share of its gait cycle, [0, 1) */
+    float *weight;         /* per figure: the Run's weight over the Walk, by its speed */
     float *goal;           /* per figure: where it walks (x, z) */
     uint32_t *round;       /* per figure: goals it has had */
-    uint8_t *clip;         /* per figure: bank clip */
     oak_instance *records; /* written to the stream each update */
     float *points;         /* the group's framing points */
     float last;            /* world seconds of the last update; < 0: none yet */
@@ -58,7 +60,7 @@ static void crowd_world_destroy(void *p) {
     oak_destroy_pose_bank(w->bank);
     if (w->mid.id && w->mid.id != w->mesh.id) oak_destroy_mesh(w->mid);
     oak_gltf_free(w->fox);
-    oak_free(w->t), oak_free(w->clip), oak_free(w->records), oak_free(w->points);
+    oak_free(w->cycle), oak_free(w->weight), oak_free(w->records), oak_free(w->points);
     oak_free(w->goal), oak_free(w->round);
     oak_free(w);
 }
@@ -170,6 +172,7 @@ static oak_result load_fox(crowd_world *w) {
     for (uint32_t c = 0; c < 3; c++) {
         float d[3];
         w->pace[c] = oak_pose_bank_speed(w->bank, c, d) * w->scale;
+        w->dur[c] = oak_pose_bank_duration(w->bank, c);
         if (c == 1) memcpy(dir, d, sizeof dir); /* the walk's way is the mesh's forward */
     }
     w->yaw0 = atan2f(dir[0], dir[2]);
@@ -182,12 +185,17 @@ static oak_result write_records(crowd_world *w) {
         oak_crowd_figure f;
         oak_crowd_get(w->crowd, i, &f);
         float yaw = f.heading - w->yaw0;
-        w->records[i] =
-            (oak_instance){.position = {f.position[0], f.position[1], f.position[2]},
-                           .scale = w->scale,
-                           .rotation = {0, sinf(0.5f * yaw), 0, cosf(0.5f * yaw)},
-                           .color = {1, 1, 1},
-                           .phase = (float)w->clip[i] * OAK_POSE_CLIP_SECONDS + w->t[i]};
+        /* a blend's weight is held to 1/63: at either end, the one clip's
+           phase, which keeps its seconds to the microsecond */
+        float k = w->weight[i] * 63;
+        float phase = k < 0.5f    ? OAK_POSE_CLIP_SECONDS + w->cycle[i] * w->dur[1]
+                      : k > 62.5f ? 2 * OAK_POSE_CLIP_SECONDS + w->cycle[i] * w->dur[2]
+                                  : oak_pose_blend_phase(1, 2, w->weight[i], w->cycle[i]);
+        w->records[i] = (oak_instance){.position = {f.position[0], f.position[1], f.position[2]},
+                                       .scale = w->scale,
+                                       .rotation = {0, sinf(0.5f * yaw), 0, cosf(0.5f * yaw)},
+                                       .color = {1, 1, 1},
+                                       .phase = phase};
         /* a few lighter and darker coats */
         float tint = 0.8f + 0.4f * _oak_world_hash01(i, 9);
         w->records[i].color[0] = tint, w->records[i].color[1] = tint, w->records[i].color[2] = tint;
@@ -243,14 +251,20 @@ static oak_result crowd_step(oak_scene *scene, crowd_world *w, float dt) {
                 oak_crowd_set_goal(w->crowd, k, w->goal + 2 * k);
             }
         }
-        /* the clip's time moves at the figure's own speed over the clip's
-           pace, so the planted paw stays where it is */
+        /* the gait by the figure's own speed: the Walk up to its pace, the
+           Run from its pace, a blend between (the Run's weight the share of
+           the way); the cycle moves on by the ground covered over the
+           blend's stride (each clip's pace times its duration, lerped), so
+           the planted paw stays where it is */
         float speed = sqrtf(f.velocity[0] * f.velocity[0] + f.velocity[1] * f.velocity[1]);
-        uint32_t c = w->clip[i];
-        float rate = w->pace[c] > 0 ? speed / w->pace[c] : 1;
-        float d = oak_pose_bank_duration(w->bank, c);
-        w->t[i] += dt * rate;
-        if (d > 0) w->t[i] -= d * floorf(w->t[i] / d); /* wrapped: the float keeps its bits */
+        float span = w->pace[2] - w->pace[1];
+        float wt = span > 0 ? (speed - w->pace[1]) / span : 0;
+        wt = wt > 0 ? (wt < 1 ? wt : 1) : 0;
+        float stride =
+            w->pace[1] * w->dur[1] + (w->pace[2] * w->dur[2] - w->pace[1] * w->dur[1]) * wt;
+        w->weight[i] = wt;
+        w->cycle[i] += stride > 0 ? speed * dt / stride : 0;
+        w->cycle[i] -= floorf(w->cycle[i]); /* wrapped: the float keeps its bits */
     }
     r = write_records(w);
     frame_group(scene, w);
@@ -317,13 +331,13 @@ oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opt
     oak_shape_desc ground = {
         .type = OAK_SHAPE_PLANE, .size = {4 * w->half + 200, 0, 4 * w->half + 200}, .segments = 8};
     if ((r = _oak_world_add_ground(scene, &ground, "ground")) || (r = load_fox(w))) return r;
-    w->t = oak_alloc(sizeof(float) * n);
-    w->clip = oak_alloc(n);
+    w->cycle = oak_alloc(sizeof(float) * n);
+    w->weight = oak_alloc(sizeof(float) * n);
     w->records = oak_alloc(sizeof(oak_instance) * n);
     w->points = oak_alloc(sizeof(float) * 6 * GROUP);
     w->goal = oak_alloc(sizeof(float) * 2 * n);
     w->round = oak_calloc(n, sizeof(uint32_t));
-    if (!w->t || !w->clip || !w->records || !w->points || !w->goal || !w->round)
+    if (!w->cycle || !w->weight || !w->records || !w->points || !w->goal || !w->round)
         return OAK_ERROR_OUT_OF_MEMORY;
     oak_crowd_desc cd = {
         .capacity = n, .extent = {-w->half, -w->half, w->half, w->half}, .radius = FOX_RADIUS};
@@ -338,10 +352,16 @@ oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opt
             p[1] = (2 * _oak_world_hash01(i, 2) - 1) * w->half;
         }
         goal_of(w, i, 0, g);
+        /* the runners' paces spread from a trot (half Walk, half Run) to
+           the Run's */
         bool run = i >= GROUP && _oak_world_hash01(i, 5) < RUNNERS;
-        w->clip[i] = run ? 2 : 1;
-        w->t[i] = _oak_world_hash01(i, 6) * oak_pose_bank_duration(w->bank, w->clip[i]);
-        if ((r = oak_crowd_add(w->crowd, p, g, w->pace[w->clip[i]]))) return r;
+        float pace =
+            run ? w->pace[1] + (w->pace[2] - w->pace[1]) * (0.5f + 0.5f * _oak_world_hash01(i, 10))
+                : w->pace[1];
+        w->weight[i] =
+            run && w->pace[2] > w->pace[1] ? (pace - w->pace[1]) / (w->pace[2] - w->pace[1]) : 0;
+        w->cycle[i] = _oak_world_hash01(i, 6);
+        if ((r = oak_crowd_add(w->crowd, p, g, pace))) return r;
     }
     oak_stream_desc sd = {.capacity = n,
                           .lod_count = 2,
