@@ -13,6 +13,7 @@
 
 #include "backend_start.h"
 #include "gltf_test_assets.h"
+#include "world/internal.h"
 
 #define W          160
 #define H          90
@@ -193,6 +194,107 @@ done:
     if (scene) oak_destroy_scene(scene);
     oak_destroy_stream(s);
     oak_free(mine), oak_free(ref);
+}
+
+/* The crowd's second figure, the Fox furred (world/crowd_figure.c): 14,400
+   triangles (10,000 or more), every vertex's weights summing to 1 over
+   joints the bank has; posed from the bank in a stream, every vertex where
+   skinning it by the bank's palette in doubles puts it, within 1 mm, and
+   the Fox's own corners (no tuft) where the CPU's skinning of the glTF
+   (oak_skin_update) puts the Fox's vertices, within 1 mm. */
+TEST(furFigureIsSkinnedAndPosed) {
+    oak_scene *scene = NULL;
+    oak_gltf_instance *inst = NULL;
+    oak_mesh fur = {0};
+    oak_stream *s = NULL;
+    float *mine = NULL, *pal = oak_alloc(sizeof(float) * 12 * oak_pose_bank_joints(g_bank));
+    CHECK_OK(_oak_crowd_fur_figure(&fur, g_fox_mesh, 5, 0.012f / g_scale));
+    const oak_mesh_data *md = oak_mesh_get(fur), *fox = oak_mesh_get(g_fox_mesh);
+    if (!md || !fox || !pal) goto done;
+    fprintf(stderr, "  fur figure: %u triangles, %u vertices\n", md->index_count / 3,
+            md->vertex_count);
+    CHECK_EQ_INT(md->index_count / 3, fox->index_count / 3 * 25);
+    CHECK(md->index_count / 3 >= 10000);
+    double worst_sum = 0;
+    uint32_t bad_joint = 0;
+    for (uint32_t v = 0; v < md->vertex_count; v++) {
+        double sum = 0;
+        for (int k = 0; k < 4; k++) {
+            sum += md->weights[4 * v + k];
+            bad_joint += md->joints[4 * v + k] >= oak_pose_bank_joints(g_bank);
+        }
+        worst_sum = fmax(worst_sum, fabs(sum - 1));
+    }
+    fprintf(stderr, "  weights sum to 1 within %.2g\n", worst_sum);
+    CHECK(worst_sum < 1e-5);
+    CHECK_EQ_INT(bad_joint, 0);
+    oak_stream_desc d = {.capacity = 1, .lods = {{fur, 0}}, .material = g_fur, .pose_bank = g_bank};
+    CHECK_OK(oak_make_stream(&s, &d));
+    mine = oak_alloc(sizeof(float) * 3 * md->vertex_count);
+    CHECK_OK(oak_make_scene(&scene));
+    if (scene) CHECK_OK(oak_gltf_instantiate(&inst, scene, g_fox, (oak_entity){0}, "fox"));
+    if (!s || !mine || !inst) goto done;
+    double most = 0, corners = 0;
+    float cy = cosf(0.7f), sy = sinf(0.7f);
+    for (uint32_t c = 1; c < 3; c++) {
+        uint32_t frames = oak_pose_bank_frames(g_bank, c);
+        float dur = oak_pose_bank_duration(g_bank, c);
+        for (uint32_t f = 0; f + 1 < frames; f += 17) {
+            float t = (float)f / (float)(frames - 1) * dur;
+            oak_instance rec = fox_at(1.5f, -2.0f, 0.7f, c, t);
+            CHECK_OK(oak_stream_write(s, 0, &rec, 1));
+            CHECK_OK(oak_stream_set_count(s, 1));
+            CHECK_EQ_INT(oak_stream_instance_points(s, 0, 0, mine, md->vertex_count),
+                         md->vertex_count);
+            oak_pose_bank_sample(g_bank, c, t, pal);
+            for (uint32_t v = 0; v < md->vertex_count; v++) {
+                double m[12] = {0}, p[3];
+                for (int k = 0; k < 4; k++)
+                    for (int e = 0; e < 12; e++)
+                        m[e] += (double)md->weights[4 * v + k] *
+                                pal[12 * (size_t)md->joints[4 * v + k] + e];
+                const float *q = md->positions + 3 * (size_t)v;
+                for (int r = 0; r < 3; r++)
+                    p[r] =
+                        m[4 * r] * q[0] + m[4 * r + 1] * q[1] + m[4 * r + 2] * q[2] + m[4 * r + 3];
+                double wv[3] = {g_scale * (cy * p[0] + sy * p[2]) + 1.5, g_scale * p[1],
+                                g_scale * (-sy * p[0] + cy * p[2]) - 2.0};
+                double d2 = 0;
+                for (int k = 0; k < 3; k++) d2 += pow(mine[3 * v + k] - wv[k], 2);
+                most = fmax(most, sqrt(d2));
+            }
+            /* each Fox triangle's corners: its patch's first, n(n + 3)/2-th
+               and n-th points (n = 5: 0, 20, 5; 21 a patch) */
+            float off[3];
+            const float *ref = cpu_skinned(scene, inst, c, t, off);
+            CHECK(ref != NULL);
+            if (!ref) goto done;
+            const uint32_t corner[3] = {0, 20, 5};
+            for (uint32_t tri = 0; tri < fox->index_count / 3; tri++)
+                for (int k = 0; k < 3; k++) {
+                    uint32_t fv = fox->indices[3 * tri + k], v = tri * 21 + corner[k];
+                    const float *p = ref + 3 * (size_t)fv;
+                    float q[3] = {p[0] - off[0], p[1] - off[1], p[2] - off[2]};
+                    float wv[3] = {g_scale * (cy * q[0] + sy * q[2]) + 1.5f, g_scale * q[1],
+                                   g_scale * (-sy * q[0] + cy * q[2]) - 2.0f};
+                    double d2 = 0;
+                    for (int e = 0; e < 3; e++) d2 += pow((double)mine[3 * v + e] - wv[e], 2);
+                    corners = fmax(corners, sqrt(d2));
+                }
+        }
+    }
+    fprintf(stderr,
+            "  fur figure posed: %.4f mm from its skinning in doubles, corners %.4f mm from "
+            "oak_skin_update\n",
+            most * 1e3, corners * 1e3);
+    CHECK(most < 1e-3);
+    CHECK(corners < 1e-3);
+done:
+    if (inst) oak_gltf_instance_free(inst);
+    if (scene) oak_destroy_scene(scene);
+    oak_destroy_stream(s);
+    if (fur.id) oak_destroy_mesh(fur);
+    oak_free(mine), oak_free(pal);
 }
 
 typedef struct crowd_scene {
@@ -559,13 +661,26 @@ TEST(backendsAgreeOnAPosedCrowd) {
     oak_destroy_stream(cs.stream);
 }
 
-/* The `crowd` world at 200 figures: one posed stream of 200; after a second
-   of updates the figures have walked (the median moved 0.4 to 2 m: the
-   walk's and run's paces, less turning and crowding), their phases moved
-   on, runners and trotters blend the Walk and the Run, and the camera
-   followed the group; on a GPU backend its picture
-   keeps to the CPU's under the parity rule; the figures per tier match a
-   count made here. */
+/* The `crowd` world's figures, the Fox's stream then the fur figure's
+   (world/crowd.c: one record a figure, in that order), into out. */
+static uint32_t world_records(const oak_frame_input *in, oak_instance *out, uint32_t capacity) {
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < in->stream_count; k++) {
+        uint32_t c = oak_stream_count(in->streams[k]);
+        if (n + c > capacity) return 0;
+        memcpy(out + n, oak_stream_records(in->streams[k]), sizeof(oak_instance) * c);
+        n += c;
+    }
+    return n;
+}
+
+/* The `crowd` world at 200 figures: two posed streams, 150 Foxes and 50
+   fur figures (a figure in four); after a second of updates the figures
+   have walked (the median moved 0.4 to 2 m: the walk's and run's paces,
+   less turning and crowding), their phases moved on, runners and trotters
+   blend the Walk and the Run, and the camera followed the group; on a GPU
+   backend its picture keeps to the CPU's under the parity rule; the
+   figures per tier of each stream match a count made here. */
 TEST(crowdWorldWalks) {
     oak_scene *scene = NULL;
     CHECK_OK(oak_make_scene(&scene));
@@ -577,16 +692,17 @@ TEST(crowdWorldWalks) {
     }
     oak_frame_input in;
     CHECK_OK(oak_scene_frame_input(scene, &in));
-    CHECK_EQ_INT(in.stream_count, 1);
-    if (in.stream_count != 1) goto done;
-    CHECK_EQ_INT(oak_stream_count(in.streams[0]), 200);
-    oak_instance before[200];
-    memcpy(before, oak_stream_records(in.streams[0]), sizeof before);
+    CHECK_EQ_INT(in.stream_count, 2);
+    if (in.stream_count != 2) goto done;
+    CHECK_EQ_INT(oak_stream_count(in.streams[0]), 150);
+    CHECK_EQ_INT(oak_stream_count(in.streams[1]), 50);
+    oak_instance before[200], after[200];
+    CHECK_EQ_INT(world_records(&in, before, 200), 200);
     float eye0[3];
     memcpy(eye0, in.camera_world[3], sizeof eye0);
     for (int f = 0; f <= 60; f++) CHECK_OK(oak_world_update(scene, "crowd", (float)f / 60));
     CHECK_OK(oak_scene_frame_input(scene, &in));
-    const oak_instance *after = oak_stream_records(in.streams[0]);
+    CHECK_EQ_INT(world_records(&in, after, 200), 200);
     float moved[200];
     uint32_t phased = 0, blends = 0;
     for (uint32_t i = 0; i < 200; i++) {
@@ -616,9 +732,9 @@ TEST(crowdWorldWalks) {
         if (a && b) oak_test_parity_frame("crowd world", g_backend, &in, W, H, a, b);
         oak_free(a), oak_free(b);
     }
-    /* the tiers: figures in view per tier (the full mesh near, the
-       simplified one beyond) against a count made here from the records,
-       the pose spheres and the tier distance */
+    /* the tiers of each stream: figures in view per tier (the full mesh
+       near, the simplified one beyond) against a count made here from the
+       records, the pose spheres and the tier distance */
     oak_renderer *r = NULL;
     oak_renderer_desc rd = {.backend = g_backend, .width = W, .height = H, .shadow_map_size = 512};
     CHECK_OK(oak_make_renderer(&r, &rd));
@@ -627,30 +743,34 @@ TEST(crowdWorldWalks) {
         oak_stream_stats st;
         CHECK_OK(oak_renderer_stream_stats(r, &st));
         const oak_render_view *v = oak_renderer_last_view(r);
-        const oak_render_stream *rs = &v->streams[0];
-        CHECK_EQ_INT(rs->lod_count, 2);
-        const oak_mesh_data *near = oak_mesh_get(rs->lods[0]), *mid = oak_mesh_get(rs->lods[1]);
-        fprintf(stderr, "  tiers: %u and %u triangles\n", near ? near->index_count / 3 : 0,
-                mid ? mid->index_count / 3 : 0);
-        CHECK(near && mid && mid->index_count * 3 <= near->index_count); /* a third or less */
         vec4 planes[6];
         mat4 vp;
         memcpy(vp, v->view_proj, sizeof vp);
         oak_frustum_planes(vp, planes);
-        uint32_t expect[2] = {0, 0};
-        for (uint32_t i = 0; i < 200; i++) {
-            const oak_instance *rec = &after[i];
-            float d2 = 0;
-            for (int k = 0; k < 3; k++) d2 += powf(rec->position[k] - v->camera_pos[k], 2);
-            uint32_t tier = sqrtf(d2) >= rs->lod_distance[0] ? 1 : 0;
-            /* the record turns about y only: (0, sin a/2, 0, cos a/2) */
-            float sa = 2 * rec->rotation[1] * rec->rotation[3];
-            float ca = 1 - 2 * rec->rotation[1] * rec->rotation[1];
-            const float *c = rs->pose_sphere[tier];
-            float wc[3] = {rec->position[0] + rec->scale * (ca * c[0] + sa * c[2]),
-                           rec->position[1] + rec->scale * c[1],
-                           rec->position[2] + rec->scale * (-sa * c[0] + ca * c[2])};
-            expect[tier] += oak_frustum_sphere((const vec4 *)planes, wc, c[3] * rec->scale);
+        uint32_t expect[2] = {0, 0}, at = 0;
+        for (uint32_t k = 0; k < 2; k++) {
+            const oak_render_stream *rs = &v->streams[k];
+            CHECK_EQ_INT(rs->lod_count, 2);
+            const oak_mesh_data *near = oak_mesh_get(rs->lods[0]), *mid = oak_mesh_get(rs->lods[1]);
+            fprintf(stderr, "  stream %u tiers: %u and %u triangles\n", k,
+                    near ? near->index_count / 3 : 0, mid ? mid->index_count / 3 : 0);
+            /* a third or less; the fur figure's near tier 10,000 or more */
+            CHECK(near && mid && mid->index_count * 3 <= near->index_count);
+            if (k == 1) CHECK(near && near->index_count / 3 >= 10000);
+            for (uint32_t i = 0; i < oak_stream_count(in.streams[k]); i++) {
+                const oak_instance *rec = &after[at++];
+                float d2 = 0;
+                for (int e = 0; e < 3; e++) d2 += powf(rec->position[e] - v->camera_pos[e], 2);
+                uint32_t tier = sqrtf(d2) >= rs->lod_distance[0] ? 1 : 0;
+                /* the record turns about y only: (0, sin a/2, 0, cos a/2) */
+                float sa = 2 * rec->rotation[1] * rec->rotation[3];
+                float ca = 1 - 2 * rec->rotation[1] * rec->rotation[1];
+                const float *c = rs->pose_sphere[tier];
+                float wc[3] = {rec->position[0] + rec->scale * (ca * c[0] + sa * c[2]),
+                               rec->position[1] + rec->scale * c[1],
+                               rec->position[2] + rec->scale * (-sa * c[0] + ca * c[2])};
+                expect[tier] += oak_frustum_sphere((const vec4 *)planes, wc, c[3] * rec->scale);
+            }
         }
         fprintf(stderr, "  %s tiers: near %u (counted here %u), mid %u (%u)\n", g_backend,
                 st.per_lod[0], expect[0], st.per_lod[1], expect[1]);
@@ -712,6 +832,7 @@ int main(int argc, char **argv) {
         if (!strcmp(g_backend, "cpu")) {
             RUN(posedInstanceMatchesCpuSkinning);
             RUN(blendedInstanceMatchesCpuCrossfade);
+            RUN(furFigureIsSkinnedAndPosed);
             RUN(posedCullKeepsEveryPose);
             RUN(badPosedStreamsFail);
             g_oak_test_errors = 0; /* the bad descs log their errors on purpose */

@@ -1,6 +1,7 @@
 /* The `crowd` world (issue 15): foxes walking, trotting and running on open
- * ground, every one an instance of one posed stream (render.h
- * oak_stream_desc pose_bank) driven by the crowd simulation
+ * ground, every one an instance of one of two
+ * posed streams (render.h oak_stream_desc pose_bank: the Fox and the Fox
+ * furred, world/crowd_figure.c) driven by the crowd simulation
  * (world/crowd_sim.c) each oak_world_update. A figure's gait blends the
  * Walk and the Run by its speed, and its cycle moves on by its own ground
  * speed over the blend's stride, so the feet plant whatever speed the
@@ -30,13 +31,20 @@
 #define MID_SHARE        4u
 #define MID_ERROR        0.02f
 #define MID_SLOPPY_ERROR 0.1f /* the sloppy fallback: a tenth of the fox, at 20 m and more */
+/* The second figure, the Fox furred: a figure in FUR_EVERY, each of its
+   triangles cut FUR_CUTS x FUR_CUTS (576 x 25 = 14,400 triangles), tufts up
+   to 1.5 FUR_TUFT metres high */
+#define FUR_EVERY 4u
+#define FUR_CUTS  5u
+#define FUR_TUFT  0.012f
 
 typedef struct crowd_world {
     oak_gltf *fox;
     oak_pose_bank *bank;
     oak_crowd *crowd;
-    oak_stream *stream; /* owned by the scene */
-    oak_mesh mesh, mid; /* the glTF's, and the simplified tier (ours) */
+    oak_stream *stream[2]; /* the Fox's and the fur figure's (owned by the scene) */
+    oak_mesh mesh, mid;    /* the glTF's, and the simplified tier (ours) */
+    oak_mesh fur;          /* the second figure: the Fox furred (ours) */
     oak_material material;
     uint32_t count;
     float scale;           /* model units to metres */
@@ -48,7 +56,8 @@ typedef struct crowd_world {
     float *weight;         /* per figure: the Run's weight over the Walk, by its speed */
     float *goal;           /* per figure: where it walks (x, z) */
     uint32_t *round;       /* per figure: goals it has had */
-    oak_instance *records; /* written to the stream each update */
+    oak_instance *records; /* written to the streams each update: the Fox's, then the fur's */
+    uint32_t figures[2];   /* figures of each kind (i % FUR_EVERY == FUR_EVERY - 1: fur) */
     float *points;         /* the group's framing points */
     float last;            /* world seconds of the last update; < 0: none yet */
 } crowd_world;
@@ -59,6 +68,7 @@ static void crowd_world_destroy(void *p) {
     oak_destroy_crowd(w->crowd);
     oak_destroy_pose_bank(w->bank);
     if (w->mid.id && w->mid.id != w->mesh.id) oak_destroy_mesh(w->mid);
+    if (w->fur.id) oak_destroy_mesh(w->fur);
     oak_gltf_free(w->fox);
     oak_free(w->cycle), oak_free(w->weight), oak_free(w->records), oak_free(w->points);
     oak_free(w->goal), oak_free(w->round);
@@ -176,10 +186,17 @@ static oak_result load_fox(crowd_world *w) {
         if (c == 1) memcpy(dir, d, sizeof dir); /* the walk's way is the mesh's forward */
     }
     w->yaw0 = atan2f(dir[0], dir[2]);
-    return make_mid_tier(w);
+    if ((r = make_mid_tier(w))) return r;
+    return _oak_crowd_fur_figure(&w->fur, w->mesh, FUR_CUTS, FUR_TUFT / w->scale);
 }
 
-/* Phases, headings and places into the stream's records. */
+/* Figure i's record: the Fox's stream from 0, the fur figure's after them. */
+static uint32_t record_of(const crowd_world *w, uint32_t i) {
+    return i % FUR_EVERY == FUR_EVERY - 1 ? w->figures[0] + i / FUR_EVERY
+                                          : i / FUR_EVERY * (FUR_EVERY - 1) + i % FUR_EVERY;
+}
+
+/* Phases, headings and places into the streams' records. */
 static oak_result write_records(crowd_world *w) {
     for (uint32_t i = 0; i < w->count; i++) {
         oak_crowd_figure f;
@@ -191,16 +208,22 @@ static oak_result write_records(crowd_world *w) {
         float phase = k < 0.5f    ? OAK_POSE_CLIP_SECONDS + w->cycle[i] * w->dur[1]
                       : k > 62.5f ? 2 * OAK_POSE_CLIP_SECONDS + w->cycle[i] * w->dur[2]
                                   : oak_pose_blend_phase(1, 2, w->weight[i], w->cycle[i]);
-        w->records[i] = (oak_instance){.position = {f.position[0], f.position[1], f.position[2]},
-                                       .scale = w->scale,
-                                       .rotation = {0, sinf(0.5f * yaw), 0, cosf(0.5f * yaw)},
-                                       .color = {1, 1, 1},
-                                       .phase = phase};
+        oak_instance *rec = &w->records[record_of(w, i)];
+        *rec = (oak_instance){.position = {f.position[0], f.position[1], f.position[2]},
+                              .scale = w->scale,
+                              .rotation = {0, sinf(0.5f * yaw), 0, cosf(0.5f * yaw)},
+                              .color = {1, 1, 1},
+                              .phase = phase};
         /* a few lighter and darker coats */
         float tint = 0.8f + 0.4f * _oak_world_hash01(i, 9);
-        w->records[i].color[0] = tint, w->records[i].color[1] = tint, w->records[i].color[2] = tint;
+        rec->color[0] = tint, rec->color[1] = tint, rec->color[2] = tint;
     }
-    return oak_stream_write(w->stream, 0, w->records, w->count);
+    oak_result r = OAK_OK;
+    for (int k = 0; k < 2 && !r; k++)
+        if (w->stream[k])
+            r = oak_stream_write(w->stream[k], 0, w->records + (k ? w->figures[0] : 0),
+                                 w->figures[k]);
+    return r;
 }
 
 /* The camera beside the group, framing its figures (and a fox's height
@@ -363,17 +386,25 @@ oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opt
         w->cycle[i] = _oak_world_hash01(i, 6);
         if ((r = oak_crowd_add(w->crowd, p, g, pace))) return r;
     }
-    oak_stream_desc sd = {.capacity = n,
-                          .lod_count = 2,
-                          .lods = {{w->mesh, NEAR_TIER}, {w->mid, 0}},
-                          .material = w->material,
-                          .pose_bank = w->bank};
-    if ((r = oak_make_stream(&w->stream, &sd))) return r;
-    if ((r = oak_scene_add_stream(scene, w->stream))) {
-        w->stream = NULL; /* the scene destroyed it */
-        return r;
+    /* one stream a figure: each its own ladder, the full mesh near and a
+       simplified one beyond (the fur figure's: the Fox itself) */
+    w->figures[1] = n / FUR_EVERY, w->figures[0] = n - w->figures[1];
+    const oak_mesh ladder[2][2] = {{w->mesh, w->mid}, {w->fur, w->mesh}};
+    for (int k = 0; k < 2; k++) {
+        if (!w->figures[k]) continue;
+        oak_stream_desc sd = {.capacity = w->figures[k],
+                              .lod_count = 2,
+                              .lods = {{ladder[k][0], NEAR_TIER}, {ladder[k][1], 0}},
+                              .material = w->material,
+                              .pose_bank = w->bank};
+        if ((r = oak_make_stream(&w->stream[k], &sd))) return r;
+        if ((r = oak_scene_add_stream(scene, w->stream[k]))) {
+            w->stream[k] = NULL; /* the scene destroyed it */
+            return r;
+        }
+        if ((r = oak_stream_set_count(w->stream[k], w->figures[k]))) return r;
     }
-    if ((r = oak_stream_set_count(w->stream, n)) || (r = write_records(w))) return r;
+    if ((r = write_records(w))) return r;
     frame_group(scene, w);
-    return OAK_OK;
+    return r;
 }
