@@ -684,7 +684,7 @@ static uint32_t world_records(const oak_frame_input *in, oak_instance *out, uint
 TEST(crowdWorldWalks) {
     oak_scene *scene = NULL;
     CHECK_OK(oak_make_scene(&scene));
-    oak_world_options o = {.count = 200};
+    oak_world_options o = {.count = 200, .terrain = 1};
     if (!scene || oak_world_build_with(scene, "crowd", &o) != OAK_OK) {
         CHECK(!"crowd world built");
         oak_destroy_scene(scene);
@@ -727,6 +727,39 @@ TEST(crowdWorldWalks) {
     CHECK(phased >= 190);
     CHECK(blends >= 10); /* a share of the 30% that run trot between the clips */
     CHECK(sqrtf(cam) > 0.2f);
+    /* on the meadow's terrain: every figure's origin on the ground under
+       it, and its lowest point (a paw) near the ground under that point */
+    oak_terrain *terrain = _oak_terrain_of(scene);
+    CHECK(terrain != NULL);
+    float *pts = oak_alloc(sizeof(float) * 3 * 16384);
+    if (terrain && pts && !strcmp(g_backend, "cpu")) {
+        double origin = 0, paw = 0, paw_sum = 0, relief = 0;
+        uint32_t at = 0;
+        for (uint32_t k = 0; k < 2; k++)
+            for (uint32_t i = 0; i < oak_stream_count(in.streams[k]); i++, at++) {
+                float h = 0;
+                CHECK_OK(oak_terrain_height(terrain, after[at].position[0], after[at].position[2],
+                                            &h, NULL));
+                origin = fmax(origin, fabs(after[at].position[1] - h));
+                relief = fmax(relief, fabs(after[at].position[1] - after[0].position[1]));
+                uint32_t n = oak_stream_instance_points(in.streams[k], i, 0, pts, 16384);
+                uint32_t low = 0;
+                for (uint32_t v = 1; v < n; v++)
+                    if (pts[3 * v + 1] < pts[3 * low + 1]) low = v;
+                CHECK_OK(oak_terrain_height(terrain, pts[3 * low], pts[3 * low + 2], &h, NULL));
+                paw = fmax(paw, fabs(pts[3 * low + 1] - h));
+                paw_sum += fabs(pts[3 * low + 1] - h);
+            }
+        fprintf(stderr,
+                "  on the terrain (%.1f m of relief among them): origins %.4f m off the ground, "
+                "lowest points %.3f m at most, %.3f m on average\n",
+                relief, origin, paw, paw_sum / 200);
+        CHECK(relief > 1.0); /* hills, not a plane */
+        CHECK(origin < 1e-4);
+        CHECK(paw < 0.1);
+        CHECK(paw_sum / 200 < 0.03);
+    }
+    oak_free(pts);
     if (strcmp(g_backend, "cpu")) {
         uint8_t *a = oak_alloc((size_t)W * H * 4), *b = oak_alloc((size_t)W * H * 4);
         if (a && b) oak_test_parity_frame("crowd world", g_backend, &in, W, H, a, b);

@@ -1,5 +1,5 @@
-/* The `crowd` world (issue 15): foxes walking, trotting and running on open
- * ground, every one an instance of one of two
+/* The `crowd` world (issue 15): foxes walking, trotting and running on the
+ * meadow's terrain (or open ground), every one an instance of one of two
  * posed streams (render.h oak_stream_desc pose_bank: the Fox and the Fox
  * furred, world/crowd_figure.c) driven by the crowd simulation
  * (world/crowd_sim.c) each oak_world_update. A figure's gait blends the
@@ -37,8 +37,17 @@
 #define FUR_EVERY 4u
 #define FUR_CUTS  5u
 #define FUR_TUFT  0.012f
+/* Open ground unless the options ask for the meadow's terrain: on the CPU
+   at 2,000 figures the terrain's tiles cost about 60% more frame
+   (docs/PERFORMANCE.md "Crowds") */
+#define CROWD_TERRAIN 0
+/* metres of terrain round the eye (the meadow's 6 km is for flying) */
+#define TERRAIN_VIEW 2000.0f
+#define TERRAIN_WARM 256 /* terrain updates the build runs at most until none is pending */
 
 typedef struct crowd_world {
+    oak_terrain *terrain; /* the meadow's (owned by the scene), or NULL: open ground */
+    bool on_terrain;
     oak_gltf *fox;
     oak_pose_bank *bank;
     oak_crowd *crowd;
@@ -258,8 +267,28 @@ static void frame_group(oak_scene *scene, crowd_world *w) {
         oak_scene_set_transform(scene, cam, &t);
 }
 
+/* The crowd's height query: the terrain's finest triangle under (x, z), as
+   the tiles draw it (thread-safe: it reads the noise, not the tiles). */
+static float ground_height(void *user, float x, float z) {
+    float h = 0;
+    oak_terrain_height(user, x, z, &h, NULL);
+    return h;
+}
+
+/* The terrain's tiles around the active camera (after it followed the
+   group). */
+static oak_result update_terrain(oak_scene *scene, crowd_world *w) {
+    oak_entity cam = oak_scene_active_camera(scene);
+    if (!w->terrain || !cam.id) return OAK_OK;
+    oak_scene_update_transforms(scene);
+    mat4 m;
+    oak_scene_world_matrix(scene, cam, m);
+    const float eye[3] = {m[3][0], m[3][1], m[3][2]};
+    return oak_terrain_update(w->terrain, eye);
+}
+
 static oak_result crowd_step(oak_scene *scene, crowd_world *w, float dt) {
-    oak_result r = oak_crowd_step(w->crowd, dt, NULL, NULL);
+    oak_result r = oak_crowd_step(w->crowd, dt, w->terrain ? ground_height : NULL, w->terrain);
     if (r) return r;
     for (uint32_t i = 0; i < w->count; i++) {
         oak_crowd_figure f;
@@ -291,7 +320,7 @@ static oak_result crowd_step(oak_scene *scene, crowd_world *w, float dt) {
     }
     r = write_records(w);
     frame_group(scene, w);
-    return r;
+    return r ? r : update_terrain(scene, w);
 }
 
 oak_result _oak_world_crowd_update(oak_scene *scene, float seconds) {
@@ -318,6 +347,43 @@ void _oak_world_crowd_path(float t, float eye[3], float target[3]) {
     target[0] = 0, target[1] = 0, target[2] = 0;
 }
 
+static oak_result add_open_ground(oak_scene *scene, const crowd_world *w) {
+    oak_shape_desc ground = {
+        .type = OAK_SHAPE_PLANE, .size = {4 * w->half + 200, 0, 4 * w->half + 200}, .segments = 8};
+    return _oak_world_add_ground(scene, &ground, "ground");
+}
+
+/* The meadow's landscape under the field, kept where it is (no rebase: the
+   field is a few hundred metres across and its records are in scene
+   space), built round the first camera. */
+static oak_result add_terrain(oak_scene *scene, crowd_world *w) {
+    oak_terrain_desc d = _oak_world_meadow_terrain();
+    d.no_rebase = true;
+    d.view_distance = TERRAIN_VIEW;
+    oak_result r = oak_make_terrain(&w->terrain, scene, &d);
+    if (r) return r;
+    if ((r = _oak_terrain_attach(scene, w->terrain))) {
+        oak_destroy_terrain(w->terrain);
+        w->terrain = NULL;
+    }
+    return r;
+}
+
+/* Open ground's sky: a clear day with the sun at 40 degrees. */
+static oak_result open_sky(oak_scene *scene) {
+    const oak_world_day d = {.elevation_deg = 40,
+                             .azimuth_deg = 35,
+                             .distance = 100,
+                             .sun_lux = 100000,
+                             .sun_color = {1.0f, 0.95f, 0.86f},
+                             .zenith = {0.24f, 0.46f, 0.85f},
+                             .horizon = {0.70f, 0.80f, 0.92f},
+                             .ambient_sky = {0.05f, 0.067f, 0.1f},
+                             .ambient_ground = {0.02f, 0.023f, 0.013f},
+                             .fog_density = 0.0005f};
+    return _oak_world_clear_day(scene, &d);
+}
+
 oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opts) {
     uint32_t n = opts->count ? opts->count : CROWD_DEFAULT;
     if (n > OAK_STREAM_MAX_INSTANCES || n > OAK_CROWD_MAX)
@@ -335,25 +401,18 @@ oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opt
         crowd_world_destroy(w);
         return r;
     }
-    oak_world_day d = {.elevation_deg = 40,
-                       .azimuth_deg = 35,
-                       .distance = 100,
-                       .sun_lux = 100000,
-                       .sun_color = {1.0f, 0.95f, 0.86f},
-                       .zenith = {0.24f, 0.46f, 0.85f},
-                       .horizon = {0.70f, 0.80f, 0.92f},
-                       .ambient_sky = {0.05f, 0.067f, 0.1f},
-                       .ambient_ground = {0.02f, 0.023f, 0.013f},
-                       .fog_density = 0.0005f};
-    if ((r = _oak_world_clear_day(scene, &d))) return r;
-    oak_camera cam = {.fov_y = 50.0f * OAK_PI / 180.0f, .znear = 0.2f, .zfar = 4 * w->half + 200};
+    w->on_terrain = opts->terrain > 0 || (opts->terrain == 0 && CROWD_TERRAIN);
+    if ((r = w->on_terrain ? _oak_world_meadow_sky(scene) : open_sky(scene))) return r;
+    oak_camera cam = {.fov_y = 50.0f * OAK_PI / 180.0f,
+                      .znear = 0.2f,
+                      .zfar = w->on_terrain ? TERRAIN_VIEW + 500 : 4 * w->half + 200};
     float eye[3], target[3];
     _oak_world_crowd_path(0, eye, target);
     if (!_oak_world_camera(scene, &cam, eye, target).id)
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "world crowd: no room for the camera");
-    oak_shape_desc ground = {
-        .type = OAK_SHAPE_PLANE, .size = {4 * w->half + 200, 0, 4 * w->half + 200}, .segments = 8};
-    if ((r = _oak_world_add_ground(scene, &ground, "ground")) || (r = load_fox(w))) return r;
+    if ((r = w->on_terrain ? add_terrain(scene, w) : add_open_ground(scene, w)) ||
+        (r = load_fox(w)))
+        return r;
     w->cycle = oak_alloc(sizeof(float) * n);
     w->weight = oak_alloc(sizeof(float) * n);
     w->records = oak_alloc(sizeof(oak_instance) * n);
@@ -404,7 +463,16 @@ oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opt
         }
         if ((r = oak_stream_set_count(w->stream[k], w->figures[k]))) return r;
     }
+    /* a step of no time sets every figure on the ground */
+    if (w->terrain && (r = oak_crowd_step(w->crowd, 0, ground_height, w->terrain))) return r;
     if ((r = write_records(w))) return r;
     frame_group(scene, w);
+    /* the terrain built round the camera, so the first frame is whole */
+    for (int i = 0; i < TERRAIN_WARM && w->terrain && !r; i++) {
+        oak_terrain_stats st;
+        r = update_terrain(scene, w);
+        oak_terrain_get_stats(&st, w->terrain);
+        if (!st.pending) break;
+    }
     return r;
 }
