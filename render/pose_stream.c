@@ -15,11 +15,60 @@
 _Static_assert((int)OAK_POSE_CLIP_SECONDS == (int)OAK_GPU_POSE_CLIP_SECONDS,
                "render.h and oak_gpu.h name one phase encoding");
 
-void _oak_pose_frames(const oak_pose_bank *b, float phase, uint32_t *f0, uint32_t *f1, float *w) {
-    uint32_t clips = oak_pose_bank_clips(b);
+_Static_assert(OAK_GPU_POSE_BLEND_CLIPS == OAK_POSE_BANK_MAX_CLIPS, "a blend names any clip");
+_Static_assert((long long)OAK_GPU_POSE_BLEND_CLIPS *OAK_GPU_POSE_BLEND_CLIPS
+                       *OAK_GPU_POSE_BLEND_STEPS *OAK_GPU_POSE_BLEND_TIMES <= 16777216LL,
+               "a blend's code is an integer a float holds exactly");
+
+float oak_pose_blend_phase(uint32_t clip_a, uint32_t clip_b, float weight, float cycle) {
+    if (clip_a >= OAK_GPU_POSE_BLEND_CLIPS || clip_b >= OAK_GPU_POSE_BLEND_CLIPS) {
+        oak_error(OAK_ERROR_INVALID_ARGUMENT, "pose blend: clips %u and %u (at most %u)", clip_a,
+                  clip_b, OAK_GPU_POSE_BLEND_CLIPS - 1);
+        return 0;
+    }
+    float w = weight > 0 ? (weight < 1 ? weight : 1) : 0; /* NaN: 0 */
+    float u = isfinite(cycle) ? cycle - floorf(cycle) : 0;
+    uint32_t k = (uint32_t)lrintf(w * (OAK_GPU_POSE_BLEND_STEPS - 1));
+    uint32_t n = (uint32_t)lrintf(u * OAK_GPU_POSE_BLEND_TIMES) % OAK_GPU_POSE_BLEND_TIMES;
+    uint32_t code = ((clip_a * OAK_GPU_POSE_BLEND_CLIPS + clip_b) * OAK_GPU_POSE_BLEND_STEPS + k) *
+                        OAK_GPU_POSE_BLEND_TIMES +
+                    n;
+    return -(float)code - 1.0f;
+}
+
+/* Clip and seconds of a phase that names one clip (phase >= 0; a negative
+   one reaching here reads as clip 0, as it did before blends). */
+static void one_clip(uint32_t clips, float phase, uint32_t *clip, float *t) {
     float c = floorf(phase / OAK_POSE_CLIP_SECONDS);
-    uint32_t clip = c > 0 ? (c < (float)clips ? (uint32_t)c : clips - 1) : 0;
-    float t = phase - (float)clip * OAK_POSE_CLIP_SECONDS;
+    *clip = c > 0 ? (c < (float)clips ? (uint32_t)c : clips - 1) : 0;
+    *t = phase - (float)*clip * OAK_POSE_CLIP_SECONDS;
+}
+
+/* A blend's clips (clamped to the bank's, as one clip is), seconds into
+   each and clip b's weight, from a negative phase: pose.glsl's
+   oak_pose_blend in the same steps. */
+static void blend_of(const oak_pose_bank *b, float phase, uint32_t clip[2], float t[2], float *w) {
+    uint32_t clips = oak_pose_bank_clips(b);
+    uint32_t code = (uint32_t)(-phase) - 1u;
+    uint32_t n = code % OAK_GPU_POSE_BLEND_TIMES;
+    code /= OAK_GPU_POSE_BLEND_TIMES;
+    *w = (float)(code % OAK_GPU_POSE_BLEND_STEPS) / (float)(OAK_GPU_POSE_BLEND_STEPS - 1);
+    code /= OAK_GPU_POSE_BLEND_STEPS;
+    clip[0] = code / OAK_GPU_POSE_BLEND_CLIPS, clip[1] = code % OAK_GPU_POSE_BLEND_CLIPS;
+    float u = (float)n / (float)OAK_GPU_POSE_BLEND_TIMES;
+    for (int k = 0; k < 2; k++) {
+        if (clip[k] >= clips) clip[k] = clips - 1;
+        t[k] = u * oak_pose_bank_duration(b, clip[k]);
+    }
+}
+
+bool _oak_pose_is_blend(float phase) {
+    return phase <= -1.0f && phase >= -16777216.0f;
+}
+
+/* The bank frames around t seconds into clip `clip`. */
+static void clip_frames(const oak_pose_bank *b, uint32_t clip, float t, uint32_t *f0, uint32_t *f1,
+                        float *w) {
     uint32_t first = oak_pose_bank_first_frame(b, clip), n = oak_pose_bank_frames(b, clip);
     float d = oak_pose_bank_duration(b, clip);
     *f0 = *f1 = first, *w = 0;
@@ -32,12 +81,33 @@ void _oak_pose_frames(const oak_pose_bank *b, float phase, uint32_t *f0, uint32_
     *f0 = first + i, *f1 = *f0 + 1, *w = x - (float)i;
 }
 
+void _oak_pose_frames(const oak_pose_bank *b, float phase, uint32_t *f0, uint32_t *f1, float *w) {
+    uint32_t clip;
+    float t;
+    one_clip(oak_pose_bank_clips(b), phase, &clip, &t);
+    clip_frames(b, clip, t, f0, f1, w);
+}
+
 void _oak_pose_palette(const oak_pose_bank *b, float phase, float *palette) {
+    size_t stride = (size_t)oak_pose_bank_joints(b) * 12;
+    const float *data = oak_pose_bank_data(b, NULL);
+    if (_oak_pose_is_blend(phase)) {
+        uint32_t clip[2], fa0, fa1, fb0, fb1;
+        float t[2], w, wa, wb;
+        blend_of(b, phase, clip, t, &w);
+        clip_frames(b, clip[0], t[0], &fa0, &fa1, &wa);
+        clip_frames(b, clip[1], t[1], &fb0, &fb1, &wb);
+        const float *a0 = data + fa0 * stride, *a1 = data + fa1 * stride;
+        const float *b0 = data + fb0 * stride, *b1 = data + fb1 * stride;
+        for (size_t i = 0; i < stride; i++) {
+            float pa = a0[i] + (a1[i] - a0[i]) * wa, pb = b0[i] + (b1[i] - b0[i]) * wb;
+            palette[i] = pa + (pb - pa) * w;
+        }
+        return;
+    }
     uint32_t f0, f1;
     float w;
     _oak_pose_frames(b, phase, &f0, &f1, &w);
-    size_t stride = (size_t)oak_pose_bank_joints(b) * 12;
-    const float *data = oak_pose_bank_data(b, NULL);
     const float *a = data + f0 * stride, *c = data + f1 * stride;
     for (size_t i = 0; i < stride; i++) palette[i] = a[i] + (c[i] - a[i]) * w;
 }
@@ -62,6 +132,11 @@ void _oak_impostor_rows(const oak_instance *r, const float eye[3], float m[12], 
 }
 
 uint32_t _oak_impostor_frame(const oak_pose_bank *b, float phase) {
+    if (_oak_pose_is_blend(phase)) { /* a blend's share of its cycle */
+        uint32_t n = ((uint32_t)(-phase) - 1u) % OAK_GPU_POSE_BLEND_TIMES;
+        float u = (float)n / (float)OAK_GPU_POSE_BLEND_TIMES;
+        return (uint32_t)(int)floorf(u * OAK_IMPOSTOR_FRAMES + 0.5f) & (OAK_IMPOSTOR_FRAMES - 1);
+    }
     uint32_t clips = oak_pose_bank_clips(b);
     float c = floorf(phase / OAK_POSE_CLIP_SECONDS);
     uint32_t clip = c > 0 ? (c < (float)clips ? (uint32_t)c : clips - 1) : 0;

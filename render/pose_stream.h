@@ -13,8 +13,11 @@
    and seconds) as indices into the bank's data, and the second's weight:
    every step as pose.glsl's oak_pose_frames takes it. */
 void _oak_pose_frames(const oak_pose_bank *bank, float phase, uint32_t *f0, uint32_t *f1, float *w);
+/* A phase that blends two clips (oak_pose_blend_phase: a negative
+   integer, -2^24 .. -1). */
+bool _oak_pose_is_blend(float phase);
 /* The palette (joints x 12 floats) at phase: the two frames' matrices
-   lerped element by element. */
+   lerped element by element (for a blend, each clip's, then the two). */
 void _oak_pose_palette(const oak_pose_bank *bank, float phase, float *palette);
 /* One vertex's skinning rows (3 x 4) from its 4 joints and weights. */
 void _oak_pose_skin(const float *palette, const uint16_t joints[4], const float weights[4],

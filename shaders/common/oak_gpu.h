@@ -396,9 +396,19 @@ OAK_END(oak_gpu_instcull);
  * floor(phase / OAK_GPU_POSE_CLIP_SECONDS) (clamped to the bank's), time =
  * the rest, in seconds, wrapped into the clip (banks loop). The previous
  * pose (motion vectors) is the same instance at its last-frame record's
- * phase. */
+ * phase. A negative phase is a blend of two clips (no phase in use was
+ * negative; a blend's float is an exact integer, so no rounding moves it):
+ * -phase - 1 = ((a * OAK_GPU_POSE_BLEND_CLIPS + b) * OAK_GPU_POSE_BLEND_STEPS
+ * + k) * OAK_GPU_POSE_BLEND_TIMES + n, 24 bits: clip a weighs 1 - k / (STEPS
+ * - 1), clip b k / (STEPS - 1), and both stand at the same share n / TIMES
+ * of their own duration (a gait cycle in step: the paws of a walk and a run
+ * land together). Each clip's two frames are lerped, then the two palettes
+ * joint by joint (oak_pose_bank_blend's order). */
 #define OAK_GPU_POSE_CLIP_SECONDS   256.0
 #define OAK_GPU_POSE_INFLUENCES     4
+#define OAK_GPU_POSE_BLEND_CLIPS    16   /* clips a blend names (a bank's most) */
+#define OAK_GPU_POSE_BLEND_STEPS    64   /* weight steps: k in 0 .. 63 */
+#define OAK_GPU_POSE_BLEND_TIMES    1024 /* cycle steps: n in 0 .. 1023 */
 #define OAK_GPU_INSTCULL_VIEWS      (1 + OAK_MAX_CASCADES)
 #define OAK_GPU_INSTCULL_HEAD_WORDS (5 * OAK_STREAM_LODS * OAK_GPU_INSTCULL_VIEWS)
 
