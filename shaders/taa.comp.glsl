@@ -99,12 +99,22 @@ bool motion(ivec2 px, out vec2 m) {
     }
     oak_gpu_draw d = oak_fetch_draw(id);
     uint base = d.info.y + oak_id_triangle(id) * 3u;
-    vec4 Po[3];
-    vec3 rows[3];
-    for (int k = 0; k < 3; k++) {
-        Po[k] = oak_draw_point(d, indices[base + uint(k)], false);
-        rows[k] = (view.view_proj * (d.world * Po[k])).xyw;
+    // the triangle's corners now (k < 3) and, posed, last frame (k >= 3),
+    // in one loop whose count the compiler cannot see: each oak_draw_point
+    // inlines a posing path (bank, blend, card), and six copies of it made
+    // llvmpipe's coroutine pass take minutes to compile this shader
+    // (view.out_size.w is 0: adding it keeps the count from being folded)
+    vec4 Po[3], Pp[3];
+    uint corners = d.prev.y != 0u ? 6u : 3u;
+    for (uint k = 0u; k < corners + view.out_size.w; k++) {
+        vec4 q = oak_draw_point(d, indices[base + k % 3u], k >= 3u);
+        if (k < 3u)
+            Po[k] = q;
+        else
+            Pp[k - 3u] = q;
     }
+    vec3 rows[3];
+    for (int k = 0; k < 3; k++) rows[k] = (view.view_proj * (d.world * Po[k])).xyw;
     // homogeneous barycentrics, as the resolve's (common/surface.glsl)
     vec3 e0 = cross(rows[1], rows[2]), e1 = cross(rows[2], rows[0]), e2 = cross(rows[0], rows[1]);
     vec3 p = vec3(ndc, 1.0);
@@ -115,9 +125,7 @@ bool motion(ivec2 px, out vec2 m) {
     if (!to_pixel(view.view_proj * (d.world * P), now)) return false;
     // a posed draw: the same barycentrics over last frame's pose
     if (d.prev.y != 0u) { // a posed instance: at last frame's phase
-        P = b.x * oak_draw_point(d, indices[base], true) +
-            b.y * oak_draw_point(d, indices[base + 1u], true) +
-            b.z * oak_draw_point(d, indices[base + 2u], true);
+        P = b.x * Pp[0] + b.y * Pp[1] + b.z * Pp[2];
     } else if (d.prev.x != 0u) {
         uint at = d.info.z + d.prev.x;
         P = b.x * positions[indices[base] + at] + b.y * positions[indices[base + 1u] + at] +
