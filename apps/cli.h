@@ -57,6 +57,7 @@ enum cli_option_flag {
 #define CLI_OPT_WEATHER     (1ull << 37) /* --weather KIND[:AMOUNT]: the scene's weather */
 #define CLI_OPT_OVERLAY     (1ull << 38) /* --overlay on|off: the window's timings panel */
 #define CLI_OPT_COUNT       (1ull << 39) /* --count N: figures in a world's crowd */
+#define CLI_OPT_TERRAIN     (1ull << 40) /* --terrain on|off: the crowd on the meadow's terrain */
 
 typedef struct cli_options {
     const char *command;
@@ -98,6 +99,7 @@ typedef struct cli_options {
     oak_channel channel; /* --channel: a capture channel written instead of the picture */
     float forest;        /* --forest, with forest_set: metres of forest (0: none) */
     float count;         /* --count: figures in a world's crowd (0: the world's default) */
+    int32_t terrain;     /* --terrain: 1 on, -1 off, 0 the world's default */
     bool forest_set;
     float clouds; /* --clouds, with clouds_set: the clouds' coverage (0: none) */
     bool clouds_set;

@@ -117,7 +117,8 @@ static int open_scene(const cli_options *opts, oak_scene **out) {
                                                : opts->forest > 0 ? opts->forest
                                                                   : -1.0f,
                             .forest_shadows = opts->forest_set,
-                            .count = (uint32_t)opts->count};
+                            .count = (uint32_t)opts->count,
+                            .terrain = opts->terrain};
     if (!opts->preset && opts->backend &&
         (!strcmp(opts->backend, "vulkan") || !strcmp(opts->backend, "gl")))
         wo.plants = 1;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "shaders/common/oak_gpu.h"
+#include "oak/vecmath.h"
 #include "stream.h"
 
 /* (ints: C11 takes floating constants in a constant expression only as a
@@ -14,11 +15,60 @@
 _Static_assert((int)OAK_POSE_CLIP_SECONDS == (int)OAK_GPU_POSE_CLIP_SECONDS,
                "render.h and oak_gpu.h name one phase encoding");
 
-void _oak_pose_frames(const oak_pose_bank *b, float phase, uint32_t *f0, uint32_t *f1, float *w) {
-    uint32_t clips = oak_pose_bank_clips(b);
+_Static_assert(OAK_GPU_POSE_BLEND_CLIPS == OAK_POSE_BANK_MAX_CLIPS, "a blend names any clip");
+_Static_assert((long long)OAK_GPU_POSE_BLEND_CLIPS *OAK_GPU_POSE_BLEND_CLIPS
+                       *OAK_GPU_POSE_BLEND_STEPS *OAK_GPU_POSE_BLEND_TIMES <= 16777216LL,
+               "a blend's code is an integer a float holds exactly");
+
+float oak_pose_blend_phase(uint32_t clip_a, uint32_t clip_b, float weight, float cycle) {
+    if (clip_a >= OAK_GPU_POSE_BLEND_CLIPS || clip_b >= OAK_GPU_POSE_BLEND_CLIPS) {
+        oak_error(OAK_ERROR_INVALID_ARGUMENT, "pose blend: clips %u and %u (at most %u)", clip_a,
+                  clip_b, OAK_GPU_POSE_BLEND_CLIPS - 1);
+        return 0;
+    }
+    float w = weight > 0 ? (weight < 1 ? weight : 1) : 0; /* NaN: 0 */
+    float u = isfinite(cycle) ? cycle - floorf(cycle) : 0;
+    uint32_t k = (uint32_t)lrintf(w * (OAK_GPU_POSE_BLEND_STEPS - 1));
+    uint32_t n = (uint32_t)lrintf(u * OAK_GPU_POSE_BLEND_TIMES) % OAK_GPU_POSE_BLEND_TIMES;
+    uint32_t code = ((clip_a * OAK_GPU_POSE_BLEND_CLIPS + clip_b) * OAK_GPU_POSE_BLEND_STEPS + k) *
+                        OAK_GPU_POSE_BLEND_TIMES +
+                    n;
+    return -(float)code - 1.0f;
+}
+
+/* Clip and seconds of a phase that names one clip (phase >= 0; a negative
+   one reaching here reads as clip 0, as it did before blends). */
+static void one_clip(uint32_t clips, float phase, uint32_t *clip, float *t) {
     float c = floorf(phase / OAK_POSE_CLIP_SECONDS);
-    uint32_t clip = c > 0 ? (c < (float)clips ? (uint32_t)c : clips - 1) : 0;
-    float t = phase - (float)clip * OAK_POSE_CLIP_SECONDS;
+    *clip = c > 0 ? (c < (float)clips ? (uint32_t)c : clips - 1) : 0;
+    *t = phase - (float)*clip * OAK_POSE_CLIP_SECONDS;
+}
+
+/* A blend's clips (clamped to the bank's, as one clip is), seconds into
+   each and clip b's weight, from a negative phase: pose.glsl's
+   oak_pose_blend in the same steps. */
+static void blend_of(const oak_pose_bank *b, float phase, uint32_t clip[2], float t[2], float *w) {
+    uint32_t clips = oak_pose_bank_clips(b);
+    uint32_t code = (uint32_t)(-phase) - 1u;
+    uint32_t n = code % OAK_GPU_POSE_BLEND_TIMES;
+    code /= OAK_GPU_POSE_BLEND_TIMES;
+    *w = (float)(code % OAK_GPU_POSE_BLEND_STEPS) / (float)(OAK_GPU_POSE_BLEND_STEPS - 1);
+    code /= OAK_GPU_POSE_BLEND_STEPS;
+    clip[0] = code / OAK_GPU_POSE_BLEND_CLIPS, clip[1] = code % OAK_GPU_POSE_BLEND_CLIPS;
+    float u = (float)n / (float)OAK_GPU_POSE_BLEND_TIMES;
+    for (int k = 0; k < 2; k++) {
+        if (clip[k] >= clips) clip[k] = clips - 1;
+        t[k] = u * oak_pose_bank_duration(b, clip[k]);
+    }
+}
+
+bool _oak_pose_is_blend(float phase) {
+    return phase <= -1.0f && phase >= -16777216.0f;
+}
+
+/* The bank frames around t seconds into clip `clip`. */
+static void clip_frames(const oak_pose_bank *b, uint32_t clip, float t, uint32_t *f0, uint32_t *f1,
+                        float *w) {
     uint32_t first = oak_pose_bank_first_frame(b, clip), n = oak_pose_bank_frames(b, clip);
     float d = oak_pose_bank_duration(b, clip);
     *f0 = *f1 = first, *w = 0;
@@ -31,14 +81,80 @@ void _oak_pose_frames(const oak_pose_bank *b, float phase, uint32_t *f0, uint32_
     *f0 = first + i, *f1 = *f0 + 1, *w = x - (float)i;
 }
 
+void _oak_pose_frames(const oak_pose_bank *b, float phase, uint32_t *f0, uint32_t *f1, float *w) {
+    uint32_t clip;
+    float t;
+    one_clip(oak_pose_bank_clips(b), phase, &clip, &t);
+    clip_frames(b, clip, t, f0, f1, w);
+}
+
 void _oak_pose_palette(const oak_pose_bank *b, float phase, float *palette) {
+    size_t stride = (size_t)oak_pose_bank_joints(b) * 12;
+    const float *data = oak_pose_bank_data(b, NULL);
+    if (_oak_pose_is_blend(phase)) {
+        uint32_t clip[2], fa0, fa1, fb0, fb1;
+        float t[2], w, wa, wb;
+        blend_of(b, phase, clip, t, &w);
+        clip_frames(b, clip[0], t[0], &fa0, &fa1, &wa);
+        clip_frames(b, clip[1], t[1], &fb0, &fb1, &wb);
+        const float *a0 = data + fa0 * stride, *a1 = data + fa1 * stride;
+        const float *b0 = data + fb0 * stride, *b1 = data + fb1 * stride;
+        for (size_t i = 0; i < stride; i++) {
+            float pa = a0[i] + (a1[i] - a0[i]) * wa, pb = b0[i] + (b1[i] - b0[i]) * wb;
+            palette[i] = pa + (pb - pa) * w;
+        }
+        return;
+    }
     uint32_t f0, f1;
     float w;
     _oak_pose_frames(b, phase, &f0, &f1, &w);
-    size_t stride = (size_t)oak_pose_bank_joints(b) * 12;
-    const float *data = oak_pose_bank_data(b, NULL);
     const float *a = data + f0 * stride, *c = data + f1 * stride;
     for (size_t i = 0; i < stride; i++) palette[i] = a[i] + (c[i] - a[i]) * w;
+}
+
+void _oak_impostor_rows(const oak_instance *r, const float eye[3], float m[12], uint32_t *view) {
+    /* the eye into the instance's frame: its rotation's conjugate (a
+       non-unit quaternion scales the vector, which keeps its direction) */
+    float d[3] = {eye[0] - r->position[0], eye[1] - r->position[1], eye[2] - r->position[2]};
+    float qx = -r->rotation[0], qy = -r->rotation[1], qz = -r->rotation[2], qw = r->rotation[3];
+    float t[3] = {2 * (qy * d[2] - qz * d[1]), 2 * (qz * d[0] - qx * d[2]),
+                  2 * (qx * d[1] - qy * d[0])};
+    float e[3] = {d[0] + qw * t[0] + (qy * t[2] - qz * t[1]),
+                  d[1] + qw * t[1] + (qz * t[0] - qx * t[2]),
+                  d[2] + qw * t[2] + (qx * t[1] - qy * t[0])};
+    float l = sqrtf(e[0] * e[0] + e[2] * e[2]);
+    float s = l > 1e-6f ? e[0] / l : 0, c = l > 1e-6f ? e[2] / l : 1;
+    const float k[12] = {c, 0, s, 0, 0, 1, 0, 0, -s, 0, c, 0};
+    memcpy(m, k, sizeof k);
+    if (view)
+        *view = (uint32_t)(int)floorf(atan2f(s, c) * (OAK_IMPOSTOR_VIEWS / (2 * OAK_PI)) + 0.5f) &
+                (OAK_IMPOSTOR_VIEWS - 1);
+}
+
+uint32_t _oak_impostor_frame(const oak_pose_bank *b, float phase) {
+    if (_oak_pose_is_blend(phase)) { /* a blend's share of its cycle */
+        uint32_t n = ((uint32_t)(-phase) - 1u) % OAK_GPU_POSE_BLEND_TIMES;
+        float u = (float)n / (float)OAK_GPU_POSE_BLEND_TIMES;
+        return (uint32_t)(int)floorf(u * OAK_IMPOSTOR_FRAMES + 0.5f) & (OAK_IMPOSTOR_FRAMES - 1);
+    }
+    uint32_t clips = oak_pose_bank_clips(b);
+    float c = floorf(phase / OAK_POSE_CLIP_SECONDS);
+    uint32_t clip = c > 0 ? (c < (float)clips ? (uint32_t)c : clips - 1) : 0;
+    float t = phase - (float)clip * OAK_POSE_CLIP_SECONDS;
+    float d = oak_pose_bank_duration(b, clip);
+    if (!(d > 0) || !isfinite(t)) return 0;
+    float u = t - d * floorf(t / d);
+    return (uint32_t)(int)floorf(u / d * OAK_IMPOSTOR_FRAMES + 0.5f) & (OAK_IMPOSTOR_FRAMES - 1);
+}
+
+void _oak_impostor_pose(const oak_pose_bank *b, const oak_instance *rec, const oak_instance *prev,
+                        const float eye[3], float *palette) {
+    size_t stride = (size_t)oak_pose_bank_joints(b) * 12;
+    uint32_t view;
+    _oak_impostor_rows(rec, eye, palette, &view);
+    palette[12] = (float)view / OAK_IMPOSTOR_VIEWS;
+    palette[13] = (float)_oak_impostor_frame(b, rec->phase) / OAK_IMPOSTOR_FRAMES;
+    _oak_impostor_rows(prev, eye, palette + stride, NULL);
 }
 
 void _oak_pose_skin(const float *palette, const uint16_t joints[4], const float weights[4],

@@ -13,8 +13,11 @@
    and seconds) as indices into the bank's data, and the second's weight:
    every step as pose.glsl's oak_pose_frames takes it. */
 void _oak_pose_frames(const oak_pose_bank *bank, float phase, uint32_t *f0, uint32_t *f1, float *w);
+/* A phase that blends two clips (oak_pose_blend_phase: a negative
+   integer, -2^24 .. -1). */
+bool _oak_pose_is_blend(float phase);
 /* The palette (joints x 12 floats) at phase: the two frames' matrices
-   lerped element by element. */
+   lerped element by element (for a blend, each clip's, then the two). */
 void _oak_pose_palette(const oak_pose_bank *bank, float phase, float *palette);
 /* One vertex's skinning rows (3 x 4) from its 4 joints and weights. */
 void _oak_pose_skin(const float *palette, const uint16_t joints[4], const float weights[4],
@@ -24,6 +27,21 @@ static inline void _oak_pose_apply(const float m[12], const float p[3], float w,
     for (int r = 0; r < 3; r++)
         out[r] = m[r * 4] * p[0] + m[r * 4 + 1] * p[1] + m[r * 4 + 2] * p[2] + m[r * 4 + 3] * w;
 }
+/* An impostor card (oak_stream_desc.impostor_lod; pose.glsl's
+   oak_impostor_rows and oak_impostor_cell are the twins): the rows that
+   turn the card about the instance's +y toward eye (in its mesh space) and
+   the view its angle there picks, nearest of OAK_IMPOSTOR_VIEWS (view k is
+   baked from yaw 2 pi k / VIEWS, from +z toward +x). */
+void _oak_impostor_rows(const oak_instance *rec, const float eye[3], float rows[12],
+                        uint32_t *view);
+/* The walk frame nearest the phase's share of its clip, of OAK_IMPOSTOR_FRAMES. */
+uint32_t _oak_impostor_frame(const oak_pose_bank *bank, float phase);
+/* An impostor instance's palettes (OAK_DRAW_IMPOSTOR; joints >= 2, each
+   palette joints x 12 floats): this frame's card rows at joint 0 and its
+   cell's uv offset in joint 1's first two floats; last frame's rows (its
+   previous record, the same eye: a stated approximation) after them. */
+void _oak_impostor_pose(const oak_pose_bank *bank, const oak_instance *rec,
+                        const oak_instance *prev, const float eye[3], float *palette);
 /* The sphere (mesh space: centre, radius) around every vertex of mesh in
    every frame of the bank; false when the mesh is not skinned for it (a
    one-line error). */

@@ -1,6 +1,7 @@
 /* Instance streams, the second kind of draw: one material and a ladder of
  * LOD meshes drawn at many places from compact records, held at a fixed
  * capacity so the count moves without reallocating (render.h). */
+#include <math.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -50,10 +51,30 @@ oak_result oak_make_stream(oak_stream **out, const oak_stream_desc *desc) {
                              "(the last may be 0: no limit)",
                              k, (double)dist);
     }
+    if (d.impostor_lod &&
+        (!d.pose_bank || d.impostor_lod + 1 != d.lod_count ||
+         !oak_material_get(d.impostor_material) || oak_pose_bank_joints(d.pose_bank) < 2))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "stream: impostor LOD %u needs a posed stream (of 2 joints or more), to "
+                         "be the last LOD and a live impostor material",
+                         d.impostor_lod);
     float spheres[OAK_STREAM_LODS][4] = {{0}};
     for (uint32_t k = 0; d.pose_bank && k < d.lod_count; k++)
         if (!_oak_pose_sphere(d.pose_bank, d.lods[k].mesh, spheres[k]))
             return OAK_ERROR_INVALID_ARGUMENT; /* said by it */
+    if (d.impostor_lod) { /* the card turns about +y: the sphere round its axis */
+        const oak_mesh_data *md = oak_mesh_get(d.lods[d.impostor_lod].mesh);
+        float lo = INFINITY, hi = -INFINITY, r2 = 0;
+        for (uint32_t v = 0; v < md->vertex_count; v++)
+            lo = fminf(lo, md->positions[3 * v + 1]), hi = fmaxf(hi, md->positions[3 * v + 1]);
+        float cy = 0.5f * (lo + hi);
+        for (uint32_t v = 0; v < md->vertex_count; v++) {
+            const float *p = md->positions + 3 * v;
+            r2 = fmaxf(r2, p[0] * p[0] + p[2] * p[2] + (p[1] - cy) * (p[1] - cy));
+        }
+        spheres[d.impostor_lod][0] = spheres[d.impostor_lod][2] = 0;
+        spheres[d.impostor_lod][1] = cy, spheres[d.impostor_lod][3] = sqrtf(r2);
+    }
     oak_stream *s = oak_calloc(1, sizeof *s);
     if (s) s->records = oak_calloc(d.capacity, sizeof *s->records);
     if (!s || !s->records) {

@@ -187,6 +187,7 @@ typedef struct stream_job {
     const oak_instance *prev;
     float *palettes;
     uint32_t stride;
+    uint32_t impostor_lod; /* > 0: that LOD is an impostor card (oak_stream_desc) */
 } stream_job;
 
 static void cull_stream_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
@@ -202,15 +203,22 @@ static void cull_stream_range(void *user, uint32_t begin, uint32_t end, uint32_t
         fe->sx_lod[o] = (uint8_t)r;
         fe->sx_mesh[o] = lod == OAK_STREAM_GONE ? (oak_mesh){0} : j->params.lods[lod];
         fe->sx_pose[o] = NULL;
+        bool card = j->impostor_lod && lod == j->impostor_lod;
         if (j->bank && lod != OAK_STREAM_GONE) { /* this frame's pose, then last frame's */
             float *pal = j->palettes + (size_t)i * j->stride + 1;
             pal[-1] = (float)(j->stride / 24); /* the joints (oak_draw_list.pose) */
-            _oak_pose_palette(j->bank, rec->phase, pal);
-            _oak_pose_palette(j->bank, j->prev[i].phase, pal + j->stride / 24 * 12);
+            if (card)                          /* turned to the eye, its cell's uv offset beside */
+                _oak_impostor_pose(j->bank, rec, &j->prev[i], j->params.eye, pal);
+            else {
+                _oak_pose_palette(j->bank, rec->phase, pal);
+                _oak_pose_palette(j->bank, j->prev[i].phase, pal + j->stride / 24 * 12);
+            }
             fe->sx_pose[o] = pal;
         }
-        fe->sx_material[o] = s->desc.material;
-        fe->sx_flags[o] = j->flags;
+        fe->sx_material[o] = card ? s->desc.impostor_material : s->desc.material;
+        /* a card turns with the eye: it casts as a mover, never from a
+           cached static layer drawn from another eye */
+        fe->sx_flags[o] = j->flags | (card ? OAK_DRAW_IMPOSTOR | OAK_DRAW_MOVING : 0);
         float *col = fe->sx_color + (size_t)o * 4;
         col[0] = rec->color[0], col[1] = rec->color[1], col[2] = rec->color[2], col[3] = 1;
     }
@@ -399,6 +407,8 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
         }
         rs->pose_bank = str->desc.pose_bank;
         memcpy(rs->pose_sphere, str->pose_sphere, sizeof rs->pose_sphere);
+        rs->impostor_lod = str->desc.impostor_lod;
+        rs->impostor_material = str->desc.impostor_material;
         st->instances += str->count;
         st->moved += rs->moved;
         if (!expand[s]) continue; /* drawn and cast from the backend's lists alone */
@@ -414,6 +424,7 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
             job.bank = str->desc.pose_bank;
             job.prev = rs->prev_records ? rs->prev_records : str->records;
             job.stride = oak_pose_bank_joints(job.bank) * 24 + 1; /* + the joint count */
+            job.impostor_lod = str->desc.impostor_lod;
             job.palettes = palettes;
             palettes += (size_t)str->count * job.stride;
         }

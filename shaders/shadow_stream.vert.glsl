@@ -25,17 +25,18 @@ void main() {
     uint rec = info.z + (word & OAK_GPU_ID_TRIANGLE_MASK);
     mat4 world = oak_instance_world(stream_records[rec], s);
     vec4 P = positions[OAK_VERTEX_INDEX];
+    uint lod = word >> OAK_GPU_ID_LOD_SHIFT;
     if (oak_stream_posed(s)) { // common/pose.glsl, as vis_stream.vert
-        uint lod = word >> OAK_GPU_ID_LOD_SHIFT;
         uint first = stream_words[info.w + lod * 5u + 3u];
-        P = oak_pose_point(s, lod, uint(OAK_VERTEX_INDEX) - first,
-                           stream_records[rec].color_phase.w, P);
+        vec4 r0, r1, r2;
+        oak_stream_rows(s, lod, uint(OAK_VERTEX_INDEX) - first, rec, r0, r1, r2);
+        P = oak_pose_apply(r0, r1, r2, P);
     }
     vec4 c = view.shadow_view_proj[cascade] * (world * P);
     c = oak_cascade_tile(c, cascade);
     gl_Position = c;
-    v_draw = stream_heads[s].draw.x;
+    v_draw = oak_stream_material(s, lod);
     oak_gpu_vertex a = attributes[OAK_VERTEX_INDEX];
-    v_uv = a.uv;
+    v_uv = a.uv + vec4(oak_impostor_uv(s, lod, rec), 0.0, 0.0); // a card's cell
     v_alpha = a.color.a;
 }

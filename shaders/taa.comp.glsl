@@ -99,12 +99,22 @@ bool motion(ivec2 px, out vec2 m) {
     }
     oak_gpu_draw d = oak_fetch_draw(id);
     uint base = d.info.y + oak_id_triangle(id) * 3u;
-    vec4 Po[3];
-    vec3 rows[3];
-    for (int k = 0; k < 3; k++) {
-        Po[k] = oak_draw_point(d, indices[base + uint(k)], false);
-        rows[k] = (view.view_proj * (d.world * Po[k])).xyw;
+    // the triangle's corners now (k < 3) and, posed, last frame (k >= 3),
+    // in one loop whose count the compiler cannot see: each oak_draw_point
+    // inlines a posing path (bank, blend, card), and six copies of it made
+    // llvmpipe's coroutine pass take minutes to compile this shader
+    // (view.out_size.w is 0: adding it keeps the count from being folded)
+    vec4 Po[3], Pp[3];
+    uint corners = d.prev.y != 0u ? 6u : 3u;
+    for (uint k = 0u; k < corners + view.out_size.w; k++) {
+        vec4 q = oak_draw_point(d, indices[base + k % 3u], k >= 3u);
+        if (k < 3u)
+            Po[k] = q;
+        else
+            Pp[k - 3u] = q;
     }
+    vec3 rows[3];
+    for (int k = 0; k < 3; k++) rows[k] = (view.view_proj * (d.world * Po[k])).xyw;
     // homogeneous barycentrics, as the resolve's (common/surface.glsl)
     vec3 e0 = cross(rows[1], rows[2]), e1 = cross(rows[2], rows[0]), e2 = cross(rows[0], rows[1]);
     vec3 p = vec3(ndc, 1.0);
@@ -115,9 +125,7 @@ bool motion(ivec2 px, out vec2 m) {
     if (!to_pixel(view.view_proj * (d.world * P), now)) return false;
     // a posed draw: the same barycentrics over last frame's pose
     if (d.prev.y != 0u) { // a posed instance: at last frame's phase
-        P = b.x * oak_draw_point(d, indices[base], true) +
-            b.y * oak_draw_point(d, indices[base + 1u], true) +
-            b.z * oak_draw_point(d, indices[base + 2u], true);
+        P = b.x * Pp[0] + b.y * Pp[1] + b.z * Pp[2];
     } else if (d.prev.x != 0u) {
         uint at = d.info.z + d.prev.x;
         P = b.x * positions[indices[base] + at] + b.y * positions[indices[base + 1u] + at] +
@@ -150,13 +158,22 @@ vec4 history_at_size(uint first, vec2 p, ivec2 size) {
 // in output pixels; the history (output-sized) is reprojected by that
 // render pixel's motion, clamped to the same 3 x 3 box, and blended as a
 // running mean weighted by the nearest sample's weight (its confidence).
-void upsample(ivec2 o, uint src, uint dst) {
+// The render pixel output pixel o falls in.
+ivec2 up_pixel(ivec2 o) {
+    ivec2 R = ivec2(view.size.xy), O = ivec2(view.out_size.xy);
+    float rx = (float(o.x) + 0.5) * (float(R.x) / float(O.x));
+    float ry = (float(o.y) + 0.5) * (float(R.y) / float(O.y));
+    return clamp(ivec2(int(floor(rx)), int(floor(ry))), ivec2(0), R - 1);
+}
+
+// m and ok are motion() at up_pixel(o), taken by main: motion() has one
+// call site, since each inlined copy of its posing path costs lavapipe's
+// coroutine compile minutes.
+void upsample(ivec2 o, uint src, uint dst, vec2 m, bool ok) {
     ivec2 R = ivec2(view.size.xy), O = ivec2(view.out_size.xy);
     float sx = float(R.x) / float(O.x), sy = float(R.y) / float(O.y);
     float rx = (float(o.x) + 0.5) * sx, ry = (float(o.y) + 0.5) * sy;
-    ivec2 c = clamp(ivec2(int(floor(rx)), int(floor(ry))), ivec2(0), R - 1);
-    vec2 m;
-    bool ok = motion(c, m);
+    ivec2 c = up_pixel(o);
     vec3 lo = vec3(1e30), hi = vec3(-1e30), sum = vec3(0.0), ysum = vec3(0.0);
     float taps = 0.0;
     float wsum = 0.0, wmax = 0.0, r2 = float(OAK_TAA_UP_RADIUS * OAK_TAA_UP_RADIUS);
@@ -219,12 +236,13 @@ void main() {
         imageStore(hdr, px, vec4(c, 1.0));
         return;
     }
-    if (OW != W || OH != H) {
-        upsample(px, parity * n, dst);
+    bool up = OW != W || OH != H;
+    vec2 m;
+    bool ok = motion(up ? up_pixel(px) : px, m);
+    if (up) {
+        upsample(px, parity * n, dst, m, ok);
         return;
     }
-    vec2 m;
-    bool ok = motion(px, m);
     if ((view.flags.y & OAK_GPU_CHANNEL_MOTION) != 0u) { // the channel: pixels, z valid
         history[dst] = ok ? vec4(m, 1.0, 0.0) : vec4(0.0);
         return;

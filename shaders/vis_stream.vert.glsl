@@ -25,16 +25,17 @@ void main() {
     vec4 P = positions[OAK_VERTEX_INDEX];
     if (oak_stream_posed(s)) { // common/pose.glsl: the vertex's index inside its LOD mesh
         uint first = stream_words[stream_heads[s].info.w + lod * 5u + 3u];
-        P = oak_pose_point(s, lod, uint(OAK_VERTEX_INDEX) - first,
-                           stream_records[rec].color_phase.w, P);
+        vec4 r0, r1, r2; // the bank's skinning, or an impostor card's turn
+        oak_stream_rows(s, lod, uint(OAK_VERTEX_INDEX) - first, rec, r0, r1, r2);
+        P = oak_pose_apply(r0, r1, r2, P);
     }
     vec4 c = view.view_proj * (world * P);
     c = oak_snap(c, vec2(view.size.xy), vec2(view.taa.x, -view.taa.y));
     gl_Position = c;
-    v_draw = stream_heads[s].draw.x;
+    v_draw = oak_stream_material(s, lod);
     v_id = uvec2(OAK_GPU_ID_INSTANCE | rec,
                  (s << OAK_GPU_ID_STREAM_SHIFT) | (lod << OAK_GPU_ID_LOD_SHIFT));
     oak_gpu_vertex a = attributes[OAK_VERTEX_INDEX];
-    v_uv = a.uv;
+    v_uv = a.uv + vec4(oak_impostor_uv(s, lod, rec), 0.0, 0.0); // a card's cell
     v_alpha = a.color.a;
 }

@@ -241,6 +241,13 @@ oak_cli_test(cliRenderRejectsBadCount ARGS "render|--world|crowd|--count|0|--siz
 oak_cli_test(cliRenderRejectsFractionalCount
              ARGS "render|--world|crowd|--count|2.5|--size|64x36" EXIT 2
              ERR "--count '2.5': expected a whole number" ERR_LINES 1)
+# --terrain on: the crowd on the meadow's terrain (off by default: its cost on the cpu)
+oak_cli_test(cliBenchCrowdOnTerrain
+             ARGS "bench|--world|crowd|--count|50|--terrain|on|--backend|cpu|--size|64x36|--frames|3|--warmup|0"
+             EXIT 0 OUT "crowd \\| cpu .*frame +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+")
+oak_cli_test(cliRenderRejectsBadTerrain
+             ARGS "render|--world|crowd|--terrain|hilly|--size|64x36" EXIT 2
+             ERR "--terrain 'hilly': expected on or off" ERR_LINES 1)
 oak_cli_test(cliBenchJsonIsOneObjectWithFrameStage
              ARGS "bench|--backend|null|--size|64x36|--frames|4|--warmup|1|--json" EXIT 0
              OUT "^{\"world\": \"default\", \"backend\": \"null\", \"device\": \"[^\"]*\", \"preset\": \"default\", \"size\": \\[64, 36\\], \"render_scale\": 1, \"render_size\": \\[64, 36\\], \"frames\": 4, \"warmup\": 1, \"threads\": [0-9]+, \"occlusion\": {\"on\": false, [^}]*}, \"stages\": {\"frame\": {\"median_ms\": [0-9.]+, \"p95_ms\": [0-9.]+, \"p99_ms\": [0-9.]+, \"max_ms\": [0-9.]+, \"clock\": \"cpu\"}.*}}\n$")

@@ -1,11 +1,13 @@
-/* The `crowd` world (issue 15): foxes walking and running on open ground,
- * every one an instance of one posed stream (render.h oak_stream_desc
- * pose_bank) driven by the crowd simulation (world/crowd_sim.c) each
- * oak_world_update. A figure's phase moves on by its own ground speed over
- * its clip's pace, so the feet plant whatever speed the separation leaves
- * it; it turns to where it walks. A group of GROUP foxes walks together
- * across the field and the camera frames it from beside its path
- * (oak_frame_points), following it. */
+/* The `crowd` world (issue 15): foxes walking, trotting and running on the
+ * meadow's terrain (or open ground), every one an instance of one of two
+ * posed streams (render.h oak_stream_desc pose_bank: the Fox and the Fox
+ * furred, world/crowd_figure.c) driven by the crowd simulation
+ * (world/crowd_sim.c) each oak_world_update. A figure's gait blends the
+ * Walk and the Run by its speed, and its cycle moves on by its own ground
+ * speed over the blend's stride, so the feet plant whatever speed the
+ * separation leaves it; it turns to where it walks. A group of GROUP
+ * foxes walks together across the field and the camera frames it from
+ * beside its path (oak_frame_points), following it. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 #include <meshoptimizer.h>
 
 #include "oak/anim.h"
+#include "world/crowd_impostor.h"
 #include "world/internal.h"
 
 #define CROWD_DEFAULT 20000u
@@ -29,24 +32,46 @@
 #define MID_SHARE        4u
 #define MID_ERROR        0.02f
 #define MID_SLOPPY_ERROR 0.1f /* the sloppy fallback: a tenth of the fox, at 20 m and more */
+/* the far tier, an impostor card (world/crowd_impostor.c), from FAR_TIER
+   metres: docs/WORLD.md "Crowds: the far tier" says how it was chosen */
+#define FAR_TIER 40.0f
+/* The second figure, the Fox furred: a figure in FUR_EVERY, each of its
+   triangles cut FUR_CUTS x FUR_CUTS (576 x 25 = 14,400 triangles), tufts up
+   to 1.5 FUR_TUFT metres high */
+#define FUR_EVERY 4u
+#define FUR_CUTS  5u
+#define FUR_TUFT  0.012f
+/* Open ground unless the options ask for the meadow's terrain: on the CPU
+   at 2,000 figures the terrain's tiles cost about 60% more frame
+   (docs/PERFORMANCE.md "Crowds") */
+#define CROWD_TERRAIN 0
+/* metres of terrain round the eye (the meadow's 6 km is for flying) */
+#define TERRAIN_VIEW 2000.0f
+#define TERRAIN_WARM 256 /* terrain updates the build runs at most until none is pending */
 
 typedef struct crowd_world {
+    oak_terrain *terrain; /* the meadow's (owned by the scene), or NULL: open ground */
+    bool on_terrain;
     oak_gltf *fox;
     oak_pose_bank *bank;
     oak_crowd *crowd;
-    oak_stream *stream; /* owned by the scene */
-    oak_mesh mesh, mid; /* the glTF's, and the simplified tier (ours) */
+    oak_stream *stream[2]; /* the Fox's and the fur figure's (owned by the scene) */
+    oak_mesh mesh, mid;    /* the glTF's, and the simplified tier (ours) */
+    oak_mesh fur;          /* the second figure: the Fox furred (ours) */
     oak_material material;
+    _oak_crowd_impostor impostor; /* the far tier: atlas, material and card */
     uint32_t count;
     float scale;           /* model units to metres */
     float yaw0;            /* the mesh's forward as a heading (radians about +y from +z) */
     float half;            /* the field is [-half, half] in x and z */
     float pace[3];         /* metres a second of bank clips Survey, Walk, Run */
-    float *t;              /* per figure: seconds into its clip */
+    float dur[3];          /* their seconds */
+    float *cycle;          /* per figure: share of its gait cycle, [0, 1) */
+    float *weight;         /* per figure: the Run's weight over the Walk, by its speed */
     float *goal;           /* per figure: where it walks (x, z) */
     uint32_t *round;       /* per figure: goals it has had */
-    uint8_t *clip;         /* per figure: bank clip */
-    oak_instance *records; /* written to the stream each update */
+    oak_instance *records; /* written to the streams each update: the Fox's, then the fur's */
+    uint32_t figures[2];   /* figures of each kind (i % FUR_EVERY == FUR_EVERY - 1: fur) */
     float *points;         /* the group's framing points */
     float last;            /* world seconds of the last update; < 0: none yet */
 } crowd_world;
@@ -56,9 +81,11 @@ static void crowd_world_destroy(void *p) {
     if (!w) return;
     oak_destroy_crowd(w->crowd);
     oak_destroy_pose_bank(w->bank);
+    _oak_crowd_impostor_free(&w->impostor);
     if (w->mid.id && w->mid.id != w->mesh.id) oak_destroy_mesh(w->mid);
+    if (w->fur.id) oak_destroy_mesh(w->fur);
     oak_gltf_free(w->fox);
-    oak_free(w->t), oak_free(w->clip), oak_free(w->records), oak_free(w->points);
+    oak_free(w->cycle), oak_free(w->weight), oak_free(w->records), oak_free(w->points);
     oak_free(w->goal), oak_free(w->round);
     oak_free(w);
 }
@@ -170,29 +197,54 @@ static oak_result load_fox(crowd_world *w) {
     for (uint32_t c = 0; c < 3; c++) {
         float d[3];
         w->pace[c] = oak_pose_bank_speed(w->bank, c, d) * w->scale;
+        w->dur[c] = oak_pose_bank_duration(w->bank, c);
         if (c == 1) memcpy(dir, d, sizeof dir); /* the walk's way is the mesh's forward */
     }
     w->yaw0 = atan2f(dir[0], dir[2]);
-    return make_mid_tier(w);
+    if ((r = make_mid_tier(w))) return r;
+    /* the far tier: the Walk (bank clip 1) baked from 8 angles at 8 frames */
+    if ((r = _oak_crowd_impostor_bake(&w->impostor, w->bank, 1, w->mesh, w->material, true)))
+        return r;
+    oak_log(OAK_LOG_INFO,
+            "world crowd: impostor atlas (%u views x %u walk frames) baked in %.1f ms",
+            OAK_IMPOSTOR_VIEWS, OAK_IMPOSTOR_FRAMES, w->impostor.bake_ms);
+    return _oak_crowd_fur_figure(&w->fur, w->mesh, FUR_CUTS, FUR_TUFT / w->scale);
 }
 
-/* Phases, headings and places into the stream's records. */
+/* Figure i's record: the Fox's stream from 0, the fur figure's after them. */
+static uint32_t record_of(const crowd_world *w, uint32_t i) {
+    return i % FUR_EVERY == FUR_EVERY - 1 ? w->figures[0] + i / FUR_EVERY
+                                          : i / FUR_EVERY * (FUR_EVERY - 1) + i % FUR_EVERY;
+}
+
+/* Phases, headings and places into the streams' records. */
 static oak_result write_records(crowd_world *w) {
     for (uint32_t i = 0; i < w->count; i++) {
         oak_crowd_figure f;
         oak_crowd_get(w->crowd, i, &f);
         float yaw = f.heading - w->yaw0;
-        w->records[i] =
-            (oak_instance){.position = {f.position[0], f.position[1], f.position[2]},
-                           .scale = w->scale,
-                           .rotation = {0, sinf(0.5f * yaw), 0, cosf(0.5f * yaw)},
-                           .color = {1, 1, 1},
-                           .phase = (float)w->clip[i] * OAK_POSE_CLIP_SECONDS + w->t[i]};
+        /* a blend's weight is held to 1/63: at either end, the one clip's
+           phase, which keeps its seconds to the microsecond */
+        float k = w->weight[i] * 63;
+        float phase = k < 0.5f    ? OAK_POSE_CLIP_SECONDS + w->cycle[i] * w->dur[1]
+                      : k > 62.5f ? 2 * OAK_POSE_CLIP_SECONDS + w->cycle[i] * w->dur[2]
+                                  : oak_pose_blend_phase(1, 2, w->weight[i], w->cycle[i]);
+        oak_instance *rec = &w->records[record_of(w, i)];
+        *rec = (oak_instance){.position = {f.position[0], f.position[1], f.position[2]},
+                              .scale = w->scale,
+                              .rotation = {0, sinf(0.5f * yaw), 0, cosf(0.5f * yaw)},
+                              .color = {1, 1, 1},
+                              .phase = phase};
         /* a few lighter and darker coats */
         float tint = 0.8f + 0.4f * _oak_world_hash01(i, 9);
-        w->records[i].color[0] = tint, w->records[i].color[1] = tint, w->records[i].color[2] = tint;
+        rec->color[0] = tint, rec->color[1] = tint, rec->color[2] = tint;
     }
-    return oak_stream_write(w->stream, 0, w->records, w->count);
+    oak_result r = OAK_OK;
+    for (int k = 0; k < 2 && !r; k++)
+        if (w->stream[k])
+            r = oak_stream_write(w->stream[k], 0, w->records + (k ? w->figures[0] : 0),
+                                 w->figures[k]);
+    return r;
 }
 
 /* The camera beside the group, framing its figures (and a fox's height
@@ -227,8 +279,28 @@ static void frame_group(oak_scene *scene, crowd_world *w) {
         oak_scene_set_transform(scene, cam, &t);
 }
 
+/* The crowd's height query: the terrain's finest triangle under (x, z), as
+   the tiles draw it (thread-safe: it reads the noise, not the tiles). */
+static float ground_height(void *user, float x, float z) {
+    float h = 0;
+    oak_terrain_height(user, x, z, &h, NULL);
+    return h;
+}
+
+/* The terrain's tiles around the active camera (after it followed the
+   group). */
+static oak_result update_terrain(oak_scene *scene, crowd_world *w) {
+    oak_entity cam = oak_scene_active_camera(scene);
+    if (!w->terrain || !cam.id) return OAK_OK;
+    oak_scene_update_transforms(scene);
+    mat4 m;
+    oak_scene_world_matrix(scene, cam, m);
+    const float eye[3] = {m[3][0], m[3][1], m[3][2]};
+    return oak_terrain_update(w->terrain, eye);
+}
+
 static oak_result crowd_step(oak_scene *scene, crowd_world *w, float dt) {
-    oak_result r = oak_crowd_step(w->crowd, dt, NULL, NULL);
+    oak_result r = oak_crowd_step(w->crowd, dt, w->terrain ? ground_height : NULL, w->terrain);
     if (r) return r;
     for (uint32_t i = 0; i < w->count; i++) {
         oak_crowd_figure f;
@@ -243,18 +315,24 @@ static oak_result crowd_step(oak_scene *scene, crowd_world *w, float dt) {
                 oak_crowd_set_goal(w->crowd, k, w->goal + 2 * k);
             }
         }
-        /* the clip's time moves at the figure's own speed over the clip's
-           pace, so the planted paw stays where it is */
+        /* the gait by the figure's own speed: the Walk up to its pace, the
+           Run from its pace, a blend between (the Run's weight the share of
+           the way); the cycle moves on by the ground covered over the
+           blend's stride (each clip's pace times its duration, lerped), so
+           the planted paw stays where it is */
         float speed = sqrtf(f.velocity[0] * f.velocity[0] + f.velocity[1] * f.velocity[1]);
-        uint32_t c = w->clip[i];
-        float rate = w->pace[c] > 0 ? speed / w->pace[c] : 1;
-        float d = oak_pose_bank_duration(w->bank, c);
-        w->t[i] += dt * rate;
-        if (d > 0) w->t[i] -= d * floorf(w->t[i] / d); /* wrapped: the float keeps its bits */
+        float span = w->pace[2] - w->pace[1];
+        float wt = span > 0 ? (speed - w->pace[1]) / span : 0;
+        wt = wt > 0 ? (wt < 1 ? wt : 1) : 0;
+        float stride =
+            w->pace[1] * w->dur[1] + (w->pace[2] * w->dur[2] - w->pace[1] * w->dur[1]) * wt;
+        w->weight[i] = wt;
+        w->cycle[i] += stride > 0 ? speed * dt / stride : 0;
+        w->cycle[i] -= floorf(w->cycle[i]); /* wrapped: the float keeps its bits */
     }
     r = write_records(w);
     frame_group(scene, w);
-    return r;
+    return r ? r : update_terrain(scene, w);
 }
 
 oak_result _oak_world_crowd_update(oak_scene *scene, float seconds) {
@@ -281,6 +359,43 @@ void _oak_world_crowd_path(float t, float eye[3], float target[3]) {
     target[0] = 0, target[1] = 0, target[2] = 0;
 }
 
+static oak_result add_open_ground(oak_scene *scene, const crowd_world *w) {
+    oak_shape_desc ground = {
+        .type = OAK_SHAPE_PLANE, .size = {4 * w->half + 200, 0, 4 * w->half + 200}, .segments = 8};
+    return _oak_world_add_ground(scene, &ground, "ground");
+}
+
+/* The meadow's landscape under the field, kept where it is (no rebase: the
+   field is a few hundred metres across and its records are in scene
+   space), built round the first camera. */
+static oak_result add_terrain(oak_scene *scene, crowd_world *w) {
+    oak_terrain_desc d = _oak_world_meadow_terrain();
+    d.no_rebase = true;
+    d.view_distance = TERRAIN_VIEW;
+    oak_result r = oak_make_terrain(&w->terrain, scene, &d);
+    if (r) return r;
+    if ((r = _oak_terrain_attach(scene, w->terrain))) {
+        oak_destroy_terrain(w->terrain);
+        w->terrain = NULL;
+    }
+    return r;
+}
+
+/* Open ground's sky: a clear day with the sun at 40 degrees. */
+static oak_result open_sky(oak_scene *scene) {
+    const oak_world_day d = {.elevation_deg = 40,
+                             .azimuth_deg = 35,
+                             .distance = 100,
+                             .sun_lux = 100000,
+                             .sun_color = {1.0f, 0.95f, 0.86f},
+                             .zenith = {0.24f, 0.46f, 0.85f},
+                             .horizon = {0.70f, 0.80f, 0.92f},
+                             .ambient_sky = {0.05f, 0.067f, 0.1f},
+                             .ambient_ground = {0.02f, 0.023f, 0.013f},
+                             .fog_density = 0.0005f};
+    return _oak_world_clear_day(scene, &d);
+}
+
 oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opts) {
     uint32_t n = opts->count ? opts->count : CROWD_DEFAULT;
     if (n > OAK_STREAM_MAX_INSTANCES || n > OAK_CROWD_MAX)
@@ -298,32 +413,25 @@ oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opt
         crowd_world_destroy(w);
         return r;
     }
-    oak_world_day d = {.elevation_deg = 40,
-                       .azimuth_deg = 35,
-                       .distance = 100,
-                       .sun_lux = 100000,
-                       .sun_color = {1.0f, 0.95f, 0.86f},
-                       .zenith = {0.24f, 0.46f, 0.85f},
-                       .horizon = {0.70f, 0.80f, 0.92f},
-                       .ambient_sky = {0.05f, 0.067f, 0.1f},
-                       .ambient_ground = {0.02f, 0.023f, 0.013f},
-                       .fog_density = 0.0005f};
-    if ((r = _oak_world_clear_day(scene, &d))) return r;
-    oak_camera cam = {.fov_y = 50.0f * OAK_PI / 180.0f, .znear = 0.2f, .zfar = 4 * w->half + 200};
+    w->on_terrain = opts->terrain > 0 || (opts->terrain == 0 && CROWD_TERRAIN);
+    if ((r = w->on_terrain ? _oak_world_meadow_sky(scene) : open_sky(scene))) return r;
+    oak_camera cam = {.fov_y = 50.0f * OAK_PI / 180.0f,
+                      .znear = 0.2f,
+                      .zfar = w->on_terrain ? TERRAIN_VIEW + 500 : 4 * w->half + 200};
     float eye[3], target[3];
     _oak_world_crowd_path(0, eye, target);
     if (!_oak_world_camera(scene, &cam, eye, target).id)
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "world crowd: no room for the camera");
-    oak_shape_desc ground = {
-        .type = OAK_SHAPE_PLANE, .size = {4 * w->half + 200, 0, 4 * w->half + 200}, .segments = 8};
-    if ((r = _oak_world_add_ground(scene, &ground, "ground")) || (r = load_fox(w))) return r;
-    w->t = oak_alloc(sizeof(float) * n);
-    w->clip = oak_alloc(n);
+    if ((r = w->on_terrain ? add_terrain(scene, w) : add_open_ground(scene, w)) ||
+        (r = load_fox(w)))
+        return r;
+    w->cycle = oak_alloc(sizeof(float) * n);
+    w->weight = oak_alloc(sizeof(float) * n);
     w->records = oak_alloc(sizeof(oak_instance) * n);
     w->points = oak_alloc(sizeof(float) * 6 * GROUP);
     w->goal = oak_alloc(sizeof(float) * 2 * n);
     w->round = oak_calloc(n, sizeof(uint32_t));
-    if (!w->t || !w->clip || !w->records || !w->points || !w->goal || !w->round)
+    if (!w->cycle || !w->weight || !w->records || !w->points || !w->goal || !w->round)
         return OAK_ERROR_OUT_OF_MEMORY;
     oak_crowd_desc cd = {
         .capacity = n, .extent = {-w->half, -w->half, w->half, w->half}, .radius = FOX_RADIUS};
@@ -338,22 +446,49 @@ oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opt
             p[1] = (2 * _oak_world_hash01(i, 2) - 1) * w->half;
         }
         goal_of(w, i, 0, g);
+        /* the runners' paces spread from a trot (half Walk, half Run) to
+           the Run's */
         bool run = i >= GROUP && _oak_world_hash01(i, 5) < RUNNERS;
-        w->clip[i] = run ? 2 : 1;
-        w->t[i] = _oak_world_hash01(i, 6) * oak_pose_bank_duration(w->bank, w->clip[i]);
-        if ((r = oak_crowd_add(w->crowd, p, g, w->pace[w->clip[i]]))) return r;
+        float pace =
+            run ? w->pace[1] + (w->pace[2] - w->pace[1]) * (0.5f + 0.5f * _oak_world_hash01(i, 10))
+                : w->pace[1];
+        w->weight[i] =
+            run && w->pace[2] > w->pace[1] ? (pace - w->pace[1]) / (w->pace[2] - w->pace[1]) : 0;
+        w->cycle[i] = _oak_world_hash01(i, 6);
+        if ((r = oak_crowd_add(w->crowd, p, g, pace))) return r;
     }
-    oak_stream_desc sd = {.capacity = n,
-                          .lod_count = 2,
-                          .lods = {{w->mesh, NEAR_TIER}, {w->mid, 0}},
-                          .material = w->material,
-                          .pose_bank = w->bank};
-    if ((r = oak_make_stream(&w->stream, &sd))) return r;
-    if ((r = oak_scene_add_stream(scene, w->stream))) {
-        w->stream = NULL; /* the scene destroyed it */
-        return r;
+    /* one stream a figure: each its own ladder, the full mesh near, a
+       simplified one beyond (the fur figure's: the Fox itself) and the
+       Fox's impostor card past FAR_TIER */
+    w->figures[1] = n / FUR_EVERY, w->figures[0] = n - w->figures[1];
+    const oak_mesh ladder[2][2] = {{w->mesh, w->mid}, {w->fur, w->mesh}};
+    for (int k = 0; k < 2; k++) {
+        if (!w->figures[k]) continue;
+        oak_stream_desc sd = {
+            .capacity = w->figures[k],
+            .lod_count = 3,
+            .lods = {{ladder[k][0], NEAR_TIER}, {ladder[k][1], FAR_TIER}, {w->impostor.card, 0}},
+            .material = w->material,
+            .pose_bank = w->bank,
+            .impostor_lod = 2,
+            .impostor_material = w->impostor.material};
+        if ((r = oak_make_stream(&w->stream[k], &sd))) return r;
+        if ((r = oak_scene_add_stream(scene, w->stream[k]))) {
+            w->stream[k] = NULL; /* the scene destroyed it */
+            return r;
+        }
+        if ((r = oak_stream_set_count(w->stream[k], w->figures[k]))) return r;
     }
-    if ((r = oak_stream_set_count(w->stream, n)) || (r = write_records(w))) return r;
+    /* a step of no time sets every figure on the ground */
+    if (w->terrain && (r = oak_crowd_step(w->crowd, 0, ground_height, w->terrain))) return r;
+    if ((r = write_records(w))) return r;
     frame_group(scene, w);
-    return OAK_OK;
+    /* the terrain built round the camera, so the first frame is whole */
+    for (int i = 0; i < TERRAIN_WARM && w->terrain && !r; i++) {
+        oak_terrain_stats st;
+        r = update_terrain(scene, w);
+        oak_terrain_get_stats(&st, w->terrain);
+        if (!st.pending) break;
+    }
+    return r;
 }

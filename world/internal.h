@@ -18,6 +18,16 @@ oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opt
 oak_result _oak_world_crowd_update(oak_scene *scene, float seconds);
 void _oak_world_crowd_path(float t, float eye[3], float target[3]);
 void _oak_world_meadow_path(float t, float eye[3], float target[3]);
+/* The meadow's landscape (its terrain desc) and its sun and sky, for the
+   crowd on the meadow's terrain. */
+oak_terrain_desc _oak_world_meadow_terrain(void);
+oak_result _oak_world_meadow_sky(oak_scene *scene);
+/* The crowd's second figure (world/crowd_figure.c): each triangle of the
+   skinned mesh `fox` cut into n x n (1 .. 16), every new point pushed out
+   along the smoothed normal by up to 1.5 tuft (model units; none at the
+   mesh's own corners), skin weights interpolated (the four largest,
+   summing to 1). */
+oak_result _oak_crowd_fur_figure(oak_mesh *out, oak_mesh fox, uint32_t n, float tuft);
 
 /* The scene owns a terrain once attached (destroyed with it); the world's
    update finds it again by scene (world/terrain.c). */

@@ -53,6 +53,10 @@ static oak_terrain_desc meadow_desc(void) {
     return d;
 }
 
+oak_terrain_desc _oak_world_meadow_terrain(void) {
+    return meadow_desc();
+}
+
 static void flight_point(float t, float p[3]) {
     float a = OAK_PI * (t + 0.25f);
     p[0] = FLIGHT_CENTRE_X + FLIGHT_RADIUS * cosf(a);
@@ -78,7 +82,7 @@ void _oak_world_meadow_path(float t, float eye[3], float target[3]) {
     target[2] = ahead[2];
 }
 
-static oak_result add_sun_and_sky(oak_scene *scene) {
+oak_result _oak_world_meadow_sky(oak_scene *scene) {
     /* haze: a quarter of the way to the horizon colour at 2 km, nine tenths
        at the 6 km view distance, where the terrain ends */
     oak_world_day d = {.elevation_deg = SUN_ELEVATION_DEG,
@@ -220,7 +224,7 @@ static oak_result update_terrain(oak_scene *scene, double seconds) {
 }
 
 oak_result _oak_world_meadow_build(oak_scene *scene, const oak_world_options *opts) {
-    oak_result r = add_sun_and_sky(scene);
+    oak_result r = _oak_world_meadow_sky(scene);
     if (r) return r;
     /* the clouds (when --clouds or a scene turns them on) drift on the
        grass's wind, at 12 m/s, as the world's clock runs (oak_world_update) */

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "world/impostor_bake.h"
 #include "world/internal.h"
 #include "world/terrain_internal.h"
 #include "world/tree_internal.h"
@@ -229,129 +230,40 @@ void _oak_tree_paint(uint8_t *albedo, uint8_t *normal, uint32_t species) {
     paint_card(albedo, normal, species);
 }
 
-/* ---- impostor bake ------------------------------------------------------- */
-
-#define SS 2 /* samples a texel each way */
-
-typedef struct bake_target {
-    float *depth, *color, *nrm; /* SS-times finer than the slot */
-    uint32_t w, h;
-} bake_target;
-
-static void bake_mesh(bake_target *bt, const _oak_tree_mesh *m, const uint8_t *atlas,
-                      const float V[3], const float R[3], float s, float bottom) {
-    float top = bottom + OAK_TREE_SLOT_H * s, hw = 0.5f * OAK_TREE_SLOT_W * s;
-    for (uint32_t i = 0; i + 2 < m->index_count; i += 3) {
-        float sx[3], sy[3], sz[3];
-        for (int k = 0; k < 3; k++) {
-            const float *p = m->pos + 3 * m->idx[i + k];
-            sx[k] = (p[0] * R[0] + p[1] * R[1] + p[2] * R[2] + hw) / s * SS;
-            sy[k] = (top - p[1]) / s * SS;
-            sz[k] = p[0] * V[0] + p[1] * V[1] + p[2] * V[2];
-        }
-        float area = (sx[1] - sx[0]) * (sy[2] - sy[0]) - (sx[2] - sx[0]) * (sy[1] - sy[0]);
-        if (fabsf(area) < 1e-12f) continue;
-        int x0 = (int)floorf(fminf(sx[0], fminf(sx[1], sx[2]))),
-            x1 = (int)ceilf(fmaxf(sx[0], fmaxf(sx[1], sx[2])));
-        int y0 = (int)floorf(fminf(sy[0], fminf(sy[1], sy[2]))),
-            y1 = (int)ceilf(fmaxf(sy[0], fmaxf(sy[1], sy[2])));
-        if (x0 < 0) x0 = 0;
-        if (y0 < 0) y0 = 0;
-        if (x1 > (int)bt->w) x1 = (int)bt->w;
-        if (y1 > (int)bt->h) y1 = (int)bt->h;
-        for (int y = y0; y < y1; y++)
-            for (int x = x0; x < x1; x++) {
-                float px = x + 0.5f, py = y + 0.5f, b[3];
-                b[0] = ((sx[1] - px) * (sy[2] - py) - (sx[2] - px) * (sy[1] - py)) / area;
-                b[1] = ((sx[2] - px) * (sy[0] - py) - (sx[0] - px) * (sy[2] - py)) / area;
-                b[2] = 1 - b[0] - b[1];
-                if (b[0] < 0 || b[1] < 0 || b[2] < 0) continue;
-                float z = b[0] * sz[0] + b[1] * sz[1] + b[2] * sz[2];
-                size_t o = (size_t)y * bt->w + x;
-                if (z <= bt->depth[o]) continue;
-                float uv[2] = {0, 0}, n[3] = {0, 0, 0};
-                for (int k = 0; k < 3; k++) {
-                    uint32_t v = m->idx[i + k];
-                    uv[0] += b[k] * m->uv[2 * v], uv[1] += b[k] * m->uv[2 * v + 1];
-                    for (int c = 0; c < 3; c++) n[c] += b[k] * m->nrm[3 * v + c];
-                }
-                int tx = (int)(uv[0] * OAK_TREE_ATLAS_W), ty = (int)(uv[1] * OAK_TREE_ATLAS_H);
-                tx = tx < 0 ? 0 : (tx >= OAK_TREE_ATLAS_W ? OAK_TREE_ATLAS_W - 1 : tx);
-                ty = ty < 0 ? 0 : (ty >= OAK_TREE_ATLAS_H ? OAK_TREE_ATLAS_H - 1 : ty);
-                const uint8_t *t = atlas + 4 * ((size_t)ty * OAK_TREE_ATLAS_W + tx);
-                if (t[3] < 128) continue; /* the material's cutoff, 0.5 */
-                bt->depth[o] = z;
-                for (int c = 0; c < 3; c++) {
-                    bt->color[3 * o + c] = oak_srgb_to_linear(t[c] / 255.0f);
-                    bt->nrm[3 * o + c] = n[c];
-                }
-            }
-    }
-}
+/* ---- impostor bake (world/impostor_bake.c, shared with the crowd) -------- */
 
 oak_result _oak_tree_bake(uint8_t *albedo, uint8_t *normal, const _oak_tree *t,
                           uint32_t first_view) {
     float y0 = -0.3f; /* as _oak_tree_impostor */
     float s = fmaxf(2.0f * t->radius / (OAK_TREE_SLOT_W - 2 * OAK_TREE_GUTTER),
                     (t->height - y0) / (OAK_TREE_SLOT_H - 2 * OAK_TREE_GUTTER));
-    float bottom = y0 - OAK_TREE_GUTTER * s;
-    bake_target bt = {.w = OAK_TREE_SLOT_W * SS, .h = OAK_TREE_SLOT_H * SS};
-    size_t n = (size_t)bt.w * bt.h;
-    bt.depth = oak_alloc(n * sizeof(float));
-    bt.color = oak_alloc(n * 3 * sizeof(float));
-    bt.nrm = oak_alloc(n * 3 * sizeof(float));
+    _oak_bake_target bt;
+    oak_result r = _oak_bake_target_make(&bt, OAK_TREE_SLOT_W, OAK_TREE_SLOT_H);
+    if (r) return r;
+    /* the cards' alpha tested as the material does (cutoff 0.5) */
+    _oak_bake_tex tex = {.rgba = albedo,
+                         .w = OAK_TREE_ATLAS_W,
+                         .h = OAK_TREE_ATLAS_H,
+                         .cutoff = 128,
+                         .factor = {1, 1, 1}};
+    const _oak_bake_tris branches = {t->branches.pos, t->branches.nrm, t->branches.uv,
+                                     t->branches.idx, t->branches.index_count};
+    const _oak_bake_tris leaves = {t->leaves.pos, t->leaves.nrm, t->leaves.uv, t->leaves.idx,
+                                   t->leaves.index_count};
     static const float k_view[OAK_TREE_VIEWS][3] = {{0, 0, 1}, {1, 0, 0}, {0, 0, -1}, {-1, 0, 0}};
-    for (uint32_t k = 0; k < OAK_TREE_VIEWS && bt.depth && bt.color && bt.nrm; k++) {
-        const float *V = k_view[k];
-        float R[3] = {V[2], 0, -V[0]}; /* up x V */
-        for (size_t i = 0; i < n; i++) bt.depth[i] = -INFINITY;
-        bake_mesh(&bt, &t->branches, albedo, V, R, s, bottom);
-        bake_mesh(&bt, &t->leaves, albedo, V, R, s, bottom);
+    for (uint32_t k = 0; k < OAK_TREE_VIEWS; k++) {
+        _oak_bake_view v = {.V = {k_view[k][0], k_view[k][1], k_view[k][2]},
+                            .s = s,
+                            .bottom = y0 - OAK_TREE_GUTTER * s,
+                            .slot_w = OAK_TREE_SLOT_W,
+                            .slot_h = OAK_TREE_SLOT_H};
+        _oak_bake_clear(&bt);
+        _oak_bake_raster(&bt, &v, &branches, &tex);
+        _oak_bake_raster(&bt, &v, &leaves, &tex);
         uint32_t rect[4];
         _oak_tree_view_rect(first_view + k, rect);
-        /* B = N x T with N = V, T = R: up */
-        double mean[3] = {0, 0, 0}, covered = 0;
-        for (uint32_t y = 0; y < OAK_TREE_SLOT_H; y++)
-            for (uint32_t x = 0; x < OAK_TREE_SLOT_W; x++) {
-                float col[3] = {0, 0, 0}, nn[3] = {0, 0, 0};
-                int hits = 0;
-                for (int sy = 0; sy < SS; sy++)
-                    for (int sx = 0; sx < SS; sx++) {
-                        size_t o = (size_t)(y * SS + sy) * bt.w + x * SS + sx;
-                        if (bt.depth[o] == -INFINITY) continue;
-                        hits++;
-                        for (int c = 0; c < 3; c++)
-                            col[c] += bt.color[3 * o + c], nn[c] += bt.nrm[3 * o + c];
-                    }
-                size_t o = 4 * ((size_t)(rect[1] + y) * OAK_TREE_ATLAS_W + rect[0] + x);
-                albedo[o + 3] = unorm8((float)hits / (SS * SS));
-                if (!hits) {
-                    normal[o] = normal[o + 1] = 128, normal[o + 2] = 255;
-                    continue;
-                }
-                for (int c = 0; c < 3; c++) {
-                    col[c] /= (float)hits;
-                    albedo[o + c] = srgb8(col[c]);
-                    mean[c] += col[c];
-                }
-                covered++;
-                float tn[3] = {nn[0] * R[0] + nn[2] * R[2], nn[1], nn[0] * V[0] + nn[2] * V[2]};
-                float l = sqrtf(tn[0] * tn[0] + tn[1] * tn[1] + tn[2] * tn[2]);
-                if (l > 0)
-                    for (int c = 0; c < 3; c++) normal[o + c] = unorm8(0.5f + 0.5f * tn[c] / l);
-            }
-        /* empty texels: the view's mean colour (filtering never darkens an edge) */
-        for (uint32_t y = 0; y < OAK_TREE_SLOT_H && covered > 0; y++)
-            for (uint32_t x = 0; x < OAK_TREE_SLOT_W; x++) {
-                size_t o = 4 * ((size_t)(rect[1] + y) * OAK_TREE_ATLAS_W + rect[0] + x);
-                if (!albedo[o + 3])
-                    for (int c = 0; c < 3; c++) albedo[o + c] = srgb8((float)(mean[c] / covered));
-            }
+        _oak_bake_resolve(&bt, &v, albedo, normal, OAK_TREE_ATLAS_W, rect[0], rect[1]);
     }
-    bool ok = bt.depth && bt.color && bt.nrm;
-    oak_free(bt.depth);
-    oak_free(bt.color);
-    oak_free(bt.nrm);
-    return ok ? OAK_OK
-              : oak_error(OAK_ERROR_OUT_OF_MEMORY, "tree: no memory for the impostor bake");
+    _oak_bake_target_free(&bt);
+    return OAK_OK;
 }

@@ -32,8 +32,9 @@ static const world_entry g_worlds[] = {
      "pines, oaks, birches and maples, a sun and a blue sky",
      NULL, _oak_world_meadow_build, _oak_world_meadow_path, _oak_world_meadow_update},
     {"crowd",
-     "foxes walking and running on open ground (--count, default 20,000), each posed on the "
-     "GPU from one pose bank, kept apart by the crowd simulation; the camera follows a group",
+     "foxes walking, trotting and running on open ground or the meadow's terrain (--count, "
+     "default 20,000; --terrain), a Fox in four furred, each posed on the GPU from one pose "
+     "bank, kept apart by the crowd simulation; the camera follows a group",
      NULL, _oak_world_crowd_build, _oak_world_crowd_path, _oak_world_crowd_update},
 };
 

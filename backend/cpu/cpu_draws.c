@@ -55,6 +55,7 @@ static void fill_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
         /* posed only where the mirror has the skin (else the rest pose) */
         d->pose = l->pose && b->meshes[d->mesh].joints ? l->pose[src] : NULL;
         d->pose_floats = d->pose ? (uint32_t)d->pose[-1] * 12 : 0;
+        d->uv_offset = d->pose && (d->flags & OAK_DRAW_IMPOSTOR) ? d->pose + 12 : NULL;
         const oak_material_desc *md = &b->materials[d->material].desc;
         d->cull = f->cull_ok && !md->double_sided;
         d->mask = md->alpha_mode == OAK_ALPHA_MASK;

@@ -125,6 +125,9 @@ typedef struct cpu_draw {
        then last frame's at pose + pose_floats); NULL: the mesh as it is */
     const float *pose;
     uint32_t pose_floats;
+    /* an impostor card (OAK_DRAW_IMPOSTOR): its cell's offset, added to uv0
+       where the posed attributes are made; NULL: none */
+    const float *uv_offset;
 } cpu_draw;
 
 /* Per set-up chunk output, kept across frames. */

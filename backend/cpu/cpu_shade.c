@@ -76,6 +76,8 @@ void _oak_cpu_tri_ctx(const cpu_backend *b, const cpu_pass *p, uint32_t id, cpu_
             memcpy(a, t->attr[i], sizeof(float) * CPU_ATTR);
             _oak_pose_apply(rows, t->attr[i] + CPU_ATTR_N, 0, a + CPU_ATTR_N);
             _oak_pose_apply(rows, t->attr[i] + CPU_ATTR_T, 0, a + CPU_ATTR_T);
+            if (t->d->uv_offset) /* an impostor card: its cell */
+                a[CPU_ATTR_UV0] += t->d->uv_offset[0], a[CPU_ATTR_UV0 + 1] += t->d->uv_offset[1];
             t->attr[i] = a;
         }
         for (int k = 0; k < 3; k++) {

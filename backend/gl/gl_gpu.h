@@ -155,6 +155,8 @@ typedef struct _oak_gl_frame {
        (masked 2, double-sided 1), UINT32_MAX when it is not drawn natively;
        the stream raster's programs */
     uint32_t instcull_group[OAK_STREAM_MAX_PER_VIEW];
+    /* the impostor LOD's group (its own material's; the stream's without one) */
+    uint32_t instcull_igroup[OAK_STREAM_MAX_PER_VIEW];
     bool
         instcull_moved[OAK_STREAM_MAX_PER_VIEW]; /* casts as a mover (else into the static layer) */
     GLuint prog_vis_stream, prog_vis_stream_mask, prog_shadow_stream, prog_shadow_stream_mask;

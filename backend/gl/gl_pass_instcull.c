@@ -102,6 +102,16 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
         f->instcull_group[s] = UINT32_MAX;
         if (rs->native && mt && !mt->blend)
             f->instcull_group[s] = (mt->mask ? 2u : 0u) + (mt->double_sided ? 1u : 0u);
+        /* an impostor card draws in its own material, masked */
+        f->instcull_igroup[s] = f->instcull_group[s];
+        uint32_t islot = 0;
+        const _oak_gl_mat_slot *it = rs->impostor_lod && oak_material_get(rs->impostor_material)
+                                         ? _oak_gl_mat_of(f, rs->impostor_material)
+                                         : NULL;
+        if (it && !it->blend && f->instcull_group[s] != UINT32_MAX) {
+            f->instcull_igroup[s] = (it->mask ? 2u : 0u) + (it->double_sided ? 1u : 0u);
+            islot = oak_handle_index(rs->impostor_material.id);
+        }
         f->instcull_moved[s] = rs->moved;
         uint32_t mesh[OAK_STREAM_LODS][3] = {{0}};
         for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
@@ -116,6 +126,7 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
                                f->instcull_group[s] != UINT32_MAX);
         f->instcull_heads[s].prev[0] = total;
         _oak_gpu_pose_head(&f->instcull_heads[s], rs, (uint32_t)pose_at);
+        f->instcull_heads[s].prev[2] = islot;
         pose_at += pose_n;
         if ((r = _oak_gl_buffer_upload(&f->instance_out, head_bytes + (size_t)word * 4, cmds,
                                        sizeof cmds)))
@@ -190,14 +201,21 @@ void _oak_gl_draw_streams(_oak_gl_frame *f) {
         const oak_gpu_instcull *h = &f->instcull_heads[s];
         uint32_t g = f->instcull_group[s];
         if (g == UINT32_MAX || !h->info[0]) continue;
-        if (g & 1u)
-            glDisable(GL_CULL_FACE);
-        else
-            glEnable(GL_CULL_FACE);
-        glUseProgram(g >= 2 ? f->prog_vis_stream_mask : f->prog_vis_stream);
-        glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,
-                                    (const void *)(uintptr_t)(head_bytes + (size_t)h->info[3] * 4),
-                                    (GLsizei)h->info[1], 0);
+        /* the LODs before an impostor card in the stream's group, the card in its own */
+        uint32_t lods = h->info[1], imp = h->pose[3] && h->pose[3] < lods ? h->pose[3] : lods;
+        for (uint32_t run = 0; run < 2; run++) {
+            uint32_t k0 = run ? imp : 0, n = run ? lods - imp : imp;
+            uint32_t gg = run ? f->instcull_igroup[s] : g;
+            if (!n) continue;
+            if (gg & 1u)
+                glDisable(GL_CULL_FACE);
+            else
+                glEnable(GL_CULL_FACE);
+            glUseProgram(gg >= 2 ? f->prog_vis_stream_mask : f->prog_vis_stream);
+            size_t at = head_bytes + ((size_t)h->info[3] + k0 * 5) * 4;
+            glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT, (const void *)(uintptr_t)at,
+                                        (GLsizei)n, 0);
+        }
     }
     glDisable(GL_CULL_FACE);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, f->commands.id);
@@ -223,11 +241,17 @@ void _oak_gl_draw_stream_casters(_oak_gl_frame *f, uint32_t cascade, bool movers
             glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCE_OUT, f->instance_out.id);
             bound = true;
         }
-        glUseProgram(f->instcull_group[s] >= 2 ? f->prog_shadow_stream_mask
-                                               : f->prog_shadow_stream);
         size_t at = head_bytes + ((size_t)h->info[3] + (cascade + 1) * OAK_STREAM_LODS * 5) * 4;
-        glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT, (const void *)(uintptr_t)at,
-                                    (GLsizei)h->info[1], 0);
+        uint32_t lods = h->info[1], imp = h->pose[3] && h->pose[3] < lods ? h->pose[3] : lods;
+        for (uint32_t run = 0; run < 2; run++) { /* as _oak_gl_draw_streams */
+            uint32_t k0 = run ? imp : 0, n = run ? lods - imp : imp;
+            uint32_t gg = run ? f->instcull_igroup[s] : f->instcull_group[s];
+            if (!n) continue;
+            glUseProgram(gg >= 2 ? f->prog_shadow_stream_mask : f->prog_shadow_stream);
+            glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,
+                                        (const void *)(uintptr_t)(at + (size_t)k0 * 20), (GLsizei)n,
+                                        0);
+        }
     }
     if (bound) glBindBuffer(GL_DRAW_INDIRECT_BUFFER, f->commands.id);
 }

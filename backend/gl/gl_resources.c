@@ -269,6 +269,8 @@ oak_result _oak_gl_sync_view(_oak_gl_frame *f, const _oak_gl_context *ctx,
         for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS && r == OAK_OK; k++)
             if (oak_mesh_get(rs->lods[k])) r = sync_mesh(f, rs->lods[k]);
         if (r == OAK_OK && oak_material_get(rs->material)) r = sync_material(f, rs->material);
+        if (r == OAK_OK && rs->impostor_lod && oak_material_get(rs->impostor_material))
+            r = sync_material(f, rs->impostor_material); /* its impostor card's */
     }
     /* A texture that moved to a new layer changes materials synced earlier
        in this pass; one more pass over the materials settles them. */
@@ -277,6 +279,12 @@ oak_result _oak_gl_sync_view(_oak_gl_frame *f, const _oak_gl_context *ctx,
             r = sync_material(f, view->draws.material[i]);
         for (uint32_t i = 0; i < view->casters.count && r == OAK_OK; i++)
             r = sync_material(f, view->casters.material[i]);
+        for (uint32_t s = 0; s < view->stream_count && r == OAK_OK; s++) {
+            const oak_render_stream *rs = &view->streams[s];
+            if (oak_material_get(rs->material)) r = sync_material(f, rs->material);
+            if (r == OAK_OK && rs->impostor_lod && oak_material_get(rs->impostor_material))
+                r = sync_material(f, rs->impostor_material);
+        }
     }
     return r;
 }

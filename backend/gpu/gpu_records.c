@@ -359,6 +359,7 @@ void _oak_gpu_pose_head(oak_gpu_instcull *h, const oak_render_stream *rs, uint32
     h->pose[0] = at;
     h->pose[1] = joints;
     h->pose[2] = clips;
+    h->pose[3] = rs->impostor_lod; /* 0: none; prev[2] is its material slot, the backend's */
     uint64_t lod_at = at + clips + pose_frames(b) * joints;
     for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
         h->pose_lod[k] = (uint32_t)lod_at;

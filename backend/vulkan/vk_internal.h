@@ -194,6 +194,8 @@ typedef struct _oak_vk_frame {
        with natively (UINT32_MAX: not drawn from the lists) */
     uint32_t instcull_material[OAK_STREAM_MAX_PER_VIEW];
     uint32_t instcull_group[OAK_STREAM_MAX_PER_VIEW];
+    /* an impostor LOD's group and material slot (the stream's without one) */
+    uint32_t instcull_igroup[OAK_STREAM_MAX_PER_VIEW], instcull_imaterial[OAK_STREAM_MAX_PER_VIEW];
     bool
         instcull_moved[OAK_STREAM_MAX_PER_VIEW]; /* casts as a mover (else into the static layer) */
     /* two-pass Hi-Z (vk_hiz.c): this slot's head, candidates and commands

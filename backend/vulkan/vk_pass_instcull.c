@@ -73,6 +73,19 @@ oak_result _oak_vk_instcull_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_ren
         if (rs->native && md->alpha_mode != OAK_ALPHA_BLEND)
             f->instcull_group[s] =
                 (md->alpha_mode == OAK_ALPHA_MASK ? 2u : 0u) + (md->double_sided ? 1u : 0u);
+        /* an impostor card draws in its own material, masked */
+        f->instcull_igroup[s] = f->instcull_group[s];
+        f->instcull_imaterial[s] = 0;
+        if (rs->impostor_lod && f->instcull_group[s] != UINT32_MAX &&
+            oak_material_get(rs->impostor_material) &&
+            (r = _oak_vk_sync_material(vk, rs->impostor_material, &slot)) == OAK_OK) {
+            const _oak_vk_material *im = &vk->materials[slot];
+            if (im->alpha_mode != OAK_ALPHA_BLEND) {
+                f->instcull_imaterial[s] = slot;
+                f->instcull_igroup[s] =
+                    (im->alpha_mode == OAK_ALPHA_MASK ? 2u : 0u) + (im->double_sided ? 1u : 0u);
+            }
+        }
     }
     return OAK_OK;
 }
@@ -131,6 +144,7 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
                                f->instcull_group[s] != UINT32_MAX);
         h.prev[0] = total;
         _oak_gpu_pose_head(&h, rs, (uint32_t)pose_at);
+        h.prev[2] = f->instcull_imaterial[s];
         pose_at += pose_n;
         heads[s] = h;
         f->instcull_moved[s] = rs->moved;
@@ -158,19 +172,35 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
     return OAK_OK;
 }
 
+/* Stream s's commands from `at` (its view's first LOD): the LODs before an
+   impostor card through pipeline `pipe`, the card through `card_pipe`. */
+static void draw_runs(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f, uint32_t s, uint64_t at,
+                      uint32_t pipe, uint32_t card_pipe) {
+    const oak_gpu_instcull *h = (const oak_gpu_instcull *)f->instance_out.mapped + s;
+    const uint32_t stride = sizeof(VkDrawIndexedIndirectCommand);
+    uint32_t lods = h->info[1], imp = h->pose[3] && h->pose[3] < lods ? h->pose[3] : lods;
+    for (uint32_t run = 0; run < 2; run++) {
+        uint32_t k0 = run ? imp : 0, n = run ? lods - imp : imp;
+        if (!n) continue;
+        if (!_oak_vk_bind(vk, cmd, run ? card_pipe : pipe)) return;
+        uint64_t first = at + (uint64_t)k0 * stride;
+        if (vk->multi_draw)
+            vkCmdDrawIndexedIndirect(cmd, f->instance_out.buffer, first, n, stride);
+        else
+            for (uint32_t k = 0; k < n; k++)
+                vkCmdDrawIndexedIndirect(cmd, f->instance_out.buffer, first + k * stride, 1,
+                                         stride);
+    }
+}
+
 void _oak_vk_draw_streams(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f) {
     const oak_gpu_instcull *heads = f->instance_out.mapped;
-    const uint32_t stride = sizeof(VkDrawIndexedIndirectCommand);
     for (uint32_t s = 0; s < f->instcull_streams; s++) {
-        uint32_t g = f->instcull_group[s], lods = heads[s].info[1];
+        uint32_t g = f->instcull_group[s];
         if (g == UINT32_MAX || !heads[s].info[0]) continue;
-        if (!_oak_vk_bind(vk, cmd, OAK_VK_PIPE_VIS_STREAM + g)) return;
         uint64_t at = HEAD_BYTES + (uint64_t)heads[s].info[3] * 4;
-        if (vk->multi_draw)
-            vkCmdDrawIndexedIndirect(cmd, f->instance_out.buffer, at, lods, stride);
-        else
-            for (uint32_t k = 0; k < lods; k++)
-                vkCmdDrawIndexedIndirect(cmd, f->instance_out.buffer, at + k * stride, 1, stride);
+        draw_runs(vk, cmd, f, s, at, OAK_VK_PIPE_VIS_STREAM + g,
+                  OAK_VK_PIPE_VIS_STREAM + f->instcull_igroup[s]);
     }
 }
 
@@ -201,20 +231,14 @@ oak_result _oak_vk_instcull_read(_oak_vk *vk, uint32_t per_lod[OAK_STREAM_LODS])
 void _oak_vk_draw_stream_casters(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f,
                                  uint32_t cascade, bool movers) {
     const oak_gpu_instcull *heads = f->instance_out.mapped;
-    const uint32_t stride = sizeof(VkDrawIndexedIndirectCommand);
     for (uint32_t s = 0; s < f->instcull_streams; s++) {
         const oak_gpu_instcull *h = &heads[s];
         if (cascade >= h->draw[3] || !h->info[0] || f->instcull_moved[s] != movers) continue;
-        bool masked = f->instcull_group[s] >= 2;
-        if (!_oak_vk_bind(vk, cmd,
-                          masked ? OAK_VK_PIPE_SHADOW_STREAM_MASKED : OAK_VK_PIPE_SHADOW_STREAM))
-            return;
+        uint32_t g = f->instcull_group[s], ig = f->instcull_igroup[s];
         uint64_t at = HEAD_BYTES + ((uint64_t)h->info[3] + (cascade + 1) * OAK_STREAM_LODS * 5) * 4;
-        if (vk->multi_draw)
-            vkCmdDrawIndexedIndirect(cmd, f->instance_out.buffer, at, h->info[1], stride);
-        else
-            for (uint32_t k = 0; k < h->info[1]; k++)
-                vkCmdDrawIndexedIndirect(cmd, f->instance_out.buffer, at + k * stride, 1, stride);
+        draw_runs(vk, cmd, f, s, at,
+                  g >= 2 ? OAK_VK_PIPE_SHADOW_STREAM_MASKED : OAK_VK_PIPE_SHADOW_STREAM,
+                  ig >= 2 ? OAK_VK_PIPE_SHADOW_STREAM_MASKED : OAK_VK_PIPE_SHADOW_STREAM);
     }
 }
 

@@ -19,6 +19,11 @@ extern "C" {
  * positions pool and name them in the draw record (oak_gpu_draw.prev.x:
  * how far after the first vertex, 0 for none; the record is 224 bytes). */
 #define OAK_DRAW_PREV_POSE (1u << 8)
+/* Set by the frontend on a posed stream instance drawn as its stream's
+ * impostor card: its palette's joint 0 turns the card to the eye and the
+ * first two floats of joint 1 are its cell's uv offset
+ * (render/pose_stream.h _oak_impostor_pose). */
+#define OAK_DRAW_IMPOSTOR (1u << 9)
 
 /* Draws as parallel columns owned by the frontend and reused across frames. */
 typedef struct oak_draw_list {
@@ -124,6 +129,10 @@ typedef struct oak_render_stream {
        of its rest bounds */
     const struct oak_pose_bank *pose_bank;
     float pose_sphere[OAK_STREAM_LODS][4];
+    /* > 0: LOD impostor_lod is an impostor card in impostor_material
+       (oak_stream_desc) */
+    uint32_t impostor_lod;
+    oak_material impostor_material;
 } oak_render_stream;
 
 /* A run of draws in `draws` sharing one mesh and material. */

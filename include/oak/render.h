@@ -377,8 +377,9 @@ typedef struct oak_render_light {
  * stream owner's, except in a stream posed from a pose bank, where it picks
  * clip and time: phase = clip * OAK_POSE_CLIP_SECONDS + seconds (seconds
  * wrapped into the clip, so t and t + duration pose the same; a clip past
- * the bank's reads as its last; no blend of two clips per instance). Keep
- * the seconds small (wrap them) so the float holds them to the microsecond. */
+ * the bank's reads as its last). Keep the seconds small (wrap them) so the
+ * float holds them to the microsecond. A negative phase blends two clips
+ * (oak_pose_blend_phase; the packing is oak_gpu.h "Pose blocks"). */
 typedef struct oak_instance {
     float position[3];
     float scale;
@@ -416,10 +417,28 @@ typedef struct oak_stream_desc {
        posed in mesh space at its phase (above) before its record places it
        (docs/ARCHITECTURE.md "Pose banks"). Borrowed: it outlives the stream. */
     const struct oak_pose_bank *pose_bank;
+    /* > 0, posed streams only: the last LOD, impostor_lod, is an impostor card
+       (docs/WORLD.md "Crowds: the far tier"): one upright quad in the x-y
+       plane, facing +z, with uvs over cell (0, 0) of an atlas of
+       OAK_IMPOSTOR_VIEWS x OAK_IMPOSTOR_FRAMES cells (oak_gpu.h), drawn in
+       impostor_material. Each instance turns it about its +y toward the eye
+       and shows the cell of the view angle nearest the eye's about +y and
+       the walk frame nearest its phase's share of its clip. */
+    uint32_t impostor_lod;
+    oak_material impostor_material;
 } oak_stream_desc;
 
 /* Seconds of phase per bank clip in a posed stream (oak_instance.phase). */
 #define OAK_POSE_CLIP_SECONDS 256.0f
+
+/* The phase of a posed instance that blends two bank clips: weight of clip
+ * b over clip a (1 - weight), both at share `cycle` of their own duration
+ * (wrapped into [0, 1)); the palettes are lerped joint by joint, as
+ * oak_pose_bank_blend does (a crossfade of the posed vertices). Packed into
+ * the phase as a negative exact integer: the weight is held to 1/63, the
+ * cycle to 1/1024. A clip past 15 is a one-line error and returns 0 (clip
+ * 0 at 0 s). */
+float oak_pose_blend_phase(uint32_t clip_a, uint32_t clip_b, float weight, float cycle);
 
 /* Allocates the records once, at capacity; the count starts at 0. */
 oak_result oak_make_stream(oak_stream **out, const oak_stream_desc *desc);

@@ -34,6 +34,10 @@ typedef struct oak_world_options {
     oak_preset preset;
     /* figures in worlds with a crowd (crowd: 20,000; .. OAK_CROWD_MAX) */
     uint32_t count;
+    /* crowd: 1 on the meadow's terrain and under its sky, -1 on open
+       ground, 0 the world's default: open ground (docs/WORLD.md "Crowds:
+       the world") */
+    int32_t terrain;
 } oak_world_options;
 oak_result oak_world_build_with(oak_scene *scene, const char *name, const oak_world_options *opts);
 /* The world's benchmark camera at t in [0, 1] along its path (eye and the

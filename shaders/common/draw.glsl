@@ -40,7 +40,7 @@ oak_gpu_draw oak_instance_draw(uint rec, uint s, uint lod) {
     d.normal = mat4(vec4(nm[0], 0.0), vec4(nm[1], 0.0), vec4(nm[2], 0.0),
                     vec4(r.color_phase.xyz, 1.0));
     uint cmd = stream_heads[s].info.w + lod * 5u;
-    d.info = uvec4(stream_heads[s].draw.x, stream_words[cmd + 2u], stream_words[cmd + 3u],
+    d.info = uvec4(oak_stream_material(s, lod), stream_words[cmd + 2u], stream_words[cmd + 3u],
                    stream_heads[s].draw.y);
     // x 0: not a posed mesh's pool; a posed instance (pose.glsl): y 1, z its
     // record, w stream | LOD << 8, for oak_draw_point
@@ -67,7 +67,9 @@ vec4 oak_draw_point(oak_gpu_draw d, uint v, bool prev) {
     vec4 p = positions[v + d.info.z];
     if (d.prev.y == 0u) return p;
     uint s = d.prev.w & 0xffu, rec = d.prev.z + (prev ? stream_heads[s].prev.x : 0u);
-    return oak_pose_point(s, d.prev.w >> 8, v, stream_records[rec].color_phase.w, p);
+    vec4 r0, r1, r2;
+    oak_stream_rows(s, d.prev.w >> 8, v, rec, r0, r1, r2);
+    return oak_pose_apply(r0, r1, r2, p);
 }
 
 uint oak_id_triangle(uvec2 id) {

@@ -257,7 +257,8 @@ OAK_STRUCT(oak_gpu_view) {
     oak_gpu_clouds clouds;  /* volumetric clouds (shape.w 0: none, no shadow read) */
     /* the size the taa pass writes and the passes after it run at: size.xy
        unless TAA upsamples a scaled frame to the output; z the sharpen's
-       strength (float bits, 0: off), w 0 */
+       strength (float bits, 0: off), w always 0: shaders add it to a loop's
+       count so the compiler cannot unroll (and inline again) a posing path */
     OAK_U4(out_size);
     oak_gpu_fog fog; /* volumetric fog (grid.w 0: none, the exp2 fog as before) */
     OAK_F4(weather); /* wetness, snow, 0, 1 when either is on (the resolve's weather branch) */
@@ -372,11 +373,13 @@ OAK_STRUCT(oak_gpu_instcull) {
     OAK_F4(benders[OAK_BENDERS_MAX]);
     /* x: how far after a record (OAK_B_INSTANCES) its last-frame copy lies,
        for motion vectors; y: the occlusion grid's first word + 1 (0: none;
-       backend/gpu/gpu_records.h _oak_gpu_occ_words); z, w 0 */
+       backend/gpu/gpu_records.h _oak_gpu_occ_words); z: the impostor LOD's
+       material slot (pose.w); w 0 */
     OAK_U4(prev);
     /* a stream posed from a pose bank (0 joints: not posed): x the pose
        block's first record in OAK_B_INSTANCES, y the bank's joints, z its
-       clips, w 0 ("Pose blocks" below) */
+       clips, w the impostor card's LOD (0: none; render.h oak_stream_desc
+       impostor_lod, the last LOD) ("Pose blocks" below) */
     OAK_U4(pose);
     /* per LOD: the first record of its mesh's skin weights (one per vertex) */
     OAK_U4(pose_lod);
@@ -394,11 +397,26 @@ OAK_END(oak_gpu_instcull);
  * floor(phase / OAK_GPU_POSE_CLIP_SECONDS) (clamped to the bank's), time =
  * the rest, in seconds, wrapped into the clip (banks loop). The previous
  * pose (motion vectors) is the same instance at its last-frame record's
- * phase. */
+ * phase. A negative phase is a blend of two clips (no phase in use was
+ * negative; a blend's float is an exact integer, so no rounding moves it):
+ * -phase - 1 = ((a * OAK_GPU_POSE_BLEND_CLIPS + b) * OAK_GPU_POSE_BLEND_STEPS
+ * + k) * OAK_GPU_POSE_BLEND_TIMES + n, 24 bits: clip a weighs 1 - k / (STEPS
+ * - 1), clip b k / (STEPS - 1), and both stand at the same share n / TIMES
+ * of their own duration (a gait cycle in step: the paws of a walk and a run
+ * land together). Each clip's two frames are lerped, then the two palettes
+ * joint by joint (oak_pose_bank_blend's order). */
 #define OAK_GPU_POSE_CLIP_SECONDS   256.0
 #define OAK_GPU_POSE_INFLUENCES     4
+#define OAK_GPU_POSE_BLEND_CLIPS    16   /* clips a blend names (a bank's most) */
+#define OAK_GPU_POSE_BLEND_STEPS    64   /* weight steps: k in 0 .. 63 */
+#define OAK_GPU_POSE_BLEND_TIMES    1024 /* cycle steps: n in 0 .. 1023 */
 #define OAK_GPU_INSTCULL_VIEWS      (1 + OAK_MAX_CASCADES)
 #define OAK_GPU_INSTCULL_HEAD_WORDS (5 * OAK_STREAM_LODS * OAK_GPU_INSTCULL_VIEWS)
+
+/* The crowd's far tier (docs/WORLD.md "Crowds: the far tier"): an impostor
+ * atlas of VIEWS angles (columns) x FRAMES walk frames (rows). */
+#define OAK_IMPOSTOR_VIEWS  8
+#define OAK_IMPOSTOR_FRAMES 8
 
 /* Visibility ids (OAK_B_IDS, rg32ui; 0 = sky). A draw's: (draw + 1,
  * triangle). A stream instance's (common/draw.glsl oak_fetch_draw):

@@ -275,8 +275,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         vec4 Po = positions[vi[k]];
         if (posed) {
             uint s = d.prev.w & 0xffu;
-            oak_pose_rows(s, d.prev.w >> 8, vi[k] - d.info.z, stream_records[d.prev.z].color_phase.w,
-                          sk0[k], sk1[k], sk2[k]);
+            oak_stream_rows(s, d.prev.w >> 8, vi[k] - d.info.z, d.prev.z, sk0[k], sk1[k], sk2[k]);
             Po = oak_pose_apply(sk0[k], sk1[k], sk2[k], Po);
         }
         Pw[k] = (d.world * Po).xyz;
@@ -313,7 +312,13 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     vec3 Nv = normalize(nm * (b.x * a0.normal.xyz + b.y * a1.normal.xyz + b.z * a2.normal.xyz));
     vec4 Tv = b.x * a0.tangent + b.y * a1.tangent + b.z * a2.tangent;
     vec3 T = mat3(d.world) * Tv.xyz;
+    // unit length, as the CPU's (a scaled instance's, e.g. a crowd's figure
+    // at 1/200, would all but flatten its normal map)
+    float Tl = dot(T, T);
+    if (Tl > 0.0) T *= inversesqrt(Tl);
     vec4 uvs = b.x * a0.uv + b.y * a1.uv + b.z * a2.uv;
+    if (posed) // an impostor card's cell (0 for any other posed mesh)
+        uvs.xy += oak_impostor_uv(d.prev.w & 0xffu, d.prev.w >> 8, d.prev.z);
     vec4 duvx = dbx.x * a0.uv + dbx.y * a1.uv + dbx.z * a2.uv;
     vec4 duvy = dby.x * a0.uv + dby.y * a1.uv + dby.z * a2.uv;
     // the draw's colour (a stream instance's) rides in column 3 of its normal matrix
