@@ -133,6 +133,8 @@ static int bench_frame(const cli_options *o, oak_scene *scene, oak_renderer *ren
         a->instances_occluded += occ.instances_occluded;
         a->drawn_pass1 += occ.drawn_pass1;
         a->drawn_pass2 += occ.drawn_pass2;
+        a->instances_pass1 += occ.instances_pass1;
+        a->instances_pass2 += occ.instances_pass2;
     }
     uint32_t n = oak_renderer_timings(renderer, timings, MAX_STAGES);
     for (uint32_t k = 0; k < n && k < MAX_STAGES; k++) {
@@ -213,10 +215,12 @@ static void json_stages(bench_run *run) {
     printf("\"occlusion\": {\"on\": %s, \"occluders\": %u, \"occluder_triangles\": %u, "
            "\"draws_tested\": %u, \"draws_frustum\": %u, \"draws_occluded\": %u, "
            "\"instances_tested\": %u, \"instances_frustum\": %u, \"instances_occluded\": %u, "
-           "\"drawn_pass1\": %u, \"drawn_pass2\": %u}, ",
+           "\"drawn_pass1\": %u, \"drawn_pass2\": %u, \"instances_pass1\": %u, "
+           "\"instances_pass2\": %u}, ",
            oc->on ? "true" : "false", oc->occluders, oc->occluder_triangles, oc->draws_tested,
            oc->draws_frustum, oc->draws_occluded, oc->instances_tested, oc->instances_frustum,
-           oc->instances_occluded, oc->drawn_pass1, oc->drawn_pass2);
+           oc->instances_occluded, oc->drawn_pass1, oc->drawn_pass2, oc->instances_pass1,
+           oc->instances_pass2);
     printf("\"stages\": {");
     for (uint32_t i = 0; i < run->stage_count; i++) {
         double med, p95, p99, max;
@@ -354,11 +358,20 @@ static void report(const cli_options *o, bench_run *runs, uint32_t run_count) {
                    runs[i].grid.lamps, runs[i].grid.listed, runs[i].grid.max_cell,
                    runs[i].grid.overflow);
         const oak_occlusion_stats *oc = &runs[i].occ;
+        /* two-pass Hi-Z builds no grid: no occluders, its draws in two passes */
+        bool two = oc->on && !oc->occluders;
         printf("  occlusion over %u frames: %s; %u draws tested, %u outside the frustum, %u "
-               "hidden; %u instances tested, %u outside, %u hidden\n",
-               frames, oc->on ? "coarse CPU depth" : "off", oc->draws_tested, oc->draws_frustum,
-               oc->draws_occluded, oc->instances_tested, oc->instances_frustum,
-               oc->instances_occluded);
+               "hidden; %u instances tested, %u outside, %u hidden",
+               frames,
+               !oc->on ? "off"
+               : two   ? "two-pass Hi-Z"
+                       : "coarse CPU depth",
+               oc->draws_tested, oc->draws_frustum, oc->draws_occluded, oc->instances_tested,
+               oc->instances_frustum, oc->instances_occluded);
+        if (two)
+            printf("; drawn in pass 1 / 2: %u / %u draws, %u / %u instances", oc->drawn_pass1,
+                   oc->drawn_pass2, oc->instances_pass1, oc->instances_pass2);
+        printf("\n");
         if (runs[i].has_shadow)
             printf("  shadow cache over %u frames: %u static layers drawn, %u copies, %u mover "
                    "draws\n",

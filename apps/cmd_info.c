@@ -69,8 +69,9 @@ int _oak_cmd_info(int argc, char **argv) {
                    "rest tested against it and the newly visible drawn; its draw commands "
                    "compacted on the GPU where indirect counts exist, see above)%s\n",
                    caps & OAK_CAP_GPU_STREAMS
-                       ? "; natively drawn streams: the coarse CPU depth grid in instcull (their "
-                         "pass through the pyramid is not built yet)"
+                       ? "; natively drawn streams take the same pyramid, per instance in "
+                         "instcull (last frame's visible instances in pass 1, the rest tested "
+                         "after it)"
                        : "");
         else
             printf("    occlusion (--occlusion on; off by default): coarse CPU depth (%dx%d-pixel "

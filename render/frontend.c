@@ -508,15 +508,6 @@ static void hiz_view(oak_frontend *fe, const oak_frame_input *in, uint32_t width
     memcpy(fe->hiz_forward, fwd, sizeof fwd);
 }
 
-/* Whether a stream of the input will be drawn natively (the grid's test
-   reaches those through their instcull pass). */
-static bool native_streams(const oak_frontend *fe, const oak_frame_input *in) {
-    if (!fe->gpu_streams) return false;
-    for (uint32_t s = 0; s < in->stream_count; s++)
-        if (in->streams && in->streams[s]) return true;
-    return false;
-}
-
 oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint32_t width,
                                uint32_t height, uint32_t shadow_map_size) {
     oak_render_view *v = &fe->view;
@@ -532,22 +523,15 @@ oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint
        draws are culled against it (render/occlusion.c) */
     memset(&fe->occ_stats, 0, sizeof fe->occ_stats);
     fe->occ.on = false;
-    v->occ_depth = NULL;
-    v->occ_tw = v->occ_th = 0;
     hiz_view(fe, in, width, height);
-    /* under Hi-Z the grid serves the natively drawn streams alone */
-    bool grid = fe->occlusion && (!v->occ_gpu || native_streams(fe, in));
-    if (grid) {
+    /* under Hi-Z the GPU culls the draws and the native streams: no grid */
+    if (fe->occlusion && !v->occ_gpu) {
         vec4 planes[6];
         oak_frustum_planes(v->view_proj, planes);
         oak_result res = _oak_occ_build(&fe->occ, in, (const vec4 *)planes, v->view_proj, v->ortho,
                                         v->jitter, width, height);
         if (res) return res;
         fe->occ_stats.on = fe->occ.on;
-        if (fe->occ.on) {
-            v->occ_depth = fe->occ.depth;
-            v->occ_tw = fe->occ.tw, v->occ_th = fe->occ.th;
-        }
         fe->occ_stats.occluders = fe->occ.occluders;
         fe->occ_stats.occluder_triangles = fe->occ.triangles;
     }

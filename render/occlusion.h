@@ -55,7 +55,9 @@ void _oak_occ_release(oak_occ_grid *g);
 oak_result _oak_occ_build(oak_occ_grid *g, const oak_frame_input *in, const vec4 planes[6],
                           mat4 view_proj, bool ortho, const float jitter[2], uint32_t width,
                           uint32_t height);
-/* False when the world sphere is hidden behind the grid (only when g->on). */
+/* False when the world sphere is hidden behind the grid (only when g->on).
+   Its box-to-rectangle projection (row 0 at the bottom) has one GLSL twin,
+   shaders/common/hiz.glsl oak_sphere_rect, which both GPU Hi-Z tests use. */
 bool _oak_occ_sphere_visible(const oak_occ_grid *g, const float center[3], float radius);
 /* The stream kernel's occlusion slot (oak_instance_test) over a grid. */
 bool _oak_occ_instance_test(void *user, const float center[3], float radius);

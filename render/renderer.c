@@ -264,6 +264,12 @@ oak_result oak_renderer_occlusion_stats(const oak_renderer *r, oak_occlusion_sta
         out->draws_occluded = g.draws_occluded;
         out->drawn_pass1 = g.drawn_pass1;
         out->drawn_pass2 = g.drawn_pass2;
+        /* the natively drawn streams' (the frontend's count the rest) */
+        out->instances_tested += g.instances_tested;
+        out->instances_frustum += g.instances_frustum;
+        out->instances_occluded += g.instances_occluded;
+        out->instances_pass1 = g.instances_pass1;
+        out->instances_pass2 = g.instances_pass2;
     }
     return OAK_OK;
 }

@@ -4,10 +4,9 @@
 // step per dispatch:
 //   EARLY  per candidate: drawn in pass 1 when it was visible last frame
 //          (its key's word) and the frame is no camera cut;
-//   LATE   per candidate, after hiz_pyramid.comp: its sphere's screen
-//          rectangle against the level where it covers at most 2 x 2
-//          texels; visible when its nearest depth is not behind their
-//          farthest. Its key's word becomes that answer, for next frame,
+//   LATE   per candidate, after hiz_pyramid.comp: its sphere against the
+//          pyramid (common/hiz.glsl hiz_visible, the test instcull.comp
+//          puts stream instances to). Its key's word becomes that answer, for next frame,
 //          and a visible one pass 1 did not draw is drawn in pass 2.
 // Commands go group by group into pass 1's and pass 2's regions: compacted
 // in the candidates' order by a flag, a scan (SCAN0/1, one work group) and a
@@ -96,45 +95,6 @@ bool drawn_early(uint j) {
     return hw[H_CUT] == 0u && keep[hw[cand(j) + 9u]] != 0u;
 }
 
-// False when the sphere lies behind the pyramid: the eight corners of its
-// world box give a screen rectangle (grown a pixel: TAA's jitter and the
-// raster's snapping stay inside) and its nearest depth.
-bool visible(vec3 c, float rad) {
-    mat4 vp;
-    for (uint k = 0u; k < 16u; k++) vp[k / 4u][k % 4u] = uintBitsToFloat(hw[H_VP + k]);
-    float W = float(hw[H_SIZE]), H = float(hw[H_SIZE + 1u]);
-    vec2 lo = vec2(3.0e38), hi = vec2(-3.0e38);
-    float zn = 0.0;
-    for (uint k = 0u; k < 8u; k++) {
-        vec3 p = c + rad * vec3((k & 1u) != 0u ? 1.0 : -1.0, (k & 2u) != 0u ? 1.0 : -1.0,
-                                (k & 4u) != 0u ? 1.0 : -1.0);
-        vec4 q = vp * vec4(p, 1.0);
-        if (!(q.w > 1e-6)) return true;
-        // row 0 is the picture's top, clip y = +1
-        vec2 xy = vec2(q.x / q.w * 0.5 + 0.5, 0.5 - q.y / q.w * 0.5) * vec2(W, H);
-        lo = min(lo, xy);
-        hi = max(hi, xy);
-        zn = max(zn, q.z / q.w);
-    }
-    if (!(zn < 1.0)) return true;
-    lo = max(lo - 1.0, vec2(0.0));
-    hi = min(hi + 1.0, vec2(W, H) - 1.0);
-    if (!(hi.x >= lo.x) || !(hi.y >= lo.y)) return true; // off screen: the frustum's call
-    uvec2 p0 = uvec2(lo), p1 = uvec2(hi);
-    // the level whose texels (2^(k+1) pixels) it spans at most two of
-    uint levels = hw[H_SIZE + 2u], k = 0u;
-    while (k + 1u < levels && ((p1.x >> (k + 1u)) - (p0.x >> (k + 1u)) > 1u ||
-                               (p1.y >> (k + 1u)) - (p0.y >> (k + 1u)) > 1u))
-        k++;
-    uvec3 L = level_of(k);
-    uvec2 t0 = p0 >> (k + 1u), t1 = p1 >> (k + 1u);
-    float deepest = 1.0;
-    for (uint y = t0.y; y <= t1.y; y++)
-        for (uint x = t0.x; x <= t1.x; x++) deepest = min(deepest, level_texel(L, x, y));
-    // hidden only when its nearest point is behind the farthest depth there
-    return !(zn < deepest);
-}
-
 void main() {
     uint st = OAK_HIZ_STEP, j = gl_GlobalInvocationID.x;
     if (st == OAK_GPU_HIZ_STEP_SCAN0 || st == OAK_GPU_HIZ_STEP_SCAN1) {
@@ -154,7 +114,7 @@ void main() {
     uint c = cand(j);
     vec4 s = vec4(uintBitsToFloat(hw[c]), uintBitsToFloat(hw[c + 1u]), uintBitsToFloat(hw[c + 2u]),
                   uintBitsToFloat(hw[c + 3u]));
-    bool vis = visible(s.xyz, s.w);
+    bool vis = hiz_visible(s.xyz, s.w);
     keep[hw[c + 9u]] = vis ? 1u : 0u;
     if (!vis) atomicAdd(hw[H_STATS + 1u], 1u);
     answer(j, 1u, vis && !early);

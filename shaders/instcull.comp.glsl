@@ -8,11 +8,19 @@
 // order is the atomics', the count is exact). A list word is instance |
 // stream << 24 | LOD << 30 (oak_gpu.h "Visibility ids"): the stream raster
 // (vis_stream.vert, shadow_stream.vert) reads it at its command's
-// firstInstance. The occlusion slot: the frontend's coarse depth grid
-// (render/occlusion.c, the same test as _oak_occ_sphere_visible) when a head
-// names one; the per-instance LOD override (tiers) is CPU-side for now.
+// firstInstance. The occlusion slot is two-pass Hi-Z (docs/ARCHITECTURE.md
+// "Occlusion culling"), for a stream whose head says so (prev.y), in two
+// steps (OAK_HIZ_STEP): EARLY, before the raster, lists for the camera
+// (pass 1) only the instances visible last frame (their word in
+// OAK_B_HIZ_KEEP); LATE, after the pyramid, tests every instance in the
+// frustum against it (common/hiz.glsl hiz_visible, the draws' test too),
+// writes its word for next frame and lists the newly visible for pass 2
+// (view OAK_GPU_INSTCULL_LATE). The cascades' lists are EARLY's alone: the
+// camera's occlusion never removes a caster. The per-instance LOD override
+// (tiers) is CPU-side for now.
 #extension GL_GOOGLE_include_directive : require
 #include "common/oak_gpu.h"
+#include "common/hiz.glsl"
 
 layout(local_size_x = 64) in;
 
@@ -32,42 +40,10 @@ bool meets(uint s, uint first, vec3 c, float rad) {
     return true;
 }
 
-// False when the sphere lies behind the occlusion grid: its world box's
-// corners give a screen rectangle (grown a pixel) and its nearest depth, and
-// every texel under it holds a nearer full layer.
-bool occ_visible(uint s, vec3 c, float rad) {
-    uint g = heads[s].prev.y;
-    if (g == 0u) return true;
-    g -= 1u;
-    mat4 vp;
-    for (uint k = 0u; k < 16u; k++) vp[k / 4u][k % 4u] = uintBitsToFloat(words[g + k]);
-    uint tw = words[g + 16u], th = words[g + 17u];
-    float W = float(words[g + 18u]), H = float(words[g + 19u]);
-    vec2 lo = vec2(3.0e38), hi = vec2(-3.0e38);
-    float zn = 0.0;
-    for (uint k = 0u; k < 8u; k++) {
-        vec3 p = c + rad * vec3((k & 1u) != 0u ? 1.0 : -1.0, (k & 2u) != 0u ? 1.0 : -1.0,
-                                (k & 4u) != 0u ? 1.0 : -1.0);
-        vec4 q = vp * vec4(p, 1.0);
-        if (!(q.w > 1e-6)) return true;
-        vec2 xy = (q.xy / q.w * 0.5 + 0.5) * vec2(W, H);
-        lo = min(lo, xy);
-        hi = max(hi, xy);
-        zn = max(zn, q.z / q.w);
-    }
-    if (!(zn < 1.0)) return true;
-    lo -= 1.0;
-    hi += 1.0;
-    if (!(hi.x >= 0.0) || !(hi.y >= 0.0) || !(lo.x < W) || !(lo.y < H)) return true;
-    float T = float(OAK_OCC_TEXEL);
-    uint tx0 = lo.x > 0.0 ? uint(lo.x / T) : 0u, ty0 = lo.y > 0.0 ? uint(lo.y / T) : 0u;
-    uint tx1 = min(hi.x < W ? uint(hi.x / T) : tw - 1u, tw - 1u);
-    uint ty1 = min(hi.y < H ? uint(hi.y / T) : th - 1u, th - 1u);
-    float need = zn + zn * 1e-5 + 1e-7;
-    for (uint ty = ty0; ty <= ty1; ty++)
-        for (uint tx = tx0; tx <= tx1; tx++)
-            if (!(uintBitsToFloat(words[g + 20u + ty * tw + tx]) > need)) return true;
-    return false;
+// The Hi-Z head's stream counters (oak_gpu_hiz_head.streams): k = 0 tested,
+// 1 hidden, 2 drawn in pass 1, 3 in pass 2.
+void count_in(uint k) {
+    atomicAdd(hw[H_STREAMS + k], 1u);
 }
 
 void append(uint s, uint v, uint lod, uint word) {
@@ -92,12 +68,46 @@ void main() {
     uint lods = info.y, lod = 0u;
     while (lod + 1u < lods && dist >= heads[s].lod_distance[lod]) lod++;
     float last = heads[s].lod_distance[lods - 1u];
-    if ((lod + 1u == lods && last > 0.0 && dist >= last) || !(sc > 0.0)) return;
+    uint hiz = heads[s].prev.y, bit = heads[s].prev.z + i;
+    // a cut or a stale stream draws none of it in pass 1, and LATE rewrites
+    // every word (as a cut empties the draws' pass 1)
+    bool fresh = hiz != OAK_GPU_INSTCULL_HIZ_OFF &&
+                 (hw[H_CUT] != 0u || hiz == OAK_GPU_INSTCULL_HIZ_EMPTY);
+    if ((lod + 1u == lods && last > 0.0 && dist >= last) || !(sc > 0.0)) {
+        if (fresh && OAK_HIZ_STEP == OAK_GPU_HIZ_STEP_LATE) keep[bit] = 0u;
+        return;
+    }
     vec4 b = heads[s].bounds[lod];
     vec3 c = R * b.xyz + M[3].xyz;
     float rad = b.w * max(length(R[0]), max(length(R[1]), length(R[2])));
     uint word = i | (s << OAK_GPU_ID_STREAM_SHIFT) | (lod << OAK_GPU_ID_LOD_SHIFT);
-    if (meets(s, 0u, c, rad) && occ_visible(s, c, rad)) append(s, 0u, lod, word);
+    bool seen = meets(s, 0u, c, rad);
+    if (hiz == OAK_GPU_INSTCULL_HIZ_OFF) {
+        if (seen && OAK_HIZ_STEP == OAK_GPU_HIZ_STEP_EARLY) append(s, 0u, lod, word);
+    } else {
+        // pass 1: visible last frame (its word)
+        bool early = seen && !fresh && keep[bit] != 0u;
+        if (OAK_HIZ_STEP == OAK_GPU_HIZ_STEP_LATE) {
+            bool vis = false;
+            if (seen) {
+                vis = hiz_visible(c, rad);
+                count_in(0u);
+                if (!vis) count_in(1u);
+                if (vis && !early) {
+                    append(s, uint(OAK_GPU_INSTCULL_LATE), lod, word);
+                    count_in(3u);
+                }
+            }
+            // outside the frustum it keeps its word, unless stale
+            if (seen || fresh) keep[bit] = vis ? 1u : 0u;
+            return;
+        }
+        if (early) {
+            append(s, 0u, lod, word);
+            count_in(2u);
+        }
+    }
+    if (OAK_HIZ_STEP != OAK_GPU_HIZ_STEP_EARLY) return;
     // casters: every instance drawn at all (in view or not), as the CPU's
     // expanded draws cast
     uint cascades = heads[s].draw.w;

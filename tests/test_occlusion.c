@@ -1,16 +1,17 @@
 /* Occlusion culling (docs/ARCHITECTURE.md "Occlusion culling"): a wall
  * with a grid of boxes and a stream of boxes behind it. (a) At least 90% of
- * the hidden draws and instances are not drawn (counters), and the picture
- * and the depth channel are byte for byte those of occlusion off (a GPU
- * backend's stream too: its instcull tests the CPU's grid); (b) a box
- * hidden in frame N and shown in frame N+1 (the wall moves, then the camera
- * jumps) has its pixels in frame N+1; (c) the counters match the count made
- * here, and (argv[1] vulkan or gl) that backend's picture keeps the parity
- * rule with the CPU's. On the CPU also: the same counters and picture with
- * one job thread. On Vulkan and GL the draws go through two-pass Hi-Z:
- * the first frame (a camera cut) draws all in pass 2, the steady view draws
- * the visible ones in pass 1 and hides the grid; the revealed box is drawn
- * by pass 2; and the same without indirect counts (the in-place path). */
+ * the hidden draws and instances are not drawn (counters), and the picture,
+ * the depth and the albedo channels are those of occlusion off, exactly;
+ * (b) a box hidden in frame N and shown in frame N+1 (the wall moves, then
+ * the camera jumps) has its pixels in frame N+1; (c) the counters match the
+ * count made here, and (argv[1] vulkan or gl) that backend's picture keeps
+ * the parity rule with the CPU's. On the CPU also: the same counters and
+ * picture with one job thread. On Vulkan and GL the draws and the natively
+ * drawn stream go through two-pass Hi-Z: the first frame (a camera cut)
+ * draws all in pass 2, the steady view draws the visible ones in pass 1 and
+ * hides the grid and the stream's hidden instances; what the moved wall
+ * reveals is drawn by pass 2 in that frame; a camera jump empties pass 1;
+ * and the same without indirect counts (the in-place path). */
 #include "oak_test.h"
 
 #include "backend_start.h"
@@ -109,19 +110,22 @@ static oak_renderer *open_renderer(oak_occlusion_mode mode) {
     return r;
 }
 
-/* Draws the scene and reads its picture (and its depth channel into depth
-   when not NULL: a second frame, which also checks that the first left
-   nothing behind). */
+/* Draws the scene and reads its picture (and its depth and albedo
+   channels into depth when not NULL, W x H x 4 floats each: two more
+   frames, which also check that the first left nothing behind; the albedo
+   tells the grey draws from the blue instances). */
 static bool draw(oak_renderer *r, scene *s, uint8_t *px, float *depth) {
     s->post.channel = OAK_CHANNEL_NONE;
     bool ok = oak_renderer_draw(r, &s->in) == OAK_OK &&
               oak_renderer_read_pixels(r, px, (size_t)W * H * 4) == OAK_OK;
-    if (ok && depth) {
-        s->post.channel = OAK_CHANNEL_DEPTH;
+    const oak_channel ch[2] = {OAK_CHANNEL_DEPTH, OAK_CHANNEL_ALBEDO};
+    for (int k = 0; ok && depth && k < 2; k++) {
+        s->post.channel = ch[k];
         ok = oak_renderer_draw(r, &s->in) == OAK_OK &&
-             oak_renderer_read_channel(r, depth, (size_t)W * H * 4) == OAK_OK;
-        s->post.channel = OAK_CHANNEL_NONE;
+             oak_renderer_read_channel(r, depth + (size_t)k * W * H * 4, (size_t)W * H * 4) ==
+                 OAK_OK;
     }
+    s->post.channel = OAK_CHANNEL_NONE;
     CHECK(ok);
     return ok;
 }
@@ -148,10 +152,12 @@ static oak_occlusion_stats g_cpu_stats;
 static void print_stats(const char *what, const oak_occlusion_stats *st) {
     fprintf(stderr,
             "  %s: on %d, %u occluders (%u triangles); draws %u tested, %u frustum, %u hidden; "
-            "instances %u tested, %u frustum, %u hidden; drawn %u + %u\n",
+            "instances %u tested, %u frustum, %u hidden; drawn %u + %u draws, %u + %u "
+            "instances\n",
             what, st->on, st->occluders, st->occluder_triangles, st->draws_tested,
             st->draws_frustum, st->draws_occluded, st->instances_tested, st->instances_frustum,
-            st->instances_occluded, st->drawn_pass1, st->drawn_pass2);
+            st->instances_occluded, st->drawn_pass1, st->drawn_pass2, st->instances_pass1,
+            st->instances_pass2);
 }
 
 static bool hiz(void) {
@@ -164,7 +170,7 @@ static void wallHidesTheGridAndKeepsThePicture(void) {
     scene_init(&s, 0);
     oak_renderer *on = open_renderer(OAK_OCCLUSION_ON), *off = open_renderer(OAK_OCCLUSION_OFF);
     static uint8_t p_on[W * H * 4], p_off[W * H * 4];
-    static float d_on[W * H * 4], d_off[W * H * 4];
+    static float d_on[W * H * 8], d_off[W * H * 8]; /* depth, then albedo */
     if (on && hiz() && draw(on, &s, p_on, NULL)) {
         /* Hi-Z's first frame is a camera cut: pass 1 draws nothing, so
            nothing is hidden and pass 2 draws every draw in view; the next
@@ -175,6 +181,11 @@ static void wallHidesTheGridAndKeepsThePicture(void) {
         CHECK_EQ_INT(first.drawn_pass1, 0);
         CHECK_EQ_INT(first.draws_occluded, 0);
         CHECK(first.drawn_pass2 >= D_COUNT - HIDDEN);
+        /* the stream's instances alike: none in pass 1, the front ones in 2 */
+        CHECK_EQ_INT(first.instances_tested, HIDDEN + FRONT);
+        CHECK_EQ_INT(first.instances_pass1, 0);
+        CHECK_EQ_INT(first.instances_occluded, 0);
+        CHECK(first.instances_pass2 >= FRONT);
         CHECK(draw(on, &s, p_on, NULL));
     }
     if (on && off && draw(on, &s, p_on, d_on) && draw(off, &s, p_off, d_off)) {
@@ -189,9 +200,11 @@ static void wallHidesTheGridAndKeepsThePicture(void) {
         CHECK(!st_off.on);
         CHECK_EQ_INT(st_off.draws_occluded, 0);
         CHECK_EQ_INT(st_off.instances_occluded, 0);
-        /* the ground and the wall (under Hi-Z the grid is built for the
-           natively drawn stream alone) */
-        CHECK(st.occluders >= 2);
+        /* the ground and the wall (Hi-Z builds no grid) */
+        if (hiz())
+            CHECK_EQ_INT(st.occluders, 0);
+        else
+            CHECK(st.occluders >= 2);
         CHECK_EQ_INT(st.draws_tested, D_COUNT);
         /* at least 90% of the hidden draws; never more than were hidden (the
            red box is hidden too) */
@@ -210,9 +223,8 @@ static void wallHidesTheGridAndKeepsThePicture(void) {
         }
         /* instances: the CPU's kernel culls them on the CPU backend (its
            counters); a GPU backend draws the stream natively and its
-           instcull pass tests the same grid: its per-LOD counts (a
-           read-back) drop by the hidden ones */
-        bool native = (oak_backend_caps(g_backend) & OAK_CAP_GPU_STREAMS) != 0;
+           instcull pass takes Hi-Z's two passes: its per-LOD counts (a
+           read-back of both passes' lists) drop by the hidden ones */
         oak_stream_stats ss, ss_off;
         CHECK_OK(oak_renderer_stream_stats(on, &ss));
         CHECK_OK(oak_renderer_stream_stats(off, &ss_off));
@@ -222,18 +234,26 @@ static void wallHidesTheGridAndKeepsThePicture(void) {
         CHECK(ss.visible <= ss_off.visible);
         CHECK(hidden * 10 >= HIDDEN * 9);
         CHECK(hidden <= HIDDEN);
-        if (!native) {
-            CHECK_EQ_INT(st.instances_tested, HIDDEN + FRONT);
-            CHECK_EQ_INT(st.instances_occluded, hidden);
-        } else {
-            CHECK_EQ_INT(st.instances_tested, 0);
+        CHECK_EQ_INT(st.instances_tested, HIDDEN + FRONT);
+        CHECK_EQ_INT(st.instances_occluded, hidden);
+        if (hiz()) {
+            /* the GPU's counters of the stream: what it draws is what the
+               read-back lists hold, the steady view all in pass 1 */
+            CHECK_EQ_INT(st.instances_pass1 + st.instances_pass2, ss.visible);
+            CHECK_EQ_INT(st.instances_pass2, 0);
+            CHECK_EQ_INT(st.instances_pass1 + st.instances_occluded + st.instances_frustum,
+                         HIDDEN + FRONT);
+            CHECK(st.instances_pass1 >= 1);
         }
         size_t dp = differing(p_on, p_off, sizeof p_on);
-        size_t dd = 0;
-        for (size_t i = 0; i < (size_t)W * H * 4; i++) dd += d_on[i] != d_off[i];
-        fprintf(stderr, "  on vs off: %zu colour bytes and %zu depth values differ\n", dp, dd);
+        size_t dd = 0, da = 0;
+        for (size_t i = 0; i < (size_t)W * H * 4; i++)
+            dd += d_on[i] != d_off[i], da += d_on[W * H * 4 + i] != d_off[W * H * 4 + i];
+        fprintf(stderr, "  on vs off: %zu colour bytes, %zu depth and %zu albedo values differ\n",
+                dp, dd, da);
         CHECK_EQ_INT((int)dp, 0);
         CHECK_EQ_INT((int)dd, 0);
+        CHECK_EQ_INT((int)da, 0);
         CHECK_EQ_INT(red_pixels(p_on), 0);
         if (!strcmp(g_backend, "cpu")) {
             memcpy(g_cpu_px, p_on, sizeof g_cpu_px);
@@ -281,6 +301,9 @@ static void revealedObjectDrawsAtOnce(void) {
                 print_stats("wall moved", &st);
                 CHECK(st.drawn_pass2 >= 1);
                 CHECK(st.drawn_pass1 >= 1);
+                /* and the stream's instances it hid, in this very frame */
+                CHECK(st.instances_pass2 >= GX);
+                CHECK(st.instances_pass1 >= 1);
             }
         }
         /* back, hidden; then the camera jumps to the left, behind the wall's end */
@@ -298,6 +321,8 @@ static void revealedObjectDrawsAtOnce(void) {
                 print_stats("camera jumped", &st);
                 CHECK_EQ_INT(st.drawn_pass1, 0);
                 CHECK(st.drawn_pass2 >= 1);
+                CHECK_EQ_INT(st.instances_pass1, 0);
+                CHECK(st.instances_pass2 >= 1);
             }
         }
     }
@@ -339,7 +364,7 @@ static void sameForOneThread(void) {
     scene_init(&s, 0);
     oak_renderer *r = open_renderer(OAK_OCCLUSION_ON);
     static uint8_t px[W * H * 4];
-    static float depth[W * H * 4];
+    static float depth[W * H * 8];
     if (r && draw(r, &s, px, depth)) {
         oak_occlusion_stats st;
         CHECK_OK(oak_renderer_occlusion_stats(r, &st));
@@ -371,6 +396,7 @@ static void inPlaceCommandsKeepThePicture(void) {
         CHECK(st.draws_occluded * 10 >= HIDDEN * 9);
         CHECK(st.draws_occluded <= HIDDEN + 1);
         CHECK_EQ_INT(st.drawn_pass1 + st.drawn_pass2 + st.draws_occluded, st_off.drawn_pass1);
+        CHECK(st.instances_occluded * 10 >= HIDDEN * 9);
         CHECK_EQ_INT((int)differing(p_on, p_off, sizeof p_on), 0);
     }
     unsetenv("OAK_VK_NO_DRAW_COUNT");

@@ -7,6 +7,7 @@
 #define OAK_GL_GPU_H
 
 #include "gl_internal.h"
+#include "backend/gpu/gpu_records.h"
 #include "render/pass_table.h"
 #include "render/shadow_layer.h"
 
@@ -143,6 +144,7 @@ typedef struct _oak_gl_frame {
     const oak_instance *instcull_src[OAK_STREAM_MAX_PER_VIEW];
     uint64_t instcull_version[OAK_STREAM_MAX_PER_VIEW];
     uint32_t instcull_first[OAK_STREAM_MAX_PER_VIEW], instcull_streams;
+    uint32_t instcull_most; /* the most instances of one stream (the dispatch's width) */
     /* the last-frame copies after the records: whose, which version, where */
     const oak_instance *instcull_prev_src[OAK_STREAM_MAX_PER_VIEW];
     uint64_t instcull_prev_version[OAK_STREAM_MAX_PER_VIEW];
@@ -169,6 +171,7 @@ typedef struct _oak_gl_frame {
     uint32_t hiz_cap;
     _oak_gl_buffer hiz, hiz_keep, hiz_read[2];
     GLuint prog_hiz, prog_hiz_pyramid; /* hiz_cull.comp, hiz_pyramid.comp */
+    _oak_gpu_hiz_streams hiz_streams;  /* the native streams' bits in hiz_keep */
     GLsync hiz_fence[2];
     uint64_t hiz_read_serial[2], hiz_serial, hiz_stats_serial;
     oak_occlusion_stats hiz_stats;
@@ -249,9 +252,10 @@ void _oak_gl_lightgrid_release(_oak_gl_frame *f);
 oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v);
 void _oak_gl_instcull_release(_oak_gl_frame *f);
 oak_result _oak_gl_instcull_read(_oak_gl_frame *f, uint32_t per_lod[OAK_STREAM_LODS]);
-/* The raster pass's native streams, from the instcull lists (the vis
-   framebuffer and view bound). */
-void _oak_gl_draw_streams(_oak_gl_frame *f);
+/* The raster pass's native streams, from the instcull lists of view `view`
+   (0, the camera's; under Hi-Z 0 is pass 1's and OAK_GPU_INSTCULL_LATE
+   pass 2's), the vis framebuffer and view bound. */
+void _oak_gl_draw_streams(_oak_gl_frame *f, uint32_t view);
 /* gl_hiz.c: two-pass Hi-Z. upload (after the commands): the head and a
    candidate per main-view command, the kept buffer sized for width x
    height; raster: pass 1, the pyramid and the test, pass 2 (the vis

@@ -3,7 +3,9 @@
  * docs/ARCHITECTURE.md "Occlusion culling"), inside the raster pass when
  * the view asks for it (occ_gpu): pass 1 draws what was visible last frame,
  * the pyramid is built from its depth, every candidate is tested against it
- * and pass 2 draws the newly visible over pass 1's targets. Commands are
+ * and pass 2 draws the newly visible over pass 1's targets; the native
+ * streams' instances take the same passes (instcull.comp's EARLY step in
+ * the instcull pass, its LATE step here). Commands are
  * compacted on the GPU in the candidates' order and drawn by count where
  * the context has ARB_indirect_parameters (or GL 4.6), else drawn in place
  * with instance counts of 0 or 1 (also with OAK_GL_NO_DRAW_COUNT=1). The
@@ -51,11 +53,11 @@ oak_result _oak_gl_hiz_upload(_oak_gl_frame *f, const _oak_gl_context *ctx,
         _oak_gl_buffer_reserve(&f->hiz, bytes + ((size_t)n * (2 * CMD_WORDS + 2) + 1) * 4, false);
     if (!r) r = _oak_gl_buffer_upload(&f->hiz, 0, f->hiz_data, bytes);
     if (r) return r;
-    uint64_t texels;
-    _oak_gpu_hiz_levels(width, height, &texels);
-    size_t keep = ((size_t)_oak_gpu_hiz_keys(v) + texels) * 4;
+    /* keys, pyramid, then the native streams' bits */
+    size_t keep =
+        (size_t)(_oak_gpu_hiz_stream_base(v, width, height) + _oak_gpu_hiz_stream_words(v)) * 4;
     if (!f->hiz_keep.id || f->hiz_keep.capacity < keep) {
-        /* a new one starts with no draw visible */
+        /* a new one starts with nothing visible */
         _oak_gl_buffer_release(&f->hiz_keep);
         if ((r = _oak_gl_buffer_reserve(&f->hiz_keep, keep, false))) return r;
         GLuint zero = 0;
@@ -133,7 +135,7 @@ oak_result _oak_gl_hiz_raster(_oak_gl_frame *f, _oak_gl_targets *t) {
     /* pass 1 (the raster pass cleared the targets and bound its state);
        the streams too, whose depth then hides draws as well */
     draw_pass(f, 0);
-    _oak_gl_draw_streams(f); /* gl_pass_instcull.c */
+    _oak_gl_draw_streams(f, 0); /* gl_pass_instcull.c */
     if (!f->hiz_queries[0]) glGenQueries(2, f->hiz_queries);
     glQueryCounter(f->hiz_queries[0], GL_TIMESTAMP);
     /* the pyramid from pass 1's depth, sampled (not drawn into meanwhile) */
@@ -149,6 +151,20 @@ oak_result _oak_gl_hiz_raster(_oak_gl_frame *f, _oak_gl_targets *t) {
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     glUseProgram(f->prog_hiz);
     dispatch(f, OAK_GPU_HIZ_STEP_LATE, n);
+    /* the native streams' instances against the same pyramid: bits, and
+       pass 2's lists (instcull.comp's LATE step, one row per stream) */
+    bool streams = false;
+    for (uint32_t s = 0; s < f->instcull_streams; s++)
+        streams |= f->instcull_heads[s].prev[1] != OAK_GPU_INSTCULL_HIZ_OFF &&
+                   f->instcull_heads[s].info[0];
+    if (streams) {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCES, f->instances.id);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCE_OUT, f->instance_out.id);
+        glUseProgram(f->prog_instcull);
+        glUniform1ui(0, OAK_GPU_HIZ_STEP_LATE);
+        glDispatchCompute((f->instcull_most + 63) / 64, f->instcull_streams, 1);
+        glUseProgram(f->prog_hiz);
+    }
     compact(f, 1, n);
     glMemoryBarrier(GL_COMMAND_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT |
                     GL_BUFFER_UPDATE_BARRIER_BIT);
@@ -157,6 +173,7 @@ oak_result _oak_gl_hiz_raster(_oak_gl_frame *f, _oak_gl_targets *t) {
     /* pass 2 over pass 1's ids and depth */
     glBindFramebuffer(GL_FRAMEBUFFER, t->vis_fbo);
     draw_pass(f, 1);
+    if (streams) _oak_gl_draw_streams(f, OAK_GPU_INSTCULL_LATE);
     /* the counters, for a read once this frame has passed */
     uint32_t k = (uint32_t)(f->hiz_serial % 2);
     if (f->hiz_fence[k]) glDeleteSync(f->hiz_fence[k]);
@@ -178,6 +195,7 @@ bool _oak_gl_hiz_stats(_oak_gl_frame *f, oak_occlusion_stats *out) {
             .on = true, .draws_tested = h.info[0], .draws_occluded = h.stats[1]};
         for (uint32_t g = 0; g < OAK_GPU_HIZ_GROUPS; g++)
             st.drawn_pass1 += h.early[g], st.drawn_pass2 += h.late[g];
+        _oak_gpu_hiz_stream_stats(&st, &h);
         f->hiz_stats = st;
         f->hiz_stats_serial = f->hiz_read_serial[k];
     }
@@ -192,6 +210,7 @@ void _oak_gl_hiz_release(_oak_gl_frame *f) {
     f->prog_hiz = f->prog_hiz_pyramid = 0;
     _oak_gl_buffer_release(&f->hiz);
     _oak_gl_buffer_release(&f->hiz_keep);
+    memset(&f->hiz_streams, 0, sizeof f->hiz_streams);
     for (uint32_t k = 0; k < 2; k++) {
         if (f->hiz_fence[k]) glDeleteSync(f->hiz_fence[k]);
         f->hiz_fence[k] = 0;

@@ -4,7 +4,9 @@
  * heads and each stream's indirect commands every frame; the pass leaves per
  * LOD a visible list and a command whose instance count is the band's, and
  * the raster pass draws the native streams (oak_render_stream.native) from
- * them (_oak_gl_draw_streams). */
+ * them (_oak_gl_draw_streams). Under two-pass Hi-Z this dispatch is
+ * instcull's EARLY step (pass 1's lists); gl_hiz.c runs its LATE step after
+ * the pyramid (pass 2's). */
 #include <string.h>
 
 #include "backend/gpu/gpu_records.h"
@@ -15,9 +17,10 @@ static oak_result instcull_setup(_oak_gl_frame *f) {
     if (f->prog_instcull) return OAK_OK;
     GLint bindings = 0;
     glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &bindings);
-    if (bindings <= OAK_B_INSTANCE_OUT)
+    /* the highest it names: Hi-Z's kept bits */
+    if (bindings <= OAK_B_HIZ_KEEP)
         return oak_error(OAK_ERROR_DEVICE, "gl: %d storage buffer bindings, instcull needs %d",
-                         bindings, OAK_B_INSTANCE_OUT + 1);
+                         bindings, OAK_B_HIZ_KEEP + 1);
     return _oak_gl_compute(&f->prog_instcull, "instcull", oak_gl_src_instcull_comp);
 }
 
@@ -36,8 +39,6 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
         most = v->streams[s].count > most ? v->streams[s].count : most;
     }
     size_t head_bytes = sizeof f->instcull_heads;
-    uint64_t occ_words = _oak_gpu_occ_words(v);
-    words += occ_words;
     if (records + poses > UINT32_MAX / 2 || words > UINT32_MAX / 4)
         return oak_error(OAK_ERROR_LIMIT, "gl: instcull: %llu instances",
                          (unsigned long long)records);
@@ -55,6 +56,8 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
     }
     uint64_t pose_at = (records ? records : 1) * 2; /* the pose blocks, as reserved */
     uint32_t total = (uint32_t)records;             /* where the last-frame copies start */
+    /* under Hi-Z each stream's visible bits, after the pyramid */
+    uint64_t bits = _oak_gpu_hiz_stream_base(v, b->targets.width, b->targets.height);
 
     uint32_t first = 0, word = 0;
     uint32_t cmds[OAK_GPU_INSTCULL_HEAD_WORDS];
@@ -125,8 +128,11 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
                                mt ? oak_handle_index(rs->material.id) : 0,
                                f->instcull_group[s] != UINT32_MAX);
         f->instcull_heads[s].prev[0] = total;
+        _oak_gpu_hiz_stream_head(&f->hiz_streams, &f->instcull_heads[s], v, rs, s,
+                                 (uint32_t)(bits + first),
+                                 f->hiz_on && f->instcull_group[s] != UINT32_MAX);
         _oak_gpu_pose_head(&f->instcull_heads[s], rs, (uint32_t)pose_at);
-        f->instcull_heads[s].prev[2] = islot;
+        f->instcull_heads[s].prev[3] = islot;
         pose_at += pose_n;
         if ((r = _oak_gl_buffer_upload(&f->instance_out, head_bytes + (size_t)word * 4, cmds,
                                        sizeof cmds)))
@@ -134,26 +140,22 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
         first += rs->count;
         word += (uint32_t)_oak_gpu_instcull_words(rs->count);
     }
-    /* the occlusion grid after every stream's words, named in each head */
-    if (occ_words) {
-        uint32_t *grid = oak_alloc((size_t)occ_words * 4);
-        if (!grid) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: instcull: no memory");
-        _oak_gpu_occ_fill(grid, v);
-        r = _oak_gl_buffer_upload(&f->instance_out, head_bytes + (size_t)word * 4, grid,
-                                  (size_t)occ_words * 4);
-        oak_free(grid);
-        if (r) return r;
-        for (uint32_t s = 0; s < ns; s++) f->instcull_heads[s].prev[1] = word + 1;
-    }
     if ((r = _oak_gl_buffer_upload(&f->instance_out, 0, f->instcull_heads,
                                    ns * sizeof f->instcull_heads[0])) ||
         (r = _oak_gl_ensure_draw_ids(f, word)))
         return r;
     f->instcull_streams = ns;
+    f->instcull_most = most;
+    /* buffer updates, and under Hi-Z the bits last frame's LATE step wrote */
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCES, f->instances.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCE_OUT, f->instance_out.id);
+    if (f->hiz_on) {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_HIZ, f->hiz.id);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_HIZ_KEEP, f->hiz_keep.id);
+    }
     glUseProgram(f->prog_instcull);
+    glUniform1ui(0, OAK_GPU_HIZ_STEP_EARLY); /* gl_hiz.c runs the LATE step */
     if (most) glDispatchCompute((most + 63) / 64, ns, 1);
     /* readers: indirect draws and the stream-count read-back */
     glMemoryBarrier(GL_COMMAND_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT |
@@ -179,17 +181,22 @@ oak_result _oak_gl_instcull_read(_oak_gl_frame *f, uint32_t per_lod[OAK_STREAM_L
         glGetNamedBufferSubData(f->instance_out.id,
                                 (GLintptr)(head_bytes + (size_t)f->instcull_heads[s].info[3] * 4),
                                 sizeof cmds, cmds);
-        for (uint32_t k = 0; k < OAK_STREAM_LODS; k++) per_lod[k] += cmds[k * 5 + 1];
+        /* the camera's lists: under Hi-Z pass 1's and pass 2's */
+        for (uint32_t k = 0; k < OAK_STREAM_LODS; k++)
+            per_lod[k] +=
+                cmds[k * 5 + 1] + cmds[(OAK_GPU_INSTCULL_LATE * OAK_STREAM_LODS + k) * 5 + 1];
     }
     return _oak_gl_check("instcull read-back")
                ? oak_error(OAK_ERROR_DEVICE, "gl: instcull read-back failed")
                : OAK_OK;
 }
 
-void _oak_gl_draw_streams(_oak_gl_frame *f) {
+void _oak_gl_draw_streams(_oak_gl_frame *f, uint32_t view) {
     bool any = false;
+    /* pass 2 draws only the streams that took Hi-Z */
     for (uint32_t s = 0; s < f->instcull_streams; s++)
-        any |= f->instcull_group[s] != UINT32_MAX && f->instcull_heads[s].info[0];
+        any |= f->instcull_group[s] != UINT32_MAX && f->instcull_heads[s].info[0] &&
+               (!view || f->instcull_heads[s].prev[1] != OAK_GPU_INSTCULL_HIZ_OFF);
     if (!any) return;
     size_t head_bytes = sizeof f->instcull_heads;
     glBindVertexArray(f->vao);
@@ -200,7 +207,8 @@ void _oak_gl_draw_streams(_oak_gl_frame *f) {
     for (uint32_t s = 0; s < f->instcull_streams; s++) {
         const oak_gpu_instcull *h = &f->instcull_heads[s];
         uint32_t g = f->instcull_group[s];
-        if (g == UINT32_MAX || !h->info[0]) continue;
+        if (g == UINT32_MAX || !h->info[0] || (view && h->prev[1] == OAK_GPU_INSTCULL_HIZ_OFF))
+            continue;
         /* the LODs before an impostor card in the stream's group, the card in its own */
         uint32_t lods = h->info[1], imp = h->pose[3] && h->pose[3] < lods ? h->pose[3] : lods;
         for (uint32_t run = 0; run < 2; run++) {
@@ -212,7 +220,8 @@ void _oak_gl_draw_streams(_oak_gl_frame *f) {
             else
                 glEnable(GL_CULL_FACE);
             glUseProgram(gg >= 2 ? f->prog_vis_stream_mask : f->prog_vis_stream);
-            size_t at = head_bytes + ((size_t)h->info[3] + k0 * 5) * 4;
+            size_t at =
+                head_bytes + ((size_t)h->info[3] + (size_t)view * OAK_STREAM_LODS * 5 + k0 * 5) * 4;
             glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT, (const void *)(uintptr_t)at,
                                         (GLsizei)n, 0);
         }

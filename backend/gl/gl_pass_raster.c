@@ -27,7 +27,7 @@ oak_result _oak_gl_run_raster(_oak_gl_backend *b, const oak_render_view *v) {
         return r;
     }
     _oak_gl_draw_groups(f, f->main_groups, f->prog_vis, f->prog_vis_mask, true);
-    _oak_gl_draw_streams(f); /* gl_pass_instcull.c */
+    _oak_gl_draw_streams(f, 0); /* gl_pass_instcull.c */
     glFrontFace(GL_CCW);
     glBindBufferBase(GL_UNIFORM_BUFFER, OAK_B_VIEW, f->view.id);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);

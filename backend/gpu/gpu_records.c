@@ -227,13 +227,6 @@ void _oak_gpu_light_slot(oak_gpu_light *g, const oak_render_view *v, uint32_t li
     g->cone[2] = s >= 0 && (uint32_t)s < v->lamp_shadow_count ? (float)(s + 1) : 0.0f;
 }
 
-void _oak_gpu_occ_fill(uint32_t *words, const oak_render_view *v) {
-    memcpy(words, v->view_proj, sizeof(float) * 16);
-    words[16] = v->occ_tw, words[17] = v->occ_th;
-    words[18] = v->width, words[19] = v->height;
-    memcpy(words + 20, v->occ_depth, sizeof(float) * v->occ_tw * v->occ_th);
-}
-
 void _oak_gpu_instcull_fill(oak_gpu_instcull *h, uint32_t *cmds, const oak_render_view *v,
                             const oak_render_stream *rs, uint32_t first, uint32_t word,
                             const uint32_t mesh[OAK_STREAM_LODS][3], uint32_t material,
@@ -359,7 +352,7 @@ void _oak_gpu_pose_head(oak_gpu_instcull *h, const oak_render_stream *rs, uint32
     h->pose[0] = at;
     h->pose[1] = joints;
     h->pose[2] = clips;
-    h->pose[3] = rs->impostor_lod; /* 0: none; prev[2] is its material slot, the backend's */
+    h->pose[3] = rs->impostor_lod; /* 0: none; prev[3] is its material slot, the backend's */
     uint64_t lod_at = at + clips + pose_frames(b) * joints;
     for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
         h->pose_lod[k] = (uint32_t)lod_at;
@@ -411,6 +404,39 @@ void _oak_gpu_hiz_draw_fill(oak_gpu_hiz_draw *out, const oak_render_view *v, uin
     out->sphere[3] = md->bounds.radius * s;
 }
 
+uint64_t _oak_gpu_hiz_stream_base(const oak_render_view *v, uint32_t width, uint32_t height) {
+    uint64_t texels;
+    _oak_gpu_hiz_levels(width, height, &texels);
+    return _oak_gpu_hiz_keys(v) + texels;
+}
+
+uint64_t _oak_gpu_hiz_stream_words(const oak_render_view *v) {
+    uint64_t n = 0;
+    for (uint32_t s = 0; s < v->stream_count && s < OAK_STREAM_MAX_PER_VIEW; s++)
+        n += v->streams[s].count;
+    return n;
+}
+
+void _oak_gpu_hiz_stream_head(_oak_gpu_hiz_streams *t, oak_gpu_instcull *h,
+                              const oak_render_view *v, const oak_render_stream *rs, uint32_t s,
+                              uint32_t at, bool drawn) {
+    h->prev[1] = OAK_GPU_INSTCULL_HIZ_OFF;
+    h->prev[2] = at;
+    if (!v->occ_gpu || !drawn || s >= OAK_STREAM_MAX_PER_VIEW) return;
+    bool stale = t->records[s] != rs->records || t->count[s] != rs->count || t->at[s] != at;
+    h->prev[1] = stale ? OAK_GPU_INSTCULL_HIZ_EMPTY : OAK_GPU_INSTCULL_HIZ_ON;
+    t->records[s] = rs->records, t->count[s] = rs->count, t->at[s] = at;
+}
+
+void _oak_gpu_hiz_stream_stats(oak_occlusion_stats *out, const oak_gpu_hiz_head *h) {
+    uint32_t given = h->stats[2], tested = h->streams[0];
+    out->instances_tested = given;
+    out->instances_frustum = given > tested ? given - tested : 0;
+    out->instances_occluded = h->streams[1];
+    out->instances_pass1 = h->streams[2];
+    out->instances_pass2 = h->streams[3];
+}
+
 void _oak_gpu_hiz_head_fill(oak_gpu_hiz_head *h, const oak_render_view *v, uint32_t count,
                             const uint32_t group_first[OAK_GPU_HIZ_GROUPS],
                             const uint32_t group_count[OAK_GPU_HIZ_GROUPS], bool compact,
@@ -422,5 +448,7 @@ void _oak_gpu_hiz_head_fill(oak_gpu_hiz_head *h, const oak_render_view *v, uint3
         h->group_first[g] = group_first[g], h->group_count[g] = group_count[g];
     h->size[0] = width, h->size[1] = height, h->size[2] = _oak_gpu_hiz_levels(width, height, NULL);
     h->stats[3] = UINT32_MAX; /* a count that caps nothing (vk_hiz.c says why) */
+    for (uint32_t s = 0; s < v->stream_count && s < OAK_STREAM_MAX_PER_VIEW; s++)
+        if (v->streams[s].native) h->stats[2] += v->streams[s].count;
     copy_mat(h->view_proj, v->view_proj);
 }

@@ -37,13 +37,6 @@ void _oak_gpu_instcull_fill(oak_gpu_instcull *h, uint32_t *cmds, const oak_rende
                             const oak_render_stream *rs, uint32_t first, uint32_t word,
                             const uint32_t mesh[OAK_STREAM_LODS][3], uint32_t material,
                             bool native);
-/* The occlusion grid's words after the streams' (0 when the view has none):
-   view_proj's 16 floats, tw, th, width, height, then tw th texel depths;
-   the instcull heads' prev[1] is where they start plus 1 (0: none). */
-static inline uint64_t _oak_gpu_occ_words(const oak_render_view *v) {
-    return v->occ_depth ? 20u + (uint64_t)v->occ_tw * v->occ_th : 0u;
-}
-void _oak_gpu_occ_fill(uint32_t *words, const oak_render_view *v);
 /* A posed stream's pose block (oak_gpu.h "Pose blocks"): the records it
    takes in OAK_B_INSTANCES (0: not posed), the block itself, and the head's
    pose fields for a block at record `at` (its bounds become the spheres
@@ -70,6 +63,28 @@ static inline uint32_t _oak_gpu_hiz_keys(const oak_render_view *v) {
 void _oak_gpu_hiz_draw_fill(oak_gpu_hiz_draw *out, const oak_render_view *v, uint32_t i,
                             uint32_t group, uint32_t index_count, uint32_t first_index,
                             uint32_t vertex_offset);
+/* The natively drawn streams' visible bits in OAK_B_HIZ_KEEP: they start
+   after the keys and a width x height pyramid, a word per instance of each
+   stream in turn (the view's first OAK_STREAM_MAX_PER_VIEW). */
+uint64_t _oak_gpu_hiz_stream_base(const oak_render_view *v, uint32_t width, uint32_t height);
+uint64_t _oak_gpu_hiz_stream_words(const oak_render_view *v);
+/* What a backend remembers of each stream slot's bits between frames: a
+   slot whose stream (records), count or place moved has stale bits. */
+typedef struct _oak_gpu_hiz_streams {
+    const void *records[OAK_STREAM_MAX_PER_VIEW];
+    uint32_t count[OAK_STREAM_MAX_PER_VIEW], at[OAK_STREAM_MAX_PER_VIEW];
+} _oak_gpu_hiz_streams;
+/* Stream s's head fields for Hi-Z (prev.y, prev.z; oak_gpu.h
+   OAK_GPU_INSTCULL_HIZ_*): on when the view runs Hi-Z and the backend draws
+   the stream natively (drawn); its bits at word `at`. */
+void _oak_gpu_hiz_stream_head(_oak_gpu_hiz_streams *t, oak_gpu_instcull *h,
+                              const oak_render_view *v, const oak_render_stream *rs, uint32_t s,
+                              uint32_t at, bool drawn);
+/* The natively drawn streams' counters of a finished frame's head into
+   out's instance fields (tested: every native instance; frustum: those
+   outside it or past the last LOD; occluded: hidden by the pyramid; pass1
+   and pass2: drawn by each pass). */
+void _oak_gpu_hiz_stream_stats(oak_occlusion_stats *out, const oak_gpu_hiz_head *h);
 /* The head: count candidates, group g's from group_first[g]; compact: the
    commands are appended for indirect-count draws. */
 void _oak_gpu_hiz_head_fill(oak_gpu_hiz_head *h, const oak_render_view *v, uint32_t count,

@@ -3,7 +3,9 @@
  * "Occlusion culling"), inside the raster pass when the view asks for it
  * (oak_render_view.occ_gpu): pass 1 draws what was visible last frame, the
  * depth pyramid is built from its depth, every candidate is tested against
- * it and pass 2 draws the newly visible over pass 1's targets. Commands are
+ * it and pass 2 draws the newly visible over pass 1's targets; the native
+ * streams' instances take the same passes (instcull.comp's EARLY step in
+ * the instcull pass, its LATE step here). Commands are
  * compacted on the GPU in the candidates' order and drawn by count where
  * the device has drawIndirectCount, else drawn in place with instance
  * counts of 0 or 1 (also with OAK_VK_NO_DRAW_COUNT=1). The slot's buffer is
@@ -20,6 +22,10 @@ static const uint32_t k_hiz_cull_comp[] =
 static const uint32_t k_hiz_pyramid_comp[] =
 #include "shaders/hiz_pyramid.comp.h"
     ;
+/* the streams' LATE step (spec constant 0 = OAK_GPU_HIZ_STEP_LATE) */
+static const uint32_t k_instcull_comp[] =
+#include "shaders/instcull.comp.h"
+    ;
 
 #define CMD_WORDS 5u /* VkDrawIndexedIndirectCommand */
 
@@ -30,8 +36,31 @@ static void read_counters(_oak_vk *vk, _oak_vk_frame *f) {
     oak_occlusion_stats s = {.on = true, .draws_tested = h->info[0], .draws_occluded = h->stats[1]};
     for (uint32_t g = 0; g < OAK_GPU_HIZ_GROUPS; g++)
         s.drawn_pass1 += h->early[g], s.drawn_pass2 += h->late[g];
+    _oak_gpu_hiz_stream_stats(&s, h);
     vk->hiz_stats = s;
     vk->hiz_stats_frame = f->hiz_frame;
+}
+
+/* The kept buffer (keys, pyramid, streams' bits) at least `keep` bytes. */
+static oak_result keep_reserve(_oak_vk *vk, _oak_vk_frame *f, uint64_t keep) {
+    if (vk->hiz_keep.buffer && vk->hiz_keep.size >= keep) return OAK_OK;
+    /* earlier frames may still read the old one; the new one starts with
+       nothing visible (its first frame is a cut or finds out) */
+    uint64_t size = vk->hiz_keep.size ? vk->hiz_keep.size : 4096;
+    while (size < keep) size *= 2;
+    oak_result r;
+    if ((r = _oak_vk_buffer_retire(vk, &vk->hiz_keep)) ||
+        (r = _oak_vk_buffer_create(vk, &vk->hiz_keep, size,
+                                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                   OAK_VK_MEM_DEVICE)))
+        return r;
+    vkCmdFillBuffer(f->cmd, vk->hiz_keep.buffer, 0, VK_WHOLE_SIZE, 0);
+    /* all transfer stages: the validation layer files a fill under copy */
+    _oak_vk_barrier(f->cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    return OAK_OK;
 }
 
 bool _oak_vk_hiz_stats(_oak_vk *vk, oak_occlusion_stats *out) {
@@ -51,7 +80,17 @@ oak_result _oak_vk_hiz_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_v
     read_counters(vk, f); /* the slot's last frame has finished */
     f->hiz_on = v->occ_gpu;
     f->hiz_ran = false;
-    if (!f->hiz_on) return OAK_OK;
+    oak_result r;
+    if (!f->hiz_on) {
+        /* instcull.comp names both buffers even where it skips Hi-Z: its
+           descriptors must hold one */
+        if (v->stream_count && !f->hiz.buffer &&
+            (r = _oak_vk_upload_reserve(vk, &f->hiz, 256,
+                                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                            VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT)))
+            return r;
+        return v->stream_count ? keep_reserve(vk, f, 4) : OAK_OK;
+    }
     uint32_t n = 0, first[OAK_GPU_HIZ_GROUPS], count[OAK_GPU_HIZ_GROUPS];
     for (uint32_t g = 0; g < OAK_GPU_HIZ_GROUPS; g++) {
         first[g] = n;
@@ -61,30 +100,14 @@ oak_result _oak_vk_hiz_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_v
     /* head, candidates, both passes' commands, the compaction's flags and sums */
     uint64_t words =
         OAK_GPU_HIZ_HEAD_WORDS + (uint64_t)n * (OAK_GPU_HIZ_DRAW_WORDS + 2 * CMD_WORDS + 2) + 1;
-    oak_result r;
     if ((r = _oak_vk_upload_reserve(vk, &f->hiz, words * 4,
                                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-                                        VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT)))
+                                        VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT)) ||
+        (r = keep_reserve(
+             vk, f,
+             (_oak_gpu_hiz_stream_base(v, vk->width, vk->height) + _oak_gpu_hiz_stream_words(v)) *
+                 4)))
         return r;
-    uint64_t texels;
-    _oak_gpu_hiz_levels(vk->width, vk->height, &texels);
-    uint64_t keep = ((uint64_t)_oak_gpu_hiz_keys(v) + texels) * 4;
-    if (!vk->hiz_keep.buffer || vk->hiz_keep.size < keep) {
-        /* earlier frames may still read the old one; the new one starts
-           with no draw visible (its first frame is a cut or finds out) */
-        uint64_t size = vk->hiz_keep.size ? vk->hiz_keep.size : 4096;
-        while (size < keep) size *= 2;
-        if ((r = _oak_vk_buffer_retire(vk, &vk->hiz_keep)) ||
-            (r = _oak_vk_buffer_create(vk, &vk->hiz_keep, size,
-                                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-                                           VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                       OAK_VK_MEM_DEVICE)))
-            return r;
-        vkCmdFillBuffer(f->cmd, vk->hiz_keep.buffer, 0, VK_WHOLE_SIZE, 0);
-        _oak_vk_barrier(f->cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                        VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-    }
     oak_gpu_hiz_head *h = f->hiz.mapped;
     _oak_gpu_hiz_head_fill(h, v, n, first, count, vk->indirect_count, vk->width, vk->height);
     oak_gpu_hiz_draw *c = (oak_gpu_hiz_draw *)(h + 1);
@@ -105,6 +128,15 @@ static bool pipe(_oak_vk *vk, uint32_t step) {
     oak_result r = _oak_vk_compute_spec(vk, level ? k_hiz_pyramid_comp : k_hiz_cull_comp,
                                         level ? sizeof k_hiz_pyramid_comp : sizeof k_hiz_cull_comp,
                                         &step, &vk->hiz_pipes[step]);
+    if (r && !vk->pipe_result) vk->pipe_result = r;
+    return !r;
+}
+
+static bool stream_pipe(_oak_vk *vk) {
+    if (vk->hiz_stream_late) return true;
+    uint32_t step = OAK_GPU_HIZ_STEP_LATE;
+    oak_result r = _oak_vk_compute_spec(vk, k_instcull_comp, sizeof k_instcull_comp, &step,
+                                        &vk->hiz_stream_late);
     if (r && !vk->pipe_result) vk->pipe_result = r;
     return !r;
 }
@@ -189,12 +221,14 @@ void _oak_vk_hiz_raster(_oak_vk *vk, _oak_vk_frame *f) {
     _oak_vk_begin_rendering(cmd, &vk->ids, true, &vk->depth, true, area);
     _oak_vk_main_view(vk, cmd);
     draw_pass(vk, f, 0);
-    _oak_vk_draw_streams(vk, cmd, f); /* vk_pass_instcull.c */
+    _oak_vk_draw_streams(vk, cmd, f, 0); /* vk_pass_instcull.c */
     vkCmdEndRendering(cmd);
     _oak_vk_stamp(vk, f, "hiz_pass1");
-    /* the steps below write the buffer pass 1 read its commands from */
-    _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT, 0,
-                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0);
+    /* the steps below write the buffers pass 1 read its commands (and the
+       streams' list words) from */
+    _oak_vk_barrier(cmd,
+                    VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT,
+                    0, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0);
     /* the pyramid from pass 1's depth, sampled */
     const VkPipelineStageFlags2 tests =
         VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT;
@@ -210,10 +244,23 @@ void _oak_vk_hiz_raster(_oak_vk *vk, _oak_vk_frame *f) {
     }
     compute_to_compute(cmd);
     dispatch(vk, f, OAK_GPU_HIZ_STEP_LATE, n);
+    /* the native streams' instances against the same pyramid: bits, and
+       pass 2's lists (instcull.comp's LATE step, one row per stream) */
+    bool streams = false;
+    const oak_gpu_instcull *heads = f->instance_out.mapped;
+    for (uint32_t s = 0; s < f->instcull_streams; s++)
+        streams |= heads[s].prev[1] != OAK_GPU_INSTCULL_HIZ_OFF && heads[s].info[0];
+    if (streams && stream_pipe(vk)) {
+        compute_to_compute(cmd); /* both steps count into the head */
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->hiz_stream_late);
+        vkCmdDispatch(cmd, (f->instcull_most + 63) / 64, f->instcull_streams, 1);
+    }
     compact(vk, f, 1, n);
-    /* readers: pass 2's commands and counts, the host's counters */
+    /* readers: pass 2's commands and counts, the streams' list words, the
+       host's counters */
     _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, indirect | VK_PIPELINE_STAGE_2_HOST_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                    indirect | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_HOST_BIT,
                     indirect_read | VK_ACCESS_2_HOST_READ_BIT);
     _oak_vk_image_barrier(cmd, &vk->depth, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
                           VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0, tests,
@@ -229,6 +276,7 @@ void _oak_vk_hiz_raster(_oak_vk *vk, _oak_vk_frame *f) {
     _oak_vk_begin_rendering(cmd, &vk->ids, false, &vk->depth, false, area);
     _oak_vk_main_view(vk, cmd);
     draw_pass(vk, f, 1);
+    if (streams) _oak_vk_draw_streams(vk, cmd, f, OAK_GPU_INSTCULL_LATE);
     vkCmdEndRendering(cmd);
     f->hiz_ran = true;
     f->hiz_frame = vk->frame_count;
@@ -238,6 +286,9 @@ void _oak_vk_hiz_destroy(_oak_vk *vk) {
     for (uint32_t s = 0; s < OAK_GPU_HIZ_STEPS; s++)
         if (vk->hiz_pipes[s]) vkDestroyPipeline(vk->device, vk->hiz_pipes[s], NULL);
     memset(vk->hiz_pipes, 0, sizeof vk->hiz_pipes);
+    if (vk->hiz_stream_late) vkDestroyPipeline(vk->device, vk->hiz_stream_late, NULL);
+    vk->hiz_stream_late = VK_NULL_HANDLE;
+    memset(&vk->hiz_streams, 0, sizeof vk->hiz_streams);
     _oak_vk_buffer_destroy(vk, &vk->hiz_keep);
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
         _oak_vk_buffer_destroy(vk, &vk->frames[i].hiz);

@@ -8,6 +8,7 @@
 
 #include <oak/backend.h>
 
+#include "backend/gpu/gpu_records.h"
 #include "render/bloom.h"
 #include "render/dof.h"
 #include "render/pass_table.h"
@@ -189,7 +190,7 @@ typedef struct _oak_vk_frame {
     const void *instcull_pose_src[OAK_STREAM_MAX_PER_VIEW];
     uint32_t instcull_pose_mesh[OAK_STREAM_MAX_PER_VIEW];
     uint64_t instcull_pose_first[OAK_STREAM_MAX_PER_VIEW];
-    uint32_t instcull_streams;
+    uint32_t instcull_streams, instcull_most; /* streams, and the most instances of one */
     /* per stream: its material's slot, and the vis pipeline group it draws
        with natively (UINT32_MAX: not drawn from the lists) */
     uint32_t instcull_material[OAK_STREAM_MAX_PER_VIEW];
@@ -386,6 +387,10 @@ typedef struct _oak_vk {
        pipelines, and the counters of the latest finished frame that ran it */
     _oak_vk_buffer hiz_keep;
     VkPipeline hiz_pipes[OAK_GPU_HIZ_STEPS];
+    /* the streams' bits in hiz_keep (gpu_records.h), and instcull.comp's
+       LATE step (its EARLY step is OAK_VK_PIPE_INSTCULL) */
+    _oak_gpu_hiz_streams hiz_streams;
+    VkPipeline hiz_stream_late;
     oak_occlusion_stats hiz_stats;
     uint64_t hiz_stats_frame; /* 0: none read yet */
 } _oak_vk;
@@ -572,8 +577,10 @@ oak_result _oak_vk_instcull_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_ren
 oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 void _oak_vk_instcull_destroy(_oak_vk *vk);
 oak_result _oak_vk_instcull_read(_oak_vk *vk, uint32_t per_lod[OAK_STREAM_LODS]);
-/* The raster pass's native streams: each one's LOD commands from the lists. */
-void _oak_vk_draw_streams(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f);
+/* The raster pass's native streams: each one's LOD commands from the lists
+   of instcull view `view` (0, the camera's; under Hi-Z 0 is pass 1's and
+   OAK_GPU_INSTCULL_LATE pass 2's). */
+void _oak_vk_draw_streams(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f, uint32_t view);
 /* The shadow pass's native stream casters into one cascade: the still
    streams (its static layer) or the moved ones (its movers); and how many
    moved streams cast into it. */

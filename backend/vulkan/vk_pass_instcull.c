@@ -7,7 +7,9 @@
  * instance count is the band's; the raster pass draws the native streams
  * (oak_render_stream.native) from them (_oak_vk_draw_streams) and the host
  * reads the counts after the frame (read_stream_counts), through the
- * barrier recorded here. Still host-visible: on a GPU without a
+ * barrier recorded here. Under two-pass Hi-Z this dispatch is instcull's
+ * EARLY step (pass 1's lists); vk_hiz.c runs its LATE step after the
+ * pyramid (pass 2's). Still host-visible: on a GPU without a
  * device-local host-visible heap the kernel's writes and the vertex
  * shaders' reads cross the bus (the remaining step: device-local lists
  * with a small copy of the counts back). */
@@ -37,7 +39,6 @@ oak_result _oak_vk_instcull_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_ren
         words += _oak_gpu_instcull_words(v->streams[s].count);
         poses += _oak_gpu_pose_records(&v->streams[s]);
     }
-    words += _oak_gpu_occ_words(v);
     if (records + poses > UINT32_MAX / 2 || words > UINT32_MAX / 4)
         return oak_error(OAK_ERROR_LIMIT, "vulkan: instcull: %llu instances",
                          (unsigned long long)records);
@@ -99,6 +100,8 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
     uint32_t *words = (uint32_t *)((uint8_t *)f->instance_out.mapped + HEAD_BYTES);
     uint32_t total = 0; /* the last-frame copies start after every record */
     for (uint32_t s = 0; s < ns; s++) total += v->streams[s].count;
+    /* under Hi-Z each stream's visible bits, after the pyramid */
+    uint64_t bits = _oak_gpu_hiz_stream_base(v, vk->width, vk->height);
     uint64_t pose_at = (uint64_t)(total ? total : 1) * 2; /* the pose blocks, as reserved */
     for (uint32_t s = 0; s < ns; s++) {
         const oak_render_stream *rs = &v->streams[s];
@@ -143,8 +146,10 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
         _oak_gpu_instcull_fill(&h, words + word, v, rs, first, word, mesh, f->instcull_material[s],
                                f->instcull_group[s] != UINT32_MAX);
         h.prev[0] = total;
+        _oak_gpu_hiz_stream_head(&vk->hiz_streams, &h, v, rs, s, (uint32_t)(bits + first),
+                                 f->hiz_on && f->instcull_group[s] != UINT32_MAX);
         _oak_gpu_pose_head(&h, rs, (uint32_t)pose_at);
-        h.prev[2] = f->instcull_imaterial[s];
+        h.prev[3] = f->instcull_imaterial[s];
         pose_at += pose_n;
         heads[s] = h;
         f->instcull_moved[s] = rs->moved;
@@ -152,12 +157,14 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
         word += (uint32_t)_oak_gpu_instcull_words(rs->count);
         most = rs->count > most ? rs->count : most;
     }
-    /* the occlusion grid after every stream's words, named in each head */
-    if (_oak_gpu_occ_words(v)) {
-        _oak_gpu_occ_fill(words + word, v);
-        for (uint32_t s = 0; s < ns; s++) heads[s].prev[1] = word + 1;
-    }
     f->instcull_streams = ns;
+    f->instcull_most = most;
+    /* under Hi-Z this step (EARLY) reads the bits last frame's LATE wrote */
+    if (f->hiz_on)
+        _oak_vk_barrier(f->cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                        VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                        VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     if (most && _oak_vk_bind(vk, f->cmd, OAK_VK_PIPE_INSTCULL))
         vkCmdDispatch(f->cmd, (most + 63) / 64, ns, 1);
     /* readers: the stream raster's indirect commands and list words, the
@@ -193,12 +200,15 @@ static void draw_runs(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f, uint32
     }
 }
 
-void _oak_vk_draw_streams(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f) {
+void _oak_vk_draw_streams(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f, uint32_t view) {
     const oak_gpu_instcull *heads = f->instance_out.mapped;
     for (uint32_t s = 0; s < f->instcull_streams; s++) {
         uint32_t g = f->instcull_group[s];
         if (g == UINT32_MAX || !heads[s].info[0]) continue;
-        uint64_t at = HEAD_BYTES + (uint64_t)heads[s].info[3] * 4;
+        /* pass 2 draws only the streams that took Hi-Z */
+        if (view && heads[s].prev[1] == OAK_GPU_INSTCULL_HIZ_OFF) continue;
+        uint64_t at =
+            HEAD_BYTES + ((uint64_t)heads[s].info[3] + (uint64_t)view * OAK_STREAM_LODS * 5) * 4;
         draw_runs(vk, cmd, f, s, at, OAK_VK_PIPE_VIS_STREAM + g,
                   OAK_VK_PIPE_VIS_STREAM + f->instcull_igroup[s]);
     }
@@ -222,9 +232,12 @@ oak_result _oak_vk_instcull_read(_oak_vk *vk, uint32_t per_lod[OAK_STREAM_LODS])
     const oak_gpu_instcull *heads = f->instance_out.mapped;
     const uint32_t *words =
         (const uint32_t *)((const uint8_t *)f->instance_out.mapped + HEAD_BYTES);
+    /* the camera's lists: under Hi-Z pass 1's and pass 2's */
     for (uint32_t s = 0; s < f->instcull_streams; s++)
         for (uint32_t k = 0; k < OAK_STREAM_LODS; k++)
-            per_lod[k] += words[heads[s].info[3] + k * 5 + 1];
+            per_lod[k] +=
+                words[heads[s].info[3] + k * 5 + 1] +
+                words[heads[s].info[3] + (OAK_GPU_INSTCULL_LATE * OAK_STREAM_LODS + k) * 5 + 1];
     return OAK_OK;
 }
 

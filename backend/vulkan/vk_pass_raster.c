@@ -18,7 +18,7 @@ oak_result _oak_vk_run_raster(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vi
     _oak_vk_main_view(vk, cmd);
     for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS; g++)
         _oak_vk_draw_group(vk, cmd, f, OAK_VK_PIPE_VIS + g, vk->vis_first[g], vk->vis_count[g]);
-    _oak_vk_draw_streams(vk, cmd, f); /* vk_pass_instcull.c */
+    _oak_vk_draw_streams(vk, cmd, f, 0); /* vk_pass_instcull.c */
     vkCmdEndRendering(cmd);
     return OAK_OK;
 }

@@ -260,15 +260,9 @@ typedef struct oak_render_view {
     uint32_t stream_count;
     oak_render_stream *streams;
     oak_stream_stats stream_stats;
-    /* the frontend's occlusion grid (render/occlusion.c), NULL when off:
-       occ_tw x occ_th texel depths (reversed-Z, 0 hides nothing) of this
-       view's width x height at OAK_OCC_TEXEL pixels a texel, for view_proj
-       (unjittered); a backend's instcull tests natively drawn instances
-       against it (_oak_gpu_occ_words) */
-    const float *occ_depth;
-    uint32_t occ_tw, occ_th;
-    /* two-pass Hi-Z on the GPU (occlusion on and OAK_CAP_GPU_OCCLUSION; the
-       draws' grid above is then not built): occ_gpu runs it; occ_cut
+    /* two-pass Hi-Z on the GPU (occlusion on and OAK_CAP_GPU_OCCLUSION,
+       for the draws and the natively drawn streams; the frontend's grid is
+       then not built): occ_gpu runs it; occ_cut
        empties its first pass (the first frame of it, a resize, an input of
        another shape, a camera jump: last frame's visible set would be
        stale); occ_keys: the keys' range (the frame input's draw count) */
@@ -314,8 +308,9 @@ typedef enum oak_pass_id {
 /* draws instance streams from its instcull pass's lists: the frontend does
    not expand them into the view's draws (oak_render_stream.native) */
 #define OAK_CAP_GPU_STREAMS (1ull << 36)
-/* culls the view's draws by two-pass Hi-Z in its raster pass when occlusion
-   is on (oak_render_view.occ_gpu); the frontend then builds no grid for them */
+/* culls the view's draws and native streams by two-pass Hi-Z in its raster
+   pass when occlusion is on (oak_render_view.occ_gpu); the frontend then
+   builds no grid */
 #define OAK_CAP_GPU_OCCLUSION (1ull << 37)
 #define OAK_CAP_BIT_COUNT     38
 
@@ -381,7 +376,8 @@ typedef struct oak_backend {
     oak_result (*read_exposure)(void *self, float state[4]);
     /* Two-pass Hi-Z's counters (OAK_CAP_GPU_OCCLUSION) of the latest frame
        the GPU has finished, read without waiting: draws_tested,
-       draws_occluded, drawn_pass1, drawn_pass2 (the rest zero); false when
+       draws_occluded, drawn_pass1, drawn_pass2, and the natively drawn
+       streams' instances_* (the rest zero); false when
        no such frame ran Hi-Z. NULL when the backend has no Hi-Z. */
     bool (*occlusion_stats)(void *self, oak_occlusion_stats *out);
 } oak_backend;

@@ -601,13 +601,13 @@ typedef struct oak_stream_stats {
 } oak_stream_stats;
 oak_result oak_renderer_stream_stats(const oak_renderer *r, oak_stream_stats *out);
 /* What occlusion culling did in the last frame. Draws are the input's own;
- * instances those of streams culled on the CPU (a stream the backend draws
- * natively, OAK_CAP_GPU_STREAMS, is tested against the same grid by its
- * instcull pass and counted only in oak_renderer_stream_stats). The CPU's
- * coarse depth grid draws everything in one pass (drawn_pass2 stays 0).
- * Under two-pass Hi-Z (OAK_CAP_GPU_OCCLUSION) draws_occluded, drawn_pass1
- * and drawn_pass2 are the GPU's, of the latest frame it has finished (read
- * back without a wait: a frame or two late while frames run). */
+ * instances those of streams. The CPU's coarse depth grid draws everything
+ * in one pass (drawn_pass2 and instances_pass1/2 stay 0). Under two-pass
+ * Hi-Z (OAK_CAP_GPU_OCCLUSION) draws_occluded, drawn_pass1 and drawn_pass2
+ * are the GPU's, and so are the counts of the streams it draws natively
+ * (OAK_CAP_GPU_STREAMS; added to the instance fields): of the latest frame
+ * it has finished (read back without a wait: a frame or two late while
+ * frames run). */
 typedef struct oak_occlusion_stats {
     bool on;            /* the grid was built and tested against */
     uint32_t occluders; /* draws rasterized into the grid */
@@ -618,7 +618,8 @@ typedef struct oak_occlusion_stats {
     uint32_t instances_tested;  /* stream instances */
     uint32_t instances_frustum; /* culled by the frustum or past the last LOD */
     uint32_t instances_occluded;
-    uint32_t drawn_pass1, drawn_pass2; /* the view's draws, by the pass that drew them */
+    uint32_t drawn_pass1, drawn_pass2;         /* the view's draws, by the pass that drew them */
+    uint32_t instances_pass1, instances_pass2; /* natively drawn instances, by pass (Hi-Z) */
 } oak_occlusion_stats;
 oak_result oak_renderer_occlusion_stats(const oak_renderer *r, oak_occlusion_stats *out);
 /* Turns occlusion culling on or off from the next frame. */

@@ -342,15 +342,18 @@ OAK_END(oak_gpu_instance);
 /* The instcull pass (shaders/instcull.comp.glsl, render/stream_cull.c's
  * kernel in compute): OAK_B_INSTANCE_OUT holds OAK_STREAM_MAX_PER_VIEW of
  * these, then uint words. A stream draws into OAK_GPU_INSTCULL_VIEWS views:
- * the camera (v = 0), then cascade v - 1. Its words from info.w on are, per
+ * the camera (v = 0; under two-pass Hi-Z its pass 1), then cascade v - 1,
+ * then (v = OAK_GPU_INSTCULL_LATE) the camera's pass 2 under Hi-Z (the
+ * instances the pyramid found newly visible). Its words from info.w on are, per
  * (view v, LOD k), an indirect draw command at info.w + 5 (v LODS + k)
  * (index count, instance count = the instances in that view at that LOD,
  * first index, base vertex, base instance = where its list starts), then
  * the lists: (v, k)'s at info.w + OAK_GPU_INSTCULL_HEAD_WORDS +
  * (v LODS + k) info.x, a word per instance (oak_gpu.h "Visibility ids").
- * Memory: 48 bytes of record and 4 (1 + OAK_MAX_CASCADES) LODS = 80 bytes
+ * Memory: 48 bytes of record and 4 (2 + OAK_MAX_CASCADES) LODS = 96 bytes
  * of lists per instance (lists sized for the worst case, every instance in
- * every view at every LOD), e.g. 6.4 MB for 50,000 and 0.64 GB for 5 million. */
+ * every view at every LOD), e.g. 7.2 MB for 50,000 and 0.72 GB for 5 million;
+ * under Hi-Z another word per instance of visible bits in OAK_B_HIZ_KEEP. */
 OAK_STRUCT(oak_gpu_instcull) {
     OAK_U4(info);                    /* instances, LOD count, first record, first word */
     OAK_U4(draw);                    /* material slot, oak_draw_flags, native (1: drawn from
@@ -372,9 +375,9 @@ OAK_STRUCT(oak_gpu_instcull) {
     OAK_F4(bend_sink);
     OAK_F4(benders[OAK_BENDERS_MAX]);
     /* x: how far after a record (OAK_B_INSTANCES) its last-frame copy lies,
-       for motion vectors; y: the occlusion grid's first word + 1 (0: none;
-       backend/gpu/gpu_records.h _oak_gpu_occ_words); z: the impostor LOD's
-       material slot (pose.w); w 0 */
+       for motion vectors; y: two-pass Hi-Z (OAK_GPU_INSTCULL_HIZ_*); z: its
+       first visible-bit word in OAK_B_HIZ_KEEP (one per instance); w: the
+       impostor LOD's material slot (pose.w) */
     OAK_U4(prev);
     /* a stream posed from a pose bank (0 joints: not posed): x the pose
        block's first record in OAK_B_INSTANCES, y the bank's joints, z its
@@ -410,8 +413,15 @@ OAK_END(oak_gpu_instcull);
 #define OAK_GPU_POSE_BLEND_CLIPS    16   /* clips a blend names (a bank's most) */
 #define OAK_GPU_POSE_BLEND_STEPS    64   /* weight steps: k in 0 .. 63 */
 #define OAK_GPU_POSE_BLEND_TIMES    1024 /* cycle steps: n in 0 .. 1023 */
-#define OAK_GPU_INSTCULL_VIEWS      (1 + OAK_MAX_CASCADES)
+#define OAK_GPU_INSTCULL_VIEWS      (2 + OAK_MAX_CASCADES)
+#define OAK_GPU_INSTCULL_LATE       (1 + OAK_MAX_CASCADES) /* the camera's pass 2 */
 #define OAK_GPU_INSTCULL_HEAD_WORDS (5 * OAK_STREAM_LODS * OAK_GPU_INSTCULL_VIEWS)
+/* prev.y: how a stream takes two-pass Hi-Z (instcull.comp's steps EARLY and
+   LATE = OAK_GPU_HIZ_STEP_EARLY / _LATE) */
+#define OAK_GPU_INSTCULL_HIZ_OFF   0u /* not under Hi-Z: view 0 holds the camera's all */
+#define OAK_GPU_INSTCULL_HIZ_ON    1u /* pass 1 from last frame's bits, pass 2 the rest */
+#define OAK_GPU_INSTCULL_HIZ_EMPTY 2u /* its bits are stale (another stream, count or
+                                         place): pass 1 draws none of it, pass 2 rewrites all */
 
 /* The crowd's far tier (docs/WORLD.md "Crowds: the far tier"): an impostor
  * atlas of VIEWS angles (columns) x FRAMES walk frames (rows). */
@@ -445,7 +455,9 @@ OAK_END(oak_gpu_instcull);
  * frame), then the depth pyramid's levels as floats, level 0 the depth's
  * 2 x 2 minimum (reversed-Z: the farthest), each next level half the last
  * rounded up (an odd edge's last texel reads its one column or row twice,
- * so no texel is dropped), down to 1 x 1. */
+ * so no texel is dropped), down to 1 x 1; then the natively drawn streams'
+ * visible bits, a word per instance, stream after stream (instcull head
+ * prev.z). */
 #define OAK_GPU_HIZ_GROUPS     4  /* the vis groups: sidedness x cutout */
 #define OAK_GPU_HIZ_MAX_LEVELS 16 /* 2^16 pixels across at most */
 #define OAK_GPU_HIZ_STEP_EARLY    0u /* pass 1's set: last frame's visible draws */
@@ -456,7 +468,7 @@ OAK_END(oak_gpu_instcull);
 #define OAK_GPU_HIZ_STEP_SCATTER1 5u
 #define OAK_GPU_HIZ_STEP_LEVEL    6u /* + k: the pyramid's level k */
 #define OAK_GPU_HIZ_STEPS         (6 + OAK_GPU_HIZ_MAX_LEVELS)
-#define OAK_GPU_HIZ_HEAD_WORDS 44
+#define OAK_GPU_HIZ_HEAD_WORDS 48
 #define OAK_GPU_HIZ_DRAW_WORDS 12
 OAK_STRUCT(oak_gpu_hiz_head) {
     /* candidates, cut (1: pass 1 draws nothing: a camera cut), compact (1:
@@ -469,7 +481,12 @@ OAK_STRUCT(oak_gpu_hiz_head) {
     OAK_M4(view_proj); /* unjittered */
     OAK_U4(early);     /* pass 1's commands per group (zero from the host) */
     OAK_U4(late);      /* pass 2's */
-    OAK_U4(stats);     /* candidates tested, hidden, 0, UINT32_MAX (a count capping nothing) */
+    OAK_U4(stats); /* candidates tested, hidden, native stream instances (the host's),
+                      UINT32_MAX (a count capping nothing) */
+    /* natively drawn stream instances (instcull.comp, zero from the host):
+       tested against the pyramid (in the frustum and the LOD range), hidden,
+       drawn in pass 1, drawn in pass 2 */
+    OAK_U4(streams);
 } OAK_END(oak_gpu_hiz_head);
 OAK_STRUCT(oak_gpu_hiz_draw) {
     OAK_F4(sphere); /* world centre, radius */

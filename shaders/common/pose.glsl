@@ -202,7 +202,7 @@ void oak_stream_rows(uint s, uint lod, uint v, uint rec, out vec4 r0, out vec4 r
 
 // The material slot LOD lod of stream s draws in.
 uint oak_stream_material(uint s, uint lod) {
-    return oak_impostor_lod(s, lod) ? stream_heads[s].prev.z : stream_heads[s].draw.x;
+    return oak_impostor_lod(s, lod) ? stream_heads[s].prev.w : stream_heads[s].draw.x;
 }
 
 // Mesh-space point p of vertex v in LOD lod of stream s, posed at phase.
