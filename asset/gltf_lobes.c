@@ -1,7 +1,7 @@
 /* The material extensions that add lobes (docs/SHADING.md "Lobes"):
- * KHR_materials_ior, _specular, _clearcoat and _sheen, read into a
- * material's oak_material_lobes. Their factors are shaded; their textures
- * are not read yet (one warning each names the texture left out). */
+ * KHR_materials_ior, _specular, _clearcoat, _sheen, _anisotropy, _iridescence and
+ * _diffuse_transmission, read into a material's oak_material_lobes. Their factors are shaded; their
+ * textures are not read yet (one warning each names the texture left out). */
 #include <stdio.h>
 #include <string.h>
 
@@ -74,6 +74,49 @@ oak_result _oak_gltf_load_lobes(gltf_ctx *c, const cJSON *ext, const char *path,
         for (int k = 0; k < 3; k++)
             _oak_gltf_clamp(c, ep, "sheenColorFactor", &l->sheen_color[k], 0, 1);
         _oak_gltf_clamp(c, ep, "sheenRoughnessFactor", &l->sheen_roughness, 0, 1);
+    }
+    if ((r = _oak_gltf_object(c, ext, xp, "KHR_materials_anisotropy", &o))) return r;
+    if (o) {
+        static const char *const tex[] = {"anisotropyTexture"};
+        snprintf(ep, sizeof ep, "%s.KHR_materials_anisotropy", xp);
+        if ((r = _oak_gltf_float(c, o, ep, "anisotropyStrength", 0, &l->anisotropy)) ||
+            (r = _oak_gltf_float(c, o, ep, "anisotropyRotation", 0, &l->anisotropy_rotation)) ||
+            (r = skip_textures(c, o, ep, tex, 1)))
+            return r;
+        _oak_gltf_clamp(c, ep, "anisotropyStrength", &l->anisotropy, 0, 1);
+    }
+    if ((r = _oak_gltf_object(c, ext, xp, "KHR_materials_iridescence", &o))) return r;
+    if (o) {
+        static const char *const tex[] = {"iridescenceTexture", "iridescenceThicknessTexture"};
+        float lo = 100;
+        snprintf(ep, sizeof ep, "%s.KHR_materials_iridescence", xp);
+        if ((r = _oak_gltf_float(c, o, ep, "iridescenceFactor", 0, &l->iridescence)) ||
+            (r = _oak_gltf_float(c, o, ep, "iridescenceIor", 1.3f, &l->iridescence_ior)) ||
+            (r = _oak_gltf_float(c, o, ep, "iridescenceThicknessMinimum", 100, &lo)) ||
+            (r = _oak_gltf_float(c, o, ep, "iridescenceThicknessMaximum", 400,
+                                 &l->iridescence_thickness)) ||
+            (r = skip_textures(c, o, ep, tex, 2)))
+            return r;
+        (void)lo; /* the minimum is the thickness texture's black, not read */
+        _oak_gltf_clamp(c, ep, "iridescenceFactor", &l->iridescence, 0, 1);
+        _oak_gltf_clamp(c, ep, "iridescenceIor", &l->iridescence_ior, 1, 10);
+        _oak_gltf_clamp(c, ep, "iridescenceThicknessMaximum", &l->iridescence_thickness, 0, 1e5f);
+    }
+    if ((r = _oak_gltf_object(c, ext, xp, "KHR_materials_diffuse_transmission", &o))) return r;
+    if (o) {
+        static const char *const tex[] = {"diffuseTransmissionTexture",
+                                          "diffuseTransmissionColorTexture"};
+        float *dc = l->diffuse_transmission_color;
+        snprintf(ep, sizeof ep, "%s.KHR_materials_diffuse_transmission", xp);
+        dc[0] = dc[1] = dc[2] = 1;
+        if ((r = _oak_gltf_float(c, o, ep, "diffuseTransmissionFactor", 0,
+                                 &l->diffuse_transmission)) ||
+            (r = _oak_gltf_floats(c, o, ep, "diffuseTransmissionColorFactor", 3, dc)) ||
+            (r = skip_textures(c, o, ep, tex, 2)))
+            return r;
+        _oak_gltf_clamp(c, ep, "diffuseTransmissionFactor", &l->diffuse_transmission, 0, 1);
+        for (int k = 0; k < 3; k++)
+            _oak_gltf_clamp(c, ep, "diffuseTransmissionColorFactor", &dc[k], 0, 1);
     }
     return OAK_OK;
 }

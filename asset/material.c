@@ -110,12 +110,26 @@ static oak_result check(const oak_material_desc *d) {
               {"sheen_color", l->sheen_color[0], 1},
               {"sheen_color", l->sheen_color[1], 1},
               {"sheen_color", l->sheen_color[2], 1},
-              {"sheen_roughness", l->sheen_roughness, 1}};
+              {"sheen_roughness", l->sheen_roughness, 1},
+              {"anisotropy", l->anisotropy, 1},
+              {"iridescence", l->iridescence, 1},
+              {"iridescence_thickness", l->iridescence_thickness, 1e5f},
+              {"diffuse_transmission", l->diffuse_transmission, 1},
+              {"diffuse_transmission_color", l->diffuse_transmission_color[0], 1},
+              {"diffuse_transmission_color", l->diffuse_transmission_color[1], 1},
+              {"diffuse_transmission_color", l->diffuse_transmission_color[2], 1}};
     for (size_t i = 0; i < sizeof lo / sizeof lo[0]; i++)
         if (!(lo[i].v >= 0 && lo[i].v <= lo[i].max))
             return oak_error(OAK_ERROR_INVALID_ARGUMENT,
                              "material '%s': lobes.%s %g out of [0, %g]", name, lo[i].key,
                              (double)lo[i].v, (double)lo[i].max);
+    if (!(l->iridescence_ior == 0 || (l->iridescence_ior >= 1 && l->iridescence_ior <= 10)))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "material '%s': lobes.iridescence_ior %g not 0 or in [1, 10]", name,
+                         (double)l->iridescence_ior);
+    if (!isfinite(l->anisotropy_rotation))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "material '%s': lobes.anisotropy_rotation is not finite", name);
     return OAK_OK;
 }
 

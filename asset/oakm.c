@@ -308,6 +308,13 @@ static void s_model(ser *s, oak_gltf *g) {
         s_f32(s, &d->lobes.clearcoat_roughness, 1);
         s_f32(s, d->lobes.sheen_color, 3);
         s_f32(s, &d->lobes.sheen_roughness, 1);
+        s_f32(s, &d->lobes.anisotropy, 1);
+        s_f32(s, &d->lobes.anisotropy_rotation, 1);
+        s_f32(s, &d->lobes.iridescence, 1);
+        s_f32(s, &d->lobes.iridescence_ior, 1);
+        s_f32(s, &d->lobes.iridescence_thickness, 1);
+        s_f32(s, &d->lobes.diffuse_transmission, 1);
+        s_f32(s, d->lobes.diffuse_transmission_color, 3);
         s_texref(s, &d->base_color_tex);
         s_texref(s, &d->metallic_roughness_tex);
         s_texref(s, &d->normal_tex);

@@ -701,6 +701,13 @@ static oak_result read_material_lobes(loader *l, const cJSON *o, const char *pat
                                        "clearcoat_roughness",
                                        "sheen_color",
                                        "sheen_roughness",
+                                       "anisotropy",
+                                       "anisotropy_rotation",
+                                       "iridescence",
+                                       "iridescence_ior",
+                                       "iridescence_thickness",
+                                       "diffuse_transmission",
+                                       "diffuse_transmission_color",
                                        NULL};
     TRY(expect_object(l, v, p, keys));
     TRY(read_float(l, v, p, "ior", &x->ior));
@@ -711,6 +718,14 @@ static oak_result read_material_lobes(loader *l, const cJSON *o, const char *pat
     TRY(read_float(l, v, p, "clearcoat_roughness", &x->clearcoat_roughness));
     TRY(read_floats(l, v, p, "sheen_color", x->sheen_color, 3, false));
     TRY(read_float(l, v, p, "sheen_roughness", &x->sheen_roughness));
+    TRY(read_float(l, v, p, "anisotropy", &x->anisotropy));
+    TRY(read_float(l, v, p, "anisotropy_rotation", &x->anisotropy_rotation));
+    TRY(read_float(l, v, p, "iridescence", &x->iridescence));
+    TRY(read_float(l, v, p, "iridescence_ior", &x->iridescence_ior));
+    TRY(read_float(l, v, p, "iridescence_thickness", &x->iridescence_thickness));
+    TRY(read_float(l, v, p, "diffuse_transmission", &x->diffuse_transmission));
+    TRY(read_floats(l, v, p, "diffuse_transmission_color", x->diffuse_transmission_color, 3,
+                    false));
     return OAK_OK;
 }
 

@@ -403,7 +403,8 @@ static void write_material(writer *w, oak_material m, uint32_t index) {
     }
     const oak_material_lobes *lb = &d->lobes;
     bool lobed = lb->ior != 0 || lb->specular || lb->clearcoat > 0 || lb->sheen_color[0] > 0 ||
-                 lb->sheen_color[1] > 0 || lb->sheen_color[2] > 0;
+                 lb->sheen_color[1] > 0 || lb->sheen_color[2] > 0 || lb->anisotropy > 0 ||
+                 lb->iridescence > 0 || lb->diffuse_transmission > 0;
     if (lobed) { /* only when a lobe is on, as fx: other files stay as they were */
         open_block(w, "lobes", '{');
         w_float(w, "ior", lb->ior);
@@ -414,6 +415,13 @@ static void write_material(writer *w, oak_material m, uint32_t index) {
         w_float(w, "clearcoat_roughness", lb->clearcoat_roughness);
         w_floats(w, "sheen_color", lb->sheen_color, 3);
         w_float(w, "sheen_roughness", lb->sheen_roughness);
+        w_float(w, "anisotropy", lb->anisotropy);
+        w_float(w, "anisotropy_rotation", lb->anisotropy_rotation);
+        w_float(w, "iridescence", lb->iridescence);
+        w_float(w, "iridescence_ior", lb->iridescence_ior);
+        w_float(w, "iridescence_thickness", lb->iridescence_thickness);
+        w_float(w, "diffuse_transmission", lb->diffuse_transmission);
+        w_floats(w, "diffuse_transmission_color", lb->diffuse_transmission_color, 3);
         close_block(w, '}');
     }
     close_block(w, '}');

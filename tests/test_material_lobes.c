@@ -1,11 +1,14 @@
 /* The glTF material lobes (docs/SHADING.md "Lobes") on a backend (argv[1]:
- * cpu, vulkan or gl): KHR_materials_ior / _specular, _clearcoat and _sheen
- * read from glTF and kept through .oakm; a white furnace per lobe (a white
+ * cpu, vulkan or gl): KHR_materials_ior / _specular, _clearcoat, _sheen,
+ * _anisotropy, _iridescence and _diffuse_transmission read from glTF and
+ * kept through .oakm; a white furnace per lobe (a white
  * sphere in a flat sky, no key light: what it shows is what it reflects,
  * within a stated bound of the sky and never above it past a stated
  * epsilon); the numbers each lobe must show (ior 1 reflects nothing at
  * normal incidence, 1.5 reflects 4%; a clear coat puts a sharp highlight on
- * a rough base; sheen brightens a dark cloth's rim); on vulkan and gl each
+ * a rough base; sheen brightens a dark cloth's rim; anisotropy stretches a
+ * highlight along its direction; a film's hue moves with its thickness and
+ * the view; a leaf lit from behind shows through); on vulkan and gl each
  * picture at the parity rule against the CPU's; on the CPU, every lane width
  * gives the same bytes. Raw light: exposure 1, no tone curve, dither, FXAA. */
 #include "oak_test.h"
@@ -172,8 +175,8 @@ TEST(whiteFurnacePerLobe) {
     struct {
         const char *name;
         oak_material_desc md;
-    } c[5];
-    for (int i = 0; i < 5; i++) c[i].md = base_desc(1, 0.5f);
+    } c[8];
+    for (int i = 0; i < 8; i++) c[i].md = base_desc(1, 0.5f);
     c[0].name = "plain";
     c[1].name = "ior 2 + specular colour";
     c[1].md.lobes = (oak_material_lobes){
@@ -188,7 +191,14 @@ TEST(whiteFurnacePerLobe) {
                                          .clearcoat_roughness = 0.2f,
                                          .sheen_color = {0.8f, 0.9f, 1},
                                          .sheen_roughness = 0.3f};
-    for (int i = 0; i < 5; i++) {
+    c[5].name = "anisotropy 1, turned 0.5";
+    c[5].md.lobes = (oak_material_lobes){.anisotropy = 1, .anisotropy_rotation = 0.5f};
+    c[6].name = "iridescence 1, 400 nm";
+    c[6].md.lobes = (oak_material_lobes){.iridescence = 1, .iridescence_ior = 1.3f};
+    c[7].name = "diffuse transmission 1";
+    c[7].md.lobes =
+        (oak_material_lobes){.diffuse_transmission = 1, .diffuse_transmission_color = {1, 1, 1}};
+    for (int i = 0; i < 8; i++) {
         oak_material m = make(&c[i].md);
         sphere_scene(&s, m);
         flat_sky(&s.env, 0.5f);
@@ -318,7 +328,199 @@ TEST(sheenBrightensTheRim) {
     oak_destroy_material(b);
 }
 
-/* glTF with the four extensions, built here as JSON: each factor lands in
+/* The highlight's shape: the spread of its pixels (those at least half the
+   brightest, weighted by how far over) along x and y on screen, the square
+   root of the ratio of their variances (x over y). */
+static double highlight_aspect(const uint8_t *px, double *count) {
+    double peak = 0;
+    for (size_t i = 0; i < (size_t)W * H; i++) {
+        double l = lumlin(px + i * 4);
+        peak = l > peak ? l : peak;
+    }
+    double n = 0, sx = 0, sy = 0, sxx = 0, syy = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            double l = lumlin(px + ((size_t)y * W + x) * 4);
+            if (l < 0.5 * peak || disc_r(x, y) > 0.95) continue;
+            n++, sx += x, sy += y, sxx += (double)x * x, syy += (double)y * y;
+        }
+    *count = n;
+    if (n < 2) return 0;
+    double vx = sxx / n - (sx / n) * (sx / n), vy = syy / n - (sy / n) * (sy / n);
+    return sqrt((vx + 1.0 / 12) / (vy + 1.0 / 12)); /* + a pixel's own spread */
+}
+
+/* Brushed metal (KHR_materials_anisotropy): a grey metal sphere, roughness
+   0.3, lit by a sun straight from the camera in a dark sky, so the
+   highlight sits at the disc's centre where the sphere's tangent runs
+   across the screen (x) and its bitangent up it (y). Isotropic, the
+   highlight is round: x / y aspect within 10% of 1. Strength 0.8 along the
+   tangent (rotation 0) stretches it across: aspect at least 2.5; turned a
+   quarter (rotation pi/2) it lies along the bitangent: aspect at most 1 /
+   2.5. The brightest pixel (under 8-bit white) drops to under half the
+   isotropic one's: the same light spread wider. */
+TEST(anisotropyStretchesTheHighlight) {
+    static scene s;
+    static uint8_t px[W * H * 4];
+    const struct {
+        const char *name;
+        float strength, rotation;
+    } c[] = {{"isotropic", 0, 0},
+             {"along the tangent", 0.8f, 0},
+             {"along the bitangent", 0.8f, 1.5707963f}};
+    double aspect[3], peak[3];
+    for (int i = 0; i < 3; i++) {
+        oak_material_desc md = base_desc(0.8f, 0.3f);
+        md.metallic = 1;
+        md.lobes.anisotropy = c[i].strength, md.lobes.anisotropy_rotation = c[i].rotation;
+        oak_material m = make(&md);
+        sphere_scene(&s, m);
+        flat_sky(&s.env, 0.01f);
+        add_sun(&s, 0.05f);
+        s.sun.direction[0] = 0, s.sun.direction[1] = 0, s.sun.direction[2] = -1;
+        if (!draw(&s, px)) return;
+        double n, mean, most;
+        aspect[i] = highlight_aspect(px, &n);
+        ring(px, 0, 0.95, &mean, &most);
+        peak[i] = most;
+        fprintf(stderr, "  %-20s highlight %4.0f px, aspect x/y %.3f, peak %.4f\n", c[i].name, n,
+                aspect[i], most);
+        agree(&s, px, c[i].name);
+        oak_destroy_material(m);
+    }
+    CHECK(fabs(aspect[0] - 1) <= 0.1);
+    CHECK(aspect[1] >= 2.5);
+    CHECK(aspect[2] <= 1 / 2.5);
+    CHECK(peak[0] < 1 && peak[1] < 0.5 * peak[0] && peak[2] < 0.5 * peak[0]);
+}
+
+/* Hue in degrees (HSV's) of a linear colour. */
+static double hue(const double c[3]) {
+    double mx = fmax(c[0], fmax(c[1], c[2])), mn = fmin(c[0], fmin(c[1], c[2])), d = mx - mn;
+    if (d <= 0) return 0;
+    double h = mx == c[0]   ? fmod((c[1] - c[2]) / d, 6)
+               : mx == c[1] ? (c[2] - c[0]) / d + 2
+                            : (c[0] - c[1]) / d + 4;
+    h *= 60;
+    return h < 0 ? h + 360 : h;
+}
+
+/* the smaller angle between two hues */
+static double hue_gap(double a, double b) {
+    double d = fabs(a - b);
+    return d > 180 ? 360 - d : d;
+}
+
+/* mean linear colour of the 8 x 8 pixels from (x0, y0) */
+static void patch(const uint8_t *px, int x0, int y0, double out[3]) {
+    for (int k = 0; k < 3; k++) {
+        double sum = 0;
+        for (int y = y0; y < y0 + 8; y++)
+            for (int x = x0; x < x0 + 8; x++) sum += to_linear(px[((size_t)y * W + x) * 4 + k]);
+        out[k] = sum / 64;
+    }
+}
+
+/* KHR_materials_iridescence on a black glossy dielectric plane under a flat
+   white sky, seen straight down (the 90-degree camera of the F0 test): the
+   film colours the reflection. At normal incidence (the centre) 250, 400 and
+   550 nm films give hues at least 40 degrees apart from one another; at 400
+   nm the patch at the image's left edge (about 52 degrees off the normal)
+   differs from the centre's hue by at least 40 degrees. Factor 0 with the
+   film's other values set is the plain material to the byte. */
+TEST(iridescenceHueFollowsThicknessAndAngle) {
+    static scene s;
+    static uint8_t px[W * H * 4], plain[W * H * 4];
+    const float d[3] = {250, 400, 550};
+    double h[3], edge = 0;
+    for (int i = 0; i < 3; i++) {
+        oak_material_desc md = base_desc(0, 0.1f);
+        md.lobes.iridescence = 1, md.lobes.iridescence_ior = 1.3f;
+        md.lobes.iridescence_thickness = d[i];
+        oak_material m = make(&md);
+        plane_scene(&s, m);
+        flat_sky(&s.env, 1);
+        if (!draw(&s, px)) return;
+        double c[3], e[3];
+        patch(px, W / 2 - 4, H / 2 - 4, c);
+        patch(px, 2, H / 2 - 4, e);
+        h[i] = hue(c);
+        fprintf(stderr,
+                "  %3.0f nm: centre %.4f %.4f %.4f hue %5.1f; edge %.4f %.4f %.4f hue %5.1f\n",
+                d[i], c[0], c[1], c[2], h[i], e[0], e[1], e[2], hue(e));
+        if (i == 1) {
+            edge = hue(e);
+            char label[64];
+            snprintf(label, sizeof label, "iridescence %.0f nm", d[i]);
+            agree(&s, px, label);
+        }
+        oak_destroy_material(m);
+    }
+    fprintf(stderr,
+            "  hue gaps: 250-400 %.1f, 400-550 %.1f, 250-550 %.1f; 400 nm centre-edge %.1f\n",
+            hue_gap(h[0], h[1]), hue_gap(h[1], h[2]), hue_gap(h[0], h[2]), hue_gap(h[1], edge));
+    CHECK(hue_gap(h[0], h[1]) >= 40 && hue_gap(h[1], h[2]) >= 40 && hue_gap(h[0], h[2]) >= 40);
+    CHECK(hue_gap(h[1], edge) >= 40);
+    oak_material_desc md = base_desc(0, 0.1f);
+    oak_material a = make(&md);
+    md.lobes.iridescence_ior = 1.8f, md.lobes.iridescence_thickness = 300;
+    oak_material b = make(&md);
+    plane_scene(&s, a);
+    flat_sky(&s.env, 1);
+    if (!draw(&s, plain)) return;
+    s.mat = b;
+    if (!draw(&s, px)) return;
+    size_t diff = 0;
+    for (size_t i = 0; i < sizeof px; i++) diff += px[i] != plain[i];
+    fprintf(stderr, "  factor 0: %zu bytes differ from the plain material\n", diff);
+    CHECK_EQ_INT((int)diff, 0);
+    oak_destroy_material(a);
+    oak_destroy_material(b);
+}
+
+/* KHR_materials_diffuse_transmission: a green leaf (the plane, rough
+   dielectric) seen from above, the sun below it in a dark sky. Without
+   the lobe the leaf shows only the dim sky on its face; with half its
+   diffuse light passing through (white) the centre is at least 5 times as
+   bright, and green (the base colour goes with the light). With the sun
+   above instead, the lobe takes half of the lit face's diffuse light: the
+   centre is 0.5 +- 0.05 of the plain leaf's (less the sky's small part). */
+TEST(diffuseTransmissionLightsALeafFromBehind) {
+    static scene s;
+    static uint8_t px[W * H * 4];
+    oak_material_desc md = base_desc(0.3f, 0.9f);
+    md.base_color[0] = 0.1f, md.base_color[2] = 0.05f;
+    oak_material a = make(&md);
+    md.lobes.diffuse_transmission = 0.5f;
+    md.lobes.diffuse_transmission_color[0] = md.lobes.diffuse_transmission_color[1] =
+        md.lobes.diffuse_transmission_color[2] = 1;
+    oak_material b = make(&md);
+    double c[2][2][3];
+    for (int above = 0; above < 2; above++)
+        for (int i = 0; i < 2; i++) {
+            plane_scene(&s, i ? b : a);
+            flat_sky(&s.env, 0.02f);
+            add_sun(&s, 2);
+            float dir[3] = {0.3f, above ? -1.0f : 1.0f, 0.2f};
+            glm_vec3_normalize(dir);
+            memcpy(s.sun.direction, dir, sizeof dir);
+            if (!draw(&s, px)) return;
+            patch(px, W / 2 - 4, H / 2 - 4, c[above][i]);
+            fprintf(stderr, "  sun %s, %s: centre %.4f %.4f %.4f\n", above ? "above" : "below",
+                    i ? "diffuse transmission 0.5" : "plain", c[above][i][0], c[above][i][1],
+                    c[above][i][2]);
+            if (i) agree(&s, px, above ? "leaf, sun above" : "leaf, sun below");
+        }
+    double behind = c[0][1][1] / c[0][0][1], front = c[1][1][1] / c[1][0][1];
+    fprintf(stderr, "  green: from behind x%.2f, from the front x%.3f\n", behind, front);
+    CHECK(behind >= 5);
+    CHECK(c[0][1][1] > 2 * c[0][1][0] && c[0][1][1] > 2 * c[0][1][2]);
+    CHECK(fabs(front - 0.5) <= 0.05);
+    oak_destroy_material(a);
+    oak_destroy_material(b);
+}
+
+/* glTF with the seven extensions, built here as JSON: each factor lands in
    the material's lobes (glTF's defaults where a member is absent), a lobe
    texture is one warning (its factor alone), values out of range are
    clamped with a warning, and the lobes come back from an .oakm cache. A
@@ -334,16 +536,25 @@ TEST(gltfLobesLoadAndCache) {
         "{\"clearcoatFactor\":0.9,\"clearcoatRoughnessFactor\":0.1,"
         "\"clearcoatTexture\":{\"index\":0}}}},"
         "{\"name\":\"velvet\",\"extensions\":{\"KHR_materials_sheen\":"
-        "{\"sheenColorFactor\":[0.8,0.2,1.5],\"sheenRoughnessFactor\":0.4}}}],"
+        "{\"sheenColorFactor\":[0.8,0.2,1.5],\"sheenRoughnessFactor\":0.4}}},"
+        "{\"name\":\"brushed\",\"extensions\":{\"KHR_materials_anisotropy\":"
+        "{\"anisotropyStrength\":0.6,\"anisotropyRotation\":1.25,"
+        "\"anisotropyTexture\":{\"index\":0}}}},"
+        "{\"name\":\"soap\",\"extensions\":{\"KHR_materials_iridescence\":"
+        "{\"iridescenceFactor\":1,\"iridescenceIor\":1.4,\"iridescenceThicknessMaximum\":520,"
+        "\"iridescenceThicknessTexture\":{\"index\":0}}}},"
+        "{\"name\":\"leaf\",\"extensions\":{\"KHR_materials_diffuse_transmission\":"
+        "{\"diffuseTransmissionFactor\":0.4,\"diffuseTransmissionColorFactor\":[0.5,1,0.2]}}}],"
         "\"textures\":[{}]}";
     int errors = g_oak_test_errors;
     oak_gltf *g = NULL;
     oak_gltf_desc d = {.no_assets = true};
     CHECK_OK(oak_gltf_load_memory(&g, json, sizeof json - 1, "lobes.gltf", &d));
     if (!g) return;
-    CHECK_EQ_INT((int)g->material_count, 4);
+    CHECK_EQ_INT((int)g->material_count, 7);
     fprintf(stderr, "  %u warnings\n", g->warning_count);
-    CHECK_EQ_INT((int)g->warning_count, 2); /* the coat's texture, the sheen's 1.5 */
+    /* the coat's texture, the sheen's 1.5, the anisotropy's and the film's textures */
+    CHECK_EQ_INT((int)g->warning_count, 4);
     for (int pass = 0; pass < 2; pass++) {
         const oak_material_lobes *l0 = &g->materials[0].desc.lobes,
                                  *l1 = &g->materials[1].desc.lobes,
@@ -356,7 +567,16 @@ TEST(gltfLobesLoadAndCache) {
         CHECK(l2->clearcoat == 0.9f && l2->clearcoat_roughness == 0.1f);
         CHECK(l3->sheen_color[0] == 0.8f && l3->sheen_color[1] == 0.2f &&
               l3->sheen_color[2] == 1.0f && l3->sheen_roughness == 0.4f);
-        CHECK(l3->clearcoat == 0 && l3->ior == 0);
+        CHECK(l3->clearcoat == 0 && l3->ior == 0 && l3->anisotropy == 0);
+        const oak_material_lobes *l4 = &g->materials[4].desc.lobes;
+        CHECK(l4->anisotropy == 0.6f && l4->anisotropy_rotation == 1.25f);
+        const oak_material_lobes *l5 = &g->materials[5].desc.lobes,
+                                 *l6 = &g->materials[6].desc.lobes;
+        CHECK(l5->iridescence == 1 && l5->iridescence_ior == 1.4f &&
+              l5->iridescence_thickness == 520);
+        CHECK(l6->diffuse_transmission == 0.4f && l6->diffuse_transmission_color[0] == 0.5f &&
+              l6->diffuse_transmission_color[1] == 1 && l6->diffuse_transmission_color[2] == 0.2f);
+        CHECK(l4->iridescence == 0 && l4->diffuse_transmission == 0);
         float f0[3];
         float f90 = oak_material_dielectric_f0(&g->materials[1].desc, f0);
         CHECK(fabsf(f0[0] - 0.02f) < 1e-6f && fabsf(f0[2] - 0.005f) < 1e-6f && f90 == 0.5f);
@@ -386,6 +606,9 @@ TEST(gltfLobesLoadAndCache) {
     CHECK(strstr(oak_last_error(), "lobes.clearcoat") != NULL);
     md.lobes = (oak_material_lobes){.ior = 0.5f};
     CHECK(oak_make_material(&m, &md) == OAK_ERROR_INVALID_ARGUMENT);
+    md.lobes = (oak_material_lobes){.anisotropy = 1.5f};
+    CHECK(oak_make_material(&m, &md) == OAK_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(oak_last_error(), "lobes.anisotropy") != NULL);
     CHECK(m.id == 0);
     g_oak_test_errors = errors; /* the refusals' lines are meant */
 }
@@ -407,6 +630,9 @@ int main(int argc, char **argv) {
         RUN(iorAndSpecularSetTheDielectricF0);
         RUN(clearcoatAddsASharpHighlight);
         RUN(sheenBrightensTheRim);
+        RUN(anisotropyStretchesTheHighlight);
+        RUN(iridescenceHueFollowsThicknessAndAngle);
+        RUN(diffuseTransmissionLightsALeafFromBehind);
     }
     oak_destroy_renderer(g_main);
     oak_destroy_mesh(g_sphere);

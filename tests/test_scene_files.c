@@ -90,6 +90,13 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
                                     .clearcoat = 0.5f,
                                     .clearcoat_roughness = 0.125f,
                                     .sheen_color = {0.2f, 0.3f, 0.4f},
+                                    .anisotropy = 0.625f,
+                                    .anisotropy_rotation = -1.5f,
+                                    .iridescence = 0.875f,
+                                    .iridescence_ior = 1.25f,
+                                    .iridescence_thickness = 350,
+                                    .diffuse_transmission = 0.375f,
+                                    .diffuse_transmission_color = {0.5f, 1, 0.25f},
                                     .sheen_roughness = 0.6f};
     md.name = "painted";
     oak_material painted, plain;
@@ -230,6 +237,13 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
         CHECK(l0->clearcoat == l1->clearcoat && l0->clearcoat_roughness == l1->clearcoat_roughness);
         CHECK(!memcmp(l0->sheen_color, l1->sheen_color, sizeof l0->sheen_color));
         CHECK(l0->sheen_roughness == l1->sheen_roughness);
+        CHECK(l0->anisotropy == l1->anisotropy &&
+              l0->anisotropy_rotation == l1->anisotropy_rotation);
+        CHECK(l0->iridescence == l1->iridescence && l0->iridescence_ior == l1->iridescence_ior &&
+              l0->iridescence_thickness == l1->iridescence_thickness);
+        CHECK(l0->diffuse_transmission == l1->diffuse_transmission &&
+              !memcmp(l0->diffuse_transmission_color, l1->diffuse_transmission_color,
+                      sizeof l0->diffuse_transmission_color));
         CHECK(
             !memcmp(&d0->base_color_tex.sampler, &d1->base_color_tex.sampler, sizeof(oak_sampler)));
         CHECK_EQ_INT(d1->base_color_tex.uv_set, 1);

@@ -81,7 +81,7 @@ typedef struct cpu_material {
     float fx_k, fx_inv_detail_distance;             /* 1 / triplanar, 1 / detail_distance */
     float fx_plane_ratio; /* |n| ratios under this give a plane a weight under OAK_FX_PLANE_MIN */
     float f0[3], f90;     /* the dielectric Fresnel (oak_material_dielectric_f0) */
-    bool coat, sheen;     /* the lobes it has (docs/SHADING.md "Lobes") */
+    bool coat, sheen, aniso, irid, difftr; /* the lobes it has (docs/SHADING.md "Lobes") */
 } cpu_material;
 
 /* ---- passes ------------------------------------------------------------- */
@@ -441,6 +441,16 @@ typedef struct cpu_lanes {
     float coat_keep[CPU_LANES_MAX], coat_amb[3][CPU_LANES_MAX];
     float sheen[3][CPU_LANES_MAX], sheen_a[CPU_LANES_MAX], sheen_keep[CPU_LANES_MAX];
     float sheen_amb[3][CPU_LANES_MAX];
+    /* anisotropy: alpha along At (0: none) and along Ab, the frame; Nr: the
+       normal the sky light reflects about (N but under anisotropy) */
+    float ani_at[CPU_LANES_MAX], ani_ab[CPU_LANES_MAX], At[3][CPU_LANES_MAX], Ab[3][CPU_LANES_MAX];
+    float Nr[3][CPU_LANES_MAX];
+    float irid[3][CPU_LANES_MAX],
+        irid_f[CPU_LANES_MAX]; /* the film's Fresnel, its factor (0: none) */
+    /* diffuse transmission: the diffuse lobe's share through the surface
+       over pi (0: none) and the sky's irradiance about -N */
+    bool difftr[CPU_LANES_MAX];
+    float dt[3][CPU_LANES_MAX], dt_irr[3][CPU_LANES_MAX];
     float col[3][CPU_LANES_MAX]; /* out: colour before fog */
 } cpu_lanes;
 typedef void (*cpu_light_fn)(const cpu_backend *b, cpu_lanes *q);

@@ -213,6 +213,9 @@ static oak_result sync_material(cpu_backend *b, oak_material h) {
         const oak_material_lobes *lb = &m->desc.lobes;
         m->coat = lb->clearcoat > 0;
         m->sheen = lb->sheen_color[0] > 0 || lb->sheen_color[1] > 0 || lb->sheen_color[2] > 0;
+        m->aniso = lb->anisotropy > 0;
+        m->irid = lb->iridescence > 0;
+        m->difftr = lb->diffuse_transmission > 0;
         m->id = h.id;
         m->version = d->version;
     }

@@ -26,6 +26,11 @@ static void normalize3(float v[3]) {
         v[2] /= l;
     }
 }
+static void cross3(const float a[3], const float b[3], float out[3]) {
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
 static float clampf(float x, float lo, float hi) {
     return x < lo ? lo : x > hi ? hi : x;
 }
@@ -142,7 +147,7 @@ void _oak_cpu_surface(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx
     const float *nm = t->d->nmat;
     for (int k = 0; k < 3; k++)
         s->Nv[k] = nm[k * 3] * n[0] + nm[k * 3 + 1] * n[1] + nm[k * 3 + 2] * n[2];
-    if (m->normal_map) { /* the tangent frame only matters under a normal map */
+    if (m->normal_map || m->aniso) { /* the tangent frame: a normal map's, anisotropy's */
         float tg[4];
         interp(t, CPU_ATTR_T, 4, w, tg);
         for (int k = 0; k < 3; k++) s->T[k] = W[0][k] * tg[0] + W[1][k] * tg[1] + W[2][k] * tg[2];
@@ -419,17 +424,73 @@ void _oak_cpu_channel(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surf
     for (int k = 0; k < 3; k++) out[k] = N[k];
 }
 
+/* shading.glsl's oak_film_sensitivity and oak_iridescence (docs/SHADING.md
+   "Lobes", KHR_materials_iridescence), operation for operation. */
+static void film_sensitivity(float opd, const float shift[3], float out[3]) {
+    static const float amp[3] = {0.8465900f, 1.000222f, 1.001122f};
+    static const float pos[3] = {1.6810e6f, 1.7953e6f, 2.2084e6f};
+    static const float var[3] = {4.3278e9f, 9.3046e9f, 6.6121e9f};
+    float ph = 6.2831853e-9f * opd, x[3];
+    for (int k = 0; k < 3; k++)
+        x[k] = amp[k] * cosf(pos[k] * ph + shift[k]) * expf(-var[k] * ph * ph);
+    x[0] += 0.1538683f * cosf(2.2399e6f * ph + shift[0]) * expf(-4.5282e9f * ph * ph);
+    out[0] = 3.2404542f * x[0] - 1.5371385f * x[1] - 0.4985314f * x[2];
+    out[1] = -0.9692660f * x[0] + 1.8760108f * x[1] + 0.0415560f * x[2];
+    out[2] = 0.0556434f * x[0] - 0.2040259f * x[1] + 1.0572252f * x[2];
+}
+
+static void iridescence(float nf, float cos1, float d, const float F0[3], float out[3]) {
+    float t = clampf(d / 0.03f, 0.0f, 1.0f);
+    float n2 = 1.0f + (nf - 1.0f) * (t * t * (3.0f - 2.0f * t));
+    float c2sq = 1.0f - (1.0f - cos1 * cos1) / (n2 * n2);
+    if (c2sq < 0) {
+        out[0] = out[1] = out[2] = 1;
+        return;
+    }
+    float cos2 = sqrtf(c2sq);
+    float r0 = (n2 - 1.0f) / (n2 + 1.0f);
+    float q1 = 1.0f - cos1, q1s = q1 * q1;
+    float R12 = r0 * r0 + (1.0f - r0 * r0) * (q1s * q1s * q1), T121 = 1.0f - R12;
+    float q2 = 1.0f - cos2, q2s = q2 * q2, p2 = q2s * q2s * q2;
+    float opd = 2.0f * n2 * d * cos2;
+    float R23[3], phi[3], r123[3], Rs[3], Cm[3];
+    for (int k = 0; k < 3; k++) {
+        float sf = sqrtf(clampf(F0[k], 0.0f, 0.9999f));
+        float nb = (1.0f + sf) / (1.0f - sf), r1 = (nb - n2) / (nb + n2);
+        R23[k] = r1 * r1 + (1.0f - r1 * r1) * p2;
+        phi[k] = (n2 < 1.0f ? 0.0f : OAK_PI) + (nb < n2 ? OAK_PI : 0.0f);
+        float R123 = clampf(R12 * R23[k], 1e-5f, 0.9999f);
+        r123[k] = sqrtf(R123);
+        Rs[k] = T121 * T121 * R23[k] / (1.0f - R123);
+        out[k] = R12 + Rs[k];
+        Cm[k] = Rs[k] - T121;
+    }
+    for (int m = 1; m <= 2; m++) {
+        float S[3], sh[3] = {(float)m * phi[0], (float)m * phi[1], (float)m * phi[2]};
+        film_sensitivity((float)m * opd, sh, S);
+        for (int k = 0; k < 3; k++) {
+            Cm[k] *= r123[k];
+            out[k] += Cm[k] * 2.0f * S[k];
+        }
+    }
+    for (int k = 0; k < 3; k++) out[k] = maxf(out[k], 0.0f);
+}
+
 /* The lobes' per-pixel parts (docs/SHADING.md "Lobes", as shading.glsl's
    oak_lobes_compose): what each leaves of the layers under it and their sky
    light; the kernel adds each light's coat and sheen. */
 static void lobes_prep(const cpu_backend *b, const cpu_material *m, const cpu_surface *s,
-                       const float N[3], const float V[3], cpu_lanes *q, uint32_t lane) {
+                       const float N[3], const float V[3], const float base[4], float metallic,
+                       cpu_lanes *q, uint32_t lane) {
     const oak_render_view *v = b->view;
     const oak_material_lobes *lb = &m->desc.lobes;
     float ao = q->ao[lane];
     q->coat[lane] = 0, q->coat_a2[lane] = 1, q->coat_keep[lane] = 1;
     q->sheen_a[lane] = 0, q->sheen_keep[lane] = 1;
+    q->ani_at[lane] = 0, q->ani_ab[lane] = 0, q->irid_f[lane] = 0;
     for (int k = 0; k < 3; k++) {
+        q->Nr[k][lane] = N[k];
+        q->At[k][lane] = q->Ab[k][lane] = q->irid[k][lane] = 0;
         q->Nc[k][lane] = s->Nv[k]; /* the coat is not normal-mapped */
         q->coat_amb[k][lane] = q->sheen[k][lane] = q->sheen_amb[k][lane] = 0;
     }
@@ -445,6 +506,56 @@ static void lobes_prep(const cpu_backend *b, const cpu_material *m, const cpu_su
             q->sheen[k][lane] = c[k];
             q->sheen_amb[k][lane] = ao * c[k] * E * irr[k] / OAK_PI;
         }
+    }
+    if (m->aniso) { /* as shading.glsl's oak_aniso_frame and oak_aniso_bent */
+        const float *Nv = s->Nv;
+        float t[3] = {s->T[0], s->T[1], s->T[2]}, At[3], Ab[3], n[3], c[3];
+        if (dot3(t, t) < 1e-12f) { /* no tangents: up x Nv */
+            bool x = fabsf(Nv[1]) > 0.999f;
+            const float up[3] = {x ? 1.0f : 0.0f, x ? 0.0f : 1.0f, 0.0f};
+            cross3(up, Nv, t);
+        }
+        normalize3(t);
+        float B[3], dir[3], w = s->T[3] < 0 ? -1.0f : 1.0f;
+        cross3(Nv, t, B);
+        float cr = cosf(lb->anisotropy_rotation), sr = sinf(lb->anisotropy_rotation);
+        for (int k = 0; k < 3; k++) dir[k] = t[k] * cr + B[k] * w * sr;
+        float nd = dot3(N, dir);
+        for (int k = 0; k < 3; k++) At[k] = dir[k] - N[k] * nd;
+        normalize3(At);
+        cross3(N, At, Ab);
+        float st = lb->anisotropy, rough = q->rough[lane], alpha = rough * rough;
+        q->ani_at[lane] = alpha + (1.0f - alpha) * (st * st);
+        q->ani_ab[lane] = alpha;
+        cross3(Ab, V, c);
+        cross3(c, Ab, n);
+        float bf = 1.0f - st * (1.0f - rough), b2 = bf * bf, b4 = b2 * b2, Nr[3];
+        for (int k = 0; k < 3; k++) Nr[k] = n[k] + (N[k] - n[k]) * b4;
+        normalize3(Nr);
+        for (int k = 0; k < 3; k++) {
+            q->At[k][lane] = At[k];
+            q->Ab[k][lane] = Ab[k];
+            q->Nr[k][lane] = Nr[k];
+        }
+    }
+    q->difftr[lane] = m->difftr;
+    if (m->difftr) { /* its share of the diffuse lobe, and the sky behind: irradiance about -N */
+        float Nb[3] = {-N[0], -N[1], -N[2]}, irr[3], t = lb->diffuse_transmission;
+        _oak_sky_irradiance(b->sky, Nb, irr);
+        for (int k = 0; k < 3; k++) {
+            float dk = base[k] * (1.0f - metallic);
+            q->dt[k][lane] = dk * lb->diffuse_transmission_color[k] * t / OAK_PI;
+            q->dpi[k][lane] = dk * (1.0f - t) / OAK_PI;
+            q->dt_irr[k][lane] = irr[k];
+        }
+    }
+    if (m->irid) { /* the film's Fresnel at NdotV over the F0 of the base */
+        float F0[3] = {q->F0[0][lane], q->F0[1][lane], q->F0[2][lane]}, Fi[3];
+        float nf = lb->iridescence_ior > 0 ? lb->iridescence_ior : 1.3f; /* glTF's defaults */
+        float d = lb->iridescence_thickness > 0 ? lb->iridescence_thickness : 400.0f;
+        iridescence(nf, q->NdotV[lane], d, F0, Fi);
+        q->irid_f[lane] = lb->iridescence;
+        for (int k = 0; k < 3; k++) q->irid[k][lane] = Fi[k];
     }
     if (m->coat) {
         float r = clampf(lb->clearcoat_roughness, 0.03f, 1.0f), a = r * r;
@@ -533,8 +644,8 @@ float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_
         q->emit[k][lane] = md->emissive[k] * md->emissive_strength * tem[k];
     }
     q->F90[lane] = mixf(m->f90, 1.0f, metallic);
-    q->lobed[lane] = m->coat || m->sheen;
-    if (q->lobed[lane]) lobes_prep(b, m, s, N, V, q, lane);
+    q->lobed[lane] = m->coat || m->sheen || m->aniso || m->irid || m->difftr;
+    if (q->lobed[lane]) lobes_prep(b, m, s, N, V, base, metallic, q, lane);
     if (md->water) { /* docs/SHADING.md "Water", as surface.glsl */
         float foam = clampf(s->T[3], 0.0f, 1.0f);
         float c = 1.0f - maxf(dot3(N, V), 0.0f), c2 = c * c;

@@ -142,9 +142,13 @@ void _oak_gpu_material_fill(oak_gpu_material *g, const oak_material_desc *d) {
     const oak_material_lobes *lb = &d->lobes;
     bool coat = lb->clearcoat > 0;
     bool sheen = lb->sheen_color[0] > 0 || lb->sheen_color[1] > 0 || lb->sheen_color[2] > 0;
+    bool aniso = lb->anisotropy > 0, irid = lb->iridescence > 0;
+    bool difftr = lb->diffuse_transmission > 0;
     g->mode[1] = (float)((d->double_sided ? OAK_GPU_MAT_DOUBLE_SIDED : 0) |
                          (d->unlit ? OAK_GPU_MAT_UNLIT : 0) | (d->water ? OAK_GPU_MAT_WATER : 0) |
-                         (coat ? OAK_GPU_MAT_COAT : 0) | (sheen ? OAK_GPU_MAT_SHEEN : 0));
+                         (coat ? OAK_GPU_MAT_COAT : 0) | (sheen ? OAK_GPU_MAT_SHEEN : 0) |
+                         (aniso ? OAK_GPU_MAT_ANISO : 0) | (irid ? OAK_GPU_MAT_IRID : 0) |
+                         (difftr ? OAK_GPU_MAT_DIFFTR : 0));
     g->lobe0[3] = oak_material_dielectric_f0(d, g->lobe0);
     g->lobe1[0] = lb->clearcoat;
     g->lobe1[1] = lb->clearcoat_roughness;
@@ -152,6 +156,16 @@ void _oak_gpu_material_fill(oak_gpu_material *g, const oak_material_desc *d) {
     g->lobe1[3] = 0;
     memcpy(g->lobe2, lb->sheen_color, 12);
     g->lobe2[3] = 0;
+    g->lobe3[0] = lb->anisotropy;
+    g->lobe3[1] = cosf(lb->anisotropy_rotation);
+    g->lobe3[2] = sinf(lb->anisotropy_rotation);
+    g->lobe3[3] = 0;
+    g->lobe4[0] = lb->iridescence;
+    g->lobe4[1] = lb->iridescence_ior > 0 ? lb->iridescence_ior : 1.3f; /* glTF's defaults */
+    g->lobe4[2] = lb->iridescence_thickness > 0 ? lb->iridescence_thickness : 400;
+    g->lobe4[3] = 0;
+    memcpy(g->lobe5, lb->diffuse_transmission_color, 12);
+    g->lobe5[3] = lb->diffuse_transmission;
     g->mode[2] = d->alpha_cutoff != 0 ? d->alpha_cutoff : (float)OAK_ALPHA_CUTOFF_DEFAULT;
     g->mode[3] = 0;
     /* the tricks (d is resolved: its defaults are in); reciprocals so the

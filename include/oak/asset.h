@@ -249,6 +249,22 @@ typedef struct oak_material_lobes {
     float clearcoat_roughness;
     float sheen_color[3];  /* KHR_materials_sheen, linear [0, 1]; black: no sheen */
     float sheen_roughness; /* [0, 1] */
+    /* KHR_materials_anisotropy: strength [0, 1] (0: none) stretches the GGX
+       lobe along the direction `anisotropy_rotation` radians
+       counter-clockwise from the tangent, in the tangent plane */
+    float anisotropy;
+    float anisotropy_rotation;
+    /* KHR_materials_iridescence: a thin film over the base, factor [0, 1]
+       (0: none), its ior (0: glTF's 1.3) and thickness in nanometres (0:
+       glTF's 400; with no thickness texture glTF takes its maximum) */
+    float iridescence;
+    float iridescence_ior;
+    float iridescence_thickness;
+    /* KHR_materials_diffuse_transmission: the share of the diffuse lobe
+       that passes through a thin surface, [0, 1] (0: none), and the colour
+       it takes (linear [0, 1]; glTF: white) */
+    float diffuse_transmission;
+    float diffuse_transmission_color[3];
 } oak_material_lobes;
 
 /* Metallic-roughness PBR as glTF defines it. Factors are taken as given, so

@@ -166,6 +166,9 @@
 #define OAK_GPU_MAT_WATER        4u
 #define OAK_GPU_MAT_COAT         8u  /* KHR_materials_clearcoat: lobe1.xy */
 #define OAK_GPU_MAT_SHEEN        16u /* KHR_materials_sheen: lobe2, lobe1.z */
+#define OAK_GPU_MAT_ANISO        32u /* KHR_materials_anisotropy: lobe3.xyz */
+#define OAK_GPU_MAT_IRID         64u /* KHR_materials_iridescence: lobe4.xyz */
+#define OAK_GPU_MAT_DIFFTR       128u /* KHR_materials_diffuse_transmission: lobe5 */
 
 /* oak_gpu_texref.a.w packing: mips | wrap_u << 8 | wrap_v << 10 | mag << 12 |
  * min << 14 | mip << 16 | uv_set << 18 | srgb << 19 (wraps and filters are
@@ -526,6 +529,9 @@ OAK_STRUCT(oak_gpu_material) {
     OAK_F4(lobe0); /* the dielectric F0 (ior, specular; 0.04 plain), its F90 (1 plain) */
     OAK_F4(lobe1); /* clearcoat weight, its roughness, sheen roughness, 0 */
     OAK_F4(lobe2); /* sheen colour, 0 */
+    OAK_F4(lobe3); /* anisotropy strength, cos and sin of its rotation, 0 */
+    OAK_F4(lobe4); /* iridescence factor, the film's ior and thickness (nm), 0 */
+    OAK_F4(lobe5); /* diffuse transmission's colour, its factor */
 }
 OAK_END(oak_gpu_material);
 

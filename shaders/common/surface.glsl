@@ -390,14 +390,40 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         if (wflat > 0.0) N = normalize(mix(N, Nv + vec3(wtilt.x, 0.0, wtilt.y), wflat));
         vec3 F0 = mix(materials[mi].lobe0.rgb, basec.rgb, metallic);
         float F90 = mix(materials[mi].lobe0.w, 1.0, metallic);
-        bool lobes = (mflags & (OAK_GPU_MAT_COAT | OAK_GPU_MAT_SHEEN)) != 0u;
+        bool lobes = (mflags & (OAK_GPU_MAT_COAT | OAK_GPU_MAT_SHEEN | OAK_GPU_MAT_ANISO |
+                                OAK_GPU_MAT_IRID | OAK_GPU_MAT_DIFFTR)) != 0u;
         vec3 Ls = vec3(0.0), Lc = vec3(0.0);
+        // anisotropy: its frame, alphas and the sky light's bent normal Nb
+        vec3 At = vec3(0.0), Ab = vec3(0.0), Nb = N;
+        vec2 aab = vec2(0.0);
+        if ((mflags & OAK_GPU_MAT_ANISO) != 0u) {
+            vec4 l3 = materials[mi].lobe3;
+            oak_aniso_frame(N, Nv, T, Tv.w, l3.yz, At, Ab);
+            aab = vec2(alpha + (1.0 - alpha) * (l3.x * l3.x), alpha);
+            Nb = oak_aniso_bent(N, V, Ab, l3.x, roughness);
+        }
         vec3 diffuse = basec.rgb * (1.0 - metallic);
         float foam = 0.0;
         if (water) { // a dielectric of n = 1.33, diffuse white only where it foams
             foam = clamp(Tv.w, 0.0, 1.0);
             F0 = vec3(OAK_WATER_F0);
             diffuse = vec3(OAK_WATER_FOAM_ALBEDO * foam);
+        }
+        // iridescence: the film's Fresnel at NdotV, over F (lights) and F0 (sky)
+        vec4 irid = vec4(0.0);
+        vec3 F0s = F0;
+        if ((mflags & OAK_GPU_MAT_IRID) != 0u) {
+            vec4 l4 = materials[mi].lobe4;
+            irid = vec4(oak_iridescence(l4.y, max(dot(N, V), 1e-4), l4.z, F0), l4.x);
+            F0s = F0 + (irid.rgb - F0) * irid.w;
+        }
+        // diffuse transmission: its share of the diffuse lobe, lit from behind
+        vec3 dtp = vec3(0.0);
+        bool difftr = (mflags & OAK_GPU_MAT_DIFFTR) != 0u;
+        if (difftr) {
+            vec4 l5 = materials[mi].lobe5;
+            dtp = diffuse * l5.rgb * l5.w / OAK_PI_F;
+            diffuse *= 1.0 - l5.w;
         }
         vec3 Lo = vec3(0.0);
         uint key = view.size.w;
@@ -409,24 +435,39 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
             uint i = li < first ? li : grid_words[list + li];
             vec3 Ei, L;
             oak_light_at(i, P, Ei, L);
+            // lit through from behind: the shadow is looked up on the light's side
+            float NdotLb = difftr ? -dot(N, L) : 0.0;
+            vec3 Ngs = NdotLb > 0.0 && dot(Ng, L) < 0.0 ? -Ng : Ng;
             if (i + 1u == key && view.clouds.shape.w != 0.0) Ei *= oak_cloud_shadow(P);
             if (i + 1u == key && view.flags.x != 0u && (d.info.w & 2u) == 0u)
-                Ei *= oak_shadow(P, Ng, L);
+                Ei *= oak_shadow(P, Ngs, L);
             else if (lights[i].cone.z > 0.0 && (d.info.w & 2u) == 0u) // its own faces only
-                Ei *= oak_lamp_shadow(uint(lights[i].cone.z) - 1u, P, Ng);
-            Lo += oak_brdf(N, V, L, diffuse, F0, F90, alpha) * Ei;
+                Ei *= oak_lamp_shadow(uint(lights[i].cone.z) - 1u, P, Ngs);
+            Lo += oak_brdf(N, V, L, diffuse, F0, F90, alpha, At, Ab, aab, irid) * Ei;
+            if (NdotLb > 0.0) Lo += dtp * Ei * NdotLb;
             // where the base lobe is lit (the CPU's mask)
             if (lobes && dot(N, L) > 0.0) oak_lobes_light(mi, mflags, N, Nv, V, L, Ei, Ls, Lc);
         }
         float aot = ao * OAK_GTAO_AT(px);
-        vec3 irr = oak_sky_irradiance(N);
-        // the base's reflection, then the coat's (about Nv, the surface
-        // without the normal map, at its roughness) through the same code:
-        // a loop kept rolled, so the lookups are compiled once
+        // the irradiance about N, and about -N for diffuse transmission: a
+        // loop kept rolled, so the lookup is compiled once
+        vec3 irr = vec3(0.0), irrb = vec3(0.0);
+        int sides = difftr ? 2 : 1;
+        OAK_DONT_UNROLL for (int i = 0; i < sides; i++) {
+            vec3 e = oak_sky_irradiance(i == 0 ? N : -N);
+            if (i == 0)
+                irr = e;
+            else
+                irrb = e;
+        }
+        // the base's reflection (about Nb: N but under anisotropy), then the
+        // coat's (about Nv, the surface without the normal map, at its
+        // roughness) through the same code: a loop kept rolled, so the
+        // lookups are compiled once
         vec3 spec = vec3(0.0), cspec = vec3(0.0);
         int looks = (mflags & OAK_GPU_MAT_COAT) != 0u ? 2 : 1;
         OAK_DONT_UNROLL for (int i = 0; i < looks; i++) {
-            vec3 Ni = i == 0 ? N : Nv;
+            vec3 Ni = i == 0 ? Nb : Nv;
             float ri = i == 0 ? roughness : clamp(materials[mi].lobe1.y, 0.03, 1.0);
             vec3 s = oak_reflection(P, reflect(-V, Ni), ri);
             if (i == 0)
@@ -434,7 +475,9 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
             else
                 cspec = s;
         }
-        colour = Lo + oak_ambient(N, V, irr, spec, diffuse, F0, F90, roughness, aot);
+        vec3 dI = diffuse / OAK_PI_F * irr;
+        if (difftr) dI += dtp * irrb;
+        colour = Lo + oak_ambient(N, V, dI, spec, F0s, F90, roughness, aot);
         if (lobes)
             colour = oak_lobes_compose(mi, mflags, N, Nv, V, colour, emissive, Ls, Lc, irr, cspec, aot);
         else
