@@ -158,13 +158,22 @@ vec4 history_at_size(uint first, vec2 p, ivec2 size) {
 // in output pixels; the history (output-sized) is reprojected by that
 // render pixel's motion, clamped to the same 3 x 3 box, and blended as a
 // running mean weighted by the nearest sample's weight (its confidence).
-void upsample(ivec2 o, uint src, uint dst) {
+// The render pixel output pixel o falls in.
+ivec2 up_pixel(ivec2 o) {
+    ivec2 R = ivec2(view.size.xy), O = ivec2(view.out_size.xy);
+    float rx = (float(o.x) + 0.5) * (float(R.x) / float(O.x));
+    float ry = (float(o.y) + 0.5) * (float(R.y) / float(O.y));
+    return clamp(ivec2(int(floor(rx)), int(floor(ry))), ivec2(0), R - 1);
+}
+
+// m and ok are motion() at up_pixel(o), taken by main: motion() has one
+// call site, since each inlined copy of its posing path costs lavapipe's
+// coroutine compile minutes.
+void upsample(ivec2 o, uint src, uint dst, vec2 m, bool ok) {
     ivec2 R = ivec2(view.size.xy), O = ivec2(view.out_size.xy);
     float sx = float(R.x) / float(O.x), sy = float(R.y) / float(O.y);
     float rx = (float(o.x) + 0.5) * sx, ry = (float(o.y) + 0.5) * sy;
-    ivec2 c = clamp(ivec2(int(floor(rx)), int(floor(ry))), ivec2(0), R - 1);
-    vec2 m;
-    bool ok = motion(c, m);
+    ivec2 c = up_pixel(o);
     vec3 lo = vec3(1e30), hi = vec3(-1e30), sum = vec3(0.0), ysum = vec3(0.0);
     float taps = 0.0;
     float wsum = 0.0, wmax = 0.0, r2 = float(OAK_TAA_UP_RADIUS * OAK_TAA_UP_RADIUS);
@@ -227,12 +236,13 @@ void main() {
         imageStore(hdr, px, vec4(c, 1.0));
         return;
     }
-    if (OW != W || OH != H) {
-        upsample(px, parity * n, dst);
+    bool up = OW != W || OH != H;
+    vec2 m;
+    bool ok = motion(up ? up_pixel(px) : px, m);
+    if (up) {
+        upsample(px, parity * n, dst, m, ok);
         return;
     }
-    vec2 m;
-    bool ok = motion(px, m);
     if ((view.flags.y & OAK_GPU_CHANNEL_MOTION) != 0u) { // the channel: pixels, z valid
         history[dst] = ok ? vec4(m, 1.0, 0.0) : vec4(0.0);
         return;

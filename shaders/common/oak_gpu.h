@@ -257,7 +257,8 @@ OAK_STRUCT(oak_gpu_view) {
     oak_gpu_clouds clouds;  /* volumetric clouds (shape.w 0: none, no shadow read) */
     /* the size the taa pass writes and the passes after it run at: size.xy
        unless TAA upsamples a scaled frame to the output; z the sharpen's
-       strength (float bits, 0: off), w 0 */
+       strength (float bits, 0: off), w always 0: shaders add it to a loop's
+       count so the compiler cannot unroll (and inline again) a posing path */
     OAK_U4(out_size);
     oak_gpu_fog fog; /* volumetric fog (grid.w 0: none, the exp2 fog as before) */
     OAK_F4(weather); /* wetness, snow, 0, 1 when either is on (the resolve's weather branch) */
