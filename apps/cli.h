@@ -58,6 +58,7 @@ enum cli_option_flag {
 #define CLI_OPT_OVERLAY     (1ull << 38) /* --overlay on|off: the window's timings panel */
 #define CLI_OPT_COUNT       (1ull << 39) /* --count N: figures in a world's crowd */
 #define CLI_OPT_TERRAIN     (1ull << 40) /* --terrain on|off: the crowd on the meadow's terrain */
+#define CLI_OPT_FOOT_IK     (1ull << 41) /* --foot-ik on|off: the crowd's near figures' foot IK */
 
 typedef struct cli_options {
     const char *command;
@@ -100,6 +101,7 @@ typedef struct cli_options {
     float forest;        /* --forest, with forest_set: metres of forest (0: none) */
     float count;         /* --count: figures in a world's crowd (0: the world's default) */
     int32_t terrain;     /* --terrain: 1 on, -1 off, 0 the world's default */
+    int32_t foot_ik;     /* --foot-ik: 1 on, -1 off, 0 the world's default */
     bool forest_set;
     float clouds; /* --clouds, with clouds_set: the clouds' coverage (0: none) */
     bool clouds_set;

@@ -17,7 +17,7 @@
      CLI_OPT_TONE | CLI_OPT_BLOOM | CLI_OPT_ADAPT | CLI_OPT_HOUR | CLI_OPT_TAA | CLI_OPT_FOCUS |   \
      CLI_OPT_APERTURE | CLI_OPT_PRESET | CLI_OPT_SCALE | CLI_OPT_FOREST | CLI_OPT_CLOUDS |         \
      CLI_OPT_FOG | CLI_OPT_TAA_SHARPEN | CLI_OPT_OCCLUSION | CLI_OPT_WEATHER | CLI_OPT_COUNT |     \
-     CLI_OPT_TERRAIN)
+     CLI_OPT_TERRAIN | CLI_OPT_FOOT_IK)
 #define MAX_STAGES       64 /* "frame", the backend's stages and its busy.tN threads */
 #define MAX_RUNS         4
 #define PARITY_TOLERANCE 2 /* channel difference in 1/255 steps: the parity rule */

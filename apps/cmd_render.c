@@ -19,7 +19,7 @@
      CLI_OPT_EXPOSURE_COMP | CLI_OPT_TONE | CLI_OPT_BLOOM | CLI_OPT_ADAPT | CLI_OPT_HOUR |         \
      CLI_OPT_TAA | CLI_OPT_FOCUS | CLI_OPT_APERTURE | CLI_OPT_PRESET | CLI_OPT_SCALE |             \
      CLI_OPT_CHANNEL | CLI_OPT_FOREST | CLI_OPT_CLOUDS | CLI_OPT_FOG | CLI_OPT_TAA_SHARPEN |       \
-     CLI_OPT_OCCLUSION | CLI_OPT_WEATHER | CLI_OPT_COUNT | CLI_OPT_TERRAIN)
+     CLI_OPT_OCCLUSION | CLI_OPT_WEATHER | CLI_OPT_COUNT | CLI_OPT_TERRAIN | CLI_OPT_FOOT_IK)
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;

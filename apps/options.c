@@ -75,6 +75,7 @@ static const option_spec g_specs[] = {
      "figures in worlds with a crowd, 1..1048576 (crowd default: 20,000)"},
     {"--terrain", CLI_OPT_TERRAIN, "on|off",
      "the crowd on the meadow's terrain under its sky (default: off, open ground)"},
+    {"--foot-ik", CLI_OPT_FOOT_IK, "on|off", "the crowd's near figures' foot IK (default: on)"},
     {"--focus", CLI_OPT_FOCUS, "M", "depth of field: the lens focused this many metres away"},
     {"--clouds", CLI_OPT_CLOUDS, "C",
      "volumetric clouds covering this share of the sky, 0..1, with their shadows (0: none)"},
@@ -359,6 +360,11 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
         if (!v || (strcmp(v, "on") && strcmp(v, "off")))
             return usage_error(o, "--terrain '%s': expected on or off", v ? v : "");
         o->terrain = strcmp(v, "on") ? -1 : 1;
+        break;
+    case CLI_OPT_FOOT_IK:
+        if (!v || (strcmp(v, "on") && strcmp(v, "off")))
+            return usage_error(o, "--foot-ik '%s': expected on or off", v ? v : "");
+        o->foot_ik = strcmp(v, "on") ? -1 : 1;
         break;
     case CLI_OPT_OCCLUSION:
         if (!v || (strcmp(v, "on") && strcmp(v, "off")))

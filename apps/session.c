@@ -118,7 +118,8 @@ static int open_scene(const cli_options *opts, oak_scene **out) {
                                                                   : -1.0f,
                             .forest_shadows = opts->forest_set,
                             .count = (uint32_t)opts->count,
-                            .terrain = opts->terrain};
+                            .terrain = opts->terrain,
+                            .foot_ik = opts->foot_ik};
     if (!opts->preset && opts->backend &&
         (!strcmp(opts->backend, "vulkan") || !strcmp(opts->backend, "gl")))
         wo.plants = 1;

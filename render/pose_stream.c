@@ -62,6 +62,23 @@ static void blend_of(const oak_pose_bank *b, float phase, uint32_t clip[2], floa
     }
 }
 
+void _oak_pose_clips(uint32_t clips, float phase, uint32_t clip[2], float *share) {
+    *share = 0;
+    clip[0] = clip[1] = 0;
+    if (!clips || _oak_pose_is_override(phase)) return;
+    if (_oak_pose_is_blend(phase)) {
+        uint32_t code = ((uint32_t)(-phase) - 1u) / OAK_GPU_POSE_BLEND_TIMES;
+        *share = (float)(code % OAK_GPU_POSE_BLEND_STEPS) / (float)(OAK_GPU_POSE_BLEND_STEPS - 1);
+        code /= OAK_GPU_POSE_BLEND_STEPS;
+        clip[0] = code / OAK_GPU_POSE_BLEND_CLIPS, clip[1] = code % OAK_GPU_POSE_BLEND_CLIPS;
+        for (int k = 0; k < 2; k++) clip[k] = clip[k] < clips ? clip[k] : clips - 1;
+        return;
+    }
+    float t;
+    one_clip(clips, phase, &clip[0], &t);
+    clip[1] = clip[0];
+}
+
 bool _oak_pose_is_blend(float phase) {
     return phase <= -1.0f && phase >= -16777216.0f;
 }
@@ -88,9 +105,16 @@ void _oak_pose_frames(const oak_pose_bank *b, float phase, uint32_t *f0, uint32_
     clip_frames(b, clip, t, f0, f1, w);
 }
 
-void _oak_pose_palette(const oak_pose_bank *b, float phase, float *palette) {
+void _oak_pose_palette(const oak_pose_bank *b, const float *overrides, uint32_t slots, float phase,
+                       float *palette) {
     size_t stride = (size_t)oak_pose_bank_joints(b) * 12;
     const float *data = oak_pose_bank_data(b, NULL);
+    if (_oak_pose_is_override(phase)) { /* pose.glsl: one frame at weight 0 */
+        uint32_t k = _oak_pose_override_slot(phase);
+        memcpy(palette, k < slots && overrides ? overrides + k * stride : data,
+               stride * sizeof(float));
+        return;
+    }
     if (_oak_pose_is_blend(phase)) {
         uint32_t clip[2], fa0, fa1, fb0, fb1;
         float t[2], w, wa, wb;
@@ -132,7 +156,8 @@ void _oak_impostor_rows(const oak_instance *r, const float eye[3], float m[12], 
 }
 
 uint32_t _oak_impostor_frame(const oak_pose_bank *b, float phase) {
-    if (_oak_pose_is_blend(phase)) { /* a blend's share of its cycle */
+    if (_oak_pose_is_override(phase)) return 0; /* no clip time to show (near figures only) */
+    if (_oak_pose_is_blend(phase)) {            /* a blend's share of its cycle */
         uint32_t n = ((uint32_t)(-phase) - 1u) % OAK_GPU_POSE_BLEND_TIMES;
         float u = (float)n / (float)OAK_GPU_POSE_BLEND_TIMES;
         return (uint32_t)(int)floorf(u * OAK_IMPOSTOR_FRAMES + 0.5f) & (OAK_IMPOSTOR_FRAMES - 1);
@@ -228,7 +253,7 @@ uint32_t oak_stream_instance_points(const oak_stream *s, uint32_t i, uint32_t lo
     if (b) {
         pal = oak_alloc(sizeof(float) * 12 * oak_pose_bank_joints(b));
         if (!pal) return 0;
-        _oak_pose_palette(b, s->records[i].phase, pal);
+        _oak_pose_palette(b, s->overrides, 2 * s->desc.pose_overrides, s->records[i].phase, pal);
     }
     mat4 world;
     _oak_instance_matrix(NULL, &s->records[i], world);

@@ -16,9 +16,24 @@ void _oak_pose_frames(const oak_pose_bank *bank, float phase, uint32_t *f0, uint
 /* A phase that blends two clips (oak_pose_blend_phase: a negative
    integer, -2^24 .. -1). */
 bool _oak_pose_is_blend(float phase);
+/* A phase that poses from an override palette (oak_pose_override_phase:
+   below -2^24), and its slot. */
+static inline bool _oak_pose_is_override(float phase) {
+    return phase < -16777216.0f;
+}
+static inline uint32_t _oak_pose_override_slot(float phase) {
+    return (uint32_t)((-(double)phase - 16777216.0) * 0.5) - 1u;
+}
+/* The bank clips a phase poses from (clips: the bank's) and clip[1]'s
+   share: one clip's phase names it twice at share 0, a blend its two
+   (pose.glsl's clamping); an override phase names clip 0. */
+void _oak_pose_clips(uint32_t clips, float phase, uint32_t clip[2], float *share);
 /* The palette (joints x 12 floats) at phase: the two frames' matrices
-   lerped element by element (for a blend, each clip's, then the two). */
-void _oak_pose_palette(const oak_pose_bank *bank, float phase, float *palette);
+   lerped element by element (for a blend, each clip's, then the two); an
+   override phase copies its slot of `overrides` (slots palettes; a slot
+   past them, which oak_stream_write refuses, reads the bank's first frame). */
+void _oak_pose_palette(const oak_pose_bank *bank, const float *overrides, uint32_t slots,
+                       float phase, float *palette);
 /* One vertex's skinning rows (3 x 4) from its 4 joints and weights. */
 void _oak_pose_skin(const float *palette, const uint16_t joints[4], const float weights[4],
                     float m[12]);

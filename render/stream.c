@@ -75,9 +75,18 @@ oak_result oak_make_stream(oak_stream **out, const oak_stream_desc *desc) {
         spheres[d.impostor_lod][0] = spheres[d.impostor_lod][2] = 0;
         spheres[d.impostor_lod][1] = cy, spheres[d.impostor_lod][3] = sqrtf(r2);
     }
+    if (d.pose_overrides && (!d.pose_bank || d.pose_overrides > OAK_POSE_OVERRIDES_MAX))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "stream: %u override palettes need a posed stream and at most %u",
+                         d.pose_overrides, OAK_POSE_OVERRIDES_MAX);
+    size_t override_floats =
+        d.pose_overrides ? (size_t)2 * d.pose_overrides * oak_pose_bank_joints(d.pose_bank) * 12
+                         : 0;
     oak_stream *s = oak_calloc(1, sizeof *s);
     if (s) s->records = oak_calloc(d.capacity, sizeof *s->records);
-    if (!s || !s->records) {
+    if (s && override_floats) s->overrides = oak_calloc(override_floats, sizeof(float));
+    if (!s || !s->records || (override_floats && !s->overrides)) {
+        if (s) oak_free(s->records);
         oak_free(s);
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "stream: no memory for %u instances", d.capacity);
     }
@@ -93,6 +102,7 @@ oak_result oak_make_stream(oak_stream **out, const oak_stream_desc *desc) {
 void oak_destroy_stream(oak_stream *s) {
     if (!s) return;
     oak_free(s->records);
+    oak_free(s->overrides);
     oak_free(s);
 }
 
@@ -105,8 +115,39 @@ oak_result oak_stream_write(oak_stream *s, uint32_t first, const oak_instance *r
                          "stream write: instances %u .. %llu past the capacity %u (streams do "
                          "not grow: make a larger one)",
                          first, (unsigned long long)first + count, s->desc.capacity);
+    /* an override phase must name a slot the stream holds: the GPUs read
+       it unchecked */
+    uint32_t slots = 2 * s->desc.pose_overrides;
+    for (uint32_t i = 0; s->desc.pose_bank && i < count; i++)
+        if (_oak_pose_is_override(records[i].phase) &&
+            _oak_pose_override_slot(records[i].phase) >= slots)
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                             "stream write: instance %u poses from override slot %u, the stream "
+                             "holds %u",
+                             first + i, _oak_pose_override_slot(records[i].phase), slots);
     memcpy(s->records + first, records, (size_t)count * sizeof *records);
     s->version++;
+    return OAK_OK;
+}
+
+float oak_pose_override_phase(uint32_t slot) {
+    return -(float)(OAK_GPU_POSE_OVERRIDE_BASE + 2.0 * ((double)slot + 1));
+}
+
+oak_result oak_stream_write_pose_overrides(oak_stream *s, uint32_t count, const float *palettes,
+                                           uint32_t *first_slot) {
+    if (!s || (count && !palettes) || !first_slot)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream overrides: NULL argument");
+    if (count > s->desc.pose_overrides)
+        return oak_error(OAK_ERROR_LIMIT, "stream overrides: %u palettes, the stream holds %u",
+                         count, s->desc.pose_overrides);
+    size_t stride = (size_t)oak_pose_bank_joints(s->desc.pose_bank) * 12;
+    uint32_t first = s->override_gen * s->desc.pose_overrides;
+    if (count)
+        memcpy(s->overrides + first * stride, palettes, (size_t)count * stride * sizeof(float));
+    s->override_gen ^= 1u;
+    s->override_version++;
+    *first_slot = first;
     return OAK_OK;
 }
 

@@ -16,6 +16,11 @@ struct oak_stream {
     /* a posed stream's (desc.pose_bank): each LOD mesh's sphere over every
        bank pose, mesh space (render/pose_stream.c _oak_pose_sphere) */
     float pose_sphere[OAK_STREAM_LODS][4];
+    /* override palettes: 2 x desc.pose_overrides slots of joints x 12
+       floats, the generation the next write fills (0, 1) and their version */
+    float *overrides;
+    uint32_t override_gen;
+    uint64_t override_version;
 };
 
 /* The occlusion slot: false hides an instance whose world sphere passed the

@@ -210,8 +210,10 @@ static void cull_stream_range(void *user, uint32_t begin, uint32_t end, uint32_t
             if (card)                          /* turned to the eye, its cell's uv offset beside */
                 _oak_impostor_pose(j->bank, rec, &j->prev[i], j->params.eye, pal);
             else {
-                _oak_pose_palette(j->bank, rec->phase, pal);
-                _oak_pose_palette(j->bank, j->prev[i].phase, pal + j->stride / 24 * 12);
+                uint32_t slots = 2 * s->desc.pose_overrides;
+                _oak_pose_palette(j->bank, s->overrides, slots, rec->phase, pal);
+                _oak_pose_palette(j->bank, s->overrides, slots, j->prev[i].phase,
+                                  pal + j->stride / 24 * 12);
             }
             fe->sx_pose[o] = pal;
         }
@@ -409,6 +411,9 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
         memcpy(rs->pose_sphere, str->pose_sphere, sizeof rs->pose_sphere);
         rs->impostor_lod = str->desc.impostor_lod;
         rs->impostor_material = str->desc.impostor_material;
+        rs->pose_overrides = str->overrides;
+        rs->pose_override_slots = 2 * str->desc.pose_overrides;
+        rs->pose_override_version = str->override_version;
         st->instances += str->count;
         st->moved += rs->moved;
         if (!expand[s]) continue; /* drawn and cast from the backend's lists alone */

@@ -248,6 +248,13 @@ oak_cli_test(cliBenchCrowdOnTerrain
 oak_cli_test(cliRenderRejectsBadTerrain
              ARGS "render|--world|crowd|--terrain|hilly|--size|64x36" EXIT 2
              ERR "--terrain 'hilly': expected on or off" ERR_LINES 1)
+# --foot-ik off: the crowd's near figures posed by the bank alone (on by default)
+oak_cli_test(cliBenchCrowdFootIkOff
+             ARGS "bench|--world|crowd|--count|50|--foot-ik|off|--backend|cpu|--size|64x36|--frames|3|--warmup|0"
+             EXIT 0 OUT "crowd \\| cpu .*frame +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+")
+oak_cli_test(cliRenderRejectsBadFootIk
+             ARGS "render|--world|crowd|--foot-ik|maybe|--size|64x36" EXIT 2
+             ERR "--foot-ik 'maybe': expected on or off" ERR_LINES 1)
 oak_cli_test(cliBenchJsonIsOneObjectWithFrameStage
              ARGS "bench|--backend|null|--size|64x36|--frames|4|--warmup|1|--json" EXIT 0
              OUT "^{\"world\": \"default\", \"backend\": \"null\", \"device\": \"[^\"]*\", \"preset\": \"default\", \"size\": \\[64, 36\\], \"render_scale\": 1, \"render_size\": \\[64, 36\\], \"frames\": 4, \"warmup\": 1, \"threads\": [0-9]+, \"occlusion\": {\"on\": false, [^}]*}, \"stages\": {\"frame\": {\"median_ms\": [0-9.]+, \"p95_ms\": [0-9.]+, \"p99_ms\": [0-9.]+, \"max_ms\": [0-9.]+, \"clock\": \"cpu\"}.*}}\n$")

@@ -709,8 +709,11 @@ TEST(crowdWorldWalks) {
         float dx = after[i].position[0] - before[i].position[0];
         float dz = after[i].position[2] - before[i].position[2];
         moved[i] = sqrtf(dx * dx + dz * dz);
-        phased += after[i].phase != before[i].phase;
-        blends += after[i].phase < 0;
+        /* a near figure's phase names its foot IK palette (test_foot_ik),
+           whose slot may come round to the one it had */
+        bool ik = after[i].phase < -16777216.0f;
+        phased += ik || after[i].phase != before[i].phase;
+        blends += !ik && after[i].phase < 0;
     }
     for (uint32_t i = 1; i < 200; i++) /* insertion sort for the median */
         for (uint32_t k = i; k > 0 && moved[k] < moved[k - 1]; k--) {

@@ -15,6 +15,7 @@
 #include <meshoptimizer.h>
 
 #include "oak/anim.h"
+#include "render/pose_stream.h"
 #include "world/crowd_impostor.h"
 #include "world/internal.h"
 
@@ -48,6 +49,24 @@
 /* metres of terrain round the eye (the meadow's 6 km is for flying) */
 #define TERRAIN_VIEW 2000.0f
 #define TERRAIN_WARM 256 /* terrain updates the build runs at most until none is pending */
+/* Foot IK (docs/WORLD.md "Crowds: foot IK"): the IK_CAP figures nearest the
+   eye within IK_DISTANCE metres (the near tier's) have their paws planted
+   on the ground under them, each leg a two-bone chain of the Fox's joints */
+#define IK_CAP      64u
+#define IK_DISTANCE NEAR_TIER
+#define IK_CHUNK    4u /* figures a job: fixed, so nothing depends on threads */
+static const oak_foot_leg k_fox_legs[4] = {
+    {"b_LeftUpperArm_09", "b_LeftForeArm_010", "b_LeftHand_011"},
+    {"b_RightUpperArm_06", "b_RightForeArm_07", "b_RightHand_08"},
+    {"b_LeftLeg01_015", "b_LeftLeg02_016", "b_LeftFoot01_017"},
+    {"b_RightLeg01_019", "b_RightLeg02_020", "b_RightFoot01_021"},
+};
+
+typedef struct ik_pick {
+    float d2;        /* squared metres from the eye */
+    uint32_t figure; /* its index */
+    uint32_t stream; /* 0 the Fox's, 1 the fur figure's */
+} ik_pick;
 
 typedef struct crowd_world {
     oak_terrain *terrain; /* the meadow's (owned by the scene), or NULL: open ground */
@@ -73,6 +92,11 @@ typedef struct crowd_world {
     oak_instance *records; /* written to the streams each update: the Fox's, then the fur's */
     uint32_t figures[2];   /* figures of each kind (i % FUR_EVERY == FUR_EVERY - 1: fur) */
     float *points;         /* the group's framing points */
+    oak_foot_rig *rig;     /* NULL: foot IK off */
+    uint32_t joints;       /* the bank's */
+    struct ik_pick *pick;  /* IK_CAP: the near pick */
+    uint32_t picked[2];    /* figures of each stream picked this update (<= IK_CAP in all) */
+    float *ik_palettes;    /* IK_CAP palettes: the picked figures', solved */
     float last;            /* world seconds of the last update; < 0: none yet */
 } crowd_world;
 
@@ -80,6 +104,7 @@ static void crowd_world_destroy(void *p) {
     crowd_world *w = p;
     if (!w) return;
     oak_destroy_crowd(w->crowd);
+    oak_destroy_foot_rig(w->rig);
     oak_destroy_pose_bank(w->bank);
     _oak_crowd_impostor_free(&w->impostor);
     if (w->mid.id && w->mid.id != w->mesh.id) oak_destroy_mesh(w->mid);
@@ -87,6 +112,7 @@ static void crowd_world_destroy(void *p) {
     oak_gltf_free(w->fox);
     oak_free(w->cycle), oak_free(w->weight), oak_free(w->records), oak_free(w->points);
     oak_free(w->goal), oak_free(w->round);
+    oak_free(w->pick), oak_free(w->ik_palettes);
     oak_free(w);
 }
 
@@ -217,8 +243,96 @@ static uint32_t record_of(const crowd_world *w, uint32_t i) {
                                           : i / FUR_EVERY * (FUR_EVERY - 1) + i % FUR_EVERY;
 }
 
+/* The crowd's height query: the terrain's finest triangle under (x, z), as
+   the tiles draw it (thread-safe: it reads the noise, not the tiles). */
+static float ground_height(void *user, float x, float z) {
+    float h = 0;
+    oak_terrain_height(user, x, z, &h, NULL);
+    return h;
+}
+
+/* Open ground: the plane y = 0. */
+static float open_ground(void *user, float x, float z) {
+    (void)user, (void)x, (void)z;
+    return 0;
+}
+
+/* Nearer, then the lower index: a total order, so the pick is one set. */
+static bool nearer(const ik_pick *p, const ik_pick *q) {
+    return p->d2 != q->d2 ? p->d2 < q->d2 : p->figure < q->figure;
+}
+
+static void ik_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    crowd_world *w = user;
+    size_t stride = (size_t)w->joints * 12;
+    for (uint32_t k = begin; k < end; k++) {
+        const oak_instance *rec = &w->records[record_of(w, w->pick[k].figure)];
+        float *pal = w->ik_palettes + k * stride;
+        /* the palette the bank poses it at: the GPUs' pose.glsl in the same steps */
+        _oak_pose_palette(w->bank, NULL, 0, rec->phase, pal);
+        oak_foot_ik_solve(w->rig, rec, w->terrain ? ground_height : open_ground, w->terrain, pal,
+                          NULL);
+    }
+}
+
+/* The near figures' paws on the ground: the IK_CAP nearest the eye within
+   IK_DISTANCE solved on the job pool into IK_CAP palettes, written to the
+   streams as override palettes, and their records' phases pointed at them. */
+static oak_result foot_ik(oak_scene *scene, crowd_world *w) {
+    w->picked[0] = w->picked[1] = 0;
+    oak_entity cam = oak_scene_active_camera(scene);
+    if (!w->rig || !cam.id) return OAK_OK;
+    oak_scene_update_transforms(scene);
+    mat4 m;
+    oak_scene_world_matrix(scene, cam, m);
+    /* the IK_CAP nearest inside the tier, kept nearest first (an
+       insertion into at most IK_CAP: no sort that might allocate) */
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < w->count; i++) {
+        const oak_instance *rec = &w->records[record_of(w, i)];
+        float dx = rec->position[0] - m[3][0], dy = rec->position[1] - m[3][1],
+              dz = rec->position[2] - m[3][2];
+        ik_pick p = {dx * dx + dy * dy + dz * dz, i, i % FUR_EVERY == FUR_EVERY - 1};
+        if (!(p.d2 < IK_DISTANCE * IK_DISTANCE) || (n == IK_CAP && !nearer(&p, &w->pick[n - 1])))
+            continue;
+        uint32_t k = n < IK_CAP ? n++ : n - 1;
+        for (; k > 0 && nearer(&p, &w->pick[k - 1]); k--) w->pick[k] = w->pick[k - 1];
+        w->pick[k] = p;
+    }
+    /* the Fox's stream first, each in figure order: the order the override
+       palettes are written in */
+    for (uint32_t i = 1; i < n; i++) {
+        ik_pick p = w->pick[i];
+        uint32_t k = i;
+        for (; k > 0 && (w->pick[k - 1].stream > p.stream ||
+                         (w->pick[k - 1].stream == p.stream && w->pick[k - 1].figure > p.figure));
+             k--)
+            w->pick[k] = w->pick[k - 1];
+        w->pick[k] = p;
+    }
+    oak_parallel_for(n, IK_CHUNK, ik_range, w);
+    size_t stride = (size_t)w->joints * 12;
+    uint32_t at = 0;
+    for (uint32_t k = 0; k < 2; k++) {
+        uint32_t count = 0;
+        while (at + count < n && w->pick[at + count].stream == k) count++;
+        w->picked[k] = count;
+        if (!w->stream[k]) continue;
+        uint32_t first;
+        oak_result r = oak_stream_write_pose_overrides(w->stream[k], count,
+                                                       w->ik_palettes + at * stride, &first);
+        if (r) return r;
+        for (uint32_t j = 0; j < count; j++)
+            w->records[record_of(w, w->pick[at + j].figure)].phase =
+                oak_pose_override_phase(first + j);
+        at += count;
+    }
+    return OAK_OK;
+}
+
 /* Phases, headings and places into the streams' records. */
-static oak_result write_records(crowd_world *w) {
+static oak_result write_records(oak_scene *scene, crowd_world *w) {
     for (uint32_t i = 0; i < w->count; i++) {
         oak_crowd_figure f;
         oak_crowd_get(w->crowd, i, &f);
@@ -239,7 +353,7 @@ static oak_result write_records(crowd_world *w) {
         float tint = 0.8f + 0.4f * _oak_world_hash01(i, 9);
         rec->color[0] = tint, rec->color[1] = tint, rec->color[2] = tint;
     }
-    oak_result r = OAK_OK;
+    oak_result r = foot_ik(scene, w);
     for (int k = 0; k < 2 && !r; k++)
         if (w->stream[k])
             r = oak_stream_write(w->stream[k], 0, w->records + (k ? w->figures[0] : 0),
@@ -277,14 +391,6 @@ static void frame_group(oak_scene *scene, crowd_world *w) {
     oak_transform t = *oak_scene_transform(scene, cam);
     if (oak_frame_points(&t, &fitted, w->points, 2 * n, &fr) == OAK_OK)
         oak_scene_set_transform(scene, cam, &t);
-}
-
-/* The crowd's height query: the terrain's finest triangle under (x, z), as
-   the tiles draw it (thread-safe: it reads the noise, not the tiles). */
-static float ground_height(void *user, float x, float z) {
-    float h = 0;
-    oak_terrain_height(user, x, z, &h, NULL);
-    return h;
 }
 
 /* The terrain's tiles around the active camera (after it followed the
@@ -330,9 +436,8 @@ static oak_result crowd_step(oak_scene *scene, crowd_world *w, float dt) {
         w->cycle[i] += stride > 0 ? speed * dt / stride : 0;
         w->cycle[i] -= floorf(w->cycle[i]); /* wrapped: the float keeps its bits */
     }
-    r = write_records(w);
     frame_group(scene, w);
-    return r ? r : update_terrain(scene, w);
+    return update_terrain(scene, w);
 }
 
 oak_result _oak_world_crowd_update(oak_scene *scene, float seconds) {
@@ -348,7 +453,9 @@ oak_result _oak_world_crowd_update(oak_scene *scene, float seconds) {
         if (r) return r;
         dt -= step;
     }
-    return OAK_OK;
+    /* the records (and the near figures' IK) once an update, so last
+       frame's override palettes are still the other generation's */
+    return write_records(scene, w);
 }
 
 void _oak_world_crowd_path(float t, float eye[3], float target[3]) {
@@ -433,6 +540,23 @@ oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opt
     w->round = oak_calloc(n, sizeof(uint32_t));
     if (!w->cycle || !w->weight || !w->records || !w->points || !w->goal || !w->round)
         return OAK_ERROR_OUT_OF_MEMORY;
+    if (opts->foot_ik >= 0) { /* the Fox's four legs (the fur figure shares its skeleton) */
+        const oak_gltf *g = w->fox;
+        uint32_t skin = 0;
+        for (uint32_t k = 0; k < g->node_count; k++)
+            if (g->nodes[k].skin >= 0 && g->nodes[k].mesh >= 0) skin = (uint32_t)g->nodes[k].skin;
+        oak_foot_rig_desc fd = {.gltf = g,
+                                .skin = skin,
+                                .mesh = w->mesh,
+                                .bank = w->bank,
+                                .leg_count = 4,
+                                .legs = k_fox_legs};
+        if ((r = oak_make_foot_rig(&w->rig, &fd))) return r;
+        w->joints = oak_pose_bank_joints(w->bank);
+        w->pick = oak_alloc(sizeof(ik_pick) * IK_CAP);
+        w->ik_palettes = oak_alloc(sizeof(float) * 12 * w->joints * IK_CAP);
+        if (!w->pick || !w->ik_palettes) return OAK_ERROR_OUT_OF_MEMORY;
+    }
     oak_crowd_desc cd = {
         .capacity = n, .extent = {-w->half, -w->half, w->half, w->half}, .radius = FOX_RADIUS};
     if ((r = oak_make_crowd(&w->crowd, &cd))) return r;
@@ -471,7 +595,8 @@ oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opt
             .material = w->material,
             .pose_bank = w->bank,
             .impostor_lod = 2,
-            .impostor_material = w->impostor.material};
+            .impostor_material = w->impostor.material,
+            .pose_overrides = w->rig ? IK_CAP : 0};
         if ((r = oak_make_stream(&w->stream[k], &sd))) return r;
         if ((r = oak_scene_add_stream(scene, w->stream[k]))) {
             w->stream[k] = NULL; /* the scene destroyed it */
@@ -481,8 +606,8 @@ oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opt
     }
     /* a step of no time sets every figure on the ground */
     if (w->terrain && (r = oak_crowd_step(w->crowd, 0, ground_height, w->terrain))) return r;
-    if ((r = write_records(w))) return r;
     frame_group(scene, w);
+    if ((r = write_records(scene, w))) return r;
     /* the terrain built round the camera, so the first frame is whole */
     for (int i = 0; i < TERRAIN_WARM && w->terrain && !r; i++) {
         oak_terrain_stats st;

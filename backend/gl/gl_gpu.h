@@ -153,6 +153,9 @@ typedef struct _oak_gl_frame {
     const void *instcull_pose_src[OAK_STREAM_MAX_PER_VIEW];
     uint32_t instcull_pose_mesh[OAK_STREAM_MAX_PER_VIEW];
     uint64_t instcull_pose_first[OAK_STREAM_MAX_PER_VIEW];
+    /* and its override slots': whose (the stream's palettes) and version */
+    const float *instcull_ovr_src[OAK_STREAM_MAX_PER_VIEW];
+    uint64_t instcull_ovr_version[OAK_STREAM_MAX_PER_VIEW];
     /* per stream: the vis program group it draws with from the lists
        (masked 2, double-sided 1), UINT32_MAX when it is not drawn natively;
        the stream raster's programs */

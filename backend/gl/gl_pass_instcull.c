@@ -66,7 +66,8 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
         uint64_t pose_n = _oak_gpu_pose_records(rs);
         if (pose_n &&
             (f->instcull_pose_src[s] != rs->pose_bank ||
-             f->instcull_pose_mesh[s] != rs->lods[0].id || f->instcull_pose_first[s] != pose_at)) {
+             f->instcull_pose_mesh[s] != rs->lods[0].id || f->instcull_pose_first[s] != pose_at ||
+             f->instcull_ovr_src[s] != rs->pose_overrides)) {
             oak_gpu_instance *block = oak_alloc((size_t)pose_n * sizeof *block);
             if (!block) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: instcull: no memory");
             _oak_gpu_pose_fill(block, rs);
@@ -77,6 +78,17 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
             f->instcull_pose_src[s] = rs->pose_bank;
             f->instcull_pose_mesh[s] = rs->lods[0].id;
             f->instcull_pose_first[s] = pose_at;
+            f->instcull_ovr_src[s] = rs->pose_overrides;
+            f->instcull_ovr_version[s] = rs->pose_override_version;
+        }
+        if (pose_n && f->instcull_ovr_version[s] != rs->pose_override_version) {
+            uint64_t o, on; /* the override slots alone (foot IK moves them every frame) */
+            _oak_gpu_pose_override_span(rs, &o, &on);
+            if (on && (r = _oak_gl_buffer_upload(
+                           &f->instances, (size_t)(pose_at + o) * sizeof(oak_gpu_instance),
+                           rs->pose_overrides, (size_t)on * sizeof(oak_gpu_instance))))
+                return r;
+            f->instcull_ovr_version[s] = rs->pose_override_version;
         }
         /* the records, only when they moved or landed somewhere new */
         if (f->instcull_src[s] != rs->records || f->instcull_version[s] != rs->version ||

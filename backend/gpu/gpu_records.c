@@ -320,10 +320,20 @@ static uint64_t pose_frames(const oak_pose_bank *b) {
     return floats / ((size_t)oak_pose_bank_joints(b) * 12);
 }
 
+void _oak_gpu_pose_override_span(const oak_render_stream *rs, uint64_t *first, uint64_t *records) {
+    const oak_pose_bank *b = rs->pose_bank;
+    *first = *records = 0;
+    if (!b || !rs->pose_overrides) return;
+    uint32_t joints = oak_pose_bank_joints(b);
+    *first = oak_pose_bank_clips(b) + pose_frames(b) * joints;
+    *records = (uint64_t)rs->pose_override_slots * joints;
+}
+
 uint64_t _oak_gpu_pose_records(const oak_render_stream *rs) {
     const oak_pose_bank *b = rs->pose_bank;
     if (!b) return 0;
-    uint64_t n = oak_pose_bank_clips(b) + pose_frames(b) * oak_pose_bank_joints(b);
+    uint64_t n = oak_pose_bank_clips(b) +
+                 (pose_frames(b) + rs->pose_override_slots) * oak_pose_bank_joints(b);
     for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
         const oak_mesh_data *md = oak_mesh_get(rs->lods[k]);
         n += md ? md->vertex_count : 0;
@@ -347,6 +357,11 @@ void _oak_gpu_pose_fill(oak_gpu_instance *dst, const oak_render_stream *rs) {
     uint64_t palettes = pose_frames(b) * joints;
     memcpy(&dst[at], oak_pose_bank_data(b, NULL), (size_t)palettes * sizeof(oak_gpu_instance));
     at += palettes;
+    /* the override slots, frames after the bank's (oak_gpu.h "Pose blocks") */
+    uint64_t ovr_at, ovr_n;
+    _oak_gpu_pose_override_span(rs, &ovr_at, &ovr_n);
+    if (ovr_n) memcpy(&dst[at], rs->pose_overrides, (size_t)ovr_n * sizeof(oak_gpu_instance));
+    at += ovr_n;
     for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
         const oak_mesh_data *md = oak_mesh_get(rs->lods[k]);
         for (uint32_t v = 0; md && v < md->vertex_count; v++, at++) {
@@ -367,7 +382,7 @@ void _oak_gpu_pose_head(oak_gpu_instcull *h, const oak_render_stream *rs, uint32
     h->pose[1] = joints;
     h->pose[2] = clips;
     h->pose[3] = rs->impostor_lod; /* 0: none; prev[3] is its material slot, the backend's */
-    uint64_t lod_at = at + clips + pose_frames(b) * joints;
+    uint64_t lod_at = at + clips + (pose_frames(b) + rs->pose_override_slots) * joints;
     for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
         h->pose_lod[k] = (uint32_t)lod_at;
         const oak_mesh_data *md = oak_mesh_get(rs->lods[k]);

@@ -40,9 +40,14 @@ void _oak_gpu_instcull_fill(oak_gpu_instcull *h, uint32_t *cmds, const oak_rende
 /* A posed stream's pose block (oak_gpu.h "Pose blocks"): the records it
    takes in OAK_B_INSTANCES (0: not posed), the block itself, and the head's
    pose fields for a block at record `at` (its bounds become the spheres
-   over every bank pose). The block depends on the bank and the LOD meshes
-   only: a backend writes it again only when those or `at` move. */
+   over every bank pose). The block depends on the bank, the LOD meshes and
+   the override slots: a backend writes it again only when those or `at`
+   move, and the override slots alone when their version moves. */
 uint64_t _oak_gpu_pose_records(const oak_render_stream *rs);
+/* Where a pose block's override slots lie (records from the block's first)
+   and how many records they take (0: none): what a backend uploads again
+   when rs->pose_override_version moves. */
+void _oak_gpu_pose_override_span(const oak_render_stream *rs, uint64_t *first, uint64_t *records);
 void _oak_gpu_pose_fill(oak_gpu_instance *dst, const oak_render_stream *rs);
 void _oak_gpu_pose_head(oak_gpu_instcull *h, const oak_render_stream *rs, uint32_t at);
 /* Words of lists and commands a stream of `count` instances takes. */

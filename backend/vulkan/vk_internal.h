@@ -190,6 +190,9 @@ typedef struct _oak_vk_frame {
     const void *instcull_pose_src[OAK_STREAM_MAX_PER_VIEW];
     uint32_t instcull_pose_mesh[OAK_STREAM_MAX_PER_VIEW];
     uint64_t instcull_pose_first[OAK_STREAM_MAX_PER_VIEW];
+    /* and its override slots': whose (the stream's palettes) and version */
+    const float *instcull_ovr_src[OAK_STREAM_MAX_PER_VIEW];
+    uint64_t instcull_ovr_version[OAK_STREAM_MAX_PER_VIEW];
     uint32_t instcull_streams, instcull_most; /* streams, and the most instances of one */
     /* per stream: its material's slot, and the vis pipeline group it draws
        with natively (UINT32_MAX: not drawn from the lists) */

@@ -108,11 +108,22 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
         uint64_t pose_n = _oak_gpu_pose_records(rs);
         if (pose_n &&
             (f->instcull_pose_src[s] != rs->pose_bank ||
-             f->instcull_pose_mesh[s] != rs->lods[0].id || f->instcull_pose_first[s] != pose_at)) {
+             f->instcull_pose_mesh[s] != rs->lods[0].id || f->instcull_pose_first[s] != pose_at ||
+             f->instcull_ovr_src[s] != rs->pose_overrides)) {
             _oak_gpu_pose_fill((oak_gpu_instance *)rec + pose_at, rs);
             f->instcull_pose_src[s] = rs->pose_bank;
             f->instcull_pose_mesh[s] = rs->lods[0].id;
             f->instcull_pose_first[s] = pose_at;
+            f->instcull_ovr_src[s] = rs->pose_overrides;
+            f->instcull_ovr_version[s] = rs->pose_override_version;
+        }
+        if (pose_n && f->instcull_ovr_version[s] != rs->pose_override_version) {
+            uint64_t o, on; /* the override slots alone (foot IK moves them every frame) */
+            _oak_gpu_pose_override_span(rs, &o, &on);
+            if (on)
+                memcpy(rec + (size_t)(pose_at + o) * sizeof(oak_gpu_instance), rs->pose_overrides,
+                       (size_t)on * sizeof(oak_gpu_instance));
+            f->instcull_ovr_version[s] = rs->pose_override_version;
         }
         if (f->instcull_src[s] != rs->records || f->instcull_version[s] != rs->version ||
             f->instcull_first[s] != first) {

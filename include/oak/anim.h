@@ -114,6 +114,59 @@ void oak_pose_bank_blend(const oak_pose_bank *bank, uint32_t clip_a, float ta, u
    GPU upload. */
 const float *oak_pose_bank_data(const oak_pose_bank *bank, size_t *floats);
 
+/* ---- two-bone foot IK on bank palettes (docs/WORLD.md "Crowds") ------- */
+
+/* A leg: three joints by name, each the next one's parent or ancestor: the
+   upper bone's (thigh, upper arm), the lower's (shin, forearm) and the
+   foot's, whose subtree (the foot and its toes) moves rigidly. */
+typedef struct oak_foot_leg {
+    const char *upper, *lower, *foot;
+} oak_foot_leg;
+#define OAK_FOOT_IK_MAX_LEGS 8
+typedef struct oak_foot_rig oak_foot_rig;
+typedef struct oak_foot_rig_desc {
+    const oak_gltf *gltf; /* read while making the rig only */
+    uint32_t skin;
+    oak_mesh mesh;              /* the skinned mesh: a sole is the vertices its foot leads */
+    const oak_pose_bank *bank;  /* palettes of this skin; each sole's lowest over it */
+    uint32_t leg_count;         /* 1 .. OAK_FOOT_IK_MAX_LEGS */
+    const oak_foot_leg *legs;
+    /* mesh units over its lowest in the clip (a blend: its clips' lerped)
+       a sole may stand and still count as planted: weight 1 up to half of
+       it, falling to 0 at it; 0: OAK_FOOT_IK_WINDOW of the mesh's height */
+    float plant_window;
+    /* the most the hips may drop for a leg that cannot reach, as a share of
+       that leg's reach; 0: OAK_FOOT_IK_MAX_DROP */
+    float max_drop;
+} oak_foot_rig_desc;
+oak_result oak_make_foot_rig(oak_foot_rig **out, const oak_foot_rig_desc *desc);
+void oak_destroy_foot_rig(oak_foot_rig *rig);
+/* The ground's height at world (x, z); must be thread-safe. */
+typedef float (*oak_ground_fn)(void *user, float x, float z);
+/* What a solve did (any pointer may be NULL). */
+typedef struct oak_foot_ik_info {
+    float weight[OAK_FOOT_IK_MAX_LEGS]; /* how planted each foot was, 0 .. 1 */
+    float lift[OAK_FOOT_IK_MAX_LEGS];   /* metres each foot moved up (down < 0) */
+    float clearance[OAK_FOOT_IK_MAX_LEGS]; /* metres its sole stood above the ground before */
+    float drop;                           /* metres the hips dropped */
+} oak_foot_ik_info;
+/* Palette (joints x 12 floats, mesh space, the bank pose at rec's phase,
+   whose clips say where planted is; the instance placed by rec: turned
+   about +y, uniform scale) adjusted in place so each
+   planted sole touches the ground: the foot moved along up by its weight
+   times the sole's lowest clearance over a plane fitted to the ground
+   under it (three queries), the upper and lower bones turned by the
+   two-bone solve (law of cosines, the knee kept in its animated bend
+   plane, the target clamped to the leg's reach), the hips dropped by the
+   largest deficit of a leg that cannot reach (at most max_drop of its
+   reach). Pure: the same inputs give the same bits on any thread. */
+void oak_foot_ik_solve(const oak_foot_rig *rig, const oak_instance *rec, oak_ground_fn ground,
+                       void *user, float *palette, oak_foot_ik_info *info);
+/* A leg's sole: the world point of its lowest vertex under palette placed
+   by rec, and the lowest clearance of its vertices over ground (metres). */
+float oak_foot_ik_clearance(const oak_foot_rig *rig, uint32_t leg, const oak_instance *rec,
+                            oak_ground_fn ground, void *user, const float *palette);
+
 /* World-space positions of every drawn vertex of the instance as last posed
  * (after oak_skin_update); returns how many, writing at most capacity. */
 uint32_t oak_gltf_instance_points(const oak_gltf_instance *inst, float *xyz, uint32_t capacity);

@@ -133,6 +133,12 @@ typedef struct oak_render_stream {
        (oak_stream_desc) */
     uint32_t impostor_lod;
     oak_material impostor_material;
+    /* override palettes (render.h oak_stream_write_pose_overrides): slots
+       palettes of the bank's joints x 12 floats, and their version (a GPU
+       backend uploads its copy when it moves) */
+    const float *pose_overrides;
+    uint32_t pose_override_slots;
+    uint64_t pose_override_version;
 } oak_render_stream;
 
 /* A run of draws in `draws` sharing one mesh and material. */

@@ -232,6 +232,9 @@
 /* Pose banks (scene/pose_bank.c): clips sampled once into joint palettes. */
 #define OAK_POSE_BANK_RATE       120       /* frames a second a bank samples at by default */
 #define OAK_POSE_BANK_MAX_CLIPS  16        /* clips one bank may hold */
+#define OAK_POSE_OVERRIDES_MAX   4096      /* override palettes a write may hold (render.h) */
+#define OAK_FOOT_IK_WINDOW       0.04      /* share of the height a planted sole may stand above its lowest */
+#define OAK_FOOT_IK_MAX_DROP     0.25      /* share of a leg's reach the hips may drop */
 #define OAK_POSE_BANK_CONTACT    0.02      /* a foot is planted this share of the height above its lowest */
 
 /* The crowd's simulation (world/crowd_sim.c). */

@@ -379,7 +379,9 @@ typedef struct oak_render_light {
  * wrapped into the clip, so t and t + duration pose the same; a clip past
  * the bank's reads as its last). Keep the seconds small (wrap them) so the
  * float holds them to the microsecond. A negative phase blends two clips
- * (oak_pose_blend_phase; the packing is oak_gpu.h "Pose blocks"). */
+ * (oak_pose_blend_phase; the packing is oak_gpu.h "Pose blocks"); one below
+ * -2^24 poses from an override palette the stream holds
+ * (oak_pose_override_phase). */
 typedef struct oak_instance {
     float position[3];
     float scale;
@@ -426,6 +428,10 @@ typedef struct oak_stream_desc {
        the walk frame nearest its phase's share of its clip. */
     uint32_t impostor_lod;
     oak_material impostor_material;
+    /* posed streams: palettes a write of overrides may hold (foot IK: the
+       crowd's near figures, docs/WORLD.md "Crowds"), 0 .. OAK_POSE_OVERRIDES_MAX;
+       the stream keeps two generations of them (oak_stream_write_pose_overrides) */
+    uint32_t pose_overrides;
 } oak_stream_desc;
 
 /* Seconds of phase per bank clip in a posed stream (oak_instance.phase). */
@@ -439,6 +445,20 @@ typedef struct oak_stream_desc {
  * cycle to 1/1024. A clip past 15 is a one-line error and returns 0 (clip
  * 0 at 0 s). */
 float oak_pose_blend_phase(uint32_t clip_a, uint32_t clip_b, float weight, float cycle);
+
+/* Override palettes (docs/ARCHITECTURE.md "Pose banks"): a posed stream
+ * made with pose_overrides = N holds 2N palettes (joints x 12 floats, the
+ * bank's layout, mesh space), two generations of N. Each write fills the
+ * generation the last one did not, so last frame's records (motion
+ * vectors) still find theirs; *first_slot gets the first slot written, and
+ * an instance whose phase is oak_pose_override_phase(first_slot + i) poses
+ * from palette i. count > N is an error. A phase naming a slot past 2N is
+ * an error in oak_stream_write. */
+oak_result oak_stream_write_pose_overrides(oak_stream *s, uint32_t count, const float *palettes,
+                                           uint32_t *first_slot);
+/* The phase that poses from override slot `slot`: -(2^24 + 2 (slot + 1)),
+ * an exact float below every blend's (floats step by 2 there). */
+float oak_pose_override_phase(uint32_t slot);
 
 /* Allocates the records once, at capacity; the count starts at 0. */
 oak_result oak_make_stream(oak_stream **out, const oak_stream_desc *desc);

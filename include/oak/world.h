@@ -38,6 +38,9 @@ typedef struct oak_world_options {
        ground, 0 the world's default: open ground (docs/WORLD.md "Crowds:
        the world") */
     int32_t terrain;
+    /* crowd: two-bone foot IK for the near figures, 1 on, -1 off, 0 the
+       world's default: on (docs/WORLD.md "Crowds: foot IK") */
+    int32_t foot_ik;
 } oak_world_options;
 oak_result oak_world_build_with(oak_scene *scene, const char *name, const oak_world_options *opts);
 /* The world's benchmark camera at t in [0, 1] along its path (eye and the

@@ -410,7 +410,14 @@ OAK_END(oak_gpu_instcull);
  * - 1), clip b k / (STEPS - 1), and both stand at the same share n / TIMES
  * of their own duration (a gait cycle in step: the paws of a walk and a run
  * land together). Each clip's two frames are lerped, then the two palettes
- * joint by joint (oak_pose_bank_blend's order). */
+ * joint by joint (oak_pose_bank_blend's order). A phase below -2^24 poses
+ * from an override palette (render.h oak_stream_write_pose_overrides; foot
+ * IK): -phase = 2^24 + 2 (slot + 1), exact (floats step by 2 there), and
+ * the stream's 2 x pose_overrides slots lie after the bank's frames as
+ * frames of their own (slot k is frame F + k, F = the last clip's first
+ * frame + frames), before the LOD vertex records: the posing path reads
+ * one frame at weight 0. */
+#define OAK_GPU_POSE_OVERRIDE_BASE  16777216.0
 #define OAK_GPU_POSE_CLIP_SECONDS   256.0
 #define OAK_GPU_POSE_INFLUENCES     4
 #define OAK_GPU_POSE_BLEND_CLIPS    16   /* clips a blend names (a bank's most) */

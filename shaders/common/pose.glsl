@@ -32,9 +32,19 @@ void oak_pose_clip_frames(uint s, uint clip, float t, out uint f0, out uint f1, 
 }
 
 // The bank frames around `phase` (one clip) in stream s's block and the
-// second's weight.
+// second's weight; an override phase (below -2^24, oak_gpu.h "Pose blocks")
+// names one frame after the bank's, at weight 0: the one branch overrides
+// take, so the posing code stays one copy (lavapipe compiles every inlined
+// copy of it).
 void oak_pose_frames(uint s, float phase, out uint f0, out uint f1, out float w) {
     uvec4 ps = stream_heads[s].pose;
+    if (phase < -OAK_GPU_POSE_OVERRIDE_BASE) {
+        vec4 last = stream_records[ps.x + ps.z - 1u].position_scale;
+        f0 = uint(last.x + last.y) + uint((-phase - OAK_GPU_POSE_OVERRIDE_BASE) * 0.5) - 1u;
+        f1 = f0;
+        w = 0.0;
+        return;
+    }
     float c = floor(phase / OAK_GPU_POSE_CLIP_SECONDS);
     uint clip = c > 0.0 ? (c < float(ps.z) ? uint(c) : ps.z - 1u) : 0u;
     float t = phase - float(clip) * OAK_GPU_POSE_CLIP_SECONDS;
@@ -167,6 +177,7 @@ uint oak_impostor_frame(uint s, float phase) {
         float fb = floor(float(n) / float(OAK_GPU_POSE_BLEND_TIMES) * float(OAK_IMPOSTOR_FRAMES) + 0.5);
         return uint(int(fb)) & uint(OAK_IMPOSTOR_FRAMES - 1);
     }
+    if (phase < -OAK_GPU_POSE_OVERRIDE_BASE) return 0u; // no clip time (near figures only)
     uvec4 ps = stream_heads[s].pose;
     float c = floor(phase / OAK_GPU_POSE_CLIP_SECONDS);
     uint clip = c > 0.0 ? (c < float(ps.z) ? uint(c) : ps.z - 1u) : 0u;
