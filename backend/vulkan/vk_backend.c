@@ -281,9 +281,8 @@ static oak_result readback_end(_oak_vk_backend *b, void *out, uint64_t bytes) {
                         .commandBufferInfoCount = 1,
                         .pCommandBufferInfos = &cbi};
     OAK_VK_TRY(vk, vkQueueSubmit2(vk->queue, 1, &si, b->rb_fence));
-    VkResult vr = vkWaitForFences(vk->device, 1, &b->rb_fence, VK_TRUE, OAK_VK_FENCE_TIMEOUT);
-    if (vr == VK_TIMEOUT) vr = VK_ERROR_DEVICE_LOST;
-    if (vr != VK_SUCCESS) return _oak_vk_fail(vk, vr, "vkWaitForFences", __FILE__, __LINE__);
+    oak_result r = _oak_vk_wait_fence(vk, b->rb_fence, __FILE__, __LINE__);
+    if (r) return r;
     memcpy(out, b->readback.mapped, bytes);
     return OAK_OK;
 }

@@ -433,6 +433,9 @@ oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_on
     res = _oak_vk_pick(vk, want, hardware_only, &caps);
     if (res) return res;
     vk->props = caps.props;
+    vk->fence_timeout = caps.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU
+                            ? OAK_VK_FENCE_TIMEOUT_CPU
+                            : OAK_VK_FENCE_TIMEOUT;
     vk->queue_family = caps.queue_family;
     vk->multi_draw = caps.multi_draw && !_oak_vk_env_on("OAK_VK_NO_MULTIDRAW");
     /* the Hi-Z pass draws its compacted commands by count (vk_hiz.c); a

@@ -56,11 +56,23 @@ void _oak_vk_stamp(_oak_vk *vk, _oak_vk_frame *f, const char *name) {
  * lost device so callers stop instead of blocking forever. */
 static oak_result _oak_vk_wait(_oak_vk *vk, _oak_vk_frame *f) {
     if (!f->submitted) return OAK_OK;
-    VkResult r = vkWaitForFences(vk->device, 1, &f->fence, VK_TRUE, OAK_VK_FENCE_TIMEOUT);
-    if (r == VK_TIMEOUT) r = VK_ERROR_DEVICE_LOST;
-    if (r != VK_SUCCESS) return _oak_vk_fail(vk, r, "vkWaitForFences", __FILE__, __LINE__);
+    oak_result r = _oak_vk_wait_fence(vk, f->fence, __FILE__, __LINE__);
+    if (r) return r;
     f->submitted = false;
     return OAK_OK;
+}
+
+oak_result _oak_vk_wait_fence(_oak_vk *vk, VkFence fence, const char *file, int line) {
+    VkResult r = vkWaitForFences(vk->device, 1, &fence, VK_TRUE, vk->fence_timeout);
+    if (r == VK_TIMEOUT) {
+        vk->lost = true;
+        const char *base = strrchr(file, '/');
+        return oak_error(OAK_ERROR_DEVICE,
+                         "vulkan: %s:%d: vkWaitForFences timed out after %u s (the device "
+                         "counts as lost)",
+                         base ? base + 1 : file, line, (unsigned)(vk->fence_timeout / 1000000000u));
+    }
+    return r == VK_SUCCESS ? OAK_OK : _oak_vk_fail(vk, r, "vkWaitForFences", file, line);
 }
 
 oak_result _oak_vk_wait_all(_oak_vk *vk) {

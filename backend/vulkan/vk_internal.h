@@ -19,9 +19,12 @@
 #define OAK_VK_BLOCK_SIZE (64u << 20) /* device memory is taken in blocks this big */
 #define OAK_VK_MAX_TIMESTAMPS                                                                      \
     (OAK_PASS_COUNT + 3) /* one at the start, one after each row and Hi-Z's two steps */
-/* Past this a fence wait counts as a lost device (llvmpipe compiles shader
-   variants inside the first submit, so it is generous). */
-#define OAK_VK_FENCE_TIMEOUT 60000000000ull
+/* Past this a fence wait counts as a lost device: 60 s on a GPU, 10 min on
+   a CPU device (lavapipe), which compiles shader variants on its queue
+   inside the first submits; under a loaded CI a large frame's first submit
+   there took over a minute. */
+#define OAK_VK_FENCE_TIMEOUT     60000000000ull
+#define OAK_VK_FENCE_TIMEOUT_CPU 600000000000ull
 
 /* Returns OAK_ERROR_DEVICE (or OUT_OF_MEMORY) naming the call when it fails. */
 #define OAK_VK_TRY(vk, call)                                                                       \
@@ -265,6 +268,7 @@ typedef struct _oak_vk {
     VkPhysicalDeviceProperties props;
     VkPhysicalDeviceMemoryProperties mem_props;
     bool validation, multi_draw, timestamps, lost;
+    uint64_t fence_timeout; /* ns: OAK_VK_FENCE_TIMEOUT, or _CPU on a CPU device */
     bool indirect_count; /* vkCmdDrawIndexedIndirectCount (Vulkan 1.2's drawIndirectCount) */
     bool count_sticks;   /* lavapipe: a count draw's count buffer stays bound (vk_hiz.c) */
     char device_name[300];
@@ -437,6 +441,9 @@ oak_result _oak_vk_upload_reserve(_oak_vk *vk, _oak_vk_buffer *b, uint64_t size,
 /* frame: an open command buffer for the current slot, staging into it */
 oak_result _oak_vk_frame_begin(_oak_vk *vk);
 oak_result _oak_vk_wait_all(_oak_vk *vk);
+/* Waits for one fence within the device's timeout; a timeout is reported as
+   such and counted as a lost device. */
+oak_result _oak_vk_wait_fence(_oak_vk *vk, VkFence fence, const char *file, int line);
 oak_result _oak_vk_render(_oak_vk *vk, const oak_render_view *view);
 /* Copies size bytes into this frame's staging buffer; returns its offset. */
 oak_result _oak_vk_stage(_oak_vk *vk, const void *data, uint64_t size, uint64_t align,
