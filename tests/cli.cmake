@@ -213,7 +213,7 @@ if(OAK_HAVE_VULKAN)
   oak_cli_hiz_test(vulkan Vulkan)
   oak_cli_test(cliBenchVulkanCountsAndTimesHiZ
                ARGS "bench|--backend|vulkan|--size|64x36|--frames|1|--warmup|1|--occlusion|on|--json"
-               EXIT 0 OUT "\"occlusion\": {\"on\": true, [^}]+\"drawn_pass1\": ([1-9][0-9]*, \"drawn_pass2\": [0-9]+|[0-9]+, \"drawn_pass2\": [1-9][0-9]*)}.*\"hiz_pass1\": {\"median_ms\": [0-9.]+.*\"hiz_pyramid\": {\"median_ms\": [0-9.]+.*\"raster\": {\"median_ms\"")
+               EXIT 0 OUT "\"occlusion\": {\"on\": true, [^}]+\"drawn_pass1\": ([1-9][0-9]*, \"drawn_pass2\": [0-9]+|[0-9]+, \"drawn_pass2\": [1-9][0-9]*), \"instances_pass1\": [0-9]+, \"instances_pass2\": [0-9]+}.*\"hiz_pass1\": {\"median_ms\": [0-9.]+.*\"hiz_pyramid\": {\"median_ms\": [0-9.]+.*\"raster\": {\"median_ms\"")
   set_tests_properties(cliBenchVulkanCountsAndTimesHiZ PROPERTIES LABELS "cli;vulkan")
 endif()
 if(OAK_HAVE_GL)
