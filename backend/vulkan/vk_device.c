@@ -49,11 +49,16 @@ const char *_oak_vk_result_name(VkResult r) {
 /* Device loss sticks: every later call reports it instead of touching the
  * device again. Memory errors map to OAK_ERROR_OUT_OF_MEMORY. */
 oak_result _oak_vk_fail(_oak_vk *vk, VkResult r, const char *call, const char *file, int line) {
-    if (r == VK_ERROR_DEVICE_LOST && vk) vk->lost = true;
+    /* a wait past the device's timeout (vk_frame.c) counts as a lost device */
+    if ((r == VK_ERROR_DEVICE_LOST || r == VK_TIMEOUT) && vk) vk->lost = true;
     oak_result code = (r == VK_ERROR_OUT_OF_HOST_MEMORY || r == VK_ERROR_OUT_OF_DEVICE_MEMORY)
                           ? OAK_ERROR_OUT_OF_MEMORY
                           : OAK_ERROR_DEVICE;
     const char *base = strrchr(file, '/');
+    if (r == VK_TIMEOUT && vk)
+        return oak_error(
+            code, "vulkan: %s:%d: %.60s timed out after %u s (the device counts as lost)",
+            base ? base + 1 : file, line, call, (unsigned)(vk->fence_timeout / 1000000000u));
     return oak_error(code, "vulkan: %s:%d: %.60s failed: %s", base ? base + 1 : file, line, call,
                      _oak_vk_result_name(r));
 }
@@ -208,6 +213,8 @@ static oak_result _oak_vk_instance(VkInstance *out, VkDebugUtilsMessengerEXT *me
 /* What oak needs and what it uses when present, for one device. */
 typedef struct _oak_vk_caps {
     VkPhysicalDeviceProperties props;
+    VkDriverId driver_id;
+    char driver[300];      /* its name (info) */
     uint32_t queue_family; /* UINT32_MAX: no graphics+compute queue */
     bool dynamic_rendering, dynamic_rendering_ext, sync2, sync2_ext, maintenance4;
     bool geometry_shader, multi_draw, first_instance, int64_atomics, mesh_shader,
@@ -216,7 +223,14 @@ typedef struct _oak_vk_caps {
 
 static void _oak_vk_caps_get(VkPhysicalDevice pd, _oak_vk_caps *c) {
     memset(c, 0, sizeof *c);
-    vkGetPhysicalDeviceProperties(pd, &c->props);
+    VkPhysicalDeviceDriverProperties drv = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                      .pNext = &drv};
+    vkGetPhysicalDeviceProperties2(pd, &p2);
+    c->props = p2.properties;
+    c->driver_id = drv.driverID;
+    snprintf(c->driver, sizeof c->driver, "%.100s (%.150s)", drv.driverName, drv.driverInfo);
     c->queue_family = UINT32_MAX;
     uint32_t n = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, NULL);
@@ -302,15 +316,6 @@ static int _oak_vk_type_rank(VkPhysicalDeviceType t) {
     }
 }
 
-static void _oak_vk_driver_string(VkPhysicalDevice pd, char *out, size_t size) {
-    VkPhysicalDeviceDriverProperties drv = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
-    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
-                                      .pNext = &drv};
-    vkGetPhysicalDeviceProperties2(pd, &p2);
-    snprintf(out, size, "%.100s (%.150s)", drv.driverName, drv.driverInfo);
-}
-
 #define OAK_VK_MAX_DEVICES 16
 
 static uint32_t _oak_vk_devices(VkInstance inst, VkPhysicalDevice *out) {
@@ -349,13 +354,11 @@ oak_result _oak_vk_probe(char *report, size_t size) {
     for (uint32_t i = 0; i < n; i++) {
         _oak_vk_caps c;
         _oak_vk_caps_get(pds[i], &c);
-        char drv[300];
-        _oak_vk_driver_string(pds[i], drv, sizeof drv);
         const char *missing = _oak_vk_caps_missing(&c);
         usable |= missing == NULL;
         OAK_VK_REPORT("device %u: %s (%s)\n", i, c.props.deviceName,
                       _oak_vk_type_name(c.props.deviceType));
-        OAK_VK_REPORT("  driver: %s\n", drv);
+        OAK_VK_REPORT("  driver: %s\n", c.driver);
         OAK_VK_REPORT("  api: %u.%u.%u\n", VK_API_VERSION_MAJOR(c.props.apiVersion),
                       VK_API_VERSION_MINOR(c.props.apiVersion),
                       VK_API_VERSION_PATCH(c.props.apiVersion));
@@ -441,12 +444,7 @@ oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_on
     /* the Hi-Z pass draws its compacted commands by count (vk_hiz.c); a
        test turns it off to check the in-place fallback */
     vk->indirect_count = caps.draw_count && !_oak_vk_env_on("OAK_VK_NO_DRAW_COUNT");
-    VkPhysicalDeviceDriverProperties driver = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
-    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
-                                      .pNext = &driver};
-    vkGetPhysicalDeviceProperties2(vk->phys, &p2);
-    vk->count_sticks = driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
+    vk->count_sticks = caps.driver_id == VK_DRIVER_ID_MESA_LLVMPIPE;
     vk->timestamps = caps.timestamps;
     vkGetPhysicalDeviceMemoryProperties(vk->phys, &vk->mem_props);
 
@@ -508,9 +506,8 @@ oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_on
         vkQueueSubmit2 = (PFN_vkQueueSubmit2)vkGetDeviceProcAddr(vk->device, "vkQueueSubmit2KHR");
     }
     vkGetDeviceQueue(vk->device, vk->queue_family, 0, &vk->queue);
-    char drv[256];
-    _oak_vk_driver_string(vk->phys, drv, sizeof drv);
-    snprintf(vk->device_name, sizeof vk->device_name, "%.200s, %.90s", vk->props.deviceName, drv);
+    snprintf(vk->device_name, sizeof vk->device_name, "%.200s, %.90s", vk->props.deviceName,
+             caps.driver);
     oak_log_info("vulkan: %s, api %u.%u, %s%s", vk->device_name,
                  VK_API_VERSION_MAJOR(vk->props.apiVersion),
                  VK_API_VERSION_MINOR(vk->props.apiVersion),

@@ -64,14 +64,6 @@ static oak_result _oak_vk_wait(_oak_vk *vk, _oak_vk_frame *f) {
 
 oak_result _oak_vk_wait_fence(_oak_vk *vk, VkFence fence, const char *file, int line) {
     VkResult r = vkWaitForFences(vk->device, 1, &fence, VK_TRUE, vk->fence_timeout);
-    if (r == VK_TIMEOUT) {
-        vk->lost = true;
-        const char *base = strrchr(file, '/');
-        return oak_error(OAK_ERROR_DEVICE,
-                         "vulkan: %s:%d: vkWaitForFences timed out after %u s (the device "
-                         "counts as lost)",
-                         base ? base + 1 : file, line, (unsigned)(vk->fence_timeout / 1000000000u));
-    }
     return r == VK_SUCCESS ? OAK_OK : _oak_vk_fail(vk, r, "vkWaitForFences", file, line);
 }
 
