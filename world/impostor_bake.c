@@ -9,15 +9,6 @@
 
 #include "oak/asset.h"
 
-static uint8_t srgb8(float linear) {
-    float v = oak_linear_to_srgb(linear < 0 ? 0 : (linear > 1 ? 1 : linear));
-    return (uint8_t)(v * 255.0f + 0.5f);
-}
-static uint8_t unorm8(float v) {
-    v = v < 0 ? 0 : (v > 1 ? 1 : v);
-    return (uint8_t)(v * 255.0f + 0.5f);
-}
-
 oak_result _oak_bake_target_make(_oak_bake_target *t, uint32_t slot_w, uint32_t slot_h) {
     memset(t, 0, sizeof *t);
     t->w = slot_w * OAK_BAKE_SS, t->h = slot_h * OAK_BAKE_SS;
@@ -120,7 +111,7 @@ void _oak_bake_resolve(const _oak_bake_target *bt, const _oak_bake_view *v, uint
                         col[c] += bt->color[3 * o + c], nn[c] += bt->nrm[3 * o + c];
                 }
             size_t o = 4 * ((size_t)(y0 + y) * atlas_w + x0 + x);
-            albedo[o + 3] = unorm8((float)hits / (OAK_BAKE_SS * OAK_BAKE_SS));
+            albedo[o + 3] = _oak_bake_unorm8((float)hits / (OAK_BAKE_SS * OAK_BAKE_SS));
             normal[o + 3] = 255;
             if (!hits) {
                 normal[o] = normal[o + 1] = 128, normal[o + 2] = 255;
@@ -128,20 +119,22 @@ void _oak_bake_resolve(const _oak_bake_target *bt, const _oak_bake_view *v, uint
             }
             for (int c = 0; c < 3; c++) {
                 col[c] /= (float)hits;
-                albedo[o + c] = srgb8(col[c]);
+                albedo[o + c] = _oak_bake_srgb8(col[c]);
                 mean[c] += col[c];
             }
             covered++;
             float tn[3] = {nn[0] * R[0] + nn[2] * R[2], nn[1], nn[0] * V[0] + nn[2] * V[2]};
             float l = sqrtf(tn[0] * tn[0] + tn[1] * tn[1] + tn[2] * tn[2]);
             if (l > 0)
-                for (int c = 0; c < 3; c++) normal[o + c] = unorm8(0.5f + 0.5f * tn[c] / l);
+                for (int c = 0; c < 3; c++)
+                    normal[o + c] = _oak_bake_unorm8(0.5f + 0.5f * tn[c] / l);
         }
     /* empty texels: the view's mean colour (filtering never darkens an edge) */
     for (uint32_t y = 0; y < v->slot_h && covered > 0; y++)
         for (uint32_t x = 0; x < v->slot_w; x++) {
             size_t o = 4 * ((size_t)(y0 + y) * atlas_w + x0 + x);
             if (!albedo[o + 3])
-                for (int c = 0; c < 3; c++) albedo[o + c] = srgb8((float)(mean[c] / covered));
+                for (int c = 0; c < 3; c++)
+                    albedo[o + c] = _oak_bake_srgb8((float)(mean[c] / covered));
         }
 }

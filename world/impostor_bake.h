@@ -10,9 +10,21 @@
 #define OAK_WORLD_IMPOSTOR_BAKE_H
 
 #include <oak/core.h>
+#include <oak/vecmath.h>
 #include <stdint.h>
 
 #define OAK_BAKE_SS 2 /* samples a texel each way */
+
+/* A linear colour channel as an sRGB byte, and a [0, 1] value as a byte
+   (both clamped, rounded): the atlases' texels. */
+static inline uint8_t _oak_bake_srgb8(float linear) {
+    float v = oak_linear_to_srgb(linear < 0 ? 0 : (linear > 1 ? 1 : linear));
+    return (uint8_t)(v * 255.0f + 0.5f);
+}
+static inline uint8_t _oak_bake_unorm8(float v) {
+    v = v < 0 ? 0 : (v > 1 ? 1 : v);
+    return (uint8_t)(v * 255.0f + 0.5f);
+}
 
 /* Triangles to bake: per vertex a position and a normal (xyz, in the frame
    the view's V and R are given in) and a uv. */

@@ -28,15 +28,6 @@ static const palette k_palette[OAK_TREE_SPECIES] = {
                         {{0.075f, 0.135f, 0.028f}, {0.140f, 0.150f, 0.035f}}},
 };
 
-static uint8_t srgb8(float linear) {
-    float v = oak_linear_to_srgb(linear < 0 ? 0 : (linear > 1 ? 1 : linear));
-    return (uint8_t)(v * 255.0f + 0.5f);
-}
-static uint8_t unorm8(float v) {
-    v = v < 0 ? 0 : (v > 1 ? 1 : v);
-    return (uint8_t)(v * 255.0f + 0.5f);
-}
-
 static float smooth01(float a, float b, float x) {
     float t = (x - a) / (b - a);
     t = t < 0 ? 0 : (t > 1 ? 1 : t);
@@ -67,14 +58,14 @@ static void paint_bark(uint8_t *albedo, uint8_t *normal, uint32_t species) {
                         pal->bark[1][c] * (0.85f + 0.15f * h) * (1 - dash) + pal->bark[0][c] * dash;
             }
             size_t o = 4 * ((size_t)y * OAK_TREE_ATLAS_W + x);
-            for (int c = 0; c < 3; c++) albedo[o + c] = srgb8(col[c]);
+            for (int c = 0; c < 3; c++) albedo[o + c] = _oak_bake_srgb8(col[c]);
             albedo[o + 3] = 255;
             float gx = bark_height((float)x + 1, (float)y, species) -
                        bark_height((float)x - 1, (float)y, species);
             float gy = bark_height((float)x, (float)y + 1, species) -
                        bark_height((float)x, (float)y - 1, species);
             float n[3] = {-2.0f * gx, -2.0f * gy, 1.0f}, l = sqrtf(n[0] * n[0] + n[1] * n[1] + 1);
-            for (int c = 0; c < 3; c++) normal[o + c] = unorm8(0.5f + 0.5f * n[c] / l);
+            for (int c = 0; c < 3; c++) normal[o + c] = _oak_bake_unorm8(0.5f + 0.5f * n[c] / l);
             normal[o + 3] = 255;
         }
 }
@@ -203,11 +194,11 @@ static void paint_card(uint8_t *albedo, uint8_t *normal, uint32_t species) {
             size_t o = 4 * ((size_t)y * OAK_TREE_ATLAS_W + OAK_TREE_SLOT_W + x);
             for (int c = 0; c < 3; c++) {
                 float v = cover > 0 ? acc[c] / cover : 0;
-                albedo[o + c] = srgb8(v);
+                albedo[o + c] = _oak_bake_srgb8(v);
                 sum[c] += acc[c];
             }
             weight += cover;
-            albedo[o + 3] = unorm8(cover);
+            albedo[o + 3] = _oak_bake_unorm8(cover);
             normal[o] = normal[o + 1] = 128, normal[o + 2] = 255, normal[o + 3] = 255;
         }
     /* empty texels take the card's mean colour, so filtering never darkens an edge */
@@ -215,7 +206,8 @@ static void paint_card(uint8_t *albedo, uint8_t *normal, uint32_t species) {
         for (uint32_t x = 0; x < 2 * OAK_TREE_SLOT_W; x++) {
             size_t o = 4 * ((size_t)y * OAK_TREE_ATLAS_W + OAK_TREE_SLOT_W + x);
             if (albedo[o + 3] == 0 && weight > 0)
-                for (int c = 0; c < 3; c++) albedo[o + c] = srgb8((float)(sum[c] / weight));
+                for (int c = 0; c < 3; c++)
+                    albedo[o + c] = _oak_bake_srgb8((float)(sum[c] / weight));
         }
 }
 
