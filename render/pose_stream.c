@@ -44,22 +44,24 @@ static void one_clip(uint32_t clips, float phase, uint32_t *clip, float *t) {
     *t = phase - (float)*clip * OAK_POSE_CLIP_SECONDS;
 }
 
-/* A blend's clips (clamped to the bank's, as one clip is), seconds into
-   each and clip b's weight, from a negative phase: pose.glsl's
-   oak_pose_blend in the same steps. */
-static void blend_of(const oak_pose_bank *b, float phase, uint32_t clip[2], float t[2], float *w) {
-    uint32_t clips = oak_pose_bank_clips(b);
+/* A blend's phase (negative) decoded: its clips (clamped to the bank's
+   `clips`, as one clip is), clip b's weight and the share of the cycle. */
+static void blend_code(uint32_t clips, float phase, uint32_t clip[2], float *w, float *u) {
     uint32_t code = (uint32_t)(-phase) - 1u;
-    uint32_t n = code % OAK_GPU_POSE_BLEND_TIMES;
+    *u = (float)(code % OAK_GPU_POSE_BLEND_TIMES) / (float)OAK_GPU_POSE_BLEND_TIMES;
     code /= OAK_GPU_POSE_BLEND_TIMES;
     *w = (float)(code % OAK_GPU_POSE_BLEND_STEPS) / (float)(OAK_GPU_POSE_BLEND_STEPS - 1);
     code /= OAK_GPU_POSE_BLEND_STEPS;
     clip[0] = code / OAK_GPU_POSE_BLEND_CLIPS, clip[1] = code % OAK_GPU_POSE_BLEND_CLIPS;
-    float u = (float)n / (float)OAK_GPU_POSE_BLEND_TIMES;
-    for (int k = 0; k < 2; k++) {
-        if (clip[k] >= clips) clip[k] = clips - 1;
-        t[k] = u * oak_pose_bank_duration(b, clip[k]);
-    }
+    for (int k = 0; k < 2; k++) clip[k] = clip[k] < clips ? clip[k] : clips - 1;
+}
+
+/* A blend's clips, seconds into each and clip b's weight: pose.glsl's
+   oak_pose_blend in the same steps. */
+static void blend_of(const oak_pose_bank *b, float phase, uint32_t clip[2], float t[2], float *w) {
+    float u;
+    blend_code(oak_pose_bank_clips(b), phase, clip, w, &u);
+    for (int k = 0; k < 2; k++) t[k] = u * oak_pose_bank_duration(b, clip[k]);
 }
 
 void _oak_pose_clips(uint32_t clips, float phase, uint32_t clip[2], float *share) {
@@ -67,11 +69,8 @@ void _oak_pose_clips(uint32_t clips, float phase, uint32_t clip[2], float *share
     clip[0] = clip[1] = 0;
     if (!clips || _oak_pose_is_override(phase)) return;
     if (_oak_pose_is_blend(phase)) {
-        uint32_t code = ((uint32_t)(-phase) - 1u) / OAK_GPU_POSE_BLEND_TIMES;
-        *share = (float)(code % OAK_GPU_POSE_BLEND_STEPS) / (float)(OAK_GPU_POSE_BLEND_STEPS - 1);
-        code /= OAK_GPU_POSE_BLEND_STEPS;
-        clip[0] = code / OAK_GPU_POSE_BLEND_CLIPS, clip[1] = code % OAK_GPU_POSE_BLEND_CLIPS;
-        for (int k = 0; k < 2; k++) clip[k] = clip[k] < clips ? clip[k] : clips - 1;
+        float u;
+        blend_code(clips, phase, clip, share, &u);
         return;
     }
     float t;
@@ -136,16 +135,22 @@ void _oak_pose_palette(const oak_pose_bank *b, const float *overrides, uint32_t 
     for (size_t i = 0; i < stride; i++) palette[i] = a[i] + (c[i] - a[i]) * w;
 }
 
+void _oak_quat_rotate(const float q[4], const float v[3], float out[3]) {
+    float qx = q[0], qy = q[1], qz = q[2], qw = q[3];
+    float t[3] = {2 * (qy * v[2] - qz * v[1]), 2 * (qz * v[0] - qx * v[2]),
+                  2 * (qx * v[1] - qy * v[0])};
+    out[0] = v[0] + qw * t[0] + (qy * t[2] - qz * t[1]);
+    out[1] = v[1] + qw * t[1] + (qz * t[0] - qx * t[2]);
+    out[2] = v[2] + qw * t[2] + (qx * t[1] - qy * t[0]);
+}
+
 void _oak_impostor_rows(const oak_instance *r, const float eye[3], float m[12], uint32_t *view) {
     /* the eye into the instance's frame: its rotation's conjugate (a
        non-unit quaternion scales the vector, which keeps its direction) */
     float d[3] = {eye[0] - r->position[0], eye[1] - r->position[1], eye[2] - r->position[2]};
-    float qx = -r->rotation[0], qy = -r->rotation[1], qz = -r->rotation[2], qw = r->rotation[3];
-    float t[3] = {2 * (qy * d[2] - qz * d[1]), 2 * (qz * d[0] - qx * d[2]),
-                  2 * (qx * d[1] - qy * d[0])};
-    float e[3] = {d[0] + qw * t[0] + (qy * t[2] - qz * t[1]),
-                  d[1] + qw * t[1] + (qz * t[0] - qx * t[2]),
-                  d[2] + qw * t[2] + (qx * t[1] - qy * t[0])};
+    const float conj[4] = {-r->rotation[0], -r->rotation[1], -r->rotation[2], r->rotation[3]};
+    float e[3];
+    _oak_quat_rotate(conj, d, e);
     float l = sqrtf(e[0] * e[0] + e[2] * e[2]);
     float s = l > 1e-6f ? e[0] / l : 0, c = l > 1e-6f ? e[2] / l : 1;
     const float k[12] = {c, 0, s, 0, 0, 1, 0, 0, -s, 0, c, 0};
@@ -157,15 +162,16 @@ void _oak_impostor_rows(const oak_instance *r, const float eye[3], float m[12], 
 
 uint32_t _oak_impostor_frame(const oak_pose_bank *b, float phase) {
     if (_oak_pose_is_override(phase)) return 0; /* no clip time to show (near figures only) */
-    if (_oak_pose_is_blend(phase)) {            /* a blend's share of its cycle */
-        uint32_t n = ((uint32_t)(-phase) - 1u) % OAK_GPU_POSE_BLEND_TIMES;
-        float u = (float)n / (float)OAK_GPU_POSE_BLEND_TIMES;
+    uint32_t clips = oak_pose_bank_clips(b);
+    if (_oak_pose_is_blend(phase)) { /* a blend's share of its cycle */
+        uint32_t clip[2];
+        float w, u;
+        blend_code(clips, phase, clip, &w, &u);
         return (uint32_t)(int)floorf(u * OAK_IMPOSTOR_FRAMES + 0.5f) & (OAK_IMPOSTOR_FRAMES - 1);
     }
-    uint32_t clips = oak_pose_bank_clips(b);
-    float c = floorf(phase / OAK_POSE_CLIP_SECONDS);
-    uint32_t clip = c > 0 ? (c < (float)clips ? (uint32_t)c : clips - 1) : 0;
-    float t = phase - (float)clip * OAK_POSE_CLIP_SECONDS;
+    uint32_t clip;
+    float t;
+    one_clip(clips, phase, &clip, &t);
     float d = oak_pose_bank_duration(b, clip);
     if (!(d > 0) || !isfinite(t)) return 0;
     float u = t - d * floorf(t / d);

@@ -34,6 +34,9 @@ void _oak_pose_clips(uint32_t clips, float phase, uint32_t clip[2], float *share
    past them, which oak_stream_write refuses, reads the bank's first frame). */
 void _oak_pose_palette(const oak_pose_bank *bank, const float *overrides, uint32_t slots,
                        float phase, float *palette);
+/* v turned by quaternion q (x, y, z, w): v + w t + q x t with t = 2 q x v;
+   a non-unit q scales as well. */
+void _oak_quat_rotate(const float q[4], const float v[3], float out[3]);
 /* One vertex's skinning rows (3 x 4) from its 4 joints and weights. */
 void _oak_pose_skin(const float *palette, const uint16_t joints[4], const float weights[4],
                     float m[12]);

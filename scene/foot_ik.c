@@ -44,25 +44,16 @@ static void xform(const float *m, const float p[3], float out[3]) {
 
 /* Vertex v of the rig's mesh posed by palette (mesh space). */
 static void pose_vertex(const oak_foot_rig *rig, const float *pal, uint32_t v, float out[3]) {
-    float m[12] = {0};
-    for (int k = 0; k < 4; k++) {
-        const float *jm = pal + (size_t)rig->vjoints[4 * v + k] * 12;
-        float w = rig->vweights[4 * v + k];
-        for (int e = 0; e < 12; e++) m[e] += w * jm[e];
-    }
+    float m[12];
+    _oak_pose_skin(pal, rig->vjoints + 4 * (size_t)v, rig->vweights + 4 * (size_t)v, m);
     xform(m, rig->positions + 3 * (size_t)v, out);
 }
 
 /* Mesh space to world under rec (turn about +y by its quaternion, scale,
    place). */
 static void to_world(const oak_instance *rec, const float p[3], float out[3]) {
-    float qx = rec->rotation[0], qy = rec->rotation[1], qz = rec->rotation[2],
-          qw = rec->rotation[3];
-    float t[3] = {2 * (qy * p[2] - qz * p[1]), 2 * (qz * p[0] - qx * p[2]),
-                  2 * (qx * p[1] - qy * p[0])};
-    float r[3] = {p[0] + qw * t[0] + (qy * t[2] - qz * t[1]),
-                  p[1] + qw * t[1] + (qz * t[0] - qx * t[2]),
-                  p[2] + qw * t[2] + (qx * t[1] - qy * t[0])};
+    float r[3];
+    _oak_quat_rotate(rec->rotation, p, r);
     for (int k = 0; k < 3; k++) out[k] = rec->position[k] + rec->scale * r[k];
 }
 

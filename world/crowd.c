@@ -52,9 +52,10 @@
 /* Foot IK (docs/WORLD.md "Crowds: foot IK"): the IK_CAP figures nearest the
    eye within IK_DISTANCE metres (the near tier's) have their paws planted
    on the ground under them, each leg a two-bone chain of the Fox's joints */
-#define IK_CAP      64u
-#define IK_DISTANCE NEAR_TIER
-#define IK_CHUNK    4u /* figures a job: fixed, so nothing depends on threads */
+#define IK_CAP       64u
+#define IK_DISTANCE  NEAR_TIER
+#define IK_CHUNK     4u    /* figures a job: fixed, so nothing depends on threads */
+#define RECORD_CHUNK 4096u /* figures a job when their records are written */
 static const oak_foot_leg k_fox_legs[4] = {
     {"b_LeftUpperArm_09", "b_LeftForeArm_010", "b_LeftHand_011"},
     {"b_RightUpperArm_06", "b_RightForeArm_07", "b_RightHand_08"},
@@ -331,9 +332,12 @@ static oak_result foot_ik(oak_scene *scene, crowd_world *w) {
     return OAK_OK;
 }
 
-/* Phases, headings and places into the streams' records. */
-static oak_result write_records(oak_scene *scene, crowd_world *w) {
-    for (uint32_t i = 0; i < w->count; i++) {
+/* Figures [begin, end)'s phases, headings and places into their records
+   (each figure its own record: any thread count writes the same). */
+static void record_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    crowd_world *w = user;
+    for (uint32_t i = begin; i < end; i++) {
         oak_crowd_figure f;
         oak_crowd_get(w->crowd, i, &f);
         float yaw = f.heading - w->yaw0;
@@ -353,6 +357,12 @@ static oak_result write_records(oak_scene *scene, crowd_world *w) {
         float tint = 0.8f + 0.4f * _oak_world_hash01(i, 9);
         rec->color[0] = tint, rec->color[1] = tint, rec->color[2] = tint;
     }
+}
+
+/* Phases, headings and places into the streams' records, on the job pool;
+   then the near figures' IK. */
+static oak_result write_records(oak_scene *scene, crowd_world *w) {
+    oak_parallel_for(w->count, RECORD_CHUNK, record_range, w);
     oak_result r = foot_ik(scene, w);
     for (int k = 0; k < 2 && !r; k++)
         if (w->stream[k])
