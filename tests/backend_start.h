@@ -10,14 +10,14 @@
 
 #include "oak_test.h"
 
-static inline int oak_test_backend_start(const char *backend, oak_log_fn log) {
+/* The same with the test's own engine desc (an allocator, say). */
+static inline int oak_test_backend_start_desc(const char *backend, const oak_engine_desc *desc) {
     if (!strcmp(backend, "vulkan")) {
         setenv("OAK_VK_VALIDATION", "1", 0);
         dlopen("libvulkan_lvp.so", RTLD_NOW | RTLD_NODELETE);
         dlopen("libVkLayer_khronos_validation.so", RTLD_NOW | RTLD_NODELETE);
     }
-    oak_engine_desc desc = {.log = log, .log_level = OAK_LOG_WARN};
-    if (oak_init(&desc) != OAK_OK) {
+    if (oak_init(desc) != OAK_OK) {
         fprintf(stderr, "oak_init failed: %s\n", oak_last_error());
         return 2;
     }
@@ -28,6 +28,11 @@ static inline int oak_test_backend_start(const char *backend, oak_log_fn log) {
         return OAK_TEST_SKIP;
     }
     return 0;
+}
+
+static inline int oak_test_backend_start(const char *backend, oak_log_fn log) {
+    oak_engine_desc desc = {.log = log, .log_level = OAK_LOG_WARN};
+    return oak_test_backend_start_desc(backend, &desc);
 }
 
 /* A log for tests on a backend: validation findings and errors counted

@@ -12,7 +12,7 @@
 #include <oak/world.h>
 
 #include "backend_start.h"
-#include "gltf_test_assets.h"
+#include "fox_test.h"
 #include "world/internal.h"
 
 #define W          160
@@ -473,15 +473,8 @@ TEST(blendedDepthMatchesCrossfade) {
     oak_destroy_renderer(r);
     if (depth[0] && depth[1] && depth[2] && depth[3]) {
         /* the fox's pixels: off the ground alone's depth in either */
-        uint32_t fox = 0, agree = 0, walk_agree = 0;
-        for (size_t i = 0; i < px; i++) {
-            float a = depth[0][4 * i], b = depth[1][4 * i], c = depth[2][4 * i];
-            float g = depth[3][4 * i];
-            if (fabsf(a - g) <= 1e-4f && fabsf(c - g) <= 1e-4f) continue;
-            fox++;
-            agree += fabsf(a - c) <= 1e-3f;
-            walk_agree += fabsf(b - c) <= 1e-3f;
-        }
+        uint32_t fox, agree, walk_agree;
+        oak_test_depth_agree(depth, px, &fox, &agree, &walk_agree);
         fprintf(stderr,
                 "  %s: blend depth within 1 mm of the crossfade on %u of %u pixels (the walk "
                 "alone %u)\n",
@@ -825,49 +818,23 @@ done:
 
 int main(int argc, char **argv) {
     if (argc > 1) g_backend = argv[1];
-    /* oak_test_backend_start with the counting allocator (the heap test) */
-    if (!strcmp(g_backend, "vulkan")) {
-        setenv("OAK_VK_VALIDATION", "1", 0);
-        dlopen("libvulkan_lvp.so", RTLD_NOW | RTLD_NODELETE);
-        dlopen("libVkLayer_khronos_validation.so", RTLD_NOW | RTLD_NODELETE);
-    }
+    /* the counting allocator: the heap test */
     oak_engine_desc desc = {.log = oak_test_count_log,
                             .log_level = OAK_LOG_WARN,
                             .allocator = oak_test_counting_allocator()};
-    if (oak_init(&desc) != OAK_OK) return 2;
-    char report[2048];
-    if (oak_backend_probe(g_backend, report, sizeof report) != OAK_OK) {
-        fprintf(stderr, "skipped: %s does not run here (%s)\n", g_backend, oak_last_error());
-        oak_shutdown();
-        return OAK_TEST_SKIP;
+    int skip = oak_test_backend_start_desc(g_backend, &desc);
+    if (skip) return skip;
+    oak_test_fox fox;
+    bool loaded = oak_test_fox_load(&fox, FOX_METRES);
+    g_fox = fox.gltf, g_bank = fox.bank, g_fox_mesh = fox.mesh, g_scale = fox.scale;
+    g_mesh_node = fox.node, g_skin = fox.skin;
+    memcpy(g_clips, fox.clips, sizeof g_clips);
+    if (!loaded) {
+        oak_test_fox_free(&fox);
+        return TEST_SUMMARY();
     }
-    char path[256];
-    CHECK_OK(oak_gltf_load(&g_fox, gltf_asset(path, sizeof path, "animated/Fox.glb"), NULL));
-    if (!g_fox) return TEST_SUMMARY();
-    g_clips[0] = oak_gltf_find_clip(g_fox, "Survey");
-    g_clips[1] = oak_gltf_find_clip(g_fox, "Walk");
-    g_clips[2] = oak_gltf_find_clip(g_fox, "Run");
-    for (uint32_t nn = 0; nn < g_fox->node_count; nn++)
-        if (g_fox->nodes[nn].skin >= 0 && g_fox->nodes[nn].mesh >= 0)
-            g_mesh_node = nn, g_skin = (uint32_t)g_fox->nodes[nn].skin;
-    const oak_gltf_primitive *pr = &g_fox->meshes[g_fox->nodes[g_mesh_node].mesh].primitives[0];
-    g_fox_mesh = pr->mesh;
-    float lo = INFINITY, hi = -INFINITY;
-    for (uint32_t v = 0; v < pr->vertex_count; v++)
-        lo = fminf(lo, pr->positions[3 * v + 1]), hi = fmaxf(hi, pr->positions[3 * v + 1]);
-    g_scale = FOX_METRES / (hi - lo);
-    oak_pose_bank_desc bd = {.gltf = g_fox, .skin = g_skin, .clip_count = 3, .clips = g_clips};
-    CHECK_OK(oak_make_pose_bank(&g_bank, &bd));
-    oak_material_desc md = oak_material_desc_defaults(NULL);
-    md.base_color[0] = 0.8f, md.base_color[1] = 0.35f, md.base_color[2] = 0.1f;
-    md.roughness = 0.7f;
-    CHECK_OK(oak_make_material(&g_fur, &md));
-    md.base_color[0] = md.base_color[1] = md.base_color[2] = 0.45f;
-    md.roughness = 0.9f;
-    CHECK_OK(oak_make_material(&g_ground_mat, &md));
-    oak_shape_desc gd = {.type = OAK_SHAPE_PLANE, .size = {24, 0, 24}};
-    CHECK_OK(oak_make_shape(&g_ground, &gd));
-    fprintf(stderr, "  backend %s, fox %u vertices\n", g_backend, pr->vertex_count);
+    oak_test_fox_props(&g_fur, &g_ground_mat, &g_ground);
+    fprintf(stderr, "  backend %s, fox %u vertices\n", g_backend, fox.prim->vertex_count);
     if (g_bank && g_fox_mesh.id) {
         if (!strcmp(g_backend, "cpu")) {
             RUN(posedInstanceMatchesCpuSkinning);
@@ -887,8 +854,7 @@ int main(int argc, char **argv) {
     }
     CHECK_EQ_INT(g_oak_test_validation, 0);
     CHECK_EQ_INT(g_oak_test_errors, 0);
-    oak_destroy_pose_bank(g_bank);
-    oak_gltf_free(g_fox);
+    oak_test_fox_free(&fox);
     oak_shutdown();
     return TEST_SUMMARY();
 }

@@ -12,46 +12,32 @@
 #include <oak/world.h>
 
 #include "backend_start.h"
-#include "gltf_test_assets.h"
+#include "fox_test.h"
 #include "world/crowd_impostor.h"
 
 #define W 320
 #define H 180
 
 static const char *g_backend = "cpu";
-static oak_gltf *g_fox;
 static oak_pose_bank *g_bank;
 static oak_mesh g_fox_mesh;
 static oak_material g_fur;
 static float g_scale;
 
-/* Loads the fox, its bank (Survey, Walk, Run) and its material. */
+static oak_test_fox g_the_fox;
+
+/* Loads the fox (half a metre tall), its bank (Survey, Walk, Run) and its
+   material. */
 static bool load_fox(void) {
-    char path[256];
-    CHECK_OK(oak_gltf_load(&g_fox, gltf_asset(path, sizeof path, "animated/Fox.glb"), NULL));
-    if (!g_fox) return false;
-    int32_t clips[3] = {oak_gltf_find_clip(g_fox, "Survey"), oak_gltf_find_clip(g_fox, "Walk"),
-                        oak_gltf_find_clip(g_fox, "Run")};
-    uint32_t node = 0, skin = 0;
-    for (uint32_t n = 0; n < g_fox->node_count; n++)
-        if (g_fox->nodes[n].skin >= 0 && g_fox->nodes[n].mesh >= 0)
-            node = n, skin = (uint32_t)g_fox->nodes[n].skin;
-    const oak_gltf_primitive *pr = &g_fox->meshes[g_fox->nodes[node].mesh].primitives[0];
-    g_fox_mesh = pr->mesh;
-    g_fur = pr->material >= 0 ? g_fox->material_handles[pr->material] : g_fox->default_material;
-    float lo = INFINITY, hi = -INFINITY;
-    for (uint32_t v = 0; v < pr->vertex_count; v++)
-        lo = fminf(lo, pr->positions[3 * v + 1]), hi = fmaxf(hi, pr->positions[3 * v + 1]);
-    g_scale = 0.5f / (hi - lo);
-    oak_pose_bank_desc bd = {.gltf = g_fox, .skin = skin, .clip_count = 3, .clips = clips};
-    CHECK_OK(oak_make_pose_bank(&g_bank, &bd));
-    return g_bank != NULL;
+    bool ok = oak_test_fox_load(&g_the_fox, 0.5f);
+    g_bank = g_the_fox.bank, g_fox_mesh = g_the_fox.mesh;
+    g_fur = g_the_fox.material, g_scale = g_the_fox.scale;
+    return ok;
 }
 
 static void free_fox(void) {
-    oak_destroy_pose_bank(g_bank);
-    oak_gltf_free(g_fox);
-    g_bank = NULL, g_fox = NULL;
+    oak_test_fox_free(&g_the_fox);
+    g_bank = NULL;
 }
 
 /* The bake at `threads` threads (the engine restarted for it): its hash. */
@@ -472,21 +458,11 @@ int main(int argc, char **argv) {
     bool cpu = !strcmp(g_backend, "cpu");
     if (cpu) RUN(bakeIsTheSameAtAnyThreadCount); /* restarts the engine itself */
     oak_shutdown();
-    if (!strcmp(g_backend, "vulkan")) {
-        setenv("OAK_VK_VALIDATION", "1", 0);
-        dlopen("libvulkan_lvp.so", RTLD_NOW | RTLD_NODELETE);
-        dlopen("libVkLayer_khronos_validation.so", RTLD_NOW | RTLD_NODELETE);
-    }
     oak_engine_desc desc = {.log = oak_test_count_log,
                             .log_level = OAK_LOG_WARN,
                             .allocator = oak_test_counting_allocator()};
-    if (oak_init(&desc) != OAK_OK) return 2;
-    char report[2048];
-    if (oak_backend_probe(g_backend, report, sizeof report) != OAK_OK) {
-        fprintf(stderr, "skipped: %s does not run here (%s)\n", g_backend, oak_last_error());
-        oak_shutdown();
-        return OAK_TEST_SKIP;
-    }
+    int skip = oak_test_backend_start_desc(g_backend, &desc);
+    if (skip) return skip;
     if (load_fox()) {
         if (cpu) {
             RUN(atlasCellsHoldTheFigure);
