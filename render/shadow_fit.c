@@ -84,6 +84,37 @@ static void caster_range(void *user, uint32_t begin, uint32_t end, uint32_t work
     }
 }
 
+/* The movers' rule as planes in world space (backend.h mover_planes): each
+   outline edge a -> b (counter-clockwise) keeps its left side, moved out by
+   the margin; light-space x, y, z are rows of light_view. An outline of
+   more than OAK_CASCADE_MOVER_PLANES - 2 edges (a slice's eight corners
+   seen along the light make at most six) takes the map's box instead. */
+static void mover_planes(const cascade_fit *f, mat4 light_view, mat4 view_proj,
+                         float out[OAK_CASCADE_MOVER_PLANES][4]) {
+    for (uint32_t p = 0; p < OAK_CASCADE_MOVER_PLANES; p++)
+        out[p][0] = out[p][1] = out[p][2] = 0, out[p][3] = 1e30f;
+    if (f->hull_count + 2 > OAK_CASCADE_MOVER_PLANES) {
+        vec4 box[6];
+        oak_frustum_planes(view_proj, box);
+        memcpy(out, box, sizeof box);
+        return;
+    }
+    float row[3][4];
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < 4; j++) row[k][j] = light_view[j][k];
+    for (uint32_t i = 0; i < f->hull_count; i++) {
+        const float *a = f->hull[i], *b = f->hull[(i + 1) % f->hull_count];
+        float ex = b[0] - a[0], ey = b[1] - a[1], len = sqrtf(ex * ex + ey * ey);
+        float nx = len > 0 ? -ey / len : 0, ny = len > 0 ? ex / len : 0;
+        for (int j = 0; j < 4; j++) out[i][j] = nx * row[0][j] + ny * row[1][j];
+        out[i][3] += f->margin - (nx * a[0] + ny * a[1]);
+    }
+    float *lo = out[f->hull_count], *hi = out[f->hull_count + 1];
+    for (int j = 0; j < 4; j++) lo[j] = row[2][j], hi[j] = -row[2][j];
+    lo[3] -= f->zmin;
+    hi[3] += f->zmax + (float)OAK_SHADOW_CASTER_REACH;
+}
+
 /* Sphere around the view frustum between znear and far, in world space,
    and the frustum's corners. */
 static void slice_sphere(const oak_render_view *v, float znear, float far, float center[3],
@@ -280,6 +311,7 @@ void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *in) {
         cas->static_key = 0;
         fit_outline(&job.fit[c], job.light_view, corners);
         job.fit[c].margin = border * texel;
+        mover_planes(&job.fit[c], job.light_view, cas->view_proj, cas->mover_planes);
         job.fit[c].centre[0] = cx, job.fit[c].centre[1] = cy, job.fit[c].half = half;
         job.fit[c].zlo = cz - R, job.fit[c].zhi = cz + R + (float)OAK_SHADOW_CASTER_REACH;
         /* moved in more than one of the last OAK_SHADOW_CACHE_WINDOW frames */

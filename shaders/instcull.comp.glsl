@@ -2,8 +2,9 @@
 // The cull-and-LOD kernel of render/stream_cull.c in compute: one invocation
 // per instance, one row of work groups per stream (gl_WorkGroupID.y). Record
 // to matrix, LOD by distance, the LOD mesh's sphere against the camera's
-// frustum and each cascade's map volume (render/shadow_fit.c's static-caster
-// box, which holds its movers' test too); in each view it meets the instance
+// frustum and each cascade's caster volume (oak_gpu.h cascade_planes: the
+// map's box for a stream that stands still, the movers' rule for one that
+// moved, as render/shadow_fit.c culls draws); in each view it meets the instance
 // counts into that (view, LOD)'s indirect command and joins its list (list
 // order is the atomics', the count is exact). A list word is instance |
 // stream << 24 | LOD << 30 (oak_gpu.h "Visibility ids"): the stream raster
@@ -32,9 +33,13 @@ OAK_SSBO(OAK_B_INSTANCE_OUT) buffer InstanceOutBlock {
 #define OAK_BEND_HEADS heads
 #include "common/bend.glsl"
 
-bool meets(uint s, uint first, vec3 c, float rad) {
-    for (uint p = 0u; p < 6u; p++) {
-        vec4 pl = first == 0u ? heads[s].planes[p] : heads[s].cascade_planes[first - 6u + p];
+// View 0: the camera's frustum (6 planes); view v > 0: cascade v - 1's
+// OAK_CASCADE_MOVER_PLANES (oak_gpu_instcull.cascade_planes).
+bool meets(uint s, uint v, vec3 c, float rad) {
+    uint n = v == 0u ? 6u : uint(OAK_CASCADE_MOVER_PLANES);
+    for (uint p = 0u; p < n; p++) {
+        vec4 pl = v == 0u ? heads[s].planes[p]
+                          : heads[s].cascade_planes[(v - 1u) * uint(OAK_CASCADE_MOVER_PLANES) + p];
         if (pl.x * c.x + pl.y * c.y + pl.z * c.z + pl.w < -rad) return false;
     }
     return true;
@@ -112,5 +117,5 @@ void main() {
     // expanded draws cast
     uint cascades = heads[s].draw.w;
     for (uint v = 1u; v <= cascades; v++)
-        if (meets(s, v * 6u, c, rad)) append(s, v, lod, word);
+        if (meets(s, v, c, rad)) append(s, v, lod, word);
 }

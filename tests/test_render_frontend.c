@@ -292,6 +292,62 @@ TEST(frontendCullsCastersPerCascade) {
     oak_destroy_renderer(r);
 }
 
+/* The movers' rule as planes (backend.h mover_planes, what the GPUs cull
+   moved instance streams by): every mover the frontend lists in a cascade
+   passes that cascade's planes (a superset), and the planes keep far fewer
+   than the map's box does: a field of moving boxes round the camera. */
+static bool passes(const float pl[][4], uint32_t n, const float c[3], float r) {
+    for (uint32_t p = 0; p < n; p++)
+        if (pl[p][0] * c[0] + pl[p][1] * c[1] + pl[p][2] * c[2] + pl[p][3] < -r) return false;
+    return true;
+}
+
+TEST(frontendMoverPlanesHoldTheMoversRule) {
+    enum { NX = 13, NZ = 19, N = NX * NZ };
+    oak_renderer *r = null_renderer(320, 180);
+    oak_render_light sun = sun_at(40, true);
+    static mat4 xf[N];
+    static oak_mesh meshes[N];
+    static oak_material mats[N];
+    static uint32_t flags[N];
+    for (int i = 0; i < N; i++) {
+        translate(xf[i], -60.0f + 10.0f * (float)(i % NX), 0, -150.0f + 10.0f * (float)(i / NX));
+        meshes[i] = g_box, mats[i] = g_mat[0], flags[i] = OAK_DRAW_MOVING;
+    }
+    oak_frame_input in = base_input();
+    in.draw_count = N, in.meshes = meshes, in.materials = mats, in.transforms = xf;
+    in.flags = flags, in.light_count = 1, in.lights = &sun;
+    CHECK_OK(oak_renderer_draw(r, &in));
+    const oak_render_view *v = oak_renderer_last_view(r);
+    const oak_mesh_data *md = oak_mesh_get(g_box);
+    CHECK(md != NULL);
+    uint32_t listed = 0, missed = 0, planes = 0, box = 0;
+    for (uint32_t k = 0; k < v->cascade_count; k++) {
+        const oak_shadow_cascade *cas = &v->cascades[k];
+        vec4 frustum[6];
+        oak_frustum_planes((vec4 *)cas->view_proj, frustum);
+        for (int i = 0; i < N; i++) {
+            float c[3] = {xf[i][3][0] + md->bounds.center[0], xf[i][3][1] + md->bounds.center[1],
+                          xf[i][3][2] + md->bounds.center[2]};
+            bool in_list = false;
+            for (uint32_t j = 0; j < cas->caster_count; j++) {
+                const float *w = v->casters.world[cas->first_caster + j][3];
+                in_list |= w[0] == xf[i][3][0] && w[2] == xf[i][3][2];
+            }
+            bool pass = passes(cas->mover_planes, OAK_CASCADE_MOVER_PLANES, c, md->bounds.radius);
+            listed += in_list, planes += pass, missed += in_list && !pass;
+            box += oak_frustum_sphere((const vec4 *)frustum, c, md->bounds.radius);
+        }
+    }
+    fprintf(stderr, "  %d boxes x 4 cascades: listed %u, planes %u (missed %u), map box %u\n", N,
+            listed, planes, missed, box);
+    CHECK_EQ_INT(missed, 0);
+    CHECK(listed > 0);
+    CHECK(planes <= listed + listed / 4);
+    CHECK(2 * planes < box);
+    oak_destroy_renderer(r);
+}
+
 TEST(frontendDisplayColoursShowAsGiven) {
     oak_renderer *r = null_renderer(64, 64);
     oak_environment env = oak_environment_defaults();
@@ -352,6 +408,7 @@ int main(void) {
     RUN(frontendSplitsFourCascadesLogAndUniform);
     RUN(frontendKeepsCastersBetweenTheSunAndTheView);
     RUN(frontendCullsCastersPerCascade);
+    RUN(frontendMoverPlanesHoldTheMoversRule);
     RUN(frontendDisplayColoursShowAsGiven);
     RUN(rendererRejectsUnknownBackendAndAbsurdSizes);
     RUN(rendererAutoFallsBackToCpuAndSaysWhy);

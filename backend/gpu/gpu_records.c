@@ -281,8 +281,15 @@ void _oak_gpu_instcull_fill(oak_gpu_instcull *h, uint32_t *cmds, const oak_rende
     oak_frustum_planes((vec4 *)v->view_proj, planes);
     memcpy(h->planes, planes, sizeof planes);
     for (uint32_t c = 0; c < cascades; c++) {
+        float(*cp)[4] = &h->cascade_planes[c * OAK_CASCADE_MOVER_PLANES];
+        if (rs->moved) {
+            memcpy(cp, v->cascades[c].mover_planes, sizeof v->cascades[c].mover_planes);
+            continue;
+        }
         oak_frustum_planes((vec4 *)v->cascades[c].view_proj, planes);
-        memcpy(h->cascade_planes[c * 6], planes, sizeof planes);
+        memcpy(cp, planes, sizeof planes);
+        for (uint32_t p = 6; p < OAK_CASCADE_MOVER_PLANES; p++)
+            cp[p][0] = cp[p][1] = cp[p][2] = 0, cp[p][3] = 1e30f;
     }
     memcpy(h->eye, v->camera_pos, sizeof(float) * 3);
     h->bend_gust[0] = 1; /* unbent: a still field that never divides by zero */

@@ -162,6 +162,13 @@ typedef struct oak_shadow_cascade {
        matrix, flags); equal keys mean an unchanged layer. 0: unknown,
        redraw every frame (a view built by hand) */
     uint64_t static_key;
+    /* The movers' rule (docs/SHADING.md "Shadow") as world-space planes for
+       casters the backend culls itself (instance streams that moved): the
+       slice's outline edges along the light widened by the border, then its
+       depth from the far side to the caster reach. A sphere (c, r) passes
+       when dot(xyz, c) + w >= -r for all; unused planes pass everything.
+       A superset of the frontend's own test (mitred, not rounded, corners). */
+    float mover_planes[OAK_CASCADE_MOVER_PLANES][4];
 } oak_shadow_cascade;
 
 /* One face of a lamp's shadow: a perspective depth map (reversed-Z, from

@@ -22,6 +22,7 @@
 #define OAK_SUN_DISC_MAX        0.5   /* largest angular radius a sun disc may be given, radians */
 #define OAK_SHADOW_DISTANCE     160.0 /* metres of view the sun's cascades cover */
 #define OAK_SHADOW_CASTER_REACH 400.0 /* metres towards the sun casters are kept */
+#define OAK_CASCADE_MOVER_PLANES 8    /* planes a cascade's movers' rule takes (backend.h) */
 #define OAK_MAX_LIGHTS          4096  /* lights in one view, after culling to the frustum */
 #define OAK_LIGHT_GRID_X        16    /* lamp clusters across the picture */
 #define OAK_LIGHT_GRID_Y        9     /* ... down it */

@@ -366,9 +366,12 @@ OAK_STRUCT(oak_gpu_instcull) {
     OAK_F4(bounds[OAK_STREAM_LODS]); /* per LOD mesh: bounding sphere centre xyz, radius */
     OAK_F4(planes[6]);               /* the view frustum (oak_frustum_planes) */
     OAK_F4(eye);                     /* LOD distances are measured from here */
-    /* each cascade's map volume (oak_frustum_planes of its view_proj): the
-       box render/shadow_fit.c keeps a static caster by */
-    OAK_F4(cascade_planes[OAK_MAX_CASCADES * 6]);
+    /* per cascade OAK_CASCADE_MOVER_PLANES planes its casters are tested
+       by: a stream that stands still, the map's volume (oak_frustum_planes
+       of its view_proj, the box render/shadow_fit.c keeps a static caster
+       by, and two that pass all), so the cached layer's list depends on the
+       map alone; one that moved, the movers' rule (backend.h mover_planes) */
+    OAK_F4(cascade_planes[OAK_MAX_CASCADES * OAK_CASCADE_MOVER_PLANES]);
     /* how its instances bend (backend.h oak_instance_bend; common/bend.glsl):
        wind: unit direction x, z, strength times sway, gust share; gust:
        wavelength, speed, time now, time last frame; sink: last LOD distance,
