@@ -130,6 +130,11 @@ oak_result oak_stream_write(oak_stream *s, uint32_t first, const oak_instance *r
     return OAK_OK;
 }
 
+oak_instance *_oak_stream_records_to_write(oak_stream *s) {
+    s->version++;
+    return s->records;
+}
+
 float oak_pose_override_phase(uint32_t slot) {
     return -(float)(OAK_GPU_POSE_OVERRIDE_BASE + 2.0 * ((double)slot + 1));
 }

@@ -23,6 +23,13 @@ struct oak_stream {
     uint64_t override_version;
 };
 
+/* The records to fill in place, for a writer that fills many on the job
+   pool (the crowd world: 24 MB a frame at 500,000 through oak_stream_write
+   is one thread's copy); moves the version on as a write does. Unlike
+   oak_stream_write it checks no override phase: the writer writes only
+   slots oak_stream_write_pose_overrides handed it. */
+oak_instance *_oak_stream_records_to_write(oak_stream *s);
+
 /* The occlusion slot: false hides an instance whose world sphere passed the
    frustum. NULL: every instance passes; the frontend plugs its coarse depth
    grid in (render/occlusion.c) when occlusion is on. */
