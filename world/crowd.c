@@ -38,11 +38,10 @@
    metres: docs/WORLD.md "Crowds: the far tier" says how it was chosen */
 #define FAR_TIER 40.0f
 /* The second figure, the Fox furred: a figure in FUR_EVERY, each of its
-   triangles cut FUR_CUTS x FUR_CUTS (576 x 25 = 14,400 triangles), tufts up
-   to 1.5 FUR_TUFT metres high */
+   triangles cut OAK_CROWD_FUR_CUTS x OAK_CROWD_FUR_CUTS (576 x 25 = 14,400
+   triangles), tufts up to 1.5 OAK_CROWD_FUR_TUFT metres high
+   (world/crowd_impostor.h) */
 #define FUR_EVERY 4u
-#define FUR_CUTS  5u
-#define FUR_TUFT  0.012f
 /* Open ground unless the options ask for the meadow's terrain: on the CPU
    at 2,000 figures the terrain's tiles cost about 60% more frame
    (docs/PERFORMANCE.md "Crowds") */
@@ -82,7 +81,8 @@ typedef struct crowd_world {
     oak_mesh mesh, mid;    /* the glTF's, and the simplified tier (ours) */
     oak_mesh fur;          /* the second figure: the Fox furred (ours) */
     oak_material material;
-    _oak_crowd_impostor impostor; /* the far tier: atlas, material and card */
+    _oak_crowd_impostor impostor;     /* the far tier: atlas, material and card */
+    _oak_crowd_impostor fur_impostor; /* the fur figure's own */
     uint32_t count;
     float scale;                /* model units to metres */
     float yaw0;                 /* the mesh's forward as a heading (radians about +y from +z) */
@@ -113,6 +113,7 @@ static void crowd_world_destroy(void *p) {
     oak_destroy_foot_rig(w->rig);
     oak_destroy_pose_bank(w->bank);
     _oak_crowd_impostor_free(&w->impostor);
+    _oak_crowd_impostor_free(&w->fur_impostor);
     if (w->mid.id && w->mid.id != w->mesh.id) oak_destroy_mesh(w->mid);
     if (w->fur.id) oak_destroy_mesh(w->fur);
     oak_gltf_free(w->fox);
@@ -240,7 +241,16 @@ static oak_result load_fox(crowd_world *w) {
     oak_log(OAK_LOG_INFO,
             "world crowd: impostor atlas (%u views x %u walk frames) baked in %.1f ms",
             OAK_IMPOSTOR_VIEWS, OAK_IMPOSTOR_FRAMES, w->impostor.bake_ms);
-    return _oak_crowd_fur_figure(&w->fur, w->mesh, FUR_CUTS, FUR_TUFT / w->scale);
+    if ((r = _oak_crowd_fur_figure(&w->fur, w->mesh, OAK_CROWD_FUR_CUTS,
+                                   OAK_CROWD_FUR_TUFT / w->scale)))
+        return r;
+    /* the fur figure's own far tier, baked from its 14,400 triangles the
+       same way (its tufts are in its silhouette and its shading) */
+    if ((r = _oak_crowd_impostor_bake(&w->fur_impostor, w->bank, 1, w->fur, w->material, true)))
+        return r;
+    oak_log(OAK_LOG_INFO, "world crowd: the fur figure's impostor atlas baked in %.1f ms",
+            w->fur_impostor.bake_ms);
+    return OAK_OK;
 }
 
 /* Figure i's record: in the fur figure's stream every FUR_EVERY-th figure,
@@ -654,20 +664,21 @@ oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opt
         if ((r = oak_crowd_add(w->crowd, p, g, pace))) return r;
     }
     /* one stream a figure: each its own ladder, the full mesh near, a
-       simplified one beyond (the fur figure's: the Fox itself) and the
-       Fox's impostor card past FAR_TIER */
+       simplified one beyond (the fur figure's: the Fox itself) and its own
+       impostor card past FAR_TIER */
     w->figures[1] = n / FUR_EVERY, w->figures[0] = n - w->figures[1];
     const oak_mesh ladder[2][2] = {{w->mesh, w->mid}, {w->fur, w->mesh}};
+    const _oak_crowd_impostor *far[2] = {&w->impostor, &w->fur_impostor};
     for (int k = 0; k < 2; k++) {
         if (!w->figures[k]) continue;
         oak_stream_desc sd = {
             .capacity = w->figures[k],
             .lod_count = 3,
-            .lods = {{ladder[k][0], NEAR_TIER}, {ladder[k][1], FAR_TIER}, {w->impostor.card, 0}},
+            .lods = {{ladder[k][0], NEAR_TIER}, {ladder[k][1], FAR_TIER}, {far[k]->card, 0}},
             .material = w->material,
             .pose_bank = w->bank,
             .impostor_lod = 2,
-            .impostor_material = w->impostor.material,
+            .impostor_material = far[k]->material,
             .pose_overrides = w->rig ? IK_CAP : 0};
         if ((r = oak_make_stream(&w->stream[k], &sd))) return r;
         if ((r = oak_scene_add_stream(scene, w->stream[k]))) {
