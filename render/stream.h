@@ -21,7 +21,18 @@ struct oak_stream {
     float *overrides;
     uint32_t override_gen;
     uint64_t override_version;
+    /* per joint, of the vertices it moves in the posed LODs (mesh space,
+       bind): their box's centre, their reach from it (< 0: none) and the
+       box's half size (a stream with overrides); each generation's bound on
+       how far its overrides move a vertex */
+    float (*joint_reach)[8];
+    float override_reach[2];
 };
+
+/* The stream's cull spheres per LOD (mesh space): the bank's, the posed
+   LODs' grown by the larger override bound held (oak_stream_write_pose_
+   overrides_from). What every backend culls a posed stream with. */
+void _oak_stream_cull_spheres(const oak_stream *s, float out[OAK_STREAM_LODS][4]);
 
 /* The records to fill in place, for a writer that fills many on the job
    pool (the crowd world: 24 MB a frame at 500,000 through oak_stream_write

@@ -103,6 +103,7 @@ typedef struct crowd_world {
     uint32_t *chunk_picked;     /* how many each chunk has */
     uint32_t picked[2];         /* figures of each stream picked this update (<= IK_CAP in all) */
     float *ik_palettes;         /* IK_CAP palettes: the picked figures', solved */
+    float *ik_bases;            /* IK_CAP palettes: the same as the bank posed them */
     float last;                 /* world seconds of the last update; < 0: none yet */
 } crowd_world;
 
@@ -119,7 +120,8 @@ static void crowd_world_destroy(void *p) {
     oak_gltf_free(w->fox);
     oak_free(w->cycle), oak_free(w->weight), oak_free(w->points);
     oak_free(w->goal), oak_free(w->round);
-    oak_free(w->pick), oak_free(w->ik_palettes), oak_free(w->chunk_pick), oak_free(w->chunk_picked);
+    oak_free(w->pick), oak_free(w->ik_palettes), oak_free(w->ik_bases), oak_free(w->chunk_pick),
+        oak_free(w->chunk_picked);
     oak_free(w);
 }
 
@@ -322,6 +324,7 @@ static void ik_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
         float *pal = w->ik_palettes + k * stride;
         /* the palette the bank poses it at: the GPUs' pose.glsl in the same steps */
         _oak_pose_palette(w->bank, NULL, 0, rec->phase, pal);
+        memcpy(w->ik_bases + k * stride, pal, sizeof(float) * stride);
         oak_foot_ik_solve(w->rig, rec, w->terrain ? ground_height : open_ground, w->terrain, pal,
                           NULL);
     }
@@ -367,8 +370,10 @@ static oak_result foot_ik(oak_scene *scene, crowd_world *w) {
         w->picked[k] = count;
         if (!w->stream[k]) continue;
         uint32_t first;
-        oak_result r = oak_stream_write_pose_overrides(w->stream[k], count,
-                                                       w->ik_palettes + at * stride, &first);
+        /* with the bank's poses they correct: the stream grows its cull
+           spheres by how far the correction moves a vertex */
+        oak_result r = oak_stream_write_pose_overrides_from(
+            w->stream[k], count, w->ik_palettes + at * stride, w->ik_bases + at * stride, &first);
         if (r) return r;
         for (uint32_t j = 0; j < count; j++)
             record_of(w, w->pick[at + j].figure)->phase = oak_pose_override_phase(first + j);
@@ -633,10 +638,11 @@ oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opt
         w->joints = oak_pose_bank_joints(w->bank);
         w->pick = oak_alloc(sizeof(ik_pick) * IK_CAP);
         w->ik_palettes = oak_alloc(sizeof(float) * 12 * w->joints * IK_CAP);
+        w->ik_bases = oak_alloc(sizeof(float) * 12 * w->joints * IK_CAP);
         uint32_t chunks = (n + PICK_CHUNK - 1) / PICK_CHUNK;
         w->chunk_pick = oak_alloc(sizeof(ik_pick) * IK_CAP * chunks);
         w->chunk_picked = oak_alloc(sizeof(uint32_t) * chunks);
-        if (!w->pick || !w->ik_palettes || !w->chunk_pick || !w->chunk_picked)
+        if (!w->pick || !w->ik_palettes || !w->ik_bases || !w->chunk_pick || !w->chunk_picked)
             return OAK_ERROR_OUT_OF_MEMORY;
     }
     oak_crowd_desc cd = {
