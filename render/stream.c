@@ -232,8 +232,8 @@ static float override_bound(const oak_stream *s, const float *pal, const float *
         e = sqrtf(corner) < e ? sqrtf(corner) : e;
         most = e > most ? e : most;
     }
-    /* float rounding in the bound and in the posing: a part in 10^5 of
-       the reach */
+    /* float rounding in the bound and in the posing: a part in 10^4 of
+       the bound and in 10^5 of the near tier's sphere */
     return most > 0 ? most * 1.0001f + 1e-5f * s->pose_sphere[0][3] : 0;
 }
 
