@@ -19,6 +19,50 @@ _Static_assert(OAK_STREAM_MAX_INSTANCES <= (1u << OAK_GPU_ID_STREAM_SHIFT) &&
                    OAK_STREAM_LODS <= (1u << (32 - OAK_GPU_ID_LOD_SHIFT)),
                "stream limits fit the list word's bits");
 
+/* Each joint's vertices in the stream's posed LODs (the card aside: it
+   turns to the eye, never posed by an override): the centre of their box
+   and their reach from it, bind space; reach -1 for a joint that moves
+   none. False when out of memory. */
+static bool find_joint_reach(oak_stream *s) {
+    uint32_t joints = oak_pose_bank_joints(s->desc.pose_bank);
+    float(*box)[6] = oak_alloc(sizeof *box * joints);
+    if (!box) return false;
+    for (uint32_t j = 0; j < joints; j++)
+        for (int e = 0; e < 6; e++) box[j][e] = e < 3 ? INFINITY : -INFINITY;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass) /* the boxes' centres, reach 0 so far (-1: no vertex) */
+            for (uint32_t j = 0; j < joints; j++) {
+                float *q = s->joint_reach[j];
+                for (int e = 0; e < 3; e++) q[e] = 0.5f * (box[j][e] + box[j][e + 3]);
+                q[3] = box[j][0] <= box[j][3] ? 0.0f : -1.0f;
+                for (int e = 0; e < 3; e++) q[4 + e] = 0.5f * (box[j][e + 3] - box[j][e]);
+                q[7] = 0;
+            }
+        for (uint32_t k = 0; k < s->desc.lod_count; k++) {
+            if (s->desc.impostor_lod && k == s->desc.impostor_lod) continue;
+            const oak_mesh_data *md = oak_mesh_get(s->desc.lods[k].mesh);
+            if (!md || !md->joints || !md->weights) continue;
+            for (uint32_t v = 0; v < md->vertex_count; v++)
+                for (int i = 0; i < 4; i++) {
+                    uint32_t j = md->joints[4 * (size_t)v + i];
+                    if (!(md->weights[4 * (size_t)v + i] > 0) || j >= joints) continue;
+                    const float *p = md->positions + 3 * (size_t)v;
+                    float *q = s->joint_reach[j];
+                    if (!pass) {
+                        for (int e = 0; e < 3; e++)
+                            box[j][e] = fminf(box[j][e], p[e]),
+                            box[j][e + 3] = fmaxf(box[j][e + 3], p[e]);
+                        continue;
+                    }
+                    float d[3] = {p[0] - q[0], p[1] - q[1], p[2] - q[2]};
+                    q[3] = fmaxf(q[3], sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]));
+                }
+        }
+    }
+    oak_free(box);
+    return true;
+}
+
 oak_result oak_make_stream(oak_stream **out, const oak_stream_desc *desc) {
     if (!out || !desc) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream: NULL argument");
     *out = NULL;
@@ -85,14 +129,20 @@ oak_result oak_make_stream(oak_stream **out, const oak_stream_desc *desc) {
     oak_stream *s = oak_calloc(1, sizeof *s);
     if (s) s->records = oak_calloc(d.capacity, sizeof *s->records);
     if (s && override_floats) s->overrides = oak_calloc(override_floats, sizeof(float));
-    if (!s || !s->records || (override_floats && !s->overrides)) {
-        if (s) oak_free(s->records);
+    if (s && override_floats)
+        s->joint_reach = oak_alloc(sizeof *s->joint_reach * oak_pose_bank_joints(d.pose_bank));
+    if (!s || !s->records || (override_floats && (!s->overrides || !s->joint_reach))) {
+        if (s) oak_free(s->records), oak_free(s->overrides), oak_free(s->joint_reach);
         oak_free(s);
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "stream: no memory for %u instances", d.capacity);
     }
     static atomic_uint_fast64_t serials;
     s->desc = d;
     memcpy(s->pose_sphere, spheres, sizeof spheres);
+    if (s->joint_reach && !find_joint_reach(s)) {
+        oak_destroy_stream(s);
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "stream: no memory for its joints' reach");
+    }
     s->version = 1;
     s->serial = atomic_fetch_add(&serials, 1) + 1;
     *out = s;
@@ -103,6 +153,7 @@ void oak_destroy_stream(oak_stream *s) {
     if (!s) return;
     oak_free(s->records);
     oak_free(s->overrides);
+    oak_free(s->joint_reach);
     oak_free(s);
 }
 
@@ -130,12 +181,73 @@ oak_result oak_stream_write(oak_stream *s, uint32_t first, const oak_instance *r
     return OAK_OK;
 }
 
+oak_instance *_oak_stream_records_to_write(oak_stream *s) {
+    s->version++;
+    return s->records;
+}
+
 float oak_pose_override_phase(uint32_t slot) {
     return -(float)(OAK_GPU_POSE_OVERRIDE_BASE + 2.0 * ((double)slot + 1));
 }
 
 oak_result oak_stream_write_pose_overrides(oak_stream *s, uint32_t count, const float *palettes,
                                            uint32_t *first_slot) {
+    return oak_stream_write_pose_overrides_from(s, count, palettes, NULL, first_slot);
+}
+
+/* How far palette `pal` moves any vertex of the stream's posed LODs from
+   where `base` puts it (mesh units): a vertex is a weighted mean (weights
+   summing to 1) of its joints' transforms of it, so it moves at most as far
+   as its farthest-moving joint moves it. Joint j moves a vertex p by D p
+   for the palettes' difference D (affine), which is at most the smaller of
+   |D q| + ||D's linear part||_F |p - q| (q the centre of j's vertices'
+   box, |p - q| at most their reach) and the largest |D c| over the box's
+   8 corners c (an affine map's length is convex, so the box's largest is
+   at a corner). */
+static float override_bound(const oak_stream *s, const float *pal, const float *base) {
+    uint32_t joints = oak_pose_bank_joints(s->desc.pose_bank);
+    float most = 0;
+    for (uint32_t j = 0; j < joints; j++) {
+        const float *q = s->joint_reach[j], *a = pal + (size_t)j * 12, *b = base + (size_t)j * 12;
+        if (!(q[3] >= 0)) continue;
+        float dq2 = 0, lin2 = 0;
+        for (int r = 0; r < 3; r++) {
+            float d0 = a[4 * r] - b[4 * r], d1 = a[4 * r + 1] - b[4 * r + 1],
+                  d2 = a[4 * r + 2] - b[4 * r + 2], d3 = a[4 * r + 3] - b[4 * r + 3];
+            float dq = d0 * q[0] + d1 * q[1] + d2 * q[2] + d3;
+            dq2 += dq * dq, lin2 += d0 * d0 + d1 * d1 + d2 * d2;
+        }
+        float e = sqrtf(dq2) + sqrtf(lin2) * q[3], corner = 0;
+        for (int c = 0; c < 8; c++) {
+            float p[3] = {q[0] + (c & 1 ? q[4] : -q[4]), q[1] + (c & 2 ? q[5] : -q[5]),
+                          q[2] + (c & 4 ? q[6] : -q[6])};
+            float l2 = 0;
+            for (int r = 0; r < 3; r++) {
+                float dp = (a[4 * r] - b[4 * r]) * p[0] + (a[4 * r + 1] - b[4 * r + 1]) * p[1] +
+                           (a[4 * r + 2] - b[4 * r + 2]) * p[2] + (a[4 * r + 3] - b[4 * r + 3]);
+                l2 += dp * dp;
+            }
+            corner = l2 > corner ? l2 : corner;
+        }
+        e = sqrtf(corner) < e ? sqrtf(corner) : e;
+        most = e > most ? e : most;
+    }
+    /* float rounding in the bound and in the posing: a part in 10^4 of
+       the bound and in 10^5 of the near tier's sphere */
+    return most > 0 ? most * 1.0001f + 1e-5f * s->pose_sphere[0][3] : 0;
+}
+
+void _oak_stream_cull_spheres(const oak_stream *s, float out[OAK_STREAM_LODS][4]) {
+    memcpy(out, s->pose_sphere, sizeof s->pose_sphere);
+    float grow =
+        s->override_reach[0] > s->override_reach[1] ? s->override_reach[0] : s->override_reach[1];
+    for (uint32_t k = 0; grow > 0 && k < s->desc.lod_count; k++)
+        if (!s->desc.impostor_lod || k != s->desc.impostor_lod) out[k][3] += grow;
+}
+
+oak_result oak_stream_write_pose_overrides_from(oak_stream *s, uint32_t count,
+                                                const float *palettes, const float *bases,
+                                                uint32_t *first_slot) {
     if (!s || (count && !palettes) || !first_slot)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream overrides: NULL argument");
     if (count > s->desc.pose_overrides)
@@ -145,6 +257,12 @@ oak_result oak_stream_write_pose_overrides(oak_stream *s, uint32_t count, const 
     uint32_t first = s->override_gen * s->desc.pose_overrides;
     if (count)
         memcpy(s->overrides + first * stride, palettes, (size_t)count * stride * sizeof(float));
+    float reach = 0;
+    for (uint32_t i = 0; bases && i < count; i++) {
+        float e = override_bound(s, palettes + i * stride, bases + i * stride);
+        reach = e > reach ? e : reach;
+    }
+    s->override_reach[s->override_gen] = reach;
     s->override_gen ^= 1u;
     s->override_version++;
     *first_slot = first;

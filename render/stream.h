@@ -21,7 +21,25 @@ struct oak_stream {
     float *overrides;
     uint32_t override_gen;
     uint64_t override_version;
+    /* per joint, of the vertices it moves in the posed LODs (mesh space,
+       bind): their box's centre, their reach from it (< 0: none) and the
+       box's half size (a stream with overrides); each generation's bound on
+       how far its overrides move a vertex */
+    float (*joint_reach)[8];
+    float override_reach[2];
 };
+
+/* The stream's cull spheres per LOD (mesh space): the bank's, the posed
+   LODs' grown by the larger override bound held (oak_stream_write_pose_
+   overrides_from). What every backend culls a posed stream with. */
+void _oak_stream_cull_spheres(const oak_stream *s, float out[OAK_STREAM_LODS][4]);
+
+/* The records to fill in place, for a writer that fills many on the job
+   pool (the crowd world: 24 MB a frame at 500,000 through oak_stream_write
+   is one thread's copy); moves the version on as a write does. Unlike
+   oak_stream_write it checks no override phase: the writer writes only
+   slots oak_stream_write_pose_overrides handed it. */
+oak_instance *_oak_stream_records_to_write(oak_stream *s);
 
 /* The occlusion slot: false hides an instance whose world sphere passed the
    frustum. NULL: every instance passes; the frontend plugs its coarse depth

@@ -408,7 +408,7 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
             rs->lod_distance[k] = str->desc.lods[k].distance;
         }
         rs->pose_bank = str->desc.pose_bank;
-        memcpy(rs->pose_sphere, str->pose_sphere, sizeof rs->pose_sphere);
+        _oak_stream_cull_spheres(str, rs->pose_sphere); /* grown by the overrides' bound */
         rs->impostor_lod = str->desc.impostor_lod;
         rs->impostor_material = str->desc.impostor_material;
         rs->pose_overrides = str->overrides;
@@ -425,7 +425,7 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
         job.params.lod_override = str->lod_override;
         job.params.bend = bent ? bend : NULL;
         if (str->desc.pose_bank) {
-            job.params.pose_sphere = (const float(*)[4])str->pose_sphere;
+            job.params.pose_sphere = (const float(*)[4])rs->pose_sphere;
             job.bank = str->desc.pose_bank;
             job.prev = rs->prev_records ? rs->prev_records : str->records;
             job.stride = oak_pose_bank_joints(job.bank) * 24 + 1; /* + the joint count */

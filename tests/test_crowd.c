@@ -5,7 +5,8 @@
  * every pose (the spheres over the bank); a posed frame after warm-up makes
  * no heap calls; bad posed streams fail in one line; and (argv[1] vulkan
  * or gl) that backend draws a small posed crowd as the CPU does, under the
- * parity rule, as the phases move. */
+ * parity rule, as the phases move; the `crowd` world's records are the same
+ * bits at 1 and 3 job threads. */
 #include "oak_test.h"
 
 #include <oak/anim.h>
@@ -816,6 +817,47 @@ done:
     oak_destroy_scene(scene);
 }
 
+/* FNV-1a over the `crowd` world's records (both streams) after 20 updates
+   of 4,000 figures at `threads` job threads (the simulation, the gait, the
+   records and the near figures' foot IK on the job pool). */
+static uint64_t crowd_world_hash(uint32_t threads) {
+    oak_shutdown();
+    oak_engine_desc desc = {.log_level = OAK_LOG_ERROR + 1, .threads = threads};
+    CHECK_OK(oak_init(&desc));
+    CHECK_EQ_INT(oak_job_threads(), threads);
+    oak_scene *scene = NULL;
+    CHECK_OK(oak_make_scene(&scene));
+    oak_world_options o = {.count = 4000};
+    uint64_t h = 1469598103934665603ull;
+    if (scene && oak_world_build_with(scene, "crowd", &o) == OAK_OK) {
+        for (int f = 1; f <= 20; f++) CHECK_OK(oak_world_update(scene, "crowd", (float)f / 60));
+        oak_frame_input in;
+        CHECK_OK(oak_scene_frame_input(scene, &in));
+        uint32_t ik = 0;
+        for (uint32_t k = 0; k < in.stream_count; k++) {
+            const oak_instance *rec = oak_stream_records(in.streams[k]);
+            for (uint32_t i = 0; i < oak_stream_count(in.streams[k]); i++) {
+                ik += rec[i].phase < -16777216.0f;
+                const uint8_t *b = (const uint8_t *)&rec[i];
+                for (size_t e = 0; e < sizeof *rec; e++) h = (h ^ b[e]) * 1099511628211ull;
+            }
+        }
+        CHECK_EQ_INT(ik, 64); /* the near figures' IK is in the hash */
+    } else {
+        CHECK(!"crowd world built");
+    }
+    oak_destroy_scene(scene);
+    return h;
+}
+
+/* The world's records are the same bits at 1 and 3 job threads. */
+TEST(crowdWorldSameBitsAtAnyThreadCount) {
+    uint64_t a = crowd_world_hash(1), b = crowd_world_hash(3);
+    fprintf(stderr, "  crowd world records at 1 and 3 threads: %016llx %016llx\n",
+            (unsigned long long)a, (unsigned long long)b);
+    CHECK(a == b);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) g_backend = argv[1];
     /* the counting allocator: the heap test */
@@ -855,6 +897,8 @@ int main(int argc, char **argv) {
     CHECK_EQ_INT(g_oak_test_validation, 0);
     CHECK_EQ_INT(g_oak_test_errors, 0);
     oak_test_fox_free(&fox);
+    /* last: it starts the engine again at other thread counts */
+    if (!strcmp(g_backend, "cpu")) RUN(crowdWorldSameBitsAtAnyThreadCount);
     oak_shutdown();
     return TEST_SUMMARY();
 }

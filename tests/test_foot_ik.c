@@ -5,7 +5,8 @@
  * (pose.glsl on the GPUs) as the CPU's skinning does, within 1 mm of depth;
  * the crowd world solves only its near figures (at most 64, within the
  * near tier), leaves every other record as it was byte for byte, and its
- * job-pool solve is the serial one's bits; bad overrides fail in a line. */
+ * job-pool solve is the serial one's bits, and every IK-posed vertex lies
+ * inside its figure's cull sphere; bad overrides fail in a line. */
 #include "oak_test.h"
 
 #include <oak/anim.h>
@@ -14,6 +15,7 @@
 #include "backend_start.h"
 #include "fox_test.h"
 #include "render/pose_stream.h"
+#include "render/stream.h"
 #include "world/internal.h"
 
 #define W          160
@@ -351,6 +353,164 @@ done:
     for (int k = 0; k < 2; k++) oak_destroy_scene(sc[k]);
 }
 
+/* An override far from its base (the whole figure turned 25 degrees about
+   its sphere's centre and moved 0.4 of its radius): the stream's bound is
+   at least the largest move of a vertex and within 1.5 times it, and the
+   grown sphere (what every backend culls with) holds every vertex the
+   bank's sphere lets out. */
+TEST(overrideBoundHoldsAMovedPose) {
+    oak_stream *st = NULL;
+    oak_stream_desc sd = {.capacity = 1,
+                          .lods = {{g_fox_mesh, 0}},
+                          .material = g_fur,
+                          .pose_bank = g_bank,
+                          .pose_overrides = 1};
+    CHECK_OK(oak_make_stream(&st, &sd));
+    uint32_t n = oak_mesh_get(g_fox_mesh)->vertex_count, J = joints();
+    float *base = oak_alloc(sizeof(float) * 12 * J), *moved = oak_alloc(sizeof(float) * 12 * J);
+    float *a = oak_alloc(sizeof(float) * 3 * n), *b = oak_alloc(sizeof(float) * 3 * n);
+    float bank[4];
+    if (!st || !base || !moved || !a || !b || !_oak_pose_sphere(g_bank, g_fox_mesh, bank)) {
+        CHECK(!"set up");
+        goto done;
+    }
+    _oak_pose_palette(g_bank, NULL, 0, OAK_POSE_CLIP_SECONDS + 0.3f, base);
+    float ang = 25 * (float)OAK_PI / 180, cs = cosf(ang), sn = sinf(ang);
+    const float R[9] = {cs, 0, sn, 0, 1, 0, -sn, 0, cs};
+    for (uint32_t j = 0; j < J; j++) { /* (R (x - c) + c + d) after the joint's */
+        const float *m = base + 12 * j;
+        float *o = moved + 12 * j;
+        for (int r = 0; r < 3; r++) {
+            for (int c = 0; c < 4; c++)
+                o[4 * r + c] = R[3 * r] * m[c] + R[3 * r + 1] * m[4 + c] + R[3 * r + 2] * m[8 + c];
+            o[4 * r + 3] +=
+                bank[r] - (R[3 * r] * bank[0] + R[3 * r + 1] * bank[1] + R[3 * r + 2] * bank[2]);
+        }
+        o[3] += 0.4f * bank[3];
+    }
+    oak_instance rec = {.position = {0, 0, -3}, .scale = g_scale, .rotation = {0, 0, 0, 1}};
+    uint32_t first;
+    /* the base as an override (bound 0), then the moved pose from it */
+    CHECK_OK(oak_stream_write_pose_overrides_from(st, 1, base, base, &first));
+    rec.phase = oak_pose_override_phase(first);
+    CHECK_OK(oak_stream_write(st, 0, &rec, 1));
+    CHECK_OK(oak_stream_set_count(st, 1));
+    CHECK_EQ_INT(oak_stream_instance_points(st, 0, 0, a, n), n);
+    CHECK_OK(oak_stream_write_pose_overrides_from(st, 1, moved, base, &first));
+    rec.phase = oak_pose_override_phase(first);
+    CHECK_OK(oak_stream_write(st, 0, &rec, 1));
+    CHECK_EQ_INT(oak_stream_instance_points(st, 0, 0, b, n), n);
+    float grown[OAK_STREAM_LODS][4];
+    _oak_stream_cull_spheres(st, grown);
+    double bound = (double)(grown[0][3] - bank[3]), most = 0;
+    uint32_t out_bank = 0, out_grown = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        double d2 = 0, m2 = 0, g2 = 0;
+        for (int e = 0; e < 3; e++) {
+            double c = rec.position[e] + g_scale * bank[e]; /* no turn: the record's is 1 */
+            d2 += pow((double)b[3 * v + e] - c, 2);
+            g2 += pow((double)b[3 * v + e] - (rec.position[e] + g_scale * grown[0][e]), 2);
+            m2 += pow((double)b[3 * v + e] - a[3 * v + e], 2);
+        }
+        most = fmax(most, sqrt(m2) / g_scale);
+        out_bank += sqrt(d2) > (double)bank[3] * g_scale;
+        out_grown += sqrt(g2) > (double)grown[0][3] * g_scale;
+    }
+    fprintf(stderr,
+            "  moved override: largest vertex move %.2f mesh units, bound %.2f (x%.3f); %u of %u "
+            "vertices outside the bank's sphere, %u outside the grown one\n",
+            most, bound, bound / most, out_bank, n, out_grown);
+    CHECK(bound >= most && bound <= 1.5 * most);
+    CHECK(out_bank > 0);
+    CHECK_EQ_INT(out_grown, 0);
+done:
+    oak_free(base), oak_free(moved), oak_free(a), oak_free(b);
+    oak_destroy_stream(st);
+}
+
+/* The `crowd` world on the terrain (300 figures, a second of updates),
+   with foot IK and without: every vertex of every IK-posed figure (its
+   near tier, the Fox's or the fur figure's mesh) lies inside the cull
+   sphere the renderer culls it with (the bank's sphere grown by the
+   stream's bound on the correction), and the growth is at least the
+   largest move the IK made of a vertex (against the same figure without
+   IK) and within 3 times it. */
+TEST(ikPosesStayInsideTheirCullSpheres) {
+    oak_scene *scene = NULL, *plain = NULL;
+    CHECK_OK(oak_make_scene(&scene));
+    CHECK_OK(oak_make_scene(&plain));
+    oak_world_options o = {.count = 300, .terrain = 1}, off = o;
+    off.foot_ik = -1;
+    bool built = scene && plain && oak_world_build_with(scene, "crowd", &o) == OAK_OK &&
+                 oak_world_build_with(plain, "crowd", &off) == OAK_OK;
+    CHECK(built);
+    for (int f = 0; built && f <= 30; f++) {
+        CHECK_OK(oak_world_update(scene, "crowd", (float)f / 30));
+        CHECK_OK(oak_world_update(plain, "crowd", (float)f / 30));
+    }
+    oak_frame_input in, pin;
+    oak_renderer *r = NULL;
+    oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H, .shadow_map_size = 256};
+    float *pts = oak_alloc(sizeof(float) * 3 * 16384), *ref = oak_alloc(sizeof(float) * 3 * 16384);
+    if (!built || !pts || !ref || oak_scene_frame_input(scene, &in) != OAK_OK ||
+        oak_scene_frame_input(plain, &pin) != OAK_OK || in.stream_count != 2 ||
+        pin.stream_count != 2 || oak_make_renderer(&r, &rd) != OAK_OK) {
+        CHECK(!"crowd world drawn");
+        goto done;
+    }
+    CHECK_OK(oak_renderer_draw(r, &in));
+    const oak_render_view *v = oak_renderer_last_view(r);
+    uint32_t posed = 0, vertices = 0, outside = 0, past_bank = 0;
+    double worst = -INFINITY, worst_bank = -INFINITY, grow = 0, moved = 0;
+    for (uint32_t s = 0; s < 2; s++) {
+        const oak_render_stream *rs = &v->streams[s];
+        float
+            bank[4]; /* the bank's own sphere of the near tier (the world's bank: the same file) */
+        CHECK(_oak_pose_sphere(g_bank, rs->lods[0], bank));
+        const oak_instance *rec = oak_stream_records(in.streams[s]);
+        for (uint32_t i = 0; i < oak_stream_count(in.streams[s]); i++) {
+            if (rec[i].phase >= -16777216.0f) continue; /* not IK-posed */
+            posed++;
+            const float *c = rs->pose_sphere[0];
+            grow = fmax(grow, (double)(c[3] - bank[3]) * rec[i].scale);
+            /* the record turns about y only: (0, sin a/2, 0, cos a/2) */
+            float sa = 2 * rec[i].rotation[1] * rec[i].rotation[3];
+            float ca = 1 - 2 * rec[i].rotation[1] * rec[i].rotation[1];
+            float wc[3] = {rec[i].position[0] + rec[i].scale * (ca * c[0] + sa * c[2]),
+                           rec[i].position[1] + rec[i].scale * c[1],
+                           rec[i].position[2] + rec[i].scale * (-sa * c[0] + ca * c[2])};
+            uint32_t n = oak_stream_instance_points(in.streams[s], i, 0, pts, 16384);
+            CHECK(n > 0 && n <= 16384);
+            CHECK_EQ_INT(oak_stream_instance_points(pin.streams[s], i, 0, ref, 16384), n);
+            for (uint32_t p = 0; p < n && p < 16384; p++) {
+                double d2 = 0;
+                for (int e = 0; e < 3; e++) d2 += pow((double)pts[3 * p + e] - wc[e], 2);
+                double past = sqrt(d2) - (double)c[3] * rec[i].scale;
+                double past_b = sqrt(d2) - (double)bank[3] * rec[i].scale;
+                vertices++;
+                double m2 = 0;
+                for (int e = 0; e < 3; e++) m2 += pow((double)pts[3 * p + e] - ref[3 * p + e], 2);
+                moved = fmax(moved, sqrt(m2));
+                outside += past > 0, past_bank += past_b > 0;
+                worst = fmax(worst, past), worst_bank = fmax(worst_bank, past_b);
+            }
+        }
+    }
+    fprintf(stderr,
+            "  %u IK-posed figures, %u vertices: %u outside their cull spheres (nearest the "
+            "rim %.4f m inside), %u outside the bank's (%.4f m); spheres grown by %.4f m, the "
+            "IK moved a vertex %.4f m at most\n",
+            posed, vertices, outside, -worst, past_bank, worst_bank, grow, moved);
+    CHECK(posed >= 5);
+    CHECK_EQ_INT(outside, 0);
+    CHECK(grow >= moved && grow <= 3 * moved);
+done:
+    oak_free(pts), oak_free(ref);
+    oak_destroy_renderer(r);
+    oak_destroy_scene(scene);
+    oak_destroy_scene(plain);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) g_backend = argv[1];
     int skip = oak_test_backend_start(g_backend, oak_test_count_log);
@@ -377,6 +537,8 @@ int main(int argc, char **argv) {
             RUN(plantedPawsTouchTheSlope);
             RUN(overrideSlotsAlternate);
             RUN(crowdSolvesOnlyItsNearFigures);
+            RUN(overrideBoundHoldsAMovedPose);
+            RUN(ikPosesStayInsideTheirCullSpheres);
             g_oak_test_errors = 0; /* the bad writes log their errors on purpose */
         }
         RUN(overridePoseMatchesCpuSkinning);

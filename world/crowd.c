@@ -16,6 +16,7 @@
 
 #include "oak/anim.h"
 #include "render/pose_stream.h"
+#include "render/stream.h"
 #include "world/crowd_impostor.h"
 #include "world/internal.h"
 
@@ -37,11 +38,10 @@
    metres: docs/WORLD.md "Crowds: the far tier" says how it was chosen */
 #define FAR_TIER 40.0f
 /* The second figure, the Fox furred: a figure in FUR_EVERY, each of its
-   triangles cut FUR_CUTS x FUR_CUTS (576 x 25 = 14,400 triangles), tufts up
-   to 1.5 FUR_TUFT metres high */
+   triangles cut OAK_CROWD_FUR_CUTS x OAK_CROWD_FUR_CUTS (576 x 25 = 14,400
+   triangles), tufts up to 1.5 OAK_CROWD_FUR_TUFT metres high
+   (world/crowd_impostor.h) */
 #define FUR_EVERY 4u
-#define FUR_CUTS  5u
-#define FUR_TUFT  0.012f
 /* Open ground unless the options ask for the meadow's terrain: on the CPU
    at 2,000 figures the terrain's tiles cost about 60% more frame
    (docs/PERFORMANCE.md "Crowds") */
@@ -56,6 +56,8 @@
 #define IK_DISTANCE  NEAR_TIER
 #define IK_CHUNK     4u    /* figures a job: fixed, so nothing depends on threads */
 #define RECORD_CHUNK 4096u /* figures a job when their records are written */
+#define GAIT_CHUNK   4096u /* figures a job when their gaits move on */
+#define PICK_CHUNK   8192u /* figures a job when the near ones are picked for IK */
 static const oak_foot_leg k_fox_legs[4] = {
     {"b_LeftUpperArm_09", "b_LeftForeArm_010", "b_LeftHand_011"},
     {"b_RightUpperArm_06", "b_RightForeArm_07", "b_RightHand_08"},
@@ -79,26 +81,30 @@ typedef struct crowd_world {
     oak_mesh mesh, mid;    /* the glTF's, and the simplified tier (ours) */
     oak_mesh fur;          /* the second figure: the Fox furred (ours) */
     oak_material material;
-    _oak_crowd_impostor impostor; /* the far tier: atlas, material and card */
+    _oak_crowd_impostor impostor;     /* the far tier: atlas, material and card */
+    _oak_crowd_impostor fur_impostor; /* the fur figure's own */
     uint32_t count;
-    float scale;           /* model units to metres */
-    float yaw0;            /* the mesh's forward as a heading (radians about +y from +z) */
-    float half;            /* the field is [-half, half] in x and z */
-    float pace[3];         /* metres a second of bank clips Survey, Walk, Run */
-    float dur[3];          /* their seconds */
-    float *cycle;          /* per figure: share of its gait cycle, [0, 1) */
-    float *weight;         /* per figure: the Run's weight over the Walk, by its speed */
-    float *goal;           /* per figure: where it walks (x, z) */
-    uint32_t *round;       /* per figure: goals it has had */
-    oak_instance *records; /* written to the streams each update: the Fox's, then the fur's */
-    uint32_t figures[2];   /* figures of each kind (i % FUR_EVERY == FUR_EVERY - 1: fur) */
-    float *points;         /* the group's framing points */
-    oak_foot_rig *rig;     /* NULL: foot IK off */
-    uint32_t joints;       /* the bank's */
-    struct ik_pick *pick;  /* IK_CAP: the near pick */
-    uint32_t picked[2];    /* figures of each stream picked this update (<= IK_CAP in all) */
-    float *ik_palettes;    /* IK_CAP palettes: the picked figures', solved */
-    float last;            /* world seconds of the last update; < 0: none yet */
+    float scale;                /* model units to metres */
+    float yaw0;                 /* the mesh's forward as a heading (radians about +y from +z) */
+    float half;                 /* the field is [-half, half] in x and z */
+    float pace[3];              /* metres a second of bank clips Survey, Walk, Run */
+    float dur[3];               /* their seconds */
+    float *cycle;               /* per figure: share of its gait cycle, [0, 1) */
+    float *weight;              /* per figure: the Run's weight over the Walk, by its speed */
+    float *goal;                /* per figure: where it walks (x, z) */
+    uint32_t *round;            /* per figure: goals it has had */
+    oak_instance *rec[2];       /* the streams' records, written in place each update */
+    uint32_t figures[2];        /* figures of each kind (i % FUR_EVERY == FUR_EVERY - 1: fur) */
+    float *points;              /* the group's framing points */
+    oak_foot_rig *rig;          /* NULL: foot IK off */
+    uint32_t joints;            /* the bank's */
+    struct ik_pick *pick;       /* IK_CAP: the near pick */
+    struct ik_pick *chunk_pick; /* IK_CAP a PICK_CHUNK of figures: each one's nearest */
+    uint32_t *chunk_picked;     /* how many each chunk has */
+    uint32_t picked[2];         /* figures of each stream picked this update (<= IK_CAP in all) */
+    float *ik_palettes;         /* IK_CAP palettes: the picked figures', solved */
+    float *ik_bases;            /* IK_CAP palettes: the same as the bank posed them */
+    float last;                 /* world seconds of the last update; < 0: none yet */
 } crowd_world;
 
 static void crowd_world_destroy(void *p) {
@@ -108,12 +114,14 @@ static void crowd_world_destroy(void *p) {
     oak_destroy_foot_rig(w->rig);
     oak_destroy_pose_bank(w->bank);
     _oak_crowd_impostor_free(&w->impostor);
+    _oak_crowd_impostor_free(&w->fur_impostor);
     if (w->mid.id && w->mid.id != w->mesh.id) oak_destroy_mesh(w->mid);
     if (w->fur.id) oak_destroy_mesh(w->fur);
     oak_gltf_free(w->fox);
-    oak_free(w->cycle), oak_free(w->weight), oak_free(w->records), oak_free(w->points);
+    oak_free(w->cycle), oak_free(w->weight), oak_free(w->points);
     oak_free(w->goal), oak_free(w->round);
-    oak_free(w->pick), oak_free(w->ik_palettes);
+    oak_free(w->pick), oak_free(w->ik_palettes), oak_free(w->ik_bases), oak_free(w->chunk_pick),
+        oak_free(w->chunk_picked);
     oak_free(w);
 }
 
@@ -235,13 +243,24 @@ static oak_result load_fox(crowd_world *w) {
     oak_log(OAK_LOG_INFO,
             "world crowd: impostor atlas (%u views x %u walk frames) baked in %.1f ms",
             OAK_IMPOSTOR_VIEWS, OAK_IMPOSTOR_FRAMES, w->impostor.bake_ms);
-    return _oak_crowd_fur_figure(&w->fur, w->mesh, FUR_CUTS, FUR_TUFT / w->scale);
+    if ((r = _oak_crowd_fur_figure(&w->fur, w->mesh, OAK_CROWD_FUR_CUTS,
+                                   OAK_CROWD_FUR_TUFT / w->scale)))
+        return r;
+    /* the fur figure's own far tier, baked from its 14,400 triangles the
+       same way (its tufts are in its silhouette and its shading) */
+    if ((r = _oak_crowd_impostor_bake(&w->fur_impostor, w->bank, 1, w->fur, w->material, true)))
+        return r;
+    oak_log(OAK_LOG_INFO, "world crowd: the fur figure's impostor atlas baked in %.1f ms",
+            w->fur_impostor.bake_ms);
+    return OAK_OK;
 }
 
-/* Figure i's record: the Fox's stream from 0, the fur figure's after them. */
-static uint32_t record_of(const crowd_world *w, uint32_t i) {
-    return i % FUR_EVERY == FUR_EVERY - 1 ? w->figures[0] + i / FUR_EVERY
-                                          : i / FUR_EVERY * (FUR_EVERY - 1) + i % FUR_EVERY;
+/* Figure i's record: in the fur figure's stream every FUR_EVERY-th figure,
+   in the Fox's the rest, each in figure order. */
+static oak_instance *record_of(const crowd_world *w, uint32_t i) {
+    return i % FUR_EVERY == FUR_EVERY - 1
+               ? w->rec[1] + i / FUR_EVERY
+               : w->rec[0] + i / FUR_EVERY * (FUR_EVERY - 1) + i % FUR_EVERY;
 }
 
 /* The crowd's height query: the terrain's finest triangle under (x, z), as
@@ -263,15 +282,49 @@ static bool nearer(const ik_pick *p, const ik_pick *q) {
     return p->d2 != q->d2 ? p->d2 < q->d2 : p->figure < q->figure;
 }
 
+/* p into the nearest-first list of *n (at most IK_CAP): an insertion, no
+   sort that might allocate. */
+static void pick_insert(ik_pick *list, uint32_t *n, ik_pick p) {
+    if (*n == IK_CAP && !nearer(&p, &list[*n - 1])) return;
+    uint32_t k = *n < IK_CAP ? (*n)++ : *n - 1;
+    for (; k > 0 && nearer(&p, &list[k - 1]); k--) list[k] = list[k - 1];
+    list[k] = p;
+}
+
+typedef struct pick_job {
+    crowd_world *w;
+    float eye[3];
+} pick_job;
+
+/* Chunk c's IK_CAP nearest figures inside IK_DISTANCE of the eye. */
+static void pick_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    const pick_job *j = user;
+    crowd_world *w = j->w;
+    for (uint32_t c = begin; c < end; c++) {
+        ik_pick *list = w->chunk_pick + (size_t)c * IK_CAP;
+        uint32_t n = 0, last = (c + 1) * PICK_CHUNK < w->count ? (c + 1) * PICK_CHUNK : w->count;
+        for (uint32_t i = c * PICK_CHUNK; i < last; i++) {
+            const oak_instance *rec = record_of(w, i);
+            float dx = rec->position[0] - j->eye[0], dy = rec->position[1] - j->eye[1],
+                  dz = rec->position[2] - j->eye[2];
+            ik_pick p = {dx * dx + dy * dy + dz * dz, i, i % FUR_EVERY == FUR_EVERY - 1};
+            if (p.d2 < IK_DISTANCE * IK_DISTANCE) pick_insert(list, &n, p);
+        }
+        w->chunk_picked[c] = n;
+    }
+}
+
 static void ik_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     crowd_world *w = user;
     size_t stride = (size_t)w->joints * 12;
     for (uint32_t k = begin; k < end; k++) {
-        const oak_instance *rec = &w->records[record_of(w, w->pick[k].figure)];
+        const oak_instance *rec = record_of(w, w->pick[k].figure);
         float *pal = w->ik_palettes + k * stride;
         /* the palette the bank poses it at: the GPUs' pose.glsl in the same steps */
         _oak_pose_palette(w->bank, NULL, 0, rec->phase, pal);
+        memcpy(w->ik_bases + k * stride, pal, sizeof(float) * stride);
         oak_foot_ik_solve(w->rig, rec, w->terrain ? ground_height : open_ground, w->terrain, pal,
                           NULL);
     }
@@ -287,20 +340,16 @@ static oak_result foot_ik(oak_scene *scene, crowd_world *w) {
     oak_scene_update_transforms(scene);
     mat4 m;
     oak_scene_world_matrix(scene, cam, m);
-    /* the IK_CAP nearest inside the tier, kept nearest first (an
-       insertion into at most IK_CAP: no sort that might allocate) */
+    /* the IK_CAP nearest inside the tier, nearest first: each chunk's own
+       IK_CAP nearest on the job pool, then those merged here (the total
+       order makes it the one set whatever the chunks) */
+    pick_job pj = {w, {m[3][0], m[3][1], m[3][2]}};
+    uint32_t chunks = (w->count + PICK_CHUNK - 1) / PICK_CHUNK;
+    oak_parallel_for(chunks, 1, pick_range, &pj);
     uint32_t n = 0;
-    for (uint32_t i = 0; i < w->count; i++) {
-        const oak_instance *rec = &w->records[record_of(w, i)];
-        float dx = rec->position[0] - m[3][0], dy = rec->position[1] - m[3][1],
-              dz = rec->position[2] - m[3][2];
-        ik_pick p = {dx * dx + dy * dy + dz * dz, i, i % FUR_EVERY == FUR_EVERY - 1};
-        if (!(p.d2 < IK_DISTANCE * IK_DISTANCE) || (n == IK_CAP && !nearer(&p, &w->pick[n - 1])))
-            continue;
-        uint32_t k = n < IK_CAP ? n++ : n - 1;
-        for (; k > 0 && nearer(&p, &w->pick[k - 1]); k--) w->pick[k] = w->pick[k - 1];
-        w->pick[k] = p;
-    }
+    for (uint32_t c = 0; c < chunks; c++)
+        for (uint32_t q = 0; q < w->chunk_picked[c]; q++)
+            pick_insert(w->pick, &n, w->chunk_pick[(size_t)c * IK_CAP + q]);
     /* the Fox's stream first, each in figure order: the order the override
        palettes are written in */
     for (uint32_t i = 1; i < n; i++) {
@@ -321,12 +370,13 @@ static oak_result foot_ik(oak_scene *scene, crowd_world *w) {
         w->picked[k] = count;
         if (!w->stream[k]) continue;
         uint32_t first;
-        oak_result r = oak_stream_write_pose_overrides(w->stream[k], count,
-                                                       w->ik_palettes + at * stride, &first);
+        /* with the bank's poses they correct: the stream grows its cull
+           spheres by how far the correction moves a vertex */
+        oak_result r = oak_stream_write_pose_overrides_from(
+            w->stream[k], count, w->ik_palettes + at * stride, w->ik_bases + at * stride, &first);
         if (r) return r;
         for (uint32_t j = 0; j < count; j++)
-            w->records[record_of(w, w->pick[at + j].figure)].phase =
-                oak_pose_override_phase(first + j);
+            record_of(w, w->pick[at + j].figure)->phase = oak_pose_override_phase(first + j);
         at += count;
     }
     return OAK_OK;
@@ -347,7 +397,7 @@ static void record_range(void *user, uint32_t begin, uint32_t end, uint32_t work
         float phase = k < 0.5f    ? OAK_POSE_CLIP_SECONDS + w->cycle[i] * w->dur[1]
                       : k > 62.5f ? 2 * OAK_POSE_CLIP_SECONDS + w->cycle[i] * w->dur[2]
                                   : oak_pose_blend_phase(1, 2, w->weight[i], w->cycle[i]);
-        oak_instance *rec = &w->records[record_of(w, i)];
+        oak_instance *rec = record_of(w, i);
         *rec = (oak_instance){.position = {f.position[0], f.position[1], f.position[2]},
                               .scale = w->scale,
                               .rotation = {0, sinf(0.5f * yaw), 0, cosf(0.5f * yaw)},
@@ -359,16 +409,16 @@ static void record_range(void *user, uint32_t begin, uint32_t end, uint32_t work
     }
 }
 
-/* Phases, headings and places into the streams' records, on the job pool;
-   then the near figures' IK. */
+/* Phases, headings and places into the streams' records in place, on the
+   job pool (at 500,000 figures a copy through oak_stream_write is 24 MB on
+   one thread); then the near figures' IK. Every phase written is a bank's
+   or an override slot the stream handed out, which oak_stream_write would
+   have checked. */
 static oak_result write_records(oak_scene *scene, crowd_world *w) {
+    for (int k = 0; k < 2; k++)
+        if (w->stream[k]) w->rec[k] = _oak_stream_records_to_write(w->stream[k]);
     oak_parallel_for(w->count, RECORD_CHUNK, record_range, w);
-    oak_result r = foot_ik(scene, w);
-    for (int k = 0; k < 2 && !r; k++)
-        if (w->stream[k])
-            r = oak_stream_write(w->stream[k], 0, w->records + (k ? w->figures[0] : 0),
-                                 w->figures[k]);
-    return r;
+    return foot_ik(scene, w);
 }
 
 /* The camera beside the group, framing its figures (and a fox's height
@@ -415,22 +465,34 @@ static oak_result update_terrain(oak_scene *scene, crowd_world *w) {
     return oak_terrain_update(w->terrain, eye);
 }
 
-static oak_result crowd_step(oak_scene *scene, crowd_world *w, float dt) {
-    oak_result r = oak_crowd_step(w->crowd, dt, w->terrain ? ground_height : NULL, w->terrain);
-    if (r) return r;
-    for (uint32_t i = 0; i < w->count; i++) {
+/* A new goal within 2 m of the old: figure i's own (i >= GROUP), or the
+   whole group's when its first fox gets there (i == 0). */
+static void next_goal(crowd_world *w, uint32_t i, const oak_crowd_figure *f) {
+    float dx = w->goal[2 * i] - f->position[0], dz = w->goal[2 * i + 1] - f->position[2];
+    if ((i == 0 || i >= GROUP) && dx * dx + dz * dz < 4.0f) {
+        uint32_t last = i == 0 ? (GROUP < w->count ? GROUP : w->count) : i + 1;
+        for (uint32_t k = i; k < last; k++) {
+            goal_of(w, k, ++w->round[k], w->goal + 2 * k);
+            oak_crowd_set_goal(w->crowd, k, w->goal + 2 * k);
+        }
+    }
+}
+
+typedef struct gait_job {
+    crowd_world *w;
+    float dt;
+} gait_job;
+
+/* Figures [begin, end): goals and gaits; each writes only its own (the
+   group's goals move with figure 0's, on the calling thread). */
+static void gait_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    const gait_job *j = user;
+    crowd_world *w = j->w;
+    for (uint32_t i = begin; i < end; i++) {
         oak_crowd_figure f;
         oak_crowd_get(w->crowd, i, &f);
-        /* a new goal within 2 m of the old (the whole group's when its
-           first fox gets there) */
-        float dx = w->goal[2 * i] - f.position[0], dz = w->goal[2 * i + 1] - f.position[2];
-        if ((i == 0 || i >= GROUP) && dx * dx + dz * dz < 4.0f) {
-            uint32_t last = i == 0 ? (GROUP < w->count ? GROUP : w->count) : i + 1;
-            for (uint32_t k = i; k < last; k++) {
-                goal_of(w, k, ++w->round[k], w->goal + 2 * k);
-                oak_crowd_set_goal(w->crowd, k, w->goal + 2 * k);
-            }
-        }
+        if (i >= GROUP) next_goal(w, i, &f);
         /* the gait by the figure's own speed: the Walk up to its pace, the
            Run from its pace, a blend between (the Run's weight the share of
            the way); the cycle moves on by the ground covered over the
@@ -443,9 +505,21 @@ static oak_result crowd_step(oak_scene *scene, crowd_world *w, float dt) {
         float stride =
             w->pace[1] * w->dur[1] + (w->pace[2] * w->dur[2] - w->pace[1] * w->dur[1]) * wt;
         w->weight[i] = wt;
-        w->cycle[i] += stride > 0 ? speed * dt / stride : 0;
+        w->cycle[i] += stride > 0 ? speed * j->dt / stride : 0;
         w->cycle[i] -= floorf(w->cycle[i]); /* wrapped: the float keeps its bits */
     }
+}
+
+static oak_result crowd_step(oak_scene *scene, crowd_world *w, float dt) {
+    oak_result r = oak_crowd_step(w->crowd, dt, w->terrain ? ground_height : NULL, w->terrain);
+    if (r) return r;
+    if (w->count) {
+        oak_crowd_figure f;
+        oak_crowd_get(w->crowd, 0, &f);
+        next_goal(w, 0, &f);
+    }
+    gait_job j = {w, dt};
+    oak_parallel_for(w->count, GAIT_CHUNK, gait_range, &j);
     frame_group(scene, w);
     return update_terrain(scene, w);
 }
@@ -544,11 +618,10 @@ oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opt
         return r;
     w->cycle = oak_alloc(sizeof(float) * n);
     w->weight = oak_alloc(sizeof(float) * n);
-    w->records = oak_alloc(sizeof(oak_instance) * n);
     w->points = oak_alloc(sizeof(float) * 6 * GROUP);
     w->goal = oak_alloc(sizeof(float) * 2 * n);
     w->round = oak_calloc(n, sizeof(uint32_t));
-    if (!w->cycle || !w->weight || !w->records || !w->points || !w->goal || !w->round)
+    if (!w->cycle || !w->weight || !w->points || !w->goal || !w->round)
         return OAK_ERROR_OUT_OF_MEMORY;
     if (opts->foot_ik >= 0) { /* the Fox's four legs (the fur figure shares its skeleton) */
         const oak_gltf *g = w->fox;
@@ -565,7 +638,12 @@ oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opt
         w->joints = oak_pose_bank_joints(w->bank);
         w->pick = oak_alloc(sizeof(ik_pick) * IK_CAP);
         w->ik_palettes = oak_alloc(sizeof(float) * 12 * w->joints * IK_CAP);
-        if (!w->pick || !w->ik_palettes) return OAK_ERROR_OUT_OF_MEMORY;
+        w->ik_bases = oak_alloc(sizeof(float) * 12 * w->joints * IK_CAP);
+        uint32_t chunks = (n + PICK_CHUNK - 1) / PICK_CHUNK;
+        w->chunk_pick = oak_alloc(sizeof(ik_pick) * IK_CAP * chunks);
+        w->chunk_picked = oak_alloc(sizeof(uint32_t) * chunks);
+        if (!w->pick || !w->ik_palettes || !w->ik_bases || !w->chunk_pick || !w->chunk_picked)
+            return OAK_ERROR_OUT_OF_MEMORY;
     }
     oak_crowd_desc cd = {
         .capacity = n, .extent = {-w->half, -w->half, w->half, w->half}, .radius = FOX_RADIUS};
@@ -592,20 +670,21 @@ oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opt
         if ((r = oak_crowd_add(w->crowd, p, g, pace))) return r;
     }
     /* one stream a figure: each its own ladder, the full mesh near, a
-       simplified one beyond (the fur figure's: the Fox itself) and the
-       Fox's impostor card past FAR_TIER */
+       simplified one beyond (the fur figure's: the Fox itself) and its own
+       impostor card past FAR_TIER */
     w->figures[1] = n / FUR_EVERY, w->figures[0] = n - w->figures[1];
     const oak_mesh ladder[2][2] = {{w->mesh, w->mid}, {w->fur, w->mesh}};
+    const _oak_crowd_impostor *far[2] = {&w->impostor, &w->fur_impostor};
     for (int k = 0; k < 2; k++) {
         if (!w->figures[k]) continue;
         oak_stream_desc sd = {
             .capacity = w->figures[k],
             .lod_count = 3,
-            .lods = {{ladder[k][0], NEAR_TIER}, {ladder[k][1], FAR_TIER}, {w->impostor.card, 0}},
+            .lods = {{ladder[k][0], NEAR_TIER}, {ladder[k][1], FAR_TIER}, {far[k]->card, 0}},
             .material = w->material,
             .pose_bank = w->bank,
             .impostor_lod = 2,
-            .impostor_material = w->impostor.material,
+            .impostor_material = far[k]->material,
             .pose_overrides = w->rig ? IK_CAP : 0};
         if ((r = oak_make_stream(&w->stream[k], &sd))) return r;
         if ((r = oak_scene_add_stream(scene, w->stream[k]))) {

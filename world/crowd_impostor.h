@@ -20,6 +20,10 @@
 #define OAK_IMPOSTOR_GUTTER  2 /* texels kept clear inside each cell */
 #define OAK_IMPOSTOR_ATLAS_W (OAK_IMPOSTOR_VIEWS * OAK_IMPOSTOR_CELL_W)
 #define OAK_IMPOSTOR_ATLAS_H (OAK_IMPOSTOR_FRAMES * OAK_IMPOSTOR_CELL_H)
+/* The crowd's second figure (world/crowd_figure.c _oak_crowd_fur_figure):
+   each Fox triangle cut into CUTS x CUTS, tufts up to 1.5 TUFT metres */
+#define OAK_CROWD_FUR_CUTS 5u
+#define OAK_CROWD_FUR_TUFT 0.012f
 
 typedef struct _oak_crowd_impostor {
     uint8_t *albedo, *normal; /* the atlases as baked (sRGB RGBA8, RGBA8) */

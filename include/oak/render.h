@@ -456,6 +456,18 @@ float oak_pose_blend_phase(uint32_t clip_a, uint32_t clip_b, float weight, float
  * an error in oak_stream_write. */
 oak_result oak_stream_write_pose_overrides(oak_stream *s, uint32_t count, const float *palettes,
                                            uint32_t *first_slot);
+/* The same, with `bases`: the count palettes the overrides were corrected
+ * from (foot IK: each figure's bank pose), each a pose inside the bank's
+ * spheres. The stream bounds how far each override moves any vertex of its
+ * LOD meshes from where its base puts it (at every joint, the palettes'
+ * difference at the centre of the joint's vertices plus its linear part's
+ * Frobenius norm times their reach) and, while a generation with a bound
+ * is held, grows the cull sphere of each of its posed LODs (not the card)
+ * by the largest, on every backend. Without bases the caller keeps its
+ * overrides inside the bank's spheres. */
+oak_result oak_stream_write_pose_overrides_from(oak_stream *s, uint32_t count,
+                                                const float *palettes, const float *bases,
+                                                uint32_t *first_slot);
 /* The phase that poses from override slot `slot`: -(2^24 + 2 (slot + 1)),
  * an exact float below every blend's (floats step by 2 there). */
 float oak_pose_override_phase(uint32_t slot);
