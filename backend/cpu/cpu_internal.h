@@ -289,6 +289,11 @@ typedef struct cpu_backend {
        frame's weighed YCoCg (cpu_pass_taa.c) */
     float *taa;
     uint64_t taa_cap; /* floats */
+    /* the opaque frame's copy (cpu_pass_opaquecopy.c): rgb floats laid out
+       as render/opaque_copy.h says; valid once this frame's pass ran */
+    float *opaque_copy;
+    uint64_t opaque_copy_cap; /* floats */
+    bool opaque_valid;
 } cpu_backend;
 
 /* ---- the frame: one run function per row of the pass table -------------- */
@@ -312,6 +317,7 @@ oak_result _oak_cpu_run_lampshadow(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_raster(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_gtao(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_resolve(cpu_backend *b, const oak_render_view *v);
+oak_result _oak_cpu_run_opaquecopy(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_blend(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_taa(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_exposure(cpu_backend *b, const oak_render_view *v);
