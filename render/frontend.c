@@ -287,7 +287,7 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
                 (oak_render_batch){d, 0, v->draws.mesh[d], v->draws.material[d]};
             /* once a batch: does its material read the frame behind it? */
             const oak_material_data *mat = oak_material_get(v->draws.material[d]);
-            if (mat && mat->desc.water) v->opaque_copy = true;
+            if (mat && (mat->desc.water || mat->desc.lobes.transmission > 0)) v->opaque_copy = true;
         }
         v->batches[v->batch_count - 1].count++;
     }

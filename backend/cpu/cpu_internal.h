@@ -82,6 +82,7 @@ typedef struct cpu_material {
     float fx_plane_ratio; /* |n| ratios under this give a plane a weight under OAK_FX_PLANE_MIN */
     float f0[3], f90;     /* the dielectric Fresnel (oak_material_dielectric_f0) */
     bool coat, sheen, aniso, irid, difftr; /* the lobes it has (docs/SHADING.md "Lobes") */
+    bool transmit; /* KHR_materials_transmission: light from the opaque copy (forward only) */
 } cpu_material;
 
 /* ---- passes ------------------------------------------------------------- */
@@ -457,7 +458,8 @@ typedef struct cpu_lanes {
        over pi (0: none) and the sky's irradiance about -N */
     bool difftr[CPU_LANES_MAX];
     float dt[3][CPU_LANES_MAX], dt_irr[3][CPU_LANES_MAX];
-    float col[3][CPU_LANES_MAX]; /* out: colour before fog */
+    float tbase[3][CPU_LANES_MAX]; /* transmission's tint, the base colour (where it transmits) */
+    float col[3][CPU_LANES_MAX];   /* out: colour before fog */
 } cpu_lanes;
 typedef void (*cpu_light_fn)(const cpu_backend *b, cpu_lanes *q);
 void _oak_cpu_light_avx2(const cpu_backend *b, cpu_lanes *q);

@@ -174,6 +174,7 @@
 #define OAK_GPU_MAT_ANISO        32u /* KHR_materials_anisotropy: lobe3.xyz */
 #define OAK_GPU_MAT_IRID         64u /* KHR_materials_iridescence: lobe4.xyz */
 #define OAK_GPU_MAT_DIFFTR       128u /* KHR_materials_diffuse_transmission: lobe5 */
+#define OAK_GPU_MAT_TRANSMIT     256u /* KHR_materials_transmission (+ _volume, _dispersion): lobe6, lobe7 */
 
 /* oak_gpu_texref.a.w packing: mips | wrap_u << 8 | wrap_v << 10 | mag << 12 |
  * min << 14 | mip << 16 | uv_set << 18 | srgb << 19 (wraps and filters are
@@ -544,6 +545,8 @@ OAK_STRUCT(oak_gpu_material) {
     OAK_F4(lobe3); /* anisotropy strength, cos and sin of its rotation, 0 */
     OAK_F4(lobe4); /* iridescence factor, the film's ior and thickness (nm), 0 */
     OAK_F4(lobe5); /* diffuse transmission's colour, its factor */
+    OAK_F4(lobe6); /* transmission, thickness, attenuation distance (0: none), dispersion */
+    OAK_F4(lobe7); /* attenuation colour (white when all 0), ior (1.5 when 0) */
 }
 OAK_END(oak_gpu_material);
 
