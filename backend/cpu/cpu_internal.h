@@ -419,6 +419,11 @@ typedef struct cpu_surface {
     bool back;
     float gtao; /* the gtao term of the indirect light (1 unless the resolve sets it) */
 } cpu_surface;
+/* Where the frame behind water is read (docs/SHADING.md "Water"): the
+   surface point P moved by the ray refracted through the wave's normal N
+   less the one through still water, OAK_WATER_REFRACT_DEPTH down (V: unit,
+   towards the eye); P itself on still water. */
+void _oak_cpu_water_refract_point(const float P[3], const float N[3], const float V[3], float e[3]);
 /* Builds the surface of a triangle at pixel (x, y). */
 void _oak_cpu_surface(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx *t, uint32_t x,
                       uint32_t y, cpu_surface *s);

@@ -775,6 +775,24 @@ static void copy_at(const cpu_backend *b, const float e[3], float lod, float out
                        0.5f - 0.5f * clip[1] / clip[3], lod, out);
 }
 
+void _oak_cpu_water_refract_point(const float P[3], const float N[3], const float V[3],
+                                  float e[3]) {
+    const float up[3] = {0, 1, 0}, eta = 1.0f / 1.33f;
+    float a[3], f[3];
+    refract_v(V, N, eta, a);
+    refract_v(V, up, eta, f);
+    for (int i = 0; i < 3; i++) e[i] = P[i] + (a[i] - f[i]) * (float)OAK_WATER_REFRACT_DEPTH;
+}
+
+/* The frame behind water at lane 0, refracted by its waves, as
+   transmission.glsl's oak_water_behind (docs/SHADING.md "Water"). */
+static void water_behind(const cpu_backend *b, const cpu_lanes *q, float out[3]) {
+    float P[3], N[3], V[3], e[3];
+    for (int i = 0; i < 3; i++) P[i] = q->P[i][0], N[i] = q->N[i][0], V[i] = q->V[i][0];
+    _oak_cpu_water_refract_point(P, N, V, e);
+    copy_at(b, e, 0, out);
+}
+
 /* Light through a transmissive surface at lane 0 (docs/SHADING.md
    "Transmission"), as shaders/common/transmission.glsl: the refracted ray
    runs the thickness (times the draw's scale per axis) and its end is read
@@ -835,6 +853,14 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
         float tr[3];
         transmit(b, t, &q, tr);
         for (int k = 0; k < 3; k++) rgb[k] += tr[k];
+        *alpha = 1;
+    }
+    /* water: "over" the refracted copy here, as the blend would over the frame */
+    if (q.water_a[0] > 0 && q.lit[0] && b->opaque_valid &&
+        b->view->post.debug != OAK_DEBUG_CLUSTERS) {
+        float wb[3], a = *alpha;
+        water_behind(b, &q, wb);
+        for (int k = 0; k < 3; k++) rgb[k] = rgb[k] * a + wb[k] * (1.0f - a);
         *alpha = 1;
     }
 }

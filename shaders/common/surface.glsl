@@ -380,7 +380,8 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     }
     vec3 colour;
 #ifdef OAK_FORWARD
-    vec3 trans = vec3(0.0);
+    vec3 trans = vec3(0.0), wbehind = vec3(0.0);
+    bool refracts = false;
 #endif
     if ((mflags & OAK_GPU_MAT_UNLIT) != 0u) {
         colour = basec.rgb;
@@ -511,6 +512,10 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
             float fr = OAK_WATER_F0 + (1.0 - OAK_WATER_F0) * (q2 * q2 * q);
             basec.a = 1.0 - (1.0 - fr) * (1.0 - foam);
             colour /= basec.a;
+#ifdef OAK_FORWARD
+            wbehind = oak_water_behind(P, N, V);
+            refracts = true;
+#endif
         }
     }
     if (!water) colour = oak_underwater(P, cam, colour);
@@ -525,6 +530,11 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     if ((view.flags.y & OAK_GPU_DEBUG_CASCADES) != 0u) colour = oak_cascade_tint(P, colour);
 #ifdef OAK_FORWARD
     colour += trans; // over the fog: the copy has the fog to the surface behind
+    // water: "over" the refracted copy here, the fixed blend's sum
+    if (refracts) {
+        colour = colour * basec.a + wbehind * (1.0 - basec.a);
+        basec.a = 1.0;
+    }
 #endif
     return vec4(colour, basec.a);
 }

@@ -44,4 +44,15 @@ vec3 oak_transmitted(mat4 world, uint mi, vec3 P, vec3 N, vec3 V, vec3 base, flo
     return l6.x * (1.0 - F) * base * T;
 }
 
+// The frame behind water, refracted by its waves (docs/SHADING.md "Water"):
+// the copy read where the ray refracted through the wavy normal N lands
+// OAK_WATER_REFRACT_DEPTH metres down, against the ray through still water
+// (so still water reads the pixel itself); cpu_shade.c water_behind().
+vec3 oak_water_behind(vec3 P, vec3 N, vec3 V) {
+    float eta = 1.0 / 1.33;
+    vec3 d = refract(-V, N, eta) - refract(-V, vec3(0.0, 1.0, 0.0), eta);
+    vec4 clip = view.view_proj * vec4(P + d * float(OAK_WATER_REFRACT_DEPTH), 1.0);
+    return oak_opaque_sample(vec2(0.5 + 0.5 * clip.x / clip.w, 0.5 - 0.5 * clip.y / clip.w), 0.0);
+}
+
 #endif
