@@ -11,15 +11,17 @@
 #include "gltf_internal.h"
 
 static const char *const g_supported_ext[] = {
-    "KHR_mesh_quantization",   "KHR_texture_transform",
-    "KHR_materials_unlit",     "KHR_materials_emissive_strength",
-    "KHR_lights_punctual",     "EXT_meshopt_compression",
-    "EXT_texture_webp",        "KHR_draco_mesh_compression",
-    "KHR_node_visibility",     "KHR_animation_pointer",
-    "KHR_materials_variants",  "KHR_materials_pbrSpecularGlossiness",
-    "EXT_mesh_gpu_instancing", "MSFT_lod",
-    "KHR_materials_ior",       "KHR_materials_specular",
-    "KHR_materials_clearcoat", "KHR_materials_sheen",
+    "KHR_mesh_quantization",      "KHR_texture_transform",
+    "KHR_materials_unlit",        "KHR_materials_emissive_strength",
+    "KHR_lights_punctual",        "EXT_meshopt_compression",
+    "EXT_texture_webp",           "KHR_draco_mesh_compression",
+    "KHR_node_visibility",        "KHR_animation_pointer",
+    "KHR_materials_variants",     "KHR_materials_pbrSpecularGlossiness",
+    "EXT_mesh_gpu_instancing",    "MSFT_lod",
+    "KHR_materials_ior",          "KHR_materials_specular",
+    "KHR_materials_clearcoat",    "KHR_materials_sheen",
+    "KHR_materials_transmission", "KHR_materials_volume",
+    "KHR_materials_dispersion",
 };
 
 static bool ext_supported(const char *name) {

@@ -1,7 +1,8 @@
 /* The material extensions that add lobes (docs/SHADING.md "Lobes"):
- * KHR_materials_ior, _specular, _clearcoat, _sheen, _anisotropy, _iridescence and
- * _diffuse_transmission, read into a material's oak_material_lobes. Their factors are shaded; their
- * textures are not read yet (one warning each names the texture left out). */
+ * KHR_materials_ior, _specular, _clearcoat, _sheen, _anisotropy, _iridescence,
+ * _diffuse_transmission, _transmission, _volume and _dispersion, read into a material's
+ * oak_material_lobes. Their factors are shaded; their textures are not read yet (one warning each
+ * names the texture left out). */
 #include <stdio.h>
 #include <string.h>
 
@@ -117,6 +118,37 @@ oak_result _oak_gltf_load_lobes(gltf_ctx *c, const cJSON *ext, const char *path,
         _oak_gltf_clamp(c, ep, "diffuseTransmissionFactor", &l->diffuse_transmission, 0, 1);
         for (int k = 0; k < 3; k++)
             _oak_gltf_clamp(c, ep, "diffuseTransmissionColorFactor", &dc[k], 0, 1);
+    }
+    if ((r = _oak_gltf_object(c, ext, xp, "KHR_materials_transmission", &o))) return r;
+    if (o) {
+        static const char *const tex[] = {"transmissionTexture"};
+        snprintf(ep, sizeof ep, "%s.KHR_materials_transmission", xp);
+        if ((r = _oak_gltf_float(c, o, ep, "transmissionFactor", 0, &l->transmission)) ||
+            (r = skip_textures(c, o, ep, tex, 1)))
+            return r;
+        _oak_gltf_clamp(c, ep, "transmissionFactor", &l->transmission, 0, 1);
+    }
+    if ((r = _oak_gltf_object(c, ext, xp, "KHR_materials_volume", &o))) return r;
+    if (o) {
+        static const char *const tex[] = {"thicknessTexture"};
+        float *ac = l->attenuation_color;
+        snprintf(ep, sizeof ep, "%s.KHR_materials_volume", xp);
+        ac[0] = ac[1] = ac[2] = 1;
+        /* glTF's default distance is infinity: 0 here (no attenuation) */
+        if ((r = _oak_gltf_float(c, o, ep, "thicknessFactor", 0, &l->thickness)) ||
+            (r = _oak_gltf_floats(c, o, ep, "attenuationColor", 3, ac)) ||
+            (r = _oak_gltf_float(c, o, ep, "attenuationDistance", 0, &l->attenuation_distance)) ||
+            (r = skip_textures(c, o, ep, tex, 1)))
+            return r;
+        _oak_gltf_clamp(c, ep, "thicknessFactor", &l->thickness, 0, 1e4f);
+        for (int k = 0; k < 3; k++) _oak_gltf_clamp(c, ep, "attenuationColor", &ac[k], 0, 1);
+        _oak_gltf_clamp(c, ep, "attenuationDistance", &l->attenuation_distance, 0, 1e9f);
+    }
+    if ((r = _oak_gltf_object(c, ext, xp, "KHR_materials_dispersion", &o))) return r;
+    if (o) {
+        snprintf(ep, sizeof ep, "%s.KHR_materials_dispersion", xp);
+        if ((r = _oak_gltf_float(c, o, ep, "dispersion", 0, &l->dispersion))) return r;
+        _oak_gltf_clamp(c, ep, "dispersion", &l->dispersion, 0, 100);
     }
     return OAK_OK;
 }

@@ -37,6 +37,8 @@ oak_material_desc oak_material_desc_defaults(const oak_material_desc *desc) {
     if (d.normal_scale == 0) d.normal_scale = 1.0f;
     if (d.occlusion_strength == 0) d.occlusion_strength = 1.0f;
     if (d.alpha_mode == OAK_ALPHA_DEFAULT) d.alpha_mode = OAK_ALPHA_OPAQUE;
+    /* light through it is read from the opaque frame: the forward pass's */
+    if (d.lobes.transmission > 0) d.alpha_mode = OAK_ALPHA_BLEND;
     if (d.alpha_cutoff == 0) d.alpha_cutoff = (float)OAK_ALPHA_CUTOFF_DEFAULT;
     if (d.fx.triplanar_sharpness == 0) d.fx.triplanar_sharpness = (float)OAK_FX_SHARPNESS_DEFAULT;
     if (d.fx.variation_scale == 0) d.fx.variation_scale = (float)OAK_FX_VARIATION_SCALE_DEFAULT;
@@ -117,7 +119,14 @@ static oak_result check(const oak_material_desc *d) {
               {"diffuse_transmission", l->diffuse_transmission, 1},
               {"diffuse_transmission_color", l->diffuse_transmission_color[0], 1},
               {"diffuse_transmission_color", l->diffuse_transmission_color[1], 1},
-              {"diffuse_transmission_color", l->diffuse_transmission_color[2], 1}};
+              {"diffuse_transmission_color", l->diffuse_transmission_color[2], 1},
+              {"transmission", l->transmission, 1},
+              {"thickness", l->thickness, 1e4f},
+              {"attenuation_color", l->attenuation_color[0], 1},
+              {"attenuation_color", l->attenuation_color[1], 1},
+              {"attenuation_color", l->attenuation_color[2], 1},
+              {"attenuation_distance", l->attenuation_distance, 1e9f},
+              {"dispersion", l->dispersion, 100}};
     for (size_t i = 0; i < sizeof lo / sizeof lo[0]; i++)
         if (!(lo[i].v >= 0 && lo[i].v <= lo[i].max))
             return oak_error(OAK_ERROR_INVALID_ARGUMENT,

@@ -315,6 +315,11 @@ static void s_model(ser *s, oak_gltf *g) {
         s_f32(s, &d->lobes.iridescence_thickness, 1);
         s_f32(s, &d->lobes.diffuse_transmission, 1);
         s_f32(s, d->lobes.diffuse_transmission_color, 3);
+        s_f32(s, &d->lobes.transmission, 1);
+        s_f32(s, &d->lobes.thickness, 1);
+        s_f32(s, d->lobes.attenuation_color, 3);
+        s_f32(s, &d->lobes.attenuation_distance, 1);
+        s_f32(s, &d->lobes.dispersion, 1);
         s_texref(s, &d->base_color_tex);
         s_texref(s, &d->metallic_roughness_tex);
         s_texref(s, &d->normal_tex);

@@ -197,6 +197,7 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
     uint32_t n = in->draw_count;
     v->draws.count = 0;
     v->batch_count = 0;
+    v->opaque_copy = false;
     if (!n) {
         fe->last_count = 0;
         return OAK_OK;
@@ -284,6 +285,9 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
                 return OAK_ERROR_OUT_OF_MEMORY;
             v->batches[v->batch_count++] =
                 (oak_render_batch){d, 0, v->draws.mesh[d], v->draws.material[d]};
+            /* once a batch: does its material read the frame behind it? */
+            const oak_material_data *mat = oak_material_get(v->draws.material[d]);
+            if (mat && (mat->desc.water || mat->desc.lobes.transmission > 0)) v->opaque_copy = true;
         }
         v->batches[v->batch_count - 1].count++;
     }

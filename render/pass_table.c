@@ -52,6 +52,10 @@ static const oak_target_info k_targets[OAK_TARGET_COUNT] = {
     /* RGBA32F texels: the froxels injected, then integrated (oak_gpu_fog);
        written whole each frame the fog runs */
     [OAK_TARGET_FOG] = {"fog", OAK_TARGET_SIZE_ASSETS, OAK_TARGET_BUFFER, OAK_TARGET_PER_FRAME},
+    /* RGBA32F texels: the lit opaque frame, then its 2 x 2 box mips
+       (render/opaque_copy.h); written whole each frame a material reads it */
+    [OAK_TARGET_OPAQUE] = {"opaque", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_BUFFER,
+                           OAK_TARGET_PER_FRAME},
 };
 
 static bool has_shadows(const oak_render_view *v) {
@@ -63,6 +67,12 @@ static bool has_lamp_shadows(const oak_render_view *v) {
 /* BLEND surfaces: not over a capture channel's data */
 static bool has_blend(const oak_render_view *v) {
     return v->draws.count > 0 && v->post.channel == OAK_CHANNEL_NONE;
+}
+/* a drawn material refracts the frame behind it (transmission, water): the
+   frontend looked at each batch's material; nothing else pays for the copy,
+   nor over a capture channel's data */
+static bool copies_opaque(const oak_render_view *v) {
+    return v->opaque_copy && has_blend(v);
 }
 static bool has_streams(const oak_render_view *v) {
     return v->stream_count > 0;
@@ -202,7 +212,18 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
      NULL,
      {NULL},
      false},
-    /* BLEND surfaces far to near, depth-tested, over the resolved frame */
+    /* the lit opaque frame (sky included) into a buffer, then each mip a
+       2 x 2 box of the one above: one dispatch (or job batch) a level */
+    {OAK_PASS_OPAQUECOPY,
+     "opaquecopy",
+     {SCENE_READ,
+      {OAK_TARGET_HDR, OAK_USE_STORAGE_READ},
+      {OAK_TARGET_OPAQUE, OAK_USE_STORAGE_WRITE}},
+     copies_opaque,
+     {NULL},
+     false},
+    /* BLEND surfaces far to near, depth-tested, over the resolved frame
+       (transmission and water sample the opaque copy) */
     {OAK_PASS_BLEND,
      "blend",
      {SCENE_READ,
@@ -213,6 +234,7 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
       {OAK_TARGET_DEPTH, OAK_USE_DEPTH_TEST},
       {OAK_TARGET_CLOUDS, OAK_USE_BUFFER_READ},
       {OAK_TARGET_FOG, OAK_USE_BUFFER_READ},
+      {OAK_TARGET_OPAQUE, OAK_USE_BUFFER_READ},
       {OAK_TARGET_HDR, OAK_USE_COLOR_BLEND}},
      has_blend,
      {NULL},

@@ -27,6 +27,7 @@ typedef enum oak_target_id {
     OAK_TARGET_CLOUDS,        /* the clouds' shadow map, noise table and march (OAK_GPU_CLOUD_*) */
     OAK_TARGET_TAA,           /* the taa pass's two histories (render/taa.h) */
     OAK_TARGET_FOG,           /* the fog's froxels: injected, then integrated (oak_gpu_fog) */
+    OAK_TARGET_OPAQUE,        /* the opaque frame's copy and its mips (render/opaque_copy.h) */
     OAK_TARGET_COUNT
 } oak_target_id;
 

@@ -3,6 +3,9 @@
 // function as the resolve (rebuilt from gl_PrimitiveID at the pixel centre);
 // the pipeline blends "over" in linear light: src * a + dst * (1 - a).
 #extension GL_GOOGLE_include_directive : require
+// the forward pass's own: transmission through the opaque frame's copy
+// (the resolve never draws it, so its shader does not carry it)
+#define OAK_FORWARD 1
 #include "common/surface.glsl"
 
 layout(location = 0) flat in uint v_draw;

@@ -66,6 +66,7 @@ static void cpu_destroy(void *self) {
     oak_free(b->clouds);
     oak_free(b->fog_buf);
     oak_free(b->taa);
+    oak_free(b->opaque_copy);
     oak_free(b->ids);
     oak_free(b->shadow_map);
     oak_free(b->shadow_static);
@@ -164,6 +165,7 @@ static const cpu_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_CLOUDS] = _oak_cpu_run_clouds, /* cpu_pass_clouds.c */
     [OAK_PASS_FOG] = _oak_cpu_run_fog,       /* cpu_pass_fog.c */
     [OAK_PASS_RESOLVE] = _oak_cpu_run_resolve,
+    [OAK_PASS_OPAQUECOPY] = _oak_cpu_run_opaquecopy, /* cpu_pass_opaquecopy.c */
     [OAK_PASS_BLEND] = _oak_cpu_run_blend,
     [OAK_PASS_CLOUDMIX] = _oak_cpu_run_cloudmix, /* cpu_pass_clouds.c */
     [OAK_PASS_DOF] = _oak_cpu_run_dof,           /* cpu_pass_dof.c */
@@ -203,9 +205,10 @@ static oak_result cpu_render(void *self, const oak_render_view *v) {
         if (g) return g;
     }
     b->view = v;
-    b->lamp_valid = false; /* until this frame's lamp pass draws */
-    b->cloud.shape[3] = 0; /* no cloud shadow until this frame's clouds pass runs */
-    b->fog.grid[3] = 0;    /* no volumetric fog until this frame's fog pass runs */
+    b->lamp_valid = false;   /* until this frame's lamp pass draws */
+    b->cloud.shape[3] = 0;   /* no cloud shadow until this frame's clouds pass runs */
+    b->fog.grid[3] = 0;      /* no volumetric fog until this frame's fog pass runs */
+    b->opaque_valid = false; /* no copy until this frame's opaquecopy pass runs */
     const oak_pass_row *rows = _oak_pass_table();
     oak_result r = OAK_OK;
     uint64_t busy0[OAK_JOB_MAX_THREADS], busy1[OAK_JOB_MAX_THREADS];

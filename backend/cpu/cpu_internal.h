@@ -82,6 +82,7 @@ typedef struct cpu_material {
     float fx_plane_ratio; /* |n| ratios under this give a plane a weight under OAK_FX_PLANE_MIN */
     float f0[3], f90;     /* the dielectric Fresnel (oak_material_dielectric_f0) */
     bool coat, sheen, aniso, irid, difftr; /* the lobes it has (docs/SHADING.md "Lobes") */
+    bool transmit; /* KHR_materials_transmission: light from the opaque copy (forward only) */
 } cpu_material;
 
 /* ---- passes ------------------------------------------------------------- */
@@ -289,6 +290,11 @@ typedef struct cpu_backend {
        frame's weighed YCoCg (cpu_pass_taa.c) */
     float *taa;
     uint64_t taa_cap; /* floats */
+    /* the opaque frame's copy (cpu_pass_opaquecopy.c): rgb floats laid out
+       as render/opaque_copy.h says; valid once this frame's pass ran */
+    float *opaque_copy;
+    uint64_t opaque_copy_cap; /* floats */
+    bool opaque_valid;
 } cpu_backend;
 
 /* ---- the frame: one run function per row of the pass table -------------- */
@@ -312,6 +318,7 @@ oak_result _oak_cpu_run_lampshadow(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_raster(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_gtao(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_resolve(cpu_backend *b, const oak_render_view *v);
+oak_result _oak_cpu_run_opaquecopy(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_blend(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_taa(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_exposure(cpu_backend *b, const oak_render_view *v);
@@ -412,6 +419,11 @@ typedef struct cpu_surface {
     bool back;
     float gtao; /* the gtao term of the indirect light (1 unless the resolve sets it) */
 } cpu_surface;
+/* Where the frame behind water is read (docs/SHADING.md "Water"): the
+   surface point P moved by the ray refracted through the wave's normal N
+   less the one through still water, OAK_WATER_REFRACT_DEPTH down (V: unit,
+   towards the eye); P itself on still water. */
+void _oak_cpu_water_refract_point(const float P[3], const float N[3], const float V[3], float e[3]);
 /* Builds the surface of a triangle at pixel (x, y). */
 void _oak_cpu_surface(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx *t, uint32_t x,
                       uint32_t y, cpu_surface *s);
@@ -451,7 +463,8 @@ typedef struct cpu_lanes {
        over pi (0: none) and the sky's irradiance about -N */
     bool difftr[CPU_LANES_MAX];
     float dt[3][CPU_LANES_MAX], dt_irr[3][CPU_LANES_MAX];
-    float col[3][CPU_LANES_MAX]; /* out: colour before fog */
+    float tbase[3][CPU_LANES_MAX]; /* transmission's tint, the base colour (where it transmits) */
+    float col[3][CPU_LANES_MAX];   /* out: colour before fog */
 } cpu_lanes;
 typedef void (*cpu_light_fn)(const cpu_backend *b, cpu_lanes *q);
 void _oak_cpu_light_avx2(const cpu_backend *b, cpu_lanes *q);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cpu_internal.h"
+#include "render/opaque_copy.h"
 #include "render/fog.h"
 #include "cpu_fx.h"
 #include "cpu_sample.h"
@@ -543,7 +544,7 @@ static void lobes_prep(const cpu_backend *b, const cpu_material *m, const cpu_su
         float Nb[3] = {-N[0], -N[1], -N[2]}, irr[3], t = lb->diffuse_transmission;
         _oak_sky_irradiance(b->sky, Nb, irr);
         for (int k = 0; k < 3; k++) {
-            float dk = base[k] * (1.0f - metallic);
+            float dk = base[k] * (1.0f - metallic) * (m->transmit ? 1.0f - lb->transmission : 1.0f);
             q->dt[k][lane] = dk * lb->diffuse_transmission_color[k] * t / OAK_PI;
             q->dpi[k][lane] = dk * (1.0f - t) / OAK_PI;
             q->dt_irr[k][lane] = irr[k];
@@ -643,6 +644,11 @@ float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_
         q->dpi[k][lane] = base[k] * (1.0f - metallic) / OAK_PI; /* the same for every light */
         q->emit[k][lane] = md->emissive[k] * md->emissive_strength * tem[k];
     }
+    if (m->transmit) /* its share of the light passes through: not the diffuse lobe's */
+        for (int k = 0; k < 3; k++) {
+            q->dpi[k][lane] *= 1.0f - md->lobes.transmission;
+            q->tbase[k][lane] = base[k];
+        }
     q->F90[lane] = mixf(m->f90, 1.0f, metallic);
     q->lobed[lane] = m->coat || m->sheen || m->aniso || m->irid || m->difftr;
     if (q->lobed[lane]) lobes_prep(b, m, s, N, V, base, metallic, q, lane);
@@ -752,6 +758,85 @@ void _oak_cpu_shade_finish(const cpu_backend *b, const cpu_surface *s, const cpu
     for (int k = 0; k < 3; k++) rgb[k] = col[k];
 }
 
+/* GLSL's refract(-V, N, eta): 0 past the critical angle */
+static void refract_v(const float V[3], const float N[3], float eta, float r[3]) {
+    float ni = -dot3(N, V), k = 1.0f - eta * eta * (1.0f - ni * ni);
+    float sk = k >= 0 ? eta * ni + sqrtf(k) : 0;
+    for (int i = 0; i < 3; i++) r[i] = k >= 0 ? -eta * V[i] - sk * N[i] : 0;
+}
+
+/* The opaque copy at world point e projected by the view, at level lod. */
+static void copy_at(const cpu_backend *b, const float e[3], float lod, float out[3]) {
+    const float(*vp)[4] = (const float(*)[4])b->view->view_proj;
+    float clip[4];
+    for (int i = 0; i < 4; i++)
+        clip[i] = vp[0][i] * e[0] + vp[1][i] * e[1] + vp[2][i] * e[2] + vp[3][i];
+    _oak_opaque_sample(b->opaque_copy, b->width, b->height, 0.5f + 0.5f * clip[0] / clip[3],
+                       0.5f - 0.5f * clip[1] / clip[3], lod, out);
+}
+
+void _oak_cpu_water_refract_point(const float P[3], const float N[3], const float V[3],
+                                  float e[3]) {
+    const float up[3] = {0, 1, 0}, eta = 1.0f / 1.33f;
+    float a[3], f[3];
+    refract_v(V, N, eta, a);
+    refract_v(V, up, eta, f);
+    for (int i = 0; i < 3; i++) e[i] = P[i] + (a[i] - f[i]) * (float)OAK_WATER_REFRACT_DEPTH;
+}
+
+/* The frame behind water at lane 0, refracted by its waves, as
+   transmission.glsl's oak_water_behind (docs/SHADING.md "Water"). */
+static void water_behind(const cpu_backend *b, const cpu_lanes *q, float out[3]) {
+    float P[3], N[3], V[3], e[3];
+    for (int i = 0; i < 3; i++) P[i] = q->P[i][0], N[i] = q->N[i][0], V[i] = q->V[i][0];
+    _oak_cpu_water_refract_point(P, N, V, e);
+    copy_at(b, e, 0, out);
+}
+
+/* Light through a transmissive surface at lane 0 (docs/SHADING.md
+   "Transmission"), as shaders/common/transmission.glsl: the refracted ray
+   runs the thickness (times the draw's scale per axis) and its end is read
+   from the opaque copy at a level set by roughness and ior; Beer-Lambert
+   over its length, the base colour, (1 - F) and the factor. */
+static void transmit(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_lanes *q, float out[3]) {
+    const oak_material_lobes *lb = &t->mat->desc.lobes;
+    const float(*w)[4] = (const float(*)[4])t->d->world;
+    float ior = lb->ior > 0 ? lb->ior : 1.5f;
+    float scale[3], P[3], N[3], V[3];
+    for (int i = 0; i < 3; i++) {
+        scale[i] = sqrtf(w[i][0] * w[i][0] + w[i][1] * w[i][1] + w[i][2] * w[i][2]);
+        P[i] = q->P[i][0], N[i] = q->N[i][0], V[i] = q->V[i][0];
+    }
+    float spread = (ior - 1.0f) * 0.025f * lb->dispersion;
+    float lod = log2f((float)b->width) * q->rough[0] * clampf(2.0f * ior - 2.0f, 0.0f, 1.0f);
+    float T[3] = {0, 0, 0}, len = 0;
+    int rays = lb->dispersion > 0 ? 3 : 1;
+    for (int c = 0; c < rays; c++) {
+        float n = rays == 1 ? ior : ior + spread * (float)(c - 1);
+        float r[3], ray[3] = {0, 0, 0};
+        refract_v(V, N, 1.0f / n, r);
+        float rl = sqrtf(dot3(r, r));
+        for (int i = 0; rl > 0 && i < 3; i++) ray[i] = r[i] / rl * lb->thickness * scale[i];
+        float e[3] = {P[0] + ray[0], P[1] + ray[1], P[2] + ray[2]}, s[3];
+        copy_at(b, e, lod, s);
+        if (rays == 1)
+            memcpy(T, s, sizeof T);
+        else
+            T[c] = s[c];
+        if (c == rays / 2) len = sqrtf(dot3(ray, ray));
+    }
+    const float *ac = lb->attenuation_color;
+    bool white = ac[0] == 0 && ac[1] == 0 && ac[2] == 0;
+    if (lb->attenuation_distance > 0 && len > 0) /* Beer-Lambert */
+        for (int k = 0; k < 3; k++)
+            T[k] *= powf(white ? 1.0f : ac[k], len / lb->attenuation_distance);
+    float c = 1.0f - clampf(dot3(N, V), 0.0f, 1.0f), c2 = c * c, f5 = c2 * c2 * c;
+    for (int k = 0; k < 3; k++) {
+        float F = q->F0[k][0] + (q->F90[0] - q->F0[k][0]) * f5;
+        out[k] = lb->transmission * (1.0f - F) * q->tbase[k][0] * T[k];
+    }
+}
+
 /* One pixel through the kernel in lane 0 (blend, and tests) */
 void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surface *s, float rgb[3],
                     float *alpha) {
@@ -761,4 +846,21 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
     *alpha = _oak_cpu_shade_prep(b, t, s, &q, 0);
     _oak_cpu_light_kernel()(b, &q);
     _oak_cpu_shade_finish(b, s, &q, 0, rgb);
+    /* what passes through is added over the fog (the copy has the fog to
+       the surface behind) and replaces the frame behind */
+    if (t->mat->transmit && q.lit[0] && b->opaque_valid &&
+        b->view->post.debug != OAK_DEBUG_CLUSTERS) {
+        float tr[3];
+        transmit(b, t, &q, tr);
+        for (int k = 0; k < 3; k++) rgb[k] += tr[k];
+        *alpha = 1;
+    }
+    /* water: "over" the refracted copy here, as the blend would over the frame */
+    if (q.water_a[0] > 0 && q.lit[0] && b->opaque_valid &&
+        b->view->post.debug != OAK_DEBUG_CLUSTERS) {
+        float wb[3], a = *alpha;
+        water_behind(b, &q, wb);
+        for (int k = 0; k < 3; k++) rgb[k] = rgb[k] * a + wb[k] * (1.0f - a);
+        *alpha = 1;
+    }
 }

@@ -11,6 +11,8 @@ oak_result _oak_gl_run_blend(_oak_gl_backend *b, const oak_render_view *view) {
     _oak_gl_targets *t = &b->targets;
     const uint32_t *main_groups = f->main_groups;
     if (main_groups[5] == main_groups[4]) return OAK_OK;
+    oak_result r = _oak_gl_opaquecopy_bind(f, NULL);
+    if (r) return r;
     glClipControl(GL_UPPER_LEFT, GL_ZERO_TO_ONE);
     glBindFramebuffer(GL_FRAMEBUFFER, t->blend_fbo);
     glViewport(0, 0, (GLsizei)t->width, (GLsizei)t->height);

@@ -143,12 +143,12 @@ void _oak_gpu_material_fill(oak_gpu_material *g, const oak_material_desc *d) {
     bool coat = lb->clearcoat > 0;
     bool sheen = lb->sheen_color[0] > 0 || lb->sheen_color[1] > 0 || lb->sheen_color[2] > 0;
     bool aniso = lb->anisotropy > 0, irid = lb->iridescence > 0;
-    bool difftr = lb->diffuse_transmission > 0;
+    bool difftr = lb->diffuse_transmission > 0, transmit = lb->transmission > 0;
     g->mode[1] = (float)((d->double_sided ? OAK_GPU_MAT_DOUBLE_SIDED : 0) |
                          (d->unlit ? OAK_GPU_MAT_UNLIT : 0) | (d->water ? OAK_GPU_MAT_WATER : 0) |
                          (coat ? OAK_GPU_MAT_COAT : 0) | (sheen ? OAK_GPU_MAT_SHEEN : 0) |
                          (aniso ? OAK_GPU_MAT_ANISO : 0) | (irid ? OAK_GPU_MAT_IRID : 0) |
-                         (difftr ? OAK_GPU_MAT_DIFFTR : 0));
+                         (difftr ? OAK_GPU_MAT_DIFFTR : 0) | (transmit ? OAK_GPU_MAT_TRANSMIT : 0));
     g->lobe0[3] = oak_material_dielectric_f0(d, g->lobe0);
     g->lobe1[0] = lb->clearcoat;
     g->lobe1[1] = lb->clearcoat_roughness;
@@ -166,6 +166,14 @@ void _oak_gpu_material_fill(oak_gpu_material *g, const oak_material_desc *d) {
     g->lobe4[3] = 0;
     memcpy(g->lobe5, lb->diffuse_transmission_color, 12);
     g->lobe5[3] = lb->diffuse_transmission;
+    g->lobe6[0] = lb->transmission;
+    g->lobe6[1] = lb->thickness;
+    g->lobe6[2] = lb->attenuation_distance;
+    g->lobe6[3] = lb->dispersion;
+    const float *ac = lb->attenuation_color;
+    bool white = ac[0] == 0 && ac[1] == 0 && ac[2] == 0;
+    for (int k = 0; k < 3; k++) g->lobe7[k] = white ? 1.0f : ac[k];
+    g->lobe7[3] = lb->ior > 0 ? lb->ior : 1.5f;
     g->mode[2] = d->alpha_cutoff != 0 ? d->alpha_cutoff : (float)OAK_ALPHA_CUTOFF_DEFAULT;
     g->mode[3] = 0;
     /* the tricks (d is resolved: its defaults are in); reciprocals so the

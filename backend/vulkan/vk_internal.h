@@ -269,8 +269,8 @@ typedef struct _oak_vk {
     VkPhysicalDeviceMemoryProperties mem_props;
     bool validation, multi_draw, timestamps, lost;
     uint64_t fence_timeout; /* ns: OAK_VK_FENCE_TIMEOUT, or _CPU on a CPU device */
-    bool indirect_count; /* vkCmdDrawIndexedIndirectCount (Vulkan 1.2's drawIndirectCount) */
-    bool count_sticks;   /* lavapipe: a count draw's count buffer stays bound (vk_hiz.c) */
+    bool indirect_count;    /* vkCmdDrawIndexedIndirectCount (Vulkan 1.2's drawIndirectCount) */
+    bool count_sticks;      /* lavapipe: a count draw's count buffer stays bound (vk_hiz.c) */
     char device_name[300];
     /* vk_pipeline_cache.c: read at start, written back at the end */
     VkPipelineCache pipeline_cache;
@@ -369,6 +369,10 @@ typedef struct _oak_vk {
        first use (vk_pass_bloom.c) */
     _oak_vk_buffer bloom;
     VkPipeline bloom_pipes[OAK_BLOOM_STEPS];
+    /* the opaque frame's copy (render/opaque_copy.h) and its levels'
+       pipelines, made on first use (vk_pass_opaquecopy.c) */
+    _oak_vk_buffer opaque;
+    VkPipeline opaque_pipes[OAK_GPU_OPAQUE_LEVELS];
     /* depth of field's half-size images and tiles (render/dof.h) and its
        steps' pipelines, made on first use (vk_pass_dof.c) */
     _oak_vk_buffer dof;
@@ -522,6 +526,11 @@ oak_result _oak_vk_taa_reserve(_oak_vk *vk, const oak_render_view *v);
 void _oak_vk_taa_destroy(_oak_vk *vk);
 oak_result _oak_vk_run_exposure(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_bloom(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+/* vk_pass_opaquecopy.c: the copy's buffer sized for the view (upload), its
+   pipelines released (with the others) */
+oak_result _oak_vk_run_opaquecopy(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+oak_result _oak_vk_opaquecopy_reserve(_oak_vk *vk, const oak_render_view *v);
+void _oak_vk_opaquecopy_destroy(_oak_vk *vk);
 /* vk_pass_bloom.c: the pyramid's buffer sized for the view (upload) and the
    steps' pipelines released (with the others) */
 oak_result _oak_vk_bloom_reserve(_oak_vk *vk, const oak_render_view *v);

@@ -265,6 +265,19 @@ typedef struct oak_material_lobes {
        it takes (linear [0, 1]; glTF: white) */
     float diffuse_transmission;
     float diffuse_transmission_color[3];
+    /* KHR_materials_transmission: the share of the light that passes
+       through the surface, refracted, [0, 1] (0: none). A transmissive
+       material draws in the forward (BLEND) pass, over the opaque frame's
+       copy (docs/SHADING.md "Transmission") */
+    float transmission;
+    /* KHR_materials_volume: the volume's thickness in the mesh's units (0:
+       thin-walled, no offset), its attenuation colour (linear [0, 1]; all
+       0: white) and distance (0: none, glTF's infinity) */
+    float thickness;
+    float attenuation_color[3];
+    float attenuation_distance;
+    /* KHR_materials_dispersion: 20 / the Abbe number (0: none) */
+    float dispersion;
 } oak_material_lobes;
 
 /* Metallic-roughness PBR as glTF defines it. Factors are taken as given, so

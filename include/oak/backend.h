@@ -216,6 +216,9 @@ typedef struct oak_render_view {
     oak_draw_list draws;
     uint32_t batch_count;
     oak_render_batch *batches;
+    /* a drawn material reads the opaque frame behind it (transmission,
+       water): the opaquecopy pass runs (render/frontend.c sets it) */
+    bool opaque_copy;
 
     /* the key light's shadow: casters in map order, cascades into them */
     int32_t key_light; /* index into lights, -1 when there is no sun */
@@ -298,6 +301,7 @@ typedef enum oak_pass_id {
     OAK_PASS_CLOUDS,     /* clouds: the key light's shadow map, then the march at low size */
     OAK_PASS_FOG,        /* volumetric fog: froxels injected, then integrated front to back */
     OAK_PASS_RESOLVE,    /* each covered pixel shaded once; the sky where empty */
+    OAK_PASS_OPAQUECOPY, /* the lit frame copied into a mip chain for what refracts it */
     OAK_PASS_BLEND,      /* BLEND surfaces far to near over the resolved frame */
     OAK_PASS_CLOUDMIX,   /* the clouds' march upsampled by depth over the frame */
     OAK_PASS_TAA,        /* temporal AA: history reprojected by motion vectors, clamped, blended */

@@ -82,7 +82,8 @@
 #define OAK_B_CLOUDS            42 /* vec4[]: the clouds' shadow map, noise table, march (clouds.glsl) */
 #define OAK_B_FOG               43 /* vec4[]: the fog's froxels, injected then integrated (fog.glsl) */
 #define OAK_B_HIZ_KEEP          44 /* uint[]: two-pass Hi-Z's visible bits, then its pyramid */
-#define OAK_B_COUNT             45
+#define OAK_B_OPAQUE            45 /* vec4[]: the opaque frame's copy and its mips (opaque.glsl) */
+#define OAK_B_COUNT             46
 
 /* The sky buffer (OAK_B_SKY; the CPU backend keeps the same floats), in vec4
  * texels: a head, then the octahedral capture's mips (level 0 first, each
@@ -130,6 +131,10 @@
 #define OAK_GPU_EXPOSURE_WORDS   (OAK_GPU_EXPOSURE_HIST_AT + OAK_METER_BINS)
 
 #define OAK_GPU_GROUP 8 /* compute passes run 8 x 8 pixel groups */
+/* the opaque frame's copy (OAK_B_OPAQUE, render/opaque_copy.h): the frame,
+   then levels 1 .. OAK_GPU_OPAQUE_LEVELS - 1, each ceil(w / 2) x ceil(h / 2)
+   of the one above, a 2 x 2 box of it */
+#define OAK_GPU_OPAQUE_LEVELS 8
 
 /* the clouds buffer (OAK_B_CLOUDS): where its parts start, in vec4 texels */
 #define OAK_GPU_CLOUD_NOISE_AT     (OAK_CLOUD_SHADOW_SIZE * OAK_CLOUD_SHADOW_SIZE)
@@ -169,6 +174,7 @@
 #define OAK_GPU_MAT_ANISO        32u /* KHR_materials_anisotropy: lobe3.xyz */
 #define OAK_GPU_MAT_IRID         64u /* KHR_materials_iridescence: lobe4.xyz */
 #define OAK_GPU_MAT_DIFFTR       128u /* KHR_materials_diffuse_transmission: lobe5 */
+#define OAK_GPU_MAT_TRANSMIT     256u /* KHR_materials_transmission (+ _volume, _dispersion): lobe6, lobe7 */
 
 /* oak_gpu_texref.a.w packing: mips | wrap_u << 8 | wrap_v << 10 | mag << 12 |
  * min << 14 | mip << 16 | uv_set << 18 | srgb << 19 (wraps and filters are
@@ -542,6 +548,8 @@ OAK_STRUCT(oak_gpu_material) {
     OAK_F4(lobe3); /* anisotropy strength, cos and sin of its rotation, 0 */
     OAK_F4(lobe4); /* iridescence factor, the film's ior and thickness (nm), 0 */
     OAK_F4(lobe5); /* diffuse transmission's colour, its factor */
+    OAK_F4(lobe6); /* transmission, thickness, attenuation distance (0: none), dispersion */
+    OAK_F4(lobe7); /* attenuation colour (white when all 0), ior (1.5 when 0) */
 }
 OAK_END(oak_gpu_material);
 

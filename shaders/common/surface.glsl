@@ -15,6 +15,9 @@
 #include "common/lamp_shadow.glsl"
 #include "common/cloud_shadow.glsl"
 #include "common/fog.glsl"
+#ifdef OAK_FORWARD
+#include "common/transmission.glsl"
+#endif
 
 OAK_BINDING(OAK_B_SHADOW) uniform sampler2D shadow_map; // the 2 x 2 cascade atlas
 
@@ -376,6 +379,10 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         return vec4(N, 1.0);
     }
     vec3 colour;
+#ifdef OAK_FORWARD
+    vec3 trans = vec3(0.0), wbehind = vec3(0.0);
+    bool refracts = false;
+#endif
     if ((mflags & OAK_GPU_MAT_UNLIT) != 0u) {
         colour = basec.rgb;
     } else {
@@ -403,6 +410,11 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
             Nb = oak_aniso_bent(N, V, Ab, l3.x, roughness);
         }
         vec3 diffuse = basec.rgb * (1.0 - metallic);
+#ifdef OAK_FORWARD
+        // transmission: its share leaves the diffuse lobe, read from the copy below
+        bool transmit = (mflags & OAK_GPU_MAT_TRANSMIT) != 0u;
+        if (transmit) diffuse *= 1.0 - materials[mi].lobe6.x;
+#endif
         float foam = 0.0;
         if (water) { // a dielectric of n = 1.33, diffuse white only where it foams
             foam = clamp(Tv.w, 0.0, 1.0);
@@ -487,6 +499,12 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
             float t = min(float(n - first) / float(OAK_DEBUG_HEAT_MAX), 1.0);
             return vec4(clamp(1.5 - abs(4.0 * t - vec3(3.0, 2.0, 1.0)), 0.0, 1.0), basec.a);
         }
+#ifdef OAK_FORWARD
+        if (transmit) { // it replaces the frame behind
+            trans = oak_transmitted(d.world, mi, P, N, V, basec.rgb, roughness, F0, F90);
+            basec.a = 1.0;
+        }
+#endif
         if (water) {
             // over the frame behind by Schlick's Fresnel (and the foam): the
             // colour holds the reflection weighted by it, so it is divided out
@@ -494,6 +512,10 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
             float fr = OAK_WATER_F0 + (1.0 - OAK_WATER_F0) * (q2 * q2 * q);
             basec.a = 1.0 - (1.0 - fr) * (1.0 - foam);
             colour /= basec.a;
+#ifdef OAK_FORWARD
+            wbehind = oak_water_behind(P, N, V);
+            refracts = true;
+#endif
         }
     }
     if (!water) colour = oak_underwater(P, cam, colour);
@@ -506,6 +528,14 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         colour = mix(view.fog_color.rgb, colour, exp(-fd * fd));
     }
     if ((view.flags.y & OAK_GPU_DEBUG_CASCADES) != 0u) colour = oak_cascade_tint(P, colour);
+#ifdef OAK_FORWARD
+    colour += trans; // over the fog: the copy has the fog to the surface behind
+    // water: "over" the refracted copy here, the fixed blend's sum
+    if (refracts) {
+        colour = colour * basec.a + wbehind * (1.0 - basec.a);
+        basec.a = 1.0;
+    }
+#endif
     return vec4(colour, basec.a);
 }
 
