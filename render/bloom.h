@@ -11,32 +11,17 @@
 
 #include <oak/config.h>
 
+#include "render/pyramid.h"
+
 /* The pass runs 2 * levels - 1 steps: downsamples to levels 1 .. L, then
    upsamples to levels L - 1 .. 1, one dispatch (or job batch) each. */
 #define OAK_BLOOM_STEPS (2 * OAK_BLOOM_LEVELS - 1)
 
-/* Level l's size (l = 0: the output's). */
-static inline void _oak_bloom_size(uint32_t width, uint32_t height, uint32_t level, uint32_t *w,
-                                   uint32_t *h) {
-    for (uint32_t l = 0; l < level; l++) width = (width + 1) >> 1, height = (height + 1) >> 1;
-    *w = width, *h = height;
-}
-
-/* The first texel of down level l (up: its up level), l >= 1. */
+/* The first texel of down level l (up: its up level), l >= 1: the down
+   levels 1 .. L come first, then the up levels. */
 static inline uint64_t _oak_bloom_offset(uint32_t width, uint32_t height, uint32_t level, bool up) {
-    uint64_t at = 0;
-    uint32_t w = width, h = height;
-    for (uint32_t l = 1; l <= OAK_BLOOM_LEVELS; l++) {
-        w = (w + 1) >> 1, h = (h + 1) >> 1;
-        if (!up && l == level) return at;
-        at += (uint64_t)w * h;
-    }
-    w = width, h = height;
-    for (uint32_t l = 1; l < level; l++) {
-        w = (w + 1) >> 1, h = (h + 1) >> 1;
-        at += (uint64_t)w * h;
-    }
-    return at;
+    uint64_t at = _oak_pyramid_span(width, height, 1, level);
+    return up ? at + _oak_pyramid_span(width, height, 1, OAK_BLOOM_LEVELS + 1) : at;
 }
 
 /* Step s's level (downsamples make levels 1 .. L, upsamples L - 1 .. 1);

@@ -11,23 +11,12 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "render/pyramid.h"
 #include "shaders/common/oak_gpu.h"
-
-/* Level l's size (l = 0: the frame's). */
-static inline void _oak_opaque_size(uint32_t width, uint32_t height, uint32_t level, uint32_t *w,
-                                    uint32_t *h) {
-    for (uint32_t l = 0; l < level; l++) width = (width + 1) >> 1, height = (height + 1) >> 1;
-    *w = width, *h = height;
-}
 
 /* The first texel of level l; l = OAK_GPU_OPAQUE_LEVELS: texels in all. */
 static inline uint64_t _oak_opaque_offset(uint32_t width, uint32_t height, uint32_t level) {
-    uint64_t at = 0;
-    for (uint32_t l = 0; l < level; l++) {
-        at += (uint64_t)width * height;
-        width = (width + 1) >> 1, height = (height + 1) >> 1;
-    }
-    return at;
+    return _oak_pyramid_span(width, height, 0, level);
 }
 
 static inline uint64_t _oak_opaque_texels(uint32_t width, uint32_t height) {
@@ -39,7 +28,7 @@ static inline uint64_t _oak_opaque_texels(uint32_t width, uint32_t height) {
 static inline void _oak_opaque_bilinear(const float *t, uint32_t width, uint32_t height,
                                         uint32_t level, float u, float v, float out[3]) {
     uint32_t w, h;
-    _oak_opaque_size(width, height, level, &w, &h);
+    _oak_pyramid_size(width, height, level, &w, &h);
     const float *base = t + 3 * _oak_opaque_offset(width, height, level);
     float px = u * (float)w - 0.5f, py = v * (float)h - 0.5f;
     float fx0 = floorf(px), fy0 = floorf(py);

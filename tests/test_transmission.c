@@ -121,8 +121,8 @@ TEST(copyOnlyWhenNeeded) {
         size_t diff = 0, texels = 0;
         for (uint32_t l = 1; l < OAK_GPU_OPAQUE_LEVELS; l++) {
             uint32_t w, h, uw, uh;
-            _oak_opaque_size(W, H, l, &w, &h);
-            _oak_opaque_size(W, H, l - 1, &uw, &uh);
+            _oak_pyramid_size(W, H, l, &w, &h);
+            _oak_pyramid_size(W, H, l - 1, &uw, &uh);
             const float *t = b->opaque_copy + 3 * _oak_opaque_offset(W, H, l);
             const float *u = b->opaque_copy + 3 * _oak_opaque_offset(W, H, l - 1);
             for (uint32_t y = 0; y < h; y++)

@@ -310,10 +310,10 @@ oak_result _oak_cpu_bloom(cpu_backend *b, const oak_render_view *v) {
     c.strength = v->post.bloom_strength;
     for (uint32_t s = 0; s < OAK_BLOOM_STEPS; s++) {
         c.down = _oak_bloom_step_level(s, &c.level);
-        _oak_bloom_size(W, H, c.level, &c.w, &c.h);
+        _oak_pyramid_size(W, H, c.level, &c.w, &c.h);
         c.at = _oak_bloom_offset(W, H, c.level, !c.down);
         uint32_t from = c.down ? c.level - 1 : c.level + 1;
-        _oak_bloom_size(W, H, from, &c.sw, &c.sh);
+        _oak_pyramid_size(W, H, from, &c.sw, &c.sh);
         c.src_at =
             from == 0 ? 0 : _oak_bloom_offset(W, H, from, !c.down && from < OAK_BLOOM_LEVELS);
         c.boxed = c.down && c.sw == 2 * c.w && c.sh == 2 * c.h;
@@ -329,7 +329,7 @@ oak_result _oak_cpu_bloom(cpu_backend *b, const oak_render_view *v) {
         }
         oak_parallel_for(c.h, BLOOM_ROWS, step_job, &c);
     }
-    _oak_bloom_size(W, H, 1, &c.w1, &c.h1);
+    _oak_pyramid_size(W, H, 1, &c.w1, &c.h1);
     c.up1_at = _oak_bloom_offset(W, H, 1, true);
     oak_parallel_for(H, BLOOM_ROWS, mix_job, &c);
     return OAK_OK;

@@ -20,14 +20,14 @@ static void copy_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker)
     const copy_job *j = user;
     const cpu_backend *b = j->b;
     uint32_t W = b->width, H = b->height, w, h, uw, uh;
-    _oak_opaque_size(W, H, j->level, &w, &h);
+    _oak_pyramid_size(W, H, j->level, &w, &h);
     float *dst = b->opaque_copy + 3 * _oak_opaque_offset(W, H, j->level);
     if (!j->level) {
         memcpy(dst + (size_t)begin * w * 3, b->color + (size_t)begin * W * 3,
                (size_t)(end - begin) * w * 3 * sizeof(float));
         return;
     }
-    _oak_opaque_size(W, H, j->level - 1, &uw, &uh);
+    _oak_pyramid_size(W, H, j->level - 1, &uw, &uh);
     const float *src = b->opaque_copy + 3 * _oak_opaque_offset(W, H, j->level - 1);
     for (uint32_t y = begin; y < end; y++)
         for (uint32_t x = 0; x < w; x++) {
@@ -53,7 +53,7 @@ oak_result _oak_cpu_run_opaquecopy(cpu_backend *b, const oak_render_view *v) {
     }
     for (uint32_t l = 0; l < OAK_GPU_OPAQUE_LEVELS; l++) {
         uint32_t w, h;
-        _oak_opaque_size(b->width, b->height, l, &w, &h);
+        _oak_pyramid_size(b->width, b->height, l, &w, &h);
         copy_job j = {b, l};
         oak_parallel_for(h, ROWS_PER_JOB, copy_rows, &j);
     }

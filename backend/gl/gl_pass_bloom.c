@@ -29,7 +29,7 @@ oak_result _oak_gl_run_bloom(_oak_gl_backend *b, const oak_render_view *v) {
     for (uint32_t s = 0; s < OAK_BLOOM_STEPS; s++) {
         uint32_t level, w, h;
         _oak_bloom_step_level(s, &level);
-        _oak_bloom_size(t->width, t->height, level, &w, &h);
+        _oak_pyramid_size(t->width, t->height, level, &w, &h);
         /* inside the pass: each step reads the level the one before wrote */
         if (s) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         glUniform1ui(0, s);

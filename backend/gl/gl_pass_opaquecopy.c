@@ -29,7 +29,7 @@ oak_result _oak_gl_run_opaquecopy(_oak_gl_backend *b, const oak_render_view *v) 
     glUseProgram(f->prog_opaquecopy);
     for (uint32_t l = 0; l < OAK_GPU_OPAQUE_LEVELS; l++) {
         uint32_t w, h;
-        _oak_opaque_size(t->width, t->height, l, &w, &h);
+        _oak_pyramid_size(t->width, t->height, l, &w, &h);
         /* inside the pass: each level reads the one before */
         if (l) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         glUniform1ui(0, l);

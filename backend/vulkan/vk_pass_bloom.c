@@ -34,7 +34,7 @@ oak_result _oak_vk_run_bloom(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vie
     for (uint32_t s = 0; s < OAK_BLOOM_STEPS; s++) {
         uint32_t level;
         _oak_bloom_step_level(s, &level);
-        _oak_bloom_size(vk->width, vk->height, level, &grid[s][0], &grid[s][1]);
+        _oak_pyramid_size(vk->width, vk->height, level, &grid[s][0], &grid[s][1]);
     }
     /* each step reads the level the one before wrote; post's barrier comes
        from its row (vk_track.c) */

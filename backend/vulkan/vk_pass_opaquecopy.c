@@ -29,7 +29,7 @@ oak_result _oak_vk_run_opaquecopy(_oak_vk *vk, _oak_vk_frame *f, const oak_rende
     (void)v;
     uint32_t grid[OAK_GPU_OPAQUE_LEVELS][2];
     for (uint32_t l = 0; l < OAK_GPU_OPAQUE_LEVELS; l++)
-        _oak_opaque_size(vk->width, vk->height, l, &grid[l][0], &grid[l][1]);
+        _oak_pyramid_size(vk->width, vk->height, l, &grid[l][0], &grid[l][1]);
     /* each level reads the one before; blend's barrier comes from its row */
     return _oak_vk_compute_steps(vk, f, k_opaquecopy_comp, sizeof k_opaquecopy_comp,
                                  vk->opaque_pipes, OAK_GPU_OPAQUE_LEVELS,

@@ -7,6 +7,7 @@
 #define OAK_BLOOM_GLSL
 
 #include "common/bindings.glsl"
+#include "common/pyramid.glsl"
 
 #ifdef OAK_BLOOM_WRITE
 OAK_SSBO(OAK_B_BLOOM) buffer BloomBlock { vec4 bloom[]; };
@@ -14,27 +15,13 @@ OAK_SSBO(OAK_B_BLOOM) buffer BloomBlock { vec4 bloom[]; };
 OAK_SSBO(OAK_B_BLOOM) readonly buffer BloomBlock { vec4 bloom[]; };
 #endif
 
-uvec2 oak_bloom_size(uint level) {
-    uvec2 s = view.out_size.xy;
-    for (uint l = 0u; l < level; l++) s = (s + 1u) >> 1u;
-    return s;
-}
+uvec2 oak_bloom_size(uint level) { return oak_pyramid_size(view.out_size.xy, level); }
 
-// the first texel of down level `level` (up: of its up level), level >= 1
+// the first texel of down level `level` (up: of its up level), level >= 1:
+// the down levels 1 .. L first, then the up levels
 uint oak_bloom_offset(uint level, bool up) {
-    uint at = 0u;
-    uvec2 s = view.out_size.xy;
-    for (uint l = 1u; l <= uint(OAK_BLOOM_LEVELS); l++) {
-        s = (s + 1u) >> 1u;
-        if (!up && l == level) return at;
-        at += s.x * s.y;
-    }
-    s = view.out_size.xy;
-    for (uint l = 1u; l < level; l++) {
-        s = (s + 1u) >> 1u;
-        at += s.x * s.y;
-    }
-    return at;
+    uint at = oak_pyramid_span(view.out_size.xy, 1u, level);
+    return up ? at + oak_pyramid_span(view.out_size.xy, 1u, uint(OAK_BLOOM_LEVELS) + 1u) : at;
 }
 
 // Bilinear at p (texel units, texel centres at i + 0.5), clamped to the

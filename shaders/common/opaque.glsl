@@ -6,6 +6,7 @@
 #define OAK_OPAQUE_GLSL
 
 #include "common/bindings.glsl"
+#include "common/pyramid.glsl"
 
 #ifdef OAK_OPAQUE_WRITE
 OAK_SSBO(OAK_B_OPAQUE) buffer OpaqueBlock { vec4 opaque_texels[]; };
@@ -13,21 +14,9 @@ OAK_SSBO(OAK_B_OPAQUE) buffer OpaqueBlock { vec4 opaque_texels[]; };
 OAK_SSBO(OAK_B_OPAQUE) readonly buffer OpaqueBlock { vec4 opaque_texels[]; };
 #endif
 
-uvec2 oak_opaque_size(uint level) {
-    uvec2 s = view.size.xy;
-    for (uint l = 0u; l < level; l++) s = (s + 1u) >> 1u;
-    return s;
-}
+uvec2 oak_opaque_size(uint level) { return oak_pyramid_size(view.size.xy, level); }
 
-uint oak_opaque_offset(uint level) {
-    uint at = 0u;
-    uvec2 s = view.size.xy;
-    for (uint l = 0u; l < level; l++) {
-        at += s.x * s.y;
-        s = (s + 1u) >> 1u;
-    }
-    return at;
-}
+uint oak_opaque_offset(uint level) { return oak_pyramid_span(view.size.xy, 0u, level); }
 
 #ifndef OAK_OPAQUE_WRITE
 vec3 oak_opaque_bilinear(uint level, vec2 uv) {
