@@ -58,7 +58,9 @@ bool oak_fx_maps(uint mi) {
 // N the shading normal when there is a normal map.
 void oak_fx_sample(uint mi, vec3 P, vec3 dPdx, vec3 dPdy, vec3 Nv, vec3 T, float Tw,
                    vec2 uv0, vec2 duv0x, vec2 duv0y, float dist, out vec4 tex[5], out vec3 N) {
-    for (int t = 0; t < 5; t++) tex[t] = materials[mi].tex[t].a.x == 0u ? vec4(1.0) : vec4(0.0);
+    for (int t = 0; t < 5; t++) {
+        OAK_PUT5(tex, t, materials[mi].tex[t].a.x == 0u ? vec4(1.0) : vec4(0.0));
+    }
     N = vec3(0.0);
     // the planes: x, y, z by |Nv|^sharpness (the faint ones dropped), or the uv
     vec3 pw = vec3(1.0, 0.0, 0.0);
@@ -90,7 +92,11 @@ void oak_fx_sample(uint mi, vec3 P, vec3 dPdx, vec3 dPdy, vec3 Nv, vec3 T, float
         // copy of the texture turned and shifted by its corner's hash
         vec3 g = vec3(1.0, 0.0, 0.0);
         vec2 cen[3], off[3], rot[3];
-        for (int j = 0; j < 3; j++) cen[j] = vec2(0.0), off[j] = vec2(0.0), rot[j] = vec2(1.0, 0.0);
+        for (int j = 0; j < 3; j++) {
+            OAK_PUT3(cen, j, vec2(0.0));
+            OAK_PUT3(off, j, vec2(0.0));
+            OAK_PUT3(rot, j, vec2(1.0, 0.0));
+        }
         if (cells > 0.0) {
             vec2 st = clamp(uv * cells, vec2(-1048576.0), vec2(1048576.0));
             vec2 sk = vec2(st.x - 0.5 * st.y, st.y); // sheared: whole cells repeat
@@ -110,12 +116,13 @@ void oak_fx_sample(uint mi, vec3 P, vec3 dPdx, vec3 dPdy, vec3 Nv, vec3 T, float
             g = mix(g, vec3(0.0), lessThan(g, vec3(OAK_FX_HEX_MIN)));
             for (int j = 0; j < 3; j++) {
                 if (g[j] == 0.0) continue;
-                ivec3 q = ivec3(v[j], 0);
+                ivec2 vj = OAK_GET3(v, j);
+                ivec3 q = ivec3(vj, 0);
                 uint ho = oak_fx_hash(q, 11u);
-                off[j] = vec2(float(ho & 0xffffu), float(ho >> 16)) * (1.0 / 65536.0);
+                OAK_PUT3(off, j, vec2(float(ho & 0xffffu), float(ho >> 16)) * (1.0 / 65536.0));
                 float ang = materials[mi].fx0.w * (2.0 * oak_fx_unit(oak_fx_hash(q, 13u)) - 1.0);
-                rot[j] = vec2(cos(ang), sin(ang));
-                cen[j] = vec2(float(v[j].x) + 0.5 * float(v[j].y), float(v[j].y)) / cells;
+                OAK_PUT3(rot, j, vec2(cos(ang), sin(ang)));
+                OAK_PUT3(cen, j, vec2(float(vj.x) + 0.5 * float(vj.y), float(vj.y)) / cells);
             }
         }
         vec3 W = g / (g.x + g.y + g.z);
@@ -130,8 +137,8 @@ void oak_fx_sample(uint mi, vec3 P, vec3 dPdx, vec3 dPdy, vec3 Nv, vec3 T, float
                 vec2 u, ddx, ddy;
                 if (j < 3) {
                     if (g[j] == 0.0) continue;
-                    vec2 c = rot[j], du = uv - cen[j];
-                    u = vec2(c.x * du.x - c.y * du.y, c.y * du.x + c.x * du.y) + cen[j] + off[j];
+                    vec2 c = OAK_GET3(rot, j), cj = OAK_GET3(cen, j), du = uv - cj;
+                    u = vec2(c.x * du.x - c.y * du.y, c.y * du.x + c.x * du.y) + cj + OAK_GET3(off, j);
                     ddx = vec2(c.x * dx.x - c.y * dx.y, c.y * dx.x + c.x * dx.y);
                     ddy = vec2(c.x * dy.x - c.y * dy.y, c.y * dy.x + c.x * dy.y);
                 } else if (fade > 0.0 && (base || nrm) && (j == 3 || base)) {
@@ -146,11 +153,11 @@ void oak_fx_sample(uint mi, vec3 P, vec3 dPdx, vec3 dPdy, vec3 Nv, vec3 T, float
                 } else if (j == 4) {
                     mean = c;
                 } else if (base) {
-                    cb[j] = c;
+                    OAK_PUT3(cb, j, c);
                 } else if (nrm) {
                     vec3 n = c.rgb * 2.0 - 1.0;
                     n.xy *= ns;
-                    vec2 c2 = rot[j]; // back from the copy's turn: R^T n.xy
+                    vec2 c2 = OAK_GET3(rot, j); // back from the copy's turn: R^T n.xy
                     acc += W[j] * vec4(c2.x * n.x + c2.y * n.y, -c2.y * n.x + c2.x * n.y, n.z, 0.0);
                 } else {
                     acc += W[j] * c;
@@ -164,12 +171,13 @@ void oak_fx_sample(uint mi, vec3 P, vec3 dPdx, vec3 dPdy, vec3 Nv, vec3 T, float
                     for (int j = 0; j < 3; j++)
                         if (g[j] > 0.0)
                             Dw[j] = 1.0 + float(OAK_FX_HEX_CONTRAST) *
-                                              (dot(cb[j].rgb, vec3(0.2126, 0.7152, 0.0722)) - 1.0);
+                                              (dot(OAK_GET3(cb, j).rgb, vec3(0.2126, 0.7152, 0.0722)) -
+                                               1.0);
                     W = g * Dw;
                     W /= W.x + W.y + W.z;
                 }
                 for (int j = 0; j < 3; j++)
-                    if (g[j] > 0.0) acc += W[j] * cb[j];
+                    if (g[j] > 0.0) acc += W[j] * OAK_GET3(cb, j);
                 if (fade > 0.0)
                     acc.rgb *= 1.0 + (det.rgb / max(mean.rgb, vec3(1e-4)) - 1.0) * fade;
             }
@@ -186,7 +194,8 @@ void oak_fx_sample(uint mi, vec3 P, vec3 dPdx, vec3 dPdy, vec3 Nv, vec3 T, float
                 }
                 N += pw[p] * (Tp * b.x + Bp * b.y + Np * b.z);
             } else {
-                tex[t] += pw[p] * acc;
+                vec4 sum = OAK_GET5(tex, t) + pw[p] * acc;
+                OAK_PUT5(tex, t, sum);
             }
         }
     }

@@ -274,16 +274,21 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     bool posed = d.prev.y != 0u;
     vec4 sk0[3], sk1[3], sk2[3];
     for (int k = 0; k < 3; k++) {
-        vi[k] = indices[base + uint(k)] + d.info.z;
-        vec4 Po = positions[vi[k]];
+        uint v = indices[base + uint(k)] + d.info.z;
+        vec4 Po = positions[v], r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
         if (posed) {
             uint s = d.prev.w & 0xffu;
-            oak_stream_rows(s, d.prev.w >> 8, vi[k] - d.info.z, d.prev.z, sk0[k], sk1[k], sk2[k]);
-            Po = oak_pose_apply(sk0[k], sk1[k], sk2[k], Po);
+            oak_stream_rows(s, d.prev.w >> 8, v - d.info.z, d.prev.z, r0, r1, r2);
+            Po = oak_pose_apply(r0, r1, r2, Po);
         }
-        Pw[k] = (d.world * Po).xyz;
-        vec4 c = view.view_proj * vec4(Pw[k], 1.0);
-        rows[k] = c.xyw;
+        vec3 pw = (d.world * Po).xyz;
+        vec4 c = view.view_proj * vec4(pw, 1.0);
+        OAK_PUT3(vi, k, v);
+        OAK_PUT3(Pw, k, pw);
+        OAK_PUT3(rows, k, c.xyw);
+        OAK_PUT3(sk0, k, r0);
+        OAK_PUT3(sk1, k, r1);
+        OAK_PUT3(sk2, k, r2);
     }
     // Homogeneous barycentrics: b_i = (r_j x r_k) . p, so no clipping is needed.
     vec3 e0 = cross(rows[1], rows[2]), e1 = cross(rows[2], rows[0]), e2 = cross(rows[0], rows[1]);
@@ -351,14 +356,14 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     }
     OAK_DONT_UNROLL for (int t = 0; t < 5 && !fx; t++) {
         oak_gpu_texref r = materials[mi].tex[t];
-        if (r.a.x == 0u) {
-            tex[t] = vec4(1.0);
-            continue;
+        vec4 tap = vec4(1.0);
+        if (r.a.x != 0u) {
+            bool set1 = ((r.a.w >> 18) & 1u) != 0u;
+            vec2 uv = set1 ? uvs.zw : uvs.xy;
+            vec2 dx = set1 ? duvx.zw : duvx.xy, dy = set1 ? duvy.zw : duvy.xy;
+            tap = oak_sample(r, oak_tex_uv(r, uv), oak_tex_duv(r, dx), oak_tex_duv(r, dy));
         }
-        bool set1 = ((r.a.w >> 18) & 1u) != 0u;
-        vec2 uv = set1 ? uvs.zw : uvs.xy;
-        vec2 dx = set1 ? duvx.zw : duvx.xy, dy = set1 ? duvy.zw : duvy.xy;
-        tex[t] = oak_sample(r, oak_tex_uv(r, uv), oak_tex_duv(r, dx), oak_tex_duv(r, dy));
+        OAK_PUT5(tex, t, tap);
     }
     if (materials[mi].fx1.x > 0.0) tex[OAK_GPU_TEX_BASE].rgb *= oak_fx_vary(mi, P);
     vec4 basec = materials[mi].base_color * C * tex[OAK_GPU_TEX_BASE];
