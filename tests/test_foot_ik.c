@@ -32,14 +32,6 @@ static oak_material g_fur, g_ground_mat;
 static oak_pose_bank *g_bank;
 static oak_foot_rig *g_rig;
 
-/* The crowd world's legs (world/crowd.c k_fox_legs): front paws, then hind. */
-static const oak_foot_leg k_legs[4] = {
-    {"b_LeftUpperArm_09", "b_LeftForeArm_010", "b_LeftHand_011"},
-    {"b_RightUpperArm_06", "b_RightForeArm_07", "b_RightHand_08"},
-    {"b_LeftLeg01_015", "b_LeftLeg02_016", "b_LeftFoot01_017"},
-    {"b_RightLeg01_019", "b_RightLeg02_020", "b_RightFoot01_021"},
-};
-
 /* A slope of about 17 degrees up toward +x and 11 toward -z. */
 static float slope(void *user, float x, float z) {
     (void)user;
@@ -529,7 +521,7 @@ int main(int argc, char **argv) {
                             .mesh = g_fox_mesh,
                             .bank = g_bank,
                             .leg_count = 4,
-                            .legs = k_legs};
+                            .legs = _oak_crowd_fox_legs};
     CHECK_OK(oak_make_foot_rig(&g_rig, &fd));
     oak_test_fox_props(&g_fur, &g_ground_mat, &g_ground);
     if (g_rig && g_fox_mesh.id) {

@@ -58,7 +58,7 @@
 #define RECORD_CHUNK 4096u /* figures a job when their records are written */
 #define GAIT_CHUNK   4096u /* figures a job when their gaits move on */
 #define PICK_CHUNK   8192u /* figures a job when the near ones are picked for IK */
-static const oak_foot_leg k_fox_legs[4] = {
+const oak_foot_leg _oak_crowd_fox_legs[4] = {
     {"b_LeftUpperArm_09", "b_LeftForeArm_010", "b_LeftHand_011"},
     {"b_RightUpperArm_06", "b_RightForeArm_07", "b_RightHand_08"},
     {"b_LeftLeg01_015", "b_LeftLeg02_016", "b_LeftFoot01_017"},
@@ -633,7 +633,7 @@ oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opt
                                 .mesh = w->mesh,
                                 .bank = w->bank,
                                 .leg_count = 4,
-                                .legs = k_fox_legs};
+                                .legs = _oak_crowd_fox_legs};
         if ((r = oak_make_foot_rig(&w->rig, &fd))) return r;
         w->joints = oak_pose_bank_joints(w->bank);
         w->pick = oak_alloc(sizeof(ik_pick) * IK_CAP);

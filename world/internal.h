@@ -3,6 +3,7 @@
 #ifndef OAK_WORLD_INTERNAL_H
 #define OAK_WORLD_INTERNAL_H
 
+#include <oak/anim.h>
 #include <oak/world.h>
 
 oak_result _oak_world_default_build(oak_scene *scene);
@@ -17,6 +18,9 @@ oak_result _oak_world_meadow_update(oak_scene *scene, float seconds);
 oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opts);
 oak_result _oak_world_crowd_update(oak_scene *scene, float seconds);
 void _oak_world_crowd_path(float t, float eye[3], float target[3]);
+/* The Fox's legs the crowd's foot IK solves (world/crowd.c): front paws,
+   then hind. */
+extern const oak_foot_leg _oak_crowd_fox_legs[4];
 void _oak_world_meadow_path(float t, float eye[3], float target[3]);
 /* The meadow's landscape (its terrain desc) and its sun and sky, for the
    crowd on the meadow's terrain. */
