@@ -205,6 +205,7 @@ static oak_result load_materials(ai_ctx *a) {
         unsigned int one = 1;
         if (aiGetMaterialIntegerArray(m, "$mat.twosided", 0, 0, &two, &one) == aiReturn_SUCCESS)
             d->double_sided = two != 0;
+        for (int k = 0; k < OAK_LOBE_TEX_COUNT; k++) gm->lobe_image[k] = -1; /* none */
         gm->image[0] = texture_image(a, m, aiTextureType_BASE_COLOR);
         if (gm->image[0] < 0) gm->image[0] = texture_image(a, m, aiTextureType_DIFFUSE);
         gm->image[1] = texture_image(a, m, aiTextureType_UNKNOWN); /* glTF's packed MR */

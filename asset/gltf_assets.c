@@ -98,6 +98,24 @@ oak_result _oak_gltf_make_assets(oak_gltf *g) {
                                     &d.occlusion_tex, &d.emissive_tex};
         for (int k = 0; k < 5; k++)
             if ((r = image_texture(g, gm->image[k], k == 0 || k == 4, &refs[k]->texture))) return r;
+        for (int k = 0; k < OAK_LOBE_TEX_COUNT; k++)
+            if ((r = image_texture(g, gm->lobe_image[k],
+                                   k == OAK_LOBE_TEX_SHEEN_COLOR ||
+                                       k == OAK_LOBE_TEX_DIFFUSE_TRANSMISSION_COLOR ||
+                                       k == OAK_LOBE_TEX_SPECULAR_COLOR,
+                                   &d.lobes.tex[k].texture)))
+                return r;
+        /* more distinct lobe textures than a material holds: the later ones left out */
+        int slot[OAK_LOBE_TEX_COUNT];
+        oak_material_desc rd = oak_material_desc_defaults(&d);
+        oak_material_lobe_slots(&rd, slot);
+        for (int k = 0; k < OAK_LOBE_TEX_COUNT; k++)
+            if (slot[k] >= OAK_LOBE_TEX_DISTINCT) {
+                oak_log_warn("%s: materials[%u]: more than %d distinct lobe textures; lobe "
+                             "texture %d is not read, its factor alone",
+                             g->path, i, OAK_LOBE_TEX_DISTINCT, k);
+                d.lobes.tex[k].texture.id = 0;
+            }
         d.name = gm->name;
         gm->desc = d; /* keep the handles for tools */
         if ((r = oak_make_material(&g->material_handles[i], &d)))

@@ -65,7 +65,7 @@ typedef struct gltf_ctx {
     struct gltf_decoded {
         double *v;
         uint32_t count, comps;
-    } *draco;
+    } * draco;
 } gltf_ctx;
 
 /* KHR_draco_mesh_compression on a primitive (its extension object dr):
@@ -96,10 +96,22 @@ void _oak_specgloss_convert(const float diffuse[3], const float specular[3], flo
 /* The factors into the material now; the textures after images decode. */
 void _oak_specgloss_factors(oak_gltf_material *gm, const _oak_specgloss *sg);
 oak_result _oak_specgloss_bake(gltf_ctx *c);
-/* KHR_materials_ior, _specular, _clearcoat and _sheen from a material's
-   extensions object into d->lobes (gltf_lobes.c). */
+/* A glTF texture as the file's textures array names it: its image and sampler. */
+typedef struct tex_info {
+    int32_t image;
+    oak_sampler sampler;
+} tex_info;
+/* A material's textureInfo `key` of object mat (path mpath) into ref and its
+   image index (-1: none); scale_key's float (normal scale, occlusion
+   strength) into scale_out when given (gltf_load.c). */
+oak_result _oak_gltf_tex_ref(gltf_ctx *c, const cJSON *mat, const char *mpath, const char *key,
+                             const tex_info *tex, oak_texture_ref *ref, int32_t *image,
+                             float *scale_out, const char *scale_key);
+/* KHR_materials_ior, _specular, _clearcoat, _sheen, ... from a material's
+   extensions object into gm->desc.lobes, the textures oak reads into
+   gm->lobe_image (gltf_lobes.c). */
 oak_result _oak_gltf_load_lobes(gltf_ctx *c, const cJSON *ext, const char *path,
-                                oak_material_desc *d);
+                                const tex_info *tex, oak_gltf_material *gm);
 /* KHR_materials_variants: the file's list (before meshes), and a
    primitive's mappings from its extensions object (gltf_variants.c). */
 oak_result _oak_gltf_load_variants(gltf_ctx *c);

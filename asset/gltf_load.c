@@ -70,11 +70,6 @@ static oak_result check_extensions(gltf_ctx *c) {
 
 /* ---- materials ---------------------------------------------------------------- */
 
-typedef struct tex_info {
-    int32_t image;
-    oak_sampler sampler;
-} tex_info;
-
 static oak_result load_textures(gltf_ctx *c, tex_info **out) {
     const cJSON *samplers, *textures;
     uint32_t ns, nt;
@@ -139,9 +134,9 @@ static oak_result load_textures(gltf_ctx *c, tex_info **out) {
     return OAK_OK;
 }
 
-static oak_result load_tex_ref(gltf_ctx *c, const cJSON *mat, const char *mpath, const char *key,
-                               const tex_info *tex, oak_texture_ref *ref, int32_t *image,
-                               float *scale_out, const char *scale_key) {
+oak_result _oak_gltf_tex_ref(gltf_ctx *c, const cJSON *mat, const char *mpath, const char *key,
+                             const tex_info *tex, oak_texture_ref *ref, int32_t *image,
+                             float *scale_out, const char *scale_key) {
     const cJSON *o;
     oak_result r = _oak_gltf_object(c, mat, mpath, key, &o);
     *image = -1;
@@ -221,10 +216,10 @@ static oak_result load_specgloss(gltf_ctx *c, const cJSON *ext, const char *path
     if ((r = _oak_gltf_floats(c, o, ep, "diffuseFactor", 4, sg->diffuse)) ||
         (r = _oak_gltf_floats(c, o, ep, "specularFactor", 3, sg->specular)) ||
         (r = _oak_gltf_float(c, o, ep, "glossinessFactor", 1, &sg->glossiness)) ||
-        (r = load_tex_ref(c, o, ep, "diffuseTexture", tex, &sg->diffuse_ref, &sg->diffuse_image,
-                          NULL, NULL)) ||
-        (r = load_tex_ref(c, o, ep, "specularGlossinessTexture", tex, &sg->sg_ref, &sg->sg_image,
-                          NULL, NULL)))
+        (r = _oak_gltf_tex_ref(c, o, ep, "diffuseTexture", tex, &sg->diffuse_ref,
+                               &sg->diffuse_image, NULL, NULL)) ||
+        (r = _oak_gltf_tex_ref(c, o, ep, "specularGlossinessTexture", tex, &sg->sg_ref,
+                               &sg->sg_image, NULL, NULL)))
         return r;
     for (int k = 0; k < 4; k++) _oak_gltf_clamp(c, ep, "diffuseFactor", &sg->diffuse[k], 0, 1);
     for (int k = 0; k < 3; k++) _oak_gltf_clamp(c, ep, "specularFactor", &sg->specular[k], 0, 1);
@@ -256,6 +251,7 @@ static oak_result load_materials(gltf_ctx *c) {
             return oak_error(OAK_ERROR_PARSE, "%s: %s must be an object", c->file, path);
         oak_material_desc *d = &gm->desc;
         memset(d, 0, sizeof *d); /* factors below are glTF's defaults */
+        for (int k = 0; k < OAK_LOBE_TEX_COUNT; k++) gm->lobe_image[k] = -1;
         d->base_color[0] = d->base_color[1] = d->base_color[2] = d->base_color[3] = 1;
         d->metallic = d->roughness = 1;
         d->emissive[0] = d->emissive[1] = d->emissive[2] = 0;
@@ -269,23 +265,23 @@ static oak_result load_materials(gltf_ctx *c) {
             if ((r = _oak_gltf_floats(c, pbr, pp, "baseColorFactor", 4, d->base_color))) return r;
             if ((r = _oak_gltf_float(c, pbr, pp, "metallicFactor", 1, &d->metallic))) return r;
             if ((r = _oak_gltf_float(c, pbr, pp, "roughnessFactor", 1, &d->roughness))) return r;
-            if ((r = load_tex_ref(c, pbr, pp, "baseColorTexture", tex, &d->base_color_tex,
-                                  &gm->image[0], NULL, NULL)))
+            if ((r = _oak_gltf_tex_ref(c, pbr, pp, "baseColorTexture", tex, &d->base_color_tex,
+                                       &gm->image[0], NULL, NULL)))
                 return r;
-            if ((r = load_tex_ref(c, pbr, pp, "metallicRoughnessTexture", tex,
-                                  &d->metallic_roughness_tex, &gm->image[1], NULL, NULL)))
+            if ((r = _oak_gltf_tex_ref(c, pbr, pp, "metallicRoughnessTexture", tex,
+                                       &d->metallic_roughness_tex, &gm->image[1], NULL, NULL)))
                 return r;
         } else {
             gm->image[0] = gm->image[1] = -1;
         }
-        if ((r = load_tex_ref(c, m, path, "normalTexture", tex, &d->normal_tex, &gm->image[2],
-                              &d->normal_scale, "scale")))
+        if ((r = _oak_gltf_tex_ref(c, m, path, "normalTexture", tex, &d->normal_tex, &gm->image[2],
+                                   &d->normal_scale, "scale")))
             return r;
-        if ((r = load_tex_ref(c, m, path, "occlusionTexture", tex, &d->occlusion_tex, &gm->image[3],
-                              &d->occlusion_strength, "strength")))
+        if ((r = _oak_gltf_tex_ref(c, m, path, "occlusionTexture", tex, &d->occlusion_tex,
+                                   &gm->image[3], &d->occlusion_strength, "strength")))
             return r;
-        if ((r = load_tex_ref(c, m, path, "emissiveTexture", tex, &d->emissive_tex, &gm->image[4],
-                              NULL, NULL)))
+        if ((r = _oak_gltf_tex_ref(c, m, path, "emissiveTexture", tex, &d->emissive_tex,
+                                   &gm->image[4], NULL, NULL)))
             return r;
         if ((r = _oak_gltf_floats(c, m, path, "emissiveFactor", 3, d->emissive))) return r;
         if ((r = _oak_gltf_string(c, m, path, "alphaMode", &alpha))) return r;
@@ -316,7 +312,7 @@ static oak_result load_materials(gltf_ctx *c) {
                 return r;
             if (es) _oak_gltf_clamp(c, ep, "emissiveStrength", &d->emissive_strength, 0, 1e30f);
             if ((r = load_specgloss(c, ext, path, tex, gm, i - 1))) return r;
-            if ((r = _oak_gltf_load_lobes(c, ext, path, d))) return r;
+            if ((r = _oak_gltf_load_lobes(c, ext, path, tex, gm))) return r;
         }
     }
     return OAK_OK;

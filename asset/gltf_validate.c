@@ -243,6 +243,10 @@ oak_result _oak_gltf_validate(const oak_gltf *g, const char *file) {
         for (int k = 0; k < 5; k++)
             if (!ref_ok(g->materials[i].image[k], g->image_count))
                 BAD("%s: materials[%u] refers past the images", file, i);
+    for (uint32_t i = 0; i < g->material_count; i++)
+        for (int k = 0; k < OAK_LOBE_TEX_COUNT; k++)
+            if (!ref_ok(g->materials[i].lobe_image[k], g->image_count))
+                BAD("%s: materials[%u] refers past the images", file, i);
     if (g->image_count && !g->images) BAD("%s: images counted but missing", file);
     if (g->skin_count && !g->skins) BAD("%s: skins counted but missing", file);
     for (uint32_t i = 0; i < g->skin_count; i++) {

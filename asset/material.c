@@ -48,16 +48,64 @@ oak_material_desc oak_material_desc_defaults(const oak_material_desc *desc) {
     resolve_ref(&d.normal_tex);
     resolve_ref(&d.occlusion_tex);
     resolve_ref(&d.emissive_tex);
+    for (int k = 0; k < OAK_LOBE_TEX_COUNT; k++) resolve_ref(&d.lobes.tex[k]);
     return d;
+}
+
+static bool same_ref(const oak_texture_ref *a, const oak_texture_ref *b) {
+    const oak_sampler *x = &a->sampler, *y = &b->sampler;
+    return a->texture.id == b->texture.id && a->uv_set == b->uv_set && x->wrap_u == y->wrap_u &&
+           x->wrap_v == y->wrap_v && x->mag == y->mag && x->min == y->min && x->mip == y->mip &&
+           a->offset[0] == b->offset[0] && a->offset[1] == b->offset[1] &&
+           a->rotation == b->rotation && a->scale[0] == b->scale[0] && a->scale[1] == b->scale[1];
+}
+
+uint32_t oak_material_lobe_slots(const oak_material_desc *d, int slot[OAK_LOBE_TEX_COUNT]) {
+    const oak_texture_ref *t = d->lobes.tex;
+    uint32_t n = 0;
+    int first[OAK_LOBE_TEX_COUNT];
+    for (int k = 0; k < OAK_LOBE_TEX_COUNT; k++) {
+        slot[k] = -1;
+        if (!t[k].texture.id) continue;
+        for (uint32_t j = 0; j < n && slot[k] < 0; j++)
+            if (same_ref(&t[first[j]], &t[k])) slot[k] = (int)j;
+        if (slot[k] < 0) first[n] = k, slot[k] = (int)n++;
+    }
+    return n;
 }
 
 static oak_result check(const oak_material_desc *d) {
     const char *name = d->name ? d->name : "(unnamed)";
-    const oak_texture_ref *refs[5] = {&d->base_color_tex, &d->metallic_roughness_tex,
-                                      &d->normal_tex, &d->occlusion_tex, &d->emissive_tex};
-    static const char *slots[5] = {"base colour", "metallic-roughness", "normal", "occlusion",
-                                   "emissive"};
-    for (int i = 0; i < 5; i++) {
+    enum { REFS = 5 + OAK_LOBE_TEX_COUNT };
+    const oak_texture_ref *refs[REFS] = {&d->base_color_tex, &d->metallic_roughness_tex,
+                                         &d->normal_tex, &d->occlusion_tex, &d->emissive_tex};
+    static const char *slots[REFS] = {"base colour",
+                                      "metallic-roughness",
+                                      "normal",
+                                      "occlusion",
+                                      "emissive",
+                                      "lobes clearcoat",
+                                      "lobes clearcoat roughness",
+                                      "lobes sheen colour",
+                                      "lobes sheen roughness",
+                                      "lobes transmission",
+                                      "lobes thickness",
+                                      "lobes diffuse transmission",
+                                      "lobes diffuse transmission colour",
+                                      "lobes iridescence",
+                                      "lobes iridescence thickness",
+                                      "lobes specular",
+                                      "lobes specular colour",
+                                      "lobes anisotropy"};
+    _Static_assert(OAK_LOBE_TEX_COUNT == 13, "name the lobe textures above");
+    for (int k = 0; k < OAK_LOBE_TEX_COUNT; k++) refs[5 + k] = &d->lobes.tex[k];
+    int lslot[OAK_LOBE_TEX_COUNT];
+    uint32_t distinct = oak_material_lobe_slots(d, lslot);
+    if (distinct > OAK_LOBE_TEX_DISTINCT)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "material '%s': %u distinct lobe textures (at most %d)", name, distinct,
+                         OAK_LOBE_TEX_DISTINCT);
+    for (int i = 0; i < REFS; i++) {
         if (refs[i]->texture.id && !oak_texture_get(refs[i]->texture))
             return oak_error(OAK_ERROR_NOT_FOUND, "material '%s': %s texture %#x is stale", name,
                              slots[i], refs[i]->texture.id);
@@ -116,6 +164,7 @@ static oak_result check(const oak_material_desc *d) {
               {"anisotropy", l->anisotropy, 1},
               {"iridescence", l->iridescence, 1},
               {"iridescence_thickness", l->iridescence_thickness, 1e5f},
+              {"iridescence_thickness_min", l->iridescence_thickness_min, 1e5f},
               {"diffuse_transmission", l->diffuse_transmission, 1},
               {"diffuse_transmission_color", l->diffuse_transmission_color[0], 1},
               {"diffuse_transmission_color", l->diffuse_transmission_color[1], 1},
@@ -142,7 +191,7 @@ static oak_result check(const oak_material_desc *d) {
     return OAK_OK;
 }
 
-float oak_material_dielectric_f0(const oak_material_desc *d, float f0[3]) {
+float oak_material_ior_f0(const oak_material_desc *d) {
     const oak_material_lobes *l = &d->lobes;
     /* 1.5 is glTF's default: exactly the 0.04 plain materials have always had */
     float r = 0.04f;
@@ -150,6 +199,12 @@ float oak_material_dielectric_f0(const oak_material_desc *d, float f0[3]) {
         float q = (l->ior - 1.0f) / (l->ior + 1.0f);
         r = q * q;
     }
+    return r;
+}
+
+float oak_material_dielectric_f0(const oak_material_desc *d, float f0[3]) {
+    const oak_material_lobes *l = &d->lobes;
+    float r = oak_material_ior_f0(d);
     if (!l->specular) {
         f0[0] = f0[1] = f0[2] = r;
         return 1.0f;

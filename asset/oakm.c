@@ -313,6 +313,7 @@ static void s_model(ser *s, oak_gltf *g) {
         s_f32(s, &d->lobes.iridescence, 1);
         s_f32(s, &d->lobes.iridescence_ior, 1);
         s_f32(s, &d->lobes.iridescence_thickness, 1);
+        s_f32(s, &d->lobes.iridescence_thickness_min, 1);
         s_f32(s, &d->lobes.diffuse_transmission, 1);
         s_f32(s, d->lobes.diffuse_transmission_color, 3);
         s_f32(s, &d->lobes.transmission, 1);
@@ -326,6 +327,10 @@ static void s_model(ser *s, oak_gltf *g) {
         s_texref(s, &d->occlusion_tex);
         s_texref(s, &d->emissive_tex);
         for (int k = 0; k < 5; k++) s_i32(s, &m->image[k]);
+        for (int k = 0; k < OAK_LOBE_TEX_COUNT; k++) {
+            s_texref(s, &d->lobes.tex[k]);
+            s_i32(s, &m->lobe_image[k]);
+        }
         if (s->reading) d->name = m->name;
     }
     S_ITEMS(s, g->images, g->image_count);

@@ -8,7 +8,12 @@
  * normal incidence, 1.5 reflects 4%; a clear coat puts a sharp highlight on
  * a rough base; sheen brightens a dark cloth's rim; anisotropy stretches a
  * highlight along its direction; a film's hue moves with its thickness and
- * the view; a leaf lit from behind shows through); on vulkan and gl each
+ * the view; a leaf lit from behind shows through); the lobes' textures
+ * (specular, clear coat, sheen, anisotropy, iridescence, diffuse
+ * transmission, transmission, thickness) scale their factors on the halves or all of a
+ * surface as the plain and untextured materials show, glTF's lobe
+ * textures become sRGB and data textures, equal refs share a slot and a
+ * material holds at most OAK_LOBE_TEX_DISTINCT; on vulkan and gl each
  * picture at the parity rule against the CPU's; on the CPU, every lane width
  * gives the same bytes. Raw light: exposure 1, no tone curve, dither, FXAA. */
 #include "oak_test.h"
@@ -520,9 +525,474 @@ TEST(diffuseTransmissionLightsALeafFromBehind) {
     oak_destroy_material(b);
 }
 
+/* ---- the lobes' textures ----------------------------------------------- */
+
+/* A 1 x 2 texture, row 0 (v < 0.5: the sphere's upper half, as seen) `top`
+   and row 1 `bottom`, read nearest and clamped so the halves stay whole. */
+static oak_texture halves(const uint8_t top[4], const uint8_t bottom[4], bool srgb) {
+    uint8_t px[8];
+    memcpy(px, top, 4);
+    memcpy(px + 4, bottom, 4);
+    oak_texture_desc td = {.width = 1,
+                           .height = 2,
+                           .format = srgb ? OAK_FORMAT_RGBA8_SRGB : OAK_FORMAT_RGBA8,
+                           .pixels = px,
+                           .no_mips = true};
+    oak_texture t = {0};
+    CHECK_OK(oak_make_texture(&t, &td));
+    return t;
+}
+
+static oak_texture_ref half_ref(oak_texture t) {
+    return (oak_texture_ref){.texture = t,
+                             .sampler = {.wrap_u = OAK_WRAP_CLAMP,
+                                         .wrap_v = OAK_WRAP_CLAMP,
+                                         .mag = OAK_FILTER_NEAREST,
+                                         .min = OAK_FILTER_NEAREST,
+                                         .mip = OAK_FILTER_NEAREST}};
+}
+
+/* Mean linear rgb over the disc's ring lo <= r < hi, upper half (half 0:
+   rows above the equator) or lower (1), 3 rows either side of it left out. */
+static void half_mean(const uint8_t *px, int half, double lo, double hi, double out[3]) {
+    double sum[3] = {0, 0, 0}, n = 0;
+    for (int y = 0; y < H; y++) {
+        if (half ? y < H / 2 + 3 : y >= H / 2 - 3) continue;
+        for (int x = 0; x < W; x++) {
+            double r = disc_r(x, y);
+            if (r < lo || r >= hi) continue;
+            const uint8_t *p = px + ((size_t)y * W + x) * 4;
+            for (int k = 0; k < 3; k++) sum[k] += to_linear(p[k]);
+            n++;
+        }
+    }
+    for (int k = 0; k < 3; k++) out[k] = n ? sum[k] / n : 0;
+}
+
+static double lum3(const double c[3]) {
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+}
+
+static const uint8_t k_white[4] = {255, 255, 255, 255}, k_black[4] = {0, 0, 0, 0};
+
+/* clearcoatTexture (R) on a dark rough base: black on the upper half, white
+   on the lower. Under the sun (dark sky) the coat's sharp highlight, on the
+   upper half, is gone: the peak is within 10% of the uncoated sphere's while
+   the untextured coat's is at least 4 times it. In a flat sky (no sun) the
+   lower half equals the untextured coat and the upper half the plain
+   material, each within 10% of the coat-to-plain gap (itself at least 0.01).
+   clearcoatRoughnessTexture (G) of 20/255 above on a roughness factor of 1:
+   the sharp highlight is back (its peak within 25% of the coat of roughness
+   0.08's), where the untextured rough coat's peak is under half of that. */
+TEST(clearcoatTexturesMaskAndRoughenTheCoat) {
+    static scene s;
+    static uint8_t p[W * H * 4], c[W * H * 4], t[W * H * 4];
+    oak_texture tex = halves(k_black, k_white, false);
+    const uint8_t g20[4] = {0, 20, 0, 255};
+    oak_texture rtex = halves(g20, k_white, false);
+    oak_material_desc md = base_desc(0.1f, 0.8f);
+    md.base_color[0] = 0.5f;
+    oak_material plain = make(&md);
+    md.lobes.clearcoat = 1, md.lobes.clearcoat_roughness = 0.08f;
+    oak_material coat = make(&md);
+    md.lobes.tex[OAK_LOBE_TEX_CLEARCOAT] = half_ref(tex);
+    oak_material masked = make(&md);
+    md.lobes.tex[OAK_LOBE_TEX_CLEARCOAT] = (oak_texture_ref){0};
+    md.lobes.clearcoat_roughness = 1;
+    oak_material rough = make(&md);
+    md.lobes.tex[OAK_LOBE_TEX_CLEARCOAT_ROUGHNESS] = half_ref(rtex);
+    oak_material rough_tex = make(&md);
+    sphere_scene(&s, plain);
+    flat_sky(&s.env, 0.02f);
+    add_sun(&s, 0.5f);
+    if (!draw(&s, p)) return;
+    s.mat = coat;
+    if (!draw(&s, c)) return;
+    s.mat = masked;
+    if (!draw(&s, t)) return;
+    double m, pp, pc, pt, pr, prt;
+    ring(p, 0, 0.95, &m, &pp);
+    ring(c, 0, 0.95, &m, &pc);
+    ring(t, 0, 0.95, &m, &pt);
+    fprintf(stderr, "  sun: peak plain %.4f, coat %.4f, coat masked above %.4f\n", pp, pc, pt);
+    CHECK(pc >= 4 * pp);
+    CHECK(fabs(pt - pp) <= 0.1 * pp);
+    agree(&s, t, "clearcoat texture, sun");
+    s.mat = rough;
+    if (!draw(&s, t)) return;
+    ring(t, 0, 0.95, &m, &pr);
+    s.mat = rough_tex;
+    if (!draw(&s, t)) return;
+    ring(t, 0, 0.95, &m, &prt);
+    fprintf(stderr, "  sun: peak rough coat %.4f, its roughness texture 20/255 above %.4f\n", pr,
+            prt);
+    CHECK(fabs(prt - pc) <= 0.25 * pc);
+    CHECK(pr < 0.5 * pc);
+    agree(&s, t, "clearcoat roughness texture, sun");
+    s.in.light_count = 0;
+    flat_sky(&s.env, 0.5f);
+    uint8_t *pic[3] = {p, c, t};
+    oak_material mats[3] = {plain, coat, masked};
+    double h[3][2][3];
+    for (int i = 0; i < 3; i++) {
+        s.mat = mats[i];
+        if (!draw(&s, pic[i])) return;
+        for (int k = 0; k < 2; k++) half_mean(pic[i], k, 0, 0.9, h[i][k]);
+    }
+    double gap[2], up = lum3(h[2][0]) - lum3(h[0][0]), low = lum3(h[2][1]) - lum3(h[1][1]);
+    for (int k = 0; k < 2; k++) gap[k] = lum3(h[1][k]) - lum3(h[0][k]);
+    fprintf(stderr,
+            "  flat sky: coat - plain %.4f above, %.4f below; masked - plain above %.4f, "
+            "masked - coat below %.4f\n",
+            gap[0], gap[1], up, low);
+    CHECK(gap[0] >= 0.01 && gap[1] >= 0.01);
+    CHECK(fabs(up) <= 0.1 * gap[0]);
+    CHECK(fabs(low) <= 0.1 * gap[1]);
+    agree(&s, t, "clearcoat texture, flat sky");
+    oak_destroy_material(plain);
+    oak_destroy_material(coat);
+    oak_destroy_material(masked);
+    oak_destroy_material(rough);
+    oak_destroy_material(rough_tex);
+    oak_destroy_texture(tex);
+    oak_destroy_texture(rtex);
+}
+
+/* sheenColorTexture (sRGB) on the dark cloth of sheenBrightensTheRim, white
+   sheen factor: red above, sRGB grey 188 (linear 0.5) below. The upper rim
+   is red (its red over the plain rim at least 3 times its green's); the
+   lower rim's sheen (rim less the plain rim) is 0.5 +- 0.1 of the white
+   sheen's: the texture is read as colour, decoded. sheenRoughnessTexture
+   (A) 0 above on a factor of 1 matches the sheen of roughness 0 there. */
+TEST(sheenTexturesTintTheRim) {
+    static scene s;
+    static uint8_t px[W * H * 4];
+    const uint8_t red[4] = {255, 0, 0, 255}, grey[4] = {188, 188, 188, 255};
+    const uint8_t a0[4] = {255, 255, 255, 0};
+    oak_texture ctex = halves(red, grey, true), rtex = halves(a0, k_white, false);
+    oak_material_desc md = base_desc(0.03f, 1);
+    oak_material m[5];
+    m[0] = make(&md);
+    md.lobes.sheen_color[0] = md.lobes.sheen_color[1] = md.lobes.sheen_color[2] = 1;
+    md.lobes.sheen_roughness = 0.3f;
+    m[1] = make(&md);
+    md.lobes.tex[OAK_LOBE_TEX_SHEEN_COLOR] = half_ref(ctex);
+    m[2] = make(&md);
+    md.lobes.tex[OAK_LOBE_TEX_SHEEN_COLOR] = (oak_texture_ref){0};
+    md.lobes.sheen_roughness = 0;
+    m[3] = make(&md);
+    md.lobes.sheen_roughness = 1;
+    md.lobes.tex[OAK_LOBE_TEX_SHEEN_ROUGHNESS] = half_ref(rtex);
+    m[4] = make(&md);
+    double rim[5][2][3];
+    for (int i = 0; i < 5; i++) {
+        sphere_scene(&s, m[i]);
+        flat_sky(&s.env, 0.5f);
+        if (!draw(&s, px)) return;
+        for (int k = 0; k < 2; k++) half_mean(px, k, 0.85, 0.95, rim[i][k]);
+        if (i == 2) agree(&s, px, "sheen colour texture");
+        if (i == 4) agree(&s, px, "sheen roughness texture");
+    }
+    double rr = rim[2][0][0] - rim[0][0][0], rg = rim[2][0][1] - rim[0][0][1];
+    double lw = lum3(rim[1][1]) - lum3(rim[0][1]), lt = lum3(rim[2][1]) - lum3(rim[0][1]);
+    fprintf(stderr, "  upper rim's sheen red %.4f green %.4f; lower rim's %.4f of white's %.4f\n",
+            rr, rg, lt, lw);
+    CHECK(rr >= 3 * rg && rr > 0.01);
+    CHECK(fabs(lt / lw - 0.5) <= 0.1);
+    double s0 = lum3(rim[3][0]), st = lum3(rim[4][0]), s1 = lum3(rim[4][1]), sw = lum3(rim[1][0]);
+    fprintf(stderr, "  upper rim: roughness 0 %.4f, textured 0 %.4f (0.3: %.4f); lower %.4f\n", s0,
+            st, sw, s1);
+    CHECK(fabs(st - s0) <= 0.05 * s0);
+    CHECK(fabs(s0 - sw) >= 0.1 * s0); /* the roughness shows */
+    for (int i = 0; i < 5; i++) oak_destroy_material(m[i]);
+    oak_destroy_texture(ctex);
+    oak_destroy_texture(rtex);
+}
+
+/* transmissionTexture (R) 0 on the upper half of a glass-like sphere (base
+   0.8, rough 0.3, transmission 1) under a sun in a dark grey sky: the upper
+   half equals the plain opaque material (mean within 3% of it), the lower
+   the untextured transmissive one (within 3%), the two at least 30% apart.
+   thicknessTexture (G) 0 above on a thickness of 0.5 with a blue attenuation
+   (0.2, 0.2, 1 over 0.3): the upper half equals the thin (thickness 0)
+   material's, the lower the thick one's, within 3% (their red 30% apart). */
+TEST(transmissionTexturesMaskAndThin) {
+    static scene s;
+    static uint8_t px[W * H * 4];
+    oak_texture tex = halves(k_black, k_white, false);
+    oak_material_desc md = base_desc(0.8f, 0.3f);
+    oak_material m[6];
+    m[0] = make(&md);
+    md.lobes.transmission = 1;
+    m[1] = make(&md);
+    md.lobes.tex[OAK_LOBE_TEX_TRANSMISSION] = half_ref(tex);
+    m[2] = make(&md);
+    md.lobes.tex[OAK_LOBE_TEX_TRANSMISSION] = (oak_texture_ref){0};
+    md.lobes.thickness = 0.5f, md.lobes.attenuation_distance = 0.3f;
+    md.lobes.attenuation_color[0] = md.lobes.attenuation_color[1] = 0.2f;
+    md.lobes.attenuation_color[2] = 1;
+    m[4] = make(&md);
+    md.lobes.tex[OAK_LOBE_TEX_THICKNESS] = half_ref(tex);
+    m[5] = make(&md);
+    md.lobes.thickness = 0;
+    md.lobes.tex[OAK_LOBE_TEX_THICKNESS] = (oak_texture_ref){0};
+    m[3] = make(&md);
+    double h[6][2][3];
+    for (int i = 0; i < 6; i++) {
+        sphere_scene(&s, m[i]);
+        flat_sky(&s.env, 0.3f);
+        add_sun(&s, 1);
+        if (!draw(&s, px)) return;
+        for (int k = 0; k < 2; k++) half_mean(px, k, 0, 0.9, h[i][k]);
+        if (i == 2) agree(&s, px, "transmission texture");
+        if (i == 5) agree(&s, px, "thickness texture");
+    }
+    double p0 = lum3(h[0][0]), t0 = lum3(h[2][0]), f1 = lum3(h[1][1]), t1 = lum3(h[2][1]);
+    double p1 = lum3(h[0][1]);
+    fprintf(stderr,
+            "  above: plain %.4f, masked %.4f; below: transmissive %.4f, masked %.4f "
+            "(plain %.4f)\n",
+            p0, t0, f1, t1, p1);
+    CHECK(fabs(t0 - p0) <= 0.03 * p0);
+    CHECK(fabs(t1 - f1) <= 0.03 * f1);
+    CHECK(fabs(f1 - p1) >= 0.3 * p1);
+    double thin0 = h[3][0][0], thick1 = h[4][1][0], tt0 = h[5][0][0], tt1 = h[5][1][0];
+    double thin1 = h[3][1][0];
+    fprintf(stderr,
+            "  red: thin above %.4f, textured %.4f; thick below %.4f, textured %.4f "
+            "(thin %.4f)\n",
+            thin0, tt0, thick1, tt1, thin1);
+    CHECK(fabs(tt0 - thin0) <= 0.03 * thin0);
+    CHECK(fabs(tt1 - thick1) <= 0.03 * thick1);
+    CHECK(fabs(thin1 - thick1) >= 0.3 * thin1);
+    for (int i = 0; i < 6; i++) oak_destroy_material(m[i]);
+    oak_destroy_texture(tex);
+}
+
+/* The film's textures on the black glossy plane of the test above, white
+   sky, seen straight down: iridescenceThicknessTexture G 128/255 between a
+   minimum of 250 and a maximum of 550 nm (401 nm) gives the centre the hue
+   of the 400 nm film within 10 degrees (the 550 nm film's is more than 40
+   away); iridescenceTexture R 0 leaves the plain material (within 1/255). */
+TEST(iridescenceTexturesSetFactorAndThickness) {
+    static scene s;
+    static uint8_t px[W * H * 4], plain[W * H * 4];
+    const uint8_t g128[4] = {255, 128, 0, 255}, r0[4] = {0, 255, 255, 255};
+    oak_texture tg = halves(g128, g128, false), tr = halves(r0, r0, false);
+    double h[3];
+    oak_material m[4];
+    for (int i = 0; i < 4; i++) {
+        oak_material_desc md = base_desc(0, 0.1f);
+        if (i < 3) md.lobes.iridescence = 1, md.lobes.iridescence_ior = 1.3f;
+        md.lobes.iridescence_thickness = i == 0 ? 400 : 550;
+        if (i == 1) {
+            md.lobes.iridescence_thickness_min = 250;
+            md.lobes.tex[OAK_LOBE_TEX_IRIDESCENCE_THICKNESS] = half_ref(tg);
+        }
+        if (i == 2) md.lobes.tex[OAK_LOBE_TEX_IRIDESCENCE] = half_ref(tr);
+        m[i] = make(&md);
+        plane_scene(&s, m[i]);
+        flat_sky(&s.env, 1);
+        if (!draw(&s, i == 3 ? plain : px)) return;
+        if (i == 1) agree(&s, px, "iridescence thickness texture");
+        if (i == 2) agree(&s, px, "iridescence texture");
+        if (i < 2) {
+            double c[3];
+            patch(px, W / 2 - 4, H / 2 - 4, c);
+            h[i] = hue(c);
+        }
+    }
+    /* px holds the R-0 film's picture, plain the plain material's */
+    int most = 0;
+    for (size_t k = 0; k < sizeof px; k++) {
+        int d = abs((int)px[k] - (int)plain[k]);
+        most = d > most ? d : most;
+    }
+    oak_material_desc md = base_desc(0, 0.1f);
+    md.lobes.iridescence = 1, md.lobes.iridescence_ior = 1.3f, md.lobes.iridescence_thickness = 550;
+    oak_material m550 = make(&md);
+    plane_scene(&s, m550);
+    flat_sky(&s.env, 1);
+    if (!draw(&s, px)) return;
+    double c[3];
+    patch(px, W / 2 - 4, H / 2 - 4, c);
+    h[2] = hue(c);
+    fprintf(stderr,
+            "  hue: 400 nm %.1f, textured 250..550 at 128 %.1f, 550 nm %.1f; R 0 against plain: "
+            "max %d/255\n",
+            h[0], h[1], h[2], most);
+    CHECK(hue_gap(h[0], h[1]) <= 10);
+    CHECK(hue_gap(h[1], h[2]) >= 40);
+    CHECK(most <= 1);
+    for (int i = 0; i < 4; i++) oak_destroy_material(m[i]);
+    oak_destroy_material(m550);
+    oak_destroy_texture(tg);
+    oak_destroy_texture(tr);
+}
+
+/* The leaf of the test above lit from behind (sun below): a
+   diffuseTransmissionTexture A of 128/255 on the factor 0.5 lets through
+   0.5 +- 0.05 of what the untextured lobe adds over the plain leaf (green);
+   a diffuseTransmissionColorTexture of sRGB red on a white colour passes
+   red alone: the green is the plain leaf's (within 10% of what the
+   untextured lobe adds), the red at least 3 times the plain's. */
+TEST(diffuseTransmissionTexturesScaleAndTint) {
+    static scene s;
+    static uint8_t px[W * H * 4];
+    const uint8_t a128[4] = {255, 255, 255, 128}, red[4] = {255, 0, 0, 255};
+    oak_texture ta = halves(a128, a128, false), tc = halves(red, red, true);
+    oak_material m[4];
+    double c[4][3];
+    for (int i = 0; i < 4; i++) {
+        oak_material_desc md = base_desc(0.3f, 0.9f);
+        md.base_color[0] = 0.1f, md.base_color[2] = 0.05f;
+        if (i) {
+            md.lobes.diffuse_transmission = 0.5f;
+            md.lobes.diffuse_transmission_color[0] = md.lobes.diffuse_transmission_color[1] =
+                md.lobes.diffuse_transmission_color[2] = 1;
+        }
+        if (i == 2) md.lobes.tex[OAK_LOBE_TEX_DIFFUSE_TRANSMISSION] = half_ref(ta);
+        if (i == 3) md.lobes.tex[OAK_LOBE_TEX_DIFFUSE_TRANSMISSION_COLOR] = half_ref(tc);
+        m[i] = make(&md);
+        plane_scene(&s, m[i]);
+        flat_sky(&s.env, 0.02f);
+        add_sun(&s, 2);
+        float dir[3] = {0.3f, 1.0f, 0.2f};
+        glm_vec3_normalize(dir);
+        memcpy(s.sun.direction, dir, sizeof dir);
+        if (!draw(&s, px)) return;
+        patch(px, W / 2 - 4, H / 2 - 4, c[i]);
+        if (i == 2) agree(&s, px, "diffuse transmission texture");
+        if (i == 3) agree(&s, px, "diffuse transmission colour texture");
+    }
+    double share = (c[2][1] - c[0][1]) / (c[1][1] - c[0][1]);
+    fprintf(stderr,
+            "  from behind: A 128 lets %.3f of the lobe's green; red colour: green %.4f (plain "
+            "%.4f), red %.4f (plain %.4f)\n",
+            share, c[3][1], c[0][1], c[3][0], c[0][0]);
+    CHECK(fabs(share - 0.5) <= 0.05);
+    CHECK(fabs(c[3][1] - c[0][1]) <= 0.1 * (c[1][1] - c[0][1]));
+    CHECK(c[3][0] >= 3 * c[0][0]);
+    for (int i = 0; i < 4; i++) oak_destroy_material(m[i]);
+    oak_destroy_texture(ta);
+    oak_destroy_texture(tc);
+}
+
+/* KHR_materials_specular's textures on the black glossy plane of the F0
+   test, white sky, seen straight down (the centre reflects F0): a
+   specularTexture A of 128/255 halves the 4% (0.0201 +- 0.005), a
+   specularColorTexture of sRGB (255, 188, 0) (linear 1, 0.503, 0) tints it
+   (0.04, 0.0201, 0, each +- 0.005); without specular the texture is not
+   read (4%). */
+TEST(specularTexturesScaleAndTintF0) {
+    static scene s;
+    static uint8_t px[W * H * 4];
+    const uint8_t a128[4] = {255, 255, 255, 128}, tint[4] = {255, 188, 0, 255};
+    oak_texture ta = halves(a128, a128, false), tc = halves(tint, tint, true);
+    const struct {
+        const char *name;
+        bool specular;
+        int kind;
+        oak_texture tex;
+        float want[3];
+    } c[] = {
+        {"specular texture 128", true, OAK_LOBE_TEX_SPECULAR, ta, {0.0201f, 0.0201f, 0.0201f}},
+        {"specular colour texture", true, OAK_LOBE_TEX_SPECULAR_COLOR, tc, {0.04f, 0.0201f, 0}},
+        {"no specular, its texture", false, OAK_LOBE_TEX_SPECULAR, ta, {0.04f, 0.04f, 0.04f}},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        oak_material_desc md = base_desc(0, 0.1f);
+        md.lobes.specular = c[i].specular;
+        md.lobes.specular_factor = 1;
+        md.lobes.specular_color[0] = md.lobes.specular_color[1] = md.lobes.specular_color[2] = 1;
+        md.lobes.tex[c[i].kind] = half_ref(c[i].tex);
+        oak_material m = make(&md);
+        plane_scene(&s, m);
+        flat_sky(&s.env, 1);
+        if (!draw(&s, px)) return;
+        float got[3];
+        for (int k = 0; k < 3; k++) {
+            float sum = 0;
+            for (int y = H / 2 - 4; y < H / 2 + 4; y++)
+                for (int x = W / 2 - 4; x < W / 2 + 4; x++)
+                    sum += to_linear(px[((size_t)y * W + x) * 4 + k]);
+            got[k] = sum / 64;
+        }
+        fprintf(stderr, "  %-24s centre reflects %.4f %.4f %.4f (want %.4f %.4f %.4f +- 0.005)\n",
+                c[i].name, got[0], got[1], got[2], c[i].want[0], c[i].want[1], c[i].want[2]);
+        for (int k = 0; k < 3; k++) CHECK(fabsf(got[k] - c[i].want[k]) <= 0.005f);
+        agree(&s, px, c[i].name);
+        oak_destroy_material(m);
+    }
+    oak_destroy_texture(ta);
+    oak_destroy_texture(tc);
+}
+
+/* anisotropyTexture on the metal sphere of the test above, strength 0.8,
+   rotation 0: RG (128, 255) points along the bitangent, so the highlight
+   stretches as the rotation of 90 degrees makes it (aspect x/y at most
+   1 / 2.5); B 0 takes the strength to 0: isotropic (aspect 1 +- 0.1). */
+TEST(anisotropyTextureTurnsAndScales) {
+    static scene s;
+    static uint8_t px[W * H * 4];
+    const uint8_t up[4] = {128, 255, 255, 255}, none[4] = {255, 128, 0, 255};
+    oak_texture t[2] = {halves(up, up, false), halves(none, none, false)};
+    double aspect[2];
+    for (int i = 0; i < 2; i++) {
+        oak_material_desc md = base_desc(0.8f, 0.3f);
+        md.metallic = 1;
+        md.lobes.anisotropy = 0.8f;
+        md.lobes.tex[OAK_LOBE_TEX_ANISOTROPY] = half_ref(t[i]);
+        oak_material m = make(&md);
+        sphere_scene(&s, m);
+        flat_sky(&s.env, 0.01f);
+        add_sun(&s, 0.05f);
+        s.sun.direction[0] = 0, s.sun.direction[1] = 0, s.sun.direction[2] = -1;
+        if (!draw(&s, px)) return;
+        double n;
+        aspect[i] = highlight_aspect(px, &n);
+        fprintf(stderr, "  anisotropy texture %s: highlight %4.0f px, aspect x/y %.3f\n",
+                i ? "B 0" : "along the bitangent", n, aspect[i]);
+        agree(&s, px, i ? "anisotropy texture, B 0" : "anisotropy texture, bitangent");
+        oak_destroy_material(m);
+    }
+    CHECK(aspect[0] <= 1 / 2.5);
+    CHECK(fabs(aspect[1] - 1) <= 0.1);
+    oak_destroy_texture(t[0]);
+    oak_destroy_texture(t[1]);
+}
+
+/* More distinct lobe textures than a material holds is refused. */
+TEST(lobeTexturesHaveACap) {
+    oak_texture t[OAK_LOBE_TEX_DISTINCT + 1];
+    oak_material_desc md = base_desc(1, 1);
+    md.lobes.clearcoat = 1, md.lobes.transmission = 1;
+    md.lobes.sheen_color[0] = 1;
+    for (int i = 0; i <= OAK_LOBE_TEX_DISTINCT; i++) {
+        t[i] = halves(k_white, k_black, false);
+        md.lobes.tex[i] = half_ref(t[i]);
+    }
+    oak_material m = {0};
+    int errors = g_oak_test_errors;
+    CHECK(oak_make_material(&m, &md) == OAK_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(oak_last_error(), "distinct lobe textures") != NULL);
+    g_oak_test_errors = errors;
+    /* the same ref twice is one */
+    md.lobes.tex[OAK_LOBE_TEX_DISTINCT] = md.lobes.tex[0];
+    CHECK_OK(oak_make_material(&m, &md));
+    int slot[OAK_LOBE_TEX_COUNT];
+    CHECK_EQ_INT((int)oak_material_lobe_slots(&oak_material_get(m)->desc, slot),
+                 OAK_LOBE_TEX_DISTINCT);
+    CHECK_EQ_INT(slot[OAK_LOBE_TEX_DISTINCT], 0);
+    CHECK_EQ_INT(slot[OAK_LOBE_TEX_COUNT - 1], -1);
+    oak_destroy_material(m);
+    for (int i = 0; i <= OAK_LOBE_TEX_DISTINCT; i++) oak_destroy_texture(t[i]);
+}
+
 /* glTF with the seven extensions, built here as JSON: each factor lands in
    the material's lobes (glTF's defaults where a member is absent), a lobe
-   texture is one warning (its factor alone), values out of range are
+   texture oak reads keeps its texCoord and transform, one it does not read
+   is one warning (its factor alone), values out of range are
    clamped with a warning, and the lobes come back from an .oakm cache. A
    factor of the wrong type is the one-line error; so is a bad desc. */
 TEST(gltfLobesLoadAndCache) {
@@ -544,17 +1014,23 @@ TEST(gltfLobesLoadAndCache) {
         "{\"iridescenceFactor\":1,\"iridescenceIor\":1.4,\"iridescenceThicknessMaximum\":520,"
         "\"iridescenceThicknessTexture\":{\"index\":0}}}},"
         "{\"name\":\"leaf\",\"extensions\":{\"KHR_materials_diffuse_transmission\":"
-        "{\"diffuseTransmissionFactor\":0.4,\"diffuseTransmissionColorFactor\":[0.5,1,0.2]}}}],"
+        "{\"diffuseTransmissionFactor\":0.4,\"diffuseTransmissionColorFactor\":[0.5,1,0.2]}}},"
+        "{\"name\":\"glass\",\"extensions\":{\"KHR_materials_transmission\":"
+        "{\"transmissionFactor\":0.7,\"transmissionTexture\":{\"index\":0,\"texCoord\":1}},"
+        "\"KHR_materials_volume\":{\"thicknessFactor\":0.2,\"thicknessTexture\":{\"index\":0,"
+        "\"extensions\":{\"KHR_texture_transform\":{\"scale\":[2,3],\"offset\":[0.5,0]}}}},"
+        "\"KHR_materials_sheen\":{\"sheenColorFactor\":[1,1,1],"
+        "\"sheenColorTexture\":{\"index\":0},\"sheenRoughnessTexture\":{\"index\":0}}}}],"
         "\"textures\":[{}]}";
     int errors = g_oak_test_errors;
     oak_gltf *g = NULL;
     oak_gltf_desc d = {.no_assets = true};
     CHECK_OK(oak_gltf_load_memory(&g, json, sizeof json - 1, "lobes.gltf", &d));
     if (!g) return;
-    CHECK_EQ_INT((int)g->material_count, 7);
+    CHECK_EQ_INT((int)g->material_count, 8);
     fprintf(stderr, "  %u warnings\n", g->warning_count);
-    /* the coat's texture, the sheen's 1.5, the anisotropy's and the film's textures */
-    CHECK_EQ_INT((int)g->warning_count, 4);
+    /* the sheen's 1.5 (the coat's, the anisotropy's and the film's textures are read) */
+    CHECK_EQ_INT((int)g->warning_count, 1);
     for (int pass = 0; pass < 2; pass++) {
         const oak_material_lobes *l0 = &g->materials[0].desc.lobes,
                                  *l1 = &g->materials[1].desc.lobes,
@@ -570,13 +1046,27 @@ TEST(gltfLobesLoadAndCache) {
         CHECK(l3->clearcoat == 0 && l3->ior == 0 && l3->anisotropy == 0);
         const oak_material_lobes *l4 = &g->materials[4].desc.lobes;
         CHECK(l4->anisotropy == 0.6f && l4->anisotropy_rotation == 1.25f);
+        CHECK(l4->tex[OAK_LOBE_TEX_ANISOTROPY].scale[0] == 1);
         const oak_material_lobes *l5 = &g->materials[5].desc.lobes,
                                  *l6 = &g->materials[6].desc.lobes;
         CHECK(l5->iridescence == 1 && l5->iridescence_ior == 1.4f &&
-              l5->iridescence_thickness == 520);
+              l5->iridescence_thickness == 520 && l5->iridescence_thickness_min == 100);
+        CHECK(l5->tex[OAK_LOBE_TEX_IRIDESCENCE_THICKNESS].scale[0] == 1);
         CHECK(l6->diffuse_transmission == 0.4f && l6->diffuse_transmission_color[0] == 0.5f &&
               l6->diffuse_transmission_color[1] == 1 && l6->diffuse_transmission_color[2] == 0.2f);
         CHECK(l4->iridescence == 0 && l4->diffuse_transmission == 0);
+        /* the lobe textures oak reads, texCoord and transform kept */
+        const oak_material_lobes *l7 = &g->materials[7].desc.lobes;
+        const oak_texture_ref *tr = &l7->tex[OAK_LOBE_TEX_TRANSMISSION],
+                              *th = &l7->tex[OAK_LOBE_TEX_THICKNESS];
+        CHECK(l7->transmission == 0.7f && l7->thickness == 0.2f);
+        CHECK(tr->uv_set == 1 && tr->scale[0] == 1 && th->uv_set == 0);
+        CHECK(th->scale[0] == 2 && th->scale[1] == 3 && th->offset[0] == 0.5f);
+        CHECK(l2->tex[OAK_LOBE_TEX_CLEARCOAT].scale[0] == 1 &&
+              l2->tex[OAK_LOBE_TEX_CLEARCOAT_ROUGHNESS].scale[0] == 0);
+        CHECK(l7->tex[OAK_LOBE_TEX_SHEEN_COLOR].scale[0] == 1 &&
+              l7->tex[OAK_LOBE_TEX_SHEEN_ROUGHNESS].scale[0] == 1);
+        CHECK(l2->tex[OAK_LOBE_TEX_TRANSMISSION].scale[0] == 0);
         float f0[3];
         float f90 = oak_material_dielectric_f0(&g->materials[1].desc, f0);
         CHECK(fabsf(f0[0] - 0.02f) < 1e-6f && fabsf(f0[2] - 0.005f) < 1e-6f && f90 == 0.5f);
@@ -613,6 +1103,62 @@ TEST(gltfLobesLoadAndCache) {
     g_oak_test_errors = errors; /* the refusals' lines are meant */
 }
 
+/* A glTF whose lobe textures name a PNG: the sheen's colour texture is the
+   image's colour (sRGB) texture and its roughness the data one; equal refs
+   (the coat's and the sheen roughness's) are the same texture; a fifth
+   distinct ref (in oak_lobe_tex order: the thickness's, its own transform)
+   is left out, its factor alone. The same from the .oakm cache. */
+TEST(gltfLobeTexturesBecomeTextures) {
+    char png[512], path[512], cache[512];
+    const uint8_t rgba[16] = {255, 0, 0, 255, 0, 255, 0, 128, 0, 0, 255, 255, 255, 255, 255, 0};
+    CHECK_OK(oak_image_write_png(oak_test_out(png, sizeof png, "lobetex.png"), 2, 2, rgba));
+    static const char json[] =
+        "{\"asset\":{\"version\":\"2.0\"},\"images\":[{\"uri\":\"lobetex.png\"}],"
+        "\"textures\":[{\"source\":0}],\"materials\":[{\"name\":\"all\",\"extensions\":{"
+        "\"KHR_materials_sheen\":{\"sheenColorFactor\":[1,1,1],\"sheenColorTexture\":{\"index\":0},"
+        "\"sheenRoughnessTexture\":{\"index\":0}},"
+        "\"KHR_materials_clearcoat\":{\"clearcoatFactor\":1,\"clearcoatTexture\":{\"index\":0},"
+        "\"clearcoatRoughnessTexture\":{\"index\":0,\"extensions\":{\"KHR_texture_transform\":"
+        "{\"rotation\":1}}}},"
+        "\"KHR_materials_transmission\":{\"transmissionFactor\":1,"
+        "\"transmissionTexture\":{\"index\":0,\"texCoord\":1}},"
+        "\"KHR_materials_volume\":{\"thicknessFactor\":1,\"thicknessTexture\":{\"index\":0,"
+        "\"extensions\":{\"KHR_texture_transform\":{\"scale\":[2,2]}}}}}}]}";
+    oak_test_out(path, sizeof path, "lobetex.gltf");
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (!f) return;
+    fwrite(json, 1, sizeof json - 1, f);
+    fclose(f);
+    oak_test_out(cache, sizeof cache, "lobetex.oakm");
+    for (int pass = 0; pass < 2; pass++) {
+        oak_gltf *g = NULL;
+        CHECK_OK(oak_gltf_load(&g, pass ? cache : path, NULL));
+        if (!g) return;
+        const oak_material_data *md = oak_material_get(g->material_handles[0]);
+        CHECK(md != NULL);
+        if (md) {
+            const oak_texture_ref *t = md->desc.lobes.tex;
+            const oak_texture_data *sc = oak_texture_get(t[OAK_LOBE_TEX_SHEEN_COLOR].texture),
+                                   *sr = oak_texture_get(t[OAK_LOBE_TEX_SHEEN_ROUGHNESS].texture);
+            CHECK(sc && sc->format == OAK_FORMAT_RGBA8_SRGB);
+            CHECK(sr && sr->format == OAK_FORMAT_RGBA8);
+            CHECK(t[OAK_LOBE_TEX_CLEARCOAT].texture.id ==
+                  t[OAK_LOBE_TEX_SHEEN_ROUGHNESS].texture.id);
+            CHECK(t[OAK_LOBE_TEX_TRANSMISSION].texture.id ==
+                  t[OAK_LOBE_TEX_SHEEN_ROUGHNESS].texture.id);
+            CHECK(t[OAK_LOBE_TEX_TRANSMISSION].uv_set == 1);
+            CHECK(t[OAK_LOBE_TEX_CLEARCOAT_ROUGHNESS].texture.id != 0 &&
+                  t[OAK_LOBE_TEX_CLEARCOAT_ROUGHNESS].rotation == 1);
+            CHECK(t[OAK_LOBE_TEX_THICKNESS].texture.id == 0); /* the fifth */
+            int slot[OAK_LOBE_TEX_COUNT];
+            CHECK_EQ_INT((int)oak_material_lobe_slots(&md->desc, slot), OAK_LOBE_TEX_DISTINCT);
+        }
+        if (!pass) CHECK_OK(oak_gltf_bake(g, cache));
+        oak_gltf_free(g);
+    }
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) g_backend = argv[1];
     int started = oak_test_backend_start(g_backend, oak_test_count_log);
@@ -626,6 +1172,7 @@ int main(int argc, char **argv) {
     CHECK_OK(oak_make_renderer(&g_main, &d));
     if (g_main) {
         if (!strcmp(g_backend, "cpu")) RUN(gltfLobesLoadAndCache);
+        if (!strcmp(g_backend, "cpu")) RUN(gltfLobeTexturesBecomeTextures);
         RUN(whiteFurnacePerLobe);
         RUN(iorAndSpecularSetTheDielectricF0);
         RUN(clearcoatAddsASharpHighlight);
@@ -633,6 +1180,14 @@ int main(int argc, char **argv) {
         RUN(anisotropyStretchesTheHighlight);
         RUN(iridescenceHueFollowsThicknessAndAngle);
         RUN(diffuseTransmissionLightsALeafFromBehind);
+        if (!strcmp(g_backend, "cpu")) RUN(lobeTexturesHaveACap);
+        RUN(clearcoatTexturesMaskAndRoughenTheCoat);
+        RUN(sheenTexturesTintTheRim);
+        RUN(transmissionTexturesMaskAndThin);
+        RUN(iridescenceTexturesSetFactorAndThickness);
+        RUN(diffuseTransmissionTexturesScaleAndTint);
+        RUN(specularTexturesScaleAndTintF0);
+        RUN(anisotropyTextureTurnsAndScales);
     }
     oak_destroy_renderer(g_main);
     oak_destroy_mesh(g_sphere);

@@ -83,6 +83,15 @@ typedef struct cpu_material {
     float f0[3], f90;     /* the dielectric Fresnel (oak_material_dielectric_f0) */
     bool coat, sheen, aniso, irid, difftr; /* the lobes it has (docs/SHADING.md "Lobes") */
     bool transmit; /* KHR_materials_transmission: light from the opaque copy (forward only) */
+    /* the lobes' textures by oak_lobe_tex (read through their own uv, as
+       surface.glsl's; tex -1: none) */
+    uint32_t lobe_tex_ids[OAK_LOBE_TEX_COUNT];
+    cpu_tex_ref lobe_tex[OAK_LOBE_TEX_COUNT];
+    bool lobe_textured; /* any of them */
+    /* KHR_materials_specular's textures: any (under specular), and the
+       ior's reflectance times the specular colour (before the clamp) */
+    bool spec_tex;
+    float spec_rsc[3];
 } cpu_material;
 
 /* ---- passes ------------------------------------------------------------- */
@@ -464,7 +473,9 @@ typedef struct cpu_lanes {
     bool difftr[CPU_LANES_MAX];
     float dt[3][CPU_LANES_MAX], dt_irr[3][CPU_LANES_MAX];
     float tbase[3][CPU_LANES_MAX]; /* transmission's tint, the base colour (where it transmits) */
-    float col[3][CPU_LANES_MAX];   /* out: colour before fog */
+    /* transmission's factor and the volume's thickness, their textures applied */
+    float trans[CPU_LANES_MAX], thick[CPU_LANES_MAX];
+    float col[3][CPU_LANES_MAX]; /* out: colour before fog */
 } cpu_lanes;
 typedef void (*cpu_light_fn)(const cpu_backend *b, cpu_lanes *q);
 void _oak_cpu_light_avx2(const cpu_backend *b, cpu_lanes *q);

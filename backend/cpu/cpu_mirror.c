@@ -200,6 +200,20 @@ static oak_result sync_material(cpu_backend *b, oak_material h) {
         m->normal_map = m->tex_ids[CPU_TEX_NORMAL] != 0;
         const oak_material_fx *x = &m->desc.fx;
         m->fx_map = m->textured && (x->triplanar > 0 || x->breakup > 0 || x->detail > 0);
+        m->lobe_textured = false;
+        for (int k = 0; k < OAK_LOBE_TEX_COUNT; k++) {
+            const oak_texture_ref *lr = &d->desc.lobes.tex[k];
+            m->lobe_tex_ids[k] = lr->texture.id;
+            resolve_ref(&m->lobe_tex[k], lr);
+            m->lobe_textured |= lr->texture.id != 0;
+            m->uv1 |= lr->texture.id != 0 && lr->uv_set == 1;
+        }
+        m->textured |= m->lobe_textured; /* the surface's uv, for them */
+        const oak_material_lobes *sl = &m->desc.lobes;
+        m->spec_tex = sl->specular && (m->lobe_tex_ids[OAK_LOBE_TEX_SPECULAR] ||
+                                       m->lobe_tex_ids[OAK_LOBE_TEX_SPECULAR_COLOR]);
+        float ir = oak_material_ior_f0(&m->desc); /* as gpu_records.c's lobe1.w .. lobe3.w */
+        for (int k = 0; k < 3; k++) m->spec_rsc[k] = sl->specular ? ir * sl->specular_color[k] : ir;
         m->fx_vary = x->variation > 0;
         m->fx_slot_count = 0;
         for (int k = 0; k < CPU_TEX_COUNT; k++)
@@ -223,6 +237,10 @@ static oak_result sync_material(cpu_backend *b, oak_material h) {
     /* textures are checked every time: their versions move on their own */
     for (int k = 0; k < CPU_TEX_COUNT; k++) {
         oak_result r = sync_texture(b, m->tex_ids[k], &m->tex[k].tex);
+        if (r) return r;
+    }
+    for (int k = 0; k < OAK_LOBE_TEX_COUNT; k++) {
+        oak_result r = sync_texture(b, m->lobe_tex_ids[k], &m->lobe_tex[k].tex);
         if (r) return r;
     }
     return OAK_OK;

@@ -495,10 +495,14 @@ static void lobes_prep(const cpu_backend *b, const cpu_material *m, const cpu_su
         q->Nc[k][lane] = s->Nv[k]; /* the coat is not normal-mapped */
         q->coat_amb[k][lane] = q->sheen[k][lane] = q->sheen_amb[k][lane] = 0;
     }
-    if (m->sheen) {
-        float r = maxf(lb->sheen_roughness, 0.07f);
-        const float *c = lb->sheen_color;
-        float E = oak_sheen_e(q->NdotV[lane], lb->sheen_roughness);
+    if (m->sheen) { /* its factors times their textures, as surface.glsl's l1.z, l2 */
+        float tc[4], tr[4], c[3];
+        sample_slot(b, &m->lobe_tex[OAK_LOBE_TEX_SHEEN_COLOR], s, tc);
+        sample_slot(b, &m->lobe_tex[OAK_LOBE_TEX_SHEEN_ROUGHNESS], s, tr);
+        float sr = lb->sheen_roughness * tr[3];
+        for (int k = 0; k < 3; k++) c[k] = lb->sheen_color[k] * tc[k];
+        float r = maxf(sr, 0.07f);
+        float E = oak_sheen_e(q->NdotV[lane], sr);
         float irr[3];
         _oak_sky_irradiance(b->sky, N, irr);
         q->sheen_a[lane] = r * r;
@@ -520,12 +524,24 @@ static void lobes_prep(const cpu_backend *b, const cpu_material *m, const cpu_su
         float B[3], dir[3], w = s->T[3] < 0 ? -1.0f : 1.0f;
         cross3(Nv, t, B);
         float cr = cosf(lb->anisotropy_rotation), sr = sinf(lb->anisotropy_rotation);
+        float st = lb->anisotropy;
+        if (m->lobe_tex[OAK_LOBE_TEX_ANISOTROPY].tex >= 0) { /* as surface.glsl's l3 */
+            float ta[4];
+            sample_slot(b, &m->lobe_tex[OAK_LOBE_TEX_ANISOTROPY], s, ta);
+            float dx = ta[0] * 2.0f - 1.0f, dy = ta[1] * 2.0f - 1.0f;
+            float qx = cr * dx - sr * dy, qy = sr * dx + cr * dy, ql = qx * qx + qy * qy;
+            if (ql > 1e-12f) {
+                float k = 1.0f / sqrtf(ql);
+                cr = qx * k, sr = qy * k;
+            }
+            st *= ta[2];
+        }
         for (int k = 0; k < 3; k++) dir[k] = t[k] * cr + B[k] * w * sr;
         float nd = dot3(N, dir);
         for (int k = 0; k < 3; k++) At[k] = dir[k] - N[k] * nd;
         normalize3(At);
         cross3(N, At, Ab);
-        float st = lb->anisotropy, rough = q->rough[lane], alpha = rough * rough;
+        float rough = q->rough[lane], alpha = rough * rough;
         q->ani_at[lane] = alpha + (1.0f - alpha) * (st * st);
         q->ani_ab[lane] = alpha;
         cross3(Ab, V, c);
@@ -541,11 +557,14 @@ static void lobes_prep(const cpu_backend *b, const cpu_material *m, const cpu_su
     }
     q->difftr[lane] = m->difftr;
     if (m->difftr) { /* its share of the diffuse lobe, and the sky behind: irradiance about -N */
-        float Nb[3] = {-N[0], -N[1], -N[2]}, irr[3], t = lb->diffuse_transmission;
+        float tt[4], tc[4];
+        sample_slot(b, &m->lobe_tex[OAK_LOBE_TEX_DIFFUSE_TRANSMISSION], s, tt);
+        sample_slot(b, &m->lobe_tex[OAK_LOBE_TEX_DIFFUSE_TRANSMISSION_COLOR], s, tc);
+        float Nb[3] = {-N[0], -N[1], -N[2]}, irr[3], t = lb->diffuse_transmission * tt[3];
         _oak_sky_irradiance(b->sky, Nb, irr);
         for (int k = 0; k < 3; k++) {
-            float dk = base[k] * (1.0f - metallic) * (m->transmit ? 1.0f - lb->transmission : 1.0f);
-            q->dt[k][lane] = dk * lb->diffuse_transmission_color[k] * t / OAK_PI;
+            float dk = base[k] * (1.0f - metallic) * (m->transmit ? 1.0f - q->trans[lane] : 1.0f);
+            q->dt[k][lane] = dk * (lb->diffuse_transmission_color[k] * tc[k]) * t / OAK_PI;
             q->dpi[k][lane] = dk * (1.0f - t) / OAK_PI;
             q->dt_irr[k][lane] = irr[k];
         }
@@ -554,12 +573,22 @@ static void lobes_prep(const cpu_backend *b, const cpu_material *m, const cpu_su
         float F0[3] = {q->F0[0][lane], q->F0[1][lane], q->F0[2][lane]}, Fi[3];
         float nf = lb->iridescence_ior > 0 ? lb->iridescence_ior : 1.3f; /* glTF's defaults */
         float d = lb->iridescence_thickness > 0 ? lb->iridescence_thickness : 400.0f;
+        float ti[4], th[4];
+        sample_slot(b, &m->lobe_tex[OAK_LOBE_TEX_IRIDESCENCE], s, ti);
+        if (m->lobe_tex[OAK_LOBE_TEX_IRIDESCENCE_THICKNESS].tex >= 0) { /* as GLSL's mix */
+            sample_slot(b, &m->lobe_tex[OAK_LOBE_TEX_IRIDESCENCE_THICKNESS], s, th);
+            d = lb->iridescence_thickness_min * (1.0f - th[1]) + d * th[1];
+        }
         iridescence(nf, q->NdotV[lane], d, F0, Fi);
-        q->irid_f[lane] = lb->iridescence;
+        q->irid_f[lane] = lb->iridescence * ti[0];
         for (int k = 0; k < 3; k++) q->irid[k][lane] = Fi[k];
     }
-    if (m->coat) {
-        float r = clampf(lb->clearcoat_roughness, 0.03f, 1.0f), a = r * r;
+    if (m->coat) { /* its factors times their textures, as surface.glsl's l1.xy */
+        float tw[4], tr[4];
+        sample_slot(b, &m->lobe_tex[OAK_LOBE_TEX_CLEARCOAT], s, tw);
+        sample_slot(b, &m->lobe_tex[OAK_LOBE_TEX_CLEARCOAT_ROUGHNESS], s, tr);
+        float cw = lb->clearcoat * tw[0];
+        float r = clampf(lb->clearcoat_roughness * tr[1], 0.03f, 1.0f), a = r * r;
         float NdotV = maxf(dot3(s->Nv, V), 1e-4f), om = 1.0f - NdotV;
         float Fc = 0.04f + 0.96f * (om * om * om * om * om);
         float dvn = dot3(V, s->Nv), R[3], spec[3] = {0, 0, 0}, A, B;
@@ -572,11 +601,10 @@ static void lobes_prep(const cpu_backend *b, const cpu_material *m, const cpu_su
         else
             _oak_sky_specular(b->sky, R, r, spec);
         _oak_sky_brdf(b->sky, NdotV, r, &A, &B);
-        q->coat[lane] = lb->clearcoat;
+        q->coat[lane] = cw;
         q->coat_a2[lane] = a * a;
-        q->coat_keep[lane] = 1.0f - lb->clearcoat * Fc;
-        for (int k = 0; k < 3; k++)
-            q->coat_amb[k][lane] = ao * lb->clearcoat * spec[k] * (0.04f * A + B);
+        q->coat_keep[lane] = 1.0f - cw * Fc;
+        for (int k = 0; k < 3; k++) q->coat_amb[k][lane] = ao * cw * spec[k] * (0.04f * A + B);
     }
 }
 
@@ -634,22 +662,38 @@ float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_
     float V[3] = {v->camera_pos[0] - s->P[0], v->camera_pos[1] - s->P[1],
                   v->camera_pos[2] - s->P[2]};
     normalize3(V);
+    /* the dielectric's Fresnel, the specular textures applied (surface.glsl's F0d) */
+    float f0d[3] = {m->f0[0], m->f0[1], m->f0[2]}, f90d = m->f90;
+    if (m->spec_tex) {
+        float ts[4], tc[4];
+        sample_slot(b, &m->lobe_tex[OAK_LOBE_TEX_SPECULAR], s, ts);
+        sample_slot(b, &m->lobe_tex[OAK_LOBE_TEX_SPECULAR_COLOR], s, tc);
+        for (int k = 0; k < 3; k++) f0d[k] = fminf(m->spec_rsc[k] * tc[k], 1.0f) * m->f90 * ts[3];
+        f90d = m->f90 * ts[3];
+    }
     q->NdotV[lane] = maxf(dot3(N, V), 1e-4f);
     for (int k = 0; k < 3; k++) {
         q->P[k][lane] = s->P[k];
         q->Ng[k][lane] = s->Ng[k];
         q->N[k][lane] = N[k];
         q->V[k][lane] = V[k];
-        q->F0[k][lane] = mixf(m->f0[k], base[k], metallic);
+        q->F0[k][lane] = mixf(f0d[k], base[k], metallic);
         q->dpi[k][lane] = base[k] * (1.0f - metallic) / OAK_PI; /* the same for every light */
         q->emit[k][lane] = md->emissive[k] * md->emissive_strength * tem[k];
     }
-    if (m->transmit) /* its share of the light passes through: not the diffuse lobe's */
+    q->trans[lane] = 0, q->thick[lane] = 0;
+    if (m->transmit) { /* its share of the light passes through: not the diffuse lobe's */
+        float tt[4], th[4];
+        sample_slot(b, &m->lobe_tex[OAK_LOBE_TEX_TRANSMISSION], s, tt);
+        sample_slot(b, &m->lobe_tex[OAK_LOBE_TEX_THICKNESS], s, th);
+        q->trans[lane] = md->lobes.transmission * tt[0];
+        q->thick[lane] = md->lobes.thickness * th[1];
         for (int k = 0; k < 3; k++) {
-            q->dpi[k][lane] *= 1.0f - md->lobes.transmission;
+            q->dpi[k][lane] *= 1.0f - q->trans[lane];
             q->tbase[k][lane] = base[k];
         }
-    q->F90[lane] = mixf(m->f90, 1.0f, metallic);
+    }
+    q->F90[lane] = mixf(f90d, 1.0f, metallic);
     q->lobed[lane] = m->coat || m->sheen || m->aniso || m->irid || m->difftr;
     if (q->lobed[lane]) lobes_prep(b, m, s, N, V, base, metallic, q, lane);
     if (md->water) { /* docs/SHADING.md "Water", as surface.glsl */
@@ -816,7 +860,7 @@ static void transmit(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_lanes
         float r[3], ray[3] = {0, 0, 0};
         refract_v(V, N, 1.0f / n, r);
         float rl = sqrtf(dot3(r, r));
-        for (int i = 0; rl > 0 && i < 3; i++) ray[i] = r[i] / rl * lb->thickness * scale[i];
+        for (int i = 0; rl > 0 && i < 3; i++) ray[i] = r[i] / rl * q->thick[0] * scale[i];
         float e[3] = {P[0] + ray[0], P[1] + ray[1], P[2] + ray[2]}, s[3];
         copy_at(b, e, lod, s);
         if (rays == 1)
@@ -833,7 +877,7 @@ static void transmit(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_lanes
     float c = 1.0f - clampf(dot3(N, V), 0.0f, 1.0f), c2 = c * c, f5 = c2 * c2 * c;
     for (int k = 0; k < 3; k++) {
         float F = q->F0[k][0] + (q->F90[0] - q->F0[k][0]) * f5;
-        out[k] = lb->transmission * (1.0f - F) * q->tbase[k][0] * T[k];
+        out[k] = q->trans[0] * (1.0f - F) * q->tbase[k][0] * T[k];
     }
 }
 

@@ -232,6 +232,10 @@ static oak_result sync_material(_oak_gl_frame *f, oak_material mat) {
     memset(&g, 0, sizeof g);
     for (int t = 0; t < 5; t++)
         if ((r = texref(f, refs[t], &g.tex[t])) != OAK_OK) return r;
+    const oak_texture_ref *lrefs[OAK_GPU_LOBE_TEX];
+    _oak_gpu_lobe_refs(d, lrefs);
+    for (int t = 0; t < OAK_GPU_LOBE_TEX; t++)
+        if ((r = texref(f, lrefs[t], &g.lobe_tex[t])) != OAK_OK) return r;
     if (s->id == mat.id && s->version == md->version && s->epoch == f->epoch) return OAK_OK;
     _oak_gpu_material_fill(&g, d);
     r = _oak_gl_buffer_upload(&f->materials, (size_t)i * sizeof g, &g, sizeof g);

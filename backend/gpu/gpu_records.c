@@ -128,6 +128,31 @@ void _oak_gpu_light_fill(oak_gpu_light *g, const oak_render_light *l) {
         .cone = {cosf(outer), cosf(l->light.inner_cone), 0, 0}};
 }
 
+_Static_assert(OAK_GPU_LOBE_TEX == OAK_LOBE_TEX_DISTINCT, "the record holds every distinct ref");
+_Static_assert(OAK_GPU_LOBE_TEX_COAT == OAK_LOBE_TEX_CLEARCOAT &&
+                   OAK_GPU_LOBE_TEX_COAT_ROUGH == OAK_LOBE_TEX_CLEARCOAT_ROUGHNESS &&
+                   OAK_GPU_LOBE_TEX_SHEEN == OAK_LOBE_TEX_SHEEN_COLOR &&
+                   OAK_GPU_LOBE_TEX_SHEEN_ROUGH == OAK_LOBE_TEX_SHEEN_ROUGHNESS &&
+                   OAK_GPU_LOBE_TEX_TRANSMIT == OAK_LOBE_TEX_TRANSMISSION &&
+                   OAK_GPU_LOBE_TEX_THICKNESS == OAK_LOBE_TEX_THICKNESS &&
+                   OAK_GPU_LOBE_TEX_DIFFTR == OAK_LOBE_TEX_DIFFUSE_TRANSMISSION &&
+                   OAK_GPU_LOBE_TEX_DIFFTR_COLOR == OAK_LOBE_TEX_DIFFUSE_TRANSMISSION_COLOR &&
+                   OAK_GPU_LOBE_TEX_IRID == OAK_LOBE_TEX_IRIDESCENCE &&
+                   OAK_GPU_LOBE_TEX_IRID_THICKNESS == OAK_LOBE_TEX_IRIDESCENCE_THICKNESS &&
+                   OAK_GPU_LOBE_TEX_SPECULAR == OAK_LOBE_TEX_SPECULAR &&
+                   OAK_GPU_LOBE_TEX_SPECULAR_COLOR == OAK_LOBE_TEX_SPECULAR_COLOR &&
+                   OAK_GPU_LOBE_TEX_ANISO == OAK_LOBE_TEX_ANISOTROPY && OAK_LOBE_TEX_COUNT <= 40,
+               "oak_gpu.h's lobe texture numbers are asset.h's");
+
+void _oak_gpu_lobe_refs(const oak_material_desc *d, const oak_texture_ref *refs[OAK_GPU_LOBE_TEX]) {
+    static const oak_texture_ref none = {0};
+    int slot[OAK_LOBE_TEX_COUNT];
+    oak_material_lobe_slots(d, slot);
+    for (int s = 0; s < OAK_GPU_LOBE_TEX; s++) refs[s] = &none;
+    for (int k = OAK_LOBE_TEX_COUNT - 1; k >= 0; k--) /* each slot's first ref */
+        if (slot[k] >= 0 && slot[k] < OAK_GPU_LOBE_TEX) refs[slot[k]] = &d->lobes.tex[k];
+}
+
 void _oak_gpu_material_fill(oak_gpu_material *g, const oak_material_desc *d) {
     memcpy(g->base_color, d->base_color, 16);
     float es = d->emissive_strength != 0 ? d->emissive_strength : 1;
@@ -153,17 +178,19 @@ void _oak_gpu_material_fill(oak_gpu_material *g, const oak_material_desc *d) {
     g->lobe1[0] = lb->clearcoat;
     g->lobe1[1] = lb->clearcoat_roughness;
     g->lobe1[2] = lb->sheen_roughness;
-    g->lobe1[3] = 0;
+    float r = oak_material_ior_f0(d); /* r times the colour, for the specular textures */
+    const float *sc = lb->specular_color;
+    g->lobe1[3] = lb->specular ? r * sc[0] : r;
     memcpy(g->lobe2, lb->sheen_color, 12);
-    g->lobe2[3] = 0;
+    g->lobe2[3] = lb->specular ? r * sc[1] : r;
     g->lobe3[0] = lb->anisotropy;
     g->lobe3[1] = cosf(lb->anisotropy_rotation);
     g->lobe3[2] = sinf(lb->anisotropy_rotation);
-    g->lobe3[3] = 0;
+    g->lobe3[3] = lb->specular ? r * sc[2] : r;
     g->lobe4[0] = lb->iridescence;
     g->lobe4[1] = lb->iridescence_ior > 0 ? lb->iridescence_ior : 1.3f; /* glTF's defaults */
     g->lobe4[2] = lb->iridescence_thickness > 0 ? lb->iridescence_thickness : 400;
-    g->lobe4[3] = 0;
+    g->lobe4[3] = lb->iridescence_thickness_min;
     memcpy(g->lobe5, lb->diffuse_transmission_color, 12);
     g->lobe5[3] = lb->diffuse_transmission;
     g->lobe6[0] = lb->transmission;
@@ -174,6 +201,13 @@ void _oak_gpu_material_fill(oak_gpu_material *g, const oak_material_desc *d) {
     bool white = ac[0] == 0 && ac[1] == 0 && ac[2] == 0;
     for (int k = 0; k < 3; k++) g->lobe7[k] = white ? 1.0f : ac[k];
     g->lobe7[3] = lb->ior > 0 ? lb->ior : 1.5f;
+    int slot[OAK_LOBE_TEX_COUNT];
+    oak_material_lobe_slots(d, slot);
+    g->lobe_map[0] = g->lobe_map[1] = g->lobe_map[2] = g->lobe_map[3] = 0;
+    for (int k = 0; k < OAK_LOBE_TEX_COUNT; k++)
+        if (slot[k] >= 0 && slot[k] < OAK_GPU_LOBE_TEX &&
+            (lb->specular || (k != OAK_LOBE_TEX_SPECULAR && k != OAK_LOBE_TEX_SPECULAR_COLOR)))
+            g->lobe_map[k / 10] |= (uint32_t)(slot[k] + 1) << (3 * (k % 10));
     g->mode[2] = d->alpha_cutoff != 0 ? d->alpha_cutoff : (float)OAK_ALPHA_CUTOFF_DEFAULT;
     g->mode[3] = 0;
     /* the tricks (d is resolved: its defaults are in); reciprocals so the

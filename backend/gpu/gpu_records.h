@@ -16,6 +16,9 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
 void _oak_gpu_light_fill(oak_gpu_light *g, const oak_render_light *l);
 /* Every field but the texture slots (tex[]), which name backend resources. */
 void _oak_gpu_material_fill(oak_gpu_material *g, const oak_material_desc *d);
+/* The refs behind a material's lobe_tex slots (an empty ref where a slot is
+   unused), so every GPU backend fills them one way. */
+void _oak_gpu_lobe_refs(const oak_material_desc *d, const oak_texture_ref *refs[OAK_GPU_LOBE_TEX]);
 
 /* The lamp shadow block (slots and faces) and each light's slot (cone.z). */
 /* Refuses (one line) a view whose slots or faces do not hold together. */

@@ -134,8 +134,8 @@ typedef struct _oak_vk_texture {
 
 typedef struct _oak_vk_material {
     uint32_t id, version;
-    uint32_t tex_versions[5]; /* to notice a texture re-upload */
-    uint64_t frame;           /* last frame it was checked against the registry */
+    uint32_t tex_versions[5 + OAK_GPU_LOBE_TEX]; /* to notice a texture re-upload */
+    uint64_t frame; /* last frame it was checked against the registry */
     oak_alpha_mode alpha_mode;
     bool double_sided;
 } _oak_vk_material;

@@ -403,8 +403,12 @@ oak_result _oak_vk_sync_material(_oak_vk *vk, oak_material material, uint32_t *o
     const oak_texture_ref *refs[5] = {&d->base_color_tex, &d->metallic_roughness_tex,
                                       &d->normal_tex, &d->occlusion_tex, &d->emissive_tex};
     oak_gpu_material g;
-    uint32_t versions[5];
+    uint32_t versions[5 + OAK_GPU_LOBE_TEX];
     for (int i = 0; i < 5; i++) _oak_vk_texref(vk, &g.tex[i], refs[i], &versions[i]);
+    const oak_texture_ref *lrefs[OAK_GPU_LOBE_TEX];
+    _oak_gpu_lobe_refs(d, lrefs);
+    for (int i = 0; i < OAK_GPU_LOBE_TEX; i++)
+        _oak_vk_texref(vk, &g.lobe_tex[i], lrefs[i], &versions[5 + i]);
     m->frame = vk->frame_count;
     m->alpha_mode = d->alpha_mode ? d->alpha_mode : OAK_ALPHA_OPAQUE;
     m->double_sided = d->double_sided;

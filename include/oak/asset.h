@@ -238,6 +238,35 @@ typedef struct oak_material_fx {
     float detail_distance;     /* metres from the eye where it has faded out; 0: 10 */
 } oak_material_fx;
 
+/* The lobes' textures (oak_material_lobes.tex), each scaling its factor by
+ * the channel glTF names (the film's thickness: mixing its range); the
+ * colour ones are sRGB, the rest data (linear). The coat's normal map is
+ * not read yet (docs/GLTF.md). */
+typedef enum oak_lobe_tex {
+    OAK_LOBE_TEX_CLEARCOAT = 0,              /* R x clearcoat */
+    OAK_LOBE_TEX_CLEARCOAT_ROUGHNESS,        /* G x clearcoat_roughness */
+    OAK_LOBE_TEX_SHEEN_COLOR,                /* RGB (sRGB) x sheen_color */
+    OAK_LOBE_TEX_SHEEN_ROUGHNESS,            /* A x sheen_roughness */
+    OAK_LOBE_TEX_TRANSMISSION,               /* R x transmission */
+    OAK_LOBE_TEX_THICKNESS,                  /* G x thickness */
+    OAK_LOBE_TEX_DIFFUSE_TRANSMISSION,       /* A x diffuse_transmission */
+    OAK_LOBE_TEX_DIFFUSE_TRANSMISSION_COLOR, /* RGB (sRGB) x diffuse_transmission_color */
+    OAK_LOBE_TEX_IRIDESCENCE,                /* R x iridescence */
+    OAK_LOBE_TEX_IRIDESCENCE_THICKNESS,      /* G: from iridescence_thickness_min (0) to
+                                                iridescence_thickness (1) */
+    OAK_LOBE_TEX_SPECULAR,                   /* A x specular_factor (with specular) */
+    OAK_LOBE_TEX_SPECULAR_COLOR,             /* RGB (sRGB) x specular_color (with specular) */
+    OAK_LOBE_TEX_ANISOTROPY,                 /* RG: direction (x 2 - 1, tangent space) turned by
+                                                anisotropy_rotation; B x anisotropy */
+    OAK_LOBE_TEX_COUNT
+} oak_lobe_tex;
+
+/* A material's lobe textures may name at most this many distinct (texture,
+ * sampler, uv set, transform) refs; refs that are equal share one (glTF
+ * packs clearcoat and its roughness, or transmission and thickness, into
+ * one image). The GPU record holds that many (docs/SHADING.md "Lobes"). */
+#define OAK_LOBE_TEX_DISTINCT 4
+
 /* The glTF material extensions' lobes (docs/SHADING.md "Lobes"), all zero:
  * off, the metallic-roughness material alone. */
 typedef struct oak_material_lobes {
@@ -256,10 +285,14 @@ typedef struct oak_material_lobes {
     float anisotropy_rotation;
     /* KHR_materials_iridescence: a thin film over the base, factor [0, 1]
        (0: none), its ior (0: glTF's 1.3) and thickness in nanometres (0:
-       glTF's 400; with no thickness texture glTF takes its maximum) */
+       glTF's 400; with no thickness texture glTF takes its maximum, with
+       one it is the texture's white) */
     float iridescence;
     float iridescence_ior;
     float iridescence_thickness;
+    /* the film's thickness (nm) where its thickness texture is black (glTF's
+       thicknessMinimum: 100 from glTF; taken as given, 0 included) */
+    float iridescence_thickness_min;
     /* KHR_materials_diffuse_transmission: the share of the diffuse lobe
        that passes through a thin surface, [0, 1] (0: none), and the colour
        it takes (linear [0, 1]; glTF: white) */
@@ -278,6 +311,9 @@ typedef struct oak_material_lobes {
     float attenuation_distance;
     /* KHR_materials_dispersion: 20 / the Abbe number (0: none) */
     float dispersion;
+    /* the lobes' textures by oak_lobe_tex (id 0: none); a texture scales
+       its factor, so a lobe whose factor is 0 stays off */
+    oak_texture_ref tex[OAK_LOBE_TEX_COUNT];
 } oak_material_lobes;
 
 /* Metallic-roughness PBR as glTF defines it. Factors are taken as given, so
@@ -315,6 +351,14 @@ oak_material_desc oak_material_desc_defaults(const oak_material_desc *desc);
  * (the return value) from ior and specular, as every backend shades them;
  * 0.04 and 1 without either extension. */
 float oak_material_dielectric_f0(const oak_material_desc *desc, float f0[3]);
+/* The dielectric's reflectance from ior alone, ((ior - 1) / (ior + 1))^2
+ * (exactly 0.04 at ior 0 or 1.5), which specular scales. */
+float oak_material_ior_f0(const oak_material_desc *desc);
+/* The distinct refs among desc's lobe textures (at most
+ * OAK_LOBE_TEX_DISTINCT in a made material), in oak_lobe_tex order of first
+ * use: slot[k] is lobe texture k's place among them, -1 when it has none.
+ * Returns how many there are. */
+uint32_t oak_material_lobe_slots(const oak_material_desc *desc, int slot[OAK_LOBE_TEX_COUNT]);
 oak_result oak_make_material(oak_material *out, const oak_material_desc *desc);
 oak_result oak_material_update(oak_material material, const oak_material_desc *desc);
 void oak_destroy_material(oak_material material);

@@ -205,6 +205,7 @@ typedef struct oak_gltf_material {
     char *name;
     oak_material_desc desc; /* texture handles filled once assets exist */
     int32_t image[5];       /* base, metal-rough, normal, occlusion, emissive; -1 none */
+    int32_t lobe_image[OAK_LOBE_TEX_COUNT]; /* desc.lobes.tex's (oak_lobe_tex); -1 none */
 } oak_gltf_material;
 
 typedef struct oak_gltf_image {
@@ -271,7 +272,7 @@ void oak_gltf_summary(const oak_gltf *gltf, char *out, size_t size);
 
 /* ---- the baked cache (.oakm) ------------------------------------------ */
 
-#define OAK_OAKM_VERSION 7
+#define OAK_OAKM_VERSION 8
 
 /* Writes the loaded model (post-processed meshes with all streams, materials,
  * decoded images, nodes, skins, clips, cameras, lights) in oak's binary cache

@@ -550,6 +550,23 @@ OAK_END(oak_gpu_texref);
 #define OAK_GPU_TEX_OCCLUSION 3
 #define OAK_GPU_TEX_EMISSIVE  4
 
+/* the lobe textures (asset.h oak_lobe_tex, the same numbers) and the
+   distinct refs a material holds (OAK_LOBE_TEX_DISTINCT) */
+#define OAK_GPU_LOBE_TEX_COAT       0u /* R x clearcoat weight */
+#define OAK_GPU_LOBE_TEX_COAT_ROUGH 1u /* G x its roughness */
+#define OAK_GPU_LOBE_TEX_SHEEN      2u /* RGB (sRGB) x sheen colour */
+#define OAK_GPU_LOBE_TEX_SHEEN_ROUGH 3u /* A x its roughness */
+#define OAK_GPU_LOBE_TEX_TRANSMIT   4u /* R x transmission */
+#define OAK_GPU_LOBE_TEX_THICKNESS  5u /* G x thickness */
+#define OAK_GPU_LOBE_TEX_DIFFTR     6u /* A x diffuse transmission */
+#define OAK_GPU_LOBE_TEX_DIFFTR_COLOR 7u /* RGB (sRGB) x its colour */
+#define OAK_GPU_LOBE_TEX_IRID       8u /* R x iridescence */
+#define OAK_GPU_LOBE_TEX_IRID_THICKNESS 9u /* G: mix(lobe4.w, lobe4.z, G) nm */
+#define OAK_GPU_LOBE_TEX_SPECULAR   10u /* A x the specular factor (lobe0.w) */
+#define OAK_GPU_LOBE_TEX_SPECULAR_COLOR 11u /* RGB (sRGB) x its colour (lobe1.w, lobe2.w, lobe3.w) */
+#define OAK_GPU_LOBE_TEX_ANISO      12u /* RG direction (turned by lobe3.yz), B x strength */
+#define OAK_GPU_LOBE_TEX            4
+
 OAK_STRUCT(oak_gpu_material) {
     OAK_F4(base_color);
     OAK_F4(emissive); /* emissive * emissive_strength */
@@ -559,13 +576,20 @@ OAK_STRUCT(oak_gpu_material) {
     OAK_F4(fx0);   /* triplanar repeats per metre (0: off), sharpness, breakup cells, rotation */
     OAK_F4(fx1);   /* variation, patches per metre, detail repeats (0: off), 1 / detail distance */
     OAK_F4(lobe0); /* the dielectric F0 (ior, specular; 0.04 plain), its F90 (1 plain) */
-    OAK_F4(lobe1); /* clearcoat weight, its roughness, sheen roughness, 0 */
-    OAK_F4(lobe2); /* sheen colour, 0 */
-    OAK_F4(lobe3); /* anisotropy strength, cos and sin of its rotation, 0 */
-    OAK_F4(lobe4); /* iridescence factor, the film's ior and thickness (nm), 0 */
+    /* w of lobe1, lobe2, lobe3: the ior's reflectance times the specular
+       colour (rgb, before lobe0's clamp to 1), for the specular textures */
+    OAK_F4(lobe1); /* clearcoat weight, its roughness, sheen roughness */
+    OAK_F4(lobe2); /* sheen colour */
+    OAK_F4(lobe3); /* anisotropy strength, cos and sin of its rotation */
+    OAK_F4(lobe4); /* iridescence factor, the film's ior, thickness (nm) and its minimum (nm) */
     OAK_F4(lobe5); /* diffuse transmission's colour, its factor */
     OAK_F4(lobe6); /* transmission, thickness, attenuation distance (0: none), dispersion */
     OAK_F4(lobe7); /* attenuation colour (white when all 0), ior (1.5 when 0) */
+    /* the lobes' textures (asset.h oak_lobe_tex; docs/SHADING.md "Lobes"):
+       word k / 10 holds, per lobe texture k, at bits 3 (k % 10) .. + 2 its
+       lobe_tex slot + 1 (0: none); equal refs share a slot; the rest 0 */
+    OAK_U4(lobe_map);
+    oak_gpu_texref lobe_tex[OAK_GPU_LOBE_TEX];
 }
 OAK_END(oak_gpu_material);
 

@@ -181,14 +181,15 @@ vec3 oak_ambient(vec3 N, vec3 V, vec3 dI, vec3 spec, vec3 F0, float F90, float r
 
 // The lobes over the base (docs/SHADING.md "Lobes"), one light of irradiance
 // E from L: the coat's GGX (F0 0.04) about the coat normal Nc into Lc, and
-// the sheen's Charlie with Ashikhmin's visibility into Ls.
-void oak_lobes_light(uint mi, uint mflags, vec3 N, vec3 Nc, vec3 V, vec3 L, vec3 E,
+// the sheen's Charlie with Ashikhmin's visibility into Ls. l1, l2: the
+// material's lobe1 and lobe2 with its lobe textures applied (surface.glsl).
+void oak_lobes_light(vec4 l1, vec4 l2, uint mflags, vec3 N, vec3 Nc, vec3 V, vec3 L, vec3 E,
                      inout vec3 Ls, inout vec3 Lc) {
     vec3 H = normalize(L + V);
     if ((mflags & OAK_GPU_MAT_COAT) != 0u) {
         float NdotL = max(dot(Nc, L), 0.0);
         if (NdotL > 0.0) {
-            float r = clamp(materials[mi].lobe1.y, 0.03, 1.0), a2 = r * r * r * r;
+            float r = clamp(l1.y, 0.03, 1.0), a2 = r * r * r * r;
             float NdotV = max(dot(Nc, V), 1e-4), NdotH = max(dot(Nc, H), 0.0);
             float dd = NdotH * NdotH * (a2 - 1.0) + 1.0;
             float D = a2 / (OAK_PI_F * dd * dd);
@@ -196,18 +197,18 @@ void oak_lobes_light(uint mi, uint mflags, vec3 N, vec3 Nc, vec3 V, vec3 L, vec3
                         NdotV * sqrt(NdotL * NdotL * (1.0 - a2) + a2);
             float Vis = 0.5 / max(den, 1e-7);
             float F = 0.04 + 0.96 * pow(1.0 - max(dot(V, H), 0.0), 5.0);
-            Lc += materials[mi].lobe1.x * D * Vis * F * NdotL * E;
+            Lc += l1.x * D * Vis * F * NdotL * E;
         }
     }
     if ((mflags & OAK_GPU_MAT_SHEEN) != 0u) {
         float NdotL = max(dot(N, L), 0.0);
         if (NdotL > 0.0) {
-            float r = max(materials[mi].lobe1.z, 0.07), a = r * r;
+            float r = max(l1.z, 0.07), a = r * r;
             float NdotV = max(dot(N, V), 1e-4), NdotH = max(dot(N, H), 0.0);
             float s2 = max(1.0 - NdotH * NdotH, 0.0);
             float D = (2.0 + 1.0 / a) * pow(s2, 0.5 / a) / (2.0 * OAK_PI_F);
             float Vis = 1.0 / (4.0 * (NdotL + NdotV - NdotL * NdotV));
-            Ls += materials[mi].lobe2.rgb * (D * Vis * NdotL) * E;
+            Ls += l2.rgb * (D * Vis * NdotL) * E;
         }
     }
 }
@@ -218,21 +219,21 @@ void oak_lobes_light(uint mi, uint mflags, vec3 N, vec3 Nc, vec3 V, vec3 L, vec3
 // own reflection of the sky (split sum at its roughness) on top.
 // irr: the sky's irradiance about N; cspec: oak_reflection around
 // reflect(-V, Nc) at the coat's roughness.
-vec3 oak_lobes_compose(uint mi, uint mflags, vec3 N, vec3 Nc, vec3 V, vec3 base,
+vec3 oak_lobes_compose(vec4 l1, vec4 l2, uint mflags, vec3 N, vec3 Nc, vec3 V, vec3 base,
                        vec3 emissive, vec3 Ls, vec3 Lc, vec3 irr, vec3 cspec, float ao) {
     vec3 c = base;
     if ((mflags & OAK_GPU_MAT_SHEEN) != 0u) {
-        float E = oak_sheen_e(max(dot(N, V), 1e-4), materials[mi].lobe1.z);
-        vec3 s = materials[mi].lobe2.rgb;
+        float E = oak_sheen_e(max(dot(N, V), 1e-4), l1.z);
+        vec3 s = l2.rgb;
         c = c * (1.0 - max(s.r, max(s.g, s.b)) * E) + Ls + ao * s * E * irr / OAK_PI_F;
     }
     c += emissive;
     if ((mflags & OAK_GPU_MAT_COAT) != 0u) {
-        float r = clamp(materials[mi].lobe1.y, 0.03, 1.0), NdotV = max(dot(Nc, V), 1e-4);
+        float r = clamp(l1.y, 0.03, 1.0), NdotV = max(dot(Nc, V), 1e-4);
         float Fc = 0.04 + 0.96 * pow(1.0 - NdotV, 5.0);
         vec3 spec = cspec;
         vec2 AB = oak_sky_brdf(NdotV, r);
-        c = c * (1.0 - materials[mi].lobe1.x * Fc) + Lc + ao * materials[mi].lobe1.x * spec * (0.04 * AB.x + AB.y);
+        c = c * (1.0 - l1.x * Fc) + Lc + ao * l1.x * spec * (0.04 * AB.x + AB.y);
     }
     return c;
 }

@@ -159,6 +159,13 @@ vec3 oak_underwater(vec3 P, vec3 cam, vec3 colour) {
     return mix(colour, view.water_foam.rgb, foam);
 }
 
+// Lobe texture k's texel (oak_gpu.h lobe_map: its slot in lt), white where
+// the material has none.
+vec4 oak_lobe_texel(uvec4 lmap, uint k, vec4 lt[OAK_GPU_LOBE_TEX]) {
+    uint s = (lmap[k / 10u] >> (3u * (k % 10u))) & 7u;
+    return s == 0u ? vec4(1.0) : lt[s - 1u];
+}
+
 // The normal map's texel (rgb) on the interpolated normal Nv with tangent T
 // and handedness w; scale multiplies its x and y.
 vec3 oak_mapped_normal(vec3 texel, float scale, vec3 Nv, vec3 T, float w) {
@@ -400,8 +407,56 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         else if (materials[mi].tex[OAK_GPU_TEX_NORMAL].a.x != 0u)
             N = oak_mapped_normal(tex[OAK_GPU_TEX_NORMAL].rgb, materials[mi].params.z, Nv, T, Tv.w);
         if (wflat > 0.0) N = normalize(mix(N, Nv + vec3(wtilt.x, 0.0, wtilt.y), wflat));
-        vec3 F0 = mix(materials[mi].lobe0.rgb, basec.rgb, metallic);
-        float F90 = mix(materials[mi].lobe0.w, 1.0, metallic);
+        // the lobes' factors, times their textures (oak_gpu.h lobe_map): each
+        // distinct ref read once, in a loop kept rolled
+        vec4 l1 = materials[mi].lobe1, l2 = materials[mi].lobe2, l6 = materials[mi].lobe6;
+        vec4 l3 = materials[mi].lobe3, l4 = materials[mi].lobe4, l5 = materials[mi].lobe5;
+        uvec4 lmap = materials[mi].lobe_map;
+        vec4 lt[OAK_GPU_LOBE_TEX];
+        if ((lmap.x | lmap.y) != 0u) {
+            OAK_DONT_UNROLL for (int t = 0; t < OAK_GPU_LOBE_TEX; t++) {
+                oak_gpu_texref r = materials[mi].lobe_tex[t];
+                lt[t] = vec4(1.0);
+                if (r.a.x == 0u) continue;
+                bool set1 = ((r.a.w >> 18) & 1u) != 0u;
+                vec2 uv = set1 ? uvs.zw : uvs.xy;
+                vec2 dx = set1 ? duvx.zw : duvx.xy, dy = set1 ? duvy.zw : duvy.xy;
+                lt[t] = oak_sample(r, oak_tex_uv(r, uv), oak_tex_duv(r, dx), oak_tex_duv(r, dy));
+            }
+            l1.x *= oak_lobe_texel(lmap, OAK_GPU_LOBE_TEX_COAT, lt).r;
+            l1.y *= oak_lobe_texel(lmap, OAK_GPU_LOBE_TEX_COAT_ROUGH, lt).g;
+            l1.z *= oak_lobe_texel(lmap, OAK_GPU_LOBE_TEX_SHEEN_ROUGH, lt).a;
+            l2.rgb *= oak_lobe_texel(lmap, OAK_GPU_LOBE_TEX_SHEEN, lt).rgb;
+            l6.x *= oak_lobe_texel(lmap, OAK_GPU_LOBE_TEX_TRANSMIT, lt).r;
+            l6.y *= oak_lobe_texel(lmap, OAK_GPU_LOBE_TEX_THICKNESS, lt).g;
+            l5.w *= oak_lobe_texel(lmap, OAK_GPU_LOBE_TEX_DIFFTR, lt).a;
+            l5.rgb *= oak_lobe_texel(lmap, OAK_GPU_LOBE_TEX_DIFFTR_COLOR, lt).rgb;
+            l4.x *= oak_lobe_texel(lmap, OAK_GPU_LOBE_TEX_IRID, lt).r;
+            if (((lmap.x >> (3u * OAK_GPU_LOBE_TEX_IRID_THICKNESS)) & 7u) != 0u)
+                l4.z = mix(l4.w, l4.z, oak_lobe_texel(lmap, OAK_GPU_LOBE_TEX_IRID_THICKNESS, lt).g);
+            if (((lmap.y >> (3u * (OAK_GPU_LOBE_TEX_ANISO - 10u))) & 7u) != 0u) {
+                // its direction turned by the rotation (none: the rotation's own)
+                vec3 ta = oak_lobe_texel(lmap, OAK_GPU_LOBE_TEX_ANISO, lt).rgb;
+                vec2 d = ta.xy * 2.0 - 1.0;
+                vec2 q = vec2(l3.y * d.x - l3.z * d.y, l3.z * d.x + l3.y * d.y);
+                float ql = dot(q, q);
+                if (ql > 1e-12) l3.yz = q * inversesqrt(ql);
+                l3.x *= ta.z;
+            }
+        }
+        // the dielectric's Fresnel, the specular textures applied (word 1's
+        // first two lobe textures: mapped only under KHR_materials_specular)
+        vec3 F0d = materials[mi].lobe0.rgb;
+        float F90d = materials[mi].lobe0.w;
+        if ((lmap.y & 63u) != 0u) {
+            float ts = oak_lobe_texel(lmap, OAK_GPU_LOBE_TEX_SPECULAR, lt).a;
+            vec3 tc = oak_lobe_texel(lmap, OAK_GPU_LOBE_TEX_SPECULAR_COLOR, lt).rgb;
+            vec3 rsc = vec3(materials[mi].lobe1.w, materials[mi].lobe2.w, materials[mi].lobe3.w);
+            F0d = min(rsc * tc, vec3(1.0)) * F90d * ts;
+            F90d *= ts;
+        }
+        vec3 F0 = mix(F0d, basec.rgb, metallic);
+        float F90 = mix(F90d, 1.0, metallic);
         bool lobes = (mflags & (OAK_GPU_MAT_COAT | OAK_GPU_MAT_SHEEN | OAK_GPU_MAT_ANISO |
                                 OAK_GPU_MAT_IRID | OAK_GPU_MAT_DIFFTR)) != 0u;
         vec3 Ls = vec3(0.0), Lc = vec3(0.0);
@@ -409,7 +464,6 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         vec3 At = vec3(0.0), Ab = vec3(0.0), Nb = N;
         vec2 aab = vec2(0.0);
         if ((mflags & OAK_GPU_MAT_ANISO) != 0u) {
-            vec4 l3 = materials[mi].lobe3;
             oak_aniso_frame(N, Nv, T, Tv.w, l3.yz, At, Ab);
             aab = vec2(alpha + (1.0 - alpha) * (l3.x * l3.x), alpha);
             Nb = oak_aniso_bent(N, V, Ab, l3.x, roughness);
@@ -418,7 +472,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
 #ifdef OAK_FORWARD
         // transmission: its share leaves the diffuse lobe, read from the copy below
         bool transmit = (mflags & OAK_GPU_MAT_TRANSMIT) != 0u;
-        if (transmit) diffuse *= 1.0 - materials[mi].lobe6.x;
+        if (transmit) diffuse *= 1.0 - l6.x;
 #endif
         float foam = 0.0;
         if (water) { // a dielectric of n = 1.33, diffuse white only where it foams
@@ -430,7 +484,6 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         vec4 irid = vec4(0.0);
         vec3 F0s = F0;
         if ((mflags & OAK_GPU_MAT_IRID) != 0u) {
-            vec4 l4 = materials[mi].lobe4;
             irid = vec4(oak_iridescence(l4.y, max(dot(N, V), 1e-4), l4.z, F0), l4.x);
             F0s = F0 + (irid.rgb - F0) * irid.w;
         }
@@ -438,7 +491,6 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         vec3 dtp = vec3(0.0);
         bool difftr = (mflags & OAK_GPU_MAT_DIFFTR) != 0u;
         if (difftr) {
-            vec4 l5 = materials[mi].lobe5;
             dtp = diffuse * l5.rgb * l5.w / OAK_PI_F;
             diffuse *= 1.0 - l5.w;
         }
@@ -463,7 +515,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
             Lo += oak_brdf(N, V, L, diffuse, F0, F90, alpha, At, Ab, aab, irid) * Ei;
             if (NdotLb > 0.0) Lo += dtp * Ei * NdotLb;
             // where the base lobe is lit (the CPU's mask)
-            if (lobes && dot(N, L) > 0.0) oak_lobes_light(mi, mflags, N, Nv, V, L, Ei, Ls, Lc);
+            if (lobes && dot(N, L) > 0.0) oak_lobes_light(l1, l2, mflags, N, Nv, V, L, Ei, Ls, Lc);
         }
         float aot = ao * OAK_GTAO_AT(px);
         // the irradiance about N, and about -N for diffuse transmission: a
@@ -485,7 +537,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         int looks = (mflags & OAK_GPU_MAT_COAT) != 0u ? 2 : 1;
         OAK_DONT_UNROLL for (int i = 0; i < looks; i++) {
             vec3 Ni = i == 0 ? Nb : Nv;
-            float ri = i == 0 ? roughness : clamp(materials[mi].lobe1.y, 0.03, 1.0);
+            float ri = i == 0 ? roughness : clamp(l1.y, 0.03, 1.0);
             vec3 s = oak_reflection(P, reflect(-V, Ni), ri);
             if (i == 0)
                 spec = s;
@@ -496,7 +548,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         if (difftr) dI += dtp * irrb;
         colour = Lo + oak_ambient(N, V, dI, spec, F0s, F90, roughness, aot);
         if (lobes)
-            colour = oak_lobes_compose(mi, mflags, N, Nv, V, colour, emissive, Ls, Lc, irr, cspec, aot);
+            colour = oak_lobes_compose(l1, l2, mflags, N, Nv, V, colour, emissive, Ls, Lc, irr, cspec, aot);
         else
             colour += emissive;
         if ((view.flags.y & OAK_GPU_DEBUG_CLUSTERS) != 0u) {
@@ -506,7 +558,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         }
 #ifdef OAK_FORWARD
         if (transmit) { // it replaces the frame behind
-            trans = oak_transmitted(d.world, mi, P, N, V, basec.rgb, roughness, F0, F90);
+            trans = oak_transmitted(d.world, mi, l6, P, N, V, basec.rgb, roughness, F0, F90);
             basec.a = 1.0;
         }
 #endif

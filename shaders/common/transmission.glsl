@@ -13,9 +13,10 @@
 
 #include "common/opaque.glsl"
 
-vec3 oak_transmitted(mat4 world, uint mi, vec3 P, vec3 N, vec3 V, vec3 base, float rough, vec3 F0,
-                     float F90) {
-    vec4 l6 = materials[mi].lobe6; // factor, thickness, attenuation distance, dispersion
+// l6: the material's lobe6 with its lobe textures applied (surface.glsl).
+vec3 oak_transmitted(mat4 world, uint mi, vec4 l6, vec3 P, vec3 N, vec3 V, vec3 base, float rough,
+                     vec3 F0, float F90) {
+    // l6: factor, thickness, attenuation distance, dispersion
     vec4 l7 = materials[mi].lobe7; // attenuation colour, ior
     float ior = l7.w;
     vec3 scale = vec3(length(world[0].xyz), length(world[1].xyz), length(world[2].xyz));
