@@ -242,6 +242,7 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
      "opaquecopy",
      {SCENE_READ,
       {OAK_TARGET_HDR, OAK_USE_STORAGE_READ},
+      {OAK_TARGET_DEPTH, OAK_USE_SAMPLED},
       {OAK_TARGET_OPAQUE, OAK_USE_STORAGE_WRITE}},
      copies_opaque,
      {NULL},

@@ -9,9 +9,11 @@ float oak_gtao_at(ivec2 px) {
 }
 #define OAK_GTAO_AT(px) oak_gtao_at(px)
 #define OAK_SSR_OUT 1
-#include "common/surface.glsl"
+// before surface.glsl, whose include of it (the forward pass's) the GL
+// loader would take as this one
 #define OAK_SSR_WRITE 1
 #include "common/ssr.glsl"
+#include "common/surface.glsl"
 
 layout(local_size_x = OAK_GPU_GROUP, local_size_y = OAK_GPU_GROUP) in;
 

@@ -188,6 +188,88 @@ TEST(behindTheEyeChangesNothing) {
     if (s1) oak_destroy_scene(s1);
 }
 
+/* Still water (level 0) over a floor 1.5 m down, the red box held 0.2 m
+   above it (its mirror image then lies on water, not on the box seen
+   through it); the eye as above. With box false, the same without it. */
+static oak_water *g_water;
+static oak_scene *make_lake(bool box) {
+    oak_scene *sc = NULL;
+    CHECK_OK(oak_make_scene(&sc));
+    if (!sc) return NULL;
+    *oak_scene_environment(sc) = oak_environment_defaults();
+    oak_post *post = oak_scene_post(sc);
+    post->exposure = 1;
+    post->ao = OAK_AO_OFF;
+    post->bloom = OAK_BLOOM_OFF;
+    post->taa = OAK_TAA_OFF;
+    post->no_dither = true;
+    place(sc, g_floor, X0, -2, -8, 30, 1, 30);
+    if (box) place(sc, g_red, X0, 0.95f, -10, 1, 1.5f, 1);
+    oak_entity sun = oak_scene_create(sc, "sun");
+    float from[3] = {X0 + 8, 20, 10}, at[3] = {X0, 0, -8};
+    oak_transform t = oak_transform_look_at(from, at);
+    oak_scene_set_transform(sc, sun, &t);
+    oak_light l = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
+    oak_scene_set_light(sc, sun, &l);
+    oak_entity cam = oak_scene_create(sc, "camera");
+    float eye[3] = {X0, 1.2f, -3}, look[3] = {X0, 0.3f, -9};
+    t = oak_transform_look_at(eye, look);
+    oak_scene_set_transform(sc, cam, &t);
+    oak_camera c = {.fov_y = glm_rad(60), .znear = 0.1f, .zfar = 500};
+    oak_scene_set_camera(sc, cam, &c);
+    oak_scene_set_active_camera(sc, cam);
+    oak_water_desc d = {.steepness = -1, .grid_cells = 64, .grid_spacing = 0.5f};
+    g_water = NULL;
+    CHECK_OK(oak_make_water(&g_water, sc, &d));
+    if (g_water) CHECK_OK(oak_water_update(g_water, eye, 0));
+    return sc;
+}
+
+static void free_lake(oak_scene *sc) {
+    oak_destroy_water(g_water);
+    g_water = NULL;
+    oak_destroy_scene(sc);
+}
+
+/* Water's surface mirrors the box through the same march, over the opaque
+   copy: where the box's face shows mirrored (y 0.2 .. 1.7 below the
+   level), R over the mean of G and B, against the lake without the box. */
+TEST(waterMirrorsTheBox) {
+    static uint8_t a[W * H * 4], b[W * H * 4];
+    oak_scene *sc = make_lake(true);
+    if (!sc) return;
+    draw(sc, a);
+    free_lake(sc);
+    const oak_render_view *v = &g_main->frontend.view;
+    float lo[2] = {1e9f, 1e9f}, hi[2] = {-1e9f, -1e9f};
+    for (int i = 0; i < 4; i++) {
+        vec4 p = {X0 - 0.5f + (float)(i & 1), -0.2f - 1.5f * (float)(i >> 1), -9.5f, 1}, c;
+        glm_mat4_mulv((vec4 *)v->view_proj, p, c);
+        float sx = (c[0] / c[3] * 0.5f + 0.5f) * W, sy = (0.5f - c[1] / c[3] * 0.5f) * H;
+        lo[0] = fminf(lo[0], sx), hi[0] = fmaxf(hi[0], sx);
+        lo[1] = fminf(lo[1], sy), hi[1] = fmaxf(hi[1], sy);
+    }
+    g_x0 = (int)ceilf(lo[0]) + 2, g_x1 = (int)floorf(hi[0]) - 2;
+    g_y0 = (int)ceilf(lo[1]) + 2, g_y1 = (int)floorf(hi[1]) - 2;
+    sc = make_lake(false);
+    if (!sc) return;
+    draw(sc, b);
+    free_lake(sc);
+    bool ok =
+        g_x1 - g_x0 >= 4 && g_y1 - g_y0 >= 2 && g_x0 >= 0 && g_x1 < W && g_y0 >= 0 && g_y1 < H;
+    CHECK(ok);
+    if (!ok) return;
+    double h_box = hue(a), h_none = hue(b);
+    fprintf(stderr,
+            "  water: rectangle x %d .. %d, y %d .. %d; R / mean(G, B) %.3f with the box, %.3f "
+            "without\n",
+            g_x0, g_x1, g_y0, g_y1, h_box, h_none);
+    CHECK(h_box > 1.0);
+    CHECK(h_none < 0.5);
+    char path[512];
+    CHECK_OK(oak_image_write_png(oak_test_out(path, sizeof path, "ssr_water.png"), W, H, a));
+}
+
 TEST(backendsAgree) {
     static uint8_t a[W * H * 4], b[W * H * 4];
     oak_scene *sc = make_scene(1, true, false);
@@ -196,6 +278,11 @@ TEST(backendsAgree) {
     CHECK_OK(oak_scene_frame_input(sc, &in));
     oak_test_parity_frame("puddles mirroring a box", g_backend, &in, W, H, a, b);
     oak_destroy_scene(sc);
+    sc = make_lake(true);
+    if (!sc) return;
+    CHECK_OK(oak_scene_frame_input(sc, &in));
+    oak_test_parity_frame("water mirroring a box", g_backend, &in, W, H, a, b);
+    free_lake(sc);
 }
 
 static bool cpu_picture_at(uint32_t threads, uint8_t *px) {
@@ -224,6 +311,7 @@ int main(int argc, char **argv) {
     if (g_main) {
         RUN(puddlesMirrorTheBox);
         RUN(behindTheEyeChangesNothing);
+        RUN(waterMirrorsTheBox);
         if (strcmp(g_backend, "cpu")) RUN(backendsAgree);
     }
     oak_destroy_renderer(g_main);

@@ -45,15 +45,13 @@ static float clamp01(float x) {
     return x < 0 ? 0 : x > 1 ? 1 : x;
 }
 
-/* ssr.glsl's oak_ssr_march */
-static bool march(const cpu_pass *p, const oak_render_view *v, int32_t px, int32_t py, float d0,
-                  const float R[3], int32_t hit[2], float *fade) {
+/* ssr.glsl's oak_ssr_march_from: from world P0 seen in pixel (px, py) */
+bool _oak_cpu_ssr_march(const cpu_pass *p, const oak_render_view *v, const float P0[3], int32_t px,
+                        int32_t py, const float R[3], int32_t hit[2], float *fade) {
     uint32_t W = p->width, H = p->height;
     *fade = 0;
-    float x0 = ((float)px + 0.5f - v->jitter[0]) / (float)W * 2.0f - 1.0f;
-    float y0 = 1.0f - ((float)py + 0.5f - v->jitter[1]) / (float)H * 2.0f;
-    float P0[3], c0[4], c1[4], P1[3];
-    unproject(v, x0, y0, d0, P0);
+    hit[0] = px, hit[1] = py;
+    float c0[4], c1[4], P1[3];
     xform(v->view_proj, P0, c0);
     float L = (float)OAK_SSR_DISTANCE;
     for (int k = 0; k < 3; k++) P1[k] = P0[k] + R[k] * L;
@@ -65,7 +63,8 @@ static bool march(const cpu_pass *p, const oak_render_view *v, int32_t px, int32
         for (int k = 0; k < 3; k++) P1[k] = P0[k] + R[k] * L;
         xform(v->view_proj, P1, c1);
     }
-    float n0[3] = {x0, y0, d0}, n1[3] = {c1[0] / c1[3], c1[1] / c1[3], c1[2] / c1[3]};
+    float n0[3] = {c0[0] / c0[3], c0[1] / c0[3], c0[2] / c0[3]};
+    float n1[3] = {c1[0] / c1[3], c1[1] / c1[3], c1[2] / c1[3]};
     const float(*Vm)[4] = (const float(*)[4])v->view; /* view_depth: minus the view's z row */
     float dz[3] = {-Vm[0][2], -Vm[1][2], -Vm[2][2]};
     float lo = 0, hi = -1;
@@ -114,6 +113,16 @@ static bool march(const cpu_pass *p, const oak_render_view *v, int32_t px, int32
     *fade = clamp01(e * (float)(1.0 / OAK_SSR_EDGE)) *
             clamp01((1.0f - dist * (float)(1.0 / OAK_SSR_DISTANCE)) * (float)(1.0 / OAK_SSR_FADE));
     return true;
+}
+
+/* ssr.glsl's oak_ssr_march: from pixel (px, py) at its depth d0 */
+static bool march(const cpu_pass *p, const oak_render_view *v, int32_t px, int32_t py, float d0,
+                  const float R[3], int32_t hit[2], float *fade) {
+    float x0 = ((float)px + 0.5f - v->jitter[0]) / (float)p->width * 2.0f - 1.0f;
+    float y0 = 1.0f - ((float)py + 0.5f - v->jitter[1]) / (float)p->height * 2.0f;
+    float P0[3];
+    unproject(v, x0, y0, d0, P0);
+    return _oak_cpu_ssr_march(p, v, P0, px, py, R, hit, fade);
 }
 
 static void ssr_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {

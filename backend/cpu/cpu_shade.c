@@ -669,6 +669,7 @@ float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_
             q->dpi[k][lane] = (float)OAK_WATER_FOAM_ALBEDO * foam / OAK_PI;
         }
         q->water_a[lane] = 1.0f - (1.0f - fr) * (1.0f - foam);
+        if (!q->lobed[lane]) q->ssr_p[lane] = 1; /* its reflection, for the copy's march */
     }
     q->receive[lane] = !(t->d->flags & OAK_DRAW_NO_RECEIVE);
     /* the directional lights, then only the lamps listed in this pixel's
@@ -747,7 +748,7 @@ static void underwater(const oak_render_view *v, const float P[3], float col[3])
 static void ssr_store(const cpu_backend *b, const cpu_surface *s, const cpu_lanes *q, uint32_t lane,
                       float fog, float out[8]) {
     memset(out, 0, 8 * sizeof(float));
-    if (!(q->ssr_p[lane] > 0)) return;
+    if (!(q->ssr_p[lane] > 0) || q->water_a[lane] > 0) return; /* puddles only */
     float w[3] = {q->ssr_w[0][lane] * fog, q->ssr_w[1][lane] * fog, q->ssr_w[2][lane] * fog};
     if (b->fog.grid[3]) { /* the volumetric fog's transmittance: ones less zeros */
         float one[3] = {1, 1, 1}, zero[3] = {0, 0, 0};
@@ -765,6 +766,23 @@ static void ssr_store(const cpu_backend *b, const cpu_surface *s, const cpu_lane
     out[3] = e[0], out[7] = e[1];
 }
 
+/* Water's screen-space reflection over the opaque copy's level 0 (the
+   frame as the resolve left it) and the opaque depth, as surface.glsl's */
+static void water_ssr(const cpu_backend *b, const cpu_surface *s, const cpu_lanes *q, uint32_t lane,
+                      float col[3]) {
+    float N[3] = {q->N[0][lane], q->N[1][lane], q->N[2][lane]};
+    float V[3] = {q->V[0][lane], q->V[1][lane], q->V[2][lane]};
+    float d = dot3(N, V), R[3], fade;
+    for (int k = 0; k < 3; k++) R[k] = 2.0f * d * N[k] - V[k]; /* reflect(-V, N) */
+    int32_t hit[2];
+    if (!_oak_cpu_ssr_march(&b->opaque, b->view, s->P, (int32_t)s->px, (int32_t)s->py, R, hit,
+                            &fade))
+        return;
+    const float *h = b->opaque_copy + ((size_t)hit[1] * b->width + (size_t)hit[0]) * 3;
+    for (int k = 0; k < 3; k++)
+        col[k] += q->ssr_w[k][lane] * fade * (h[k] - q->ssr_r[k][lane]) / q->water_a[lane];
+}
+
 void _oak_cpu_shade_finish(const cpu_backend *b, const cpu_surface *s, const cpu_lanes *q,
                            uint32_t lane, float rgb[3], float *ssr) {
     const oak_render_view *v = b->view;
@@ -774,9 +792,12 @@ void _oak_cpu_shade_finish(const cpu_backend *b, const cpu_surface *s, const cpu
         _oak_cpu_heat(q->n[lane] - q->first[lane], rgb);
         return;
     }
-    if (q->water_a[lane] > 0)
+    if (q->water_a[lane] > 0) {
         for (int k = 0; k < 3; k++) col[k] /= q->water_a[lane];
-    else
+        /* over the opaque copy (the blend pass): what it holds along the
+           reflected ray replaces the sky's reflection, as surface.glsl */
+        if (b->opaque_valid && q->ssr_p[lane] > 0) water_ssr(b, s, q, lane, col);
+    } else
         underwater(v, s->P, col);
     if (b->fog.grid[3]) { /* volumetric fog replaces the exp2 curve */
         _oak_fog_apply(&b->fog, b->fog_buf, v, s->P, col);

@@ -55,13 +55,12 @@ ivec2 oak_ssr_pixel(vec2 xy) {
 // first step behind a surface (within OAK_SSR_THICKNESS of it). Returns the
 // hit's pixel and in fade its weight (the screen's edge, the ray's length);
 // false on a miss.
-bool oak_ssr_march(ivec2 px, float d0, vec3 R, out ivec2 hit, out float fade) {
+// oak_ssr_march_from starts at world point P0 seen in pixel px (water's
+// surface, which the depth does not hold).
+bool oak_ssr_march_from(vec3 P0, ivec2 px, vec3 R, out ivec2 hit, out float fade) {
     hit = px;
     fade = 0.0;
     uint W = view.size.x, H = view.size.y;
-    vec2 xy0 = vec2((float(px.x) + 0.5 - view.taa.x) / float(W) * 2.0 - 1.0,
-                    1.0 - (float(px.y) + 0.5 - view.taa.y) / float(H) * 2.0);
-    vec3 P0 = oak_ssr_unproject(xy0, d0);
     vec4 c0 = view.view_proj * vec4(P0, 1.0);
     float L = OAK_SSR_DISTANCE;
     vec4 c1 = view.view_proj * vec4(P0 + R * L, 1.0);
@@ -71,7 +70,7 @@ bool oak_ssr_march(ivec2 px, float d0, vec3 R, out ivec2 hit, out float fade) {
         L *= (c0.w - wmin) / (c0.w - c1.w);
         c1 = view.view_proj * vec4(P0 + R * L, 1.0);
     }
-    vec3 n0 = vec3(xy0, d0), n1 = c1.xyz / c1.w;
+    vec3 n0 = c0.xyz / c0.w, n1 = c1.xyz / c1.w;
     float lo = 0.0, hi = -1.0;
     for (int i = 1; i <= OAK_SSR_STEPS; i++) {
         float s = float(i) * (1.0 / float(OAK_SSR_STEPS));
@@ -109,6 +108,12 @@ bool oak_ssr_march(ivec2 px, float d0, vec3 R, out ivec2 hit, out float fade) {
     fade = clamp(e * (1.0 / OAK_SSR_EDGE), 0.0, 1.0) *
            clamp((1.0 - dist * (1.0 / OAK_SSR_DISTANCE)) * (1.0 / OAK_SSR_FADE), 0.0, 1.0);
     return true;
+}
+
+bool oak_ssr_march(ivec2 px, float d0, vec3 R, out ivec2 hit, out float fade) {
+    vec2 xy0 = vec2((float(px.x) + 0.5 - view.taa.x) / float(view.size.x) * 2.0 - 1.0,
+                    1.0 - (float(px.y) + 0.5 - view.taa.y) / float(view.size.y) * 2.0);
+    return oak_ssr_march_from(oak_ssr_unproject(xy0, d0), px, R, hit, fade);
 }
 #endif
 

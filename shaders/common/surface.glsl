@@ -17,6 +17,9 @@
 #include "common/fog.glsl"
 #ifdef OAK_FORWARD
 #include "common/transmission.glsl"
+// water's reflections march against the opaque copy's depth (level 0's w)
+#define OAK_SSR_DEPTH(q) opaque_texels[uint(q.y) * view.size.x + uint(q.x)].w
+#include "common/ssr.glsl"
 #endif
 
 OAK_BINDING(OAK_B_SHADOW) uniform sampler2D shadow_map; // the 2 x 2 cascade atlas
@@ -534,6 +537,15 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
 #ifdef OAK_FORWARD
             wbehind = oak_water_behind(P, N, V);
             refracts = true;
+            // what the opaque copy holds along the reflected ray replaces
+            // the sky's reflection (docs/SHADING.md "Screen-space reflections")
+            ivec2 sh;
+            float sf;
+            if (!lobes && oak_ssr_march_from(P, px, reflect(-V, N), sh, sf)) {
+                vec2 AB = oak_sky_brdf(max(dot(N, V), 1e-4), roughness);
+                vec3 hc = opaque_texels[uint(sh.y) * view.size.x + uint(sh.x)].rgb;
+                colour += aot * (F0s * AB.x + F90 * AB.y) * sf * (hc - spec) / basec.a;
+            }
 #endif
         }
     }
