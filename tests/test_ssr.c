@@ -5,9 +5,10 @@
  * pass runs only past wetness 0.5; where the box's mirror image falls, the
  * puddle takes its hue (R over the mean of G and B well above 2), and below
  * 1 without puddles; a box behind the eye changes no byte (the screen cannot
- * see it); on the CPU the same bytes at 1 and 3 threads, and the mirror
- * buffer marks the measured pixels; on vulkan and gl the CPU's picture at
- * the parity rule. */
+ * see it); still water mirrors a box held over it through the same march
+ * over the opaque copy; on the CPU the same bytes at 1 and 3 threads, and
+ * the mirror buffer marks the measured pixels; on vulkan and gl the CPU's
+ * pictures at the parity rule. */
 #include "oak_test.h"
 
 #include "backend/cpu/cpu_internal.h"
@@ -300,6 +301,21 @@ static bool cpu_picture_at(uint32_t threads, uint8_t *px) {
     return ok;
 }
 
+static bool cpu_lake_at(uint32_t threads, uint8_t *px) {
+    oak_test_init(threads);
+    make_assets();
+    oak_scene *sc = make_lake(true);
+    bool ok = false;
+    if (sc) {
+        oak_frame_input in;
+        CHECK_OK(oak_scene_frame_input(sc, &in));
+        ok = oak_test_cpu_picture(&in, 1, W, H, px);
+        free_lake(sc);
+    }
+    oak_shutdown();
+    return ok;
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) g_backend = argv[1];
     int started = oak_test_backend_start(g_backend, oak_test_count_log);
@@ -321,6 +337,7 @@ int main(int argc, char **argv) {
     if (!strcmp(g_backend, "cpu")) {
         static uint8_t one[W * H * 4], three[W * H * 4];
         oak_test_same_at_threads("puddles mirroring a box", cpu_picture_at, one, three, sizeof one);
+        oak_test_same_at_threads("water mirroring a box", cpu_lake_at, one, three, sizeof one);
     }
     return TEST_SUMMARY();
 }
