@@ -5,6 +5,7 @@
 
 #include "fog.h"
 #include "pass_table.h"
+#include "ssr.h"
 
 static const oak_target_info k_targets[OAK_TARGET_COUNT] = {
     [OAK_TARGET_SCENE] = {"scene", OAK_TARGET_SIZE_ASSETS, OAK_TARGET_BUFFER,
@@ -56,6 +57,10 @@ static const oak_target_info k_targets[OAK_TARGET_COUNT] = {
        (render/opaque_copy.h); written whole each frame a material reads it */
     [OAK_TARGET_OPAQUE] = {"opaque", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_BUFFER,
                            OAK_TARGET_PER_FRAME},
+    /* two RGBA32F texels a pixel: a mirror's split-sum weight and the
+       reflection it holds (render/ssr.h); written whole by the resolve each
+       frame the ssr pass runs */
+    [OAK_TARGET_SSR] = {"ssr", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_BUFFER, OAK_TARGET_PER_FRAME},
 };
 
 static bool has_shadows(const oak_render_view *v) {
@@ -73,6 +78,12 @@ static bool has_blend(const oak_render_view *v) {
    nor over a capture channel's data */
 static bool copies_opaque(const oak_render_view *v) {
     return v->opaque_copy && has_blend(v);
+}
+/* puddles lie (wetness past OAK_SSR_WETNESS): screen-space reflections on
+   them; a dry frame runs nothing (the same bytes), nor a capture channel's
+   data or a debug view */
+static bool has_ssr(const oak_render_view *v) {
+    return _oak_ssr_on(v);
 }
 static bool has_streams(const oak_render_view *v) {
     return v->stream_count > 0;
@@ -208,8 +219,21 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
       {OAK_TARGET_SKY, OAK_USE_BUFFER_READ},
       {OAK_TARGET_CLOUDS, OAK_USE_BUFFER_READ},
       {OAK_TARGET_FOG, OAK_USE_BUFFER_READ},
+      {OAK_TARGET_SSR, OAK_USE_STORAGE_WRITE},
       {OAK_TARGET_HDR, OAK_USE_STORAGE_WRITE}},
      NULL,
+     {NULL},
+     false},
+    /* each mirror pixel's reflected ray marched on screen against the depth
+       (32 steps, 5 halvings); a hit's colour replaces the reflection the
+       resolve gave it, by its split-sum weight, in place */
+    {OAK_PASS_SSR,
+     "ssr",
+     {SCENE_READ,
+      {OAK_TARGET_DEPTH, OAK_USE_SAMPLED},
+      {OAK_TARGET_SSR, OAK_USE_STORAGE_READ},
+      {OAK_TARGET_HDR, OAK_USE_STORAGE_RW}},
+     has_ssr,
      {NULL},
      false},
     /* the lit opaque frame (sky included) into a buffer, then each mip a
@@ -218,6 +242,7 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
      "opaquecopy",
      {SCENE_READ,
       {OAK_TARGET_HDR, OAK_USE_STORAGE_READ},
+      {OAK_TARGET_DEPTH, OAK_USE_SAMPLED},
       {OAK_TARGET_OPAQUE, OAK_USE_STORAGE_WRITE}},
      copies_opaque,
      {NULL},

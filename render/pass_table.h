@@ -28,6 +28,7 @@ typedef enum oak_target_id {
     OAK_TARGET_TAA,           /* the taa pass's two histories (render/taa.h) */
     OAK_TARGET_FOG,           /* the fog's froxels: injected, then integrated (oak_gpu_fog) */
     OAK_TARGET_OPAQUE,        /* the opaque frame's copy and its mips (render/opaque_copy.h) */
+    OAK_TARGET_SSR,           /* per pixel a mirror's split-sum weight and reflection (ssr.h) */
     OAK_TARGET_COUNT
 } oak_target_id;
 
@@ -106,7 +107,7 @@ typedef struct oak_target_use {
 
 /* ---- the table ---------------------------------------------------------- */
 
-#define OAK_PASS_MAX_USES  10
+#define OAK_PASS_MAX_USES  11
 #define OAK_PASS_MAX_PARTS 2
 
 typedef struct oak_pass_row {

@@ -10,6 +10,7 @@
 layout(local_size_x = OAK_GPU_GROUP, local_size_y = OAK_GPU_GROUP) in;
 
 OAK_IMAGE(OAK_B_HDR, rgba32f) uniform readonly image2D hdr;
+OAK_BINDING(OAK_B_DEPTH) uniform sampler2D depth; // level 0's w: water's reflections march it
 
 #ifdef OAK_VULKAN_GLSL
 OAK_SPEC_CONST(0, uint, OAK_OPAQUE_STEP, 0u)
@@ -25,7 +26,7 @@ void main() {
     if (p.x >= s.x || p.y >= s.y) return;
     uint at = oak_opaque_offset(level) + p.y * s.x + p.x;
     if (level == 0u) {
-        opaque_texels[at] = vec4(imageLoad(hdr, ivec2(p)).rgb, 0.0);
+        opaque_texels[at] = vec4(imageLoad(hdr, ivec2(p)).rgb, texelFetch(depth, ivec2(p), 0).r);
         return;
     }
     uvec2 u = oak_opaque_size(level - 1u);

@@ -8,6 +8,11 @@ float oak_gtao_at(ivec2 px) {
     return view.ao_params.w != 0.0 ? ao_words[uint(px.y) * view.size.x + uint(px.x)] : 1.0;
 }
 #define OAK_GTAO_AT(px) oak_gtao_at(px)
+#define OAK_SSR_OUT 1
+// before surface.glsl, whose include of it (the forward pass's) the GL
+// loader would take as this one
+#define OAK_SSR_WRITE 1
+#include "common/ssr.glsl"
 #include "common/surface.glsl"
 
 layout(local_size_x = OAK_GPU_GROUP, local_size_y = OAK_GPU_GROUP) in;
@@ -15,10 +20,21 @@ layout(local_size_x = OAK_GPU_GROUP, local_size_y = OAK_GPU_GROUP) in;
 OAK_BINDING(OAK_B_IDS) uniform usampler2D ids;
 OAK_IMAGE(OAK_B_HDR, rgba32f) uniform writeonly image2D hdr;
 
+// the ssr pass's mirror buffer (weather.z: it runs this frame), written
+// whole: 0 where there is no mirror
+void oak_ssr_store(ivec2 px) {
+    if (view.weather.z == 0.0) return;
+    uint i = uint(px.y) * view.size.x + uint(px.x);
+    vec2 e = oak_ssr_w != vec3(0.0) ? oak_ssr_oct(oak_ssr_dir) : vec2(0.0);
+    ssr_texels[2u * i] = vec4(oak_ssr_w, e.x);
+    ssr_texels[2u * i + 1u] = vec4(oak_ssr_r, e.y);
+}
+
 void main() {
     ivec2 px = ivec2(gl_GlobalInvocationID.xy);
     uint W = view.size.x, H = view.size.y;
     if (px.x >= int(W) || px.y >= int(H)) return;
+    oak_ssr_store(px); // none yet: the sky and the debug views hold no mirror
     vec3 atlas;
     if ((view.flags.y & OAK_GPU_DEBUG_ATLAS) != 0u && oak_lamp_atlas_debug(px, atlas)) {
         imageStore(hdr, px, vec4(atlas, 1.0));
@@ -45,5 +61,7 @@ void main() {
         imageStore(hdr, px, vec4(sky, 1.0));
         return;
     }
-    imageStore(hdr, px, vec4(oak_shade_draw(oak_fetch_draw(id), oak_id_triangle(id), px).rgb, 1.0));
+    vec3 c = oak_shade_draw(oak_fetch_draw(id), oak_id_triangle(id), px).rgb;
+    imageStore(hdr, px, vec4(c, 1.0));
+    if (oak_ssr_w != vec3(0.0)) oak_ssr_store(px);
 }

@@ -67,6 +67,7 @@ static void cpu_destroy(void *self) {
     oak_free(b->fog_buf);
     oak_free(b->taa);
     oak_free(b->opaque_copy);
+    oak_free(b->ssr);
     oak_free(b->ids);
     oak_free(b->shadow_map);
     oak_free(b->shadow_static);
@@ -165,6 +166,7 @@ static const cpu_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_CLOUDS] = _oak_cpu_run_clouds, /* cpu_pass_clouds.c */
     [OAK_PASS_FOG] = _oak_cpu_run_fog,       /* cpu_pass_fog.c */
     [OAK_PASS_RESOLVE] = _oak_cpu_run_resolve,
+    [OAK_PASS_SSR] = _oak_cpu_run_ssr,               /* cpu_pass_ssr.c */
     [OAK_PASS_OPAQUECOPY] = _oak_cpu_run_opaquecopy, /* cpu_pass_opaquecopy.c */
     [OAK_PASS_BLEND] = _oak_cpu_run_blend,
     [OAK_PASS_CLOUDMIX] = _oak_cpu_run_cloudmix, /* cpu_pass_clouds.c */

@@ -304,6 +304,11 @@ typedef struct cpu_backend {
     float *opaque_copy;
     uint64_t opaque_copy_cap; /* floats */
     bool opaque_valid;
+    /* the mirror buffer (render/ssr.h), 8 floats a pixel: written by the
+       resolve on frames the ssr pass runs (ssr_on), read by that pass */
+    float *ssr;
+    uint64_t ssr_cap; /* floats */
+    bool ssr_on;
 } cpu_backend;
 
 /* ---- the frame: one run function per row of the pass table -------------- */
@@ -327,6 +332,11 @@ oak_result _oak_cpu_run_lampshadow(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_raster(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_gtao(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_resolve(cpu_backend *b, const oak_render_view *v);
+oak_result _oak_cpu_run_ssr(cpu_backend *b, const oak_render_view *v);
+/* cpu_pass_ssr.c: ssr.glsl's oak_ssr_march_from against p's depth, from
+   world P0 seen in pixel (px, py) along unit R: the hit's pixel and fade */
+bool _oak_cpu_ssr_march(const cpu_pass *p, const oak_render_view *v, const float P0[3], int32_t px,
+                        int32_t py, const float R[3], int32_t hit[2], float *fade);
 oak_result _oak_cpu_run_opaquecopy(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_blend(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_taa(cpu_backend *b, const oak_render_view *v);
@@ -475,6 +485,10 @@ typedef struct cpu_lanes {
     float tbase[3][CPU_LANES_MAX]; /* transmission's tint, the base colour (where it transmits) */
     /* transmission's factor and the volume's thickness, their textures applied */
     float trans[CPU_LANES_MAX], thick[CPU_LANES_MAX];
+    /* screen-space reflections: in, the puddle's share (0: no mirror, or
+       lobed); out, the split-sum weight of the sky's reflection (ao x
+       envF x share) and that reflection, for the ssr pass */
+    float ssr_p[CPU_LANES_MAX], ssr_w[3][CPU_LANES_MAX], ssr_r[3][CPU_LANES_MAX];
     float col[3][CPU_LANES_MAX]; /* out: colour before fog */
 } cpu_lanes;
 typedef void (*cpu_light_fn)(const cpu_backend *b, cpu_lanes *q);
@@ -506,11 +520,12 @@ const char *_oak_cpu_isa_name(void);
 bool _oak_cpu_isa_set(const char *name); /* false: unknown or not on this CPU */
 /* Fills lane `lane` of q for a pixel (material, textures, normal, lamp cell)
    and returns its base alpha; the kernel then lights it and
-   _oak_cpu_shade_finish applies the debug views and fog. */
+   _oak_cpu_shade_finish applies the debug views and fog (and, ssr not
+   NULL, writes the pixel's 8 floats of the mirror buffer, render/ssr.h). */
 float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surface *s,
                           cpu_lanes *q, uint32_t lane);
 void _oak_cpu_shade_finish(const cpu_backend *b, const cpu_surface *s, const cpu_lanes *q,
-                           uint32_t lane, float rgb[3]);
+                           uint32_t lane, float rgb[3], float *ssr);
 /* Shaded linear colour (fog included) and base alpha. */
 void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surface *s, float rgb[3],
                     float *alpha);

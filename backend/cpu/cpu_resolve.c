@@ -18,7 +18,12 @@ static void flush(const cpu_backend *b, cpu_light_fn light, cpu_lanes *q, const 
                   float **outs) {
     if (!q->count) return;
     light(b, q);
-    for (uint32_t i = 0; i < q->count; i++) _oak_cpu_shade_finish(b, &surf[i], q, i, outs[i]);
+    for (uint32_t i = 0; i < q->count; i++) {
+        /* the mirror buffer's pixel, on frames the ssr pass runs */
+        float *ssr =
+            b->ssr_on ? b->ssr + ((size_t)surf[i].py * b->opaque.width + surf[i].px) * 8 : NULL;
+        _oak_cpu_shade_finish(b, &surf[i], q, i, outs[i], ssr);
+    }
     q->count = 0;
 }
 

@@ -13,6 +13,7 @@
 #include "cpu_sample.h"
 #include "render/probe.h"
 #include "render/skylight.h"
+#include "render/ssr.h"
 #include "shaders/common/oak_gpu.h"
 #include "shaders/common/sheen.h"
 
@@ -350,10 +351,13 @@ static void ripples(float x, float z, float t, float rain, float tilt[2]) {
 }
 
 /* returns how far the shading normal is flattened to Nv (tilted along
-   world x and z by tilt, rain's ripples in a puddle) */
+   world x and z by tilt, rain's ripples in a puddle); *puddle the puddle's
+   share of the pixel (the ssr pass's mirrors) */
 static float weather_surface(const oak_render_view *v, const float P[3], const float Nv[3],
-                             float base[3], float *rough, float *metallic, float tilt[2]) {
+                             float base[3], float *rough, float *metallic, float tilt[2],
+                             float *puddle) {
     float wet = v->env.wetness, snow = v->env.snow, flat = 0.0f;
+    *puddle = 0.0f;
     float dielectric = 1.0f - *metallic;
     if (wet > 0) {
         float w = wet * smoothstepf((float)OAK_WET_UP_LO, (float)OAK_WET_UP_HI, Nv[1]) * dielectric;
@@ -371,6 +375,7 @@ static float weather_surface(const oak_render_view *v, const float P[3], const f
             for (int c = 0; c < 3; c++) base[c] *= kp;
             *rough = mixf(*rough, (float)OAK_PUDDLE_ROUGHNESS, p);
             flat = p;
+            *puddle = p;
             if (v->env.rain > 0 && p > 0) {
                 const float *e = v->camera_pos;
                 float ex = P[0] - e[0], ey = P[1] - e[1], ez = P[2] - e[2];
@@ -415,8 +420,8 @@ void _oak_cpu_channel(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surf
             sample_slot(b, &m->tex[CPU_TEX_MR], s, tmr);
             float metallic = md->metallic * tmr[2];
             float rough = clampf(md->roughness * tmr[1], 0.03f, 1.0f);
-            float tilt[2] = {0, 0};
-            weather_surface(v, s->P, s->Nv, out, &rough, &metallic, tilt);
+            float tilt[2] = {0, 0}, puddle;
+            weather_surface(v, s->P, s->Nv, out, &rough, &metallic, tilt, &puddle);
         }
         return;
     }
@@ -631,6 +636,7 @@ float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_
     for (int k = 0; k < 4; k++) base[k] = md->base_color[k] * s->C[k] * tb[k];
     q->lit[lane] = !md->unlit;
     q->water_a[lane] = 0;
+    q->ssr_p[lane] = 0;
     if (md->unlit) {
         for (int k = 0; k < 3; k++) q->col[k][lane] = base[k];
         return base[3];
@@ -642,9 +648,10 @@ float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_
     }
     float metallic = md->metallic * tmr[2];
     float rough = clampf(md->roughness * tmr[1], 0.03f, 1.0f);
-    float tilt[2] = {0, 0};
-    float wflat =
-        weather_on(v, md) ? weather_surface(v, s->P, s->Nv, base, &rough, &metallic, tilt) : 0;
+    float tilt[2] = {0, 0}, puddle = 0;
+    float wflat = weather_on(v, md)
+                      ? weather_surface(v, s->P, s->Nv, base, &rough, &metallic, tilt, &puddle)
+                      : 0;
     float a = rough * rough;
     q->rough[lane] = rough;
     q->a2[lane] = a * a;
@@ -695,6 +702,7 @@ float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_
     }
     q->F90[lane] = mixf(f90d, 1.0f, metallic);
     q->lobed[lane] = m->coat || m->sheen || m->aniso || m->irid || m->difftr;
+    if (!q->lobed[lane]) q->ssr_p[lane] = puddle; /* a mirror: the kernel weighs its reflection */
     if (q->lobed[lane]) lobes_prep(b, m, s, N, V, base, metallic, q, lane);
     if (md->water) { /* docs/SHADING.md "Water", as surface.glsl */
         float foam = clampf(s->T[3], 0.0f, 1.0f);
@@ -705,6 +713,7 @@ float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_
             q->dpi[k][lane] = (float)OAK_WATER_FOAM_ALBEDO * foam / OAK_PI;
         }
         q->water_a[lane] = 1.0f - (1.0f - fr) * (1.0f - foam);
+        if (!q->lobed[lane]) q->ssr_p[lane] = 1; /* its reflection, for the copy's march */
     }
     q->receive[lane] = !(t->d->flags & OAK_DRAW_NO_RECEIVE);
     /* the directional lights, then only the lamps listed in this pixel's
@@ -777,17 +786,62 @@ static void underwater(const oak_render_view *v, const float P[3], float col[3])
     }
 }
 
+/* The mirror buffer's texels for lane `lane` (render/ssr.h): its weight
+   times what the fog leaves of it (fog: the fog's transmittance), the
+   reflected direction about N, the reflection, as the resolve shader's. */
+static void ssr_store(const cpu_backend *b, const cpu_surface *s, const cpu_lanes *q, uint32_t lane,
+                      float fog, float out[8]) {
+    memset(out, 0, 8 * sizeof(float));
+    if (!(q->ssr_p[lane] > 0) || q->water_a[lane] > 0) return; /* puddles only */
+    float w[3] = {q->ssr_w[0][lane] * fog, q->ssr_w[1][lane] * fog, q->ssr_w[2][lane] * fog};
+    if (b->fog.grid[3]) { /* the volumetric fog's transmittance: ones less zeros */
+        float one[3] = {1, 1, 1}, zero[3] = {0, 0, 0};
+        _oak_fog_apply(&b->fog, b->fog_buf, b->view, s->P, one);
+        _oak_fog_apply(&b->fog, b->fog_buf, b->view, s->P, zero);
+        for (int k = 0; k < 3; k++) w[k] *= one[k] - zero[k];
+    }
+    if (w[0] == 0 && w[1] == 0 && w[2] == 0) return;
+    float N[3] = {q->N[0][lane], q->N[1][lane], q->N[2][lane]};
+    float V[3] = {q->V[0][lane], q->V[1][lane], q->V[2][lane]};
+    float d = dot3(N, V), R[3], e[2];
+    for (int k = 0; k < 3; k++) R[k] = 2.0f * d * N[k] - V[k]; /* reflect(-V, N) */
+    _oak_ssr_oct(R, e);
+    for (int k = 0; k < 3; k++) out[k] = w[k], out[4 + k] = q->ssr_r[k][lane];
+    out[3] = e[0], out[7] = e[1];
+}
+
+/* Water's screen-space reflection over the opaque copy's level 0 (the
+   frame as the resolve left it) and the opaque depth, as surface.glsl's */
+static void water_ssr(const cpu_backend *b, const cpu_surface *s, const cpu_lanes *q, uint32_t lane,
+                      float col[3]) {
+    float N[3] = {q->N[0][lane], q->N[1][lane], q->N[2][lane]};
+    float V[3] = {q->V[0][lane], q->V[1][lane], q->V[2][lane]};
+    float d = dot3(N, V), R[3], fade;
+    for (int k = 0; k < 3; k++) R[k] = 2.0f * d * N[k] - V[k]; /* reflect(-V, N) */
+    int32_t hit[2];
+    if (!_oak_cpu_ssr_march(&b->opaque, b->view, s->P, (int32_t)s->px, (int32_t)s->py, R, hit,
+                            &fade))
+        return;
+    const float *h = b->opaque_copy + ((size_t)hit[1] * b->width + (size_t)hit[0]) * 3;
+    for (int k = 0; k < 3; k++)
+        col[k] += q->ssr_w[k][lane] * fade * (h[k] - q->ssr_r[k][lane]) / q->water_a[lane];
+}
+
 void _oak_cpu_shade_finish(const cpu_backend *b, const cpu_surface *s, const cpu_lanes *q,
-                           uint32_t lane, float rgb[3]) {
+                           uint32_t lane, float rgb[3], float *ssr) {
     const oak_render_view *v = b->view;
     float col[3] = {q->col[0][lane], q->col[1][lane], q->col[2][lane]};
+    float fogw = 1.0f; /* the exp2 fog's transmittance, for the mirror's weight */
     if (v->post.debug == OAK_DEBUG_CLUSTERS && q->lit[lane]) { /* lamps the lamp loop read */
         _oak_cpu_heat(q->n[lane] - q->first[lane], rgb);
         return;
     }
-    if (q->water_a[lane] > 0)
+    if (q->water_a[lane] > 0) {
         for (int k = 0; k < 3; k++) col[k] /= q->water_a[lane];
-    else
+        /* over the opaque copy (the blend pass): what it holds along the
+           reflected ray replaces the sky's reflection, as surface.glsl */
+        if (b->opaque_valid && q->ssr_p[lane] > 0) water_ssr(b, s, q, lane, col);
+    } else
         underwater(v, s->P, col);
     if (b->fog.grid[3]) { /* volumetric fog replaces the exp2 curve */
         _oak_fog_apply(&b->fog, b->fog_buf, v, s->P, col);
@@ -797,7 +851,9 @@ void _oak_cpu_shade_finish(const cpu_backend *b, const cpu_surface *s, const cpu
         float fd = v->env.fog_density * sqrtf(dot3(dv, dv));
         float f = expf(-fd * fd);
         for (int k = 0; k < 3; k++) col[k] = mixf(v->fog_color[k], col[k], f);
+        fogw = f;
     }
+    if (ssr) ssr_store(b, s, q, lane, fogw, ssr);
     if (v->post.debug == OAK_DEBUG_CASCADES) _oak_cpu_cascade_tint(v, s->P, col);
     for (int k = 0; k < 3; k++) rgb[k] = col[k];
 }
@@ -889,7 +945,7 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
     q.count = 1;
     *alpha = _oak_cpu_shade_prep(b, t, s, &q, 0);
     _oak_cpu_light_kernel()(b, &q);
-    _oak_cpu_shade_finish(b, s, &q, 0, rgb);
+    _oak_cpu_shade_finish(b, s, &q, 0, rgb, NULL);
     /* what passes through is added over the fog (the copy has the fog to
        the surface behind) and replaces the frame behind */
     if (t->mat->transmit && q.lit[0] && b->opaque_valid &&

@@ -161,6 +161,7 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     _oak_gl_exposure_release(f);
     _oak_gl_bloom_release(f);
     _oak_gl_opaquecopy_release(f);
+    _oak_gl_ssr_release(f);
     _oak_gl_dof_release(f);
     _oak_gl_clouds_release(f);
     _oak_gl_fog_release(f);
@@ -244,6 +245,7 @@ static const _oak_gl_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_CLOUDS] = _oak_gl_run_clouds, /* gl_pass_clouds.c */
     [OAK_PASS_FOG] = _oak_gl_run_fog,       /* gl_pass_fog.c */
     [OAK_PASS_RESOLVE] = _oak_gl_run_resolve,
+    [OAK_PASS_SSR] = _oak_gl_run_ssr,               /* gl_pass_ssr.c */
     [OAK_PASS_OPAQUECOPY] = _oak_gl_run_opaquecopy, /* gl_pass_opaquecopy.c */
     [OAK_PASS_BLEND] = _oak_gl_run_blend,
     [OAK_PASS_CLOUDMIX] = _oak_gl_run_cloudmix, /* gl_pass_clouds.c */

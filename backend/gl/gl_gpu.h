@@ -125,6 +125,8 @@ typedef struct _oak_gl_frame {
     _oak_gl_buffer bloom;              /* its pyramid (render/bloom.h), read by post */
     GLuint prog_opaquecopy;            /* the opaque frame's copy (gl_pass_opaquecopy.c) */
     _oak_gl_buffer opaque;             /* its levels (render/opaque_copy.h), read by blend */
+    GLuint prog_ssr;                   /* screen-space reflections (gl_pass_ssr.c) */
+    _oak_gl_buffer ssr;                /* the resolve's mirror buffer (render/ssr.h) */
     GLuint prog_dof;                   /* depth of field (gl_pass_dof.c) */
     _oak_gl_buffer dof;                /* its half-size images and tiles (render/dof.h) */
     GLuint prog_clouds, prog_cloudmix; /* the clouds passes (gl_pass_clouds.c) */
@@ -226,6 +228,7 @@ oak_result _oak_gl_run_blend(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_exposure(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_bloom(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_opaquecopy(_oak_gl_backend *b, const oak_render_view *v);
+oak_result _oak_gl_run_ssr(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_dof(_oak_gl_backend *b, const oak_render_view *v);
 void _oak_gl_dof_release(_oak_gl_frame *f);
 oak_result _oak_gl_run_clouds(_oak_gl_backend *b, const oak_render_view *v);
@@ -298,6 +301,10 @@ void _oak_gl_bloom_release(_oak_gl_frame *f);
    what there is, for blend when no copy ran), and released */
 oak_result _oak_gl_opaquecopy_bind(_oak_gl_frame *f, const _oak_gl_targets *t);
 void _oak_gl_opaquecopy_release(_oak_gl_frame *f);
+/* gl_pass_ssr.c: the mirror buffer sized for the view when the ssr pass
+   runs (else what there is) and bound, for the resolve; released */
+oak_result _oak_gl_ssr_bind(_oak_gl_frame *f, const _oak_gl_targets *t, const oak_render_view *v);
+void _oak_gl_ssr_release(_oak_gl_frame *f);
 oak_result _oak_gl_exposure_create(_oak_gl_frame *f);
 void _oak_gl_exposure_release(_oak_gl_frame *f);
 oak_result _oak_gl_exposure_read(_oak_gl_frame *f, float state[4]);

@@ -26,6 +26,7 @@ oak_result _oak_gl_run_opaquecopy(_oak_gl_backend *b, const oak_render_view *v) 
     if (r || (r = _oak_gl_opaquecopy_bind(f, t))) return r;
     glBindBufferBase(GL_UNIFORM_BUFFER, OAK_B_VIEW, f->view.id);
     glBindImageTexture(0, t->hdr, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA32F);
+    glBindTextureUnit(OAK_B_DEPTH, t->depth); /* level 0's w */
     glUseProgram(f->prog_opaquecopy);
     for (uint32_t l = 0; l < OAK_GPU_OPAQUE_LEVELS; l++) {
         uint32_t w, h;

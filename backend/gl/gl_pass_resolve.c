@@ -4,12 +4,11 @@
 #include "gl_gpu.h"
 
 oak_result _oak_gl_run_resolve(_oak_gl_backend *b, const oak_render_view *v) {
-    (void)v;
     _oak_gl_frame *f = b->frame;
     _oak_gl_targets *t = &b->targets;
     _oak_gl_bind_common(f, &f->draws);
-    oak_result r = _oak_gl_gtao_bind(f, NULL); /* read only when the gtao pass ran */
-    if (r) return r;
+    oak_result r = _oak_gl_gtao_bind(f, NULL);          /* read only when the gtao pass ran */
+    if (r || (r = _oak_gl_ssr_bind(f, t, v))) return r; /* written when the ssr pass runs */
     glUseProgram(f->prog_resolve);
     glBindTextureUnit(OAK_B_IDS, t->vis);
     glBindTextureUnit(OAK_B_SHADOW, f->shadow_tex);

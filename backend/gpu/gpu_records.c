@@ -10,6 +10,7 @@
 #include "render/fog.h"
 #include "render/shadow_layer.h"
 #include "render/skylight.h"
+#include "render/ssr.h"
 #include "shaders/common/sheen.h"
 
 static void copy_mat(float out[16], const mat4 m) {
@@ -70,6 +71,7 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
     /* weather on surfaces: the resolve's branch runs only when w is 1 */
     g->weather[0] = v->env.wetness;
     g->weather[1] = v->env.snow;
+    g->weather[2] = _oak_ssr_on(v) ? 1.0f : 0.0f; /* the resolve writes the mirror buffer */
     g->weather[3] = v->env.wetness > 0 || v->env.snow > 0 ? 1.0f : 0.0f;
     g->ripples[0] = v->env.rain;
     g->ripples[1] = v->env.rain_time;

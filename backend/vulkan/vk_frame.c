@@ -184,6 +184,7 @@ static const _oak_vk_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_CLOUDS] = _oak_vk_run_clouds, /* vk_pass_clouds.c */
     [OAK_PASS_FOG] = _oak_vk_run_fog,       /* vk_pass_fog.c */
     [OAK_PASS_RESOLVE] = _oak_vk_run_resolve,
+    [OAK_PASS_SSR] = _oak_vk_run_ssr,               /* vk_pass_ssr.c */
     [OAK_PASS_OPAQUECOPY] = _oak_vk_run_opaquecopy, /* vk_pass_opaquecopy.c */
     [OAK_PASS_BLEND] = _oak_vk_run_blend,
     [OAK_PASS_CLOUDMIX] = _oak_vk_run_cloudmix, /* vk_pass_clouds.c */

@@ -373,6 +373,10 @@ typedef struct _oak_vk {
        pipelines, made on first use (vk_pass_opaquecopy.c) */
     _oak_vk_buffer opaque;
     VkPipeline opaque_pipes[OAK_GPU_OPAQUE_LEVELS];
+    /* the resolve's mirror buffer (render/ssr.h) and the ssr pass's
+       pipeline, made on first use (vk_pass_ssr.c) */
+    _oak_vk_buffer ssr;
+    VkPipeline ssr_pipe;
     /* depth of field's half-size images and tiles (render/dof.h) and its
        steps' pipelines, made on first use (vk_pass_dof.c) */
     _oak_vk_buffer dof;
@@ -531,6 +535,11 @@ oak_result _oak_vk_run_bloom(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vie
 oak_result _oak_vk_run_opaquecopy(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_opaquecopy_reserve(_oak_vk *vk, const oak_render_view *v);
 void _oak_vk_opaquecopy_destroy(_oak_vk *vk);
+/* vk_pass_ssr.c: the mirror buffer sized for the view (upload), its
+   pipeline released (with the others) */
+oak_result _oak_vk_run_ssr(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+oak_result _oak_vk_ssr_reserve(_oak_vk *vk, const oak_render_view *v);
+void _oak_vk_ssr_destroy(_oak_vk *vk);
 /* vk_pass_bloom.c: the pyramid's buffer sized for the view (upload) and the
    steps' pipelines released (with the others) */
 oak_result _oak_vk_bloom_reserve(_oak_vk *vk, const oak_render_view *v);

@@ -237,9 +237,10 @@ oak_result _oak_vk_run_upload(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vi
         (r = _oak_vk_lamp_records(vk, f, v, vk->draw_count + vk->caster_count, vk->cmd_count)) ||
         (r = _oak_vk_flush_materials(vk)) || (r = _oak_vk_fill_view(vk, f, v)) ||
         (r = _oak_vk_gtao_reserve(vk, v)) || (r = _oak_vk_bloom_reserve(vk, v)) ||
-        (r = _oak_vk_opaquecopy_reserve(vk, v)) || (r = _oak_vk_dof_reserve(vk, v)) ||
-        (r = _oak_vk_clouds_reserve(vk, v)) || (r = _oak_vk_fog_reserve(vk, v)) ||
-        (r = _oak_vk_taa_reserve(vk, v)) || (r = _oak_vk_probes_upload(vk, v)))
+        (r = _oak_vk_opaquecopy_reserve(vk, v)) || (r = _oak_vk_ssr_reserve(vk, v)) ||
+        (r = _oak_vk_dof_reserve(vk, v)) || (r = _oak_vk_clouds_reserve(vk, v)) ||
+        (r = _oak_vk_fog_reserve(vk, v)) || (r = _oak_vk_taa_reserve(vk, v)) ||
+        (r = _oak_vk_probes_upload(vk, v)))
         return r;
     _oak_vk_write_descriptors(vk, f);
     VkCommandBuffer cmd = f->cmd;

@@ -359,6 +359,7 @@ void _oak_vk_pipelines_destroy(_oak_vk *vk) {
     memset(vk->pipes, 0, sizeof vk->pipes);
     _oak_vk_bloom_destroy(vk);
     _oak_vk_opaquecopy_destroy(vk);
+    _oak_vk_ssr_destroy(vk);
     _oak_vk_dof_destroy(vk);
     _oak_vk_clouds_destroy(vk);
     _oak_vk_fog_destroy(vk);
@@ -385,15 +386,15 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
     if ((r = _oak_vk_image_retire(vk, &vk->depth)) || (r = _oak_vk_image_retire(vk, &vk->ids)) ||
         (r = _oak_vk_image_retire(vk, &vk->hdr)) || (r = _oak_vk_buffer_retire(vk, &vk->ldr)) ||
         (r = _oak_vk_buffer_retire(vk, &vk->ao)) || (r = _oak_vk_buffer_retire(vk, &vk->bloom)) ||
-        (r = _oak_vk_buffer_retire(vk, &vk->opaque)) || (r = _oak_vk_buffer_retire(vk, &vk->dof)) ||
-        (r = _oak_vk_buffer_retire(vk, &vk->taa)) || (r = _oak_vk_buffer_retire(vk, &vk->clouds)) ||
-        (r = _oak_vk_buffer_retire(vk, &vk->fog)))
+        (r = _oak_vk_buffer_retire(vk, &vk->opaque)) || (r = _oak_vk_buffer_retire(vk, &vk->ssr)) ||
+        (r = _oak_vk_buffer_retire(vk, &vk->dof)) || (r = _oak_vk_buffer_retire(vk, &vk->taa)) ||
+        (r = _oak_vk_buffer_retire(vk, &vk->clouds)) || (r = _oak_vk_buffer_retire(vk, &vk->fog)))
         return r;
     /* new targets: nothing has touched them yet (the old ones retire) */
-    const oak_target_id fresh[] = {OAK_TARGET_DEPTH,  OAK_TARGET_IDS,    OAK_TARGET_HDR,
-                                   OAK_TARGET_LDR,    OAK_TARGET_OUTPUT, OAK_TARGET_AO,
-                                   OAK_TARGET_BLOOM,  OAK_TARGET_DOF,    OAK_TARGET_TAA,
-                                   OAK_TARGET_CLOUDS, OAK_TARGET_FOG,    OAK_TARGET_OPAQUE};
+    const oak_target_id fresh[] = {
+        OAK_TARGET_DEPTH, OAK_TARGET_IDS,    OAK_TARGET_HDR, OAK_TARGET_LDR, OAK_TARGET_OUTPUT,
+        OAK_TARGET_AO,    OAK_TARGET_BLOOM,  OAK_TARGET_DOF, OAK_TARGET_TAA, OAK_TARGET_CLOUDS,
+        OAK_TARGET_FOG,   OAK_TARGET_OPAQUE, OAK_TARGET_SSR};
     for (size_t i = 0; i < sizeof fresh / sizeof fresh[0]; i++) _oak_vk_track_reset(vk, fresh[i]);
     /* sampled by depth of field */
     if ((r = _oak_vk_image_create(
@@ -420,6 +421,11 @@ oak_result _oak_vk_targets_create(_oak_vk *vk) {
     /* the bloom pyramid: grown when a view blooms (vk_pass_bloom.c); post
        binds it whether or not it runs */
     if ((r = _oak_vk_buffer_create(vk, &vk->bloom, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                   OAK_VK_MEM_DEVICE)))
+        return r;
+    /* the mirror buffer: grown when puddles lie (vk_pass_ssr.c); the
+       resolve binds it whether or not the ssr pass runs */
+    if ((r = _oak_vk_buffer_create(vk, &vk->ssr, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                    OAK_VK_MEM_DEVICE)))
         return r;
     /* the opaque frame's copy: grown when a view refracts it
@@ -479,6 +485,7 @@ void _oak_vk_targets_destroy(_oak_vk *vk) {
     _oak_vk_buffer_destroy(vk, &vk->ao);
     _oak_vk_buffer_destroy(vk, &vk->bloom);
     _oak_vk_buffer_destroy(vk, &vk->opaque);
+    _oak_vk_buffer_destroy(vk, &vk->ssr);
     _oak_vk_buffer_destroy(vk, &vk->dof);
     _oak_vk_buffer_destroy(vk, &vk->taa);
     _oak_vk_buffer_destroy(vk, &vk->clouds);
@@ -545,6 +552,7 @@ void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f) {
     OAK_VK_BUF(OAK_B_EXPOSURE, sb, vk->exposure);
     OAK_VK_BUF(OAK_B_BLOOM, sb, vk->bloom);
     OAK_VK_BUF(OAK_B_OPAQUE, sb, vk->opaque);
+    OAK_VK_BUF(OAK_B_SSR, sb, vk->ssr);
     OAK_VK_BUF(OAK_B_DOF, sb, vk->dof);
     OAK_VK_BUF(OAK_B_CLOUDS, sb, vk->clouds);
     OAK_VK_BUF(OAK_B_FOG, sb, vk->fog);

@@ -301,6 +301,7 @@ typedef enum oak_pass_id {
     OAK_PASS_CLOUDS,     /* clouds: the key light's shadow map, then the march at low size */
     OAK_PASS_FOG,        /* volumetric fog: froxels injected, then integrated front to back */
     OAK_PASS_RESOLVE,    /* each covered pixel shaded once; the sky where empty */
+    OAK_PASS_SSR,        /* puddles' reflections marched in screen space against the depth */
     OAK_PASS_OPAQUECOPY, /* the lit frame copied into a mip chain for what refracts it */
     OAK_PASS_BLEND,      /* BLEND surfaces far to near over the resolved frame */
     OAK_PASS_CLOUDMIX,   /* the clouds' march upsampled by depth over the frame */

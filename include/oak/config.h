@@ -369,6 +369,14 @@
 #define OAK_PUDDLE_EDGE      0.08  /* noise over which a puddle's edge fades */
 #define OAK_PUDDLE_ROUGHNESS 0.03  /* a puddle's roughness: a near mirror */
 #define OAK_PUDDLE_DARKEN    0.25  /* albedo under a puddle, times the dry one */
+/* screen-space reflections on puddles (docs/SHADING.md "Screen-space reflections") */
+#define OAK_SSR_WETNESS      0.5   /* the ssr pass runs past this wetness (puddles lie) */
+#define OAK_SSR_STEPS        32    /* linear steps along the reflected ray on screen */
+#define OAK_SSR_HALVINGS     5     /* binary halvings between the last miss and the hit */
+#define OAK_SSR_DISTANCE     24.0  /* metres the reflected ray is followed */
+#define OAK_SSR_THICKNESS    0.6   /* metres behind a surface a hit still counts */
+#define OAK_SSR_EDGE         0.1   /* share of the screen over which a hit fades at its edges */
+#define OAK_SSR_FADE         0.5   /* share of the ray's length over which a far hit fades */
 #define OAK_RIPPLE_CELL      0.5   /* metres a side of a ripple cell: one drop a period in each */
 #define OAK_RIPPLE_PERIOD    0.8   /* seconds between a cell's drops, and a ring's life */
 #define OAK_RIPPLE_SPEED     0.25  /* metres a second a ring spreads (0.2 m at the end of its life) */

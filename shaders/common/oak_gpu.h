@@ -99,7 +99,8 @@
 #define OAK_B_FOG               43 /* vec4[]: the fog's froxels, injected then integrated (fog.glsl) */
 #define OAK_B_HIZ_KEEP          44 /* uint[]: two-pass Hi-Z's visible bits, then its pyramid */
 #define OAK_B_OPAQUE            45 /* vec4[]: the opaque frame's copy and its mips (opaque.glsl) */
-#define OAK_B_COUNT             46
+#define OAK_B_SSR               46 /* vec4[]: per pixel a mirror's split-sum weight and its reflection (ssr.glsl) */
+#define OAK_B_COUNT             47
 
 /* The sky buffer (OAK_B_SKY; the CPU backend keeps the same floats), in vec4
  * texels: a head, then the octahedral capture's mips (level 0 first, each
@@ -286,7 +287,7 @@ OAK_STRUCT(oak_gpu_view) {
        count so the compiler cannot unroll (and inline again) a posing path */
     OAK_U4(out_size);
     oak_gpu_fog fog; /* volumetric fog (grid.w 0: none, the exp2 fog as before) */
-    OAK_F4(weather); /* wetness, snow, 0, 1 when either is on (the resolve's weather branch) */
+    OAK_F4(weather); /* wetness, snow, 1 when the ssr pass runs (the resolve writes OAK_B_SSR), 1 when either is on */
     OAK_F4(ripples); /* rain on the puddles, its clock (s, wrapped), 0, 0 */
 }
 OAK_END(oak_gpu_view);

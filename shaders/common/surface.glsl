@@ -17,6 +17,9 @@
 #include "common/fog.glsl"
 #ifdef OAK_FORWARD
 #include "common/transmission.glsl"
+// water's reflections march against the opaque copy's depth (level 0's w)
+#define OAK_SSR_DEPTH(q) opaque_texels[uint(q.y) * view.size.x + uint(q.x)].w
+#include "common/ssr.glsl"
 #endif
 
 OAK_BINDING(OAK_B_SHADOW) uniform sampler2D shadow_map; // the 2 x 2 cascade atlas
@@ -25,6 +28,14 @@ OAK_BINDING(OAK_B_SHADOW) uniform sampler2D shadow_map; // the 2 x 2 cascade atl
 // BLEND surfaces, drawn over the opaque frame, take 1).
 #ifndef OAK_GTAO_AT
 #define OAK_GTAO_AT(px) 1.0
+#endif
+
+#ifdef OAK_SSR_OUT
+// The resolve's mirror pixel (a puddle, docs/SHADING.md "Screen-space
+// reflections"): the split-sum weight of its reflection (ao, Fresnel, the
+// puddle's share, the fog's transmittance; 0: no mirror), the reflection
+// itself and the reflected direction; oak_shade_draw sets them.
+vec3 oak_ssr_w = vec3(0.0), oak_ssr_r = vec3(0.0), oak_ssr_dir = vec3(0.0, 1.0, 0.0);
 #endif
 
 // Lit fraction in cascade c (docs/SHADING.md "Shadow", as cpu_shadow.c).
@@ -227,10 +238,12 @@ vec2 oak_ripples(vec2 xz, float t, float rain) {
 // Wetness darkens and smooths up-facing porous dielectrics and pools
 // puddles on level ground; snow whitens what faces up. Returns how far the
 // shading normal is to be flattened to Nv (puddles and snow hide the
-// normal map), and tilt the flat normal takes from rain's ripples.
+// normal map), tilt the flat normal takes from rain's ripples and the
+// puddle's share of the pixel (the ssr pass's mirrors).
 float oak_weather_surface(vec3 P, vec3 Nv, inout vec3 base, inout float rough, inout float metallic,
-                          inout vec2 tilt) {
+                          inout vec2 tilt, out float puddle) {
     float wet = view.weather.x, snow = view.weather.y, flat_ = 0.0;
+    puddle = 0.0;
     float dielectric = 1.0 - metallic;
     if (wet > 0.0) {
         float w = wet * smoothstep(OAK_WET_UP_LO, OAK_WET_UP_HI, Nv.y) * dielectric;
@@ -244,6 +257,7 @@ float oak_weather_surface(vec3 P, vec3 Nv, inout vec3 base, inout float rough, i
             base *= 1.0 - (1.0 - OAK_PUDDLE_DARKEN) * p;
             rough = mix(rough, OAK_PUDDLE_ROUGHNESS, p);
             flat_ = p;
+            puddle = p;
             if (view.ripples.x > 0.0 && p > 0.0) {
                 vec3 e = P - view.camera_pos.xyz;
                 float near = clamp((OAK_RIPPLE_FAR - sqrt(dot(e, e))) *
@@ -377,10 +391,10 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     bool water = (mflags & OAK_GPU_MAT_WATER) != 0u;
     float metallic = materials[mi].params.x * tex[OAK_GPU_TEX_MR].b;
     float roughness = clamp(materials[mi].params.y * tex[OAK_GPU_TEX_MR].g, 0.03, 1.0);
-    float wflat = 0.0;
+    float wflat = 0.0, wpuddle = 0.0;
     vec2 wtilt = vec2(0.0);
     if (view.weather.w != 0.0 && (mflags & OAK_GPU_MAT_UNLIT) == 0u && !water)
-        wflat = oak_weather_surface(P, Nv, basec.rgb, roughness, metallic, wtilt);
+        wflat = oak_weather_surface(P, Nv, basec.rgb, roughness, metallic, wtilt, wpuddle);
     uint channel = view.flags.y & OAK_GPU_CHANNEL_MASK;
     if (channel != 0u) { // a capture channel: the surface's data, no light, no fog
         if (channel == OAK_GPU_CHANNEL_ALBEDO) return vec4(basec.rgb, 1.0);
@@ -547,6 +561,14 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         vec3 dI = diffuse / OAK_PI_F * irr;
         if (difftr) dI += dtp * irrb;
         colour = Lo + oak_ambient(N, V, dI, spec, F0s, F90, roughness, aot);
+#ifdef OAK_SSR_OUT
+        if (wpuddle > 0.0 && !lobes) { // a mirror: what the ssr pass replaces, and its weight
+            vec2 AB = oak_sky_brdf(max(dot(N, V), 1e-4), roughness);
+            oak_ssr_w = aot * (F0s * AB.x + F90 * AB.y) * wpuddle;
+            oak_ssr_r = spec;
+            oak_ssr_dir = reflect(-V, N);
+        }
+#endif
         if (lobes)
             colour = oak_lobes_compose(l1, l2, mflags, N, Nv, V, colour, emissive, Ls, Lc, irr, cspec, aot);
         else
@@ -572,6 +594,15 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
 #ifdef OAK_FORWARD
             wbehind = oak_water_behind(P, N, V);
             refracts = true;
+            // what the opaque copy holds along the reflected ray replaces
+            // the sky's reflection (docs/SHADING.md "Screen-space reflections")
+            ivec2 sh;
+            float sf;
+            if (!lobes && oak_ssr_march_from(P, px, reflect(-V, N), sh, sf)) {
+                vec2 AB = oak_sky_brdf(max(dot(N, V), 1e-4), roughness);
+                vec3 hc = opaque_texels[uint(sh.y) * view.size.x + uint(sh.x)].rgb;
+                colour += aot * (F0s * AB.x + F90 * AB.y) * sf * (hc - spec) / basec.a;
+            }
 #endif
         }
     }
@@ -579,10 +610,17 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     float fog = view.camera_pos.w;
     if (view.fog.grid.w != 0u) { // volumetric fog replaces the exp2 curve
         colour = oak_fog_apply(P, colour);
+#ifdef OAK_SSR_OUT
+        if (oak_ssr_w != vec3(0.0)) // what the fog leaves of the reflection
+            oak_ssr_w *= oak_fog_apply(P, vec3(1.0)) - oak_fog_apply(P, vec3(0.0));
+#endif
     } else if (fog > 0.0) {
         float dist = length(P - cam);
         float fd = fog * dist;
         colour = mix(view.fog_color.rgb, colour, exp(-fd * fd));
+#ifdef OAK_SSR_OUT
+        oak_ssr_w *= exp(-fd * fd);
+#endif
     }
     if ((view.flags.y & OAK_GPU_DEBUG_CASCADES) != 0u) colour = oak_cascade_tint(P, colour);
 #ifdef OAK_FORWARD
