@@ -222,6 +222,13 @@ void _oak_gl_draw_groups(_oak_gl_frame *f, const uint32_t group[5], GLuint plain
     glDisable(GL_CULL_FACE);
 }
 
+void _oak_gl_dispatch_step(uint32_t step, bool first, uint32_t w, uint32_t h) {
+    if (!first) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glUniform1ui(0, step);
+    glDispatchCompute((w + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP,
+                      (h + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP, 1);
+}
+
 void _oak_gl_dispatch_output(const _oak_gl_targets *t) {
     glDispatchCompute((t->width + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP,
                       (t->height + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP, 1);

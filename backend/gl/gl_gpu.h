@@ -248,6 +248,10 @@ void _oak_gl_draw_groups(_oak_gl_frame *f, const uint32_t group[5], GLuint plain
                          bool cull_single);
 /* compute groups covering the output */
 void _oak_gl_dispatch_output(const _oak_gl_targets *t);
+/* One step of a pass of several dispatches, each reading what the one
+   before wrote: a storage barrier unless it is the first, the step in
+   uniform 0 (GL has no specialization constants), groups covering w x h. */
+void _oak_gl_dispatch_step(uint32_t step, bool first, uint32_t w, uint32_t h);
 
 /* gl_track.c: glMemoryBarrier from the row's reads and writes: before a
    pass, what its reads need of earlier writes; after it, what it wrote. */

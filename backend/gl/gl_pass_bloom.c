@@ -30,11 +30,7 @@ oak_result _oak_gl_run_bloom(_oak_gl_backend *b, const oak_render_view *v) {
         uint32_t level, w, h;
         _oak_bloom_step_level(s, &level);
         _oak_pyramid_size(t->width, t->height, level, &w, &h);
-        /* inside the pass: each step reads the level the one before wrote */
-        if (s) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        glUniform1ui(0, s);
-        glDispatchCompute((w + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP,
-                          (h + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP, 1);
+        _oak_gl_dispatch_step(s, s == 0, w, h);
     }
     return OAK_OK; /* post's barrier comes from its row (gl_track.c) */
 }

@@ -8,10 +8,6 @@
 #include "oak_gl_shaders.h"
 #include "render/clouds.h"
 
-static uint32_t groups(uint32_t n) {
-    return (n + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP;
-}
-
 oak_result _oak_gl_run_clouds(_oak_gl_backend *b, const oak_render_view *v) {
     _oak_gl_frame *f = b->frame;
     _oak_gl_targets *t = &b->targets;
@@ -29,10 +25,7 @@ oak_result _oak_gl_run_clouds(_oak_gl_backend *b, const oak_render_view *v) {
     /* the table is baked once per buffer (a new one starts empty) */
     uint32_t s = f->clouds_baked == f->clouds.id ? OAK_CLOUD_STEP_SHADOW : OAK_CLOUD_STEP_BAKE;
     for (uint32_t first = s; s < OAK_CLOUD_STEPS; s++) {
-        /* inside the pass: each step reads what the one before wrote */
-        if (s != first) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        glUniform1ui(0, s);
-        glDispatchCompute(groups(grid[s][0]), groups(grid[s][1]), 1);
+        _oak_gl_dispatch_step(s, s == first, grid[s][0], grid[s][1]);
     }
     f->clouds_baked = f->clouds.id;
     return OAK_OK; /* the next reader's barrier comes from its row (gl_track.c) */
@@ -51,7 +44,7 @@ oak_result _oak_gl_run_cloudmix(_oak_gl_backend *b, const oak_render_view *v) {
     glBindImageTexture(0, t->hdr, 0, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA32F);
     glBindTextureUnit(OAK_B_DEPTH, t->depth);
     glUseProgram(f->prog_cloudmix);
-    glDispatchCompute(groups(t->width), groups(t->height), 1);
+    _oak_gl_dispatch_output(t);
     return OAK_OK;
 }
 

@@ -25,11 +25,7 @@ oak_result _oak_gl_run_dof(_oak_gl_backend *b, const oak_render_view *v) {
         uint32_t h = s == OAK_DOF_STEP_TILES       ? l.th
                      : s == OAK_DOF_STEP_COMPOSITE ? t->height
                                                    : l.hh;
-        /* inside the pass: each step reads what the one before wrote */
-        if (s) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        glUniform1ui(0, s);
-        glDispatchCompute((w + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP,
-                          (h + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP, 1);
+        _oak_gl_dispatch_step(s, s == 0, w, h);
     }
     return OAK_OK; /* the next reader's barrier comes from its row (gl_track.c) */
 }

@@ -6,10 +6,6 @@
 #include "oak_gl_shaders.h"
 #include "render/fog.h"
 
-static uint32_t groups(uint32_t n) {
-    return (n + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP;
-}
-
 oak_result _oak_gl_run_fog(_oak_gl_backend *b, const oak_render_view *v) {
     _oak_gl_frame *f = b->frame;
     oak_result r = OAK_OK;
@@ -24,10 +20,7 @@ oak_result _oak_gl_run_fog(_oak_gl_backend *b, const oak_render_view *v) {
     const uint32_t grid[OAK_FOG_STEPS][2] = {{g.grid[0], g.grid[1] * g.grid[2]},
                                              {g.grid[0], g.grid[1]}};
     for (uint32_t s = 0; s < OAK_FOG_STEPS; s++) {
-        /* the integrate reads what the inject wrote */
-        if (s) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        glUniform1ui(0, s);
-        glDispatchCompute(groups(grid[s][0]), groups(grid[s][1]), 1);
+        _oak_gl_dispatch_step(s, s == 0, grid[s][0], grid[s][1]); /* integrate reads inject */
     }
     return OAK_OK; /* the next reader's barrier comes from its row (gl_track.c) */
 }

@@ -31,11 +31,7 @@ oak_result _oak_gl_run_opaquecopy(_oak_gl_backend *b, const oak_render_view *v) 
     for (uint32_t l = 0; l < OAK_GPU_OPAQUE_LEVELS; l++) {
         uint32_t w, h;
         _oak_pyramid_size(t->width, t->height, l, &w, &h);
-        /* inside the pass: each level reads the one before */
-        if (l) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        glUniform1ui(0, l);
-        glDispatchCompute((w + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP,
-                          (h + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP, 1);
+        _oak_gl_dispatch_step(l, l == 0, w, h); /* each level reads the one before */
     }
     return OAK_OK; /* blend's barrier comes from its row (gl_track.c) */
 }

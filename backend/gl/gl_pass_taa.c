@@ -22,11 +22,7 @@ oak_result _oak_gl_run_taa(_oak_gl_backend *b, const oak_render_view *v) {
     glBindImageTexture(OAK_B_HDR - OAK_B_HDR, t->hdr, 0, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA32F);
     glUseProgram(f->prog_taa);
     for (uint32_t s = 0; s < 2; s++) {
-        /* inside the pass: the copy reads the history image step 0 wrote */
-        if (s) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        glUniform1ui(0, s);
-        glDispatchCompute((ow + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP,
-                          (oh + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP, 1);
+        _oak_gl_dispatch_step(s, s == 0, ow, oh); /* the copy reads the history step 0 wrote */
     }
     return OAK_OK; /* the next readers' barriers come from their rows (gl_track.c) */
 }
