@@ -706,8 +706,15 @@ static oak_result read_material_lobes(loader *l, const cJSON *o, const char *pat
                                        "iridescence",
                                        "iridescence_ior",
                                        "iridescence_thickness",
+                                       "iridescence_thickness_min",
                                        "diffuse_transmission",
                                        "diffuse_transmission_color",
+                                       "transmission",
+                                       "thickness",
+                                       "attenuation_color",
+                                       "attenuation_distance",
+                                       "dispersion",
+                                       "textures",
                                        NULL};
     TRY(expect_object(l, v, p, keys));
     TRY(read_float(l, v, p, "ior", &x->ior));
@@ -726,6 +733,21 @@ static oak_result read_material_lobes(loader *l, const cJSON *o, const char *pat
     TRY(read_float(l, v, p, "diffuse_transmission", &x->diffuse_transmission));
     TRY(read_floats(l, v, p, "diffuse_transmission_color", x->diffuse_transmission_color, 3,
                     false));
+    TRY(read_float(l, v, p, "iridescence_thickness_min", &x->iridescence_thickness_min));
+    TRY(read_float(l, v, p, "transmission", &x->transmission));
+    TRY(read_float(l, v, p, "thickness", &x->thickness));
+    TRY(read_floats(l, v, p, "attenuation_color", x->attenuation_color, 3, false));
+    TRY(read_float(l, v, p, "attenuation_distance", &x->attenuation_distance));
+    TRY(read_float(l, v, p, "dispersion", &x->dispersion));
+    /* "textures": each lobe texture by its oak_lobe_tex name, as the five maps */
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(v, "textures");
+    if (t) {
+        char tp[PATH_MAX_LEN];
+        join(tp, p, "textures");
+        TRY(expect_object(l, t, tp, _oak_lobe_tex_names));
+        for (int k = 0; k < OAK_LOBE_TEX_COUNT; k++)
+            TRY(read_texture_ref(l, t, tp, _oak_lobe_tex_names[k], &x->tex[k]));
+    }
     return OAK_OK;
 }
 

@@ -18,6 +18,23 @@ const char *const _oak_preset_names[] = {"default", "low", "medium", "high", "ul
 const char *const _oak_filter_names[] = {"default", "nearest", "linear", NULL};
 const char *const _oak_format_names[] = {"default", "rgba8_srgb", "rgba8", "rgba32f", NULL};
 const char *const _oak_light_names[] = {"default", "directional", "point", "spot", NULL};
+/* oak_lobe_tex, in its order: the keys of a material's lobes' "textures" */
+const char *const _oak_lobe_tex_names[] = {"clearcoat",
+                                           "clearcoat_roughness",
+                                           "sheen_color",
+                                           "sheen_roughness",
+                                           "transmission",
+                                           "thickness",
+                                           "diffuse_transmission",
+                                           "diffuse_transmission_color",
+                                           "iridescence",
+                                           "iridescence_thickness",
+                                           "specular",
+                                           "specular_color",
+                                           "anisotropy",
+                                           NULL};
+_Static_assert(sizeof _oak_lobe_tex_names / sizeof *_oak_lobe_tex_names == OAK_LOBE_TEX_COUNT + 1,
+               "a name for every oak_lobe_tex");
 
 #define MAX_PARTS 256
 

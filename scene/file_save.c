@@ -402,9 +402,12 @@ static void write_material(writer *w, oak_material m, uint32_t index) {
         close_block(w, '}');
     }
     const oak_material_lobes *lb = &d->lobes;
+    bool textured = false;
+    for (int k = 0; k < OAK_LOBE_TEX_COUNT; k++) textured |= lb->tex[k].texture.id != 0;
     bool lobed = lb->ior != 0 || lb->specular || lb->clearcoat > 0 || lb->sheen_color[0] > 0 ||
                  lb->sheen_color[1] > 0 || lb->sheen_color[2] > 0 || lb->anisotropy > 0 ||
-                 lb->iridescence > 0 || lb->diffuse_transmission > 0;
+                 lb->iridescence > 0 || lb->diffuse_transmission > 0 || lb->transmission > 0 ||
+                 lb->thickness > 0 || lb->dispersion > 0 || textured;
     if (lobed) { /* only when a lobe is on, as fx: other files stay as they were */
         open_block(w, "lobes", '{');
         w_float(w, "ior", lb->ior);
@@ -422,6 +425,18 @@ static void write_material(writer *w, oak_material m, uint32_t index) {
         w_float(w, "iridescence_thickness", lb->iridescence_thickness);
         w_float(w, "diffuse_transmission", lb->diffuse_transmission);
         w_floats(w, "diffuse_transmission_color", lb->diffuse_transmission_color, 3);
+        w_float(w, "iridescence_thickness_min", lb->iridescence_thickness_min);
+        w_float(w, "transmission", lb->transmission);
+        w_float(w, "thickness", lb->thickness);
+        w_floats(w, "attenuation_color", lb->attenuation_color, 3);
+        w_float(w, "attenuation_distance", lb->attenuation_distance);
+        w_float(w, "dispersion", lb->dispersion);
+        if (textured) {
+            open_block(w, "textures", '{');
+            for (int k = 0; k < OAK_LOBE_TEX_COUNT; k++)
+                write_texture_ref(w, _oak_lobe_tex_names[k], &lb->tex[k], index);
+            close_block(w, '}');
+        }
         close_block(w, '}');
     }
     close_block(w, '}');

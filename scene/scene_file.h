@@ -14,9 +14,10 @@ extern const char *const _oak_wrap_names[];
 extern const char *const _oak_filter_names[];
 extern const char *const _oak_format_names[];
 extern const char *const _oak_light_names[];
-extern const char *const _oak_tone_names[];  /* oak_tone_curve */
-extern const char *const _oak_bloom_names[]; /* oak_bloom_mode */
-extern const char *const _oak_preset_names[]; /* oak_preset */
+extern const char *const _oak_lobe_tex_names[]; /* oak_lobe_tex */
+extern const char *const _oak_tone_names[];     /* oak_tone_curve */
+extern const char *const _oak_bloom_names[];    /* oak_bloom_mode */
+extern const char *const _oak_preset_names[];   /* oak_preset */
 
 /* asset_path as the scene file at scene_path should write it: oak:// names
  * as they are, files relative to the scene file's folder. False if it does

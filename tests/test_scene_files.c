@@ -97,7 +97,17 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
                                     .iridescence_thickness = 350,
                                     .diffuse_transmission = 0.375f,
                                     .diffuse_transmission_color = {0.5f, 1, 0.25f},
-                                    .sheen_roughness = 0.6f};
+                                    .sheen_roughness = 0.6f,
+                                    .iridescence_thickness_min = 120,
+                                    .transmission = 0.8125f,
+                                    .thickness = 0.25f,
+                                    .attenuation_color = {0.9f, 0.5f, 0.125f},
+                                    .attenuation_distance = 3,
+                                    .dispersion = 0.5f};
+    /* two lobe textures on one ref (one slot), a third on its own */
+    md.lobes.tex[OAK_LOBE_TEX_CLEARCOAT] = md.base_color_tex;
+    md.lobes.tex[OAK_LOBE_TEX_CLEARCOAT_ROUGHNESS] = md.base_color_tex;
+    md.lobes.tex[OAK_LOBE_TEX_THICKNESS] = (oak_texture_ref){.texture = checker, .uv_set = 0};
     md.name = "painted";
     oak_material painted, plain;
     CHECK_OK(oak_make_material(&painted, &md));
@@ -244,6 +254,23 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
         CHECK(l0->diffuse_transmission == l1->diffuse_transmission &&
               !memcmp(l0->diffuse_transmission_color, l1->diffuse_transmission_color,
                       sizeof l0->diffuse_transmission_color));
+        CHECK(l1->iridescence_thickness_min == 120 && l1->transmission == 0.8125f);
+        CHECK(l1->thickness == 0.25f && l1->attenuation_distance == 3 && l1->dispersion == 0.5f);
+        CHECK(!memcmp(l0->attenuation_color, l1->attenuation_color, sizeof l0->attenuation_color));
+        for (int k = 0; k < OAK_LOBE_TEX_COUNT; k++) { /* each lobe texture, as given */
+            const oak_texture_ref *a = &l0->tex[k], *b = &l1->tex[k];
+            bool given = k == OAK_LOBE_TEX_CLEARCOAT || k == OAK_LOBE_TEX_CLEARCOAT_ROUGHNESS ||
+                         k == OAK_LOBE_TEX_THICKNESS;
+            CHECK_EQ_INT(b->texture.id != 0, given);
+            if (!given) continue;
+            const oak_texture_data *ta = oak_texture_get(a->texture),
+                                   *tb = oak_texture_get(b->texture);
+            CHECK(ta && tb && ta->width == tb->width && ta->format == tb->format);
+            CHECK(!memcmp(&a->sampler, &b->sampler, sizeof a->sampler) && a->uv_set == b->uv_set);
+            CHECK(!memcmp(a->offset, b->offset, 8) && !memcmp(a->scale, b->scale, 8) &&
+                  a->rotation == b->rotation);
+        }
+        CHECK_EQ_INT(l1->tex[OAK_LOBE_TEX_THICKNESS].texture.id, checker.id);
         CHECK(
             !memcmp(&d0->base_color_tex.sampler, &d1->base_color_tex.sampler, sizeof(oak_sampler)));
         CHECK_EQ_INT(d1->base_color_tex.uv_set, 1);
