@@ -1,20 +1,12 @@
 /* The material extensions that add lobes (docs/SHADING.md "Lobes"):
  * KHR_materials_ior, _specular, _clearcoat, _sheen, _anisotropy, _iridescence,
  * _diffuse_transmission, _transmission, _volume and _dispersion, read into a material's
- * oak_material_lobes. Their factors are shaded, and their textures (oak_lobe_tex) but the
- * coat's normal map, not read yet (a warning names it). */
+ * oak_material_lobes. Their factors are shaded, and their textures (oak_lobe_tex), the
+ * coat's normal map with its scale. */
 #include <stdio.h>
 #include <string.h>
 
 #include "gltf_internal.h"
-
-/* A texture the lobe names but oak does not read: a warning, the factor alone. */
-static oak_result skip_texture(gltf_ctx *c, const cJSON *o, const char *ep, const char *key) {
-    const cJSON *t;
-    oak_result r = _oak_gltf_object(c, o, ep, key, &t);
-    if (!r && t) _oak_gltf_warn(c, "%s: %s.%s is not read; its factor alone", c->file, ep, key);
-    return r;
-}
 
 /* A texture oak reads: lobe texture k, its image into gm->lobe_image[k]. */
 static oak_result lobe_texture(gltf_ctx *c, const cJSON *o, const char *ep, const char *key,
@@ -61,7 +53,10 @@ oak_result _oak_gltf_load_lobes(gltf_ctx *c, const cJSON *ext, const char *path,
             (r = lobe_texture(c, o, ep, "clearcoatTexture", tex, gm, OAK_LOBE_TEX_CLEARCOAT)) ||
             (r = lobe_texture(c, o, ep, "clearcoatRoughnessTexture", tex, gm,
                               OAK_LOBE_TEX_CLEARCOAT_ROUGHNESS)) ||
-            (r = skip_texture(c, o, ep, "clearcoatNormalTexture")))
+            (r = _oak_gltf_tex_ref(c, o, ep, "clearcoatNormalTexture", tex,
+                                   &l->tex[OAK_LOBE_TEX_CLEARCOAT_NORMAL],
+                                   &gm->lobe_image[OAK_LOBE_TEX_CLEARCOAT_NORMAL],
+                                   &l->clearcoat_normal_scale, "scale")))
             return r;
         _oak_gltf_clamp(c, ep, "clearcoatFactor", &l->clearcoat, 0, 1);
         _oak_gltf_clamp(c, ep, "clearcoatRoughnessFactor", &l->clearcoat_roughness, 0, 1);

@@ -35,6 +35,7 @@ oak_material_desc oak_material_desc_defaults(const oak_material_desc *desc) {
     }
     if (d.emissive_strength == 0) d.emissive_strength = 1.0f;
     if (d.normal_scale == 0) d.normal_scale = 1.0f;
+    if (d.lobes.clearcoat_normal_scale == 0) d.lobes.clearcoat_normal_scale = 1.0f;
     if (d.occlusion_strength == 0) d.occlusion_strength = 1.0f;
     if (d.alpha_mode == OAK_ALPHA_DEFAULT) d.alpha_mode = OAK_ALPHA_OPAQUE;
     /* light through it is read from the opaque frame: the forward pass's */
@@ -96,8 +97,9 @@ static oak_result check(const oak_material_desc *d) {
                                       "lobes iridescence thickness",
                                       "lobes specular",
                                       "lobes specular colour",
-                                      "lobes anisotropy"};
-    _Static_assert(OAK_LOBE_TEX_COUNT == 13, "name the lobe textures above");
+                                      "lobes anisotropy",
+                                      "lobes clearcoat normal"};
+    _Static_assert(OAK_LOBE_TEX_COUNT == 14, "name the lobe textures above");
     for (int k = 0; k < OAK_LOBE_TEX_COUNT; k++) refs[5 + k] = &d->lobes.tex[k];
     int lslot[OAK_LOBE_TEX_COUNT];
     uint32_t distinct = oak_material_lobe_slots(d, lslot);

@@ -306,6 +306,7 @@ static void s_model(ser *s, oak_gltf *g) {
         s_f32(s, d->lobes.specular_color, 3);
         s_f32(s, &d->lobes.clearcoat, 1);
         s_f32(s, &d->lobes.clearcoat_roughness, 1);
+        s_f32(s, &d->lobes.clearcoat_normal_scale, 1);
         s_f32(s, d->lobes.sheen_color, 3);
         s_f32(s, &d->lobes.sheen_roughness, 1);
         s_f32(s, &d->lobes.anisotropy, 1);

@@ -962,6 +962,116 @@ TEST(anisotropyTextureTurnsAndScales) {
     oak_destroy_texture(t[1]);
 }
 
+/* The highlight's centroid (x, y in pixels) over the upper half's pixels
+   (3 rows above the equator left out) of at least half its peak; *peak its
+   peak (linear luminance). */
+static void upper_highlight(const uint8_t *px, double *cx, double *cy, double *peak) {
+    double m = 0, sx = 0, sy = 0, n = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int y = 0; y < H / 2 - 3; y++)
+            for (int x = 0; x < W; x++) {
+                if (disc_r(x, y) >= 0.95) continue;
+                double l = lumlin(px + ((size_t)y * W + x) * 4);
+                if (!pass) {
+                    m = fmax(m, l);
+                } else if (l >= 0.5 * m) {
+                    sx += l * x, sy += l * y, n += l;
+                }
+            }
+    *cx = n ? sx / n : -1, *cy = n ? sy / n : -1, *peak = m;
+}
+
+/* clearcoatNormalTexture on the sphere of clearcoatTexturesMaskAndRoughenTheCoat
+   (a dark rough base, a sharp coat): above, a normal tilted 35 degrees
+   along the tangent, texel (200, 128, 230); below, a flat one (128, 128,
+   255). Under the sun the coat's highlight (on the upper half) moves at
+   least 8 px from the untextured coat's and keeps a peak of at least half
+   its own; the lower half's bytes are the untextured coat's within 2. The
+   base is not normal-mapped by it: the plain material with the texture
+   (no coat) draws the plain picture's bytes. Under a sky bright at the
+   zenith, dark at the horizon (no sun), the coat's reflection turns with
+   its normal: the upper half's pixels differ from the untextured coat's by
+   at least 0.01 on average (linear luminance), the lower half's by under
+   a tenth of that. */
+TEST(clearcoatNormalTextureTurnsTheCoat) {
+    static scene s;
+    static uint8_t c[W * H * 4], t[W * H * 4], p[W * H * 4];
+    const uint8_t tilt[4] = {200, 128, 230, 255}, flat[4] = {128, 128, 255, 255};
+    oak_texture tex = halves(tilt, flat, false);
+    oak_material_desc md = base_desc(0.1f, 0.8f);
+    md.base_color[0] = 0.5f;
+    md.lobes.tex[OAK_LOBE_TEX_CLEARCOAT_NORMAL] = half_ref(tex);
+    oak_material plain_tex = make(&md); /* no coat: the map does nothing */
+    md.lobes.tex[OAK_LOBE_TEX_CLEARCOAT_NORMAL] = (oak_texture_ref){0};
+    oak_material plain = make(&md);
+    md.lobes.clearcoat = 1, md.lobes.clearcoat_roughness = 0.08f;
+    oak_material coat = make(&md);
+    md.lobes.tex[OAK_LOBE_TEX_CLEARCOAT_NORMAL] = half_ref(tex);
+    oak_material mapped = make(&md);
+    sphere_scene(&s, plain);
+    flat_sky(&s.env, 0.02f);
+    add_sun(&s, 0.5f);
+    if (!draw(&s, p)) return;
+    s.mat = plain_tex;
+    if (!draw(&s, t)) return;
+    size_t pd = 0;
+    for (size_t i = 0; i < sizeof p; i++) pd += p[i] != t[i];
+    fprintf(stderr, "  sun: plain with the coat's normal map, %zu bytes differ\n", pd);
+    CHECK_EQ_INT((int)pd, 0);
+    s.mat = coat;
+    if (!draw(&s, c)) return;
+    s.mat = mapped;
+    if (!draw(&s, t)) return;
+    double cx, cy, cp, tx, ty, tp;
+    upper_highlight(c, &cx, &cy, &cp);
+    upper_highlight(t, &tx, &ty, &tp);
+    int most = 0;
+    for (int y = H / 2 + 3; y < H; y++)
+        for (int x = 0; x < W * 4; x++) {
+            int d = abs((int)c[(size_t)y * W * 4 + x] - (int)t[(size_t)y * W * 4 + x]);
+            if (d > most) most = d;
+        }
+    double moved = hypot(tx - cx, ty - cy);
+    fprintf(stderr,
+            "  sun: coat highlight at (%.1f, %.1f) peak %.4f; mapped at (%.1f, %.1f) peak %.4f, "
+            "moved %.1f px; lower half differs by %d at most\n",
+            cx, cy, cp, tx, ty, tp, moved, most);
+    CHECK(cx >= 0 && tx >= 0);
+    CHECK(moved >= 8);
+    CHECK(tp >= 0.5 * cp);
+    CHECK(most <= 2);
+    agree(&s, t, "clearcoat normal texture, sun");
+    s.in.light_count = 0;
+    s.env = oak_environment_defaults();
+    for (int k = 0; k < 3; k++) {
+        s.env.sky_zenith_display[k] = 1, s.env.sky_horizon_display[k] = 0.02f;
+        s.env.ambient_sky[k] = s.env.ambient_ground[k] = 0;
+    }
+    s.mat = coat;
+    if (!draw(&s, c)) return;
+    s.mat = mapped;
+    if (!draw(&s, t)) return;
+    double gap[2] = {0, 0}, n[2] = {0, 0};
+    for (int y = 0; y < H; y++) {
+        if (abs(2 * y + 1 - H) < 6) continue; /* 3 rows either side of the equator */
+        for (int x = 0; x < W; x++) {
+            if (disc_r(x, y) >= 0.9) continue;
+            size_t i = ((size_t)y * W + x) * 4;
+            gap[y >= H / 2] += fabs(lumlin(t + i) - lumlin(c + i)), n[y >= H / 2]++;
+        }
+    }
+    for (int k = 0; k < 2; k++) gap[k] /= n[k] ? n[k] : 1;
+    fprintf(stderr, "  sky: |mapped - coat| %.4f above, %.4f below\n", gap[0], gap[1]);
+    CHECK(gap[0] >= 0.01);
+    CHECK(gap[1] <= 0.1 * gap[0]);
+    agree(&s, t, "clearcoat normal texture, sky");
+    oak_destroy_material(plain);
+    oak_destroy_material(plain_tex);
+    oak_destroy_material(coat);
+    oak_destroy_material(mapped);
+    oak_destroy_texture(tex);
+}
+
 /* More distinct lobe textures than a material holds is refused. */
 TEST(lobeTexturesHaveACap) {
     oak_texture t[OAK_LOBE_TEX_DISTINCT + 1];
@@ -991,8 +1101,8 @@ TEST(lobeTexturesHaveACap) {
 
 /* glTF with the seven extensions, built here as JSON: each factor lands in
    the material's lobes (glTF's defaults where a member is absent), a lobe
-   texture oak reads keeps its texCoord and transform, one it does not read
-   is one warning (its factor alone), values out of range are
+   texture oak reads keeps its texCoord and transform (the coat's normal
+   map its scale too), values out of range are
    clamped with a warning, and the lobes come back from an .oakm cache. A
    factor of the wrong type is the one-line error; so is a bad desc. */
 TEST(gltfLobesLoadAndCache) {
@@ -1004,7 +1114,8 @@ TEST(gltfLobesLoadAndCache) {
         "\"KHR_materials_ior\":{}}},"
         "{\"name\":\"paint\",\"extensions\":{\"KHR_materials_clearcoat\":"
         "{\"clearcoatFactor\":0.9,\"clearcoatRoughnessFactor\":0.1,"
-        "\"clearcoatTexture\":{\"index\":0}}}},"
+        "\"clearcoatTexture\":{\"index\":0},"
+        "\"clearcoatNormalTexture\":{\"index\":0,\"scale\":0.5,\"texCoord\":1}}}},"
         "{\"name\":\"velvet\",\"extensions\":{\"KHR_materials_sheen\":"
         "{\"sheenColorFactor\":[0.8,0.2,1.5],\"sheenRoughnessFactor\":0.4}}},"
         "{\"name\":\"brushed\",\"extensions\":{\"KHR_materials_anisotropy\":"
@@ -1041,6 +1152,11 @@ TEST(gltfLobesLoadAndCache) {
         CHECK(l1->specular_color[0] == 1 && l1->specular_color[1] == 0.5f &&
               l1->specular_color[2] == 0.25f);
         CHECK(l2->clearcoat == 0.9f && l2->clearcoat_roughness == 0.1f);
+        /* the coat's normal map: its scale and uv set (no warning) */
+        CHECK(l2->clearcoat_normal_scale == 0.5f &&
+              l2->tex[OAK_LOBE_TEX_CLEARCOAT_NORMAL].uv_set == 1 &&
+              l2->tex[OAK_LOBE_TEX_CLEARCOAT_NORMAL].scale[0] == 1);
+        CHECK(l3->clearcoat_normal_scale == 0);
         CHECK(l3->sheen_color[0] == 0.8f && l3->sheen_color[1] == 0.2f &&
               l3->sheen_color[2] == 1.0f && l3->sheen_roughness == 0.4f);
         CHECK(l3->clearcoat == 0 && l3->ior == 0 && l3->anisotropy == 0);
@@ -1119,7 +1235,7 @@ TEST(gltfLobeTexturesBecomeTextures) {
         "\"sheenRoughnessTexture\":{\"index\":0}},"
         "\"KHR_materials_clearcoat\":{\"clearcoatFactor\":1,\"clearcoatTexture\":{\"index\":0},"
         "\"clearcoatRoughnessTexture\":{\"index\":0,\"extensions\":{\"KHR_texture_transform\":"
-        "{\"rotation\":1}}}},"
+        "{\"rotation\":1}}},\"clearcoatNormalTexture\":{\"index\":0,\"scale\":2}},"
         "\"KHR_materials_transmission\":{\"transmissionFactor\":1,"
         "\"transmissionTexture\":{\"index\":0,\"texCoord\":1}},"
         "\"KHR_materials_volume\":{\"thicknessFactor\":1,\"thicknessTexture\":{\"index\":0,"
@@ -1151,6 +1267,10 @@ TEST(gltfLobeTexturesBecomeTextures) {
             CHECK(t[OAK_LOBE_TEX_CLEARCOAT_ROUGHNESS].texture.id != 0 &&
                   t[OAK_LOBE_TEX_CLEARCOAT_ROUGHNESS].rotation == 1);
             CHECK(t[OAK_LOBE_TEX_THICKNESS].texture.id == 0); /* the fifth */
+            /* the coat's normal map: data (the coat's own ref), its scale */
+            CHECK(t[OAK_LOBE_TEX_CLEARCOAT_NORMAL].texture.id ==
+                  t[OAK_LOBE_TEX_SHEEN_ROUGHNESS].texture.id);
+            CHECK(md->desc.lobes.clearcoat_normal_scale == 2);
             int slot[OAK_LOBE_TEX_COUNT];
             CHECK_EQ_INT((int)oak_material_lobe_slots(&md->desc, slot), OAK_LOBE_TEX_DISTINCT);
         }
@@ -1188,6 +1308,7 @@ int main(int argc, char **argv) {
         RUN(diffuseTransmissionTexturesScaleAndTint);
         RUN(specularTexturesScaleAndTintF0);
         RUN(anisotropyTextureTurnsAndScales);
+        RUN(clearcoatNormalTextureTurnsTheCoat);
     }
     oak_destroy_renderer(g_main);
     oak_destroy_mesh(g_sphere);

@@ -88,6 +88,7 @@ typedef struct cpu_material {
     uint32_t lobe_tex_ids[OAK_LOBE_TEX_COUNT];
     cpu_tex_ref lobe_tex[OAK_LOBE_TEX_COUNT];
     bool lobe_textured; /* any of them */
+    bool coat_normal;   /* a coat with its own normal map (the tangent frame, for it) */
     /* KHR_materials_specular's textures: any (under specular), and the
        ior's reflectance times the specular colour (before the clamp) */
     bool spec_tex;

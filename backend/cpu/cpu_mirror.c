@@ -230,6 +230,7 @@ static oak_result sync_material(cpu_backend *b, oak_material h) {
         m->aniso = lb->anisotropy > 0;
         m->irid = lb->iridescence > 0;
         m->difftr = lb->diffuse_transmission > 0;
+        m->coat_normal = m->coat && m->lobe_tex_ids[OAK_LOBE_TEX_CLEARCOAT_NORMAL] != 0;
         m->transmit = lb->transmission > 0;
         m->id = h.id;
         m->version = d->version;

@@ -149,7 +149,8 @@ void _oak_cpu_surface(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx
     const float *nm = t->d->nmat;
     for (int k = 0; k < 3; k++)
         s->Nv[k] = nm[k * 3] * n[0] + nm[k * 3 + 1] * n[1] + nm[k * 3 + 2] * n[2];
-    if (m->normal_map || m->aniso) { /* the tangent frame: a normal map's, anisotropy's */
+    /* the tangent frame: the normal maps' (the base's, the coat's), anisotropy's */
+    if (m->normal_map || m->aniso || m->coat_normal) {
         float tg[4];
         interp(t, CPU_ATTR_T, 4, w, tg);
         for (int k = 0; k < 3; k++) s->T[k] = W[0][k] * tg[0] + W[1][k] * tg[1] + W[2][k] * tg[2];
@@ -277,19 +278,25 @@ static inline void sample_slot(const cpu_backend *b, const cpu_tex_ref *r, const
     cpu_sample_ref(b, r, s->uv, s->duvdx, s->duvdy, out);
 }
 
-/* The normal map on the surface's normal, as surface.glsl's oak_mapped_normal. */
-static void mapped_normal(const cpu_backend *b, const cpu_material *m, const cpu_surface *s,
-                          float N[3]) {
-    float tn[4];
-    sample_slot(b, &m->tex[CPU_TEX_NORMAL], s, tn);
+/* A normal map's texel tn on the surface's normal Nv in its tangent frame,
+   scale on its x and y: surface.glsl's oak_mapped_normal. */
+static void tangent_normal(const cpu_surface *s, const float tn[4], float scale, float N[3]) {
     float n[3] = {tn[0] * 2 - 1, tn[1] * 2 - 1, tn[2] * 2 - 1};
-    n[0] *= m->desc.normal_scale;
-    n[1] *= m->desc.normal_scale;
+    n[0] *= scale;
+    n[1] *= scale;
     const float *Nv = s->Nv, *T = s->T;
     float B[3] = {(Nv[1] * T[2] - Nv[2] * T[1]) * T[3], (Nv[2] * T[0] - Nv[0] * T[2]) * T[3],
                   (Nv[0] * T[1] - Nv[1] * T[0]) * T[3]};
     for (int k = 0; k < 3; k++) N[k] = T[k] * n[0] + B[k] * n[1] + Nv[k] * n[2];
     normalize3(N);
+}
+
+/* The normal map on the surface's normal. */
+static void mapped_normal(const cpu_backend *b, const cpu_material *m, const cpu_surface *s,
+                          float N[3]) {
+    float tn[4];
+    sample_slot(b, &m->tex[CPU_TEX_NORMAL], s, tn);
+    tangent_normal(s, tn, m->desc.normal_scale, N);
 }
 
 /* Weather on a surface (docs/SHADING.md "Weather"), as surface.glsl's
@@ -497,7 +504,7 @@ static void lobes_prep(const cpu_backend *b, const cpu_material *m, const cpu_su
     for (int k = 0; k < 3; k++) {
         q->Nr[k][lane] = N[k];
         q->At[k][lane] = q->Ab[k][lane] = q->irid[k][lane] = 0;
-        q->Nc[k][lane] = s->Nv[k]; /* the coat is not normal-mapped */
+        q->Nc[k][lane] = s->Nv[k]; /* the coat's normal: Nv, or its own map on Nv below */
         q->coat_amb[k][lane] = q->sheen[k][lane] = q->sheen_amb[k][lane] = 0;
     }
     if (m->sheen) { /* its factors times their textures, as surface.glsl's l1.z, l2 */
@@ -594,10 +601,18 @@ static void lobes_prep(const cpu_backend *b, const cpu_material *m, const cpu_su
         sample_slot(b, &m->lobe_tex[OAK_LOBE_TEX_CLEARCOAT_ROUGHNESS], s, tr);
         float cw = lb->clearcoat * tw[0];
         float r = clampf(lb->clearcoat_roughness * tr[1], 0.03f, 1.0f), a = r * r;
-        float NdotV = maxf(dot3(s->Nv, V), 1e-4f), om = 1.0f - NdotV;
+        float Nc[3] = {s->Nv[0], s->Nv[1], s->Nv[2]};
+        if (m->coat_normal) { /* as surface.glsl's Nc: oak_mapped_normal with its scale */
+            float tn[4];
+            sample_slot(b, &m->lobe_tex[OAK_LOBE_TEX_CLEARCOAT_NORMAL], s, tn);
+            float sc = lb->clearcoat_normal_scale != 0 ? lb->clearcoat_normal_scale : 1.0f;
+            tangent_normal(s, tn, sc, Nc);
+            for (int k = 0; k < 3; k++) q->Nc[k][lane] = Nc[k];
+        }
+        float NdotV = maxf(dot3(Nc, V), 1e-4f), om = 1.0f - NdotV;
         float Fc = 0.04f + 0.96f * (om * om * om * om * om);
-        float dvn = dot3(V, s->Nv), R[3], spec[3] = {0, 0, 0}, A, B;
-        for (int k = 0; k < 3; k++) R[k] = 2.0f * dvn * s->Nv[k] - V[k];
+        float dvn = dot3(V, Nc), R[3], spec[3] = {0, 0, 0}, A, B;
+        for (int k = 0; k < 3; k++) R[k] = 2.0f * dvn * Nc[k] - V[k];
         if (v->probe_count)
             _oak_probe_specular(
                 (const oak_gpu_probe *)(v->probe_data + OAK_GPU_PROBE_RECORDS_AT * 4),

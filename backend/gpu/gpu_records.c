@@ -143,7 +143,9 @@ _Static_assert(OAK_GPU_LOBE_TEX_COAT == OAK_LOBE_TEX_CLEARCOAT &&
                    OAK_GPU_LOBE_TEX_IRID_THICKNESS == OAK_LOBE_TEX_IRIDESCENCE_THICKNESS &&
                    OAK_GPU_LOBE_TEX_SPECULAR == OAK_LOBE_TEX_SPECULAR &&
                    OAK_GPU_LOBE_TEX_SPECULAR_COLOR == OAK_LOBE_TEX_SPECULAR_COLOR &&
-                   OAK_GPU_LOBE_TEX_ANISO == OAK_LOBE_TEX_ANISOTROPY && OAK_LOBE_TEX_COUNT <= 40,
+                   OAK_GPU_LOBE_TEX_ANISO == OAK_LOBE_TEX_ANISOTROPY &&
+                   OAK_GPU_LOBE_TEX_COAT_NORMAL == OAK_LOBE_TEX_CLEARCOAT_NORMAL &&
+                   OAK_LOBE_TEX_COUNT <= 40,
                "oak_gpu.h's lobe texture numbers are asset.h's");
 
 void _oak_gpu_lobe_refs(const oak_material_desc *d, const oak_texture_ref *refs[OAK_GPU_LOBE_TEX]) {
@@ -211,7 +213,7 @@ void _oak_gpu_material_fill(oak_gpu_material *g, const oak_material_desc *d) {
             (lb->specular || (k != OAK_LOBE_TEX_SPECULAR && k != OAK_LOBE_TEX_SPECULAR_COLOR)))
             g->lobe_map[k / 10] |= (uint32_t)(slot[k] + 1) << (3 * (k % 10));
     g->mode[2] = d->alpha_cutoff != 0 ? d->alpha_cutoff : (float)OAK_ALPHA_CUTOFF_DEFAULT;
-    g->mode[3] = 0;
+    g->mode[3] = lb->clearcoat_normal_scale != 0 ? lb->clearcoat_normal_scale : 1;
     /* the tricks (d is resolved: its defaults are in); reciprocals so the
        shaders multiply, as cpu_fx.h does */
     const oak_material_fx *x = &d->fx;

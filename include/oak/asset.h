@@ -240,8 +240,8 @@ typedef struct oak_material_fx {
 
 /* The lobes' textures (oak_material_lobes.tex), each scaling its factor by
  * the channel glTF names (the film's thickness: mixing its range); the
- * colour ones are sRGB, the rest data (linear). The coat's normal map is
- * not read yet (docs/GLTF.md). */
+ * colour ones are sRGB, the rest data (linear). The coat's normal map
+ * gives the coat its own normal (the base keeps normal_tex's). */
 typedef enum oak_lobe_tex {
     OAK_LOBE_TEX_CLEARCOAT = 0,              /* R x clearcoat */
     OAK_LOBE_TEX_CLEARCOAT_ROUGHNESS,        /* G x clearcoat_roughness */
@@ -258,6 +258,9 @@ typedef enum oak_lobe_tex {
     OAK_LOBE_TEX_SPECULAR_COLOR,             /* RGB (sRGB) x specular_color (with specular) */
     OAK_LOBE_TEX_ANISOTROPY,                 /* RG: direction (x 2 - 1, tangent space) turned by
                                                 anisotropy_rotation; B x anisotropy */
+    OAK_LOBE_TEX_CLEARCOAT_NORMAL,           /* RGB: the coat's normal (x 2 - 1, tangent space,
+                                                xy x clearcoat_normal_scale) on the
+                                                interpolated normal */
     OAK_LOBE_TEX_COUNT
 } oak_lobe_tex;
 
@@ -276,8 +279,9 @@ typedef struct oak_material_lobes {
     float specular_color[3]; /* >= 0: tints the dielectric F0 (glTF: white) */
     float clearcoat;         /* KHR_materials_clearcoat: the coat's weight [0, 1]; 0: none */
     float clearcoat_roughness;
-    float sheen_color[3];  /* KHR_materials_sheen, linear [0, 1]; black: no sheen */
-    float sheen_roughness; /* [0, 1] */
+    float clearcoat_normal_scale; /* the coat's normal map's xy scale; 0: 1 (glTF's) */
+    float sheen_color[3];         /* KHR_materials_sheen, linear [0, 1]; black: no sheen */
+    float sheen_roughness;        /* [0, 1] */
     /* KHR_materials_anisotropy: strength [0, 1] (0: none) stretches the GGX
        lobe along the direction `anisotropy_rotation` radians
        counter-clockwise from the tangent, in the tangent plane */

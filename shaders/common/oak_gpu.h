@@ -566,13 +566,14 @@ OAK_END(oak_gpu_texref);
 #define OAK_GPU_LOBE_TEX_SPECULAR   10u /* A x the specular factor (lobe0.w) */
 #define OAK_GPU_LOBE_TEX_SPECULAR_COLOR 11u /* RGB (sRGB) x its colour (lobe1.w, lobe2.w, lobe3.w) */
 #define OAK_GPU_LOBE_TEX_ANISO      12u /* RG direction (turned by lobe3.yz), B x strength */
+#define OAK_GPU_LOBE_TEX_COAT_NORMAL 13u /* RGB the coat's normal (xy x mode.w) on Nv */
 #define OAK_GPU_LOBE_TEX            4
 
 OAK_STRUCT(oak_gpu_material) {
     OAK_F4(base_color);
     OAK_F4(emissive); /* emissive * emissive_strength */
     OAK_F4(params);   /* metallic, roughness, normal_scale, occlusion_strength */
-    OAK_F4(mode);     /* alpha mode, flags (as floats), alpha cutoff */
+    OAK_F4(mode);     /* alpha mode, flags (as floats), alpha cutoff, coat normal scale */
     oak_gpu_texref tex[5];
     OAK_F4(fx0);   /* triplanar repeats per metre (0: off), sharpness, breakup cells, rotation */
     OAK_F4(fx1);   /* variation, patches per metre, detail repeats (0: off), 1 / detail distance */

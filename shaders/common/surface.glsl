@@ -427,6 +427,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         vec4 l3 = materials[mi].lobe3, l4 = materials[mi].lobe4, l5 = materials[mi].lobe5;
         uvec4 lmap = materials[mi].lobe_map;
         vec4 lt[OAK_GPU_LOBE_TEX];
+        vec3 Nc = Nv; // the coat's normal: its own map on Nv, or Nv
         if ((lmap.x | lmap.y) != 0u) {
             OAK_DONT_UNROLL for (int t = 0; t < OAK_GPU_LOBE_TEX; t++) {
                 oak_gpu_texref r = materials[mi].lobe_tex[t];
@@ -457,6 +458,9 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
                 if (ql > 1e-12) l3.yz = q * inversesqrt(ql);
                 l3.x *= ta.z;
             }
+            if (((lmap.y >> (3u * (OAK_GPU_LOBE_TEX_COAT_NORMAL - 10u))) & 7u) != 0u)
+                Nc = oak_mapped_normal(oak_lobe_texel(lmap, OAK_GPU_LOBE_TEX_COAT_NORMAL, lt).rgb,
+                                       materials[mi].mode.w, Nv, T, Tv.w);
         }
         // the dielectric's Fresnel, the specular textures applied (word 1's
         // first two lobe textures: mapped only under KHR_materials_specular)
@@ -529,7 +533,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
             Lo += oak_brdf(N, V, L, diffuse, F0, F90, alpha, At, Ab, aab, irid) * Ei;
             if (NdotLb > 0.0) Lo += dtp * Ei * NdotLb;
             // where the base lobe is lit (the CPU's mask)
-            if (lobes && dot(N, L) > 0.0) oak_lobes_light(l1, l2, mflags, N, Nv, V, L, Ei, Ls, Lc);
+            if (lobes && dot(N, L) > 0.0) oak_lobes_light(l1, l2, mflags, N, Nc, V, L, Ei, Ls, Lc);
         }
         float aot = ao * OAK_GTAO_AT(px);
         // the irradiance about N, and about -N for diffuse transmission: a
@@ -544,13 +548,13 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
                 irrb = e;
         }
         // the base's reflection (about Nb: N but under anisotropy), then the
-        // coat's (about Nv, the surface without the normal map, at its
+        // coat's (about Nc: Nv or the coat's own normal map, at its
         // roughness) through the same code: a loop kept rolled, so the
         // lookups are compiled once
         vec3 spec = vec3(0.0), cspec = vec3(0.0);
         int looks = (mflags & OAK_GPU_MAT_COAT) != 0u ? 2 : 1;
         OAK_DONT_UNROLL for (int i = 0; i < looks; i++) {
-            vec3 Ni = i == 0 ? Nb : Nv;
+            vec3 Ni = i == 0 ? Nb : Nc;
             float ri = i == 0 ? roughness : clamp(l1.y, 0.03, 1.0);
             vec3 s = oak_reflection(P, reflect(-V, Ni), ri);
             if (i == 0)
@@ -570,7 +574,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         }
 #endif
         if (lobes)
-            colour = oak_lobes_compose(l1, l2, mflags, N, Nv, V, colour, emissive, Ls, Lc, irr, cspec, aot);
+            colour = oak_lobes_compose(l1, l2, mflags, N, Nc, V, colour, emissive, Ls, Lc, irr, cspec, aot);
         else
             colour += emissive;
         if ((view.flags.y & OAK_GPU_DEBUG_CLUSTERS) != 0u) {
