@@ -699,6 +699,7 @@ static oak_result read_material_lobes(loader *l, const cJSON *o, const char *pat
                                        "specular_color",
                                        "clearcoat",
                                        "clearcoat_roughness",
+                                       "clearcoat_normal_scale",
                                        "sheen_color",
                                        "sheen_roughness",
                                        "anisotropy",
@@ -723,6 +724,7 @@ static oak_result read_material_lobes(loader *l, const cJSON *o, const char *pat
     TRY(read_floats(l, v, p, "specular_color", x->specular_color, 3, false));
     TRY(read_float(l, v, p, "clearcoat", &x->clearcoat));
     TRY(read_float(l, v, p, "clearcoat_roughness", &x->clearcoat_roughness));
+    TRY(read_float(l, v, p, "clearcoat_normal_scale", &x->clearcoat_normal_scale));
     TRY(read_floats(l, v, p, "sheen_color", x->sheen_color, 3, false));
     TRY(read_float(l, v, p, "sheen_roughness", &x->sheen_roughness));
     TRY(read_float(l, v, p, "anisotropy", &x->anisotropy));

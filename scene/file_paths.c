@@ -32,6 +32,7 @@ const char *const _oak_lobe_tex_names[] = {"clearcoat",
                                            "specular",
                                            "specular_color",
                                            "anisotropy",
+                                           "clearcoat_normal",
                                            NULL};
 _Static_assert(sizeof _oak_lobe_tex_names / sizeof *_oak_lobe_tex_names == OAK_LOBE_TEX_COUNT + 1,
                "a name for every oak_lobe_tex");

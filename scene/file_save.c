@@ -416,6 +416,7 @@ static void write_material(writer *w, oak_material m, uint32_t index) {
         w_floats(w, "specular_color", lb->specular_color, 3);
         w_float(w, "clearcoat", lb->clearcoat);
         w_float(w, "clearcoat_roughness", lb->clearcoat_roughness);
+        w_float(w, "clearcoat_normal_scale", lb->clearcoat_normal_scale);
         w_floats(w, "sheen_color", lb->sheen_color, 3);
         w_float(w, "sheen_roughness", lb->sheen_roughness);
         w_float(w, "anisotropy", lb->anisotropy);

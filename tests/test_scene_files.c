@@ -89,6 +89,7 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
                                     .specular_color = {1, 0.5f, 0.25f},
                                     .clearcoat = 0.5f,
                                     .clearcoat_roughness = 0.125f,
+                                    .clearcoat_normal_scale = 0.625f,
                                     .sheen_color = {0.2f, 0.3f, 0.4f},
                                     .anisotropy = 0.625f,
                                     .anisotropy_rotation = -1.5f,
@@ -104,9 +105,10 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
                                     .attenuation_color = {0.9f, 0.5f, 0.125f},
                                     .attenuation_distance = 3,
                                     .dispersion = 0.5f};
-    /* two lobe textures on one ref (one slot), a third on its own */
+    /* three lobe textures on one ref (one slot), a fourth on its own */
     md.lobes.tex[OAK_LOBE_TEX_CLEARCOAT] = md.base_color_tex;
     md.lobes.tex[OAK_LOBE_TEX_CLEARCOAT_ROUGHNESS] = md.base_color_tex;
+    md.lobes.tex[OAK_LOBE_TEX_CLEARCOAT_NORMAL] = md.base_color_tex;
     md.lobes.tex[OAK_LOBE_TEX_THICKNESS] = (oak_texture_ref){.texture = checker, .uv_set = 0};
     md.name = "painted";
     oak_material painted, plain;
@@ -245,6 +247,7 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
         CHECK(l0->ior == l1->ior && l1->specular && l0->specular_factor == l1->specular_factor);
         CHECK(!memcmp(l0->specular_color, l1->specular_color, sizeof l0->specular_color));
         CHECK(l0->clearcoat == l1->clearcoat && l0->clearcoat_roughness == l1->clearcoat_roughness);
+        CHECK(l1->clearcoat_normal_scale == 0.625f);
         CHECK(!memcmp(l0->sheen_color, l1->sheen_color, sizeof l0->sheen_color));
         CHECK(l0->sheen_roughness == l1->sheen_roughness);
         CHECK(l0->anisotropy == l1->anisotropy &&
@@ -260,7 +263,7 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
         for (int k = 0; k < OAK_LOBE_TEX_COUNT; k++) { /* each lobe texture, as given */
             const oak_texture_ref *a = &l0->tex[k], *b = &l1->tex[k];
             bool given = k == OAK_LOBE_TEX_CLEARCOAT || k == OAK_LOBE_TEX_CLEARCOAT_ROUGHNESS ||
-                         k == OAK_LOBE_TEX_THICKNESS;
+                         k == OAK_LOBE_TEX_CLEARCOAT_NORMAL || k == OAK_LOBE_TEX_THICKNESS;
             CHECK_EQ_INT(b->texture.id != 0, given);
             if (!given) continue;
             const oak_texture_data *ta = oak_texture_get(a->texture),
