@@ -55,13 +55,17 @@
    the Vulkan resolve 15%. */
 #if defined(OAK_VULKAN_GLSL)
 #define OAK_PUT3(a, k, v) a[k] = (v)
+#define OAK_PUT4(a, k, v) a[k] = (v)
 #define OAK_PUT5(a, k, v) a[k] = (v)
 #define OAK_GET3(a, k) a[k]
+#define OAK_GET4(a, k) a[k]
 #define OAK_GET5(a, k) a[k]
 #else
 #define OAK_PUT3(a, k, v) if ((k) == 0) a[0] = (v); else if ((k) == 1) a[1] = (v); else a[2] = (v)
+#define OAK_PUT4(a, k, v) if ((k) < 3) { OAK_PUT3(a, k, v); } else a[3] = (v)
 #define OAK_PUT5(a, k, v) if ((k) < 3) { OAK_PUT3(a, k, v); } else if ((k) == 3) a[3] = (v); else a[4] = (v)
 #define OAK_GET3(a, k) ((k) == 0 ? a[0] : (k) == 1 ? a[1] : a[2])
+#define OAK_GET4(a, k) ((k) < 3 ? OAK_GET3(a, k) : a[3])
 #define OAK_GET5(a, k) ((k) < 3 ? OAK_GET3(a, k) : (k) == 3 ? a[3] : a[4])
 #endif
 #endif

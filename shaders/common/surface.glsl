@@ -174,7 +174,7 @@ vec3 oak_underwater(vec3 P, vec3 cam, vec3 colour) {
 // the material has none.
 vec4 oak_lobe_texel(uvec4 lmap, uint k, vec4 lt[OAK_GPU_LOBE_TEX]) {
     uint s = (lmap[k / 10u] >> (3u * (k % 10u))) & 7u;
-    return s == 0u ? vec4(1.0) : lt[s - 1u];
+    return s == 0u ? vec4(1.0) : OAK_GET4(lt, s - 1u);
 }
 
 // The normal map's texel (rgb) on the interpolated normal Nv with tangent T
@@ -431,12 +431,14 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         if ((lmap.x | lmap.y) != 0u) {
             OAK_DONT_UNROLL for (int t = 0; t < OAK_GPU_LOBE_TEX; t++) {
                 oak_gpu_texref r = materials[mi].lobe_tex[t];
-                lt[t] = vec4(1.0);
-                if (r.a.x == 0u) continue;
-                bool set1 = ((r.a.w >> 18) & 1u) != 0u;
-                vec2 uv = set1 ? uvs.zw : uvs.xy;
-                vec2 dx = set1 ? duvx.zw : duvx.xy, dy = set1 ? duvy.zw : duvy.xy;
-                lt[t] = oak_sample(r, oak_tex_uv(r, uv), oak_tex_duv(r, dx), oak_tex_duv(r, dy));
+                vec4 tap = vec4(1.0);
+                if (r.a.x != 0u) {
+                    bool set1 = ((r.a.w >> 18) & 1u) != 0u;
+                    vec2 uv = set1 ? uvs.zw : uvs.xy;
+                    vec2 dx = set1 ? duvx.zw : duvx.xy, dy = set1 ? duvy.zw : duvy.xy;
+                    tap = oak_sample(r, oak_tex_uv(r, uv), oak_tex_duv(r, dx), oak_tex_duv(r, dy));
+                }
+                OAK_PUT4(lt, t, tap);
             }
             l1.x *= oak_lobe_texel(lmap, OAK_GPU_LOBE_TEX_COAT, lt).r;
             l1.y *= oak_lobe_texel(lmap, OAK_GPU_LOBE_TEX_COAT_ROUGH, lt).g;
