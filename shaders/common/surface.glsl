@@ -170,6 +170,16 @@ vec3 oak_underwater(vec3 P, vec3 cam, vec3 colour) {
     return mix(colour, view.water_foam.rgb, foam);
 }
 
+// A material texture's texel at the interpolated uv sets (xy set 0, zw set
+// 1) and their screen derivatives; white where the slot is empty.
+vec4 oak_material_tap(oak_gpu_texref r, vec4 uvs, vec4 duvx, vec4 duvy) {
+    if (r.a.x == 0u) return vec4(1.0);
+    bool set1 = ((r.a.w >> 18) & 1u) != 0u;
+    vec2 uv = set1 ? uvs.zw : uvs.xy;
+    vec2 dx = set1 ? duvx.zw : duvx.xy, dy = set1 ? duvy.zw : duvy.xy;
+    return oak_sample(r, oak_tex_uv(r, uv), oak_tex_duv(r, dx), oak_tex_duv(r, dy));
+}
+
 // Lobe texture k's texel (oak_gpu.h lobe_map: its slot in lt), white where
 // the material has none.
 vec4 oak_lobe_texel(uvec4 lmap, uint k, vec4 lt[OAK_GPU_LOBE_TEX]) {
@@ -377,14 +387,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     }
     OAK_DONT_UNROLL for (int t = 0; t < 5 && !fx; t++) {
         oak_gpu_texref r = materials[mi].tex[t];
-        vec4 tap = vec4(1.0);
-        if (r.a.x != 0u) {
-            bool set1 = ((r.a.w >> 18) & 1u) != 0u;
-            vec2 uv = set1 ? uvs.zw : uvs.xy;
-            vec2 dx = set1 ? duvx.zw : duvx.xy, dy = set1 ? duvy.zw : duvy.xy;
-            tap = oak_sample(r, oak_tex_uv(r, uv), oak_tex_duv(r, dx), oak_tex_duv(r, dy));
-        }
-        OAK_PUT5(tex, t, tap);
+        OAK_PUT5(tex, t, oak_material_tap(r, uvs, duvx, duvy));
     }
     if (materials[mi].fx1.x > 0.0) tex[OAK_GPU_TEX_BASE].rgb *= oak_fx_vary(mi, P);
     vec4 basec = materials[mi].base_color * C * tex[OAK_GPU_TEX_BASE];
@@ -431,14 +434,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         if ((lmap.x | lmap.y) != 0u) {
             OAK_DONT_UNROLL for (int t = 0; t < OAK_GPU_LOBE_TEX; t++) {
                 oak_gpu_texref r = materials[mi].lobe_tex[t];
-                vec4 tap = vec4(1.0);
-                if (r.a.x != 0u) {
-                    bool set1 = ((r.a.w >> 18) & 1u) != 0u;
-                    vec2 uv = set1 ? uvs.zw : uvs.xy;
-                    vec2 dx = set1 ? duvx.zw : duvx.xy, dy = set1 ? duvy.zw : duvy.xy;
-                    tap = oak_sample(r, oak_tex_uv(r, uv), oak_tex_duv(r, dx), oak_tex_duv(r, dy));
-                }
-                OAK_PUT4(lt, t, tap);
+                OAK_PUT4(lt, t, oak_material_tap(r, uvs, duvx, duvy));
             }
             l1.x *= oak_lobe_texel(lmap, OAK_GPU_LOBE_TEX_COAT, lt).r;
             l1.y *= oak_lobe_texel(lmap, OAK_GPU_LOBE_TEX_COAT_ROUGH, lt).g;
