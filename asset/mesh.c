@@ -11,6 +11,7 @@ void _oak_mesh_data_free(oak_mesh_data *m) {
     if (!m) return;
     oak_free(m->positions);
     oak_free(m->prev_positions);
+    oak_free(m->palette);
     oak_free(m->normals);
     oak_free(m->tangents);
     oak_free(m->uv0);

@@ -263,7 +263,7 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
         bool seen = fe->last_count == n && fe->last_mesh[i].id == in->meshes[i].id;
         memcpy(v->draws.prev_world[d], seen ? fe->last_world[i] : in->transforms[i], sizeof(mat4));
         v->draws.flags[d] = in->flags ? in->flags[i] : 0;
-        /* a posed mesh (prev_positions) whose version moved since this
+        /* a posed mesh (prev_positions, or a palette) whose version moved since this
            draw was drawn last frame: its previous pose is last frame's
            (several updates between two frames: the last one's step). Not
            drawn last frame (first seen, placed mid-sequence, culled): still.
@@ -272,8 +272,11 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
         if (in->meshes[i].id != md_id) /* batched: a run of draws shares its mesh */
             md = oak_mesh_get(in->meshes[i]), md_id = in->meshes[i].id;
         uint32_t last = same_shape ? fe->last_version[i] : 0;
-        fe->last_version[i] = md ? md->version : 0;
-        if (seen && md && md->prev_positions && last && last != md->version)
+        /* a mesh posed by its palette moves pose_version instead (both
+           come from one counter, so the larger is the latest change) */
+        uint32_t ver = md ? (md->pose_version > md->version ? md->pose_version : md->version) : 0;
+        fe->last_version[i] = ver;
+        if (seen && md && (md->prev_positions || md->palette) && last && last != ver)
             v->draws.flags[d] |= OAK_DRAW_PREV_POSE;
         else
             v->draws.flags[d] &= ~(uint32_t)OAK_DRAW_PREV_POSE;

@@ -48,8 +48,10 @@ static void score_range(void *user, uint32_t begin, uint32_t end, uint32_t worke
         const oak_material_data *mat = oak_material_get(in->materials[i]);
         if (!mat || mat->desc.alpha_mode != OAK_ALPHA_OPAQUE) continue;
         const oak_mesh_data *md = oak_mesh_get(in->meshes[i]);
+        /* a mesh posed by its palette keeps its rest pose in positions (the
+           backends skin it): not an occluder */
         if (!md || !md->positions || !md->indices || md->index_count < 3 ||
-            md->index_count / 3 > OAK_OCC_TRIANGLES)
+            md->index_count / 3 > OAK_OCC_TRIANGLES || md->palette)
             continue;
         float c[3], r;
         mat4 m;

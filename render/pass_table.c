@@ -122,6 +122,11 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
     /* assets whose version moved, then the view block, lights, draw records
        and indirect commands */
     {OAK_PASS_UPLOAD, "upload", {{OAK_TARGET_SCENE, OAK_USE_UPLOAD}}, NULL, {NULL}, false},
+    /* meshes posed by joint palettes (asset.h oak_mesh_update_palette)
+       whose pose moved: skinned in compute into their own range of the
+       vertex pools, this pose and the previous one (the GPUs; idle, with
+       no barrier, where none moved). The CPU skins in its vertex stage. */
+    {OAK_PASS_SKIN, "skin", {{OAK_TARGET_SCENE, OAK_USE_STORAGE_RW}}, NULL, {NULL}, false},
     /* the lamps listed per view cluster from the lights records; every
        frame, as the resolve reads it even when no lamp is in view (and the
        CPU takes the spot cone cosines here) */

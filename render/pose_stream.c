@@ -15,6 +15,7 @@
 _Static_assert((int)OAK_POSE_CLIP_SECONDS == (int)OAK_GPU_POSE_CLIP_SECONDS,
                "render.h and oak_gpu.h name one phase encoding");
 
+_Static_assert(OAK_GPU_POSE_INFLUENCES == OAK_POSE_ROW_INFLUENCES, "one vertex's joints");
 _Static_assert(OAK_GPU_POSE_BLEND_CLIPS == OAK_POSE_BANK_MAX_CLIPS, "a blend names any clip");
 _Static_assert((long long)OAK_GPU_POSE_BLEND_CLIPS *OAK_GPU_POSE_BLEND_CLIPS
                        *OAK_GPU_POSE_BLEND_STEPS *OAK_GPU_POSE_BLEND_TIMES <= 16777216LL,
@@ -186,15 +187,6 @@ void _oak_impostor_pose(const oak_pose_bank *b, const oak_instance *rec, const o
     palette[12] = (float)view / OAK_IMPOSTOR_VIEWS;
     palette[13] = (float)_oak_impostor_frame(b, rec->phase) / OAK_IMPOSTOR_FRAMES;
     _oak_impostor_rows(prev, eye, palette + stride, NULL);
-}
-
-void _oak_pose_skin(const float *palette, const uint16_t joints[4], const float weights[4],
-                    float m[12]) {
-    for (int e = 0; e < 12; e++) m[e] = 0;
-    for (int k = 0; k < OAK_GPU_POSE_INFLUENCES; k++) {
-        const float *jm = palette + (size_t)joints[k] * 12;
-        for (int e = 0; e < 12; e++) m[e] += weights[k] * jm[e];
-    }
 }
 
 bool _oak_pose_sphere(const oak_pose_bank *b, oak_mesh mesh, float out[4]) {

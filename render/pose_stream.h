@@ -9,6 +9,8 @@
 #include <oak/anim.h>
 #include <oak/render.h>
 
+#include "asset/pose_rows.h"
+
 /* The bank frames around a posed instance's phase (oak_instance.phase: clip
    and seconds) as indices into the bank's data, and the second's weight:
    every step as pose.glsl's oak_pose_frames takes it. */
@@ -37,14 +39,7 @@ void _oak_pose_palette(const oak_pose_bank *bank, const float *overrides, uint32
 /* v turned by quaternion q (x, y, z, w): v + w t + q x t with t = 2 q x v;
    a non-unit q scales as well. */
 void _oak_quat_rotate(const float q[4], const float v[3], float out[3]);
-/* One vertex's skinning rows (3 x 4) from its 4 joints and weights. */
-void _oak_pose_skin(const float *palette, const uint16_t joints[4], const float weights[4],
-                    float m[12]);
-/* p (a point when w = 1, a direction when 0) through skinning rows m. */
-static inline void _oak_pose_apply(const float m[12], const float p[3], float w, float out[3]) {
-    for (int r = 0; r < 3; r++)
-        out[r] = m[r * 4] * p[0] + m[r * 4 + 1] * p[1] + m[r * 4 + 2] * p[2] + m[r * 4 + 3] * w;
-}
+/* _oak_pose_skin and _oak_pose_apply: asset/pose_rows.h */
 /* An impostor card (oak_stream_desc.impostor_lod; pose.glsl's
    oak_impostor_rows and oak_impostor_cell are the twins): the rows that
    turn the card about the instance's +y toward eye (in its mesh space) and

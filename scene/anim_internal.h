@@ -11,8 +11,11 @@ typedef struct _oak_deform {
     oak_entity entity;
     uint32_t node, mesh, prim;
     int32_t skin; /* -1: morph only */
+    /* posed by its palette (oak_mesh_update_palette): the mesh keeps the
+       rest pose and the backends skin it; else posed here into the streams */
+    bool palette;
     oak_mesh posed;
-    float *positions, *normals, *tangents; /* output streams */
+    float *positions, *normals, *tangents; /* output streams (CPU-posed only) */
 } _oak_deform;
 
 /* The component each posed primitive's entity carries: the deform system
@@ -34,6 +37,7 @@ struct oak_gltf_instance {
     _oak_deform *deforms;
     uint32_t deform_count;
     float *joint_mats; /* 16 floats per joint of the largest skin */
+    float *joint_rows; /* the same as 3 x 4 rows (12 floats), for palettes */
     /* the animation system's pose accumulators */
     float *pose_t, *pose_r, *pose_s, *pose_w;
     uint8_t *touched;

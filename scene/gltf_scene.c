@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "anim_internal.h"
+#include "asset/pose_rows.h"
 
 static oak_transform node_transform(const oak_gltf_node *n) {
     oak_transform t;
@@ -66,9 +67,48 @@ static oak_result fail(oak_gltf_instance *inst, oak_result r) {
     return r;
 }
 
+/* A skinned primitive the backends can pose from a palette (on the GPUs in
+   compute): 4 influences a vertex, no morph targets in play, every weight
+   >= 0, each vertex's summing to 1 within 1e-3 (oak_mesh_update_palette's
+   rule) and every joint inside the skin. The rest (morphs, 8 influences,
+   weights off 1) is posed on the CPU into the mesh's vertices. */
+static bool palette_posed(const oak_gltf *g, const _oak_deform *d, const oak_gltf_primitive *p) {
+    if (d->skin < 0 || p->influence_count != 4 ||
+        (p->target_count && g->nodes[d->node].weight_count))
+        return false;
+    uint32_t joints = g->skins[d->skin].joint_count;
+    for (size_t v = 0; v < p->vertex_count; v++) {
+        float sum = 0;
+        for (int k = 0; k < 4; k++) {
+            float w = p->weights[4 * v + k];
+            if (!(w >= 0) || p->joints[4 * v + k] >= joints) return false;
+            sum += w;
+        }
+        if (fabsf(sum - 1) > 1e-3f) return false;
+    }
+    return true;
+}
+
 static oak_result make_deform(oak_gltf_instance *inst, _oak_deform *d,
                               const oak_gltf_primitive *p) {
     size_t n = p->vertex_count;
+    const oak_mesh_data *base = oak_mesh_get(p->mesh);
+    oak_mesh_desc md = {.vertex_count = p->vertex_count,
+                        .index_count = p->index_count,
+                        .positions = p->positions,
+                        .normals = p->normals,
+                        .tangents = p->tangents,
+                        .uv0 = base ? base->uv0 : NULL,
+                        .uv1 = base ? base->uv1 : NULL,
+                        .colors = base ? base->colors : NULL,
+                        .indices = p->indices,
+                        .name = base ? base->name : NULL};
+    d->palette = palette_posed(inst->gltf, d, p);
+    if (d->palette) { /* the rest pose with its skin; the backends pose it */
+        md.joints = p->joints;
+        md.weights = p->weights;
+        return oak_make_mesh(&d->posed, &md);
+    }
     d->positions = oak_alloc(n * 12);
     d->normals = oak_alloc(n * 12);
     d->tangents = oak_alloc(n * 16);
@@ -78,17 +118,9 @@ static oak_result make_deform(oak_gltf_instance *inst, _oak_deform *d,
     memcpy(d->positions, p->positions, n * 12);
     memcpy(d->normals, p->normals, n * 12);
     memcpy(d->tangents, p->tangents, n * 16);
-    const oak_mesh_data *base = oak_mesh_get(p->mesh);
-    oak_mesh_desc md = {.vertex_count = p->vertex_count,
-                        .index_count = p->index_count,
-                        .positions = d->positions,
-                        .normals = d->normals,
-                        .tangents = d->tangents,
-                        .uv0 = base ? base->uv0 : NULL,
-                        .uv1 = base ? base->uv1 : NULL,
-                        .colors = base ? base->colors : NULL,
-                        .indices = p->indices,
-                        .name = base ? base->name : NULL};
+    md.positions = d->positions;
+    md.normals = d->normals;
+    md.tangents = d->tangents;
     return oak_make_mesh(&d->posed, &md);
 }
 
@@ -173,6 +205,7 @@ oak_result oak_gltf_instantiate(oak_gltf_instance **out, oak_scene *scene, const
     inst->weights = oak_calloc(total_weights + 1, sizeof(float));
     inst->deforms = oak_calloc(total_prims + 1, sizeof(_oak_deform));
     inst->joint_mats = oak_calloc((size_t)max_joints * 16, sizeof(float));
+    inst->joint_rows = oak_calloc((size_t)max_joints * 12 + 1, sizeof(float));
     inst->pose_t = oak_calloc(nn1 * 3, sizeof(float));
     inst->pose_r = oak_calloc(nn1 * 4, sizeof(float));
     inst->pose_s = oak_calloc(nn1 * 3, sizeof(float));
@@ -184,9 +217,9 @@ oak_result oak_gltf_instantiate(oak_gltf_instance **out, oak_scene *scene, const
     uint32_t *queue = oak_calloc(nn1, sizeof(uint32_t));
     uint8_t *queued = oak_calloc(nn1, 1); /* each node placed once */
     if (!inst->nodes || !inst->prim_entity || !inst->prim_entities || !inst->weight_base ||
-        !inst->weights || !inst->deforms || !inst->joint_mats || !inst->pose_t || !inst->pose_r ||
-        !inst->pose_s || !inst->pose_w || !inst->touched || !inst->sample || !inst->sample_ref ||
-        !inst->lod_of || !queue || !queued) {
+        !inst->weights || !inst->deforms || !inst->joint_mats || !inst->joint_rows ||
+        !inst->pose_t || !inst->pose_r || !inst->pose_s || !inst->pose_w || !inst->touched ||
+        !inst->sample || !inst->sample_ref || !inst->lod_of || !queue || !queued) {
         oak_free(queue);
         oak_free(queued);
         return fail(inst, oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", g->path));
@@ -334,6 +367,7 @@ void oak_gltf_instance_free(oak_gltf_instance *inst) {
     oak_free(inst->weights);
     oak_free(inst->deforms);
     oak_free(inst->joint_mats);
+    oak_free(inst->joint_rows);
     oak_free(inst->pose_t);
     oak_free(inst->pose_r);
     oak_free(inst->pose_s);
@@ -398,7 +432,14 @@ uint32_t oak_gltf_instance_points(const oak_gltf_instance *inst, float *xyz, uin
             for (uint32_t v = 0; v < md->vertex_count; v++, count++) {
                 if (count >= capacity || !xyz) continue;
                 vec3 pv;
-                memcpy(pv, md->positions + 3 * v, 12);
+                if (md->palette) { /* posed by its palette: as every backend skins it */
+                    float rows[12];
+                    _oak_pose_skin(md->palette, md->joints + 4 * (size_t)v,
+                                   md->weights + 4 * (size_t)v, rows);
+                    _oak_pose_apply(rows, md->positions + 3 * (size_t)v, 1, pv);
+                } else {
+                    memcpy(pv, md->positions + 3 * v, 12);
+                }
                 glm_mat4_mulv3(w, pv, 1.0f, pv);
                 memcpy(xyz + 3 * (size_t)count, pv, 12);
             }

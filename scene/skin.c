@@ -1,8 +1,11 @@
 /* The deform system: walks the posed-primitive column; for each one builds
  * the joint palette (inverse mesh-node world x joint world x inverse bind,
- * sized by the skin, no fixed bone limit), then morphs and skins its
- * vertices on the job pool in fixed chunks and hands the streams to
- * oak_mesh_update_vertices (in place, no heap calls); bounds follow the pose. */
+ * sized by the skin, no fixed bone limit). A primitive the backends pose
+ * (_oak_deform.palette: skinned, 4 influences, no morphs) gets the palette
+ * as 3 x 4 rows through oak_mesh_update_palette and nothing else; the rest
+ * are morphed and skinned here on the job pool in fixed chunks and handed
+ * to oak_mesh_update_vertices (in place, no heap calls); bounds follow the
+ * pose either way. */
 #include <math.h>
 #include <string.h>
 
@@ -95,7 +98,12 @@ static oak_result pose_one(oak_gltf_instance *inst, _oak_deform *d) {
             glm_mat4_mul(jw, ibm, out);
             glm_mat4_mul(inv, out, out);
             memcpy(inst->joint_mats + 16 * (size_t)k, out, 64);
+            float *rows = inst->joint_rows + 12 * (size_t)k; /* column-major to rows */
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 4; c++) rows[4 * r + c] = out[c][r];
         }
+        /* the backends skin it (on the GPUs in compute): no vertex here */
+        if (d->palette) return oak_mesh_update_palette(d->posed, s->joint_count, inst->joint_rows);
         job.palette = inst->joint_mats;
     }
     oak_parallel_for(p->vertex_count, SKIN_CHUNK, pose_vertices, &job);

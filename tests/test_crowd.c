@@ -61,8 +61,11 @@ static const float *cpu_skinned(oak_scene *scene, oak_gltf_instance *inst, uint3
     oak_anim_update(scene, 0);
     if (oak_skin_update(scene)) return NULL;
     oak_pose_bank_offset(g_bank, c, t, off);
-    const oak_mesh_data *md = oak_mesh_get(oak_gltf_instance_mesh(inst, g_mesh_node, 0));
-    return md ? md->positions : NULL;
+    /* as every backend draws it (posed by its palette where it has one) */
+    static float posed[3 * 4096];
+    uint32_t n =
+        oak_mesh_posed_positions(oak_gltf_instance_mesh(inst, g_mesh_node, 0), false, posed, 4096);
+    return n ? posed : NULL;
 }
 
 /* Posed instance vertices (as every backend draws them) against the CPU's

@@ -30,8 +30,11 @@ static const float *player_pose(posed *p, int32_t clip, float t) {
     oak_anim_set_time(pl, t);
     oak_anim_update(p->scene, 0);
     if (oak_skin_update(p->scene)) return NULL;
-    const oak_mesh_data *md = oak_mesh_get(oak_gltf_instance_mesh(p->inst, g_mesh_node, 0));
-    return md ? md->positions : NULL;
+    /* as every backend draws it (posed by its palette where it has one) */
+    static float posed[3 * 4096];
+    uint32_t n = oak_mesh_posed_positions(oak_gltf_instance_mesh(p->inst, g_mesh_node, 0), false,
+                                          posed, 4096);
+    return n ? posed : NULL;
 }
 
 /* The same mesh skinned by a bank palette, the offset the bank took out

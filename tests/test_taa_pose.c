@@ -159,12 +159,17 @@ static void host_motion(const frame *f, const mat4 vp, const mat4 prev_vp, doubl
     for (size_t i = 0; i < (size_t)W * H; i++) out[i][0] = out[i][1] = out[i][2] = 0;
     for (uint32_t d = 1; d < f->in.draw_count; d++) {
         const oak_mesh_data *md = oak_mesh_get(f->mesh[d]);
-        if (!md || !md->prev_positions) continue;
+        if (!md || (!md->prev_positions && !md->palette)) continue;
+        /* both poses as every backend draws them (a palette's skinned) */
+        static float now_pos[3 * 8192], prev_pos[3 * 8192];
+        if (oak_mesh_posed_positions(f->mesh[d], false, now_pos, 8192) != md->vertex_count ||
+            oak_mesh_posed_positions(f->mesh[d], true, prev_pos, 8192) != md->vertex_count)
+            continue;
         const float(*world)[4] = (const float(*)[4])f->world[d];
         for (uint32_t t = 0; t + 2 < md->index_count; t += 3) {
             double cl[3][4];
             uint32_t ix[3] = {md->indices[t], md->indices[t + 1], md->indices[t + 2]};
-            for (int k = 0; k < 3; k++) clip_of(vp, world, md->positions + 3 * ix[k], cl[k]);
+            for (int k = 0; k < 3; k++) clip_of(vp, world, now_pos + 3 * ix[k], cl[k]);
             double lo[2] = {1e9, 1e9}, hi[2] = {-1e9, -1e9};
             bool front = true;
             for (int k = 0; k < 3; k++) {
@@ -193,8 +198,7 @@ static void host_motion(const frame *f, const mat4 vp, const mat4 prev_vp, doubl
                     double w = 0, P[3] = {0, 0, 0};
                     for (int k = 0; k < 3; k++) {
                         w += E[k] / S * cl[k][3];
-                        for (int j = 0; j < 3; j++)
-                            P[j] += E[k] / S * md->prev_positions[3 * ix[k] + j];
+                        for (int j = 0; j < 3; j++) P[j] += E[k] / S * prev_pos[3 * ix[k] + j];
                     }
                     double *o = out[(size_t)y * W + x];
                     if (o[2] > 0 && o[2] <= w) continue;
@@ -402,12 +406,12 @@ static void fox_sequence(bool keep_pose, fox_run *out) {
         if (!md) break;
         out->vertices = md->vertex_count, out->indices = md->index_count;
         oak_mesh drawn = p.mesh[0];
-        if (!keep_pose) { /* a whole new mesh's contents: no previous pose */
+        if (!keep_pose) {               /* a whole new mesh's contents: no previous pose */
+            static float pos[3 * 8192]; /* as drawn (emissive: normals do not matter) */
+            if (oak_mesh_posed_positions(p.mesh[0], false, pos, 8192) != md->vertex_count) break;
             oak_mesh_desc d = {.vertex_count = md->vertex_count,
                                .index_count = md->index_count,
-                               .positions = md->positions,
-                               .normals = md->normals,
-                               .tangents = md->tangents,
+                               .positions = pos,
                                .uv0 = md->uv0,
                                .indices = md->indices};
             if (!copy.id)

@@ -181,8 +181,8 @@ static const cpu_run_fn k_run[OAK_PASS_COUNT] = {
 
 /* no instcull: the CPU's cull-and-LOD kernel runs in the frontend */
 #define CPU_CAPS                                                                                   \
-    ((OAK_CAP_ALL_PASSES & ~OAK_CAP_PASS(OAK_PASS_INSTCULL)) | OAK_CAP_PIXELS |                    \
-     OAK_CAP_SHADOW_CACHE | OAK_CAP_PROBES)
+    ((OAK_CAP_ALL_PASSES & ~OAK_CAP_PASS(OAK_PASS_INSTCULL) & ~OAK_CAP_PASS(OAK_PASS_SKIN)) |      \
+     OAK_CAP_PIXELS | OAK_CAP_SHADOW_CACHE | OAK_CAP_PROBES)
 
 /* The frame: the pass table top to bottom, each pass timed by its row. */
 static oak_result cpu_render(void *self, const oak_render_view *v) {

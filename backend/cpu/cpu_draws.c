@@ -53,8 +53,16 @@ static void fill_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
         d->flags = l->flags ? l->flags[src] : 0;
         for (int k = 0; k < 4; k++) d->color[k] = l->color ? l->color[src][k] : 1.0f;
         /* posed only where the mirror has the skin (else the rest pose) */
-        d->pose = l->pose && b->meshes[d->mesh].joints ? l->pose[src] : NULL;
+        const cpu_mesh *cm = &b->meshes[d->mesh];
+        d->pose = l->pose && cm->joints ? l->pose[src] : NULL;
         d->pose_floats = d->pose ? (uint32_t)d->pose[-1] * 12 : 0;
+        if (!d->pose && cm->palette && cm->joints) {
+            /* a mesh posed by its palette: last frame's pose is the one
+               before only where the frontend says it moved since
+               (OAK_DRAW_PREV_POSE), else this one (offset 0) */
+            d->pose = cm->palette + 1;
+            d->pose_floats = d->flags & OAK_DRAW_PREV_POSE ? (uint32_t)cm->palette[0] * 12 : 0;
+        }
         d->uv_offset = d->pose && (d->flags & OAK_DRAW_IMPOSTOR) ? d->pose + 12 : NULL;
         const oak_material_desc *md = &b->materials[d->material].desc;
         d->cull = f->cull_ok && !md->double_sided;

@@ -41,6 +41,12 @@ typedef struct cpu_mesh {
     float *weights;
     uint32_t joint_cap, weight_cap;
     bool has_prev; /* prev_pos holds this version's previous pose */
+    /* a mesh posed by its palette (oak_mesh_data.palette): the joint count
+       as a float, then the latest palette and the one before (joints x 12
+       floats each), copied when pose_version moves; its draws skin from it
+       as a posed stream instance's do (cpu_draw.pose); NULL: none */
+    float *palette;
+    uint32_t palette_cap, pose_version;
     oak_bounds bounds;
 } cpu_mesh;
 

@@ -42,6 +42,24 @@ static int32_t slot(oak_map *map, void **arr, uint32_t *count, uint32_t *cap, si
     return (int32_t)(*count)++;
 }
 
+/* A mesh posed by its palette: the two generations and the bounds they
+   give, copied when its pose moved (a few hundred floats, not vertices). */
+static oak_result sync_palette(cpu_mesh *m, const oak_mesh_data *d) {
+    if (!d->palette) {
+        oak_free(m->palette);
+        m->palette = NULL, m->palette_cap = 0;
+        return OAK_OK;
+    }
+    if (m->palette && m->pose_version == d->pose_version) return OAK_OK;
+    size_t floats = (size_t)d->joint_count * 24;
+    if (!OAK_GROW(m->palette, m->palette_cap, floats + 1)) return OAK_ERROR_OUT_OF_MEMORY;
+    m->palette[0] = (float)d->joint_count;
+    memcpy(m->palette + 1, d->palette, floats * sizeof(float));
+    m->pose_version = d->pose_version;
+    m->bounds = d->bounds;
+    return OAK_OK;
+}
+
 static oak_result sync_mesh(cpu_backend *b, oak_mesh h) {
     const oak_mesh_data *d = oak_mesh_get(h);
     if (!d) return oak_error(OAK_ERROR_NOT_FOUND, "cpu backend: mesh %u is not live", h.id);
@@ -49,7 +67,7 @@ static oak_result sync_mesh(cpu_backend *b, oak_mesh h) {
                      sizeof(cpu_mesh), h.id, &b->mesh_free);
     if (i < 0) return OAK_ERROR_OUT_OF_MEMORY;
     cpu_mesh *m = &b->meshes[i];
-    if (m->id == h.id && m->version == d->version) return OAK_OK;
+    if (m->id == h.id && m->version == d->version) return sync_palette(m, d);
     uint32_t vc = d->vertex_count, ic = d->index_count - d->index_count % 3;
     for (uint32_t k = 0; k < ic; k++)
         if (d->indices[k] >= vc)
@@ -94,7 +112,8 @@ static oak_result sync_mesh(cpu_backend *b, oak_mesh h) {
     m->bounds = d->bounds;
     m->id = h.id;
     m->version = d->version;
-    return OAK_OK;
+    m->pose_version = 0;
+    return sync_palette(m, d);
 }
 
 static float decode(oak_format f, uint8_t v) {
@@ -268,6 +287,7 @@ static void evict_dead(cpu_backend *b) {
         oak_map_remove(&b->mesh_map, m->id);
         oak_free(m->pos);
         oak_free(m->prev_pos);
+        oak_free(m->palette);
         oak_free(m->attr);
         oak_free(m->indices);
         oak_free(m->joints);
@@ -303,6 +323,7 @@ void _oak_cpu_mirrors_release(cpu_backend *b) {
     for (uint32_t i = 0; i < b->mesh_count; i++) {
         oak_free(b->meshes[i].pos);
         oak_free(b->meshes[i].prev_pos);
+        oak_free(b->meshes[i].palette);
         oak_free(b->meshes[i].joints);
         oak_free(b->meshes[i].weights);
         oak_free(b->meshes[i].attr);

@@ -162,6 +162,7 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     _oak_gl_bloom_release(f);
     _oak_gl_opaquecopy_release(f);
     _oak_gl_ssr_release(f);
+    _oak_gl_skin_release(f);
     _oak_gl_dof_release(f);
     _oak_gl_clouds_release(f);
     _oak_gl_fog_release(f);
@@ -241,6 +242,7 @@ void _oak_gl_dispatch_output(const _oak_gl_targets *t) {
    is still issued). */
 static const _oak_gl_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_UPLOAD] = _oak_gl_run_upload,
+    [OAK_PASS_SKIN] = _oak_gl_run_skin, /* gl_pass_skin.c */
     [OAK_PASS_LIGHTGRID] = _oak_gl_run_lightgrid,
     [OAK_PASS_INSTCULL] = _oak_gl_run_instcull, /* gl_pass_instcull.c */
     [OAK_PASS_SKYCAPTURE] = _oak_gl_run_skycapture,
@@ -290,6 +292,8 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
         if (!row->untimed) glQueryCounter(f->queries[q++], GL_TIMESTAMP);
         f->cpu_ms[i] = 0;
         if (!_oak_pass_runs(row, view, oak_backend_gl()->caps)) continue;
+        /* no pose moved: nothing to skin, and no barrier either */
+        if (i == OAK_PASS_SKIN && !f->skin_count) continue;
         _oak_gl_track_before(f, row);
         if (k_run[i]) r = k_run[i](b, view);
         _oak_gl_track_after(f, row);

@@ -27,6 +27,9 @@ typedef struct _oak_gl_mesh_slot {
        range, is twice that); 0: none */
     uint32_t prev;
     float center[3]; /* bounding-box centre, for sorting BLEND draws */
+    /* a mesh posed by its palette: the pose the skin pass last wrote (0:
+       none yet); its range keeps the rest pose after its own (oak_gpu.h) */
+    uint32_t pose_version;
 } _oak_gl_mesh_slot;
 
 typedef struct _oak_gl_tex_slot {
@@ -121,10 +124,20 @@ typedef struct _oak_gl_frame {
        bound at OAK_B_EXPOSURE from the frame's start (post reads it) */
     GLuint prog_exposure_meter, prog_exposure_step;
     _oak_gl_buffer exposure;
-    GLuint prog_bloom;                 /* the bloom pass (gl_pass_bloom.c) */
-    _oak_gl_buffer bloom;              /* its pyramid (render/bloom.h), read by post */
-    GLuint prog_opaquecopy;            /* the opaque frame's copy (gl_pass_opaquecopy.c) */
-    _oak_gl_buffer opaque;             /* its levels (render/opaque_copy.h), read by blend */
+    GLuint prog_bloom;      /* the bloom pass (gl_pass_bloom.c) */
+    _oak_gl_buffer bloom;   /* its pyramid (render/bloom.h), read by post */
+    GLuint prog_opaquecopy; /* the opaque frame's copy (gl_pass_opaquecopy.c) */
+    _oak_gl_buffer opaque;  /* its levels (render/opaque_copy.h), read by blend */
+    /* the skin pass (gl_pass_skin.c): the meshes whose pose moved, queued
+       by the upload's sync with their first vertex, the most vertices
+       among them, the block staged on the host, its buffer and program */
+    const oak_mesh_data **skin_data;
+    uint64_t *skin_first;
+    uint32_t skin_count, skin_cap, skin_vertices;
+    uint32_t (*skin_words)[4];
+    uint32_t skin_words_cap;
+    _oak_gl_buffer skin;
+    GLuint prog_skin;
     GLuint prog_ssr;                   /* screen-space reflections (gl_pass_ssr.c) */
     _oak_gl_buffer ssr;                /* the resolve's mirror buffer (render/ssr.h) */
     GLuint prog_dof;                   /* depth of field (gl_pass_dof.c) */
@@ -305,6 +318,11 @@ void _oak_gl_bloom_release(_oak_gl_frame *f);
    what there is, for blend when no copy ran), and released */
 oak_result _oak_gl_opaquecopy_bind(_oak_gl_frame *f, const _oak_gl_targets *t);
 void _oak_gl_opaquecopy_release(_oak_gl_frame *f);
+/* gl_pass_skin.c: a mesh posed by its palette queued as the upload syncs
+   it, the pass, and its buffers released */
+oak_result _oak_gl_skin_queue(_oak_gl_frame *f, const oak_mesh_data *d, uint32_t first);
+oak_result _oak_gl_run_skin(_oak_gl_backend *b, const oak_render_view *v);
+void _oak_gl_skin_release(_oak_gl_frame *f);
 /* gl_pass_ssr.c: the mirror buffer sized for the view when the ssr pass
    runs (else what there is) and bound, for the resolve; released */
 oak_result _oak_gl_ssr_bind(_oak_gl_frame *f, const _oak_gl_targets *t, const oak_render_view *v);

@@ -26,6 +26,16 @@ const _oak_gl_mesh_slot *_oak_gl_mesh_of(const _oak_gl_frame *f, oak_mesh mesh) 
     return &f->meshes[i];
 }
 
+/* A mesh posed by its palette: skinned this frame when its pose moved (or
+   it was uploaded), never uploaded again for it. */
+static oak_result skin_queue(_oak_gl_frame *f, _oak_gl_mesh_slot *s, const oak_mesh_data *md) {
+    if (!s->prev || !md->palette || !md->joints || s->pose_version == md->pose_version)
+        return OAK_OK;
+    s->pose_version = md->pose_version;
+    memcpy(s->center, md->bounds.center, sizeof s->center);
+    return _oak_gl_skin_queue(f, md, s->base_vertex);
+}
+
 static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
     const oak_mesh_data *md = oak_mesh_get(mesh);
     /* as every backend: a view naming a dead asset is the caller's error */
@@ -34,10 +44,12 @@ static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
     oak_result r = grow_slots((void **)&f->meshes, &f->mesh_cap, i + 1, sizeof *f->meshes);
     if (r != OAK_OK) return r;
     _oak_gl_mesh_slot *s = &f->meshes[i];
-    if (s->id == mesh.id && s->version == md->version) return OAK_OK;
+    if (s->id == mesh.id && s->version == md->version) return skin_queue(f, s, md);
     /* a posed mesh's range holds its previous pose's positions after its
-       own, uploaded with them in one step (that half's attributes unused) */
-    uint32_t prev = md->vertex_count && md->prev_positions ? md->vertex_count : 0;
+       own, uploaded with them in one step (that half's attributes unused);
+       one posed by its palette keeps its rest pose there for the skin pass */
+    bool palette = md->palette && md->joints && md->weights;
+    uint32_t prev = md->vertex_count && (md->prev_positions || palette) ? md->vertex_count : 0;
     uint32_t need = md->vertex_count + prev;
     /* Reuse the old range when the new contents fit, else append. */
     bool fits = s->id && need <= s->vertex_count && md->index_count <= s->index_count;
@@ -45,8 +57,9 @@ static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
     uint32_t first = fits ? s->first_index : f->index_fill;
     if (md->vertex_count) {
         size_t n = md->vertex_count;
+        size_t na = palette ? n + prev : n; /* attributes: the rest pose after */
         float *pos = oak_alloc((n + prev) * 16);
-        oak_gpu_vertex *attr = oak_alloc(n * sizeof *attr);
+        oak_gpu_vertex *attr = oak_alloc(na * sizeof *attr);
         if (!pos || !attr) {
             oak_free(pos), oak_free(attr);
             return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory staging a mesh");
@@ -62,14 +75,16 @@ static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
             memcpy(a->uv + 2, &md->uv1[v * 2], 8);
             memcpy(a->color, &md->colors[v * 4], 16);
         }
-        for (size_t v = 0; v < prev; v++) {
-            memcpy(&pos[(n + v) * 4], &md->prev_positions[v * 3], 12);
+        for (size_t v = 0; v < prev; v++) { /* the skin pass writes a palette's */
+            memcpy(&pos[(n + v) * 4], palette ? &md->positions[v * 3] : &md->prev_positions[v * 3],
+                   12);
             pos[(n + v) * 4 + 3] = 1;
         }
+        for (size_t v = n; v < na; v++) _oak_gpu_skin_source(md, (uint32_t)(v - n), &attr[v]);
         r = _oak_gl_buffer_upload(&f->positions, (size_t)base * 16, pos, (n + prev) * 16);
         if (r == OAK_OK)
             r = _oak_gl_buffer_upload(&f->attributes, (size_t)base * sizeof *attr, attr,
-                                      n * sizeof *attr);
+                                      na * sizeof *attr);
         oak_free(pos), oak_free(attr);
         if (r != OAK_OK) return r;
     }
@@ -88,7 +103,8 @@ static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
     s->prev = prev;
     memcpy(s->center, md->bounds.center, sizeof s->center);
     s->index_count = md->index_count / 3 * 3;
-    return OAK_OK;
+    s->pose_version = 0;
+    return skin_queue(f, s, md);
 }
 
 /* ---- textures ------------------------------------------------------------ */

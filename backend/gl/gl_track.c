@@ -21,6 +21,7 @@ static GLbitfield use_bit(oak_target_id t, oak_use u) {
     case OAK_USE_SAMPLED:
         return GL_TEXTURE_FETCH_BARRIER_BIT;
     case OAK_USE_BUFFER_READ:
+    case OAK_USE_SCENE_READ: /* vertices pulled from the pools (after the skin pass) */
         return GL_SHADER_STORAGE_BARRIER_BIT;
     case OAK_USE_STORAGE_READ:
     case OAK_USE_STORAGE_WRITE:
@@ -48,6 +49,9 @@ void _oak_gl_track_before(_oak_gl_frame *f, const oak_pass_row *row) {
         /* a read after any write; a whole overwrite only after a store,
            which GL does not order against later writes by itself */
         bool reads = !_oak_use_discards(u->use) && u->use != OAK_USE_UPLOAD;
+        /* the scene's own uploads (glNamedBufferSubData) are ordered
+           without one: only a shader's store (the skin pass) needs it */
+        if (u->use == OAK_USE_SCENE_READ && !t->incoherent) continue;
         if (t->written && (reads || t->incoherent) && !(t->barriered & bit)) bits |= bit;
     }
     if (!bits) return;

@@ -20,6 +20,16 @@ void _oak_gpu_material_fill(oak_gpu_material *g, const oak_material_desc *d);
    unused), so every GPU backend fills them one way. */
 void _oak_gpu_lobe_refs(const oak_material_desc *d, const oak_texture_ref *refs[OAK_GPU_LOBE_TEX]);
 
+/* Vertex v of a mesh posed by its palette as the skin pass reads it (the
+   attributes' second half; oak_gpu.h "The skin pass"). */
+void _oak_gpu_skin_source(const oak_mesh_data *d, uint32_t v, oak_gpu_vertex *out);
+/* The skin pass's block (oak_gpu.h): job j skins meshes[j] (its first
+   vertex in the pools first[j]) from its two palettes. `out` holds
+   _oak_gpu_skin_words(meshes, count) uvec4s. */
+uint64_t _oak_gpu_skin_words(const oak_mesh_data *const *meshes, uint32_t count);
+void _oak_gpu_skin_fill(uint32_t (*out)[4], const oak_mesh_data *const *meshes,
+                        const uint64_t *first, uint32_t count);
+
 /* The lamp shadow block (slots and faces) and each light's slot (cone.z). */
 /* Refuses (one line) a view whose slots or faces do not hold together. */
 oak_result _oak_gpu_lamp_shadows_fill(oak_gpu_lamp_shadows *g, const oak_render_view *v);

@@ -60,6 +60,7 @@ static void _oak_vk_destroy(void *self) {
             _oak_vk_buffer_destroy(vk, &f->draws);
             _oak_vk_buffer_destroy(vk, &f->indirect);
             _oak_vk_buffer_destroy(vk, &f->staging);
+            _oak_vk_buffer_destroy(vk, &f->skin);
             if (f->queries) vkDestroyQueryPool(vk->device, f->queries, NULL);
             if (f->fence) vkDestroyFence(vk->device, f->fence, NULL);
             if (f->pool) vkDestroyCommandPool(vk->device, f->pool, NULL);
@@ -77,6 +78,8 @@ static void _oak_vk_destroy(void *self) {
     }
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) oak_free(vk->frames[i].garbage);
     oak_free(vk->infos);
+    oak_free(vk->skin_data);
+    oak_free(vk->skin_first);
     oak_free(vk->cmds);
     oak_free(vk->keys);
     _oak_vk_device_destroy(vk);

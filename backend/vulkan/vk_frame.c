@@ -98,6 +98,7 @@ oak_result _oak_vk_frame_begin(_oak_vk *vk) {
     _oak_vk_track_row(vk, f->cmd, &_oak_pass_table()[OAK_PASS_UPLOAD]);
     vk->recording = true;
     vk->frame_count++;
+    vk->skin_count = vk->skin_vertices = 0; /* this frame's mesh syncs queue them */
     _oak_vk_stamp(vk, f, NULL);
     return OAK_OK;
 }
@@ -173,6 +174,7 @@ oak_result _oak_vk_compute_steps(_oak_vk *vk, _oak_vk_frame *f, const uint32_t *
    still recorded). */
 static const _oak_vk_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_UPLOAD] = _oak_vk_run_upload,
+    [OAK_PASS_SKIN] = _oak_vk_run_skin, /* vk_pass_skin.c */
     [OAK_PASS_LIGHTGRID] = _oak_vk_run_lightgrid,
     [OAK_PASS_INSTCULL] = _oak_vk_run_instcull, /* vk_pass_instcull.c */
     [OAK_PASS_SKYCAPTURE] = _oak_vk_run_skycapture,
@@ -199,7 +201,8 @@ static const _oak_vk_run_fn k_run[OAK_PASS_COUNT] = {
 
 /* Nothing to draw this frame although the row runs: no barriers either. */
 static bool _oak_vk_idle(_oak_vk *vk, oak_pass_id pass) {
-    return pass == OAK_PASS_BLEND && _oak_vk_blend_idle(vk);
+    return (pass == OAK_PASS_BLEND && _oak_vk_blend_idle(vk)) ||
+           (pass == OAK_PASS_SKIN && !vk->skin_count);
 }
 
 oak_result _oak_vk_render(_oak_vk *vk, const oak_render_view *v) {

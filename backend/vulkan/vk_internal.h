@@ -114,6 +114,9 @@ typedef struct _oak_vk_mesh {
     uint32_t index_count;
     uint64_t frame;  /* last frame it was checked against the registry */
     float center[3]; /* bounds centre, for sorting BLEND draws */
+    /* a mesh posed by its palette: the pose the skin pass last wrote (0:
+       none yet; the pass skins it when the registry's moved on) */
+    uint32_t pose_version;
 } _oak_vk_mesh;
 
 typedef struct _oak_vk_texclass {
@@ -182,6 +185,7 @@ typedef struct _oak_vk_frame {
     /* instance streams' instcull pass (vk_pass_instcull.c): this slot's
        records, heads + commands + lists, and what each stream slot holds */
     _oak_vk_buffer instances, instance_out;
+    _oak_vk_buffer skin; /* the skin pass's jobs and palettes (vk_pass_skin.c) */
     const void *instcull_src[OAK_STREAM_MAX_PER_VIEW];
     uint64_t instcull_version[OAK_STREAM_MAX_PER_VIEW];
     uint32_t instcull_first[OAK_STREAM_MAX_PER_VIEW];
@@ -377,6 +381,13 @@ typedef struct _oak_vk {
        pipeline, made on first use (vk_pass_ssr.c) */
     _oak_vk_buffer ssr;
     VkPipeline ssr_pipe;
+    /* the skin pass (vk_pass_skin.c): the meshes whose pose moved, queued
+       as their draws sync them this frame, the most vertices among them,
+       and its pipeline, made on first use */
+    const oak_mesh_data **skin_data;
+    uint64_t *skin_first; /* each one's first vertex in the pools */
+    uint32_t skin_count, skin_cap, skin_vertices;
+    VkPipeline skin_pipe;
     /* depth of field's half-size images and tiles (render/dof.h) and its
        steps' pipelines, made on first use (vk_pass_dof.c) */
     _oak_vk_buffer dof;
@@ -535,6 +546,13 @@ oak_result _oak_vk_run_bloom(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vie
 oak_result _oak_vk_run_opaquecopy(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_opaquecopy_reserve(_oak_vk *vk, const oak_render_view *v);
 void _oak_vk_opaquecopy_destroy(_oak_vk *vk);
+/* vk_pass_skin.c: a mesh posed by its palette queued as its draws sync it
+   (upload), the jobs and palettes written (upload, before the
+   descriptors), the pass recorded, its pipeline released */
+oak_result _oak_vk_skin_queue(_oak_vk *vk, const oak_mesh_data *d, uint64_t first);
+oak_result _oak_vk_skin_reserve(_oak_vk *vk, _oak_vk_frame *f);
+oak_result _oak_vk_run_skin(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+void _oak_vk_skin_destroy(_oak_vk *vk);
 /* vk_pass_ssr.c: the mirror buffer sized for the view (upload), its
    pipeline released (with the others) */
 oak_result _oak_vk_run_ssr(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);

@@ -240,7 +240,7 @@ oak_result _oak_vk_run_upload(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vi
         (r = _oak_vk_opaquecopy_reserve(vk, v)) || (r = _oak_vk_ssr_reserve(vk, v)) ||
         (r = _oak_vk_dof_reserve(vk, v)) || (r = _oak_vk_clouds_reserve(vk, v)) ||
         (r = _oak_vk_fog_reserve(vk, v)) || (r = _oak_vk_taa_reserve(vk, v)) ||
-        (r = _oak_vk_probes_upload(vk, v)))
+        (r = _oak_vk_probes_upload(vk, v)) || (r = _oak_vk_skin_reserve(vk, f)))
         return r;
     _oak_vk_write_descriptors(vk, f);
     VkCommandBuffer cmd = f->cmd;

@@ -360,6 +360,7 @@ void _oak_vk_pipelines_destroy(_oak_vk *vk) {
     _oak_vk_bloom_destroy(vk);
     _oak_vk_opaquecopy_destroy(vk);
     _oak_vk_ssr_destroy(vk);
+    _oak_vk_skin_destroy(vk);
     _oak_vk_dof_destroy(vk);
     _oak_vk_clouds_destroy(vk);
     _oak_vk_fog_destroy(vk);
@@ -561,6 +562,8 @@ void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f) {
     /* only instcull reads these: written once the slot has them */
     if (f->instances.buffer) OAK_VK_BUF(OAK_B_INSTANCES, sb, f->instances);
     if (f->instance_out.buffer) OAK_VK_BUF(OAK_B_INSTANCE_OUT, sb, f->instance_out);
+    /* and only the skin pass this one (vk_pass_skin.c) */
+    if (f->skin.buffer) OAK_VK_BUF(OAK_B_SKIN, sb, f->skin);
     /* and only the Hi-Z steps these (vk_hiz.c) */
     if (f->hiz.buffer) OAK_VK_BUF(OAK_B_HIZ, sb, f->hiz);
     if (vk->hiz_keep.buffer) OAK_VK_BUF(OAK_B_HIZ_KEEP, sb, vk->hiz_keep);

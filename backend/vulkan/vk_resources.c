@@ -121,8 +121,10 @@ static oak_result _oak_vk_mesh_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh mes
     }
     /* a posed mesh takes twice its vertices: its previous pose's positions
        follow its own, staged and copied with them in one step (their
-       attributes' half of the range is never written nor read) */
-    uint32_t prev = d->prev_positions ? vc : 0, vn = vc + prev;
+       attributes' half of the range is never written nor read); one posed
+       by its palette keeps its rest pose there for the skin pass (oak_gpu.h) */
+    bool palette = d->palette && d->joints && d->weights;
+    uint32_t prev = d->prev_positions || palette ? vc : 0, vn = vc + prev;
     uint64_t vfirst, ifirst;
     if ((r = _oak_vk_pool_take(vk, &vk->vertex_ranges, vn, true, &vfirst))) return r;
     if ((r = _oak_vk_pool_take(vk, &vk->index_ranges, ic, false, &ifirst))) {
@@ -134,17 +136,21 @@ static oak_result _oak_vk_mesh_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh mes
     if ((r = _oak_vk_stage(vk, NULL, (uint64_t)vn * 16, 16, &pos_off))) return r;
     float *pos = (float *)((uint8_t *)vk->frames[vk->slot].staging.mapped + pos_off);
     for (uint32_t i = 0; i < vn; i++) {
-        const float *p = i < vc ? d->positions + i * 3 : d->prev_positions + (i - vc) * 3;
+        const float *p = i < vc    ? d->positions + i * 3
+                         : palette ? d->positions + (i - vc) * 3 /* the skin pass writes it */
+                                   : d->prev_positions + (i - vc) * 3;
         pos[i * 4 + 0] = p[0];
         pos[i * 4 + 1] = p[1];
         pos[i * 4 + 2] = p[2];
         pos[i * 4 + 3] = 1.0f;
     }
     _oak_vk_copy(vk, vk->positions.buffer, vfirst * 16, pos_off, (uint64_t)vn * 16);
-    if ((r = _oak_vk_stage(vk, NULL, (uint64_t)vc * sizeof(oak_gpu_vertex), 16, &attr_off)))
+    uint32_t va = palette ? vn : vc; /* attributes staged: the rest pose after */
+    if ((r = _oak_vk_stage(vk, NULL, (uint64_t)va * sizeof(oak_gpu_vertex), 16, &attr_off)))
         return r;
     oak_gpu_vertex *attr =
         (oak_gpu_vertex *)((uint8_t *)vk->frames[vk->slot].staging.mapped + attr_off);
+    for (uint32_t i = vc; i < va; i++) _oak_gpu_skin_source(d, i - vc, &attr[i]);
     for (uint32_t i = 0; i < vc; i++) {
         oak_gpu_vertex *a = &attr[i];
         memset(a, 0, sizeof *a);
@@ -164,7 +170,7 @@ static oak_result _oak_vk_mesh_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh mes
             a->color[0] = a->color[1] = a->color[2] = a->color[3] = 1;
     }
     _oak_vk_copy(vk, vk->attributes.buffer, vfirst * sizeof(oak_gpu_vertex), attr_off,
-                 (uint64_t)vc * sizeof(oak_gpu_vertex));
+                 (uint64_t)va * sizeof(oak_gpu_vertex));
     if ((r = _oak_vk_stage(vk, NULL, (uint64_t)ic * 4, 4, &idx_off))) return r;
     uint32_t *idx = (uint32_t *)((uint8_t *)vk->frames[vk->slot].staging.mapped + idx_off);
     for (uint32_t i = 0; i < ic; i++) idx[i] = d->indices[i] < vc ? d->indices[i] : 0;
@@ -197,6 +203,14 @@ oak_result _oak_vk_sync_mesh(_oak_vk *vk, oak_mesh mesh, const _oak_vk_mesh **ou
             memset(m, 0, sizeof *m);
             return r;
         }
+        memcpy(m->center, d->bounds.center, sizeof m->center);
+    }
+    /* posed by its palette: skinned this frame when its pose moved (or it
+       was uploaded), never uploaded again for it */
+    if (m->prev && d->palette && d->joints && m->pose_version != d->pose_version) {
+        oak_result r = _oak_vk_skin_queue(vk, d, m->vertex_first);
+        if (r) return r;
+        m->pose_version = d->pose_version;
         memcpy(m->center, d->bounds.center, sizeof m->center);
     }
     m->frame = vk->frame_count;

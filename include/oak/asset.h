@@ -90,6 +90,16 @@ typedef struct oak_mesh_data {
        that gives positions, dropped again by oak_mesh_update */
     float *prev_positions;
     uint32_t prev_version;
+    /* a mesh posed by joint palettes (oak_mesh_update_palette): joint_count
+       3 x 4 rows (12 floats a joint, row-major, mesh space) of the latest
+       pose, then as many of the one before (the same again on the first
+       update); the streams above stay the rest pose and every backend skins
+       the vertices from these (GPUs in compute, the CPU in its vertex
+       stage). pose_version moves on each update (version does not).
+       0 / NULL until the first update, dropped by oak_mesh_update */
+    uint32_t joint_count;
+    float *palette;
+    uint32_t pose_version, prev_pose_version;
     char *name;
     /* where it came from, for scene files: a recipe, or a file and index */
     bool has_recipe;
@@ -115,6 +125,24 @@ oak_result oak_mesh_update(oak_mesh mesh, const oak_mesh_desc *desc); /* new con
  * workers), while no thread makes or destroys assets. */
 oak_result oak_mesh_update_vertices(oak_mesh mesh, uint32_t vertex_count, const float *positions,
                                     const float *normals, const float *tangents);
+/* Poses a skinned mesh by its joints instead of by its vertices (docs/
+ * ARCHITECTURE.md "Skinning on the GPU"): `rows` holds joint_count 3 x 4
+ * row-major matrices (12 floats each) taking the rest pose to this pose in
+ * mesh space. The mesh must have joints and weights, each vertex's 4
+ * weights >= 0 summing to 1 within 1e-3 and naming joints below
+ * joint_count; checked on the first update
+ * (and when joint_count changes), which allocates once. Later updates make
+ * no heap calls: the latest palette becomes the previous one (motion
+ * vectors), the bounds are the positions' as skinned (positions only,
+ * nothing written) and pose_version moves on; version does not, so no
+ * backend uploads the vertices again. Distinct meshes may be updated from
+ * several threads. */
+oak_result oak_mesh_update_palette(oak_mesh mesh, uint32_t joint_count, const float *rows);
+/* Positions (xyz, vertex_count of them) of a mesh as every backend draws
+ * it: skinned by its palette (prev: the previous one) when it has one, else
+ * its positions (prev: prev_positions where it has them). Returns the count
+ * written (at most capacity); 0 for a stale handle. */
+uint32_t oak_mesh_posed_positions(oak_mesh mesh, bool prev, float *xyz, uint32_t capacity);
 void oak_destroy_mesh(oak_mesh mesh);
 const oak_mesh_data *oak_mesh_get(oak_mesh mesh); /* NULL for a stale handle */
 void oak_mesh_set_source(oak_mesh mesh, const char *path, uint32_t index);

@@ -291,6 +291,7 @@ typedef struct oak_render_view {
  * in render/pass_table.h; docs/ARCHITECTURE.md says how to add one. */
 typedef enum oak_pass_id {
     OAK_PASS_UPLOAD,     /* assets whose version moved, then the frame's records */
+    OAK_PASS_SKIN,       /* meshes posed by joint palettes skinned into the vertex pools (gpus) */
     OAK_PASS_LIGHTGRID,  /* lamps listed per view cluster for the resolve */
     OAK_PASS_INSTCULL,   /* instance streams' cull-and-LOD kernel in compute (gl) */
     OAK_PASS_SKYCAPTURE, /* the sky into irradiance and prefiltered maps, when it changed */

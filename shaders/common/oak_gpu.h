@@ -104,7 +104,8 @@
 #define OAK_B_HIZ_KEEP          44 /* uint[]: two-pass Hi-Z's visible bits, then its pyramid */
 #define OAK_B_OPAQUE            45 /* vec4[]: the opaque frame's copy and its mips (opaque.glsl) */
 #define OAK_B_SSR               46 /* vec4[]: per pixel a mirror's split-sum weight and its reflection (ssr.glsl) */
-#define OAK_B_COUNT             47
+#define OAK_B_SKIN              47 /* uvec4[]: the skin pass's jobs, then their palettes (skin.comp) */
+#define OAK_B_COUNT             48
 
 /* The sky buffer (OAK_B_SKY; the CPU backend keeps the same floats), in vec4
  * texels: a head, then the octahedral capture's mips (level 0 first, each
@@ -541,6 +542,21 @@ OAK_STRUCT(oak_gpu_vertex) {
     OAK_F4(color);
 }
 OAK_END(oak_gpu_vertex);
+
+/* The skin pass (skin.comp, asset.h oak_mesh_update_palette): meshes posed
+ * by joint palettes are skinned on the GPU into their own range of the
+ * vertex pools, which holds 2 x their n vertices: positions 0 .. n-1 this
+ * pose and n .. 2n-1 the previous one (oak_gpu_draw.prev.x = n, as for a
+ * mesh posed on the CPU), attributes 0 .. n-1 this pose's normal and
+ * tangent (uv and colour as uploaded) and n .. 2n-1 the rest pose as the
+ * skin reads it, one oak_gpu_vertex a vertex taken as 4 uvec4 of bits:
+ *   0: rest normal xyz, joints 0 | 1 << 16      1: rest tangent xyzw
+ *   2: weights xyzw                              3: rest position xyz, joints 2 | 3 << 16
+ * OAK_B_SKIN: word 0's x the job count, then a uvec4 a job (first vertex,
+ * vertex count, its palettes' first uvec4, joints), then the palettes:
+ * joints x 3 rows this pose, then as many the previous pose (floats as
+ * bits). One workgroup row (gl_WorkGroupID.y) a job. */
+#define OAK_GPU_SKIN_GROUP 64
 
 OAK_STRUCT(oak_gpu_texref) {
     OAK_U4(a);     /* class + 1 (0: none), layer, width | height << 16, packed bits */

@@ -1,0 +1,49 @@
+/* What both GPU backends upload for the skin pass (shaders/skin.comp.glsl;
+ * oak_gpu.h "The skin pass"): each posed mesh's rest pose with its joints
+ * and weights, once per version, and each frame the jobs and palettes of
+ * the meshes whose pose moved. */
+#include <string.h>
+
+#include "gpu_records.h"
+
+static uint32_t bits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+void _oak_gpu_skin_source(const oak_mesh_data *d, uint32_t v, oak_gpu_vertex *out) {
+    const uint16_t *j = d->joints + (size_t)v * 4;
+    uint32_t j01 = (uint32_t)j[0] | (uint32_t)j[1] << 16,
+             j23 = (uint32_t)j[2] | (uint32_t)j[3] << 16;
+    /* the words travel as bits: a float holding joint indices is never
+       touched as a float on the host (memcpy) nor in the shader */
+    memcpy(out->normal, d->normals + (size_t)v * 3, 12);
+    memcpy(&out->normal[3], &j01, 4);
+    memcpy(out->tangent, d->tangents + (size_t)v * 4, 16);
+    memcpy(out->uv, d->weights + (size_t)v * 4, 16);
+    memcpy(out->color, d->positions + (size_t)v * 3, 12);
+    memcpy(&out->color[3], &j23, 4);
+}
+
+uint64_t _oak_gpu_skin_words(const oak_mesh_data *const *meshes, uint32_t count) {
+    uint64_t words = 1 + (uint64_t)count;
+    for (uint32_t i = 0; i < count; i++) words += (uint64_t)meshes[i]->joint_count * 6;
+    return words;
+}
+
+void _oak_gpu_skin_fill(uint32_t (*out)[4], const oak_mesh_data *const *meshes,
+                        const uint64_t *first, uint32_t count) {
+    out[0][0] = count, out[0][1] = out[0][2] = out[0][3] = 0;
+    uint64_t at = 1 + (uint64_t)count;
+    for (uint32_t i = 0; i < count; i++) {
+        const oak_mesh_data *d = meshes[i];
+        uint32_t *job = out[1 + i];
+        job[0] = (uint32_t)first[i], job[1] = d->vertex_count, job[2] = (uint32_t)at;
+        job[3] = d->joint_count;
+        /* this pose's rows, then the previous pose's: 24 floats a joint */
+        size_t floats = (size_t)d->joint_count * 24;
+        for (size_t k = 0; k < floats; k++) out[at + k / 4][k % 4] = bits(d->palette[k]);
+        at += floats / 4;
+    }
+}

@@ -1,0 +1,61 @@
+#version 450
+// The skin pass: each mesh posed by joint palettes (asset.h
+// oak_mesh_update_palette) skinned into its own range of the vertex pools,
+// this pose and the previous one (motion vectors), from the rest pose kept
+// in the attributes' second half (oak_gpu.h "The skin pass"). Everything
+// that draws or re-fetches the mesh then reads posed vertices as for a mesh
+// posed on the CPU. The arithmetic is the CPU's (asset/pose_rows.h): the 4
+// joints' rows weighed and summed in order, then three dot products.
+#extension GL_GOOGLE_include_directive : require
+#include "common/oak_gpu.h"
+
+layout(local_size_x = OAK_GPU_SKIN_GROUP) in;
+
+OAK_SSBO(OAK_B_SKIN) readonly buffer SkinBlock { uvec4 skin[]; };
+OAK_SSBO(OAK_B_POSITIONS) buffer PositionBlock { vec4 positions[]; };
+// the attributes as bits: 4 uvec4 a vertex (oak_gpu_vertex)
+OAK_SSBO(OAK_B_ATTRIBUTES) buffer AttributeBlock { uvec4 attribute_words[]; };
+
+// k times joint j's three rows (palette at `at`), added to r.
+void skin_add(uint at, uint j, float k, inout vec4 r0, inout vec4 r1, inout vec4 r2) {
+    uint a = at + j * 3u;
+    r0 += k * uintBitsToFloat(skin[a]);
+    r1 += k * uintBitsToFloat(skin[a + 1u]);
+    r2 += k * uintBitsToFloat(skin[a + 2u]);
+}
+
+void skin_rows(uint at, uvec4 j, vec4 w, out vec4 r0, out vec4 r1, out vec4 r2) {
+    r0 = vec4(0.0);
+    r1 = vec4(0.0);
+    r2 = vec4(0.0);
+    skin_add(at, j.x, w.x, r0, r1, r2);
+    skin_add(at, j.y, w.y, r0, r1, r2);
+    skin_add(at, j.z, w.z, r0, r1, r2);
+    skin_add(at, j.w, w.w, r0, r1, r2);
+}
+
+vec3 skin_dir(vec4 r0, vec4 r1, vec4 r2, vec3 d) {
+    vec3 o = vec3(dot(r0.xyz, d), dot(r1.xyz, d), dot(r2.xyz, d));
+    float l = length(o);
+    return l > 0.0 ? o / l : d;
+}
+
+void main() {
+    uvec4 job = skin[1u + gl_WorkGroupID.y];
+    uint v = gl_GlobalInvocationID.x;
+    if (v >= job.y) return;
+    uint dst = job.x + v, src = (job.x + job.y + v) * 4u;
+    uvec4 a0 = attribute_words[src], a1 = attribute_words[src + 1u];
+    uvec4 a2 = attribute_words[src + 2u], a3 = attribute_words[src + 3u];
+    uvec4 j = uvec4(a0.w & 0xffffu, a0.w >> 16, a3.w & 0xffffu, a3.w >> 16);
+    vec4 w = uintBitsToFloat(a2);
+    vec4 p = vec4(uintBitsToFloat(a3.xyz), 1.0);
+    vec4 r0, r1, r2;
+    skin_rows(job.z, j, w, r0, r1, r2);
+    positions[dst] = vec4(dot(r0, p), dot(r1, p), dot(r2, p), 1.0);
+    vec4 t = uintBitsToFloat(a1);
+    attribute_words[dst * 4u] = uvec4(floatBitsToUint(skin_dir(r0, r1, r2, uintBitsToFloat(a0.xyz))), 0u);
+    attribute_words[dst * 4u + 1u] = uvec4(floatBitsToUint(skin_dir(r0, r1, r2, t.xyz)), floatBitsToUint(t.w));
+    skin_rows(job.z + job.w * 3u, j, w, r0, r1, r2); // the previous pose
+    positions[dst + job.y] = vec4(dot(r0, p), dot(r1, p), dot(r2, p), 1.0);
+}
