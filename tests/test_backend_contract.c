@@ -242,8 +242,8 @@ TEST(caps_name_the_passes) {
         /* instcull is the streams' kernel in compute: the CPU runs it in the
            frontend instead; skin is the GPUs' posing of palette meshes: the
            CPU skins in its vertex stage */
-        uint64_t need = OAK_CAP_ALL_PASSES & ~OAK_CAP_PASS(OAK_PASS_INSTCULL) &
-                        ~OAK_CAP_PASS(OAK_PASS_SKIN);
+        uint64_t need =
+            OAK_CAP_ALL_PASSES & ~OAK_CAP_PASS(OAK_PASS_INSTCULL) & ~OAK_CAP_PASS(OAK_PASS_SKIN);
         CHECK_EQ_INT(caps & need, need);
         CHECK(caps & OAK_CAP_PROBES); /* every backend that draws bakes probes */
     }
