@@ -766,6 +766,17 @@ static void window_edges(oak_renderer *r, const uint8_t *px, int y, double edge[
     }
 }
 
+/* The least and greatest of the window's edges on 7 rows, in degrees. */
+static void window_spread(oak_renderer *r, const uint8_t *px, double range[2]) {
+    range[0] = 180, range[1] = 0;
+    for (int y = 15; y < H; y += 10) {
+        double e[2];
+        window_edges(r, px, y, e);
+        for (int i = 0; i < 2; i++)
+            range[0] = fmin(range[0], e[i]), range[1] = fmax(range[1], e[i]);
+    }
+}
+
 static double luma3(const double c[3]) {
     return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
 }
@@ -774,9 +785,11 @@ static double luma3(const double c[3]) {
    is drawn (no pixel is the raw sky's), Snell's window is a bright disc of
    angular radius asin(1 / 1.33) = 48.75 degrees (measured within 1 degree
    both ways along the middle row) and the zenith is brighter than 60
-   degrees off it, where total internal reflection shows deep water. */
+   degrees off it, where total internal reflection shows deep water. On
+   waves the edge ripples: over 7 rows it spreads more than 3 degrees
+   (still water: under 1.5). */
 TEST(waterSnellsWindowFromBelow) {
-    static uint8_t up[W * H * 4], raw[W * H * 4];
+    static uint8_t up[W * H * 4], wavy[W * H * 4], raw[W * H * 4];
     lake k;
     g_lake_still = true;
     oak_renderer *r = lake_open(&k, "cpu");
@@ -801,6 +814,22 @@ TEST(waterSnellsWindowFromBelow) {
             luma3(off), luma3(zen) / fmax(luma3(off), 1e-3));
     CHECK(fabs(edge[0] - want) < 1.0 && fabs(edge[1] - want) < 1.0);
     CHECK(luma3(zen) > 3.0 * luma3(off));
+    double still[2];
+    window_spread(r, up, still);
+    lake_close(&k, r);
+    /* waves tilt the normal: the edge ripples */
+    r = lake_open(&k, "cpu");
+    if (!r) return;
+    lake_fov(&k, 90.0f);
+    lake_draw(&k, r, k_up_eye, k_up_at, wavy);
+    lake_save("water_window_waves.png", wavy);
+    double waves[2];
+    window_spread(r, wavy, waves);
+    fprintf(stderr,
+            "  the edge over 7 rows: still water %.2f to %.2f degrees, waves %.2f to %.2f\n",
+            still[0], still[1], waves[0], waves[1]);
+    CHECK(still[1] - still[0] < 1.5);
+    CHECK(waves[1] - waves[0] > 3.0);
     lake_close(&k, r);
     /* the raw sky the same way, with no water at all */
     g_lake_dry = true;
