@@ -457,8 +457,6 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
 #ifdef OAK_FORWARD
     vec3 trans = vec3(0.0), wbehind = vec3(0.0);
     bool refracts = false;
-#endif
-#ifdef OAK_FORWARD
     if (wunder) { // Snell's window, the underwater fog to it; it hides what is behind
         colour = oak_water_underside(P, Nv, V, clamp(materials[mi].params.y, 0.03, 1.0));
         basec.a = 1.0;
