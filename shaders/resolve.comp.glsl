@@ -56,7 +56,8 @@ void main() {
         vec4 far = view.inv_view_proj * vec4(ndc, 0.5, 1.0);
         vec4 near = view.inv_view_proj * vec4(ndc, 1.0, 1.0);
         vec3 dir = normalize(far.xyz / far.w - near.xyz / near.w);
-        vec3 sky = oak_sky(dir);
+        // under the water the sky is seen through it (docs/SHADING.md "Water")
+        vec3 sky = oak_eye_under_water() ? oak_water_sky_below(dir) : oak_sky(dir);
         if (view.fog.grid.w != 0u) sky = oak_fog_apply_sky(px, sky);
         imageStore(hdr, px, vec4(sky, 1.0));
         return;

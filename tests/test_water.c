@@ -3,8 +3,10 @@
  * drawn grid's vertices against the query (3 micrometres), the CPU
  * backend's drawn depth against the query, floating boxes (half and a
  * quarter of water's density settle half and a quarter under; on waves a
- * box bobs with the surface), bad descs; and (argv[1] vulkan or gl) that
- * backend draws the water as the CPU does, at the parity rule. */
+ * box bobs with the surface), bad descs; seen from below, Snell's window
+ * and the sky through the water; and (argv[1] vulkan or gl) that backend
+ * draws the water as the CPU does, at the parity rule, from above, below
+ * and under the sky, and draws nothing new from above. */
 #include "oak_test.h"
 
 #include "backend_start.h"
@@ -345,9 +347,13 @@ typedef struct lake {
     oak_entity camera;
     oak_mesh floor;
     oak_material sand;
+    oak_material single; /* the water's material drawn single-sided (g_lake_single) */
 } lake;
 
 static bool g_lake_still;        /* still water (the caustics test) */
+static bool g_lake_single;       /* the water's material single-sided, as before its underside */
+static bool g_lake_dry;          /* no water: the raw sky, or a volume set by lake_volume */
+static bool g_lake_no_floor;     /* nothing under the lake: the sky seen from below */
 static double g_lake_time = 2.5; /* seconds the lake is drawn at */
 
 static bool lake_make(lake *k) {
@@ -381,11 +387,13 @@ static bool lake_make(lake *k) {
     memcpy(sd.base_color, sand, sizeof sand);
     sd.metallic = 0, sd.roughness = 0.9f;
     CHECK_OK(oak_make_material(&k->sand, &sd));
-    oak_entity f = oak_scene_create(k->scene, "floor");
-    oak_mesh_renderer mr = {.mesh = k->floor, .material = k->sand};
-    oak_scene_set_mesh_renderer(k->scene, f, &mr);
-    oak_transform ft = oak_transform_identity();
-    oak_scene_set_transform(k->scene, f, &ft);
+    if (!g_lake_no_floor) {
+        oak_entity f = oak_scene_create(k->scene, "floor");
+        oak_mesh_renderer mr = {.mesh = k->floor, .material = k->sand};
+        oak_scene_set_mesh_renderer(k->scene, f, &mr);
+        oak_transform ft = oak_transform_identity();
+        oak_scene_set_transform(k->scene, f, &ft);
+    }
     oak_entity sun = oak_scene_create(k->scene, "sun");
     float from[3] = {-30, 60, 25}, at[3] = {0, 0, 0};
     oak_transform st = oak_transform_look_at(from, at);
@@ -416,8 +424,34 @@ static bool lake_make(lake *k) {
                         .grid_extent = 300.0f,
                         .light = {1.14f, 1.14f, 1.14f}};
     if (g_lake_still) d.steepness = -1.0f;
+    if (g_lake_dry) return k->floor.id && k->sand.id;
+    if (g_lake_single) { /* world/water.c's default material, one-sided */
+        oak_material_desc wd = oak_material_desc_defaults(NULL);
+        wd.metallic = 0, wd.roughness = (float)OAK_WATER_ROUGHNESS;
+        wd.alpha_mode = OAK_ALPHA_BLEND;
+        wd.water = true;
+        CHECK_OK(oak_make_material(&k->single, &wd));
+        d.material = k->single;
+    }
     CHECK_OK(oak_make_water(&k->water, k->scene, &d));
     return k->water && k->floor.id && k->sand.id;
+}
+
+/* A dry lake's environment given the volume the lake's water sets (level
+   0, no extent, the default absorption and deep water's radiance under the
+   lake's light): the sky seen from below with no surface drawn. */
+static void lake_volume(lake *k) {
+    oak_environment *e = oak_scene_environment(k->scene);
+    const float absorb[3] = {0.8f, 0.3f, 0.22f}, albedo[3] = {0.008f, 0.03f, 0.045f};
+    e->water = true;
+    e->water_level = 0;
+    memset(e->water_extent, 0, sizeof e->water_extent);
+    for (int c = 0; c < 3; c++) {
+        e->water_absorption[c] = absorb[c];
+        e->water_scatter[c] = albedo[c] * 1.14f;
+        e->water_foam[c] = (float)OAK_WATER_FOAM_ALBEDO * 1.14f;
+    }
+    e->water_shore = 0.35f;
 }
 
 static void lake_free(lake *k) {
@@ -425,6 +459,7 @@ static void lake_free(lake *k) {
     oak_destroy_scene(k->scene);
     if (k->floor.id) oak_destroy_mesh(k->floor);
     if (k->sand.id) oak_destroy_material(k->sand);
+    if (k->single.id) oak_destroy_material(k->single);
 }
 
 /* A lake and a W x H renderer of `backend` to draw it; NULL (the lake
@@ -451,7 +486,7 @@ static void lake_draw(lake *k, oak_renderer *r, const float eye[3], const float 
                       uint8_t *px) {
     oak_transform t = oak_transform_look_at(eye, at);
     oak_scene_set_transform(k->scene, k->camera, &t);
-    CHECK_OK(oak_water_update(k->water, eye, g_lake_time));
+    if (k->water) CHECK_OK(oak_water_update(k->water, eye, g_lake_time));
     CHECK_OK(oak_scene_draw(k->scene, r));
     CHECK_OK(oak_renderer_read_pixels(r, px, (size_t)W * H * 4));
 }
@@ -684,20 +719,255 @@ TEST(waterRefractionOffsetFollowsTheNormal) {
     }
 }
 
+/* ---- seen from below: Snell's window and the sky through the water ---- */
+
+/* 1 m under, looking straight up (the camera's x along world x) */
+static const float k_up_eye[3] = {6.0f, -1.0f, 0.3f}, k_up_at[3] = {6.0f, 9.0f, 0.3f};
+/* 1 m under, looking level along +x */
+static const float k_level_at[3] = {30.0f, -1.0f, 0.3f};
+
+static void lake_fov(lake *k, float degrees) {
+    oak_camera cam = {.fov_y = glm_rad(degrees), .znear = 0.1f, .zfar = 400.0f};
+    oak_scene_set_camera(k->scene, k->camera, &cam);
+}
+
+/* The angle (degrees) between pixel (x, y)'s view ray and the zenith. */
+static double zenith_angle(oak_renderer *r, int x, int y) {
+    const oak_render_view *v = oak_renderer_last_view(r);
+    float nx = ((float)x + 0.5f) / W * 2.0f - 1.0f, ny = 1.0f - ((float)y + 0.5f) / H * 2.0f;
+    vec4 a = {nx, ny, 1.0f, 1.0f}, b = {nx, ny, 0.5f, 1.0f}, pa, pb;
+    glm_mat4_mulv((vec4 *)v->inv_view_proj, a, pa);
+    glm_mat4_mulv((vec4 *)v->inv_view_proj, b, pb);
+    double d[3], l = 0;
+    for (int k = 0; k < 3; k++) {
+        d[k] = (double)pb[k] / pb[3] - (double)pa[k] / pa[3];
+        l += d[k] * d[k];
+    }
+    return acos(d[1] / sqrt(l)) * 180.0 / OAK_PI;
+}
+
+static bool unlike(const uint8_t *a, const uint8_t *b, int tol) {
+    return abs(a[0] - b[0]) > tol || abs(a[1] - b[1]) > tol || abs(a[2] - b[2]) > tol;
+}
+
+/* Snell's window on row y of a view looking straight up: scanning out from
+   the centre each way, the zenith angle halfway between the last pixel
+   unlike the edge of the row (total internal reflection there) by more
+   than 2/255 and the first like it; edge[0] left, edge[1] right. */
+static void window_edges(oak_renderer *r, const uint8_t *px, int y, double edge[2]) {
+    const uint8_t *out = px + 4 * (y * W + W - 1);
+    edge[0] = edge[1] = 0;
+    for (int side = 0; side < 2; side++) {
+        int step = side ? 1 : -1, x = side ? W / 2 : W / 2 - 1;
+        while (x + step >= 0 && x + step < W && unlike(px + 4 * (y * W + x + step), out, 2))
+            x += step;
+        if (x + step >= 0 && x + step < W)
+            edge[side] = 0.5 * (zenith_angle(r, x, y) + zenith_angle(r, x + step, y));
+    }
+}
+
+/* The least and greatest of the window's edges on 7 rows, in degrees. */
+static void window_spread(oak_renderer *r, const uint8_t *px, double range[2]) {
+    range[0] = 180, range[1] = 0;
+    for (int y = 15; y < H; y += 10) {
+        double e[2];
+        window_edges(r, px, y, e);
+        for (int i = 0; i < 2; i++)
+            range[0] = fmin(range[0], e[i]), range[1] = fmax(range[1], e[i]);
+    }
+}
+
+static double luma3(const double c[3]) {
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+}
+
+/* From 1 m under still water, looking straight up: the surface's underside
+   is drawn (no pixel is the raw sky's), Snell's window is a bright disc of
+   angular radius asin(1 / 1.33) = 48.75 degrees (measured within 1 degree
+   both ways along the middle row) and the zenith is brighter than 60
+   degrees off it, where total internal reflection shows deep water. On
+   waves the edge ripples: over 7 rows it spreads more than 3 degrees
+   (still water: under 1.5). */
+TEST(waterSnellsWindowFromBelow) {
+    static uint8_t up[W * H * 4], wavy[W * H * 4], raw[W * H * 4];
+    lake k;
+    g_lake_still = true;
+    oak_renderer *r = lake_open(&k, "cpu");
+    g_lake_still = false;
+    if (!r) return;
+    lake_fov(&k, 90.0f);
+    lake_draw(&k, r, k_up_eye, k_up_at, up);
+    lake_save("water_window.png", up);
+    double edge[2];
+    window_edges(r, up, H / 2, edge);
+    double zen[3], off[3];
+    mean3(up, W / 2, H / 2, zen);
+    int x60 = W / 2;
+    while (x60 < W - 2 && zenith_angle(r, x60, H / 2) < 60.0) x60++;
+    mean3(up, x60, H / 2, off);
+    double a60 = zenith_angle(r, x60, H / 2), want = asin(1.0 / OAK_WATER_IOR) * 180.0 / OAK_PI;
+    fprintf(stderr,
+            "  still water from 1 m under: window edges at %.2f and %.2f degrees (asin(1/1.33) = "
+            "%.2f); zenith rgb %.0f %.0f %.0f luma %.1f, %.1f degrees off rgb %.0f %.0f %.0f "
+            "luma %.1f: %.2f times\n",
+            edge[0], edge[1], want, zen[0], zen[1], zen[2], luma3(zen), a60, off[0], off[1], off[2],
+            luma3(off), luma3(zen) / fmax(luma3(off), 1e-3));
+    CHECK(fabs(edge[0] - want) < 1.0 && fabs(edge[1] - want) < 1.0);
+    CHECK(luma3(zen) > 3.0 * luma3(off));
+    double still[2];
+    window_spread(r, up, still);
+    lake_close(&k, r);
+    /* waves tilt the normal: the edge ripples */
+    r = lake_open(&k, "cpu");
+    if (!r) return;
+    lake_fov(&k, 90.0f);
+    lake_draw(&k, r, k_up_eye, k_up_at, wavy);
+    lake_save("water_window_waves.png", wavy);
+    double waves[2];
+    window_spread(r, wavy, waves);
+    fprintf(stderr,
+            "  the edge over 7 rows: still water %.2f to %.2f degrees, waves %.2f to %.2f\n",
+            still[0], still[1], waves[0], waves[1]);
+    CHECK(still[1] - still[0] < 1.5);
+    CHECK(waves[1] - waves[0] > 3.0);
+    lake_close(&k, r);
+    /* the raw sky the same way, with no water at all */
+    g_lake_dry = true;
+    r = lake_open(&k, "cpu");
+    g_lake_dry = false;
+    if (!r) return;
+    lake_fov(&k, 90.0f);
+    lake_draw(&k, r, k_up_eye, k_up_at, raw);
+    lake_close(&k, r);
+    int skyish = 0, least = 255;
+    for (int i = 0; i < W * H; i++) {
+        int d = 0;
+        for (int c = 0; c < 3; c++)
+            d = abs(up[4 * i + c] - raw[4 * i + c]) > d ? abs(up[4 * i + c] - raw[4 * i + c]) : d;
+        least = d < least ? d : least;
+        skyish += d <= 3;
+    }
+    fprintf(stderr, "  pixels within 3/255 of the raw sky: %d (the nearest differs by %d)\n",
+            skyish, least);
+    CHECK_EQ_INT(skyish, 0);
+}
+
+/* The sky where nothing is drawn, from 1 m under (no surface: the lake's
+   volume without its grid, no floor): looking level, the lower half (water
+   all the way) is deep water's colour, bluer and darker than the raw sky
+   there; looking up, the window's rule gives the same picture as the still
+   surface's underside (within 2/255 at 0.99 of the channels). */
+TEST(waterSkyFromBelowIsFogged) {
+    static uint8_t level[2][W * H * 4], up[W * H * 4], surf[W * H * 4];
+    for (int pass = 0; pass < 2; pass++) { /* 0: the raw sky, 1: under the volume */
+        lake k;
+        g_lake_dry = g_lake_no_floor = true;
+        oak_renderer *r = lake_open(&k, "cpu");
+        g_lake_dry = g_lake_no_floor = false;
+        if (!r) return;
+        if (pass) lake_volume(&k);
+        lake_draw(&k, r, k_up_eye, k_level_at, level[pass]);
+        if (pass) {
+            lake_fov(&k, 90.0f);
+            lake_draw(&k, r, k_up_eye, k_up_at, up);
+            lake_save("water_sky_below.png", up);
+        }
+        lake_close(&k, r);
+    }
+    lake_save("water_sky_level.png", level[1]);
+    double c[2][3] = {{0}};
+    for (int y = H / 2 + 5; y < H; y++)
+        for (int x = 0; x < W; x++)
+            for (int p = 0; p < 2; p++)
+                for (int ch = 0; ch < 3; ch++)
+                    c[p][ch] += level[p][4 * (y * W + x) + ch] / (double)((H - H / 2 - 5) * W);
+    double br[2] = {c[0][2] / fmax(c[0][0], 1), c[1][2] / fmax(c[1][0], 1)};
+    fprintf(stderr,
+            "  below the horizon: raw sky rgb %.0f %.0f %.0f (B/R %.2f, luma %.1f), from under "
+            "the water %.0f %.0f %.0f (B/R %.2f, luma %.1f)\n",
+            c[0][0], c[0][1], c[0][2], br[0], luma3(c[0]), c[1][0], c[1][1], c[1][2], br[1],
+            luma3(c[1]));
+    CHECK(br[1] > 2.0 * br[0]);
+    CHECK(luma3(c[1]) < 0.5 * luma3(c[0]));
+    /* looking up: the window on the sky's own path, and the surface's */
+    lake k;
+    g_lake_still = true;
+    oak_renderer *r = lake_open(&k, "cpu");
+    g_lake_still = false;
+    if (!r) return;
+    lake_fov(&k, 90.0f);
+    lake_draw(&k, r, k_up_eye, k_up_at, surf);
+    double edge[2];
+    window_edges(r, up, H / 2, edge);
+    lake_close(&k, r);
+    int near = 0, worst = 0;
+    for (int i = 0; i < W * H * 4; i++) {
+        if (i % 4 == 3) continue;
+        int d = abs(up[i] - surf[i]);
+        near += d <= 2;
+        worst = d > worst ? d : worst;
+    }
+    double share = near / (double)(W * H * 3);
+    fprintf(stderr,
+            "  looking up with no surface: window edges at %.2f and %.2f degrees; against the "
+            "still surface's underside %.4f of channels within 2/255, max %d\n",
+            edge[0], edge[1], share, worst);
+    double want = asin(1.0 / OAK_WATER_IOR) * 180.0 / OAK_PI;
+    CHECK(fabs(edge[0] - want) < 1.0 && fabs(edge[1] - want) < 1.0);
+    CHECK(share >= 0.99);
+}
+
+/* From above nothing changed: the water's material drawn double-sided (its
+   underside for an eye below) gives the same bytes from above and at a low
+   angle as the same material single-sided, on each backend. */
+TEST(waterFromAboveIgnoresTheUnderside) {
+    static uint8_t px[2][2][W * H * 4];
+    const float *eyes[2] = {k_down_eye, k_low_eye}, *ats[2] = {k_down_at, k_low_at};
+    for (int pass = 0; pass < 2; pass++) {
+        lake k;
+        g_lake_single = pass == 1;
+        oak_renderer *r = lake_open(&k, g_backend);
+        g_lake_single = false;
+        if (!r) return;
+        for (int v = 0; v < 2; v++) lake_draw(&k, r, eyes[v], ats[v], px[pass][v]);
+        lake_close(&k, r);
+    }
+    for (int v = 0; v < 2; v++) {
+        size_t diff = 0;
+        for (size_t i = 0; i < sizeof px[0][0]; i++) diff += px[0][v][i] != px[1][v][i];
+        fprintf(stderr, "  %s: %zu bytes differ between double- and single-sided water\n",
+                v ? "low" : "down", diff);
+        CHECK(diff == 0);
+    }
+}
+
 TEST(waterBackendParity) {
-    static uint8_t px[2][3][W * H * 4]; /* [backend][view] */
-    const float *eyes[3] = {k_down_eye, k_low_eye, k_under_eye};
-    const float *ats[3] = {k_down_at, k_low_at, k_under_at};
+    enum { VIEWS = 6 };
+    static uint8_t px[2][VIEWS][W * H * 4]; /* [backend][view] */
+    const float *eyes[4] = {k_down_eye, k_low_eye, k_under_eye, k_up_eye};
+    const float *ats[4] = {k_down_at, k_low_at, k_under_at, k_up_at};
     g_oak_test_validation = g_oak_test_errors = 0;
     for (int pass = 0; pass < 2; pass++) {
         lake k;
         oak_renderer *r = lake_open(&k, pass ? g_backend : "cpu");
         if (!r) return;
         for (int v = 0; v < 3; v++) lake_draw(&k, r, eyes[v], ats[v], px[pass][v]);
+        lake_fov(&k, 90.0f); /* the window's edge in view, on waves */
+        lake_draw(&k, r, eyes[3], ats[3], px[pass][3]);
+        lake_close(&k, r);
+        /* the sky seen from below: the volume, no surface, no floor */
+        g_lake_dry = g_lake_no_floor = true;
+        r = lake_open(&k, pass ? g_backend : "cpu");
+        g_lake_dry = g_lake_no_floor = false;
+        if (!r) return;
+        lake_volume(&k);
+        lake_draw(&k, r, k_up_eye, k_level_at, px[pass][4]);
+        lake_fov(&k, 90.0f);
+        lake_draw(&k, r, k_up_eye, k_up_at, px[pass][5]);
         lake_close(&k, r);
     }
-    const char *names[3] = {"down", "low", "under"};
-    for (int v = 0; v < 3; v++) {
+    const char *names[VIEWS] = {"down", "low", "under", "up", "skylevel", "skyup"};
+    for (int v = 0; v < VIEWS; v++) {
         char name[64];
         snprintf(name, sizeof name, "water_%s_%s.png", g_backend, names[v]);
         lake_save(name, px[1][v]);
@@ -713,6 +983,7 @@ int main(int argc, char **argv) {
         int s = oak_test_backend_start(g_backend, oak_test_count_log);
         if (s) return s;
         RUN(waterBackendParity);
+        RUN(waterFromAboveIgnoresTheUnderside);
     } else {
         oak_engine_desc d = {.log_level = OAK_LOG_WARN, .allocator = oak_test_counting_allocator()};
         if (oak_init(&d) != OAK_OK) return 2;
@@ -729,6 +1000,9 @@ int main(int argc, char **argv) {
         RUN(waterUnderwaterFog);
         RUN(waterCausticsMoveOnTheBottom);
         RUN(waterRefractionOffsetFollowsTheNormal);
+        RUN(waterSnellsWindowFromBelow);
+        RUN(waterSkyFromBelowIsFogged);
+        RUN(waterFromAboveIgnoresTheUnderside);
     }
     oak_shutdown();
     return TEST_SUMMARY();

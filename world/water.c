@@ -213,8 +213,9 @@ static void grid_lines(oak_water *w) {
 static oak_result default_material(oak_material *out) {
     oak_material_desc md = oak_material_desc_defaults(NULL);
     md.metallic = 0.0f;
-    md.roughness = 0.06f;
+    md.roughness = (float)OAK_WATER_ROUGHNESS;
     md.alpha_mode = OAK_ALPHA_BLEND;
+    md.double_sided = true; /* its underside, seen from below (its shader culls the side away) */
     md.water = true;
     md.name = "water";
     return oak_make_material(out, &md);

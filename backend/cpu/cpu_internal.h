@@ -450,6 +450,16 @@ typedef struct cpu_surface {
    less the one through still water, OAK_WATER_REFRACT_DEPTH down (V: unit,
    towards the eye); P itself on still water. */
 void _oak_cpu_water_refract_point(const float P[3], const float N[3], const float V[3], float e[3]);
+/* The eye under the water's level inside its extent: water shows its
+   underside, the sky is seen through the water (docs/SHADING.md "Water"). */
+bool _oak_cpu_eye_under_water(const oak_render_view *v);
+/* The water's surface seen from below at P (N turned to the eye, V towards
+   it): Snell's window, then the underwater fog to the eye; surface.glsl's
+   oak_water_underside. */
+void _oak_cpu_water_underside(const cpu_backend *b, const float P[3], const float N[3],
+                              const float V[3], float roughness, float out[3]);
+/* The sky along unit dir seen from under the water (oak_water_sky_below). */
+void _oak_cpu_water_sky_below(const cpu_backend *b, const float dir[3], float out[3]);
 /* Builds the surface of a triangle at pixel (x, y). */
 void _oak_cpu_surface(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx *t, uint32_t x,
                       uint32_t y, cpu_surface *s);

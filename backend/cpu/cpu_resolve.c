@@ -33,6 +33,7 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
     const cpu_pass *p = &b->opaque;
     const oak_render_view *v = b->view;
     bool image_sky = b->sky[3] > 0;
+    bool under = _oak_cpu_eye_under_water(v);
     /* a tile's rows cross the same small triangles again and again: keep the
        last few gathered, direct-mapped by id */
     cpu_tri_ctx cache[TRI_CACHE];
@@ -71,6 +72,14 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
                     cpu_surface cs;
                     _oak_cpu_surface(b, p, tc, x, y, &cs);
                     _oak_cpu_channel(b, tc, &cs, out);
+                    continue;
+                }
+                if (!id && under) { /* the sky through the water (docs/SHADING.md "Water") */
+                    float dir[3];
+                    _oak_cpu_view_ray(v, x, y, dir);
+                    _oak_cpu_water_sky_below(b, dir, out);
+                    if (fog)
+                        _oak_fog_apply_sky(&b->fog, b->fog_buf, x, y, p->width, p->height, out);
                     continue;
                 }
                 if (!id && image_sky) { /* an .hdr sky: its image */

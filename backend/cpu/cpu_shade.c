@@ -842,11 +842,28 @@ static void water_ssr(const cpu_backend *b, const cpu_surface *s, const cpu_lane
         col[k] += q->ssr_w[k][lane] * fade * (h[k] - q->ssr_r[k][lane]) / q->water_a[lane];
 }
 
+/* The air's fog from the eye to P, as surface.glsl's after the water's
+   volume: the volumetric fog, else the exp2 curve; returns the exp2 curve's
+   transmittance (1 under the volumetric fog), for a mirror's weight. */
+static float air_fog(const cpu_backend *b, const float P[3], float col[3]) {
+    const oak_render_view *v = b->view;
+    if (b->fog.grid[3]) { /* volumetric fog replaces the exp2 curve */
+        _oak_fog_apply(&b->fog, b->fog_buf, v, P, col);
+    } else if (v->env.fog_density > 0) {
+        float dv[3] = {P[0] - v->camera_pos[0], P[1] - v->camera_pos[1], P[2] - v->camera_pos[2]};
+        float fd = v->env.fog_density * sqrtf(dot3(dv, dv));
+        float f = expf(-fd * fd);
+        for (int k = 0; k < 3; k++) col[k] = mixf(v->fog_color[k], col[k], f);
+        return f;
+    }
+    return 1.0f;
+}
+
 void _oak_cpu_shade_finish(const cpu_backend *b, const cpu_surface *s, const cpu_lanes *q,
                            uint32_t lane, float rgb[3], float *ssr) {
     const oak_render_view *v = b->view;
     float col[3] = {q->col[0][lane], q->col[1][lane], q->col[2][lane]};
-    float fogw = 1.0f; /* the exp2 fog's transmittance, for the mirror's weight */
+    float fogw; /* the exp2 fog's transmittance, for the mirror's weight */
     if (v->post.debug == OAK_DEBUG_CLUSTERS && q->lit[lane]) { /* lamps the lamp loop read */
         _oak_cpu_heat(q->n[lane] - q->first[lane], rgb);
         return;
@@ -858,16 +875,7 @@ void _oak_cpu_shade_finish(const cpu_backend *b, const cpu_surface *s, const cpu
         if (b->opaque_valid && q->ssr_p[lane] > 0) water_ssr(b, s, q, lane, col);
     } else
         underwater(v, s->P, col);
-    if (b->fog.grid[3]) { /* volumetric fog replaces the exp2 curve */
-        _oak_fog_apply(&b->fog, b->fog_buf, v, s->P, col);
-    } else if (v->env.fog_density > 0) {
-        float dv[3] = {s->P[0] - v->camera_pos[0], s->P[1] - v->camera_pos[1],
-                       s->P[2] - v->camera_pos[2]};
-        float fd = v->env.fog_density * sqrtf(dot3(dv, dv));
-        float f = expf(-fd * fd);
-        for (int k = 0; k < 3; k++) col[k] = mixf(v->fog_color[k], col[k], f);
-        fogw = f;
-    }
+    fogw = air_fog(b, s->P, col);
     if (ssr) ssr_store(b, s, q, lane, fogw, ssr);
     if (v->post.debug == OAK_DEBUG_CASCADES) _oak_cpu_cascade_tint(v, s->P, col);
     for (int k = 0; k < 3; k++) rgb[k] = col[k];
@@ -906,6 +914,47 @@ static void water_behind(const cpu_backend *b, const cpu_lanes *q, float out[3])
     for (int i = 0; i < 3; i++) P[i] = q->P[i][0], N[i] = q->N[i][0], V[i] = q->V[i][0];
     _oak_cpu_water_refract_point(P, N, V, e);
     copy_at(b, e, 0, out);
+}
+
+bool _oak_cpu_eye_under_water(const oak_render_view *v) {
+    const oak_environment *e = &v->env;
+    const float *x = e->water_extent, *cam = v->camera_pos;
+    bool any = x[0] != 0 || x[1] != 0 || x[2] != 0 || x[3] != 0;
+    if (!e->water || !(cam[1] < e->water_level)) return false;
+    return !any || (cam[0] >= x[0] && cam[2] >= x[1] && cam[0] <= x[2] && cam[2] <= x[3]);
+}
+
+void _oak_cpu_water_underside(const cpu_backend *b, const float P[3], const float N[3],
+                              const float V[3], float roughness, float out[3]) {
+    const oak_environment *e = &b->view->env;
+    const float *cam = b->view->camera_pos;
+    float t[3], sky[3] = {0, 0, 0};
+    refract_v(V, N, (float)OAK_WATER_IOR, t); /* out into the air; 0 past the critical angle */
+    float ct = -dot3(t, N), F = 1.0f;
+    if (ct > 0) {
+        float q = 1.0f - ct, q2 = q * q;
+        F = (float)OAK_WATER_F0 + (1.0f - (float)OAK_WATER_F0) * (q2 * q2 * q);
+        _oak_sky_specular(b->sky, t, roughness, sky);
+    }
+    float d[3] = {cam[0] - P[0], cam[1] - P[1], cam[2] - P[2]}, len = sqrtf(dot3(d, d));
+    for (int k = 0; k < 3; k++) {
+        float c = ct > 0 ? sky[k] * (1.0f - F) + e->water_scatter[k] * F : e->water_scatter[k];
+        float T = expf(-e->water_absorption[k] * len);
+        out[k] = c * T + e->water_scatter[k] * (1.0f - T);
+    }
+}
+
+void _oak_cpu_water_sky_below(const cpu_backend *b, const float dir[3], float out[3]) {
+    const oak_environment *e = &b->view->env;
+    if (!(dir[1] > 0)) {
+        for (int k = 0; k < 3; k++) out[k] = e->water_scatter[k];
+        return;
+    }
+    const float *cam = b->view->camera_pos, down[3] = {0, -1, 0};
+    float s = (e->water_level - cam[1]) / dir[1];
+    float P[3] = {cam[0] + dir[0] * s, cam[1] + dir[1] * s, cam[2] + dir[2] * s};
+    float V[3] = {-dir[0], -dir[1], -dir[2]};
+    _oak_cpu_water_underside(b, P, down, V, (float)OAK_WATER_ROUGHNESS, out);
 }
 
 /* Light through a transmissive surface at lane 0 (docs/SHADING.md
@@ -955,6 +1004,26 @@ static void transmit(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_lanes
 /* One pixel through the kernel in lane 0 (blend, and tests) */
 void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surface *s, float rgb[3],
                     float *alpha) {
+    if (t->mat->desc.water) { /* its top from above, its underside from below */
+        bool under = _oak_cpu_eye_under_water(b->view);
+        if (s->back != under) { /* the other side: nothing (alpha 0 keeps the frame) */
+            rgb[0] = rgb[1] = rgb[2] = 0;
+            *alpha = 0;
+            return;
+        }
+        if (under) { /* Snell's window; it hides what is behind (surface.glsl) */
+            const float *cam = b->view->camera_pos;
+            float V[3] = {cam[0] - s->P[0], cam[1] - s->P[1], cam[2] - s->P[2]};
+            normalize3(V);
+            _oak_cpu_water_underside(b, s->P, s->Nv, V, clampf(t->mat->desc.roughness, 0.03f, 1.0f),
+                                     rgb);
+            air_fog(b, s->P, rgb);
+            if (b->view->post.debug == OAK_DEBUG_CASCADES)
+                _oak_cpu_cascade_tint(b->view, s->P, rgb);
+            *alpha = 1;
+            return;
+        }
+    }
     cpu_lanes q;
     memset(&q, 0, sizeof q);
     q.count = 1;

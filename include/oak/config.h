@@ -199,6 +199,8 @@
 #define OAK_WATER_FLOAT_STEP     (1.0 / 120.0) /* seconds per step of a floater's integration */
 #define OAK_WATER_F0             0.02   /* Schlick's F0 of water, ((1.33 - 1) / (1.33 + 1))^2 */
 #define OAK_WATER_FOAM_ALBEDO    0.85   /* foam's diffuse albedo */
+#define OAK_WATER_IOR            1.33   /* water's refractive index: Snell's window from below */
+#define OAK_WATER_ROUGHNESS      0.06   /* the default material's; the sky's window seen from below */
 #define OAK_WATER_REFRACT_DEPTH  1.5    /* metres below the surface its refraction offset is taken at */
 #define OAK_WATER_CREST_FOAM     0.55   /* Jacobian below which crests foam fully ... */
 #define OAK_WATER_CREST_CLEAR    0.85   /* ... and above which they do not */

@@ -170,6 +170,46 @@ vec3 oak_underwater(vec3 P, vec3 cam, vec3 colour) {
     return mix(colour, view.water_foam.rgb, foam);
 }
 
+// The eye under the water's level, inside its extent (the underwater fog's
+// condition): the water's underside is drawn and its top culled, the sky
+// is seen through the water (cpu_shade.c _oak_cpu_eye_under_water).
+bool oak_eye_under_water() {
+    vec3 cam = view.camera_pos.xyz;
+    vec4 e = view.water_extent;
+    return view.water.z != 0.0 && cam.y < view.water.x && cam.x >= e.x && cam.z >= e.y &&
+           cam.x <= e.z && cam.z <= e.w;
+}
+
+// The water's surface seen from below at P (docs/SHADING.md "Water"), N its
+// normal turned to the eye, V towards the eye: Snell's window. The ray
+// refracted out into the air (n = OAK_WATER_IOR) reads the sky light
+// around it times 1 - F, F Schlick's on the air side's cosine (1 at the
+// critical angle, so the window's edge is continuous), and F times deep
+// water's radiance; past the critical angle total internal reflection
+// mirrors the water: its radiance. Then the underwater fog over the eye's
+// distance (cpu_shade.c _oak_cpu_water_underside).
+vec3 oak_water_underside(vec3 P, vec3 N, vec3 V, float roughness) {
+    vec3 c = view.water_scatter.rgb;
+    vec3 t = refract(-V, N, float(OAK_WATER_IOR));
+    float ct = -dot(t, N);
+    if (ct > 0.0) {
+        float q = 1.0 - ct, q2 = q * q;
+        float F = OAK_WATER_F0 + (1.0 - OAK_WATER_F0) * (q2 * q2 * q);
+        c = oak_sky_specular(t, roughness) * (1.0 - F) + c * F;
+    }
+    vec3 T = exp(-view.water_absorb.rgb * length(view.camera_pos.xyz - P));
+    return c * T + view.water_scatter.rgb * (1.0 - T);
+}
+
+// The sky along dir (unit) from an eye under the water: water all the way
+// down; up, water to the still level, then the window there.
+vec3 oak_water_sky_below(vec3 dir) {
+    if (dir.y <= 0.0) return view.water_scatter.rgb;
+    vec3 cam = view.camera_pos.xyz;
+    vec3 P = cam + dir * ((view.water.x - cam.y) / dir.y);
+    return oak_water_underside(P, vec3(0.0, -1.0, 0.0), -dir, float(OAK_WATER_ROUGHNESS));
+}
+
 // A material texture's texel at the interpolated uv sets (xy set 0, zw set
 // 1) and their screen derivatives; white where the slot is empty.
 vec4 oak_material_tap(oak_gpu_texref r, vec4 uvs, vec4 duvx, vec4 duvy) {
@@ -373,6 +413,12 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         Ng = -Ng;
         Nv = -Nv;
     }
+#ifdef OAK_FORWARD
+    // water shows its top from above and its underside from below; the
+    // other side draws nothing (alpha 0: the blend keeps the frame exactly)
+    bool wunder = (mflags & OAK_GPU_MAT_WATER) != 0u && oak_eye_under_water();
+    if ((mflags & OAK_GPU_MAT_WATER) != 0u && back != wunder) return vec4(0.0);
+#endif
 
     vec4 tex[5];
     vec3 fxN = Nv;
@@ -411,6 +457,10 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
 #ifdef OAK_FORWARD
     vec3 trans = vec3(0.0), wbehind = vec3(0.0);
     bool refracts = false;
+    if (wunder) { // Snell's window, the underwater fog to it; it hides what is behind
+        colour = oak_water_underside(P, Nv, V, clamp(materials[mi].params.y, 0.03, 1.0));
+        basec.a = 1.0;
+    } else
 #endif
     if ((mflags & OAK_GPU_MAT_UNLIT) != 0u) {
         colour = basec.rgb;
