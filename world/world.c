@@ -100,7 +100,8 @@ oak_result oak_world_update(oak_scene *scene, const char *name, float seconds) {
     /* the world's clock drives the clouds' drift (clouds.wind x time) */
     oak_scene_environment(scene)->clouds.time = seconds;
     oak_result r = w->update ? w->update(scene, seconds) : OAK_OK;
-    return r ? r : oak_world_update_weather(scene, seconds);
+    if (!r) r = oak_world_update_weather(scene, seconds);
+    return r ? r : oak_world_update_particles(scene, seconds);
 }
 
 /* ---- shared helpers ------------------------------------------------------ */
