@@ -227,7 +227,8 @@ TEST(colourAndSizeKeysByLife) {
         CHECK_OK(oak_particles_update(p, (k ? 45 : 15) * STEP));
         const oak_instance *r = oak_stream_records(oak_particles_stream(p, 0));
         for (int c = 0; c < 3; c++) CHECK_NEAR(r->color[c], want[k][c], 1e-5);
-        CHECK_NEAR(r->phase, want[k][3], 1e-5);
+        CHECK_NEAR(oak_instance_phase_share(r->phase), want[k][3], 1e-4);
+        CHECK_NEAR(oak_instance_phase_opacity(r->phase), k ? 0.5 : 1, 1.0 / 255);
         CHECK_NEAR(r->scale, want[k][4], 1e-5);
         /* +y turned by the record's quaternion points at the eye */
         const float *q = r->rotation;

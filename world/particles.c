@@ -200,8 +200,12 @@ oak_result oak_particles_add_emitter(oak_particles *s, const oak_emitter_desc *d
         if (!(r = oak_make_material(&e->own_material, &md))) mat = e->own_material;
     }
     if (!r) {
-        oak_stream_desc sd = {
-            .capacity = d.capacity, .lod_count = 1, .material = mat, .flags = OAK_DRAW_NO_SHADOW};
+        const oak_material_data *m = oak_material_get(mat);
+        oak_stream_desc sd = {.capacity = d.capacity,
+                              .lod_count = 1,
+                              .material = mat,
+                              .flags = OAK_DRAW_NO_SHADOW,
+                              .phase_opacity = m && m->desc.alpha_mode == OAK_ALPHA_BLEND};
         sd.lods[0] = (oak_stream_lod){s->quad, 0};
         oak_stream *st = NULL;
         if (!(r = oak_make_stream(&st, &sd))) {
@@ -422,7 +426,7 @@ static void step_chunk(void *user, uint32_t begin, uint32_t end, uint32_t worker
         float spin[4] = {0, sinf(ang), 0, cosf(ang)};
         qmul(r->rotation, face, spin);
         memcpy(r->color, col, sizeof r->color);
-        r->phase = f;
+        r->phase = oak_instance_phase_pack(col[3], f);
     }
 }
 
