@@ -4,7 +4,8 @@
  * births evenly and the cone holds every velocity; gravity and drag follow
  * the analytic flight within 1e-4 m (a forward Euler step would be 0.08 m
  * off after 1 s); colour and size keys by the share of life; each quad
- * turns its +y to the eye; bad descs and times give one line. */
+ * turns its +y to the eye, upright; a flipbook's frame by life; bad descs
+ * and times give one line. */
 #include "oak_test.h"
 
 #include <oak/world.h>
@@ -241,6 +242,55 @@ TEST(colourAndSizeKeysByLife) {
     done();
 }
 
+/* A 2 x 2 flipbook over a life of 1 s: the particle is in frame 1's stream
+   at a quarter of its life and frame 3's at three quarters, and stands
+   upright: the quad's -z (its texture's top) is world up as the eye sees it. */
+TEST(flipbookFrameByLife) {
+    const float eye[3] = {3, 4, 5};
+    oak_particles *p = make_set(eye);
+    if (!p) return;
+    oak_texture white = {0};
+    CHECK_OK(oak_load_texture(&white, "oak://white", OAK_FORMAT_RGBA8_SRGB));
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.base_color_tex.texture = white;
+    oak_material m = {0};
+    CHECK_OK(oak_make_material(&m, &md));
+    oak_emitter_desc d = {.life = {1, 1}, .material = m, .flipbook = {2, 2}};
+    d.bursts[0].count = 1;
+    CHECK_OK(oak_particles_add_emitter(p, &d, NULL));
+    CHECK(oak_particles_frame_stream(p, 0, 3) && !oak_particles_frame_stream(p, 0, 4));
+    CHECK(oak_particles_frame_stream(p, 0, 0) == oak_particles_stream(p, 0));
+    const int want[3] = {1, 2, 3};
+    const double at[3] = {0.25, 0.5, 0.75};
+    for (int k = 0; k < 3; k++) {
+        CHECK_OK(oak_particles_update(p, at[k]));
+        for (uint32_t f = 0; f < 4; f++)
+            CHECK_EQ_INT(oak_stream_count(oak_particles_frame_stream(p, 0, f)),
+                         f == (uint32_t)want[k]);
+    }
+    const oak_instance *r = oak_stream_records(oak_particles_frame_stream(p, 0, 3));
+    const float *q = r->rotation;
+    /* -z turned: -(2(xz + wy), 2(yz - wx), 1 - 2(xx + yy)) */
+    float top[3] = {-2 * (q[0] * q[2] + q[3] * q[1]), -2 * (q[1] * q[2] - q[3] * q[0]),
+                    -(1 - 2 * (q[0] * q[0] + q[1] * q[1]))};
+    float n[3] = {eye[0] - r->position[0], eye[1] - r->position[1], eye[2] - r->position[2]};
+    float nl = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    float up[3] = {0, 1, 0}, dn = n[1] / nl, ul = 0;
+    for (int c = 0; c < 3; c++) up[c] -= dn * n[c] / nl, ul += up[c] * up[c];
+    for (int c = 0; c < 3; c++) CHECK_NEAR(top[c], up[c] / sqrtf(ul), 1e-5);
+    /* bad flipbooks: too many frames, a missing side, no atlas */
+    oak_emitter_desc bad = d;
+    bad.flipbook[0] = 5, bad.flipbook[1] = 4;
+    CHECK(oak_particles_add_emitter(p, &bad, NULL) == OAK_ERROR_INVALID_ARGUMENT);
+    bad.flipbook[1] = 0;
+    CHECK(oak_particles_add_emitter(p, &bad, NULL) == OAK_ERROR_INVALID_ARGUMENT);
+    bad.flipbook[0] = bad.flipbook[1] = 2, bad.material = (oak_material){0};
+    CHECK(oak_particles_add_emitter(p, &bad, NULL) == OAK_ERROR_INVALID_ARGUMENT);
+    done();
+    oak_destroy_material(m);
+    oak_destroy_texture(white);
+}
+
 TEST(badInputGivesOneLine) {
     oak_particles *p = make_set((float[3]){0, 0, 5});
     if (!p) return;
@@ -274,6 +324,7 @@ int main(void) {
     RUN(rateBirthsEvenlyInsideTheCone);
     RUN(gravityAndDragFollowTheAnalyticFlight);
     RUN(colourAndSizeKeysByLife);
+    RUN(flipbookFrameByLife);
     RUN(badInputGivesOneLine);
     oak_shutdown();
     return TEST_SUMMARY();

@@ -3,8 +3,9 @@
  * one spot read N x 0.1 in linear light (N = 1, 2, 4; "over" would read
  * 0.1); a red quad at alpha 0.5 in front of a blue one at 0.5 reads red 0.4
  * and blue 0.2 (drawn in the wrong order, 0.2 and 0.4), from either side;
- * a cutout (MASK) particle draws its colour opaque; on vulkan and gl each
- * picture is the CPU's at the parity rule. */
+ * a cutout (MASK) particle draws its colour opaque; a 2 x 2 flipbook shows
+ * frame 1 at a quarter of a life and frame 3 at three quarters, upright; on
+ * vulkan and gl each picture is the CPU's at the parity rule. */
 #include "oak_test.h"
 
 #include "backend_start.h"
@@ -56,12 +57,12 @@ static void add_still(oak_particles *p, oak_material m, float z, uint32_t count,
     CHECK_OK(oak_particles_add_emitter(p, &d, NULL));
 }
 
-/* drawn at 0.5 s; the centre pixel in linear light; parity with the CPU off it */
-static void draw(oak_scene *sc, const char *what, double lin[3]) {
-    static uint8_t px[W * H * 4], ref[W * H * 4];
-    CHECK_OK(oak_world_update_particles(sc, 0.5f));
+/* drawn at `seconds`; the centre pixel in linear light; parity with the CPU off it */
+static void draw_at(oak_scene *sc, const char *what, double seconds, double lin[3], uint8_t *px) {
+    static uint8_t ref[W * H * 4];
+    CHECK_OK(oak_world_update_particles(sc, (float)seconds));
     CHECK_OK(oak_scene_draw(sc, g_main));
-    CHECK_OK(oak_renderer_read_pixels(g_main, px, sizeof px));
+    CHECK_OK(oak_renderer_read_pixels(g_main, px, (size_t)W * H * 4));
     const uint8_t *c = px + ((H / 2) * W + W / 2) * 4;
     for (int k = 0; k < 3; k++) lin[k] = oak_test_linear(c[k]);
     fprintf(stderr, "  %s on %s: centre %.4f %.4f %.4f\n", what, g_backend, lin[0], lin[1], lin[2]);
@@ -78,6 +79,11 @@ static void draw(oak_scene *sc, const char *what, double lin[3]) {
             oak_destroy_renderer(rc);
         }
     }
+}
+
+static void draw(oak_scene *sc, const char *what, double lin[3]) {
+    static uint8_t px[W * H * 4];
+    draw_at(sc, what, 0.5, lin, px);
 }
 
 TEST(additiveQuadsSum) {
@@ -134,6 +140,60 @@ TEST(cutoutDrawsOpaque) {
     oak_destroy_material(cut);
 }
 
+/* A 2 x 2 atlas of 16 x 16 cells, each a top half and a darker bottom
+   half of its own colour: at a quarter of its life the particle shows
+   frame 1 (green, top right), at three quarters frame 3 (yellow), the top
+   half above the centre (the quad stands upright). */
+TEST(flipbookShowsTheFrameOfItsLife) {
+    static uint8_t atlas[32 * 32 * 4];
+    const uint8_t cell[4][3] = {{255, 0, 0}, {0, 255, 0}, {0, 0, 255}, {255, 255, 0}};
+    for (int y = 0; y < 32; y++)
+        for (int x = 0; x < 32; x++) {
+            int k = (y / 16) * 2 + x / 16;
+            bool bottom = y % 16 >= 8;
+            for (int c = 0; c < 3; c++)
+                atlas[(y * 32 + x) * 4 + c] = bottom ? cell[k][c] / 4 : cell[k][c];
+            atlas[(y * 32 + x) * 4 + 3] = 255;
+        }
+    oak_texture_desc td = {
+        .width = 32, .height = 32, .format = OAK_FORMAT_RGBA8_SRGB, .pixels = atlas};
+    oak_texture tex = {0};
+    CHECK_OK(oak_make_texture(&tex, &td));
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.unlit = true, md.double_sided = true;
+    md.base_color_tex.texture = tex;
+    md.base_color_tex.sampler.wrap_u = md.base_color_tex.sampler.wrap_v = OAK_WRAP_CLAMP;
+    oak_material m = {0};
+    CHECK_OK(oak_make_material(&m, &md));
+    oak_particles *p = NULL;
+    oak_scene *sc = make_scene(5, &p);
+    if (!sc) return;
+    oak_emitter_desc d = {.life = {1, 1}, .size = {1, 1}, .material = m, .flipbook = {2, 2}};
+    d.bursts[0].count = 1;
+    CHECK_OK(oak_particles_add_emitter(p, &d, NULL));
+    static uint8_t px[W * H * 4];
+    const double when[2] = {0.25, 0.75};
+    const int frame[2] = {1, 3};
+    for (int i = 0; i < 2; i++) {
+        double lin[3];
+        char what[64];
+        snprintf(what, sizeof what, "the flipbook at %.2f of its life", when[i]);
+        draw_at(sc, what, when[i], lin, px);
+        const uint8_t *c = cell[frame[i]];
+        for (int k = 0; k < 3; k++) CHECK(c[k] ? lin[k] > 0.1 : lin[k] == 0); /* the frame's hue */
+        /* 5 rows above the centre: the top half; 5 below: the darker bottom half */
+        const uint8_t *above = px + ((H / 2 - 5) * W + W / 2) * 4,
+                      *below = px + ((H / 2 + 5) * W + W / 2) * 4;
+        for (int k = 0; k < 3; k++) {
+            CHECK_NEAR(above[k], c[k], 2);
+            CHECK_NEAR(oak_test_linear(below[k]), oak_test_linear(c[k] / 4), 0.006);
+        }
+    }
+    oak_destroy_scene(sc);
+    oak_destroy_material(m);
+    oak_destroy_texture(tex);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) g_backend = argv[1];
     int started = oak_test_backend_start(g_backend, oak_test_count_log);
@@ -144,6 +204,7 @@ int main(int argc, char **argv) {
         RUN(additiveQuadsSum);
         RUN(alphaBlendsOverFarToNear);
         RUN(cutoutDrawsOpaque);
+        RUN(flipbookShowsTheFrameOfItsLife);
     }
     oak_destroy_renderer(g_main);
     CHECK_EQ_INT(g_oak_test_validation, 0);

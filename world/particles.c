@@ -24,11 +24,13 @@ typedef struct particle {
 typedef struct emitter {
     oak_emitter_desc d;
     float axis[3];
-    oak_stream *stream;
-    oak_material own_material; /* made here when the desc had none */
+    uint32_t frames; /* the flipbook's (1: none); a stream and material per frame */
+    oak_stream *stream[OAK_PARTICLE_FRAMES];
+    oak_material own_material;                        /* made here when the desc had none */
+    oak_material frame_material[OAK_PARTICLE_FRAMES]; /* the flipbook's, made here */
     particle *parts;
-    oak_instance *records;
-    uint8_t *dead;
+    oak_instance *records, *by_frame; /* by_frame: the records grouped by frame */
+    uint8_t *dead, *frame;
     uint32_t alive;
     uint32_t pending; /* oak_particles_burst's, born at the next step's start */
     uint64_t born, dropped;
@@ -104,6 +106,9 @@ static oak_result check_desc(const oak_emitter_desc *d) {
         bad = "colour keys (t in [0, 1], rising)";
     else if (!keys_ok(d->size_keys, d->size_key_count))
         bad = "size keys (t in [0, 1], rising)";
+    else if ((d->flipbook[0] == 0) != (d->flipbook[1] == 0) ||
+             (uint64_t)d->flipbook[0] * d->flipbook[1] > OAK_PARTICLE_FRAMES)
+        bad = "flipbook not columns x rows of at most OAK_PARTICLE_FRAMES frames";
     for (int i = 0; !bad && i < OAK_PARTICLE_BURSTS; i++) {
         const oak_particle_burst *b = &d->bursts[i];
         if (b->count && !(b->at >= 0 && isfinite(b->at) && b->every >= 0 && isfinite(b->every)))
@@ -116,11 +121,34 @@ static oak_result check_desc(const oak_emitter_desc *d) {
 /* ---- the set -------------------------------------------------------------- */
 
 static void free_emitter(oak_particles *s, emitter *e) {
-    if (e->stream) oak_scene_remove_stream(s->scene, e->stream);
+    for (uint32_t k = 0; k < OAK_PARTICLE_FRAMES; k++) {
+        if (e->stream[k]) oak_scene_remove_stream(s->scene, e->stream[k]);
+        if (e->frame_material[k].id) oak_destroy_material(e->frame_material[k]);
+    }
     if (e->own_material.id) oak_destroy_material(e->own_material);
     oak_free(e->parts);
     oak_free(e->records);
+    oak_free(e->by_frame);
     oak_free(e->dead);
+    oak_free(e->frame);
+}
+
+/* Frame k's material: the emitter's with its base colour and emissive
+   textures narrowed to cell k of columns x rows (KHR_texture_transform:
+   uv' = offset + scale uv), row by row from the top left. */
+static oak_result make_frame_material(oak_material *out, const oak_material_desc *base,
+                                      const uint32_t cells[2], uint32_t k) {
+    oak_material_desc md = *base;
+    float sc[2] = {1.0f / (float)cells[0], 1.0f / (float)cells[1]};
+    float off[2] = {(float)(k % cells[0]) * sc[0], (float)(k / cells[0]) * sc[1]};
+    oak_texture_ref *refs[2] = {&md.base_color_tex, &md.emissive_tex};
+    for (int t = 0; t < 2; t++) {
+        if (!refs[t]->texture.id) continue;
+        memcpy(refs[t]->offset, off, sizeof off);
+        memcpy(refs[t]->scale, sc, sizeof sc);
+        refs[t]->rotation = 0;
+    }
+    return oak_make_material(out, &md);
 }
 
 void oak_destroy_particles(oak_particles *s) {
@@ -188,7 +216,10 @@ oak_result oak_particles_add_emitter(oak_particles *s, const oak_emitter_desc *d
     e->parts = oak_alloc(sizeof *e->parts * d.capacity);
     e->records = oak_alloc(sizeof *e->records * d.capacity);
     e->dead = oak_alloc(d.capacity);
-    r = e->parts && e->records && e->dead
+    e->frame = oak_alloc(d.capacity);
+    e->frames = d.flipbook[0] ? d.flipbook[0] * d.flipbook[1] : 1;
+    if (e->frames > 1) e->by_frame = oak_alloc(sizeof *e->by_frame * d.capacity);
+    r = e->parts && e->records && e->dead && e->frame && (e->frames == 1 || e->by_frame)
             ? OAK_OK
             : oak_error(OAK_ERROR_OUT_OF_MEMORY, "particles: no memory for %u", d.capacity);
     oak_material mat = d.material;
@@ -199,18 +230,31 @@ oak_result oak_particles_add_emitter(oak_particles *s, const oak_emitter_desc *d
         md.name = "particle";
         if (!(r = oak_make_material(&e->own_material, &md))) mat = e->own_material;
     }
-    if (!r) {
-        const oak_material_data *m = oak_material_get(mat);
+    const oak_material_data *m = r ? NULL : oak_material_get(mat);
+    if (!r && !m)
+        r = oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                      "oak_particles_add_emitter: the material is not alive");
+    if (!r && e->frames > 1 && !m->desc.base_color_tex.texture.id &&
+        !m->desc.emissive_tex.texture.id)
+        r = oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                      "oak_particles_add_emitter: a flipbook needs a material with a base colour "
+                      "or emissive texture (the atlas)");
+    for (uint32_t k = 0; !r && k < e->frames; k++) {
+        oak_material fm = mat;
+        if (e->frames > 1) {
+            if ((r = make_frame_material(&e->frame_material[k], &m->desc, d.flipbook, k))) break;
+            fm = e->frame_material[k];
+        }
         oak_stream_desc sd = {.capacity = d.capacity,
                               .lod_count = 1,
-                              .material = mat,
+                              .material = fm,
                               .flags = OAK_DRAW_NO_SHADOW,
-                              .phase_opacity = m && m->desc.alpha_mode == OAK_ALPHA_BLEND};
+                              .phase_opacity = m->desc.alpha_mode == OAK_ALPHA_BLEND};
         sd.lods[0] = (oak_stream_lod){s->quad, 0};
         oak_stream *st = NULL;
         if (!(r = oak_make_stream(&st, &sd))) {
             r = oak_scene_add_stream(s->scene, st); /* the scene destroys it on failure */
-            if (!r) e->stream = st;
+            if (!r) e->stream[k] = st;
         }
     }
     if (r) {
@@ -245,7 +289,11 @@ oak_result oak_particles_burst(oak_particles *s, uint32_t i, uint32_t count) {
 }
 
 oak_stream *oak_particles_stream(const oak_particles *s, uint32_t i) {
-    return s && i < s->count ? s->em[i].stream : NULL;
+    return oak_particles_frame_stream(s, i, 0);
+}
+
+oak_stream *oak_particles_frame_stream(const oak_particles *s, uint32_t i, uint32_t frame) {
+    return s && i < s->count && frame < s->em[i].frames ? s->em[i].stream[frame] : NULL;
 }
 
 oak_result oak_particles_get_stats(const oak_particles *s, uint32_t i, oak_particle_stats *out) {
@@ -321,7 +369,7 @@ static void spawn(emitter *e, double t) {
     q->life = lerpf(e->d.life[0], e->d.life[1], draw(e, n, 3));
     q->size = lerpf(e->d.size[0], e->d.size[1], draw(e, n, 4));
     q->spin_rate = lerpf(e->d.spin[0], e->d.spin[1], draw(e, n, 5));
-    q->spin0 = (float)TAU * draw(e, n, 6);
+    q->spin0 = e->d.spin[0] != 0 || e->d.spin[1] != 0 ? (float)TAU * draw(e, n, 6) : 0;
     q->birth = t;
 }
 
@@ -373,6 +421,49 @@ static void qmul(float q[4], const float a[4], const float b[4]) {
     q[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
 }
 
+/* The quad (x-z, facing +y, its texture's top at -z) turned to face the
+   eye from p: +y onto the direction to the eye, -z onto world up as the
+   eye sees it (upright: a flame stands), +x across; looking straight up
+   or down, -z takes world -z instead. */
+static void face_eye(float q[4], const float p[3], const float eye[3]) {
+    float n[3] = {eye[0] - p[0], eye[1] - p[1], eye[2] - p[2]};
+    float l = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (!(l > 1e-6f)) return;
+    for (int c = 0; c < 3; c++) n[c] /= l;
+    float up[3] = {-n[1] * n[0], 1 - n[1] * n[1], -n[1] * n[2]}; /* y less its n part */
+    float ul = sqrtf(up[0] * up[0] + up[1] * up[1] + up[2] * up[2]);
+    if (ul < 1e-4f) { /* -z less its n part */
+        up[0] = n[2] * n[0], up[1] = n[2] * n[1], up[2] = -1 + n[2] * n[2];
+        ul = sqrtf(up[0] * up[0] + up[1] * up[1] + up[2] * up[2]);
+    }
+    for (int c = 0; c < 3; c++) up[c] /= ul;
+    /* columns: x = up x n, y = n, z = -up */
+    float m[3][3] = {
+        {up[1] * n[2] - up[2] * n[1], up[2] * n[0] - up[0] * n[2], up[0] * n[1] - up[1] * n[0]},
+        {n[0], n[1], n[2]},
+        {-up[0], -up[1], -up[2]}};
+    /* matrix to quaternion (m[col][row]) */
+    float tr = m[0][0] + m[1][1] + m[2][2];
+    if (tr > 0) {
+        float s = 2 * sqrtf(tr + 1);
+        q[3] = 0.25f * s;
+        q[0] = (m[1][2] - m[2][1]) / s, q[1] = (m[2][0] - m[0][2]) / s;
+        q[2] = (m[0][1] - m[1][0]) / s;
+    } else if (m[0][0] > m[1][1] && m[0][0] > m[2][2]) {
+        float s = 2 * sqrtf(1 + m[0][0] - m[1][1] - m[2][2]);
+        q[3] = (m[1][2] - m[2][1]) / s, q[0] = 0.25f * s;
+        q[1] = (m[1][0] + m[0][1]) / s, q[2] = (m[2][0] + m[0][2]) / s;
+    } else if (m[1][1] > m[2][2]) {
+        float s = 2 * sqrtf(1 + m[1][1] - m[0][0] - m[2][2]);
+        q[3] = (m[2][0] - m[0][2]) / s, q[0] = (m[1][0] + m[0][1]) / s;
+        q[1] = 0.25f * s, q[2] = (m[2][1] + m[1][2]) / s;
+    } else {
+        float s = 2 * sqrtf(1 + m[2][2] - m[0][0] - m[1][1]);
+        q[3] = (m[0][1] - m[1][0]) / s, q[0] = (m[2][0] + m[0][2]) / s;
+        q[1] = (m[2][1] + m[1][2]) / s, q[2] = 0.25f * s;
+    }
+}
+
 typedef struct step_job {
     emitter *e;
     double t1;  /* the step's end */
@@ -404,24 +495,13 @@ static void step_chunk(void *user, uint32_t begin, uint32_t end, uint32_t worker
         float col[4] = {1, 1, 1, 1}, sz[4] = {1, 0, 0, 0};
         if (d->color_key_count) key_at(d->color_keys, d->color_key_count, f, col);
         if (d->size_key_count) key_at(d->size_keys, d->size_key_count, f, sz);
+        uint32_t fr = (uint32_t)(f * (float)e->frames);
+        e->frame[i] = (uint8_t)(fr < e->frames ? fr : e->frames - 1);
         oak_instance *r = &e->records[i];
         memcpy(r->position, q->p, sizeof q->p);
         r->scale = q->size * sz[0];
-        /* turn +y onto the direction to the eye (the shortest arc) */
         float face[4] = {0, 0, 0, 1};
-        if (j->have_eye) {
-            float n[3] = {j->eye[0] - q->p[0], j->eye[1] - q->p[1], j->eye[2] - q->p[2]};
-            float l = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-            if (l > 1e-6f) {
-                for (int c = 0; c < 3; c++) n[c] /= l;
-                if (n[1] > -0.9999f) { /* axis y x n = (n.z, 0, -n.x), w = 1 + y.n */
-                    float w = 1 + n[1], m = sqrtf(n[2] * n[2] + n[0] * n[0] + w * w);
-                    face[0] = n[2] / m, face[1] = 0, face[2] = -n[0] / m, face[3] = w / m;
-                } else {
-                    face[0] = 1, face[3] = 0; /* half a turn about x */
-                }
-            }
-        }
+        if (j->have_eye) face_eye(face, q->p, j->eye);
         float ang = 0.5f * (q->spin0 + q->spin_rate * (float)age);
         float spin[4] = {0, sinf(ang), 0, cosf(ang)};
         qmul(r->rotation, face, spin);
@@ -435,10 +515,37 @@ static void compact(emitter *e) {
     uint32_t w = 0;
     for (uint32_t i = 0; i < e->alive; i++) {
         if (e->dead[i]) continue;
-        if (w != i) e->parts[w] = e->parts[i], e->records[w] = e->records[i];
+        if (w != i) {
+            e->parts[w] = e->parts[i], e->records[w] = e->records[i];
+            e->frame[w] = e->frame[i];
+        }
         w++;
     }
     e->alive = w;
+}
+
+/* The records into the streams: all in one, or grouped by frame into
+   each frame's (in particle order within a frame). */
+static oak_result write_streams(emitter *e) {
+    const oak_instance *rec = e->records;
+    uint32_t first[OAK_PARTICLE_FRAMES + 1] = {0};
+    if (e->frames > 1) {
+        for (uint32_t i = 0; i < e->alive; i++) first[e->frame[i] + 1]++;
+        for (uint32_t k = 0; k < e->frames; k++) first[k + 1] += first[k];
+        uint32_t at[OAK_PARTICLE_FRAMES];
+        memcpy(at, first, sizeof at);
+        for (uint32_t i = 0; i < e->alive; i++) e->by_frame[at[e->frame[i]]++] = e->records[i];
+        rec = e->by_frame;
+    } else {
+        first[1] = e->alive;
+    }
+    for (uint32_t k = 0; k < e->frames; k++) {
+        uint32_t n = first[k + 1] - first[k];
+        oak_result r = oak_stream_write(e->stream[k], 0, rec + first[k], n);
+        if (!r) r = oak_stream_set_count(e->stream[k], n);
+        if (r) return r;
+    }
+    return OAK_OK;
 }
 
 static void restart(oak_particles *s) {
@@ -493,8 +600,7 @@ oak_result oak_particles_update(oak_particles *s, double seconds) {
             run_chunks(&j);
             compact(e);
         }
-        oak_result r = oak_stream_write(e->stream, 0, e->records, e->alive);
-        if (!r) r = oak_stream_set_count(e->stream, e->alive);
+        oak_result r = write_streams(e);
         if (r) return r;
     }
     s->steps = target;

@@ -265,6 +265,7 @@
 /* Particles (world/particles.c, docs/WORLD.md "Particles"). */
 #define OAK_PARTICLE_KEYS      8          /* colour or size keys an emitter may have */
 #define OAK_PARTICLE_BURSTS    4          /* scheduled bursts an emitter may have */
+#define OAK_PARTICLE_FRAMES    16         /* flipbook frames an emitter may have (a stream each) */
 #define OAK_PARTICLE_MAX       (1u << 20) /* particles one emitter may hold */
 #define OAK_PARTICLE_STEP      (1.0 / 60.0) /* seconds of one simulation step */
 #define OAK_PARTICLE_CHUNK     1024       /* particles per job of a step */

@@ -501,7 +501,7 @@ typedef struct oak_emitter_desc {
     float speed[2];   /* m/s at birth, uniform in [speed[0], speed[1]] */
     float life[2];    /* seconds, uniform in [life[0], life[1]]; all 0: 1 */
     float size[2];    /* metres across at birth, uniform; all 0: 0.1 */
-    float spin[2];    /* radians a second about the eye axis, uniform; the start angle is random */
+    float spin[2];    /* radians a second about the eye axis, uniform; spinning: a random start */
     float gravity[3]; /* m/s^2 (0: none; (0, -9.81, 0) for a fall) */
     float drag;       /* per second: dv/dt = gravity - drag v, >= 0 */
     oak_particle_key color_keys[OAK_PARTICLE_KEYS]; /* none: white, alpha 1 */
@@ -511,6 +511,12 @@ typedef struct oak_emitter_desc {
     /* id 0: an unlit, double-sided white material made for it (the record's
        colour is its colour) */
     oak_material material;
+    /* columns, rows of frames in the material's base colour and emissive
+       textures (an atlas, row by row from the top left): frame k of n shows
+       over [k / n, (k + 1) / n) of a life, each frame a stream in a copy of
+       the material narrowed to its cell; 0, 0: none; at most
+       OAK_PARTICLE_FRAMES frames */
+    uint32_t flipbook[2];
 } oak_emitter_desc;
 oak_emitter_desc oak_emitter_desc_defaults(const oak_emitter_desc *desc);
 
@@ -542,8 +548,11 @@ oak_result oak_particles_set_position(oak_particles *particles, uint32_t emitter
                                       const float position[3]);
 /* count particles born at the start of the next step (kept until a restart). */
 oak_result oak_particles_burst(oak_particles *particles, uint32_t emitter, uint32_t count);
-/* The emitter's stream (NULL past the end). */
+/* The emitter's stream (its flipbook's frame 0's; NULL past the end). */
 oak_stream *oak_particles_stream(const oak_particles *particles, uint32_t emitter);
+/* The stream of its flipbook's frame (NULL past the end). */
+oak_stream *oak_particles_frame_stream(const oak_particles *particles, uint32_t emitter,
+                                       uint32_t frame);
 typedef struct oak_particle_stats {
     uint32_t alive;   /* particles alive now */
     uint64_t born;    /* born since the clock started */
