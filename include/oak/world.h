@@ -564,6 +564,30 @@ oak_result oak_particles_get_stats(const oak_particles *particles, uint32_t emit
 /* Moves the scene's own set (if any) to seconds (oak_world_update calls it). */
 oak_result oak_world_update_particles(oak_scene *scene, float seconds);
 
+/* ---- fire (world/flames.c, world/campfire.c; docs/WORLD.md "Fire") ------ */
+
+/* The colour of a black body at `kelvin` in linear sRGB, its largest channel
+   1 (the CIE 1931 observer's Gaussian fit over Planck's law). */
+void oak_blackbody(float kelvin, float rgb[3]);
+typedef struct oak_flames_desc {
+    uint32_t seed;            /* the feed's flicker */
+    uint32_t width, height;   /* cells of the fluid grid (a frame's texels); 0: 32 x 64 */
+    uint32_t columns, rows;   /* frames of the atlas; 0: 4 x 4 (at most OAK_PARTICLE_FRAMES) */
+    uint32_t steps_per_frame; /* fluid steps between frames; 0: 3 */
+    float kelvin;             /* the hottest texel's temperature; 0: 1900 */
+} oak_flames_desc;
+oak_flames_desc oak_flames_desc_defaults(const oak_flames_desc *desc);
+/* Runs the flame's fluid and bakes it: rgba gets (width x columns) x
+   (height x rows) RGBA8 sRGB texels, frame k in cell (k % columns, k /
+   columns), each texel the black body at its heat's share h of kelvin
+   times h^4, alpha min(1, 2 h); heat (may be NULL) gets the frames' heat
+   fields (width x height floats each, bottom row first, not normalized).
+   The same desc gives the same bytes. */
+oak_result oak_flames_bake(uint8_t *rgba, float *heat, const oak_flames_desc *desc);
+/* The campfire's lamp flicker at `seconds`: a factor in [0.7, 1.1] from
+   three octaves of hashed value noise (the same for the same time). */
+float oak_fire_flicker(double seconds, uint32_t seed);
+
 #ifdef __cplusplus
 }
 #endif
