@@ -5,7 +5,8 @@
  * and blue 0.2 (drawn in the wrong order, 0.2 and 0.4), from either side;
  * a cutout (MASK) particle draws its colour opaque; a 2 x 2 flipbook shows
  * frame 1 at a quarter of a life and frame 3 at three quarters, upright;
- * the campfire's centre glows; on vulkan and gl each picture is the CPU's
+ * a lit particle takes a key light's and a lamp's light; the campfire
+ * glows; on vulkan and gl each picture is the CPU's
  * at the parity rule. */
 #include "oak_test.h"
 
@@ -195,6 +196,43 @@ TEST(flipbookShowsTheFrameOfItsLife) {
     oak_destroy_texture(tex);
 }
 
+/* A lit (not unlit) white alpha particle: dark without light; under a key
+   light of 1 lux shining along the view it reads about its albedo / pi
+   (0.8 / pi = 0.255 before the specular's small share), times its alpha;
+   a lamp beside it lights it too. */
+TEST(litParticlesTakeTheLight) {
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.base_color[0] = md.base_color[1] = md.base_color[2] = 0.8f;
+    md.metallic = 0, md.roughness = 1, md.double_sided = true, md.alpha_mode = OAK_ALPHA_BLEND;
+    oak_material lit = {0};
+    CHECK_OK(oak_make_material(&lit, &md));
+    double got[3];
+    for (int k = 0; k < 3; k++) { /* dark, the key light, a lamp */
+        oak_particles *p = NULL;
+        oak_scene *sc = make_scene(5, &p);
+        if (!sc) return;
+        add_still(p, lit, 0, 1, 1, 1, 1, k == 1 ? 0.5f : 1);
+        oak_entity e = oak_scene_create(sc, "light");
+        oak_light l = oak_light_defaults(k == 2 ? OAK_LIGHT_POINT : OAK_LIGHT_DIRECTIONAL);
+        l.intensity = k == 0 ? 0 : 1;
+        float from[3] = {0, 0, 10}, lamp[3] = {0, 0, 1}, at[3] = {0, 0, 0};
+        oak_transform t = oak_transform_look_at(k == 2 ? lamp : from, at);
+        oak_scene_set_transform(sc, e, &t);
+        oak_scene_set_light(sc, e, &l);
+        double lin[3];
+        const char *what[3] = {"a lit particle in the dark",
+                               "a lit particle at alpha 0.5 under 1 lux",
+                               "a lit particle 1 m from a 1 cd lamp"};
+        draw(sc, what[k], lin);
+        got[k] = lin[1];
+        oak_destroy_scene(sc);
+    }
+    CHECK(got[0] < 0.003);
+    CHECK(got[1] > 0.5 * 0.8 / OAK_PI && got[1] < 0.5 * 1.15 * 0.8 / OAK_PI);
+    CHECK(got[2] > 0.8 * 0.8 / OAK_PI && got[2] < 1.15 * 0.8 / OAK_PI);
+    oak_destroy_material(lit);
+}
+
 /* The campfire world at 1 s (flames, smoke, sparks, the flickering lamp)
    on this backend against the CPU under the parity rule, and the fire
    brighter than the night round it. */
@@ -226,6 +264,7 @@ int main(int argc, char **argv) {
         RUN(alphaBlendsOverFarToNear);
         RUN(cutoutDrawsOpaque);
         RUN(flipbookShowsTheFrameOfItsLife);
+        RUN(litParticlesTakeTheLight);
         RUN(campfireAgrees);
     }
     oak_destroy_renderer(g_main);
