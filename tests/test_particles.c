@@ -278,6 +278,17 @@ TEST(flipbookFrameByLife) {
     float up[3] = {0, 1, 0}, dn = n[1] / nl, ul = 0;
     for (int c = 0; c < 3; c++) up[c] -= dn * n[c] / nl, ul += up[c] * up[c];
     for (int c = 0; c < 3; c++) CHECK_NEAR(top[c], up[c] / sqrtf(ul), 1e-5);
+    /* lifted by half its size: the same particle half a quad higher along its up */
+    oak_emitter_desc lifted = d;
+    lifted.lift = 0.5f;
+    CHECK_OK(oak_particles_add_emitter(p, &lifted, NULL));
+    CHECK_OK(oak_particles_update(p, 0.1));
+    CHECK_OK(oak_particles_update(p, 0.75)); /* a restart: both born at 0 */
+    const oak_instance *r0 = oak_stream_records(oak_particles_frame_stream(p, 0, 3));
+    const oak_instance *r1 = oak_stream_records(oak_particles_frame_stream(p, 1, 3));
+    CHECK(r0->scale == r1->scale);
+    for (int c = 0; c < 3; c++)
+        CHECK_NEAR(r1->position[c] - r0->position[c], 0.5 * r0->scale * up[c] / sqrtf(ul), 1e-5);
     /* bad flipbooks: too many frames, a missing side, no atlas */
     oak_emitter_desc bad = d;
     bad.flipbook[0] = 5, bad.flipbook[1] = 4;

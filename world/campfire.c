@@ -151,7 +151,7 @@ static oak_result emitters(oak_scene *scene) {
 
     oak_emitter_desc fl = {.capacity = 64,
                            .seed = FIRE_SEED,
-                           .position = {0, 0.6f, 0},
+                           .position = {0, 0.3f, 0},
                            .cone_degrees = 8,
                            .rate = 14,
                            .speed = {0.15f, 0.35f},
@@ -159,6 +159,7 @@ static oak_result emitters(oak_scene *scene) {
                            .size = {0.9f, 1.2f},
                            .material = flame_mat,
                            .flipbook = {4, 4},
+                           .lift = 0.4f, /* the flame's foot near the particle */
                            .color_key_count = 4};
     fl.color_keys[0] = (oak_particle_key){0, {1, 1, 1, 0}};
     fl.color_keys[1] = (oak_particle_key){0.15f, {1, 1, 1, 1}};

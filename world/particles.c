@@ -102,6 +102,8 @@ static oak_result check_desc(const oak_emitter_desc *d) {
         bad = "gravity not finite";
     else if (!(d->drag >= 0 && d->drag <= 1e4f))
         bad = "drag not in [0, 1e4]";
+    else if (!(d->lift >= -1 && d->lift <= 1))
+        bad = "lift not in [-1, 1]";
     else if (!keys_ok(d->color_keys, d->color_key_count))
         bad = "colour keys (t in [0, 1], rising)";
     else if (!keys_ok(d->size_keys, d->size_key_count))
@@ -502,6 +504,12 @@ static void step_chunk(void *user, uint32_t begin, uint32_t end, uint32_t worker
         r->scale = q->size * sz[0];
         float face[4] = {0, 0, 0, 1};
         if (j->have_eye) face_eye(face, q->p, j->eye);
+        if (d->lift != 0) { /* raised along the quad's up (-z turned by the facing) */
+            const float *o = face;
+            float up[3] = {-2 * (o[0] * o[2] + o[3] * o[1]), -2 * (o[1] * o[2] - o[3] * o[0]),
+                           -(1 - 2 * (o[0] * o[0] + o[1] * o[1]))};
+            for (int c = 0; c < 3; c++) r->position[c] += up[c] * d->lift * r->scale;
+        }
         float ang = 0.5f * (q->spin0 + q->spin_rate * (float)age);
         float spin[4] = {0, sinf(ang), 0, cosf(ang)};
         qmul(r->rotation, face, spin);

@@ -517,6 +517,9 @@ typedef struct oak_emitter_desc {
        the material narrowed to its cell; 0, 0: none; at most
        OAK_PARTICLE_FRAMES frames */
     uint32_t flipbook[2];
+    /* the quad's centre this share of its size above the particle along the
+       quad's up, [-1, 1] (0.5: it stands on its point, as a flame) */
+    float lift;
 } oak_emitter_desc;
 oak_emitter_desc oak_emitter_desc_defaults(const oak_emitter_desc *desc);
 
