@@ -102,6 +102,9 @@ oak_result oak_make_stream(oak_stream **out, const oak_stream_desc *desc) {
                          "stream: impostor LOD %u needs a posed stream (of 2 joints or more), to "
                          "be the last LOD and a live impostor material",
                          d.impostor_lod);
+    if (d.phase_opacity && d.pose_bank)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "stream: a posed stream's phase is its pose, not an opacity");
     float spheres[OAK_STREAM_LODS][4] = {{0}};
     for (uint32_t k = 0; d.pose_bank && k < d.lod_count; k++)
         if (!_oak_pose_sphere(d.pose_bank, d.lods[k].mesh, spheres[k]))

@@ -222,7 +222,8 @@ static void cull_stream_range(void *user, uint32_t begin, uint32_t end, uint32_t
            cached static layer drawn from another eye */
         fe->sx_flags[o] = j->flags | (card ? OAK_DRAW_IMPOSTOR | OAK_DRAW_MOVING : 0);
         float *col = fe->sx_color + (size_t)o * 4;
-        col[0] = rec->color[0], col[1] = rec->color[1], col[2] = rec->color[2], col[3] = 1;
+        col[0] = rec->color[0], col[1] = rec->color[1], col[2] = rec->color[2];
+        col[3] = s->desc.phase_opacity ? oak_instance_phase_opacity(rec->phase) : 1.0f;
     }
 }
 

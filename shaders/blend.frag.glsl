@@ -1,7 +1,8 @@
 #version 450
 // BLEND surfaces, forward-shaded over the resolved frame with the same
 // function as the resolve (rebuilt from gl_PrimitiveID at the pixel centre);
-// the pipeline blends "over" in linear light: src * a + dst * (1 - a).
+// the pipeline blends premultiplied light: src * a + dst * (1 - a) ("over"),
+// or src * a + dst for an additive material (its alpha written as 0).
 #extension GL_GOOGLE_include_directive : require
 // the forward pass's own: transmission through the opaque frame's copy
 // (the resolve never draws it, so its shader does not carry it)
@@ -13,5 +14,7 @@ layout(location = 0) out vec4 o_color;
 
 void main() {
     vec4 c = oak_shade_pixel(v_draw, uint(gl_PrimitiveID), ivec2(gl_FragCoord.xy));
-    o_color = vec4(c.rgb, c.a);
+    float a = clamp(c.a, 0.0, 1.0);
+    bool add = (uint(materials[draws[v_draw].info.x].mode.y) & OAK_GPU_MAT_ADDITIVE) != 0u;
+    o_color = vec4(c.rgb * a, add ? 0.0 : a);
 }

@@ -22,6 +22,9 @@ void _oak_world_crowd_path(float t, float eye[3], float target[3]);
    then hind. */
 extern const oak_foot_leg _oak_crowd_fox_legs[4];
 void _oak_world_meadow_path(float t, float eye[3], float target[3]);
+oak_result _oak_world_campfire_build(oak_scene *scene);
+oak_result _oak_world_campfire_update(oak_scene *scene, float seconds);
+void _oak_world_campfire_path(float t, float eye[3], float target[3]);
 /* The meadow's landscape (its terrain desc) and its sun and sky, for the
    crowd on the meadow's terrain. */
 oak_terrain_desc _oak_world_meadow_terrain(void);

@@ -36,6 +36,10 @@ static const world_entry g_worlds[] = {
      "default 20,000; --terrain), a Fox in four furred, each posed on the GPU from one pose "
      "bank, kept apart by the crowd simulation; the camera follows a group",
      NULL, _oak_world_crowd_build, _oak_world_crowd_path, _oak_world_crowd_update},
+    {"campfire",
+     "a fire of three logs in a ring of stones at night: flames baked from a small fluid run "
+     "into a flipbook glowing as a black body, smoke and sparks as particles, a flickering lamp",
+     _oak_world_campfire_build, NULL, _oak_world_campfire_path, _oak_world_campfire_update},
 };
 
 #define WORLD_COUNT (sizeof g_worlds / sizeof g_worlds[0])
@@ -100,7 +104,8 @@ oak_result oak_world_update(oak_scene *scene, const char *name, float seconds) {
     /* the world's clock drives the clouds' drift (clouds.wind x time) */
     oak_scene_environment(scene)->clouds.time = seconds;
     oak_result r = w->update ? w->update(scene, seconds) : OAK_OK;
-    return r ? r : oak_world_update_weather(scene, seconds);
+    if (!r) r = oak_world_update_weather(scene, seconds);
+    return r ? r : oak_world_update_particles(scene, seconds);
 }
 
 /* ---- shared helpers ------------------------------------------------------ */

@@ -164,7 +164,8 @@ static void blend_job(void *user, uint32_t begin, uint32_t end, uint32_t worker)
                     _oak_cpu_shade(b, &tc, &s, rgb, &a);
                     a = a < 0 ? 0 : a > 1 ? 1 : a;
                     float *out = b->color + ((size_t)y * p->width + (uint32_t)x) * 3;
-                    for (int c = 0; c < 3; c++) out[c] = rgb[c] * a + out[c] * (1.0f - a);
+                    float keep = tc.mat->desc.additive ? 1.0f : 1.0f - a;
+                    for (int c = 0; c < 3; c++) out[c] = rgb[c] * a + out[c] * keep;
                 }
             }
         }

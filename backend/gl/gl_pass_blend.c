@@ -1,6 +1,6 @@
 /* The blend pass on OpenGL: BLEND surfaces, far to near, forward-shaded
  * (shaders/blend.frag) over the resolved HDR frame: depth-tested against the
- * opaque depth without writing it, blended "over" in linear light. The
+ * opaque depth without writing it, blended "over" (or added) in linear light. The
  * fragment stage rebuilds the surface from gl_FragCoord with the real
  * view_proj, so this pass draws with the upper-left origin and the unflipped
  * view: row 0 at the top. */
@@ -20,7 +20,8 @@ oak_result _oak_gl_run_blend(_oak_gl_backend *b, const oak_render_view *view) {
     glBindTextureUnit(OAK_B_SHADOW, f->shadow_tex);
     glDepthMask(GL_FALSE);
     glEnable(GL_BLEND);
-    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+    /* premultiplied: the shader gives src * a and a (0 for additive materials) */
+    glBlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
     glUseProgram(f->prog_blend);
     glBindVertexArray(f->vao);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, f->commands.id);

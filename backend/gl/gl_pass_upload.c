@@ -48,7 +48,7 @@ static void fill_matrices(void *user, uint32_t begin, uint32_t end, uint32_t wor
         copy_mat(j->out[i].prev_world,
                  j->list->prev_world ? j->list->prev_world[i] : j->list->world[i]);
         /* column 3 of the normal matrix carries the draw's colour (oak_gpu.h) */
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 4; k++)
             j->out[i].normal[12 + k] = j->list->color ? j->list->color[i][k] : 1.0f;
     }
 }

@@ -177,7 +177,8 @@ void _oak_gpu_material_fill(oak_gpu_material *g, const oak_material_desc *d) {
                          (d->unlit ? OAK_GPU_MAT_UNLIT : 0) | (d->water ? OAK_GPU_MAT_WATER : 0) |
                          (coat ? OAK_GPU_MAT_COAT : 0) | (sheen ? OAK_GPU_MAT_SHEEN : 0) |
                          (aniso ? OAK_GPU_MAT_ANISO : 0) | (irid ? OAK_GPU_MAT_IRID : 0) |
-                         (difftr ? OAK_GPU_MAT_DIFFTR : 0) | (transmit ? OAK_GPU_MAT_TRANSMIT : 0));
+                         (difftr ? OAK_GPU_MAT_DIFFTR : 0) | (transmit ? OAK_GPU_MAT_TRANSMIT : 0) |
+                         (d->additive ? OAK_GPU_MAT_ADDITIVE : 0));
     g->lobe0[3] = oak_material_dielectric_f0(d, g->lobe0);
     g->lobe1[0] = lb->clearcoat;
     g->lobe1[1] = lb->clearcoat_roughness;

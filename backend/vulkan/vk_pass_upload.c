@@ -39,7 +39,7 @@ static void _oak_vk_record_draws(void *user, uint32_t begin, uint32_t end, uint3
         _oak_vk_mat4(d.world, j->list->world[i]);
         _oak_vk_normal_matrix(d.normal, j->list->world[i]);
         /* column 3 of the normal matrix carries the draw's colour (oak_gpu.h) */
-        for (int k = 0; k < 3; k++) d.normal[12 + k] = j->list->color ? j->list->color[i][k] : 1.0f;
+        for (int k = 0; k < 4; k++) d.normal[12 + k] = j->list->color ? j->list->color[i][k] : 1.0f;
         const _oak_vk_draw_info *in = &j->info[i];
         d.info[0] = in->material;
         d.info[1] = in->first_index;

@@ -217,7 +217,8 @@ static oak_result _oak_vk_raster_ex(_oak_vk *vk, VkShaderModule vert, VkShaderMo
     if (blend)
         att = (VkPipelineColorBlendAttachmentState){
             .blendEnable = VK_TRUE,
-            .srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA,
+            /* premultiplied (blend.frag): "over", or added with alpha 0 */
+            .srcColorBlendFactor = VK_BLEND_FACTOR_ONE,
             .dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
             .colorBlendOp = VK_BLEND_OP_ADD,
             .srcAlphaBlendFactor = VK_BLEND_FACTOR_ZERO,

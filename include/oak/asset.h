@@ -366,6 +366,10 @@ typedef struct oak_material_desc {
        weighs the sky's reflection and the key light's glitter over the frame
        behind, and the tangent stream's w is the crest foam [0, 1] */
     bool water;
+    /* BLEND only: adds the surface's light times its alpha to what lies
+       behind instead of blending "over" (flames, sparks; docs/SHADING.md
+       "Transparent (BLEND) surfaces"); no order is needed */
+    bool additive;
     oak_texture_ref base_color_tex, metallic_roughness_tex, normal_tex, occlusion_tex, emissive_tex;
     const char *name;
     oak_material_fx fx;       /* triplanar, tile breakup, variation, detail */

@@ -264,6 +264,15 @@
 #define OAK_WORLD_PLANTS           0.1   /* meadow's default plants share: light for the cpu backend */
 #define OAK_WORLD_PLANTS_DISTANCE  300.0 /* metres meadow's grass reaches at that default */
 
+/* Particles (world/particles.c, docs/WORLD.md "Particles"). */
+#define OAK_PARTICLE_KEYS      8          /* colour or size keys an emitter may have */
+#define OAK_PARTICLE_BURSTS    4          /* scheduled bursts an emitter may have */
+#define OAK_PARTICLE_FRAMES    16         /* flipbook frames an emitter may have (a stream each) */
+#define OAK_PARTICLE_MAX       (1u << 20) /* particles one emitter may hold */
+#define OAK_PARTICLE_STEP      (1.0 / 60.0) /* seconds of one simulation step */
+#define OAK_PARTICLE_CHUNK     1024       /* particles per job of a step */
+#define OAK_PARTICLE_CATCHUP_SECONDS 3600.0 /* seconds one update may step ahead */
+
 /* Reflection probes (docs/SHADING.md "Reflection probes"): boxes each with a
  * map of GGX-prefiltered octahedral levels laid out as the sky light's. */
 #define OAK_PROBE_MAX_VIEW 8   /* probes a view carries */

@@ -432,7 +432,27 @@ typedef struct oak_stream_desc {
        crowd's near figures, docs/WORLD.md "Crowds"), 0 .. OAK_POSE_OVERRIDES_MAX;
        the stream keeps two generations of them (oak_stream_write_pose_overrides) */
     uint32_t pose_overrides;
+    /* the phase packs each instance's opacity (oak_instance_phase_opacity),
+       which multiplies the material's alpha; for BLEND materials (such a
+       stream is drawn as draws on every backend), not posed streams */
+    bool phase_opacity;
 } oak_stream_desc;
+
+/* A phase that packs opacity [0, 1] in 1/255 steps (the integer part, 0 ..
+ * 255) and a share [0, 1) for the owner (the fraction, to 2^-15): particles
+ * keep the share of life gone there. */
+static inline float oak_instance_phase_pack(float opacity, float share) {
+    float o = opacity > 0 ? (opacity < 1 ? opacity : 1) : 0;
+    float f = share > 0 ? (share < 0.99996f ? share : 0.99996f) : 0;
+    return (float)(int)(o * 255.0f + 0.5f) + f;
+}
+static inline float oak_instance_phase_opacity(float phase) {
+    float o = phase > 0 ? (float)(int)phase / 255.0f : 0;
+    return o < 1 ? o : 1;
+}
+static inline float oak_instance_phase_share(float phase) {
+    return phase > 0 ? phase - (float)(int)phase : 0;
+}
 
 /* Seconds of phase per bank clip in a posed stream (oak_instance.phase). */
 #define OAK_POSE_CLIP_SECONDS 256.0f

@@ -470,6 +470,127 @@ const oak_tree_species *oak_forest_species(const oak_forest *forest, uint32_t sp
 /* The stream of (species, variant); NULL past the ends. */
 oak_stream *oak_forest_stream(const oak_forest *forest, uint32_t species, uint32_t variant);
 
+/* ---- particles (world/particles.c; docs/WORLD.md "Particles") ---------- */
+
+/* A key over a particle's life: at share t of it (0 birth .. 1 death) the
+   value (colour keys: linear r, g, b, a; size keys: value[0] times the
+   particle's birth size). Values between keys are lerped; before the first
+   and after the last they hold. */
+typedef struct oak_particle_key {
+    float t;
+    float value[4];
+} oak_particle_key;
+
+/* A burst: count particles at `at` seconds of the system's clock, again every
+   `every` seconds when > 0. */
+typedef struct oak_particle_burst {
+    float at;
+    float every;
+    uint32_t count;
+} oak_particle_burst;
+
+/* One emitter; zero fields are the defaults (oak_emitter_desc_defaults). */
+typedef struct oak_emitter_desc {
+    uint32_t capacity;  /* particles alive at most (the stream's); 0: 1024; .. 1 << 20 */
+    uint32_t seed;      /* every random draw is a hash of (seed, birth number) */
+    float position[3];  /* the point particles are born at, metres */
+    float direction[3]; /* the cone's axis (normalized here); all 0: +y */
+    float cone_degrees; /* half angle of the cone, [0, 180]; velocities uniform over its cap */
+    float rate;         /* particles a second, born evenly from t = 0; 0: none */
+    oak_particle_burst bursts[OAK_PARTICLE_BURSTS]; /* count 0: unused */
+    float speed[2];   /* m/s at birth, uniform in [speed[0], speed[1]] */
+    float life[2];    /* seconds, uniform in [life[0], life[1]]; all 0: 1 */
+    float size[2];    /* metres across at birth, uniform; all 0: 0.1 */
+    float spin[2];    /* radians a second about the eye axis, uniform; spinning: a random start */
+    float gravity[3]; /* m/s^2 (0: none; (0, -9.81, 0) for a fall) */
+    float drag;       /* per second: dv/dt = gravity - drag v, >= 0 */
+    oak_particle_key color_keys[OAK_PARTICLE_KEYS]; /* none: white, alpha 1 */
+    uint32_t color_key_count;
+    oak_particle_key size_keys[OAK_PARTICLE_KEYS]; /* none: 1 over the life */
+    uint32_t size_key_count;
+    /* id 0: an unlit, double-sided white material made for it (the record's
+       colour is its colour) */
+    oak_material material;
+    /* columns, rows of frames in the material's base colour and emissive
+       textures (an atlas, row by row from the top left): frame k of n shows
+       over [k / n, (k + 1) / n) of a life, each frame a stream in a copy of
+       the material narrowed to its cell; 0, 0: none; at most
+       OAK_PARTICLE_FRAMES frames */
+    uint32_t flipbook[2];
+    /* the quad's centre this share of its size above the particle along the
+       quad's up, [-1, 1] (0.5: it stands on its point, as a flame) */
+    float lift;
+} oak_emitter_desc;
+oak_emitter_desc oak_emitter_desc_defaults(const oak_emitter_desc *desc);
+
+/* A set of emitters stepped together on a fixed clock (OAK_PARTICLE_STEP
+   seconds), each drawn as one instance stream of camera-facing unit quads
+   (record: position, size as scale, the turn to the eye and the spin,
+   colour from the keys, phase = the share of the life gone). */
+typedef struct oak_particles oak_particles;
+/* Makes an empty set over scene (its streams listed in the scene). Destroy
+   it before the scene (it takes its streams out), or use the scene's own
+   (oak_world_particles). */
+oak_result oak_make_particles(oak_particles **out, oak_scene *scene);
+void oak_destroy_particles(oak_particles *particles);
+/* The scene's own set, made and attached (destroyed with the scene) on the
+   first call; oak_world_update moves it to the world's time. */
+oak_result oak_world_particles(oak_scene *scene, oak_particles **out);
+/* Adds an emitter (its stream, material if none); *index (may be NULL) gets
+   its number. Bad descs: one line, OAK_ERROR_INVALID_ARGUMENT, nothing added. */
+oak_result oak_particles_add_emitter(oak_particles *particles, const oak_emitter_desc *desc,
+                                     uint32_t *index);
+/* Steps the set to `seconds` (the last whole step at or before it; a time
+   behind the clock starts again from 0, so the state at a time is the same
+   whatever came before) on the job pool, and writes the streams facing the
+   scene's active camera. Past OAK_PARTICLE_CATCHUP_SECONDS ahead in one
+   call: OAK_ERROR_LIMIT, nothing stepped. */
+oak_result oak_particles_update(oak_particles *particles, double seconds);
+/* Moves an emitter (particles born from the next step on start there). */
+oak_result oak_particles_set_position(oak_particles *particles, uint32_t emitter,
+                                      const float position[3]);
+/* count particles born at the start of the next step (kept until a restart). */
+oak_result oak_particles_burst(oak_particles *particles, uint32_t emitter, uint32_t count);
+/* The emitter's stream (its flipbook's frame 0's; NULL past the end). */
+oak_stream *oak_particles_stream(const oak_particles *particles, uint32_t emitter);
+/* The stream of its flipbook's frame (NULL past the end). */
+oak_stream *oak_particles_frame_stream(const oak_particles *particles, uint32_t emitter,
+                                       uint32_t frame);
+typedef struct oak_particle_stats {
+    uint32_t alive;   /* particles alive now */
+    uint64_t born;    /* born since the clock started */
+    uint64_t dropped; /* births the capacity turned away */
+    double time;      /* the clock, seconds (a whole number of steps) */
+} oak_particle_stats;
+oak_result oak_particles_get_stats(const oak_particles *particles, uint32_t emitter,
+                                   oak_particle_stats *out);
+/* Moves the scene's own set (if any) to seconds (oak_world_update calls it). */
+oak_result oak_world_update_particles(oak_scene *scene, float seconds);
+
+/* ---- fire (world/flames.c, world/campfire.c; docs/WORLD.md "Fire") ------ */
+
+/* The colour of a black body at `kelvin` in linear sRGB, its largest channel
+   1 (the CIE 1931 observer's Gaussian fit over Planck's law). */
+void oak_blackbody(float kelvin, float rgb[3]);
+typedef struct oak_flames_desc {
+    uint32_t seed;            /* the feed's flicker */
+    uint32_t width, height;   /* cells of the fluid grid (a frame's texels); 0: 32 x 64 */
+    uint32_t columns, rows;   /* frames of the atlas; 0: 4 x 4 (at most OAK_PARTICLE_FRAMES) */
+    uint32_t steps_per_frame; /* fluid steps between frames; 0: 3 */
+    float kelvin;             /* the hottest texel's temperature; 0: 1900 */
+} oak_flames_desc;
+oak_flames_desc oak_flames_desc_defaults(const oak_flames_desc *desc);
+/* Runs the flame's fluid and bakes it: rgba gets (width x columns) x
+   (height x rows) RGBA8 sRGB texels, frame k in cell (k % columns, k /
+   columns), each texel the black body at its heat's share h of kelvin
+   times h^4, alpha min(1, 2 h); heat (may be NULL) gets the frames' heat
+   fields (width x height floats each, bottom row first, not normalized).
+   The same desc gives the same bytes. */
+oak_result oak_flames_bake(uint8_t *rgba, float *heat, const oak_flames_desc *desc);
+/* The campfire's lamp flicker at `seconds`: a factor in [0.7, 1.1] from
+   three octaves of hashed value noise (the same for the same time). */
+float oak_fire_flicker(double seconds, uint32_t seed);
+
 #ifdef __cplusplus
 }
 #endif

@@ -197,6 +197,7 @@
 #define OAK_GPU_MAT_IRID         64u /* KHR_materials_iridescence: lobe4.xyz */
 #define OAK_GPU_MAT_DIFFTR       128u /* KHR_materials_diffuse_transmission: lobe5 */
 #define OAK_GPU_MAT_TRANSMIT     256u /* KHR_materials_transmission (+ _volume, _dispersion): lobe6, lobe7 */
+#define OAK_GPU_MAT_ADDITIVE     512u /* BLEND: added to what is behind (src * a + dst) */
 
 /* oak_gpu_texref.a.w packing: mips | wrap_u << 8 | wrap_v << 10 | mag << 12 |
  * min << 14 | mip << 16 | uv_set << 18 | srgb << 19 (wraps and filters are
@@ -345,8 +346,9 @@ OAK_END(oak_gpu_light_grid);
 
 OAK_STRUCT(oak_gpu_draw) {
     OAK_M4(world);
-    /* inverse transpose of world's 3x3; column 3's xyz: the draw's colour
-       (an instance's, white for plain draws), multiplying the vertex colour */
+    /* inverse transpose of world's 3x3; column 3: the draw's colour and
+       opacity (an instance's, white and 1 for plain draws), multiplying the
+       vertex colour */
     OAK_M4(normal);
     OAK_U4(info);       /* material slot, first index, first vertex, oak_draw_flags */
     OAK_M4(prev_world); /* last frame's world (the taa pass's motion vectors) */

@@ -400,8 +400,8 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         uvs.xy += oak_impostor_uv(d.prev.w & 0xffu, d.prev.w >> 8, d.prev.z);
     vec4 duvx = dbx.x * a0.uv + dbx.y * a1.uv + dbx.z * a2.uv;
     vec4 duvy = dby.x * a0.uv + dby.y * a1.uv + dby.z * a2.uv;
-    // the draw's colour (a stream instance's) rides in column 3 of its normal matrix
-    vec4 C = (b.x * a0.color + b.y * a1.color + b.z * a2.color) * vec4(d.normal[3].xyz, 1.0);
+    // the draw's colour and opacity (a stream instance's) ride in column 3 of its normal matrix
+    vec4 C = (b.x * a0.color + b.y * a1.color + b.z * a2.color) * d.normal[3];
     vec3 Ng = normalize(cross(Pw[1] - Pw[0], Pw[2] - Pw[0]));
     vec3 cam = view.camera_pos.xyz;
     vec3 V = normalize(cam - P);

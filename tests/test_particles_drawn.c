@@ -1,0 +1,275 @@
+/* Particles drawn (argv[1]: cpu, vulkan or gl), in a dark world with the
+ * raw light shown (exposure 1, no curve): N additive quads of value 0.1 at
+ * one spot read N x 0.1 in linear light (N = 1, 2, 4; "over" would read
+ * 0.1); a red quad at alpha 0.5 in front of a blue one at 0.5 reads red 0.4
+ * and blue 0.2 (drawn in the wrong order, 0.2 and 0.4), from either side;
+ * a cutout (MASK) particle draws its colour opaque; a 2 x 2 flipbook shows
+ * frame 1 at a quarter of a life and frame 3 at three quarters, upright;
+ * a lit particle takes a key light's and a lamp's light; the campfire
+ * glows; on vulkan and gl each picture is the CPU's
+ * at the parity rule. */
+#include "oak_test.h"
+
+#include "backend_start.h"
+
+#include <oak/world.h>
+
+#define W 160
+#define H 90
+
+static const char *g_backend = "cpu";
+static oak_renderer *g_main;
+
+static oak_material make(oak_alpha_mode mode, bool additive) {
+    oak_material m = {0};
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.unlit = true, md.double_sided = true;
+    md.alpha_mode = mode;
+    md.additive = additive;
+    CHECK_OK(oak_make_material(&m, &md));
+    return m;
+}
+
+/* an empty dark scene, the eye on the z axis at eye_z looking at the origin */
+static oak_scene *make_scene(float eye_z, oak_particles **p) {
+    oak_scene *sc = NULL;
+    CHECK_OK(oak_make_scene(&sc));
+    if (!sc) return NULL;
+    oak_test_dark_world(oak_scene_environment(sc), oak_scene_post(sc));
+    oak_scene_post(sc)->taa = OAK_TAA_OFF;
+    oak_entity cam = oak_scene_create(sc, "camera");
+    float eye[3] = {0, 0, eye_z}, at[3] = {0, 0, 0};
+    oak_transform t = oak_transform_look_at(eye, at);
+    oak_scene_set_transform(sc, cam, &t);
+    oak_camera c = {.fov_y = 40 * (float)OAK_PI / 180, .znear = 0.1f, .zfar = 100};
+    oak_scene_set_camera(sc, cam, &c);
+    oak_scene_set_active_camera(sc, cam);
+    CHECK_OK(oak_world_particles(sc, p));
+    return sc;
+}
+
+/* count still particles of colour rgba at z, one metre across */
+static void add_still(oak_particles *p, oak_material m, float z, uint32_t count, float r, float g,
+                      float b, float a) {
+    oak_emitter_desc d = {.position = {0, 0, z}, .life = {10, 10}, .size = {1, 1}};
+    d.material = m;
+    d.bursts[0].count = count;
+    d.color_key_count = 1;
+    d.color_keys[0] = (oak_particle_key){0, {r, g, b, a}};
+    CHECK_OK(oak_particles_add_emitter(p, &d, NULL));
+}
+
+/* drawn at `seconds`; the centre pixel in linear light; parity with the CPU off it */
+static void draw_at(oak_scene *sc, const char *what, double seconds, double lin[3], uint8_t *px) {
+    static uint8_t ref[W * H * 4];
+    CHECK_OK(oak_world_update_particles(sc, (float)seconds));
+    CHECK_OK(oak_scene_draw(sc, g_main));
+    CHECK_OK(oak_renderer_read_pixels(g_main, px, (size_t)W * H * 4));
+    const uint8_t *c = px + ((H / 2) * W + W / 2) * 4;
+    for (int k = 0; k < 3; k++) lin[k] = oak_test_linear(c[k]);
+    fprintf(stderr, "  %s on %s: centre %.4f %.4f %.4f\n", what, g_backend, lin[0], lin[1], lin[2]);
+    if (strcmp(g_backend, "cpu")) {
+        oak_renderer *rc = NULL;
+        oak_renderer_desc d = {.backend = "cpu", .width = W, .height = H, .shadow_map_size = 512};
+        CHECK_OK(oak_make_renderer(&rc, &d));
+        if (rc) {
+            CHECK_OK(oak_scene_draw(sc, rc));
+            CHECK_OK(oak_renderer_read_pixels(rc, ref, sizeof ref));
+            char label[96];
+            snprintf(label, sizeof label, "%s cpu vs %s", what, g_backend);
+            oak_test_parity(label, ref, px, W, H);
+            oak_destroy_renderer(rc);
+        }
+    }
+}
+
+static void draw(oak_scene *sc, const char *what, double lin[3]) {
+    static uint8_t px[W * H * 4];
+    draw_at(sc, what, 0.5, lin, px);
+}
+
+TEST(additiveQuadsSum) {
+    oak_material add = make(OAK_ALPHA_BLEND, true);
+    const uint32_t n[3] = {1, 2, 4};
+    for (int i = 0; i < 3; i++) {
+        oak_particles *p = NULL;
+        oak_scene *sc = make_scene(5, &p);
+        if (!sc) return;
+        add_still(p, add, 0, n[i], 0.1f, 0.1f, 0.1f, 1);
+        double lin[3];
+        char what[64];
+        snprintf(what, sizeof what, "%u additive quads of 0.1", n[i]);
+        draw(sc, what, lin);
+        for (int k = 0; k < 3; k++) CHECK_NEAR(lin[k], 0.1 * n[i], 0.006);
+        oak_destroy_scene(sc);
+    }
+    oak_destroy_material(add);
+}
+
+TEST(alphaBlendsOverFarToNear) {
+    oak_material over = make(OAK_ALPHA_BLEND, false);
+    for (int side = 0; side < 2; side++) {
+        oak_particles *p = NULL;
+        oak_scene *sc = make_scene(side ? -5 : 5, &p);
+        if (!sc) return;
+        /* red nearer the eye; added first from one side, last from the other */
+        float zr = side ? -0.5f : 0.5f, zb = -zr;
+        if (side) add_still(p, over, zb, 1, 0, 0, 0.8f, 0.5f);
+        add_still(p, over, zr, 1, 0.8f, 0, 0, 0.5f);
+        if (!side) add_still(p, over, zb, 1, 0, 0, 0.8f, 0.5f);
+        double lin[3];
+        draw(sc, side ? "red over blue from -z" : "red over blue from +z", lin);
+        CHECK_NEAR(lin[0], 0.4, 0.006);
+        CHECK_NEAR(lin[1], 0.0, 0.002);
+        CHECK_NEAR(lin[2], 0.2, 0.006);
+        oak_destroy_scene(sc);
+    }
+    oak_destroy_material(over);
+}
+
+TEST(cutoutDrawsOpaque) {
+    oak_material cut = make(OAK_ALPHA_MASK, false);
+    oak_particles *p = NULL;
+    oak_scene *sc = make_scene(5, &p);
+    if (!sc) return;
+    add_still(p, cut, 0, 1, 0.2f, 0.5f, 0.1f, 1);
+    double lin[3];
+    draw(sc, "a cutout quad", lin);
+    CHECK_NEAR(lin[0], 0.2, 0.006);
+    CHECK_NEAR(lin[1], 0.5, 0.006);
+    CHECK_NEAR(lin[2], 0.1, 0.006);
+    oak_destroy_scene(sc);
+    oak_destroy_material(cut);
+}
+
+/* A 2 x 2 atlas of 16 x 16 cells, each a top half and a darker bottom
+   half of its own colour: at a quarter of its life the particle shows
+   frame 1 (green, top right), at three quarters frame 3 (yellow), the top
+   half above the centre (the quad stands upright). */
+TEST(flipbookShowsTheFrameOfItsLife) {
+    static uint8_t atlas[32 * 32 * 4];
+    const uint8_t cell[4][3] = {{255, 0, 0}, {0, 255, 0}, {0, 0, 255}, {255, 255, 0}};
+    for (int y = 0; y < 32; y++)
+        for (int x = 0; x < 32; x++) {
+            int k = (y / 16) * 2 + x / 16;
+            bool bottom = y % 16 >= 8;
+            for (int c = 0; c < 3; c++)
+                atlas[(y * 32 + x) * 4 + c] = bottom ? cell[k][c] / 4 : cell[k][c];
+            atlas[(y * 32 + x) * 4 + 3] = 255;
+        }
+    oak_texture_desc td = {
+        .width = 32, .height = 32, .format = OAK_FORMAT_RGBA8_SRGB, .pixels = atlas};
+    oak_texture tex = {0};
+    CHECK_OK(oak_make_texture(&tex, &td));
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.unlit = true, md.double_sided = true;
+    md.base_color_tex.texture = tex;
+    md.base_color_tex.sampler.wrap_u = md.base_color_tex.sampler.wrap_v = OAK_WRAP_CLAMP;
+    oak_material m = {0};
+    CHECK_OK(oak_make_material(&m, &md));
+    oak_particles *p = NULL;
+    oak_scene *sc = make_scene(5, &p);
+    if (!sc) return;
+    oak_emitter_desc d = {.life = {1, 1}, .size = {1, 1}, .material = m, .flipbook = {2, 2}};
+    d.bursts[0].count = 1;
+    CHECK_OK(oak_particles_add_emitter(p, &d, NULL));
+    static uint8_t px[W * H * 4];
+    const double when[2] = {0.25, 0.75};
+    const int frame[2] = {1, 3};
+    for (int i = 0; i < 2; i++) {
+        double lin[3];
+        char what[64];
+        snprintf(what, sizeof what, "the flipbook at %.2f of its life", when[i]);
+        draw_at(sc, what, when[i], lin, px);
+        const uint8_t *c = cell[frame[i]];
+        for (int k = 0; k < 3; k++) CHECK(c[k] ? lin[k] > 0.1 : lin[k] == 0); /* the frame's hue */
+        /* 5 rows above the centre: the top half; 5 below: the darker bottom half */
+        const uint8_t *above = px + ((H / 2 - 5) * W + W / 2) * 4,
+                      *below = px + ((H / 2 + 5) * W + W / 2) * 4;
+        for (int k = 0; k < 3; k++) {
+            CHECK_NEAR(above[k], c[k], 2);
+            CHECK_NEAR(oak_test_linear(below[k]), oak_test_linear(c[k] / 4), 0.006);
+        }
+    }
+    oak_destroy_scene(sc);
+    oak_destroy_material(m);
+    oak_destroy_texture(tex);
+}
+
+/* A lit (not unlit) white alpha particle: dark without light; under a key
+   light of 1 lux shining along the view it reads about its albedo / pi
+   (0.8 / pi = 0.255 before the specular's small share), times its alpha;
+   a lamp beside it lights it too. */
+TEST(litParticlesTakeTheLight) {
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.base_color[0] = md.base_color[1] = md.base_color[2] = 0.8f;
+    md.metallic = 0, md.roughness = 1, md.double_sided = true, md.alpha_mode = OAK_ALPHA_BLEND;
+    oak_material lit = {0};
+    CHECK_OK(oak_make_material(&lit, &md));
+    double got[3];
+    for (int k = 0; k < 3; k++) { /* dark, the key light, a lamp */
+        oak_particles *p = NULL;
+        oak_scene *sc = make_scene(5, &p);
+        if (!sc) return;
+        add_still(p, lit, 0, 1, 1, 1, 1, k == 1 ? 0.5f : 1);
+        oak_entity e = oak_scene_create(sc, "light");
+        oak_light l = oak_light_defaults(k == 2 ? OAK_LIGHT_POINT : OAK_LIGHT_DIRECTIONAL);
+        l.intensity = k == 0 ? 0 : 1;
+        float from[3] = {0, 0, 10}, lamp[3] = {0, 0, 1}, at[3] = {0, 0, 0};
+        oak_transform t = oak_transform_look_at(k == 2 ? lamp : from, at);
+        oak_scene_set_transform(sc, e, &t);
+        oak_scene_set_light(sc, e, &l);
+        double lin[3];
+        const char *what[3] = {"a lit particle in the dark",
+                               "a lit particle at alpha 0.5 under 1 lux",
+                               "a lit particle 1 m from a 1 cd lamp"};
+        draw(sc, what[k], lin);
+        got[k] = lin[1];
+        oak_destroy_scene(sc);
+    }
+    CHECK(got[0] < 0.003);
+    CHECK(got[1] > 0.5 * 0.8 / OAK_PI && got[1] < 0.5 * 1.15 * 0.8 / OAK_PI);
+    CHECK(got[2] > 0.8 * 0.8 / OAK_PI && got[2] < 1.15 * 0.8 / OAK_PI);
+    oak_destroy_material(lit);
+}
+
+/* The campfire world at 1 s (flames, smoke, sparks, the flickering lamp)
+   on this backend against the CPU under the parity rule, and the fire
+   brighter than the night round it. */
+TEST(campfireAgrees) {
+    oak_scene *sc = NULL;
+    CHECK_OK(oak_make_scene(&sc));
+    if (!sc) return;
+    CHECK_OK(oak_world_build(sc, "campfire"));
+    CHECK_OK(oak_world_update(sc, "campfire", 1.0f));
+    static uint8_t px[W * H * 4];
+    double lin[3];
+    draw_at(sc, "the campfire at 1 s", 1.0, lin, px);
+    (void)lin;
+    double hottest = 0, sky = oak_test_linear(px[0]);
+    for (int i = 0; i < W * H; i++) hottest = fmax(hottest, oak_test_linear(px[i * 4]));
+    fprintf(stderr, "  the fire's brightest red %.3f, the sky's %.4f\n", hottest, sky);
+    CHECK(hottest > 0.5 && sky < 0.05);
+    oak_destroy_scene(sc);
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1) g_backend = argv[1];
+    int started = oak_test_backend_start(g_backend, oak_test_count_log);
+    if (started) return started;
+    oak_renderer_desc d = {.backend = g_backend, .width = W, .height = H, .shadow_map_size = 512};
+    CHECK_OK(oak_make_renderer(&g_main, &d));
+    if (g_main) {
+        RUN(additiveQuadsSum);
+        RUN(alphaBlendsOverFarToNear);
+        RUN(cutoutDrawsOpaque);
+        RUN(flipbookShowsTheFrameOfItsLife);
+        RUN(litParticlesTakeTheLight);
+        RUN(campfireAgrees);
+    }
+    oak_destroy_renderer(g_main);
+    CHECK_EQ_INT(g_oak_test_validation, 0);
+    CHECK_EQ_INT(g_oak_test_errors, 0);
+    oak_shutdown();
+    return TEST_SUMMARY();
+}

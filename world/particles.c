@@ -1,0 +1,623 @@
+/* Particles (docs/WORLD.md "Particles"): emitters stepped on a fixed clock,
+ * every random draw a hash of (seed, birth number) and every particle moved
+ * by the closed form of dv/dt = g - k v over each step, on the job pool in
+ * fixed chunks, so a run repeats to the bit at any thread count; each
+ * emitter drawn as one instance stream of camera-facing quads. */
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "world/internal.h"
+
+#define TAU 6.2831853071795864
+/* seconds within which a birth or a death on a step boundary counts as on
+   it (the clock is steps * OAK_PARTICLE_STEP in doubles, not exact) */
+#define EDGE 1e-9
+
+/* one particle; its record is derived from it each step */
+typedef struct particle {
+    float p[3], v[3];
+    float life, size, spin0, spin_rate;
+    double birth; /* seconds of the clock */
+} particle;
+
+typedef struct emitter {
+    oak_emitter_desc d;
+    float axis[3];
+    uint32_t frames; /* the flipbook's (1: none); a stream and material per frame */
+    oak_stream *stream[OAK_PARTICLE_FRAMES];
+    oak_material own_material;                        /* made here when the desc had none */
+    oak_material frame_material[OAK_PARTICLE_FRAMES]; /* the flipbook's, made here */
+    particle *parts;
+    oak_instance *records, *by_frame; /* by_frame: the records grouped by frame */
+    uint8_t *dead, *frame;
+    uint32_t alive;
+    uint32_t pending; /* oak_particles_burst's, born at the next step's start */
+    uint64_t born, dropped;
+    uint64_t rate_born;                        /* rate births so far (the j of t = j / rate) */
+    uint64_t bursts_done[OAK_PARTICLE_BURSTS]; /* repeats of each burst fired */
+} emitter;
+
+struct oak_particles {
+    oak_scene *scene;
+    oak_mesh quad;
+    emitter *em;
+    uint32_t count, cap;
+    uint64_t steps; /* the clock: steps * OAK_PARTICLE_STEP seconds */
+};
+
+/* ---- descs ---------------------------------------------------------------- */
+
+oak_emitter_desc oak_emitter_desc_defaults(const oak_emitter_desc *desc) {
+    oak_emitter_desc d = desc ? *desc : (oak_emitter_desc){0};
+    if (!d.capacity) d.capacity = 1024;
+    if (!d.direction[0] && !d.direction[1] && !d.direction[2]) d.direction[1] = 1;
+    if (!d.life[0] && !d.life[1]) d.life[0] = d.life[1] = 1;
+    if (!d.size[0] && !d.size[1]) d.size[0] = d.size[1] = 0.1f;
+    return d;
+}
+
+static bool finite_n(const float *v, int n) {
+    for (int i = 0; i < n; i++)
+        if (!isfinite(v[i])) return false;
+    return true;
+}
+
+static bool range_ok(const float r[2], float lo) {
+    return isfinite(r[0]) && isfinite(r[1]) && r[0] >= lo && r[1] >= r[0];
+}
+
+static bool keys_ok(const oak_particle_key *k, uint32_t n) {
+    if (n > OAK_PARTICLE_KEYS) return false;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!(k[i].t >= 0 && k[i].t <= 1) || !finite_n(k[i].value, 4)) return false;
+        if (i && k[i].t < k[i - 1].t) return false;
+    }
+    return true;
+}
+
+static oak_result check_desc(const oak_emitter_desc *d) {
+    const char *bad = NULL;
+    float len = sqrtf(d->direction[0] * d->direction[0] + d->direction[1] * d->direction[1] +
+                      d->direction[2] * d->direction[2]);
+    if (d->capacity > OAK_PARTICLE_MAX)
+        bad = "capacity past OAK_PARTICLE_MAX";
+    else if (!finite_n(d->position, 3))
+        bad = "position not finite";
+    else if (!finite_n(d->direction, 3) || !(len > 1e-6f))
+        bad = "direction not a direction";
+    else if (!(d->cone_degrees >= 0 && d->cone_degrees <= 180))
+        bad = "cone_degrees not in [0, 180]";
+    else if (!(d->rate >= 0 && d->rate <= 1e7f))
+        bad = "rate not in [0, 1e7]";
+    else if (!range_ok(d->speed, 0))
+        bad = "speed not a range >= 0";
+    else if (!range_ok(d->life, 0) || !(d->life[0] > 0))
+        bad = "life not a range > 0";
+    else if (!range_ok(d->size, 0))
+        bad = "size not a range >= 0";
+    else if (!range_ok(d->spin, -1e4f))
+        bad = "spin not a range";
+    else if (!finite_n(d->gravity, 3))
+        bad = "gravity not finite";
+    else if (!(d->drag >= 0 && d->drag <= 1e4f))
+        bad = "drag not in [0, 1e4]";
+    else if (!(d->lift >= -1 && d->lift <= 1))
+        bad = "lift not in [-1, 1]";
+    else if (!keys_ok(d->color_keys, d->color_key_count))
+        bad = "colour keys (t in [0, 1], rising)";
+    else if (!keys_ok(d->size_keys, d->size_key_count))
+        bad = "size keys (t in [0, 1], rising)";
+    else if ((d->flipbook[0] == 0) != (d->flipbook[1] == 0) ||
+             (uint64_t)d->flipbook[0] * d->flipbook[1] > OAK_PARTICLE_FRAMES)
+        bad = "flipbook not columns x rows of at most OAK_PARTICLE_FRAMES frames";
+    for (int i = 0; !bad && i < OAK_PARTICLE_BURSTS; i++) {
+        const oak_particle_burst *b = &d->bursts[i];
+        if (b->count && !(b->at >= 0 && isfinite(b->at) && b->every >= 0 && isfinite(b->every)))
+            bad = "a burst's at or every not a time >= 0";
+    }
+    return bad ? oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_particles_add_emitter: %s", bad)
+               : OAK_OK;
+}
+
+/* ---- the set -------------------------------------------------------------- */
+
+static void free_emitter(oak_particles *s, emitter *e) {
+    for (uint32_t k = 0; k < OAK_PARTICLE_FRAMES; k++) {
+        if (e->stream[k]) oak_scene_remove_stream(s->scene, e->stream[k]);
+        if (e->frame_material[k].id) oak_destroy_material(e->frame_material[k]);
+    }
+    if (e->own_material.id) oak_destroy_material(e->own_material);
+    oak_free(e->parts);
+    oak_free(e->records);
+    oak_free(e->by_frame);
+    oak_free(e->dead);
+    oak_free(e->frame);
+}
+
+/* Frame k's material: the emitter's with its base colour and emissive
+   textures narrowed to cell k of columns x rows (KHR_texture_transform:
+   uv' = offset + scale uv), row by row from the top left. */
+static oak_result make_frame_material(oak_material *out, const oak_material_desc *base,
+                                      const uint32_t cells[2], uint32_t k) {
+    oak_material_desc md = *base;
+    float sc[2] = {1.0f / (float)cells[0], 1.0f / (float)cells[1]};
+    float off[2] = {(float)(k % cells[0]) * sc[0], (float)(k / cells[0]) * sc[1]};
+    oak_texture_ref *refs[2] = {&md.base_color_tex, &md.emissive_tex};
+    for (int t = 0; t < 2; t++) {
+        if (!refs[t]->texture.id) continue;
+        memcpy(refs[t]->offset, off, sizeof off);
+        memcpy(refs[t]->scale, sc, sizeof sc);
+        refs[t]->rotation = 0;
+    }
+    return oak_make_material(out, &md);
+}
+
+void oak_destroy_particles(oak_particles *s) {
+    if (!s) return;
+    for (uint32_t i = 0; i < s->count; i++) free_emitter(s, &s->em[i]);
+    oak_free(s->em);
+    if (s->quad.id) oak_destroy_mesh(s->quad);
+    oak_free(s);
+}
+
+oak_result oak_make_particles(oak_particles **out, oak_scene *scene) {
+    if (!out || !scene) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_make_particles: NULL");
+    *out = NULL;
+    oak_particles *s = oak_calloc(1, sizeof *s);
+    if (!s) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "particles: no memory");
+    s->scene = scene;
+    /* a unit quad in x-z facing +y: each record turns +y to the eye */
+    oak_shape_desc sd = {.type = OAK_SHAPE_PLANE, .size = {1, 0, 1}, .segments = 1};
+    oak_result r = oak_make_shape(&s->quad, &sd);
+    if (r) {
+        oak_destroy_particles(s);
+        return r;
+    }
+    *out = s;
+    return OAK_OK;
+}
+
+static void attached_destroy(void *p) {
+    oak_destroy_particles(p);
+}
+
+oak_result oak_world_particles(oak_scene *scene, oak_particles **out) {
+    if (!scene || !out) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_world_particles: NULL");
+    *out = oak_scene_attachment(scene, attached_destroy);
+    if (*out) return OAK_OK;
+    oak_particles *s;
+    oak_result r = oak_make_particles(&s, scene);
+    if (r) return r;
+    if ((r = oak_scene_attach(scene, s, attached_destroy))) {
+        oak_destroy_particles(s);
+        return r;
+    }
+    *out = s;
+    return OAK_OK;
+}
+
+oak_result oak_particles_add_emitter(oak_particles *s, const oak_emitter_desc *desc,
+                                     uint32_t *index) {
+    if (!s) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_particles_add_emitter: NULL");
+    oak_emitter_desc d = oak_emitter_desc_defaults(desc);
+    oak_result r = check_desc(&d);
+    if (r) return r;
+    if (s->count == s->cap) {
+        uint32_t cap = s->cap ? 2 * s->cap : 4;
+        emitter *grown = oak_realloc(s->em, sizeof *grown * cap);
+        if (!grown) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "particles: no memory");
+        s->em = grown, s->cap = cap;
+    }
+    emitter *e = &s->em[s->count];
+    memset(e, 0, sizeof *e);
+    e->d = d;
+    float len = sqrtf(d.direction[0] * d.direction[0] + d.direction[1] * d.direction[1] +
+                      d.direction[2] * d.direction[2]);
+    for (int k = 0; k < 3; k++) e->axis[k] = d.direction[k] / len;
+    e->parts = oak_alloc(sizeof *e->parts * d.capacity);
+    e->records = oak_alloc(sizeof *e->records * d.capacity);
+    e->dead = oak_alloc(d.capacity);
+    e->frame = oak_alloc(d.capacity);
+    e->frames = d.flipbook[0] ? d.flipbook[0] * d.flipbook[1] : 1;
+    if (e->frames > 1) e->by_frame = oak_alloc(sizeof *e->by_frame * d.capacity);
+    r = e->parts && e->records && e->dead && e->frame && (e->frames == 1 || e->by_frame)
+            ? OAK_OK
+            : oak_error(OAK_ERROR_OUT_OF_MEMORY, "particles: no memory for %u", d.capacity);
+    oak_material mat = d.material;
+    if (!r && !mat.id) {
+        oak_material_desc md = oak_material_desc_defaults(NULL);
+        md.unlit = true;
+        md.double_sided = true;
+        md.name = "particle";
+        if (!(r = oak_make_material(&e->own_material, &md))) mat = e->own_material;
+    }
+    const oak_material_data *m = r ? NULL : oak_material_get(mat);
+    if (!r && !m)
+        r = oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                      "oak_particles_add_emitter: the material is not alive");
+    if (!r && e->frames > 1 && !m->desc.base_color_tex.texture.id &&
+        !m->desc.emissive_tex.texture.id)
+        r = oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                      "oak_particles_add_emitter: a flipbook needs a material with a base colour "
+                      "or emissive texture (the atlas)");
+    for (uint32_t k = 0; !r && k < e->frames; k++) {
+        oak_material fm = mat;
+        if (e->frames > 1) {
+            if ((r = make_frame_material(&e->frame_material[k], &m->desc, d.flipbook, k))) break;
+            fm = e->frame_material[k];
+        }
+        oak_stream_desc sd = {.capacity = d.capacity,
+                              .lod_count = 1,
+                              .material = fm,
+                              .flags = OAK_DRAW_NO_SHADOW,
+                              .phase_opacity = m->desc.alpha_mode == OAK_ALPHA_BLEND};
+        sd.lods[0] = (oak_stream_lod){s->quad, 0};
+        oak_stream *st = NULL;
+        if (!(r = oak_make_stream(&st, &sd))) {
+            r = oak_scene_add_stream(s->scene, st); /* the scene destroys it on failure */
+            if (!r) e->stream[k] = st;
+        }
+    }
+    if (r) {
+        free_emitter(s, e);
+        return r;
+    }
+    if (index) *index = s->count;
+    s->count++;
+    return OAK_OK;
+}
+
+static emitter *emitter_of(const oak_particles *s, uint32_t i, const char *who) {
+    if (s && i < s->count) return &s->em[i];
+    oak_error(OAK_ERROR_INVALID_ARGUMENT, "%s: no emitter %u", who, i);
+    return NULL;
+}
+
+oak_result oak_particles_set_position(oak_particles *s, uint32_t i, const float position[3]) {
+    emitter *e = emitter_of(s, i, "oak_particles_set_position");
+    if (!e) return OAK_ERROR_INVALID_ARGUMENT;
+    if (!position || !finite_n(position, 3))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_particles_set_position: not finite");
+    memcpy(e->d.position, position, sizeof e->d.position);
+    return OAK_OK;
+}
+
+oak_result oak_particles_burst(oak_particles *s, uint32_t i, uint32_t count) {
+    emitter *e = emitter_of(s, i, "oak_particles_burst");
+    if (!e) return OAK_ERROR_INVALID_ARGUMENT;
+    e->pending = count > OAK_PARTICLE_MAX - e->pending ? OAK_PARTICLE_MAX : e->pending + count;
+    return OAK_OK;
+}
+
+oak_stream *oak_particles_stream(const oak_particles *s, uint32_t i) {
+    return oak_particles_frame_stream(s, i, 0);
+}
+
+oak_stream *oak_particles_frame_stream(const oak_particles *s, uint32_t i, uint32_t frame) {
+    return s && i < s->count && frame < s->em[i].frames ? s->em[i].stream[frame] : NULL;
+}
+
+oak_result oak_particles_get_stats(const oak_particles *s, uint32_t i, oak_particle_stats *out) {
+    const emitter *e = emitter_of(s, i, "oak_particles_get_stats");
+    if (!e || !out) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_particles_get_stats: NULL");
+    *out = (oak_particle_stats){.alive = e->alive,
+                                .born = e->born,
+                                .dropped = e->dropped,
+                                .time = (double)s->steps * OAK_PARTICLE_STEP};
+    return OAK_OK;
+}
+
+/* ---- the step ------------------------------------------------------------- */
+
+/* [0, 1) draw k of birth number n */
+static float draw(const emitter *e, uint64_t n, uint32_t k) {
+    uint32_t key = _oak_world_hash_u32((uint32_t)n ^ _oak_world_hash_u32(e->d.seed + 0x9A27u)) ^
+                   _oak_world_hash_u32((uint32_t)(n >> 32) + 0x51u);
+    return _oak_world_hash01(key, k);
+}
+
+static float lerpf(float a, float b, float t) {
+    return a + (b - a) * t;
+}
+
+/* Moves p and v on by dt under dv/dt = g - k v, in closed form (exact for
+   constant g and k, so the steps compose to the analytic flight). */
+static void fly(float p[3], float v[3], const float g[3], float k, float dt) {
+    if (k > 0) {
+        float ek = expf(-k * dt), s = (1 - ek) / k;
+        for (int c = 0; c < 3; c++) {
+            float vt = g[c] / k; /* terminal velocity */
+            p[c] += vt * dt + (v[c] - vt) * s;
+            v[c] = vt + (v[c] - vt) * ek;
+        }
+    } else {
+        for (int c = 0; c < 3; c++) {
+            p[c] += v[c] * dt + 0.5f * g[c] * dt * dt;
+            v[c] += g[c] * dt;
+        }
+    }
+}
+
+/* Births one particle (birth number e->born) at time t; dropped past the capacity. */
+static void spawn(emitter *e, double t) {
+    uint64_t n = e->born++;
+    if (e->alive >= e->d.capacity) {
+        e->dropped++;
+        return;
+    }
+    particle *q = &e->parts[e->alive++];
+    /* a direction uniform over the cone's cap about the axis */
+    float cosa = cosf((float)(e->d.cone_degrees * (TAU / 360.0)));
+    float ct = 1 - draw(e, n, 0) * (1 - cosa), st = sqrtf(fmaxf(0, 1 - ct * ct));
+    float ph = (float)TAU * draw(e, n, 1);
+    const float *a = e->axis;
+    float b1[3], b2[3]; /* a basis across the axis */
+    if (fabsf(a[1]) < 0.9f)
+        b1[0] = a[2], b1[1] = 0, b1[2] = -a[0];
+    else
+        b1[0] = 0, b1[1] = -a[2], b1[2] = a[1];
+    float l = sqrtf(b1[0] * b1[0] + b1[1] * b1[1] + b1[2] * b1[2]);
+    for (int c = 0; c < 3; c++) b1[c] /= l;
+    b2[0] = a[1] * b1[2] - a[2] * b1[1];
+    b2[1] = a[2] * b1[0] - a[0] * b1[2];
+    b2[2] = a[0] * b1[1] - a[1] * b1[0];
+    float speed = lerpf(e->d.speed[0], e->d.speed[1], draw(e, n, 2));
+    for (int c = 0; c < 3; c++) {
+        float dir = a[c] * ct + (b1[c] * cosf(ph) + b2[c] * sinf(ph)) * st;
+        q->p[c] = e->d.position[c];
+        q->v[c] = dir * speed;
+    }
+    q->life = lerpf(e->d.life[0], e->d.life[1], draw(e, n, 3));
+    q->size = lerpf(e->d.size[0], e->d.size[1], draw(e, n, 4));
+    q->spin_rate = lerpf(e->d.spin[0], e->d.spin[1], draw(e, n, 5));
+    q->spin0 = e->d.spin[0] != 0 || e->d.spin[1] != 0 ? (float)TAU * draw(e, n, 6) : 0;
+    q->birth = t;
+}
+
+/* The births of the step [t0, t1): pending ones at t0, the rate's at j / rate,
+   the bursts' at at + i every; each new particle marked to fly from its birth. */
+static void births(emitter *e, uint64_t step) {
+    const double h = OAK_PARTICLE_STEP, t0 = (double)step * h, t1 = (double)(step + 1) * h - EDGE;
+    for (; e->pending; e->pending--) spawn(e, t0);
+    for (int b = 0; b < OAK_PARTICLE_BURSTS; b++) {
+        const oak_particle_burst *bu = &e->d.bursts[b];
+        if (!bu->count) continue;
+        for (;;) {
+            if (bu->every <= 0 && e->bursts_done[b]) break;
+            double at = bu->at + (double)e->bursts_done[b] * (bu->every > 0 ? bu->every : 0);
+            if (at >= t1) break;
+            for (uint32_t i = 0; i < bu->count; i++) spawn(e, fmax(at, t0));
+            e->bursts_done[b]++;
+        }
+    }
+    if (e->d.rate > 0)
+        for (;;) {
+            double at = (double)e->rate_born / e->d.rate;
+            if (at >= t1) break;
+            spawn(e, fmax(at, t0));
+            e->rate_born++;
+        }
+}
+
+/* value of keys at share f of a life (n > 0) */
+static void key_at(const oak_particle_key *k, uint32_t n, float f, float out[4]) {
+    if (f <= k[0].t) {
+        memcpy(out, k[0].value, sizeof k[0].value);
+        return;
+    }
+    for (uint32_t i = 1; i < n; i++) {
+        if (f > k[i].t) continue;
+        float span = k[i].t - k[i - 1].t, w = span > 0 ? (f - k[i - 1].t) / span : 1;
+        for (int c = 0; c < 4; c++) out[c] = lerpf(k[i - 1].value[c], k[i].value[c], w);
+        return;
+    }
+    memcpy(out, k[n - 1].value, sizeof k[n - 1].value);
+}
+
+/* q = a * b */
+static void qmul(float q[4], const float a[4], const float b[4]) {
+    q[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+    q[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+    q[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+    q[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+}
+
+/* The quad (x-z, facing +y, its texture's top at -z) turned to face the
+   eye from p: +y onto the direction to the eye, -z onto world up as the
+   eye sees it (upright: a flame stands), +x across; looking straight up
+   or down, -z takes world -z instead. */
+static void face_eye(float q[4], const float p[3], const float eye[3]) {
+    float n[3] = {eye[0] - p[0], eye[1] - p[1], eye[2] - p[2]};
+    float l = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (!(l > 1e-6f)) return;
+    for (int c = 0; c < 3; c++) n[c] /= l;
+    float up[3] = {-n[1] * n[0], 1 - n[1] * n[1], -n[1] * n[2]}; /* y less its n part */
+    float ul = sqrtf(up[0] * up[0] + up[1] * up[1] + up[2] * up[2]);
+    if (ul < 1e-4f) { /* -z less its n part */
+        up[0] = n[2] * n[0], up[1] = n[2] * n[1], up[2] = -1 + n[2] * n[2];
+        ul = sqrtf(up[0] * up[0] + up[1] * up[1] + up[2] * up[2]);
+    }
+    for (int c = 0; c < 3; c++) up[c] /= ul;
+    /* columns: x = up x n, y = n, z = -up */
+    float m[3][3] = {
+        {up[1] * n[2] - up[2] * n[1], up[2] * n[0] - up[0] * n[2], up[0] * n[1] - up[1] * n[0]},
+        {n[0], n[1], n[2]},
+        {-up[0], -up[1], -up[2]}};
+    /* matrix to quaternion (m[col][row]) */
+    float tr = m[0][0] + m[1][1] + m[2][2];
+    if (tr > 0) {
+        float s = 2 * sqrtf(tr + 1);
+        q[3] = 0.25f * s;
+        q[0] = (m[1][2] - m[2][1]) / s, q[1] = (m[2][0] - m[0][2]) / s;
+        q[2] = (m[0][1] - m[1][0]) / s;
+    } else if (m[0][0] > m[1][1] && m[0][0] > m[2][2]) {
+        float s = 2 * sqrtf(1 + m[0][0] - m[1][1] - m[2][2]);
+        q[3] = (m[1][2] - m[2][1]) / s, q[0] = 0.25f * s;
+        q[1] = (m[1][0] + m[0][1]) / s, q[2] = (m[2][0] + m[0][2]) / s;
+    } else if (m[1][1] > m[2][2]) {
+        float s = 2 * sqrtf(1 + m[1][1] - m[0][0] - m[2][2]);
+        q[3] = (m[2][0] - m[0][2]) / s, q[0] = (m[1][0] + m[0][1]) / s;
+        q[1] = 0.25f * s, q[2] = (m[2][1] + m[1][2]) / s;
+    } else {
+        float s = 2 * sqrtf(1 + m[2][2] - m[0][0] - m[1][1]);
+        q[3] = (m[0][1] - m[1][0]) / s, q[0] = (m[2][0] + m[0][2]) / s;
+        q[1] = (m[2][1] + m[1][2]) / s, q[2] = 0.25f * s;
+    }
+}
+
+typedef struct step_job {
+    emitter *e;
+    double t1;  /* the step's end */
+    bool fly;   /* a step was taken (else only the records are rewritten) */
+    bool write; /* the records are wanted (the update's last step) */
+    bool have_eye;
+    float eye[3];
+} step_job;
+
+/* Each particle of [begin, end): flown to t1, marked dead at the end of its
+   life, and its record written (the quad's +y turned to the eye, then
+   spun about it). Touches only particle i and record i. */
+static void step_chunk(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    const step_job *j = user;
+    emitter *e = j->e;
+    const oak_emitter_desc *d = &e->d;
+    for (uint32_t i = begin; i < end; i++) {
+        particle *q = &e->parts[i];
+        double age = j->t1 - q->birth;
+        if (j->fly) {
+            double from = fmax(q->birth, j->t1 - OAK_PARTICLE_STEP);
+            fly(q->p, q->v, d->gravity, d->drag, (float)(j->t1 - from));
+        }
+        e->dead[i] = age >= q->life - EDGE;
+        if (!j->write) continue;
+        float f = (float)(age / q->life);
+        f = f < 0 ? 0 : f > 1 ? 1 : f;
+        float col[4] = {1, 1, 1, 1}, sz[4] = {1, 0, 0, 0};
+        if (d->color_key_count) key_at(d->color_keys, d->color_key_count, f, col);
+        if (d->size_key_count) key_at(d->size_keys, d->size_key_count, f, sz);
+        uint32_t fr = (uint32_t)(f * (float)e->frames);
+        e->frame[i] = (uint8_t)(fr < e->frames ? fr : e->frames - 1);
+        oak_instance *r = &e->records[i];
+        memcpy(r->position, q->p, sizeof q->p);
+        r->scale = q->size * sz[0];
+        float face[4] = {0, 0, 0, 1};
+        if (j->have_eye) face_eye(face, q->p, j->eye);
+        if (d->lift != 0) { /* raised along the quad's up (-z turned by the facing) */
+            const float *o = face;
+            float up[3] = {-2 * (o[0] * o[2] + o[3] * o[1]), -2 * (o[1] * o[2] - o[3] * o[0]),
+                           -(1 - 2 * (o[0] * o[0] + o[1] * o[1]))};
+            for (int c = 0; c < 3; c++) r->position[c] += up[c] * d->lift * r->scale;
+        }
+        float ang = 0.5f * (q->spin0 + q->spin_rate * (float)age);
+        float spin[4] = {0, sinf(ang), 0, cosf(ang)};
+        qmul(r->rotation, face, spin);
+        memcpy(r->color, col, sizeof r->color);
+        r->phase = oak_instance_phase_pack(col[3], f);
+    }
+}
+
+/* The dead taken out, survivors kept in order (particles and records). */
+static void compact(emitter *e) {
+    uint32_t w = 0;
+    for (uint32_t i = 0; i < e->alive; i++) {
+        if (e->dead[i]) continue;
+        if (w != i) {
+            e->parts[w] = e->parts[i], e->records[w] = e->records[i];
+            e->frame[w] = e->frame[i];
+        }
+        w++;
+    }
+    e->alive = w;
+}
+
+/* The records into the streams: all in one, or grouped by frame into
+   each frame's (in particle order within a frame). */
+static oak_result write_streams(emitter *e) {
+    const oak_instance *rec = e->records;
+    uint32_t first[OAK_PARTICLE_FRAMES + 1] = {0};
+    if (e->frames > 1) {
+        for (uint32_t i = 0; i < e->alive; i++) first[e->frame[i] + 1]++;
+        for (uint32_t k = 0; k < e->frames; k++) first[k + 1] += first[k];
+        uint32_t at[OAK_PARTICLE_FRAMES];
+        memcpy(at, first, sizeof at);
+        for (uint32_t i = 0; i < e->alive; i++) e->by_frame[at[e->frame[i]]++] = e->records[i];
+        rec = e->by_frame;
+    } else {
+        first[1] = e->alive;
+    }
+    for (uint32_t k = 0; k < e->frames; k++) {
+        uint32_t n = first[k + 1] - first[k];
+        oak_result r = oak_stream_write(e->stream[k], 0, rec + first[k], n);
+        if (!r) r = oak_stream_set_count(e->stream[k], n);
+        if (r) return r;
+    }
+    return OAK_OK;
+}
+
+static void restart(oak_particles *s) {
+    s->steps = 0;
+    for (uint32_t i = 0; i < s->count; i++) {
+        emitter *e = &s->em[i];
+        e->alive = e->pending = 0;
+        e->born = e->dropped = e->rate_born = 0;
+        memset(e->bursts_done, 0, sizeof e->bursts_done);
+    }
+}
+
+static void run_chunks(step_job *j) {
+    if (j->e->alive) oak_parallel_for(j->e->alive, OAK_PARTICLE_CHUNK, step_chunk, j);
+}
+
+oak_result oak_particles_update(oak_particles *s, double seconds) {
+    if (!s) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_particles_update: NULL");
+    if (!isfinite(seconds) || seconds < 0)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_particles_update: time %g not >= 0",
+                         seconds);
+    /* a time within 1e-4 of a step under a step boundary counts as on it
+       (float frame times i / 60 land a hair either side) */
+    uint64_t target = (uint64_t)floor(seconds / OAK_PARTICLE_STEP + 1e-4);
+    if (target < s->steps) restart(s);
+    if ((double)(target - s->steps) * OAK_PARTICLE_STEP > OAK_PARTICLE_CATCHUP_SECONDS)
+        return oak_error(OAK_ERROR_LIMIT,
+                         "oak_particles_update: %g s ahead of the clock (at most %g in one call)",
+                         (double)(target - s->steps) * OAK_PARTICLE_STEP,
+                         (double)OAK_PARTICLE_CATCHUP_SECONDS);
+    step_job j = {0};
+    oak_entity cam = oak_scene_active_camera(s->scene);
+    if (cam.id) {
+        mat4 m;
+        oak_scene_update_transforms(s->scene);
+        oak_scene_world_matrix(s->scene, cam, m);
+        j.eye[0] = m[3][0], j.eye[1] = m[3][1], j.eye[2] = m[3][2];
+        j.have_eye = true;
+    }
+    for (uint32_t i = 0; i < s->count; i++) {
+        emitter *e = &s->em[i];
+        j.e = e;
+        uint64_t step = s->steps;
+        if (step == target) { /* no step: the records face the eye as it is now */
+            j.fly = false, j.write = true, j.t1 = (double)step * OAK_PARTICLE_STEP;
+            run_chunks(&j);
+        }
+        for (; step < target; step++) {
+            births(e, step);
+            j.fly = true, j.write = step + 1 == target;
+            j.t1 = (double)(step + 1) * OAK_PARTICLE_STEP;
+            run_chunks(&j);
+            compact(e);
+        }
+        oak_result r = write_streams(e);
+        if (r) return r;
+    }
+    s->steps = target;
+    return OAK_OK;
+}
+
+oak_result oak_world_update_particles(oak_scene *scene, float seconds) {
+    if (!scene)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_world_update_particles: scene is NULL");
+    oak_particles *s = oak_scene_attachment(scene, attached_destroy);
+    return s ? oak_particles_update(s, seconds) : OAK_OK;
+}
