@@ -103,6 +103,10 @@ typedef struct oak_weather_stats {
     float box_half[3];                /* half extents of the rain's box round the eye, metres */
     float fall_speed;                 /* metres a second a drop falls (before its jitter) */
     float splash_life;                /* seconds a splash's crown lasts */
+    float count_scale;                /* the streams' counts times this (the quality preset) */
+    float wetness, snow;              /* what the weather adds to the scene's own now */
+    float dry_half_life;              /* seconds: the wetness's excess halves in this now */
+    float sun;                        /* the sun's strength for drying and melting, [0, 1] */
 } oak_weather_stats;
 oak_result oak_world_weather_stats(oak_scene *scene, oak_weather_stats *out);
 /* The rain (0), snow (1), dust (2) or splash (3) stream; NULL before it is
