@@ -6,7 +6,10 @@
  * what faces up and not walls; the rain's streaks follow the amount inside
  * their box round the eye; its splashes land on the ground as often as its
  * drops do, and draw; rain rings the puddles and still water stays still;
- * lightning repeats for the same time; on the CPU
+ * lightning repeats for the same time; wetness rises in rain and dries
+ * with its stated half-life, never below the scene's own; snow builds,
+ * stays at night and melts in the sun; the streams' counts follow the
+ * quality preset; a scene file keeps the surfaces' memory; on the CPU
  * the same bytes at 1 and 3 threads; on vulkan and gl a rainy wet scene is
  * the CPU's at the parity rule. */
 #include "oak_test.h"
@@ -497,8 +500,9 @@ TEST(wetnessRisesAndDriesWithItsHalfLife) {
     oak_destroy_scene(sc);
 }
 
-/* Snow builds over 20 minutes, stays at night under overcast, melts in a
-   full sun over 30 minutes back to the scene's own exactly. */
+/* Snow builds over 20 minutes, stays at night under overcast, melts in
+   rain over an hour and in a full sun over 30 minutes, back to the scene's
+   own exactly. */
 TEST(snowBuildsAndMelts) {
     oak_scene *sc = make_scene(g_rough);
     if (!sc) return;
@@ -522,27 +526,36 @@ TEST(snowBuildsAndMelts) {
     CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_OVERCAST, 1, 1));
     for (int t = 1260; t <= 1260 + 3600; t += 600) CHECK_OK(oak_world_update_weather(sc, (float)t));
     float night = env->snow;
-    /* day, clear: 1/1800 of a full cover a second */
-    sun_below(sc, false);
-    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_CLEAR, 1, 1));
+    /* rain at night: 1/3600 of a full cover a second (6 minutes: 0.1) */
+    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_RAIN, 1, 1));
     CHECK_OK(oak_world_update_weather(sc, 4860));
     CHECK_OK(oak_world_update_weather(sc, 4861));
-    CHECK_OK(oak_world_update_weather(sc, 5760));
+    CHECK_OK(oak_world_update_weather(sc, 5220));
+    float rained = env->snow;
+    /* day, clear: 1/1800 of a full cover a second, from 0.9: 0.5 after 720 s */
+    sun_below(sc, false);
+    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_CLEAR, 1, 1));
+    CHECK_OK(oak_world_update_weather(sc, 5220));
+    CHECK_OK(oak_world_update_weather(sc, 5221));
+    CHECK_OK(oak_world_update_weather(sc, 5940));
     float half = env->snow;
     prev = half;
     bool melting = true;
-    for (int t = 5820; t <= 4860 + 1860; t += 60) {
+    for (int t = 6000; t <= 5220 + 1800; t += 60) {
         CHECK_OK(oak_world_update_weather(sc, (float)t));
         melting = melting && env->snow <= prev;
         prev = env->snow;
     }
     fprintf(stderr,
             "  snow 1: cover %.4f at 600 s (0.5), 1 at 1260 s; an hour of overcast night %.4f; "
-            "900 s of full sun %.4f (0.5), 1860 s %.4f\n",
-            (double)at600, (double)night, (double)half, (double)env->snow);
+            "6 minutes of rain %.4f (0.9); 720 s of full sun %.4f (0.5), 1800 s %.4f\n",
+            (double)at600, (double)night, (double)rained, (double)half, (double)env->snow);
     CHECK(night == 1);
+    CHECK(fabsf(rained - 0.9f) < 1e-3f);
     CHECK(fabsf(half - 0.5f) < 1e-3f);
     CHECK(melting);
+    CHECK(env->snow == own.snow);
+    CHECK_OK(oak_world_update_weather(sc, 5220 + 1800 + 7200)); /* the rain's wetness dried */
     CHECK(!memcmp(&own, env, sizeof own));
     oak_destroy_scene(sc);
 }

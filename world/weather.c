@@ -1,9 +1,11 @@
 /* Weather (docs/WORLD.md "Weather"): kinds with an amount, blended over a
  * transition as oak_world_update advances, applied on top of the scene's own
  * fog, clouds, key light and sky each update (its own values kept, so clear
- * gives them back exactly); wetness and snow cover for the surfaces; rain,
- * snow and dust as instance streams in a box that follows the camera; and a
- * storm's lightning from a seeded schedule. */
+ * gives them back exactly); wetness and snow cover for the surfaces, which
+ * remember (wet in rain, drying by the sun and wind, snow building and
+ * melting); rain, snow and dust as instance streams in a box that follows
+ * the camera (counts by the quality preset); and a storm's lightning from a
+ * seeded schedule. */
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
