@@ -567,9 +567,9 @@ static oak_result apply(weather_sys *s, double t, double dt, bool jump) {
 
 static oak_result update(weather_sys *s, double seconds, bool jump) {
     /* the memory's step: the time since the last update (none for the
-       first, or when the clock went back) */
+       first, or when the clock went back; a set at once is no update) */
     double dt = s->clocked && seconds > s->now ? seconds - s->now : 0;
-    s->clocked = true;
+    if (!jump) s->clocked = true;
     s->now = seconds;
     if (!s->started) s->t0 = seconds, s->started = true;
     float f = s->duration > 0 ? (float)((seconds - s->t0) / s->duration) : 1.0f;
