@@ -362,15 +362,30 @@ static oak_result read_environment(loader *l, const cJSON *o, oak_environment *e
 static const char *const k_weather_names[] = {"clear", "cloudy", "overcast", "rain",
                                               "storm", "snow",   "dust",     NULL};
 static oak_result read_weather(loader *l, const cJSON *o, oak_weather *w) {
-    static const char *const keys[] = {"kind", "amount", NULL};
+    static const char *const keys[] = {"kind", "amount", "wetness", "snow", NULL};
     const char *p = "weather";
     TRY(expect_object(l, o, p, keys));
     uint32_t kind = 0;
-    float amount = 1;
+    float amount = 1, wet = 0, snow = 0;
     TRY(read_enum(l, o, p, "kind", k_weather_names, &kind));
     TRY(read_float(l, o, p, "amount", &amount));
     if (!(amount >= 0 && amount <= 1))
         return fail(l, "weather.amount", "%g is out of range [0, 1]", (double)amount);
+    /* the surfaces' memory: both or neither (older files: the weather's own) */
+    bool has_wet = cJSON_GetObjectItemCaseSensitive(o, "wetness") != NULL;
+    bool has_snow = cJSON_GetObjectItemCaseSensitive(o, "snow") != NULL;
+    if (has_wet != has_snow)
+        return fail(l, has_wet ? "weather.snow" : "weather.wetness",
+                    "missing (wetness and snow come together)");
+    TRY(read_float(l, o, p, "wetness", &wet));
+    TRY(read_float(l, o, p, "snow", &snow));
+    if (has_wet && !(wet >= 0 && wet <= 1))
+        return fail(l, "weather.wetness", "%g is out of range [0, 1]", (double)wet);
+    if (has_snow && !(snow >= 0 && snow <= 1))
+        return fail(l, "weather.snow", "%g is out of range [0, 1]", (double)snow);
+    w->has_surfaces = has_wet;
+    w->wetness = has_wet ? wet : 0;
+    w->snow = has_wet ? snow : 0;
     w->set = true;
     w->kind = (oak_weather_kind)kind;
     w->amount = amount;

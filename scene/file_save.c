@@ -220,6 +220,10 @@ static void write_weather(writer *w, const oak_weather *we) {
     open_block(w, "weather", '{');
     w_enum(w, "kind", names, (uint32_t)we->kind);
     w_float(w, "amount", we->amount);
+    if (we->has_surfaces) { /* the surfaces' memory: what the weather adds now */
+        w_float(w, "wetness", we->wetness);
+        w_float(w, "snow", we->snow);
+    }
     close_block(w, '}');
 }
 

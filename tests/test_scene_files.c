@@ -473,6 +473,7 @@ static const struct {
      "entities[0].reflection_probe: margin = -0.25 is not a finite number >= 0"},
     {"bad_probe_no_box.json", "entities[0].reflection_probe.box_max: missing"},
     {"bad_time_hour.json", "time.hour: 30 is out of range [0, 24]"},
+    {"bad_weather_surfaces.json", "weather.snow: missing (wetness and snow come together)"},
     {"bad_time_no_hour.json", "time.hour: missing"},
 };
 

@@ -6,7 +6,10 @@
  * what faces up and not walls; the rain's streaks follow the amount inside
  * their box round the eye; its splashes land on the ground as often as its
  * drops do, and draw; rain rings the puddles and still water stays still;
- * lightning repeats for the same time; on the CPU
+ * lightning repeats for the same time; wetness rises in rain and dries
+ * with its stated half-life, never below the scene's own; snow builds,
+ * stays at night and melts in the sun; the streams' counts follow the
+ * quality preset; a scene file keeps the surfaces' memory; on the CPU
  * the same bytes at 1 and 3 threads; on vulkan and gl a rainy wet scene is
  * the CPU's at the parity rule. */
 #include "oak_test.h"
@@ -160,7 +163,9 @@ TEST(kindsMoveValuesAndClearRestores) {
             if (k == OAK_WEATHER_DUST) CHECK(env->fog_display[0] > 1.3f * env->fog_display[2]);
             if (k == OAK_WEATHER_STORM) /* darkest of all */
                 CHECK(sun_of(sc)->intensity < 0.2f * lux);
-            /* clear over 2 s: halfway between at 1 s, the scene's own at 2 s */
+            /* clear over 2 s: halfway between at 1 s, the scene's own at 2 s
+               but for the surfaces, which remember: still wet or snowy then,
+               the scene's own exactly once dried and melted (4 hours on) */
             CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_CLEAR, 1, 2));
             CHECK_OK(oak_world_update_weather(sc, 10));
             CHECK_OK(oak_world_update_weather(sc, 11));
@@ -168,8 +173,15 @@ TEST(kindsMoveValuesAndClearRestores) {
             CHECK(mid > 0.1f && mid < 1);
             if (k != OAK_WEATHER_DUST) CHECK(env->clouds.coverage > own.clouds.coverage);
             CHECK_OK(oak_world_update_weather(sc, 12));
-            CHECK(!memcmp(&own, env, sizeof own));
+            oak_environment dry = *env;
+            dry.wetness = own.wetness, dry.snow = own.snow;
+            CHECK(!memcmp(&own, &dry, sizeof own));
             CHECK(sun_of(sc)->intensity == lux);
+            bool wet = k == OAK_WEATHER_RAIN || k == OAK_WEATHER_STORM;
+            CHECK(wet ? env->wetness > 0.95f : env->wetness == own.wetness);
+            CHECK(k == OAK_WEATHER_SNOW ? env->snow > 0.99f : env->snow == own.snow);
+            CHECK_OK(oak_world_update_weather(sc, 10 + 4 * 3600));
+            CHECK(!memcmp(&own, env, sizeof own));
             oak_destroy_scene(sc);
         }
     }
@@ -236,6 +248,26 @@ TEST(sceneFileKeepsTheWeather) {
     CHECK(benv->wetness == env->wetness && benv->fog_density == env->fog_density);
     CHECK(benv->clouds.coverage == env->clouds.coverage && benv->sky_grey == env->sky_grey);
     CHECK(sun_of(back)->intensity == sun_of(sc)->intensity);
+    oak_destroy_scene(back);
+    /* half dried: the file keeps what the weather adds now, and reloads it */
+    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_CLEAR, 1, 1));
+    CHECK_OK(oak_world_update_weather(sc, 0));
+    CHECK_OK(oak_world_update_weather(sc, 1));
+    CHECK_OK(oak_world_update_weather(sc, 601));
+    CHECK_OK(oak_scene_save(sc, path));
+    back = NULL;
+    CHECK_OK(oak_scene_load(&back, path));
+    if (!back) {
+        oak_destroy_scene(sc);
+        return;
+    }
+    benv = oak_scene_environment(back);
+    CHECK(oak_scene_weather(back)->has_surfaces && benv->wetness == 0);
+    CHECK_OK(oak_world_apply_weather(back));
+    fprintf(stderr, "  saved drying under clear: wetness %.4f, loaded and applied %.4f\n",
+            (double)env->wetness, (double)benv->wetness);
+    CHECK(env->wetness > 0.25f && env->wetness < 0.35f);
+    CHECK(benv->wetness == env->wetness);
     oak_destroy_scene(back);
     oak_destroy_scene(sc);
 }
@@ -379,6 +411,182 @@ TEST(rainFollowsTheAmountInItsBox) {
     CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_CLEAR, 0, 0));
     CHECK_OK(oak_world_weather_stats(sc, &st));
     CHECK_EQ_INT((int)(st.rain + st.flakes + st.motes), 0);
+    oak_destroy_scene(sc);
+}
+
+/* the sun of make_scene turned below the horizon (night) or back */
+static void sun_below(oak_scene *sc, bool below) {
+    oak_entity sun = {0};
+    oak_column col = oak_scene_column(sc, OAK_COMPONENT_LIGHT);
+    if (col.count) sun = col.entities[0];
+    float from[3] = {8, below ? -20.0f : 20.0f, 6}, at[3] = {0, 0, -12};
+    oak_transform t = oak_transform_look_at(from, at);
+    oak_scene_set_transform(sc, sun, &t);
+}
+
+/* Rain for 5 minutes then clear: the wetness rises at 1/300 of the rain's
+   a second, then halves every 600 s under make_scene's sun (45 degrees up,
+   full strength), never below the scene's own 0.2, and is that exactly
+   once dry; overcast, storm and night dry slower as stated. */
+TEST(wetnessRisesAndDriesWithItsHalfLife) {
+    oak_scene *sc = make_scene(g_rough);
+    if (!sc) return;
+    oak_environment *env = oak_scene_environment(sc);
+    env->wetness = 0.2f;
+    const oak_environment own = *env;
+    oak_weather_stats st;
+    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_RAIN, 1, 1));
+    CHECK_OK(oak_world_update_weather(sc, 0));
+    CHECK(env->wetness == own.wetness);
+    float prev = env->wetness, at150 = 0;
+    bool rising = true;
+    for (int t = 10; t <= 310; t += 10) {
+        CHECK_OK(oak_world_update_weather(sc, (float)t));
+        rising = rising && env->wetness >= prev;
+        prev = env->wetness;
+        if (t == 150) at150 = env->wetness;
+    }
+    fprintf(stderr, "  rain 1 over a base of 0.2: wetness %.4f at 150 s (0.6), %.4f at 310 s\n",
+            (double)at150, (double)env->wetness);
+    CHECK(rising);
+    CHECK(fabsf(at150 - 0.6f) < 1e-4f);
+    CHECK(env->wetness > 0.9999f && env->wetness <= 1);
+    /* clear over 1 s, then the excess over 0.2 halves every 600 s */
+    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_CLEAR, 1, 1));
+    CHECK_OK(oak_world_update_weather(sc, 310));
+    CHECK_OK(oak_world_update_weather(sc, 311));
+    CHECK_OK(oak_world_weather_stats(sc, &st));
+    CHECK(fabsf(st.dry_half_life - 600) < 0.1f && st.sun == 1);
+    const float e0 = env->wetness - own.wetness;
+    float e600 = 0, e1200 = 0;
+    bool falling = true, above = true;
+    prev = env->wetness;
+    for (int t = 371; t <= 311 + 7200; t += 60) {
+        CHECK_OK(oak_world_update_weather(sc, (float)t));
+        falling = falling && env->wetness <= prev;
+        above = above && env->wetness >= own.wetness;
+        prev = env->wetness;
+        if (t == 911) e600 = env->wetness - own.wetness;
+        if (t == 1511) e1200 = env->wetness - own.wetness;
+    }
+    fprintf(stderr,
+            "  clear in a full sun: excess %.4f, x%.4f after 600 s (0.5), x%.4f after 1200 s "
+            "(0.25); half-life %.1f s; after 2 h wetness %.6f (own %.6f)\n",
+            (double)e0, (double)(e600 / e0), (double)(e1200 / e0), (double)st.dry_half_life,
+            (double)env->wetness, (double)own.wetness);
+    CHECK(e0 > 0.79f);
+    CHECK(fabsf(e600 / e0 - 0.5f) < 1e-3f);
+    CHECK(fabsf(e1200 / e0 - 0.25f) < 1e-3f);
+    CHECK(falling && above);
+    CHECK(!memcmp(&own, env, sizeof own));
+    /* the half-life by the sun and the wind: 1 / (1/3600 + S (1/600 - 1/3600) + v / 14400) */
+    struct {
+        oak_weather_kind kind;
+        bool night;
+        float half_life;
+    } cases[] = {{OAK_WEATHER_OVERCAST, false, 1440},      /* S 0.3 */
+                 {OAK_WEATHER_STORM, false, 3600 / 2.6f},  /* S 0.12, wind 4 m/s */
+                 {OAK_WEATHER_CLEAR, true, 3600},          /* night */
+                 {OAK_WEATHER_DUST, false, 3600 / 4.25f}}; /* S 0.5, wind 3 m/s */
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sun_below(sc, cases[i].night);
+        CHECK_OK(oak_world_set_weather(sc, cases[i].kind, 1, 0));
+        CHECK_OK(oak_world_weather_stats(sc, &st));
+        fprintf(stderr, "  %s%s: sun %.2f, half-life %.1f s (%.1f)\n",
+                oak_weather_name(cases[i].kind), cases[i].night ? " at night" : "", (double)st.sun,
+                (double)st.dry_half_life, (double)cases[i].half_life);
+        CHECK(fabsf(st.dry_half_life - cases[i].half_life) < 0.5f);
+    }
+    oak_destroy_scene(sc);
+}
+
+/* Snow builds over 20 minutes, stays at night under overcast, melts in
+   rain over an hour and in a full sun over 30 minutes, back to the scene's
+   own exactly. */
+TEST(snowBuildsAndMelts) {
+    oak_scene *sc = make_scene(g_rough);
+    if (!sc) return;
+    oak_environment *env = oak_scene_environment(sc);
+    const oak_environment own = *env;
+    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_SNOW, 1, 1));
+    CHECK_OK(oak_world_update_weather(sc, 0));
+    float at600 = 0, prev = 0;
+    bool building = true;
+    for (int t = 60; t <= 1260; t += 60) {
+        CHECK_OK(oak_world_update_weather(sc, (float)t));
+        building = building && env->snow >= prev;
+        prev = env->snow;
+        if (t == 600) at600 = env->snow;
+    }
+    CHECK(building);
+    CHECK(fabsf(at600 - 0.5f) < 1e-4f);
+    CHECK(env->snow == 1);
+    /* night, overcast: it stays */
+    sun_below(sc, true);
+    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_OVERCAST, 1, 1));
+    for (int t = 1260; t <= 1260 + 3600; t += 600) CHECK_OK(oak_world_update_weather(sc, (float)t));
+    float night = env->snow;
+    /* rain at night: 1/3600 of a full cover a second (6 minutes: 0.1) */
+    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_RAIN, 1, 1));
+    CHECK_OK(oak_world_update_weather(sc, 4860));
+    CHECK_OK(oak_world_update_weather(sc, 4861));
+    CHECK_OK(oak_world_update_weather(sc, 5220));
+    float rained = env->snow;
+    /* day, clear: 1/1800 of a full cover a second, from 0.9: 0.5 after 720 s */
+    sun_below(sc, false);
+    CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_CLEAR, 1, 1));
+    CHECK_OK(oak_world_update_weather(sc, 5220));
+    CHECK_OK(oak_world_update_weather(sc, 5221));
+    CHECK_OK(oak_world_update_weather(sc, 5940));
+    float half = env->snow;
+    prev = half;
+    bool melting = true;
+    for (int t = 6000; t <= 5220 + 1800; t += 60) {
+        CHECK_OK(oak_world_update_weather(sc, (float)t));
+        melting = melting && env->snow <= prev;
+        prev = env->snow;
+    }
+    fprintf(stderr,
+            "  snow 1: cover %.4f at 600 s (0.5), 1 at 1260 s; an hour of overcast night %.4f; "
+            "6 minutes of rain %.4f (0.9); 720 s of full sun %.4f (0.5), 1800 s %.4f\n",
+            (double)at600, (double)night, (double)rained, (double)half, (double)env->snow);
+    CHECK(night == 1);
+    CHECK(fabsf(rained - 0.9f) < 1e-3f);
+    CHECK(fabsf(half - 0.5f) < 1e-3f);
+    CHECK(melting);
+    CHECK(env->snow == own.snow);
+    CHECK_OK(oak_world_update_weather(sc, 5220 + 1800 + 7200)); /* the rain's wetness dried */
+    CHECK(!memcmp(&own, env, sizeof own));
+    oak_destroy_scene(sc);
+}
+
+/* The streams' counts by the quality preset: x0.5 low, x0.75 medium, x1
+   default and high, x1.5 ultra (the splashes follow the streaks) */
+TEST(streamsFollowThePreset) {
+    oak_scene *sc = make_scene(g_rough);
+    if (!sc) return;
+    const float scale[OAK_PRESET_COUNT] = {1, 0.5f, 0.75f, 1, 1.5f};
+    oak_weather_stats st;
+    for (int p = 0; p < OAK_PRESET_COUNT; p++) {
+        oak_scene_post(sc)->preset = (oak_preset)p;
+        CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_STORM, 1, 0));
+        CHECK_OK(oak_world_weather_stats(sc, &st));
+        uint32_t rain = st.rain, splashes = st.splashes;
+        CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_SNOW, 1, 0));
+        CHECK_OK(oak_world_weather_stats(sc, &st));
+        uint32_t flakes = st.flakes;
+        CHECK_OK(oak_world_set_weather(sc, OAK_WEATHER_DUST, 1, 0));
+        CHECK_OK(oak_world_weather_stats(sc, &st));
+        fprintf(stderr, "  preset %s: storm %u streaks %u splashes, %u flakes, %u motes\n",
+                oak_preset_name((oak_preset)p), rain, splashes, flakes, st.motes);
+        CHECK(st.count_scale == scale[p]);
+        CHECK_EQ_INT((int)rain, (int)lroundf(9000 * scale[p]));
+        CHECK_EQ_INT((int)splashes, (int)lroundf(9000 * scale[p] * 9.0f / 24 * 0.25f));
+        CHECK_EQ_INT((int)flakes, (int)lroundf(6000 * scale[p]));
+        CHECK_EQ_INT((int)st.motes, (int)lroundf(3000 * scale[p]));
+        oak_stream *s0 = oak_world_weather_stream(sc, 0);
+        CHECK(s0 && oak_stream_count(s0) == 0);
+    }
     oak_destroy_scene(sc);
 }
 
@@ -605,6 +813,9 @@ int main(int argc, char **argv) {
         if (!strcmp(g_backend, "cpu")) { /* host-side: once */
             RUN(kindsMoveValuesAndClearRestores);
             RUN(sceneFileKeepsTheWeather);
+            RUN(wetnessRisesAndDriesWithItsHalfLife);
+            RUN(snowBuildsAndMelts);
+            RUN(streamsFollowThePreset);
             RUN(rainFollowsTheAmountInItsBox);
             RUN(splashesLandOnTheGround);
             RUN(lightningRepeatsForTheSameTime);

@@ -1,9 +1,11 @@
 /* Weather (docs/WORLD.md "Weather"): kinds with an amount, blended over a
  * transition as oak_world_update advances, applied on top of the scene's own
  * fog, clouds, key light and sky each update (its own values kept, so clear
- * gives them back exactly); wetness and snow cover for the surfaces; rain,
- * snow and dust as instance streams in a box that follows the camera; and a
- * storm's lightning from a seeded schedule. */
+ * gives them back exactly); wetness and snow cover for the surfaces, which
+ * remember (wet in rain, drying by the sun and wind, snow building and
+ * melting); rain, snow and dust as instance streams in a box that follows
+ * the camera (counts by the quality preset); and a storm's lightning from a
+ * seeded schedule. */
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -67,6 +69,22 @@ static const kind_row k_kinds[KINDS] = {
 #define SPLASH_HEIGHT     0.015f
 #define SPLASH_PER_STREAK (RAIN_SPEED / (RAIN_BELOW + RAIN_ABOVE) * SPLASH_LIFE)
 #define STREAMS           4 /* rain, snow, dust, splashes */
+/* The surfaces' memory (docs/WORLD.md "Weather: wetness and snow over
+   time"): what the weather adds to the scene's wetness and snow moves
+   toward its target instead of following the weights. */
+#define WET_RISE       300.0f   /* seconds of rain that bring the surfaces to its wetness */
+#define DRY_SUN        600.0f   /* half-life of the wetness above the target in a full sun ... */
+#define DRY_DARK       3600.0f  /* ... and at night, under a sun 0 strong, in still air */
+#define DRY_WIND       14400.0f /* metres: wind v m/s adds v / DRY_WIND to 1 / half-life */
+#define DRY_SNAP       1e-3f    /* an excess below this is gone (the scene's own again) */
+#define SUN_FULL_SIN   0.5f     /* sin(30 deg): a sun this high (or higher) is full strength */
+#define SNOW_BUILD     1200.0f  /* seconds of snowfall that bring the cover to its target */
+#define SNOW_MELT      1800.0f  /* seconds a full cover takes to melt under a full sun */
+#define SNOW_MELT_FROM 0.25f    /* a sun weaker than this melts nothing */
+#define SNOW_MELT_RAIN 3600.0f  /* seconds rain at amount 1 takes to melt a full cover */
+/* the streams' counts times this per quality preset (default, low .. ultra) */
+static const float k_preset_scale[OAK_PRESET_COUNT] = {1.0f, 0.5f, 0.75f, 1.0f, 1.5f};
+#define PRESET_SCALE_MAX 1.5f
 
 /* the environment's floats weather writes, each kept as the scene's own */
 static const size_t k_slots[] = {
@@ -102,7 +120,10 @@ typedef struct weather_sys {
     float from[KINDS], to[KINDS], w[KINDS];
     float duration;
     double t0, now;
-    bool started; /* t0 is the first update's time after a set */
+    bool started;    /* t0 is the first update's time after a set */
+    bool clocked;    /* `now` is a time an update gave (the memory's dt counts from it) */
+    float wet, snow; /* what the weather adds to the scene's wetness and snow now */
+    float half_life, sun_strength, count_scale;
     float flash;
     float applied[SLOTS];
     float key_applied;
@@ -212,6 +233,7 @@ static oak_result make_streams(weather_sys *s) {
                                   : splashes_of((float)k_kinds[k].rain);
             if (c > cap) cap = c;
         }
+        cap = (uint32_t)ceilf((float)cap * PRESET_SCALE_MAX);
         s->capacity[i] = cap;
         total += cap;
     }
@@ -354,8 +376,56 @@ static float resolved(float v, float dflt) {
     return v > 0 ? v : dflt;
 }
 
-/* The scene's values with the weights w on top, at time t. */
-static oak_result apply(weather_sys *s, double t) {
+/* The sun's strength for drying and melting, [0, 1]: the key light's
+   height (full from 30 degrees up, none at or below the horizon) times the
+   weather's dimming of it; none at night (a scene with a time of day whose
+   key light is the moon: no sun disc) or without a key light. */
+static float sun_strength(oak_scene *scene, oak_entity key, float weather_sun) {
+    if (!key.id) return 0;
+    const oak_time_of_day *tod = oak_scene_time_of_day(scene);
+    if (tod->set && !(oak_scene_environment(scene)->sun_disc > 0)) return 0;
+    mat4 m;
+    oak_scene_update_transforms(scene);
+    oak_scene_world_matrix(scene, key, m);
+    /* a light shines along its -z: the sun lies along +z */
+    float len = sqrtf(m[2][0] * m[2][0] + m[2][1] * m[2][1] + m[2][2] * m[2][2]);
+    float up = len > 0 ? m[2][1] / len / SUN_FULL_SIN : 0;
+    up = up < 0 ? 0 : up > 1 ? 1 : up;
+    float w = weather_sun < 0 ? 0 : weather_sun > 1 ? 1 : weather_sun;
+    return up * w;
+}
+
+/* The surfaces' memory over dt seconds toward the targets the weights give
+   (added wetness wet_to and snow snow_to): a wetness below its target
+   rises at wet_to / WET_RISE a second, one above it falls toward it with
+   the half-life the sun and wind give (exactly, whatever the step); snow
+   builds at snow_to / SNOW_BUILD a second and melts, above its target, by
+   the sun over SNOW_MELT_FROM and by rain. */
+static void remember(weather_sys *s, double dt, float wet_to, float snow_to, float sun, float wind,
+                     float rain) {
+    float k = 1.0f / DRY_DARK + sun * (1.0f / DRY_SUN - 1.0f / DRY_DARK) + wind / DRY_WIND;
+    s->half_life = 1.0f / k;
+    s->sun_strength = sun;
+    if (!(dt > 0)) return;
+    if (s->wet < wet_to) {
+        s->wet = fminf(wet_to, s->wet + (float)(wet_to / WET_RISE * dt));
+    } else if (s->wet > wet_to) {
+        float excess = (s->wet - wet_to) * (float)exp2(-dt * k);
+        s->wet = excess < DRY_SNAP ? wet_to : wet_to + excess;
+    }
+    if (s->snow < snow_to) {
+        s->snow = fminf(snow_to, s->snow + (float)(snow_to / SNOW_BUILD * dt));
+    } else if (s->snow > snow_to) {
+        float melt = fmaxf(0, sun - SNOW_MELT_FROM) / (1 - SNOW_MELT_FROM) / SNOW_MELT +
+                     rain / SNOW_MELT_RAIN;
+        s->snow = fmaxf(snow_to, s->snow - (float)(melt * dt));
+        if (s->snow - snow_to < DRY_SNAP) s->snow = snow_to;
+    }
+}
+
+/* The scene's values with the weights w on top, at time t, dt seconds on
+   from the last update (jump: the surfaces' memory at its targets at once). */
+static oak_result apply(weather_sys *s, double t, double dt, bool jump) {
     oak_scene *scene = s->scene;
     oak_environment *env = oak_scene_environment(scene);
     oak_weather *kept = oak_scene_weather(scene);
@@ -434,12 +504,22 @@ static oak_result apply(weather_sys *s, double t) {
     if (sky != 0 || s->flash > 0)
         v[S_SKY] =
             resolved(be->sky_light, 1.0f) * fmaxf(0.02f, 1 + sky) * (1 + FLASH_SKY * s->flash);
-    if (wet > 0) v[S_WET] = be->wetness + wet;
-    if (snow > 0) v[S_SNOW] = be->snow + snow;
+    /* wetness and snow remember: they move toward what the weights give */
+    float rain_w = s->w[OAK_WEATHER_RAIN] + s->w[OAK_WEATHER_STORM];
+    float wind = STORM_WIND * s->w[OAK_WEATHER_STORM] + DUST_SPEED * s->w[OAK_WEATHER_DUST];
+    if (jump) s->wet = wet, s->snow = snow;
+    remember(s, jump ? 0 : dt, wet, snow, sun_strength(scene, key, sun), wind, rain_w);
+    /* never more than full where the scene's own rose since */
+    s->wet = fminf(s->wet, fmaxf(0, 1 - be->wetness));
+    s->snow = fminf(s->snow, fmaxf(0, 1 - be->snow));
+    if (s->wet > 0) v[S_WET] = be->wetness + s->wet;
+    if (s->snow > 0) v[S_SNOW] = be->snow + s->snow;
+    kept->has_surfaces = true;
+    kept->wetness = s->wet, kept->snow = s->snow;
     if (grey > 0) v[S_GREY] = be->sky_grey + grey;
     /* the puddles' ripples: rain and storm at their weights, on a clock that
        wraps where a float still holds a period's fraction */
-    float rain = s->w[OAK_WEATHER_RAIN] + s->w[OAK_WEATHER_STORM];
+    float rain = rain_w;
     if (rain > 0) {
         v[S_RAIN] = fminf(1, be->rain + rain);
         v[S_RTIME] = (float)fmod(t, OAK_RIPPLE_WRAP);
@@ -454,6 +534,10 @@ static oak_result apply(weather_sys *s, double t) {
     }
 
     /* the streams, made the first time any is wanted */
+    /* the quality preset scales every stream (the splashes follow the rain) */
+    oak_preset preset = oak_scene_post(scene)->preset;
+    s->count_scale = (unsigned)preset < OAK_PRESET_COUNT ? k_preset_scale[preset] : 1.0f;
+    for (int i = 0; i < 3; i++) cnt[i] *= s->count_scale;
     for (int i = 0; i < 3; i++) counts[i] = (uint32_t)lroundf(cnt[i]);
     bool want = counts[0] || counts[1] || counts[2]; /* splashes come with the rain */
     if (want && !s->records) {
@@ -481,14 +565,18 @@ static oak_result apply(weather_sys *s, double t) {
     return OAK_OK;
 }
 
-static oak_result update(weather_sys *s, double seconds) {
+static oak_result update(weather_sys *s, double seconds, bool jump) {
+    /* the memory's step: the time since the last update (none for the
+       first, or when the clock went back; a set at once is no update) */
+    double dt = s->clocked && seconds > s->now ? seconds - s->now : 0;
+    if (!jump) s->clocked = true;
     s->now = seconds;
     if (!s->started) s->t0 = seconds, s->started = true;
     float f = s->duration > 0 ? (float)((seconds - s->t0) / s->duration) : 1.0f;
     f = f < 0 ? 0 : f > 1 ? 1 : f;
     for (uint32_t k = 0; k < KINDS; k++) s->w[k] = s->from[k] + (s->to[k] - s->from[k]) * f;
     if (f >= 1) memcpy(s->w, s->to, sizeof s->w); /* exactly the target */
-    return apply(s, seconds);
+    return apply(s, seconds, dt, jump);
 }
 
 oak_result oak_world_set_weather(oak_scene *scene, oak_weather_kind kind, float amount,
@@ -526,14 +614,22 @@ oak_result oak_world_set_weather(oak_scene *scene, oak_weather_kind kind, float 
     }
     s->started = true;
     s->t0 = s->now;
-    return update(s, s->now);
+    return update(s, s->now, true);
 }
 
 oak_result oak_world_apply_weather(oak_scene *scene) {
     if (!scene)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_world_apply_weather: scene is NULL");
     const oak_weather *w = oak_scene_weather(scene);
-    return w->set ? oak_world_set_weather(scene, w->kind, w->amount, 0) : OAK_OK;
+    if (!w->set) return OAK_OK;
+    /* the surfaces' memory as the file (or the running weather) had it */
+    bool had = w->has_surfaces;
+    float wet = w->wetness, snow = w->snow;
+    oak_result r = oak_world_set_weather(scene, w->kind, w->amount, 0);
+    if (r || !had) return r;
+    weather_sys *s = sys_of(scene);
+    s->wet = wet, s->snow = snow;
+    return apply(s, s->now, 0, false);
 }
 
 oak_result oak_world_update_weather(oak_scene *scene, float seconds) {
@@ -543,7 +639,7 @@ oak_result oak_world_update_weather(oak_scene *scene, float seconds) {
         return oak_error(OAK_ERROR_INVALID_ARGUMENT,
                          "oak_world_update_weather: time is not finite");
     weather_sys *s = sys_of(scene);
-    return s ? update(s, seconds) : OAK_OK;
+    return s ? update(s, seconds, false) : OAK_OK;
 }
 
 oak_result oak_world_weather_stats(oak_scene *scene, oak_weather_stats *out) {
@@ -558,6 +654,10 @@ oak_result oak_world_weather_stats(oak_scene *scene, oak_weather_stats *out) {
     out->splashes = s->count[3];
     out->fall_speed = RAIN_SPEED;
     out->splash_life = SPLASH_LIFE;
+    out->count_scale = s->count_scale;
+    out->wetness = s->wet, out->snow = s->snow;
+    out->dry_half_life = s->half_life;
+    out->sun = s->sun_strength;
     out->box_half[0] = RAIN_HALF, out->box_half[1] = 0.5f * (RAIN_BELOW + RAIN_ABOVE);
     out->box_half[2] = RAIN_HALF;
     return OAK_OK;

@@ -150,6 +150,11 @@ typedef struct oak_weather {
     oak_environment base;
     oak_entity key; /* the key light it dims (id 0: none) */
     float key_base; /* that light's own intensity */
+    /* the surfaces' memory (docs/WORLD.md "Weather"): the wetness and snow
+       the weather adds to the scene's own now, saved so a file reloads the
+       same picture; has_surfaces: they hold (an update or a file gave them) */
+    bool has_surfaces;
+    float wetness, snow;
 } oak_weather;
 oak_weather *oak_scene_weather(oak_scene *scene);
 oak_post *oak_scene_post(oak_scene *scene);

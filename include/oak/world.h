@@ -78,14 +78,19 @@ oak_result oak_world_apply_time(oak_scene *scene);
    aside (oak_scene_weather's base): the fog (the froxel fog's density and
    albedo when it is on, else the exp2 fog), its display colour, cloud cover,
    density and type, the key light's intensity, the sky's scale
-   (oak_environment.sky_light), wetness and snow; rain, snow and dust as
+   (oak_environment.sky_light), wetness and snow (which move toward the
+   weather's over the updates' time: wet in rain, drying by the sun and
+   wind, snow building and melting; at once for a transition of 0); rain,
+   snow and dust (counts by the scene's quality preset) as
    instance streams in a box round the camera; and a storm's lightning.
-   Clear at any amount gives the scene's own values back exactly. Bad
+   Clear at any amount gives the scene's own values back exactly (the
+   wetness and snow once dried and melted). Bad
    arguments: one line and OAK_ERROR_INVALID_ARGUMENT, nothing changed. */
 oak_result oak_world_set_weather(oak_scene *scene, oak_weather_kind kind, float amount,
                                  float transition_seconds);
-/* Applies the scene's own weather at once (after loading a scene file); OK
-   and nothing done when it has none. */
+/* Applies the scene's own weather at once (after loading a scene file),
+   then the surfaces' memory it keeps (oak_weather.has_surfaces); OK and
+   nothing done when it has none. */
 oak_result oak_world_apply_weather(oak_scene *scene);
 /* Moves the weather on to `seconds` of world time (oak_world_update calls
    it for every world); nothing when the scene has no weather. */
@@ -103,6 +108,10 @@ typedef struct oak_weather_stats {
     float box_half[3];                /* half extents of the rain's box round the eye, metres */
     float fall_speed;                 /* metres a second a drop falls (before its jitter) */
     float splash_life;                /* seconds a splash's crown lasts */
+    float count_scale;                /* the streams' counts times this (the quality preset) */
+    float wetness, snow;              /* what the weather adds to the scene's own now */
+    float dry_half_life;              /* seconds: the wetness's excess halves in this now */
+    float sun;                        /* the sun's strength for drying and melting, [0, 1] */
 } oak_weather_stats;
 oak_result oak_world_weather_stats(oak_scene *scene, oak_weather_stats *out);
 /* The rain (0), snow (1), dust (2) or splash (3) stream; NULL before it is
