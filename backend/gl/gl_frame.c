@@ -293,7 +293,7 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
         f->cpu_ms[i] = 0;
         if (!_oak_pass_runs(row, view, oak_backend_gl()->caps)) continue;
         /* no pose moved: nothing to skin, and no barrier either */
-        if (i == OAK_PASS_SKIN && !f->skin_count) continue;
+        if (i == OAK_PASS_SKIN && !f->skin_q.count) continue;
         _oak_gl_track_before(f, row);
         if (k_run[i]) r = k_run[i](b, view);
         _oak_gl_track_after(f, row);

@@ -131,9 +131,7 @@ typedef struct _oak_gl_frame {
     /* the skin pass (gl_pass_skin.c): the meshes whose pose moved, queued
        by the upload's sync with their first vertex, the most vertices
        among them, the block staged on the host, its buffer and program */
-    const oak_mesh_data **skin_data;
-    uint64_t *skin_first;
-    uint32_t skin_count, skin_cap, skin_vertices;
+    _oak_gpu_skin_queue skin_q;
     uint32_t (*skin_words)[4];
     uint32_t skin_words_cap;
     _oak_gl_buffer skin;
@@ -318,9 +316,8 @@ void _oak_gl_bloom_release(_oak_gl_frame *f);
    what there is, for blend when no copy ran), and released */
 oak_result _oak_gl_opaquecopy_bind(_oak_gl_frame *f, const _oak_gl_targets *t);
 void _oak_gl_opaquecopy_release(_oak_gl_frame *f);
-/* gl_pass_skin.c: a mesh posed by its palette queued as the upload syncs
-   it, the pass, and its buffers released */
-oak_result _oak_gl_skin_queue(_oak_gl_frame *f, const oak_mesh_data *d, uint32_t first);
+/* gl_pass_skin.c: the pass over the meshes queued in skin_q as the upload
+   synced them, and its buffers released */
 oak_result _oak_gl_run_skin(_oak_gl_backend *b, const oak_render_view *v);
 void _oak_gl_skin_release(_oak_gl_frame *f);
 /* gl_pass_ssr.c: the mirror buffer sized for the view when the ssr pass

@@ -7,30 +7,19 @@
 #include "gl_gpu.h"
 #include "oak_gl_shaders.h"
 
-oak_result _oak_gl_skin_queue(_oak_gl_frame *f, const oak_mesh_data *d, uint32_t first) {
-    uint32_t cap = f->skin_cap;
-    if (!OAK_GROW(f->skin_data, f->skin_cap, f->skin_count + 1) ||
-        !OAK_GROW(f->skin_first, cap, f->skin_count + 1))
-        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: skin jobs");
-    f->skin_data[f->skin_count] = d;
-    f->skin_first[f->skin_count++] = first;
-    if (d->vertex_count > f->skin_vertices) f->skin_vertices = d->vertex_count;
-    return OAK_OK;
-}
-
 oak_result _oak_gl_run_skin(_oak_gl_backend *b, const oak_render_view *v) {
     (void)v;
     _oak_gl_frame *f = b->frame;
-    uint32_t n = f->skin_count, most = f->skin_vertices;
-    f->skin_count = f->skin_vertices = 0; /* consumed: the next syncs queue afresh */
+    uint32_t n = f->skin_q.count, most = f->skin_q.vertices;
+    f->skin_q.count = f->skin_q.vertices = 0; /* consumed: the next syncs queue afresh */
     if (!n) return OAK_OK;
     oak_result r = OAK_OK;
     if (!f->prog_skin && (r = _oak_gl_compute(&f->prog_skin, "skin", oak_gl_src_skin_comp)))
         return r;
-    uint64_t words = _oak_gpu_skin_words(f->skin_data, n);
+    uint64_t words = _oak_gpu_skin_words(f->skin_q.data, n);
     if (!OAK_GROW(f->skin_words, f->skin_words_cap, words))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: skin jobs");
-    _oak_gpu_skin_fill(f->skin_words, f->skin_data, f->skin_first, n);
+    _oak_gpu_skin_fill(f->skin_words, f->skin_q.data, f->skin_q.first, n);
     if ((r = _oak_gl_buffer_upload(&f->skin, 0, f->skin_words, (size_t)words * 16))) return r;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_SKIN, f->skin.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_POSITIONS, f->positions.id);
@@ -44,7 +33,7 @@ void _oak_gl_skin_release(_oak_gl_frame *f) {
     if (f->prog_skin) glDeleteProgram(f->prog_skin);
     f->prog_skin = 0;
     _oak_gl_buffer_release(&f->skin);
-    oak_free(f->skin_data), oak_free(f->skin_first), oak_free(f->skin_words);
-    f->skin_data = NULL, f->skin_first = NULL, f->skin_words = NULL;
-    f->skin_cap = f->skin_words_cap = f->skin_count = 0;
+    _oak_gpu_skin_queue_free(&f->skin_q);
+    oak_free(f->skin_words);
+    f->skin_words = NULL, f->skin_words_cap = 0;
 }

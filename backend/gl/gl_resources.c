@@ -33,7 +33,7 @@ static oak_result skin_queue(_oak_gl_frame *f, _oak_gl_mesh_slot *s, const oak_m
         return OAK_OK;
     s->pose_version = md->pose_version;
     memcpy(s->center, md->bounds.center, sizeof s->center);
-    return _oak_gl_skin_queue(f, md, s->base_vertex);
+    return _oak_gpu_skin_push(&f->skin_q, md, s->base_vertex);
 }
 
 static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {

@@ -23,6 +23,16 @@ void _oak_gpu_lobe_refs(const oak_material_desc *d, const oak_texture_ref *refs[
 /* Vertex v of a mesh posed by its palette as the skin pass reads it (the
    attributes' second half; oak_gpu.h "The skin pass"). */
 void _oak_gpu_skin_source(const oak_mesh_data *d, uint32_t v, oak_gpu_vertex *out);
+/* The meshes the skin pass poses this frame, queued as a backend syncs
+   them, with each one's first vertex in its pools and the most vertices
+   among them; reset by setting count and vertices to 0. */
+typedef struct _oak_gpu_skin_queue {
+    const oak_mesh_data **data;
+    uint64_t *first;
+    uint32_t count, cap, vertices;
+} _oak_gpu_skin_queue;
+oak_result _oak_gpu_skin_push(_oak_gpu_skin_queue *q, const oak_mesh_data *d, uint64_t first);
+void _oak_gpu_skin_queue_free(_oak_gpu_skin_queue *q);
 /* The skin pass's block (oak_gpu.h): job j skins meshes[j] (its first
    vertex in the pools first[j]) from its two palettes. `out` holds
    _oak_gpu_skin_words(meshes, count) uvec4s. */

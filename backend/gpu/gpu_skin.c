@@ -26,6 +26,21 @@ void _oak_gpu_skin_source(const oak_mesh_data *d, uint32_t v, oak_gpu_vertex *ou
     memcpy(&out->color[3], &j23, 4);
 }
 
+oak_result _oak_gpu_skin_push(_oak_gpu_skin_queue *q, const oak_mesh_data *d, uint64_t first) {
+    uint32_t cap = q->cap; /* the two arrays grow together */
+    if (!OAK_GROW(q->data, q->cap, q->count + 1) || !OAK_GROW(q->first, cap, q->count + 1))
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "skin pass: no memory for its jobs");
+    q->data[q->count] = d;
+    q->first[q->count++] = first;
+    if (d->vertex_count > q->vertices) q->vertices = d->vertex_count;
+    return OAK_OK;
+}
+
+void _oak_gpu_skin_queue_free(_oak_gpu_skin_queue *q) {
+    oak_free(q->data), oak_free(q->first);
+    *q = (_oak_gpu_skin_queue){0};
+}
+
 uint64_t _oak_gpu_skin_words(const oak_mesh_data *const *meshes, uint32_t count) {
     uint64_t words = 1 + (uint64_t)count;
     for (uint32_t i = 0; i < count; i++) words += (uint64_t)meshes[i]->joint_count * 6;

@@ -78,8 +78,7 @@ static void _oak_vk_destroy(void *self) {
     }
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) oak_free(vk->frames[i].garbage);
     oak_free(vk->infos);
-    oak_free(vk->skin_data);
-    oak_free(vk->skin_first);
+    _oak_gpu_skin_queue_free(&vk->skin);
     oak_free(vk->cmds);
     oak_free(vk->keys);
     _oak_vk_device_destroy(vk);

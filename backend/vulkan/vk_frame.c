@@ -98,7 +98,7 @@ oak_result _oak_vk_frame_begin(_oak_vk *vk) {
     _oak_vk_track_row(vk, f->cmd, &_oak_pass_table()[OAK_PASS_UPLOAD]);
     vk->recording = true;
     vk->frame_count++;
-    vk->skin_count = vk->skin_vertices = 0; /* this frame's mesh syncs queue them */
+    vk->skin.count = vk->skin.vertices = 0; /* this frame's mesh syncs queue them */
     _oak_vk_stamp(vk, f, NULL);
     return OAK_OK;
 }
@@ -202,7 +202,7 @@ static const _oak_vk_run_fn k_run[OAK_PASS_COUNT] = {
 /* Nothing to draw this frame although the row runs: no barriers either. */
 static bool _oak_vk_idle(_oak_vk *vk, oak_pass_id pass) {
     return (pass == OAK_PASS_BLEND && _oak_vk_blend_idle(vk)) ||
-           (pass == OAK_PASS_SKIN && !vk->skin_count);
+           (pass == OAK_PASS_SKIN && !vk->skin.count);
 }
 
 oak_result _oak_vk_render(_oak_vk *vk, const oak_render_view *v) {

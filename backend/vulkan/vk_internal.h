@@ -384,9 +384,7 @@ typedef struct _oak_vk {
     /* the skin pass (vk_pass_skin.c): the meshes whose pose moved, queued
        as their draws sync them this frame, the most vertices among them,
        and its pipeline, made on first use */
-    const oak_mesh_data **skin_data;
-    uint64_t *skin_first; /* each one's first vertex in the pools */
-    uint32_t skin_count, skin_cap, skin_vertices;
+    _oak_gpu_skin_queue skin;
     VkPipeline skin_pipe;
     /* depth of field's half-size images and tiles (render/dof.h) and its
        steps' pipelines, made on first use (vk_pass_dof.c) */
@@ -546,10 +544,9 @@ oak_result _oak_vk_run_bloom(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vie
 oak_result _oak_vk_run_opaquecopy(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_opaquecopy_reserve(_oak_vk *vk, const oak_render_view *v);
 void _oak_vk_opaquecopy_destroy(_oak_vk *vk);
-/* vk_pass_skin.c: a mesh posed by its palette queued as its draws sync it
-   (upload), the jobs and palettes written (upload, before the
-   descriptors), the pass recorded, its pipeline released */
-oak_result _oak_vk_skin_queue(_oak_vk *vk, const oak_mesh_data *d, uint64_t first);
+/* vk_pass_skin.c: the jobs and palettes of the meshes queued in vk->skin
+   as their draws synced them written (upload, before the descriptors), the
+   pass recorded, its pipeline released */
 oak_result _oak_vk_skin_reserve(_oak_vk *vk, _oak_vk_frame *f);
 oak_result _oak_vk_run_skin(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 void _oak_vk_skin_destroy(_oak_vk *vk);

@@ -10,25 +10,14 @@ static const uint32_t k_skin_comp[] =
 #include "shaders/skin.comp.h"
     ;
 
-oak_result _oak_vk_skin_queue(_oak_vk *vk, const oak_mesh_data *d, uint64_t first) {
-    uint32_t cap = vk->skin_cap;
-    if (!OAK_GROW(vk->skin_data, vk->skin_cap, vk->skin_count + 1) ||
-        !OAK_GROW(vk->skin_first, cap, vk->skin_count + 1))
-        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: skin jobs");
-    vk->skin_data[vk->skin_count] = d;
-    vk->skin_first[vk->skin_count++] = first;
-    if (d->vertex_count > vk->skin_vertices) vk->skin_vertices = d->vertex_count;
-    return OAK_OK;
-}
-
 oak_result _oak_vk_skin_reserve(_oak_vk *vk, _oak_vk_frame *f) {
-    uint32_t n = vk->skin_count;
+    uint32_t n = vk->skin.count;
     if (!n) return OAK_OK;
-    uint64_t words = _oak_gpu_skin_words(vk->skin_data, n);
+    uint64_t words = _oak_gpu_skin_words(vk->skin.data, n);
     oak_result r =
         _oak_vk_upload_reserve(vk, &f->skin, words * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     if (r) return r;
-    _oak_gpu_skin_fill(f->skin.mapped, vk->skin_data, vk->skin_first, n);
+    _oak_gpu_skin_fill(f->skin.mapped, vk->skin.data, vk->skin.first, n);
     return OAK_OK;
 }
 
@@ -45,7 +34,7 @@ oak_result _oak_vk_run_skin(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view
         if (r) return r;
     }
     vkCmdBindPipeline(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->skin_pipe);
-    vkCmdDispatch(f->cmd, (vk->skin_vertices + OAK_GPU_SKIN_GROUP - 1) / OAK_GPU_SKIN_GROUP,
-                  vk->skin_count, 1);
+    vkCmdDispatch(f->cmd, (vk->skin.vertices + OAK_GPU_SKIN_GROUP - 1) / OAK_GPU_SKIN_GROUP,
+                  vk->skin.count, 1);
     return OAK_OK; /* the readers' barrier comes from their rows (vk_track.c) */
 }

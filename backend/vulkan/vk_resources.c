@@ -208,7 +208,7 @@ oak_result _oak_vk_sync_mesh(_oak_vk *vk, oak_mesh mesh, const _oak_vk_mesh **ou
     /* posed by its palette: skinned this frame when its pose moved (or it
        was uploaded), never uploaded again for it */
     if (m->prev && d->palette && d->joints && m->pose_version != d->pose_version) {
-        oak_result r = _oak_vk_skin_queue(vk, d, m->vertex_first);
+        oak_result r = _oak_gpu_skin_push(&vk->skin, d, m->vertex_first);
         if (r) return r;
         m->pose_version = d->pose_version;
         memcpy(m->center, d->bounds.center, sizeof m->center);
