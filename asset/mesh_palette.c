@@ -8,8 +8,6 @@
 #include "pose_rows.h"
 #include "registry.h"
 
-#define WEIGHT_SUM_TOLERANCE 1e-3f
-
 static const char *label(const oak_mesh_data *m) {
     return m->name ? m->name : "(unnamed)";
 }
@@ -21,7 +19,8 @@ static oak_result setup(oak_mesh_data *m, uint32_t joints) {
     if (!m->joints || !m->weights)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT,
                          "mesh '%s': a palette needs joints and weights", label(m));
-    for (size_t v = 0; v < n; v++) {
+    size_t v = _oak_pose_skin_check(m->joints, m->weights, n, joints);
+    if (v < n) {
         float sum = 0;
         for (int k = 0; k < 4; k++) {
             float w = m->weights[4 * v + k];
@@ -32,10 +31,9 @@ static oak_result setup(oak_mesh_data *m, uint32_t joints) {
                                  label(m), v, m->joints[4 * v + k], (double)w, joints);
             sum += w;
         }
-        if (fabsf(sum - 1) > WEIGHT_SUM_TOLERANCE)
-            return oak_error(OAK_ERROR_INVALID_ARGUMENT,
-                             "mesh '%s': vertex %zu's weights sum to %g, not 1", label(m), v,
-                             (double)sum);
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "mesh '%s': vertex %zu's weights sum to %g, not 1", label(m), v,
+                         (double)sum);
     }
     float *pal = oak_alloc((size_t)joints * 24 * sizeof(float) + 1);
     if (!pal)

@@ -11,6 +11,27 @@
 
 #define OAK_POSE_ROW_INFLUENCES 4 /* joints and weights per vertex */
 
+/* Weights of a skin posed from a palette may miss 1 by this much. */
+#define OAK_POSE_WEIGHT_TOLERANCE 1e-3f
+
+/* The first of n vertices whose 4 weights are not all >= 0 summing to 1
+   within OAK_POSE_WEIGHT_TOLERANCE, or that names a joint >= joints; n
+   when every one is fit to pose from a palette of that many joints. */
+static inline size_t _oak_pose_skin_check(const uint16_t *j, const float *w, size_t n,
+                                          uint32_t joints) {
+    for (size_t v = 0; v < n; v++) {
+        float sum = 0;
+        for (int k = 0; k < OAK_POSE_ROW_INFLUENCES; k++) {
+            float x = w[4 * v + k];
+            if (!(x >= 0) || j[4 * v + k] >= joints) return v;
+            sum += x;
+        }
+        float off = sum - 1;
+        if (off > OAK_POSE_WEIGHT_TOLERANCE || off < -OAK_POSE_WEIGHT_TOLERANCE) return v;
+    }
+    return n;
+}
+
 /* One vertex's skinning rows from its 4 joints and weights: the palette's
    rows weighed and summed, joint by joint in order. */
 static inline void _oak_pose_skin(const float *palette, const uint16_t joints[4],

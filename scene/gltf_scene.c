@@ -77,16 +77,7 @@ static bool palette_posed(const oak_gltf *g, const _oak_deform *d, const oak_glt
         (p->target_count && g->nodes[d->node].weight_count))
         return false;
     uint32_t joints = g->skins[d->skin].joint_count;
-    for (size_t v = 0; v < p->vertex_count; v++) {
-        float sum = 0;
-        for (int k = 0; k < 4; k++) {
-            float w = p->weights[4 * v + k];
-            if (!(w >= 0) || p->joints[4 * v + k] >= joints) return false;
-            sum += w;
-        }
-        if (fabsf(sum - 1) > 1e-3f) return false;
-    }
-    return true;
+    return _oak_pose_skin_check(p->joints, p->weights, p->vertex_count, joints) == p->vertex_count;
 }
 
 static oak_result make_deform(oak_gltf_instance *inst, _oak_deform *d,

@@ -477,6 +477,14 @@ static oak_renderer *lake_open(lake *k, const char *backend) {
     return r;
 }
 
+/* The lake on still water (no waves) on the cpu backend. */
+static oak_renderer *lake_open_still(lake *k) {
+    g_lake_still = true;
+    oak_renderer *r = lake_open(k, "cpu");
+    g_lake_still = false;
+    return r;
+}
+
 static void lake_close(lake *k, oak_renderer *r) {
     oak_destroy_renderer(r);
     lake_free(k);
@@ -641,9 +649,7 @@ TEST(waterUnderwaterFog) {
    and the dry floor does not. */
 TEST(waterCausticsMoveOnTheBottom) {
     lake k;
-    g_lake_still = true;
-    oak_renderer *r = lake_open(&k, "cpu");
-    g_lake_still = false;
+    oak_renderer *r = lake_open_still(&k);
     if (!r) return;
     static uint8_t a[W * H * 4], b[W * H * 4];
     oak_scene_post(k.scene)->bloom = OAK_BLOOM_OFF; /* it would spread the wet into the dry */
@@ -791,9 +797,7 @@ static double luma3(const double c[3]) {
 TEST(waterSnellsWindowFromBelow) {
     static uint8_t up[W * H * 4], wavy[W * H * 4], raw[W * H * 4];
     lake k;
-    g_lake_still = true;
-    oak_renderer *r = lake_open(&k, "cpu");
-    g_lake_still = false;
+    oak_renderer *r = lake_open_still(&k);
     if (!r) return;
     lake_fov(&k, 90.0f);
     lake_draw(&k, r, k_up_eye, k_up_at, up);
@@ -891,9 +895,7 @@ TEST(waterSkyFromBelowIsFogged) {
     CHECK(luma3(c[1]) < 0.5 * luma3(c[0]));
     /* looking up: the window on the sky's own path, and the surface's */
     lake k;
-    g_lake_still = true;
-    oak_renderer *r = lake_open(&k, "cpu");
-    g_lake_still = false;
+    oak_renderer *r = lake_open_still(&k);
     if (!r) return;
     lake_fov(&k, 90.0f);
     lake_draw(&k, r, k_up_eye, k_up_at, surf);

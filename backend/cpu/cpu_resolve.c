@@ -74,25 +74,9 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
                     _oak_cpu_channel(b, tc, &cs, out);
                     continue;
                 }
-                if (!id && under) { /* the sky through the water (docs/SHADING.md "Water") */
-                    float dir[3];
-                    _oak_cpu_view_ray(v, x, y, dir);
-                    _oak_cpu_water_sky_below(b, dir, out);
-                    if (fog)
-                        _oak_fog_apply_sky(&b->fog, b->fog_buf, x, y, p->width, p->height, out);
-                    continue;
-                }
-                if (!id && image_sky) { /* an .hdr sky: its image */
-                    float dir[3];
-                    _oak_cpu_view_ray(v, x, y, dir);
-                    _oak_sky_background(b->sky, dir, out);
-                    _oak_sun_disc_add(v, dir, out);
-                    if (fog)
-                        _oak_fog_apply_sky(&b->fog, b->fog_buf, x, y, p->width, p->height, out);
-                    continue;
-                }
-                if (!id && x + 4 <= x1 && !(row[1] | row[2] | row[3])) {
-                    _oak_cpu_sky_row4(v, x, y, out); /* four empty pixels at once */
+                /* the gradient sky: four empty pixels at once */
+                if (!id && !under && !image_sky && x + 4 <= x1 && !(row[1] | row[2] | row[3])) {
+                    _oak_cpu_sky_row4(v, x, y, out);
                     for (uint32_t k = 0; fog && k < 4; k++)
                         _oak_fog_apply_sky(&b->fog, b->fog_buf, x + k, y, p->width, p->height,
                                            out + 3 * k);
@@ -102,7 +86,14 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
                 if (!id) {
                     float dir[3];
                     _oak_cpu_view_ray(v, x, y, dir);
-                    _oak_cpu_sky(v, dir, out);
+                    if (under) { /* the sky through the water (docs/SHADING.md "Water") */
+                        _oak_cpu_water_sky_below(b, dir, out);
+                    } else if (image_sky) { /* an .hdr sky: its image */
+                        _oak_sky_background(b->sky, dir, out);
+                        _oak_sun_disc_add(v, dir, out);
+                    } else {
+                        _oak_cpu_sky(v, dir, out);
+                    }
                     if (fog)
                         _oak_fog_apply_sky(&b->fog, b->fog_buf, x, y, p->width, p->height, out);
                     continue;
