@@ -310,14 +310,26 @@ static oak_result _oak_vk_texture_upload(_oak_vk *vk, _oak_vk_texture *t, oak_te
                            d->height,
                            mips};
     uint32_t bpp = fmt == VK_FORMAT_R8G8B8A8_UNORM ? 4 : 16;
+    /* Every level in one staged block: one copy reads them all from the
+       staging buffer current at the copy, so a buffer replaced between two
+       levels' staging (a full one is retired, the new one starts empty)
+       must not be possible, or the earlier levels' offsets would point into
+       the new buffer's other bytes. */
+    uint64_t at[OAK_MAX_MIPS], total = 0;
+    for (uint32_t l = 0; l < mips; l++) {
+        at[l] = total;
+        total += ((uint64_t)d->mip_width[l] * d->mip_height[l] * bpp + 15) / 16 * 16;
+    }
+    uint64_t base;
+    oak_result r = _oak_vk_stage(vk, NULL, total, 16, &base);
+    if (r) return r;
+    uint8_t *staged = (uint8_t *)vk->frames[vk->slot].staging.mapped + base;
     VkBufferImageCopy regions[OAK_MAX_MIPS];
     for (uint32_t l = 0; l < mips; l++) {
         uint32_t w = d->mip_width[l], h = d->mip_height[l];
-        uint64_t off;
-        oak_result r = _oak_vk_stage(vk, d->mips[l], (uint64_t)w * h * bpp, 16, &off);
-        if (r) return r;
+        memcpy(staged + at[l], d->mips[l], (size_t)w * h * bpp);
         regions[l] =
-            (VkBufferImageCopy){.bufferOffset = off,
+            (VkBufferImageCopy){.bufferOffset = base + at[l],
                                 .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, layer, 1},
                                 .imageExtent = {w, h, 1}};
     }
