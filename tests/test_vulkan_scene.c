@@ -53,6 +53,21 @@ static bool scene_draw(scene *s, const oak_frame_input *in) {
     return vkt_draw(s->vk, v, s->px) == OAK_OK;
 }
 
+/* n cards (meshes, materials, world matrices) drawn unlit-ready from 10 m
+ * above, 4 m of the world across the picture's height, no post. */
+static bool draw_cards(scene *s, uint32_t n, const oak_mesh *meshes, const oak_material *mats,
+                       const mat4 *worlds) {
+    oak_frame_input in = {0};
+    look_down(&in, 10, 4);
+    oak_post post = raw_post();
+    in.post = &post;
+    in.draw_count = n;
+    in.meshes = meshes;
+    in.materials = mats;
+    in.transforms = worlds;
+    return scene_draw(s, &in);
+}
+
 static const uint8_t *at(scene *s, int x, int y) {
     return s->px + (y * W + x) * 4;
 }
@@ -71,15 +86,7 @@ TEST(vulkanUnlitCardCoversItsPixels) {
     oak_material mat;
     CHECK_OK(oak_make_material(&mat, &md));
     mat4 world = GLM_MAT4_IDENTITY_INIT;
-    oak_frame_input in = {0};
-    look_down(&in, 10, 4);
-    oak_post post = raw_post();
-    in.post = &post;
-    in.draw_count = 1;
-    in.meshes = &plane;
-    in.materials = &mat;
-    in.transforms = (const mat4 *)&world;
-    CHECK(scene_draw(s, &in));
+    CHECK(draw_cards(s, 1, &plane, &mat, (const mat4 *)&world));
     /* pixel size 4/96 m: the card spans 2/(4/96) = 48 px by 24 px */
     int covered = 0, wrong = 0;
     uint8_t g = vkt_byte_round(0.5f);
@@ -186,15 +193,7 @@ TEST(vulkanAlphaCutoutRemovesHalfTheCard) {
     oak_material mat;
     CHECK_OK(oak_make_material(&mat, &md));
     mat4 world = GLM_MAT4_IDENTITY_INIT;
-    oak_frame_input in = {0};
-    look_down(&in, 10, 4);
-    oak_post post = raw_post();
-    in.post = &post;
-    in.draw_count = 1;
-    in.meshes = &plane;
-    in.materials = &mat;
-    in.transforms = (const mat4 *)&world;
-    CHECK(scene_draw(s, &in));
+    CHECK(draw_cards(s, 1, &plane, &mat, (const mat4 *)&world));
     int white = 0;
     for (int i = 0; i < W * H; i++) white += s->px[i * 4] == 255 && s->px[i * 4 + 2] == 255;
     /* the card is 48 x 48 px; which half is cut depends on the plane's uv
@@ -309,15 +308,7 @@ TEST(vulkanOddTextureSizesShareOneClass) {
         glm_mat4_identity(worlds[i]);
         worlds[i][3][0] = -1.5f + 1.5f * (float)i;
     }
-    oak_frame_input in = {0};
-    look_down(&in, 10, 4);
-    oak_post post = raw_post();
-    in.post = &post;
-    in.draw_count = 3;
-    in.meshes = meshes;
-    in.materials = mats;
-    in.transforms = (const mat4 *)worlds;
-    CHECK(scene_draw(s, &in));
+    CHECK(draw_cards(s, 3, meshes, mats, (const mat4 *)worlds));
     oak_vk_stats st;
     oak_vk_debug_stats(s->vk, &st);
     CHECK_EQ_INT(st.texture_classes, 1);
@@ -381,15 +372,7 @@ TEST(vulkanLargeTextureLevelZeroArrivesWhole) {
     oak_material mat;
     CHECK_OK(oak_make_material(&mat, &md));
     mat4 world = GLM_MAT4_IDENTITY_INIT;
-    oak_frame_input in = {0};
-    look_down(&in, 10, 4);
-    oak_post post = raw_post();
-    in.post = &post;
-    in.draw_count = 1;
-    in.meshes = &plane;
-    in.materials = &mat;
-    in.transforms = (const mat4 *)&world;
-    CHECK(scene_draw(s, &in));
+    CHECK(draw_cards(s, 1, &plane, &mat, (const mat4 *)&world));
     int green = 0;
     for (int y = H / 2 - 20; y < H / 2 + 20; y++)
         for (int x = W / 2 - 20; x < W / 2 + 20; x++) {
