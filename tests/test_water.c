@@ -348,12 +348,15 @@ typedef struct lake {
     oak_mesh floor;
     oak_material sand;
     oak_material single; /* the water's material drawn single-sided (g_lake_single) */
+    oak_mesh card;       /* g_lake_card's, and its material */
+    oak_material red;
 } lake;
 
 static bool g_lake_still;        /* still water (the caustics test) */
 static bool g_lake_single;       /* the water's material single-sided, as before its underside */
 static bool g_lake_dry;          /* no water: the raw sky, or a volume set by lake_volume */
 static bool g_lake_no_floor;     /* nothing under the lake: the sky seen from below */
+static bool g_lake_card;         /* an unlit red card 2 m over the water (Snell's window) */
 static double g_lake_time = 2.5; /* seconds the lake is drawn at */
 
 static bool lake_make(lake *k) {
@@ -393,6 +396,21 @@ static bool lake_make(lake *k) {
         oak_scene_set_mesh_renderer(k->scene, f, &mr);
         oak_transform ft = oak_transform_identity();
         oak_scene_set_transform(k->scene, f, &ft);
+    }
+    if (g_lake_card) { /* 4 x 4 m, level, centred 2 m over (6, 0.3): seen from both sides */
+        oak_shape_desc cd = {.type = OAK_SHAPE_PLANE, .size = {4, 0, 4}};
+        CHECK_OK(oak_make_shape(&k->card, &cd));
+        oak_material_desc rd = oak_material_desc_defaults(NULL);
+        const float red[4] = {1, 0, 0, 1};
+        memcpy(rd.base_color, red, sizeof red);
+        rd.unlit = rd.double_sided = true;
+        CHECK_OK(oak_make_material(&k->red, &rd));
+        oak_entity c = oak_scene_create(k->scene, "card");
+        oak_mesh_renderer cr = {.mesh = k->card, .material = k->red};
+        oak_scene_set_mesh_renderer(k->scene, c, &cr);
+        oak_transform ct = oak_transform_identity();
+        ct.position[0] = 6, ct.position[1] = 2, ct.position[2] = 0.3f;
+        oak_scene_set_transform(k->scene, c, &ct);
     }
     oak_entity sun = oak_scene_create(k->scene, "sun");
     float from[3] = {-30, 60, 25}, at[3] = {0, 0, 0};
@@ -460,6 +478,8 @@ static void lake_free(lake *k) {
     if (k->floor.id) oak_destroy_mesh(k->floor);
     if (k->sand.id) oak_destroy_material(k->sand);
     if (k->single.id) oak_destroy_material(k->single);
+    if (k->card.id) oak_destroy_mesh(k->card);
+    if (k->red.id) oak_destroy_material(k->red);
 }
 
 /* A lake and a W x H renderer of `backend` to draw it; NULL (the lake
@@ -856,6 +876,51 @@ TEST(waterSnellsWindowFromBelow) {
     CHECK_EQ_INT(skyish, 0);
 }
 
+/* The half-width in pixels of the red run through the middle of row y
+   (pixels redder than blue), from the centre out each way, averaged. */
+static double red_half_width(const uint8_t *px, int y) {
+    int n[2] = {0, 0};
+    for (int side = 0; side < 2; side++) {
+        int step = side ? 1 : -1;
+        for (int x = side ? W / 2 : W / 2 - 1; x >= 0 && x < W; x += step) {
+            const uint8_t *p = px + 4 * (y * W + x);
+            if (!(p[0] > p[2] + 20)) break;
+            n[side]++;
+        }
+    }
+    return 0.5 * (n[0] + n[1]);
+}
+
+/* What stands above the water is seen through Snell's window where the
+   refracted ray meets it: a 4 x 4 m red card 2 m over still water, from 1
+   m under looking straight up (90 degrees across 90 px: 45 px per unit of
+   tan). A ray leaving the eye at w to the zenith crosses the surface tan w
+   out and bends to a with sin a = 1.33 sin w, so it reaches the card's edge
+   (2 m out) where tan w + 2 tan a = 2: tan w = 0.504, 22.7 px from the
+   centre (straight through, unbent, the edge would be at 2/3, 30 px).
+   The centre looks along its ray, so it meets what it shows itself: red
+   (a screen-space march alone never leaves that pixel). */
+TEST(waterWindowShowsWhatStandsAbove) {
+    static uint8_t px[W * H * 4];
+    lake k;
+    g_lake_card = true;
+    oak_renderer *r = lake_open_still(&k);
+    g_lake_card = false;
+    if (!r) return;
+    lake_fov(&k, 90.0f);
+    lake_draw(&k, r, k_up_eye, k_up_at, px);
+    lake_save("water_window_card.png", px);
+    double half = red_half_width(px, H / 2), want = 45.0 * 0.5042;
+    const uint8_t *c = px + 4 * (H / 2 * W + W / 2);
+    fprintf(stderr,
+            "  the card through the window: half-width %.1f px (Snell %.1f, unbent 30.0); its "
+            "centre rgb %d %d %d\n",
+            half, want, c[0], c[1], c[2]);
+    CHECK(fabs(half - want) < 1.5);
+    CHECK(c[0] > 3 * c[2] && c[0] > 60);
+    lake_close(&k, r);
+}
+
 /* The sky where nothing is drawn, from 1 m under (no surface: the lake's
    volume without its grid, no floor): looking level, the lower half (water
    all the way) is deep water's colour, bluer and darker than the raw sky
@@ -944,7 +1009,7 @@ TEST(waterFromAboveIgnoresTheUnderside) {
 }
 
 TEST(waterBackendParity) {
-    enum { VIEWS = 6 };
+    enum { VIEWS = 7 };
     static uint8_t px[2][VIEWS][W * H * 4]; /* [backend][view] */
     const float *eyes[4] = {k_down_eye, k_low_eye, k_under_eye, k_up_eye};
     const float *ats[4] = {k_down_at, k_low_at, k_under_at, k_up_at};
@@ -967,8 +1032,16 @@ TEST(waterBackendParity) {
         lake_fov(&k, 90.0f);
         lake_draw(&k, r, k_up_eye, k_up_at, px[pass][5]);
         lake_close(&k, r);
+        /* the red card over the water through Snell's window */
+        g_lake_card = true;
+        r = lake_open(&k, pass ? g_backend : "cpu");
+        g_lake_card = false;
+        if (!r) return;
+        lake_fov(&k, 90.0f);
+        lake_draw(&k, r, k_up_eye, k_up_at, px[pass][6]);
+        lake_close(&k, r);
     }
-    const char *names[VIEWS] = {"down", "low", "under", "up", "skylevel", "skyup"};
+    const char *names[VIEWS] = {"down", "low", "under", "up", "skylevel", "skyup", "card"};
     for (int v = 0; v < VIEWS; v++) {
         char name[64];
         snprintf(name, sizeof name, "water_%s_%s.png", g_backend, names[v]);
@@ -1003,6 +1076,7 @@ int main(int argc, char **argv) {
         RUN(waterCausticsMoveOnTheBottom);
         RUN(waterRefractionOffsetFollowsTheNormal);
         RUN(waterSnellsWindowFromBelow);
+        RUN(waterWindowShowsWhatStandsAbove);
         RUN(waterSkyFromBelowIsFogged);
         RUN(waterFromAboveIgnoresTheUnderside);
     }

@@ -344,6 +344,13 @@ oak_result _oak_cpu_run_ssr(cpu_backend *b, const oak_render_view *v);
    world P0 seen in pixel (px, py) along unit R: the hit's pixel and fade */
 bool _oak_cpu_ssr_march(const cpu_pass *p, const oak_render_view *v, const float P0[3], int32_t px,
                         int32_t py, const float R[3], int32_t hit[2], float *fade);
+/* the pixel whose jittered centre NDC (x, y) falls in (ssr.glsl's oak_ssr_pixel) */
+void _oak_cpu_ssr_pixel(const oak_render_view *v, uint32_t W, uint32_t H, float x, float y,
+                        int32_t q[2]);
+/* the world point at a hit pixel's jittered centre at p's depth there (into
+   Q); returns that depth (ssr.glsl's oak_ssr_point) */
+float _oak_cpu_ssr_hit_point(const cpu_pass *p, const oak_render_view *v, const int32_t hit[2],
+                             float Q[3]);
 oak_result _oak_cpu_run_opaquecopy(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_blend(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_taa(cpu_backend *b, const oak_render_view *v);
@@ -455,9 +462,10 @@ void _oak_cpu_water_refract_point(const float P[3], const float N[3], const floa
 bool _oak_cpu_eye_under_water(const oak_render_view *v);
 /* The water's surface seen from below at P (N turned to the eye, V towards
    it): Snell's window, then the underwater fog to the eye; surface.glsl's
-   oak_water_underside. */
+   oak_water_underside. With px (P's pixel) what stands above the water is
+   found along the refracted ray in the opaque copy (the forward pass's). */
 void _oak_cpu_water_underside(const cpu_backend *b, const float P[3], const float N[3],
-                              const float V[3], float roughness, float out[3]);
+                              const float V[3], float roughness, const int32_t *px, float out[3]);
 /* The sky along unit dir seen from under the water (oak_water_sky_below). */
 void _oak_cpu_water_sky_below(const cpu_backend *b, const float dir[3], float out[3]);
 /* Builds the surface of a triangle at pixel (x, y). */

@@ -29,8 +29,8 @@ static void unproject(const oak_render_view *v, float x, float y, float d, float
 }
 
 /* the pixel whose jittered centre NDC (x, y) falls in */
-static void pixel_of(const oak_render_view *v, uint32_t W, uint32_t H, float x, float y,
-                     int32_t q[2]) {
+void _oak_cpu_ssr_pixel(const oak_render_view *v, uint32_t W, uint32_t H, float x, float y,
+                        int32_t q[2]) {
     q[0] = (int32_t)floorf((x + 1.0f) * 0.5f * (float)W + v->jitter[0]);
     q[1] = (int32_t)floorf((1.0f - y) * 0.5f * (float)H + v->jitter[1]);
 }
@@ -72,7 +72,7 @@ bool _oak_cpu_ssr_march(const cpu_pass *p, const oak_render_view *v, const float
         float s = (float)i * (1.0f / (float)OAK_SSR_STEPS), n[3];
         for (int k = 0; k < 3; k++) n[k] = n0[k] + (n1[k] - n0[k]) * s;
         int32_t q[2];
-        pixel_of(v, W, H, n[0], n[1], q);
+        _oak_cpu_ssr_pixel(v, W, H, n[0], n[1], q);
         if (q[0] < 0 || q[1] < 0 || q[0] >= (int32_t)W || q[1] >= (int32_t)H) return false;
         float ds = depth_at(p, q[0], q[1]);
         if ((q[0] != px || q[1] != py) && ds > 0 && n[2] < ds) { /* behind the surface there */
@@ -92,7 +92,7 @@ bool _oak_cpu_ssr_march(const cpu_pass *p, const oak_render_view *v, const float
         float s = (lo + hi) * 0.5f, n[3];
         for (int k = 0; k < 3; k++) n[k] = n0[k] + (n1[k] - n0[k]) * s;
         int32_t q[2];
-        pixel_of(v, W, H, n[0], n[1], q);
+        _oak_cpu_ssr_pixel(v, W, H, n[0], n[1], q);
         float ds = depth_at(p, q[0], q[1]);
         if (ds > 0 && n[2] < ds)
             hi = s;
@@ -101,7 +101,7 @@ bool _oak_cpu_ssr_march(const cpu_pass *p, const oak_render_view *v, const float
     }
     float n[3];
     for (int k = 0; k < 3; k++) n[k] = n0[k] + (n1[k] - n0[k]) * hi;
-    pixel_of(v, W, H, n[0], n[1], hit);
+    _oak_cpu_ssr_pixel(v, W, H, n[0], n[1], hit);
     float ds = depth_at(p, hit[0], hit[1]);
     if ((hit[0] == px && hit[1] == py) || !(ds > 0)) return false;
     float u = ((float)hit[0] + 0.5f) / (float)W, w = ((float)hit[1] + 0.5f) / (float)H;
@@ -115,13 +115,27 @@ bool _oak_cpu_ssr_march(const cpu_pass *p, const oak_render_view *v, const float
     return true;
 }
 
+/* ssr.glsl's oak_ssr_point: the world point at pixel (px, py)'s jittered
+   centre at device depth d */
+static void pixel_point(const cpu_pass *p, const oak_render_view *v, int32_t px, int32_t py,
+                        float d, float out[3]) {
+    float x0 = ((float)px + 0.5f - v->jitter[0]) / (float)p->width * 2.0f - 1.0f;
+    float y0 = 1.0f - ((float)py + 0.5f - v->jitter[1]) / (float)p->height * 2.0f;
+    unproject(v, x0, y0, d, out);
+}
+
+float _oak_cpu_ssr_hit_point(const cpu_pass *p, const oak_render_view *v, const int32_t hit[2],
+                             float Q[3]) {
+    float d = depth_at(p, hit[0], hit[1]);
+    pixel_point(p, v, hit[0], hit[1], d, Q);
+    return d;
+}
+
 /* ssr.glsl's oak_ssr_march: from pixel (px, py) at its depth d0 */
 static bool march(const cpu_pass *p, const oak_render_view *v, int32_t px, int32_t py, float d0,
                   const float R[3], int32_t hit[2], float *fade) {
-    float x0 = ((float)px + 0.5f - v->jitter[0]) / (float)p->width * 2.0f - 1.0f;
-    float y0 = 1.0f - ((float)py + 0.5f - v->jitter[1]) / (float)p->height * 2.0f;
     float P0[3];
-    unproject(v, x0, y0, d0, P0);
+    pixel_point(p, v, px, py, d0, P0);
     return _oak_cpu_ssr_march(p, v, P0, px, py, R, hit, fade);
 }
 

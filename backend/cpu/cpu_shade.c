@@ -924,8 +924,42 @@ bool _oak_cpu_eye_under_water(const oak_render_view *v) {
     return !any || (cam[0] >= x[0] && cam[2] >= x[1] && cam[0] <= x[2] && cam[2] <= x[3]);
 }
 
+/* What stands above the water where the refracted ray t from P (seen in
+   pixel px) meets it in the opaque copy, its own underwater fog taken back
+   out, over the sky light in air by the hit's fade: surface.glsl's. */
+static void window_hit(const cpu_backend *b, const float P[3], const int32_t px[2],
+                       const float t[3], float air[3]) {
+    int32_t hit[2] = {px[0], px[1]};
+    float fade = 1.0f, Q[3];
+    /* a ray whose screen path never leaves px (its vanishing point is in
+       px: looking along it) meets what px itself shows */
+    const float(*M)[4] = (const float(*)[4])b->view->view_proj;
+    float vp[4];
+    for (int k = 0; k < 4; k++) vp[k] = M[0][k] * t[0] + M[1][k] * t[1] + M[2][k] * t[2];
+    bool along = false;
+    if (vp[3] > 0) {
+        int32_t q[2];
+        _oak_cpu_ssr_pixel(b->view, b->opaque.width, b->opaque.height, vp[0] / vp[3], vp[1] / vp[3],
+                           q);
+        along = q[0] == px[0] && q[1] == px[1];
+    }
+    if (!along && !_oak_cpu_ssr_march(&b->opaque, b->view, P, px[0], px[1], t, hit, &fade)) return;
+    float depth = _oak_cpu_ssr_hit_point(&b->opaque, b->view, hit, Q);
+    const oak_environment *e = &b->view->env;
+    const float *cam = b->view->camera_pos;
+    if (!(depth > 0) || !(Q[1] > e->water_level)) return;
+    float under = (e->water_level - cam[1]) / (Q[1] - cam[1]);
+    float d[3] = {cam[0] - Q[0], cam[1] - Q[1], cam[2] - Q[2]}, len = sqrtf(dot3(d, d));
+    const float *h = b->opaque_copy + ((size_t)hit[1] * b->width + (size_t)hit[0]) * 3;
+    for (int k = 0; k < 3; k++) {
+        float Tu = expf(-e->water_absorption[k] * (under * len));
+        float c = (h[k] - e->water_scatter[k] * (1.0f - Tu)) / maxf(Tu, 1e-3f);
+        air[k] = mixf(air[k], maxf(c, 0.0f), fade);
+    }
+}
+
 void _oak_cpu_water_underside(const cpu_backend *b, const float P[3], const float N[3],
-                              const float V[3], float roughness, float out[3]) {
+                              const float V[3], float roughness, const int32_t *px, float out[3]) {
     const oak_environment *e = &b->view->env;
     const float *cam = b->view->camera_pos;
     float t[3], sky[3] = {0, 0, 0};
@@ -935,6 +969,7 @@ void _oak_cpu_water_underside(const cpu_backend *b, const float P[3], const floa
         float q = 1.0f - ct, q2 = q * q;
         F = (float)OAK_WATER_F0 + (1.0f - (float)OAK_WATER_F0) * (q2 * q2 * q);
         _oak_sky_specular(b->sky, t, roughness, sky);
+        if (px && b->opaque_copy) window_hit(b, P, px, t, sky);
     }
     float d[3] = {cam[0] - P[0], cam[1] - P[1], cam[2] - P[2]}, len = sqrtf(dot3(d, d));
     for (int k = 0; k < 3; k++) {
@@ -954,7 +989,7 @@ void _oak_cpu_water_sky_below(const cpu_backend *b, const float dir[3], float ou
     float s = (e->water_level - cam[1]) / dir[1];
     float P[3] = {cam[0] + dir[0] * s, cam[1] + dir[1] * s, cam[2] + dir[2] * s};
     float V[3] = {-dir[0], -dir[1], -dir[2]};
-    _oak_cpu_water_underside(b, P, down, V, (float)OAK_WATER_ROUGHNESS, out);
+    _oak_cpu_water_underside(b, P, down, V, (float)OAK_WATER_ROUGHNESS, NULL, out);
 }
 
 /* Light through a transmissive surface at lane 0 (docs/SHADING.md
@@ -1015,8 +1050,9 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
             const float *cam = b->view->camera_pos;
             float V[3] = {cam[0] - s->P[0], cam[1] - s->P[1], cam[2] - s->P[2]};
             normalize3(V);
+            const int32_t px[2] = {(int32_t)s->px, (int32_t)s->py};
             _oak_cpu_water_underside(b, s->P, s->Nv, V, clampf(t->mat->desc.roughness, 0.03f, 1.0f),
-                                     rgb);
+                                     px, rgb);
             air_fog(b, s->P, rgb);
             if (b->view->post.debug == OAK_DEBUG_CASCADES)
                 _oak_cpu_cascade_tint(b->view, s->P, rgb);

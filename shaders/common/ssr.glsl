@@ -41,6 +41,13 @@ vec3 oak_ssr_unproject(vec2 xy, float d) {
     return r.xyz / r.w;
 }
 
+// the world point seen at pixel px's jittered centre at device depth d
+vec3 oak_ssr_point(ivec2 px, float d) {
+    vec2 xy = vec2((float(px.x) + 0.5 - view.taa.x) / float(view.size.x) * 2.0 - 1.0,
+                   1.0 - (float(px.y) + 0.5 - view.taa.y) / float(view.size.y) * 2.0);
+    return oak_ssr_unproject(xy, d);
+}
+
 // the pixel whose jittered centre NDC xy falls in (may lie off screen)
 ivec2 oak_ssr_pixel(vec2 xy) {
     vec2 s = vec2(view.size.xy);
@@ -111,9 +118,7 @@ bool oak_ssr_march_from(vec3 P0, ivec2 px, vec3 R, out ivec2 hit, out float fade
 }
 
 bool oak_ssr_march(ivec2 px, float d0, vec3 R, out ivec2 hit, out float fade) {
-    vec2 xy0 = vec2((float(px.x) + 0.5 - view.taa.x) / float(view.size.x) * 2.0 - 1.0,
-                    1.0 - (float(px.y) + 0.5 - view.taa.y) / float(view.size.y) * 2.0);
-    return oak_ssr_march_from(oak_ssr_unproject(xy0, d0), px, R, hit, fade);
+    return oak_ssr_march_from(oak_ssr_point(px, d0), px, R, hit, fade);
 }
 #endif
 

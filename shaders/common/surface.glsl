@@ -188,17 +188,24 @@ bool oak_eye_under_water() {
 // water's radiance; past the critical angle total internal reflection
 // mirrors the water: its radiance. Then the underwater fog over the eye's
 // distance (cpu_shade.c _oak_cpu_water_underside).
-vec3 oak_water_underside(vec3 P, vec3 N, vec3 V, float roughness) {
+// oak_water_underside_air takes the refracted ray t and the radiance air
+// arriving along it (the sky light, or what stands above the water).
+vec3 oak_water_underside_air(vec3 P, vec3 N, vec3 t, vec3 air) {
     vec3 c = view.water_scatter.rgb;
-    vec3 t = refract(-V, N, float(OAK_WATER_IOR));
     float ct = -dot(t, N);
     if (ct > 0.0) {
         float q = 1.0 - ct, q2 = q * q;
         float F = OAK_WATER_F0 + (1.0 - OAK_WATER_F0) * (q2 * q2 * q);
-        c = oak_sky_specular(t, roughness) * (1.0 - F) + c * F;
+        c = air * (1.0 - F) + c * F;
     }
     vec3 T = exp(-view.water_absorb.rgb * length(view.camera_pos.xyz - P));
     return c * T + view.water_scatter.rgb * (1.0 - T);
+}
+
+vec3 oak_water_underside(vec3 P, vec3 N, vec3 V, float roughness) {
+    vec3 t = refract(-V, N, float(OAK_WATER_IOR));
+    vec3 air = -dot(t, N) > 0.0 ? oak_sky_specular(t, roughness) : vec3(0.0);
+    return oak_water_underside_air(P, N, t, air);
 }
 
 // The sky along dir (unit) from an eye under the water: water all the way
@@ -458,7 +465,33 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     vec3 trans = vec3(0.0), wbehind = vec3(0.0);
     bool refracts = false;
     if (wunder) { // Snell's window, the underwater fog to it; it hides what is behind
-        colour = oak_water_underside(P, Nv, V, clamp(materials[mi].params.y, 0.03, 1.0));
+        vec3 t = refract(-V, Nv, float(OAK_WATER_IOR)), air = vec3(0.0);
+        if (-dot(t, Nv) > 0.0) {
+            air = oak_sky_specular(t, clamp(materials[mi].params.y, 0.03, 1.0));
+            // what stands above the water where the refracted ray meets it
+            // in the opaque copy, its own underwater fog taken back out
+            ivec2 sh;
+            float sf;
+            // a ray whose screen path never leaves px (its vanishing point is
+            // in px: looking along it) meets what px itself shows
+            vec4 vp = view.view_proj * vec4(t, 0.0);
+            bool along = vp.w > 0.0 && oak_ssr_pixel(vp.xy / vp.w) == px;
+            if (along) {
+                sh = px;
+                sf = 1.0;
+            }
+            if (along || oak_ssr_march_from(P, px, t, sh, sf)) {
+                vec4 h = opaque_texels[uint(sh.y) * view.size.x + uint(sh.x)];
+                vec3 Q = oak_ssr_point(sh, h.w);
+                if (h.w > 0.0 && Q.y > view.water.x) {
+                    float under = (view.water.x - cam.y) / (Q.y - cam.y);
+                    vec3 Tu = exp(-view.water_absorb.rgb * (under * length(cam - Q)));
+                    vec3 c = (h.rgb - view.water_scatter.rgb * (1.0 - Tu)) / max(Tu, vec3(1e-3));
+                    air = mix(air, max(c, vec3(0.0)), sf);
+                }
+            }
+        }
+        colour = oak_water_underside_air(P, Nv, t, air);
         basec.a = 1.0;
     } else
 #endif
