@@ -19,6 +19,10 @@ void _oak_mesh_data_free(oak_mesh_data *m) {
     oak_free(m->colors);
     oak_free(m->joints);
     oak_free(m->weights);
+    oak_free(m->joints1);
+    oak_free(m->weights1);
+    oak_free(m->targets);
+    oak_free(m->morph_weights);
     oak_free(m->indices);
     oak_free(m->name);
     oak_free(m->source_path);
@@ -166,7 +170,22 @@ oak_result _oak_mesh_data_build(oak_mesh_data *m, const oak_mesh_desc *d) {
         m->joints = oak_calloc(n * 4, sizeof(uint16_t));
         m->weights = oak_calloc(n * 4, sizeof(float));
     }
+    bool second = skinned && d->joints1 && d->weights1;
+    if (second) {
+        m->joints1 = copy_or_alloc(d->joints1, n * 4 * sizeof(uint16_t));
+        m->weights1 = copy_or_alloc(d->weights1, n * 4 * sizeof(float));
+    }
+    size_t deltas = d->targets ? (size_t)d->target_count * n * 9 : 0;
+    if (deltas) {
+        m->targets = copy_or_alloc(d->targets, deltas * sizeof(float));
+        m->target_count = d->target_count;
+    }
     if (d->name) m->name = oak_strdup(d->name);
+    if ((second && (!m->joints1 || !m->weights1)) || (deltas && !m->targets)) {
+        _oak_mesh_data_free(m);
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "mesh '%s': out of memory for its skin",
+                         label(d));
+    }
     if (!m->positions || !m->normals || !m->tangents || !m->uv0 || !m->uv1 || !m->colors ||
         !m->indices || (skinned && (!m->joints || !m->weights)) || (d->name && !m->name)) {
         _oak_mesh_data_free(m);

@@ -1,5 +1,6 @@
 /* Meshes posed by joint palettes (issue 15: skinning on the GPU): the mesh
- * keeps its rest pose and two generations of 3 x 4 joint rows; every
+ * keeps its rest pose (with its morph targets) and two generations of
+ * 3 x 4 joint rows and morph weights; every
  * backend skins the vertices itself, so a new pose moves pose_version, not
  * version, and nothing is uploaded again. */
 #include <math.h>
@@ -19,16 +20,17 @@ static oak_result setup(oak_mesh_data *m, uint32_t joints) {
     if (!m->joints || !m->weights)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT,
                          "mesh '%s': a palette needs joints and weights", label(m));
-    size_t v = _oak_pose_skin_check(m->joints, m->weights, n, joints);
+    size_t v = _oak_pose_skin_check(m->joints, m->weights, m->joints1, m->weights1, n, joints);
     if (v < n) {
         float sum = 0;
-        for (int k = 0; k < 4; k++) {
-            float w = m->weights[4 * v + k];
-            if (!(w >= 0) || m->joints[4 * v + k] >= joints)
+        for (int k = 0; k < (m->joints1 ? 8 : 4); k++) {
+            const uint16_t *js = k < 4 ? m->joints : m->joints1;
+            float w = (k < 4 ? m->weights : m->weights1)[4 * v + k % 4];
+            if (!(w >= 0) || js[4 * v + k % 4] >= joints)
                 return oak_error(OAK_ERROR_INVALID_ARGUMENT,
                                  "mesh '%s': vertex %zu weighs joint %u by %g (the palette has %u "
                                  "joints; weights must be >= 0)",
-                                 label(m), v, m->joints[4 * v + k], (double)w, joints);
+                                 label(m), v, js[4 * v + k % 4], (double)w, joints);
             sum += w;
         }
         return oak_error(OAK_ERROR_INVALID_ARGUMENT,
@@ -36,27 +38,32 @@ static oak_result setup(oak_mesh_data *m, uint32_t joints) {
                          (double)sum);
     }
     float *pal = oak_alloc((size_t)joints * 24 * sizeof(float) + 1);
-    if (!pal)
+    float *mw = m->target_count ? oak_calloc((size_t)m->target_count * 2, sizeof(float)) : NULL;
+    if (!pal || (m->target_count && !mw)) {
+        oak_free(pal), oak_free(mw);
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "mesh '%s': no memory for its palettes",
                          label(m));
-    oak_free(m->palette);
+    }
+    oak_free(m->palette), oak_free(m->morph_weights);
     m->palette = pal;
+    m->morph_weights = mw;
     m->joint_count = joints;
     return OAK_OK;
 }
 
-/* The bounds of the pose: each vertex's position skinned by the rows the
-   backends use (positions only, nothing written), so culling and framing
-   see the figure as drawn. A box from the joints' rest boxes would skip
-   this pass but is loose enough to move a framed camera (a bent limb's
-   box swings wide); the pass is ~110 flops a vertex (4 x 12 rows weighed, 3 dot products), the
-   posing of normals and tangents and every write stay on the GPU. */
+/* The bounds of the pose: each vertex's position posed by the arithmetic
+   the backends use (asset/pose_rows.h _oak_pose_vertex: positions only,
+   nothing written), so culling and framing see the figure as drawn. A box
+   from the joints' rest boxes would skip this pass but is loose enough to
+   move a framed camera (a bent limb's box swings wide); the pass is ~110
+   flops a vertex for 4 joints (4 x 12 rows weighed, 3 dot products), 6
+   more a morph target in play and 96 for a second set of joints; the
+   posing of normals and tangents and every write stay with the backends. */
 static void pose_bounds(oak_mesh_data *m) {
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (size_t v = 0; v < m->vertex_count; v++) {
-        float rows[12], p[3];
-        _oak_pose_skin(m->palette, m->joints + 4 * v, m->weights + 4 * v, rows);
-        _oak_pose_apply(rows, m->positions + 3 * v, 1, p);
+        float p[3];
+        _oak_pose_vertex(m, false, v, p, NULL, NULL);
         for (int a = 0; a < 3; a++) {
             lo[a] = p[a] < lo[a] ? p[a] : lo[a];
             hi[a] = p[a] > hi[a] ? p[a] : hi[a];
@@ -68,6 +75,11 @@ static void pose_bounds(oak_mesh_data *m) {
 }
 
 oak_result oak_mesh_update_palette(oak_mesh mesh, uint32_t joint_count, const float *rows) {
+    return oak_mesh_update_pose(mesh, joint_count, rows, 0, NULL);
+}
+
+oak_result oak_mesh_update_pose(oak_mesh mesh, uint32_t joint_count, const float *rows,
+                                uint32_t weight_count, const float *weights) {
     _oak_registry *reg = _oak_registry_peek();
     oak_mesh_data *m = reg ? oak_pool_get(&reg->meshes, mesh.id) : NULL;
     if (!m) return oak_error(OAK_ERROR_NOT_FOUND, "mesh palette: stale handle %#x", mesh.id);
@@ -77,6 +89,13 @@ oak_result oak_mesh_update_palette(oak_mesh mesh, uint32_t joint_count, const fl
         if (!isfinite(rows[i]))
             return oak_error(OAK_ERROR_INVALID_ARGUMENT,
                              "mesh '%s': joint %zu's rows are not finite", label(m), i / 12);
+    if (weights && weight_count != m->target_count)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "mesh '%s': %u morph weights for %u targets",
+                         label(m), weight_count, m->target_count);
+    for (uint32_t i = 0; weights && i < weight_count; i++)
+        if (!isfinite(weights[i]))
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT, "mesh '%s': morph weight %u is not finite",
+                             label(m), i);
     bool first = !m->palette || m->joint_count != joint_count;
     if (first) {
         oak_result r = setup(m, joint_count);
@@ -86,6 +105,12 @@ oak_result oak_mesh_update_palette(oak_mesh mesh, uint32_t joint_count, const fl
     /* the latest becomes the previous; the first has no previous pose */
     memcpy(m->palette + floats, first ? rows : m->palette, floats * sizeof(float));
     memcpy(m->palette, rows, floats * sizeof(float));
+    uint32_t tc = m->target_count;
+    if (tc) { /* the morph weights likewise (none given: all 0) */
+        memcpy(m->morph_weights + tc, m->morph_weights, tc * sizeof(float));
+        for (uint32_t t = 0; t < tc; t++) m->morph_weights[t] = weights ? weights[t] : 0;
+        if (first) memcpy(m->morph_weights + tc, m->morph_weights, tc * sizeof(float));
+    }
     pose_bounds(m);
     m->prev_pose_version = first ? 0 : m->pose_version;
     m->pose_version = _oak_next_version();
@@ -101,11 +126,6 @@ uint32_t oak_mesh_posed_positions(oak_mesh mesh, bool prev, float *xyz, uint32_t
         memcpy(xyz, src, (size_t)n * 12);
         return n;
     }
-    const float *pal = m->palette + (prev ? (size_t)m->joint_count * 12 : 0);
-    for (uint32_t v = 0; v < n; v++) {
-        float rows[12];
-        _oak_pose_skin(pal, m->joints + 4 * (size_t)v, m->weights + 4 * (size_t)v, rows);
-        _oak_pose_apply(rows, m->positions + 3 * (size_t)v, 1, xyz + 3 * (size_t)v);
-    }
+    for (uint32_t v = 0; v < n; v++) _oak_pose_vertex(m, prev, v, xyz + 3 * (size_t)v, NULL, NULL);
     return n;
 }

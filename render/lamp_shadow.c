@@ -98,7 +98,9 @@ static uint64_t face_hash(const oak_render_view *v, const oak_lamp_face *f) {
         const oak_mesh_data *md = oak_mesh_get(l->mesh[i]);
         const oak_material_data *mt = oak_material_get(l->material[i]);
         const oak_texture_data *tx = mt ? oak_texture_get(mt->desc.base_color_tex.texture) : NULL;
-        uint32_t ids[7] = {l->mesh[i].id,       md ? md->version : 0,
+        /* a mesh posed by palettes changes pose_version (shadow_fit.c) */
+        uint32_t ver = md ? md->version + md->pose_version : 0;
+        uint32_t ids[7] = {l->mesh[i].id,       ver,
                            l->material[i].id,   mt ? mt->version : 0,
                            l->flags[i],         mt ? mt->desc.base_color_tex.texture.id : 0,
                            tx ? tx->version : 0};

@@ -205,9 +205,11 @@ static uint64_t static_key(const oak_shadow_cascade *cas, const oak_draw_list *l
         const oak_material_data *mt = oak_material_get(l->material[i]);
         oak_texture tex = mt ? mt->desc.base_color_tex.texture : (oak_texture){0};
         const oak_texture_data *td = tex.id ? oak_texture_get(tex) : NULL;
-        uint32_t ids[7] = {l->mesh[i].id,        md ? md->version : 0, l->material[i].id,
-                           mt ? mt->version : 0, l->flags[i],          tex.id,
-                           td ? td->version : 0};
+        /* a mesh posed by palettes changes pose_version, not version: the sum
+           moves when either does (one counter) */
+        uint32_t ver = md ? md->version + md->pose_version : 0;
+        uint32_t ids[7] = {l->mesh[i].id, ver,    l->material[i].id,   mt ? mt->version : 0,
+                           l->flags[i],   tex.id, td ? td->version : 0};
         h = oak_hash(ids, sizeof ids, h);
         h = oak_hash(l->world[i], sizeof(mat4), h);
     }

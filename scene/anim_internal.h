@@ -11,8 +11,9 @@ typedef struct _oak_deform {
     oak_entity entity;
     uint32_t node, mesh, prim;
     int32_t skin; /* -1: morph only */
-    /* posed by its palette (oak_mesh_update_palette): the mesh keeps the
-       rest pose and the backends skin it; else posed here into the streams */
+    /* posed by its palette and morph weights (oak_mesh_update_pose): the
+       mesh keeps the rest pose, joints and targets and the backends pose
+       it; else (weights that fail the check) posed here into the streams */
     bool palette;
     oak_mesh posed;
     float *positions, *normals, *tangents; /* output streams (CPU-posed only) */

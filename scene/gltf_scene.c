@@ -67,17 +67,65 @@ static oak_result fail(oak_gltf_instance *inst, oak_result r) {
     return r;
 }
 
-/* A skinned primitive the backends can pose from a palette (on the GPUs in
-   compute): 4 influences a vertex, no morph targets in play, every weight
-   >= 0, each vertex's summing to 1 within 1e-3 (oak_mesh_update_palette's
-   rule) and every joint inside the skin. The rest (morphs, 8 influences,
-   weights off 1) is posed on the CPU into the mesh's vertices. */
-static bool palette_posed(const oak_gltf *g, const _oak_deform *d, const oak_gltf_primitive *p) {
-    if (d->skin < 0 || p->influence_count != 4 ||
-        (p->target_count && g->nodes[d->node].weight_count))
-        return false;
-    uint32_t joints = g->skins[d->skin].joint_count;
-    return _oak_pose_skin_check(p->joints, p->weights, p->vertex_count, joints) == p->vertex_count;
+/* The skin the backends pose a primitive by (oak_mesh_update_pose; on the
+   GPUs in compute): its 4 or 8 influences split into two sets of 4, or,
+   morphed only, one joint (0, weight 1) whose rows are the identity; and
+   its morph targets in play as dense deltas (position, normal, tangent).
+   Fit when every weight is >= 0, each vertex's summing to 1 within 1e-3
+   (oak_mesh_update_palette's rule) and every joint inside the skin; else
+   the primitive is posed on the CPU into the mesh's vertices (false). */
+typedef struct pose_streams {
+    uint16_t *joints, *joints1;
+    float *weights, *weights1, *targets;
+    uint32_t target_count;
+} pose_streams;
+
+static void pose_streams_free(pose_streams *ps) {
+    oak_free(ps->joints), oak_free(ps->joints1), oak_free(ps->weights), oak_free(ps->weights1);
+    oak_free(ps->targets);
+}
+
+static oak_result palette_posed(const oak_gltf *g, const _oak_deform *d,
+                                const oak_gltf_primitive *p, pose_streams *ps, bool *fit) {
+    size_t n = p->vertex_count;
+    uint32_t inf = d->skin >= 0 ? p->influence_count : 0;
+    uint32_t tc = p->target_count && g->nodes[d->node].weight_count ? p->target_count : 0;
+    *fit = false;
+    if (inf != 0 && inf != 4 && inf != 8) return OAK_OK;
+    ps->joints = oak_calloc(n * 4 + 1, sizeof(uint16_t));
+    ps->weights = oak_calloc(n * 4 + 1, sizeof(float));
+    if (inf == 8) {
+        ps->joints1 = oak_alloc((n * 4 + 1) * sizeof(uint16_t));
+        ps->weights1 = oak_alloc((n * 4 + 1) * sizeof(float));
+    }
+    if (tc) ps->targets = oak_calloc((size_t)tc * n * 9 + 1, sizeof(float));
+    if (!ps->joints || !ps->weights || (inf == 8 && (!ps->joints1 || !ps->weights1)) ||
+        (tc && !ps->targets))
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory for posed meshes", g->path);
+    for (size_t v = 0; v < n; v++) {
+        if (!inf) { /* morphed only: one identity joint */
+            ps->weights[4 * v] = 1;
+            continue;
+        }
+        memcpy(ps->joints + 4 * v, p->joints + v * inf, 8);
+        memcpy(ps->weights + 4 * v, p->weights + v * inf, 16);
+        if (inf == 8) {
+            memcpy(ps->joints1 + 4 * v, p->joints + v * inf + 4, 8);
+            memcpy(ps->weights1 + 4 * v, p->weights + v * inf + 4, 16);
+        }
+    }
+    for (uint32_t t = 0; t < tc; t++) {
+        const oak_gltf_target *tg = &p->targets[t];
+        const float *src[3] = {tg->positions, tg->normals, tg->tangents};
+        for (size_t v = 0; v < n; v++)
+            for (int s = 0; s < 3; s++)
+                if (src[s])
+                    memcpy(ps->targets + ((size_t)t * n + v) * 9 + 3 * s, src[s] + 3 * v, 12);
+    }
+    ps->target_count = tc;
+    uint32_t joints = inf ? g->skins[d->skin].joint_count : 1;
+    *fit = _oak_pose_skin_check(ps->joints, ps->weights, ps->joints1, ps->weights1, n, joints) == n;
+    return OAK_OK;
 }
 
 static oak_result make_deform(oak_gltf_instance *inst, _oak_deform *d,
@@ -94,12 +142,18 @@ static oak_result make_deform(oak_gltf_instance *inst, _oak_deform *d,
                         .colors = base ? base->colors : NULL,
                         .indices = p->indices,
                         .name = base ? base->name : NULL};
-    d->palette = palette_posed(inst->gltf, d, p);
-    if (d->palette) { /* the rest pose with its skin; the backends pose it */
-        md.joints = p->joints;
-        md.weights = p->weights;
-        return oak_make_mesh(&d->posed, &md);
+    pose_streams ps = {0};
+    bool fit;
+    oak_result r = palette_posed(inst->gltf, d, p, &ps, &fit);
+    d->palette = fit;
+    if (r == OAK_OK && fit) { /* the rest pose with its skin and targets; the backends pose it */
+        md.joints = ps.joints, md.weights = ps.weights;
+        md.joints1 = ps.joints1, md.weights1 = ps.weights1;
+        md.target_count = ps.target_count, md.targets = ps.targets;
+        r = oak_make_mesh(&d->posed, &md);
     }
+    pose_streams_free(&ps);
+    if (r || fit) return r;
     d->positions = oak_alloc(n * 12);
     d->normals = oak_alloc(n * 12);
     d->tangents = oak_alloc(n * 16);
@@ -423,14 +477,10 @@ uint32_t oak_gltf_instance_points(const oak_gltf_instance *inst, float *xyz, uin
             for (uint32_t v = 0; v < md->vertex_count; v++, count++) {
                 if (count >= capacity || !xyz) continue;
                 vec3 pv;
-                if (md->palette) { /* posed by its palette: as every backend skins it */
-                    float rows[12];
-                    _oak_pose_skin(md->palette, md->joints + 4 * (size_t)v,
-                                   md->weights + 4 * (size_t)v, rows);
-                    _oak_pose_apply(rows, md->positions + 3 * (size_t)v, 1, pv);
-                } else {
+                if (md->palette) /* posed by its palette: as every backend poses it */
+                    _oak_pose_vertex(md, false, v, pv, NULL, NULL);
+                else
                     memcpy(pv, md->positions + 3 * v, 12);
-                }
                 glm_mat4_mulv3(w, pv, 1.0f, pv);
                 memcpy(xyz + 3 * (size_t)count, pv, 12);
             }

@@ -1,10 +1,12 @@
 /* The deform system: walks the posed-primitive column; for each one builds
  * the joint palette (inverse mesh-node world x joint world x inverse bind,
  * sized by the skin, no fixed bone limit). A primitive the backends pose
- * (_oak_deform.palette: skinned, 4 influences, no morphs) gets the palette
- * as 3 x 4 rows through oak_mesh_update_palette and nothing else; the rest
- * are morphed and skinned here on the job pool in fixed chunks and handed
- * to oak_mesh_update_vertices (in place, no heap calls); bounds follow the
+ * (_oak_deform.palette: skinned by 4 or 8 influences and/or morphed, its
+ * weights valid) gets the palette as 3 x 4 rows (one identity joint when
+ * morphed only) and its morph weights through oak_mesh_update_pose and
+ * nothing else; the rest (weights or joints that fail the check) are
+ * morphed and skinned here on the job pool in fixed chunks and handed to
+ * oak_mesh_update_vertices (in place, no heap calls); bounds follow the
  * pose either way. */
 #include <math.h>
 #include <string.h>
@@ -102,9 +104,15 @@ static oak_result pose_one(oak_gltf_instance *inst, _oak_deform *d) {
             for (int r = 0; r < 3; r++)
                 for (int c = 0; c < 4; c++) rows[4 * r + c] = out[c][r];
         }
-        /* the backends skin it (on the GPUs in compute): no vertex here */
-        if (d->palette) return oak_mesh_update_palette(d->posed, s->joint_count, inst->joint_rows);
+        /* the backends pose it (on the GPUs in compute): no vertex here */
+        if (d->palette)
+            return oak_mesh_update_pose(d->posed, s->joint_count, inst->joint_rows,
+                                        job.weights ? p->target_count : 0, job.weights);
         job.palette = inst->joint_mats;
+    } else if (d->palette) { /* morphed only: one joint, the identity */
+        static const float identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+        return oak_mesh_update_pose(d->posed, 1, identity, job.weights ? p->target_count : 0,
+                                    job.weights);
     }
     oak_parallel_for(p->vertex_count, SKIN_CHUNK, pose_vertices, &job);
     return oak_mesh_update_vertices(d->posed, p->vertex_count, d->positions, d->normals,

@@ -47,6 +47,10 @@ typedef struct cpu_mesh {
        as a posed stream instance's do (cpu_draw.pose); NULL: none */
     float *palette;
     uint32_t palette_cap, pose_version;
+    /* a mesh posed by palettes with morph targets or 8 influences: posed
+       into pos, attr and prev_pos when pose_version moves (cpu_mirror.c),
+       then drawn as a mesh posed on the CPU; palette stays NULL */
+    bool posed_here;
     oak_bounds bounds;
 } cpu_mesh;
 

@@ -42,9 +42,48 @@ static int32_t slot(oak_map *map, void **arr, uint32_t *count, uint32_t *cap, si
     return (int32_t)(*count)++;
 }
 
+typedef struct pose_job {
+    cpu_mesh *m;
+    const oak_mesh_data *d;
+} pose_job;
+
+/* Vertices of a mesh posed here: this pose's positions, normals and
+   tangents (w kept) and the previous pose's positions, as the GPUs' skin
+   pass poses them (asset/pose_rows.h _oak_pose_vertex). */
+static void pose_chunk(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    const pose_job *j = user;
+    for (uint32_t v = begin; v < end; v++) {
+        float *a = j->m->attr + (size_t)v * CPU_ATTR;
+        _oak_pose_vertex(j->d, false, v, j->m->pos + (size_t)v * 3, a + CPU_ATTR_N, a + CPU_ATTR_T);
+        _oak_pose_vertex(j->d, true, v, j->m->prev_pos + (size_t)v * 3, NULL, NULL);
+    }
+}
+
+/* A mesh posed by palettes with morph targets or 8 influences: posed into
+   the mirror on the job pool (fixed chunks) when its pose moved, then
+   drawn as a mesh posed on the CPU (pos, prev_pos); the registry's
+   vertices stay the rest pose and its version holds. */
+static oak_result pose_here(cpu_mesh *m, const oak_mesh_data *d) {
+    oak_free(m->palette);
+    m->palette = NULL, m->palette_cap = 0;
+    if (m->posed_here && m->pose_version == d->pose_version) return OAK_OK;
+    if (!OAK_GROW(m->prev_pos, m->prev_cap, m->vertex_count * 3 + 1))
+        return OAK_ERROR_OUT_OF_MEMORY;
+    pose_job job = {m, d};
+    oak_parallel_for(m->vertex_count, 1024, pose_chunk, &job);
+    m->has_prev = true;
+    m->posed_here = true;
+    m->pose_version = d->pose_version;
+    m->bounds = d->bounds;
+    return OAK_OK;
+}
+
 /* A mesh posed by its palette: the two generations and the bounds they
    give, copied when its pose moved (a few hundred floats, not vertices). */
 static oak_result sync_palette(cpu_mesh *m, const oak_mesh_data *d) {
+    if (d->palette && d->joints && (d->targets || d->joints1)) return pose_here(m, d);
+    m->posed_here = false;
     if (!d->palette) {
         oak_free(m->palette);
         m->palette = NULL, m->palette_cap = 0;

@@ -50,14 +50,15 @@ static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
        one posed by its palette keeps its rest pose there for the skin pass */
     bool palette = md->palette && md->joints && md->weights;
     uint32_t prev = md->vertex_count && (md->prev_positions || palette) ? md->vertex_count : 0;
-    uint32_t need = md->vertex_count + prev;
+    uint32_t extra = palette ? _oak_gpu_skin_extra(md) : 0; /* second joints, morph deltas */
+    uint32_t need = md->vertex_count + prev + extra;
     /* Reuse the old range when the new contents fit, else append. */
     bool fits = s->id && need <= s->vertex_count && md->index_count <= s->index_count;
     uint32_t base = fits ? s->base_vertex : f->vertex_fill;
     uint32_t first = fits ? s->first_index : f->index_fill;
     if (md->vertex_count) {
         size_t n = md->vertex_count;
-        size_t na = palette ? n + prev : n; /* attributes: the rest pose after */
+        size_t na = palette ? n + prev + extra : n; /* attributes: the rest pose after */
         float *pos = oak_alloc((n + prev) * 16);
         oak_gpu_vertex *attr = oak_alloc(na * sizeof *attr);
         if (!pos || !attr) {
@@ -80,7 +81,10 @@ static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
                    12);
             pos[(n + v) * 4 + 3] = 1;
         }
-        for (size_t v = n; v < na; v++) _oak_gpu_skin_source(md, (uint32_t)(v - n), &attr[v]);
+        for (size_t v = n; v < n + prev && palette; v++)
+            _oak_gpu_skin_source(md, (uint32_t)(v - n), &attr[v]);
+        for (size_t v = n + prev; v < na; v++)
+            _oak_gpu_skin_extra_vertex(md, (uint32_t)(v - n - prev), &attr[v]);
         r = _oak_gl_buffer_upload(&f->positions, (size_t)base * 16, pos, (n + prev) * 16);
         if (r == OAK_OK)
             r = _oak_gl_buffer_upload(&f->attributes, (size_t)base * sizeof *attr, attr,

@@ -23,6 +23,11 @@ void _oak_gpu_lobe_refs(const oak_material_desc *d, const oak_texture_ref *refs[
 /* Vertex v of a mesh posed by its palette as the skin pass reads it (the
    attributes' second half; oak_gpu.h "The skin pass"). */
 void _oak_gpu_skin_source(const oak_mesh_data *d, uint32_t v, oak_gpu_vertex *out);
+/* The vertices a mesh posed by its palette takes after its 2n (its second
+   set of joints, then its morph deltas, n each: oak_gpu.h "The skin
+   pass"), and extra vertex i of them. */
+uint32_t _oak_gpu_skin_extra(const oak_mesh_data *d);
+void _oak_gpu_skin_extra_vertex(const oak_mesh_data *d, uint32_t i, oak_gpu_vertex *out);
 /* The meshes the skin pass poses this frame, queued as a backend syncs
    them, with each one's first vertex in its pools and the most vertices
    among them; reset by setting count and vertices to 0. */

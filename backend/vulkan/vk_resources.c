@@ -122,16 +122,18 @@ static oak_result _oak_vk_mesh_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh mes
     /* a posed mesh takes twice its vertices: its previous pose's positions
        follow its own, staged and copied with them in one step (their
        attributes' half of the range is never written nor read); one posed
-       by its palette keeps its rest pose there for the skin pass (oak_gpu.h) */
+       by its palette keeps its rest pose there for the skin pass, then its
+       second set of joints and its morph deltas (oak_gpu.h) */
     bool palette = d->palette && d->joints && d->weights;
     uint32_t prev = d->prev_positions || palette ? vc : 0, vn = vc + prev;
+    uint32_t extra = palette ? _oak_gpu_skin_extra(d) : 0, range = vn + extra;
     uint64_t vfirst, ifirst;
-    if ((r = _oak_vk_pool_take(vk, &vk->vertex_ranges, vn, true, &vfirst))) return r;
+    if ((r = _oak_vk_pool_take(vk, &vk->vertex_ranges, range, true, &vfirst))) return r;
     if ((r = _oak_vk_pool_take(vk, &vk->index_ranges, ic, false, &ifirst))) {
-        _oak_vk_ranges_free(&vk->vertex_ranges, vfirst, vn);
+        _oak_vk_ranges_free(&vk->vertex_ranges, vfirst, range);
         return r;
     }
-    *m = (_oak_vk_mesh){mesh.id, d->version, vfirst, vn, prev, ifirst, ic};
+    *m = (_oak_vk_mesh){mesh.id, d->version, vfirst, range, prev, ifirst, ic};
     uint64_t pos_off, attr_off, idx_off;
     if ((r = _oak_vk_stage(vk, NULL, (uint64_t)vn * 16, 16, &pos_off))) return r;
     float *pos = (float *)((uint8_t *)vk->frames[vk->slot].staging.mapped + pos_off);
@@ -145,12 +147,13 @@ static oak_result _oak_vk_mesh_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh mes
         pos[i * 4 + 3] = 1.0f;
     }
     _oak_vk_copy(vk, vk->positions.buffer, vfirst * 16, pos_off, (uint64_t)vn * 16);
-    uint32_t va = palette ? vn : vc; /* attributes staged: the rest pose after */
+    uint32_t va = palette ? range : vc; /* attributes staged: the rest pose after */
     if ((r = _oak_vk_stage(vk, NULL, (uint64_t)va * sizeof(oak_gpu_vertex), 16, &attr_off)))
         return r;
     oak_gpu_vertex *attr =
         (oak_gpu_vertex *)((uint8_t *)vk->frames[vk->slot].staging.mapped + attr_off);
-    for (uint32_t i = vc; i < va; i++) _oak_gpu_skin_source(d, i - vc, &attr[i]);
+    for (uint32_t i = vc; i < vn && palette; i++) _oak_gpu_skin_source(d, i - vc, &attr[i]);
+    for (uint32_t i = vn; i < va; i++) _oak_gpu_skin_extra_vertex(d, i - vn, &attr[i]);
     for (uint32_t i = 0; i < vc; i++) {
         oak_gpu_vertex *a = &attr[i];
         memset(a, 0, sizeof *a);

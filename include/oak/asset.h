@@ -63,13 +63,22 @@ float oak_shape_height(const oak_shape_desc *desc, float x, float z);
  * generated when uv0 exists, colours default to white. */
 typedef struct oak_mesh_desc {
     uint32_t vertex_count, index_count;
-    const float *positions;  /* xyz */
-    const float *normals;    /* xyz */
-    const float *tangents;   /* xyzw, w = bitangent sign */
-    const float *uv0, *uv1;  /* uv */
-    const float *colors;     /* rgba, linear */
-    const uint16_t *joints;  /* 4 per vertex */
-    const float *weights;    /* 4 per vertex */
+    const float *positions; /* xyz */
+    const float *normals;   /* xyz */
+    const float *tangents;  /* xyzw, w = bitangent sign */
+    const float *uv0, *uv1; /* uv */
+    const float *colors;    /* rgba, linear */
+    const uint16_t *joints; /* 4 per vertex */
+    const float *weights;   /* 4 per vertex */
+    /* a second set of 4 joints and weights (influences 5..8, glTF's
+       JOINTS_1 / WEIGHTS_1) for a mesh posed by palettes; NULL: none */
+    const uint16_t *joints1;
+    const float *weights1;
+    /* morph targets for a mesh posed by palettes (oak_mesh_update_pose):
+       target_count x vertex_count x 9 floats, dense, target by target:
+       each vertex's position, normal and tangent deltas (0 where absent) */
+    uint32_t target_count;
+    const float *targets;
     const uint32_t *indices; /* triangle list; NULL: 0..vertex_count-1 */
     const char *name;
 } oak_mesh_desc;
@@ -81,6 +90,10 @@ typedef struct oak_mesh_data {
     float *positions, *normals, *tangents, *uv0, *uv1, *colors;
     uint16_t *joints;
     float *weights;
+    uint16_t *joints1; /* influences 5..8 (oak_mesh_desc); NULL: 4 a vertex */
+    float *weights1;
+    uint32_t target_count; /* morph targets (oak_mesh_desc.targets) */
+    float *targets;
     uint32_t *indices;
     oak_bounds bounds;
     uint32_t version; /* moves on every change */
@@ -99,6 +112,9 @@ typedef struct oak_mesh_data {
        0 / NULL until the first update, dropped by oak_mesh_update */
     uint32_t joint_count;
     float *palette;
+    /* the morph weights posed with the palette: target_count of the latest
+       pose, then as many of the one before; NULL without targets */
+    float *morph_weights;
     uint32_t pose_version, prev_pose_version;
     char *name;
     /* where it came from, for scene files: a recipe, or a file and index */
@@ -138,8 +154,17 @@ oak_result oak_mesh_update_vertices(oak_mesh mesh, uint32_t vertex_count, const 
  * backend uploads the vertices again. Distinct meshes may be updated from
  * several threads. */
 oak_result oak_mesh_update_palette(oak_mesh mesh, uint32_t joint_count, const float *rows);
+/* oak_mesh_update_palette with morph weights: a mesh with morph targets
+ * (target_count) is morphed by `weights` (weight_count = target_count;
+ * NULL: all 0) before it is skinned, rest + w x delta target by target
+ * (asset/pose_rows.h), and a second set of joints (joints1) adds its 4
+ * weighed rows after the first 4; the weights, 8 a vertex, sum to 1. The
+ * weights become the previous ones on the next update, as the palette. A
+ * mesh morphed only is posed by one joint whose rows are the identity. */
+oak_result oak_mesh_update_pose(oak_mesh mesh, uint32_t joint_count, const float *rows,
+                                uint32_t weight_count, const float *weights);
 /* Positions (xyz, vertex_count of them) of a mesh as every backend draws
- * it: skinned by its palette (prev: the previous one) when it has one, else
+ * it: morphed and skinned by its palette (prev: the previous one) when it has one, else
  * its positions (prev: prev_positions where it has them). Returns the count
  * written (at most capacity); 0 for a stale handle. */
 uint32_t oak_mesh_posed_positions(oak_mesh mesh, bool prev, float *xyz, uint32_t capacity);

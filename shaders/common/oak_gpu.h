@@ -545,19 +545,28 @@ OAK_STRUCT(oak_gpu_vertex) {
 }
 OAK_END(oak_gpu_vertex);
 
-/* The skin pass (skin.comp, asset.h oak_mesh_update_palette): meshes posed
- * by joint palettes are skinned on the GPU into their own range of the
- * vertex pools, which holds 2 x their n vertices: positions 0 .. n-1 this
- * pose and n .. 2n-1 the previous one (oak_gpu_draw.prev.x = n, as for a
- * mesh posed on the CPU), attributes 0 .. n-1 this pose's normal and
- * tangent (uv and colour as uploaded) and n .. 2n-1 the rest pose as the
- * skin reads it, one oak_gpu_vertex a vertex taken as 4 uvec4 of bits:
+/* The skin pass (skin.comp, asset.h oak_mesh_update_pose): meshes posed
+ * by joint palettes (skinned by 4 or 8 influences, morphed, or both) are
+ * posed on the GPU into their own range of the vertex pools, which holds
+ * 2 x their n vertices plus n for a second set of joints and n per morph
+ * target: positions 0 .. n-1 this pose and n .. 2n-1 the previous one
+ * (oak_gpu_draw.prev.x = n, as for a mesh posed on the CPU), attributes
+ * 0 .. n-1 this pose's normal and tangent (uv and colour as uploaded) and
+ * n .. 2n-1 the rest pose as the skin reads it, one oak_gpu_vertex a
+ * vertex taken as 4 uvec4 of bits:
  *   0: rest normal xyz, joints 0 | 1 << 16      1: rest tangent xyzw
  *   2: weights xyzw                              3: rest position xyz, joints 2 | 3 << 16
- * OAK_B_SKIN: word 0's x the job count, then a uvec4 a job (first vertex,
- * vertex count, its palettes' first uvec4, joints), then the palettes:
- * joints x 3 rows this pose, then as many the previous pose (floats as
- * bits). One workgroup row (gl_WorkGroupID.y) a job. */
+ * then, with 8 influences, n vertices of the second set (0: weights 4..7,
+ * 1: joints 4 | 5 << 16, 6 | 7 << 16), then each morph target's n deltas,
+ * dense (0: position xyz, 1: normal xyz, 2: tangent xyz, 0 where absent).
+ * The extra vertices' positions are never read nor written.
+ * OAK_B_SKIN: word 0's x the job count, then two uvec4 a job (first
+ * vertex, vertex count, its palettes' first uvec4, joints), (1 with a
+ * second set of joints, morph target count, its weights' first uvec4, 0),
+ * then each job's palettes: joints x 3 rows this pose, then as many the
+ * previous pose, and its morph weights: this pose's, then the previous
+ * pose's (floats as bits, padded to a uvec4). One workgroup row
+ * (gl_WorkGroupID.y) a job. */
 #define OAK_GPU_SKIN_GROUP 64
 
 OAK_STRUCT(oak_gpu_texref) {
