@@ -1,6 +1,7 @@
 /* The OpenGL backend's EGL context: headless, no surface and no config, on an
- * EGL device (hardware first) or Mesa's surfaceless platform; plus KHR_debug
- * capture routed to oak_log, so tests can fail on any error-severity message. */
+ * EGL device (hardware first) or Mesa's surfaceless platform, or a window's
+ * own context adopted (gl_present.c); plus KHR_debug capture routed to
+ * oak_log, so tests can fail on any error-severity message. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
