@@ -87,6 +87,7 @@ typedef struct presenter {
     oak_window_hooks hooks;
     uint8_t *panel;
     size_t panel_cap;
+    uint32_t panel_width, panel_size[2]; /* the frame's width and the panel it holds */
 } presenter;
 
 /* The panel over rgba (the frame just read back, or black for a native
@@ -730,13 +731,23 @@ oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) 
                the picture it presents */
             const oak_present_panel *pp = NULL;
             if (p.show_overlay) {
+                size_t had = p.panel_cap;
                 if (!grow(&p.panel, &p.panel_cap, bytes)) {
                     r = OAK_ERROR_OUT_OF_MEMORY;
                     goto done;
                 }
-                memset(p.panel, 0, bytes);
+                /* black under the panel: the whole buffer when it or the
+                   frame's width is new, else only the last panel's rows
+                   (nothing else was ever written) */
+                if (had != p.panel_cap || p.panel_width != width)
+                    memset(p.panel, 0, bytes);
+                else
+                    for (uint32_t y = 0; y < p.panel_size[1] && y < height; y++)
+                        memset(p.panel + (size_t)y * width * 4, 0, (size_t)p.panel_size[0] * 4);
+                p.panel_width = width;
                 uint32_t size[2];
                 draw_overlay(&p, d, p.panel, width, height, size);
+                p.panel_size[0] = size[0], p.panel_size[1] = size[1];
                 panel = (oak_present_panel){p.panel, 0, 0, size[0], size[1], width};
                 pp = &panel;
             }
