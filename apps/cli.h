@@ -59,6 +59,7 @@ enum cli_option_flag {
 #define CLI_OPT_COUNT       (1ull << 39) /* --count N: figures in a world's crowd */
 #define CLI_OPT_TERRAIN     (1ull << 40) /* --terrain on|off: the crowd on the meadow's terrain */
 #define CLI_OPT_FOOT_IK     (1ull << 41) /* --foot-ik on|off: the crowd's near figures' foot IK */
+#define CLI_OPT_NO_VSYNC    (1ull << 42) /* --no-vsync: the window presents without waiting */
 
 typedef struct cli_options {
     const char *command;
@@ -77,6 +78,7 @@ typedef struct cli_options {
     uint32_t threads;
     bool verbose;
     bool window;                /* --window: show the frames in a GLFW window */
+    bool no_vsync;              /* --no-vsync: Vulkan's mailbox/immediate, GL's interval 0 */
     const char *window_capture; /* --window-capture: the window's last frame as a PNG */
     bool overlay_off;           /* --overlay off: no timings panel over the window */
     uint32_t window_resize_w, window_resize_h; /* --window-resize: after the first frame */

@@ -87,6 +87,10 @@ int _oak_cmd_info(int argc, char **argv) {
     char window[256];
     bool has_window = _oak_window_available(window, sizeof window);
     printf("window: %s (%s)\n", has_window ? "available" : "unavailable", window);
+    if (has_window) {
+        _oak_window_presentations(window, sizeof window);
+        printf("presentation: %s\n", window);
+    }
     oak_shutdown();
     return 0;
 }

@@ -15,11 +15,12 @@
     (CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_ASSET_ROOT | CLI_OPT_BACKEND | CLI_OPT_DEVICE |       \
      CLI_OPT_SIZE | CLI_OPT_FRAMES | CLI_OPT_OUT | CLI_OPT_THREADS | CLI_OPT_VERBOSE |             \
      CLI_OPT_WINDOW | CLI_OPT_WINDOW_CAPTURE | CLI_OPT_WINDOW_RESIZE | CLI_OPT_FLY_SCRIPT |        \
-     CLI_OPT_OVERLAY | CLI_OPT_DEBUG | CLI_OPT_AO | CLI_OPT_SKY | CLI_OPT_EV100 |                  \
-     CLI_OPT_EXPOSURE_COMP | CLI_OPT_TONE | CLI_OPT_BLOOM | CLI_OPT_ADAPT | CLI_OPT_HOUR |         \
-     CLI_OPT_TAA | CLI_OPT_FOCUS | CLI_OPT_APERTURE | CLI_OPT_PRESET | CLI_OPT_SCALE |             \
-     CLI_OPT_CHANNEL | CLI_OPT_FOREST | CLI_OPT_CLOUDS | CLI_OPT_FOG | CLI_OPT_TAA_SHARPEN |       \
-     CLI_OPT_OCCLUSION | CLI_OPT_WEATHER | CLI_OPT_COUNT | CLI_OPT_TERRAIN | CLI_OPT_FOOT_IK)
+     CLI_OPT_NO_VSYNC | CLI_OPT_OVERLAY | CLI_OPT_DEBUG | CLI_OPT_AO | CLI_OPT_SKY |               \
+     CLI_OPT_EV100 | CLI_OPT_EXPOSURE_COMP | CLI_OPT_TONE | CLI_OPT_BLOOM | CLI_OPT_ADAPT |        \
+     CLI_OPT_HOUR | CLI_OPT_TAA | CLI_OPT_FOCUS | CLI_OPT_APERTURE | CLI_OPT_PRESET |              \
+     CLI_OPT_SCALE | CLI_OPT_CHANNEL | CLI_OPT_FOREST | CLI_OPT_CLOUDS | CLI_OPT_FOG |             \
+     CLI_OPT_TAA_SHARPEN | CLI_OPT_OCCLUSION | CLI_OPT_WEATHER | CLI_OPT_COUNT | CLI_OPT_TERRAIN | \
+     CLI_OPT_FOOT_IK)
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -96,12 +97,13 @@ static int render_window(const cli_options *o, oak_scene *scene, oak_renderer *r
                           .overlay = !o->overlay_off,
                           .resize_width = o->window_resize_w,
                           .resize_height = o->window_resize_h,
-                          .script = o->fly_script};
+                          .script = o->fly_script,
+                          .no_vsync = o->no_vsync};
     _oak_window_stats st;
     oak_result r = _oak_window_run(&d, &st);
     oak_fly_destroy(f.fly);
     if (r != OAK_OK) return _oak_cli_fail(o);
-    char flew[128] = "", pace[64] = "";
+    char flew[192] = "", pace[64] = "";
     if (f.fly) snprintf(flew, sizeof flew, " | flew %.2f m", f.flown);
     if (f.hour >= 0)
         snprintf(flew + strlen(flew), sizeof flew - strlen(flew), " | hour %.2f", (double)f.hour);
@@ -110,6 +112,7 @@ static int render_window(const cli_options *o, oak_scene *scene, oak_renderer *r
                  st.screenshots, st.screenshots > 1 ? "s" : "");
     if (st.ms_worst > 0)
         snprintf(pace, sizeof pace, " | jitter %.2f ms, worst %.2f ms", st.ms_jitter, st.ms_worst);
+    snprintf(flew + strlen(flew), sizeof flew - strlen(flew), " | present: %s", st.presentation);
     printf("%s | %s | %ux%u | %.2f ms/frame (mean of %u in a window)%s%s | %s\n",
            oak_renderer_backend(renderer), oak_renderer_device(renderer), st.width, st.height,
            st.ms_per_frame, st.frames, pace, flew, st.frames ? out : "nothing shown, no PNG");

@@ -26,22 +26,22 @@ typedef struct view_args {
     bool has_hour;
     cli_options camera; /* --ev100, --exposure-comp, --tone */
     uint32_t width, height, frames;
-    bool check, has_time, window, overlay_off;
+    bool check, has_time, window, overlay_off, no_vsync;
 } view_args;
 
 static int usage(void) {
-    fprintf(stderr,
-            "usage: oak view FILE [--check] [--anim NAME|INDEX] [--variant NAME|INDEX]\n"
-            "                [--time T] [--yaw DEG]\n"
-            "                [--pitch DEG] [--backend B] [--size WxH] [--out F.png]\n"
-            "                [--window [--frames N] [--overlay on|off]] [--asset-root DIR]\n"
-            "                [--sky F.hdr]\n"
-            "                [--ev100 EV] [--exposure-comp STOPS] [--tone aces|neutral]\n"
-            "                [--bloom on|off] [--adapt on|off] [--taa on|off] [--hour H]\n"
-            "                [--weather KIND[:AMOUNT]]\n"
-            "                [--preset low|medium|high|ultra] [--taa-sharpen S]\n"
-            "                [--focus M] [--aperture N] [--scale S] [--clouds C]\n"
-            "                [--fog D]\n");
+    fprintf(stderr, "usage: oak view FILE [--check] [--anim NAME|INDEX] [--variant NAME|INDEX]\n"
+                    "                [--time T] [--yaw DEG]\n"
+                    "                [--pitch DEG] [--backend B] [--size WxH] [--out F.png]\n"
+                    "                [--window [--frames N] [--overlay on|off] [--no-vsync]]\n"
+                    "                [--asset-root DIR]\n"
+                    "                [--sky F.hdr]\n"
+                    "                [--ev100 EV] [--exposure-comp STOPS] [--tone aces|neutral]\n"
+                    "                [--bloom on|off] [--adapt on|off] [--taa on|off] [--hour H]\n"
+                    "                [--weather KIND[:AMOUNT]]\n"
+                    "                [--preset low|medium|high|ultra] [--taa-sharpen S]\n"
+                    "                [--focus M] [--aperture N] [--scale S] [--clouds C]\n"
+                    "                [--fog D]\n");
     return 2;
 }
 
@@ -65,6 +65,10 @@ static int parse(view_args *a, int argc, char **argv) {
         }
         if (strcmp(s, "--window") == 0) {
             a->window = true;
+            continue;
+        }
+        if (strcmp(s, "--no-vsync") == 0) {
+            a->no_vsync = true;
             continue;
         }
         if (s[0] != '-') {
@@ -151,6 +155,10 @@ static int parse(view_args *a, int argc, char **argv) {
     }
     if (a->capture && !a->window) {
         fprintf(stderr, "oak view: --window-capture needs --window\n");
+        return 2;
+    }
+    if (a->no_vsync && !a->window) {
+        fprintf(stderr, "oak view: --no-vsync needs --window\n");
         return 2;
     }
     return a->file ? 0 : usage();
@@ -368,7 +376,8 @@ static int view(const view_args *a) {
                                .out = a->out,
                                .capture = a->capture,
                                .overlay = !a->overlay_off,
-                               .script = a->script};
+                               .script = a->script,
+                               .no_vsync = a->no_vsync};
         _oak_window_stats st;
         if ((r = _oak_window_run(&wd, &st))) goto out;
         char orbit[80] = "";

@@ -39,6 +39,8 @@ static const option_spec g_specs[] = {
     {"--window", CLI_OPT_WINDOW, NULL, "show the frames in a window until closed or --frames"},
     {"--window-capture", CLI_OPT_WINDOW_CAPTURE, "FILE.png", NULL},
     {"--window-resize", CLI_OPT_WINDOW_RESIZE, "WxH", NULL},
+    {"--no-vsync", CLI_OPT_NO_VSYNC, NULL,
+     "the window presents without waiting for the display (Vulkan: mailbox, else immediate)"},
     {"--fly-script", CLI_OPT_FLY_SCRIPT, "KEYS:FRAMES,...", NULL},
     {"--sky", CLI_OPT_SKY, "FILE.hdr", "an equirectangular image as the sky and its light"},
     {"--debug", CLI_OPT_DEBUG, "VIEW",
@@ -320,6 +322,9 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
     case CLI_OPT_WINDOW:
         o->window = true;
         break;
+    case CLI_OPT_NO_VSYNC:
+        o->no_vsync = true;
+        break;
     case CLI_OPT_WINDOW_CAPTURE:
         o->window_capture = v;
         break;
@@ -466,6 +471,7 @@ int _oak_cli_parse(cli_options *o, int argc, char **argv, uint64_t allowed) {
         return usage_error(o, "--window-capture '%s' needs --window", o->window_capture);
     if (o->window_resize_w && !o->window) return usage_error(o, "--window-resize needs --window");
     if (o->fly_script && !o->window) return usage_error(o, "--fly-script needs --window");
+    if (o->no_vsync && !o->window) return usage_error(o, "--no-vsync needs --window");
     if ((allowed & CLI_OPT_WORLD) && !o->world && !o->scene) o->world = "default";
     if (o->compare && strcmp(o->backend, "auto") != 0)
         return usage_error(o, "--compare '%s' replaces --backend '%s'; give one", o->compare,

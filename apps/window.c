@@ -1,11 +1,20 @@
-/* The GLFW presenter: each frame the backend draws, its pixels are read back,
- * uploaded to a texture and drawn as one full-screen triangle in a GL 3.3
- * core context; resizing the window resizes the renderer. */
+/* The GLFW presenter: native where the backend can (a Vulkan swapchain on
+ * the window's surface, or the gl backend rendering in the window's own
+ * context and drawing into its default framebuffer); else each frame's
+ * pixels are read back, uploaded to a texture and drawn as one full-screen
+ * triangle in a GL 3.3 core context. Resizing the window resizes the
+ * renderer. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* glfw3.h declares glfwCreateWindowSurface only after the Vulkan header;
+   no Vulkan call is made here, so no prototypes (nothing to link) */
+#if __has_include(<vulkan/vulkan.h>)
+#define VK_NO_PROTOTYPES
+#include <vulkan/vulkan.h>
+#endif
 #define GLFW_INCLUDE_NONE
 #include <GL/glcorearb.h>
 #include <GLFW/glfw3.h>
@@ -70,18 +79,38 @@ typedef struct presenter {
     bool overlaid;              /* pixels hold the panel, not only the frame */
     bool f12_down;
     float speed_scale; /* the wheel's, kept across frames */
+    /* native presentation: the renderer's words for it ("swapchain fifo",
+       "default framebuffer"), NULL for the read-back blit; the hooks it
+       was attached with; the panel drawn alone (black under it) */
+    const char *native;
+    bool gl_native; /* the window's context is the gl backend's: swap it */
+    oak_window_hooks hooks;
+    uint8_t *panel;
+    size_t panel_cap;
+    uint32_t panel_width, panel_size[2]; /* the frame's width and the panel it holds */
 } presenter;
 
-/* The panel over the frame just read back: the renderer's last timings. */
-static void draw_overlay(presenter *p, const _oak_window_desc *d, uint32_t width, uint32_t height) {
+/* The panel over rgba (the frame just read back, or black for a native
+   present): the renderer's last timings. Returns its size in size. */
+static void draw_overlay(presenter *p, const _oak_window_desc *d, uint8_t *rgba, uint32_t width,
+                         uint32_t height, uint32_t size[2]) {
     oak_stage_timing stages[OAK_OVERLAY_STAGES];
     char title[64];
     snprintf(title, sizeof title, "%s %ux%u", oak_renderer_backend(d->renderer), width, height);
     _oak_overlay_frame f = {title, stages,
                             oak_renderer_timings(d->renderer, stages, OAK_OVERLAY_STAGES)};
-    uint32_t size[2];
-    _oak_overlay_draw(&p->overlay, &f, p->pixels, width, height, size);
-    p->overlaid = true;
+    _oak_overlay_draw(&p->overlay, &f, rgba, width, height, size);
+}
+
+/* A buffer of at least bytes, grown by doubling and kept. */
+static bool grow(uint8_t **buf, size_t *cap, size_t bytes) {
+    if (bytes <= *cap) return true;
+    size_t c = *cap ? *cap : bytes;
+    while (c < bytes) c *= 2;
+    uint8_t *g = oak_realloc(*buf, c);
+    if (!g) return false;
+    *buf = g, *cap = c;
+    return true;
 }
 
 static bool load_gl(gl_api *gl) {
@@ -241,6 +270,23 @@ bool _oak_window_available(char *why, size_t size) {
     return true;
 }
 
+void _oak_window_presentations(char *out, size_t size) {
+    bool vk = false;
+    if (start_glfw() == OAK_OK) {
+#ifdef VK_VERSION_1_0
+        vk = glfwVulkanSupported() == GLFW_TRUE;
+#endif
+        glfwTerminate();
+    }
+    oak_clear_error();
+    snprintf(out, size,
+             "vulkan %s, gl default framebuffer (in the window's own 4.5 context), cpu and null "
+             "read-back blit (a backend whose native start fails falls back to it; --verbose "
+             "says why)",
+             vk ? "swapchain (where its queue can present to the window's surface)"
+                : "read-back blit (GLFW finds no Vulkan loader)");
+}
+
 /* GLFW's EGL context first: the gl backend renders through EGL, and one API
    for both contexts lets each side make its own current without stepping on
    the other; the native (GLX) context is the fallback. */
@@ -266,7 +312,14 @@ static GLFWwindow *create_window(const _oak_window_desc *d) {
     return NULL;
 }
 
-static void close_presenter(presenter *p) {
+static oak_result close_presenter(presenter *p, oak_renderer *renderer) {
+    /* the backend lets go of the window (its surface, its context) first */
+    oak_result r = p->native ? oak_renderer_attach_window(renderer, NULL) : OAK_OK;
+    if (p->native) {
+        glfwDestroyWindow(p->window);
+        p->window = NULL;
+    }
+    oak_free(p->panel);
     if (p->window) {
         glfwMakeContextCurrent(p->window);
         if (p->texture) p->gl.DeleteTextures(1, &p->texture);
@@ -280,6 +333,113 @@ static void close_presenter(presenter *p) {
        its EGL display): glfwTerminate ends EGL, which unloads Mesa's driver,
        and the driver's never-freed caches then show as leaks in a module
        that no longer exists, so no suppression can name them. */
+    return r;
+}
+
+/* ---- native presentation ---------------------------------------------------- */
+
+#ifdef VK_VERSION_1_0
+static oak_result vk_surface(void *user, void *instance, uint64_t *surface) {
+    VkSurfaceKHR s = VK_NULL_HANDLE;
+    g_glfw_error[0] = 0;
+    VkResult r = glfwCreateWindowSurface((VkInstance)instance, user, NULL, &s);
+    if (r != VK_SUCCESS)
+        return oak_error(OAK_ERROR_UNSUPPORTED, "vulkan: glfwCreateWindowSurface: VkResult %d%s%s",
+                         (int)r, g_glfw_error[0] ? ": " : "", g_glfw_error);
+    *surface = (uint64_t)(uintptr_t)s;
+    return OAK_OK;
+}
+#endif
+
+static oak_result gl_current(void *user) {
+    glfwMakeContextCurrent(user);
+    if (glfwGetCurrentContext() != user)
+        return oak_error(OAK_ERROR_DEVICE, "gl: the window's context cannot be made current");
+    return OAK_OK;
+}
+
+/* A window without a GL context (Vulkan), or with a 4.5 core one the gl
+   backend adopts: EGL first, as the gl backend's own context is, then the
+   native (GLX) one. */
+static GLFWwindow *native_window(const _oak_window_desc *d, bool gl) {
+    const char *dbg = getenv("OAK_GL_DEBUG");
+    for (int attempt = 0; attempt < (gl ? 2 : 1); attempt++) {
+        glfwDefaultWindowHints();
+        if (gl) {
+            glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+            glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
+            glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+            glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+            glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, !(dbg && !strcmp(dbg, "0")));
+            glfwWindowHint(GLFW_CONTEXT_CREATION_API,
+                           attempt == 0 ? GLFW_EGL_CONTEXT_API : GLFW_NATIVE_CONTEXT_API);
+        } else {
+            glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
+        }
+        GLFWwindow *w = glfwCreateWindow((int)d->width, (int)d->height, d->title ? d->title : "oak",
+                                         NULL, NULL);
+        if (w) return w;
+    }
+    return NULL;
+}
+
+/* Attaches the window to the renderer when its backend presents natively;
+   false, with why in one line, when the read-back blit has to do. */
+static bool open_native(presenter *p, const _oak_window_desc *d, char *why, size_t size) {
+    const char *backend = oak_renderer_backend(d->renderer);
+    bool vk = !strcmp(backend, "vulkan"), gl = !strcmp(backend, "gl");
+    if (!vk && !gl) {
+        snprintf(why, size, "the %s backend has no native presentation", backend);
+        return false;
+    }
+    p->hooks = (oak_window_hooks){.no_vsync = d->no_vsync};
+    if (vk) {
+#ifdef VK_VERSION_1_0
+        if (!glfwVulkanSupported()) {
+            snprintf(why, size, "GLFW finds no Vulkan loader");
+            return false;
+        }
+        p->hooks.vk_extensions = glfwGetRequiredInstanceExtensions(&p->hooks.vk_extension_count);
+        p->hooks.vk_surface = vk_surface;
+#else
+        snprintf(why, size, "oak's window was built without the Vulkan header");
+        return false;
+#endif
+    } else {
+        p->hooks.gl_make_current = gl_current;
+    }
+    g_glfw_error[0] = 0;
+    p->window = native_window(d, gl);
+    if (!p->window) {
+        snprintf(why, size, "no window for it: %s",
+                 g_glfw_error[0] ? g_glfw_error : "glfwCreateWindow failed");
+        return false;
+    }
+    p->hooks.user = p->window;
+    if (oak_renderer_attach_window(d->renderer, &p->hooks)) {
+        snprintf(why, size, "%s", oak_last_error());
+        oak_clear_error();
+        glfwDestroyWindow(p->window);
+        p->window = NULL;
+        return false;
+    }
+    p->native = oak_renderer_presentation(d->renderer);
+    p->gl_native = gl;
+    if (gl) glfwSwapInterval(d->no_vsync ? 0 : 1);
+    return true;
+}
+
+/* The presented image (the backend reads it back) as a PNG. */
+static oak_result native_capture(presenter *p, const _oak_window_desc *d, const char *path,
+                                 const oak_present_panel *panel, int fb_w, int fb_h) {
+    size_t bytes = (size_t)fb_w * (size_t)fb_h * 4;
+    uint8_t *img = oak_alloc(bytes);
+    if (!img) return OAK_ERROR_OUT_OF_MEMORY;
+    oak_result r = oak_renderer_present(d->renderer, (uint32_t)fb_w, (uint32_t)fb_h, panel, img);
+    if (!r && p->gl_native) glfwSwapBuffers(p->window);
+    if (!r) r = oak_image_write_png(path, (uint32_t)fb_w, (uint32_t)fb_h, img);
+    oak_free(img);
+    return r;
 }
 
 /* Uploads the frame and draws it over the whole framebuffer (not swapped). */
@@ -478,18 +638,27 @@ oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) 
     oak_result r = start_glfw();
     if (r) return r;
     presenter p = {0};
-    p.window = create_window(d);
-    if (!p.window) {
-        r = OAK_ERROR_DEVICE;
-        goto done;
+    char why[512];
+    if (open_native(&p, d, why, sizeof why)) {
+        oak_log_info("window: %s presents natively (%s)", oak_renderer_backend(d->renderer),
+                     p.native);
+        snprintf(stats->presentation, sizeof stats->presentation, "%s", p.native);
+    } else {
+        oak_log_info("window: read-back blit: %s", why);
+        snprintf(stats->presentation, sizeof stats->presentation, "read-back blit");
+        p.window = create_window(d);
+        if (!p.window) {
+            r = OAK_ERROR_DEVICE;
+            goto done;
+        }
+        glfwMakeContextCurrent(p.window);
+        glfwSwapInterval(d->no_vsync ? 0 : 1);
+        if (!load_gl(&p.gl)) {
+            r = OAK_ERROR_DEVICE;
+            goto done;
+        }
+        if ((r = make_gl_objects(&p))) goto done;
     }
-    glfwMakeContextCurrent(p.window);
-    glfwSwapInterval(1);
-    if (!load_gl(&p.gl)) {
-        r = OAK_ERROR_DEVICE;
-        goto done;
-    }
-    if ((r = make_gl_objects(&p))) goto done;
     uint32_t width = d->width, height = d->height;
     double total_ms = 0, mouse_x = 0, mouse_y = 0;
     /* frame pacing: presents' spacing, summed for the mean and variance */
@@ -502,6 +671,7 @@ oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) 
     p.speed_scale = 1;
     g_scroll = 0;
     glfwSetScrollCallback(p.window, on_scroll);
+    oak_present_panel panel = {0};
     for (uint32_t i = 0; !d->frames || i < d->frames; i++) {
         glfwPollEvents();
         if (glfwWindowShouldClose(p.window) || glfwGetKey(p.window, GLFW_KEY_ESCAPE) == GLFW_PRESS)
@@ -513,7 +683,7 @@ oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) 
             if ((r = oak_renderer_resize(d->renderer, (uint32_t)fb_w, (uint32_t)fb_h))) goto done;
             width = (uint32_t)fb_w, height = (uint32_t)fb_h;
         }
-        if (fb_w <= 0 || fb_h <= 0) { /* minimised: nothing to show, wait */
+        if (fb_w <= 0 || fb_h <= 0) { /* minimised: nothing to draw or show, wait */
             glfwWaitEventsTimeout(0.1);
             i--;
             continue;
@@ -532,17 +702,14 @@ oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) 
         in.active = in.fast || in.move[0] || in.move[1] || in.move[2] || in.look[0] || in.look[1];
         if ((r = d->frame(d->user, i, width, height, &in))) goto done;
         size_t bytes = (size_t)width * height * 4;
-        if (bytes > p.pixels_cap) {
-            size_t cap = p.pixels_cap ? p.pixels_cap : bytes;
-            while (cap < bytes) cap *= 2;
-            uint8_t *grown = oak_realloc(p.pixels, cap);
-            if (!grown) {
-                r = OAK_ERROR_OUT_OF_MEMORY;
-                goto done;
-            }
-            p.pixels = grown, p.pixels_cap = cap;
+        /* the read-back blit reads every frame; a native present only for F12 */
+        if ((!p.native || in.screenshot) && !grow(&p.pixels, &p.pixels_cap, bytes)) {
+            r = OAK_ERROR_OUT_OF_MEMORY;
+            goto done;
         }
-        if ((r = oak_renderer_read_pixels(d->renderer, p.pixels, bytes))) goto done;
+        if ((!p.native || in.screenshot) &&
+            (r = oak_renderer_read_pixels(d->renderer, p.pixels, bytes)))
+            goto done;
         p.overlaid = false;
         if (in.screenshot) { /* the frame alone, before the panel goes over it */
             /* beside --out (the working folder without one) */
@@ -558,11 +725,50 @@ oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) 
         bool f1 = glfwGetKey(p.window, GLFW_KEY_F1) == GLFW_PRESS;
         if (f1 && !p.f1_down) p.show_overlay = !p.show_overlay;
         p.f1_down = f1;
-        if (p.show_overlay) draw_overlay(&p, d, width, height);
-        if ((r = draw_frame(&p, width, height, fb_w, fb_h))) goto done;
         bool last = d->frames && i + 1 == d->frames;
-        if (last && d->capture && (r = capture(&p, d->capture, fb_w, fb_h))) goto done;
-        glfwSwapBuffers(p.window);
+        if (p.native) {
+            /* the panel alone over black, handed to the backend to copy over
+               the picture it presents */
+            const oak_present_panel *pp = NULL;
+            if (p.show_overlay) {
+                size_t had = p.panel_cap;
+                if (!grow(&p.panel, &p.panel_cap, bytes)) {
+                    r = OAK_ERROR_OUT_OF_MEMORY;
+                    goto done;
+                }
+                /* black under the panel: the whole buffer when it or the
+                   frame's width is new, else only the last panel's rows
+                   (nothing else was ever written) */
+                if (had != p.panel_cap || p.panel_width != width)
+                    memset(p.panel, 0, bytes);
+                else
+                    for (uint32_t y = 0; y < p.panel_size[1] && y < height; y++)
+                        memset(p.panel + (size_t)y * width * 4, 0, (size_t)p.panel_size[0] * 4);
+                p.panel_width = width;
+                uint32_t size[2];
+                draw_overlay(&p, d, p.panel, width, height, size);
+                p.panel_size[0] = size[0], p.panel_size[1] = size[1];
+                panel = (oak_present_panel){p.panel, 0, 0, size[0], size[1], width};
+                pp = &panel;
+            }
+            if (last && d->capture) {
+                if ((r = native_capture(&p, d, d->capture, pp, fb_w, fb_h))) goto done;
+            } else {
+                if ((r = oak_renderer_present(d->renderer, (uint32_t)fb_w, (uint32_t)fb_h, pp,
+                                              NULL)))
+                    goto done;
+                if (p.gl_native) glfwSwapBuffers(p.window);
+            }
+        } else {
+            if (p.show_overlay) {
+                uint32_t size[2];
+                draw_overlay(&p, d, p.pixels, width, height, size);
+                p.overlaid = true;
+            }
+            if ((r = draw_frame(&p, width, height, fb_w, fb_h))) goto done;
+            if (last && d->capture && (r = capture(&p, d->capture, fb_w, fb_h))) goto done;
+            glfwSwapBuffers(p.window);
+        }
         uint64_t now = oak_time_ns();
         if (last_present && i > 1) { /* after the first frame's start-up */
             double gap = (double)(now - last_present) / 1e6;
@@ -579,6 +785,9 @@ oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) 
         stats->frames++;
     }
     stats->width = width, stats->height = height;
+    if (p.native) /* the mode the first present settled on */
+        snprintf(stats->presentation, sizeof stats->presentation, "%s",
+                 oak_renderer_presentation(d->renderer));
     stats->ms_per_frame = stats->frames ? total_ms / stats->frames : 0;
     if (paced) {
         double mean = pace_sum / paced, var = pace_sq / paced - mean * mean;
@@ -588,18 +797,28 @@ oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) 
     }
     if (d->capture && !(d->frames && stats->frames == d->frames) && stats->frames) {
         /* closed early: the capture is of the last frame shown, drawn again */
-        glfwMakeContextCurrent(p.window);
-        if ((r = draw_frame(&p, width, height, fb_w, fb_h)) ||
-            (r = capture(&p, d->capture, fb_w, fb_h)))
-            goto done;
+        if (p.native) {
+            if ((r = native_capture(&p, d, d->capture, p.show_overlay ? &panel : NULL, fb_w, fb_h)))
+                goto done;
+        } else {
+            glfwMakeContextCurrent(p.window);
+            if ((r = draw_frame(&p, width, height, fb_w, fb_h)) ||
+                (r = capture(&p, d->capture, fb_w, fb_h)))
+                goto done;
+        }
     }
-    /* the picture without the panel */
-    if (d->out && stats->frames && p.overlaid &&
-        (r = oak_renderer_read_pixels(d->renderer, p.pixels, (size_t)width * height * 4)))
-        goto done;
+    /* the picture without the panel (a native present read nothing back) */
+    size_t bytes = (size_t)width * height * 4;
+    if (d->out && stats->frames && (p.overlaid || p.native)) {
+        if (!grow(&p.pixels, &p.pixels_cap, bytes)) {
+            r = OAK_ERROR_OUT_OF_MEMORY;
+            goto done;
+        }
+        if ((r = oak_renderer_read_pixels(d->renderer, p.pixels, bytes))) goto done;
+    }
     if (d->out && stats->frames && (r = oak_image_write_png(d->out, width, height, p.pixels)))
         goto done;
-done:
-    close_presenter(&p);
-    return r;
+done:;
+    oak_result closed = close_presenter(&p, d->renderer);
+    return r ? r : closed;
 }

@@ -1,6 +1,8 @@
-/* The command line's window: shows any backend's frames (read back as RGBA8)
- * in a GLFW window through an OpenGL 3.3 core context, so one presenter
- * serves cpu, vulkan, gl and null alike. Built only when GLFW is found. */
+/* The command line's window: shows a backend's frames in a GLFW window,
+ * natively where the backend can (Vulkan's swapchain, GL's default
+ * framebuffer), else read back as RGBA8 and drawn through an OpenGL 3.3
+ * core context (cpu, null, and any native start that failed). Built only
+ * when GLFW is found. */
 #ifndef OAK_CLI_WINDOW_H
 #define OAK_CLI_WINDOW_H
 
@@ -52,9 +54,10 @@ typedef struct _oak_window_desc {
     /* A test's stand-in for the user's keys: "KEYS:FRAMES,..." holds the
        keys (of wasdqe, F for Shift, < > ^ v for the arrows, h H for [ and
        ] (the hour: CMake's lists cannot carry brackets), + - for a notch of
-       the wheel each frame, P for F12's screenshot) for that many frames each, then nothing (NULL: the real
-       keyboard and mouse). */
+       the wheel each frame, P for F12's screenshot) for that many frames each, then nothing (NULL:
+       the real keyboard and mouse). */
     const char *script;
+    bool no_vsync; /* --no-vsync: Vulkan's MAILBOX or IMMEDIATE, GL's swap interval 0 */
 } _oak_window_desc;
 
 typedef struct _oak_window_stats {
@@ -66,6 +69,8 @@ typedef struct _oak_window_stats {
     double ms_jitter, ms_worst;
     uint32_t screenshots; /* F12: oak-shot-N.png beside desc.out (else in the working
                              folder), the frame without the overlay */
+    /* "swapchain fifo", "default framebuffer" or "read-back blit" */
+    char presentation[48];
 } _oak_window_stats;
 
 #ifdef OAK_HAVE_GLFW
@@ -73,6 +78,10 @@ typedef struct _oak_window_stats {
    or describes the window system ("GLFW 3.3, display :0") and returns true.
    Starts and stops GLFW. */
 bool _oak_window_available(char *why, size_t size);
+/* How each backend would present in a window here, in one line (GLFW
+   started and stopped): vulkan's swapchain where GLFW finds a Vulkan
+   loader, gl's default framebuffer, the read-back blit for the rest. */
+void _oak_window_presentations(char *out, size_t size);
 /* Whether a script parses ("" is none): false, with why in one line, if not. */
 bool _oak_window_script_ok(const char *script, char *why, size_t size);
 /* Opens the window, runs frames until closed or desc->frames were shown,
@@ -83,6 +92,9 @@ oak_result _oak_window_run(const _oak_window_desc *desc, _oak_window_stats *stat
 static inline bool _oak_window_script_ok(const char *script, char *why, size_t size) {
     (void)script, (void)why, (void)size;
     return true;
+}
+static inline void _oak_window_presentations(char *out, size_t size) {
+    if (size) snprintf(out, size, "read-back blit only (no GLFW)");
 }
 static inline bool _oak_window_available(char *why, size_t size) {
     if (size) snprintf(why, size, "oak was built without GLFW (libglfw3-dev)");

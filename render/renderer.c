@@ -35,7 +35,7 @@ oak_result oak_make_renderer(oak_renderer **out, const oak_renderer_desc *desc) 
                          d.shadow_map_size, OAK_MAX_TEXTURE_SIZE / 2);
     oak_renderer *r = oak_calloc(1, sizeof *r);
     if (!r) return OAK_ERROR_OUT_OF_MEMORY;
-    r->desc = (oak_backend_desc){d.width, d.height, d.device, d.shadow_map_size, false};
+    r->desc = (oak_backend_desc){d.width, d.height, d.device, d.shadow_map_size, false, NULL};
     r->out_width = d.width, r->out_height = d.height, r->scale = 1.0f;
     r->occlusion = d.occlusion;
 
@@ -85,7 +85,7 @@ oak_result oak_make_renderer(oak_renderer **out, const oak_renderer_desc *desc) 
 
 void oak_destroy_renderer(oak_renderer *r) {
     if (!r) return;
-    r->backend->destroy(r->self);
+    if (r->self) r->backend->destroy(r->self); /* NULL: attach_window lost it */
     _oak_frontend_release(&r->frontend);
     _oak_probe_cache_release(r->probes);
     oak_free(r->scaled);
@@ -202,6 +202,44 @@ oak_result oak_renderer_read_pixels(oak_renderer *r, uint8_t *rgba, size_t size)
     _oak_stretch_rgba8(rgba, r->out_width, r->out_height, r->scaled, r->desc.width, r->desc.height,
                        (uint32_t *)(void *)(r->scaled + small));
     return OAK_OK;
+}
+
+/* The backend made again with or without the window: what it had
+   uploaded goes with it, and the next frame uploads it again. */
+oak_result oak_renderer_attach_window(oak_renderer *r, const oak_window_hooks *hooks) {
+    const oak_backend *b = r->backend;
+    b->destroy(r->self);
+    r->self = NULL;
+    r->drawn = false;
+    if (hooks) r->window = *hooks;
+    r->desc.window = hooks ? &r->window : NULL;
+    oak_result res = b->create(&r->self, &r->desc);
+    if (res == OAK_OK && hooks && (!b->presentation || !b->presentation(r->self)))
+        res = oak_error(OAK_ERROR_UNSUPPORTED, "%s: no native presentation", b->name);
+    if (res == OAK_OK || !hooks) return res;
+    /* headless again, keeping the first failure's line */
+    char why[512];
+    snprintf(why, sizeof why, "%s", oak_last_error());
+    if (r->self) b->destroy(r->self);
+    r->self = NULL;
+    r->desc.window = NULL;
+    oak_result again = b->create(&r->self, &r->desc);
+    if (again) return again; /* the renderer has no backend now: the caller gives up */
+    return oak_error(res, "%s", why);
+}
+
+const char *oak_renderer_presentation(const oak_renderer *r) {
+    return r->desc.window && r->backend->presentation ? r->backend->presentation(r->self) : NULL;
+}
+
+oak_result oak_renderer_present(oak_renderer *r, uint32_t fb_width, uint32_t fb_height,
+                                const oak_present_panel *panel, uint8_t *capture) {
+    if (!oak_renderer_presentation(r))
+        return oak_error(OAK_ERROR_UNSUPPORTED, "present: the %s backend presents no window",
+                         r->backend->name);
+    if (!r->drawn) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "present: nothing drawn yet");
+    if (!fb_width || !fb_height) return OAK_OK; /* minimised */
+    return r->backend->present(r->self, fb_width, fb_height, panel, capture);
 }
 
 oak_result oak_renderer_read_channel(oak_renderer *r, float *rgba, size_t count) {

@@ -27,8 +27,9 @@ struct oak_renderer {
     float scale;         /* the last frame's adopted render scale */
     oak_channel channel; /* the last frame's capture channel */
     oak_occlusion_mode occlusion;
-    uint8_t *scaled;     /* the render-size picture before its stretch, then column taps */
+    uint8_t *scaled; /* the render-size picture before its stretch, then column taps */
     size_t scaled_size;
+    oak_window_hooks window; /* oak_renderer_attach_window's (desc.window points here) */
 };
 
 const oak_backend *_oak_backend_find(const char *name);

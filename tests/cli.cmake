@@ -395,7 +395,7 @@ if(OAK_HAVE_GLFW AND OAK_XVFB_RUN)
   set(W ${CMAKE_BINARY_DIR}/test-out/window)
   file(MAKE_DIRECTORY ${W})
   oak_cli_test(cliInfoFindsWindowUnderXvfb LAUNCH "${OAK_XVFB}" ARGS "info" EXIT 0
-               OUT "\nwindow: available \\(GLFW 3\\.[0-9]+, display :[0-9]+\\)\n$")
+               OUT "\nwindow: available \\(GLFW 3\\.[0-9]+, display :[0-9]+\\)\npresentation: vulkan (swapchain|read-back blit) [^\n]*, gl default framebuffer [^\n]*, cpu and null read-back blit [^\n]*\n$")
   function(oak_window_test backend name)
     oak_cli_test(cliRenderWindowShows${name}Frames LAUNCH "${OAK_XVFB}"
                  ARGS "render|--world|default|--backend|${backend}|--size|320x180|--window|--overlay|off|--frames|3|--out|${W}/${backend}.png|--window-capture|${W}/${backend}_window.png"
@@ -489,6 +489,63 @@ if(OAK_HAVE_GLFW AND OAK_XVFB_RUN)
   if(OAK_HAVE_GL)
     oak_window_resize_test(gl Gl)
   endif()
+  # Native presentation (docs/ARCHITECTURE.md "Windows"): Vulkan through a
+  # swapchain on the window's surface (FIFO; --no-vsync: mailbox, else
+  # immediate), gl into the default framebuffer of the window's own
+  # context; the validation layer (on) and GL's debug output say nothing
+  # (stderr empty). --window-capture reads back the presented image itself
+  # (the swapchain image, the back buffer), so it equals --out; after the
+  # resize (--window-resize 120x80 after the first frame) that is the
+  # recreated swapchain's 120x80 image.
+  set(OAK_XVFB_VALIDATED "${CMAKE_COMMAND}|-E|env|OAK_VK_VALIDATION=1|${OAK_XVFB_RUN}|-a|-s|-screen 0 640x480x24")
+  function(oak_native_test name backend present size tol args)
+    oak_cli_test(cliRenderWindow${name} LAUNCH "${OAK_XVFB_VALIDATED}"
+                 ARGS "render|--backend|${backend}|--size|160x90|--window|--frames|3|${args}|--out|${W}/${name}.png|--window-capture|${W}/${name}_window.png"
+                 EXIT 0 ERR_LINES 0
+                 OUT "^${backend} \\| [^|]+ \\| ${size} \\| [^\n]* \\| jitter [0-9.]+ ms, worst [0-9.]+ ms \\| [^\n]*present: ${present} \\| ")
+    add_test(NAME cliRenderWindow${name}Equals COMMAND png_compare ${W}/${name}.png ${W}/${name}_window.png ${tol})
+    set_tests_properties(cliRenderWindow${name} PROPERTIES FIXTURES_SETUP window${name}
+                         LABELS "cli;window")
+    set_tests_properties(cliRenderWindow${name}Equals PROPERTIES FIXTURES_REQUIRED window${name}
+                         LABELS "cli;window" ENVIRONMENT "${OAK_CLI_ENV}")
+  endfunction()
+  if(OAK_HAVE_VULKAN)
+    oak_native_test(VulkanSwapchainFifo vulkan "swapchain fifo" 160x90 0 "--overlay|off")
+    oak_native_test(VulkanNoVsyncMailbox vulkan "swapchain (mailbox|immediate)" 160x90 0 "--overlay|off|--no-vsync")
+    oak_native_test(VulkanResizeRecreatesSwapchain vulkan "swapchain fifo" 120x80 0 "--overlay|off|--window-resize|120x80")
+    # --scale 0.5: the 80x45 picture stretched by the present's linear blit
+    # is within 1/255 of read_pixels' stretch on the CPU (measured: 1/255)
+    oak_native_test(VulkanScaledPictureStretched vulkan "swapchain fifo" 160x90 1 "--overlay|off|--scale|0.5")
+  endif()
+  if(OAK_HAVE_GL)
+    oak_native_test(GlDefaultFramebuffer gl "default framebuffer" 160x90 0 "--overlay|off")
+    oak_native_test(GlNoVsync gl "default framebuffer, no vsync" 160x90 0 "--overlay|off|--no-vsync")
+    oak_native_test(GlResizeDefaultFramebuffer gl "default framebuffer" 120x80 0 "--overlay|off|--window-resize|120x80")
+    oak_native_test(GlScaledPictureStretched gl "default framebuffer" 160x90 1 "--overlay|off|--scale|0.5")
+  endif()
+  # The overlay on a native present: the panel is copied over the presented
+  # picture (the capture differs from --out); F12 (P) still writes the frame
+  # without it, which is the last frame's --out (one frame).
+  foreach(backend vulkan gl)
+    if((backend STREQUAL "vulkan" AND OAK_HAVE_VULKAN) OR (backend STREQUAL "gl" AND OAK_HAVE_GL))
+      file(MAKE_DIRECTORY ${W}/native_${backend})
+      oak_cli_test(cliRenderWindowNativeOverlay_${backend} LAUNCH "${OAK_XVFB_VALIDATED}"
+                   ARGS "render|--backend|${backend}|--size|160x90|--window|--frames|1|--fly-script|P:1|--out|${W}/native_${backend}/frame.png|--window-capture|${W}/native_${backend}/window.png"
+                   EXIT 0 ERR_LINES 0 OUT " \\| 1 screenshot \\| present: ")
+      add_test(NAME cliRenderWindowNativeOverlayShows_${backend}
+               COMMAND png_compare ${W}/native_${backend}/frame.png ${W}/native_${backend}/window.png 1)
+      add_test(NAME cliRenderWindowNativeScreenshotIsTheFrame_${backend}
+               COMMAND png_compare ${W}/native_${backend}/frame.png ${W}/native_${backend}/oak-shot-1.png 0)
+      set_tests_properties(cliRenderWindowNativeOverlay_${backend} PROPERTIES
+                           FIXTURES_SETUP nativeOverlay_${backend} LABELS "cli;window")
+      set_tests_properties(cliRenderWindowNativeOverlayShows_${backend} PROPERTIES
+                           FIXTURES_REQUIRED nativeOverlay_${backend} WILL_FAIL TRUE
+                           LABELS "cli;window" ENVIRONMENT "${OAK_CLI_ENV}")
+      set_tests_properties(cliRenderWindowNativeScreenshotIsTheFrame_${backend} PROPERTIES
+                           FIXTURES_REQUIRED nativeOverlay_${backend}
+                           LABELS "cli;window" ENVIRONMENT "${OAK_CLI_ENV}")
+    endif()
+  endforeach()
   oak_cli_test(cliViewWindowShowsFramedModel LAUNCH "${OAK_XVFB}"
                ARGS "view|${CMAKE_CURRENT_SOURCE_DIR}/data/gltf/triangle.gltf|--backend|cpu|--size|96x64|--window|--overlay|off|--frames|2|--out|${W}/view.png|--window-capture|${W}/view_window.png"
                EXIT 0 OUT "96x64 on cpu, framed from yaw 30 pitch 20, 2 frames in a window -> [^\n]*view\\.png\n$")

@@ -398,6 +398,29 @@ TEST(rendererAutoFallsBackToCpuAndSaysWhy) {
     oak_destroy_renderer(r);
 }
 
+/* The null backend has no native presentation: attaching a window says so
+ * and leaves it drawing headless; presenting is refused. */
+static oak_result never_current(void *user) {
+    (void)user;
+    return OAK_OK;
+}
+
+TEST(rendererWithoutNativePresentationStaysHeadless) {
+    oak_renderer *r = null_renderer(32, 18);
+    if (!r) return;
+    oak_window_hooks h = {.gl_make_current = never_current};
+    CHECK_EQ_INT(oak_renderer_attach_window(r, &h), OAK_ERROR_UNSUPPORTED);
+    CHECK(strcmp(oak_last_error(), "null: no native presentation") == 0);
+    CHECK(oak_renderer_presentation(r) == NULL);
+    oak_frame_input in = base_input();
+    CHECK_OK(oak_renderer_draw(r, &in));
+    uint8_t px[32 * 18 * 4];
+    CHECK_OK(oak_renderer_read_pixels(r, px, sizeof px));
+    CHECK_EQ_INT(oak_renderer_present(r, 32, 18, NULL, NULL), OAK_ERROR_UNSUPPORTED);
+    CHECK_OK(oak_renderer_attach_window(r, NULL)); /* headless again: nothing to refuse */
+    oak_destroy_renderer(r);
+}
+
 int main(void) {
     oak_test_init(0);
     setup_assets();
@@ -412,6 +435,7 @@ int main(void) {
     RUN(frontendDisplayColoursShowAsGiven);
     RUN(rendererRejectsUnknownBackendAndAbsurdSizes);
     RUN(rendererAutoFallsBackToCpuAndSaysWhy);
+    RUN(rendererWithoutNativePresentationStaysHeadless);
     oak_shutdown();
     return TEST_SUMMARY();
 }

@@ -116,6 +116,47 @@ TEST(vulkanReadPixelsBeforeRenderFails) {
     }
 }
 
+/* A window whose surface cannot be made (here: the hook refuses) ends the
+ * start in the hook's one line; the renderer starts again headless (no
+ * surface extension) and draws and reads back as before, presenting
+ * nothing. An extension nobody has is refused by name. */
+static oak_result refuse_surface(void *user, void *instance, uint64_t *surface) {
+    (void)instance, (void)surface;
+    ++*(int *)user;
+    return oak_error(OAK_ERROR_UNSUPPORTED, "test: no surface here");
+}
+
+TEST(vulkanWindowWithoutSurfaceFallsBackHeadless) {
+    oak_renderer *r = NULL;
+    oak_renderer_desc d = {.backend = "vulkan", .width = 16, .height = 16, .shadow_map_size = 256};
+    CHECK_OK(oak_make_renderer(&r, &d));
+    if (!r) return;
+    int calls = 0;
+    const char *exts[] = {"VK_KHR_surface"};
+    oak_window_hooks h = {.user = &calls,
+                          .vk_extensions = exts,
+                          .vk_extension_count = 1,
+                          .vk_surface = refuse_surface};
+    CHECK_EQ_INT(oak_renderer_attach_window(r, &h), OAK_ERROR_UNSUPPORTED);
+    CHECK_EQ_INT(calls, 1);
+    CHECK(strcmp(oak_last_error(), "test: no surface here") == 0);
+    CHECK(oak_renderer_presentation(r) == NULL);
+    const char *none[] = {"VK_OAK_no_such_extension"};
+    h.vk_extensions = none;
+    CHECK_EQ_INT(oak_renderer_attach_window(r, &h), OAK_ERROR_UNSUPPORTED);
+    CHECK(strstr(oak_last_error(), "VK_OAK_no_such_extension") != NULL);
+    CHECK_EQ_INT(calls, 1);
+    oak_frame_input in = {0};
+    glm_mat4_identity(in.camera_world);
+    in.camera.znear = 0.1f, in.camera.zfar = 100.0f;
+    CHECK_OK(oak_renderer_draw(r, &in));
+    uint8_t px[16 * 16 * 4];
+    CHECK_OK(oak_renderer_read_pixels(r, px, sizeof px));
+    CHECK(px[3] == 255); /* the sky, opaque */
+    CHECK_EQ_INT(oak_renderer_present(r, 16, 16, NULL, NULL), OAK_ERROR_UNSUPPORTED);
+    oak_destroy_renderer(r);
+}
+
 /* With no driver the loader finds no device: a one-line error, no crash, and
  * `auto` falls back to the cpu backend saying why. */
 TEST(vulkanNoDeviceIsACleanErrorAndAutoFallsBack) {
@@ -185,9 +226,9 @@ TEST(vulkanKeepsItsPipelineCacheOnDisk) {
         long len = cache_file(dir, h);
         fprintf(stderr, "  round %d: %ld bytes, header %u %u vendor 0x%x device 0x%x\n", round, len,
                 h[0], h[1], h[2], h[3]);
-        CHECK(len >= 32); /* lavapipe keeps the header alone; NVIDIA's driver its pipelines */
+        CHECK(len >= 32);       /* lavapipe keeps the header alone; NVIDIA's driver its pipelines */
         CHECK_EQ_INT(h[0], 32); /* 16 + VK_UUID_SIZE */
-        CHECK_EQ_INT(h[1], 1); /* VK_PIPELINE_CACHE_HEADER_VERSION_ONE */
+        CHECK_EQ_INT(h[1], 1);  /* VK_PIPELINE_CACHE_HEADER_VERSION_ONE */
         if (round == 0) cache_file(dir, NULL); /* damage it for the second start */
     }
     unsetenv("OAK_CACHE_DIR");
@@ -201,6 +242,7 @@ int main(void) {
     RUN(vulkanCreateRejectsZeroAndHugeSizes);
     RUN(vulkanEmptyViewShowsContractSky);
     RUN(vulkanReadPixelsBeforeRenderFails);
+    RUN(vulkanWindowWithoutSurfaceFallsBackHeadless);
     RUN(vulkanNoDeviceIsACleanErrorAndAutoFallsBack);
     RUN(vulkanKeepsItsPipelineCacheOnDisk);
     CHECK_EQ_INT(vkt_validation_messages, 0);

@@ -52,7 +52,8 @@ static oak_result gl_probe(char *report, size_t size) {
 static void gl_destroy(void *self) {
     _oak_gl_backend *b = self;
     if (!b) return;
-    if (b->ctx.context && _oak_gl_make_current(&b->ctx) == OAK_OK) {
+    if ((b->ctx.context || b->ctx.window) && _oak_gl_make_current(&b->ctx) == OAK_OK) {
+        _oak_gl_present_destroy(b);
         _oak_gl_frame_destroy(b);
         _oak_gl_targets_release(&b->targets);
     }
@@ -67,8 +68,10 @@ static oak_result gl_create(void **self, const oak_backend_desc *desc) {
     /* A debug context, its KHR_debug messages in the log, unless
        OAK_GL_DEBUG=0 (drivers may run debug contexts slower: benchmarks). */
     const char *dbg = getenv("OAK_GL_DEBUG");
-    oak_result r =
-        _oak_gl_context_create_on(&b->ctx, !(dbg && strcmp(dbg, "0") == 0), desc->device);
+    bool debug = !(dbg && strcmp(dbg, "0") == 0);
+    /* with a window: its own context (gl_present.c says why) */
+    oak_result r = desc->window ? _oak_gl_context_adopt(&b->ctx, debug, desc->window)
+                                : _oak_gl_context_create_on(&b->ctx, debug, desc->device);
     if (r != OAK_OK) {
         oak_free(b);
         return r;
@@ -168,6 +171,18 @@ static bool gl_occlusion_stats(void *self, oak_occlusion_stats *out) {
     return _oak_gl_make_current(&b->ctx) == OAK_OK && _oak_gl_hiz_stats(b->frame, out);
 }
 
+static const char *gl_presentation(void *self) {
+    const oak_window_hooks *w = ((_oak_gl_backend *)self)->ctx.window;
+    return !w ? NULL : w->no_vsync ? "default framebuffer, no vsync" : "default framebuffer";
+}
+
+static oak_result gl_present(void *self, uint32_t w, uint32_t h, const oak_present_panel *panel,
+                             uint8_t *capture) {
+    _oak_gl_backend *b = self;
+    oak_result r = _oak_gl_make_current(&b->ctx);
+    return r != OAK_OK ? r : _oak_gl_present(b, w, h, panel, capture);
+}
+
 const oak_backend *oak_backend_gl(void) {
     static const oak_backend b = {"gl",
                                   gl_probe,
@@ -188,6 +203,8 @@ const oak_backend *oak_backend_gl(void) {
                                   gl_read_stream_counts,
                                   gl_read_hdr,
                                   gl_read_exposure,
-                                  gl_occlusion_stats};
+                                  gl_occlusion_stats,
+                                  gl_presentation,
+                                  gl_present};
     return &b;
 }

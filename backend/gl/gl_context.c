@@ -1,6 +1,7 @@
 /* The OpenGL backend's EGL context: headless, no surface and no config, on an
- * EGL device (hardware first) or Mesa's surfaceless platform; plus KHR_debug
- * capture routed to oak_log, so tests can fail on any error-severity message. */
+ * EGL device (hardware first) or Mesa's surfaceless platform, or a window's
+ * own context adopted (gl_present.c); plus KHR_debug capture routed to
+ * oak_log, so tests can fail on any error-severity message. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,35 @@ static void read_strings(_oak_gl_context *c) {
         epoxy_has_gl_extension("GL_ARB_indirect_parameters") || epoxy_gl_version() >= 46;
 }
 
+static void enable_debug(bool debug) {
+    if (debug && epoxy_has_gl_extension("GL_KHR_debug")) {
+        glEnable(GL_DEBUG_OUTPUT);
+        glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS); /* messages on this thread, in order */
+        glDebugMessageCallback(debug_cb, NULL);
+        glDebugMessageControl(GL_DONT_CARE, GL_DONT_CARE, GL_DONT_CARE, 0, NULL, GL_TRUE);
+    }
+}
+
+oak_result _oak_gl_context_adopt(_oak_gl_context *c, bool debug, const oak_window_hooks *window) {
+    memset(c, 0, sizeof *c);
+    if (!window->gl_make_current)
+        return oak_error(OAK_ERROR_UNSUPPORTED, "gl: the window gives no OpenGL context");
+    c->window = window;
+    c->platform = "window";
+    c->display = EGL_NO_DISPLAY;
+    c->context = EGL_NO_CONTEXT;
+    oak_result r = window->gl_make_current(window->user);
+    if (r) return r;
+    if (epoxy_gl_version() < 45) {
+        int v = epoxy_gl_version();
+        return oak_error(OAK_ERROR_UNSUPPORTED,
+                         "gl: the window's context is OpenGL %d.%d, 4.5 is needed", v / 10, v % 10);
+    }
+    read_strings(c);
+    enable_debug(debug);
+    return OAK_OK;
+}
+
 oak_result _oak_gl_context_create(_oak_gl_context *c, bool debug) {
     return _oak_gl_context_create_on(c, debug, NULL);
 }
@@ -169,12 +199,7 @@ oak_result _oak_gl_context_create_on(_oak_gl_context *c, bool debug, const char 
                          v % 10);
     }
     read_strings(c);
-    if (debug && epoxy_has_gl_extension("GL_KHR_debug")) {
-        glEnable(GL_DEBUG_OUTPUT);
-        glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS); /* messages on this thread, in order */
-        glDebugMessageCallback(debug_cb, NULL);
-        glDebugMessageControl(GL_DONT_CARE, GL_DONT_CARE, GL_DONT_CARE, 0, NULL, GL_TRUE);
-    }
+    enable_debug(debug);
     return OAK_OK;
 }
 
@@ -190,6 +215,7 @@ void _oak_gl_context_destroy(_oak_gl_context *c) {
 }
 
 oak_result _oak_gl_make_current(const _oak_gl_context *c) {
+    if (c->window) return c->window->gl_make_current(c->window->user);
     /* Always rebind: a GLX context made current in between (a GLFW window's
        native context) leaves EGL still naming ours while GL calls go there. */
     if (!eglMakeCurrent(c->display, EGL_NO_SURFACE, EGL_NO_SURFACE, c->context))

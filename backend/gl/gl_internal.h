@@ -22,6 +22,9 @@ typedef struct _oak_gl_context {
     GLint max_ssbo_bindings, max_compute_texture_units;
     bool has_draw_parameters, has_bindless, has_timer_query;
     bool has_indirect_count; /* ARB_indirect_parameters or GL 4.6: Hi-Z draws by count */
+    /* a window's context, adopted instead of one of our own (gl_present.c):
+       made current through the window's hook, never destroyed here */
+    const oak_window_hooks *window;
 } _oak_gl_context;
 
 /* Creates a 4.5 core context without a surface on the first EGL device that
@@ -31,6 +34,9 @@ oak_result _oak_gl_context_create(_oak_gl_context *c, bool debug);
 /* The same on a chosen device: NULL or "" the best, "N" EGL device N,
    "surfaceless" Mesa's surfaceless platform (oak_backend_desc.device). */
 oak_result _oak_gl_context_create_on(_oak_gl_context *c, bool debug, const char *device);
+/* The window's OpenGL 4.5 core context as the backend's (it renders there
+   and presents into its default framebuffer). */
+oak_result _oak_gl_context_adopt(_oak_gl_context *c, bool debug, const oak_window_hooks *window);
 void _oak_gl_context_destroy(_oak_gl_context *c);
 oak_result _oak_gl_make_current(const _oak_gl_context *c);
 
@@ -97,7 +103,17 @@ typedef struct _oak_gl_backend {
     uint32_t shadow_map_size;
     _oak_gl_targets targets;
     struct _oak_gl_frame *frame; /* passes and per-frame buffers (gl_frame.c) */
+    /* native presentation (gl_present.c): the picture and panel composed
+       in a texture, blitted into the window's default framebuffer */
+    GLuint present_tex, present_fbo;
+    uint32_t present_w, present_h;
 } _oak_gl_backend;
+
+/* ---- presentation (gl_present.c) -------------------------------------- */
+
+oak_result _oak_gl_present(_oak_gl_backend *b, uint32_t width, uint32_t height,
+                           const oak_present_panel *panel, uint8_t *capture);
+void _oak_gl_present_destroy(_oak_gl_backend *b);
 
 /* Fills report with the probe's lines for a live context. */
 void _oak_gl_report(const _oak_gl_context *c, char *report, size_t size);

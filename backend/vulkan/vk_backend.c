@@ -1,6 +1,7 @@
 /* The Vulkan backend's vtable: create and destroy (device, frames, pipelines,
  * pools, targets), resize, sync, render, read_pixels through a readback copy
  * made only when asked, and per-pass GPU timings from timestamp queries. */
+#include <stdio.h>
 #include <string.h>
 
 #include "vk_debug.h"
@@ -48,6 +49,7 @@ static void _oak_vk_destroy(void *self) {
     _oak_vk *vk = &b->vk;
     if (vk->device) {
         vkDeviceWaitIdle(vk->device); /* teardown, not a frame */
+        _oak_vk_present_destroy(vk);
         for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) _oak_vk_garbage_collect(vk, &vk->frames[i]);
         _oak_vk_buffer_destroy(vk, &b->readback);
         _oak_vk_targets_destroy(vk);
@@ -142,7 +144,8 @@ static oak_result _oak_vk_create(void **self, const oak_backend_desc *desc) {
     vk->last_slot = -1;
     vk->block_size = OAK_VK_BLOCK_SIZE;
     uint32_t shadow = desc && desc->shadow_map_size ? desc->shadow_map_size : OAK_SHADOW_MAP_SIZE;
-    if ((r = _oak_vk_device_create(vk, desc ? desc->device : NULL, desc && desc->hardware_only)) ||
+    if ((r = _oak_vk_device_create(vk, desc ? desc->device : NULL, desc && desc->hardware_only,
+                                   desc ? desc->window : NULL)) ||
         (r = _oak_vk_create_frames(b)) || (r = _oak_vk_pipelines_create(vk)) ||
         (r = _oak_vk_resources_init(vk)) || (r = _oak_vk_targets_create(vk)) ||
         (r = _oak_vk_shadow_map(vk, shadow)) || (r = _oak_vk_lamp_atlas(vk, false))) {
@@ -401,6 +404,20 @@ void oak_vk_debug_lose_device(void *self) {
     _oak_vk_fail(vk, VK_ERROR_DEVICE_LOST, "oak_vk_debug_lose_device", __FILE__, __LINE__);
 }
 
+static const char *_oak_vk_presentation(void *self) {
+    _oak_vk *vk = &((_oak_vk_backend *)self)->vk;
+    if (!vk->surface) return NULL;
+    if (!vk->swap.words[0]) /* before the first present: what it will be */
+        snprintf(vk->swap.words, sizeof vk->swap.words, "swapchain %s",
+                 vk->swap.window->no_vsync ? "mailbox or immediate" : "fifo");
+    return vk->swap.words;
+}
+
+static oak_result _oak_vk_present_vt(void *self, uint32_t w, uint32_t h,
+                                     const oak_present_panel *panel, uint8_t *capture) {
+    return _oak_vk_present(&((_oak_vk_backend *)self)->vk, w, h, panel, capture);
+}
+
 static const oak_backend k_vulkan = {
     .name = "vulkan",
     .probe = _oak_vk_probe,
@@ -421,6 +438,8 @@ static const oak_backend k_vulkan = {
     .read_sky = _oak_vk_read_sky,
     .read_exposure = _oak_vk_read_exposure,
     .occlusion_stats = _oak_vk_occlusion_stats,
+    .presentation = _oak_vk_presentation,
+    .present = _oak_vk_present_vt,
 };
 
 const oak_backend *oak_backend_vulkan(void) {

@@ -136,7 +136,7 @@ static oak_result _oak_vk_loader(void) {
 }
 
 static oak_result _oak_vk_instance(VkInstance *out, VkDebugUtilsMessengerEXT *messenger,
-                                   bool validation) {
+                                   bool validation, const oak_window_hooks *window) {
     VkApplicationInfo app = {
         .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
         .pApplicationName = "oak",
@@ -145,8 +145,19 @@ static oak_result _oak_vk_instance(VkInstance *out, VkDebugUtilsMessengerEXT *me
         .apiVersion = VK_API_VERSION_1_3};
     if (volkGetInstanceVersion() < VK_API_VERSION_1_3) app.apiVersion = VK_API_VERSION_1_2;
     const char *layers[1];
-    const char *exts[2];
+    const char *exts[2 + OAK_VK_WINDOW_EXTS];
     uint32_t layer_count = 0, ext_count = 0;
+    /* a window's surface extensions, only when a window asks (headless runs
+       enable none) */
+    if (window && window->vk_extension_count > OAK_VK_WINDOW_EXTS)
+        return oak_error(OAK_ERROR_UNSUPPORTED, "vulkan: the window asks for %u extensions",
+                         window->vk_extension_count);
+    for (uint32_t i = 0; window && i < window->vk_extension_count; i++) {
+        if (!_oak_vk_has_instance_ext(NULL, window->vk_extensions[i]))
+            return oak_error(OAK_ERROR_UNSUPPORTED, "vulkan: no %s for the window's surface",
+                             window->vk_extensions[i]);
+        exts[ext_count++] = window->vk_extensions[i];
+    }
     bool debug = false;
     VkValidationFeatureEnableEXT enables[] = {
         VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
@@ -334,7 +345,7 @@ oak_result _oak_vk_probe(char *report, size_t size) {
     }
     VkInstance inst;
     VkDebugUtilsMessengerEXT messenger;
-    res = _oak_vk_instance(&inst, &messenger, false);
+    res = _oak_vk_instance(&inst, &messenger, false, NULL);
     if (res) {
         if (report) snprintf(report, size, "%s", oak_last_error());
         return res;
@@ -426,15 +437,17 @@ static oak_result _oak_vk_pick(_oak_vk *vk, const char *want, bool hardware_only
     return OAK_OK;
 }
 
-oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_only) {
+oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_only,
+                                 const oak_window_hooks *window) {
     oak_result res = _oak_vk_loader();
     if (res) return res;
     vk->validation = _oak_vk_env_on("OAK_VK_VALIDATION");
-    res = _oak_vk_instance(&vk->instance, &vk->messenger, vk->validation);
+    res = _oak_vk_instance(&vk->instance, &vk->messenger, vk->validation, window);
     if (res) return res;
     _oak_vk_caps caps = {0};
     res = _oak_vk_pick(vk, want, hardware_only, &caps);
     if (res) return res;
+    if (window && (res = _oak_vk_surface_create(vk, window, caps.queue_family))) return res;
     vk->props = caps.props;
     vk->fence_timeout = caps.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU
                             ? OAK_VK_FENCE_TIMEOUT_CPU
@@ -452,6 +465,7 @@ oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_on
     uint32_t ext_count = 0;
     if (caps.dynamic_rendering_ext) exts[ext_count++] = VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME;
     if (caps.sync2_ext) exts[ext_count++] = "VK_KHR_synchronization2";
+    if (vk->surface) exts[ext_count++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
     VkPhysicalDeviceDynamicRenderingFeatures dr = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES,
         .dynamicRendering = VK_TRUE};
@@ -518,6 +532,8 @@ oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_on
 
 void _oak_vk_device_destroy(_oak_vk *vk) {
     if (vk->device) vkDestroyDevice(vk->device, NULL);
+    if (vk->surface) vkDestroySurfaceKHR(vk->instance, vk->surface, NULL);
+    vk->surface = VK_NULL_HANDLE;
     if (vk->messenger) vkDestroyDebugUtilsMessengerEXT(vk->instance, vk->messenger, NULL);
     if (vk->instance) vkDestroyInstance(vk->instance, NULL);
     vk->device = VK_NULL_HANDLE;

@@ -55,6 +55,9 @@ void _oak_vk_stamp(_oak_vk *vk, _oak_vk_frame *f, const char *name) {
 /* Waits for a slot's last submission; a hang past the timeout counts as a
  * lost device so callers stop instead of blocking forever. */
 static oak_result _oak_vk_wait(_oak_vk *vk, _oak_vk_frame *f) {
+    /* a present may still copy this slot's output (vk_present.c) */
+    oak_result pr = _oak_vk_present_wait(vk, (uint32_t)(f - vk->frames));
+    if (pr) return pr;
     if (!f->submitted) return OAK_OK;
     oak_result r = _oak_vk_wait_fence(vk, f->fence, __FILE__, __LINE__);
     if (r) return r;

@@ -15,8 +15,10 @@
 #include "render/shadow_layer.h"
 #include "shaders/common/oak_gpu.h"
 
-#define OAK_VK_FRAMES     2           /* frames in flight */
-#define OAK_VK_BLOCK_SIZE (64u << 20) /* device memory is taken in blocks this big */
+#define OAK_VK_FRAMES      2           /* frames in flight */
+#define OAK_VK_WINDOW_EXTS 8           /* instance extensions a window may ask for */
+#define OAK_VK_SWAP_MAX    8           /* swapchain images oak takes at most */
+#define OAK_VK_BLOCK_SIZE  (64u << 20) /* device memory is taken in blocks this big */
 #define OAK_VK_MAX_TIMESTAMPS                                                                      \
     (OAK_PASS_COUNT + 3) /* one at the start, one after each row and Hi-Z's two steps */
 /* Past this a fence wait counts as a lost device: 60 s on a GPU, 10 min on
@@ -261,9 +263,38 @@ enum {
 #define OAK_VK_SHADOW_GROUPS                        (OAK_MAX_CASCADES * 4)
 #define OAK_VK_SHADOW_GROUP(cascade, mover, masked) ((cascade)*4 + (mover)*2 + (masked))
 
+/* Native presentation's state (vk_present.c). */
+typedef struct _oak_vk_swap {
+    const oak_window_hooks *window;
+    VkSwapchainKHR chain;
+    VkFormat format;
+    VkPresentModeKHR mode;
+    VkExtent2D extent;
+    uint32_t count;
+    VkImage images[OAK_VK_SWAP_MAX];
+    VkImageLayout layouts[OAK_VK_SWAP_MAX];
+    VkSemaphore rendered[OAK_VK_SWAP_MAX]; /* per image: the present waits on it */
+    VkSemaphore acquired[OAK_VK_FRAMES];   /* per slot: the copy waits on it */
+    VkCommandPool pool;
+    VkCommandBuffer cmd[OAK_VK_FRAMES];
+    VkFence fence[OAK_VK_FRAMES];
+    bool submitted[OAK_VK_FRAMES]; /* by the render slot whose output it read */
+    bool stale; /* suboptimal or out of date: made again before the next present */
+    /* the picture and the panel composed here, then blitted (any size, any
+       swapchain format) into the acquired image */
+    _oak_vk_image image;
+    _oak_vk_buffer panel[OAK_VK_FRAMES];
+    _oak_vk_buffer capture; /* a test's read-back of the presented image */
+    bool can_capture;       /* the images allow TRANSFER_SRC */
+    uint32_t recreated;     /* swapchains made after the first */
+    char words[40];         /* "swapchain fifo" */
+} _oak_vk_swap;
+
 typedef struct _oak_vk {
     /* device */
     VkInstance instance;
+    VkSurfaceKHR surface; /* a window's (vk_present.c); VK_NULL_HANDLE headless */
+    _oak_vk_swap swap;
     VkDebugUtilsMessengerEXT messenger;
     VkPhysicalDevice phys;
     VkDevice device;
@@ -422,7 +453,17 @@ typedef struct _oak_vk {
 /* device */
 oak_result _oak_vk_fail(_oak_vk *vk, VkResult r, const char *call, const char *file, int line);
 const char *_oak_vk_result_name(VkResult r);
-oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_only);
+oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_only,
+                                 const oak_window_hooks *window);
+/* native presentation (vk_present.c): the window's surface, checked against
+   the queue family; the swapchain, made at the first present and again on a
+   resize; all of it torn down (after a wait) */
+oak_result _oak_vk_surface_create(_oak_vk *vk, const oak_window_hooks *window, uint32_t family);
+oak_result _oak_vk_present(_oak_vk *vk, uint32_t width, uint32_t height,
+                           const oak_present_panel *panel, uint8_t *capture);
+/* Waits for the present that read render slot `slot`'s output. */
+oak_result _oak_vk_present_wait(_oak_vk *vk, uint32_t slot);
+void _oak_vk_present_destroy(_oak_vk *vk);
 void _oak_vk_device_destroy(_oak_vk *vk);
 oak_result _oak_vk_probe(char *report, size_t size);
 

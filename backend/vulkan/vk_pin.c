@@ -1,4 +1,4 @@
-/* Keeps Vulkan driver libraries mapped once the loader has opened them.
+/* Keeps Vulkan driver and layer libraries mapped once the loader has opened them.
  * The loader unloads a driver when its instance goes; anything the driver
  * never freed then points into an unmapped module, which LeakSanitizer can
  * neither name nor suppress (tests/lsan.supp lists drivers by module). It
@@ -14,8 +14,10 @@ static int pin_one(struct dl_phdr_info *info, size_t size, void *user) {
     const char *name = info->dlpi_name;
     const char *base = name ? strrchr(name, '/') : NULL;
     base = base ? base + 1 : name;
-    /* ICDs are named libvulkan_<driver>.so (Mesa) — the loader is libvulkan.so.1 */
-    if (base && strncmp(base, "libvulkan_", 10) == 0) {
+    /* ICDs are named libvulkan_<driver>.so (Mesa) — the loader is libvulkan.so.1;
+       layers libVkLayer_<name>.so (the validation layer keeps global tables,
+       and a window's run makes three instances one after another) */
+    if (base && (strncmp(base, "libvulkan_", 10) == 0 || strncmp(base, "libVkLayer_", 11) == 0)) {
         void *h = dlopen(name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
         if (h) dlclose(h); /* NODELETE keeps it mapped after this close */
     }

@@ -346,6 +346,8 @@ typedef struct oak_backend_desc {
        devices are software ones such as lavapipe or llvmpipe, since the cpu
        backend is the better choice there. An explicit --backend clears it. */
     bool hardware_only;
+    /* A window to present into (oak_renderer_attach_window); NULL: headless. */
+    const oak_window_hooks *window;
 } oak_backend_desc;
 
 typedef struct oak_backend {
@@ -399,6 +401,12 @@ typedef struct oak_backend {
        streams' instances_* (the rest zero); false when
        no such frame ran Hi-Z. NULL when the backend has no Hi-Z. */
     bool (*occlusion_stats)(void *self, oak_occlusion_stats *out);
+    /* Native presentation into desc.window: the mode in words ("swapchain
+       fifo", "default framebuffer"), NULL when not presenting; and the
+       present itself (oak_renderer_present). NULL: the backend has none. */
+    const char *(*presentation)(void *self);
+    oak_result (*present)(void *self, uint32_t width, uint32_t height,
+                          const oak_present_panel *panel, uint8_t *capture);
 } oak_backend;
 
 /* Each backend exports one of these. */

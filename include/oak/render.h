@@ -613,6 +613,51 @@ const char *oak_renderer_device(const oak_renderer *r);  /* its device, in words
 void oak_renderer_size(const oak_renderer *r, uint32_t *width, uint32_t *height);
 /* Why `auto` did not take a better backend ("" when it did). */
 const char *oak_renderer_fallback_reason(const oak_renderer *r);
+
+/* Native presentation (docs/ARCHITECTURE.md "Windows"). A window system
+ * (the command line's GLFW window) fills these hooks; liboak never links
+ * it. The vulkan backend uses the vk_ fields (a swapchain on the surface
+ * vk_surface makes), the gl backend gl_make_current (it renders in the
+ * window's own context and draws into its default framebuffer); the rest
+ * present nothing natively and the caller keeps its read-back blit. */
+typedef struct oak_window_hooks {
+    void *user;
+    /* the instance extensions the surface needs (GLFW's list) */
+    const char *const *vk_extensions;
+    uint32_t vk_extension_count;
+    /* makes the window's surface for a VkInstance (passed as a pointer)
+       into *surface (a VkSurfaceKHR) */
+    oak_result (*vk_surface)(void *user, void *instance, uint64_t *surface);
+    /* makes the window's OpenGL 4.5 core context current */
+    oak_result (*gl_make_current)(void *user);
+    bool no_vsync; /* Vulkan: MAILBOX, else IMMEDIATE, not FIFO; GL: the caller's swap interval 0 */
+} oak_window_hooks;
+
+/* The panel a presenter shows over the frame: width x height RGBA8 pixels
+ * (top row first, `stride` pixels a row) placed at (x, y) from the top left. */
+typedef struct oak_present_panel {
+    const uint8_t *rgba;
+    uint32_t x, y, width, height, stride;
+} oak_present_panel;
+
+/* Starts the backend again with the window's hooks (its assets upload
+ * again on the next frame). OAK_OK when it presents natively; otherwise
+ * the backend runs headless as before, the result says why in one line
+ * (oak_last_error) and the caller presents by read-back. hooks NULL:
+ * headless again. */
+oak_result oak_renderer_attach_window(oak_renderer *r, const oak_window_hooks *hooks);
+/* How the backend presents: "swapchain fifo" (mailbox, immediate),
+ * "default framebuffer", or NULL when it does not (read back instead). */
+const char *oak_renderer_presentation(const oak_renderer *r);
+/* Shows the last frame drawn in the window, fb_width x fb_height, with
+ * the panel over it (NULL: none). Vulkan queues the present; GL draws
+ * into the back buffer and the caller swaps it. A window of size 0 (while
+ * minimised) presents nothing and returns OAK_OK. capture (NULL: none):
+ * fb_width * fb_height * 4 bytes that receive the presented image as
+ * RGBA8, top row first, read back from the swapchain image or the back
+ * buffer (a test's check: it waits for the GPU). */
+oak_result oak_renderer_present(oak_renderer *r, uint32_t fb_width, uint32_t fb_height,
+                                const oak_present_panel *panel, uint8_t *capture);
 /* The lamp grid the backend built for the last frame (debug read-back;
  * slow on GPU backends). counts: OAK_LIGHT_GRID_CELLS lamps per cell, lists:
  * OAK_LIGHT_CELL_MAX indices into the view's lights per cell, cell c's at
