@@ -37,7 +37,22 @@ typedef struct window_frame {
     oak_fly *fly; /* made at the first key or drag */
     float flown;  /* metres it moved the camera */
     float hour;   /* where [ and ] left the clock; < 0: untouched */
+    bool weather; /* F2 changed the weather */
 } window_frame;
+
+/* F2's weather: the next kind after the one the scene heads for (clear
+   after dust), at full amount; over WEATHER_KEY_SECONDS of world time where
+   a world moves it on, at once in a scene file (nothing updates it). */
+#define WEATHER_KEY_SECONDS 3.0f
+
+static oak_result next_weather(window_frame *f, int steps) {
+    const oak_weather *w = oak_scene_weather(f->scene);
+    int kind = (w && w->set ? (int)w->kind : (int)OAK_WEATHER_CLEAR) + steps;
+    kind %= (int)OAK_WEATHER_COUNT;
+    f->weather = true;
+    return oak_world_set_weather(f->scene, (oak_weather_kind)kind, 1.0f,
+                                 f->o->world ? WEATHER_KEY_SECONDS : 0.0f);
+}
 
 /* The fly camera's speeds: a walk, and with Shift a fast flight. */
 #define FLY_SPEED      5.0f
@@ -76,13 +91,14 @@ static oak_result draw_window_frame(void *user, uint32_t index, uint32_t width, 
         if (r) return r;
     }
     if (in->hours != 0 && (r = _oak_cli_turn_clock(f->scene, in->hours, &f->hour))) return r;
+    if (in->weather_steps && (r = next_weather(f, in->weather_steps))) return r;
     return oak_scene_draw(f->scene, f->renderer);
 }
 
 static int render_window(const cli_options *o, oak_scene *scene, oak_renderer *renderer,
                          const char *out) {
     char title[160];
-    window_frame f = {o, scene, renderer, NULL, 0, -1};
+    window_frame f = {o, scene, renderer, NULL, 0, -1, false};
     snprintf(title, sizeof title, "oak: %s on %s", o->world ? o->world : o->scene,
              oak_renderer_backend(renderer));
     _oak_window_desc d = {.title = title,
@@ -107,6 +123,11 @@ static int render_window(const cli_options *o, oak_scene *scene, oak_renderer *r
     if (f.fly) snprintf(flew, sizeof flew, " | flew %.2f m", f.flown);
     if (f.hour >= 0)
         snprintf(flew + strlen(flew), sizeof flew - strlen(flew), " | hour %.2f", (double)f.hour);
+    if (f.weather) {
+        const oak_weather *w = oak_scene_weather(scene);
+        snprintf(flew + strlen(flew), sizeof flew - strlen(flew), " | weather %s",
+                 oak_weather_name(w && w->set ? w->kind : OAK_WEATHER_CLEAR));
+    }
     if (st.screenshots)
         snprintf(flew + strlen(flew), sizeof flew - strlen(flew), " | %u screenshot%s",
                  st.screenshots, st.screenshots > 1 ? "s" : "");

@@ -77,8 +77,8 @@ typedef struct presenter {
     _oak_overlay overlay;
     bool show_overlay, f1_down; /* F1 toggles on its press */
     bool overlaid;              /* pixels hold the panel, not only the frame */
-    bool f12_down;
-    float speed_scale; /* the wheel's, kept across frames */
+    bool f12_down, f2_down;     /* F12 and F2 act once a press */
+    float speed_scale;          /* the wheel's, kept across frames */
     /* native presentation: the renderer's words for it ("swapchain fifo",
        "default framebuffer"), NULL for the read-back blit; the hooks it
        was attached with; the panel drawn alone (black under it) */
@@ -492,7 +492,7 @@ static oak_result capture(presenter *p, const char *path, int fb_w, int fb_h) {
 #define LOOK_KEY_RATE  (1.5f / 60) /* radians a frame an arrow key turns */
 #define HOUR_KEY_RATE  (2.0f / 60) /* hours a frame [ or ] turns the clock */
 #define WHEEL_STEP     1.25f       /* the speed's factor a notch of the wheel */
-#define SCRIPT_KEYS    "wasdqeF<>^vhH+-P"
+#define SCRIPT_KEYS    "wasdqeF<>^vhH+-PK"
 #define LOOK_DRAG_RATE 0.004f /* radians a pixel of right-button drag */
 
 static void key_into(_oak_window_input *in, char k) {
@@ -544,6 +544,9 @@ static void key_into(_oak_window_input *in, char k) {
         break;
     case 'P':
         in->screenshot = true;
+        break;
+    case 'K':
+        in->weather_steps++;
         break;
     default:
         break;
@@ -599,7 +602,7 @@ static void on_scroll(GLFWwindow *w, double dx, double dy) {
 }
 
 static void user_input(GLFWwindow *w, double *last_x, double *last_y, bool *dragging,
-                       bool *f12_down, _oak_window_input *in) {
+                       bool *f12_down, bool *f2_down, _oak_window_input *in) {
     static const struct {
         int key;
         char as;
@@ -621,6 +624,9 @@ static void user_input(GLFWwindow *w, double *last_x, double *last_y, bool *drag
     bool f12 = glfwGetKey(w, GLFW_KEY_F12) == GLFW_PRESS;
     if (f12 && !*f12_down) key_into(in, 'P'); /* once a press */
     *f12_down = f12;
+    bool f2 = glfwGetKey(w, GLFW_KEY_F2) == GLFW_PRESS;
+    if (f2 && !*f2_down) key_into(in, 'K'); /* the next weather, once a press */
+    *f2_down = f2;
     in->notches += (float)g_scroll;
     g_scroll = 0;
     double x, y;
@@ -693,7 +699,7 @@ oak_result _oak_window_run(const _oak_window_desc *d, _oak_window_stats *stats) 
         if (d->script)
             script_input(d->script, i, &in);
         else
-            user_input(p.window, &mouse_x, &mouse_y, &dragging, &p.f12_down, &in);
+            user_input(p.window, &mouse_x, &mouse_y, &dragging, &p.f12_down, &p.f2_down, &in);
         p.speed_scale *= powf(WHEEL_STEP, in.notches);
         p.speed_scale = p.speed_scale < 1.0f / 16 ? 1.0f / 16
                         : p.speed_scale > 16      ? 16

@@ -27,6 +27,7 @@ typedef struct _oak_window_input {
     float hours;       /* the hour's change this frame */
     float notches;     /* the wheel's turn this frame (window.c makes speed_scale of it) */
     bool screenshot;   /* F12 this frame (the window writes it) */
+    int weather_steps; /* F2 presses this frame: the next weather kind each */
     bool active;       /* any key or drag this frame */
 } _oak_window_input;
 

@@ -366,7 +366,7 @@ oak_cli_test(cliInfoSaysWhyNoWindow LAUNCH "${OAK_NO_DISPLAY}" ARGS "info" EXIT 
 oak_cli_test(cliRenderFlyScriptNeedsWindow ARGS "render|--fly-script|w:3" EXIT 2
              ERR "--fly-script needs --window" ERR_LINES 1)
 oak_cli_test(cliRenderFlyScriptRefusesUnknownKeys ARGS "render|--window|--fly-script|wx:3" EXIT 2
-             ERR "--fly-script 'wx:3': 'x' is not one of the keys wasdqeF<>\\^vhH\\+-P" ERR_LINES 1)
+             ERR "--fly-script 'wx:3': 'x' is not one of the keys wasdqeF<>\\^vhH\\+-PK" ERR_LINES 1)
 oak_cli_test(cliRenderWindowCaptureNeedsWindow ARGS "render|--window-capture|x.png" EXIT 2
              ERR "--window-capture 'x\\.png' needs --window" ERR_LINES 1)
 oak_cli_test(cliRenderWindowResizeRejectsMalformedSize
@@ -468,6 +468,15 @@ if(OAK_HAVE_GLFW AND OAK_XVFB_RUN)
   oak_cli_test(cliRenderWindowClockWrapsAtMidnight LAUNCH "${OAK_XVFB}"
                ARGS "render|--world|default|--backend|null|--size|64x36|--window|--hour|0.5|--frames|30|--fly-script|h:30|--out|${W}/clock_wrap.png"
                EXIT 0 OUT " \\| hour 23\\.50 \\| ")
+  # F2 (K in a script) steps the weather the scene heads for, once a frame
+  # held: four from the default world's clear are storm; eight wrap round
+  # the seven kinds to cloudy.
+  oak_cli_test(cliRenderWindowStepsTheWeather LAUNCH "${OAK_XVFB}"
+               ARGS "render|--world|default|--backend|null|--size|64x36|--window|--frames|6|--fly-script|K:4|--out|${W}/weather.png"
+               EXIT 0 OUT " \\| weather storm \\| ")
+  oak_cli_test(cliRenderWindowWeatherWraps LAUNCH "${OAK_XVFB}"
+               ARGS "render|--world|default|--backend|null|--size|64x36|--window|--frames|10|--fly-script|K:8|--out|${W}/weather_wrap.png"
+               EXIT 0 OUT " \\| weather cloudy \\| ")
   # The wheel: four notches down (1.25^-4 = 0.4096 of 5 m/s), then W for
   # 30 frames: 1.02 m. F12 (P) writes the frame beside --out, without the
   # overlay: the null backend's frames are all alike, so it equals --out.
