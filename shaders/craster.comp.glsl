@@ -50,8 +50,18 @@ int64_t oak_edge(ivec2 a, ivec2 b, ivec2 p) {
     return int64_t(b.x - a.x) * int64_t(p.y - a.y) - int64_t(b.y - a.y) * int64_t(p.x - a.x);
 }
 
+// The instance's world matrix, once per work group for the first and last
+// instance of its 64 items (with 64 triangles a mesh or more, every item
+// but those of a third instance between): the bend is the costly part.
+shared mat4 oak_craster_world[2];
+
+mat4 oak_craster_instance(uint s, uint list, uint p) {
+    uint rec = stream_heads[s].info.z + (stream_words[list + p] & OAK_GPU_ID_TRIANGLE_MASK);
+    return oak_instance_world(stream_records[rec], s);
+}
+
 void main() {
-    uint band = gl_WorkGroupID.y;
+    uint band = gl_WorkGroupID.y, lid = gl_LocalInvocationID.x;
     uvec4 a = craster_bands[band * 2u], m = craster_bands[band * 2u + 1u];
     uint s = a.x, tris = a.z, base = a.w;
     uint count = stream_words[m.z + 1u], list = stream_words[m.z + 4u];
@@ -59,11 +69,17 @@ void main() {
     ivec2 size = ivec2(craster_head.yz);
     vec2 fsize = vec2(size);
     vec2 shift = vec2(view.taa.x, -view.taa.y);
-    for (uint i = gl_GlobalInvocationID.x; i < n; i += stride) {
+    // g0 is the work group's (uniform, so every invocation meets the barriers)
+    for (uint g0 = gl_WorkGroupID.x * 64u; g0 < n; g0 += stride) {
+        uint i = g0 + lid, pa = g0 / tris, pb = min(g0 + 63u, n - 1u) / tris;
+        barrier(); // the last round's readers are done
+        if (lid < 2u) oak_craster_world[lid] = oak_craster_instance(s, list, lid == 0u ? pa : pb);
+        barrier();
+        if (i >= n) continue;
         uint p = i / tris, t = i - p * tris;
-        uint word = stream_words[list + p];
-        uint rec = stream_heads[s].info.z + (word & OAK_GPU_ID_TRIANGLE_MASK);
-        mat4 world = oak_instance_world(stream_records[rec], s);
+        mat4 world = p == pa   ? oak_craster_world[0]
+                     : p == pb ? oak_craster_world[1]
+                               : oak_craster_instance(s, list, p);
         ivec2 v[3];
         float z[3];
         bool keep = true;
