@@ -105,7 +105,10 @@ void _oak_vk_craster_run(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v
     _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                     VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                     VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-    if (!_oak_vk_bind(vk, cmd, OAK_VK_PIPE_CRASTER)) return;
+    if (!_oak_vk_bind(vk, cmd, OAK_VK_PIPE_CRASTER)) { /* the hardware draws them all */
+        memset(f->craster_lods, 0, sizeof f->craster_lods);
+        return;
+    }
     uint64_t groups = (most + 63) / 64;
     vkCmdDispatch(cmd, groups < OAK_GPU_CRASTER_GROUPS ? (uint32_t)groups : OAK_GPU_CRASTER_GROUPS,
                   n, 1);
