@@ -6,35 +6,47 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/gpu/craster.h"
 #include "gl_gpu.h"
 #include "gl_internal.h"
 #include "render/taa.h"
 
 void _oak_gl_report(const _oak_gl_context *c, char *report, size_t size) {
-    snprintf(report, size,
-             "device: %s\n"
-             "vendor: %s\n"
-             "api: OpenGL %s (GLSL %s)\n"
-             "egl platform: %s (headless, no surface, %s)\n"
-             "software: %s\n"
-             "compute: %d invocations a group, %d texture units\n"
-             "textures: 2D arrays by size class, %d layers, %d px edge\n"
-             "draws: multi-draw indirect, vertex pulling from one pool%s\n"
-             "indirect counts: %s\n"
-             "bindless textures: %s (path: texture arrays by size class)\n"
-             "gpu timers: %s\n"
-             "frame: shadow map, visibility buffer (depth + ids), compute resolve, compute "
-             "post + FXAA\n"
-             "shaders: the shared GLSL of shaders/ (%u passes, embedded), binding model by macro\n",
-             c->renderer, c->vendor, c->version, c->glsl, c->platform,
-             c->no_config ? "no config" : "a config chosen but unused",
-             c->software ? "yes (a CPU rasterizer)" : "no", c->max_compute_invocations,
-             c->max_compute_texture_units, c->max_texture_layers, c->max_texture_size,
-             c->has_draw_parameters ? " (ARB_shader_draw_parameters available)" : "",
-             c->has_indirect_count ? "yes -> Hi-Z occlusion compacts its draws on the GPU"
-                                   : "no -> Hi-Z occlusion draws in place (instance count 0 or 1)",
-             c->has_bindless ? "available" : "no", c->has_timer_query ? "yes" : "no",
-             _oak_gl_shared_count());
+    snprintf(
+        report, size,
+        "device: %s\n"
+        "vendor: %s\n"
+        "api: OpenGL %s (GLSL %s)\n"
+        "egl platform: %s (headless, no surface, %s)\n"
+        "software: %s\n"
+        "compute: %d invocations a group, %d texture units\n"
+        "textures: 2D arrays by size class, %d layers, %d px edge\n"
+        "draws: multi-draw indirect, vertex pulling from one pool%s\n"
+        "indirect counts: %s\n"
+        "64-bit integers: %s\n"
+        "bindless textures: %s (path: texture arrays by size class)\n"
+        "gpu timers: %s\n"
+        "frame: shadow map, visibility buffer (depth + ids), compute resolve, compute "
+        "post + FXAA\n"
+        "shaders: the shared GLSL of shaders/ (%u passes, embedded), binding model by macro\n",
+        c->renderer, c->vendor, c->version, c->glsl, c->platform,
+        c->no_config ? "no config" : "a config chosen but unused",
+        c->software ? "yes (a CPU rasterizer)" : "no", c->max_compute_invocations,
+        c->max_compute_texture_units, c->max_texture_layers, c->max_texture_size,
+        c->has_draw_parameters ? " (ARB_shader_draw_parameters available)" : "",
+        c->has_indirect_count ? "yes -> Hi-Z occlusion compacts its draws on the GPU"
+                              : "no -> Hi-Z occlusion draws in place (instance count 0 or 1)",
+        !c->has_int64 ? "no -> hardware raster (the compute raster needs ARB_gpu_shader_int64)"
+        : _oak_craster_mode_get() == OAK_CRASTER_MODE_OFF
+            ? "yes -> hardware raster (OAK_CRASTER=off)"
+        : _oak_craster_mode_get() == OAK_CRASTER_MODE_ALL
+            ? "yes -> compute raster of every stream band it can take (OAK_CRASTER=all, 32-bit "
+              "atomics in two "
+              "steps, not under Hi-Z)"
+            : "yes -> compute raster of small stream triangles (OAK_CRASTER=on, 32-bit "
+              "atomics in two steps, not under Hi-Z)",
+        c->has_bindless ? "available" : "no", c->has_timer_query ? "yes" : "no",
+        _oak_gl_shared_count());
 }
 
 static oak_result gl_probe(char *report, size_t size) {

@@ -108,6 +108,7 @@ static void read_strings(_oak_gl_context *c) {
     c->has_timer_query = epoxy_has_gl_extension("GL_ARB_timer_query") || epoxy_gl_version() >= 33;
     c->has_indirect_count =
         epoxy_has_gl_extension("GL_ARB_indirect_parameters") || epoxy_gl_version() >= 46;
+    c->has_int64 = epoxy_has_gl_extension("GL_ARB_gpu_shader_int64");
 }
 
 static void enable_debug(bool debug) {

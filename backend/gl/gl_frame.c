@@ -41,6 +41,11 @@ static oak_result program(GLuint *out, const char *name, bool shadow, bool maske
     return r;
 }
 
+oak_result _oak_gl_shared_program(GLuint *out, const char *name, const char *vs, const char *fs,
+                                  const char *cs) {
+    return program(out, name, false, false, vs, fs, cs);
+}
+
 oak_result _oak_gl_frame_programs(GLuint out[OAK_GL_FRAME_PROGRAMS]) {
     const char *vs = oak_gl_src_vis_vert, *fs = oak_gl_src_vis_frag;
     oak_result r = program(&out[0], "vis", false, false, vs, fs, NULL);
@@ -154,6 +159,7 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     _oak_gl_resources_release(f);
     _oak_gl_lightgrid_release(f);
     _oak_gl_instcull_release(f);
+    _oak_gl_craster_release(f);
     _oak_gl_hiz_release(f);
     _oak_gl_lampshadow_release(f);
     _oak_gl_gtao_release(f);

@@ -180,6 +180,14 @@ typedef struct _oak_gl_frame {
     bool
         instcull_moved[OAK_STREAM_MAX_PER_VIEW]; /* casts as a mover (else into the static layer) */
     GLuint prog_vis_stream, prog_vis_stream_mask, prog_shadow_stream, prog_shadow_stream_mask;
+    /* the compute raster (gl_craster.c): its programs, band table, two
+       words per pixel, the bands it drew this frame and per stream their
+       LODs (bit k: LOD k, which _oak_gl_draw_streams then skips) */
+    GLuint prog_craster, prog_craster_merge;
+    _oak_gl_buffer craster, craster_depth;
+    uint32_t craster_bands, craster_logged;
+    uint8_t craster_lods[OAK_STREAM_MAX_PER_VIEW];
+    uint32_t craster_table[1 + 2 * OAK_GPU_CRASTER_BANDS][4]; /* as uploaded */
     /* two-pass Hi-Z (gl_hiz.c): this frame runs it; the head and
        candidates as uploaded (hiz_data), the buffer with the commands after
        them, the kept bits and pyramid, its program; the counters' two
@@ -280,6 +288,16 @@ oak_result _oak_gl_instcull_read(_oak_gl_frame *f, uint32_t per_lod[OAK_STREAM_L
    (0, the camera's; under Hi-Z 0 is pass 1's and OAK_GPU_INSTCULL_LATE
    pass 2's), the vis framebuffer and view bound. */
 void _oak_gl_draw_streams(_oak_gl_frame *f, uint32_t view);
+/* gl_craster.c: small stream triangles in compute (before the vis
+   framebuffer is bound: the targets' width x height, the view block
+   f->view), then their pixels into the cleared vis framebuffer (its view
+   bound); release. */
+oak_result _oak_gl_craster_run(_oak_gl_backend *b, const oak_render_view *v);
+void _oak_gl_craster_merge(_oak_gl_frame *f);
+void _oak_gl_craster_release(_oak_gl_frame *f);
+/* A program of the shared GLSL (gl_frame.c's header first), unspecialized. */
+oak_result _oak_gl_shared_program(GLuint *out, const char *name, const char *vs, const char *fs,
+                                  const char *cs);
 /* gl_hiz.c: two-pass Hi-Z. upload (after the commands): the head and a
    candidate per main-view command, the kept buffer sized for width x
    height; raster: pass 1, the pyramid and the test, pass 2 (the vis

@@ -22,6 +22,7 @@ typedef struct _oak_gl_context {
     GLint max_ssbo_bindings, max_compute_texture_units;
     bool has_draw_parameters, has_bindless, has_timer_query;
     bool has_indirect_count; /* ARB_indirect_parameters or GL 4.6: Hi-Z draws by count */
+    bool has_int64;          /* ARB_gpu_shader_int64: the compute raster (gl_craster.c) */
     /* a window's context, adopted instead of one of our own (gl_present.c):
        made current through the window's hook, never destroyed here */
     const oak_window_hooks *window;

@@ -221,21 +221,31 @@ void _oak_gl_draw_streams(_oak_gl_frame *f, uint32_t view) {
         uint32_t g = f->instcull_group[s];
         if (g == UINT32_MAX || !h->info[0] || (view && h->prev[1] == OAK_GPU_INSTCULL_HIZ_OFF))
             continue;
-        /* the LODs before an impostor card in the stream's group, the card in its own */
+        /* the LODs before an impostor card in the stream's group, the card in
+           its own; none the compute raster drew (gl_craster.c) */
         uint32_t lods = h->info[1], imp = h->pose[3] && h->pose[3] < lods ? h->pose[3] : lods;
+        uint32_t skip = view ? 0 : f->craster_lods[s];
         for (uint32_t run = 0; run < 2; run++) {
-            uint32_t k0 = run ? imp : 0, n = run ? lods - imp : imp;
+            uint32_t end = run ? lods : imp;
             uint32_t gg = run ? f->instcull_igroup[s] : g;
-            if (!n) continue;
-            if (gg & 1u)
-                glDisable(GL_CULL_FACE);
-            else
-                glEnable(GL_CULL_FACE);
-            glUseProgram(gg >= 2 ? f->prog_vis_stream_mask : f->prog_vis_stream);
-            size_t at =
-                head_bytes + ((size_t)h->info[3] + (size_t)view * OAK_STREAM_LODS * 5 + k0 * 5) * 4;
-            glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT, (const void *)(uintptr_t)at,
-                                        (GLsizei)n, 0);
+            for (uint32_t k0 = run ? imp : 0; k0 < end;) {
+                if (skip >> k0 & 1u) {
+                    k0++;
+                    continue;
+                }
+                uint32_t n = 1; /* the drawn LODs from k0, in one multi-draw */
+                while (k0 + n < end && !(skip >> (k0 + n) & 1u)) n++;
+                if (gg & 1u)
+                    glDisable(GL_CULL_FACE);
+                else
+                    glEnable(GL_CULL_FACE);
+                glUseProgram(gg >= 2 ? f->prog_vis_stream_mask : f->prog_vis_stream);
+                size_t at = head_bytes +
+                            ((size_t)h->info[3] + (size_t)view * OAK_STREAM_LODS * 5 + k0 * 5) * 4;
+                glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,
+                                            (const void *)(uintptr_t)at, (GLsizei)n, 0);
+                k0 += n;
+            }
         }
     }
     glDisable(GL_CULL_FACE);

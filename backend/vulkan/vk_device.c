@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/gpu/craster.h"
 #include "vk_internal.h"
 
 const char *_oak_vk_result_name(VkResult r) {
@@ -228,7 +229,7 @@ typedef struct _oak_vk_caps {
     char driver[300];      /* its name (info) */
     uint32_t queue_family; /* UINT32_MAX: no graphics+compute queue */
     bool dynamic_rendering, dynamic_rendering_ext, sync2, sync2_ext, maintenance4;
-    bool geometry_shader, multi_draw, first_instance, int64_atomics, mesh_shader,
+    bool geometry_shader, multi_draw, first_instance, int64, int64_atomics, mesh_shader,
         descriptor_indexing, ray_tracing, timestamps, clip_distance, draw_count;
 } _oak_vk_caps;
 
@@ -270,6 +271,7 @@ static void _oak_vk_caps_get(VkPhysicalDevice pd, _oak_vk_caps *c) {
     c->multi_draw = f2.features.multiDrawIndirect;
     c->first_instance = f2.features.drawIndirectFirstInstance;
     c->clip_distance = f2.features.shaderClipDistance;
+    c->int64 = f2.features.shaderInt64;
     c->int64_atomics = f12.shaderBufferInt64Atomics;
     c->draw_count = f12.drawIndirectCount;
     c->descriptor_indexing = f12.descriptorIndexing && f12.runtimeDescriptorArray &&
@@ -379,8 +381,17 @@ oak_result _oak_vk_probe(char *report, size_t size) {
         OAK_VK_REPORT("  drawIndirectCount: %s -> %s\n", c.draw_count ? "yes" : "no",
                       c.draw_count ? "Hi-Z occlusion compacts its draws on the GPU"
                                    : "Hi-Z occlusion draws in place (instance count 0 or 1)");
-        OAK_VK_REPORT("  64-bit atomics: %s -> not used yet (hardware raster)\n",
-                      c.int64_atomics ? "yes" : "no");
+        bool craster = c.int64 && c.int64_atomics;
+        _oak_craster_mode mode = _oak_craster_mode_get();
+        OAK_VK_REPORT("  64-bit atomics: %s -> %s\n", c.int64_atomics ? "yes" : "no",
+                      !craster ? "hardware raster (the compute raster needs shaderInt64 and "
+                                 "64-bit buffer atomics)"
+                      : mode == OAK_CRASTER_MODE_OFF ? "hardware raster (OAK_CRASTER=off)"
+                      : mode == OAK_CRASTER_MODE_ALL
+                          ? "compute raster of every stream band it can take (OAK_CRASTER=all, "
+                            "not under Hi-Z)"
+                          : "compute raster of small stream triangles (OAK_CRASTER=on, not "
+                            "under Hi-Z)");
         OAK_VK_REPORT("  mesh shaders: %s -> vertex pulling in a vertex shader\n",
                       c.mesh_shader ? "yes" : "no");
         OAK_VK_REPORT("  descriptor indexing: %s -> texture arrays by size class\n",
@@ -458,6 +469,8 @@ oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_on
        test turns it off to check the in-place fallback */
     vk->indirect_count = caps.draw_count && !_oak_vk_env_on("OAK_VK_NO_DRAW_COUNT");
     vk->count_sticks = caps.driver_id == VK_DRIVER_ID_MESA_LLVMPIPE;
+    /* the compute raster (vk_craster.c) */
+    vk->craster_ok = caps.int64 && caps.int64_atomics;
     vk->timestamps = caps.timestamps;
     vkGetPhysicalDeviceMemoryProperties(vk->phys, &vk->mem_props);
 
@@ -482,7 +495,8 @@ oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_on
     VkPhysicalDeviceVulkan12Features f12 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
         .pNext = &s2,
-        .drawIndirectCount = vk->indirect_count};
+        .drawIndirectCount = vk->indirect_count,
+        .shaderBufferInt64Atomics = vk->craster_ok};
     VkPhysicalDeviceVulkan11Features f11 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
         .pNext = &f12,
@@ -490,6 +504,7 @@ oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_on
     VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
                                     .pNext = &f11};
     f2.features.geometryShader = VK_TRUE;
+    f2.features.shaderInt64 = vk->craster_ok;
     f2.features.multiDrawIndirect = vk->multi_draw;
     f2.features.drawIndirectFirstInstance = VK_TRUE;
     f2.features.shaderStorageImageWriteWithoutFormat = VK_FALSE;

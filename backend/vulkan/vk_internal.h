@@ -216,6 +216,12 @@ typedef struct _oak_vk_frame {
        last frame did (its counters are then the head's, once it is done) */
     _oak_vk_buffer hiz;
     bool hiz_on, hiz_ran;
+    /* the compute raster (vk_craster.c): this slot's band table
+       (host-visible), its band count this frame and per stream the LODs it
+       drew (bit k: LOD k), which the hardware path then skips */
+    _oak_vk_buffer craster;
+    uint32_t craster_bands;
+    uint8_t craster_lods[OAK_STREAM_MAX_PER_VIEW];
     uint64_t hiz_frame; /* frame_count of the slot's last Hi-Z frame */
     _oak_vk_garbage *garbage;
     uint32_t garbage_count, garbage_capacity;
@@ -255,6 +261,8 @@ enum {
     OAK_VK_PIPE_VIS_STREAM_MASKED_2SIDED,
     OAK_VK_PIPE_SHADOW_STREAM, /* stream casters from the instcull cascade lists */
     OAK_VK_PIPE_SHADOW_STREAM_MASKED,
+    OAK_VK_PIPE_CRASTER,       /* small stream triangles in compute (vk_craster.c) */
+    OAK_VK_PIPE_CRASTER_MERGE, /* ... and their pixels into the visibility buffer */
     OAK_VK_PIPE_COUNT
 };
 #define OAK_VK_VIS_GROUPS 4 /* vis pipelines, in enum order from OAK_VK_PIPE_VIS */
@@ -306,6 +314,9 @@ typedef struct _oak_vk {
     uint64_t fence_timeout; /* ns: OAK_VK_FENCE_TIMEOUT, or _CPU on a CPU device */
     bool indirect_count;    /* vkCmdDrawIndexedIndirectCount (Vulkan 1.2's drawIndirectCount) */
     bool count_sticks;      /* lavapipe: a count draw's count buffer stays bound (vk_hiz.c) */
+    bool craster_ok;        /* shaderInt64 and 64-bit buffer atomics: the compute raster */
+    _oak_vk_buffer craster_depth; /* its uint64 per pixel (vk_craster.c) */
+    uint32_t craster_logged;      /* the band count last logged */
     char device_name[300];
     /* vk_pipeline_cache.c: read at start, written back at the end */
     VkPipelineCache pipeline_cache;
@@ -665,6 +676,13 @@ oak_result _oak_vk_instcull_read(_oak_vk *vk, uint32_t per_lod[OAK_STREAM_LODS])
    of instcull view `view` (0, the camera's; under Hi-Z 0 is pass 1's and
    OAK_GPU_INSTCULL_LATE pass 2's). */
 void _oak_vk_draw_streams(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f, uint32_t view);
+/* vk_craster.c: the compute raster's buffers (upload), its dispatch (the
+   raster pass, before the rendering begins), its merge (the rendering's
+   first draw) and teardown */
+oak_result _oak_vk_craster_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+void _oak_vk_craster_run(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+void _oak_vk_craster_merge(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f);
+void _oak_vk_craster_destroy(_oak_vk *vk);
 /* The shadow pass's native stream casters into one cascade: the still
    streams (its static layer) or the moved ones (its movers); and how many
    moved streams cast into it. */

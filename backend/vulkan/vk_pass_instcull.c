@@ -191,23 +191,32 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
 }
 
 /* Stream s's commands from `at` (its view's first LOD): the LODs before an
-   impostor card through pipeline `pipe`, the card through `card_pipe`. */
+   impostor card through pipeline `pipe`, the card through `card_pipe`;
+   none of the LODs in `skip` (bit k: LOD k, which the compute raster drew). */
 static void draw_runs(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f, uint32_t s, uint64_t at,
-                      uint32_t pipe, uint32_t card_pipe) {
+                      uint32_t pipe, uint32_t card_pipe, uint32_t skip) {
     const oak_gpu_instcull *h = (const oak_gpu_instcull *)f->instance_out.mapped + s;
     const uint32_t stride = sizeof(VkDrawIndexedIndirectCommand);
     uint32_t lods = h->info[1], imp = h->pose[3] && h->pose[3] < lods ? h->pose[3] : lods;
     for (uint32_t run = 0; run < 2; run++) {
-        uint32_t k0 = run ? imp : 0, n = run ? lods - imp : imp;
-        if (!n) continue;
-        if (!_oak_vk_bind(vk, cmd, run ? card_pipe : pipe)) return;
-        uint64_t first = at + (uint64_t)k0 * stride;
-        if (vk->multi_draw)
-            vkCmdDrawIndexedIndirect(cmd, f->instance_out.buffer, first, n, stride);
-        else
-            for (uint32_t k = 0; k < n; k++)
-                vkCmdDrawIndexedIndirect(cmd, f->instance_out.buffer, first + k * stride, 1,
-                                         stride);
+        uint32_t end = run ? lods : imp;
+        for (uint32_t k0 = run ? imp : 0; k0 < end;) {
+            if (skip >> k0 & 1u) {
+                k0++;
+                continue;
+            }
+            uint32_t n = 1; /* the LODs from k0 that are drawn here, in one run */
+            while (k0 + n < end && !(skip >> (k0 + n) & 1u)) n++;
+            if (!_oak_vk_bind(vk, cmd, run ? card_pipe : pipe)) return;
+            uint64_t first = at + (uint64_t)k0 * stride;
+            if (vk->multi_draw)
+                vkCmdDrawIndexedIndirect(cmd, f->instance_out.buffer, first, n, stride);
+            else
+                for (uint32_t k = 0; k < n; k++)
+                    vkCmdDrawIndexedIndirect(cmd, f->instance_out.buffer, first + k * stride, 1,
+                                             stride);
+            k0 += n;
+        }
     }
 }
 
@@ -221,7 +230,7 @@ void _oak_vk_draw_streams(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f, ui
         uint64_t at =
             HEAD_BYTES + ((uint64_t)heads[s].info[3] + (uint64_t)view * OAK_STREAM_LODS * 5) * 4;
         draw_runs(vk, cmd, f, s, at, OAK_VK_PIPE_VIS_STREAM + g,
-                  OAK_VK_PIPE_VIS_STREAM + f->instcull_igroup[s]);
+                  OAK_VK_PIPE_VIS_STREAM + f->instcull_igroup[s], view ? 0 : f->craster_lods[s]);
     }
 }
 
@@ -262,7 +271,7 @@ void _oak_vk_draw_stream_casters(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame
         uint64_t at = HEAD_BYTES + ((uint64_t)h->info[3] + (cascade + 1) * OAK_STREAM_LODS * 5) * 4;
         draw_runs(vk, cmd, f, s, at,
                   g >= 2 ? OAK_VK_PIPE_SHADOW_STREAM_MASKED : OAK_VK_PIPE_SHADOW_STREAM,
-                  ig >= 2 ? OAK_VK_PIPE_SHADOW_STREAM_MASKED : OAK_VK_PIPE_SHADOW_STREAM);
+                  ig >= 2 ? OAK_VK_PIPE_SHADOW_STREAM_MASKED : OAK_VK_PIPE_SHADOW_STREAM, 0);
     }
 }
 

@@ -72,6 +72,15 @@ static const uint32_t k_instcull_comp[] =
 static const uint32_t k_exposure_meter_comp[] =
 #include "shaders/exposure_meter.comp.h"
     ;
+static const uint32_t k_craster_comp[] =
+#include "shaders/craster.comp.h"
+    ;
+static const uint32_t k_craster_merge_vert[] =
+#include "shaders/craster_merge.vert.h"
+    ;
+static const uint32_t k_craster_merge_frag[] =
+#include "shaders/craster_merge.frag.h"
+    ;
 static const uint32_t k_exposure_step_comp[] =
 #include "shaders/exposure_step.comp.h"
     ;
@@ -308,6 +317,10 @@ static const _oak_vk_pipe_spec k_pipe_specs[OAK_VK_PIPE_COUNT] = {
                                          .shadow = true, .two_sided = true),
     [OAK_VK_PIPE_SHADOW_STREAM_MASKED] = RASTER(k_shadow_stream_vert, k_shadow_stream_masked_frag,
                                                 .shadow = true, .masked = true, .two_sided = true),
+    [OAK_VK_PIPE_CRASTER] = COMPUTE(k_craster_comp),
+    /* one triangle over the target: no face to cull */
+    [OAK_VK_PIPE_CRASTER_MERGE] =
+        RASTER(k_craster_merge_vert, k_craster_merge_frag, .two_sided = true),
 };
 
 static oak_result _oak_vk_pipe_make(_oak_vk *vk, uint32_t pipe) {
@@ -499,6 +512,7 @@ void _oak_vk_targets_destroy(_oak_vk *vk) {
     _oak_vk_probes_destroy(vk);
     _oak_vk_instcull_destroy(vk);
     _oak_vk_hiz_destroy(vk);
+    _oak_vk_craster_destroy(vk);
 }
 
 /* Rewritten every frame: pools and targets may have been replaced since the
@@ -568,6 +582,9 @@ void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f) {
     /* and only the Hi-Z steps these (vk_hiz.c) */
     if (f->hiz.buffer) OAK_VK_BUF(OAK_B_HIZ, sb, f->hiz);
     if (vk->hiz_keep.buffer) OAK_VK_BUF(OAK_B_HIZ_KEEP, sb, vk->hiz_keep);
+    /* and only the compute raster these (vk_craster.c) */
+    if (f->craster.buffer) OAK_VK_BUF(OAK_B_CRASTER, sb, f->craster);
+    if (vk->craster_depth.buffer) OAK_VK_BUF(OAK_B_CRASTER_DEPTH, sb, vk->craster_depth);
     for (uint32_t i = 0; i < OAK_GPU_TEXTURE_CLASSES; i++) {
         VkImageView v = i < vk->class_count && vk->classes[i].image.view ? vk->classes[i].image.view
                                                                          : vk->dummy_array.view;

@@ -225,6 +225,14 @@
 #define OAK_STREAM_MAX_INSTANCES (1u << 24) /* largest capacity one stream may ask for */
 #define OAK_STREAM_MAX_PER_VIEW  64        /* streams one frame input may list */
 
+/* Compute rasterization (docs/ARCHITECTURE.md "Compute rasterization"): a
+ * native stream's LOD band whose triangles are this small on screen or
+ * smaller (pixels across: the mesh's sphere diameter over the square root of
+ * its triangle count, at the band's nearest distance) is rasterized in
+ * compute where the GPU has 64-bit atomics. A first guess, to be measured;
+ * OAK_CRASTER_PIXELS=<n> in the environment overrides it. */
+#define OAK_CRASTER_PIXELS 4.0
+
 /* Occlusion culling on the CPU (render/occlusion.c, docs/ARCHITECTURE.md
  * "Occlusion culling"): a coarse depth grid of the largest draws in view. */
 #define OAK_OCC_TEXEL       8       /* pixels a side of one grid texel (8 x 8 = 64 sample bits) */

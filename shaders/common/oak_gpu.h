@@ -105,7 +105,9 @@
 #define OAK_B_OPAQUE            45 /* vec4[]: the opaque frame's copy and its mips (opaque.glsl) */
 #define OAK_B_SSR               46 /* vec4[]: per pixel a mirror's split-sum weight and its reflection (ssr.glsl) */
 #define OAK_B_SKIN              47 /* uvec4[]: the skin pass's jobs, then their palettes (skin.comp) */
-#define OAK_B_COUNT             48
+#define OAK_B_CRASTER           48 /* uvec4[]: the compute raster's head, then its bands (oak_gpu.h "Compute rasterization") */
+#define OAK_B_CRASTER_DEPTH     49 /* uint64 per pixel: depth bits << 32 | item, the compute raster's target */
+#define OAK_B_COUNT             50
 
 /* The sky buffer (OAK_B_SKY; the CPU backend keeps the same floats), in vec4
  * texels: a head, then the octahedral capture's mips (level 0 first, each
@@ -485,6 +487,20 @@ OAK_END(oak_gpu_instcull);
 #define OAK_GPU_ID_STREAM_SHIFT      24
 #define OAK_GPU_ID_LOD_SHIFT         30
 #define OAK_GPU_STREAM_MAX_TRIANGLES (1u << OAK_GPU_ID_TRIANGLE_BITS)
+
+/* Compute rasterization (docs/ARCHITECTURE.md "Compute rasterization",
+ * shaders/craster.comp.glsl, craster_merge.frag.glsl). OAK_B_CRASTER, written
+ * by the host each frame: a head (x bands, y the target's width, z its
+ * height), then two uvec4 per band: (stream, LOD, its mesh's triangles,
+ * first item) and (first index, base vertex, the word of its camera command
+ * in OAK_B_INSTANCE_OUT, 1 when single-sided). A triangle's item is the
+ * band's first item + list position x triangles + triangle, below 2^32.
+ * OAK_B_CRASTER_DEPTH: a uint64 per pixel, 0 where none was drawn, else
+ * the nearest depth's float bits << 32 | item (reversed-Z: atomicMax keeps
+ * the nearest, an exact tie the larger item). */
+#define OAK_GPU_CRASTER_BANDS  (OAK_STREAM_MAX_PER_VIEW * OAK_STREAM_LODS)
+#define OAK_GPU_CRASTER_GROUPS 16384u /* most work groups across one band (a grid-stride loop) */
+#define OAK_GPU_CRASTER_GUARD  32768  /* pixels: a triangle with a vertex further off screen is dropped */
 
 /* Two-pass Hi-Z occlusion culling (docs/ARCHITECTURE.md "Occlusion
  * culling", shaders/hiz_cull.comp.glsl). OAK_B_HIZ, written by the host each

@@ -1,0 +1,126 @@
+/* Compute rasterization on OpenGL (docs/ARCHITECTURE.md "Compute
+ * rasterization"): as on Vulkan (vk_craster.c), the natively drawn streams'
+ * small LOD bands (backend/gpu/craster.h) are rasterized by craster.comp
+ * before the raster pass's draws, and craster_merge draws its pixels into
+ * the cleared visibility buffer at their depth. GL has no 64-bit atomics
+ * on llvmpipe, so craster.comp runs twice here: the depth step keeps each
+ * pixel's nearest depth (32-bit atomicMax), the item step the largest item
+ * at exactly that depth: the two words Vulkan's one 64-bit atomicMax
+ * leaves. Needs ARB_gpu_shader_int64 (the edge functions); not under
+ * two-pass Hi-Z. */
+#include <string.h>
+
+#include "backend/gpu/craster.h"
+#include "gl_gpu.h"
+#include "oak_gl_shaders.h"
+
+#define TABLE_BYTES ((1 + 2 * (size_t)OAK_GPU_CRASTER_BANDS) * 16)
+
+/* The bands this frame rasterizes in compute into `table`, their streams'
+   bits in craster_lods; the most items of one band in *most. */
+static uint32_t plan(_oak_gl_frame *f, const oak_render_view *v, uint32_t width, uint32_t height,
+                     uint32_t (*table)[4], uint64_t *most) {
+    _oak_craster_mode mode = _oak_craster_mode_get();
+    float pixels = _oak_craster_pixels();
+    uint32_t n = 0;
+    uint64_t item = 0;
+    *most = 0;
+    for (uint32_t s = 0; s < f->instcull_streams; s++) {
+        const oak_render_stream *rs = &v->streams[s];
+        const oak_gpu_instcull *h = &f->instcull_heads[s];
+        uint32_t g = f->instcull_group[s];
+        /* opaque streams drawn from the lists, rigid (not posed) */
+        if (g > 1 || !h->info[0] || rs->pose_bank) continue;
+        for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
+            if (rs->impostor_lod && k >= rs->impostor_lod) break;
+            const _oak_gl_mesh_slot *m =
+                oak_mesh_get(rs->lods[k]) ? _oak_gl_mesh_of(f, rs->lods[k]) : NULL;
+            if (!m || !m->index_count) continue;
+            uint32_t tris = m->index_count / 3;
+            if (!_oak_craster_small(v, rs, k, h->bounds[k][3], tris, pixels, mode)) continue;
+            uint64_t items = (uint64_t)rs->count * tris; /* every item below 2^32 */
+            if (item + items > UINT32_MAX) continue;
+            table[1 + 2 * n][0] = s, table[1 + 2 * n][1] = k;
+            table[1 + 2 * n][2] = tris, table[1 + 2 * n][3] = (uint32_t)item;
+            table[2 + 2 * n][0] = m->first_index, table[2 + 2 * n][1] = m->base_vertex;
+            table[2 + 2 * n][2] = h->info[3] + k * 5; /* the camera's command */
+            table[2 + 2 * n][3] = g == 0;
+            item += items;
+            *most = items > *most ? items : *most;
+            f->craster_lods[s] |= (uint8_t)(1u << k);
+            n++;
+        }
+    }
+    table[0][0] = n, table[0][1] = width, table[0][2] = height, table[0][3] = 0;
+    return n;
+}
+
+oak_result _oak_gl_craster_run(_oak_gl_backend *b, const oak_render_view *v) {
+    _oak_gl_frame *f = b->frame;
+    f->craster_bands = 0;
+    memset(f->craster_lods, 0, sizeof f->craster_lods);
+    if (!b->ctx.has_int64 || !f->instcull_streams || v->occ_gpu ||
+        _oak_craster_mode_get() == OAK_CRASTER_MODE_OFF)
+        return OAK_OK;
+    uint32_t w = b->targets.width, h = b->targets.height;
+    uint64_t most;
+    uint32_t n = plan(f, v, w, h, f->craster_table, &most);
+    if (n != f->craster_logged) /* once a change, for tests and benches */
+        oak_log_info("gl: compute raster: %u LOD band%s", n, n == 1 ? "" : "s");
+    f->craster_logged = n;
+    if (!n) return OAK_OK;
+    oak_result r;
+    if (!f->prog_craster &&
+        (r = _oak_gl_compute(&f->prog_craster, "craster", oak_gl_src_craster_comp)))
+        return r;
+    if (!f->prog_craster_merge &&
+        (r = _oak_gl_shared_program(&f->prog_craster_merge, "craster-merge",
+                                    oak_gl_src_craster_merge_vert, oak_gl_src_craster_merge_frag,
+                                    NULL)))
+        return r;
+    if ((r = _oak_gl_buffer_reserve(&f->craster, TABLE_BYTES, false)) ||
+        (r = _oak_gl_buffer_upload(&f->craster, 0, f->craster_table, (1 + 2 * (size_t)n) * 16)) ||
+        (r = _oak_gl_buffer_reserve(&f->craster_depth, (size_t)w * h * 8, false)))
+        return r;
+    glClearNamedBufferData(f->craster_depth.id, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+    _oak_gl_bind_common(f, &f->draws);
+    glBindBufferBase(GL_UNIFORM_BUFFER, OAK_B_VIEW, f->view.id); /* y as Vulkan's */
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCES, f->instances.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCE_OUT, f->instance_out.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_CRASTER, f->craster.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_CRASTER_DEPTH, f->craster_depth.id);
+    glUseProgram(f->prog_craster);
+    uint64_t groups = (most + 63) / 64;
+    GLuint gx = groups < OAK_GPU_CRASTER_GROUPS ? (GLuint)groups : OAK_GPU_CRASTER_GROUPS;
+    for (GLuint step = 0; step < 2; step++) { /* the depth, then the item at it */
+        glUniform1ui(0, step);
+        glDispatchCompute(gx, n, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    }
+    f->craster_bands = n;
+    return _oak_gl_check("compute raster")
+               ? oak_error(OAK_ERROR_DEVICE, "gl: compute raster failed")
+               : OAK_OK;
+}
+
+void _oak_gl_craster_merge(_oak_gl_frame *f) {
+    if (!f->craster_bands) return;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCES, f->instances.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCE_OUT, f->instance_out.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_CRASTER, f->craster.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_CRASTER_DEPTH, f->craster_depth.id);
+    glBindVertexArray(f->vao);
+    glDisable(GL_CULL_FACE);
+    glUseProgram(f->prog_craster_merge);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+}
+
+void _oak_gl_craster_release(_oak_gl_frame *f) {
+    if (f->prog_craster) glDeleteProgram(f->prog_craster);
+    if (f->prog_craster_merge) glDeleteProgram(f->prog_craster_merge);
+    f->prog_craster = f->prog_craster_merge = 0;
+    _oak_gl_buffer_release(&f->craster);
+    _oak_gl_buffer_release(&f->craster_depth);
+    f->craster_bands = 0;
+}

@@ -1,0 +1,132 @@
+/* Compute rasterization on Vulkan (docs/ARCHITECTURE.md "Compute
+ * rasterization"): inside the raster pass, before the hardware draws, the
+ * natively drawn streams' small LOD bands (backend/gpu/craster.h) are
+ * rasterized by craster.comp into a uint64 per pixel (depth bits << 32 |
+ * item, atomicMax), and craster_merge draws those pixels into the
+ * visibility buffer as the first draw of the rendering, at their depth;
+ * the hardware draws that follow test against them as against any draw.
+ * The hardware path skips those bands (_oak_vk_draw_streams). Needs
+ * shaderInt64 and shaderBufferInt64Atomics; not under two-pass Hi-Z. */
+#include <string.h>
+
+#include "backend/gpu/craster.h"
+#include "vk_internal.h"
+
+#define TABLE_BYTES ((1 + 2 * (size_t)OAK_GPU_CRASTER_BANDS) * 16)
+
+/* Whether this frame may rasterize any band in compute (and why not). */
+static bool craster_possible(const _oak_vk *vk, const oak_render_view *v) {
+    return vk->craster_ok && v->stream_count && !v->occ_gpu &&
+           _oak_craster_mode_get() != OAK_CRASTER_MODE_OFF;
+}
+
+oak_result _oak_vk_craster_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
+    f->craster_bands = 0;
+    memset(f->craster_lods, 0, sizeof f->craster_lods);
+    if (!craster_possible(vk, v)) return OAK_OK;
+    oak_result r;
+    if (!f->craster.buffer &&
+        (r = _oak_vk_buffer_create(vk, &f->craster, TABLE_BYTES, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                   OAK_VK_MEM_UPLOAD)))
+        return r;
+    uint64_t bytes = (uint64_t)vk->width * vk->height * 8;
+    if (vk->craster_depth.buffer && vk->craster_depth.size < bytes &&
+        (r = _oak_vk_buffer_retire(vk, &vk->craster_depth)))
+        return r;
+    if (!vk->craster_depth.buffer &&
+        (r = _oak_vk_buffer_create(vk, &vk->craster_depth, bytes,
+                                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                   OAK_VK_MEM_DEVICE)))
+        return r;
+    return OAK_OK;
+}
+
+/* The bands this frame rasterizes in compute, into the slot's table (after
+   the instcull pass filled the heads); their streams' bits in craster_lods. */
+static uint32_t plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v, uint64_t *most) {
+    _oak_craster_mode mode = _oak_craster_mode_get();
+    float pixels = _oak_craster_pixels();
+    const oak_gpu_instcull *heads = f->instance_out.mapped;
+    uint32_t(*table)[4] = f->craster.mapped;
+    uint32_t n = 0;
+    uint64_t item = 0;
+    *most = 0;
+    for (uint32_t s = 0; s < f->instcull_streams; s++) {
+        const oak_render_stream *rs = &v->streams[s];
+        uint32_t g = f->instcull_group[s];
+        /* opaque streams drawn from the lists, rigid (not posed) */
+        if (g > 1 || !heads[s].info[0] || rs->pose_bank) continue;
+        for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
+            if (rs->impostor_lod && k >= rs->impostor_lod) break;
+            const _oak_vk_mesh *m = NULL;
+            if (!oak_mesh_get(rs->lods[k]) || _oak_vk_sync_mesh(vk, rs->lods[k], &m) || !m ||
+                !m->index_count)
+                continue;
+            uint32_t tris = m->index_count / 3;
+            if (!_oak_craster_small(v, rs, k, heads[s].bounds[k][3], tris, pixels, mode)) continue;
+            /* every item below 2^32: the rest stays on the hardware */
+            uint64_t items = (uint64_t)rs->count * tris;
+            if (item + items > UINT32_MAX) continue;
+            table[1 + 2 * n][0] = s, table[1 + 2 * n][1] = k;
+            table[1 + 2 * n][2] = tris, table[1 + 2 * n][3] = (uint32_t)item;
+            table[2 + 2 * n][0] = (uint32_t)m->index_first;
+            table[2 + 2 * n][1] = (uint32_t)m->vertex_first;
+            table[2 + 2 * n][2] = heads[s].info[3] + k * 5; /* the camera's command */
+            table[2 + 2 * n][3] = g == 0;
+            item += items;
+            *most = items > *most ? items : *most;
+            f->craster_lods[s] |= (uint8_t)(1u << k);
+            n++;
+        }
+    }
+    table[0][0] = n, table[0][1] = vk->width, table[0][2] = vk->height, table[0][3] = 0;
+    return n;
+}
+
+void _oak_vk_craster_run(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
+    f->craster_bands = 0;
+    memset(f->craster_lods, 0, sizeof f->craster_lods);
+    if (!craster_possible(vk, v) || !f->craster.buffer || !vk->craster_depth.buffer) return;
+    uint64_t most;
+    uint32_t n = plan(vk, f, v, &most);
+    if (n != vk->craster_logged) /* once a change, for tests and benches */
+        oak_log_info("vulkan: compute raster: %u LOD band%s", n, n == 1 ? "" : "s");
+    vk->craster_logged = n;
+    if (!n) return;
+    VkCommandBuffer cmd = f->cmd;
+    /* last frame's raster wrote it and its merge read it; then cleared to 0
+       (nothing drawn) */
+    _oak_vk_barrier(
+        cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+        VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+        VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    vkCmdFillBuffer(cmd, vk->craster_depth.buffer, 0, (uint64_t)vk->width * vk->height * 8, 0);
+    _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    if (!_oak_vk_bind(vk, cmd, OAK_VK_PIPE_CRASTER)) { /* the hardware draws them all */
+        memset(f->craster_lods, 0, sizeof f->craster_lods);
+        return;
+    }
+    uint64_t groups = (most + 63) / 64;
+    vkCmdDispatch(cmd, groups < OAK_GPU_CRASTER_GROUPS ? (uint32_t)groups : OAK_GPU_CRASTER_GROUPS,
+                  n, 1);
+    _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    f->craster_bands = n;
+}
+
+void _oak_vk_craster_merge(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f) {
+    if (f->craster_bands && _oak_vk_bind(vk, cmd, OAK_VK_PIPE_CRASTER_MERGE))
+        vkCmdDraw(cmd, 3, 1, 0, 0);
+}
+
+void _oak_vk_craster_destroy(_oak_vk *vk) {
+    _oak_vk_buffer_destroy(vk, &vk->craster_depth);
+    for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
+        _oak_vk_buffer_destroy(vk, &vk->frames[i].craster);
+        vk->frames[i].craster_bands = 0;
+    }
+}

@@ -1,0 +1,140 @@
+#version 450
+// Compute rasterization of small stream triangles (docs/ARCHITECTURE.md
+// "Compute rasterization"): one invocation per (instance, triangle) of a
+// band's camera list, one row of work groups per band (gl_WorkGroupID.y,
+// oak_gpu.h "Compute rasterization"), looping over the list in strides.
+// The vertex goes through vis_stream.vert's steps (the instance's bent
+// matrix, view_proj, oak_snap's 1/16-pixel grid after TAA's jitter), so the
+// corners are the hardware's; then the pixel centres inside by exact integer
+// edge functions with the top-left rule (framebuffer y down), depth z / w
+// interpolated in screen space, and per pixel atomicMax(depth bits << 32 |
+// item) into OAK_B_CRASTER_DEPTH (reversed-Z: the nearest wins). GL has no
+// 64-bit atomics on llvmpipe (nor NV_shader_atomic_int64 in general): there
+// it runs twice over the same triangles, the depth step atomicMax-ing the
+// pixel's high word, then the item step atomicMax-ing its low word where
+// the depth is that nearest one: the same two words in the end.
+#extension GL_GOOGLE_include_directive : require
+#if defined(OAK_VULKAN_GLSL)
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_atomic_int64 : require
+#define OAK_CRASTER_INT64 1
+#else
+#extension GL_ARB_gpu_shader_int64 : enable
+#ifdef GL_ARB_gpu_shader_int64
+#define OAK_CRASTER_INT64 1
+#endif
+#endif
+#include "common/draw.glsl"
+
+layout(local_size_x = 64) in;
+
+OAK_SSBO(OAK_B_CRASTER) readonly buffer CrasterBlock { uvec4 craster_head; uvec4 craster_bands[]; };
+#ifdef OAK_VULKAN_GLSL
+OAK_SSBO(OAK_B_CRASTER_DEPTH) buffer CrasterDepthBlock { uint64_t craster_depth[]; };
+#else
+// two words per pixel: the item, then the depth bits
+OAK_SSBO(OAK_B_CRASTER_DEPTH) buffer CrasterDepthBlock { uint craster_words[]; };
+layout(location = 0) uniform uint oak_craster_step; // 0: depth, 1: item
+#endif
+
+#ifdef OAK_CRASTER_INT64
+
+// A top-left edge (after the winding is made positive, y down) takes the
+// samples on it; any other needs them strictly inside.
+int64_t oak_edge_bias(ivec2 a, ivec2 b) {
+    ivec2 d = b - a;
+    return (d.y < 0 || (d.y == 0 && d.x > 0)) ? int64_t(0) : int64_t(-1);
+}
+
+int64_t oak_edge(ivec2 a, ivec2 b, ivec2 p) {
+    return int64_t(b.x - a.x) * int64_t(p.y - a.y) - int64_t(b.y - a.y) * int64_t(p.x - a.x);
+}
+
+// The instance's world matrix, once per work group for the first and last
+// instance of its 64 items (with 64 triangles a mesh or more, every item
+// but those of a third instance between): the bend is the costly part.
+shared mat4 oak_craster_world[2];
+
+mat4 oak_craster_instance(uint s, uint list, uint p) {
+    uint rec = stream_heads[s].info.z + (stream_words[list + p] & OAK_GPU_ID_TRIANGLE_MASK);
+    return oak_instance_world(stream_records[rec], s);
+}
+
+void main() {
+    uint band = gl_WorkGroupID.y, lid = gl_LocalInvocationID.x;
+    uvec4 a = craster_bands[band * 2u], m = craster_bands[band * 2u + 1u];
+    uint s = a.x, tris = a.z, base = a.w;
+    uint count = stream_words[m.z + 1u], list = stream_words[m.z + 4u];
+    uint n = count * tris, stride = gl_NumWorkGroups.x * 64u;
+    ivec2 size = ivec2(craster_head.yz);
+    vec2 fsize = vec2(size);
+    vec2 shift = vec2(view.taa.x, -view.taa.y);
+    // g0 is the work group's (uniform, so every invocation meets the barriers)
+    for (uint g0 = gl_WorkGroupID.x * 64u; g0 < n; g0 += stride) {
+        uint i = g0 + lid, pa = g0 / tris, pb = min(g0 + 63u, n - 1u) / tris;
+        barrier(); // the last round's readers are done
+        if (lid < 2u) oak_craster_world[lid] = oak_craster_instance(s, list, lid == 0u ? pa : pb);
+        barrier();
+        if (i >= n) continue;
+        uint p = i / tris, t = i - p * tris;
+        mat4 world = p == pa   ? oak_craster_world[0]
+                     : p == pb ? oak_craster_world[1]
+                               : oak_craster_instance(s, list, p);
+        ivec2 v[3];
+        float z[3];
+        bool keep = true;
+        for (uint j = 0u; j < 3u; j++) {
+            vec4 c = view.view_proj * (world * positions[indices[m.x + t * 3u + j] + m.y]);
+            // oak_snap's grid (common/snap.glsl), in 1/16 pixels, y down
+            vec2 q = (c.xy / c.w * 0.5 + 0.5) * fsize + shift;
+            keep = keep && c.w > 0.0 && all(lessThan(abs(q), vec2(OAK_GPU_CRASTER_GUARD)));
+            q = roundEven(q * 16.0);
+            OAK_PUT3(v, j, ivec2(int(q.x), size.y * 16 - int(q.y)));
+            OAK_PUT3(z, j, c.z / c.w);
+        }
+        if (!keep) continue;
+        int64_t area = oak_edge(v[0], v[1], v[2]);
+        // front faces wind clockwise in y-down pixels (counter-clockwise in
+        // clip space through the flipped viewport): area < 0 here
+        if (area == int64_t(0) || (m.w != 0u && area > int64_t(0))) continue;
+        if (area < int64_t(0)) {
+            ivec2 tv = v[1];
+            v[1] = v[2];
+            v[2] = tv;
+            float tz = z[1];
+            z[1] = z[2];
+            z[2] = tz;
+            area = -area;
+        }
+        ivec2 lo = max((min(min(v[0], v[1]), v[2]) + 7) >> 4, ivec2(0));
+        ivec2 hi = min((max(max(v[0], v[1]), v[2]) - 8) >> 4, size - 1);
+        int64_t b0 = oak_edge_bias(v[1], v[2]), b1 = oak_edge_bias(v[2], v[0]),
+                b2 = oak_edge_bias(v[0], v[1]);
+        float inv = 1.0 / float(area);
+        uint64_t item = uint64_t(base + i);
+        for (int y = lo.y; y <= hi.y; y++)
+            for (int x = lo.x; x <= hi.x; x++) {
+                ivec2 c = ivec2(x * 16 + 8, y * 16 + 8);
+                int64_t w0 = oak_edge(v[1], v[2], c), w1 = oak_edge(v[2], v[0], c),
+                        w2 = oak_edge(v[0], v[1], c);
+                if (w0 + b0 < int64_t(0) || w1 + b1 < int64_t(0) || w2 + b2 < int64_t(0)) continue;
+                float d = (float(w0) * z[0] + float(w1) * z[1] + float(w2) * z[2]) * inv;
+                if (d < 0.0 || d > 1.0) continue;
+                uint at = uint(y) * uint(size.x) + uint(x);
+#ifdef OAK_VULKAN_GLSL
+                uint64_t key = (uint64_t(floatBitsToUint(d)) << 32) | item;
+                if (craster_depth[at] < key) atomicMax(craster_depth[at], key);
+#else
+                uint bits = floatBitsToUint(d);
+                if (oak_craster_step == 0u) {
+                    if (craster_words[at * 2u + 1u] < bits) atomicMax(craster_words[at * 2u + 1u], bits);
+                } else if (craster_words[at * 2u + 1u] == bits) {
+                    atomicMax(craster_words[at * 2u], uint(item));
+                }
+#endif
+            }
+    }
+}
+#else
+void main() {} // GL without 64-bit integers: the backend never dispatches it
+#endif

@@ -1,0 +1,274 @@
+/* Compute rasterization (docs/ARCHITECTURE.md "Compute rasterization"): on
+ * the CPU (no argument) the band rule and OAK_CRASTER's parsing; on vulkan
+ * or gl, a field of tiny two-triangle tufts in two streams (one
+ * single-sided, one double-sided), each instance its own colour and each
+ * triangle its own normal, drawn with the compute raster forced on every
+ * band (OAK_CRASTER=all) and off: which instance and triangle covers each
+ * pixel (the albedo and normal channels) agrees on at least 99% of the
+ * covered pixels and differs only within a pixel of an edge, the covered
+ * pixel counts agree within 1%, the picture meets the parity rule against
+ * the CPU's, and OAK_CRASTER=on picks the far band by the threshold. */
+#include "oak_test.h"
+
+#include "backend/gpu/craster.h"
+#include "backend_start.h"
+
+#define W    320
+#define H    180
+#define GX   40
+#define GZ   24
+#define CAP  (GX * GZ / 2) /* per stream */
+#define LOD1 9.0f          /* metres: the far band starts here */
+
+static const char *g_backend = "cpu";
+static oak_material g_one_sided, g_two_sided;
+static oak_mesh g_tuft;
+static int g_bands = -1; /* the latest "compute raster: N LOD bands" */
+
+static void log_bands(void *user, oak_log_level level, const char *msg) {
+    const char *at = strstr(msg, "compute raster: ");
+    if (at) g_bands = atoi(at + strlen("compute raster: "));
+    if (level >= OAK_LOG_WARN) oak_test_count_log(user, level, msg);
+}
+
+typedef struct scene {
+    oak_frame_input in;
+    oak_render_light sun;
+    oak_environment env;
+    oak_post post;
+    oak_stream *streams[2];
+    oak_instance rec[CAP];
+} scene;
+
+static uint32_t hash(uint32_t x) {
+    x ^= x >> 16, x *= 0x7feb352du, x ^= x >> 15, x *= 0x846ca68bu, x ^= x >> 16;
+    return x;
+}
+static float hash01(uint32_t i, uint32_t salt) {
+    return (float)(hash(i * 0x9e3779b9u + salt) >> 8) * (1.0f / 16777216.0f);
+}
+
+/* Two triangles that share no vertex: one facing +z, one facing +x. */
+static oak_result make_tuft(oak_mesh *out) {
+    static const float p[] = {-0.07f, 0, 0,     0.07f, 0, 0,      0.01f, 0.3f,  0,
+                              0,      0, 0.06f, 0,     0, -0.06f, 0,     0.22f, 0.02f};
+    static const float n[] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 1, 0, 0};
+    oak_mesh_desc d = {.vertex_count = 6, .positions = p, .normals = n, .name = "tuft"};
+    return oak_make_mesh(out, &d);
+}
+
+static void scene_init(scene *s) {
+    memset(s, 0, sizeof *s);
+    oak_test_sunlit_input(&s->in, 0, NULL, NULL, NULL, &s->sun, &s->env, &s->post, 50, 200);
+    s->post.ao = OAK_AO_OFF;
+    mat4 view;
+    glm_lookat((vec3){0, 1.6f, 4}, (vec3){0, 0.2f, -8}, (vec3){0, 1, 0}, view);
+    glm_mat4_inv(view, s->in.camera_world);
+    for (uint32_t k = 0; k < 2; k++) {
+        oak_stream_desc d = {.capacity = CAP,
+                             .lod_count = 2,
+                             .lods = {{g_tuft, LOD1}, {g_tuft, 0}},
+                             .material = k ? g_two_sided : g_one_sided};
+        CHECK_OK(oak_make_stream(&s->streams[k], &d));
+        if (!s->streams[k]) return;
+        /* a jittered grid from 2 to 26 m ahead, the two streams interleaved */
+        for (uint32_t i = 0; i < CAP; i++) {
+            uint32_t j = i * 2 + k, gx = j % GX, gz = j / GX;
+            float a = 6.2831853f * hash01(j, 2), sc = 0.8f + 0.4f * hash01(j, 3);
+            s->rec[i] =
+                (oak_instance){.position = {-5.0f + 0.25f * (float)gx + 0.2f * hash01(j, 4), 0,
+                                            2.0f - 1.0f * (float)gz - 0.8f * hash01(j, 5)},
+                               .scale = sc,
+                               .rotation = {0, sinf(a * 0.5f), 0, cosf(a * 0.5f)},
+                               .phase = 0};
+            for (int c = 0; c < 3; c++)
+                s->rec[i].color[c] = 0.2f + 0.8f * hash01(j, 7 + (uint32_t)c);
+        }
+        CHECK_OK(oak_stream_write(s->streams[k], 0, s->rec, CAP));
+        CHECK_OK(oak_stream_set_count(s->streams[k], CAP));
+    }
+    s->in.stream_count = 2;
+    s->in.streams = s->streams;
+}
+
+static void scene_free(scene *s) {
+    for (int k = 0; k < 2; k++) oak_destroy_stream(s->streams[k]);
+}
+
+/* The albedo, normal and depth channels of one frame under OAK_CRASTER=mode. */
+static bool channels(scene *s, const char *mode, float *albedo, float *normal, float *depth) {
+    setenv("OAK_CRASTER", mode, 1);
+    oak_renderer *r = NULL;
+    oak_renderer_desc d = {.backend = g_backend, .width = W, .height = H, .shadow_map_size = 512};
+    CHECK_OK(oak_make_renderer(&r, &d));
+    bool ok = r != NULL;
+    float *out[3] = {albedo, normal, depth};
+    const oak_channel ch[3] = {OAK_CHANNEL_ALBEDO, OAK_CHANNEL_NORMAL, OAK_CHANNEL_DEPTH};
+    for (int c = 0; c < 3 && ok; c++) {
+        s->post.channel = ch[c];
+        ok = oak_renderer_draw(r, &s->in) == OAK_OK &&
+             oak_renderer_read_channel(r, out[c], (size_t)W * H * 4) == OAK_OK;
+        CHECK(ok);
+    }
+    s->post.channel = OAK_CHANNEL_NONE;
+    oak_destroy_renderer(r);
+    unsetenv("OAK_CRASTER");
+    return ok;
+}
+
+/* Pixel i's surface in one frame: 0 none, else the same key for the same
+   instance (albedo) and triangle (normal). */
+static bool same_surface(const float *a0, const float *n0, const float *d0, const float *a1,
+                         const float *n1, const float *d1, size_t i) {
+    if ((d0[i * 4] > 0) != (d1[i * 4] > 0)) return false;
+    if (!(d0[i * 4] > 0)) return true;
+    for (int c = 0; c < 3; c++)
+        if (fabsf(a0[i * 4 + c] - a1[i * 4 + c]) > 1e-4f ||
+            fabsf(n0[i * 4 + c] - n1[i * 4 + c]) > 1e-3f)
+            return false;
+    return true;
+}
+
+TEST(idsMatchHardware) {
+    static scene s;
+    static float a[2][W * H * 4], n[2][W * H * 4], d[2][W * H * 4];
+    scene_init(&s);
+    g_bands = -1;
+    bool made = channels(&s, "off", a[0], n[0], d[0]);
+    CHECK_EQ_INT(g_bands, -1); /* off never plans */
+    made = made && channels(&s, "all", a[1], n[1], d[1]);
+    CHECK_EQ_INT(g_bands, 4); /* two streams, two bands each */
+    if (!made) goto out;
+    size_t covered[2] = {0, 0}, either = 0, match = 0, inner = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            size_t i = (size_t)y * W + (size_t)x;
+            bool c0 = d[0][i * 4] > 0, c1 = d[1][i * 4] > 0;
+            covered[0] += c0, covered[1] += c1, either += c0 || c1;
+            if (!c0 && !c1) continue;
+            if (same_surface(a[0], n[0], d[0], a[1], n[1], d[1], i)) {
+                match++;
+                continue;
+            }
+            /* a miss away from every edge of the hardware's frame counts */
+            bool edge = false;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    int xx = x + dx, yy = y + dy;
+                    if (xx < 0 || yy < 0 || xx >= W || yy >= H) continue;
+                    size_t j = (size_t)yy * W + (size_t)xx;
+                    edge |= !same_surface(a[0], n[0], d[0], a[0], n[0], d[0], j) ||
+                            (d[0][j * 4] > 0) != c0 || fabsf(a[0][j * 4] - a[0][i * 4]) > 1e-4f ||
+                            fabsf(n[0][j * 4] - n[0][i * 4]) > 1e-3f;
+                }
+            inner += !edge;
+        }
+    double frac = (double)match / (double)(either ? either : 1);
+    double cover = fabs((double)covered[1] - (double)covered[0]) / (double)covered[0];
+    fprintf(stderr,
+            "  %s: covered %zu (hardware) %zu (compute); same surface on %zu of %zu (%.4f); "
+            "%zu differ away from an edge; coverage differs by %.4f\n",
+            g_backend, covered[0], covered[1], match, either, frac, inner, cover);
+    CHECK(covered[0] > W * H / 20); /* the field fills a good part of the frame */
+    CHECK(frac >= 0.99);
+    CHECK_EQ_INT((int)inner, 0);
+    CHECK(cover <= 0.01);
+out:
+    scene_free(&s);
+}
+
+TEST(pictureMatchesCpu) {
+    static scene s;
+    static uint8_t a[W * H * 4], b[W * H * 4];
+    scene_init(&s);
+    setenv("OAK_CRASTER", "all", 1);
+    g_bands = -1;
+    if (s.streams[1]) oak_test_parity_frame("compute raster vs cpu", g_backend, &s.in, W, H, a, b);
+    CHECK_EQ_INT(g_bands, 4);
+    unsetenv("OAK_CRASTER");
+    scene_free(&s);
+}
+
+/* OAK_CRASTER=on: the far band goes to compute by the threshold (these
+   tufts' triangles are 5.2 px across from 9 m by the rule: in at 8 px, out
+   at 4), the near band never. */
+TEST(onPicksFarBandsByThreshold) {
+    static scene s;
+    static uint8_t px[W * H * 4];
+    scene_init(&s);
+    oak_renderer *r = NULL;
+    oak_renderer_desc d = {.backend = g_backend, .width = W, .height = H, .shadow_map_size = 512};
+    CHECK_OK(oak_make_renderer(&r, &d));
+    if (!r || !s.streams[1]) goto out;
+    g_bands = -1;
+    setenv("OAK_CRASTER_PIXELS", "8", 1);
+    CHECK_OK(oak_renderer_draw(r, &s.in));
+    CHECK_EQ_INT(g_bands, 2);
+    setenv("OAK_CRASTER_PIXELS", "4", 1);
+    CHECK_OK(oak_renderer_draw(r, &s.in));
+    CHECK_EQ_INT(g_bands, 0);
+    unsetenv("OAK_CRASTER_PIXELS");
+    CHECK_OK(oak_renderer_read_pixels(r, px, sizeof px));
+out:
+    oak_destroy_renderer(r);
+    scene_free(&s);
+}
+
+/* The band rule in numbers, and the switch's words. */
+TEST(bandRuleAndSwitch) {
+    oak_render_view v;
+    memset(&v, 0, sizeof v);
+    v.height = 180, v.znear = 0.1f;
+    v.proj[1][1] = 1.7320508f; /* 60 degrees */
+    oak_render_stream rs;
+    memset(&rs, 0, sizeof rs);
+    rs.lod_count = 2, rs.lod_distance[0] = 10, rs.lod_distance[1] = 0;
+    /* a 0.5 m sphere of 4 triangles from 10 m: 2 0.5 / 2 x 1.732 x 90 / 10 = 7.8 px */
+    CHECK(_oak_craster_small(&v, &rs, 1, 0.5f, 4, 8, OAK_CRASTER_MODE_ON));
+    CHECK(!_oak_craster_small(&v, &rs, 1, 0.5f, 4, 7.5f, OAK_CRASTER_MODE_ON));
+    CHECK(_oak_craster_small(&v, &rs, 1, 0.5f, 16, 4, OAK_CRASTER_MODE_ON));    /* 3.9 px */
+    CHECK(!_oak_craster_small(&v, &rs, 0, 0.5f, 4, 1e9f, OAK_CRASTER_MODE_ON)); /* the near band */
+    CHECK(_oak_craster_small(&v, &rs, 0, 0.5f, 4, 1, OAK_CRASTER_MODE_ALL));
+    CHECK(!_oak_craster_small(&v, &rs, 1, 0.5f, 4, 1e9f, OAK_CRASTER_MODE_OFF));
+    v.ortho = true;
+    CHECK(!_oak_craster_small(&v, &rs, 1, 0.5f, 4, 1e9f, OAK_CRASTER_MODE_ON));
+    unsetenv("OAK_CRASTER");
+    CHECK_EQ_INT(_oak_craster_mode_get(), OAK_CRASTER_MODE_ON);
+    setenv("OAK_CRASTER", "off", 1);
+    CHECK_EQ_INT(_oak_craster_mode_get(), OAK_CRASTER_MODE_OFF);
+    setenv("OAK_CRASTER", "all", 1);
+    CHECK_EQ_INT(_oak_craster_mode_get(), OAK_CRASTER_MODE_ALL);
+    setenv("OAK_CRASTER", "sometimes", 1); /* warns once, reads as on */
+    CHECK_EQ_INT(_oak_craster_mode_get(), OAK_CRASTER_MODE_ON);
+    unsetenv("OAK_CRASTER");
+    setenv("OAK_CRASTER_PIXELS", "2.5", 1);
+    CHECK(_oak_craster_pixels() == 2.5f);
+    setenv("OAK_CRASTER_PIXELS", "-1", 1);
+    CHECK(_oak_craster_pixels() == (float)OAK_CRASTER_PIXELS);
+    unsetenv("OAK_CRASTER_PIXELS");
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1) g_backend = argv[1];
+    oak_engine_desc desc = {.log = log_bands, .log_level = OAK_LOG_INFO};
+    int started = oak_test_backend_start_desc(g_backend, &desc);
+    if (started) return started;
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.roughness = 0.8f;
+    CHECK_OK(oak_make_material(&g_one_sided, &md));
+    md.double_sided = true;
+    CHECK_OK(oak_make_material(&g_two_sided, &md));
+    CHECK_OK(make_tuft(&g_tuft));
+    fprintf(stderr, "  backend %s\n", g_backend);
+    if (!strcmp(g_backend, "cpu")) {
+        RUN(bandRuleAndSwitch);
+    } else {
+        RUN(idsMatchHardware);
+        RUN(pictureMatchesCpu);
+        RUN(onPicksFarBandsByThreshold);
+    }
+    if (g_oak_test_validation)
+        fprintf(stderr, "FAIL: %d validation or GL debug messages\n", g_oak_test_validation);
+    oak_shutdown();
+    return g_oak_test_validation ? 1 : TEST_SUMMARY();
+}
