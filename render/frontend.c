@@ -288,9 +288,12 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
                 return OAK_ERROR_OUT_OF_MEMORY;
             v->batches[v->batch_count++] =
                 (oak_render_batch){d, 0, v->draws.mesh[d], v->draws.material[d]};
-            /* once a batch: does its material read the frame behind it? */
+            /* once a batch: does its material read the frame behind it (or,
+               soft, the depth behind it: the copy's level 0 w)? */
             const oak_material_data *mat = oak_material_get(v->draws.material[d]);
-            if (mat && (mat->desc.water || mat->desc.lobes.transmission > 0)) v->opaque_copy = true;
+            if (mat && (mat->desc.water || mat->desc.lobes.transmission > 0 ||
+                        (mat->desc.alpha_mode == OAK_ALPHA_BLEND && mat->desc.softness > 0)))
+                v->opaque_copy = true;
         }
         v->batches[v->batch_count - 1].count++;
     }

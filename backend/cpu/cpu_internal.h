@@ -166,6 +166,9 @@ typedef struct cpu_pass {
     float *depth;  /* tile-major, CPU_TILE_PIXELS per tile */
     uint32_t *ids; /* tile-major, NULL when the pass writes no ids */
     bool keep;     /* draw over what the target holds (movers over a copy), no clear */
+    /* device depth to view depth (the blend pass's soft particles): the
+       projection's P22, P32, and 1 when orthographic (oak_gpu_view.depth_proj) */
+    float depth_proj[3];
 
     /* draws in raster order */
     cpu_draw *draws;

@@ -21,6 +21,8 @@ oak_result _oak_cpu_run_blend(cpu_backend *b, const oak_render_view *v) {
     cpu_pass *bl = &b->blend;
     _oak_cpu_pass_target(bl, b->width, b->height, true, v->jitter, b->depth, NULL);
     glm_mat4_copy((vec4 *)v->view_proj, bl->view_proj);
+    bl->depth_proj[0] = v->proj[2][2], bl->depth_proj[1] = v->proj[3][2];
+    bl->depth_proj[2] = v->ortho ? 1.0f : 0.0f;
     bl->draw_count = 0;
     for (uint32_t i = 0; i < v->draws.count; i++) {
         int32_t mi = _oak_cpu_material_index(b, v->draws.material[i]);
