@@ -44,6 +44,11 @@ typedef struct oak_draw_list {
     /* the view's draws: each one's index in the frame input, the key of its
        visible bit across frames (two-pass Hi-Z); NULL in caster lists */
     uint32_t *key;
+    /* the view's draws: a BLEND stream's instance, its stream + 1 (its
+       visible instances are consecutive draws, far to near: one instanced
+       draw on the GPUs, sorted among the BLEND surfaces as a unit); 0 for
+       any other draw; NULL in caster lists */
+    uint32_t *unit;
 } oak_draw_list;
 
 /* How one stream's instances bend this frame (docs/WORLD.md "Grass"): the
@@ -399,6 +404,9 @@ typedef struct oak_backend {
        streams' instances_* (the rest zero); false when
        no such frame ran Hi-Z. NULL when the backend has no Hi-Z. */
     bool (*occlusion_stats)(void *self, oak_occlusion_stats *out);
+    /* The last frame's blend pass: BLEND surfaces and the draws issued
+       for them. NULL when the backend keeps no count. */
+    void (*blend_stats)(void *self, oak_blend_stats *out);
 } oak_backend;
 
 /* Each backend exports one of these. */
