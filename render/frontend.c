@@ -193,10 +193,10 @@ static oak_result keep_last(oak_frontend *fe, const oak_frame_input *in) {
     return OAK_OK;
 }
 
-/* Input draw i's BLEND stream + 1 (oak_draw_list.unit), or 0. Draws come
-   in stream order, so the last stream found (*hint) is tried first. */
-static uint32_t blend_unit(const oak_frontend *fe, const oak_frame_input *in, uint32_t i,
-                           uint32_t *hint) {
+/* The stream + 1 of input draw i, a BLEND one's instance (oak_draw_list.unit),
+   or 0. Draws come in stream order, so the last stream found (*hint) is
+   tried first. */
+static uint32_t blend_unit(const oak_frontend *fe, uint32_t i, uint32_t *hint) {
     const oak_render_view *v = &fe->view;
     if (!v->stream_count || i < fe->stream_draws_from) return 0;
     for (uint32_t k = 0; k < v->stream_count; k++) {
@@ -204,8 +204,7 @@ static uint32_t blend_unit(const oak_frontend *fe, const oak_frame_input *in, ui
         const oak_render_stream *rs = &v->streams[s];
         if (rs->native || i < rs->first_input || i - rs->first_input >= rs->count) continue;
         *hint = s;
-        const oak_material_data *m = oak_material_get(in->materials[i]);
-        return m && m->desc.alpha_mode == OAK_ALPHA_BLEND ? s + 1 : 0;
+        return s + 1;
     }
     return 0;
 }
@@ -269,13 +268,19 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
         return OAK_ERROR_OUT_OF_MEMORY;
     bool same_shape = fe->last_count == n;
     const oak_mesh_data *md = NULL;
-    uint32_t md_id = 0, unit_hint = 0;
+    uint32_t md_id = 0, unit_hint = 0, unit_mat = 0;
+    bool unit_blend = false;
     for (uint32_t d = 0; d < visible; d++) {
         uint32_t i = fe->sort_index[d];
         v->draws.mesh[d] = in->meshes[i];
         v->draws.material[d] = in->materials[i];
         v->draws.key[d] = i;
-        v->draws.unit[d] = blend_unit(fe, in, i, &unit_hint);
+        if (in->materials[i].id != unit_mat) { /* batched: a run looks up once */
+            const oak_material_data *um = oak_material_get(in->materials[i]);
+            unit_mat = in->materials[i].id;
+            unit_blend = um && um->desc.alpha_mode == OAK_ALPHA_BLEND;
+        }
+        v->draws.unit[d] = unit_blend ? blend_unit(fe, i, &unit_hint) : 0;
         memcpy(v->draws.world[d], in->transforms[i], sizeof(mat4));
         /* last frame's matrix: a draw is matched by its input index while
            the input keeps its shape (the same count, the same mesh at that
