@@ -130,6 +130,9 @@ static oak_result check(const oak_material_desc *d) {
         if (!isfinite(*f[i]))
             return oak_error(OAK_ERROR_INVALID_ARGUMENT, "material '%s': a factor is not finite",
                              name);
+    if (!(d->softness >= 0 && d->softness <= 1e4f))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "material '%s': softness %g out of [0, 1e4]",
+                         name, (double)d->softness);
     /* the tricks' numbers: finite, not negative, and in a range the shaders'
        float arithmetic holds (variation past 1 would turn albedo negative) */
     const oak_material_fx *x = &d->fx;

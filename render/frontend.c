@@ -22,6 +22,7 @@ void _oak_frontend_release(oak_frontend *fe) {
         oak_free(lists[i]->color);
         oak_free(lists[i]->pose);
         oak_free(lists[i]->key);
+        oak_free(lists[i]->unit);
     }
     oak_free(fe->view.batches);
     oak_free(fe->view.lights);
@@ -192,6 +193,22 @@ static oak_result keep_last(oak_frontend *fe, const oak_frame_input *in) {
     return OAK_OK;
 }
 
+/* The stream + 1 of input draw i, a BLEND one's instance (oak_draw_list.unit),
+   or 0. Draws come in stream order, so the last stream found (*hint) is
+   tried first. */
+static uint32_t blend_unit(const oak_frontend *fe, uint32_t i, uint32_t *hint) {
+    const oak_render_view *v = &fe->view;
+    if (!v->stream_count || i < fe->stream_draws_from) return 0;
+    for (uint32_t k = 0; k < v->stream_count; k++) {
+        uint32_t s = (*hint + k) % v->stream_count;
+        const oak_render_stream *rs = &v->streams[s];
+        if (rs->native || i < rs->first_input || i - rs->first_input >= rs->count) continue;
+        *hint = s;
+        return s + 1;
+    }
+    return 0;
+}
+
 static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
     oak_render_view *v = &fe->view;
     uint32_t n = in->draw_count;
@@ -245,17 +262,25 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
     if (!OAK_GROW(v->draws.color, color_cap, visible) ||
         !OAK_GROW(v->draws.pose, fe->draw_pose_cap, visible) ||
         !OAK_GROW(v->draws.key, fe->key_cap, visible) ||
+        !OAK_GROW(v->draws.unit, fe->unit_cap, visible) ||
         !draw_list_reserve(&v->draws, &fe->draw_cap, visible) ||
         !OAK_GROW(fe->last_version, fe->last_cap3, n))
         return OAK_ERROR_OUT_OF_MEMORY;
     bool same_shape = fe->last_count == n;
     const oak_mesh_data *md = NULL;
-    uint32_t md_id = 0;
+    uint32_t md_id = 0, unit_hint = 0, unit_mat = 0;
+    bool unit_blend = false;
     for (uint32_t d = 0; d < visible; d++) {
         uint32_t i = fe->sort_index[d];
         v->draws.mesh[d] = in->meshes[i];
         v->draws.material[d] = in->materials[i];
         v->draws.key[d] = i;
+        if (in->materials[i].id != unit_mat) { /* batched: a run looks up once */
+            const oak_material_data *um = oak_material_get(in->materials[i]);
+            unit_mat = in->materials[i].id;
+            unit_blend = um && um->desc.alpha_mode == OAK_ALPHA_BLEND;
+        }
+        v->draws.unit[d] = unit_blend ? blend_unit(fe, i, &unit_hint) : 0;
         memcpy(v->draws.world[d], in->transforms[i], sizeof(mat4));
         /* last frame's matrix: a draw is matched by its input index while
            the input keeps its shape (the same count, the same mesh at that
@@ -288,9 +313,12 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
                 return OAK_ERROR_OUT_OF_MEMORY;
             v->batches[v->batch_count++] =
                 (oak_render_batch){d, 0, v->draws.mesh[d], v->draws.material[d]};
-            /* once a batch: does its material read the frame behind it? */
+            /* once a batch: does its material read the frame behind it (or,
+               soft, the depth behind it: the copy's level 0 w)? */
             const oak_material_data *mat = oak_material_get(v->draws.material[d]);
-            if (mat && (mat->desc.water || mat->desc.lobes.transmission > 0)) v->opaque_copy = true;
+            if (mat && (mat->desc.water || mat->desc.lobes.transmission > 0 ||
+                        (mat->desc.alpha_mode == OAK_ALPHA_BLEND && mat->desc.softness > 0)))
+                v->opaque_copy = true;
         }
         v->batches[v->batch_count - 1].count++;
     }

@@ -98,7 +98,7 @@ typedef struct oak_frontend {
     bool gpu_occlusion, hiz_was_on;
     uint32_t hiz_width, hiz_height, hiz_keys;
     float hiz_eye[3], hiz_forward[3];
-    uint32_t key_cap;
+    uint32_t key_cap, unit_cap;
 } oak_frontend;
 
 void _oak_frontend_release(oak_frontend *fe);

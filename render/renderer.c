@@ -291,6 +291,15 @@ oak_result oak_renderer_shadow_stats(const oak_renderer *r, oak_shadow_stats *ou
     r->backend->shadow_stats(r->self, out);
     return OAK_OK;
 }
+oak_result oak_renderer_blend_stats(const oak_renderer *r, oak_blend_stats *out) {
+    *out = (oak_blend_stats){0};
+    if (!r->drawn) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "blend stats: nothing drawn yet");
+    if (!r->backend->blend_stats)
+        return oak_error(OAK_ERROR_UNSUPPORTED, "blend stats: the %s backend keeps none",
+                         r->backend->name);
+    r->backend->blend_stats(r->self, out);
+    return OAK_OK;
+}
 oak_result oak_renderer_occlusion_stats(const oak_renderer *r, oak_occlusion_stats *out) {
     if (!out) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "occlusion stats: no output");
     *out = r->frontend.occ_stats;

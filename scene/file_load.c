@@ -774,27 +774,19 @@ static oak_result read_materials(loader *l, const cJSON *arr) {
     uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
     l->materials = oak_calloc(n + 1, sizeof(oak_material));
     if (!l->materials) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "%s: out of memory", l->file);
-    static const char *const keys[] = {"name",
-                                       "base_color",
-                                       "metallic",
-                                       "roughness",
-                                       "emissive",
-                                       "emissive_strength",
-                                       "normal_scale",
-                                       "occlusion_strength",
-                                       "alpha_mode",
-                                       "alpha_cutoff",
-                                       "double_sided",
-                                       "unlit",
-                                       "base_color_tex",
-                                       "metallic_roughness_tex",
-                                       "normal_tex",
-                                       "occlusion_tex",
-                                       "emissive_tex",
-                                       "fx",
-                                       "lobes",
-                                       "additive",
-                                       NULL};
+    static const char *const keys[] = {
+        "name",           "base_color",
+        "metallic",       "roughness",
+        "emissive",       "emissive_strength",
+        "normal_scale",   "occlusion_strength",
+        "alpha_mode",     "alpha_cutoff",
+        "double_sided",   "unlit",
+        "base_color_tex", "metallic_roughness_tex",
+        "normal_tex",     "occlusion_tex",
+        "emissive_tex",   "fx",
+        "lobes",          "additive",
+        "softness",       NULL,
+    };
     const cJSON *m;
     cJSON_ArrayForEach(m, arr) {
         char p[PATH_MAX_LEN];
@@ -817,6 +809,7 @@ static oak_result read_materials(loader *l, const cJSON *arr) {
         TRY(read_bool(l, m, p, "double_sided", &d.double_sided));
         TRY(read_bool(l, m, p, "unlit", &d.unlit));
         TRY(read_bool(l, m, p, "additive", &d.additive));
+        TRY(read_float(l, m, p, "softness", &d.softness));
         TRY(read_texture_ref(l, m, p, "base_color_tex", &d.base_color_tex));
         TRY(read_texture_ref(l, m, p, "metallic_roughness_tex", &d.metallic_roughness_tex));
         TRY(read_texture_ref(l, m, p, "normal_tex", &d.normal_tex));

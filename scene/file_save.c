@@ -387,7 +387,8 @@ static void write_material(writer *w, oak_material m, uint32_t index) {
     w_float(w, "alpha_cutoff", d->alpha_cutoff);
     w_bool(w, "double_sided", d->double_sided);
     w_bool(w, "unlit", d->unlit);
-    if (d->additive) w_bool(w, "additive", true); /* written only when set */
+    if (d->additive) w_bool(w, "additive", true);              /* written only when set */
+    if (d->softness != 0) w_float(w, "softness", d->softness); /* as additive */
     write_texture_ref(w, "base_color_tex", &d->base_color_tex, index);
     write_texture_ref(w, "metallic_roughness_tex", &d->metallic_roughness_tex, index);
     write_texture_ref(w, "normal_tex", &d->normal_tex, index);

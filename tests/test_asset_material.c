@@ -72,6 +72,14 @@ TEST(materialCopiesNameAndChecksTextures) {
     CHECK(oak_make_material(&bad, &d) == OAK_ERROR_INVALID_ARGUMENT);
     CHECK(error_has("uv set 2"));
     CHECK(bad.id == 0);
+    d.normal_tex.uv_set = 0;
+    const float softness[2] = {-0.5f, NAN}; /* soft particles' metres: not negative, finite */
+    for (int i = 0; i < 2; i++) {
+        d.softness = softness[i];
+        CHECK(oak_make_material(&bad, &d) == OAK_ERROR_INVALID_ARGUMENT);
+        CHECK(error_has("softness"));
+    }
+    d.softness = 0;
 
     oak_destroy_material(m);
     CHECK(oak_material_get(m) == NULL);

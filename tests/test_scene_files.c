@@ -68,7 +68,7 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
     md.metallic = 0.7f, md.roughness = 0.123456789f, md.emissive_strength = 2.5f;
     md.normal_scale = 0.8f, md.occlusion_strength = 0.6f;
     md.alpha_mode = OAK_ALPHA_BLEND, md.alpha_cutoff = 0.25f, md.double_sided = true;
-    md.additive = true;
+    md.additive = true, md.softness = 0.375f;
     md.base_color_tex = (oak_texture_ref){pattern,
                                           {OAK_WRAP_CLAMP, OAK_WRAP_MIRROR, OAK_FILTER_NEAREST,
                                            OAK_FILTER_LINEAR, OAK_FILTER_NEAREST},
@@ -242,7 +242,7 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
         CHECK(d0->occlusion_strength == d1->occlusion_strength);
         CHECK_EQ_INT(d1->alpha_mode, OAK_ALPHA_BLEND);
         CHECK(d0->alpha_cutoff == d1->alpha_cutoff && d1->double_sided && !d1->unlit);
-        CHECK(d1->additive);
+        CHECK(d1->additive && d1->softness == 0.375f);
         CHECK(!memcmp(&d0->fx, &d1->fx, sizeof d0->fx)); /* the tricks, sharpness resolved to 4 */
         CHECK(d1->fx.triplanar_sharpness == 4);
         const oak_material_lobes *l0 = &d0->lobes, *l1 = &d1->lobes; /* the lobes, as given */

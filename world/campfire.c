@@ -8,13 +8,14 @@
 
 #include "world/internal.h"
 
-#define FIRE_KELVIN 1900.0f
-#define FIRE_CD     60.0f /* the lamp's candela at a flicker of 1 */
-#define FIRE_SEED   0xF1AEu
-#define FLAME_GLOW  30.0f /* cd/m^2 of the flipbook's white */
-#define SPARK_GLOW  40.0f
-#define CAMP_RADIUS 2.8f /* the camera path's circle */
-#define SOFT_TEXELS 32
+#define FIRE_KELVIN    1900.0f
+#define FIRE_CD        60.0f /* the lamp's candela at a flicker of 1 */
+#define FIRE_SEED      0xF1AEu
+#define FLAME_GLOW     30.0f /* cd/m^2 of the flipbook's white */
+#define SPARK_GLOW     40.0f
+#define SMOKE_SOFTNESS 0.3f /* metres over which smoke fades in front of what is behind */
+#define CAMP_RADIUS    2.8f /* the camera path's circle */
+#define SOFT_TEXELS    32
 
 /* [0, 1) value noise in time: hashed knots every 1/rate s, smoothstepped */
 static float value_noise(double t, double rate, uint32_t salt) {
@@ -147,6 +148,7 @@ static oak_result emitters(oak_scene *scene) {
     md.base_color[0] = md.base_color[1] = md.base_color[2] = 0.25f;
     md.metallic = 0, md.roughness = 1, md.double_sided = true, md.alpha_mode = OAK_ALPHA_BLEND;
     md.base_color_tex.texture = disc, md.name = "campfire smoke";
+    md.softness = SMOKE_SOFTNESS; /* no hard line where a puff meets a log or stone */
     if ((r = material(&smoke_mat, &md))) return r;
 
     oak_emitter_desc fl = {.capacity = 64,

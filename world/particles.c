@@ -30,6 +30,12 @@ typedef struct emitter {
     oak_material frame_material[OAK_PARTICLE_FRAMES]; /* the flipbook's, made here */
     particle *parts;
     oak_instance *records, *by_frame; /* by_frame: the records grouped by frame */
+    /* an "over" (BLEND, not additive) emitter's records far to near: the
+       view depth of each and the order (two halves: the merge's) */
+    bool sort;
+    oak_instance *sorted;
+    float *depth;
+    uint32_t *order;
     uint8_t *dead, *frame;
     uint32_t alive;
     uint32_t pending; /* oak_particles_burst's, born at the next step's start */
@@ -131,6 +137,9 @@ static void free_emitter(oak_particles *s, emitter *e) {
     oak_free(e->parts);
     oak_free(e->records);
     oak_free(e->by_frame);
+    oak_free(e->sorted);
+    oak_free(e->depth);
+    oak_free(e->order);
     oak_free(e->dead);
     oak_free(e->frame);
 }
@@ -262,6 +271,16 @@ oak_result oak_particles_add_emitter(oak_particles *s, const oak_emitter_desc *d
     if (r) {
         free_emitter(s, e);
         return r;
+    }
+    e->sort = m->desc.alpha_mode == OAK_ALPHA_BLEND && !m->desc.additive;
+    if (e->sort) {
+        e->sorted = oak_alloc(sizeof *e->sorted * d.capacity);
+        e->depth = oak_alloc(sizeof *e->depth * d.capacity);
+        e->order = oak_alloc(sizeof *e->order * 2 * d.capacity);
+        if (!e->sorted || !e->depth || !e->order) {
+            free_emitter(s, e);
+            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "particles: no memory for %u", d.capacity);
+        }
     }
     if (index) *index = s->count;
     s->count++;
@@ -472,7 +491,7 @@ typedef struct step_job {
     bool fly;   /* a step was taken (else only the records are rewritten) */
     bool write; /* the records are wanted (the update's last step) */
     bool have_eye;
-    float eye[3];
+    float eye[3], fwd[3]; /* fwd: the eye's view direction (its -z) */
 } step_job;
 
 /* Each particle of [begin, end): flown to t1, marked dead at the end of its
@@ -532,17 +551,50 @@ static void compact(emitter *e) {
     e->alive = w;
 }
 
+/* The records far to near by view depth (the eye at eye looking along
+   fwd): a stable bottom-up merge sort of their indices, ties in particle
+   order, so the order is the same on any run; into e->sorted. */
+static const oak_instance *far_to_near(emitter *e, const float eye[3], const float fwd[3]) {
+    uint32_t n = e->alive, *a = e->order, *b = e->order + e->d.capacity;
+    for (uint32_t i = 0; i < n; i++) {
+        const float *p = e->records[i].position;
+        e->depth[i] =
+            (p[0] - eye[0]) * fwd[0] + (p[1] - eye[1]) * fwd[1] + (p[2] - eye[2]) * fwd[2];
+        a[i] = i;
+    }
+    for (uint32_t w = 1; w < n; w *= 2) {
+        for (uint32_t lo = 0; lo < n; lo += 2 * w) {
+            uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            uint32_t i = lo, j = mid, o = lo;
+            while (i < mid && j < hi) b[o++] = e->depth[a[j]] > e->depth[a[i]] ? a[j++] : a[i++];
+            while (i < mid) b[o++] = a[i++];
+            while (j < hi) b[o++] = a[j++];
+        }
+        uint32_t *t = a;
+        a = b, b = t;
+    }
+    if (a != e->order) memcpy(e->order, a, sizeof *a * n); /* the order stays at e->order */
+    for (uint32_t i = 0; i < n; i++) e->sorted[i] = e->records[e->order[i]];
+    return e->sorted;
+}
+
 /* The records into the streams: all in one, or grouped by frame into
-   each frame's (in particle order within a frame). */
-static oak_result write_streams(emitter *e) {
+   each frame's (in particle order within a frame, or far to near when the
+   emitter sorts and an eye is known). */
+static oak_result write_streams(emitter *e, const step_job *j) {
     const oak_instance *rec = e->records;
+    if (e->sort && j->have_eye) rec = far_to_near(e, j->eye, j->fwd);
     uint32_t first[OAK_PARTICLE_FRAMES + 1] = {0};
     if (e->frames > 1) {
         for (uint32_t i = 0; i < e->alive; i++) first[e->frame[i] + 1]++;
         for (uint32_t k = 0; k < e->frames; k++) first[k + 1] += first[k];
         uint32_t at[OAK_PARTICLE_FRAMES];
         memcpy(at, first, sizeof at);
-        for (uint32_t i = 0; i < e->alive; i++) e->by_frame[at[e->frame[i]]++] = e->records[i];
+        const uint8_t *fr = e->frame;
+        for (uint32_t i = 0; i < e->alive; i++) {
+            uint32_t src = rec == e->records ? i : e->order[i];
+            e->by_frame[at[fr[src]]++] = rec[i];
+        }
         rec = e->by_frame;
     } else {
         first[1] = e->alive;
@@ -591,6 +643,7 @@ oak_result oak_particles_update(oak_particles *s, double seconds) {
         oak_scene_update_transforms(s->scene);
         oak_scene_world_matrix(s->scene, cam, m);
         j.eye[0] = m[3][0], j.eye[1] = m[3][1], j.eye[2] = m[3][2];
+        j.fwd[0] = -m[2][0], j.fwd[1] = -m[2][1], j.fwd[2] = -m[2][2];
         j.have_eye = true;
     }
     for (uint32_t i = 0; i < s->count; i++) {
@@ -608,7 +661,7 @@ oak_result oak_particles_update(oak_particles *s, double seconds) {
             run_chunks(&j);
             compact(e);
         }
-        oak_result r = write_streams(e);
+        oak_result r = write_streams(e, &j);
         if (r) return r;
     }
     s->steps = target;

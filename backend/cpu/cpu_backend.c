@@ -189,6 +189,7 @@ static oak_result cpu_render(void *self, const oak_render_view *v) {
     cpu_backend *b = self;
     memset(b->stage_ms, 0, sizeof b->stage_ms);
     b->shadow_stats = (oak_shadow_stats){0};
+    b->blend_stats = (oak_blend_stats){0};
     memset(b->part_ms, 0, sizeof b->part_ms);
     if (v->width != b->width || v->height != b->height) {
         oak_result r = cpu_resize(b, v->width, v->height);
@@ -286,6 +287,10 @@ static oak_result cpu_read_exposure(void *self, float state[4]) {
     return OAK_OK;
 }
 
+static void cpu_blend_stats(void *self, oak_blend_stats *out) {
+    *out = ((cpu_backend *)self)->blend_stats;
+}
+
 static void cpu_shadow_stats(void *self, oak_shadow_stats *out) {
     *out = ((cpu_backend *)self)->shadow_stats;
 }
@@ -339,6 +344,7 @@ static const oak_backend g_cpu = {
     .caps = CPU_CAPS,
     .read_light_grid = cpu_read_light_grid,
     .shadow_stats = cpu_shadow_stats,
+    .blend_stats = cpu_blend_stats,
     .read_sky = cpu_read_sky,
     .read_exposure = cpu_read_exposure,
 };

@@ -170,6 +170,9 @@ typedef struct cpu_pass {
     float *depth;  /* tile-major, CPU_TILE_PIXELS per tile */
     uint32_t *ids; /* tile-major, NULL when the pass writes no ids */
     bool keep;     /* draw over what the target holds (movers over a copy), no clear */
+    /* device depth to view depth (the blend pass's soft particles): the
+       projection's P22, P32, and 1 when orthographic (oak_gpu_view.depth_proj) */
+    float depth_proj[3];
 
     /* draws in raster order */
     cpu_draw *draws;
@@ -243,8 +246,9 @@ typedef struct cpu_backend {
        layer itself, or shadow_map's copy of it with the movers drawn over */
     oak_shadow_layer shadow_layer[OAK_MAX_CASCADES];
     const float *shadow_read[OAK_MAX_CASCADES];
-    oak_shadow_stats shadow_stats;                      /* the last frame's */
-    double stage_ms[OAK_PASS_COUNT];                    /* by pass, parts left out */
+    oak_shadow_stats shadow_stats;   /* the last frame's */
+    oak_blend_stats blend_stats;     /* the last frame's: a draw per surface here */
+    double stage_ms[OAK_PASS_COUNT]; /* by pass, parts left out */
     double part_ms[OAK_PASS_COUNT][OAK_PASS_MAX_PARTS]; /* the rows' sub-stages */
     double busy_ms[OAK_JOB_MAX_THREADS];                /* each worker's time in jobs, last frame */
     uint32_t busy_count;                                /* workers in busy_ms */

@@ -21,6 +21,8 @@ oak_result _oak_cpu_run_blend(cpu_backend *b, const oak_render_view *v) {
     cpu_pass *bl = &b->blend;
     _oak_cpu_pass_target(bl, b->width, b->height, true, v->jitter, b->depth, NULL);
     glm_mat4_copy((vec4 *)v->view_proj, bl->view_proj);
+    bl->depth_proj[0] = v->proj[2][2], bl->depth_proj[1] = v->proj[3][2];
+    bl->depth_proj[2] = v->ortho ? 1.0f : 0.0f;
     bl->draw_count = 0;
     for (uint32_t i = 0; i < v->draws.count; i++) {
         int32_t mi = _oak_cpu_material_index(b, v->draws.material[i]);
@@ -29,6 +31,17 @@ oak_result _oak_cpu_run_blend(cpu_backend *b, const oak_render_view *v) {
     }
     if (!bl->draw_count) return OAK_OK;
     _oak_cpu_pass_fill(b, bl, &v->draws, true);
+    /* a BLEND stream's instances (oak_draw_list.unit: consecutive draws,
+       far to near) sort as a unit, keyed by its first, as the GPUs' one
+       instanced draw does; each is still drawn by itself here */
+    const uint32_t *unit = v->draws.unit;
+    for (uint32_t k = 1; unit && k < bl->draw_count; k++) {
+        const cpu_draw *p = &bl->draws[k - 1];
+        cpu_draw *d = &bl->draws[k];
+        if (unit[d->src] && unit[d->src] == unit[p->src] && p->src + 1 == d->src)
+            d->sort_key = p->sort_key;
+    }
+    b->blend_stats = (oak_blend_stats){bl->draw_count, bl->draw_count};
     sort_far_to_near(bl->draws, bl->draw_count);
     oak_result r = _oak_cpu_pass_geometry(b, bl, NULL, NULL);
     if (r) return r;

@@ -123,6 +123,12 @@ static int64_t edge64(const cpu_tri *t, int i, int64_t px, int64_t py) {
            (int64_t)(t->y[j] - t->y[i]) * (px - t->x[i]) + t->bias[i];
 }
 
+/* View depth (metres) of device depth d (blend.frag oak_view_depth_of). */
+static float view_depth_of(const cpu_pass *p, float d) {
+    const float *q = p->depth_proj;
+    return q[2] != 0 ? (q[1] - d) / q[0] : q[1] / (d + q[0]);
+}
+
 static void blend_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     cpu_backend *b = ((resolve_ctx *)user)->b;
@@ -148,12 +154,18 @@ static void blend_job(void *user, uint32_t begin, uint32_t end, uint32_t worker)
                         edge64(t, 2, px, py) < 0)
                         continue;
                     float z = zb + t->dzdx * (((float)x - t->zx0) + 0.5f);
-                    if (!(z > depth[(y - ty0) * CPU_TILE + (x - tx0)])) continue;
+                    float behind = depth[(y - ty0) * CPU_TILE + (x - tx0)];
+                    if (!(z > behind)) continue;
                     if (!tc.id) _oak_cpu_tri_ctx(b, p, t->id, &tc);
                     float rgb[3], a;
                     _oak_cpu_surface(b, p, &tc, (uint32_t)x, (uint32_t)y, &s);
                     _oak_cpu_shade(b, &tc, &s, rgb, &a);
                     a = a < 0 ? 0 : a > 1 ? 1 : a;
+                    float soft = tc.mat->desc.softness; /* soft particles */
+                    if (soft > 0 && tc.mat->desc.alpha_mode == OAK_ALPHA_BLEND) {
+                        float f = (view_depth_of(p, behind) - view_depth_of(p, z)) / soft;
+                        a *= f < 0 ? 0 : f > 1 ? 1 : f;
+                    }
                     float *out = b->color + ((size_t)y * p->width + (uint32_t)x) * 3;
                     float keep = tc.mat->desc.additive ? 1.0f : 1.0f - a;
                     for (int c = 0; c < 3; c++) out[c] = rgb[c] * a + out[c] * keep;

@@ -150,6 +150,11 @@ static oak_result gl_read_light_grid(void *self, uint32_t *words, size_t count) 
     return r != OAK_OK ? r : _oak_gl_lightgrid_read(b->frame, words, count);
 }
 
+static void gl_blend_stats(void *self, oak_blend_stats *out) {
+    const _oak_gl_frame *f = ((_oak_gl_backend *)self)->frame;
+    *out = (oak_blend_stats){f->blend_surfaces, f->blend_draws};
+}
+
 static void gl_shadow_stats(void *self, oak_shadow_stats *out) {
     *out = ((_oak_gl_backend *)self)->frame->shadow_stats;
 }
@@ -217,6 +222,7 @@ const oak_backend *oak_backend_gl(void) {
                                   gl_read_exposure,
                                   gl_occlusion_stats,
                                   gl_presentation,
-                                  gl_present};
+                                  gl_present,
+                                  gl_blend_stats};
     return &b;
 }

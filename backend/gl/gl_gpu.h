@@ -91,7 +91,8 @@ typedef struct _oak_gl_frame {
     uint32_t shadow_size;          /* the atlas edge: 2 x 2 cascade maps */
     GLuint static_tex, static_fbo; /* the cascades' cached static layers, laid out as shadow_tex */
     oak_shadow_layer shadow_layer[OAK_MAX_CASCADES];
-    oak_shadow_stats shadow_stats; /* the last frame's */
+    oak_shadow_stats shadow_stats;        /* the last frame's */
+    uint32_t blend_surfaces, blend_draws; /* the last frame's (oak_blend_stats) */
 
     /* CPU staging with kept capacity: a warm frame allocates nothing */
     oak_gpu_draw *draw_data;

@@ -127,13 +127,25 @@ static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, const flo
         int g = group_of(_oak_gl_mat_of(f, l->material[i]), ms, camera != NULL,
                          f->draw_data[i].info[3]);
         if (g < 0) continue;
+        /* a BLEND stream's instances (oak_draw_list.unit), consecutive
+           draws far to near, are one instanced draw in their order */
+        _oak_gl_command *prev = at[4] > group[4] ? &f->cmds[at[4] - 1] : NULL;
+        if (g == 4 && prev && l->unit && l->unit[i] && l->unit[i] == l->unit[prev->base_instance] &&
+            prev->base_instance + prev->instance_count == i &&
+            prev->first_index == ms->first_index && prev->count == ms->index_count) {
+            prev->instance_count++;
+            continue;
+        }
         f->cmds[at[g]++] =
             (_oak_gl_command){ms->index_count, 1, ms->first_index, (int32_t)ms->base_vertex, i};
     }
+    group[5] = at[4];
+    if (camera) f->blend_surfaces = counts[4], f->blend_draws = at[4] - group[4];
     /* BLEND far to near, ties in draw order: a stable insertion sort as the
-       CPU backend's (blend draws are few) */
+       CPU backend's (blend draws are few; a stream is one, keyed by its
+       first, farthest instance) */
     _oak_gl_command *bl = f->cmds + group[4];
-    for (uint32_t i = 1; i < counts[4]; i++) {
+    for (uint32_t i = 1; i < group[5] - group[4]; i++) {
         _oak_gl_command x = bl[i];
         uint32_t j = i;
         while (j > 0 && f->blend_keys[bl[j - 1].base_instance] < f->blend_keys[x.base_instance]) {

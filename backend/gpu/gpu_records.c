@@ -105,6 +105,8 @@ void _oak_gpu_ao_fill(oak_gpu_view *g, const oak_render_view *v) {
     g->ao_proj[2] = v->proj[2][0], g->ao_proj[3] = v->proj[2][1];
     g->ao_proj2[0] = v->proj[3][0], g->ao_proj2[1] = v->proj[3][1];
     g->ao_proj2[2] = v->ortho ? 1.0f : 0.0f;
+    g->depth_proj[0] = v->proj[2][2], g->depth_proj[1] = v->proj[3][2];
+    g->depth_proj[2] = v->ortho ? 1.0f : 0.0f, g->depth_proj[3] = 0;
     for (int k = 0; k < 4; k++) g->ao_view_x[k] = v->view[k][0], g->ao_view_y[k] = v->view[k][1];
     g->ao_params[0] = v->post.ao_radius > 0 ? v->post.ao_radius : (float)OAK_GTAO_RADIUS;
     g->ao_params[1] = v->post.ao_intensity > 0 ? v->post.ao_intensity : 1.0f;
@@ -161,7 +163,7 @@ void _oak_gpu_material_fill(oak_gpu_material *g, const oak_material_desc *d) {
     memcpy(g->base_color, d->base_color, 16);
     float es = d->emissive_strength != 0 ? d->emissive_strength : 1;
     for (int c = 0; c < 3; c++) g->emissive[c] = d->emissive[c] * es;
-    g->emissive[3] = 0;
+    g->emissive[3] = d->alpha_mode == OAK_ALPHA_BLEND ? d->softness : 0; /* soft particles */
     g->params[0] = d->metallic;
     g->params[1] = d->roughness;
     g->params[2] = d->normal_scale != 0 ? d->normal_scale : 1;

@@ -234,6 +234,11 @@ static oak_result _oak_vk_render_vt(void *self, const oak_render_view *v) {
     return _oak_vk_render(vk, v);
 }
 
+static void _oak_vk_blend_stats(void *self, oak_blend_stats *out) {
+    const _oak_vk *vk = &((_oak_vk_backend *)self)->vk;
+    *out = (oak_blend_stats){vk->blend_surfaces, vk->blend_count};
+}
+
 static void _oak_vk_shadow_stats(void *self, oak_shadow_stats *out) {
     *out = ((_oak_vk_backend *)self)->vk.shadow_stats;
 }
@@ -435,6 +440,7 @@ static const oak_backend k_vulkan = {
             OAK_CAP_PROBES | OAK_CAP_GPU_STREAMS | OAK_CAP_GPU_OCCLUSION,
     .read_light_grid = _oak_vk_read_light_grid,
     .shadow_stats = _oak_vk_shadow_stats,
+    .blend_stats = _oak_vk_blend_stats,
     .read_sky = _oak_vk_read_sky,
     .read_exposure = _oak_vk_read_exposure,
     .occlusion_stats = _oak_vk_occlusion_stats,

@@ -387,9 +387,10 @@ typedef struct _oak_vk {
     uint32_t cmds_capacity;
     float *keys; /* BLEND sort keys per draw */
     uint32_t keys_capacity;
-    uint32_t blend_first, blend_count;
-    bool blend_ok, blend_warned; /* the HDR format blends as a colour attachment */
-    bool grid_warned;            /* lamp grid overflow said once */
+    uint32_t blend_first, blend_count; /* commands */
+    uint32_t blend_surfaces;           /* the BLEND draws they draw */
+    bool blend_ok, blend_warned;       /* the HDR format blends as a colour attachment */
+    bool grid_warned;                  /* lamp grid overflow said once */
     double sync_ms;
     _oak_vk_track track[OAK_TARGET_COUNT];
     /* the lamp atlas (vk_pass_lampshadow.c): static layers, the atlas the

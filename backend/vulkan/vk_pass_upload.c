@@ -163,8 +163,12 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
         if (g == (UINT32_MAX & ~TWO_SIDED)) continue;
         VkDrawIndexedIndirectCommand *prev = at[g] > first[g] ? &cmds[at[g] - 1] : NULL;
         /* under Hi-Z each view draw is a command of its own: the GPU keeps
-           or drops it (vk_hiz.c) */
-        bool alone = g == G_BLEND || (v->occ_gpu && g < OAK_VK_VIS_GROUPS);
+           or drops it (vk_hiz.c); a BLEND draw is one unless it follows
+           the last of its BLEND stream (oak_draw_list.unit): a stream's
+           instances are one instanced draw, in their order, far to near */
+        bool same_unit = g == G_BLEND && prev && v->draws.unit && v->draws.unit[i] &&
+                         v->draws.unit[i] == v->draws.unit[prev->firstInstance];
+        bool alone = (g == G_BLEND && !same_unit) || (v->occ_gpu && g < OAK_VK_VIS_GROUPS);
         if (!alone && prev && prev->firstInstance + prev->instanceCount == i &&
             prev->firstIndex == info[i].first_index &&
             prev->vertexOffset == (int32_t)info[i].first_vertex &&
@@ -180,9 +184,10 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
                                            .firstInstance = i};
     }
     /* Far to near, ties in draw order: a stable insertion sort, as the CPU
-       backend does (blend draws are few). */
+       backend does (blend draws are few; a stream is one, keyed by its
+       first, farthest instance). */
     VkDrawIndexedIndirectCommand *bl = cmds + first[G_BLEND];
-    for (uint32_t i = 1; i < counts[G_BLEND]; i++) {
+    for (uint32_t i = 1; i < at[G_BLEND] - first[G_BLEND]; i++) {
         VkDrawIndexedIndirectCommand x = bl[i];
         uint32_t j = i;
         while (j > 0 && vk->keys[bl[j - 1].firstInstance] < vk->keys[x.firstInstance]) {
@@ -194,6 +199,7 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
     if (sum) memcpy(f->indirect.mapped, cmds, (size_t)sum * sizeof *cmds);
     vk->blend_first = first[G_BLEND];
     vk->blend_count = at[G_BLEND] - first[G_BLEND];
+    vk->blend_surfaces = counts[G_BLEND];
     for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS; g++) {
         vk->vis_first[g] = first[g];
         vk->vis_count[g] = at[g] - first[g];

@@ -395,6 +395,10 @@ typedef struct oak_material_desc {
        behind instead of blending "over" (flames, sparks; docs/SHADING.md
        "Transparent (BLEND) surfaces"); no order is needed */
     bool additive;
+    /* BLEND only: soft particles. Metres of view depth over which the
+       surface fades in from the opaque surface behind it: its alpha times
+       saturate((scene depth - its depth) / softness); 0: a hard line */
+    float softness;
     oak_texture_ref base_color_tex, metallic_roughness_tex, normal_tex, occlusion_tex, emissive_tex;
     const char *name;
     oak_material_fx fx;       /* triplanar, tile breakup, variation, detail */

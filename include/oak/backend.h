@@ -44,6 +44,11 @@ typedef struct oak_draw_list {
     /* the view's draws: each one's index in the frame input, the key of its
        visible bit across frames (two-pass Hi-Z); NULL in caster lists */
     uint32_t *key;
+    /* the view's draws: a BLEND stream's instance, its stream + 1 (its
+       visible instances are consecutive draws, far to near: one instanced
+       draw on the GPUs, sorted among the BLEND surfaces as a unit); 0 for
+       any other draw; NULL in caster lists */
+    uint32_t *unit;
 } oak_draw_list;
 
 /* How one stream's instances bend this frame (docs/WORLD.md "Grass"): the
@@ -407,6 +412,9 @@ typedef struct oak_backend {
     const char *(*presentation)(void *self);
     oak_result (*present)(void *self, uint32_t width, uint32_t height,
                           const oak_present_panel *panel, uint8_t *capture);
+    /* The last frame's blend pass: BLEND surfaces and the draws issued
+       for them. NULL when the backend keeps no count. */
+    void (*blend_stats)(void *self, oak_blend_stats *out);
 } oak_backend;
 
 /* Each backend exports one of these. */

@@ -681,6 +681,14 @@ typedef struct oak_shadow_stats {
 } oak_shadow_stats;
 /* OAK_ERROR_UNSUPPORTED when the backend keeps no shadow cache (null). */
 oak_result oak_renderer_shadow_stats(const oak_renderer *r, oak_shadow_stats *out);
+/* The blend pass of the last frame (docs/SHADING.md "Transparent (BLEND)
+ * surfaces"): the BLEND surfaces drawn (each stream instance one) and the
+ * draws the backend issued for them (a BLEND stream one on the GPUs). */
+typedef struct oak_blend_stats {
+    uint32_t surfaces, draws;
+} oak_blend_stats;
+/* OAK_ERROR_UNSUPPORTED when the backend keeps no count (null). */
+oak_result oak_renderer_blend_stats(const oak_renderer *r, oak_blend_stats *out);
 /* The sky light's maps (test hook): captures, how many times the backend
  * captured the sky (only when the environment changed); texels, when not
  * NULL, count >= OAK_GPU_SKY_TEXELS * 4 floats laid out as

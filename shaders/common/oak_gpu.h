@@ -200,6 +200,7 @@
 #define OAK_GPU_MAT_DIFFTR       128u /* KHR_materials_diffuse_transmission: lobe5 */
 #define OAK_GPU_MAT_TRANSMIT     256u /* KHR_materials_transmission (+ _volume, _dispersion): lobe6, lobe7 */
 #define OAK_GPU_MAT_ADDITIVE     512u /* BLEND: added to what is behind (src * a + dst) */
+/* oak_gpu_material.emissive.w: a BLEND material's softness in metres (0: hard) */
 
 /* oak_gpu_texref.a.w packing: mips | wrap_u << 8 | wrap_v << 10 | mag << 12 |
  * min << 14 | mip << 16 | uv_set << 18 | srgb << 19 (wraps and filters are
@@ -297,6 +298,10 @@ OAK_STRUCT(oak_gpu_view) {
     oak_gpu_fog fog; /* volumetric fog (grid.w 0: none, the exp2 fog as before) */
     OAK_F4(weather); /* wetness, snow, 1 when the ssr pass runs (the resolve writes OAK_B_SSR), 1 when either is on */
     OAK_F4(ripples); /* rain on the puddles, its clock (s, wrapped), 0, 0 */
+    /* device depth d to view depth (metres) for soft particles (blend.frag):
+       the projection's P22, P32 and 1 when orthographic, 0. Perspective
+       P32 / (d + P22), orthographic (P32 - d) / P22 */
+    OAK_F4(depth_proj);
 }
 OAK_END(oak_gpu_view);
 
