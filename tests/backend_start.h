@@ -211,4 +211,30 @@ static inline double oak_test_edge_width(const uint8_t *px, uint32_t W, uint32_t
     return rows ? sum / rows : 1e9;
 }
 
+/* The scene drawn by r and read back into px (w x h RGBA8); false, and the
+   check failed, when either step fails. */
+static inline bool oak_test_draw_scene(oak_renderer *r, oak_scene *scene, uint8_t *px, uint32_t w,
+                                       uint32_t h) {
+    bool ok = oak_scene_draw(scene, r) == OAK_OK &&
+              oak_renderer_read_pixels(r, px, (size_t)w * h * 4) == OAK_OK;
+    CHECK(ok);
+    return ok;
+}
+
+/* Pixels of two w x h RGBA8 pictures whose largest channel moved by more
+   than tol/255. */
+static inline uint32_t oak_test_changed_pixels(const uint8_t *a, const uint8_t *b, uint32_t w,
+                                               uint32_t h, int tol) {
+    uint32_t n = 0;
+    for (size_t i = 0; i < (size_t)w * h; i++) {
+        int most = 0;
+        for (int c = 0; c < 3; c++) {
+            int d = abs((int)a[i * 4 + c] - (int)b[i * 4 + c]);
+            most = d > most ? d : most;
+        }
+        n += most > tol;
+    }
+    return n;
+}
+
 #endif

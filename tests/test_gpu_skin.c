@@ -182,24 +182,12 @@ TEST(paletteSkinsExactlyAndRefusesBadSkins) {
 }
 
 static bool draw(oak_renderer *r, oak_scene *scene, uint8_t *px) {
-    bool ok = oak_scene_draw(scene, r) == OAK_OK &&
-              oak_renderer_read_pixels(r, px, (size_t)W * H * 4) == OAK_OK;
-    CHECK(ok);
-    return ok;
+    return oak_test_draw_scene(r, scene, px, W, H);
 }
 
 /* Pixels whose largest channel moved by more than 8/255. */
 static uint32_t changed(const uint8_t *a, const uint8_t *b) {
-    uint32_t n = 0;
-    for (size_t i = 0; i < (size_t)W * H; i++) {
-        int most = 0;
-        for (int c = 0; c < 3; c++) {
-            int d = abs((int)a[i * 4 + c] - (int)b[i * 4 + c]);
-            most = d > most ? d : most;
-        }
-        n += most > 8;
-    }
-    return n;
+    return oak_test_changed_pixels(a, b, W, H, 8);
 }
 
 TEST(runningFoxFollowsItsPoseOnTheBackend) {
