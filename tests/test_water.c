@@ -921,6 +921,62 @@ TEST(waterWindowShowsWhatStandsAbove) {
     lake_close(&k, r);
 }
 
+/* The brightest pixel's channel sum within 4 px of the centre. */
+static int centre_peak(const uint8_t *px) {
+    int best = 0;
+    for (int y = H / 2 - 4; y <= H / 2 + 4; y++)
+        for (int x = W / 2 - 4; x <= W / 2 + 4; x++) {
+            const uint8_t *p = px + 4 * (y * W + x);
+            best = p[0] + p[1] + p[2] > best ? p[0] + p[1] + p[2] : best;
+        }
+    return best;
+}
+
+/* The sun seen through Snell's window: under an hour's sky (18:30, the sun
+   about 10 degrees up, so 80 degrees off the zenith in air) from 1 m under
+   still water, a 3 degree view along the refracted ray (asin(sin 80 /
+   1.33) = 47.8 degrees off the zenith in the water). Refraction squashes
+   the key light's disc (0.27 degrees in air) to about 0.05 degrees tall
+   there (d(water)/d(air) = cos 80 / (1.33 cos 47.8) = 0.19), so the view
+   is narrow and the peak is looked for round the centre: white at
+   exposure -13 with the disc, not without it (env.sun_disc 0), nor along
+   the unbent direction (total internal reflection there). */
+TEST(waterSunShowsThroughTheWindow) {
+    static uint8_t px[3][W * H * 4]; /* refracted with the disc, without, unbent */
+    for (int pass = 0; pass < 3; pass++) {
+        lake k;
+        oak_renderer *r = lake_open_still(&k);
+        if (!r) return;
+        oak_scene_post(k.scene)->ev100_set = true;
+        CHECK_OK(oak_world_set_time(k.scene, 18.5f));
+        if (pass == 1) oak_scene_environment(k.scene)->sun_disc = 0;
+        oak_scene_post(k.scene)->exposure_comp = -13;
+        oak_entity sun = oak_scene_find(k.scene, "sun");
+        const oak_transform *lt = oak_scene_transform(k.scene, sun);
+        versor q = {lt->rotation[0], lt->rotation[1], lt->rotation[2], lt->rotation[3]};
+        vec3 z = {0, 0, 1}, u;
+        glm_quat_rotatev(q, z, u); /* toward the sun, in air */
+        double h = sqrt((double)u[0] * u[0] + (double)u[2] * u[2]), sw = h / OAK_WATER_IOR;
+        double cw = sqrt(1 - sw * sw);
+        float d[3] = {(float)(u[0] / h * sw), (float)cw, (float)(u[2] / h * sw)};
+        if (pass == 2) d[0] = u[0], d[1] = u[1], d[2] = u[2];
+        float at[3] = {k_up_eye[0] + d[0], k_up_eye[1] + d[1], k_up_eye[2] + d[2]};
+        lake_fov(&k, 3.0f);
+        lake_draw(&k, r, k_up_eye, at, px[pass]);
+        lake_close(&k, r);
+    }
+    lake_save("water_window_sun.png", px[0]);
+    int peak[3];
+    for (int i = 0; i < 3; i++) peak[i] = centre_peak(px[i]);
+    fprintf(stderr,
+            "  the sun through the window: the centre's peak (channel sum) %d with the disc, %d "
+            "without, %d unbent\n",
+            peak[0], peak[1], peak[2]);
+    CHECK_EQ_INT(peak[0], 3 * 255);
+    CHECK(peak[1] < 3 * 250);
+    CHECK(peak[2] < 3 * 250);
+}
+
 /* The sky where nothing is drawn, from 1 m under (no surface: the lake's
    volume without its grid, no floor): looking level, the lower half (water
    all the way) is deep water's colour, bluer and darker than the raw sky
@@ -1009,7 +1065,7 @@ TEST(waterFromAboveIgnoresTheUnderside) {
 }
 
 TEST(waterBackendParity) {
-    enum { VIEWS = 7 };
+    enum { VIEWS = 8 };
     static uint8_t px[2][VIEWS][W * H * 4]; /* [backend][view] */
     const float *eyes[4] = {k_down_eye, k_low_eye, k_under_eye, k_up_eye};
     const float *ats[4] = {k_down_at, k_low_at, k_under_at, k_up_at};
@@ -1040,8 +1096,17 @@ TEST(waterBackendParity) {
         lake_fov(&k, 90.0f);
         lake_draw(&k, r, k_up_eye, k_up_at, px[pass][6]);
         lake_close(&k, r);
+        /* an hour's sky, its sun's disc through the window on waves */
+        r = lake_open(&k, pass ? g_backend : "cpu");
+        if (!r) return;
+        oak_scene_post(k.scene)->ev100_set = true;
+        CHECK_OK(oak_world_set_time(k.scene, 16.0f));
+        oak_scene_post(k.scene)->exposure_comp = -12;
+        lake_fov(&k, 90.0f);
+        lake_draw(&k, r, k_up_eye, k_up_at, px[pass][7]);
+        lake_close(&k, r);
     }
-    const char *names[VIEWS] = {"down", "low", "under", "up", "skylevel", "skyup", "card"};
+    const char *names[VIEWS] = {"down", "low", "under", "up", "skylevel", "skyup", "card", "sun"};
     for (int v = 0; v < VIEWS; v++) {
         char name[64];
         snprintf(name, sizeof name, "water_%s_%s.png", g_backend, names[v]);
@@ -1077,6 +1142,7 @@ int main(int argc, char **argv) {
         RUN(waterRefractionOffsetFollowsTheNormal);
         RUN(waterSnellsWindowFromBelow);
         RUN(waterWindowShowsWhatStandsAbove);
+        RUN(waterSunShowsThroughTheWindow);
         RUN(waterSkyFromBelowIsFogged);
         RUN(waterFromAboveIgnoresTheUnderside);
     }

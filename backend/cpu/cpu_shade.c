@@ -969,6 +969,7 @@ void _oak_cpu_water_underside(const cpu_backend *b, const float P[3], const floa
         float q = 1.0f - ct, q2 = q * q;
         F = (float)OAK_WATER_F0 + (1.0f - (float)OAK_WATER_F0) * (q2 * q2 * q);
         _oak_sky_specular(b->sky, t, roughness, sky);
+        _oak_sun_disc_add(b->view, t, sky); /* the key light's disc over an image sky */
         if (px && b->opaque_copy) window_hit(b, P, px, t, sky);
     }
     float d[3] = {cam[0] - P[0], cam[1] - P[1], cam[2] - P[2]}, len = sqrtf(dot3(d, d));

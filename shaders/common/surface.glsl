@@ -204,7 +204,7 @@ vec3 oak_water_underside_air(vec3 P, vec3 N, vec3 t, vec3 air) {
 
 vec3 oak_water_underside(vec3 P, vec3 N, vec3 V, float roughness) {
     vec3 t = refract(-V, N, float(OAK_WATER_IOR));
-    vec3 air = -dot(t, N) > 0.0 ? oak_sky_specular(t, roughness) : vec3(0.0);
+    vec3 air = -dot(t, N) > 0.0 ? oak_sky_specular(t, roughness) + oak_sun_disc(t) : vec3(0.0);
     return oak_water_underside_air(P, N, t, air);
 }
 
@@ -467,7 +467,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     if (wunder) { // Snell's window, the underwater fog to it; it hides what is behind
         vec3 t = refract(-V, Nv, float(OAK_WATER_IOR)), air = vec3(0.0);
         if (-dot(t, Nv) > 0.0) {
-            air = oak_sky_specular(t, clamp(materials[mi].params.y, 0.03, 1.0));
+            air = oak_sky_specular(t, clamp(materials[mi].params.y, 0.03, 1.0)) + oak_sun_disc(t);
             // what stands above the water where the refracted ray meets it
             // in the opaque copy, its own underwater fog taken back out
             ivec2 sh;
