@@ -58,19 +58,43 @@ static oak_result setup(oak_mesh_data *m, uint32_t joints) {
    move a framed camera (a bent limb's box swings wide); the pass is ~110
    flops a vertex for 4 joints (4 x 12 rows weighed, 3 dot products), 6
    more a morph target in play and 96 for a second set of joints; the
-   posing of normals and tangents and every write stay with the backends. */
-static void pose_bounds(oak_mesh_data *m) {
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (size_t v = 0; v < m->vertex_count; v++) {
-        float p[3];
-        _oak_pose_vertex(m, false, v, p, NULL, NULL);
-        for (int a = 0; a < 3; a++) {
-            lo[a] = p[a] < lo[a] ? p[a] : lo[a];
-            hi[a] = p[a] > hi[a] ? p[a] : hi[a];
+   posing of normals and tangents and every write stay with the backends.
+   Slices of at least 1,024 vertices run on the job pool. */
+#define BOUNDS_SLICES 64 /* at most; min and max are exact, so any split gives the same box */
+
+typedef struct bounds_job {
+    oak_mesh_data *m;
+    uint32_t per; /* vertices a slice */
+    float box[BOUNDS_SLICES][6];
+} bounds_job;
+
+static void bounds_slices(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    bounds_job *j = user;
+    for (uint32_t s = begin; s < end; s++) {
+        float *lo = j->box[s], *hi = j->box[s] + 3;
+        lo[0] = lo[1] = lo[2] = INFINITY, hi[0] = hi[1] = hi[2] = -INFINITY;
+        size_t last = (size_t)(s + 1) * j->per;
+        if (last > j->m->vertex_count) last = j->m->vertex_count;
+        for (size_t v = (size_t)s * j->per; v < last; v++) {
+            float p[3];
+            _oak_pose_vertex(j->m, false, v, p, NULL, NULL);
+            for (int a = 0; a < 3; a++) {
+                lo[a] = p[a] < lo[a] ? p[a] : lo[a];
+                hi[a] = p[a] > hi[a] ? p[a] : hi[a];
+            }
         }
     }
+}
+
+static void pose_bounds(oak_mesh_data *m) {
+    bounds_job j = {.m = m, .per = 1024};
+    while ((m->vertex_count + j.per - 1) / j.per > BOUNDS_SLICES) j.per *= 2;
+    uint32_t slices = (uint32_t)((m->vertex_count + j.per - 1) / j.per);
+    oak_parallel_for(slices, 1, bounds_slices, &j);
     oak_bounds_empty(&m->bounds);
-    if (m->vertex_count) oak_bounds_add(&m->bounds, lo), oak_bounds_add(&m->bounds, hi);
+    for (uint32_t s = 0; s < slices; s++)
+        oak_bounds_add(&m->bounds, j.box[s]), oak_bounds_add(&m->bounds, j.box[s] + 3);
     oak_bounds_finish(&m->bounds);
 }
 
