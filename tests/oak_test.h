@@ -144,6 +144,14 @@ static inline oak_material oak_test_cutout_material(const uint8_t *texels, uint3
     return m;
 }
 
+/* A [0, 1) value from (i, salt): a 32-bit integer hash, 24 bits kept, for
+   scenes scattered the same on every run. */
+static inline float oak_test_hash01(uint32_t i, uint32_t salt) {
+    uint32_t x = i * 0x9e3779b9u + salt;
+    x ^= x >> 16, x *= 0x7feb352du, x ^= x >> 15, x *= 0x846ca68bu, x ^= x >> 16;
+    return (float)(x >> 8) * (1.0f / 16777216.0f);
+}
+
 static inline long oak_test_heap_calls(void) {
     return atomic_load(&oak_test_heap_calls_);
 }

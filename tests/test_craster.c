@@ -40,14 +40,6 @@ typedef struct scene {
     oak_instance rec[CAP];
 } scene;
 
-static uint32_t hash(uint32_t x) {
-    x ^= x >> 16, x *= 0x7feb352du, x ^= x >> 15, x *= 0x846ca68bu, x ^= x >> 16;
-    return x;
-}
-static float hash01(uint32_t i, uint32_t salt) {
-    return (float)(hash(i * 0x9e3779b9u + salt) >> 8) * (1.0f / 16777216.0f);
-}
-
 /* Two triangles that share no vertex: one facing +z, one facing +x. */
 static oak_result make_tuft(oak_mesh *out) {
     static const float p[] = {-0.07f, 0, 0,     0.07f, 0, 0,      0.01f, 0.3f,  0,
@@ -74,15 +66,15 @@ static void scene_init(scene *s) {
         /* a jittered grid from 2 to 26 m ahead, the two streams interleaved */
         for (uint32_t i = 0; i < CAP; i++) {
             uint32_t j = i * 2 + k, gx = j % GX, gz = j / GX;
-            float a = 6.2831853f * hash01(j, 2), sc = 0.8f + 0.4f * hash01(j, 3);
-            s->rec[i] =
-                (oak_instance){.position = {-5.0f + 0.25f * (float)gx + 0.2f * hash01(j, 4), 0,
-                                            2.0f - 1.0f * (float)gz - 0.8f * hash01(j, 5)},
-                               .scale = sc,
-                               .rotation = {0, sinf(a * 0.5f), 0, cosf(a * 0.5f)},
-                               .phase = 0};
+            float a = 6.2831853f * oak_test_hash01(j, 2), sc = 0.8f + 0.4f * oak_test_hash01(j, 3);
+            s->rec[i] = (oak_instance){
+                .position = {-5.0f + 0.25f * (float)gx + 0.2f * oak_test_hash01(j, 4), 0,
+                             2.0f - 1.0f * (float)gz - 0.8f * oak_test_hash01(j, 5)},
+                .scale = sc,
+                .rotation = {0, sinf(a * 0.5f), 0, cosf(a * 0.5f)},
+                .phase = 0};
             for (int c = 0; c < 3; c++)
-                s->rec[i].color[c] = 0.2f + 0.8f * hash01(j, 7 + (uint32_t)c);
+                s->rec[i].color[c] = 0.2f + 0.8f * oak_test_hash01(j, 7 + (uint32_t)c);
         }
         CHECK_OK(oak_stream_write(s->streams[k], 0, s->rec, CAP));
         CHECK_OK(oak_stream_set_count(s->streams[k], CAP));

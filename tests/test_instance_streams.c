@@ -32,28 +32,21 @@ typedef struct scene {
     oak_instance rec[CAP];
 } scene;
 
-static uint32_t hash(uint32_t x) {
-    x ^= x >> 16, x *= 0x7feb352du, x ^= x >> 15, x *= 0x846ca68bu, x ^= x >> 16;
-    return x;
-}
-static float hash01(uint32_t i, uint32_t salt) {
-    return (float)(hash(i * 0x9e3779b9u + salt) >> 8) * (1.0f / 16777216.0f);
-}
-
 /* A grid of instances over the ground, the nearest row first, shifted by
    `shift` metres in x, each
    coloured from the hue `hue` on. */
 static void fill(scene *s, float shift, float hue) {
     for (uint32_t i = 0; i < CAP; i++) {
         oak_instance *r = &s->rec[i];
-        float scale = 0.5f + 0.4f * hash01(i, 1), a = 3.0f * hash01(i, 2);
+        float scale = 0.5f + 0.4f * oak_test_hash01(i, 1), a = 3.0f * oak_test_hash01(i, 2);
         *r = (oak_instance){.position = {-6.6f + 1.2f * (float)(i % GX) + shift, 0.5f * scale,
                                          2.1f - 1.3f * (float)(i / GX)},
                             .scale = scale,
                             .rotation = {0, sinf(a), 0, cosf(a)},
                             .phase = (float)i};
         for (int k = 0; k < 3; k++)
-            r->color[k] = 0.25f + 0.75f * hash01(i + (uint32_t)(hue * 97.0f), 5 + (uint32_t)k);
+            r->color[k] =
+                0.25f + 0.75f * oak_test_hash01(i + (uint32_t)(hue * 97.0f), 5 + (uint32_t)k);
     }
 }
 
