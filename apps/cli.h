@@ -155,6 +155,9 @@ int _oak_cli_open_scene(const cli_options *opts, oak_scene **out);
 /* Applies the scene's time of day, or --hour's over it (oak_world_set_time),
    then the scene's weather, or --weather's over it (oak_world_set_weather). */
 oak_result _oak_cli_apply_time(const cli_options *opts, oak_scene *scene);
+/* Frame `index`'s world time on a 60 Hz tick: the built-in world's update,
+   or a scene file's particles stepped on from the clock it was saved at. */
+oak_result _oak_cli_world_tick(const cli_options *opts, oak_scene *scene, uint32_t index);
 /* The window's [ and ]: the scene's hour (noon if it had none) moved by
    `hours`, wrapped round midnight, and the sun, sky and light set from it;
    *now gets the new hour. */

@@ -105,10 +105,8 @@ static int bench_frame(const cli_options *o, oak_scene *scene, oak_renderer *ren
        streaming: stage "world") and the draw */
     uint64_t start = oak_time_ns();
     double world_ms = -1;
-    if (o->world) {
-        if (oak_world_update(scene, o->world, (float)i / 60.0f) != OAK_OK) return _oak_cli_fail(o);
-        world_ms = oak_ms_since(start);
-    }
+    if (_oak_cli_world_tick(o, scene, i) != OAK_OK) return _oak_cli_fail(o);
+    if (o->world) world_ms = oak_ms_since(start);
     if (oak_scene_draw(scene, renderer) != OAK_OK) return _oak_cli_fail(o);
     frame->ms[frame->count++] = oak_ms_since(start);
     oak_shadow_stats st;

@@ -78,8 +78,7 @@ static oak_result draw_window_frame(void *user, uint32_t index, uint32_t width, 
         const float *after = oak_scene_transform(f->scene, cam)->position;
         float d[3] = {after[0] - before[0], after[1] - before[1], after[2] - before[2]};
         f->flown += sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-        if (f->o->world && (r = oak_world_update(f->scene, f->o->world, (float)index / 60.0f)))
-            return r;
+        if ((r = _oak_cli_world_tick(f->o, f->scene, index))) return r;
     } else if (f->o->world) { /* a scene file's camera stays where the file put it */
         float eye[3], target[3];
         float t = (float)(index % WINDOW_PATH_FRAMES) / WINDOW_PATH_FRAMES;
@@ -89,6 +88,8 @@ static oak_result draw_window_frame(void *user, uint32_t index, uint32_t width, 
         oak_scene_set_transform(f->scene, oak_scene_active_camera(f->scene), &tr);
         r = oak_world_update(f->scene, f->o->world, (float)index / 60.0f);
         if (r) return r;
+    } else if ((r = _oak_cli_world_tick(f->o, f->scene, index))) {
+        return r;
     }
     if (in->hours != 0 && (r = _oak_cli_turn_clock(f->scene, in->hours, &f->hour))) return r;
     if (in->weather_steps && (r = next_weather(f, in->weather_steps))) return r;
@@ -222,7 +223,7 @@ static int render(const cli_options *o, oak_scene *scene, oak_renderer *renderer
     for (uint32_t i = 0; i < frames; i++) {
         uint64_t start = oak_time_ns();
         /* world time on a fixed 60 Hz tick */
-        if (o->world && oak_world_update(scene, o->world, (float)i / 60.0f) != OAK_OK) {
+        if (_oak_cli_world_tick(o, scene, i) != OAK_OK) {
             status = _oak_cli_fail(o);
             goto done;
         }

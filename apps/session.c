@@ -82,11 +82,45 @@ oak_result _oak_cli_apply_time(const cli_options *opts, oak_scene *scene) {
                              : oak_world_apply_weather(scene);
 }
 
+/* A loaded scene file's particle clock at load: its frames step the
+   emitters on from there at 60 Hz (_oak_cli_world_tick). */
+typedef struct file_clock {
+    double base;
+} file_clock;
+
+static void free_clock(void *p) {
+    oak_free(p);
+}
+
+static oak_result start_file_particles(oak_scene *scene) {
+    oak_result r = oak_world_apply_particles(scene);
+    if (r || !oak_scene_emitter_count(scene)) return r;
+    file_clock *c = oak_calloc(1, sizeof *c);
+    if (!c) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "particles: out of memory");
+    c->base = oak_scene_particle_time(scene);
+    if ((r = oak_scene_attach(scene, c, free_clock))) oak_free(c);
+    return r;
+}
+
+oak_result _oak_cli_world_tick(const cli_options *opts, oak_scene *scene, uint32_t index) {
+    if (opts->world) return oak_world_update(scene, opts->world, (float)index / 60.0f);
+    const file_clock *c = oak_scene_attachment(scene, free_clock);
+    return c ? oak_world_update_particles(scene, (float)(c->base + (double)index / 60.0)) : OAK_OK;
+}
+
 static int open_scene(const cli_options *opts, oak_scene **out) {
     *out = NULL;
     if (opts->scene) {
         oak_scene_load_desc d = {.asset_root = opts->asset_root};
-        if (oak_scene_load_with(out, opts->scene, &d) != OAK_OK) return _oak_cli_fail(opts);
+        /* the world's painted textures a file may name (oak://campfire_flames) */
+        if (oak_world_register_painters() != OAK_OK ||
+            oak_scene_load_with(out, opts->scene, &d) != OAK_OK)
+            return _oak_cli_fail(opts);
+        if (start_file_particles(*out)) {
+            oak_destroy_scene(*out);
+            *out = NULL;
+            return _oak_cli_fail(opts);
+        }
         if (opts->ao) oak_scene_post(*out)->ao = opts->ao;
         if (_oak_cli_apply_time(opts, *out)) {
             oak_destroy_scene(*out);

@@ -228,6 +228,7 @@ void oak_destroy_scene(oak_scene *scene) {
     oak_free(scene->draw_flags);
     oak_free(scene->lights);
     oak_free(scene->probes);
+    oak_free(scene->emitters);
     oak_free(scene->scratch);
     for (uint32_t i = 0; i < scene->stream_count; i++) {
         oak_destroy_stream(scene->streams[i]);

@@ -967,6 +967,124 @@ static oak_result read_entities(loader *l, const cJSON *arr) {
     return r;
 }
 
+/* ---- particle emitters ------------------------------------------------------ */
+
+static oak_result read_keys(loader *l, const cJSON *o, const char *path, const char *key,
+                            oak_particle_key *keys, uint32_t *count) {
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!arr) return OAK_OK;
+    char p[PATH_MAX_LEN];
+    join(p, path, key);
+    if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) > OAK_PARTICLE_KEYS)
+        return fail(l, p, "expected an array of at most %d keys", OAK_PARTICLE_KEYS);
+    static const char *const kkeys[] = {"t", "value", NULL};
+    uint32_t n = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        char kp[PATH_MAX_LEN];
+        join_index(kp, path, key, (int)n);
+        TRY(expect_object(l, it, kp, kkeys));
+        oak_result r = OAK_OK;
+        if (!field(l, it, kp, "t", true, &r)) return r;
+        TRY(read_float(l, it, kp, "t", &keys[n].t));
+        TRY(read_floats(l, it, kp, "value", keys[n].value, 4, true));
+        n++;
+    }
+    *count = n;
+    return OAK_OK;
+}
+
+static oak_result read_emitter(loader *l, const cJSON *o, const char *p, oak_emitter_desc *d) {
+    static const char *const keys[] = {"capacity",     "seed",       "position",  "direction",
+                                       "cone_degrees", "rate",       "bursts",    "speed",
+                                       "life",         "size",       "spin",      "gravity",
+                                       "drag",         "color_keys", "size_keys", "material",
+                                       "flipbook",     "lift",       NULL};
+    TRY(expect_object(l, o, p, keys));
+    long long v = 0;
+    TRY(read_int(l, o, p, "capacity", 0, OAK_PARTICLE_MAX, false, &v));
+    d->capacity = (uint32_t)v;
+    TRY(read_u32(l, o, p, "seed", &d->seed));
+    TRY(read_floats(l, o, p, "position", d->position, 3, false));
+    TRY(read_floats(l, o, p, "direction", d->direction, 3, false));
+    TRY(read_float(l, o, p, "cone_degrees", &d->cone_degrees));
+    TRY(read_float(l, o, p, "rate", &d->rate));
+    const cJSON *bursts = cJSON_GetObjectItemCaseSensitive(o, "bursts");
+    if (bursts) {
+        char bp[PATH_MAX_LEN];
+        join(bp, p, "bursts");
+        if (!cJSON_IsArray(bursts) || cJSON_GetArraySize(bursts) > OAK_PARTICLE_BURSTS)
+            return fail(l, bp, "expected an array of at most %d bursts", OAK_PARTICLE_BURSTS);
+        static const char *const bkeys[] = {"at", "every", "count", NULL};
+        int b = 0;
+        const cJSON *it;
+        cJSON_ArrayForEach(it, bursts) {
+            char ip[PATH_MAX_LEN];
+            join_index(ip, p, "bursts", b);
+            TRY(expect_object(l, it, ip, bkeys));
+            TRY(read_float(l, it, ip, "at", &d->bursts[b].at));
+            TRY(read_float(l, it, ip, "every", &d->bursts[b].every));
+            long long c = 0;
+            TRY(read_int(l, it, ip, "count", 1, OAK_PARTICLE_MAX, true, &c));
+            d->bursts[b++].count = (uint32_t)c;
+        }
+    }
+    TRY(read_floats(l, o, p, "speed", d->speed, 2, false));
+    TRY(read_floats(l, o, p, "life", d->life, 2, false));
+    TRY(read_floats(l, o, p, "size", d->size, 2, false));
+    TRY(read_floats(l, o, p, "spin", d->spin, 2, false));
+    TRY(read_floats(l, o, p, "gravity", d->gravity, 3, false));
+    TRY(read_float(l, o, p, "drag", &d->drag));
+    TRY(read_keys(l, o, p, "color_keys", d->color_keys, &d->color_key_count));
+    TRY(read_keys(l, o, p, "size_keys", d->size_keys, &d->size_key_count));
+    long long mat = -1;
+    TRY(read_int(l, o, p, "material", -1, (long long)l->material_count - 1, false, &mat));
+    d->material = mat >= 0 ? l->materials[mat] : (oak_material){0};
+    const cJSON *book = cJSON_GetObjectItemCaseSensitive(o, "flipbook");
+    if (book) {
+        char fp[PATH_MAX_LEN];
+        join(fp, p, "flipbook");
+        const cJSON *c = cJSON_IsArray(book) && cJSON_GetArraySize(book) == 2 ? book->child : NULL;
+        if (!c || !cJSON_IsNumber(c) || !cJSON_IsNumber(c->next) ||
+            c->valuedouble != floor(c->valuedouble) ||
+            c->next->valuedouble != floor(c->next->valuedouble) || c->valuedouble < 1 ||
+            c->next->valuedouble < 1 || c->valuedouble * c->next->valuedouble > OAK_PARTICLE_FRAMES)
+            return fail(l, fp, "expected [columns, rows], at least 1 each, at most %d frames",
+                        OAK_PARTICLE_FRAMES);
+        d->flipbook[0] = (uint32_t)c->valuedouble, d->flipbook[1] = (uint32_t)c->next->valuedouble;
+    }
+    TRY(read_float(l, o, p, "lift", &d->lift));
+    const char *bad = oak_emitter_desc_problem(d);
+    if (bad) return fail(l, p, "%s", bad);
+    return OAK_OK;
+}
+
+/* The emitters the scene keeps and their clock; the world layer runs them
+   (oak_world_apply_particles). */
+static oak_result read_particles(loader *l, const cJSON *o) {
+    static const char *const keys[] = {"time", "emitters", NULL};
+    TRY(expect_object(l, o, "particles", keys));
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "time");
+    if (t && (!cJSON_IsNumber(t) || !(t->valuedouble >= 0) ||
+              !(t->valuedouble <= OAK_PARTICLE_CATCHUP_SECONDS)))
+        return fail(l, "particles.time", "expected seconds in [0, %g]",
+                    (double)OAK_PARTICLE_CATCHUP_SECONDS);
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(o, "emitters");
+    if (!arr) return fail(l, "particles.emitters", "missing");
+    if (!cJSON_IsArray(arr)) return fail(l, "particles.emitters", "expected an array");
+    int i = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        char p[PATH_MAX_LEN];
+        join_index(p, "particles", "emitters", i++);
+        oak_emitter_desc d = {0};
+        TRY(read_emitter(l, it, p, &d));
+        if (oak_scene_add_emitter(l->scene, &d)) return fail(l, p, "%s", oak_last_error());
+    }
+    oak_scene_set_particle_time(l->scene, t ? t->valuedouble : 0);
+    return OAK_OK;
+}
+
 /* ---- the file ------------------------------------------------------------------ */
 
 static void *json_alloc(size_t size) {
@@ -978,7 +1096,8 @@ static void json_free(void *p) {
 
 static oak_result read_root(loader *l, const cJSON *root) {
     static const char *const keys[] = {"oak_scene", "environment",   "post", "meshes",  "materials",
-                                       "entities",  "active_camera", "time", "weather", NULL};
+                                       "entities",  "active_camera", "time", "weather", "particles",
+                                       NULL};
     if (!cJSON_IsObject(root)) return fail(l, "(root)", "expected an object");
     long long version = 0;
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "oak_scene");
@@ -1007,6 +1126,8 @@ static oak_result read_root(loader *l, const cJSON *root) {
             return fail(l, "active_camera", "entity %lld has no camera", active);
         oak_scene_set_active_camera(l->scene, l->entities[active]);
     }
+    const cJSON *particles = cJSON_GetObjectItemCaseSensitive(root, "particles");
+    if (particles) TRY(read_particles(l, particles));
     return OAK_OK;
 }
 

@@ -109,6 +109,17 @@ static void w_floats(writer *w, const char *key, const float *v, int n) {
     put(w, "]");
 }
 
+/* a double in the fewest digits that read back to it (finite, checked by the caller) */
+static void w_double(writer *w, const char *key, double v) {
+    item(w, key);
+    char text[40] = "";
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(text, sizeof text, "%.*g", digits, v);
+        if (strtod(text, NULL) == v) break;
+    }
+    put(w, "%s", text);
+}
+
 static void w_int(writer *w, const char *key, long long v) {
     item(w, key);
     put(w, "%lld", v);
@@ -468,6 +479,66 @@ static long long number_of(numbering *n, uint32_t id, oak_result *err) {
     return n->count++;
 }
 
+static void write_keys(writer *w, const char *key, const oak_particle_key *k, uint32_t n) {
+    if (!n) return; /* none: the default (white / 1 over the life) */
+    open_block(w, key, '[');
+    for (uint32_t i = 0; i < n; i++) {
+        open_block(w, NULL, '{');
+        w_float(w, "t", k[i].t);
+        w_floats(w, "value", k[i].value, 4);
+        close_block(w, '}');
+    }
+    close_block(w, ']');
+}
+
+/* The scene's particle emitters (docs/SCENE_FILES.md): each desc's fields,
+   its material by number (-1: the emitter's own white one). */
+static void write_particles(writer *w, const oak_scene *s, numbering *materials) {
+    if (!s->emitter_count) return;
+    open_block(w, "particles", '{');
+    w_double(w, "time", s->particle_time);
+    open_block(w, "emitters", '[');
+    for (uint32_t i = 0; i < s->emitter_count; i++) {
+        const oak_emitter_desc *d = &s->emitters[i];
+        open_block(w, NULL, '{');
+        w_int(w, "capacity", d->capacity);
+        w_int(w, "seed", d->seed);
+        w_floats(w, "position", d->position, 3);
+        w_floats(w, "direction", d->direction, 3);
+        w_float(w, "cone_degrees", d->cone_degrees);
+        w_float(w, "rate", d->rate);
+        bool bursts = false;
+        for (int b = 0; b < OAK_PARTICLE_BURSTS; b++) bursts |= d->bursts[b].count != 0;
+        if (bursts) {
+            open_block(w, "bursts", '[');
+            for (int b = 0; b < OAK_PARTICLE_BURSTS; b++) {
+                if (!d->bursts[b].count) continue;
+                open_block(w, NULL, '{');
+                w_float(w, "at", d->bursts[b].at);
+                w_float(w, "every", d->bursts[b].every);
+                w_int(w, "count", d->bursts[b].count);
+                close_block(w, '}');
+            }
+            close_block(w, ']');
+        }
+        w_floats(w, "speed", d->speed, 2);
+        w_floats(w, "life", d->life, 2);
+        w_floats(w, "size", d->size, 2);
+        w_floats(w, "spin", d->spin, 2);
+        w_floats(w, "gravity", d->gravity, 3);
+        w_float(w, "drag", d->drag);
+        write_keys(w, "color_keys", d->color_keys, d->color_key_count);
+        write_keys(w, "size_keys", d->size_keys, d->size_key_count);
+        w_int(w, "material", number_of(materials, d->material.id, &w->error));
+        float book[2] = {(float)d->flipbook[0], (float)d->flipbook[1]};
+        if (d->flipbook[0]) w_floats(w, "flipbook", book, 2);
+        w_float(w, "lift", d->lift);
+        close_block(w, '}');
+    }
+    close_block(w, ']');
+    close_block(w, '}');
+}
+
 static void write_entity(writer *w, const oak_scene *s, uint32_t slot, const uint32_t *file_index,
                          numbering *meshes, numbering *materials) {
     oak_entity e = _oak_scene_entity_at(s, slot);
@@ -572,6 +643,9 @@ oak_result oak_scene_save(const oak_scene *scene, const char *path) {
         number_of(&meshes, mr->mesh.id, &w.error);
         number_of(&materials, mr->material.id, &w.error);
     }
+    /* then the emitters' materials, after every entity's */
+    for (uint32_t i = 0; i < scene->emitter_count; i++)
+        number_of(&materials, scene->emitters[i].material.id, &w.error);
     open_block(&w, "meshes", '[');
     for (uint32_t i = 0; i < meshes.count; i++) write_mesh(&w, (oak_mesh){meshes.ids[i]}, i);
     close_block(&w, ']');
@@ -590,6 +664,7 @@ oak_result oak_scene_save(const oak_scene *scene, const char *path) {
     if (aslot != _OAK_NO_SLOT && oak_scene_get(scene, scene->active_camera, OAK_COMPONENT_CAMERA))
         active = file_index[aslot];
     w_int(&w, "active_camera", active);
+    write_particles(&w, scene, &materials);
     close_block(&w, '}');
     put(&w, "\n");
 

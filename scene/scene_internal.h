@@ -57,6 +57,10 @@ struct oak_scene {
     oak_post post;
     oak_time_of_day time_of_day; /* applied by the world layer */
     oak_weather weather;         /* applied by the world layer */
+    /* particle emitters (scene/emitters.c): run by the world layer */
+    oak_emitter_desc *emitters;
+    uint32_t emitter_count, emitter_capacity;
+    double particle_time; /* seconds of their clock */
 
     /* The gather's arrays, kept across frames. */
     oak_mesh *draw_meshes;

@@ -228,6 +228,11 @@ oak_cli_test(cliBenchReportsTheLampGrid
 oak_cli_test(cliBenchReportsTheShadowCache
              ARGS "bench|--world|default|--backend|cpu|--size|64x36|--frames|2|--warmup|0|--json"
              EXIT 0 OUT "\"shadow_cache\": {\"static_layers\": ([4-9]|[1-9][0-9]+), \"layer_copies\": 0, \"mover_draws\": 0}")
+# the campfire saved at 1.5 s (test_particles_file): its emitters and painted
+# textures load from the file and step on from its clock
+oak_cli_test(cliRenderCampfireFile
+             ARGS "render|--scene|tests/data/scene/campfire.json|--backend|cpu|--size|64x36|--frames|2|--out|${CMAKE_BINARY_DIR}/test-out/cli_campfire_file.png"
+             EXIT 0 OUT "cpu \\| .*cli_campfire_file\\.png")
 # the campfire: particles, a baked flipbook and a flickering lamp draw on the cpu
 oak_cli_test(cliRenderCampfire
              ARGS "render|--world|campfire|--backend|cpu|--size|160x90|--frames|3|--out|${CMAKE_BINARY_DIR}/test-out/cli_campfire.png"

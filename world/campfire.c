@@ -36,40 +36,43 @@ static oak_result material(oak_material *out, const oak_material_desc *d) {
     return oak_make_material(out, d);
 }
 
+/* The campfire's textures are painters ("oak://campfire_disc",
+   "oak://campfire_flames"), not pixels made in memory, so a saved campfire
+   names them and a loaded one paints the same bytes again. */
+
 /* a round soft spot (alpha 1 - r^2, squared) for smoke and sparks */
-static oak_result soft_disc(oak_texture *out) {
-    static uint8_t px[SOFT_TEXELS * SOFT_TEXELS * 4];
-    for (int y = 0; y < SOFT_TEXELS; y++)
-        for (int x = 0; x < SOFT_TEXELS; x++) {
-            float u = ((float)x + 0.5f) / SOFT_TEXELS * 2 - 1,
-                  v = ((float)y + 0.5f) / SOFT_TEXELS * 2 - 1;
+static void paint_disc(uint8_t *px, uint32_t w, uint32_t h, void *user) {
+    (void)user;
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            float u = ((float)x + 0.5f) / (float)w * 2 - 1,
+                  v = ((float)y + 0.5f) / (float)h * 2 - 1;
             float a = fmaxf(0, 1 - (u * u + v * v));
-            uint8_t *o = px + (y * SOFT_TEXELS + x) * 4;
+            uint8_t *o = px + ((size_t)y * w + x) * 4;
             o[0] = o[1] = o[2] = 255;
             o[3] = (uint8_t)lroundf(a * a * 255);
         }
-    oak_texture_desc td = {.width = SOFT_TEXELS,
-                           .height = SOFT_TEXELS,
-                           .format = OAK_FORMAT_RGBA8_SRGB,
-                           .pixels = px,
-                           .name = "campfire soft disc"};
-    return oak_make_texture(out, &td);
 }
 
-static oak_result flames_texture(oak_texture *out) {
-    oak_flames_desc fd =
-        oak_flames_desc_defaults(&(oak_flames_desc){.seed = FIRE_SEED, .kelvin = FIRE_KELVIN});
-    uint32_t w = fd.width * fd.columns, h = fd.height * fd.rows;
-    uint8_t *px = oak_alloc((size_t)w * h * 4);
-    if (!px) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "world campfire: no memory for the flames");
-    oak_result r = oak_flames_bake(px, NULL, &fd);
-    oak_texture_desc td = {.width = w,
-                           .height = h,
-                           .format = OAK_FORMAT_RGBA8_SRGB,
-                           .pixels = px,
-                           .name = "campfire flames"};
-    if (!r) r = oak_make_texture(out, &td);
-    oak_free(px);
+static oak_flames_desc flames_desc(void) {
+    return oak_flames_desc_defaults(&(oak_flames_desc){.seed = FIRE_SEED, .kelvin = FIRE_KELVIN});
+}
+
+/* the fire's flipbook (a bake that fails, out of memory, leaves the painter's
+   cleared texels: transparent, so no flame shows rather than garbage) */
+static void paint_flames(uint8_t *px, uint32_t w, uint32_t h, void *user) {
+    (void)w, (void)h, (void)user;
+    oak_flames_desc fd = flames_desc();
+    (void)oak_flames_bake(px, NULL, &fd);
+}
+
+oak_result _oak_world_campfire_register(void) {
+    oak_flames_desc fd = flames_desc();
+    oak_result r =
+        oak_register_painter("campfire_disc", SOFT_TEXELS, SOFT_TEXELS, paint_disc, NULL);
+    if (!r)
+        r = oak_register_painter("campfire_flames", fd.width * fd.columns, fd.height * fd.rows,
+                                 paint_flames, NULL);
     return r;
 }
 
@@ -121,8 +124,9 @@ static oak_result emitters(oak_scene *scene) {
     oak_particles *p = NULL;
     oak_texture flames, disc;
     oak_result r = oak_world_particles(scene, &p);
-    if (!r) r = flames_texture(&flames);
-    if (!r) r = soft_disc(&disc);
+    if (!r) r = _oak_world_campfire_register();
+    if (!r) r = oak_load_texture(&flames, "oak://campfire_flames", OAK_FORMAT_RGBA8_SRGB);
+    if (!r) r = oak_load_texture(&disc, "oak://campfire_disc", OAK_FORMAT_RGBA8_SRGB);
     if (r) return r;
     float hot[3];
     oak_blackbody(FIRE_KELVIN, hot);

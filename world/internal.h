@@ -25,6 +25,8 @@ void _oak_world_meadow_path(float t, float eye[3], float target[3]);
 oak_result _oak_world_campfire_build(oak_scene *scene);
 oak_result _oak_world_campfire_update(oak_scene *scene, float seconds);
 void _oak_world_campfire_path(float t, float eye[3], float target[3]);
+/* registers the campfire's painters (oak://campfire_disc, _flames) */
+oak_result _oak_world_campfire_register(void);
 /* The meadow's landscape (its terrain desc) and its sun and sky, for the
    crowd on the meadow's terrain. */
 oak_terrain_desc _oak_world_meadow_terrain(void);

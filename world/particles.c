@@ -50,80 +50,18 @@ struct oak_particles {
     emitter *em;
     uint32_t count, cap;
     uint64_t steps; /* the clock: steps * OAK_PARTICLE_STEP seconds */
+    /* the scene's own set (oak_world_particles): its emitters and clock are
+       kept in the scene's list (scene.h), which scene files save; adding
+       from that list (oak_world_apply_particles) does not add to it again */
+    bool kept, applying;
 };
 
 /* ---- descs ---------------------------------------------------------------- */
-
-oak_emitter_desc oak_emitter_desc_defaults(const oak_emitter_desc *desc) {
-    oak_emitter_desc d = desc ? *desc : (oak_emitter_desc){0};
-    if (!d.capacity) d.capacity = 1024;
-    if (!d.direction[0] && !d.direction[1] && !d.direction[2]) d.direction[1] = 1;
-    if (!d.life[0] && !d.life[1]) d.life[0] = d.life[1] = 1;
-    if (!d.size[0] && !d.size[1]) d.size[0] = d.size[1] = 0.1f;
-    return d;
-}
 
 static bool finite_n(const float *v, int n) {
     for (int i = 0; i < n; i++)
         if (!isfinite(v[i])) return false;
     return true;
-}
-
-static bool range_ok(const float r[2], float lo) {
-    return isfinite(r[0]) && isfinite(r[1]) && r[0] >= lo && r[1] >= r[0];
-}
-
-static bool keys_ok(const oak_particle_key *k, uint32_t n) {
-    if (n > OAK_PARTICLE_KEYS) return false;
-    for (uint32_t i = 0; i < n; i++) {
-        if (!(k[i].t >= 0 && k[i].t <= 1) || !finite_n(k[i].value, 4)) return false;
-        if (i && k[i].t < k[i - 1].t) return false;
-    }
-    return true;
-}
-
-static oak_result check_desc(const oak_emitter_desc *d) {
-    const char *bad = NULL;
-    float len = sqrtf(d->direction[0] * d->direction[0] + d->direction[1] * d->direction[1] +
-                      d->direction[2] * d->direction[2]);
-    if (d->capacity > OAK_PARTICLE_MAX)
-        bad = "capacity past OAK_PARTICLE_MAX";
-    else if (!finite_n(d->position, 3))
-        bad = "position not finite";
-    else if (!finite_n(d->direction, 3) || !(len > 1e-6f))
-        bad = "direction not a direction";
-    else if (!(d->cone_degrees >= 0 && d->cone_degrees <= 180))
-        bad = "cone_degrees not in [0, 180]";
-    else if (!(d->rate >= 0 && d->rate <= 1e7f))
-        bad = "rate not in [0, 1e7]";
-    else if (!range_ok(d->speed, 0))
-        bad = "speed not a range >= 0";
-    else if (!range_ok(d->life, 0) || !(d->life[0] > 0))
-        bad = "life not a range > 0";
-    else if (!range_ok(d->size, 0))
-        bad = "size not a range >= 0";
-    else if (!range_ok(d->spin, -1e4f))
-        bad = "spin not a range";
-    else if (!finite_n(d->gravity, 3))
-        bad = "gravity not finite";
-    else if (!(d->drag >= 0 && d->drag <= 1e4f))
-        bad = "drag not in [0, 1e4]";
-    else if (!(d->lift >= -1 && d->lift <= 1))
-        bad = "lift not in [-1, 1]";
-    else if (!keys_ok(d->color_keys, d->color_key_count))
-        bad = "colour keys (t in [0, 1], rising)";
-    else if (!keys_ok(d->size_keys, d->size_key_count))
-        bad = "size keys (t in [0, 1], rising)";
-    else if ((d->flipbook[0] == 0) != (d->flipbook[1] == 0) ||
-             (uint64_t)d->flipbook[0] * d->flipbook[1] > OAK_PARTICLE_FRAMES)
-        bad = "flipbook not columns x rows of at most OAK_PARTICLE_FRAMES frames";
-    for (int i = 0; !bad && i < OAK_PARTICLE_BURSTS; i++) {
-        const oak_particle_burst *b = &d->bursts[i];
-        if (b->count && !(b->at >= 0 && isfinite(b->at) && b->every >= 0 && isfinite(b->every)))
-            bad = "a burst's at or every not a time >= 0";
-    }
-    return bad ? oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_particles_add_emitter: %s", bad)
-               : OAK_OK;
 }
 
 /* ---- the set -------------------------------------------------------------- */
@@ -202,6 +140,7 @@ oak_result oak_world_particles(oak_scene *scene, oak_particles **out) {
         oak_destroy_particles(s);
         return r;
     }
+    s->kept = true;
     *out = s;
     return OAK_OK;
 }
@@ -210,8 +149,9 @@ oak_result oak_particles_add_emitter(oak_particles *s, const oak_emitter_desc *d
                                      uint32_t *index) {
     if (!s) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_particles_add_emitter: NULL");
     oak_emitter_desc d = oak_emitter_desc_defaults(desc);
-    oak_result r = check_desc(&d);
-    if (r) return r;
+    const char *bad = oak_emitter_desc_problem(&d);
+    if (bad) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_particles_add_emitter: %s", bad);
+    oak_result r = OAK_OK;
     if (s->count == s->cap) {
         uint32_t cap = s->cap ? 2 * s->cap : 4;
         emitter *grown = oak_realloc(s->em, sizeof *grown * cap);
@@ -282,6 +222,10 @@ oak_result oak_particles_add_emitter(oak_particles *s, const oak_emitter_desc *d
             return oak_error(OAK_ERROR_OUT_OF_MEMORY, "particles: no memory for %u", d.capacity);
         }
     }
+    if (s->kept && !s->applying && (r = oak_scene_add_emitter(s->scene, &d))) {
+        free_emitter(s, e);
+        return r;
+    }
     if (index) *index = s->count;
     s->count++;
     return OAK_OK;
@@ -299,6 +243,8 @@ oak_result oak_particles_set_position(oak_particles *s, uint32_t i, const float 
     if (!position || !finite_n(position, 3))
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_particles_set_position: not finite");
     memcpy(e->d.position, position, sizeof e->d.position);
+    oak_emitter_desc *kept = s->kept ? oak_scene_emitter(s->scene, i) : NULL;
+    if (kept) memcpy(kept->position, position, sizeof kept->position);
     return OAK_OK;
 }
 
@@ -665,7 +611,23 @@ oak_result oak_particles_update(oak_particles *s, double seconds) {
         if (r) return r;
     }
     s->steps = target;
+    if (s->kept) oak_scene_set_particle_time(s->scene, (double)target * OAK_PARTICLE_STEP);
     return OAK_OK;
+}
+
+oak_result oak_world_apply_particles(oak_scene *scene) {
+    if (!scene)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_world_apply_particles: scene is NULL");
+    uint32_t n = oak_scene_emitter_count(scene);
+    oak_particles *s = oak_scene_attachment(scene, attached_destroy);
+    if (!n || (s && s->count >= n)) return OAK_OK; /* none, or running already */
+    oak_result r = s ? OAK_OK : oak_world_particles(scene, &s);
+    if (r) return r;
+    s->applying = true;
+    for (uint32_t i = s->count; !r && i < n; i++)
+        r = oak_particles_add_emitter(s, oak_scene_emitter(scene, i), NULL);
+    s->applying = false;
+    return r ? r : oak_particles_update(s, oak_scene_particle_time(scene));
 }
 
 oak_result oak_world_update_particles(oak_scene *scene, float seconds) {

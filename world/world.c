@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "world/internal.h"
+#include "world/terrain_internal.h"
 
 typedef struct world_entry {
     const char *name;
@@ -95,6 +96,11 @@ oak_result oak_world_camera_path(const char *name, float t, float eye[3], float 
     if (t > 1.0f) t = 1.0f;
     w->path(t, eye, target);
     return OAK_OK;
+}
+
+oak_result oak_world_register_painters(void) {
+    oak_result r = _oak_world_campfire_register();
+    return r ? r : _oak_terrain_register_detail();
 }
 
 oak_result oak_world_update(oak_scene *scene, const char *name, float seconds) {

@@ -157,6 +157,75 @@ typedef struct oak_weather {
     float wetness, snow;
 } oak_weather;
 oak_weather *oak_scene_weather(oak_scene *scene);
+
+/* ---- particle emitters the scene keeps ---------------------------------- */
+/* The world's particles (include/oak/world.h, docs/WORLD.md "Particles") run
+ * their emitters; the scene keeps what they were made from, so scene files
+ * save them and a loaded file runs them again (oak_world_apply_particles). */
+
+/* A key over a particle's life: at share t of it (0 birth .. 1 death) the
+   value (colour keys: linear r, g, b, a; size keys: value[0] times the
+   particle's birth size). Values between keys are lerped; before the first
+   and after the last they hold. */
+typedef struct oak_particle_key {
+    float t;
+    float value[4];
+} oak_particle_key;
+
+/* A burst: count particles at `at` seconds of the system's clock, again every
+   `every` seconds when > 0. */
+typedef struct oak_particle_burst {
+    float at;
+    float every;
+    uint32_t count;
+} oak_particle_burst;
+
+/* One emitter; zero fields are the defaults (oak_emitter_desc_defaults). */
+typedef struct oak_emitter_desc {
+    uint32_t capacity;  /* particles alive at most (the stream's); 0: 1024; .. 1 << 20 */
+    uint32_t seed;      /* every random draw is a hash of (seed, birth number) */
+    float position[3];  /* the point particles are born at, metres */
+    float direction[3]; /* the cone's axis (normalized here); all 0: +y */
+    float cone_degrees; /* half angle of the cone, [0, 180]; velocities uniform over its cap */
+    float rate;         /* particles a second, born evenly from t = 0; 0: none */
+    oak_particle_burst bursts[OAK_PARTICLE_BURSTS]; /* count 0: unused */
+    float speed[2];   /* m/s at birth, uniform in [speed[0], speed[1]] */
+    float life[2];    /* seconds, uniform in [life[0], life[1]]; all 0: 1 */
+    float size[2];    /* metres across at birth, uniform; all 0: 0.1 */
+    float spin[2];    /* radians a second about the eye axis, uniform; spinning: a random start */
+    float gravity[3]; /* m/s^2 (0: none; (0, -9.81, 0) for a fall) */
+    float drag;       /* per second: dv/dt = gravity - drag v, >= 0 */
+    oak_particle_key color_keys[OAK_PARTICLE_KEYS]; /* none: white, alpha 1 */
+    uint32_t color_key_count;
+    oak_particle_key size_keys[OAK_PARTICLE_KEYS]; /* none: 1 over the life */
+    uint32_t size_key_count;
+    /* id 0: an unlit, double-sided white material made for it (the record's
+       colour is its colour) */
+    oak_material material;
+    /* columns, rows of frames in the material's base colour and emissive
+       textures (an atlas, row by row from the top left): frame k of n shows
+       over [k / n, (k + 1) / n) of a life, each frame a stream in a copy of
+       the material narrowed to its cell; 0, 0: none; at most
+       OAK_PARTICLE_FRAMES frames */
+    uint32_t flipbook[2];
+    /* the quad's centre this share of its size above the particle along the
+       quad's up, [-1, 1] (0.5: it stands on its point, as a flame) */
+    float lift;
+} oak_emitter_desc;
+oak_emitter_desc oak_emitter_desc_defaults(const oak_emitter_desc *desc);
+/* NULL when desc (its defaults filled) meets the rules oak_particles_add_emitter
+   and scene files apply, else what breaks them ("cone_degrees not in [0, 180]"). */
+const char *oak_emitter_desc_problem(const oak_emitter_desc *desc);
+
+/* The emitters the scene keeps, in the order they were added, and the clock
+   (seconds) they were last stepped to. The world's particle set adds to the
+   list and moves the clock; a loaded scene file fills both. */
+oak_result oak_scene_add_emitter(oak_scene *scene, const oak_emitter_desc *desc);
+uint32_t oak_scene_emitter_count(const oak_scene *scene);
+/* NULL past the count; the scene's own copy (a moved emitter writes here). */
+oak_emitter_desc *oak_scene_emitter(oak_scene *scene, uint32_t index);
+double oak_scene_particle_time(const oak_scene *scene);
+void oak_scene_set_particle_time(oak_scene *scene, double seconds);
 oak_post *oak_scene_post(oak_scene *scene);
 void oak_scene_set_active_camera(oak_scene *scene, oak_entity camera);
 oak_entity oak_scene_active_camera(const oak_scene *scene); /* first camera if unset */

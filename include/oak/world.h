@@ -481,56 +481,8 @@ oak_stream *oak_forest_stream(const oak_forest *forest, uint32_t species, uint32
 
 /* ---- particles (world/particles.c; docs/WORLD.md "Particles") ---------- */
 
-/* A key over a particle's life: at share t of it (0 birth .. 1 death) the
-   value (colour keys: linear r, g, b, a; size keys: value[0] times the
-   particle's birth size). Values between keys are lerped; before the first
-   and after the last they hold. */
-typedef struct oak_particle_key {
-    float t;
-    float value[4];
-} oak_particle_key;
-
-/* A burst: count particles at `at` seconds of the system's clock, again every
-   `every` seconds when > 0. */
-typedef struct oak_particle_burst {
-    float at;
-    float every;
-    uint32_t count;
-} oak_particle_burst;
-
-/* One emitter; zero fields are the defaults (oak_emitter_desc_defaults). */
-typedef struct oak_emitter_desc {
-    uint32_t capacity;  /* particles alive at most (the stream's); 0: 1024; .. 1 << 20 */
-    uint32_t seed;      /* every random draw is a hash of (seed, birth number) */
-    float position[3];  /* the point particles are born at, metres */
-    float direction[3]; /* the cone's axis (normalized here); all 0: +y */
-    float cone_degrees; /* half angle of the cone, [0, 180]; velocities uniform over its cap */
-    float rate;         /* particles a second, born evenly from t = 0; 0: none */
-    oak_particle_burst bursts[OAK_PARTICLE_BURSTS]; /* count 0: unused */
-    float speed[2];   /* m/s at birth, uniform in [speed[0], speed[1]] */
-    float life[2];    /* seconds, uniform in [life[0], life[1]]; all 0: 1 */
-    float size[2];    /* metres across at birth, uniform; all 0: 0.1 */
-    float spin[2];    /* radians a second about the eye axis, uniform; spinning: a random start */
-    float gravity[3]; /* m/s^2 (0: none; (0, -9.81, 0) for a fall) */
-    float drag;       /* per second: dv/dt = gravity - drag v, >= 0 */
-    oak_particle_key color_keys[OAK_PARTICLE_KEYS]; /* none: white, alpha 1 */
-    uint32_t color_key_count;
-    oak_particle_key size_keys[OAK_PARTICLE_KEYS]; /* none: 1 over the life */
-    uint32_t size_key_count;
-    /* id 0: an unlit, double-sided white material made for it (the record's
-       colour is its colour) */
-    oak_material material;
-    /* columns, rows of frames in the material's base colour and emissive
-       textures (an atlas, row by row from the top left): frame k of n shows
-       over [k / n, (k + 1) / n) of a life, each frame a stream in a copy of
-       the material narrowed to its cell; 0, 0: none; at most
-       OAK_PARTICLE_FRAMES frames */
-    uint32_t flipbook[2];
-    /* the quad's centre this share of its size above the particle along the
-       quad's up, [-1, 1] (0.5: it stands on its point, as a flame) */
-    float lift;
-} oak_emitter_desc;
-oak_emitter_desc oak_emitter_desc_defaults(const oak_emitter_desc *desc);
+/* The emitter desc (oak_emitter_desc, its keys and bursts) is in scene.h:
+   the scene keeps the world's emitters and saves them in scene files. */
 
 /* A set of emitters stepped together on a fixed clock (OAK_PARTICLE_STEP
    seconds), each drawn as one instance stream of camera-facing unit quads
@@ -543,7 +495,9 @@ typedef struct oak_particles oak_particles;
 oak_result oak_make_particles(oak_particles **out, oak_scene *scene);
 void oak_destroy_particles(oak_particles *particles);
 /* The scene's own set, made and attached (destroyed with the scene) on the
-   first call; oak_world_update moves it to the world's time. */
+   first call; oak_world_update moves it to the world's time. Its emitters
+   and clock are kept in the scene (oak_scene_emitter, scene.h), so scene
+   files save them. */
 oak_result oak_world_particles(oak_scene *scene, oak_particles **out);
 /* Adds an emitter (its stream, material if none); *index (may be NULL) gets
    its number. Bad descs: one line, OAK_ERROR_INVALID_ARGUMENT, nothing added. */
@@ -575,6 +529,16 @@ oak_result oak_particles_get_stats(const oak_particles *particles, uint32_t emit
                                    oak_particle_stats *out);
 /* Moves the scene's own set (if any) to seconds (oak_world_update calls it). */
 oak_result oak_world_update_particles(oak_scene *scene, float seconds);
+/* Runs the emitters a scene keeps (a loaded scene file's) as the scene's own
+   set, stepped to the scene's particle clock; emitters the set runs already
+   are not added again. No emitters: nothing made. A program that loads
+   scene files calls it after oak_scene_load (oak render, bench and view do). */
+oak_result oak_world_apply_particles(oak_scene *scene);
+/* Registers the world's painted textures ("oak://campfire_flames",
+   "oak://campfire_disc", "oak://terrain_detail"; docs/WORLD.md) so scene
+   files that name them load; call it before oak_scene_load (the worlds
+   register what they use themselves). */
+oak_result oak_world_register_painters(void);
 
 /* ---- fire (world/flames.c, world/campfire.c; docs/WORLD.md "Fire") ------ */
 
