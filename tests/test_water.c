@@ -939,8 +939,10 @@ static int centre_peak(const uint8_t *px) {
    the key light's disc (0.27 degrees in air) to about 0.05 degrees tall
    there (d(water)/d(air) = cos 80 / (1.33 cos 47.8) = 0.19), so the view
    is narrow and the peak is looked for round the centre: white at
-   exposure -13 with the disc, not without it (env.sun_disc 0), nor along
-   the unbent direction (total internal reflection there). */
+   exposure -13 with the disc, not without it (env.sun_disc 0 and the key
+   light at 0, since the light's own glitter through the still surface
+   also peaks there: waterSunGlittersFromBelow), nor along the unbent
+   direction (total internal reflection there). */
 TEST(waterSunShowsThroughTheWindow) {
     static uint8_t px[3][W * H * 4]; /* refracted with the disc, without, unbent */
     for (int pass = 0; pass < 3; pass++) {
@@ -949,9 +951,13 @@ TEST(waterSunShowsThroughTheWindow) {
         if (!r) return;
         oak_scene_post(k.scene)->ev100_set = true;
         CHECK_OK(oak_world_set_time(k.scene, 18.5f));
-        if (pass == 1) oak_scene_environment(k.scene)->sun_disc = 0;
         oak_scene_post(k.scene)->exposure_comp = -13;
         oak_entity sun = oak_scene_find(k.scene, "sun");
+        if (pass == 1) {
+            oak_scene_environment(k.scene)->sun_disc = 0;
+            oak_light *l = oak_scene_get(k.scene, sun, OAK_COMPONENT_LIGHT);
+            if (l) l->intensity = 0;
+        }
         const oak_transform *lt = oak_scene_transform(k.scene, sun);
         versor q = {lt->rotation[0], lt->rotation[1], lt->rotation[2], lt->rotation[3]};
         vec3 z = {0, 0, 1}, u;
@@ -975,6 +981,58 @@ TEST(waterSunShowsThroughTheWindow) {
     CHECK_EQ_INT(peak[0], 3 * 255);
     CHECK(peak[1] < 3 * 250);
     CHECK(peak[2] < 3 * 250);
+}
+
+/* The key light's glitter on the waves from below (docs/SHADING.md "Water",
+   oak_water_glitter_below): 1 m under the waves at 16:00, looking toward
+   where the sun is refracted to, the same view with the sun's light at 0 has
+   no glint; with it, bright sparkles (channel sum over the darker view's
+   brightest + 60) cover a share of the view and lift its mean. */
+TEST(waterSunGlittersFromBelow) {
+    static uint8_t px[2][W * H * 4]; /* the sun on, off */
+    for (int pass = 0; pass < 2; pass++) {
+        lake k;
+        oak_renderer *r = lake_open(&k, "cpu");
+        if (!r) return;
+        oak_scene_post(k.scene)->ev100_set = true;
+        CHECK_OK(oak_world_set_time(k.scene, 16.0f));
+        oak_scene_environment(k.scene)->sun_disc = 0; /* the glint alone, not the disc */
+        oak_scene_post(k.scene)->exposure_comp = -12;
+        oak_entity sun = oak_scene_find(k.scene, "sun");
+        const oak_transform *lt = oak_scene_transform(k.scene, sun);
+        versor q = {lt->rotation[0], lt->rotation[1], lt->rotation[2], lt->rotation[3]};
+        vec3 z = {0, 0, 1}, u;
+        glm_quat_rotatev(q, z, u); /* toward the sun, in air */
+        double h = sqrt((double)u[0] * u[0] + (double)u[2] * u[2]), sw = h / OAK_WATER_IOR;
+        float d[3] = {(float)(u[0] / h * sw), (float)sqrt(1 - sw * sw), (float)(u[2] / h * sw)};
+        if (pass == 1) {
+            oak_light *l = oak_scene_get(k.scene, sun, OAK_COMPONENT_LIGHT);
+            CHECK(l != NULL);
+            if (l) l->intensity = 0;
+        }
+        float at[3] = {k_up_eye[0] + d[0], k_up_eye[1] + d[1], k_up_eye[2] + d[2]};
+        lake_fov(&k, 40.0f);
+        lake_draw(&k, r, k_up_eye, at, px[pass]);
+        lake_close(&k, r);
+    }
+    lake_save("water_glitter_below.png", px[0]);
+    int dark_max = 0;
+    double mean[2] = {0, 0};
+    for (int i = 0; i < W * H; i++) {
+        int sum = px[1][4 * i] + px[1][4 * i + 1] + px[1][4 * i + 2];
+        dark_max = sum > dark_max ? sum : dark_max;
+        for (int p = 0; p < 2; p++)
+            mean[p] += (px[p][4 * i] + px[p][4 * i + 1] + px[p][4 * i + 2]) / (3.0 * W * H);
+    }
+    int glints = 0;
+    for (int i = 0; i < W * H; i++)
+        glints += px[0][4 * i] + px[0][4 * i + 1] + px[0][4 * i + 2] > dark_max + 60;
+    fprintf(stderr,
+            "  glitter from below: %d of %d pixels over the sunless view's brightest (%d) + 60; "
+            "mean %.1f with the sun, %.1f without\n",
+            glints, W * H, dark_max, mean[0], mean[1]);
+    CHECK(glints > W * H / 200);
+    CHECK(mean[0] > mean[1] + 1.0);
 }
 
 /* The sky where nothing is drawn, from 1 m under (no surface: the lake's
@@ -1143,6 +1201,7 @@ int main(int argc, char **argv) {
         RUN(waterSnellsWindowFromBelow);
         RUN(waterWindowShowsWhatStandsAbove);
         RUN(waterSunShowsThroughTheWindow);
+        RUN(waterSunGlittersFromBelow);
         RUN(waterSkyFromBelowIsFogged);
         RUN(waterFromAboveIgnoresTheUnderside);
     }

@@ -958,6 +958,39 @@ static void window_hit(const cpu_backend *b, const float P[3], const int32_t px[
     }
 }
 
+/* The key light's glitter seen from under the water (docs/SHADING.md "Water",
+   surface.glsl oak_water_glitter_below, operation for operation): GGX
+   transmission from the light in the air to the eye in the water through
+   microfacets about N; its shadows are not read. */
+static void water_glitter_below(const oak_render_view *v, const float N[3], const float V[3],
+                                float roughness, float out[3]) {
+    if (v->key_light < 0) return;
+    const oak_render_light *l = &v->lights[v->key_light];
+    if (l->light.type != OAK_LIGHT_DIRECTIONAL && l->light.type != OAK_LIGHT_DEFAULT) return;
+    const float L[3] = {-l->direction[0], -l->direction[1], -l->direction[2]};
+    const float n = (float)OAK_WATER_IOR;
+    float nv = dot3(N, V), nl = -dot3(N, L);
+    if (nv <= 0 || nl <= 0) return;
+    float h[3] = {-(L[0] + V[0] * n), -(L[1] + V[1] * n), -(L[2] + V[2] * n)};
+    float hl = sqrtf(dot3(h, h));
+    if (hl < 1e-6f) return;
+    for (int k = 0; k < 3; k++) h[k] = h[k] / hl;
+    if (dot3(h, N) < 0)
+        for (int k = 0; k < 3; k++) h[k] = -h[k];
+    float vh = dot3(V, h), lh = -dot3(L, h), nh = dot3(N, h);
+    float den = n * vh - lh;
+    if (vh <= 0 || lh <= 0 || den <= 0) return;
+    float a = roughness * roughness, a2 = a * a;
+    float dd = nh * nh * (a2 - 1.0f) + 1.0f;
+    float D = a2 / ((float)OAK_PI * dd * dd);
+    float gv = 2.0f * nv / (nv + sqrtf(a2 + (1.0f - a2) * nv * nv));
+    float gl = 2.0f * nl / (nl + sqrtf(a2 + (1.0f - a2) * nl * nl));
+    float q = 1.0f - lh, q2 = q * q;
+    float F = (float)OAK_WATER_F0 + (1.0f - (float)OAK_WATER_F0) * (q2 * q2 * q);
+    float f = lh * vh / (nl * nv) * (n * n) * (1.0f - F) * gv * gl * D / (den * den);
+    for (int k = 0; k < 3; k++) out[k] += l->light.color[k] * l->light.intensity * (f * nl);
+}
+
 void _oak_cpu_water_underside(const cpu_backend *b, const float P[3], const float N[3],
                               const float V[3], float roughness, const int32_t *px, float out[3]) {
     const oak_environment *e = &b->view->env;
@@ -973,8 +1006,11 @@ void _oak_cpu_water_underside(const cpu_backend *b, const float P[3], const floa
         if (px && b->opaque_copy) window_hit(b, P, px, t, sky);
     }
     float d[3] = {cam[0] - P[0], cam[1] - P[1], cam[2] - P[2]}, len = sqrtf(dot3(d, d));
+    float glint[3] = {0, 0, 0};
+    water_glitter_below(b->view, N, V, roughness, glint);
     for (int k = 0; k < 3; k++) {
         float c = ct > 0 ? sky[k] * (1.0f - F) + e->water_scatter[k] * F : e->water_scatter[k];
+        c += glint[k];
         float T = expf(-e->water_absorption[k] * len);
         out[k] = c * T + e->water_scatter[k] * (1.0f - T);
     }

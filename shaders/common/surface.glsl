@@ -188,9 +188,43 @@ bool oak_eye_under_water() {
 // water's radiance; past the critical angle total internal reflection
 // mirrors the water: its radiance. Then the underwater fog over the eye's
 // distance (cpu_shade.c _oak_cpu_water_underside).
+// The key light's glitter seen from under the water: GGX transmission
+// (Walter et al. 2007) from the light in the air, n = 1, to the eye in the
+// water, n = OAK_WATER_IOR, through microfacets about N at the roughness:
+// h = -(L + n V) turned to the eye's side, f = |L.h| |V.h| / (|L.N| |V.N|)
+// n^2 (1 - F) G D / (L.h + n V.h)^2, F Schlick's on the air side's |L.h|,
+// times the light's illuminance and |L.N| (cpu_shade.c water_glitter_below).
+// Its shadows are not read.
+vec3 oak_water_glitter_below(vec3 N, vec3 V, float roughness) {
+    if (view.size.w == 0u) return vec3(0.0);
+    oak_gpu_light l = lights[view.size.w - 1u];
+    if (uint(l.position.w) != 1u) return vec3(0.0);
+    vec3 L = -l.direction.xyz;
+    float n = float(OAK_WATER_IOR), nv = dot(N, V), nl = -dot(N, L);
+    if (nv <= 0.0 || nl <= 0.0) return vec3(0.0);
+    vec3 h = -(L + V * n);
+    float hl = length(h);
+    if (hl < 1e-6) return vec3(0.0);
+    h = h / hl;
+    if (dot(h, N) < 0.0) h = -h;
+    float vh = dot(V, h), lh = -dot(L, h), nh = dot(N, h);
+    float den = n * vh - lh;
+    if (vh <= 0.0 || lh <= 0.0 || den <= 0.0) return vec3(0.0);
+    float a = roughness * roughness, a2 = a * a;
+    float dd = nh * nh * (a2 - 1.0) + 1.0;
+    float D = a2 / (float(OAK_PI_F) * dd * dd);
+    float gv = 2.0 * nv / (nv + sqrt(a2 + (1.0 - a2) * nv * nv));
+    float gl = 2.0 * nl / (nl + sqrt(a2 + (1.0 - a2) * nl * nl));
+    float q = 1.0 - lh, q2 = q * q;
+    float F = OAK_WATER_F0 + (1.0 - OAK_WATER_F0) * (q2 * q2 * q);
+    float f = lh * vh / (nl * nv) * (n * n) * (1.0 - F) * gv * gl * D / (den * den);
+    return l.color.rgb * (f * nl);
+}
+
 // oak_water_underside_air takes the refracted ray t and the radiance air
-// arriving along it (the sky light, or what stands above the water).
-vec3 oak_water_underside_air(vec3 P, vec3 N, vec3 t, vec3 air) {
+// arriving along it (the sky light, or what stands above the water), and
+// adds the key light's glitter (V towards the eye, the roughness).
+vec3 oak_water_underside_air(vec3 P, vec3 N, vec3 V, vec3 t, vec3 air, float roughness) {
     vec3 c = view.water_scatter.rgb;
     float ct = -dot(t, N);
     if (ct > 0.0) {
@@ -198,6 +232,7 @@ vec3 oak_water_underside_air(vec3 P, vec3 N, vec3 t, vec3 air) {
         float F = OAK_WATER_F0 + (1.0 - OAK_WATER_F0) * (q2 * q2 * q);
         c = air * (1.0 - F) + c * F;
     }
+    c += oak_water_glitter_below(N, V, roughness);
     vec3 T = exp(-view.water_absorb.rgb * length(view.camera_pos.xyz - P));
     return c * T + view.water_scatter.rgb * (1.0 - T);
 }
@@ -205,7 +240,7 @@ vec3 oak_water_underside_air(vec3 P, vec3 N, vec3 t, vec3 air) {
 vec3 oak_water_underside(vec3 P, vec3 N, vec3 V, float roughness) {
     vec3 t = refract(-V, N, float(OAK_WATER_IOR));
     vec3 air = -dot(t, N) > 0.0 ? oak_sky_specular(t, roughness) + oak_sun_disc(t) : vec3(0.0);
-    return oak_water_underside_air(P, N, t, air);
+    return oak_water_underside_air(P, N, V, t, air, roughness);
 }
 
 // The sky along dir (unit) from an eye under the water: water all the way
@@ -466,8 +501,9 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     bool refracts = false;
     if (wunder) { // Snell's window, the underwater fog to it; it hides what is behind
         vec3 t = refract(-V, Nv, float(OAK_WATER_IOR)), air = vec3(0.0);
+        float wrough = clamp(materials[mi].params.y, 0.03, 1.0);
         if (-dot(t, Nv) > 0.0) {
-            air = oak_sky_specular(t, clamp(materials[mi].params.y, 0.03, 1.0)) + oak_sun_disc(t);
+            air = oak_sky_specular(t, wrough) + oak_sun_disc(t);
             // what stands above the water where the refracted ray meets it
             // in the opaque copy, its own underwater fog taken back out
             ivec2 sh;
@@ -491,7 +527,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
                 }
             }
         }
-        colour = oak_water_underside_air(P, Nv, t, air);
+        colour = oak_water_underside_air(P, Nv, V, t, air, wrough);
         basec.a = 1.0;
     } else
 #endif
