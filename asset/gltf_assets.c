@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gltf_internal.h"
+#include "registry.h"
 
 static oak_result image_texture(oak_gltf *g, int32_t image, bool srgb, oak_texture *out) {
     out->id = 0;
@@ -73,6 +74,8 @@ static oak_result make_primitive(oak_gltf *g, oak_gltf_mesh *m, uint32_t mi, uin
     if (r)
         return oak_error(r, "%s: meshes[%u].primitives[%u]: %s", g->path, mi, pi, oak_last_error());
     oak_mesh_set_source(p->mesh, g->path, source_index);
+    if (p->meshlets.count && (r = _oak_mesh_adopt_meshlets(p->mesh, &p->meshlets)))
+        return oak_error(r, "%s: meshes[%u].primitives[%u]: %s", g->path, mi, pi, oak_last_error());
     const oak_mesh_data *md = oak_mesh_get(p->mesh);
     if (!p->normals) p->normals = arena_copy(g, md->normals, n * 12);
     if (!p->tangents) p->tangents = arena_copy(g, md->tangents, n * 16);

@@ -26,6 +26,7 @@ void _oak_mesh_data_free(oak_mesh_data *m) {
     oak_free(m->indices);
     oak_free(m->name);
     oak_free(m->source_path);
+    _oak_mesh_drop_meshlets(m);
     memset(m, 0, sizeof *m);
 }
 

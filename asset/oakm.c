@@ -199,6 +199,28 @@ static uint8_t *pack_chain(oak_texture tex, uint32_t *levels) {
     return out;
 }
 
+/* A primitive's meshlets: written from its mesh (cut now if it had none),
+   read in place and checked against the primitive's vertices and indices. */
+static void s_meshlets(ser *s, oak_gltf_primitive *p) {
+    oak_meshlets m = {0};
+    const oak_meshlets *have = NULL;
+    if (!s->reading && p->mode == 4 && p->mesh.id && !oak_mesh_meshlets(p->mesh, &have)) m = *have;
+    s_u32(s, &m.count);
+    s_u32(s, &m.vertex_total);
+    s_u32(s, &m.triangle_bytes);
+    S_ARRAY(s, m.meshlets, m.count);
+    S_ARRAY(s, m.vertices, m.vertex_total);
+    S_ARRAY(s, m.triangles, m.triangle_bytes);
+    if (!s->reading || s->err) return;
+    const char *bad =
+        oak_meshlets_problem(&m, p->vertex_count, p->indices ? p->index_count : p->vertex_count);
+    if (bad) {
+        s_fail(s, OAK_ERROR_PARSE, bad);
+        return;
+    }
+    p->meshlets = m;
+}
+
 static void s_primitive(ser *s, oak_gltf_primitive *p, uint32_t variants) {
     s_i32(s, &p->material);
     S_ARRAY(s, p->variant_material, variants);
@@ -225,6 +247,7 @@ static void s_primitive(ser *s, oak_gltf_primitive *p, uint32_t variants) {
         S_ARRAY(s, p->targets[t].tangents, n * 3);
     }
     s_bounds(s, &p->bounds);
+    s_meshlets(s, p);
     if (s->reading) p->mesh.id = 0;
 }
 

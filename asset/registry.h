@@ -42,6 +42,11 @@ void _oak_material_data_free(oak_material_data *m);
    is missing and the bounds. On failure m is left empty. */
 oak_result _oak_mesh_data_build(oak_mesh_data *m, const oak_mesh_desc *desc);
 
+/* Meshlets kept with a mesh (asset/meshlets.c): dropped with its data; a
+   model cache's handed over (copied) to the mesh made from its primitive. */
+void _oak_mesh_drop_meshlets(oak_mesh_data *m);
+oak_result _oak_mesh_adopt_meshlets(oak_mesh mesh, const oak_meshlets *src);
+
 /* Painted images: looks a painter up by name (built-ins included) and paints
    it into a fresh oak_alloc'd RGBA8 buffer. OAK_ERROR_NOT_FOUND if unknown. */
 oak_result _oak_paint(const char *name, uint32_t *width, uint32_t *height, uint8_t **rgba);

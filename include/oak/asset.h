@@ -83,6 +83,36 @@ typedef struct oak_mesh_desc {
     const char *name;
 } oak_mesh_desc;
 
+/* Meshlets (docs/ARCHITECTURE.md "Meshlets"; DIGEST 6.4): a triangle mesh cut
+ * by meshoptimizer into clusters of at most OAK_MESHLET_VERTICES vertices
+ * and OAK_MESHLET_TRIANGLES triangles, each with a bounding sphere and a
+ * normal cone in mesh space, for culling a cluster at a time. */
+typedef struct oak_meshlet {
+    uint32_t vertex_offset;   /* into oak_meshlets.vertices */
+    uint32_t triangle_offset; /* into oak_meshlets.triangles, in bytes (a multiple of 4) */
+    uint32_t vertex_count, triangle_count;
+    float center[3], radius; /* a sphere holding every vertex */
+    /* the normal cone: seen from eye, every triangle faces away when
+       dot(normalize(apex - eye), axis) >= cutoff (cutoff 1: never) */
+    float cone_apex[3], cone_axis[3], cone_cutoff;
+} oak_meshlet;
+typedef struct oak_meshlets {
+    uint32_t count, vertex_total, triangle_bytes;
+    oak_meshlet *meshlets;
+    uint32_t *vertices; /* the mesh's vertex indices, vertex_total */
+    uint8_t *triangles; /* 3 local indices (into the meshlet's vertices) a triangle */
+} oak_meshlets;
+/* Cuts a triangle list (indices NULL: 0..vertex_count-1) into meshlets; out's
+   arrays are the caller's (oak_meshlets_release). Fails with one line on a
+   bad index or no memory. */
+oak_result oak_build_meshlets(oak_meshlets *out, const float *positions, uint32_t vertex_count,
+                              const uint32_t *indices, uint32_t index_count);
+void oak_meshlets_release(oak_meshlets *m);
+/* NULL when the meshlets break their rules for a mesh of vertex_count
+   vertices and index_count indices (a cache's are checked), else what does. */
+const char *oak_meshlets_problem(const oak_meshlets *m, uint32_t vertex_count,
+                                 uint32_t index_count);
+
 /* A mesh as the registry holds it; every stream is present except joints and
  * weights (NULL when unskinned). */
 typedef struct oak_mesh_data {
@@ -116,6 +146,10 @@ typedef struct oak_mesh_data {
        pose, then as many of the one before; NULL without targets */
     float *morph_weights;
     uint32_t pose_version, prev_pose_version;
+    /* its meshlets (oak_mesh_meshlets), made on the first request or handed
+       over from a model cache, dropped when the mesh changes (version) */
+    oak_meshlets *meshlets;
+    uint32_t meshlets_version;
     char *name;
     /* where it came from, for scene files: a recipe, or a file and index */
     bool has_recipe;
@@ -170,6 +204,9 @@ oak_result oak_mesh_update_pose(oak_mesh mesh, uint32_t joint_count, const float
 uint32_t oak_mesh_posed_positions(oak_mesh mesh, bool prev, float *xyz, uint32_t capacity);
 void oak_destroy_mesh(oak_mesh mesh);
 const oak_mesh_data *oak_mesh_get(oak_mesh mesh); /* NULL for a stale handle */
+/* The mesh's meshlets, cut on the first call and kept until the mesh
+   changes; *out NULL and one line for a stale handle. */
+oak_result oak_mesh_meshlets(oak_mesh mesh, const oak_meshlets **out);
 void oak_mesh_set_source(oak_mesh mesh, const char *path, uint32_t index);
 
 /* ---- textures --------------------------------------------------------- */

@@ -13,6 +13,11 @@
 #define OAK_TILE_SIZE           64           /* CPU raster tile edge in pixels */
 #define OAK_MAX_MIPS            16           /* levels in a texture's chain (32768 px) */
 #define OAK_MAX_TEXTURE_SIZE    16384        /* largest texture edge accepted */
+/* Meshlets (asset/meshlets.c): meshoptimizer's limits for mesh shaders; 124,
+   not PasVulkan's 126, as meshoptimizer wants a multiple of 4 */
+#define OAK_MESHLET_VERTICES    64
+#define OAK_MESHLET_TRIANGLES   124
+#define OAK_MESHLET_CONE_WEIGHT 0.25f /* cluster size against cone culling */
 #define OAK_MAX_OUTPUT_SIZE     16384        /* largest output edge accepted */
 #define OAK_MAX_INPUT_FILE_SIZE (1u << 30)   /* bytes: largest file read as an input */
 #define OAK_MAX_IMAGE_BYTES     (256u << 20) /* decoded image budget: 8192^2 RGBA8, 4096^2 HDR */

@@ -131,6 +131,9 @@ typedef struct oak_gltf_primitive {
     /* KHR_materials_variants: per variant of the file, the material index it
        gives this primitive (-1: `material`); NULL when none is mapped */
     int32_t *variant_material;
+    /* a triangle primitive's meshlets as a model cache carries them (the
+       cache's bytes; count 0: none, the mesh cuts its own on request) */
+    oak_meshlets meshlets;
 } oak_gltf_primitive;
 
 typedef struct oak_gltf_mesh {
@@ -272,7 +275,7 @@ void oak_gltf_summary(const oak_gltf *gltf, char *out, size_t size);
 
 /* ---- the baked cache (.oakm) ------------------------------------------ */
 
-#define OAK_OAKM_VERSION 9
+#define OAK_OAKM_VERSION 10
 
 /* Writes the loaded model (post-processed meshes with all streams, materials,
  * decoded images, nodes, skins, clips, cameras, lights) in oak's binary cache
