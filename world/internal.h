@@ -92,4 +92,15 @@ static inline float _oak_world_hash01(uint32_t i, uint32_t salt) {
     return (float)(_oak_world_hash_u32(i * 0x9E3779B9u + salt) >> 8) * (1.0f / 16777216.0f);
 }
 
+/* Test hook (tests/test_particles_gpu.c): what the particle kernel would be
+   given for emitter `index` as the last update left it: its constants
+   (time.x 0), its particles with their ages at the clock in spin_age.z,
+   their count, and the records the CPU wrote from them (particle order). */
+struct oak_gpu_particle_emitter;
+struct oak_gpu_particle;
+oak_result _oak_particles_kernel_input(oak_particles *s, uint32_t index,
+                                       struct oak_gpu_particle_emitter *c,
+                                       const struct oak_gpu_particle **parts,
+                                       const oak_instance **records, uint32_t *count);
+
 #endif

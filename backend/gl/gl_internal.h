@@ -9,6 +9,8 @@
 
 #include <oak/backend.h>
 
+#include "shaders/common/oak_gpu.h"
+
 /* ---- context (gl_context.c) ------------------------------------------- */
 
 typedef struct _oak_gl_context {
@@ -133,6 +135,14 @@ oak_result _oak_gl_frame_programs(GLuint out[OAK_GL_FRAME_PROGRAMS]);
 /* Compiles one shared pass (shaders/<file>) in every SHADOW x MASKED variant;
    on failure *error holds the driver log. */
 oak_result _oak_gl_compile_shared(const char *file, const char **error);
+/* The embedded body of shaders/<file> (NULL: none). */
+const char *_oak_gl_shared_source(const char *file);
+/* The particle kernel over n particles on the current context: their
+   records and the counts per flipbook frame, read back (gl_particles.c;
+   tests/test_particles_gpu.c). */
+oak_result _oak_gl_particles_run(const oak_gpu_particle_emitter *c, const oak_gpu_particle *parts,
+                                 uint32_t n, oak_instance *records,
+                                 uint32_t counts[OAK_PARTICLE_FRAMES]);
 uint32_t _oak_gl_shared_count(void); /* passes embedded from shaders/ */
 
 #endif

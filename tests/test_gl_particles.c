@@ -1,0 +1,27 @@
+/* The particle kernel on OpenGL (llvmpipe here) against the C evaluation:
+ * tests/particles_gpu.h says what is checked. */
+#include "oak_test.h"
+
+#include "backend/gl/gl_internal.h"
+
+static oak_result pg_run(const oak_gpu_particle_emitter *c, const oak_gpu_particle *parts,
+                         uint32_t n, oak_instance *records, uint32_t counts[OAK_PARTICLE_FRAMES]) {
+    return _oak_gl_particles_run(c, parts, n, records, counts);
+}
+
+#include "particles_gpu.h"
+
+int main(void) {
+    oak_test_init(0);
+    _oak_gl_context ctx;
+    if (_oak_gl_context_create(&ctx, true) != OAK_OK) {
+        fprintf(stderr, "skipped: no GL context: %s\n", oak_last_error());
+        oak_shutdown();
+        return OAK_TEST_SKIP;
+    }
+    RUN(kernelMatchesTheCpuRecords);
+    RUN(aHundredThousandInOneEmitter);
+    _oak_gl_context_destroy(&ctx);
+    oak_shutdown();
+    return TEST_SUMMARY();
+}
