@@ -9,6 +9,11 @@ static oak_result pg_run(const oak_gpu_particle_emitter *c, const oak_gpu_partic
     return _oak_gl_particles_run(c, parts, n, records, counts);
 }
 
+static oak_result pg_sort(const float eye[3], const float fwd[3], const oak_instance *records,
+                          uint32_t n, uint32_t *order) {
+    return _oak_gl_particles_sort(eye, fwd, records, n, order);
+}
+
 #include "particles_gpu.h"
 
 int main(void) {
@@ -21,6 +26,7 @@ int main(void) {
     }
     RUN(kernelMatchesTheCpuRecords);
     RUN(aHundredThousandInOneEmitter);
+    RUN(bitonicSortIsTheCpusOrder);
     _oak_gl_context_destroy(&ctx);
     oak_shutdown();
     return TEST_SUMMARY();

@@ -11,6 +11,11 @@ static oak_result pg_run(const oak_gpu_particle_emitter *c, const oak_gpu_partic
     return _oak_vk_particles_run(g_vk, c, parts, n, records, counts);
 }
 
+static oak_result pg_sort(const float eye[3], const float fwd[3], const oak_instance *records,
+                          uint32_t n, uint32_t *order) {
+    return _oak_vk_particles_sort(g_vk, eye, fwd, records, n, order);
+}
+
 #include "particles_gpu.h"
 
 int main(void) {
@@ -23,6 +28,7 @@ int main(void) {
     }
     RUN(kernelMatchesTheCpuRecords);
     RUN(aHundredThousandInOneEmitter);
+    RUN(bitonicSortIsTheCpusOrder);
     oak_backend_vulkan()->destroy(g_vk);
     CHECK_EQ_INT(vkt_validation_messages, 0);
     oak_shutdown();
