@@ -4,7 +4,8 @@
  * pg_run(constants, particles, n, records, counts) on its device. Checks:
  * a busy emitter's records from the kernel match the CPU's within the
  * stated tolerance (pg_tolerance), its counts per flipbook frame equal the
- * CPU's, a second run repeats to the byte, and 131,072 particles of one
+ * CPU's, a second run repeats to the byte, a block written once at a
+ * burst serves the frames until the deaths, and 131,072 particles of one
  * emitter (ages advanced on the device by time.x) agree too; and the
  * bitonic sort (shaders/particles_sort.comp.glsl) orders records far to
  * near exactly as the CPU's stable sort does, ties in index order. */
@@ -136,8 +137,10 @@ TEST(kernelMatchesTheCpuRecords) {
     const oak_gpu_particle *parts = NULL;
     const oak_instance *world = NULL;
     uint32_t n = 0;
-    CHECK_OK(_oak_particles_kernel_input(p, 0, &c, &parts, &world, &n));
+    uint64_t version = 0;
+    CHECK_OK(_oak_particles_kernel_input(p, 0, &c, &parts, &world, &n, &version));
     fprintf(stderr, "  %u particles alive at 1.5 s\n", n);
+    CHECK(c.time[0] == 0); /* births on every step: the block is this step's */
     CHECK(n > 1500);
     oak_instance *cpu = malloc(sizeof *cpu * n), *gpu = malloc(sizeof *gpu * n),
                  *again = malloc(sizeof *again * n);
@@ -291,7 +294,8 @@ TEST(bitonicSortIsTheCpusOrder) {
     const oak_gpu_particle *parts = NULL;
     const oak_instance *world = NULL;
     uint32_t n = 0;
-    CHECK_OK(_oak_particles_kernel_input(p, 0, &c, &parts, &world, &n));
+    uint64_t version = 0;
+    CHECK_OK(_oak_particles_kernel_input(p, 0, &c, &parts, &world, &n, &version));
     /* the records with every 7th a copy of the one before: equal depths,
        which only the index orders */
     oak_instance *rec = malloc(sizeof *rec * n);
@@ -315,6 +319,61 @@ TEST(bitonicSortIsTheCpusOrder) {
         for (int k = 0; k < 3; k++) many[i].position[k] = 20 * oak_test_hash01(i, 11 + k) - 10;
     if (many) pg_check_sort(many, big, eye, fwd);
     free(many);
+}
+
+/* A burst of 500 that all live 2 s: between its birth and its death the
+   block is written once (its version holds) and the kernel, given only the
+   time since (time.x), draws each frame's records as the CPU does. */
+TEST(blockWrittenOnlyOnBirthsAndDeaths) {
+    oak_scene *scene = NULL;
+    CHECK_OK(oak_make_scene(&scene));
+    if (!scene) return;
+    oak_entity cam = oak_scene_create(scene, "camera");
+    oak_transform t = oak_transform_look_at((float[3]){3, 1.5f, 5}, (float[3]){0, 1, 0});
+    oak_scene_set_transform(scene, cam, &t);
+    oak_scene_set_camera(scene, cam, &(oak_camera){0});
+    oak_scene_set_active_camera(scene, cam);
+    oak_particles *p = NULL;
+    CHECK_OK(oak_world_particles(scene, &p));
+    oak_emitter_desc d = {.seed = 5,
+                          .cone_degrees = 40,
+                          .speed = {1, 3},
+                          .life = {2, 2},
+                          .spin = {-2, 2},
+                          .gravity = {0, -3, 0},
+                          .drag = 0.3f,
+                          .color_key_count = 2};
+    d.bursts[0] = (oak_particle_burst){.at = 0.1f, .count = 500};
+    d.color_keys[0] = (oak_particle_key){0, {1, 1, 1, 1}};
+    d.color_keys[1] = (oak_particle_key){1, {1, 0.2f, 0, 0}};
+    if (p) CHECK_OK(oak_particles_add_emitter(p, &d, NULL));
+    oak_gpu_particle_emitter c;
+    const oak_gpu_particle *parts = NULL;
+    const oak_instance *world = NULL;
+    uint32_t n = 0, counts[OAK_PARTICLE_FRAMES];
+    uint64_t v0 = 0, v = 0;
+    oak_instance *gpu = malloc(sizeof *gpu * 500);
+    for (int f = 30; p && gpu && f <= 150; f += 30) { /* 0.5 .. 2.5 s */
+        CHECK_OK(oak_world_update_particles(scene, f / 60.0f));
+        CHECK_OK(_oak_particles_kernel_input(p, 0, &c, &parts, &world, &n, &v));
+        if (f == 30) v0 = v;
+        if (f < 126) { /* born at 0.1 s, dead at 2.1 */
+            CHECK_EQ_INT(n, 500);
+            CHECK(v == v0);
+            CHECK(fabsf(c.time[0] - (f - 30) / 60.0f) < 1e-6f);
+            CHECK_OK(pg_run(&c, parts, n, gpu, counts));
+            pg_worst w;
+            pg_compare(&w, gpu, world, n);
+            char what[64];
+            snprintf(what, sizeof what, "block of 0.5 s at %.2f s", f / 60.0);
+            pg_check(&w, what);
+        } else { /* all dead: a new (empty) block */
+            CHECK_EQ_INT(n, 0);
+            CHECK(v != v0);
+        }
+    }
+    free(gpu);
+    oak_destroy_scene(scene);
 }
 
 #endif

@@ -26,6 +26,7 @@ int main(void) {
     }
     RUN(kernelMatchesTheCpuRecords);
     RUN(aHundredThousandInOneEmitter);
+    RUN(blockWrittenOnlyOnBirthsAndDeaths);
     RUN(bitonicSortIsTheCpusOrder);
     _oak_gl_context_destroy(&ctx);
     oak_shutdown();

@@ -28,6 +28,7 @@ int main(void) {
     }
     RUN(kernelMatchesTheCpuRecords);
     RUN(aHundredThousandInOneEmitter);
+    RUN(blockWrittenOnlyOnBirthsAndDeaths);
     RUN(bitonicSortIsTheCpusOrder);
     oak_backend_vulkan()->destroy(g_vk);
     CHECK_EQ_INT(vkt_validation_messages, 0);

@@ -27,7 +27,14 @@ typedef struct emitter {
        seconds of the clock: all its record needs besides the constants */
     oak_gpu_particle *parts;
     double *birth;
-    oak_gpu_particle_emitter c;       /* the constants the last records were written with */
+    oak_gpu_particle_emitter c; /* the constants the last records were written with */
+    /* the kernel's block (docs/WORLD.md "Particles"): parts with their ages
+       at block_time in spin_age.z, rewritten and its version moved only
+       when a birth or a death changed the alive set (seen_*: the set the
+       block holds), so a device copy is uploaded only then */
+    uint64_t block_version, seen_born;
+    uint32_t seen_alive;
+    double block_time;
     oak_instance *records, *by_frame; /* by_frame: the records grouped by frame */
     /* an "over" (BLEND, not additive) emitter's records far to near: the
        view depth of each and the order (two halves: the merge's) */
@@ -528,6 +535,7 @@ static void restart(oak_particles *s) {
         emitter *e = &s->em[i];
         e->alive = e->pending = 0;
         e->born = e->dropped = e->rate_born = 0;
+        e->seen_born = UINT64_MAX; /* the block is stale whatever the counts */
         memset(e->bursts_done, 0, sizeof e->bursts_done);
     }
 }
@@ -577,6 +585,13 @@ oak_result oak_particles_update(oak_particles *s, double seconds) {
             run_chunks(&j);
             compact(e);
         }
+        if (e->born != e->seen_born || e->alive != e->seen_alive) {
+            double clock = (double)target * OAK_PARTICLE_STEP;
+            for (uint32_t k = 0; k < e->alive; k++)
+                e->parts[k].spin_age[2] = (float)(clock - e->birth[k]);
+            e->block_time = clock, e->block_version++;
+            e->seen_born = e->born, e->seen_alive = e->alive;
+        }
         oak_result r = write_streams(e, &j);
         if (r) return r;
     }
@@ -594,13 +609,14 @@ oak_result oak_world_update_particles(oak_scene *scene, float seconds) {
 oak_result _oak_particles_kernel_input(oak_particles *s, uint32_t index,
                                        struct oak_gpu_particle_emitter *c,
                                        const struct oak_gpu_particle **parts,
-                                       const oak_instance **records, uint32_t *count) {
+                                       const oak_instance **records, uint32_t *count,
+                                       uint64_t *version) {
     emitter *e = emitter_of(s, index, "_oak_particles_kernel_input");
     if (!e) return OAK_ERROR_INVALID_ARGUMENT;
-    double clock = (double)s->steps * OAK_PARTICLE_STEP;
-    for (uint32_t i = 0; i < e->alive; i++) e->parts[i].spin_age[2] = (float)(clock - e->birth[i]);
     *c = e->c;
-    c->time[0] = 0, c->time[1] = (float)e->alive;
+    c->time[0] = (float)((double)s->steps * OAK_PARTICLE_STEP - e->block_time);
+    c->time[1] = (float)e->alive;
     *parts = e->parts, *records = e->records, *count = e->alive;
+    *version = e->block_version;
     return OAK_OK;
 }
