@@ -7,8 +7,9 @@
  * CPU's, a second run repeats to the byte, a block written once at a
  * burst serves the frames until the deaths, and 131,072 particles of one
  * emitter (ages advanced on the device by time.x) agree too; and the
- * bitonic sort (shaders/particles_sort.comp.glsl) orders records far to
- * near exactly as the CPU's stable sort does, ties in index order. */
+ * bitonic sort (shaders/particles_sort.comp.glsl) orders records by
+ * flipbook frame and far to near within one exactly as the CPU's stable
+ * sort and grouping do, ties in index order. */
 #ifndef OAK_TEST_PARTICLES_GPU_H
 #define OAK_TEST_PARTICLES_GPU_H
 
@@ -22,7 +23,7 @@
 static oak_result pg_run(const oak_gpu_particle_emitter *c, const oak_gpu_particle *parts,
                          uint32_t n, oak_instance *records, uint32_t counts[OAK_PARTICLE_FRAMES]);
 static oak_result pg_sort(const float eye[3], const float fwd[3], const oak_instance *records,
-                          uint32_t n, uint32_t *order);
+                          const uint8_t *frames, uint32_t n, uint32_t *order);
 
 /* The tolerance between the kernel's record and the CPU's (float rounding
    of exp, sin, cos, sqrt and division on the device): position within
@@ -254,17 +255,20 @@ TEST(aHundredThousandInOneEmitter) {
     free(parts), free(cpu), free(gpu);
 }
 
-/* the CPU's far-to-near order (world/particles.c far_to_near: view depth
-   descending, ties by index) */
+/* the CPU's order (world/particles.c far_to_near then write_streams'
+   stable grouping: frame ascending, view depth descending, ties by index) */
 static const float *pg_depth;
+static const uint8_t *pg_frames;
 static int pg_far_first(const void *a, const void *b) {
     uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+    uint32_t fi = pg_frames ? pg_frames[i] : 0, fj = pg_frames ? pg_frames[j] : 0;
+    if (fi != fj) return fi < fj ? -1 : 1;
     if (pg_depth[i] != pg_depth[j]) return pg_depth[i] > pg_depth[j] ? -1 : 1;
     return i < j ? -1 : 1;
 }
 
-static void pg_check_sort(const oak_instance *rec, uint32_t n, const float eye[3],
-                          const float fwd[3]) {
+static void pg_check_sort(const oak_instance *rec, const uint8_t *frames, uint32_t n,
+                          const float eye[3], const float fwd[3]) {
     float *depth = malloc(sizeof *depth * n);
     uint32_t *cpu = malloc(sizeof *cpu * n), *gpu = malloc(sizeof *gpu * n);
     for (uint32_t i = 0; i < n; i++) {
@@ -272,15 +276,15 @@ static void pg_check_sort(const oak_instance *rec, uint32_t n, const float eye[3
         depth[i] = (p[0] - eye[0]) * fwd[0] + (p[1] - eye[1]) * fwd[1] + (p[2] - eye[2]) * fwd[2];
         cpu[i] = i;
     }
-    pg_depth = depth;
+    pg_depth = depth, pg_frames = frames;
     qsort(cpu, n, sizeof *cpu, pg_far_first);
     uint64_t t0 = oak_time_ns();
-    CHECK_OK(pg_sort(eye, fwd, rec, n, gpu));
+    CHECK_OK(pg_sort(eye, fwd, rec, frames, n, gpu));
     uint64_t t1 = oak_time_ns();
     uint32_t off = 0;
     for (uint32_t i = 0; i < n; i++) off += gpu[i] != cpu[i];
-    fprintf(stderr, "  %u records sorted far to near on the device in %.1f ms: %u places off\n", n,
-            (t1 - t0) / 1e6, off);
+    fprintf(stderr, "  %u records sorted%s far to near on the device in %.1f ms: %u places off\n",
+            n, frames ? " by frame and" : "", (t1 - t0) / 1e6, off);
     CHECK_EQ_INT(off, 0);
     free(depth), free(cpu), free(gpu);
 }
@@ -304,9 +308,17 @@ TEST(bitonicSortIsTheCpusOrder) {
     const float eye[3] = {4, 2, 6};
     float fwd[3] = {-4, -1, -6}, l = sqrtf(16 + 1 + 36);
     for (int k = 0; k < 3; k++) fwd[k] /= l;
-    pg_check_sort(rec, n, eye, fwd);
-    pg_check_sort(rec, 1, eye, fwd);
-    pg_check_sort(rec, 3, eye, fwd);
+    pg_check_sort(rec, NULL, n, eye, fwd);
+    pg_check_sort(rec, NULL, 1, eye, fwd);
+    pg_check_sort(rec, NULL, 3, eye, fwd);
+    /* grouped by the frames of a 6-frame flipbook (the particle kernel's) */
+    uint8_t *frames = malloc(n);
+    oak_instance one;
+    c.shape[1] = 6;
+    for (uint32_t i = 0; frames && i < n; i++)
+        frames[i] = (uint8_t)_oak_particle_record(&c, &parts[i], parts[i].spin_age[2], &one);
+    if (frames) pg_check_sort(rec, frames, n, eye, fwd);
+    free(frames);
     free(rec);
     oak_destroy_scene(scene);
     /* 16,384 scattered through a 20 m box (131,072 took 5 to 8 s on the
@@ -317,7 +329,7 @@ TEST(bitonicSortIsTheCpusOrder) {
     oak_instance *many = calloc(big, sizeof *many);
     for (uint32_t i = 0; many && i < big; i++)
         for (int k = 0; k < 3; k++) many[i].position[k] = 20 * oak_test_hash01(i, 11 + k) - 10;
-    if (many) pg_check_sort(many, big, eye, fwd);
+    if (many) pg_check_sort(many, NULL, big, eye, fwd);
     free(many);
 }
 

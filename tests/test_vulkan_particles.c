@@ -12,8 +12,8 @@ static oak_result pg_run(const oak_gpu_particle_emitter *c, const oak_gpu_partic
 }
 
 static oak_result pg_sort(const float eye[3], const float fwd[3], const oak_instance *records,
-                          uint32_t n, uint32_t *order) {
-    return _oak_vk_particles_sort(g_vk, eye, fwd, records, n, order);
+                          const uint8_t *frames, uint32_t n, uint32_t *order) {
+    return _oak_vk_particles_sort(g_vk, eye, fwd, records, frames, n, order);
 }
 
 #include "particles_gpu.h"

@@ -143,10 +143,12 @@ const char *_oak_gl_shared_source(const char *file);
 oak_result _oak_gl_particles_run(const oak_gpu_particle_emitter *c, const oak_gpu_particle *parts,
                                  uint32_t n, oak_instance *records,
                                  uint32_t counts[OAK_PARTICLE_FRAMES]);
-/* The far-to-near order of n records seen from eye along fwd (ties in
-   index order): the bitonic sort of shaders/particles_sort.comp.glsl. */
+/* The order of n records grouped by frame (frames NULL: all 0), far to
+   near within one seen from eye along fwd, ties in index order: the
+   bitonic sort of shaders/particles_sort.comp.glsl. */
 oak_result _oak_gl_particles_sort(const float eye[3], const float fwd[3],
-                                  const oak_instance *records, uint32_t n, uint32_t *order);
+                                  const oak_instance *records, const uint8_t *frames, uint32_t n,
+                                  uint32_t *order);
 uint32_t _oak_gl_shared_count(void); /* passes embedded from shaders/ */
 
 #endif

@@ -63,7 +63,8 @@ typedef struct sort_head {
 } sort_head;
 
 oak_result _oak_gl_particles_sort(const float eye[3], const float fwd[3],
-                                  const oak_instance *records, uint32_t n, uint32_t *order) {
+                                  const oak_instance *records, const uint8_t *frames, uint32_t n,
+                                  uint32_t *order) {
     if (!eye || !fwd || !n || !records || !order)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "gl particle sort: NULL or no records");
     const char *body = _oak_gl_shared_source("particles_sort.comp.glsl");
@@ -76,9 +77,17 @@ oak_result _oak_gl_particles_sort(const float eye[3], const float fwd[3],
     sort_head h = {{eye[0], eye[1], eye[2], 0}, {fwd[0], fwd[1], fwd[2], 0}, {0, 0, 0, n}, {m}};
     GLuint buf[2];
     glCreateBuffers(2, buf);
-    glNamedBufferStorage(buf[0], (GLsizeiptr)(sizeof h + 8 * (size_t)m), NULL,
+    uint32_t *entry = oak_calloc((size_t)m, 16);
+    if (!entry) {
+        glDeleteProgram(prog);
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl particle sort: no memory for %u", n);
+    }
+    for (uint32_t i = 0; i < n; i++) entry[4 * i] = frames ? frames[i] : 0;
+    glNamedBufferStorage(buf[0], (GLsizeiptr)(sizeof h + 16 * (size_t)m), NULL,
                          GL_DYNAMIC_STORAGE_BIT);
     glNamedBufferSubData(buf[0], 0, sizeof h, &h);
+    glNamedBufferSubData(buf[0], sizeof h, (GLsizeiptr)(16 * (size_t)m), entry);
+    oak_free(entry);
     glNamedBufferStorage(buf[1], (GLsizeiptr)(sizeof *records * (size_t)n), records, 0);
     glUseProgram(prog);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_PARTICLE_IN, buf[0]);
@@ -93,10 +102,10 @@ oak_result _oak_gl_particles_sort(const float eye[3], const float fwd[3],
             glDispatchCompute(groups, 1, 1);
         }
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    uint32_t *pairs = oak_alloc(8 * (size_t)n);
+    uint32_t *pairs = oak_alloc(16 * (size_t)n);
     if (pairs) {
-        glGetNamedBufferSubData(buf[0], sizeof h, (GLsizeiptr)(8 * (size_t)n), pairs);
-        for (uint32_t i = 0; i < n; i++) order[i] = pairs[2 * i + 1];
+        glGetNamedBufferSubData(buf[0], sizeof h, (GLsizeiptr)(16 * (size_t)n), pairs);
+        for (uint32_t i = 0; i < n; i++) order[i] = pairs[4 * i + 2];
     }
     oak_free(pairs);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_PARTICLE_IN, 0);

@@ -163,15 +163,18 @@ typedef struct sort_head {
 } sort_head;
 
 static oak_result sort(_oak_vk *vk, run_objects *o, const float eye[3], const float fwd[3],
-                       const oak_instance *records, uint32_t n, uint32_t *order) {
+                       const oak_instance *records, const uint8_t *frames, uint32_t n,
+                       uint32_t *order) {
     uint32_t m = 1;
     while (m < n) m *= 2;
     VkCommandBuffer cmd;
     oak_result r = setup(vk, o, k_particles_sort_comp, sizeof k_particles_sort_comp,
-                         sizeof(sort_head) + 8 * (uint64_t)m, sizeof *records * (uint64_t)n, &cmd);
+                         sizeof(sort_head) + 16 * (uint64_t)m, sizeof *records * (uint64_t)n, &cmd);
     if (r) return r;
     sort_head h = {{eye[0], eye[1], eye[2], 0}, {fwd[0], fwd[1], fwd[2], 0}, {0, 0, 0, n}, {m}};
     memcpy(o->in.mapped, &h, sizeof h);
+    uint32_t *entry = (uint32_t *)((uint8_t *)o->in.mapped + sizeof h);
+    for (uint32_t i = 0; i < n; i++) entry[4 * i] = frames ? frames[i] : 0;
     memcpy(o->out.mapped, records, sizeof *records * (size_t)n);
     uint32_t groups = (m + OAK_GPU_PARTICLE_GROUP - 1) / OAK_GPU_PARTICLE_GROUP;
     vkCmdDispatch(cmd, groups, 1, 1); /* the pairs */
@@ -192,18 +195,19 @@ static oak_result sort(_oak_vk *vk, run_objects *o, const float eye[3], const fl
         }
     if ((r = finish(vk, o, cmd))) return r;
     const uint32_t *pairs = (const uint32_t *)((const uint8_t *)o->in.mapped + sizeof h);
-    for (uint32_t i = 0; i < n; i++) order[i] = pairs[2 * i + 1];
+    for (uint32_t i = 0; i < n; i++) order[i] = pairs[4 * i + 2];
     return OAK_OK;
 }
 
 oak_result _oak_vk_particles_sort(void *self, const float eye[3], const float fwd[3],
-                                  const oak_instance *records, uint32_t n, uint32_t *order) {
+                                  const oak_instance *records, const uint8_t *frames, uint32_t n,
+                                  uint32_t *order) {
     _oak_vk *vk = self; /* the backend's struct opens with its _oak_vk */
     if (!vk || !eye || !fwd || !n || !records || !order)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "vulkan particle sort: NULL or no records");
     oak_result r = _oak_vk_wait_all(vk);
     run_objects o = {0};
-    if (!r) r = sort(vk, &o, eye, fwd, records, n, order);
+    if (!r) r = sort(vk, &o, eye, fwd, records, frames, n, order);
     teardown(vk, &o);
     return r;
 }
