@@ -387,7 +387,7 @@ static void spawn(emitter *e, double t) {
 }
 
 /* The births of the step [t0, t1): pending ones at t0, the rate's at j / rate,
-   the bursts' at at + i every; each new particle marked to fly from its birth. */
+   the bursts' at at + i every; each new particle keeps its own birth time. */
 static void births(emitter *e, uint64_t step) {
     const double h = OAK_PARTICLE_STEP, t0 = (double)step * h, t1 = (double)(step + 1) * h - EDGE;
     for (; e->pending; e->pending--) spawn(e, t0);
