@@ -94,4 +94,18 @@ static inline float _oak_world_hash01(uint32_t i, uint32_t salt) {
     return (float)(_oak_world_hash_u32(i * 0x9E3779B9u + salt) >> 8) * (1.0f / 16777216.0f);
 }
 
+/* Test hook (tests/particles_gpu.h): the particle kernel's input for
+   emitter `index` as the last update left it: its constants, time.x the
+   seconds since its block was written; the block (its particles, their
+   ages at that writing in spin_age.z), their count and the block's
+   version, which moves only when a birth or a death changed the alive
+   set; and the records the CPU wrote (particle order). */
+struct oak_gpu_particle_emitter;
+struct oak_gpu_particle;
+oak_result _oak_particles_kernel_input(oak_particles *s, uint32_t index,
+                                       struct oak_gpu_particle_emitter *c,
+                                       const struct oak_gpu_particle **parts,
+                                       const oak_instance **records, uint32_t *count,
+                                       uint64_t *version);
+
 #endif

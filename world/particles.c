@@ -1,25 +1,20 @@
 /* Particles (docs/WORLD.md "Particles"): emitters stepped on a fixed clock,
- * every random draw a hash of (seed, birth number) and every particle moved
- * by the closed form of dv/dt = g - k v over each step, on the job pool in
+ * every random draw a hash of (seed, birth number) and every record the
+ * closed form of dv/dt = g - k v from the particle's birth (one function,
+ * render/particle_eval.c, the particle kernel's twin), on the job pool in
  * fixed chunks, so a run repeats to the bit at any thread count; each
  * emitter drawn as one instance stream of camera-facing quads. */
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
 
+#include "render/particle_eval.h"
 #include "world/internal.h"
 
 #define TAU 6.2831853071795864
 /* seconds within which a birth or a death on a step boundary counts as on
    it (the clock is steps * OAK_PARTICLE_STEP in doubles, not exact) */
 #define EDGE 1e-9
-
-/* one particle; its record is derived from it each step */
-typedef struct particle {
-    float p[3], v[3];
-    float life, size, spin0, spin_rate;
-    double birth; /* seconds of the clock */
-} particle;
 
 typedef struct emitter {
     oak_emitter_desc d;
@@ -28,7 +23,18 @@ typedef struct emitter {
     oak_stream *stream[OAK_PARTICLE_FRAMES];
     oak_material own_material;                        /* made here when the desc had none */
     oak_material frame_material[OAK_PARTICLE_FRAMES]; /* the flipbook's, made here */
-    particle *parts;
+    /* each particle's birth state (the kernel's layout) and its birth,
+       seconds of the clock: all its record needs besides the constants */
+    oak_gpu_particle *parts;
+    double *birth;
+    oak_gpu_particle_emitter c; /* the constants the last records were written with */
+    /* the kernel's block (docs/WORLD.md "Particles"): parts with their ages
+       at block_time in spin_age.z, rewritten and its version moved only
+       when a birth or a death changed the alive set (seen_*: the set the
+       block holds), so a device copy is uploaded only then */
+    uint64_t block_version, seen_born;
+    uint32_t seen_alive;
+    double block_time;
     oak_instance *records, *by_frame; /* by_frame: the records grouped by frame */
     /* an "over" (BLEND, not additive) emitter's records far to near: the
        view depth of each and the order (two halves: the merge's) */
@@ -73,6 +79,7 @@ static void free_emitter(oak_particles *s, emitter *e) {
     }
     if (e->own_material.id) oak_destroy_material(e->own_material);
     oak_free(e->parts);
+    oak_free(e->birth);
     oak_free(e->records);
     oak_free(e->by_frame);
     oak_free(e->sorted);
@@ -165,12 +172,13 @@ oak_result oak_particles_add_emitter(oak_particles *s, const oak_emitter_desc *d
                       d.direction[2] * d.direction[2]);
     for (int k = 0; k < 3; k++) e->axis[k] = d.direction[k] / len;
     e->parts = oak_alloc(sizeof *e->parts * d.capacity);
+    e->birth = oak_alloc(sizeof *e->birth * d.capacity);
     e->records = oak_alloc(sizeof *e->records * d.capacity);
     e->dead = oak_alloc(d.capacity);
     e->frame = oak_alloc(d.capacity);
     e->frames = d.flipbook[0] ? d.flipbook[0] * d.flipbook[1] : 1;
     if (e->frames > 1) e->by_frame = oak_alloc(sizeof *e->by_frame * d.capacity);
-    r = e->parts && e->records && e->dead && e->frame && (e->frames == 1 || e->by_frame)
+    r = e->parts && e->birth && e->records && e->dead && e->frame && (e->frames == 1 || e->by_frame)
             ? OAK_OK
             : oak_error(OAK_ERROR_OUT_OF_MEMORY, "particles: no memory for %u", d.capacity);
     oak_material mat = d.material;
@@ -286,24 +294,6 @@ static float lerpf(float a, float b, float t) {
     return a + (b - a) * t;
 }
 
-/* Moves p and v on by dt under dv/dt = g - k v, in closed form (exact for
-   constant g and k, so the steps compose to the analytic flight). */
-static void fly(float p[3], float v[3], const float g[3], float k, float dt) {
-    if (k > 0) {
-        float ek = expf(-k * dt), s = (1 - ek) / k;
-        for (int c = 0; c < 3; c++) {
-            float vt = g[c] / k; /* terminal velocity */
-            p[c] += vt * dt + (v[c] - vt) * s;
-            v[c] = vt + (v[c] - vt) * ek;
-        }
-    } else {
-        for (int c = 0; c < 3; c++) {
-            p[c] += v[c] * dt + 0.5f * g[c] * dt * dt;
-            v[c] += g[c] * dt;
-        }
-    }
-}
-
 /* Births one particle (birth number e->born) at time t; dropped past the capacity. */
 static void spawn(emitter *e, double t) {
     uint64_t n = e->born++;
@@ -311,7 +301,8 @@ static void spawn(emitter *e, double t) {
         e->dropped++;
         return;
     }
-    particle *q = &e->parts[e->alive++];
+    uint32_t slot = e->alive++;
+    oak_gpu_particle *q = &e->parts[slot];
     /* a direction uniform over the cone's cap about the axis */
     float cosa = cosf((float)(e->d.cone_degrees * (TAU / 360.0)));
     float ct = 1 - draw(e, n, 0) * (1 - cosa), st = sqrtf(fmaxf(0, 1 - ct * ct));
@@ -330,18 +321,19 @@ static void spawn(emitter *e, double t) {
     float speed = lerpf(e->d.speed[0], e->d.speed[1], draw(e, n, 2));
     for (int c = 0; c < 3; c++) {
         float dir = a[c] * ct + (b1[c] * cosf(ph) + b2[c] * sinf(ph)) * st;
-        q->p[c] = e->d.position[c];
-        q->v[c] = dir * speed;
+        q->p0_life[c] = e->d.position[c];
+        q->v0_size[c] = dir * speed;
     }
-    q->life = lerpf(e->d.life[0], e->d.life[1], draw(e, n, 3));
-    q->size = lerpf(e->d.size[0], e->d.size[1], draw(e, n, 4));
-    q->spin_rate = lerpf(e->d.spin[0], e->d.spin[1], draw(e, n, 5));
-    q->spin0 = e->d.spin[0] != 0 || e->d.spin[1] != 0 ? (float)TAU * draw(e, n, 6) : 0;
-    q->birth = t;
+    q->p0_life[3] = lerpf(e->d.life[0], e->d.life[1], draw(e, n, 3));
+    q->v0_size[3] = lerpf(e->d.size[0], e->d.size[1], draw(e, n, 4));
+    q->spin_age[1] = lerpf(e->d.spin[0], e->d.spin[1], draw(e, n, 5));
+    q->spin_age[0] = e->d.spin[0] != 0 || e->d.spin[1] != 0 ? (float)TAU * draw(e, n, 6) : 0;
+    q->spin_age[2] = q->spin_age[3] = 0;
+    e->birth[slot] = t;
 }
 
 /* The births of the step [t0, t1): pending ones at t0, the rate's at j / rate,
-   the bursts' at at + i every; each new particle marked to fly from its birth. */
+   the bursts' at at + i every; each new particle keeps its own birth time. */
 static void births(emitter *e, uint64_t step) {
     const double h = OAK_PARTICLE_STEP, t0 = (double)step * h, t1 = (double)(step + 1) * h - EDGE;
     for (; e->pending; e->pending--) spawn(e, t0);
@@ -365,121 +357,49 @@ static void births(emitter *e, uint64_t step) {
         }
 }
 
-/* value of keys at share f of a life (n > 0) */
-static void key_at(const oak_particle_key *k, uint32_t n, float f, float out[4]) {
-    if (f <= k[0].t) {
-        memcpy(out, k[0].value, sizeof k[0].value);
-        return;
-    }
-    for (uint32_t i = 1; i < n; i++) {
-        if (f > k[i].t) continue;
-        float span = k[i].t - k[i - 1].t, w = span > 0 ? (f - k[i - 1].t) / span : 1;
-        for (int c = 0; c < 4; c++) out[c] = lerpf(k[i - 1].value[c], k[i].value[c], w);
-        return;
-    }
-    memcpy(out, k[n - 1].value, sizeof k[n - 1].value);
-}
-
-/* q = a * b */
-static void qmul(float q[4], const float a[4], const float b[4]) {
-    q[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    q[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    q[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    q[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-}
-
-/* The quad (x-z, facing +y, its texture's top at -z) turned to face the
-   eye from p: +y onto the direction to the eye, -z onto world up as the
-   eye sees it (upright: a flame stands), +x across; looking straight up
-   or down, -z takes world -z instead. */
-static void face_eye(float q[4], const float p[3], const float eye[3]) {
-    float n[3] = {eye[0] - p[0], eye[1] - p[1], eye[2] - p[2]};
-    float l = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    if (!(l > 1e-6f)) return;
-    for (int c = 0; c < 3; c++) n[c] /= l;
-    float up[3] = {-n[1] * n[0], 1 - n[1] * n[1], -n[1] * n[2]}; /* y less its n part */
-    float ul = sqrtf(up[0] * up[0] + up[1] * up[1] + up[2] * up[2]);
-    if (ul < 1e-4f) { /* -z less its n part */
-        up[0] = n[2] * n[0], up[1] = n[2] * n[1], up[2] = -1 + n[2] * n[2];
-        ul = sqrtf(up[0] * up[0] + up[1] * up[1] + up[2] * up[2]);
-    }
-    for (int c = 0; c < 3; c++) up[c] /= ul;
-    /* columns: x = up x n, y = n, z = -up */
-    float m[3][3] = {
-        {up[1] * n[2] - up[2] * n[1], up[2] * n[0] - up[0] * n[2], up[0] * n[1] - up[1] * n[0]},
-        {n[0], n[1], n[2]},
-        {-up[0], -up[1], -up[2]}};
-    /* matrix to quaternion (m[col][row]) */
-    float tr = m[0][0] + m[1][1] + m[2][2];
-    if (tr > 0) {
-        float s = 2 * sqrtf(tr + 1);
-        q[3] = 0.25f * s;
-        q[0] = (m[1][2] - m[2][1]) / s, q[1] = (m[2][0] - m[0][2]) / s;
-        q[2] = (m[0][1] - m[1][0]) / s;
-    } else if (m[0][0] > m[1][1] && m[0][0] > m[2][2]) {
-        float s = 2 * sqrtf(1 + m[0][0] - m[1][1] - m[2][2]);
-        q[3] = (m[1][2] - m[2][1]) / s, q[0] = 0.25f * s;
-        q[1] = (m[1][0] + m[0][1]) / s, q[2] = (m[2][0] + m[0][2]) / s;
-    } else if (m[1][1] > m[2][2]) {
-        float s = 2 * sqrtf(1 + m[1][1] - m[0][0] - m[2][2]);
-        q[3] = (m[2][0] - m[0][2]) / s, q[0] = (m[1][0] + m[0][1]) / s;
-        q[1] = 0.25f * s, q[2] = (m[2][1] + m[1][2]) / s;
-    } else {
-        float s = 2 * sqrtf(1 + m[2][2] - m[0][0] - m[1][1]);
-        q[3] = (m[0][1] - m[1][0]) / s, q[0] = (m[2][0] + m[0][2]) / s;
-        q[1] = (m[2][1] + m[1][2]) / s, q[2] = 0.25f * s;
-    }
-}
-
 typedef struct step_job {
     emitter *e;
     double t1;  /* the step's end */
-    bool fly;   /* a step was taken (else only the records are rewritten) */
     bool write; /* the records are wanted (the update's last step) */
     bool have_eye;
-    float eye[3], fwd[3]; /* fwd: the eye's view direction (its -z) */
+    float eye[3], fwd[3];       /* fwd: the eye's view direction (its -z) */
+    oak_gpu_particle_emitter c; /* e's constants (the kernel's block) */
 } step_job;
 
-/* Each particle of [begin, end): flown to t1, marked dead at the end of its
-   life, and its record written (the quad's +y turned to the eye, then
-   spun about it). Touches only particle i and record i. */
+/* Each particle of [begin, end): marked dead at the end of its life and
+   its record written at t1 (the closed form from its birth). Touches only
+   particle i and record i. */
 static void step_chunk(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     const step_job *j = user;
     emitter *e = j->e;
-    const oak_emitter_desc *d = &e->d;
     for (uint32_t i = begin; i < end; i++) {
-        particle *q = &e->parts[i];
-        double age = j->t1 - q->birth;
-        if (j->fly) {
-            double from = fmax(q->birth, j->t1 - OAK_PARTICLE_STEP);
-            fly(q->p, q->v, d->gravity, d->drag, (float)(j->t1 - from));
-        }
-        e->dead[i] = age >= q->life - EDGE;
-        if (!j->write) continue;
-        float f = (float)(age / q->life);
-        f = f < 0 ? 0 : f > 1 ? 1 : f;
-        float col[4] = {1, 1, 1, 1}, sz[4] = {1, 0, 0, 0};
-        if (d->color_key_count) key_at(d->color_keys, d->color_key_count, f, col);
-        if (d->size_key_count) key_at(d->size_keys, d->size_key_count, f, sz);
-        uint32_t fr = (uint32_t)(f * (float)e->frames);
-        e->frame[i] = (uint8_t)(fr < e->frames ? fr : e->frames - 1);
-        oak_instance *r = &e->records[i];
-        memcpy(r->position, q->p, sizeof q->p);
-        r->scale = q->size * sz[0];
-        float face[4] = {0, 0, 0, 1};
-        if (j->have_eye) face_eye(face, q->p, j->eye);
-        if (d->lift != 0) { /* raised along the quad's up (-z turned by the facing) */
-            const float *o = face;
-            float up[3] = {-2 * (o[0] * o[2] + o[3] * o[1]), -2 * (o[1] * o[2] - o[3] * o[0]),
-                           -(1 - 2 * (o[0] * o[0] + o[1] * o[1]))};
-            for (int c = 0; c < 3; c++) r->position[c] += up[c] * d->lift * r->scale;
-        }
-        float ang = 0.5f * (q->spin0 + q->spin_rate * (float)age);
-        float spin[4] = {0, sinf(ang), 0, cosf(ang)};
-        qmul(r->rotation, face, spin);
-        memcpy(r->color, col, sizeof r->color);
-        r->phase = oak_instance_phase_pack(col[3], f);
+        double age = j->t1 - e->birth[i];
+        e->dead[i] = age >= e->parts[i].p0_life[3] - EDGE;
+        if (j->write)
+            e->frame[i] =
+                (uint8_t)_oak_particle_record(&j->c, &e->parts[i], (float)age, &e->records[i]);
+    }
+}
+
+/* e's constants for the record function and the kernel (time.x 0: the
+   ages are given). */
+static void constants(oak_gpu_particle_emitter *c, const emitter *e, const step_job *j) {
+    const oak_emitter_desc *d = &e->d;
+    memset(c, 0, sizeof *c);
+    memcpy(c->gravity_drag, d->gravity, sizeof d->gravity);
+    c->gravity_drag[3] = d->drag;
+    if (j->have_eye) memcpy(c->eye, j->eye, sizeof j->eye), c->eye[3] = 1;
+    c->shape[0] = d->lift, c->shape[1] = (float)e->frames;
+    c->shape[2] = (float)d->color_key_count, c->shape[3] = (float)d->size_key_count;
+    c->time[1] = (float)e->alive;
+    for (uint32_t i = 0; i < d->color_key_count; i++) {
+        c->color_at[i / 4][i % 4] = d->color_keys[i].t;
+        memcpy(c->color[i], d->color_keys[i].value, sizeof c->color[i]);
+    }
+    for (uint32_t i = 0; i < d->size_key_count; i++) {
+        c->size_at[i / 4][i % 4] = d->size_keys[i].t;
+        c->size_value[i / 4][i % 4] = d->size_keys[i].value[0];
     }
 }
 
@@ -490,6 +410,7 @@ static void compact(emitter *e) {
         if (e->dead[i]) continue;
         if (w != i) {
             e->parts[w] = e->parts[i], e->records[w] = e->records[i];
+            e->birth[w] = e->birth[i];
             e->frame[w] = e->frame[i];
         }
         w++;
@@ -560,11 +481,14 @@ static void restart(oak_particles *s) {
         emitter *e = &s->em[i];
         e->alive = e->pending = 0;
         e->born = e->dropped = e->rate_born = 0;
+        e->seen_born = UINT64_MAX; /* the block is stale whatever the counts */
         memset(e->bursts_done, 0, sizeof e->bursts_done);
     }
 }
 
 static void run_chunks(step_job *j) {
+    constants(&j->c, j->e, j);
+    if (j->write) j->e->c = j->c;
     if (j->e->alive) oak_parallel_for(j->e->alive, OAK_PARTICLE_CHUNK, step_chunk, j);
 }
 
@@ -597,15 +521,22 @@ oak_result oak_particles_update(oak_particles *s, double seconds) {
         j.e = e;
         uint64_t step = s->steps;
         if (step == target) { /* no step: the records face the eye as it is now */
-            j.fly = false, j.write = true, j.t1 = (double)step * OAK_PARTICLE_STEP;
+            j.write = true, j.t1 = (double)step * OAK_PARTICLE_STEP;
             run_chunks(&j);
         }
         for (; step < target; step++) {
             births(e, step);
-            j.fly = true, j.write = step + 1 == target;
+            j.write = step + 1 == target;
             j.t1 = (double)(step + 1) * OAK_PARTICLE_STEP;
             run_chunks(&j);
             compact(e);
+        }
+        if (e->born != e->seen_born || e->alive != e->seen_alive) {
+            double clock = (double)target * OAK_PARTICLE_STEP;
+            for (uint32_t k = 0; k < e->alive; k++)
+                e->parts[k].spin_age[2] = (float)(clock - e->birth[k]);
+            e->block_time = clock, e->block_version++;
+            e->seen_born = e->born, e->seen_alive = e->alive;
         }
         oak_result r = write_streams(e, &j);
         if (r) return r;
@@ -635,4 +566,19 @@ oak_result oak_world_update_particles(oak_scene *scene, float seconds) {
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_world_update_particles: scene is NULL");
     oak_particles *s = oak_scene_attachment(scene, attached_destroy);
     return s ? oak_particles_update(s, seconds) : OAK_OK;
+}
+
+oak_result _oak_particles_kernel_input(oak_particles *s, uint32_t index,
+                                       struct oak_gpu_particle_emitter *c,
+                                       const struct oak_gpu_particle **parts,
+                                       const oak_instance **records, uint32_t *count,
+                                       uint64_t *version) {
+    emitter *e = emitter_of(s, index, "_oak_particles_kernel_input");
+    if (!e) return OAK_ERROR_INVALID_ARGUMENT;
+    *c = e->c;
+    c->time[0] = (float)((double)s->steps * OAK_PARTICLE_STEP - e->block_time);
+    c->time[1] = (float)e->alive;
+    *parts = e->parts, *records = e->records, *count = e->alive;
+    *version = e->block_version;
+    return OAK_OK;
 }

@@ -103,6 +103,12 @@ oak_result _oak_gl_compile_shared(const char *file, const char **error) {
     return oak_error(OAK_ERROR_NOT_FOUND, "gl: %s is not among the embedded passes", file);
 }
 
+const char *_oak_gl_shared_source(const char *file) {
+    for (size_t i = 0; i < sizeof oak_gl_sources / sizeof oak_gl_sources[0]; i++)
+        if (strcmp(oak_gl_sources[i].file, file) == 0) return oak_gl_sources[i].source;
+    return NULL;
+}
+
 uint32_t _oak_gl_shared_count(void) {
     return (uint32_t)(sizeof oak_gl_sources / sizeof oak_gl_sources[0]);
 }

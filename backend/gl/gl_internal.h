@@ -9,6 +9,8 @@
 
 #include <oak/backend.h>
 
+#include "shaders/common/oak_gpu.h"
+
 /* ---- context (gl_context.c) ------------------------------------------- */
 
 typedef struct _oak_gl_context {
@@ -133,6 +135,20 @@ oak_result _oak_gl_frame_programs(GLuint out[OAK_GL_FRAME_PROGRAMS]);
 /* Compiles one shared pass (shaders/<file>) in every SHADOW x MASKED variant;
    on failure *error holds the driver log. */
 oak_result _oak_gl_compile_shared(const char *file, const char **error);
+/* The embedded body of shaders/<file> (NULL: none). */
+const char *_oak_gl_shared_source(const char *file);
+/* The particle kernel over n particles on the current context: their
+   records and the counts per flipbook frame, read back (gl_particles.c;
+   tests/test_particles_gpu.c). */
+oak_result _oak_gl_particles_run(const oak_gpu_particle_emitter *c, const oak_gpu_particle *parts,
+                                 uint32_t n, oak_instance *records,
+                                 uint32_t counts[OAK_PARTICLE_FRAMES]);
+/* The order of n records grouped by frame (frames NULL: all 0), far to
+   near within one seen from eye along fwd, ties in index order: the
+   bitonic sort of shaders/particles_sort.comp.glsl. */
+oak_result _oak_gl_particles_sort(const float eye[3], const float fwd[3],
+                                  const oak_instance *records, const uint8_t *frames, uint32_t n,
+                                  uint32_t *order);
 uint32_t _oak_gl_shared_count(void); /* passes embedded from shaders/ */
 
 #endif

@@ -511,6 +511,18 @@ oak_result _oak_vk_upload_reserve(_oak_vk *vk, _oak_vk_buffer *b, uint64_t size,
 /* frame: an open command buffer for the current slot, staging into it */
 oak_result _oak_vk_frame_begin(_oak_vk *vk);
 oak_result _oak_vk_wait_all(_oak_vk *vk);
+/* The particle kernel over n particles (self: the backend's, as created):
+   their records and the counts per flipbook frame, waited for
+   (vk_particles.c; tests/test_particles_gpu.c). */
+oak_result _oak_vk_particles_run(void *self, const oak_gpu_particle_emitter *c,
+                                 const oak_gpu_particle *parts, uint32_t n, oak_instance *records,
+                                 uint32_t counts[OAK_PARTICLE_FRAMES]);
+/* The order of n records grouped by frame (frames NULL: all 0), far to
+   near within one seen from eye along fwd, ties in index order: the
+   bitonic sort of shaders/particles_sort.comp.glsl. */
+oak_result _oak_vk_particles_sort(void *self, const float eye[3], const float fwd[3],
+                                  const oak_instance *records, const uint8_t *frames, uint32_t n,
+                                  uint32_t *order);
 /* Waits for one fence within the device's timeout; a timeout is reported as
    such and counted as a lost device. */
 oak_result _oak_vk_wait_fence(_oak_vk *vk, VkFence fence, const char *file, int line);

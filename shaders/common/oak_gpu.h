@@ -379,6 +379,48 @@ OAK_STRUCT(oak_gpu_instance) {
 }
 OAK_END(oak_gpu_instance);
 
+/* Particles (world/particles.c, shaders/particles.comp.glsl, docs/WORLD.md
+ * "Particles"): a particle's whole record at age a is a function of its
+ * birth state and its emitter's constants, the flight dv/dt = g - k v in
+ * closed form from the birth (never stepped), so the C evaluation and the
+ * kernel compute the same thing from the same inputs.
+ * oak_gpu_particle: p0_life xyz the birth position, w the life (seconds),
+ * v0_size xyz the birth velocity, w the birth size (metres),
+ * spin_age x the start angle, y the spin rate (radians a second),
+ * z the age (seconds) at the time the block was written, w 0. */
+OAK_STRUCT(oak_gpu_particle) {
+    OAK_F4(p0_life);
+    OAK_F4(v0_size);
+    OAK_F4(spin_age);
+}
+OAK_END(oak_gpu_particle);
+
+/* One emitter's constants for the particle kernel: gravity xyz with the
+ * drag in w, the eye xyz with w 1 when there is one (else the quads keep
+ * +y), shape x the lift, y the flipbook frames (1: none), z the colour keys,
+ * w the size keys, time x the seconds added to every particle's age, y the
+ * particle count, the keys' t four to a vec4 (key i at element i / 4, i % 4),
+ * the size keys' factors alike and the colour keys' linear rgba. */
+OAK_STRUCT(oak_gpu_particle_emitter) {
+    OAK_F4(gravity_drag);
+    OAK_F4(eye);
+    OAK_F4(shape);
+    OAK_F4(time);
+    OAK_F4(color_at[OAK_PARTICLE_KEYS / 4]);
+    OAK_F4(size_at[OAK_PARTICLE_KEYS / 4]);
+    OAK_F4(size_value[OAK_PARTICLE_KEYS / 4]);
+    OAK_F4(color[OAK_PARTICLE_KEYS]);
+}
+OAK_END(oak_gpu_particle_emitter);
+#define OAK_GPU_PARTICLE_GROUP 64 /* the particle kernel's work group */
+/* The particle kernel's bindings: OAK_B_PARTICLE_IN, past OAK_B_COUNT and
+ * its own (no frame pass runs the kernel yet: docs/WORLD.md "Particles"),
+ * holds the emitter block, OAK_PARTICLE_FRAMES uints of counts per flipbook
+ * frame (atomics), then the particles. It writes particle i's record at i
+ * of the stream's instance buffer, which the instcull pass reads. */
+#define OAK_B_PARTICLE_IN  50
+#define OAK_B_PARTICLE_OUT OAK_B_INSTANCES
+
 /* The instcull pass (shaders/instcull.comp.glsl, render/stream_cull.c's
  * kernel in compute): OAK_B_INSTANCE_OUT holds OAK_STREAM_MAX_PER_VIEW of
  * these, then uint words. A stream draws into OAK_GPU_INSTCULL_VIEWS views:

@@ -1,0 +1,17 @@
+/* Private to the engine: one particle's record from its birth state, the
+ * closed form the particle kernel (shaders/particles.comp.glsl) computes
+ * too; world/particles.c runs it on the job pool (docs/WORLD.md "Particles"). */
+#ifndef OAK_RENDER_PARTICLE_EVAL_H
+#define OAK_RENDER_PARTICLE_EVAL_H
+
+#include <oak/render.h>
+
+#include "shaders/common/oak_gpu.h"
+
+/* The record of particle q at age `age` seconds under emitter constants c
+   (c->time is not read: the caller gives the age); returns its flipbook
+   frame (0 .. frames - 1). Touches only *out. */
+uint32_t _oak_particle_record(const oak_gpu_particle_emitter *c, const oak_gpu_particle *q,
+                              float age, oak_instance *out);
+
+#endif
