@@ -351,6 +351,35 @@ void _oak_clouds_march(const oak_gpu_clouds *c, const float *buf, const oak_rend
     out[0] = Ls[0], out[1] = Ls[1], out[2] = Ls[2], out[3] = T;
 }
 
+/* ---- the sky light's view of the layer ------------------------------------------------- */
+
+void _oak_clouds_sky(const oak_gpu_clouds *c, const float *buf, const float P[3], const float d[3],
+                     const float ambient[6], float out[4]) {
+    out[0] = out[1] = out[2] = 0.0f, out[3] = 1.0f;
+    if (!(d[1] > 1e-6f)) return; /* above the horizon only: the eye is below the base */
+    float ta = (c->layer[0] - P[1]) / d[1], tb = (c->layer[1] - P[1]) / d[1];
+    float t0 = fmaxf(ta, 0.0f), t1 = fminf(tb, (float)OAK_CLOUD_MAX_DISTANCE);
+    if (!(t1 > t0)) return;
+    float amb[6];
+    for (int i = 0; i < 6; i++) amb[i] = ambient[i] * c->ambient[i % 3];
+    /* a few steps at their middles, no hash: a capture is one picture */
+    float dt = (t1 - t0) / (float)OAK_CLOUD_SKY_STEPS, T = 1.0f, Ls[3] = {0, 0, 0};
+    float cosv = d[0] * c->sun[0] + d[1] * c->sun[1] + d[2] * c->sun[2];
+    float ext = c->shape[2], h0 = c->layer[0], hs = 1.0f / (c->layer[1] - c->layer[0]);
+    for (int i = 0; i < OAK_CLOUD_SKY_STEPS && T > (float)OAK_CLOUD_MIN_T; i++) {
+        float t = t0 + ((float)i + 0.5f) * dt;
+        float X[3] = {P[0] + d[0] * t, P[1] + d[1] * t, P[2] + d[2] * t};
+        float dn = _oak_clouds_density(c, buf, X, true);
+        if (dn <= 0.0f) continue;
+        float sigma = dn * ext, S[3];
+        light(c, buf, X, sigma, (X[1] - h0) * hs, cosv, amb, S);
+        float Ts = expf(-sigma * dt);
+        for (int k = 0; k < 3; k++) Ls[k] += T * S[k] * (1.0f - Ts);
+        T *= Ts;
+    }
+    out[0] = Ls[0], out[1] = Ls[1], out[2] = Ls[2], out[3] = T;
+}
+
 /* ---- the record ------------------------------------------------------------------------- */
 
 void _oak_clouds_fill(oak_gpu_clouds *c, const oak_render_view *v, uint32_t width,

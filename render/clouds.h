@@ -55,6 +55,15 @@ void _oak_clouds_ambient(const float *sky, float out[6]);
    sky light's irradiance straight up (rgb) and from low (rgb: _oak_clouds_low) */
 void _oak_clouds_march(const oak_gpu_clouds *c, const float *buf, const oak_render_view *v,
                        uint32_t tx, uint32_t ty, float depth, const float ambient[6], float out[4]);
+/* The sky light capture's view through the layer (docs/SHADING.md
+   "Volumetric clouds", "The sky light sees them"): from P along unit d,
+   OAK_CLOUD_SKY_STEPS steps at their middles across the slab (no hash),
+   the same density and light as the march; out: light rgb, transmittance.
+   d at or below the horizon: (0, 0, 0, 1). c's drift is the caller's (the
+   capture passes a record whose drift is 0 and P in the drifting field);
+   ambient as _oak_clouds_ambient gives it. */
+void _oak_clouds_sky(const oak_gpu_clouds *c, const float *buf, const float P[3], const float d[3],
+                     const float ambient[6], float out[4]);
 /* the full-size pixel march texel (tx, ty) stands for */
 void _oak_clouds_march_pixel(const oak_gpu_clouds *c, uint32_t width, uint32_t height, uint32_t tx,
                              uint32_t ty, uint32_t out[2]);

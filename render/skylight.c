@@ -4,6 +4,8 @@
  * shading makes. shaders/common/sky.glsl mirrors every function here. */
 #include "skylight.h"
 
+#include "clouds.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -224,7 +226,26 @@ static void light_at(const float *sky, const float d[3], float out[3]) {
 
 /* ---- the maps ------------------------------------------------------------ */
 
+/* The capture's light through the cloud layer (SHADING.md "The sky light
+   sees them"): the sky seen through it, T sky(d) + S, S in the units the
+   irradiance's scale turns the capture into (so divided by it; a channel
+   scaled by 0 keeps no S). The head's floats 21 .. 30 (_oak_sky_prepare):
+   the clear sky's irradiance from above and from low, the flag, the point. */
+static void through_clouds(const float *sky, const oak_gpu_clouds *c, const float *cbuf,
+                           const float d[3], float col[3]) {
+    if (!c || !(sky[27] > 0) || !(d[1] > 0)) return;
+    float o[4];
+    _oak_clouds_sky(c, cbuf, sky + 28, d, sky + 21, o);
+    for (int k = 0; k < 3; k++)
+        col[k] = col[k] * o[3] + (sky[8 + k] > 0 ? o[k] / sky[8 + k] : 0.0f);
+}
+
 void _oak_sky_capture_texel(float *sky, uint32_t i) {
+    _oak_sky_capture_texel_clouds(sky, i, NULL, NULL);
+}
+
+void _oak_sky_capture_texel_clouds(float *sky, uint32_t i, const oak_gpu_clouds *cl,
+                                   const float *cbuf) {
     uint32_t level = 0, n = OAK_SKY_CAPTURE_SIZE, at = 0;
     while (i >= at + n * n) at += n * n, n >>= 1, level++;
     uint32_t t = i - at, x = t % n, y = t / n;
@@ -239,6 +260,7 @@ void _oak_sky_capture_texel(float *sky, uint32_t i) {
             _oak_sky_oct_point(u, v, q);
             normalize3(q);
             light_at(sky, q, c);
+            through_clouds(sky, cl, cbuf, q, c);
             for (int k = 0; k < 3; k++) sum[k] += c[k];
         }
     }
@@ -435,6 +457,22 @@ static const oak_texture_data *image_level(const oak_render_view *v, uint32_t *l
     return NULL;
 }
 
+bool _oak_sky_cloud_point(const oak_render_view *v, oak_gpu_clouds *c, float P[3]) {
+    _oak_clouds_fill(c, v, 1, 1);
+    if (c->shape[3] == 0.0f) return false;
+    /* the eye in the drifting field (the record's drift is the field's
+       offset), snapped to whole cells: the capture moves on only when the
+       eye has crossed into another cell of it */
+    const float cell = (float)OAK_CLOUD_SKY_CELL;
+    float e[3] = {v->camera_pos[0] - c->layer[2], v->camera_pos[1], v->camera_pos[2] - c->layer[3]};
+    for (int k = 0; k < 3; k++) {
+        float q = roundf(e[k] / cell) * cell;
+        P[k] = isfinite(q) && q != 0.0f ? q : 0.0f; /* -0 hashes apart from 0 */
+    }
+    c->layer[2] = c->layer[3] = 0.0f; /* the capture marches in the field's own frame */
+    return true;
+}
+
 uint64_t _oak_sky_hash(const oak_render_view *v) {
     float f[17];
     memcpy(f, v->sky_zenith, 12);
@@ -448,7 +486,45 @@ uint64_t _oak_sky_hash(const oak_render_view *v) {
     f[15] = v->env.sky_light;
     f[16] = v->env.sky_grey;
     uint64_t h = oak_hash(f, sizeof f, 0x5c1e);
+    /* the clouds: what the capture's march reads of the record, and the
+       snapped point (not the drift itself, which moves every frame) */
+    oak_gpu_clouds c;
+    float P[3];
+    if (_oak_sky_cloud_point(v, &c, P)) {
+        float g[17];
+        memcpy(g, c.shape, 12);
+        memcpy(g + 3, c.layer, 8);
+        memcpy(g + 5, c.sun, 16);
+        memcpy(g + 9, c.light, 12);
+        memcpy(g + 12, P, 12);
+        g[15] = c.ambient[0];
+        g[16] = 1.0f;
+        h = oak_hash(g, sizeof g, h);
+    }
     return h ? h : 1;
+}
+
+/* the irradiance at normal N of the clear sky the head describes, as
+   irradiance_texel sums the capture (scale and offset on the sky's part) */
+static void clear_irradiance(const float *sky, const float N[3], float out[3]) {
+    const uint32_t m = 32;
+    bool ground = sky[11] > 0;
+    float sum[3] = {0, 0, 0}, wsum = 0;
+    for (uint32_t t = 0; t < m * m; t++) {
+        float q[3], c[3];
+        _oak_sky_oct_point(((float)(t % m) + 0.5f) / (float)m, ((float)(t / m) + 0.5f) / (float)m,
+                           q);
+        float l2 = dot3(q, q), l = sqrtf(l2);
+        float cs = dot3(N, q) / l;
+        if (cs <= 0) continue;
+        float w = cs / (l2 * l), d[3] = {q[0] / l, q[1] / l, q[2] / l};
+        light_at(sky, d, c);
+        bool sky_part = !ground || q[1] >= 0;
+        for (int k = 0; k < 3; k++)
+            sum[k] += (sky_part ? c[k] * sky[8 + k] + sky[16 + k] : c[k]) * w;
+        wsum += w;
+    }
+    for (int k = 0; k < 3; k++) out[k] = wsum > 0 ? SKY_PI * sum[k] / wsum : 0.0f;
 }
 
 static float srgb_to_linear(float c) {
@@ -525,5 +601,22 @@ size_t _oak_sky_prepare(float *sky, const oak_render_view *v, bool brdf) {
         if (t) sky[19] = (float)shown * s;
     }
     sky[20] = t ? v->env.sky_grey : 0.0f; /* the gradient comes grey from the frontend */
+    oak_gpu_clouds c;
+    float P[3];
+    if (_oak_sky_cloud_point(v, &c, P)) {
+        /* what lights the captured clouds: the clear sky's irradiance from
+           above and from low, as _oak_clouds_ambient reads the maps (which
+           are being made), summed here over a 32 x 32 octahedral grid as
+           the irradiance map sums the capture */
+        const float up[3] = {0, 1, 0};
+        static const float dirs[5][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}, {0, -1, 0}};
+        float e[5][3];
+        clear_irradiance(sky, up, sky + 21);
+        for (int k = 0; k < 5; k++) clear_irradiance(sky, dirs[k], e[k]);
+        for (int i = 0; i < 3; i++)
+            sky[24 + i] = 0.125f * (e[0][i] + e[1][i] + e[2][i] + e[3][i]) + 0.5f * e[4][i];
+        sky[27] = 1.0f;
+        memcpy(sky + 28, P, 12);
+    }
     return texels;
 }

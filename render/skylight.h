@@ -15,6 +15,12 @@
 /* The hash of everything a capture depends on (sky colours, the sky light's
    scale and ground, the sky image's handle and version); 0 never. */
 uint64_t _oak_sky_hash(const oak_render_view *v);
+/* Whether the capture marches clouds (the view has them); if so c is the
+   view's cloud record with its drift taken out and P the point it is
+   marched from: the eye in the drifting field, each axis snapped to
+   OAK_CLOUD_SKY_CELL, so the hash (and the capture) moves on when the eye
+   crosses into another cell of the field, not every frame. */
+bool _oak_sky_cloud_point(const oak_render_view *v, oak_gpu_clouds *c, float P[3]);
 /* Writes the head (OAK_GPU_SKY_HEAD texels) and the sky image's texels at
    OAK_GPU_SKY_IMAGE_AT of `sky` (a whole OAK_GPU_SKY_TEXELS * 4 floats);
    brdf: ask the GPU to build the BRDF table too. Returns the image's texel
@@ -25,6 +31,11 @@ size_t _oak_sky_prepare(float *sky, const oak_render_view *v, bool brdf);
 
 /* texel i of the capture's mips, i < OAK_GPU_SKY_CAPTURE_TEXELS */
 void _oak_sky_capture_texel(float *sky, uint32_t i);
+/* the same through the cloud layer where the head asks for it: cl the
+   record _oak_sky_cloud_point made, cbuf the clouds' buffer with its noise
+   table baked (NULL, NULL: the clear sky) */
+void _oak_sky_capture_texel_clouds(float *sky, uint32_t i, const oak_gpu_clouds *cl,
+                                   const float *cbuf);
 /* texel i of the irradiance map, then of the prefiltered levels,
    i < OAK_GPU_SKY_FILTER_TEXELS; reads the capture */
 void _oak_sky_filter_texel(float *sky, uint32_t i);

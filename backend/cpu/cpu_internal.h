@@ -366,7 +366,9 @@ oak_result _oak_cpu_run_exposure(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_bloom(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_bloom(cpu_backend *b, const oak_render_view *v); /* cpu_bloom.c */
 oak_result _oak_cpu_run_dof(cpu_backend *b, const oak_render_view *v);
-oak_result _oak_cpu_run_clouds(cpu_backend *b, const oak_render_view *v);   /* cpu_pass_clouds.c */
+oak_result _oak_cpu_run_clouds(cpu_backend *b, const oak_render_view *v); /* cpu_pass_clouds.c */
+oak_result _oak_cpu_clouds_bake(cpu_backend *b,
+                                const oak_render_view *v); /* the noise table, once */
 oak_result _oak_cpu_run_cloudmix(cpu_backend *b, const oak_render_view *v); /* cpu_pass_clouds.c */
 oak_result _oak_cpu_run_fog(cpu_backend *b, const oak_render_view *v);      /* cpu_pass_fog.c */
 oak_result _oak_cpu_dof(cpu_backend *b, const oak_render_view *v);          /* cpu_dof.c */

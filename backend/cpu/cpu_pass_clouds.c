@@ -54,7 +54,8 @@ static void cloud_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker
     }
 }
 
-oak_result _oak_cpu_run_clouds(cpu_backend *b, const oak_render_view *v) {
+/* the buffer at the frame's size, its noise table baked once (realloc keeps it) */
+static oak_result reserve(cpu_backend *b, const oak_render_view *v) {
     _oak_clouds_fill(&b->cloud, v, b->width, b->height);
     uint64_t need = _oak_clouds_texels(&b->cloud) * 4;
     if (need > b->clouds_cap) {
@@ -65,17 +66,30 @@ oak_result _oak_cpu_run_clouds(cpu_backend *b, const oak_render_view *v) {
         b->clouds = p;
         b->clouds_cap = need;
     }
+    return OAK_OK;
+}
+
+oak_result _oak_cpu_clouds_bake(cpu_backend *b, const oak_render_view *v) {
+    oak_result r = reserve(b, v);
+    if (r || b->clouds_baked) return r;
+    cloud_ctx c = {.b = b, .v = v, .step = OAK_CLOUD_STEP_BAKE};
+    oak_parallel_for(OAK_CLOUD_NOISE_SIZE, CLOUD_ROWS, cloud_rows, &c);
+    b->clouds_baked = true;
+    return OAK_OK;
+}
+
+oak_result _oak_cpu_run_clouds(cpu_backend *b, const oak_render_view *v) {
+    oak_result r = _oak_cpu_clouds_bake(b, v); /* the sky capture may have baked it */
+    if (r) return r;
     cloud_ctx c = {.b = b, .v = v};
     _oak_clouds_ambient(b->sky, c.ambient);
-    /* the table is kept across frames (realloc keeps it) */
-    c.step = b->clouds_baked ? OAK_CLOUD_STEP_SHADOW : OAK_CLOUD_STEP_BAKE;
+    c.step = OAK_CLOUD_STEP_SHADOW;
     for (; c.step < OAK_CLOUD_STEPS; c.step++) {
         uint32_t rows = c.step == OAK_CLOUD_STEP_BAKE     ? OAK_CLOUD_NOISE_SIZE
                         : c.step == OAK_CLOUD_STEP_SHADOW ? OAK_CLOUD_SHADOW_SIZE
                                                           : b->cloud.size[1];
         oak_parallel_for(rows, CLOUD_ROWS, cloud_rows, &c);
     }
-    b->clouds_baked = true;
     return OAK_OK;
 }
 

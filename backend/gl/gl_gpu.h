@@ -252,6 +252,8 @@ oak_result _oak_gl_run_ssr(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_dof(_oak_gl_backend *b, const oak_render_view *v);
 void _oak_gl_dof_release(_oak_gl_frame *f);
 oak_result _oak_gl_run_clouds(_oak_gl_backend *b, const oak_render_view *v);
+/* the clouds buffer at the frame's size, bound, its noise table baked once */
+oak_result _oak_gl_clouds_bake(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_run_cloudmix(_oak_gl_backend *b, const oak_render_view *v);
 void _oak_gl_clouds_release(_oak_gl_frame *f);
 oak_result _oak_gl_run_fog(_oak_gl_backend *b, const oak_render_view *v); /* gl_pass_fog.c */

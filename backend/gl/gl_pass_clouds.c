@@ -8,26 +8,42 @@
 #include "oak_gl_shaders.h"
 #include "render/clouds.h"
 
-oak_result _oak_gl_run_clouds(_oak_gl_backend *b, const oak_render_view *v) {
+oak_result _oak_gl_clouds_bake(_oak_gl_backend *b, const oak_render_view *v) {
     _oak_gl_frame *f = b->frame;
     _oak_gl_targets *t = &b->targets;
     oak_result r = OAK_OK;
     if (!f->prog_clouds) r = _oak_gl_compute(&f->prog_clouds, "clouds", oak_gl_src_clouds_comp);
+    /* skycapture.comp's step 1 bakes the table (as on Vulkan) */
+    if (!r && !f->prog_skycapture)
+        r = _oak_gl_compute(&f->prog_skycapture, "skycapture", oak_gl_src_skycapture_comp);
     oak_gpu_clouds c;
     _oak_clouds_fill(&c, v, t->width, t->height);
     if (r || (r = _oak_gl_buffer_reserve(&f->clouds, (size_t)_oak_clouds_texels(&c) * 16, false)))
         return r;
     _oak_gl_bind_common(f, &f->draws);
+    /* the table is baked once per buffer (a new one starts empty) */
+    if (f->clouds_baked == f->clouds.id) return OAK_OK;
+    glUseProgram(f->prog_skycapture);
+    glUniform1ui(0, 1u);
+    glDispatchCompute((OAK_GPU_CLOUD_NOISE_TEXELS + 63) / 64, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT); /* its readers: the capture, the shadow map */
+    f->clouds_baked = f->clouds.id;
+    return OAK_OK;
+}
+
+oak_result _oak_gl_run_clouds(_oak_gl_backend *b, const oak_render_view *v) {
+    _oak_gl_frame *f = b->frame;
+    _oak_gl_targets *t = &b->targets;
+    oak_result r = _oak_gl_clouds_bake(b, v); /* unless the sky capture baked it */
+    if (r) return r;
+    oak_gpu_clouds c;
+    _oak_clouds_fill(&c, v, t->width, t->height);
     glBindTextureUnit(OAK_B_DEPTH, t->depth);
     glUseProgram(f->prog_clouds);
-    const uint32_t N = OAK_CLOUD_NOISE_SIZE, S = OAK_CLOUD_SHADOW_SIZE;
-    const uint32_t grid[OAK_CLOUD_STEPS][2] = {{N * N, N}, {S, S}, {c.size[0], c.size[1]}};
-    /* the table is baked once per buffer (a new one starts empty) */
-    uint32_t s = f->clouds_baked == f->clouds.id ? OAK_CLOUD_STEP_SHADOW : OAK_CLOUD_STEP_BAKE;
-    for (uint32_t first = s; s < OAK_CLOUD_STEPS; s++) {
-        _oak_gl_dispatch_step(s, s == first, grid[s][0], grid[s][1]);
-    }
-    f->clouds_baked = f->clouds.id;
+    const uint32_t S = OAK_CLOUD_SHADOW_SIZE;
+    const uint32_t grid[OAK_CLOUD_STEPS][2] = {{0, 0}, {S, S}, {c.size[0], c.size[1]}};
+    for (uint32_t s = OAK_CLOUD_STEP_SHADOW; s < OAK_CLOUD_STEPS; s++)
+        _oak_gl_dispatch_step(s, s == OAK_CLOUD_STEP_SHADOW, grid[s][0], grid[s][1]);
     return OAK_OK; /* the next reader's barrier comes from its row (gl_track.c) */
 }
 

@@ -19,7 +19,8 @@ static oak_result sky_setup(_oak_gl_frame *f) {
         return oak_error(OAK_ERROR_DEVICE, "gl: %d storage buffer bindings, the sky needs %d",
                          bindings, OAK_B_SKY + 1);
     oak_result r = _oak_gl_buffer_reserve(&f->sky, OAK_GL_SKY_BYTES, false);
-    if (!r) r = _oak_gl_compute(&f->prog_skycapture, "skycapture", oak_gl_src_skycapture_comp);
+    if (!r && !f->prog_skycapture) /* the clouds' bake may have made it */
+        r = _oak_gl_compute(&f->prog_skycapture, "skycapture", oak_gl_src_skycapture_comp);
     if (!r) r = _oak_gl_compute(&f->prog_skyfilter, "skyfilter", oak_gl_src_skyfilter_comp);
     return r;
 }
@@ -42,9 +43,16 @@ oak_result _oak_gl_run_skycapture(_oak_gl_backend *b, const oak_render_view *v) 
                                   host + (size_t)OAK_GPU_SKY_IMAGE_AT * 4, texels * 16);
     oak_free(host);
     if (r) return r;
+    /* through the clouds: their noise table baked first (and the view
+       block and the clouds' buffer bound, as the capture reads them) */
+    oak_gpu_clouds cl;
+    float P[3];
+    if (_oak_sky_cloud_point(v, &cl, P) && (r = _oak_gl_clouds_bake(b, v))) return r;
+    glBindBufferBase(GL_UNIFORM_BUFFER, OAK_B_VIEW, f->view.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_SKY, f->sky.id);
     uint32_t first = OAK_GPU_SKY_CAPTURE_TEXELS + OAK_SKY_BRDF_SIZE * OAK_SKY_BRDF_SIZE;
     glUseProgram(f->prog_skycapture);
+    glUniform1ui(0, 0u); /* the capture (step 1 bakes the clouds' table) */
     glDispatchCompute((first + 63) / 64, 1, 1);
     /* inside the pass: the filter reads the capture's mips just written */
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);

@@ -633,6 +633,9 @@ void _oak_vk_dof_destroy(_oak_vk *vk);
 oak_result _oak_vk_run_clouds(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_cloudmix(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_clouds_reserve(_oak_vk *vk, const oak_render_view *v);
+/* the noise table into the clouds buffer unless it holds it, with the
+   barrier its readers need (the sky capture and the clouds pass) */
+oak_result _oak_vk_clouds_bake(_oak_vk *vk, _oak_vk_frame *f);
 void _oak_vk_clouds_destroy(_oak_vk *vk);
 /* vk_pass_fog.c: the fog pass, its buffer sized for the view's grid */
 oak_result _oak_vk_run_fog(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);

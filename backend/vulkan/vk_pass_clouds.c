@@ -1,9 +1,9 @@
 /* The clouds and cloudmix passes on Vulkan: shaders/clouds.comp, one
  * pipeline per step (the step a specialization constant), the noise table
- * baked when the buffer is new, then the shadow map and the march, a
- * compute barrier between steps; shaders/cloudmix.comp lays the march over
- * the HDR image in place. The buffer is bound at OAK_B_CLOUDS for every
- * pass (the resolve and the BLEND pass read its shadow map). */
+ * baked when the buffer is new (by shaders/skycapture.comp's step 1), then the shadow map and the
+ * march, a compute barrier between steps; shaders/cloudmix.comp lays the march over the HDR image
+ * in place. The buffer is bound at OAK_B_CLOUDS for every pass (the resolve and the BLEND pass read
+ * its shadow map). */
 #include <string.h>
 
 #include "render/clouds.h"
@@ -11,6 +11,11 @@
 
 static const uint32_t k_clouds_comp[] =
 #include "shaders/clouds.comp.h"
+    ;
+/* its step 1 bakes the noise table (a pipeline that reads no depth, so
+   the sky capture may run it before the depth is readable) */
+static const uint32_t k_skycapture_comp[] =
+#include "shaders/skycapture.comp.h"
     ;
 static const uint32_t k_cloudmix_comp[] =
 #include "shaders/cloudmix.comp.h"
@@ -40,18 +45,40 @@ void _oak_vk_clouds_destroy(_oak_vk *vk) {
     vk->cloudmix_pipe = VK_NULL_HANDLE;
 }
 
+static oak_result pipe(_oak_vk *vk, uint32_t s) {
+    if (vk->cloud_pipes[s]) return OAK_OK;
+    return _oak_vk_compute_spec(vk, k_clouds_comp, sizeof k_clouds_comp, &s, &vk->cloud_pipes[s]);
+}
+
+oak_result _oak_vk_clouds_bake(_oak_vk *vk, _oak_vk_frame *f) {
+    if (vk->clouds_baked) return OAK_OK;
+    VkPipeline *p = &vk->cloud_pipes[OAK_CLOUD_STEP_BAKE];
+    if (!*p) {
+        const uint32_t step = 1;
+        oak_result r =
+            _oak_vk_compute_spec(vk, k_skycapture_comp, sizeof k_skycapture_comp, &step, p);
+        if (r) return r;
+    }
+    vkCmdBindPipeline(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, *p);
+    vkCmdDispatch(f->cmd, (OAK_GPU_CLOUD_NOISE_TEXELS + 63) / 64, 1, 1);
+    /* whoever reads the table next (the sky capture, the shadow map) */
+    _oak_vk_barrier(f->cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    vk->clouds_baked = true;
+    return OAK_OK;
+}
+
 oak_result _oak_vk_run_clouds(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     oak_gpu_clouds c;
     _oak_clouds_fill(&c, v, vk->width, vk->height);
     const uint32_t N = OAK_CLOUD_NOISE_SIZE, S = OAK_CLOUD_SHADOW_SIZE;
     const uint32_t grid[OAK_CLOUD_STEPS][2] = {{N * N, N}, {S, S}, {c.size[0], c.size[1]}};
-    uint32_t first = vk->clouds_baked ? OAK_CLOUD_STEP_SHADOW : OAK_CLOUD_STEP_BAKE;
-    for (uint32_t s = first; s < OAK_CLOUD_STEPS; s++) {
-        if (vk->cloud_pipes[s]) continue;
-        oak_result r =
-            _oak_vk_compute_spec(vk, k_clouds_comp, sizeof k_clouds_comp, &s, &vk->cloud_pipes[s]);
-        if (r) return r;
-    }
+    /* the table first, unless the sky capture baked it */
+    oak_result r = _oak_vk_clouds_bake(vk, f);
+    for (uint32_t s = OAK_CLOUD_STEP_SHADOW; !r && s < OAK_CLOUD_STEPS; s++) r = pipe(vk, s);
+    if (r) return r;
+    const uint32_t first = OAK_CLOUD_STEP_SHADOW;
     for (uint32_t s = first; s < OAK_CLOUD_STEPS; s++) {
         /* each step reads what the one before wrote */
         if (s != first)
@@ -62,7 +89,6 @@ oak_result _oak_vk_run_clouds(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vi
         vkCmdBindPipeline(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->cloud_pipes[s]);
         vkCmdDispatch(f->cmd, groups(grid[s][0]), groups(grid[s][1]), 1);
     }
-    vk->clouds_baked = true;
     return OAK_OK; /* the next reader's barrier comes from its row (vk_track.c) */
 }
 

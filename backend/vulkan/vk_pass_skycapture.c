@@ -33,6 +33,11 @@ oak_result _oak_vk_run_skycapture(_oak_vk *vk, _oak_vk_frame *f, const oak_rende
     oak_result r = _oak_vk_wait_all(vk);
     if (r) return r;
     _oak_sky_prepare(vk->sky.mapped, v, !vk->sky_brdf);
+    /* through the clouds: their noise table (bound at OAK_B_CLOUDS, sized
+       by the upload's reserve) baked first */
+    oak_gpu_clouds cl;
+    float P[3];
+    if (_oak_sky_cloud_point(v, &cl, P) && (r = _oak_vk_clouds_bake(vk, f))) return r;
     uint32_t first = OAK_GPU_SKY_CAPTURE_TEXELS + OAK_SKY_BRDF_SIZE * OAK_SKY_BRDF_SIZE;
     if (!_oak_vk_bind(vk, f->cmd, OAK_VK_PIPE_SKYCAPTURE)) return vk->pipe_result;
     vkCmdDispatch(f->cmd, (first + 63) / 64, 1, 1);

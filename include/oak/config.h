@@ -371,6 +371,8 @@
 #define OAK_CLOUD_SHADOW_STEPS  16     /* steps along the key light through the layer */
 #define OAK_CLOUD_SUN_MIN_Y     0.05   /* a lower key light's ray is raised to this slope */
 #define OAK_CLOUD_DEPTH_EDGE    0.1    /* the upsample's relative depth gap between surfaces */
+#define OAK_CLOUD_SKY_STEPS     8      /* steps of the sky light capture's march through the layer */
+#define OAK_CLOUD_SKY_CELL      1000.0 /* metres: the capture point snaps to this grid in the drifting field */
 
 /* Froxel volumetric fog (docs/SHADING.md "Volumetric fog") */
 #define OAK_FOG_VOLUMES     4     /* local fog volumes (boxes or ellipsoids) at most */

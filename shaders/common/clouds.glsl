@@ -13,6 +13,12 @@
 
 #define OAK_CLOUD_PI 3.14159265358979323846
 
+// the field's offset by the wind (the sky capture marches in the field's
+// own frame and defines it as 0)
+#ifndef OAK_CLOUD_DRIFT
+#define OAK_CLOUD_DRIFT view.clouds.layer.zw
+#endif
+
 // one integer hash (lowbias32) of a lattice point and a seed
 uint oak_cloud_hash(ivec3 p, uint seed) {
     uint h = uint(p.x) * 0x8da6b343u ^ uint(p.y) * 0xd8163841u ^ uint(p.z) * 0xcb1ab31fu ^
@@ -134,7 +140,7 @@ float oak_cloud_density(vec3 P, bool detail) {
     vec4 lay = view.clouds.layer;
     float h = (P.y - lay.x) / (lay.y - lay.x);
     if (!(h > 0.0 && h < 1.0)) return 0.0;
-    vec2 q = P.xz - lay.zw;
+    vec2 q = P.xz - OAK_CLOUD_DRIFT;
     float wcov = oak_cloud_sat(oak_cloud_weather(q) + 2.0 * view.clouds.shape.x - 1.0);
     if (wcov <= 0.0) return 0.0;
     float ttop = OAK_CLOUD_STRATUS_TOP + (1.0 - OAK_CLOUD_STRATUS_TOP) * view.clouds.shape.y;
@@ -186,6 +192,34 @@ vec3 oak_cloud_light(vec3 P, float sigma, float hf, float cosv, vec3 ambient, ve
     }
     float lo = 0.5 * OAK_CLOUD_AMBIENT_BASE * (1.0 - hf), am = lo + hf;
     return Ls + (ambient * am + ambient_low * lo);
+}
+
+// the sky light capture's view through the layer from P along unit d
+// (render/clouds.c's _oak_clouds_sky): OAK_CLOUD_SKY_STEPS steps at their
+// middles, no hash; light rgb and transmittance, (0, 1) at or below the
+// horizon; ambient and ambient_low the clear sky's irradiance
+vec4 oak_cloud_sky(vec3 P, vec3 d, vec3 ambient, vec3 ambient_low) {
+    if (!(d.y > 1e-6)) return vec4(0.0, 0.0, 0.0, 1.0);
+    vec4 lay = view.clouds.layer;
+    float ta = (lay.x - P.y) / d.y, tb = (lay.y - P.y) / d.y;
+    float t0 = max(ta, 0.0), t1 = min(tb, float(OAK_CLOUD_MAX_DISTANCE));
+    if (!(t1 > t0)) return vec4(0.0, 0.0, 0.0, 1.0);
+    vec3 amb = ambient * view.clouds.ambient.rgb, amb_low = ambient_low * view.clouds.ambient.rgb;
+    float dt = (t1 - t0) / float(OAK_CLOUD_SKY_STEPS), T = 1.0;
+    vec3 Lsum = vec3(0.0);
+    float cosv = dot(d, view.clouds.sun.xyz);
+    float ext = view.clouds.shape.z, h0 = lay.x, hs = 1.0 / (lay.y - lay.x);
+    OAK_DONT_UNROLL for (int i = 0; i < OAK_CLOUD_SKY_STEPS && T > OAK_CLOUD_MIN_T; i++) {
+        vec3 X = P + d * (t0 + (float(i) + 0.5) * dt);
+        float dn = oak_cloud_density(X, true);
+        if (dn <= 0.0) continue;
+        float sigma = dn * ext;
+        vec3 S = oak_cloud_light(X, sigma, (X.y - h0) * hs, cosv, amb, amb_low);
+        float Ts = exp(-sigma * dt);
+        Lsum += T * S * (1.0 - Ts);
+        T *= Ts;
+    }
+    return vec4(Lsum, T);
 }
 
 #endif

@@ -163,6 +163,11 @@ vec3 oak_sky_light_at(vec3 d) {
 // ---- the maps -----------------------------------------------------------
 
 #ifdef OAK_SKY_WRITE
+#ifdef OAK_SKY_CLOUDS
+// the sky seen through the clouds (skycapture.comp defines it)
+vec3 oak_sky_clouded(vec3 d, vec3 c);
+#endif
+
 void oak_sky_capture_texel(uint i) {
     uint level = 0u, n = uint(OAK_SKY_CAPTURE_SIZE), at = 0u;
     while (i >= at + n * n) {
@@ -178,7 +183,12 @@ void oak_sky_capture_texel(uint i) {
         for (uint a = 0u; a < taps; a++) {
             float u = (float(x) + (float(a) + 0.5) / float(taps)) / float(n);
             float v = (float(y) + (float(b) + 0.5) / float(taps)) / float(n);
-            sum += oak_sky_light_at(normalize(oak_sky_oct_point(u, v)));
+            vec3 q = normalize(oak_sky_oct_point(u, v));
+#ifdef OAK_SKY_CLOUDS
+            sum += oak_sky_clouded(q, oak_sky_light_at(q));
+#else
+            sum += oak_sky_light_at(q);
+#endif
         }
     }
     sky[uint(OAK_GPU_SKY_CAPTURE_AT) + i] = vec4(sum * (1.0 / float(taps * taps)), 1.0);
