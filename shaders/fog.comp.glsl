@@ -3,8 +3,9 @@
 // 0 inject: per froxel the extinction and the light scattered toward the
 // eye (the key light through its cascades and the clouds' shadow, the
 // lamps of the light-grid cell under it through their shadows, the sky
-// light); 1 integrate: each froxel column front to back into (light,
-// transmittance) per slice.
+// light) at this frame's depth in the slice, blended with last frame's
+// inject reprojected to the froxel's centre; 1 integrate: each froxel
+// column front to back into (light, transmittance) per slice.
 // render/fog.c and backend/cpu/cpu_pass_fog.c are the same arithmetic.
 #extension GL_GOOGLE_include_directive : require
 #define OAK_FOG_WRITE
@@ -63,21 +64,13 @@ float phase(float cosv, float g) {
     return (1.0 - g * g) / (4.0 * OAK_PI_F * x * sqrt(x));
 }
 
-void inject(uvec2 p) {
+// the light scattered toward the eye and the extinction at P on column
+// (i, j)'s ray along dir
+vec4 inject_at(uint i, uint j, vec3 P, vec3 dir) {
     uvec3 g = view.fog.grid.xyz;
-    if (p.x >= g.x || p.y >= g.y * g.z) return;
-    uint i = p.x, j = p.y % g.y, k = p.y / g.y;
-    vec3 origin, dir;
-    float od, rate;
-    column_ray(i, j, origin, dir, od, rate);
-    vec3 P = origin + dir * ((boundary_depth(float(k) + 0.5) - od) / rate);
     vec3 scat;
     float sigma = extinction(P, scat);
-    uint at = (k * g.y + j) * g.x + i;
-    if (!(sigma > 0.0)) {
-        fog[at] = vec4(0.0, 0.0, 0.0, sigma);
-        return;
-    }
+    if (!(sigma > 0.0)) return vec4(0.0, 0.0, 0.0, sigma);
     // the sky light as if the same from every side: (E_up + E_down) / (2 pi)
     vec3 Li = (oak_sky_irradiance(vec3(0.0, 1.0, 0.0)) + oak_sky_irradiance(vec3(0.0, -1.0, 0.0))) /
               (2.0 * OAK_PI_F);
@@ -104,7 +97,55 @@ void inject(uvec2 p) {
         if (lights[i].cone.z > 0.0) E *= oak_lamp_shadow(uint(lights[i].cone.z) - 1u, P, L);
         Li += E * phase(dot(dir, L), gg);
     }
-    fog[at] = vec4(scat * Li, sigma);
+    return vec4(scat * Li, sigma);
+}
+
+// last frame's inject at world P (render/fog.c _oak_fog_history_at):
+// false when P lay outside last frame's volume
+bool history_at(vec3 P, out vec4 s) {
+    s = vec4(0.0);
+    vec4 c = view.prev_view_proj * vec4(P, 1.0);
+    float z = dot(view.fog.prev_depth, vec4(P, 1.0));
+    if (!(c.w > 0.0) || !(z >= 0.0)) return false;
+    vec2 uv = vec2(c.x / c.w * 0.5 + 0.5, 0.5 - c.y / c.w * 0.5);
+    float u = log(1.0 + z / view.fog.slices.y) * view.fog.slices.z;
+    uvec3 g = view.fog.grid.xyz;
+    vec3 n = vec3(g);
+    if (!(uv.x >= 0.0 && uv.x <= 1.0 && uv.y >= 0.0 && uv.y <= 1.0 && u <= n.z)) return false;
+    // froxel centres at half-integers: clamped to the outermost
+    vec3 f = vec3(clamp(uv.x * n.x - 0.5, 0.0, n.x - 1.0), clamp(uv.y * n.y - 0.5, 0.0, n.y - 1.0),
+                  clamp(u - 0.5, 0.0, n.z - 1.0));
+    vec3 fl = floor(f);
+    vec3 w = f - fl;
+    uvec3 a = uvec3(fl);
+    uvec3 b = min(a + 1u, g - 1u);
+    OAK_DONT_UNROLL for (int q = 0; q < 8; q++) {
+        float wq = ((q & 1) != 0 ? w.x : 1.0 - w.x) * ((q & 2) != 0 ? w.y : 1.0 - w.y) *
+                   ((q & 4) != 0 ? w.z : 1.0 - w.z);
+        uint x = (q & 1) != 0 ? b.x : a.x, y = (q & 2) != 0 ? b.y : a.y, k = (q & 4) != 0 ? b.z : a.z;
+        s += fog[view.fog.grids.y + (k * g.y + y) * g.x + x] * wq;
+    }
+    return true;
+}
+
+void inject(uvec2 p) {
+    uvec3 g = view.fog.grid.xyz;
+    if (p.x >= g.x || p.y >= g.y * g.z) return;
+    uint i = p.x, j = p.y % g.y, k = p.y / g.y;
+    vec3 origin, dir;
+    float od, rate;
+    column_ray(i, j, origin, dir, od, rate);
+    // this frame's sample at its offset in the slice; history at the centre
+    vec3 P = origin + dir * ((boundary_depth(float(k) + view.fog.history.x) - od) / rate);
+    vec4 cur = inject_at(i, j, P, dir);
+    vec4 hist;
+    bool held = false;
+    if (view.fog.grids.z != 0u) {
+        vec3 Pc = origin + dir * ((boundary_depth(float(k) + 0.5) - od) / rate);
+        held = history_at(Pc, hist);
+    }
+    float w = view.fog.history.y;
+    fog[view.fog.grids.x + (k * g.y + j) * g.x + i] = held ? hist + (cur - hist) * w : cur;
 }
 
 void integrate(uvec2 p) {
@@ -118,7 +159,7 @@ void integrate(uvec2 p) {
     float T = 1.0, z0 = 0.0;
     for (uint k = 0u; k < g.z; k++) {
         uint at = (k * g.y + p.y) * g.x + p.x;
-        vec4 f = fog[at];
+        vec4 f = fog[view.fog.grids.x + at];
         float z1 = boundary_depth(float(k + 1u));
         float ds = (z1 - z0) / rate;
         z0 = z1;
