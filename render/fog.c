@@ -15,6 +15,10 @@ static inline float clampf(float x, float lo, float hi) {
 
 static void mul4(const mat4 m, const float in[4], float out[4]);
 
+static inline float lerpf(float a, float b, float t) {
+    return a + (b - a) * t;
+}
+
 static bool volume_ok(const oak_fog_volume *vol) {
     return (vol->shape == OAK_FOG_SHAPE_BOX || vol->shape == OAK_FOG_SHAPE_ELLIPSOID) &&
            vol->density > 0 && isfinite(vol->density) && vol->half_size[0] > 0 &&
@@ -114,14 +118,18 @@ bool _oak_fog_history_at(const oak_gpu_fog *f, const float *buf, const oak_rende
     uint32_t x0 = (uint32_t)flx, y0 = (uint32_t)fly, z0 = (uint32_t)flz;
     uint32_t x1 = x0 + 1 < f->grid[0] ? x0 + 1 : x0, y1 = y0 + 1 < f->grid[1] ? y0 + 1 : y0;
     uint32_t z1 = z0 + 1 < f->grid[2] ? z0 + 1 : z0;
-    for (int k = 0; k < 4; k++) out[k] = 0.0f;
-    for (int q = 0; q < 8; q++) {
-        float w =
-            ((q & 1) ? wx : 1.0f - wx) * ((q & 2) ? wy : 1.0f - wy) * ((q & 4) ? wz : 1.0f - wz);
-        size_t at = f->grids[1] +
-                    (((size_t)((q & 4) ? z1 : z0) * f->grid[1] + ((q & 2) ? y1 : y0)) * f->grid[0] +
-                     ((q & 1) ? x1 : x0));
-        for (int k = 0; k < 4; k++) out[k] += buf[at * 4 + k] * w;
+    /* nested lerps (a + (b - a) t) along x, then y, then z: fog.comp.glsl's order */
+    size_t nx0 = f->grid[0], nxy = nx0 * f->grid[1], g0 = f->grids[1];
+    const float *r00 = buf + (g0 + z0 * nxy + y0 * nx0) * 4,
+                *r01 = buf + (g0 + z0 * nxy + y1 * nx0) * 4,
+                *r10 = buf + (g0 + z1 * nxy + y0 * nx0) * 4,
+                *r11 = buf + (g0 + z1 * nxy + y1 * nx0) * 4;
+    for (int k = 0; k < 4; k++) {
+        float s00 = lerpf(r00[x0 * 4 + k], r00[x1 * 4 + k], wx);
+        float s01 = lerpf(r01[x0 * 4 + k], r01[x1 * 4 + k], wx);
+        float s10 = lerpf(r10[x0 * 4 + k], r10[x1 * 4 + k], wx);
+        float s11 = lerpf(r11[x0 * 4 + k], r11[x1 * 4 + k], wx);
+        out[k] = lerpf(lerpf(s00, s01, wy), lerpf(s10, s11, wy), wz);
     }
     return true;
 }

@@ -119,12 +119,16 @@ bool history_at(vec3 P, out vec4 s) {
     vec3 w = f - fl;
     uvec3 a = uvec3(fl);
     uvec3 b = min(a + 1u, g - 1u);
-    OAK_DONT_UNROLL for (int q = 0; q < 8; q++) {
-        float wq = ((q & 1) != 0 ? w.x : 1.0 - w.x) * ((q & 2) != 0 ? w.y : 1.0 - w.y) *
-                   ((q & 4) != 0 ? w.z : 1.0 - w.z);
-        uint x = (q & 1) != 0 ? b.x : a.x, y = (q & 2) != 0 ? b.y : a.y, k = (q & 4) != 0 ? b.z : a.z;
-        s += fog[view.fog.grids.y + (k * g.y + y) * g.x + x] * wq;
-    }
+    // nested lerps (a + (b - a) t) along x, then y, then z: render/fog.c's order
+    uint g0 = view.fog.grids.y;
+    uint r00 = g0 + (a.z * g.y + a.y) * g.x, r01 = g0 + (a.z * g.y + b.y) * g.x;
+    uint r10 = g0 + (b.z * g.y + a.y) * g.x, r11 = g0 + (b.z * g.y + b.y) * g.x;
+    vec4 s00 = fog[r00 + a.x] + (fog[r00 + b.x] - fog[r00 + a.x]) * w.x;
+    vec4 s01 = fog[r01 + a.x] + (fog[r01 + b.x] - fog[r01 + a.x]) * w.x;
+    vec4 s10 = fog[r10 + a.x] + (fog[r10 + b.x] - fog[r10 + a.x]) * w.x;
+    vec4 s11 = fog[r11 + a.x] + (fog[r11 + b.x] - fog[r11 + a.x]) * w.x;
+    vec4 s0 = s00 + (s01 - s00) * w.y, s1 = s10 + (s11 - s10) * w.y;
+    s = s0 + (s1 - s0) * w.z;
     return true;
 }
 
