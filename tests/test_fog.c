@@ -488,8 +488,8 @@ TEST(godRaysStayPut) {
 /* A cut resets: the parity scene drawn 4 frames, then the eye jumped 6 m
    (past OAK_HIZ_CUT_METRES): that frame is the same to the byte as a
    history-less one there (after a frame without fog); 2 frames later it
-   is not (the history shows); a change of the fog's density is again the
-   history-less frame of it. */
+   is not (the history shows); a change of the fog's density, and a
+   resize, are again the history-less frame. */
 static void parity_scene(scene *s);
 TEST(cutResets) {
     static scene s;
@@ -509,13 +509,25 @@ TEST(cutResets) {
     fog_reset(&s);
     draw(&s, b);
     size_t changed = bytes_differ(a, b, sizeof a);
+    /* a resize: the half-size frame after full-size ones */
+    const size_t half = (size_t)(W / 2) * (H / 2) * 4;
+    for (int n = 0; n < 2; n++) draw(&s, a);
+    CHECK_OK(oak_renderer_resize(g_main, W / 2, H / 2));
+    CHECK_OK(oak_renderer_draw(g_main, &s.in));
+    CHECK_OK(oak_renderer_read_pixels(g_main, a, half));
+    fog_reset(&s);
+    CHECK_OK(oak_renderer_draw(g_main, &s.in));
+    CHECK_OK(oak_renderer_read_pixels(g_main, b, half));
+    size_t resized = bytes_differ(a, b, half);
+    CHECK_OK(oak_renderer_resize(g_main, W, H));
     fprintf(stderr,
             "  cut: %zu bytes differ from the history-less frame; 2 frames on %zu; after a "
-            "density change %zu\n",
-            cut, held, changed);
+            "density change %zu; after a resize %zu\n",
+            cut, held, changed, resized);
     CHECK_EQ_INT((int)cut, 0);
     CHECK(held > 0);
     CHECK_EQ_INT((int)changed, 0);
+    CHECK_EQ_INT((int)resized, 0);
 }
 
 /* The picture the parity and thread checks compare: the shaft scene with
