@@ -5,11 +5,18 @@
 #include <string.h>
 
 #include "fog.h"
+#include "taa.h"
 
 #define PI_F 3.14159265358979323846f
 
 static inline float clampf(float x, float lo, float hi) {
     return x < lo ? lo : x > hi ? hi : x;
+}
+
+static void mul4(const mat4 m, const float in[4], float out[4]);
+
+static inline float lerpf(float a, float b, float t) {
+    return a + (b - a) * t;
 }
 
 static bool volume_ok(const oak_fog_volume *vol) {
@@ -76,6 +83,55 @@ void _oak_fog_fill(oak_gpu_fog *g, const oak_render_view *v) {
         g->vol_center[i][3] = (float)vol->shape;
         g->vol_size[i][3] = vol->density;
     }
+    /* the history (frontend.c build_fog): frame n after a reset samples
+       its slice at Halton base 2's 1 + n % phases (n = 0: the middle, so a
+       reset is the history-less frame), weighted 1 / (n + 1) (a running
+       mean) down to OAK_FOG_HISTORY_MIN (then an exponential one) */
+    uint32_t held = v->fog_frames;
+    g->history[0] = _oak_halton(1 + held % OAK_FOG_JITTER_PHASES, 2);
+    g->history[1] = held ? fmaxf(1.0f / (float)(held + 1), (float)OAK_FOG_HISTORY_MIN) : 1.0f;
+    memcpy(g->prev_depth, v->fog_prev_depth, sizeof g->prev_depth);
+    uint32_t count = g->grid[0] * g->grid[1] * g->grid[2];
+    bool b = v->fog_grid == OAK_FOG_GRID_B;
+    g->grids[0] = v->fog_grid == OAK_FOG_GRID_IN_PLACE ? count : b ? 2 * count : 0;
+    g->grids[1] = b ? 0 : 2 * count;
+    g->grids[2] = held > 0 && v->fog_grid != OAK_FOG_GRID_IN_PLACE ? 1u : 0u;
+}
+
+bool _oak_fog_history_at(const oak_gpu_fog *f, const float *buf, const oak_render_view *v,
+                         const float P[3], float out[4]) {
+    float p[4] = {P[0], P[1], P[2], 1.0f}, c[4];
+    mul4(v->prev_view_proj, p, c);
+    float z = f->prev_depth[0] * P[0] + f->prev_depth[1] * P[1] + f->prev_depth[2] * P[2] +
+              f->prev_depth[3];
+    if (!(c[3] > 0.0f) || !(z >= 0.0f)) return false;
+    float ux = (c[0] / c[3]) * 0.5f + 0.5f, uy = 0.5f - (c[1] / c[3]) * 0.5f;
+    float u = logf(1.0f + z / f->slices[1]) * f->slices[2];
+    float nx = (float)f->grid[0], ny = (float)f->grid[1], nz = (float)f->grid[2];
+    if (!(ux >= 0.0f && ux <= 1.0f && uy >= 0.0f && uy <= 1.0f && u <= nz)) return false;
+    /* froxel centres at half-integers: clamped to the outermost */
+    float fx = clampf(ux * nx - 0.5f, 0.0f, nx - 1.0f);
+    float fy = clampf(uy * ny - 0.5f, 0.0f, ny - 1.0f);
+    float fz = clampf(u - 0.5f, 0.0f, nz - 1.0f);
+    float flx = floorf(fx), fly = floorf(fy), flz = floorf(fz);
+    float wx = fx - flx, wy = fy - fly, wz = fz - flz;
+    uint32_t x0 = (uint32_t)flx, y0 = (uint32_t)fly, z0 = (uint32_t)flz;
+    uint32_t x1 = x0 + 1 < f->grid[0] ? x0 + 1 : x0, y1 = y0 + 1 < f->grid[1] ? y0 + 1 : y0;
+    uint32_t z1 = z0 + 1 < f->grid[2] ? z0 + 1 : z0;
+    /* nested lerps (a + (b - a) t) along x, then y, then z: fog.comp.glsl's order */
+    size_t nx0 = f->grid[0], nxy = nx0 * f->grid[1], g0 = f->grids[1];
+    const float *r00 = buf + (g0 + z0 * nxy + y0 * nx0) * 4,
+                *r01 = buf + (g0 + z0 * nxy + y1 * nx0) * 4,
+                *r10 = buf + (g0 + z1 * nxy + y0 * nx0) * 4,
+                *r11 = buf + (g0 + z1 * nxy + y1 * nx0) * 4;
+    for (int k = 0; k < 4; k++) {
+        float s00 = lerpf(r00[x0 * 4 + k], r00[x1 * 4 + k], wx);
+        float s01 = lerpf(r01[x0 * 4 + k], r01[x1 * 4 + k], wx);
+        float s10 = lerpf(r10[x0 * 4 + k], r10[x1 * 4 + k], wx);
+        float s11 = lerpf(r11[x0 * 4 + k], r11[x1 * 4 + k], wx);
+        out[k] = lerpf(lerpf(s00, s01, wy), lerpf(s10, s11, wy), wz);
+    }
+    return true;
 }
 
 float _oak_fog_boundary_depth(const oak_gpu_fog *f, float b) {
@@ -151,7 +207,7 @@ void _oak_fog_integrate(const oak_gpu_fog *f, float *buf, uint32_t i, uint32_t j
     float z0 = 0.0f;
     for (uint32_t k = 0; k < nz; k++) {
         size_t at = ((size_t)k * ny + j) * nx + i;
-        const float *in = buf + at * 4;
+        const float *in = buf + (f->grids[0] + at) * 4;
         float z1 = _oak_fog_boundary_depth(f, (float)(k + 1));
         float ds = (z1 - z0) / rate;
         z0 = z1;

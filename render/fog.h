@@ -22,10 +22,16 @@ bool _oak_fog_on(const oak_render_view *v);
 /* The view's fog resolved: defaults filled, the preset's grid, the key
    light; grid[3] 0 (all else 0 too) when the fog pass does not run. */
 void _oak_fog_fill(oak_gpu_fog *f, const oak_render_view *v);
-/* the buffer's vec4 texels: the inject's grid, then the integrated one */
+/* the buffer's vec4 texels: inject grid A, the integrated grid, inject grid B */
 static inline uint64_t _oak_fog_texels(const oak_gpu_fog *f) {
-    return 2ull * f->grid[0] * f->grid[1] * f->grid[2];
+    return 3ull * f->grid[0] * f->grid[1] * f->grid[2];
 }
+/* Last frame's inject (the grid at f->grids[1]) at world P: P through
+   last frame's view-projection and view depth to its froxel coordinates,
+   trilinear between froxel centres; false (out untouched or partly
+   written) when P lay outside last frame's volume. */
+bool _oak_fog_history_at(const oak_gpu_fog *f, const float *buf, const oak_render_view *v,
+                         const float P[3], float out[4]);
 /* view depth of slice boundary b (0 the eye, grid.z the far end) */
 float _oak_fog_boundary_depth(const oak_gpu_fog *f, float b);
 /* extinction per metre at world P; scatter gets the scattering per metre (rgb) */
@@ -41,7 +47,8 @@ void _oak_fog_column_ray(const oak_render_view *v, const oak_gpu_fog *f, uint32_
 /* the world point at view depth z on column (i, j)'s ray */
 void _oak_fog_point(const float origin[3], const float dir[3], float origin_depth, float rate,
                     float z, float P[3]);
-/* step 2 for column (i, j): the inject's froxels into the integrated grid */
+/* step 2 for column (i, j): the inject's froxels (at f->grids[0]) into the
+   integrated grid */
 void _oak_fog_integrate(const oak_gpu_fog *f, float *buf, uint32_t i, uint32_t j, float rate);
 /* The integrated volume at screen (ux, uy) in [0, 1] (row 0 at the top)
    and slice coordinate u (boundaries 0 .. grid.z), trilinear: out = light

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dof.h"
+#include "fog.h"
 #include "frontend.h"
 #include "render_scale.h"
 #include "taa.h"
@@ -543,6 +544,64 @@ static void hiz_view(oak_frontend *fe, const oak_frame_input *in, uint32_t width
     memcpy(fe->hiz_forward, fwd, sizeof fwd);
 }
 
+/* Volumetric fog's history (docs/SHADING.md "Volumetric fog"): kept
+   while the fog runs frame after frame in the renderer's own view, at the
+   same size and medium (the preset's grid, the slices, the height fog, the
+   volumes, the albedo and the phase's g: each changes what a froxel
+   holds), and the eye neither jumped nor turned as a camera cut does (the
+   Hi-Z's bounds above). The key light and the sky may change under it:
+   the history follows them at its weight. A reset injects alone into grid
+   A; after it the inject alternates between A and B. */
+static bool fog_medium_same(const oak_gpu_fog *a, const oak_gpu_fog *b) {
+    return !memcmp(a->grid, b->grid, sizeof a->grid) &&
+           !memcmp(a->slices, b->slices, sizeof a->slices) &&
+           !memcmp(a->height, b->height, sizeof a->height) &&
+           !memcmp(a->albedo, b->albedo, sizeof a->albedo) &&
+           !memcmp(a->vol_center, b->vol_center, sizeof a->vol_center) &&
+           !memcmp(a->vol_size, b->vol_size, sizeof a->vol_size) &&
+           !memcmp(a->vol_albedo, b->vol_albedo, sizeof a->vol_albedo);
+}
+
+static void build_fog(oak_frontend *fe, uint32_t width, uint32_t height) {
+    oak_render_view *v = &fe->view;
+    /* view depth is -z of the view: the view matrix's third row, negated */
+    float depth[4] = {-v->view[0][2], -v->view[1][2], -v->view[2][2], -v->view[3][2]};
+    v->fog_frames = 0;
+    v->fog_grid = OAK_FOG_GRID_IN_PLACE;
+    memcpy(v->fog_prev_depth, depth, sizeof depth);
+    bool on = fe->fog_history && _oak_fog_on(v);
+    if (!on) {
+        fe->fog_was_on = false;
+        return;
+    }
+    oak_gpu_fog g;
+    _oak_fog_fill(&g, v);
+    float fwd[3] = {-v->view[0][2], -v->view[1][2], -v->view[2][2]};
+    float d2 = 0, dot = 0;
+    for (int k = 0; k < 3; k++) {
+        float d = v->camera_pos[k] - fe->fog_eye[k];
+        d2 += d * d;
+        dot += fwd[k] * fe->fog_forward[k];
+    }
+    bool keep = fe->fog_was_on && width == fe->fog_width && height == fe->fog_height &&
+                fog_medium_same(&g, &fe->fog_last) &&
+                d2 <= OAK_HIZ_CUT_METRES * OAK_HIZ_CUT_METRES && dot >= OAK_HIZ_CUT_COS;
+    if (keep) {
+        v->fog_frames = fe->fog_frames + 1;
+        v->fog_grid = fe->fog_grid == OAK_FOG_GRID_A ? OAK_FOG_GRID_B : OAK_FOG_GRID_A;
+        memcpy(v->fog_prev_depth, fe->fog_depth, sizeof depth);
+    } else {
+        v->fog_grid = OAK_FOG_GRID_A;
+    }
+    fe->fog_was_on = true;
+    fe->fog_frames = v->fog_frames, fe->fog_grid = v->fog_grid;
+    fe->fog_width = width, fe->fog_height = height;
+    fe->fog_last = g;
+    memcpy(fe->fog_eye, v->camera_pos, sizeof fe->fog_eye);
+    memcpy(fe->fog_forward, fwd, sizeof fwd);
+    memcpy(fe->fog_depth, depth, sizeof depth);
+}
+
 oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint32_t width,
                                uint32_t height, uint32_t shadow_map_size) {
     oak_render_view *v = &fe->view;
@@ -584,5 +643,8 @@ oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint
     r = build_lights(fe, in);
     if (r) return r;
     _oak_frontend_fit_shadows(fe, drawn);
-    return _oak_frontend_fit_lamp_shadows(fe, in);
+    r = _oak_frontend_fit_lamp_shadows(fe, in);
+    if (r) return r;
+    build_fog(fe, width, height);
+    return OAK_OK;
 }

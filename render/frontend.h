@@ -6,6 +6,7 @@
 #include <oak/backend.h>
 
 #include "occlusion.h"
+#include "shaders/common/oak_gpu.h"
 
 /* Where a cascade's map stays while the camera moves (shadow_fit.c): its
    light-space centre, kept until the slice's sphere leaves the square. */
@@ -42,6 +43,14 @@ typedef struct oak_frontend {
     /* the renderer's output size: TAA upsamples a scaled frame to it (0:
        never, as for probe faces) */
     uint32_t out_width, out_height;
+    /* volumetric fog's history (frontend.c build_fog): kept only for the
+       renderer's own view (probe faces keep none), the frames it holds,
+       the grid last written, the medium and size it was made under, and
+       last frame's eye, forward and view depth row */
+    bool fog_history, fog_was_on;
+    uint32_t fog_frames, fog_grid, fog_width, fog_height;
+    oak_gpu_fog fog_last;
+    float fog_eye[3], fog_forward[3], fog_depth[4];
     bool lights_warned; /* said once that lights past OAK_MAX_LIGHTS were dropped */
     oak_cascade_keep keep[OAK_MAX_CASCADES];
     /* lamp shadows (lamp_shadow.c): per view light its index in the input

@@ -50,9 +50,9 @@ static const oak_target_info k_targets[OAK_TARGET_COUNT] = {
        buffer persists) and the march, as OAK_GPU_CLOUD_* lays them out */
     [OAK_TARGET_CLOUDS] = {"clouds", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_BUFFER,
                            OAK_TARGET_PERSISTENT},
-    /* RGBA32F texels: the froxels injected, then integrated (oak_gpu_fog);
-       written whole each frame the fog runs */
-    [OAK_TARGET_FOG] = {"fog", OAK_TARGET_SIZE_ASSETS, OAK_TARGET_BUFFER, OAK_TARGET_PER_FRAME},
+    /* RGBA32F texels: two inject grids and the integrated one (oak_gpu_fog);
+       the main view's inject reads last frame's grid as its history */
+    [OAK_TARGET_FOG] = {"fog", OAK_TARGET_SIZE_ASSETS, OAK_TARGET_BUFFER, OAK_TARGET_PERSISTENT},
     /* RGBA32F texels: the lit opaque frame, then its 2 x 2 box mips
        (render/opaque_copy.h); written whole each frame a material reads it */
     [OAK_TARGET_OPAQUE] = {"opaque", OAK_TARGET_SIZE_OUTPUT, OAK_TARGET_BUFFER,

@@ -3,8 +3,9 @@
 // 0 inject: per froxel the extinction and the light scattered toward the
 // eye (the key light through its cascades and the clouds' shadow, the
 // lamps of the light-grid cell under it through their shadows, the sky
-// light); 1 integrate: each froxel column front to back into (light,
-// transmittance) per slice.
+// light) at this frame's depth in the slice, blended with last frame's
+// inject reprojected to the froxel's centre; 1 integrate: each froxel
+// column front to back into (light, transmittance) per slice.
 // render/fog.c and backend/cpu/cpu_pass_fog.c are the same arithmetic.
 #extension GL_GOOGLE_include_directive : require
 #define OAK_FOG_WRITE
@@ -63,21 +64,13 @@ float phase(float cosv, float g) {
     return (1.0 - g * g) / (4.0 * OAK_PI_F * x * sqrt(x));
 }
 
-void inject(uvec2 p) {
+// the light scattered toward the eye and the extinction at P on column
+// (i, j)'s ray along dir
+vec4 inject_at(uint i, uint j, vec3 P, vec3 dir) {
     uvec3 g = view.fog.grid.xyz;
-    if (p.x >= g.x || p.y >= g.y * g.z) return;
-    uint i = p.x, j = p.y % g.y, k = p.y / g.y;
-    vec3 origin, dir;
-    float od, rate;
-    column_ray(i, j, origin, dir, od, rate);
-    vec3 P = origin + dir * ((boundary_depth(float(k) + 0.5) - od) / rate);
     vec3 scat;
     float sigma = extinction(P, scat);
-    uint at = (k * g.y + j) * g.x + i;
-    if (!(sigma > 0.0)) {
-        fog[at] = vec4(0.0, 0.0, 0.0, sigma);
-        return;
-    }
+    if (!(sigma > 0.0)) return vec4(0.0, 0.0, 0.0, sigma);
     // the sky light as if the same from every side: (E_up + E_down) / (2 pi)
     vec3 Li = (oak_sky_irradiance(vec3(0.0, 1.0, 0.0)) + oak_sky_irradiance(vec3(0.0, -1.0, 0.0))) /
               (2.0 * OAK_PI_F);
@@ -104,7 +97,59 @@ void inject(uvec2 p) {
         if (lights[i].cone.z > 0.0) E *= oak_lamp_shadow(uint(lights[i].cone.z) - 1u, P, L);
         Li += E * phase(dot(dir, L), gg);
     }
-    fog[at] = vec4(scat * Li, sigma);
+    return vec4(scat * Li, sigma);
+}
+
+// last frame's inject at world P (render/fog.c _oak_fog_history_at):
+// false when P lay outside last frame's volume
+bool history_at(vec3 P, out vec4 s) {
+    s = vec4(0.0);
+    vec4 c = view.prev_view_proj * vec4(P, 1.0);
+    float z = dot(view.fog.prev_depth, vec4(P, 1.0));
+    if (!(c.w > 0.0) || !(z >= 0.0)) return false;
+    vec2 uv = vec2(c.x / c.w * 0.5 + 0.5, 0.5 - c.y / c.w * 0.5);
+    float u = log(1.0 + z / view.fog.slices.y) * view.fog.slices.z;
+    uvec3 g = view.fog.grid.xyz;
+    vec3 n = vec3(g);
+    if (!(uv.x >= 0.0 && uv.x <= 1.0 && uv.y >= 0.0 && uv.y <= 1.0 && u <= n.z)) return false;
+    // froxel centres at half-integers: clamped to the outermost
+    vec3 f = vec3(clamp(uv.x * n.x - 0.5, 0.0, n.x - 1.0), clamp(uv.y * n.y - 0.5, 0.0, n.y - 1.0),
+                  clamp(u - 0.5, 0.0, n.z - 1.0));
+    vec3 fl = floor(f);
+    vec3 w = f - fl;
+    uvec3 a = uvec3(fl);
+    uvec3 b = min(a + 1u, g - 1u);
+    // nested lerps (a + (b - a) t) along x, then y, then z: render/fog.c's order
+    uint g0 = view.fog.grids.y;
+    uint r00 = g0 + (a.z * g.y + a.y) * g.x, r01 = g0 + (a.z * g.y + b.y) * g.x;
+    uint r10 = g0 + (b.z * g.y + a.y) * g.x, r11 = g0 + (b.z * g.y + b.y) * g.x;
+    vec4 s00 = fog[r00 + a.x] + (fog[r00 + b.x] - fog[r00 + a.x]) * w.x;
+    vec4 s01 = fog[r01 + a.x] + (fog[r01 + b.x] - fog[r01 + a.x]) * w.x;
+    vec4 s10 = fog[r10 + a.x] + (fog[r10 + b.x] - fog[r10 + a.x]) * w.x;
+    vec4 s11 = fog[r11 + a.x] + (fog[r11 + b.x] - fog[r11 + a.x]) * w.x;
+    vec4 s0 = s00 + (s01 - s00) * w.y, s1 = s10 + (s11 - s10) * w.y;
+    s = s0 + (s1 - s0) * w.z;
+    return true;
+}
+
+void inject(uvec2 p) {
+    uvec3 g = view.fog.grid.xyz;
+    if (p.x >= g.x || p.y >= g.y * g.z) return;
+    uint i = p.x, j = p.y % g.y, k = p.y / g.y;
+    vec3 origin, dir;
+    float od, rate;
+    column_ray(i, j, origin, dir, od, rate);
+    // this frame's sample at its offset in the slice; history at the centre
+    vec3 P = origin + dir * ((boundary_depth(float(k) + view.fog.history.x) - od) / rate);
+    vec4 cur = inject_at(i, j, P, dir);
+    vec4 hist;
+    bool held = false;
+    if (view.fog.grids.z != 0u) {
+        vec3 Pc = origin + dir * ((boundary_depth(float(k) + 0.5) - od) / rate);
+        held = history_at(Pc, hist);
+    }
+    float w = view.fog.history.y;
+    fog[view.fog.grids.x + (k * g.y + j) * g.x + i] = held ? hist + (cur - hist) * w : cur;
 }
 
 void integrate(uvec2 p) {
@@ -118,7 +163,7 @@ void integrate(uvec2 p) {
     float T = 1.0, z0 = 0.0;
     for (uint k = 0u; k < g.z; k++) {
         uint at = (k * g.y + p.y) * g.x + p.x;
-        vec4 f = fog[at];
+        vec4 f = fog[view.fog.grids.x + at];
         float z1 = boundary_depth(float(k + 1u));
         float ds = (z1 - z0) / rate;
         z0 = z1;

@@ -44,55 +44,70 @@ static void lamp_at(const oak_render_light *l, const float P[3], float E[3], flo
     }
 }
 
+/* froxel (i, j)'s light and extinction at world P on its ray along dir */
+static void inject_at(const fog_ctx *c, uint32_t i, uint32_t j, const float P[3],
+                      const float dir[3], float o[4]) {
+    cpu_backend *b = c->b;
+    const oak_gpu_fog *f = &b->fog;
+    float g = f->height[3], scat[3];
+    float sigma = _oak_fog_extinction(f, P, scat);
+    o[0] = o[1] = o[2] = 0.0f;
+    o[3] = sigma;
+    if (!(sigma > 0.0f)) return;
+    float Li[3] = {c->ambient[0], c->ambient[1], c->ambient[2]};
+    if (f->sun[3] != 0.0f) {
+        float vis = 1.0f;
+        if (b->cloud.shape[3] != 0.0f) vis *= _oak_clouds_shadow(&b->cloud, b->clouds, P);
+        /* the light's own direction as the normal: no normal offset */
+        if (c->sun_shadow) vis *= _oak_cpu_sun_shadow(b, P, f->sun);
+        float ph = _oak_fog_phase(dir[0] * f->sun[0] + dir[1] * f->sun[1] + dir[2] * f->sun[2], g);
+        for (int q = 0; q < 3; q++) Li[q] += f->light[q] * vis * ph;
+    }
+    if (b->grid_ready && b->grid_lamps_n) {
+        /* the cell of the pixel under the froxel's centre */
+        uint32_t px = (uint32_t)(((float)i + 0.5f) / (float)f->grid[0] * (float)b->width);
+        uint32_t py = (uint32_t)(((float)j + 0.5f) / (float)f->grid[1] * (float)b->height);
+        px = px < b->width ? px : b->width - 1;
+        py = py < b->height ? py : b->height - 1;
+        uint32_t listed = 0;
+        const uint32_t *cell = _oak_cpu_cell_lamps(b, px, py, P, &listed);
+        for (uint32_t li = 0; li < listed; li++) {
+            float E[3], L[3];
+            lamp_at(&c->v->lights[cell[li]], P, E, L);
+            /* its own faces, the way to the lamp as the normal */
+            float sh = _oak_cpu_lamp_shadow(b, cell[li], P, L);
+            for (int q = 0; q < 3; q++) E[q] *= sh;
+            float ph = _oak_fog_phase(dir[0] * L[0] + dir[1] * L[1] + dir[2] * L[2], g);
+            for (int q = 0; q < 3; q++) Li[q] += E[q] * ph;
+        }
+    }
+    for (int q = 0; q < 3; q++) o[q] = scat[q] * Li[q];
+}
+
 static void inject_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     const fog_ctx *c = user;
     cpu_backend *b = c->b;
-    const oak_render_view *v = c->v;
     const oak_gpu_fog *f = &b->fog;
     uint32_t nx = f->grid[0], ny = f->grid[1];
-    float g = f->height[3];
     for (uint32_t row = begin; row < end; row++) {
         uint32_t j = row % ny, k = row / ny;
-        float z = _oak_fog_boundary_depth(f, (float)k + 0.5f);
+        /* this frame's sample at its offset in the slice; history at the centre */
+        float z = _oak_fog_boundary_depth(f, (float)k + f->history[0]);
+        float zc = _oak_fog_boundary_depth(f, (float)k + 0.5f);
         for (uint32_t i = 0; i < nx; i++) {
-            float origin[3], dir[3], od, rate, P[3], scat[3];
-            _oak_fog_column_ray(v, f, i, j, origin, dir, &od, &rate);
+            float origin[3], dir[3], od, rate, P[3], cur[4], hist[4] = {0, 0, 0, 0};
+            _oak_fog_column_ray(c->v, f, i, j, origin, dir, &od, &rate);
             _oak_fog_point(origin, dir, od, rate, z, P);
-            float sigma = _oak_fog_extinction(f, P, scat);
-            float *o = b->fog_buf + (((size_t)k * ny + j) * nx + i) * 4;
-            o[0] = o[1] = o[2] = 0.0f;
-            o[3] = sigma;
-            if (!(sigma > 0.0f)) continue;
-            float Li[3] = {c->ambient[0], c->ambient[1], c->ambient[2]};
-            if (f->sun[3] != 0.0f) {
-                float vis = 1.0f;
-                if (b->cloud.shape[3] != 0.0f) vis *= _oak_clouds_shadow(&b->cloud, b->clouds, P);
-                /* the light's own direction as the normal: no normal offset */
-                if (c->sun_shadow) vis *= _oak_cpu_sun_shadow(b, P, f->sun);
-                float ph =
-                    _oak_fog_phase(dir[0] * f->sun[0] + dir[1] * f->sun[1] + dir[2] * f->sun[2], g);
-                for (int q = 0; q < 3; q++) Li[q] += f->light[q] * vis * ph;
+            inject_at(c, i, j, P, dir, cur);
+            float *o = b->fog_buf + (f->grids[0] + ((size_t)k * ny + j) * nx + i) * 4;
+            bool held = false;
+            if (f->grids[2]) {
+                _oak_fog_point(origin, dir, od, rate, zc, P);
+                held = _oak_fog_history_at(f, b->fog_buf, c->v, P, hist);
             }
-            if (b->grid_ready && b->grid_lamps_n) {
-                /* the cell of the pixel under the froxel's centre */
-                uint32_t px = (uint32_t)(((float)i + 0.5f) / (float)nx * (float)b->width);
-                uint32_t py = (uint32_t)(((float)j + 0.5f) / (float)ny * (float)b->height);
-                px = px < b->width ? px : b->width - 1;
-                py = py < b->height ? py : b->height - 1;
-                uint32_t listed = 0;
-                const uint32_t *cell = _oak_cpu_cell_lamps(b, px, py, P, &listed);
-                for (uint32_t li = 0; li < listed; li++) {
-                    float E[3], L[3];
-                    lamp_at(&v->lights[cell[li]], P, E, L);
-                    /* its own faces, the way to the lamp as the normal */
-                    float sh = _oak_cpu_lamp_shadow(b, cell[li], P, L);
-                    for (int q = 0; q < 3; q++) E[q] *= sh;
-                    float ph = _oak_fog_phase(dir[0] * L[0] + dir[1] * L[1] + dir[2] * L[2], g);
-                    for (int q = 0; q < 3; q++) Li[q] += E[q] * ph;
-                }
-            }
-            for (int q = 0; q < 3; q++) o[q] = scat[q] * Li[q];
+            float w = f->history[1];
+            for (int q = 0; q < 4; q++) o[q] = held ? hist[q] + (cur[q] - hist[q]) * w : cur[q];
         }
     }
 }

@@ -289,7 +289,18 @@ typedef struct oak_render_view {
        stale); occ_keys: the keys' range (the frame input's draw count) */
     bool occ_gpu, occ_cut;
     uint32_t occ_keys;
+    /* volumetric fog's history (render/frontend.c build_fog, docs/SHADING.md
+       "Volumetric fog"): the frames it holds before this one (0: none, a
+       reset), the inject grid this frame writes (OAK_FOG_GRID_*) and last
+       frame's view depth row (dot(fog_prev_depth, (P, 1)) is P's depth) */
+    uint32_t fog_frames, fog_grid;
+    float fog_prev_depth[4];
 } oak_render_view;
+
+/* the fog's inject grids (render/fog.h): two the main view alternates
+   between, one reading the other as last frame's history, or the
+   integrated grid itself for a view that keeps no history */
+enum { OAK_FOG_GRID_A, OAK_FOG_GRID_B, OAK_FOG_GRID_IN_PLACE };
 
 /* The passes of a frame, in the order every backend runs them. Their rows
  * (the frame targets each reads and writes, when it runs) are the pass table

@@ -381,6 +381,8 @@
 #define OAK_FOG_MAX_FALLOFF 20.0  /* the height fog's exponent is clamped to this (no inf below) */
 #define OAK_FOG_ALBEDO      0.9   /* the height fog's albedo when oak_fog.albedo is all 0 */
 #define OAK_FOG_MIN_SIGMA   1e-6  /* extinction per metre below which a slice is taken as clear */
+#define OAK_FOG_JITTER_PHASES 16   /* the inject's offsets in its slice: Halton base 2 at 1 + n % this */
+#define OAK_FOG_HISTORY_MIN   0.0625 /* the newest frame's weight in the fog's history: 1 / (n + 1), at least this */
 
 /* Weather (docs/SHADING.md "Weather", docs/WORLD.md "Weather") */
 #define OAK_WET_UP_LO        0.5   /* normal.y where wetness starts ... */

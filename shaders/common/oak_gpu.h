@@ -226,11 +226,14 @@ OAK_STRUCT(oak_gpu_clouds) {
 OAK_END(oak_gpu_clouds);
 
 /* Froxel volumetric fog this frame (render/fog.c _oak_fog_fill; docs/
- * SHADING.md "Volumetric fog"). The OAK_B_FOG buffer holds two grids of
+ * SHADING.md "Volumetric fog"). The OAK_B_FOG buffer holds three grids of
  * grid.x * grid.y * grid.z vec4 texels, froxel (i, j, k) at (k grid.y + j)
  * grid.x + i: the inject's (rgb light scattered toward the eye per metre,
  * a extinction per metre), then the integrated (rgb light in-scattered
- * from the eye to slice k's far boundary, a transmittance to it). */
+ * from the eye to slice k's far boundary, a transmittance to it), then a
+ * second inject grid: the main view's inject alternates between the two
+ * (one is last frame's history), a view keeping no history injects into
+ * the integrated grid and integrates it in place. */
 OAK_STRUCT(oak_gpu_fog) {
     OAK_U4(grid);   /* froxels across, down, slices; 1 when the fog pass runs (0: none) */
     OAK_F4(slices); /* far (view depth, m), n (OAK_FOG_SLICE_NEAR), N / ln(1 + far / n), 0 */
@@ -241,6 +244,9 @@ OAK_STRUCT(oak_gpu_fog) {
     OAK_F4(vol_center[OAK_FOG_VOLUMES]); /* xyz; w shape (oak_fog_shape, 0: none) */
     OAK_F4(vol_size[OAK_FOG_VOLUMES]);   /* half size xyz; w extinction per metre */
     OAK_F4(vol_albedo[OAK_FOG_VOLUMES]); /* rgb albedo, 0 */
+    OAK_F4(prev_depth); /* last frame's view depth of P = dot(prev_depth, vec4(P, 1)) */
+    OAK_F4(history);    /* the inject's depth in its slice (0 .. 1), this frame's weight (1: alone), 0, 0 */
+    OAK_U4(grids);      /* texel the inject writes from, texel history is read from, 1 when read, 0 */
 }
 OAK_END(oak_gpu_fog);
 
