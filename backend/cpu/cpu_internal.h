@@ -545,10 +545,26 @@ void _oak_cpu_lanes_sky_sse4(const float *sky, uint32_t n, const float *d, const
                              const float *ndv, float *out);
 void _oak_cpu_lanes_sky_scalar(const float *sky, uint32_t n, const float *d, const float *rough,
                                const float *ndv, float *out);
+/* The surface set-up in lanes (cpu_surface_kernel.inc), each width the
+   same bits as _oak_cpu_surface: n pixels, pixel i at (x[i], y[i]) on
+   triangle tc[i], into s[i] (the fields _oak_cpu_surface writes). */
+typedef void (*cpu_surface_fn)(const cpu_backend *b, const cpu_pass *p, uint32_t n,
+                               const cpu_tri_ctx *const *tc, const uint32_t *x, const uint32_t *y,
+                               cpu_surface *s);
+void _oak_cpu_surface_lanes_avx2(const cpu_backend *b, const cpu_pass *p, uint32_t n,
+                                 const cpu_tri_ctx *const *tc, const uint32_t *x, const uint32_t *y,
+                                 cpu_surface *s);
+void _oak_cpu_surface_lanes_sse4(const cpu_backend *b, const cpu_pass *p, uint32_t n,
+                                 const cpu_tri_ctx *const *tc, const uint32_t *x, const uint32_t *y,
+                                 cpu_surface *s);
+void _oak_cpu_surface_lanes_scalar(const cpu_backend *b, const cpu_pass *p, uint32_t n,
+                                   const cpu_tri_ctx *const *tc, const uint32_t *x,
+                                   const uint32_t *y, cpu_surface *s);
 /* The kernel this process runs: AVX2 where the CPU has it, else SSE4.1 where
    it has that, else scalar; $OAK_CPU_ISA (avx2, sse4, scalar) overrides,
    downgraded to what the CPU has. _oak_cpu_isa_set changes it (tests). */
 cpu_light_fn _oak_cpu_light_kernel(void);
+cpu_surface_fn _oak_cpu_surface_kernel(void); /* the same width's surface set-up */
 const char *_oak_cpu_isa_name(void);
 bool _oak_cpu_isa_set(const char *name); /* false: unknown or not on this CPU */
 /* Fills lane `lane` of q for a pixel (material, textures, normal, lamp cell)
