@@ -231,6 +231,7 @@ TEST(laneSurfaceEqualsScalar) {
         float l = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
         for (int k = 0; k < 3; k++) t->Ng[k] = n[k] / l;
         t->back = i % 4 == 1 || i % 4 == 2;
+        _oak_cpu_surface_consts(t);
     }
     /* runs of one triangle (whole batches broadcast), then any mix */
     for (uint32_t i = 0; i < SURF_PIX; i++) {
