@@ -21,6 +21,7 @@ typedef struct pending {
     uint32_t from;  /* lanes from..q.count wait for their surface */
     uint32_t slots; /* the cache slots they read (one bit a slot) */
 } pending;
+_Static_assert(TRI_CACHE <= 32, "pending.slots has a bit for each cache slot");
 
 /* The surfaces of the lanes gathered since the last call, in lanes, then
    each one's material prep. */
