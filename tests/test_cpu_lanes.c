@@ -6,7 +6,11 @@
  * bilinear across the seams, the two prefiltered levels, the split-sum
  * table) against _oak_sky_irradiance, _oak_sky_specular and _oak_sky_brdf.
  * Random points, plus the edge cases by hand (zero and axis directions,
- * NaN and out-of-range roughness). */
+ * NaN and out-of-range roughness). And the surface set-up in lanes against
+ * _oak_cpu_surface: every material flag the set-up reads, broadcast and
+ * gathered batches, a short last batch. */
+#include <stddef.h>
+
 #include "oak_test.h"
 
 #include "backend/cpu/cpu_internal.h"
@@ -161,10 +165,122 @@ TEST(laneSkyReadsEqualScalar) {
     free(sky);
 }
 
+/* ---- the surface set-up: _oak_cpu_surface against each width's lanes */
+
+#define SURF_TRIS 24
+#define SURF_PIX  4000
+
+/* the fields _oak_cpu_surface writes for this material, equal in bits */
+static bool surface_same(const cpu_surface *a, const cpu_surface *b) {
+    return !memcmp(a, b, offsetof(cpu_surface, back)) && a->back == b->back &&
+           !memcmp(&a->gtao, &b->gtao, sizeof a->gtao);
+}
+
+TEST(laneSurfaceEqualsScalar) {
+    cpu_backend *b = calloc(1, sizeof *b);
+    oak_render_view *v = calloc(1, sizeof *v);
+    cpu_pass *p = calloc(1, sizeof *p);
+    static cpu_draw draws[SURF_TRIS];
+    static cpu_material mats[SURF_TRIS];
+    static cpu_tri_ctx tris[SURF_TRIS];
+    static float attr[SURF_TRIS][3][CPU_ATTR];
+    static const cpu_tri_ctx *tc[SURF_PIX];
+    static uint32_t px[SURF_PIX], py[SURF_PIX];
+    static cpu_surface ref[SURF_PIX], got[SURF_PIX];
+    b->view = v;
+    p->width = 160, p->height = 90, p->flip_y = true;
+    p->jitter[0] = 0.3f, p->jitter[1] = -0.2f;
+    for (int i = 0; i < SURF_TRIS; i++) {
+        cpu_draw *d = &draws[i];
+        cpu_material *m = &mats[i];
+        cpu_tri_ctx *t = &tris[i];
+        float(*W)[4] = (float(*)[4])d->world;
+        for (int r = 0; r < 4; r++)
+            for (int k = 0; k < 3; k++) W[r][k] = (r == k ? 1.0f : 0.0f) + rnd(-0.4f, 0.4f);
+        W[3][3] = 1;
+        for (int k = 0; k < 9; k++) d->nmat[k] = (k % 4 == 0 ? 1.0f : 0.0f) + rnd(-0.3f, 0.3f);
+        for (int k = 0; k < 4; k++) d->color[k] = rnd(0.5f, 1.5f);
+        /* every mix of what the set-up reads, one triangle each */
+        m->textured = i % 2 == 0;
+        m->uv1 = i % 4 == 0;
+        m->fx_map = i % 6 == 0;
+        m->desc.fx.triplanar = i % 12 == 0 ? 2.0f : 0.0f;
+        m->normal_map = i % 3 == 0;
+        m->aniso = i == 5;
+        m->coat_normal = i == 7;
+        m->desc.water = i % 5 == 1;
+        m->desc.double_sided = i % 2 == 1;
+        float clip[3][4];
+        for (int j = 0; j < 3; j++) {
+            float w = rnd(0.5f, 4.0f);
+            clip[j][0] = rnd(-1.2f, 1.2f) * w, clip[j][1] = rnd(-1.2f, 1.2f) * w;
+            clip[j][2] = rnd(0, 1) * w, clip[j][3] = w;
+            for (int k = 0; k < CPU_ATTR; k++) attr[i][j][k] = rnd(-1, 1);
+            if (i == 8) /* normals that cancel: Ng instead */
+                for (int k = 0; k < 3; k++) attr[i][j][CPU_ATTR_N + k] = 0;
+            if (i == 11) /* a tangent of length 0: left as it is */
+                for (int k = 0; k < 3; k++) attr[i][j][CPU_ATTR_T + k] = 0;
+            for (int k = 0; k < 3; k++) t->pos[j][k] = rnd(-3, 3);
+            t->attr[j] = attr[i][j];
+        }
+        if (i == 10) clip[2][3] = -clip[2][3]; /* a vertex behind the eye */
+        _oak_cpu_bary_setup(&t->bary, p, clip[0], clip[1], clip[2]);
+        t->id = (uint32_t)i + 1;
+        t->d = d, t->mat = m;
+        float n[3] = {rnd(-1, 1), rnd(-1, 1), rnd(-1, 1)};
+        float l = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        for (int k = 0; k < 3; k++) t->Ng[k] = n[k] / l;
+        t->back = i % 4 == 1 || i % 4 == 2;
+        _oak_cpu_surface_consts(t);
+    }
+    /* runs of one triangle (whole batches broadcast), then any mix */
+    for (uint32_t i = 0; i < SURF_PIX; i++) {
+        uint32_t k = i < SURF_PIX / 2 ? (i / 24) % SURF_TRIS : (uint32_t)rnd(0, SURF_TRIS);
+        tc[i] = &tris[k];
+        px[i] = (uint32_t)rnd(0, (float)p->width), py[i] = (uint32_t)rnd(0, (float)p->height);
+    }
+    static const cpu_surface_fn k_surf[3] = {
+        _oak_cpu_surface_lanes_avx2, _oak_cpu_surface_lanes_sse4, _oak_cpu_surface_lanes_scalar};
+    for (int pass = 0; pass < 2; pass++) {
+        v->post.render_scale = pass ? 0.5f : 1.0f; /* the mip bias on the derivatives */
+        memset(ref, 0x5a, sizeof ref);
+        uint32_t flat = 0, turned = 0;
+        for (uint32_t i = 0; i < SURF_PIX; i++) {
+            _oak_cpu_surface(b, p, tc[i], px[i], py[i], &ref[i]);
+            flat += !memcmp(ref[i].Nv, tc[i]->Ng, sizeof ref[i].Nv);
+            turned += tc[i]->back && tc[i]->mat->desc.double_sided;
+        }
+        CHECK(flat > 50 && turned > 500); /* the Ng fallback and the flip both run */
+        uint32_t varied = 0;
+        for (uint32_t i = 1; i < SURF_PIX; i++) varied += memcmp(ref[i].P, ref[0].P, 12) != 0;
+        CHECK(varied == SURF_PIX - 1);
+        for (int w = 0; w < 3; w++) {
+            if (!has_isa(w)) continue;
+            memset(got, 0x5a, sizeof got);
+            k_surf[w](b, p, SURF_PIX, tc, px, py, got);
+            uint32_t diff = 0;
+            for (uint32_t i = 0; i < SURF_PIX; i++) diff += !surface_same(&ref[i], &got[i]);
+            if (diff) fprintf(stderr, "  %s: %u of %u differ\n", k_name[w], diff, SURF_PIX);
+            CHECK_EQ_INT(diff, 0);
+            /* a count that is not the width's multiple: the last batch short */
+            memset(got, 0x5a, sizeof got);
+            k_surf[w](b, p, 13, tc + SURF_PIX / 2, px + SURF_PIX / 2, py + SURF_PIX / 2, got);
+            for (uint32_t i = 0; i < 13; i++) CHECK(surface_same(&ref[SURF_PIX / 2 + i], &got[i]));
+            cpu_surface untouched;
+            memset(&untouched, 0x5a, sizeof untouched);
+            CHECK(!memcmp(&got[13], &untouched, sizeof untouched)); /* nothing past n */
+        }
+    }
+    free(p);
+    free(v);
+    free(b);
+}
+
 int main(void) {
     oak_test_init(0);
     RUN(laneSunShadowEqualsScalar);
     RUN(laneSkyReadsEqualScalar);
+    RUN(laneSurfaceEqualsScalar);
     oak_shutdown();
     return TEST_SUMMARY();
 }

@@ -436,6 +436,40 @@ static inline void _oak_cpu_pose_rows(const cpu_mesh *m, const float *palette, u
     _oak_pose_skin(palette, m->joints + (size_t)v * 4, m->weights + (size_t)v * 4, rows);
 }
 
+/* A triangle's constants for the surface set-up in lanes, laid out flat so
+   a batch reads them broadcast, or gathers them lane by lane
+   (cpu_surface_kernel.inc); vertex i's attribute component k at
+   row + i * n + k. */
+enum {
+    CPU_SC_ADJ = 0,  /* 9: the barycentrics' adjugate */
+    CPU_SC_GX = 9,   /* 3 */
+    CPU_SC_GY = 12,  /* 3 */
+    CPU_SC_SX = 15,  /* 1 */
+    CPU_SC_SY = 16,  /* 1 */
+    CPU_SC_NDX = 17, /* 1 */
+    CPU_SC_NDY = 18, /* 1 */
+    CPU_SC_POS = 19, /* 9: object space, vertex-major */
+    CPU_SC_W = 28,   /* 12: the world matrix's rows 0-3, columns 0-2 */
+    CPU_SC_NM = 40,  /* 9: the normal matrix */
+    CPU_SC_N = 49,   /* 9 */
+    CPU_SC_T = 58,   /* 12 */
+    CPU_SC_C = 70,   /* 12 */
+    CPU_SC_UV0 = 82, /* 6 */
+    CPU_SC_UV1 = 88, /* 6 */
+    CPU_SC_DC = 94,  /* 4: the draw's colour */
+    CPU_SC_NG = 98,  /* 3 */
+    CPU_SC_COUNT = 101
+};
+/* what the surface set-up reads for a triangle, from its material */
+enum {
+    CPU_SF_TEX = 1,   /* textured: uv0 and its derivatives */
+    CPU_SF_TAN = 2,   /* the tangent frame */
+    CPU_SF_WATER = 4, /* no tangent frame but water: T.w, its foam */
+    CPU_SF_FLIP = 8,  /* back-facing and double-sided: Nv turned */
+    CPU_SF_TRI = 16,  /* triplanar: P's derivatives */
+    CPU_SF_UV1 = 32,  /* the second uv set */
+};
+
 typedef struct cpu_tri_ctx {
     uint32_t id; /* pass triangle index + 1; 0 when empty */
     uint32_t draw, tri;
@@ -447,8 +481,13 @@ typedef struct cpu_tri_ctx {
     float posed[3][CPU_ATTR]; /* a posed draw's attributes: normal and tangent skinned */
     float Ng[3];              /* world, unit, flipped when back-facing and double-sided */
     bool back;
+    uint32_t sflags;        /* CPU_SF_ */
+    float sc[CPU_SC_COUNT]; /* the set-up's constants, CPU_SC_ */
 } cpu_tri_ctx;
 void _oak_cpu_tri_ctx(const cpu_backend *b, const cpu_pass *p, uint32_t id, cpu_tri_ctx *t);
+/* t's sflags and sc from its material, bary, pos, attr, draw and Ng (the
+   end of _oak_cpu_tri_ctx; tests that fill a context by hand call it) */
+void _oak_cpu_surface_consts(cpu_tri_ctx *t);
 /* Alpha of a MASK triangle at a pixel: base_color.a * C.a * texBase.a */
 float _oak_cpu_mask_alpha(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx *t, uint32_t x,
                           uint32_t y);
@@ -547,10 +586,26 @@ void _oak_cpu_lanes_sky_sse4(const float *sky, uint32_t n, const float *d, const
                              const float *ndv, float *out);
 void _oak_cpu_lanes_sky_scalar(const float *sky, uint32_t n, const float *d, const float *rough,
                                const float *ndv, float *out);
+/* The surface set-up in lanes (cpu_surface_kernel.inc), each width the
+   same bits as _oak_cpu_surface: n pixels, pixel i at (x[i], y[i]) on
+   triangle tc[i], into s[i] (the fields _oak_cpu_surface writes). */
+typedef void (*cpu_surface_fn)(const cpu_backend *b, const cpu_pass *p, uint32_t n,
+                               const cpu_tri_ctx *const *tc, const uint32_t *x, const uint32_t *y,
+                               cpu_surface *s);
+void _oak_cpu_surface_lanes_avx2(const cpu_backend *b, const cpu_pass *p, uint32_t n,
+                                 const cpu_tri_ctx *const *tc, const uint32_t *x, const uint32_t *y,
+                                 cpu_surface *s);
+void _oak_cpu_surface_lanes_sse4(const cpu_backend *b, const cpu_pass *p, uint32_t n,
+                                 const cpu_tri_ctx *const *tc, const uint32_t *x, const uint32_t *y,
+                                 cpu_surface *s);
+void _oak_cpu_surface_lanes_scalar(const cpu_backend *b, const cpu_pass *p, uint32_t n,
+                                   const cpu_tri_ctx *const *tc, const uint32_t *x,
+                                   const uint32_t *y, cpu_surface *s);
 /* The kernel this process runs: AVX2 where the CPU has it, else SSE4.1 where
    it has that, else scalar; $OAK_CPU_ISA (avx2, sse4, scalar) overrides,
    downgraded to what the CPU has. _oak_cpu_isa_set changes it (tests). */
 cpu_light_fn _oak_cpu_light_kernel(void);
+cpu_surface_fn _oak_cpu_surface_kernel(void); /* the same width's surface set-up */
 const char *_oak_cpu_isa_name(void);
 bool _oak_cpu_isa_set(const char *name); /* false: unknown or not on this CPU */
 /* Fills lane `lane` of q for a pixel (material, textures, normal, lamp cell)

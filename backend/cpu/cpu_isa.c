@@ -10,12 +10,13 @@
 typedef struct isa {
     const char *name;
     cpu_light_fn fn;
+    cpu_surface_fn surface;
 } isa;
 
 static const isa k_isa[] = {
-    {"avx2", _oak_cpu_light_avx2},
-    {"sse4", _oak_cpu_light_sse4},
-    {"scalar", _oak_cpu_light_scalar},
+    {"avx2", _oak_cpu_light_avx2, _oak_cpu_surface_lanes_avx2},
+    {"sse4", _oak_cpu_light_sse4, _oak_cpu_surface_lanes_sse4},
+    {"scalar", _oak_cpu_light_scalar, _oak_cpu_surface_lanes_scalar},
 };
 
 static _Atomic int g_isa = -1; /* index into k_isa, -1 until first asked */
@@ -42,6 +43,11 @@ cpu_light_fn _oak_cpu_light_kernel(void) {
     int i = g_isa;
     if (i < 0) g_isa = i = best();
     return k_isa[i].fn;
+}
+
+cpu_surface_fn _oak_cpu_surface_kernel(void) {
+    _oak_cpu_light_kernel();
+    return k_isa[g_isa].surface;
 }
 
 const char *_oak_cpu_isa_name(void) {

@@ -1,8 +1,10 @@
 /* The shading kernel (cpu_light_kernel.inc) at 4 lanes, built with SSE4.1 (by pragma,
  * cpu_light_kernel.inc says why); CMakeLists.txt turns contraction off and cpu_isa.c picks the
  * kernel at run time. */
-#define OAK_LANES       4
-#define OAK_LANE_KERNEL _oak_cpu_light_sse4
-#define OAK_LANE_SUN    _oak_cpu_lanes_sun_sse4
-#define OAK_LANE_SKY    _oak_cpu_lanes_sky_sse4
+#define OAK_LANES        4
+#define OAK_LANE_KERNEL  _oak_cpu_light_sse4
+#define OAK_LANE_SUN     _oak_cpu_lanes_sun_sse4
+#define OAK_LANE_SKY     _oak_cpu_lanes_sky_sse4
+#define OAK_LANE_SURFACE _oak_cpu_surface_lanes_sse4
 #include "cpu_light_kernel.inc"
+#include "cpu_surface_kernel.inc"

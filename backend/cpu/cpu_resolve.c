@@ -14,8 +14,33 @@ typedef struct resolve_ctx {
     cpu_backend *b;
 } resolve_ctx;
 
-static void flush(const cpu_backend *b, cpu_light_fn light, cpu_lanes *q, const cpu_surface *surf,
-                  float **outs) {
+/* the pending lanes' pixels: where each stands, on which cached triangle */
+typedef struct pending {
+    const cpu_tri_ctx *tc[CPU_LANES_MAX];
+    uint32_t x[CPU_LANES_MAX], y[CPU_LANES_MAX];
+    uint32_t from;  /* lanes from..q.count wait for their surface */
+    uint32_t slots; /* the cache slots they read (one bit a slot) */
+} pending;
+_Static_assert(TRI_CACHE <= 32, "pending.slots has a bit for each cache slot");
+
+/* The surfaces of the lanes gathered since the last call, in lanes, then
+   each one's material prep. */
+static void surfaces(const cpu_backend *b, cpu_surface_fn surface, cpu_lanes *q, pending *w,
+                     cpu_surface *surf, const float *gtao) {
+    uint32_t o = w->from, n = q->count - o;
+    if (!n) return;
+    surface(b, &b->opaque, n, w->tc + o, w->x + o, w->y + o, surf + o);
+    for (uint32_t i = o; i < q->count; i++) {
+        if (gtao) surf[i].gtao = gtao[(size_t)w->y[i] * b->opaque.width + w->x[i]];
+        _oak_cpu_shade_prep(b, w->tc[i], &surf[i], q, i);
+    }
+    w->from = q->count;
+    w->slots = 0;
+}
+
+static void flush(const cpu_backend *b, cpu_light_fn light, cpu_surface_fn surface, cpu_lanes *q,
+                  pending *w, cpu_surface *surf, float **outs, const float *gtao) {
+    surfaces(b, surface, q, w, surf, gtao);
     if (!q->count) return;
     light(b, q);
     for (uint32_t i = 0; i < q->count; i++) {
@@ -25,6 +50,7 @@ static void flush(const cpu_backend *b, cpu_light_fn light, cpu_lanes *q, const 
         _oak_cpu_shade_finish(b, &surf[i], q, i, outs[i], ssr);
     }
     q->count = 0;
+    w->from = 0;
 }
 
 static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
@@ -40,8 +66,10 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
     /* covered pixels wait in lanes until eight are gathered (any triangle or
        material: each lane carries its own), then the kernel lights them */
     cpu_light_fn light = _oak_cpu_light_kernel();
+    cpu_surface_fn surface = _oak_cpu_surface_kernel();
     cpu_lanes q;
     memset(&q, 0, sizeof q);
+    pending w = {.from = 0};
     cpu_surface surf[CPU_LANES_MAX];
     float *outs[CPU_LANES_MAX];
     /* the gtao pass ran for this frame: its term multiplies the indirect light */
@@ -98,17 +126,22 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
                         _oak_fog_apply_sky(&b->fog, b->fog_buf, x, y, p->width, p->height, out);
                     continue;
                 }
-                cpu_tri_ctx *tc = &cache[id % TRI_CACHE];
-                if (id != tc->id) _oak_cpu_tri_ctx(b, p, id, tc);
+                uint32_t slot = id % TRI_CACHE;
+                cpu_tri_ctx *tc = &cache[slot];
+                if (id != tc->id) {
+                    /* a waiting lane reads this slot: its surface first */
+                    if (w.slots >> slot & 1) surfaces(b, surface, &q, &w, surf, gtao);
+                    _oak_cpu_tri_ctx(b, p, id, tc);
+                }
+                /* the surfaces wait until the lanes are full (or their
+                   triangle leaves the cache), then run in lanes */
                 uint32_t lane = q.count++;
-                cpu_surface *s = &surf[lane];
-                _oak_cpu_surface(b, p, tc, x, y, s);
-                if (gtao) s->gtao = gtao[(size_t)y * p->width + x];
-                _oak_cpu_shade_prep(b, tc, s, &q, lane);
+                w.tc[lane] = tc, w.x[lane] = x, w.y[lane] = y;
+                w.slots |= 1u << slot;
                 outs[lane] = out;
-                if (q.count == CPU_LANES_MAX) flush(b, light, &q, surf, outs);
+                if (q.count == CPU_LANES_MAX) flush(b, light, surface, &q, &w, surf, outs, gtao);
             }
-        flush(b, light, &q, surf, outs); /* the tile's last few */
+        flush(b, light, surface, &q, &w, surf, outs, gtao); /* the tile's last few */
     }
 }
 

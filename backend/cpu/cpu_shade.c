@@ -51,6 +51,45 @@ void _oak_cpu_heat(uint32_t n, float rgb[3]) {
     for (int k = 0; k < 3; k++) rgb[k] = clampf(1.5f - fabsf(4.0f * t - (float)(3 - k)), 0, 1);
 }
 
+/* The surface set-up's flags and constants (cpu_internal.h's CPU_SC_
+   layout), once a triangle, for the lanes to broadcast or gather. */
+void _oak_cpu_surface_consts(cpu_tri_ctx *t) {
+    const cpu_material *m = t->mat;
+    uint32_t f = 0;
+    if (m->textured) {
+        f |= CPU_SF_TEX;
+        if (m->fx_map && m->desc.fx.triplanar > 0) f |= CPU_SF_TRI;
+        if (m->uv1) f |= CPU_SF_UV1;
+    }
+    if (m->normal_map || m->aniso || m->coat_normal)
+        f |= CPU_SF_TAN;
+    else if (m->desc.water)
+        f |= CPU_SF_WATER;
+    if (t->back && m->desc.double_sided) f |= CPU_SF_FLIP;
+    t->sflags = f;
+    float *c = t->sc;
+    const cpu_bary *by = &t->bary;
+    memcpy(c + CPU_SC_ADJ, by->adj, sizeof by->adj);
+    memcpy(c + CPU_SC_GX, by->gx, sizeof by->gx);
+    memcpy(c + CPU_SC_GY, by->gy, sizeof by->gy);
+    c[CPU_SC_SX] = by->sx, c[CPU_SC_SY] = by->sy;
+    c[CPU_SC_NDX] = by->ndc_dx, c[CPU_SC_NDY] = by->ndc_dy;
+    const float(*W)[4] = (const float(*)[4])t->d->world;
+    for (int i = 0; i < 3; i++) memcpy(c + CPU_SC_POS + i * 3, t->pos[i], 3 * sizeof(float));
+    for (int r = 0; r < 4; r++) memcpy(c + CPU_SC_W + r * 3, W[r], 3 * sizeof(float));
+    memcpy(c + CPU_SC_NM, t->d->nmat, 9 * sizeof(float));
+    for (int i = 0; i < 3; i++) {
+        const float *a = t->attr[i];
+        memcpy(c + CPU_SC_N + i * 3, a + CPU_ATTR_N, 3 * sizeof(float));
+        memcpy(c + CPU_SC_T + i * 4, a + CPU_ATTR_T, 4 * sizeof(float));
+        memcpy(c + CPU_SC_C + i * 4, a + CPU_ATTR_C, 4 * sizeof(float));
+        memcpy(c + CPU_SC_UV0 + i * 2, a + CPU_ATTR_UV0, 2 * sizeof(float));
+        memcpy(c + CPU_SC_UV1 + i * 2, a + CPU_ATTR_UV1, 2 * sizeof(float));
+    }
+    memcpy(c + CPU_SC_DC, t->d->color, 4 * sizeof(float));
+    memcpy(c + CPU_SC_NG, t->Ng, 3 * sizeof(float));
+}
+
 void _oak_cpu_tri_ctx(const cpu_backend *b, const cpu_pass *p, uint32_t id, cpu_tri_ctx *t) {
     uint32_t tri = id - 1;
     /* neighbouring pixels mostly hit the same draw as the last triangle:
@@ -103,6 +142,7 @@ void _oak_cpu_tri_ctx(const cpu_backend *b, const cpu_pass *p, uint32_t id, cpu_
     normalize3(t->Ng);
     if (t->back && t->mat->desc.double_sided)
         for (int k = 0; k < 3; k++) t->Ng[k] = -t->Ng[k];
+    _oak_cpu_surface_consts(t);
 }
 
 static void interp(const cpu_tri_ctx *t, int off, int n, const float b[3], float *out) {
