@@ -348,7 +348,8 @@ TEST(lanePrepEqualsScalar) {
     }
     uint32_t plain = 0, mapped = 0;
     for (uint32_t i = 0; i < PREP_PIX; i++) {
-        tc[i] = &tris[(uint32_t)rnd(0, PREP_MATS)];
+        /* runs of one material (its slots in lanes), then any mix (lane by lane) */
+        tc[i] = &tris[i < PREP_PIX / 2 ? (i / 24) % PREP_MATS : (uint32_t)rnd(0, PREP_MATS)];
         cpu_surface *s = &surf[i];
         float n[3] = {rnd(-1, 1), rnd(-1, 1), rnd(-1, 1)};
         float l = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
@@ -374,7 +375,7 @@ TEST(lanePrepEqualsScalar) {
                                           _oak_cpu_prep_lanes_scalar};
     for (int w = 0; w < 3; w++) {
         if (!has_isa(w)) continue;
-        uint32_t diff = 0, batches = 0;
+        uint32_t diff = 0, batches = 0, one = 0, mixed = 0;
         for (uint32_t i = 0; i < PREP_PIX;) {
             /* lanes o .. o + n - 1 of a batch, as the resolve's short batches */
             uint32_t o = batches % 3 == 0 ? (uint32_t)rnd(0, 7) : 0;
@@ -387,10 +388,20 @@ TEST(lanePrepEqualsScalar) {
                 _oak_cpu_shade_prep(b, tc[i + j], &surf[i + j], &ref, o + j);
             k_prep[w](b, n, tc + i, surf + i, &got, o);
             diff += memcmp(&ref, &got, sizeof ref) != 0;
+            const cpu_material *m0 = NULL; /* the first plain lane's */
+            bool same = true;
+            for (uint32_t j = 0; j < n; j++) {
+                if (!(tc[i + j]->sflags & CPU_SF_PREP)) continue;
+                if (!m0) m0 = tc[i + j]->mat;
+                same &= tc[i + j]->mat == m0;
+            }
+            one += m0 && same, mixed += m0 && !same;
             i += n, batches++;
         }
         if (diff) fprintf(stderr, "  %s: %u of %u batches differ\n", k_name[w], diff, batches);
         CHECK_EQ_INT(diff, 0);
+        if (w == 0) fprintf(stderr, "  batches on one material %u, mixed %u\n", one, mixed);
+        CHECK(one > 100 && mixed > 100); /* both ways through the slots run */
     }
     for (int i = 0; i < PREP_TEX; i++) free(tex[i].texels);
     free(v);
