@@ -8,7 +8,10 @@
  * Random points, plus the edge cases by hand (zero and axis directions,
  * NaN and out-of-range roughness). And the surface set-up in lanes against
  * _oak_cpu_surface: every material flag the set-up reads, broadcast and
- * gathered batches, a short last batch. */
+ * gathered batches, a short last batch. And the material prep in lanes
+ * against _oak_cpu_shade_prep: textured and empty slots, normal maps,
+ * nearest/bilinear/trilinear taps over mips, materials it leaves to the
+ * scalar prep, batches at any lane offset. */
 #include <stddef.h>
 
 #include "oak_test.h"
@@ -276,11 +279,141 @@ TEST(laneSurfaceEqualsScalar) {
     free(b);
 }
 
+#define PREP_TEX  3
+#define PREP_MATS 16
+#define PREP_PIX  3000
+
+/* a texture of w x w texels with its mips, random linear rgba */
+static void prep_texture(cpu_texture *t, uint32_t w) {
+    uint32_t levels = 0, total = 0;
+    for (uint32_t s = w; s; s /= 2)
+        t->mw[levels] = t->mh[levels] = s, t->offset[levels] = total, total += s * s, levels++;
+    t->width = t->height = w, t->mip_count = levels;
+    t->texels = malloc((size_t)total * 4 * sizeof(float));
+    for (uint32_t i = 0; i < total * 4; i++) t->texels[i] = rnd(0, 1);
+}
+
+TEST(lanePrepEqualsScalar) {
+    cpu_backend *b = calloc(1, sizeof *b);
+    oak_render_view *v = calloc(1, sizeof *v);
+    static cpu_texture tex[PREP_TEX];
+    static cpu_draw draws[2];
+    static cpu_material mats[PREP_MATS];
+    static cpu_tri_ctx tris[PREP_MATS];
+    static const cpu_tri_ctx *tc[PREP_PIX];
+    static cpu_surface surf[PREP_PIX];
+    static cpu_lanes ref, got;
+    static float attr[CPU_ATTR]; /* the set-up's constants read it; the prep does not */
+    b->view = v;
+    b->textures = tex, b->texture_count = PREP_TEX;
+    for (int i = 0; i < PREP_TEX; i++) prep_texture(&tex[i], 16u >> i);
+    v->camera_pos[0] = 0.5f, v->camera_pos[1] = 2.0f, v->camera_pos[2] = -3.0f;
+    v->directional_count = 1, v->light_count = 3;
+    draws[1].flags = OAK_DRAW_NO_RECEIVE;
+    for (int i = 0; i < PREP_MATS; i++) {
+        cpu_material *m = &mats[i];
+        oak_material_desc *md = &m->desc;
+        for (int k = 0; k < CPU_TEX_COUNT; k++) {
+            cpu_tex_ref *r = &m->tex[k];
+            /* slot k textured on some materials, empty on others */
+            r->tex = (i + k) % 3 == 0 ? -1 : (i + k) % PREP_TEX;
+            r->uv_set = (uint32_t)(i + k) % 2;
+            r->sampler.wrap_u = (oak_wrap)((i + k) % 3 + 1);
+            r->sampler.wrap_v = (oak_wrap)((i + 2 * k) % 3 + 1);
+            r->sampler.mag = (i + k) % 2 ? OAK_FILTER_NEAREST : OAK_FILTER_LINEAR;
+            r->sampler.min = (i + k) % 4 == 1 ? OAK_FILTER_NEAREST : OAK_FILTER_LINEAR;
+            r->sampler.mip = (i + k) % 3 == 1 ? OAK_FILTER_NEAREST : OAK_FILTER_LINEAR;
+            r->m[0] = rnd(0.5f, 2), r->m[1] = rnd(-0.5f, 0.5f);
+            r->m[2] = rnd(-0.5f, 0.5f), r->m[3] = rnd(0.5f, 2);
+            r->off[0] = rnd(-1, 1), r->off[1] = rnd(-1, 1);
+        }
+        for (int k = 0; k < OAK_LOBE_TEX_COUNT; k++) m->lobe_tex[k].tex = -1;
+        for (int k = 0; k < 4; k++) md->base_color[k] = rnd(0, 1);
+        for (int k = 0; k < 3; k++) md->emissive[k] = rnd(0, 2), m->f0[k] = rnd(0.02f, 0.08f);
+        md->emissive_strength = rnd(0, 3);
+        md->metallic = rnd(0, 1), md->roughness = rnd(0, 1.2f);
+        md->occlusion_strength = rnd(0, 1), md->normal_scale = rnd(0.5f, 1.5f);
+        m->f90 = 1;
+        m->normal_map = m->tex[CPU_TEX_NORMAL].tex >= 0;
+        /* what the lane prep leaves to _oak_cpu_shade_prep */
+        md->unlit = i == 12;
+        md->water = i == 13;
+        m->transmit = i == 14;
+        m->spec_tex = i == 15;
+        cpu_tri_ctx *t = &tris[i];
+        t->id = (uint32_t)i + 1;
+        t->mat = m, t->d = &draws[i % 2];
+        t->attr[0] = t->attr[1] = t->attr[2] = attr;
+        _oak_cpu_surface_consts(t);
+    }
+    uint32_t plain = 0, mapped = 0;
+    for (uint32_t i = 0; i < PREP_PIX; i++) {
+        /* runs of one material (its slots in lanes), then any mix (lane by lane) */
+        tc[i] = &tris[i < PREP_PIX / 2 ? (i / 24) % PREP_MATS : (uint32_t)rnd(0, PREP_MATS)];
+        cpu_surface *s = &surf[i];
+        float n[3] = {rnd(-1, 1), rnd(-1, 1), rnd(-1, 1)};
+        float l = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        for (int k = 0; k < 3; k++) {
+            s->P[k] = rnd(-4, 4), s->Nv[k] = n[k] / l, s->Ng[k] = rnd(-1, 1);
+            s->T[k] = rnd(-1, 1);
+        }
+        s->T[3] = i % 2 ? 1.0f : -1.0f;
+        for (int k = 0; k < 4; k++) s->C[k] = rnd(0.5f, 1);
+        for (int u = 0; u < 2; u++)
+            for (int k = 0; k < 2; k++) { /* footprints from magnified to four levels down */
+                s->uv[u][k] = rnd(-2, 3);
+                s->duvdx[u][k] = rnd(-1, 1) * (i % 4 == 0 ? 0.01f : 0.3f);
+                s->duvdy[u][k] = rnd(-1, 1) * (i % 4 == 0 ? 0.01f : 0.3f);
+            }
+        s->px = i % 97, s->py = i % 61;
+        s->gtao = rnd(0.3f, 1);
+        plain += (tc[i]->sflags & CPU_SF_PREP) != 0;
+        mapped += (tc[i]->sflags & CPU_SF_PREP) && tc[i]->mat->normal_map;
+    }
+    CHECK(plain > PREP_PIX / 2 && mapped > PREP_PIX / 4 && plain < PREP_PIX - 400);
+    static const cpu_prep_fn k_prep[3] = {_oak_cpu_prep_lanes_avx2, _oak_cpu_prep_lanes_sse4,
+                                          _oak_cpu_prep_lanes_scalar};
+    for (int w = 0; w < 3; w++) {
+        if (!has_isa(w)) continue;
+        uint32_t diff = 0, batches = 0, one = 0, mixed = 0;
+        for (uint32_t i = 0; i < PREP_PIX;) {
+            /* lanes o .. o + n - 1 of a batch, as the resolve's short batches */
+            uint32_t o = batches % 3 == 0 ? (uint32_t)rnd(0, 7) : 0;
+            uint32_t n = CPU_LANES_MAX - o - (batches % 5 == 0 ? (uint32_t)rnd(0, 3) : 0);
+            if (n < 1) n = 1;
+            if (n > PREP_PIX - i) n = PREP_PIX - i;
+            memset(&ref, 0x5a, sizeof ref);
+            memset(&got, 0x5a, sizeof got);
+            for (uint32_t j = 0; j < n; j++)
+                _oak_cpu_shade_prep(b, tc[i + j], &surf[i + j], &ref, o + j);
+            k_prep[w](b, n, tc + i, surf + i, &got, o);
+            diff += memcmp(&ref, &got, sizeof ref) != 0;
+            const cpu_material *m0 = NULL; /* the first plain lane's */
+            bool same = true;
+            for (uint32_t j = 0; j < n; j++) {
+                if (!(tc[i + j]->sflags & CPU_SF_PREP)) continue;
+                if (!m0) m0 = tc[i + j]->mat;
+                same &= tc[i + j]->mat == m0;
+            }
+            one += m0 && same, mixed += m0 && !same;
+            i += n, batches++;
+        }
+        if (diff) fprintf(stderr, "  %s: %u of %u batches differ\n", k_name[w], diff, batches);
+        CHECK_EQ_INT(diff, 0);
+        if (w == 0) fprintf(stderr, "  batches on one material %u, mixed %u\n", one, mixed);
+        CHECK(one > 100 && mixed > 100); /* both ways through the slots run */
+    }
+    for (int i = 0; i < PREP_TEX; i++) free(tex[i].texels);
+    free(v);
+    free(b);
+}
+
 int main(void) {
     oak_test_init(0);
     RUN(laneSunShadowEqualsScalar);
     RUN(laneSkyReadsEqualScalar);
     RUN(laneSurfaceEqualsScalar);
+    RUN(lanePrepEqualsScalar);
     oak_shutdown();
     return TEST_SUMMARY();
 }

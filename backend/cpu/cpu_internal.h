@@ -468,6 +468,9 @@ enum {
     CPU_SF_FLIP = 8,  /* back-facing and double-sided: Nv turned */
     CPU_SF_TRI = 16,  /* triplanar: P's derivatives */
     CPU_SF_UV1 = 32,  /* the second uv set */
+    /* the prep in lanes takes it (cpu_prep_kernel.inc): no tricks, lobes,
+       transmission, specular textures, water or unlit */
+    CPU_SF_PREP = 64,
 };
 
 typedef struct cpu_tri_ctx {
@@ -614,6 +617,19 @@ bool _oak_cpu_isa_set(const char *name); /* false: unknown or not on this CPU */
    NULL, writes the pixel's 8 floats of the mirror buffer, render/ssr.h). */
 float _oak_cpu_shade_prep(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surface *s,
                           cpu_lanes *q, uint32_t lane);
+/* The prep in lanes (cpu_prep_kernel.inc), each width the same bits as
+   _oak_cpu_shade_prep: n pixels on triangles tc[i] at surfaces s[i] into
+   lanes o + i of q (those not CPU_SF_PREP, or under weather, through
+   _oak_cpu_shade_prep itself). */
+typedef void (*cpu_prep_fn)(const cpu_backend *b, uint32_t n, const cpu_tri_ctx *const *tc,
+                            const cpu_surface *s, cpu_lanes *q, uint32_t o);
+void _oak_cpu_prep_lanes_avx2(const cpu_backend *b, uint32_t n, const cpu_tri_ctx *const *tc,
+                              const cpu_surface *s, cpu_lanes *q, uint32_t o);
+void _oak_cpu_prep_lanes_sse4(const cpu_backend *b, uint32_t n, const cpu_tri_ctx *const *tc,
+                              const cpu_surface *s, cpu_lanes *q, uint32_t o);
+void _oak_cpu_prep_lanes_scalar(const cpu_backend *b, uint32_t n, const cpu_tri_ctx *const *tc,
+                                const cpu_surface *s, cpu_lanes *q, uint32_t o);
+cpu_prep_fn _oak_cpu_prep_kernel(void); /* the kernel's width (cpu_isa.c) */
 void _oak_cpu_shade_finish(const cpu_backend *b, const cpu_surface *s, const cpu_lanes *q,
                            uint32_t lane, float rgb[3], float *ssr);
 /* Shaded linear colour (fog included) and base alpha. */

@@ -11,12 +11,13 @@ typedef struct isa {
     const char *name;
     cpu_light_fn fn;
     cpu_surface_fn surface;
+    cpu_prep_fn prep;
 } isa;
 
 static const isa k_isa[] = {
-    {"avx2", _oak_cpu_light_avx2, _oak_cpu_surface_lanes_avx2},
-    {"sse4", _oak_cpu_light_sse4, _oak_cpu_surface_lanes_sse4},
-    {"scalar", _oak_cpu_light_scalar, _oak_cpu_surface_lanes_scalar},
+    {"avx2", _oak_cpu_light_avx2, _oak_cpu_surface_lanes_avx2, _oak_cpu_prep_lanes_avx2},
+    {"sse4", _oak_cpu_light_sse4, _oak_cpu_surface_lanes_sse4, _oak_cpu_prep_lanes_sse4},
+    {"scalar", _oak_cpu_light_scalar, _oak_cpu_surface_lanes_scalar, _oak_cpu_prep_lanes_scalar},
 };
 
 static _Atomic int g_isa = -1; /* index into k_isa, -1 until first asked */
@@ -48,6 +49,11 @@ cpu_light_fn _oak_cpu_light_kernel(void) {
 cpu_surface_fn _oak_cpu_surface_kernel(void) {
     _oak_cpu_light_kernel();
     return k_isa[g_isa].surface;
+}
+
+cpu_prep_fn _oak_cpu_prep_kernel(void) {
+    _oak_cpu_light_kernel();
+    return k_isa[g_isa].prep;
 }
 
 const char *_oak_cpu_isa_name(void) {

@@ -30,10 +30,10 @@ static void surfaces(const cpu_backend *b, cpu_surface_fn surface, cpu_lanes *q,
     uint32_t o = w->from, n = q->count - o;
     if (!n) return;
     surface(b, &b->opaque, n, w->tc + o, w->x + o, w->y + o, surf + o);
-    for (uint32_t i = o; i < q->count; i++) {
-        if (gtao) surf[i].gtao = gtao[(size_t)w->y[i] * b->opaque.width + w->x[i]];
-        _oak_cpu_shade_prep(b, w->tc[i], &surf[i], q, i);
-    }
+    if (gtao)
+        for (uint32_t i = o; i < q->count; i++)
+            surf[i].gtao = gtao[(size_t)w->y[i] * b->opaque.width + w->x[i]];
+    _oak_cpu_prep_kernel()(b, n, w->tc + o, surf + o, q, o);
     w->from = q->count;
     w->slots = 0;
 }

@@ -72,13 +72,12 @@ static inline __attribute__((always_inline)) v4f sample_level(const cpu_texture 
            texel(lv, w, ia, jb) * ((1 - fx) * fy) + texel(lv, w, ib, jb) * (fx * fy);
 }
 
-/* linear rgba at uv with derivatives (in uv units per pixel) */
-static inline void cpu_sample(const cpu_texture *t, const oak_sampler *s, const float uv[2],
-                              const float duvdx[2], const float duvdy[2], float out[4]) {
-    float W = (float)t->width, H = (float)t->height;
-    float lx = sqrtf(duvdx[0] * W * duvdx[0] * W + duvdx[1] * H * duvdx[1] * H);
-    float ly = sqrtf(duvdy[0] * W * duvdy[0] * W + duvdy[1] * H * duvdy[1] * H);
-    float m = lx > ly ? lx : ly;
+/* linear rgba at uv whose footprint's longer side is m texels (cpu_sample's
+   m; the lane prep computes it in lanes, cpu_prep_kernel.inc). Always
+   inlined: cpu_sample out of line kept its callers' code as before the
+   split (without it the meadow's scalar sampling cost 10-20% more). */
+static inline __attribute__((always_inline)) void
+cpu_sample_m(const cpu_texture *t, const oak_sampler *s, const float uv[2], float m, float out[4]) {
     /* m <= 1 (or NaN) gives lambda <= 0 (or NaN), which clamps to 0 as
        magnification: log2f is only needed above 1 */
     float lambda = 0;
@@ -105,6 +104,15 @@ static inline void cpu_sample(const cpu_texture *t, const oak_sampler *s, const 
         }
     }
     memcpy(out, &acc, sizeof acc);
+}
+
+/* linear rgba at uv with derivatives (in uv units per pixel) */
+static inline void cpu_sample(const cpu_texture *t, const oak_sampler *s, const float uv[2],
+                              const float duvdx[2], const float duvdy[2], float out[4]) {
+    float W = (float)t->width, H = (float)t->height;
+    float lx = sqrtf(duvdx[0] * W * duvdx[0] * W + duvdx[1] * H * duvdx[1] * H);
+    float ly = sqrtf(duvdy[0] * W * duvdy[0] * W + duvdy[1] * H * duvdy[1] * H);
+    cpu_sample_m(t, s, uv, lx > ly ? lx : ly, out);
 }
 
 /* a material slot: its uv set through its transform; (1, 1, 1, 1) when empty */

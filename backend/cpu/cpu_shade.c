@@ -66,6 +66,9 @@ void _oak_cpu_surface_consts(cpu_tri_ctx *t) {
     else if (m->desc.water)
         f |= CPU_SF_WATER;
     if (t->back && m->desc.double_sided) f |= CPU_SF_FLIP;
+    if (!m->fx_map && !m->fx_vary && !m->desc.unlit && !m->desc.water && !m->spec_tex &&
+        !m->transmit && !m->coat && !m->sheen && !m->aniso && !m->irid && !m->difftr)
+        f |= CPU_SF_PREP;
     t->sflags = f;
     float *c = t->sc;
     const cpu_bary *by = &t->bary;
