@@ -289,6 +289,10 @@ typedef struct oak_render_view {
        stale); occ_keys: the keys' range (the frame input's draw count) */
     bool occ_gpu, occ_cut;
     uint32_t occ_keys;
+    /* the clouds' march may blend with last frame's (render/frontend.c
+       clouds_history): clouds ran last frame at the same march size and
+       record, the camera did not cut, OAK_CLOUD_HISTORY is not 0 */
+    bool clouds_history;
 } oak_render_view;
 
 /* The passes of a frame, in the order every backend runs them. Their rows
