@@ -297,8 +297,8 @@ void _oak_clouds_ambient(const float *sky, float out[6]) {
 }
 
 void _oak_clouds_march(const oak_gpu_clouds *c, const float *buf, const oak_render_view *v,
-                       uint32_t tx, uint32_t ty, float depth, const float ambient[6],
-                       float out[4]) {
+                       uint32_t tx, uint32_t ty, float depth, const float ambient[6], float out[4],
+                       float aux[4]) {
     uint32_t px[2];
     _oak_clouds_march_pixel(c, v->width, v->height, tx, ty, px);
     float W = (float)v->width, H = (float)v->height;
@@ -327,7 +327,7 @@ void _oak_clouds_march(const oak_gpu_clouds *c, const float *buf, const oak_rend
     } else if (!(eye[1] > c->layer[0] && eye[1] < c->layer[1])) {
         t1 = 0.0f;
     }
-    float Ls[3] = {0, 0, 0}, T = 1.0f;
+    float Ls[3] = {0, 0, 0}, T = 1.0f, wt = 0.0f;
     if (t1 > t0) {
         float amb[6];
         for (int i = 0; i < 6; i++) amb[i] = ambient[i] * c->ambient[i % 3];
@@ -345,10 +345,35 @@ void _oak_clouds_march(const oak_gpu_clouds *c, const float *buf, const oak_rend
             light(c, buf, P, sigma, (P[1] - h0) * hs, cosv, amb, S);
             float Ts = expf(-sigma * dt);
             for (int k = 0; k < 3; k++) Ls[k] += T * S[k] * (1.0f - Ts);
+            wt += t * (T - T * Ts); /* the distance, weighed by the light it stops */
             T *= Ts;
         }
     }
-    out[0] = Ls[0], out[1] = Ls[1], out[2] = Ls[2], out[3] = T;
+    /* where the march's light comes from: the transmittance-weighted
+       distance; none (T = 1): the surface, or the sky at 40 km */
+    float D = T < 1.0f ? wt / (1.0f - T) : tmax;
+    float now[4] = {Ls[0], Ls[1], Ls[2], T};
+    aux[0] = D, aux[1] = depth, aux[2] = 0.0f, aux[3] = 0.0f;
+    for (int i = 0; i < 4; i++) out[i] = now[i];
+    if (c->steps[1] == 0u) return;
+    /* the history: that point through last frame's view_proj, the nearest
+       march texel of the other slot (by its march pixel), kept where its
+       ray stopped at this one's depth (cloudmix's rule) */
+    float P[3] = {eye[0] + dir[0] * D, eye[1] + dir[1] * D, eye[2] + dir[2] * D}, q[4];
+    xform(v->prev_view_proj, P[0], P[1], P[2], q);
+    if (!(q[3] > 0.0f)) return;
+    float k = (float)c->steps[0];
+    float hx =
+        floorf(((q[0] / q[3] * 0.5f + 0.5f) * W - 0.5f - (float)(c->steps[0] / 2u)) / k + 0.5f);
+    float hy =
+        floorf(((0.5f - q[1] / q[3] * 0.5f) * H - 0.5f - (float)(c->steps[0] / 2u)) / k + 0.5f);
+    if (!(hx >= 0.0f && hy >= 0.0f && hx < (float)c->size[0] && hy < (float)c->size[1])) return;
+    uint64_t nn = (uint64_t)c->size[0] * c->size[1];
+    uint64_t at = _oak_clouds_slot(c, c->steps[2] ^ 1u) + (uint64_t)hy * c->size[0] + (uint64_t)hx;
+    const float *h = buf + at * 4, *hd = buf + (at + nn) * 4;
+    float gap = fabsf(hd[1] - depth) / fmaxf(fmaxf(hd[1], depth), 1e-30f);
+    if (!(gap <= (float)OAK_CLOUD_DEPTH_EDGE)) return;
+    for (int i = 0; i < 4; i++) out[i] = h[i] + (now[i] - h[i]) * (float)OAK_CLOUD_HISTORY_WEIGHT;
 }
 
 /* ---- the sky light's view of the layer ------------------------------------------------- */
@@ -433,4 +458,6 @@ void _oak_clouds_fill(oak_gpu_clouds *c, const oak_render_view *v, uint32_t widt
     c->size[2] = steps;
     c->size[3] = (uint32_t)v->frame;
     c->steps[0] = k;
+    c->steps[1] = v->clouds_history ? 1u : 0u;
+    c->steps[2] = (uint32_t)(v->frame & 1u);
 }

@@ -25,7 +25,11 @@ enum {
 void _oak_clouds_fill(oak_gpu_clouds *c, const oak_render_view *v, uint32_t width, uint32_t height);
 /* the buffer's texels (vec4) for a record: shadow map, table, march */
 static inline uint64_t _oak_clouds_texels(const oak_gpu_clouds *c) {
-    return (uint64_t)OAK_GPU_CLOUD_MARCH_AT + (uint64_t)c->size[0] * c->size[1];
+    return (uint64_t)OAK_GPU_CLOUD_MARCH_AT + 4 * (uint64_t)c->size[0] * c->size[1];
+}
+/* the march slot s's first texel (its distances follow size.x size.y on) */
+static inline uint64_t _oak_clouds_slot(const oak_gpu_clouds *c, uint32_t s) {
+    return (uint64_t)OAK_GPU_CLOUD_MARCH_AT + 2 * (uint64_t)s * c->size[0] * c->size[1];
 }
 /* The multiple-scattering gain: a thick cloud seen with the key light
    behind the eye returns OAK_CLOUD_ALBEDO_THICK of what a white card
@@ -52,9 +56,13 @@ float _oak_clouds_shadow(const oak_gpu_clouds *c, const float *buf, const float 
 void _oak_clouds_ambient(const float *sky, float out[6]);
 /* step 2's texel (tx, ty): light rgb and transmittance along the view ray
    through that texel's pixel, to `depth` (reversed-Z, 0: none); ambient the
-   sky light's irradiance straight up (rgb) and from low (rgb: _oak_clouds_low) */
+   sky light's irradiance straight up (rgb) and from low (rgb: _oak_clouds_low).
+   With c->steps[1], blended with last frame's slot reprojected (docs/
+   SHADING.md "Volumetric clouds"); aux: the transmittance-weighted
+   distance and depth, the slot's second half. */
 void _oak_clouds_march(const oak_gpu_clouds *c, const float *buf, const oak_render_view *v,
-                       uint32_t tx, uint32_t ty, float depth, const float ambient[6], float out[4]);
+                       uint32_t tx, uint32_t ty, float depth, const float ambient[6], float out[4],
+                       float aux[4]);
 /* The sky light capture's view through the layer (docs/SHADING.md
    "Volumetric clouds", "The sky light sees them"): from P along unit d,
    OAK_CLOUD_SKY_STEPS steps at their middles across the slab (no hash),

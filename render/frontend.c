@@ -2,6 +2,7 @@
  * Passes, in order: camera, frustum culling (job pool), batching by
  * (material, mesh), lights and the key light, shadow fitting, environment. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dof.h"
@@ -602,6 +603,45 @@ static void build_fog(oak_frontend *fe, uint32_t width, uint32_t height) {
     memcpy(fe->fog_depth, depth, sizeof depth);
 }
 
+/* Whether the clouds' march may blend with last frame's (docs/SHADING.md
+   "Volumetric clouds"): clouds ran the frame before this one at the same
+   march size and record (coverage, type, extinction, layer, key light,
+   its colour; the drift moved at most OAK_CLOUD_HISTORY_DRIFT metres), and
+   the camera did not cut (Hi-Z's test: moved OAK_HIZ_CUT_METRES or turned
+   more than acos(OAK_HIZ_CUT_COS)). OAK_CLOUD_HISTORY=0 in the environment
+   turns it off (the tests' history-less frames). Assumes the backend keeps
+   its clouds buffer while the march's size holds (it only grows). */
+static void clouds_history(oak_frontend *fe, uint32_t width, uint32_t height) {
+    oak_render_view *v = &fe->view;
+    v->clouds_history = false;
+    oak_gpu_clouds c;
+    _oak_clouds_fill(&c, v, width, height);
+    float fwd[3] = {-v->view[0][2], -v->view[1][2], -v->view[2][2]};
+    if (c.shape[3] != 0.0f && fe->cloud_had && fe->cloud_frame + 1 == v->frame) {
+        const oak_gpu_clouds *l = &fe->cloud_last;
+        float d2 = 0, dot = 0, dx = c.layer[2] - l->layer[2], dz = c.layer[3] - l->layer[3];
+        for (int k = 0; k < 3; k++) {
+            float d = v->camera_pos[k] - fe->cloud_eye[k];
+            d2 += d * d;
+            dot += fwd[k] * fe->cloud_forward[k];
+        }
+        const char *off = getenv("OAK_CLOUD_HISTORY");
+        v->clouds_history =
+            !memcmp(c.shape, l->shape, sizeof c.shape) && c.layer[0] == l->layer[0] &&
+            c.layer[1] == l->layer[1] && !memcmp(c.sun, l->sun, sizeof c.sun) &&
+            !memcmp(c.light, l->light, sizeof c.light) && c.size[0] == l->size[0] &&
+            c.size[1] == l->size[1] && c.size[2] == l->size[2] && c.steps[0] == l->steps[0] &&
+            dx * dx + dz * dz <= (float)(OAK_CLOUD_HISTORY_DRIFT * OAK_CLOUD_HISTORY_DRIFT) &&
+            d2 <= OAK_HIZ_CUT_METRES * OAK_HIZ_CUT_METRES && dot >= OAK_HIZ_CUT_COS &&
+            !(off && !strcmp(off, "0"));
+    }
+    fe->cloud_had = c.shape[3] != 0.0f;
+    fe->cloud_frame = v->frame;
+    fe->cloud_last = c;
+    memcpy(fe->cloud_eye, v->camera_pos, sizeof fe->cloud_eye);
+    memcpy(fe->cloud_forward, fwd, sizeof fwd);
+}
+
 oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint32_t width,
                                uint32_t height, uint32_t shadow_map_size) {
     oak_render_view *v = &fe->view;
@@ -642,6 +682,7 @@ oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint
     v->occ_keys = drawn->draw_count; /* the draws' keys index it */
     r = build_lights(fe, in);
     if (r) return r;
+    clouds_history(fe, width, height); /* after the lights: the record has the key light */
     _oak_frontend_fit_shadows(fe, drawn);
     r = _oak_frontend_fit_lamp_shadows(fe, in);
     if (r) return r;

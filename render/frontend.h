@@ -5,6 +5,7 @@
 
 #include <oak/backend.h>
 
+#include "clouds.h"
 #include "occlusion.h"
 #include "shaders/common/oak_gpu.h"
 
@@ -107,6 +108,12 @@ typedef struct oak_frontend {
     bool gpu_occlusion, hiz_was_on;
     uint32_t hiz_width, hiz_height, hiz_keys;
     float hiz_eye[3], hiz_forward[3];
+    /* the clouds' last frame (oak_render_view.clouds_history): its record
+       (drift and history bits aside), frame, eye and forward */
+    bool cloud_had;
+    uint64_t cloud_frame;
+    oak_gpu_clouds cloud_last;
+    float cloud_eye[3], cloud_forward[3];
     uint32_t key_cap, unit_cap;
 } oak_frontend;
 

@@ -31,13 +31,15 @@ void main() {
     ivec2 b = ivec2(fl);
     vec4 sum = vec4(0.0);
     float wsum = 0.0;
+    // this frame's slot (by parity: clouds.comp wrote it)
+    uint at = uint(OAK_GPU_CLOUD_MARCH_AT) + 2u * view.clouds.steps.z * n.x * n.y;
     OAK_DONT_UNROLL for (int q = 0; q < 4; q++) {
         ivec2 t = clamp(b + ivec2(q & 1, q >> 1), ivec2(0), ivec2(n) - 1);
         float w = ((q & 1) != 0 ? f.x : 1.0 - f.x) * ((q >> 1) != 0 ? f.y : 1.0 - f.y);
         float dt = texelFetch(depth, march_pixel(uvec2(t)), 0).r;
         float gap = abs(dt - d) / max(max(dt, d), 1e-30);
         w *= gap <= OAK_CLOUD_DEPTH_EDGE ? 1.0 : 1e-3;
-        sum += clouds[uint(OAK_GPU_CLOUD_MARCH_AT) + uint(t.y) * n.x + uint(t.x)] * w;
+        sum += clouds[at + uint(t.y) * n.x + uint(t.x)] * w;
         wsum += w;
     }
     vec4 c = sum / max(wsum, 1e-30);

@@ -78,7 +78,7 @@ void march(uvec2 t) {
         t1 = 0.0;
     }
     vec3 Lsum = vec3(0.0);
-    float T = 1.0;
+    float T = 1.0, wt = 0.0;
     if (t1 > t0) {
         vec3 ambient = oak_sky_irradiance(vec3(0.0, 1.0, 0.0)) * view.clouds.ambient.rgb;
         // half from the ground below, half the four horizontal directions'
@@ -102,10 +102,38 @@ void march(uvec2 t) {
             float Ts = exp(-sigma * dt);
             // in-scatter integrated over the step (albedo 1: scattering = extinction)
             Lsum += T * S * (1.0 - Ts);
+            wt += (t0 + (float(i) + j) * dt) * (T - T * Ts); // the distance, weighed by the light it stops
             T *= Ts;
         }
     }
-    clouds[uint(OAK_GPU_CLOUD_MARCH_AT) + t.y * n.x + t.x] = vec4(Lsum, T);
+    // where the march's light comes from: the transmittance-weighted
+    // distance, none (T = 1): the surface, or the sky at 40 km
+    float D = T < 1.0 ? wt / (1.0 - T) : tmax;
+    vec4 now = vec4(Lsum, T), o = now;
+    uint nn = n.x * n.y, slot = view.clouds.steps.z;
+    uint at = uint(OAK_GPU_CLOUD_MARCH_AT) + 2u * slot * nn;
+    if (view.clouds.steps.y != 0u) {
+        // the history: that point through last frame's view_proj, the
+        // nearest march texel of the other slot (by its march pixel), kept
+        // where its ray stopped at this one's depth (cloudmix's rule)
+        vec4 q = view.prev_view_proj * vec4(eye + dir * D, 1.0);
+        if (q.w > 0.0) {
+            float k = float(view.clouds.steps.x), c = float(view.clouds.steps.x / 2u);
+            float hx = floor(((q.x / q.w * 0.5 + 0.5) * float(W) - 0.5 - c) / k + 0.5);
+            float hy = floor(((0.5 - q.y / q.w * 0.5) * float(H) - 0.5 - c) / k + 0.5);
+            if (hx >= 0.0 && hy >= 0.0 && hx < float(n.x) && hy < float(n.y)) {
+                uint h = uint(OAK_GPU_CLOUD_MARCH_AT) + 2u * (slot ^ 1u) * nn + uint(hy) * n.x + uint(hx);
+                float hd = clouds[h + nn].y;
+                float gap = abs(hd - d) / max(max(hd, d), 1e-30);
+                if (gap <= OAK_CLOUD_DEPTH_EDGE) {
+                    vec4 hv = clouds[h];
+                    o = hv + (now - hv) * float(OAK_CLOUD_HISTORY_WEIGHT);
+                }
+            }
+        }
+    }
+    clouds[at + t.y * n.x + t.x] = o;
+    clouds[at + nn + t.y * n.x + t.x] = vec4(D, d, 0.0, 0.0);
 }
 
 void main() {

@@ -682,6 +682,9 @@ static void puddles_at(oak_scene *sc, float t, bool rain_off, uint8_t *px) {
         if (st) oak_stream_set_count(st, 0);
     }
     if (rain_off) oak_scene_environment(sc)->rain = 0;
+    /* no cloud layer: its march is noise that differs between any two
+       frames (less so under its history), not rings */
+    oak_scene_environment(sc)->clouds.coverage = 0;
     draw(sc, px);
 }
 
@@ -717,8 +720,11 @@ TEST(ripplesRingThePuddles) {
     uint32_t still = pixels_apart(a, b);
     fprintf(stderr, "  ripples change %u pixels, move %u in 0.2 s; still water %u\n", rings, moved,
             still);
-    CHECK(rings >= 40);
-    CHECK(moved >= 40);
+    /* 26 and 37 pixels on every backend with the cloud layer off (the
+       puddles are a small part of this 160 x 90 frame); clouds' noise
+       counted here before */
+    CHECK(rings >= 18);
+    CHECK(moved >= 25);
     CHECK_EQ_INT((int)still, 0);
     oak_destroy_scene(sc);
 }

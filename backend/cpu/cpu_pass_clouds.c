@@ -42,13 +42,15 @@ static void cloud_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker
                 o[1] = o[2] = o[3] = 0.0f;
             }
         } else {
+            /* this frame's slot; the march reads only the other (the history) */
+            size_t n = (size_t)cl->size[0] * cl->size[1];
+            size_t at = (size_t)_oak_clouds_slot(cl, cl->steps[2]) + (size_t)y * cl->size[0];
             for (uint32_t x = 0; x < cl->size[0]; x++) {
                 uint32_t px[2];
                 _oak_clouds_march_pixel(cl, b->width, b->height, x, y, px);
-                float *o =
-                    b->clouds + ((size_t)OAK_GPU_CLOUD_MARCH_AT + (size_t)y * cl->size[0] + x) * 4;
+                float *o = b->clouds + (at + x) * 4, *aux = b->clouds + (at + n + x) * 4;
                 _oak_clouds_march(cl, b->clouds, c->v, x, y, depth_at(b, px[0], px[1]), c->ambient,
-                                  o);
+                                  o, aux);
             }
         }
     }
@@ -101,7 +103,7 @@ static void mix_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
     const cloud_ctx *c = user;
     cpu_backend *b = c->b;
     const oak_gpu_clouds *cl = &b->cloud;
-    const float *m = b->clouds + (size_t)OAK_GPU_CLOUD_MARCH_AT * 4;
+    const float *m = b->clouds + (size_t)_oak_clouds_slot(cl, cl->steps[2]) * 4;
     int nx = (int)cl->size[0], ny = (int)cl->size[1];
     float k = (float)cl->steps[0];
     for (uint32_t y = begin; y < end; y++)

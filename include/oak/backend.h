@@ -295,6 +295,10 @@ typedef struct oak_render_view {
        frame's view depth row (dot(fog_prev_depth, (P, 1)) is P's depth) */
     uint32_t fog_frames, fog_grid;
     float fog_prev_depth[4];
+    /* the clouds' march may blend with last frame's (render/frontend.c
+       clouds_history): clouds ran last frame at the same march size and
+       record, the camera did not cut, OAK_CLOUD_HISTORY is not 0 */
+    bool clouds_history;
 } oak_render_view;
 
 /* the fog's inject grids (render/fog.h): two the main view alternates

@@ -212,7 +212,10 @@
  * texels: the shadow map (OAK_CLOUD_SHADOW_SIZE squared, x the key light's
  * transmittance through the layer from the layer's base at that texel's
  * XZ), the noise table (OAK_CLOUD_NOISE_SIZE cubed: x Perlin-Worley, y
- * Worley detail) and the march (size.x by size.y: rgb light, a transmittance). */
+ * Worley detail) and the march: two slots by frame parity (steps.z the one
+ * written, the other last frame's), each size.x by size.y texels of rgb
+ * light and a transmittance, then as many of the transmittance-weighted
+ * distance (m) and the device depth the ray was clipped at. */
 OAK_STRUCT(oak_gpu_clouds) {
     OAK_F4(shape);   /* coverage, type, extinction per metre at full density, 1 when clouds run */
     OAK_F4(layer);   /* base, top (metres), drift x, z (metres the wind carried them) */
@@ -221,7 +224,7 @@ OAK_STRUCT(oak_gpu_clouds) {
     OAK_F4(light);   /* the key light's illuminance rgb (lux as linear colour), 0 */
     OAK_F4(ambient); /* times the sky's irradiance straight up: the sky light (1 / pi), rgb */
     OAK_U4(size);    /* the march's width, height, steps, the frame (the dither's hash) */
-    OAK_U4(steps);   /* downscale (full-size pixels a side per march texel), 0, 0, 0 */
+    OAK_U4(steps);   /* downscale (pixels a side per march texel), 1 to blend the history, slot written, 0 */
 }
 OAK_END(oak_gpu_clouds);
 
