@@ -1,0 +1,67 @@
+/* Per-meshlet culling of plain draws (docs/ARCHITECTURE.md "Meshlet
+ * culling"): the switch, the map from a mesh's meshlet triangles back to its
+ * own triangle order, and the frustum and normal-cone test, one for every
+ * backend so their counts agree. */
+#ifndef OAK_BACKEND_GPU_MESHCULL_H
+#define OAK_BACKEND_GPU_MESHCULL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <oak/asset.h>
+#include <oak/backend.h>
+
+/* Pixels each side plane is pushed out by: TAA's jitter (half a pixel)
+   and the 1/16-pixel snap, with room to spare. */
+#define OAK_MESHCULL_MARGIN_PX 2.0f
+/* Added to a meshlet's cone cutoff before the test: a triangle seen nearly
+   edge-on may snap to a front face, so the cone keeps a little. */
+#define OAK_MESHCULL_CONE_EPS 0.01f
+
+/* OAK_MESHCULL=off in the environment turns it off (tests, measuring);
+   anything else, or nothing, is on. */
+bool _oak_meshcull_enabled(void);
+
+/* Whether a mesh's draws may be culled by its meshlets: its rest positions
+   are what is drawn (no joints, morph targets or in-place pose, whose
+   meshlets' bounds would be stale) and it has enough triangles to cut. */
+bool _oak_meshcull_mesh_ok(const oak_mesh_data *d);
+
+/* tri_of[k], for the k-th triangle of the meshlets in meshlet order, gets
+   the index of that triangle in the mesh's own list (what the visibility id
+   names). False (and one warning) when a meshlet triangle is not among the
+   mesh's: the mesh is then drawn uncut. */
+bool _oak_meshcull_triangle_map(uint32_t *tri_of, const oak_meshlets *m, const uint32_t *indices,
+                                uint32_t tri_count);
+
+/* The camera's frustum for a meshlet test: left, right, bottom, top, near
+   in world space, normalised, each pushed out by OAK_MESHCULL_MARGIN_PX
+   pixels (TAA's jitter moves the picture after the projection); and the
+   eye. No far plane (the CPU keeps what is past it only to drop it). */
+typedef struct _oak_meshcull_view {
+    float planes[5][4];
+    float eye[3];
+    bool ortho; /* no cone test without an eye point */
+} _oak_meshcull_view;
+void _oak_meshcull_view_make(_oak_meshcull_view *out, const oak_render_view *v, uint32_t width,
+                             uint32_t height);
+
+enum { OAK_MESHCULL_KEEP = 0, OAK_MESHCULL_FRUSTUM = 1, OAK_MESHCULL_CONE = 2 };
+/* A draw's setting for its meshlets: world (column-major), its largest axis
+   scale, whether back faces are culled (single-sided, world not mirrored)
+   and the eye in mesh space. */
+typedef struct _oak_meshcull_draw {
+    const float *world;
+    float scale;
+    bool cone;
+    float eye[3];
+} _oak_meshcull_draw;
+/* false: the draw is not culled by meshlets (a world that cannot be
+   inverted) */
+bool _oak_meshcull_draw_make(_oak_meshcull_draw *out, const _oak_meshcull_view *cv,
+                             const float world[16], bool single_sided);
+/* OAK_MESHCULL_KEEP, _FRUSTUM or _CONE for one meshlet of a draw. */
+int _oak_meshcull_test(const _oak_meshcull_view *cv, const _oak_meshcull_draw *dc,
+                       const oak_meshlet *ml);
+
+#endif
