@@ -193,6 +193,37 @@ out:
     for (int i = 0; i < 2; i++) oak_destroy_renderer(r[i]);
 }
 
+/* The rule for which meshes are culled by meshlets, and the map from a
+   cut back to the mesh's own triangles (a triangle listed twice too). */
+TEST(worthRuleAndTriangleMap) {
+    oak_shape_desc sd = {.type = OAK_SHAPE_SPHERE, .segments = 12, .rings = 6};
+    oak_mesh small = {0};
+    CHECK_OK(oak_make_shape(&small, &sd));
+    const oak_meshlets *ml = NULL;
+    CHECK_OK(oak_mesh_meshlets(small, &ml));
+    CHECK(ml && !_oak_meshcull_worth(ml)); /* 2 meshlets, cones too wide */
+    CHECK_OK(oak_mesh_meshlets(g_sphere, &ml));
+    CHECK(ml && _oak_meshcull_worth(ml));
+    oak_destroy_mesh(small);
+    /* a quad strip with its second triangle listed twice */
+    static const float p[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 2, 0, 0, 2, 1, 0};
+    static const uint32_t ix[] = {0, 1, 2, 1, 3, 2, 1, 3, 2, 1, 4, 3, 4, 5, 3};
+    oak_meshlets cut = {0};
+    CHECK_OK(oak_build_meshlets(&cut, p, 6, ix, 15));
+    uint32_t tri_of[5] = {9, 9, 9, 9, 9}, seen[5] = {0};
+    CHECK(_oak_meshcull_triangle_map(tri_of, &cut, ix, 5));
+    for (int k = 0; k < 5; k++) seen[tri_of[k] < 5 ? tri_of[k] : 0]++;
+    for (int k = 0; k < 5; k++) CHECK_EQ_INT((int)seen[k], 1);
+    /* a cut that names a triangle the mesh lacks is refused */
+    static const uint32_t other[] = {0, 1, 2, 1, 3, 2, 1, 3, 2, 1, 4, 3, 4, 3, 5};
+    CHECK(!_oak_meshcull_triangle_map(tri_of, &cut, other, 5));
+    oak_meshlets_release(&cut);
+    setenv("OAK_MESHCULL", "off", 1);
+    CHECK(!_oak_meshcull_enabled());
+    unsetenv("OAK_MESHCULL");
+    CHECK(_oak_meshcull_enabled());
+}
+
 /* A GPU backend's picture of the scene against the CPU's (culling on),
    with its own culling on and off. */
 TEST(pictureMatchesCpu) {
@@ -232,6 +263,7 @@ int main(int argc, char **argv) {
         RUN(noConeForTwoSidedOrMirrored);
         RUN(frustumCullsOffScreen);
         RUN(enteringViewIsDrawn);
+        RUN(worthRuleAndTriangleMap);
     } else {
         RUN(pictureMatchesCpu);
     }

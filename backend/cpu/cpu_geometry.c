@@ -85,6 +85,8 @@ static void vertex_job(void *user, uint32_t begin, uint32_t end, uint32_t worker
         uint32_t stop = p->vtx_base[d + 1] < end ? p->vtx_base[d + 1] : end;
         const float(*M)[4] = (const float(*)[4])dr->mvp;
         for (uint32_t v = begin; v < stop; v++) {
+            /* only culled meshlets' triangles read it: never read */
+            if (p->ml_on && !p->vneed[v]) continue;
             const float *s = m->pos + (size_t)(v - p->vtx_base[d]) * 3;
             float posed[3];
             if (dr->pose) { /* skinned from the instance's palette (frame memory) */
@@ -346,6 +348,8 @@ oak_result _oak_cpu_pass_geometry(cpu_backend *b, cpu_pass *p, double *vertex_ms
         !OAK_GROW(p->svert, p->svert_cap, p->vertex_count + 1))
         return OAK_ERROR_OUT_OF_MEMORY;
 
+    oak_result r = _oak_cpu_meshcull_vertices(b, p);
+    if (r) return r;
     geo_ctx g = {b, p, CPU_GUARD_PX * 2.0f / (float)p->width,
                  CPU_GUARD_PX * 2.0f / (float)p->height, 0};
     oak_parallel_for(p->vertex_count, CPU_VERTEX_CHUNK, vertex_job, &g);

@@ -58,6 +58,8 @@ typedef struct cpu_mesh {
     uint32_t ml_count, ml_cap;
     uint16_t *tri_ml;
     uint32_t tri_ml_cap;
+    uint32_t *ml_verts; /* the meshlets' vertex lists (oak_meshlets.vertices) */
+    uint32_t ml_verts_cap;
 } cpu_mesh;
 
 typedef struct cpu_texture {
@@ -212,6 +214,8 @@ typedef struct cpu_pass {
     uint32_t ml_keep_cap;
     uint32_t (*ml_cut)[3]; /* frustum, cone, triangles kept */
     uint32_t ml_cut_cap;
+    uint8_t *vneed; /* per vertex: 1 when a kept triangle may read it (ml_on) */
+    uint32_t vneed_cap;
 } cpu_pass;
 
 typedef struct cpu_backend {
@@ -412,6 +416,9 @@ void _oak_cpu_mirrors_release(cpu_backend *b);
    camera pass's per-meshlet frustum and cone test before its set-up. */
 oak_result _oak_cpu_mesh_meshlets(cpu_mesh *m, oak_mesh h, const oak_mesh_data *d);
 oak_result _oak_cpu_meshcull(cpu_backend *b, cpu_pass *p, const oak_render_view *v);
+/* After the vertex prefix sums: which vertices the kept meshlets use, so
+   the vertex stage skips the rest. */
+oak_result _oak_cpu_meshcull_vertices(cpu_backend *b, cpu_pass *p);
 void _oak_cpu_meshcull_release(cpu_pass *p);
 oak_result _oak_cpu_pass_geometry(cpu_backend *b, cpu_pass *p, double *vertex_ms, double *bins_ms);
 /* cpu_raster.c */

@@ -13,16 +13,18 @@ oak_result _oak_cpu_mesh_meshlets(cpu_mesh *m, oak_mesh h, const oak_mesh_data *
     uint32_t tris = m->index_count / 3;
     if (!_oak_meshcull_enabled() || !_oak_meshcull_mesh_ok(d) || !tris) return OAK_OK;
     const oak_meshlets *ml = NULL;
-    if (oak_mesh_meshlets(h, &ml) != OAK_OK || !ml || !ml->count || ml->count > UINT16_MAX)
+    if (oak_mesh_meshlets(h, &ml) != OAK_OK || !_oak_meshcull_worth(ml) || ml->count > UINT16_MAX)
         return OAK_OK; /* drawn uncut */
     uint32_t *tri_of = oak_alloc((size_t)tris * sizeof(uint32_t));
     if (!tri_of) return OAK_ERROR_OUT_OF_MEMORY;
     oak_result r = OAK_OK;
     if (_oak_meshcull_triangle_map(tri_of, ml, m->indices, tris)) {
-        if (!OAK_GROW(m->ml, m->ml_cap, ml->count) || !OAK_GROW(m->tri_ml, m->tri_ml_cap, tris)) {
+        if (!OAK_GROW(m->ml, m->ml_cap, ml->count) || !OAK_GROW(m->tri_ml, m->tri_ml_cap, tris) ||
+            !OAK_GROW(m->ml_verts, m->ml_verts_cap, ml->vertex_total + 1)) {
             r = OAK_ERROR_OUT_OF_MEMORY;
         } else {
             memcpy(m->ml, ml->meshlets, ml->count * sizeof(oak_meshlet));
+            memcpy(m->ml_verts, ml->vertices, ml->vertex_total * sizeof(uint32_t));
             uint32_t k = 0;
             for (uint32_t i = 0; i < ml->count; i++)
                 for (uint32_t j = 0; j < ml->meshlets[i].triangle_count; j++)
@@ -101,8 +103,38 @@ oak_result _oak_cpu_meshcull(cpu_backend *b, cpu_pass *p, const oak_render_view 
     return OAK_OK;
 }
 
+static void need_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    cull_ctx *c = user;
+    cpu_pass *p = c->p;
+    for (uint32_t d = begin; d < end; d++) {
+        uint8_t *need = p->vneed + p->vtx_base[d];
+        uint32_t n = p->vtx_base[d + 1] - p->vtx_base[d], base = p->ml_base[d];
+        const cpu_mesh *m = &c->b->meshes[p->draws[d].mesh];
+        if (base == UINT32_MAX) {
+            memset(need, 1, n);
+            continue;
+        }
+        memset(need, 0, n);
+        for (uint32_t i = 0; i < m->ml_count; i++) {
+            if (!p->ml_keep[base + i]) continue;
+            const uint32_t *vs = m->ml_verts + m->ml[i].vertex_offset;
+            for (uint32_t k = 0; k < m->ml[i].vertex_count; k++) need[vs[k]] = 1;
+        }
+    }
+}
+
+oak_result _oak_cpu_meshcull_vertices(cpu_backend *b, cpu_pass *p) {
+    if (!p->ml_on) return OAK_OK;
+    if (!OAK_GROW(p->vneed, p->vneed_cap, p->vertex_count + 1)) return OAK_ERROR_OUT_OF_MEMORY;
+    cull_ctx c = {.b = b, .p = p};
+    oak_parallel_for(p->draw_count, 16, need_job, &c);
+    return OAK_OK;
+}
+
 void _oak_cpu_meshcull_release(cpu_pass *p) {
     oak_free(p->ml_base);
     oak_free(p->ml_keep);
     oak_free(p->ml_cut);
+    oak_free(p->vneed);
 }

@@ -19,6 +19,15 @@ bool _oak_meshcull_mesh_ok(const oak_mesh_data *d) {
            !d->prev_positions && !d->palette;
 }
 
+bool _oak_meshcull_worth(const oak_meshlets *m) {
+    if (!m || !m->count) return false;
+    if (m->count >= OAK_MESHCULL_MIN_MESHLETS) return true;
+    for (uint32_t i = 0; i < m->count; i++)
+        if (m->meshlets[i].cone_cutoff + OAK_MESHCULL_CONE_EPS < OAK_MESHCULL_CONE_USEFUL)
+            return true;
+    return false;
+}
+
 /* A triangle keyed by its rotation that starts at its smallest index, so
    meshoptimizer's rotated copies (winding kept) find the original. */
 static void canon(const uint32_t in[3], uint32_t out[3]) {

@@ -27,6 +27,18 @@ bool _oak_meshcull_enabled(void);
    meshlets' bounds would be stale) and it has enough triangles to cut. */
 bool _oak_meshcull_mesh_ok(const oak_mesh_data *d);
 
+/* Meshes cut into fewer meshlets than this are culled by them only when a
+   meshlet's cone culls from a useful share of directions: cutoff (plus
+   OAK_MESHCULL_CONE_EPS) below OAK_MESHCULL_CONE_USEFUL, 0.9 being 5% of
+   them ((1 - c) / 2). The stress world's 12-sided spheres and capsules are
+   two meshlets of cutoff 0.968 and 0.993 that culled none of 96,754 tests
+   a frame, and their spheres are little more than the draw's, which the
+   frontend tested. */
+#define OAK_MESHCULL_MIN_MESHLETS 4
+#define OAK_MESHCULL_CONE_USEFUL  0.9f
+/* Whether culling a mesh's draws by these meshlets can pay (the rule above). */
+bool _oak_meshcull_worth(const oak_meshlets *m);
+
 /* tri_of[k], for the k-th triangle of the meshlets in meshlet order, gets
    the index of that triangle in the mesh's own list (what the visibility id
    names). False (and one warning) when a meshlet triangle is not among the
