@@ -84,9 +84,11 @@ static void vertex_job(void *user, uint32_t begin, uint32_t end, uint32_t worker
         const cpu_mesh *m = &g->b->meshes[dr->mesh];
         uint32_t stop = p->vtx_base[d + 1] < end ? p->vtx_base[d + 1] : end;
         const float(*M)[4] = (const float(*)[4])dr->mvp;
+        /* a draw culled by meshlets: a vertex only culled meshlets use is
+           never read */
+        const uint8_t *need = p->ml_on && p->ml_base[d] != UINT32_MAX ? p->vneed : NULL;
         for (uint32_t v = begin; v < stop; v++) {
-            /* only culled meshlets' triangles read it: never read */
-            if (p->ml_on && !p->vneed[v]) continue;
+            if (need && !need[v]) continue;
             const float *s = m->pos + (size_t)(v - p->vtx_base[d]) * 3;
             float posed[3];
             if (dr->pose) { /* skinned from the instance's palette (frame memory) */

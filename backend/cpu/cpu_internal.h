@@ -214,7 +214,7 @@ typedef struct cpu_pass {
     uint32_t ml_keep_cap;
     uint32_t (*ml_cut)[3]; /* frustum, cone, triangles kept */
     uint32_t ml_cut_cap;
-    uint8_t *vneed; /* per vertex: 1 when a kept triangle may read it (ml_on) */
+    uint8_t *vneed; /* per vertex of a draw culled by meshlets: 1 when a kept one uses it */
     uint32_t vneed_cap;
 } cpu_pass;
 

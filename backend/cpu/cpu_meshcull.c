@@ -111,10 +111,7 @@ static void need_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
         uint8_t *need = p->vneed + p->vtx_base[d];
         uint32_t n = p->vtx_base[d + 1] - p->vtx_base[d], base = p->ml_base[d];
         const cpu_mesh *m = &c->b->meshes[p->draws[d].mesh];
-        if (base == UINT32_MAX) {
-            memset(need, 1, n);
-            continue;
-        }
+        if (base == UINT32_MAX) continue; /* the vertex stage does not look */
         memset(need, 0, n);
         for (uint32_t i = 0; i < m->ml_count; i++) {
             if (!p->ml_keep[base + i]) continue;
