@@ -11,7 +11,9 @@
 oak_result _oak_cpu_mesh_meshlets(cpu_mesh *m, oak_mesh h, const oak_mesh_data *d) {
     m->ml_count = 0;
     uint32_t tris = m->index_count / 3;
-    if (!_oak_meshcull_enabled() || !_oak_meshcull_mesh_ok(d) || !tris) return OAK_OK;
+    if (!_oak_meshcull_enabled() || !_oak_meshcull_mesh_ok(d) || !tris ||
+        !_oak_meshcull_cut_ready(d))
+        return OAK_OK;
     const oak_meshlets *ml = NULL;
     if (oak_mesh_meshlets(h, &ml) != OAK_OK || !_oak_meshcull_worth(ml) || ml->count > UINT16_MAX)
         return OAK_OK; /* drawn uncut */

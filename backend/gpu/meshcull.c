@@ -19,6 +19,11 @@ bool _oak_meshcull_mesh_ok(const oak_mesh_data *d) {
            !d->prev_positions && !d->palette;
 }
 
+bool _oak_meshcull_cut_ready(const oak_mesh_data *d) {
+    return d && ((d->meshlets && d->meshlets_version == d->version) ||
+                 d->index_count / 3 <= OAK_MESHCULL_CUT_MAX_TRIANGLES);
+}
+
 bool _oak_meshcull_worth(const oak_meshlets *m) {
     if (!m || !m->count) return false;
     if (m->count >= OAK_MESHCULL_MIN_MESHLETS) return true;

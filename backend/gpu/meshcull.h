@@ -36,6 +36,15 @@ bool _oak_meshcull_mesh_ok(const oak_mesh_data *d);
    frontend tested. */
 #define OAK_MESHCULL_MIN_MESHLETS 4
 #define OAK_MESHCULL_CONE_USEFUL  0.9f
+/* Meshes of more triangles than this are culled by meshlets only when
+   their cut exists already (a model cache's, or made on an earlier
+   request): meshoptimizer took 0.7-1.0 s to cut the default world's
+   131,072-triangle terrain on the 2-core machine, a second added to every
+   first frame (a one-frame render, a CLI test). */
+#define OAK_MESHCULL_CUT_MAX_TRIANGLES 32768
+/* Whether a mesh's cut may be asked for now: it exists, or it is small
+   enough to make on the spot. */
+bool _oak_meshcull_cut_ready(const oak_mesh_data *d);
 /* Whether culling a mesh's draws by these meshlets can pay (the rule above). */
 bool _oak_meshcull_worth(const oak_meshlets *m);
 
