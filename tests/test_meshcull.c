@@ -218,6 +218,17 @@ TEST(worthRuleAndTriangleMap) {
     static const uint32_t other[] = {0, 1, 2, 1, 3, 2, 1, 3, 2, 1, 4, 3, 4, 3, 5};
     CHECK(!_oak_meshcull_triangle_map(tri_of, &cut, other, 5));
     oak_meshlets_release(&cut);
+    /* a mesh over the cut limit waits for a cut made elsewhere */
+    oak_shape_desc bd = {.type = OAK_SHAPE_PLANE, .size = {10, 1, 10}, .segments = 129};
+    oak_mesh big = {0};
+    CHECK_OK(oak_make_shape(&big, &bd));
+    const oak_mesh_data *bdata = oak_mesh_get(big);
+    CHECK(bdata && bdata->index_count / 3 > OAK_MESHCULL_CUT_MAX_TRIANGLES);
+    CHECK(!_oak_meshcull_cut_ready(bdata));
+    CHECK_OK(oak_mesh_meshlets(big, &ml));
+    CHECK(_oak_meshcull_cut_ready(bdata));
+    CHECK(_oak_meshcull_cut_ready(oak_mesh_get(g_sphere)));
+    oak_destroy_mesh(big);
     setenv("OAK_MESHCULL", "off", 1);
     CHECK(!_oak_meshcull_enabled());
     unsetenv("OAK_MESHCULL");
