@@ -15,8 +15,9 @@ bool _oak_meshcull_enabled(void) {
 }
 
 bool _oak_meshcull_mesh_ok(const oak_mesh_data *d) {
-    return d && d->index_count >= 3 && d->indices && !d->joints && !d->targets &&
-           !d->prev_positions && !d->palette;
+    /* whole triangles only: a cut of a ragged list is refused (and logged) */
+    return d && d->index_count >= 3 && d->index_count % 3 == 0 && d->indices && !d->joints &&
+           !d->targets && !d->prev_positions && !d->palette;
 }
 
 bool _oak_meshcull_cut_ready(const oak_mesh_data *d) {
