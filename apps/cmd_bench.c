@@ -39,6 +39,7 @@ typedef struct bench_run {
     bool has_shadow;         /* the backend counts its shadow cache */
     oak_shadow_stats shadow; /* summed over the timed frames */
     oak_occlusion_stats occ; /* summed over the timed frames (on: any frame built the grid) */
+    oak_meshlet_stats ml;    /* summed over the timed frames (on: any frame culled by meshlets) */
     float scale;             /* the render scale the last frame ran at */
     uint32_t render_w, render_h;
 } bench_run;
@@ -117,6 +118,15 @@ static int bench_frame(const cli_options *o, oak_scene *scene, oak_renderer *ren
         run->shadow.layer_copies += st.layer_copies;
         run->shadow.mover_draws += st.mover_draws;
     }
+    oak_meshlet_stats ml;
+    if (oak_renderer_meshlet_stats(renderer, &ml) == OAK_OK) {
+        run->ml.on |= ml.on;
+        run->ml.tested += ml.tested;
+        run->ml.culled_frustum += ml.culled_frustum;
+        run->ml.culled_cone += ml.culled_cone;
+        run->ml.triangles_kept += ml.triangles_kept;
+    }
+    oak_clear_error();
     oak_occlusion_stats occ;
     if (oak_renderer_occlusion_stats(renderer, &occ) == OAK_OK) {
         oak_occlusion_stats *a = &run->occ;
@@ -230,6 +240,13 @@ static void json_stages(bench_run *run) {
                med, p95, p99, max, run->stages[i].gpu ? "gpu" : "cpu");
     }
     printf("}");
+    /* totals over the timed frames (after the stages: readers that stop
+       at "stages" keep working) */
+    const oak_meshlet_stats *ml = &run->ml;
+    printf(", \"meshlets\": {\"on\": %s, \"tested\": %u, \"culled_frustum\": %u, "
+           "\"culled_cone\": %u, \"triangles_kept\": %u}",
+           ml->on ? "true" : "false", ml->tested, ml->culled_frustum, ml->culled_cone,
+           ml->triangles_kept);
 }
 
 static void print_table(bench_run *run) {

@@ -60,6 +60,17 @@ int _oak_cmd_info(int argc, char **argv) {
                 printf("%s\n", *why ? why : oak_result_name(r));
             }
         }
+        /* per-meshlet culling of plain draws (docs/ARCHITECTURE.md "Meshlet
+           culling"): which path, and why mesh shaders are not used */
+        if (!strcmp(name, "cpu"))
+            printf("    meshlets (OAK_MESHCULL=off turns it off): frustum and normal cone per "
+                   "meshlet on the job pool before the camera's triangle set-up, which skips "
+                   "the culled meshlets' triangles; mesh shaders: not a GPU\n");
+        else if (!strcmp(name, "vulkan") || !strcmp(name, "gl"))
+            printf("    meshlets: not culled on this backend yet (every triangle of a plain "
+                   "draw is sent; the compute-expanded index buffer is not built); mesh "
+                   "shaders not used (no path written%s)\n",
+                   strcmp(name, "gl") ? "" : "; GL has only NV_mesh_shader");
         /* which occlusion path --occlusion on selects here, and why
            (docs/ARCHITECTURE.md "Occlusion culling") */
         uint64_t caps = oak_backend_caps(name);

@@ -301,6 +301,14 @@ oak_result oak_renderer_blend_stats(const oak_renderer *r, oak_blend_stats *out)
     r->backend->blend_stats(r->self, out);
     return OAK_OK;
 }
+oak_result oak_renderer_meshlet_stats(const oak_renderer *r, oak_meshlet_stats *out) {
+    *out = (oak_meshlet_stats){0};
+    if (!r->backend->meshlet_stats)
+        return oak_error(OAK_ERROR_UNSUPPORTED, "%s backend culls no meshlets", r->backend->name);
+    r->backend->meshlet_stats(r->self, out);
+    return OAK_OK;
+}
+
 oak_result oak_renderer_occlusion_stats(const oak_renderer *r, oak_occlusion_stats *out) {
     if (!out) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "occlusion stats: no output");
     *out = r->frontend.occ_stats;

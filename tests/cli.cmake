@@ -219,6 +219,12 @@ endif()
 if(OAK_HAVE_GL)
   oak_cli_hiz_test(gl Gl)
 endif()
+# meshlet culling: the path said per backend; the CPU's bench counts it
+oak_cli_test(cliInfoSaysTheMeshletPath ARGS "info" EXIT 0
+             OUT "  cpu: available\n.*    meshlets \\(OAK_MESHCULL=off turns it off\\): frustum and normal cone per meshlet[^\n]+\n    occlusion")
+oak_cli_test(cliBenchCountsMeshlets
+             ARGS "bench|--backend|cpu|--size|64x36|--frames|2|--warmup|0|--json"
+             EXIT 0 OUT "\"meshlets\": {\"on\": true, \"tested\": [1-9][0-9]*, \"culled_frustum\": [0-9]+, \"culled_cone\": [0-9]+, \"triangles_kept\": [1-9][0-9]*}")
 oak_cli_test(cliRenderRejectsBadOcclusion ARGS "render|--occlusion|maybe" EXIT 2
              ERR "--occlusion 'maybe': expected on or off" ERR_LINES 1)
 oak_cli_test(cliBenchReportsTheLampGrid

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/gpu/meshcull.h"
 #include "cpu_internal.h"
 #include "render/taa.h"
 #include "shaders/common/oak_gpu.h"
@@ -42,6 +43,7 @@ static void pass_release(cpu_pass *p) {
     oak_free(p->bin_start);
     oak_free(p->bin_tris);
     oak_free(p->counts);
+    _oak_cpu_meshcull_release(p);
     memset(p, 0, sizeof *p);
 }
 
@@ -121,6 +123,7 @@ static oak_result cpu_create(void **self, const oak_backend_desc *desc) {
     cpu_backend *b = oak_calloc(1, sizeof *b);
     if (!b) return OAK_ERROR_OUT_OF_MEMORY;
     _oak_cpu_post_init();
+    b->meshcull = _oak_meshcull_enabled();
     const char *serial = getenv("OAK_CPU_SERIAL_MERGE");
     b->serial_merge = serial && serial[0] && serial[0] != '0';
     const char *loop = getenv("OAK_CPU_LAMP_LOOP");
@@ -287,6 +290,10 @@ static oak_result cpu_read_exposure(void *self, float state[4]) {
     return OAK_OK;
 }
 
+static void cpu_meshlet_stats(void *self, oak_meshlet_stats *out) {
+    *out = ((cpu_backend *)self)->ml_stats;
+}
+
 static void cpu_blend_stats(void *self, oak_blend_stats *out) {
     *out = ((cpu_backend *)self)->blend_stats;
 }
@@ -345,6 +352,7 @@ static const oak_backend g_cpu = {
     .read_light_grid = cpu_read_light_grid,
     .shadow_stats = cpu_shadow_stats,
     .blend_stats = cpu_blend_stats,
+    .meshlet_stats = cpu_meshlet_stats,
     .read_sky = cpu_read_sky,
     .read_exposure = cpu_read_exposure,
 };

@@ -84,7 +84,11 @@ static void vertex_job(void *user, uint32_t begin, uint32_t end, uint32_t worker
         const cpu_mesh *m = &g->b->meshes[dr->mesh];
         uint32_t stop = p->vtx_base[d + 1] < end ? p->vtx_base[d + 1] : end;
         const float(*M)[4] = (const float(*)[4])dr->mvp;
+        /* a draw culled by meshlets: a vertex only culled meshlets use is
+           never read */
+        const uint8_t *need = p->ml_on && p->ml_base[d] != UINT32_MAX ? p->vneed : NULL;
         for (uint32_t v = begin; v < stop; v++) {
+            if (need && !need[v]) continue;
             const float *s = m->pos + (size_t)(v - p->vtx_base[d]) * 3;
             float posed[3];
             if (dr->pose) { /* skinned from the instance's palette (frame memory) */
@@ -213,6 +217,10 @@ static void setup_job(void *user, uint32_t begin, uint32_t end, uint32_t worker)
         while (p->tri_base[d + 1] <= t) d++;
         const cpu_draw *dr = &p->draws[d];
         const cpu_mesh *m = &g->b->meshes[dr->mesh];
+        /* a meshlet culled (cpu_meshcull.c): its triangles make no pixel */
+        if (p->ml_on && p->ml_base[d] != UINT32_MAX &&
+            !p->ml_keep[p->ml_base[d] + m->tri_ml[t - p->tri_base[d]]])
+            continue;
         const uint32_t *ix = m->indices + (size_t)(t - p->tri_base[d]) * 3;
         const cpu_svert *sv = p->svert + p->vtx_base[d];
         const cpu_svert *s0 = &sv[ix[0]], *s1 = &sv[ix[1]], *s2 = &sv[ix[2]];
@@ -342,6 +350,8 @@ oak_result _oak_cpu_pass_geometry(cpu_backend *b, cpu_pass *p, double *vertex_ms
         !OAK_GROW(p->svert, p->svert_cap, p->vertex_count + 1))
         return OAK_ERROR_OUT_OF_MEMORY;
 
+    oak_result r = _oak_cpu_meshcull_vertices(b, p);
+    if (r) return r;
     geo_ctx g = {b, p, CPU_GUARD_PX * 2.0f / (float)p->width,
                  CPU_GUARD_PX * 2.0f / (float)p->height, 0};
     oak_parallel_for(p->vertex_count, CPU_VERTEX_CHUNK, vertex_job, &g);

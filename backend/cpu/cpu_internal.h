@@ -52,6 +52,14 @@ typedef struct cpu_mesh {
        then drawn as a mesh posed on the CPU; palette stays NULL */
     bool posed_here;
     oak_bounds bounds;
+    /* its meshlets (cpu_meshcull.c), and each triangle's meshlet in the
+       mesh's own order; ml_count 0: its draws are not culled by meshlets */
+    oak_meshlet *ml;
+    uint32_t ml_count, ml_cap;
+    uint16_t *tri_ml;
+    uint32_t tri_ml_cap;
+    uint32_t *ml_verts; /* the meshlets' vertex lists (oak_meshlets.vertices) */
+    uint32_t ml_verts_cap;
 } cpu_mesh;
 
 typedef struct cpu_texture {
@@ -196,6 +204,18 @@ typedef struct cpu_pass {
     uint32_t bin_total, bin_tris_cap;
     uint32_t *counts; /* chunk x tile bin counts, then offsets, for the parallel merge */
     uint32_t counts_cap;
+
+    /* per-meshlet culling (cpu_meshcull.c; the camera's raster only):
+       ml_base[d] is draw d's first entry in ml_keep (UINT32_MAX: not culled
+       by meshlets), ml_keep 1 for a meshlet kept; ml_cut[d] its counts */
+    bool ml_on;
+    uint32_t *ml_base, ml_base_cap;
+    uint8_t *ml_keep;
+    uint32_t ml_keep_cap;
+    uint32_t (*ml_cut)[3]; /* frustum, cone, triangles kept */
+    uint32_t ml_cut_cap;
+    uint8_t *vneed; /* per vertex of a draw culled by meshlets: 1 when a kept one uses it */
+    uint32_t vneed_cap;
 } cpu_pass;
 
 typedef struct cpu_backend {
@@ -247,6 +267,8 @@ typedef struct cpu_backend {
     oak_shadow_layer shadow_layer[OAK_MAX_CASCADES];
     const float *shadow_read[OAK_MAX_CASCADES];
     oak_shadow_stats shadow_stats;   /* the last frame's */
+    oak_meshlet_stats ml_stats;      /* the last frame's (cpu_meshcull.c) */
+    bool meshcull;                   /* OAK_MESHCULL is not off */
     oak_blend_stats blend_stats;     /* the last frame's: a draw per surface here */
     double stage_ms[OAK_PASS_COUNT]; /* by pass, parts left out */
     double part_ms[OAK_PASS_COUNT][OAK_PASS_MAX_PARTS]; /* the rows' sub-stages */
@@ -390,6 +412,14 @@ int32_t _oak_cpu_material_index(const cpu_backend *b, oak_material material);
 void _oak_cpu_mirrors_release(cpu_backend *b);
 
 /* cpu_geometry.c: vertex transform, clipping, triangle set-up, binning */
+/* Meshlets (cpu_meshcull.c): a mesh mirror's, made when it is synced; the
+   camera pass's per-meshlet frustum and cone test before its set-up. */
+oak_result _oak_cpu_mesh_meshlets(cpu_mesh *m, oak_mesh h, const oak_mesh_data *d);
+oak_result _oak_cpu_meshcull(cpu_backend *b, cpu_pass *p, const oak_render_view *v);
+/* After the vertex prefix sums: which vertices the kept meshlets use, so
+   the vertex stage skips the rest. */
+oak_result _oak_cpu_meshcull_vertices(cpu_backend *b, cpu_pass *p);
+void _oak_cpu_meshcull_release(cpu_pass *p);
 oak_result _oak_cpu_pass_geometry(cpu_backend *b, cpu_pass *p, double *vertex_ms, double *bins_ms);
 /* cpu_raster.c */
 void _oak_cpu_pass_raster(cpu_backend *b, cpu_pass *p);

@@ -152,6 +152,8 @@ static oak_result sync_mesh(cpu_backend *b, oak_mesh h) {
     m->id = h.id;
     m->version = d->version;
     m->pose_version = 0;
+    oak_result r = _oak_cpu_mesh_meshlets(m, h, d);
+    if (r) return r;
     return sync_palette(m, d);
 }
 
@@ -331,6 +333,9 @@ static void evict_dead(cpu_backend *b) {
         oak_free(m->indices);
         oak_free(m->joints);
         oak_free(m->weights);
+        oak_free(m->ml);
+        oak_free(m->tri_ml);
+        oak_free(m->ml_verts);
         memset(m, 0, sizeof *m);
         b->mesh_free++;
     }
@@ -367,6 +372,9 @@ void _oak_cpu_mirrors_release(cpu_backend *b) {
         oak_free(b->meshes[i].weights);
         oak_free(b->meshes[i].attr);
         oak_free(b->meshes[i].indices);
+        oak_free(b->meshes[i].ml);
+        oak_free(b->meshes[i].tri_ml);
+        oak_free(b->meshes[i].ml_verts);
     }
     for (uint32_t i = 0; i < b->texture_count; i++) oak_free(b->textures[i].texels);
     oak_free(b->meshes);

@@ -430,6 +430,9 @@ typedef struct oak_backend {
     /* The last frame's blend pass: BLEND surfaces and the draws issued
        for them. NULL when the backend keeps no count. */
     void (*blend_stats)(void *self, oak_blend_stats *out);
+    /* The last frame's meshlet culling counters; NULL when the backend culls
+       no meshlets. */
+    void (*meshlet_stats)(void *self, oak_meshlet_stats *out);
 } oak_backend;
 
 /* Each backend exports one of these. */

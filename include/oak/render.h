@@ -727,6 +727,17 @@ typedef struct oak_occlusion_stats {
     uint32_t instances_pass1, instances_pass2; /* natively drawn instances, by pass (Hi-Z) */
 } oak_occlusion_stats;
 oak_result oak_renderer_occlusion_stats(const oak_renderer *r, oak_occlusion_stats *out);
+/* Per-meshlet culling of plain draws in the camera's visibility raster
+ * (docs/ARCHITECTURE.md "Meshlet culling") in the last frame: meshlets
+ * tested, culled by the frustum, culled by their normal cone (every
+ * triangle facing away), and the triangles of the meshlets kept. */
+typedef struct oak_meshlet_stats {
+    bool on; /* the backend culled by meshlets this frame */
+    uint32_t tested, culled_frustum, culled_cone;
+    uint32_t triangles_kept;
+} oak_meshlet_stats;
+/* OAK_ERROR_UNSUPPORTED where the backend culls no meshlets. */
+oak_result oak_renderer_meshlet_stats(const oak_renderer *r, oak_meshlet_stats *out);
 /* Turns occlusion culling on or off from the next frame. */
 void oak_renderer_set_occlusion(oak_renderer *r, oak_occlusion_mode mode);
 /* The same per-LOD counts as the backend's instcull pass (the kernel in

@@ -1,0 +1,139 @@
+/* Per-meshlet culling on the CPU backend (docs/ARCHITECTURE.md "Meshlet
+ * culling"): each plain draw's meshlets tested against the frustum and their
+ * normal cones on the job pool before the camera pass's set-up, which then
+ * skips the triangles of the meshlets culled. The kept triangles are set up
+ * in the order they had, so the picture is the same byte for byte. */
+#include <string.h>
+
+#include "backend/gpu/meshcull.h"
+#include "cpu_internal.h"
+
+oak_result _oak_cpu_mesh_meshlets(cpu_mesh *m, oak_mesh h, const oak_mesh_data *d) {
+    m->ml_count = 0;
+    uint32_t tris = m->index_count / 3;
+    if (!_oak_meshcull_enabled() || !_oak_meshcull_mesh_ok(d) || !tris ||
+        !_oak_meshcull_cut_ready(d))
+        return OAK_OK;
+    const oak_meshlets *ml = NULL;
+    if (oak_mesh_meshlets(h, &ml) != OAK_OK || !_oak_meshcull_worth(ml) || ml->count > UINT16_MAX)
+        return OAK_OK; /* drawn uncut */
+    uint32_t *tri_of = oak_alloc((size_t)tris * sizeof(uint32_t));
+    if (!tri_of) return OAK_ERROR_OUT_OF_MEMORY;
+    oak_result r = OAK_OK;
+    if (_oak_meshcull_triangle_map(tri_of, ml, m->indices, tris)) {
+        if (!OAK_GROW(m->ml, m->ml_cap, ml->count) || !OAK_GROW(m->tri_ml, m->tri_ml_cap, tris) ||
+            !OAK_GROW(m->ml_verts, m->ml_verts_cap, ml->vertex_total + 1)) {
+            r = OAK_ERROR_OUT_OF_MEMORY;
+        } else {
+            memcpy(m->ml, ml->meshlets, ml->count * sizeof(oak_meshlet));
+            memcpy(m->ml_verts, ml->vertices, ml->vertex_total * sizeof(uint32_t));
+            uint32_t k = 0;
+            for (uint32_t i = 0; i < ml->count; i++)
+                for (uint32_t j = 0; j < ml->meshlets[i].triangle_count; j++)
+                    m->tri_ml[tri_of[k++]] = (uint16_t)i;
+            m->ml_count = ml->count;
+        }
+    }
+    oak_free(tri_of);
+    return r;
+}
+
+typedef struct cull_ctx {
+    cpu_backend *b;
+    cpu_pass *p;
+    _oak_meshcull_view cv;
+} cull_ctx;
+
+static void cull_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    cull_ctx *c = user;
+    cpu_pass *p = c->p;
+    for (uint32_t d = begin; d < end; d++) {
+        uint32_t base = p->ml_base[d];
+        memset(p->ml_cut[d], 0, sizeof p->ml_cut[d]);
+        if (base == UINT32_MAX) continue;
+        const cpu_draw *dr = &p->draws[d];
+        const cpu_mesh *m = &c->b->meshes[dr->mesh];
+        _oak_meshcull_draw dc;
+        if (!_oak_meshcull_draw_make(&dc, &c->cv, (const float *)dr->world, dr->cull)) {
+            memset(p->ml_keep + base, 1, m->ml_count);
+            p->ml_cut[d][2] = m->index_count / 3;
+            continue;
+        }
+        for (uint32_t i = 0; i < m->ml_count; i++) {
+            int t = _oak_meshcull_test(&c->cv, &dc, &m->ml[i]);
+            p->ml_keep[base + i] = t == OAK_MESHCULL_KEEP;
+            if (t == OAK_MESHCULL_KEEP)
+                p->ml_cut[d][2] += m->ml[i].triangle_count;
+            else
+                p->ml_cut[d][t - 1]++;
+        }
+    }
+}
+
+oak_result _oak_cpu_meshcull(cpu_backend *b, cpu_pass *p, const oak_render_view *v) {
+    b->ml_stats = (oak_meshlet_stats){0};
+    p->ml_on = false;
+    if (!b->meshcull || !p->draw_count) return OAK_OK;
+    if (!OAK_GROW(p->ml_base, p->ml_base_cap, p->draw_count) ||
+        !OAK_GROW(p->ml_cut, p->ml_cut_cap, p->draw_count))
+        return OAK_ERROR_OUT_OF_MEMORY;
+    uint64_t total = 0;
+    for (uint32_t d = 0; d < p->draw_count; d++) {
+        const cpu_draw *dr = &p->draws[d];
+        const cpu_mesh *m = &b->meshes[dr->mesh];
+        /* posed draws (a bank's palette) move their vertices off the cut */
+        bool ok = m->ml_count && !dr->pose && !m->palette && !m->posed_here;
+        p->ml_base[d] = ok ? (uint32_t)total : UINT32_MAX;
+        if (ok) total += m->ml_count;
+    }
+    if (!total) return OAK_OK;
+    if (total >= UINT32_MAX || !OAK_GROW(p->ml_keep, p->ml_keep_cap, (uint32_t)total))
+        return OAK_ERROR_OUT_OF_MEMORY;
+    cull_ctx c = {.b = b, .p = p};
+    _oak_meshcull_view_make(&c.cv, v, p->width, p->height);
+    oak_parallel_for(p->draw_count, 16, cull_job, &c);
+    oak_meshlet_stats *s = &b->ml_stats;
+    s->on = true;
+    s->tested = (uint32_t)total;
+    for (uint32_t d = 0; d < p->draw_count; d++) {
+        s->culled_frustum += p->ml_cut[d][0];
+        s->culled_cone += p->ml_cut[d][1];
+        s->triangles_kept += p->ml_cut[d][2];
+    }
+    p->ml_on = true;
+    return OAK_OK;
+}
+
+static void need_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    cull_ctx *c = user;
+    cpu_pass *p = c->p;
+    for (uint32_t d = begin; d < end; d++) {
+        uint8_t *need = p->vneed + p->vtx_base[d];
+        uint32_t n = p->vtx_base[d + 1] - p->vtx_base[d], base = p->ml_base[d];
+        const cpu_mesh *m = &c->b->meshes[p->draws[d].mesh];
+        if (base == UINT32_MAX) continue; /* the vertex stage does not look */
+        memset(need, 0, n);
+        for (uint32_t i = 0; i < m->ml_count; i++) {
+            if (!p->ml_keep[base + i]) continue;
+            const uint32_t *vs = m->ml_verts + m->ml[i].vertex_offset;
+            for (uint32_t k = 0; k < m->ml[i].vertex_count; k++) need[vs[k]] = 1;
+        }
+    }
+}
+
+oak_result _oak_cpu_meshcull_vertices(cpu_backend *b, cpu_pass *p) {
+    if (!p->ml_on) return OAK_OK;
+    if (!OAK_GROW(p->vneed, p->vneed_cap, p->vertex_count + 1)) return OAK_ERROR_OUT_OF_MEMORY;
+    cull_ctx c = {.b = b, .p = p};
+    oak_parallel_for(p->draw_count, 16, need_job, &c);
+    return OAK_OK;
+}
+
+void _oak_cpu_meshcull_release(cpu_pass *p) {
+    oak_free(p->ml_base);
+    oak_free(p->ml_keep);
+    oak_free(p->ml_cut);
+    oak_free(p->vneed);
+}

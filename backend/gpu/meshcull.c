@@ -1,0 +1,180 @@
+/* Per-meshlet culling shared by the backends (meshcull.h): the triangle map
+ * made once per mesh upload, and the frustum and cone test made per
+ * meshlet per frame. */
+#include "meshcull.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <oak/core.h>
+
+bool _oak_meshcull_enabled(void) {
+    const char *e = getenv("OAK_MESHCULL");
+    return !(e && !strcmp(e, "off"));
+}
+
+bool _oak_meshcull_mesh_ok(const oak_mesh_data *d) {
+    /* whole triangles only: a cut of a ragged list is refused (and logged) */
+    return d && d->index_count >= 3 && d->index_count % 3 == 0 && d->indices && !d->joints &&
+           !d->targets && !d->prev_positions && !d->palette;
+}
+
+bool _oak_meshcull_cut_ready(const oak_mesh_data *d) {
+    return d && ((d->meshlets && d->meshlets_version == d->version) ||
+                 d->index_count / 3 <= OAK_MESHCULL_CUT_MAX_TRIANGLES);
+}
+
+bool _oak_meshcull_worth(const oak_meshlets *m) {
+    if (!m || !m->count) return false;
+    if (m->count >= OAK_MESHCULL_MIN_MESHLETS) return true;
+    for (uint32_t i = 0; i < m->count; i++)
+        if (m->meshlets[i].cone_cutoff + OAK_MESHCULL_CONE_EPS < OAK_MESHCULL_CONE_USEFUL)
+            return true;
+    return false;
+}
+
+/* A triangle keyed by its rotation that starts at its smallest index, so
+   meshoptimizer's rotated copies (winding kept) find the original. */
+static void canon(const uint32_t in[3], uint32_t out[3]) {
+    int s = in[0] <= in[1] ? (in[0] <= in[2] ? 0 : 2) : (in[1] <= in[2] ? 1 : 2);
+    for (int k = 0; k < 3; k++) out[k] = in[(s + k) % 3];
+}
+
+static uint32_t hash3(const uint32_t t[3]) {
+    uint64_t h = (uint64_t)t[0] * 0x9E3779B97F4A7C15ull ^ (uint64_t)t[1] * 0xC2B2AE3D27D4EB4Full ^
+                 (uint64_t)t[2] * 0x165667B19E3779F9ull;
+    return (uint32_t)(h ^ (h >> 29));
+}
+
+bool _oak_meshcull_triangle_map(uint32_t *tri_of, const oak_meshlets *m, const uint32_t *indices,
+                                uint32_t tri_count) {
+    uint32_t cap = 1;
+    while (cap < tri_count * 2u) cap <<= 1;
+    uint32_t *slot = oak_alloc((size_t)cap * sizeof(uint32_t)); /* triangle + 1; 0 empty */
+    if (!slot) return false;
+    memset(slot, 0, (size_t)cap * sizeof(uint32_t));
+    for (uint32_t t = 0; t < tri_count; t++) {
+        uint32_t c[3];
+        canon(indices + (size_t)t * 3, c);
+        uint32_t h = hash3(c) & (cap - 1);
+        while (slot[h]) h = (h + 1) & (cap - 1);
+        slot[h] = t + 1;
+    }
+    bool ok = true;
+    uint32_t k = 0;
+    for (uint32_t i = 0; ok && i < m->count; i++) {
+        const oak_meshlet *ml = &m->meshlets[i];
+        for (uint32_t j = 0; j < ml->triangle_count; j++, k++) {
+            const uint8_t *lt = m->triangles + ml->triangle_offset + (size_t)j * 3;
+            uint32_t g[3], c[3];
+            for (int e = 0; e < 3; e++) g[e] = m->vertices[ml->vertex_offset + lt[e]];
+            canon(g, c);
+            uint32_t h = hash3(c) & (cap - 1), found = 0;
+            /* the first unclaimed copy: a triangle listed twice maps to both */
+            for (; slot[h]; h = (h + 1) & (cap - 1)) {
+                if (slot[h] == UINT32_MAX) continue;
+                uint32_t o[3];
+                canon(indices + (size_t)(slot[h] - 1) * 3, o);
+                if (o[0] == c[0] && o[1] == c[1] && o[2] == c[2]) {
+                    found = slot[h];
+                    slot[h] = UINT32_MAX; /* claimed; keeps the probe chain */
+                    break;
+                }
+            }
+            if (!found || k >= tri_count) {
+                ok = false;
+                break;
+            }
+            tri_of[k] = found - 1;
+        }
+    }
+    if (ok && k != tri_count) ok = false;
+    oak_free(slot);
+    if (!ok)
+        oak_log_warn("meshlet culling: a mesh's meshlets do not match its triangles; drawn uncut");
+    return ok;
+}
+
+static void plane_norm(float p[4]) {
+    float l = sqrtf(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+    if (l > 0)
+        for (int k = 0; k < 4; k++) p[k] /= l;
+}
+
+void _oak_meshcull_view_make(_oak_meshcull_view *out, const oak_render_view *v, uint32_t width,
+                             uint32_t height) {
+    const float(*M)[4] = (const float(*)[4])v->view_proj; /* column-major: M[col][row] */
+    float row[4][4];
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) row[r][c] = M[c][r];
+    /* x >= -k w and the rest, k the margin's stretch of the clip square */
+    float kx = 1.0f + 2.0f * OAK_MESHCULL_MARGIN_PX / (float)(width ? width : 1);
+    float ky = 1.0f + 2.0f * OAK_MESHCULL_MARGIN_PX / (float)(height ? height : 1);
+    for (int c = 0; c < 4; c++) {
+        out->planes[0][c] = row[0][c] + kx * row[3][c];
+        out->planes[1][c] = -row[0][c] + kx * row[3][c];
+        out->planes[2][c] = row[1][c] + ky * row[3][c];
+        out->planes[3][c] = -row[1][c] + ky * row[3][c];
+        out->planes[4][c] = row[3][c] - row[2][c]; /* reversed-Z: near at z = w */
+    }
+    for (int i = 0; i < 5; i++) plane_norm(out->planes[i]);
+    /* the eye the view matrix was made from (a rigid map: -R^T t) */
+    const float(*V)[4] = (const float(*)[4])v->view;
+    for (int k = 0; k < 3; k++)
+        out->eye[k] = -(V[k][0] * V[3][0] + V[k][1] * V[3][1] + V[k][2] * V[3][2]);
+    out->ortho = v->ortho;
+}
+
+bool _oak_meshcull_draw_make(_oak_meshcull_draw *out, const _oak_meshcull_view *cv,
+                             const float world[16], bool single_sided) {
+    const float *a = world;
+    float sx = sqrtf(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+    float sy = sqrtf(a[4] * a[4] + a[5] * a[5] + a[6] * a[6]);
+    float sz = sqrtf(a[8] * a[8] + a[9] * a[9] + a[10] * a[10]);
+    out->world = world;
+    out->scale = fmaxf(sx, fmaxf(sy, sz));
+    if (!isfinite(out->scale)) return false;
+    /* the eye in mesh space: front and back survive any invertible affine
+       map whose determinant is positive (a mirror swaps them: no cone) */
+    float det = a[0] * (a[5] * a[10] - a[9] * a[6]) - a[4] * (a[1] * a[10] - a[9] * a[2]) +
+                a[8] * (a[1] * a[6] - a[5] * a[2]);
+    out->cone = single_sided && !cv->ortho && det > 0 && isfinite(det);
+    if (out->cone) {
+        float e[3] = {cv->eye[0] - a[12], cv->eye[1] - a[13], cv->eye[2] - a[14]};
+        float id = 1.0f / det;
+        /* inverse of the 3x3 (columns a0..2, a4..6, a8..10) times e */
+        float i00 = (a[5] * a[10] - a[9] * a[6]) * id, i01 = (a[8] * a[6] - a[4] * a[10]) * id,
+              i02 = (a[4] * a[9] - a[8] * a[5]) * id;
+        float i10 = (a[9] * a[2] - a[1] * a[10]) * id, i11 = (a[0] * a[10] - a[8] * a[2]) * id,
+              i12 = (a[8] * a[1] - a[0] * a[9]) * id;
+        float i20 = (a[1] * a[6] - a[5] * a[2]) * id, i21 = (a[4] * a[2] - a[0] * a[6]) * id,
+              i22 = (a[0] * a[5] - a[4] * a[1]) * id;
+        out->eye[0] = i00 * e[0] + i01 * e[1] + i02 * e[2];
+        out->eye[1] = i10 * e[0] + i11 * e[1] + i12 * e[2];
+        out->eye[2] = i20 * e[0] + i21 * e[1] + i22 * e[2];
+        if (!(isfinite(out->eye[0]) && isfinite(out->eye[1]) && isfinite(out->eye[2])))
+            out->cone = false;
+    }
+    return true;
+}
+
+int _oak_meshcull_test(const _oak_meshcull_view *cv, const _oak_meshcull_draw *dc,
+                       const oak_meshlet *ml) {
+    const float *a = dc->world, *c = ml->center;
+    float w[3];
+    for (int r = 0; r < 3; r++) w[r] = a[r] * c[0] + a[4 + r] * c[1] + a[8 + r] * c[2] + a[12 + r];
+    float rad = ml->radius * dc->scale;
+    for (int i = 0; i < 5; i++) {
+        const float *p = cv->planes[i];
+        if (p[0] * w[0] + p[1] * w[1] + p[2] * w[2] + p[3] < -rad) return OAK_MESHCULL_FRUSTUM;
+    }
+    if (dc->cone && ml->cone_cutoff < 1.0f) {
+        float d[3] = {ml->cone_apex[0] - dc->eye[0], ml->cone_apex[1] - dc->eye[1],
+                      ml->cone_apex[2] - dc->eye[2]};
+        float l = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        float dp = d[0] * ml->cone_axis[0] + d[1] * ml->cone_axis[1] + d[2] * ml->cone_axis[2];
+        if (l > 0 && dp >= (ml->cone_cutoff + OAK_MESHCULL_CONE_EPS) * l) return OAK_MESHCULL_CONE;
+    }
+    return OAK_MESHCULL_KEEP;
+}

@@ -1,0 +1,88 @@
+/* Per-meshlet culling of plain draws (docs/ARCHITECTURE.md "Meshlet
+ * culling"): the switch, the map from a mesh's meshlet triangles back to its
+ * own triangle order, and the frustum and normal-cone test, one for every
+ * backend so their counts agree. */
+#ifndef OAK_BACKEND_GPU_MESHCULL_H
+#define OAK_BACKEND_GPU_MESHCULL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <oak/asset.h>
+#include <oak/backend.h>
+
+/* Pixels each side plane is pushed out by: TAA's jitter (half a pixel)
+   and the 1/16-pixel snap, with room to spare. */
+#define OAK_MESHCULL_MARGIN_PX 2.0f
+/* Added to a meshlet's cone cutoff before the test: a triangle seen nearly
+   edge-on may snap to a front face, so the cone keeps a little. */
+#define OAK_MESHCULL_CONE_EPS 0.01f
+
+/* OAK_MESHCULL=off in the environment turns it off (tests, measuring);
+   anything else, or nothing, is on. */
+bool _oak_meshcull_enabled(void);
+
+/* Whether a mesh's draws may be culled by its meshlets: its rest positions
+   are what is drawn (no joints, morph targets or in-place pose, whose
+   meshlets' bounds would be stale) and it has enough triangles to cut. */
+bool _oak_meshcull_mesh_ok(const oak_mesh_data *d);
+
+/* Meshes cut into fewer meshlets than this are culled by them only when a
+   meshlet's cone culls from a useful share of directions: cutoff (plus
+   OAK_MESHCULL_CONE_EPS) below OAK_MESHCULL_CONE_USEFUL, 0.9 being 5% of
+   them ((1 - c) / 2). The stress world's 12-sided spheres and capsules are
+   two meshlets of cutoff 0.968 and 0.993 that culled none of 96,754 tests
+   a frame, and their spheres are little more than the draw's, which the
+   frontend tested. */
+#define OAK_MESHCULL_MIN_MESHLETS 4
+#define OAK_MESHCULL_CONE_USEFUL  0.9f
+/* Meshes of more triangles than this are culled by meshlets only when
+   their cut exists already (a model cache's, or made on an earlier
+   request): meshoptimizer took 0.7-1.0 s to cut the default world's
+   131,072-triangle terrain on the 2-core machine, a second added to every
+   first frame (a one-frame render, a CLI test). */
+#define OAK_MESHCULL_CUT_MAX_TRIANGLES 32768
+/* Whether a mesh's cut may be asked for now: it exists, or it is small
+   enough to make on the spot. */
+bool _oak_meshcull_cut_ready(const oak_mesh_data *d);
+/* Whether culling a mesh's draws by these meshlets can pay (the rule above). */
+bool _oak_meshcull_worth(const oak_meshlets *m);
+
+/* tri_of[k], for the k-th triangle of the meshlets in meshlet order, gets
+   the index of that triangle in the mesh's own list (what the visibility id
+   names). False (and one warning) when a meshlet triangle is not among the
+   mesh's: the mesh is then drawn uncut. */
+bool _oak_meshcull_triangle_map(uint32_t *tri_of, const oak_meshlets *m, const uint32_t *indices,
+                                uint32_t tri_count);
+
+/* The camera's frustum for a meshlet test: left, right, bottom, top, near
+   in world space, normalised, each pushed out by OAK_MESHCULL_MARGIN_PX
+   pixels (TAA's jitter moves the picture after the projection); and the
+   eye. No far plane (the CPU keeps what is past it only to drop it). */
+typedef struct _oak_meshcull_view {
+    float planes[5][4];
+    float eye[3];
+    bool ortho; /* no cone test without an eye point */
+} _oak_meshcull_view;
+void _oak_meshcull_view_make(_oak_meshcull_view *out, const oak_render_view *v, uint32_t width,
+                             uint32_t height);
+
+enum { OAK_MESHCULL_KEEP = 0, OAK_MESHCULL_FRUSTUM = 1, OAK_MESHCULL_CONE = 2 };
+/* A draw's setting for its meshlets: world (column-major), its largest axis
+   scale, whether back faces are culled (single-sided, world not mirrored)
+   and the eye in mesh space. */
+typedef struct _oak_meshcull_draw {
+    const float *world;
+    float scale;
+    bool cone;
+    float eye[3];
+} _oak_meshcull_draw;
+/* false: the draw is not culled by meshlets (a world that cannot be
+   inverted) */
+bool _oak_meshcull_draw_make(_oak_meshcull_draw *out, const _oak_meshcull_view *cv,
+                             const float world[16], bool single_sided);
+/* OAK_MESHCULL_KEEP, _FRUSTUM or _CONE for one meshlet of a draw. */
+int _oak_meshcull_test(const _oak_meshcull_view *cv, const _oak_meshcull_draw *dc,
+                       const oak_meshlet *ml);
+
+#endif
