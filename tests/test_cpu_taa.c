@@ -5,8 +5,9 @@
  * the low preset (render scale 0.5: upsampling, the box and tap kernels),
  * the default world at medium (0.75: some lane groups' taps too far apart
  * for the permute, so gathered) and high (no upsampling: the per-triangle
- * motion records). Both history images are compared after every frame,
- * so the history the next frame reads is held too. */
+ * motion records). Both history images and the frame the pass leaves are
+ * compared after every frame, so the history the next frame reads is held
+ * too. */
 #include "oak_test.h"
 
 #include "backend_start.h"
@@ -34,7 +35,8 @@ static size_t run(const char *name, oak_preset preset, float *hist, size_t cap) 
     oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H, .preset = preset};
     CHECK_OK(oak_make_renderer(&r, &rd));
     if (!scene || !r) return 0;
-    size_t n = (size_t)_oak_taa_texels(W, H) * 4; /* both images */
+    /* both history images, then the frame the pass leaves (output-sized) */
+    size_t n = (size_t)_oak_taa_texels(W, H) * 4 + (size_t)W * H * 3;
     for (int f = 0; f < FRAMES; f++) {
         float eye[3], target[3];
         CHECK_OK(oak_world_camera_path(name, 0.35f + 0.02f * (float)f, eye, target));
@@ -43,9 +45,14 @@ static size_t run(const char *name, oak_preset preset, float *hist, size_t cap) 
         CHECK_OK(oak_world_update(scene, name, (float)f / 30.0f));
         CHECK_OK(oak_scene_draw(scene, r));
         const cpu_backend *b = r->self;
-        CHECK(b->taa && b->taa_cap >= n && (size_t)(f + 1) * n <= cap);
-        if (b->taa && b->taa_cap >= n && (size_t)(f + 1) * n <= cap)
-            memcpy(hist + (size_t)f * n, b->taa, n * sizeof(float));
+        CHECK(b->taa && b->taa_cap >= (size_t)_oak_taa_texels(W, H) * 4 &&
+              (size_t)(f + 1) * n <= cap);
+        size_t h = (size_t)_oak_taa_texels(W, H) * 4;
+        const float *frame = b->color_up ? b->color_up : b->color;
+        if (b->taa && b->taa_cap >= h && (size_t)(f + 1) * n <= cap && frame) {
+            memcpy(hist + (size_t)f * n, b->taa, h * sizeof(float));
+            memcpy(hist + (size_t)f * n + h, frame, (size_t)W * H * 3 * sizeof(float));
+        }
     }
     oak_destroy_renderer(r);
     oak_destroy_scene(scene);
@@ -62,7 +69,7 @@ static bool has_isa(int i) {
 /* for each width: the reference and the lanes, every float's bits equal;
    the history must hold something (frames blended, motion on screen) */
 static void same_as_reference(const char *name, oak_preset preset) {
-    size_t cap = (size_t)_oak_taa_texels(W, H) * 4 * FRAMES;
+    size_t cap = ((size_t)_oak_taa_texels(W, H) * 4 + (size_t)W * H * 3) * FRAMES;
     float *ref = calloc(cap, sizeof(float)), *got = calloc(cap, sizeof(float));
     for (int i = 0; i < 3 && ref && got; i++) {
         if (!has_isa(i)) continue;
@@ -76,8 +83,9 @@ static void same_as_reference(const char *name, oak_preset preset) {
         /* the history was read, not reset: texels of the last frame whose
            alpha (the frames' weight they hold) is past any of the first's */
         float first = 0;
-        for (size_t k = 3; k < n; k += 4) first = ref[k] > first ? ref[k] : first;
-        for (size_t k = 3; k < n; k += 4) held += ref[(size_t)(FRAMES - 1) * n + k] > first;
+        size_t h = (size_t)_oak_taa_texels(W, H) * 4;
+        for (size_t k = 3; k < h; k += 4) first = ref[k] > first ? ref[k] : first;
+        for (size_t k = 3; k < h; k += 4) held += ref[(size_t)(FRAMES - 1) * n + k] > first;
         fprintf(stderr, "  %s %s at %s: %zu of %zu floats differ (%zu history texels past %.3f)\n",
                 name, oak_preset_name(preset), k_isa[i], differ, total, held, (double)first);
         CHECK(n > 0);

@@ -459,11 +459,18 @@ static void up_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     const taa_ctx *c = user;
     bool lanes = !c->ref && c->xb >= c->xa + c->lanes;
     uint32_t xa = lanes ? c->xa : c->ow, xb = lanes ? c->xb : c->ow;
+    float *f = c->kin.frame;
     for (uint32_t y = begin; y < end; y++) {
-        for (uint32_t x = 0; x < xa; x++) upsample(c, x, y, c->dst + ((size_t)y * c->ow + x) * 4);
-        if (lanes) c->up_fn(&c->kin, y, xa, xb);
-        for (uint32_t x = xb; x < c->ow; x++)
-            upsample(c, x, y, c->dst + ((size_t)y * c->ow + x) * 4);
+        for (uint32_t x = 0; x < c->ow; x++) {
+            if (x == xa && lanes) {
+                c->up_fn(&c->kin, y, xa, xb);
+                x = xb - 1;
+                continue;
+            }
+            size_t i = (size_t)y * c->ow + x;
+            upsample(c, x, y, c->dst + i * 4);
+            if (f) memcpy(f + i * 3, c->dst + i * 4, sizeof(float) * 3);
+        }
     }
 }
 
@@ -684,10 +691,13 @@ oak_result _oak_cpu_run_taa(cpu_backend *b, const oak_render_view *v) {
                              .ow = ow,
                              .oh = oh,
                              .reset = c.reset};
+        /* without the sharpen the pixels go to the frame as they are made
+           (copy_rows's copy, one pass over the output fewer) */
+        if (!c.ref && !(v->post.taa_sharpen > 0)) c.kin.frame = c.up;
         oak_parallel_for(v->height, TAA_ROWS, prep_rows, &c);
         oak_parallel_for(v->height, TAA_ROWS, box_rows, &c);
     }
     oak_parallel_for(up ? oh : v->height, TAA_ROWS, up ? up_rows : taa_rows, &c);
-    oak_parallel_for(oh, TAA_ROWS, copy_rows, &c);
+    if (!c.kin.frame) oak_parallel_for(oh, TAA_ROWS, copy_rows, &c);
     return OAK_OK;
 }

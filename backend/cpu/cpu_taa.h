@@ -14,6 +14,7 @@
 typedef struct cpu_taa_up {
     const float *src;  /* the history read: output-sized, 4 floats a pixel */
     float *dst;        /* the history written, the same layout */
+    float *frame;      /* where its RGB is copied (3 floats a pixel), or NULL */
     const float *wrgb; /* 3 planes: each render pixel's weighed colour */
     const float *mot;  /* 3 planes: its motion in render pixels (x, y, 1 when valid) */
     const float *box;  /* 9 planes: its 3 x 3 box in weighed YCoCg (lo, hi, mean) */
