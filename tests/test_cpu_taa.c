@@ -5,7 +5,8 @@
  * the low preset (render scale 0.5: upsampling, the box and tap kernels),
  * the default world at medium (0.75: some lane groups' taps too far apart
  * for the permute, so gathered) and high (no upsampling: the per-triangle
- * motion records). Both history images and the frame the pass leaves are
+ * motion records), and the crowd at low (posed instances: last frame's
+ * palettes in the records). Both history images and the frame the pass leaves are
  * compared after every frame, so the history the next frame reads is held
  * too. */
 #include "oak_test.h"
@@ -104,6 +105,10 @@ TEST(meadowLowSameBytes) {
 TEST(defaultMediumSameBytes) {
     same_as_reference("default", OAK_PRESET_MEDIUM);
 }
+/* posed instances: their motion from this and last frame's palettes */
+TEST(crowdLowSameBytes) {
+    same_as_reference("crowd", OAK_PRESET_LOW);
+}
 TEST(defaultHighSameBytes) {
     same_as_reference("default", OAK_PRESET_HIGH);
 }
@@ -113,6 +118,7 @@ int main(void) {
     if (oak_init(&d) != OAK_OK) return 2;
     RUN(meadowLowSameBytes);
     RUN(defaultMediumSameBytes);
+    RUN(crowdLowSameBytes);
     RUN(defaultHighSameBytes);
     _oak_cpu_isa_set(k_isa[0]);
     CHECK_EQ_INT(g_oak_test_errors, 0);
