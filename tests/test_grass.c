@@ -9,6 +9,7 @@
 
 #include "backend_start.h"
 #include "render/stream.h"
+#include "world/grass_internal.h"
 #include "world/terrain_internal.h"
 
 #define W 160
@@ -124,6 +125,140 @@ static uint64_t grown_hash(uint32_t threads, uint32_t *count) {
     return h;
 }
 
+/* An order-free hash of a stream's grown records (slots place them by
+   which slot a square got) in the 32 m squares within reach of eye (no
+   rebase: scene is world), and how many there are. */
+static uint64_t grown_set(const oak_stream *s, const float eye[3], float reach, uint32_t *n) {
+    const oak_instance *rec = oak_stream_records(s);
+    uint64_t sum = 0;
+    *n = 0;
+    for (uint32_t i = 0; i < oak_stream_count(s); i++) {
+        if (!(rec[i].scale > 0)) continue;
+        double x0 = floor(rec[i].position[0] / 32.0) * 32,
+               z0 = floor(rec[i].position[2] / 32.0) * 32;
+        double dx = fmax(fmax(x0 - eye[0], 0), eye[0] - (x0 + 32));
+        double dz = fmax(fmax(z0 - eye[2], 0), eye[2] - (z0 + 32));
+        if (dx * dx + dz * dz > (double)reach * reach) continue; /* a square kept past reach */
+        const uint8_t *b = (const uint8_t *)&rec[i];
+        uint64_t h = 1469598103934665603ull;
+        for (size_t k = 0; k < sizeof *rec; k++) h = (h ^ b[k]) * 1099511628211ull;
+        sum += h * 0x9E3779B97F4A7C15ull ^ h >> 29;
+        (*n)++;
+    }
+    return sum;
+}
+
+/* A square grown from one grid of the finest heights gives the bits a
+   height query per patch gives (the grid is the query's own float heights
+   and arithmetic), on a terrain of 4 m cells (8 a square) and of 2 m (16). */
+TEST(grassGridGrowsTheQuerysRecords) {
+    for (int c = 0; c < 2; c++) {
+        oak_terrain_desc td = soft_terrain();
+        td.cells = c ? 16 : 8;
+        oak_grass_desc gd = {.seed = 9, .distance = 120, .budget = 1u << 20};
+        float eye[3] = {30, 10, -20}, at[3] = {0, 0, -50};
+        gworld w;
+        if (!gworld_make(&w, &td, &gd, eye, at)) {
+            gworld_free(&w);
+            return;
+        }
+        oak_grass *q = NULL;
+        CHECK_OK(oak_make_grass(&q, w.scene, w.terrain, &gd));
+        if (q) {
+            _oak_grass_use_grid(q, false);
+            uint64_t t0 = oak_time_ns();
+            CHECK_OK(oak_grass_update(q, eye));
+            double ms_query = oak_ms_since(t0);
+            /* the grid's time on a fresh grass, for the record */
+            oak_grass *g2 = NULL;
+            CHECK_OK(oak_make_grass(&g2, w.scene, w.terrain, &gd));
+            t0 = oak_time_ns();
+            if (g2) CHECK_OK(oak_grass_update(g2, eye));
+            double ms_grid = oak_ms_since(t0);
+            oak_destroy_grass(g2);
+            for (int f = 0; f < 2; f++) {
+                const oak_stream *a = oak_grass_stream(w.grass, f), *b = oak_grass_stream(q, f);
+                uint32_t na = oak_stream_count(a), nb = oak_stream_count(b);
+                fprintf(stderr, "  %u cells a square, %s: %u and %u records%s\n", td.cells,
+                        f ? "flowers" : "grass", na, nb, f ? "" : " (grid, query)");
+                CHECK(f || na > 1000);
+                CHECK_EQ_INT(na, nb);
+                if (na == nb)
+                    CHECK(!memcmp(oak_stream_records(a), oak_stream_records(b),
+                                  (size_t)na * sizeof(oak_instance)));
+            }
+            fprintf(stderr, "  grown in one update: %.1f ms by the grid, %.1f ms by queries\n",
+                    ms_grid, ms_query);
+        }
+        oak_destroy_grass(q);
+        gworld_free(&w);
+    }
+}
+
+/* A walk of 1.2 km: squares leave and arrive, their slots are zeroed and
+   reused, the counts stay within the slots, every grown record stands in a
+   live square near the eye, the stats count exactly the grown records, and
+   at the end the streams hold, in the squares within reach, the very
+   records a grass made there fresh grows. */
+TEST(grassSlotsComeAndGo) {
+    oak_terrain_desc td = soft_terrain();
+    oak_grass_desc gd = {.seed = 6, .distance = 90, .budget = 1u << 20};
+    float eye[3] = {0, 10, 0}, at[3] = {0, 0, -50};
+    gworld w;
+    if (!gworld_make(&w, &td, &gd, eye, at)) {
+        gworld_free(&w);
+        return;
+    }
+    const oak_stream *gs = oak_grass_stream(w.grass, false), *fs = oak_grass_stream(w.grass, true);
+    uint32_t slot = _oak_grass_slot_size(w.grass, false), most = 0, far_off = 0, miscount = 0;
+    const float keep = 90 + 1.5f * 32 + 32 * 1.4143f; /* reach, slack, a square's diagonal */
+    for (int step = 1; step <= 30; step++) {
+        float e[3] = {40.0f * step, 10, -12.0f * step};
+        CHECK_OK(oak_terrain_update(w.terrain, e));
+        CHECK_OK(oak_grass_update(w.grass, e));
+        oak_grass_stats st;
+        oak_grass_get_stats(&st, w.grass);
+        CHECK(!st.pending);
+        uint32_t n[2] = {0, 0};
+        for (int f = 0; f < 2; f++) {
+            const oak_stream *s = f ? fs : gs;
+            const oak_instance *rec = oak_stream_records(s);
+            for (uint32_t i = 0; i < oak_stream_count(s); i++) {
+                if (!(rec[i].scale > 0)) continue;
+                n[f]++;
+                float dx = rec[i].position[0] - e[0], dz = rec[i].position[2] - e[2];
+                far_off += dx * dx + dz * dz > keep * keep;
+            }
+        }
+        miscount += n[0] != st.instances || n[1] != st.flowers;
+        CHECK_EQ_INT(oak_stream_count(gs) % slot, 0);
+        most = oak_stream_count(gs) > most ? oak_stream_count(gs) : most;
+    }
+    fprintf(stderr, "  slots of %u records; the grass stream's count at most %u of %u\n", slot,
+            most, oak_stream_capacity(gs));
+    CHECK_EQ_INT(far_off, 0);
+    CHECK_EQ_INT(miscount, 0);
+    CHECK(most <= oak_stream_capacity(gs));
+    /* a fresh grass at the walk's end grows the same squares' records */
+    float e[3] = {40.0f * 30, 10, -12.0f * 30};
+    oak_grass *fresh = NULL;
+    CHECK_OK(oak_make_grass(&fresh, w.scene, w.terrain, &gd));
+    if (fresh) {
+        CHECK_OK(oak_grass_update(fresh, e));
+        for (int f = 0; f < 2; f++) {
+            uint32_t na, nb;
+            uint64_t a = grown_set(oak_grass_stream(w.grass, f), e, gd.distance, &na);
+            uint64_t b = grown_set(oak_grass_stream(fresh, f), e, gd.distance, &nb);
+            fprintf(stderr, "  %s: walked %u, fresh %u\n", f ? "flowers" : "grass", na, nb);
+            CHECK(f || na > 1000);
+            CHECK_EQ_INT(na, nb);
+            CHECK(a == b);
+        }
+    }
+    oak_destroy_grass(fresh);
+    gworld_free(&w);
+}
+
 TEST(grassSameRecordsAtAnyThreadCount) {
     uint32_t n1, n4;
     uint64_t a = grown_hash(1, &n1), b = grown_hash(4, &n4);
@@ -174,8 +309,10 @@ TEST(grassFollowsTheMaterialRule) {
     }
     const oak_stream *s = oak_grass_stream(w.grass, false);
     const oak_instance *rec = oak_stream_records(s);
-    uint32_t n = oak_stream_count(s), bad = 0, wet = 0, off_ground = 0;
-    for (uint32_t i = 0; i < n; i++) {
+    uint32_t n = 0, bad = 0, wet = 0, off_ground = 0;
+    for (uint32_t i = 0; i < oak_stream_count(s); i++) {
+        if (!(rec[i].scale > 0)) continue; /* a slot's unused record */
+        n++;
         float h, nrm[3], var, sh[4];
         CHECK_OK(
             _oak_terrain_ground(w.terrain, rec[i].position[0], rec[i].position[2], &h, nrm, &var));
@@ -227,11 +364,13 @@ TEST(grassDensityByMaterial) {
     const oak_stream *s = oak_grass_stream(w.grass, false);
     const oak_instance *rec = oak_stream_records(s);
     uint32_t n = oak_stream_count(s);
-    /* grown patches by index (2 m squares within 350 m: all grown) */
+    /* grown patches by index (2 m squares within 350 m: all grown; a
+       slot's unused records, scale 0, are none) */
     enum { R = 175, SIDE = 2 * R };
     static uint8_t grown[SIDE * SIDE];
     memset(grown, 0, sizeof grown);
     for (uint32_t i = 0; i < n; i++) {
+        if (!(rec[i].scale > 0)) continue;
         int px = (int)floorf(rec[i].position[0] / 2) + R;
         int pz = (int)floorf(rec[i].position[2] / 2) + R;
         if (px >= 0 && px < SIDE && pz >= 0 && pz < SIDE) grown[pz * SIDE + px] = 1;
@@ -593,6 +732,7 @@ TEST(grassCountsMatchBruteForce) {
             const oak_render_stream *rs = &v->streams[s];
             const oak_instance *rec = oak_stream_records(st);
             for (uint32_t i = 0; i < oak_stream_count(st); i++) {
+                if (!(rec[i].scale > 0)) continue; /* every kernel skips these */
                 float d[3] = {rec[i].position[0] - v->camera_pos[0],
                               rec[i].position[1] - v->camera_pos[1],
                               rec[i].position[2] - v->camera_pos[2]};
@@ -745,6 +885,8 @@ int main(int argc, char **argv) {
         RUN(benderFlattensInsideItsRadius);
         RUN(grassFollowsTheMaterialRule);
         RUN(grassDensityByMaterial);
+        RUN(grassGridGrowsTheQuerysRecords);
+        RUN(grassSlotsComeAndGo);
         RUN(grassBadInputFails);
         oak_destroy_renderer(g_renderer); /* before the engine restarts */
         g_renderer = NULL;
