@@ -886,6 +886,58 @@ TEST(grassParityWithWind) {
 }
 
 /* Bad descs and arguments are one line each and make nothing. */
+/* A stream's write log: the ranges written since a version, in order;
+   none since the current one; a count's change logs the records between
+   the old count and the new; a writer's whole access logs everything; and
+   a copy older than the log reaches (or than the caller's room) is told to
+   copy everything. */
+TEST(streamWriteLog) {
+    oak_stream_desc d = {.capacity = 1000, .material = g_blade_mat};
+    d.lods[0] = (oak_stream_lod){g_blade, 0};
+    oak_stream *s = NULL;
+    CHECK_OK(oak_make_stream(&s, &d));
+    if (!s) return;
+    uint32_t r[8][2];
+    uint64_t v0 = oak_stream_version(s);
+    CHECK_EQ_INT(_oak_stream_writes_since(s, v0, r, 8), 0);
+    CHECK_EQ_INT(_oak_stream_writes_since(s, v0 - 1, r, 8), 1); /* a copy before any write */
+    CHECK(r[0][0] == 0 && r[0][1] == 1000);
+    oak_instance rec[4] = {{.scale = 1}, {.scale = 1}, {.scale = 1}, {.scale = 1}};
+    CHECK_OK(oak_stream_write(s, 10, rec, 4));
+    CHECK_OK(oak_stream_set_count(s, 300));
+    _oak_stream_records_to_write_range(s, 256, 16);
+    CHECK_EQ_INT(_oak_stream_writes_since(s, v0, r, 8), 3);
+    CHECK(r[0][0] == 10 && r[0][1] == 14 && r[1][0] == 0 && r[1][1] == 300 && r[2][0] == 256 &&
+          r[2][1] == 272);
+    CHECK_EQ_INT(_oak_stream_writes_since(s, v0 + 2, r, 8), 1);
+    CHECK(r[0][0] == 256 && r[0][1] == 272);
+    CHECK_OK(oak_stream_set_count(s, 100)); /* shrinking: what left the count */
+    CHECK_EQ_INT(_oak_stream_writes_since(s, oak_stream_version(s) - 1, r, 8), 1);
+    CHECK(r[0][0] == 100 && r[0][1] == 300);
+    CHECK_OK(oak_stream_set_count(s, 100));                          /* no change: no version */
+    CHECK_EQ_INT(_oak_stream_writes_since(s, v0, r, 2), UINT32_MAX); /* 4 writes, room for 2 */
+    uint64_t v1 = oak_stream_version(s);
+    _oak_stream_records_to_write(s);
+    CHECK_EQ_INT(_oak_stream_writes_since(s, v1, r, 8), 1);
+    CHECK(r[0][0] == 0 && r[0][1] == 1000);
+    for (int i = 0; i < OAK_STREAM_WRITE_LOG; i++) CHECK_OK(oak_stream_write(s, 0, rec, 1));
+    uint32_t(*big)[2] = malloc(sizeof *big * OAK_STREAM_WRITE_LOG);
+    if (big) {
+        CHECK_EQ_INT(_oak_stream_writes_since(s, v1, big, OAK_STREAM_WRITE_LOG), UINT32_MAX);
+        CHECK_EQ_INT(
+            _oak_stream_writes_since(s, oak_stream_version(s) - 5, big, OAK_STREAM_WRITE_LOG), 5);
+    }
+    free(big);
+    oak_destroy_stream(s);
+    /* a grass stream is rigid and opaque; a source past the enum fails */
+    d.source = OAK_STREAM_SOURCE_GRASS;
+    d.phase_opacity = true;
+    CHECK(oak_make_stream(&s, &d) != OAK_OK);
+    d.phase_opacity = false;
+    d.source = (oak_stream_source)7;
+    CHECK(oak_make_stream(&s, &d) != OAK_OK);
+}
+
 TEST(grassBadInputFails) {
     oak_scene *scene = NULL;
     CHECK_OK(oak_make_scene(&scene));
@@ -924,6 +976,7 @@ int main(int argc, char **argv) {
         RUN(grassGridGrowsTheQuerysRecords);
         RUN(grassSlotsComeAndGo);
         RUN(grassBadInputFails);
+        RUN(streamWriteLog);
         oak_destroy_renderer(g_renderer); /* before the engine restarts */
         g_renderer = NULL;
         RUN(grassSameRecordsAtAnyThreadCount); /* last: it restarts the engine */
