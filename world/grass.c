@@ -512,15 +512,14 @@ static oak_result make_streams(oak_grass *g) {
        slot holds every patch of the square at plants 1; a smaller share
        holds its expected count and 1.25 times it plus 16 (the binomial's
        tail past that is under 10^-4 of squares; what does not fit is left
-       out, on every backend alike). Flowers: 1.5 times their expected
-       share plus 24. */
+       out, on every backend alike). Flowers: their most expected (all
+       lush) plus 6 standard deviations plus 4. */
     uint32_t patches = g->per * g->per;
     double kr = (dist + 1.5 * g->tile) / g->tile;
     double slots = ceil(OAK_PI * kr * kr + 4 * kr + 1) + 8;
     double gs = fmin(patches, ceil(patches * g->desc.plants * 1.25) + 16);
-    double fs = g->desc.no_flowers
-                    ? 0
-                    : fmin(patches, ceil(patches * g->desc.plants * FLOWER_SHARE * 1.5) + 24);
+    double fm = patches * g->desc.plants * FLOWER_SHARE; /* the most flowers expected */
+    double fs = g->desc.no_flowers ? 0 : fmin(patches, ceil(fm + 6 * sqrt(fm) + 4));
     g->slot_size[0] = (uint32_t)gs, g->slot_size[1] = (uint32_t)fs;
     if (slots * gs > OAK_STREAM_MAX_INSTANCES) slots = floor(OAK_STREAM_MAX_INSTANCES / gs);
     g->slots = (uint32_t)slots;
@@ -585,9 +584,13 @@ oak_result oak_make_grass(oak_grass **out, oak_scene *scene, oak_terrain *terrai
     g->tile = td.tile_size;
     g->per = (uint32_t)lround(g->tile / OAK_GRASS_PATCH);
     /* a square grows from one grid of the finest heights when the square
-       is a whole number of the terrain's finest cells */
+       is a whole number of the terrain's finest cells and the grid's
+       (n + 1)^2 heights cost less than the three a patch the plants share
+       queries (the hash turns most patches away before any query at a
+       low share: at 0.1 the grid would cost 289 heights against 77) */
     g->cell = _oak_terrain_cell(terrain);
-    _oak_grass_use_grid(g, true);
+    double n = floor(g->tile / g->cell) + 1;
+    _oak_grass_use_grid(g, n * n < 3.0 * g->per * g->per * g->desc.plants);
     oak_result r;
     if ((r = make_clumps(g)) || (r = make_flowers(g)) || (r = make_streams(g)) || !rehash(g)) {
         oak_destroy_grass(g);
