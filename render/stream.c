@@ -102,6 +102,12 @@ oak_result oak_make_stream(oak_stream **out, const oak_stream_desc *desc) {
                          "stream: impostor LOD %u needs a posed stream (of 2 joints or more), to "
                          "be the last LOD and a live impostor material",
                          d.impostor_lod);
+    if (d.source != OAK_STREAM_SOURCE_HOST && d.source != OAK_STREAM_SOURCE_GRASS)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream: source %d is not a stream source",
+                         (int)d.source);
+    if (d.source == OAK_STREAM_SOURCE_GRASS && (d.pose_bank || d.phase_opacity))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "stream: a grass stream is rigid and opaque (no pose bank or opacity)");
     if (d.phase_opacity && d.pose_bank)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT,
                          "stream: a posed stream's phase is its pose, not an opacity");
@@ -147,6 +153,7 @@ oak_result oak_make_stream(oak_stream **out, const oak_stream_desc *desc) {
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "stream: no memory for its joints' reach");
     }
     s->version = 1;
+    s->log[1][0] = 0, s->log[1][1] = d.capacity; /* what a copy at version 0 lacks */
     s->serial = atomic_fetch_add(&serials, 1) + 1;
     *out = s;
     return OAK_OK;
@@ -158,6 +165,30 @@ void oak_destroy_stream(oak_stream *s) {
     oak_free(s->overrides);
     oak_free(s->joint_reach);
     oak_free(s);
+}
+
+/* Moves the version on and logs the records it wrote. */
+static void log_write(oak_stream *s, uint32_t lo, uint32_t hi) {
+    s->version++;
+    s->log[s->version % OAK_STREAM_WRITE_LOG][0] = lo;
+    s->log[s->version % OAK_STREAM_WRITE_LOG][1] = hi;
+}
+
+uint32_t _oak_stream_writes_since(const oak_stream *s, uint64_t since, uint32_t (*ranges)[2],
+                                  uint32_t cap) {
+    if (since >= s->version) return 0;
+    uint64_t n = s->version - since;
+    if (n > cap || n >= OAK_STREAM_WRITE_LOG) return UINT32_MAX;
+    for (uint64_t k = 0; k < n; k++) {
+        const uint32_t *e = s->log[(since + 1 + k) % OAK_STREAM_WRITE_LOG];
+        ranges[k][0] = e[0], ranges[k][1] = e[1];
+    }
+    return (uint32_t)n;
+}
+
+oak_instance *_oak_stream_records_to_write_range(oak_stream *s, uint32_t first, uint32_t count) {
+    log_write(s, first, first + count);
+    return s->records;
 }
 
 oak_result oak_stream_write(oak_stream *s, uint32_t first, const oak_instance *records,
@@ -180,12 +211,12 @@ oak_result oak_stream_write(oak_stream *s, uint32_t first, const oak_instance *r
                              "holds %u",
                              first + i, _oak_pose_override_slot(records[i].phase), slots);
     memcpy(s->records + first, records, (size_t)count * sizeof *records);
-    s->version++;
+    log_write(s, first, first + count);
     return OAK_OK;
 }
 
 oak_instance *_oak_stream_records_to_write(oak_stream *s) {
-    s->version++;
+    log_write(s, 0, s->desc.capacity);
     return s->records;
 }
 
@@ -279,7 +310,10 @@ oak_result oak_stream_set_count(oak_stream *s, uint32_t count) {
                          "stream count: %u past the capacity %u (streams do not grow: make a "
                          "larger one)",
                          count, s->desc.capacity);
-    if (count != s->count) s->version++;
+    /* records between the old count and the new were not copied by whom
+       copies only the counted ones */
+    if (count != s->count)
+        log_write(s, count < s->count ? count : s->count, count < s->count ? s->count : count);
     s->count = count;
     return OAK_OK;
 }
@@ -300,6 +334,6 @@ const oak_instance *oak_stream_records(const oak_stream *s) {
 oak_result oak_stream_set_lod_override(oak_stream *s, const uint8_t *lods) {
     if (!s) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream LOD override: NULL stream");
     s->lod_override = lods;
-    s->version++; /* the picks change what casts */
+    log_write(s, 0, s->desc.capacity); /* the picks change what casts */
     return OAK_OK;
 }

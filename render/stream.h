@@ -6,12 +6,19 @@
 
 #include <oak/backend.h>
 
+/* Writes a stream logs (the last this many versions' ranges), so a GPU
+   backend's copy that is a few versions behind catches up by those ranges
+   alone (a grass stream writes a few squares' slots a frame). */
+#define OAK_STREAM_WRITE_LOG 256
+
 struct oak_stream {
     oak_stream_desc desc; /* resolved: lod_count >= 1 */
     oak_instance *records;
     uint32_t count;
     uint64_t version; /* moves on every write and count change */
-    uint64_t serial;  /* unique per stream made: who a frontend slot held last frame */
+    /* each version's written records [lo, hi), at log[version % LOG] */
+    uint32_t log[OAK_STREAM_WRITE_LOG][2];
+    uint64_t serial; /* unique per stream made: who a frontend slot held last frame */
     const uint8_t *lod_override;
     /* a posed stream's (desc.pose_bank): each LOD mesh's sphere over every
        bank pose, mesh space (render/pose_stream.c _oak_pose_sphere) */
@@ -40,6 +47,16 @@ void _oak_stream_cull_spheres(const oak_stream *s, float out[OAK_STREAM_LODS][4]
    oak_stream_write it checks no override phase: the writer writes only
    slots oak_stream_write_pose_overrides handed it. */
 oak_instance *_oak_stream_records_to_write(oak_stream *s);
+/* The same for records [first, first + count) alone (the version moves on
+   once, the log holds the range); the caller keeps inside the capacity. */
+oak_instance *_oak_stream_records_to_write_range(oak_stream *s, uint32_t first, uint32_t count);
+/* The ranges [lo, hi) of records written since version `since` (a copy of
+   the records taken at that version, made whole again by copying them),
+   at most cap of them; UINT32_MAX when the log no longer reaches back (or
+   more than cap): copy everything. Ranges may overlap and run past the
+   count (copy what is under it). */
+uint32_t _oak_stream_writes_since(const oak_stream *s, uint64_t since, uint32_t (*ranges)[2],
+                                  uint32_t cap);
 
 /* The occlusion slot: false hides an instance whose world sphere passed the
    frustum. NULL: every instance passes; the frontend plugs its coarse depth

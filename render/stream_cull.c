@@ -246,6 +246,12 @@ void _oak_streams_release(oak_frontend *fe) {
 static bool keep_last(oak_frontend *fe, uint32_t s, const oak_stream *st, bool same) {
     oak_render_stream *rs = &fe->streams[s];
     uint32_t n = st->count;
+    if (st->desc.source == OAK_STREAM_SOURCE_GRASS) {
+        /* a grass record never moves while it lives (render.h): last
+           frame's records are this frame's, no copy (prev_records NULL) */
+        rs->prev_version = st->version;
+        return true;
+    }
     if (!OAK_GROW(fe->stream_last[s][0], fe->stream_last_cap[s][0], n ? n : 1) ||
         !OAK_GROW(fe->stream_last[s][1], fe->stream_last_cap[s][1], n ? n : 1))
         return false;
@@ -390,7 +396,8 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
                                   .material = str->desc.material,
                                   .flags = str->desc.flags,
                                   .first_input = base,
-                                  .native = natives[s]};
+                                  .native = natives[s],
+                                  .stream = str};
         /* wind, benders and the sink: a stream they bend moves every frame */
         oak_instance_bend *bend = &rs->bend;
         bool bent =

@@ -9,6 +9,7 @@
 
 #include "backend_start.h"
 #include "render/stream.h"
+#include "world/grass_internal.h"
 #include "world/terrain_internal.h"
 
 #define W 160
@@ -124,6 +125,140 @@ static uint64_t grown_hash(uint32_t threads, uint32_t *count) {
     return h;
 }
 
+/* An order-free hash of a stream's grown records (slots place them by
+   which slot a square got) in the 32 m squares within reach of eye (no
+   rebase: scene is world), and how many there are. */
+static uint64_t grown_set(const oak_stream *s, const float eye[3], float reach, uint32_t *n) {
+    const oak_instance *rec = oak_stream_records(s);
+    uint64_t sum = 0;
+    *n = 0;
+    for (uint32_t i = 0; i < oak_stream_count(s); i++) {
+        if (!(rec[i].scale > 0)) continue;
+        double x0 = floor(rec[i].position[0] / 32.0) * 32,
+               z0 = floor(rec[i].position[2] / 32.0) * 32;
+        double dx = fmax(fmax(x0 - eye[0], 0), eye[0] - (x0 + 32));
+        double dz = fmax(fmax(z0 - eye[2], 0), eye[2] - (z0 + 32));
+        if (dx * dx + dz * dz > (double)reach * reach) continue; /* a square kept past reach */
+        const uint8_t *b = (const uint8_t *)&rec[i];
+        uint64_t h = 1469598103934665603ull;
+        for (size_t k = 0; k < sizeof *rec; k++) h = (h ^ b[k]) * 1099511628211ull;
+        sum += h * 0x9E3779B97F4A7C15ull ^ h >> 29;
+        (*n)++;
+    }
+    return sum;
+}
+
+/* A square grown from one grid of the finest heights gives the bits a
+   height query per patch gives (the grid is the query's own float heights
+   and arithmetic), on a terrain of 4 m cells (8 a square) and of 2 m (16). */
+TEST(grassGridGrowsTheQuerysRecords) {
+    for (int c = 0; c < 2; c++) {
+        oak_terrain_desc td = soft_terrain();
+        td.cells = c ? 16 : 8;
+        oak_grass_desc gd = {.seed = 9, .distance = 120, .budget = 1u << 20};
+        float eye[3] = {30, 10, -20}, at[3] = {0, 0, -50};
+        gworld w;
+        if (!gworld_make(&w, &td, &gd, eye, at)) {
+            gworld_free(&w);
+            return;
+        }
+        oak_grass *q = NULL;
+        CHECK_OK(oak_make_grass(&q, w.scene, w.terrain, &gd));
+        if (q) {
+            _oak_grass_use_grid(q, false);
+            uint64_t t0 = oak_time_ns();
+            CHECK_OK(oak_grass_update(q, eye));
+            double ms_query = oak_ms_since(t0);
+            /* the grid's time on a fresh grass, for the record */
+            oak_grass *g2 = NULL;
+            CHECK_OK(oak_make_grass(&g2, w.scene, w.terrain, &gd));
+            t0 = oak_time_ns();
+            if (g2) CHECK_OK(oak_grass_update(g2, eye));
+            double ms_grid = oak_ms_since(t0);
+            oak_destroy_grass(g2);
+            for (int f = 0; f < 2; f++) {
+                const oak_stream *a = oak_grass_stream(w.grass, f), *b = oak_grass_stream(q, f);
+                uint32_t na = oak_stream_count(a), nb = oak_stream_count(b);
+                fprintf(stderr, "  %u cells a square, %s: %u and %u records%s\n", td.cells,
+                        f ? "flowers" : "grass", na, nb, f ? "" : " (grid, query)");
+                CHECK(f || na > 1000);
+                CHECK_EQ_INT(na, nb);
+                if (na == nb)
+                    CHECK(!memcmp(oak_stream_records(a), oak_stream_records(b),
+                                  (size_t)na * sizeof(oak_instance)));
+            }
+            fprintf(stderr, "  grown in one update: %.1f ms by the grid, %.1f ms by queries\n",
+                    ms_grid, ms_query);
+        }
+        oak_destroy_grass(q);
+        gworld_free(&w);
+    }
+}
+
+/* A walk of 1.2 km: squares leave and arrive, their slots are zeroed and
+   reused, the counts stay within the slots, every grown record stands in a
+   live square near the eye, the stats count exactly the grown records, and
+   at the end the streams hold, in the squares within reach, the very
+   records a grass made there fresh grows. */
+TEST(grassSlotsComeAndGo) {
+    oak_terrain_desc td = soft_terrain();
+    oak_grass_desc gd = {.seed = 6, .distance = 90, .budget = 1u << 20};
+    float eye[3] = {0, 10, 0}, at[3] = {0, 0, -50};
+    gworld w;
+    if (!gworld_make(&w, &td, &gd, eye, at)) {
+        gworld_free(&w);
+        return;
+    }
+    const oak_stream *gs = oak_grass_stream(w.grass, false), *fs = oak_grass_stream(w.grass, true);
+    uint32_t slot = _oak_grass_slot_size(w.grass, false), most = 0, far_off = 0, miscount = 0;
+    const float keep = 90 + 1.5f * 32 + 32 * 1.4143f; /* reach, slack, a square's diagonal */
+    for (int step = 1; step <= 30; step++) {
+        float e[3] = {40.0f * step, 10, -12.0f * step};
+        CHECK_OK(oak_terrain_update(w.terrain, e));
+        CHECK_OK(oak_grass_update(w.grass, e));
+        oak_grass_stats st;
+        oak_grass_get_stats(&st, w.grass);
+        CHECK(!st.pending);
+        uint32_t n[2] = {0, 0};
+        for (int f = 0; f < 2; f++) {
+            const oak_stream *s = f ? fs : gs;
+            const oak_instance *rec = oak_stream_records(s);
+            for (uint32_t i = 0; i < oak_stream_count(s); i++) {
+                if (!(rec[i].scale > 0)) continue;
+                n[f]++;
+                float dx = rec[i].position[0] - e[0], dz = rec[i].position[2] - e[2];
+                far_off += dx * dx + dz * dz > keep * keep;
+            }
+        }
+        miscount += n[0] != st.instances || n[1] != st.flowers;
+        CHECK_EQ_INT(oak_stream_count(gs) % slot, 0);
+        most = oak_stream_count(gs) > most ? oak_stream_count(gs) : most;
+    }
+    fprintf(stderr, "  slots of %u records; the grass stream's count at most %u of %u\n", slot,
+            most, oak_stream_capacity(gs));
+    CHECK_EQ_INT(far_off, 0);
+    CHECK_EQ_INT(miscount, 0);
+    CHECK(most <= oak_stream_capacity(gs));
+    /* a fresh grass at the walk's end grows the same squares' records */
+    float e[3] = {40.0f * 30, 10, -12.0f * 30};
+    oak_grass *fresh = NULL;
+    CHECK_OK(oak_make_grass(&fresh, w.scene, w.terrain, &gd));
+    if (fresh) {
+        CHECK_OK(oak_grass_update(fresh, e));
+        for (int f = 0; f < 2; f++) {
+            uint32_t na, nb;
+            uint64_t a = grown_set(oak_grass_stream(w.grass, f), e, gd.distance, &na);
+            uint64_t b = grown_set(oak_grass_stream(fresh, f), e, gd.distance, &nb);
+            fprintf(stderr, "  %s: walked %u, fresh %u\n", f ? "flowers" : "grass", na, nb);
+            CHECK(f || na > 1000);
+            CHECK_EQ_INT(na, nb);
+            CHECK(a == b);
+        }
+    }
+    oak_destroy_grass(fresh);
+    gworld_free(&w);
+}
+
 TEST(grassSameRecordsAtAnyThreadCount) {
     uint32_t n1, n4;
     uint64_t a = grown_hash(1, &n1), b = grown_hash(4, &n4);
@@ -174,8 +309,10 @@ TEST(grassFollowsTheMaterialRule) {
     }
     const oak_stream *s = oak_grass_stream(w.grass, false);
     const oak_instance *rec = oak_stream_records(s);
-    uint32_t n = oak_stream_count(s), bad = 0, wet = 0, off_ground = 0;
-    for (uint32_t i = 0; i < n; i++) {
+    uint32_t n = 0, bad = 0, wet = 0, off_ground = 0;
+    for (uint32_t i = 0; i < oak_stream_count(s); i++) {
+        if (!(rec[i].scale > 0)) continue; /* a slot's unused record */
+        n++;
         float h, nrm[3], var, sh[4];
         CHECK_OK(
             _oak_terrain_ground(w.terrain, rec[i].position[0], rec[i].position[2], &h, nrm, &var));
@@ -227,11 +364,13 @@ TEST(grassDensityByMaterial) {
     const oak_stream *s = oak_grass_stream(w.grass, false);
     const oak_instance *rec = oak_stream_records(s);
     uint32_t n = oak_stream_count(s);
-    /* grown patches by index (2 m squares within 350 m: all grown) */
+    /* grown patches by index (2 m squares within 350 m: all grown; a
+       slot's unused records, scale 0, are none) */
     enum { R = 175, SIDE = 2 * R };
     static uint8_t grown[SIDE * SIDE];
     memset(grown, 0, sizeof grown);
     for (uint32_t i = 0; i < n; i++) {
+        if (!(rec[i].scale > 0)) continue;
         int px = (int)floorf(rec[i].position[0] / 2) + R;
         int pz = (int)floorf(rec[i].position[2] / 2) + R;
         if (px >= 0 && px < SIDE && pz >= 0 && pz < SIDE) grown[pz * SIDE + px] = 1;
@@ -564,6 +703,68 @@ static void grass_patch(gworld *w, float wind_time, bool *ok) {
     *ok = true;
 }
 
+/* Draws w once on r and holds the per-LOD counts after culling to a
+   brute-force count over the grown records (the kernel's matrix, the LOD
+   meshes' spheres, the frustum). */
+static void check_counts(gworld *w, oak_renderer *r, uint32_t want_near) {
+    CHECK_OK(oak_scene_draw(w->scene, r));
+    const oak_render_view *v = oak_renderer_last_view(r);
+    uint32_t got[OAK_STREAM_LODS] = {0}, want[OAK_STREAM_LODS] = {0};
+    if (!strcmp(g_backend, "cpu")) {
+        oak_stream_stats st;
+        CHECK_OK(oak_renderer_stream_stats(r, &st));
+        memcpy(got, st.per_lod, sizeof got);
+    } else {
+        CHECK_OK(oak_renderer_read_stream_counts(r, got));
+    }
+    vec4 planes[6];
+    mat4 vp;
+    memcpy(vp, v->view_proj, sizeof vp);
+    oak_frustum_planes(vp, planes);
+    oak_grass_stats gs;
+    oak_grass_get_stats(&gs, w->grass);
+    for (int s = 0; s < 2; s++) {
+        const oak_stream *st = oak_grass_stream(w->grass, s == 1);
+        const oak_render_stream *rs = &v->streams[s];
+        const oak_instance *rec = oak_stream_records(st);
+        for (uint32_t i = 0; i < oak_stream_count(st); i++) {
+            if (!(rec[i].scale > 0)) continue; /* every kernel skips these */
+            float d[3] = {rec[i].position[0] - v->camera_pos[0],
+                          rec[i].position[1] - v->camera_pos[1],
+                          rec[i].position[2] - v->camera_pos[2]};
+            float dist = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+            uint32_t lod = 0;
+            while (lod + 1 < rs->lod_count && dist >= rs->lod_distance[lod]) lod++;
+            if (dist >= rs->lod_distance[rs->lod_count - 1]) continue;
+            mat4 m;
+            _oak_instance_matrix(&rs->bend, &rec[i], m);
+            const oak_mesh_data *md = oak_mesh_get(rs->lods[lod]);
+            vec4 c = {md->bounds.center[0], md->bounds.center[1], md->bounds.center[2], 1}, wc;
+            glm_mat4_mulv(m, c, wc);
+            float sc = 0;
+            for (int k = 0; k < 3; k++)
+                sc = fmaxf(sc, sqrtf(m[k][0] * m[k][0] + m[k][1] * m[k][1] + m[k][2] * m[k][2]));
+            if (oak_frustum_sphere((const vec4 *)planes, wc, md->bounds.radius * sc)) want[lod]++;
+        }
+    }
+    uint64_t eq = 0, drawn = 0;
+    for (int k = 0; k < OAK_STREAM_LODS; k++) {
+        eq += (uint64_t)got[k] * gs.blades_each;
+        drawn += (uint64_t)got[k] * gs.blades[k];
+    }
+    fprintf(stderr,
+            "  %s: per LOD %u %u %u %u, brute force %u %u %u %u; %llu blades drawn standing for "
+            "%llu (grass and flowers summed)\n",
+            g_backend, got[0], got[1], got[2], got[3], want[0], want[1], want[2], want[3],
+            (unsigned long long)drawn, (unsigned long long)eq);
+    CHECK(want[0] >= want_near && want[1] > 20 && want[2] > 20);
+    for (int k = 0; k < OAK_STREAM_LODS; k++) {
+        /* the CPU's kernel is this count; a GPU's float may tip an edge instance */
+        uint32_t slack = strcmp(g_backend, "cpu") ? 1 + want[k] / 200 : 0;
+        CHECK(got[k] + slack >= want[k] && got[k] <= want[k] + slack);
+    }
+}
+
 /* The per-LOD counts after culling equal a brute-force count over the
    records (the kernel's matrix, the LOD meshes' spheres, the frustum). */
 TEST(grassCountsMatchBruteForce) {
@@ -571,65 +772,39 @@ TEST(grassCountsMatchBruteForce) {
     bool ok;
     grass_patch(&w, 3.0f, &ok);
     oak_renderer *r = renderer();
+    if (ok && r) check_counts(&w, r, 1);
+    gworld_free(&w);
+}
+
+/* Squares leave and arrive between frames drawn (a GPU backend's copies,
+   one a frame in flight, catch up by the ranges written since each): after
+   a walk of 16 frames, with the grass's frames in between, the counts
+   still match the records the host holds. */
+TEST(grassCountsAfterAWalk) {
+    gworld w;
+    bool ok;
+    grass_patch(&w, 3.0f, &ok);
+    oak_renderer *r = renderer();
     if (ok && r) {
-        CHECK_OK(oak_scene_draw(w.scene, r));
-        const oak_render_view *v = oak_renderer_last_view(r);
-        uint32_t got[OAK_STREAM_LODS] = {0}, want[OAK_STREAM_LODS] = {0};
-        if (!strcmp(g_backend, "cpu")) {
-            oak_stream_stats st;
-            CHECK_OK(oak_renderer_stream_stats(r, &st));
-            memcpy(got, st.per_lod, sizeof got);
-        } else {
-            CHECK_OK(oak_renderer_read_stream_counts(r, got));
+        uint32_t grown = 0, dropped = 0;
+        for (int f = 1; f <= 16; f++) {
+            float eye[3] = {9.0f * f, 0, 6 - 5.0f * f}, at[3] = {9.0f * f, 0, -12 - 5.0f * f}, h;
+            CHECK_OK(oak_terrain_height(w.terrain, eye[0], eye[2], &h, NULL));
+            eye[1] = h + 1.6f;
+            CHECK_OK(oak_terrain_height(w.terrain, at[0], at[2], &h, NULL));
+            at[1] = h;
+            gworld_look(&w, eye, at);
+            CHECK_OK(oak_terrain_update(w.terrain, eye));
+            CHECK_OK(oak_grass_update(w.grass, eye));
+            oak_grass_stats gs;
+            oak_grass_get_stats(&gs, w.grass);
+            grown += gs.grown, dropped += gs.dropped;
+            if (f < 16) CHECK_OK(oak_scene_draw(w.scene, r));
         }
-        vec4 planes[6];
-        mat4 vp;
-        memcpy(vp, v->view_proj, sizeof vp);
-        oak_frustum_planes(vp, planes);
-        oak_grass_stats gs;
-        oak_grass_get_stats(&gs, w.grass);
-        for (int s = 0; s < 2; s++) {
-            const oak_stream *st = oak_grass_stream(w.grass, s == 1);
-            const oak_render_stream *rs = &v->streams[s];
-            const oak_instance *rec = oak_stream_records(st);
-            for (uint32_t i = 0; i < oak_stream_count(st); i++) {
-                float d[3] = {rec[i].position[0] - v->camera_pos[0],
-                              rec[i].position[1] - v->camera_pos[1],
-                              rec[i].position[2] - v->camera_pos[2]};
-                float dist = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-                uint32_t lod = 0;
-                while (lod + 1 < rs->lod_count && dist >= rs->lod_distance[lod]) lod++;
-                if (dist >= rs->lod_distance[rs->lod_count - 1]) continue;
-                mat4 m;
-                _oak_instance_matrix(&rs->bend, &rec[i], m);
-                const oak_mesh_data *md = oak_mesh_get(rs->lods[lod]);
-                vec4 c = {md->bounds.center[0], md->bounds.center[1], md->bounds.center[2], 1}, wc;
-                glm_mat4_mulv(m, c, wc);
-                float sc = 0;
-                for (int k = 0; k < 3; k++)
-                    sc =
-                        fmaxf(sc, sqrtf(m[k][0] * m[k][0] + m[k][1] * m[k][1] + m[k][2] * m[k][2]));
-                if (oak_frustum_sphere((const vec4 *)planes, wc, md->bounds.radius * sc))
-                    want[lod]++;
-            }
-        }
-        uint64_t eq = 0, drawn = 0;
-        for (int k = 0; k < OAK_STREAM_LODS; k++) {
-            eq += (uint64_t)got[k] * gs.blades_each;
-            drawn += (uint64_t)got[k] * gs.blades[k];
-        }
-        fprintf(
-            stderr,
-            "  %s: per LOD %u %u %u %u, brute force %u %u %u %u; %llu blades drawn standing for "
-            "%llu (grass and flowers summed)\n",
-            g_backend, got[0], got[1], got[2], got[3], want[0], want[1], want[2], want[3],
-            (unsigned long long)drawn, (unsigned long long)eq);
-        CHECK(want[0] > 0 && want[1] > 20 && want[2] > 20);
-        for (int k = 0; k < OAK_STREAM_LODS; k++) {
-            /* the CPU's kernel is this count; a GPU's float may tip an edge instance */
-            uint32_t slack = strcmp(g_backend, "cpu") ? 1 + want[k] / 200 : 0;
-            CHECK(got[k] + slack >= want[k] && got[k] <= want[k] + slack);
-        }
+        fprintf(stderr, "  walked 16 frames: %u squares grown and %u dropped on the way\n", grown,
+                dropped);
+        CHECK(grown > 10 && dropped > 10);
+        check_counts(&w, r, 0);
     }
     gworld_free(&w);
 }
@@ -711,6 +886,58 @@ TEST(grassParityWithWind) {
 }
 
 /* Bad descs and arguments are one line each and make nothing. */
+/* A stream's write log: the ranges written since a version, in order;
+   none since the current one; a count's change logs the records between
+   the old count and the new; a writer's whole access logs everything; and
+   a copy older than the log reaches (or than the caller's room) is told to
+   copy everything. */
+TEST(streamWriteLog) {
+    oak_stream_desc d = {.capacity = 1000, .material = g_blade_mat};
+    d.lods[0] = (oak_stream_lod){g_blade, 0};
+    oak_stream *s = NULL;
+    CHECK_OK(oak_make_stream(&s, &d));
+    if (!s) return;
+    uint32_t r[8][2];
+    uint64_t v0 = oak_stream_version(s);
+    CHECK_EQ_INT(_oak_stream_writes_since(s, v0, r, 8), 0);
+    CHECK_EQ_INT(_oak_stream_writes_since(s, v0 - 1, r, 8), 1); /* a copy before any write */
+    CHECK(r[0][0] == 0 && r[0][1] == 1000);
+    oak_instance rec[4] = {{.scale = 1}, {.scale = 1}, {.scale = 1}, {.scale = 1}};
+    CHECK_OK(oak_stream_write(s, 10, rec, 4));
+    CHECK_OK(oak_stream_set_count(s, 300));
+    _oak_stream_records_to_write_range(s, 256, 16);
+    CHECK_EQ_INT(_oak_stream_writes_since(s, v0, r, 8), 3);
+    CHECK(r[0][0] == 10 && r[0][1] == 14 && r[1][0] == 0 && r[1][1] == 300 && r[2][0] == 256 &&
+          r[2][1] == 272);
+    CHECK_EQ_INT(_oak_stream_writes_since(s, v0 + 2, r, 8), 1);
+    CHECK(r[0][0] == 256 && r[0][1] == 272);
+    CHECK_OK(oak_stream_set_count(s, 100)); /* shrinking: what left the count */
+    CHECK_EQ_INT(_oak_stream_writes_since(s, oak_stream_version(s) - 1, r, 8), 1);
+    CHECK(r[0][0] == 100 && r[0][1] == 300);
+    CHECK_OK(oak_stream_set_count(s, 100));                          /* no change: no version */
+    CHECK_EQ_INT(_oak_stream_writes_since(s, v0, r, 2), UINT32_MAX); /* 4 writes, room for 2 */
+    uint64_t v1 = oak_stream_version(s);
+    _oak_stream_records_to_write(s);
+    CHECK_EQ_INT(_oak_stream_writes_since(s, v1, r, 8), 1);
+    CHECK(r[0][0] == 0 && r[0][1] == 1000);
+    for (int i = 0; i < OAK_STREAM_WRITE_LOG; i++) CHECK_OK(oak_stream_write(s, 0, rec, 1));
+    uint32_t(*big)[2] = malloc(sizeof *big * OAK_STREAM_WRITE_LOG);
+    if (big) {
+        CHECK_EQ_INT(_oak_stream_writes_since(s, v1, big, OAK_STREAM_WRITE_LOG), UINT32_MAX);
+        CHECK_EQ_INT(
+            _oak_stream_writes_since(s, oak_stream_version(s) - 5, big, OAK_STREAM_WRITE_LOG), 5);
+    }
+    free(big);
+    oak_destroy_stream(s);
+    /* a grass stream is rigid and opaque; a source past the enum fails */
+    d.source = OAK_STREAM_SOURCE_GRASS;
+    d.phase_opacity = true;
+    CHECK(oak_make_stream(&s, &d) != OAK_OK);
+    d.phase_opacity = false;
+    d.source = (oak_stream_source)7;
+    CHECK(oak_make_stream(&s, &d) != OAK_OK);
+}
+
 TEST(grassBadInputFails) {
     oak_scene *scene = NULL;
     CHECK_OK(oak_make_scene(&scene));
@@ -740,12 +967,16 @@ int main(int argc, char **argv) {
     RUN(windMovesTipsNotBases); /* makes the blade assets */
     RUN(sunkInstancesDrawNothing);
     RUN(grassCountsMatchBruteForce);
+    RUN(grassCountsAfterAWalk);
     if (!strcmp(g_backend, "cpu")) {
         RUN(windGustsTravel);
         RUN(benderFlattensInsideItsRadius);
         RUN(grassFollowsTheMaterialRule);
         RUN(grassDensityByMaterial);
+        RUN(grassGridGrowsTheQuerysRecords);
+        RUN(grassSlotsComeAndGo);
         RUN(grassBadInputFails);
+        RUN(streamWriteLog);
         oak_destroy_renderer(g_renderer); /* before the engine restarts */
         g_renderer = NULL;
         RUN(grassSameRecordsAtAnyThreadCount); /* last: it restarts the engine */

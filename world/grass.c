@@ -1,11 +1,15 @@
 /* Grass and flowers over a terrain (docs/WORLD.md "Grass"; DIGEST 4.2, 4.3):
  * a clump instance per OAK_GRASS_PATCH square where the terrain's material
- * rule says grass, grown per tile square on the job pool within a budget,
- * drawn as two instance streams (a clump mesh per LOD band, wind, sink). */
+ * rule says grass, grown per tile square on the job pool within a budget
+ * straight into the square's slot of two instance streams (a clump mesh
+ * per LOD band, wind, sink); the host keeps only each square's slot and
+ * counts. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/stream.h"
+#include "world/grass_internal.h"
 #include "world/internal.h"
 #include "world/terrain_internal.h"
 
@@ -19,15 +23,17 @@
 #define SINK_SHARE   0.15f  /* of the last band's end over which instances sink */
 #define WATER_MARGIN 0.2f   /* metres above the lake's level still too wet */
 #define DRY_DENSITY  0.5f   /* dry grass grows half as dense as lush */
+#define GRID_MAX     64     /* finest terrain cells a side of a square grown from one height grid */
 
 _Static_assert(SIDE *SIDE == OAK_GRASS_BLADES, "the nearest clump is a SIDE x SIDE grid");
 
-/* one tile square's records, positions relative to its corner */
+/* one tile square: its slot in both streams (records slot * slot_size[s]
+   .. + slot_size[s], grown ones first in patch order, the rest zero, which
+   every cull skips) and how many grew */
 typedef struct gtile {
     int64_t ix, iz;
-    oak_instance *grass, *flowers;
+    uint32_t slot;
     uint32_t grass_count, flower_count;
-    bool grown;
 } gtile;
 
 typedef struct request {
@@ -52,9 +58,15 @@ struct oak_grass {
     uint32_t table_mask;
     request *req;
     uint32_t req_cap;
-    oak_instance *out[2]; /* the streams' records, written whole on a change */
+    uint32_t slot_size[2]; /* records a square's slot holds in each stream */
+    uint32_t slots;        /* slots each stream holds */
+    uint8_t *slot_used;
+    uint32_t slot_top;     /* highest slot in use + 1: the streams' counts are slot_top slots */
+    uint32_t grid;         /* finest terrain cells a side of a square (0: a query per patch) */
+    double cell;           /* metres between the finest grid's points */
+    uint32_t instances[2]; /* records grown in the live squares */
     double written_origin[2];
-    bool dirty;
+    bool written;
     oak_grass_stats stats;
 };
 
@@ -270,11 +282,9 @@ static oak_result make_flowers(oak_grass *g) {
 
 /* Density of grass at scene (x, z) by the terrain's material rule, with the
    ground's height, normal and dry share; 0 off grass and under water. */
-static float density_at(const oak_grass *g, double x, double z, float *h, float n[3], float *dry,
-                        float *lush) {
-    float var;
+static float density_rule(const oak_grass *g, double x, double z, float hv, const float n[3],
+                          float var, float *dry, float *lush) {
     *dry = 0, *lush = 0;
-    if (_oak_terrain_ground(g->terrain, x, z, h, n, &var)) return 0;
     if (g->desc.water) {
         const float *e = g->desc.water_extent;
         bool box = e[0] != 0 || e[1] != 0 || e[2] != 0 || e[3] != 0;
@@ -282,14 +292,50 @@ static float density_at(const oak_grass *g, double x, double z, float *h, float 
         oak_terrain_origin(g->terrain, o);
         double wx = x + o[0], wz = z + o[1];
         bool inside = !box || (wx >= e[0] && wx <= e[2] && wz >= e[1] && wz <= e[3]);
-        if (inside && *h < g->desc.water_level + WATER_MARGIN) return 0;
+        if (inside && hv < g->desc.water_level + WATER_MARGIN) return 0;
     }
     float sh[4];
-    _oak_terrain_material_shares(sh, n[1], *h, var);
+    _oak_terrain_material_shares(sh, n[1], hv, var);
     float grass = (1 - sh[1]) * (1 - sh[2]) * (1 - sh[3]);
     *dry = sh[0];
     *lush = grass * (1 - sh[0]);
     return grass * (1 - (1 - DRY_DENSITY) * sh[0]);
+}
+
+static float density_at(const oak_grass *g, double x, double z, float *h, float n[3], float *dry,
+                        float *lush) {
+    float var;
+    *dry = 0, *lush = 0;
+    if (_oak_terrain_ground(g->terrain, x, z, h, n, &var)) return 0;
+    return density_rule(g, x, z, *h, n, var, dry, lush);
+}
+
+/* The ground at scene (x, z) from a square's grid of the finest heights
+   (world cells from (gx, gz), grid + 1 a side) by oak_terrain_height's own
+   arithmetic, so the same bits; false where the point is off the grid or
+   past the world (the caller asks the terrain). */
+static bool grid_ground(const oak_grass *g, const float *grid, int64_t gx, int64_t gz, double x,
+                        double z, const double origin[2], float *height, float normal[3]) {
+    double ds = g->cell, wx = x + origin[0], wz = z + origin[1];
+    if (!(fabs(wx) <= OAK_TERRAIN_MAX_WORLD) || !(fabs(wz) <= OAK_TERRAIN_MAX_WORLD)) return false;
+    double cx = floor(wx / ds), cz = floor(wz / ds);
+    double fx = wx / ds - cx, fz = wz / ds - cz;
+    int64_t i = (int64_t)cx - gx, j = (int64_t)cz - gz, n = g->grid;
+    if (i < 0 || j < 0 || i >= n || j >= n) return false;
+    const float *r0 = grid + j * (n + 1), *r1 = r0 + (n + 1);
+    double h00 = r0[i], h11 = r1[i + 1], h, dx, dz;
+    if (fz >= fx) { /* triangle v00, v01, v11 */
+        double h01 = r1[i];
+        dx = h11 - h01, dz = h01 - h00;
+    } else { /* triangle v00, v11, v10 */
+        double h10 = r0[i + 1];
+        dx = h10 - h00, dz = h11 - h10;
+    }
+    h = h00 + dx * fx + dz * fz;
+    *height = (float)h;
+    double nx = -dx / ds, nz = -dz / ds, inv = 1.0 / sqrt(nx * nx + 1 + nz * nz);
+    normal[0] = (float)(nx * inv), normal[1] = (float)inv, normal[2] = (float)(nz * inv);
+    return true;
 }
 
 float oak_grass_density(const oak_grass *g, double x, double z) {
@@ -303,6 +349,7 @@ float oak_grass_density(const oak_grass *g, double x, double z) {
 typedef struct grow_job {
     const oak_grass *g;
     gtile **tiles;
+    oak_instance *rec[2]; /* the streams' records */
     double origin[2];
 } grow_job;
 
@@ -326,23 +373,38 @@ static void grow_tiles(void *user, uint32_t begin, uint32_t end, uint32_t worker
     const float plants = g->desc.plants, p = (float)OAK_GRASS_PATCH;
     static const float petals[4][3] = {
         {0.85f, 0.85f, 0.80f}, {0.90f, 0.70f, 0.08f}, {0.55f, 0.20f, 0.65f}, {0.30f, 0.35f, 0.85f}};
+    const uint32_t gs = g->slot_size[0], fs = g->slot_size[1];
+    float grid[(GRID_MAX + 1) * (GRID_MAX + 1)];
     for (uint32_t t = begin; t < end; t++) {
         gtile *tl = j->tiles[t];
         tl->grass_count = tl->flower_count = 0;
+        oak_instance *gout = j->rec[0] + (size_t)tl->slot * gs;
+        oak_instance *fout = fs ? j->rec[1] + (size_t)tl->slot * fs : NULL;
         double cx = (double)tl->ix * g->tile, cz = (double)tl->iz * g->tile;
-        for (uint32_t b = 0; b < g->per; b++)
-            for (uint32_t a = 0; a < g->per; a++) {
+        /* scene = world - origin, in double before the float records */
+        double sx = cx - j->origin[0], sz = cz - j->origin[1];
+        /* the square's finest heights once ((grid + 1)^2 noise evaluations
+           against three per patch through the query) */
+        int64_t gx = tl->ix * (int64_t)g->grid, gz = tl->iz * (int64_t)g->grid;
+        if (g->grid) _oak_terrain_grid(g->terrain, gx, gz, g->grid, grid);
+        for (uint32_t b = 0; b < g->per && tl->grass_count < gs; b++)
+            for (uint32_t a = 0; a < g->per && tl->grass_count < gs; a++) {
                 int64_t px = tl->ix * (int64_t)g->per + a, pz = tl->iz * (int64_t)g->per + b;
                 uint32_t key = patch_key(px, pz, g->desc.seed);
                 if (rnd(key, 0) >= plants) continue; /* the plants share, before any query */
                 float lx = (a + 0.3f + 0.4f * rnd(key, 1)) * p;
                 float lz = (b + 0.3f + 0.4f * rnd(key, 2)) * p;
-                float h, n[3], dry, lush;
-                float d = density_at(g, cx + lx - j->origin[0], cz + lz - j->origin[1], &h, n, &dry,
-                                     &lush);
+                float h, n[3], dry, lush, d;
+                double x = cx + lx - j->origin[0], z = cz + lz - j->origin[1];
+                if (g->grid && grid_ground(g, grid, gx, gz, x, z, j->origin, &h, n))
+                    d = density_rule(g, x, z, h, n, _oak_terrain_variation_at(g->terrain, x, z),
+                                     &dry, &lush);
+                else
+                    d = density_at(g, x, z, &h, n, &dry, &lush);
                 if (!(rnd(key, 3) < d)) continue;
-                oak_instance *r = &tl->grass[tl->grass_count++];
-                r->position[0] = lx, r->position[1] = h - ROOT_DEPTH, r->position[2] = lz;
+                oak_instance *r = &gout[tl->grass_count++];
+                r->position[0] = (float)(sx + lx), r->position[1] = h - ROOT_DEPTH;
+                r->position[2] = (float)(sz + lz);
                 r->scale = 0.9f + 0.2f * rnd(key, 4);
                 tilt_yaw(r->rotation, n, 6.2831853f * rnd(key, 5));
                 /* the ground's own grass colours (terrain_tile.c), lit a little brighter */
@@ -351,14 +413,18 @@ static void grow_tiles(void *user, uint32_t begin, uint32_t end, uint32_t worker
                 for (int c = 0; c < 3; c++)
                     r->color[c] = v * (lushc[c] + (dryc[c] - lushc[c]) * dry);
                 r->phase = rnd(key, 7);
-                if (g->desc.no_flowers || !(rnd(key, 8) < FLOWER_SHARE * lush)) continue;
-                oak_instance *f = &tl->flowers[tl->flower_count++];
+                if (g->desc.no_flowers || !(rnd(key, 8) < FLOWER_SHARE * lush) ||
+                    tl->flower_count >= fs)
+                    continue;
+                oak_instance *f = &fout[tl->flower_count++];
                 *f = *r;
                 f->scale = 0.8f + 0.4f * rnd(key, 9);
                 tilt_yaw(f->rotation, n, 6.2831853f * rnd(key, 10));
                 memcpy(f->color, petals[(uint32_t)(4 * rnd(key, 11)) & 3], sizeof f->color);
             }
-        tl->grown = true;
+        /* the slot's rest: zero records (scale 0), which no cull draws */
+        memset(gout + tl->grass_count, 0, sizeof *gout * (gs - tl->grass_count));
+        if (fs) memset(fout + tl->flower_count, 0, sizeof *fout * (fs - tl->flower_count));
     }
 }
 
@@ -411,9 +477,16 @@ static int cmp_request(const void *a, const void *b) {
     return x->iz < y->iz ? -1 : (x->iz > y->iz);
 }
 
-static void tile_free(gtile *t) {
-    oak_free(t->grass);
-    oak_free(t->flowers);
+/* Zeroes a square's slot in both streams (records rec) and frees it. */
+static void slot_free(oak_grass *g, oak_instance *rec[2], uint32_t slot) {
+    for (int s = 0; s < 2; s++)
+        if (g->slot_size[s]) {
+            _oak_stream_records_to_write_range(g->stream[s], slot * g->slot_size[s],
+                                               g->slot_size[s]);
+            memset(rec[s] + (size_t)slot * g->slot_size[s], 0,
+                   sizeof(oak_instance) * g->slot_size[s]);
+        }
+    g->slot_used[slot] = 0;
 }
 
 /* ---- make, update, destroy -------------------------------------------------- */
@@ -433,39 +506,50 @@ static oak_result make_streams(oak_grass *g) {
     const float bands[LODS - 1] = {30, 90, 270};
     for (uint32_t i = 0; i < LODS - 1; i++) g->lod_distance[i] = bands[i] * k;
     g->lod_distance[LODS - 1] = dist;
-    /* at most every patch of every square within reach (and one square of
-       hysteresis) grows, times the plants share with a margin */
-    double reach = dist + 2.5 * g->tile,
-           patches = OAK_PI * reach * reach / (OAK_GRASS_PATCH * OAK_GRASS_PATCH);
-    double cap = patches * fmin(1.0, g->desc.plants + 0.05) + 4096;
-    if (cap > OAK_STREAM_MAX_INSTANCES) cap = OAK_STREAM_MAX_INSTANCES;
+    /* A slot per square kept: the squares within keep (reach and a
+       square and a half of hysteresis) of any eye are at most the disc
+       grown by a square, pi K^2 + 4 K + 1 squares for K = keep / tile. A
+       slot holds every patch of the square at plants 1; a smaller share
+       holds its expected count and 1.25 times it plus 16 (the binomial's
+       tail past that is under 10^-4 of squares; what does not fit is left
+       out, on every backend alike). Flowers: their most expected (all
+       lush) plus 6 standard deviations plus 4. */
+    uint32_t patches = g->per * g->per;
+    double kr = (dist + 1.5 * g->tile) / g->tile;
+    double slots = ceil(OAK_PI * kr * kr + 4 * kr + 1) + 8;
+    double gs = fmin(patches, ceil(patches * g->desc.plants * 1.25) + 16);
+    double fm = patches * g->desc.plants * FLOWER_SHARE; /* the most flowers expected */
+    double fs = g->desc.no_flowers ? 0 : fmin(patches, ceil(fm + 6 * sqrt(fm) + 4));
+    g->slot_size[0] = (uint32_t)gs, g->slot_size[1] = (uint32_t)fs;
+    if (slots * gs > OAK_STREAM_MAX_INSTANCES) slots = floor(OAK_STREAM_MAX_INSTANCES / gs);
+    g->slots = (uint32_t)slots;
+    g->slot_used = oak_calloc(g->slots, 1);
+    if (!g->slot_used) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "grass: no memory for slots");
+    double cap = slots * gs;
     uint32_t flags = g->desc.shadows ? 0 : OAK_DRAW_NO_SHADOW;
     oak_stream_desc sd = {.capacity = (uint32_t)cap,
                           .lod_count = LODS,
                           .material = g->material[0],
                           .flags = flags,
                           .sway = g->desc.sway,
-                          .sink = SINK_SHARE * dist};
+                          .sink = SINK_SHARE * dist,
+                          .source = OAK_STREAM_SOURCE_GRASS};
     for (uint32_t i = 0; i < LODS; i++)
         sd.lods[i] = (oak_stream_lod){g->meshes[i], g->lod_distance[i]};
     if ((r = oak_make_stream(&g->stream[0], &sd))) return r;
+    /* flowers grow in every square grass does (drawn out to their reach) */
     float fr = fminf(dist, FLOWER_REACH);
-    double fcap = fmin(cap, OAK_PI * (fr + 2.5 * g->tile) * (fr + 2.5 * g->tile) /
-                                    (OAK_GRASS_PATCH * OAK_GRASS_PATCH) * FLOWER_SHARE * 1.5 +
-                                1024);
+    double fcap = fs ? slots * fs : 1;
     oak_stream_desc fd = {.capacity = (uint32_t)fcap,
                           .lod_count = FLOWER_LODS,
                           .material = g->material[1],
                           .flags = flags,
                           .sway = g->desc.sway,
-                          .sink = SINK_SHARE * fr};
+                          .sink = SINK_SHARE * fr,
+                          .source = OAK_STREAM_SOURCE_GRASS};
     fd.lods[0] = (oak_stream_lod){g->meshes[LODS], fr * 0.3f};
     fd.lods[1] = (oak_stream_lod){g->meshes[LODS + 1], fr};
     if ((r = oak_make_stream(&g->stream[1], &fd))) return r;
-    g->out[0] = oak_alloc(sizeof(oak_instance) * sd.capacity);
-    g->out[1] = oak_alloc(sizeof(oak_instance) * fd.capacity);
-    if (!g->out[0] || !g->out[1])
-        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "grass: no memory for %u records", sd.capacity);
     /* the scene draws them from now on; it destroys them if adding fails */
     oak_stream *s0 = g->stream[0], *s1 = g->stream[1];
     g->stream[0] = g->stream[1] = NULL;
@@ -499,6 +583,14 @@ oak_result oak_make_grass(oak_grass **out, oak_scene *scene, oak_terrain *terrai
     oak_terrain_desc td = oak_terrain_desc_defaults(NULL);
     g->tile = td.tile_size;
     g->per = (uint32_t)lround(g->tile / OAK_GRASS_PATCH);
+    /* a square grows from one grid of the finest heights when the square
+       is a whole number of the terrain's finest cells and the grid's
+       (n + 1)^2 heights cost less than the three a patch the plants share
+       queries (the hash turns most patches away before any query at a
+       low share: at 0.1 the grid would cost 289 heights against 77) */
+    g->cell = _oak_terrain_cell(terrain);
+    double n = floor(g->tile / g->cell) + 1;
+    _oak_grass_use_grid(g, n * n < 3.0 * g->per * g->per * g->desc.plants);
     oak_result r;
     if ((r = make_clumps(g)) || (r = make_flowers(g)) || (r = make_streams(g)) || !rehash(g)) {
         oak_destroy_grass(g);
@@ -516,44 +608,27 @@ void oak_destroy_grass(oak_grass *g) {
         if (g->meshes[i].id) oak_destroy_mesh(g->meshes[i]);
     for (int s = 0; s < 2; s++)
         if (g->material[s].id) oak_destroy_material(g->material[s]);
-    for (uint32_t i = 0; i < g->tile_count; i++) tile_free(&g->tiles[i]);
     oak_free(g->tiles);
     oak_free(g->table);
     oak_free(g->req);
-    oak_free(g->out[0]);
-    oak_free(g->out[1]);
+    oak_free(g->slot_used);
     oak_free(g);
 }
 
-/* Every grown tile's records into the streams, in tile order, placed from
-   their squares' corners in double (scene = world - origin). */
-static oak_result write_streams(oak_grass *g, const double origin[2]) {
-    uint32_t cap[2] = {oak_stream_capacity(g->stream[0]), oak_stream_capacity(g->stream[1])};
-    uint32_t at[2] = {0, 0};
+/* The live squares' records moved by the rebase (scene = world - origin):
+   in place, in double, so within a float's rounding of a fresh growth. */
+static void rebase_records(oak_grass *g, oak_instance *rec[2], const double origin[2]) {
+    double dx = g->written_origin[0] - origin[0], dz = g->written_origin[1] - origin[1];
     for (uint32_t i = 0; i < g->tile_count; i++) {
         const gtile *t = &g->tiles[i];
-        if (!t->grown) continue;
-        double cx = (double)t->ix * g->tile - origin[0], cz = (double)t->iz * g->tile - origin[1];
-        const oak_instance *src[2] = {t->grass, t->flowers};
         uint32_t n[2] = {t->grass_count, t->flower_count};
         for (int s = 0; s < 2; s++)
-            for (uint32_t k = 0; k < n[s] && at[s] < cap[s]; k++) {
-                oak_instance r = src[s][k];
-                r.position[0] = (float)(cx + r.position[0]);
-                r.position[2] = (float)(cz + r.position[2]);
-                g->out[s][at[s]++] = r;
+            for (uint32_t k = 0; k < n[s]; k++) {
+                oak_instance *r = &rec[s][(size_t)t->slot * g->slot_size[s] + k];
+                r->position[0] = (float)(r->position[0] + dx);
+                r->position[2] = (float)(r->position[2] + dz);
             }
     }
-    for (int s = 0; s < 2; s++) {
-        oak_result r = oak_stream_write(g->stream[s], 0, g->out[s], at[s]);
-        if (!r) r = oak_stream_set_count(g->stream[s], at[s]);
-        if (r) return r;
-    }
-    g->stats.instances = at[0];
-    g->stats.flowers = at[1];
-    memcpy(g->written_origin, origin, sizeof g->written_origin);
-    g->dirty = false;
-    return OAK_OK;
 }
 
 oak_result oak_grass_update(oak_grass *g, const float eye[3]) {
@@ -565,15 +640,25 @@ oak_result oak_grass_update(oak_grass *g, const float eye[3]) {
     const double we[2] = {eye[0] + origin[0], eye[2] + origin[1]};
     const double reach = g->desc.distance, keep = reach + 1.5 * g->tile;
     g->stats.grown = g->stats.dropped = 0;
+    /* the records are written in place, each write logged by its range
+       (render/stream.h), so a GPU backend copies only those */
+    oak_instance *rec[2] = {g->stream[0]->records, g->stream[1]->records};
+    if (g->written && (origin[0] != g->written_origin[0] || origin[1] != g->written_origin[1])) {
+        _oak_stream_records_to_write(g->stream[0]);
+        _oak_stream_records_to_write(g->stream[1]);
+        rebase_records(g, rec, origin);
+    }
+    memcpy(g->written_origin, origin, sizeof g->written_origin);
+    g->written = true;
     /* drop the squares past reach (with a square of slack, so one standing
-       on the line does not come and go) */
+       on the line does not come and go), zeroing their slots */
     for (uint32_t i = 0; i < g->tile_count;) {
         gtile *t = &g->tiles[i];
         if (square_distance(g, t->ix, t->iz, we) > keep) {
-            tile_free(t);
+            slot_free(g, rec, t->slot);
+            g->instances[0] -= t->grass_count, g->instances[1] -= t->flower_count;
             g->tiles[i] = g->tiles[--g->tile_count];
             g->stats.dropped++;
-            g->dirty = true;
         } else {
             i++;
         }
@@ -598,49 +683,50 @@ oak_result oak_grass_update(oak_grass *g, const float eye[3]) {
     uint32_t take = g->desc.budget / patches;
     if (take == 0) take = 1;
     if (take > nreq) take = nreq;
+    if (take > g->slots - g->tile_count) take = g->slots - g->tile_count; /* slots full: wait */
     g->stats.pending = nreq - take;
     if (take) {
         if (!OAK_GROW(g->tiles, g->tile_cap, g->tile_count + take))
             return oak_error(OAK_ERROR_OUT_OF_MEMORY, "grass: no memory for tiles");
         gtile **list = oak_alloc(sizeof *list * take);
         if (!list) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "grass: no memory for tiles");
-        uint32_t made = 0;
-        for (; made < take; made++) {
-            gtile *t = &g->tiles[g->tile_count + made];
-            *t = (gtile){.ix = g->req[made].ix, .iz = g->req[made].iz};
-            t->grass = oak_alloc(sizeof *t->grass * patches);
-            t->flowers = oak_alloc(sizeof *t->flowers * patches);
-            list[made] = t;
-            if (!t->grass || !t->flowers) {
-                tile_free(t);
-                break;
-            }
+        /* the lowest free slots, in request order (the same for any thread count) */
+        uint32_t slot = 0;
+        for (uint32_t i = 0; i < take; i++) {
+            while (g->slot_used[slot]) slot++;
+            g->slot_used[slot] = 1;
+            gtile *t = &g->tiles[g->tile_count + i];
+            *t = (gtile){.ix = g->req[i].ix, .iz = g->req[i].iz, .slot = slot};
+            list[i] = t;
+            for (int s = 0; s < 2; s++)
+                if (g->slot_size[s])
+                    _oak_stream_records_to_write_range(g->stream[s], slot * g->slot_size[s],
+                                                       g->slot_size[s]);
         }
-        if (made < take) {
-            for (uint32_t i = 0; i < made; i++) tile_free(list[i]);
-            oak_free(list);
-            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "grass: no memory for %u tiles", take);
-        }
-        grow_job job = {.g = g, .tiles = list, .origin = {origin[0], origin[1]}};
+        grow_job job = {
+            .g = g, .tiles = list, .rec = {rec[0], rec[1]}, .origin = {origin[0], origin[1]}};
         oak_parallel_for(take, 1, grow_tiles, &job);
         oak_free(list);
-        /* keep what grew, not the worst case (most squares are far from full) */
         for (uint32_t i = 0; i < take; i++) {
-            gtile *t = &g->tiles[g->tile_count + i];
-            oak_instance *a =
-                oak_realloc(t->grass, sizeof *a * (t->grass_count ? t->grass_count : 1));
-            oak_instance *b =
-                oak_realloc(t->flowers, sizeof *b * (t->flower_count ? t->flower_count : 1));
-            if (a) t->grass = a;
-            if (b) t->flowers = b;
+            const gtile *t = &g->tiles[g->tile_count + i];
+            g->instances[0] += t->grass_count, g->instances[1] += t->flower_count;
         }
         g->tile_count += take;
         g->stats.grown = take;
-        g->dirty = true;
     }
     g->stats.tiles = g->tile_count;
-    if (g->dirty || origin[0] != g->written_origin[0] || origin[1] != g->written_origin[1])
-        return write_streams(g, origin);
+    g->stats.instances = g->instances[0];
+    g->stats.flowers = g->instances[1];
+    { /* the counts: every slot up to the highest in use */
+        uint32_t top = 0;
+        for (uint32_t i = 0; i < g->tile_count; i++)
+            top = g->tiles[i].slot + 1 > top ? g->tiles[i].slot + 1 : top;
+        g->slot_top = top;
+        for (int s = 0; s < 2; s++) {
+            oak_result r = oak_stream_set_count(g->stream[s], top * g->slot_size[s]);
+            if (r) return r;
+        }
+    }
     return OAK_OK;
 }
 
@@ -656,4 +742,13 @@ void oak_grass_get_stats(oak_grass_stats *out, const oak_grass *g) {
 
 oak_stream *oak_grass_stream(const oak_grass *g, bool flowers) {
     return g ? g->stream[flowers ? 1 : 0] : NULL;
+}
+
+void _oak_grass_use_grid(oak_grass *g, bool on) {
+    double cells = g->tile / g->cell;
+    g->grid = on && cells == floor(cells) && cells >= 1 && cells <= GRID_MAX ? (uint32_t)cells : 0;
+}
+
+uint32_t _oak_grass_slot_size(const oak_grass *g, bool flowers) {
+    return g->slot_size[flowers ? 1 : 0];
 }

@@ -826,13 +826,30 @@ oak_result oak_terrain_height(const oak_terrain *t, double x, double z, float *h
     return OAK_OK;
 }
 
+double _oak_terrain_cell(const oak_terrain *t) {
+    return (double)t->desc.tile_size / t->desc.cells;
+}
+
+void _oak_terrain_grid(const oak_terrain *t, int64_t gx, int64_t gz, uint32_t n, float *out) {
+    /* the same doubles oak_terrain_height forms (cell index times spacing) */
+    double ds = _oak_terrain_cell(t);
+    for (uint32_t j = 0; j <= n; j++)
+        for (uint32_t i = 0; i <= n; i++)
+            out[j * (n + 1) + i] = (float)_oak_terrain_noise_height(
+                &t->noise, (double)(gx + (int64_t)i) * ds, (double)(gz + (int64_t)j) * ds);
+}
+
 oak_result _oak_terrain_ground(const oak_terrain *t, double x, double z, float *height,
                                float normal[3], float *variation) {
     oak_result r = oak_terrain_height(t, x, z, height, normal);
     if (r) return r;
-    *variation = _oak_terrain_variation(x + t->origin[0] + t->noise.offset[0],
-                                        z + t->origin[1] + t->noise.offset[1]);
+    *variation = _oak_terrain_variation_at(t, x, z);
     return OAK_OK;
+}
+
+float _oak_terrain_variation_at(const oak_terrain *t, double x, double z) {
+    return _oak_terrain_variation(x + t->origin[0] + t->noise.offset[0],
+                                  z + t->origin[1] + t->noise.offset[1]);
 }
 
 void oak_terrain_origin(const oak_terrain *t, double origin[2]) {

@@ -74,6 +74,15 @@ float _oak_terrain_variation(double wx, double wz);
 oak_result _oak_terrain_ground(const oak_terrain *t, double x, double z, float *height,
                                float normal[3], float *variation);
 
+/* The variation field alone at scene (x, z) (as _oak_terrain_ground gives it). */
+float _oak_terrain_variation_at(const oak_terrain *t, double x, double z);
+/* Metres between the finest level's grid points. */
+double _oak_terrain_cell(const oak_terrain *t);
+/* The finest grid's heights (rounded to float, as oak_terrain_height reads
+   them) at world grid points (gx + i, gz + j) x cell for i, j in 0 .. n,
+   row by row along x: (n + 1)^2 floats (world/grass.c grows a tile from them). */
+void _oak_terrain_grid(const oak_terrain *t, int64_t gx, int64_t gz, uint32_t n, float *out);
+
 /* Terrain colours as linear RGB from slope (normal's y), height and a
    variation value in about [-1, 1]: grass, dirt, rock and snow. */
 void _oak_terrain_material_color(float rgb[3], float normal_y, float height, float variation);

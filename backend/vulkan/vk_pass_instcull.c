@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "backend/gpu/gpu_records.h"
+#include "render/stream.h"
 #include "vk_internal.h"
 
 #define HEAD_BYTES ((size_t)OAK_STREAM_MAX_PER_VIEW * sizeof(oak_gpu_instcull))
@@ -91,6 +92,27 @@ oak_result _oak_vk_instcull_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_ren
     return OAK_OK;
 }
 
+/* A stream's records into dst (its place in the frame's buffer): when the
+   copy there is of these very records (same array, same place) at version
+   `since`, only the ranges the stream's log says were written since (a
+   grass stream writes a few squares' slots a frame), else all. */
+static void copy_records(uint8_t *dst, const oak_render_stream *rs, bool same, uint64_t since) {
+    uint32_t ranges[OAK_STREAM_WRITE_LOG][2];
+    uint32_t n = same && rs->stream
+                     ? _oak_stream_writes_since(rs->stream, since, ranges, OAK_STREAM_WRITE_LOG)
+                     : UINT32_MAX;
+    if (n == UINT32_MAX) {
+        if (rs->count) memcpy(dst, rs->records, (size_t)rs->count * sizeof(oak_gpu_instance));
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t lo = ranges[i][0], hi = ranges[i][1] < rs->count ? ranges[i][1] : rs->count;
+        if (lo < hi)
+            memcpy(dst + (size_t)lo * sizeof(oak_gpu_instance), rs->records + lo,
+                   (size_t)(hi - lo) * sizeof(oak_gpu_instance));
+    }
+}
+
 oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     uint32_t ns =
         v->stream_count < OAK_STREAM_MAX_PER_VIEW ? v->stream_count : OAK_STREAM_MAX_PER_VIEW;
@@ -127,9 +149,9 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
         }
         if (f->instcull_src[s] != rs->records || f->instcull_version[s] != rs->version ||
             f->instcull_first[s] != first) {
-            if (rs->count)
-                memcpy(rec + (size_t)first * sizeof(oak_gpu_instance), rs->records,
-                       (size_t)rs->count * sizeof(oak_gpu_instance));
+            copy_records(rec + (size_t)first * sizeof(oak_gpu_instance), rs,
+                         f->instcull_src[s] == rs->records && f->instcull_first[s] == first,
+                         f->instcull_version[s]);
             f->instcull_src[s] = rs->records;
             f->instcull_version[s] = rs->version;
             f->instcull_first[s] = first;
@@ -138,7 +160,12 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
             f->instcull_prev_version[s] != rs->prev_version ||
             f->instcull_prev_first[s] != total + first) {
             const oak_instance *p = rs->prev_records ? rs->prev_records : rs->records;
-            if (rs->count)
+            if (p == rs->records) /* last frame's are this frame's: the log serves */
+                copy_records(rec + (size_t)(total + first) * sizeof(oak_gpu_instance), rs,
+                             f->instcull_prev_src[s] == rs->records &&
+                                 f->instcull_prev_first[s] == total + first,
+                             f->instcull_prev_version[s]);
+            else if (rs->count)
                 memcpy(rec + (size_t)(total + first) * sizeof(oak_gpu_instance), p,
                        (size_t)rs->count * sizeof(oak_gpu_instance));
             f->instcull_prev_src[s] = rs->records;

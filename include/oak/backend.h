@@ -144,6 +144,10 @@ typedef struct oak_render_stream {
     const float *pose_overrides;
     uint32_t pose_override_slots;
     uint64_t pose_override_version;
+    /* the stream itself, whose write log (render/stream.h
+       _oak_stream_writes_since) lets a GPU backend's copy of the records
+       catch up by the ranges written since its version alone */
+    const struct oak_stream *stream;
 } oak_render_stream;
 
 /* A run of draws in `draws` sharing one mesh and material. */

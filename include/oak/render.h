@@ -390,6 +390,19 @@ typedef struct oak_instance {
     float phase;
 } oak_instance;
 
+/* Who writes a stream's records. HOST: its owner, through oak_stream_write
+ * (or in place), and every backend uploads them from the host. GRASS: the
+ * grass system (world/grass.c, docs/WORLD.md "Grass"), in fixed slots per
+ * terrain tile square, each written once when its square arrives and
+ * zeroed when it leaves (a zero record, scale 0, draws nothing); a record
+ * never moves while its square lives (an origin rebase aside). Today the
+ * job pool writes them on the host for every backend; the GPU kernel that
+ * writes them on the device is not built yet (docs/WORLD.md "Grass"). */
+typedef enum oak_stream_source {
+    OAK_STREAM_SOURCE_HOST = 0,
+    OAK_STREAM_SOURCE_GRASS = 1,
+} oak_stream_source;
+
 /* A stream: one material drawn at up to `capacity` instances, each with the
  * LOD mesh its distance to the camera picks: lods[k] while the distance is
  * under lods[k].distance (the last LOD's 0: no limit; past a non-zero last
@@ -436,6 +449,8 @@ typedef struct oak_stream_desc {
        which multiplies the material's alpha; for BLEND materials (such a
        stream is drawn as draws on every backend), not posed streams */
     bool phase_opacity;
+    /* who writes the records (oak_stream_source above); 0: the host */
+    oak_stream_source source;
 } oak_stream_desc;
 
 /* A phase that packs opacity [0, 1] in 1/255 steps (the integer part, 0 ..
