@@ -207,8 +207,9 @@ void _oak_vk_craster_shadow_run(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
                                 const oak_shadow_layer_plan *plans, uint32_t cascades) {
     f->craster_shadow_bands = f->craster_shadow_regions = 0;
     memset(f->craster_shadow_lods, 0, sizeof f->craster_shadow_lods);
+    /* (a map resized after the upload pass's reserve waits a frame) */
     if (!shadow_possible(vk, v) || !f->craster.buffer || !vk->craster_shadow.buffer ||
-        !f->instance_out.mapped)
+        vk->craster_shadow.size < shadow_bytes(vk) || !f->instance_out.mapped)
         return;
     uint64_t most;
     uint32_t n = shadow_plan(vk, f, v, plans, cascades, &most);
