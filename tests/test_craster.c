@@ -324,6 +324,70 @@ out:
     scene_free(&s);
 }
 
+/* One frame's picture of a fresh renderer under OAK_CRASTER=mode. */
+static bool picture(scene *s, const char *mode, uint8_t *px) {
+    setenv("OAK_CRASTER", mode, 1);
+    oak_renderer *r = NULL;
+    oak_renderer_desc d = {.backend = g_backend, .width = W, .height = H, .shadow_map_size = SM};
+    CHECK_OK(oak_make_renderer(&r, &d));
+    bool ok = r && oak_renderer_draw(r, &s->in) == OAK_OK &&
+              oak_renderer_read_pixels(r, px, (size_t)W * H * 4) == OAK_OK;
+    CHECK(ok);
+    oak_destroy_renderer(r);
+    unsetenv("OAK_CRASTER");
+    return ok;
+}
+
+/* The tufts' shadows on a ground quad: the picture with every band of
+   every cascade in compute against the hardware's, under the parity rule,
+   and the dark pixels (under half the lit ground's green: shadows and
+   dark tufts) in equal number within 1%. */
+TEST(shadowPictureAllVsOff) {
+    static scene s;
+    static uint8_t a[W * H * 4], b[W * H * 4];
+    scene_init(&s);
+    oak_mesh ground = {0};
+    static const float p[] = {-8, 0, 4, 8, 0, 4, 8, 0, -30, -8, 0, 4, 8, 0, -30, -8, 0, -30};
+    static const float nrm[] = {0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0};
+    oak_mesh_desc md = {.vertex_count = 6, .positions = p, .normals = nrm, .name = "ground"};
+    CHECK_OK(oak_make_mesh(&ground, &md));
+    if (!s.streams[1] || !ground.id) goto out;
+    mat4 world;
+    glm_mat4_identity(world);
+    s.in.draw_count = 1, s.in.meshes = &ground, s.in.materials = &g_two_sided;
+    s.in.transforms = (const mat4 *)&world;
+    g_shadow_bands = -1;
+    bool made = picture(&s, "off", a) && picture(&s, "all", b);
+    CHECK(g_shadow_bands >= 4);
+    if (!made) goto out;
+    char label[64];
+    snprintf(label, sizeof label, "shadows all vs off on %s", g_backend);
+    oak_test_parity(label, a, b, W, H);
+    /* shaded: the green below half the bottom row's brightest (the lit
+       ground near the eye, before the field) */
+    int lit = 0;
+    for (int x = 0; x < W; x++) {
+        int g = a[((size_t)(H - 1) * W + (size_t)x) * 4 + 1];
+        lit = g > lit ? g : lit;
+    }
+    size_t dark[2] = {0, 0}, px = 0, same = 0;
+    for (size_t i = 0; i < (size_t)W * H; i++) {
+        int ga = a[i * 4 + 1], gb = b[i * 4 + 1];
+        dark[0] += ga * 2 < lit;
+        dark[1] += gb * 2 < lit;
+        px++, same += a[i * 4] == b[i * 4] && ga == gb && a[i * 4 + 2] == b[i * 4 + 2];
+    }
+    fprintf(stderr,
+            "  %s: lit ground green %d, shaded pixels %zu (hardware) %zu (compute); %zu of %zu "
+            "pixels the same\n",
+            g_backend, lit, dark[0], dark[1], same, px);
+    CHECK(lit > 40 && dark[0] > 200); /* the shadows show */
+    CHECK(fabs((double)dark[1] - (double)dark[0]) <= 0.01 * (double)dark[0]);
+out:
+    oak_destroy_mesh(ground);
+    scene_free(&s);
+}
+
 /* The band rule in numbers, and the switch's words. */
 TEST(bandRuleAndSwitch) {
     oak_render_view v;
@@ -388,6 +452,7 @@ int main(int argc, char **argv) {
         RUN(pictureMatchesCpu);
         RUN(onPicksFarBandsByThreshold);
         RUN(shadowTexelsMatchHardware);
+        RUN(shadowPictureAllVsOff);
     }
     if (g_oak_test_validation)
         fprintf(stderr, "FAIL: %d validation or GL debug messages\n", g_oak_test_validation);
