@@ -404,6 +404,15 @@ oak_result oak_renderer_read_sky(oak_renderer *r, float *texels, size_t count, u
     return r->backend->read_sky(r->self, texels, count, captures);
 }
 
+oak_result oak_renderer_read_shadow_map(oak_renderer *r, float *depth, size_t count) {
+    if (!r || !depth) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "shadow map: NULL argument");
+    if (!r->drawn) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "shadow map: nothing drawn yet");
+    if (!r->backend->read_shadow_map)
+        return oak_error(OAK_ERROR_UNSUPPORTED, "shadow map: the %s backend has no read",
+                         r->backend->name);
+    return r->backend->read_shadow_map(r->self, depth, count);
+}
+
 oak_result oak_renderer_read_light_grid(oak_renderer *r, oak_light_grid_info *info,
                                         uint32_t *counts, uint32_t *lists) {
     if (!r->drawn) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "light grid: nothing drawn yet");

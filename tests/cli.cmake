@@ -225,6 +225,21 @@ oak_cli_test(cliInfoSaysTheMeshletPath ARGS "info" EXIT 0
 oak_cli_test(cliBenchCountsMeshlets
              ARGS "bench|--backend|cpu|--size|64x36|--frames|2|--warmup|0|--json"
              EXIT 0 OUT "\"meshlets\": {\"on\": true, \"tested\": [1-9][0-9]*, \"culled_frustum\": [0-9]+, \"culled_cone\": [0-9]+, \"triangles_kept\": [1-9][0-9]*}")
+
+# the GPUs say which shadow bands their compute raster takes
+# (docs/ARCHITECTURE.md "Compute rasterization", "The cascades"); Vulkan's
+# feature lines are indented 6, GL's report 4
+function(oak_cli_shadow_craster_test gpu name indent)
+  oak_cli_test(cliInfoSays${name}ShadowComputeRaster ARGS "info" EXIT 0
+               OUT "  ${gpu}: available\n.*\n${indent}shadow compute raster: stream bands whose triangles are at most 4 of a cascade's texels across \\(OAK_CRASTER=on")
+  set_tests_properties(cliInfoSays${name}ShadowComputeRaster PROPERTIES LABELS "cli;${gpu}")
+endfunction()
+if(OAK_HAVE_VULKAN)
+  oak_cli_shadow_craster_test(vulkan Vulkan "      ")
+endif()
+if(OAK_HAVE_GL)
+  oak_cli_shadow_craster_test(gl Gl "    ")
+endif()
 oak_cli_test(cliRenderRejectsBadOcclusion ARGS "render|--occlusion|maybe" EXIT 2
              ERR "--occlusion 'maybe': expected on or off" ERR_LINES 1)
 oak_cli_test(cliBenchReportsTheLampGrid

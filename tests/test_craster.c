@@ -7,7 +7,10 @@
  * pixel (the albedo and normal channels) agrees on at least 99% of the
  * covered pixels and differs only within a pixel of an edge, the covered
  * pixel counts agree within 1%, the picture meets the parity rule against
- * the CPU's, and OAK_CRASTER=on picks the far band by the threshold. */
+ * the CPU's, and OAK_CRASTER=on picks the far band by the threshold. The
+ * same tufts cast into the cascade atlas: its texels drawn in compute
+ * (every band of every cascade) against the hardware's, read back, on a
+ * fresh static layer, on a cached one and with the streams as movers. */
 #include "oak_test.h"
 
 #include "backend/gpu/craster.h"
@@ -23,11 +26,15 @@
 static const char *g_backend = "cpu";
 static oak_material g_one_sided, g_two_sided;
 static oak_mesh g_tuft;
-static int g_bands = -1; /* the latest "compute raster: N LOD bands" */
+static int g_bands = -1;        /* the latest "compute raster: N LOD bands" */
+static int g_shadow_bands = -1; /* the latest "shadow compute raster: N cascade bands" */
 
 static void log_bands(void *user, oak_log_level level, const char *msg) {
-    const char *at = strstr(msg, "compute raster: ");
-    if (at) g_bands = atoi(at + strlen("compute raster: "));
+    const char *at = strstr(msg, "shadow compute raster: ");
+    if (at)
+        g_shadow_bands = atoi(at + strlen("shadow compute raster: "));
+    else if ((at = strstr(msg, "compute raster: ")))
+        g_bands = atoi(at + strlen("compute raster: "));
     if (level >= OAK_LOG_WARN) oak_test_count_log(user, level, msg);
 }
 
@@ -174,9 +181,10 @@ TEST(pictureMatchesCpu) {
     static uint8_t a[W * H * 4], b[W * H * 4];
     scene_init(&s);
     setenv("OAK_CRASTER", "all", 1);
-    g_bands = -1;
+    g_bands = g_shadow_bands = -1;
     if (s.streams[1]) oak_test_parity_frame("compute raster vs cpu", g_backend, &s.in, W, H, a, b);
     CHECK_EQ_INT(g_bands, 4);
+    CHECK(g_shadow_bands >= 4); /* the tufts' shadows in compute too */
     unsetenv("OAK_CRASTER");
     scene_free(&s);
 }
@@ -206,6 +214,180 @@ out:
     scene_free(&s);
 }
 
+#define SM    512 /* a cascade's map edge */
+#define ATLAS (2 * SM)
+
+/* The cascade atlas after `frames` frames of one renderer under
+   OAK_CRASTER=mode; with `move`, every frame after the first rewrites the
+   streams' records (the same values), so they cast as movers. */
+static bool shadow_atlas(scene *s, const char *mode, int frames, bool move, float *out) {
+    setenv("OAK_CRASTER", mode, 1);
+    oak_renderer *r = NULL;
+    oak_renderer_desc d = {.backend = g_backend, .width = W, .height = H, .shadow_map_size = SM};
+    CHECK_OK(oak_make_renderer(&r, &d));
+    bool ok = r != NULL;
+    for (int i = 0; i < frames && ok; i++) {
+        if (move && i)
+            for (int k = 0; k < 2; k++) CHECK_OK(oak_stream_write(s->streams[k], 0, s->rec, CAP));
+        ok = oak_renderer_draw(r, &s->in) == OAK_OK;
+    }
+    ok = ok && oak_renderer_read_shadow_map(r, out, (size_t)ATLAS * ATLAS) == OAK_OK;
+    CHECK(ok);
+    oak_destroy_renderer(r);
+    unsetenv("OAK_CRASTER");
+    return ok;
+}
+
+/* Texels of the hardware's atlas a (compute's b): covered in either, equal
+   (within 2^-20 of depth: the two interpolate z in different float steps),
+   differing away from an edge of a (all eight neighbours covered as the
+   texel is and within 1e-3 of its depth). */
+typedef struct atlas_diff {
+    size_t covered[2], either, equal, inner;
+} atlas_diff;
+
+static atlas_diff diff_atlas(const float *a, const float *b) {
+    atlas_diff r = {{0, 0}, 0, 0, 0};
+    for (int y = 0; y < ATLAS; y++)
+        for (int x = 0; x < ATLAS; x++) {
+            size_t i = (size_t)y * ATLAS + (size_t)x;
+            bool c0 = a[i] > 0, c1 = b[i] > 0;
+            r.covered[0] += c0, r.covered[1] += c1, r.either += c0 || c1;
+            if (!c0 && !c1) continue;
+            if (c0 == c1 && fabsf(a[i] - b[i]) <= 0x1p-20f) {
+                r.equal++;
+                continue;
+            }
+            bool edge = false;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    int xx = x + dx, yy = y + dy;
+                    if (xx < 0 || yy < 0 || xx >= ATLAS || yy >= ATLAS) {
+                        edge = true;
+                        continue;
+                    }
+                    size_t j = (size_t)yy * ATLAS + (size_t)xx;
+                    edge |= (a[j] > 0) != c0 || fabsf(a[j] - a[i]) > 1e-3f;
+                }
+            r.inner += !edge;
+        }
+    return r;
+}
+
+static void check_atlas(const char *what, const float *a, const float *b) {
+    atlas_diff d = diff_atlas(a, b);
+    double frac = (double)d.equal / (double)(d.either ? d.either : 1);
+    double cover = fabs((double)d.covered[1] - (double)d.covered[0]) /
+                   (double)(d.covered[0] ? d.covered[0] : 1);
+    fprintf(stderr,
+            "  %s %s: texels cast %zu (hardware) %zu (compute); equal on %zu of %zu (%.4f); "
+            "%zu differ away from an edge; coverage differs by %.4f\n",
+            g_backend, what, d.covered[0], d.covered[1], d.equal, d.either, frac, d.inner, cover);
+    CHECK(d.covered[0] > 1000); /* the tufts cast a good number of texels */
+    CHECK(frac >= 0.99);
+    CHECK_EQ_INT((int)d.inner, 0);
+    CHECK(cover <= 0.01);
+}
+
+TEST(shadowTexelsMatchHardware) {
+    static scene s;
+    static float a[ATLAS * ATLAS], b[ATLAS * ATLAS];
+    scene_init(&s);
+    if (!s.streams[1]) goto out;
+    /* one plain caster: without any the frontend keys no static layer
+       (static_key 0, redrawn every frame) and the cache never holds */
+    mat4 world;
+    glm_translate_make(world, (vec3){1, 0, -3});
+    s.in.draw_count = 1, s.in.meshes = &g_tuft, s.in.materials = &g_one_sided;
+    s.in.transforms = (const mat4 *)&world;
+    /* frame 1: a stream seen for the first time casts as a mover */
+    g_shadow_bands = -1;
+    bool made = shadow_atlas(&s, "off", 1, false, a);
+    CHECK_EQ_INT(g_shadow_bands, -1); /* off never plans */
+    made = made && shadow_atlas(&s, "all", 1, false, b);
+    CHECK(g_shadow_bands >= 4); /* two streams, two bands, in each cascade they reach */
+    if (made) check_atlas("first frame (movers)", a, b);
+    /* frame 2: still, so into the static layer, drawn afresh */
+    made = made && shadow_atlas(&s, "off", 2, false, a);
+    made = made && shadow_atlas(&s, "all", 2, false, b);
+    if (made) check_atlas("static layer", a, b);
+    /* frame 3: the layer cached, nothing rasterized, the same texels */
+    g_shadow_bands = -1;
+    made = made && shadow_atlas(&s, "all", 3, false, b);
+    CHECK_EQ_INT(g_shadow_bands, 0); /* the last frame planned no band */
+    if (made) check_atlas("cached layer", a, b);
+    /* movers every frame: drawn over the copied layer */
+    made = made && shadow_atlas(&s, "off", 3, true, a);
+    made = made && shadow_atlas(&s, "all", 3, true, b);
+    if (made) check_atlas("movers", a, b);
+out:
+    scene_free(&s);
+}
+
+/* One frame's picture of a fresh renderer under OAK_CRASTER=mode. */
+static bool picture(scene *s, const char *mode, uint8_t *px) {
+    setenv("OAK_CRASTER", mode, 1);
+    oak_renderer *r = NULL;
+    oak_renderer_desc d = {.backend = g_backend, .width = W, .height = H, .shadow_map_size = SM};
+    CHECK_OK(oak_make_renderer(&r, &d));
+    bool ok = r && oak_renderer_draw(r, &s->in) == OAK_OK &&
+              oak_renderer_read_pixels(r, px, (size_t)W * H * 4) == OAK_OK;
+    CHECK(ok);
+    oak_destroy_renderer(r);
+    unsetenv("OAK_CRASTER");
+    return ok;
+}
+
+/* The tufts' shadows on a ground quad: the picture with every band of
+   every cascade in compute against the hardware's, under the parity rule,
+   and the dark pixels (under half the lit ground's green: shadows and
+   dark tufts) in equal number within 1%. */
+TEST(shadowPictureAllVsOff) {
+    static scene s;
+    static uint8_t a[W * H * 4], b[W * H * 4];
+    scene_init(&s);
+    oak_mesh ground = {0};
+    static const float p[] = {-8, 0, 4, 8, 0, 4, 8, 0, -30, -8, 0, 4, 8, 0, -30, -8, 0, -30};
+    static const float nrm[] = {0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0};
+    oak_mesh_desc md = {.vertex_count = 6, .positions = p, .normals = nrm, .name = "ground"};
+    CHECK_OK(oak_make_mesh(&ground, &md));
+    if (!s.streams[1] || !ground.id) goto out;
+    mat4 world;
+    glm_mat4_identity(world);
+    s.in.draw_count = 1, s.in.meshes = &ground, s.in.materials = &g_two_sided;
+    s.in.transforms = (const mat4 *)&world;
+    g_shadow_bands = -1;
+    bool made = picture(&s, "off", a) && picture(&s, "all", b);
+    CHECK(g_shadow_bands >= 4);
+    if (!made) goto out;
+    char label[64];
+    snprintf(label, sizeof label, "shadows all vs off on %s", g_backend);
+    oak_test_parity(label, a, b, W, H);
+    /* shaded: the green below half the bottom row's brightest (the lit
+       ground near the eye, before the field) */
+    int lit = 0;
+    for (int x = 0; x < W; x++) {
+        int g = a[((size_t)(H - 1) * W + (size_t)x) * 4 + 1];
+        lit = g > lit ? g : lit;
+    }
+    size_t dark[2] = {0, 0}, px = 0, same = 0;
+    for (size_t i = 0; i < (size_t)W * H; i++) {
+        int ga = a[i * 4 + 1], gb = b[i * 4 + 1];
+        dark[0] += ga * 2 < lit;
+        dark[1] += gb * 2 < lit;
+        px++, same += a[i * 4] == b[i * 4] && ga == gb && a[i * 4 + 2] == b[i * 4 + 2];
+    }
+    fprintf(stderr,
+            "  %s: lit ground green %d, shaded pixels %zu (hardware) %zu (compute); %zu of %zu "
+            "pixels the same\n",
+            g_backend, lit, dark[0], dark[1], same, px);
+    CHECK(lit > 40 && dark[0] > 200); /* the shadows show */
+    CHECK(fabs((double)dark[1] - (double)dark[0]) <= 0.01 * (double)dark[0]);
+out:
+    oak_destroy_mesh(ground);
+    scene_free(&s);
+}
+
 /* The band rule in numbers, and the switch's words. */
 TEST(bandRuleAndSwitch) {
     oak_render_view v;
@@ -224,6 +406,17 @@ TEST(bandRuleAndSwitch) {
     CHECK(!_oak_craster_small(&v, &rs, 1, 0.5f, 4, 1e9f, OAK_CRASTER_MODE_OFF));
     v.ortho = true;
     CHECK(!_oak_craster_small(&v, &rs, 1, 0.5f, 4, 1e9f, OAK_CRASTER_MODE_ON));
+    /* a cascade of 5 cm texels: a 0.5 m sphere of 16 triangles has 0.25 m
+       ones, 5 texels across, near band or not */
+    oak_shadow_cascade c;
+    memset(&c, 0, sizeof c);
+    c.texel_world = 0.05f;
+    CHECK(_oak_craster_shadow_small(&c, 0.5f, 16, 5.01f, OAK_CRASTER_MODE_ON));
+    CHECK(!_oak_craster_shadow_small(&c, 0.5f, 16, 4.99f, OAK_CRASTER_MODE_ON));
+    CHECK(!_oak_craster_shadow_small(&c, 0.5f, 16, 1e9f, OAK_CRASTER_MODE_OFF));
+    CHECK(_oak_craster_shadow_small(&c, 0.5f, 16, 0.1f, OAK_CRASTER_MODE_ALL));
+    c.texel_world = 0; /* unknown texels: the hardware's */
+    CHECK(!_oak_craster_shadow_small(&c, 0.5f, 16, 1e9f, OAK_CRASTER_MODE_ON));
     unsetenv("OAK_CRASTER");
     CHECK_EQ_INT(_oak_craster_mode_get(), OAK_CRASTER_MODE_ON);
     setenv("OAK_CRASTER", "off", 1);
@@ -258,6 +451,8 @@ int main(int argc, char **argv) {
         RUN(idsMatchHardware);
         RUN(pictureMatchesCpu);
         RUN(onPicksFarBandsByThreshold);
+        RUN(shadowTexelsMatchHardware);
+        RUN(shadowPictureAllVsOff);
     }
     if (g_oak_test_validation)
         fprintf(stderr, "FAIL: %d validation or GL debug messages\n", g_oak_test_validation);

@@ -24,6 +24,7 @@ void _oak_gl_report(const _oak_gl_context *c, char *report, size_t size) {
         "draws: multi-draw indirect, vertex pulling from one pool%s\n"
         "indirect counts: %s\n"
         "64-bit integers: %s\n"
+        "shadow compute raster: %s\n"
         "bindless textures: %s (path: texture arrays by size class)\n"
         "gpu timers: %s\n"
         "frame: shadow map, visibility buffer (depth + ids), compute resolve, compute "
@@ -45,6 +46,7 @@ void _oak_gl_report(const _oak_gl_context *c, char *report, size_t size) {
               "steps, not under Hi-Z)"
             : "yes -> compute raster of small stream triangles (OAK_CRASTER=on, 32-bit "
               "atomics in two steps, not under Hi-Z)",
+        _oak_craster_shadow_words(c->has_int64, "ARB_gpu_shader_int64"),
         c->has_bindless ? "available" : "no", c->has_timer_query ? "yes" : "no",
         _oak_gl_shared_count());
 }
@@ -171,6 +173,22 @@ static oak_result gl_read_hdr(void *self, float *rgba, size_t count) {
     return r != OAK_OK ? r : _oak_gl_read_hdr(&b->targets, rgba, count);
 }
 
+/* The sampled cascade atlas of the last frame (test hook). */
+static oak_result gl_read_shadow_map(void *self, float *depth, size_t count) {
+    _oak_gl_backend *b = self;
+    oak_result r = _oak_gl_make_current(&b->ctx);
+    if (r) return r;
+    const _oak_gl_frame *f = b->frame;
+    size_t texels = (size_t)f->shadow_size * f->shadow_size;
+    if (!depth || !texels || !f->shadow_tex || count < texels)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "gl: read_shadow_map needs %zu floats, got %zu", texels, count);
+    glGetTextureImage(f->shadow_tex, 0, GL_DEPTH_COMPONENT, GL_FLOAT, (GLsizei)(texels * 4), depth);
+    return _oak_gl_check("read_shadow_map")
+               ? oak_error(OAK_ERROR_DEVICE, "gl: shadow map read failed")
+               : OAK_OK;
+}
+
 static oak_result gl_read_exposure(void *self, float state[4]) {
     _oak_gl_backend *b = self;
     oak_result r = _oak_gl_make_current(&b->ctx);
@@ -223,6 +241,8 @@ const oak_backend *oak_backend_gl(void) {
                                   gl_occlusion_stats,
                                   gl_presentation,
                                   gl_present,
-                                  gl_blend_stats};
+                                  gl_blend_stats,
+                                  NULL, /* meshlet_stats: GL culls no meshlets yet */
+                                  gl_read_shadow_map};
     return &b;
 }

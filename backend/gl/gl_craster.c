@@ -14,7 +14,9 @@
 #include "gl_gpu.h"
 #include "oak_gl_shaders.h"
 
-#define TABLE_BYTES ((1 + 2 * (size_t)OAK_GPU_CRASTER_BANDS) * 16)
+/* the camera's table, then the cascades' (oak_gpu.h "Compute rasterization") */
+#define TABLE_BYTES                                                                                \
+    ((OAK_GPU_CRASTER_SHADOW_TABLE + 1 + 2 * (size_t)OAK_GPU_CRASTER_SHADOW_BANDS) * 16)
 
 /* The bands this frame rasterizes in compute into `table`, their streams'
    bits in craster_lods; the most items of one band in *most. */
@@ -116,11 +118,122 @@ void _oak_gl_craster_merge(_oak_gl_frame *f) {
     glDrawArrays(GL_TRIANGLES, 0, 3);
 }
 
+/* The (band, cascade) rows this frame's shadow pass rasterizes in compute,
+   as vk_craster.c's shadow_plan picks them. */
+static uint32_t shadow_plan(_oak_gl_frame *f, const oak_render_view *v,
+                            const oak_shadow_layer_plan *plans, uint32_t cascades, uint64_t *most) {
+    _oak_craster_mode mode = _oak_craster_mode_get();
+    float pixels = _oak_craster_pixels();
+    uint32_t(*table)[4] = f->craster_shadow_table;
+    uint32_t n = 0;
+    *most = 0;
+    for (uint32_t c = 0; c < cascades; c++)
+        for (uint32_t s = 0; s < f->instcull_streams; s++) {
+            const oak_render_stream *rs = &v->streams[s];
+            const oak_gpu_instcull *h = &f->instcull_heads[s];
+            uint32_t g = f->instcull_group[s];
+            bool mover = f->instcull_moved[s];
+            if (g > 1 || !h->info[0] || rs->pose_bank || c >= h->draw[3]) continue;
+            if (mover ? !plans[c].draw_movers : !plans[c].draw_static) continue;
+            for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
+                if (rs->impostor_lod && k >= rs->impostor_lod) break;
+                const _oak_gl_mesh_slot *m =
+                    oak_mesh_get(rs->lods[k]) ? _oak_gl_mesh_of(f, rs->lods[k]) : NULL;
+                if (!m || !m->index_count) continue;
+                uint32_t tris = m->index_count / 3;
+                if (!_oak_craster_shadow_small(&v->cascades[c], h->bounds[k][3], tris, pixels,
+                                               mode))
+                    continue;
+                uint64_t items = (uint64_t)rs->count * tris; /* a row's, below 2^32 */
+                if (items > UINT32_MAX) continue;
+                uint32_t region = c * 2 + mover;
+                table[1 + 2 * n][0] = s, table[1 + 2 * n][1] = k;
+                table[1 + 2 * n][2] = tris, table[1 + 2 * n][3] = region;
+                table[2 + 2 * n][0] = m->first_index, table[2 + 2 * n][1] = m->base_vertex;
+                table[2 + 2 * n][2] = h->info[3] + ((c + 1) * OAK_STREAM_LODS + k) * 5;
+                table[2 + 2 * n][3] = c;
+                *most = items > *most ? items : *most;
+                f->craster_shadow_lods[c][s] |= (uint8_t)(1u << k);
+                f->craster_shadow_regions |= 1u << region;
+                n++;
+            }
+        }
+    table[0][0] = n, table[0][1] = f->shadow_size / 2, table[0][2] = 0, table[0][3] = 0;
+    return n;
+}
+
+oak_result _oak_gl_craster_shadow_run(_oak_gl_backend *b, const oak_render_view *v,
+                                      const oak_shadow_layer_plan *plans, uint32_t cascades) {
+    _oak_gl_frame *f = b->frame;
+    f->craster_shadow_bands = f->craster_shadow_regions = 0;
+    memset(f->craster_shadow_lods, 0, sizeof f->craster_shadow_lods);
+    if (!b->ctx.has_int64 || !f->instcull_streams || !f->shadow_size ||
+        _oak_craster_mode_get() == OAK_CRASTER_MODE_OFF)
+        return OAK_OK;
+    uint64_t most;
+    uint32_t n = shadow_plan(f, v, plans, cascades, &most);
+    if (n != f->craster_shadow_logged) /* once a change, for tests and benches */
+        oak_log_info("gl: shadow compute raster: %u cascade band%s", n, n == 1 ? "" : "s");
+    f->craster_shadow_logged = n;
+    if (!n) return OAK_OK;
+    oak_result r;
+    if (!f->prog_craster_shadow && (r = _oak_gl_compute(&f->prog_craster_shadow, "craster-shadow",
+                                                        oak_gl_src_craster_shadow_comp)))
+        goto off;
+    if (!f->prog_craster_shadow_merge &&
+        (r = _oak_gl_shared_program(&f->prog_craster_shadow_merge, "craster-shadow-merge",
+                                    oak_gl_src_craster_shadow_merge_vert,
+                                    oak_gl_src_craster_shadow_merge_frag, NULL)))
+        goto off;
+    size_t size = f->shadow_size / 2, region_bytes = size * size * 4;
+    if ((r = _oak_gl_buffer_reserve(&f->craster, TABLE_BYTES, true)) ||
+        (r = _oak_gl_buffer_upload(&f->craster, OAK_GPU_CRASTER_SHADOW_TABLE * 16,
+                                   f->craster_shadow_table, (1 + 2 * (size_t)n) * 16)) ||
+        (r = _oak_gl_buffer_reserve(&f->craster_shadow, region_bytes * 2 * OAK_MAX_CASCADES,
+                                    false)))
+        goto off;
+    for (uint32_t i = 0; i < 2 * OAK_MAX_CASCADES; i++)
+        if (f->craster_shadow_regions >> i & 1u)
+            glClearNamedBufferSubData(f->craster_shadow.id, GL_R32UI, i * region_bytes,
+                                      region_bytes, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCES, f->instances.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCE_OUT, f->instance_out.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_CRASTER, f->craster.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_CRASTER_SHADOW, f->craster_shadow.id);
+    glUseProgram(f->prog_craster_shadow);
+    uint64_t groups = (most + 63) / 64;
+    glDispatchCompute(groups < OAK_GPU_CRASTER_GROUPS ? (GLuint)groups : OAK_GPU_CRASTER_GROUPS, n,
+                      1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    f->craster_shadow_bands = n;
+    return _oak_gl_check("shadow compute raster")
+               ? oak_error(OAK_ERROR_DEVICE, "gl: shadow compute raster failed")
+               : OAK_OK;
+off: /* the hardware draws them all */
+    f->craster_shadow_regions = 0;
+    memset(f->craster_shadow_lods, 0, sizeof f->craster_shadow_lods);
+    return r;
+}
+
+void _oak_gl_craster_shadow_merge(_oak_gl_frame *f, uint32_t cascade, bool mover) {
+    uint32_t region = cascade * 2 + mover;
+    if (!f->craster_shadow_bands || !(f->craster_shadow_regions >> region & 1u)) return;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_CRASTER_SHADOW, f->craster_shadow.id);
+    glUseProgram(f->prog_craster_shadow_merge);
+    glUniform1ui(0, region);
+    glDrawArrays(GL_TRIANGLES, 0, 6);
+}
+
 void _oak_gl_craster_release(_oak_gl_frame *f) {
     if (f->prog_craster) glDeleteProgram(f->prog_craster);
     if (f->prog_craster_merge) glDeleteProgram(f->prog_craster_merge);
+    if (f->prog_craster_shadow) glDeleteProgram(f->prog_craster_shadow);
+    if (f->prog_craster_shadow_merge) glDeleteProgram(f->prog_craster_shadow_merge);
     f->prog_craster = f->prog_craster_merge = 0;
+    f->prog_craster_shadow = f->prog_craster_shadow_merge = 0;
     _oak_gl_buffer_release(&f->craster);
     _oak_gl_buffer_release(&f->craster_depth);
-    f->craster_bands = 0;
+    _oak_gl_buffer_release(&f->craster_shadow);
+    f->craster_bands = f->craster_shadow_bands = 0;
 }

@@ -189,6 +189,15 @@ typedef struct _oak_gl_frame {
     uint32_t craster_bands, craster_logged;
     uint8_t craster_lods[OAK_STREAM_MAX_PER_VIEW];
     uint32_t craster_table[1 + 2 * OAK_GPU_CRASTER_BANDS][4]; /* as uploaded */
+    /* ... and in the shadow pass: its programs, texels (a region per
+       cascade and kind), (band, cascade) rows, the regions they drew (bit
+       cascade * 2 + 1 for movers), per cascade and stream the LODs drawn
+       (which _oak_gl_draw_stream_casters skips), its table as uploaded */
+    GLuint prog_craster_shadow, prog_craster_shadow_merge;
+    _oak_gl_buffer craster_shadow;
+    uint32_t craster_shadow_bands, craster_shadow_regions, craster_shadow_logged;
+    uint8_t craster_shadow_lods[OAK_MAX_CASCADES][OAK_STREAM_MAX_PER_VIEW];
+    uint32_t craster_shadow_table[1 + 2 * OAK_GPU_CRASTER_SHADOW_BANDS][4];
     /* two-pass Hi-Z (gl_hiz.c): this frame runs it; the head and
        candidates as uploaded (hiz_data), the buffer with the commands after
        them, the kept bits and pyramid, its program; the counters' two
@@ -298,6 +307,13 @@ void _oak_gl_draw_streams(_oak_gl_frame *f, uint32_t view);
 oak_result _oak_gl_craster_run(_oak_gl_backend *b, const oak_render_view *v);
 void _oak_gl_craster_merge(_oak_gl_frame *f);
 void _oak_gl_craster_release(_oak_gl_frame *f);
+/* ... the cascades' small stream casters in compute (before the shadow
+   pass's draws, for the regions its plans draw; the common buffers and
+   f->view bound), and one region's texels into its tile (the shadow
+   framebuffer bound). */
+oak_result _oak_gl_craster_shadow_run(_oak_gl_backend *b, const oak_render_view *v,
+                                      const oak_shadow_layer_plan *plans, uint32_t cascades);
+void _oak_gl_craster_shadow_merge(_oak_gl_frame *f, uint32_t cascade, bool mover);
 /* A program of the shared GLSL (gl_frame.c's header first), unspecialized. */
 oak_result _oak_gl_shared_program(GLuint *out, const char *name, const char *vs, const char *fs,
                                   const char *cs);

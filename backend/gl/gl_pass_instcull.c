@@ -313,14 +313,23 @@ void _oak_gl_draw_stream_casters(_oak_gl_frame *f, uint32_t cascade, bool movers
         }
         size_t at = head_bytes + ((size_t)h->info[3] + (cascade + 1) * OAK_STREAM_LODS * 5) * 4;
         uint32_t lods = h->info[1], imp = h->pose[3] && h->pose[3] < lods ? h->pose[3] : lods;
-        for (uint32_t run = 0; run < 2; run++) { /* as _oak_gl_draw_streams */
-            uint32_t k0 = run ? imp : 0, n = run ? lods - imp : imp;
+        uint32_t skip = f->craster_shadow_lods[cascade][s]; /* the compute raster drew these */
+        for (uint32_t run = 0; run < 2; run++) {            /* as _oak_gl_draw_streams */
+            uint32_t end = run ? lods : imp;
             uint32_t gg = run ? f->instcull_igroup[s] : f->instcull_group[s];
-            if (!n) continue;
-            glUseProgram(gg >= 2 ? f->prog_shadow_stream_mask : f->prog_shadow_stream);
-            glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,
-                                        (const void *)(uintptr_t)(at + (size_t)k0 * 20), (GLsizei)n,
-                                        0);
+            for (uint32_t k0 = run ? imp : 0; k0 < end;) {
+                if (skip >> k0 & 1u) {
+                    k0++;
+                    continue;
+                }
+                uint32_t n = 1; /* the drawn LODs from k0, in one multi-draw */
+                while (k0 + n < end && !(skip >> (k0 + n) & 1u)) n++;
+                glUseProgram(gg >= 2 ? f->prog_shadow_stream_mask : f->prog_shadow_stream);
+                glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,
+                                            (const void *)(uintptr_t)(at + (size_t)k0 * 20),
+                                            (GLsizei)n, 0);
+                k0 += n;
+            }
         }
     }
     if (bound) glBindBuffer(GL_DRAW_INDIRECT_BUFFER, f->commands.id);

@@ -4,7 +4,9 @@
  * and the cascade's movers drawn over it (docs/SHADING.md "Cascade
  * caching"). Casters are multi-draw indirect, each clipped to its cascade's
  * tile by the vertex shader, with the lower-left origin so that row 0 is
- * clip y = -1 (docs/SHADING.md). */
+ * clip y = -1 (docs/SHADING.md). The natively drawn streams' small bands
+ * are rasterized in compute first and merged into the tile after the
+ * casters (gl_craster.c, docs/ARCHITECTURE.md "Compute rasterization"). */
 #include "gl_gpu.h"
 
 void _oak_gl_shadow_layered(_oak_gl_frame *f, GLuint layer_tex, GLuint layer_fbo, GLuint map_tex,
@@ -77,7 +79,9 @@ static void draw_cascade(_oak_gl_frame *f, uint32_t c, bool mover, void *user) {
         draw_casters(f, split, cas->first_caster + cas->caster_count);
     else
         draw_casters(f, cas->first_caster, split);
-    _oak_gl_draw_stream_casters(f, c, mover); /* gl_pass_instcull.c */
+    /* gl_pass_instcull.c: but the bands the compute raster drew ... */
+    _oak_gl_draw_stream_casters(f, c, mover);
+    _oak_gl_craster_shadow_merge(f, c, mover); /* ... whose texels go in here */
 }
 
 oak_result _oak_gl_run_shadow(_oak_gl_backend *b, const oak_render_view *v) {
@@ -103,6 +107,9 @@ oak_result _oak_gl_run_shadow(_oak_gl_backend *b, const oak_render_view *v) {
         if (plans[c].draw_movers) f->shadow_stats.mover_draws += movers + stream_movers;
     }
     _oak_gl_bind_common(f, &f->casters);
+    /* small stream casters in compute first, for what the plans draw (gl_craster.c) */
+    oak_result r = _oak_gl_craster_shadow_run(b, v, plans, n);
+    if (r) return r;
     glBindVertexArray(f->vao);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, f->commands.id);
     glVertexArrayElementBuffer(f->vao, f->indices.id);

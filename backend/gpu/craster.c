@@ -2,6 +2,7 @@
 #include "craster.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,4 +42,32 @@ bool _oak_craster_small(const oak_render_view *v, const oak_render_stream *rs, u
     if (!(near > radius + 2 * v->znear)) return false;
     float across = 2 * radius / sqrtf((float)triangles) * v->proj[1][1] * 0.5f * (float)v->height;
     return across / near <= pixels;
+}
+
+bool _oak_craster_shadow_small(const oak_shadow_cascade *c, float radius, uint32_t triangles,
+                               float pixels, _oak_craster_mode m) {
+    if (m == OAK_CRASTER_MODE_OFF || !triangles) return false;
+    if (m == OAK_CRASTER_MODE_ALL) return true;
+    if (!(c->texel_world > 0)) return false;
+    return 2 * radius / sqrtf((float)triangles) / c->texel_world <= pixels;
+}
+
+const char *_oak_craster_shadow_words(bool has_int64, const char *what) {
+    static char words[320];
+    _oak_craster_mode m = _oak_craster_mode_get();
+    if (!has_int64)
+        snprintf(words, sizeof words, "none (it needs %s, as the camera's)", what);
+    else if (m == OAK_CRASTER_MODE_OFF)
+        snprintf(words, sizeof words, "none (OAK_CRASTER=off)");
+    else if (m == OAK_CRASTER_MODE_ALL)
+        snprintf(words, sizeof words,
+                 "every stream band it can take into each cascade (OAK_CRASTER=all): opaque, "
+                 "rigid, before a card; depth only, the lamp atlas on the hardware");
+    else
+        snprintf(words, sizeof words,
+                 "stream bands whose triangles are at most %g of a cascade's texels across "
+                 "(OAK_CRASTER=on, OAK_CRASTER_PIXELS): opaque, rigid, before a card; depth "
+                 "only, the lamp atlas on the hardware",
+                 (double)_oak_craster_pixels());
+    return words;
 }

@@ -26,5 +26,15 @@ float _oak_craster_pixels(void);
    views only; an instance's own scale is not looked at (taken as 1). */
 bool _oak_craster_small(const oak_render_view *v, const oak_render_stream *rs, uint32_t k,
                         float radius, uint32_t triangles, float pixels, _oak_craster_mode m);
+/* The same rule for a shadow cascade (orthographic, so no distance): a
+   triangle of the band (the sphere's diameter over sqrt(triangles)) at
+   most `pixels` of the cascade's texels (texel_world metres each) across.
+   Every band of every cascade may go, the near one too. */
+bool _oak_craster_shadow_small(const oak_shadow_cascade *c, float radius, uint32_t triangles,
+                               float pixels, _oak_craster_mode m);
+/* `oak info`'s words for the cascades' compute raster: which bands go and
+   why, or why none (`has_int64` false: the edge functions' 64-bit
+   integers, named `what`). */
+const char *_oak_craster_shadow_words(bool has_int64, const char *what);
 
 #endif

@@ -35,7 +35,8 @@ static oak_result _oak_vk_shadow_map(_oak_vk *vk, uint32_t size) {
     for (uint32_t c = 0; c < OAK_MAX_CASCADES; c++) _oak_shadow_layer_reset(&vk->shadow_layer[c]);
     if ((r = _oak_vk_image_create(vk, &vk->shadow, VK_FORMAT_D32_SFLOAT, size, size, 1, 1,
                                   VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
-                                      VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                      VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                                      VK_IMAGE_USAGE_TRANSFER_SRC_BIT, /* read_shadow_map */
                                   false)))
         return r;
     return _oak_vk_image_create(
@@ -344,6 +345,28 @@ static oak_result _oak_vk_read_hdr(void *self, float *rgba, size_t count) {
     return readback_end(b, rgba, texels * 16);
 }
 
+/* The sampled cascade atlas of the last frame (test hook), as read_hdr. */
+static oak_result _oak_vk_read_shadow_map(void *self, float *depth, size_t count) {
+    _oak_vk_backend *b = self;
+    _oak_vk *vk = &b->vk;
+    uint64_t texels = (uint64_t)vk->shadow.width * vk->shadow.height;
+    if (!depth || !texels || count < texels)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "vulkan: read_shadow_map needs %llu floats, got %zu",
+                         (unsigned long long)texels, count);
+    if (vk->lost) return oak_error(OAK_ERROR_DEVICE, "vulkan: the device was lost");
+    if (vk->last_slot < 0)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "vulkan: no frame rendered");
+    oak_result r = readback_begin(b, texels * 4);
+    if (r) return r;
+    _oak_vk_track_use(vk, b->rb_cmd, OAK_TARGET_SHADOW_MAP, OAK_USE_COPY_READ);
+    VkBufferImageCopy c = {.imageSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1},
+                           .imageExtent = {vk->shadow.width, vk->shadow.height, 1}};
+    vkCmdCopyImageToBuffer(b->rb_cmd, vk->shadow.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                           b->readback.buffer, 1, &c);
+    return readback_end(b, depth, texels * 4);
+}
+
 /* GPU times of the newest frame whose timestamps are ready: the last one if
  * it has finished, else the one before. Never waits, so asking every frame
  * keeps frames in flight (GPU figures then lag a frame). */
@@ -435,6 +458,7 @@ static const oak_backend k_vulkan = {
     .read_pixels = _oak_vk_read_pixels,
     .read_stream_counts = _oak_vk_read_stream_counts,
     .read_hdr = _oak_vk_read_hdr,
+    .read_shadow_map = _oak_vk_read_shadow_map,
     .timings = _oak_vk_timings,
     .caps = OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS | OAK_CAP_SHADOW_CACHE |
             OAK_CAP_PROBES | OAK_CAP_GPU_STREAMS | OAK_CAP_GPU_OCCLUSION,

@@ -12,7 +12,9 @@
 #include "backend/gpu/craster.h"
 #include "vk_internal.h"
 
-#define TABLE_BYTES ((1 + 2 * (size_t)OAK_GPU_CRASTER_BANDS) * 16)
+/* the camera's table, then the cascades' (oak_gpu.h "Compute rasterization") */
+#define TABLE_BYTES                                                                                \
+    ((OAK_GPU_CRASTER_SHADOW_TABLE + 1 + 2 * (size_t)OAK_GPU_CRASTER_SHADOW_BANDS) * 16)
 
 /* Whether this frame may rasterize any band in compute (and why not). */
 static bool craster_possible(const _oak_vk *vk, const oak_render_view *v) {
@@ -20,15 +22,41 @@ static bool craster_possible(const _oak_vk *vk, const oak_render_view *v) {
            _oak_craster_mode_get() != OAK_CRASTER_MODE_OFF;
 }
 
+/* ... any cascade's caster band (Hi-Z culls the camera's lists only). */
+static bool shadow_possible(const _oak_vk *vk, const oak_render_view *v) {
+    return vk->craster_ok && v->stream_count && v->cascade_count && vk->shadow.width &&
+           _oak_craster_mode_get() != OAK_CRASTER_MODE_OFF;
+}
+
+/* The shadow raster's texels: a cascade map's per region (two per cascade). */
+static uint64_t shadow_bytes(const _oak_vk *vk) {
+    uint64_t size = vk->shadow.width / 2;
+    return 2ull * OAK_MAX_CASCADES * size * size * 4;
+}
+
 oak_result _oak_vk_craster_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     f->craster_bands = 0;
     memset(f->craster_lods, 0, sizeof f->craster_lods);
-    if (!craster_possible(vk, v)) return OAK_OK;
+    bool cam = craster_possible(vk, v), shadow = shadow_possible(vk, v);
+    if (!cam && !shadow) return OAK_OK;
     oak_result r;
     if (!f->craster.buffer &&
         (r = _oak_vk_buffer_create(vk, &f->craster, TABLE_BYTES, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                    OAK_VK_MEM_UPLOAD)))
         return r;
+    if (shadow) {
+        uint64_t bytes = shadow_bytes(vk);
+        if (vk->craster_shadow.buffer && vk->craster_shadow.size < bytes &&
+            (r = _oak_vk_buffer_retire(vk, &vk->craster_shadow)))
+            return r;
+        if (!vk->craster_shadow.buffer &&
+            (r = _oak_vk_buffer_create(vk, &vk->craster_shadow, bytes,
+                                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                           VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                       OAK_VK_MEM_DEVICE)))
+            return r;
+    }
+    if (!cam) return OAK_OK;
     uint64_t bytes = (uint64_t)vk->width * vk->height * 8;
     if (vk->craster_depth.buffer && vk->craster_depth.size < bytes &&
         (r = _oak_vk_buffer_retire(vk, &vk->craster_depth)))
@@ -123,10 +151,112 @@ void _oak_vk_craster_merge(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f) {
         vkCmdDraw(cmd, 3, 1, 0, 0);
 }
 
+/* The (band, cascade) rows this frame's shadow pass rasterizes in compute,
+   into the slot's table after the camera's: per cascade the natively drawn
+   streams' bands the camera rule would take (opaque, rigid, before a card)
+   that are small in that cascade's texels, of the kind (static or mover)
+   its plan draws this frame. Their LODs in craster_shadow_lods, their
+   regions in craster_shadow_regions. */
+static uint32_t shadow_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v,
+                            const oak_shadow_layer_plan *plans, uint32_t cascades, uint64_t *most) {
+    _oak_craster_mode mode = _oak_craster_mode_get();
+    float pixels = _oak_craster_pixels();
+    const oak_gpu_instcull *heads = f->instance_out.mapped;
+    uint32_t(*table)[4] = (uint32_t(*)[4])f->craster.mapped + OAK_GPU_CRASTER_SHADOW_TABLE;
+    uint32_t n = 0;
+    *most = 0;
+    for (uint32_t c = 0; c < cascades; c++)
+        for (uint32_t s = 0; s < f->instcull_streams; s++) {
+            const oak_render_stream *rs = &v->streams[s];
+            const oak_gpu_instcull *h = &heads[s];
+            uint32_t g = f->instcull_group[s];
+            bool mover = f->instcull_moved[s];
+            if (g > 1 || !h->info[0] || rs->pose_bank || c >= h->draw[3]) continue;
+            if (mover ? !plans[c].draw_movers : !plans[c].draw_static) continue;
+            for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
+                if (rs->impostor_lod && k >= rs->impostor_lod) break;
+                const _oak_vk_mesh *m = NULL;
+                if (!oak_mesh_get(rs->lods[k]) || _oak_vk_sync_mesh(vk, rs->lods[k], &m) || !m ||
+                    !m->index_count)
+                    continue;
+                uint32_t tris = m->index_count / 3;
+                if (!_oak_craster_shadow_small(&v->cascades[c], h->bounds[k][3], tris, pixels,
+                                               mode))
+                    continue;
+                uint64_t items = (uint64_t)rs->count * tris; /* a row's, below 2^32 */
+                if (items > UINT32_MAX) continue;
+                uint32_t region = c * 2 + mover;
+                table[1 + 2 * n][0] = s, table[1 + 2 * n][1] = k;
+                table[1 + 2 * n][2] = tris, table[1 + 2 * n][3] = region;
+                table[2 + 2 * n][0] = (uint32_t)m->index_first;
+                table[2 + 2 * n][1] = (uint32_t)m->vertex_first;
+                /* the cascade's command (lists go view by view, the camera's first) */
+                table[2 + 2 * n][2] = h->info[3] + ((c + 1) * OAK_STREAM_LODS + k) * 5;
+                table[2 + 2 * n][3] = c;
+                *most = items > *most ? items : *most;
+                f->craster_shadow_lods[c][s] |= (uint8_t)(1u << k);
+                f->craster_shadow_regions |= 1u << region;
+                n++;
+            }
+        }
+    table[0][0] = n, table[0][1] = vk->shadow.width / 2, table[0][2] = 0, table[0][3] = 0;
+    return n;
+}
+
+void _oak_vk_craster_shadow_run(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v,
+                                const oak_shadow_layer_plan *plans, uint32_t cascades) {
+    f->craster_shadow_bands = f->craster_shadow_regions = 0;
+    memset(f->craster_shadow_lods, 0, sizeof f->craster_shadow_lods);
+    /* (a map resized after the upload pass's reserve waits a frame) */
+    if (!shadow_possible(vk, v) || !f->craster.buffer || !vk->craster_shadow.buffer ||
+        vk->craster_shadow.size < shadow_bytes(vk) || !f->instance_out.mapped)
+        return;
+    uint64_t most;
+    uint32_t n = shadow_plan(vk, f, v, plans, cascades, &most);
+    if (n != vk->craster_shadow_logged) /* once a change, for tests and benches */
+        oak_log_info("vulkan: shadow compute raster: %u cascade band%s", n, n == 1 ? "" : "s");
+    vk->craster_shadow_logged = n;
+    if (!n) return;
+    VkCommandBuffer cmd = f->cmd;
+    /* the last merge read it; then each region this frame draws cleared to 0 */
+    _oak_vk_barrier(
+        cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+        VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+        VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    uint64_t region_bytes = shadow_bytes(vk) / (2 * OAK_MAX_CASCADES);
+    for (uint32_t i = 0; i < 2 * OAK_MAX_CASCADES; i++)
+        if (f->craster_shadow_regions >> i & 1u)
+            vkCmdFillBuffer(cmd, vk->craster_shadow.buffer, i * region_bytes, region_bytes, 0);
+    _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    if (!_oak_vk_bind(vk, cmd, OAK_VK_PIPE_CRASTER_SHADOW)) { /* the hardware draws them all */
+        f->craster_shadow_regions = 0;
+        memset(f->craster_shadow_lods, 0, sizeof f->craster_shadow_lods);
+        return;
+    }
+    uint64_t groups = (most + 63) / 64;
+    vkCmdDispatch(cmd, groups < OAK_GPU_CRASTER_GROUPS ? (uint32_t)groups : OAK_GPU_CRASTER_GROUPS,
+                  n, 1);
+    _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    f->craster_shadow_bands = n;
+}
+
+void _oak_vk_craster_shadow_merge(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f,
+                                  uint32_t cascade, bool mover) {
+    uint32_t region = cascade * 2 + mover;
+    if (f->craster_shadow_bands && (f->craster_shadow_regions >> region & 1u) &&
+        _oak_vk_bind(vk, cmd, OAK_VK_PIPE_CRASTER_SHADOW_MERGE))
+        vkCmdDraw(cmd, 6, 1, 0, region);
+}
+
 void _oak_vk_craster_destroy(_oak_vk *vk) {
     _oak_vk_buffer_destroy(vk, &vk->craster_depth);
+    _oak_vk_buffer_destroy(vk, &vk->craster_shadow);
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
         _oak_vk_buffer_destroy(vk, &vk->frames[i].craster);
-        vk->frames[i].craster_bands = 0;
+        vk->frames[i].craster_bands = vk->frames[i].craster_shadow_bands = 0;
     }
 }

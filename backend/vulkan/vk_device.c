@@ -392,6 +392,8 @@ oak_result _oak_vk_probe(char *report, size_t size) {
                             "not under Hi-Z)"
                           : "compute raster of small stream triangles (OAK_CRASTER=on, not "
                             "under Hi-Z)");
+        OAK_VK_REPORT("  shadow compute raster: %s\n",
+                      _oak_craster_shadow_words(craster, "shaderInt64 and 64-bit buffer atomics"));
         OAK_VK_REPORT("  mesh shaders: %s -> vertex pulling in a vertex shader\n",
                       c.mesh_shader ? "yes" : "no");
         OAK_VK_REPORT("  descriptor indexing: %s -> texture arrays by size class\n",

@@ -222,6 +222,11 @@ typedef struct _oak_vk_frame {
     _oak_vk_buffer craster;
     uint32_t craster_bands;
     uint8_t craster_lods[OAK_STREAM_MAX_PER_VIEW];
+    /* ... and in the shadow pass (vk_craster.c): its (band, cascade) rows,
+       the regions they drew (bit cascade * 2 + 1 for movers) and per
+       cascade and stream the LODs drawn, which the caster draws skip */
+    uint32_t craster_shadow_bands, craster_shadow_regions;
+    uint8_t craster_shadow_lods[OAK_MAX_CASCADES][OAK_STREAM_MAX_PER_VIEW];
     uint64_t hiz_frame; /* frame_count of the slot's last Hi-Z frame */
     _oak_vk_garbage *garbage;
     uint32_t garbage_count, garbage_capacity;
@@ -261,8 +266,10 @@ enum {
     OAK_VK_PIPE_VIS_STREAM_MASKED_2SIDED,
     OAK_VK_PIPE_SHADOW_STREAM, /* stream casters from the instcull cascade lists */
     OAK_VK_PIPE_SHADOW_STREAM_MASKED,
-    OAK_VK_PIPE_CRASTER,       /* small stream triangles in compute (vk_craster.c) */
-    OAK_VK_PIPE_CRASTER_MERGE, /* ... and their pixels into the visibility buffer */
+    OAK_VK_PIPE_CRASTER,              /* small stream triangles in compute (vk_craster.c) */
+    OAK_VK_PIPE_CRASTER_MERGE,        /* ... and their pixels into the visibility buffer */
+    OAK_VK_PIPE_CRASTER_SHADOW,       /* small stream casters in compute (vk_craster.c) */
+    OAK_VK_PIPE_CRASTER_SHADOW_MERGE, /* ... and their texels into a cascade's tile */
     OAK_VK_PIPE_COUNT
 };
 #define OAK_VK_VIS_GROUPS 4 /* vis pipelines, in enum order from OAK_VK_PIPE_VIS */
@@ -315,8 +322,10 @@ typedef struct _oak_vk {
     bool indirect_count;    /* vkCmdDrawIndexedIndirectCount (Vulkan 1.2's drawIndirectCount) */
     bool count_sticks;      /* lavapipe: a count draw's count buffer stays bound (vk_hiz.c) */
     bool craster_ok;        /* shaderInt64 and 64-bit buffer atomics: the compute raster */
-    _oak_vk_buffer craster_depth; /* its uint64 per pixel (vk_craster.c) */
-    uint32_t craster_logged;      /* the band count last logged */
+    _oak_vk_buffer craster_depth;  /* its uint64 per pixel (vk_craster.c) */
+    uint32_t craster_logged;       /* the band count last logged */
+    _oak_vk_buffer craster_shadow; /* the shadow compute raster's texels (vk_craster.c) */
+    uint32_t craster_shadow_logged;
     char device_name[300];
     /* vk_pipeline_cache.c: read at start, written back at the end */
     VkPipelineCache pipeline_cache;
@@ -698,6 +707,13 @@ void _oak_vk_draw_streams(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f, ui
 oak_result _oak_vk_craster_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 void _oak_vk_craster_run(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 void _oak_vk_craster_merge(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f);
+/* ... the cascades' small stream casters in compute (before the shadow
+   pass's renderings, for the regions its plans draw), and one region's
+   texels into its tile inside the rendering that draws it */
+void _oak_vk_craster_shadow_run(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v,
+                                const oak_shadow_layer_plan *plans, uint32_t cascades);
+void _oak_vk_craster_shadow_merge(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f,
+                                  uint32_t cascade, bool mover);
 void _oak_vk_craster_destroy(_oak_vk *vk);
 /* The shadow pass's native stream casters into one cascade: the still
    streams (its static layer) or the moved ones (its movers); and how many

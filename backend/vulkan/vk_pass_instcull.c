@@ -298,7 +298,8 @@ void _oak_vk_draw_stream_casters(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame
         uint64_t at = HEAD_BYTES + ((uint64_t)h->info[3] + (cascade + 1) * OAK_STREAM_LODS * 5) * 4;
         draw_runs(vk, cmd, f, s, at,
                   g >= 2 ? OAK_VK_PIPE_SHADOW_STREAM_MASKED : OAK_VK_PIPE_SHADOW_STREAM,
-                  ig >= 2 ? OAK_VK_PIPE_SHADOW_STREAM_MASKED : OAK_VK_PIPE_SHADOW_STREAM, 0);
+                  ig >= 2 ? OAK_VK_PIPE_SHADOW_STREAM_MASKED : OAK_VK_PIPE_SHADOW_STREAM,
+                  f->craster_shadow_lods[cascade][s]);
     }
 }
 

@@ -3,7 +3,10 @@
  * static_key moved on, the tile copied into the sampled atlas when it must
  * be (vkCmdCopyImage), and the cascade's movers drawn over it; a cascade
  * whose map already equals its layer is not touched (docs/SHADING.md
- * "Cascade caching"). Barriers come from the tracker, use by use. */
+ * "Cascade caching"). The natively drawn streams' small bands are
+ * rasterized in compute first and merged into the tile in the same
+ * rendering (vk_craster.c, docs/ARCHITECTURE.md "Compute rasterization").
+ * Barriers come from the tracker, use by use. */
 #include "vk_internal.h"
 
 /* One tile (x, y, size) of a depth atlas as a rendering: cleared first, or
@@ -92,7 +95,9 @@ void _oak_vk_shadow_layered(_oak_vk *vk, _oak_vk_frame *f, oak_target_id layer_t
 
 static void draw_cascade(_oak_vk *vk, _oak_vk_frame *f, uint32_t c, bool mover) {
     draw_pair(vk, f->cmd, f, c, mover);
-    _oak_vk_draw_stream_casters(vk, f->cmd, f, c, mover); /* vk_pass_instcull.c */
+    /* vk_pass_instcull.c: but the bands the compute raster drew ... */
+    _oak_vk_draw_stream_casters(vk, f->cmd, f, c, mover);
+    _oak_vk_craster_shadow_merge(vk, f->cmd, f, c, mover); /* ... whose texels go in here */
 }
 
 oak_result _oak_vk_run_shadow(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
@@ -114,6 +119,8 @@ oak_result _oak_vk_run_shadow(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vi
             vk->shadow_stats.mover_draws += cas->caster_count - cas->static_count + stream_movers;
         }
     }
+    /* small stream casters in compute first, for what the plans draw (vk_craster.c) */
+    _oak_vk_craster_shadow_run(vk, f, v, plans, n);
     _oak_vk_shadow_layered(vk, f, OAK_TARGET_SHADOW_STATIC, OAK_TARGET_SHADOW_MAP, n, rects, plans,
                            &vk->shadow_stats, draw_cascade);
     return OAK_OK;

@@ -81,6 +81,15 @@ static const uint32_t k_craster_merge_vert[] =
 static const uint32_t k_craster_merge_frag[] =
 #include "shaders/craster_merge.frag.h"
     ;
+static const uint32_t k_craster_shadow_comp[] =
+#include "shaders/craster_shadow.comp.h"
+    ;
+static const uint32_t k_craster_shadow_merge_vert[] =
+#include "shaders/craster_shadow_merge.vert.h"
+    ;
+static const uint32_t k_craster_shadow_merge_frag[] =
+#include "shaders/craster_shadow_merge.frag.h"
+    ;
 static const uint32_t k_exposure_step_comp[] =
 #include "shaders/exposure_step.comp.h"
     ;
@@ -321,6 +330,11 @@ static const _oak_vk_pipe_spec k_pipe_specs[OAK_VK_PIPE_COUNT] = {
     /* one triangle over the target: no face to cull */
     [OAK_VK_PIPE_CRASTER_MERGE] =
         RASTER(k_craster_merge_vert, k_craster_merge_frag, .two_sided = true),
+    [OAK_VK_PIPE_CRASTER_SHADOW] = COMPUTE(k_craster_shadow_comp),
+    /* depth only, as the casters (masked: the fragment shader stays) */
+    [OAK_VK_PIPE_CRASTER_SHADOW_MERGE] =
+        RASTER(k_craster_shadow_merge_vert, k_craster_shadow_merge_frag, .shadow = true,
+               .masked = true, .two_sided = true),
 };
 
 static oak_result _oak_vk_pipe_make(_oak_vk *vk, uint32_t pipe) {
@@ -585,6 +599,7 @@ void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f) {
     /* and only the compute raster these (vk_craster.c) */
     if (f->craster.buffer) OAK_VK_BUF(OAK_B_CRASTER, sb, f->craster);
     if (vk->craster_depth.buffer) OAK_VK_BUF(OAK_B_CRASTER_DEPTH, sb, vk->craster_depth);
+    if (vk->craster_shadow.buffer) OAK_VK_BUF(OAK_B_CRASTER_SHADOW, sb, vk->craster_shadow);
     for (uint32_t i = 0; i < OAK_GPU_TEXTURE_CLASSES; i++) {
         VkImageView v = i < vk->class_count && vk->classes[i].image.view ? vk->classes[i].image.view
                                                                          : vk->dummy_array.view;

@@ -437,6 +437,10 @@ typedef struct oak_backend {
     /* The last frame's meshlet culling counters; NULL when the backend culls
        no meshlets. */
     void (*meshlet_stats)(void *self, oak_meshlet_stats *out);
+    /* Test hook: the last frame's sampled cascade atlas (the shadow map,
+       depth as floats, row 0 first as the resolve samples it), count at
+       least its edge squared. NULL when the backend keeps none on a GPU. */
+    oak_result (*read_shadow_map)(void *self, float *depth, size_t count);
 } oak_backend;
 
 /* Each backend exports one of these. */

@@ -709,6 +709,11 @@ oak_result oak_renderer_blend_stats(const oak_renderer *r, oak_blend_stats *out)
  * NULL, count >= OAK_GPU_SKY_TEXELS * 4 floats laid out as
  * shaders/common/oak_gpu.h's OAK_GPU_SKY_* say (render/skylight.h reads them). */
 oak_result oak_renderer_read_sky(oak_renderer *r, float *texels, size_t count, uint32_t *captures);
+/* The cascade atlas of the last frame (test hook): (2 x shadow_map_size)
+ * squared depths (reversed-Z, 0 where nothing cast), row 0 first, each
+ * cascade in its shadow_map_size tile of the 2 x 2 atlas. OAK_ERROR_UNSUPPORTED on a backend
+ * without the read (cpu, null). */
+oak_result oak_renderer_read_shadow_map(oak_renderer *r, float *depth, size_t count);
 /* The streams of the last frame after the cull-and-LOD kernel, summed over
  * every stream: instances given, and those inside the view per LOD band
  * (where the backend draws streams natively, OAK_CAP_GPU_STREAMS, the bands

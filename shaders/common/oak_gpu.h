@@ -107,7 +107,8 @@
 #define OAK_B_SKIN              47 /* uvec4[]: the skin pass's jobs, then their palettes (skin.comp) */
 #define OAK_B_CRASTER           48 /* uvec4[]: the compute raster's head, then its bands (oak_gpu.h "Compute rasterization") */
 #define OAK_B_CRASTER_DEPTH     49 /* uint64 per pixel: depth bits << 32 | item, the compute raster's target */
-#define OAK_B_COUNT             50
+#define OAK_B_CRASTER_SHADOW    50 /* uint per texel: the shadow compute raster's depth bits, a region per cascade and kind */
+#define OAK_B_COUNT             51
 
 /* The sky buffer (OAK_B_SKY; the CPU backend keeps the same floats), in vec4
  * texels: a head, then the octahedral capture's mips (level 0 first, each
@@ -557,6 +558,18 @@ OAK_END(oak_gpu_instcull);
 #define OAK_GPU_CRASTER_BANDS  (OAK_STREAM_MAX_PER_VIEW * OAK_STREAM_LODS)
 #define OAK_GPU_CRASTER_GROUPS 16384u /* most work groups across one band (a grid-stride loop) */
 #define OAK_GPU_CRASTER_GUARD  32768  /* pixels: a triangle with a vertex further off screen is dropped */
+/* The cascades' compute raster (shaders/craster_shadow.comp.glsl) reads its
+ * table from OAK_B_CRASTER too, from uvec4 OAK_GPU_CRASTER_SHADOW_TABLE
+ * (after the camera's): a head (x bands, y a cascade map's edge), then
+ * two uvec4 per band and
+ * cascade: (stream, LOD, its mesh's triangles, region) and (first index,
+ * base vertex, the word of its cascade command in OAK_B_INSTANCE_OUT,
+ * cascade). OAK_B_CRASTER_SHADOW: a cascade map's texels (row 0 at clip
+ * y = -1) per region, region = cascade x 2 + 1 for movers (0 for the
+ * static layer's casters), 0 where none was drawn, else the nearest
+ * depth's float bits (reversed-Z: atomicMax). */
+#define OAK_GPU_CRASTER_SHADOW_TABLE (1 + 2 * OAK_GPU_CRASTER_BANDS)
+#define OAK_GPU_CRASTER_SHADOW_BANDS (OAK_GPU_CRASTER_BANDS * OAK_MAX_CASCADES)
 
 /* Two-pass Hi-Z occlusion culling (docs/ARCHITECTURE.md "Occlusion
  * culling", shaders/hiz_cull.comp.glsl). OAK_B_HIZ, written by the host each

@@ -1,0 +1,124 @@
+#version 450
+// Compute rasterization of small stream casters into the cascade shadow
+// maps (docs/ARCHITECTURE.md "Compute rasterization", oak_gpu.h "Compute
+// rasterization"): craster.comp's scheme for the key light's cascades. One
+// invocation per (instance, triangle) of a band's cascade list, one row of
+// work groups per (band, cascade). The vertex goes through
+// shadow_stream.vert's steps (the instance's bent matrix, the cascade's
+// shadow_view_proj, oak_snap's 1/16-texel grid of the cascade's map, no
+// jitter), so the corners are the hardware's; then the texel centres inside
+// by exact integer edge functions with the top-left rule in the map's rows
+// (row 0 at clip y = -1, as the shadow pass's viewport: lavapipe and
+// llvmpipe, GL's lower-left origin too, fill by it there), both faces drawn
+// (casters are two-sided), depth z / w in screen space kept in [0, 1] (the
+// hardware clips there: no depth clamp), clipped to the cascade's tile. Per
+// texel atomicMax of the depth bits (reversed-Z: the nearest caster wins)
+// into the texel's region of OAK_B_CRASTER_SHADOW: a region per cascade and
+// kind (static casters, movers), so the static layer never takes a mover.
+// Depth only, so one 32-bit atomic on both GPUs.
+#extension GL_GOOGLE_include_directive : require
+#if defined(OAK_VULKAN_GLSL)
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#define OAK_CRASTER_INT64 1
+#else
+#extension GL_ARB_gpu_shader_int64 : enable
+#ifdef GL_ARB_gpu_shader_int64
+#define OAK_CRASTER_INT64 1
+#endif
+#endif
+#include "common/draw.glsl"
+
+layout(local_size_x = 64) in;
+
+OAK_SSBO(OAK_B_CRASTER) readonly buffer CrasterBlock { uvec4 craster_table[]; };
+OAK_SSBO(OAK_B_CRASTER_SHADOW) buffer CrasterShadowBlock { uint craster_texels[]; };
+
+#ifdef OAK_CRASTER_INT64
+
+// As craster.comp: a top-left edge (after the winding is made positive, y
+// down) takes the samples on it, any other needs them strictly inside.
+int64_t oak_edge_bias(ivec2 a, ivec2 b) {
+    ivec2 d = b - a;
+    return (d.y < 0 || (d.y == 0 && d.x > 0)) ? int64_t(0) : int64_t(-1);
+}
+
+int64_t oak_edge(ivec2 a, ivec2 b, ivec2 p) {
+    return int64_t(b.x - a.x) * int64_t(p.y - a.y) - int64_t(b.y - a.y) * int64_t(p.x - a.x);
+}
+
+// the first and last instance's world matrix of the work group's 64 items
+shared mat4 oak_craster_world[2];
+
+mat4 oak_craster_instance(uint s, uint list, uint p) {
+    uint rec = stream_heads[s].info.z + (stream_words[list + p] & OAK_GPU_ID_TRIANGLE_MASK);
+    return oak_instance_world(stream_records[rec], s);
+}
+
+void main() {
+    const uint at0 = uint(OAK_GPU_CRASTER_SHADOW_TABLE);
+    uint band = gl_WorkGroupID.y, lid = gl_LocalInvocationID.x;
+    uvec4 a = craster_table[at0 + 1u + band * 2u], m = craster_table[at0 + 2u + band * 2u];
+    uint s = a.x, tris = a.z, region = a.w, cascade = m.w;
+    uint count = stream_words[m.z + 1u], list = stream_words[m.z + 4u];
+    uint n = count * tris, stride = gl_NumWorkGroups.x * 64u;
+    int size = int(view.flags.z);
+    float fsize = float(size);
+    uint base = region * uint(size) * uint(size);
+    mat4 vp = view.shadow_view_proj[cascade];
+    // g0 is the work group's (uniform, so every invocation meets the barriers)
+    for (uint g0 = gl_WorkGroupID.x * 64u; g0 < n; g0 += stride) {
+        uint i = g0 + lid, pa = g0 / tris, pb = min(g0 + 63u, n - 1u) / tris;
+        barrier(); // the last round's readers are done
+        if (lid < 2u) oak_craster_world[lid] = oak_craster_instance(s, list, lid == 0u ? pa : pb);
+        barrier();
+        if (i >= n) continue;
+        uint p = i / tris, t = i - p * tris;
+        mat4 world = p == pa   ? oak_craster_world[0]
+                     : p == pb ? oak_craster_world[1]
+                               : oak_craster_instance(s, list, p);
+        ivec2 v[3];
+        float z[3];
+        bool keep = true;
+        for (uint j = 0u; j < 3u; j++) {
+            vec4 c = vp * (world * positions[indices[m.x + t * 3u + j] + m.y]);
+            // oak_snap's grid (common/snap.glsl) in the cascade's map, 1/16 texels
+            vec2 q = (c.xy / c.w * 0.5 + 0.5) * fsize;
+            keep = keep && c.w > 0.0 && all(lessThan(abs(q), vec2(OAK_GPU_CRASTER_GUARD)));
+            q = roundEven(q * 16.0);
+            OAK_PUT3(v, j, ivec2(q));
+            OAK_PUT3(z, j, c.z / c.w);
+        }
+        if (!keep) continue;
+        int64_t area = oak_edge(v[0], v[1], v[2]);
+        if (area == int64_t(0)) continue;
+        if (area < int64_t(0)) { // both faces: the winding made positive
+            ivec2 tv = v[1];
+            v[1] = v[2];
+            v[2] = tv;
+            float tz = z[1];
+            z[1] = z[2];
+            z[2] = tz;
+            area = -area;
+        }
+        ivec2 lo = max((min(min(v[0], v[1]), v[2]) + 7) >> 4, ivec2(0));
+        ivec2 hi = min((max(max(v[0], v[1]), v[2]) - 8) >> 4, ivec2(size - 1));
+        int64_t b0 = oak_edge_bias(v[1], v[2]), b1 = oak_edge_bias(v[2], v[0]),
+                b2 = oak_edge_bias(v[0], v[1]);
+        float inv = 1.0 / float(area);
+        for (int y = lo.y; y <= hi.y; y++)
+            for (int x = lo.x; x <= hi.x; x++) {
+                ivec2 c = ivec2(x * 16 + 8, y * 16 + 8);
+                int64_t w0 = oak_edge(v[1], v[2], c), w1 = oak_edge(v[2], v[0], c),
+                        w2 = oak_edge(v[0], v[1], c);
+                if (w0 + b0 < int64_t(0) || w1 + b1 < int64_t(0) || w2 + b2 < int64_t(0)) continue;
+                float d = (float(w0) * z[0] + float(w1) * z[1] + float(w2) * z[2]) * inv;
+                if (!(d > 0.0) || d > 1.0) continue; // 0 is the cleared map: nothing to add
+                uint at = base + uint(y) * uint(size) + uint(x);
+                uint bits = floatBitsToUint(d);
+                if (craster_texels[at] < bits) atomicMax(craster_texels[at], bits);
+            }
+    }
+}
+#else
+void main() {} // GL without 64-bit integers: the backend never dispatches it
+#endif
