@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "render/particle_eval.h"
+#include "render/stream.h"
 #include "world/internal.h"
 
 #define TAU 6.2831853071795864
@@ -39,6 +40,10 @@ typedef struct emitter {
     /* an "over" (BLEND, not additive) emitter's records far to near: the
        view depth of each and the order (two halves: the merge's) */
     bool sort;
+    /* one frame, not sorted: a PARTICLES stream (oak_stream_source), whose
+       records the device writes where the backend draws it natively; the
+       host evaluates them only when read (fill_host) */
+    bool device;
     oak_instance *sorted;
     float *depth;
     uint32_t *order;
@@ -198,6 +203,10 @@ oak_result oak_particles_add_emitter(oak_particles *s, const oak_emitter_desc *d
         r = oak_error(OAK_ERROR_INVALID_ARGUMENT,
                       "oak_particles_add_emitter: a flipbook needs a material with a base colour "
                       "or emissive texture (the atlas)");
+    /* a flipbook's frames and an "over" emitter's far-to-near order are
+       still the host's (docs/WORLD.md "Particles": not built yet) */
+    e->device =
+        !r && e->frames == 1 && !(m->desc.alpha_mode == OAK_ALPHA_BLEND && !m->desc.additive);
     for (uint32_t k = 0; !r && k < e->frames; k++) {
         oak_material fm = mat;
         if (e->frames > 1) {
@@ -208,7 +217,9 @@ oak_result oak_particles_add_emitter(oak_particles *s, const oak_emitter_desc *d
                               .lod_count = 1,
                               .material = fm,
                               .flags = OAK_DRAW_NO_SHADOW,
-                              .phase_opacity = m->desc.alpha_mode == OAK_ALPHA_BLEND};
+                              .phase_opacity = m->desc.alpha_mode == OAK_ALPHA_BLEND,
+                              .source =
+                                  e->device ? OAK_STREAM_SOURCE_PARTICLES : OAK_STREAM_SOURCE_HOST};
         sd.lods[0] = (oak_stream_lod){s->quad, 0};
         oak_stream *st = NULL;
         if (!(r = oak_make_stream(&st, &sd))) {
@@ -376,7 +387,7 @@ static void step_chunk(void *user, uint32_t begin, uint32_t end, uint32_t worker
     for (uint32_t i = begin; i < end; i++) {
         double age = j->t1 - e->birth[i];
         e->dead[i] = age >= e->parts[i].p0_life[3] - EDGE;
-        if (j->write)
+        if (j->write && !e->device) /* a device emitter's when read (fill_host) */
             e->frame[i] =
                 (uint8_t)_oak_particle_record(&j->c, &e->parts[i], (float)age, &e->records[i]);
     }
@@ -475,6 +486,35 @@ static oak_result write_streams(emitter *e, const step_job *j) {
     return OAK_OK;
 }
 
+typedef struct fill_job {
+    emitter *e;
+    double t; /* the clock */
+} fill_job;
+
+static void fill_chunk(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    const fill_job *j = user;
+    emitter *e = j->e;
+    for (uint32_t i = begin; i < end; i++)
+        e->frame[i] = (uint8_t)_oak_particle_record(&e->c, &e->parts[i],
+                                                    (float)(j->t - e->birth[i]), &e->records[i]);
+}
+
+/* A device emitter's host records (render/stream.h's fill hook), the same
+   bits as the step would have written: each alive particle's record at
+   the clock from the constants of the last update, on the job pool. */
+static void fill_host(void *user, oak_stream *st) {
+    oak_particles *s = user;
+    for (uint32_t i = 0; i < s->count; i++) {
+        emitter *e = &s->em[i];
+        if (e->stream[0] != st) continue;
+        fill_job j = {e, (double)s->steps * OAK_PARTICLE_STEP};
+        if (e->alive) oak_parallel_for(e->alive, OAK_PARTICLE_CHUNK, fill_chunk, &j);
+        oak_stream_write(st, 0, e->records, e->alive); /* within the capacity */
+        return;
+    }
+}
+
 static void restart(oak_particles *s) {
     s->steps = 0;
     for (uint32_t i = 0; i < s->count; i++) {
@@ -538,7 +578,18 @@ oak_result oak_particles_update(oak_particles *s, double seconds) {
             e->block_time = clock, e->block_version++;
             e->seen_born = e->born, e->seen_alive = e->alive;
         }
-        oak_result r = write_streams(e, &j);
+        oak_result r;
+        if (e->device) { /* the block and the constants: the device's input */
+            oak_gpu_particle_emitter kc = e->c;
+            kc.time[0] = (float)((double)target * OAK_PARTICLE_STEP - e->block_time);
+            kc.time[1] = (float)e->alive;
+            r = oak_stream_set_count(e->stream[0], e->alive);
+            if (!r)
+                _oak_stream_set_particles(e->stream[0], &kc, e->parts, e->block_version, fill_host,
+                                          s);
+        } else {
+            r = write_streams(e, &j);
+        }
         if (r) return r;
     }
     s->steps = target;
@@ -575,6 +626,7 @@ oak_result _oak_particles_kernel_input(oak_particles *s, uint32_t index,
                                        uint64_t *version) {
     emitter *e = emitter_of(s, index, "_oak_particles_kernel_input");
     if (!e) return OAK_ERROR_INVALID_ARGUMENT;
+    if (e->device) _oak_stream_host_records(e->stream[0]); /* the C evaluation */
     *c = e->c;
     c->time[0] = (float)((double)s->steps * OAK_PARTICLE_STEP - e->block_time);
     c->time[1] = (float)e->alive;

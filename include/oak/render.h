@@ -396,6 +396,17 @@ typedef struct oak_instance {
  * distance the instance is drawn and casts nothing). Owned by whoever made
  * it (a world system); a scene lists it with oak_scene_add_stream. */
 typedef struct oak_stream oak_stream;
+/* Who writes a stream's records. HOST (0): its owner, through
+ * oak_stream_write, as always. PARTICLES: a particle emitter's birth
+ * states (world/particles.c, docs/WORLD.md "Particles"): a GPU backend that
+ * draws the stream natively runs the particle kernel into its instance
+ * buffer (the particles pass) and the host evaluates no record; the host's
+ * records (oak_stream_records, the CPU backend, a BLEND stream's draws) are
+ * the C evaluation, filled only when something reads them. */
+typedef enum oak_stream_source {
+    OAK_STREAM_SOURCE_HOST = 0,
+    OAK_STREAM_SOURCE_PARTICLES,
+} oak_stream_source;
 typedef struct oak_stream_lod {
     oak_mesh mesh;
     float distance; /* metres; increasing down the ladder */
@@ -436,6 +447,9 @@ typedef struct oak_stream_desc {
        which multiplies the material's alpha; for BLEND materials (such a
        stream is drawn as draws on every backend), not posed streams */
     bool phase_opacity;
+    /* who writes the records (oak_stream_source); set by the world system
+       that owns the stream */
+    oak_stream_source source;
 } oak_stream_desc;
 
 /* A phase that packs opacity [0, 1] in 1/255 steps (the integer part, 0 ..
@@ -505,6 +519,9 @@ oak_result oak_stream_set_count(oak_stream *s, uint32_t count);
 uint32_t oak_stream_count(const oak_stream *s);
 uint32_t oak_stream_capacity(const oak_stream *s);
 uint64_t oak_stream_version(const oak_stream *s);
+/* The host's records. A PARTICLES stream's are the C evaluation of the
+ * emitter at its clock, filled here when stale (the frame on a GPU backend
+ * drew the device's, within docs/WORLD.md "Particles"'s tolerance). */
 const oak_instance *oak_stream_records(const oak_stream *s);
 /* Hook for tiers (crowds): per instance a LOD index that replaces the
  * distance pick (0xff: pick by distance). The array is borrowed, capacity
