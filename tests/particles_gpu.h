@@ -398,8 +398,9 @@ TEST(blockWrittenOnlyOnBirthsAndDeaths) {
    PG_BACKEND renderer. The host evaluated none of its records (the stream's
    host copy is still stale after the draw); the records the device wrote
    where instcull reads them are the C evaluation's (oak_stream_records,
-   filled on that read) within the tolerance; and a rewind to 1 s and back
-   to 1.5 s draws the same bytes. */
+   filled on that read) within the tolerance, last frame's copies after
+   them the C evaluation 1/60 s younger; and a rewind to 1 s and back to
+   1.5 s draws the same bytes. */
 TEST(frameWritesTheDevicesRecords) {
     oak_particles *p = NULL;
     oak_scene *scene = pg_busy_scene(&p);
@@ -426,6 +427,24 @@ TEST(frameWritesTheDevicesRecords) {
         pg_compare(&w, gpu, oak_stream_records(st), n);
         pg_check(&w, "the frame's device records at 1.5 s");
         CHECK(!st->host_stale); /* the read filled them */
+        /* last frame's copies after the records (one stream: from n): the
+           C evaluation a frame (the view's dt, 1/60 s) younger */
+        oak_gpu_particle_emitter c;
+        const oak_gpu_particle *parts = NULL;
+        const oak_instance *host = NULL;
+        uint32_t m = 0, counts[OAK_PARTICLE_FRAMES];
+        uint64_t version = 0;
+        CHECK_OK(_oak_particles_kernel_input(p, 0, &c, &parts, &host, &m, &version));
+        CHECK_EQ_INT(m, n);
+        c.time[0] -= 1.0f / 60.0f;
+        pg_cpu(&c, parts, n, gpu + n, counts);
+        oak_instance *prev = malloc(sizeof *prev * n);
+        if (prev) {
+            CHECK_OK(pg_frame_records(r->self, n, n, prev));
+            pg_compare(&w, prev, gpu + n, n);
+            pg_check(&w, "last frame's copies (1/60 s younger)");
+        }
+        free(prev);
         CHECK_OK(oak_world_update_particles(scene, 1.0f));
         CHECK_OK(oak_scene_draw(scene, r));
         CHECK_OK(oak_world_update_particles(scene, 1.5f));
