@@ -27,7 +27,11 @@ oak_result _oak_gl_run_particles(_oak_gl_backend *b, const oak_render_view *v) {
     if (!f->prog_particles &&
         (r = _oak_gl_compute(&f->prog_particles, "particles", oak_gl_src_particles_comp)))
         return r;
-    GLint align = 0;
+    GLint bindings = 0, align = 0;
+    glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &bindings);
+    if (bindings <= OAK_B_PARTICLE_IN)
+        return oak_error(OAK_ERROR_DEVICE, "gl: %d storage buffer bindings, particles needs %d",
+                         bindings, OAK_B_PARTICLE_IN + 1);
     glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &align);
     if (align <= 0 || (uint32_t)align > BLOCK_ALIGN || BLOCK_ALIGN % (uint32_t)align)
         return oak_error(OAK_ERROR_DEVICE, "gl: particles: storage offset alignment %d", align);
