@@ -20,6 +20,10 @@ static oak_result pg_frame_records(void *self, uint64_t first, uint32_t n, oak_i
     return _oak_vk_particles_frame_records(self, first, n, out);
 }
 
+static uint64_t pg_uploads(void *self) {
+    return _oak_vk_particles_uploads(self);
+}
+
 #define PG_BACKEND "vulkan"
 #include "particles_gpu.h"
 

@@ -79,6 +79,7 @@ oak_result _oak_gl_run_particles(_oak_gl_backend *b, const oak_render_view *v) {
             f->particle_src[s] = rs->particles;
             f->particle_version[s] = rs->particle_version;
             f->particle_at[s] = at;
+            f->particle_uploads++;
         }
         uint8_t head[HEAD];
         oak_gpu_particle_emitter c = *rs->particle_constants;
@@ -108,6 +109,11 @@ void _oak_gl_particles_release(_oak_gl_frame *f) {
     f->prog_particles = 0;
     _oak_gl_buffer_release(&f->particles);
     memset(f->particle_src, 0, sizeof f->particle_src);
+}
+
+uint64_t _oak_gl_particles_uploads(void *self) {
+    const _oak_gl_backend *b = self;
+    return b && b->frame ? b->frame->particle_uploads : 0;
 }
 
 oak_result _oak_gl_particles_frame_records(void *self, uint64_t first, uint32_t n,

@@ -473,6 +473,7 @@ typedef struct _oak_vk {
     VkPipeline particle_pipe;
     VkDescriptorPool particle_pool;
     VkDescriptorSet particle_sets[OAK_VK_FRAMES];
+    uint64_t particle_uploads; /* blocks copied up, any slot (a test's count) */
 } _oak_vk;
 
 /* device */
@@ -704,6 +705,8 @@ void _oak_vk_particles_destroy(_oak_vk *vk);
    (the particles pass's output where instcull read it), waited for. */
 oak_result _oak_vk_particles_frame_records(void *self, uint64_t first, uint32_t n,
                                            oak_instance *out);
+/* Test hook: emitter blocks the particles pass copied up so far. */
+uint64_t _oak_vk_particles_uploads(void *self);
 oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 void _oak_vk_instcull_destroy(_oak_vk *vk);
 oak_result _oak_vk_instcull_read(_oak_vk *vk, uint32_t per_lod[OAK_STREAM_LODS]);

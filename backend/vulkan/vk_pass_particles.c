@@ -133,6 +133,7 @@ oak_result _oak_vk_run_particles(_oak_vk *vk, _oak_vk_frame *f, const oak_render
             f->particle_src[s] = rs->particles;
             f->particle_version[s] = rs->particle_version;
             f->particle_at[s] = at;
+            vk->particle_uploads++;
         }
         oak_gpu_particle_emitter c = *rs->particle_constants;
         c.time[1] = (float)rs->count;
@@ -172,6 +173,10 @@ void _oak_vk_particles_destroy(_oak_vk *vk) {
         vkDestroyDescriptorSetLayout(vk->device, vk->particle_set_layout, NULL);
     vk->particle_pipe = VK_NULL_HANDLE, vk->particle_pool = VK_NULL_HANDLE;
     vk->particle_layout = VK_NULL_HANDLE, vk->particle_set_layout = VK_NULL_HANDLE;
+}
+
+uint64_t _oak_vk_particles_uploads(void *self) {
+    return self ? ((_oak_vk *)self)->particle_uploads : 0;
 }
 
 oak_result _oak_vk_particles_frame_records(void *self, uint64_t first, uint32_t n,
