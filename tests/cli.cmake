@@ -237,6 +237,10 @@ oak_cli_test(cliRenderCampfireFile
 oak_cli_test(cliRenderCampfire
              ARGS "render|--world|campfire|--backend|cpu|--size|160x90|--frames|3|--out|${CMAKE_BINARY_DIR}/test-out/cli_campfire.png"
              EXIT 0)
+# the fountain world on the cpu (the job pool evaluates its records)
+oak_cli_test(cliRenderFountain
+             ARGS "render|--world|fountain|--count|2000|--backend|cpu|--size|64x36|--frames|2|--out|${CMAKE_BINARY_DIR}/test-out/cli_fountain.png"
+             EXIT 0 OUT "cpu \\| .*cli_fountain\\.png")
 # the meadow's terrain streams tiles along the flight; bench runs it
 oak_cli_test(cliBenchMeadowFlight
              ARGS "bench|--world|meadow|--backend|cpu|--size|64x36|--frames|3|--warmup|0"
