@@ -49,6 +49,9 @@ typedef struct emitter {
     uint32_t *order;
     uint8_t *dead, *frame;
     uint32_t alive;
+    /* the earliest birth + life of the alive (seconds of the clock): a
+       step ending well before it marks no death, so it scans nobody */
+    double next_death;
     uint32_t pending; /* oak_particles_burst's, born at the next step's start */
     uint64_t born, dropped;
     uint64_t rate_born;                        /* rate births so far (the j of t = j / rate) */
@@ -341,6 +344,7 @@ static void spawn(emitter *e, double t) {
     q->spin_age[0] = e->d.spin[0] != 0 || e->d.spin[1] != 0 ? (float)TAU * draw(e, n, 6) : 0;
     q->spin_age[2] = q->spin_age[3] = 0;
     e->birth[slot] = t;
+    if (t + q->p0_life[3] < e->next_death) e->next_death = t + q->p0_life[3];
 }
 
 /* The births of the step [t0, t1): pending ones at t0, the rate's at j / rate,
@@ -417,8 +421,10 @@ static void constants(oak_gpu_particle_emitter *c, const emitter *e, const step_
 /* The dead taken out, survivors kept in order (particles and records). */
 static void compact(emitter *e) {
     uint32_t w = 0;
+    double next = INFINITY;
     for (uint32_t i = 0; i < e->alive; i++) {
         if (e->dead[i]) continue;
+        next = fmin(next, e->birth[i] + e->parts[i].p0_life[3]);
         if (w != i) {
             e->parts[w] = e->parts[i], e->records[w] = e->records[i];
             e->birth[w] = e->birth[i];
@@ -427,6 +433,7 @@ static void compact(emitter *e) {
         w++;
     }
     e->alive = w;
+    e->next_death = next;
 }
 
 /* The records far to near by view depth (the eye at eye looking along
@@ -520,16 +527,26 @@ static void restart(oak_particles *s) {
     for (uint32_t i = 0; i < s->count; i++) {
         emitter *e = &s->em[i];
         e->alive = e->pending = 0;
+        e->next_death = INFINITY;
         e->born = e->dropped = e->rate_born = 0;
         e->seen_born = UINT64_MAX; /* the block is stale whatever the counts */
         memset(e->bursts_done, 0, sizeof e->bursts_done);
     }
 }
 
-static void run_chunks(step_job *j) {
-    constants(&j->c, j->e, j);
-    if (j->write) j->e->c = j->c;
-    if (j->e->alive) oak_parallel_for(j->e->alive, OAK_PARTICLE_CHUNK, step_chunk, j);
+/* The step's scan (false: skipped, nobody marked): skipped when it would
+   write no record (not the update's last step, or a device emitter's,
+   whose records are written when read) and no particle's death can fall
+   at or before its end (a microsecond of margin over the rounding of the
+   sum), so the device path's steps between deaths cost the host nothing
+   per particle. The skip depends only on the state, never the threads. */
+static bool run_chunks(step_job *j) {
+    emitter *e = j->e;
+    constants(&j->c, e, j);
+    if (j->write) e->c = j->c;
+    if ((!j->write || e->device) && j->t1 + 1e-6 < e->next_death - EDGE) return false;
+    if (e->alive) oak_parallel_for(e->alive, OAK_PARTICLE_CHUNK, step_chunk, j);
+    return true;
 }
 
 oak_result oak_particles_update(oak_particles *s, double seconds) {
@@ -568,8 +585,7 @@ oak_result oak_particles_update(oak_particles *s, double seconds) {
             births(e, step);
             j.write = step + 1 == target;
             j.t1 = (double)(step + 1) * OAK_PARTICLE_STEP;
-            run_chunks(&j);
-            compact(e);
+            if (run_chunks(&j)) compact(e);
         }
         if (e->born != e->seen_born || e->alive != e->seen_alive) {
             double clock = (double)target * OAK_PARTICLE_STEP;
