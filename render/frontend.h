@@ -71,6 +71,9 @@ typedef struct oak_frontend {
     /* the backend draws streams from its instcull lists (OAK_CAP_GPU_STREAMS):
        set by the renderer before each build */
     bool gpu_streams;
+    /* the backend runs the particles pass (OAK_PASS_PARTICLES): a native
+       PARTICLES stream's records are the device's, the host fills none */
+    bool gpu_particles;
     /* what the view's draws come from: stream_input cut before the native
        streams' instances (they are listed last); the first stream draw */
     oak_frame_input view_input;

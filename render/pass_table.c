@@ -88,6 +88,13 @@ static bool has_ssr(const oak_render_view *v) {
 static bool has_streams(const oak_render_view *v) {
     return v->stream_count > 0;
 }
+/* a PARTICLES stream whose records the device writes (the frontend gave
+   its block: oak_render_stream.particles) */
+static bool has_device_particles(const oak_render_view *v) {
+    for (uint32_t s = 0; s < v->stream_count; s++)
+        if (v->streams[s].particles) return true;
+    return false;
+}
 static bool adapts(const oak_render_view *v) {
     return v->post.adapt;
 }
@@ -139,6 +146,16 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
     /* instance streams: the cull-and-LOD kernel in compute, per LOD a
        visible list and an indirect command (its own buffer; the CPU runs
        the kernel in the frontend) */
+    /* particle streams: the particle kernel writes their records (and last
+       frame's) into the instance buffer from each emitter's block, which
+       goes up only at a birth or a death (the CPU evaluates the records on
+       the job pool in the frontend) */
+    {OAK_PASS_PARTICLES,
+     "particles",
+     {{OAK_TARGET_SCENE, OAK_USE_STORAGE_RW}},
+     has_device_particles,
+     {NULL},
+     false},
     {OAK_PASS_INSTCULL, "instcull", {SCENE_READ}, has_streams, {NULL}, false},
     /* the sky captured into octahedral mips, convolved to irradiance and
        GGX-prefiltered levels; its run functions return at once while the

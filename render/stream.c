@@ -102,7 +102,8 @@ oak_result oak_make_stream(oak_stream **out, const oak_stream_desc *desc) {
                          "stream: impostor LOD %u needs a posed stream (of 2 joints or more), to "
                          "be the last LOD and a live impostor material",
                          d.impostor_lod);
-    if (d.source != OAK_STREAM_SOURCE_HOST && d.source != OAK_STREAM_SOURCE_GRASS)
+    if (d.source != OAK_STREAM_SOURCE_HOST && d.source != OAK_STREAM_SOURCE_PARTICLES &&
+        d.source != OAK_STREAM_SOURCE_GRASS)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream: source %d is not a stream source",
                          (int)d.source);
     if (d.source == OAK_STREAM_SOURCE_GRASS && (d.pose_bank || d.phase_opacity))
@@ -328,7 +329,27 @@ uint64_t oak_stream_version(const oak_stream *s) {
     return s ? s->version : 0;
 }
 const oak_instance *oak_stream_records(const oak_stream *s) {
+    /* a reader of a PARTICLES stream gets the C evaluation: filled now
+       when the frame did not need it (the stream is the caller's own) */
+    if (s && s->host_stale) _oak_stream_host_records((oak_stream *)s);
     return s ? s->records : NULL;
+}
+
+void _oak_stream_set_particles(oak_stream *s, const oak_gpu_particle_emitter *c,
+                               const oak_gpu_particle *parts, uint64_t block_version,
+                               void (*fill)(void *user, oak_stream *s), void *user) {
+    s->particle_constants = *c;
+    s->particles = parts;
+    s->particle_version = block_version;
+    s->particle_fill = fill, s->particle_user = user;
+    s->host_stale = fill != NULL;
+    s->version++;
+}
+
+void _oak_stream_host_records(oak_stream *s) {
+    if (!s->host_stale) return;
+    s->host_stale = false;
+    s->particle_fill(s->particle_user, s); /* moves the version as a write does */
 }
 
 oak_result oak_stream_set_lod_override(oak_stream *s, const uint8_t *lods) {

@@ -11,6 +11,8 @@
    alone (a grass stream writes a few squares' slots a frame). */
 #define OAK_STREAM_WRITE_LOG 256
 
+#include "shaders/common/oak_gpu.h"
+
 struct oak_stream {
     oak_stream_desc desc; /* resolved: lod_count >= 1 */
     oak_instance *records;
@@ -34,7 +36,30 @@ struct oak_stream {
        how far its overrides move a vertex */
     float (*joint_reach)[8];
     float override_reach[2];
+    /* a PARTICLES stream's (oak_stream_source): the emitter's constants
+       (time.x: the seconds since its block), its block of count particles
+       and the block's version (_oak_stream_set_particles), and who fills
+       the host records with the C evaluation when they are read
+       (host_stale: not filled since the last set) */
+    oak_gpu_particle_emitter particle_constants;
+    const oak_gpu_particle *particles;
+    uint64_t particle_version;
+    void (*particle_fill)(void *user, oak_stream *s);
+    void *particle_user;
+    bool host_stale;
 };
+
+/* A PARTICLES stream's state for this frame (the owner calls it each
+   update, after the count): the constants, the alive particles' block
+   (borrowed: it lives until the next call) and its version, and the hook
+   that fills the host records (through _oak_stream_records_to_write) when
+   a reader wants them. Moves the version on: the records move. */
+void _oak_stream_set_particles(oak_stream *s, const oak_gpu_particle_emitter *c,
+                               const oak_gpu_particle *parts, uint64_t block_version,
+                               void (*fill)(void *user, oak_stream *s), void *user);
+/* The host records made current (a PARTICLES stream's filled by its hook
+   when stale; others as they are). */
+void _oak_stream_host_records(oak_stream *s);
 
 /* The stream's cull spheres per LOD (mesh space): the bank's, the posed
    LODs' grown by the larger override bound held (oak_stream_write_pose_

@@ -386,6 +386,13 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
     for (uint32_t s = 0; s < ns; s++) {
         const oak_stream *str = in->streams[s];
         oak_render_stream *rs = &fe->streams[s];
+        /* a PARTICLES stream drawn natively by a backend with the particles
+           pass: the device writes its records (this frame's and last
+           frame's); anywhere else the host's are the C evaluation, filled
+           now (the streams are the caller's, listed in its scene) */
+        bool device = str->desc.source == OAK_STREAM_SOURCE_PARTICLES && str->particles &&
+                      fe->gpu_particles && natives[s] && !expand[s];
+        if (!device) _oak_stream_host_records((oak_stream *)str);
         bool same = fe->stream_seen[s] == str->serial;
         uint32_t base = firsts[s];
         *rs = (oak_render_stream){.records = str->records,
@@ -404,7 +411,12 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
             _oak_instance_bend_make(bend, &str->desc, in->environment, wind_time, v->camera_pos);
         rs->bent = bent;
         rs->prev_time = wind_prev;
-        if (!keep_last(fe, s, str, same))
+        if (device) { /* no host copy: the kernel writes last frame's too */
+            rs->prev_records = str->records, rs->prev_version = str->version;
+            rs->particle_constants = &str->particle_constants;
+            rs->particles = str->particles;
+            rs->particle_version = str->particle_version;
+        } else if (!keep_last(fe, s, str, same))
             return oak_error(OAK_ERROR_OUT_OF_MEMORY, "stream %u: no memory for last frame", s);
         /* after keep_last, which copies the records only when they moved:
            swaying ones move every frame for the shadows' sake */

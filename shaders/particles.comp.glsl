@@ -4,7 +4,9 @@
 // facing, lift and spin), one invocation per particle. Each particle's age is
 // its block's age plus the emitter's time.x, so a block written once serves
 // every later frame. The flipbook frame of each is counted into the frame
-// counts by atomics (the counts are exact, as the CPU's).
+// counts by atomics (the counts are exact, as the CPU's). In a frame (the
+// particles pass) it writes at target.x + i, and last frame's copy at
+// target.y + i where the instcull pass reads it for motion vectors.
 #extension GL_GOOGLE_include_directive : require
 #include "common/oak_gpu.h"
 
@@ -102,11 +104,8 @@ float phase_pack(float opacity, float share) {
     return float(int(o * 255.0 + 0.5)) + f;
 }
 
-void main() {
-    uint i = gl_GlobalInvocationID.x;
-    if (i >= uint(em.time.y)) return;
-    oak_gpu_particle q = parts[i];
-    float age = q.spin_age.z + em.time.x;
+// particle q's record at age into records[at]; its flipbook frame
+uint record(oak_gpu_particle q, float age, uint at) {
     vec3 g = em.gravity_drag.xyz, p0 = q.p0_life.xyz, v0 = q.v0_size.xyz;
     float k = em.gravity_drag.w, life = q.p0_life.w;
     vec3 p;
@@ -130,7 +129,6 @@ void main() {
         sz = lerp1(em.size_value[a / 4u][a % 4u], em.size_value[b / 4u][b % 4u], w);
     }
     uint frames = uint(em.shape.y), fr = min(uint(f * float(frames)), frames - 1u);
-    atomicAdd(frame_count[fr], 1u);
     float scale = q.v0_size.w * sz;
     vec4 face = em.eye.w != 0.0 ? face_eye(p, em.eye.xyz) : vec4(0.0, 0.0, 0.0, 1.0);
     float lift = em.shape.x;
@@ -143,7 +141,18 @@ void main() {
     }
     float ang = 0.5 * (q.spin_age.x + q.spin_age.y * age);
     vec4 rot = qmul(face, vec4(0.0, sin(ang), 0.0, cos(ang)));
-    records[i].position_scale = vec4(pos, scale);
-    records[i].rotation = rot;
-    records[i].color_phase = vec4(col.xyz, phase_pack(col.w, f));
+    records[at].position_scale = vec4(pos, scale);
+    records[at].rotation = rot;
+    records[at].color_phase = vec4(col.xyz, phase_pack(col.w, f));
+    return fr;
+}
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= uint(em.time.y)) return;
+    oak_gpu_particle q = parts[i];
+    float age = q.spin_age.z + em.time.x;
+    atomicAdd(frame_count[record(q, age, em.target.x + i)], 1u);
+    // last frame's copy (motion vectors): the same particle time.z younger
+    if (em.target.z != 0u) record(q, age - em.time.z, em.target.y + i);
 }

@@ -163,7 +163,7 @@ oak_cli_test(cliBenchRejectsJsonValue ARGS "bench|--json=yes" EXIT 2
 oak_cli_test(cliRenderRejectsUnknownBackend ARGS "render|--backend|metal|--size|64x36" EXIT 1
              ERR "unknown backend 'metal' \\(compiled in: .*cpu.*\\)" ERR_LINES 1)
 oak_cli_test(cliRenderRejectsUnknownWorld ARGS "render|--world|moon|--size|64x36" EXIT 1
-             ERR "unknown world 'moon' \\(worlds: default, stress, lamps, meadow, crowd, campfire\\)" ERR_LINES 1)
+             ERR "unknown world 'moon' \\(worlds: default, stress, lamps, meadow, crowd, campfire, fountain\\)" ERR_LINES 1)
 oak_cli_test(cliRenderRejectsMissingSceneFile
              ARGS "render|--scene|tests/data/cli/no_such_scene.json|--size|64x36" EXIT 1
              ERR "no_such_scene\\.json" ERR_LINES 1)
@@ -183,7 +183,7 @@ oak_cli_test(cliHelpListsCommands ARGS "help" EXIT 0 OUT "render.*bench.*info")
 oak_cli_test(cliHelpRenderListsOptions ARGS "help|render" EXIT 0
              OUT "--world NAME.*--scene FILE.*--backend B.*--size WxH.*--frames N.*--out")
 oak_cli_test(cliInfoListsVersionBackendsAndThreads ARGS "info|--threads|3" EXIT 0
-             OUT "oak 0\\.1\\.0\nthreads: 3\nworlds: default, stress, lamps, meadow, crowd, campfire\n.*  cpu: available.*  null: available")
+             OUT "oak 0\\.1\\.0\nthreads: 3\nworlds: default, stress, lamps, meadow, crowd, campfire, fountain\n.*  cpu: available.*  null: available")
 # caps: the passes and features each backend runs, named by the pass table
 oak_cli_test(cliInfoListsCapsPerBackend ARGS "info" EXIT 0
              OUT "  cpu: available\n.*    passes: upload lightgrid skycapture shadow lampshadow raster gtao clouds fog resolve ssr opaquecopy blend cloudmix taa dof exposure bloom post fxaa readback\n    features: pixels shadow-cache probes\n  null: available\n.*    passes: none\n    features: none\n")
@@ -206,7 +206,7 @@ oak_cli_test(cliBenchOcclusionOff
 # llvmpipe); Vulkan's bench counts its passes and times its steps
 function(oak_cli_hiz_test gpu name)
   oak_cli_test(cliInfoSays${name}TakesHiZ ARGS "info" EXIT 0
-               OUT "  ${gpu}: available\n.*    occlusion \\(--occlusion on; off by default\\): two-pass Hi-Z in compute [^\n]+\n    passes: [^\n]+\n    features: [^\n]*gpu-hiz")
+               OUT "  ${gpu}: available\n.*    occlusion \\(--occlusion on; off by default\\): two-pass Hi-Z in compute [^\n]+\n    passes: [^\n]*lightgrid particles instcull [^\n]+\n    features: [^\n]*gpu-hiz")
   set_tests_properties(cliInfoSays${name}TakesHiZ PROPERTIES LABELS "cli;${gpu}")
 endfunction()
 if(OAK_HAVE_VULKAN)
@@ -258,6 +258,10 @@ oak_cli_test(cliRenderCampfireFile
 oak_cli_test(cliRenderCampfire
              ARGS "render|--world|campfire|--backend|cpu|--size|160x90|--frames|3|--out|${CMAKE_BINARY_DIR}/test-out/cli_campfire.png"
              EXIT 0)
+# the fountain world on the cpu (the job pool evaluates its records)
+oak_cli_test(cliRenderFountain
+             ARGS "render|--world|fountain|--count|2000|--backend|cpu|--size|64x36|--frames|2|--out|${CMAKE_BINARY_DIR}/test-out/cli_fountain.png"
+             EXIT 0 OUT "cpu \\| .*cli_fountain\\.png")
 # the meadow's terrain streams tiles along the flight; bench runs it
 oak_cli_test(cliBenchMeadowFlight
              ARGS "bench|--world|meadow|--backend|cpu|--size|64x36|--frames|3|--warmup|0"

@@ -18,12 +18,19 @@
 #include <oak/world.h>
 
 #include "render/particle_eval.h"
+#include "render/renderer_internal.h"
+#include "render/stream.h"
 #include "world/internal.h"
 
 static oak_result pg_run(const oak_gpu_particle_emitter *c, const oak_gpu_particle *parts,
                          uint32_t n, oak_instance *records, uint32_t counts[OAK_PARTICLE_FRAMES]);
 static oak_result pg_sort(const float eye[3], const float fwd[3], const oak_instance *records,
                           const uint8_t *frames, uint32_t n, uint32_t *order);
+/* the frame tests: the backend's name (PG_BACKEND) and its hook reading n
+   records of the last frame's instance buffer from `first` */
+static oak_result pg_frame_records(void *self, uint64_t first, uint32_t n, oak_instance *out);
+/* and the count of emitter blocks its particles pass copied up */
+static uint64_t pg_uploads(void *self);
 
 /* The tolerance between the kernel's record and the CPU's (float rounding
    of exp, sin, cos, sqrt and division on the device): position within
@@ -385,6 +392,150 @@ TEST(blockWrittenOnlyOnBirthsAndDeaths) {
         }
     }
     free(gpu);
+    oak_destroy_scene(scene);
+}
+
+/* In a frame (the particles pass): the stream of the busy emitter (opaque,
+   so drawn natively from the instance buffer) at 1.5 s, drawn by a
+   PG_BACKEND renderer. The host evaluated none of its records (the stream's
+   host copy is still stale after the draw); the records the device wrote
+   where instcull reads them are the C evaluation's (oak_stream_records,
+   filled on that read) within the tolerance, last frame's copies after
+   them the C evaluation 1/60 s younger; and a rewind to 1 s and back to
+   1.5 s draws the same bytes. */
+TEST(frameWritesTheDevicesRecords) {
+    oak_particles *p = NULL;
+    oak_scene *scene = pg_busy_scene(&p);
+    oak_renderer *r = NULL;
+    oak_renderer_desc rd = {.backend = PG_BACKEND, .width = 64, .height = 36};
+    CHECK_OK(oak_make_renderer(&r, &rd));
+    oak_stream *st = p ? oak_particles_stream(p, 0) : NULL;
+    if (!scene || !r || !st) {
+        oak_destroy_renderer(r);
+        oak_destroy_scene(scene);
+        return;
+    }
+    oak_scene_set_camera(scene, oak_scene_active_camera(scene),
+                         &(oak_camera){.fov_y = 0.8f, .znear = 0.1f, .zfar = 100});
+    CHECK_OK(oak_world_update_particles(scene, 1.5f));
+    CHECK_OK(oak_scene_draw(scene, r));
+    uint32_t n = oak_stream_count(st);
+    CHECK(n > 2000);
+    CHECK(st->host_stale); /* no host evaluation for the frame */
+    oak_instance *gpu = malloc(sizeof *gpu * n * 2);
+    if (gpu) {
+        CHECK_OK(pg_frame_records(r->self, 0, n, gpu));
+        pg_worst w;
+        pg_compare(&w, gpu, oak_stream_records(st), n);
+        pg_check(&w, "the frame's device records at 1.5 s");
+        CHECK(!st->host_stale); /* the read filled them */
+        /* last frame's copies after the records (one stream: from n): the
+           C evaluation a frame (the view's dt, 1/60 s) younger */
+        oak_gpu_particle_emitter c;
+        const oak_gpu_particle *parts = NULL;
+        const oak_instance *host = NULL;
+        uint32_t m = 0, counts[OAK_PARTICLE_FRAMES];
+        uint64_t version = 0;
+        CHECK_OK(_oak_particles_kernel_input(p, 0, &c, &parts, &host, &m, &version));
+        CHECK_EQ_INT(m, n);
+        c.time[0] -= 1.0f / 60.0f;
+        pg_cpu(&c, parts, n, gpu + n, counts);
+        oak_instance *prev = malloc(sizeof *prev * n);
+        if (prev) {
+            CHECK_OK(pg_frame_records(r->self, n, n, prev));
+            pg_compare(&w, prev, gpu + n, n);
+            pg_check(&w, "last frame's copies (1/60 s younger)");
+        }
+        free(prev);
+        CHECK_OK(oak_world_update_particles(scene, 1.0f));
+        CHECK_OK(oak_scene_draw(scene, r));
+        CHECK_OK(oak_world_update_particles(scene, 1.5f));
+        CHECK_OK(oak_scene_draw(scene, r));
+        CHECK_EQ_INT(oak_stream_count(st), n);
+        CHECK_OK(pg_frame_records(r->self, 0, n, gpu + n));
+        CHECK(memcmp(gpu, gpu + n, sizeof *gpu * n) == 0);
+    }
+    free(gpu);
+    oak_destroy_renderer(r);
+    oak_destroy_scene(scene);
+}
+
+/* 100,000 particles of one emitter drawn on the device path: records
+   within the tolerance of the C evaluation, none evaluated on the host
+   for the frame, the spray covers part of the picture, and 8 frames
+   without a birth or a death upload no block past each slot's first. */
+TEST(aHundredThousandDrawnOnTheDevice) {
+    enum { N = 100000, PW = 64, PH = 36 };
+    oak_scene *scene = NULL;
+    CHECK_OK(oak_make_scene(&scene));
+    if (!scene) return;
+    oak_entity cam = oak_scene_create(scene, "camera");
+    oak_transform t = oak_transform_look_at((float[3]){0, 1, 6}, (float[3]){0, 1, 0});
+    oak_scene_set_transform(scene, cam, &t);
+    oak_scene_set_camera(scene, cam, &(oak_camera){.fov_y = 0.8f, .znear = 0.1f, .zfar = 100});
+    oak_scene_set_active_camera(scene, cam);
+    oak_particles *p = NULL;
+    CHECK_OK(oak_world_particles(scene, &p));
+    oak_emitter_desc d = {.capacity = N,
+                          .seed = 3,
+                          .cone_degrees = 30,
+                          .speed = {1, 4},
+                          .life = {3, 4},
+                          .size = {0.01f, 0.03f},
+                          .spin = {-1, 1},
+                          .gravity = {0, -2, 0},
+                          .drag = 0.5f,
+                          .lift = 0.5f,
+                          .color_key_count = 2};
+    d.bursts[0] = (oak_particle_burst){.count = N};
+    d.color_keys[0] = (oak_particle_key){0, {1, 0.9f, 0.5f, 1}};
+    d.color_keys[1] = (oak_particle_key){1, {0.5f, 0.2f, 0.1f, 1}};
+    if (p) CHECK_OK(oak_particles_add_emitter(p, &d, NULL));
+    oak_renderer *r = NULL;
+    oak_renderer_desc rd = {.backend = PG_BACKEND, .width = PW, .height = PH};
+    CHECK_OK(oak_make_renderer(&r, &rd));
+    oak_stream *st = p ? oak_particles_stream(p, 0) : NULL;
+    oak_instance *gpu = malloc(sizeof *gpu * N);
+    uint8_t *px = malloc((size_t)PW * PH * 4 * 2);
+    if (r && st && gpu && px) {
+        /* the picture with none yet (the burst is born in the first step) */
+        CHECK_OK(oak_world_update_particles(scene, 0));
+        CHECK_OK(oak_scene_draw(scene, r));
+        CHECK_OK(oak_renderer_read_pixels(r, px + PW * PH * 4, (size_t)PW * PH * 4));
+        CHECK_OK(oak_world_update_particles(scene, 0.75f));
+        CHECK_OK(oak_scene_draw(scene, r));
+        CHECK_EQ_INT(oak_stream_count(st), N);
+        CHECK(st->host_stale);
+        CHECK_OK(pg_frame_records(r->self, 0, N, gpu));
+        pg_worst w;
+        pg_compare(&w, gpu, oak_stream_records(st), N);
+        pg_check(&w, "100,000 in a frame at 0.75 s");
+        CHECK_OK(oak_renderer_read_pixels(r, px, (size_t)PW * PH * 4));
+        uint32_t lit = 0; /* pixels that changed from the empty picture */
+        for (uint32_t i = 0; i < PW * PH; i++)
+            for (int c = 0; c < 3; c++)
+                if (abs(px[4 * i + c] - px[PW * PH * 4 + 4 * i + c]) > 8) {
+                    lit++;
+                    break;
+                }
+        fprintf(stderr, "  100,000 particles cover %u of %u pixels\n", lit, PW * PH);
+        CHECK(lit > PW * PH / 50 && lit < PW * PH / 2);
+        /* no birth nor death from 0.75 to 1.55 s: the block goes up once
+           more at most (vulkan's other frame slot), not once a frame */
+        uint64_t before = pg_uploads(r->self);
+        for (int f = 1; f <= 8; f++) {
+            CHECK_OK(oak_world_update_particles(scene, 0.75f + (float)f / 10.0f));
+            CHECK_OK(oak_scene_draw(scene, r));
+        }
+        uint64_t after = pg_uploads(r->self);
+        fprintf(stderr, "  blocks uploaded: %llu by the first frame, %llu after 8 more\n",
+                (unsigned long long)before, (unsigned long long)after);
+        CHECK(before >= 1 && after >= before && after - before <= 1);
+        CHECK_EQ_INT(oak_stream_count(st), N);
+    }
+    free(gpu);
+    free(px);
+    oak_destroy_renderer(r);
     oak_destroy_scene(scene);
 }
 

@@ -14,6 +14,15 @@ static oak_result pg_sort(const float eye[3], const float fwd[3], const oak_inst
     return _oak_gl_particles_sort(eye, fwd, records, frames, n, order);
 }
 
+static oak_result pg_frame_records(void *self, uint64_t first, uint32_t n, oak_instance *out) {
+    return _oak_gl_particles_frame_records(self, first, n, out);
+}
+
+static uint64_t pg_uploads(void *self) {
+    return _oak_gl_particles_uploads(self);
+}
+
+#define PG_BACKEND "gl"
 #include "particles_gpu.h"
 
 int main(void) {
@@ -29,6 +38,8 @@ int main(void) {
     RUN(blockWrittenOnlyOnBirthsAndDeaths);
     RUN(bitonicSortIsTheCpusOrder);
     _oak_gl_context_destroy(&ctx);
+    RUN(frameWritesTheDevicesRecords);
+    RUN(aHundredThousandDrawnOnTheDevice);
     oak_shutdown();
     return TEST_SUMMARY();
 }

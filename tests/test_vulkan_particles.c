@@ -16,6 +16,15 @@ static oak_result pg_sort(const float eye[3], const float fwd[3], const oak_inst
     return _oak_vk_particles_sort(g_vk, eye, fwd, records, frames, n, order);
 }
 
+static oak_result pg_frame_records(void *self, uint64_t first, uint32_t n, oak_instance *out) {
+    return _oak_vk_particles_frame_records(self, first, n, out);
+}
+
+static uint64_t pg_uploads(void *self) {
+    return _oak_vk_particles_uploads(self);
+}
+
+#define PG_BACKEND "vulkan"
 #include "particles_gpu.h"
 
 int main(void) {
@@ -31,6 +40,8 @@ int main(void) {
     RUN(blockWrittenOnlyOnBirthsAndDeaths);
     RUN(bitonicSortIsTheCpusOrder);
     oak_backend_vulkan()->destroy(g_vk);
+    RUN(frameWritesTheDevicesRecords);
+    RUN(aHundredThousandDrawnOnTheDevice);
     CHECK_EQ_INT(vkt_validation_messages, 0);
     oak_shutdown();
     return TEST_SUMMARY();

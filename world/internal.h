@@ -23,6 +23,8 @@ void _oak_world_crowd_path(float t, float eye[3], float target[3]);
 extern const oak_foot_leg _oak_crowd_fox_legs[4];
 void _oak_world_meadow_path(float t, float eye[3], float target[3]);
 oak_result _oak_world_campfire_build(oak_scene *scene);
+oak_result _oak_world_fountain_build(oak_scene *scene, const oak_world_options *opts);
+void _oak_world_fountain_path(float t, float eye[3], float target[3]);
 oak_result _oak_world_campfire_update(oak_scene *scene, float seconds);
 void _oak_world_campfire_path(float t, float eye[3], float target[3]);
 /* registers the campfire's painters (oak://campfire_disc, _flames) */

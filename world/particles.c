@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "render/particle_eval.h"
+#include "render/stream.h"
 #include "world/internal.h"
 
 #define TAU 6.2831853071795864
@@ -39,11 +40,18 @@ typedef struct emitter {
     /* an "over" (BLEND, not additive) emitter's records far to near: the
        view depth of each and the order (two halves: the merge's) */
     bool sort;
+    /* one frame, not sorted: a PARTICLES stream (oak_stream_source), whose
+       records the device writes where the backend draws it natively; the
+       host evaluates them only when read (fill_host) */
+    bool device;
     oak_instance *sorted;
     float *depth;
     uint32_t *order;
     uint8_t *dead, *frame;
     uint32_t alive;
+    /* the earliest birth + life of the alive (seconds of the clock): a
+       step ending well before it marks no death, so it scans nobody */
+    double next_death;
     uint32_t pending; /* oak_particles_burst's, born at the next step's start */
     uint64_t born, dropped;
     uint64_t rate_born;                        /* rate births so far (the j of t = j / rate) */
@@ -198,6 +206,10 @@ oak_result oak_particles_add_emitter(oak_particles *s, const oak_emitter_desc *d
         r = oak_error(OAK_ERROR_INVALID_ARGUMENT,
                       "oak_particles_add_emitter: a flipbook needs a material with a base colour "
                       "or emissive texture (the atlas)");
+    /* a flipbook's frames and an "over" emitter's far-to-near order are
+       still the host's (docs/WORLD.md "Particles": not built yet) */
+    e->device =
+        !r && e->frames == 1 && !(m->desc.alpha_mode == OAK_ALPHA_BLEND && !m->desc.additive);
     for (uint32_t k = 0; !r && k < e->frames; k++) {
         oak_material fm = mat;
         if (e->frames > 1) {
@@ -208,7 +220,9 @@ oak_result oak_particles_add_emitter(oak_particles *s, const oak_emitter_desc *d
                               .lod_count = 1,
                               .material = fm,
                               .flags = OAK_DRAW_NO_SHADOW,
-                              .phase_opacity = m->desc.alpha_mode == OAK_ALPHA_BLEND};
+                              .phase_opacity = m->desc.alpha_mode == OAK_ALPHA_BLEND,
+                              .source =
+                                  e->device ? OAK_STREAM_SOURCE_PARTICLES : OAK_STREAM_SOURCE_HOST};
         sd.lods[0] = (oak_stream_lod){s->quad, 0};
         oak_stream *st = NULL;
         if (!(r = oak_make_stream(&st, &sd))) {
@@ -330,6 +344,7 @@ static void spawn(emitter *e, double t) {
     q->spin_age[0] = e->d.spin[0] != 0 || e->d.spin[1] != 0 ? (float)TAU * draw(e, n, 6) : 0;
     q->spin_age[2] = q->spin_age[3] = 0;
     e->birth[slot] = t;
+    if (t + q->p0_life[3] < e->next_death) e->next_death = t + q->p0_life[3];
 }
 
 /* The births of the step [t0, t1): pending ones at t0, the rate's at j / rate,
@@ -376,7 +391,7 @@ static void step_chunk(void *user, uint32_t begin, uint32_t end, uint32_t worker
     for (uint32_t i = begin; i < end; i++) {
         double age = j->t1 - e->birth[i];
         e->dead[i] = age >= e->parts[i].p0_life[3] - EDGE;
-        if (j->write)
+        if (j->write && !e->device) /* a device emitter's when read (fill_host) */
             e->frame[i] =
                 (uint8_t)_oak_particle_record(&j->c, &e->parts[i], (float)age, &e->records[i]);
     }
@@ -406,8 +421,10 @@ static void constants(oak_gpu_particle_emitter *c, const emitter *e, const step_
 /* The dead taken out, survivors kept in order (particles and records). */
 static void compact(emitter *e) {
     uint32_t w = 0;
+    double next = INFINITY;
     for (uint32_t i = 0; i < e->alive; i++) {
         if (e->dead[i]) continue;
+        next = fmin(next, e->birth[i] + e->parts[i].p0_life[3]);
         if (w != i) {
             e->parts[w] = e->parts[i], e->records[w] = e->records[i];
             e->birth[w] = e->birth[i];
@@ -416,6 +433,7 @@ static void compact(emitter *e) {
         w++;
     }
     e->alive = w;
+    e->next_death = next;
 }
 
 /* The records far to near by view depth (the eye at eye looking along
@@ -475,21 +493,60 @@ static oak_result write_streams(emitter *e, const step_job *j) {
     return OAK_OK;
 }
 
+typedef struct fill_job {
+    emitter *e;
+    double t; /* the clock */
+} fill_job;
+
+static void fill_chunk(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    const fill_job *j = user;
+    emitter *e = j->e;
+    for (uint32_t i = begin; i < end; i++)
+        e->frame[i] = (uint8_t)_oak_particle_record(&e->c, &e->parts[i],
+                                                    (float)(j->t - e->birth[i]), &e->records[i]);
+}
+
+/* A device emitter's host records (render/stream.h's fill hook), the same
+   bits as the step would have written: each alive particle's record at
+   the clock from the constants of the last update, on the job pool. */
+static void fill_host(void *user, oak_stream *st) {
+    oak_particles *s = user;
+    for (uint32_t i = 0; i < s->count; i++) {
+        emitter *e = &s->em[i];
+        if (e->stream[0] != st) continue;
+        fill_job j = {e, (double)s->steps * OAK_PARTICLE_STEP};
+        if (e->alive) oak_parallel_for(e->alive, OAK_PARTICLE_CHUNK, fill_chunk, &j);
+        oak_stream_write(st, 0, e->records, e->alive); /* within the capacity */
+        return;
+    }
+}
+
 static void restart(oak_particles *s) {
     s->steps = 0;
     for (uint32_t i = 0; i < s->count; i++) {
         emitter *e = &s->em[i];
         e->alive = e->pending = 0;
+        e->next_death = INFINITY;
         e->born = e->dropped = e->rate_born = 0;
         e->seen_born = UINT64_MAX; /* the block is stale whatever the counts */
         memset(e->bursts_done, 0, sizeof e->bursts_done);
     }
 }
 
-static void run_chunks(step_job *j) {
-    constants(&j->c, j->e, j);
-    if (j->write) j->e->c = j->c;
-    if (j->e->alive) oak_parallel_for(j->e->alive, OAK_PARTICLE_CHUNK, step_chunk, j);
+/* The step's scan (false: skipped, nobody marked): skipped when it would
+   write no record (not the update's last step, or a device emitter's,
+   whose records are written when read) and no particle's death can fall
+   at or before its end (a microsecond of margin over the rounding of the
+   sum), so the device path's steps between deaths cost the host nothing
+   per particle. The skip depends only on the state, never the threads. */
+static bool run_chunks(step_job *j) {
+    emitter *e = j->e;
+    constants(&j->c, e, j);
+    if (j->write) e->c = j->c;
+    if ((!j->write || e->device) && j->t1 + 1e-6 < e->next_death - EDGE) return false;
+    if (e->alive) oak_parallel_for(e->alive, OAK_PARTICLE_CHUNK, step_chunk, j);
+    return true;
 }
 
 oak_result oak_particles_update(oak_particles *s, double seconds) {
@@ -528,8 +585,7 @@ oak_result oak_particles_update(oak_particles *s, double seconds) {
             births(e, step);
             j.write = step + 1 == target;
             j.t1 = (double)(step + 1) * OAK_PARTICLE_STEP;
-            run_chunks(&j);
-            compact(e);
+            if (run_chunks(&j)) compact(e);
         }
         if (e->born != e->seen_born || e->alive != e->seen_alive) {
             double clock = (double)target * OAK_PARTICLE_STEP;
@@ -538,7 +594,18 @@ oak_result oak_particles_update(oak_particles *s, double seconds) {
             e->block_time = clock, e->block_version++;
             e->seen_born = e->born, e->seen_alive = e->alive;
         }
-        oak_result r = write_streams(e, &j);
+        oak_result r;
+        if (e->device) { /* the block and the constants: the device's input */
+            oak_gpu_particle_emitter kc = e->c;
+            kc.time[0] = (float)((double)target * OAK_PARTICLE_STEP - e->block_time);
+            kc.time[1] = (float)e->alive;
+            r = oak_stream_set_count(e->stream[0], e->alive);
+            if (!r)
+                _oak_stream_set_particles(e->stream[0], &kc, e->parts, e->block_version, fill_host,
+                                          s);
+        } else {
+            r = write_streams(e, &j);
+        }
         if (r) return r;
     }
     s->steps = target;
@@ -575,6 +642,7 @@ oak_result _oak_particles_kernel_input(oak_particles *s, uint32_t index,
                                        uint64_t *version) {
     emitter *e = emitter_of(s, index, "_oak_particles_kernel_input");
     if (!e) return OAK_ERROR_INVALID_ARGUMENT;
+    if (e->device) _oak_stream_host_records(e->stream[0]); /* the C evaluation */
     *c = e->c;
     c->time[0] = (float)((double)s->steps * OAK_PARTICLE_STEP - e->block_time);
     c->time[1] = (float)e->alive;

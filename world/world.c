@@ -41,6 +41,10 @@ static const world_entry g_worlds[] = {
      "a fire of three logs in a ring of stones at night: flames baked from a small fluid run "
      "into a flipbook glowing as a black body, smoke and sparks as particles, a flickering lamp",
      _oak_world_campfire_build, NULL, _oak_world_campfire_path, _oak_world_campfire_update},
+    {"fountain",
+     "a fountain of small opaque particles thrown up in a burst every 4 s (--count, default "
+     "100,000, up to 1,048,576): the particles pass's measure, the GPU path against the job pool",
+     NULL, _oak_world_fountain_build, _oak_world_fountain_path, NULL},
 };
 
 #define WORLD_COUNT (sizeof g_worlds / sizeof g_worlds[0])

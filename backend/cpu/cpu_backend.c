@@ -182,9 +182,11 @@ static const cpu_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_READBACK] = NULL,
 };
 
-/* no instcull: the CPU's cull-and-LOD kernel runs in the frontend */
+/* no instcull: the CPU's cull-and-LOD kernel runs in the frontend; no
+   particles pass: the CPU evaluates particle records on the job pool */
 #define CPU_CAPS                                                                                   \
-    ((OAK_CAP_ALL_PASSES & ~OAK_CAP_PASS(OAK_PASS_INSTCULL) & ~OAK_CAP_PASS(OAK_PASS_SKIN)) |      \
+    ((OAK_CAP_ALL_PASSES & ~OAK_CAP_PASS(OAK_PASS_INSTCULL) & ~OAK_CAP_PASS(OAK_PASS_SKIN) &       \
+      ~OAK_CAP_PASS(OAK_PASS_PARTICLES)) |                                                         \
      OAK_CAP_PIXELS | OAK_CAP_SHADOW_CACHE | OAK_CAP_PROBES)
 
 /* The frame: the pass table top to bottom, each pass timed by its row. */

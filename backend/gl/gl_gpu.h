@@ -156,6 +156,14 @@ typedef struct _oak_gl_frame {
        heads, commands and lists, and what each stream slot holds */
     GLuint prog_instcull;
     _oak_gl_buffer instances, instance_out;
+    /* the particles pass (gl_pass_particles.c): its program, the emitter
+       blocks, and per stream slot whose block it holds, its version, where */
+    GLuint prog_particles;
+    _oak_gl_buffer particles;
+    const void *particle_src[OAK_STREAM_MAX_PER_VIEW];
+    uint64_t particle_version[OAK_STREAM_MAX_PER_VIEW];
+    size_t particle_at[OAK_STREAM_MAX_PER_VIEW];
+    uint64_t particle_uploads; /* blocks copied up (a test's count) */
     oak_gpu_instcull instcull_heads[OAK_STREAM_MAX_PER_VIEW];
     const oak_instance *instcull_src[OAK_STREAM_MAX_PER_VIEW];
     uint64_t instcull_version[OAK_STREAM_MAX_PER_VIEW];
@@ -293,6 +301,8 @@ void _oak_gl_lampshadow_release(_oak_gl_frame *f);
 
 /* gl_pass_lightgrid.c: the lamp grid's program and buffer, and its read-back */
 void _oak_gl_lightgrid_release(_oak_gl_frame *f);
+oak_result _oak_gl_run_particles(_oak_gl_backend *b, const oak_render_view *v);
+void _oak_gl_particles_release(_oak_gl_frame *f);
 oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v);
 void _oak_gl_instcull_release(_oak_gl_frame *f);
 oak_result _oak_gl_instcull_read(_oak_gl_frame *f, uint32_t per_lod[OAK_STREAM_LODS]);

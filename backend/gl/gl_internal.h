@@ -140,6 +140,12 @@ const char *_oak_gl_shared_source(const char *file);
 /* The particle kernel over n particles on the current context: their
    records and the counts per flipbook frame, read back (gl_particles.c;
    tests/test_particles_gpu.c). */
+/* Test hook: n records of the last frame's instance buffer from `first`
+   (the particles pass's output where instcull read it; gl_pass_particles.c). */
+oak_result _oak_gl_particles_frame_records(void *self, uint64_t first, uint32_t n,
+                                           oak_instance *out);
+/* Test hook: emitter blocks the particles pass copied up so far. */
+uint64_t _oak_gl_particles_uploads(void *self);
 oak_result _oak_gl_particles_run(const oak_gpu_particle_emitter *c, const oak_gpu_particle *parts,
                                  uint32_t n, oak_instance *records,
                                  uint32_t counts[OAK_PARTICLE_FRAMES]);

@@ -120,9 +120,12 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
                 return r;
             f->instcull_ovr_version[s] = rs->pose_override_version;
         }
-        /* the records, only when they moved or landed somewhere new */
-        if (f->instcull_src[s] != rs->records || f->instcull_version[s] != rs->version ||
-            f->instcull_first[s] != first) {
+        /* the records, only when they moved or landed somewhere new (the
+           particles pass wrote a PARTICLES stream's, none kept for later) */
+        if (rs->particles) {
+            f->instcull_src[s] = f->instcull_prev_src[s] = NULL;
+        } else if (f->instcull_src[s] != rs->records || f->instcull_version[s] != rs->version ||
+                   f->instcull_first[s] != first) {
             if ((r = upload_records(f, first, rs,
                                     f->instcull_src[s] == rs->records &&
                                         f->instcull_first[s] == first,
@@ -132,9 +135,9 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
             f->instcull_version[s] = rs->version;
             f->instcull_first[s] = first;
         }
-        if (f->instcull_prev_src[s] != rs->records ||
-            f->instcull_prev_version[s] != rs->prev_version ||
-            f->instcull_prev_first[s] != total + first) {
+        if (!rs->particles && (f->instcull_prev_src[s] != rs->records ||
+                               f->instcull_prev_version[s] != rs->prev_version ||
+                               f->instcull_prev_first[s] != total + first)) {
             const oak_instance *p = rs->prev_records ? rs->prev_records : rs->records;
             if (p == rs->records) { /* last frame's are this frame's: the log serves */
                 if ((r = upload_records(f, total + first, rs,

@@ -188,6 +188,12 @@ typedef struct _oak_vk_frame {
        records, heads + commands + lists, and what each stream slot holds */
     _oak_vk_buffer instances, instance_out;
     _oak_vk_buffer skin; /* the skin pass's jobs and palettes (vk_pass_skin.c) */
+    /* the particles pass (vk_pass_particles.c): this slot's emitter blocks,
+       and per stream slot whose block it holds, its version and where */
+    _oak_vk_buffer particles;
+    const void *particle_src[OAK_STREAM_MAX_PER_VIEW];
+    uint64_t particle_version[OAK_STREAM_MAX_PER_VIEW];
+    uint64_t particle_at[OAK_STREAM_MAX_PER_VIEW];
     const void *instcull_src[OAK_STREAM_MAX_PER_VIEW];
     uint64_t instcull_version[OAK_STREAM_MAX_PER_VIEW];
     uint32_t instcull_first[OAK_STREAM_MAX_PER_VIEW];
@@ -469,6 +475,14 @@ typedef struct _oak_vk {
     VkPipeline hiz_stream_late;
     oak_occlusion_stats hiz_stats;
     uint64_t hiz_stats_frame; /* 0: none read yet */
+    /* the particles pass's own pipeline: its block at a dynamic offset and
+       the slot's instance buffer, a set per slot (vk_pass_particles.c) */
+    VkDescriptorSetLayout particle_set_layout;
+    VkPipelineLayout particle_layout;
+    VkPipeline particle_pipe;
+    VkDescriptorPool particle_pool;
+    VkDescriptorSet particle_sets[OAK_VK_FRAMES];
+    uint64_t particle_uploads; /* blocks copied up, any slot (a test's count) */
 } _oak_vk;
 
 /* device */
@@ -694,6 +708,14 @@ oak_result _oak_vk_lightgrid_read(_oak_vk *vk, uint32_t *words, size_t count);
    the view in the upload pass (before the descriptors), the dispatch, and
    the counts read back */
 oak_result _oak_vk_instcull_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+oak_result _oak_vk_run_particles(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+void _oak_vk_particles_destroy(_oak_vk *vk);
+/* Test hook: n records of the last frame's instance buffer from `first`
+   (the particles pass's output where instcull read it), waited for. */
+oak_result _oak_vk_particles_frame_records(void *self, uint64_t first, uint32_t n,
+                                           oak_instance *out);
+/* Test hook: emitter blocks the particles pass copied up so far. */
+uint64_t _oak_vk_particles_uploads(void *self);
 oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 void _oak_vk_instcull_destroy(_oak_vk *vk);
 oak_result _oak_vk_instcull_read(_oak_vk *vk, uint32_t per_lod[OAK_STREAM_LODS]);

@@ -147,8 +147,10 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
                        (size_t)on * sizeof(oak_gpu_instance));
             f->instcull_ovr_version[s] = rs->pose_override_version;
         }
-        if (f->instcull_src[s] != rs->records || f->instcull_version[s] != rs->version ||
-            f->instcull_first[s] != first) {
+        if (rs->particles) { /* the particles pass wrote both (none kept for later) */
+            f->instcull_src[s] = f->instcull_prev_src[s] = NULL;
+        } else if (f->instcull_src[s] != rs->records || f->instcull_version[s] != rs->version ||
+                   f->instcull_first[s] != first) {
             copy_records(rec + (size_t)first * sizeof(oak_gpu_instance), rs,
                          f->instcull_src[s] == rs->records && f->instcull_first[s] == first,
                          f->instcull_version[s]);
@@ -156,9 +158,9 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
             f->instcull_version[s] = rs->version;
             f->instcull_first[s] = first;
         }
-        if (f->instcull_prev_src[s] != rs->records ||
-            f->instcull_prev_version[s] != rs->prev_version ||
-            f->instcull_prev_first[s] != total + first) {
+        if (!rs->particles && (f->instcull_prev_src[s] != rs->records ||
+                               f->instcull_prev_version[s] != rs->prev_version ||
+                               f->instcull_prev_first[s] != total + first)) {
             const oak_instance *p = rs->prev_records ? rs->prev_records : rs->records;
             if (p == rs->records) /* last frame's are this frame's: the log serves */
                 copy_records(rec + (size_t)(total + first) * sizeof(oak_gpu_instance), rs,

@@ -524,6 +524,7 @@ void _oak_vk_targets_destroy(_oak_vk *vk) {
     _oak_vk_sky_destroy(vk);
     _oak_vk_exposure_destroy(vk);
     _oak_vk_probes_destroy(vk);
+    _oak_vk_particles_destroy(vk);
     _oak_vk_instcull_destroy(vk);
     _oak_vk_hiz_destroy(vk);
     _oak_vk_craster_destroy(vk);

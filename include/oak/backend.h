@@ -148,6 +148,17 @@ typedef struct oak_render_stream {
        _oak_stream_writes_since) lets a GPU backend's copy of the records
        catch up by the ranges written since its version alone */
     const struct oak_stream *stream;
+
+    /* a PARTICLES stream the backend writes itself (oak_stream_source; NULL:
+       the records above are the host's): the emitter's constants (time.x
+       the seconds since the block), the count particles of its block
+       (oak_gpu_particle) and the block's version, which moves only at a
+       birth or a death (a GPU backend uploads its copy then); the particles
+       pass runs the kernel into the stream's records, its last-frame copy
+       at time.x - dt */
+    const struct oak_gpu_particle_emitter *particle_constants;
+    const struct oak_gpu_particle *particles;
+    uint64_t particle_version;
 } oak_render_stream;
 
 /* A run of draws in `draws` sharing one mesh and material. */
@@ -317,6 +328,7 @@ typedef enum oak_pass_id {
     OAK_PASS_UPLOAD,     /* assets whose version moved, then the frame's records */
     OAK_PASS_SKIN,       /* meshes posed by joint palettes skinned into the vertex pools (gpus) */
     OAK_PASS_LIGHTGRID,  /* lamps listed per view cluster for the resolve */
+    OAK_PASS_PARTICLES,  /* particle streams' records written by the particle kernel (gpus) */
     OAK_PASS_INSTCULL,   /* instance streams' cull-and-LOD kernel in compute (gl) */
     OAK_PASS_SKYCAPTURE, /* the sky into irradiance and prefiltered maps, when it changed */
     OAK_PASS_SHADOW,     /* the key light's casters into its depth map */

@@ -390,18 +390,6 @@ typedef struct oak_instance {
     float phase;
 } oak_instance;
 
-/* Who writes a stream's records. HOST: its owner, through oak_stream_write
- * (or in place), and every backend uploads them from the host. GRASS: the
- * grass system (world/grass.c, docs/WORLD.md "Grass"), in fixed slots per
- * terrain tile square, each written once when its square arrives and
- * zeroed when it leaves (a zero record, scale 0, draws nothing); a record
- * never moves while its square lives (an origin rebase aside). Today the
- * job pool writes them on the host for every backend; the GPU kernel that
- * writes them on the device is not built yet (docs/WORLD.md "Grass"). */
-typedef enum oak_stream_source {
-    OAK_STREAM_SOURCE_HOST = 0,
-    OAK_STREAM_SOURCE_GRASS = 1,
-} oak_stream_source;
 
 /* A stream: one material drawn at up to `capacity` instances, each with the
  * LOD mesh its distance to the camera picks: lods[k] while the distance is
@@ -409,6 +397,25 @@ typedef enum oak_stream_source {
  * distance the instance is drawn and casts nothing). Owned by whoever made
  * it (a world system); a scene lists it with oak_scene_add_stream. */
 typedef struct oak_stream oak_stream;
+/* Who writes a stream's records. HOST (0): its owner, through
+ * oak_stream_write, and every backend uploads them from the host.
+ * PARTICLES: a particle emitter's birth states (world/particles.c,
+ * docs/WORLD.md "Particles"): a GPU backend that draws the stream natively
+ * runs the particle kernel into its instance buffer (the particles pass)
+ * and the host evaluates no record; the host's records (oak_stream_records,
+ * the CPU backend, a BLEND stream's draws) are the C evaluation, filled
+ * only when something reads them. GRASS: the grass system (world/grass.c,
+ * docs/WORLD.md "Grass"), in fixed slots per terrain tile square, each
+ * written once when its square arrives and zeroed when it leaves (a zero
+ * record, scale 0, draws nothing); a record never moves while its square
+ * lives (an origin rebase aside). The job pool writes them on the host for
+ * every backend; the GPU kernel that would write them on the device is not
+ * built yet. */
+typedef enum oak_stream_source {
+    OAK_STREAM_SOURCE_HOST = 0,
+    OAK_STREAM_SOURCE_PARTICLES = 1,
+    OAK_STREAM_SOURCE_GRASS = 2,
+} oak_stream_source;
 typedef struct oak_stream_lod {
     oak_mesh mesh;
     float distance; /* metres; increasing down the ladder */
@@ -449,7 +456,8 @@ typedef struct oak_stream_desc {
        which multiplies the material's alpha; for BLEND materials (such a
        stream is drawn as draws on every backend), not posed streams */
     bool phase_opacity;
-    /* who writes the records (oak_stream_source above); 0: the host */
+    /* who writes the records (oak_stream_source); set by the world system
+       that owns the stream */
     oak_stream_source source;
 } oak_stream_desc;
 
@@ -520,6 +528,9 @@ oak_result oak_stream_set_count(oak_stream *s, uint32_t count);
 uint32_t oak_stream_count(const oak_stream *s);
 uint32_t oak_stream_capacity(const oak_stream *s);
 uint64_t oak_stream_version(const oak_stream *s);
+/* The host's records. A PARTICLES stream's are the C evaluation of the
+ * emitter at its clock, filled here when stale (the frame on a GPU backend
+ * drew the device's, within docs/WORLD.md "Particles"'s tolerance). */
 const oak_instance *oak_stream_records(const oak_stream *s);
 /* Hook for tiers (crowds): per instance a LOD index that replaces the
  * distance pick (0xff: pick by distance). The array is borrowed, capacity

@@ -409,8 +409,12 @@ OAK_END(oak_gpu_particle);
  * drag in w, the eye xyz with w 1 when there is one (else the quads keep
  * +y), shape x the lift, y the flipbook frames (1: none), z the colour keys,
  * w the size keys, time x the seconds added to every particle's age, y the
- * particle count, the keys' t four to a vec4 (key i at element i / 4, i % 4),
- * the size keys' factors alike and the colour keys' linear rgba. */
+ * particle count, z the seconds back to last frame, the keys' t four to a
+ * vec4 (key i at element i / 4, i % 4), the size keys' factors alike and
+ * the colour keys' linear rgba. target x the first record's index in
+ * OAK_B_PARTICLE_OUT, y the first of last frame's copies, z 1 when those
+ * copies are written (each particle's record time.z seconds younger), w 0
+ * (all 0: the records from index 0, no copies). */
 OAK_STRUCT(oak_gpu_particle_emitter) {
     OAK_F4(gravity_drag);
     OAK_F4(eye);
@@ -420,14 +424,17 @@ OAK_STRUCT(oak_gpu_particle_emitter) {
     OAK_F4(size_at[OAK_PARTICLE_KEYS / 4]);
     OAK_F4(size_value[OAK_PARTICLE_KEYS / 4]);
     OAK_F4(color[OAK_PARTICLE_KEYS]);
+    OAK_U4(target);
 }
 OAK_END(oak_gpu_particle_emitter);
 #define OAK_GPU_PARTICLE_GROUP 64 /* the particle kernel's work group */
-/* The particle kernel's bindings: OAK_B_PARTICLE_IN, past OAK_B_COUNT and
- * its own (no frame pass runs the kernel yet: docs/WORLD.md "Particles"),
- * holds the emitter block, OAK_PARTICLE_FRAMES uints of counts per flipbook
- * frame (atomics), then the particles. It writes particle i's record at i
- * of the stream's instance buffer, which the instcull pass reads. */
+/* The particle kernel's bindings: OAK_B_PARTICLE_IN, its own (the
+ * particles pass binds one emitter's block at a time, in its own descriptor
+ * set on Vulkan, bound and unbound around its dispatches on GL, so sharing
+ * its number with OAK_B_CRASTER_SHADOW, which only the shadow pass binds), holds
+ * the emitter block, OAK_PARTICLE_FRAMES uints of counts per flipbook
+ * frame (atomics), then the particles. It writes particle i's record at
+ * target.x + i of the instance buffer, which the instcull pass reads. */
 #define OAK_B_PARTICLE_IN  50
 #define OAK_B_PARTICLE_OUT OAK_B_INSTANCES
 

@@ -1,0 +1,134 @@
+/* The particles pass on OpenGL: the particle kernel (shaders/particles.comp.glsl)
+ * writes each PARTICLES stream's records (oak_render_stream.particles) into
+ * the instance buffer where instcull reads them, and last frame's copies
+ * after them, from the emitter's block. The block goes up only when its
+ * version or place moved (a birth or a death), the constants every frame;
+ * one dispatch per stream, its block bound as a range. The instance buffer
+ * is reserved here as instcull reserves it (it runs next and finds it
+ * sized), since the kernel writes it first. */
+#include <string.h>
+
+#include "backend/gpu/gpu_records.h"
+#include "gl_gpu.h"
+#include "oak_gl_shaders.h"
+
+/* every block starts on 256 bytes: above any storage buffer offset alignment seen */
+#define BLOCK_ALIGN 256u
+#define HEAD        (sizeof(oak_gpu_particle_emitter) + sizeof(uint32_t) * OAK_PARTICLE_FRAMES)
+
+static size_t block_bytes(uint32_t count) {
+    size_t b = HEAD + sizeof(oak_gpu_particle) * (size_t)count;
+    return (b + BLOCK_ALIGN - 1) / BLOCK_ALIGN * BLOCK_ALIGN;
+}
+
+oak_result _oak_gl_run_particles(_oak_gl_backend *b, const oak_render_view *v) {
+    _oak_gl_frame *f = b->frame;
+    oak_result r = OAK_OK;
+    if (!f->prog_particles &&
+        (r = _oak_gl_compute(&f->prog_particles, "particles", oak_gl_src_particles_comp)))
+        return r;
+    GLint bindings = 0, align = 0;
+    glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &bindings);
+    if (bindings <= OAK_B_PARTICLE_IN)
+        return oak_error(OAK_ERROR_DEVICE, "gl: %d storage buffer bindings, particles needs %d",
+                         bindings, OAK_B_PARTICLE_IN + 1);
+    glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &align);
+    if (align <= 0 || (uint32_t)align > BLOCK_ALIGN || BLOCK_ALIGN % (uint32_t)align)
+        return oak_error(OAK_ERROR_DEVICE, "gl: particles: storage offset alignment %d", align);
+    uint32_t ns =
+        v->stream_count < OAK_STREAM_MAX_PER_VIEW ? v->stream_count : OAK_STREAM_MAX_PER_VIEW;
+    uint64_t records = 0, poses = 0;
+    size_t bytes = 0;
+    for (uint32_t s = 0; s < ns; s++) {
+        records += v->streams[s].count;
+        poses += _oak_gpu_pose_records(&v->streams[s]);
+        if (v->streams[s].particles) bytes += block_bytes(v->streams[s].count);
+    }
+    if (records + poses > UINT32_MAX / 2)
+        return oak_error(OAK_ERROR_LIMIT, "gl: particles: %llu instances",
+                         (unsigned long long)records);
+    /* instcull's reservation (gl_pass_instcull.c): records, last frame's, poses */
+    size_t rec_bytes = ((size_t)(records ? records : 1) * 2 + poses) * sizeof(oak_gpu_instance);
+    size_t old = f->instances.capacity, old_blocks = f->particles.capacity;
+    if ((r = _oak_gl_buffer_reserve(&f->instances, rec_bytes, true)) ||
+        (r = _oak_gl_buffer_reserve(&f->particles, bytes, false)))
+        return r;
+    if (f->instances.capacity != old) { /* as instcull forgets on a new buffer */
+        memset(f->instcull_src, 0, sizeof f->instcull_src);
+        memset(f->instcull_prev_src, 0, sizeof f->instcull_prev_src);
+        memset(f->instcull_pose_src, 0, sizeof f->instcull_pose_src);
+    }
+    if (f->particles.capacity != old_blocks) memset(f->particle_src, 0, sizeof f->particle_src);
+    glUseProgram(f->prog_particles);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_PARTICLE_OUT, f->instances.id);
+    size_t at = 0;
+    uint32_t first = 0, total = (uint32_t)records;
+    for (uint32_t s = 0; s < ns; s++) {
+        const oak_render_stream *rs = &v->streams[s];
+        uint32_t here = first;
+        first += rs->count;
+        if (!rs->particles) continue;
+        size_t size = block_bytes(rs->count);
+        /* the block only when a birth or a death moved it (or it moved here) */
+        if (f->particle_src[s] != rs->particles || f->particle_version[s] != rs->particle_version ||
+            f->particle_at[s] != at) {
+            if (rs->count &&
+                (r = _oak_gl_buffer_upload(&f->particles, at + HEAD, rs->particles,
+                                           sizeof(oak_gpu_particle) * (size_t)rs->count)))
+                return r;
+            f->particle_src[s] = rs->particles;
+            f->particle_version[s] = rs->particle_version;
+            f->particle_at[s] = at;
+            f->particle_uploads++;
+        }
+        uint8_t head[HEAD];
+        oak_gpu_particle_emitter c = *rs->particle_constants;
+        c.time[1] = (float)rs->count;
+        c.time[2] = v->dt > 0 ? v->dt : 0;
+        c.target[0] = here, c.target[1] = total + here, c.target[2] = 1, c.target[3] = 0;
+        memcpy(head, &c, sizeof c);
+        memset(head + sizeof c, 0, sizeof head - sizeof c);
+        if ((r = _oak_gl_buffer_upload(&f->particles, at, head, sizeof head))) return r;
+        if (rs->count) {
+            glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+            glBindBufferRange(GL_SHADER_STORAGE_BUFFER, OAK_B_PARTICLE_IN, f->particles.id,
+                              (GLintptr)at, (GLsizeiptr)size);
+            glDispatchCompute((rs->count + OAK_GPU_PARTICLE_GROUP - 1) / OAK_GPU_PARTICLE_GROUP, 1,
+                              1);
+        }
+        at += size;
+    }
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_PARTICLE_IN, 0);
+    /* readers: instcull's kernel, the raster's and resolve's records */
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    return OAK_OK;
+}
+
+void _oak_gl_particles_release(_oak_gl_frame *f) {
+    if (f->prog_particles) glDeleteProgram(f->prog_particles);
+    f->prog_particles = 0;
+    _oak_gl_buffer_release(&f->particles);
+    memset(f->particle_src, 0, sizeof f->particle_src);
+}
+
+uint64_t _oak_gl_particles_uploads(void *self) {
+    const _oak_gl_backend *b = self;
+    return b && b->frame ? b->frame->particle_uploads : 0;
+}
+
+oak_result _oak_gl_particles_frame_records(void *self, uint64_t first, uint32_t n,
+                                           oak_instance *out) {
+    _oak_gl_backend *b = self;
+    if (!b || (n && !out))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "gl particle records: NULL argument");
+    oak_result r = _oak_gl_make_current(&b->ctx);
+    if (r) return r;
+    _oak_gl_frame *f = b->frame;
+    if (!f || (first + n) * sizeof(oak_gpu_instance) > f->instances.capacity)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "gl particle records: past the buffer");
+    glFinish();
+    if (n)
+        glGetNamedBufferSubData(f->instances.id, (GLintptr)(first * sizeof(oak_gpu_instance)),
+                                (GLsizeiptr)(n * sizeof(oak_gpu_instance)), out);
+    return OAK_OK;
+}
