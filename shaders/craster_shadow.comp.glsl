@@ -35,24 +35,8 @@ OAK_SSBO(OAK_B_CRASTER_SHADOW) buffer CrasterShadowBlock { uint craster_texels[]
 
 #ifdef OAK_CRASTER_INT64
 
-// As craster.comp: a top-left edge (after the winding is made positive, y
-// down) takes the samples on it, any other needs them strictly inside.
-int64_t oak_edge_bias(ivec2 a, ivec2 b) {
-    ivec2 d = b - a;
-    return (d.y < 0 || (d.y == 0 && d.x > 0)) ? int64_t(0) : int64_t(-1);
-}
-
-int64_t oak_edge(ivec2 a, ivec2 b, ivec2 p) {
-    return int64_t(b.x - a.x) * int64_t(p.y - a.y) - int64_t(b.y - a.y) * int64_t(p.x - a.x);
-}
-
-// the first and last instance's world matrix of the work group's 64 items
-shared mat4 oak_craster_world[2];
-
-mat4 oak_craster_instance(uint s, uint list, uint p) {
-    uint rec = stream_heads[s].info.z + (stream_words[list + p] & OAK_GPU_ID_TRIANGLE_MASK);
-    return oak_instance_world(stream_records[rec], s);
-}
+// the edges and the instance matrices as craster.comp's
+#include "common/craster.glsl"
 
 void main() {
     const uint at0 = uint(OAK_GPU_CRASTER_SHADOW_TABLE);
