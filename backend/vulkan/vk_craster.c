@@ -112,6 +112,18 @@ static uint32_t plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v, ui
     return n;
 }
 
+/* A row of work groups per band, a grid-stride loop of at most
+   OAK_GPU_CRASTER_GROUPS groups over its most items; the merge's fragments
+   read what it wrote. */
+static void dispatch_bands(VkCommandBuffer cmd, uint64_t most, uint32_t n) {
+    uint64_t groups = (most + 63) / 64;
+    vkCmdDispatch(cmd, groups < OAK_GPU_CRASTER_GROUPS ? (uint32_t)groups : OAK_GPU_CRASTER_GROUPS,
+                  n, 1);
+    _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+}
+
 void _oak_vk_craster_run(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     f->craster_bands = 0;
     memset(f->craster_lods, 0, sizeof f->craster_lods);
@@ -137,12 +149,7 @@ void _oak_vk_craster_run(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v
         memset(f->craster_lods, 0, sizeof f->craster_lods);
         return;
     }
-    uint64_t groups = (most + 63) / 64;
-    vkCmdDispatch(cmd, groups < OAK_GPU_CRASTER_GROUPS ? (uint32_t)groups : OAK_GPU_CRASTER_GROUPS,
-                  n, 1);
-    _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
-                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    dispatch_bands(cmd, most, n);
     f->craster_bands = n;
 }
 
@@ -235,12 +242,7 @@ void _oak_vk_craster_shadow_run(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
         memset(f->craster_shadow_lods, 0, sizeof f->craster_shadow_lods);
         return;
     }
-    uint64_t groups = (most + 63) / 64;
-    vkCmdDispatch(cmd, groups < OAK_GPU_CRASTER_GROUPS ? (uint32_t)groups : OAK_GPU_CRASTER_GROUPS,
-                  n, 1);
-    _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
-                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    dispatch_bands(cmd, most, n);
     f->craster_shadow_bands = n;
 }
 
