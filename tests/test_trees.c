@@ -1,7 +1,8 @@
 /* Trees (world/tree*.c, world/forest.c): each species' mesh is the same
  * bytes from the same seed, closed (no open edges at its joints) and within
  * its triangle budget; the simplified LOD's triangle ratio and leaf area;
- * coverage-preserving mips against plain box mips; the impostor against the
+ * coverage-preserving mips against plain box mips; the impostor cards cropped
+ * to their baked texels; the impostor against the
  * full tree at distance; placement never on steep, rock, snow or under the
  * lake; the meadow's 100,000 trees; bad descs; and a small forest's frame
  * with cut-out shadows, held (argv[1] vulkan or gl) to the CPU's frame by
