@@ -1,7 +1,8 @@
 /* Trees (world/tree*.c, world/forest.c): each species' mesh is the same
  * bytes from the same seed, closed (no open edges at its joints) and within
  * its triangle budget; the simplified LOD's triangle ratio and leaf area;
- * coverage-preserving mips against plain box mips; the impostor against the
+ * coverage-preserving mips against plain box mips; the impostor cards cropped
+ * to their baked texels; the impostor against the
  * full tree at distance; placement never on steep, rock, snow or under the
  * lake; the meadow's 100,000 trees; bad descs; and a small forest's frame
  * with cut-out shadows, held (argv[1] vulkan or gl) to the CPU's frame by
@@ -110,6 +111,96 @@ TEST(treesSimplifiedLodRatio) {
         _oak_tree_mesh_free(&simple);
         _oak_tree_free(&t);
     }
+}
+
+/* Area (m^2) of the impostor's quads: each a parallelogram at corners 0, 1, 3. */
+static double card_area(const _oak_tree_mesh *m) {
+    double a = 0;
+    for (uint32_t b = 0; b + 3 < m->vertex_count; b += 4) {
+        const float *p0 = m->pos + 3 * b, *p1 = m->pos + 3 * (b + 1), *p3 = m->pos + 3 * (b + 3);
+        vec3 e1 = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+        vec3 e2 = {p3[0] - p0[0], p3[1] - p0[1], p3[2] - p0[2]}, c;
+        glm_vec3_cross(e1, e2, c);
+        a += glm_vec3_norm(c);
+    }
+    return a;
+}
+
+/* The impostor's cards cropped to their baked texels (forest.c does it after
+   the bake): every texel of a view slot over the cutoff (128) lies inside its
+   cropped quad's uv rectangle, the quad's texel-per-metre scale is unchanged
+   (the same picture where alpha survives), and the cards' area is at most
+   60% of the whole slots' (measured: see docs/WORLD.md "Trees" > "LOD"). */
+TEST(treesImpostorCardsHugTheirTexels) {
+    size_t texels = (size_t)OAK_TREE_ATLAS_W * OAK_TREE_ATLAS_H;
+    uint8_t *albedo = oak_alloc(texels * 4), *normal = oak_alloc(texels * 4);
+    CHECK(albedo && normal);
+    if (!albedo || !normal) return;
+    double all_before = 0, all_after = 0, all_over = 0, all_in = 0;
+    for (uint32_t s = 0; s < OAK_TREE_SPECIES; s++) {
+        _oak_tree_paint(albedo, normal, s);
+        /* a view in the bottom row (first_view 0) and one in the top (8) */
+        for (uint32_t first = 0; first <= 8; first += 8) {
+            _oak_tree t;
+            CHECK_OK(_oak_tree_generate(&t, s, 11 + first));
+            CHECK_OK(_oak_tree_bake(albedo, normal, &t, first));
+            _oak_tree_mesh whole, crop;
+            CHECK_OK(_oak_tree_impostor(&whole, &t, first));
+            CHECK_OK(_oak_tree_impostor(&crop, &t, first));
+            _oak_tree_impostor_crop(&crop, albedo, first);
+            CHECK_EQ_INT(crop.index_count, whole.index_count);
+            double before = card_area(&whole), after = card_area(&crop);
+            for (uint32_t k = 0; k < OAK_TREE_VIEWS; k++) {
+                uint32_t rect[4];
+                _oak_tree_view_rect(first + k, rect);
+                const float *uv0 = crop.uv + 2 * (4 * k), *uv2 = crop.uv + 2 * (4 * k + 2);
+                /* corner 0 is bottom left (u low, v high), 2 top right */
+                int x0 = (int)lroundf(uv0[0] * OAK_TREE_ATLAS_W) - (int)rect[0],
+                    x1 = (int)lroundf(uv2[0] * OAK_TREE_ATLAS_W) - (int)rect[0],
+                    y0 = (int)lroundf(uv2[1] * OAK_TREE_ATLAS_H) - (int)rect[1],
+                    y1 = (int)lroundf(uv0[1] * OAK_TREE_ATLAS_H) - (int)rect[1];
+                CHECK(x0 >= 0 && x1 <= (int)rect[2] && y0 >= 0 && y1 <= (int)rect[3]);
+                CHECK(x1 - x0 < (int)rect[2] && y1 - y0 < (int)rect[3]);
+                uint32_t over = 0, outside = 0, in = 0;
+                for (int y = 0; y < (int)rect[3]; y++)
+                    for (int x = 0; x < (int)rect[2]; x++) {
+                        uint8_t a =
+                            albedo[4 * ((size_t)(rect[1] + y) * OAK_TREE_ATLAS_W + rect[0] + x) +
+                                   3];
+                        bool inside = x >= x0 && x < x1 && y >= y0 && y < y1;
+                        in += inside;
+                        if (a < 128) continue;
+                        over++;
+                        outside += !inside;
+                    }
+                CHECK(over > 0);
+                CHECK_EQ_INT(outside, 0);
+                all_over += over, all_in += in;
+                /* metres a texel along the card's width and height: as the whole slot's */
+                const float *p = crop.pos + 3 * (4 * k), *q = whole.pos + 3 * (4 * k);
+                float wc = fabsf(p[3] - p[0]) + fabsf(p[5] - p[2]),
+                      ww = fabsf(q[3] - q[0]) + fabsf(q[5] - q[2]);
+                float hc = crop.pos[3 * (4 * k + 3) + 1] - p[1],
+                      hw = whole.pos[3 * (4 * k + 3) + 1] - q[1];
+                CHECK_NEAR(wc / (x1 - x0), ww / rect[2], 1e-4 * ww);
+                CHECK_NEAR(hc / (y1 - y0), hw / rect[3], 1e-4 * hw);
+            }
+            if (!first)
+                fprintf(stderr, "  %s: card area %.1f -> %.1f m^2 (%.3f)\n", k_names[s], before,
+                        after, after / before);
+            all_before += before, all_after += after;
+            _oak_tree_mesh_free(&whole);
+            _oak_tree_mesh_free(&crop);
+            _oak_tree_free(&t);
+        }
+    }
+    fprintf(stderr,
+            "  all: card area %.1f -> %.1f m^2 (%.3f); texels over the cutoff %.3f of the "
+            "cropped rects\n",
+            all_before, all_after, all_after / all_before, all_over / all_in);
+    CHECK(all_after < 0.6 * all_before);
+    oak_free(albedo);
+    oak_free(normal);
 }
 
 /* Share of a level's texels that pass an alpha test at 0.5. */
@@ -670,6 +761,7 @@ int main(int argc, char **argv) {
         RUN(treesBadDescsAreOneLine);
         RUN(treesDeterministicClosedWithinBudget);
         RUN(treesSimplifiedLodRatio);
+        RUN(treesImpostorCardsHugTheirTexels);
         RUN(treesMipsKeepCoverage);
         RUN(treesImpostorMatchesAtDistance);
         RUN(treesCutOutShadows);

@@ -631,6 +631,52 @@ oak_result _oak_tree_impostor(_oak_tree_mesh *out, const _oak_tree *t, uint32_t 
     return OAK_OK;
 }
 
+void _oak_tree_impostor_crop(_oak_tree_mesh *m, const uint8_t *albedo, uint32_t first_view) {
+    for (uint32_t k = 0; k < OAK_TREE_VIEWS && 4 * k + 3 < m->vertex_count; k++) {
+        uint32_t rect[4];
+        _oak_tree_view_rect(first_view + k, rect);
+        /* the texels with any coverage, not only those over the cutoff: the
+           coverage-kept mips (forest.c) may lift a faint texel's alpha over
+           it, and a texel under the cutoff is only a row or two wider */
+        int x0 = (int)rect[2], x1 = -1, y0 = (int)rect[3], y1 = -1;
+        for (uint32_t y = 0; y < rect[3]; y++)
+            for (uint32_t x = 0; x < rect[2]; x++)
+                if (albedo[4 * ((size_t)(rect[1] + y) * OAK_TREE_ATLAS_W + rect[0] + x) + 3]) {
+                    x0 = (int)x < x0 ? (int)x : x0, x1 = (int)x > x1 ? (int)x : x1;
+                    y0 = (int)y < y0 ? (int)y : y0, y1 = (int)y > y1 ? (int)y : y1;
+                }
+        if (x1 < 0) continue; /* an empty view keeps its whole slot */
+        /* one texel of margin so the bilinear and the first mips see the
+           same edge (the slot's gutter keeps it inside the slot) */
+        x0 = x0 > 0 ? x0 - 1 : 0, y0 = y0 > 0 ? y0 - 1 : 0;
+        x1 = x1 + 2 < (int)rect[2] ? x1 + 2 : (int)rect[2];
+        y1 = y1 + 2 < (int)rect[3] ? y1 + 2 : (int)rect[3];
+        /* corners as made: 0 bottom left, 1 bottom right, 2 top right, 3 top
+           left; position and uv are both affine in the slot texel (x, y down
+           from the top), so moving them together keeps every texel where it
+           was */
+        float fx[2] = {(float)x0 / rect[2], (float)x1 / rect[2]},
+              fy[2] = {(float)y0 / rect[3], (float)y1 / rect[3]};
+        const uint32_t b = 4 * k;
+        float P[3][3]; /* top left, +x edge, +y (down) edge */
+        for (int q = 0; q < 3; q++) {
+            P[0][q] = m->pos[3 * (b + 3) + q];
+            P[1][q] = m->pos[3 * (b + 2) + q] - P[0][q];
+            P[2][q] = m->pos[3 * (b + 0) + q] - P[0][q];
+        }
+        /* corner c at (fx[cx], fy[cy]) */
+        static const int cx[4] = {0, 1, 1, 0}, cy[4] = {1, 1, 0, 0};
+        for (int c = 0; c < 4; c++) {
+            float a = fx[cx[c]], d = fy[cy[c]];
+            for (int q = 0; q < 3; q++)
+                m->pos[3 * (b + c) + q] = P[0][q] + a * P[1][q] + d * P[2][q];
+            /* the uv from the texel edges themselves: exact, no rounding */
+            m->uv[2 * (b + c)] = (float)(rect[0] + (cx[c] ? x1 : x0)) / OAK_TREE_ATLAS_W;
+            m->uv[2 * (b + c) + 1] = (float)(rect[1] + (cy[c] ? y1 : y0)) / OAK_TREE_ATLAS_H;
+        }
+    }
+}
+
 uint32_t _oak_tree_open_edges(const _oak_tree_mesh *m) {
     if (!m->index_count) return 0;
     uint32_t *remap = oak_alloc((size_t)m->vertex_count * sizeof(uint32_t));

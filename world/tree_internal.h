@@ -47,6 +47,11 @@ oak_result _oak_tree_simplified(_oak_tree_mesh *out, const _oak_tree *t, uint32_
 /* LOD 2: four one-sided vertical quads (two crossed planes, a face each way),
    each showing view slot `first_view` + k of the atlas. */
 oak_result _oak_tree_impostor(_oak_tree_mesh *out, const _oak_tree *t, uint32_t first_view);
+/* Crops each of the impostor's quads (position and uv together, so the
+   picture is unchanged) to the rectangle of its view slot's texels with any
+   coverage in the baked atlas `albedo`, plus a texel of margin: most of a
+   whole slot is empty and each of its fragments cost a discard. */
+void _oak_tree_impostor_crop(_oak_tree_mesh *m, const uint8_t *albedo, uint32_t first_view);
 /* Paints the bark and card slots of a species' atlas (sRGB RGBA) and of its
    normal map (RGBA, tangent space). */
 void _oak_tree_paint(uint8_t *albedo, uint8_t *normal, uint32_t species);
