@@ -34,6 +34,19 @@ static uint64_t shadow_bytes(const _oak_vk *vk) {
     return 2ull * OAK_MAX_CASCADES * size * size * 4;
 }
 
+/* A device buffer the compute raster clears and writes: retired when it
+   is smaller than bytes, made again at that size. */
+static oak_result grow_target(_oak_vk *vk, _oak_vk_buffer *buf, uint64_t bytes) {
+    oak_result r;
+    if (buf->buffer && buf->size < bytes && (r = _oak_vk_buffer_retire(vk, buf))) return r;
+    if (!buf->buffer &&
+        (r = _oak_vk_buffer_create(
+             vk, buf, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+             OAK_VK_MEM_DEVICE)))
+        return r;
+    return OAK_OK;
+}
+
 oak_result _oak_vk_craster_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     f->craster_bands = 0;
     memset(f->craster_lods, 0, sizeof f->craster_lods);
@@ -45,29 +58,10 @@ oak_result _oak_vk_craster_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_rend
                                    OAK_VK_MEM_UPLOAD)))
         return r;
     if (shadow) {
-        uint64_t bytes = shadow_bytes(vk);
-        if (vk->craster_shadow.buffer && vk->craster_shadow.size < bytes &&
-            (r = _oak_vk_buffer_retire(vk, &vk->craster_shadow)))
-            return r;
-        if (!vk->craster_shadow.buffer &&
-            (r = _oak_vk_buffer_create(vk, &vk->craster_shadow, bytes,
-                                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-                                           VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                       OAK_VK_MEM_DEVICE)))
-            return r;
+        if ((r = grow_target(vk, &vk->craster_shadow, shadow_bytes(vk)))) return r;
     }
     if (!cam) return OAK_OK;
-    uint64_t bytes = (uint64_t)vk->width * vk->height * 8;
-    if (vk->craster_depth.buffer && vk->craster_depth.size < bytes &&
-        (r = _oak_vk_buffer_retire(vk, &vk->craster_depth)))
-        return r;
-    if (!vk->craster_depth.buffer &&
-        (r = _oak_vk_buffer_create(vk, &vk->craster_depth, bytes,
-                                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                   OAK_VK_MEM_DEVICE)))
-        return r;
-    return OAK_OK;
+    return grow_target(vk, &vk->craster_depth, (uint64_t)vk->width * vk->height * 8);
 }
 
 /* The bands this frame rasterizes in compute, into the slot's table (after
