@@ -1,12 +1,12 @@
 /* Particles drawn (argv[1]: cpu, vulkan or gl), in a dark world with the
  * raw light shown (exposure 1, no curve): N additive quads of value 0.1 at
  * one spot read N x 0.1 in linear light (N = 1, 2, 4; "over" would read
- * 0.1); a red quad at alpha 0.5 in front of a blue one at 0.5 reads red 0.4
- * and blue 0.2 (drawn in the wrong order, 0.2 and 0.4), from either side;
- * a cutout (MASK) particle draws its colour opaque; a spray of opaque
- * particles draws from the device's records on vulkan and gl; a 2 x 2 flipbook shows
- * frame 1 at a quarter of a life and frame 3 at three quarters, upright;
- * a lit particle takes a key light's and a lamp's light; a soft particle
+ * 0.1), and fade by exp2 fog (unlit particles take the blend pass's unlit
+ * shader on the GPUs: oak_blend_stats.unlit); a red quad at alpha 0.5 in front of a blue one at 0.5
+ * reads red 0.4 and blue 0.2 (drawn in the wrong order, 0.2 and 0.4), from either side; a cutout
+ * (MASK) particle draws its colour opaque; a spray of opaque particles draws from the device's
+ * records on vulkan and gl; a 2 x 2 flipbook shows frame 1 at a quarter of a life and frame 3 at
+ * three quarters, upright; a lit particle takes a key light's and a lamp's light; a soft particle
  * fades into the ground it crosses by the depth between them; the campfire
  * glows; on vulkan and gl each picture is the CPU's
  * at the parity rule. */
@@ -87,6 +87,15 @@ static void draw_at(oak_scene *sc, const char *what, double seconds, double lin[
     }
 }
 
+/* the last frame's blend pass on the main renderer: its draws all through
+   the unlit shader (want_unlit) or none */
+static void check_unlit(bool want_unlit) {
+    oak_blend_stats bs = {0};
+    CHECK_OK(oak_renderer_blend_stats(g_main, &bs));
+    CHECK(bs.draws >= 1);
+    CHECK_EQ_INT(bs.unlit, want_unlit ? bs.draws : 0);
+}
+
 static void draw(oak_scene *sc, const char *what, double lin[3]) {
     static uint8_t px[W * H * 4];
     draw_at(sc, what, 0.5, lin, px);
@@ -104,9 +113,30 @@ TEST(additiveQuadsSum) {
         char what[64];
         snprintf(what, sizeof what, "%u additive quads of 0.1", n[i]);
         draw(sc, what, lin);
+        check_unlit(true); /* blend_unlit.frag on the GPUs */
         for (int k = 0; k < 3; k++) CHECK_NEAR(lin[k], 0.1 * n[i], 0.006);
         oak_destroy_scene(sc);
     }
+    oak_destroy_material(add);
+}
+
+/* An unlit additive quad of 0.4 at 5 m in exp2 fog of 0.15 per metre (the
+   fog's colour black) reads 0.4 x exp(-(0.15 x 5)^2) = 0.228, through the
+   unlit shader on the GPUs (0.4 without the fog). */
+TEST(unlitParticlesFog) {
+    oak_material add = make(OAK_ALPHA_BLEND, true);
+    oak_particles *p = NULL;
+    oak_scene *sc = make_scene(5, &p);
+    if (!sc) return;
+    oak_environment *env = oak_scene_environment(sc);
+    memset(env->fog_display, 0, sizeof env->fog_display);
+    env->fog_density = 0.15f;
+    add_still(p, add, 0, 1, 0.4f, 0.4f, 0.4f, 1);
+    double lin[3];
+    draw(sc, "an unlit quad of 0.4 in fog at 5 m", lin);
+    check_unlit(true);
+    for (int k = 0; k < 3; k++) CHECK_NEAR(lin[k], 0.4 * exp(-0.75 * 0.75), 0.006);
+    oak_destroy_scene(sc);
     oak_destroy_material(add);
 }
 
@@ -324,6 +354,7 @@ TEST(litParticlesTakeTheLight) {
                                "a lit particle at alpha 0.5 under 1 lux",
                                "a lit particle 1 m from a 1 cd lamp"};
         draw(sc, what[k], lin);
+        check_unlit(false); /* the lit forward shader */
         got[k] = lin[1];
         oak_destroy_scene(sc);
     }
@@ -386,6 +417,7 @@ TEST(softParticlesFadeIntoTheGround) {
         draw_at(sc,
                 pass == 0 ? "a soft quad crossing the ground" : "a hard quad crossing the ground",
                 0.5, lin, px);
+        check_unlit(true); /* the soft fade in blend_unlit.frag too */
         double ndx = (W / 2 + 0.5) / W * 2 - 1;
         for (int y = 0; y < H; y++) {
             double ndy = 1 - (y + 0.5) / H * 2, dir[3], cq = 0, nd = 0;
@@ -443,6 +475,11 @@ TEST(campfireAgrees) {
     fprintf(stderr, "  the blend pass on %s: %u surfaces in %u draws\n", g_backend, bs.surfaces,
             bs.draws);
     CHECK(bs.surfaces >= 30);
+    /* flames and sparks unlit (blend_unlit.frag on the GPUs), the smoke lit:
+       one draw on the GPUs, a draw a puff on the CPU */
+    fprintf(stderr, "  %u of the draws unlit\n", bs.unlit);
+    CHECK(bs.unlit >= 2 && bs.unlit < bs.draws);
+    if (strcmp(g_backend, "cpu")) CHECK_EQ_INT(bs.unlit, bs.draws - 1);
     if (strcmp(g_backend, "cpu"))
         CHECK(bs.draws >= 3 && bs.draws <= 18 && 2 * bs.draws < bs.surfaces); /* 13 of 37 */
     else
@@ -458,6 +495,7 @@ int main(int argc, char **argv) {
     CHECK_OK(oak_make_renderer(&g_main, &d));
     if (g_main) {
         RUN(additiveQuadsSum);
+        RUN(unlitParticlesFog);
         RUN(alphaBlendsOverFarToNear);
         RUN(alphaBlendsFarToNearWithinAStream);
         RUN(cutoutDrawsOpaque);

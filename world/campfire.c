@@ -1,9 +1,9 @@
 /* The `campfire` world (docs/WORLD.md "Fire"): a fire of three logs in a
  * ring of stones on dark earth at night. Flames are additive particles
  * playing a flipbook baked at build by the stable-fluids run
- * (world/flames.c), glowing as a black body; smoke rises as lit alpha
- * particles; sparks fly as small additive ones; a point lamp of the fire's
- * colour flickers at the emitter on the world's clock. */
+ * (world/flames.c), glowing as a black body (unlit); smoke rises as lit
+ * alpha particles; sparks fly as small unlit additive ones; a point lamp
+ * of the fire's colour flickers at the emitter on the world's clock. */
 #include <math.h>
 
 #include "world/internal.h"
@@ -130,23 +130,22 @@ static oak_result emitters(oak_scene *scene) {
     if (r) return r;
     float hot[3];
     oak_blackbody(FIRE_KELVIN, hot);
-    /* flames: the flipbook's light as emissive over a black base whose
-       texture gives the alpha; additive */
+    /* flames: the flipbook's light, unlit, additive: the glow is the base
+       colour (its texture's alpha the flame's), so the blend pass runs its
+       unlit shader (blend_unlit.frag) and no light, shadow or sky reflection
+       is computed for a quad that only gives off light */
     oak_material_desc md = oak_material_desc_defaults(NULL);
-    md.base_color[0] = md.base_color[1] = md.base_color[2] = 0;
-    md.metallic = 0, md.roughness = 1, md.double_sided = true;
+    md.base_color[0] = md.base_color[1] = md.base_color[2] = FLAME_GLOW;
+    md.unlit = true, md.double_sided = true;
     md.alpha_mode = OAK_ALPHA_BLEND, md.additive = true;
     md.base_color_tex.texture = flames;
     md.base_color_tex.sampler.wrap_u = md.base_color_tex.sampler.wrap_v = OAK_WRAP_CLAMP;
-    md.emissive_tex = md.base_color_tex;
-    md.emissive[0] = md.emissive[1] = md.emissive[2] = 1;
-    md.emissive_strength = FLAME_GLOW;
     md.name = "campfire flames";
     oak_material flame_mat, spark_mat, smoke_mat;
     if ((r = material(&flame_mat, &md))) return r;
-    md.base_color_tex.texture = disc, md.emissive_tex.texture = disc;
-    for (int c = 0; c < 3; c++) md.emissive[c] = hot[c];
-    md.emissive_strength = SPARK_GLOW, md.name = "campfire sparks";
+    md.base_color_tex.texture = disc;
+    for (int c = 0; c < 3; c++) md.base_color[c] = hot[c] * SPARK_GLOW;
+    md.name = "campfire sparks";
     if ((r = material(&spark_mat, &md))) return r;
     md = oak_material_desc_defaults(NULL); /* smoke: lit, grey, alpha */
     md.base_color[0] = md.base_color[1] = md.base_color[2] = 0.25f;

@@ -24,10 +24,16 @@ oak_result _oak_cpu_run_blend(cpu_backend *b, const oak_render_view *v) {
     bl->depth_proj[0] = v->proj[2][2], bl->depth_proj[1] = v->proj[3][2];
     bl->depth_proj[2] = v->ortho ? 1.0f : 0.0f;
     bl->draw_count = 0;
+    uint32_t unlit = 0;
     for (uint32_t i = 0; i < v->draws.count; i++) {
         int32_t mi = _oak_cpu_material_index(b, v->draws.material[i]);
-        if (b->materials[mi].desc.alpha_mode != OAK_ALPHA_BLEND) continue;
+        const oak_material_desc *md = &b->materials[mi].desc;
+        if (md->alpha_mode != OAK_ALPHA_BLEND) continue;
         if (!_oak_cpu_pass_add(bl, i)) return OAK_ERROR_OUT_OF_MEMORY;
+        /* the GPUs' blend_unlit.frag criterion (vk_pass_blend.c), so the
+           stats compare; the CPU's unlit branch is cheap already */
+        unlit += md->unlit && !md->water &&
+                 !(md->fx.triplanar > 0 || md->fx.breakup > 0 || md->fx.detail > 0);
     }
     if (!bl->draw_count) return OAK_OK;
     _oak_cpu_pass_fill(b, bl, &v->draws, true);
@@ -41,7 +47,7 @@ oak_result _oak_cpu_run_blend(cpu_backend *b, const oak_render_view *v) {
         if (unit[d->src] && unit[d->src] == unit[p->src] && p->src + 1 == d->src)
             d->sort_key = p->sort_key;
     }
-    b->blend_stats = (oak_blend_stats){bl->draw_count, bl->draw_count};
+    b->blend_stats = (oak_blend_stats){bl->draw_count, bl->draw_count, unlit};
     sort_far_to_near(bl->draws, bl->draw_count);
     oak_result r = _oak_cpu_pass_geometry(b, bl, NULL, NULL);
     if (r) return r;

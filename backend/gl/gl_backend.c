@@ -154,7 +154,7 @@ static oak_result gl_read_light_grid(void *self, uint32_t *words, size_t count) 
 
 static void gl_blend_stats(void *self, oak_blend_stats *out) {
     const _oak_gl_frame *f = ((_oak_gl_backend *)self)->frame;
-    *out = (oak_blend_stats){f->blend_surfaces, f->blend_draws};
+    *out = (oak_blend_stats){f->blend_surfaces, f->blend_draws, f->blend_unlit};
 }
 
 static void gl_shadow_stats(void *self, oak_shadow_stats *out) {

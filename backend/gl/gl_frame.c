@@ -66,6 +66,8 @@ oak_result _oak_gl_frame_programs(GLuint out[OAK_GL_FRAME_PROGRAMS]) {
     if (!r)
         r = program(&out[11], "shadow-stream-masked", true, true, cvs,
                     oak_gl_src_shadow_stream_masked_frag, NULL);
+    if (!r)
+        r = program(&out[12], "blend-unlit", false, false, vs, oak_gl_src_blend_unlit_frag, NULL);
     return r;
 }
 
@@ -119,7 +121,7 @@ oak_result _oak_gl_frame_create(_oak_gl_backend *b) {
     b->frame = f;
     GLuint p[OAK_GL_FRAME_PROGRAMS] = {0};
     oak_result r = _oak_gl_frame_programs(p);
-    f->prog_blend = p[7];
+    f->prog_blend = p[7], f->prog_blend_unlit = p[12];
     f->prog_vis_stream = p[8], f->prog_vis_stream_mask = p[9];
     f->prog_shadow_stream = p[10], f->prog_shadow_stream_mask = p[11];
     f->prog_vis = p[0], f->prog_vis_mask = p[1], f->prog_shadow = p[2];
@@ -149,7 +151,8 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
                       f->prog_resolve,       f->prog_post,
                       f->prog_fxaa,          f->prog_blend,
                       f->prog_vis_stream,    f->prog_vis_stream_mask,
-                      f->prog_shadow_stream, f->prog_shadow_stream_mask};
+                      f->prog_shadow_stream, f->prog_shadow_stream_mask,
+                      f->prog_blend_unlit};
     for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++)
         if (progs[i]) glDeleteProgram(progs[i]);
     if (f->vao) glDeleteVertexArrays(1, &f->vao);

@@ -72,6 +72,7 @@ typedef struct _oak_gl_lamp {
 typedef struct _oak_gl_frame {
     GLuint prog_vis, prog_vis_mask, prog_shadow, prog_shadow_mask;
     GLuint prog_resolve, prog_post, prog_fxaa, prog_blend;
+    GLuint prog_blend_unlit; /* plain unlit BLEND materials (shaders/blend_unlit.frag.glsl) */
     GLuint vao;
     _oak_gl_buffer positions, attributes, indices, draws, casters, materials, lights, view,
         draw_ids, commands, raster_view;
@@ -93,6 +94,7 @@ typedef struct _oak_gl_frame {
     oak_shadow_layer shadow_layer[OAK_MAX_CASCADES];
     oak_shadow_stats shadow_stats;        /* the last frame's */
     uint32_t blend_surfaces, blend_draws; /* the last frame's (oak_blend_stats) */
+    uint32_t blend_unlit;                 /* of those, drawn by prog_blend_unlit */
 
     /* CPU staging with kept capacity: a warm frame allocates nothing */
     oak_gpu_draw *draw_data;

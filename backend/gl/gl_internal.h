@@ -130,7 +130,7 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
 uint32_t _oak_gl_frame_timings(_oak_gl_backend *b, oak_stage_timing *out, uint32_t max);
 /* Compiles every pass (vis, vis-mask, shadow, shadow-mask, resolve, post, fxaa, blend,
    vis-stream, vis-stream-masked, shadow-stream, shadow-stream-masked). */
-#define OAK_GL_FRAME_PROGRAMS 12
+#define OAK_GL_FRAME_PROGRAMS 13
 oak_result _oak_gl_frame_programs(GLuint out[OAK_GL_FRAME_PROGRAMS]);
 /* Compiles one shared pass (shaders/<file>) in every SHADOW x MASKED variant;
    on failure *error holds the driver log. */

@@ -6,6 +6,16 @@
  * view: row 0 at the top. */
 #include "gl_gpu.h"
 
+/* A plain unlit material (no water, no texture tricks): blend_unlit.frag,
+   whose registers are not sized by the lit path it never runs
+   (docs/WORLD.md "Particles", the campfire's blend cost). */
+static bool unlit(oak_material material) {
+    const oak_material_data *m = oak_material_get(material);
+    if (!m || !m->desc.unlit || m->desc.water) return false;
+    const oak_material_fx *x = &m->desc.fx;
+    return !(x->triplanar > 0 || x->breakup > 0 || x->detail > 0);
+}
+
 oak_result _oak_gl_run_blend(_oak_gl_backend *b, const oak_render_view *view) {
     _oak_gl_frame *f = b->frame;
     _oak_gl_targets *t = &b->targets;
@@ -26,19 +36,27 @@ oak_result _oak_gl_run_blend(_oak_gl_backend *b, const oak_render_view *view) {
     glBindVertexArray(f->vao);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, f->commands.id);
     glVertexArrayElementBuffer(f->vao, f->indices.id);
-    /* runs of equal sidedness keep the sorted order in one multi-draw each */
+    /* runs of equal sidedness and program keep the sorted order in one
+       multi-draw each */
     uint32_t k = main_groups[4];
+    GLuint bound = f->prog_blend;
     while (k < main_groups[5]) {
-        bool two = _oak_gl_mat_of(f, view->draws.material[f->cmds[k].base_instance])->double_sided;
+        oak_material m = view->draws.material[f->cmds[k].base_instance];
+        bool two = _oak_gl_mat_of(f, m)->double_sided, plain = unlit(m);
         uint32_t e = k + 1;
-        while (e < main_groups[5] &&
-               _oak_gl_mat_of(f, view->draws.material[f->cmds[e].base_instance])->double_sided ==
-                   two)
+        while (e < main_groups[5]) {
+            oak_material n = view->draws.material[f->cmds[e].base_instance];
+            if (_oak_gl_mat_of(f, n)->double_sided != two || unlit(n) != plain) break;
             e++;
+        }
         if (two)
             glDisable(GL_CULL_FACE);
         else
             glEnable(GL_CULL_FACE);
+        GLuint prog = plain ? f->prog_blend_unlit : f->prog_blend;
+        if (prog != bound) glUseProgram(prog);
+        bound = prog;
+        if (plain) f->blend_unlit += e - k;
         glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,
                                     (const void *)(uintptr_t)(k * sizeof(_oak_gl_command)),
                                     (GLsizei)(e - k), 0);

@@ -140,7 +140,8 @@ static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, const flo
             (_oak_gl_command){ms->index_count, 1, ms->first_index, (int32_t)ms->base_vertex, i};
     }
     group[5] = at[4];
-    if (camera) f->blend_surfaces = counts[4], f->blend_draws = at[4] - group[4];
+    if (camera)
+        f->blend_surfaces = counts[4], f->blend_draws = at[4] - group[4], f->blend_unlit = 0;
     /* BLEND far to near, ties in draw order: a stable insertion sort as the
        CPU backend's (blend draws are few; a stream is one, keyed by its
        first, farthest instance) */

@@ -254,6 +254,8 @@ enum {
     OAK_VK_PIPE_FXAA,
     OAK_VK_PIPE_BLEND, /* BLEND surfaces, back faces culled */
     OAK_VK_PIPE_BLEND_2SIDED,
+    OAK_VK_PIPE_BLEND_UNLIT, /* BLEND surfaces of a plain unlit material (blend_unlit.frag) */
+    OAK_VK_PIPE_BLEND_UNLIT_2SIDED,
     OAK_VK_PIPE_LIGHTGRID,
     OAK_VK_PIPE_LAMP, /* lamp atlas faces (vk_pass_lampshadow.c) */
     OAK_VK_PIPE_LAMP_MASKED,
@@ -404,6 +406,7 @@ typedef struct _oak_vk {
     uint32_t keys_capacity;
     uint32_t blend_first, blend_count; /* commands */
     uint32_t blend_surfaces;           /* the BLEND draws they draw */
+    uint32_t blend_unlit;              /* commands drawn by blend_unlit.frag */
     bool blend_ok, blend_warned;       /* the HDR format blends as a colour attachment */
     bool grid_warned;                  /* lamp grid overflow said once */
     double sync_ms;

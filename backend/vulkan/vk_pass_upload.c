@@ -200,6 +200,7 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
     vk->blend_first = first[G_BLEND];
     vk->blend_count = at[G_BLEND] - first[G_BLEND];
     vk->blend_surfaces = counts[G_BLEND];
+    vk->blend_unlit = 0; /* the blend pass counts them */
     for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS; g++) {
         vk->vis_first[g] = first[g];
         vk->vis_count[g] = at[g] - first[g];

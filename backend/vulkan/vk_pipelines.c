@@ -33,6 +33,9 @@ static const uint32_t k_shadow_masked_frag[] =
 static const uint32_t k_blend_frag[] =
 #include "shaders/blend.frag.h"
     ;
+static const uint32_t k_blend_unlit_frag[] =
+#include "shaders/blend_unlit.frag.h"
+    ;
 static const uint32_t k_resolve_comp[] =
 #include "shaders/resolve.comp.h"
     ;
@@ -302,6 +305,9 @@ static const _oak_vk_pipe_spec k_pipe_specs[OAK_VK_PIPE_COUNT] = {
     [OAK_VK_PIPE_FXAA] = COMPUTE(k_fxaa_comp),
     [OAK_VK_PIPE_BLEND] = RASTER(k_vis_vert, k_blend_frag, .blend = true),
     [OAK_VK_PIPE_BLEND_2SIDED] = RASTER(k_vis_vert, k_blend_frag, .blend = true, .two_sided = true),
+    [OAK_VK_PIPE_BLEND_UNLIT] = RASTER(k_vis_vert, k_blend_unlit_frag, .blend = true),
+    [OAK_VK_PIPE_BLEND_UNLIT_2SIDED] =
+        RASTER(k_vis_vert, k_blend_unlit_frag, .blend = true, .two_sided = true),
     [OAK_VK_PIPE_LIGHTGRID] = COMPUTE(k_lightgrid_comp),
     [OAK_VK_PIPE_LAMP] = RASTER(k_lamp_shadow_vert, k_vis_frag, .shadow = true, .two_sided = true),
     [OAK_VK_PIPE_LAMP_MASKED] = RASTER(k_lamp_shadow_vert, k_shadow_masked_frag, .shadow = true,

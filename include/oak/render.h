@@ -709,9 +709,11 @@ typedef struct oak_shadow_stats {
 oak_result oak_renderer_shadow_stats(const oak_renderer *r, oak_shadow_stats *out);
 /* The blend pass of the last frame (docs/SHADING.md "Transparent (BLEND)
  * surfaces"): the BLEND surfaces drawn (each stream instance one) and the
- * draws the backend issued for them (a BLEND stream one on the GPUs). */
+ * draws the backend issued for them (a BLEND stream one on the GPUs);
+ * unlit: those draws shaded by the unlit path alone (a plain unlit
+ * material: blend_unlit.frag on the GPUs, cpu_shade's unlit branch). */
 typedef struct oak_blend_stats {
-    uint32_t surfaces, draws;
+    uint32_t surfaces, draws, unlit;
 } oak_blend_stats;
 /* OAK_ERROR_UNSUPPORTED when the backend keeps no count (null). */
 oak_result oak_renderer_blend_stats(const oak_renderer *r, oak_blend_stats *out);
