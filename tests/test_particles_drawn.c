@@ -2,14 +2,15 @@
  * raw light shown (exposure 1, no curve): N additive quads of value 0.1 at
  * one spot read N x 0.1 in linear light (N = 1, 2, 4; "over" would read
  * 0.1), and fade by exp2 fog (unlit particles take the blend pass's unlit
- * shader on the GPUs: oak_blend_stats.unlit); a red quad at alpha 0.5 in front of a blue one at 0.5
- * reads red 0.4 and blue 0.2 (drawn in the wrong order, 0.2 and 0.4), from either side; a cutout
- * (MASK) particle draws its colour opaque; a spray of opaque particles draws from the device's
- * records on vulkan and gl; a 2 x 2 flipbook shows frame 1 at a quarter of a life and frame 3 at
- * three quarters, upright; a lit particle takes a key light's and a lamp's light; a soft particle
- * fades into the ground it crosses by the depth between them; the campfire
- * glows; on vulkan and gl each picture is the CPU's
- * at the parity rule. */
+ * shader on the GPUs: oak_blend_stats.unlit); a red quad at alpha 0.5 in
+ * front of a blue one at 0.5 reads red 0.4 and blue 0.2 (drawn in the
+ * wrong order, 0.2 and 0.4), from either side; a cutout (MASK) particle
+ * draws its colour opaque; a spray of opaque particles draws from the
+ * device's records on vulkan and gl; a 2 x 2 flipbook shows frame 1 at a
+ * quarter of a life and frame 3 at three quarters, upright; a lit particle
+ * takes a key light's and a lamp's light; a soft particle fades into the
+ * ground it crosses by the depth between them; the campfire glows; on
+ * vulkan and gl each picture is the CPU's at the parity rule. */
 #include "oak_test.h"
 
 #include "backend_start.h"
