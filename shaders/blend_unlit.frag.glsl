@@ -83,7 +83,8 @@ vec4 oak_shade_unlit(oak_gpu_draw d, uint tri, ivec2 px) {
             a1.normal = oak_pose_apply(sk0[1], sk1[1], sk2[1], vec4(a1.normal.xyz, 0.0));
             a2.normal = oak_pose_apply(sk0[2], sk1[2], sk2[2], vec4(a2.normal.xyz, 0.0));
         }
-        vec3 Nv = normalize(mat3(d.normal) * (b.x * a0.normal.xyz + b.y * a1.normal.xyz + b.z * a2.normal.xyz));
+        vec3 n = b.x * a0.normal.xyz + b.y * a1.normal.xyz + b.z * a2.normal.xyz;
+        vec3 Nv = normalize(mat3(d.normal) * n);
         bool back = dot(rows[0], e0) < 0.0;
         if ((uint(materials[mi].mode.y) & OAK_GPU_MAT_DOUBLE_SIDED) != 0u && back) Nv = -Nv;
         return vec4(Nv, 1.0);
