@@ -2,7 +2,8 @@
  * bytes from the same seed, closed (no open edges at its joints) and within
  * its triangle budget; the simplified LOD's triangle ratio and leaf area;
  * coverage-preserving mips against plain box mips; the impostor cards cropped
- * to their baked texels; the impostor against the
+ * to their baked texels and cut to outlines that hold every covered texel;
+ * the impostor against the
  * full tree at distance; placement never on steep, rock, snow or under the
  * lake; the meadow's 100,000 trees; bad descs; and a small forest's frame
  * with cut-out shadows, held (argv[1] vulkan or gl) to the CPU's frame by
@@ -199,6 +200,145 @@ TEST(treesImpostorCardsHugTheirTexels) {
             "cropped rects\n",
             all_before, all_after, all_after / all_before, all_over / all_in);
     CHECK(all_after < 0.6 * all_before);
+    oak_free(albedo);
+    oak_free(normal);
+}
+
+/* Area (m^2) of a mesh's triangles. */
+static double tri_area(const _oak_tree_mesh *m) {
+    double a = 0;
+    for (uint32_t i = 0; i + 2 < m->index_count; i += 3) {
+        const float *p0 = m->pos + 3 * m->idx[i], *p1 = m->pos + 3 * m->idx[i + 1],
+                    *p2 = m->pos + 3 * m->idx[i + 2];
+        vec3 e1 = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+        vec3 e2 = {p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2]}, c;
+        glm_vec3_cross(e1, e2, c);
+        a += 0.5 * glm_vec3_norm(c);
+    }
+    return a;
+}
+
+/* The impostor's cards cut to their outlines (forest.c does it after the
+   bake), checked on the mesh itself: each view's vertices (in order, the
+   uv in its slot) make a convex polygon of at most OAK_TREE_OUTLINE
+   vertices, inside its slot, holding every texel with any coverage grown by
+   a texel each way (so no covered texel is cut, at level 0 or where a first
+   mip's bilinear reaches); each vertex's position is the whole slot's
+   affine map of its uv (the same picture where alpha survives); every
+   triangle faces its view. The cards' area against the whole slots' and
+   the rectangles' (measured: docs/WORLD.md "Trees" > "LOD"), held to
+   0.30 of the whole slots'. */
+TEST(treesImpostorOutlinesHoldEveryTexel) {
+    size_t texels = (size_t)OAK_TREE_ATLAS_W * OAK_TREE_ATLAS_H;
+    uint8_t *albedo = oak_alloc(texels * 4), *normal = oak_alloc(texels * 4);
+    CHECK(albedo && normal);
+    if (!albedo || !normal) return;
+    double all_whole = 0, all_rect = 0, all_out = 0, all_over = 0, all_poly = 0;
+    for (uint32_t s = 0; s < OAK_TREE_SPECIES; s++) {
+        _oak_tree_paint(albedo, normal, s);
+        double sp_whole = 0, sp_out = 0;
+        for (uint32_t first = 0; first <= 8; first += 8) {
+            _oak_tree t;
+            CHECK_OK(_oak_tree_generate(&t, s, 11 + first));
+            CHECK_OK(_oak_tree_bake(albedo, normal, &t, first));
+            _oak_tree_mesh whole, rect_m, out;
+            CHECK_OK(_oak_tree_impostor(&whole, &t, first));
+            CHECK_OK(_oak_tree_impostor(&rect_m, &t, first));
+            CHECK_OK(_oak_tree_impostor(&out, &t, first));
+            _oak_tree_impostor_crop(&rect_m, albedo, first);
+            CHECK_OK(_oak_tree_impostor_outline(&out, albedo, first));
+            uint32_t v = 0, tris = 0;
+            for (uint32_t k = 0; k < OAK_TREE_VIEWS; k++) {
+                uint32_t rect[4];
+                _oak_tree_view_rect(first + k, rect);
+                /* this view's vertices: the run whose uv lies in its slot */
+                float px[16][2];
+                uint32_t n = 0;
+                for (; v < out.vertex_count && n < 16; v++, n++) {
+                    float x = out.uv[2 * v] * OAK_TREE_ATLAS_W - (float)rect[0],
+                          y = out.uv[2 * v + 1] * OAK_TREE_ATLAS_H - (float)rect[1];
+                    if (x < -1e-3f || x > rect[2] + 1e-3f || y < -1e-3f || y > rect[3] + 1e-3f)
+                        break;
+                    px[n][0] = x, px[n][1] = y;
+                    /* the whole quad's map: corner 3 top left, 2 top right, 0 bottom left */
+                    for (int q = 0; q < 3; q++) {
+                        float o = whole.pos[3 * (4 * k + 3) + q],
+                              ex = whole.pos[3 * (4 * k + 2) + q] - o,
+                              ey = whole.pos[3 * (4 * k) + q] - o;
+                        CHECK_NEAR(out.pos[3 * v + q], o + x / rect[2] * ex + y / rect[3] * ey,
+                                   1e-4);
+                    }
+                }
+                CHECK(n >= 3 && n <= OAK_TREE_OUTLINE);
+                tris += n - 2;
+                /* convex, turning positively in (x, y down) */
+                for (uint32_t i = 0; i < n; i++) {
+                    const float *a = px[i], *b = px[(i + 1) % n], *c = px[(i + 2) % n];
+                    CHECK((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]) > -1e-3f);
+                }
+                uint32_t over = 0, cut = 0;
+                for (int y = 0; y < (int)rect[3]; y++)
+                    for (int x = 0; x < (int)rect[2]; x++) {
+                        uint8_t a =
+                            albedo[4 * ((size_t)(rect[1] + y) * OAK_TREE_ATLAS_W + rect[0] + x) +
+                                   3];
+                        if (!a) continue;
+                        over += a >= 128;
+                        /* the grown texel's corners, clamped to the slot */
+                        float gx[2] = {x > 0 ? x - 1.0f : 0.0f,
+                                       x + 2 < (int)rect[2] ? x + 2.0f : (float)rect[2]},
+                              gy[2] = {y > 0 ? y - 1.0f : 0.0f,
+                                       y + 2 < (int)rect[3] ? y + 2.0f : (float)rect[3]};
+                        bool inside = true;
+                        for (int c = 0; c < 4 && inside; c++) {
+                            float qx = gx[c & 1], qy = gy[c >> 1];
+                            /* left of no edge, in texels (the uv's rounding allowed) */
+                            for (uint32_t i = 0; i < n && inside; i++) {
+                                const float *a0 = px[i], *b0 = px[(i + 1) % n];
+                                float ex = b0[0] - a0[0], ey = b0[1] - a0[1];
+                                float d = (ex * (qy - a0[1]) - ey * (qx - a0[0])) /
+                                          sqrtf(ex * ex + ey * ey);
+                                inside = d > -2e-3f;
+                            }
+                        }
+                        cut += !inside;
+                    }
+                CHECK(over > 0);
+                CHECK_EQ_INT(cut, 0);
+                double poly = 0; /* the outline's area in texels */
+                for (uint32_t i = 0; i < n; i++)
+                    poly += px[i][0] * px[(i + 1) % n][1] - px[(i + 1) % n][0] * px[i][1];
+                all_over += over, all_poly += 0.5 * fabs(poly);
+            }
+            CHECK_EQ_INT(v, out.vertex_count);
+            CHECK_EQ_INT(out.index_count, 3 * tris);
+            /* every triangle faces its view: the positions' normal along the vertex normal */
+            for (uint32_t i = 0; i + 2 < out.index_count; i += 3) {
+                const float *p0 = out.pos + 3 * out.idx[i], *p1 = out.pos + 3 * out.idx[i + 1],
+                            *p2 = out.pos + 3 * out.idx[i + 2], *nv = out.nrm + 3 * out.idx[i];
+                vec3 e1 = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+                vec3 e2 = {p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2]}, c;
+                glm_vec3_cross(e1, e2, c);
+                CHECK(c[0] * nv[0] + c[1] * nv[1] + c[2] * nv[2] >= 0);
+            }
+            double whole_a = tri_area(&whole), rect_a = tri_area(&rect_m), out_a = tri_area(&out);
+            all_whole += whole_a, all_rect += rect_a, all_out += out_a;
+            sp_whole += whole_a, sp_out += out_a;
+            CHECK(out_a <= rect_a * 1.0001);
+            _oak_tree_mesh_free(&whole);
+            _oak_tree_mesh_free(&rect_m);
+            _oak_tree_mesh_free(&out);
+            _oak_tree_free(&t);
+        }
+        fprintf(stderr, "  %s: outlined cards %.3f of the whole slots\n", k_names[s],
+                sp_out / sp_whole);
+    }
+    fprintf(stderr,
+            "  all: card area whole %.1f, rectangles %.1f (%.3f), outlines %.1f m^2 (%.3f of "
+            "the whole, %.3f of the rectangles); texels over the cutoff %.3f of the outlines\n",
+            all_whole, all_rect, all_rect / all_whole, all_out, all_out / all_whole,
+            all_out / all_rect, all_over / all_poly);
+    CHECK(all_out < 0.30 * all_whole);
     oak_free(albedo);
     oak_free(normal);
 }
@@ -762,6 +902,7 @@ int main(int argc, char **argv) {
         RUN(treesDeterministicClosedWithinBudget);
         RUN(treesSimplifiedLodRatio);
         RUN(treesImpostorCardsHugTheirTexels);
+        RUN(treesImpostorOutlinesHoldEveryTexel);
         RUN(treesMipsKeepCoverage);
         RUN(treesImpostorMatchesAtDistance);
         RUN(treesCutOutShadows);

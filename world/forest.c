@@ -73,7 +73,7 @@ oak_result oak_make_tree_species(oak_tree_species *out, uint32_t species, uint32
         if (!r) r = _oak_tree_simplified(&lod[1], &trees[v], seed + v);
         if (!r) r = _oak_tree_impostor(&lod[2], &trees[v], OAK_TREE_VIEWS * v);
         /* the views are baked (above): the cards hug their texels */
-        if (!r) _oak_tree_impostor_crop(&lod[2], albedo, OAK_TREE_VIEWS * v);
+        if (!r) r = _oak_tree_impostor_outline(&lod[2], albedo, OAK_TREE_VIEWS * v);
         for (int k = 0; k < 3 && !r; k++) {
             snprintf(name, sizeof name, "tree %u.%u lod %d", species, v, k);
             r = make_lod_mesh(&out->lods[v][k], &lod[k], name);

@@ -3,9 +3,11 @@
  * tube whose segments share their rings, with leaf cards on the thinnest),
  * and the LOD meshes made from them: full, simplified (meshoptimizer on the
  * branches, a hashed share of the cards grown to keep the crown's area) and
- * the impostor's crossed quads. Deterministic from (species, seed). */
+ * the impostor's crossed cards, each cut to an outline round its baked
+ * texels. Deterministic from (species, seed). */
 #include <math.h>
 #include <meshoptimizer.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "world/internal.h"
@@ -675,6 +677,157 @@ void _oak_tree_impostor_crop(_oak_tree_mesh *m, const uint8_t *albedo, uint32_t 
             m->uv[2 * (b + c) + 1] = (float)(rect[1] + (cy[c] ? y1 : y0)) / OAK_TREE_ATLAS_H;
         }
     }
+}
+
+/* A point of a view's outline in slot texels (x right, y down). */
+typedef struct outline_pt {
+    double x, y;
+} outline_pt;
+
+static int outline_cmp(const void *a, const void *b) {
+    const outline_pt *p = a, *q = b;
+    if (p->x != q->x) return p->x < q->x ? -1 : 1;
+    return p->y < q->y ? -1 : p->y > q->y;
+}
+
+static double outline_cross(outline_pt o, outline_pt a, outline_pt b) {
+    return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+}
+
+static double outline_area(const outline_pt *v, uint32_t n) {
+    double a = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        outline_pt p = v[i], q = v[(i + 1) % n];
+        a += p.x * q.y - q.x * p.y;
+    }
+    return 0.5 * fabs(a);
+}
+
+uint32_t _oak_tree_view_outline(float out[2 * OAK_TREE_OUTLINE], const uint8_t *albedo,
+                                const uint32_t rect[4]) {
+    const int W = (int)rect[2], H = (int)rect[3];
+    /* each row's first and last texel with any coverage, grown by a texel
+       each way (clamped to the slot): the hull of those squares' corners
+       holds every such texel and its margin. Any coverage, not only over
+       the cutoff: the coverage-kept mips may lift a faint texel over it. */
+    outline_pt pts[4 * OAK_TREE_SLOT_H], hull[4 * OAK_TREE_SLOT_H + 1];
+    uint32_t np = 0;
+    int bx0 = W, bx1 = 0, by0 = H, by1 = 0;
+    for (int y = 0; y < H && y < OAK_TREE_SLOT_H; y++) {
+        int xl = -1, xr = -1;
+        const uint8_t *row =
+            albedo + 4 * ((size_t)(rect[1] + (uint32_t)y) * OAK_TREE_ATLAS_W + rect[0]);
+        for (int x = 0; x < W; x++)
+            if (row[4 * x + 3]) {
+                if (xl < 0) xl = x;
+                xr = x;
+            }
+        if (xl < 0) continue;
+        int x0 = xl > 0 ? xl - 1 : 0, x1 = xr + 2 < W ? xr + 2 : W;
+        int y0 = y > 0 ? y - 1 : 0, y1 = y + 2 < H ? y + 2 : H;
+        pts[np++] = (outline_pt){x0, y0}, pts[np++] = (outline_pt){x0, y1};
+        pts[np++] = (outline_pt){x1, y0}, pts[np++] = (outline_pt){x1, y1};
+        bx0 = x0 < bx0 ? x0 : bx0, bx1 = x1 > bx1 ? x1 : bx1;
+        by0 = y0 < by0 ? y0 : by0, by1 = y1 > by1 ? y1 : by1;
+    }
+    if (!np) return 0;
+    /* the convex hull (monotone chain; integer corners, so exact), turning
+       positively in (x, y) */
+    qsort(pts, np, sizeof *pts, outline_cmp);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < np; i++) {
+        while (n >= 2 && outline_cross(hull[n - 2], hull[n - 1], pts[i]) <= 0) n--;
+        hull[n++] = pts[i];
+    }
+    for (uint32_t i = np - 1, lo = n + 1; i-- > 0;) {
+        while (n >= lo && outline_cross(hull[n - 2], hull[n - 1], pts[i]) <= 0) n--;
+        hull[n++] = pts[i];
+    }
+    n--; /* the first point closed the chain */
+    /* down to OAK_TREE_OUTLINE vertices: each step drops the edge whose
+       neighbours, extended to meet, add the least area (the result still
+       holds the hull and stays convex), the meeting point kept inside the
+       slot so no texel of the next slot is drawn */
+    while (n > OAK_TREE_OUTLINE) {
+        uint32_t best = n;
+        double best_add = 0;
+        outline_pt best_x = {0, 0};
+        for (uint32_t i = 0; i < n; i++) {
+            outline_pt a = hull[(i + n - 1) % n], b = hull[i], c = hull[(i + 1) % n],
+                       d = hull[(i + 2) % n];
+            double d1x = b.x - a.x, d1y = b.y - a.y, d2x = c.x - d.x, d2y = c.y - d.y;
+            double den = d1x * d2y - d1y * d2x;
+            if (den == 0) continue;
+            double ex = c.x - b.x, ey = c.y - b.y;
+            double t = (ex * d2y - ey * d2x) / den, s = (ex * d1y - ey * d1x) / den;
+            if (!(t >= 0 && s >= 0)) continue;
+            outline_pt X = {b.x + t * d1x, b.y + t * d1y};
+            if (X.x < 0 || X.x > W || X.y < 0 || X.y > H) continue;
+            double add = 0.5 * fabs(outline_cross(b, X, c));
+            if (best == n || add < best_add) best = i, best_add = add, best_x = X;
+        }
+        if (best == n) break;
+        hull[best] = best_x;
+        uint32_t gone = (best + 1) % n;
+        memmove(hull + gone, hull + gone + 1, (size_t)(n - gone - 1) * sizeof *hull);
+        n--;
+    }
+    /* the texels' rectangle where it is smaller (or the outline could not
+       be brought to OAK_TREE_OUTLINE vertices inside the slot) */
+    double rect_area = (double)(bx1 - bx0) * (by1 - by0);
+    if (n > OAK_TREE_OUTLINE || outline_area(hull, n) >= rect_area) {
+        hull[0] = (outline_pt){bx0, by0}, hull[1] = (outline_pt){bx1, by0};
+        hull[2] = (outline_pt){bx1, by1}, hull[3] = (outline_pt){bx0, by1};
+        n = 4;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        out[2 * i] = (float)hull[i].x, out[2 * i + 1] = (float)hull[i].y;
+    return n;
+}
+
+oak_result _oak_tree_impostor_outline(_oak_tree_mesh *m, const uint8_t *albedo,
+                                      uint32_t first_view) {
+    _oak_tree_mesh o;
+    memset(&o, 0, sizeof o);
+    if (!mesh_reserve(&o, OAK_TREE_VIEWS * OAK_TREE_OUTLINE,
+                      OAK_TREE_VIEWS * 3 * (OAK_TREE_OUTLINE - 2)))
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "tree: no memory for the impostor's outlines");
+    for (uint32_t k = 0; k < OAK_TREE_VIEWS && 4 * k + 3 < m->vertex_count; k++) {
+        const uint32_t b = 4 * k; /* the whole slot's quad, as _oak_tree_impostor made it */
+        uint32_t rect[4];
+        _oak_tree_view_rect(first_view + k, rect);
+        float xy[2 * OAK_TREE_OUTLINE];
+        uint32_t n = _oak_tree_view_outline(xy, albedo, rect);
+        if (!n) { /* an empty view keeps its whole slot */
+            n = 4;
+            const float whole[8] = {
+                0, 0, (float)rect[2], 0, (float)rect[2], (float)rect[3], 0, (float)rect[3]};
+            memcpy(xy, whole, sizeof whole);
+        }
+        /* position and uv are both affine in the slot texel, so moving
+           them together keeps every texel where it was: P0 the slot's top
+           left (corner 3), P1 its +x edge, P2 its +y (down) edge */
+        float P[3][3];
+        for (int q = 0; q < 3; q++) {
+            P[0][q] = m->pos[3 * (b + 3) + q];
+            P[1][q] = m->pos[3 * (b + 2) + q] - P[0][q];
+            P[2][q] = m->pos[3 * (b + 0) + q] - P[0][q];
+        }
+        uint32_t base = o.vertex_count;
+        for (uint32_t i = 0; i < n; i++) {
+            float a = xy[2 * i] / (float)rect[2], d = xy[2 * i + 1] / (float)rect[3], p[3];
+            for (int q = 0; q < 3; q++) p[q] = P[0][q] + a * P[1][q] + d * P[2][q];
+            mesh_vertex(&o, p, m->nrm + 3 * b, m->tan + 4 * b,
+                        ((float)rect[0] + xy[2 * i]) / OAK_TREE_ATLAS_W,
+                        ((float)rect[1] + xy[2 * i + 1]) / OAK_TREE_ATLAS_H);
+        }
+        /* a fan; the outline turns positively in (x, y down), which is
+           clockwise seen from the view, so the fan runs backwards to face it */
+        for (uint32_t i = 1; i + 1 < n; i++) mesh_tri(&o, base, base + i + 1, base + i);
+    }
+    _oak_tree_mesh_free(m);
+    *m = o;
+    return OAK_OK;
 }
 
 uint32_t _oak_tree_open_edges(const _oak_tree_mesh *m) {

@@ -17,6 +17,7 @@
 #define OAK_TREE_VIEWS     4  /* impostor views a variant: +z, +x, -z, -x */
 #define OAK_TREE_VIEW_SLOT 13 /* view slots in the atlas */
 #define OAK_TREE_GUTTER    2  /* texels kept clear inside each impostor slot */
+#define OAK_TREE_OUTLINE   8  /* vertices at most of an impostor card's outline */
 
 /* Vertex streams of a growing mesh (structure of arrays, as oak_mesh_desc). */
 typedef struct _oak_tree_mesh {
@@ -52,6 +53,19 @@ oak_result _oak_tree_impostor(_oak_tree_mesh *out, const _oak_tree *t, uint32_t 
    coverage in the baked atlas `albedo`, plus a texel of margin: most of a
    whole slot is empty and each of its fragments cost a discard. */
 void _oak_tree_impostor_crop(_oak_tree_mesh *m, const uint8_t *albedo, uint32_t first_view);
+/* The outline of view slot `rect` (atlas x, y, w, h) of the baked atlas
+   `albedo`: a convex polygon of at most OAK_TREE_OUTLINE vertices (xy in
+   slot texels, x right, y down, turning positively in them) inside the
+   slot that holds every texel with any coverage grown by a texel each way.
+   Returns its vertex count, 0 for an empty slot. */
+uint32_t _oak_tree_view_outline(float out[2 * OAK_TREE_OUTLINE], const uint8_t *albedo,
+                                const uint32_t rect[4]);
+/* Cuts each of the impostor's whole-slot quads (as _oak_tree_impostor made
+   them) to its view's outline, position and uv together (so every texel
+   stays where it was), a fan of triangles each: the rasterizer then makes
+   few of the empty fragments that each cost the cutout's discard. */
+oak_result _oak_tree_impostor_outline(_oak_tree_mesh *m, const uint8_t *albedo,
+                                      uint32_t first_view);
 /* Paints the bark and card slots of a species' atlas (sRGB RGBA) and of its
    normal map (RGBA, tangent space). */
 void _oak_tree_paint(uint8_t *albedo, uint8_t *normal, uint32_t species);

@@ -154,6 +154,33 @@ static void interp(const cpu_tri_ctx *t, int off, int n, const float b[3], float
             b[0] * t->attr[0][off + k] + b[1] * t->attr[1][off + k] + b[2] * t->attr[2][off + k];
 }
 
+/* The cutout's alpha of a material slot, mask.glsl's oak_cutout_alpha:
+   magnified, level 0 through the mag filter (as cpu_sample); minified, one
+   nearest tap of the nearest level in place of the trilinear (the levels
+   keep level 0's coverage, docs/WORLD.md "Coverage-preserving mips"). */
+static float cpu_mask_tap(const cpu_backend *b, const cpu_tex_ref *r, const float uv[2][2],
+                          const float duvdx[2][2], const float duvdy[2][2]) {
+    if (r->tex < 0) return 1;
+    const cpu_texture *tx = &b->textures[r->tex];
+    const float *u = uv[r->uv_set], *dx = duvdx[r->uv_set], *dy = duvdy[r->uv_set];
+    float t[2] = {r->m[0] * u[0] + r->m[1] * u[1] + r->off[0],
+                  r->m[2] * u[0] + r->m[3] * u[1] + r->off[1]};
+    float tdx[2] = {r->m[0] * dx[0] + r->m[1] * dx[1], r->m[2] * dx[0] + r->m[3] * dx[1]};
+    float tdy[2] = {r->m[0] * dy[0] + r->m[1] * dy[1], r->m[2] * dy[0] + r->m[3] * dy[1]};
+    float W = (float)tx->width, H = (float)tx->height;
+    float lx = sqrtf(tdx[0] * W * tdx[0] * W + tdx[1] * H * tdx[1] * H);
+    float ly = sqrtf(tdy[0] * W * tdy[0] * W + tdy[1] * H * tdy[1] * H);
+    float m = lx > ly ? lx : ly, lambda = m > 1 ? log2f(m) : 0; /* NaN: not > 1 */
+    if (!(lambda > 0)) {
+        v4f c = sample_level(tx, &r->sampler, 0, r->sampler.mag != OAK_FILTER_NEAREST, t);
+        return c[3];
+    }
+    float maxl = (float)(tx->mip_count - 1);
+    if (lambda > maxl) lambda = maxl;
+    v4f c = sample_level(tx, &r->sampler, (uint32_t)floorf(lambda + 0.5f), false, t);
+    return c[3];
+}
+
 float _oak_cpu_mask_alpha(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx *t, uint32_t x,
                           uint32_t y) {
     float w[3], dx[3], dy[3];
@@ -166,9 +193,8 @@ float _oak_cpu_mask_alpha(const cpu_backend *b, const cpu_pass *p, const cpu_tri
     interp(t, CPU_ATTR_UV0, 2, dy, duvdy[0]);
     interp(t, CPU_ATTR_UV1, 2, dy, duvdy[1]);
     interp(t, CPU_ATTR_C + 3, 1, w, &ca);
-    float tex[4];
-    cpu_sample_ref(b, &t->mat->tex[CPU_TEX_BASE], uv, duvdx, duvdy, tex);
-    return t->mat->desc.base_color[3] * ca * tex[3];
+    return t->mat->desc.base_color[3] * ca *
+           cpu_mask_tap(b, &t->mat->tex[CPU_TEX_BASE], uv, duvdx, duvdy);
 }
 
 void _oak_cpu_surface(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx *t, uint32_t x,
