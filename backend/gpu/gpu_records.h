@@ -65,6 +65,15 @@ void _oak_gpu_instcull_fill(oak_gpu_instcull *h, uint32_t *cmds, const oak_rende
                             const oak_render_stream *rs, uint32_t first, uint32_t word,
                             const uint32_t mesh[OAK_STREAM_LODS][3], uint32_t material,
                             bool native);
+/* Whether a stream's last-frame records are this frame's own (a grass
+   stream's, whose records never move while they live: render.h
+   oak_stream_source): then the head's prev offset is 0, the kernel and the
+   raster read last frame's from the records themselves, and a backend
+   keeps no copy of them (a grass stream's writes would be uploaded twice).
+   A PARTICLES stream's never are: the particles pass writes both. */
+static inline bool _oak_gpu_prev_is_records(const oak_render_stream *rs) {
+    return !rs->particles && (!rs->prev_records || rs->prev_records == rs->records);
+}
 /* A posed stream's pose block (oak_gpu.h "Pose blocks"): the records it
    takes in OAK_B_INSTANCES (0: not posed), the block itself, and the head's
    pose fields for a block at record `at` (its bounds become the spheres
