@@ -170,7 +170,7 @@ typedef struct _oak_gl_frame {
     uint32_t instcull_first[OAK_STREAM_MAX_PER_VIEW], instcull_streams;
     uint32_t instcull_most; /* the most instances of one stream (the dispatch's width) */
     /* the last-frame copies after the records: whose, which version, where */
-    const oak_instance *instcull_prev_src[OAK_STREAM_MAX_PER_VIEW];
+    const void *instcull_prev_src[OAK_STREAM_MAX_PER_VIEW];
     uint64_t instcull_prev_version[OAK_STREAM_MAX_PER_VIEW];
     uint32_t instcull_prev_first[OAK_STREAM_MAX_PER_VIEW];
     /* a posed stream's pose block after those: whose bank, LOD 0 mesh and where */

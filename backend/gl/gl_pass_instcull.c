@@ -153,19 +153,13 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
             f->instcull_first[s] = first;
         }
         bool own_prev = _oak_gpu_prev_is_records(rs); /* then no copy: prev[0] is 0 */
-        if (own_prev || rs->particles) {
-            f->instcull_prev_src[s] = NULL;
-        } else if (f->instcull_prev_src[s] != rs->records ||
-                   f->instcull_prev_version[s] != rs->prev_version ||
-                   f->instcull_prev_first[s] != total + first) {
-            if (rs->count && (r = _oak_gl_buffer_upload(
-                                  &f->instances, (size_t)(total + first) * sizeof(oak_gpu_instance),
-                                  rs->prev_records, (size_t)rs->count * sizeof(oak_gpu_instance))))
-                return r;
-            f->instcull_prev_src[s] = rs->records;
-            f->instcull_prev_version[s] = rs->prev_version;
-            f->instcull_prev_first[s] = total + first;
-        }
+        if (_oak_gpu_prev_stale(&f->instcull_prev_src[s], &f->instcull_prev_version[s],
+                                &f->instcull_prev_first[s], rs, total + first) &&
+            rs->count &&
+            (r = _oak_gl_buffer_upload(
+                 &f->instances, (size_t)(total + first) * sizeof(oak_gpu_instance),
+                 rs->prev_records, (size_t)rs->count * sizeof(oak_gpu_instance))))
+            return r;
         const _oak_gl_mat_slot *mt = _oak_gl_mat_of(f, rs->material);
         f->instcull_group[s] = UINT32_MAX;
         if (rs->native && mt && !mt->blend)

@@ -159,18 +159,11 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
             f->instcull_first[s] = first;
         }
         bool own_prev = _oak_gpu_prev_is_records(rs); /* then no copy: prev[0] is 0 */
-        if (own_prev || rs->particles) {
-            f->instcull_prev_src[s] = NULL;
-        } else if (f->instcull_prev_src[s] != rs->records ||
-                   f->instcull_prev_version[s] != rs->prev_version ||
-                   f->instcull_prev_first[s] != total + first) {
-            if (rs->count)
-                memcpy(rec + (size_t)(total + first) * sizeof(oak_gpu_instance), rs->prev_records,
-                       (size_t)rs->count * sizeof(oak_gpu_instance));
-            f->instcull_prev_src[s] = rs->records;
-            f->instcull_prev_version[s] = rs->prev_version;
-            f->instcull_prev_first[s] = total + first;
-        }
+        if (_oak_gpu_prev_stale(&f->instcull_prev_src[s], &f->instcull_prev_version[s],
+                                &f->instcull_prev_first[s], rs, total + first) &&
+            rs->count)
+            memcpy(rec + (size_t)(total + first) * sizeof(oak_gpu_instance), rs->prev_records,
+                   (size_t)rs->count * sizeof(oak_gpu_instance));
         /* VkDrawIndexedIndirectCommand per (view, LOD): the instance count is the kernel's */
         uint32_t mesh[OAK_STREAM_LODS][3] = {{0}};
         for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
