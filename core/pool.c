@@ -53,10 +53,41 @@ static bool pool_grow(oak_pool *pool) {
     return true;
 }
 
+/* The free slots are a binary min-heap, so an alloc takes the lowest free
+   slot: the same allocations after the same frees get the same slots,
+   whatever order the frees came in. Slot indices order things (the
+   frontend sorts draws by their material's and mesh's: triangle ids, and
+   with them the winner of a depth tie), so a world built again in the same
+   process (its assets freed, made anew) draws the same bytes; a last-freed-
+   first stack handed the slots out reversed. */
+static void heap_push(uint32_t *h, uint32_t n, uint32_t v) {
+    while (n) {
+        uint32_t up = (n - 1) / 2;
+        if (h[up] <= v) break;
+        h[n] = h[up];
+        n = up;
+    }
+    h[n] = v;
+}
+static uint32_t heap_pop(uint32_t *h, uint32_t n) { /* n: the count before */
+    uint32_t top = h[0], last = h[n - 1], i = 0;
+    n--;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && h[c + 1] < h[c]) c++;
+        if (last <= h[c]) break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (n) h[i] = last;
+    return top;
+}
+
 uint32_t oak_pool_alloc(oak_pool *pool) {
     uint32_t slot;
     if (pool->free_count) {
-        slot = pool->free_slots[--pool->free_count];
+        slot = heap_pop(pool->free_slots, pool->free_count--);
     } else {
         if (pool->high_water == pool->capacity && !pool_grow(pool)) return OAK_INVALID_ID;
         slot = pool->high_water++;
@@ -92,7 +123,7 @@ void oak_pool_free(oak_pool *pool, uint32_t id) {
     uint32_t s;
     if (!slot_of(pool, id, &s)) return;
     pool->generations[s] &= ~LIVE_BIT;
-    pool->free_slots[pool->free_count++] = s;
+    heap_push(pool->free_slots, pool->free_count++, s);
     pool->live--;
 }
 

@@ -3,6 +3,7 @@
  * capacity so the count moves without reallocating (render.h). */
 #include <math.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pose_stream.h"
@@ -185,6 +186,44 @@ uint32_t _oak_stream_writes_since(const oak_stream *s, uint64_t since, uint32_t 
         ranges[k][0] = e[0], ranges[k][1] = e[1];
     }
     return (uint32_t)n;
+}
+
+static int span_order(const void *a, const void *b) {
+    const uint32_t *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+uint32_t _oak_stream_spans_since(const oak_stream *s, uint64_t since, uint32_t count,
+                                 uint32_t (*spans)[2], uint32_t cap) {
+    uint32_t r[OAK_STREAM_WRITE_LOG][2];
+    uint32_t n = _oak_stream_writes_since(s, since, r, OAK_STREAM_WRITE_LOG);
+    if (n == UINT32_MAX || !cap) return UINT32_MAX;
+    uint32_t m = 0; /* the ranges under count */
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t hi = r[i][1] < count ? r[i][1] : count;
+        if (r[i][0] < hi) r[m][0] = r[i][0], r[m][1] = hi, m++;
+    }
+    qsort(r, m, sizeof r[0], span_order);
+    uint32_t k = 0; /* overlapping and touching ranges as one */
+    for (uint32_t i = 0; i < m; i++) {
+        if (k && r[i][0] <= r[k - 1][1]) {
+            if (r[i][1] > r[k - 1][1]) r[k - 1][1] = r[i][1];
+        } else {
+            r[k][0] = r[i][0], r[k][1] = r[i][1], k++;
+        }
+    }
+    /* past cap: close the narrowest gap (the first of equals), k - cap
+       times; k <= 256, so the quadratic walk is cheap beside a copy */
+    while (k > cap) {
+        uint32_t g = 1;
+        for (uint32_t i = 2; i < k; i++)
+            if (r[i][0] - r[i - 1][1] < r[g][0] - r[g - 1][1]) g = i;
+        r[g - 1][1] = r[g][1];
+        memmove(r[g], r[g + 1], (size_t)(k - g - 1) * sizeof r[0]);
+        k--;
+    }
+    memcpy(spans, r, (size_t)k * sizeof r[0]);
+    return k;
 }
 
 oak_instance *_oak_stream_records_to_write_range(oak_stream *s, uint32_t first, uint32_t count) {

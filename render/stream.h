@@ -82,6 +82,14 @@ oak_instance *_oak_stream_records_to_write_range(oak_stream *s, uint32_t first, 
    count (copy what is under it). */
 uint32_t _oak_stream_writes_since(const oak_stream *s, uint64_t since, uint32_t (*ranges)[2],
                                   uint32_t cap);
+/* The same writes as at most cap disjoint spans [lo, hi) in order, clipped
+   to count: overlapping and touching ranges merged, then the narrowest gaps
+   closed until cap are left (a copy of the spans copies every written
+   record and a few unwritten ones between them, never the whole stream
+   for want of room). 0 when nothing under count was written; UINT32_MAX
+   when the log no longer reaches back: copy everything. cap >= 1. */
+uint32_t _oak_stream_spans_since(const oak_stream *s, uint64_t since, uint32_t count,
+                                 uint32_t (*spans)[2], uint32_t cap);
 
 /* The occlusion slot: false hides an instance whose world sphere passed the
    frustum. NULL: every instance passes; the frontend plugs its coarse depth

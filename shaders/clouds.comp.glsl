@@ -1,9 +1,10 @@
 #version 450
 // Volumetric clouds, one step per dispatch (render/clouds.h names them):
-// 0 the noise table baked (the first frame the buffer holds clouds);
-// 1 the key light's transmittance through the layer into the shadow map;
+// 1 the key light's transmittance through the layer into the shadow map,
 // 2 the march from the eye to the opaque depth, one texel per downscale
-// square of pixels (cloudmix.comp lays it over the frame).
+// square of pixels (cloudmix.comp lays it over the frame). Step 0, the
+// noise table, is skycapture.comp's step 1 on both GPU backends (a
+// pipeline that reads no depth, so the sky capture can bake it first).
 // render/clouds.c is the same arithmetic.
 #extension GL_GOOGLE_include_directive : require
 #define OAK_CLOUDS_WRITE
@@ -20,13 +21,6 @@ OAK_SPEC_CONST(0, uint, OAK_CLOUD_STEP, 0u)
 layout(location = 0) uniform uint oak_cloud_step; // GL: set per dispatch
 #define OAK_CLOUD_STEP oak_cloud_step
 #endif
-
-void bake(uvec2 p) {
-    uint N = uint(OAK_CLOUD_NOISE_SIZE);
-    if (p.x >= N * N || p.y >= N) return;
-    uint i = p.y * N * N + p.x;
-    clouds[uint(OAK_GPU_CLOUD_NOISE_AT) + i] = oak_cloud_noise_texel(i);
-}
 
 void shadow_map(uvec2 p) {
     uint S = uint(OAK_CLOUD_SHADOW_SIZE);
@@ -138,7 +132,6 @@ void march(uvec2 t) {
 
 void main() {
     uvec2 p = gl_GlobalInvocationID.xy;
-    if (OAK_CLOUD_STEP == 0u) bake(p);
-    else if (OAK_CLOUD_STEP == 1u) shadow_map(p);
+    if (OAK_CLOUD_STEP == 1u) shadow_map(p);
     else march(p);
 }

@@ -51,15 +51,10 @@ void main() {
     mat4 vp = view.shadow_view_proj[cascade];
     // g0 is the work group's (uniform, so every invocation meets the barriers)
     for (uint g0 = gl_WorkGroupID.x * 64u; g0 < n; g0 += stride) {
-        uint i = g0 + lid, pa = g0 / tris, pb = min(g0 + 63u, n - 1u) / tris;
-        barrier(); // the last round's readers are done
-        if (lid < 2u) oak_craster_world[lid] = oak_craster_instance(s, list, lid == 0u ? pa : pb);
-        barrier();
+        uint i = g0 + lid;
+        mat4 world = oak_craster_round_world(s, list, g0, n, tris, i);
         if (i >= n) continue;
-        uint p = i / tris, t = i - p * tris;
-        mat4 world = p == pa   ? oak_craster_world[0]
-                     : p == pb ? oak_craster_world[1]
-                               : oak_craster_instance(s, list, p);
+        uint t = i - i / tris * tris;
         ivec2 v[3];
         float z[3];
         bool keep = true;
@@ -73,29 +68,13 @@ void main() {
             OAK_PUT3(z, j, c.z / c.w);
         }
         if (!keep) continue;
-        int64_t area = oak_edge(v[0], v[1], v[2]);
-        if (area == int64_t(0)) continue;
-        if (area < int64_t(0)) { // both faces: the winding made positive
-            ivec2 tv = v[1];
-            v[1] = v[2];
-            v[2] = tv;
-            float tz = z[1];
-            z[1] = z[2];
-            z[2] = tz;
-            area = -area;
-        }
-        ivec2 lo = max((min(min(v[0], v[1]), v[2]) + 7) >> 4, ivec2(0));
-        ivec2 hi = min((max(max(v[0], v[1]), v[2]) - 8) >> 4, ivec2(size - 1));
-        int64_t b0 = oak_edge_bias(v[1], v[2]), b1 = oak_edge_bias(v[2], v[0]),
-                b2 = oak_edge_bias(v[0], v[1]);
-        float inv = 1.0 / float(area);
+        ivec2 lo, hi; // both faces (casters are two-sided)
+        int64_t b[3];
+        float inv;
+        if (!oak_craster_setup(v, z, false, ivec2(size), lo, hi, b, inv)) continue;
         for (int y = lo.y; y <= hi.y; y++)
             for (int x = lo.x; x <= hi.x; x++) {
-                ivec2 c = ivec2(x * 16 + 8, y * 16 + 8);
-                int64_t w0 = oak_edge(v[1], v[2], c), w1 = oak_edge(v[2], v[0], c),
-                        w2 = oak_edge(v[0], v[1], c);
-                if (w0 + b0 < int64_t(0) || w1 + b1 < int64_t(0) || w2 + b2 < int64_t(0)) continue;
-                float d = (float(w0) * z[0] + float(w1) * z[1] + float(w2) * z[2]) * inv;
+                float d = oak_craster_depth(v, z, b, inv, x, y);
                 if (!(d > 0.0) || d > 1.0) continue; // 0 is the cleared map: nothing to add
                 uint at = base + uint(y) * uint(size) + uint(x);
                 uint bits = floatBitsToUint(d);

@@ -14,9 +14,10 @@
 
 layout(local_size_x = 64) in;
 
-// step 1: the clouds' noise table (their buffer's, as clouds.comp would
-// bake it), run before the first capture through them and by the clouds
-// pass when their buffer is new; here, as this pipeline reads no depth
+// step 1: the clouds' noise table (their buffer's: the GPUs' only bake
+// of it, render/clouds.c's arithmetic), run before the first capture
+// through them and by the clouds pass when their buffer is new; here, as
+// this pipeline reads no depth
 #ifdef OAK_VULKAN_GLSL
 OAK_SPEC_CONST(0, uint, OAK_SKY_STEP, 0u)
 #else

@@ -41,6 +41,31 @@ TEST(poolGrowsPastInitialCapacity) {
     oak_pool_release(&p);
 }
 
+/* An alloc takes the lowest free slot whatever order the frees came in,
+   so the same allocations after the same frees land in the same slots (a
+   world built twice in one process sorts its draws alike: issue 17). */
+TEST(poolTakesTheLowestFreeSlot) {
+    oak_pool p;
+    CHECK_OK(oak_pool_init(&p, 4, 4));
+    uint32_t ids[64];
+    for (int i = 0; i < 64; i++) ids[i] = oak_pool_alloc(&p);
+    /* free a scattered half, in a scrambled order */
+    for (int i = 0; i < 64; i++) {
+        int k = (i * 37) % 64;
+        if (k % 3 != 1) oak_pool_free(&p, ids[k]);
+    }
+    uint32_t prev = 0, bad = 0, n = 0;
+    for (uint32_t k = 0; k < 64; k++) {
+        if (k % 3 == 1) continue;
+        uint32_t id = oak_pool_alloc(&p); /* the freed slots again, lowest first */
+        bad += oak_handle_index(id) != k || (n && oak_handle_index(id) <= prev);
+        prev = oak_handle_index(id), n++;
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK_EQ_INT(oak_handle_index(oak_pool_alloc(&p)), 64); /* then past the high water */
+    oak_pool_release(&p);
+}
+
 typedef struct sum_job {
     const float *values;
     double partial[64];
@@ -246,6 +271,7 @@ int main(void) {
     oak_test_init(0);
     RUN(poolHandlesGoStaleAfterFree);
     RUN(poolGrowsPastInitialCapacity);
+    RUN(poolTakesTheLowestFreeSlot);
     RUN(jobsGiveTheSameSumForAnyThreadCount);
     RUN(jobsCoverEveryItemOnceAndNestSafely);
     RUN(arenaFoldsOverflowIntoOneBlock);

@@ -916,6 +916,24 @@ TEST(streamWriteLog) {
     CHECK(r[0][0] == 100 && r[0][1] == 300);
     CHECK_OK(oak_stream_set_count(s, 100));                          /* no change: no version */
     CHECK_EQ_INT(_oak_stream_writes_since(s, v0, r, 2), UINT32_MAX); /* 4 writes, room for 2 */
+    /* as spans: sorted, merged, clipped to the count asked; past the room
+       the narrowest gap closed first, never the whole stream */
+    CHECK_EQ_INT(_oak_stream_spans_since(s, v0, 1000, r, 8), 1); /* [0, 300) holds them all */
+    CHECK(r[0][0] == 0 && r[0][1] == 300);
+    CHECK_EQ_INT(_oak_stream_spans_since(s, v0 + 2, 1000, r, 8), 1); /* 256-272 in 100-300 */
+    CHECK(r[0][0] == 100 && r[0][1] == 300);
+    CHECK_EQ_INT(_oak_stream_spans_since(s, v0 + 2, 50, r, 8), 0); /* none under 50 */
+    uint64_t vs = oak_stream_version(s);
+    const uint32_t at[5] = {900, 10, 500, 530, 40}; /* gaps 10-14 .. 40: 26, 500-504 .. 530: 26 */
+    for (int i = 0; i < 5; i++) CHECK_OK(oak_stream_write(s, at[i], rec, 4));
+    CHECK_EQ_INT(_oak_stream_spans_since(s, vs, 1000, r, 8), 5);
+    CHECK(r[0][0] == 10 && r[1][0] == 40 && r[2][0] == 500 && r[3][0] == 530 && r[4][0] == 900);
+    CHECK_EQ_INT(_oak_stream_spans_since(s, vs, 1000, r, 4), 4); /* the first of the equal gaps */
+    CHECK(r[0][0] == 10 && r[0][1] == 44 && r[1][0] == 500 && r[1][1] == 504);
+    CHECK_EQ_INT(_oak_stream_spans_since(s, vs, 1000, r, 1), 1);
+    CHECK(r[0][0] == 10 && r[0][1] == 904);
+    CHECK_EQ_INT(_oak_stream_spans_since(s, vs, 520, r, 8), 3); /* clipped: 10, 40, 500-504 */
+    CHECK(r[2][0] == 500 && r[2][1] == 504);
     uint64_t v1 = oak_stream_version(s);
     _oak_stream_records_to_write(s);
     CHECK_EQ_INT(_oak_stream_writes_since(s, v1, r, 8), 1);

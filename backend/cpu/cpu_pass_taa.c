@@ -10,16 +10,16 @@
 #include "cpu_taa.h"
 #include "render/taa.h"
 
-#define TAA_ROWS  8
-#define TRI_CACHE 16
-#define TRI_MEMO  256 /* motion's per-triangle records a worker keeps (by id) */
+#define TAA_ROWS 8
+#define TRI_MEMO 256 /* motion's per-triangle records a worker keeps (by id) */
 
 bool _oak_cpu_taa_reference = false;
 
 /* What motion() derives from a pass triangle alone, once rather than at
    every pixel it covers: its object-space corners, the edge functions of
    their clip-space x, y, w, and a posed or OAK_DRAW_PREV_POSE draw's
-   previous corners. The same floats motion() makes per pixel. */
+   previous corners. A worker keeps them by id; the reference makes
+   them afresh at each pixel (the same floats either way). */
 typedef struct taa_tri {
     uint32_t id; /* pass triangle index + 1; 0 when empty */
     uint32_t src, draw;
@@ -128,87 +128,27 @@ static void cross3(const float a[3], const float b[3], float o[3]) {
     o[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-/* shaders/taa.comp.glsl's motion(): where the sampled point was last frame
-   minus where it is now, unjittered, in pixels */
-static bool motion(const taa_ctx *c, cpu_tri_ctx *cache, uint32_t x, uint32_t y, float m[2]) {
+/* shaders/taa.comp.glsl's motion() where no triangle covers the pixel:
+   the sky's direction, last frame minus now, in pixels */
+static bool motion_sky(const taa_ctx *c, uint32_t x, uint32_t y, float m[2]) {
     const oak_render_view *v = c->v;
-    const cpu_backend *b = c->b;
     m[0] = m[1] = 0;
     float W = (float)v->width, H = (float)v->height;
     float at[2] = {(float)x + 0.5f - v->jitter[0], (float)y + 0.5f - v->jitter[1]};
     float ndc[2] = {at[0] / W * 2.0f - 1.0f, 1.0f - at[1] / H * 2.0f};
-    uint32_t id = b->ids[_oak_cpu_tile_index(&b->opaque, x, y)];
-    float prev[2], now[2];
-    if (!id) {
-        float f4[4] = {ndc[0], ndc[1], 0.5f, 1}, n4[4] = {ndc[0], ndc[1], 1, 1}, far[4], near[4];
-        mul4(v->inv_view_proj, f4, far);
-        mul4(v->inv_view_proj, n4, near);
-        float fp[4], dir[4], cl[4];
-        for (int k = 0; k < 3; k++) {
-            fp[k] = far[k] / far[3];
-            dir[k] = fp[k] - near[k] / near[3];
-        }
-        fp[3] = 1, dir[3] = 0;
-        mul4(v->prev_view_proj, dir, cl);
-        if (cl[3] == 0) mul4(v->prev_view_proj, fp, cl);
-        if (!to_pixel(v, cl, prev)) return false;
-        m[0] = prev[0] - at[0], m[1] = prev[1] - at[1];
-        return true;
-    }
-    cpu_tri_ctx *t = &cache[id % TRI_CACHE];
-    if (t->id != id) _oak_cpu_tri_ctx(b, &b->opaque, id, t);
-    uint32_t src = t->d->src;
-    float Po[3][4], rows[3][3];
+    float f4[4] = {ndc[0], ndc[1], 0.5f, 1}, n4[4] = {ndc[0], ndc[1], 1, 1}, far[4], near[4];
+    mul4(v->inv_view_proj, f4, far);
+    mul4(v->inv_view_proj, n4, near);
+    float fp[4], dir[4], cl[4], prev[2];
     for (int k = 0; k < 3; k++) {
-        float w[4], cl[4];
-        Po[k][0] = t->pos[k][0], Po[k][1] = t->pos[k][1], Po[k][2] = t->pos[k][2], Po[k][3] = 1;
-        mul4(v->draws.world[src], Po[k], w);
-        mul4(v->view_proj, w, cl);
-        rows[k][0] = cl[0], rows[k][1] = cl[1], rows[k][2] = cl[3];
+        fp[k] = far[k] / far[3];
+        dir[k] = fp[k] - near[k] / near[3];
     }
-    float e[3][3];
-    cross3(rows[1], rows[2], e[0]);
-    cross3(rows[2], rows[0], e[1]);
-    cross3(rows[0], rows[1], e[2]);
-    float E[3], S = 0;
-    for (int k = 0; k < 3; k++) {
-        E[k] = e[k][0] * ndc[0] + e[k][1] * ndc[1] + e[k][2];
-        S += E[k];
-    }
-    if (S == 0) S = 1e-30f;
-    float P[4] = {0, 0, 0, 0};
-    for (int k = 0; k < 3; k++)
-        for (int j = 0; j < 4; j++) P[j] += E[k] / S * Po[k][j];
-    float w[4], cl[4];
-    mul4(v->draws.world[src], P, w);
-    mul4(v->view_proj, w, cl);
-    if (!to_pixel(v, cl, now)) return false;
-    /* a posed draw (OAK_DRAW_PREV_POSE): the same barycentrics over the
-       triangle's previous positions, last frame's point of the surface */
-    const cpu_mesh *pm = &b->meshes[t->d->mesh];
-    if (t->d->pose) { /* a posed instance: its vertices at last frame's phase */
-        const uint32_t *ix = pm->indices + (size_t)t->tri * 3;
-        P[0] = P[1] = P[2] = 0, P[3] = 0;
-        for (int k = 0; k < 3; k++) {
-            float rows[12], q[3];
-            _oak_cpu_pose_rows(pm, t->d->pose + t->d->pose_floats, ix[k], rows);
-            _oak_pose_apply(rows, pm->pos + (size_t)ix[k] * 3, 1, q);
-            for (int j = 0; j < 3; j++) P[j] += E[k] / S * q[j];
-            P[3] += E[k] / S;
-        }
-    } else if (v->draws.flags && (v->draws.flags[src] & OAK_DRAW_PREV_POSE) && pm->has_prev) {
-        const uint32_t *ix = pm->indices + (size_t)t->tri * 3;
-        P[0] = P[1] = P[2] = 0, P[3] = 0;
-        for (int k = 0; k < 3; k++) {
-            const float *q = pm->prev_pos + (size_t)ix[k] * 3;
-            for (int j = 0; j < 3; j++) P[j] += E[k] / S * q[j];
-            P[3] += E[k] / S;
-        }
-    }
-    mul4(v->draws.prev_world ? v->draws.prev_world[src] : v->draws.world[src], P, w);
-    mul4(v->prev_view_proj, w, cl);
+    fp[3] = 1, dir[3] = 0;
+    mul4(v->prev_view_proj, dir, cl);
+    if (cl[3] == 0) mul4(v->prev_view_proj, fp, cl);
     if (!to_pixel(v, cl, prev)) return false;
-    m[0] = prev[0] - now[0], m[1] = prev[1] - now[1];
+    m[0] = prev[0] - at[0], m[1] = prev[1] - at[1];
     return true;
 }
 
@@ -259,18 +199,22 @@ static void taa_tri_make(const taa_ctx *c, uint32_t id, taa_tri *t) {
     }
 }
 
-/* motion() with the triangle's floats from a record: the same steps on
+/* shaders/taa.comp.glsl's motion(): where the sampled point was last frame
+   minus where it is now, unjittered, in pixels; the covering triangle's
+   floats from its record in memo (a worker's, by id), or with memo NULL
+   (the reference) from one made for this pixel alone: the same steps on
    the same floats, so the same vector */
-static bool motion_tri(const taa_ctx *c, taa_tri *memo, uint32_t x, uint32_t y, float m[2]) {
+static bool motion(const taa_ctx *c, taa_tri *memo, uint32_t x, uint32_t y, float m[2]) {
     const oak_render_view *v = c->v;
     const cpu_backend *b = c->b;
     uint32_t id = b->ids[_oak_cpu_tile_index(&b->opaque, x, y)];
-    if (!id) return motion(c, NULL, x, y, m);
+    if (!id) return motion_sky(c, x, y, m);
     m[0] = m[1] = 0;
     float W = (float)v->width, H = (float)v->height;
     float at[2] = {(float)x + 0.5f - v->jitter[0], (float)y + 0.5f - v->jitter[1]};
     float ndc[2] = {at[0] / W * 2.0f - 1.0f, 1.0f - at[1] / H * 2.0f};
-    taa_tri *t = &memo[id % TRI_MEMO];
+    taa_tri own, *t = memo ? &memo[id % TRI_MEMO] : &own;
+    if (!memo) own.id = 0;
     if (t->id != id) taa_tri_make(c, id, t);
     uint32_t src = t->src;
     float E[3], S = 0;
@@ -480,15 +424,13 @@ static void taa_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
     const cpu_backend *b = c->b;
     uint32_t W = c->v->width, H = c->v->height;
     size_t P = (size_t)W * H;
-    cpu_tri_ctx cache[TRI_CACHE];
     taa_tri memo[TRI_MEMO];
-    for (int k = 0; k < TRI_CACHE; k++) cache[k].id = 0;
     for (int k = 0; k < TRI_MEMO; k++) memo[k].id = 0;
     for (uint32_t y = begin; y < end; y++)
         for (uint32_t x = 0; x < W; x++) {
             float *dst = c->dst + ((size_t)y * W + x) * 4;
             float m[2];
-            bool ok = c->ref ? motion(c, cache, x, y, m) : motion_tri(c, memo, x, y, m);
+            bool ok = motion(c, c->ref ? NULL : memo, x, y, m);
             if (c->debug && c->v->post.channel == OAK_CHANNEL_MOTION) { /* pixels, z valid */
                 dst[0] = ok ? m[0] : 0, dst[1] = ok ? m[1] : 0;
                 dst[2] = ok ? 1.0f : 0.0f;
@@ -546,9 +488,7 @@ static void prep_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker)
     const taa_ctx *c = user;
     uint32_t W = c->v->width;
     size_t P = (size_t)W * c->v->height;
-    cpu_tri_ctx cache[TRI_CACHE];
     taa_tri memo[TRI_MEMO];
-    for (int k = 0; k < TRI_CACHE; k++) cache[k].id = 0;
     for (int k = 0; k < TRI_MEMO; k++) memo[k].id = 0;
     for (uint32_t y = begin; y < end; y++)
         for (uint32_t x = 0; x < W; x++) {
@@ -556,7 +496,7 @@ static void prep_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker)
             float f[3], wt[3], m[2];
             frame_texel(c->b, x, y, f);
             weigh(f, wt);
-            bool ok = c->ref ? motion(c, cache, x, y, m) : motion_tri(c, memo, x, y, m);
+            bool ok = motion(c, c->ref ? NULL : memo, x, y, m);
             for (int k = 0; k < 3; k++) c->wrgb[k * P + i] = wt[k];
             c->mot[i] = m[0], c->mot[P + i] = m[1], c->mot[2 * P + i] = ok ? 1.0f : 0.0f;
             if (!c->ref) { /* ycocg_rows's floats, from the same weighed colour */

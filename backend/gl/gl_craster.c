@@ -18,43 +18,21 @@
 #define TABLE_BYTES                                                                                \
     ((OAK_GPU_CRASTER_SHADOW_TABLE + 1 + 2 * (size_t)OAK_GPU_CRASTER_SHADOW_BANDS) * 16)
 
-/* The bands this frame rasterizes in compute into `table`, their streams'
-   bits in craster_lods; the most items of one band in *most. */
-static uint32_t plan(_oak_gl_frame *f, const oak_render_view *v, uint32_t width, uint32_t height,
-                     uint32_t (*table)[4], uint64_t *most) {
-    _oak_craster_mode mode = _oak_craster_mode_get();
-    float pixels = _oak_craster_pixels();
-    uint32_t n = 0;
-    uint64_t item = 0;
-    *most = 0;
-    for (uint32_t s = 0; s < f->instcull_streams; s++) {
-        const oak_render_stream *rs = &v->streams[s];
-        const oak_gpu_instcull *h = &f->instcull_heads[s];
-        uint32_t g = f->instcull_group[s];
-        /* opaque streams drawn from the lists, rigid (not posed) */
-        if (g > 1 || !h->info[0] || rs->pose_bank) continue;
-        for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
-            if (rs->impostor_lod && k >= rs->impostor_lod) break;
-            const _oak_gl_mesh_slot *m =
-                oak_mesh_get(rs->lods[k]) ? _oak_gl_mesh_of(f, rs->lods[k]) : NULL;
-            if (!m || !m->index_count) continue;
-            uint32_t tris = m->index_count / 3;
-            if (!_oak_craster_small(v, rs, k, h->bounds[k][3], tris, pixels, mode)) continue;
-            uint64_t items = (uint64_t)rs->count * tris; /* every item below 2^32 */
-            if (item + items > UINT32_MAX) continue;
-            table[1 + 2 * n][0] = s, table[1 + 2 * n][1] = k;
-            table[1 + 2 * n][2] = tris, table[1 + 2 * n][3] = (uint32_t)item;
-            table[2 + 2 * n][0] = m->first_index, table[2 + 2 * n][1] = m->base_vertex;
-            table[2 + 2 * n][2] = h->info[3] + k * 5; /* the camera's command */
-            table[2 + 2 * n][3] = g == 0;
-            item += items;
-            *most = items > *most ? items : *most;
-            f->craster_lods[s] |= (uint8_t)(1u << k);
-            n++;
-        }
-    }
-    table[0][0] = n, table[0][1] = width, table[0][2] = height, table[0][3] = 0;
-    return n;
+/* The plans' view of the instcull pass's streams (backend/gpu/craster.h). */
+static bool mesh_of(void *user, oak_mesh mesh, uint32_t out[3]) {
+    const _oak_gl_mesh_slot *m = _oak_gl_mesh_of(user, mesh);
+    if (!m || !m->index_count) return false;
+    out[0] = m->index_count, out[1] = m->first_index, out[2] = m->base_vertex;
+    return true;
+}
+static _oak_craster_streams streams_of(_oak_gl_frame *f, const oak_render_view *v) {
+    return (_oak_craster_streams){.v = v,
+                                  .heads = f->instcull_heads,
+                                  .group = f->instcull_group,
+                                  .moved = f->instcull_moved,
+                                  .count = f->instcull_streams,
+                                  .mesh = mesh_of,
+                                  .user = f};
 }
 
 oak_result _oak_gl_craster_run(_oak_gl_backend *b, const oak_render_view *v) {
@@ -66,7 +44,8 @@ oak_result _oak_gl_craster_run(_oak_gl_backend *b, const oak_render_view *v) {
         return OAK_OK;
     uint32_t w = b->targets.width, h = b->targets.height;
     uint64_t most;
-    uint32_t n = plan(f, v, w, h, f->craster_table, &most);
+    _oak_craster_streams in = streams_of(f, v);
+    uint32_t n = _oak_craster_plan(&in, w, h, f->craster_table, f->craster_lods, &most);
     if (n != f->craster_logged) /* once a change, for tests and benches */
         oak_log_info("gl: compute raster: %u LOD band%s", n, n == 1 ? "" : "s");
     f->craster_logged = n;
@@ -118,50 +97,6 @@ void _oak_gl_craster_merge(_oak_gl_frame *f) {
     glDrawArrays(GL_TRIANGLES, 0, 3);
 }
 
-/* The (band, cascade) rows this frame's shadow pass rasterizes in compute,
-   as vk_craster.c's shadow_plan picks them. */
-static uint32_t shadow_plan(_oak_gl_frame *f, const oak_render_view *v,
-                            const oak_shadow_layer_plan *plans, uint32_t cascades, uint64_t *most) {
-    _oak_craster_mode mode = _oak_craster_mode_get();
-    float pixels = _oak_craster_pixels();
-    uint32_t(*table)[4] = f->craster_shadow_table;
-    uint32_t n = 0;
-    *most = 0;
-    for (uint32_t c = 0; c < cascades; c++)
-        for (uint32_t s = 0; s < f->instcull_streams; s++) {
-            const oak_render_stream *rs = &v->streams[s];
-            const oak_gpu_instcull *h = &f->instcull_heads[s];
-            uint32_t g = f->instcull_group[s];
-            bool mover = f->instcull_moved[s];
-            if (g > 1 || !h->info[0] || rs->pose_bank || c >= h->draw[3]) continue;
-            if (mover ? !plans[c].draw_movers : !plans[c].draw_static) continue;
-            for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
-                if (rs->impostor_lod && k >= rs->impostor_lod) break;
-                const _oak_gl_mesh_slot *m =
-                    oak_mesh_get(rs->lods[k]) ? _oak_gl_mesh_of(f, rs->lods[k]) : NULL;
-                if (!m || !m->index_count) continue;
-                uint32_t tris = m->index_count / 3;
-                if (!_oak_craster_shadow_small(&v->cascades[c], h->bounds[k][3], tris, pixels,
-                                               mode))
-                    continue;
-                uint64_t items = (uint64_t)rs->count * tris; /* a row's, below 2^32 */
-                if (items > UINT32_MAX) continue;
-                uint32_t region = c * 2 + mover;
-                table[1 + 2 * n][0] = s, table[1 + 2 * n][1] = k;
-                table[1 + 2 * n][2] = tris, table[1 + 2 * n][3] = region;
-                table[2 + 2 * n][0] = m->first_index, table[2 + 2 * n][1] = m->base_vertex;
-                table[2 + 2 * n][2] = h->info[3] + ((c + 1) * OAK_STREAM_LODS + k) * 5;
-                table[2 + 2 * n][3] = c;
-                *most = items > *most ? items : *most;
-                f->craster_shadow_lods[c][s] |= (uint8_t)(1u << k);
-                f->craster_shadow_regions |= 1u << region;
-                n++;
-            }
-        }
-    table[0][0] = n, table[0][1] = f->shadow_size / 2, table[0][2] = 0, table[0][3] = 0;
-    return n;
-}
-
 oak_result _oak_gl_craster_shadow_run(_oak_gl_backend *b, const oak_render_view *v,
                                       const oak_shadow_layer_plan *plans, uint32_t cascades) {
     _oak_gl_frame *f = b->frame;
@@ -171,7 +106,10 @@ oak_result _oak_gl_craster_shadow_run(_oak_gl_backend *b, const oak_render_view 
         _oak_craster_mode_get() == OAK_CRASTER_MODE_OFF)
         return OAK_OK;
     uint64_t most;
-    uint32_t n = shadow_plan(f, v, plans, cascades, &most);
+    _oak_craster_streams in = streams_of(f, v);
+    uint32_t n =
+        _oak_craster_shadow_plan(&in, plans, cascades, f->shadow_size / 2, f->craster_shadow_table,
+                                 f->craster_shadow_lods, &f->craster_shadow_regions, &most);
     if (n != f->craster_shadow_logged) /* once a change, for tests and benches */
         oak_log_info("gl: shadow compute raster: %u cascade band%s", n, n == 1 ? "" : "s");
     f->craster_shadow_logged = n;

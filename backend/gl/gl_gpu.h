@@ -172,7 +172,7 @@ typedef struct _oak_gl_frame {
     uint32_t instcull_first[OAK_STREAM_MAX_PER_VIEW], instcull_streams;
     uint32_t instcull_most; /* the most instances of one stream (the dispatch's width) */
     /* the last-frame copies after the records: whose, which version, where */
-    const oak_instance *instcull_prev_src[OAK_STREAM_MAX_PER_VIEW];
+    const void *instcull_prev_src[OAK_STREAM_MAX_PER_VIEW];
     uint64_t instcull_prev_version[OAK_STREAM_MAX_PER_VIEW];
     uint32_t instcull_prev_first[OAK_STREAM_MAX_PER_VIEW];
     /* a posed stream's pose block after those: whose bank, LOD 0 mesh and where */
@@ -306,6 +306,11 @@ void _oak_gl_lightgrid_release(_oak_gl_frame *f);
 oak_result _oak_gl_run_particles(_oak_gl_backend *b, const oak_render_view *v);
 void _oak_gl_particles_release(_oak_gl_frame *f);
 oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v);
+/* OAK_B_INSTANCES sized for the view's streams (instcull's and the
+   particles pass's one formula: every record, then last frame's copies,
+   then the posed streams' pose blocks), forgetting what was uploaded when
+   it is new; records: the view's record count. Refuses past 2^31. */
+oak_result _oak_gl_instances_reserve(_oak_gl_frame *f, const oak_render_view *v, uint64_t *records);
 void _oak_gl_instcull_release(_oak_gl_frame *f);
 oak_result _oak_gl_instcull_read(_oak_gl_frame *f, uint32_t per_lod[OAK_STREAM_LODS]);
 /* The raster pass's native streams, from the instcull lists of view `view`

@@ -27,31 +27,59 @@ static oak_result instcull_setup(_oak_gl_frame *f) {
 
 /* A stream's records to instance `at` of the frame's buffer: when the
    copy there is of these very records (same array, same place) at version
-   `since`, only the ranges the stream's log says were written since (a
-   grass stream writes a few squares' slots a frame), else all. At most
-   GL_RANGES ranges: each glNamedBufferSubData on a buffer the queued work
-   reads may flush and wait (llvmpipe: 6 frames of the full meadow took
-   1.4 s a frame in instcull's uploads by ranges against 36 ms whole). */
-#define GL_RANGES 8
+   `since`, only what the stream's log says was written since (a grass
+   stream writes a few squares' slots a frame), as at most GL_SPANS spans
+   (_oak_stream_spans_since: the nearest writes merged, with the few
+   unwritten records between them), else all. Few spans, because each
+   glNamedBufferSubData on a buffer the queued work reads may flush and
+   wait (llvmpipe: 6 frames of the full meadow took 1.4 s a frame in
+   instcull's uploads by ranges against 36 ms whole); merged rather than
+   whole, because past 8 writes the whole grass streams went up every
+   frame (the meadow's instcull on the H200: 3.3 -> 13.5-16.4 ms). */
+#define GL_SPANS 8
 static oak_result upload_records(_oak_gl_frame *f, uint64_t at, const oak_render_stream *rs,
                                  bool same, uint64_t since) {
-    uint32_t ranges[GL_RANGES][2];
-    uint32_t n = same && rs->stream ? _oak_stream_writes_since(rs->stream, since, ranges, GL_RANGES)
-                                    : UINT32_MAX;
-    if (n == UINT32_MAX)
-        return rs->count ? _oak_gl_buffer_upload(&f->instances,
-                                                 (size_t)at * sizeof(oak_gpu_instance), rs->records,
-                                                 (size_t)rs->count * sizeof(oak_gpu_instance))
-                         : OAK_OK;
+    uint32_t spans[GL_SPANS][2];
+    uint32_t n = same && rs->stream
+                     ? _oak_stream_spans_since(rs->stream, since, rs->count, spans, GL_SPANS)
+                     : UINT32_MAX;
+    if (n == UINT32_MAX) spans[0][0] = 0, spans[0][1] = rs->count, n = 1;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t lo = ranges[i][0], hi = ranges[i][1] < rs->count ? ranges[i][1] : rs->count;
         oak_result r;
-        if (lo < hi && (r = _oak_gl_buffer_upload(
-                            &f->instances, (size_t)(at + lo) * sizeof(oak_gpu_instance),
-                            rs->records + lo, (size_t)(hi - lo) * sizeof(oak_gpu_instance))))
+        if (spans[i][0] < spans[i][1] &&
+            (r = _oak_gl_buffer_upload(
+                 &f->instances, (size_t)(at + spans[i][0]) * sizeof(oak_gpu_instance),
+                 rs->records + spans[i][0],
+                 (size_t)(spans[i][1] - spans[i][0]) * sizeof(oak_gpu_instance))))
             return r;
     }
     return OAK_OK;
+}
+
+oak_result _oak_gl_instances_reserve(_oak_gl_frame *f, const oak_render_view *v,
+                                     uint64_t *records) {
+    uint32_t ns =
+        v->stream_count < OAK_STREAM_MAX_PER_VIEW ? v->stream_count : OAK_STREAM_MAX_PER_VIEW;
+    uint64_t n = 0, poses = 0;
+    for (uint32_t s = 0; s < ns; s++) {
+        n += v->streams[s].count;
+        poses += _oak_gpu_pose_records(&v->streams[s]);
+    }
+    *records = n;
+    if (n + poses > UINT32_MAX / 2)
+        return oak_error(OAK_ERROR_LIMIT, "gl: instance streams: %llu instances",
+                         (unsigned long long)n);
+    /* the records, then their last-frame copies (motion vectors), then the
+       posed streams' pose blocks */
+    size_t bytes = ((size_t)(n ? n : 1) * 2 + poses) * sizeof(oak_gpu_instance);
+    size_t old = f->instances.capacity;
+    oak_result r = _oak_gl_buffer_reserve(&f->instances, bytes, true);
+    if (!r && f->instances.capacity != old) { /* a new buffer holds nothing uploaded */
+        memset(f->instcull_src, 0, sizeof f->instcull_src);
+        memset(f->instcull_prev_src, 0, sizeof f->instcull_prev_src);
+        memset(f->instcull_pose_src, 0, sizeof f->instcull_pose_src);
+    }
+    return r;
 }
 
 oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
@@ -60,30 +88,19 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
     if (r) return r;
     uint32_t ns =
         v->stream_count < OAK_STREAM_MAX_PER_VIEW ? v->stream_count : OAK_STREAM_MAX_PER_VIEW;
-    uint64_t records = 0, words = 0, poses = 0;
+    uint64_t records = 0, words = 0;
     uint32_t most = 0;
     for (uint32_t s = 0; s < ns; s++) {
-        records += v->streams[s].count;
-        poses += _oak_gpu_pose_records(&v->streams[s]);
         words += _oak_gpu_instcull_words(v->streams[s].count);
         most = v->streams[s].count > most ? v->streams[s].count : most;
     }
     size_t head_bytes = sizeof f->instcull_heads;
-    if (records + poses > UINT32_MAX / 2 || words > UINT32_MAX / 4)
-        return oak_error(OAK_ERROR_LIMIT, "gl: instcull: %llu instances",
-                         (unsigned long long)records);
-    /* the records, then their last-frame copies (motion vectors), then the
-       posed streams' pose blocks */
-    size_t rec_bytes = ((size_t)(records ? records : 1) * 2 + poses) * sizeof(oak_gpu_instance);
-    size_t old = f->instances.capacity;
-    if ((r = _oak_gl_buffer_reserve(&f->instances, rec_bytes, true)) ||
+    if (words > UINT32_MAX / 4)
+        return oak_error(OAK_ERROR_LIMIT, "gl: instcull: %llu command words",
+                         (unsigned long long)words);
+    if ((r = _oak_gl_instances_reserve(f, v, &records)) ||
         (r = _oak_gl_buffer_reserve(&f->instance_out, head_bytes + words * 4, false)))
         return r;
-    if (f->instances.capacity != old) {
-        memset(f->instcull_src, 0, sizeof f->instcull_src);
-        memset(f->instcull_prev_src, 0, sizeof f->instcull_prev_src);
-        memset(f->instcull_pose_src, 0, sizeof f->instcull_pose_src);
-    }
     uint64_t pose_at = (records ? records : 1) * 2; /* the pose blocks, as reserved */
     uint32_t total = (uint32_t)records;             /* where the last-frame copies start */
     /* under Hi-Z each stream's visible bits, after the pyramid */
@@ -135,26 +152,14 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
             f->instcull_version[s] = rs->version;
             f->instcull_first[s] = first;
         }
-        if (!rs->particles && (f->instcull_prev_src[s] != rs->records ||
-                               f->instcull_prev_version[s] != rs->prev_version ||
-                               f->instcull_prev_first[s] != total + first)) {
-            const oak_instance *p = rs->prev_records ? rs->prev_records : rs->records;
-            if (p == rs->records) { /* last frame's are this frame's: the log serves */
-                if ((r = upload_records(f, total + first, rs,
-                                        f->instcull_prev_src[s] == rs->records &&
-                                            f->instcull_prev_first[s] == total + first,
-                                        f->instcull_prev_version[s])))
-                    return r;
-            } else if (rs->count &&
-                       (r = _oak_gl_buffer_upload(
-                            &f->instances, (size_t)(total + first) * sizeof(oak_gpu_instance), p,
-                            (size_t)rs->count * sizeof(oak_gpu_instance)))) {
-                return r;
-            }
-            f->instcull_prev_src[s] = rs->records;
-            f->instcull_prev_version[s] = rs->prev_version;
-            f->instcull_prev_first[s] = total + first;
-        }
+        bool own_prev = _oak_gpu_prev_is_records(rs); /* then no copy: prev[0] is 0 */
+        if (_oak_gpu_prev_stale(&f->instcull_prev_src[s], &f->instcull_prev_version[s],
+                                &f->instcull_prev_first[s], rs, total + first) &&
+            rs->count &&
+            (r = _oak_gl_buffer_upload(
+                 &f->instances, (size_t)(total + first) * sizeof(oak_gpu_instance),
+                 rs->prev_records, (size_t)rs->count * sizeof(oak_gpu_instance))))
+            return r;
         const _oak_gl_mat_slot *mt = _oak_gl_mat_of(f, rs->material);
         f->instcull_group[s] = UINT32_MAX;
         if (rs->native && mt && !mt->blend)
@@ -181,7 +186,7 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
         _oak_gpu_instcull_fill(&f->instcull_heads[s], cmds, v, rs, first, word, mesh,
                                mt ? oak_handle_index(rs->material.id) : 0,
                                f->instcull_group[s] != UINT32_MAX);
-        f->instcull_heads[s].prev[0] = total;
+        f->instcull_heads[s].prev[0] = own_prev ? 0 : total;
         _oak_gpu_hiz_stream_head(&f->hiz_streams, &f->instcull_heads[s], v, rs, s,
                                  (uint32_t)(bits + first),
                                  f->hiz_on && f->instcull_group[s] != UINT32_MAX);
@@ -245,6 +250,39 @@ oak_result _oak_gl_instcull_read(_oak_gl_frame *f, uint32_t per_lod[OAK_STREAM_L
                : OAK_OK;
 }
 
+/* Stream s's LODs from one list of indirect commands (at: LOD 0's, 20
+   bytes a LOD) but those whose bit is set in skip: the LODs before an
+   impostor card in the stream's group, the card in its own, each run of
+   drawn LODs in one multi-draw; prog draws a group's opaque LODs,
+   prog_mask its masked ones; faces: the group's double-sidedness sets the
+   face culling (the camera's lists; the cascades' cull nothing). */
+static void draw_lods(const _oak_gl_frame *f, uint32_t s, size_t at, uint32_t skip, GLuint prog,
+                      GLuint prog_mask, bool faces) {
+    const oak_gpu_instcull *h = &f->instcull_heads[s];
+    uint32_t lods = h->info[1], imp = h->pose[3] && h->pose[3] < lods ? h->pose[3] : lods;
+    for (uint32_t run = 0; run < 2; run++) {
+        uint32_t end = run ? lods : imp;
+        uint32_t g = run ? f->instcull_igroup[s] : f->instcull_group[s];
+        for (uint32_t k0 = run ? imp : 0; k0 < end;) {
+            if (skip >> k0 & 1u) {
+                k0++;
+                continue;
+            }
+            uint32_t n = 1; /* the drawn LODs from k0, in one multi-draw */
+            while (k0 + n < end && !(skip >> (k0 + n) & 1u)) n++;
+            if (faces && g & 1u)
+                glDisable(GL_CULL_FACE);
+            else if (faces)
+                glEnable(GL_CULL_FACE);
+            glUseProgram(g >= 2 ? prog_mask : prog);
+            glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,
+                                        (const void *)(uintptr_t)(at + (size_t)k0 * 20), (GLsizei)n,
+                                        0);
+            k0 += n;
+        }
+    }
+}
+
 void _oak_gl_draw_streams(_oak_gl_frame *f, uint32_t view) {
     bool any = false;
     /* pass 2 draws only the streams that took Hi-Z */
@@ -263,32 +301,9 @@ void _oak_gl_draw_streams(_oak_gl_frame *f, uint32_t view) {
         uint32_t g = f->instcull_group[s];
         if (g == UINT32_MAX || !h->info[0] || (view && h->prev[1] == OAK_GPU_INSTCULL_HIZ_OFF))
             continue;
-        /* the LODs before an impostor card in the stream's group, the card in
-           its own; none the compute raster drew (gl_craster.c) */
-        uint32_t lods = h->info[1], imp = h->pose[3] && h->pose[3] < lods ? h->pose[3] : lods;
-        uint32_t skip = view ? 0 : f->craster_lods[s];
-        for (uint32_t run = 0; run < 2; run++) {
-            uint32_t end = run ? lods : imp;
-            uint32_t gg = run ? f->instcull_igroup[s] : g;
-            for (uint32_t k0 = run ? imp : 0; k0 < end;) {
-                if (skip >> k0 & 1u) {
-                    k0++;
-                    continue;
-                }
-                uint32_t n = 1; /* the drawn LODs from k0, in one multi-draw */
-                while (k0 + n < end && !(skip >> (k0 + n) & 1u)) n++;
-                if (gg & 1u)
-                    glDisable(GL_CULL_FACE);
-                else
-                    glEnable(GL_CULL_FACE);
-                glUseProgram(gg >= 2 ? f->prog_vis_stream_mask : f->prog_vis_stream);
-                size_t at = head_bytes +
-                            ((size_t)h->info[3] + (size_t)view * OAK_STREAM_LODS * 5 + k0 * 5) * 4;
-                glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,
-                                            (const void *)(uintptr_t)at, (GLsizei)n, 0);
-                k0 += n;
-            }
-        }
+        /* none the compute raster drew (gl_craster.c) */
+        draw_lods(f, s, head_bytes + ((size_t)h->info[3] + (size_t)view * OAK_STREAM_LODS * 5) * 4,
+                  view ? 0 : f->craster_lods[s], f->prog_vis_stream, f->prog_vis_stream_mask, true);
     }
     glDisable(GL_CULL_FACE);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, f->commands.id);
@@ -314,26 +329,10 @@ void _oak_gl_draw_stream_casters(_oak_gl_frame *f, uint32_t cascade, bool movers
             glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCE_OUT, f->instance_out.id);
             bound = true;
         }
-        size_t at = head_bytes + ((size_t)h->info[3] + (cascade + 1) * OAK_STREAM_LODS * 5) * 4;
-        uint32_t lods = h->info[1], imp = h->pose[3] && h->pose[3] < lods ? h->pose[3] : lods;
-        uint32_t skip = f->craster_shadow_lods[cascade][s]; /* the compute raster drew these */
-        for (uint32_t run = 0; run < 2; run++) {            /* as _oak_gl_draw_streams */
-            uint32_t end = run ? lods : imp;
-            uint32_t gg = run ? f->instcull_igroup[s] : f->instcull_group[s];
-            for (uint32_t k0 = run ? imp : 0; k0 < end;) {
-                if (skip >> k0 & 1u) {
-                    k0++;
-                    continue;
-                }
-                uint32_t n = 1; /* the drawn LODs from k0, in one multi-draw */
-                while (k0 + n < end && !(skip >> (k0 + n) & 1u)) n++;
-                glUseProgram(gg >= 2 ? f->prog_shadow_stream_mask : f->prog_shadow_stream);
-                glMultiDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,
-                                            (const void *)(uintptr_t)(at + (size_t)k0 * 20),
-                                            (GLsizei)n, 0);
-                k0 += n;
-            }
-        }
+        /* the compute raster drew the LODs craster_shadow_lods names */
+        draw_lods(f, s, head_bytes + ((size_t)h->info[3] + (cascade + 1) * OAK_STREAM_LODS * 5) * 4,
+                  f->craster_shadow_lods[cascade][s], f->prog_shadow_stream,
+                  f->prog_shadow_stream_mask, false);
     }
     if (bound) glBindBuffer(GL_DRAW_INDIRECT_BUFFER, f->commands.id);
 }

@@ -37,27 +37,14 @@ oak_result _oak_gl_run_particles(_oak_gl_backend *b, const oak_render_view *v) {
         return oak_error(OAK_ERROR_DEVICE, "gl: particles: storage offset alignment %d", align);
     uint32_t ns =
         v->stream_count < OAK_STREAM_MAX_PER_VIEW ? v->stream_count : OAK_STREAM_MAX_PER_VIEW;
-    uint64_t records = 0, poses = 0;
+    uint64_t records = 0;
     size_t bytes = 0;
-    for (uint32_t s = 0; s < ns; s++) {
-        records += v->streams[s].count;
-        poses += _oak_gpu_pose_records(&v->streams[s]);
+    for (uint32_t s = 0; s < ns; s++)
         if (v->streams[s].particles) bytes += block_bytes(v->streams[s].count);
-    }
-    if (records + poses > UINT32_MAX / 2)
-        return oak_error(OAK_ERROR_LIMIT, "gl: particles: %llu instances",
-                         (unsigned long long)records);
-    /* instcull's reservation (gl_pass_instcull.c): records, last frame's, poses */
-    size_t rec_bytes = ((size_t)(records ? records : 1) * 2 + poses) * sizeof(oak_gpu_instance);
-    size_t old = f->instances.capacity, old_blocks = f->particles.capacity;
-    if ((r = _oak_gl_buffer_reserve(&f->instances, rec_bytes, true)) ||
+    size_t old_blocks = f->particles.capacity;
+    if ((r = _oak_gl_instances_reserve(f, v, &records)) || /* instcull's */
         (r = _oak_gl_buffer_reserve(&f->particles, bytes, false)))
         return r;
-    if (f->instances.capacity != old) { /* as instcull forgets on a new buffer */
-        memset(f->instcull_src, 0, sizeof f->instcull_src);
-        memset(f->instcull_prev_src, 0, sizeof f->instcull_prev_src);
-        memset(f->instcull_pose_src, 0, sizeof f->instcull_pose_src);
-    }
     if (f->particles.capacity != old_blocks) memset(f->particle_src, 0, sizeof f->particle_src);
     glUseProgram(f->prog_particles);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_PARTICLE_OUT, f->instances.id);

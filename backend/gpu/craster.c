@@ -71,3 +71,85 @@ const char *_oak_craster_shadow_words(bool has_int64, const char *what) {
                  (double)_oak_craster_pixels());
     return words;
 }
+
+/* LOD k of stream s as a band both plans may take (opaque, rigid, drawn
+   from the lists, before a card): its triangles, its mesh's first index
+   and base vertex; 0 triangles when it is none. */
+static uint32_t band(const _oak_craster_streams *in, uint32_t s, uint32_t k, uint32_t mesh[3]) {
+    const oak_render_stream *rs = &in->v->streams[s];
+    if (in->group[s] > 1 || !in->heads[s].info[0] || rs->pose_bank) return 0;
+    if (k >= rs->lod_count || (rs->impostor_lod && k >= rs->impostor_lod)) return 0;
+    if (!oak_mesh_get(rs->lods[k]) || !in->mesh(in->user, rs->lods[k], mesh)) return 0;
+    return mesh[0] / 3;
+}
+
+uint32_t _oak_craster_plan(const _oak_craster_streams *in, uint32_t width, uint32_t height,
+                           uint32_t (*table)[4], uint8_t lods[OAK_STREAM_MAX_PER_VIEW],
+                           uint64_t *most) {
+    _oak_craster_mode mode = _oak_craster_mode_get();
+    float pixels = _oak_craster_pixels();
+    uint32_t n = 0;
+    uint64_t item = 0;
+    *most = 0;
+    for (uint32_t s = 0; s < in->count; s++)
+        for (uint32_t k = 0; k < OAK_STREAM_LODS; k++) {
+            const oak_render_stream *rs = &in->v->streams[s];
+            uint32_t m[3], tris = band(in, s, k, m);
+            if (!tris ||
+                !_oak_craster_small(in->v, rs, k, in->heads[s].bounds[k][3], tris, pixels, mode))
+                continue;
+            uint64_t items = (uint64_t)rs->count * tris; /* every item below 2^32 */
+            if (item + items > UINT32_MAX) continue;
+            table[1 + 2 * n][0] = s, table[1 + 2 * n][1] = k;
+            table[1 + 2 * n][2] = tris, table[1 + 2 * n][3] = (uint32_t)item;
+            table[2 + 2 * n][0] = m[1], table[2 + 2 * n][1] = m[2];
+            table[2 + 2 * n][2] = in->heads[s].info[3] + k * 5; /* the camera's command */
+            table[2 + 2 * n][3] = in->group[s] == 0;
+            item += items;
+            *most = items > *most ? items : *most;
+            lods[s] |= (uint8_t)(1u << k);
+            n++;
+        }
+    table[0][0] = n, table[0][1] = width, table[0][2] = height, table[0][3] = 0;
+    return n;
+}
+
+uint32_t _oak_craster_shadow_plan(const _oak_craster_streams *in,
+                                  const oak_shadow_layer_plan *plans, uint32_t cascades,
+                                  uint32_t size, uint32_t (*table)[4],
+                                  uint8_t lods[OAK_MAX_CASCADES][OAK_STREAM_MAX_PER_VIEW],
+                                  uint32_t *regions, uint64_t *most) {
+    _oak_craster_mode mode = _oak_craster_mode_get();
+    float pixels = _oak_craster_pixels();
+    uint32_t n = 0;
+    *most = 0;
+    for (uint32_t c = 0; c < cascades; c++)
+        for (uint32_t s = 0; s < in->count; s++) {
+            const oak_render_stream *rs = &in->v->streams[s];
+            const oak_gpu_instcull *h = &in->heads[s];
+            bool mover = in->moved[s];
+            if (c >= h->draw[3] || (mover ? !plans[c].draw_movers : !plans[c].draw_static))
+                continue;
+            for (uint32_t k = 0; k < OAK_STREAM_LODS; k++) {
+                uint32_t m[3], tris = band(in, s, k, m);
+                if (!tris || !_oak_craster_shadow_small(&in->v->cascades[c], h->bounds[k][3], tris,
+                                                        pixels, mode))
+                    continue;
+                uint64_t items = (uint64_t)rs->count * tris; /* a row's, below 2^32 */
+                if (items > UINT32_MAX) continue;
+                uint32_t region = c * 2 + mover;
+                table[1 + 2 * n][0] = s, table[1 + 2 * n][1] = k;
+                table[1 + 2 * n][2] = tris, table[1 + 2 * n][3] = region;
+                table[2 + 2 * n][0] = m[1], table[2 + 2 * n][1] = m[2];
+                /* the cascade's command (lists go view by view, the camera's first) */
+                table[2 + 2 * n][2] = h->info[3] + ((c + 1) * OAK_STREAM_LODS + k) * 5;
+                table[2 + 2 * n][3] = c;
+                *most = items > *most ? items : *most;
+                lods[c][s] |= (uint8_t)(1u << k);
+                *regions |= 1u << region;
+                n++;
+            }
+        }
+    table[0][0] = n, table[0][1] = size, table[0][2] = 0, table[0][3] = 0;
+    return n;
+}

@@ -6,6 +6,9 @@
 
 #include <oak/backend.h>
 
+#include "render/shadow_layer.h"
+#include "shaders/common/oak_gpu.h"
+
 typedef enum _oak_craster_mode {
     OAK_CRASTER_MODE_OFF, /* the hardware raster draws every band */
     OAK_CRASTER_MODE_ON,  /* bands whose triangles are small (the default) */
@@ -32,6 +35,41 @@ bool _oak_craster_small(const oak_render_view *v, const oak_render_stream *rs, u
    Every band of every cascade may go, the near one too. */
 bool _oak_craster_shadow_small(const oak_shadow_cascade *c, float radius, uint32_t triangles,
                                float pixels, _oak_craster_mode m);
+/* What a backend's instcull pass left that the plans read: the view, its
+   instcull heads, each stream's group (> 1: masked or not drawn from the
+   lists) and mover flag, the streams taken, and the backend's LOD meshes:
+   mesh() gives a mesh's index count, first index and base vertex (false:
+   none on the backend). */
+typedef struct _oak_craster_streams {
+    const oak_render_view *v;
+    const oak_gpu_instcull *heads;
+    const uint32_t *group;
+    const bool *moved;
+    uint32_t count;
+    bool (*mesh)(void *user, oak_mesh mesh, uint32_t out[3]);
+    void *user;
+} _oak_craster_streams;
+/* The camera's plan (oak_gpu.h "Compute rasterization"): the bands of the
+   opaque, rigid streams drawn from the lists, before a card, that
+   _oak_craster_small takes, into table (1 + 2 bands rows, the first the
+   count and the target's width x height), their LODs' bits in lods (set,
+   never cleared), the most items of one band in *most; items counted
+   across bands below 2^32 (a band past it stays on the hardware).
+   Returns the bands. */
+uint32_t _oak_craster_plan(const _oak_craster_streams *in, uint32_t width, uint32_t height,
+                           uint32_t (*table)[4], uint8_t lods[OAK_STREAM_MAX_PER_VIEW],
+                           uint64_t *most);
+/* The cascades' plan: per cascade the bands the camera's rule would take
+   that _oak_craster_shadow_small takes, of the kind (static or mover) its
+   layer plan draws this frame, as (band, cascade) rows into table (the
+   first row the count and a region's side, `size`); their LODs' bits in
+   lods, their regions (cascade x 2 + mover) in *regions (both set, never
+   cleared). */
+uint32_t _oak_craster_shadow_plan(const _oak_craster_streams *in,
+                                  const oak_shadow_layer_plan *plans, uint32_t cascades,
+                                  uint32_t size, uint32_t (*table)[4],
+                                  uint8_t lods[OAK_MAX_CASCADES][OAK_STREAM_MAX_PER_VIEW],
+                                  uint32_t *regions, uint64_t *most);
 /* `oak info`'s words for the cascades' compute raster: which bands go and
    why, or why none (`has_int64` false: the edge functions' 64-bit
    integers, named `what`). */

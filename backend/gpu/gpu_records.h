@@ -65,6 +65,31 @@ void _oak_gpu_instcull_fill(oak_gpu_instcull *h, uint32_t *cmds, const oak_rende
                             const oak_render_stream *rs, uint32_t first, uint32_t word,
                             const uint32_t mesh[OAK_STREAM_LODS][3], uint32_t material,
                             bool native);
+/* Whether a stream's last-frame records are this frame's own (a grass
+   stream's, whose records never move while they live: render.h
+   oak_stream_source): then the head's prev offset is 0, the kernel and the
+   raster read last frame's from the records themselves, and a backend
+   keeps no copy of them (a grass stream's writes would be uploaded twice).
+   A PARTICLES stream's never are: the particles pass writes both. */
+static inline bool _oak_gpu_prev_is_records(const oak_render_stream *rs) {
+    return !rs->particles && (!rs->prev_records || rs->prev_records == rs->records);
+}
+/* Whether a backend's last-frame copy of stream rs goes (again) to record
+   `at` of its records buffer: it keeps one (not its own records', not a
+   PARTICLES stream's, which the particles pass writes) and what is there
+   is not these records' copy at rs->prev_version. The backend's state of
+   that copy (whose, which version, where; whose NULL when none is kept)
+   moves on to what it writes. */
+static inline bool _oak_gpu_prev_stale(const void **src, uint64_t *version, uint32_t *where,
+                                       const oak_render_stream *rs, uint32_t at) {
+    if (_oak_gpu_prev_is_records(rs) || rs->particles) {
+        *src = NULL;
+        return false;
+    }
+    if (*src == rs->records && *version == rs->prev_version && *where == at) return false;
+    *src = rs->records, *version = rs->prev_version, *where = at;
+    return true;
+}
 /* A posed stream's pose block (oak_gpu.h "Pose blocks"): the records it
    takes in OAK_B_INSTANCES (0: not posed), the block itself, and the head's
    pose fields for a block at record `at` (its bounds become the spheres

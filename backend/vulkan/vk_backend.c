@@ -322,9 +322,28 @@ static oak_result _oak_vk_read_pixels(void *self, uint8_t *rgba, size_t size) {
     return readback_end(b, rgba, bytes);
 }
 
-/* The HDR image of the last frame (a reflection probe bake's face): its
-   tracked state gives the barrier and layout after the frame that wrote it,
-   earlier on the same queue. */
+/* A target image of the last frame (w x h texels, `texel` bytes each, the
+   aspect's) into dst: its tracked state gives the barrier and layout after
+   the frame that wrote it, earlier on the same queue. `what` names the
+   caller; dst is checked by it. */
+static oak_result read_image(_oak_vk_backend *b, const char *what, oak_target_id target,
+                             VkImage image, VkImageAspectFlags aspect, uint32_t w, uint32_t h,
+                             uint32_t texel, void *dst) {
+    _oak_vk *vk = &b->vk;
+    if (vk->lost) return oak_error(OAK_ERROR_DEVICE, "vulkan: the device was lost");
+    if (vk->last_slot < 0)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "vulkan: %s: no frame rendered", what);
+    uint64_t bytes = (uint64_t)w * h * texel;
+    oak_result r = readback_begin(b, bytes);
+    if (r) return r;
+    _oak_vk_track_use(vk, b->rb_cmd, target, OAK_USE_COPY_READ);
+    VkBufferImageCopy c = {.imageSubresource = {aspect, 0, 0, 1}, .imageExtent = {w, h, 1}};
+    vkCmdCopyImageToBuffer(b->rb_cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                           b->readback.buffer, 1, &c);
+    return readback_end(b, dst, bytes);
+}
+
+/* The HDR image of the last frame (a reflection probe bake's face). */
 static oak_result _oak_vk_read_hdr(void *self, float *rgba, size_t count) {
     _oak_vk_backend *b = self;
     _oak_vk *vk = &b->vk;
@@ -332,20 +351,11 @@ static oak_result _oak_vk_read_hdr(void *self, float *rgba, size_t count) {
     if (!rgba || count < texels * 4)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "vulkan: read_hdr needs %llu floats, got %zu",
                          (unsigned long long)(texels * 4), count);
-    if (vk->lost) return oak_error(OAK_ERROR_DEVICE, "vulkan: the device was lost");
-    if (vk->last_slot < 0)
-        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "vulkan: no frame rendered");
-    oak_result r = readback_begin(b, texels * 16);
-    if (r) return r;
-    _oak_vk_track_use(vk, b->rb_cmd, OAK_TARGET_HDR, OAK_USE_COPY_READ);
-    VkBufferImageCopy c = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
-                           .imageExtent = {vk->width, vk->height, 1}};
-    vkCmdCopyImageToBuffer(b->rb_cmd, vk->hdr.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                           b->readback.buffer, 1, &c);
-    return readback_end(b, rgba, texels * 16);
+    return read_image(b, "read_hdr", OAK_TARGET_HDR, vk->hdr.image, VK_IMAGE_ASPECT_COLOR_BIT,
+                      vk->width, vk->height, 16, rgba);
 }
 
-/* The sampled cascade atlas of the last frame (test hook), as read_hdr. */
+/* The sampled cascade atlas of the last frame (test hook). */
 static oak_result _oak_vk_read_shadow_map(void *self, float *depth, size_t count) {
     _oak_vk_backend *b = self;
     _oak_vk *vk = &b->vk;
@@ -354,17 +364,8 @@ static oak_result _oak_vk_read_shadow_map(void *self, float *depth, size_t count
         return oak_error(OAK_ERROR_INVALID_ARGUMENT,
                          "vulkan: read_shadow_map needs %llu floats, got %zu",
                          (unsigned long long)texels, count);
-    if (vk->lost) return oak_error(OAK_ERROR_DEVICE, "vulkan: the device was lost");
-    if (vk->last_slot < 0)
-        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "vulkan: no frame rendered");
-    oak_result r = readback_begin(b, texels * 4);
-    if (r) return r;
-    _oak_vk_track_use(vk, b->rb_cmd, OAK_TARGET_SHADOW_MAP, OAK_USE_COPY_READ);
-    VkBufferImageCopy c = {.imageSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1},
-                           .imageExtent = {vk->shadow.width, vk->shadow.height, 1}};
-    vkCmdCopyImageToBuffer(b->rb_cmd, vk->shadow.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                           b->readback.buffer, 1, &c);
-    return readback_end(b, depth, texels * 4);
+    return read_image(b, "read_shadow_map", OAK_TARGET_SHADOW_MAP, vk->shadow.image,
+                      VK_IMAGE_ASPECT_DEPTH_BIT, vk->shadow.width, vk->shadow.height, 4, depth);
 }
 
 /* GPU times of the newest frame whose timestamps are ready: the last one if

@@ -64,46 +64,23 @@ oak_result _oak_vk_craster_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_rend
     return grow_target(vk, &vk->craster_depth, (uint64_t)vk->width * vk->height * 8);
 }
 
-/* The bands this frame rasterizes in compute, into the slot's table (after
-   the instcull pass filled the heads); their streams' bits in craster_lods. */
-static uint32_t plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v, uint64_t *most) {
-    _oak_craster_mode mode = _oak_craster_mode_get();
-    float pixels = _oak_craster_pixels();
-    const oak_gpu_instcull *heads = f->instance_out.mapped;
-    uint32_t(*table)[4] = f->craster.mapped;
-    uint32_t n = 0;
-    uint64_t item = 0;
-    *most = 0;
-    for (uint32_t s = 0; s < f->instcull_streams; s++) {
-        const oak_render_stream *rs = &v->streams[s];
-        uint32_t g = f->instcull_group[s];
-        /* opaque streams drawn from the lists, rigid (not posed) */
-        if (g > 1 || !heads[s].info[0] || rs->pose_bank) continue;
-        for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
-            if (rs->impostor_lod && k >= rs->impostor_lod) break;
-            const _oak_vk_mesh *m = NULL;
-            if (!oak_mesh_get(rs->lods[k]) || _oak_vk_sync_mesh(vk, rs->lods[k], &m) || !m ||
-                !m->index_count)
-                continue;
-            uint32_t tris = m->index_count / 3;
-            if (!_oak_craster_small(v, rs, k, heads[s].bounds[k][3], tris, pixels, mode)) continue;
-            /* every item below 2^32: the rest stays on the hardware */
-            uint64_t items = (uint64_t)rs->count * tris;
-            if (item + items > UINT32_MAX) continue;
-            table[1 + 2 * n][0] = s, table[1 + 2 * n][1] = k;
-            table[1 + 2 * n][2] = tris, table[1 + 2 * n][3] = (uint32_t)item;
-            table[2 + 2 * n][0] = (uint32_t)m->index_first;
-            table[2 + 2 * n][1] = (uint32_t)m->vertex_first;
-            table[2 + 2 * n][2] = heads[s].info[3] + k * 5; /* the camera's command */
-            table[2 + 2 * n][3] = g == 0;
-            item += items;
-            *most = items > *most ? items : *most;
-            f->craster_lods[s] |= (uint8_t)(1u << k);
-            n++;
-        }
-    }
-    table[0][0] = n, table[0][1] = vk->width, table[0][2] = vk->height, table[0][3] = 0;
-    return n;
+/* The plans' view of the instcull pass's streams (backend/gpu/craster.h),
+   after the pass filled the slot's heads; a mesh synced on first use. */
+static bool mesh_of(void *user, oak_mesh mesh, uint32_t out[3]) {
+    const _oak_vk_mesh *m = NULL;
+    if (_oak_vk_sync_mesh(user, mesh, &m) || !m || !m->index_count) return false;
+    out[0] = m->index_count, out[1] = (uint32_t)m->index_first;
+    out[2] = (uint32_t)m->vertex_first;
+    return true;
+}
+static _oak_craster_streams streams_of(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
+    return (_oak_craster_streams){.v = v,
+                                  .heads = f->instance_out.mapped,
+                                  .group = f->instcull_group,
+                                  .moved = f->instcull_moved,
+                                  .count = f->instcull_streams,
+                                  .mesh = mesh_of,
+                                  .user = vk};
 }
 
 /* A row of work groups per band, a grid-stride loop of at most
@@ -123,7 +100,9 @@ void _oak_vk_craster_run(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v
     memset(f->craster_lods, 0, sizeof f->craster_lods);
     if (!craster_possible(vk, v) || !f->craster.buffer || !vk->craster_depth.buffer) return;
     uint64_t most;
-    uint32_t n = plan(vk, f, v, &most);
+    _oak_craster_streams in = streams_of(vk, f, v);
+    uint32_t n =
+        _oak_craster_plan(&in, vk->width, vk->height, f->craster.mapped, f->craster_lods, &most);
     if (n != vk->craster_logged) /* once a change, for tests and benches */
         oak_log_info("vulkan: compute raster: %u LOD band%s", n, n == 1 ? "" : "s");
     vk->craster_logged = n;
@@ -152,58 +131,6 @@ void _oak_vk_craster_merge(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f) {
         vkCmdDraw(cmd, 3, 1, 0, 0);
 }
 
-/* The (band, cascade) rows this frame's shadow pass rasterizes in compute,
-   into the slot's table after the camera's: per cascade the natively drawn
-   streams' bands the camera rule would take (opaque, rigid, before a card)
-   that are small in that cascade's texels, of the kind (static or mover)
-   its plan draws this frame. Their LODs in craster_shadow_lods, their
-   regions in craster_shadow_regions. */
-static uint32_t shadow_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v,
-                            const oak_shadow_layer_plan *plans, uint32_t cascades, uint64_t *most) {
-    _oak_craster_mode mode = _oak_craster_mode_get();
-    float pixels = _oak_craster_pixels();
-    const oak_gpu_instcull *heads = f->instance_out.mapped;
-    uint32_t(*table)[4] = (uint32_t(*)[4])f->craster.mapped + OAK_GPU_CRASTER_SHADOW_TABLE;
-    uint32_t n = 0;
-    *most = 0;
-    for (uint32_t c = 0; c < cascades; c++)
-        for (uint32_t s = 0; s < f->instcull_streams; s++) {
-            const oak_render_stream *rs = &v->streams[s];
-            const oak_gpu_instcull *h = &heads[s];
-            uint32_t g = f->instcull_group[s];
-            bool mover = f->instcull_moved[s];
-            if (g > 1 || !h->info[0] || rs->pose_bank || c >= h->draw[3]) continue;
-            if (mover ? !plans[c].draw_movers : !plans[c].draw_static) continue;
-            for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
-                if (rs->impostor_lod && k >= rs->impostor_lod) break;
-                const _oak_vk_mesh *m = NULL;
-                if (!oak_mesh_get(rs->lods[k]) || _oak_vk_sync_mesh(vk, rs->lods[k], &m) || !m ||
-                    !m->index_count)
-                    continue;
-                uint32_t tris = m->index_count / 3;
-                if (!_oak_craster_shadow_small(&v->cascades[c], h->bounds[k][3], tris, pixels,
-                                               mode))
-                    continue;
-                uint64_t items = (uint64_t)rs->count * tris; /* a row's, below 2^32 */
-                if (items > UINT32_MAX) continue;
-                uint32_t region = c * 2 + mover;
-                table[1 + 2 * n][0] = s, table[1 + 2 * n][1] = k;
-                table[1 + 2 * n][2] = tris, table[1 + 2 * n][3] = region;
-                table[2 + 2 * n][0] = (uint32_t)m->index_first;
-                table[2 + 2 * n][1] = (uint32_t)m->vertex_first;
-                /* the cascade's command (lists go view by view, the camera's first) */
-                table[2 + 2 * n][2] = h->info[3] + ((c + 1) * OAK_STREAM_LODS + k) * 5;
-                table[2 + 2 * n][3] = c;
-                *most = items > *most ? items : *most;
-                f->craster_shadow_lods[c][s] |= (uint8_t)(1u << k);
-                f->craster_shadow_regions |= 1u << region;
-                n++;
-            }
-        }
-    table[0][0] = n, table[0][1] = vk->shadow.width / 2, table[0][2] = 0, table[0][3] = 0;
-    return n;
-}
-
 void _oak_vk_craster_shadow_run(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v,
                                 const oak_shadow_layer_plan *plans, uint32_t cascades) {
     f->craster_shadow_bands = f->craster_shadow_regions = 0;
@@ -213,7 +140,11 @@ void _oak_vk_craster_shadow_run(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
         vk->craster_shadow.size < shadow_bytes(vk) || !f->instance_out.mapped)
         return;
     uint64_t most;
-    uint32_t n = shadow_plan(vk, f, v, plans, cascades, &most);
+    _oak_craster_streams in = streams_of(vk, f, v);
+    uint32_t n =
+        _oak_craster_shadow_plan(&in, plans, cascades, vk->shadow.width / 2,
+                                 (uint32_t(*)[4])f->craster.mapped + OAK_GPU_CRASTER_SHADOW_TABLE,
+                                 f->craster_shadow_lods, &f->craster_shadow_regions, &most);
     if (n != vk->craster_shadow_logged) /* once a change, for tests and benches */
         oak_log_info("vulkan: shadow compute raster: %u cascade band%s", n, n == 1 ? "" : "s");
     vk->craster_shadow_logged = n;

@@ -72,8 +72,8 @@ oak_result _oak_vk_clouds_bake(_oak_vk *vk, _oak_vk_frame *f) {
 oak_result _oak_vk_run_clouds(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     oak_gpu_clouds c;
     _oak_clouds_fill(&c, v, vk->width, vk->height);
-    const uint32_t N = OAK_CLOUD_NOISE_SIZE, S = OAK_CLOUD_SHADOW_SIZE;
-    const uint32_t grid[OAK_CLOUD_STEPS][2] = {{N * N, N}, {S, S}, {c.size[0], c.size[1]}};
+    const uint32_t S = OAK_CLOUD_SHADOW_SIZE; /* the bake is the sky capture's kernel */
+    const uint32_t grid[OAK_CLOUD_STEPS][2] = {{0, 0}, {S, S}, {c.size[0], c.size[1]}};
     /* the table first, unless the sky capture baked it */
     oak_result r = _oak_vk_clouds_bake(vk, f);
     for (uint32_t s = OAK_CLOUD_STEP_SHADOW; !r && s < OAK_CLOUD_STEPS; s++) r = pipe(vk, s);

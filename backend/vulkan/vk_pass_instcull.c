@@ -158,22 +158,12 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
             f->instcull_version[s] = rs->version;
             f->instcull_first[s] = first;
         }
-        if (!rs->particles && (f->instcull_prev_src[s] != rs->records ||
-                               f->instcull_prev_version[s] != rs->prev_version ||
-                               f->instcull_prev_first[s] != total + first)) {
-            const oak_instance *p = rs->prev_records ? rs->prev_records : rs->records;
-            if (p == rs->records) /* last frame's are this frame's: the log serves */
-                copy_records(rec + (size_t)(total + first) * sizeof(oak_gpu_instance), rs,
-                             f->instcull_prev_src[s] == rs->records &&
-                                 f->instcull_prev_first[s] == total + first,
-                             f->instcull_prev_version[s]);
-            else if (rs->count)
-                memcpy(rec + (size_t)(total + first) * sizeof(oak_gpu_instance), p,
-                       (size_t)rs->count * sizeof(oak_gpu_instance));
-            f->instcull_prev_src[s] = rs->records;
-            f->instcull_prev_version[s] = rs->prev_version;
-            f->instcull_prev_first[s] = total + first;
-        }
+        bool own_prev = _oak_gpu_prev_is_records(rs); /* then no copy: prev[0] is 0 */
+        if (_oak_gpu_prev_stale(&f->instcull_prev_src[s], &f->instcull_prev_version[s],
+                                &f->instcull_prev_first[s], rs, total + first) &&
+            rs->count)
+            memcpy(rec + (size_t)(total + first) * sizeof(oak_gpu_instance), rs->prev_records,
+                   (size_t)rs->count * sizeof(oak_gpu_instance));
         /* VkDrawIndexedIndirectCommand per (view, LOD): the instance count is the kernel's */
         uint32_t mesh[OAK_STREAM_LODS][3] = {{0}};
         for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
@@ -185,7 +175,7 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
         oak_gpu_instcull h;
         _oak_gpu_instcull_fill(&h, words + word, v, rs, first, word, mesh, f->instcull_material[s],
                                f->instcull_group[s] != UINT32_MAX);
-        h.prev[0] = total;
+        h.prev[0] = own_prev ? 0 : total;
         _oak_gpu_hiz_stream_head(&vk->hiz_streams, &h, v, rs, s, (uint32_t)(bits + first),
                                  f->hiz_on && f->instcull_group[s] != UINT32_MAX);
         _oak_gpu_pose_head(&h, rs, (uint32_t)pose_at);

@@ -23,4 +23,52 @@ mat4 oak_craster_instance(uint s, uint list, uint p) {
     uint rec = stream_heads[s].info.z + (stream_words[list + p] & OAK_GPU_ID_TRIANGLE_MASK);
     return oak_instance_world(stream_records[rec], s);
 }
+
+// Item i's instance's world matrix in the work group's round from item g0
+// (of n, tris a instance, from stream s's list): every invocation of the
+// group calls it (its barriers), i past n gets the identity.
+mat4 oak_craster_round_world(uint s, uint list, uint g0, uint n, uint tris, uint i) {
+    uint lid = i - g0, pa = g0 / tris, pb = min(g0 + 63u, n - 1u) / tris;
+    barrier(); // the last round's readers are done
+    if (lid < 2u) oak_craster_world[lid] = oak_craster_instance(s, list, lid == 0u ? pa : pb);
+    barrier();
+    if (i >= n) return mat4(1.0);
+    uint p = i / tris;
+    return p == pa ? oak_craster_world[0] : p == pb ? oak_craster_world[1] : oak_craster_instance(s, list, p);
+}
+
+// A triangle's set-up from its corners v in 1/16 pixels of a size grid
+// (y as the caller's rows) and their depths z: false when nothing is
+// filled (no area, or with cull a positive winding, a back face), else the
+// winding made positive (v and z swapped alike), the pixels lo .. hi of its
+// box inside the grid, the edges' top-left biases and 1 / area.
+bool oak_craster_setup(inout ivec2 v[3], inout float z[3], bool cull, ivec2 size, out ivec2 lo, out ivec2 hi, out int64_t b[3], out float inv) {
+    int64_t area = oak_edge(v[0], v[1], v[2]);
+    if (area == int64_t(0) || (cull && area > int64_t(0))) return false;
+    if (area < int64_t(0)) {
+        ivec2 tv = v[1];
+        v[1] = v[2];
+        v[2] = tv;
+        float tz = z[1];
+        z[1] = z[2];
+        z[2] = tz;
+        area = -area;
+    }
+    lo = max((min(min(v[0], v[1]), v[2]) + 7) >> 4, ivec2(0));
+    hi = min((max(max(v[0], v[1]), v[2]) - 8) >> 4, size - 1);
+    b[0] = oak_edge_bias(v[1], v[2]);
+    b[1] = oak_edge_bias(v[2], v[0]);
+    b[2] = oak_edge_bias(v[0], v[1]);
+    inv = 1.0 / float(area);
+    return true;
+}
+
+// The set-up triangle's depth at pixel (x, y)'s centre, -1 where it does
+// not cover it (the top-left rule).
+float oak_craster_depth(ivec2 v[3], float z[3], int64_t b[3], float inv, int x, int y) {
+    ivec2 c = ivec2(x * 16 + 8, y * 16 + 8);
+    int64_t w0 = oak_edge(v[1], v[2], c), w1 = oak_edge(v[2], v[0], c), w2 = oak_edge(v[0], v[1], c);
+    if (w0 + b[0] < int64_t(0) || w1 + b[1] < int64_t(0) || w2 + b[2] < int64_t(0)) return -1.0;
+    return (float(w0) * z[0] + float(w1) * z[1] + float(w2) * z[2]) * inv;
+}
 #endif
