@@ -660,6 +660,11 @@ void _oak_cpu_prep_lanes_sse4(const cpu_backend *b, uint32_t n, const cpu_tri_ct
 void _oak_cpu_prep_lanes_scalar(const cpu_backend *b, uint32_t n, const cpu_tri_ctx *const *tc,
                                 const cpu_surface *s, cpu_lanes *q, uint32_t o);
 cpu_prep_fn _oak_cpu_prep_kernel(void); /* the kernel's width (cpu_isa.c) */
+/* cpu_log2_level (cpu_sample.h) in lanes over n floats (a multiple of 8),
+   for test_cpu_lanes */
+void _oak_cpu_log2_lanes_avx2(const float *m, float *out, uint32_t n);
+void _oak_cpu_log2_lanes_sse4(const float *m, float *out, uint32_t n);
+void _oak_cpu_log2_lanes_scalar(const float *m, float *out, uint32_t n);
 void _oak_cpu_shade_finish(const cpu_backend *b, const cpu_surface *s, const cpu_lanes *q,
                            uint32_t lane, float rgb[3], float *ssr);
 /* Shaded linear colour (fog included) and base alpha. */
