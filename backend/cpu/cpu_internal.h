@@ -346,6 +346,12 @@ typedef struct cpu_backend {
     float *ssr;
     uint64_t ssr_cap; /* floats */
     bool ssr_on;
+    /* the resolve's tiles in the order they are handed out (cpu_resolve.c):
+       dearest last frame first, each tile's time kept (ns / 16) and the
+       sort keys beside it; one block, rtile_cap tiles, rtile_n measured */
+    uint32_t *rtile_order, *rtile_cost;
+    uint64_t *rtile_key;
+    uint32_t rtile_cap, rtile_n;
 } cpu_backend;
 
 /* ---- the frame: one run function per row of the pass table -------------- */
