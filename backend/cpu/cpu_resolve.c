@@ -160,12 +160,15 @@ static int key_cmp(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* The tiles are handed out dearest first by last frame's times, so the
-   frame's last jobs are its cheap tiles (sky, or little geometry) and no
-   worker waits long on one dear tile at the end: the tail of a parallel
-   loop is at most its last job. The first frame (or a new size) goes in
-   raster order. Each tile writes only its own pixels, so the order never
-   changes a byte; without the block (no memory) it stays raster order. */
+/* The tiles are handed out in raster order except that those that took
+   under half the mean time last frame (the sky, little geometry) go last,
+   dearest of them first: the loop's last jobs are then cheap ones, and no
+   worker waits long on one dear tile at the end (the tail of a parallel
+   loop is at most its last job), while the dear tiles keep raster order,
+   neighbours after neighbours, for the caches. The first frame (or a new
+   size) goes in raster order. Each tile writes only its own pixels, so
+   the order never changes a byte; without the block (no memory) it stays
+   raster order. */
 void _oak_cpu_resolve(cpu_backend *b) {
     uint32_t n = b->opaque.tiles_x * b->opaque.tiles_y;
     resolve_ctx c = {b, NULL, NULL};
@@ -182,11 +185,16 @@ void _oak_cpu_resolve(cpu_backend *b) {
     }
     if (n <= b->rtile_cap) {
         if (b->rtile_n == n) {
-            /* dearest first, ties in raster order */
+            uint64_t sum = 0;
+            for (uint32_t i = 0; i < n; i++) sum += b->rtile_cost[i];
+            uint32_t k = 0, cheap = 0;
             for (uint32_t i = 0; i < n; i++)
-                b->rtile_key[i] = (uint64_t)(UINT32_MAX - b->rtile_cost[i]) << 32 | i;
-            qsort(b->rtile_key, n, sizeof *b->rtile_key, key_cmp);
-            for (uint32_t i = 0; i < n; i++) b->rtile_order[i] = (uint32_t)b->rtile_key[i];
+                if ((uint64_t)b->rtile_cost[i] * 2 * n >= sum)
+                    b->rtile_order[k++] = i;
+                else /* dearest first, ties in raster order */
+                    b->rtile_key[cheap++] = (uint64_t)(UINT32_MAX - b->rtile_cost[i]) << 32 | i;
+            qsort(b->rtile_key, cheap, sizeof *b->rtile_key, key_cmp);
+            for (uint32_t i = 0; i < cheap; i++) b->rtile_order[k++] = (uint32_t)b->rtile_key[i];
         } else {
             for (uint32_t i = 0; i < n; i++) b->rtile_order[i] = i;
         }
