@@ -27,12 +27,34 @@ static struct {
     uint64_t generation;
     uint32_t parked; /* workers that reached their first wait */
     bool quit, started;
+    /* how long an idle worker (and the caller awaiting the last chunk)
+       polls before it sleeps on the condition variable: within a frame the
+       next parallel loop follows within microseconds, and each futex wake
+       of a sleeping worker costs about that, one worker after another.
+       OAK_JOB_SPIN_US (default 30; 0: sleep at once). */
+    uint64_t spin_ns;
     /* nanoseconds each worker spent inside job functions since start, so a
        frame's per-thread busy time is the difference of two reads */
     _Atomic uint64_t busy_ns[OAK_JOB_MAX_THREADS];
 } g_pool;
 
 static _Thread_local int t_worker = -1; /* index while inside the pool */
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* until *gen is no longer seen or spin_ns have passed */
+static void spin_while_gen(const uint64_t *gen, uint64_t seen) {
+    if (!g_pool.spin_ns) return;
+    uint64_t until = oak_time_ns() + g_pool.spin_ns;
+    while (__atomic_load_n(gen, __ATOMIC_ACQUIRE) == seen) {
+        for (int k = 0; k < 32; k++) cpu_relax();
+        if (oak_time_ns() >= until) return;
+    }
+}
 
 static void run_chunks(job *j, uint32_t worker) {
     for (;;) {
@@ -60,6 +82,11 @@ static void *worker_main(void *arg) {
     g_pool.parked++;
     pthread_cond_broadcast(&g_pool.finished);
     for (;;) {
+        if (!g_pool.quit && g_pool.generation == seen && g_pool.spin_ns) {
+            pthread_mutex_unlock(&g_pool.mutex);
+            spin_while_gen(&g_pool.generation, seen);
+            pthread_mutex_lock(&g_pool.mutex);
+        }
         while (!g_pool.quit && g_pool.generation == seen)
             pthread_cond_wait(&g_pool.wake, &g_pool.mutex);
         if (g_pool.quit) break;
@@ -84,6 +111,9 @@ oak_result _oak_jobs_start(uint32_t threads) {
         threads = n > 0 ? (uint32_t)n : 1;
     }
     if (threads > OAK_JOB_MAX_THREADS) threads = OAK_JOB_MAX_THREADS;
+    const char *spin = getenv("OAK_JOB_SPIN_US");
+    long us = spin ? strtol(spin, NULL, 10) : 30;
+    g_pool.spin_ns = us > 0 ? (uint64_t)(us < 100000 ? us : 100000) * 1000u : 0;
     pthread_mutex_init(&g_pool.mutex, NULL);
     pthread_mutex_init(&g_pool.dispatch, NULL);
     pthread_cond_init(&g_pool.wake, NULL);
@@ -162,7 +192,7 @@ void oak_parallel_for(uint32_t count, uint32_t chunk, oak_job_fn fn, void *user)
     job j = {fn, user, count, chunk, chunks, 0, 0};
     pthread_mutex_lock(&g_pool.mutex);
     g_pool.current = &j;
-    g_pool.generation++;
+    __atomic_add_fetch(&g_pool.generation, 1, __ATOMIC_RELEASE); /* spinning workers poll it */
     pthread_cond_broadcast(&g_pool.wake);
     pthread_mutex_unlock(&g_pool.mutex);
 
@@ -170,6 +200,12 @@ void oak_parallel_for(uint32_t count, uint32_t chunk, oak_job_fn fn, void *user)
     run_chunks(&j, 0);
     t_worker = -1;
 
+    /* the last chunks are running elsewhere: poll before sleeping on them */
+    if (g_pool.spin_ns) {
+        uint64_t until = oak_time_ns() + g_pool.spin_ns;
+        while (atomic_load(&j.done) < chunks && oak_time_ns() < until)
+            for (int k = 0; k < 32; k++) cpu_relax();
+    }
     pthread_mutex_lock(&g_pool.mutex);
     while (atomic_load(&j.done) < chunks) pthread_cond_wait(&g_pool.finished, &g_pool.mutex);
     g_pool.current = NULL;

@@ -11,12 +11,17 @@
  * gathered batches, a short last batch. And the material prep in lanes
  * against _oak_cpu_shade_prep: textured and empty slots, normal maps,
  * nearest/bilinear/trilinear taps over mips, materials it leaves to the
- * scalar prep, batches at any lane offset. */
+ * scalar prep, batches at any lane offset, every wrap mode far outside
+ * [0, 1] on power-of-two and other sizes. And the mip level's log2
+ * (cpu_log2_level): its error bound over every float mantissa in (1, 4)
+ * and a stride of them to 2^32, exact at powers of two, monotonic, and
+ * each lane width equal to it bit for bit. */
 #include <stddef.h>
 
 #include "oak_test.h"
 
 #include "backend/cpu/cpu_internal.h"
+#include "backend/cpu/cpu_sample.h"
 #include "render/skylight.h"
 #include "shaders/common/oak_gpu.h"
 
@@ -279,7 +284,55 @@ TEST(laneSurfaceEqualsScalar) {
     free(b);
 }
 
-#define PREP_TEX  3
+#define LOG2_N 4096
+
+typedef void (*log2_fn)(const float *, float *, uint32_t);
+
+TEST(log2LevelBound) {
+    /* the bound, over every mantissa of (1, 4) and every 61st to 2^32 */
+    double worst = 0;
+    uint32_t checked = 0, nonmono = 0;
+    float prev = 0;
+    for (uint32_t e = 0; e < 32; e++)
+        for (uint32_t mb = 0; mb < 0x800000u; mb += e < 2 ? 1 : 61) {
+            uint32_t u = ((e + 127u) << 23) | mb;
+            float m;
+            memcpy(&m, &u, sizeof m);
+            if (!(m > 1)) continue;
+            float a = cpu_log2_level(m);
+            double half = 0.5 * ((double)nextafterf(a, INFINITY) - (double)a);
+            double err = fabs((double)a - log2((double)m)) - half;
+            if (err > worst) worst = err;
+            if (e < 2) nonmono += a < prev;
+            prev = a, checked++;
+        }
+    fprintf(stderr, "  log2 level: %u values, worst %.3g beyond half an ulp (bound %.3g)\n",
+            checked, worst, (double)CPU_LOG2_BOUND);
+    CHECK(worst <= CPU_LOG2_BOUND);
+    CHECK_EQ_INT(nonmono, 0);
+    for (int k = 0; k < 32; k++) CHECK(cpu_log2_level(ldexpf(1.0f, k)) == (float)k);
+    CHECK(cpu_log2_level(INFINITY) >= 32.0f); /* clamps to the last level as log2f's +inf */
+    /* each lane width gives the scalar bits */
+    static float m[LOG2_N], ref[LOG2_N], got[LOG2_N];
+    for (uint32_t i = 0; i < LOG2_N; i++)
+        m[i] = i % 5 == 0   ? ldexpf(1.0f, (int)(i % 40))
+               : i % 5 == 1 ? 1.0f + rnd(0, 1e-5f)
+                            : ldexpf(rnd(1, 2), (int)(i % 24));
+    m[7] = INFINITY, m[8] = nextafterf(1.0f, 2.0f), m[9] = nextafterf(CPU_LOG2_SQRT2, 2.0f);
+    for (uint32_t i = 0; i < LOG2_N; i++) ref[i] = cpu_log2_level(m[i]);
+    static const log2_fn k_log2[3] = {_oak_cpu_log2_lanes_avx2, _oak_cpu_log2_lanes_sse4,
+                                      _oak_cpu_log2_lanes_scalar};
+    for (int w = 0; w < 3; w++) {
+        if (!has_isa(w)) continue;
+        memset(got, 0x5a, sizeof got);
+        k_log2[w](m, got, LOG2_N);
+        uint32_t d = bits_differ(ref, got, LOG2_N);
+        if (d) fprintf(stderr, "  %s: %u of %u differ\n", k_name[w], d, LOG2_N);
+        CHECK_EQ_INT(d, 0);
+    }
+}
+
+#define PREP_TEX  4
 #define PREP_MATS 16
 #define PREP_PIX  3000
 
@@ -306,7 +359,8 @@ TEST(lanePrepEqualsScalar) {
     static float attr[CPU_ATTR]; /* the set-up's constants read it; the prep does not */
     b->view = v;
     b->textures = tex, b->texture_count = PREP_TEX;
-    for (int i = 0; i < PREP_TEX; i++) prep_texture(&tex[i], 16u >> i);
+    for (int i = 0; i < PREP_TEX; i++)
+        prep_texture(&tex[i], i == 3 ? 12 : 16u >> i); /* 12: not a power of two */
     v->camera_pos[0] = 0.5f, v->camera_pos[1] = 2.0f, v->camera_pos[2] = -3.0f;
     v->directional_count = 1, v->light_count = 3;
     draws[1].flags = OAK_DRAW_NO_RECEIVE;
@@ -360,10 +414,11 @@ TEST(lanePrepEqualsScalar) {
         s->T[3] = i % 2 ? 1.0f : -1.0f;
         for (int k = 0; k < 4; k++) s->C[k] = rnd(0.5f, 1);
         for (int u = 0; u < 2; u++)
-            for (int k = 0; k < 2; k++) { /* footprints from magnified to four levels down */
-                s->uv[u][k] = rnd(-2, 3);
-                s->duvdx[u][k] = rnd(-1, 1) * (i % 4 == 0 ? 0.01f : 0.3f);
-                s->duvdy[u][k] = rnd(-1, 1) * (i % 4 == 0 ? 0.01f : 0.3f);
+            for (int k = 0; k < 2; k++) { /* footprints from magnified to past the last level */
+                float fp = i % 4 == 0 ? 0.01f : i % 11 == 5 ? 9.0f : 0.3f;
+                s->uv[u][k] = i % 7 == 3 ? rnd(-40, 40) : rnd(-2, 3); /* far repeats too */
+                s->duvdx[u][k] = rnd(-1, 1) * fp;
+                s->duvdy[u][k] = rnd(-1, 1) * fp;
             }
         s->px = i % 97, s->py = i % 61;
         s->gtao = rnd(0.3f, 1);
@@ -414,6 +469,7 @@ int main(void) {
     RUN(laneSkyReadsEqualScalar);
     RUN(laneSurfaceEqualsScalar);
     RUN(lanePrepEqualsScalar);
+    RUN(log2LevelBound);
     oak_shutdown();
     return TEST_SUMMARY();
 }

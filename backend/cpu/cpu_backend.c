@@ -70,6 +70,7 @@ static void cpu_destroy(void *self) {
     oak_free(b->taa);
     oak_free(b->opaque_copy);
     oak_free(b->ssr);
+    oak_free(b->rtile_key); /* the block rtile_order and rtile_cost point into */
     oak_free(b->ids);
     oak_free(b->shadow_map);
     oak_free(b->shadow_static);

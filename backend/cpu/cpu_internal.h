@@ -346,6 +346,12 @@ typedef struct cpu_backend {
     float *ssr;
     uint64_t ssr_cap; /* floats */
     bool ssr_on;
+    /* the resolve's tiles in the order they are handed out (cpu_resolve.c):
+       dearest last frame first, each tile's time kept (ns / 16) and the
+       sort keys beside it; one block, rtile_cap tiles, rtile_n measured */
+    uint32_t *rtile_order, *rtile_cost;
+    uint64_t *rtile_key;
+    uint32_t rtile_cap, rtile_n;
 } cpu_backend;
 
 /* ---- the frame: one run function per row of the pass table -------------- */
@@ -660,6 +666,11 @@ void _oak_cpu_prep_lanes_sse4(const cpu_backend *b, uint32_t n, const cpu_tri_ct
 void _oak_cpu_prep_lanes_scalar(const cpu_backend *b, uint32_t n, const cpu_tri_ctx *const *tc,
                                 const cpu_surface *s, cpu_lanes *q, uint32_t o);
 cpu_prep_fn _oak_cpu_prep_kernel(void); /* the kernel's width (cpu_isa.c) */
+/* cpu_log2_level (cpu_sample.h) in lanes over n floats (a multiple of 8),
+   for test_cpu_lanes */
+void _oak_cpu_log2_lanes_avx2(const float *m, float *out, uint32_t n);
+void _oak_cpu_log2_lanes_sse4(const float *m, float *out, uint32_t n);
+void _oak_cpu_log2_lanes_scalar(const float *m, float *out, uint32_t n);
 void _oak_cpu_shade_finish(const cpu_backend *b, const cpu_surface *s, const cpu_lanes *q,
                            uint32_t lane, float rgb[3], float *ssr);
 /* Shaded linear colour (fog included) and base alpha. */

@@ -18,6 +18,7 @@
 
 typedef float lf __attribute__((vector_size(OAK_LANES * 4)));
 typedef int32_t lm __attribute__((vector_size(OAK_LANES * 4))); /* masks: ~0 or 0 per lane */
+typedef uint32_t lu __attribute__((vector_size(OAK_LANES * 4)));
 
 /* x in every lane (x - +0 keeps -0, where 0 + x would not) */
 static inline lf lset(float x) {
@@ -90,6 +91,30 @@ static inline lf lgather(const float *base, lm idx) {
     lf r;
     for (int j = 0; j < OAK_LANES; j++) r[j] = base[idx[j]];
     return r;
+#endif
+}
+/* four consecutive floats at each lane's p[j] (a texel's rgba), transposed:
+   out[c][j] = p[j][c]. Loads and shuffles: at 8 lanes this beat four
+   vgatherdps (docs/PERFORMANCE.md, the texture taps in lanes). */
+static inline void lload4t(const float *const p[OAK_LANES], lf out[4]) {
+#if OAK_LANES == 8
+    __m256 r[4];
+    for (int k = 0; k < 4; k++)
+        r[k] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p[k])),
+                                    _mm_loadu_ps(p[k + 4]), 1);
+    __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+    __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    out[0] = (lf)_mm256_shuffle_ps(t0, t2, 0x44);
+    out[1] = (lf)_mm256_shuffle_ps(t0, t2, 0xee);
+    out[2] = (lf)_mm256_shuffle_ps(t1, t3, 0x44);
+    out[3] = (lf)_mm256_shuffle_ps(t1, t3, 0xee);
+#elif OAK_LANES == 4
+    __m128 r0 = _mm_loadu_ps(p[0]), r1 = _mm_loadu_ps(p[1]);
+    __m128 r2 = _mm_loadu_ps(p[2]), r3 = _mm_loadu_ps(p[3]);
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    out[0] = (lf)r0, out[1] = (lf)r1, out[2] = (lf)r2, out[3] = (lf)r3;
+#else
+    for (int c = 0; c < 4; c++) out[c] = (lf){p[0][c]};
 #endif
 }
 static inline int lany(lm m) {

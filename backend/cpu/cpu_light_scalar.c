@@ -6,6 +6,7 @@
 #define OAK_LANE_SKY     _oak_cpu_lanes_sky_scalar
 #define OAK_LANE_SURFACE _oak_cpu_surface_lanes_scalar
 #define OAK_LANE_PREP    _oak_cpu_prep_lanes_scalar
+#define OAK_LANE_LOG2    _oak_cpu_log2_lanes_scalar
 #include "cpu_light_kernel.inc"
 #include "cpu_surface_kernel.inc"
 #include "cpu_prep_kernel.inc"

@@ -2,6 +2,7 @@
  * visibility buffer once (sky where empty); blend then draws the BLEND
  * triangles, sorted far to near, forward-shaded and composited "over" in
  * linear light where they pass the opaque depth. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpu_internal.h"
@@ -12,6 +13,8 @@
 
 typedef struct resolve_ctx {
     cpu_backend *b;
+    const uint32_t *order; /* job k resolves tile order[k]; NULL: tile k */
+    uint32_t *cost;        /* each tile's time this frame, ns / 16; NULL: not kept */
 } resolve_ctx;
 
 /* the pending lanes' pixels: where each stands, on which cached triangle */
@@ -55,7 +58,8 @@ static void flush(const cpu_backend *b, cpu_light_fn light, cpu_surface_fn surfa
 
 static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
-    cpu_backend *b = ((resolve_ctx *)user)->b;
+    const resolve_ctx *rc = user;
+    cpu_backend *b = rc->b;
     const cpu_pass *p = &b->opaque;
     const oak_render_view *v = b->view;
     bool image_sky = b->sky[3] > 0;
@@ -78,7 +82,9 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
     bool fog = b->fog.grid[3] != 0;
     bool channel = v->post.channel == OAK_CHANNEL_ALBEDO || v->post.channel == OAK_CHANNEL_NORMAL ||
                    v->post.channel == OAK_CHANNEL_DEPTH;
-    for (uint32_t tile = begin; tile < end; tile++) {
+    for (uint32_t job = begin; job < end; job++) {
+        uint32_t tile = rc->order ? rc->order[job] : job;
+        uint64_t t0 = rc->cost ? oak_time_ns() : 0;
         for (int k = 0; k < TRI_CACHE; k++) cache[k].id = 0;
         uint32_t x0 = (tile % p->tiles_x) * CPU_TILE, y0 = (tile / p->tiles_x) * CPU_TILE;
         uint32_t x1 = x0 + CPU_TILE < p->width ? x0 + CPU_TILE : p->width;
@@ -142,12 +148,60 @@ static void resolve_job(void *user, uint32_t begin, uint32_t end, uint32_t worke
                 if (q.count == CPU_LANES_MAX) flush(b, light, surface, &q, &w, surf, outs, gtao);
             }
         flush(b, light, surface, &q, &w, surf, outs, gtao); /* the tile's last few */
+        if (rc->cost) {
+            uint64_t d = (oak_time_ns() - t0) >> 4;
+            rc->cost[tile] = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+        }
     }
 }
 
+static int key_cmp(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The tiles are handed out in raster order except that those that took
+   under half the mean time last frame (the sky, little geometry) go last,
+   dearest of them first: the loop's last jobs are then cheap ones, and no
+   worker waits long on one dear tile at the end (the tail of a parallel
+   loop is at most its last job), while the dear tiles keep raster order,
+   neighbours after neighbours, for the caches. The first frame (or a new
+   size) goes in raster order. Each tile writes only its own pixels, so
+   the order never changes a byte; without the block (no memory) it stays
+   raster order. */
 void _oak_cpu_resolve(cpu_backend *b) {
-    resolve_ctx c = {b};
-    oak_parallel_for(b->opaque.tiles_x * b->opaque.tiles_y, 1, resolve_job, &c);
+    uint32_t n = b->opaque.tiles_x * b->opaque.tiles_y;
+    resolve_ctx c = {b, NULL, NULL};
+    if (n > b->rtile_cap) {
+        size_t bytes = (size_t)n * (sizeof(uint64_t) + 2 * sizeof(uint32_t));
+        uint64_t *blk = oak_realloc(b->rtile_key, bytes);
+        if (blk) {
+            b->rtile_key = blk;
+            b->rtile_order = (uint32_t *)(blk + n);
+            b->rtile_cost = b->rtile_order + n;
+            b->rtile_cap = n;
+        }
+        b->rtile_n = 0;
+    }
+    if (n <= b->rtile_cap) {
+        if (b->rtile_n == n) {
+            uint64_t sum = 0;
+            for (uint32_t i = 0; i < n; i++) sum += b->rtile_cost[i];
+            uint32_t k = 0, cheap = 0;
+            for (uint32_t i = 0; i < n; i++)
+                if ((uint64_t)b->rtile_cost[i] * 2 * n >= sum)
+                    b->rtile_order[k++] = i;
+                else /* dearest first, ties in raster order */
+                    b->rtile_key[cheap++] = (uint64_t)(UINT32_MAX - b->rtile_cost[i]) << 32 | i;
+            qsort(b->rtile_key, cheap, sizeof *b->rtile_key, key_cmp);
+            for (uint32_t i = 0; i < cheap; i++) b->rtile_order[k++] = (uint32_t)b->rtile_key[i];
+        } else {
+            for (uint32_t i = 0; i < n; i++) b->rtile_order[i] = i;
+        }
+        b->rtile_n = n;
+        c.order = b->rtile_order, c.cost = b->rtile_cost;
+    }
+    oak_parallel_for(n, 1, resolve_job, &c);
 }
 
 static int64_t edge64(const cpu_tri *t, int i, int64_t px, int64_t py) {

@@ -72,6 +72,39 @@ static inline __attribute__((always_inline)) v4f sample_level(const cpu_texture 
            texel(lv, w, ia, jb) * ((1 - fx) * fy) + texel(lv, w, ib, jb) * (fx * fy);
 }
 
+/* The mip level's log2 of the footprint, every path's (this scalar one and
+   cpu_prep_kernel.inc's lanes do the same operations in the same order, so
+   the same bits; libm's log2f is not used because no lane version of it
+   gives its bits). For m > 1, finite or +inf (+inf gives 128, clamped to the
+   last level as log2f's +inf was): m = 2^e x with x in [sqrt(1/2), sqrt(2)],
+   log2 x = (2 / ln 2) (s + s^3 / 3 + s^5 / 5 + s^7 / 7) with
+   s = (x - 1) / (x + 1), |s| <= 0.1716; the series' remainder is under
+   4e-8 and exact powers of two give e exactly. Measured over every float
+   in (1, 2^32): within CPU_LOG2_BOUND plus half an ulp of the result of
+   log2 in double (log2f itself is within half an ulp plus 3e-8 there), and
+   monotonic; a level's trilinear fraction moves by at most that.
+   test_cpu_lanes `log2LevelBound` holds the bound (every mantissa for m in
+   (1, 4), a stride of them to 2^32) and each lane width to this function
+   bit for bit. */
+#define CPU_LOG2_C1    2.88539008f  /* 2 / ln 2 */
+#define CPU_LOG2_C3    0.961796694f /* (2 / ln 2) / 3 */
+#define CPU_LOG2_C5    0.577078016f /* (2 / ln 2) / 5 */
+#define CPU_LOG2_C7    0.412198583f /* (2 / ln 2) / 7 */
+#define CPU_LOG2_SQRT2 1.41421356f
+#define CPU_LOG2_BOUND 1.3e-7 /* absolute, beyond half an ulp of the result */
+
+static inline float cpu_log2_level(float m) {
+    uint32_t u;
+    memcpy(&u, &m, sizeof u);
+    int32_t e = (int32_t)((u >> 23) & 0xff) - 127;
+    uint32_t xb = (u & 0x7fffff) | 0x3f800000;
+    float x;
+    memcpy(&x, &xb, sizeof x);
+    if (x > CPU_LOG2_SQRT2) x = x * 0.5f, e = e + 1;
+    float s = (x - 1.0f) / (x + 1.0f), z = s * s;
+    return (float)e + s * (CPU_LOG2_C1 + z * (CPU_LOG2_C3 + z * (CPU_LOG2_C5 + z * CPU_LOG2_C7)));
+}
+
 /* linear rgba at uv whose footprint's longer side is m texels (cpu_sample's
    m; the lane prep computes it in lanes, cpu_prep_kernel.inc). Always
    inlined: cpu_sample out of line kept its callers' code as before the
@@ -79,14 +112,12 @@ static inline __attribute__((always_inline)) v4f sample_level(const cpu_texture 
 static inline __attribute__((always_inline)) void
 cpu_sample_m(const cpu_texture *t, const oak_sampler *s, const float uv[2], float m, float out[4]) {
     /* m <= 1 (or NaN) gives lambda <= 0 (or NaN), which clamps to 0 as
-       magnification: log2f is only needed above 1 */
+       magnification: the log2 is only needed above 1, where it is >= 0 */
     float lambda = 0;
     bool minify = false;
     if (m > 1) {
-        lambda = log2f(m);
-        if (!(lambda == lambda)) lambda = 0;
+        lambda = cpu_log2_level(m);
         minify = lambda > 0;
-        if (lambda < 0) lambda = 0;
     }
     bool linear = (minify ? s->min : s->mag) != OAK_FILTER_NEAREST;
     float maxl = (float)(t->mip_count - 1);
