@@ -84,8 +84,10 @@ static void cull_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
         const cpu_draw *dr = &p->draws[d];
         const cpu_mesh *m = &c->b->meshes[dr->mesh];
         _oak_meshcull_draw dc;
-        if (!_oak_meshcull_draw_make(&dc, &c->cv, (const float *)dr->world, dr->cull)) {
-            /* no cut without a world to project by: the finest level */
+        bool posed = dr->pose || m->palette || m->posed_here;
+        if (posed || !_oak_meshcull_draw_make(&dc, &c->cv, (const float *)dr->world, dr->cull)) {
+            /* no cut without a world to project by or rest-pose bounds to
+               trust (a posed cluster-LOD mesh): the finest level */
             memset(p->ml_keep + base, 1, m->ml_finest);
             memset(p->ml_keep + base + m->ml_finest, 0, m->ml_count - m->ml_finest);
             for (uint32_t i = 0; i < m->ml_finest; i++) p->ml_cut[d][2] += m->ml[i].triangle_count;
@@ -116,8 +118,10 @@ oak_result _oak_cpu_meshcull(cpu_backend *b, cpu_pass *p, const oak_render_view 
     for (uint32_t d = 0; d < p->draw_count; d++) {
         const cpu_draw *dr = &p->draws[d];
         const cpu_mesh *m = &b->meshes[dr->mesh];
-        /* posed draws (a bank's palette) move their vertices off the cut */
-        bool ok = m->ml_count && !dr->pose && !m->palette && !m->posed_here;
+        /* posed draws (a bank's palette) move their vertices off the cut;
+           a cluster-LOD mesh's still keep its finest level only (cull_job) */
+        bool ok = m->ml_count &&
+                  ((!dr->pose && !m->palette && !m->posed_here) || m->ml_finest < m->ml_count);
         p->ml_base[d] = ok ? (uint32_t)total : UINT32_MAX;
         if (ok) total += m->ml_count;
     }
