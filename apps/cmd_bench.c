@@ -125,6 +125,7 @@ static int bench_frame(const cli_options *o, oak_scene *scene, oak_renderer *ren
         run->ml.culled_frustum += ml.culled_frustum;
         run->ml.culled_cone += ml.culled_cone;
         run->ml.triangles_kept += ml.triangles_kept;
+        run->ml.culled_lod += ml.culled_lod;
     }
     oak_clear_error();
     oak_occlusion_stats occ;
@@ -244,9 +245,9 @@ static void json_stages(bench_run *run) {
        at "stages" keep working) */
     const oak_meshlet_stats *ml = &run->ml;
     printf(", \"meshlets\": {\"on\": %s, \"tested\": %u, \"culled_frustum\": %u, "
-           "\"culled_cone\": %u, \"triangles_kept\": %u}",
+           "\"culled_cone\": %u, \"triangles_kept\": %u, \"culled_lod\": %u}",
            ml->on ? "true" : "false", ml->tested, ml->culled_frustum, ml->culled_cone,
-           ml->triangles_kept);
+           ml->triangles_kept, ml->culled_lod);
 }
 
 static void print_table(bench_run *run) {

@@ -74,8 +74,8 @@ static const option_spec g_specs[] = {
      "metres of forest round the eye, casting shadows, in worlds that grow one (0: none; meadow "
      "default: 400, no tree shadows)"},
     {"--count", CLI_OPT_COUNT, "N",
-     "figures in worlds with a crowd, particles in the fountain, 1..1048576 (crowd default: "
-     "20,000; fountain: 100,000)"},
+     "figures in worlds with a crowd, particles in the fountain, rocks in dense, 1..1048576 "
+     "(crowd default: 20,000; fountain: 100,000; dense: 320, at most 4,096)"},
     {"--terrain", CLI_OPT_TERRAIN, "on|off",
      "the crowd on the meadow's terrain under its sky (default: off, open ground)"},
     {"--foot-ik", CLI_OPT_FOOT_IK, "on|off", "the crowd's near figures' foot IK (default: on)"},

@@ -3,6 +3,7 @@
  * OAK_MESHLET_TRIANGLES triangles and gives each a bounding sphere and a
  * normal cone; a mesh keeps its own until it changes, and a model cache
  * (.oakm) carries them, checked on the way in like every other array. */
+#include <float.h>
 #include <meshoptimizer.h>
 #include <string.h>
 
@@ -70,6 +71,11 @@ oak_result oak_build_meshlets(oak_meshlets *out, const float *positions, uint32_
         memcpy(o->center, b.center, sizeof o->center);
         memcpy(o->cone_apex, b.cone_apex, sizeof o->cone_apex);
         memcpy(o->cone_axis, b.cone_axis, sizeof o->cone_axis);
+        /* a plain mesh's clusters: always in the cut */
+        for (int k = 0; k < 3; k++) o->lod_sphere[k] = o->parent_sphere[k] = b.center[k];
+        o->lod_sphere[3] = o->parent_sphere[3] = b.radius;
+        o->lod_error = 0;
+        o->parent_error = FLT_MAX;
     }
     /* the arrays cut to what the last meshlet reaches (its triangles padded
        to 4 bytes, as meshoptimizer lays them) */
@@ -107,6 +113,10 @@ const char *oak_meshlets_problem(const oak_meshlets *m, uint32_t vertex_count,
         for (uint32_t t = 0; t < 3 * o->triangle_count; t++)
             if (m->triangles[o->triangle_offset + t] >= o->vertex_count)
                 return "a meshlet triangle is past the meshlet's vertices";
+        /* NaN fails too: a cut needs ordered, finite errors and radii */
+        if (!(o->lod_error >= 0 && o->lod_error <= o->parent_error && o->lod_sphere[3] >= 0 &&
+              o->parent_sphere[3] >= 0))
+            return "a meshlet's LOD errors or spheres are out of order";
         triangles += o->triangle_count;
     }
     return 3 * triangles == index_count ? NULL : "the meshlets' triangles are not the mesh's";

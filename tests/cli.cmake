@@ -163,7 +163,7 @@ oak_cli_test(cliBenchRejectsJsonValue ARGS "bench|--json=yes" EXIT 2
 oak_cli_test(cliRenderRejectsUnknownBackend ARGS "render|--backend|metal|--size|64x36" EXIT 1
              ERR "unknown backend 'metal' \\(compiled in: .*cpu.*\\)" ERR_LINES 1)
 oak_cli_test(cliRenderRejectsUnknownWorld ARGS "render|--world|moon|--size|64x36" EXIT 1
-             ERR "unknown world 'moon' \\(worlds: default, stress, lamps, meadow, crowd, campfire, fountain\\)" ERR_LINES 1)
+             ERR "unknown world 'moon' \\(worlds: default, stress, lamps, meadow, crowd, campfire, fountain, dense\\)" ERR_LINES 1)
 oak_cli_test(cliRenderRejectsMissingSceneFile
              ARGS "render|--scene|tests/data/cli/no_such_scene.json|--size|64x36" EXIT 1
              ERR "no_such_scene\\.json" ERR_LINES 1)
@@ -183,7 +183,7 @@ oak_cli_test(cliHelpListsCommands ARGS "help" EXIT 0 OUT "render.*bench.*info")
 oak_cli_test(cliHelpRenderListsOptions ARGS "help|render" EXIT 0
              OUT "--world NAME.*--scene FILE.*--backend B.*--size WxH.*--frames N.*--out")
 oak_cli_test(cliInfoListsVersionBackendsAndThreads ARGS "info|--threads|3" EXIT 0
-             OUT "oak 0\\.1\\.0\nthreads: 3\nworlds: default, stress, lamps, meadow, crowd, campfire, fountain\n.*  cpu: available.*  null: available")
+             OUT "oak 0\\.1\\.0\nthreads: 3\nworlds: default, stress, lamps, meadow, crowd, campfire, fountain, dense\n.*  cpu: available.*  null: available")
 # caps: the passes and features each backend runs, named by the pass table
 oak_cli_test(cliInfoListsCapsPerBackend ARGS "info" EXIT 0
              OUT "  cpu: available\n.*    passes: upload lightgrid skycapture shadow lampshadow raster gtao clouds fog resolve ssr opaquecopy blend cloudmix taa dof exposure bloom post fxaa readback\n    features: pixels shadow-cache probes\n  null: available\n.*    passes: none\n    features: none\n")
@@ -222,9 +222,16 @@ endif()
 # meshlet culling: the path said per backend; the CPU's bench counts it
 oak_cli_test(cliInfoSaysTheMeshletPath ARGS "info" EXIT 0
              OUT "  cpu: available\n.*    meshlets \\(OAK_MESHCULL=off turns it off\\): frustum and normal cone per meshlet[^\n]+\n    occlusion")
+# cluster LOD: the dense world's rock is cut (most of its meshlets out of
+# the cut at this size), and a count past the world's limit is one line
+oak_cli_test(cliBenchDenseCutsClusters
+             ARGS "bench|--world|dense|--count|1|--backend|cpu|--size|64x36|--frames|1|--warmup|0|--json"
+             EXIT 0 OUT "\"triangles_kept\": [1-9][0-9]*, \"culled_lod\": [1-9][0-9][0-9][0-9]+}")
+oak_cli_test(cliRenderDenseRejectsTooMany ARGS "render|--world|dense|--count|5000|--size|64x36" EXIT 1
+             ERR "world dense: --count 5000, at most 4096" ERR_LINES 1)
 oak_cli_test(cliBenchCountsMeshlets
              ARGS "bench|--backend|cpu|--size|64x36|--frames|2|--warmup|0|--json"
-             EXIT 0 OUT "\"meshlets\": {\"on\": true, \"tested\": [1-9][0-9]*, \"culled_frustum\": [0-9]+, \"culled_cone\": [0-9]+, \"triangles_kept\": [1-9][0-9]*}")
+             EXIT 0 OUT "\"meshlets\": {\"on\": true, \"tested\": [1-9][0-9]*, \"culled_frustum\": [0-9]+, \"culled_cone\": [0-9]+, \"triangles_kept\": [1-9][0-9]*, \"culled_lod\": [0-9]+}")
 
 # the GPUs say which shadow bands their compute raster takes
 # (docs/ARCHITECTURE.md "Compute rasterization", "The cascades"); Vulkan's

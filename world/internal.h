@@ -25,6 +25,15 @@ void _oak_world_meadow_path(float t, float eye[3], float target[3]);
 oak_result _oak_world_campfire_build(oak_scene *scene);
 oak_result _oak_world_fountain_build(oak_scene *scene, const oak_world_options *opts);
 void _oak_world_fountain_path(float t, float eye[3], float target[3]);
+/* The dense world (world/dense.c): rocks of OAK_WORLD_DENSE_SUBDIVISIONS
+   icosphere subdivisions (20 x 4^n triangles) on a square field of
+   OAK_WORLD_DENSE_FIELD metres whatever the count; a rock made alone
+   (cluster LOD from 8,192 triangles: 3 subdivisions and up) for tests. */
+#define OAK_WORLD_DENSE_SUBDIVISIONS 7
+#define OAK_WORLD_DENSE_FIELD        54.0f
+oak_result _oak_world_dense_build(oak_scene *scene, const oak_world_options *opts);
+void _oak_world_dense_path(float t, float eye[3], float target[3]);
+oak_result _oak_world_dense_rock(oak_mesh *out, uint32_t subdivisions, uint32_t seed);
 oak_result _oak_world_campfire_update(oak_scene *scene, float seconds);
 void _oak_world_campfire_path(float t, float eye[3], float target[3]);
 /* registers the campfire's painters (oak://campfire_disc, _flames) */

@@ -217,10 +217,16 @@ static void setup_job(void *user, uint32_t begin, uint32_t end, uint32_t worker)
         while (p->tri_base[d + 1] <= t) d++;
         const cpu_draw *dr = &p->draws[d];
         const cpu_mesh *m = &g->b->meshes[dr->mesh];
-        /* a meshlet culled (cpu_meshcull.c): its triangles make no pixel */
-        if (p->ml_on && p->ml_base[d] != UINT32_MAX &&
-            !p->ml_keep[p->ml_base[d] + m->tri_ml[t - p->tri_base[d]]])
-            continue;
+        /* a meshlet culled (cpu_meshcull.c): its triangles make no pixel;
+           a cluster-LOD mesh's levels are mostly culled: its runs skipped
+           whole (the loop may step past end: the next chunk starts there) */
+        if (p->ml_on && p->ml_base[d] != UINT32_MAX) {
+            uint32_t k = m->tri_ml[t - p->tri_base[d]];
+            if (!p->ml_keep[p->ml_base[d] + k]) {
+                if (m->ml_runs) t = p->tri_base[d] + m->ml_end[k] - 1;
+                continue;
+            }
+        }
         const uint32_t *ix = m->indices + (size_t)(t - p->tri_base[d]) * 3;
         const cpu_svert *sv = p->svert + p->vtx_base[d];
         const cpu_svert *s0 = &sv[ix[0]], *s1 = &sv[ix[1]], *s2 = &sv[ix[2]];

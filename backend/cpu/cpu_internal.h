@@ -60,6 +60,15 @@ typedef struct cpu_mesh {
     uint32_t tri_ml_cap;
     uint32_t *ml_verts; /* the meshlets' vertex lists (oak_meshlets.vertices) */
     uint32_t ml_verts_cap;
+    /* a cluster-LOD mesh: the meshlets of its finest level (the first
+       ones), all a draw keeps when its cut cannot be made; else ml_count */
+    uint32_t ml_finest;
+    /* a mesh listing each meshlet's triangles together in meshlet order (a
+       cluster-LOD mesh): where each meshlet's run ends, so the set-up steps
+       over a culled meshlet at once; ml_runs false: not so listed */
+    bool ml_runs;
+    uint32_t *ml_end;
+    uint32_t ml_end_cap;
 } cpu_mesh;
 
 typedef struct cpu_texture {
@@ -212,7 +221,7 @@ typedef struct cpu_pass {
     uint32_t *ml_base, ml_base_cap;
     uint8_t *ml_keep;
     uint32_t ml_keep_cap;
-    uint32_t (*ml_cut)[3]; /* frustum, cone, triangles kept */
+    uint32_t (*ml_cut)[4]; /* frustum, cone, triangles kept, not in the LOD cut */
     uint32_t ml_cut_cap;
     uint8_t *vneed; /* per vertex of a draw culled by meshlets: 1 when a kept one uses it */
     uint32_t vneed_cap;

@@ -8,7 +8,7 @@
 #include "backend/gpu/meshcull.h"
 #include "cpu_internal.h"
 
-oak_result _oak_cpu_mesh_meshlets(cpu_mesh *m, oak_mesh h, const oak_mesh_data *d) {
+static oak_result mesh_meshlets(cpu_mesh *m, oak_mesh h, const oak_mesh_data *d) {
     m->ml_count = 0;
     uint32_t tris = m->index_count / 3;
     if (!_oak_meshcull_enabled() || !_oak_meshcull_mesh_ok(d) || !tris ||
@@ -20,7 +20,12 @@ oak_result _oak_cpu_mesh_meshlets(cpu_mesh *m, oak_mesh h, const oak_mesh_data *
     uint32_t *tri_of = oak_alloc((size_t)tris * sizeof(uint32_t));
     if (!tri_of) return OAK_ERROR_OUT_OF_MEMORY;
     oak_result r = OAK_OK;
-    if (_oak_meshcull_triangle_map(tri_of, ml, m->indices, tris)) {
+    /* a cluster-LOD mesh's index list is its meshlets' triangles in order
+       (asset/clod.c), and a triangle left whole by a level's simplification
+       is listed once per level: mapped as laid out */
+    bool mapped = d->finest_index_count && ml->count && 3ull * tris == d->index_count;
+    for (uint32_t k = 0; mapped && k < tris; k++) tri_of[k] = k;
+    if (mapped || _oak_meshcull_triangle_map(tri_of, ml, m->indices, tris)) {
         if (!OAK_GROW(m->ml, m->ml_cap, ml->count) || !OAK_GROW(m->tri_ml, m->tri_ml_cap, tris) ||
             !OAK_GROW(m->ml_verts, m->ml_verts_cap, ml->vertex_total + 1)) {
             r = OAK_ERROR_OUT_OF_MEMORY;
@@ -36,6 +41,30 @@ oak_result _oak_cpu_mesh_meshlets(cpu_mesh *m, oak_mesh h, const oak_mesh_data *
     }
     oak_free(tri_of);
     return r;
+}
+
+oak_result _oak_cpu_mesh_meshlets(cpu_mesh *m, oak_mesh h, const oak_mesh_data *d) {
+    oak_result r = mesh_meshlets(m, h, d);
+    m->ml_finest = m->ml_count;
+    m->ml_runs = false;
+    if (!r && m->ml_count && d->finest_index_count) {
+        /* its triangles are its meshlets' in order (the map was the identity) */
+        if (!OAK_GROW(m->ml_end, m->ml_end_cap, m->ml_count)) return OAK_ERROR_OUT_OF_MEMORY;
+        uint32_t t = 0;
+        for (uint32_t i = 0; i < m->ml_count; i++) m->ml_end[i] = t += m->ml[i].triangle_count;
+        m->ml_runs = t == m->index_count / 3;
+    }
+    if (r || !d->finest_index_count || d->finest_index_count > m->index_count) return r;
+    if (!m->ml_count) {
+        /* a cluster-LOD mesh drawn uncut (culling off, too many meshlets):
+           its finest level only, never two levels over each other */
+        m->index_count = d->finest_index_count;
+        return OAK_OK;
+    }
+    uint32_t t = 0, i = 0;
+    while (i < m->ml_count && t < d->finest_index_count / 3) t += m->ml[i++].triangle_count;
+    m->ml_finest = i;
+    return OAK_OK;
 }
 
 typedef struct cull_ctx {
@@ -55,9 +84,14 @@ static void cull_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
         const cpu_draw *dr = &p->draws[d];
         const cpu_mesh *m = &c->b->meshes[dr->mesh];
         _oak_meshcull_draw dc;
-        if (!_oak_meshcull_draw_make(&dc, &c->cv, (const float *)dr->world, dr->cull)) {
-            memset(p->ml_keep + base, 1, m->ml_count);
-            p->ml_cut[d][2] = m->index_count / 3;
+        bool posed = dr->pose || m->palette || m->posed_here;
+        if (posed || !_oak_meshcull_draw_make(&dc, &c->cv, (const float *)dr->world, dr->cull)) {
+            /* no cut without a world to project by or rest-pose bounds to
+               trust (a posed cluster-LOD mesh): the finest level */
+            memset(p->ml_keep + base, 1, m->ml_finest);
+            memset(p->ml_keep + base + m->ml_finest, 0, m->ml_count - m->ml_finest);
+            for (uint32_t i = 0; i < m->ml_finest; i++) p->ml_cut[d][2] += m->ml[i].triangle_count;
+            p->ml_cut[d][3] = m->ml_count - m->ml_finest;
             continue;
         }
         for (uint32_t i = 0; i < m->ml_count; i++) {
@@ -65,6 +99,8 @@ static void cull_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
             p->ml_keep[base + i] = t == OAK_MESHCULL_KEEP;
             if (t == OAK_MESHCULL_KEEP)
                 p->ml_cut[d][2] += m->ml[i].triangle_count;
+            else if (t == OAK_MESHCULL_LOD)
+                p->ml_cut[d][3]++;
             else
                 p->ml_cut[d][t - 1]++;
         }
@@ -82,8 +118,10 @@ oak_result _oak_cpu_meshcull(cpu_backend *b, cpu_pass *p, const oak_render_view 
     for (uint32_t d = 0; d < p->draw_count; d++) {
         const cpu_draw *dr = &p->draws[d];
         const cpu_mesh *m = &b->meshes[dr->mesh];
-        /* posed draws (a bank's palette) move their vertices off the cut */
-        bool ok = m->ml_count && !dr->pose && !m->palette && !m->posed_here;
+        /* posed draws (a bank's palette) move their vertices off the cut;
+           a cluster-LOD mesh's still keep its finest level only (cull_job) */
+        bool ok = m->ml_count &&
+                  ((!dr->pose && !m->palette && !m->posed_here) || m->ml_finest < m->ml_count);
         p->ml_base[d] = ok ? (uint32_t)total : UINT32_MAX;
         if (ok) total += m->ml_count;
     }
@@ -100,6 +138,7 @@ oak_result _oak_cpu_meshcull(cpu_backend *b, cpu_pass *p, const oak_render_view 
         s->culled_frustum += p->ml_cut[d][0];
         s->culled_cone += p->ml_cut[d][1];
         s->triangles_kept += p->ml_cut[d][2];
+        s->culled_lod += p->ml_cut[d][3];
     }
     p->ml_on = true;
     return OAK_OK;

@@ -336,6 +336,7 @@ static void evict_dead(cpu_backend *b) {
         oak_free(m->ml);
         oak_free(m->tri_ml);
         oak_free(m->ml_verts);
+        oak_free(m->ml_end);
         memset(m, 0, sizeof *m);
         b->mesh_free++;
     }
@@ -375,6 +376,7 @@ void _oak_cpu_mirrors_release(cpu_backend *b) {
         oak_free(b->meshes[i].ml);
         oak_free(b->meshes[i].tri_ml);
         oak_free(b->meshes[i].ml_verts);
+        oak_free(b->meshes[i].ml_end);
     }
     for (uint32_t i = 0; i < b->texture_count; i++) oak_free(b->textures[i].texels);
     oak_free(b->meshes);

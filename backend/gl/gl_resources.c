@@ -52,8 +52,11 @@ static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
     uint32_t prev = md->vertex_count && (md->prev_positions || palette) ? md->vertex_count : 0;
     uint32_t extra = palette ? _oak_gpu_skin_extra(md) : 0; /* second joints, morph deltas */
     uint32_t need = md->vertex_count + prev + extra;
+    /* a cluster-LOD mesh: its finest level (the first indices) until the
+       cut runs here (docs/ARCHITECTURE.md "Cluster LOD") */
+    uint32_t ic = md->finest_index_count ? md->finest_index_count : md->index_count;
     /* Reuse the old range when the new contents fit, else append. */
-    bool fits = s->id && need <= s->vertex_count && md->index_count <= s->index_count;
+    bool fits = s->id && need <= s->vertex_count && ic <= s->index_count;
     uint32_t base = fits ? s->base_vertex : f->vertex_fill;
     uint32_t first = fits ? s->first_index : f->index_fill;
     if (md->vertex_count) {
@@ -92,12 +95,11 @@ static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
         oak_free(pos), oak_free(attr);
         if (r != OAK_OK) return r;
     }
-    r = _oak_gl_buffer_upload(&f->indices, (size_t)first * 4, md->indices,
-                              (size_t)md->index_count * 4);
+    r = _oak_gl_buffer_upload(&f->indices, (size_t)first * 4, md->indices, (size_t)ic * 4);
     if (r != OAK_OK) return r;
     if (!fits) {
         f->vertex_fill += need;
-        f->index_fill += md->index_count;
+        f->index_fill += ic;
     }
     s->id = mesh.id;
     s->version = md->version;
@@ -106,7 +108,7 @@ static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
     if (!fits) s->vertex_count = need; /* a reused range keeps its room */
     s->prev = prev;
     memcpy(s->center, md->bounds.center, sizeof s->center);
-    s->index_count = md->index_count / 3 * 3;
+    s->index_count = ic / 3 * 3;
     s->pose_version = 0;
     return skin_queue(f, s, md);
 }

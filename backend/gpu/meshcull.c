@@ -3,6 +3,7 @@
  * meshlet per frame. */
 #include "meshcull.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,9 @@ void _oak_meshcull_view_make(_oak_meshcull_view *out, const oak_render_view *v, 
     for (int k = 0; k < 3; k++)
         out->eye[k] = -(V[k][0] * V[3][0] + V[k][1] * V[3][1] + V[k][2] * V[3][2]);
     out->ortho = v->ortho;
+    /* proj[1][1]: 1 / tan(half the vertical field) (ortho: 1 / half height) */
+    out->lod_px = 0.5f * (float)height * fabsf(v->proj[1][1]);
+    out->znear = v->znear > 0 ? v->znear : 1e-3f;
 }
 
 bool _oak_meshcull_draw_make(_oak_meshcull_draw *out, const _oak_meshcull_view *cv,
@@ -159,8 +163,31 @@ bool _oak_meshcull_draw_make(_oak_meshcull_draw *out, const _oak_meshcull_view *
     return true;
 }
 
+float _oak_clod_project(const _oak_meshcull_view *cv, const _oak_meshcull_draw *dc,
+                        const float sphere[4], float error) {
+    if (error >= FLT_MAX) return FLT_MAX; /* a root: its parent is never drawn */
+    const float *a = dc->world;
+    float w[3];
+    for (int r = 0; r < 3; r++)
+        w[r] = a[r] * sphere[0] + a[4 + r] * sphere[1] + a[8 + r] * sphere[2] + a[12 + r];
+    float e = error * dc->scale * cv->lod_px;
+    if (cv->ortho) return e;
+    float dx = w[0] - cv->eye[0], dy = w[1] - cv->eye[1], dz = w[2] - cv->eye[2];
+    float d = sqrtf(dx * dx + dy * dy + dz * dz) - sphere[3] * dc->scale;
+    return e / fmaxf(d, cv->znear);
+}
+
+bool _oak_clod_keep(const _oak_meshcull_view *cv, const _oak_meshcull_draw *dc,
+                    const oak_meshlet *ml) {
+    return _oak_clod_project(cv, dc, ml->lod_sphere, ml->lod_error) <= OAK_CLOD_THRESHOLD_PX &&
+           _oak_clod_project(cv, dc, ml->parent_sphere, ml->parent_error) > OAK_CLOD_THRESHOLD_PX;
+}
+
 int _oak_meshcull_test(const _oak_meshcull_view *cv, const _oak_meshcull_draw *dc,
                        const oak_meshlet *ml) {
+    /* a plain mesh's meshlets (error 0 under a root) skip the cut */
+    if ((ml->lod_error > 0 || ml->parent_error < FLT_MAX) && !_oak_clod_keep(cv, dc, ml))
+        return OAK_MESHCULL_LOD;
     const float *a = dc->world, *c = ml->center;
     float w[3];
     for (int r = 0; r < 3; r++) w[r] = a[r] * c[0] + a[4 + r] * c[1] + a[8 + r] * c[2] + a[12 + r];

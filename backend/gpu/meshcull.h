@@ -63,11 +63,19 @@ typedef struct _oak_meshcull_view {
     float planes[5][4];
     float eye[3];
     bool ortho; /* no cone test without an eye point */
+    /* cluster LOD: pixels a mesh unit covers 1 m from the eye (ortho: at
+       any distance), and the near plane's distance */
+    float lod_px, znear;
 } _oak_meshcull_view;
 void _oak_meshcull_view_make(_oak_meshcull_view *out, const oak_render_view *v, uint32_t width,
                              uint32_t height);
 
-enum { OAK_MESHCULL_KEEP = 0, OAK_MESHCULL_FRUSTUM = 1, OAK_MESHCULL_CONE = 2 };
+enum {
+    OAK_MESHCULL_KEEP = 0,
+    OAK_MESHCULL_FRUSTUM = 1,
+    OAK_MESHCULL_CONE = 2,
+    OAK_MESHCULL_LOD = 3 /* not in the cluster-LOD cut */
+};
 /* A draw's setting for its meshlets: world (column-major), its largest axis
    scale, whether back faces are culled (single-sided, world not mirrored)
    and the eye in mesh space. */
@@ -81,8 +89,24 @@ typedef struct _oak_meshcull_draw {
    inverted) */
 bool _oak_meshcull_draw_make(_oak_meshcull_draw *out, const _oak_meshcull_view *cv,
                              const float world[16], bool single_sided);
-/* OAK_MESHCULL_KEEP, _FRUSTUM or _CONE for one meshlet of a draw. */
+/* OAK_MESHCULL_KEEP, _LOD, _FRUSTUM or _CONE for one meshlet of a draw
+   (the cut first: a meshlet out of it is never drawn). */
 int _oak_meshcull_test(const _oak_meshcull_view *cv, const _oak_meshcull_draw *dc,
                        const oak_meshlet *ml);
+
+/* Cluster LOD's cut (docs/ARCHITECTURE.md "Cluster LOD"): a meshlet is
+   drawn where its group's error projects to at most OAK_CLOD_THRESHOLD_PX
+   pixels and its parent group's to more. An error (mesh units, scaled by
+   the draw's largest axis) projects over the distance from the eye to the
+   nearest point of its sphere, clamped at the near plane. A group's
+   children and its clusters hold the same error and sphere, so both sides
+   of the test agree bit for bit (no cracks), and a parent's sphere holds
+   its children's with an error no smaller (one cluster on every path).
+   shaders/common/clod.glsl is the GLSL twin. */
+#define OAK_CLOD_THRESHOLD_PX 1.0f
+float _oak_clod_project(const _oak_meshcull_view *cv, const _oak_meshcull_draw *dc,
+                        const float sphere[4], float error);
+bool _oak_clod_keep(const _oak_meshcull_view *cv, const _oak_meshcull_draw *dc,
+                    const oak_meshlet *ml);
 
 #endif

@@ -113,7 +113,10 @@ static oak_result _oak_vk_pool_take(_oak_vk *vk, _oak_vk_ranges *ranges, uint32_
 static oak_result _oak_vk_mesh_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh mesh,
                                       const oak_mesh_data *d) {
     oak_result r;
-    uint32_t vc = d->vertex_count, ic = d->index_count;
+    /* a cluster-LOD mesh: its finest level (the first indices) until the
+       cut runs here (docs/ARCHITECTURE.md "Cluster LOD") */
+    uint32_t vc = d->vertex_count,
+             ic = d->finest_index_count ? d->finest_index_count : d->index_count;
     if (!vc || !ic || !d->positions || !d->indices) {
         *m = (_oak_vk_mesh){.id = mesh.id, .version = d->version};
         m->vertex_count = m->index_count = 0;

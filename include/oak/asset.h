@@ -95,6 +95,14 @@ typedef struct oak_meshlet {
     /* the normal cone: seen from eye, every triangle faces away when
        dot(normalize(apex - eye), axis) >= cutoff (cutoff 1: never) */
     float cone_apex[3], cone_axis[3], cone_cutoff;
+    /* cluster LOD (docs/ARCHITECTURE.md "Cluster LOD"): the error (mesh
+       units) and sphere of the group this cluster was simplified in, and of
+       the group it was simplified into. A cut keeps the cluster where its
+       own projected error is under a pixel and its parent's is over. A
+       plain mesh's: lod_error 0, parent_error FLT_MAX (always kept), both
+       spheres the cluster's own. */
+    float lod_sphere[4], parent_sphere[4];
+    float lod_error, parent_error;
 } oak_meshlet;
 typedef struct oak_meshlets {
     uint32_t count, vertex_total, triangle_bytes;
@@ -112,6 +120,37 @@ void oak_meshlets_release(oak_meshlets *m);
    vertices and index_count indices (a cache's are checked), else what does. */
 const char *oak_meshlets_problem(const oak_meshlets *m, uint32_t vertex_count,
                                  uint32_t index_count);
+
+/* Cluster LOD (docs/ARCHITECTURE.md "Cluster LOD"; DIGEST 6.6): a DAG of
+ * meshlets over one mesh's vertices. Level 0 is the source cut into
+ * meshlets; each level above groups about OAK_CLOD_GROUP adjacent clusters,
+ * simplifies their triangles to half with the group's border locked and
+ * cuts the result again. Meshes under OAK_CLOD_MIN_TRIANGLES get level 0
+ * only. Groups of 8 (not 4) leave less of each group on its locked border:
+ * the errors a level adds were half as large. */
+#define OAK_CLOD_MIN_TRIANGLES 8192
+#define OAK_CLOD_GROUP         8
+#define OAK_CLOD_MAX_LEVELS    32
+/* the DAG stops at one cluster of at most this many triangles (a far
+   instance costs no more), or where a level no longer shrinks */
+#define OAK_CLOD_ROOT_TRIANGLES 32
+typedef struct oak_clod {
+    /* every level's triangles over the source's vertices, level 0 (the
+       source's own triangles, re-ordered) first, in meshlet order */
+    uint32_t *indices;
+    uint32_t index_count, finest_index_count;
+    oak_meshlets meshlets; /* the clusters of all levels, level by level */
+    uint32_t level_count;
+    /* level L's meshlets are [level_first[L], level_first[L + 1]) */
+    uint32_t level_first[OAK_CLOD_MAX_LEVELS + 1];
+    uint32_t level_triangles[OAK_CLOD_MAX_LEVELS];
+} oak_clod;
+/* Builds the DAG of a triangle list (indices NULL: 0..vertex_count-1);
+   out's arrays are the caller's (oak_clod_release). One line and an error
+   on a bad index or no memory. */
+oak_result oak_build_clod(oak_clod *out, const float *positions, uint32_t vertex_count,
+                          const uint32_t *indices, uint32_t index_count);
+void oak_clod_release(oak_clod *c);
 
 /* A mesh as the registry holds it; every stream is present except joints and
  * weights (NULL when unskinned). */
@@ -150,6 +189,11 @@ typedef struct oak_mesh_data {
        over from a model cache, dropped when the mesh changes (version) */
     oak_meshlets *meshlets;
     uint32_t meshlets_version;
+    /* a cluster-LOD mesh (oak_make_clod_mesh): its index list holds every
+       level and its finest level is indices [0, finest_index_count); the
+       GPU backends draw that range until their cut is wired. 0: a plain
+       mesh (every index drawn) */
+    uint32_t finest_index_count;
     char *name;
     /* where it came from, for scene files: a recipe, or a file and index */
     bool has_recipe;
@@ -207,6 +251,12 @@ const oak_mesh_data *oak_mesh_get(oak_mesh mesh); /* NULL for a stale handle */
 /* The mesh's meshlets, cut on the first call and kept until the mesh
    changes; *out NULL and one line for a stale handle. */
 oak_result oak_mesh_meshlets(oak_mesh mesh, const oak_meshlets **out);
+/* A mesh drawn by cluster LOD: desc's triangles (at least
+   OAK_CLOD_MIN_TRIANGLES, else a plain mesh) built into a DAG
+   (oak_build_clod) whose levels become the mesh's index list and whose
+   clusters become its meshlets. A backend that culls by meshlets draws the
+   cut; the others draw the finest level. */
+oak_result oak_make_clod_mesh(oak_mesh *out, const oak_mesh_desc *desc);
 void oak_mesh_set_source(oak_mesh mesh, const char *path, uint32_t index);
 
 /* ---- textures --------------------------------------------------------- */

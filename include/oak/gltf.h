@@ -275,7 +275,7 @@ void oak_gltf_summary(const oak_gltf *gltf, char *out, size_t size);
 
 /* ---- the baked cache (.oakm) ------------------------------------------ */
 
-#define OAK_OAKM_VERSION 10
+#define OAK_OAKM_VERSION 11
 
 /* Writes the loaded model (post-processed meshes with all streams, materials,
  * decoded images, nodes, skins, clips, cameras, lights) in oak's binary cache

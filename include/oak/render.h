@@ -390,7 +390,6 @@ typedef struct oak_instance {
     float phase;
 } oak_instance;
 
-
 /* A stream: one material drawn at up to `capacity` instances, each with the
  * LOD mesh its distance to the camera picks: lods[k] while the distance is
  * under lods[k].distance (the last LOD's 0: no limit; past a non-zero last
@@ -768,6 +767,7 @@ typedef struct oak_meshlet_stats {
     bool on; /* the backend culled by meshlets this frame */
     uint32_t tested, culled_frustum, culled_cone;
     uint32_t triangles_kept;
+    uint32_t culled_lod; /* out of a cluster-LOD mesh's cut (tested first) */
 } oak_meshlet_stats;
 /* OAK_ERROR_UNSUPPORTED where the backend culls no meshlets. */
 oak_result oak_renderer_meshlet_stats(const oak_renderer *r, oak_meshlet_stats *out);
