@@ -3,7 +3,9 @@
  * rule says grass, grown per tile square on the job pool within a budget
  * straight into the square's slot of two instance streams (a clump mesh
  * per LOD band, wind, sink); the host keeps only each square's slot and
- * counts. */
+ * counts. On vulkan and gl the grass kernel grows the squares on the
+ * device from each square's job (_oak_grass_square_job, the streams'
+ * grass jobs) and the host's copy is grown only when read. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
