@@ -482,8 +482,9 @@ typedef struct _oak_vk {
     VkPipeline particle_pipe;
     VkDescriptorPool particle_pool;
     VkDescriptorSet particle_sets[OAK_VK_FRAMES];
-    uint64_t particle_uploads;   /* blocks copied up, any slot (a test's count) */
-    struct _oak_vk_grass *grass; /* the grass pass's own (vk_grass.c), made on first use */
+    uint64_t particle_uploads; /* blocks copied up, any slot (a test's count) */
+    /* the grass pass's own (vk_grass.c), made on first use */
+    struct _oak_vk_grass *grass;
 } _oak_vk;
 
 /* device */

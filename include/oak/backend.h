@@ -330,12 +330,11 @@ enum { OAK_FOG_GRID_A, OAK_FOG_GRID_B, OAK_FOG_GRID_IN_PLACE };
  * (the frame targets each reads and writes, when it runs) are the pass table
  * in render/pass_table.h; docs/ARCHITECTURE.md says how to add one. */
 typedef enum oak_pass_id {
-    OAK_PASS_UPLOAD,    /* assets whose version moved, then the frame's records */
-    OAK_PASS_SKIN,      /* meshes posed by joint palettes skinned into the vertex pools (gpus) */
-    OAK_PASS_LIGHTGRID, /* lamps listed per view cluster for the resolve */
-    OAK_PASS_PARTICLES, /* particle streams' records written by the particle kernel (gpus) */
-    OAK_PASS_GRASS, /* grass squares that arrived grown into their slots by the grass kernel (gpus)
-                     */
+    OAK_PASS_UPLOAD,     /* assets whose version moved, then the frame's records */
+    OAK_PASS_SKIN,       /* meshes posed by joint palettes skinned into the vertex pools (gpus) */
+    OAK_PASS_LIGHTGRID,  /* lamps listed per view cluster for the resolve */
+    OAK_PASS_PARTICLES,  /* particle streams' records written by the particle kernel (gpus) */
+    OAK_PASS_GRASS,      /* grass squares grown into their slots by the grass kernel (gpus) */
     OAK_PASS_INSTCULL,   /* instance streams' cull-and-LOD kernel in compute (gl) */
     OAK_PASS_SKYCAPTURE, /* the sky into irradiance and prefiltered maps, when it changed */
     OAK_PASS_SHADOW,     /* the key light's casters into its depth map */
