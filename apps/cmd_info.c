@@ -3,6 +3,7 @@
  * has (its caps), the worlds, the threads and whether `--window` can open a
  * window here. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -60,6 +61,20 @@ int _oak_cmd_info(int argc, char **argv) {
                 printf("%s\n", *why ? why : oak_result_name(r));
             }
         }
+        /* where grass squares grow (docs/WORLD.md "Grass") */
+        const char *gk = getenv("OAK_GRASS_KERNEL");
+        bool gk_off = gk && !strcmp(gk, "off");
+        if (oak_backend_caps(name) & OAK_CAP_PASS(OAK_PASS_GRASS))
+            printf("    grass (OAK_GRASS_KERNEL=off grows it on the host): %s\n",
+                   gk_off ? "off: each square that arrives is grown on the job pool and its "
+                            "slot's records uploaded"
+                          : "each square that arrives is grown on the device by the grass "
+                            "kernel (the grass pass) from its grid of heights; the host keeps "
+                            "slots and counts");
+        else if (!strcmp(name, "cpu"))
+            printf("    grass (OAK_GRASS_KERNEL=off grows it at the update): each square that "
+                   "arrives is grown on the job pool%s\n",
+                   gk_off ? " in the world's update" : " when the frame first reads it");
         /* per-meshlet culling of plain draws (docs/ARCHITECTURE.md "Meshlet
            culling"): which path, and why mesh shaders are not used */
         if (!strcmp(name, "cpu"))

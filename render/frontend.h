@@ -74,6 +74,9 @@ typedef struct oak_frontend {
     /* the backend runs the particles pass (OAK_PASS_PARTICLES): a native
        PARTICLES stream's records are the device's, the host fills none */
     bool gpu_particles;
+    /* the backend runs the grass pass (OAK_PASS_GRASS): a native GRASS
+       stream the device can grow has its records grown there, not here */
+    bool gpu_grass;
     /* what the view's draws come from: stream_input cut before the native
        streams' instances (they are listed last); the first stream draw */
     oak_frame_input view_input;

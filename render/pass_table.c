@@ -95,6 +95,12 @@ static bool has_device_particles(const oak_render_view *v) {
         if (v->streams[s].particles) return true;
     return false;
 }
+/* a GRASS stream whose squares the device grows (oak_render_stream.grass) */
+static bool has_device_grass(const oak_render_view *v) {
+    for (uint32_t s = 0; s < v->stream_count; s++)
+        if (v->streams[s].grass) return true;
+    return false;
+}
 static bool adapts(const oak_render_view *v) {
     return v->post.adapt;
 }
@@ -154,6 +160,15 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
      "particles",
      {{OAK_TARGET_SCENE, OAK_USE_STORAGE_RW}},
      has_device_particles,
+     {NULL},
+     false},
+    /* the grass kernel grows the squares written since each copy of a GRASS
+       stream's records (this frame's and last frame's) into their slots:
+       only the squares that arrived or left (the host keeps slots and counts) */
+    {OAK_PASS_GRASS,
+     "grass",
+     {{OAK_TARGET_SCENE, OAK_USE_STORAGE_RW}},
+     has_device_grass,
      {NULL},
      false},
     {OAK_PASS_INSTCULL, "instcull", {SCENE_READ}, has_streams, {NULL}, false},

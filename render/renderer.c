@@ -139,6 +139,7 @@ oak_result oak_renderer_draw(oak_renderer *r, const oak_frame_input *input) {
     uint64_t t0 = oak_time_ns();
     r->frontend.gpu_streams = (r->backend->caps & OAK_CAP_GPU_STREAMS) != 0;
     r->frontend.gpu_particles = (r->backend->caps & OAK_CAP_PASS(OAK_PASS_PARTICLES)) != 0;
+    r->frontend.gpu_grass = (r->backend->caps & OAK_CAP_PASS(OAK_PASS_GRASS)) != 0;
     r->frontend.fog_history = true; /* the renderer's view reprojects its fog */
     r->frontend.occlusion = r->occlusion == OAK_OCCLUSION_ON;
     r->frontend.gpu_occlusion = (r->backend->caps & OAK_CAP_GPU_OCCLUSION) != 0;

@@ -397,3 +397,50 @@ oak_result oak_stream_set_lod_override(oak_stream *s, const uint8_t *lods) {
     log_write(s, 0, s->desc.capacity); /* the picks change what casts */
     return OAK_OK;
 }
+
+void _oak_stream_set_grass(oak_stream *s, uint32_t slot_size,
+                           bool (*job)(void *user, const oak_stream *s, uint32_t slot,
+                                       uint32_t first, oak_gpu_grass_square *out),
+                           void *user) {
+    s->grass_slot_size = slot_size;
+    s->grass_job = slot_size ? job : NULL;
+    s->grass_user = user;
+}
+
+void _oak_stream_set_host_fill(oak_stream *s, void (*fill)(void *user, oak_stream *s), void *user) {
+    s->particle_fill = fill, s->particle_user = user;
+    s->host_stale = fill != NULL;
+}
+
+uint32_t _oak_stream_grass_jobs(const oak_stream *s, bool same, uint64_t since, uint32_t first,
+                                oak_gpu_grass_square **jobs, uint32_t *cap, uint32_t at) {
+    uint32_t size = s->grass_slot_size, slots = size ? (s->count + size - 1) / size : 0;
+    if (!s->grass_job || !slots) return 0;
+    uint32_t ranges[OAK_STREAM_WRITE_LOG][2];
+    uint32_t nr =
+        same ? _oak_stream_writes_since(s, since, ranges, OAK_STREAM_WRITE_LOG) : UINT32_MAX;
+    if (nr == 0) return 0;
+    uint8_t *want = oak_calloc(slots, 1); /* each slot once, whatever the ranges overlap */
+    if (!want) return UINT32_MAX;
+    if (nr == UINT32_MAX) {
+        memset(want, 1, slots);
+    } else {
+        for (uint32_t i = 0; i < nr; i++) {
+            uint32_t hi = ranges[i][1] < s->count ? ranges[i][1] : s->count;
+            for (uint32_t k = ranges[i][0] / size; ranges[i][0] < hi && k <= (hi - 1) / size; k++)
+                want[k] = 1;
+        }
+    }
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < slots; k++) {
+        if (!want[k]) continue;
+        if (!OAK_GROW(*jobs, *cap, at + n + 1) ||
+            !s->grass_job(s->grass_user, s, k, first, &(*jobs)[at + n])) {
+            n = UINT32_MAX;
+            break;
+        }
+        n++;
+    }
+    oak_free(want);
+    return n;
+}

@@ -47,7 +47,35 @@ struct oak_stream {
     void (*particle_fill)(void *user, oak_stream *s);
     void *particle_user;
     bool host_stale;
+    /* a GRASS stream the device can grow (_oak_stream_set_grass): records
+       a square's slot holds and the owner's job for a slot */
+    uint32_t grass_slot_size;
+    bool (*grass_job)(void *user, const oak_stream *s, uint32_t slot, uint32_t first,
+                      oak_gpu_grass_square *out);
+    void *grass_user;
 };
+
+/* A GRASS stream the device grows (world/grass.c, docs/WORLD.md "Grass"):
+   slot_size records a square's slot, and job(user, s, slot, first, out)
+   the grass kernel's job writing slot `slot` of s alone, with s's records
+   starting at record `first` of the device's buffer (a free slot: zeros);
+   false: the device cannot grow it. job NULL: the host writes every record. */
+void _oak_stream_set_grass(oak_stream *s, uint32_t slot_size,
+                           bool (*job)(void *user, const oak_stream *s, uint32_t slot,
+                                       uint32_t first, oak_gpu_grass_square *out),
+                           void *user);
+/* The records whose owner fills them only when read (a GRASS stream the
+   device grows): fill(user, s) runs at the next _oak_stream_host_records
+   (or oak_stream_records); the version does not move (the records it fills
+   were logged when they were written on the device). */
+void _oak_stream_set_host_fill(oak_stream *s, void (*fill)(void *user, oak_stream *s), void *user);
+/* A GPU backend's grass jobs for stream s placed at record `first` of its
+   buffer, whose copy there is of version `since` (same false: of nothing):
+   one per slot written since, in *jobs from index `at` (grown as needed,
+   the caller's to free). How many; UINT32_MAX when out of memory or a
+   slot's job failed. */
+uint32_t _oak_stream_grass_jobs(const oak_stream *s, bool same, uint64_t since, uint32_t first,
+                                oak_gpu_grass_square **jobs, uint32_t *cap, uint32_t at);
 
 /* A PARTICLES stream's state for this frame (the owner calls it each
    update, after the count): the constants, the alive particles' block

@@ -392,7 +392,11 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
            now (the streams are the caller's, listed in its scene) */
         bool device = str->desc.source == OAK_STREAM_SOURCE_PARTICLES && str->particles &&
                       fe->gpu_particles && natives[s] && !expand[s];
-        if (!device) _oak_stream_host_records((oak_stream *)str);
+        /* a GRASS stream the device grows, drawn natively by a backend with
+           the grass pass: the kernel writes its slots (docs/WORLD.md "Grass") */
+        bool grass = str->desc.source == OAK_STREAM_SOURCE_GRASS && str->grass_job &&
+                     fe->gpu_grass && natives[s] && !expand[s];
+        if (!device && !grass) _oak_stream_host_records((oak_stream *)str);
         bool same = fe->stream_seen[s] == str->serial;
         uint32_t base = firsts[s];
         *rs = (oak_render_stream){.records = str->records,
@@ -404,7 +408,8 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
                                   .flags = str->desc.flags,
                                   .first_input = base,
                                   .native = natives[s],
-                                  .stream = str};
+                                  .stream = str,
+                                  .grass = grass};
         /* wind, benders and the sink: a stream they bend moves every frame */
         oak_instance_bend *bend = &rs->bend;
         bool bent =

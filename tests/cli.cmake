@@ -206,9 +206,17 @@ oak_cli_test(cliBenchOcclusionOff
 # llvmpipe); Vulkan's bench counts its passes and times its steps
 function(oak_cli_hiz_test gpu name)
   oak_cli_test(cliInfoSays${name}TakesHiZ ARGS "info" EXIT 0
-               OUT "  ${gpu}: available\n.*    occlusion \\(--occlusion on; off by default\\): two-pass Hi-Z in compute [^\n]+\n    passes: [^\n]*lightgrid particles instcull [^\n]+\n    features: [^\n]*gpu-hiz")
+               OUT "  ${gpu}: available\n.*    occlusion \\(--occlusion on; off by default\\): two-pass Hi-Z in compute [^\n]+\n    passes: [^\n]*lightgrid particles grass instcull [^\n]+\n    features: [^\n]*gpu-hiz")
   set_tests_properties(cliInfoSays${name}TakesHiZ PROPERTIES LABELS "cli;${gpu}")
 endfunction()
+# where grass grows: the grass kernel on the GPUs, the job pool on the cpu
+oak_cli_test(cliInfoNamesTheGrassPath ARGS "info" EXIT 0
+             OUT "  cpu: available\n.*    grass \\(OAK_GRASS_KERNEL=off grows it at the update\\): [^\n]*job pool when the frame first reads it\n")
+if(OAK_HAVE_VULKAN)
+  oak_cli_test(cliInfoNamesVulkansGrassKernel ARGS "info" EXIT 0
+               OUT "  vulkan: available\n.*    grass \\(OAK_GRASS_KERNEL=off grows it on the host\\): [^\n]*grown on the device by the grass kernel")
+  set_tests_properties(cliInfoNamesVulkansGrassKernel PROPERTIES LABELS "cli;vulkan")
+endif()
 if(OAK_HAVE_VULKAN)
   oak_cli_hiz_test(vulkan Vulkan)
   oak_cli_test(cliBenchVulkanCountsAndTimesHiZ

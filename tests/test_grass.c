@@ -4,7 +4,8 @@
  * material rule and densities; per-LOD counts match a brute-force count;
  * gusts travel; a blade's base stays while its tip moves; benders flatten;
  * sunk instances draw nothing; and (argv[1] vulkan or gl) that backend
- * draws a windy patch of grass as the CPU does, by 4 x 4 block means. */
+ * draws a windy patch of grass as the CPU does, by 4 x 4 block means; and
+ * OAK_GRASS_KERNEL=off (the host's growth) draws what the device's does. */
 #include "oak_test.h"
 
 #include "backend_start.h"
@@ -885,6 +886,46 @@ TEST(grassParityWithWind) {
     }
 }
 
+/* OAK_GRASS_KERNEL=off grows every square on the host at the update (the
+   GPUs upload the records) and gives the picture the device's growth
+   gives: on the cpu the same bytes (the host grows the same records either
+   way, only later), on a GPU the same within the kernel's float rounding
+   (docs/WORLD.md "Grass": a few pixels at most move by a level or two). */
+TEST(grassKernelOffSamePicture) {
+    static uint8_t img[2][W * H * 4];
+    bool stale[2] = {false, false};
+    for (int k = 0; k < 2; k++) {
+        if (k) setenv("OAK_GRASS_KERNEL", "off", 1);
+        gworld w;
+        bool ok;
+        grass_patch(&w, 4.25f, &ok);
+        /* a step on: squares arrive that no one read yet */
+        float eye[3] = {0, 0, -26};
+        if (ok) CHECK_OK(oak_grass_update(w.grass, eye));
+        stale[k] = ok && oak_grass_stream(w.grass, false)->host_stale;
+        oak_renderer *r = renderer();
+        if (ok && r) {
+            CHECK_OK(oak_scene_draw(w.scene, r));
+            CHECK_OK(oak_renderer_read_pixels(r, img[k], (size_t)W * H * 4));
+        }
+        gworld_free(&w);
+        unsetenv("OAK_GRASS_KERNEL");
+    }
+    uint32_t off = 0, most = 0;
+    for (size_t i = 0; i < (size_t)W * H * 4; i++) {
+        uint32_t d = (uint32_t)abs((int)img[0][i] - (int)img[1][i]);
+        off += d > 0, most = d > most ? d : most;
+    }
+    fprintf(stderr,
+            "  %s: the kernel's picture and the host's differ in %u channels, by %u at most\n",
+            g_backend, off, most);
+    CHECK(stale[0] && !stale[1]); /* the device's growth leaves the host's copy to its readers */
+    if (!strcmp(g_backend, "cpu"))
+        CHECK_EQ_INT(off, 0);
+    else
+        CHECK(off <= W * H * 4 / 200 && most <= 8);
+}
+
 /* Bad descs and arguments are one line each and make nothing. */
 /* A stream's write log: the ranges written since a version, in order;
    none since the current one; a count's change logs the records between
@@ -986,6 +1027,7 @@ int main(int argc, char **argv) {
     RUN(sunkInstancesDrawNothing);
     RUN(grassCountsMatchBruteForce);
     RUN(grassCountsAfterAWalk);
+    RUN(grassKernelOffSamePicture);
     if (!strcmp(g_backend, "cpu")) {
         RUN(windGustsTravel);
         RUN(benderFlattensInsideItsRadius);

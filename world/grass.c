@@ -3,7 +3,9 @@
  * rule says grass, grown per tile square on the job pool within a budget
  * straight into the square's slot of two instance streams (a clump mesh
  * per LOD band, wind, sink); the host keeps only each square's slot and
- * counts. */
+ * counts. On vulkan and gl the grass kernel grows the squares on the
+ * device from each square's job (_oak_grass_square_job, the streams'
+ * grass jobs) and the host's copy is grown only when read. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,7 @@ typedef struct gtile {
     int64_t ix, iz;
     uint32_t slot;
     uint32_t grass_count, flower_count;
+    bool host; /* its records grown in the host's copy (else the device's alone) */
 } gtile;
 
 typedef struct request {
@@ -67,6 +70,10 @@ struct oak_grass {
     uint32_t instances[2]; /* records grown in the live squares */
     double written_origin[2];
     bool written;
+    /* the device grows the squares (the grass kernel, through the streams'
+       grass jobs); the host grows its copy only when it is read */
+    bool device;
+    int32_t *slot_tile; /* per slot: its live tile's index, or -1 */
     oak_grass_stats stats;
 };
 
@@ -428,6 +435,80 @@ static void grow_tiles(void *user, uint32_t begin, uint32_t end, uint32_t worker
     }
 }
 
+/* Grows n tiles' records into the host's copy on the job pool (their
+   slots were logged when they were taken) and counts them. */
+static void grow_list(oak_grass *g, gtile **list, uint32_t n) {
+    grow_job job = {.g = g,
+                    .tiles = list,
+                    .rec = {g->stream[0]->records, g->stream[1]->records},
+                    .origin = {g->written_origin[0], g->written_origin[1]}};
+    oak_parallel_for(n, 1, grow_tiles, &job);
+    for (uint32_t i = 0; i < n; i++) {
+        list[i]->host = true;
+        g->instances[0] += list[i]->grass_count, g->instances[1] += list[i]->flower_count;
+    }
+}
+
+/* ---- the grass kernel's input ------------------------------------------------ */
+
+/* The variation's octaves (terrain_tile.c _oak_terrain_variation): metres
+   a lattice cell, as the kernel's var_cell and var_frac take them. */
+static const double VARIATION_SCALE[2] = {97.0, 23.0};
+
+bool _oak_grass_square_job(const oak_grass *g, int64_t ix, int64_t iz, uint32_t slot,
+                           const double origin[2], oak_gpu_grass_square *out) {
+    /* the kernel stands on the square's grid of heights alone (whatever
+       the host's own choice of grid or queries: the same bits) */
+    double cells = g ? g->tile / g->cell : 0;
+    if (!g || !out || cells != floor(cells) || cells < 1 || cells > OAK_GPU_GRASS_CELLS)
+        return false;
+    uint32_t grid = (uint32_t)cells;
+    memset(out, 0, sizeof *out);
+    int64_t px = ix * (int64_t)g->per, pz = iz * (int64_t)g->per;
+    out->patches[0] = (uint32_t)px, out->patches[1] = (uint32_t)((uint64_t)px >> 32);
+    out->patches[2] = (uint32_t)pz, out->patches[3] = (uint32_t)((uint64_t)pz >> 32);
+    out->slot[0] = slot * g->slot_size[0], out->slot[1] = slot * g->slot_size[1];
+    out->slot[2] = g->slot_size[0], out->slot[3] = g->desc.no_flowers ? 0 : g->slot_size[1];
+    out->info[0] = g->desc.seed, out->info[1] = g->per, out->info[2] = grid;
+    out->info[3] = (g->desc.water ? OAK_GPU_GRASS_WATER : 0) |
+                   (g->desc.no_flowers ? OAK_GPU_GRASS_NO_FLOWERS : 0);
+    double cx = (double)ix * g->tile, cz = (double)iz * g->tile, off[2];
+    _oak_terrain_noise_offset(g->terrain, off);
+    /* the corner's lattice cells and fractions in double; the kernel adds
+       each patch's offset / scale in float */
+    for (int o = 0; o < 2; o++) {
+        double ux = (cx + off[0]) / VARIATION_SCALE[o], uz = (cz + off[1]) / VARIATION_SCALE[o];
+        double fx = floor(ux), fz = floor(uz);
+        out->var_cell[2 * o] = (uint32_t)(int32_t)fx,
+                          out->var_cell[2 * o + 1] = (uint32_t)(int32_t)fz;
+        out->var_frac[2 * o] = (float)(ux - fx), out->var_frac[2 * o + 1] = (float)(uz - fz);
+    }
+    out->corner[0] = (float)(cx - origin[0]), out->corner[1] = g->desc.plants;
+    out->corner[2] = (float)(cz - origin[1]), out->corner[3] = (float)g->cell;
+    if (g->desc.water) {
+        const float *e = g->desc.water_extent;
+        bool box = e[0] != 0 || e[1] != 0 || e[2] != 0 || e[3] != 0;
+        out->water[0] = g->desc.water_level + WATER_MARGIN, out->water[1] = box ? 1.0f : 0.0f;
+        out->box[0] = (float)(e[0] - cx), out->box[1] = (float)(e[1] - cz);
+        out->box[2] = (float)(e[2] - cx), out->box[3] = (float)(e[3] - cz);
+    }
+    float h[(OAK_GPU_GRASS_CELLS + 1) * (OAK_GPU_GRASS_CELLS + 1)];
+    _oak_terrain_grid(g->terrain, ix * (int64_t)grid, iz * (int64_t)grid, grid, h);
+    memcpy(out->heights, h, sizeof(float) * (grid + 1) * (grid + 1));
+    return true;
+}
+
+uint32_t _oak_grass_live_jobs(const oak_grass *g, oak_gpu_grass_square *out, uint32_t cap) {
+    double origin[2];
+    oak_terrain_origin(g->terrain, origin);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < g->tile_count && n < cap; i++)
+        if (_oak_grass_square_job(g, g->tiles[i].ix, g->tiles[i].iz, g->tiles[i].slot, origin,
+                                  &out[n]))
+            n++;
+    return n;
+}
+
 /* ---- the tile table ---------------------------------------------------------- */
 
 static uint32_t tile_hash(int64_t ix, int64_t iz) {
@@ -487,6 +568,51 @@ static void slot_free(oak_grass *g, oak_instance *rec[2], uint32_t slot) {
                    sizeof(oak_instance) * g->slot_size[s]);
         }
     g->slot_used[slot] = 0;
+}
+
+/* ---- the device's growth ----------------------------------------------------- */
+
+/* The grass kernel's job for slot `slot` of stream s (the other stream's
+   writes skipped), s's records from record `first` of the device's buffer:
+   the live square's growth, or zeros for a free slot (plants 0). */
+static bool slot_job(void *user, const oak_stream *s, uint32_t slot, uint32_t first,
+                     oak_gpu_grass_square *out) {
+    const oak_grass *g = user;
+    bool flowers = s == g->stream[1];
+    int32_t t = slot < g->slots ? g->slot_tile[slot] : -1;
+    if (t >= 0) {
+        if (!_oak_grass_square_job(g, g->tiles[t].ix, g->tiles[t].iz, slot, g->written_origin, out))
+            return false;
+    } else {
+        memset(out, 0, sizeof *out);
+        out->slot[0] = slot * g->slot_size[0], out->slot[1] = slot * g->slot_size[1];
+        out->slot[2] = g->slot_size[0], out->slot[3] = g->slot_size[1];
+        out->info[1] = g->per, out->info[2] = 1, out->corner[3] = 1;
+    }
+    out->info[3] |= flowers ? OAK_GPU_GRASS_SKIP_GRASS : OAK_GPU_GRASS_SKIP_FLOWERS;
+    out->slot[flowers ? 1 : 0] += first;
+    return true;
+}
+
+static void grow_list(oak_grass *g, gtile **list, uint32_t n);
+
+/* The host's copy made current when it is read (the CPU backend, a reader
+   of oak_stream_records, the stats): the squares the device alone grew,
+   grown now on the job pool, both streams at once. */
+static void host_fill(void *user, oak_stream *s) {
+    (void)s;
+    oak_grass *g = user;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < g->tile_count; i++) n += !g->tiles[i].host;
+    if (!n) return;
+    gtile **list = oak_alloc(sizeof *list * n);
+    if (!list) return; /* the host's copy stays behind: only its readers see it */
+    n = 0;
+    for (uint32_t i = 0; i < g->tile_count; i++)
+        if (!g->tiles[i].host) list[n++] = &g->tiles[i];
+    grow_list(g, list, n);
+    oak_free(list);
+    for (int k = 0; k < 2; k++) g->stream[k]->host_stale = false;
 }
 
 /* ---- make, update, destroy -------------------------------------------------- */
@@ -597,6 +723,22 @@ oak_result oak_make_grass(oak_grass **out, oak_scene *scene, oak_terrain *terrai
         return r ? r : oak_error(OAK_ERROR_OUT_OF_MEMORY, "grass: no memory");
     }
     g->stats.capacity = oak_stream_capacity(g->stream[0]);
+    /* the device grows the squares unless OAK_GRASS_KERNEL=off or the
+       square is not a whole grid of at most OAK_GPU_GRASS_CELLS cells */
+    const char *kernel = getenv("OAK_GRASS_KERNEL");
+    oak_gpu_grass_square probe;
+    double none[2] = {0, 0};
+    g->device =
+        !(kernel && !strcmp(kernel, "off")) && _oak_grass_square_job(g, 0, 0, 0, none, &probe);
+    g->slot_tile = oak_alloc(sizeof *g->slot_tile * (g->slots ? g->slots : 1));
+    if (!g->slot_tile) {
+        oak_destroy_grass(g);
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "grass: no memory for slots");
+    }
+    for (uint32_t i = 0; i < g->slots; i++) g->slot_tile[i] = -1;
+    if (g->device)
+        for (int k = 0; k < 2; k++)
+            _oak_stream_set_grass(g->stream[k], g->slot_size[k], slot_job, g);
     *out = g;
     return OAK_OK;
 }
@@ -612,6 +754,7 @@ void oak_destroy_grass(oak_grass *g) {
     oak_free(g->table);
     oak_free(g->req);
     oak_free(g->slot_used);
+    oak_free(g->slot_tile);
     oak_free(g);
 }
 
@@ -696,31 +839,29 @@ oak_result oak_grass_update(oak_grass *g, const float eye[3]) {
             while (g->slot_used[slot]) slot++;
             g->slot_used[slot] = 1;
             gtile *t = &g->tiles[g->tile_count + i];
-            *t = (gtile){.ix = g->req[i].ix, .iz = g->req[i].iz, .slot = slot};
+            *t = (gtile){.ix = g->req[i].ix, .iz = g->req[i].iz, .slot = slot, .host = !g->device};
             list[i] = t;
             for (int s = 0; s < 2; s++)
                 if (g->slot_size[s])
                     _oak_stream_records_to_write_range(g->stream[s], slot * g->slot_size[s],
                                                        g->slot_size[s]);
         }
-        grow_job job = {
-            .g = g, .tiles = list, .rec = {rec[0], rec[1]}, .origin = {origin[0], origin[1]}};
-        oak_parallel_for(take, 1, grow_tiles, &job);
+        /* on the host now, or (the device's growth) only when read */
+        if (!g->device) grow_list(g, list, take);
         oak_free(list);
-        for (uint32_t i = 0; i < take; i++) {
-            const gtile *t = &g->tiles[g->tile_count + i];
-            g->instances[0] += t->grass_count, g->instances[1] += t->flower_count;
-        }
         g->tile_count += take;
+        if (g->device)
+            for (int k = 0; k < 2; k++) _oak_stream_set_host_fill(g->stream[k], host_fill, g);
         g->stats.grown = take;
     }
     g->stats.tiles = g->tile_count;
-    g->stats.instances = g->instances[0];
-    g->stats.flowers = g->instances[1];
-    { /* the counts: every slot up to the highest in use */
+    { /* the counts: every slot up to the highest in use; each slot's tile */
         uint32_t top = 0;
-        for (uint32_t i = 0; i < g->tile_count; i++)
+        for (uint32_t i = 0; i < g->slots; i++) g->slot_tile[i] = -1;
+        for (uint32_t i = 0; i < g->tile_count; i++) {
             top = g->tiles[i].slot + 1 > top ? g->tiles[i].slot + 1 : top;
+            g->slot_tile[g->tiles[i].slot] = (int32_t)i;
+        }
         g->slot_top = top;
         for (int s = 0; s < 2; s++) {
             oak_result r = oak_stream_set_count(g->stream[s], top * g->slot_size[s]);
@@ -734,7 +875,12 @@ void oak_grass_get_stats(oak_grass_stats *out, const oak_grass *g) {
     if (!out) return;
     memset(out, 0, sizeof *out);
     if (!g) return;
+    /* the counts are the host's: on the device's growth its copy is grown
+       first (a tool's cost, not a frame's) */
+    if (g->device) _oak_stream_host_records(g->stream[0]);
     *out = g->stats;
+    out->instances = g->instances[0];
+    out->flowers = g->instances[1];
     memcpy(out->blades, g->blades, sizeof out->blades);
     out->blades_each = OAK_GRASS_BLADES;
     memcpy(out->lod_distance, g->lod_distance, sizeof out->lod_distance);

@@ -852,6 +852,10 @@ float _oak_terrain_variation_at(const oak_terrain *t, double x, double z) {
                                   z + t->origin[1] + t->noise.offset[1]);
 }
 
+void _oak_terrain_noise_offset(const oak_terrain *t, double out[2]) {
+    out[0] = t->noise.offset[0], out[1] = t->noise.offset[1];
+}
+
 void oak_terrain_origin(const oak_terrain *t, double origin[2]) {
     origin[0] = t ? t->origin[0] : 0;
     origin[1] = t ? t->origin[1] : 0;

@@ -74,6 +74,9 @@ float _oak_terrain_variation(double wx, double wz);
 oak_result _oak_terrain_ground(const oak_terrain *t, double x, double z, float *height,
                                float normal[3], float *variation);
 
+/* The noise's world offset (desc.offset): the variation at scene (x, z) is
+   _oak_terrain_variation(x + origin + offset) (the grass kernel's input). */
+void _oak_terrain_noise_offset(const oak_terrain *t, double out[2]);
 /* The variation field alone at scene (x, z) (as _oak_terrain_ground gives it). */
 float _oak_terrain_variation_at(const oak_terrain *t, double x, double z);
 /* Metres between the finest level's grid points. */

@@ -9,6 +9,7 @@
 
 #include "backend/gpu/gpu_records.h"
 #include "gl_gpu.h"
+#include "gl_grass.h"
 #include "oak_gl_shaders.h"
 #include "render/taa.h"
 
@@ -168,6 +169,7 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     _oak_gl_resources_release(f);
     _oak_gl_lightgrid_release(f);
     _oak_gl_particles_release(f);
+    _oak_gl_grass_release(f);
     _oak_gl_instcull_release(f);
     _oak_gl_craster_release(f);
     _oak_gl_hiz_release(f);
@@ -261,6 +263,7 @@ static const _oak_gl_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_SKIN] = _oak_gl_run_skin, /* gl_pass_skin.c */
     [OAK_PASS_LIGHTGRID] = _oak_gl_run_lightgrid,
     [OAK_PASS_PARTICLES] = _oak_gl_run_particles, /* gl_pass_particles.c */
+    [OAK_PASS_GRASS] = _oak_gl_run_grass,         /* gl_grass.c */
     [OAK_PASS_INSTCULL] = _oak_gl_run_instcull,   /* gl_pass_instcull.c */
     [OAK_PASS_SKYCAPTURE] = _oak_gl_run_skycapture,
     [OAK_PASS_SHADOW] = _oak_gl_run_shadow,

@@ -166,6 +166,8 @@ typedef struct _oak_gl_frame {
     uint64_t particle_version[OAK_STREAM_MAX_PER_VIEW];
     size_t particle_at[OAK_STREAM_MAX_PER_VIEW];
     uint64_t particle_uploads; /* blocks copied up (a test's count) */
+    /* the grass pass's own (gl_grass.c), made on first use */
+    struct _oak_gl_grass *grass;
     oak_gpu_instcull instcull_heads[OAK_STREAM_MAX_PER_VIEW];
     const oak_instance *instcull_src[OAK_STREAM_MAX_PER_VIEW];
     uint64_t instcull_version[OAK_STREAM_MAX_PER_VIEW];

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "render/taa.h"
+#include "vk_grass.h"
 #include "vk_internal.h"
 
 void _oak_vk_barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src, VkAccessFlags2 src_access,
@@ -180,6 +181,7 @@ static const _oak_vk_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_SKIN] = _oak_vk_run_skin, /* vk_pass_skin.c */
     [OAK_PASS_LIGHTGRID] = _oak_vk_run_lightgrid,
     [OAK_PASS_PARTICLES] = _oak_vk_run_particles, /* vk_pass_particles.c */
+    [OAK_PASS_GRASS] = _oak_vk_run_grass,         /* vk_grass.c */
     [OAK_PASS_INSTCULL] = _oak_vk_run_instcull,   /* vk_pass_instcull.c */
     [OAK_PASS_SKYCAPTURE] = _oak_vk_run_skycapture,
     [OAK_PASS_SHADOW] = _oak_vk_run_shadow,

@@ -486,6 +486,8 @@ typedef struct _oak_vk {
     VkDescriptorPool particle_pool;
     VkDescriptorSet particle_sets[OAK_VK_FRAMES];
     uint64_t particle_uploads; /* blocks copied up, any slot (a test's count) */
+    /* the grass pass's own (vk_grass.c), made on first use */
+    struct _oak_vk_grass *grass;
 } _oak_vk;
 
 /* device */

@@ -4,6 +4,7 @@
  * targets (depth, ids, HDR colour, LDR bytes, shadow map). */
 #include <string.h>
 
+#include "vk_grass.h"
 #include "vk_internal.h"
 
 static const uint32_t k_vis_vert[] =
@@ -531,6 +532,7 @@ void _oak_vk_targets_destroy(_oak_vk *vk) {
     _oak_vk_exposure_destroy(vk);
     _oak_vk_probes_destroy(vk);
     _oak_vk_particles_destroy(vk);
+    _oak_vk_grass_destroy(vk);
     _oak_vk_instcull_destroy(vk);
     _oak_vk_hiz_destroy(vk);
     _oak_vk_craster_destroy(vk);

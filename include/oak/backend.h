@@ -159,6 +159,11 @@ typedef struct oak_render_stream {
     const struct oak_gpu_particle_emitter *particle_constants;
     const struct oak_gpu_particle *particles;
     uint64_t particle_version;
+    /* a GRASS stream the backend grows itself (oak_stream_source): the grass
+       pass runs the grass kernel into the slots written since its copy's
+       version (render/stream.h _oak_stream_grass_jobs), this frame's and
+       last frame's copies alike; the host's records above are not current */
+    bool grass;
 } oak_render_stream;
 
 /* A run of draws in `draws` sharing one mesh and material. */
@@ -329,6 +334,7 @@ typedef enum oak_pass_id {
     OAK_PASS_SKIN,       /* meshes posed by joint palettes skinned into the vertex pools (gpus) */
     OAK_PASS_LIGHTGRID,  /* lamps listed per view cluster for the resolve */
     OAK_PASS_PARTICLES,  /* particle streams' records written by the particle kernel (gpus) */
+    OAK_PASS_GRASS,      /* grass squares grown into their slots by the grass kernel (gpus) */
     OAK_PASS_INSTCULL,   /* instance streams' cull-and-LOD kernel in compute (gl) */
     OAK_PASS_SKYCAPTURE, /* the sky into irradiance and prefiltered maps, when it changed */
     OAK_PASS_SHADOW,     /* the key light's casters into its depth map */

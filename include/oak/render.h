@@ -407,9 +407,10 @@ typedef struct oak_stream oak_stream;
  * docs/WORLD.md "Grass"), in fixed slots per terrain tile square, each
  * written once when its square arrives and zeroed when it leaves (a zero
  * record, scale 0, draws nothing); a record never moves while its square
- * lives (an origin rebase aside). The job pool writes them on the host for
- * every backend; the GPU kernel that would write them on the device is not
- * built yet. */
+ * lives (an origin rebase aside). A GPU backend with the grass pass grows
+ * the squares on the device (the grass kernel) into its own copy; the
+ * host's records are grown on the job pool only when read (the CPU backend,
+ * oak_stream_records), or at every update with OAK_GRASS_KERNEL=off. */
 typedef enum oak_stream_source {
     OAK_STREAM_SOURCE_HOST = 0,
     OAK_STREAM_SOURCE_PARTICLES = 1,

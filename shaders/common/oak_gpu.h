@@ -728,6 +728,49 @@ OAK_STRUCT(oak_gpu_probe) {
 }
 OAK_END(oak_gpu_probe);
 
+/* Grass (world/grass.c, shaders/grass.comp.glsl, docs/WORLD.md "Grass"):
+ * one tile square's job for the grass kernel, which grows the square's
+ * clumps into its slots of the two grass streams on the device, one work
+ * group per square, one invocation per patch, in the C growth's order (a
+ * scan over the grown flags). patches x, y: the square's first patch's world
+ * index along x (low, high 32 bits), z, w: along z. slot x: the grass
+ * slot's first record in OAK_B_GRASS_OUT, y: the flower slot's, z, w: the
+ * slots' sizes (0 flowers: none). info x: the seed, y: patches a side, z:
+ * the finest cells a side of the heights (at most OAK_GPU_GRASS_CELLS),
+ * w: the flags OAK_GPU_GRASS_* below (a frame grows each stream's
+ * slots on its own: one of the two skipped).
+ * var_cell: the variation's two octaves' lattice cells at the square's
+ * corner (x, z of octave 0 then of octave 1, two's complement), var_frac
+ * the corner's fractions in those cells. corner x, z: the corner in scene
+ * coordinates, y the plants share, w the metres between heights. water x:
+ * the level plus margin under which nothing grows, y: 1 when only inside
+ * the box, box: its low x, z and high x, z from the corner. heights: the
+ * finest heights (cells + 1) a side, row by row (z), four to a vec4. */
+#define OAK_GPU_GRASS_CELLS      16
+#define OAK_GPU_GRASS_HEIGHTS    (((OAK_GPU_GRASS_CELLS + 1) * (OAK_GPU_GRASS_CELLS + 1) + 3) / 4)
+#define OAK_GPU_GRASS_GROUP      256 /* the grass kernel's work group: patches a pass */
+#define OAK_GPU_GRASS_WATER      1u
+#define OAK_GPU_GRASS_NO_FLOWERS 2u
+#define OAK_GPU_GRASS_SKIP_GRASS   4u /* the grass slot's records not written (counted alike) */
+#define OAK_GPU_GRASS_SKIP_FLOWERS 8u /* the flower slot's records not written */
+OAK_STRUCT(oak_gpu_grass_square) {
+    OAK_U4(patches);
+    OAK_U4(slot);
+    OAK_U4(info);
+    OAK_U4(var_cell);
+    OAK_F4(var_frac);
+    OAK_F4(corner);
+    OAK_F4(water);
+    OAK_F4(box);
+    OAK_F4(heights[OAK_GPU_GRASS_HEIGHTS]);
+}
+OAK_END(oak_gpu_grass_square);
+/* The grass kernel's bindings: OAK_B_GRASS_IN, its own (bound only around
+ * its dispatches, as the particle kernel's, whose number it shares), holds
+ * the squares, OAK_B_GRASS_OUT the records it writes. */
+#define OAK_B_GRASS_IN  50
+#define OAK_B_GRASS_OUT OAK_B_INSTANCES
+
 #ifdef __STDC_VERSION__
 /* KHR_texture_transform packed for the shaders (the shader forms the same
  * products the CPU backend does), so every GPU backend fills it one way. */
