@@ -242,9 +242,12 @@ TEST(caps_name_the_passes) {
         /* instcull is the streams' kernel in compute: the CPU runs it in the
            frontend instead; skin is the GPUs' posing of palette meshes: the
            CPU skins in its vertex stage; particles is the particle kernel
-           writing device records: the CPU evaluates them on the job pool */
+           writing device records: the CPU evaluates them on the job pool;
+           meshcull is the GPUs' meshlet test in compute: the CPU tests
+           meshlets in its raster's set-up */
         uint64_t need = OAK_CAP_ALL_PASSES & ~OAK_CAP_PASS(OAK_PASS_INSTCULL) &
-                        ~OAK_CAP_PASS(OAK_PASS_SKIN) & ~OAK_CAP_PASS(OAK_PASS_PARTICLES);
+                        ~OAK_CAP_PASS(OAK_PASS_SKIN) & ~OAK_CAP_PASS(OAK_PASS_PARTICLES) &
+                        ~OAK_CAP_PASS(OAK_PASS_MESHCULL);
         CHECK_EQ_INT(caps & need, need);
         CHECK(caps & OAK_CAP_PROBES); /* every backend that draws bakes probes */
     }
