@@ -81,11 +81,18 @@ int _oak_cmd_info(int argc, char **argv) {
             printf("    meshlets (OAK_MESHCULL=off turns it off): frustum and normal cone per "
                    "meshlet on the job pool before the camera's triangle set-up, which skips "
                    "the culled meshlets' triangles; mesh shaders: not a GPU\n");
-        else if (!strcmp(name, "vulkan") || !strcmp(name, "gl"))
-            printf("    meshlets: not culled on this backend yet (every triangle of a plain "
-                   "draw is sent; the compute-expanded index buffer is not built); mesh "
-                   "shaders not used (no path written%s)\n",
-                   strcmp(name, "gl") ? "" : "; GL has only NV_mesh_shader");
+        else if (!strcmp(name, "gl"))
+            printf("    meshlets: every triangle of a plain draw sent unless OAK_MESHCULL_GL=on "
+                   "(then culled in compute into an index buffer, as on vulkan; llvmpipe did "
+                   "not finish a frame with it); mesh shaders: not used (GL has only "
+                   "NV_mesh_shader)\n");
+        else if (!strcmp(name, "vulkan"))
+            printf("    meshlets (OAK_MESHCULL=off turns it off): frustum and normal cone per "
+                   "meshlet culled in compute into an index buffer (the meshcull pass), drawn "
+                   "by indirect draws; not under --occlusion on; mesh shaders: not used (%s)\n",
+                   strcmp(name, "gl") ? "lavapipe has none and the expanded index buffer "
+                                        "serves every device"
+                                      : "GL has only NV_mesh_shader");
         /* which occlusion path --occlusion on selects here, and why
            (docs/ARCHITECTURE.md "Occlusion culling") */
         uint64_t caps = oak_backend_caps(name);

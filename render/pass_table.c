@@ -85,6 +85,9 @@ static bool copies_opaque(const oak_render_view *v) {
 static bool has_ssr(const oak_render_view *v) {
     return _oak_ssr_on(v);
 }
+static bool has_draws(const oak_render_view *v) {
+    return v->draws.count > 0;
+}
 static bool has_streams(const oak_render_view *v) {
     return v->stream_count > 0;
 }
@@ -172,6 +175,11 @@ static const oak_pass_row k_passes[OAK_PASS_COUNT] = {
      {NULL},
      false},
     {OAK_PASS_INSTCULL, "instcull", {SCENE_READ}, has_streams, {NULL}, false},
+    /* plain draws' meshlets: the frustum and cone test per meshlet in
+       compute, the kept triangles into the frame's expanded index buffer
+       and the raster's commands (its own buffer, its own barrier; the CPU
+       tests meshlets in its raster's set-up) */
+    {OAK_PASS_MESHCULL, "meshcull", {SCENE_READ}, has_draws, {NULL}, false},
     /* the sky captured into octahedral mips, convolved to irradiance and
        GGX-prefiltered levels; its run functions return at once while the
        environment hashes as last captured (so the target is cached) */

@@ -244,10 +244,11 @@ TEST(caps_name_the_passes) {
            CPU skins in its vertex stage; particles is the particle kernel
            writing device records: the CPU evaluates them on the job pool;
            grass is the grass kernel growing squares into device records:
-           the CPU grows them on the job pool */
+           the CPU grows them on the job pool; meshcull is the GPUs' meshlet
+           test in compute: the CPU tests meshlets in its raster's set-up */
         uint64_t need = OAK_CAP_ALL_PASSES & ~OAK_CAP_PASS(OAK_PASS_INSTCULL) &
                         ~OAK_CAP_PASS(OAK_PASS_SKIN) & ~OAK_CAP_PASS(OAK_PASS_PARTICLES) &
-                        ~OAK_CAP_PASS(OAK_PASS_GRASS);
+                        ~OAK_CAP_PASS(OAK_PASS_GRASS) & ~OAK_CAP_PASS(OAK_PASS_MESHCULL);
         CHECK_EQ_INT(caps & need, need);
         CHECK(caps & OAK_CAP_PROBES); /* every backend that draws bakes probes */
     }

@@ -206,6 +206,12 @@ static bool gl_occlusion_stats(void *self, oak_occlusion_stats *out) {
     return _oak_gl_make_current(&b->ctx) == OAK_OK && _oak_gl_hiz_stats(b->frame, out);
 }
 
+static void gl_meshlet_stats(void *self, oak_meshlet_stats *out) {
+    _oak_gl_backend *b = self;
+    *out = (oak_meshlet_stats){0};
+    if (_oak_gl_make_current(&b->ctx) == OAK_OK) _oak_gl_meshcull_stats(b->frame, out);
+}
+
 static const char *gl_presentation(void *self) {
     const oak_window_hooks *w = ((_oak_gl_backend *)self)->ctx.window;
     return !w ? NULL : w->no_vsync ? "default framebuffer, no vsync" : "default framebuffer";
@@ -242,7 +248,7 @@ const oak_backend *oak_backend_gl(void) {
                                   gl_presentation,
                                   gl_present,
                                   gl_blend_stats,
-                                  NULL, /* meshlet_stats: GL culls no meshlets yet */
+                                  gl_meshlet_stats,
                                   gl_read_shadow_map};
     return &b;
 }

@@ -171,6 +171,7 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     _oak_gl_particles_release(f);
     _oak_gl_grass_release(f);
     _oak_gl_instcull_release(f);
+    _oak_gl_meshcull_release(f);
     _oak_gl_craster_release(f);
     _oak_gl_hiz_release(f);
     _oak_gl_lampshadow_release(f);
@@ -265,6 +266,7 @@ static const _oak_gl_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_PARTICLES] = _oak_gl_run_particles, /* gl_pass_particles.c */
     [OAK_PASS_GRASS] = _oak_gl_run_grass,         /* gl_grass.c */
     [OAK_PASS_INSTCULL] = _oak_gl_run_instcull,   /* gl_pass_instcull.c */
+    [OAK_PASS_MESHCULL] = _oak_gl_run_meshcull,   /* gl_meshcull.c */
     [OAK_PASS_SKYCAPTURE] = _oak_gl_run_skycapture,
     [OAK_PASS_SHADOW] = _oak_gl_run_shadow,
     [OAK_PASS_LAMPSHADOW] = _oak_gl_run_lampshadow, /* gl_pass_lampshadow.c */

@@ -30,6 +30,9 @@ typedef struct _oak_gl_mesh_slot {
     /* a mesh posed by its palette: the pose the skin pass last wrote (0:
        none yet); its range keeps the rest pose after its own (oak_gpu.h) */
     uint32_t pose_version;
+    /* culled by meshlets (gl_meshcull.c): its records' first uvec4 in the
+       meshlet pool, the uvec4 its range holds, its meshlets (0: uncut) */
+    uint32_t ml_first, ml_room, ml_count;
 } _oak_gl_mesh_slot;
 
 typedef struct _oak_gl_tex_slot {
@@ -228,6 +231,24 @@ typedef struct _oak_gl_frame {
     GLuint hiz_queries[2];
     bool hiz_timed;
     double hiz_ms[2];
+    /* per-meshlet culling (gl_meshcull.c): on (OAK_MESHCULL not off and
+       the bindings there), its program, the meshlet pool and its fill in
+       uvec4, the frame's head, jobs, commands, map and indices (mc_words:
+       the host's part as uploaded), per view draw whether the meshcull
+       commands draw it, their ranges per vis group, the counters' copy
+       with its fence and the latest counters read */
+    bool mc_on, mc_checked;
+    GLuint prog_meshcull;
+    _oak_gl_buffer meshlets, meshcull, mc_read;
+    uint32_t ml_fill;
+    uint32_t *mc_words;
+    uint32_t mc_words_cap, mc_jobs, mc_cmd_word;
+    uint8_t *mc_take;
+    uint32_t mc_take_cap;
+    uint32_t mc_first[4], mc_count[4];
+    GLsync mc_fence;
+    bool mc_stats_seen;
+    oak_meshlet_stats mc_stats;
 } _oak_gl_frame;
 
 /* gl_resources.c: brings every mesh, material and texture the view uses up
@@ -302,6 +323,19 @@ void _oak_gl_track_before(_oak_gl_frame *f, const oak_pass_row *row);
 void _oak_gl_track_after(_oak_gl_frame *f, const oak_pass_row *row);
 
 void _oak_gl_lampshadow_release(_oak_gl_frame *f);
+
+/* gl_meshcull.c: a mesh's meshlets into the pool (as it is uploaded); the
+   frame's jobs from the main view's draws (build_list, after their records
+   and groups: their records' prev.z set, f->mc_take marked); the pass;
+   the culled draws in the vis groups (the vis framebuffer bound); the
+   counters; release. */
+oak_result _oak_gl_meshcull_upload(_oak_gl_frame *f, _oak_gl_mesh_slot *s, oak_mesh h,
+                                   const oak_mesh_data *md);
+oak_result _oak_gl_meshcull_plan(_oak_gl_frame *f, const oak_render_view *v);
+oak_result _oak_gl_run_meshcull(_oak_gl_backend *b, const oak_render_view *v);
+void _oak_gl_meshcull_draw(_oak_gl_frame *f);
+void _oak_gl_meshcull_stats(_oak_gl_frame *f, oak_meshlet_stats *out);
+void _oak_gl_meshcull_release(_oak_gl_frame *f);
 
 /* gl_pass_lightgrid.c: the lamp grid's program and buffer, and its read-back */
 void _oak_gl_lightgrid_release(_oak_gl_frame *f);

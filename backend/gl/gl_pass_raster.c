@@ -2,8 +2,10 @@
  * buffer (depth + (draw, triangle) ids) as multi-draw indirect in four groups
  * (sidedness x cutout), then the instance streams from the instcull pass's
  * lists, their small LOD bands rasterized in compute first (gl_craster.c);
- * or, under Hi-Z occlusion culling, gl_hiz.c's two passes. Row 0 is the top: the lower-left
- * origin with the y-negated view (the upload pass says why) and clockwise front faces. */
+ * the draws culled by meshlets from the meshcull pass's commands after
+ * their groups (gl_meshcull.c); or, under Hi-Z occlusion culling, gl_hiz.c's two passes. Row 0 is
+ * the top: the lower-left origin with the y-negated view (the upload pass says why) and clockwise
+ * front faces. */
 #include "gl_gpu.h"
 
 oak_result _oak_gl_run_raster(_oak_gl_backend *b, const oak_render_view *v) {
@@ -31,6 +33,7 @@ oak_result _oak_gl_run_raster(_oak_gl_backend *b, const oak_render_view *v) {
     }
     _oak_gl_craster_merge(f); /* its pixels, before the hardware's */
     _oak_gl_draw_groups(f, f->main_groups, f->prog_vis, f->prog_vis_mask, true);
+    _oak_gl_meshcull_draw(f);   /* draws culled by meshlets (gl_meshcull.c) */
     _oak_gl_draw_streams(f, 0); /* gl_pass_instcull.c */
     glFrontFace(GL_CCW);
     glBindBufferBase(GL_UNIFORM_BUFFER, OAK_B_VIEW, f->view.id);

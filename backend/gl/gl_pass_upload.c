@@ -76,7 +76,7 @@ static bool kept_static(const _oak_gl_frame *f, const oak_render_view *v, uint32
 
 static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, const float *camera,
                              const oak_render_view *casters_of, _oak_gl_buffer *buf, uint32_t *ncmd,
-                             uint32_t group[6]) {
+                             uint32_t group[6], const oak_render_view *main_view) {
     if (l->count && (!OAK_GROW(f->draw_data, f->draw_cap, l->count) ||
                      !OAK_GROW(f->blend_keys, f->blend_key_cap, l->count)))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory for %u draws", l->count);
@@ -119,6 +119,10 @@ static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, const flo
     /* the matrices, the heavy part, on the job pool */
     matrix_job job = {l, f->draw_data, camera == NULL};
     oak_parallel_for(l->count, OAK_GL_MATRIX_CHUNK, fill_matrices, &job);
+    /* the main view's draws culled by meshlets take the meshcull pass's
+       commands (gl_meshcull.c) */
+    oak_result r = main_view ? _oak_gl_meshcull_plan(f, main_view) : OAK_OK;
+    if (r != OAK_OK) return r;
     group[0] = *ncmd;
     for (int g = 0; g < 5; g++) group[g + 1] = group[g] + counts[g];
     uint32_t at[5] = {group[0], group[1], group[2], group[3], group[4]};
@@ -126,7 +130,7 @@ static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, const flo
         const _oak_gl_mesh_slot *ms = _oak_gl_mesh_of(f, l->mesh[i]);
         int g = group_of(_oak_gl_mat_of(f, l->material[i]), ms, camera != NULL,
                          f->draw_data[i].info[3]);
-        if (g < 0) continue;
+        if (g < 0 || (main_view && g < 4 && f->mc_take[i])) continue;
         /* a BLEND stream's instances (oak_draw_list.unit), consecutive
            draws far to near, are one instanced draw in their order */
         _oak_gl_command *prev = at[4] > group[4] ? &f->cmds[at[4] - 1] : NULL;
@@ -253,11 +257,11 @@ oak_result _oak_gl_run_upload(_oak_gl_backend *b, const oak_render_view *view) {
     /* the atlas first: a new one holds no layer, and the casters' commands
        leave out only those of layers that are kept */
     if ((r = ensure_shadow_map(f, f->shadow_size_now)) != OAK_OK) return r;
-    if ((r = build_list(f, &view->draws, view->camera_pos, NULL, &f->draws, &ncmd,
-                        f->main_groups)) != OAK_OK)
+    if ((r = build_list(f, &view->draws, view->camera_pos, NULL, &f->draws, &ncmd, f->main_groups,
+                        view)) != OAK_OK)
         return r;
     if (shadows && (r = build_list(f, &view->casters, NULL, view, &f->casters, &ncmd,
-                                   f->shadow_groups)) != OAK_OK)
+                                   f->shadow_groups, NULL)) != OAK_OK)
         return r;
     if ((r = _oak_gl_buffer_upload(&f->commands, 0, f->cmds, ncmd * sizeof *f->cmds)) != OAK_OK)
         return r;

@@ -110,6 +110,8 @@ static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
     memcpy(s->center, md->bounds.center, sizeof s->center);
     s->index_count = ic / 3 * 3;
     s->pose_version = 0;
+    /* its meshlets, when its draws are culled by them (gl_meshcull.c) */
+    if ((r = _oak_gl_meshcull_upload(f, s, mesh, md)) != OAK_OK) return r;
     return skin_queue(f, s, md);
 }
 

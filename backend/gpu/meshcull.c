@@ -205,3 +205,101 @@ int _oak_meshcull_test(const _oak_meshcull_view *cv, const _oak_meshcull_draw *d
     }
     return OAK_MESHCULL_KEEP;
 }
+
+/* ---- the GPUs' records ---------------------------------------------------- */
+
+const oak_meshlets *_oak_meshcull_gpu_cut(oak_mesh h, const oak_mesh_data *d, uint32_t **tri_of) {
+    *tri_of = NULL;
+    if (!_oak_meshcull_enabled() || !_oak_meshcull_mesh_ok(d) || !_oak_meshcull_cut_ready(d))
+        return NULL;
+    const oak_meshlets *ml = NULL;
+    if (oak_mesh_meshlets(h, &ml) != OAK_OK || !_oak_meshcull_worth(ml) || ml->count > UINT16_MAX) {
+        oak_clear_error();
+        return NULL; /* drawn uncut */
+    }
+    uint32_t tris = d->index_count / 3;
+    uint32_t *map = oak_alloc((size_t)tris * sizeof(uint32_t));
+    if (!map) return NULL;
+    if (!_oak_meshcull_triangle_map(map, ml, d->indices, tris)) {
+        oak_free(map);
+        return NULL;
+    }
+    *tri_of = map;
+    return ml;
+}
+
+uint32_t _oak_meshcull_gpu_uvec4(const oak_meshlets *m) {
+    uint32_t tris = 0;
+    for (uint32_t i = 0; i < m->count; i++) tris += m->meshlets[i].triangle_count;
+    return m->count * OAK_GPU_MESHLET_UVEC4 + (tris + 3) / 4;
+}
+
+void _oak_meshcull_gpu_pack(uint32_t (*out)[4], uint32_t first, const oak_meshlets *m,
+                            const uint32_t *tri_of) {
+    uint32_t words = (first + m->count * OAK_GPU_MESHLET_UVEC4) * 4, k = 0;
+    for (uint32_t i = 0; i < m->count; i++) {
+        const oak_meshlet *ml = &m->meshlets[i];
+        oak_gpu_meshlet g;
+        memset(&g, 0, sizeof g);
+        memcpy(g.sphere, ml->center, sizeof ml->center);
+        g.sphere[3] = ml->radius;
+        memcpy(g.cone_apex, ml->cone_apex, sizeof ml->cone_apex);
+        g.cone_apex[3] = ml->cone_cutoff;
+        memcpy(g.cone_axis, ml->cone_axis, sizeof ml->cone_axis);
+        /* cluster LOD's fields: a plain mesh's meshlets are always their own
+           level (lod_error 0, no parent). The lead's merge with clod fills
+           them from oak_meshlet's lod_sphere, parent_sphere, lod_error and
+           parent_error. */
+        g.error[0] = 0.0f;
+        g.error[1] = FLT_MAX;
+        g.offsets[0] = words + k;
+        g.offsets[1] = ml->triangle_count;
+        memcpy(out[i * OAK_GPU_MESHLET_UVEC4], &g, sizeof g);
+        k += ml->triangle_count;
+    }
+    uint32_t *tw = out[m->count * OAK_GPU_MESHLET_UVEC4];
+    memcpy(tw, tri_of, (size_t)k * sizeof(uint32_t));
+    for (uint32_t j = k; j % 4; j++) tw[j] = 0;
+}
+
+static uint32_t fbits(float x) {
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+void _oak_meshcull_gpu_head(uint32_t out[OAK_GPU_MESHCULL_HEAD_WORDS], const _oak_meshcull_view *cv,
+                            uint32_t jobs, uint32_t index_word, uint32_t map_word) {
+    memset(out, 0, OAK_GPU_MESHCULL_HEAD_WORDS * sizeof(uint32_t));
+    out[4] = jobs;
+    out[5] = index_word;
+    out[6] = map_word;
+    for (int i = 0; i < 5; i++)
+        for (int c = 0; c < 4; c++) out[8 + i * 4 + c] = fbits(cv->planes[i][c]);
+}
+
+bool _oak_meshcull_gpu_job(uint32_t out[OAK_GPU_MESHCULL_JOB_WORDS], const _oak_meshcull_view *cv,
+                           const float world[16], bool single_sided, uint32_t draw,
+                           uint32_t first_record, uint32_t meshlets, uint32_t region,
+                           uint32_t cmd_word) {
+    _oak_meshcull_draw dc;
+    bool ok = _oak_meshcull_draw_make(&dc, cv, world, single_sided);
+    if (!ok) dc.cone = false, dc.scale = INFINITY; /* every meshlet kept */
+    memset(out, 0, OAK_GPU_MESHCULL_JOB_WORDS * sizeof(uint32_t));
+    out[0] = draw;
+    out[1] = first_record;
+    out[2] = meshlets | (dc.cone ? 0x80000000u : 0u);
+    out[3] = region;
+    for (int k = 0; k < 3; k++) out[4 + k] = fbits(dc.cone ? dc.eye[k] : 0.0f);
+    out[7] = fbits(dc.scale);
+    out[8] = cmd_word;
+    return ok;
+}
+
+void _oak_meshcull_gpu_stats(oak_meshlet_stats *out, const uint32_t *head) {
+    out->on = true;
+    out->tested = head[0];
+    out->culled_frustum = head[1];
+    out->culled_cone = head[2];
+    out->triangles_kept = head[3];
+}

@@ -11,6 +11,8 @@
 #include <oak/asset.h>
 #include <oak/backend.h>
 
+#include "shaders/common/oak_gpu.h"
+
 /* Pixels each side plane is pushed out by: TAA's jitter (half a pixel)
    and the 1/16-pixel snap, with room to spare. */
 #define OAK_MESHCULL_MARGIN_PX 2.0f
@@ -108,5 +110,33 @@ float _oak_clod_project(const _oak_meshcull_view *cv, const _oak_meshcull_draw *
                         const float sphere[4], float error);
 bool _oak_clod_keep(const _oak_meshcull_view *cv, const _oak_meshcull_draw *dc,
                     const oak_meshlet *ml);
+
+/* ---- the GPUs' records (oak_gpu.h "Per-meshlet culling on the GPUs") ---- */
+
+/* A mesh's cut for the GPUs: its meshlets when its draws may be culled by
+   them (the same rules as the CPU's: enabled, _oak_meshcull_mesh_ok, cut
+   ready, worth it, at most 65,535 meshlets) and the map from meshlet order
+   to the mesh's own triangles in *tri_of (the caller's, oak_free); NULL
+   when the mesh is drawn uncut. */
+const oak_meshlets *_oak_meshcull_gpu_cut(oak_mesh h, const oak_mesh_data *d, uint32_t **tri_of);
+/* uvec4 a mesh's records and triangle words take in OAK_B_MESHLETS. */
+uint32_t _oak_meshcull_gpu_uvec4(const oak_meshlets *m);
+/* Its records and triangle words, written to out (its place in the pool,
+   uvec4 `first` of it). */
+void _oak_meshcull_gpu_pack(uint32_t (*out)[4], uint32_t first, const oak_meshlets *m,
+                            const uint32_t *tri_of);
+/* The head of OAK_B_MESHCULL: counters zeroed, the job count, where the
+   expanded indices and the triangle map start, the view's planes. */
+void _oak_meshcull_gpu_head(uint32_t out[OAK_GPU_MESHCULL_HEAD_WORDS], const _oak_meshcull_view *cv,
+                            uint32_t jobs, uint32_t index_word, uint32_t map_word);
+/* A job of OAK_B_MESHCULL for one draw; false when its world cannot be
+   culled by (_oak_meshcull_draw_make refused it): the job then keeps every
+   meshlet, as the CPU does. */
+bool _oak_meshcull_gpu_job(uint32_t out[OAK_GPU_MESHCULL_JOB_WORDS], const _oak_meshcull_view *cv,
+                           const float world[16], bool single_sided, uint32_t draw,
+                           uint32_t first_record, uint32_t meshlets, uint32_t region,
+                           uint32_t cmd_word);
+/* The counters the kernel left in a head. */
+void _oak_meshcull_gpu_stats(oak_meshlet_stats *out, const uint32_t *head);
 
 #endif

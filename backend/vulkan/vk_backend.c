@@ -257,6 +257,12 @@ static bool _oak_vk_occlusion_stats(void *self, oak_occlusion_stats *out) {
     return !vk->lost && _oak_vk_hiz_stats(vk, out);
 }
 
+static void _oak_vk_meshlet_stats(void *self, oak_meshlet_stats *out) {
+    _oak_vk *vk = &((_oak_vk_backend *)self)->vk;
+    *out = (oak_meshlet_stats){0};
+    if (!vk->lost) _oak_vk_meshcull_stats(vk, out);
+}
+
 static oak_result _oak_vk_read_exposure(void *self, float state[4]) {
     return _oak_vk_exposure_read(&((_oak_vk_backend *)self)->vk, state);
 }
@@ -469,6 +475,7 @@ static const oak_backend k_vulkan = {
     .read_sky = _oak_vk_read_sky,
     .read_exposure = _oak_vk_read_exposure,
     .occlusion_stats = _oak_vk_occlusion_stats,
+    .meshlet_stats = _oak_vk_meshlet_stats,
     .presentation = _oak_vk_presentation,
     .present = _oak_vk_present_vt,
 };

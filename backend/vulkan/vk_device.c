@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "backend/gpu/craster.h"
+#include "backend/gpu/meshcull.h"
 #include "vk_internal.h"
 
 const char *_oak_vk_result_name(VkResult r) {
@@ -467,6 +468,7 @@ oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_on
                             : OAK_VK_FENCE_TIMEOUT;
     vk->queue_family = caps.queue_family;
     vk->multi_draw = caps.multi_draw && !_oak_vk_env_on("OAK_VK_NO_MULTIDRAW");
+    vk->meshcull = _oak_meshcull_enabled(); /* OAK_MESHCULL=off: every triangle sent */
     /* the Hi-Z pass draws its compacted commands by count (vk_hiz.c); a
        test turns it off to check the in-place fallback */
     vk->indirect_count = caps.draw_count && !_oak_vk_env_on("OAK_VK_NO_DRAW_COUNT");

@@ -183,6 +183,7 @@ static const _oak_vk_run_fn k_run[OAK_PASS_COUNT] = {
     [OAK_PASS_PARTICLES] = _oak_vk_run_particles, /* vk_pass_particles.c */
     [OAK_PASS_GRASS] = _oak_vk_run_grass,         /* vk_grass.c */
     [OAK_PASS_INSTCULL] = _oak_vk_run_instcull,   /* vk_pass_instcull.c */
+    [OAK_PASS_MESHCULL] = _oak_vk_run_meshcull,   /* vk_meshcull.c */
     [OAK_PASS_SKYCAPTURE] = _oak_vk_run_skycapture,
     [OAK_PASS_SHADOW] = _oak_vk_run_shadow,
     [OAK_PASS_LAMPSHADOW] = _oak_vk_run_lampshadow, /* vk_pass_lampshadow.c */

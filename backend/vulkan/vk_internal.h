@@ -119,6 +119,9 @@ typedef struct _oak_vk_mesh {
     /* a mesh posed by its palette: the pose the skin pass last wrote (0:
        none yet; the pass skins it when the registry's moved on) */
     uint32_t pose_version;
+    /* culled by meshlets (vk_meshcull.c): its records' first uvec4 in the
+       meshlet pool, the uvec4 they take, its meshlet count (0: drawn uncut) */
+    uint32_t ml_first, ml_uvec4, ml_count;
 } _oak_vk_mesh;
 
 typedef struct _oak_vk_texclass {
@@ -222,6 +225,14 @@ typedef struct _oak_vk_frame {
        last frame did (its counters are then the head's, once it is done) */
     _oak_vk_buffer hiz;
     bool hiz_on, hiz_ran;
+    /* the meshcull pass (vk_meshcull.c): this slot's head, jobs, commands,
+       triangle map and expanded indices (host-visible), its job count this
+       frame and whether its last frame culled (its counters are then the
+       head's, once it is done) */
+    _oak_vk_buffer meshcull;
+    uint32_t mc_jobs;
+    bool mc_ran;
+    uint64_t mc_frame; /* vk->frame_count of the frame it culled */
     /* the compute raster (vk_craster.c): this slot's band table
        (host-visible), its band count this frame and per stream the LODs it
        drew (bit k: LOD k), which the hardware path then skips */
@@ -278,6 +289,7 @@ enum {
     OAK_VK_PIPE_CRASTER_MERGE,        /* ... and their pixels into the visibility buffer */
     OAK_VK_PIPE_CRASTER_SHADOW,       /* small stream casters in compute (vk_craster.c) */
     OAK_VK_PIPE_CRASTER_SHADOW_MERGE, /* ... and their texels into a cascade's tile */
+    OAK_VK_PIPE_MESHCULL,             /* plain draws' meshlets culled (vk_meshcull.c) */
     OAK_VK_PIPE_COUNT
 };
 #define OAK_VK_VIS_GROUPS 4 /* vis pipelines, in enum order from OAK_VK_PIPE_VIS */
@@ -368,6 +380,17 @@ typedef struct _oak_vk {
     /* geometry pools: positions (vec4), attributes (oak_gpu_vertex), indices */
     _oak_vk_buffer positions, attributes, indices;
     _oak_vk_ranges vertex_ranges, index_ranges;
+    /* meshlet records and triangle words of the meshes culled by meshlets
+       (oak_gpu.h OAK_B_MESHLETS), in uvec4 (vk_meshcull.c) */
+    _oak_vk_buffer meshlets;
+    _oak_vk_ranges meshlet_ranges;
+    bool meshcull;              /* OAK_MESHCULL was not off when the backend started */
+    oak_meshlet_stats ml_stats; /* the latest finished frame's counters */
+    uint64_t ml_stats_frame;    /* ... and that frame's number (0: none yet) */
+    uint8_t *mc_take;           /* per view draw: drawn from the meshcull pass's commands */
+    uint32_t mc_take_cap;
+    uint32_t mc_first[OAK_VK_VIS_GROUPS], mc_count[OAK_VK_VIS_GROUPS]; /* commands, per group */
+    uint32_t mc_cmd_word; /* the first command's word in the slot's buffer */
     _oak_vk_mesh *meshes; /* by asset slot */
     uint32_t mesh_capacity;
 
@@ -763,5 +786,23 @@ oak_result _oak_vk_sky_read(_oak_vk *vk, float *texels, size_t count, uint32_t *
 
 /* Keeps loaded Vulkan drivers mapped until exit (vk_pin.c). */
 void _oak_vk_pin_drivers(void);
+
+/* ---- meshlet culling (vk_meshcull.c) ------------------------------------ */
+
+/* A mesh's meshlets into the pool when its draws may be culled by them
+   (called as it is uploaded), and their release. */
+oak_result _oak_vk_meshcull_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh h,
+                                   const oak_mesh_data *d);
+void _oak_vk_meshcull_free(_oak_vk *vk, _oak_vk_mesh *m);
+/* The frame's jobs: which view draws (info, the first nd) are drawn from
+   the meshcull pass's commands (vk->mc_take), their commands by group and
+   their records' triangle map (prev.z); the slot's buffer always exists. */
+oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v,
+                                 const struct _oak_vk_draw_info *info, uint32_t nd);
+oak_result _oak_vk_run_meshcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+/* The culled draws' commands in the vis groups (inside the raster's rendering). */
+void _oak_vk_meshcull_draw(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f);
+void _oak_vk_meshcull_stats(_oak_vk *vk, oak_meshlet_stats *out);
+void _oak_vk_meshcull_destroy(_oak_vk *vk);
 
 #endif

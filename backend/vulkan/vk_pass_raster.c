@@ -2,8 +2,10 @@
  * buffer (depth + (draw, triangle) ids), one indirect group per pipeline
  * (sidedness x cutout), then the instance streams drawn natively from the
  * instcull pass's lists, their small LOD bands rasterized in compute
- * first where the device can (vk_craster.c); or, under Hi-Z occlusion
- * culling, vk_hiz.c's two passes. Barriers come from the table (vk_track.c). */
+ * first where the device can (vk_craster.c); the draws culled by meshlets
+ * from the meshcull pass's commands after their groups (vk_meshcull.c); or,
+ * under Hi-Z occlusion culling, vk_hiz.c's two passes. Barriers come from the table (vk_track.c).
+ */
 #include "vk_internal.h"
 
 oak_result _oak_vk_run_raster(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
@@ -21,6 +23,7 @@ oak_result _oak_vk_run_raster(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vi
     _oak_vk_craster_merge(vk, cmd, f); /* its pixels, before the hardware's */
     for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS; g++)
         _oak_vk_draw_group(vk, cmd, f, OAK_VK_PIPE_VIS + g, vk->vis_first[g], vk->vis_count[g]);
+    _oak_vk_meshcull_draw(vk, cmd, f);   /* draws culled by meshlets (vk_meshcull.c) */
     _oak_vk_draw_streams(vk, cmd, f, 0); /* vk_pass_instcull.c */
     vkCmdEndRendering(cmd);
     return OAK_OK;

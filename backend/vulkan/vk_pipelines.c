@@ -73,6 +73,9 @@ static const uint32_t k_skyfilter_comp[] =
 static const uint32_t k_instcull_comp[] =
 #include "shaders/instcull.comp.h"
     ;
+static const uint32_t k_meshcull_comp[] =
+#include "shaders/meshcull.comp.h"
+    ;
 static const uint32_t k_exposure_meter_comp[] =
 #include "shaders/exposure_meter.comp.h"
     ;
@@ -322,6 +325,7 @@ static const _oak_vk_pipe_spec k_pipe_specs[OAK_VK_PIPE_COUNT] = {
     [OAK_VK_PIPE_EXPOSURE_METER] = COMPUTE(k_exposure_meter_comp),
     [OAK_VK_PIPE_EXPOSURE_STEP] = COMPUTE(k_exposure_step_comp),
     [OAK_VK_PIPE_INSTCULL] = COMPUTE(k_instcull_comp),
+    [OAK_VK_PIPE_MESHCULL] = COMPUTE(k_meshcull_comp),
     /* streams from the instcull lists, in the vis groups' order */
     [OAK_VK_PIPE_VIS_STREAM] = RASTER(k_vis_stream_vert, k_vis_stream_frag, .shadow = false),
     [OAK_VK_PIPE_VIS_STREAM_2SIDED] =
@@ -536,6 +540,7 @@ void _oak_vk_targets_destroy(_oak_vk *vk) {
     _oak_vk_instcull_destroy(vk);
     _oak_vk_hiz_destroy(vk);
     _oak_vk_craster_destroy(vk);
+    _oak_vk_meshcull_destroy(vk);
 }
 
 /* Rewritten every frame: pools and targets may have been replaced since the
@@ -609,6 +614,9 @@ void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f) {
     if (f->craster.buffer) OAK_VK_BUF(OAK_B_CRASTER, sb, f->craster);
     if (vk->craster_depth.buffer) OAK_VK_BUF(OAK_B_CRASTER_DEPTH, sb, vk->craster_depth);
     if (vk->craster_shadow.buffer) OAK_VK_BUF(OAK_B_CRASTER_SHADOW, sb, vk->craster_shadow);
+    /* the meshcull pass's (vk_meshcull.c): vis.frag names the slot's always */
+    if (vk->meshlets.buffer) OAK_VK_BUF(OAK_B_MESHLETS, sb, vk->meshlets);
+    if (f->meshcull.buffer) OAK_VK_BUF(OAK_B_MESHCULL, sb, f->meshcull);
     for (uint32_t i = 0; i < OAK_GPU_TEXTURE_CLASSES; i++) {
         VkImageView v = i < vk->class_count && vk->classes[i].image.view ? vk->classes[i].image.view
                                                                          : vk->dummy_array.view;

@@ -73,6 +73,7 @@ static void _oak_vk_mesh_free(_oak_vk *vk, _oak_vk_mesh *m) {
     if (m->id) {
         _oak_vk_ranges_free(&vk->vertex_ranges, m->vertex_first, m->vertex_count);
         _oak_vk_ranges_free(&vk->index_ranges, m->index_first, m->index_count);
+        _oak_vk_meshcull_free(vk, m);
     }
     memset(m, 0, sizeof *m);
 }
@@ -181,7 +182,8 @@ static oak_result _oak_vk_mesh_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh mes
     uint32_t *idx = (uint32_t *)((uint8_t *)vk->frames[vk->slot].staging.mapped + idx_off);
     for (uint32_t i = 0; i < ic; i++) idx[i] = d->indices[i] < vc ? d->indices[i] : 0;
     _oak_vk_copy(vk, vk->indices.buffer, ifirst * 4, idx_off, (uint64_t)ic * 4);
-    return OAK_OK;
+    /* its meshlets, when its draws are culled by them (vk_meshcull.c) */
+    return _oak_vk_meshcull_upload(vk, m, mesh, d);
 }
 
 oak_result _oak_vk_sync_mesh(_oak_vk *vk, oak_mesh mesh, const _oak_vk_mesh **out) {

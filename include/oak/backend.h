@@ -336,6 +336,7 @@ typedef enum oak_pass_id {
     OAK_PASS_PARTICLES,  /* particle streams' records written by the particle kernel (gpus) */
     OAK_PASS_GRASS,      /* grass squares grown into their slots by the grass kernel (gpus) */
     OAK_PASS_INSTCULL,   /* instance streams' cull-and-LOD kernel in compute (gl) */
+    OAK_PASS_MESHCULL,   /* plain draws' meshlets culled into an index buffer (gpus) */
     OAK_PASS_SKYCAPTURE, /* the sky into irradiance and prefiltered maps, when it changed */
     OAK_PASS_SHADOW,     /* the key light's casters into its depth map */
     OAK_PASS_LAMPSHADOW, /* the budgeted lamps' faces into the lamp atlas */

@@ -108,7 +108,9 @@
 #define OAK_B_CRASTER           48 /* uvec4[]: the compute raster's head, then its bands (oak_gpu.h "Compute rasterization") */
 #define OAK_B_CRASTER_DEPTH     49 /* uint64 per pixel: depth bits << 32 | item, the compute raster's target */
 #define OAK_B_CRASTER_SHADOW    50 /* uint per texel: the shadow compute raster's depth bits, a region per cascade and kind */
-#define OAK_B_COUNT             51
+#define OAK_B_MESHLETS          51 /* uvec4[]: meshlet records and their triangles, per mesh (oak_gpu_meshlet) */
+#define OAK_B_MESHCULL          52 /* uint[]: the meshcull pass's head, jobs, commands, maps, indices */
+#define OAK_B_COUNT             53
 
 /* The sky buffer (OAK_B_SKY; the CPU backend keeps the same floats), in vec4
  * texels: a head, then the octahedral capture's mips (level 0 first, each
@@ -372,7 +374,10 @@ OAK_STRUCT(oak_gpu_draw) {
     /* x: how far after the first vertex (info.z) the positions pool holds
        this draw's vertices in last frame's pose (a posed mesh drawn with
        OAK_DRAW_PREV_POSE: its vertex count), 0 for the positions themselves;
-       y, z, w 0. The taa pass's motion reads the triangle there (224 bytes
+       y 0 (common/draw.glsl makes it 1 for a posed stream instance), z 0,
+       or for a draw culled by meshlets 1 + the first word of its triangle
+       map in OAK_B_MESHCULL (vis.frag), w 0. The taa pass's
+       motion reads the triangle there (224 bytes
        a record, 16 of them this) */
     OAK_U4(prev);
 }
@@ -770,6 +775,45 @@ OAK_END(oak_gpu_grass_square);
  * the squares, OAK_B_GRASS_OUT the records it writes. */
 #define OAK_B_GRASS_IN  50
 #define OAK_B_GRASS_OUT OAK_B_INSTANCES
+
+/* Per-meshlet culling on the GPUs (docs/ARCHITECTURE.md "Meshlet culling",
+ * shaders/meshcull.comp.glsl). OAK_B_MESHLETS, uploaded with each mesh
+ * whose draws are culled by meshlets, in uvec4: its meshlets' records
+ * (OAK_GPU_MESHLET_UVEC4 each), then its triangles in meshlet order as the
+ * index of each in the mesh's own list, four to a uvec4. A record's
+ * offsets: the uvec4 of its first triangle word times 4 plus its place
+ * (a word index), its triangle count, 0, 0. lod_sphere, parent_sphere,
+ * lod_error and parent_error are cluster LOD's (0 and a huge
+ * parent_error for a plain mesh's meshlets: always its own level). */
+OAK_STRUCT(oak_gpu_meshlet) {
+    OAK_F4(sphere);        /* centre xyz, radius, in mesh space */
+    OAK_F4(cone_apex);     /* xyz, w the cutoff (1: the cone culls nothing) */
+    OAK_F4(cone_axis);     /* xyz, w 0 */
+    OAK_F4(lod_sphere);    /* cluster LOD: the sphere its error was measured over */
+    OAK_F4(parent_sphere); /* ... and its parent group's */
+    OAK_F4(error);         /* lod_error, parent_error, 0, 0 */
+    OAK_U4(offsets);
+} OAK_END(oak_gpu_meshlet);
+#define OAK_GPU_MESHLET_UVEC4 7
+/* OAK_B_MESHCULL, one per frame slot, in 32-bit words: the head
+ * (OAK_GPU_MESHCULL_HEAD_WORDS): counters the kernel adds to, zero from
+ * the host (meshlets tested, culled by the frustum, by cones, triangles
+ * kept), the job count, the first word of the expanded indices, the
+ * first word of the triangle map, 0, then the left, right, bottom, top and
+ * near planes (world space, as float bits) from word 8. Then a job per
+ * culled draw (OAK_GPU_MESHCULL_JOB_WORDS: the draw, the uvec4 of its
+ * mesh's first meshlet record in OAK_B_MESHLETS, its meshlet count with
+ * bit 31 set when cones cull, its region's first triangle, the eye in mesh
+ * space and its world's largest axis scale as float bits, the word of its
+ * command, 0, 0, 0). Then the commands (DrawElementsIndirect, 5 words, the
+ * index count the kernel's, in the vis groups' order), then the triangle
+ * map (per region triangle the index in the mesh's own list: vis.frag
+ * reads it from oak_gpu_draw.prev.z - 1 plus gl_PrimitiveID), then the
+ * expanded indices, 3 a triangle. A job's region holds its mesh's
+ * triangle count, kept meshlets first in meshlet order. */
+#define OAK_GPU_MESHCULL_HEAD_WORDS 28
+#define OAK_GPU_MESHCULL_JOB_WORDS  12
+#define OAK_GPU_MESHCULL_GROUP      64
 
 #ifdef __STDC_VERSION__
 /* KHR_texture_transform packed for the shaders (the shader forms the same

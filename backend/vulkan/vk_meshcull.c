@@ -1,0 +1,235 @@
+/* Per-meshlet culling of plain draws on Vulkan (docs/ARCHITECTURE.md
+ * "Meshlet culling"): each eligible mesh's meshlets go to the meshlet pool
+ * once, with its upload; each frame the upload pass makes a job per view
+ * draw of such a mesh in the vis groups (not under two-pass Hi-Z, whose
+ * commands are per draw), the meshcull pass (shaders/meshcull.comp.glsl)
+ * writes the kept meshlets' triangles into the slot's expanded index buffer
+ * and each job's index count, and the raster draws those commands with
+ * that buffer as its index buffer. The buffer is host-visible: the host
+ * writes the head, jobs and commands, and reads the counters once the
+ * slot's fence has passed (a frame or two late). */
+#include <string.h>
+
+#include "backend/gpu/meshcull.h"
+#include "vk_internal.h"
+
+#define CMD_WORDS 5u /* VkDrawIndexedIndirectCommand */
+
+static const VkBufferUsageFlags k_mc_usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                             VK_BUFFER_USAGE_INDEX_BUFFER_BIT |
+                                             VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+static const VkBufferUsageFlags k_pool_usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                               VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                               VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+
+/* ---- the meshlet pool ---------------------------------------------------- */
+
+static oak_result pool_take(_oak_vk *vk, uint32_t n, uint64_t *at) {
+    if (!vk->meshlets.buffer) {
+        oak_result r =
+            _oak_vk_buffer_create(vk, &vk->meshlets, 4096 * 16, k_pool_usage, OAK_VK_MEM_DEVICE);
+        if (r) return r;
+        _oak_vk_ranges_init(&vk->meshlet_ranges, 4096);
+    }
+    *at = _oak_vk_ranges_alloc(&vk->meshlet_ranges, n, 1);
+    while (*at == UINT64_MAX) {
+        uint64_t total = vk->meshlet_ranges.total * 2;
+        if (total < vk->meshlet_ranges.total + n) total = vk->meshlet_ranges.total + n;
+        if (total * 16 > vk->props.limits.maxStorageBufferRange)
+            return oak_error(OAK_ERROR_LIMIT, "vulkan: meshlet pool would exceed %u bytes",
+                             vk->props.limits.maxStorageBufferRange);
+        oak_result r = _oak_vk_buffer_grow(vk, &vk->meshlets, total * 16, k_pool_usage,
+                                           OAK_VK_MEM_DEVICE, true);
+        if (r) return r;
+        if (!_oak_vk_ranges_grow(&vk->meshlet_ranges, total))
+            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: meshlet pool ranges");
+        *at = _oak_vk_ranges_alloc(&vk->meshlet_ranges, n, 1);
+    }
+    return OAK_OK;
+}
+
+oak_result _oak_vk_meshcull_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh h,
+                                   const oak_mesh_data *d) {
+    m->ml_first = m->ml_uvec4 = m->ml_count = 0;
+    if (!vk->meshcull || !m->index_count || m->prev) return OAK_OK;
+    uint32_t *tri_of = NULL;
+    const oak_meshlets *ml = _oak_meshcull_gpu_cut(h, d, &tri_of);
+    if (!ml) return OAK_OK; /* drawn uncut */
+    uint32_t n = _oak_meshcull_gpu_uvec4(ml);
+    uint64_t at = 0, off = 0;
+    oak_result r = pool_take(vk, n, &at);
+    if (!r && at + n > UINT32_MAX / 4) r = oak_error(OAK_ERROR_LIMIT, "vulkan: meshlet pool");
+    if (!r) r = _oak_vk_stage(vk, NULL, (uint64_t)n * 16, 16, &off);
+    if (!r) {
+        _oak_vk_frame *f = &vk->frames[vk->slot];
+        _oak_meshcull_gpu_pack((uint32_t(*)[4])((uint8_t *)f->staging.mapped + off), (uint32_t)at,
+                               ml, tri_of);
+        VkBufferCopy c = {off, at * 16, (uint64_t)n * 16};
+        vkCmdCopyBuffer(f->cmd, f->staging.buffer, vk->meshlets.buffer, 1, &c);
+        m->ml_first = (uint32_t)at;
+        m->ml_uvec4 = n;
+        m->ml_count = ml->count;
+    } else if (at != UINT64_MAX && vk->meshlets.buffer && n) {
+        _oak_vk_ranges_free(&vk->meshlet_ranges, at, n);
+    }
+    oak_free(tri_of);
+    return r;
+}
+
+void _oak_vk_meshcull_free(_oak_vk *vk, _oak_vk_mesh *m) {
+    if (m->ml_count) _oak_vk_ranges_free(&vk->meshlet_ranges, m->ml_first, m->ml_uvec4);
+    m->ml_first = m->ml_uvec4 = m->ml_count = 0;
+}
+
+/* ---- the frame ------------------------------------------------------------ */
+
+/* The counters a finished slot holds, into vk->ml_stats when newer. */
+static void read_counters(_oak_vk *vk, _oak_vk_frame *f) {
+    if (!f->mc_ran || !f->meshcull.mapped || f->mc_frame <= vk->ml_stats_frame) return;
+    _oak_meshcull_gpu_stats(&vk->ml_stats, f->meshcull.mapped);
+    vk->ml_stats_frame = f->mc_frame;
+}
+
+static oak_result reserve(_oak_vk *vk, _oak_vk_buffer *b, uint64_t bytes) {
+    if (b->buffer && b->size >= bytes) return OAK_OK;
+    uint64_t size = b->size ? b->size : 4096;
+    while (size < bytes) size *= 2;
+    /* this slot's last frame has finished: its buffer can go now */
+    _oak_vk_buffer_destroy(vk, b);
+    return _oak_vk_buffer_create(vk, b, size, k_mc_usage, OAK_VK_MEM_UPLOAD);
+}
+
+oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v,
+                                 const _oak_vk_draw_info *info, uint32_t nd) {
+    read_counters(vk, f); /* the slot's last frame has finished */
+    f->mc_ran = false;
+    f->mc_jobs = 0;
+    memset(vk->mc_count, 0, sizeof vk->mc_count);
+    memset(vk->mc_first, 0, sizeof vk->mc_first);
+    if (!OAK_GROW(vk->mc_take, vk->mc_take_cap, nd + 1))
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: meshcull scratch");
+    memset(vk->mc_take, 0, nd + 1);
+    /* the jobs: view draws of a cut mesh in the vis groups; under two-pass
+       Hi-Z each draw is its own command there (vk_hiz.c), so none */
+    uint32_t jobs = 0;
+    uint64_t tris = 0;
+    if (vk->meshcull && !v->occ_gpu) {
+        for (uint32_t i = 0; i < nd; i++) {
+            if (info[i].group >= OAK_VK_VIS_GROUPS) continue;
+            uint32_t slot = oak_handle_index(v->draws.mesh[i].id);
+            const _oak_vk_mesh *m = slot < vk->mesh_capacity ? &vk->meshes[slot] : NULL;
+            if (!m || m->id != v->draws.mesh[i].id || !m->ml_count) continue;
+            vk->mc_take[i] = 1;
+            jobs++;
+            tris += m->index_count / 3;
+        }
+    }
+    uint64_t job_word = OAK_GPU_MESHCULL_HEAD_WORDS;
+    uint64_t cmd_word = job_word + (uint64_t)jobs * OAK_GPU_MESHCULL_JOB_WORDS;
+    uint64_t map_word = cmd_word + (uint64_t)jobs * CMD_WORDS;
+    uint64_t index_word = map_word + tris;
+    uint64_t words = index_word + tris * 3;
+    if (words * 4 > vk->props.limits.maxStorageBufferRange) {
+        /* too many to cull this frame: every draw as it is */
+        memset(vk->mc_take, 0, nd + 1);
+        jobs = 0, tris = 0;
+        cmd_word = map_word = index_word = words = OAK_GPU_MESHCULL_HEAD_WORDS;
+    }
+    oak_result r = reserve(vk, &f->meshcull, words * 4);
+    if (r) return r;
+    uint32_t *w = f->meshcull.mapped;
+    _oak_meshcull_view cv;
+    _oak_meshcull_view_make(&cv, v, vk->width, vk->height);
+    oak_gpu_draw *rec = f->draws.mapped;
+    uint32_t job = 0, region = 0;
+    /* commands in the vis groups' order, as the raster draws them */
+    for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS && jobs; g++) {
+        vk->mc_first[g] = job;
+        for (uint32_t i = 0; i < nd; i++) {
+            if (!vk->mc_take[i] || info[i].group != g) continue;
+            const _oak_vk_mesh *m = &vk->meshes[oak_handle_index(v->draws.mesh[i].id)];
+            uint32_t *jw = w + job_word + (uint64_t)job * OAK_GPU_MESHCULL_JOB_WORDS;
+            uint32_t cw = (uint32_t)(cmd_word + (uint64_t)job * CMD_WORDS);
+            /* false: a world that cannot be culled keeps every meshlet */
+            (void)_oak_meshcull_gpu_job(jw, &cv, (const float *)v->draws.world[i], !(g & 1u), i,
+                                        m->ml_first, m->ml_count, region, cw);
+            VkDrawIndexedIndirectCommand c = {.indexCount = 0,
+                                              .instanceCount = 1,
+                                              .firstIndex =
+                                                  (uint32_t)(index_word + (uint64_t)region * 3),
+                                              .vertexOffset = (int32_t)info[i].first_vertex,
+                                              .firstInstance = i};
+            memcpy(w + cw, &c, sizeof c);
+            rec[i].prev[2] = (uint32_t)map_word + region + 1;
+            region += m->index_count / 3;
+            job++;
+        }
+        vk->mc_count[g] = job - vk->mc_first[g];
+    }
+    _oak_meshcull_gpu_head(w, &cv, jobs, (uint32_t)index_word, (uint32_t)map_word);
+    f->mc_jobs = jobs;
+    vk->mc_cmd_word = (uint32_t)cmd_word;
+    if (jobs) {
+        f->mc_ran = true;
+        f->mc_frame = vk->frame_count;
+    }
+    return OAK_OK;
+}
+
+oak_result _oak_vk_run_meshcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
+    (void)v;
+    if (!f->mc_jobs) return OAK_OK;
+    if (_oak_vk_bind(vk, f->cmd, OAK_VK_PIPE_MESHCULL)) {
+        uint32_t groups = f->mc_jobs < 65535u ? f->mc_jobs : 65535u; /* the kernel strides */
+        vkCmdDispatch(f->cmd, groups, 1, 1);
+    }
+    /* readers: the raster's commands, indices and vis.frag's map; the host's counters */
+    _oak_vk_barrier(f->cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                    VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT |
+                        VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_HOST_BIT,
+                    VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_INDEX_READ_BIT |
+                        VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_HOST_READ_BIT);
+    return OAK_OK;
+}
+
+void _oak_vk_meshcull_draw(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f) {
+    if (!f->mc_jobs) return;
+    vkCmdBindIndexBuffer(cmd, f->meshcull.buffer, 0, VK_INDEX_TYPE_UINT32);
+    const uint32_t stride = sizeof(VkDrawIndexedIndirectCommand);
+    for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS; g++) {
+        uint32_t n = vk->mc_count[g];
+        if (!n || !_oak_vk_bind(vk, cmd, OAK_VK_PIPE_VIS + g)) continue;
+        uint64_t at = ((uint64_t)vk->mc_cmd_word + (uint64_t)vk->mc_first[g] * CMD_WORDS) * 4;
+        if (vk->multi_draw)
+            vkCmdDrawIndexedIndirect(cmd, f->meshcull.buffer, at, n, stride);
+        else
+            for (uint32_t k = 0; k < n; k++)
+                vkCmdDrawIndexedIndirect(cmd, f->meshcull.buffer, at + (uint64_t)k * stride, 1,
+                                         stride);
+    }
+    vkCmdBindIndexBuffer(cmd, vk->indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+}
+
+void _oak_vk_meshcull_stats(_oak_vk *vk, oak_meshlet_stats *out) {
+    /* a slot still in flight is skipped: its fence says so without a wait */
+    for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
+        _oak_vk_frame *f = &vk->frames[i];
+        bool done = !f->submitted || vkGetFenceStatus(vk->device, f->fence) == VK_SUCCESS;
+        if (done && !(vk->recording && i == vk->slot)) read_counters(vk, f);
+    }
+    *out = vk->ml_stats_frame ? vk->ml_stats : (oak_meshlet_stats){0};
+}
+
+void _oak_vk_meshcull_destroy(_oak_vk *vk) {
+    for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
+        _oak_vk_buffer_destroy(vk, &vk->frames[i].meshcull);
+        vk->frames[i].mc_jobs = 0;
+        vk->frames[i].mc_ran = false;
+    }
+    _oak_vk_buffer_destroy(vk, &vk->meshlets);
+    _oak_vk_ranges_release(&vk->meshlet_ranges);
+    oak_free(vk->mc_take);
+    vk->mc_take = NULL;
+    vk->mc_take_cap = 0;
+}

@@ -1,0 +1,56 @@
+// Per-meshlet culling on the GPUs (docs/ARCHITECTURE.md "Meshlet culling"):
+// the test backend/gpu/meshcull.c's _oak_meshcull_test makes, with the same
+// planes (the host's, 2 px margin) and the same cone epsilon, written in the
+// same order with `precise` so no multiply-add is fused and the counts match
+// the CPU's (sqrt aside). The draw's eye in mesh space and scale are the
+// host's (_oak_meshcull_draw_make).
+#ifndef OAK_MESHCULL_GLSL
+#define OAK_MESHCULL_GLSL
+#include "common/oak_gpu.h"
+
+// backend/gpu/meshcull.h's OAK_MESHCULL_CONE_EPS and verdicts
+#define OAK_MESHCULL_CONE_EPS 0.01
+#define OAK_MESHCULL_KEEP     0u
+#define OAK_MESHCULL_FRUSTUM  1u
+#define OAK_MESHCULL_CONE     2u
+
+oak_gpu_meshlet oak_meshlet_unpack(uvec4 a, uvec4 b, uvec4 c, uvec4 d, uvec4 e, uvec4 f, uvec4 g) {
+    oak_gpu_meshlet m;
+    m.sphere = uintBitsToFloat(a);
+    m.cone_apex = uintBitsToFloat(b);
+    m.cone_axis = uintBitsToFloat(c);
+    m.lod_sphere = uintBitsToFloat(d);
+    m.parent_sphere = uintBitsToFloat(e);
+    m.error = uintBitsToFloat(f);
+    m.offsets = g;
+    return m;
+}
+
+uint oak_meshcull_test(vec4 planes[5], mat4 world, float scale, bool cone, vec3 eye,
+                       oak_gpu_meshlet ml) {
+    vec3 c = ml.sphere.xyz;
+    precise vec3 w;
+    for (int r = 0; r < 3; r++)
+        w[r] = world[0][r] * c.x + world[1][r] * c.y + world[2][r] * c.z + world[3][r];
+    precise float rad = ml.sphere.w * scale;
+    for (int i = 0; i < 5; i++) {
+        vec4 p = planes[i];
+        precise float s = p.x * w.x + p.y * w.y + p.z * w.z + p.w;
+        if (s < -rad) return OAK_MESHCULL_FRUSTUM;
+    }
+    float cutoff = ml.cone_apex.w;
+    if (cone && cutoff < 1.0) {
+        precise vec3 d = ml.cone_apex.xyz - eye;
+        precise float l2 = d.x * d.x + d.y * d.y + d.z * d.z;
+        float l = sqrt(l2);
+        precise float dp = d.x * ml.cone_axis.x + d.y * ml.cone_axis.y + d.z * ml.cone_axis.z;
+        precise float lim = (cutoff + float(OAK_MESHCULL_CONE_EPS)) * l;
+        if (l > 0.0 && dp >= lim) return OAK_MESHCULL_CONE;
+    }
+    return OAK_MESHCULL_KEEP;
+}
+
+// Cluster LOD (issue 16's clod) goes in meshcull.comp's marked spot: a
+// meshlet drawn only at its own level, keep &= oak_clod_keep(...) from its
+// lod_sphere, parent_sphere, lod_error and parent_error.
+#endif

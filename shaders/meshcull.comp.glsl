@@ -1,0 +1,94 @@
+#version 450
+// The meshcull pass (docs/ARCHITECTURE.md "Meshlet culling"): a work group
+// per job (a plain draw culled by meshlets, oak_gpu.h OAK_B_MESHCULL) tests
+// its meshlets 64 at a time, then writes the kept ones' triangles in
+// meshlet order into the job's region: the mesh's indices (from the index
+// pool) into the expanded index buffer and each triangle's index in the
+// mesh's own list into the triangle map (vis.frag writes that as the
+// visibility id). The order is fixed (a scan in shared memory, no atomics
+// on the region), so a frame draws the same triangles in the same order
+// every time. The job's command gets 3 x the triangles kept.
+#extension GL_GOOGLE_include_directive : require
+#include "common/bindings.glsl"
+#include "common/meshcull.glsl"
+
+layout(local_size_x = OAK_GPU_MESHCULL_GROUP) in;
+
+OAK_SSBO(OAK_B_MESHLETS) readonly buffer MeshletPool { uvec4 ml_pool[]; };
+OAK_SSBO(OAK_B_MESHCULL) buffer MeshcullBlock { uint mc[]; };
+
+shared uint s_n[OAK_GPU_MESHCULL_GROUP];
+shared uint s_base, s_frustum, s_cone;
+
+void main() {
+    uint lane = gl_LocalInvocationID.x;
+    uint jobs = mc[4], index_word = mc[5], map_word = mc[6];
+    vec4 planes[5];
+    for (int i = 0; i < 5; i++)
+        planes[i] = uintBitsToFloat(uvec4(mc[8 + 4 * i], mc[9 + 4 * i], mc[10 + 4 * i], mc[11 + 4 * i]));
+    for (uint job = gl_WorkGroupID.x; job < jobs; job += gl_NumWorkGroups.x) {
+        uint j = OAK_GPU_MESHCULL_HEAD_WORDS + job * OAK_GPU_MESHCULL_JOB_WORDS;
+        uint draw = mc[j], rec0 = mc[j + 1], count = mc[j + 2] & 0x7fffffffu;
+        bool cone = (mc[j + 2] >> 31) != 0u;
+        uint region = mc[j + 3];
+        vec3 eye = uintBitsToFloat(uvec3(mc[j + 4], mc[j + 5], mc[j + 6]));
+        float scale = uintBitsToFloat(mc[j + 7]);
+        uint cmd_word = mc[j + 8];
+        mat4 world = draws[draw].world;
+        uint first_index = draws[draw].info.y;
+        if (lane == 0u) {
+            s_base = 0u;
+            s_frustum = 0u;
+            s_cone = 0u;
+        }
+        barrier();
+        for (uint m0 = 0u; m0 < count; m0 += OAK_GPU_MESHCULL_GROUP) {
+            uint m = m0 + lane, n = 0u, first_tri = 0u;
+            if (m < count) {
+                uint at = rec0 + m * OAK_GPU_MESHLET_UVEC4;
+                oak_gpu_meshlet ml = oak_meshlet_unpack(ml_pool[at], ml_pool[at + 1], ml_pool[at + 2],
+                                                        ml_pool[at + 3], ml_pool[at + 4],
+                                                        ml_pool[at + 5], ml_pool[at + 6]);
+                uint t = oak_meshcull_test(planes, world, scale, cone, eye, ml);
+                bool keep = t == OAK_MESHCULL_KEEP;
+                // CLUSTER LOD GOES HERE (the lead's merge with clod):
+                //   keep = keep && oak_clod_keep(ml, ...)
+                // counted apart from the frustum and the cones.
+                if (t == OAK_MESHCULL_FRUSTUM) atomicAdd(s_frustum, 1u);
+                if (t == OAK_MESHCULL_CONE) atomicAdd(s_cone, 1u);
+                n = keep ? ml.offsets.y : 0u;
+                first_tri = ml.offsets.x;
+            }
+            s_n[lane] = n;
+            barrier();
+            // inclusive scan of the kept triangle counts (Hillis-Steele)
+            for (uint off = 1u; off < OAK_GPU_MESHCULL_GROUP; off <<= 1) {
+                uint v = lane >= off ? s_n[lane - off] : 0u;
+                barrier();
+                s_n[lane] += v;
+                barrier();
+            }
+            uint dst = region + s_base + s_n[lane] - n;
+            for (uint k = 0u; k < n; k++) {
+                uint tw = first_tri + k;
+                uint orig = ml_pool[tw >> 2][tw & 3u];
+                uint src = first_index + 3u * orig, d = dst + k;
+                mc[map_word + d] = orig;
+                mc[index_word + 3u * d] = indices[src];
+                mc[index_word + 3u * d + 1u] = indices[src + 1u];
+                mc[index_word + 3u * d + 2u] = indices[src + 2u];
+            }
+            barrier();
+            if (lane == OAK_GPU_MESHCULL_GROUP - 1) s_base += s_n[lane];
+            barrier();
+        }
+        if (lane == 0u) {
+            mc[cmd_word] = 3u * s_base;
+            atomicAdd(mc[0], count);
+            atomicAdd(mc[1], s_frustum);
+            atomicAdd(mc[2], s_cone);
+            atomicAdd(mc[3], s_base);
+        }
+        barrier();
+    }
+}
