@@ -93,16 +93,21 @@ oak_result _oak_gl_run_grass(_oak_gl_backend *b, const oak_render_view *v) {
             f->instcull_version[s], here, &G->list, &G->list_cap, n);
         if (k == UINT32_MAX) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl grass: no jobs");
         n += k;
-        k = _oak_stream_grass_jobs(
-            rs->stream,
-            f->instcull_prev_src[s] == rs->records && f->instcull_prev_first[s] == total + here,
-            f->instcull_prev_version[s], total + here, &G->list, &G->list_cap, n);
-        if (k == UINT32_MAX) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl grass: no jobs");
-        n += k;
-        /* instcull finds both copies current and uploads neither */
-        f->instcull_src[s] = f->instcull_prev_src[s] = rs->records;
-        f->instcull_version[s] = rs->version, f->instcull_prev_version[s] = rs->prev_version;
-        f->instcull_first[s] = here, f->instcull_prev_first[s] = total + here;
+        /* a stream that is its own last frame (grass: prev offset 0) keeps no
+           copy there to grow (_oak_gpu_prev_stale clears instcull's state) */
+        if (!_oak_gpu_prev_is_records(rs)) {
+            k = _oak_stream_grass_jobs(
+                rs->stream,
+                f->instcull_prev_src[s] == rs->records && f->instcull_prev_first[s] == total + here,
+                f->instcull_prev_version[s], total + here, &G->list, &G->list_cap, n);
+            if (k == UINT32_MAX) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl grass: no jobs");
+            n += k;
+            f->instcull_prev_src[s] = rs->records, f->instcull_prev_version[s] = rs->prev_version;
+            f->instcull_prev_first[s] = total + here;
+        }
+        /* instcull finds this frame's copy current and copies nothing */
+        f->instcull_src[s] = rs->records, f->instcull_version[s] = rs->version;
+        f->instcull_first[s] = here;
     }
     if (!n) return OAK_OK;
     /* rows of at most 65,535 groups, the last padded with empty squares */
