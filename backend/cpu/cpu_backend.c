@@ -184,10 +184,13 @@ static const cpu_run_fn k_run[OAK_PASS_COUNT] = {
 };
 
 /* no instcull: the CPU's cull-and-LOD kernel runs in the frontend; no
-   particles pass: the CPU evaluates particle records on the job pool */
+   particles or grass pass: the CPU evaluates particle records and grows
+   grass on the job pool; no meshcull pass: the CPU tests meshlets in its
+   raster's set-up */
 #define CPU_CAPS                                                                                   \
     ((OAK_CAP_ALL_PASSES & ~OAK_CAP_PASS(OAK_PASS_INSTCULL) & ~OAK_CAP_PASS(OAK_PASS_SKIN) &       \
-      ~OAK_CAP_PASS(OAK_PASS_PARTICLES) & ~OAK_CAP_PASS(OAK_PASS_GRASS)) |                         \
+      ~OAK_CAP_PASS(OAK_PASS_PARTICLES) & ~OAK_CAP_PASS(OAK_PASS_GRASS) &                          \
+      ~OAK_CAP_PASS(OAK_PASS_MESHCULL)) |                                                          \
      OAK_CAP_PIXELS | OAK_CAP_SHADOW_CACHE | OAK_CAP_PROBES)
 
 /* The frame: the pass table top to bottom, each pass timed by its row. */
