@@ -166,6 +166,7 @@ void oak_destroy_stream(oak_stream *s) {
     oak_free(s->records);
     oak_free(s->overrides);
     oak_free(s->joint_reach);
+    oak_free(s->slot_version);
     oak_free(s);
 }
 
@@ -174,6 +175,11 @@ static void log_write(oak_stream *s, uint32_t lo, uint32_t hi) {
     s->version++;
     s->log[s->version % OAK_STREAM_WRITE_LOG][0] = lo;
     s->log[s->version % OAK_STREAM_WRITE_LOG][1] = hi;
+    if (s->slot_version && lo < hi) {
+        uint32_t size = s->grass_slot_size, last = (hi - 1) / size;
+        for (uint32_t k = lo / size; k <= last && k < s->slot_versions; k++)
+            s->slot_version[k] = s->version;
+    }
 }
 
 uint32_t _oak_stream_writes_since(const oak_stream *s, uint64_t since, uint32_t (*ranges)[2],
@@ -398,13 +404,24 @@ oak_result oak_stream_set_lod_override(oak_stream *s, const uint8_t *lods) {
     return OAK_OK;
 }
 
-void _oak_stream_set_grass(oak_stream *s, uint32_t slot_size,
-                           bool (*job)(void *user, const oak_stream *s, uint32_t slot,
-                                       uint32_t first, oak_gpu_grass_square *out),
-                           void *user) {
+oak_result _oak_stream_set_grass(oak_stream *s, uint32_t slot_size,
+                                 bool (*job)(void *user, const oak_stream *s, uint32_t slot,
+                                             uint32_t first, oak_gpu_grass_square *out),
+                                 void *user) {
+    oak_free(s->slot_version);
+    s->slot_version = NULL, s->slot_versions = 0;
+    if (slot_size) {
+        /* every slot counts as written now: a copy older than this lacks it */
+        uint32_t n = (s->desc.capacity + slot_size - 1) / slot_size;
+        if (!(s->slot_version = oak_alloc(sizeof *s->slot_version * (n ? n : 1))))
+            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "stream: no memory for grass slots");
+        for (uint32_t k = 0; k < n; k++) s->slot_version[k] = s->version;
+        s->slot_versions = n;
+    }
     s->grass_slot_size = slot_size;
     s->grass_job = slot_size ? job : NULL;
     s->grass_user = user;
+    return OAK_OK;
 }
 
 void _oak_stream_set_host_fill(oak_stream *s, void (*fill)(void *user, oak_stream *s), void *user) {
@@ -415,32 +432,16 @@ void _oak_stream_set_host_fill(oak_stream *s, void (*fill)(void *user, oak_strea
 uint32_t _oak_stream_grass_jobs(const oak_stream *s, bool same, uint64_t since, uint32_t first,
                                 oak_gpu_grass_square **jobs, uint32_t *cap, uint32_t at) {
     uint32_t size = s->grass_slot_size, slots = size ? (s->count + size - 1) / size : 0;
-    if (!s->grass_job || !slots) return 0;
-    uint32_t ranges[OAK_STREAM_WRITE_LOG][2];
-    uint32_t nr =
-        same ? _oak_stream_writes_since(s, since, ranges, OAK_STREAM_WRITE_LOG) : UINT32_MAX;
-    if (nr == 0) return 0;
-    uint8_t *want = oak_calloc(slots, 1); /* each slot once, whatever the ranges overlap */
-    if (!want) return UINT32_MAX;
-    if (nr == UINT32_MAX) {
-        memset(want, 1, slots);
-    } else {
-        for (uint32_t i = 0; i < nr; i++) {
-            uint32_t hi = ranges[i][1] < s->count ? ranges[i][1] : s->count;
-            for (uint32_t k = ranges[i][0] / size; ranges[i][0] < hi && k <= (hi - 1) / size; k++)
-                want[k] = 1;
-        }
-    }
+    if (!s->grass_job || !slots || (same && since >= s->version)) return 0;
+    if (slots > s->slot_versions) slots = s->slot_versions;
     uint32_t n = 0;
     for (uint32_t k = 0; k < slots; k++) {
-        if (!want[k]) continue;
+        /* a copy of version `since` holds every slot written by then */
+        if (same && s->slot_version[k] <= since) continue;
         if (!OAK_GROW(*jobs, *cap, at + n + 1) ||
-            !s->grass_job(s->grass_user, s, k, first, &(*jobs)[at + n])) {
-            n = UINT32_MAX;
-            break;
-        }
+            !s->grass_job(s->grass_user, s, k, first, &(*jobs)[at + n]))
+            return UINT32_MAX;
         n++;
     }
-    oak_free(want);
     return n;
 }

@@ -50,6 +50,12 @@ struct oak_stream {
     /* a GRASS stream the device can grow (_oak_stream_set_grass): records
        a square's slot holds and the owner's job for a slot */
     uint32_t grass_slot_size;
+    /* per slot, the version that last wrote any of its records: which
+       slots a copy of version v lacks, exactly (the write log holds the
+       last OAK_STREAM_WRITE_LOG writes only, and a frame's squares arriving
+       and leaving overflowed it, regrowing every slot) */
+    uint64_t *slot_version;
+    uint32_t slot_versions;
     bool (*grass_job)(void *user, const oak_stream *s, uint32_t slot, uint32_t first,
                       oak_gpu_grass_square *out);
     void *grass_user;
@@ -59,11 +65,12 @@ struct oak_stream {
    slot_size records a square's slot, and job(user, s, slot, first, out)
    the grass kernel's job writing slot `slot` of s alone, with s's records
    starting at record `first` of the device's buffer (a free slot: zeros);
-   false: the device cannot grow it. job NULL: the host writes every record. */
-void _oak_stream_set_grass(oak_stream *s, uint32_t slot_size,
-                           bool (*job)(void *user, const oak_stream *s, uint32_t slot,
-                                       uint32_t first, oak_gpu_grass_square *out),
-                           void *user);
+   false: the device cannot grow it. job NULL: the host writes every record.
+   Fails (out of memory) only when slot_size is not 0. */
+oak_result _oak_stream_set_grass(oak_stream *s, uint32_t slot_size,
+                                 bool (*job)(void *user, const oak_stream *s, uint32_t slot,
+                                             uint32_t first, oak_gpu_grass_square *out),
+                                 void *user);
 /* The records whose owner fills them only when read (a GRASS stream the
    device grows): fill(user, s) runs at the next _oak_stream_host_records
    (or oak_stream_records); the version does not move (the records it fills

@@ -25,7 +25,9 @@
 #define SINK_SHARE   0.15f  /* of the last band's end over which instances sink */
 #define WATER_MARGIN 0.2f   /* metres above the lake's level still too wet */
 #define DRY_DENSITY  0.5f   /* dry grass grows half as dense as lush */
-#define GRID_MAX     64     /* finest terrain cells a side of a square grown from one height grid */
+/* floats in a square's grid of heights (the kernel's largest) */
+#define GRID_FLOATS ((OAK_GPU_GRASS_CELLS + 1) * (OAK_GPU_GRASS_CELLS + 1))
+#define GRID_MAX    64 /* finest terrain cells a side of a square grown from one height grid */
 
 _Static_assert(SIDE *SIDE == OAK_GRASS_BLADES, "the nearest clump is a SIDE x SIDE grid");
 
@@ -74,6 +76,10 @@ struct oak_grass {
        grass jobs); the host grows its copy only when it is read */
     bool device;
     int32_t *slot_tile; /* per slot: its live tile's index, or -1 */
+    /* per slot, its square's grid of heights for the device's jobs (made at
+       the first job after the square arrived: slot_grid_ok) */
+    float *slot_grid;
+    uint8_t *slot_grid_ok;
     oak_grass_stats stats;
 };
 
@@ -455,8 +461,10 @@ static void grow_list(oak_grass *g, gtile **list, uint32_t n) {
    a lattice cell, as the kernel's var_cell and var_frac take them. */
 static const double VARIATION_SCALE[2] = {97.0, 23.0};
 
-bool _oak_grass_square_job(const oak_grass *g, int64_t ix, int64_t iz, uint32_t slot,
-                           const double origin[2], oak_gpu_grass_square *out) {
+/* The job with the square's grid of heights from `heights` when it is not
+   NULL (the slot's cache: the same bits _oak_terrain_grid gives). */
+static bool square_job(const oak_grass *g, int64_t ix, int64_t iz, uint32_t slot,
+                       const double origin[2], const float *heights, oak_gpu_grass_square *out) {
     /* the kernel stands on the square's grid of heights alone (whatever
        the host's own choice of grid or queries: the same bits) */
     double cells = g ? g->tile / g->cell : 0;
@@ -492,10 +500,19 @@ bool _oak_grass_square_job(const oak_grass *g, int64_t ix, int64_t iz, uint32_t 
         out->box[0] = (float)(e[0] - cx), out->box[1] = (float)(e[1] - cz);
         out->box[2] = (float)(e[2] - cx), out->box[3] = (float)(e[3] - cz);
     }
-    float h[(OAK_GPU_GRASS_CELLS + 1) * (OAK_GPU_GRASS_CELLS + 1)];
-    _oak_terrain_grid(g->terrain, ix * (int64_t)grid, iz * (int64_t)grid, grid, h);
-    memcpy(out->heights, h, sizeof(float) * (grid + 1) * (grid + 1));
+    if (heights) {
+        memcpy(out->heights, heights, sizeof(float) * (grid + 1) * (grid + 1));
+    } else {
+        float h[GRID_FLOATS];
+        _oak_terrain_grid(g->terrain, ix * (int64_t)grid, iz * (int64_t)grid, grid, h);
+        memcpy(out->heights, h, sizeof(float) * (grid + 1) * (grid + 1));
+    }
     return true;
+}
+
+bool _oak_grass_square_job(const oak_grass *g, int64_t ix, int64_t iz, uint32_t slot,
+                           const double origin[2], oak_gpu_grass_square *out) {
+    return square_job(g, ix, iz, slot, origin, NULL, out);
 }
 
 uint32_t _oak_grass_live_jobs(const oak_grass *g, oak_gpu_grass_square *out, uint32_t cap) {
@@ -581,7 +598,19 @@ static bool slot_job(void *user, const oak_stream *s, uint32_t slot, uint32_t fi
     bool flowers = s == g->stream[1];
     int32_t t = slot < g->slots ? g->slot_tile[slot] : -1;
     if (t >= 0) {
-        if (!_oak_grass_square_job(g, g->tiles[t].ix, g->tiles[t].iz, slot, g->written_origin, out))
+        /* the square's heights once per square, not once per stream and
+           device copy: 289 noise queries a square were most of a frame's
+           host time when the device regrew many squares */
+        float *grid = g->slot_grid ? g->slot_grid + (size_t)slot * GRID_FLOATS : NULL;
+        oak_grass *mg = (oak_grass *)g; /* the cache only; the square is unchanged */
+        if (grid && !g->slot_grid_ok[slot]) {
+            const gtile *q = &g->tiles[t];
+            uint32_t cells = (uint32_t)(g->tile / g->cell);
+            _oak_terrain_grid(g->terrain, q->ix * (int64_t)cells, q->iz * (int64_t)cells, cells,
+                              grid);
+            mg->slot_grid_ok[slot] = 1;
+        }
+        if (!square_job(g, g->tiles[t].ix, g->tiles[t].iz, slot, g->written_origin, grid, out))
             return false;
     } else {
         memset(out, 0, sizeof *out);
@@ -736,9 +765,17 @@ oak_result oak_make_grass(oak_grass **out, oak_scene *scene, oak_terrain *terrai
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "grass: no memory for slots");
     }
     for (uint32_t i = 0; i < g->slots; i++) g->slot_tile[i] = -1;
-    if (g->device)
-        for (int k = 0; k < 2; k++)
-            _oak_stream_set_grass(g->stream[k], g->slot_size[k], slot_job, g);
+    if (g->device) {
+        size_t n = g->slots ? g->slots : 1;
+        g->slot_grid = oak_alloc(sizeof *g->slot_grid * GRID_FLOATS * n);
+        g->slot_grid_ok = oak_calloc(n, 1);
+        for (int k = 0; k < 2 && g->slot_grid && g->slot_grid_ok && !r; k++)
+            r = _oak_stream_set_grass(g->stream[k], g->slot_size[k], slot_job, g);
+        if (r || !g->slot_grid || !g->slot_grid_ok) {
+            oak_destroy_grass(g);
+            return r ? r : oak_error(OAK_ERROR_OUT_OF_MEMORY, "grass: no memory for slots");
+        }
+    }
     *out = g;
     return OAK_OK;
 }
@@ -755,6 +792,8 @@ void oak_destroy_grass(oak_grass *g) {
     oak_free(g->req);
     oak_free(g->slot_used);
     oak_free(g->slot_tile);
+    oak_free(g->slot_grid);
+    oak_free(g->slot_grid_ok);
     oak_free(g);
 }
 
@@ -838,6 +877,7 @@ oak_result oak_grass_update(oak_grass *g, const float eye[3]) {
         for (uint32_t i = 0; i < take; i++) {
             while (g->slot_used[slot]) slot++;
             g->slot_used[slot] = 1;
+            if (g->slot_grid_ok) g->slot_grid_ok[slot] = 0; /* a new square here */
             gtile *t = &g->tiles[g->tile_count + i];
             *t = (gtile){.ix = g->req[i].ix, .iz = g->req[i].iz, .slot = slot, .host = !g->device};
             list[i] = t;
