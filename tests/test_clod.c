@@ -266,6 +266,45 @@ TEST(cutIsCrackFree) {
     CHECK(last < 20480 / 20); /* and the far one a small part */
 }
 
+/* The GPUs' records of the rock (_oak_meshcull_gpu_levels): its finest
+   meshlets are the first ones and hold the source's 20,480 triangles, a
+   job's region; no cut keeps more, from inside the rock's sphere to far
+   off (the kernel would stop at the region's end). */
+TEST(gpuRegionHoldsEveryCut) {
+    const oak_mesh_data *d = oak_mesh_get(g_rock);
+    const oak_meshlets *ml = d ? d->meshlets : NULL;
+    CHECK(ml && ml->count);
+    if (!ml || !ml->count) return;
+    uint32_t finest = 0, region = 0, t = 0;
+    _oak_meshcull_gpu_levels(ml, d, &finest, &region);
+    for (uint32_t i = 0; i < finest; i++) t += ml->meshlets[i].triangle_count;
+    CHECK_EQ_INT((int)region, 20480);
+    CHECK_EQ_INT((int)t, 20480);
+    CHECK(finest < ml->count);
+    uint32_t most = 0;
+    for (float dist = 0.05f; dist < 400; dist *= 1.5f) {
+        oak_frame_input in = {0};
+        oak_render_light sun;
+        oak_environment env;
+        oak_post post;
+        mat4 world, view;
+        rock_input(&in, &sun, &env, &post, world, dist, OAK_CHANNEL_NONE);
+        oak_render_view v = {0};
+        glm_mat4_inv(in.camera_world, view);
+        glm_perspective(50 * (float)OAK_PI / 180, (float)W / H, 0.1f, 2000, v.proj);
+        memcpy(v.view, view, sizeof view);
+        glm_mat4_mul(v.proj, view, v.view_proj);
+        v.znear = 0.1f;
+        uint32_t kept, open;
+        cut_edges(&v, world, &kept, &open);
+        CHECK(kept <= region);
+        CHECK_EQ_INT((int)open, 0);
+        most = kept > most ? kept : most;
+    }
+    fprintf(stderr, "  %u finest meshlets of %u; the largest cut %u of a region of %u\n", finest,
+            ml->count, most, region);
+}
+
 TEST(farRockMatchesFull) {
     static float da[W * H * 4], db[W * H * 4];
     static uint8_t pa[W * H * 4], pb[W * H * 4];
@@ -463,6 +502,7 @@ int main(int argc, char **argv) {
     if (!strcmp(g_backend, "cpu")) {
         RUN(dagInvariants);
         RUN(cutIsCrackFree);
+        RUN(gpuRegionHoldsEveryCut);
         RUN(farRockMatchesFull);
         RUN(denseTrianglesPerPixel);
     } else if (!strcmp(g_backend, "gl")) {
