@@ -7,7 +7,10 @@
 // mesh's own list into the triangle map (vis.frag writes that as the
 // visibility id). The order is fixed (a scan in shared memory, no atomics
 // on the region), so a frame draws the same triangles in the same order
-// every time. The job's command gets 3 x the triangles kept.
+// every time. The job's command gets 3 x the triangles kept. A
+// cluster-LOD mesh's meshlets are its every level's: those out of the
+// cut (common/clod.glsl, the CPU's test) are dropped first and counted
+// apart (docs/ARCHITECTURE.md "Cluster LOD").
 #extension GL_GOOGLE_include_directive : require
 #include "common/bindings.glsl"
 #include "common/meshcull.glsl"
