@@ -7,10 +7,14 @@
 // mesh's own list into the triangle map (vis.frag writes that as the
 // visibility id). The order is fixed (a scan in shared memory, no atomics
 // on the region), so a frame draws the same triangles in the same order
-// every time. The job's command gets 3 x the triangles kept.
+// every time. The job's command gets 3 x the triangles kept. A
+// cluster-LOD mesh's meshlets are its every level's: those out of the
+// cut (common/clod.glsl, the CPU's test) are dropped first and counted
+// apart (docs/ARCHITECTURE.md "Cluster LOD").
 #extension GL_GOOGLE_include_directive : require
 #include "common/bindings.glsl"
 #include "common/meshcull.glsl"
+#include "common/clod.glsl"
 
 layout(local_size_x = OAK_GPU_MESHCULL_GROUP) in;
 
@@ -18,7 +22,7 @@ OAK_SSBO(OAK_B_MESHLETS) readonly buffer MeshletPool { uvec4 ml_pool[]; };
 OAK_SSBO(OAK_B_MESHCULL) buffer MeshcullBlock { uint mc[]; };
 
 shared uint s_n[OAK_GPU_MESHCULL_GROUP];
-shared uint s_base, s_frustum, s_cone;
+shared uint s_base, s_frustum, s_cone, s_lod;
 
 void main() {
     uint lane = gl_LocalInvocationID.x;
@@ -26,10 +30,16 @@ void main() {
     vec4 planes[5];
     for (int i = 0; i < 5; i++)
         planes[i] = uintBitsToFloat(uvec4(mc[8 + 4 * i], mc[9 + 4 * i], mc[10 + 4 * i], mc[11 + 4 * i]));
+    // cluster LOD's view (oak_gpu.h: from word 28)
+    vec3 view_eye = uintBitsToFloat(uvec3(mc[28], mc[29], mc[30]));
+    float lod_px = uintBitsToFloat(mc[31]), znear = uintBitsToFloat(mc[32]);
+    bool ortho = mc[33] != 0u;
     for (uint job = gl_WorkGroupID.x; job < jobs; job += gl_NumWorkGroups.x) {
         uint j = OAK_GPU_MESHCULL_HEAD_WORDS + job * OAK_GPU_MESHCULL_JOB_WORDS;
-        uint draw = mc[j], rec0 = mc[j + 1], count = mc[j + 2] & 0x7fffffffu;
+        uint draw = mc[j], rec0 = mc[j + 1], count = mc[j + 2] & 0xffffu;
         bool cone = (mc[j + 2] >> 31) != 0u;
+        bool uncut = ((mc[j + 2] >> 30) & 1u) != 0u; // a world not culled by: the finest level
+        uint finest = mc[j + 9], room = mc[j + 10];
         uint region = mc[j + 3];
         vec3 eye = uintBitsToFloat(uvec3(mc[j + 4], mc[j + 5], mc[j + 6]));
         float scale = uintBitsToFloat(mc[j + 7]);
@@ -40,6 +50,7 @@ void main() {
             s_base = 0u;
             s_frustum = 0u;
             s_cone = 0u;
+            s_lod = 0u;
         }
         barrier();
         for (uint m0 = 0u; m0 < count; m0 += OAK_GPU_MESHCULL_GROUP) {
@@ -50,10 +61,18 @@ void main() {
                                                         ml_pool[at + 3], ml_pool[at + 4],
                                                         ml_pool[at + 5], ml_pool[at + 6]);
                 uint t = oak_meshcull_test(planes, world, scale, cone, eye, ml);
+                // cluster LOD: a meshlet out of the cut is never drawn and is
+                // counted as such whatever the frustum says (the CPU tests
+                // the cut first). A plain mesh's meshlets (error 0 under a
+                // root) skip it.
+                bool clod = ml.error.x > 0.0 || ml.error.y < OAK_CLOD_ROOT_ERROR;
+                if (uncut ? m >= finest
+                          : clod && !oak_clod_keep(world, scale, view_eye, lod_px, znear, ortho,
+                                                   ml.lod_sphere, ml.error.x, ml.parent_sphere,
+                                                   ml.error.y))
+                    t = OAK_MESHCULL_LOD;
                 bool keep = t == OAK_MESHCULL_KEEP;
-                // CLUSTER LOD GOES HERE (the lead's merge with clod):
-                //   keep = keep && oak_clod_keep(ml, ...)
-                // counted apart from the frustum and the cones.
+                if (t == OAK_MESHCULL_LOD) atomicAdd(s_lod, 1u);
                 if (t == OAK_MESHCULL_FRUSTUM) atomicAdd(s_frustum, 1u);
                 if (t == OAK_MESHCULL_CONE) atomicAdd(s_cone, 1u);
                 n = keep ? ml.offsets.y : 0u;
@@ -68,8 +87,11 @@ void main() {
                 s_n[lane] += v;
                 barrier();
             }
-            uint dst = region + s_base + s_n[lane] - n;
-            for (uint k = 0u; k < n; k++) {
+            uint at = s_base + s_n[lane] - n, dst = region + at;
+            // the region's end bounds it (a cut keeps no more than its
+            // finest level: this only guards the buffer)
+            uint fit = at >= room ? 0u : min(n, room - at);
+            for (uint k = 0u; k < fit; k++) {
                 uint tw = first_tri + k;
                 uint orig = ml_pool[tw >> 2][tw & 3u];
                 uint src = first_index + 3u * orig, d = dst + k;
@@ -83,11 +105,12 @@ void main() {
             barrier();
         }
         if (lane == 0u) {
-            mc[cmd_word] = 3u * s_base;
+            mc[cmd_word] = 3u * min(s_base, room);
             atomicAdd(mc[0], count);
             atomicAdd(mc[1], s_frustum);
             atomicAdd(mc[2], s_cone);
             atomicAdd(mc[3], s_base);
+            atomicAdd(mc[7], s_lod);
         }
         barrier();
     }

@@ -6,8 +6,13 @@
  * no hole; a far rock's cut draws a fraction of the triangles within a
  * stated difference of the full mesh; the dense world draws at most 2
  * triangles per covered pixel from 10^6 to 10^8 source triangles. On
- * vulkan or gl (which draw the finest level until their cut is wired):
- * a near rock under the parity rule against the CPU's finest level. */
+ * vulkan, whose meshcull pass makes the cut in compute: five rocks at
+ * several distances give the CPU's meshlet counters exactly (tested,
+ * frustum, cone, lod, triangles) and its picture under the parity rule,
+ * and the dense world's 4 rocks draw at most 2 triangles per covered pixel
+ * with the CPU's counters. On gl (its meshcull path off by default, so
+ * its finest level) and vulkan: a near rock under the parity rule against
+ * the CPU's finest level. */
 #include <float.h>
 #include <oak/scene.h>
 #include <oak/world.h>
@@ -170,12 +175,13 @@ static void rock_input(oak_frame_input *in, oak_render_light *sun, oak_environme
     glm_mat4_inv(view, in->camera_world);
 }
 
-/* One frame: the picture or the channel (floats), and the counters. */
-static bool draw_at(uint32_t w, uint32_t h, const oak_frame_input *in, const char *cull,
-                    uint8_t *px, float *ch, oak_meshlet_stats *st) {
+/* One frame on a backend: the picture or the channel (floats), and the
+   counters (a GPU's are read once its frame is done: the read waited). */
+static bool draw_on(const char *backend, uint32_t w, uint32_t h, const oak_frame_input *in,
+                    const char *cull, uint8_t *px, float *ch, oak_meshlet_stats *st) {
     if (cull) setenv("OAK_MESHCULL", cull, 1);
     oak_renderer *r = NULL;
-    oak_renderer_desc d = {.backend = g_backend, .width = w, .height = h, .shadow_map_size = 512};
+    oak_renderer_desc d = {.backend = backend, .width = w, .height = h, .shadow_map_size = 512};
     CHECK_OK(oak_make_renderer(&r, &d));
     if (cull) unsetenv("OAK_MESHCULL");
     bool ok = r && oak_renderer_draw(r, in) == OAK_OK;
@@ -185,6 +191,11 @@ static bool draw_at(uint32_t w, uint32_t h, const oak_frame_input *in, const cha
     CHECK(ok);
     oak_destroy_renderer(r);
     return ok;
+}
+
+static bool draw_at(uint32_t w, uint32_t h, const oak_frame_input *in, const char *cull,
+                    uint8_t *px, float *ch, oak_meshlet_stats *st) {
+    return draw_on(g_backend, w, h, in, cull, px, ch, st);
 }
 
 static bool draw(const oak_frame_input *in, const char *cull, uint8_t *px, float *ch,
@@ -255,6 +266,45 @@ TEST(cutIsCrackFree) {
     CHECK(last < 20480 / 20); /* and the far one a small part */
 }
 
+/* The GPUs' records of the rock (_oak_meshcull_gpu_levels): its finest
+   meshlets are the first ones and hold the source's 20,480 triangles, a
+   job's region; no cut keeps more, from inside the rock's sphere to far
+   off (the kernel would stop at the region's end). */
+TEST(gpuRegionHoldsEveryCut) {
+    const oak_mesh_data *d = oak_mesh_get(g_rock);
+    const oak_meshlets *ml = d ? d->meshlets : NULL;
+    CHECK(ml && ml->count);
+    if (!ml || !ml->count) return;
+    uint32_t finest = 0, region = 0, t = 0;
+    _oak_meshcull_gpu_levels(ml, d, &finest, &region);
+    for (uint32_t i = 0; i < finest; i++) t += ml->meshlets[i].triangle_count;
+    CHECK_EQ_INT((int)region, 20480);
+    CHECK_EQ_INT((int)t, 20480);
+    CHECK(finest < ml->count);
+    uint32_t most = 0;
+    for (float dist = 0.05f; dist < 400; dist *= 1.5f) {
+        oak_frame_input in = {0};
+        oak_render_light sun;
+        oak_environment env;
+        oak_post post;
+        mat4 world, view;
+        rock_input(&in, &sun, &env, &post, world, dist, OAK_CHANNEL_NONE);
+        oak_render_view v = {0};
+        glm_mat4_inv(in.camera_world, view);
+        glm_perspective(50 * (float)OAK_PI / 180, (float)W / H, 0.1f, 2000, v.proj);
+        memcpy(v.view, view, sizeof view);
+        glm_mat4_mul(v.proj, view, v.view_proj);
+        v.znear = 0.1f;
+        uint32_t kept, open;
+        cut_edges(&v, world, &kept, &open);
+        CHECK(kept <= region);
+        CHECK_EQ_INT((int)open, 0);
+        most = kept > most ? kept : most;
+    }
+    fprintf(stderr, "  %u finest meshlets of %u; the largest cut %u of a region of %u\n", finest,
+            ml->count, most, region);
+}
+
 TEST(farRockMatchesFull) {
     static float da[W * H * 4], db[W * H * 4];
     static uint8_t pa[W * H * 4], pb[W * H * 4];
@@ -290,10 +340,12 @@ TEST(farRockMatchesFull) {
 
 #define DW 640
 #define DH 360
-TEST(denseTrianglesPerPixel) {
+/* The dense world at each of `counts` rocks (no ground): at most 2
+   triangles drawn per covered pixel on g_backend; on a GPU its counters
+   the CPU's too. */
+static void dense_per_pixel(const uint32_t *counts, size_t n) {
     static float depth[DW * DH * 4];
-    const uint32_t counts[] = {4, 32, 320}; /* 1.3 M, 10.5 M and 104.9 M source triangles */
-    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+    for (size_t c = 0; c < n; c++) {
         oak_scene *scene = NULL;
         CHECK_OK(oak_make_scene(&scene));
         oak_world_options o = {.count = counts[c]};
@@ -325,8 +377,101 @@ TEST(denseTrianglesPerPixel) {
                 build, frame);
         CHECK(covered > DW * DH / 5);
         CHECK(per <= 2.0);
+        CHECK(st.culled_lod > st.tested / 2); /* the cut did it, not the frustum */
+        oak_meshlet_stats cpu;
+        if (ok && strcmp(g_backend, "cpu") && draw_on("cpu", DW, DH, &in, NULL, NULL, NULL, &cpu)) {
+            fprintf(stderr, "    cpu: %u tested, %u frustum, %u cone, %u lod, %u triangles\n",
+                    cpu.tested, cpu.culled_frustum, cpu.culled_cone, cpu.culled_lod,
+                    cpu.triangles_kept);
+            CHECK_EQ_INT((int)st.tested, (int)cpu.tested);
+            CHECK_EQ_INT((int)st.culled_lod, (int)cpu.culled_lod);
+            CHECK_EQ_INT((int)st.culled_frustum, (int)cpu.culled_frustum);
+            CHECK_EQ_INT((int)st.culled_cone, (int)cpu.culled_cone);
+            CHECK_EQ_INT((int)st.triangles_kept, (int)cpu.triangles_kept);
+        }
         oak_destroy_scene(scene);
     }
+}
+
+TEST(denseTrianglesPerPixel) {
+    const uint32_t counts[] = {4, 32, 320}; /* 1.3 M, 10.5 M and 104.9 M source triangles */
+    dense_per_pixel(counts, 3);
+}
+
+/* On a GPU (lavapipe: small): 4 rocks, 1.3 M source triangles. */
+TEST(denseTrianglesPerPixelGpu) {
+    const uint32_t counts[] = {4};
+    dense_per_pixel(counts, 1);
+}
+
+/* Rocks at several distances for a GPU's cut against the CPU's: one near,
+   one half off the right edge, three farther off (the farthest a handful
+   of pixels). */
+#define ROCKS 5
+typedef struct rocks {
+    oak_frame_input in;
+    oak_render_light sun;
+    oak_environment env;
+    oak_post post;
+    oak_mesh meshes[ROCKS];
+    oak_material mats[ROCKS];
+    mat4 world[ROCKS];
+} rocks;
+
+static void rocks_init(rocks *s) {
+    memset(s, 0, sizeof *s);
+    const float at[ROCKS][3] = {
+        {-0.6f, 0, 2.2f}, {3.3f, 0.2f, 1}, {1.2f, 0, -4}, {-3, 0.5f, -12}, {4, 1, -30}};
+    for (int i = 0; i < ROCKS; i++) {
+        s->meshes[i] = g_rock, s->mats[i] = g_mat;
+        glm_mat4_identity(s->world[i]);
+        glm_translate(s->world[i], (vec3){at[i][0], at[i][1], at[i][2]});
+        glm_rotate_y(s->world[i], 0.7f * (float)i, s->world[i]);
+    }
+    glm_scale(s->world[3], (vec3){1.5f, 1.5f, 1.5f});
+    oak_test_sunlit_input(&s->in, ROCKS, s->meshes, s->mats, (const mat4 *)s->world, &s->sun,
+                          &s->env, &s->post, 50, 2000);
+    s->post.ao = OAK_AO_OFF;
+    mat4 view;
+    glm_lookat((vec3){0, 0.6f, 4.5f}, (vec3){0, 0.2f, 0}, (vec3){0, 1, 0}, view);
+    glm_mat4_inv(view, s->in.camera_world);
+}
+
+/* The GPU's cut in compute (meshcull.comp, clod.glsl) is the CPU's: every
+   counter equal, the cut and the frustum both at work. */
+TEST(rocksCountersMatchCpu) {
+    static rocks s;
+    rocks_init(&s);
+    oak_meshlet_stats cpu, gpu;
+    if (!draw_on("cpu", W, H, &s.in, NULL, NULL, NULL, &cpu) ||
+        !draw(&s.in, NULL, NULL, NULL, &gpu))
+        return;
+    fprintf(stderr,
+            "  cpu: %u tested, %u frustum, %u cone, %u lod, %u triangles; %s: %u, %u, %u, %u, "
+            "%u\n",
+            cpu.tested, cpu.culled_frustum, cpu.culled_cone, cpu.culled_lod, cpu.triangles_kept,
+            g_backend, gpu.tested, gpu.culled_frustum, gpu.culled_cone, gpu.culled_lod,
+            gpu.triangles_kept);
+    CHECK(gpu.on);
+    CHECK_EQ_INT((int)gpu.tested, (int)cpu.tested);
+    CHECK_EQ_INT((int)gpu.culled_frustum, (int)cpu.culled_frustum);
+    CHECK_EQ_INT((int)gpu.culled_cone, (int)cpu.culled_cone);
+    CHECK_EQ_INT((int)gpu.culled_lod, (int)cpu.culled_lod);
+    CHECK_EQ_INT((int)gpu.triangles_kept, (int)cpu.triangles_kept);
+    /* the cut drew a small part of the 5 x 20,480 triangles, and the rock
+       half off the edge lost meshlets to the frustum */
+    CHECK(cpu.culled_lod > cpu.tested / 2);
+    CHECK(cpu.culled_frustum > 0);
+    CHECK(cpu.triangles_kept < ROCKS * 20480 / 3);
+}
+
+/* The GPU's picture of its cut against the CPU's (which draws the cut)
+   under the parity rule. */
+TEST(rocksPictureMatchesCpu) {
+    static rocks s;
+    static uint8_t a[W * H * 4], b[W * H * 4];
+    rocks_init(&s);
+    oak_test_parity_frame("rocks' cut", g_backend, &s.in, W, H, a, b);
 }
 
 TEST(nearRockMatchesCpu) {
@@ -357,10 +502,18 @@ int main(int argc, char **argv) {
     if (!strcmp(g_backend, "cpu")) {
         RUN(dagInvariants);
         RUN(cutIsCrackFree);
+        RUN(gpuRegionHoldsEveryCut);
         RUN(farRockMatchesFull);
         RUN(denseTrianglesPerPixel);
+    } else if (!strcmp(g_backend, "gl")) {
+        /* GL's meshcull path (and so its cut) is off unless
+           OAK_MESHCULL_GL=on (gl_meshcull.c): its finest level */
+        RUN(nearRockMatchesCpu);
     } else {
         RUN(nearRockMatchesCpu);
+        RUN(rocksCountersMatchCpu);
+        RUN(rocksPictureMatchesCpu);
+        RUN(denseTrianglesPerPixelGpu);
     }
     oak_destroy_mesh(g_rock);
     oak_shutdown();

@@ -33,6 +33,11 @@ typedef struct _oak_gl_mesh_slot {
     /* culled by meshlets (gl_meshcull.c): its records' first uvec4 in the
        meshlet pool, the uvec4 its range holds, its meshlets (0: uncut) */
     uint32_t ml_first, ml_room, ml_count;
+    /* cluster LOD (gl_meshcull.c): its finest level's meshlets, the
+       triangles a job's region holds (_oak_meshcull_gpu_levels) and the
+       indices its range holds (every level's when meshlet culling is on;
+       index_count, what every other pass draws, is the finest's) */
+    uint32_t ml_finest, ml_tris, index_room;
 } _oak_gl_mesh_slot;
 
 typedef struct _oak_gl_tex_slot {
@@ -332,6 +337,9 @@ void _oak_gl_lampshadow_release(_oak_gl_frame *f);
 oak_result _oak_gl_meshcull_upload(_oak_gl_frame *f, _oak_gl_mesh_slot *s, oak_mesh h,
                                    const oak_mesh_data *md);
 oak_result _oak_gl_meshcull_plan(_oak_gl_frame *f, const oak_render_view *v);
+/* whether draws are culled by meshlets here (a cluster-LOD mesh's every
+   level is then uploaded) */
+bool _oak_gl_meshcull_on(_oak_gl_frame *f);
 oak_result _oak_gl_run_meshcull(_oak_gl_backend *b, const oak_render_view *v);
 void _oak_gl_meshcull_draw(_oak_gl_frame *f);
 void _oak_gl_meshcull_stats(_oak_gl_frame *f, oak_meshlet_stats *out);

@@ -34,10 +34,17 @@ static bool meshcull_on(_oak_gl_frame *f) {
     return f->mc_on;
 }
 
+bool _oak_gl_meshcull_on(_oak_gl_frame *f) {
+    return meshcull_on(f);
+}
+
 oak_result _oak_gl_meshcull_upload(_oak_gl_frame *f, _oak_gl_mesh_slot *s, oak_mesh h,
                                    const oak_mesh_data *md) {
-    s->ml_count = 0;
-    if (!meshcull_on(f) || !s->index_count || s->prev) return OAK_OK;
+    s->ml_count = s->ml_finest = s->ml_tris = 0;
+    /* a cluster-LOD mesh's other levels must be in its range (gl_resources.c) */
+    if (!meshcull_on(f) || !s->index_count || s->prev ||
+        (md->finest_index_count && s->index_room != md->index_count))
+        return OAK_OK;
     uint32_t *tri_of = NULL;
     const oak_meshlets *ml = _oak_meshcull_gpu_cut(h, md, &tri_of);
     if (!ml) return OAK_OK; /* drawn uncut */
@@ -58,6 +65,7 @@ oak_result _oak_gl_meshcull_upload(_oak_gl_frame *f, _oak_gl_mesh_slot *s, oak_m
         if (!fits) f->ml_fill += n, s->ml_room = n;
         s->ml_first = first;
         s->ml_count = ml->count;
+        _oak_meshcull_gpu_levels(ml, md, &s->ml_finest, &s->ml_tris);
     }
     oak_free(words);
     oak_free(tri_of);
@@ -88,7 +96,7 @@ oak_result _oak_gl_meshcull_plan(_oak_gl_frame *f, const oak_render_view *v) {
         if (!ms || !mt || !ms->ml_count || !ms->index_count || mt->blend) continue;
         f->mc_take[i] = 1;
         jobs++;
-        tris += ms->index_count / 3;
+        tris += ms->ml_tris; /* a cluster-LOD mesh: its finest level's */
     }
     if (!jobs) return OAK_OK;
     uint64_t cmd_word = OAK_GPU_MESHCULL_HEAD_WORDS + (uint64_t)jobs * OAK_GPU_MESHCULL_JOB_WORDS;
@@ -117,14 +125,15 @@ oak_result _oak_gl_meshcull_plan(_oak_gl_frame *f, const oak_render_view *v) {
             uint32_t *jw =
                 w + OAK_GPU_MESHCULL_HEAD_WORDS + (size_t)job * OAK_GPU_MESHCULL_JOB_WORDS;
             uint32_t cw = (uint32_t)(cmd_word + (uint64_t)job * CMD_WORDS);
-            /* false: a world that cannot be culled keeps every meshlet */
+            /* false: a world that cannot be culled keeps its finest meshlets */
             (void)_oak_meshcull_gpu_job(jw, &cv, (const float *)l->world[i], !(g & 1u), i,
-                                        ms->ml_first, ms->ml_count, region, cw);
+                                        ms->ml_first, ms->ml_count, ms->ml_finest, region,
+                                        ms->ml_tris, cw);
             _oak_gl_command c = {0, 1, (uint32_t)(index_word + (uint64_t)region * 3),
                                  (int32_t)ms->base_vertex, i};
             memcpy(w + cw, &c, sizeof c);
             f->draw_data[i].prev[2] = (uint32_t)map_word + region + 1;
-            region += ms->index_count / 3;
+            region += ms->ml_tris;
             job++;
         }
         f->mc_count[g] = job - f->mc_first[g];

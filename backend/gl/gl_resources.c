@@ -52,11 +52,14 @@ static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
     uint32_t prev = md->vertex_count && (md->prev_positions || palette) ? md->vertex_count : 0;
     uint32_t extra = palette ? _oak_gpu_skin_extra(md) : 0; /* second joints, morph deltas */
     uint32_t need = md->vertex_count + prev + extra;
-    /* a cluster-LOD mesh: its finest level (the first indices) until the
-       cut runs here (docs/ARCHITECTURE.md "Cluster LOD") */
+    /* a cluster-LOD mesh: every pass draws its finest level (the first
+       indices) but the camera's, culled by meshlets over all its levels
+       (gl_meshcull.c), so those are uploaded too when culling is on
+       (docs/ARCHITECTURE.md "Cluster LOD") */
     uint32_t ic = md->finest_index_count ? md->finest_index_count : md->index_count;
+    uint32_t all = md->finest_index_count && _oak_gl_meshcull_on(f) ? md->index_count : ic;
     /* Reuse the old range when the new contents fit, else append. */
-    bool fits = s->id && need <= s->vertex_count && ic <= s->index_count;
+    bool fits = s->id && need <= s->vertex_count && all <= s->index_room;
     uint32_t base = fits ? s->base_vertex : f->vertex_fill;
     uint32_t first = fits ? s->first_index : f->index_fill;
     if (md->vertex_count) {
@@ -95,11 +98,11 @@ static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
         oak_free(pos), oak_free(attr);
         if (r != OAK_OK) return r;
     }
-    r = _oak_gl_buffer_upload(&f->indices, (size_t)first * 4, md->indices, (size_t)ic * 4);
+    r = _oak_gl_buffer_upload(&f->indices, (size_t)first * 4, md->indices, (size_t)all * 4);
     if (r != OAK_OK) return r;
     if (!fits) {
         f->vertex_fill += need;
-        f->index_fill += ic;
+        f->index_fill += all;
     }
     s->id = mesh.id;
     s->version = md->version;
@@ -109,6 +112,7 @@ static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
     s->prev = prev;
     memcpy(s->center, md->bounds.center, sizeof s->center);
     s->index_count = ic / 3 * 3;
+    s->index_room = all;
     s->pose_version = 0;
     /* its meshlets, when its draws are culled by them (gl_meshcull.c) */
     if ((r = _oak_gl_meshcull_upload(f, s, mesh, md)) != OAK_OK) return r;

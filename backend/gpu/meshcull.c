@@ -177,10 +177,26 @@ float _oak_clod_project(const _oak_meshcull_view *cv, const _oak_meshcull_draw *
     return e / fmaxf(d, cv->znear);
 }
 
+bool _oak_clod_over(const _oak_meshcull_view *cv, const _oak_meshcull_draw *dc,
+                    const float sphere[4], float error) {
+    if (error >= FLT_MAX) return true; /* a root: its parent is never drawn */
+    /* clod.glsl's oak_clod_over operation for operation (no division: a
+       GPU's may be a reciprocal and a product) */
+    float e = error * dc->scale * cv->lod_px;
+    if (cv->ortho) return e > OAK_CLOD_THRESHOLD_PX;
+    const float *a = dc->world;
+    float w[3];
+    for (int r = 0; r < 3; r++)
+        w[r] = a[r] * sphere[0] + a[4 + r] * sphere[1] + a[8 + r] * sphere[2] + a[12 + r];
+    float dx = w[0] - cv->eye[0], dy = w[1] - cv->eye[1], dz = w[2] - cv->eye[2];
+    float d = sqrtf(dx * dx + dy * dy + dz * dz) - sphere[3] * dc->scale;
+    return e > OAK_CLOD_THRESHOLD_PX * fmaxf(d, cv->znear);
+}
+
 bool _oak_clod_keep(const _oak_meshcull_view *cv, const _oak_meshcull_draw *dc,
                     const oak_meshlet *ml) {
-    return _oak_clod_project(cv, dc, ml->lod_sphere, ml->lod_error) <= OAK_CLOD_THRESHOLD_PX &&
-           _oak_clod_project(cv, dc, ml->parent_sphere, ml->parent_error) > OAK_CLOD_THRESHOLD_PX;
+    return !_oak_clod_over(cv, dc, ml->lod_sphere, ml->lod_error) &&
+           _oak_clod_over(cv, dc, ml->parent_sphere, ml->parent_error);
 }
 
 int _oak_meshcull_test(const _oak_meshcull_view *cv, const _oak_meshcull_draw *dc,
@@ -220,12 +236,33 @@ const oak_meshlets *_oak_meshcull_gpu_cut(oak_mesh h, const oak_mesh_data *d, ui
     uint32_t tris = d->index_count / 3;
     uint32_t *map = oak_alloc((size_t)tris * sizeof(uint32_t));
     if (!map) return NULL;
-    if (!_oak_meshcull_triangle_map(map, ml, d->indices, tris)) {
+    /* a cluster-LOD mesh's index list is its meshlets' triangles in order
+       (asset/clod.c; a triangle a level left whole is listed once per
+       level): the identity, as the CPU maps it */
+    uint32_t all = 0;
+    for (uint32_t i = 0; i < ml->count; i++) all += ml->meshlets[i].triangle_count;
+    if (d->finest_index_count && all == tris) {
+        for (uint32_t k = 0; k < tris; k++) map[k] = k;
+    } else if (!_oak_meshcull_triangle_map(map, ml, d->indices, tris)) {
         oak_free(map);
         return NULL;
     }
     *tri_of = map;
     return ml;
+}
+
+void _oak_meshcull_gpu_levels(const oak_meshlets *m, const oak_mesh_data *d, uint32_t *finest,
+                              uint32_t *region) {
+    uint32_t t = 0, i = 0, all = 0;
+    for (uint32_t k = 0; k < m->count; k++) all += m->meshlets[k].triangle_count;
+    *region = all;
+    *finest = m->count;
+    if (!d->finest_index_count || all != d->index_count / 3) return;
+    /* the meshlets that hold the first finest_index_count indices, as
+       cpu_meshcull.c's ml_finest */
+    while (i < m->count && t < d->finest_index_count / 3) t += m->meshlets[i++].triangle_count;
+    *finest = i;
+    *region = t;
 }
 
 uint32_t _oak_meshcull_gpu_uvec4(const oak_meshlets *m) {
@@ -246,12 +283,12 @@ void _oak_meshcull_gpu_pack(uint32_t (*out)[4], uint32_t first, const oak_meshle
         memcpy(g.cone_apex, ml->cone_apex, sizeof ml->cone_apex);
         g.cone_apex[3] = ml->cone_cutoff;
         memcpy(g.cone_axis, ml->cone_axis, sizeof ml->cone_axis);
-        /* cluster LOD's fields: a plain mesh's meshlets are always their own
-           level (lod_error 0, no parent). The lead's merge with clod fills
-           them from oak_meshlet's lod_sphere, parent_sphere, lod_error and
-           parent_error. */
-        g.error[0] = 0.0f;
-        g.error[1] = FLT_MAX;
+        /* cluster LOD's fields (a plain mesh's meshlets: lod_error 0, no
+           parent, always their own level) */
+        memcpy(g.lod_sphere, ml->lod_sphere, sizeof g.lod_sphere);
+        memcpy(g.parent_sphere, ml->parent_sphere, sizeof g.parent_sphere);
+        g.error[0] = ml->lod_error;
+        g.error[1] = ml->parent_error;
         g.offsets[0] = words + k;
         g.offsets[1] = ml->triangle_count;
         memcpy(out[i * OAK_GPU_MESHLET_UVEC4], &g, sizeof g);
@@ -276,23 +313,32 @@ void _oak_meshcull_gpu_head(uint32_t out[OAK_GPU_MESHCULL_HEAD_WORDS], const _oa
     out[6] = map_word;
     for (int i = 0; i < 5; i++)
         for (int c = 0; c < 4; c++) out[8 + i * 4 + c] = fbits(cv->planes[i][c]);
+    /* cluster LOD's view (the counter it adds to is word 7) */
+    for (int k = 0; k < 3; k++) out[28 + k] = fbits(cv->eye[k]);
+    out[31] = fbits(cv->lod_px);
+    out[32] = fbits(cv->znear);
+    out[33] = cv->ortho ? 1u : 0u;
 }
 
 bool _oak_meshcull_gpu_job(uint32_t out[OAK_GPU_MESHCULL_JOB_WORDS], const _oak_meshcull_view *cv,
                            const float world[16], bool single_sided, uint32_t draw,
-                           uint32_t first_record, uint32_t meshlets, uint32_t region,
-                           uint32_t cmd_word) {
+                           uint32_t first_record, uint32_t meshlets, uint32_t finest,
+                           uint32_t region, uint32_t region_tris, uint32_t cmd_word) {
     _oak_meshcull_draw dc;
     bool ok = _oak_meshcull_draw_make(&dc, cv, world, single_sided);
-    if (!ok) dc.cone = false, dc.scale = INFINITY; /* every meshlet kept */
+    /* no cut, frustum or cone: the finest meshlets kept, the rest out of
+       the cut (bit 30) */
+    if (!ok) dc.cone = false, dc.scale = INFINITY;
     memset(out, 0, OAK_GPU_MESHCULL_JOB_WORDS * sizeof(uint32_t));
     out[0] = draw;
     out[1] = first_record;
-    out[2] = meshlets | (dc.cone ? 0x80000000u : 0u);
+    out[2] = meshlets | (dc.cone ? 0x80000000u : 0u) | (ok ? 0u : 0x40000000u);
     out[3] = region;
     for (int k = 0; k < 3; k++) out[4 + k] = fbits(dc.cone ? dc.eye[k] : 0.0f);
     out[7] = fbits(dc.scale);
     out[8] = cmd_word;
+    out[9] = finest;
+    out[10] = region_tris;
     return ok;
 }
 
@@ -302,4 +348,5 @@ void _oak_meshcull_gpu_stats(oak_meshlet_stats *out, const uint32_t *head) {
     out->culled_frustum = head[1];
     out->culled_cone = head[2];
     out->triangles_kept = head[3];
+    out->culled_lod = head[7];
 }

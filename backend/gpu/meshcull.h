@@ -104,10 +104,17 @@ int _oak_meshcull_test(const _oak_meshcull_view *cv, const _oak_meshcull_draw *d
    children and its clusters hold the same error and sphere, so both sides
    of the test agree bit for bit (no cracks), and a parent's sphere holds
    its children's with an error no smaller (one cluster on every path).
-   shaders/common/clod.glsl is the GLSL twin. */
+   shaders/common/clod.glsl is the GLSL twin: the test is made without a
+   division (e > threshold * distance, exact for a threshold of 1) in the
+   same order of operations, so lavapipe's counts equal the CPU's. */
 #define OAK_CLOD_THRESHOLD_PX 1.0f
+/* pixels an error projects to (for reports: the cut itself is made by
+   _oak_clod_over) */
 float _oak_clod_project(const _oak_meshcull_view *cv, const _oak_meshcull_draw *dc,
                         const float sphere[4], float error);
+/* whether an error projects to more than OAK_CLOD_THRESHOLD_PX */
+bool _oak_clod_over(const _oak_meshcull_view *cv, const _oak_meshcull_draw *dc,
+                    const float sphere[4], float error);
 bool _oak_clod_keep(const _oak_meshcull_view *cv, const _oak_meshcull_draw *dc,
                     const oak_meshlet *ml);
 
@@ -119,6 +126,14 @@ bool _oak_clod_keep(const _oak_meshcull_view *cv, const _oak_meshcull_draw *dc,
    to the mesh's own triangles in *tri_of (the caller's, oak_free); NULL
    when the mesh is drawn uncut. */
 const oak_meshlets *_oak_meshcull_gpu_cut(oak_mesh h, const oak_mesh_data *d, uint32_t **tri_of);
+/* A cluster-LOD mesh's levels on the GPUs (docs/ARCHITECTURE.md "Cluster
+   LOD"): *finest, its meshlets of the finest level (the first ones), and
+   *region, the triangles a job's region holds: its finest level's, the
+   most a cut can keep (a cut replaces groups of clusters by their
+   simplified triangles, never more; the kernel stops at the region's end
+   all the same). A plain mesh: every meshlet and all its triangles. */
+void _oak_meshcull_gpu_levels(const oak_meshlets *m, const oak_mesh_data *d, uint32_t *finest,
+                              uint32_t *region);
 /* uvec4 a mesh's records and triangle words take in OAK_B_MESHLETS. */
 uint32_t _oak_meshcull_gpu_uvec4(const oak_meshlets *m);
 /* Its records and triangle words, written to out (its place in the pool,
@@ -126,16 +141,18 @@ uint32_t _oak_meshcull_gpu_uvec4(const oak_meshlets *m);
 void _oak_meshcull_gpu_pack(uint32_t (*out)[4], uint32_t first, const oak_meshlets *m,
                             const uint32_t *tri_of);
 /* The head of OAK_B_MESHCULL: counters zeroed, the job count, where the
-   expanded indices and the triangle map start, the view's planes. */
+   expanded indices and the triangle map start, the view's planes, and
+   cluster LOD's eye, lod_px, znear and ortho. */
 void _oak_meshcull_gpu_head(uint32_t out[OAK_GPU_MESHCULL_HEAD_WORDS], const _oak_meshcull_view *cv,
                             uint32_t jobs, uint32_t index_word, uint32_t map_word);
-/* A job of OAK_B_MESHCULL for one draw; false when its world cannot be
-   culled by (_oak_meshcull_draw_make refused it): the job then keeps every
-   meshlet, as the CPU does. */
+/* A job of OAK_B_MESHCULL for one draw (finest: _oak_meshcull_gpu_levels');
+   false when its world cannot be culled by (_oak_meshcull_draw_make
+   refused it): the job then keeps its finest meshlets (a plain mesh's
+   every one), as the CPU does. */
 bool _oak_meshcull_gpu_job(uint32_t out[OAK_GPU_MESHCULL_JOB_WORDS], const _oak_meshcull_view *cv,
                            const float world[16], bool single_sided, uint32_t draw,
-                           uint32_t first_record, uint32_t meshlets, uint32_t region,
-                           uint32_t cmd_word);
+                           uint32_t first_record, uint32_t meshlets, uint32_t finest,
+                           uint32_t region, uint32_t region_tris, uint32_t cmd_word);
 /* The counters the kernel left in a head. */
 void _oak_meshcull_gpu_stats(oak_meshlet_stats *out, const uint32_t *head);
 

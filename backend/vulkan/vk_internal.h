@@ -122,6 +122,12 @@ typedef struct _oak_vk_mesh {
     /* culled by meshlets (vk_meshcull.c): its records' first uvec4 in the
        meshlet pool, the uvec4 they take, its meshlet count (0: drawn uncut) */
     uint32_t ml_first, ml_uvec4, ml_count;
+    /* cluster LOD (vk_meshcull.c): its finest level's meshlets (the first
+       ones), the triangles a job's region holds (_oak_meshcull_gpu_levels)
+       and the indices taken from the pool (every level's when meshlet
+       culling is on; index_count, what every other pass draws, is the
+       finest's) */
+    uint32_t ml_finest, ml_tris, index_taken;
 } _oak_vk_mesh;
 
 typedef struct _oak_vk_texclass {

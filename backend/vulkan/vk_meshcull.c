@@ -50,8 +50,12 @@ static oak_result pool_take(_oak_vk *vk, uint32_t n, uint64_t *at) {
 
 oak_result _oak_vk_meshcull_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh h,
                                    const oak_mesh_data *d) {
-    m->ml_first = m->ml_uvec4 = m->ml_count = 0;
-    if (!vk->meshcull || !m->index_count || m->prev) return OAK_OK;
+    m->ml_first = m->ml_uvec4 = m->ml_count = m->ml_finest = m->ml_tris = 0;
+    /* a cluster-LOD mesh's other levels are in the pool only when culling
+       is on (vk_resources.c): no cut without them */
+    if (!vk->meshcull || !m->index_count || m->prev ||
+        (d->finest_index_count && m->index_taken != d->index_count))
+        return OAK_OK;
     uint32_t *tri_of = NULL;
     const oak_meshlets *ml = _oak_meshcull_gpu_cut(h, d, &tri_of);
     if (!ml) return OAK_OK; /* drawn uncut */
@@ -69,6 +73,7 @@ oak_result _oak_vk_meshcull_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh h,
         m->ml_first = (uint32_t)at;
         m->ml_uvec4 = n;
         m->ml_count = ml->count;
+        _oak_meshcull_gpu_levels(ml, d, &m->ml_finest, &m->ml_tris);
     } else if (at != UINT64_MAX && vk->meshlets.buffer && n) {
         _oak_vk_ranges_free(&vk->meshlet_ranges, at, n);
     }
@@ -78,7 +83,7 @@ oak_result _oak_vk_meshcull_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh h,
 
 void _oak_vk_meshcull_free(_oak_vk *vk, _oak_vk_mesh *m) {
     if (m->ml_count) _oak_vk_ranges_free(&vk->meshlet_ranges, m->ml_first, m->ml_uvec4);
-    m->ml_first = m->ml_uvec4 = m->ml_count = 0;
+    m->ml_first = m->ml_uvec4 = m->ml_count = m->ml_finest = m->ml_tris = 0;
 }
 
 /* ---- the frame ------------------------------------------------------------ */
@@ -121,7 +126,7 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
             if (!m || m->id != v->draws.mesh[i].id || !m->ml_count) continue;
             vk->mc_take[i] = 1;
             jobs++;
-            tris += m->index_count / 3;
+            tris += m->ml_tris; /* a cluster-LOD mesh: its finest level's */
         }
     }
     uint64_t job_word = OAK_GPU_MESHCULL_HEAD_WORDS;
@@ -150,9 +155,10 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
             const _oak_vk_mesh *m = &vk->meshes[oak_handle_index(v->draws.mesh[i].id)];
             uint32_t *jw = w + job_word + (uint64_t)job * OAK_GPU_MESHCULL_JOB_WORDS;
             uint32_t cw = (uint32_t)(cmd_word + (uint64_t)job * CMD_WORDS);
-            /* false: a world that cannot be culled keeps every meshlet */
+            /* false: a world that cannot be culled keeps its finest meshlets */
             (void)_oak_meshcull_gpu_job(jw, &cv, (const float *)v->draws.world[i], !(g & 1u), i,
-                                        m->ml_first, m->ml_count, region, cw);
+                                        m->ml_first, m->ml_count, m->ml_finest, region, m->ml_tris,
+                                        cw);
             VkDrawIndexedIndirectCommand c = {.indexCount = 0,
                                               .instanceCount = 1,
                                               .firstIndex =
@@ -161,7 +167,7 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
                                               .firstInstance = i};
             memcpy(w + cw, &c, sizeof c);
             rec[i].prev[2] = (uint32_t)map_word + region + 1;
-            region += m->index_count / 3;
+            region += m->ml_tris;
             job++;
         }
         vk->mc_count[g] = job - vk->mc_first[g];

@@ -72,7 +72,8 @@ static void _oak_vk_copy(_oak_vk *vk, VkBuffer dst, uint64_t dst_off, uint64_t s
 static void _oak_vk_mesh_free(_oak_vk *vk, _oak_vk_mesh *m) {
     if (m->id) {
         _oak_vk_ranges_free(&vk->vertex_ranges, m->vertex_first, m->vertex_count);
-        _oak_vk_ranges_free(&vk->index_ranges, m->index_first, m->index_count);
+        _oak_vk_ranges_free(&vk->index_ranges, m->index_first,
+                            m->index_taken ? m->index_taken : m->index_count);
         _oak_vk_meshcull_free(vk, m);
     }
     memset(m, 0, sizeof *m);
@@ -114,10 +115,13 @@ static oak_result _oak_vk_pool_take(_oak_vk *vk, _oak_vk_ranges *ranges, uint32_
 static oak_result _oak_vk_mesh_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh mesh,
                                       const oak_mesh_data *d) {
     oak_result r;
-    /* a cluster-LOD mesh: its finest level (the first indices) until the
-       cut runs here (docs/ARCHITECTURE.md "Cluster LOD") */
+    /* a cluster-LOD mesh: every pass draws its finest level (the first
+       indices) but the camera's, culled by meshlets over all its levels
+       (vk_meshcull.c), so those are uploaded too when culling is on
+       (docs/ARCHITECTURE.md "Cluster LOD") */
     uint32_t vc = d->vertex_count,
              ic = d->finest_index_count ? d->finest_index_count : d->index_count;
+    uint32_t taken = d->finest_index_count && vk->meshcull ? d->index_count : ic;
     if (!vc || !ic || !d->positions || !d->indices) {
         *m = (_oak_vk_mesh){.id = mesh.id, .version = d->version};
         m->vertex_count = m->index_count = 0;
@@ -133,11 +137,12 @@ static oak_result _oak_vk_mesh_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh mes
     uint32_t extra = palette ? _oak_gpu_skin_extra(d) : 0, range = vn + extra;
     uint64_t vfirst, ifirst;
     if ((r = _oak_vk_pool_take(vk, &vk->vertex_ranges, range, true, &vfirst))) return r;
-    if ((r = _oak_vk_pool_take(vk, &vk->index_ranges, ic, false, &ifirst))) {
+    if ((r = _oak_vk_pool_take(vk, &vk->index_ranges, taken, false, &ifirst))) {
         _oak_vk_ranges_free(&vk->vertex_ranges, vfirst, range);
         return r;
     }
     *m = (_oak_vk_mesh){mesh.id, d->version, vfirst, range, prev, ifirst, ic};
+    m->index_taken = taken;
     uint64_t pos_off, attr_off, idx_off;
     if ((r = _oak_vk_stage(vk, NULL, (uint64_t)vn * 16, 16, &pos_off))) return r;
     float *pos = (float *)((uint8_t *)vk->frames[vk->slot].staging.mapped + pos_off);
@@ -178,10 +183,10 @@ static oak_result _oak_vk_mesh_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh mes
     }
     _oak_vk_copy(vk, vk->attributes.buffer, vfirst * sizeof(oak_gpu_vertex), attr_off,
                  (uint64_t)va * sizeof(oak_gpu_vertex));
-    if ((r = _oak_vk_stage(vk, NULL, (uint64_t)ic * 4, 4, &idx_off))) return r;
+    if ((r = _oak_vk_stage(vk, NULL, (uint64_t)taken * 4, 4, &idx_off))) return r;
     uint32_t *idx = (uint32_t *)((uint8_t *)vk->frames[vk->slot].staging.mapped + idx_off);
-    for (uint32_t i = 0; i < ic; i++) idx[i] = d->indices[i] < vc ? d->indices[i] : 0;
-    _oak_vk_copy(vk, vk->indices.buffer, ifirst * 4, idx_off, (uint64_t)ic * 4);
+    for (uint32_t i = 0; i < taken; i++) idx[i] = d->indices[i] < vc ? d->indices[i] : 0;
+    _oak_vk_copy(vk, vk->indices.buffer, ifirst * 4, idx_off, (uint64_t)taken * 4);
     /* its meshlets, when its draws are culled by them (vk_meshcull.c) */
     return _oak_vk_meshcull_upload(vk, m, mesh, d);
 }

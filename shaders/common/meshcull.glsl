@@ -13,6 +13,7 @@
 #define OAK_MESHCULL_KEEP     0u
 #define OAK_MESHCULL_FRUSTUM  1u
 #define OAK_MESHCULL_CONE     2u
+#define OAK_MESHCULL_LOD      3u
 
 oak_gpu_meshlet oak_meshlet_unpack(uvec4 a, uvec4 b, uvec4 c, uvec4 d, uvec4 e, uvec4 f, uvec4 g) {
     oak_gpu_meshlet m;
@@ -50,7 +51,6 @@ uint oak_meshcull_test(vec4 planes[5], mat4 world, float scale, bool cone, vec3 
     return OAK_MESHCULL_KEEP;
 }
 
-// Cluster LOD (issue 16's clod) goes in meshcull.comp's marked spot: a
-// meshlet drawn only at its own level, keep &= oak_clod_keep(...) from its
-// lod_sphere, parent_sphere, lod_error and parent_error.
+// Cluster LOD's cut is common/clod.glsl's, made in meshcull.comp beside
+// this test (OAK_MESHCULL_LOD).
 #endif

@@ -799,19 +799,25 @@ OAK_STRUCT(oak_gpu_meshlet) {
  * (OAK_GPU_MESHCULL_HEAD_WORDS): counters the kernel adds to, zero from
  * the host (meshlets tested, culled by the frustum, by cones, triangles
  * kept), the job count, the first word of the expanded indices, the
- * first word of the triangle map, 0, then the left, right, bottom, top and
- * near planes (world space, as float bits) from word 8. Then a job per
- * culled draw (OAK_GPU_MESHCULL_JOB_WORDS: the draw, the uvec4 of its
- * mesh's first meshlet record in OAK_B_MESHLETS, its meshlet count with
- * bit 31 set when cones cull, its region's first triangle, the eye in mesh
- * space and its world's largest axis scale as float bits, the word of its
- * command, 0, 0, 0). Then the commands (DrawElementsIndirect, 5 words, the
+ * first word of the triangle map, the counter of meshlets out of the
+ * cluster-LOD cut, then the left, right, bottom, top and near planes
+ * (world space, as float bits) from word 8, then cluster LOD's view from
+ * word 28: the eye (world), lod_px, znear (float bits), 1 when ortho, 0, 0.
+ * Then a job per culled draw (OAK_GPU_MESHCULL_JOB_WORDS: the draw, the
+ * uvec4 of its mesh's first meshlet record in OAK_B_MESHLETS, its meshlet
+ * count with bit 31 set when cones cull and bit 30 when the world cannot
+ * be culled by (its finest meshlets kept, no test), its region's first
+ * triangle, the eye in mesh space and its world's largest axis scale as
+ * float bits, the word of its command, its finest level's meshlet count
+ * (a cluster-LOD mesh's: the first ones), its region's triangles (the
+ * kernel writes no further), 0). Then the commands (DrawElementsIndirect, 5 words, the
  * index count the kernel's, in the vis groups' order), then the triangle
  * map (per region triangle the index in the mesh's own list: vis.frag
  * reads it from oak_gpu_draw.prev.z - 1 plus gl_PrimitiveID), then the
  * expanded indices, 3 a triangle. A job's region holds its mesh's
- * triangle count, kept meshlets first in meshlet order. */
-#define OAK_GPU_MESHCULL_HEAD_WORDS 28
+ * triangle count (a cluster-LOD mesh's finest level's, the most a cut
+ * keeps), kept meshlets first in meshlet order. */
+#define OAK_GPU_MESHCULL_HEAD_WORDS 36
 #define OAK_GPU_MESHCULL_JOB_WORDS  12
 #define OAK_GPU_MESHCULL_GROUP      64
 
