@@ -35,6 +35,11 @@ oak_result _oak_gl_meshcull_upload(_oak_gl_frame *f, _oak_gl_mesh_slot *s, oak_m
                                    const oak_mesh_data *md) {
     s->ml_count = 0;
     if (!meshcull_on(f) || !s->index_count || s->prev) return OAK_OK;
+    /* a cluster-LOD mesh: its meshlets are every level's and the kernel
+       has no cut yet, so it would write all levels into a region sized
+       for the finest (drawn overlapping, and past the region): drawn
+       uncut, its finest level, until the GPU cut is wired */
+    if (md->finest_index_count) return OAK_OK;
     uint32_t *tri_of = NULL;
     const oak_meshlets *ml = _oak_meshcull_gpu_cut(h, md, &tri_of);
     if (!ml) return OAK_OK; /* drawn uncut */
