@@ -136,7 +136,10 @@ bool _oak_clod_cache_store(const oak_clod *c, const _oak_clod_key *k, const char
     uint64_t h = oak_gltf_cache_checksum(buf + CLOD_HEAD, total - CLOD_HEAD);
     memcpy(buf + 24, &h, 8);
     char tmp[1300];
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+    /* the process and a count: two writers of one key never share it */
+    static _Atomic uint32_t serial;
+    snprintf(tmp, sizeof tmp, "%s.%ld.%u.tmp", path, (long)getpid(),
+             (unsigned)atomic_fetch_add(&serial, 1));
     FILE *f = fopen(tmp, "wb");
     bool ok = f && fwrite(buf, 1, total, f) == total;
     if (f && fclose(f) != 0) ok = false;
