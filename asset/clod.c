@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clod_cache.h"
 #include "registry.h"
 
 /* a group that simplifies to more than this share of its triangles is
@@ -284,8 +285,10 @@ void oak_clod_release(oak_clod *c) {
     memset(c, 0, sizeof *c);
 }
 
-oak_result oak_build_clod(oak_clod *out, const float *positions, uint32_t vertex_count,
-                          const uint32_t *indices, uint32_t index_count) {
+/* The build itself; oak_build_clod (below) checks the input and asks the
+   disk cache first. */
+static oak_result clod_build(oak_clod *out, const float *positions, uint32_t vertex_count,
+                             const uint32_t *indices, uint32_t index_count) {
     if (!out || (!positions && vertex_count))
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "cluster LOD: no output or positions");
     memset(out, 0, sizeof *out);
@@ -433,6 +436,35 @@ fail:
     oak_free(seq), oak_free(pending), oak_free(next), oak_free(group_of), oak_free(order);
     oak_free(remap), oak_free(to_global), oak_free(merged), oak_free(simple), oak_free(lpos);
     oak_free(spheres);
+    return r;
+}
+
+oak_result oak_build_clod(oak_clod *out, const float *positions, uint32_t vertex_count,
+                          const uint32_t *indices, uint32_t index_count) {
+    if (!out || (!positions && vertex_count))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "cluster LOD: no output or positions");
+    memset(out, 0, sizeof *out);
+    uint32_t n = indices ? index_count : vertex_count;
+    /* bad input and nothing to build: the build's own answer, uncached */
+    bool valid = n && n % 3 == 0;
+    for (uint32_t i = 0; valid && indices && i < n; i++) valid = indices[i] < vertex_count;
+    if (!valid) return clod_build(out, positions, vertex_count, indices, index_count);
+    /* the disk cache (asset/clod_cache.c): keyed by the source's bytes and
+       every parameter of the build, so a hit is what the build would make */
+    _oak_clod_key key;
+    _oak_clod_key_make(&key, CLOD_SHRINK, positions, vertex_count, indices, index_count);
+    char path[1200];
+    _oak_clod_cache_outcome how = OAK_CLOD_CACHE_OFF;
+    if (_oak_clod_cache_path(&key, path, sizeof path)) {
+        how = _oak_clod_cache_load(out, &key, path);
+        if (how == OAK_CLOD_CACHE_HIT) {
+            _oak_clod_cache_count(how, false);
+            return OAK_OK;
+        }
+    }
+    oak_result r = clod_build(out, positions, vertex_count, indices, index_count);
+    bool stored = !r && how != OAK_CLOD_CACHE_OFF && _oak_clod_cache_store(out, &key, path);
+    _oak_clod_cache_count(how, stored);
     return r;
 }
 

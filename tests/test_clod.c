@@ -505,10 +505,6 @@ int main(int argc, char **argv) {
         RUN(gpuRegionHoldsEveryCut);
         RUN(farRockMatchesFull);
         RUN(denseTrianglesPerPixel);
-    } else if (!strcmp(g_backend, "gl")) {
-        /* GL's meshcull path (and so its cut) is off unless
-           OAK_MESHCULL_GL=on (gl_meshcull.c): its finest level */
-        RUN(nearRockMatchesCpu);
     } else {
         RUN(nearRockMatchesCpu);
         RUN(rocksCountersMatchCpu);

@@ -306,11 +306,9 @@ int main(int argc, char **argv) {
         RUN(frustumCullsOffScreen);
         RUN(enteringViewIsDrawn);
         RUN(worthRuleAndTriangleMap);
-    } else if (!strcmp(g_backend, "gl")) {
-        /* GL's meshcull path is off unless OAK_MESHCULL_GL=on (gl_meshcull.c) */
-        RUN(pictureMatchesCpu);
     } else {
-        /* the same pictures on and off, the counters, a sphere entering */
+        /* vulkan and gl: the same pictures on and off, the counters, a
+           sphere entering */
         RUN(sameBytesOnAndOff);
         RUN(coneCullsTheFarSide);
         RUN(noConeForTwoSidedOrMirrored);

@@ -143,6 +143,17 @@ static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, const flo
         f->cmds[at[g]++] =
             (_oak_gl_command){ms->index_count, 1, ms->first_index, (int32_t)ms->base_vertex, i};
     }
+    /* The draws the meshcull pass took (gl_meshcull.c) were counted in
+       their groups but given no command: close the gaps they left, or the
+       groups' draws read whatever those slots held before (on llvmpipe a
+       first frame's garbage counts did not finish in 200 s). */
+    uint32_t to = group[0];
+    for (int g = 0; g < 5; g++) {
+        uint32_t n = at[g] - group[g];
+        if (to != group[g]) memmove(f->cmds + to, f->cmds + group[g], n * sizeof *f->cmds);
+        group[g] = to, at[g] = to + n;
+        to += n;
+    }
     group[5] = at[4];
     if (camera)
         f->blend_surfaces = counts[4], f->blend_draws = at[4] - group[4], f->blend_unlit = 0;
