@@ -3,7 +3,8 @@
  * its triangle budget; the simplified LOD's triangle ratio and leaf area;
  * coverage-preserving mips against plain box mips; the impostor cards cropped
  * to their baked texels and cut to outlines that hold every covered texel;
- * the impostor against the
+ * the leaf cards cut to an outline of their kept texels, and the small
+ * forest's picture with them against whole cards; the impostor against the
  * full tree at distance; placement never on steep, rock, snow or under the
  * lake; the meadow's 100,000 trees; bad descs; and a small forest's frame
  * with cut-out shadows, held (argv[1] vulkan or gl) to the CPU's frame by

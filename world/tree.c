@@ -4,7 +4,8 @@
  * and the LOD meshes made from them: full, simplified (meshoptimizer on the
  * branches, a hashed share of the cards grown to keep the crown's area) and
  * the impostor's crossed cards, each cut to an outline round its baked
- * texels. Deterministic from (species, seed). */
+ * texels; the leaf cards cut to the outline of the texels their cutout
+ * keeps. Deterministic from (species, seed). */
 #include <math.h>
 #include <meshoptimizer.h>
 #include <stdlib.h>
