@@ -3,7 +3,8 @@
  * its triangle budget; the simplified LOD's triangle ratio and leaf area;
  * coverage-preserving mips against plain box mips; the impostor cards cropped
  * to their baked texels and cut to outlines that hold every covered texel;
- * the impostor against the
+ * the leaf cards cut to an outline of their kept texels, and the small
+ * forest's picture with them against whole cards; the impostor against the
  * full tree at distance; placement never on steep, rock, snow or under the
  * lake; the meadow's 100,000 trees; bad descs; and a small forest's frame
  * with cut-out shadows, held (argv[1] vulkan or gl) to the CPU's frame by
@@ -343,6 +344,185 @@ TEST(treesImpostorOutlinesHoldEveryTexel) {
     oak_free(normal);
 }
 
+/* The atlas as forest.c makes it: coverage-kept levels, a cell a slot. */
+static oak_texture tree_atlas(const uint8_t *albedo) {
+    oak_texture t = {0};
+    oak_texture_desc td = {
+        .width = OAK_TREE_ATLAS_W,
+        .height = OAK_TREE_ATLAS_H,
+        .format = OAK_FORMAT_RGBA8_SRGB,
+        .pixels = albedo,
+        .coverage_cutoff = 0.5f,
+        .coverage_cells = {OAK_TREE_ATLAS_W / OAK_TREE_SLOT_W, OAK_TREE_ATLAS_H / OAK_TREE_SLOT_H}};
+    CHECK_OK(oak_make_texture(&t, &td));
+    return t;
+}
+
+/* Whether the box (x0, y0)-(x1, y1) lies inside convex polygon xy (n
+   vertices turning positively in x right, y down), within eps texels. */
+static bool box_inside(const float *xy, uint32_t n, float x0, float y0, float x1, float y1,
+                       float eps) {
+    for (int c = 0; c < 4; c++) {
+        float qx = (c & 1) ? x1 : x0, qy = (c & 2) ? y1 : y0;
+        for (uint32_t i = 0; i < n; i++) {
+            const float *a = xy + 2 * i, *b = xy + 2 * ((i + 1) % n);
+            float ex = b[0] - a[0], ey = b[1] - a[1];
+            if ((ex * (qy - a[1]) - ey * (qx - a[0])) / sqrtf(ex * ex + ey * ey) < -eps)
+                return false;
+        }
+    }
+    return true;
+}
+
+static double poly_area(const float *xy, uint32_t n) {
+    double a = 0;
+    for (uint32_t i = 0; i < n; i++)
+        a += (double)xy[2 * i] * xy[2 * ((i + 1) % n) + 1] -
+             (double)xy[2 * ((i + 1) % n)] * xy[2 * i + 1];
+    return 0.5 * fabs(a);
+}
+
+/* The leaf cards cut to an outline (forest.c, before the LOD meshes): the
+   outline is a convex polygon of 3-8 vertices inside the card that holds
+   every card texel with any coverage grown by a texel (level 0, the
+   bilinear's reach) and every texel of levels 1 .. OAK_TREE_CARD_LEVELS - 1
+   of the atlas's coverage-kept chain that passes the cutoff (its whole
+   footprint); each cut card's vertex lies where the rectangle's map puts
+   its uv, faces as the rectangle did, and the leaf area of the full and
+   simplified meshes shrinks by the outline's share of the card. */
+TEST(treesLeafCardsHoldEveryTexel) {
+    size_t texels = (size_t)OAK_TREE_ATLAS_W * OAK_TREE_ATLAS_H;
+    uint8_t *albedo = oak_alloc(texels * 4), *normal = oak_alloc(texels * 4);
+    CHECK(albedo && normal);
+    if (!albedo || !normal) return;
+    double all_before = 0, all_after = 0;
+    for (uint32_t s = 0; s < OAK_TREE_SPECIES; s++) {
+        _oak_tree_paint(albedo, normal, s);
+        oak_texture atlas = tree_atlas(albedo);
+        const oak_texture_data *d = oak_texture_get(atlas);
+        CHECK(d != NULL);
+        if (!d) continue;
+        /* the outline's share of the card by the levels it holds */
+        float xy[2 * OAK_TREE_OUTLINE];
+        const double card = (double)OAK_TREE_CARD_W * OAK_TREE_CARD_H;
+        fprintf(stderr, "  %s card: outline share by levels held:", k_names[s]);
+        for (uint32_t l = 1; l <= 9; l++)
+            fprintf(stderr, " %u:%.3f", l,
+                    poly_area(xy, _oak_tree_card_outline(xy, d, l, 128)) / card);
+        uint32_t n = _oak_tree_card_outline(xy, d, OAK_TREE_CARD_LEVELS, 128);
+        fprintf(stderr, " (used: %u, %u vertices)\n", OAK_TREE_CARD_LEVELS, n);
+        CHECK(n >= 3 && n <= OAK_TREE_OUTLINE);
+        for (uint32_t i = 0; i < n; i++) {
+            const float *a = xy + 2 * i, *b = xy + 2 * ((i + 1) % n), *c = xy + 2 * ((i + 2) % n);
+            CHECK((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]) > -1e-3f);
+            CHECK(a[0] >= 0 && a[0] <= OAK_TREE_CARD_W && a[1] >= 0 && a[1] <= OAK_TREE_CARD_H);
+        }
+        /* every kept texel inside, level by level; past the levels held,
+           the share of the passing footprints' area the outline cuts */
+        uint32_t cut = 0, kept = 0;
+        fprintf(stderr, "  %s card: passing area cut by level:", k_names[s]);
+        for (uint32_t l = 0; l < d->mip_count && (OAK_TREE_CARD_W >> l) >= 1; l++) {
+            uint32_t cw = OAK_TREE_CARD_W >> l, ch = OAK_TREE_CARD_H >> l, f = 1u << l;
+            const uint8_t *px = (const uint8_t *)d->mips[l] + 4 * (OAK_TREE_CARD_X >> l);
+            uint32_t pass = 0, out = 0;
+            for (uint32_t y = 0; y < ch; y++)
+                for (uint32_t x = 0; x < cw; x++) {
+                    uint8_t a = px[4 * ((size_t)y * d->mip_width[l] + x) + 3];
+                    if (l == 0 && a) { /* any coverage, a texel of margin */
+                        float gx0 = x > 0 ? x - 1.0f : 0.0f, gy0 = y > 0 ? y - 1.0f : 0.0f;
+                        float gx1 = fminf((float)x + 2, OAK_TREE_CARD_W),
+                              gy1 = fminf((float)y + 2, OAK_TREE_CARD_H);
+                        kept++;
+                        cut += !box_inside(xy, n, gx0, gy0, gx1, gy1, 1e-3f);
+                    }
+                    if (a < 128) continue;
+                    pass++;
+                    bool in = box_inside(xy, n, (float)(x * f), (float)(y * f),
+                                         (float)((x + 1) * f), (float)((y + 1) * f), 1e-3f);
+                    out += !in;
+                    if (l > 0 && l < OAK_TREE_CARD_LEVELS) cut += !in;
+                }
+            fprintf(stderr, " %u:%u/%u", l, out, pass);
+        }
+        fprintf(stderr, "\n");
+        CHECK(kept > 0);
+        CHECK_EQ_INT(cut, 0);
+        /* the cards themselves */
+        _oak_tree t, u;
+        CHECK_OK(_oak_tree_generate(&t, s, 5));
+        CHECK_OK(_oak_tree_generate(&u, s, 5));
+        CHECK_OK(_oak_tree_cut_cards(&t, xy, n));
+        CHECK(_oak_tree_cut_cards(&t, xy, n) != OAK_OK); /* once */
+        /* split along the card's diagonal: each part a fan in one of the
+           rectangle's triangles, up to two more vertices each */
+        const uint32_t fv = t.card_verts / 2, ft = t.card_idx / 6;
+        CHECK(fv >= n && fv <= n + 4 && ft >= n - 2 && ft <= n);
+        CHECK_EQ_INT(t.leaves.vertex_count, t.cards * t.card_verts);
+        CHECK_EQ_INT(t.leaves.index_count, t.cards * t.card_idx);
+        for (uint32_t c = 0; c < t.cards; c++) {
+            const float *U = u.leaves.pos + 3 * 8 * c; /* corners 0 bl, 1 br, 2 tr, 3 tl */
+            vec3 un, e1 = {U[3] - U[0], U[4] - U[1], U[5] - U[2]},
+                     e2 = {U[6] - U[0], U[7] - U[1], U[8] - U[2]};
+            glm_vec3_cross(e1, e2, un); /* the front's facing */
+            for (uint32_t v = 0; v < 2 * fv; v++) {
+                uint32_t i = 2 * fv * c + v;
+                float x = t.leaves.uv[2 * i] * OAK_TREE_ATLAS_W - OAK_TREE_CARD_X,
+                      y = t.leaves.uv[2 * i + 1] * OAK_TREE_ATLAS_H;
+                for (int q = 0; q < 3; q++)
+                    CHECK_NEAR(t.leaves.pos[3 * i + q],
+                               U[9 + q] + x / OAK_TREE_CARD_W * (U[6 + q] - U[9 + q]) +
+                                   y / OAK_TREE_CARD_H * (U[q] - U[9 + q]),
+                               1e-4);
+            }
+            /* front triangles face as the front quad, back ones the other
+               way; each on one side of the diagonal (x + y = W, W = H) */
+            for (uint32_t k = 0; k < 2 * ft; k++) {
+                const uint32_t *tri = t.leaves.idx + 6 * ft * c + 3 * k;
+                int above = 0, below = 0;
+                for (int j = 0; j < 3; j++) {
+                    float sx = (t.leaves.uv[2 * tri[j]] * OAK_TREE_ATLAS_W - OAK_TREE_CARD_X) +
+                               t.leaves.uv[2 * tri[j] + 1] * OAK_TREE_ATLAS_H - OAK_TREE_CARD_W;
+                    above += sx > 1e-3f, below += sx < -1e-3f;
+                }
+                CHECK(!(above && below));
+                const float *p0 = t.leaves.pos + 3 * tri[0], *p1 = t.leaves.pos + 3 * tri[1],
+                            *p2 = t.leaves.pos + 3 * tri[2];
+                vec3 a = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]},
+                     b = {p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2]}, f;
+                glm_vec3_cross(a, b, f);
+                float dot = glm_vec3_dot(f, un);
+                CHECK(k < ft ? dot > 0 : dot < 0);
+            }
+        }
+        /* LOD by LOD: triangles and leaf area, the rectangles against the outlines */
+        _oak_tree_mesh m[2][2];
+        CHECK_OK(_oak_tree_full(&m[0][0], &u));
+        CHECK_OK(_oak_tree_simplified(&m[0][1], &u, 5));
+        CHECK_OK(_oak_tree_full(&m[1][0], &t));
+        CHECK_OK(_oak_tree_simplified(&m[1][1], &t, 5));
+        double share = poly_area(xy, n) / card;
+        for (int k = 0; k < 2; k++) {
+            double before = leaf_area(&m[0][k]), after = leaf_area(&m[1][k]);
+            fprintf(stderr,
+                    "  %s lod %d: %u -> %u triangles, leaf card area %.1f -> %.1f m^2 (%.3f)\n",
+                    k_names[s], k, m[0][k].index_count / 3, m[1][k].index_count / 3, before, after,
+                    after / before);
+            CHECK_NEAR(after / before, share, 1e-3);
+            if (k == 0) all_before += before, all_after += after;
+        }
+        for (int a = 0; a < 2; a++)
+            for (int k = 0; k < 2; k++) _oak_tree_mesh_free(&m[a][k]);
+        _oak_tree_free(&t);
+        _oak_tree_free(&u);
+        oak_destroy_texture(atlas);
+    }
+    fprintf(stderr, "  all: leaf card area %.1f -> %.1f m^2 (%.3f)\n", all_before, all_after,
+            all_after / all_before);
+    CHECK(all_after < all_before);
+    oak_free(albedo);
+    oak_free(normal);
+}
+
 /* Share of a level's texels that pass an alpha test at 0.5. */
 static double coverage(const oak_texture_data *d, uint32_t level) {
     size_t n = (size_t)d->mip_width[level] * d->mip_height[level], pass = 0;
@@ -449,6 +629,10 @@ typedef struct frame_scene {
 } frame_scene;
 
 static oak_tree_species g_species[OAK_TREE_SPECIES];
+/* The full and simplified LODs of g_species's variant as they were before
+   the cards were cut (whole rectangles), and whether add_trees draws them. */
+static oak_mesh g_uncut[OAK_TREE_SPECIES][2];
+static bool g_draw_uncut;
 
 static void frame_scene_make(frame_scene *f, bool key_sky, const float eye[3], const float at[3],
                              float fov_deg) {
@@ -521,6 +705,7 @@ static oak_stream *add_trees(frame_scene *f, uint32_t s, const oak_instance *rec
                           .flags = flags};
     float dist[3] = {30, 90, 1000};
     for (int k = 0; k < 3; k++) sd.lods[k] = (oak_stream_lod){f->species[s].lods[0][k], dist[k]};
+    for (int k = 0; k < 2 && g_draw_uncut; k++) sd.lods[k].mesh = g_uncut[s][k];
     CHECK_OK(oak_make_stream(&st, &sd));
     if (!st) return NULL;
     CHECK_OK(oak_stream_write(st, 0, rec, count));
@@ -710,6 +895,82 @@ static void block_means(const uint8_t *px, uint8_t *out) {
             }
 }
 
+static oak_result uncut_mesh(oak_mesh *out, const _oak_tree_mesh *m) {
+    oak_mesh_desc md = {.vertex_count = m->vertex_count,
+                        .index_count = m->index_count,
+                        .positions = m->pos,
+                        .normals = m->nrm,
+                        .tangents = m->tan,
+                        .uv0 = m->uv,
+                        .indices = m->idx};
+    return oak_make_mesh(out, &md);
+}
+
+/* The cut cards keep the picture: the small forest (sun shadows on, each
+   LOD by distance: 2 full and 6 simplified trees, 28-46 m away) drawn with
+   the cards cut to their outline against the same trees' whole rectangles
+   (as oak_make_tree_species made them before: the same seeds) on one
+   backend: the parity rule per pixel, and on 4 x 4 block means >= 99% of
+   channels within 2/255, mean under 0.5/255: what differs is the
+   rasterizer's rounding along the new edges (measured: docs/WORLD.md
+   "Trees" > "Leaf cards cut to an outline"). */
+TEST(treesLeafCardsKeepThePicture) {
+    static uint8_t cut[W * H * 4], whole[W * H * 4], bc[W * H / 4], bw[W * H / 4];
+    if (!forest_picture(g_backend, cut, 0)) return;
+    for (uint32_t s = 0; s < OAK_TREE_SPECIES; s++) {
+        _oak_tree t;
+        _oak_tree_mesh m[2];
+        CHECK_OK(_oak_tree_generate(&t, s, 21)); /* variant 0 of seed 21 */
+        CHECK_OK(_oak_tree_full(&m[0], &t));
+        CHECK_OK(_oak_tree_simplified(&m[1], &t, 21));
+        for (int k = 0; k < 2; k++) {
+            CHECK_OK(uncut_mesh(&g_uncut[s][k], &m[k]));
+            fprintf(stderr, "  %s lod %d: %u triangles whole, %u cut\n", k_names[s], k,
+                    m[k].index_count / 3, g_species[s].triangles[0][k]);
+            _oak_tree_mesh_free(&m[k]);
+        }
+        _oak_tree_free(&t);
+    }
+    g_draw_uncut = true;
+    bool ok = forest_picture(g_backend, whole, 0);
+    g_draw_uncut = false;
+    for (uint32_t s = 0; s < OAK_TREE_SPECIES; s++)
+        for (int k = 0; k < 2; k++) {
+            if (g_uncut[s][k].id) oak_destroy_mesh(g_uncut[s][k]);
+            g_uncut[s][k] = (oak_mesh){0};
+        }
+    if (!ok) return;
+    size_t diff = 0, n = (size_t)W * H * 4;
+    int worst = 0;
+    for (size_t i = 0; i < n; i++) {
+        int d = abs((int)cut[i] - (int)whole[i]);
+        diff += d != 0, worst = d > worst ? d : worst;
+    }
+    char what[64];
+    snprintf(what, sizeof what, "forest %s cut vs whole cards, per pixel", g_backend);
+    bool same = oak_test_parity(what, whole, cut, W, H);
+    CHECK(same);
+    block_means(cut, bc);
+    block_means(whole, bw);
+    size_t nb = (size_t)(W / 4) * (H / 4) * 4, within = 0;
+    double sum = 0;
+    for (size_t i = 0; i < nb; i++) {
+        int d = abs((int)bc[i] - (int)bw[i]);
+        within += d <= 2, sum += d;
+    }
+    fprintf(stderr,
+            "  forest %s cut vs whole cards: %zu of %zu channels differ (worst %d/255); 4x4 block "
+            "means %.4f within 2/255, mean %.4f/255\n",
+            g_backend, diff, n, worst, (double)within / nb, sum / nb);
+    CHECK((double)within / nb >= 0.99);
+    CHECK(sum / nb < 0.5);
+    if (diff) {
+        save("treesCardsCut.png", cut, W, H);
+        save("treesCardsWhole.png", whole, W, H);
+    }
+    CHECK_EQ_INT(g_oak_test_validation, 0);
+}
+
 /* The small forest on argv[1]'s backend against the CPU: the parity rule
    per pixel (>= 99.5% of channels within 2/255, mean under 0.5/255), and on
    4 x 4 block means (DESIGN.md's rule for foliage) >= 99% of channels
@@ -896,6 +1157,7 @@ int main(int argc, char **argv) {
         if (s) return s;
         RUN(treesForestParity);
         RUN(treesCutOutShadows);
+        RUN(treesLeafCardsKeepThePicture);
     } else {
         oak_test_init(0);
         RUN(treesBadDescsAreOneLine);
@@ -903,9 +1165,11 @@ int main(int argc, char **argv) {
         RUN(treesSimplifiedLodRatio);
         RUN(treesImpostorCardsHugTheirTexels);
         RUN(treesImpostorOutlinesHoldEveryTexel);
+        RUN(treesLeafCardsHoldEveryTexel);
         RUN(treesMipsKeepCoverage);
         RUN(treesImpostorMatchesAtDistance);
         RUN(treesCutOutShadows);
+        RUN(treesLeafCardsKeepThePicture);
         RUN(treesPlacementSuitsTheGround);
         RUN(treesMeadowHasHundredThousand);
     }

@@ -68,19 +68,10 @@ oak_result oak_make_tree_species(oak_tree_species *out, uint32_t species, uint32
         if ((r = _oak_tree_generate(&trees[v], species, seed + 7919u * v))) break;
         if ((r = _oak_tree_bake(albedo, normal, &trees[v], OAK_TREE_VIEWS * v))) break;
         out->height[v] = trees[v].height;
-        _oak_tree_mesh lod[3] = {{0}};
-        r = _oak_tree_full(&lod[0], &trees[v]);
-        if (!r) r = _oak_tree_simplified(&lod[1], &trees[v], seed + v);
-        if (!r) r = _oak_tree_impostor(&lod[2], &trees[v], OAK_TREE_VIEWS * v);
-        /* the views are baked (above): the cards hug their texels */
-        if (!r) r = _oak_tree_impostor_outline(&lod[2], albedo, OAK_TREE_VIEWS * v);
-        for (int k = 0; k < 3 && !r; k++) {
-            snprintf(name, sizeof name, "tree %u.%u lod %d", species, v, k);
-            r = make_lod_mesh(&out->lods[v][k], &lod[k], name);
-            out->triangles[v][k] = lod[k].index_count / 3;
-        }
-        for (int k = 0; k < 3; k++) _oak_tree_mesh_free(&lod[k]);
     }
+    /* the atlas first: its coverage-kept levels say where the cards' cutout
+       keeps a texel (the views are baked, and the mips of the card's slots
+       are their own) */
     if (!r) {
         snprintf(name, sizeof name, "oak://tree_atlas/%u", species);
         oak_texture_desc td = {.width = OAK_TREE_ATLAS_W,
@@ -93,6 +84,27 @@ oak_result oak_make_tree_species(oak_tree_species *out, uint32_t species, uint32
                                .coverage_cells = {OAK_TREE_ATLAS_W / OAK_TREE_SLOT_W,
                                                   OAK_TREE_ATLAS_H / OAK_TREE_SLOT_H}};
         r = oak_make_texture(&out->atlas, &td);
+    }
+    float card[2 * OAK_TREE_OUTLINE];
+    uint32_t card_n = 0;
+    if (!r)
+        card_n = _oak_tree_card_outline(card, oak_texture_get(out->atlas), OAK_TREE_CARD_LEVELS,
+                                        (uint8_t)(255.0f * TREE_ALPHA_CUTOFF + 0.5f));
+    for (uint32_t v = 0; v < variants && !r; v++) {
+        /* every LOD's cards (and so every shadow caster's) cut to one outline */
+        if (card_n && (r = _oak_tree_cut_cards(&trees[v], card, card_n))) break;
+        _oak_tree_mesh lod[3] = {{0}};
+        r = _oak_tree_full(&lod[0], &trees[v]);
+        if (!r) r = _oak_tree_simplified(&lod[1], &trees[v], seed + v);
+        if (!r) r = _oak_tree_impostor(&lod[2], &trees[v], OAK_TREE_VIEWS * v);
+        /* the views are baked (above): the cards hug their texels */
+        if (!r) r = _oak_tree_impostor_outline(&lod[2], albedo, OAK_TREE_VIEWS * v);
+        for (int k = 0; k < 3 && !r; k++) {
+            snprintf(name, sizeof name, "tree %u.%u lod %d", species, v, k);
+            r = make_lod_mesh(&out->lods[v][k], &lod[k], name);
+            out->triangles[v][k] = lod[k].index_count / 3;
+        }
+        for (int k = 0; k < 3; k++) _oak_tree_mesh_free(&lod[k]);
     }
     if (!r) {
         snprintf(name, sizeof name, "oak://tree_normal/%u", species);

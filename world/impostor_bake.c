@@ -5,6 +5,7 @@
 #include "world/impostor_bake.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "oak/asset.h"
@@ -137,4 +138,127 @@ void _oak_bake_resolve(const _oak_bake_target *bt, const _oak_bake_view *v, uint
                 for (int c = 0; c < 3; c++)
                     albedo[o + c] = _oak_bake_srgb8((float)(mean[c] / covered));
         }
+}
+
+/* ---- outlines ------------------------------------------------------------ */
+
+void _oak_bake_spans_init(_oak_bake_spans *s, uint32_t w, uint32_t h) {
+    s->w = w, s->h = h < OAK_BAKE_OUTLINE_ROWS ? h : OAK_BAKE_OUTLINE_ROWS;
+    for (uint32_t y = 0; y < OAK_BAKE_OUTLINE_ROWS; y++) s->lo[y] = (int)w, s->hi[y] = 0;
+}
+
+void _oak_bake_spans_add(_oak_bake_spans *s, const uint8_t *rgba, uint32_t stride, uint32_t rw,
+                         uint32_t rh, uint32_t scale, uint8_t min_alpha, uint32_t margin) {
+    const int W = (int)s->w, H = (int)s->h, sc = (int)scale, m = (int)margin;
+    for (int y = 0; y < (int)rh; y++) {
+        const uint8_t *row = rgba + 4 * (size_t)y * stride;
+        int xl = -1, xr = -1;
+        for (int x = 0; x < (int)rw; x++)
+            if (row[4 * x + 3] >= min_alpha) {
+                if (xl < 0) xl = x;
+                xr = x;
+            }
+        if (xl < 0) continue;
+        int x0 = xl * sc - m, x1 = (xr + 1) * sc + m, y0 = y * sc - m, y1 = (y + 1) * sc + m;
+        x0 = x0 > 0 ? x0 : 0, x1 = x1 < W ? x1 : W;
+        y0 = y0 > 0 ? y0 : 0, y1 = y1 < H ? y1 : H;
+        for (int b = y0; b < y1; b++) {
+            s->lo[b] = x0 < s->lo[b] ? x0 : s->lo[b];
+            s->hi[b] = x1 > s->hi[b] ? x1 : s->hi[b];
+        }
+    }
+}
+
+/* A point of an outline in slot texels (x right, y down). */
+typedef struct outline_pt {
+    double x, y;
+} outline_pt;
+
+static int outline_cmp(const void *a, const void *b) {
+    const outline_pt *p = a, *q = b;
+    if (p->x != q->x) return p->x < q->x ? -1 : 1;
+    return p->y < q->y ? -1 : p->y > q->y;
+}
+
+static double outline_cross(outline_pt o, outline_pt a, outline_pt b) {
+    return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+}
+
+static double outline_area(const outline_pt *v, uint32_t n) {
+    double a = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        outline_pt p = v[i], q = v[(i + 1) % n];
+        a += p.x * q.y - q.x * p.y;
+    }
+    return 0.5 * fabs(a);
+}
+
+uint32_t _oak_bake_outline(float out[2 * OAK_BAKE_OUTLINE], const _oak_bake_spans *s) {
+    const int W = (int)s->w, H = (int)s->h;
+    /* each band's two ends, top and bottom: the hull of those corners
+       holds every span */
+    outline_pt pts[4 * OAK_BAKE_OUTLINE_ROWS], hull[4 * OAK_BAKE_OUTLINE_ROWS + 1];
+    uint32_t np = 0;
+    int bx0 = W, bx1 = 0, by0 = H, by1 = 0;
+    for (int y = 0; y < H; y++) {
+        int x0 = s->lo[y], x1 = s->hi[y];
+        if (x0 >= x1) continue;
+        pts[np++] = (outline_pt){x0, y}, pts[np++] = (outline_pt){x0, y + 1};
+        pts[np++] = (outline_pt){x1, y}, pts[np++] = (outline_pt){x1, y + 1};
+        bx0 = x0 < bx0 ? x0 : bx0, bx1 = x1 > bx1 ? x1 : bx1;
+        by0 = y < by0 ? y : by0, by1 = y + 1 > by1 ? y + 1 : by1;
+    }
+    if (!np) return 0;
+    /* the convex hull (monotone chain; integer corners, so exact), turning
+       positively in (x, y) */
+    qsort(pts, np, sizeof *pts, outline_cmp);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < np; i++) {
+        while (n >= 2 && outline_cross(hull[n - 2], hull[n - 1], pts[i]) <= 0) n--;
+        hull[n++] = pts[i];
+    }
+    for (uint32_t i = np - 1, lo = n + 1; i-- > 0;) {
+        while (n >= lo && outline_cross(hull[n - 2], hull[n - 1], pts[i]) <= 0) n--;
+        hull[n++] = pts[i];
+    }
+    n--; /* the first point closed the chain */
+    /* down to OAK_BAKE_OUTLINE vertices: each step drops the edge whose
+       neighbours, extended to meet, add the least area (the result still
+       holds the hull and stays convex), the meeting point kept inside the
+       slot so no texel of the next slot is drawn */
+    while (n > OAK_BAKE_OUTLINE) {
+        uint32_t best = n;
+        double best_add = 0;
+        outline_pt best_x = {0, 0};
+        for (uint32_t i = 0; i < n; i++) {
+            outline_pt a = hull[(i + n - 1) % n], b = hull[i], c = hull[(i + 1) % n],
+                       d = hull[(i + 2) % n];
+            double d1x = b.x - a.x, d1y = b.y - a.y, d2x = c.x - d.x, d2y = c.y - d.y;
+            double den = d1x * d2y - d1y * d2x;
+            if (den == 0) continue;
+            double ex = c.x - b.x, ey = c.y - b.y;
+            double t = (ex * d2y - ey * d2x) / den, u = (ex * d1y - ey * d1x) / den;
+            if (!(t >= 0 && u >= 0)) continue;
+            outline_pt X = {b.x + t * d1x, b.y + t * d1y};
+            if (X.x < 0 || X.x > W || X.y < 0 || X.y > H) continue;
+            double add = 0.5 * fabs(outline_cross(b, X, c));
+            if (best == n || add < best_add) best = i, best_add = add, best_x = X;
+        }
+        if (best == n) break;
+        hull[best] = best_x;
+        uint32_t gone = (best + 1) % n;
+        memmove(hull + gone, hull + gone + 1, (size_t)(n - gone - 1) * sizeof *hull);
+        n--;
+    }
+    /* the spans' rectangle where it is smaller (or the outline could not
+       be brought to OAK_BAKE_OUTLINE vertices inside the slot) */
+    double rect_area = (double)(bx1 - bx0) * (by1 - by0);
+    if (n > OAK_BAKE_OUTLINE || outline_area(hull, n) >= rect_area) {
+        hull[0] = (outline_pt){bx0, by0}, hull[1] = (outline_pt){bx1, by0};
+        hull[2] = (outline_pt){bx1, by1}, hull[3] = (outline_pt){bx0, by1};
+        n = 4;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        out[2 * i] = (float)hull[i].x, out[2 * i + 1] = (float)hull[i].y;
+    return n;
 }

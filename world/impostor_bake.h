@@ -70,4 +70,35 @@ void _oak_bake_raster(_oak_bake_target *t, const _oak_bake_view *v, const _oak_b
 void _oak_bake_resolve(const _oak_bake_target *t, const _oak_bake_view *v, uint8_t *albedo,
                        uint8_t *normal, uint32_t atlas_w, uint32_t x0, uint32_t y0);
 
+/* ---- outlines: the convex polygon a cut-out card is cut to -------------- */
+
+#define OAK_BAKE_OUTLINE      8   /* vertices at most of an outline */
+#define OAK_BAKE_OUTLINE_ROWS 256 /* rows at most of a slot outlined */
+
+/* What an outline must hold in a w x h slot (texel units, x right, y
+   down): band y (between rows y and y + 1) from x = lo[y] to hi[y]
+   (lo >= hi: nothing). Only each band's ends matter to a convex hull. */
+typedef struct _oak_bake_spans {
+    uint32_t w, h;
+    int lo[OAK_BAKE_OUTLINE_ROWS], hi[OAK_BAKE_OUTLINE_ROWS];
+} _oak_bake_spans;
+
+/* Empty spans of a w x h slot (h at most OAK_BAKE_OUTLINE_ROWS). */
+void _oak_bake_spans_init(_oak_bake_spans *s, uint32_t w, uint32_t h);
+/* Adds the texels of an RGBA8 image of rw x rh texels (rows `stride`
+   texels apart) whose alpha is at least min_alpha: texel (x, y) stands
+   for slot texels x * scale .. (x + 1) * scale each way (a mip level's
+   texel over level 0's), grown by `margin` texels each way and clamped
+   to the slot. */
+void _oak_bake_spans_add(_oak_bake_spans *s, const uint8_t *rgba, uint32_t stride, uint32_t rw,
+                         uint32_t rh, uint32_t scale, uint8_t min_alpha, uint32_t margin);
+/* A convex polygon of at most OAK_BAKE_OUTLINE vertices (xy in slot
+   texels, turning positively in x right, y down) inside the slot that
+   holds every span: their hull, brought down to OAK_BAKE_OUTLINE vertices
+   by dropping, one at a time, the edge whose neighbours extended to meet
+   add the least area (the meeting point kept inside the slot); the spans'
+   bounding rectangle where that is smaller. Returns its vertex count, 0
+   for empty spans. */
+uint32_t _oak_bake_outline(float out[2 * OAK_BAKE_OUTLINE], const _oak_bake_spans *s);
+
 #endif

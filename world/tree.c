@@ -4,12 +4,14 @@
  * and the LOD meshes made from them: full, simplified (meshoptimizer on the
  * branches, a hashed share of the cards grown to keep the crown's area) and
  * the impostor's crossed cards, each cut to an outline round its baked
- * texels. Deterministic from (species, seed). */
+ * texels; the leaf cards cut to the outline of the texels their cutout
+ * keeps. Deterministic from (species, seed). */
 #include <math.h>
 #include <meshoptimizer.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "world/impostor_bake.h"
 #include "world/internal.h"
 #include "world/tree_internal.h"
 
@@ -441,7 +443,8 @@ static void grow_pine(gen *g) {
    quarter towards the card's own, so a crown shades as one body. */
 static void emit_cards(gen *g, bool pine) {
     _oak_tree_mesh *m = &g->t->leaves;
-    if (!mesh_reserve(m, 8 * g->card_count, 12 * g->card_count)) {
+    g->t->card_centre = oak_alloc((size_t)(g->card_count ? g->card_count : 1) * 3 * sizeof(float));
+    if (!g->t->card_centre || !mesh_reserve(m, 8 * g->card_count, 12 * g->card_count)) {
         g->failed = true;
         return;
     }
@@ -461,6 +464,8 @@ static void emit_cards(gen *g, bool pine) {
             p[3][q] = c->anchor[q] + l - w;
         }
         v3_cross(c->side, c->out, nc);
+        for (int q = 0; q < 3; q++)
+            g->t->card_centre[3 * i + q] = 0.25f * (p[0][q] + p[1][q] + p[2][q] + p[3][q]);
         static const float uv[4][2] = {
             {CARD_U0, TOP_V1}, {CARD_U1, TOP_V1}, {CARD_U1, 0}, {CARD_U0, 0}};
         uint32_t base = m->vertex_count;
@@ -486,11 +491,13 @@ static void emit_cards(gen *g, bool pine) {
         mesh_tri(m, base + 4, base + 7, base + 6);
     }
     g->t->cards = g->card_count;
+    g->t->card_verts = 8, g->t->card_idx = 12;
 }
 
 void _oak_tree_free(_oak_tree *t) {
     _oak_tree_mesh_free(&t->branches);
     _oak_tree_mesh_free(&t->leaves);
+    oak_free(t->card_centre);
     memset(t, 0, sizeof *t);
 }
 
@@ -573,12 +580,13 @@ oak_result _oak_tree_simplified(_oak_tree_mesh *out, const _oak_tree *t, uint32_
     ok = ok && mesh_reserve(&leaves, t->leaves.vertex_count, t->leaves.index_count);
     for (uint32_t c = 0; ok && c < t->cards; c++) {
         if (_oak_world_hash01(c, seed * 31u + 977u) >= (float)OAK_TREE_LEAF_KEEP) continue;
-        const float *p = t->leaves.pos + 3 * 8 * c;
-        float centre[3];
-        for (int q = 0; q < 3; q++) centre[q] = 0.25f * (p[q] + p[3 + q] + p[6 + q] + p[9 + q]);
+        /* about the card's rectangle's centre, cut to an outline or not
+           (the outline's own centre would move it) */
+        const float *centre = t->card_centre + 3 * c;
+        const uint32_t nv = t->card_verts, ni = t->card_idx;
         uint32_t base = leaves.vertex_count;
-        for (uint32_t v = 0; v < 8; v++) {
-            uint32_t s = 8 * c + v;
+        for (uint32_t v = 0; v < nv; v++) {
+            uint32_t s = nv * c + v;
             float q3[3];
             for (int q = 0; q < 3; q++)
                 q3[q] = centre[q] + grow * (t->leaves.pos[3 * s + q] - centre[q]);
@@ -586,8 +594,8 @@ oak_result _oak_tree_simplified(_oak_tree_mesh *out, const _oak_tree *t, uint32_
                                      t->leaves.uv[2 * s], t->leaves.uv[2 * s + 1]);
             (void)i;
         }
-        for (uint32_t k = 0; k < 12; k++)
-            leaves.idx[leaves.index_count++] = base + t->leaves.idx[12 * c + k] - 8 * c;
+        for (uint32_t k = 0; k < ni; k++)
+            leaves.idx[leaves.index_count++] = base + t->leaves.idx[ni * c + k] - nv * c;
     }
     ok = ok && mesh_append(out, &leaves, 0, leaves.index_count) && mesh_compact(out);
     _oak_tree_mesh_free(&leaves);
@@ -679,110 +687,121 @@ void _oak_tree_impostor_crop(_oak_tree_mesh *m, const uint8_t *albedo, uint32_t 
     }
 }
 
-/* A point of a view's outline in slot texels (x right, y down). */
-typedef struct outline_pt {
-    double x, y;
-} outline_pt;
-
-static int outline_cmp(const void *a, const void *b) {
-    const outline_pt *p = a, *q = b;
-    if (p->x != q->x) return p->x < q->x ? -1 : 1;
-    return p->y < q->y ? -1 : p->y > q->y;
-}
-
-static double outline_cross(outline_pt o, outline_pt a, outline_pt b) {
-    return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
-}
-
-static double outline_area(const outline_pt *v, uint32_t n) {
-    double a = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        outline_pt p = v[i], q = v[(i + 1) % n];
-        a += p.x * q.y - q.x * p.y;
-    }
-    return 0.5 * fabs(a);
-}
-
 uint32_t _oak_tree_view_outline(float out[2 * OAK_TREE_OUTLINE], const uint8_t *albedo,
                                 const uint32_t rect[4]) {
-    const int W = (int)rect[2], H = (int)rect[3];
-    /* each row's first and last texel with any coverage, grown by a texel
-       each way (clamped to the slot): the hull of those squares' corners
-       holds every such texel and its margin. Any coverage, not only over
-       the cutoff: the coverage-kept mips may lift a faint texel over it. */
-    outline_pt pts[4 * OAK_TREE_SLOT_H], hull[4 * OAK_TREE_SLOT_H + 1];
-    uint32_t np = 0;
-    int bx0 = W, bx1 = 0, by0 = H, by1 = 0;
-    for (int y = 0; y < H && y < OAK_TREE_SLOT_H; y++) {
-        int xl = -1, xr = -1;
-        const uint8_t *row =
-            albedo + 4 * ((size_t)(rect[1] + (uint32_t)y) * OAK_TREE_ATLAS_W + rect[0]);
-        for (int x = 0; x < W; x++)
-            if (row[4 * x + 3]) {
-                if (xl < 0) xl = x;
-                xr = x;
-            }
-        if (xl < 0) continue;
-        int x0 = xl > 0 ? xl - 1 : 0, x1 = xr + 2 < W ? xr + 2 : W;
-        int y0 = y > 0 ? y - 1 : 0, y1 = y + 2 < H ? y + 2 : H;
-        pts[np++] = (outline_pt){x0, y0}, pts[np++] = (outline_pt){x0, y1};
-        pts[np++] = (outline_pt){x1, y0}, pts[np++] = (outline_pt){x1, y1};
-        bx0 = x0 < bx0 ? x0 : bx0, bx1 = x1 > bx1 ? x1 : bx1;
-        by0 = y0 < by0 ? y0 : by0, by1 = y1 > by1 ? y1 : by1;
+    /* every texel with any coverage, grown by a texel each way (the
+       bilinear's reach). Any coverage, not only over the cutoff: the
+       coverage-kept mips may lift a faint texel over it. */
+    _oak_bake_spans sp;
+    _oak_bake_spans_init(&sp, rect[2], rect[3]);
+    _oak_bake_spans_add(&sp, albedo + 4 * ((size_t)rect[1] * OAK_TREE_ATLAS_W + rect[0]),
+                        OAK_TREE_ATLAS_W, rect[2], rect[3], 1, 1, 1);
+    return _oak_bake_outline(out, &sp);
+}
+
+_Static_assert(OAK_TREE_OUTLINE == OAK_BAKE_OUTLINE, "the trees' outlines are the baker's");
+_Static_assert(OAK_TREE_CARD_H <= OAK_BAKE_OUTLINE_ROWS, "the card's rows fit the spans");
+
+uint32_t _oak_tree_card_outline(float out[2 * OAK_TREE_OUTLINE], const oak_texture_data *d,
+                                uint32_t levels, uint8_t cutoff) {
+    _oak_bake_spans sp;
+    _oak_bake_spans_init(&sp, OAK_TREE_CARD_W, OAK_TREE_CARD_H);
+    if (!d || !d->mip_count || d->width != OAK_TREE_ATLAS_W || d->height != OAK_TREE_ATLAS_H ||
+        d->bytes_per_pixel != 4)
+        return 0;
+    /* level 0: any coverage and a texel of margin, as the impostor's views */
+    _oak_bake_spans_add(&sp, (const uint8_t *)d->mips[0] + 4 * OAK_TREE_CARD_X, OAK_TREE_ATLAS_W,
+                        OAK_TREE_CARD_W, OAK_TREE_CARD_H, 1, 1, 1);
+    /* a coarser level's texel that passes stands for its whole footprint
+       (the cutout reads it nearest, with no margin); a level with less
+       than a whole texel of the card no longer keeps the card's coverage */
+    for (uint32_t l = 1; l < levels && l < d->mip_count; l++) {
+        uint32_t cx = OAK_TREE_CARD_X >> l, cw = OAK_TREE_CARD_W >> l, ch = OAK_TREE_CARD_H >> l;
+        if (!cw || !ch || (cx << l) != (uint32_t)OAK_TREE_CARD_X ||
+            d->mip_width[l] != (uint32_t)OAK_TREE_ATLAS_W >> l)
+            break;
+        _oak_bake_spans_add(&sp, (const uint8_t *)d->mips[l] + 4 * cx, d->mip_width[l], cw, ch,
+                            1u << l, cutoff, 0);
     }
-    if (!np) return 0;
-    /* the convex hull (monotone chain; integer corners, so exact), turning
-       positively in (x, y) */
-    qsort(pts, np, sizeof *pts, outline_cmp);
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < np; i++) {
-        while (n >= 2 && outline_cross(hull[n - 2], hull[n - 1], pts[i]) <= 0) n--;
-        hull[n++] = pts[i];
-    }
-    for (uint32_t i = np - 1, lo = n + 1; i-- > 0;) {
-        while (n >= lo && outline_cross(hull[n - 2], hull[n - 1], pts[i]) <= 0) n--;
-        hull[n++] = pts[i];
-    }
-    n--; /* the first point closed the chain */
-    /* down to OAK_TREE_OUTLINE vertices: each step drops the edge whose
-       neighbours, extended to meet, add the least area (the result still
-       holds the hull and stays convex), the meeting point kept inside the
-       slot so no texel of the next slot is drawn */
-    while (n > OAK_TREE_OUTLINE) {
-        uint32_t best = n;
-        double best_add = 0;
-        outline_pt best_x = {0, 0};
-        for (uint32_t i = 0; i < n; i++) {
-            outline_pt a = hull[(i + n - 1) % n], b = hull[i], c = hull[(i + 1) % n],
-                       d = hull[(i + 2) % n];
-            double d1x = b.x - a.x, d1y = b.y - a.y, d2x = c.x - d.x, d2y = c.y - d.y;
-            double den = d1x * d2y - d1y * d2x;
-            if (den == 0) continue;
-            double ex = c.x - b.x, ey = c.y - b.y;
-            double t = (ex * d2y - ey * d2x) / den, s = (ex * d1y - ey * d1x) / den;
-            if (!(t >= 0 && s >= 0)) continue;
-            outline_pt X = {b.x + t * d1x, b.y + t * d1y};
-            if (X.x < 0 || X.x > W || X.y < 0 || X.y > H) continue;
-            double add = 0.5 * fabs(outline_cross(b, X, c));
-            if (best == n || add < best_add) best = i, best_add = add, best_x = X;
+    return _oak_bake_outline(out, &sp);
+}
+
+oak_result _oak_tree_cut_cards(_oak_tree *t, const float *xy, uint32_t n) {
+    if (n < 3 || n > OAK_TREE_OUTLINE || t->card_verts != 8)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "tree: a card cut to %u vertices (3 .. %u, once)", n, OAK_TREE_OUTLINE);
+    /* The outline split along the card's diagonal (corner 0 to 2, where
+       x / W + y / H = 1) into the parts the card's two triangles hold, so
+       each part's fan interpolates every attribute as its triangle did:
+       the crown's normals bend fast across a card (the pine's flip across
+       the axis it starts on), and one fan over both triangles would shade
+       another picture. part[0] lies in triangle (0, 1, 2), part[1] in (0,
+       2, 3); each convex, in the outline's turn. */
+    const double W = OAK_TREE_CARD_W, H = OAK_TREE_CARD_H;
+    double part[2][2 * (OAK_TREE_OUTLINE + 2)];
+    uint32_t pn[2] = {0, 0};
+    for (uint32_t i = 0; i < n; i++) {
+        const float *p = xy + 2 * i, *q = xy + 2 * ((i + 1) % n);
+        double sp = p[0] * H + p[1] * W - W * H, sq = q[0] * H + q[1] * W - W * H;
+        if (sp >= 0) part[0][2 * pn[0]] = p[0], part[0][2 * pn[0]++ + 1] = p[1];
+        if (sp <= 0) part[1][2 * pn[1]] = p[0], part[1][2 * pn[1]++ + 1] = p[1];
+        if ((sp > 0 && sq < 0) || (sp < 0 && sq > 0)) {
+            double f = sp / (sp - sq), x = p[0] + f * (q[0] - p[0]), y = p[1] + f * (q[1] - p[1]);
+            for (int k = 0; k < 2; k++) part[k][2 * pn[k]] = x, part[k][2 * pn[k]++ + 1] = y;
         }
-        if (best == n) break;
-        hull[best] = best_x;
-        uint32_t gone = (best + 1) % n;
-        memmove(hull + gone, hull + gone + 1, (size_t)(n - gone - 1) * sizeof *hull);
-        n--;
     }
-    /* the texels' rectangle where it is smaller (or the outline could not
-       be brought to OAK_TREE_OUTLINE vertices inside the slot) */
-    double rect_area = (double)(bx1 - bx0) * (by1 - by0);
-    if (n > OAK_TREE_OUTLINE || outline_area(hull, n) >= rect_area) {
-        hull[0] = (outline_pt){bx0, by0}, hull[1] = (outline_pt){bx1, by0};
-        hull[2] = (outline_pt){bx1, by1}, hull[3] = (outline_pt){bx0, by1};
-        n = 4;
+    uint32_t verts = 0, tris = 0;
+    for (int k = 0; k < 2; k++) {
+        if (pn[k] < 3) pn[k] = 0; /* a sliver on the diagonal, or nothing */
+        verts += pn[k], tris += pn[k] ? pn[k] - 2 : 0;
     }
-    for (uint32_t i = 0; i < n; i++)
-        out[2 * i] = (float)hull[i].x, out[2 * i + 1] = (float)hull[i].y;
-    return n;
+    _oak_tree_mesh o;
+    memset(&o, 0, sizeof o);
+    if (!mesh_reserve(&o, 2 * verts * t->cards, 6 * tris * t->cards))
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "tree: no memory for the cut cards");
+    const _oak_tree_mesh *m = &t->leaves;
+    for (uint32_t c = 0; c < t->cards; c++) {
+        /* corners as emit_cards made them: 0 bottom left (card texel
+           (0, H)), 1 bottom right, 2 top right, 3 top left; 4-7 the back */
+        const uint32_t b = 8 * c;
+        for (uint32_t side = 0; side < 2; side++)
+            for (int k = 0; k < 2; k++) {
+                uint32_t base = o.vertex_count;
+                for (uint32_t i = 0; i < pn[k]; i++) {
+                    double a = part[k][2 * i] / W, d = part[k][2 * i + 1] / H, w[4];
+                    /* the weights of corners 0-3 in the part's triangle */
+                    if (k == 0)
+                        w[0] = 1 - a, w[1] = a + d - 1, w[2] = 1 - d, w[3] = 0;
+                    else
+                        w[0] = d, w[1] = 0, w[2] = a, w[3] = 1 - a - d;
+                    double p[3] = {0, 0, 0}, nr[3] = {0, 0, 0};
+                    for (uint32_t j = 0; j < 4; j++)
+                        for (int q = 0; q < 3; q++) {
+                            p[q] += w[j] * m->pos[3 * (b + 4 * side + j) + q];
+                            nr[q] += w[j] * m->nrm[3 * (b + 4 * side + j) + q];
+                        }
+                    float pf[3] = {(float)p[0], (float)p[1], (float)p[2]},
+                          nf[3] = {(float)nr[0], (float)nr[1], (float)nr[2]};
+                    /* the uv from the card texel itself (exact at texel edges) */
+                    mesh_vertex(&o, pf, nf, m->tan + 4 * b,
+                                (float)((OAK_TREE_CARD_X + part[k][2 * i]) / OAK_TREE_ATLAS_W),
+                                (float)(part[k][2 * i + 1] / OAK_TREE_ATLAS_H));
+                }
+                /* the outline turns positively in (x, y down): clockwise
+                   seen from the card's front, so the front's fan runs
+                   backwards */
+                for (uint32_t i = 1; i + 1 < pn[k]; i++) {
+                    if (side == 0)
+                        mesh_tri(&o, base, base + i + 1, base + i);
+                    else
+                        mesh_tri(&o, base, base + i, base + i + 1);
+                }
+            }
+    }
+    _oak_tree_mesh_free(&t->leaves);
+    t->leaves = o;
+    t->card_verts = 2 * verts, t->card_idx = 6 * tris;
+    return OAK_OK;
 }
 
 oak_result _oak_tree_impostor_outline(_oak_tree_mesh *m, const uint8_t *albedo,

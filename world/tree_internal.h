@@ -28,9 +28,12 @@ typedef struct _oak_tree_mesh {
 
 typedef struct _oak_tree {
     _oak_tree_mesh branches; /* closed tapered tubes, one per branch */
-    _oak_tree_mesh leaves;   /* cards, each a front and a back quad */
+    _oak_tree_mesh leaves;   /* cards, each a front and a back (quads, or outlines once cut) */
     uint32_t thin_first;     /* branch indices from here on are the thinnest level's */
     uint32_t cards;
+    uint32_t card_verts;  /* vertices a card in leaves (8 as made: two quads) */
+    uint32_t card_idx;    /* indices a card in leaves (12 as made) */
+    float *card_centre;   /* each card's rectangle's centre (xyz), to grow it about */
     float height, radius; /* top (y) and reach from the trunk's axis, metres */
 } _oak_tree;
 
@@ -66,6 +69,27 @@ uint32_t _oak_tree_view_outline(float out[2 * OAK_TREE_OUTLINE], const uint8_t *
    few of the empty fragments that each cost the cutout's discard. */
 oak_result _oak_tree_impostor_outline(_oak_tree_mesh *m, const uint8_t *albedo,
                                       uint32_t first_view);
+/* The leaf card: slots 1-2 of the top row, texels (x, y, w, h). */
+#define OAK_TREE_CARD_X OAK_TREE_SLOT_W
+#define OAK_TREE_CARD_W (2 * OAK_TREE_SLOT_W)
+#define OAK_TREE_CARD_H OAK_TREE_SLOT_H
+/* Levels of the atlas's chain the leaf cards' outline holds (forest.c) */
+#define OAK_TREE_CARD_LEVELS 8
+/* The leaf card's outline (xy in card texels, x right, y down, as
+   _oak_tree_view_outline's): round every card texel of level 0 with any
+   coverage grown by a texel (the bilinear's reach where a card is
+   magnified), and round each texel of levels 1 .. levels - 1 of `d` (the
+   atlas as made, its coverage-kept chain) whose alpha passes `cutoff` (a
+   minified card's cutout is one nearest tap of one level). Returns its
+   vertex count (0: an empty card). */
+uint32_t _oak_tree_card_outline(float out[2 * OAK_TREE_OUTLINE], const oak_texture_data *d,
+                                uint32_t levels, uint8_t cutoff);
+/* Cuts every leaf card of t, front and back, to outline xy (n vertices,
+   card texels), position, normal and uv together as the card's two
+   triangles interpolate them (so every texel inside stays where it was,
+   shaded as it was): the rasterizer then makes few of the fragments the
+   cutout only discards. */
+oak_result _oak_tree_cut_cards(_oak_tree *t, const float *xy, uint32_t n);
 /* Paints the bark and card slots of a species' atlas (sRGB RGBA) and of its
    normal map (RGBA, tangent space). */
 void _oak_tree_paint(uint8_t *albedo, uint8_t *normal, uint32_t species);
