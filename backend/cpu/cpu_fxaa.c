@@ -269,6 +269,8 @@ void _oak_cpu_fxaa(uint8_t *out, const uint8_t *in, const uint8_t *lumas, uint32
         bool inner_row = lumas && y > 0 && y + 1 < height;
         /* rows whose vertical search stays inside: fxaa_quad's */
         bool quad_row = lanes && y >= FXAA_SEARCH && y + FXAA_SEARCH < height;
+        int32_t xs[4]; /* the row's pixels waiting for fxaa_quad */
+        uint32_t nq = 0;
         for (uint32_t x = 0; x < width; x++) {
             size_t i = (size_t)y * width + x;
             if (inner_row && x > 0 && x + 16 < width) {
@@ -278,26 +280,16 @@ void _oak_cpu_fxaa(uint8_t *out, const uint8_t *in, const uint8_t *lumas, uint32
                 if (keep == 0xffff) {
                     memcpy(out + i * 4, in + i * 4, 64);
                 } else {
-                    int32_t xs[16];
-                    uint32_t nq = 0;
                     for (uint32_t k = 0; k < 16; k++) {
                         uint32_t xk = x + k;
-                        if (keep >> k & 1)
+                        if (keep >> k & 1) {
                             memcpy(out + (i + k) * 4, in + (i + k) * 4, 4);
-                        else if (quad_row && xk >= FXAA_SEARCH && xk + FXAA_SEARCH < width)
-                            xs[nq++] = (int32_t)xk; /* four at a time, below */
-                        else
+                        } else if (quad_row && xk >= FXAA_SEARCH && xk + FXAA_SEARCH < width) {
+                            xs[nq++] = (int32_t)xk; /* four at a time */
+                            if (nq == 4) fxaa_quad(out, &m, xs, (int32_t)y), nq = 0;
+                        } else {
                             fxaa_pixel(out + (i + k) * 4, &m, (int32_t)xk, (int32_t)y);
-                    }
-                    uint32_t k = 0;
-                    for (; k + 4 <= nq; k += 4) fxaa_quad(out, &m, xs + k, (int32_t)y);
-                    if (nq - k >= 2) { /* the last two or three, one repeated */
-                        int32_t last[4];
-                        for (uint32_t j = 0; j < 4; j++) last[j] = xs[k + j < nq ? k + j : nq - 1];
-                        fxaa_quad(out, &m, last, (int32_t)y);
-                    } else if (nq - k == 1) {
-                        fxaa_pixel(out + ((size_t)y * width + (uint32_t)xs[k]) * 4, &m, xs[k],
-                                   (int32_t)y);
+                        }
                     }
                 }
                 x += 15;
@@ -317,6 +309,12 @@ void _oak_cpu_fxaa(uint8_t *out, const uint8_t *in, const uint8_t *lumas, uint32
                 }
             }
             fxaa_pixel(out + i * 4, &m, (int32_t)x, (int32_t)y);
+        }
+        if (nq >= 2) { /* the row's last two or three, one repeated */
+            for (uint32_t j = nq; j < 4; j++) xs[j] = xs[nq - 1];
+            fxaa_quad(out, &m, xs, (int32_t)y);
+        } else if (nq == 1) {
+            fxaa_pixel(out + ((size_t)y * width + (uint32_t)xs[0]) * 4, &m, xs[0], (int32_t)y);
         }
     }
 }
