@@ -18,6 +18,9 @@
 #define SRGB_SHIFT   (23 - SRGB_BITS)
 #define SRGB_OCTAVES 9
 static float g_srgb[(SRGB_OCTAVES << SRGB_BITS) + 2];
+/* each entry beside its step to the next, g_srgb[i + 1] - g_srgb[i] as
+   srgb_encode computes it: one 8-byte load a lane for srgb4 */
+static float g_srgb_pair[(SRGB_OCTAVES << SRGB_BITS) + 1][2];
 static pthread_once_t g_srgb_once = PTHREAD_ONCE_INIT;
 
 static uint32_t float_bits(float f) {
@@ -34,6 +37,8 @@ static void srgb_table_init(void) {
         memcpy(&t, &u, sizeof t);
         g_srgb[i] = (float)(1.055 * pow((double)t, 1.0 / 2.4) - 0.055);
     }
+    for (uint32_t i = 0; i + 1 < sizeof g_srgb / sizeof g_srgb[0]; i++)
+        g_srgb_pair[i][0] = g_srgb[i], g_srgb_pair[i][1] = g_srgb[i + 1] - g_srgb[i];
 }
 
 void _oak_cpu_post_init(void) {
@@ -142,10 +147,13 @@ OAK_SSE41 static inline __m128 srgb4(__m128 t) {
                           _mm_set1_ps(1.0f / (float)(1u << SRGB_SHIFT)));
     uint32_t ix[4];
     _mm_storeu_si128((__m128i *)ix, i);
-    __m128 g0 = _mm_setr_ps(g_srgb[ix[0]], g_srgb[ix[1]], g_srgb[ix[2]], g_srgb[ix[3]]);
-    __m128 g1 =
-        _mm_setr_ps(g_srgb[ix[0] + 1], g_srgb[ix[1] + 1], g_srgb[ix[2] + 1], g_srgb[ix[3] + 1]);
-    __m128 hi = _mm_add_ps(g0, _mm_mul_ps(_mm_sub_ps(g1, g0), f));
+    __m128 p01 = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)g_srgb_pair[ix[0]]),
+                              (const __m64 *)g_srgb_pair[ix[1]]);
+    __m128 p23 = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)g_srgb_pair[ix[2]]),
+                              (const __m64 *)g_srgb_pair[ix[3]]);
+    __m128 g0 = _mm_shuffle_ps(p01, p23, _MM_SHUFFLE(2, 0, 2, 0));
+    __m128 step = _mm_shuffle_ps(p01, p23, _MM_SHUFFLE(3, 1, 3, 1));
+    __m128 hi = _mm_add_ps(g0, _mm_mul_ps(step, f));
     return _mm_blendv_ps(hi, _mm_mul_ps(t, _mm_set1_ps(12.92f)), toe);
 }
 
