@@ -116,7 +116,8 @@ TEST(cpuFxaaFourLanesMatchThePlainPath) {
             }
             v = v < 0 ? 0 : v > 255 ? 255 : v;
             uint8_t *p = in + (y * W + x) * 4;
-            p[0] = (uint8_t)v, p[1] = (uint8_t)(v / 2 + 60), p[2] = (uint8_t)((v * 3) / 4), p[3] = 255;
+            p[0] = (uint8_t)v, p[1] = (uint8_t)(v / 2 + 60), p[2] = (uint8_t)((v * 3) / 4),
+            p[3] = 255;
         }
     _oak_cpu_fxaa(a, in, NULL, W, H, 0, H);
     _oak_cpu_fxaa_luma(lumas, in, W, 0, H);
