@@ -44,6 +44,23 @@ TEST(cpuPostSimdSpanMatchesScalar) {
         }
     CHECK_EQ_INT(diff, 0);
     CHECK(bright > 100 && dark > 100); /* both ends of the range were reached */
+    /* the dither in lanes at rows and columns up to 8K (where the noise's
+       fraction keeps fewer bits), on mid greys so that it decides bytes */
+    static float grey[N * 3];
+    for (int i = 0; i < N * 3; i++) grey[i] = 0.02f + 0.3f * (float)(i % 97) / 97.0f;
+    int moved = 0;
+    for (uint32_t r = 0; r < 64; r++) {
+        oak_post post = {0};
+        uint32_t x0 = r * 127 + (r & 3), y = r * 131 + 3;
+        _oak_cpu_post_span(grey, a, x0, y, N, &post, false);
+        _oak_cpu_post_span(grey, b, x0, y, N, &post, true);
+        diff += memcmp(a, b, sizeof a) != 0;
+        post.no_dither = true; /* the dither moved some bytes: the test sees it */
+        _oak_cpu_post_span(grey, b, x0, y, N, &post, true);
+        moved += memcmp(a, b, sizeof a) != 0;
+    }
+    CHECK_EQ_INT(diff, 0);
+    CHECK_EQ_INT(moved, 64);
     /* black is 0 and radiance far past white 255, in either path */
     float two[6] = {0, 0, 0, 1e5f, 1e5f, 1e5f};
     oak_post post = {0};
@@ -77,6 +94,40 @@ TEST(cpuFxaaSixteenPixelEarlyOutMatchesTheSpec) {
     for (int i = 0; i < W * H; i++) changed += memcmp(a + i * 4, in + i * 4, 3) != 0;
     CHECK(changed > W * H / 50); /* both paths acted */
     CHECK(changed < W * H / 2);  /* and most pixels took the early out */
+}
+
+TEST(cpuFxaaFourLanesMatchThePlainPath) {
+    /* straight edges of many slopes (searches that stop at once and ones
+       that run all 8 pixels, both orientations, either side brighter) over
+       a ramp with noise, in colour: the pixels whose search window is
+       inside take the four-lane path, whose bytes must be the clamped
+       plain path's (no luma plane) */
+    enum { W = 157, H = 96 };
+    static uint8_t in[W * H * 4], a[W * H * 4], b[W * H * 4], lumas[W * H];
+    uint32_t seed = 4321;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            seed = seed * 1664525u + 1013904223u;
+            int v = 20 + x / 4 + (int)(seed >> 29);
+            for (int e = 0; e < 6; e++) { /* half-planes: edge e at slope e */
+                static const int nx[6] = {1, 1, 20, 3, 1, -7}, ny[6] = {0, 20, 1, 2, -9, 4};
+                int d = nx[e] * (x - 20 - 23 * e) + ny[e] * (y - 10 - 13 * e);
+                if (d > 0) v += e % 2 ? 40 : -30;
+            }
+            v = v < 0 ? 0 : v > 255 ? 255 : v;
+            uint8_t *p = in + (y * W + x) * 4;
+            p[0] = (uint8_t)v, p[1] = (uint8_t)(v / 2 + 60), p[2] = (uint8_t)((v * 3) / 4),
+            p[3] = 255;
+        }
+    _oak_cpu_fxaa(a, in, NULL, W, H, 0, H);
+    _oak_cpu_fxaa_luma(lumas, in, W, 0, H);
+    _oak_cpu_fxaa(b, in, lumas, W, H, 0, H);
+    CHECK(memcmp(a, b, sizeof a) == 0);
+    int changed = 0; /* inside the four-lane window */
+    for (int y = 8; y < H - 8; y++)
+        for (int x = 8; x < W - 8; x++)
+            changed += memcmp(a + (y * W + x) * 4, in + (y * W + x) * 4, 3) != 0;
+    CHECK(changed > 300);
 }
 
 TEST(cpuSkyRow4MatchesScalar) {
@@ -116,6 +167,7 @@ int main(void) {
     oak_test_init(0);
     RUN(cpuPostSimdSpanMatchesScalar);
     RUN(cpuFxaaSixteenPixelEarlyOutMatchesTheSpec);
+    RUN(cpuFxaaFourLanesMatchThePlainPath);
     RUN(cpuSkyRow4MatchesScalar);
     oak_shutdown();
     return TEST_SUMMARY();

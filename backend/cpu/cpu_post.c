@@ -18,6 +18,9 @@
 #define SRGB_SHIFT   (23 - SRGB_BITS)
 #define SRGB_OCTAVES 9
 static float g_srgb[(SRGB_OCTAVES << SRGB_BITS) + 2];
+/* each entry beside its step to the next, g_srgb[i + 1] - g_srgb[i] as
+   srgb_encode computes it: one 8-byte load a lane for srgb4 */
+static float g_srgb_pair[(SRGB_OCTAVES << SRGB_BITS) + 1][2];
 static pthread_once_t g_srgb_once = PTHREAD_ONCE_INIT;
 
 static uint32_t float_bits(float f) {
@@ -34,6 +37,8 @@ static void srgb_table_init(void) {
         memcpy(&t, &u, sizeof t);
         g_srgb[i] = (float)(1.055 * pow((double)t, 1.0 / 2.4) - 0.055);
     }
+    for (uint32_t i = 0; i + 1 < sizeof g_srgb / sizeof g_srgb[0]; i++)
+        g_srgb_pair[i][0] = g_srgb[i], g_srgb_pair[i][1] = g_srgb[i + 1] - g_srgb[i];
 }
 
 void _oak_cpu_post_init(void) {
@@ -142,10 +147,13 @@ OAK_SSE41 static inline __m128 srgb4(__m128 t) {
                           _mm_set1_ps(1.0f / (float)(1u << SRGB_SHIFT)));
     uint32_t ix[4];
     _mm_storeu_si128((__m128i *)ix, i);
-    __m128 g0 = _mm_setr_ps(g_srgb[ix[0]], g_srgb[ix[1]], g_srgb[ix[2]], g_srgb[ix[3]]);
-    __m128 g1 =
-        _mm_setr_ps(g_srgb[ix[0] + 1], g_srgb[ix[1] + 1], g_srgb[ix[2] + 1], g_srgb[ix[3] + 1]);
-    __m128 hi = _mm_add_ps(g0, _mm_mul_ps(_mm_sub_ps(g1, g0), f));
+    __m128 p01 = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)g_srgb_pair[ix[0]]),
+                              (const __m64 *)g_srgb_pair[ix[1]]);
+    __m128 p23 = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)g_srgb_pair[ix[2]]),
+                              (const __m64 *)g_srgb_pair[ix[3]]);
+    __m128 g0 = _mm_shuffle_ps(p01, p23, _MM_SHUFFLE(2, 0, 2, 0));
+    __m128 step = _mm_shuffle_ps(p01, p23, _MM_SHUFFLE(3, 1, 3, 1));
+    __m128 hi = _mm_add_ps(g0, _mm_mul_ps(step, f));
     return _mm_blendv_ps(hi, _mm_mul_ps(t, _mm_set1_ps(12.92f)), toe);
 }
 
@@ -157,6 +165,18 @@ OAK_SSE41 static inline __m128i quantize4(__m128 s, __m128 n) {
     return _mm_cvttps_epi32(v);
 }
 
+/* dither() of pixels x .. x + 3 of row y in four lanes, its operations in
+   its order (floor is roundps, exact as floorf is) */
+OAK_SSE41 static inline __m128 dither4(uint32_t x, uint32_t y) {
+    __m128 xs =
+        _mm_cvtepi32_ps(_mm_add_epi32(_mm_set1_epi32((int32_t)x), _mm_setr_epi32(0, 1, 2, 3)));
+    __m128 f =
+        _mm_add_ps(_mm_mul_ps(_mm_set1_ps(0.06711056f), xs), _mm_set1_ps(0.00583715f * (float)y));
+    f = _mm_sub_ps(f, _mm_floor_ps(f));
+    __m128 n = _mm_mul_ps(_mm_set1_ps(52.9829189f), f);
+    return _mm_sub_ps(n, _mm_floor_ps(n));
+}
+
 /* four pixels at a time while four remain; returns how many it did */
 OAK_SSE41 static uint32_t post_quads(const float *rgb, uint8_t *out, uint32_t x0, uint32_t y,
                                      uint32_t count, const oak_post *post, float exposure,
@@ -166,12 +186,11 @@ OAK_SSE41 static uint32_t post_quads(const float *rgb, uint8_t *out, uint32_t x0
     __m128 e = _mm_set1_ps(exposure);
     uint32_t i = 0;
     for (; i + 4 <= count; i += 4) {
-        float n[4] = {0.5f, 0.5f, 0.5f, 0.5f};
-        if (!post->no_dither)
-            for (int k = 0; k < 4; k++) n[k] = dither(x0 + i + (uint32_t)k, y);
-        __m128 n0 = _mm_setr_ps(n[0], n[0], n[0], n[1]);
-        __m128 n1 = _mm_setr_ps(n[1], n[1], n[2], n[2]);
-        __m128 n2 = _mm_setr_ps(n[2], n[3], n[3], n[3]);
+        __m128 n = post->no_dither ? _mm_set1_ps(0.5f) : dither4(x0 + i, y);
+        /* each pixel's noise on its three channels: n0 n0 n0 n1, n1 n1 n2 n2, n2 n3 n3 n3 */
+        __m128 n0 = _mm_shuffle_ps(n, n, _MM_SHUFFLE(1, 0, 0, 0));
+        __m128 n1 = _mm_shuffle_ps(n, n, _MM_SHUFFLE(2, 2, 1, 1));
+        __m128 n2 = _mm_shuffle_ps(n, n, _MM_SHUFFLE(3, 3, 3, 2));
         const float *c = rgb + (size_t)i * 3;
         __m128i q0 = quantize4(srgb4(tonemap4(_mm_mul_ps(_mm_loadu_ps(c), e), aces)), n0);
         __m128i q1 = quantize4(srgb4(tonemap4(_mm_mul_ps(_mm_loadu_ps(c + 4), e), aces)), n1);
