@@ -9,7 +9,8 @@
  * emitter (ages advanced on the device by time.x) agree too; and the
  * bitonic sort (shaders/particles_sort.comp.glsl) orders records by
  * flipbook frame and far to near within one exactly as the CPU's stable
- * sort and grouping do, ties in index order. */
+ * sort and grouping do, ties in index order; a flipbook drawn in a frame
+ * has each frame's records at its stream's place in the CPU's order. */
 #ifndef OAK_TEST_PARTICLES_GPU_H
 #define OAK_TEST_PARTICLES_GPU_H
 

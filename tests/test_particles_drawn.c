@@ -7,7 +7,8 @@
  * wrong order, 0.2 and 0.4), from either side; a cutout (MASK) particle
  * draws its colour opaque; a spray of opaque particles draws from the
  * device's records on vulkan and gl; a 2 x 2 flipbook shows frame 1 at a
- * quarter of a life and frame 3 at three quarters, upright; a lit particle
+ * quarter of a life and frame 3 at three quarters, upright (its frames
+ * from the device's records too, the CPU's picture to the byte); a lit particle
  * takes a key light's and a lamp's light; a soft particle fades into the
  * ground it crosses by the depth between them; the campfire glows, and
  * twice the same bytes; on vulkan and gl each picture is the CPU's at the
