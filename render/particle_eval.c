@@ -78,6 +78,13 @@ static void face_eye(float q[4], const float p[3], const float eye[3]) {
     }
 }
 
+uint32_t _oak_particle_frame(uint32_t frames, float age, float life) {
+    float f = age / life;
+    f = f < 0 ? 0 : f > 1 ? 1 : f;
+    uint32_t fr = (uint32_t)(f * (float)frames);
+    return fr < frames ? fr : frames - 1;
+}
+
 uint32_t _oak_particle_record(const oak_gpu_particle_emitter *c, const oak_gpu_particle *q,
                               float age, oak_instance *r) {
     const float *g = c->gravity_drag, *p0 = q->p0_life, *v0 = q->v0_size;
@@ -108,8 +115,7 @@ uint32_t _oak_particle_record(const oak_gpu_particle_emitter *c, const oak_gpu_p
         float w = key_pick(c->size_at, sk, f, &a, &b);
         sz[0] = lerpf(c->size_value[a / 4][a % 4], c->size_value[b / 4][b % 4], w);
     }
-    uint32_t frames = (uint32_t)c->shape[1], fr = (uint32_t)(f * (float)frames);
-    fr = fr < frames ? fr : frames - 1;
+    uint32_t fr = _oak_particle_frame((uint32_t)c->shape[1], age, life);
     memcpy(r->position, p, sizeof p);
     r->scale = q->v0_size[3] * sz[0];
     float face[4] = {0, 0, 0, 1};

@@ -14,4 +14,9 @@
 uint32_t _oak_particle_record(const oak_gpu_particle_emitter *c, const oak_gpu_particle *q,
                               float age, oak_instance *out);
 
+/* The flipbook frame (0 .. frames - 1) at `age` of a life of `life`
+   seconds: the record's, and the kernel's frame_of to the bit where the
+   device divides as IEEE does. */
+uint32_t _oak_particle_frame(uint32_t frames, float age, float life);
+
 #endif

@@ -6,7 +6,16 @@
 // every later frame. The flipbook frame of each is counted into the frame
 // counts by atomics (the counts are exact, as the CPU's). In a frame (the
 // particles pass) it writes at target.x + i, and last frame's copy at
-// target.y + i where the instcull pass reads it for motion vectors.
+// target.y + i where the instcull pass reads it for motion vectors. A
+// flipbook drawn on the device (target.w 1) is run as ONE work group that
+// walks the particles a group at a time: each particle goes to its frame's
+// place (frame_first) plus its rank within its frame in particle order (the
+// ranks of the groups before, kept in shared memory, plus the earlier ones
+// of its own group), the CPU's grouping (world/particles.c write_streams),
+// so the order is stable and every run draws the same bytes. A rank past
+// the frame's end (the host counted the frame otherwise: a division a few
+// ulp off IEEE) is not written. One group: cheap for a flipbook's
+// hundreds or thousands, serial past that (docs/WORLD.md).
 #extension GL_GOOGLE_include_directive : require
 #include "common/oak_gpu.h"
 
@@ -15,6 +24,8 @@ layout(local_size_x = OAK_GPU_PARTICLE_GROUP) in;
 OAK_SSBO(OAK_B_PARTICLE_IN) buffer ParticleBlock {
     oak_gpu_particle_emitter em;
     uint frame_count[OAK_PARTICLE_FRAMES];
+    uint frame_first[OAK_PARTICLE_FRAMES];
+    uint frame_end[OAK_PARTICLE_FRAMES];
     oak_gpu_particle parts[];
 };
 OAK_SSBO(OAK_B_PARTICLE_OUT) writeonly buffer RecordBlock { oak_gpu_instance records[]; };
@@ -104,6 +115,12 @@ float phase_pack(float opacity, float share) {
     return float(int(o * 255.0 + 0.5)) + f;
 }
 
+// the flipbook frame at age of a life (world/particles.c frame_of)
+uint frame_of(float age, float life) {
+    uint frames = uint(em.shape.y);
+    return min(uint(clamp(age / life, 0.0, 1.0) * float(frames)), frames - 1u);
+}
+
 // particle q's record at age into records[at]; its flipbook frame
 uint record(oak_gpu_particle q, float age, uint at) {
     vec3 g = em.gravity_drag.xyz, p0 = q.p0_life.xyz, v0 = q.v0_size.xyz;
@@ -128,7 +145,7 @@ uint record(oak_gpu_particle q, float age, uint at) {
         float w = key_pick_size(sk, f, a, b);
         sz = lerp1(em.size_value[a / 4u][a % 4u], em.size_value[b / 4u][b % 4u], w);
     }
-    uint frames = uint(em.shape.y), fr = min(uint(f * float(frames)), frames - 1u);
+    uint fr = frame_of(age, life);
     float scale = q.v0_size.w * sz;
     vec4 face = em.eye.w != 0.0 ? face_eye(p, em.eye.xyz) : vec4(0.0, 0.0, 0.0, 1.0);
     float lift = em.shape.x;
@@ -147,7 +164,47 @@ uint record(oak_gpu_particle q, float age, uint at) {
     return fr;
 }
 
+shared uint s_frame[OAK_GPU_PARTICLE_GROUP];
+shared uint s_rank[OAK_PARTICLE_FRAMES];
+
+// target.w 1: the flipbook's stable scatter, one work group over them all
+void scatter() {
+    uint t = gl_LocalInvocationID.x, n = uint(em.time.y), frames = uint(em.shape.y);
+    if (t < uint(OAK_PARTICLE_FRAMES)) s_rank[t] = 0u;
+    barrier();
+    for (uint base = 0u; base < n; base += uint(OAK_GPU_PARTICLE_GROUP)) {
+        uint i = base + t;
+        oak_gpu_particle q = parts[min(i, n - 1u)];
+        float age = q.spin_age.z + em.time.x;
+        uint fr = frame_of(age, q.p0_life.w);
+        s_frame[t] = i < n ? fr : 0xffffffffu;
+        barrier();
+        if (i < n) {
+            uint rank = s_rank[fr];
+            for (uint u = 0u; u < t; u++) rank += s_frame[u] == fr ? 1u : 0u;
+            uint at = frame_first[fr] + rank;
+            if (at < frame_end[fr]) {
+                record(q, age, at);
+                if (em.target.z != 0u) record(q, age - em.time.z, em.target.y + at);
+            }
+            atomicAdd(frame_count[fr], 1u);
+        }
+        barrier();
+        if (t < frames) {
+            uint more = 0u;
+            for (uint u = 0u; u < uint(OAK_GPU_PARTICLE_GROUP); u++)
+                more += s_frame[u] == t ? 1u : 0u;
+            s_rank[t] += more;
+        }
+        barrier();
+    }
+}
+
 void main() {
+    if (em.target.w != 0u) {
+        scatter();
+        return;
+    }
     uint i = gl_GlobalInvocationID.x;
     if (i >= uint(em.time.y)) return;
     oak_gpu_particle q = parts[i];

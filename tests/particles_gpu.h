@@ -9,7 +9,8 @@
  * emitter (ages advanced on the device by time.x) agree too; and the
  * bitonic sort (shaders/particles_sort.comp.glsl) orders records by
  * flipbook frame and far to near within one exactly as the CPU's stable
- * sort and grouping do, ties in index order. */
+ * sort and grouping do, ties in index order; a flipbook drawn in a frame
+ * has each frame's records at its stream's place in the CPU's order. */
 #ifndef OAK_TEST_PARTICLES_GPU_H
 #define OAK_TEST_PARTICLES_GPU_H
 
@@ -537,6 +538,127 @@ TEST(aHundredThousandDrawnOnTheDevice) {
     free(px);
     oak_destroy_renderer(r);
     oak_destroy_scene(scene);
+}
+
+/* A flipbook drawn on the device (docs/WORLD.md "Particles", "In the
+   frame"): the busy emitter with a 3 x 2 book of an opaque textured
+   material, six PARTICLES streams sharing one block, beside the busy
+   emitter itself. At 1.5 s no frame's host copy is evaluated for the
+   frame; each frame stream's records in the instance buffer (the frames
+   one after another after the busy one's) are the CPU's grouping (its frame's particles in particle
+   order) within the kernel's tolerance, which a scatter out of order or
+   into the wrong frame fails by metres; last frame's copies after them
+   the same particles 1/60 s younger; a rewind and back the same bytes. */
+TEST(flipbookScatteredOnTheDevice) {
+    enum { FRAMES = 6 };
+    static const uint8_t texel[4 * 4] = {255, 255, 255, 255, 200, 200, 200, 255,
+                                         150, 150, 150, 255, 100, 100, 100, 255};
+    oak_texture tex = {0};
+    oak_texture_desc td = {
+        .width = 2, .height = 2, .format = OAK_FORMAT_RGBA8_SRGB, .pixels = texel};
+    CHECK_OK(oak_make_texture(&tex, &td));
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.unlit = true, md.double_sided = true;
+    md.base_color_tex.texture = tex;
+    oak_material m = {0};
+    CHECK_OK(oak_make_material(&m, &md));
+    oak_particles *p = NULL;
+    oak_scene *scene = pg_busy_scene(&p);
+    /* the busy emitter again (another seed) as a flipbook, after the
+       first, whose stream comes first in the instance buffer */
+    oak_emitter_desc d = {.capacity = 4096,
+                          .seed = 78,
+                          .position = {0, 0.5f, 0},
+                          .direction = {0.2f, 1, 0},
+                          .cone_degrees = 35,
+                          .rate = 1500,
+                          .speed = {2, 5},
+                          .life = {0.8f, 1.6f},
+                          .size = {0.05f, 0.2f},
+                          .spin = {-3, 3},
+                          .gravity = {0, -9.81f, 0},
+                          .drag = 0.4f,
+                          .lift = 0.3f,
+                          .material = m,
+                          .flipbook = {3, 2}};
+    oak_renderer *r = NULL;
+    oak_renderer_desc rd = {.backend = PG_BACKEND, .width = 64, .height = 36};
+    CHECK_OK(oak_make_renderer(&r, &rd));
+    uint32_t fi = 0;
+    if (p) CHECK_OK(oak_particles_add_emitter(p, &d, &fi));
+    oak_instance *gpu = malloc(sizeof *gpu * 4096 * 4), *cpu = gpu ? gpu + 4096 * 2 : NULL;
+    if (scene && r && p && gpu && fi == 1) {
+        oak_scene_set_camera(scene, oak_scene_active_camera(scene),
+                             &(oak_camera){.fov_y = 0.8f, .znear = 0.1f, .zfar = 100});
+        CHECK_OK(oak_world_update_particles(scene, 1.5f));
+        CHECK_OK(oak_scene_draw(scene, r));
+        /* the busy emitter's own stream first, then the book's frames */
+        uint32_t busy = oak_stream_count(oak_particles_stream(p, 0)), n = 0, used = 0;
+        uint32_t count[FRAMES], first[FRAMES];
+        for (uint32_t k = 0; k < FRAMES; k++) {
+            oak_stream *st = oak_particles_frame_stream(p, fi, k);
+            CHECK(st && st->host_stale); /* no host evaluation for the frame */
+            first[k] = busy + n;
+            count[k] = oak_stream_count(st);
+            n += count[k];
+            used += count[k] > 0;
+        }
+        oak_particle_stats ps;
+        CHECK_OK(oak_particles_get_stats(p, fi, &ps));
+        fprintf(stderr, "  the flipbook's %u at 1.5 s in %u frames:", n, used);
+        for (uint32_t k = 0; k < FRAMES; k++) fprintf(stderr, " %u", count[k]);
+        fprintf(stderr, "\n");
+        CHECK_EQ_INT(n, ps.alive);
+        CHECK(n > 1500 && used >= 5);
+        CHECK_OK(pg_frame_records(r->self, 0, busy + n, gpu));
+        uint64_t total = busy + n;
+        for (uint32_t k = 0; k < FRAMES; k++) {
+            pg_worst w;
+            char what[80];
+            pg_compare(&w, gpu + first[k], oak_stream_records(oak_particles_frame_stream(p, fi, k)),
+                       count[k]);
+            snprintf(what, sizeof what, "frame %u's %u device records", k, count[k]);
+            pg_check(&w, what);
+        }
+        /* last frame's copies: the C evaluation 1/60 s younger, grouped by
+           this frame's frames */
+        oak_gpu_particle_emitter c;
+        const oak_gpu_particle *parts = NULL;
+        const oak_instance *host = NULL;
+        uint32_t m2 = 0, counts[OAK_PARTICLE_FRAMES], at[FRAMES];
+        uint64_t version = 0;
+        CHECK_OK(_oak_particles_kernel_input(p, fi, &c, &parts, &host, &m2, &version));
+        CHECK_EQ_INT(m2, n);
+        float now = c.time[0];
+        c.time[0] -= 1.0f / 60.0f;
+        pg_cpu(&c, parts, n, cpu, counts);
+        oak_instance *want = cpu + 4096;
+        memcpy(at, first, sizeof at);
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t fr =
+                _oak_particle_frame(FRAMES, parts[i].spin_age[2] + now, parts[i].p0_life[3]);
+            want[at[fr]++ - busy] = cpu[i];
+        }
+        oak_instance *prev = malloc(sizeof *prev * n);
+        if (prev) {
+            CHECK_OK(pg_frame_records(r->self, total + busy, n, prev));
+            pg_worst w;
+            pg_compare(&w, prev, want, n);
+            pg_check(&w, "the flipbook's last-frame copies (1/60 s younger)");
+        }
+        free(prev);
+        CHECK_OK(oak_world_update_particles(scene, 1.0f));
+        CHECK_OK(oak_scene_draw(scene, r));
+        CHECK_OK(oak_world_update_particles(scene, 1.5f));
+        CHECK_OK(oak_scene_draw(scene, r));
+        CHECK_OK(pg_frame_records(r->self, 0, busy + n, gpu + total));
+        CHECK(memcmp(gpu + busy, gpu + total + busy, sizeof *gpu * n) == 0);
+    }
+    free(gpu);
+    oak_destroy_renderer(r);
+    oak_destroy_scene(scene);
+    oak_destroy_material(m);
+    oak_destroy_texture(tex);
 }
 
 #endif

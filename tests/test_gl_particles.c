@@ -40,6 +40,7 @@ int main(void) {
     _oak_gl_context_destroy(&ctx);
     RUN(frameWritesTheDevicesRecords);
     RUN(aHundredThousandDrawnOnTheDevice);
+    RUN(flipbookScatteredOnTheDevice);
     oak_shutdown();
     return TEST_SUMMARY();
 }

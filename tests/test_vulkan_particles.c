@@ -42,6 +42,7 @@ int main(void) {
     oak_backend_vulkan()->destroy(g_vk);
     RUN(frameWritesTheDevicesRecords);
     RUN(aHundredThousandDrawnOnTheDevice);
+    RUN(flipbookScatteredOnTheDevice);
     CHECK_EQ_INT(vkt_validation_messages, 0);
     oak_shutdown();
     return TEST_SUMMARY();

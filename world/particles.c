@@ -40,9 +40,12 @@ typedef struct emitter {
     /* an "over" (BLEND, not additive) emitter's records far to near: the
        view depth of each and the order (two halves: the merge's) */
     bool sort;
-    /* one frame, not sorted: a PARTICLES stream (oak_stream_source), whose
-       records the device writes where the backend draws it natively; the
-       host evaluates them only when read (fill_host) */
+    /* not sorted: PARTICLES streams (oak_stream_source), one per frame,
+       whose records the device writes where the backend draws them
+       natively (a flipbook's scattered to each frame's place); the host
+       evaluates them only when read (fill_host). A flipbook's frame of
+       each particle (frame[]) is counted on the host each update with the
+       kernel's own float age, so each frame stream's count is the device's */
     bool device;
     oak_instance *sorted;
     float *depth;
@@ -206,10 +209,9 @@ oak_result oak_particles_add_emitter(oak_particles *s, const oak_emitter_desc *d
         r = oak_error(OAK_ERROR_INVALID_ARGUMENT,
                       "oak_particles_add_emitter: a flipbook needs a material with a base colour "
                       "or emissive texture (the atlas)");
-    /* a flipbook's frames and an "over" emitter's far-to-near order are
-       still the host's (docs/WORLD.md "Particles": not built yet) */
-    e->device =
-        !r && e->frames == 1 && !(m->desc.alpha_mode == OAK_ALPHA_BLEND && !m->desc.additive);
+    /* an "over" emitter's far-to-near order is still the host's
+       (docs/WORLD.md "Particles": not built yet) */
+    e->device = !r && !(m->desc.alpha_mode == OAK_ALPHA_BLEND && !m->desc.additive);
     for (uint32_t k = 0; !r && k < e->frames; k++) {
         oak_material fm = mat;
         if (e->frames > 1) {
@@ -502,23 +504,54 @@ static void fill_chunk(void *user, uint32_t begin, uint32_t end, uint32_t worker
     (void)worker;
     const fill_job *j = user;
     emitter *e = j->e;
+    /* the frame is the update's (frame_counts), not this age's */
     for (uint32_t i = begin; i < end; i++)
-        e->frame[i] = (uint8_t)_oak_particle_record(&e->c, &e->parts[i],
-                                                    (float)(j->t - e->birth[i]), &e->records[i]);
+        _oak_particle_record(&e->c, &e->parts[i], (float)(j->t - e->birth[i]), &e->records[i]);
 }
 
 /* A device emitter's host records (render/stream.h's fill hook), the same
    bits as the step would have written: each alive particle's record at
-   the clock from the constants of the last update, on the job pool. */
+   the clock from the constants of the last update, on the job pool; a
+   flipbook's grouped by the update's frames (in particle order within
+   one) into every frame's stream at once, each then current. */
 static void fill_host(void *user, oak_stream *st) {
     oak_particles *s = user;
     for (uint32_t i = 0; i < s->count; i++) {
         emitter *e = &s->em[i];
-        if (e->stream[0] != st) continue;
+        uint32_t k = 0;
+        while (k < e->frames && e->stream[k] != st) k++;
+        if (k == e->frames) continue;
         fill_job j = {e, (double)s->steps * OAK_PARTICLE_STEP};
         if (e->alive) oak_parallel_for(e->alive, OAK_PARTICLE_CHUNK, fill_chunk, &j);
-        oak_stream_write(st, 0, e->records, e->alive); /* within the capacity */
+        if (e->frames == 1) {
+            oak_stream_write(st, 0, e->records, e->alive); /* within the capacity */
+            return;
+        }
+        uint32_t at[OAK_PARTICLE_FRAMES + 1] = {0};
+        for (uint32_t q = 0; q < e->alive; q++) at[e->frame[q] + 1]++;
+        for (uint32_t f = 0; f < e->frames; f++) at[f + 1] += at[f];
+        uint32_t first[OAK_PARTICLE_FRAMES + 1];
+        memcpy(first, at, sizeof first);
+        for (uint32_t q = 0; q < e->alive; q++) e->by_frame[at[e->frame[q]]++] = e->records[q];
+        for (uint32_t f = 0; f < e->frames; f++) {
+            oak_stream_write(e->stream[f], 0, e->by_frame + first[f], first[f + 1] - first[f]);
+            e->stream[f]->host_stale = false;
+        }
         return;
+    }
+}
+
+/* A device flipbook's frame of each alive particle at the kernel's age
+   (the block's age plus time.x, in floats, as the kernel adds them), so
+   the host's count per frame is the kernel's where the device divides as
+   IEEE does; into e->frame and counts. */
+static void frame_counts(emitter *e, float since, uint32_t counts[OAK_PARTICLE_FRAMES]) {
+    memset(counts, 0, sizeof(uint32_t) * OAK_PARTICLE_FRAMES);
+    for (uint32_t i = 0; i < e->alive; i++) {
+        const oak_gpu_particle *q = &e->parts[i];
+        uint32_t fr = _oak_particle_frame(e->frames, q->spin_age[2] + since, q->p0_life[3]);
+        e->frame[i] = (uint8_t)fr;
+        counts[fr]++;
     }
 }
 
@@ -599,10 +632,18 @@ oak_result oak_particles_update(oak_particles *s, double seconds) {
             oak_gpu_particle_emitter kc = e->c;
             kc.time[0] = (float)((double)target * OAK_PARTICLE_STEP - e->block_time);
             kc.time[1] = (float)e->alive;
-            r = oak_stream_set_count(e->stream[0], e->alive);
-            if (!r)
-                _oak_stream_set_particles(e->stream[0], &kc, e->parts, e->block_version, fill_host,
-                                          s);
+            uint32_t counts[OAK_PARTICLE_FRAMES] = {e->alive};
+            if (e->frames > 1) frame_counts(e, kc.time[0], counts);
+            r = OAK_OK;
+            for (uint32_t k = 0; !r && k < e->frames; k++) {
+                /* target.w: the frame this stream holds (the backend finds
+                   the flipbook's other frames by the shared block) */
+                kc.target[3] = k;
+                r = oak_stream_set_count(e->stream[k], counts[k]);
+                if (!r)
+                    _oak_stream_set_particles(e->stream[k], &kc, e->parts, e->block_version,
+                                              fill_host, s);
+            }
         } else {
             r = write_streams(e, &j);
         }

@@ -19,7 +19,7 @@ oak_result _oak_gl_particles_run(const oak_gpu_particle_emitter *c, const oak_gp
     GLuint prog = 0;
     oak_result r = _oak_gl_compute(&prog, "particles", body);
     if (r) return r;
-    const size_t head = sizeof *c + sizeof(uint32_t) * OAK_PARTICLE_FRAMES;
+    const size_t head = sizeof *c + sizeof(uint32_t) * OAK_GPU_PARTICLE_HEAD_UINTS;
     uint8_t *in = oak_alloc(head + sizeof *parts * (size_t)n);
     if (!in) {
         glDeleteProgram(prog);
@@ -27,8 +27,9 @@ oak_result _oak_gl_particles_run(const oak_gpu_particle_emitter *c, const oak_gp
     }
     oak_gpu_particle_emitter em = *c;
     em.time[1] = (float)n;
+    em.target[3] = 0; /* a particle a thread (no flipbook scatter) */
     memcpy(in, &em, sizeof em);
-    memset(in + sizeof em, 0, sizeof(uint32_t) * OAK_PARTICLE_FRAMES);
+    memset(in + sizeof em, 0, sizeof(uint32_t) * OAK_GPU_PARTICLE_HEAD_UINTS);
     if (n) memcpy(in + head, parts, sizeof *parts * (size_t)n);
     GLuint buf[2];
     glCreateBuffers(2, buf);

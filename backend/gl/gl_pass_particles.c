@@ -5,16 +5,18 @@
  * version or place moved (a birth or a death), the constants every frame;
  * one dispatch per stream, its block bound as a range. The instance buffer
  * is reserved here as instcull reserves it (it runs next and finds it
- * sized), since the kernel writes it first. */
+ * sized), since the kernel writes it first. A flipbook's frames share one
+ * block, which goes up and runs once (backend/gpu/gpu_particles.h). */
 #include <string.h>
 
+#include "backend/gpu/gpu_particles.h"
 #include "backend/gpu/gpu_records.h"
 #include "gl_gpu.h"
 #include "oak_gl_shaders.h"
 
 /* every block starts on 256 bytes: above any storage buffer offset alignment seen */
 #define BLOCK_ALIGN 256u
-#define HEAD        (sizeof(oak_gpu_particle_emitter) + sizeof(uint32_t) * OAK_PARTICLE_FRAMES)
+#define HEAD        OAK_GPU_PARTICLE_HEAD_BYTES
 
 static size_t block_bytes(uint32_t count) {
     size_t b = HEAD + sizeof(oak_gpu_particle) * (size_t)count;
@@ -40,7 +42,8 @@ oak_result _oak_gl_run_particles(_oak_gl_backend *b, const oak_render_view *v) {
     uint64_t records = 0;
     size_t bytes = 0;
     for (uint32_t s = 0; s < ns; s++)
-        if (v->streams[s].particles) bytes += block_bytes(v->streams[s].count);
+        if (_oak_gpu_particle_block_leads(v, ns, s))
+            bytes += block_bytes(_oak_gpu_particle_count(&v->streams[s]));
     size_t old_blocks = f->particles.capacity;
     if ((r = _oak_gl_instances_reserve(f, v, &records)) || /* instcull's */
         (r = _oak_gl_buffer_reserve(&f->particles, bytes, false)))
@@ -54,14 +57,14 @@ oak_result _oak_gl_run_particles(_oak_gl_backend *b, const oak_render_view *v) {
         const oak_render_stream *rs = &v->streams[s];
         uint32_t here = first;
         first += rs->count;
-        if (!rs->particles) continue;
-        size_t size = block_bytes(rs->count);
+        if (!_oak_gpu_particle_block_leads(v, ns, s)) continue;
+        uint32_t n = _oak_gpu_particle_count(rs);
+        size_t size = block_bytes(n);
         /* the block only when a birth or a death moved it (or it moved here) */
         if (f->particle_src[s] != rs->particles || f->particle_version[s] != rs->particle_version ||
             f->particle_at[s] != at) {
-            if (rs->count &&
-                (r = _oak_gl_buffer_upload(&f->particles, at + HEAD, rs->particles,
-                                           sizeof(oak_gpu_particle) * (size_t)rs->count)))
+            if (n && (r = _oak_gl_buffer_upload(&f->particles, at + HEAD, rs->particles,
+                                                sizeof(oak_gpu_particle) * (size_t)n)))
                 return r;
             f->particle_src[s] = rs->particles;
             f->particle_version[s] = rs->particle_version;
@@ -69,19 +72,13 @@ oak_result _oak_gl_run_particles(_oak_gl_backend *b, const oak_render_view *v) {
             f->particle_uploads++;
         }
         uint8_t head[HEAD];
-        oak_gpu_particle_emitter c = *rs->particle_constants;
-        c.time[1] = (float)rs->count;
-        c.time[2] = v->dt > 0 ? v->dt : 0;
-        c.target[0] = here, c.target[1] = total + here, c.target[2] = 1, c.target[3] = 0;
-        memcpy(head, &c, sizeof c);
-        memset(head + sizeof c, 0, sizeof head - sizeof c);
+        uint32_t groups = _oak_gpu_particle_head(v, ns, s, here, total, head);
         if ((r = _oak_gl_buffer_upload(&f->particles, at, head, sizeof head))) return r;
-        if (rs->count) {
+        if (n) {
             glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
             glBindBufferRange(GL_SHADER_STORAGE_BUFFER, OAK_B_PARTICLE_IN, f->particles.id,
                               (GLintptr)at, (GLsizeiptr)size);
-            glDispatchCompute((rs->count + OAK_GPU_PARTICLE_GROUP - 1) / OAK_GPU_PARTICLE_GROUP, 1,
-                              1);
+            glDispatchCompute(groups, 1, 1);
         }
         at += size;
     }

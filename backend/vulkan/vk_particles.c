@@ -138,16 +138,17 @@ static oak_result finish(_oak_vk *vk, run_objects *o, VkCommandBuffer cmd) {
 static oak_result run(_oak_vk *vk, run_objects *o, const oak_gpu_particle_emitter *c,
                       const oak_gpu_particle *parts, uint32_t n, oak_instance *records,
                       uint32_t counts[OAK_PARTICLE_FRAMES]) {
-    const uint64_t head = sizeof *c + sizeof(uint32_t) * OAK_PARTICLE_FRAMES;
+    const uint64_t head = sizeof *c + sizeof(uint32_t) * OAK_GPU_PARTICLE_HEAD_UINTS;
     VkCommandBuffer cmd;
     oak_result r = setup(vk, o, k_particles_comp, sizeof k_particles_comp,
                          head + sizeof *parts * (uint64_t)n, sizeof *records * (uint64_t)n, &cmd);
     if (r) return r;
     oak_gpu_particle_emitter em = *c;
     em.time[1] = (float)n;
+    em.target[3] = 0; /* a particle a thread (no flipbook scatter) */
     uint8_t *in = o->in.mapped;
     memcpy(in, &em, sizeof em);
-    memset(in + sizeof em, 0, sizeof(uint32_t) * OAK_PARTICLE_FRAMES);
+    memset(in + sizeof em, 0, sizeof(uint32_t) * OAK_GPU_PARTICLE_HEAD_UINTS);
     if (n) memcpy(in + head, parts, sizeof *parts * (size_t)n);
     if (n) vkCmdDispatch(cmd, (n + OAK_GPU_PARTICLE_GROUP - 1) / OAK_GPU_PARTICLE_GROUP, 1, 1);
     if ((r = finish(vk, o, cmd))) return r;

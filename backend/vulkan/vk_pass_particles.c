@@ -6,9 +6,13 @@
  * only when its version or place moved (a birth or a death); the
  * constants (a few hundred bytes) every frame. One dispatch per stream, its
  * block bound at a dynamic offset; the pipeline and its two bindings are
- * the pass's own (made on first use). */
+ * the pass's own (made on first use). A flipbook's frames are streams that
+ * share one block: it goes up and runs once, at the first of them in the
+ * view, as one work group scattering each particle to its frame's place
+ * (backend/gpu/gpu_particles.h). */
 #include <string.h>
 
+#include "backend/gpu/gpu_particles.h"
 #include "backend/gpu/gpu_records.h"
 #include "vk_internal.h"
 
@@ -18,7 +22,7 @@ static const uint32_t k_particles_comp[] =
 
 /* every block starts on 256 bytes: the largest minStorageBufferOffsetAlignment allowed */
 #define BLOCK_ALIGN 256u
-#define HEAD        (sizeof(oak_gpu_particle_emitter) + sizeof(uint32_t) * OAK_PARTICLE_FRAMES)
+#define HEAD        OAK_GPU_PARTICLE_HEAD_BYTES
 
 static oak_result setup(_oak_vk *vk) {
     if (vk->particle_pipe) return OAK_OK;
@@ -88,8 +92,8 @@ oak_result _oak_vk_run_particles(_oak_vk *vk, _oak_vk_frame *f, const oak_render
     uint64_t bytes = 0, most = BLOCK_ALIGN, total = 0;
     for (uint32_t s = 0; s < ns; s++) {
         total += v->streams[s].count;
-        if (!v->streams[s].particles) continue;
-        uint64_t b = block_bytes(v->streams[s].count);
+        if (!_oak_gpu_particle_block_leads(v, ns, s)) continue;
+        uint64_t b = block_bytes(_oak_gpu_particle_count(&v->streams[s]));
         bytes += b, most = b > most ? b : most;
     }
     VkBuffer old = f->particles.buffer;
@@ -123,33 +127,27 @@ oak_result _oak_vk_run_particles(_oak_vk *vk, _oak_vk_frame *f, const oak_render
         const oak_render_stream *rs = &v->streams[s];
         uint64_t here = first;
         first += rs->count;
-        if (!rs->particles) continue;
+        if (!_oak_gpu_particle_block_leads(v, ns, s)) continue;
+        uint32_t n = _oak_gpu_particle_count(rs);
         /* the block only when a birth or a death moved it (or it moved here) */
         if (f->particle_src[s] != rs->particles || f->particle_version[s] != rs->particle_version ||
             f->particle_at[s] != at) {
-            if (rs->count)
-                memcpy(mapped + at + HEAD, rs->particles,
-                       sizeof(oak_gpu_particle) * (size_t)rs->count);
+            if (n) memcpy(mapped + at + HEAD, rs->particles, sizeof(oak_gpu_particle) * (size_t)n);
             f->particle_src[s] = rs->particles;
             f->particle_version[s] = rs->particle_version;
             f->particle_at[s] = at;
             vk->particle_uploads++;
         }
-        oak_gpu_particle_emitter c = *rs->particle_constants;
-        c.time[1] = (float)rs->count;
-        c.time[2] = v->dt > 0 ? v->dt : 0;
-        c.target[0] = (uint32_t)here, c.target[1] = (uint32_t)(total + here);
-        c.target[2] = 1, c.target[3] = 0;
-        memcpy(mapped + at, &c, sizeof c);
-        memset(mapped + at + sizeof c, 0, sizeof(uint32_t) * OAK_PARTICLE_FRAMES);
-        if (rs->count) {
+        uint8_t head[HEAD];
+        uint32_t groups = _oak_gpu_particle_head(v, ns, s, here, total, head);
+        memcpy(mapped + at, head, HEAD);
+        if (n) {
             uint32_t off = (uint32_t)at;
             vkCmdBindDescriptorSets(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->particle_layout, 0,
                                     1, &set, 1, &off);
-            vkCmdDispatch(f->cmd, (rs->count + OAK_GPU_PARTICLE_GROUP - 1) / OAK_GPU_PARTICLE_GROUP,
-                          1, 1);
+            vkCmdDispatch(f->cmd, groups, 1, 1);
         }
-        at += block_bytes(rs->count);
+        at += block_bytes(n);
     }
     /* the frame's own set again for the passes after (this layout disturbed it) */
     vkCmdBindDescriptorSets(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->pipe_layout, 0, 1, &f->set,

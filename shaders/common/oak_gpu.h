@@ -418,8 +418,10 @@ OAK_END(oak_gpu_particle);
  * vec4 (key i at element i / 4, i % 4), the size keys' factors alike and
  * the colour keys' linear rgba. target x the first record's index in
  * OAK_B_PARTICLE_OUT, y the first of last frame's copies, z 1 when those
- * copies are written (each particle's record time.z seconds younger), w 0
- * (all 0: the records from index 0, no copies). */
+ * copies are written (each particle's record time.z seconds younger), w 1
+ * when a flipbook's frames are scattered to their places (the head's
+ * frame_first and frame_end), else 0 (all 0: the records from index 0, no
+ * copies). */
 OAK_STRUCT(oak_gpu_particle_emitter) {
     OAK_F4(gravity_drag);
     OAK_F4(eye);
@@ -433,12 +435,17 @@ OAK_STRUCT(oak_gpu_particle_emitter) {
 }
 OAK_END(oak_gpu_particle_emitter);
 #define OAK_GPU_PARTICLE_GROUP 64 /* the particle kernel's work group */
+/* The block's head after the constants, in uints: the counts per flipbook
+ * frame (atomics), then a flipbook's place per frame on the device, the
+ * first record and the end (target.w 1: the kernel scatters each particle
+ * to its frame's first plus its rank within the frame in particle order) */
+#define OAK_GPU_PARTICLE_HEAD_UINTS (3 * OAK_PARTICLE_FRAMES)
 /* The particle kernel's bindings: OAK_B_PARTICLE_IN, its own (the
  * particles pass binds one emitter's block at a time, in its own descriptor
  * set on Vulkan, bound and unbound around its dispatches on GL, so sharing
  * its number with OAK_B_CRASTER_SHADOW, which only the shadow pass binds), holds
- * the emitter block, OAK_PARTICLE_FRAMES uints of counts per flipbook
- * frame (atomics), then the particles. It writes particle i's record at
+ * the emitter block, its head of OAK_GPU_PARTICLE_HEAD_UINTS uints, then
+ * the particles. It writes particle i's record at
  * target.x + i of the instance buffer, which the instcull pass reads. */
 #define OAK_B_PARTICLE_IN  50
 #define OAK_B_PARTICLE_OUT OAK_B_INSTANCES

@@ -1,0 +1,30 @@
+/* The particles pass's blocks, laid out alike by both GPU backends
+ * (backend/vulkan/vk_pass_particles.c, backend/gl/gl_pass_particles.c;
+ * shaders/particles.comp.glsl). A flipbook's frames are streams sharing one
+ * block: it goes up and runs once, at the first of them in the view. */
+#ifndef OAK_GPU_PARTICLES_H
+#define OAK_GPU_PARTICLES_H
+
+#include <oak/backend.h>
+
+#include "shaders/common/oak_gpu.h"
+
+/* the bytes before the particles: the constants, then the head's uints */
+#define OAK_GPU_PARTICLE_HEAD_BYTES                                                                \
+    (sizeof(oak_gpu_particle_emitter) + sizeof(uint32_t) * OAK_GPU_PARTICLE_HEAD_UINTS)
+
+/* Stream s of the view's first ns holds a block no stream before it holds
+   (each block runs once). */
+bool _oak_gpu_particle_block_leads(const oak_render_view *v, uint32_t ns, uint32_t s);
+/* The particles in stream rs's block (its constants' time.y: every frame
+   stream of a flipbook counts only its own records). */
+uint32_t _oak_gpu_particle_count(const oak_render_stream *rs);
+/* The head of leading stream s's block (OAK_GPU_PARTICLE_HEAD_BYTES into
+   out): its constants with the view's dt and the targets (its records from
+   `here`, last frame's copies `total` records on); a flipbook's frames'
+   places from their streams' places in the view (a frame with no stream
+   among the first ns gets none). The work groups to dispatch. */
+uint32_t _oak_gpu_particle_head(const oak_render_view *v, uint32_t ns, uint32_t s, uint64_t here,
+                                uint64_t total, uint8_t *out);
+
+#endif
