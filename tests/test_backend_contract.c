@@ -37,7 +37,8 @@ static bool named_by_table(const char *name) {
     }
     /* busy.tN: job worker N's time inside jobs (the CPU backend, after its stages) */
     if (!strncmp(name, "busy.t", 6) && name[6] >= '0' && name[6] <= '9') return true;
-    return !strcmp(name, "record") || !strcmp(name, "gpu_frame");
+    /* record and slotwait: the host's recording and its wait for the GPU */
+    return !strcmp(name, "record") || !strcmp(name, "slotwait") || !strcmp(name, "gpu_frame");
 }
 
 static void set_quad(oak_mesh m, bool right) {

@@ -6,10 +6,12 @@
  * the LRU cap, bad descs, the ground's material not stretched on steep
  * slopes and the same picture at any worker count; and (argv[1] vulkan or
  * gl) that backend draws the terrain and the meadow world as the CPU does,
- * at the parity rule. */
+ * at the parity rule; a grid of heights (the grass squares') is the point
+ * query's to the bit. */
 #include "oak_test.h"
 
 #include "backend_start.h"
+#include "world/terrain_internal.h"
 
 #define W     160
 #define H     90
@@ -162,6 +164,58 @@ static void pose(world *w, int i, float eye[3], float target[3]) {
     target[0] = eye[0] + cosf(yaw) * cosf(pitch) * 100;
     target[1] = eye[1] - sinf(pitch) * 100;
     target[2] = eye[2] + sinf(yaw) * cosf(pitch) * 100;
+}
+
+/* The grid's separable splits give the point query's floats to the bit:
+   fBm with and without ridges, at the origin, 100 km out and on negative
+   cells, at the grass squares' sizes and past the grid's cap. */
+TEST(terrainNoiseGridIsThePointQuery) {
+    _oak_terrain_noise n = {.seed = 11,
+                            .octaves = 7,
+                            .ridge_octaves = 5,
+                            .frequency = 1.0 / 900,
+                            .amplitude = 120,
+                            .lacunarity = 2.03,
+                            .gain = 0.5,
+                            .ridge_frequency = 1.0 / 1500,
+                            .ridge_amplitude = 260,
+                            .offset = {1234.5, -987.25}};
+    static const uint32_t sizes[] = {9, 17, 65, 66};
+    static const double corners[][2] = {{0, 0}, {-3000.5, 4200}, {FAR_X, -FAR_Z}, {7777, 123}};
+    static float grid[66 * 66];
+    double xs[66], zs[66];
+    uint32_t mismatched = 0, checked = 0, ridged = 0;
+    for (int rid = 0; rid < 2; rid++) {
+        n.ridge_amplitude = rid ? 260 : 0;
+        for (size_t c = 0; c < sizeof corners / sizeof *corners; c++)
+            for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+                uint32_t count = sizes[k];
+                double ds = k & 1 ? 2.0 : 0.5;
+                for (uint32_t i = 0; i < count; i++)
+                    xs[i] = corners[c][0] + i * ds, zs[i] = corners[c][1] + i * ds;
+                _oak_terrain_noise_grid(&n, xs, zs, count, grid);
+                for (uint32_t j = 0; j < count; j++)
+                    for (uint32_t i = 0; i < count; i++) {
+                        float want = (float)_oak_terrain_noise_height(&n, xs[i], zs[j]);
+                        float nr = (float)_oak_terrain_noise_height(
+                            &(_oak_terrain_noise){.seed = n.seed,
+                                                  .octaves = n.octaves,
+                                                  .frequency = n.frequency,
+                                                  .amplitude = n.amplitude,
+                                                  .lacunarity = n.lacunarity,
+                                                  .gain = n.gain,
+                                                  .offset = {n.offset[0], n.offset[1]}},
+                            xs[i], zs[j]);
+                        ridged += rid && want != nr; /* the ridges are on somewhere */
+                        mismatched += memcmp(&want, &grid[j * count + i], sizeof want) != 0;
+                        checked++;
+                    }
+            }
+    }
+    fprintf(stderr, "  %u heights, %u differ from the point query, %u with ridges\n", checked,
+            mismatched, ridged);
+    CHECK_EQ_INT(mismatched, 0);
+    CHECK(ridged > 100);
 }
 
 TEST(terrainNoCracksAcrossLevels) {
@@ -809,6 +863,7 @@ int main(int argc, char **argv) {
     } else {
         oak_test_init(0);
         RUN(terrainBadDescsAreOneLine);
+        RUN(terrainNoiseGridIsThePointQuery);
         RUN(terrainHeightMatchesFinestTriangles);
         RUN(terrainMorphClosesSeams);
         RUN(terrainNoCracksAcrossLevels);

@@ -833,10 +833,19 @@ double _oak_terrain_cell(const oak_terrain *t) {
 void _oak_terrain_grid(const oak_terrain *t, int64_t gx, int64_t gz, uint32_t n, float *out) {
     /* the same doubles oak_terrain_height forms (cell index times spacing) */
     double ds = _oak_terrain_cell(t);
-    for (uint32_t j = 0; j <= n; j++)
-        for (uint32_t i = 0; i <= n; i++)
-            out[j * (n + 1) + i] = (float)_oak_terrain_noise_height(
-                &t->noise, (double)(gx + (int64_t)i) * ds, (double)(gz + (int64_t)j) * ds);
+    if (n + 1 > OAK_TERRAIN_NOISE_GRID_MAX) {
+        for (uint32_t j = 0; j <= n; j++)
+            for (uint32_t i = 0; i <= n; i++)
+                out[j * (n + 1) + i] = (float)_oak_terrain_noise_height(
+                    &t->noise, (double)(gx + (int64_t)i) * ds, (double)(gz + (int64_t)j) * ds);
+        return;
+    }
+    double xs[OAK_TERRAIN_NOISE_GRID_MAX], zs[OAK_TERRAIN_NOISE_GRID_MAX];
+    for (uint32_t i = 0; i <= n; i++) {
+        xs[i] = (double)(gx + (int64_t)i) * ds;
+        zs[i] = (double)(gz + (int64_t)i) * ds;
+    }
+    _oak_terrain_noise_grid(&t->noise, xs, zs, n + 1, out);
 }
 
 oak_result _oak_terrain_ground(const oak_terrain *t, double x, double z, float *height,

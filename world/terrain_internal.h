@@ -20,6 +20,13 @@ double _oak_terrain_noise_height(const _oak_terrain_noise *n, double x, double z
 /* Gradient noise in about [-1, 1] with a period of `period` cells in x and y
    (the painted detail texture tiles with it). */
 double _oak_terrain_noise_periodic(double x, double y, int64_t period, uint32_t seed);
+/* A count x count grid of heights, out[j * count + i] at (xs[i], zs[j]):
+   _oak_terrain_noise_height's floats to the bit, with each column's and
+   row's lattice split formed once (a grass square's grid, every arriving
+   square). Past OAK_TERRAIN_NOISE_GRID_MAX a side, point by point. */
+#define OAK_TERRAIN_NOISE_GRID_MAX 65
+void _oak_terrain_noise_grid(const _oak_terrain_noise *n, const double *xs, const double *zs,
+                             uint32_t count, float *out);
 
 /* What one tile is: level (0 finest), index of its corner in that level's
    tile grid, in world metres corner = index * size. */

@@ -107,3 +107,107 @@ double _oak_terrain_noise_height(const _oak_terrain_noise *n, double x, double z
     }
     return h + n->ridge_amplitude * mask * (r / rn);
 }
+
+/* ---- a grid of heights ------------------------------------------------------ */
+
+/* One lattice coordinate of one octave split as noise_at splits it: the
+   whole cell, the fraction and the fraction's fade. A grid's columns share
+   their x split and its rows their z split, so a grid forms them once per
+   column or row instead of once per point. */
+typedef struct axis_split {
+    int64_t cell;
+    double frac, fade;
+} axis_split;
+
+static axis_split split_axis(double world, double frequency) {
+    double c;
+    double f = lattice(world, frequency, &c);
+    double e = floor(f);
+    axis_split s = {(int64_t)c + (int64_t)e, f - e, 0};
+    s.fade = fade(s.frac);
+    return s;
+}
+
+/* noise_at from the two splits: noise_cell's sums in its order (period 0),
+   so the grid's heights are the point query's to the bit. */
+static double noise_split(const axis_split *a, const axis_split *b, uint32_t seed) {
+    int64_t x0 = a->cell, y0 = b->cell, x1 = a->cell + 1, y1 = b->cell + 1;
+    double fx = a->frac, fy = b->frac;
+    double n00 = grad_dot(lattice_hash(x0, y0, seed), fx, fy);
+    double n10 = grad_dot(lattice_hash(x1, y0, seed), fx - 1, fy);
+    double n01 = grad_dot(lattice_hash(x0, y1, seed), fx, fy - 1);
+    double n11 = grad_dot(lattice_hash(x1, y1, seed), fx - 1, fy - 1);
+    double u = a->fade, v = b->fade;
+    double a0 = n00 + (n10 - n00) * u, b0 = n01 + (n11 - n01) * u;
+    return 1.41421356 * (a0 + (b0 - a0) * v);
+}
+
+/* The frequencies _oak_terrain_noise_height walks, in its order: the fBm
+   octaves, the mask, the ridged octaves. Returns how many. */
+static uint32_t grid_frequencies(const _oak_terrain_noise *n, double *freq, uint32_t *seed) {
+    uint32_t k = 0;
+    double f = n->frequency;
+    for (uint32_t o = 0; o < n->octaves; o++, f *= n->lacunarity)
+        freq[k] = f, seed[k++] = n->seed + o * 101u;
+    if (n->ridge_octaves == 0 || n->ridge_amplitude == 0) return k;
+    freq[k] = n->ridge_frequency * 0.37, seed[k++] = n->seed + 7919u;
+    f = n->ridge_frequency;
+    for (uint32_t o = 0; o < n->ridge_octaves; o++, f *= n->lacunarity)
+        freq[k] = f, seed[k++] = n->seed + 50021u + o * 131u;
+    return k;
+}
+
+#define GRID_LEVELS (2 * OAK_TERRAIN_MAX_OCTAVES + 1)
+
+void _oak_terrain_noise_grid(const _oak_terrain_noise *n, const double *xs, const double *zs,
+                             uint32_t count, float *out) {
+    if (count > OAK_TERRAIN_NOISE_GRID_MAX || n->octaves > OAK_TERRAIN_MAX_OCTAVES ||
+        n->ridge_octaves > OAK_TERRAIN_MAX_OCTAVES) {
+        for (uint32_t j = 0; j < count; j++)
+            for (uint32_t i = 0; i < count; i++)
+                out[j * count + i] = (float)_oak_terrain_noise_height(n, xs[i], zs[j]);
+        return;
+    }
+    double freq[GRID_LEVELS];
+    uint32_t seed[GRID_LEVELS];
+    uint32_t levels = grid_frequencies(n, freq, seed);
+    axis_split col[GRID_LEVELS][OAK_TERRAIN_NOISE_GRID_MAX], row[GRID_LEVELS];
+    for (uint32_t k = 0; k < levels; k++)
+        for (uint32_t i = 0; i < count; i++) col[k][i] = split_axis(xs[i] + n->offset[0], freq[k]);
+    const bool ridged = n->ridge_octaves != 0 && n->ridge_amplitude != 0;
+    const uint32_t mask_level = n->octaves;
+    for (uint32_t j = 0; j < count; j++) {
+        double z = zs[j] + n->offset[1];
+        for (uint32_t k = 0; k < levels; k++) row[k] = split_axis(z, freq[k]);
+        for (uint32_t i = 0; i < count; i++) {
+            /* _oak_terrain_noise_height's steps, each noise_at from the splits */
+            double sum = 0, amp = 1, norm = 0;
+            for (uint32_t o = 0; o < n->octaves; o++) {
+                sum += amp * noise_split(&col[o][i], &row[o], seed[o]);
+                norm += amp;
+                amp *= n->gain;
+            }
+            double h = norm > 0 ? n->amplitude * sum / norm : 0;
+            out[j * count + i] = (float)h;
+            if (!ridged) continue;
+            double mask = noise_split(&col[mask_level][i], &row[mask_level], seed[mask_level]);
+            mask = (mask + 0.15) / 0.6;
+            mask = mask < 0 ? 0 : (mask > 1 ? 1 : mask);
+            mask = mask * mask * (3 - 2 * mask);
+            if (mask <= 0) continue;
+            double r = 0, weight = 1, rn = 0;
+            amp = 1;
+            for (uint32_t o = 0; o < n->ridge_octaves; o++) {
+                uint32_t k = mask_level + 1 + o;
+                double s = 1.0 - fabs(noise_split(&col[k][i], &row[k], seed[k]));
+                s *= s;
+                s *= weight;
+                weight = s * 2 > 1 ? 1 : s * 2;
+                r += s * amp;
+                rn += amp;
+                amp *= n->gain;
+            }
+            out[j * count + i] = (float)(h + n->ridge_amplitude * mask * (r / rn));
+        }
+    }
+}

@@ -114,10 +114,18 @@ void _oak_tile_build_fill(_oak_tile_build *out, const _oak_tile_params *p, _oak_
     float *uv = nrm + 3 * (size_t)nv, *col = uv + 2 * (size_t)nv;
     uint32_t *idx = (uint32_t *)(col + 4 * (size_t)nv);
 
-    for (uint32_t j = 0; j < r; j++)
+    if (r <= OAK_TERRAIN_NOISE_GRID_MAX) {
+        /* the same heights with each column's and row's split made once */
+        double xs[OAK_TERRAIN_NOISE_GRID_MAX], zs[OAK_TERRAIN_NOISE_GRID_MAX];
         for (uint32_t i = 0; i < r; i++)
-            ring[j * r + i] = (float)_oak_terrain_noise_height(p->noise, x0 + ((double)i - 1) * ds,
-                                                               z0 + ((double)j - 1) * ds);
+            xs[i] = x0 + ((double)i - 1) * ds, zs[i] = z0 + ((double)i - 1) * ds;
+        _oak_terrain_noise_grid(p->noise, xs, zs, r, ring);
+    } else {
+        for (uint32_t j = 0; j < r; j++)
+            for (uint32_t i = 0; i < r; i++)
+                ring[j * r + i] = (float)_oak_terrain_noise_height(
+                    p->noise, x0 + ((double)i - 1) * ds, z0 + ((double)j - 1) * ds);
+    }
     float lo = INFINITY, hi = -INFINITY;
     /* UVs from the world position folded by a whole number of repeats, so
        they stay small and continuous across tiles anywhere */

@@ -122,6 +122,7 @@ typedef struct _oak_gl_frame {
     _oak_gl_track track[OAK_TARGET_COUNT];
     GLuint queries[OAK_PASS_COUNT + 1]; /* one before each timed pass, one after */
     bool queries_pending;
+    double wait_ms;        /* reading the timestamps: the wait for the GPU to finish (slotwait) */
     GLuint prog_lightgrid; /* the lamp grid (gl_pass_lightgrid.c) */
     _oak_gl_buffer grid;
     GLuint prog_gtao[4]; /* the gtao pass's steps, in order (gl_pass_gtao.c) */

@@ -84,7 +84,11 @@ oak_result _oak_vk_frame_begin(_oak_vk *vk) {
     if (vk->recording) return OAK_OK;
     uint32_t slot = (uint32_t)(vk->frame_count % OAK_VK_FRAMES);
     _oak_vk_frame *f = &vk->frames[slot];
+    /* timed apart from the recording (stage slotwait): with frames in
+       flight, the wait is the GPU's time showing through on the host */
+    uint64_t w0 = oak_time_ns();
     oak_result res = _oak_vk_wait(vk, f);
+    vk->wait_ms += oak_ms_since(w0);
     if (res) return res;
     vk->slot = slot;
     _oak_vk_garbage_collect(vk, f);
@@ -262,6 +266,7 @@ oak_result _oak_vk_render(_oak_vk *vk, const oak_render_view *v) {
     vk->last_slot = (int32_t)vk->slot;
     f->cpu_ms[0] = (double)(t1 - t0) * 1e-6 + vk->sync_ms;
     f->cpu_ms[1] = (double)(oak_time_ns() - t1) * 1e-6;
-    vk->sync_ms = 0;
+    f->wait_ms = vk->wait_ms;
+    vk->sync_ms = vk->wait_ms = 0;
     return OAK_OK;
 }

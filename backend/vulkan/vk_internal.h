@@ -257,6 +257,7 @@ typedef struct _oak_vk_frame {
     uint32_t query_count;
     const char *query_names[OAK_VK_MAX_TIMESTAMPS];
     double cpu_ms[OAK_VK_MAX_TIMESTAMPS];
+    double wait_ms; /* of cpu_ms: waiting for this slot's last submission (stage slotwait) */
 } _oak_vk_frame;
 
 enum {
@@ -439,6 +440,7 @@ typedef struct _oak_vk {
     bool blend_ok, blend_warned;       /* the HDR format blends as a colour attachment */
     bool grid_warned;                  /* lamp grid overflow said once */
     double sync_ms;
+    double wait_ms; /* the slot's fence (and present) waited for since the last render */
     _oak_vk_track track[OAK_TARGET_COUNT];
     /* the lamp atlas (vk_pass_lampshadow.c): static layers, the atlas the
        resolve reads, per tile the static_hash held and per face this
