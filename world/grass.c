@@ -66,7 +66,8 @@ struct oak_grass {
     uint32_t slot_size[2]; /* records a square's slot holds in each stream */
     uint32_t slots;        /* slots each stream holds */
     uint8_t *slot_used;
-    uint32_t slot_top;     /* highest slot in use + 1: the streams' counts are slot_top slots */
+    /* highest slot in use + 1 (on the device: ever): the counts are this many slots */
+    uint32_t slot_top;
     uint32_t grid;         /* finest terrain cells a side of a square (0: a query per patch) */
     double cell;           /* metres between the finest grid's points */
     uint32_t instances[2]; /* records grown in the live squares */
@@ -902,6 +903,12 @@ oak_result oak_grass_update(oak_grass *g, const float eye[3]) {
             top = g->tiles[i].slot + 1 > top ? g->tiles[i].slot + 1 : top;
             g->slot_tile[g->tiles[i].slot] = (int32_t)i;
         }
+        /* on the device the counts never shrink: a stream's place in the
+           device's buffer follows the counts of the streams before it, and
+           the flowers' place moved with the grass's count whenever its top
+           slot emptied, so the device regrew every flower square (free slots
+           are zeros: scale 0, culled first) */
+        if (g->device && g->slot_top > top) top = g->slot_top;
         g->slot_top = top;
         for (int s = 0; s < 2; s++) {
             oak_result r = oak_stream_set_count(g->stream[s], top * g->slot_size[s]);
