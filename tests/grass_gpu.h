@@ -289,4 +289,13 @@ TEST(frameGrowsOnlyNewSquaresOnTheDevice) {
     oak_destroy_scene(scene);
 }
 
+/* The kernel on the opened device, then the frames on a renderer of their own. */
+int main(void) {
+    if (!gkt_open()) return OAK_TEST_SKIP;
+    RUN(kernelGrowsTheHostsRecords);
+    gkt_close();
+    RUN(frameGrowsOnlyNewSquaresOnTheDevice);
+    return gkt_end();
+}
+
 #endif

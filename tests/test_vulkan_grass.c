@@ -14,12 +14,4 @@ static uint64_t gk_squares(void *self) {
     return _oak_vk_grass_squares(self);
 }
 
-#include "grass_gpu.h"
-
-int main(void) {
-    if (!gkt_open()) return OAK_TEST_SKIP;
-    RUN(kernelGrowsTheHostsRecords);
-    gkt_close();
-    RUN(frameGrowsOnlyNewSquaresOnTheDevice);
-    return gkt_end();
-}
+#include "grass_gpu.h" /* and main */
