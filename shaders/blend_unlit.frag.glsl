@@ -8,8 +8,8 @@
 // texture tricks (vk_pass_blend.c and gl_pass_blend.c, blend_unlit), whose
 // surface.glsl result is exactly this: the rebuilt triangle, the base
 // colour texel times the factor and the vertex or instance colour, the
-// water's volume, the fog. The rebuild below repeats oak_shade_draw's
-// line for line, so both shaders give the same numbers.
+// water's volume, the fog. The triangle comes from oak_rebuild_tri, as
+// oak_shade_draw's does, so both shaders give the same numbers.
 #extension GL_GOOGLE_include_directive : require
 #define OAK_FORWARD 1
 #include "common/surface.glsl"
@@ -23,44 +23,14 @@ float oak_view_depth_of(float d) {
 }
 
 vec4 oak_shade_unlit(oak_gpu_draw d, uint tri, ivec2 px) {
-    uint W = view.size.x, H = view.size.y;
-    vec2 ndc = vec2((float(px.x) + 0.5 - view.taa.x) / float(W) * 2.0 - 1.0,
-                    1.0 - (float(px.y) + 0.5 - view.taa.y) / float(H) * 2.0);
+    oak_tri rt;
+    oak_rebuild_tri(d, tri, px, rt);
     uint mi = d.info.x;
-    uint base = d.info.y + tri * 3u;
-    uint vi[3];
-    vec3 Pw[3];
-    vec3 rows[3];
-    bool posed = d.prev.y != 0u;
-    vec4 sk0[3], sk1[3], sk2[3];
-    for (int k = 0; k < 3; k++) {
-        uint v = indices[base + uint(k)] + d.info.z;
-        vec4 Po = positions[v], r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
-        if (posed) {
-            uint s = d.prev.w & 0xffu;
-            oak_stream_rows(s, d.prev.w >> 8, v - d.info.z, d.prev.z, r0, r1, r2);
-            Po = oak_pose_apply(r0, r1, r2, Po);
-        }
-        vec3 pw = (d.world * Po).xyz;
-        vec4 c = view.view_proj * vec4(pw, 1.0);
-        OAK_PUT3(vi, k, v);
-        OAK_PUT3(Pw, k, pw);
-        OAK_PUT3(rows, k, c.xyw);
-        OAK_PUT3(sk0, k, r0);
-        OAK_PUT3(sk1, k, r1);
-        OAK_PUT3(sk2, k, r2);
-    }
-    vec3 e0 = cross(rows[1], rows[2]), e1 = cross(rows[2], rows[0]), e2 = cross(rows[0], rows[1]);
-    vec3 p = vec3(ndc, 1.0);
-    vec3 E = vec3(dot(e0, p), dot(e1, p), dot(e2, p));
-    float S = E.x + E.y + E.z;
-    vec3 b = E / S;
-    vec3 dEx = vec3(e0.x, e1.x, e2.x) * (2.0 / float(W));
-    vec3 dEy = -vec3(e0.y, e1.y, e2.y) * (2.0 / float(H));
-    float dSx = dEx.x + dEx.y + dEx.z, dSy = dEy.x + dEy.y + dEy.z;
-    float rs = view.post_params.w > 0.0 ? view.post_params.w : 1.0;
-    vec3 dbx = (dEx * S - E * dSx) / (S * S) * rs;
-    vec3 dby = (dEy * S - E * dSy) / (S * S) * rs;
+    uint vi[3] = rt.vi;
+    vec3 Pw[3] = rt.Pw;
+    vec4 sk0[3] = rt.sk0, sk1[3] = rt.sk1, sk2[3] = rt.sk2;
+    vec3 b = rt.b, dbx = rt.dbx, dby = rt.dby;
+    bool posed = rt.posed;
 
     oak_gpu_vertex a0 = attributes[vi[0]], a1 = attributes[vi[1]], a2 = attributes[vi[2]];
     vec3 P = b.x * Pw[0] + b.y * Pw[1] + b.z * Pw[2];
@@ -85,7 +55,7 @@ vec4 oak_shade_unlit(oak_gpu_draw d, uint tri, ivec2 px) {
         }
         vec3 n = b.x * a0.normal.xyz + b.y * a1.normal.xyz + b.z * a2.normal.xyz;
         vec3 Nv = normalize(mat3(d.normal) * n);
-        bool back = dot(rows[0], e0) < 0.0;
+        bool back = rt.back;
         if ((uint(materials[mi].mode.y) & OAK_GPU_MAT_DOUBLE_SIDED) != 0u && back) Nv = -Nv;
         return vec4(Nv, 1.0);
     }

@@ -20,16 +20,15 @@
 
 #include <oak/world.h>
 
+#include "grass_terrain.h"
 #include "render/renderer_internal.h"
 #include "render/stream.h"
 #include "world/grass_internal.h"
 
 static oak_result gk_run(const oak_gpu_grass_square *squares, uint32_t n, oak_instance *records,
                          uint32_t count);
-/* the frame tests: the backend's name (GK_BACKEND), its hook reading n
-   records of the last frame's instance buffer from `first`, and the count
-   of squares its grass pass grew */
-static oak_result gk_frame_records(void *self, uint64_t first, uint32_t n, oak_instance *out);
+/* the frame tests: the count of squares the backend's grass pass grew (its
+   name and its last frame's records: gpu_kernel_test.h) */
 static uint64_t gk_squares(void *self);
 
 /* The tolerance between the kernel's record and the host's: the host forms
@@ -54,21 +53,10 @@ typedef struct gk_case {
 } gk_case;
 
 static oak_terrain_desc gk_soft(uint32_t cells) {
-    oak_terrain_desc d = {.seed = 5, .amplitude = 20, .frequency = 1.0f / 400, .cells = cells};
-    d.ridge_amplitude = -1;
-    d.levels = 5;
-    d.view_distance = 300;
-    d.build_budget = 64;
-    return d;
+    return grass_terrain_soft(cells, 300);
 }
-
 static oak_terrain_desc gk_rough(void) {
-    oak_terrain_desc d = {.seed = 3, .amplitude = 320, .frequency = 1.0f / 700, .cells = 16};
-    d.ridge_amplitude = -1;
-    d.levels = 5;
-    d.view_distance = 300;
-    d.build_budget = 64;
-    return d;
+    return grass_terrain_rough(16, 300);
 }
 
 typedef struct gk_worst {
@@ -221,7 +209,7 @@ static void gk_frame_check(oak_renderer *r, oak_grass *grass, const char *what) 
     uint32_t n[2] = {oak_stream_count(s[0]), oak_stream_count(s[1])}, total = n[0] + n[1];
     oak_instance *dev = oak_alloc(sizeof *dev * (size_t)(total + 1));
     if (!dev) return;
-    CHECK_OK(gk_frame_records(r->self, 0, total, dev));
+    CHECK_OK(gkt_frame_records(r->self, 0, total, dev));
     gk_worst w = {0};
     for (int f = 0; f < 2; f++) {
         const oak_instance *host = oak_stream_records(s[f]);
@@ -253,7 +241,7 @@ TEST(frameGrowsOnlyNewSquaresOnTheDevice) {
     CHECK_OK(oak_make_scene(&scene));
     if (scene) CHECK_OK(oak_make_terrain(&terrain, scene, &td));
     if (terrain) CHECK_OK(oak_make_grass(&grass, scene, terrain, &gd));
-    oak_renderer_desc rd = {.backend = GK_BACKEND, .width = 64, .height = 36};
+    oak_renderer_desc rd = {.backend = GKT_BACKEND, .width = 64, .height = 36};
     CHECK_OK(oak_make_renderer(&r, &rd));
     if (!grass || !r) {
         oak_destroy_renderer(r);
@@ -299,6 +287,15 @@ TEST(frameGrowsOnlyNewSquaresOnTheDevice) {
     oak_destroy_grass(grass);
     oak_destroy_terrain(terrain);
     oak_destroy_scene(scene);
+}
+
+/* The kernel on the opened device, then the frames on a renderer of their own. */
+int main(void) {
+    if (!gkt_open()) return OAK_TEST_SKIP;
+    RUN(kernelGrowsTheHostsRecords);
+    gkt_close();
+    RUN(frameGrowsOnlyNewSquaresOnTheDevice);
+    return gkt_end();
 }
 
 #endif

@@ -9,6 +9,7 @@
 #include "oak_test.h"
 
 #include "backend_start.h"
+#include "grass_terrain.h"
 #include "render/stream.h"
 #include "world/grass_internal.h"
 #include "world/terrain_internal.h"
@@ -25,24 +26,12 @@ typedef struct gworld {
     oak_entity camera;
 } gworld;
 
-/* High hills: rock, dirt and snow beside grass (the test adds a lake). */
+/* High hills (the test adds a lake) and gentle meadow hills for pictures. */
 static oak_terrain_desc rough_terrain(void) {
-    oak_terrain_desc d = {.seed = 3, .amplitude = 320, .frequency = 1.0f / 700, .cells = 8};
-    d.ridge_amplitude = -1;
-    d.levels = 5;
-    d.view_distance = 600;
-    d.build_budget = 64;
-    return d;
+    return grass_terrain_rough(8, 600);
 }
-
-/* Gentle meadow hills for pictures. */
 static oak_terrain_desc soft_terrain(void) {
-    oak_terrain_desc d = {.seed = 5, .amplitude = 20, .frequency = 1.0f / 400, .cells = 8};
-    d.ridge_amplitude = -1;
-    d.levels = 5;
-    d.view_distance = 600;
-    d.build_budget = 64;
-    return d;
+    return grass_terrain_soft(8, 600);
 }
 
 static void gworld_look(gworld *w, const float eye[3], const float target[3]) {

@@ -178,14 +178,11 @@ typedef struct _oak_gl_frame {
     /* the grass pass's own (gl_grass.c), made on first use */
     struct _oak_gl_grass *grass;
     oak_gpu_instcull instcull_heads[OAK_STREAM_MAX_PER_VIEW];
-    const oak_instance *instcull_src[OAK_STREAM_MAX_PER_VIEW];
-    uint64_t instcull_version[OAK_STREAM_MAX_PER_VIEW];
-    uint32_t instcull_first[OAK_STREAM_MAX_PER_VIEW], instcull_streams;
+    uint32_t instcull_streams;
     uint32_t instcull_most; /* the most instances of one stream (the dispatch's width) */
-    /* the last-frame copies after the records: whose, which version, where */
-    const void *instcull_prev_src[OAK_STREAM_MAX_PER_VIEW];
-    uint64_t instcull_prev_version[OAK_STREAM_MAX_PER_VIEW];
-    uint32_t instcull_prev_first[OAK_STREAM_MAX_PER_VIEW];
+    /* the records' copies and their last-frame copies after them: the one
+       ledger the grass pass and instcull both bring up to date */
+    _oak_gpu_upload_ledger uploads;
     /* a posed stream's pose block after those: whose bank, LOD 0 mesh and where */
     const void *instcull_pose_src[OAK_STREAM_MAX_PER_VIEW];
     uint32_t instcull_pose_mesh[OAK_STREAM_MAX_PER_VIEW];

@@ -62,59 +62,13 @@ oak_result _oak_gl_run_grass(_oak_gl_backend *b, const oak_render_view *v) {
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl grass: no memory");
     _oak_gl_grass *G = f->grass;
     if (!G->prog && (r = _oak_gl_compute(&G->prog, "grass", oak_gl_src_grass_comp))) return r;
-    uint32_t ns =
-        v->stream_count < OAK_STREAM_MAX_PER_VIEW ? v->stream_count : OAK_STREAM_MAX_PER_VIEW;
-    uint64_t records = 0, poses = 0;
-    for (uint32_t s = 0; s < ns; s++) {
-        records += v->streams[s].count;
-        poses += _oak_gpu_pose_records(&v->streams[s]);
-    }
-    if (records + poses > UINT32_MAX / 2)
-        return oak_error(OAK_ERROR_LIMIT, "gl: grass: %llu instances", (unsigned long long)records);
-    /* instcull's reservation (gl_pass_instcull.c): records, last frame's, poses */
-    size_t rec_bytes = ((size_t)(records ? records : 1) * 2 + poses) * sizeof(oak_gpu_instance);
-    size_t old = f->instances.capacity;
-    if ((r = _oak_gl_buffer_reserve(&f->instances, rec_bytes, true))) return r;
-    if (f->instances.capacity != old) { /* as instcull forgets on a new buffer */
-        memset(f->instcull_src, 0, sizeof f->instcull_src);
-        memset(f->instcull_prev_src, 0, sizeof f->instcull_prev_src);
-        memset(f->instcull_pose_src, 0, sizeof f->instcull_pose_src);
-    }
-    uint32_t total = (uint32_t)records, first = 0, n = 0;
-    for (uint32_t s = 0; s < ns; s++) {
-        const oak_render_stream *rs = &v->streams[s];
-        uint32_t here = first;
-        first += rs->count;
-        if (!rs->grass || !rs->stream) continue;
-        /* this frame's copy, then last frame's (instcull's places), each
-           by the slots written since it was made */
-        uint32_t k = _oak_stream_grass_jobs(
-            rs->stream, f->instcull_src[s] == rs->records && f->instcull_first[s] == here,
-            f->instcull_version[s], here, &G->list, &G->list_cap, n);
-        if (k == UINT32_MAX) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl grass: no jobs");
-        n += k;
-        /* a stream that is its own last frame (grass: prev offset 0) keeps no
-           copy there to grow (_oak_gpu_prev_stale clears instcull's state) */
-        if (!_oak_gpu_prev_is_records(rs)) {
-            k = _oak_stream_grass_jobs(
-                rs->stream,
-                f->instcull_prev_src[s] == rs->records && f->instcull_prev_first[s] == total + here,
-                f->instcull_prev_version[s], total + here, &G->list, &G->list_cap, n);
-            if (k == UINT32_MAX) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl grass: no jobs");
-            n += k;
-            f->instcull_prev_src[s] = rs->records, f->instcull_prev_version[s] = rs->prev_version;
-            f->instcull_prev_first[s] = total + here;
-        }
-        /* instcull finds this frame's copy current and copies nothing */
-        f->instcull_src[s] = rs->records, f->instcull_version[s] = rs->version;
-        f->instcull_first[s] = here;
-    }
+    /* instcull's buffer (it forgets what it held when it grows) */
+    uint64_t records;
+    if ((r = _oak_gl_instances_reserve(f, v, &records))) return r;
+    uint32_t g[2], n = _oak_gpu_grass_jobs(&f->uploads, v, &G->list, &G->list_cap, g);
+    if (n == UINT32_MAX) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl grass: no jobs");
     if (!n) return OAK_OK;
-    /* rows of at most 65,535 groups, the last padded with empty squares */
-    uint32_t gx = n < 65535 ? n : 65535, gy = (n + gx - 1) / gx;
-    if (!OAK_GROW(G->list, G->list_cap, gx * gy))
-        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl grass: no jobs");
-    memset(G->list + n, 0, sizeof *G->list * (size_t)(gx * gy - n));
+    uint32_t gx = g[0], gy = g[1];
     size_t bytes = sizeof *G->list * (size_t)gx * gy;
     if ((r = _oak_gl_buffer_reserve(&G->jobs, bytes, false)) ||
         (r = _oak_gl_buffer_upload(&G->jobs, 0, G->list, bytes)))

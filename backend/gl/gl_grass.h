@@ -7,8 +7,8 @@
 /* The grass pass: the slots of each GRASS stream the device grows
    (oak_render_stream.grass) written since the frame's copies of its
    records (this frame's and last frame's) grown by the kernel into the
-   instance buffer, where instcull reads them; instcull's own bookkeeping
-   of those copies is set here, so it uploads none of them. */
+   instance buffer, where instcull reads them, their places marked in
+   the upload ledger (backend/gpu/gpu_records.h) so it uploads none of them again. */
 oak_result _oak_gl_run_grass(_oak_gl_backend *b, const oak_render_view *v);
 void _oak_gl_grass_release(_oak_gl_frame *f);
 /* Test hook: squares the grass pass grew so far. */

@@ -75,8 +75,7 @@ oak_result _oak_gl_instances_reserve(_oak_gl_frame *f, const oak_render_view *v,
     size_t old = f->instances.capacity;
     oak_result r = _oak_gl_buffer_reserve(&f->instances, bytes, true);
     if (!r && f->instances.capacity != old) { /* a new buffer holds nothing uploaded */
-        memset(f->instcull_src, 0, sizeof f->instcull_src);
-        memset(f->instcull_prev_src, 0, sizeof f->instcull_prev_src);
+        _oak_gpu_upload_forget(&f->uploads);
         memset(f->instcull_pose_src, 0, sizeof f->instcull_pose_src);
     }
     return r;
@@ -137,28 +136,17 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
                 return r;
             f->instcull_ovr_version[s] = rs->pose_override_version;
         }
-        /* the records, only when they moved or landed somewhere new (the
-           particles pass wrote a PARTICLES stream's, none kept for later) */
-        if (rs->particles) {
-            f->instcull_src[s] = f->instcull_prev_src[s] = NULL;
-        } else if (f->instcull_src[s] != rs->records || f->instcull_version[s] != rs->version ||
-                   f->instcull_first[s] != first) {
-            if ((r = upload_records(f, first, rs,
-                                    f->instcull_src[s] == rs->records &&
-                                        f->instcull_first[s] == first,
-                                    f->instcull_version[s])))
-                return r;
-            f->instcull_src[s] = rs->records;
-            f->instcull_version[s] = rs->version;
-            f->instcull_first[s] = first;
-        }
-        bool own_prev = _oak_gpu_prev_is_records(rs); /* then no copy: prev[0] is 0 */
-        if (_oak_gpu_prev_stale(&f->instcull_prev_src[s], &f->instcull_prev_version[s],
-                                &f->instcull_prev_first[s], rs, total + first) &&
-            rs->count &&
-            (r = _oak_gl_buffer_upload(
-                 &f->instances, (size_t)(total + first) * sizeof(oak_gpu_instance),
-                 rs->prev_records, (size_t)rs->count * sizeof(oak_gpu_instance))))
+        /* the records only where they moved or landed somewhere new (the
+           grass pass grew its streams' already), their last-frame copy
+           whole where it went stale */
+        _oak_gpu_upload u = _oak_gpu_upload_step(&f->uploads, s, rs, first, total);
+        if (u.cur != OAK_GPU_COPY_KEEP &&
+            (r = upload_records(f, first, rs, u.cur == OAK_GPU_COPY_SINCE, u.cur_since)))
+            return r;
+        if (u.prev != OAK_GPU_COPY_KEEP && rs->count &&
+            (r = _oak_gl_buffer_upload(&f->instances, (size_t)u.prev_at * sizeof(oak_gpu_instance),
+                                       rs->prev_records,
+                                       (size_t)rs->count * sizeof(oak_gpu_instance))))
             return r;
         const _oak_gl_mat_slot *mt = _oak_gl_mat_of(f, rs->material);
         f->instcull_group[s] = UINT32_MAX;
@@ -186,7 +174,7 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
         _oak_gpu_instcull_fill(&f->instcull_heads[s], cmds, v, rs, first, word, mesh,
                                mt ? oak_handle_index(rs->material.id) : 0,
                                f->instcull_group[s] != UINT32_MAX);
-        f->instcull_heads[s].prev[0] = own_prev ? 0 : total;
+        f->instcull_heads[s].prev[0] = _oak_gpu_prev_is_records(rs) ? 0 : total; /* own: no copy */
         _oak_gpu_hiz_stream_head(&f->hiz_streams, &f->instcull_heads[s], v, rs, s,
                                  (uint32_t)(bits + first),
                                  f->hiz_on && f->instcull_group[s] != UINT32_MAX);
@@ -227,7 +215,7 @@ void _oak_gl_instcull_release(_oak_gl_frame *f) {
     f->prog_instcull = 0;
     _oak_gl_buffer_release(&f->instances);
     _oak_gl_buffer_release(&f->instance_out);
-    memset(f->instcull_src, 0, sizeof f->instcull_src);
+    _oak_gpu_upload_forget(&f->uploads);
     memset(f->instcull_pose_src, 0, sizeof f->instcull_pose_src);
     f->instcull_streams = 0;
 }

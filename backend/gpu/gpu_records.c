@@ -11,6 +11,7 @@
 #include "render/shadow_layer.h"
 #include "render/skylight.h"
 #include "render/ssr.h"
+#include "render/stream.h"
 #include "shaders/common/sheen.h"
 
 static void copy_mat(float out[16], const mat4 m) {
@@ -536,4 +537,66 @@ void _oak_gpu_hiz_head_fill(oak_gpu_hiz_head *h, const oak_render_view *v, uint3
     for (uint32_t s = 0; s < v->stream_count && s < OAK_STREAM_MAX_PER_VIEW; s++)
         if (v->streams[s].native) h->stats[2] += v->streams[s].count;
     copy_mat(h->view_proj, v->view_proj);
+}
+
+/* One copy moved on to (src, version) at `at`: kept when it is that
+   already, grown by the writes since its version when it holds these
+   records at this place, else written whole. */
+static _oak_gpu_copy_kind copy_step(_oak_gpu_copy *c, uint64_t *since, const void *src,
+                                    uint64_t version, uint32_t at) {
+    _oak_gpu_copy_kind k = c->src != src || c->at != at ? OAK_GPU_COPY_ALL
+                           : c->version != version      ? OAK_GPU_COPY_SINCE
+                                                        : OAK_GPU_COPY_KEEP;
+    *since = c->version;
+    *c = (_oak_gpu_copy){src, version, at};
+    return k;
+}
+
+_oak_gpu_upload _oak_gpu_upload_step(_oak_gpu_upload_ledger *L, uint32_t s,
+                                     const oak_render_stream *rs, uint32_t first, uint32_t total) {
+    _oak_gpu_upload u = {.cur_at = first, .prev_at = total + first};
+    if (s >= OAK_STREAM_MAX_PER_VIEW) return u;
+    if (rs->particles) {
+        L->cur[s].src = L->prev[s].src = NULL;
+        return u;
+    }
+    u.cur = copy_step(&L->cur[s], &u.cur_since, rs->records, rs->version, first);
+    if (_oak_gpu_prev_is_records(rs))
+        L->prev[s].src = NULL; /* the head's prev offset is 0: no copy */
+    else
+        u.prev =
+            copy_step(&L->prev[s], &u.prev_since, rs->records, rs->prev_version, total + first);
+    return u;
+}
+
+uint32_t _oak_gpu_grass_jobs(_oak_gpu_upload_ledger *L, const oak_render_view *v,
+                             oak_gpu_grass_square **list, uint32_t *cap, uint32_t groups[2]) {
+    uint32_t ns =
+        v->stream_count < OAK_STREAM_MAX_PER_VIEW ? v->stream_count : OAK_STREAM_MAX_PER_VIEW;
+    uint32_t total = 0, first = 0, n = 0;
+    for (uint32_t s = 0; s < ns; s++) total += v->streams[s].count;
+    for (uint32_t s = 0; s < ns; s++) {
+        const oak_render_stream *rs = &v->streams[s];
+        uint32_t here = first;
+        first += rs->count;
+        if (!rs->grass || !rs->stream) continue;
+        /* instcull then finds both copies current and copies nothing */
+        _oak_gpu_upload u = _oak_gpu_upload_step(L, s, rs, here, total);
+        const _oak_gpu_copy_kind kind[2] = {u.cur, u.prev};
+        const uint64_t since[2] = {u.cur_since, u.prev_since};
+        const uint32_t at[2] = {u.cur_at, u.prev_at};
+        for (int c = 0; c < 2; c++) {
+            if (kind[c] == OAK_GPU_COPY_KEEP) continue;
+            uint32_t k = _oak_stream_grass_jobs(rs->stream, kind[c] == OAK_GPU_COPY_SINCE, since[c],
+                                                at[c], list, cap, n);
+            if (k == UINT32_MAX) return UINT32_MAX;
+            n += k;
+        }
+    }
+    /* rows of at most 65,535 groups, the last padded with empty squares */
+    groups[0] = n < 65535 ? n : 65535, groups[1] = n ? (n + groups[0] - 1) / groups[0] : 0;
+    uint32_t padded = groups[0] * groups[1];
+    if (n && !OAK_GROW(*list, *cap, padded)) return UINT32_MAX;
+    if (n) memset(*list + n, 0, sizeof **list * (size_t)(padded - n));
+    return n;
 }

@@ -74,22 +74,56 @@ void _oak_gpu_instcull_fill(oak_gpu_instcull *h, uint32_t *cmds, const oak_rende
 static inline bool _oak_gpu_prev_is_records(const oak_render_stream *rs) {
     return !rs->particles && (!rs->prev_records || rs->prev_records == rs->records);
 }
-/* Whether a backend's last-frame copy of stream rs goes (again) to record
-   `at` of its records buffer: it keeps one (not its own records', not a
-   PARTICLES stream's, which the particles pass writes) and what is there
-   is not these records' copy at rs->prev_version. The backend's state of
-   that copy (whose, which version, where; whose NULL when none is kept)
-   moves on to what it writes. */
-static inline bool _oak_gpu_prev_stale(const void **src, uint64_t *version, uint32_t *where,
-                                       const oak_render_stream *rs, uint32_t at) {
-    if (_oak_gpu_prev_is_records(rs) || rs->particles) {
-        *src = NULL;
-        return false;
-    }
-    if (*src == rs->records && *version == rs->prev_version && *where == at) return false;
-    *src = rs->records, *version = rs->prev_version, *where = at;
-    return true;
+/* The one ledger of what a backend's instance buffer holds of each stream
+   slot's records: this frame's copy (at the stream's first record) and the
+   last-frame copy (after every record), each as whose records, at which
+   version and from which record (src NULL: nothing there worth keeping).
+   The grass pass (grows its streams' copies on the GPU) and instcull (copies
+   the rest from the host) both bring copies up to date through
+   _oak_gpu_upload_step, the only writer besides _oak_gpu_upload_forget: so
+   whichever runs first, the other finds the copy current and writes
+   nothing again. */
+typedef struct _oak_gpu_copy {
+    const void *src;
+    uint64_t version;
+    uint32_t at;
+} _oak_gpu_copy;
+typedef struct _oak_gpu_upload_ledger {
+    _oak_gpu_copy cur[OAK_STREAM_MAX_PER_VIEW], prev[OAK_STREAM_MAX_PER_VIEW];
+} _oak_gpu_upload_ledger;
+/* How a copy is brought up to date: not at all (it is current), by what
+   the stream's write log holds since `since` (these records, same place),
+   or whole. */
+typedef enum _oak_gpu_copy_kind {
+    OAK_GPU_COPY_KEEP,
+    OAK_GPU_COPY_SINCE,
+    OAK_GPU_COPY_ALL
+} _oak_gpu_copy_kind;
+typedef struct _oak_gpu_upload {
+    _oak_gpu_copy_kind cur, prev;
+    uint64_t cur_since, prev_since; /* with OAK_GPU_COPY_SINCE */
+    uint32_t cur_at, prev_at;       /* the records' place in the buffer */
+} _oak_gpu_upload;
+/* A new (or released) buffer holds nothing uploaded. */
+static inline void _oak_gpu_upload_forget(_oak_gpu_upload_ledger *L) {
+    for (uint32_t s = 0; s < OAK_STREAM_MAX_PER_VIEW; s++) L->cur[s].src = L->prev[s].src = NULL;
 }
+/* What stream slot s (stream rs, its records from `first`, `total` records
+   in the view) needs written this frame, the ledger moved on as though the
+   caller writes it. A PARTICLES stream gets nothing (the particles pass
+   writes both copies, none kept for later); a stream that is its own last
+   frame (_oak_gpu_prev_is_records) no last-frame copy. */
+_oak_gpu_upload _oak_gpu_upload_step(_oak_gpu_upload_ledger *L, uint32_t s,
+                                     const oak_render_stream *rs, uint32_t first, uint32_t total);
+/* The grass pass's jobs for the view's GRASS streams (render/stream.h
+   _oak_stream_grass_jobs): for each, this frame's copy and then its
+   last-frame copy, each by the slots written since the ledger's version
+   (all where the copy is not these records' at this place), into *list
+   (grown, *cap its capacity); their number, UINT32_MAX when out of memory.
+   The list is padded with empty squares to groups[0] x groups[1], rows of
+   at most 65,535 work groups (a dispatch's limit along x). */
+uint32_t _oak_gpu_grass_jobs(_oak_gpu_upload_ledger *L, const oak_render_view *v,
+                             oak_gpu_grass_square **list, uint32_t *cap, uint32_t groups[2]);
 /* A posed stream's pose block (oak_gpu.h "Pose blocks"): the records it
    takes in OAK_B_INSTANCES (0: not posed), the block itself, and the head's
    pose fields for a block at record `at` (its bounds become the spheres

@@ -7,8 +7,8 @@
 /* The grass pass: the slots of each GRASS stream the device grows
    (oak_render_stream.grass) written since this slot's copies of its
    records (this frame's and last frame's) grown by the kernel into the
-   slot's instance buffer, where instcull reads them; instcull's own
-   bookkeeping of those copies is set here, so it copies none of them. */
+   slot's instance buffer, where instcull reads them, their places marked in
+   the upload ledger (backend/gpu/gpu_records.h) so it copies none of them again. */
 oak_result _oak_vk_run_grass(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 void _oak_vk_grass_destroy(_oak_vk *vk);
 /* Test hook: squares the grass pass grew so far, any slot. */

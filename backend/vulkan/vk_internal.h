@@ -203,13 +203,9 @@ typedef struct _oak_vk_frame {
     const void *particle_src[OAK_STREAM_MAX_PER_VIEW];
     uint64_t particle_version[OAK_STREAM_MAX_PER_VIEW];
     uint64_t particle_at[OAK_STREAM_MAX_PER_VIEW];
-    const void *instcull_src[OAK_STREAM_MAX_PER_VIEW];
-    uint64_t instcull_version[OAK_STREAM_MAX_PER_VIEW];
-    uint32_t instcull_first[OAK_STREAM_MAX_PER_VIEW];
-    /* the last-frame copies after the records: whose, which version, where */
-    const void *instcull_prev_src[OAK_STREAM_MAX_PER_VIEW];
-    uint64_t instcull_prev_version[OAK_STREAM_MAX_PER_VIEW];
-    uint32_t instcull_prev_first[OAK_STREAM_MAX_PER_VIEW];
+    /* the records' copies and their last-frame copies after them: the one
+       ledger the grass pass and instcull both bring up to date */
+    _oak_gpu_upload_ledger uploads;
     /* a posed stream's pose block after those: whose bank, LOD 0 mesh and where */
     const void *instcull_pose_src[OAK_STREAM_MAX_PER_VIEW];
     uint32_t instcull_pose_mesh[OAK_STREAM_MAX_PER_VIEW];

@@ -53,8 +53,7 @@ oak_result _oak_vk_instcull_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_ren
                   VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT)))
         return r;
     if (f->instances.buffer != old) {
-        memset(f->instcull_src, 0, sizeof f->instcull_src);
-        memset(f->instcull_prev_src, 0, sizeof f->instcull_prev_src);
+        _oak_gpu_upload_forget(&f->uploads);
         memset(f->instcull_pose_src, 0, sizeof f->instcull_pose_src);
     }
     /* the streams' assets (before the materials' flush) and how each draws;
@@ -147,22 +146,15 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
                        (size_t)on * sizeof(oak_gpu_instance));
             f->instcull_ovr_version[s] = rs->pose_override_version;
         }
-        if (rs->particles) { /* the particles pass wrote both (none kept for later) */
-            f->instcull_src[s] = f->instcull_prev_src[s] = NULL;
-        } else if (f->instcull_src[s] != rs->records || f->instcull_version[s] != rs->version ||
-                   f->instcull_first[s] != first) {
+        /* the records only where they moved or landed somewhere new (the
+           grass pass grew its streams' already), their last-frame copy
+           whole where it went stale */
+        _oak_gpu_upload u = _oak_gpu_upload_step(&f->uploads, s, rs, first, total);
+        if (u.cur != OAK_GPU_COPY_KEEP)
             copy_records(rec + (size_t)first * sizeof(oak_gpu_instance), rs,
-                         f->instcull_src[s] == rs->records && f->instcull_first[s] == first,
-                         f->instcull_version[s]);
-            f->instcull_src[s] = rs->records;
-            f->instcull_version[s] = rs->version;
-            f->instcull_first[s] = first;
-        }
-        bool own_prev = _oak_gpu_prev_is_records(rs); /* then no copy: prev[0] is 0 */
-        if (_oak_gpu_prev_stale(&f->instcull_prev_src[s], &f->instcull_prev_version[s],
-                                &f->instcull_prev_first[s], rs, total + first) &&
-            rs->count)
-            memcpy(rec + (size_t)(total + first) * sizeof(oak_gpu_instance), rs->prev_records,
+                         u.cur == OAK_GPU_COPY_SINCE, u.cur_since);
+        if (u.prev != OAK_GPU_COPY_KEEP && rs->count)
+            memcpy(rec + (size_t)u.prev_at * sizeof(oak_gpu_instance), rs->prev_records,
                    (size_t)rs->count * sizeof(oak_gpu_instance));
         /* VkDrawIndexedIndirectCommand per (view, LOD): the instance count is the kernel's */
         uint32_t mesh[OAK_STREAM_LODS][3] = {{0}};
@@ -175,7 +167,7 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
         oak_gpu_instcull h;
         _oak_gpu_instcull_fill(&h, words + word, v, rs, first, word, mesh, f->instcull_material[s],
                                f->instcull_group[s] != UINT32_MAX);
-        h.prev[0] = own_prev ? 0 : total;
+        h.prev[0] = _oak_gpu_prev_is_records(rs) ? 0 : total; /* own: no copy */
         _oak_gpu_hiz_stream_head(&vk->hiz_streams, &h, v, rs, s, (uint32_t)(bits + first),
                                  f->hiz_on && f->instcull_group[s] != UINT32_MAX);
         _oak_gpu_pose_head(&h, rs, (uint32_t)pose_at);

@@ -369,15 +369,24 @@ float oak_weather_surface(vec3 P, vec3 Nv, inout vec3 base, inout float rough, i
     return flat_;
 }
 
-// Returns linear colour (fogged) and base alpha: triangle tri of draw
-// record d (common/draw.glsl oak_fetch_draw gives it for any visibility id).
-vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
+// Triangle tri of draw record d rebuilt at pixel px, the first step of
+// oak_shade_draw and of blend_unlit.frag.glsl (so both give the same
+// numbers): its vertices, their world positions, a posed instance's
+// skinning rows per vertex, whether it faces away, and the pixel's
+// barycentrics with their steps per pixel.
+struct oak_tri {
+    uint vi[3];
+    vec3 Pw[3];
+    vec4 sk0[3], sk1[3], sk2[3];
+    vec3 b, dbx, dby;
+    bool posed, back;
+};
+void oak_rebuild_tri(oak_gpu_draw d, uint tri, ivec2 px, out oak_tri t) {
     uint W = view.size.x, H = view.size.y;
     // NDC of the pixel centre less TAA's jitter (the point the jittered
     // raster sampled); row 0 is clip y = +1.
     vec2 ndc = vec2((float(px.x) + 0.5 - view.taa.x) / float(W) * 2.0 - 1.0,
                     1.0 - (float(px.y) + 0.5 - view.taa.y) / float(H) * 2.0);
-    uint mi = d.info.x;
     uint base = d.info.y + tri * 3u;
     uint vi[3];
     vec3 Pw[3];
@@ -418,6 +427,31 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     float rs = view.post_params.w > 0.0 ? view.post_params.w : 1.0;
     vec3 dbx = (dEx * S - E * dSx) / (S * S) * rs;
     vec3 dby = (dEy * S - E * dSy) / (S * S) * rs;
+    t.vi = vi;
+    t.Pw = Pw;
+    t.sk0 = sk0;
+    t.sk1 = sk1;
+    t.sk2 = sk2;
+    t.b = b;
+    t.dbx = dbx;
+    t.dby = dby;
+    t.posed = posed;
+    // Winding in clip space: det(r0, r1, r2) > 0 for a counter-clockwise
+    // (front) triangle on screen, perspective or orthographic alike.
+    t.back = dot(rows[0], e0) < 0.0;
+}
+
+// Returns linear colour (fogged) and base alpha: triangle tri of draw
+// record d (common/draw.glsl oak_fetch_draw gives it for any visibility id).
+vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
+    oak_tri rt;
+    oak_rebuild_tri(d, tri, px, rt);
+    uint mi = d.info.x;
+    uint vi[3] = rt.vi;
+    vec3 Pw[3] = rt.Pw;
+    vec4 sk0[3] = rt.sk0, sk1[3] = rt.sk1, sk2[3] = rt.sk2;
+    vec3 b = rt.b, dbx = rt.dbx, dby = rt.dby;
+    bool posed = rt.posed;
 
     oak_gpu_vertex a0 = attributes[vi[0]], a1 = attributes[vi[1]], a2 = attributes[vi[2]];
     if (posed) {
@@ -448,9 +482,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     vec3 cam = view.camera_pos.xyz;
     vec3 V = normalize(cam - P);
     uint mflags = uint(materials[mi].mode.y);
-    // Winding in clip space: det(r0, r1, r2) > 0 for a counter-clockwise
-    // (front) triangle on screen, perspective or orthographic alike.
-    bool back = dot(rows[0], e0) < 0.0;
+    bool back = rt.back;
     if ((mflags & OAK_GPU_MAT_DOUBLE_SIDED) != 0u && back) {
         Ng = -Ng;
         Nv = -Nv;
