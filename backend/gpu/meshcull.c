@@ -302,4 +302,10 @@ void _oak_meshcull_gpu_stats(oak_meshlet_stats *out, const uint32_t *head) {
     out->culled_frustum = head[1];
     out->culled_cone = head[2];
     out->triangles_kept = head[3];
+    /* two-pass Hi-Z (common/meshcull_hiz.glsl): words 0 to 3 are its second
+       step's, which tests every meshlet; 29 those the pyramid hid; 35 the
+       triangles its first step kept (both 0 without Hi-Z) */
+    out->culled_occluded = head[29];
+    out->triangles_pass1 = head[35];
+    out->triangles_kept += head[35];
 }

@@ -800,18 +800,23 @@ OAK_STRUCT(oak_gpu_meshlet) {
  * the host (meshlets tested, culled by the frustum, by cones, triangles
  * kept), the job count, the first word of the expanded indices, the
  * first word of the triangle map, 0, then the left, right, bottom, top and
- * near planes (world space, as float bits) from word 8. Then a job per
+ * near planes (world space, as float bits) from word 8, then under two-pass
+ * Hi-Z (common/meshcull_hiz.glsl, else 0): word 28 the meshlets' visible
+ * bits' first word in OAK_B_HIZ_KEEP plus 1, word 29 the meshlets the
+ * pyramid hid, 30 and 31 zero, and words 32 to 35 pass 1's own counters
+ * (as words 0 to 3). Then a job per
  * culled draw (OAK_GPU_MESHCULL_JOB_WORDS: the draw, the uvec4 of its
  * mesh's first meshlet record in OAK_B_MESHLETS, its meshlet count with
  * bit 31 set when cones cull, its region's first triangle, the eye in mesh
  * space and its world's largest axis scale as float bits, the word of its
- * command, 0, 0, 0). Then the commands (DrawElementsIndirect, 5 words, the
+ * command, 0, 0, and under Hi-Z its meshlets' first bit word after word
+ * 28's). Then the commands (DrawElementsIndirect, 5 words, the
  * index count the kernel's, in the vis groups' order), then the triangle
  * map (per region triangle the index in the mesh's own list: vis.frag
  * reads it from oak_gpu_draw.prev.z - 1 plus gl_PrimitiveID), then the
  * expanded indices, 3 a triangle. A job's region holds its mesh's
  * triangle count, kept meshlets first in meshlet order. */
-#define OAK_GPU_MESHCULL_HEAD_WORDS 28
+#define OAK_GPU_MESHCULL_HEAD_WORDS 36
 #define OAK_GPU_MESHCULL_JOB_WORDS  12
 #define OAK_GPU_MESHCULL_GROUP      64
 
