@@ -1,5 +1,5 @@
 /* Occlusion culling per meshlet (docs/ARCHITECTURE.md "Meshlet culling",
- * "Two-pass Hi-Z on the GPUs"). A 64 x 32 sphere (45 meshlets) stands
+ * "Two-pass Hi-Z on the GPUs"). A 128 x 64 sphere (182 meshlets) stands
  * behind a wall that hides all of it but a sliver on the right. With
  * --occlusion on, the CPU tests each meshlet the frustum and cone kept
  * against its occlusion grid, Vulkan against the Hi-Z pyramid of its first
