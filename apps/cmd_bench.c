@@ -126,6 +126,8 @@ static int bench_frame(const cli_options *o, oak_scene *scene, oak_renderer *ren
         run->ml.culled_cone += ml.culled_cone;
         run->ml.triangles_kept += ml.triangles_kept;
         run->ml.culled_lod += ml.culled_lod;
+        run->ml.culled_occluded += ml.culled_occluded;
+        run->ml.triangles_pass1 += ml.triangles_pass1;
     }
     oak_clear_error();
     oak_occlusion_stats occ;
@@ -245,9 +247,10 @@ static void json_stages(bench_run *run) {
        at "stages" keep working) */
     const oak_meshlet_stats *ml = &run->ml;
     printf(", \"meshlets\": {\"on\": %s, \"tested\": %u, \"culled_frustum\": %u, "
-           "\"culled_cone\": %u, \"triangles_kept\": %u, \"culled_lod\": %u}",
+           "\"culled_cone\": %u, \"triangles_kept\": %u, \"culled_lod\": %u, "
+           "\"culled_occluded\": %u, \"triangles_pass1\": %u}",
            ml->on ? "true" : "false", ml->tested, ml->culled_frustum, ml->culled_cone,
-           ml->triangles_kept, ml->culled_lod);
+           ml->triangles_kept, ml->culled_lod, ml->culled_occluded, ml->triangles_pass1);
 }
 
 static void print_table(bench_run *run) {

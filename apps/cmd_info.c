@@ -80,14 +80,19 @@ int _oak_cmd_info(int argc, char **argv) {
         if (!strcmp(name, "cpu"))
             printf("    meshlets (OAK_MESHCULL=off turns it off): frustum and normal cone per "
                    "meshlet on the job pool before the camera's triangle set-up, which skips "
-                   "the culled meshlets' triangles; mesh shaders: not a GPU\n");
-        else if (!strcmp(name, "vulkan") || !strcmp(name, "gl"))
+                   "the culled meshlets' triangles; with --occlusion on each kept meshlet "
+                   "against the occlusion grid too; mesh shaders: not a GPU\n");
+        else if (!strcmp(name, "gl"))
             printf("    meshlets (OAK_MESHCULL=off turns it off): frustum and normal cone per "
                    "meshlet culled in compute into an index buffer (the meshcull pass), drawn "
-                   "by indirect draws; not under --occlusion on; mesh shaders: not used (%s)\n",
-                   strcmp(name, "gl") ? "lavapipe has none and the expanded index buffer "
-                                        "serves every device"
-                                      : "GL has only NV_mesh_shader");
+                   "by indirect draws; not under --occlusion on (Hi-Z draws such draws whole); "
+                   "mesh shaders: not used (GL has only NV_mesh_shader)\n");
+        else if (!strcmp(name, "vulkan"))
+            printf("    meshlets (OAK_MESHCULL=off turns it off): frustum and normal cone per "
+                   "meshlet culled in compute into an index buffer (the meshcull pass), drawn "
+                   "by indirect draws; with --occlusion on each meshlet also against the "
+                   "Hi-Z pyramid, in its two passes; mesh shaders: not used (lavapipe has none "
+                   "and the expanded index buffer serves every device)\n");
         /* which occlusion path --occlusion on selects here, and why
            (docs/ARCHITECTURE.md "Occlusion culling") */
         uint64_t caps = oak_backend_caps(name);

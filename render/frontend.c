@@ -670,6 +670,9 @@ oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint
         fe->occ_stats.occluder_triangles = fe->occ.triangles;
     }
     fe->occ_stats.on |= v->occ_gpu;
+    /* the grid as the backend's test too (the CPU's meshlets) */
+    v->occ_sphere_visible = fe->occ.on ? _oak_occ_view_test : NULL;
+    v->occ_grid = fe->occ.on ? &fe->occ : NULL;
     /* instance streams: culled and LOD-picked, then drawn and cast as
        draws; those a GPU backend draws natively are neither among the
        view's draws nor the cascades' casters (view_input leaves them out),

@@ -557,3 +557,7 @@ bool _oak_occ_sphere_visible(const oak_occ_grid *g, const float center[3], float
 bool _oak_occ_instance_test(void *user, const float center[3], float radius) {
     return _oak_occ_sphere_visible(user, center, radius);
 }
+
+bool _oak_occ_view_test(const void *grid, const float center[3], float radius) {
+    return _oak_occ_sphere_visible(grid, center, radius);
+}

@@ -61,5 +61,7 @@ oak_result _oak_occ_build(oak_occ_grid *g, const oak_frame_input *in, const vec4
 bool _oak_occ_sphere_visible(const oak_occ_grid *g, const float center[3], float radius);
 /* The stream kernel's occlusion slot (oak_instance_test) over a grid. */
 bool _oak_occ_instance_test(void *user, const float center[3], float radius);
+/* The same, as oak_render_view.occ_sphere_visible (the CPU's meshlets). */
+bool _oak_occ_view_test(const void *grid, const float center[3], float radius);
 
 #endif

@@ -20,6 +20,8 @@ layout(local_size_x = OAK_GPU_MESHCULL_GROUP) in;
 
 OAK_SSBO(OAK_B_MESHLETS) readonly buffer MeshletPool { uvec4 ml_pool[]; };
 OAK_SSBO(OAK_B_MESHCULL) buffer MeshcullBlock { uint mc[]; };
+// Hi-Z per meshlet under two-pass Hi-Z (reads the head above)
+#include "common/meshcull_hiz.glsl"
 
 shared uint s_n[OAK_GPU_MESHCULL_GROUP];
 shared uint s_base, s_frustum, s_cone, s_lod;
@@ -75,6 +77,8 @@ void main() {
                 if (t == OAK_MESHCULL_LOD) atomicAdd(s_lod, 1u);
                 if (t == OAK_MESHCULL_FRUSTUM) atomicAdd(s_frustum, 1u);
                 if (t == OAK_MESHCULL_CONE) atomicAdd(s_cone, 1u);
+                // under two-pass Hi-Z: this step's share (common/meshcull_hiz.glsl)
+                keep = oak_meshcull_hiz(keep, j, m, world, scale, ml);
                 n = keep ? ml.offsets.y : 0u;
                 first_tri = ml.offsets.x;
             }
@@ -106,11 +110,12 @@ void main() {
         }
         if (lane == 0u) {
             mc[cmd_word] = 3u * min(s_base, room);
-            atomicAdd(mc[0], count);
-            atomicAdd(mc[1], s_frustum);
-            atomicAdd(mc[2], s_cone);
-            atomicAdd(mc[3], s_base);
-            atomicAdd(mc[7], s_lod);
+            uint cw = oak_meshcull_counters(); /* Hi-Z's pass 1: its own */
+            atomicAdd(mc[cw], count);
+            atomicAdd(mc[cw + 1u], s_frustum);
+            atomicAdd(mc[cw + 2u], s_cone);
+            atomicAdd(mc[cw + 3u], s_base);
+            if (cw == 0u) atomicAdd(mc[7], s_lod); /* the step that tests every meshlet */
         }
         barrier();
     }

@@ -221,7 +221,7 @@ typedef struct cpu_pass {
     uint32_t *ml_base, ml_base_cap;
     uint8_t *ml_keep;
     uint32_t ml_keep_cap;
-    uint32_t (*ml_cut)[4]; /* frustum, cone, triangles kept, not in the LOD cut */
+    uint32_t (*ml_cut)[5]; /* frustum, cone, triangles kept, not in the LOD cut, occluded */
     uint32_t ml_cut_cap;
     uint8_t *vneed; /* per vertex of a draw culled by meshlets: 1 when a kept one uses it */
     uint32_t vneed_cap;

@@ -3,6 +3,7 @@
  * normal cones on the job pool before the camera pass's set-up, which then
  * skips the triangles of the meshlets culled. The kept triangles are set up
  * in the order they had, so the picture is the same byte for byte. */
+#include <math.h>
 #include <string.h>
 
 #include "backend/gpu/meshcull.h"
@@ -71,7 +72,22 @@ typedef struct cull_ctx {
     cpu_backend *b;
     cpu_pass *p;
     _oak_meshcull_view cv;
+    /* occlusion on: the frontend's grid (render/occlusion.c), else NULL */
+    bool (*occ)(const void *grid, const float center[3], float radius);
+    const void *grid;
 } cull_ctx;
+
+/* Whether a meshlet the frustum and cone kept stands behind the occlusion
+   grid: its sphere through the draw's world (radius by the largest axis),
+   the test the frontend puts whole draws to, so what it hides makes no
+   pixel (the grid's depth is never nearer than what is drawn there). */
+static bool occluded(const cull_ctx *c, const _oak_meshcull_draw *dc, const oak_meshlet *ml) {
+    if (!c->occ || !isfinite(dc->scale)) return false;
+    const float *w = dc->world, *s = ml->center;
+    float p[3];
+    for (int r = 0; r < 3; r++) p[r] = w[r] * s[0] + w[4 + r] * s[1] + w[8 + r] * s[2] + w[12 + r];
+    return !c->occ(c->grid, p, ml->radius * dc->scale);
+}
 
 static void cull_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
@@ -96,6 +112,11 @@ static void cull_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
         }
         for (uint32_t i = 0; i < m->ml_count; i++) {
             int t = _oak_meshcull_test(&c->cv, &dc, &m->ml[i]);
+            if (t == OAK_MESHCULL_KEEP && occluded(c, &dc, &m->ml[i])) {
+                p->ml_keep[base + i] = 0;
+                p->ml_cut[d][4]++;
+                continue;
+            }
             p->ml_keep[base + i] = t == OAK_MESHCULL_KEEP;
             if (t == OAK_MESHCULL_KEEP)
                 p->ml_cut[d][2] += m->ml[i].triangle_count;
@@ -128,7 +149,8 @@ oak_result _oak_cpu_meshcull(cpu_backend *b, cpu_pass *p, const oak_render_view 
     if (!total) return OAK_OK;
     if (total >= UINT32_MAX || !OAK_GROW(p->ml_keep, p->ml_keep_cap, (uint32_t)total))
         return OAK_ERROR_OUT_OF_MEMORY;
-    cull_ctx c = {.b = b, .p = p};
+    cull_ctx c = {.b = b, .p = p, .occ = v->occ_sphere_visible, .grid = v->occ_grid};
+    if (!c.grid) c.occ = NULL;
     _oak_meshcull_view_make(&c.cv, v, p->width, p->height);
     oak_parallel_for(p->draw_count, 16, cull_job, &c);
     oak_meshlet_stats *s = &b->ml_stats;
@@ -139,6 +161,7 @@ oak_result _oak_cpu_meshcull(cpu_backend *b, cpu_pass *p, const oak_render_view 
         s->culled_cone += p->ml_cut[d][1];
         s->triangles_kept += p->ml_cut[d][2];
         s->culled_lod += p->ml_cut[d][3];
+        s->culled_occluded += p->ml_cut[d][4];
     }
     p->ml_on = true;
     return OAK_OK;

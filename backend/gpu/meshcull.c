@@ -349,4 +349,10 @@ void _oak_meshcull_gpu_stats(oak_meshlet_stats *out, const uint32_t *head) {
     out->culled_cone = head[2];
     out->triangles_kept = head[3];
     out->culled_lod = head[7];
+    /* two-pass Hi-Z (common/meshcull_hiz.glsl): words 0 to 3 are its second
+       step's, which tests every meshlet; 37 those the pyramid hid; 43 the
+       triangles its first step kept (both 0 without Hi-Z) */
+    out->culled_occluded = head[37];
+    out->triangles_pass1 = head[43];
+    out->triangles_kept += head[43];
 }

@@ -26,6 +26,10 @@ static const uint32_t k_hiz_pyramid_comp[] =
 static const uint32_t k_instcull_comp[] =
 #include "shaders/instcull.comp.h"
     ;
+/* and the meshlets' (common/meshcull_hiz.glsl; the same constant) */
+static const uint32_t k_meshcull_comp[] =
+#include "shaders/meshcull.comp.h"
+    ;
 
 #define CMD_WORDS 5u /* VkDrawIndexedIndirectCommand */
 
@@ -63,6 +67,73 @@ static oak_result keep_reserve(_oak_vk *vk, _oak_vk_frame *f, uint64_t keep) {
     return OAK_OK;
 }
 
+/* Hi-Z per meshlet (common/meshcull_hiz.glsl): each meshcull job's
+   meshlets get a word each in the kept buffer after the streams' bits,
+   placed by the draw's key so that the draw finds its words again next
+   frame. A key keeps its place while its mesh and meshlet count stay; a new
+   one takes the next free words; when they run out, or on a camera cut,
+   every key is placed anew. No two jobs of a frame share a word (a key met
+   twice, or a view without keys, takes fresh words): EARLY and LATE read a
+   word before LATE writes it. Words another key left cost pass-1 draws or
+   pass-2 draws only, never a wrong picture. Writes each job's word 11 and
+   the head's word 36 (base + 1); the words the bits may take in *words. */
+static oak_result meshlet_bits(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v,
+                               uint64_t base, uint64_t *words) {
+    *words = 0;
+    if (!f->mc_jobs) return OAK_OK;
+    if (base + 1 >= UINT32_MAX)
+        return oak_error(OAK_ERROR_LIMIT, "vulkan: Hi-Z's meshlet bits past 2^32 words");
+    uint32_t keys = v->draws.key ? v->occ_keys : 0;
+    if (keys > vk->hm_keys_cap) {
+        uint32_t cap = vk->hm_keys_cap, c1 = cap, c2 = cap, c3 = cap;
+        if (!OAK_GROW(vk->hm_at, c1, keys) || !OAK_GROW(vk->hm_mesh, c2, keys) ||
+            !OAK_GROW(vk->hm_count, c3, keys) || !OAK_GROW(vk->hm_frame, cap, keys))
+            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: Hi-Z's meshlet keys");
+        for (uint32_t k = vk->hm_keys_cap; k < cap; k++) vk->hm_at[k] = UINT32_MAX;
+        memset(vk->hm_frame + vk->hm_keys_cap, 0, (cap - vk->hm_keys_cap) * sizeof(uint64_t));
+        vk->hm_keys_cap = cap;
+    }
+    uint32_t *w = f->meshcull.mapped;
+    const uint64_t stamp = vk->hm_stamp += 2; /* place 0's mark, then place 1's */
+    uint64_t fresh = 0, all = 0;
+    for (int place = 0; place < 2; place++) {
+        /* the first round counts the new words; a reset (out of words, a
+           cut) then places every key again; the second places them */
+        for (uint32_t job = 0; job < f->mc_jobs; job++) {
+            uint32_t *jw =
+                w + OAK_GPU_MESHCULL_HEAD_WORDS + (size_t)job * OAK_GPU_MESHCULL_JOB_WORDS;
+            uint32_t d = jw[0], count = jw[2] & 0x7fffffffu;
+            uint32_t key = keys ? v->draws.key[d] : UINT32_MAX, id = v->draws.mesh[d].id;
+            bool keyed = key < keys && vk->hm_frame[key] != stamp + (uint64_t)place;
+            bool same = keyed && !v->occ_cut && vk->hm_at[key] != UINT32_MAX &&
+                        vk->hm_mesh[key] == id && vk->hm_count[key] == count;
+            if (!place) {
+                all += count;
+                if (!same) fresh += count;
+                if (keyed) vk->hm_frame[key] = stamp; /* met: a second meeting is fresh */
+                continue;
+            }
+            if (keyed) vk->hm_frame[key] = stamp + 1;
+            if (!same) {
+                if (keyed) vk->hm_at[key] = vk->hm_next, vk->hm_mesh[key] = id;
+                if (keyed) vk->hm_count[key] = count;
+                jw[OAK_GPU_MESHCULL_JOB_WORDS - 1] = vk->hm_next;
+                vk->hm_next += count;
+            } else {
+                jw[OAK_GPU_MESHCULL_JOB_WORDS - 1] = vk->hm_at[key];
+            }
+        }
+        if (!place && (v->occ_cut || (uint64_t)vk->hm_next + fresh > vk->hm_words)) {
+            for (uint32_t k = 0; k < vk->hm_keys_cap; k++) vk->hm_at[k] = UINT32_MAX;
+            vk->hm_next = 0;
+            if (vk->hm_words < 2 * all) vk->hm_words = (uint32_t)(2 * all > 4096 ? 2 * all : 4096);
+        }
+    }
+    w[36] = (uint32_t)base + 1; /* oak_gpu.h: the head's Hi-Z words from 36 */
+    *words = vk->hm_words;
+    return OAK_OK;
+}
+
 bool _oak_vk_hiz_stats(_oak_vk *vk, oak_occlusion_stats *out) {
     /* a slot still in flight is skipped: its fence says so without a wait */
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
@@ -82,14 +153,15 @@ oak_result _oak_vk_hiz_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_v
     f->hiz_ran = false;
     oak_result r;
     if (!f->hiz_on) {
-        /* instcull.comp names both buffers even where it skips Hi-Z: its
-           descriptors must hold one */
-        if (v->stream_count && !f->hiz.buffer &&
+        /* instcull.comp and meshcull.comp name both buffers even where
+           they skip Hi-Z: their descriptors must hold one */
+        bool named = v->stream_count || f->mc_jobs;
+        if (named && !f->hiz.buffer &&
             (r = _oak_vk_upload_reserve(vk, &f->hiz, 256,
                                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                                             VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT)))
             return r;
-        return v->stream_count ? keep_reserve(vk, f, 4) : OAK_OK;
+        return named ? keep_reserve(vk, f, 4) : OAK_OK;
     }
     uint32_t n = 0, first[OAK_GPU_HIZ_GROUPS], count[OAK_GPU_HIZ_GROUPS];
     for (uint32_t g = 0; g < OAK_GPU_HIZ_GROUPS; g++) {
@@ -100,13 +172,15 @@ oak_result _oak_vk_hiz_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_v
     /* head, candidates, both passes' commands, the compaction's flags and sums */
     uint64_t words =
         OAK_GPU_HIZ_HEAD_WORDS + (uint64_t)n * (OAK_GPU_HIZ_DRAW_WORDS + 2 * CMD_WORDS + 2) + 1;
+    /* the meshlets' bits after the streams' (meshlet_bits) */
+    uint64_t ml_base =
+        _oak_gpu_hiz_stream_base(v, vk->width, vk->height) + _oak_gpu_hiz_stream_words(v);
+    uint64_t ml_words = 0;
     if ((r = _oak_vk_upload_reserve(vk, &f->hiz, words * 4,
                                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                                         VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT)) ||
-        (r = keep_reserve(
-             vk, f,
-             (_oak_gpu_hiz_stream_base(v, vk->width, vk->height) + _oak_gpu_hiz_stream_words(v)) *
-                 4)))
+        (r = meshlet_bits(vk, f, v, ml_base, &ml_words)) ||
+        (r = keep_reserve(vk, f, (ml_base + ml_words) * 4)))
         return r;
     oak_gpu_hiz_head *h = f->hiz.mapped;
     _oak_gpu_hiz_head_fill(h, v, n, first, count, vk->indirect_count, vk->width, vk->height);
@@ -137,6 +211,15 @@ static bool stream_pipe(_oak_vk *vk) {
     uint32_t step = OAK_GPU_HIZ_STEP_LATE;
     oak_result r = _oak_vk_compute_spec(vk, k_instcull_comp, sizeof k_instcull_comp, &step,
                                         &vk->hiz_stream_late);
+    if (r && !vk->pipe_result) vk->pipe_result = r;
+    return !r;
+}
+
+static bool meshcull_pipe(_oak_vk *vk) {
+    if (vk->hiz_meshcull_late) return true;
+    uint32_t step = OAK_GPU_HIZ_STEP_LATE;
+    oak_result r = _oak_vk_compute_spec(vk, k_meshcull_comp, sizeof k_meshcull_comp, &step,
+                                        &vk->hiz_meshcull_late);
     if (r && !vk->pipe_result) vk->pipe_result = r;
     return !r;
 }
@@ -221,13 +304,16 @@ void _oak_vk_hiz_raster(_oak_vk *vk, _oak_vk_frame *f) {
     _oak_vk_begin_rendering(cmd, &vk->ids, true, &vk->depth, true, area);
     _oak_vk_main_view(vk, cmd);
     draw_pass(vk, f, 0);
+    _oak_vk_meshcull_draw(vk, cmd, f);   /* the meshlets the meshcull pass's EARLY step kept */
     _oak_vk_draw_streams(vk, cmd, f, 0); /* vk_pass_instcull.c */
     vkCmdEndRendering(cmd);
     _oak_vk_stamp(vk, f, "hiz_pass1");
     /* the steps below write the buffers pass 1 read its commands (and the
-       streams' list words) from */
+       streams' list words, the meshlets' indices and triangle map) from */
     _oak_vk_barrier(cmd,
-                    VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT,
+                    VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+                        VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT |
+                        VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
                     0, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0);
     /* the pyramid from pass 1's depth, sampled */
     const VkPipelineStageFlags2 tests =
@@ -244,6 +330,14 @@ void _oak_vk_hiz_raster(_oak_vk *vk, _oak_vk_frame *f) {
     }
     compute_to_compute(cmd);
     dispatch(vk, f, OAK_GPU_HIZ_STEP_LATE, n);
+    /* the meshlets against the same pyramid (meshcull.comp's LATE step):
+       their bits, and pass 2's triangles written over pass 1's in each
+       job's region and command (pass 1 has read them) */
+    if (f->mc_jobs && meshcull_pipe(vk)) {
+        compute_to_compute(cmd); /* the head's words the draws' step wrote */
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->hiz_meshcull_late);
+        vkCmdDispatch(cmd, f->mc_jobs < 65535u ? f->mc_jobs : 65535u, 1, 1); /* it strides */
+    }
     /* the native streams' instances against the same pyramid: bits, and
        pass 2's lists (instcull.comp's LATE step, one row per stream) */
     bool streams = false;
@@ -258,10 +352,11 @@ void _oak_vk_hiz_raster(_oak_vk *vk, _oak_vk_frame *f) {
     compact(vk, f, 1, n);
     /* readers: pass 2's commands and counts, the streams' list words, the
        host's counters */
-    _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                    indirect | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_HOST_BIT,
-                    indirect_read | VK_ACCESS_2_HOST_READ_BIT);
+    _oak_vk_barrier(
+        cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+        indirect | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT |
+            VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_HOST_BIT,
+        indirect_read | VK_ACCESS_2_INDEX_READ_BIT | VK_ACCESS_2_HOST_READ_BIT);
     _oak_vk_image_barrier(cmd, &vk->depth, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
                           VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0, tests,
                           VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
@@ -276,6 +371,7 @@ void _oak_vk_hiz_raster(_oak_vk *vk, _oak_vk_frame *f) {
     _oak_vk_begin_rendering(cmd, &vk->ids, false, &vk->depth, false, area);
     _oak_vk_main_view(vk, cmd);
     draw_pass(vk, f, 1);
+    _oak_vk_meshcull_draw(vk, cmd, f); /* the newly visible meshlets */
     if (streams) _oak_vk_draw_streams(vk, cmd, f, OAK_GPU_INSTCULL_LATE);
     vkCmdEndRendering(cmd);
     f->hiz_ran = true;
@@ -288,6 +384,15 @@ void _oak_vk_hiz_destroy(_oak_vk *vk) {
     memset(vk->hiz_pipes, 0, sizeof vk->hiz_pipes);
     if (vk->hiz_stream_late) vkDestroyPipeline(vk->device, vk->hiz_stream_late, NULL);
     vk->hiz_stream_late = VK_NULL_HANDLE;
+    if (vk->hiz_meshcull_late) vkDestroyPipeline(vk->device, vk->hiz_meshcull_late, NULL);
+    vk->hiz_meshcull_late = VK_NULL_HANDLE;
+    oak_free(vk->hm_at);
+    oak_free(vk->hm_mesh);
+    oak_free(vk->hm_count);
+    oak_free(vk->hm_frame);
+    vk->hm_at = vk->hm_mesh = vk->hm_count = NULL;
+    vk->hm_frame = NULL;
+    vk->hm_keys_cap = vk->hm_next = vk->hm_words = 0;
     memset(&vk->hiz_streams, 0, sizeof vk->hiz_streams);
     _oak_vk_buffer_destroy(vk, &vk->hiz_keep);
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {

@@ -1,11 +1,12 @@
 /* Per-meshlet culling of plain draws on Vulkan (docs/ARCHITECTURE.md
  * "Meshlet culling"): each eligible mesh's meshlets go to the meshlet pool
  * once, with its upload; each frame the upload pass makes a job per view
- * draw of such a mesh in the vis groups (not under two-pass Hi-Z, whose
- * commands are per draw), the meshcull pass (shaders/meshcull.comp.glsl)
- * writes the kept meshlets' triangles into the slot's expanded index buffer
- * and each job's index count, and the raster draws those commands with
- * that buffer as its index buffer. The buffer is host-visible: the host
+ * draw of such a mesh in the vis groups, the meshcull pass
+ * (shaders/meshcull.comp.glsl) writes the kept meshlets' triangles into the
+ * slot's expanded index buffer and each job's index count, and the raster
+ * draws those commands with that buffer as its index buffer. Under
+ * two-pass Hi-Z the pass is the meshlets' EARLY step and vk_hiz.c runs
+ * their LATE step (common/meshcull_hiz.glsl). The buffer is host-visible: the host
  * writes the head, jobs and commands, and reads the counters once the
  * slot's fence has passed (a frame or two late). */
 #include <string.h>
@@ -114,11 +115,12 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
     if (!OAK_GROW(vk->mc_take, vk->mc_take_cap, nd + 1))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: meshcull scratch");
     memset(vk->mc_take, 0, nd + 1);
-    /* the jobs: view draws of a cut mesh in the vis groups; under two-pass
-       Hi-Z each draw is its own command there (vk_hiz.c), so none */
+    /* the jobs: view draws of a cut mesh in the vis groups (under two-pass
+       Hi-Z too: then not among its candidates, their meshlets take its
+       passes, common/meshcull_hiz.glsl and vk_hiz.c) */
     uint32_t jobs = 0;
     uint64_t tris = 0;
-    if (vk->meshcull && !v->occ_gpu) {
+    if (vk->meshcull) {
         for (uint32_t i = 0; i < nd; i++) {
             if (info[i].group >= OAK_VK_VIS_GROUPS) continue;
             uint32_t slot = oak_handle_index(v->draws.mesh[i].id);
@@ -185,6 +187,12 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
 oak_result _oak_vk_run_meshcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     (void)v;
     if (!f->mc_jobs) return OAK_OK;
+    /* under Hi-Z this is the EARLY step: last frame's LATE step wrote the
+       bits it reads (one queue: the barrier reaches back) */
+    if (f->hiz_on)
+        _oak_vk_barrier(
+            f->cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
     if (_oak_vk_bind(vk, f->cmd, OAK_VK_PIPE_MESHCULL)) {
         uint32_t groups = f->mc_jobs < 65535u ? f->mc_jobs : 65535u; /* the kernel strides */
         vkCmdDispatch(f->cmd, groups, 1, 1);

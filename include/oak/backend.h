@@ -309,6 +309,12 @@ typedef struct oak_render_view {
        stale); occ_keys: the keys' range (the frame input's draw count) */
     bool occ_gpu, occ_cut;
     uint32_t occ_keys;
+    /* the frontend's occlusion grid when it was built this frame (else
+       NULL), as a test: false when a world sphere is hidden behind it
+       (render/occlusion.c). The CPU's per-meshlet culling asks it of each
+       meshlet the frustum and cone kept. */
+    bool (*occ_sphere_visible)(const void *grid, const float center[3], float radius);
+    const void *occ_grid;
     /* volumetric fog's history (render/frontend.c build_fog, docs/SHADING.md
        "Volumetric fog"): the frames it holds before this one (0: none, a
        reset), the inject grid this frame writes (OAK_FOG_GRID_*) and last

@@ -769,6 +769,12 @@ typedef struct oak_meshlet_stats {
     uint32_t tested, culled_frustum, culled_cone;
     uint32_t triangles_kept;
     uint32_t culled_lod; /* out of a cluster-LOD mesh's cut (tested first) */
+    /* occlusion on: meshlets past the frustum and cone hidden behind the
+       occluders (the CPU's grid, Vulkan's Hi-Z pyramid of pass 1); and of
+       triangles_kept those two-pass Hi-Z drew in its first pass (visible
+       last frame), the rest being its second's (newly visible) */
+    uint32_t culled_occluded;
+    uint32_t triangles_pass1;
 } oak_meshlet_stats;
 /* OAK_ERROR_UNSUPPORTED where the backend culls no meshlets. */
 oak_result oak_renderer_meshlet_stats(const oak_renderer *r, oak_meshlet_stats *out);

@@ -85,9 +85,9 @@ bool oak_sphere_rect(mat4 vp, vec2 size, bool top_row0, vec3 c, float rad, out v
 // False when the sphere lies behind the pyramid: its box's rectangle (row 0
 // the picture's top, grown a pixel: TAA's jitter and the raster's snapping
 // stay inside, then clamped to the screen) against the level where it spans
-// at most 2 x 2 texels; hidden when its nearest depth is behind the farthest
-// of them.
-bool hiz_visible(vec3 c, float rad) {
+// at most span x span texels (hiz_visible: 2 x 2); hidden when its nearest
+// depth is behind the farthest of them.
+bool hiz_visible_span(vec3 c, float rad, uint span) {
     mat4 vp;
     for (uint k = 0u; k < 16u; k++) vp[k / 4u][k % 4u] = uintBitsToFloat(hw[H_VP + k]);
     float W = float(hw[H_SIZE]), H = float(hw[H_SIZE + 1u]);
@@ -98,10 +98,10 @@ bool hiz_visible(vec3 c, float rad) {
     hi = min(hi + 1.0, vec2(W, H) - 1.0);
     if (!(hi.x >= lo.x) || !(hi.y >= lo.y)) return true; // off screen: the frustum's call
     uvec2 p0 = uvec2(lo), p1 = uvec2(hi);
-    // the level whose texels (2^(k+1) pixels) it spans at most two of
+    // the level whose texels (2^(k+1) pixels) it spans at most span of
     uint levels = hw[H_SIZE + 2u], k = 0u;
-    while (k + 1u < levels && ((p1.x >> (k + 1u)) - (p0.x >> (k + 1u)) > 1u ||
-                               (p1.y >> (k + 1u)) - (p0.y >> (k + 1u)) > 1u))
+    while (k + 1u < levels && ((p1.x >> (k + 1u)) - (p0.x >> (k + 1u)) > span - 1u ||
+                               (p1.y >> (k + 1u)) - (p0.y >> (k + 1u)) > span - 1u))
         k++;
     uvec3 L = level_of(k);
     uvec2 t0 = p0 >> (k + 1u), t1 = p1 >> (k + 1u);
@@ -110,6 +110,10 @@ bool hiz_visible(vec3 c, float rad) {
         for (uint x = t0.x; x <= t1.x; x++) deepest = min(deepest, level_texel(L, x, y));
     // hidden only when its nearest point is behind the farthest depth there
     return !(zn < deepest);
+}
+
+bool hiz_visible(vec3 c, float rad) {
+    return hiz_visible_span(c, rad, 2u);
 }
 
 #endif

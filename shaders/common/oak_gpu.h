@@ -809,7 +809,11 @@ OAK_STRUCT(oak_gpu_meshlet) {
  * first word of the triangle map, the counter of meshlets out of the
  * cluster-LOD cut, then the left, right, bottom, top and near planes
  * (world space, as float bits) from word 8, then cluster LOD's view from
- * word 28: the eye (world), lod_px, znear (float bits), 1 when ortho, 0, 0.
+ * word 28: the eye (world), lod_px, znear (float bits), 1 when ortho, 0, 0,
+ * then under two-pass Hi-Z (common/meshcull_hiz.glsl, else 0): word 36 the
+ * meshlets' visible bits' first word in OAK_B_HIZ_KEEP plus 1, word 37 the
+ * meshlets the pyramid hid, 38 and 39 zero, and words 40 to 43 pass 1's
+ * own counters (as words 0 to 3).
  * Then a job per culled draw (OAK_GPU_MESHCULL_JOB_WORDS: the draw, the
  * uvec4 of its mesh's first meshlet record in OAK_B_MESHLETS, its meshlet
  * count with bit 31 set when cones cull and bit 30 when the world cannot
@@ -817,14 +821,15 @@ OAK_STRUCT(oak_gpu_meshlet) {
  * triangle, the eye in mesh space and its world's largest axis scale as
  * float bits, the word of its command, its finest level's meshlet count
  * (a cluster-LOD mesh's: the first ones), its region's triangles (the
- * kernel writes no further), 0). Then the commands (DrawElementsIndirect, 5 words, the
+ * kernel writes no further), and under Hi-Z its meshlets' first bit word
+ * after word 36's). Then the commands (DrawElementsIndirect, 5 words, the
  * index count the kernel's, in the vis groups' order), then the triangle
  * map (per region triangle the index in the mesh's own list: vis.frag
  * reads it from oak_gpu_draw.prev.z - 1 plus gl_PrimitiveID), then the
  * expanded indices, 3 a triangle. A job's region holds its mesh's
  * triangle count (a cluster-LOD mesh's finest level's, the most a cut
  * keeps), kept meshlets first in meshlet order. */
-#define OAK_GPU_MESHCULL_HEAD_WORDS 36
+#define OAK_GPU_MESHCULL_HEAD_WORDS 44
 #define OAK_GPU_MESHCULL_JOB_WORDS  12
 #define OAK_GPU_MESHCULL_GROUP      64
 
