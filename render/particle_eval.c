@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "particle_eval.h"
+#include "stream.h"
 
 static float lerpf(float a, float b, float t) {
     return a + (b - a) * t;
@@ -133,4 +134,14 @@ uint32_t _oak_particle_record(const oak_gpu_particle_emitter *c, const oak_gpu_p
     memcpy(r->color, col, sizeof r->color);
     r->phase = oak_instance_phase_pack(col[3], f);
     return fr;
+}
+
+float _oak_blend_unit_key(const oak_render_view *v, uint32_t draw, const float cam[3], float key) {
+    if (!v || !v->draws.unit || draw >= v->draws.count) return key;
+    uint32_t u = v->draws.unit[draw];
+    if (!u || u > v->stream_count || !v->streams[u - 1].stream) return key;
+    const float *p = v->streams[u - 1].stream->unit_point;
+    if (p[3] == 0) return key;
+    return (p[0] - cam[0]) * (p[0] - cam[0]) + (p[1] - cam[1]) * (p[1] - cam[1]) +
+           (p[2] - cam[2]) * (p[2] - cam[2]);
 }

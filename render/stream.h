@@ -47,6 +47,11 @@ struct oak_stream {
     void (*particle_fill)(void *user, oak_stream *s);
     void *particle_user;
     bool host_stale;
+    /* the point a BLEND stream's unit sorts by among the BLEND surfaces
+       (w 1: set, the emitter's position at the update; 0: its first
+       instance's, as any stream): known without its records
+       (render/particle_eval.h _oak_blend_unit_key) */
+    float unit_point[4];
     /* a GRASS stream the device can grow (_oak_stream_set_grass): records
        a square's slot holds and the owner's job for a slot */
     uint32_t grass_slot_size;

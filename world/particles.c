@@ -639,6 +639,12 @@ oak_result oak_particles_update(oak_particles *s, double seconds) {
                 /* target.w: the frame this stream holds (the backend finds
                    the flipbook's other frames by the shared block) */
                 kc.target[3] = k;
+                /* a BLEND one (additive: its sum needs no order) sorts
+                   among the BLEND surfaces by the emitter's position, known
+                   without its records (docs/WORLD.md "Blending") */
+                float *up = e->stream[k]->unit_point;
+                for (int c = 0; c < 3; c++) up[c] = e->d.position[c];
+                up[3] = 1;
                 r = oak_stream_set_count(e->stream[k], counts[k]);
                 if (!r)
                     _oak_stream_set_particles(e->stream[k], &kc, e->parts, e->block_version,

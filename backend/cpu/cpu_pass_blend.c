@@ -2,6 +2,7 @@
  * draw order), then forward-shaded over the resolved frame, depth-tested
  * against the visibility buffer's depth without writing it. */
 #include "cpu_internal.h"
+#include "render/particle_eval.h"
 
 /* Far to near, ties in draw order: a stable insertion sort (blend draws are
    few, and libc's qsort may allocate outside the engine's hooks). */
@@ -38,9 +39,13 @@ oak_result _oak_cpu_run_blend(cpu_backend *b, const oak_render_view *v) {
     if (!bl->draw_count) return OAK_OK;
     _oak_cpu_pass_fill(b, bl, &v->draws, true);
     /* a BLEND stream's instances (oak_draw_list.unit: consecutive draws,
-       far to near) sort as a unit, keyed by its first, as the GPUs' one
+       far to near) sort as a unit, keyed by its first (or its stream's
+       unit_point: _oak_blend_unit_key), as the GPUs' one
        instanced draw does; each is still drawn by itself here */
     const uint32_t *unit = v->draws.unit;
+    for (uint32_t k = 0; unit && k < bl->draw_count; k++) /* a unit_point's, as the GPUs' */
+        bl->draws[k].sort_key =
+            _oak_blend_unit_key(v, bl->draws[k].src, v->camera_pos, bl->draws[k].sort_key);
     for (uint32_t k = 1; unit && k < bl->draw_count; k++) {
         const cpu_draw *p = &bl->draws[k - 1];
         cpu_draw *d = &bl->draws[k];

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "backend/gpu/gpu_records.h"
+#include "render/particle_eval.h"
 #include "gl_gpu.h"
 
 static void copy_mat(float out[16], mat4 m) {
@@ -111,9 +112,10 @@ static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, const flo
         if (g == 4) {
             vec4 c = {ms->center[0], ms->center[1], ms->center[2], 1}, w;
             glm_mat4_mulv(l->world[i], c, w);
-            f->blend_keys[i] = (w[0] - camera[0]) * (w[0] - camera[0]) +
-                               (w[1] - camera[1]) * (w[1] - camera[1]) +
-                               (w[2] - camera[2]) * (w[2] - camera[2]);
+            f->blend_keys[i] = _oak_blend_unit_key(main_view, i, camera,
+                                                   (w[0] - camera[0]) * (w[0] - camera[0]) +
+                                                       (w[1] - camera[1]) * (w[1] - camera[1]) +
+                                                       (w[2] - camera[2]) * (w[2] - camera[2]));
         }
     }
     /* the matrices, the heavy part, on the job pool */
@@ -159,7 +161,7 @@ static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, const flo
         f->blend_surfaces = counts[4], f->blend_draws = at[4] - group[4], f->blend_unlit = 0;
     /* BLEND far to near, ties in draw order: a stable insertion sort as the
        CPU backend's (blend draws are few; a stream is one, keyed by its
-       first, farthest instance) */
+       first, farthest instance, or its unit_point: _oak_blend_unit_key) */
     _oak_gl_command *bl = f->cmds + group[4];
     for (uint32_t i = 1; i < group[5] - group[4]; i++) {
         _oak_gl_command x = bl[i];

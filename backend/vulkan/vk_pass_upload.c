@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "backend/gpu/gpu_records.h"
+#include "render/particle_eval.h"
 #include "vk_internal.h"
 
 static void _oak_vk_mat4(float out[16], const mat4 m) {
@@ -135,9 +136,10 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
                 vec4 wc = {0, 0, 0, 1}, cc = {c[0], c[1], c[2], 1};
                 glm_mat4_mulv(L->world[i], cc, wc);
                 const float *cam = v->camera_pos;
-                vk->keys[i] = (wc[0] - cam[0]) * (wc[0] - cam[0]) +
-                              (wc[1] - cam[1]) * (wc[1] - cam[1]) +
-                              (wc[2] - cam[2]) * (wc[2] - cam[2]);
+                vk->keys[i] = _oak_blend_unit_key(v, i, cam,
+                                                  (wc[0] - cam[0]) * (wc[0] - cam[0]) +
+                                                      (wc[1] - cam[1]) * (wc[1] - cam[1]) +
+                                                      (wc[2] - cam[2]) * (wc[2] - cam[2]));
             }
             if (!mesh->index_count) g = UINT32_MAX; /* nothing to draw */
             if (g != UINT32_MAX) counts[g]++;
@@ -187,7 +189,7 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
     }
     /* Far to near, ties in draw order: a stable insertion sort, as the CPU
        backend does (blend draws are few; a stream is one, keyed by its
-       first, farthest instance). */
+       first, farthest instance, or its unit_point: _oak_blend_unit_key). */
     VkDrawIndexedIndirectCommand *bl = cmds + first[G_BLEND];
     for (uint32_t i = 1; i < at[G_BLEND] - first[G_BLEND]; i++) {
         VkDrawIndexedIndirectCommand x = bl[i];
