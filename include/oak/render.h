@@ -769,6 +769,10 @@ typedef struct oak_meshlet_stats {
     uint32_t tested, culled_frustum, culled_cone;
     uint32_t triangles_kept;
     uint32_t culled_lod; /* out of a cluster-LOD mesh's cut (tested first) */
+    /* the shadow maps drawn this frame (cascades, lamp faces): cluster-LOD
+       meshlets out of each map's cut and the triangles the cuts kept (cpu;
+       0 on the GPUs, whose shadow passes draw the finest level) */
+    uint32_t shadow_culled_lod, shadow_triangles;
 } oak_meshlet_stats;
 /* OAK_ERROR_UNSUPPORTED where the backend culls no meshlets. */
 oak_result oak_renderer_meshlet_stats(const oak_renderer *r, oak_meshlet_stats *out);
