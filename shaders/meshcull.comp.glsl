@@ -111,6 +111,11 @@ void main() {
             atomicAdd(mc[2], s_cone);
             atomicAdd(mc[3], s_base);
             atomicAdd(mc[7], s_lod);
+            // the region sized by last frame's cut (vk_meshcull.c): what
+            // did not fit is counted, and the job's whole count kept for
+            // the host to grow the region by
+            if (s_base > room) atomicAdd(mc[OAK_GPU_MESHCULL_OVERFLOW_WORD], s_base - room);
+            mc[j + 11u] = s_base;
         }
         barrier();
     }

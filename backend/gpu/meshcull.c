@@ -363,4 +363,5 @@ void _oak_meshcull_gpu_stats(oak_meshlet_stats *out, const uint32_t *head) {
     out->culled_cone = head[2];
     out->triangles_kept = head[3];
     out->culled_lod = head[7];
+    out->overflow_triangles = head[OAK_GPU_MESHCULL_OVERFLOW_WORD];
 }

@@ -825,6 +825,8 @@ OAK_STRUCT(oak_gpu_meshlet) {
  * triangle count (a cluster-LOD mesh's finest level's, the most a cut
  * keeps), kept meshlets first in meshlet order. */
 #define OAK_GPU_MESHCULL_HEAD_WORDS 36
+/* head word: kept triangles past their job's region (the kernel adds). Job word 11: the job's kept triangles before the clamp (the kernel writes) */
+#define OAK_GPU_MESHCULL_OVERFLOW_WORD 34
 #define OAK_GPU_MESHCULL_JOB_WORDS  12
 #define OAK_GPU_MESHCULL_GROUP      64
 
