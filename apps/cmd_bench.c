@@ -126,6 +126,9 @@ static int bench_frame(const cli_options *o, oak_scene *scene, oak_renderer *ren
         run->ml.culled_cone += ml.culled_cone;
         run->ml.triangles_kept += ml.triangles_kept;
         run->ml.culled_lod += ml.culled_lod;
+        run->ml.overflow_triangles += ml.overflow_triangles;
+        run->ml.fallback_draws += ml.fallback_draws;
+        run->ml.shadow_triangles += ml.shadow_triangles;
     }
     oak_clear_error();
     oak_occlusion_stats occ;
@@ -245,9 +248,11 @@ static void json_stages(bench_run *run) {
        at "stages" keep working) */
     const oak_meshlet_stats *ml = &run->ml;
     printf(", \"meshlets\": {\"on\": %s, \"tested\": %u, \"culled_frustum\": %u, "
-           "\"culled_cone\": %u, \"triangles_kept\": %u, \"culled_lod\": %u}",
+           "\"culled_cone\": %u, \"triangles_kept\": %u, \"culled_lod\": %u, "
+           "\"overflow_triangles\": %u, \"fallback_draws\": %u, \"shadow_triangles\": %u}",
            ml->on ? "true" : "false", ml->tested, ml->culled_frustum, ml->culled_cone,
-           ml->triangles_kept, ml->culled_lod);
+           ml->triangles_kept, ml->culled_lod, ml->overflow_triangles, ml->fallback_draws,
+           ml->shadow_triangles);
 }
 
 static void print_table(bench_run *run) {
