@@ -655,7 +655,7 @@ TEST(smallBufferStillCuts) {
     rocks_init(&s);
     oak_meshlet_stats cpu, st = {0}, first = {0};
     if (!draw_on("cpu", W, H, &s.in, NULL, a, NULL, &cpu)) return;
-    setenv("OAK_MESHCULL_MAX_BYTES", "130000", 1);
+    setenv("OAK_MESHCULL_MAX_BYTES", "200000", 1);
     oak_renderer *r = NULL;
     oak_renderer_desc d = {.backend = g_backend, .width = W, .height = H, .shadow_map_size = 512};
     CHECK_OK(oak_make_renderer(&r, &d));
@@ -668,7 +668,7 @@ TEST(smallBufferStillCuts) {
     if (r) oak_destroy_renderer(r);
     unsetenv("OAK_MESHCULL_MAX_BYTES");
     fprintf(stderr,
-            "  130,000-byte limit: frame 1 %u triangles, %u past their region, %u draws whole; "
+            "  200,000-byte limit: frame 1 %u triangles, %u past their region, %u draws whole; "
             "frame 4 %u, %u, %u (cpu %u)\n",
             first.triangles_kept, first.overflow_triangles, first.fallback_draws, st.triangles_kept,
             st.overflow_triangles, st.fallback_draws, cpu.triangles_kept);

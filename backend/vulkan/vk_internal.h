@@ -244,8 +244,9 @@ typedef struct _oak_vk_frame {
     uint32_t mc_jobs;
     bool mc_ran;
     uint64_t mc_frame; /* vk->frame_count of the frame it culled */
-    /* per job: its mesh's slot and id, to read back what each kept */
-    uint32_t (*mc_job_mesh)[2];
+    /* per job: its mesh's slot and id and its draw's place (a hash of the
+       world's translation), to read back what each kept */
+    uint32_t (*mc_job_mesh)[3];
     uint32_t mc_job_mesh_cap;
     /* the compute raster (vk_craster.c): this slot's band table
        (host-visible), its band count this frame and per stream the LODs it
@@ -402,9 +403,10 @@ typedef struct _oak_vk {
     oak_meshlet_stats ml_stats; /* the latest finished frame's counters */
     uint64_t ml_stats_frame;    /* ... and that frame's number (0: none yet) */
     uint32_t mc_fallback;       /* draws the last plan sent whole (no room) */
-    /* per view draw index: the mesh id its job had and the triangles it
-       kept in the latest finished frame (vk_meshcull.c sizes regions by it) */
-    uint32_t (*mc_need)[2];
+    /* per view draw index: the mesh id its job had, the triangles it kept
+       in the latest finished frame and its place (vk_meshcull.c sizes
+       regions by it) */
+    uint32_t (*mc_need)[3];
     uint32_t mc_need_cap;
     uint8_t *mc_take; /* per view draw: drawn from the meshcull pass's commands */
     uint32_t mc_take_cap;

@@ -113,6 +113,7 @@ static void read_counters(_oak_vk *vk, _oak_vk_frame *f) {
                 memset(vk->mc_need + had, 0, (vk->mc_need_cap - had) * sizeof *vk->mc_need);
             vk->mc_need[draw][0] = m->id;
             vk->mc_need[draw][1] = kept;
+            vk->mc_need[draw][2] = f->mc_job_mesh[k][2];
         }
     }
 }
@@ -133,13 +134,24 @@ static uint64_t buffer_limit(const _oak_vk *vk) {
    else 1.5 x the need and 64 (a cut grows as the camera nears: the
    headroom takes a frame's growth; past it the kernel clamps, counts and
    the next frame's region holds it) */
-static uint32_t region_for(const _oak_vk *vk, const _oak_vk_mesh *m, uint32_t draw) {
+/* where a draw is: its world's translation, hashed (a view's draws may
+   be listed in another order next frame) */
+static uint32_t place_of(const float world[16]) {
+    uint32_t h = 2166136261u, b[3];
+    memcpy(b, world + 12, sizeof b);
+    for (int k = 0; k < 3; k++) h = (h ^ b[k]) * 16777619u;
+    return h;
+}
+
+static uint32_t region_for(const _oak_vk *vk, const _oak_vk_mesh *m, uint32_t draw,
+                           uint32_t place) {
     if (!m->mc_need_frame) return m->ml_tris;
-    /* the draw's own need when the same draw index held this mesh, else
-       the most any draw of the mesh kept */
-    uint64_t need =
-        draw < vk->mc_need_cap && vk->mc_need[draw][0] == m->id ? vk->mc_need[draw][1] : m->mc_need;
-    uint64_t r = need + need / 2 + 64;
+    /* the draw's own need when the same draw index held this mesh at the
+       same place, else the most any draw of the mesh kept */
+    bool same =
+        draw < vk->mc_need_cap && vk->mc_need[draw][0] == m->id && vk->mc_need[draw][2] == place;
+    uint64_t need = same ? vk->mc_need[draw][1] : m->mc_need;
+    uint64_t r = 2 * need + 256;
     return r < m->ml_tris ? (uint32_t)r : m->ml_tris;
 }
 
@@ -174,7 +186,7 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
             if (!m || m->id != v->draws.mesh[i].id || !m->ml_count) continue;
             vk->mc_take[i] = 1;
             jobs++;
-            tris += region_for(vk, m, i);
+            tris += region_for(vk, m, i, place_of((const float *)v->draws.world[i]));
         }
     }
     uint64_t job_word = OAK_GPU_MESHCULL_HEAD_WORDS;
@@ -217,10 +229,12 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
             const _oak_vk_mesh *m = &vk->meshes[slot];
             uint32_t *jw = w + job_word + (uint64_t)job * OAK_GPU_MESHCULL_JOB_WORDS;
             uint32_t cw = (uint32_t)(cmd_word + (uint64_t)job * CMD_WORDS);
-            uint32_t reg = region_for(vk, m, i);
+            uint32_t place = place_of((const float *)v->draws.world[i]);
+            uint32_t reg = region_for(vk, m, i, place);
             if (room < tris) reg = (uint32_t)((uint64_t)reg * room / tris);
             f->mc_job_mesh[job][0] = slot;
             f->mc_job_mesh[job][1] = m->id;
+            f->mc_job_mesh[job][2] = place;
             /* false: a world that cannot be culled keeps its finest meshlets */
             (void)_oak_meshcull_gpu_job(jw, &cv, (const float *)v->draws.world[i], !(g & 1u), i,
                                         m->ml_first, m->ml_count, m->ml_finest, region, reg, cw);
