@@ -128,6 +128,9 @@ static int bench_frame(const cli_options *o, oak_scene *scene, oak_renderer *ren
         run->ml.culled_lod += ml.culled_lod;
         run->ml.culled_occluded += ml.culled_occluded;
         run->ml.triangles_pass1 += ml.triangles_pass1;
+        run->ml.overflow_triangles += ml.overflow_triangles;
+        run->ml.fallback_draws += ml.fallback_draws;
+        run->ml.shadow_triangles += ml.shadow_triangles;
     }
     oak_clear_error();
     oak_occlusion_stats occ;
@@ -248,9 +251,11 @@ static void json_stages(bench_run *run) {
     const oak_meshlet_stats *ml = &run->ml;
     printf(", \"meshlets\": {\"on\": %s, \"tested\": %u, \"culled_frustum\": %u, "
            "\"culled_cone\": %u, \"triangles_kept\": %u, \"culled_lod\": %u, "
-           "\"culled_occluded\": %u, \"triangles_pass1\": %u}",
+           "\"culled_occluded\": %u, \"triangles_pass1\": %u, \"overflow_triangles\": %u, "
+           "\"fallback_draws\": %u, \"shadow_triangles\": %u}",
            ml->on ? "true" : "false", ml->tested, ml->culled_frustum, ml->culled_cone,
-           ml->triangles_kept, ml->culled_lod, ml->culled_occluded, ml->triangles_pass1);
+           ml->triangles_kept, ml->culled_lod, ml->culled_occluded, ml->triangles_pass1,
+           ml->overflow_triangles, ml->fallback_draws, ml->shadow_triangles);
 }
 
 static void print_table(bench_run *run) {

@@ -116,6 +116,12 @@ void main() {
             atomicAdd(mc[cw + 2u], s_cone);
             atomicAdd(mc[cw + 3u], s_base);
             if (cw == 0u) atomicAdd(mc[7], s_lod); /* the step that tests every meshlet */
+            // the region sized by last frame's cut (vk_meshcull.c): what
+            // did not fit is counted, and the job's count kept for the host
+            // to grow the region by (under Hi-Z the larger of the two steps',
+            // which write the same region one after the other)
+            if (s_base > room) atomicAdd(mc[OAK_GPU_MESHCULL_OVERFLOW_WORD], s_base - room);
+            mc[j + 12u] = max(mc[j + 12u], s_base);
         }
         barrier();
     }

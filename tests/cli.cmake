@@ -239,7 +239,7 @@ oak_cli_test(cliRenderDenseRejectsTooMany ARGS "render|--world|dense|--count|500
              ERR "world dense: --count 5000, at most 4096" ERR_LINES 1)
 oak_cli_test(cliBenchCountsMeshlets
              ARGS "bench|--backend|cpu|--size|64x36|--frames|2|--warmup|0|--json"
-             EXIT 0 OUT "\"meshlets\": {\"on\": true, \"tested\": [1-9][0-9]*, \"culled_frustum\": [0-9]+, \"culled_cone\": [0-9]+, \"triangles_kept\": [1-9][0-9]*, \"culled_lod\": [0-9]+, \"culled_occluded\": [0-9]+, \"triangles_pass1\": [0-9]+}")
+             EXIT 0 OUT "\"meshlets\": {\"on\": true, \"tested\": [1-9][0-9]*, \"culled_frustum\": [0-9]+, \"culled_cone\": [0-9]+, \"triangles_kept\": [1-9][0-9]*, \"culled_lod\": [0-9]+, \"culled_occluded\": [0-9]+, \"triangles_pass1\": [0-9]+, \"overflow_triangles\": [0-9]+, \"fallback_draws\": 0, \"shadow_triangles\": [0-9]+}")
 
 # the GPUs say which shadow bands their compute raster takes
 # (docs/ARCHITECTURE.md "Compute rasterization", "The cascades"); Vulkan's

@@ -198,6 +198,7 @@ static oak_result cpu_render(void *self, const oak_render_view *v) {
     cpu_backend *b = self;
     memset(b->stage_ms, 0, sizeof b->stage_ms);
     b->shadow_stats = (oak_shadow_stats){0};
+    b->shadow_lod = (oak_meshlet_stats){0};
     b->blend_stats = (oak_blend_stats){0};
     memset(b->part_ms, 0, sizeof b->part_ms);
     if (v->width != b->width || v->height != b->height) {
@@ -297,7 +298,10 @@ static oak_result cpu_read_exposure(void *self, float state[4]) {
 }
 
 static void cpu_meshlet_stats(void *self, oak_meshlet_stats *out) {
-    *out = ((cpu_backend *)self)->ml_stats;
+    const cpu_backend *b = self;
+    *out = b->ml_stats;
+    out->shadow_culled_lod = b->shadow_lod.culled_lod;
+    out->shadow_triangles = b->shadow_lod.triangles_kept;
 }
 
 static void cpu_blend_stats(void *self, oak_blend_stats *out) {

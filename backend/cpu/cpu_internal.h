@@ -275,8 +275,11 @@ typedef struct cpu_backend {
        layer itself, or shadow_map's copy of it with the movers drawn over */
     oak_shadow_layer shadow_layer[OAK_MAX_CASCADES];
     const float *shadow_read[OAK_MAX_CASCADES];
-    oak_shadow_stats shadow_stats;   /* the last frame's */
-    oak_meshlet_stats ml_stats;      /* the last frame's (cpu_meshcull.c) */
+    oak_shadow_stats shadow_stats; /* the last frame's */
+    oak_meshlet_stats ml_stats;    /* the last frame's (cpu_meshcull.c) */
+    /* the shadow maps' cluster-LOD cuts this frame (cascades and lamp
+       faces drawn): tested, culled_lod, triangles_kept */
+    oak_meshlet_stats shadow_lod;
     bool meshcull;                   /* OAK_MESHCULL is not off */
     oak_blend_stats blend_stats;     /* the last frame's: a draw per surface here */
     double stage_ms[OAK_PASS_COUNT]; /* by pass, parts left out */
@@ -431,6 +434,11 @@ void _oak_cpu_mirrors_release(cpu_backend *b);
    camera pass's per-meshlet frustum and cone test before its set-up. */
 oak_result _oak_cpu_mesh_meshlets(cpu_mesh *m, oak_mesh h, const oak_mesh_data *d);
 oak_result _oak_cpu_meshcull(cpu_backend *b, cpu_pass *p, const oak_render_view *v);
+/* A shadow map's pass (its draws added, before the geometry): each
+   cluster-LOD mesh's cut by the map's view (_oak_meshcull_view_shadow),
+   the cut alone; its counts added to b->shadow_lod. Other draws whole. */
+struct _oak_meshcull_view;
+oak_result _oak_cpu_meshcull_lod(cpu_backend *b, cpu_pass *p, const struct _oak_meshcull_view *cv);
 /* After the vertex prefix sums: which vertices the kept meshlets use, so
    the vertex stage skips the rest. */
 oak_result _oak_cpu_meshcull_vertices(cpu_backend *b, cpu_pass *p);

@@ -75,6 +75,7 @@ typedef struct cull_ctx {
     /* occlusion on: the frontend's grid (render/occlusion.c), else NULL */
     bool (*occ)(const void *grid, const float center[3], float radius);
     const void *grid;
+    bool lod_only; /* a shadow map's: cluster LOD's cut, no frustum or cone */
 } cull_ctx;
 
 /* Whether a meshlet the frustum and cone kept stands behind the occlusion
@@ -111,7 +112,9 @@ static void cull_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
             continue;
         }
         for (uint32_t i = 0; i < m->ml_count; i++) {
-            int t = _oak_meshcull_test(&c->cv, &dc, &m->ml[i]);
+            int t = !c->lod_only ? _oak_meshcull_test(&c->cv, &dc, &m->ml[i])
+                    : _oak_clod_keep(&c->cv, &dc, &m->ml[i]) ? OAK_MESHCULL_KEEP
+                                                             : OAK_MESHCULL_LOD;
             if (t == OAK_MESHCULL_KEEP && occluded(c, &dc, &m->ml[i])) {
                 p->ml_keep[base + i] = 0;
                 p->ml_cut[d][4]++;
@@ -162,6 +165,36 @@ oak_result _oak_cpu_meshcull(cpu_backend *b, cpu_pass *p, const oak_render_view 
         s->triangles_kept += p->ml_cut[d][2];
         s->culled_lod += p->ml_cut[d][3];
         s->culled_occluded += p->ml_cut[d][4];
+    }
+    p->ml_on = true;
+    return OAK_OK;
+}
+
+oak_result _oak_cpu_meshcull_lod(cpu_backend *b, cpu_pass *p, const struct _oak_meshcull_view *cv) {
+    p->ml_on = false;
+    if (!b->meshcull || !p->draw_count) return OAK_OK;
+    if (!OAK_GROW(p->ml_base, p->ml_base_cap, p->draw_count) ||
+        !OAK_GROW(p->ml_cut, p->ml_cut_cap, p->draw_count))
+        return OAK_ERROR_OUT_OF_MEMORY;
+    uint64_t total = 0;
+    for (uint32_t d = 0; d < p->draw_count; d++) {
+        const cpu_mesh *m = &b->meshes[p->draws[d].mesh];
+        /* cluster-LOD meshes only (more meshlets than their finest level's):
+           a plain mesh is drawn whole, as before */
+        bool ok = m->ml_count && m->ml_finest < m->ml_count;
+        p->ml_base[d] = ok ? (uint32_t)total : UINT32_MAX;
+        if (ok) total += m->ml_count;
+    }
+    if (!total) return OAK_OK;
+    if (total >= UINT32_MAX || !OAK_GROW(p->ml_keep, p->ml_keep_cap, (uint32_t)total))
+        return OAK_ERROR_OUT_OF_MEMORY;
+    cull_ctx c = {.b = b, .p = p, .cv = *cv, .lod_only = true};
+    oak_parallel_for(p->draw_count, 16, cull_job, &c);
+    for (uint32_t d = 0; d < p->draw_count; d++) {
+        if (p->ml_base[d] == UINT32_MAX) continue;
+        b->shadow_lod.triangles_kept += p->ml_cut[d][2];
+        b->shadow_lod.culled_lod += p->ml_cut[d][3];
+        b->shadow_lod.tested += b->meshes[p->draws[d].mesh].ml_count;
     }
     p->ml_on = true;
     return OAK_OK;

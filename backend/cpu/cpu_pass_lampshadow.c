@@ -4,6 +4,7 @@
  * drawn over a copy of it every frame. */
 #include <string.h>
 
+#include "backend/gpu/meshcull.h"
 #include "cpu_internal.h"
 
 #define FACE_PIXELS ((size_t)OAK_LAMP_SHADOW_FACE * OAK_LAMP_SHADOW_FACE)
@@ -29,7 +30,17 @@ static oak_result draw_face(cpu_backend *b, const oak_render_view *v, const oak_
     for (uint32_t i = first; i < first + count; i++)
         if (!_oak_cpu_pass_add(p, i)) return OAK_ERROR_OUT_OF_MEMORY;
     _oak_cpu_pass_fill(b, p, &v->lamp_casters, false);
-    oak_result r = _oak_cpu_pass_geometry(b, p, NULL, NULL);
+    /* a cluster-LOD mesh's cut by the face's texels from the lamp (the eye
+       the view was made from: -R^T t) */
+    const float(*V)[4] = (const float(*)[4])f->view;
+    float eye[3];
+    for (int k = 0; k < 3; k++)
+        eye[k] = -(V[k][0] * V[3][0] + V[k][1] * V[3][1] + V[k][2] * V[3][2]);
+    _oak_meshcull_view cv;
+    _oak_meshcull_view_shadow(&cv, (const float *)f->view_proj, OAK_LAMP_SHADOW_FACE, false, eye,
+                              (float)OAK_LAMP_SHADOW_NEAR);
+    oak_result r = _oak_cpu_meshcull_lod(b, p, &cv);
+    if (!r) r = _oak_cpu_pass_geometry(b, p, NULL, NULL);
     if (r) return r;
     _oak_cpu_pass_raster(b, p);
     return OAK_OK;

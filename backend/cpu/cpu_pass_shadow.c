@@ -3,6 +3,7 @@
  * into its cached static layer only when the view's static_key moves on;
  * its movers, when it has any, over a copy of the layer (docs/SHADING.md
  * "Cascade caching"); without movers the shading samples the layer itself. */
+#include "backend/gpu/meshcull.h"
 #include "cpu_internal.h"
 
 #include <string.h>
@@ -30,7 +31,12 @@ static oak_result draw_into(cpu_backend *b, cpu_pass *p, const oak_draw_list *l,
     p->keep = keep;
     glm_mat4_copy((vec4 *)view_proj, p->view_proj);
     _oak_cpu_pass_fill(b, p, l, false);
-    oak_result r = _oak_cpu_pass_geometry(b, p, NULL, NULL);
+    /* a cluster-LOD mesh's cut by the cascade's texel (orthographic: an
+       error projects to error x scale x texels a metre at any distance) */
+    _oak_meshcull_view cv;
+    _oak_meshcull_view_shadow(&cv, (const float *)view_proj, S, true, NULL, 0);
+    oak_result r = _oak_cpu_meshcull_lod(b, p, &cv);
+    if (!r) r = _oak_cpu_pass_geometry(b, p, NULL, NULL);
     if (r) return r;
     _oak_cpu_pass_raster(b, p);
     return OAK_OK;

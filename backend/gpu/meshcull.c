@@ -130,6 +130,20 @@ void _oak_meshcull_view_make(_oak_meshcull_view *out, const oak_render_view *v, 
     out->znear = v->znear > 0 ? v->znear : 1e-3f;
 }
 
+void _oak_meshcull_view_shadow(_oak_meshcull_view *out, const float *view_proj, uint32_t size,
+                               bool ortho, const float eye[3], float znear) {
+    memset(out, 0, sizeof *out);
+    /* row 1 of P V is P[1][1] times the view's unit y row (plus the
+       projection's y offset times the w row, whose xyz is 0 for an
+       orthographic map and for a perspective one centred on its axis) */
+    const float *M = view_proj;
+    float y = sqrtf(M[1] * M[1] + M[5] * M[5] + M[9] * M[9]);
+    out->lod_px = 0.5f * (float)size * y;
+    out->ortho = ortho;
+    if (!ortho && eye) memcpy(out->eye, eye, sizeof out->eye);
+    out->znear = znear > 0 ? znear : 1e-3f;
+}
+
 bool _oak_meshcull_draw_make(_oak_meshcull_draw *out, const _oak_meshcull_view *cv,
                              const float world[16], bool single_sided) {
     const float *a = world;
@@ -355,4 +369,5 @@ void _oak_meshcull_gpu_stats(oak_meshlet_stats *out, const uint32_t *head) {
     out->culled_occluded = head[37];
     out->triangles_pass1 = head[43];
     out->triangles_kept += head[43];
+    out->overflow_triangles = head[OAK_GPU_MESHCULL_OVERFLOW_WORD];
 }

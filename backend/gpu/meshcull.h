@@ -71,6 +71,16 @@ typedef struct _oak_meshcull_view {
 } _oak_meshcull_view;
 void _oak_meshcull_view_make(_oak_meshcull_view *out, const oak_render_view *v, uint32_t width,
                              uint32_t height);
+/* A shadow map's view for cluster LOD's cut alone (docs/ARCHITECTURE.md
+   "Cluster LOD", shadows): a square map of `size` texels drawn by
+   view_proj (column-major, a rigid view times a projection centred on its
+   axis, as the cascades' and lamp faces' are), so lod_px is half the size
+   times the length of view_proj's y row (the projection's [1][1]); ortho:
+   texels a metre at any distance (a sun cascade), else a lamp face from
+   `eye` (world) with its near plane at znear. No planes: the caster lists
+   are culled already. */
+void _oak_meshcull_view_shadow(_oak_meshcull_view *out, const float *view_proj, uint32_t size,
+                               bool ortho, const float eye[3], float znear);
 
 enum {
     OAK_MESHCULL_KEEP = 0,

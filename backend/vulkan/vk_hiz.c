@@ -117,10 +117,10 @@ static oak_result meshlet_bits(_oak_vk *vk, _oak_vk_frame *f, const oak_render_v
             if (!same) {
                 if (keyed) vk->hm_at[key] = vk->hm_next, vk->hm_mesh[key] = id;
                 if (keyed) vk->hm_count[key] = count;
-                jw[OAK_GPU_MESHCULL_JOB_WORDS - 1] = vk->hm_next;
+                jw[11] = vk->hm_next;
                 vk->hm_next += count;
             } else {
-                jw[OAK_GPU_MESHCULL_JOB_WORDS - 1] = vk->hm_at[key];
+                jw[11] = vk->hm_at[key];
             }
         }
         if (!place && (v->occ_cut || (uint64_t)vk->hm_next + fresh > vk->hm_words)) {

@@ -128,6 +128,11 @@ typedef struct _oak_vk_mesh {
        culling is on; index_count, what every other pass draws, is the
        finest's) */
     uint32_t ml_finest, ml_tris, index_taken;
+    /* the most triangles one of its jobs kept in the latest finished frame
+       (vk_meshcull.c sizes its regions by it); mc_need_frame: that frame + 1, 0
+       while unknown */
+    uint32_t mc_need;
+    uint64_t mc_need_frame;
 } _oak_vk_mesh;
 
 typedef struct _oak_vk_texclass {
@@ -235,6 +240,10 @@ typedef struct _oak_vk_frame {
     uint32_t mc_jobs;
     bool mc_ran;
     uint64_t mc_frame; /* vk->frame_count of the frame it culled */
+    /* per job: its mesh's slot and id and its draw's place (a hash of the
+       world's translation), to read back what each kept */
+    uint32_t (*mc_job_mesh)[3];
+    uint32_t mc_job_mesh_cap;
     /* the compute raster (vk_craster.c): this slot's band table
        (host-visible), its band count this frame and per stream the LODs it
        drew (bit k: LOD k), which the hardware path then skips */
@@ -390,7 +399,13 @@ typedef struct _oak_vk {
     bool meshcull;              /* OAK_MESHCULL was not off when the backend started */
     oak_meshlet_stats ml_stats; /* the latest finished frame's counters */
     uint64_t ml_stats_frame;    /* ... and that frame's number (0: none yet) */
-    uint8_t *mc_take;           /* per view draw: drawn from the meshcull pass's commands */
+    uint32_t mc_fallback;       /* draws the last plan sent whole (no room) */
+    /* per view draw index: the mesh id its job had, the triangles it kept
+       in the latest finished frame and its place (vk_meshcull.c sizes
+       regions by it) */
+    uint32_t (*mc_need)[3];
+    uint32_t mc_need_cap;
+    uint8_t *mc_take; /* per view draw: drawn from the meshcull pass's commands */
     uint32_t mc_take_cap;
     uint32_t mc_first[OAK_VK_VIS_GROUPS], mc_count[OAK_VK_VIS_GROUPS]; /* commands, per group */
     uint32_t mc_cmd_word; /* the first command's word in the slot's buffer */

@@ -9,6 +9,7 @@
  * their LATE step (common/meshcull_hiz.glsl). The buffer is host-visible: the host
  * writes the head, jobs and commands, and reads the counters once the
  * slot's fence has passed (a frame or two late). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend/gpu/meshcull.h"
@@ -51,7 +52,8 @@ static oak_result pool_take(_oak_vk *vk, uint32_t n, uint64_t *at) {
 
 oak_result _oak_vk_meshcull_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh h,
                                    const oak_mesh_data *d) {
-    m->ml_first = m->ml_uvec4 = m->ml_count = m->ml_finest = m->ml_tris = 0;
+    m->ml_first = m->ml_uvec4 = m->ml_count = m->ml_finest = m->ml_tris = m->mc_need = 0;
+    m->mc_need_frame = 0;
     /* a cluster-LOD mesh's other levels are in the pool only when culling
        is on (vk_resources.c): no cut without them */
     if (!vk->meshcull || !m->index_count || m->prev ||
@@ -92,8 +94,66 @@ void _oak_vk_meshcull_free(_oak_vk *vk, _oak_vk_mesh *m) {
 /* The counters a finished slot holds, into vk->ml_stats when newer. */
 static void read_counters(_oak_vk *vk, _oak_vk_frame *f) {
     if (!f->mc_ran || !f->meshcull.mapped || f->mc_frame <= vk->ml_stats_frame) return;
-    _oak_meshcull_gpu_stats(&vk->ml_stats, f->meshcull.mapped);
+    const uint32_t *w = f->meshcull.mapped;
+    _oak_meshcull_gpu_stats(&vk->ml_stats, w);
     vk->ml_stats_frame = f->mc_frame;
+    /* what each job kept (job word 12, before the clamp): its mesh's need,
+       the most of that frame's jobs */
+    for (uint32_t k = 0; k < f->mc_jobs; k++) {
+        uint32_t slot = f->mc_job_mesh[k][0];
+        _oak_vk_mesh *m = slot < vk->mesh_capacity ? &vk->meshes[slot] : NULL;
+        if (!m || m->id != f->mc_job_mesh[k][1]) continue;
+        const uint32_t *jw = w + OAK_GPU_MESHCULL_HEAD_WORDS + k * OAK_GPU_MESHCULL_JOB_WORDS;
+        uint32_t kept = jw[12], draw = jw[0];
+        if (m->mc_need_frame != f->mc_frame + 1 || kept > m->mc_need) m->mc_need = kept;
+        m->mc_need_frame = f->mc_frame + 1;
+        /* and the draw's own (a mesh drawn many times, near and far) */
+        uint32_t had = vk->mc_need_cap;
+        if (OAK_GROW(vk->mc_need, vk->mc_need_cap, draw + 1)) {
+            if (vk->mc_need_cap > had) /* no id is 0: unknown */
+                memset(vk->mc_need + had, 0, (vk->mc_need_cap - had) * sizeof *vk->mc_need);
+            vk->mc_need[draw][0] = m->id;
+            vk->mc_need[draw][1] = kept;
+            vk->mc_need[draw][2] = f->mc_job_mesh[k][2];
+        }
+    }
+}
+
+/* The expanded buffer's limit: the device's, or OAK_MESHCULL_MAX_BYTES
+   (a test hook) when smaller. */
+static uint64_t buffer_limit(const _oak_vk *vk) {
+    uint64_t lim = vk->props.limits.maxStorageBufferRange;
+    const char *e = getenv("OAK_MESHCULL_MAX_BYTES");
+    if (e && *e) {
+        unsigned long long v = strtoull(e, NULL, 10);
+        if (v && v < lim) lim = v;
+    }
+    return lim;
+}
+
+/* A job's region: the finest level while its mesh's need is unknown,
+   else 1.5 x the need and 64 (a cut grows as the camera nears: the
+   headroom takes a frame's growth; past it the kernel clamps, counts and
+   the next frame's region holds it) */
+/* where a draw is: its world's translation, hashed (a view's draws may
+   be listed in another order next frame) */
+static uint32_t place_of(const float world[16]) {
+    uint32_t h = 2166136261u, b[3];
+    memcpy(b, world + 12, sizeof b);
+    for (int k = 0; k < 3; k++) h = (h ^ b[k]) * 16777619u;
+    return h;
+}
+
+static uint32_t region_for(const _oak_vk *vk, const _oak_vk_mesh *m, uint32_t draw,
+                           uint32_t place) {
+    if (!m->mc_need_frame) return m->ml_tris;
+    /* the draw's own need when the same draw index held this mesh at the
+       same place, else the most any draw of the mesh kept */
+    bool same =
+        draw < vk->mc_need_cap && vk->mc_need[draw][0] == m->id && vk->mc_need[draw][2] == place;
+    uint64_t need = same ? vk->mc_need[draw][1] : m->mc_need;
+    uint64_t r = 2 * need + 256;
+    return r < m->ml_tris ? (uint32_t)r : m->ml_tris;
 }
 
 static oak_result reserve(_oak_vk *vk, _oak_vk_buffer *b, uint64_t bytes) {
@@ -128,7 +188,7 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
             if (!m || m->id != v->draws.mesh[i].id || !m->ml_count) continue;
             vk->mc_take[i] = 1;
             jobs++;
-            tris += m->ml_tris; /* a cluster-LOD mesh: its finest level's */
+            tris += region_for(vk, m, i, place_of((const float *)v->draws.world[i]));
         }
     }
     uint64_t job_word = OAK_GPU_MESHCULL_HEAD_WORDS;
@@ -136,12 +196,25 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
     uint64_t map_word = cmd_word + (uint64_t)jobs * CMD_WORDS;
     uint64_t index_word = map_word + tris;
     uint64_t words = index_word + tris * 3;
-    if (words * 4 > vk->props.limits.maxStorageBufferRange) {
-        /* too many to cull this frame: every draw as it is */
-        memset(vk->mc_take, 0, nd + 1);
-        jobs = 0, tris = 0;
-        cmd_word = map_word = index_word = words = OAK_GPU_MESHCULL_HEAD_WORDS;
+    uint64_t limit = buffer_limit(vk) / 4, room = tris; /* in words; triangles the regions get */
+    vk->mc_fallback = 0;
+    if (words > limit) {
+        /* the regions shrunk alike to fit (the kernel clamps and counts
+           what does not fit: the next frame sizes by it) */
+        room = limit > map_word ? (limit - map_word) / 4 : 0;
+        if (room < jobs) {
+            /* not a triangle each: every draw as it is, said in the stats */
+            vk->mc_fallback = jobs;
+            memset(vk->mc_take, 0, nd + 1);
+            jobs = 0, tris = 0, room = 0;
+            cmd_word = map_word = index_word = words = OAK_GPU_MESHCULL_HEAD_WORDS;
+        } else {
+            index_word = map_word + room;
+            words = index_word + room * 3;
+        }
     }
+    if (!OAK_GROW(f->mc_job_mesh, f->mc_job_mesh_cap, jobs + 1))
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: meshcull scratch");
     oak_result r = reserve(vk, &f->meshcull, words * 4);
     if (r) return r;
     uint32_t *w = f->meshcull.mapped;
@@ -154,13 +227,19 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
         vk->mc_first[g] = job;
         for (uint32_t i = 0; i < nd; i++) {
             if (!vk->mc_take[i] || info[i].group != g) continue;
-            const _oak_vk_mesh *m = &vk->meshes[oak_handle_index(v->draws.mesh[i].id)];
+            uint32_t slot = oak_handle_index(v->draws.mesh[i].id);
+            const _oak_vk_mesh *m = &vk->meshes[slot];
             uint32_t *jw = w + job_word + (uint64_t)job * OAK_GPU_MESHCULL_JOB_WORDS;
             uint32_t cw = (uint32_t)(cmd_word + (uint64_t)job * CMD_WORDS);
+            uint32_t place = place_of((const float *)v->draws.world[i]);
+            uint32_t reg = region_for(vk, m, i, place);
+            if (room < tris) reg = (uint32_t)((uint64_t)reg * room / tris);
+            f->mc_job_mesh[job][0] = slot;
+            f->mc_job_mesh[job][1] = m->id;
+            f->mc_job_mesh[job][2] = place;
             /* false: a world that cannot be culled keeps its finest meshlets */
             (void)_oak_meshcull_gpu_job(jw, &cv, (const float *)v->draws.world[i], !(g & 1u), i,
-                                        m->ml_first, m->ml_count, m->ml_finest, region, m->ml_tris,
-                                        cw);
+                                        m->ml_first, m->ml_count, m->ml_finest, region, reg, cw);
             VkDrawIndexedIndirectCommand c = {.indexCount = 0,
                                               .instanceCount = 1,
                                               .firstIndex =
@@ -169,7 +248,7 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
                                               .firstInstance = i};
             memcpy(w + cw, &c, sizeof c);
             rec[i].prev[2] = (uint32_t)map_word + region + 1;
-            region += m->ml_tris;
+            region += reg;
             job++;
         }
         vk->mc_count[g] = job - vk->mc_first[g];
@@ -233,11 +312,15 @@ void _oak_vk_meshcull_stats(_oak_vk *vk, oak_meshlet_stats *out) {
         if (done && !(vk->recording && i == vk->slot)) read_counters(vk, f);
     }
     *out = vk->ml_stats_frame ? vk->ml_stats : (oak_meshlet_stats){0};
+    out->fallback_draws = vk->mc_fallback;
 }
 
 void _oak_vk_meshcull_destroy(_oak_vk *vk) {
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
         _oak_vk_buffer_destroy(vk, &vk->frames[i].meshcull);
+        oak_free(vk->frames[i].mc_job_mesh);
+        vk->frames[i].mc_job_mesh = NULL;
+        vk->frames[i].mc_job_mesh_cap = 0;
         vk->frames[i].mc_jobs = 0;
         vk->frames[i].mc_ran = false;
     }
@@ -245,5 +328,8 @@ void _oak_vk_meshcull_destroy(_oak_vk *vk) {
     _oak_vk_ranges_release(&vk->meshlet_ranges);
     oak_free(vk->mc_take);
     vk->mc_take = NULL;
+    oak_free(vk->mc_need);
+    vk->mc_need = NULL;
+    vk->mc_need_cap = 0;
     vk->mc_take_cap = 0;
 }

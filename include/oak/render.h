@@ -775,6 +775,15 @@ typedef struct oak_meshlet_stats {
        last frame), the rest being its second's (newly visible) */
     uint32_t culled_occluded;
     uint32_t triangles_pass1;
+    /* the shadow maps drawn this frame (cascades, lamp faces): cluster-LOD
+       meshlets out of each map's cut and the triangles the cuts kept (cpu;
+       0 on the GPUs, whose shadow passes draw the finest level) */
+    uint32_t shadow_culled_lod, shadow_triangles;
+    /* the GPUs' expanded index buffer (docs/ARCHITECTURE.md "Cluster LOD"):
+       kept triangles that did not fit their job's region (drawn the frame
+       after, the region grown), and draws sent whole because not even
+       shrunk regions fit the buffer's limit */
+    uint32_t overflow_triangles, fallback_draws;
 } oak_meshlet_stats;
 /* OAK_ERROR_UNSUPPORTED where the backend culls no meshlets. */
 oak_result oak_renderer_meshlet_stats(const oak_renderer *r, oak_meshlet_stats *out);

@@ -821,8 +821,10 @@ OAK_STRUCT(oak_gpu_meshlet) {
  * triangle, the eye in mesh space and its world's largest axis scale as
  * float bits, the word of its command, its finest level's meshlet count
  * (a cluster-LOD mesh's: the first ones), its region's triangles (the
- * kernel writes no further), and under Hi-Z its meshlets' first bit word
- * after word 36's). Then the commands (DrawElementsIndirect, 5 words, the
+ * kernel writes no further), under Hi-Z its meshlets' first bit word
+ * after word 36's, and the most triangles a step kept before the clamp
+ * (the kernel writes it, the host sizes the next frame's region by it)).
+ * Word 34 of the head counts kept triangles past their regions. Then the commands (DrawElementsIndirect, 5 words, the
  * index count the kernel's, in the vis groups' order), then the triangle
  * map (per region triangle the index in the mesh's own list: vis.frag
  * reads it from oak_gpu_draw.prev.z - 1 plus gl_PrimitiveID), then the
@@ -830,7 +832,9 @@ OAK_STRUCT(oak_gpu_meshlet) {
  * triangle count (a cluster-LOD mesh's finest level's, the most a cut
  * keeps), kept meshlets first in meshlet order. */
 #define OAK_GPU_MESHCULL_HEAD_WORDS 44
-#define OAK_GPU_MESHCULL_JOB_WORDS  12
+/* head word: kept triangles past their job's region (the kernel adds). Job word 12: the most triangles a step of the job kept before the clamp (the kernel writes) */
+#define OAK_GPU_MESHCULL_OVERFLOW_WORD 34
+#define OAK_GPU_MESHCULL_JOB_WORDS  13
 #define OAK_GPU_MESHCULL_GROUP      64
 
 #ifdef __STDC_VERSION__
