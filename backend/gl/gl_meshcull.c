@@ -195,8 +195,8 @@ void _oak_gl_meshcull_stats(_oak_gl_frame *f, oak_meshlet_stats *out) {
     if (f->mc_fence) {
         GLenum s = glClientWaitSync(f->mc_fence, 0, 0);
         if (s == GL_ALREADY_SIGNALED || s == GL_CONDITION_SATISFIED) {
-            uint32_t head[4] = {0};
-            glGetNamedBufferSubData(f->mc_read.id, 0, sizeof head, head);
+            uint32_t head[8] = {0}; /* the stats read word 7: only 16 bytes are copied */
+            glGetNamedBufferSubData(f->mc_read.id, 0, 16, head);
             _oak_meshcull_gpu_stats(&f->mc_stats, head);
             f->mc_stats_seen = true;
             glDeleteSync(f->mc_fence);
