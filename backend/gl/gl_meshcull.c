@@ -160,9 +160,9 @@ oak_result _oak_gl_run_meshcull(_oak_gl_backend *b, const oak_render_view *v) {
     /* readers: the raster's commands, elements and vis.frag's map; the copy */
     glMemoryBarrier(GL_COMMAND_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT |
                     GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-    oak_result r = _oak_gl_buffer_reserve(&f->mc_read, 16, false);
+    oak_result r = _oak_gl_buffer_reserve(&f->mc_read, 32, false);
     if (r != OAK_OK) return r;
-    glCopyNamedBufferSubData(f->meshcull.id, f->mc_read.id, 0, 0, 16);
+    glCopyNamedBufferSubData(f->meshcull.id, f->mc_read.id, 0, 0, 32); /* to culled_lod */
     if (f->mc_fence) glDeleteSync(f->mc_fence);
     f->mc_fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     return OAK_OK;
@@ -195,8 +195,8 @@ void _oak_gl_meshcull_stats(_oak_gl_frame *f, oak_meshlet_stats *out) {
     if (f->mc_fence) {
         GLenum s = glClientWaitSync(f->mc_fence, 0, 0);
         if (s == GL_ALREADY_SIGNALED || s == GL_CONDITION_SATISFIED) {
-            uint32_t head[8] = {0}; /* the stats read word 7: only 16 bytes are copied */
-            glGetNamedBufferSubData(f->mc_read.id, 0, 16, head);
+            uint32_t head[8] = {0}; /* _oak_meshcull_gpu_stats reads word 7 */
+            glGetNamedBufferSubData(f->mc_read.id, 0, sizeof head, head);
             _oak_meshcull_gpu_stats(&f->mc_stats, head);
             f->mc_stats_seen = true;
             glDeleteSync(f->mc_fence);
