@@ -129,7 +129,8 @@ oak_result _oak_gl_frame_create(_oak_gl_backend *b) {
     f->prog_shadow_mask = p[3], f->prog_resolve = p[4], f->prog_post = p[5], f->prog_fxaa = p[6];
     if (r != OAK_OK) return r;
     glCreateVertexArrays(1, &f->vao);
-    glGenQueries(OAK_PASS_COUNT + 1, f->queries);
+    for (uint32_t k = 0; k < OAK_GL_QUERY_SETS; k++)
+        glGenQueries(OAK_PASS_COUNT + 1, f->queries[k]);
     /* Something at every binding even before the first sync. */
     _oak_gl_buffer *bufs[] = {&f->positions, &f->attributes, &f->indices,    &f->draws,
                               &f->casters,   &f->materials,  &f->lights,     &f->view,
@@ -157,7 +158,8 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++)
         if (progs[i]) glDeleteProgram(progs[i]);
     if (f->vao) glDeleteVertexArrays(1, &f->vao);
-    if (f->queries[0]) glDeleteQueries(OAK_PASS_COUNT + 1, f->queries);
+    for (uint32_t k = 0; k < OAK_GL_QUERY_SETS; k++)
+        if (f->queries[k][0]) glDeleteQueries(OAK_PASS_COUNT + 1, f->queries[k]);
     _oak_gl_buffer *bufs[] = {&f->positions, &f->attributes, &f->indices,     &f->draws,
                               &f->casters,   &f->materials,  &f->lights,      &f->view,
                               &f->draw_ids,  &f->commands,   &f->raster_view, &f->probes};
@@ -301,6 +303,12 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
     glFrontFace(GL_CCW);
     glCullFace(GL_BACK);
     f->shadow_stats = (oak_shadow_stats){0};
+    /* this frame's set: whatever it held is older than the two sets after
+       it, so it is dropped unread rather than waited for */
+    uint32_t set = (uint32_t)(f->query_frames % OAK_GL_QUERY_SETS);
+    GLuint *stamps = f->queries[set];
+    f->query_serial[set] = 0;
+    f->hiz_timed = false;
     uint32_t q = 0;
     oak_result r = OAK_OK;
     /* the passes after taa run at its output size (TAA upsampling: larger) */
@@ -311,7 +319,7 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
         const oak_pass_row *row = &rows[i];
         uint64_t t0 = oak_time_ns();
         if (i == OAK_PASS_TAA + 1) t->width = ow, t->height = oh;
-        if (!row->untimed) glQueryCounter(f->queries[q++], GL_TIMESTAMP);
+        if (!row->untimed) glQueryCounter(stamps[q++], GL_TIMESTAMP);
         f->cpu_ms[i] = 0;
         if (!_oak_pass_runs(row, view, oak_backend_gl()->caps)) continue;
         /* no pose moved: nothing to skin, and no barrier either */
@@ -325,56 +333,105 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
     glUseProgram(0);
     if (r != OAK_OK) return r; /* the stamps are incomplete: keep last frame's times */
     t->pic_width = ow, t->pic_height = oh;
-    glQueryCounter(f->queries[q], GL_TIMESTAMP);
-    f->queries_pending = true;
+    glQueryCounter(stamps[q], GL_TIMESTAMP);
+    f->query_serial[set] = ++f->query_frames;
+    f->query_hiz[set] = f->hiz_timed;
     return _oak_gl_check("the frame") ? oak_error(OAK_ERROR_DEVICE, "gl: the frame failed")
                                       : OAK_OK;
 }
 
-/* Stages named by the table, GPU times from the timestamps around each. */
-uint32_t _oak_gl_frame_timings(_oak_gl_backend *b, oak_stage_timing *out, uint32_t max) {
-    _oak_gl_frame *f = b->frame;
-    const oak_pass_row *rows = _oak_pass_table();
-    uint32_t timed = 0;
-    for (uint32_t i = 0; i < OAK_PASS_COUNT; i++) timed += !rows[i].untimed;
-    if (f->queries_pending) {
-        /* GL_QUERY_RESULT blocks until the frame's last stamp: the host
-           waits here for the GPU to finish the frame (stage slotwait) */
-        uint64_t w0 = oak_time_ns();
+/* Whether every stamp of a set has its result: GL_QUERY_RESULT_AVAILABLE
+   asks without waiting (a driver may flush, never finish). */
+static bool set_done(const GLuint *stamps, uint32_t count) {
+    for (uint32_t k = count; k-- > 0;) {
+        GLuint done = 0;
+        glGetQueryObjectuiv(stamps[k], GL_QUERY_RESULT_AVAILABLE, &done);
+        if (!done) return false;
+    }
+    return true;
+}
+
+/* A result known available (set_done): reading it does not wait. The
+   hook's counter catches a read that was not (a wait for the GPU). */
+static GLuint64 stamp(_oak_gl_frame *f, GLuint query) {
+    GLuint done = 0;
+    glGetQueryObjectuiv(query, GL_QUERY_RESULT_AVAILABLE, &done);
+    f->blocking_reads += !done;
+    GLuint64 ns = 0;
+    glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
+    return ns;
+}
+
+/* The GPU times of the newest finished set newer than the one gpu_ms
+   holds, if any: false leaves gpu_ms as it is. */
+static bool read_newest(_oak_gl_frame *f, uint32_t timed) {
+    for (uint64_t want = f->query_frames;
+         want > f->gpu_serial && want + OAK_GL_QUERY_SETS > f->query_frames; want--) {
+        uint32_t set = (uint32_t)((want - 1) % OAK_GL_QUERY_SETS);
+        if (f->query_serial[set] != want) continue;
+        bool hiz = f->query_hiz[set];
+        if (!set_done(f->queries[set], timed + 1) || (hiz && !set_done(f->hiz_queries[set], 2)))
+            continue;
+        f->lagged_reads += want != f->query_frames;
+        const oak_pass_row *rows = _oak_pass_table();
         GLuint64 ns[OAK_PASS_COUNT + 1];
-        for (uint32_t k = 0; k <= timed; k++)
-            glGetQueryObjectui64v(f->queries[k], GL_QUERY_RESULT, &ns[k]);
+        for (uint32_t k = 0; k <= timed; k++) ns[k] = stamp(f, f->queries[set][k]);
         for (uint32_t i = 0, k = 0; i < OAK_PASS_COUNT; i++) {
             if (rows[i].untimed) continue;
             f->gpu_ms[i] = (double)(ns[k + 1] - ns[k]) * 1e-6;
-            if (i == OAK_PASS_RASTER && f->hiz_timed) {
+            if (i == OAK_PASS_RASTER && hiz) {
                 /* Hi-Z's steps inside the row (gl_hiz.c): the row keeps pass 2 */
-                GLuint64 a = 0, c = 0;
-                glGetQueryObjectui64v(f->hiz_queries[0], GL_QUERY_RESULT, &a);
-                glGetQueryObjectui64v(f->hiz_queries[1], GL_QUERY_RESULT, &c);
+                GLuint64 a = stamp(f, f->hiz_queries[set][0]);
+                GLuint64 c = stamp(f, f->hiz_queries[set][1]);
                 f->hiz_ms[0] = (double)(a - ns[k]) * 1e-6;
                 f->hiz_ms[1] = (double)(c - a) * 1e-6;
                 f->gpu_ms[i] = (double)(ns[k + 1] - c) * 1e-6;
             }
             k++;
         }
-        f->queries_pending = false;
-        f->wait_ms = oak_ms_since(w0);
+        f->gpu_hiz = hiz;
+        f->gpu_serial = want;
+        return true;
     }
+    return false;
+}
+
+/* Stages named by the table: this frame's CPU times, and the GPU times of
+   the newest frame the GPU has finished (as Vulkan's timings lag), read
+   without waiting for the GPU: the host runs ahead by up to
+   OAK_GL_QUERY_SETS - 1 frames, the driver's queue permitting. */
+uint32_t _oak_gl_frame_timings(_oak_gl_backend *b, oak_stage_timing *out, uint32_t max) {
+    _oak_gl_frame *f = b->frame;
+    const oak_pass_row *rows = _oak_pass_table();
+    uint32_t timed = 0;
+    for (uint32_t i = 0; i < OAK_PASS_COUNT; i++) timed += !rows[i].untimed;
+    uint64_t w0 = oak_time_ns();
+    read_newest(f, timed);
+    f->wait_ms = oak_ms_since(w0);
     uint32_t n = 0;
     for (uint32_t i = 0; i < OAK_PASS_COUNT && n < max; i++) {
         if (rows[i].untimed) continue;
-        if (i == OAK_PASS_RASTER && f->hiz_timed && n + 2 < max) {
+        if (i == OAK_PASS_RASTER && f->gpu_hiz && n + 2 < max) {
             out[n++] = (oak_stage_timing){"hiz_pass1", 0.0, f->hiz_ms[0]};
             out[n++] = (oak_stage_timing){"hiz_pyramid", 0.0, f->hiz_ms[1]};
         }
         out[n++] = (oak_stage_timing){rows[i].name, f->cpu_ms[i], f->gpu_ms[i]};
     }
     /* the host's side, as Vulkan reports it: the rows' CPU time (the
-       rows' own entries show their GPU time) and the wait above */
+       rows' own entries show their GPU time) and slotwait, the polling
+       and reading of the stamps above: no wait for the GPU any more (a
+       driver that finishes the frame to answer would show here) */
     double record = 0;
     for (uint32_t i = 0; i < OAK_PASS_COUNT; i++) record += f->cpu_ms[i];
     if (n < max) out[n++] = (oak_stage_timing){"record", record, -1.0};
     if (n < max) out[n++] = (oak_stage_timing){"slotwait", f->wait_ms, -1.0};
     return n;
+}
+
+void _oak_gl_frame_overlap(void *self, _oak_gl_overlap *out) {
+    const _oak_gl_frame *f = ((_oak_gl_backend *)self)->frame;
+    *out = (_oak_gl_overlap){.frames = f->query_frames,
+                             .gpu_frame = f->gpu_serial,
+                             .blocking_reads = f->blocking_reads,
+                             .lagged_reads = f->lagged_reads};
 }

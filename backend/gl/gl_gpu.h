@@ -77,6 +77,11 @@ typedef struct _oak_gl_lamp {
     bool drawn[OAK_LAMP_ATLAS_FACES], had_movers[OAK_LAMP_ATLAS_FACES];
 } _oak_gl_lamp;
 
+/* Frames whose timestamps can be in flight at once: the GPU may run up
+   to two frames behind the host before a set is rewritten unread (the
+   driver's own queue depth, not a wait of ours). */
+#define OAK_GL_QUERY_SETS 3
+
 typedef struct _oak_gl_frame {
     GLuint prog_vis, prog_vis_mask, prog_shadow, prog_shadow_mask;
     GLuint prog_resolve, prog_post, prog_fxaa, prog_blend;
@@ -120,9 +125,21 @@ typedef struct _oak_gl_frame {
     const oak_render_view *synced_view; /* what sync() last saw, until render */
     uint64_t synced_frame;
     _oak_gl_track track[OAK_TARGET_COUNT];
-    GLuint queries[OAK_PASS_COUNT + 1]; /* one before each timed pass, one after */
-    bool queries_pending;
-    double wait_ms;        /* reading the timestamps: the wait for the GPU to finish (slotwait) */
+    /* the timestamps, one set per frame in flight: a frame writes set
+       query_frames % OAK_GL_QUERY_SETS (one stamp before each timed pass,
+       one after), the timings read the newest set the GPU has finished
+       (never waiting). query_serial: the frame count (1 on) that wrote the
+       set, 0 while it is being rewritten. gpu_serial: the set gpu_ms holds. */
+    GLuint queries[OAK_GL_QUERY_SETS][OAK_PASS_COUNT + 1];
+    uint64_t query_serial[OAK_GL_QUERY_SETS];
+    bool query_hiz[OAK_GL_QUERY_SETS]; /* that frame ran Hi-Z: hiz_queries too */
+    uint64_t query_frames, gpu_serial;
+    bool gpu_hiz; /* the set gpu_ms holds ran Hi-Z: hiz_ms are its */
+    /* the test hook's counters (_oak_gl_frame_overlap): results read
+       before they were known available (a wait for the GPU: stays 0), and
+       timings that found this frame unfinished and reported an older one */
+    uint64_t blocking_reads, lagged_reads;
+    double wait_ms;        /* polling and reading the stamps (slotwait): no wait for the GPU */
     GLuint prog_lightgrid; /* the lamp grid (gl_pass_lightgrid.c) */
     _oak_gl_buffer grid;
     GLuint prog_gtao[4]; /* the gtao pass's steps, in order (gl_pass_gtao.c) */
@@ -231,7 +248,7 @@ typedef struct _oak_gl_frame {
     oak_occlusion_stats hiz_stats;
     /* timestamps after pass 1 and after the pyramid and test, when this
        frame ran Hi-Z (hiz_timed), and the times they gave */
-    GLuint hiz_queries[2];
+    GLuint hiz_queries[OAK_GL_QUERY_SETS][2]; /* per set of queries */
     bool hiz_timed;
     double hiz_ms[2];
     /* per-meshlet culling (gl_meshcull.c): on (OAK_MESHCULL not off and
@@ -425,5 +442,14 @@ void _oak_gl_exposure_release(_oak_gl_frame *f);
 oak_result _oak_gl_exposure_read(_oak_gl_frame *f, float state[4]);
 void _oak_gl_sky_release(_oak_gl_frame *f);
 oak_result _oak_gl_sky_read(_oak_gl_frame *f, float *texels, size_t count, uint32_t *captures);
+
+/* Test hook (tests/test_gl_overlap.c): frames drawn, the frame (1 on, 0:
+   none yet) whose GPU times the timings report, the stamps read before
+   they were available (each a wait for the GPU: 0), and timings that
+   reported an older frame than the newest drawn (the host ran ahead). */
+typedef struct _oak_gl_overlap {
+    uint64_t frames, gpu_frame, blocking_reads, lagged_reads;
+} _oak_gl_overlap;
+void _oak_gl_frame_overlap(void *self, _oak_gl_overlap *out);
 
 #endif

@@ -136,8 +136,10 @@ oak_result _oak_gl_hiz_raster(_oak_gl_frame *f, _oak_gl_targets *t) {
        the streams too, whose depth then hides draws as well */
     draw_pass(f, 0);
     _oak_gl_draw_streams(f, 0); /* gl_pass_instcull.c */
-    if (!f->hiz_queries[0]) glGenQueries(2, f->hiz_queries);
-    glQueryCounter(f->hiz_queries[0], GL_TIMESTAMP);
+    /* this frame's set of queries (gl_frame.c reads a finished one) */
+    GLuint *hq = f->hiz_queries[f->query_frames % OAK_GL_QUERY_SETS];
+    if (!hq[0]) glGenQueries(2, hq);
+    glQueryCounter(hq[0], GL_TIMESTAMP);
     /* the pyramid from pass 1's depth, sampled (not drawn into meanwhile) */
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glBindTextureUnit(OAK_B_DEPTH, t->depth);
@@ -168,7 +170,7 @@ oak_result _oak_gl_hiz_raster(_oak_gl_frame *f, _oak_gl_targets *t) {
     compact(f, 1, n);
     glMemoryBarrier(GL_COMMAND_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT |
                     GL_BUFFER_UPDATE_BARRIER_BIT);
-    glQueryCounter(f->hiz_queries[1], GL_TIMESTAMP);
+    glQueryCounter(hq[1], GL_TIMESTAMP);
     f->hiz_timed = true;
     /* pass 2 over pass 1's ids and depth */
     glBindFramebuffer(GL_FRAMEBUFFER, t->vis_fbo);
@@ -216,8 +218,10 @@ void _oak_gl_hiz_release(_oak_gl_frame *f) {
         f->hiz_fence[k] = 0;
         _oak_gl_buffer_release(&f->hiz_read[k]);
     }
-    if (f->hiz_queries[0]) glDeleteQueries(2, f->hiz_queries);
-    f->hiz_queries[0] = f->hiz_queries[1] = 0;
+    for (uint32_t k = 0; k < OAK_GL_QUERY_SETS; k++) {
+        if (f->hiz_queries[k][0]) glDeleteQueries(2, f->hiz_queries[k]);
+        f->hiz_queries[k][0] = f->hiz_queries[k][1] = 0;
+    }
     f->hiz_timed = false;
     oak_free(f->hiz_data);
     f->hiz_data = NULL;

@@ -160,7 +160,7 @@ oak_result _oak_gl_run_meshcull(_oak_gl_backend *b, const oak_render_view *v) {
     /* readers: the raster's commands, elements and vis.frag's map; the copy */
     glMemoryBarrier(GL_COMMAND_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT |
                     GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-    /* the head: its counters are words 0-3, 7 and 34 */
+    /* the head: its counters are words 0-3, 7, 34 and Hi-Z's 37 and 43 */
     const GLsizeiptr head = OAK_GPU_MESHCULL_HEAD_WORDS * 4;
     oak_result r = _oak_gl_buffer_reserve(&f->mc_read, head, false);
     if (r != OAK_OK) return r;
