@@ -139,7 +139,13 @@ typedef struct _oak_gl_frame {
        before they were known available (a wait for the GPU: stays 0), and
        timings that found this frame unfinished and reported an older one */
     uint64_t blocking_reads, lagged_reads;
-    double wait_ms;        /* polling and reading the stamps (slotwait): no wait for the GPU */
+    double wait_ms; /* polling and reading the stamps (slotwait): no wait for the GPU */
+    /* each set's frame's fence: a frame waits for the one two before it
+       (slot_ms, part of slotwait), so at most two frames are in flight as
+       on Vulkan; without it the host ran as far ahead as the driver let
+       it, and no set's stamps were finished before their turn came again */
+    GLsync frame_fence[OAK_GL_QUERY_SETS];
+    double slot_ms;
     GLuint prog_lightgrid; /* the lamp grid (gl_pass_lightgrid.c) */
     _oak_gl_buffer grid;
     GLuint prog_gtao[4]; /* the gtao pass's steps, in order (gl_pass_gtao.c) */
