@@ -265,14 +265,20 @@ typedef struct _oak_gl_frame {
        with its fence and the latest counters read */
     bool mc_on, mc_checked;
     GLuint prog_meshcull;
-    _oak_gl_buffer meshlets, meshcull, mc_read;
+    _oak_gl_buffer meshlets, meshcull;
+    /* the counters' copies, one per query set (the frame's query_frames %
+       OAK_GL_QUERY_SETS): each with its fence (NULL: that frame culled
+       nothing, its counters zero) and its frame's serial; the stats read
+       the newest finished one, never waiting (frames run two ahead) */
+    _oak_gl_buffer mc_read[OAK_GL_QUERY_SETS];
+    GLsync mc_ring_fence[OAK_GL_QUERY_SETS];
+    uint64_t mc_ring_serial[OAK_GL_QUERY_SETS], mc_seen_serial;
     uint32_t ml_fill;
     uint32_t *mc_words;
     uint32_t mc_words_cap, mc_jobs, mc_cmd_word;
     uint8_t *mc_take;
     uint32_t mc_take_cap;
     uint32_t mc_first[4], mc_count[4];
-    GLsync mc_fence;
     bool mc_stats_seen;
     oak_meshlet_stats mc_stats;
 } _oak_gl_frame;

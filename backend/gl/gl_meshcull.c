@@ -78,11 +78,12 @@ oak_result _oak_gl_meshcull_plan(_oak_gl_frame *f, const oak_render_view *v) {
     if (!OAK_GROW(f->mc_take, f->mc_take_cap, nd + 1))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: meshcull scratch");
     memset(f->mc_take, 0, nd + 1);
-    /* a frame that culls nothing says so at once (its counters are zero) */
-    if (f->mc_fence) glDeleteSync(f->mc_fence);
-    f->mc_fence = NULL;
-    f->mc_stats = (oak_meshlet_stats){0};
-    f->mc_stats_seen = true;
+    /* this frame's copy: a frame that culls nothing keeps no fence (its
+       counters are zero); the copy three frames old, unread, is dropped */
+    uint32_t k = (uint32_t)(f->query_frames % OAK_GL_QUERY_SETS);
+    if (f->mc_ring_fence[k]) glDeleteSync(f->mc_ring_fence[k]);
+    f->mc_ring_fence[k] = NULL;
+    f->mc_ring_serial[k] = f->query_frames + 1;
     if (!meshcull_on(f) || v->occ_gpu) return OAK_OK; /* Hi-Z: a command per draw (gl_hiz.c) */
     /* the vis group as build_list finds it: masked 2, double-sided 1 */
     uint32_t jobs = 0;
@@ -162,11 +163,12 @@ oak_result _oak_gl_run_meshcull(_oak_gl_backend *b, const oak_render_view *v) {
                     GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     /* the head: its counters are words 0-3, 7, 34 and Hi-Z's 37 and 43 */
     const GLsizeiptr head = OAK_GPU_MESHCULL_HEAD_WORDS * 4;
-    oak_result r = _oak_gl_buffer_reserve(&f->mc_read, head, false);
+    uint32_t k = (uint32_t)(f->query_frames % OAK_GL_QUERY_SETS);
+    oak_result r = _oak_gl_buffer_reserve(&f->mc_read[k], head, false);
     if (r != OAK_OK) return r;
-    glCopyNamedBufferSubData(f->meshcull.id, f->mc_read.id, 0, 0, head);
-    if (f->mc_fence) glDeleteSync(f->mc_fence);
-    f->mc_fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    glCopyNamedBufferSubData(f->meshcull.id, f->mc_read[k].id, 0, 0, head);
+    if (f->mc_ring_fence[k]) glDeleteSync(f->mc_ring_fence[k]);
+    f->mc_ring_fence[k] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     return OAK_OK;
 }
 
@@ -194,26 +196,39 @@ void _oak_gl_meshcull_draw(_oak_gl_frame *f) {
 
 void _oak_gl_meshcull_stats(_oak_gl_frame *f, oak_meshlet_stats *out) {
     *out = (oak_meshlet_stats){0};
-    if (f->mc_fence) {
-        GLenum s = glClientWaitSync(f->mc_fence, 0, 0);
-        if (s == GL_ALREADY_SIGNALED || s == GL_CONDITION_SATISFIED) {
+    /* the newest frame whose counters are known: zero (it culled nothing)
+       or its copy's fence passed */
+    for (uint64_t want = f->query_frames + 1;
+         want > f->mc_seen_serial && want + OAK_GL_QUERY_SETS > f->query_frames + 1; want--) {
+        uint32_t k = (uint32_t)((want - 1) % OAK_GL_QUERY_SETS);
+        if (f->mc_ring_serial[k] != want) continue;
+        GLsync fence = f->mc_ring_fence[k];
+        if (fence) {
+            GLenum s = glClientWaitSync(fence, 0, 0);
+            if (s != GL_ALREADY_SIGNALED && s != GL_CONDITION_SATISFIED) continue;
             uint32_t head[OAK_GPU_MESHCULL_HEAD_WORDS] = {0};
-            glGetNamedBufferSubData(f->mc_read.id, 0, sizeof head, head);
+            glGetNamedBufferSubData(f->mc_read[k].id, 0, sizeof head, head);
             _oak_meshcull_gpu_stats(&f->mc_stats, head);
-            f->mc_stats_seen = true;
-            glDeleteSync(f->mc_fence);
-            f->mc_fence = NULL;
+            glDeleteSync(fence);
+            f->mc_ring_fence[k] = NULL;
+        } else {
+            f->mc_stats = (oak_meshlet_stats){0};
         }
+        f->mc_stats_seen = true;
+        f->mc_seen_serial = want;
+        break;
     }
     if (f->mc_stats_seen) *out = f->mc_stats;
 }
 
 void _oak_gl_meshcull_release(_oak_gl_frame *f) {
     if (f->prog_meshcull) glDeleteProgram(f->prog_meshcull);
-    if (f->mc_fence) glDeleteSync(f->mc_fence);
+    for (uint32_t k = 0; k < OAK_GL_QUERY_SETS; k++) {
+        if (f->mc_ring_fence[k]) glDeleteSync(f->mc_ring_fence[k]);
+        _oak_gl_buffer_release(&f->mc_read[k]);
+    }
     _oak_gl_buffer_release(&f->meshlets);
     _oak_gl_buffer_release(&f->meshcull);
-    _oak_gl_buffer_release(&f->mc_read);
     oak_free(f->mc_words);
     oak_free(f->mc_take);
 }
