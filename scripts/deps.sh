@@ -18,8 +18,11 @@ for p in "${pkgs[@]}"; do
   [[ "$status" == "install ok installed" ]] || missing+=("$p")
 done
 
+here=$(cd "$(dirname "$0")" && pwd)
 if [[ ${#missing[@]} -eq 0 ]]; then
-  exit 0
+  # Mesa 25's lavapipe beside the system's, for the mesh-shader and
+  # descriptor-indexing tests (scripts/lavapipe25.sh).
+  exec bash "$here/lavapipe25.sh"
 fi
 
 if [[ $(id -u) -ne 0 ]]; then
@@ -33,3 +36,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "deps: done"
+bash "$here/lavapipe25.sh"
