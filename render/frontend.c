@@ -34,6 +34,8 @@ void _oak_frontend_release(oak_frontend *fe) {
     oak_free(fe->sort_tmp_index);
     oak_free(fe->visible);
     oak_free(fe->casting);
+    oak_free(fe->caster_slots);
+    oak_free(fe->key_chunks);
     oak_free(fe->last_world);
     oak_free(fe->last_mesh);
     oak_free(fe->last_version);
@@ -211,6 +213,66 @@ static uint32_t blend_unit(const oak_frontend *fe, uint32_t i, uint32_t *hint) {
     return 0;
 }
 
+/* The sorted draws' columns, on the job pool: each sorted slot d reads its
+   input index alone and each input index comes once, so chunks share
+   nothing (the look-up caches are per chunk). */
+#define FILL_CHUNK 2048
+typedef struct fill_job {
+    oak_frontend *fe;
+    const oak_frame_input *in;
+    bool same_shape;
+} fill_job;
+
+static void fill_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    fill_job *j = user;
+    oak_frontend *fe = j->fe;
+    const oak_frame_input *in = j->in;
+    oak_render_view *v = &fe->view;
+    uint32_t n = in->draw_count;
+    const oak_mesh_data *md = NULL;
+    uint32_t md_id = 0, unit_hint = 0, unit_mat = 0;
+    bool unit_blend = false;
+    for (uint32_t d = begin; d < end; d++) {
+        uint32_t i = fe->sort_index[d];
+        v->draws.mesh[d] = in->meshes[i];
+        v->draws.material[d] = in->materials[i];
+        v->draws.key[d] = i;
+        if (in->materials[i].id != unit_mat) { /* batched: a run looks up once */
+            const oak_material_data *um = oak_material_get(in->materials[i]);
+            unit_mat = in->materials[i].id;
+            unit_blend = um && um->desc.alpha_mode == OAK_ALPHA_BLEND;
+        }
+        v->draws.unit[d] = unit_blend ? blend_unit(fe, i, &unit_hint) : 0;
+        memcpy(v->draws.world[d], in->transforms[i], sizeof(mat4));
+        /* last frame's matrix: a draw is matched by its input index while
+           the input keeps its shape (the same count, the same mesh at that
+           index); a draw seen for the first time has not moved */
+        bool seen = fe->last_count == n && fe->last_mesh[i].id == in->meshes[i].id;
+        memcpy(v->draws.prev_world[d], seen ? fe->last_world[i] : in->transforms[i], sizeof(mat4));
+        v->draws.flags[d] = in->flags ? in->flags[i] : 0;
+        /* a posed mesh (prev_positions, or a palette) whose version moved since this
+           draw was drawn last frame: its previous pose is last frame's
+           (several updates between two frames: the last one's step). Not
+           drawn last frame (first seen, placed mid-sequence, culled): still.
+           The version is kept in place for next frame (each input index
+           comes once; the culled ones are zeroed below). */
+        if (in->meshes[i].id != md_id) /* batched: a run of draws shares its mesh */
+            md = oak_mesh_get(in->meshes[i]), md_id = in->meshes[i].id;
+        uint32_t last = j->same_shape ? fe->last_version[i] : 0;
+        /* a mesh posed by its palette moves pose_version instead (both
+           come from one counter, so the larger is the latest change) */
+        uint32_t ver = md ? (md->pose_version > md->version ? md->pose_version : md->version) : 0;
+        fe->last_version[i] = ver;
+        if (seen && md && (md->prev_positions || md->palette) && last && last != ver)
+            v->draws.flags[d] |= OAK_DRAW_PREV_POSE;
+        else
+            v->draws.flags[d] &= ~(uint32_t)OAK_DRAW_PREV_POSE;
+        for (int k = 0; k < 4; k++) v->draws.color[d][k] = in->colors ? in->colors[i * 4 + k] : 1;
+        v->draws.pose[d] = _oak_fe_pose(fe, in, i);
+    }
+}
+
 static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
     oak_render_view *v = &fe->view;
     uint32_t n = in->draw_count;
@@ -268,47 +330,10 @@ static oak_result build_draws(oak_frontend *fe, const oak_frame_input *in) {
         !draw_list_reserve(&v->draws, &fe->draw_cap, visible) ||
         !OAK_GROW(fe->last_version, fe->last_cap3, n))
         return OAK_ERROR_OUT_OF_MEMORY;
-    bool same_shape = fe->last_count == n;
-    const oak_mesh_data *md = NULL;
-    uint32_t md_id = 0, unit_hint = 0, unit_mat = 0;
-    bool unit_blend = false;
+    fill_job fj = {.fe = fe, .in = in, .same_shape = fe->last_count == n};
+    oak_parallel_for(visible, FILL_CHUNK, fill_range, &fj);
+    /* the batches: runs of one (mesh, material) in the sorted list */
     for (uint32_t d = 0; d < visible; d++) {
-        uint32_t i = fe->sort_index[d];
-        v->draws.mesh[d] = in->meshes[i];
-        v->draws.material[d] = in->materials[i];
-        v->draws.key[d] = i;
-        if (in->materials[i].id != unit_mat) { /* batched: a run looks up once */
-            const oak_material_data *um = oak_material_get(in->materials[i]);
-            unit_mat = in->materials[i].id;
-            unit_blend = um && um->desc.alpha_mode == OAK_ALPHA_BLEND;
-        }
-        v->draws.unit[d] = unit_blend ? blend_unit(fe, i, &unit_hint) : 0;
-        memcpy(v->draws.world[d], in->transforms[i], sizeof(mat4));
-        /* last frame's matrix: a draw is matched by its input index while
-           the input keeps its shape (the same count, the same mesh at that
-           index); a draw seen for the first time has not moved */
-        bool seen = fe->last_count == n && fe->last_mesh[i].id == in->meshes[i].id;
-        memcpy(v->draws.prev_world[d], seen ? fe->last_world[i] : in->transforms[i], sizeof(mat4));
-        v->draws.flags[d] = in->flags ? in->flags[i] : 0;
-        /* a posed mesh (prev_positions, or a palette) whose version moved since this
-           draw was drawn last frame: its previous pose is last frame's
-           (several updates between two frames: the last one's step). Not
-           drawn last frame (first seen, placed mid-sequence, culled): still.
-           The version is kept in place for next frame (each input index
-           comes once; the culled ones are zeroed below). */
-        if (in->meshes[i].id != md_id) /* batched: a run of draws shares its mesh */
-            md = oak_mesh_get(in->meshes[i]), md_id = in->meshes[i].id;
-        uint32_t last = same_shape ? fe->last_version[i] : 0;
-        /* a mesh posed by its palette moves pose_version instead (both
-           come from one counter, so the larger is the latest change) */
-        uint32_t ver = md ? (md->pose_version > md->version ? md->pose_version : md->version) : 0;
-        fe->last_version[i] = ver;
-        if (seen && md && (md->prev_positions || md->palette) && last && last != ver)
-            v->draws.flags[d] |= OAK_DRAW_PREV_POSE;
-        else
-            v->draws.flags[d] &= ~(uint32_t)OAK_DRAW_PREV_POSE;
-        for (int k = 0; k < 4; k++) v->draws.color[d][k] = in->colors ? in->colors[i * 4 + k] : 1;
-        v->draws.pose[d] = _oak_fe_pose(fe, in, i);
         if (d == 0 || v->draws.mesh[d].id != v->draws.mesh[d - 1].id ||
             v->draws.material[d].id != v->draws.material[d - 1].id) {
             if (!OAK_GROW(v->batches, fe->batch_cap, v->batch_count + 1))

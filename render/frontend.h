@@ -29,6 +29,10 @@ typedef struct oak_frontend {
     uint8_t *visible; /* per input draw, filled by the culling jobs */
     uint8_t *casting; /* per input draw, bit c: casts into cascade c */
     uint32_t visible_cap, casting_cap;
+    uint32_t *caster_slots; /* shadow_fit.c: per chunk, its runs' counts, then places */
+    uint32_t caster_slots_cap;
+    uint64_t *key_chunks; /* shadow_fit.c: the static key's hash per chunk of casters */
+    uint32_t key_chunks_cap;
     uint32_t radix_count[65536];
     mat4 last_view_proj;
     bool has_last;

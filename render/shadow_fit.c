@@ -22,7 +22,8 @@ typedef struct cascade_fit {
     /* the map's box in light space: x, y within half of centre, z from
        zlo to zhi (caster reach included) */
     float centre[2], half, zlo, zhi;
-    bool tight; /* the map moves often: static casters culled as movers are */
+    bool tight;         /* the map moves often: static casters culled as movers are */
+    float lo[2], hi[2]; /* the outline's bounding box (a cheap first reject) */
 } cascade_fit;
 
 typedef struct caster_job {
@@ -31,10 +32,22 @@ typedef struct caster_job {
     uint32_t count;
     cascade_fit fit[OAK_MAX_CASCADES];
     uint8_t *casting; /* per draw: bit c set when it casts into cascade c */
+    /* per chunk of CASTER_CHUNK draws, per (cascade, moving): its count,
+       then (after the prefix sum) its first place in the caster list */
+    uint32_t *slots;
+    oak_frontend *fe;
+    oak_draw_list *list;
 } caster_job;
+
+#define CASTER_SLOTS (2 * OAK_MAX_CASCADES) /* (cascade c, moving m) at c * 2 + m */
 
 /* Whether a circle (x, y, r) meets a convex outline. */
 static bool circle_meets(const cascade_fit *f, float x, float y, float r) {
+    /* a circle clear of the outline's box is clear of the outline: most
+       casters of a wide scene miss a near slice, and this skips the edges */
+    float rr = r * 1.001f + 1e-3f; /* slack: the test below rounds differently */
+    if (x + rr < f->lo[0] || x - rr > f->hi[0] || y + rr < f->lo[1] || y - rr > f->hi[1])
+        return false;
     bool inside = true;
     for (uint32_t i = 0; i < f->hull_count; i++) {
         const float *a = f->hull[i], *b = f->hull[(i + 1) % f->hull_count];
@@ -80,6 +93,39 @@ static void caster_range(void *user, uint32_t begin, uint32_t end, uint32_t work
                      fabsf(l[0] - f->centre[0]) <= f->half + r &&
                      fabsf(l[1] - f->centre[1]) <= f->half + r;
             if (in) j->casting[i] |= (uint8_t)(1u << k);
+        }
+    }
+    uint32_t *slot = j->slots + (size_t)(begin / CASTER_CHUNK) * CASTER_SLOTS;
+    memset(slot, 0, CASTER_SLOTS * sizeof *slot);
+    for (uint32_t i = begin; i < end; i++) {
+        uint32_t moving = j->in->flags && (j->in->flags[i] & OAK_DRAW_MOVING) ? 1u : 0u;
+        for (uint32_t k = 0; k < j->count; k++) slot[k * 2 + moving] += (j->casting[i] >> k) & 1u;
+    }
+}
+
+/* The caster list's entries of one chunk of draws, each at the place the
+   prefix sum gave its (cascade, moving) run: the same order as a serial
+   walk (cascade by cascade, static then movers, each in draw order). */
+static void caster_write_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    caster_job *j = user;
+    const oak_frame_input *in = j->in;
+    oak_draw_list *l = j->list;
+    uint32_t at[CASTER_SLOTS];
+    memcpy(at, j->slots + (size_t)(begin / CASTER_CHUNK) * CASTER_SLOTS, sizeof at);
+    for (uint32_t i = begin; i < end; i++) {
+        if (!j->casting[i]) continue;
+        uint32_t fl = in->flags ? in->flags[i] : 0;
+        uint32_t moving = (fl & OAK_DRAW_MOVING) ? 1u : 0u;
+        for (uint32_t c = 0; c < j->count; c++) {
+            if (!((j->casting[i] >> c) & 1u)) continue;
+            uint32_t a = at[c * 2 + moving]++;
+            l->mesh[a] = in->meshes[i];
+            l->material[a] = in->materials[i];
+            memcpy(l->world[a], in->transforms[i], sizeof(mat4));
+            memcpy(l->prev_world[a], in->transforms[i], sizeof(mat4));
+            l->flags[a] = fl;
+            l->pose[a] = _oak_fe_pose(j->fe, in, i);
         }
     }
 }
@@ -172,6 +218,12 @@ static void fit_outline(cascade_fit *f, mat4 light_view, vec3 corners[8]) {
         }
         cur = next;
     } while (cur != start && f->hull_count < 8);
+    f->lo[0] = f->lo[1] = 1e30f, f->hi[0] = f->hi[1] = -1e30f;
+    for (uint32_t i = 0; i < f->hull_count; i++)
+        for (int k = 0; k < 2; k++) {
+            if (f->hull[i][k] < f->lo[k]) f->lo[k] = f->hull[i][k];
+            if (f->hull[i][k] > f->hi[k]) f->hi[k] = f->hull[i][k];
+        }
 }
 
 /* Keeps the map's light-space centre while the slice's sphere (lc, r) stays
@@ -198,9 +250,19 @@ static void keep_centre(oak_cascade_keep *k, const vec4 lc, float r, float R, fl
 }
 
 /* The key of what a cascade's static layer holds (oak_shadow_cascade). */
-static uint64_t static_key(const oak_shadow_cascade *cas, const oak_draw_list *l, uint32_t size) {
-    uint64_t h = oak_hash(cas->view_proj, sizeof(mat4), size);
-    for (uint32_t i = cas->first_caster; i < cas->first_caster + cas->static_count; i++) {
+#define KEY_CHUNK 1024
+typedef struct key_job {
+    const oak_draw_list *l;
+    uint32_t first;
+    uint64_t *chunk; /* one hash per KEY_CHUNK casters */
+} key_job;
+
+static void key_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    key_job *j = user;
+    const oak_draw_list *l = j->l;
+    uint64_t h = 0;
+    for (uint32_t i = j->first + begin; i < j->first + end; i++) {
         const oak_mesh_data *md = oak_mesh_get(l->mesh[i]);
         const oak_material_data *mt = oak_material_get(l->material[i]);
         oak_texture tex = mt ? mt->desc.base_color_tex.texture : (oak_texture){0};
@@ -212,6 +274,24 @@ static uint64_t static_key(const oak_shadow_cascade *cas, const oak_draw_list *l
                            l->flags[i],   tex.id, td ? td->version : 0};
         h = oak_hash(ids, sizeof ids, h);
         h = oak_hash(l->world[i], sizeof(mat4), h);
+    }
+    j->chunk[begin / KEY_CHUNK] = h;
+}
+
+/* The static layer's key: the map, then its static casters' meshes,
+   materials, textures (versions included) and matrices, hashed on the job
+   pool a chunk of KEY_CHUNK casters at a time and the chunks' hashes in
+   order (fixed chunks: the same key at any thread count). */
+static uint64_t static_key(oak_frontend *fe, const oak_shadow_cascade *cas, const oak_draw_list *l,
+                           uint32_t size) {
+    uint64_t h = oak_hash(cas->view_proj, sizeof(mat4), size);
+    uint32_t count = cas->static_count;
+    if (count) {
+        uint32_t chunks = (count - 1) / KEY_CHUNK + 1;
+        if (!OAK_GROW(fe->key_chunks, fe->key_chunks_cap, chunks)) return 0;
+        key_job j = {l, cas->first_caster, fe->key_chunks};
+        oak_parallel_for(count, KEY_CHUNK, key_range, &j);
+        h = oak_hash(fe->key_chunks, chunks * sizeof(uint64_t), h);
     }
     return h ? h : 1; /* 0 means unknown */
 }
@@ -327,12 +407,18 @@ void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *in) {
 
     uint32_t draws = in->draw_count;
     if (!draws) return;
-    if (!OAK_GROW(fe->casting, fe->casting_cap, draws)) return;
+    uint32_t chunks = (draws - 1) / CASTER_CHUNK + 1;
+    if (!OAK_GROW(fe->casting, fe->casting_cap, draws) ||
+        !OAK_GROW(fe->caster_slots, fe->caster_slots_cap, chunks * CASTER_SLOTS))
+        return;
     job.casting = fe->casting;
+    job.slots = fe->caster_slots;
+    job.fe = fe;
     oak_parallel_for(draws, CASTER_CHUNK, caster_range, &job);
     uint32_t per[OAK_MAX_CASCADES] = {0}, count = 0;
-    for (uint32_t i = 0; i < draws; i++)
-        for (uint32_t c = 0; c < n; c++) per[c] += (fe->casting[i] >> c) & 1u;
+    for (uint32_t k = 0; k < chunks; k++)
+        for (uint32_t c = 0; c < n; c++)
+            per[c] += job.slots[k * CASTER_SLOTS + c * 2] + job.slots[k * CASTER_SLOTS + c * 2 + 1];
     for (uint32_t c = 0; c < n; c++) count += per[c];
     oak_draw_list *l = &v->casters;
     uint32_t cap = fe->caster_cap, c2 = cap, c3 = cap, c4 = cap, c5 = cap;
@@ -342,28 +428,27 @@ void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *in) {
         return;
     fe->caster_cap = cap;
     /* cascade by cascade: its static casters, then its movers, each in
-       draw order */
+       draw order: each chunk's count of a run becomes its first place */
     uint32_t at = 0;
     for (uint32_t c = 0; c < n; c++) {
         oak_shadow_cascade *cas = &v->cascades[c];
         cas->first_caster = at;
         cas->caster_count = per[c];
         for (uint32_t moving = 0; moving < 2; moving++) {
-            for (uint32_t i = 0; i < draws; i++) {
-                uint32_t fl = in->flags ? in->flags[i] : 0;
-                if (!((fe->casting[i] >> c) & 1u) || ((fl & OAK_DRAW_MOVING) != 0) != moving)
-                    continue;
-                l->mesh[at] = in->meshes[i];
-                l->material[at] = in->materials[i];
-                memcpy(l->world[at], in->transforms[i], sizeof(mat4));
-                memcpy(l->prev_world[at], in->transforms[i], sizeof(mat4));
-                l->flags[at] = fl;
-                l->pose[at] = _oak_fe_pose(fe, in, i);
-                at++;
+            for (uint32_t k = 0; k < chunks; k++) {
+                uint32_t *slot = &job.slots[k * CASTER_SLOTS + c * 2 + moving];
+                uint32_t here = *slot;
+                *slot = at;
+                at += here;
             }
             if (!moving) cas->static_count = at - cas->first_caster;
         }
-        cas->static_key = stream_key(v, static_key(cas, l, v->shadow_map_size));
+    }
+    job.list = l;
+    oak_parallel_for(draws, CASTER_CHUNK, caster_write_range, &job);
+    for (uint32_t c = 0; c < n; c++) {
+        oak_shadow_cascade *cas = &v->cascades[c];
+        cas->static_key = stream_key(v, static_key(fe, cas, l, v->shadow_map_size));
     }
     l->count = count;
 }
