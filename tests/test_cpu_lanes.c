@@ -154,6 +154,9 @@ TEST(laneSkyReadsEqualScalar) {
     for (uint32_t i = 7; i < 200; i++) dir[i * 3 + 1] = -1e-3f * (float)(i % 5); /* the fold */
     for (uint32_t i = 0; i < 6; i++) rough[i] = 0.2f * (float)i, ndv[i] = 0.2f * (float)i;
     rough[6] = ndv[6] = NAN;
+    /* whole batches on one roughness (one pair of specular levels on every
+       lane, looked up once) between two levels, and on the last one */
+    for (uint32_t i = 256; i < 512; i++) rough[i] = i < 384 ? 0.37f : 1.0f;
     for (uint32_t i = 0; i < SKY_N; i++) {
         _oak_sky_irradiance(sky, dir + i * 3, ref + i * 8);
         _oak_sky_specular(sky, dir + i * 3, rough[i], ref + i * 8 + 3);

@@ -117,10 +117,16 @@ static inline void lload4t(const float *const p[OAK_LANES], lf out[4]) {
     for (int c = 0; c < 4; c++) out[c] = (lf){p[0][c]};
 #endif
 }
+/* any lane set (masks are ~0 or 0, so the sign bits say it: one movmskps
+   rather than a loop over the lanes through memory) */
 static inline int lany(lm m) {
-    for (int i = 0; i < OAK_LANES; i++)
-        if (m[i]) return 1;
-    return 0;
+#if OAK_LANES == 8
+    return _mm256_movemask_ps((__m256)m) != 0;
+#elif OAK_LANES == 4
+    return _mm_movemask_ps((__m128)m) != 0;
+#else
+    return m[0] != 0;
+#endif
 }
 static inline lf ldot(const lf a[3], const lf b[3]) {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
