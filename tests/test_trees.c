@@ -12,6 +12,7 @@
 #include "oak_test.h"
 
 #include "backend_start.h"
+#include "render/stream.h"
 #include "world/terrain_internal.h"
 #include "world/tree_internal.h"
 
@@ -1089,6 +1090,152 @@ TEST(treesPlacementSuitsTheGround) {
     oak_destroy_scene(scene);
 }
 
+/* ---- the streams on a cell crossing ----------------------------------------- */
+
+static int cmp_record(const void *a, const void *b) {
+    return memcmp(a, b, sizeof(oak_instance));
+}
+
+/* Stream str's records, sorted by their bytes (the set, not the order). */
+static oak_instance *sorted_records(oak_stream *str, uint32_t *n) {
+    *n = oak_stream_count(str);
+    oak_instance *out = malloc(sizeof *out * (*n ? *n : 1));
+    if (!out) return NULL;
+    memcpy(out, oak_stream_records(str), sizeof *out * *n);
+    qsort(out, *n, sizeof *out, cmp_record);
+    return out;
+}
+
+/* Records of sorted a that sorted b lacks (a multiset difference). */
+static uint32_t records_missing(const oak_instance *a, uint32_t na, const oak_instance *b,
+                                uint32_t nb) {
+    uint32_t i = 0, j = 0, miss = 0;
+    while (i < na) {
+        int c = j < nb ? cmp_record(&a[i], &b[j]) : -1;
+        if (c == 0)
+            i++, j++;
+        else if (c < 0)
+            miss++, i++;
+        else
+            j++;
+    }
+    return miss;
+}
+
+#define XSTREAMS (OAK_TREE_SPECIES * 2)
+
+/* A forest (300 m, two variants) placed at eye B, walked away and back
+   to the cell west of B, then one cell east onto B: on that crossing each
+   stream's write log (render/stream.h) covers every record that changed
+   and writes no more records than the larger of the trees that came and
+   went, all streams together under a quarter of their records (a full
+   refill writes all); after it, and after a random walk back to B, each
+   stream holds the same set of records (bytes) as at B's first placement.
+   An update in the same cell writes nothing. */
+TEST(treesCrossingWritesOnlyNewCells) {
+    oak_scene *scene = NULL;
+    CHECK_OK(oak_make_scene(&scene));
+    if (!scene) return;
+    oak_terrain_desc td = hills();
+    oak_terrain *t = NULL;
+    CHECK_OK(oak_make_terrain(&t, scene, &td));
+    oak_forest_desc fd = {.seed = 5, .distance = 300.0f, .variants = 2};
+    oak_forest *f = NULL;
+    if (t) CHECK_OK(oak_make_forest(&f, scene, t, &fd));
+    oak_instance *ref[XSTREAMS] = {0}, *old[XSTREAMS] = {0};
+    uint32_t nref[XSTREAMS] = {0}, nold[XSTREAMS] = {0};
+    uint64_t ver[XSTREAMS] = {0};
+    const float b[3] = {40, 0, 30}, away[3] = {2500, 0, -1800}, a[3] = {40 - 64, 0, 30};
+    if (!f) goto done;
+    CHECK_OK(oak_forest_update(f, b));
+    for (uint32_t k = 0; k < XSTREAMS; k++)
+        ref[k] = sorted_records(oak_forest_stream(f, k / 2, k % 2), &nref[k]);
+    CHECK_OK(oak_forest_update(f, away));
+    CHECK_OK(oak_forest_update(f, a));
+    for (uint32_t k = 0; k < XSTREAMS; k++) {
+        oak_stream *str = oak_forest_stream(f, k / 2, k % 2);
+        nold[k] = oak_stream_count(str);
+        old[k] = malloc(sizeof *old[k] * (nold[k] ? nold[k] : 1));
+        if (old[k]) memcpy(old[k], oak_stream_records(str), sizeof *old[k] * nold[k]);
+        ver[k] = oak_stream_version(str);
+    }
+    const float a2[3] = {a[0] + 20, 5, a[2] - 20}; /* the same cell */
+    CHECK_OK(oak_forest_update(f, a2));
+    for (uint32_t k = 0; k < XSTREAMS; k++)
+        CHECK(oak_stream_version(oak_forest_stream(f, k / 2, k % 2)) == ver[k]);
+    CHECK_OK(oak_forest_update(f, b));
+    oak_forest_stats st;
+    oak_forest_get_stats(&st, f);
+    uint64_t written = 0, records = 0, moved = 0, missed = 0, over = 0, unequal = 0;
+    uint32_t most_runs = 0; /* logged writes of one stream */
+    for (uint32_t k = 0; k < XSTREAMS; k++) {
+        oak_stream *str = oak_forest_stream(f, k / 2, k % 2);
+        uint32_t n = oak_stream_count(str), ranges[256][2];
+        const oak_instance *rec = oak_stream_records(str);
+        uint32_t nr = _oak_stream_writes_since(str, ver[k], ranges, 256);
+        CHECK(nr != UINT32_MAX);
+        if (nr != UINT32_MAX && nr > most_runs) most_runs = nr;
+        uint8_t *w = calloc(n ? n : 1, 1);
+        if (!w || !old[k] || nr == UINT32_MAX) {
+            free(w);
+            continue;
+        }
+        for (uint32_t i = 0; i < nr; i++)
+            for (uint32_t x = ranges[i][0]; x < ranges[i][1] && x < n; x++) w[x] = 1;
+        uint32_t wn = 0;
+        for (uint32_t x = 0; x < n; x++) {
+            wn += w[x];
+            bool changed = x >= nold[k] || memcmp(&rec[x], &old[k][x], sizeof *rec) != 0;
+            missed += changed && !w[x];
+        }
+        uint32_t nnew;
+        oak_instance *now = sorted_records(str, &nnew);
+        qsort(old[k], nold[k], sizeof *old[k], cmp_record);
+        uint32_t came = now ? records_missing(now, nnew, old[k], nold[k]) : 0;
+        uint32_t went = now ? records_missing(old[k], nold[k], now, nnew) : 0;
+        over += wn > (came > went ? came : went);
+        unequal += !now || nnew != nref[k] || memcmp(now, ref[k], sizeof *now * nnew) != 0;
+        written += wn, records += n, moved += came + went;
+        free(now);
+        free(w);
+    }
+    fprintf(stderr,
+            "  crossing: %llu of %llu records written (%llu came or went), %llu changed "
+            "unlogged, %llu streams past the least, %llu sets unlike B's placement; %u cells "
+            "generated, at most %u logged writes a stream\n",
+            (unsigned long long)written, (unsigned long long)records, (unsigned long long)moved,
+            (unsigned long long)missed, (unsigned long long)over, (unsigned long long)unequal,
+            st.generated, most_runs);
+    CHECK(st.generated > 0 && st.dropped == 0);
+    CHECK(moved > 0 && written > 0);
+    CHECK(written * 4 < records);
+    CHECK_EQ_INT(missed, 0);
+    CHECK_EQ_INT(over, 0);
+    CHECK_EQ_INT(unequal, 0);
+    /* a random walk of whole cells and back: still B's set */
+    uint32_t seed = 7;
+    for (int i = 0; i < 12; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        float e[3] = {b[0] + 64.0f * (int)((seed >> 8) % 7 - 3), 0,
+                      b[2] + 64.0f * (int)((seed >> 16) % 7 - 3)};
+        CHECK_OK(oak_forest_update(f, e));
+    }
+    CHECK_OK(oak_forest_update(f, b));
+    unequal = 0;
+    for (uint32_t k = 0; k < XSTREAMS; k++) {
+        uint32_t nnew;
+        oak_instance *now = sorted_records(oak_forest_stream(f, k / 2, k % 2), &nnew);
+        unequal += !now || nnew != nref[k] || memcmp(now, ref[k], sizeof *now * nnew) != 0;
+        free(now);
+    }
+    CHECK_EQ_INT(unequal, 0);
+done:
+    for (uint32_t k = 0; k < XSTREAMS; k++) free(ref[k]), free(old[k]);
+    oak_destroy_forest(f);
+    oak_destroy_terrain(t);
+    oak_destroy_scene(scene);
+}
+
 /* The meadow world at the high preset's forest (OAK_FOREST_DISTANCE) holds
    100,000 trees or more; at its own default (500 m, for the CPU backend
    and CI), fewer than 40,000. */
@@ -1171,6 +1318,7 @@ int main(int argc, char **argv) {
         RUN(treesCutOutShadows);
         RUN(treesLeafCardsKeepThePicture);
         RUN(treesPlacementSuitsTheGround);
+        RUN(treesCrossingWritesOnlyNewCells);
         RUN(treesMeadowHasHundredThousand);
     }
     for (uint32_t s = 0; s < OAK_TREE_SPECIES; s++) oak_destroy_tree_species(&g_species[s]);

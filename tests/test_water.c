@@ -11,6 +11,7 @@
 
 #include "backend_start.h"
 #include "backend/cpu/cpu_internal.h"
+#include "world/water_internal.h"
 
 #define W 160
 #define H 90
@@ -149,6 +150,67 @@ TEST(waterGridMatchesTheQuery) {
     CHECK(checked > 400 && checked100 > 400);
     CHECK(worst < 3e-6);
     CHECK(worst100 < 3e-6);
+}
+
+/* The grid's displacement shares each line's sines and cosines between
+   its vertices (angle sums, world/water.c): every vertex of the default
+   grid, at the origin and 100 km out at t = 10^6 s, with and without an
+   extent box the cells fold onto, against the wave sum formed per point at
+   the same rest point and cell: positions within 2 float steps of the
+   value (the doubles differ in their last bits, the floats may round the
+   other way), normals and foam within 10^-6. */
+TEST(waterGridLinesAreThePointSum) {
+    uint64_t vertices = 0, far_pos = 0, far_nrm = 0;
+    double worst = 0, worst_n = 0;
+    for (int c = 0; c < 4; c++) {
+        oak_scene *sc = NULL;
+        CHECK_OK(oak_make_scene(&sc));
+        if (!sc) return;
+        double far = c & 1 ? 1.0e5 : 0, t = c & 1 ? 1.0e6 + 0.375 : 7.5;
+        oak_water_desc d = {.level = 2.0f, .wind_speed = 9.0f, .seed = 3};
+        if (c & 2) /* a box the grid overhangs */
+            d.extent[0] = (float)far - 60, d.extent[1] = (float)(0.5 * far) - 35,
+            d.extent[2] = (float)far + 45, d.extent[3] = (float)(0.5 * far) + 80;
+        oak_water *w = NULL;
+        CHECK_OK(oak_make_water(&w, sc, &d));
+        if (!w) {
+            oak_destroy_scene(sc);
+            return;
+        }
+        double origin[2] = {far, far * 0.5};
+        oak_water_set_origin(w, origin);
+        const float eye[3] = {-13.3f, 9.0f, 21.7f};
+        CHECK_OK(oak_water_update(w, eye, t));
+        const oak_mesh_data *m = oak_mesh_get(oak_water_mesh(w));
+        uint32_t g = OAK_WATER_GRID_CELLS + 1;
+        for (uint32_t j = 0; m && j < g; j++)
+            for (uint32_t i = 0; i < g; i++) {
+                size_t v = (size_t)j * g + i;
+                float p[3], n[3], foam;
+                _oak_water_grid_reference(w, i, j, p, n, &foam);
+                for (int k = 0; k < 3; k++) {
+                    float a = m->positions[3 * v + k],
+                          step = nextafterf(fabsf(p[k]), INFINITY) - fabsf(p[k]);
+                    worst = fmax(worst, fabs((double)a - p[k]));
+                    far_pos += fabsf(a - p[k]) > 2 * step;
+                    worst_n = fmax(worst_n, fabs((double)m->normals[3 * v + k] - n[k]));
+                    far_nrm += fabsf(m->normals[3 * v + k] - n[k]) > 1e-6f;
+                }
+                worst_n = fmax(worst_n, fabs((double)m->tangents[4 * v + 3] - foam));
+                far_nrm += fabsf(m->tangents[4 * v + 3] - foam) > 1e-6f;
+                vertices++;
+            }
+        oak_destroy_water(w);
+        oak_destroy_scene(sc);
+    }
+    fprintf(stderr,
+            "  %llu vertices: positions within %.3g m (%llu past 2 float steps), normals and foam "
+            "within %.3g (%llu past 1e-6)\n",
+            (unsigned long long)vertices, worst, (unsigned long long)far_pos, worst_n,
+            (unsigned long long)far_nrm);
+    CHECK(vertices == 4ull * (OAK_WATER_GRID_CELLS + 1) * (OAK_WATER_GRID_CELLS + 1));
+    CHECK_EQ_INT(far_pos, 0);
+    CHECK_EQ_INT(far_nrm, 0);
 }
 
 /* The depth the CPU backend draws, turned back into a world point at the
@@ -1188,6 +1250,7 @@ int main(int argc, char **argv) {
         RUN(waterWavesFollowTheSpectrum);
         RUN(waterQueryConvergesOnTheDisplacedSurface);
         RUN(waterGridMatchesTheQuery);
+        RUN(waterGridLinesAreThePointSum);
         RUN(waterCpuDepthMatchesTheQuery);
         RUN(waterUpdateMakesNoHeapCalls);
         RUN(waterBoxSettlesByDensity);

@@ -152,9 +152,14 @@ typedef struct forest_tree {
 typedef struct forest_cell {
     int64_t ix, iz;
     bool valid;
+    bool placed;  /* its trees are in the streams (each record's owner names it) */
+    bool leaving; /* this update: its trees leave the streams */
     uint32_t count;
     forest_tree *trees; /* cell_cap of them */
 } forest_cell;
+
+/* a record no tree owns (a stream's hole while an update moves records) */
+#define FOREST_HOLE UINT32_MAX
 
 struct oak_forest {
     oak_scene *scene;
@@ -170,6 +175,12 @@ struct oak_forest {
     oak_instance *scratch; /* stream_cap records, reused per stream */
     uint32_t *order;       /* wanted slot indices this update */
     forest_cell **todo;    /* cells to generate this update */
+    /* per stream, per record: its tree (slot * cell_cap + index in the
+       cell), and the stream's count as placed */
+    uint32_t *owner[OAK_TREE_SPECIES][OAK_TREE_MAX_VARIANTS];
+    uint32_t placed_count[OAK_TREE_SPECIES][OAK_TREE_MAX_VARIANTS];
+    uint32_t *holes, *dirty; /* stream_cap each, reused per stream */
+    bool overfull;           /* the last refill dropped trees: the next refills all */
     int64_t eye_cell[2];
     double origin[2];
     bool placed;
@@ -285,6 +296,10 @@ void oak_destroy_forest(oak_forest *f) {
     oak_free(f->scratch);
     oak_free(f->order);
     oak_free(f->todo);
+    for (int s = 0; s < OAK_TREE_SPECIES; s++)
+        for (int v = 0; v < OAK_TREE_MAX_VARIANTS; v++) oak_free(f->owner[s][v]);
+    oak_free(f->holes);
+    oak_free(f->dirty);
     oak_free(f);
 }
 
@@ -337,8 +352,15 @@ oak_result oak_make_forest(oak_forest **out, oak_scene *scene, oak_terrain *terr
     f->scratch = oak_alloc((size_t)f->stream_cap * sizeof *f->scratch);
     f->order = oak_alloc(slots * sizeof *f->order);
     f->todo = oak_alloc(slots * sizeof *f->todo);
+    f->holes = oak_alloc((size_t)f->stream_cap * sizeof *f->holes);
+    f->dirty = oak_alloc((size_t)f->stream_cap * sizeof *f->dirty);
+    bool owners = true;
+    for (uint32_t s = 0; s < OAK_TREE_SPECIES; s++)
+        for (uint32_t v = 0; v < d.variants; v++)
+            owners &= (f->owner[s][v] = oak_alloc((size_t)f->stream_cap * sizeof(uint32_t))) != 0;
     oak_result r = OAK_OK;
-    if (!f->cells || !f->tree_block || !f->scratch || !f->order || !f->todo)
+    if (!f->cells || !f->tree_block || !f->scratch || !f->order || !f->todo || !f->holes ||
+        !f->dirty || !owners)
         r = oak_error(OAK_ERROR_OUT_OF_MEMORY, "forest: no memory for %zu cells", slots);
     for (size_t i = 0; i < slots && !r; i++) f->cells[i].trees = f->tree_block + i * f->cell_cap;
     uint64_t start = oak_time_ns();
@@ -373,6 +395,111 @@ oak_result oak_make_forest(oak_forest **out, oak_scene *scene, oak_terrain *terr
     return OAK_OK;
 }
 
+/* Tree t of the cell at (cx, cz) in scene metres as its stream's record. */
+static void tree_record(oak_instance *rec, const forest_tree *t, double cx, double cz) {
+    rec->position[0] = (float)(cx + t->local[0]);
+    rec->position[1] = t->y;
+    rec->position[2] = (float)(cz + t->local[1]);
+    rec->scale = t->scale;
+    rec->rotation[0] = rec->rotation[2] = 0;
+    rec->rotation[1] = sinf(0.5f * t->yaw);
+    rec->rotation[3] = cosf(0.5f * t->yaw);
+    memcpy(rec->color, t->color, sizeof rec->color);
+    rec->phase = t->phase;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Stream (s, v) brought to the wanted cells by writing only the records
+   that change: the leaving cells' records become holes, the arriving
+   cells' trees (in the wanted order) fill the lowest holes and then go
+   past the count, and holes left under the new count take the stream's
+   last records. Each run of changed records is one logged write. False
+   (nothing written) when the arrivals would pass the capacity. */
+static bool stream_patch(oak_forest *f, uint32_t s, uint32_t v, uint32_t nw, const double o[2],
+                         oak_result *r) {
+    uint32_t *owner = f->owner[s][v], n = f->placed_count[s][v], nh = 0, nd = 0;
+    uint32_t arriving = 0;
+    for (uint32_t w = 0; w < nw; w++) {
+        const forest_cell *c = &f->cells[f->order[w]];
+        if (c->placed) continue;
+        for (uint32_t k = 0; k < c->count; k++)
+            arriving += c->trees[k].species == s && c->trees[k].variant == v;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (f->cells[owner[i] / f->cell_cap].leaving) f->holes[nh++] = i;
+    if ((uint64_t)n - nh + arriving > f->stream_cap) return false;
+    for (uint32_t i = 0; i < nh; i++) owner[f->holes[i]] = FOREST_HOLE;
+    uint32_t lo = 0; /* the next hole to fill, lowest first */
+    for (uint32_t w = 0; w < nw; w++) {
+        forest_cell *c = &f->cells[f->order[w]];
+        if (c->placed) continue;
+        for (uint32_t k = 0; k < c->count; k++) {
+            forest_tree *t = &c->trees[k];
+            if (t->species != s || t->variant != v) continue;
+            uint32_t at = lo < nh ? f->holes[lo++] : n++;
+            owner[at] = f->order[w] * f->cell_cap + k;
+            f->dirty[nd++] = at;
+        }
+    }
+    /* holes left: the last records move down into the lowest of them */
+    for (uint32_t hi = nh; lo < hi;) {
+        if (owner[n - 1] == FOREST_HOLE) { /* the highest hole is the last record */
+            n--, hi--;
+            continue;
+        }
+        uint32_t at = f->holes[lo++], from = --n;
+        owner[at] = owner[from];
+        f->dirty[nd++] = at;
+    }
+    qsort(f->dirty, nd, sizeof *f->dirty, cmp_u32);
+    for (uint32_t i = 0; i < nd && !*r;) {
+        uint32_t j = i;
+        do {
+            uint32_t t = owner[f->dirty[j]];
+            const forest_cell *c = &f->cells[t / f->cell_cap];
+            tree_record(&f->scratch[j - i], &f->tree_block[t],
+                        (double)c->ix * OAK_FOREST_CELL - o[0],
+                        (double)c->iz * OAK_FOREST_CELL - o[1]);
+            j++;
+        } while (j < nd && f->dirty[j] == f->dirty[j - 1] + 1);
+        *r = oak_stream_write(f->streams[s][v], f->dirty[i], f->scratch, j - i);
+        i = j;
+    }
+    if (!*r) *r = oak_stream_set_count(f->streams[s][v], n);
+    f->placed_count[s][v] = n;
+    return true;
+}
+
+/* Stream (s, v) written whole: every wanted cell's trees in the wanted
+   order, those past the capacity dropped (and counted). */
+static oak_result stream_refill(oak_forest *f, uint32_t s, uint32_t v, uint32_t nw,
+                                const double o[2]) {
+    uint32_t n = 0, *owner = f->owner[s][v];
+    for (uint32_t w = 0; w < nw; w++) {
+        forest_cell *c = &f->cells[f->order[w]];
+        double cx = (double)c->ix * OAK_FOREST_CELL - o[0],
+               cz = (double)c->iz * OAK_FOREST_CELL - o[1];
+        for (uint32_t k = 0; k < c->count; k++) {
+            forest_tree *t = &c->trees[k];
+            if (t->species != s || t->variant != v) continue;
+            if (n == f->stream_cap) {
+                f->stats.dropped++;
+                continue;
+            }
+            owner[n] = f->order[w] * f->cell_cap + k;
+            tree_record(&f->scratch[n++], t, cx, cz);
+        }
+    }
+    f->placed_count[s][v] = n;
+    oak_result r = oak_stream_write(f->streams[s][v], 0, f->scratch, n);
+    if (!r) r = oak_stream_set_count(f->streams[s][v], n);
+    return r;
+}
+
 oak_result oak_forest_update(oak_forest *f, const float eye[3]) {
     if (!f || !eye)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "oak_forest_update: NULL argument");
@@ -389,8 +516,12 @@ oak_result oak_forest_update(oak_forest *f, const float eye[3]) {
     bool rebased = origin[0] != f->origin[0] || origin[1] != f->origin[1];
     f->stats.generated = 0;
     if (f->placed && ex == f->eye_cell[0] && ez == f->eye_cell[1] && !rebased) return OAK_OK;
+    bool whole = !f->placed || rebased || f->overfull;
     f->origin[0] = origin[0], f->origin[1] = origin[1];
     f->eye_cell[0] = ex, f->eye_cell[1] = ez;
+    /* every kept cell leaves unless wanted again below as it is */
+    uint32_t slots = f->grid * f->grid;
+    for (uint32_t i = 0; i < slots; i++) f->cells[i].leaving = f->cells[i].placed;
     /* the cells whose square comes within the distance of the eye's cell */
     uint32_t nw = 0, nt = 0, g = f->grid;
     double dist2 = (double)f->desc.distance * f->desc.distance;
@@ -407,46 +538,40 @@ oak_result oak_forest_update(oak_forest *f, const float eye[3]) {
             if (!c->valid || c->ix != cx || c->iz != cz) {
                 c->ix = cx, c->iz = cz, c->valid = true;
                 f->todo[nt++] = c;
+            } else {
+                c->leaving = false; /* stays as it is (placed or not) */
             }
         }
+    /* a cell regenerated in its slot left first: placed is false from here
+       for every leaving cell (its old records are found by their owner) */
+    for (uint32_t i = 0; i < slots; i++)
+        if (f->cells[i].leaving) f->cells[i].placed = false;
     /* cells are independent and the terrain query is read-only */
     if (nt) oak_parallel_for(nt, 4, fill_cells, f);
     f->stats.generated = nt;
     f->stats.cells = nw;
     f->stats.trees = f->stats.dropped = 0;
     memset(f->stats.per_species, 0, sizeof f->stats.per_species);
-    /* one stream at a time through the scratch records, cells in a fixed order */
+    /* on a crossing each stream writes only what came and went; the first
+       placement, a rebase (every position moves) and a stream that would
+       pass its capacity write every stream whole, one at a time through the
+       scratch records, cells in the wanted order */
     oak_result r = OAK_OK;
-    for (uint32_t s = 0; s < OAK_TREE_SPECIES && !r; s++)
-        for (uint32_t v = 0; v < f->desc.variants && !r; v++) {
-            uint32_t n = 0;
-            for (uint32_t w = 0; w < nw; w++) {
-                const forest_cell *c = &f->cells[f->order[w]];
-                double cx = (double)c->ix * OAK_FOREST_CELL - origin[0],
-                       cz = (double)c->iz * OAK_FOREST_CELL - origin[1];
-                for (uint32_t k = 0; k < c->count; k++) {
-                    const forest_tree *t = &c->trees[k];
-                    if (t->species != s || t->variant != v) continue;
-                    if (n == f->stream_cap) {
-                        f->stats.dropped++;
-                        continue;
-                    }
-                    oak_instance *rec = &f->scratch[n++];
-                    rec->position[0] = (float)(cx + t->local[0]);
-                    rec->position[1] = t->y;
-                    rec->position[2] = (float)(cz + t->local[1]);
-                    rec->scale = t->scale;
-                    rec->rotation[0] = rec->rotation[2] = 0;
-                    rec->rotation[1] = sinf(0.5f * t->yaw);
-                    rec->rotation[3] = cosf(0.5f * t->yaw);
-                    memcpy(rec->color, t->color, sizeof rec->color);
-                    rec->phase = t->phase;
-                }
-            }
-            r = oak_stream_write(f->streams[s][v], 0, f->scratch, n);
-            if (!r) r = oak_stream_set_count(f->streams[s][v], n);
-            f->stats.trees += n;
-            f->stats.per_species[s] += n;
+    for (uint32_t s = 0; s < OAK_TREE_SPECIES && !whole && !r; s++)
+        for (uint32_t v = 0; v < f->desc.variants && !whole && !r; v++)
+            whole = !stream_patch(f, s, v, nw, origin, &r);
+    if (whole && !r) {
+        for (uint32_t i = 0; i < slots; i++) f->cells[i].placed = false;
+        for (uint32_t s = 0; s < OAK_TREE_SPECIES && !r; s++)
+            for (uint32_t v = 0; v < f->desc.variants && !r; v++)
+                r = stream_refill(f, s, v, nw, origin);
+        f->overfull = f->stats.dropped > 0;
+    }
+    for (uint32_t w = 0; w < nw; w++) f->cells[f->order[w]].placed = !r;
+    for (uint32_t s = 0; s < OAK_TREE_SPECIES; s++)
+        for (uint32_t v = 0; v < f->desc.variants; v++) {
+            f->stats.trees += f->placed_count[s][v];
+            f->stats.per_species[s] += f->placed_count[s][v];
         }
     f->placed = !r;
     return r;

@@ -7,6 +7,7 @@
  * device from each square's job (_oak_grass_square_job, the streams'
  * grass jobs) and the host's copy is grown only when read. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,10 +78,14 @@ struct oak_grass {
        grass jobs); the host grows its copy only when it is read */
     bool device;
     int32_t *slot_tile; /* per slot: its live tile's index, or -1 */
-    /* per slot, its square's grid of heights for the device's jobs (made at
-       the first job after the square arrived: slot_grid_ok) */
+    /* per slot, its square's grid of heights for the device's jobs (made
+       on the job pool in the update the square arrived: slot_grid_ok) */
     float *slot_grid;
     uint8_t *slot_grid_ok;
+    /* set by the first device job (a GPU backend grows the squares): from
+       then on each update makes the live squares' missing grids; a cpu or
+       null frame never asks, and no grid is made */
+    atomic_bool *jobs_asked;
     oak_grass_stats stats;
 };
 
@@ -400,7 +405,12 @@ static void grow_tiles(void *user, uint32_t begin, uint32_t end, uint32_t worker
         /* the square's finest heights once ((grid + 1)^2 noise evaluations
            against three per patch through the query) */
         int64_t gx = tl->ix * (int64_t)g->grid, gz = tl->iz * (int64_t)g->grid;
-        if (g->grid) _oak_terrain_grid(g->terrain, gx, gz, g->grid, grid);
+        const float *hg = grid;
+        if (g->grid && g->slot_grid && g->slot_grid_ok[tl->slot] &&
+            (double)g->grid == g->tile / g->cell) /* the device's, made on arrival */
+            hg = g->slot_grid + (size_t)tl->slot * GRID_FLOATS;
+        else if (g->grid)
+            _oak_terrain_grid(g->terrain, gx, gz, g->grid, grid);
         for (uint32_t b = 0; b < g->per && tl->grass_count < gs; b++)
             for (uint32_t a = 0; a < g->per && tl->grass_count < gs; a++) {
                 int64_t px = tl->ix * (int64_t)g->per + a, pz = tl->iz * (int64_t)g->per + b;
@@ -410,7 +420,7 @@ static void grow_tiles(void *user, uint32_t begin, uint32_t end, uint32_t worker
                 float lz = (b + 0.3f + 0.4f * rnd(key, 2)) * p;
                 float h, n[3], dry, lush, d;
                 double x = cx + lx - j->origin[0], z = cz + lz - j->origin[1];
-                if (g->grid && grid_ground(g, grid, gx, gz, x, z, j->origin, &h, n))
+                if (g->grid && grid_ground(g, hg, gx, gz, x, z, j->origin, &h, n))
                     d = density_rule(g, x, z, h, n, _oak_terrain_variation_at(g->terrain, x, z),
                                      &dry, &lush);
                 else
@@ -599,18 +609,13 @@ static bool slot_job(void *user, const oak_stream *s, uint32_t slot, uint32_t fi
     bool flowers = s == g->stream[1];
     int32_t t = slot < g->slots ? g->slot_tile[slot] : -1;
     if (t >= 0) {
-        /* the square's heights once per square, not once per stream and
-           device copy: 289 noise queries a square were most of a frame's
-           host time when the device regrew many squares */
-        float *grid = g->slot_grid ? g->slot_grid + (size_t)slot * GRID_FLOATS : NULL;
-        oak_grass *mg = (oak_grass *)g; /* the cache only; the square is unchanged */
-        if (grid && !g->slot_grid_ok[slot]) {
-            const gtile *q = &g->tiles[t];
-            uint32_t cells = (uint32_t)(g->tile / g->cell);
-            _oak_terrain_grid(g->terrain, q->ix * (int64_t)cells, q->iz * (int64_t)cells, cells,
-                              grid);
-            mg->slot_grid_ok[slot] = 1;
-        }
+        /* the square's heights, made on the job pool by the update
+           (oak_grass_update) once jobs are asked; read-only here (a grid
+           not made yet is evaluated by square_job, not kept) */
+        atomic_store_explicit(g->jobs_asked, true, memory_order_relaxed);
+        const float *grid = g->slot_grid && g->slot_grid_ok[slot]
+                                ? g->slot_grid + (size_t)slot * GRID_FLOATS
+                                : NULL;
         if (!square_job(g, g->tiles[t].ix, g->tiles[t].iz, slot, g->written_origin, grid, out))
             return false;
     } else {
@@ -643,6 +648,27 @@ static void host_fill(void *user, oak_stream *s) {
     grow_list(g, list, n);
     oak_free(list);
     for (int k = 0; k < 2; k++) g->stream[k]->host_stale = false;
+}
+
+/* Live squares' grids of heights for the device's jobs, made on the job
+   pool in the world's update (the same bits square_job's own
+   _oak_terrain_grid call gives): the frame's jobs only read them. */
+typedef struct grid_job {
+    oak_grass *g;
+    gtile **tiles;
+} grid_job;
+
+static void make_grids(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    grid_job *j = user;
+    oak_grass *g = j->g;
+    uint32_t cells = (uint32_t)(g->tile / g->cell);
+    for (uint32_t i = begin; i < end; i++) {
+        const gtile *q = j->tiles[i];
+        _oak_terrain_grid(g->terrain, q->ix * (int64_t)cells, q->iz * (int64_t)cells, cells,
+                          g->slot_grid + (size_t)q->slot * GRID_FLOATS);
+        g->slot_grid_ok[q->slot] = 1;
+    }
 }
 
 /* ---- make, update, destroy -------------------------------------------------- */
@@ -770,9 +796,11 @@ oak_result oak_make_grass(oak_grass **out, oak_scene *scene, oak_terrain *terrai
         size_t n = g->slots ? g->slots : 1;
         g->slot_grid = oak_alloc(sizeof *g->slot_grid * GRID_FLOATS * n);
         g->slot_grid_ok = oak_calloc(n, 1);
-        for (int k = 0; k < 2 && g->slot_grid && g->slot_grid_ok && !r; k++)
+        g->jobs_asked = oak_calloc(1, sizeof *g->jobs_asked);
+        if (g->jobs_asked) atomic_init(g->jobs_asked, false);
+        for (int k = 0; k < 2 && g->slot_grid && g->slot_grid_ok && g->jobs_asked && !r; k++)
             r = _oak_stream_set_grass(g->stream[k], g->slot_size[k], slot_job, g);
-        if (r || !g->slot_grid || !g->slot_grid_ok) {
+        if (r || !g->slot_grid || !g->slot_grid_ok || !g->jobs_asked) {
             oak_destroy_grass(g);
             return r ? r : oak_error(OAK_ERROR_OUT_OF_MEMORY, "grass: no memory for slots");
         }
@@ -795,6 +823,7 @@ void oak_destroy_grass(oak_grass *g) {
     oak_free(g->slot_tile);
     oak_free(g->slot_grid);
     oak_free(g->slot_grid_ok);
+    oak_free(g->jobs_asked);
     oak_free(g);
 }
 
@@ -896,6 +925,20 @@ oak_result oak_grass_update(oak_grass *g, const float eye[3]) {
         g->stats.grown = take;
     }
     g->stats.tiles = g->tile_count;
+    /* the device's jobs read each live square's grid of heights: made here
+       on the job pool for the squares that lack one (those that arrived) */
+    if (g->device && atomic_load_explicit(g->jobs_asked, memory_order_relaxed)) {
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < g->tile_count; i++) n += !g->slot_grid_ok[g->tiles[i].slot];
+        gtile **list = n ? oak_alloc(sizeof *list * n) : NULL;
+        if (n && !list) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "grass: no memory for grids");
+        n = 0;
+        for (uint32_t i = 0; list && i < g->tile_count; i++)
+            if (!g->slot_grid_ok[g->tiles[i].slot]) list[n++] = &g->tiles[i];
+        grid_job gj = {.g = g, .tiles = list};
+        if (n) oak_parallel_for(n, 1, make_grids, &gj);
+        oak_free(list);
+    }
     { /* the counts: every slot up to the highest in use; each slot's tile */
         uint32_t top = 0;
         for (uint32_t i = 0; i < g->slots; i++) g->slot_tile[i] = -1;

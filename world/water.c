@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "world/internal.h"
+#include "world/water_internal.h"
 
 #define TWO_PI       6.283185307179586
 #define WAVE_RATIO   0.7  /* each wave's length is this times the one before */
@@ -24,6 +25,7 @@ struct oak_water {
     uint32_t g;
     double *offset;         /* g: metres from the centre */
     double *cell;           /* g: the larger cell beside each line */
+    struct line_wave *cols; /* g x OAK_WATER_WAVES: each column's phase terms (per update) */
     float *pos, *nrm, *tan; /* tangent w: crest foam */
     double centre[2], time;
     oak_entity entity;
@@ -71,6 +73,52 @@ static void sample(const oak_water *w, double wx, double wz, double t, double ce
         s->mzz -= qak * dz * dz;
         s->gx += ak * dx;
         s->gz += ak * dz;
+    }
+}
+
+/* One grid line's share of one wave's phase: the sine and cosine of its
+   axis's term (the row's with the time and the wave's phase in it), and
+   the wave's fade at the line's cell. */
+typedef struct line_wave {
+    double s, c, fade;
+} line_wave;
+
+/* The grid's rest points are columns x rows, and a wave's phase is a
+   column's term plus a row's, so sample()'s sum at a grid point comes
+   from the two lines' sines and cosines by the angle-sum identities: no
+   trigonometry per point. The fade of the larger cell is the smaller
+   fade (smooth01 rises with the cell), the same number sample() takes. */
+static void sample_lines(const oak_water *w, const line_wave *col, const line_wave *row,
+                         wave_sample *s) {
+    memset(s, 0, sizeof *s);
+    s->mxx = s->mzz = 1.0;
+    for (uint32_t i = 0; i < OAK_WATER_WAVES; i++) {
+        double a = w->amp[i] * (col[i].fade < row[i].fade ? col[i].fade : row[i].fade);
+        if (a == 0) continue;
+        double sn = col[i].s * row[i].c + col[i].c * row[i].s;
+        double cs = col[i].c * row[i].c - col[i].s * row[i].s;
+        double dx = w->dir[i][0], dz = w->dir[i][1];
+        double qa = w->chop * a, qak = qa * w->k[i] * sn, ak = a * w->k[i] * cs;
+        s->d[0] += qa * dx * cs;
+        s->d[1] += a * sn;
+        s->d[2] += qa * dz * cs;
+        s->mxx -= qak * dx * dx;
+        s->mxz -= qak * dx * dz;
+        s->mzz -= qak * dz * dz;
+        s->gx += ak * dx;
+        s->gz += ak * dz;
+    }
+}
+
+/* Line `line`'s terms along axis `axis` (0: x, a column; 1: z, a row) at
+   world coordinate `at`; a row's carry the time's and the wave's phase. */
+static void line_terms(const oak_water *w, int axis, double at, double cell, double t,
+                       line_wave *out) {
+    for (uint32_t i = 0; i < OAK_WATER_WAVES; i++) {
+        double ph = fmod(w->k[i] * (w->dir[i][axis] * at), TWO_PI);
+        if (axis) ph += w->phase[i] - fmod(w->omega[i] * t, TWO_PI);
+        out[i].s = sin(ph), out[i].c = cos(ph);
+        out[i].fade = 1.0 - smooth01(w->lambda[i] / FADE_NEAR, w->lambda[i] / FADE_FAR, cell);
     }
 }
 
@@ -278,10 +326,11 @@ oak_result oak_make_water(oak_water **out, oak_scene *scene, const oak_water_des
         size_t nv = (size_t)w->g * w->g;
         w->offset = oak_alloc(sizeof(double) * w->g);
         w->cell = oak_alloc(sizeof(double) * w->g);
+        w->cols = oak_alloc(sizeof *w->cols * OAK_WATER_WAVES * w->g);
         w->pos = oak_alloc(sizeof(float) * 3 * nv);
         w->nrm = oak_alloc(sizeof(float) * 3 * nv);
         w->tan = oak_alloc(sizeof(float) * 4 * nv);
-        if (!w->offset || !w->cell || !w->pos || !w->nrm || !w->tan) {
+        if (!w->offset || !w->cell || !w->cols || !w->pos || !w->nrm || !w->tan) {
             oak_destroy_water(w);
             return oak_error(OAK_ERROR_OUT_OF_MEMORY, "water: out of memory for the grid");
         }
@@ -307,6 +356,7 @@ void oak_destroy_water(oak_water *w) {
     if (w->own_material) oak_destroy_material(w->material);
     oak_free(w->offset);
     oak_free(w->cell);
+    oak_free(w->cols);
     oak_free(w->pos);
     oak_free(w->nrm);
     oak_free(w->tan);
@@ -383,22 +433,34 @@ oak_result oak_water_height(const oak_water *w, double x, double z, double t, do
 
 /* ---- the grid, each frame --------------------------------------------------- */
 
+/* The grid line's world coordinate: outside the box the cells fold onto
+   its edge. */
+static double line_world(const oak_water *w, int axis, uint32_t line) {
+    double at = w->centre[axis] + w->offset[line] + w->origin[axis];
+    const float *e = w->desc.extent;
+    if (w->has_extent) at = at < e[axis] ? e[axis] : (at > e[axis + 2] ? e[axis + 2] : at);
+    return at;
+}
+
+static void column_terms(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    oak_water *w = user;
+    for (uint32_t i = begin; i < end; i++)
+        line_terms(w, 0, line_world(w, 0, i), w->cell[i], w->time, w->cols + i * OAK_WATER_WAVES);
+}
+
 static void displace_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     oak_water *w = user;
     const uint32_t g = w->g;
-    const float *e = w->desc.extent;
-    for (uint32_t j = begin; j < end; j++)
+    for (uint32_t j = begin; j < end; j++) {
+        double wz = line_world(w, 1, j);
+        line_wave row[OAK_WATER_WAVES];
+        line_terms(w, 1, wz, w->cell[j], w->time, row);
         for (uint32_t i = 0; i < g; i++) {
-            double sx = w->centre[0] + w->offset[i], sz = w->centre[1] + w->offset[j];
-            double wx = sx + w->origin[0], wz = sz + w->origin[1];
-            if (w->has_extent) { /* outside the box the cells fold onto its edge */
-                wx = wx < e[0] ? e[0] : (wx > e[2] ? e[2] : wx);
-                wz = wz < e[1] ? e[1] : (wz > e[3] ? e[3] : wz);
-            }
-            double cell = w->cell[i] > w->cell[j] ? w->cell[i] : w->cell[j];
+            double wx = line_world(w, 0, i);
             wave_sample s;
-            sample(w, wx, wz, w->time, cell, &s);
+            sample_lines(w, w->cols + i * OAK_WATER_WAVES, row, &s);
             float *v = w->pos + 3 * ((size_t)j * g + i);
             v[0] = (float)(wx - w->origin[0] - w->centre[0] + s.d[0]);
             v[1] = (float)s.d[1];
@@ -408,6 +470,19 @@ static void displace_rows(void *user, uint32_t begin, uint32_t end, uint32_t wor
             tg[0] = 1, tg[1] = tg[2] = 0;
             tg[3] = (float)(1.0 - smooth01(OAK_WATER_CREST_FOAM, OAK_WATER_CREST_CLEAR, jac));
         }
+    }
+}
+
+void _oak_water_grid_reference(const oak_water *w, uint32_t i, uint32_t j, float pos[3],
+                               float nrm[3], float *foam) {
+    double wx = line_world(w, 0, i), wz = line_world(w, 1, j);
+    wave_sample s;
+    sample(w, wx, wz, w->time, w->cell[i] > w->cell[j] ? w->cell[i] : w->cell[j], &s);
+    pos[0] = (float)(wx - w->origin[0] - w->centre[0] + s.d[0]);
+    pos[1] = (float)s.d[1];
+    pos[2] = (float)(wz - w->origin[1] - w->centre[1] + s.d[2]);
+    double jac = normal_of(&s, nrm);
+    *foam = (float)(1.0 - smooth01(OAK_WATER_CREST_FOAM, OAK_WATER_CREST_CLEAR, jac));
 }
 
 /* The scene's environment learns the water's volume, in scene coordinates. */
@@ -440,6 +515,7 @@ oak_result oak_water_update(oak_water *w, const float eye[3], double seconds) {
        exactly where the entity stands */
     w->centre[0] = (double)(float)(floor(eye[0] / step + 0.5) * step);
     w->centre[1] = (double)(float)(floor(eye[2] / step + 0.5) * step);
+    oak_parallel_for(w->g, 32, column_terms, w);
     oak_parallel_for(w->g, 8, displace_rows, w);
     oak_result r = oak_mesh_update_vertices(w->mesh, w->g * w->g, w->pos, w->nrm, w->tan);
     if (r) return r;

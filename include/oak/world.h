@@ -470,8 +470,9 @@ oak_result oak_make_forest(oak_forest **out, oak_scene *scene, oak_terrain *terr
 void oak_destroy_forest(oak_forest *forest);
 /* Each frame after the terrain's update (and the water's origin), eye in
  * scene coordinates: generates the cells that came within the distance (on
- * the job pool), and rewrites the streams when the eye changed cell or the
- * terrain rebased. */
+ * the job pool); when the eye changed cell, writes only the records of the
+ * cells that came and went (the streams' order changes, their set is a
+ * whole refill's), and every record when the terrain rebased. */
 oak_result oak_forest_update(oak_forest *forest, const float eye[3]);
 void oak_forest_get_stats(oak_forest_stats *out, const oak_forest *forest);
 /* The species' assets (species < OAK_TREE_SPECIES), for tools and tests. */
