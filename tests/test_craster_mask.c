@@ -9,8 +9,9 @@
  * each covered pixel agree on at least 99% of them, the covered counts
  * within 1%; the same with a single-level texture, whose difference from
  * the mipped one's is the share the analytic uv derivatives change; the
- * picture meets the parity rule against the CPU's; the cards' shadows in
- * the cascade atlas agree texel for texel as test_craster's. */
+ * picture meets the parity rule against the hardware's and is no further
+ * from the CPU's than the hardware's; the cards' shadows
+ * in the cascade atlas agree texel for texel as test_craster's. */
 #include "oak_test.h"
 
 #include "backend/gpu/craster.h"
@@ -285,52 +286,68 @@ TEST(idsMatchHardware) {
     CHECK(mipped - flat <= 0.01);
 }
 
-/* The 4 x 4 block means of two W x H RGBA8 frames within 2/255 (DESIGN.md's
-   rule for sub-pixel foliage) on 99.5% of their channels. */
-static void block_parity(const char *what, const uint8_t *a, const uint8_t *b) {
+/* The share of two W x H RGBA8 frames' channels within 2/255: per pixel
+   (`block` 1) or of their 4 x 4 block means (4: DESIGN.md's measure for
+   sub-pixel foliage). */
+static double within(const uint8_t *a, const uint8_t *b, int block) {
     size_t n = 0, ok = 0;
-    for (int by = 0; by < H / 4; by++)
-        for (int bx = 0; bx < W / 4; bx++)
+    for (int by = 0; by < H / block; by++)
+        for (int bx = 0; bx < W / block; bx++)
             for (int c = 0; c < 4; c++) {
                 int sa = 0, sb = 0;
-                for (int y = 0; y < 4; y++)
-                    for (int x = 0; x < 4; x++) {
-                        size_t i = ((size_t)(by * 4 + y) * W + (size_t)(bx * 4 + x)) * 4 + c;
+                for (int y = 0; y < block; y++)
+                    for (int x = 0; x < block; x++) {
+                        size_t i = ((size_t)(by * block + y) * W + (size_t)(bx * block + x)) * 4 +
+                                   (size_t)c;
                         sa += a[i], sb += b[i];
                     }
-                n++, ok += abs(sa - sb) <= 2 * 16;
+                n++, ok += abs(sa - sb) <= 2 * block * block;
             }
-    double within = (double)ok / (double)n;
-    fprintf(stderr, "  %s: 4x4 block means %.4f within 2/255\n", what, within);
-    CHECK(within >= 0.995);
+    return (double)ok / (double)n;
 }
 
-TEST(pictureMatchesCpu) {
-    static scene s;
-    static uint8_t a[W * H * 4], b[W * H * 4];
-    scene_init(&s, true);
-    if (!s.streams[1]) goto out;
-    setenv("OAK_CRASTER", "all", 1);
-    g_bands = g_shadow_bands = -1;
+/* One frame's picture of a fresh renderer under OAK_CRASTER=mode. */
+static bool picture(scene *s, const char *mode, uint8_t *px) {
+    setenv("OAK_CRASTER", mode, 1);
     oak_renderer *r = NULL;
     oak_renderer_desc d = {.backend = g_backend, .width = W, .height = H, .shadow_map_size = 512};
     CHECK_OK(oak_make_renderer(&r, &d));
-    if (r && oak_test_cpu_picture(&s.in, 1, W, H, a)) {
-        CHECK_OK(oak_renderer_draw(r, &s.in));
-        CHECK_OK(oak_renderer_read_pixels(r, b, sizeof b));
-        char label[64];
-        snprintf(label, sizeof label, "cut-out cards cpu vs %s (compute)", g_backend);
-        block_parity(label, a, b);
-        /* the per-pixel share, stated */
-        size_t same = 0;
-        for (size_t i = 0; i < sizeof a; i++) same += abs((int)a[i] - (int)b[i]) <= 2;
-        fprintf(stderr, "  %s: per pixel %.4f of channels within 2/255\n", label,
-                (double)same / (double)sizeof a);
-    }
-    if (r) oak_destroy_renderer(r);
+    bool ok = r && oak_renderer_draw(r, &s->in) == OAK_OK &&
+              oak_renderer_read_pixels(r, px, (size_t)W * H * 4) == OAK_OK;
+    CHECK(ok);
+    oak_destroy_renderer(r);
+    unsetenv("OAK_CRASTER");
+    return ok;
+}
+
+/* The picture with every band in compute against the hardware's, under the
+   parity rule per pixel; and against the CPU's, no further from it than the
+   hardware's own picture is, per pixel and in 4 x 4 block means (the CPU's
+   cutout differs from both GPUs' along the cut edges alike, below the
+   rule: the figures are printed). */
+TEST(pictureMatchesCpu) {
+    static scene s;
+    static uint8_t cpu[W * H * 4], off[W * H * 4], all[W * H * 4];
+    scene_init(&s, true);
+    if (!s.streams[1]) goto out;
+    g_bands = g_shadow_bands = -1;
+    bool made = oak_test_cpu_picture(&s.in, 1, W, H, cpu) && picture(&s, "off", off) &&
+                picture(&s, "all", all);
+    CHECK(made);
     CHECK_EQ_INT(g_bands, 4);
     CHECK(g_shadow_bands >= 4); /* the cards' shadows in compute too */
-    unsetenv("OAK_CRASTER");
+    if (!made) goto out;
+    double px[3] = {within(cpu, off, 1), within(cpu, all, 1), within(off, all, 1)};
+    double bl[3] = {within(cpu, off, 4), within(cpu, all, 4), within(off, all, 4)};
+    fprintf(stderr,
+            "  %s: within 2/255 per pixel / 4x4 block means: cpu vs hardware %.4f / %.4f, cpu "
+            "vs compute %.4f / %.4f, hardware vs compute %.4f / %.4f\n",
+            g_backend, px[0], bl[0], px[1], bl[1], px[2], bl[2]);
+    char label[64];
+    snprintf(label, sizeof label, "cut-out cards hardware vs compute on %s", g_backend);
+    oak_test_parity(label, off, all, W, H); /* per pixel: 0.9976 on lavapipe */
+    CHECK(bl[1] >= bl[0] - 0.005);
+    CHECK(px[1] >= px[0] - 0.005);
 out:
     scene_free(&s);
 }
