@@ -8,7 +8,10 @@
 // corners are the hardware's; then the pixel centres inside by exact integer
 // edge functions with the top-left rule (framebuffer y down), depth z / w
 // interpolated in screen space, and per pixel atomicMax(depth bits << 32 |
-// item) into OAK_B_CRASTER_DEPTH (reversed-Z: the nearest wins). GL has no
+// item) into OAK_B_CRASTER_DEPTH (reversed-Z: the nearest wins); on a MASK
+// band only the pixels its material's cutout keeps (common/mask.glsl's rule,
+// uv perspective-correct from the corners, the level from the triangle's
+// analytic uv derivatives: common/craster.glsl oak_craster_cut_out). GL has no
 // 64-bit atomics on llvmpipe (nor NV_shader_atomic_int64 in general): there
 // it runs twice over the same triangles, the depth step atomicMax-ing the
 // pixel's high word, then the item step atomicMax-ing its low word where
@@ -50,6 +53,9 @@ void main() {
     ivec2 size = ivec2(craster_head.yz);
     vec2 fsize = vec2(size);
     vec2 shift = vec2(view.taa.x, -view.taa.y);
+    // a MASK band (the material the band's LOD draws in): its cutout per pixel
+    uint mi = oak_stream_material(s, a.y);
+    bool masked = materials[mi].mode.x == 2.0;
     // g0 is the work group's (uniform, so every invocation meets the barriers)
     for (uint g0 = gl_WorkGroupID.x * 64u; g0 < n; g0 += stride) {
         uint i = g0 + lid;
@@ -57,38 +63,48 @@ void main() {
         if (i >= n) continue;
         uint t = i - i / tris * tris;
         ivec2 v[3];
-        float z[3];
+        float z[3], w[3];
+        uint vi[3];
         bool keep = true;
         for (uint j = 0u; j < 3u; j++) {
-            vec4 c = view.view_proj * (world * positions[indices[m.x + t * 3u + j] + m.y]);
+            uint k = indices[m.x + t * 3u + j] + m.y;
+            vec4 c = view.view_proj * (world * positions[k]);
             // oak_snap's grid (common/snap.glsl), in 1/16 pixels, y down
             vec2 q = (c.xy / c.w * 0.5 + 0.5) * fsize + shift;
             keep = keep && c.w > 0.0 && all(lessThan(abs(q), vec2(OAK_GPU_CRASTER_GUARD)));
             q = roundEven(q * 16.0);
             OAK_PUT3(v, j, ivec2(int(q.x), size.y * 16 - int(q.y)));
             OAK_PUT3(z, j, c.z / c.w);
+            OAK_PUT3(w, j, c.w);
+            OAK_PUT3(vi, j, k);
         }
         if (!keep) continue;
         // front faces wind clockwise in y-down pixels (counter-clockwise in
         // clip space through the flipped viewport): a negative area here
-        ivec2 lo, hi;
+        ivec2 lo, hi, v1 = v[1];
         int64_t b[3];
         float inv;
-        if (!oak_craster_setup(v, z, m.w != 0u, size, lo, hi, b, inv)) continue;
+        if (!oak_craster_setup(v, z, (m.w & 1u) != 0u, size, lo, hi, b, inv)) continue;
+        oak_craster_cut cut = oak_craster_cut_setup(masked, mi, v, v[1] != v1, vi, w);
         uint64_t item = uint64_t(base + i);
         for (int y = lo.y; y <= hi.y; y++)
             for (int x = lo.x; x <= hi.x; x++) {
-                float d = oak_craster_depth(v, z, b, inv, x, y);
+                vec3 e;
+                float d = oak_craster_depth(v, z, b, inv, x, y, e);
                 if (d < 0.0 || d > 1.0) continue;
                 uint at = uint(y) * uint(size.x) + uint(x);
+                // the cutout only where the sample would win: a lost one
+                // changes nothing, cut or not
 #ifdef OAK_VULKAN_GLSL
                 uint64_t key = (uint64_t(floatBitsToUint(d)) << 32) | item;
-                if (craster_depth[at] < key) atomicMax(craster_depth[at], key);
+                if (craster_depth[at] < key && !(masked && oak_craster_cut_out(cut, e)))
+                    atomicMax(craster_depth[at], key);
 #else
                 uint bits = floatBitsToUint(d);
                 if (oak_craster_step == 0u) {
-                    if (craster_words[at * 2u + 1u] < bits) atomicMax(craster_words[at * 2u + 1u], bits);
-                } else if (craster_words[at * 2u + 1u] == bits) {
+                    if (craster_words[at * 2u + 1u] < bits && !(masked && oak_craster_cut_out(cut, e)))
+                        atomicMax(craster_words[at * 2u + 1u], bits);
+                } else if (craster_words[at * 2u + 1u] == bits && !(masked && oak_craster_cut_out(cut, e))) {
                     atomicMax(craster_words[at * 2u], uint(item));
                 }
 #endif

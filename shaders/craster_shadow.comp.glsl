@@ -15,7 +15,9 @@
 // texel atomicMax of the depth bits (reversed-Z: the nearest caster wins)
 // into the texel's region of OAK_B_CRASTER_SHADOW: a region per cascade and
 // kind (static casters, movers), so the static layer never takes a mover.
-// Depth only, so one 32-bit atomic on both GPUs.
+// Depth only, so one 32-bit atomic on both GPUs. A MASK band's texels only
+// where its cutout keeps them, as craster.comp's pixels (the texel grid the
+// hardware's derivatives step over is the same map's).
 #extension GL_GOOGLE_include_directive : require
 #if defined(OAK_VULKAN_GLSL)
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
@@ -49,6 +51,9 @@ void main() {
     float fsize = float(size);
     uint base = region * uint(size) * uint(size);
     mat4 vp = view.shadow_view_proj[cascade];
+    // a MASK band (the material the band's LOD draws in): its cutout per texel
+    uint mi = oak_stream_material(s, a.y);
+    bool masked = materials[mi].mode.x == 2.0;
     // g0 is the work group's (uniform, so every invocation meets the barriers)
     for (uint g0 = gl_WorkGroupID.x * 64u; g0 < n; g0 += stride) {
         uint i = g0 + lid;
@@ -56,29 +61,37 @@ void main() {
         if (i >= n) continue;
         uint t = i - i / tris * tris;
         ivec2 v[3];
-        float z[3];
+        float z[3], w[3];
+        uint vi[3];
         bool keep = true;
         for (uint j = 0u; j < 3u; j++) {
-            vec4 c = vp * (world * positions[indices[m.x + t * 3u + j] + m.y]);
+            uint k = indices[m.x + t * 3u + j] + m.y;
+            vec4 c = vp * (world * positions[k]);
             // oak_snap's grid (common/snap.glsl) in the cascade's map, 1/16 texels
             vec2 q = (c.xy / c.w * 0.5 + 0.5) * fsize;
             keep = keep && c.w > 0.0 && all(lessThan(abs(q), vec2(OAK_GPU_CRASTER_GUARD)));
             q = roundEven(q * 16.0);
             OAK_PUT3(v, j, ivec2(q));
             OAK_PUT3(z, j, c.z / c.w);
+            OAK_PUT3(w, j, c.w);
+            OAK_PUT3(vi, j, k);
         }
         if (!keep) continue;
-        ivec2 lo, hi; // both faces (casters are two-sided)
+        ivec2 lo, hi, v1 = v[1]; // both faces (casters are two-sided)
         int64_t b[3];
         float inv;
         if (!oak_craster_setup(v, z, false, ivec2(size), lo, hi, b, inv)) continue;
+        oak_craster_cut cut = oak_craster_cut_setup(masked, mi, v, v[1] != v1, vi, w);
         for (int y = lo.y; y <= hi.y; y++)
             for (int x = lo.x; x <= hi.x; x++) {
-                float d = oak_craster_depth(v, z, b, inv, x, y);
+                vec3 e;
+                float d = oak_craster_depth(v, z, b, inv, x, y, e);
                 if (!(d > 0.0) || d > 1.0) continue; // 0 is the cleared map: nothing to add
                 uint at = base + uint(y) * uint(size) + uint(x);
                 uint bits = floatBitsToUint(d);
-                if (craster_texels[at] < bits) atomicMax(craster_texels[at], bits);
+                // the cutout only where the caster would win (as craster.comp)
+                if (craster_texels[at] < bits && !(masked && oak_craster_cut_out(cut, e)))
+                    atomicMax(craster_texels[at], bits);
             }
     }
 }

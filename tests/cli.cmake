@@ -241,12 +241,12 @@ oak_cli_test(cliBenchCountsMeshlets
              ARGS "bench|--backend|cpu|--size|64x36|--frames|2|--warmup|0|--json"
              EXIT 0 OUT "\"meshlets\": {\"on\": true, \"tested\": [1-9][0-9]*, \"culled_frustum\": [0-9]+, \"culled_cone\": [0-9]+, \"triangles_kept\": [1-9][0-9]*, \"culled_lod\": [0-9]+, \"culled_occluded\": [0-9]+, \"triangles_pass1\": [0-9]+, \"overflow_triangles\": [0-9]+, \"fallback_draws\": 0, \"shadow_triangles\": [0-9]+}")
 
-# the GPUs say which shadow bands their compute raster takes
+# the GPUs say which shadow bands their compute raster takes, MASK ones too
 # (docs/ARCHITECTURE.md "Compute rasterization", "The cascades"); Vulkan's
 # feature lines are indented 6, GL's report 4
 function(oak_cli_shadow_craster_test gpu name indent)
   oak_cli_test(cliInfoSays${name}ShadowComputeRaster ARGS "info" EXIT 0
-               OUT "  ${gpu}: available\n.*\n${indent}shadow compute raster: stream bands whose triangles are at most 4 of a cascade's texels across \\(OAK_CRASTER=on")
+               OUT "  ${gpu}: available\n.*\n${indent}shadow compute raster: stream bands whose triangles are at most 4 of a cascade's texels across \\(OAK_CRASTER=on, OAK_CRASTER_PIXELS\\): opaque and MASK \\(cut-out\\) bands, rigid")
   set_tests_properties(cliInfoSays${name}ShadowComputeRaster PROPERTIES LABELS "cli;${gpu}")
 endfunction()
 if(OAK_HAVE_VULKAN)

@@ -23,7 +23,7 @@ void _oak_gl_report(const _oak_gl_context *c, char *report, size_t size) {
         "textures: 2D arrays by size class, %d layers, %d px edge\n"
         "draws: multi-draw indirect, vertex pulling from one pool%s\n"
         "indirect counts: %s\n"
-        "64-bit integers: %s\n"
+        "64-bit integers: %s%s%s\n"
         "shadow compute raster: %s\n"
         "bindless textures: %s (path: texture arrays by size class)\n"
         "gpu timers: %s\n"
@@ -46,6 +46,8 @@ void _oak_gl_report(const _oak_gl_context *c, char *report, size_t size) {
               "steps, not under Hi-Z)"
             : "yes -> compute raster of small stream triangles (OAK_CRASTER=on, 32-bit "
               "atomics in two steps, not under Hi-Z)",
+        c->has_int64 && _oak_craster_mode_get() != OAK_CRASTER_MODE_OFF ? ": " : "",
+        c->has_int64 && _oak_craster_mode_get() != OAK_CRASTER_MODE_OFF ? _oak_craster_kinds() : "",
         _oak_craster_shadow_words(c->has_int64, "ARB_gpu_shader_int64"),
         c->has_bindless ? "available" : "no", c->has_timer_query ? "yes" : "no",
         _oak_gl_shared_count());

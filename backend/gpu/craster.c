@@ -23,6 +23,16 @@ const char *_oak_craster_mode_name(_oak_craster_mode m) {
     return m == OAK_CRASTER_MODE_OFF ? "off" : m == OAK_CRASTER_MODE_ALL ? "all" : "on";
 }
 
+bool _oak_craster_mask_get(void) {
+    const char *e = getenv("OAK_CRASTER_MASK");
+    if (!e || !*e || !strcmp(e, "on")) return true;
+    if (!strcmp(e, "off")) return false;
+    static bool warned;
+    if (!warned) oak_log_warn("OAK_CRASTER_MASK=%s: expected off or on; reading on", e);
+    warned = true;
+    return true;
+}
+
 float _oak_craster_pixels(void) {
     const char *e = getenv("OAK_CRASTER_PIXELS");
     if (e && *e) {
@@ -52,6 +62,11 @@ bool _oak_craster_shadow_small(const oak_shadow_cascade *c, float radius, uint32
     return 2 * radius / sqrtf((float)triangles) / c->texel_world <= pixels;
 }
 
+const char *_oak_craster_kinds(void) {
+    return _oak_craster_mask_get() ? "opaque and MASK (cut-out) bands"
+                                   : "opaque bands only (OAK_CRASTER_MASK=off)";
+}
+
 const char *_oak_craster_shadow_words(bool has_int64, const char *what) {
     static char words[320];
     _oak_craster_mode m = _oak_craster_mode_get();
@@ -61,23 +76,29 @@ const char *_oak_craster_shadow_words(bool has_int64, const char *what) {
         snprintf(words, sizeof words, "none (OAK_CRASTER=off)");
     else if (m == OAK_CRASTER_MODE_ALL)
         snprintf(words, sizeof words,
-                 "every stream band it can take into each cascade (OAK_CRASTER=all): opaque, "
-                 "rigid, before a card; depth only, the lamp atlas on the hardware");
+                 "every stream band it can take into each cascade (OAK_CRASTER=all): %s, "
+                 "rigid, before a card; depth only, the lamp atlas on the hardware",
+                 _oak_craster_kinds());
     else
         snprintf(words, sizeof words,
                  "stream bands whose triangles are at most %g of a cascade's texels across "
-                 "(OAK_CRASTER=on, OAK_CRASTER_PIXELS): opaque, rigid, before a card; depth "
+                 "(OAK_CRASTER=on, OAK_CRASTER_PIXELS): %s, rigid, before a card; depth "
                  "only, the lamp atlas on the hardware",
-                 (double)_oak_craster_pixels());
+                 (double)_oak_craster_pixels(), _oak_craster_kinds());
     return words;
 }
 
-/* LOD k of stream s as a band both plans may take (opaque, rigid, drawn
-   from the lists, before a card): its triangles, its mesh's first index
-   and base vertex; 0 triangles when it is none. */
-static uint32_t band(const _oak_craster_streams *in, uint32_t s, uint32_t k, uint32_t mesh[3]) {
+/* LOD k of stream s as a band both plans may take (opaque, or MASK unless
+   `mask` is false; rigid, drawn from the lists, before a card): its
+   triangles, its mesh's first index and base vertex; 0 triangles when it
+   is none. A card (impostor_lod) needs a pose bank, so a posed stream's
+   rule already leaves it out: it turns to the eye per instance, not
+   rigid. A stream whose LOD meshes are cards (the trees') is rigid. */
+static uint32_t band(const _oak_craster_streams *in, uint32_t s, uint32_t k, bool mask,
+                     uint32_t mesh[3]) {
     const oak_render_stream *rs = &in->v->streams[s];
-    if (in->group[s] > 1 || !in->heads[s].info[0] || rs->pose_bank) return 0;
+    uint32_t g = in->group[s];
+    if (g > 3 || (g > 1 && !mask) || !in->heads[s].info[0] || rs->pose_bank) return 0;
     if (k >= rs->lod_count || (rs->impostor_lod && k >= rs->impostor_lod)) return 0;
     if (!oak_mesh_get(rs->lods[k]) || !in->mesh(in->user, rs->lods[k], mesh)) return 0;
     return mesh[0] / 3;
@@ -88,13 +109,14 @@ uint32_t _oak_craster_plan(const _oak_craster_streams *in, uint32_t width, uint3
                            uint64_t *most) {
     _oak_craster_mode mode = _oak_craster_mode_get();
     float pixels = _oak_craster_pixels();
+    bool mask = _oak_craster_mask_get();
     uint32_t n = 0;
     uint64_t item = 0;
     *most = 0;
     for (uint32_t s = 0; s < in->count; s++)
         for (uint32_t k = 0; k < OAK_STREAM_LODS; k++) {
             const oak_render_stream *rs = &in->v->streams[s];
-            uint32_t m[3], tris = band(in, s, k, m);
+            uint32_t m[3], tris = band(in, s, k, mask, m);
             if (!tris ||
                 !_oak_craster_small(in->v, rs, k, in->heads[s].bounds[k][3], tris, pixels, mode))
                 continue;
@@ -104,7 +126,7 @@ uint32_t _oak_craster_plan(const _oak_craster_streams *in, uint32_t width, uint3
             table[1 + 2 * n][2] = tris, table[1 + 2 * n][3] = (uint32_t)item;
             table[2 + 2 * n][0] = m[1], table[2 + 2 * n][1] = m[2];
             table[2 + 2 * n][2] = in->heads[s].info[3] + k * 5; /* the camera's command */
-            table[2 + 2 * n][3] = in->group[s] == 0;
+            table[2 + 2 * n][3] = (in->group[s] & 1u) == 0;     /* single-sided */
             item += items;
             *most = items > *most ? items : *most;
             lods[s] |= (uint8_t)(1u << k);
@@ -121,6 +143,7 @@ uint32_t _oak_craster_shadow_plan(const _oak_craster_streams *in,
                                   uint32_t *regions, uint64_t *most) {
     _oak_craster_mode mode = _oak_craster_mode_get();
     float pixels = _oak_craster_pixels();
+    bool mask = _oak_craster_mask_get();
     uint32_t n = 0;
     *most = 0;
     for (uint32_t c = 0; c < cascades; c++)
@@ -131,7 +154,7 @@ uint32_t _oak_craster_shadow_plan(const _oak_craster_streams *in,
             if (c >= h->draw[3] || (mover ? !plans[c].draw_movers : !plans[c].draw_static))
                 continue;
             for (uint32_t k = 0; k < OAK_STREAM_LODS; k++) {
-                uint32_t m[3], tris = band(in, s, k, m);
+                uint32_t m[3], tris = band(in, s, k, mask, m);
                 if (!tris || !_oak_craster_shadow_small(&in->v->cascades[c], h->bounds[k][3], tris,
                                                         pixels, mode))
                     continue;

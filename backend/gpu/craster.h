@@ -19,6 +19,10 @@ typedef enum _oak_craster_mode {
    warns once and reads as on). */
 _oak_craster_mode _oak_craster_mode_get(void);
 const char *_oak_craster_mode_name(_oak_craster_mode m);
+/* OAK_CRASTER_MASK in the environment: whether MASK (cut-out) bands may
+   go to compute (unset or on: yes; off: opaque bands only; anything else
+   warns once and reads as on). */
+bool _oak_craster_mask_get(void);
 /* OAK_CRASTER_PIXELS in the environment (a positive number), else the
    config constant of that name. */
 float _oak_craster_pixels(void);
@@ -36,10 +40,10 @@ bool _oak_craster_small(const oak_render_view *v, const oak_render_stream *rs, u
 bool _oak_craster_shadow_small(const oak_shadow_cascade *c, float radius, uint32_t triangles,
                                float pixels, _oak_craster_mode m);
 /* What a backend's instcull pass left that the plans read: the view, its
-   instcull heads, each stream's group (> 1: masked or not drawn from the
-   lists) and mover flag, the streams taken, and the backend's LOD meshes:
-   mesh() gives a mesh's index count, first index and base vertex (false:
-   none on the backend). */
+   instcull heads, each stream's group (bit 0 double-sided, bit 1 MASK,
+   above 3: not drawn from the lists) and mover flag, the streams taken, and the backend's LOD
+   meshes: mesh() gives a mesh's index count, first index and base vertex (false: none on the
+   backend). */
 typedef struct _oak_craster_streams {
     const oak_render_view *v;
     const oak_gpu_instcull *heads;
@@ -50,7 +54,8 @@ typedef struct _oak_craster_streams {
     void *user;
 } _oak_craster_streams;
 /* The camera's plan (oak_gpu.h "Compute rasterization"): the bands of the
-   opaque, rigid streams drawn from the lists, before a card, that
+   opaque or MASK (_oak_craster_mask_get), rigid streams drawn from the
+   lists, before a card, that
    _oak_craster_small takes, into table (1 + 2 bands rows, the first the
    count and the target's width x height), their LODs' bits in lods (set,
    never cleared), the most items of one band in *most; items counted
@@ -70,6 +75,9 @@ uint32_t _oak_craster_shadow_plan(const _oak_craster_streams *in,
                                   uint32_t size, uint32_t (*table)[4],
                                   uint8_t lods[OAK_MAX_CASCADES][OAK_STREAM_MAX_PER_VIEW],
                                   uint32_t *regions, uint64_t *most);
+/* `oak info`'s words for the kinds of band that may go: opaque and MASK,
+   or opaque only (OAK_CRASTER_MASK=off). */
+const char *_oak_craster_kinds(void);
 /* `oak info`'s words for the cascades' compute raster: which bands go and
    why, or why none (`has_int64` false: the edge functions' 64-bit
    integers, named `what`). */

@@ -384,7 +384,8 @@ oak_result _oak_vk_probe(char *report, size_t size) {
                                    : "Hi-Z occlusion draws in place (instance count 0 or 1)");
         bool craster = c.int64 && c.int64_atomics;
         _oak_craster_mode mode = _oak_craster_mode_get();
-        OAK_VK_REPORT("  64-bit atomics: %s -> %s\n", c.int64_atomics ? "yes" : "no",
+        bool craster_on = craster && mode != OAK_CRASTER_MODE_OFF;
+        OAK_VK_REPORT("  64-bit atomics: %s -> %s%s%s\n", c.int64_atomics ? "yes" : "no",
                       !craster ? "hardware raster (the compute raster needs shaderInt64 and "
                                  "64-bit buffer atomics)"
                       : mode == OAK_CRASTER_MODE_OFF ? "hardware raster (OAK_CRASTER=off)"
@@ -392,7 +393,8 @@ oak_result _oak_vk_probe(char *report, size_t size) {
                           ? "compute raster of every stream band it can take (OAK_CRASTER=all, "
                             "not under Hi-Z)"
                           : "compute raster of small stream triangles (OAK_CRASTER=on, not "
-                            "under Hi-Z)");
+                            "under Hi-Z)",
+                      craster_on ? ": " : "", craster_on ? _oak_craster_kinds() : "");
         OAK_VK_REPORT("  shadow compute raster: %s\n",
                       _oak_craster_shadow_words(craster, "shaderInt64 and 64-bit buffer atomics"));
         OAK_VK_REPORT("  mesh shaders: %s -> vertex pulling in a vertex shader\n",

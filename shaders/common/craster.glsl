@@ -2,6 +2,8 @@
 // docs/ARCHITECTURE.md "Compute rasterization"), for 64-bit integers.
 #ifndef OAK_CRASTER_GLSL
 #define OAK_CRASTER_GLSL
+#define OAK_MASK_COMPUTE
+#include "common/mask.glsl"
 
 // A top-left edge (after the winding is made positive, y down) takes the
 // samples on it; any other needs them strictly inside.
@@ -64,11 +66,61 @@ bool oak_craster_setup(inout ivec2 v[3], inout float z[3], bool cull, ivec2 size
 }
 
 // The set-up triangle's depth at pixel (x, y)'s centre, -1 where it does
-// not cover it (the top-left rule).
-float oak_craster_depth(ivec2 v[3], float z[3], int64_t b[3], float inv, int x, int y) {
+// not cover it (the top-left rule); e: its edge functions there (e[k]
+// weighs corner k, in 1/256 pixel^2), for the cutout's uv.
+float oak_craster_depth(ivec2 v[3], float z[3], int64_t b[3], float inv, int x, int y, out vec3 e) {
     ivec2 c = ivec2(x * 16 + 8, y * 16 + 8);
     int64_t w0 = oak_edge(v[1], v[2], c), w1 = oak_edge(v[2], v[0], c), w2 = oak_edge(v[0], v[1], c);
+    e = vec3(float(w0), float(w1), float(w2));
     if (w0 + b[0] < int64_t(0) || w1 + b[1] < int64_t(0) || w2 + b[2] < int64_t(0)) return -1.0;
-    return (float(w0) * z[0] + float(w1) * z[1] + float(w2) * z[2]) * inv;
+    return (e.x * z[0] + e.y * z[1] + e.z * z[2]) * inv;
+}
+
+// A MASK band's triangle for its cutout (common/mask.glsl): the corners'
+// uv sets u, vertex alphas a and 1 / clip w iw, in the set-up's order, and
+// the edge functions' steps per pixel ex (x + 1) and ey (the next row).
+struct oak_craster_cut {
+    vec4 u[3];
+    vec3 a, iw, ex, ey;
+    uint material;
+};
+
+// The cut's set-up from the corners v after oak_craster_setup (so in its
+// order: `flip` when it swapped corners 1 and 2), their pool vertices vi
+// and clip w; all zero (and no load) when the band is not `masked`.
+oak_craster_cut oak_craster_cut_setup(bool masked, uint material, ivec2 v[3], bool flip, uint vi[3], float w[3]) {
+    oak_craster_cut k;
+    k.material = material;
+    if (!masked) {
+        k.u[0] = k.u[1] = k.u[2] = vec4(0.0);
+        k.a = k.iw = k.ex = k.ey = vec3(0.0);
+        return k;
+    }
+    // constant indices (oak_gpu.h OAK_PUT3's reason)
+    oak_gpu_vertex a0 = attributes[vi[0]], a1 = attributes[flip ? vi[2] : vi[1]],
+                   a2 = attributes[flip ? vi[1] : vi[2]];
+    k.u[0] = a0.uv;
+    k.u[1] = a1.uv;
+    k.u[2] = a2.uv;
+    k.a = vec3(a0.color.a, a1.color.a, a2.color.a);
+    k.iw = vec3(1.0) / vec3(w[0], flip ? w[2] : w[1], flip ? w[1] : w[2]);
+    // e0 = edge(v1, v2, p): d/dp.x = -(v2.y - v1.y), d/dp.y = v2.x - v1.x, x 16 a pixel
+    k.ex = -16.0 * vec3(float(v[2].y - v[1].y), float(v[0].y - v[2].y), float(v[1].y - v[0].y));
+    k.ey = 16.0 * vec3(float(v[2].x - v[1].x), float(v[0].x - v[2].x), float(v[1].x - v[0].x));
+    return k;
+}
+
+// Whether the cutout takes the sample with edge functions e away: the uv
+// sets and vertex alpha interpolated perspective-correctly (the weights
+// e / w over their sum) and the uv's analytic derivatives per pixel at the
+// pixel's centre, d(P / Q) = (dP - uv dQ) / Q (the CPU's, where the
+// hardware differences its 2 x 2 quad).
+bool oak_craster_cut_out(oak_craster_cut k, vec3 e) {
+    vec3 p = e * k.iw, px = k.ex * k.iw, py = k.ey * k.iw;
+    float q = p.x + p.y + p.z, iq = 1.0 / q;
+    vec4 uv = (p.x * k.u[0] + p.y * k.u[1] + p.z * k.u[2]) * iq;
+    vec4 dx = (px.x * k.u[0] + px.y * k.u[1] + px.z * k.u[2] - uv * (px.x + px.y + px.z)) * iq;
+    vec4 dy = (py.x * k.u[0] + py.y * k.u[1] + py.z * k.u[2] - uv * (py.x + py.y + py.z)) * iq;
+    return oak_cutout(k.material, uv, dx, dy, dot(p, k.a) * iq);
 }
 #endif

@@ -1,20 +1,10 @@
-// Alpha cutout shared by the visibility and shadow fragment shaders.
+// Alpha cutout shared by the visibility and shadow fragment shaders and the
+// compute raster (craster.comp, craster_shadow.comp define OAK_MASK_COMPUTE:
+// no varyings, their own uv derivatives).
 #ifndef OAK_MASK_GLSL
 #define OAK_MASK_GLSL
 #include "common/bindings.glsl"
 #include "common/textures.glsl"
-
-OAK_SPEC_CONST(1, bool, MASKED, false)
-
-layout(location = 0) flat in uint v_draw;
-layout(location = 1) in vec4 v_uv;
-layout(location = 2) in float v_alpha;
-
-// The material slot the cutout reads: the draw's (stream shaders pass the
-// slot itself in v_draw).
-#ifndef OAK_MASK_MATERIAL
-#define OAK_MASK_MATERIAL draws[v_draw].info.x
-#endif
 
 // The cutout's alpha (the CPU's cpu_mask_tap the same): magnified, level
 // 0 through the material's mag filter as oak_sample reads it; minified, one
@@ -41,16 +31,39 @@ float oak_cutout_alpha(oak_gpu_texref t, vec2 uv, vec2 duvdx, vec2 duvdy) {
     return a;
 }
 
-bool oak_masked_out() {
-    if (!MASKED) return false;
-    uint mi = OAK_MASK_MATERIAL;
+// Whether material slot mi cuts a sample away: an OAK_ALPHA_MASK material
+// whose alpha (base colour's x the vertex alpha va x the base texture's
+// cutout tap) is below its cutoff. uv: the two uv sets (xy, zw) at the
+// sample, duvdx and duvdy their derivatives per pixel.
+bool oak_cutout(uint mi, vec4 uv, vec4 duvdx, vec4 duvdy, float va) {
     if (materials[mi].mode.x != 2.0) return false; // OAK_ALPHA_MASK
-    float a = materials[mi].base_color.a * v_alpha;
+    float a = materials[mi].base_color.a * va;
     oak_gpu_texref t = materials[mi].tex[OAK_GPU_TEX_BASE];
     if (t.a.x != 0u) {
-        vec2 uv = ((t.a.w >> 18) & 1u) != 0u ? v_uv.zw : v_uv.xy;
-        a *= oak_cutout_alpha(t, oak_tex_uv(t, uv), oak_tex_duv(t, dFdx(uv)), oak_tex_duv(t, dFdy(uv)));
+        bool set1 = ((t.a.w >> 18) & 1u) != 0u;
+        vec2 u = set1 ? uv.zw : uv.xy, dx = set1 ? duvdx.zw : duvdx.xy, dy = set1 ? duvdy.zw : duvdy.xy;
+        a *= oak_cutout_alpha(t, oak_tex_uv(t, u), oak_tex_duv(t, dx), oak_tex_duv(t, dy));
     }
     return a < materials[mi].mode.z;
 }
+
+#ifndef OAK_MASK_COMPUTE
+OAK_SPEC_CONST(1, bool, MASKED, false)
+
+layout(location = 0) flat in uint v_draw;
+layout(location = 1) in vec4 v_uv;
+layout(location = 2) in float v_alpha;
+
+// The material slot the cutout reads: the draw's (stream shaders pass the
+// slot itself in v_draw).
+#ifndef OAK_MASK_MATERIAL
+#define OAK_MASK_MATERIAL draws[v_draw].info.x
+#endif
+
+// The hardware's derivatives: per quad, dFdx and dFdy of the interpolated uv.
+bool oak_masked_out() {
+    if (!MASKED) return false;
+    return oak_cutout(OAK_MASK_MATERIAL, v_uv, dFdx(v_uv), dFdy(v_uv), v_alpha);
+}
+#endif
 #endif
