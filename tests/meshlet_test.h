@@ -1,11 +1,25 @@
 /* What the meshlet and occlusion tests share (test_meshcull,
- * test_meshcull_hiz, test_occlusion): a renderer of a size with a 512
- * shadow map and an occlusion mode, the count of bytes two pictures differ
- * in, and the rough grey material and the unit sphere they draw. */
+ * test_meshcull_hiz, test_occlusion): a scene of draws under the sun, a
+ * renderer of a size with a 512 shadow map and an occlusion mode, the
+ * count of bytes two pictures differ in, and the rough grey material and
+ * the unit sphere they draw. */
 #ifndef OAK_TEST_MESHLET_TEST_H
 #define OAK_TEST_MESHLET_TEST_H
 
 #include "oak_test.h"
+
+/* A scene of n draws under the sun, the parts oak_test_sunlit_input
+   fills: typedef OAK_TEST_SUNLIT_SCENE(N) scene. */
+#define OAK_TEST_SUNLIT_SCENE(n)                                                                   \
+    struct {                                                                                       \
+        oak_frame_input in;                                                                        \
+        oak_render_light sun;                                                                      \
+        oak_environment env;                                                                       \
+        oak_post post;                                                                             \
+        oak_mesh meshes[n];                                                                        \
+        oak_material mats[n];                                                                      \
+        mat4 world[n];                                                                             \
+    }
 
 /* A w x h renderer on backend with a 512 shadow map and occlusion mode
    (OAK_OCCLUSION_DEFAULT: off); NULL (and a failed check) if it fails. */

@@ -25,15 +25,7 @@ static oak_mesh g_sphere, g_plane;
 
 enum { SPHERE, SPHERE_SIDE, SPHERE_TWO, SPHERE_MIRROR, PLANE, DRAWS };
 
-typedef struct scene {
-    oak_frame_input in;
-    oak_render_light sun;
-    oak_environment env;
-    oak_post post;
-    oak_mesh meshes[DRAWS];
-    oak_material mats[DRAWS];
-    mat4 world[DRAWS];
-} scene;
+typedef OAK_TEST_SUNLIT_SCENE(DRAWS) scene;
 
 static void scene_init(scene *s, uint32_t count) {
     memset(s, 0, sizeof *s);

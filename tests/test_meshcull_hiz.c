@@ -30,15 +30,7 @@ static oak_mesh g_sphere, g_wall;
 
 enum { SPHERE, WALL, DRAWS };
 
-typedef struct scene {
-    oak_frame_input in;
-    oak_render_light sun;
-    oak_environment env;
-    oak_post post;
-    oak_mesh meshes[DRAWS];
-    oak_material mats[DRAWS];
-    mat4 world[DRAWS];
-} scene;
+typedef OAK_TEST_SUNLIT_SCENE(DRAWS) scene;
 
 static void place_wall(scene *s, float dx) {
     glm_mat4_identity(s->world[WALL]);
