@@ -285,23 +285,12 @@ void oak_clod_release(oak_clod *c) {
     memset(c, 0, sizeof *c);
 }
 
-/* The build itself; oak_build_clod (below) checks the input and asks the
+/* The build itself of n > 0 indices (n / 3 whole triangles, each index
+   below vertex_count); oak_build_clod (below) checks the input and asks the
    disk cache first. */
 static oak_result clod_build(oak_clod *out, const float *positions, uint32_t vertex_count,
-                             const uint32_t *indices, uint32_t index_count) {
-    if (!out || (!positions && vertex_count))
-        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "cluster LOD: no output or positions");
+                             const uint32_t *indices, uint32_t n) {
     memset(out, 0, sizeof *out);
-    uint32_t n = indices ? index_count : vertex_count;
-    if (n % 3)
-        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "cluster LOD: %u indices, not whole triangles",
-                         n);
-    if (!n) return OAK_OK;
-    for (uint32_t i = 0; indices && i < n; i++)
-        if (indices[i] >= vertex_count)
-            return oak_error(OAK_ERROR_INVALID_ARGUMENT,
-                             "cluster LOD: index %u = %u past %u vertices", i, indices[i],
-                             vertex_count);
     build b = {.pos = positions, .vcount = vertex_count};
     uint32_t *seq = NULL, *pending = NULL, *next = NULL, *group_of = NULL, *order = NULL;
     uint32_t *remap = NULL, *to_global = NULL, *merged = NULL, *simple = NULL;
@@ -441,14 +430,10 @@ fail:
 
 oak_result oak_build_clod(oak_clod *out, const float *positions, uint32_t vertex_count,
                           const uint32_t *indices, uint32_t index_count) {
-    if (!out || (!positions && vertex_count))
-        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "cluster LOD: no output or positions");
-    memset(out, 0, sizeof *out);
-    uint32_t n = indices ? index_count : vertex_count;
-    /* bad input and nothing to build: the build's own answer, uncached */
-    bool valid = n && n % 3 == 0;
-    for (uint32_t i = 0; valid && indices && i < n; i++) valid = indices[i] < vertex_count;
-    if (!valid) return clod_build(out, positions, vertex_count, indices, index_count);
+    uint32_t n;
+    oak_result r = _oak_triangles_check("cluster LOD", out, sizeof *out, positions, vertex_count,
+                                        indices, index_count, &n);
+    if (r || !n) return r; /* bad input and nothing to build: uncached */
     /* the disk cache (asset/clod_cache.c): keyed by the source's bytes and
        every parameter of the build, so a hit is what the build would make */
     _oak_clod_key key;
@@ -462,7 +447,7 @@ oak_result oak_build_clod(oak_clod *out, const float *positions, uint32_t vertex
             return OAK_OK;
         }
     }
-    oak_result r = clod_build(out, positions, vertex_count, indices, index_count);
+    r = clod_build(out, positions, vertex_count, indices, n);
     bool stored = !r && how != OAK_CLOD_CACHE_OFF && _oak_clod_cache_store(out, &key, path);
     _oak_clod_cache_count(how, stored);
     return r;

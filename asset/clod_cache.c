@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "clod_cache.h"
+#include "core/internal.h"
 #include <oak/gltf.h> /* oak_gltf_cache_checksum: the .oakm cache's hash */
 
 #define CLOD_MAGIC "OAKCLOD\0"
@@ -63,33 +64,11 @@ void _oak_clod_key_make(_oak_clod_key *k, float shrink, const float *positions,
     k->indices_hash = indices ? oak_gltf_cache_checksum(indices, (size_t)index_count * 4) : 0;
 }
 
-/* mkdir -p, the last component included */
-static bool make_dirs(char *path) {
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        bool ok = mkdir(path, 0755) == 0 || errno == EEXIST;
-        *p = '/';
-        if (!ok) return false;
-    }
-    return mkdir(path, 0755) == 0 || errno == EEXIST;
-}
-
 bool _oak_clod_cache_path(const _oak_clod_key *k, char *out, size_t size) {
     const char *off = getenv("OAK_CLOD_CACHE");
     if (off && !strcmp(off, "off")) return false;
     char dir[1024];
-    const char *env = getenv("OAK_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"),
-               *home = getenv("HOME");
-    if (env && *env)
-        snprintf(dir, sizeof dir, "%s", env);
-    else if (xdg && *xdg)
-        snprintf(dir, sizeof dir, "%s/oak", xdg);
-    else if (home && *home)
-        snprintf(dir, sizeof dir, "%s/.cache/oak", home);
-    else
-        return false;
-    if (!make_dirs(dir)) return false;
+    if (!_oak_cache_dir(dir, sizeof dir)) return false;
     /* the name is a hash of the whole key; the file's copy of the key
        settles a clash of names */
     uint64_t h = oak_gltf_cache_checksum(k, sizeof *k);

@@ -25,9 +25,9 @@ typedef struct _oak_clod_key {
 void _oak_clod_key_make(_oak_clod_key *k, float shrink, const float *positions,
                         uint32_t vertex_count, const uint32_t *indices, uint32_t index_count);
 
-/* The cache's file for a key: $OAK_CACHE_DIR, else $XDG_CACHE_HOME/oak,
-   else $HOME/.cache/oak, made on demand; false where there is no folder
-   or OAK_CLOD_CACHE=off. */
+/* The cache's file for a key in _oak_cache_dir (core/cache_dir.c:
+   $OAK_CACHE_DIR, else $XDG_CACHE_HOME/oak, else $HOME/.cache/oak), made
+   on demand; false where there is no folder or OAK_CLOD_CACHE=off. */
 bool _oak_clod_cache_path(const _oak_clod_key *k, char *out, size_t size);
 
 typedef enum {

@@ -17,16 +17,30 @@ void oak_meshlets_release(oak_meshlets *m) {
     memset(m, 0, sizeof *m);
 }
 
+oak_result _oak_triangles_check(const char *who, void *out, size_t out_size, const float *positions,
+                                uint32_t vertex_count, const uint32_t *indices,
+                                uint32_t index_count, uint32_t *n) {
+    *n = 0;
+    if (!out || (!positions && vertex_count))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "%s: no output or positions", who);
+    memset(out, 0, out_size);
+    uint32_t c = indices ? index_count : vertex_count;
+    if (c % 3)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "%s: %u indices, not whole triangles", who, c);
+    for (uint32_t i = 0; indices && i < c; i++)
+        if (indices[i] >= vertex_count)
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT, "%s: index %u = %u past %u vertices", who,
+                             i, indices[i], vertex_count);
+    *n = c;
+    return OAK_OK;
+}
+
 oak_result oak_build_meshlets(oak_meshlets *out, const float *positions, uint32_t vertex_count,
                               const uint32_t *indices, uint32_t index_count) {
-    if (!out || (!positions && vertex_count))
-        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "meshlets: no output or positions");
-    memset(out, 0, sizeof *out);
-    uint32_t n = indices ? index_count : vertex_count;
-    if (n % 3)
-        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "meshlets: %u indices, not whole triangles",
-                         n);
-    if (!n) return OAK_OK;
+    uint32_t n;
+    oak_result r = _oak_triangles_check("meshlets", out, sizeof *out, positions, vertex_count,
+                                        indices, index_count, &n);
+    if (r || !n) return r;
     uint32_t *seq = NULL; /* 0..n-1 for a mesh without indices */
     if (!indices) {
         if (!(seq = oak_alloc(sizeof *seq * n)))
@@ -34,12 +48,6 @@ oak_result oak_build_meshlets(oak_meshlets *out, const float *positions, uint32_
         for (uint32_t i = 0; i < n; i++) seq[i] = i;
         indices = seq;
     }
-    for (uint32_t i = 0; i < n; i++)
-        if (indices[i] >= vertex_count) {
-            oak_free(seq);
-            return oak_error(OAK_ERROR_INVALID_ARGUMENT, "meshlets: index %u = %u past %u vertices",
-                             i, indices[i], vertex_count);
-        }
     size_t cap = meshopt_buildMeshletsBound(n, OAK_MESHLET_VERTICES, OAK_MESHLET_TRIANGLES);
     struct meshopt_Meshlet *ml = oak_alloc(sizeof *ml * cap);
     uint32_t *verts = oak_alloc(sizeof *verts * cap * OAK_MESHLET_VERTICES);

@@ -47,6 +47,15 @@ oak_result _oak_mesh_data_build(oak_mesh_data *m, const oak_mesh_desc *desc);
 void _oak_mesh_drop_meshlets(oak_mesh_data *m);
 oak_result _oak_mesh_adopt_meshlets(oak_mesh mesh, const oak_meshlets *src);
 
+/* The input checks oak_build_meshlets and oak_build_clod share (asset/
+   meshlets.c), each error one line opened by `who`: out and positions given
+   (else nothing is touched), then out (out_size bytes) zeroed, the triangles
+   whole and every index below vertex_count. *n: the index count
+   (vertex_count without indices); OAK_OK with *n 0 is nothing to build. */
+oak_result _oak_triangles_check(const char *who, void *out, size_t out_size, const float *positions,
+                                uint32_t vertex_count, const uint32_t *indices,
+                                uint32_t index_count, uint32_t *n);
+
 /* Painted images: looks a painter up by name (built-ins included) and paints
    it into a fresh oak_alloc'd RGBA8 buffer. OAK_ERROR_NOT_FOUND if unknown. */
 oak_result _oak_paint(const char *name, uint32_t *width, uint32_t *height, uint8_t **rgba);

@@ -21,6 +21,14 @@ void _oak_jobs_forget_after_fork(void);
    way (backend auto trying each backend in turn). */
 void _oak_error_quiet(bool quiet);
 
+/* The folder of oak's disk caches into out (size bytes with the NUL):
+   $OAK_CACHE_DIR, else $XDG_CACHE_HOME/oak, else $HOME/.cache/oak (an empty
+   variable counts as unset). _oak_cache_dir_name only names it;
+   _oak_cache_dir also makes it (mkdir -p). False where none of the three is
+   set, the name does not fit or the folder cannot be made: no cache. */
+bool _oak_cache_dir_name(char *out, size_t size);
+bool _oak_cache_dir(char *out, size_t size);
+
 /* Log plumbing, set by oak_init. */
 void _oak_log_configure(oak_log_fn fn, void *user, oak_log_level level);
 void _oak_alloc_configure(const oak_allocator *a);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "clouds.h"
+#include "core/hash32.h"
 #include "skylight.h"
 
 #define PI_F 3.14159265358979323846f
@@ -17,12 +18,7 @@ static inline float sat(float x) {
 static inline uint32_t hash3(int32_t x, int32_t y, int32_t z, uint32_t seed) {
     uint32_t h = (uint32_t)x * 0x8da6b343u ^ (uint32_t)y * 0xd8163841u ^ (uint32_t)z * 0xcb1ab31fu ^
                  seed * 0x9e3779b9u;
-    h ^= h >> 16;
-    h *= 0x7feb352du;
-    h ^= h >> 15;
-    h *= 0x846ca68bu;
-    h ^= h >> 16;
-    return h;
+    return _oak_lowbias32(h);
 }
 
 static inline float unit(uint32_t h) {

@@ -12,6 +12,7 @@
 // in patch order, as the C's loop does, and the rest of each slot is zero.
 #extension GL_GOOGLE_include_directive : require
 #include "common/oak_gpu.h"
+#include "common/hash.glsl"
 
 layout(local_size_x = OAK_GPU_GRASS_GROUP) in;
 
@@ -25,26 +26,18 @@ shared uint s_scan[OAK_GPU_GRASS_GROUP];
 // empty squares, which write nothing)
 #define sq squares[gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x]
 
-// world/internal.h _oak_world_hash_u32 and _oak_world_hash01
-uint hash_u32(uint x) {
-    x ^= x >> 16;
-    x *= 0x7FEB352Du;
-    x ^= x >> 15;
-    x *= 0x846CA68Bu;
-    x ^= x >> 16;
-    return x;
-}
+// world/internal.h _oak_world_hash01 (its _oak_world_hash_u32 is lowbias32)
 
 float rnd(uint key, uint k) {
-    return float(hash_u32(key * 0x9E3779B9u + (0x51ED270Bu + k * 0x2545F491u)) >> 8) *
+    return float(oak_lowbias32(key * 0x9E3779B9u + (0x51ED270Bu + k * 0x2545F491u)) >> 8) *
            (1.0 / 16777216.0);
 }
 
 uint patch_key(uvec2 px, uvec2 pz, uint seed) {
-    uint h = hash_u32(px.x ^ seed * 0x27D4EB2Fu);
-    h = hash_u32(h ^ px.y * 0x165667B1u);
-    h = hash_u32(h ^ pz.x * 0x9E3779B1u);
-    return hash_u32(h ^ pz.y * 0x85EBCA77u);
+    uint h = oak_lowbias32(px.x ^ seed * 0x27D4EB2Fu);
+    h = oak_lowbias32(h ^ px.y * 0x165667B1u);
+    h = oak_lowbias32(h ^ pz.x * 0x9E3779B1u);
+    return oak_lowbias32(h ^ pz.y * 0x85EBCA77u);
 }
 
 // 64-bit words as (low, high)

@@ -12,6 +12,8 @@
 
 #include <oak/oak.h>
 
+#include "core/hash32.h"
+
 static int oak_test_failures_; /* checks failed in the current test */
 static int oak_test_passed_, oak_test_failed_;
 
@@ -148,8 +150,7 @@ static inline oak_material oak_test_cutout_material(const uint8_t *texels, uint3
    scenes scattered the same on every run. */
 static inline float oak_test_hash01(uint32_t i, uint32_t salt) {
     uint32_t x = i * 0x9e3779b9u + salt;
-    x ^= x >> 16, x *= 0x7feb352du, x ^= x >> 15, x *= 0x846ca68bu, x ^= x >> 16;
-    return (float)(x >> 8) * (1.0f / 16777216.0f);
+    return (float)(_oak_lowbias32(x) >> 8) * (1.0f / 16777216.0f);
 }
 
 static inline long oak_test_heap_calls(void) {

@@ -234,6 +234,18 @@ static uint32_t holes(const float *depth, uint32_t *covered) {
     return empty - reached;
 }
 
+/* The view the renderer makes of in's camera (W x H, 50 degrees, 0.1 to
+   2000 m): what the cut computed in C is made by. */
+static void camera_view(oak_frame_input *in, oak_render_view *v) {
+    memset(v, 0, sizeof *v);
+    mat4 view;
+    glm_mat4_inv(in->camera_world, view);
+    glm_perspective(50 * (float)OAK_PI / 180, (float)W / H, 0.1f, 2000, v->proj);
+    memcpy(v->view, view, sizeof view);
+    glm_mat4_mul(v->proj, view, v->view_proj);
+    v->znear = 0.1f;
+}
+
 TEST(cutIsCrackFree) {
     static float depth[W * H * 4];
     const float dists[] = {1.6f, 3, 6, 12, 25};
@@ -249,13 +261,8 @@ TEST(cutIsCrackFree) {
         if (!draw(&in, NULL, NULL, depth, &st)) return;
         uint32_t covered, hole = holes(depth, &covered);
         /* the same cut in C over the whole rock: watertight */
-        oak_render_view v = {0};
-        mat4 view;
-        glm_mat4_inv(in.camera_world, view);
-        glm_perspective(50 * (float)OAK_PI / 180, (float)W / H, 0.1f, 2000, v.proj);
-        memcpy(v.view, view, sizeof view);
-        glm_mat4_mul(v.proj, view, v.view_proj);
-        v.znear = 0.1f;
+        oak_render_view v;
+        camera_view(&in, &v);
         uint32_t kept, open;
         cut_edges(&v, world, &kept, &open);
         fprintf(stderr,
@@ -292,14 +299,10 @@ TEST(gpuRegionHoldsEveryCut) {
         oak_render_light sun;
         oak_environment env;
         oak_post post;
-        mat4 world, view;
+        mat4 world;
         rock_input(&in, &sun, &env, &post, world, dist, OAK_CHANNEL_NONE);
-        oak_render_view v = {0};
-        glm_mat4_inv(in.camera_world, view);
-        glm_perspective(50 * (float)OAK_PI / 180, (float)W / H, 0.1f, 2000, v.proj);
-        memcpy(v.view, view, sizeof view);
-        glm_mat4_mul(v.proj, view, v.view_proj);
-        v.znear = 0.1f;
+        oak_render_view v;
+        camera_view(&in, &v);
         uint32_t kept, open;
         cut_edges(&v, world, &kept, &open);
         CHECK(kept <= region);

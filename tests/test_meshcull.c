@@ -14,6 +14,7 @@
 
 #include "backend/gpu/meshcull.h"
 #include "backend_start.h"
+#include "meshlet_test.h"
 
 #define W 160
 #define H 90
@@ -24,15 +25,7 @@ static oak_mesh g_sphere, g_plane;
 
 enum { SPHERE, SPHERE_SIDE, SPHERE_TWO, SPHERE_MIRROR, PLANE, DRAWS };
 
-typedef struct scene {
-    oak_frame_input in;
-    oak_render_light sun;
-    oak_environment env;
-    oak_post post;
-    oak_mesh meshes[DRAWS];
-    oak_material mats[DRAWS];
-    mat4 world[DRAWS];
-} scene;
+typedef OAK_TEST_SUNLIT_SCENE(DRAWS) scene;
 
 static void scene_init(scene *s, uint32_t count) {
     memset(s, 0, sizeof *s);
@@ -59,9 +52,7 @@ static void scene_init(scene *s, uint32_t count) {
 static bool picture_on(const char *backend, scene *s, const char *mode, uint8_t *px,
                        oak_meshlet_stats *st) {
     setenv("OAK_MESHCULL", mode, 1);
-    oak_renderer *r = NULL;
-    oak_renderer_desc d = {.backend = backend, .width = W, .height = H, .shadow_map_size = 512};
-    CHECK_OK(oak_make_renderer(&r, &d));
+    oak_renderer *r = oak_test_open_renderer(backend, W, H, OAK_OCCLUSION_DEFAULT);
     bool ok = r && oak_renderer_draw(r, &s->in) == OAK_OK &&
               oak_renderer_read_pixels(r, px, (size_t)W * H * 4) == OAK_OK;
     CHECK(ok);
@@ -76,9 +67,7 @@ static bool picture(scene *s, const char *mode, uint8_t *px, oak_meshlet_stats *
 }
 
 static size_t differ(const uint8_t *a, const uint8_t *b) {
-    size_t n = 0;
-    for (size_t i = 0; i < (size_t)W * H * 4; i++) n += a[i] != b[i];
-    return n;
+    return oak_test_bytes_differ(a, b, (size_t)W * H * 4);
 }
 
 static uint32_t meshlets_of(oak_mesh m) {
@@ -274,9 +263,7 @@ TEST(pictureMatchesCpu) {
     scene_init(&s, DRAWS);
     oak_test_parity_frame("meshlets on", g_backend, &s.in, W, H, a, b);
     setenv("OAK_MESHCULL", "off", 1);
-    oak_renderer *r = NULL;
-    oak_renderer_desc d = {.backend = g_backend, .width = W, .height = H, .shadow_map_size = 512};
-    CHECK_OK(oak_make_renderer(&r, &d));
+    oak_renderer *r = oak_test_open_renderer(g_backend, W, H, OAK_OCCLUSION_DEFAULT);
     unsetenv("OAK_MESHCULL");
     if (r && oak_renderer_draw(r, &s.in) == OAK_OK &&
         oak_renderer_read_pixels(r, b, sizeof b) == OAK_OK)
@@ -288,8 +275,7 @@ int main(int argc, char **argv) {
     if (argc > 1) g_backend = argv[1];
     int started = oak_test_backend_start(g_backend, oak_test_count_log);
     if (started) return started;
-    oak_material_desc md = oak_material_desc_defaults(NULL);
-    md.roughness = 0.7f, md.metallic = 0;
+    oak_material_desc md = oak_test_rough_desc();
     CHECK_OK(oak_make_material(&g_one, &md));
     md.double_sided = true;
     md.base_color[0] = 0.3f;

@@ -13,6 +13,7 @@
 
 #include "backend/gpu/meshcull.h"
 #include "backend_start.h"
+#include "meshlet_test.h"
 
 #define W       256
 #define H       144
@@ -29,15 +30,7 @@ static oak_mesh g_sphere, g_wall;
 
 enum { SPHERE, WALL, DRAWS };
 
-typedef struct scene {
-    oak_frame_input in;
-    oak_render_light sun;
-    oak_environment env;
-    oak_post post;
-    oak_mesh meshes[DRAWS];
-    oak_material mats[DRAWS];
-    mat4 world[DRAWS];
-} scene;
+typedef OAK_TEST_SUNLIT_SCENE(DRAWS) scene;
 
 static void place_wall(scene *s, float dx) {
     glm_mat4_identity(s->world[WALL]);
@@ -58,14 +51,6 @@ static void scene_init(scene *s) {
     glm_mat4_inv(view, s->in.camera_world);
 }
 
-static oak_renderer *open_renderer(oak_occlusion_mode mode) {
-    oak_renderer *r = NULL;
-    oak_renderer_desc d = {
-        .backend = g_backend, .width = W, .height = H, .shadow_map_size = 512, .occlusion = mode};
-    CHECK_OK(oak_make_renderer(&r, &d));
-    return r;
-}
-
 static bool frame(oak_renderer *r, scene *s, uint8_t *px, oak_meshlet_stats *st) {
     bool ok = r && oak_renderer_draw(r, &s->in) == OAK_OK &&
               oak_renderer_read_pixels(r, px, (size_t)W * H * 4) == OAK_OK;
@@ -75,12 +60,6 @@ static bool frame(oak_renderer *r, scene *s, uint8_t *px, oak_meshlet_stats *st)
         *st = (oak_meshlet_stats){0};
     }
     return ok;
-}
-
-static size_t differ(const uint8_t *a, const uint8_t *b) {
-    size_t n = 0;
-    for (size_t i = 0; i < (size_t)W * H * 4; i++) n += a[i] != b[i];
-    return n;
 }
 
 /* The test's own count, from the camera's geometry (eye on +z looking at
@@ -126,13 +105,14 @@ TEST(wallHidesMeshlets) {
     static scene s;
     static uint8_t a[W * H * 4], b[W * H * 4];
     scene_init(&s);
-    oak_renderer *on = open_renderer(OAK_OCCLUSION_ON), *off = open_renderer(OAK_OCCLUSION_OFF);
+    oak_renderer *on = oak_test_open_renderer(g_backend, W, H, OAK_OCCLUSION_ON),
+                 *off = oak_test_open_renderer(g_backend, W, H, OAK_OCCLUSION_OFF);
     oak_meshlet_stats st = {0}, st_off = {0};
     size_t diff = 0;
     bool ok = on && off;
     for (int k = 0; ok && k < 3; k++) {
         ok = frame(on, &s, a, &st) && frame(off, &s, b, &st_off);
-        if (ok) diff += differ(a, b);
+        if (ok) diff += oak_test_bytes_differ(a, b, sizeof a);
     }
     uint32_t kept = 0, hidden = ok ? hidden_meshlets(oak_renderer_last_view(on), &kept) : 0;
     fprintf(stderr,
@@ -168,14 +148,15 @@ TEST(revealedIsDrawn) {
     static scene s;
     static uint8_t a[W * H * 4], b[W * H * 4];
     scene_init(&s);
-    oak_renderer *on = open_renderer(OAK_OCCLUSION_ON), *off = open_renderer(OAK_OCCLUSION_OFF);
+    oak_renderer *on = oak_test_open_renderer(g_backend, W, H, OAK_OCCLUSION_ON),
+                 *off = oak_test_open_renderer(g_backend, W, H, OAK_OCCLUSION_OFF);
     bool ok = on && off;
     for (int k = 0; ok && k < 6; k++) {
         place_wall(&s, k == 3 || k == 4 ? -20.0f : 0.0f);
         oak_meshlet_stats st = {0};
         ok = frame(on, &s, a, &st) && frame(off, &s, b, NULL);
         if (!ok) break;
-        size_t n = differ(a, b);
+        size_t n = oak_test_bytes_differ(a, b, sizeof a);
         fprintf(stderr,
                 "  frame %d (wall %s): %u by occlusion, triangles %u (pass 1: %u); %zu bytes "
                 "differ\n",
@@ -197,11 +178,7 @@ int main(int argc, char **argv) {
     if (argc > 1) g_backend = argv[1];
     int started = oak_test_backend_start(g_backend, oak_test_count_log);
     if (started) return started;
-    oak_material_desc md = oak_material_desc_defaults(NULL);
-    md.roughness = 0.7f, md.metallic = 0;
-    CHECK_OK(oak_make_material(&g_mat, &md));
-    oak_shape_desc sd = {.type = OAK_SHAPE_SPHERE, .radius = 1, .segments = 128, .rings = 64};
-    CHECK_OK(oak_make_shape(&g_sphere, &sd));
+    oak_test_rough_sphere(&g_mat, &g_sphere, 128, 64);
     oak_shape_desc wd = {.type = OAK_SHAPE_BOX, .size = {10, 10, 0.2f}};
     CHECK_OK(oak_make_shape(&g_wall, &wd));
     fprintf(stderr, "  backend %s\n", g_backend);

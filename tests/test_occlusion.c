@@ -15,6 +15,7 @@
 #include "oak_test.h"
 
 #include "backend_start.h"
+#include "meshlet_test.h"
 
 #define W      320
 #define H      180
@@ -102,14 +103,6 @@ static void scene_free(scene *s) {
     oak_destroy_stream(s->stream);
 }
 
-static oak_renderer *open_renderer(oak_occlusion_mode mode) {
-    oak_renderer *r = NULL;
-    oak_renderer_desc d = {
-        .backend = g_backend, .width = W, .height = H, .shadow_map_size = 512, .occlusion = mode};
-    CHECK_OK(oak_make_renderer(&r, &d));
-    return r;
-}
-
 /* Draws the scene and reads its picture (and its depth and albedo
    channels into depth when not NULL, W x H x 4 floats each: two more
    frames, which also check that the first left nothing behind; the albedo
@@ -140,12 +133,6 @@ static uint32_t red_pixels(const uint8_t *px) {
     return n;
 }
 
-static size_t differing(const uint8_t *a, const uint8_t *b, size_t n) {
-    size_t d = 0;
-    for (size_t i = 0; i < n; i++) d += a[i] != b[i];
-    return d;
-}
-
 static uint8_t g_cpu_px[W * H * 4];
 static oak_occlusion_stats g_cpu_stats;
 
@@ -168,7 +155,8 @@ static bool hiz(void) {
 static void wallHidesTheGridAndKeepsThePicture(void) {
     scene s;
     scene_init(&s, 0);
-    oak_renderer *on = open_renderer(OAK_OCCLUSION_ON), *off = open_renderer(OAK_OCCLUSION_OFF);
+    oak_renderer *on = oak_test_open_renderer(g_backend, W, H, OAK_OCCLUSION_ON),
+                 *off = oak_test_open_renderer(g_backend, W, H, OAK_OCCLUSION_OFF);
     static uint8_t p_on[W * H * 4], p_off[W * H * 4];
     static float d_on[W * H * 8], d_off[W * H * 8]; /* depth, then albedo */
     if (on && hiz() && draw(on, &s, p_on, NULL)) {
@@ -245,7 +233,7 @@ static void wallHidesTheGridAndKeepsThePicture(void) {
                          HIDDEN + FRONT);
             CHECK(st.instances_pass1 >= 1);
         }
-        size_t dp = differing(p_on, p_off, sizeof p_on);
+        size_t dp = oak_test_bytes_differ(p_on, p_off, sizeof p_on);
         size_t dd = 0, da = 0;
         for (size_t i = 0; i < (size_t)W * H * 4; i++)
             dd += d_on[i] != d_off[i], da += d_on[W * H * 4 + i] != d_off[W * H * 4 + i];
@@ -276,7 +264,8 @@ static void wallHidesTheGridAndKeepsThePicture(void) {
 static void revealedObjectDrawsAtOnce(void) {
     scene s;
     scene_init(&s, 0);
-    oak_renderer *on = open_renderer(OAK_OCCLUSION_ON), *off = open_renderer(OAK_OCCLUSION_OFF);
+    oak_renderer *on = oak_test_open_renderer(g_backend, W, H, OAK_OCCLUSION_ON),
+                 *off = oak_test_open_renderer(g_backend, W, H, OAK_OCCLUSION_OFF);
     static uint8_t p_on[W * H * 4], p_off[W * H * 4];
     oak_occlusion_stats st;
     /* under Hi-Z, three frames: the cut, the one that finds the grid
@@ -294,7 +283,7 @@ static void revealedObjectDrawsAtOnce(void) {
             fprintf(stderr, "  wall moved: %u red pixels (off: %u)\n", red, red_pixels(p_off));
             CHECK(red >= 100);
             CHECK_EQ_INT(red, red_pixels(p_off));
-            CHECK_EQ_INT((int)differing(p_on, p_off, sizeof p_on), 0);
+            CHECK_EQ_INT((int)oak_test_bytes_differ(p_on, p_off, sizeof p_on), 0);
             if (hiz()) {
                 /* what the wall hid last frame is drawn by pass 2 */
                 CHECK_OK(oak_renderer_occlusion_stats(on, &st));
@@ -314,7 +303,7 @@ static void revealedObjectDrawsAtOnce(void) {
             uint32_t red = red_pixels(p_on);
             fprintf(stderr, "  camera jumped: %u red pixels (off: %u)\n", red, red_pixels(p_off));
             CHECK(red >= 50);
-            CHECK_EQ_INT((int)differing(p_on, p_off, sizeof p_on), 0);
+            CHECK_EQ_INT((int)oak_test_bytes_differ(p_on, p_off, sizeof p_on), 0);
             if (hiz()) {
                 /* a jump is a camera cut: pass 1 draws nothing */
                 CHECK_OK(oak_renderer_occlusion_stats(on, &st));
@@ -362,7 +351,7 @@ static void sameForOneThread(void) {
     make_assets();
     scene s;
     scene_init(&s, 0);
-    oak_renderer *r = open_renderer(OAK_OCCLUSION_ON);
+    oak_renderer *r = oak_test_open_renderer(g_backend, W, H, OAK_OCCLUSION_ON);
     static uint8_t px[W * H * 4];
     static float depth[W * H * 8];
     if (r && draw(r, &s, px, depth)) {
@@ -370,7 +359,7 @@ static void sameForOneThread(void) {
         CHECK_OK(oak_renderer_occlusion_stats(r, &st));
         print_stats("1 thread", &st);
         CHECK(!memcmp(&st, &g_cpu_stats, sizeof st));
-        CHECK_EQ_INT((int)differing(px, g_cpu_px, sizeof px), 0);
+        CHECK_EQ_INT((int)oak_test_bytes_differ(px, g_cpu_px, sizeof px), 0);
     }
     oak_destroy_renderer(r);
     scene_free(&s);
@@ -384,7 +373,8 @@ static void inPlaceCommandsKeepThePicture(void) {
     setenv("OAK_GL_NO_DRAW_COUNT", "1", 1);
     scene s;
     scene_init(&s, 0);
-    oak_renderer *on = open_renderer(OAK_OCCLUSION_ON), *off = open_renderer(OAK_OCCLUSION_OFF);
+    oak_renderer *on = oak_test_open_renderer(g_backend, W, H, OAK_OCCLUSION_ON),
+                 *off = oak_test_open_renderer(g_backend, W, H, OAK_OCCLUSION_OFF);
     static uint8_t p_on[W * H * 4], p_off[W * H * 4];
     bool ok = on && off;
     for (int k = 0; ok && k < 3; k++) ok = draw(on, &s, p_on, NULL);
@@ -397,7 +387,7 @@ static void inPlaceCommandsKeepThePicture(void) {
         CHECK(st.draws_occluded <= HIDDEN + 1);
         CHECK_EQ_INT(st.drawn_pass1 + st.drawn_pass2 + st.draws_occluded, st_off.drawn_pass1);
         CHECK(st.instances_occluded * 10 >= HIDDEN * 9);
-        CHECK_EQ_INT((int)differing(p_on, p_off, sizeof p_on), 0);
+        CHECK_EQ_INT((int)oak_test_bytes_differ(p_on, p_off, sizeof p_on), 0);
     }
     unsetenv("OAK_VK_NO_DRAW_COUNT");
     unsetenv("OAK_GL_NO_DRAW_COUNT");

@@ -6,6 +6,8 @@
 #include <oak/anim.h>
 #include <oak/world.h>
 
+#include "core/hash32.h"
+
 oak_result _oak_world_default_build(oak_scene *scene);
 void _oak_world_default_path(float t, float eye[3], float target[3]);
 oak_result _oak_world_stress_build(oak_scene *scene);
@@ -93,12 +95,7 @@ float _oak_luminance(const float rgb[3]);
 /* Stable integer and [0, 1) hashes of item i: recipes scatter and tint with
    them, so a world is the same on every run and machine. */
 static inline uint32_t _oak_world_hash_u32(uint32_t x) {
-    x ^= x >> 16;
-    x *= 0x7FEB352Du;
-    x ^= x >> 15;
-    x *= 0x846CA68Bu;
-    x ^= x >> 16;
-    return x;
+    return _oak_lowbias32(x); /* core/hash32.h */
 }
 
 static inline float _oak_world_hash01(uint32_t i, uint32_t salt) {

@@ -7,6 +7,7 @@
 
 #include <math.h>
 
+#include "core/hash32.h"
 #include "cpu_sample.h"
 
 /* lattice points hash modulo OAK_FX_PERIOD on each axis (material_fx.glsl) */
@@ -14,12 +15,7 @@ static inline uint32_t fx_hash(int32_t x, int32_t y, int32_t z, uint32_t seed) {
     const uint32_t m = OAK_FX_PERIOD - 1;
     uint32_t h = ((uint32_t)x & m) * 0x8da6b343u ^ ((uint32_t)y & m) * 0xd8163841u ^
                  ((uint32_t)z & m) * 0xcb1ab31fu ^ seed * 0x9e3779b9u;
-    h ^= h >> 16;
-    h *= 0x7feb352du;
-    h ^= h >> 15;
-    h *= 0x846ca68bu;
-    h ^= h >> 16;
-    return h;
+    return _oak_lowbias32(h);
 }
 
 static inline float fx_unit(uint32_t h) {

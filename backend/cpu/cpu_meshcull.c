@@ -75,8 +75,17 @@ typedef struct cull_ctx {
     /* occlusion on: the frontend's grid (render/occlusion.c), else NULL */
     bool (*occ)(const void *grid, const float center[3], float radius);
     const void *grid;
-    bool lod_only; /* a shadow map's: cluster LOD's cut, no frustum or cone */
+    /* the test each meshlet is put to: OAK_MESHCULL_KEEP or why it is cut */
+    int (*test)(const _oak_meshcull_view *cv, const _oak_meshcull_draw *dc, const oak_meshlet *ml);
+    /* plain meshes' draws tested too (the camera's), else cluster-LOD ones only */
+    bool plain;
 } cull_ctx;
+
+/* A shadow map's test: cluster LOD's cut, no frustum or cone. */
+static int lod_test(const _oak_meshcull_view *cv, const _oak_meshcull_draw *dc,
+                    const oak_meshlet *ml) {
+    return _oak_clod_keep(cv, dc, ml) ? OAK_MESHCULL_KEEP : OAK_MESHCULL_LOD;
+}
 
 /* Whether a meshlet the frustum and cone kept stands behind the occlusion
    grid: its sphere through the draw's world (radius by the largest axis),
@@ -112,9 +121,7 @@ static void cull_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
             continue;
         }
         for (uint32_t i = 0; i < m->ml_count; i++) {
-            int t = !c->lod_only ? _oak_meshcull_test(&c->cv, &dc, &m->ml[i])
-                    : _oak_clod_keep(&c->cv, &dc, &m->ml[i]) ? OAK_MESHCULL_KEEP
-                                                             : OAK_MESHCULL_LOD;
+            int t = c->test(&c->cv, &dc, &m->ml[i]);
             if (t == OAK_MESHCULL_KEEP && occluded(c, &dc, &m->ml[i])) {
                 p->ml_keep[base + i] = 0;
                 p->ml_cut[d][4]++;
@@ -131,8 +138,11 @@ static void cull_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
     }
 }
 
-oak_result _oak_cpu_meshcull(cpu_backend *b, cpu_pass *p, const oak_render_view *v) {
-    b->ml_stats = (oak_meshlet_stats){0};
+/* Which of a pass's draws have their meshlets tested (each draw's first in
+   p->ml_keep at p->ml_base, UINT32_MAX for none), then c->test on the job
+   pool. *tested: the meshlets tested, 0 where none were (p->ml_on false). */
+static oak_result cull_plan(cpu_backend *b, cpu_pass *p, cull_ctx *c, uint32_t *tested) {
+    *tested = 0;
     p->ml_on = false;
     if (!b->meshcull || !p->draw_count) return OAK_OK;
     if (!OAK_GROW(p->ml_base, p->ml_base_cap, p->draw_count) ||
@@ -142,23 +152,42 @@ oak_result _oak_cpu_meshcull(cpu_backend *b, cpu_pass *p, const oak_render_view 
     for (uint32_t d = 0; d < p->draw_count; d++) {
         const cpu_draw *dr = &p->draws[d];
         const cpu_mesh *m = &b->meshes[dr->mesh];
-        /* posed draws (a bank's palette) move their vertices off the cut;
-           a cluster-LOD mesh's still keep its finest level only (cull_job) */
-        bool ok = m->ml_count &&
-                  ((!dr->pose && !m->palette && !m->posed_here) || m->ml_finest < m->ml_count);
+        /* a cluster-LOD mesh has more meshlets than its finest level's; the
+           camera tests plain meshes too but posed draws (a bank's palette)
+           move their vertices off the cut: a cluster-LOD mesh's still keep
+           its finest level only (cull_job); a shadow map draws plain meshes
+           whole, as before */
+        bool clod = m->ml_finest < m->ml_count;
+        bool posed = dr->pose || m->palette || m->posed_here;
+        bool ok = m->ml_count && (clod || (c->plain && !posed));
         p->ml_base[d] = ok ? (uint32_t)total : UINT32_MAX;
         if (ok) total += m->ml_count;
     }
     if (!total) return OAK_OK;
     if (total >= UINT32_MAX || !OAK_GROW(p->ml_keep, p->ml_keep_cap, (uint32_t)total))
         return OAK_ERROR_OUT_OF_MEMORY;
-    cull_ctx c = {.b = b, .p = p, .occ = v->occ_sphere_visible, .grid = v->occ_grid};
-    if (!c.grid) c.occ = NULL;
+    c->b = b;
+    c->p = p;
+    oak_parallel_for(p->draw_count, 16, cull_job, c);
+    *tested = (uint32_t)total;
+    p->ml_on = true;
+    return OAK_OK;
+}
+
+oak_result _oak_cpu_meshcull(cpu_backend *b, cpu_pass *p, const oak_render_view *v) {
+    b->ml_stats = (oak_meshlet_stats){0};
+    cull_ctx c = {.test = _oak_meshcull_test, .plain = true};
+    if (v->occ_grid) {
+        c.occ = v->occ_sphere_visible;
+        c.grid = v->occ_grid;
+    }
     _oak_meshcull_view_make(&c.cv, v, p->width, p->height);
-    oak_parallel_for(p->draw_count, 16, cull_job, &c);
+    uint32_t tested;
+    oak_result r = cull_plan(b, p, &c, &tested);
+    if (r || !tested) return r;
     oak_meshlet_stats *s = &b->ml_stats;
     s->on = true;
-    s->tested = (uint32_t)total;
+    s->tested = tested;
     for (uint32_t d = 0; d < p->draw_count; d++) {
         s->culled_frustum += p->ml_cut[d][0];
         s->culled_cone += p->ml_cut[d][1];
@@ -166,37 +195,20 @@ oak_result _oak_cpu_meshcull(cpu_backend *b, cpu_pass *p, const oak_render_view 
         s->culled_lod += p->ml_cut[d][3];
         s->culled_occluded += p->ml_cut[d][4];
     }
-    p->ml_on = true;
     return OAK_OK;
 }
 
 oak_result _oak_cpu_meshcull_lod(cpu_backend *b, cpu_pass *p, const struct _oak_meshcull_view *cv) {
-    p->ml_on = false;
-    if (!b->meshcull || !p->draw_count) return OAK_OK;
-    if (!OAK_GROW(p->ml_base, p->ml_base_cap, p->draw_count) ||
-        !OAK_GROW(p->ml_cut, p->ml_cut_cap, p->draw_count))
-        return OAK_ERROR_OUT_OF_MEMORY;
-    uint64_t total = 0;
-    for (uint32_t d = 0; d < p->draw_count; d++) {
-        const cpu_mesh *m = &b->meshes[p->draws[d].mesh];
-        /* cluster-LOD meshes only (more meshlets than their finest level's):
-           a plain mesh is drawn whole, as before */
-        bool ok = m->ml_count && m->ml_finest < m->ml_count;
-        p->ml_base[d] = ok ? (uint32_t)total : UINT32_MAX;
-        if (ok) total += m->ml_count;
-    }
-    if (!total) return OAK_OK;
-    if (total >= UINT32_MAX || !OAK_GROW(p->ml_keep, p->ml_keep_cap, (uint32_t)total))
-        return OAK_ERROR_OUT_OF_MEMORY;
-    cull_ctx c = {.b = b, .p = p, .cv = *cv, .lod_only = true};
-    oak_parallel_for(p->draw_count, 16, cull_job, &c);
+    cull_ctx c = {.cv = *cv, .test = lod_test};
+    uint32_t tested;
+    oak_result r = cull_plan(b, p, &c, &tested);
+    if (r || !tested) return r;
     for (uint32_t d = 0; d < p->draw_count; d++) {
         if (p->ml_base[d] == UINT32_MAX) continue;
         b->shadow_lod.triangles_kept += p->ml_cut[d][2];
         b->shadow_lod.culled_lod += p->ml_cut[d][3];
-        b->shadow_lod.tested += b->meshes[p->draws[d].mesh].ml_count;
     }
-    p->ml_on = true;
+    b->shadow_lod.tested += tested;
     return OAK_OK;
 }
 

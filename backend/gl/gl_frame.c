@@ -323,11 +323,11 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
     f->shadow_stats = (oak_shadow_stats){0};
     /* this frame's set: whatever it held is older than the two sets after
        it, so it is dropped unread rather than waited for */
-    uint32_t set = (uint32_t)(f->query_frames % OAK_GL_QUERY_SETS);
+    uint32_t set = _oak_gl_frame_slot(f);
     oak_result r = wait_frame(f, (set + 1) % OAK_GL_QUERY_SETS); /* two frames before */
     if (r != OAK_OK) return r;
     GLuint *stamps = f->queries[set];
-    f->query_serial[set] = 0;
+    f->stamps.serial[set] = 0;
     f->hiz_timed = false;
     uint32_t q = 0;
     /* the passes after taa run at its output size (TAA upsampling: larger) */
@@ -355,7 +355,7 @@ oak_result _oak_gl_frame_render(_oak_gl_backend *b, const oak_render_view *view)
     glQueryCounter(stamps[q], GL_TIMESTAMP);
     if (f->frame_fence[set]) glDeleteSync(f->frame_fence[set]); /* a failed frame's */
     f->frame_fence[set] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-    f->query_serial[set] = ++f->query_frames;
+    f->stamps.serial[set] = ++f->query_frames;
     f->query_hiz[set] = f->hiz_timed;
     return _oak_gl_check("the frame") ? oak_error(OAK_ERROR_DEVICE, "gl: the frame failed")
                                       : OAK_OK;
@@ -386,10 +386,10 @@ static GLuint64 stamp(_oak_gl_frame *f, GLuint query) {
 /* The GPU times of the newest finished set newer than the one gpu_ms
    holds, if any: false leaves gpu_ms as it is. */
 static bool read_newest(_oak_gl_frame *f, uint32_t timed) {
-    for (uint64_t want = f->query_frames;
-         want > f->gpu_serial && want + OAK_GL_QUERY_SETS > f->query_frames; want--) {
-        uint32_t set = (uint32_t)((want - 1) % OAK_GL_QUERY_SETS);
-        if (f->query_serial[set] != want) continue;
+    for (uint64_t want = f->query_frames; want > _oak_gl_ring_floor(&f->stamps, f->query_frames);
+         want--) {
+        uint32_t set = _oak_gl_ring_slot(want);
+        if (f->stamps.serial[set] != want) continue;
         bool hiz = f->query_hiz[set];
         if (!set_done(f->queries[set], timed + 1) || (hiz && !set_done(f->hiz_queries[set], 2)))
             continue;
@@ -411,7 +411,7 @@ static bool read_newest(_oak_gl_frame *f, uint32_t timed) {
             k++;
         }
         f->gpu_hiz = hiz;
-        f->gpu_serial = want;
+        f->stamps.seen = want;
         return true;
     }
     return false;
@@ -453,7 +453,7 @@ uint32_t _oak_gl_frame_timings(_oak_gl_backend *b, oak_stage_timing *out, uint32
 void _oak_gl_frame_overlap(void *self, _oak_gl_overlap *out) {
     const _oak_gl_frame *f = ((_oak_gl_backend *)self)->frame;
     *out = (_oak_gl_overlap){.frames = f->query_frames,
-                             .gpu_frame = f->gpu_serial,
+                             .gpu_frame = f->stamps.seen,
                              .blocking_reads = f->blocking_reads,
                              .lagged_reads = f->lagged_reads};
 }

@@ -82,6 +82,30 @@ typedef struct _oak_gl_lamp {
    driver's own queue depth, not a wait of ours). */
 #define OAK_GL_QUERY_SETS 3
 
+/* A ring of per-frame slots, one per frame in flight (the timestamps with
+   their frame's fence and Hi-Z stamps; the meshcull counters' copies):
+   frame n, counted from 1, owns slot _oak_gl_ring_slot(n) until frame
+   n + OAK_GL_QUERY_SETS takes it. serial[k]: the frame whose contents
+   slot k holds (0: none, or being rewritten); seen: the newest frame a
+   reader took from it. */
+typedef struct _oak_gl_ring {
+    uint64_t serial[OAK_GL_QUERY_SETS];
+    uint64_t seen;
+} _oak_gl_ring;
+
+static inline uint32_t _oak_gl_ring_slot(uint64_t frame) {
+    return (uint32_t)((frame - 1) % OAK_GL_QUERY_SETS);
+}
+
+/* A reader of the ring up to frame newest tries frames from newest down
+   while above this: the frame it took last, or the newest one whose slot
+   a later frame has taken; a slot whose serial is not the frame tried is
+   passed over. */
+static inline uint64_t _oak_gl_ring_floor(const _oak_gl_ring *r, uint64_t newest) {
+    uint64_t gone = newest > OAK_GL_QUERY_SETS ? newest - OAK_GL_QUERY_SETS : 0;
+    return r->seen > gone ? r->seen : gone;
+}
+
 typedef struct _oak_gl_frame {
     GLuint prog_vis, prog_vis_mask, prog_shadow, prog_shadow_mask;
     GLuint prog_resolve, prog_post, prog_fxaa, prog_blend;
@@ -125,15 +149,16 @@ typedef struct _oak_gl_frame {
     const oak_render_view *synced_view; /* what sync() last saw, until render */
     uint64_t synced_frame;
     _oak_gl_track track[OAK_TARGET_COUNT];
-    /* the timestamps, one set per frame in flight: a frame writes set
-       query_frames % OAK_GL_QUERY_SETS (one stamp before each timed pass,
+    /* the timestamps, one set per frame in flight: a frame writes its
+       slot's set (_oak_gl_frame_slot: one stamp before each timed pass,
        one after), the timings read the newest set the GPU has finished
-       (never waiting). query_serial: the frame count (1 on) that wrote the
-       set, 0 while it is being rewritten. gpu_serial: the set gpu_ms holds. */
+       (never waiting). stamps: the frame that wrote each set (0 while it
+       is being rewritten) and (seen) the one gpu_ms holds. query_frames:
+       the frames recorded (the one being recorded is query_frames + 1). */
     GLuint queries[OAK_GL_QUERY_SETS][OAK_PASS_COUNT + 1];
-    uint64_t query_serial[OAK_GL_QUERY_SETS];
+    _oak_gl_ring stamps;
     bool query_hiz[OAK_GL_QUERY_SETS]; /* that frame ran Hi-Z: hiz_queries too */
-    uint64_t query_frames, gpu_serial;
+    uint64_t query_frames;
     bool gpu_hiz; /* the set gpu_ms holds ran Hi-Z: hiz_ms are its */
     /* the test hook's counters (_oak_gl_frame_overlap): results read
        before they were known available (a wait for the GPU: stays 0), and
@@ -266,13 +291,13 @@ typedef struct _oak_gl_frame {
     bool mc_on, mc_checked;
     GLuint prog_meshcull;
     _oak_gl_buffer meshlets, meshcull;
-    /* the counters' copies, one per query set (the frame's query_frames %
-       OAK_GL_QUERY_SETS): each with its fence (NULL: that frame culled
-       nothing, its counters zero) and its frame's serial; the stats read
-       the newest finished one, never waiting (frames run two ahead) */
+    /* the counters' copies, one per frame in flight (the frame's slot):
+       each with its fence (NULL: that frame culled nothing, its counters
+       zero) and, in mc_ring, its frame; the stats read the newest
+       finished one, never waiting (frames run two ahead) */
     _oak_gl_buffer mc_read[OAK_GL_QUERY_SETS];
     GLsync mc_ring_fence[OAK_GL_QUERY_SETS];
-    uint64_t mc_ring_serial[OAK_GL_QUERY_SETS], mc_seen_serial;
+    _oak_gl_ring mc_ring;
     uint32_t ml_fill;
     uint32_t *mc_words;
     uint32_t mc_words_cap, mc_jobs, mc_cmd_word;
@@ -282,6 +307,11 @@ typedef struct _oak_gl_frame {
     bool mc_stats_seen;
     oak_meshlet_stats mc_stats;
 } _oak_gl_frame;
+
+/* The slot of the frame being recorded in the frame's rings. */
+static inline uint32_t _oak_gl_frame_slot(const _oak_gl_frame *f) {
+    return _oak_gl_ring_slot(f->query_frames + 1);
+}
 
 /* gl_resources.c: brings every mesh, material and texture the view uses up
    to date on the GPU. */

@@ -137,7 +137,7 @@ oak_result _oak_gl_hiz_raster(_oak_gl_frame *f, _oak_gl_targets *t) {
     draw_pass(f, 0);
     _oak_gl_draw_streams(f, 0); /* gl_pass_instcull.c */
     /* this frame's set of queries (gl_frame.c reads a finished one) */
-    GLuint *hq = f->hiz_queries[f->query_frames % OAK_GL_QUERY_SETS];
+    GLuint *hq = f->hiz_queries[_oak_gl_frame_slot(f)];
     if (!hq[0]) glGenQueries(2, hq);
     glQueryCounter(hq[0], GL_TIMESTAMP);
     /* the pyramid from pass 1's depth, sampled (not drawn into meanwhile) */

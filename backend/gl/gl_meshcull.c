@@ -80,10 +80,10 @@ oak_result _oak_gl_meshcull_plan(_oak_gl_frame *f, const oak_render_view *v) {
     memset(f->mc_take, 0, nd + 1);
     /* this frame's copy: a frame that culls nothing keeps no fence (its
        counters are zero); the copy three frames old, unread, is dropped */
-    uint32_t k = (uint32_t)(f->query_frames % OAK_GL_QUERY_SETS);
+    uint32_t k = _oak_gl_frame_slot(f);
     if (f->mc_ring_fence[k]) glDeleteSync(f->mc_ring_fence[k]);
     f->mc_ring_fence[k] = NULL;
-    f->mc_ring_serial[k] = f->query_frames + 1;
+    f->mc_ring.serial[k] = f->query_frames + 1;
     if (!meshcull_on(f) || v->occ_gpu) return OAK_OK; /* Hi-Z: a command per draw (gl_hiz.c) */
     /* the vis group as build_list finds it: masked 2, double-sided 1 */
     uint32_t jobs = 0;
@@ -163,7 +163,7 @@ oak_result _oak_gl_run_meshcull(_oak_gl_backend *b, const oak_render_view *v) {
                     GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     /* the head: its counters are words 0-3, 7, 34 and Hi-Z's 37 and 43 */
     const GLsizeiptr head = OAK_GPU_MESHCULL_HEAD_WORDS * 4;
-    uint32_t k = (uint32_t)(f->query_frames % OAK_GL_QUERY_SETS);
+    uint32_t k = _oak_gl_frame_slot(f);
     oak_result r = _oak_gl_buffer_reserve(&f->mc_read[k], head, false);
     if (r != OAK_OK) return r;
     glCopyNamedBufferSubData(f->meshcull.id, f->mc_read[k].id, 0, 0, head);
@@ -198,10 +198,10 @@ void _oak_gl_meshcull_stats(_oak_gl_frame *f, oak_meshlet_stats *out) {
     *out = (oak_meshlet_stats){0};
     /* the newest frame whose counters are known: zero (it culled nothing)
        or its copy's fence passed */
-    for (uint64_t want = f->query_frames + 1;
-         want > f->mc_seen_serial && want + OAK_GL_QUERY_SETS > f->query_frames + 1; want--) {
-        uint32_t k = (uint32_t)((want - 1) % OAK_GL_QUERY_SETS);
-        if (f->mc_ring_serial[k] != want) continue;
+    uint64_t newest = f->query_frames + 1;
+    for (uint64_t want = newest; want > _oak_gl_ring_floor(&f->mc_ring, newest); want--) {
+        uint32_t k = _oak_gl_ring_slot(want);
+        if (f->mc_ring.serial[k] != want) continue;
         GLsync fence = f->mc_ring_fence[k];
         if (fence) {
             GLenum s = glClientWaitSync(fence, 0, 0);
@@ -215,7 +215,7 @@ void _oak_gl_meshcull_stats(_oak_gl_frame *f, oak_meshlet_stats *out) {
             f->mc_stats = (oak_meshlet_stats){0};
         }
         f->mc_stats_seen = true;
-        f->mc_seen_serial = want;
+        f->mc_ring.seen = want;
         break;
     }
     if (f->mc_stats_seen) *out = f->mc_stats;

@@ -2,8 +2,9 @@
  * driver checks the header's vendor, device and cache UUID and ignores data
  * not its own), written back when the renderer is destroyed, through a
  * temporary file and a rename so a crash never leaves half a file. Where:
- * $OAK_CACHE_DIR, else $XDG_CACHE_HOME/oak, else $HOME/.cache/oak; one file
- * per device. No folder to write to means no cache, said at info level. */
+ * _oak_cache_dir (core/cache_dir.c: $OAK_CACHE_DIR, else $XDG_CACHE_HOME/oak,
+ * else $HOME/.cache/oak); one file per device. No folder to write to means
+ * no cache, said at info level. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,36 +12,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/internal.h"
 #include "vk_internal.h"
 
 /* Large enough for every pipeline oak makes many times over. */
 #define OAK_VK_CACHE_MAX_BYTES (64u << 20)
 
-/* mkdir -p, the last component included; false if it cannot be made. */
-static bool make_dirs(char *path) {
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        bool ok = mkdir(path, 0755) == 0 || errno == EEXIST;
-        *p = '/';
-        if (!ok) return false;
-    }
-    return mkdir(path, 0755) == 0 || errno == EEXIST;
-}
-
 static bool cache_path(const _oak_vk *vk, char *out, size_t size) {
     char dir[1024];
-    const char *env = getenv("OAK_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"),
-               *home = getenv("HOME");
-    if (env && *env)
-        snprintf(dir, sizeof dir, "%s", env);
-    else if (xdg && *xdg)
-        snprintf(dir, sizeof dir, "%s/oak", xdg);
-    else if (home && *home)
-        snprintf(dir, sizeof dir, "%s/.cache/oak", home);
-    else
-        return false;
-    if (!make_dirs(dir)) return false;
+    if (!_oak_cache_dir(dir, sizeof dir)) return false;
     char uuid[2 * VK_UUID_SIZE + 1];
     for (uint32_t i = 0; i < VK_UUID_SIZE; i++)
         snprintf(uuid + 2 * i, 3, "%02x", vk->props.pipelineCacheUUID[i]);

@@ -9,6 +9,7 @@
 #define OAK_CLOUDS_GLSL
 
 #include "common/cloud_shadow.glsl"
+#include "common/hash.glsl"
 
 
 #define OAK_CLOUD_PI 3.14159265358979323846
@@ -23,12 +24,7 @@
 uint oak_cloud_hash(ivec3 p, uint seed) {
     uint h = uint(p.x) * 0x8da6b343u ^ uint(p.y) * 0xd8163841u ^ uint(p.z) * 0xcb1ab31fu ^
              seed * 0x9e3779b9u;
-    h ^= h >> 16;
-    h *= 0x7feb352du;
-    h ^= h >> 15;
-    h *= 0x846ca68bu;
-    h ^= h >> 16;
-    return h;
+    return oak_lowbias32(h);
 }
 
 float oak_cloud_unit(uint h) { return float(h >> 8) * (1.0 / 16777216.0); }

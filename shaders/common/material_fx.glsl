@@ -6,6 +6,7 @@
 #ifndef OAK_MATERIAL_FX_GLSL
 #define OAK_MATERIAL_FX_GLSL
 
+#include "common/hash.glsl"
 #include "common/textures.glsl"
 
 // Lattice points hash modulo OAK_FX_PERIOD on each axis, so the patterns
@@ -14,12 +15,7 @@
 uint oak_fx_hash(ivec3 p, uint seed) {
     uvec3 q = uvec3(p) & uint(OAK_FX_PERIOD - 1);
     uint h = q.x * 0x8da6b343u ^ q.y * 0xd8163841u ^ q.z * 0xcb1ab31fu ^ seed * 0x9e3779b9u;
-    h ^= h >> 16;
-    h *= 0x7feb352du;
-    h ^= h >> 15;
-    h *= 0x846ca68bu;
-    h ^= h >> 16;
-    return h;
+    return oak_lowbias32(h);
 }
 
 float oak_fx_unit(uint h) { return float(h >> 8) * (1.0 / 16777216.0); }
