@@ -10,7 +10,10 @@
 // every time. The job's command gets 3 x the triangles kept. A
 // cluster-LOD mesh's meshlets are its every level's: those out of the
 // cut (common/clod.glsl, the CPU's test) are dropped first and counted
-// apart (docs/ARCHITECTURE.md "Cluster LOD").
+// apart (docs/ARCHITECTURE.md "Cluster LOD"). A shadow job (job word 2's
+// bit 29: a cluster-LOD caster of a cascade) makes its map's cut alone,
+// by its own view (words 4-6, 13, 14, bit 28 ortho), as the CPU's
+// _oak_cpu_meshcull_lod: no frustum, cone or Hi-Z, its counters apart.
 #extension GL_GOOGLE_include_directive : require
 #include "common/bindings.glsl"
 #include "common/meshcull.glsl"
@@ -41,6 +44,18 @@ void main() {
         uint draw = mc[j], rec0 = mc[j + 1], count = mc[j + 2] & 0xffffu;
         bool cone = (mc[j + 2] >> 31) != 0u;
         bool uncut = ((mc[j + 2] >> 30) & 1u) != 0u; // a world not culled by: the finest level
+        bool shadow = ((mc[j + 2] >> 29) & 1u) != 0u;
+        // Hi-Z's LATE step leaves shadow jobs as EARLY wrote them
+        if (oak_meshcull_skips(shadow)) continue;
+        vec3 jeye = view_eye;
+        float jpx = lod_px, jnear = znear;
+        bool jortho = ortho;
+        if (shadow) {
+            jeye = uintBitsToFloat(uvec3(mc[j + 4], mc[j + 5], mc[j + 6]));
+            jpx = uintBitsToFloat(mc[j + OAK_GPU_MESHCULL_JOB_LOD_PX]);
+            jnear = uintBitsToFloat(mc[j + OAK_GPU_MESHCULL_JOB_LOD_PX + 1u]);
+            jortho = ((mc[j + 2] >> 28) & 1u) != 0u;
+        }
         uint finest = mc[j + 9], room = mc[j + 10];
         uint region = mc[j + 3];
         vec3 eye = uintBitsToFloat(uvec3(mc[j + 4], mc[j + 5], mc[j + 6]));
@@ -62,14 +77,15 @@ void main() {
                 oak_gpu_meshlet ml = oak_meshlet_unpack(ml_pool[at], ml_pool[at + 1], ml_pool[at + 2],
                                                         ml_pool[at + 3], ml_pool[at + 4],
                                                         ml_pool[at + 5], ml_pool[at + 6]);
-                uint t = oak_meshcull_test(planes, world, scale, cone, eye, ml);
+                uint t = shadow ? OAK_MESHCULL_KEEP
+                                : oak_meshcull_test(planes, world, scale, cone, eye, ml);
                 // cluster LOD: a meshlet out of the cut is never drawn and is
                 // counted as such whatever the frustum says (the CPU tests
                 // the cut first). A plain mesh's meshlets (error 0 under a
                 // root) skip it.
                 bool clod = ml.error.x > 0.0 || ml.error.y < OAK_CLOD_ROOT_ERROR;
                 if (uncut ? m >= finest
-                          : clod && !oak_clod_keep(world, scale, view_eye, lod_px, znear, ortho,
+                          : clod && !oak_clod_keep(world, scale, jeye, jpx, jnear, jortho,
                                                    ml.lod_sphere, ml.error.x, ml.parent_sphere,
                                                    ml.error.y))
                     t = OAK_MESHCULL_LOD;
@@ -78,7 +94,7 @@ void main() {
                 if (t == OAK_MESHCULL_FRUSTUM) atomicAdd(s_frustum, 1u);
                 if (t == OAK_MESHCULL_CONE) atomicAdd(s_cone, 1u);
                 // under two-pass Hi-Z: this step's share (common/meshcull_hiz.glsl)
-                keep = oak_meshcull_hiz(keep, j, m, world, scale, ml);
+                if (!shadow) keep = oak_meshcull_hiz(keep, j, m, world, scale, ml);
                 n = keep ? ml.offsets.y : 0u;
                 first_tri = ml.offsets.x;
             }
@@ -110,12 +126,18 @@ void main() {
         }
         if (lane == 0u) {
             mc[cmd_word] = 3u * min(s_base, room);
-            uint cw = oak_meshcull_counters(); /* Hi-Z's pass 1: its own */
-            atomicAdd(mc[cw], count);
-            atomicAdd(mc[cw + 1u], s_frustum);
-            atomicAdd(mc[cw + 2u], s_cone);
-            atomicAdd(mc[cw + 3u], s_base);
-            if (cw == 0u) atomicAdd(mc[7], s_lod); /* the step that tests every meshlet */
+            if (shadow) { /* the maps' own counters (oak_gpu.h) */
+                atomicAdd(mc[OAK_GPU_MESHCULL_SHADOW_TRIS], min(s_base, room));
+                atomicAdd(mc[OAK_GPU_MESHCULL_SHADOW_LOD], s_lod);
+                atomicAdd(mc[OAK_GPU_MESHCULL_SHADOW_TESTED], count);
+            } else {
+                uint cw = oak_meshcull_counters(); /* Hi-Z's pass 1: its own */
+                atomicAdd(mc[cw], count);
+                atomicAdd(mc[cw + 1u], s_frustum);
+                atomicAdd(mc[cw + 2u], s_cone);
+                atomicAdd(mc[cw + 3u], s_base);
+                if (cw == 0u) atomicAdd(mc[7], s_lod); /* the step that tests every meshlet */
+            }
             // the region sized by last frame's cut (vk_meshcull.c): what
             // did not fit is counted, and the job's count kept for the host
             // to grow the region by (under Hi-Z the larger of the two steps',

@@ -229,9 +229,10 @@ oak_result _oak_world_dense_build(oak_scene *scene, const oak_world_options *opt
         oak_mesh mesh = rocks[_oak_world_hash_u32(i) % kinds];
         oak_entity e = _oak_world_place(scene, NULL, mesh, mat, &t);
         if (!e.id) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "world dense: no room for rock %u", i);
-        /* no shadow pass cuts a cluster-LOD mesh yet (docs/ARCHITECTURE.md
-           "Cluster LOD"): 10^8 triangles a cascade would be the whole cost */
-        oak_mesh_renderer mr = {.mesh = mesh, .material = mat, .flags = OAK_DRAW_NO_SHADOW};
+        /* they cast: every backend's shadow maps draw each cascade's own
+           cut by its texel (docs/ARCHITECTURE.md "Cluster LOD"), coarser
+           than the camera's, not the 10^8 triangles of the finest levels */
+        oak_mesh_renderer mr = {.mesh = mesh, .material = mat};
         oak_scene_set_mesh_renderer(scene, e, &mr);
     }
     oak_world_day day = {.elevation_deg = 40,

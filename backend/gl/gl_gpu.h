@@ -38,6 +38,10 @@ typedef struct _oak_gl_mesh_slot {
        indices its range holds (every level's when meshlet culling is on;
        index_count, what every other pass draws, is the finest's) */
     uint32_t ml_finest, ml_tris, index_room;
+    /* the most triangles a job of it kept (gl_meshcull.c sizes regions by
+       it) in the frame of serial mc_need_serial (0: unknown) */
+    uint32_t mc_need;
+    uint64_t mc_need_serial;
 } _oak_gl_mesh_slot;
 
 typedef struct _oak_gl_tex_slot {
@@ -304,6 +308,26 @@ typedef struct _oak_gl_frame {
     uint8_t *mc_take;
     uint32_t mc_take_cap;
     uint32_t mc_first[4], mc_count[4];
+    /* the shadow jobs (a cluster-LOD caster's cut by its cascade's texel,
+       as the CPU's): their buffer (head, jobs, commands, map, indices, the
+       host's part as uploaded in mcs_words), per caster whether they draw
+       it, and their commands per cascade, movers and group (8 a cascade) */
+    _oak_gl_buffer meshcull_shadow;
+    uint32_t *mcs_words;
+    uint32_t mcs_words_cap, mcs_jobs, mcs_cmd_word;
+    uint8_t *mcs_take;
+    uint32_t mcs_take_cap;
+    uint32_t mcs_first[OAK_MAX_CASCADES * 8], mcs_count[OAK_MAX_CASCADES * 8];
+    /* regions sized by the cut (gl_meshcull.c): per query set its jobs
+       (view draws', then casters': draw, mesh id, place), per view draw and
+       per caster what its job last kept (mesh id, kept, place, serial),
+       the buffer's limit in bytes and the draws the last plans sent whole */
+    uint32_t (*mc_ring_job[OAK_GL_QUERY_SETS])[3];
+    uint32_t mc_ring_job_cap[OAK_GL_QUERY_SETS], mc_ring_jobs[OAK_GL_QUERY_SETS][2];
+    uint32_t (*mc_dneed[2])[4];
+    uint32_t mc_dneed_cap[2];
+    uint64_t mc_limit;
+    uint32_t mc_fallback[2];
     bool mc_stats_seen;
     oak_meshlet_stats mc_stats;
 } _oak_gl_frame;
@@ -394,6 +418,12 @@ void _oak_gl_lampshadow_release(_oak_gl_frame *f);
 oak_result _oak_gl_meshcull_upload(_oak_gl_frame *f, _oak_gl_mesh_slot *s, oak_mesh h,
                                    const oak_mesh_data *md);
 oak_result _oak_gl_meshcull_plan(_oak_gl_frame *f, const oak_render_view *v);
+/* The casters' jobs (build_list of the casters, after their records:
+   f->mcs_take marked), each cluster-LOD caster by its cascade's texel. */
+oak_result _oak_gl_meshcull_shadow_plan(_oak_gl_frame *f, const oak_render_view *v);
+/* A cascade's cut casters, static or movers (the shadow pass, its
+   framebuffer bound: the element and indirect buffers restored after). */
+void _oak_gl_meshcull_shadow_draw(_oak_gl_frame *f, uint32_t cascade, bool movers);
 /* whether draws are culled by meshlets here (a cluster-LOD mesh's every
    level is then uploaded) */
 bool _oak_gl_meshcull_on(_oak_gl_frame *f);

@@ -79,6 +79,7 @@ static void draw_cascade(_oak_gl_frame *f, uint32_t c, bool mover, void *user) {
         draw_casters(f, split, cas->first_caster + cas->caster_count);
     else
         draw_casters(f, cas->first_caster, split);
+    _oak_gl_meshcull_shadow_draw(f, c, mover); /* cluster-LOD casters' cuts (gl_meshcull.c) */
     /* gl_pass_instcull.c: but the bands the compute raster drew ... */
     _oak_gl_draw_stream_casters(f, c, mover);
     _oak_gl_craster_shadow_merge(f, c, mover); /* ... whose texels go in here */
@@ -98,6 +99,7 @@ oak_result _oak_gl_run_shadow(_oak_gl_backend *b, const oak_render_view *v) {
             const uint32_t *g = f->shadow_groups;
             movers += command_at(f, g[k], g[k + 1], cas->first_caster + cas->caster_count) -
                       command_at(f, g[k], g[k + 1], split);
+            movers += f->mcs_count[c * 8 + 4 + (uint32_t)k]; /* cut casters (gl_meshcull.c) */
         }
         uint32_t stream_movers = _oak_gl_stream_movers(f, c);
         plans[c] = _oak_shadow_layer_plan(&f->shadow_layer[c], cas->static_key,

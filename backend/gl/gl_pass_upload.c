@@ -123,7 +123,9 @@ static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, const flo
     oak_parallel_for(l->count, OAK_GL_MATRIX_CHUNK, fill_matrices, &job);
     /* the main view's draws culled by meshlets take the meshcull pass's
        commands (gl_meshcull.c) */
-    oak_result r = main_view ? _oak_gl_meshcull_plan(f, main_view) : OAK_OK;
+    oak_result r = main_view    ? _oak_gl_meshcull_plan(f, main_view)
+                   : casters_of ? _oak_gl_meshcull_shadow_plan(f, casters_of)
+                                : OAK_OK;
     if (r != OAK_OK) return r;
     group[0] = *ncmd;
     for (int g = 0; g < 5; g++) group[g + 1] = group[g] + counts[g];
@@ -132,7 +134,8 @@ static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, const flo
         const _oak_gl_mesh_slot *ms = _oak_gl_mesh_of(f, l->mesh[i]);
         int g = group_of(_oak_gl_mat_of(f, l->material[i]), ms, camera != NULL,
                          f->draw_data[i].info[3]);
-        if (g < 0 || (main_view && g < 4 && f->mc_take[i])) continue;
+        if (g < 0 || (main_view && g < 4 && f->mc_take[i]) || (casters_of && f->mcs_take[i]))
+            continue;
         /* a BLEND stream's instances (oak_draw_list.unit), consecutive
            draws far to near, are one instanced draw in their order */
         _oak_gl_command *prev = at[4] > group[4] ? &f->cmds[at[4] - 1] : NULL;

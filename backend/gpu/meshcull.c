@@ -356,6 +356,20 @@ bool _oak_meshcull_gpu_job(uint32_t out[OAK_GPU_MESHCULL_JOB_WORDS], const _oak_
     return ok;
 }
 
+bool _oak_meshcull_gpu_shadow_job(uint32_t out[OAK_GPU_MESHCULL_JOB_WORDS],
+                                  const _oak_meshcull_view *cv, const float world[16],
+                                  uint32_t draw, uint32_t first_record, uint32_t meshlets,
+                                  uint32_t finest, uint32_t region, uint32_t region_tris,
+                                  uint32_t cmd_word) {
+    bool ok = _oak_meshcull_gpu_job(out, cv, world, false, draw, first_record, meshlets, finest,
+                                    region, region_tris, cmd_word);
+    out[2] |= 0x20000000u | (cv->ortho ? 0x10000000u : 0u);
+    for (int k = 0; k < 3; k++) out[4 + k] = fbits(cv->eye[k]);
+    out[OAK_GPU_MESHCULL_JOB_LOD_PX] = fbits(cv->lod_px);
+    out[OAK_GPU_MESHCULL_JOB_LOD_PX + 1] = fbits(cv->znear);
+    return ok;
+}
+
 void _oak_meshcull_gpu_stats(oak_meshlet_stats *out, const uint32_t *head) {
     out->on = true;
     out->tested = head[0];
@@ -370,4 +384,7 @@ void _oak_meshcull_gpu_stats(oak_meshlet_stats *out, const uint32_t *head) {
     out->triangles_pass1 = head[43];
     out->triangles_kept += head[43];
     out->overflow_triangles = head[OAK_GPU_MESHCULL_OVERFLOW_WORD];
+    /* the shadow maps' cuts (shadow jobs) */
+    out->shadow_triangles = head[OAK_GPU_MESHCULL_SHADOW_TRIS];
+    out->shadow_culled_lod = head[OAK_GPU_MESHCULL_SHADOW_LOD];
 }

@@ -163,6 +163,14 @@ bool _oak_meshcull_gpu_job(uint32_t out[OAK_GPU_MESHCULL_JOB_WORDS], const _oak_
                            const float world[16], bool single_sided, uint32_t draw,
                            uint32_t first_record, uint32_t meshlets, uint32_t finest,
                            uint32_t region, uint32_t region_tris, uint32_t cmd_word);
+/* A shadow job (oak_gpu.h): a cluster-LOD caster of a map whose view cv
+   is _oak_meshcull_view_shadow's, its cut alone as the CPU's
+   _oak_cpu_meshcull_lod makes it (no frustum, no cone). */
+bool _oak_meshcull_gpu_shadow_job(uint32_t out[OAK_GPU_MESHCULL_JOB_WORDS],
+                                  const _oak_meshcull_view *cv, const float world[16],
+                                  uint32_t draw, uint32_t first_record, uint32_t meshlets,
+                                  uint32_t finest, uint32_t region, uint32_t region_tris,
+                                  uint32_t cmd_word);
 /* The counters the kernel left in a head. */
 void _oak_meshcull_gpu_stats(oak_meshlet_stats *out, const uint32_t *head);
 

@@ -155,7 +155,7 @@ oak_result _oak_vk_hiz_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_v
     if (!f->hiz_on) {
         /* instcull.comp and meshcull.comp name both buffers even where
            they skip Hi-Z: their descriptors must hold one */
-        bool named = v->stream_count || f->mc_jobs;
+        bool named = v->stream_count || f->mc_all;
         if (named && !f->hiz.buffer &&
             (r = _oak_vk_upload_reserve(vk, &f->hiz, 256,
                                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |

@@ -238,6 +238,7 @@ typedef struct _oak_vk_frame {
        head's, once it is done) */
     _oak_vk_buffer meshcull;
     uint32_t mc_jobs;
+    uint32_t mc_all; /* mc_jobs (the view's, first) and the shadow jobs after them */
     bool mc_ran;
     uint64_t mc_frame; /* vk->frame_count of the frame it culled */
     /* per job: its mesh's slot and id and its draw's place (a hash of the
@@ -409,6 +410,9 @@ typedef struct _oak_vk {
     uint32_t mc_take_cap;
     uint32_t mc_first[OAK_VK_VIS_GROUPS], mc_count[OAK_VK_VIS_GROUPS]; /* commands, per group */
     uint32_t mc_cmd_word; /* the first command's word in the slot's buffer */
+    /* shadow jobs (a cluster-LOD caster's cut by its cascade's texel):
+       their commands per shadow group, after the view's */
+    uint32_t mcs_first[OAK_VK_SHADOW_GROUPS], mcs_count[OAK_VK_SHADOW_GROUPS];
     _oak_vk_mesh *meshes; /* by asset slot */
     uint32_t mesh_capacity;
 
@@ -825,12 +829,18 @@ oak_result _oak_vk_meshcull_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh h,
 void _oak_vk_meshcull_free(_oak_vk *vk, _oak_vk_mesh *m);
 /* The frame's jobs: which view draws (info, the first nd) are drawn from
    the meshcull pass's commands (vk->mc_take), their commands by group and
-   their records' triangle map (prev.z); the slot's buffer always exists. */
+   their records' triangle map (prev.z); then which casters (info[nd, n))
+   of a cluster-LOD mesh draw their cascade's cut (mc_take too, commands
+   per shadow group); the slot's buffer always exists. */
 oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v,
-                                 const struct _oak_vk_draw_info *info, uint32_t nd);
+                                 const struct _oak_vk_draw_info *info, uint32_t nd, uint32_t n);
 oak_result _oak_vk_run_meshcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 /* The culled draws' commands in the vis groups (inside the raster's rendering). */
 void _oak_vk_meshcull_draw(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f);
+/* A shadow group's cut casters with `pipe` (inside the shadow pass's
+   rendering; the pool's index buffer bound again after). */
+void _oak_vk_meshcull_shadow_draw(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f,
+                                  uint32_t group, uint32_t pipe);
 void _oak_vk_meshcull_stats(_oak_vk *vk, oak_meshlet_stats *out);
 void _oak_vk_meshcull_destroy(_oak_vk *vk);
 

@@ -99,7 +99,7 @@ static void read_counters(_oak_vk *vk, _oak_vk_frame *f) {
     vk->ml_stats_frame = f->mc_frame;
     /* what each job kept (job word 12, before the clamp): its mesh's need,
        the most of that frame's jobs */
-    for (uint32_t k = 0; k < f->mc_jobs; k++) {
+    for (uint32_t k = 0; k < f->mc_all; k++) {
         uint32_t slot = f->mc_job_mesh[k][0];
         _oak_vk_mesh *m = slot < vk->mesh_capacity ? &vk->meshes[slot] : NULL;
         if (!m || m->id != f->mc_job_mesh[k][1]) continue;
@@ -165,20 +165,81 @@ static oak_result reserve(_oak_vk *vk, _oak_vk_buffer *b, uint64_t bytes) {
     return _oak_vk_buffer_create(vk, b, size, k_mc_usage, OAK_VK_MEM_UPLOAD);
 }
 
+/* The plan's place: the buffer's words, where its parts start, the room
+   the regions share and the next job and region. */
+typedef struct plan_ctx {
+    _oak_vk *vk;
+    _oak_vk_frame *f;
+    const _oak_vk_draw_info *info;
+    uint32_t *w;
+    oak_gpu_draw *rec;
+    uint64_t job_word, cmd_word, map_word, index_word, room, tris;
+    uint32_t job, region;
+} plan_ctx;
+
+/* One job (record d of the frame, world its draw's): its words, command
+   and region; a view draw's record gets its triangle map. */
+static void place_job(plan_ctx *p, const _oak_vk_mesh *m, const _oak_meshcull_view *cv,
+                      const float *world, uint32_t d, bool shadow, bool single_sided) {
+    _oak_vk *vk = p->vk;
+    uint32_t *jw = p->w + p->job_word + (uint64_t)p->job * OAK_GPU_MESHCULL_JOB_WORDS;
+    uint32_t cw = (uint32_t)(p->cmd_word + (uint64_t)p->job * CMD_WORDS);
+    uint32_t place = place_of(world);
+    uint32_t reg = region_for(vk, m, d, place);
+    if (p->room < p->tris) reg = (uint32_t)((uint64_t)reg * p->room / p->tris);
+    p->f->mc_job_mesh[p->job][0] = oak_handle_index(m->id);
+    p->f->mc_job_mesh[p->job][1] = m->id;
+    p->f->mc_job_mesh[p->job][2] = place;
+    /* false: a world that cannot be culled keeps its finest meshlets */
+    if (shadow)
+        (void)_oak_meshcull_gpu_shadow_job(jw, cv, world, d, m->ml_first, m->ml_count, m->ml_finest,
+                                           p->region, reg, cw);
+    else
+        (void)_oak_meshcull_gpu_job(jw, cv, world, single_sided, d, m->ml_first, m->ml_count,
+                                    m->ml_finest, p->region, reg, cw);
+    VkDrawIndexedIndirectCommand c = {.indexCount = 0,
+                                      .instanceCount = 1,
+                                      .firstIndex =
+                                          (uint32_t)(p->index_word + (uint64_t)p->region * 3),
+                                      .vertexOffset = (int32_t)p->info[d].first_vertex,
+                                      .firstInstance = d};
+    memcpy(p->w + cw, &c, sizeof c);
+    if (!shadow) p->rec[d].prev[2] = (uint32_t)p->map_word + p->region + 1;
+    p->region += reg;
+    p->job++;
+}
+
+/* A caster's shadow group when it is a cluster-LOD mesh's (more meshlets
+   than its finest level's, as the CPU's _oak_cpu_meshcull_lod picks them)
+   drawn this frame, else UINT32_MAX. */
+static uint32_t shadow_group(const _oak_vk *vk, const oak_render_view *v,
+                             const _oak_vk_draw_info *info, uint32_t nd, uint32_t i,
+                             const _oak_vk_mesh **out) {
+    uint32_t g = info[i].group;
+    if (g < OAK_VK_VIS_GROUPS || g >= OAK_VK_VIS_GROUPS + OAK_VK_SHADOW_GROUPS) return UINT32_MAX;
+    uint32_t id = v->casters.mesh[i - nd].id, slot = oak_handle_index(id);
+    const _oak_vk_mesh *m = slot < vk->mesh_capacity ? &vk->meshes[slot] : NULL;
+    if (!m || m->id != id || !m->ml_count || m->ml_finest >= m->ml_count) return UINT32_MAX;
+    *out = m;
+    return g - OAK_VK_VIS_GROUPS;
+}
+
 oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v,
-                                 const _oak_vk_draw_info *info, uint32_t nd) {
+                                 const _oak_vk_draw_info *info, uint32_t nd, uint32_t n) {
     read_counters(vk, f); /* the slot's last frame has finished */
     f->mc_ran = false;
-    f->mc_jobs = 0;
+    f->mc_jobs = f->mc_all = 0;
     memset(vk->mc_count, 0, sizeof vk->mc_count);
     memset(vk->mc_first, 0, sizeof vk->mc_first);
-    if (!OAK_GROW(vk->mc_take, vk->mc_take_cap, nd + 1))
+    memset(vk->mcs_count, 0, sizeof vk->mcs_count);
+    memset(vk->mcs_first, 0, sizeof vk->mcs_first);
+    if (!OAK_GROW(vk->mc_take, vk->mc_take_cap, n + 1))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: meshcull scratch");
-    memset(vk->mc_take, 0, nd + 1);
+    memset(vk->mc_take, 0, n + 1);
     /* the jobs: view draws of a cut mesh in the vis groups (under two-pass
        Hi-Z too: then not among its candidates, their meshlets take its
        passes, common/meshcull_hiz.glsl and vk_hiz.c) */
-    uint32_t jobs = 0;
+    uint32_t jobs = 0, sjobs = 0;
     uint64_t tris = 0;
     if (vk->meshcull) {
         for (uint32_t i = 0; i < nd; i++) {
@@ -190,10 +251,19 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
             jobs++;
             tris += region_for(vk, m, i, place_of((const float *)v->draws.world[i]));
         }
+        /* and the casters of a cluster-LOD mesh: their cascade's cut */
+        for (uint32_t i = nd; i < n; i++) {
+            const _oak_vk_mesh *m = NULL;
+            if (shadow_group(vk, v, info, nd, i, &m) == UINT32_MAX) continue;
+            vk->mc_take[i] = 1;
+            sjobs++;
+            tris += region_for(vk, m, i, place_of((const float *)v->casters.world[i - nd]));
+        }
     }
+    uint32_t all = jobs + sjobs;
     uint64_t job_word = OAK_GPU_MESHCULL_HEAD_WORDS;
-    uint64_t cmd_word = job_word + (uint64_t)jobs * OAK_GPU_MESHCULL_JOB_WORDS;
-    uint64_t map_word = cmd_word + (uint64_t)jobs * CMD_WORDS;
+    uint64_t cmd_word = job_word + (uint64_t)all * OAK_GPU_MESHCULL_JOB_WORDS;
+    uint64_t map_word = cmd_word + (uint64_t)all * CMD_WORDS;
     uint64_t index_word = map_word + tris;
     uint64_t words = index_word + tris * 3;
     uint64_t limit = buffer_limit(vk) / 4, room = tris; /* in words; triangles the regions get */
@@ -202,61 +272,59 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
         /* the regions shrunk alike to fit (the kernel clamps and counts
            what does not fit: the next frame sizes by it) */
         room = limit > map_word ? (limit - map_word) / 4 : 0;
-        if (room < jobs) {
+        if (room < all) {
             /* not a triangle each: every draw as it is, said in the stats */
-            vk->mc_fallback = jobs;
-            memset(vk->mc_take, 0, nd + 1);
-            jobs = 0, tris = 0, room = 0;
+            vk->mc_fallback = all;
+            memset(vk->mc_take, 0, n + 1);
+            jobs = sjobs = all = 0, tris = 0, room = 0;
             cmd_word = map_word = index_word = words = OAK_GPU_MESHCULL_HEAD_WORDS;
         } else {
             index_word = map_word + room;
             words = index_word + room * 3;
         }
     }
-    if (!OAK_GROW(f->mc_job_mesh, f->mc_job_mesh_cap, jobs + 1))
+    if (!OAK_GROW(f->mc_job_mesh, f->mc_job_mesh_cap, all + 1))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: meshcull scratch");
     oak_result r = reserve(vk, &f->meshcull, words * 4);
     if (r) return r;
     uint32_t *w = f->meshcull.mapped;
     _oak_meshcull_view cv;
     _oak_meshcull_view_make(&cv, v, vk->width, vk->height);
-    oak_gpu_draw *rec = f->draws.mapped;
-    uint32_t job = 0, region = 0;
+    plan_ctx pl = {vk,   f,    info, w, f->draws.mapped, job_word, cmd_word, map_word, index_word,
+                   room, tris, 0,    0};
     /* commands in the vis groups' order, as the raster draws them */
     for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS && jobs; g++) {
-        vk->mc_first[g] = job;
+        vk->mc_first[g] = pl.job;
         for (uint32_t i = 0; i < nd; i++) {
             if (!vk->mc_take[i] || info[i].group != g) continue;
-            uint32_t slot = oak_handle_index(v->draws.mesh[i].id);
-            const _oak_vk_mesh *m = &vk->meshes[slot];
-            uint32_t *jw = w + job_word + (uint64_t)job * OAK_GPU_MESHCULL_JOB_WORDS;
-            uint32_t cw = (uint32_t)(cmd_word + (uint64_t)job * CMD_WORDS);
-            uint32_t place = place_of((const float *)v->draws.world[i]);
-            uint32_t reg = region_for(vk, m, i, place);
-            if (room < tris) reg = (uint32_t)((uint64_t)reg * room / tris);
-            f->mc_job_mesh[job][0] = slot;
-            f->mc_job_mesh[job][1] = m->id;
-            f->mc_job_mesh[job][2] = place;
+            const _oak_vk_mesh *m = &vk->meshes[oak_handle_index(v->draws.mesh[i].id)];
             /* false: a world that cannot be culled keeps its finest meshlets */
-            (void)_oak_meshcull_gpu_job(jw, &cv, (const float *)v->draws.world[i], !(g & 1u), i,
-                                        m->ml_first, m->ml_count, m->ml_finest, region, reg, cw);
-            VkDrawIndexedIndirectCommand c = {.indexCount = 0,
-                                              .instanceCount = 1,
-                                              .firstIndex =
-                                                  (uint32_t)(index_word + (uint64_t)region * 3),
-                                              .vertexOffset = (int32_t)info[i].first_vertex,
-                                              .firstInstance = i};
-            memcpy(w + cw, &c, sizeof c);
-            rec[i].prev[2] = (uint32_t)map_word + region + 1;
-            region += reg;
-            job++;
+            place_job(&pl, m, &cv, (const float *)v->draws.world[i], i, false, !(g & 1u));
         }
-        vk->mc_count[g] = job - vk->mc_first[g];
+        vk->mc_count[g] = pl.job - vk->mc_first[g];
     }
-    _oak_meshcull_gpu_head(w, &cv, jobs, (uint32_t)index_word, (uint32_t)map_word);
+    /* then the casters' by shadow group, each by its cascade's texel (the
+       CPU's cut: cpu_pass_shadow.c) */
+    uint32_t tile = vk->shadow.width / 2;
+    for (uint32_t sg = 0; sg < OAK_VK_SHADOW_GROUPS && sjobs; sg++) {
+        vk->mcs_first[sg] = pl.job;
+        uint32_t k = sg / 4;
+        if (k >= v->cascade_count) continue;
+        _oak_meshcull_view sv;
+        _oak_meshcull_view_shadow(&sv, (const float *)v->cascades[k].view_proj, tile, true, NULL,
+                                  0);
+        for (uint32_t i = nd; i < n; i++) {
+            const _oak_vk_mesh *m = NULL;
+            if (!vk->mc_take[i] || shadow_group(vk, v, info, nd, i, &m) != sg) continue;
+            place_job(&pl, m, &sv, (const float *)v->casters.world[i - nd], i, true, false);
+        }
+        vk->mcs_count[sg] = pl.job - vk->mcs_first[sg];
+    }
+    _oak_meshcull_gpu_head(w, &cv, all, (uint32_t)index_word, (uint32_t)map_word);
     f->mc_jobs = jobs;
+    f->mc_all = all;
     vk->mc_cmd_word = (uint32_t)cmd_word;
-    if (jobs) {
+    if (all) {
         f->mc_ran = true;
         f->mc_frame = vk->frame_count;
     }
@@ -265,7 +333,7 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
 
 oak_result _oak_vk_run_meshcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     (void)v;
-    if (!f->mc_jobs) return OAK_OK;
+    if (!f->mc_all) return OAK_OK;
     /* under Hi-Z this is the EARLY step: last frame's LATE step wrote the
        bits it reads (one queue: the barrier reaches back) */
     if (f->hiz_on)
@@ -273,7 +341,7 @@ oak_result _oak_vk_run_meshcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
             f->cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
     if (_oak_vk_bind(vk, f->cmd, OAK_VK_PIPE_MESHCULL)) {
-        uint32_t groups = f->mc_jobs < 65535u ? f->mc_jobs : 65535u; /* the kernel strides */
+        uint32_t groups = f->mc_all < 65535u ? f->mc_all : 65535u; /* the kernel strides */
         vkCmdDispatch(f->cmd, groups, 1, 1);
     }
     /* readers: the raster's commands, indices and vis.frag's map; the host's counters */
@@ -304,6 +372,21 @@ void _oak_vk_meshcull_draw(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f) {
     vkCmdBindIndexBuffer(cmd, vk->indices.buffer, 0, VK_INDEX_TYPE_UINT32);
 }
 
+void _oak_vk_meshcull_shadow_draw(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f,
+                                  uint32_t group, uint32_t pipe) {
+    uint32_t n = group < OAK_VK_SHADOW_GROUPS ? vk->mcs_count[group] : 0;
+    if (!n || !f->mc_all || !_oak_vk_bind(vk, cmd, pipe)) return;
+    vkCmdBindIndexBuffer(cmd, f->meshcull.buffer, 0, VK_INDEX_TYPE_UINT32);
+    const uint32_t stride = sizeof(VkDrawIndexedIndirectCommand);
+    uint64_t at = ((uint64_t)vk->mc_cmd_word + (uint64_t)vk->mcs_first[group] * CMD_WORDS) * 4;
+    if (vk->multi_draw)
+        vkCmdDrawIndexedIndirect(cmd, f->meshcull.buffer, at, n, stride);
+    else
+        for (uint32_t k = 0; k < n; k++)
+            vkCmdDrawIndexedIndirect(cmd, f->meshcull.buffer, at + (uint64_t)k * stride, 1, stride);
+    vkCmdBindIndexBuffer(cmd, vk->indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+}
+
 void _oak_vk_meshcull_stats(_oak_vk *vk, oak_meshlet_stats *out) {
     /* a slot still in flight is skipped: its fence says so without a wait */
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
@@ -321,7 +404,7 @@ void _oak_vk_meshcull_destroy(_oak_vk *vk) {
         oak_free(vk->frames[i].mc_job_mesh);
         vk->frames[i].mc_job_mesh = NULL;
         vk->frames[i].mc_job_mesh_cap = 0;
-        vk->frames[i].mc_jobs = 0;
+        vk->frames[i].mc_jobs = vk->frames[i].mc_all = 0;
         vk->frames[i].mc_ran = false;
     }
     _oak_vk_buffer_destroy(vk, &vk->meshlets);

@@ -29,6 +29,9 @@ static void draw_pair(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f, uint32
     _oak_vk_draw_group(vk, cmd, f, OAK_VK_PIPE_SHADOW, vk->shadow_first[g0], vk->shadow_count[g0]);
     _oak_vk_draw_group(vk, cmd, f, OAK_VK_PIPE_SHADOW_MASKED, vk->shadow_first[g1],
                        vk->shadow_count[g1]);
+    /* cluster-LOD casters: their cascade's cut (vk_meshcull.c) */
+    _oak_vk_meshcull_shadow_draw(vk, cmd, f, g0, OAK_VK_PIPE_SHADOW);
+    _oak_vk_meshcull_shadow_draw(vk, cmd, f, g1, OAK_VK_PIPE_SHADOW_MASKED);
 }
 
 /* Maps cut into a static layer and movers, as render/shadow_layer.h plans
@@ -108,7 +111,9 @@ oak_result _oak_vk_run_shadow(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vi
     for (uint32_t c = 0; c < n; c++) {
         uint32_t stream_movers = _oak_vk_stream_movers(f, c);
         uint32_t movers = vk->shadow_count[OAK_VK_SHADOW_GROUP(c, 1, 0)] +
-                          vk->shadow_count[OAK_VK_SHADOW_GROUP(c, 1, 1)] + stream_movers;
+                          vk->shadow_count[OAK_VK_SHADOW_GROUP(c, 1, 1)] +
+                          vk->mcs_count[OAK_VK_SHADOW_GROUP(c, 1, 0)] +
+                          vk->mcs_count[OAK_VK_SHADOW_GROUP(c, 1, 1)] + stream_movers;
         plans[c] =
             _oak_shadow_layer_plan(&vk->shadow_layer[c], v->cascades[c].static_key, movers, false);
         rects[c] = tile_rect(c, size);

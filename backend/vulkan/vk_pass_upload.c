@@ -154,8 +154,9 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
         _oak_vk_record_job job = {L, info + base, (oak_gpu_draw *)f->draws.mapped + base, li == 1};
         oak_parallel_for(count, 1024, _oak_vk_record_draws, &job);
     }
-    /* view draws culled by meshlets take the meshcull pass's commands */
-    if ((r = _oak_vk_meshcull_plan(vk, f, v, info, nd))) return r;
+    /* view draws culled by meshlets and cluster-LOD casters take the
+       meshcull pass's commands */
+    if ((r = _oak_vk_meshcull_plan(vk, f, v, info, nd, n))) return r;
     uint32_t first[G_COUNT], at[G_COUNT];
     uint32_t sum = 0;
     for (uint32_t g = 0; g < G_COUNT; g++) {
@@ -164,7 +165,7 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
     }
     for (uint32_t i = 0; i < n; i++) {
         uint32_t g = info[i].group & ~TWO_SIDED;
-        if (g == (UINT32_MAX & ~TWO_SIDED) || (i < nd && vk->mc_take[i])) continue;
+        if (g == (UINT32_MAX & ~TWO_SIDED) || vk->mc_take[i]) continue;
         VkDrawIndexedIndirectCommand *prev = at[g] > first[g] ? &cmds[at[g] - 1] : NULL;
         /* under Hi-Z each view draw is a command of its own: the GPU keeps
            or drops it (vk_hiz.c); a BLEND draw is one unless it follows

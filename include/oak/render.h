@@ -776,8 +776,8 @@ typedef struct oak_meshlet_stats {
     uint32_t culled_occluded;
     uint32_t triangles_pass1;
     /* the shadow maps drawn this frame (cascades, lamp faces): cluster-LOD
-       meshlets out of each map's cut and the triangles the cuts kept (cpu;
-       0 on the GPUs, whose shadow passes draw the finest level) */
+       meshlets out of each map's cut and the triangles the cuts kept (the
+       cascades on every backend, lamp faces on the cpu) */
     uint32_t shadow_culled_lod, shadow_triangles;
     /* the GPUs' expanded index buffer (docs/ARCHITECTURE.md "Cluster LOD"):
        kept triangles that did not fit their job's region (drawn the frame

@@ -47,6 +47,12 @@ uint oak_meshcull_counters() {
     return mc[OAK_MC_HIZ_BASE] != 0u && OAK_HIZ_STEP == OAK_GPU_HIZ_STEP_EARLY ? OAK_MC_EARLY : 0u;
 }
 
+// Whether this step leaves a job alone: a shadow job (its map's cut) is
+// made by EARLY, the step every frame runs, and LATE passes it by.
+bool oak_meshcull_skips(bool shadow) {
+    return shadow && OAK_HIZ_STEP != OAK_GPU_HIZ_STEP_EARLY;
+}
+
 // kept: the frustum and cone's answer for meshlet m of the job at word j.
 bool oak_meshcull_hiz(bool kept, uint j, uint m, mat4 world, float scale, oak_gpu_meshlet ml) {
     uint base = mc[OAK_MC_HIZ_BASE];
@@ -64,6 +70,9 @@ bool oak_meshcull_hiz(bool kept, uint j, uint m, mat4 world, float scale, oak_gp
 #else
 uint oak_meshcull_counters() {
     return 0u;
+}
+bool oak_meshcull_skips(bool shadow) {
+    return false;
 }
 bool oak_meshcull_hiz(bool kept, uint j, uint m, mat4 world, float scale, oak_gpu_meshlet ml) {
     return kept;

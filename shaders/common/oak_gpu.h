@@ -834,7 +834,17 @@ OAK_STRUCT(oak_gpu_meshlet) {
 #define OAK_GPU_MESHCULL_HEAD_WORDS 44
 /* head word: kept triangles past their job's region (the kernel adds). Job word 12: the most triangles a step of the job kept before the clamp (the kernel writes) */
 #define OAK_GPU_MESHCULL_OVERFLOW_WORD 34
-#define OAK_GPU_MESHCULL_JOB_WORDS  13
+#define OAK_GPU_MESHCULL_JOB_WORDS  15
+/* A shadow job (job word 2's bit 29, bit 28 when its map is orthographic: a
+ * cluster-LOD caster of a cascade, its map's cut alone, no frustum, cone or
+ * Hi-Z, docs/ARCHITECTURE.md "Cluster LOD") takes its view from its own
+ * words: the eye (world) in words 4 to 6, lod_px and znear (float bits) in
+ * words 13 and 14. Its counters go to head words 35 (triangles kept, after
+ * the clamp), 38 (meshlets out of the cut) and 39 (meshlets tested). */
+#define OAK_GPU_MESHCULL_JOB_LOD_PX   13
+#define OAK_GPU_MESHCULL_SHADOW_TRIS   35
+#define OAK_GPU_MESHCULL_SHADOW_LOD    38
+#define OAK_GPU_MESHCULL_SHADOW_TESTED 39
 #define OAK_GPU_MESHCULL_GROUP      64
 
 #ifdef __STDC_VERSION__
