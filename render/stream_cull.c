@@ -4,6 +4,7 @@
  * stream's per-LOD visible lists, the frame's counters, and the instances
  * appended to the frontend's input as draws (backend.h oak_render_stream). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "frontend.h"
@@ -325,14 +326,35 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
                                                       in->lights[i].light.type == OAK_LIGHT_SPOT);
     uint32_t firsts[OAK_STREAM_MAX_PER_VIEW], at_input = nd;
     bool natives[OAK_STREAM_MAX_PER_VIEW], expand[OAK_STREAM_MAX_PER_VIEW];
+    bool blends[OAK_STREAM_MAX_PER_VIEW], blend_device[OAK_STREAM_MAX_PER_VIEW];
+    const char *dev_blend_env = getenv("OAK_PARTICLE_DEVICE_BLEND");
+    bool dev_blend_on = !dev_blend_env || strcmp(dev_blend_env, "off") != 0;
     for (uint32_t pass = 0; pass < 2; pass++) {
         for (uint32_t s = 0; s < ns; s++) {
-            const oak_material_data *md = oak_material_get(in->streams[s]->desc.material);
+            const oak_stream *str = in->streams[s];
+            const oak_material_data *md = oak_material_get(str->desc.material);
             /* the GPU kernel does not read the tiers' LOD override yet */
             natives[s] = fe->gpu_streams && md && md->desc.alpha_mode != OAK_ALPHA_BLEND &&
-                         !in->streams[s]->lod_override;
+                         !str->lod_override;
             expand[s] = !natives[s] || lamps;
+            /* a BLEND PARTICLES stream the device writes as draw records:
+               one input draw stands for it (its unit), the particles pass
+               fills the rest; one quad, no LOD band, nothing that bends
+               (the kernel builds the plain matrix) and no lamp that casts */
+            blends[s] = dev_blend_on && fe->gpu_streams && fe->gpu_particles && md &&
+                        md->desc.alpha_mode == OAK_ALPHA_BLEND &&
+                        str->desc.source == OAK_STREAM_SOURCE_PARTICLES && str->particles &&
+                        !str->lod_override && !lamps && str->desc.lod_count == 1 &&
+                        !(str->desc.lods[0].distance > 0) && !(str->desc.sway > 0) &&
+                        !str->desc.pose_bank;
+            if (blends[s]) expand[s] = false;
+            blend_device[s] = blends[s]; /* an empty one: nothing to fill, no draw */
+            blends[s] = blends[s] && str->count > 0;
             if (pass == 0) firsts[s] = UINT32_MAX;
+            if (blends[s] && pass == 0) {
+                firsts[s] = at_input++;
+                continue;
+            }
             if (natives[s] != (pass == 1) || !expand[s]) continue;
             firsts[s] = at_input;
             at_input += in->streams[s]->count;
@@ -391,12 +413,15 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
            frame's); anywhere else the host's are the C evaluation, filled
            now (the streams are the caller's, listed in its scene) */
         bool device = str->desc.source == OAK_STREAM_SOURCE_PARTICLES && str->particles &&
-                      fe->gpu_particles && natives[s] && !expand[s];
+                      fe->gpu_particles && ((natives[s] && !expand[s]) || blend_device[s]);
         /* a GRASS stream the device grows, drawn natively by a backend with
            the grass pass: the kernel writes its slots (docs/WORLD.md "Grass") */
         bool grass = str->desc.source == OAK_STREAM_SOURCE_GRASS && str->grass_job &&
                      fe->gpu_grass && natives[s] && !expand[s];
-        if (!device && !grass) _oak_stream_host_records((oak_stream *)str);
+        if (!device && !grass) {
+            if (str->host_stale) st->host_filled += str->count;
+            _oak_stream_host_records((oak_stream *)str);
+        }
         bool same = fe->stream_seen[s] == str->serial;
         uint32_t base = firsts[s];
         *rs = (oak_render_stream){.records = str->records,
@@ -409,7 +434,8 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
                                   .first_input = base,
                                   .native = natives[s],
                                   .stream = str,
-                                  .grass = grass};
+                                  .grass = grass,
+                                  .device_blend = blends[s]};
         /* wind, benders and the sink: a stream they bend moves every frame */
         oak_instance_bend *bend = &rs->bend;
         bool bent =
@@ -441,6 +467,17 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
         rs->pose_override_version = str->override_version;
         st->instances += str->count;
         st->moved += rs->moved;
+        if (blends[s]) { /* the unit's one draw: its quad, never culled (the raster clips) */
+            fe->sx_mesh[base] = str->desc.lods[0].mesh;
+            fe->sx_material[base] = str->desc.material;
+            glm_mat4_identity(fe->sx_world[base]);
+            memcpy(fe->sx_world[base][3], str->unit_point, sizeof(float) * 3);
+            fe->sx_flags[base] = (str->desc.flags & ~(uint32_t)OAK_DRAW_MOVING) | OAK_DRAW_MOVING;
+            for (int k = 0; k < 4; k++) fe->sx_color[(size_t)base * 4 + k] = 1;
+            fe->sx_lod[base] = 0;
+            fe->sx_pose[base] = NULL;
+            continue;
+        }
         if (!expand[s]) continue; /* drawn and cast from the backend's lists alone */
         stream_job job = {
             .fe = fe, .stream = str, .base = base, .live = oak_material_get(str->desc.material)};

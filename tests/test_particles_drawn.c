@@ -310,6 +310,74 @@ TEST(aSprayDrawnFromTheDevicesRecords) {
     oak_destroy_scene(sc);
 }
 
+/* The spray above as additive sparks (a BLEND PARTICLES stream): on vulkan
+   and gl the particle kernel writes its records and a second kernel turns
+   each into a draw record past the lists (oak_render_stream.device_blend),
+   so the host evaluates none of them for the frame (the stream's host
+   copy stays stale, oak_stream_stats.host_filled 0; the CPU fills all
+   400) and the blend pass draws the 400 as one command (oak_blend_stats:
+   400 surfaces in 1 draw, unlit). The picture is the CPU's under the
+   parity rule, and with OAK_PARTICLE_DEVICE_BLEND=off (the host's records
+   expanded into 400 draws, drawn as one instanced command too) as well. */
+TEST(additiveSprayDrawnFromTheDevicesRecords) {
+    oak_material add = make(OAK_ALPHA_BLEND, true);
+    oak_particles *p = NULL;
+    oak_scene *sc = make_scene(6, &p);
+    if (!sc) return;
+    oak_emitter_desc d = {.capacity = 400,
+                          .seed = 9,
+                          .position = {0, -1, 0},
+                          .cone_degrees = 30,
+                          .speed = {2, 4},
+                          .life = {2, 2},
+                          .size = {0.08f, 0.12f},
+                          .spin = {-2, 2},
+                          .gravity = {0, -3, 0},
+                          .drag = 0.5f,
+                          .lift = 0.5f,
+                          .color_key_count = 2};
+    d.material = add;
+    d.bursts[0].count = 400;
+    d.color_keys[0] = (oak_particle_key){0, {1, 0.8f, 0.3f, 1}};
+    d.color_keys[1] = (oak_particle_key){1, {0.2f, 0.4f, 1, 0.5f}};
+    CHECK_OK(oak_particles_add_emitter(p, &d, NULL));
+    oak_stream *st = oak_particles_stream(p, 0);
+    bool gpu = strcmp(g_backend, "cpu") != 0;
+    static uint8_t px[W * H * 4], off[W * H * 4];
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1 && !gpu) break;
+        if (pass == 1) setenv("OAK_PARTICLE_DEVICE_BLEND", "off", 1);
+        CHECK_OK(oak_world_update_particles(sc, 0.8f));
+        CHECK_OK(oak_scene_draw(sc, g_main));
+        CHECK_EQ_INT(oak_stream_count(st), 400);
+        bool device = gpu && pass == 0;
+        CHECK(st->host_stale == device);
+        oak_stream_stats ss = {0};
+        CHECK_OK(oak_renderer_stream_stats(g_main, &ss));
+        oak_blend_stats bs = {0};
+        CHECK_OK(oak_renderer_blend_stats(g_main, &bs));
+        fprintf(stderr,
+                "  additive sparks on %s (device %s): %u host records, %u surfaces in %u draws, %u "
+                "unlit\n",
+                g_backend, pass ? "off" : "on", ss.host_filled, bs.surfaces, bs.draws, bs.unlit);
+        CHECK_EQ_INT(ss.host_filled, device ? 0 : 400);
+        CHECK_EQ_INT(bs.surfaces, 400);
+        CHECK_EQ_INT(bs.draws, gpu ? 1 : 400);
+        CHECK_EQ_INT(bs.unlit, bs.draws);
+        double lin[3];
+        draw_at(sc, pass ? "400 additive sparks, device blend off" : "400 additive sparks", 0.8,
+                lin, pass ? off : px);
+        if (pass == 1) unsetenv("OAK_PARTICLE_DEVICE_BLEND");
+    }
+    uint32_t lit = 0;
+    for (int i = 0; i < W * H; i++) lit += px[4 * i] > 40 || px[4 * i + 2] > 40;
+    fprintf(stderr, "  the sparks cover %u of %d pixels\n", lit, W * H);
+    CHECK(lit > 300 && lit < W * H / 2);
+    if (gpu) oak_test_parity("the sparks, device blend on vs off", px, off, W, H);
+    oak_destroy_scene(sc);
+    oak_destroy_material(add);
+}
+
 /* A 2 x 2 atlas of 16 x 16 cells, each a top half and a darker bottom
    half of its own colour: at a quarter of its life the particle shows
    frame 1 (green, top right), at three quarters frame 3 (yellow), the top
@@ -524,6 +592,15 @@ TEST(campfireAgrees) {
     fprintf(stderr, "  the blend pass on %s: %u surfaces in %u draws\n", g_backend, bs.surfaces,
             bs.draws);
     CHECK(bs.surfaces >= 30);
+    /* the flames' and sparks' records the device's on vulkan and gl (the
+       smoke, "over", is a HOST stream: no PARTICLES records to fill) */
+    oak_stream_stats ss = {0};
+    CHECK_OK(oak_renderer_stream_stats(g_main, &ss));
+    fprintf(stderr, "  %u PARTICLES records filled on the host\n", ss.host_filled);
+    if (strcmp(g_backend, "cpu"))
+        CHECK_EQ_INT(ss.host_filled, 0);
+    else
+        CHECK(ss.host_filled > 0);
     /* flames and sparks unlit (blend_unlit.frag on the GPUs), the smoke lit:
        one draw on the GPUs, a draw a puff on the CPU */
     fprintf(stderr, "  %u of the draws unlit\n", bs.unlit);
@@ -574,6 +651,7 @@ int main(int argc, char **argv) {
         RUN(alphaBlendsFarToNearWithinAStream);
         RUN(cutoutDrawsOpaque);
         RUN(aSprayDrawnFromTheDevicesRecords);
+        RUN(additiveSprayDrawnFromTheDevicesRecords);
         RUN(flipbookShowsTheFrameOfItsLife);
         RUN(litParticlesTakeTheLight);
         RUN(softParticlesFadeIntoTheGround);

@@ -191,6 +191,7 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     _oak_gl_fog_release(f);
     _oak_gl_taa_release(f);
     oak_free(f->draw_data), oak_free(f->cmds), oak_free(f->light_data), oak_free(f->blend_keys);
+    oak_free(f->blend_draw);
     oak_free(f);
     b->frame = NULL;
 }

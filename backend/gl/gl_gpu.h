@@ -144,6 +144,10 @@ typedef struct _oak_gl_frame {
     uint32_t cmd_cap;
     float *blend_keys; /* per draw: squared distance of its centre from the camera */
     uint32_t blend_key_cap;
+    /* per BLEND command: the view draw it stands for (a device-written
+       BLEND stream's command starts past the list: its unit's one draw) */
+    uint32_t *blend_draw;
+    uint32_t blend_draw_cap;
     oak_gpu_light *light_data;
     uint32_t light_cap;
 
@@ -222,6 +226,7 @@ typedef struct _oak_gl_frame {
     /* the particles pass (gl_pass_particles.c): its program, the emitter
        blocks, and per stream slot whose block it holds, its version, where */
     GLuint prog_particles;
+    GLuint prog_particle_draws; /* shaders/particles_draws.comp.glsl */
     _oak_gl_buffer particles;
     const void *particle_src[OAK_STREAM_MAX_PER_VIEW];
     uint64_t particle_version[OAK_STREAM_MAX_PER_VIEW];

@@ -38,14 +38,16 @@ oak_result _oak_gl_run_blend(_oak_gl_backend *b, const oak_render_view *view) {
     glVertexArrayElementBuffer(f->vao, f->indices.id);
     /* runs of equal sidedness and program keep the sorted order in one
        multi-draw each */
-    uint32_t k = main_groups[4];
+    /* a command's material is its draw's (blend_draw): not base_instance,
+       which for a device-written stream lies past the list */
+    uint32_t k = main_groups[4], g4 = main_groups[4];
     GLuint bound = f->prog_blend;
     while (k < main_groups[5]) {
-        oak_material m = view->draws.material[f->cmds[k].base_instance];
+        oak_material m = view->draws.material[f->blend_draw[k - g4]];
         bool two = _oak_gl_mat_of(f, m)->double_sided, plain = unlit(m);
         uint32_t e = k + 1;
         while (e < main_groups[5]) {
-            oak_material n = view->draws.material[f->cmds[e].base_instance];
+            oak_material n = view->draws.material[f->blend_draw[e - g4]];
             if (_oak_gl_mat_of(f, n)->double_sided != two || unlit(n) != plain) break;
             e++;
         }

@@ -23,6 +23,31 @@ static size_t block_bytes(uint32_t count) {
     return (b + BLOCK_ALIGN - 1) / BLOCK_ALIGN * BLOCK_ALIGN;
 }
 
+/* Device-written BLEND streams (oak_render_stream.device_blend): each
+   record the particle kernel just wrote (and last frame's copy) into a
+   draw record at the stream's slot past the view's list, which the blend
+   pass reads (shaders/particles_draws.comp.glsl). The upload pass sized
+   the draws buffer and wrote the list before these slots; the jobs go at
+   `at` of the blocks' buffer. */
+static oak_result run_draws(_oak_gl_frame *f, const oak_render_view *v, size_t at) {
+    uint32_t jobs[OAK_STREAM_MAX_PER_VIEW][8], most = 0;
+    uint32_t n = _oak_gpu_blend_jobs(v, v->draws.count, jobs, &most);
+    if (!n || !most) return OAK_OK;
+    oak_result r;
+    if (!f->prog_particle_draws && (r = _oak_gl_compute(&f->prog_particle_draws, "particles-draws",
+                                                        oak_gl_src_particles_draws_comp)))
+        return r;
+    if ((r = _oak_gl_buffer_upload(&f->particles, at, jobs, sizeof jobs[0] * n))) return r;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+    glUseProgram(f->prog_particle_draws);
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, OAK_B_PARTICLE_IN, f->particles.id, (GLintptr)at,
+                      (GLsizeiptr)(sizeof jobs[0] * n));
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCES, f->instances.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_DRAWS, f->draws.id);
+    glDispatchCompute((most + OAK_GPU_PARTICLE_GROUP - 1) / OAK_GPU_PARTICLE_GROUP, n, 1);
+    return OAK_OK;
+}
+
 oak_result _oak_gl_run_particles(_oak_gl_backend *b, const oak_render_view *v) {
     _oak_gl_frame *f = b->frame;
     oak_result r = OAK_OK;
@@ -46,7 +71,8 @@ oak_result _oak_gl_run_particles(_oak_gl_backend *b, const oak_render_view *v) {
             bytes += block_bytes(_oak_gpu_particle_count(&v->streams[s]));
     size_t old_blocks = f->particles.capacity;
     if ((r = _oak_gl_instances_reserve(f, v, &records)) || /* instcull's */
-        (r = _oak_gl_buffer_reserve(&f->particles, bytes, false)))
+        (r = _oak_gl_buffer_reserve(&f->particles,
+                                    bytes + OAK_STREAM_MAX_PER_VIEW * 8 * sizeof(uint32_t), false)))
         return r;
     if (f->particles.capacity != old_blocks) memset(f->particle_src, 0, sizeof f->particle_src);
     glUseProgram(f->prog_particles);
@@ -82,15 +108,18 @@ oak_result _oak_gl_run_particles(_oak_gl_backend *b, const oak_render_view *v) {
         }
         at += size;
     }
+    if ((r = run_draws(f, v, at))) return r;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_PARTICLE_IN, 0);
-    /* readers: instcull's kernel, the raster's and resolve's records */
+    /* readers: instcull's kernel, the raster's and resolve's records, the
+       blend pass's draw records (and the next upload's writes over them) */
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     return OAK_OK;
 }
 
 void _oak_gl_particles_release(_oak_gl_frame *f) {
     if (f->prog_particles) glDeleteProgram(f->prog_particles);
-    f->prog_particles = 0;
+    if (f->prog_particle_draws) glDeleteProgram(f->prog_particle_draws);
+    f->prog_particles = f->prog_particle_draws = 0;
     _oak_gl_buffer_release(&f->particles);
     memset(f->particle_src, 0, sizeof f->particle_src);
 }

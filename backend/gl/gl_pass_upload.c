@@ -5,6 +5,7 @@
  * index and the shadow map's storage. */
 #include <string.h>
 
+#include "backend/gpu/gpu_particles.h"
 #include "backend/gpu/gpu_records.h"
 #include "render/particle_eval.h"
 #include "gl_gpu.h"
@@ -175,7 +176,29 @@ static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, const flo
         }
         bl[j] = x;
     }
+    /* each BLEND command's draw, then a device-written stream's command
+       over its slots past the list (gl_pass_particles.c fills them) */
+    uint32_t nb = group[5] - group[4], ns = 0, slots = 0;
+    if (main_view) {
+        ns = main_view->stream_count < OAK_STREAM_MAX_PER_VIEW ? main_view->stream_count
+                                                               : OAK_STREAM_MAX_PER_VIEW;
+        slots = _oak_gpu_blend_slot(main_view, ns, ns);
+        if (!OAK_GROW(f->blend_draw, f->blend_draw_cap, nb + 1))
+            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory for blend commands");
+        for (uint32_t k = 0; k < nb; k++) {
+            uint32_t i = bl[k].base_instance, u = l->unit ? l->unit[i] : 0;
+            f->blend_draw[k] = i;
+            if (!u || u > ns || !main_view->streams[u - 1].device_blend) continue;
+            bl[k].base_instance = l->count + _oak_gpu_blend_slot(main_view, ns, u - 1);
+            bl[k].instance_count = main_view->streams[u - 1].count;
+            f->blend_surfaces += bl[k].instance_count - 1; /* its surfaces: every particle */
+        }
+    }
     *ncmd = group[5];
+    /* room for those slots: the kernel writes them after this upload */
+    oak_result rr =
+        _oak_gl_buffer_reserve(buf, ((size_t)l->count + slots + 1) * sizeof *f->draw_data, true);
+    if (rr != OAK_OK) return rr;
     return _oak_gl_buffer_upload(buf, 0, f->draw_data, (size_t)l->count * sizeof *f->draw_data);
 }
 
@@ -288,5 +311,9 @@ oak_result _oak_gl_run_upload(_oak_gl_backend *b, const oak_render_view *view) {
     uint32_t most =
         view->draws.count > view->casters.count ? view->draws.count : view->casters.count;
     if (view->lamp_casters.count > most) most = view->lamp_casters.count;
+    uint32_t ns =
+        view->stream_count < OAK_STREAM_MAX_PER_VIEW ? view->stream_count : OAK_STREAM_MAX_PER_VIEW;
+    uint32_t blend_end = view->draws.count + _oak_gpu_blend_slot(view, ns, ns);
+    if (blend_end > most) most = blend_end; /* the device-written BLEND draws' ids */
     return _oak_gl_ensure_draw_ids(f, most);
 }

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "render/stream.h"
+
 bool _oak_gpu_particle_block_leads(const oak_render_view *v, uint32_t ns, uint32_t s) {
     const void *b = s < ns ? v->streams[s].particles : NULL;
     if (!b || !v->streams[s].particle_constants) return false;
@@ -45,4 +47,45 @@ uint32_t _oak_gpu_particle_head(const oak_render_view *v, uint32_t ns, uint32_t 
     memcpy(out, &c, sizeof c);
     memcpy(out + sizeof c, words, sizeof words);
     return groups;
+}
+
+uint32_t _oak_gpu_blend_slot(const oak_render_view *v, uint32_t ns, uint32_t s) {
+    uint32_t at = 0;
+    for (uint32_t t = 0; t < s && t < ns; t++)
+        if (v->streams[t].device_blend) at += v->streams[t].count;
+    return at;
+}
+
+uint32_t _oak_gpu_blend_jobs(const oak_render_view *v, uint32_t slots_from, uint32_t jobs[][8],
+                             uint32_t *most) {
+    uint32_t ns =
+        v->stream_count < OAK_STREAM_MAX_PER_VIEW ? v->stream_count : OAK_STREAM_MAX_PER_VIEW;
+    uint32_t tmpl[OAK_STREAM_MAX_PER_VIEW], n = 0, total = 0, here = 0, slot = 0;
+    bool any = false;
+    for (uint32_t s = 0; s < ns; s++) {
+        tmpl[s] = UINT32_MAX;
+        total += v->streams[s].count;
+        any |= v->streams[s].device_blend;
+    }
+    *most = 0;
+    if (!any || !v->draws.unit) return 0;
+    /* each unit's one draw: the first of its unit among the view's */
+    for (uint32_t d = 0; d < v->draws.count; d++) {
+        uint32_t u = v->draws.unit[d];
+        if (u && u <= ns && v->streams[u - 1].device_blend && tmpl[u - 1] == UINT32_MAX)
+            tmpl[u - 1] = d;
+    }
+    for (uint32_t s = 0; s < ns; s++) {
+        const oak_render_stream *rs = &v->streams[s];
+        uint32_t at = here, first = slot;
+        here += rs->count;
+        if (!rs->device_blend) continue;
+        slot += rs->count;
+        if (tmpl[s] == UINT32_MAX || !rs->count) continue;
+        uint32_t *j = jobs[n++];
+        j[0] = tmpl[s], j[1] = at, j[2] = total + at, j[3] = slots_from + first;
+        j[4] = rs->count, j[5] = rs->stream && rs->stream->desc.phase_opacity, j[6] = j[7] = 0;
+        *most = rs->count > *most ? rs->count : *most;
+    }
+    return n;
 }

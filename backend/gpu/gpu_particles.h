@@ -27,4 +27,17 @@ uint32_t _oak_gpu_particle_count(const oak_render_stream *rs);
 uint32_t _oak_gpu_particle_head(const oak_render_view *v, uint32_t ns, uint32_t s, uint64_t here,
                                 uint64_t total, uint8_t *out);
 
+/* A BLEND stream whose draw records the device writes
+   (oak_render_stream.device_blend): the slots of stream s among them, from
+   the first slot on (stream order: the counts of those before s); s = ns
+   gives them all. */
+uint32_t _oak_gpu_blend_slot(const oak_render_view *v, uint32_t ns, uint32_t s);
+/* The draw kernel's jobs (shaders/particles_draws.comp.glsl: two uvec4s
+   each, at most OAK_STREAM_MAX_PER_VIEW) for the view's device BLEND
+   streams whose one draw is among the view's draws: the template draw, the
+   records from `here` (last frame's copies `total` records on), the slots
+   from `slots_from` on. The jobs made; *most the largest count. */
+uint32_t _oak_gpu_blend_jobs(const oak_render_view *v, uint32_t slots_from, uint32_t jobs[][8],
+                             uint32_t *most);
+
 #endif

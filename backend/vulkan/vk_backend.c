@@ -84,6 +84,7 @@ static void _oak_vk_destroy(void *self) {
     _oak_gpu_skin_queue_free(&vk->skin);
     oak_free(vk->cmds);
     oak_free(vk->keys);
+    oak_free(vk->blend_draw);
     _oak_vk_device_destroy(vk);
     oak_free(b);
 }

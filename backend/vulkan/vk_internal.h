@@ -454,6 +454,10 @@ typedef struct _oak_vk {
     uint32_t blend_unlit;              /* commands drawn by blend_unlit.frag */
     bool blend_ok, blend_warned;       /* the HDR format blends as a colour attachment */
     bool grid_warned;                  /* lamp grid overflow said once */
+    /* per BLEND command: the view draw it stands for (a device-written
+       BLEND stream's command starts past the lists: its unit's one draw) */
+    uint32_t *blend_draw;
+    uint32_t blend_draw_capacity;
     double sync_ms;
     double wait_ms; /* the slot's fence (and present) waited for since the last render */
     _oak_vk_track track[OAK_TARGET_COUNT];
@@ -542,6 +546,13 @@ typedef struct _oak_vk {
     VkDescriptorPool particle_pool;
     VkDescriptorSet particle_sets[OAK_VK_FRAMES];
     uint64_t particle_uploads; /* blocks copied up, any slot (a test's count) */
+    /* the draw kernel (shaders/particles_draws.comp.glsl): its jobs at a
+       dynamic offset, the instance buffer and the draws (vk_pass_particles.c) */
+    VkDescriptorSetLayout pdraw_set_layout;
+    VkPipelineLayout pdraw_layout;
+    VkPipeline pdraw_pipe;
+    VkDescriptorPool pdraw_pool;
+    VkDescriptorSet pdraw_sets[OAK_VK_FRAMES];
     /* the grass pass's own (vk_grass.c), made on first use */
     struct _oak_vk_grass *grass;
 } _oak_vk;
@@ -770,6 +781,9 @@ oak_result _oak_vk_lightgrid_read(_oak_vk *vk, uint32_t *words, size_t count);
    the counts read back */
 oak_result _oak_vk_instcull_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_particles(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+/* The first draw record past the frame's lists (the view's draws, the
+   casters, the lamp casters): where device-written BLEND streams' records go. */
+uint32_t _oak_vk_blend_slots_from(const oak_render_view *v);
 void _oak_vk_particles_destroy(_oak_vk *vk);
 /* Test hook: n records of the last frame's instance buffer from `first`
    (the particles pass's output where instcull read it), waited for. */

@@ -34,7 +34,8 @@ oak_result _oak_vk_run_blend(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vie
     const VkDrawIndexedIndirectCommand *cmds = vk->cmds; /* the CPU copy: never read mapped */
     uint32_t bound = UINT32_MAX;
     for (uint32_t k = 0; k < vk->blend_count; k++) {
-        uint32_t i = cmds[vk->blend_first + k].firstInstance;
+        uint32_t i =
+            vk->blend_draw[k]; /* not firstInstance: a device stream's lies past the list */
         bool two = (vk->infos[i].group & OAK_VK_TWO_SIDED) != 0;
         uint32_t pipe = unlit(v, i)
                             ? (two ? OAK_VK_PIPE_BLEND_UNLIT_2SIDED : OAK_VK_PIPE_BLEND_UNLIT)

@@ -5,6 +5,7 @@
  * the slot's descriptors. The staged copies were recorded as they were made. */
 #include <string.h>
 
+#include "backend/gpu/gpu_particles.h"
 #include "backend/gpu/gpu_records.h"
 #include "render/particle_eval.h"
 #include "vk_internal.h"
@@ -56,6 +57,10 @@ static void _oak_vk_record_draws(void *user, uint32_t begin, uint32_t end, uint3
     }
 }
 
+uint32_t _oak_vk_blend_slots_from(const oak_render_view *v) {
+    return v->draws.count + (v->shadows ? v->casters.count : 0) + v->lamp_casters.count;
+}
+
 /* Builds draw records and indirect commands for the view's draws and the
  * key light's casters, grouped by pipeline. Consecutive draws of the same
  * mesh in a group (the frontend batches by material and mesh) become one
@@ -63,8 +68,17 @@ static void _oak_vk_record_draws(void *user, uint32_t begin, uint32_t end, uint3
 static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     uint32_t nd = v->draws.count, nc = v->shadows ? v->casters.count : 0;
     uint32_t n = nd + nc, all = n + v->lamp_casters.count; /* lamp casters follow */
+    /* then the slots the particles pass fills for device-written BLEND
+       streams (oak_render_stream.device_blend): the host writes none */
+    uint32_t ns =
+        v->stream_count < OAK_STREAM_MAX_PER_VIEW ? v->stream_count : OAK_STREAM_MAX_PER_VIEW;
+    uint64_t slots = _oak_gpu_blend_slot(v, ns, ns);
     oak_result r;
-    if ((r = _oak_vk_upload_reserve(vk, &f->draws, (uint64_t)(all ? all : 1) * sizeof(oak_gpu_draw),
+    if ((uint64_t)all + slots > UINT32_MAX / 2)
+        return oak_error(OAK_ERROR_LIMIT, "vulkan: %llu draw records",
+                         (unsigned long long)(all + slots));
+    if ((r = _oak_vk_upload_reserve(vk, &f->draws,
+                                    ((uint64_t)all + slots + 1) * sizeof(oak_gpu_draw),
                                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT)))
         return r;
     if ((r = _oak_vk_upload_reserve(
@@ -200,6 +214,19 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
             j--;
         }
         bl[j] = x;
+    }
+    /* each BLEND command's draw, then a device-written stream's command
+       over its slots (its material and sidedness are its draw's) */
+    uint32_t nb = at[G_BLEND] - first[G_BLEND];
+    if (!OAK_GROW(vk->blend_draw, vk->blend_draw_capacity, nb + 1))
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: blend scratch");
+    for (uint32_t k = 0; k < nb; k++) {
+        uint32_t i = bl[k].firstInstance, u = v->draws.unit ? v->draws.unit[i] : 0;
+        vk->blend_draw[k] = i;
+        if (!u || u > ns || !v->streams[u - 1].device_blend) continue;
+        bl[k].firstInstance = all + _oak_gpu_blend_slot(v, ns, u - 1);
+        bl[k].instanceCount = v->streams[u - 1].count;
+        counts[G_BLEND] += bl[k].instanceCount - 1; /* its surfaces: every particle */
     }
     if (sum) memcpy(f->indirect.mapped, cmds, (size_t)sum * sizeof *cmds);
     vk->blend_first = first[G_BLEND];

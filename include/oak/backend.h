@@ -164,6 +164,13 @@ typedef struct oak_render_stream {
        version (render/stream.h _oak_stream_grass_jobs), this frame's and
        last frame's copies alike; the host's records above are not current */
     bool grass;
+    /* a BLEND PARTICLES stream whose draw records the device writes
+       (`particles` set too): its instances are ONE view draw (its quad
+       and material, unit s + 1) standing for all `count`; a GPU backend
+       reserves count draw records after its lists, the particles pass
+       turns each record (and last frame's copy) into one there, and the
+       blend pass draws the unit as one instanced command over them */
+    bool device_blend;
 } oak_render_stream;
 
 /* A run of draws in `draws` sharing one mesh and material. */

@@ -736,6 +736,9 @@ typedef struct oak_stream_stats {
     uint32_t visible;                  /* sum of per_lod */
     uint32_t per_lod[OAK_STREAM_LODS]; /* inside the camera's frustum, by LOD band */
     uint32_t moved;                    /* streams whose version moved since the last frame */
+    /* PARTICLES records the frontend evaluated on the host for the frame
+       (0 where the device wrote them all) */
+    uint32_t host_filled;
 } oak_stream_stats;
 oak_result oak_renderer_stream_stats(const oak_renderer *r, oak_stream_stats *out);
 /* What occlusion culling did in the last frame. Draws are the input's own;
