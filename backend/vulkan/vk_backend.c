@@ -433,6 +433,8 @@ void oak_vk_debug_stats(void *self, oak_vk_stats *out) {
     out->vertex_pool_used = vk->vertex_ranges.used;
     out->index_pool_used = vk->index_ranges.used;
     out->texture_classes = vk->class_count;
+    out->bindless = vk->bindless;
+    out->bindless_textures = vk->bindless_live;
     out->multi_draw = vk->multi_draw;
     out->validation = vk->validation;
     for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS; g++) out->vis_commands += vk->vis_count[g];

@@ -12,6 +12,8 @@ typedef struct oak_vk_stats {
     uint32_t blocks;                            /* device memory allocations */
     uint64_t vertex_pool_used, index_pool_used; /* items taken in the pools */
     uint32_t texture_classes;
+    uint32_t bindless,
+        bindless_textures; /* the runtime array's length (0: size classes), its live images */
     bool multi_draw, validation;
     uint32_t vis_commands, shadow_commands; /* indirect commands in the last frame */
 } oak_vk_stats;

@@ -232,6 +232,8 @@ typedef struct _oak_vk_caps {
     bool dynamic_rendering, dynamic_rendering_ext, sync2, sync2_ext, maintenance4;
     bool geometry_shader, multi_draw, first_instance, int64, int64_atomics, mesh_shader,
         descriptor_indexing, ray_tracing, timestamps, clip_distance, draw_count;
+    /* what bindless textures need beyond descriptor_indexing */
+    bool partially_bound, variable_count;
 } _oak_vk_caps;
 
 static void _oak_vk_caps_get(VkPhysicalDevice pd, _oak_vk_caps *c) {
@@ -277,6 +279,8 @@ static void _oak_vk_caps_get(VkPhysicalDevice pd, _oak_vk_caps *c) {
     c->draw_count = f12.drawIndirectCount;
     c->descriptor_indexing = f12.descriptorIndexing && f12.runtimeDescriptorArray &&
                              f12.shaderSampledImageArrayNonUniformIndexing;
+    c->partially_bound = f12.descriptorBindingPartiallyBound;
+    c->variable_count = f12.descriptorBindingVariableDescriptorCount;
     c->dynamic_rendering = v13 && f13.dynamicRendering;
     c->sync2 = v13 && f13.synchronization2;
     c->maintenance4 = v13 && f13.maintenance4;
@@ -286,6 +290,40 @@ static void _oak_vk_caps_get(VkPhysicalDevice pd, _oak_vk_caps *c) {
     c->mesh_shader = _oak_vk_has_device_ext(pd, "VK_EXT_mesh_shader");
     c->ray_tracing = _oak_vk_has_device_ext(pd, "VK_KHR_ray_tracing_pipeline") ||
                      _oak_vk_has_device_ext(pd, "VK_KHR_ray_query");
+}
+
+/* Bindless textures (vk_resources.c): the runtime array's length, or 0 with
+ * *why saying why the size classes serve instead. The array shares the
+ * stage's and the set's sampled-image and resource limits with every other
+ * binding (OAK_B_COUNT of them, counted whole to stay clear); without
+ * update-after-bind those are the limits that apply (each slot's set is
+ * rewritten before its frame is recorded, never while one is in flight). */
+static uint32_t _oak_vk_bindless_length(const _oak_vk_caps *c, const char **why) {
+    const char *env = getenv("OAK_BINDLESS");
+    if (env && (!strcmp(env, "off") || !strcmp(env, "0"))) {
+        *why = "OAK_BINDLESS=off";
+        return 0;
+    }
+    if (!c->descriptor_indexing) {
+        *why = "needs runtimeDescriptorArray and shaderSampledImageArrayNonUniformIndexing";
+        return 0;
+    }
+    if (!c->partially_bound || !c->variable_count) {
+        *why = "needs descriptorBindingPartiallyBound and descriptorBindingVariableDescriptorCount";
+        return 0;
+    }
+    const VkPhysicalDeviceLimits *l = &c->props.limits;
+    uint32_t n = l->maxPerStageDescriptorSampledImages;
+    if (l->maxDescriptorSetSampledImages < n) n = l->maxDescriptorSetSampledImages;
+    if (l->maxPerStageResources < n) n = l->maxPerStageResources;
+    n = n > OAK_B_COUNT ? n - OAK_B_COUNT : 0;
+    if (n > OAK_VK_BINDLESS_MAX) n = OAK_VK_BINDLESS_MAX;
+    if (n < OAK_GPU_TEXTURE_CLASSES) {
+        *why = "too few sampled images a stage";
+        return 0;
+    }
+    *why = NULL;
+    return n;
 }
 
 /* Why a device cannot run oak, or NULL when it can. */
@@ -399,8 +437,15 @@ oak_result _oak_vk_probe(char *report, size_t size) {
                       _oak_craster_shadow_words(craster, "shaderInt64 and 64-bit buffer atomics"));
         OAK_VK_REPORT("  mesh shaders: %s -> vertex pulling in a vertex shader\n",
                       c.mesh_shader ? "yes" : "no");
-        OAK_VK_REPORT("  descriptor indexing: %s -> texture arrays by size class\n",
-                      c.descriptor_indexing ? "yes" : "no");
+        const char *bl_why = NULL;
+        uint32_t bl = _oak_vk_bindless_length(&c, &bl_why);
+        if (bl)
+            OAK_VK_REPORT("  descriptor indexing: yes -> bindless textures, each its own image "
+                          "in one runtime array of %u\n",
+                          bl);
+        else
+            OAK_VK_REPORT("  descriptor indexing: %s -> texture arrays by size class (%s)\n",
+                          c.descriptor_indexing ? "yes" : "no", bl_why);
         OAK_VK_REPORT("  ray tracing: %s -> shadow maps\n", c.ray_tracing ? "yes" : "no");
         OAK_VK_REPORT("  dynamic rendering: %s\n", c.dynamic_rendering       ? "core"
                                                    : c.dynamic_rendering_ext ? "extension"
@@ -478,6 +523,13 @@ oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_on
     /* the compute raster (vk_craster.c) */
     vk->craster_ok = caps.int64 && caps.int64_atomics;
     vk->timestamps = caps.timestamps;
+    /* bindless textures, or the size classes and why (vk_resources.c) */
+    const char *bl_why = NULL;
+    vk->bindless = _oak_vk_bindless_length(&caps, &bl_why);
+    if (vk->bindless)
+        oak_log_info("vulkan: bindless textures (a runtime array of %u)", vk->bindless);
+    else
+        oak_log_info("vulkan: textures in size-class arrays (%s)", bl_why);
     vkGetPhysicalDeviceMemoryProperties(vk->phys, &vk->mem_props);
 
     const char *exts[4];
@@ -502,7 +554,11 @@ oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_on
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
         .pNext = &s2,
         .drawIndirectCount = vk->indirect_count,
-        .shaderBufferInt64Atomics = vk->craster_ok};
+        .shaderBufferInt64Atomics = vk->craster_ok,
+        .runtimeDescriptorArray = vk->bindless != 0,
+        .shaderSampledImageArrayNonUniformIndexing = vk->bindless != 0,
+        .descriptorBindingPartiallyBound = vk->bindless != 0,
+        .descriptorBindingVariableDescriptorCount = vk->bindless != 0};
     VkPhysicalDeviceVulkan11Features f11 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
         .pNext = &f12,

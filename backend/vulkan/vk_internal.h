@@ -15,10 +15,11 @@
 #include "render/shadow_layer.h"
 #include "shaders/common/oak_gpu.h"
 
-#define OAK_VK_FRAMES      2           /* frames in flight */
-#define OAK_VK_WINDOW_EXTS 8           /* instance extensions a window may ask for */
-#define OAK_VK_SWAP_MAX    8           /* swapchain images oak takes at most */
-#define OAK_VK_BLOCK_SIZE  (64u << 20) /* device memory is taken in blocks this big */
+#define OAK_VK_FRAMES       2           /* frames in flight */
+#define OAK_VK_BINDLESS_MAX 16384       /* the bindless texture array's length at most */
+#define OAK_VK_WINDOW_EXTS  8           /* instance extensions a window may ask for */
+#define OAK_VK_SWAP_MAX     8           /* swapchain images oak takes at most */
+#define OAK_VK_BLOCK_SIZE   (64u << 20) /* device memory is taken in blocks this big */
 #define OAK_VK_MAX_TIMESTAMPS                                                                      \
     (OAK_PASS_COUNT + 3) /* one at the start, one after each row and Hi-Z's two steps */
 /* Past this a fence wait counts as a lost device: 60 s on a GPU, 10 min on
@@ -146,9 +147,12 @@ typedef struct _oak_vk_texclass {
 
 typedef struct _oak_vk_texture {
     uint32_t id, version;
-    uint32_t klass, layer; /* klass: index + 1 into classes; 0: failed upload */
+    /* klass: index + 1 into classes, or with bindless its element + 1 in the
+       runtime array (layer 0); 0: failed upload */
+    uint32_t klass, layer;
     bool srgb;
     uint32_t width, height, mips; /* its own; the class's layers may be larger */
+    _oak_vk_image image;          /* bindless: its own image, its size and levels */
 } _oak_vk_texture;
 
 typedef struct _oak_vk_material {
@@ -389,6 +393,17 @@ typedef struct _oak_vk {
     _oak_vk_buffer ldr;            /* packed RGBA8 after tone mapping, before FXAA */
     VkSampler sampler;             /* nearest, for texelFetch through combined samplers */
     _oak_vk_image dummy_array;     /* fills texture class slots not in use */
+    /* Bindless textures (vk_resources.c): 0 when the device lacks descriptor
+       indexing or OAK_BINDLESS=off (the size classes then), else the runtime
+       array's length (OAK_B_BINDLESS), within the device's limits */
+    uint32_t bindless;
+    _oak_vk_image dummy_image;            /* fills freed elements (2D, 1x1) */
+    VkDescriptorImageInfo *bindless_info; /* per element: its view, or the dummy's */
+    uint32_t bindless_info_capacity;
+    uint32_t bindless_high; /* elements handed out (high water) */
+    uint32_t bindless_live; /* elements holding a texture */
+    uint32_t *bindless_free;
+    uint32_t bindless_free_count, bindless_free_capacity;
 
     /* geometry pools: positions (vec4), attributes (oak_gpu_vertex), indices */
     _oak_vk_buffer positions, attributes, indices;

@@ -10,6 +10,9 @@
 static const uint32_t k_fog_comp[] =
 #include "shaders/fog.comp.h"
     ;
+static const uint32_t k_fog_comp_bl[] = /* bindless textures (vk_resources.c) */
+#include "shaders/fog.comp.bindless.h"
+    ;
 
 static uint32_t groups(uint32_t n) {
     return (n + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP;
@@ -36,8 +39,10 @@ oak_result _oak_vk_run_fog(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view 
                                              {g.grid[0], g.grid[1]}};
     for (uint32_t s = 0; s < OAK_FOG_STEPS; s++) {
         if (vk->fog_pipes[s]) continue;
-        oak_result r =
-            _oak_vk_compute_spec(vk, k_fog_comp, sizeof k_fog_comp, &s, &vk->fog_pipes[s]);
+        oak_result r = vk->bindless ? _oak_vk_compute_spec(vk, k_fog_comp_bl, sizeof k_fog_comp_bl,
+                                                           &s, &vk->fog_pipes[s])
+                                    : _oak_vk_compute_spec(vk, k_fog_comp, sizeof k_fog_comp, &s,
+                                                           &vk->fog_pipes[s]);
         if (r) return r;
     }
     for (uint32_t s = 0; s < OAK_FOG_STEPS; s++) {

@@ -101,8 +101,55 @@ static const uint32_t k_exposure_step_comp[] =
 #include "shaders/exposure_step.comp.h"
     ;
 
+/* The textured shaders' bindless builds (vulkan.cmake): the runtime array
+   in place of the size classes, taken when the device runs bindless */
+static const uint32_t k_vis_frag_bl[] =
+#include "shaders/vis.frag.bindless.h"
+    ;
+static const uint32_t k_shadow_masked_frag_bl[] =
+#include "shaders/shadow_masked.frag.bindless.h"
+    ;
+static const uint32_t k_blend_frag_bl[] =
+#include "shaders/blend.frag.bindless.h"
+    ;
+static const uint32_t k_blend_unlit_frag_bl[] =
+#include "shaders/blend_unlit.frag.bindless.h"
+    ;
+static const uint32_t k_resolve_comp_bl[] =
+#include "shaders/resolve.comp.bindless.h"
+    ;
+static const uint32_t k_vis_stream_frag_bl[] =
+#include "shaders/vis_stream.frag.bindless.h"
+    ;
+static const uint32_t k_shadow_stream_masked_frag_bl[] =
+#include "shaders/shadow_stream_masked.frag.bindless.h"
+    ;
+
+#define OAK_VK_VARIANT(k)                                                                          \
+    { k, k##_bl, sizeof k##_bl }
+static const struct {
+    const uint32_t *code, *bindless;
+    size_t bindless_size;
+} k_bindless_variants[] = {
+    OAK_VK_VARIANT(k_vis_frag),
+    OAK_VK_VARIANT(k_shadow_masked_frag),
+    OAK_VK_VARIANT(k_blend_frag),
+    OAK_VK_VARIANT(k_blend_unlit_frag),
+    OAK_VK_VARIANT(k_resolve_comp),
+    OAK_VK_VARIANT(k_vis_stream_frag),
+    OAK_VK_VARIANT(k_shadow_stream_masked_frag),
+};
+#undef OAK_VK_VARIANT
+
 static oak_result _oak_vk_module(_oak_vk *vk, const uint32_t *code, size_t size,
                                  VkShaderModule *out) {
+    for (size_t i = 0; vk->bindless && i < sizeof k_bindless_variants / sizeof *k_bindless_variants;
+         i++)
+        if (code == k_bindless_variants[i].code) {
+            code = k_bindless_variants[i].bindless;
+            size = k_bindless_variants[i].bindless_size;
+            break;
+        }
     VkShaderModuleCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size, .pCode = code};
     OAK_VK_TRY(vk, vkCreateShaderModule(vk->device, &ci, NULL, out));
@@ -110,9 +157,14 @@ static oak_result _oak_vk_module(_oak_vk *vk, const uint32_t *code, size_t size,
 }
 
 static oak_result _oak_vk_layouts(_oak_vk *vk) {
-    VkDescriptorSetLayoutBinding b[OAK_B_COUNT];
+    /* with bindless textures one more: the runtime array, last, as a
+       variable-length binding must be (OAK_B_BINDLESS) */
+    VkDescriptorSetLayoutBinding b[OAK_B_COUNT + 1];
+    VkDescriptorBindingFlags flags[OAK_B_COUNT + 1];
+    uint32_t count = vk->bindless ? OAK_B_COUNT + 1 : OAK_B_COUNT;
     memset(b, 0, sizeof b);
-    for (uint32_t i = 0; i < OAK_B_COUNT; i++) {
+    memset(flags, 0, sizeof flags);
+    for (uint32_t i = 0; i < count; i++) {
         b[i].binding = i;
         b[i].descriptorCount = 1;
         b[i].stageFlags =
@@ -127,9 +179,21 @@ static oak_result _oak_vk_layouts(_oak_vk *vk) {
     b[OAK_B_DEPTH].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     for (uint32_t i = 0; i < OAK_GPU_TEXTURE_CLASSES; i++)
         b[OAK_B_TEXTURES + i].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    /* partially bound: the elements past the high water are never written */
+    if (vk->bindless) {
+        b[OAK_B_BINDLESS].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+        b[OAK_B_BINDLESS].descriptorCount = vk->bindless;
+        flags[OAK_B_BINDLESS] = VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT |
+                                VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT;
+    }
+    VkDescriptorSetLayoutBindingFlagsCreateInfo fi = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO,
+        .bindingCount = count,
+        .pBindingFlags = flags};
     VkDescriptorSetLayoutCreateInfo li = {.sType =
                                               VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                          .bindingCount = OAK_B_COUNT,
+                                          .pNext = vk->bindless ? &fi : NULL,
+                                          .bindingCount = count,
                                           .pBindings = b};
     OAK_VK_TRY(vk, vkCreateDescriptorSetLayout(vk->device, &li, NULL, &vk->set_layout));
     VkPipelineLayoutCreateInfo pli = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
@@ -141,16 +205,22 @@ static oak_result _oak_vk_layouts(_oak_vk *vk) {
                                     {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0},
                                     {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 0},
                                     {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 0}};
-    for (uint32_t i = 0; i < OAK_B_COUNT; i++)
+    for (uint32_t i = 0; i < count; i++)
         for (uint32_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
-            if (sizes[k].type == b[i].descriptorType) sizes[k].descriptorCount += OAK_VK_FRAMES;
+            if (sizes[k].type == b[i].descriptorType)
+                sizes[k].descriptorCount += OAK_VK_FRAMES * b[i].descriptorCount;
     VkDescriptorPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
                                      .maxSets = OAK_VK_FRAMES,
                                      .poolSizeCount = sizeof sizes / sizeof sizes[0],
                                      .pPoolSizes = sizes};
     OAK_VK_TRY(vk, vkCreateDescriptorPool(vk->device, &pi, NULL, &vk->desc_pool));
+    VkDescriptorSetVariableDescriptorCountAllocateInfo vi = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_VARIABLE_DESCRIPTOR_COUNT_ALLOCATE_INFO,
+        .descriptorSetCount = 1,
+        .pDescriptorCounts = &vk->bindless};
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
         VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                          .pNext = vk->bindless ? &vi : NULL,
                                           .descriptorPool = vk->desc_pool,
                                           .descriptorSetCount = 1,
                                           .pSetLayouts = &vk->set_layout};
@@ -548,7 +618,7 @@ void _oak_vk_targets_destroy(_oak_vk *vk) {
 void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f) {
     VkDescriptorBufferInfo bufs[OAK_B_COUNT];
     VkDescriptorImageInfo imgs[OAK_B_COUNT];
-    VkWriteDescriptorSet w[OAK_B_COUNT];
+    VkWriteDescriptorSet w[OAK_B_COUNT + 1];
     uint32_t n = 0;
 #define OAK_VK_BUF(binding, type, b)                                                               \
     do {                                                                                           \
@@ -621,6 +691,21 @@ void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f) {
         VkImageView v = i < vk->class_count && vk->classes[i].image.view ? vk->classes[i].image.view
                                                                          : vk->dummy_array.view;
         OAK_VK_IMG(OAK_B_TEXTURES + i, cis, v, ro);
+    }
+    /* bindless: every element handed out, freed ones showing the dummy
+       (vk_resources.c keeps the infos); the rest stay unwritten */
+    if (vk->bindless && vk->bindless_high) {
+        for (uint32_t i = 0; i < vk->bindless_high; i++) vk->bindless_info[i].sampler = vk->sampler;
+        w[n++] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                        .dstSet = f->set,
+                                        .dstBinding = OAK_B_BINDLESS,
+                                        .descriptorCount = vk->bindless_high,
+                                        .descriptorType = cis,
+                                        .pImageInfo = vk->bindless_info};
+        if (vk->dummy_image.layout != ro)
+            _oak_vk_image_barrier(f->cmd, &vk->dummy_image, ro, VK_PIPELINE_STAGE_2_NONE, 0,
+                                  VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                                  VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
     }
 #undef OAK_VK_BUF
 #undef OAK_VK_IMG

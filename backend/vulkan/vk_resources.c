@@ -1,7 +1,9 @@
 /* Assets on the GPU: every mesh in one vertex pool (positions + attributes)
- * and one index pool, textures as layers of 2D arrays grouped by size class,
- * materials as records in one storage buffer indexed by asset slot. Each is
- * uploaded through the frame's staging buffer when its version moves on. */
+ * and one index pool, textures as layers of 2D arrays grouped by size class
+ * or, where the device has descriptor indexing, each its own image in one
+ * runtime array (bindless), materials as records in one storage buffer
+ * indexed by asset slot. Each is uploaded through the frame's staging buffer
+ * when its version moves on. */
 #include <math.h>
 #include <string.h>
 
@@ -31,6 +33,9 @@ oak_result _oak_vk_resources_init(_oak_vk *vk) {
         (r = _oak_vk_image_create(vk, &vk->dummy_array, VK_FORMAT_R8G8B8A8_UNORM, 1, 1, 1, 1,
                                   VK_IMAGE_USAGE_SAMPLED_BIT, true)))
         return r;
+    if (vk->bindless && (r = _oak_vk_image_create(vk, &vk->dummy_image, VK_FORMAT_R8G8B8A8_UNORM, 1,
+                                                  1, 1, 1, VK_IMAGE_USAGE_SAMPLED_BIT, false)))
+        return r;
     _oak_vk_ranges_init(&vk->vertex_ranges, OAK_VK_POOL_VERTICES);
     _oak_vk_ranges_init(&vk->index_ranges, OAK_VK_POOL_INDICES);
     return OAK_OK;
@@ -42,6 +47,15 @@ void _oak_vk_resources_release(_oak_vk *vk) {
     _oak_vk_buffer_destroy(vk, &vk->indices);
     _oak_vk_buffer_destroy(vk, &vk->material_buf);
     _oak_vk_image_destroy(vk, &vk->dummy_array);
+    _oak_vk_image_destroy(vk, &vk->dummy_image);
+    for (uint32_t i = 0; i < vk->texture_capacity; i++)
+        _oak_vk_image_destroy(vk, &vk->textures[i].image);
+    oak_free(vk->bindless_info);
+    oak_free(vk->bindless_free);
+    vk->bindless_info = NULL;
+    vk->bindless_free = NULL;
+    vk->bindless_high = vk->bindless_live = vk->bindless_free_count = 0;
+    vk->bindless_free_capacity = 0;
     for (uint32_t i = 0; i < vk->class_count; i++) {
         _oak_vk_image_destroy(vk, &vk->classes[i].image);
         oak_free(vk->classes[i].free_layers);
@@ -270,11 +284,46 @@ static oak_result _oak_vk_class_grow(_oak_vk *vk, _oak_vk_texclass *c, uint32_t 
     return OAK_OK;
 }
 
-static oak_result _oak_vk_texture_upload(_oak_vk *vk, _oak_vk_texture *t, oak_texture tex,
-                                         const oak_texture_data *d) {
-    VkFormat fmt =
-        d->format == OAK_FORMAT_RGBA32F ? VK_FORMAT_R32G32B32A32_SFLOAT : VK_FORMAT_R8G8B8A8_UNORM;
-    uint32_t mips = d->mip_count ? d->mip_count : 1;
+/* Bindless: the texture's own image (its size, its levels) at a free
+ * element of the runtime array, the descriptor written with the slot's set
+ * each frame (_oak_vk_write_descriptors). */
+static oak_result _oak_vk_bindless_place(_oak_vk *vk, _oak_vk_texture *t, VkFormat fmt,
+                                         uint32_t mips, const oak_texture_data *d) {
+    uint32_t e;
+    if (vk->bindless_free_count) {
+        e = vk->bindless_free[vk->bindless_free_count - 1];
+    } else {
+        if (vk->bindless_high == vk->bindless)
+            return oak_error(OAK_ERROR_LIMIT,
+                             "vulkan: texture '%s' (%ux%u): all %u bindless elements in use",
+                             d->name ? d->name : "?", d->width, d->height, vk->bindless);
+        e = vk->bindless_high;
+        if (!OAK_GROW(vk->bindless_info, vk->bindless_info_capacity, e + 1))
+            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: bindless table");
+    }
+    oak_result r =
+        _oak_vk_image_create(vk, &t->image, fmt, d->width, d->height, 1, mips,
+                             VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, false);
+    if (r) return r;
+    if (e == vk->bindless_high)
+        vk->bindless_high++;
+    else
+        vk->bindless_free_count--;
+    vk->bindless_info[e] = (VkDescriptorImageInfo){vk->sampler, t->image.view,
+                                                   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    vk->bindless_live++;
+    t->klass = e + 1;
+    t->layer = 0;
+    _oak_vk_image_barrier(vk->frames[vk->slot].cmd, &t->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                          VK_PIPELINE_STAGE_2_NONE, 0, VK_PIPELINE_STAGE_2_COPY_BIT,
+                          VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    return OAK_OK;
+}
+
+/* Size classes: the texture's levels in a layer of its class's array. */
+static oak_result _oak_vk_class_place(_oak_vk *vk, _oak_vk_texture *t, oak_texture tex,
+                                      const oak_texture_data *d, VkFormat fmt, uint32_t mips,
+                                      bool srgb, uint32_t *out_layer) {
     /* Size classes are power-of-two rectangles: a texture sits in the corner
        of a layer at least its size (each of its levels inside the layer's
        level of the same index), so odd sizes share a few arrays (less than
@@ -314,14 +363,15 @@ static oak_result _oak_vk_texture_upload(_oak_vk *vk, _oak_vk_texture *t, oak_te
         }
         layer = c->used++;
     }
-    *t = (_oak_vk_texture){tex.id,
-                           d->version,
-                           k + 1,
-                           layer,
-                           d->format == OAK_FORMAT_RGBA8_SRGB || d->format == OAK_FORMAT_DEFAULT,
-                           d->width,
-                           d->height,
-                           mips};
+    *t = (_oak_vk_texture){tex.id, d->version, k + 1, layer, srgb, d->width, d->height, mips};
+    *out_layer = layer;
+    return OAK_OK;
+}
+
+/* Stages every level and copies them into layer of dst (in TRANSFER_DST
+ * layout), then makes dst readable by the shaders. */
+static oak_result _oak_vk_texture_copy(_oak_vk *vk, _oak_vk_image *dst, uint32_t layer,
+                                       VkFormat fmt, uint32_t mips, const oak_texture_data *d) {
     uint32_t bpp = fmt == VK_FORMAT_R8G8B8A8_UNORM ? 4 : 16;
     /* Every level in one staged block: one copy reads them all from the
        staging buffer current at the copy, so a buffer replaced between two
@@ -347,20 +397,58 @@ static oak_result _oak_vk_texture_upload(_oak_vk *vk, _oak_vk_texture *t, oak_te
                                 .imageExtent = {w, h, 1}};
     }
     _oak_vk_frame *f = &vk->frames[vk->slot];
-    _oak_vk_image_barrier(f->cmd, &c->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                          VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
-                          VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
-    vkCmdCopyBufferToImage(f->cmd, f->staging.buffer, c->image.image,
+    vkCmdCopyBufferToImage(f->cmd, f->staging.buffer, dst->image,
                            VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, mips, regions);
-    _oak_vk_image_barrier(f->cmd, &c->image, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+    _oak_vk_image_barrier(f->cmd, dst, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                           VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                           VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
                           VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
     return OAK_OK;
 }
 
+static oak_result _oak_vk_texture_upload(_oak_vk *vk, _oak_vk_texture *t, oak_texture tex,
+                                         const oak_texture_data *d) {
+    VkFormat fmt =
+        d->format == OAK_FORMAT_RGBA32F ? VK_FORMAT_R32G32B32A32_SFLOAT : VK_FORMAT_R8G8B8A8_UNORM;
+    uint32_t mips = d->mip_count ? d->mip_count : 1;
+    bool srgb = d->format == OAK_FORMAT_RGBA8_SRGB || d->format == OAK_FORMAT_DEFAULT;
+    _oak_vk_image *dst;
+    uint32_t layer;
+    if (vk->bindless) {
+        *t = (_oak_vk_texture){.id = tex.id,
+                               .version = d->version,
+                               .srgb = srgb,
+                               .width = d->width,
+                               .height = d->height,
+                               .mips = mips};
+        oak_result r = _oak_vk_bindless_place(vk, t, fmt, mips, d);
+        if (r) return r;
+        dst = &t->image;
+        layer = 0;
+    } else {
+        oak_result r = _oak_vk_class_place(vk, t, tex, d, fmt, mips, srgb, &layer);
+        if (r) return r;
+        dst = &vk->classes[t->klass - 1].image;
+        /* a class layer may be in use by the frames in flight */
+        _oak_vk_image_barrier(vk->frames[vk->slot].cmd, dst, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                              VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                              VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    }
+    return _oak_vk_texture_copy(vk, dst, layer, fmt, mips, d);
+}
+
 static void _oak_vk_texture_free(_oak_vk *vk, _oak_vk_texture *t) {
-    if (t->klass) {
+    if (t->klass && vk->bindless) {
+        /* the frames in flight keep their sets' view until they finish:
+           the image is retired, its element shows the dummy from now on */
+        uint32_t e = t->klass - 1;
+        if (_oak_vk_image_retire(vk, &t->image) != OAK_OK) _oak_vk_image_destroy(vk, &t->image);
+        vk->bindless_info[e] = (VkDescriptorImageInfo){vk->sampler, vk->dummy_image.view,
+                                                       VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+        vk->bindless_live--;
+        if (OAK_GROW(vk->bindless_free, vk->bindless_free_capacity, vk->bindless_free_count + 1))
+            vk->bindless_free[vk->bindless_free_count++] = e;
+    } else if (t->klass) {
         _oak_vk_texclass *c = &vk->classes[t->klass - 1];
         if (OAK_GROW(c->free_layers, c->free_capacity, c->free_count + 1))
             c->free_layers[c->free_count++] = t->layer;
@@ -385,6 +473,7 @@ static const _oak_vk_texture *_oak_vk_sync_texture(_oak_vk *vk, oak_texture tex)
         if (_oak_vk_texture_upload(vk, t, tex, d) != OAK_OK) {
             oak_log_warn("vulkan: texture '%s' not uploaded: %s", d->name ? d->name : "?",
                          oak_last_error());
+            _oak_vk_texture_free(vk, t); /* what it was given before the failure */
             *t = (_oak_vk_texture){tex.id, d->version, 0, 0, false};
         }
     }

@@ -24,6 +24,32 @@ file(GLOB OAK_SHADER_HEADERS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/shaders/commo
 set(OAK_SHADER_OUT ${CMAKE_BINARY_DIR}/generated/shaders)
 file(MAKE_DIRECTORY ${OAK_SHADER_OUT})
 set(OAK_SHADER_OUTPUTS)
+# The shaders that sample material textures (those including
+# common/textures.glsl, directly or through another common header) are
+# compiled twice: <name>.<stage>.h with the size-class arrays and
+# <name>.<stage>.bindless.h with -DOAK_BINDLESS=1, the runtime array that
+# devices with descriptor indexing take (vk_resources.c).
+set(OAK_TEXTURED_HEADERS textures.glsl)
+file(GLOB OAK_COMMON_GLSL ${CMAKE_SOURCE_DIR}/shaders/common/*.glsl)
+set(grew ON)
+while(grew)
+  set(grew OFF)
+  list(JOIN OAK_TEXTURED_HEADERS "|" alts)
+  string(REPLACE "." "\\." alts "${alts}")
+  foreach(h ${OAK_COMMON_GLSL})
+    get_filename_component(hname ${h} NAME)
+    if(hname IN_LIST OAK_TEXTURED_HEADERS)
+      continue()
+    endif()
+    file(READ ${h} text)
+    if(text MATCHES "#include \"common/(${alts})\"")
+      list(APPEND OAK_TEXTURED_HEADERS ${hname})
+      set(grew ON)
+    endif()
+  endforeach()
+endwhile()
+list(JOIN OAK_TEXTURED_HEADERS "|" alts)
+string(REPLACE "." "\\." alts "${alts}")
 foreach(src ${OAK_SHADER_SOURCES})
   get_filename_component(base ${src} NAME)
   string(REGEX MATCH "\\.(vert|frag|comp)\\.glsl$" ok ${base})
@@ -41,6 +67,19 @@ foreach(src ${OAK_SHADER_SOURCES})
     COMMENT "glslc ${base}"
     VERBATIM)
   list(APPEND OAK_SHADER_OUTPUTS ${OAK_SHADER_OUT}/${out})
+  file(READ ${src} text)
+  if(text MATCHES "#include \"common/(${alts})\"")
+    string(REPLACE ".glsl" ".bindless.h" bout ${base})
+    add_custom_command(
+      OUTPUT ${OAK_SHADER_OUT}/${bout}
+      COMMAND ${OAK_GLSLC} -fshader-stage=${stage} --target-env=vulkan1.2 -O -Werror
+              -DOAK_VULKAN_GLSL=1 -DOAK_BINDLESS=1 -I${CMAKE_SOURCE_DIR}/shaders
+              -I${CMAKE_SOURCE_DIR}/include -mfmt=c ${src} -o ${OAK_SHADER_OUT}/${bout}
+      DEPENDS ${src} ${OAK_SHADER_HEADERS}
+      COMMENT "glslc ${base} (bindless)"
+      VERBATIM)
+    list(APPEND OAK_SHADER_OUTPUTS ${OAK_SHADER_OUT}/${bout})
+  endif()
 endforeach()
 add_custom_target(oak_vulkan_shaders DEPENDS ${OAK_SHADER_OUTPUTS})
 list(APPEND OAK_EXTRA_DEPENDS oak_vulkan_shaders)

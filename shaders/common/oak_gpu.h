@@ -111,6 +111,8 @@
 #define OAK_B_MESHLETS          51 /* uvec4[]: meshlet records and their triangles, per mesh (oak_gpu_meshlet) */
 #define OAK_B_MESHCULL          52 /* uint[]: the meshcull pass's head, jobs, commands, maps, indices */
 #define OAK_B_COUNT             53
+/* sampler2D[]: Vulkan's bindless textures (textures.glsl), last as a variable count needs */
+#define OAK_B_BINDLESS          OAK_B_COUNT
 
 /* The sky buffer (OAK_B_SKY; the CPU backend keeps the same floats), in vec4
  * texels: a head, then the octahedral capture's mips (level 0 first, each

@@ -1,12 +1,25 @@
 // Material textures: one 2D array per size class (no descriptor indexing
-// needed), sampled by hand exactly as the shading contract says: sRGB decoded
-// per texel before filtering, wrap per sampler, bilinear within a level and
+// needed) or, with OAK_BINDLESS, one runtime array of images, sampled by
+// hand exactly as the shading contract says: sRGB decoded per texel before
+// filtering, wrap per sampler, bilinear within a level and
 // linear between levels chosen from the uv derivatives.
 #ifndef OAK_TEXTURES_GLSL
 #define OAK_TEXTURES_GLSL
 
 #include "common/oak_gpu.h"
 
+#ifdef OAK_BINDLESS
+// Bindless (Vulkan where descriptor indexing exists, compiled as a second
+// SPIR-V with -DOAK_BINDLESS=1): every texture its own image in one runtime
+// array, t.a.x - 1 its element and t.a.y 0. Only the fetch differs: the
+// texel maths below is the same for both.
+#extension GL_EXT_nonuniform_qualifier : require
+OAK_BINDING(OAK_B_BINDLESS) uniform sampler2D oak_images[];
+
+vec4 oak_fetch(uint cls, ivec3 p, int lod) {
+    return texelFetch(oak_images[nonuniformEXT(cls)], p.xy, lod);
+}
+#else
 OAK_BINDING(OAK_B_TEXTURES + 0) uniform sampler2DArray oak_tex0;
 OAK_BINDING(OAK_B_TEXTURES + 1) uniform sampler2DArray oak_tex1;
 OAK_BINDING(OAK_B_TEXTURES + 2) uniform sampler2DArray oak_tex2;
@@ -24,6 +37,7 @@ OAK_BINDING(OAK_B_TEXTURES + 13) uniform sampler2DArray oak_tex13;
 OAK_BINDING(OAK_B_TEXTURES + 14) uniform sampler2DArray oak_tex14;
 OAK_BINDING(OAK_B_TEXTURES + 15) uniform sampler2DArray oak_tex15;
 
+// t.a.x - 1 the size class, t.a.y the layer
 vec4 oak_fetch(uint cls, ivec3 p, int lod) {
     switch (cls) {
     case 0u: return texelFetch(oak_tex0, p, lod);
@@ -44,6 +58,7 @@ vec4 oak_fetch(uint cls, ivec3 p, int lod) {
     default: return texelFetch(oak_tex15, p, lod);
     }
 }
+#endif
 
 float oak_srgb_decode(float c) {
     return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
