@@ -124,6 +124,13 @@ static const uint32_t k_vis_stream_frag_bl[] =
 static const uint32_t k_shadow_stream_masked_frag_bl[] =
 #include "shaders/shadow_stream_masked.frag.bindless.h"
     ;
+/* the compute raster's MASK bands read the cutout's texels too */
+static const uint32_t k_craster_comp_bl[] =
+#include "shaders/craster.comp.bindless.h"
+    ;
+static const uint32_t k_craster_shadow_comp_bl[] =
+#include "shaders/craster_shadow.comp.bindless.h"
+    ;
 
 #define OAK_VK_VARIANT(k)                                                                          \
     { k, k##_bl, sizeof k##_bl }
@@ -138,6 +145,8 @@ static const struct {
     OAK_VK_VARIANT(k_resolve_comp),
     OAK_VK_VARIANT(k_vis_stream_frag),
     OAK_VK_VARIANT(k_shadow_stream_masked_frag),
+    OAK_VK_VARIANT(k_craster_comp),
+    OAK_VK_VARIANT(k_craster_shadow_comp),
 };
 #undef OAK_VK_VARIANT
 

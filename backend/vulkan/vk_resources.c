@@ -413,7 +413,7 @@ static oak_result _oak_vk_texture_upload(_oak_vk *vk, _oak_vk_texture *t, oak_te
     uint32_t mips = d->mip_count ? d->mip_count : 1;
     bool srgb = d->format == OAK_FORMAT_RGBA8_SRGB || d->format == OAK_FORMAT_DEFAULT;
     _oak_vk_image *dst;
-    uint32_t layer;
+    uint32_t layer = 0;
     if (vk->bindless) {
         *t = (_oak_vk_texture){.id = tex.id,
                                .version = d->version,
@@ -424,7 +424,6 @@ static oak_result _oak_vk_texture_upload(_oak_vk *vk, _oak_vk_texture *t, oak_te
         oak_result r = _oak_vk_bindless_place(vk, t, fmt, mips, d);
         if (r) return r;
         dst = &t->image;
-        layer = 0;
     } else {
         oak_result r = _oak_vk_class_place(vk, t, tex, d, fmt, mips, srgb, &layer);
         if (r) return r;
