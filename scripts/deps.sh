@@ -22,7 +22,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 if [[ ${#missing[@]} -eq 0 ]]; then
   # Mesa 25's lavapipe beside the system's, for the mesh-shader and
   # descriptor-indexing tests (scripts/lavapipe25.sh).
-  exec bash "$here/lavapipe25.sh"
+  bash "$here/lavapipe25.sh" || echo "deps: Mesa 25's lavapipe not fetched; the tests that need it are not registered" >&2
+  exit 0
 fi
 
 if [[ $(id -u) -ne 0 ]]; then
@@ -36,4 +37,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "deps: done"
-bash "$here/lavapipe25.sh"
+bash "$here/lavapipe25.sh" || echo "deps: Mesa 25's lavapipe not fetched; the tests that need it are not registered" >&2
