@@ -319,6 +319,8 @@ typedef struct _oak_gl_frame {
        it, and their commands per cascade, movers and group (8 a cascade) */
     _oak_gl_buffer meshcull_shadow;
     uint32_t *mcs_words;
+    uint32_t *mc_read_buf; /* read_set's scratch: a set's heads and jobs, grown, kept */
+    uint32_t mc_read_buf_cap;
     uint32_t mcs_words_cap, mcs_jobs, mcs_cmd_word;
     uint8_t *mcs_take;
     uint32_t mcs_take_cap;

@@ -149,6 +149,25 @@ static void ring_note(_oak_gl_frame *f, uint32_t job, uint32_t draw, uint32_t id
     f->mc_ring_job[k][job][2] = place;
 }
 
+/* Per draw of kind (0 the view's, 1 the casters'), what its job kept:
+   grown with zeros. */
+static bool dneed_grow(_oak_gl_frame *f, uint32_t kind, uint32_t n) {
+    uint32_t had = f->mc_dneed_cap[kind];
+    if (!OAK_GROW(f->mc_dneed[kind], f->mc_dneed_cap[kind], n)) return false;
+    if (f->mc_dneed_cap[kind] > had)
+        memset(f->mc_dneed[kind] + had, 0,
+               (f->mc_dneed_cap[kind] - had) * sizeof *f->mc_dneed[kind]);
+    return true;
+}
+
+/* What read_set will need for a set of `jobs` jobs over `draws` draws of
+   kind, grown by the plan: a set is read three frames after it is made,
+   and a frame that reads one then makes no heap call. */
+static bool reserve_reads(_oak_gl_frame *f, uint32_t kind, uint32_t draws, uint32_t jobs) {
+    uint32_t words = 2 * OAK_GPU_MESHCULL_HEAD_WORDS + jobs * OAK_GPU_MESHCULL_JOB_WORDS;
+    return OAK_GROW(f->mc_read_buf, f->mc_read_buf_cap, words) && dneed_grow(f, kind, draws);
+}
+
 /* Set k's copy (its fence passed): both heads into heads, and what each
    job kept (its word 12, before the clamp) into its mesh's and its draw's
    need. */
@@ -157,7 +176,9 @@ static void read_set(_oak_gl_frame *f, uint32_t k, uint32_t heads[2][OAK_GPU_MES
     size_t hw = 2 * OAK_GPU_MESHCULL_HEAD_WORDS,
            words = hw + (size_t)(nv + nc) * OAK_GPU_MESHCULL_JOB_WORDS;
     memset(heads, 0, hw * 4);
-    uint32_t *buf = oak_alloc(words * 4);
+    /* kept between frames: a warm frame makes no heap call */
+    uint32_t *buf =
+        OAK_GROW(f->mc_read_buf, f->mc_read_buf_cap, (uint32_t)words) ? f->mc_read_buf : NULL;
     if (!buf) { /* the counters still */
         glGetNamedBufferSubData(f->mc_read[k].id, 0, (GLsizeiptr)hw * 4, heads);
         return;
@@ -173,16 +194,11 @@ static void read_set(_oak_gl_frame *f, uint32_t k, uint32_t heads[2][OAK_GPU_MES
         _oak_gl_mesh_slot *ms = &f->meshes[slot];
         if (ms->mc_need_serial < serial) ms->mc_need = kept, ms->mc_need_serial = serial;
         if (ms->mc_need_serial == serial && kept > ms->mc_need) ms->mc_need = kept;
-        uint32_t had = f->mc_dneed_cap[kind];
-        if (!OAK_GROW(f->mc_dneed[kind], f->mc_dneed_cap[kind], e[0] + 1)) continue;
-        if (f->mc_dneed_cap[kind] > had)
-            memset(f->mc_dneed[kind] + had, 0,
-                   (f->mc_dneed_cap[kind] - had) * sizeof *f->mc_dneed[kind]);
+        if (!dneed_grow(f, kind, e[0] + 1)) continue;
         uint32_t *d = f->mc_dneed[kind][e[0]];
         if (d[3] <= (uint32_t)serial)
             d[0] = e[1], d[1] = kept, d[2] = e[2], d[3] = (uint32_t)serial;
     }
-    oak_free(buf);
 }
 
 oak_result _oak_gl_meshcull_plan(_oak_gl_frame *f, const oak_render_view *v) {
@@ -229,7 +245,8 @@ oak_result _oak_gl_meshcull_plan(_oak_gl_frame *f, const oak_render_view *v) {
         return OAK_OK;
     }
     if (!OAK_GROW(f->mc_words, f->mc_words_cap, (uint32_t)o.map_word) ||
-        !OAK_GROW(f->mc_ring_job[k], f->mc_ring_job_cap[k], jobs))
+        !OAK_GROW(f->mc_ring_job[k], f->mc_ring_job_cap[k], jobs) ||
+        !reserve_reads(f, 0, nd + 1, jobs))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: meshcull words");
     uint64_t cmd_word = o.cmd_word, map_word = o.map_word, index_word = o.index_word;
     oak_result r = _oak_gl_buffer_reserve(&f->meshcull, (size_t)o.words * 4, false);
@@ -323,7 +340,8 @@ oak_result _oak_gl_meshcull_shadow_plan(_oak_gl_frame *f, const oak_render_view 
     }
     uint32_t k = _oak_gl_frame_slot(f), nv = f->mc_ring_jobs[k][0];
     if (!OAK_GROW(f->mcs_words, f->mcs_words_cap, (uint32_t)o.map_word) ||
-        !OAK_GROW(f->mc_ring_job[k], f->mc_ring_job_cap[k], nv + jobs))
+        !OAK_GROW(f->mc_ring_job[k], f->mc_ring_job_cap[k], nv + jobs) ||
+        !reserve_reads(f, 1, nc + 1, nv + jobs))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: meshcull words");
     uint64_t cmd_word = o.cmd_word, map_word = o.map_word, index_word = o.index_word;
     oak_result r = _oak_gl_buffer_reserve(&f->meshcull_shadow, (size_t)o.words * 4, false);
@@ -502,5 +520,6 @@ void _oak_gl_meshcull_release(_oak_gl_frame *f) {
     oak_free(f->mc_dneed[0]);
     oak_free(f->mc_dneed[1]);
     oak_free(f->mcs_words);
+    oak_free(f->mc_read_buf);
     oak_free(f->mcs_take);
 }
