@@ -48,6 +48,29 @@ static double smooth01(double a, double b, double x) {
     return t * t * (3 - 2 * t);
 }
 
+/* A wave's fade where the grid's cells are `cell` wide: 1 where they
+   carry it, falling to 0 by lambda / FADE_FAR. */
+static double wave_fade(const oak_water *w, uint32_t i, double cell) {
+    return 1.0 - smooth01(w->lambda[i] / FADE_NEAR, w->lambda[i] / FADE_FAR, cell);
+}
+
+/* Wave i of amplitude a at the phase whose sine and cosine are sn, cs:
+   its displacement, the displacement's derivatives and the height's slope
+   added into s (one copy for the point sum and the grid's line sums). */
+static void add_wave(const oak_water *w, uint32_t i, double a, double sn, double cs,
+                     wave_sample *s) {
+    double dx = w->dir[i][0], dz = w->dir[i][1];
+    double qa = w->chop * a, qak = qa * w->k[i] * sn, ak = a * w->k[i] * cs;
+    s->d[0] += qa * dx * cs;
+    s->d[1] += a * sn;
+    s->d[2] += qa * dz * cs;
+    s->mxx -= qak * dx * dx;
+    s->mxz -= qak * dx * dz;
+    s->mzz -= qak * dz * dz;
+    s->gx += ak * dx;
+    s->gz += ak * dz;
+}
+
 /* World (wx, wz) rest point; cell > 0 fades waves the grid cannot carry
    (cells over lambda / FADE_FAR), 0 for the true surface. Phases are formed
    and reduced to [0, 2 pi) in double, so the surface holds at large t and
@@ -58,21 +81,12 @@ static void sample(const oak_water *w, double wx, double wz, double t, double ce
     s->mxx = s->mzz = 1.0;
     for (uint32_t i = 0; i < OAK_WATER_WAVES; i++) {
         double a = w->amp[i];
-        if (cell > 0) a *= 1.0 - smooth01(w->lambda[i] / FADE_NEAR, w->lambda[i] / FADE_FAR, cell);
+        if (cell > 0) a *= wave_fade(w, i, cell);
         if (a == 0) continue;
         double ph = fmod(w->k[i] * (w->dir[i][0] * wx + w->dir[i][1] * wz), TWO_PI) -
                     fmod(w->omega[i] * t, TWO_PI) + w->phase[i];
         ph = fmod(ph, TWO_PI);
-        double sn = sin(ph), cs = cos(ph), dx = w->dir[i][0], dz = w->dir[i][1];
-        double qa = w->chop * a, qak = qa * w->k[i] * sn, ak = a * w->k[i] * cs;
-        s->d[0] += qa * dx * cs;
-        s->d[1] += a * sn;
-        s->d[2] += qa * dz * cs;
-        s->mxx -= qak * dx * dx;
-        s->mxz -= qak * dx * dz;
-        s->mzz -= qak * dz * dz;
-        s->gx += ak * dx;
-        s->gz += ak * dz;
+        add_wave(w, i, a, sin(ph), cos(ph), s);
     }
 }
 
@@ -97,16 +111,7 @@ static void sample_lines(const oak_water *w, const line_wave *col, const line_wa
         if (a == 0) continue;
         double sn = col[i].s * row[i].c + col[i].c * row[i].s;
         double cs = col[i].c * row[i].c - col[i].s * row[i].s;
-        double dx = w->dir[i][0], dz = w->dir[i][1];
-        double qa = w->chop * a, qak = qa * w->k[i] * sn, ak = a * w->k[i] * cs;
-        s->d[0] += qa * dx * cs;
-        s->d[1] += a * sn;
-        s->d[2] += qa * dz * cs;
-        s->mxx -= qak * dx * dx;
-        s->mxz -= qak * dx * dz;
-        s->mzz -= qak * dz * dz;
-        s->gx += ak * dx;
-        s->gz += ak * dz;
+        add_wave(w, i, a, sn, cs, s);
     }
 }
 
@@ -118,7 +123,7 @@ static void line_terms(const oak_water *w, int axis, double at, double cell, dou
         double ph = fmod(w->k[i] * (w->dir[i][axis] * at), TWO_PI);
         if (axis) ph += w->phase[i] - fmod(w->omega[i] * t, TWO_PI);
         out[i].s = sin(ph), out[i].c = cos(ph);
-        out[i].fade = 1.0 - smooth01(w->lambda[i] / FADE_NEAR, w->lambda[i] / FADE_FAR, cell);
+        out[i].fade = wave_fade(w, i, cell);
     }
 }
 
