@@ -148,6 +148,10 @@ static const struct {
     OAK_VK_VARIANT(k_craster_comp),
     OAK_VK_VARIANT(k_craster_shadow_comp),
 };
+/* every shader vulkan.cmake builds twice, fog's (vk_pass_fog.c) aside */
+_Static_assert(sizeof k_bindless_variants / sizeof *k_bindless_variants + 1 ==
+                   OAK_VK_TEXTURED_SHADERS,
+               "a textured shader's bindless build is missing from k_bindless_variants");
 #undef OAK_VK_VARIANT
 
 static oak_result _oak_vk_module(_oak_vk *vk, const uint32_t *code, size_t size,

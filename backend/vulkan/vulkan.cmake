@@ -50,6 +50,7 @@ while(grew)
 endwhile()
 list(JOIN OAK_TEXTURED_HEADERS "|" alts)
 string(REPLACE "." "\\." alts "${alts}")
+set(OAK_VK_TEXTURED_SHADERS 0)
 foreach(src ${OAK_SHADER_SOURCES})
   get_filename_component(base ${src} NAME)
   string(REGEX MATCH "\\.(vert|frag|comp)\\.glsl$" ok ${base})
@@ -79,7 +80,13 @@ foreach(src ${OAK_SHADER_SOURCES})
       COMMENT "glslc ${base} (bindless)"
       VERBATIM)
     list(APPEND OAK_SHADER_OUTPUTS ${OAK_SHADER_OUT}/${bout})
+    math(EXPR OAK_VK_TEXTURED_SHADERS "${OAK_VK_TEXTURED_SHADERS} + 1")
   endif()
 endforeach()
+# vk_pipelines.c holds each textured shader's pair (vk_pass_fog.c its own):
+# a shader added here and missing there would read the empty size classes
+# on a bindless device without an error, so the count is checked at build.
+set_source_files_properties(${CMAKE_SOURCE_DIR}/backend/vulkan/vk_pipelines.c PROPERTIES
+  COMPILE_DEFINITIONS "OAK_VK_TEXTURED_SHADERS=${OAK_VK_TEXTURED_SHADERS}")
 add_custom_target(oak_vulkan_shaders DEPENDS ${OAK_SHADER_OUTPUTS})
 list(APPEND OAK_EXTRA_DEPENDS oak_vulkan_shaders)
