@@ -55,7 +55,7 @@ oak_result _oak_vk_run_grass(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vie
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan grass: no memory");
     _oak_vk_grass *G = vk->grass;
     oak_result r = _oak_vk_kernel_make(vk, &G->kernel, k_grass_comp, sizeof k_grass_comp,
-                                       OAK_B_GRASS_IN, OAK_B_GRASS_OUT, false);
+                                       OAK_B_GRASS_IN, OAK_B_GRASS_OUT, OAK_VK_KERNEL_NONE, false);
     if (r) return r;
     uint32_t g[2], n = _oak_gpu_grass_jobs(&f->uploads, v, &G->list, &G->list_cap, g);
     if (n == UINT32_MAX) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan grass: no jobs");
@@ -72,7 +72,8 @@ oak_result _oak_vk_run_grass(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vie
             return r;
     }
     memcpy(jb->mapped, G->list, (size_t)bytes);
-    VkDescriptorSet set = _oak_vk_kernel_begin(vk, &G->kernel, f, jb->buffer, VK_WHOLE_SIZE);
+    VkDescriptorSet set =
+        _oak_vk_kernel_begin(vk, &G->kernel, f, jb->buffer, VK_WHOLE_SIZE, VK_NULL_HANDLE);
     _oak_vk_kernel_set(&G->kernel, f->cmd, set, 0);
     vkCmdDispatch(f->cmd, gx, gy, 1);
     G->squares += n;

@@ -553,21 +553,9 @@ typedef struct _oak_vk {
     uint32_t hm_next, hm_words;
     oak_occlusion_stats hiz_stats;
     uint64_t hiz_stats_frame; /* 0: none read yet */
-    /* the particles pass's own pipeline: its block at a dynamic offset and
-       the slot's instance buffer, a set per slot (vk_pass_particles.c) */
-    VkDescriptorSetLayout particle_set_layout;
-    VkPipelineLayout particle_layout;
-    VkPipeline particle_pipe;
-    VkDescriptorPool particle_pool;
-    VkDescriptorSet particle_sets[OAK_VK_FRAMES];
+    /* the particles pass's two kernels (vk_pass_particles.c), made on first use */
+    struct _oak_vk_particle_kernels *particle_kernels;
     uint64_t particle_uploads; /* blocks copied up, any slot (a test's count) */
-    /* the draw kernel (shaders/particles_draws.comp.glsl): its jobs at a
-       dynamic offset, the instance buffer and the draws (vk_pass_particles.c) */
-    VkDescriptorSetLayout pdraw_set_layout;
-    VkPipelineLayout pdraw_layout;
-    VkPipeline pdraw_pipe;
-    VkDescriptorPool pdraw_pool;
-    VkDescriptorSet pdraw_sets[OAK_VK_FRAMES];
     /* the grass pass's own (vk_grass.c), made on first use */
     struct _oak_vk_grass *grass;
 } _oak_vk;

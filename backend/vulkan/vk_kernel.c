@@ -1,25 +1,29 @@
 /* A compute kernel writing into the instance buffer on Vulkan: the pipeline,
- * descriptor and barrier steps the grass pass (vk_grass.c) and its test hook
- * share, so a kernel that writes records is its shader and its dispatches. */
+ * descriptor and barrier steps the grass pass (vk_grass.c), its test hook
+ * and the particles pass's two kernels (vk_pass_particles.c) share, so a
+ * kernel that writes records is its shader and its dispatches. */
 #include "vk_kernel.h"
 
-/* The set layout (in_type at in_binding, a storage buffer at out_binding),
-   the pipeline layout over it and the pipeline of `code` (its module gone
-   once the pipeline holds it). */
+/* The set layout (in_type at in_binding, storage buffers at out_binding
+   and, unless OAK_VK_KERNEL_NONE, extra_binding), the pipeline layout over
+   it and the pipeline of `code` (its module gone once the pipeline holds
+   it). */
 static oak_result make_pipeline(_oak_vk *vk, VkDescriptorSetLayout *set_layout,
                                 VkPipelineLayout *layout, VkPipeline *pipe, const uint32_t *code,
                                 size_t code_size, uint32_t in_binding, uint32_t out_binding,
-                                VkDescriptorType in_type) {
-    VkDescriptorSetLayoutBinding b[2];
-    for (int i = 0; i < 2; i++)
-        b[i] = (VkDescriptorSetLayoutBinding){.binding = i ? out_binding : in_binding,
+                                uint32_t extra_binding, VkDescriptorType in_type) {
+    const uint32_t bind[3] = {in_binding, out_binding, extra_binding};
+    uint32_t n = extra_binding == OAK_VK_KERNEL_NONE ? 2 : 3;
+    VkDescriptorSetLayoutBinding b[3];
+    for (uint32_t i = 0; i < n; i++)
+        b[i] = (VkDescriptorSetLayoutBinding){.binding = bind[i],
                                               .descriptorType =
                                                   i ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : in_type,
                                               .descriptorCount = 1,
                                               .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
     VkDescriptorSetLayoutCreateInfo sl = {.sType =
                                               VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                          .bindingCount = 2,
+                                          .bindingCount = n,
                                           .pBindings = b};
     OAK_VK_TRY(vk, vkCreateDescriptorSetLayout(vk->device, &sl, NULL, set_layout));
     VkPipelineLayoutCreateInfo pl = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
@@ -43,12 +47,14 @@ static oak_result make_pipeline(_oak_vk *vk, VkDescriptorSetLayout *set_layout,
     return OAK_OK;
 }
 
-/* `n` sets of set_layout from a pool of their own. */
+/* `n` sets of set_layout from a pool of their own: each holds in_type
+   once and `storage` more storage buffers. */
 static oak_result make_sets(_oak_vk *vk, VkDescriptorPool *pool, VkDescriptorSet *sets, uint32_t n,
-                            VkDescriptorSetLayout set_layout, VkDescriptorType in_type) {
-    bool one = in_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER; /* one size of 2n then */
-    VkDescriptorPoolSize ps[2] = {{in_type, one ? 2 * n : n},
-                                  {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, n}};
+                            VkDescriptorSetLayout set_layout, VkDescriptorType in_type,
+                            uint32_t storage) {
+    bool one = in_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER; /* one size of (storage + 1) n then */
+    VkDescriptorPoolSize ps[2] = {{in_type, one ? (storage + 1) * n : n},
+                                  {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, storage * n}};
     VkDescriptorPoolCreateInfo dp = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
                                      .maxSets = n,
                                      .poolSizeCount = one ? 1 : 2,
@@ -64,32 +70,39 @@ static oak_result make_sets(_oak_vk *vk, VkDescriptorPool *pool, VkDescriptorSet
     return OAK_OK;
 }
 
-/* set's in binding at (in, in_range) and its out binding at the whole of `out`. */
-static void point_set(_oak_vk *vk, VkDescriptorSet set, uint32_t in_binding, uint32_t out_binding,
-                      VkDescriptorType in_type, VkBuffer in, VkDeviceSize in_range, VkBuffer out) {
-    VkDescriptorBufferInfo bi[2] = {{in, 0, in_range}, {out, 0, VK_WHOLE_SIZE}};
-    VkWriteDescriptorSet w[2];
-    for (int i = 0; i < 2; i++)
+/* set's in binding at (in, in_range), its out binding at the whole of
+   `out` and, where the kernel has one, its extra binding at the whole of
+   `extra`. */
+static void point_set(_oak_vk *vk, VkDescriptorSet set, const uint32_t bind[3],
+                      VkDescriptorType in_type, VkBuffer in, VkDeviceSize in_range, VkBuffer out,
+                      VkBuffer extra) {
+    VkDescriptorBufferInfo bi[3] = {
+        {in, 0, in_range}, {out, 0, VK_WHOLE_SIZE}, {extra, 0, VK_WHOLE_SIZE}};
+    uint32_t n = bind[2] == OAK_VK_KERNEL_NONE ? 2 : 3;
+    VkWriteDescriptorSet w[3];
+    for (uint32_t i = 0; i < n; i++)
         w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
                                       .dstSet = set,
-                                      .dstBinding = i ? out_binding : in_binding,
+                                      .dstBinding = bind[i],
                                       .descriptorCount = 1,
                                       .descriptorType =
                                           i ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : in_type,
                                       .pBufferInfo = &bi[i]};
-    vkUpdateDescriptorSets(vk->device, 2, w, 0, NULL);
+    vkUpdateDescriptorSets(vk->device, n, w, 0, NULL);
 }
 
 oak_result _oak_vk_kernel_make(_oak_vk *vk, _oak_vk_kernel *k, const uint32_t *code,
                                size_t code_size, uint32_t in_binding, uint32_t out_binding,
-                               bool in_dynamic) {
+                               uint32_t extra_binding, bool in_dynamic) {
     if (k->pipe) return OAK_OK;
-    k->in_binding = in_binding, k->out_binding = out_binding;
+    k->in_binding = in_binding, k->out_binding = out_binding, k->extra_binding = extra_binding;
     k->in_type =
         in_dynamic ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     oak_result r = make_pipeline(vk, &k->set_layout, &k->layout, &k->pipe, code, code_size,
-                                 in_binding, out_binding, k->in_type);
-    if (!r) r = make_sets(vk, &k->pool, k->sets, OAK_VK_FRAMES, k->set_layout, k->in_type);
+                                 in_binding, out_binding, extra_binding, k->in_type);
+    if (!r)
+        r = make_sets(vk, &k->pool, k->sets, OAK_VK_FRAMES, k->set_layout, k->in_type,
+                      extra_binding == OAK_VK_KERNEL_NONE ? 1 : 2);
     return r;
 }
 
@@ -102,10 +115,10 @@ void _oak_vk_kernel_destroy(_oak_vk *vk, _oak_vk_kernel *k) {
 }
 
 VkDescriptorSet _oak_vk_kernel_begin(_oak_vk *vk, _oak_vk_kernel *k, _oak_vk_frame *f, VkBuffer in,
-                                     VkDeviceSize in_range) {
+                                     VkDeviceSize in_range, VkBuffer extra) {
     VkDescriptorSet set = k->sets[vk->slot];
-    point_set(vk, set, k->in_binding, k->out_binding, k->in_type, in, in_range,
-              f->instances.buffer);
+    const uint32_t bind[3] = {k->in_binding, k->out_binding, k->extra_binding};
+    point_set(vk, set, bind, k->in_type, in, in_range, f->instances.buffer, extra);
     vkCmdBindPipeline(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipe);
     return set;
 }
@@ -153,11 +166,12 @@ oak_result _oak_vk_kernel_once_begin(_oak_vk *vk, _oak_vk_kernel_once *o, const 
                                   OAK_VK_MEM_UPLOAD);
     if (!r)
         r = make_pipeline(vk, &o->set_layout, &o->layout, &o->pipe, code, code_size, in_binding,
-                          out_binding, type);
+                          out_binding, OAK_VK_KERNEL_NONE, type);
     VkDescriptorSet set;
-    if (!r) r = make_sets(vk, &o->pool, &set, 1, o->set_layout, type);
+    if (!r) r = make_sets(vk, &o->pool, &set, 1, o->set_layout, type, 1);
     if (r) return r;
-    point_set(vk, set, in_binding, out_binding, type, o->in.buffer, VK_WHOLE_SIZE, o->out.buffer);
+    const uint32_t bind[3] = {in_binding, out_binding, OAK_VK_KERNEL_NONE};
+    point_set(vk, set, bind, type, o->in.buffer, VK_WHOLE_SIZE, o->out.buffer, VK_NULL_HANDLE);
     VkCommandPoolCreateInfo cp = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                   .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
                                   .queueFamilyIndex = vk->queue_family};
