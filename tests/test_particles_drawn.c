@@ -250,17 +250,10 @@ TEST(cutoutDrawsOpaque) {
     oak_destroy_material(cut);
 }
 
-/* A spray of 400 opaque particles (the default unlit material: a PARTICLES
-   stream drawn natively, so on vulkan and gl from the records the particles
-   pass wrote) thrown up through drag and gravity, spinning, turned to the
-   eye, their colour keyed over the life: on the GPUs the host evaluated
-   none of the records for the frame, and the picture is the CPU's; with a
-   lamp that casts the host's records are drawn everywhere, the same
-   picture. */
-TEST(aSprayDrawnFromTheDevicesRecords) {
-    oak_particles *p = NULL;
-    oak_scene *sc = make_scene(6, &p);
-    if (!sc) return;
+/* The sprays' emitter: 400 particles in one burst, thrown up a 30-degree
+   cone through drag and gravity, spinning, keyed from warm to blue (the
+   second key's alpha is each test's). */
+static oak_emitter_desc spray_desc(void) {
     oak_emitter_desc d = {.capacity = 400,
                           .seed = 9,
                           .position = {0, -1, 0},
@@ -275,6 +268,21 @@ TEST(aSprayDrawnFromTheDevicesRecords) {
                           .color_key_count = 2};
     d.bursts[0].count = 400;
     d.color_keys[0] = (oak_particle_key){0, {1, 0.8f, 0.3f, 1}};
+    return d;
+}
+
+/* A spray of 400 opaque particles (the default unlit material: a PARTICLES
+   stream drawn natively, so on vulkan and gl from the records the particles
+   pass wrote) thrown up through drag and gravity, spinning, turned to the
+   eye, their colour keyed over the life: on the GPUs the host evaluated
+   none of the records for the frame, and the picture is the CPU's; with a
+   lamp that casts the host's records are drawn everywhere, the same
+   picture. */
+TEST(aSprayDrawnFromTheDevicesRecords) {
+    oak_particles *p = NULL;
+    oak_scene *sc = make_scene(6, &p);
+    if (!sc) return;
+    oak_emitter_desc d = spray_desc();
     d.color_keys[1] = (oak_particle_key){1, {0.2f, 0.4f, 1, 1}};
     CHECK_OK(oak_particles_add_emitter(p, &d, NULL));
     oak_stream *st = oak_particles_stream(p, 0);
@@ -324,21 +332,8 @@ TEST(additiveSprayDrawnFromTheDevicesRecords) {
     oak_particles *p = NULL;
     oak_scene *sc = make_scene(6, &p);
     if (!sc) return;
-    oak_emitter_desc d = {.capacity = 400,
-                          .seed = 9,
-                          .position = {0, -1, 0},
-                          .cone_degrees = 30,
-                          .speed = {2, 4},
-                          .life = {2, 2},
-                          .size = {0.08f, 0.12f},
-                          .spin = {-2, 2},
-                          .gravity = {0, -3, 0},
-                          .drag = 0.5f,
-                          .lift = 0.5f,
-                          .color_key_count = 2};
+    oak_emitter_desc d = spray_desc();
     d.material = add;
-    d.bursts[0].count = 400;
-    d.color_keys[0] = (oak_particle_key){0, {1, 0.8f, 0.3f, 1}};
     d.color_keys[1] = (oak_particle_key){1, {0.2f, 0.4f, 1, 0.5f}};
     CHECK_OK(oak_particles_add_emitter(p, &d, NULL));
     oak_stream *st = oak_particles_stream(p, 0);

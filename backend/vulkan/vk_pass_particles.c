@@ -80,7 +80,7 @@ static uint64_t block_bytes(uint32_t count) {
 }
 
 oak_result _oak_vk_run_particles(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
-    _oak_vk_particle_kernels *K;
+    _oak_vk_particle_kernels *K = NULL;
     oak_result r = kernels(vk, &K);
     if (r) return r;
     uint32_t ns =
