@@ -129,6 +129,9 @@ oak_result _oak_gl_frame_create(_oak_gl_backend *b) {
     f->prog_shadow_mask = p[3], f->prog_resolve = p[4], f->prog_post = p[5], f->prog_fxaa = p[6];
     if (r != OAK_OK) return r;
     glCreateVertexArrays(1, &f->vao);
+    /* OAK_MESHCULL is read as the renderer is made, as on Vulkan: the
+       first mesh upload came after a test had set it back */
+    (void)_oak_gl_meshcull_on(f);
     for (uint32_t k = 0; k < OAK_GL_QUERY_SETS; k++)
         glGenQueries(OAK_PASS_COUNT + 1, f->queries[k]);
     /* Something at every binding even before the first sync. */

@@ -201,6 +201,35 @@ static void read_set(_oak_gl_frame *f, uint32_t k, uint32_t heads[2][OAK_GPU_MES
     }
 }
 
+/* The newest frame whose counters are known, once: zero (it culled
+   nothing) or its copy's fence passed; its counters into mc_stats, what
+   its jobs kept into the needs (read_set). */
+static void read_newest(_oak_gl_frame *f) {
+    uint64_t newest = f->query_frames + 1;
+    for (uint64_t want = newest; want > _oak_gl_ring_floor(&f->mc_ring, newest); want--) {
+        uint32_t k = _oak_gl_ring_slot(want);
+        if (f->mc_ring.serial[k] != want) continue;
+        GLsync fence = f->mc_ring_fence[k];
+        if (fence) {
+            GLenum s = glClientWaitSync(fence, 0, 0);
+            if (s != GL_ALREADY_SIGNALED && s != GL_CONDITION_SATISFIED) continue;
+            uint32_t head[2][OAK_GPU_MESHCULL_HEAD_WORDS];
+            read_set(f, k, head);
+            _oak_meshcull_gpu_stats(&f->mc_stats, head[0]);
+            f->mc_stats.overflow_triangles += head[1][OAK_GPU_MESHCULL_OVERFLOW_WORD];
+            f->mc_stats.shadow_triangles = head[1][OAK_GPU_MESHCULL_SHADOW_TRIS];
+            f->mc_stats.shadow_culled_lod = head[1][OAK_GPU_MESHCULL_SHADOW_LOD];
+            glDeleteSync(fence);
+            f->mc_ring_fence[k] = NULL;
+        } else {
+            f->mc_stats = (oak_meshlet_stats){0};
+        }
+        f->mc_stats_seen = true;
+        f->mc_ring.seen = want;
+        break;
+    }
+}
+
 oak_result _oak_gl_meshcull_plan(_oak_gl_frame *f, const oak_render_view *v) {
     const oak_draw_list *l = &v->draws;
     uint32_t nd = l->count;
@@ -214,13 +243,11 @@ oak_result _oak_gl_meshcull_plan(_oak_gl_frame *f, const oak_render_view *v) {
     /* this frame's copy: a frame that culls nothing keeps no fence (its
        counters are zero); the copy three frames old, unread, is dropped */
     uint32_t k = _oak_gl_frame_slot(f);
-    if (f->mc_ring_fence[k]) {
-        /* what its jobs kept sizes the regions still */
-        GLenum st = glClientWaitSync(f->mc_ring_fence[k], 0, 0);
-        uint32_t heads[2][OAK_GPU_MESHCULL_HEAD_WORDS];
-        if (st == GL_ALREADY_SIGNALED || st == GL_CONDITION_SATISFIED) read_set(f, k, heads);
-        glDeleteSync(f->mc_ring_fence[k]);
-    }
+    /* the newest finished set sizes the regions: a frame's need, not the
+       one three frames back that this slot held (a sphere sliding into
+       view outgrew that region, and the draw lost triangles) */
+    read_newest(f);
+    if (f->mc_ring_fence[k]) glDeleteSync(f->mc_ring_fence[k]);
     f->mc_ring_fence[k] = NULL;
     f->mc_ring.serial[k] = f->query_frames + 1;
     f->mc_ring_jobs[k][0] = f->mc_ring_jobs[k][1] = 0;
@@ -476,31 +503,7 @@ void _oak_gl_meshcull_draw(_oak_gl_frame *f) {
 
 void _oak_gl_meshcull_stats(_oak_gl_frame *f, oak_meshlet_stats *out) {
     *out = (oak_meshlet_stats){0};
-    /* the newest frame whose counters are known: zero (it culled nothing)
-       or its copy's fence passed */
-    uint64_t newest = f->query_frames + 1;
-    for (uint64_t want = newest; want > _oak_gl_ring_floor(&f->mc_ring, newest); want--) {
-        uint32_t k = _oak_gl_ring_slot(want);
-        if (f->mc_ring.serial[k] != want) continue;
-        GLsync fence = f->mc_ring_fence[k];
-        if (fence) {
-            GLenum s = glClientWaitSync(fence, 0, 0);
-            if (s != GL_ALREADY_SIGNALED && s != GL_CONDITION_SATISFIED) continue;
-            uint32_t head[2][OAK_GPU_MESHCULL_HEAD_WORDS];
-            read_set(f, k, head);
-            _oak_meshcull_gpu_stats(&f->mc_stats, head[0]);
-            f->mc_stats.overflow_triangles += head[1][OAK_GPU_MESHCULL_OVERFLOW_WORD];
-            f->mc_stats.shadow_triangles = head[1][OAK_GPU_MESHCULL_SHADOW_TRIS];
-            f->mc_stats.shadow_culled_lod = head[1][OAK_GPU_MESHCULL_SHADOW_LOD];
-            glDeleteSync(fence);
-            f->mc_ring_fence[k] = NULL;
-        } else {
-            f->mc_stats = (oak_meshlet_stats){0};
-        }
-        f->mc_stats_seen = true;
-        f->mc_ring.seen = want;
-        break;
-    }
+    read_newest(f);
     if (f->mc_stats_seen) *out = f->mc_stats;
     out->fallback_draws = f->mc_fallback[0] + f->mc_fallback[1]; /* the last plans' */
 }
