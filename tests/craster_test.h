@@ -2,7 +2,7 @@
  * lines counted, a scene of two instance streams over a sunlit input, one
  * frame's albedo, normal and depth channels and the cascade atlas after some
  * frames under OAK_CRASTER=mode, and the atlas comparison. Included after
- * W, H, CAP (records per stream) and g_backend are defined. */
+ * W, H, GX, CAP (records per stream) and g_backend are defined. */
 #ifndef OAK_CRASTER_TEST_H
 #define OAK_CRASTER_TEST_H
 
@@ -26,6 +26,45 @@ typedef struct scene {
     oak_stream *streams[2];
     oak_instance rec[CAP];
 } scene;
+
+/* Where a scene's records lie: a jittered grid from 2 m ahead, GX a row,
+   the two streams interleaved, x = x0 + dx gx + jx h, z = 2 - dz gz - 0.8 h,
+   each turned by yaw_span x (h - yaw_centre) about +Y. */
+typedef struct grid_desc {
+    float x0, dx, jx, dz, yaw_span, yaw_centre;
+} grid_desc;
+
+/* The sunlit input, the camera 1.6 m up looking ahead and down, and the
+   two streams made from d[2] and filled over the grid g. */
+static void scene_make(scene *s, const oak_stream_desc d[2], const grid_desc *g) {
+    memset(s, 0, sizeof *s);
+    oak_test_sunlit_input(&s->in, 0, NULL, NULL, NULL, &s->sun, &s->env, &s->post, 50, 200);
+    s->post.ao = OAK_AO_OFF;
+    mat4 view;
+    glm_lookat((vec3){0, 1.6f, 4}, (vec3){0, 0.2f, -8}, (vec3){0, 1, 0}, view);
+    glm_mat4_inv(view, s->in.camera_world);
+    for (uint32_t k = 0; k < 2; k++) {
+        CHECK_OK(oak_make_stream(&s->streams[k], &d[k]));
+        if (!s->streams[k]) return;
+        for (uint32_t i = 0; i < CAP; i++) {
+            uint32_t j = i * 2 + k, gx = j % GX, gz = j / GX;
+            float a = g->yaw_span * (oak_test_hash01(j, 2) - g->yaw_centre);
+            float sc = 0.8f + 0.4f * oak_test_hash01(j, 3);
+            s->rec[i] = (oak_instance){
+                .position = {g->x0 + g->dx * (float)gx + g->jx * oak_test_hash01(j, 4), 0,
+                             2.0f - g->dz * (float)gz - 0.8f * oak_test_hash01(j, 5)},
+                .scale = sc,
+                .rotation = {0, sinf(a * 0.5f), 0, cosf(a * 0.5f)},
+                .phase = 0};
+            for (int c = 0; c < 3; c++)
+                s->rec[i].color[c] = 0.2f + 0.8f * oak_test_hash01(j, 7 + (uint32_t)c);
+        }
+        CHECK_OK(oak_stream_write(s->streams[k], 0, s->rec, CAP));
+        CHECK_OK(oak_stream_set_count(s->streams[k], CAP));
+    }
+    s->in.stream_count = 2;
+    s->in.streams = s->streams;
+}
 
 static void scene_free(scene *s) {
     for (int k = 0; k < 2; k++) oak_destroy_stream(s->streams[k]);

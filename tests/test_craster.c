@@ -39,37 +39,15 @@ static oak_result make_tuft(oak_mesh *out) {
 }
 
 static void scene_init(scene *s) {
-    memset(s, 0, sizeof *s);
-    oak_test_sunlit_input(&s->in, 0, NULL, NULL, NULL, &s->sun, &s->env, &s->post, 50, 200);
-    s->post.ao = OAK_AO_OFF;
-    mat4 view;
-    glm_lookat((vec3){0, 1.6f, 4}, (vec3){0, 0.2f, -8}, (vec3){0, 1, 0}, view);
-    glm_mat4_inv(view, s->in.camera_world);
-    for (uint32_t k = 0; k < 2; k++) {
-        oak_stream_desc d = {.capacity = CAP,
-                             .lod_count = 2,
-                             .lods = {{g_tuft, LOD1}, {g_tuft, 0}},
-                             .material = k ? g_two_sided : g_one_sided};
-        CHECK_OK(oak_make_stream(&s->streams[k], &d));
-        if (!s->streams[k]) return;
-        /* a jittered grid from 2 to 26 m ahead, the two streams interleaved */
-        for (uint32_t i = 0; i < CAP; i++) {
-            uint32_t j = i * 2 + k, gx = j % GX, gz = j / GX;
-            float a = 6.2831853f * oak_test_hash01(j, 2), sc = 0.8f + 0.4f * oak_test_hash01(j, 3);
-            s->rec[i] = (oak_instance){
-                .position = {-5.0f + 0.25f * (float)gx + 0.2f * oak_test_hash01(j, 4), 0,
-                             2.0f - 1.0f * (float)gz - 0.8f * oak_test_hash01(j, 5)},
-                .scale = sc,
-                .rotation = {0, sinf(a * 0.5f), 0, cosf(a * 0.5f)},
-                .phase = 0};
-            for (int c = 0; c < 3; c++)
-                s->rec[i].color[c] = 0.2f + 0.8f * oak_test_hash01(j, 7 + (uint32_t)c);
-        }
-        CHECK_OK(oak_stream_write(s->streams[k], 0, s->rec, CAP));
-        CHECK_OK(oak_stream_set_count(s->streams[k], CAP));
-    }
-    s->in.stream_count = 2;
-    s->in.streams = s->streams;
+    oak_stream_desc d[2];
+    for (uint32_t k = 0; k < 2; k++)
+        d[k] = (oak_stream_desc){.capacity = CAP,
+                                 .lod_count = 2,
+                                 .lods = {{g_tuft, LOD1}, {g_tuft, 0}},
+                                 .material = k ? g_two_sided : g_one_sided};
+    /* from 2 to 26 m ahead, turned any way */
+    const grid_desc g = {-5.0f, 0.25f, 0.2f, 1.0f, 6.2831853f, 0.0f};
+    scene_make(s, d, &g);
 }
 
 /* Pixel i's surface in one frame: 0 none, else the same key for the same

@@ -112,39 +112,15 @@ static oak_result make_materials(bool mips) {
 }
 
 static void scene_init(scene *s, bool mips) {
-    memset(s, 0, sizeof *s);
-    oak_test_sunlit_input(&s->in, 0, NULL, NULL, NULL, &s->sun, &s->env, &s->post, 50, 200);
-    s->post.ao = OAK_AO_OFF;
-    mat4 view;
-    glm_lookat((vec3){0, 1.6f, 4}, (vec3){0, 0.2f, -8}, (vec3){0, 1, 0}, view);
-    glm_mat4_inv(view, s->in.camera_world);
-    for (uint32_t k = 0; k < 2; k++) {
-        oak_stream_desc d = {.capacity = CAP,
-                             .lod_count = 2,
-                             .lods = {{g_card[k], LOD1}, {g_card[k], 0}},
-                             .material = g_mat[mips][k]};
-        CHECK_OK(oak_make_stream(&s->streams[k], &d));
-        if (!s->streams[k]) return;
-        /* a jittered grid from 2 to 26 m ahead, the two streams interleaved,
-           each card turned up to 60 degrees either way */
-        for (uint32_t i = 0; i < CAP; i++) {
-            uint32_t j = i * 2 + k, gx = j % GX, gz = j / GX;
-            float a = 2.0944f * (oak_test_hash01(j, 2) - 0.5f);
-            float sc = 0.8f + 0.4f * oak_test_hash01(j, 3);
-            s->rec[i] = (oak_instance){
-                .position = {-4.8f + 0.6f * (float)gx + 0.3f * oak_test_hash01(j, 4), 0,
-                             2.0f - 1.2f * (float)gz - 0.8f * oak_test_hash01(j, 5)},
-                .scale = sc,
-                .rotation = {0, sinf(a * 0.5f), 0, cosf(a * 0.5f)},
-                .phase = 0};
-            for (int c = 0; c < 3; c++)
-                s->rec[i].color[c] = 0.2f + 0.8f * oak_test_hash01(j, 7 + (uint32_t)c);
-        }
-        CHECK_OK(oak_stream_write(s->streams[k], 0, s->rec, CAP));
-        CHECK_OK(oak_stream_set_count(s->streams[k], CAP));
-    }
-    s->in.stream_count = 2;
-    s->in.streams = s->streams;
+    oak_stream_desc d[2];
+    for (uint32_t k = 0; k < 2; k++)
+        d[k] = (oak_stream_desc){.capacity = CAP,
+                                 .lod_count = 2,
+                                 .lods = {{g_card[k], LOD1}, {g_card[k], 0}},
+                                 .material = g_mat[mips][k]};
+    /* from 2 to 26 m ahead, each card turned up to 60 degrees either way */
+    const grid_desc g = {-4.8f, 0.6f, 0.3f, 1.2f, 2.0944f, 0.5f};
+    scene_make(s, d, &g);
 }
 
 /* Pixel i's surface in frame 0 and frame 1 the same: both sky, or the same
