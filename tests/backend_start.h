@@ -221,6 +221,27 @@ static inline bool oak_test_draw_scene(oak_renderer *r, oak_scene *scene, uint8_
     return ok;
 }
 
+/* A camera framing pts (n points) by fr, made the scene's active one, and
+   a directional sun from 1, 3 and 2 m off the camera toward the origin:
+   the glTF pictures' set-up. Returns the camera entity. */
+static inline oak_entity oak_test_frame_and_light(oak_scene *scene, const float *pts, uint32_t n,
+                                                  const oak_framing *fr) {
+    oak_transform xf;
+    oak_camera cam;
+    CHECK_OK(oak_frame_points(&xf, &cam, pts, n, fr));
+    oak_entity ce = oak_scene_create(scene, "camera");
+    oak_scene_set_transform(scene, ce, &xf);
+    oak_scene_set_camera(scene, ce, &cam);
+    oak_scene_set_active_camera(scene, ce);
+    oak_entity sun = oak_scene_create(scene, "sun");
+    float eye[3] = {xf.position[0] + 1, xf.position[1] + 3, xf.position[2] + 2}, at[3] = {0};
+    oak_transform st = oak_transform_look_at(eye, at);
+    oak_scene_set_transform(scene, sun, &st);
+    oak_light l = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
+    oak_scene_set_light(scene, sun, &l);
+    return ce;
+}
+
 /* Pixels of two w x h RGBA8 pictures whose largest channel moved by more
    than tol/255. */
 static inline uint32_t oak_test_changed_pixels(const uint8_t *a, const uint8_t *b, uint32_t w,

@@ -7,6 +7,7 @@
  * parity rule of the CPU; a scene of more distinct texture sizes than the
  * 16 class arrays hold draws right only bindless. Validation stays silent.
  * Exits 77 where the device has no descriptor indexing. */
+#include "backend_start.h"
 #include "vulkan_test.h"
 
 #include "gltf_test_assets.h"
@@ -68,20 +69,8 @@ TEST(flightHelmetMatchesOnBothPaths) {
     float *pts = oak_alloc((size_t)n * 12 + 12);
     oak_gltf_instance_points(inst, pts, n);
     oak_framing f = {.yaw = 0.5f, .pitch = 0.25f, .share = 0.8f, .fov_y = 0.8f, .aspect = 16.f / 9};
-    oak_transform xf;
-    oak_camera cam;
-    CHECK_OK(oak_frame_points(&xf, &cam, pts, n, &f));
+    oak_test_frame_and_light(scene, pts, n, &f);
     oak_free(pts);
-    oak_entity ce = oak_scene_create(scene, "camera");
-    oak_scene_set_transform(scene, ce, &xf);
-    oak_scene_set_camera(scene, ce, &cam);
-    oak_scene_set_active_camera(scene, ce);
-    oak_entity sun = oak_scene_create(scene, "sun");
-    float eye[3] = {xf.position[0] + 1, xf.position[1] + 3, xf.position[2] + 2}, at[3] = {0, 0, 0};
-    oak_transform st = oak_transform_look_at(eye, at);
-    oak_scene_set_transform(scene, sun, &st);
-    oak_light l = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
-    oak_scene_set_light(scene, sun, &l);
     parity("flight_helmet", NULL, scene);
     oak_gltf_instance_free(inst);
     oak_destroy_scene(scene);

@@ -7,6 +7,7 @@
 
 #include <oak/anim.h>
 
+#include "backend_start.h"
 #include "gltf_test_assets.h"
 
 enum { W = 256, H = 256 };
@@ -35,20 +36,8 @@ static oak_entity frame_and_light(oak_scene *scene, oak_gltf_instance *inst) {
                      .share = 0.55f,
                      .fov_y = 45 * OAK_PI / 180,
                      .aspect = 1};
-    oak_transform xf;
-    oak_camera cam;
-    CHECK_OK(oak_frame_points(&xf, &cam, pts, n, &f));
+    oak_entity ce = oak_test_frame_and_light(scene, pts, n, &f);
     oak_free(pts);
-    oak_entity ce = oak_scene_create(scene, "camera");
-    oak_scene_set_transform(scene, ce, &xf);
-    oak_scene_set_camera(scene, ce, &cam);
-    oak_scene_set_active_camera(scene, ce);
-    oak_entity sun = oak_scene_create(scene, "sun");
-    float eye[3] = {xf.position[0] + 1, xf.position[1] + 3, xf.position[2] + 2}, at[3] = {0, 0, 0};
-    oak_transform st = oak_transform_look_at(eye, at);
-    oak_scene_set_transform(scene, sun, &st);
-    oak_light l = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
-    oak_scene_set_light(scene, sun, &l);
     return ce;
 }
 

@@ -222,19 +222,7 @@ static void frame(oak_scene *scene, const float *pts, uint32_t n, float yaw) {
                       .share = 0.7f,
                       .fov_y = 40 * OAK_PI / 180,
                       .aspect = (float)W / H};
-    oak_transform xf;
-    oak_camera cam;
-    CHECK_OK(oak_frame_points(&xf, &cam, pts, n, &fr));
-    oak_entity ce = oak_scene_create(scene, "camera");
-    oak_scene_set_transform(scene, ce, &xf);
-    oak_scene_set_camera(scene, ce, &cam);
-    oak_scene_set_active_camera(scene, ce);
-    oak_entity sun = oak_scene_create(scene, "sun");
-    float eye[3] = {xf.position[0] + 1, xf.position[1] + 3, xf.position[2] + 2}, at[3] = {0};
-    oak_transform st = oak_transform_look_at(eye, at);
-    oak_scene_set_transform(scene, sun, &st);
-    oak_light l = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
-    oak_scene_set_light(scene, sun, &l);
+    oak_test_frame_and_light(scene, pts, n, &fr);
 }
 
 static bool model_load(model *f) {

@@ -57,20 +57,8 @@ static bool fox_load(fox *f) {
                       .share = 0.7f,
                       .fov_y = 40 * OAK_PI / 180,
                       .aspect = (float)W / H};
-    oak_transform xf;
-    oak_camera cam;
-    CHECK_OK(oak_frame_points(&xf, &cam, pts, n, &fr));
+    oak_test_frame_and_light(f->scene, pts, n, &fr);
     oak_free(pts);
-    oak_entity ce = oak_scene_create(f->scene, "camera");
-    oak_scene_set_transform(f->scene, ce, &xf);
-    oak_scene_set_camera(f->scene, ce, &cam);
-    oak_scene_set_active_camera(f->scene, ce);
-    oak_entity sun = oak_scene_create(f->scene, "sun");
-    float eye[3] = {xf.position[0] + 1, xf.position[1] + 3, xf.position[2] + 2}, at[3] = {0};
-    oak_transform st = oak_transform_look_at(eye, at);
-    oak_scene_set_transform(f->scene, sun, &st);
-    oak_light l = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
-    oak_scene_set_light(f->scene, sun, &l);
     return f->mesh.id != 0;
 }
 
