@@ -66,7 +66,7 @@ static oak_result run_sorts(_oak_gl_frame *f, const oak_render_view *v, uint32_t
         if (!f->prog_particle_sort && (r = _oak_gl_compute(&f->prog_particle_sort, "particles-sort",
                                                            oak_gl_src_particles_sort_comp)))
             return r;
-        uint32_t m, stages = _oak_gpu_sort_heads(&v->streams[s], firsts[s], heads);
+        uint32_t m = 1, stages = _oak_gpu_sort_heads(&v->streams[s], firsts[s], heads);
         uint64_t block = _oak_gpu_sort_block_bytes(v->streams[s].count, NULL);
         _oak_gpu_sort_stages(v->streams[s].count, &m);
         if ((r = _oak_gl_buffer_upload(&f->particles, (size_t)sort_at[s], heads,

@@ -137,7 +137,7 @@ void _oak_gpu_blend_jobs_sorted(const oak_render_view *v, const uint64_t *sort_a
         uint32_t s = jobs[i][6];
         jobs[i][6] = jobs[i][7] = 0;
         if (s >= v->stream_count || sort_at[s] == UINT64_MAX) continue;
-        uint64_t pairs;
+        uint64_t pairs = 0;
         _oak_gpu_sort_block_bytes(v->streams[s].count, &pairs);
         jobs[i][6] = (uint32_t)((sort_at[s] + pairs) / 16), jobs[i][7] = 1;
     }

@@ -102,8 +102,8 @@ static oak_result run_sorts(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view
             if (r) return r;
             set = _oak_vk_kernel_begin(vk, k, f, f->particles.buffer, range, VK_NULL_HANDLE);
         }
-        uint32_t m, stages = _oak_gpu_sort_heads(&v->streams[s], firsts[s],
-                                                 (uint8_t *)f->particles.mapped + sort_at[s]);
+        uint32_t m = 1, stages = _oak_gpu_sort_heads(&v->streams[s], firsts[s],
+                                                     (uint8_t *)f->particles.mapped + sort_at[s]);
         _oak_gpu_sort_stages(v->streams[s].count, &m);
         for (uint32_t t = 0; t <= stages; t++) {
             /* the records (t 0) or the last stage's pairs, read here */
