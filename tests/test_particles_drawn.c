@@ -406,7 +406,8 @@ static double share_within(const uint8_t *a, const uint8_t *b, int *most) {
    farthest (oak_render_stream.device_sort), so the host evaluates none of
    them for the frame (host_filled 0; the CPU 400) and the blend pass draws
    the 400 as one command. The picture is the CPU's under the parity rule,
-   and the host's order with OAK_PARTICLE_DEVICE_SORT=off too. The order
+   and the host's order with OAK_PARTICLE_DEVICE_SORT=off too, and beside
+   a lamp that casts (the host's records, sorted on the host, everywhere). The order
    matters: the CPU's records (far to near) drawn as a HOST stream in
    another scene give the CPU's picture to the byte, and in reverse they
    break the parity rule by far (under 0.98 of the channels within 2/255,
@@ -455,6 +456,24 @@ TEST(overSprayDrawnFarToNearOnTheDevice) {
     fprintf(stderr, "  the spray covers %u of %d pixels\n", lit, W * H);
     CHECK(lit > 300 && lit < W * H / 2);
     if (gpu) oak_test_parity("the \"over\" spray, device sort on vs off", px, off, W, H);
+    /* a lamp that casts: every backend draws the host's records, filled
+       and sorted far to near on the host for the frame, the same picture */
+    oak_entity lamp = oak_scene_create(sc, "lamp");
+    oak_transform lt = oak_transform_identity();
+    lt.position[0] = 3;
+    oak_scene_set_transform(sc, lamp, &lt);
+    oak_light l = oak_light_defaults(OAK_LIGHT_POINT);
+    l.cast_shadows = true;
+    oak_scene_set_light(sc, lamp, &l);
+    CHECK_OK(oak_world_update_particles(sc, 0.8f)); /* the host copy stale again */
+    CHECK_OK(oak_scene_draw(sc, g_main));
+    oak_stream_stats ls = {0};
+    CHECK_OK(oak_renderer_stream_stats(g_main, &ls));
+    CHECK_EQ_INT(ls.host_filled, 400);
+    double llin[3];
+    draw_at(sc, "400 \"over\" particles beside a casting lamp", 0.8, llin, off);
+    oak_test_parity("the \"over\" spray, without and with a casting lamp", px, off, W, H);
+    oak_scene_destroy_entity(sc, lamp);
 
     /* the CPU's records (far to near) as a HOST stream, as they are and reversed */
     cpu_picture(sc, ref);
