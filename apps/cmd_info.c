@@ -75,6 +75,23 @@ int _oak_cmd_info(int argc, char **argv) {
             printf("    grass (OAK_GRASS_KERNEL=off grows it at the update): each square that "
                    "arrives is grown on the job pool%s\n",
                    gk_off ? " in the world's update" : " when the frame first reads it");
+        /* whose records BLEND particles are drawn from, and who sorts the
+           "over" ones (docs/WORLD.md "Particles", "In the frame") */
+        const char *pb = getenv("OAK_PARTICLE_DEVICE_BLEND"),
+                   *ps = getenv("OAK_PARTICLE_DEVICE_SORT");
+        bool pb_off = pb && !strcmp(pb, "off"), ps_off = pb_off || (ps && !strcmp(ps, "off"));
+        if (oak_backend_caps(name) & OAK_CAP_PASS(OAK_PASS_PARTICLES))
+            printf(
+                "    BLEND particles (OAK_PARTICLE_DEVICE_BLEND=off, OAK_PARTICLE_DEVICE_SORT=off "
+                "for \"over\" ones): additive ones %s; \"over\" ones %s (no casting lamp, "
+                "not a flipbook)\n",
+                pb_off ? "from the host's records" : "drawn from the device's records",
+                ps_off ? "from the host's records, sorted far to near on the host"
+                       : "sorted far to near on the device (the sort kernel) and drawn from "
+                         "its records");
+        else if (!strcmp(name, "cpu"))
+            printf("    BLEND particles: the host's records, \"over\" ones sorted far to near "
+                   "on the host\n");
         /* per-meshlet culling of plain draws (docs/ARCHITECTURE.md "Meshlet
            culling"): which path, and why mesh shaders are not used */
         if (!strcmp(name, "cpu"))

@@ -206,7 +206,9 @@ static uint32_t blend_unit(const oak_frontend *fe, uint32_t i, uint32_t *hint) {
     for (uint32_t k = 0; k < v->stream_count; k++) {
         uint32_t s = (*hint + k) % v->stream_count;
         const oak_render_stream *rs = &v->streams[s];
-        if (rs->native || i < rs->first_input || i - rs->first_input >= rs->count) continue;
+        /* a device-drawn BLEND stream is one input draw, whatever its count */
+        uint32_t inputs = rs->device_blend ? 1 : rs->count;
+        if (rs->native || i < rs->first_input || i - rs->first_input >= inputs) continue;
         *hint = s;
         return s + 1;
     }

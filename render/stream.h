@@ -52,6 +52,10 @@ struct oak_stream {
        instance's, as any stream): known without its records
        (render/particle_eval.h _oak_blend_unit_key) */
     float unit_point[4];
+    /* an "over" stream's far-to-near order: the view direction the update
+       sorted along from particle_constants' eye (w 1: sorted; 0: particle
+       order, no camera), which a device that sorts it repeats */
+    float sort_fwd[4];
     /* a GRASS stream the device can grow (_oak_stream_set_grass): records
        a square's slot holds and the owner's job for a slot */
     uint32_t grass_slot_size;

@@ -328,7 +328,10 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
     bool natives[OAK_STREAM_MAX_PER_VIEW], expand[OAK_STREAM_MAX_PER_VIEW];
     bool blends[OAK_STREAM_MAX_PER_VIEW], blend_device[OAK_STREAM_MAX_PER_VIEW];
     const char *dev_blend_env = getenv("OAK_PARTICLE_DEVICE_BLEND");
+    const char *dev_sort_env = getenv("OAK_PARTICLE_DEVICE_SORT");
     bool dev_blend_on = !dev_blend_env || strcmp(dev_blend_env, "off") != 0;
+    bool dev_sort_on = dev_blend_on && (!dev_sort_env || strcmp(dev_sort_env, "off") != 0);
+    bool sorts[OAK_STREAM_MAX_PER_VIEW];
     for (uint32_t pass = 0; pass < 2; pass++) {
         for (uint32_t s = 0; s < ns; s++) {
             const oak_stream *str = in->streams[s];
@@ -340,9 +343,11 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
             /* a BLEND PARTICLES stream the device writes as draw records:
                one input draw stands for it (its unit), the particles pass
                fills the rest; one quad, no LOD band, nothing that bends
-               (the kernel builds the plain matrix) and no lamp that casts */
-            blends[s] = dev_blend_on && fe->gpu_streams && fe->gpu_particles && md &&
-                        md->desc.alpha_mode == OAK_ALPHA_BLEND &&
+               (the kernel builds the plain matrix) and no lamp that casts;
+               an "over" one sorted far to near there too (its own switch) */
+            sorts[s] = md && md->desc.alpha_mode == OAK_ALPHA_BLEND && !md->desc.additive;
+            blends[s] = (sorts[s] ? dev_sort_on : dev_blend_on) && fe->gpu_streams &&
+                        fe->gpu_particles && md && md->desc.alpha_mode == OAK_ALPHA_BLEND &&
                         str->desc.source == OAK_STREAM_SOURCE_PARTICLES && str->particles &&
                         !str->lod_override && !lamps && str->desc.lod_count == 1 &&
                         !(str->desc.lods[0].distance > 0) && !(str->desc.sway > 0) &&
@@ -435,7 +440,8 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
                                   .native = natives[s],
                                   .stream = str,
                                   .grass = grass,
-                                  .device_blend = blends[s]};
+                                  .device_blend = blends[s],
+                                  .device_sort = blends[s] && sorts[s] && str->sort_fwd[3] != 0};
         /* wind, benders and the sink: a stream they bend moves every frame */
         oak_instance_bend *bend = &rs->bend;
         bool bent =

@@ -11,6 +11,9 @@
 // phase_opacity, info and prev the stream's one draw's (its quad and
 // material). A record of no scale is not drawn on the CPU: here its
 // triangles collapse to a point. One job per stream (gl_WorkGroupID.y).
+// An "over" stream's slot i takes record order[i], the particle index of
+// entry i of its sorted pairs (shaders/particles_sort.comp.glsl), which lie
+// in this same buffer: far to near, as the CPU draws it.
 #extension GL_GOOGLE_include_directive : require
 #include "common/oak_gpu.h"
 
@@ -18,7 +21,9 @@ layout(local_size_x = OAK_GPU_PARTICLE_GROUP) in;
 
 // job j: jobs[2 j] x the stream's one draw (the template), y its first
 // record, z its first last-frame copy, w its first slot; jobs[2 j + 1] x
-// the records, y 1 when the opacity is the phase's
+// the records, y 1 when the opacity is the phase's, w 1 when the stream is
+// sorted and z then the index here of its first sorted pair (the jobs
+// start this buffer)
 OAK_SSBO(OAK_B_PARTICLE_IN) readonly buffer DrawJobs { uvec4 jobs[]; };
 OAK_SSBO(OAK_B_INSTANCES) readonly buffer RecordBlock { oak_gpu_instance records[]; };
 OAK_SSBO(OAK_B_DRAWS) buffer DrawBlock { oak_gpu_draw draws[]; };
@@ -50,10 +55,11 @@ void main() {
     uint j = gl_WorkGroupID.y, i = gl_GlobalInvocationID.x;
     uvec4 a = jobs[2u * j], b = jobs[2u * j + 1u];
     if (i >= b.x) return;
-    oak_gpu_instance r = records[a.y + i];
+    uint src = b.w != 0u ? jobs[b.z + i].z : i;
+    oak_gpu_instance r = records[a.y + src];
     mat4 m, nm, pm, pn;
     frame_of(r, m, nm);
-    frame_of(records[a.z + i], pm, pn);
+    frame_of(records[a.z + src], pm, pn);
     float ph = r.color_phase.w;
     float o = ph > 0.0 ? float(int(ph)) / 255.0 : 0.0;
     nm[3] = vec4(r.color_phase.xyz, b.y != 0u ? min(o, 1.0) : 1.0);

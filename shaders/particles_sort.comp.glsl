@@ -13,6 +13,11 @@
 // CPU's sum of products kept unfused by precise), 1: one compare-and-swap
 // stage (k, j) = (step.y, step.z) of the network. The frames' first
 // entries are the prefix of their counts (the particle kernel's atomics).
+// In the frame (the particles pass, an "over" stream drawn from the
+// device's records) each stage has its own head, so one block of heads is
+// written before the dispatches: size.y says how many entries past this
+// head's pairs the stream's pairs lie, size.z the stream's first record,
+// size.w 1 that there is no flipbook (each entry's frame written 0 here).
 #extension GL_GOOGLE_include_directive : require
 #include "common/oak_gpu.h"
 
@@ -22,7 +27,7 @@ OAK_SSBO(OAK_B_PARTICLE_IN) buffer SortBlock {
     vec4 eye;
     vec4 fwd;
     uvec4 step; // mode, k, j, the particle count
-    uvec4 size; // x m
+    uvec4 size; // m, the pairs' distance, the first record, no frames
     uvec4 pairs[]; // frame, depth key, particle index, 0
 };
 OAK_SSBO(OAK_B_PARTICLE_OUT) readonly buffer RecordBlock { oak_gpu_instance records[]; };
@@ -40,24 +45,27 @@ bool after(uvec4 a, uvec4 b) {
 }
 
 void main() {
-    uint i = gl_GlobalInvocationID.x, m = size.x;
+    uint i = gl_GlobalInvocationID.x, m = size.x, o = size.y;
     if (i >= m) return;
     if (step.x == 0u) {
         if (i >= step.w) {
-            pairs[i] = uvec4(0xffffffffu, 0xffffffffu, 0xffffffffu, 0u);
+            pairs[o + i] = uvec4(0xffffffffu, 0xffffffffu, 0xffffffffu, 0u);
             return;
         }
-        vec3 p = records[i].position_scale.xyz;
+        vec3 p = records[size.z + i].position_scale.xyz;
         precise float d = (p.x - eye.x) * fwd.x + (p.y - eye.y) * fwd.y + (p.z - eye.z) * fwd.z;
-        pairs[i].yz = uvec2(depth_key(d), i);
+        if (size.w != 0u)
+            pairs[o + i] = uvec4(0u, depth_key(d), i, 0u);
+        else
+            pairs[o + i].yz = uvec2(depth_key(d), i);
         return;
     }
     uint k = step.y, j = step.z, l = i ^ j;
     if (l <= i) return;
-    uvec4 a = pairs[i], b = pairs[l];
+    uvec4 a = pairs[o + i], b = pairs[o + l];
     bool up = (i & k) == 0u;
     if (up ? after(a, b) : after(b, a)) {
-        pairs[i] = b;
-        pairs[l] = a;
+        pairs[o + i] = b;
+        pairs[o + l] = a;
     }
 }

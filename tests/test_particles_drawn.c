@@ -8,7 +8,8 @@
  * draws its colour opaque; a spray of opaque particles draws from the
  * device's records on vulkan and gl; a 2 x 2 flipbook shows frame 1 at a
  * quarter of a life and frame 3 at three quarters, upright (its frames
- * from the device's records too, the CPU's picture to the byte); a lit particle
+ * from the device's records too, the CPU's picture to the byte); a spray of
+ * "over" particles sorted far to near on the device; a lit particle
  * takes a key light's and a lamp's light; a soft particle fades into the
  * ground it crosses by the depth between them; the campfire glows, and
  * twice the same bytes; on vulkan and gl each picture is the CPU's at the
@@ -373,6 +374,147 @@ TEST(additiveSprayDrawnFromTheDevicesRecords) {
     oak_destroy_material(add);
 }
 
+/* The scene's picture on a CPU renderer of the test's size. */
+static void cpu_picture(oak_scene *sc, uint8_t *out) {
+    oak_renderer *rc = NULL;
+    oak_renderer_desc d = {.backend = "cpu", .width = W, .height = H, .shadow_map_size = 512};
+    CHECK_OK(oak_make_renderer(&rc, &d));
+    if (!rc) return;
+    CHECK_OK(oak_scene_draw(sc, rc));
+    CHECK_OK(oak_renderer_read_pixels(rc, out, (size_t)W * H * 4));
+    oak_destroy_renderer(rc);
+}
+
+/* Channels of a and b within 2/255 of each other (the parity rule's
+   measure; the rule asks 0.995) and the largest difference. */
+static double share_within(const uint8_t *a, const uint8_t *b, int *most) {
+    size_t ok = 0, n = (size_t)W * H * 4;
+    *most = 0;
+    for (size_t i = 0; i < n; i++) {
+        int d = abs((int)a[i] - (int)b[i]);
+        ok += d <= 2;
+        *most = d > *most ? d : *most;
+    }
+    return (double)ok / (double)n;
+}
+
+/* The spray as "over" particles (alpha 0.6, their colour from warm to
+   blue over lives of 1.5 to 3 s, so overlapping ones differ and their
+   order shows): on vulkan and gl the particle kernel writes the records,
+   the sort kernel orders them far to near by the update's view depth (the
+   CPU's key and tie rule) and the draw kernel writes slot i from the i-th
+   farthest (oak_render_stream.device_sort), so the host evaluates none of
+   them for the frame (host_filled 0; the CPU 400) and the blend pass draws
+   the 400 as one command. The picture is the CPU's under the parity rule,
+   and the host's order with OAK_PARTICLE_DEVICE_SORT=off too, and beside
+   a lamp that casts (the host's records, sorted on the host, everywhere). The order
+   matters: the CPU's records (far to near) drawn as a HOST stream in
+   another scene give the CPU's picture to the byte, and in reverse they
+   break the parity rule by far (under 0.98 of the channels within 2/255,
+   some more than 40/255 off). */
+TEST(overSprayDrawnFarToNearOnTheDevice) {
+    oak_material over = make(OAK_ALPHA_BLEND, false);
+    oak_particles *p = NULL;
+    oak_scene *sc = make_scene(6, &p);
+    if (!sc) return;
+    oak_emitter_desc d = spray_desc();
+    d.material = over;
+    d.life[0] = 1.5f, d.life[1] = 3;
+    d.size[0] = 0.2f, d.size[1] = 0.35f;
+    d.color_keys[0] = (oak_particle_key){0, {1, 0.8f, 0.3f, 0.6f}};
+    d.color_keys[1] = (oak_particle_key){0.5f, {0.2f, 0.4f, 1, 0.6f}};
+    CHECK_OK(oak_particles_add_emitter(p, &d, NULL));
+    oak_stream *st = oak_particles_stream(p, 0);
+    bool gpu = strcmp(g_backend, "cpu") != 0;
+    static uint8_t px[W * H * 4], off[W * H * 4], ref[W * H * 4], copy[W * H * 4];
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1 && !gpu) break;
+        if (pass == 1) setenv("OAK_PARTICLE_DEVICE_SORT", "off", 1);
+        CHECK_OK(oak_world_update_particles(sc, 0.8f));
+        CHECK_OK(oak_scene_draw(sc, g_main));
+        CHECK_EQ_INT(oak_stream_count(st), 400);
+        bool device = gpu && pass == 0;
+        CHECK(st->host_stale == device);
+        oak_stream_stats ss = {0};
+        CHECK_OK(oak_renderer_stream_stats(g_main, &ss));
+        oak_blend_stats bs = {0};
+        CHECK_OK(oak_renderer_blend_stats(g_main, &bs));
+        fprintf(stderr,
+                "  \"over\" spray on %s (device sort %s): %u host records, %u surfaces in %u "
+                "draws\n",
+                g_backend, pass ? "off" : "on", ss.host_filled, bs.surfaces, bs.draws);
+        CHECK_EQ_INT(ss.host_filled, device ? 0 : 400);
+        CHECK_EQ_INT(bs.surfaces, 400);
+        CHECK_EQ_INT(bs.draws, gpu ? 1 : 400);
+        double lin[3];
+        draw_at(sc, pass ? "400 \"over\" particles, device sort off" : "400 \"over\" particles",
+                0.8, lin, pass ? off : px);
+        if (pass == 1) unsetenv("OAK_PARTICLE_DEVICE_SORT");
+    }
+    uint32_t lit = 0;
+    for (int i = 0; i < W * H; i++) lit += px[4 * i] > 40 || px[4 * i + 2] > 40;
+    fprintf(stderr, "  the spray covers %u of %d pixels\n", lit, W * H);
+    CHECK(lit > 300 && lit < W * H / 2);
+    if (gpu) oak_test_parity("the \"over\" spray, device sort on vs off", px, off, W, H);
+    /* a lamp that casts: every backend draws the host's records, filled
+       and sorted far to near on the host for the frame, the same picture */
+    oak_entity lamp = oak_scene_create(sc, "lamp");
+    oak_transform lt = oak_transform_identity();
+    lt.position[0] = 3;
+    oak_scene_set_transform(sc, lamp, &lt);
+    oak_light l = oak_light_defaults(OAK_LIGHT_POINT);
+    l.cast_shadows = true;
+    oak_scene_set_light(sc, lamp, &l);
+    CHECK_OK(oak_world_update_particles(sc, 0.8f)); /* the host copy stale again */
+    CHECK_OK(oak_scene_draw(sc, g_main));
+    oak_stream_stats ls = {0};
+    CHECK_OK(oak_renderer_stream_stats(g_main, &ls));
+    CHECK_EQ_INT(ls.host_filled, 400);
+    double llin[3];
+    draw_at(sc, "400 \"over\" particles beside a casting lamp", 0.8, llin, off);
+    oak_test_parity("the \"over\" spray, without and with a casting lamp", px, off, W, H);
+    oak_scene_destroy_entity(sc, lamp);
+
+    /* the CPU's records (far to near) as a HOST stream, as they are and reversed */
+    cpu_picture(sc, ref);
+    static oak_instance rec[400], rev[400];
+    const oak_instance *host = oak_stream_records(st);
+    CHECK(host != NULL);
+    if (!host) {
+        oak_destroy_scene(sc);
+        oak_destroy_material(over);
+        return;
+    }
+    memcpy(rec, host, sizeof rec);
+    for (int i = 0; i < 400; i++) rev[i] = rec[399 - i];
+    for (int k = 0; k < 2; k++) {
+        oak_particles *none = NULL;
+        oak_scene *two = make_scene(6, &none);
+        if (!two) break;
+        oak_stream_desc sd = st->desc;
+        sd.source = OAK_STREAM_SOURCE_HOST;
+        oak_stream *hs = NULL;
+        CHECK_OK(oak_make_stream(&hs, &sd));
+        if (hs) {
+            CHECK_OK(oak_stream_write(hs, 0, k ? rev : rec, 400));
+            CHECK_OK(oak_stream_set_count(hs, 400));
+            CHECK_OK(oak_scene_add_stream(two, hs));
+        }
+        cpu_picture(two, copy);
+        int most;
+        double within = share_within(ref, copy, &most);
+        fprintf(stderr, "  the CPU's records %s on cpu: %.4f within 2/255, max %d\n",
+                k ? "reversed" : "as they are", within, most);
+        if (k)
+            CHECK(within < 0.98 && most > 40);
+        else
+            CHECK(memcmp(ref, copy, sizeof ref) == 0);
+        oak_destroy_scene(two);
+    }
+    oak_destroy_scene(sc);
+    oak_destroy_material(over);
+}
+
 /* A 2 x 2 atlas of 16 x 16 cells, each a top half and a darker bottom
    half of its own colour: at a quarter of its life the particle shows
    frame 1 (green, top right), at three quarters frame 3 (yellow), the top
@@ -587,8 +729,8 @@ TEST(campfireAgrees) {
     fprintf(stderr, "  the blend pass on %s: %u surfaces in %u draws\n", g_backend, bs.surfaces,
             bs.draws);
     CHECK(bs.surfaces >= 30);
-    /* the flames' and sparks' records the device's on vulkan and gl (the
-       smoke, "over", is a HOST stream: no PARTICLES records to fill) */
+    /* the flames', sparks' and smoke's records the device's on vulkan and
+       gl (the smoke, "over", sorted there too) */
     oak_stream_stats ss = {0};
     CHECK_OK(oak_renderer_stream_stats(g_main, &ss));
     fprintf(stderr, "  %u PARTICLES records filled on the host\n", ss.host_filled);
@@ -647,6 +789,7 @@ int main(int argc, char **argv) {
         RUN(cutoutDrawsOpaque);
         RUN(aSprayDrawnFromTheDevicesRecords);
         RUN(additiveSprayDrawnFromTheDevicesRecords);
+        RUN(overSprayDrawnFarToNearOnTheDevice);
         RUN(flipbookShowsTheFrameOfItsLife);
         RUN(litParticlesTakeTheLight);
         RUN(softParticlesFadeIntoTheGround);

@@ -40,12 +40,15 @@ typedef struct emitter {
     /* an "over" (BLEND, not additive) emitter's records far to near: the
        view depth of each and the order (two halves: the merge's) */
     bool sort;
+    float fwd[3]; /* the direction they were sorted along (the eye is c's) */
     /* not sorted: PARTICLES streams (oak_stream_source), one per frame,
        whose records the device writes where the backend draws them
        natively (a flipbook's scattered to each frame's place); the host
        evaluates them only when read (fill_host). A flipbook's frame of
        each particle (frame[]) is counted on the host each update with the
-       kernel's own float age, so each frame stream's count is the device's */
+       kernel's own float age, so each frame stream's count is the device's.
+       An "over" one is a device emitter too (not a flipbook): the host
+       sorts its records only when it fills them, the device its own */
     bool device;
     oak_instance *sorted;
     float *depth;
@@ -209,9 +212,10 @@ oak_result oak_particles_add_emitter(oak_particles *s, const oak_emitter_desc *d
         r = oak_error(OAK_ERROR_INVALID_ARGUMENT,
                       "oak_particles_add_emitter: a flipbook needs a material with a base colour "
                       "or emissive texture (the atlas)");
-    /* an "over" emitter's far-to-near order is still the host's
-       (docs/WORLD.md "Particles": not built yet) */
-    e->device = !r && !(m->desc.alpha_mode == OAK_ALPHA_BLEND && !m->desc.additive);
+    /* an "over" flipbook's far-to-near order within its frames is still
+       the host's (docs/WORLD.md "Particles": not built yet) */
+    e->device =
+        !r && (!(m->desc.alpha_mode == OAK_ALPHA_BLEND && !m->desc.additive) || e->frames == 1);
     for (uint32_t k = 0; !r && k < e->frames; k++) {
         oak_material fm = mat;
         if (e->frames > 1) {
@@ -511,7 +515,8 @@ static void fill_chunk(void *user, uint32_t begin, uint32_t end, uint32_t worker
 
 /* A device emitter's host records (render/stream.h's fill hook), the same
    bits as the step would have written: each alive particle's record at
-   the clock from the constants of the last update, on the job pool; a
+   the clock from the constants of the last update, on the job pool (an
+   "over" one's then far to near, as write_streams orders them); a
    flipbook's grouped by the update's frames (in particle order within
    one) into every frame's stream at once, each then current. */
 static void fill_host(void *user, oak_stream *st) {
@@ -524,7 +529,10 @@ static void fill_host(void *user, oak_stream *st) {
         fill_job j = {e, (double)s->steps * OAK_PARTICLE_STEP};
         if (e->alive) oak_parallel_for(e->alive, OAK_PARTICLE_CHUNK, fill_chunk, &j);
         if (e->frames == 1) {
-            oak_stream_write(st, 0, e->records, e->alive); /* within the capacity */
+            /* an "over" one far to near as the update's eye saw them */
+            const oak_instance *rec = e->records;
+            if (e->sort && e->c.eye[3] != 0) rec = far_to_near(e, e->c.eye, e->fwd);
+            oak_stream_write(st, 0, rec, e->alive); /* within the capacity */
             return;
         }
         uint32_t at[OAK_PARTICLE_FRAMES + 1] = {0};
@@ -639,12 +647,15 @@ oak_result oak_particles_update(oak_particles *s, double seconds) {
                 /* target.w: the frame this stream holds (the backend finds
                    the flipbook's other frames by the shared block) */
                 kc.target[3] = k;
-                /* a BLEND one (additive: its sum needs no order) sorts
-                   among the BLEND surfaces by the emitter's position, known
-                   without its records (docs/WORLD.md "Blending") */
-                float *up = e->stream[k]->unit_point;
+                /* a BLEND one (additive or "over") sorts among the BLEND
+                   surfaces by the emitter's position, known without its
+                   records (docs/WORLD.md "Blending"); an "over" one's own
+                   order is far to near along the update's view */
+                float *up = e->stream[k]->unit_point, *fw = e->stream[k]->sort_fwd;
                 for (int c = 0; c < 3; c++) up[c] = e->d.position[c];
                 up[3] = 1;
+                for (int c = 0; c < 3; c++) fw[c] = e->fwd[c] = j.fwd[c];
+                fw[3] = e->sort && j.have_eye ? 1.0f : 0.0f;
                 r = oak_stream_set_count(e->stream[k], counts[k]);
                 if (!r)
                     _oak_stream_set_particles(e->stream[k], &kc, e->parts, e->block_version,

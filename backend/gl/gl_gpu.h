@@ -227,6 +227,7 @@ typedef struct _oak_gl_frame {
        blocks, and per stream slot whose block it holds, its version, where */
     GLuint prog_particles;
     GLuint prog_particle_draws; /* shaders/particles_draws.comp.glsl */
+    GLuint prog_particle_sort;  /* shaders/particles_sort.comp.glsl */
     _oak_gl_buffer particles;
     const void *particle_src[OAK_STREAM_MAX_PER_VIEW];
     uint64_t particle_version[OAK_STREAM_MAX_PER_VIEW];

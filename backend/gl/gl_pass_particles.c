@@ -17,6 +17,8 @@
 /* every block starts on 256 bytes: above any storage buffer offset alignment seen */
 #define BLOCK_ALIGN 256u
 #define HEAD        OAK_GPU_PARTICLE_HEAD_BYTES
+/* the draw kernel's jobs (two uvec4s a stream), which open the blocks' buffer */
+#define JOBS_BYTES (OAK_STREAM_MAX_PER_VIEW * 8 * sizeof(uint32_t))
 
 static size_t block_bytes(uint32_t count) {
     size_t b = HEAD + sizeof(oak_gpu_particle) * (size_t)count;
@@ -27,25 +29,60 @@ static size_t block_bytes(uint32_t count) {
    record the particle kernel just wrote (and last frame's copy) into a
    draw record at the stream's slot past the view's list, which the blend
    pass reads (shaders/particles_draws.comp.glsl). The upload pass sized
-   the draws buffer and wrote the list before these slots; the jobs go at
-   `at` of the blocks' buffer. */
-static oak_result run_draws(_oak_gl_frame *f, const oak_render_view *v, size_t at) {
+   the draws buffer and wrote the list before these slots; the jobs open
+   the blocks' buffer, bound whole, so a sorted stream's slot i takes the
+   i-th of its pairs (sort_at: its sort block). */
+static oak_result run_draws(_oak_gl_frame *f, const oak_render_view *v, const uint64_t *sort_at) {
     uint32_t jobs[OAK_STREAM_MAX_PER_VIEW][8], most = 0;
     uint32_t n = _oak_gpu_blend_jobs(v, v->draws.count, jobs, &most);
     if (!n || !most) return OAK_OK;
+    _oak_gpu_blend_jobs_sorted(v, sort_at, jobs, n);
     oak_result r;
     if (!f->prog_particle_draws && (r = _oak_gl_compute(&f->prog_particle_draws, "particles-draws",
                                                         oak_gl_src_particles_draws_comp)))
         return r;
-    if ((r = _oak_gl_buffer_upload(&f->particles, at, jobs, sizeof jobs[0] * n))) return r;
+    if ((r = _oak_gl_buffer_upload(&f->particles, 0, jobs, sizeof jobs[0] * n))) return r;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
     glUseProgram(f->prog_particle_draws);
-    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, OAK_B_PARTICLE_IN, f->particles.id, (GLintptr)at,
-                      (GLsizeiptr)(sizeof jobs[0] * n));
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_PARTICLE_IN, f->particles.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCES, f->instances.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_DRAWS, f->draws.id);
     glDispatchCompute((most + OAK_GPU_PARTICLE_GROUP - 1) / OAK_GPU_PARTICLE_GROUP, n, 1);
     return OAK_OK;
+}
+
+/* "Over" streams drawn far to near (oak_render_stream.device_sort): after
+   the particle kernel wrote their records, each one's records sorted by
+   shaders/particles_sort.comp.glsl into the pairs of its sort block at
+   sort_at[s] (backend/gpu/gpu_particles.h: a head per dispatch, each bound
+   at its own offset, then the pairs), one dispatch for the keys and one
+   per compare-and-swap stage. */
+static oak_result run_sorts(_oak_gl_frame *f, const oak_render_view *v, uint32_t ns,
+                            const uint64_t *sort_at, const uint64_t *firsts) {
+    uint8_t heads[OAK_GPU_SORT_HEAD * (OAK_GPU_SORT_MAX_STAGES + 1)];
+    oak_result r = OAK_OK;
+    for (uint32_t s = 0; s < ns; s++) {
+        if (sort_at[s] == UINT64_MAX) continue;
+        if (!f->prog_particle_sort && (r = _oak_gl_compute(&f->prog_particle_sort, "particles-sort",
+                                                           oak_gl_src_particles_sort_comp)))
+            return r;
+        uint32_t m = 1, stages = _oak_gpu_sort_heads(&v->streams[s], firsts[s], heads);
+        uint64_t block = _oak_gpu_sort_block_bytes(v->streams[s].count, NULL);
+        _oak_gpu_sort_stages(v->streams[s].count, &m);
+        if ((r = _oak_gl_buffer_upload(&f->particles, (size_t)sort_at[s], heads,
+                                       (size_t)OAK_GPU_SORT_HEAD * (stages + 1))))
+            return r;
+        glUseProgram(f->prog_particle_sort);
+        for (uint32_t t = 0; t <= stages; t++) {
+            /* the heads' upload, the records (t 0) or the last stage's pairs */
+            glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+            uint64_t at = sort_at[s] + (uint64_t)OAK_GPU_SORT_HEAD * t;
+            glBindBufferRange(GL_SHADER_STORAGE_BUFFER, OAK_B_PARTICLE_IN, f->particles.id,
+                              (GLintptr)at, (GLsizeiptr)(sort_at[s] + block - at));
+            glDispatchCompute((m + OAK_GPU_PARTICLE_GROUP - 1) / OAK_GPU_PARTICLE_GROUP, 1, 1);
+        }
+    }
+    return r;
 }
 
 oak_result _oak_gl_run_particles(_oak_gl_backend *b, const oak_render_view *v) {
@@ -64,20 +101,31 @@ oak_result _oak_gl_run_particles(_oak_gl_backend *b, const oak_render_view *v) {
         return oak_error(OAK_ERROR_DEVICE, "gl: particles: storage offset alignment %d", align);
     uint32_t ns =
         v->stream_count < OAK_STREAM_MAX_PER_VIEW ? v->stream_count : OAK_STREAM_MAX_PER_VIEW;
-    uint64_t records = 0;
-    size_t bytes = 0;
-    for (uint32_t s = 0; s < ns; s++)
+    /* the draw kernel's jobs, the blocks, then the sort blocks */
+    uint64_t records = 0, sort_at[OAK_STREAM_MAX_PER_VIEW], firsts[OAK_STREAM_MAX_PER_VIEW];
+    size_t bytes = JOBS_BYTES;
+    uint64_t first_record = 0;
+    for (uint32_t s = 0; s < ns; s++) {
+        firsts[s] = first_record;
+        first_record += v->streams[s].count;
         if (_oak_gpu_particle_block_leads(v, ns, s))
             bytes += block_bytes(_oak_gpu_particle_count(&v->streams[s]));
+    }
+    for (uint32_t s = 0; s < ns; s++) {
+        const oak_render_stream *rs = &v->streams[s];
+        sort_at[s] = UINT64_MAX;
+        if (!rs->device_sort || !rs->device_blend || !rs->count || !rs->particles) continue;
+        sort_at[s] = bytes;
+        bytes += (size_t)_oak_gpu_sort_block_bytes(rs->count, NULL);
+    }
     size_t old_blocks = f->particles.capacity;
     if ((r = _oak_gl_instances_reserve(f, v, &records)) || /* instcull's */
-        (r = _oak_gl_buffer_reserve(&f->particles,
-                                    bytes + OAK_STREAM_MAX_PER_VIEW * 8 * sizeof(uint32_t), false)))
+        (r = _oak_gl_buffer_reserve(&f->particles, bytes, false)))
         return r;
     if (f->particles.capacity != old_blocks) memset(f->particle_src, 0, sizeof f->particle_src);
     glUseProgram(f->prog_particles);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_PARTICLE_OUT, f->instances.id);
-    size_t at = 0;
+    size_t at = JOBS_BYTES;
     uint32_t first = 0, total = (uint32_t)records;
     for (uint32_t s = 0; s < ns; s++) {
         const oak_render_stream *rs = &v->streams[s];
@@ -108,7 +156,7 @@ oak_result _oak_gl_run_particles(_oak_gl_backend *b, const oak_render_view *v) {
         }
         at += size;
     }
-    if ((r = run_draws(f, v, at))) return r;
+    if ((r = run_sorts(f, v, ns, sort_at, firsts)) || (r = run_draws(f, v, sort_at))) return r;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_PARTICLE_IN, 0);
     /* readers: instcull's kernel, the raster's and resolve's records, the
        blend pass's draw records (and the next upload's writes over them) */
@@ -119,7 +167,8 @@ oak_result _oak_gl_run_particles(_oak_gl_backend *b, const oak_render_view *v) {
 void _oak_gl_particles_release(_oak_gl_frame *f) {
     if (f->prog_particles) glDeleteProgram(f->prog_particles);
     if (f->prog_particle_draws) glDeleteProgram(f->prog_particle_draws);
-    f->prog_particles = f->prog_particle_draws = 0;
+    if (f->prog_particle_sort) glDeleteProgram(f->prog_particle_sort);
+    f->prog_particles = f->prog_particle_draws = f->prog_particle_sort = 0;
     _oak_gl_buffer_release(&f->particles);
     memset(f->particle_src, 0, sizeof f->particle_src);
 }

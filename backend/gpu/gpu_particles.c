@@ -84,8 +84,61 @@ uint32_t _oak_gpu_blend_jobs(const oak_render_view *v, uint32_t slots_from, uint
         if (tmpl[s] == UINT32_MAX || !rs->count) continue;
         uint32_t *j = jobs[n++];
         j[0] = tmpl[s], j[1] = at, j[2] = total + at, j[3] = slots_from + first;
-        j[4] = rs->count, j[5] = rs->stream && rs->stream->desc.phase_opacity, j[6] = j[7] = 0;
+        j[4] = rs->count, j[5] = rs->stream && rs->stream->desc.phase_opacity, j[6] = s;
+        j[7] = 0;
         *most = rs->count > *most ? rs->count : *most;
     }
     return n;
+}
+
+uint32_t _oak_gpu_sort_stages(uint32_t n, uint32_t *m) {
+    uint32_t l = 0;
+    *m = 1;
+    while (*m < n) *m *= 2, l++;
+    return l * (l + 1) / 2;
+}
+
+uint64_t _oak_gpu_sort_block_bytes(uint32_t n, uint64_t *pairs) {
+    uint32_t m, stages = _oak_gpu_sort_stages(n, &m);
+    uint64_t at = (uint64_t)OAK_GPU_SORT_HEAD * (stages + 1), b = at + 16 * (uint64_t)m;
+    if (pairs) *pairs = at;
+    return (b + OAK_GPU_SORT_HEAD - 1) / OAK_GPU_SORT_HEAD * OAK_GPU_SORT_HEAD;
+}
+
+/* shaders/particles_sort.comp.glsl SortBlock's head */
+typedef struct sort_head {
+    float eye[4], fwd[4];
+    uint32_t step[4], size[4];
+} sort_head;
+
+uint32_t _oak_gpu_sort_heads(const oak_render_stream *rs, uint64_t first, uint8_t *out) {
+    uint32_t n = rs->count, m, stages = _oak_gpu_sort_stages(n, &m), t = 0;
+    sort_head h = {{0}};
+    memcpy(h.eye, rs->particle_constants->eye, sizeof(float) * 3);
+    memcpy(h.fwd, rs->stream->sort_fwd, sizeof(float) * 3);
+    h.size[0] = m, h.size[2] = (uint32_t)first, h.size[3] = 1;
+    h.step[3] = n;
+    memset(out, 0, (size_t)OAK_GPU_SORT_HEAD * (stages + 1));
+    for (uint32_t k = 1; k <= m; k *= 2)
+        for (uint32_t j = k > 1 ? k / 2 : 0; t <= stages; j /= 2) {
+            /* head 0: the keys; then stage (k, j) of the network */
+            h.step[0] = t ? 1 : 0, h.step[1] = k, h.step[2] = j;
+            /* from this head's pairs[0] to the block's pairs, in entries */
+            h.size[1] = (OAK_GPU_SORT_HEAD * (stages + 1 - t) - (uint32_t)sizeof h) / 16;
+            memcpy(out + (size_t)OAK_GPU_SORT_HEAD * t++, &h, sizeof h);
+            if (j <= 1) break;
+        }
+    return stages;
+}
+
+void _oak_gpu_blend_jobs_sorted(const oak_render_view *v, const uint64_t *sort_at,
+                                uint32_t jobs[][8], uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t s = jobs[i][6];
+        jobs[i][6] = jobs[i][7] = 0;
+        if (s >= v->stream_count || sort_at[s] == UINT64_MAX) continue;
+        uint64_t pairs = 0;
+        _oak_gpu_sort_block_bytes(v->streams[s].count, &pairs);
+        jobs[i][6] = (uint32_t)((sort_at[s] + pairs) / 16), jobs[i][7] = 1;
+    }
 }

@@ -40,4 +40,29 @@ uint32_t _oak_gpu_blend_slot(const oak_render_view *v, uint32_t ns, uint32_t s);
 uint32_t _oak_gpu_blend_jobs(const oak_render_view *v, uint32_t slots_from, uint32_t jobs[][8],
                              uint32_t *most);
 
+/* An "over" stream drawn far to near from the device's records
+   (oak_render_stream.device_sort; shaders/particles_sort.comp.glsl): its
+   sort block is one head every OAK_GPU_SORT_HEAD bytes (the keys' pass,
+   then one per compare-and-swap stage), then the m pairs (m the count
+   rounded up to a power of two), so each dispatch binds its own head at
+   its own offset and every head finds the same pairs. */
+#define OAK_GPU_SORT_HEAD 256u
+/* the stages for OAK_PARTICLE_MAX (2^20) records: 20 x 21 / 2 */
+#define OAK_GPU_SORT_MAX_STAGES 210u
+/* The stages of the network for n records (*m: n rounded up to a power of two). */
+uint32_t _oak_gpu_sort_stages(uint32_t n, uint32_t *m);
+/* The bytes of the sort block of n records, a multiple of OAK_GPU_SORT_HEAD;
+ *pairs: where its pairs start in it. */
+uint64_t _oak_gpu_sort_block_bytes(uint32_t n, uint64_t *pairs);
+/* The heads of stream rs's sort block into out (its first
+   stages + 1 heads' bytes, zeros between): its records from record
+   `first` of the instance buffer, the eye and direction the update sorted
+   along. The stages. */
+uint32_t _oak_gpu_sort_heads(const oak_render_stream *rs, uint64_t first, uint8_t *out);
+/* The draw kernel's jobs told where the sorted streams' pairs lie: stream
+   s's sort block at sort_at[s] bytes of the buffer whose start holds the
+   jobs (UINT64_MAX: not sorted). */
+void _oak_gpu_blend_jobs_sorted(const oak_render_view *v, const uint64_t *sort_at,
+                                uint32_t jobs[][8], uint32_t n);
+
 #endif

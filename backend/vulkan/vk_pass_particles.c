@@ -28,7 +28,13 @@ static const uint32_t k_particles_draws_comp[] =
 #include "shaders/particles_draws.comp.h"
     ;
 
-/* the draw kernel's jobs: two uvec4s a stream, at most a view's streams */
+static const uint32_t k_particles_sort_comp[] =
+#include "shaders/particles_sort.comp.h"
+    ;
+
+/* the draw kernel's jobs: two uvec4s a stream, at most a view's streams;
+   they open the blocks' buffer, so the draw kernel (bound at 0, the whole
+   buffer) reads the sorted streams' pairs where the sort left them */
 #define JOBS_BYTES (OAK_STREAM_MAX_PER_VIEW * 8 * sizeof(uint32_t))
 
 /* The pass's two kernels (vk_kernel.c), made on first use: the particle
@@ -36,7 +42,7 @@ static const uint32_t k_particles_draws_comp[] =
    the draw kernel (its jobs at a dynamic offset, the instance buffer and
    the draws). */
 typedef struct _oak_vk_particle_kernels {
-    _oak_vk_kernel sim, draws;
+    _oak_vk_kernel sim, draws, sort;
 } _oak_vk_particle_kernels;
 
 static oak_result kernels(_oak_vk *vk, _oak_vk_particle_kernels **out) {
@@ -52,25 +58,63 @@ static oak_result kernels(_oak_vk *vk, _oak_vk_particle_kernels **out) {
    record the particle kernel just wrote (and last frame's copy) into a
    draw record at the stream's slot past the lists, read by the blend pass.
    The draws buffer is the host's (mapped, written before the submit): the
-   slots lie past everything it wrote. The jobs go at `at` of the blocks'
-   buffer. */
-static oak_result run_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v, uint64_t at) {
+   slots lie past everything it wrote. The jobs go at the start of the
+   blocks' buffer; a sorted stream's slot i takes the i-th of its pairs
+   (sort_at: its sort block). */
+static oak_result run_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v,
+                            const uint64_t *sort_at) {
     uint32_t jobs[OAK_STREAM_MAX_PER_VIEW][8], most = 0;
     uint32_t n = _oak_gpu_blend_jobs(v, _oak_vk_blend_slots_from(v), jobs, &most);
     if (!n || !most) return OAK_OK;
+    _oak_gpu_blend_jobs_sorted(v, sort_at, jobs, n);
     _oak_vk_kernel *k = &vk->particle_kernels->draws;
     oak_result r = _oak_vk_kernel_make(vk, k, k_particles_draws_comp, sizeof k_particles_draws_comp,
                                        OAK_B_PARTICLE_IN, OAK_B_INSTANCES, OAK_B_DRAWS, true);
     if (r) return r;
-    memcpy((uint8_t *)f->particles.mapped + at, jobs, sizeof jobs[0] * n);
-    /* the records the particle kernel wrote, read here */
+    memcpy(f->particles.mapped, jobs, sizeof jobs[0] * n);
+    /* the records the particle kernel wrote and the sort's pairs, read here */
     _oak_vk_barrier(f->cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                     VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                     VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
     VkDescriptorSet set =
-        _oak_vk_kernel_begin(vk, k, f, f->particles.buffer, JOBS_BYTES, f->draws.buffer);
-    _oak_vk_kernel_set(k, f->cmd, set, (uint32_t)at);
+        _oak_vk_kernel_begin(vk, k, f, f->particles.buffer, f->particles.size, f->draws.buffer);
+    _oak_vk_kernel_set(k, f->cmd, set, 0);
     vkCmdDispatch(f->cmd, (most + OAK_GPU_PARTICLE_GROUP - 1) / OAK_GPU_PARTICLE_GROUP, n, 1);
+    return OAK_OK;
+}
+
+/* "Over" streams drawn far to near (oak_render_stream.device_sort): after
+   the particle kernel wrote their records, each one's records sorted by
+   shaders/particles_sort.comp.glsl into the pairs of its sort block at
+   sort_at[s] (backend/gpu/gpu_particles.h: a head per dispatch, each bound
+   at its own offset, then the pairs), one dispatch for the keys and one
+   per compare-and-swap stage, a barrier before each. */
+static oak_result run_sorts(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v, uint32_t ns,
+                            const uint64_t *sort_at, const uint64_t *firsts, uint64_t range) {
+    _oak_vk_kernel *k = &vk->particle_kernels->sort;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    for (uint32_t s = 0; s < ns; s++) {
+        if (sort_at[s] == UINT64_MAX) continue;
+        if (!set) {
+            oak_result r = _oak_vk_kernel_make(vk, k, k_particles_sort_comp,
+                                               sizeof k_particles_sort_comp, OAK_B_PARTICLE_IN,
+                                               OAK_B_PARTICLE_OUT, OAK_VK_KERNEL_NONE, true);
+            if (r) return r;
+            set = _oak_vk_kernel_begin(vk, k, f, f->particles.buffer, range, VK_NULL_HANDLE);
+        }
+        uint32_t m = 1, stages = _oak_gpu_sort_heads(&v->streams[s], firsts[s],
+                                                     (uint8_t *)f->particles.mapped + sort_at[s]);
+        _oak_gpu_sort_stages(v->streams[s].count, &m);
+        for (uint32_t t = 0; t <= stages; t++) {
+            /* the records (t 0) or the last stage's pairs, read here */
+            _oak_vk_barrier(
+                f->cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+            _oak_vk_kernel_set(k, f->cmd, set, (uint32_t)(sort_at[s] + OAK_GPU_SORT_HEAD * t));
+            vkCmdDispatch(f->cmd, (m + OAK_GPU_PARTICLE_GROUP - 1) / OAK_GPU_PARTICLE_GROUP, 1, 1);
+        }
+    }
     return OAK_OK;
 }
 
@@ -85,17 +129,27 @@ oak_result _oak_vk_run_particles(_oak_vk *vk, _oak_vk_frame *f, const oak_render
     if (r) return r;
     uint32_t ns =
         v->stream_count < OAK_STREAM_MAX_PER_VIEW ? v->stream_count : OAK_STREAM_MAX_PER_VIEW;
-    /* the blocks one after another, and room for the largest past the last
-       (a dynamic offset's range is fixed in the set) */
-    uint64_t bytes = 0, most = BLOCK_ALIGN, total = 0;
+    /* the draw kernel's jobs, the blocks one after another, the sort
+       blocks, and room for the largest past the last (a dynamic offset's
+       range is fixed in the set) */
+    uint64_t bytes = JOBS_BYTES, most = BLOCK_ALIGN, total = 0, sort_most = BLOCK_ALIGN;
+    uint64_t sort_at[OAK_STREAM_MAX_PER_VIEW], firsts[OAK_STREAM_MAX_PER_VIEW];
     for (uint32_t s = 0; s < ns; s++) {
+        firsts[s] = total;
         total += v->streams[s].count;
         if (!_oak_gpu_particle_block_leads(v, ns, s)) continue;
         uint64_t b = block_bytes(_oak_gpu_particle_count(&v->streams[s]));
         bytes += b, most = b > most ? b : most;
     }
-    /* then the draw kernel's jobs */
-    uint64_t need = bytes + (most > JOBS_BYTES ? most : JOBS_BYTES);
+    for (uint32_t s = 0; s < ns; s++) {
+        const oak_render_stream *rs = &v->streams[s];
+        sort_at[s] = UINT64_MAX;
+        if (!rs->device_sort || !rs->device_blend || !rs->count || !rs->particles) continue;
+        uint64_t b = _oak_gpu_sort_block_bytes(rs->count, NULL);
+        sort_at[s] = bytes;
+        bytes += b, sort_most = b > sort_most ? b : sort_most;
+    }
+    uint64_t need = bytes + (most > sort_most ? most : sort_most);
     VkBuffer old = f->particles.buffer;
     if (!f->particles.buffer || f->particles.size < need) {
         uint64_t size = f->particles.size ? f->particles.size : 4096;
@@ -109,7 +163,7 @@ oak_result _oak_vk_run_particles(_oak_vk *vk, _oak_vk_frame *f, const oak_render
     VkDescriptorSet set =
         _oak_vk_kernel_begin(vk, &K->sim, f, f->particles.buffer, most, VK_NULL_HANDLE);
     uint8_t *mapped = f->particles.mapped;
-    uint64_t at = 0, first = 0;
+    uint64_t at = JOBS_BYTES, first = 0;
     for (uint32_t s = 0; s < ns; s++) {
         const oak_render_stream *rs = &v->streams[s];
         uint64_t here = first;
@@ -134,7 +188,9 @@ oak_result _oak_vk_run_particles(_oak_vk *vk, _oak_vk_frame *f, const oak_render
         }
         at += block_bytes(n);
     }
-    if ((r = run_draws(vk, f, v, at))) return r;
+    if ((r = run_sorts(vk, f, v, ns, sort_at, firsts, sort_most)) ||
+        (r = run_draws(vk, f, v, sort_at)))
+        return r;
     /* readers: instcull's kernel, the raster's and resolve's records, the
        blend pass's draw records; the frame's own set bound again */
     _oak_vk_kernel_end(vk, f);
@@ -148,6 +204,7 @@ void _oak_vk_particles_destroy(_oak_vk *vk) {
     if (!K) return;
     _oak_vk_kernel_destroy(vk, &K->sim);
     _oak_vk_kernel_destroy(vk, &K->draws);
+    _oak_vk_kernel_destroy(vk, &K->sort);
     oak_free(K);
     vk->particle_kernels = NULL;
 }

@@ -171,6 +171,11 @@ typedef struct oak_render_stream {
        turns each record (and last frame's copy) into one there, and the
        blend pass draws the unit as one instanced command over them */
     bool device_blend;
+    /* a device_blend stream drawn far to near ("over"): the particles pass
+       sorts its records by view depth as the update's host sort does
+       (oak_stream.sort_fwd) and the draw kernel writes slot i from the
+       i-th farthest */
+    bool device_sort;
 } oak_render_stream;
 
 /* A run of draws in `draws` sharing one mesh and material. */
