@@ -107,7 +107,7 @@ static void read_counters(_oak_vk *vk, _oak_vk_frame *f) {
     for (uint32_t k = 0; k < f->mc_all; k++) {
         uint32_t slot = f->mc_job_mesh[k][0];
         _oak_vk_mesh *m = slot < vk->mesh_capacity ? &vk->meshes[slot] : NULL;
-        if (!m || m->id != f->mc_job_mesh[k][1]) continue;
+        if (!m || !m->id || m->id != f->mc_job_mesh[k][1]) continue;
         const uint32_t *jw = w + f->mc_job_mesh[k][3];
         uint32_t kept = jw[12], draw = jw[0];
         if (m->mc_need_frame != f->mc_frame + 1 || kept > m->mc_need) m->mc_need = kept;
@@ -337,6 +337,9 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
     }
     if (!OAK_GROW(f->mc_job_mesh, f->mc_job_mesh_cap, all + 1))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: meshcull scratch");
+    /* a job left unplaced (a caster past the cascades) is read back as no
+       mesh: no id is 0 */
+    memset(f->mc_job_mesh, 0, (size_t)(all + 1) * sizeof *f->mc_job_mesh);
     oak_result r = reserve(vk, &f->meshcull, words * 4);
     if (r) return r;
     uint32_t *w = f->meshcull.mapped;
