@@ -303,8 +303,8 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
     }
     mesh = mesh && jobs;
     uint32_t all = jobs + sjobs;
-    /* the kernel's jobs (it takes the head's count from the first job word)
-       and their commands: every job on the expanded path, the view's
+    /* the kernel's jobs (head word 4 counts them, from the first job word
+       on) and their commands: every job on the expanded path, the view's
        first; the shadow jobs alone on the mesh path, with the chunk table
        after them (where the task shader finds it: after the head's count of
        jobs) and the view's jobs after the table */
