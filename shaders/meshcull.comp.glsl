@@ -77,18 +77,9 @@ void main() {
                 oak_gpu_meshlet ml = oak_meshlet_unpack(ml_pool[at], ml_pool[at + 1], ml_pool[at + 2],
                                                         ml_pool[at + 3], ml_pool[at + 4],
                                                         ml_pool[at + 5], ml_pool[at + 6]);
-                uint t = shadow ? OAK_MESHCULL_KEEP
-                                : oak_meshcull_test(planes, world, scale, cone, eye, ml);
-                // cluster LOD: a meshlet out of the cut is never drawn and is
-                // counted as such whatever the frustum says (the CPU tests
-                // the cut first). A plain mesh's meshlets (error 0 under a
-                // root) skip it.
-                bool clod = ml.error.x > 0.0 || ml.error.y < OAK_CLOD_ROOT_ERROR;
-                if (uncut ? m >= finest
-                          : clod && !oak_clod_keep(world, scale, jeye, jpx, jnear, jortho,
-                                                   ml.lod_sphere, ml.error.x, ml.parent_sphere,
-                                                   ml.error.y))
-                    t = OAK_MESHCULL_LOD;
+                // the cut, the frustum and the cone (common/meshcull.glsl)
+                uint t = oak_meshcull_verdict(planes, world, scale, cone, eye, shadow, uncut, m,
+                                              finest, jeye, jpx, jnear, jortho, ml);
                 bool keep = t == OAK_MESHCULL_KEEP;
                 if (t == OAK_MESHCULL_LOD) atomicAdd(s_lod, 1u);
                 if (t == OAK_MESHCULL_FRUSTUM) atomicAdd(s_frustum, 1u);

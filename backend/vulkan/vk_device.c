@@ -234,6 +234,7 @@ typedef struct _oak_vk_caps {
         descriptor_indexing, ray_tracing, timestamps, clip_distance, draw_count;
     /* what bindless textures need beyond descriptor_indexing */
     bool partially_bound, variable_count;
+    bool task_mesh; /* VK_EXT_mesh_shader with its taskShader and meshShader features */
 } _oak_vk_caps;
 
 static void _oak_vk_caps_get(VkPhysicalDevice pd, _oak_vk_caps *c) {
@@ -288,6 +289,14 @@ static void _oak_vk_caps_get(VkPhysicalDevice pd, _oak_vk_caps *c) {
                                _oak_vk_has_device_ext(pd, VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME);
     c->sync2_ext = !c->sync2 && _oak_vk_has_device_ext(pd, "VK_KHR_synchronization2");
     c->mesh_shader = _oak_vk_has_device_ext(pd, "VK_EXT_mesh_shader");
+    if (c->mesh_shader) {
+        VkPhysicalDeviceMeshShaderFeaturesEXT ms = {
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_FEATURES_EXT};
+        VkPhysicalDeviceFeatures2 mf = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                        .pNext = &ms};
+        vkGetPhysicalDeviceFeatures2(pd, &mf);
+        c->task_mesh = ms.taskShader && ms.meshShader;
+    }
     c->ray_tracing = _oak_vk_has_device_ext(pd, "VK_KHR_ray_tracing_pipeline") ||
                      _oak_vk_has_device_ext(pd, "VK_KHR_ray_query");
 }
@@ -435,8 +444,19 @@ oak_result _oak_vk_probe(char *report, size_t size) {
                       craster_on ? ": " : "", craster_on ? _oak_craster_kinds() : "");
         OAK_VK_REPORT("  shadow compute raster: %s\n",
                       _oak_craster_shadow_words(craster, "shaderInt64 and 64-bit buffer atomics"));
-        OAK_VK_REPORT("  mesh shaders: %s -> vertex pulling in a vertex shader\n",
-                      c.mesh_shader ? "yes" : "no");
+        /* the camera's meshlet jobs (vk_mesh_shader.c) */
+        OAK_VK_REPORT("  mesh shaders: %s -> %s\n",
+                      c.task_mesh     ? "yes (task and mesh)"
+                      : c.mesh_shader ? "VK_EXT_mesh_shader without task shaders"
+                                      : "no",
+                      !c.task_mesh ? "meshlets culled into an expanded index buffer (the meshcull "
+                                     "pass), vertex pulling in a vertex shader"
+                      : !_oak_vk_mesh_wanted()
+                          ? "not used (OAK_MESH_SHADERS=off): meshlets culled into an expanded "
+                            "index buffer"
+                          : "the camera's meshlets culled in a task shader and drawn by a mesh "
+                            "shader; shadows and --occlusion on (two-pass Hi-Z) keep the "
+                            "expanded index buffer");
         const char *bl_why = NULL;
         uint32_t bl = _oak_vk_bindless_length(&c, &bl_why);
         if (bl)
@@ -516,6 +536,8 @@ oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_on
     vk->queue_family = caps.queue_family;
     vk->multi_draw = caps.multi_draw && !_oak_vk_env_on("OAK_VK_NO_MULTIDRAW");
     vk->meshcull = _oak_meshcull_enabled(); /* OAK_MESHCULL=off: every triangle sent */
+    /* the mesh path for the camera's meshlet jobs (vk_mesh_shader.c) */
+    vk->mesh_shaders = caps.task_mesh && vk->meshcull && _oak_vk_mesh_wanted();
     /* the Hi-Z pass draws its compacted commands by count (vk_hiz.c); a
        test turns it off to check the in-place fallback */
     vk->indirect_count = caps.draw_count && !_oak_vk_env_on("OAK_VK_NO_DRAW_COUNT");
@@ -532,13 +554,19 @@ oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_on
         oak_log_info("vulkan: textures in size-class arrays (%s)", bl_why);
     vkGetPhysicalDeviceMemoryProperties(vk->phys, &vk->mem_props);
 
-    const char *exts[4];
+    const char *exts[5];
     uint32_t ext_count = 0;
+    if (vk->mesh_shaders) exts[ext_count++] = "VK_EXT_mesh_shader";
     if (caps.dynamic_rendering_ext) exts[ext_count++] = VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME;
     if (caps.sync2_ext) exts[ext_count++] = "VK_KHR_synchronization2";
     if (vk->surface) exts[ext_count++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
+    VkPhysicalDeviceMeshShaderFeaturesEXT msf = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_FEATURES_EXT,
+        .taskShader = VK_TRUE,
+        .meshShader = VK_TRUE};
     VkPhysicalDeviceDynamicRenderingFeatures dr = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES,
+        .pNext = vk->mesh_shaders ? &msf : NULL,
         .dynamicRendering = VK_TRUE};
     /* maintenance4 lets a pass's fragment shader ignore vertex outputs it
        does not read (the blend pass shares the visibility vertex shader) */
@@ -597,6 +625,7 @@ oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_on
         vkQueueSubmit2 = (PFN_vkQueueSubmit2)vkGetDeviceProcAddr(vk->device, "vkQueueSubmit2KHR");
     }
     vkGetDeviceQueue(vk->device, vk->queue_family, 0, &vk->queue);
+    if (vk->mesh_shaders) _oak_vk_mesh_start(vk);
     snprintf(vk->device_name, sizeof vk->device_name, "%.200s, %.90s", vk->props.deviceName,
              caps.driver);
     oak_log_info("vulkan: %s, api %u.%u, %s%s", vk->device_name,

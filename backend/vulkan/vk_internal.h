@@ -242,12 +242,17 @@ typedef struct _oak_vk_frame {
        head's, once it is done) */
     _oak_vk_buffer meshcull;
     uint32_t mc_jobs;
-    uint32_t mc_all; /* mc_jobs (the view's, first) and the shadow jobs after them */
+    /* mc_jobs (the view's) and the shadow jobs: the view's first, then the
+       shadows', on the expanded path; the shadows' first on the mesh path
+       (vk_meshcull.c says where each part lies) */
+    uint32_t mc_all;
     bool mc_ran;
+    bool mc_mesh;      /* the view's jobs take the mesh path (vk_mesh_shader.c) */
     uint64_t mc_frame; /* vk->frame_count of the frame it culled */
-    /* per job: its mesh's slot and id and its draw's place (a hash of the
-       world's translation), to read back what each kept */
-    uint32_t (*mc_job_mesh)[3];
+    /* per job: its mesh's slot and id, its draw's place (a hash of the
+       world's translation) and its first word in the buffer, to read back
+       what each kept */
+    uint32_t (*mc_job_mesh)[4];
     uint32_t mc_job_mesh_cap;
     /* the compute raster (vk_craster.c): this slot's band table
        (host-visible), its band count this frame and per stream the LODs it
@@ -426,8 +431,18 @@ typedef struct _oak_vk {
     uint32_t mc_first[OAK_VK_VIS_GROUPS], mc_count[OAK_VK_VIS_GROUPS]; /* commands, per group */
     uint32_t mc_cmd_word; /* the first command's word in the slot's buffer */
     /* shadow jobs (a cluster-LOD caster's cut by its cascade's texel):
-       their commands per shadow group, after the view's */
+       their commands per shadow group (from mc_cmd_word, by job index) */
     uint32_t mcs_first[OAK_VK_SHADOW_GROUPS], mcs_count[OAK_VK_SHADOW_GROUPS];
+    /* the mesh path (vk_mesh_shader.c): the device has task and mesh
+       shaders and neither OAK_MESH_SHADERS nor OAK_MESHCULL is off; its
+       entry point, its pipelines (one per vis group) and the most task
+       workgroups a draw takes (x, y, in all). On a mesh-path frame mc_first
+       and mc_count count chunks, not commands (vk_meshcull.c). */
+    bool mesh_shaders;
+    PFN_vkCmdDrawMeshTasksEXT draw_mesh_tasks;
+    VkPipeline mesh_pipes[OAK_VK_VIS_GROUPS];
+    uint32_t mesh_task_max[3];
+    bool mesh_warned;     /* said once that a group's chunks were over the limit */
     _oak_vk_mesh *meshes; /* by asset slot */
     uint32_t mesh_capacity;
 
@@ -859,6 +874,22 @@ void _oak_vk_meshcull_draw(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f);
 void _oak_vk_meshcull_shadow_draw(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f,
                                   uint32_t group, uint32_t pipe);
 void _oak_vk_meshcull_stats(_oak_vk *vk, oak_meshlet_stats *out);
+
+/* ---- the mesh path (vk_mesh_shader.c) ------------------------------------ */
+
+/* OAK_MESH_SHADERS is not "off". */
+bool _oak_vk_mesh_wanted(void);
+/* After device creation where vk->mesh_shaders: the entry point and limits. */
+void _oak_vk_mesh_start(_oak_vk *vk);
+/* The chunk table after the jobs (shaders/common/mesh_path.glsl): its words
+   for these jobs (counts: each job's meshlets), and writing it. */
+uint64_t _oak_vk_mesh_table_words(uint64_t chunks);
+/* The frame's jobs drawn by the task and mesh shaders, inside the raster's
+   rendering; the barriers before and after it. */
+void _oak_vk_mesh_draw(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f);
+void _oak_vk_mesh_barrier_before(_oak_vk_frame *f);
+void _oak_vk_mesh_barrier_after(_oak_vk_frame *f);
+void _oak_vk_mesh_destroy(_oak_vk *vk);
 void _oak_vk_meshcull_destroy(_oak_vk *vk);
 
 #endif

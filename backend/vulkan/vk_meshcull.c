@@ -6,9 +6,14 @@
  * slot's expanded index buffer and each job's index count, and the raster
  * draws those commands with that buffer as its index buffer. Under
  * two-pass Hi-Z the pass is the meshlets' EARLY step and vk_hiz.c runs
- * their LATE step (common/meshcull_hiz.glsl). The buffer is host-visible: the host
- * writes the head, jobs and commands, and reads the counters once the
- * slot's fence has passed (a frame or two late). */
+ * their LATE step (common/meshcull_hiz.glsl). Where the device has task and
+ * mesh shaders the view's jobs take the mesh path instead (vk_mesh_shader.c:
+ * no regions, a chunk table in their commands' stead), except under
+ * two-pass Hi-Z; the shadow jobs (cluster-LOD casters) stay expanded, come
+ * first and are all the kernel is dispatched over (plan's layout). The
+ * buffer is host-visible: the host writes the head, jobs and commands, and
+ * reads the counters once the slot's fence has passed (a frame or two
+ * late). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,8 +107,8 @@ static void read_counters(_oak_vk *vk, _oak_vk_frame *f) {
     for (uint32_t k = 0; k < f->mc_all; k++) {
         uint32_t slot = f->mc_job_mesh[k][0];
         _oak_vk_mesh *m = slot < vk->mesh_capacity ? &vk->meshes[slot] : NULL;
-        if (!m || m->id != f->mc_job_mesh[k][1]) continue;
-        const uint32_t *jw = w + OAK_GPU_MESHCULL_HEAD_WORDS + k * OAK_GPU_MESHCULL_JOB_WORDS;
+        if (!m || !m->id || m->id != f->mc_job_mesh[k][1]) continue;
+        const uint32_t *jw = w + f->mc_job_mesh[k][3];
         uint32_t kept = jw[12], draw = jw[0];
         if (m->mc_need_frame != f->mc_frame + 1 || kept > m->mc_need) m->mc_need = kept;
         m->mc_need_frame = f->mc_frame + 1;
@@ -166,7 +171,9 @@ static oak_result reserve(_oak_vk *vk, _oak_vk_buffer *b, uint64_t bytes) {
 }
 
 /* The plan's place: the buffer's words, where its parts start, the room
-   the regions share and the next job and region. */
+   the regions share, the next expanded job (its command's index) and
+   region; on the mesh path the chunk table, the view's first job word and
+   the next view job and chunk; the jobs noted for read_counters. */
 typedef struct plan_ctx {
     _oak_vk *vk;
     _oak_vk_frame *f;
@@ -175,21 +182,48 @@ typedef struct plan_ctx {
     oak_gpu_draw *rec;
     uint64_t job_word, cmd_word, map_word, index_word, room, tris;
     uint32_t job, region;
+    uint32_t *table;
+    uint64_t view_word;
+    uint32_t view_job, chunk, noted;
 } plan_ctx;
+
+static void note_job(plan_ctx *p, const _oak_vk_mesh *m, uint32_t place, uint64_t word) {
+    uint32_t *e = p->f->mc_job_mesh[p->noted++];
+    e[0] = oak_handle_index(m->id);
+    e[1] = m->id;
+    e[2] = place;
+    e[3] = (uint32_t)word;
+}
+
+/* A view job on the mesh path (record d): its words after the table, no
+   region or command, and its chunks in the table (its record keeps
+   prev.z 0: vis.frag takes the mesh shader's primitive id). */
+static void place_mesh_job(plan_ctx *p, const _oak_vk_mesh *m, const _oak_meshcull_view *cv,
+                           const float *world, uint32_t d, bool single_sided) {
+    uint64_t word = p->view_word + (uint64_t)p->view_job * OAK_GPU_MESHCULL_JOB_WORDS;
+    note_job(p, m, place_of(world), word);
+    /* false: a world that cannot be culled keeps its finest meshlets */
+    (void)_oak_meshcull_gpu_job(p->w + word, cv, world, single_sided, d, m->ml_first, m->ml_count,
+                                m->ml_finest, 0, 0, 0);
+    for (uint32_t m0 = 0; m0 < m->ml_count; m0 += OAK_GPU_MESHCULL_GROUP, p->chunk++) {
+        p->table[OAK_VK_VIS_GROUPS + 1 + 2 * p->chunk] = (uint32_t)word;
+        p->table[OAK_VK_VIS_GROUPS + 2 + 2 * p->chunk] = m0;
+    }
+    p->view_job++;
+}
 
 /* One job (record d of the frame, world its draw's): its words, command
    and region; a view draw's record gets its triangle map. */
 static void place_job(plan_ctx *p, const _oak_vk_mesh *m, const _oak_meshcull_view *cv,
                       const float *world, uint32_t d, bool shadow, bool single_sided) {
     _oak_vk *vk = p->vk;
-    uint32_t *jw = p->w + p->job_word + (uint64_t)p->job * OAK_GPU_MESHCULL_JOB_WORDS;
+    uint64_t word = p->job_word + (uint64_t)p->job * OAK_GPU_MESHCULL_JOB_WORDS;
+    uint32_t *jw = p->w + word;
     uint32_t cw = (uint32_t)(p->cmd_word + (uint64_t)p->job * CMD_WORDS);
     uint32_t place = place_of(world);
     uint32_t reg = region_for(vk, m, d, place);
     if (p->room < p->tris) reg = (uint32_t)((uint64_t)reg * p->room / p->tris);
-    p->f->mc_job_mesh[p->job][0] = oak_handle_index(m->id);
-    p->f->mc_job_mesh[p->job][1] = m->id;
-    p->f->mc_job_mesh[p->job][2] = place;
+    note_job(p, m, place, word);
     /* false: a world that cannot be culled keeps its finest meshlets */
     if (shadow)
         (void)_oak_meshcull_gpu_shadow_job(jw, cv, world, d, m->ml_first, m->ml_count, m->ml_finest,
@@ -228,7 +262,11 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
                                  const _oak_vk_draw_info *info, uint32_t nd, uint32_t n) {
     read_counters(vk, f); /* the slot's last frame has finished */
     f->mc_ran = false;
+    f->mc_mesh = false;
     f->mc_jobs = f->mc_all = 0;
+    /* the mesh path for the view's jobs (vk_mesh_shader.c), but not under
+       two-pass Hi-Z, whose two steps the expanded path takes */
+    bool mesh = vk->mesh_shaders && !v->occ_gpu;
     memset(vk->mc_count, 0, sizeof vk->mc_count);
     memset(vk->mc_first, 0, sizeof vk->mc_first);
     memset(vk->mcs_count, 0, sizeof vk->mcs_count);
@@ -240,7 +278,7 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
        Hi-Z too: then not among its candidates, their meshlets take its
        passes, common/meshcull_hiz.glsl and vk_hiz.c) */
     uint32_t jobs = 0, sjobs = 0;
-    uint64_t tris = 0;
+    uint64_t tris = 0, chunks = 0;
     if (vk->meshcull) {
         for (uint32_t i = 0; i < nd; i++) {
             if (info[i].group >= OAK_VK_VIS_GROUPS) continue;
@@ -249,7 +287,10 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
             if (!m || m->id != v->draws.mesh[i].id || !m->ml_count) continue;
             vk->mc_take[i] = 1;
             jobs++;
-            tris += region_for(vk, m, i, place_of((const float *)v->draws.world[i]));
+            if (mesh) /* its chunks, no region */
+                chunks += (m->ml_count + OAK_GPU_MESHCULL_GROUP - 1) / OAK_GPU_MESHCULL_GROUP;
+            else
+                tris += region_for(vk, m, i, place_of((const float *)v->draws.world[i]));
         }
         /* and the casters of a cluster-LOD mesh: their cascade's cut */
         for (uint32_t i = nd; i < n; i++) {
@@ -260,10 +301,19 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
             tris += region_for(vk, m, i, place_of((const float *)v->casters.world[i - nd]));
         }
     }
+    mesh = mesh && jobs;
     uint32_t all = jobs + sjobs;
+    /* the kernel's jobs (head word 4 counts them, from the first job word
+       on) and their commands: every job on the expanded path, the view's
+       first; the shadow jobs alone on the mesh path, with the chunk table
+       after them (where the task shader finds it: after the head's count of
+       jobs) and the view's jobs after the table */
+    uint32_t expanded = mesh ? sjobs : all;
     uint64_t job_word = OAK_GPU_MESHCULL_HEAD_WORDS;
-    uint64_t cmd_word = job_word + (uint64_t)all * OAK_GPU_MESHCULL_JOB_WORDS;
-    uint64_t map_word = cmd_word + (uint64_t)all * CMD_WORDS;
+    uint64_t table_word = job_word + (uint64_t)expanded * OAK_GPU_MESHCULL_JOB_WORDS;
+    uint64_t view_word = mesh ? table_word + _oak_vk_mesh_table_words(chunks) : table_word;
+    uint64_t cmd_word = view_word + (mesh ? (uint64_t)jobs * OAK_GPU_MESHCULL_JOB_WORDS : 0);
+    uint64_t map_word = cmd_word + (uint64_t)expanded * CMD_WORDS;
     uint64_t index_word = map_word + tris;
     uint64_t words = index_word + tris * 3;
     uint64_t limit = buffer_limit(vk) / 4, room = tris; /* in words; triangles the regions get */
@@ -272,12 +322,14 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
         /* the regions shrunk alike to fit (the kernel clamps and counts
            what does not fit: the next frame sizes by it) */
         room = limit > map_word ? (limit - map_word) / 4 : 0;
-        if (room < all) {
+        if (room < expanded || map_word > limit) {
             /* not a triangle each: every draw as it is, said in the stats */
             vk->mc_fallback = all;
             memset(vk->mc_take, 0, n + 1);
-            jobs = sjobs = all = 0, tris = 0, room = 0;
-            cmd_word = map_word = index_word = words = OAK_GPU_MESHCULL_HEAD_WORDS;
+            jobs = sjobs = all = expanded = 0, tris = chunks = 0, room = 0;
+            mesh = false;
+            table_word = view_word = cmd_word = map_word = index_word = words =
+                OAK_GPU_MESHCULL_HEAD_WORDS;
         } else {
             index_word = map_word + room;
             words = index_word + room * 3;
@@ -285,24 +337,45 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
     }
     if (!OAK_GROW(f->mc_job_mesh, f->mc_job_mesh_cap, all + 1))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: meshcull scratch");
+    /* a job left unplaced (a caster past the cascades) is read back as no
+       mesh: no id is 0 */
+    memset(f->mc_job_mesh, 0, (size_t)(all + 1) * sizeof *f->mc_job_mesh);
     oak_result r = reserve(vk, &f->meshcull, words * 4);
     if (r) return r;
     uint32_t *w = f->meshcull.mapped;
     _oak_meshcull_view cv;
     _oak_meshcull_view_make(&cv, v, vk->width, vk->height);
-    plan_ctx pl = {vk,   f,    info, w, f->draws.mapped, job_word, cmd_word, map_word, index_word,
-                   room, tris, 0,    0};
-    /* commands in the vis groups' order, as the raster draws them */
+    plan_ctx pl = {.vk = vk,
+                   .f = f,
+                   .info = info,
+                   .w = w,
+                   .rec = f->draws.mapped,
+                   .job_word = job_word,
+                   .cmd_word = cmd_word,
+                   .map_word = map_word,
+                   .index_word = index_word,
+                   .room = room,
+                   .tris = tris,
+                   .table = w + table_word,
+                   .view_word = view_word};
+    /* the view's commands, or chunks, in the vis groups' order, as the
+       raster draws them (the table: each group's first chunk, then the
+       count) */
     for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS && jobs; g++) {
-        vk->mc_first[g] = pl.job;
+        vk->mc_first[g] = mesh ? pl.chunk : pl.job;
+        if (mesh) pl.table[g] = pl.chunk;
         for (uint32_t i = 0; i < nd; i++) {
             if (!vk->mc_take[i] || info[i].group != g) continue;
             const _oak_vk_mesh *m = &vk->meshes[oak_handle_index(v->draws.mesh[i].id)];
-            /* false: a world that cannot be culled keeps its finest meshlets */
-            place_job(&pl, m, &cv, (const float *)v->draws.world[i], i, false, !(g & 1u));
+            const float *world = (const float *)v->draws.world[i];
+            if (mesh)
+                place_mesh_job(&pl, m, &cv, world, i, !(g & 1u));
+            else /* false: a world that cannot be culled keeps its finest meshlets */
+                place_job(&pl, m, &cv, world, i, false, !(g & 1u));
         }
-        vk->mc_count[g] = pl.job - vk->mc_first[g];
+        vk->mc_count[g] = (mesh ? pl.chunk : pl.job) - vk->mc_first[g];
     }
+    if (mesh) pl.table[OAK_VK_VIS_GROUPS] = pl.chunk;
     /* then the casters' by shadow group, each by its cascade's texel (the
        CPU's cut: cpu_pass_shadow.c) */
     uint32_t tile = vk->shadow.width / 2;
@@ -320,9 +393,10 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
         }
         vk->mcs_count[sg] = pl.job - vk->mcs_first[sg];
     }
-    _oak_meshcull_gpu_head(w, &cv, all, (uint32_t)index_word, (uint32_t)map_word);
+    _oak_meshcull_gpu_head(w, &cv, expanded, (uint32_t)index_word, (uint32_t)map_word);
     f->mc_jobs = jobs;
     f->mc_all = all;
+    f->mc_mesh = mesh;
     vk->mc_cmd_word = (uint32_t)cmd_word;
     if (all) {
         f->mc_ran = true;
@@ -333,7 +407,10 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
 
 oak_result _oak_vk_run_meshcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     (void)v;
-    if (!f->mc_all) return OAK_OK;
+    /* the mesh path culls the view's jobs in its task shader: the kernel
+       takes the shadow jobs alone, if any */
+    uint32_t expanded = f->mc_mesh ? f->mc_all - f->mc_jobs : f->mc_all;
+    if (!expanded) return OAK_OK;
     /* under Hi-Z this is the EARLY step: last frame's LATE step wrote the
        bits it reads (one queue: the barrier reaches back) */
     if (f->hiz_on)
@@ -341,7 +418,7 @@ oak_result _oak_vk_run_meshcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
             f->cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
     if (_oak_vk_bind(vk, f->cmd, OAK_VK_PIPE_MESHCULL)) {
-        uint32_t groups = f->mc_all < 65535u ? f->mc_all : 65535u; /* the kernel strides */
+        uint32_t groups = expanded < 65535u ? expanded : 65535u; /* the kernel strides */
         vkCmdDispatch(f->cmd, groups, 1, 1);
     }
     /* readers: the raster's commands, indices and vis.frag's map; the host's counters */
@@ -356,6 +433,10 @@ oak_result _oak_vk_run_meshcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
 
 void _oak_vk_meshcull_draw(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f) {
     if (!f->mc_jobs) return;
+    if (f->mc_mesh) {
+        _oak_vk_mesh_draw(vk, cmd, f); /* vk_mesh_shader.c */
+        return;
+    }
     vkCmdBindIndexBuffer(cmd, f->meshcull.buffer, 0, VK_INDEX_TYPE_UINT32);
     const uint32_t stride = sizeof(VkDrawIndexedIndirectCommand);
     for (uint32_t g = 0; g < OAK_VK_VIS_GROUPS; g++) {

@@ -182,6 +182,9 @@ static oak_result _oak_vk_layouts(_oak_vk *vk) {
         b[i].descriptorCount = 1;
         b[i].stageFlags =
             VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT | VK_SHADER_STAGE_COMPUTE_BIT;
+        /* the mesh path's task and mesh shaders (vk_mesh_shader.c) */
+        if (vk->mesh_shaders)
+            b[i].stageFlags |= VK_SHADER_STAGE_TASK_BIT_EXT | VK_SHADER_STAGE_MESH_BIT_EXT;
         b[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     }
     b[OAK_B_VIEW].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
@@ -479,6 +482,7 @@ void _oak_vk_pipelines_destroy(_oak_vk *vk) {
     for (uint32_t i = 0; i < OAK_VK_PIPE_COUNT; i++)
         if (vk->pipes[i]) vkDestroyPipeline(vk->device, vk->pipes[i], NULL);
     memset(vk->pipes, 0, sizeof vk->pipes);
+    _oak_vk_mesh_destroy(vk);
     _oak_vk_bloom_destroy(vk);
     _oak_vk_opaquecopy_destroy(vk);
     _oak_vk_ssr_destroy(vk);

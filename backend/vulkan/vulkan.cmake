@@ -17,8 +17,11 @@ list(APPEND OAK_EXTRA_LIBS ${CMAKE_DL_LIBS})
 list(APPEND OAK_EXTRA_DEFINITIONS OAK_HAVE_VULKAN=1 VK_NO_PROTOTYPES)
 set(OAK_HAVE_VULKAN ON)
 
-# Stage from the name: shaders/<name>.<stage>.glsl, stage in vert/frag/comp.
-file(GLOB OAK_SHADER_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/shaders/*.glsl)
+# Stage from the name: shaders/<name>.<stage>.glsl, stage in vert/frag/comp;
+# shaders/mesh/ holds the Vulkan-only task and mesh stages (the mesh path,
+# vk_mesh_shader.c), which the GL build, embedding shaders/*.glsl, skips.
+file(GLOB OAK_SHADER_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/shaders/*.glsl
+     ${CMAKE_SOURCE_DIR}/shaders/mesh/*.glsl)
 file(GLOB OAK_SHADER_HEADERS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/shaders/common/*.h
      ${CMAKE_SOURCE_DIR}/shaders/common/*.glsl ${CMAKE_SOURCE_DIR}/include/oak/config.h)
 set(OAK_SHADER_OUT ${CMAKE_BINARY_DIR}/generated/shaders)
@@ -53,9 +56,9 @@ string(REPLACE "." "\\." alts "${alts}")
 set(OAK_VK_TEXTURED_SHADERS 0)
 foreach(src ${OAK_SHADER_SOURCES})
   get_filename_component(base ${src} NAME)
-  string(REGEX MATCH "\\.(vert|frag|comp)\\.glsl$" ok ${base})
+  string(REGEX MATCH "\\.(vert|frag|comp|task|mesh)\\.glsl$" ok ${base})
   if(NOT ok)
-    message(FATAL_ERROR "oak: ${base} must be named <name>.<vert|frag|comp>.glsl")
+    message(FATAL_ERROR "oak: ${base} must be named <name>.<vert|frag|comp|task|mesh>.glsl")
   endif()
   set(stage ${CMAKE_MATCH_1})
   string(REPLACE ".glsl" ".h" out ${base})

@@ -7,6 +7,7 @@
 #ifndef OAK_MESHCULL_GLSL
 #define OAK_MESHCULL_GLSL
 #include "common/oak_gpu.h"
+#include "common/clod.glsl"
 
 // backend/gpu/meshcull.h's OAK_MESHCULL_CONE_EPS and verdicts
 #define OAK_MESHCULL_CONE_EPS 0.01
@@ -51,6 +52,24 @@ uint oak_meshcull_test(vec4 planes[5], mat4 world, float scale, bool cone, vec3 
     return OAK_MESHCULL_KEEP;
 }
 
-// Cluster LOD's cut is common/clod.glsl's, made in meshcull.comp beside
-// this test (OAK_MESHCULL_LOD).
+// Meshlet m's verdict in its job: the cut first (a meshlet out of
+// cluster LOD's cut, common/clod.glsl, is never drawn and is counted as such
+// whatever the frustum says, as the CPU tests the cut first, and a plain
+// mesh's meshlets, error 0 under a root, skip it; a world that cannot be
+// culled by keeps its finest level, the first `finest` meshlets), then the
+// frustum and the cone, which a shadow job (its map's cut alone) skips.
+// lod_eye, lod_px, znear and ortho are the cut's view: the camera's, or a
+// shadow job's own. One function for meshcull.comp and the mesh path's task
+// shader (shaders/mesh/vis_mesh.task.glsl), so both cull alike.
+uint oak_meshcull_verdict(vec4 planes[5], mat4 world, float scale, bool cone, vec3 eye,
+                          bool shadow, bool uncut, uint m, uint finest, vec3 lod_eye,
+                          float lod_px, float znear, bool ortho, oak_gpu_meshlet ml) {
+    uint t = shadow ? OAK_MESHCULL_KEEP : oak_meshcull_test(planes, world, scale, cone, eye, ml);
+    bool clod = ml.error.x > 0.0 || ml.error.y < OAK_CLOD_ROOT_ERROR;
+    if (uncut ? m >= finest
+              : clod && !oak_clod_keep(world, scale, lod_eye, lod_px, znear, ortho, ml.lod_sphere,
+                                       ml.error.x, ml.parent_sphere, ml.error.y))
+        t = OAK_MESHCULL_LOD;
+    return t;
+}
 #endif
