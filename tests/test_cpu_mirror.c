@@ -7,6 +7,134 @@
 
 static const float UP_Y[3] = {0, 1, 0};
 
+/* Blades: each triangle's twin (its points in the other winding, a
+   rotation of it) 1 to 5 triangles later; some blades off screen, some
+   across the near plane, some between pixel centres or of no area. */
+static oak_mesh twin_mesh(uint32_t blades, uint32_t *pairs) {
+    uint32_t nv = blades * 3, ni = blades * 6;
+    float *pos = calloc((size_t)nv * 3, sizeof(float));
+    uint32_t *idx = calloc(ni, sizeof(uint32_t));
+    CHECK(pos && idx);
+    uint32_t r = 12345, in = 0;
+    for (uint32_t b = 0; b < blades; b++) {
+        float c[3];
+        for (int k = 0; k < 3; k++) {
+            r = r * 1664525u + 1013904223u;
+            c[k] = ((float)(r >> 8) / 16777216.0f - 0.5f) * 12.0f;
+        }
+        c[2] -= b % 9 == 0 ? 0 : 7; /* most in front of the eye, looking down -z */
+        float size = b % 4 == 0 ? 0.004f : b % 11 == 0 ? 25.0f : 1.5f; /* tiny, huge, plain */
+        for (int v = 0; v < 3; v++)
+            for (int k = 0; k < 3; k++) {
+                r = r * 1664525u + 1013904223u;
+                float far = size > 2 && k == 2 ? -60.0f : 0.0f; /* the huge ones behind */
+                pos[(b * 3 + v) * 3 + k] =
+                    c[k] + far + ((float)(r >> 8) / 16777216.0f - 0.5f) * size;
+            }
+        if (b % 13 == 0) /* no area: the third point between the first two */
+            for (int k = 0; k < 3; k++)
+                pos[(b * 3 + 2) * 3 + k] = 0.5f * (pos[b * 9 + k] + pos[b * 9 + 3 + k]);
+    }
+    /* groups of g blades: their faces, then the twins rotated by b % 3 */
+    for (uint32_t b0 = 0; b0 < blades;) {
+        uint32_t g = 1 + b0 % 5;
+        if (b0 + g > blades) g = blades - b0;
+        for (uint32_t b = b0; b < b0 + g; b++)
+            for (int v = 0; v < 3; v++) idx[in++] = b * 3 + (uint32_t)v;
+        for (uint32_t b = b0; b < b0 + g; b++) {
+            uint32_t t[3] = {b * 3, b * 3 + 2, b * 3 + 1};
+            for (uint32_t v = 0; v < 3; v++) idx[in++] = t[(v + b) % 3];
+        }
+        b0 += g;
+    }
+    *pairs = blades;
+    oak_mesh_desc d = {0};
+    d.vertex_count = nv;
+    d.index_count = ni;
+    d.positions = pos;
+    d.indices = idx;
+    oak_mesh m = {0};
+    CHECK_OK(oak_make_mesh(&m, &d));
+    free(pos);
+    free(idx);
+    return m;
+}
+
+static void twin_frame(uint8_t *px, uint32_t w, uint32_t h, oak_mesh m, uint32_t *skipped,
+                       uint32_t *twins) {
+    sc_scene s;
+    sc_init(&s, w, h);
+    s.view.post.no_tonemap = true;
+    const float eye[3] = {0, 0, 0}, at[3] = {0, 0, -1};
+    sc_camera(&s, eye, at, UP_Y, 70, 0, 0.05f, 100);
+    mat4 id = GLM_MAT4_IDENTITY_INIT;
+    oak_material_desc cd = oak_material_desc_defaults(NULL);
+    cd.base_color[0] = 0.9f, cd.base_color[1] = 0.3f, cd.base_color[2] = 0.1f;
+    cd.double_sided = false; /* back faces culled: one of each pair drawn */
+    cd.unlit = true;         /* flat: the picture is the coverage */
+    oak_material culled = {0};
+    CHECK_OK(oak_make_material(&culled, &cd));
+    sc_draw(&s, m, culled, id);
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.base_color[0] = 0.1f, md.base_color[1] = 0.4f, md.base_color[2] = 0.8f;
+    md.double_sided = true; /* both faces drawn: no twin may be skipped for being culled */
+    md.unlit = true;
+    oak_material two = {0};
+    CHECK_OK(oak_make_material(&two, &md));
+    mat4 rot;
+    glm_mat4_identity(rot);
+    glm_rotate_y(rot, 0.5f, rot);
+    sc_draw(&s, m, two, rot);
+    oak_render_light *sun = sc_light(&s, OAK_LIGHT_DIRECTIONAL, 3);
+    const float dir[3] = {-0.3f, -0.8f, -0.52f};
+    memcpy(sun->direction, dir, sizeof dir);
+    const oak_backend *be = oak_backend_cpu();
+    void *self = NULL;
+    oak_backend_desc d = {w, h, NULL, 0};
+    CHECK_OK(be->create(&self, &d));
+    if (!self) return;
+    cpu_backend *b = self;
+    CHECK_OK(be->sync(self, &s.view));
+    CHECK_OK(be->render(self, &s.view));
+    CHECK_OK(be->read_pixels(self, px, (size_t)w * h * 4));
+    *skipped = b->opaque.twins_skipped;
+    *twins = 0;
+    int32_t mi = _oak_cpu_mesh_index(b, m);
+    CHECK(mi >= 0);
+    if (mi >= 0 && b->meshes[mi].twin)
+        for (uint32_t t = 0; t < b->meshes[mi].index_count / 3; t++)
+            *twins += b->meshes[mi].twin[t] != 0;
+    be->destroy(self);
+}
+
+/* The set-up skips a twin it knows to be rejected (cpu_mesh.twin): the
+   picture is the one drawn with every twin set up. */
+TEST(cpuTwinsSkippedDrawTheSamePicture) {
+    enum { W = 256, H = 160 };
+    static uint8_t ref[W * H * 4], px[W * H * 4];
+    uint32_t pairs = 0, skipped = 0, twins = 0, skipped0 = 0, twins0 = 0;
+    oak_mesh m = twin_mesh(2000, &pairs);
+    setenv("OAK_CPU_NO_TWINS", "1", 1);
+    twin_frame(ref, W, H, m, &skipped0, &twins0);
+    unsetenv("OAK_CPU_NO_TWINS");
+    twin_frame(px, W, H, m, &skipped, &twins);
+    CHECK_EQ_INT(twins0, 0);
+    CHECK_EQ_INT(skipped0, 0);
+    CHECK_EQ_INT(twins, pairs); /* every blade's twin found */
+    /* culled draw: over a third of its twins skipped (off screen, tiny,
+       no area, or the face kept); the double-sided one only the rejected */
+    CHECK(skipped > pairs / 3 && skipped < 2 * pairs);
+    int diff = 0, lit = 0;
+    for (size_t k = 0; k < (size_t)W * H; k++) {
+        diff += memcmp(px + k * 4, ref + k * 4, 4) != 0;
+        lit += ref[k * 4] + ref[k * 4 + 1] + ref[k * 4 + 2] > 30;
+    }
+    CHECK_EQ_INT(diff, 0);
+    CHECK(lit > W * H / 10 && lit < W * H * 95 / 100);
+    sc_save("cpuTwinsSkippedDrawTheSamePicture.png", ref, W, H);
+    oak_destroy_mesh(m);
+}
+
 TEST(cpuMirrorsOfDestroyedMeshesAreFreedAndReused) {
     enum { W = 32, H = 16 };
     sc_scene s;
@@ -46,6 +174,7 @@ TEST(cpuMirrorsOfDestroyedMeshesAreFreedAndReused) {
 int main(void) {
     oak_test_init(0);
     RUN(cpuMirrorsOfDestroyedMeshesAreFreedAndReused);
+    RUN(cpuTwinsSkippedDrawTheSamePicture);
     oak_shutdown();
     return TEST_SUMMARY();
 }

@@ -283,6 +283,91 @@ TEST(cpuThreadCountDeterminism) {
     sc_save("cpuThreadCountDeterminism.png", ref, W, H);
 }
 
+/* A soup of triangles around the eye: inside the view, behind it, across
+   the near plane and far past the guard band's edge, with a vertex count
+   that is not a multiple of four. */
+static oak_mesh soup_mesh(uint32_t seed, uint32_t tris) {
+    uint32_t nv = tris * 3 + 3;
+    float *pos = calloc((size_t)nv * 3, sizeof(float));
+    uint32_t *idx = calloc((size_t)tris * 3, sizeof(uint32_t));
+    CHECK(pos && idx);
+    uint32_t r = seed;
+    for (uint32_t t = 0; t < tris; t++) {
+        float c[3];
+        for (int k = 0; k < 3; k++) {
+            r = r * 1664525u + 1013904223u;
+            c[k] = ((float)(r >> 8) / 16777216.0f - 0.5f) * (t % 5 == 0 ? 60.0f : 14.0f);
+        }
+        c[2] -= t % 5 == 0 ? 0 : 6; /* most in front of the eye (at z 0, looking down -z) */
+        for (int v = 0; v < 3; v++)
+            for (int k = 0; k < 3; k++) {
+                r = r * 1664525u + 1013904223u;
+                float size = t % 7 == 0 ? 40.0f : 2.0f; /* a few huge ones, far */
+                float far = t % 7 == 0 && k == 2 ? -70.0f : 0.0f;
+                pos[(t * 3 + v) * 3 + k] =
+                    c[k] + far + ((float)(r >> 8) / 16777216.0f - 0.5f) * size;
+            }
+        for (int v = 0; v < 3; v++) idx[t * 3 + v] = t * 3 + v;
+    }
+    oak_mesh_desc d = {0};
+    d.vertex_count = nv;
+    d.index_count = tris * 3;
+    d.positions = pos;
+    d.indices = idx;
+    oak_mesh m = {0};
+    CHECK_OK(oak_make_mesh(&m, &d));
+    free(pos);
+    free(idx);
+    return m;
+}
+
+static void soup_frame(uint8_t *px, uint32_t w, uint32_t h, oak_mesh a, oak_mesh b) {
+    sc_scene s;
+    sc_init(&s, w, h);
+    s.view.post.no_tonemap = true;
+    const float eye[3] = {0, 0, 0}, at[3] = {0, 0, -1};
+    sc_camera(&s, eye, at, UP_Y, 70, 0, 0.05f, 100);
+    s.view.jitter[0] = 0.37f, s.view.jitter[1] = -0.21f; /* pixels */
+    mat4 id = GLM_MAT4_IDENTITY_INIT;
+    sc_draw(&s, a, sc_material(0.9f, 0.3f, 0.1f, 0, 1, true), id);
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.base_color[0] = 0.1f, md.base_color[1] = 0.4f, md.base_color[2] = 0.8f;
+    md.unlit = true;
+    md.double_sided = true;
+    oak_material two = {0};
+    CHECK_OK(oak_make_material(&two, &md));
+    mat4 m;
+    glm_mat4_identity(m);
+    glm_rotate_y(m, 0.4f, m);
+    sc_draw(&s, b, two, m);
+    CHECK_OK(sc_render(&s, px, NULL, NULL));
+}
+
+/* The vertex stage four vertices at a time (cpu_geometry.c) is the one
+   vertex at a time stage, bit for bit: same coverage and depth. */
+TEST(cpuVertexLanesAreTheScalarStage) {
+    enum { W = 256, H = 160 };
+    static uint8_t ref[W * H * 4], px[W * H * 4];
+    oak_mesh a = soup_mesh(7, 3001), b = soup_mesh(99, 1502);
+    setenv("OAK_CPU_SCALAR_VERTEX", "1", 1);
+    soup_frame(ref, W, H, a, b);
+    unsetenv("OAK_CPU_SCALAR_VERTEX");
+    soup_frame(px, W, H, a, b);
+    int diff = 0, red = 0, blue = 0;
+    for (size_t k = 0; k < (size_t)W * H; k++) {
+        diff += memcmp(px + k * 4, ref + k * 4, 4) != 0;
+        red += ref[k * 4] > 200 && ref[k * 4 + 2] < 150;
+        blue += ref[k * 4 + 2] > 200 && ref[k * 4] < 150;
+    }
+    CHECK_EQ_INT(diff, 0);
+    /* both draws cover a good part of the frame, neither all of it */
+    CHECK(red > W * H / 20 && red < W * H * 9 / 10);
+    CHECK(blue > W * H / 20 && blue < W * H * 9 / 10);
+    sc_save("cpuVertexLanesAreTheScalarStage.png", ref, W, H);
+    oak_destroy_mesh(a);
+    oak_destroy_mesh(b);
+}
+
 TEST(cpuSyncRereadsMovedMeshAndMaterial) {
     enum { W = 64, H = 32 };
     sc_scene s;
@@ -464,6 +549,7 @@ int main(void) {
     RUN(cpuLongThinTrianglesDepth);
     RUN(cpuAlphaCutoutEdge);
     RUN(cpuThreadCountDeterminism);
+    RUN(cpuVertexLanesAreTheScalarStage);
     RUN(cpuSyncRereadsMovedMeshAndMaterial);
     RUN(cpuRejectsStaleHandlesAndShortBuffers);
     RUN(cpuShadowMapKeptWhileCastersStandStill);

@@ -7,6 +7,10 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "cpu_internal.h"
 
 uint32_t _oak_cpu_find_draw(const cpu_pass *p, uint32_t tri) {
@@ -73,6 +77,130 @@ static bool project(const cpu_pass *p, const float *c, int32_t *X, int32_t *Y, f
     return true;
 }
 
+/* One vertex: clip position, outcode and (unclipped) its snapped point. */
+static void vertex_one(const geo_ctx *g, cpu_pass *p, const cpu_draw *dr, const cpu_mesh *m,
+                       uint32_t v, uint32_t vb) {
+    const float(*M)[4] = (const float(*)[4])dr->mvp;
+    const float *s = m->pos + (size_t)(v - vb) * 3;
+    float posed[3];
+    if (dr->pose) { /* skinned from the instance's palette (frame memory) */
+        float rows[12];
+        _oak_cpu_pose_rows(m, dr->pose, v - vb, rows);
+        _oak_pose_apply(rows, s, 1, posed);
+        s = posed;
+    }
+    float *o = p->clip + (size_t)v * 4;
+    for (int r = 0; r < 4; r++) o[r] = M[0][r] * s[0] + M[1][r] * s[1] + M[2][r] * s[2] + M[3][r];
+    cpu_svert *sv = &p->svert[v];
+    sv->code = outcode(g, o);
+    if (!(sv->code & CLIP_BITS) && !project(p, o, &sv->x, &sv->y, &sv->z))
+        sv->code = 0x3f; /* unprojectable: its triangles are dropped */
+}
+
+#ifdef __SSE2__
+/* Four vertices of a rigid draw at once: vertex_one's operations in its
+   order on each lane (no fused multiply-add: the build has none), so the
+   clip positions, outcodes and snapped points are the same bits. lrintf is
+   cvtss2si in the current rounding mode, as cvtps2dq is. A lane that needs
+   clipping or is unprojectable gets its x, y, z computed anyway: they are
+   read only when a triangle's vertices have no CLIP_BITS. */
+typedef struct vertex_lanes {
+    __m128 M[4][4]; /* M[c][r] broadcast */
+    __m128 w, h, jx, jy, cx, cy, kx, ky, nkx, nky;
+    bool flip;
+} vertex_lanes;
+
+static void vertex_lanes_init(vertex_lanes *L, const geo_ctx *g, const cpu_pass *p,
+                              const cpu_draw *dr) {
+    const float(*M)[4] = (const float(*)[4])dr->mvp;
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 4; r++) L->M[c][r] = _mm_set1_ps(M[c][r]);
+    L->w = _mm_set1_ps((float)p->width);
+    L->h = _mm_set1_ps((float)p->height);
+    L->jx = _mm_set1_ps(p->jitter[0]);
+    L->jy = _mm_set1_ps(p->jitter[1]);
+    L->cx = _mm_set1_ps((float)p->cx);
+    L->cy = _mm_set1_ps((float)p->cy);
+    L->kx = _mm_set1_ps(g->kx);
+    L->ky = _mm_set1_ps(g->ky);
+    L->nkx = _mm_set1_ps(-g->kx);
+    L->nky = _mm_set1_ps(-g->ky);
+    L->flip = p->flip_y;
+}
+
+/* mask's lanes from b, the others from a (SSE2: every x86-64 build) */
+static inline __m128i lane_pick(__m128i a, __m128i b, __m128i mask) {
+    return _mm_or_si128(_mm_and_si128(mask, b), _mm_andnot_si128(mask, a));
+}
+
+static inline __m128i lane_bit(__m128 m, uint32_t bit) {
+    return _mm_and_si128(_mm_castps_si128(m), _mm_set1_epi32((int)bit));
+}
+
+static void vertex_four(const vertex_lanes *L, cpu_pass *p, const float *s, uint32_t v) {
+    __m128 x = _mm_set_ps(s[9], s[6], s[3], s[0]);
+    __m128 y = _mm_set_ps(s[10], s[7], s[4], s[1]);
+    __m128 z = _mm_set_ps(s[11], s[8], s[5], s[2]);
+    __m128 o[4];
+    for (int r = 0; r < 4; r++)
+        o[r] =
+            _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(L->M[0][r], x), _mm_mul_ps(L->M[1][r], y)),
+                                  _mm_mul_ps(L->M[2][r], z)),
+                       L->M[3][r]);
+    __m128 cx = o[0], cy = o[1], cz = o[2], cw = o[3];
+    /* outcode */
+    const __m128 zero = _mm_setzero_ps();
+    __m128 nw = _mm_xor_ps(cw, _mm_set1_ps(-0.0f)); /* -w, as the scalar negates */
+    __m128i code =
+        _mm_or_si128(lane_bit(_mm_cmple_ps(cw, zero), 1u << 5), lane_bit(_mm_cmplt_ps(cx, nw), 1u));
+    code = _mm_or_si128(code, lane_bit(_mm_cmpgt_ps(cx, cw), 1u << 1));
+    code = _mm_or_si128(code, lane_bit(_mm_cmplt_ps(cy, nw), 1u << 2));
+    code = _mm_or_si128(code, lane_bit(_mm_cmpgt_ps(cy, cw), 1u << 3));
+    code = _mm_or_si128(code, lane_bit(_mm_cmplt_ps(cz, zero), 1u << 4));
+    code = _mm_or_si128(code, lane_bit(_mm_cmpgt_ps(cz, cw), 1u << 5));
+    code = _mm_or_si128(code, lane_bit(_mm_cmplt_ps(cx, _mm_mul_ps(L->nkx, cw)), 1u << 6));
+    code = _mm_or_si128(code, lane_bit(_mm_cmpgt_ps(cx, _mm_mul_ps(L->kx, cw)), 1u << 7));
+    code = _mm_or_si128(code, lane_bit(_mm_cmplt_ps(cy, _mm_mul_ps(L->nky, cw)), 1u << 8));
+    code = _mm_or_si128(code, lane_bit(_mm_cmpgt_ps(cy, _mm_mul_ps(L->ky, cw)), 1u << 9));
+    __m128 ord = _mm_and_ps(_mm_cmpord_ps(cw, cx), _mm_cmpord_ps(cy, cz));
+    const __m128i k3f = _mm_set1_epi32(0x3f);
+    code = lane_pick(k3f, code, _mm_castps_si128(ord)); /* NaN: dropped */
+    /* project */
+    const __m128 half = _mm_set1_ps(0.5f), sub = _mm_set1_ps((float)CPU_SUBPIXEL);
+    __m128 iw = _mm_div_ps(_mm_set1_ps(1.0f), cw);
+    __m128 sx =
+        _mm_add_ps(_mm_mul_ps(_mm_add_ps(_mm_mul_ps(_mm_mul_ps(cx, iw), half), half), L->w), L->jx);
+    __m128 ny = _mm_mul_ps(_mm_mul_ps(cy, iw), half);
+    __m128 sy =
+        _mm_add_ps(_mm_mul_ps(L->flip ? _mm_sub_ps(half, ny) : _mm_add_ps(half, ny), L->h), L->jy);
+    __m128 fx = _mm_mul_ps(_mm_sub_ps(sx, L->cx), sub);
+    __m128 fy = _mm_mul_ps(_mm_sub_ps(sy, L->cy), sub);
+    const __m128 lim = _mm_set1_ps(SNAP_LIMIT), absm = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+    __m128 ok = _mm_and_ps(_mm_cmple_ps(_mm_and_ps(fx, absm), lim),
+                           _mm_cmple_ps(_mm_and_ps(fy, absm), lim)); /* NaN too */
+    __m128i X = _mm_cvtps_epi32(fx), Y = _mm_cvtps_epi32(fy);
+    __m128 Z = _mm_mul_ps(cz, iw);
+    /* unclipped and unprojectable: 0x3f */
+    __m128i clipped =
+        _mm_cmpeq_epi32(_mm_and_si128(code, _mm_set1_epi32((int)CLIP_BITS)), _mm_setzero_si128());
+    __m128i bad = _mm_andnot_si128(_mm_castps_si128(ok), clipped);
+    code = lane_pick(code, k3f, bad);
+    _MM_TRANSPOSE4_PS(cx, cy, cz, cw);
+    float *out = p->clip + (size_t)v * 4;
+    _mm_storeu_ps(out, cx);
+    _mm_storeu_ps(out + 4, cy);
+    _mm_storeu_ps(out + 8, cz);
+    _mm_storeu_ps(out + 12, cw);
+    __m128 a = _mm_castsi128_ps(X), b = _mm_castsi128_ps(Y), c = Z, d = _mm_castsi128_ps(code);
+    _MM_TRANSPOSE4_PS(a, b, c, d);
+    float *sv = (float *)&p->svert[v];
+    _mm_storeu_ps(sv, a);
+    _mm_storeu_ps(sv + 4, b);
+    _mm_storeu_ps(sv + 8, c);
+    _mm_storeu_ps(sv + 12, d);
+}
+#endif
+
 static void vertex_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     geo_ctx *g = user;
@@ -82,28 +210,27 @@ static void vertex_job(void *user, uint32_t begin, uint32_t end, uint32_t worker
         while (p->vtx_base[d + 1] <= begin) d++;
         const cpu_draw *dr = &p->draws[d];
         const cpu_mesh *m = &g->b->meshes[dr->mesh];
+        uint32_t vb = p->vtx_base[d];
         uint32_t stop = p->vtx_base[d + 1] < end ? p->vtx_base[d + 1] : end;
-        const float(*M)[4] = (const float(*)[4])dr->mvp;
         /* a draw culled by meshlets: a vertex only culled meshlets use is
            never read */
         const uint8_t *need = p->ml_on && p->ml_base[d] != UINT32_MAX ? p->vneed : NULL;
-        for (uint32_t v = begin; v < stop; v++) {
-            if (need && !need[v]) continue;
-            const float *s = m->pos + (size_t)(v - p->vtx_base[d]) * 3;
-            float posed[3];
-            if (dr->pose) { /* skinned from the instance's palette (frame memory) */
-                float rows[12];
-                _oak_cpu_pose_rows(m, dr->pose, v - p->vtx_base[d], rows);
-                _oak_pose_apply(rows, s, 1, posed);
-                s = posed;
+        uint32_t v = begin;
+#ifdef __SSE2__
+        if (!dr->pose && !g->b->scalar_vertex && stop - begin >= 4) {
+            vertex_lanes L;
+            vertex_lanes_init(&L, g, p, dr);
+            for (; v + 4 <= stop; v += 4) {
+                /* four unneeded: skipped; else all four made (an unneeded
+                   one is made for nothing and read by no triangle) */
+                if (need && !(need[v] | need[v + 1] | need[v + 2] | need[v + 3])) continue;
+                vertex_four(&L, p, m->pos + (size_t)(v - vb) * 3, v);
             }
-            float *o = p->clip + (size_t)v * 4;
-            for (int r = 0; r < 4; r++)
-                o[r] = M[0][r] * s[0] + M[1][r] * s[1] + M[2][r] * s[2] + M[3][r];
-            cpu_svert *sv = &p->svert[v];
-            sv->code = outcode(g, o);
-            if (!(sv->code & CLIP_BITS) && !project(p, o, &sv->x, &sv->y, &sv->z))
-                sv->code = 0x3f; /* unprojectable: its triangles are dropped */
+        }
+#endif
+        for (; v < stop; v++) {
+            if (need && !need[v]) continue;
+            vertex_one(g, p, dr, m, v, vb);
         }
         begin = stop;
     }
@@ -137,22 +264,19 @@ static inline int32_t ceil16(int32_t v) {
     return -((-v) >> 4);
 }
 
-/* Snaps, culls and sets up one triangle; appends it and its tiles to chunk. */
-static bool emit(geo_ctx *g, cpu_chunk *ch, int32_t X[3], int32_t Y[3], float Z[3], uint32_t id,
-                 bool cull, bool mask) {
+/* What emit did with a triangle: its twin (cpu_mesh.twin, the same points
+   in the other winding) meets the same fate when GONE, and is culled when
+   this one was KEPT with back faces culled. */
+enum { EMIT_OOM = -1, EMIT_GONE = 0, EMIT_BACK = 1, EMIT_KEPT = 2 };
+
+/* Snaps, culls and sets up one triangle; appends it and its tiles to chunk.
+   The tests that only drop it come in any order: none writes anything. */
+static inline __attribute__((always_inline)) int emit(geo_ctx *g, cpu_chunk *ch, int32_t X[3],
+                                                      int32_t Y[3], float Z[3], uint32_t id,
+                                                      bool cull, bool mask) {
     cpu_pass *p = g->p;
     int64_t area = edge_at(X[0], Y[0], X[1], Y[1], X[2], Y[2]);
-    if (area == 0) return true;
-    bool back = p->flip_y ? area > 0 : area < 0;
-    if (cull && back) return true;
-    if (area < 0) { /* one winding for the raster: positive area */
-        int32_t t;
-        float tz;
-        t = X[1], X[1] = X[2], X[2] = t;
-        t = Y[1], Y[1] = Y[2], Y[2] = t;
-        tz = Z[1], Z[1] = Z[2], Z[2] = tz;
-        area = -area;
-    }
+    if (area == 0) return EMIT_GONE;
     int32_t mnx = X[0], mxx = X[0], mny = Y[0], mxy = Y[0];
     for (int i = 1; i < 3; i++) {
         if (X[i] < mnx) mnx = X[i];
@@ -167,9 +291,19 @@ static bool emit(geo_ctx *g, cpu_chunk *ch, int32_t X[3], int32_t Y[3], float Z[
     if (miny < 0) miny = 0;
     if (maxx > (int32_t)p->width - 1) maxx = (int32_t)p->width - 1;
     if (maxy > (int32_t)p->height - 1) maxy = (int32_t)p->height - 1;
-    if (minx > maxx || miny > maxy) return true;
+    if (minx > maxx || miny > maxy) return EMIT_GONE;
+    bool back = p->flip_y ? area > 0 : area < 0;
+    if (cull && back) return EMIT_BACK;
+    if (area < 0) { /* one winding for the raster: positive area */
+        int32_t t;
+        float tz;
+        t = X[1], X[1] = X[2], X[2] = t;
+        t = Y[1], Y[1] = Y[2], Y[2] = t;
+        tz = Z[1], Z[1] = Z[2], Z[2] = tz;
+        area = -area;
+    }
 
-    if (!OAK_GROW(ch->tris, ch->tri_cap, ch->tri_count + 1)) return false;
+    if (!OAK_GROW(ch->tris, ch->tri_cap, ch->tri_count + 1)) return EMIT_OOM;
     cpu_tri *t = &ch->tris[ch->tri_count];
     for (int i = 0; i < 3; i++) {
         t->x[i] = X[i];
@@ -194,14 +328,14 @@ static bool emit(geo_ctx *g, cpu_chunk *ch, int32_t X[3], int32_t Y[3], float Z[
     uint32_t tx0 = (uint32_t)minx / CPU_TILE, tx1 = (uint32_t)maxx / CPU_TILE;
     uint32_t ty0 = (uint32_t)miny / CPU_TILE, ty1 = (uint32_t)maxy / CPU_TILE;
     uint32_t need = ch->bin_count + 2 * (tx1 - tx0 + 1) * (ty1 - ty0 + 1);
-    if (!OAK_GROW(ch->bins, ch->bin_cap, need)) return false;
+    if (!OAK_GROW(ch->bins, ch->bin_cap, need)) return EMIT_OOM;
     for (uint32_t ty = ty0; ty <= ty1; ty++)
         for (uint32_t tx = tx0; tx <= tx1; tx++) {
             ch->bins[ch->bin_count++] = ty * p->tiles_x + tx;
             ch->bins[ch->bin_count++] = ch->tri_count;
         }
     ch->tri_count++;
-    return true;
+    return EMIT_KEPT;
 }
 
 static void setup_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
@@ -209,35 +343,50 @@ static void setup_job(void *user, uint32_t begin, uint32_t end, uint32_t worker)
     geo_ctx *g = user;
     cpu_pass *p = g->p;
     cpu_chunk *ch = &p->chunks[begin / CPU_SETUP_CHUNK];
-    ch->tri_count = ch->bin_count = 0;
+    ch->tri_count = ch->bin_count = ch->skipped = 0;
     const float planes[5][4] = {
         {0, 0, -1, 1}, {-1, 0, 0, g->kx}, {1, 0, 0, g->kx}, {0, -1, 0, g->ky}, {0, 1, 0, g->ky}};
     uint32_t d = _oak_cpu_find_draw(p, begin);
+    /* twins known to be rejected: bit k is triangle at + k */
+    uint64_t skip = 0;
+    uint32_t at = begin;
     for (uint32_t t = begin; t < end; t++) {
         while (p->tri_base[d + 1] <= t) d++;
+        if (skip) {
+            skip = t - at < 64 ? skip >> (t - at) : 0;
+            at = t;
+            if (skip & 1) {
+                ch->skipped++;
+                continue;
+            }
+        }
         const cpu_draw *dr = &p->draws[d];
         const cpu_mesh *m = &g->b->meshes[dr->mesh];
+        uint32_t mt = t - p->tri_base[d]; /* the mesh's triangle */
         /* a meshlet culled (cpu_meshcull.c): its triangles make no pixel;
            a cluster-LOD mesh's levels are mostly culled: its runs skipped
            whole (the loop may step past end: the next chunk starts there) */
         if (p->ml_on && p->ml_base[d] != UINT32_MAX) {
-            uint32_t k = m->tri_ml[t - p->tri_base[d]];
+            uint32_t k = m->tri_ml[mt];
             if (!p->ml_keep[p->ml_base[d] + k]) {
                 if (m->ml_runs) t = p->tri_base[d] + m->ml_end[k] - 1;
                 continue;
             }
         }
-        const uint32_t *ix = m->indices + (size_t)(t - p->tri_base[d]) * 3;
+        const uint32_t *ix = m->indices + (size_t)mt * 3;
         const cpu_svert *sv = p->svert + p->vtx_base[d];
         const cpu_svert *s0 = &sv[ix[0]], *s1 = &sv[ix[1]], *s2 = &sv[ix[2]];
         uint32_t all = s0->code & s1->code & s2->code, any = s0->code | s1->code | s2->code;
-        if (all & 0x3f) continue;
-        bool ok = true;
-        if (!(any & CLIP_BITS)) {
+        uint32_t twin = m->twin ? m->twin[mt] : 0;
+        int e = EMIT_GONE;
+        if (all & 0x3f) {
+            /* off one plane: so is its twin */
+        } else if (!(any & CLIP_BITS)) {
             int32_t X[3] = {s0->x, s1->x, s2->x}, Y[3] = {s0->y, s1->y, s2->y};
             float Z[3] = {s0->z, s1->z, s2->z};
-            ok = emit(g, ch, X, Y, Z, t + 1, dr->cull, dr->mask);
+            e = emit(g, ch, X, Y, Z, t + 1, dr->cull, dr->mask);
         } else {
+            twin = 0; /* the clipped polygons of the two windings are not known alike */
             const float *base = p->clip + (size_t)p->vtx_base[d] * 4;
             const float *v[3] = {base + ix[0] * 4, base + ix[1] * 4, base + ix[2] * 4};
             float a[9][4], bb[9][4];
@@ -255,18 +404,22 @@ static void setup_job(void *user, uint32_t begin, uint32_t end, uint32_t worker)
                 in = out;
                 out = tmp;
             }
-            for (int i = 1; ok && i + 1 < n; i++) {
+            for (int i = 1; e != EMIT_OOM && i + 1 < n; i++) {
                 int32_t X[3], Y[3];
                 float Z[3];
                 if (project(p, in[0], &X[0], &Y[0], &Z[0]) &&
                     project(p, in[i], &X[1], &Y[1], &Z[1]) &&
                     project(p, in[i + 1], &X[2], &Y[2], &Z[2]))
-                    ok = emit(g, ch, X, Y, Z, t + 1, dr->cull, dr->mask);
+                    e = emit(g, ch, X, Y, Z, t + 1, dr->cull, dr->mask);
             }
         }
-        if (!ok) { /* out of memory: logged by oak_grow */
+        if (e == EMIT_OOM) { /* out of memory: logged by oak_grow */
             atomic_store(&g->failed, 1);
             return;
+        }
+        if (twin && (e == EMIT_GONE || (e == EMIT_KEPT && dr->cull))) {
+            if (!skip) at = t;
+            skip |= 1ull << (t + twin - at);
         }
     }
 }
@@ -377,7 +530,9 @@ oak_result _oak_cpu_pass_geometry(cpu_backend *b, cpu_pass *p, double *vertex_ms
     /* merge in chunk order: triangles, then a counting sort of bin entries */
     uint32_t tiles = p->tiles_x * p->tiles_y;
     uint64_t total = 0, entries = 0;
+    p->twins_skipped = 0;
     for (uint32_t c = 0; c < chunks; c++) {
+        p->twins_skipped += p->chunks[c].skipped;
         total += p->chunks[c].tri_count;
         entries += p->chunks[c].bin_count / 2;
     }

@@ -69,6 +69,12 @@ typedef struct cpu_mesh {
     bool ml_runs;
     uint32_t *ml_end;
     uint32_t ml_end_cap;
+    /* per triangle: d > 0 when triangle t + d is t's twin, its three
+       vertices in the other winding (a blade's back face, cpu_mirror.c);
+       0: none. The set-up skips a twin it knows to be rejected. NULL: no
+       twins */
+    uint8_t *twin;
+    uint32_t twin_cap;
 } cpu_mesh;
 
 typedef struct cpu_texture {
@@ -174,7 +180,8 @@ typedef struct cpu_chunk {
     uint32_t tri_count, tri_cap;
     uint32_t *bins; /* pairs (tile, local tri) in triangle order */
     uint32_t bin_count, bin_cap;
-    uint32_t base; /* index of its first triangle in the pass */
+    uint32_t base;    /* index of its first triangle in the pass */
+    uint32_t skipped; /* twins skipped (cpu_mesh.twin) */
 } cpu_chunk;
 
 typedef struct cpu_pass {
@@ -211,7 +218,8 @@ typedef struct cpu_pass {
     uint32_t bin_start_cap;
     uint32_t *bin_tris;
     uint32_t bin_total, bin_tris_cap;
-    uint32_t *counts; /* chunk x tile bin counts, then offsets, for the parallel merge */
+    uint32_t twins_skipped; /* the last set-up's, for tests */
+    uint32_t *counts;       /* chunk x tile bin counts, then offsets, for the parallel merge */
     uint32_t counts_cap;
 
     /* per-meshlet culling (cpu_meshcull.c; the camera's raster only):
@@ -267,6 +275,8 @@ typedef struct cpu_backend {
     const oak_render_view *synced_view; /* what the last sync saw, until render */
     uint64_t synced_frame;
     bool serial_merge;    /* $OAK_CPU_SERIAL_MERGE: the one-thread bin merge (tests) */
+    bool scalar_vertex;   /* $OAK_CPU_SCALAR_VERTEX: one vertex at a time (tests) */
+    bool no_twins;        /* $OAK_CPU_NO_TWINS: meshes synced with no twins (tests) */
     bool shadow_valid;    /* this frame has the key light's maps */
     size_t shadow_stride; /* floats from one cascade's map to the next's */
     uint32_t shadow_edge; /* texels across one cascade's map */

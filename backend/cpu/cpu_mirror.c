@@ -99,6 +99,50 @@ static oak_result sync_palette(cpu_mesh *m, const oak_mesh_data *d) {
     return OAK_OK;
 }
 
+/* Each triangle's twin (cpu_mesh.twin): the first of the next CPU_TWIN_MAX
+   triangles holding its three vertices in the other winding, not already
+   another's twin. Such a pair has one set of points, so the set-up rejects
+   both or neither for being off screen, of no area or between pixel
+   centres, and with back faces culled keeps at most one. */
+#define CPU_TWIN_MAX 8
+static oak_result mesh_twins(const cpu_backend *b, cpu_mesh *m) {
+    uint32_t tris = m->index_count / 3;
+    if (!tris || b->no_twins) {
+        oak_free(m->twin);
+        m->twin = NULL;
+        m->twin_cap = 0;
+        return OAK_OK;
+    }
+    uint8_t taken[CPU_TWIN_MAX + 1] = {0}; /* ring: triangle t + k already a twin */
+    uint32_t pairs = 0;
+    for (uint32_t t = 0; t < tris; t++) {
+        taken[t % (CPU_TWIN_MAX + 1)] = 0; /* the slot now stands for t + CPU_TWIN_MAX + 1 */
+        const uint32_t *a = m->indices + (size_t)t * 3;
+        for (uint32_t k = 1; k <= CPU_TWIN_MAX && t + k < tris; k++) {
+            const uint32_t *c = m->indices + (size_t)(t + k) * 3;
+            bool rev = (c[0] == a[0] && c[1] == a[2] && c[2] == a[1]) ||
+                       (c[0] == a[2] && c[1] == a[1] && c[2] == a[0]) ||
+                       (c[0] == a[1] && c[1] == a[0] && c[2] == a[2]);
+            if (rev && !taken[(t + k) % (CPU_TWIN_MAX + 1)]) {
+                if (!pairs) { /* the table only for a mesh that has twins */
+                    if (!OAK_GROW(m->twin, m->twin_cap, tris)) return OAK_ERROR_OUT_OF_MEMORY;
+                    memset(m->twin, 0, tris);
+                }
+                m->twin[t] = (uint8_t)k;
+                taken[(t + k) % (CPU_TWIN_MAX + 1)] = 1;
+                pairs++;
+                break;
+            }
+        }
+    }
+    if (!pairs) {
+        oak_free(m->twin);
+        m->twin = NULL;
+        m->twin_cap = 0;
+    }
+    return OAK_OK;
+}
+
 static oak_result sync_mesh(cpu_backend *b, oak_mesh h) {
     const oak_mesh_data *d = oak_mesh_get(h);
     if (!d) return oak_error(OAK_ERROR_NOT_FOUND, "cpu backend: mesh %u is not live", h.id);
@@ -153,6 +197,7 @@ static oak_result sync_mesh(cpu_backend *b, oak_mesh h) {
     m->version = d->version;
     m->pose_version = 0;
     oak_result r = _oak_cpu_mesh_meshlets(m, h, d);
+    if (!r) r = mesh_twins(b, m);
     if (r) return r;
     return sync_palette(m, d);
 }
@@ -337,6 +382,7 @@ static void evict_dead(cpu_backend *b) {
         oak_free(m->tri_ml);
         oak_free(m->ml_verts);
         oak_free(m->ml_end);
+        oak_free(m->twin);
         memset(m, 0, sizeof *m);
         b->mesh_free++;
     }
@@ -377,6 +423,7 @@ void _oak_cpu_mirrors_release(cpu_backend *b) {
         oak_free(b->meshes[i].tri_ml);
         oak_free(b->meshes[i].ml_verts);
         oak_free(b->meshes[i].ml_end);
+        oak_free(b->meshes[i].twin);
     }
     for (uint32_t i = 0; i < b->texture_count; i++) oak_free(b->textures[i].texels);
     oak_free(b->meshes);
