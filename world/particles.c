@@ -5,6 +5,7 @@
  * fixed chunks, so a run repeats to the bit at any thread count; each
  * emitter drawn as one instance stream of camera-facing quads. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -632,7 +633,12 @@ oak_result oak_particles_update(oak_particles *s, double seconds) {
             double clock = (double)target * OAK_PARTICLE_STEP;
             for (uint32_t k = 0; k < e->alive; k++)
                 e->parts[k].spin_age[2] = (float)(clock - e->birth[k]);
-            e->block_time = clock, e->block_version++;
+            /* from one counter for every emitter: the backends key their
+               copy of the block by (its address, this version), and a new
+               emitter's block can land where a destroyed one's was */
+            static atomic_uint_fast64_t block_versions;
+            e->block_time = clock;
+            e->block_version = atomic_fetch_add(&block_versions, 1) + 1;
             e->seen_born = e->born, e->seen_alive = e->alive;
         }
         oak_result r;

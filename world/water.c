@@ -517,9 +517,14 @@ oak_result oak_water_update(oak_water *w, const float eye[3], double seconds) {
     /* whole steps of two finest cells, so the fine core's lines stay put */
     double step = 2.0 * w->desc.grid_spacing;
     /* as the entity's float position holds it, so vertices are relative to
-       exactly where the entity stands */
-    w->centre[0] = (double)(float)(floor(eye[0] / step + 0.5) * step);
-    w->centre[1] = (double)(float)(floor(eye[2] / step + 0.5) * step);
+       exactly where the entity stands (through a volatile float: GCC 12.2
+       at -O2 pairs the two round trips into vectors and its value
+       numbering then drops them, a vector(2) float counted as wide as a
+       vector(2) double, so the Release build kept the unrounded value) */
+    volatile float cx = (float)(floor(eye[0] / step + 0.5) * step),
+                   cz = (float)(floor(eye[2] / step + 0.5) * step);
+    w->centre[0] = cx;
+    w->centre[1] = cz;
     oak_parallel_for(w->g, 32, column_terms, w);
     oak_parallel_for(w->g, 8, displace_rows, w);
     oak_result r = oak_mesh_update_vertices(w->mesh, w->g * w->g, w->pos, w->nrm, w->tan);

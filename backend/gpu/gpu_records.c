@@ -543,12 +543,12 @@ void _oak_gpu_hiz_head_fill(oak_gpu_hiz_head *h, const oak_render_view *v, uint3
    already, grown by the writes since its version when it holds these
    records at this place, else written whole. */
 static _oak_gpu_copy_kind copy_step(_oak_gpu_copy *c, uint64_t *since, const void *src,
-                                    uint64_t version, uint32_t at) {
-    _oak_gpu_copy_kind k = c->src != src || c->at != at ? OAK_GPU_COPY_ALL
-                           : c->version != version      ? OAK_GPU_COPY_SINCE
-                                                        : OAK_GPU_COPY_KEEP;
+                                    uint64_t serial, uint64_t version, uint32_t at) {
+    _oak_gpu_copy_kind k = c->src != src || c->serial != serial || c->at != at ? OAK_GPU_COPY_ALL
+                           : c->version != version                             ? OAK_GPU_COPY_SINCE
+                                                                               : OAK_GPU_COPY_KEEP;
     *since = c->version;
-    *c = (_oak_gpu_copy){src, version, at};
+    *c = (_oak_gpu_copy){src, serial, version, at};
     return k;
 }
 
@@ -560,12 +560,13 @@ _oak_gpu_upload _oak_gpu_upload_step(_oak_gpu_upload_ledger *L, uint32_t s,
         L->cur[s].src = L->prev[s].src = NULL;
         return u;
     }
-    u.cur = copy_step(&L->cur[s], &u.cur_since, rs->records, rs->version, first);
+    uint64_t serial = rs->stream ? rs->stream->serial : 0;
+    u.cur = copy_step(&L->cur[s], &u.cur_since, rs->records, serial, rs->version, first);
     if (_oak_gpu_prev_is_records(rs))
         L->prev[s].src = NULL; /* the head's prev offset is 0: no copy */
     else
-        u.prev =
-            copy_step(&L->prev[s], &u.prev_since, rs->records, rs->prev_version, total + first);
+        u.prev = copy_step(&L->prev[s], &u.prev_since, rs->records, serial, rs->prev_version,
+                           total + first);
     return u;
 }
 

@@ -85,6 +85,9 @@ static inline bool _oak_gpu_prev_is_records(const oak_render_stream *rs) {
    nothing again. */
 typedef struct _oak_gpu_copy {
     const void *src;
+    /* the stream's serial (0 without one): a stream made where a destroyed
+       one's records were gets their address and versions again */
+    uint64_t serial;
     uint64_t version;
     uint32_t at;
 } _oak_gpu_copy;
