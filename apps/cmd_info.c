@@ -108,8 +108,8 @@ int _oak_cmd_info(int argc, char **argv) {
             printf("    meshlets (OAK_MESHCULL=off turns it off): frustum and normal cone per "
                    "meshlet culled in compute into an index buffer (the meshcull pass), drawn "
                    "by indirect draws; with --occlusion on each meshlet also against the "
-                   "Hi-Z pyramid, in its two passes; mesh shaders (OAK_MESH_SHADERS=off turns "
-                   "them off): where the device has task and mesh shaders (its \"mesh "
+                   "Hi-Z pyramid, in its two passes; mesh shaders (opt-in, OAK_MESH_SHADERS=on): "
+                   "where the device has task and mesh shaders (its \"mesh "
                    "shaders\" line above) the camera's meshlets are culled in a task shader "
                    "and drawn by a mesh shader instead, except under --occlusion on; shadows "
                    "keep the expanded index buffer\n");

@@ -2,11 +2,10 @@
  * with task and mesh shaders (Mesa 25's lavapipe: this test's
  * _lavapipe25 run), the camera's meshlet jobs culled in a task shader and
  * drawn by a mesh shader give what the expanded index buffer
- * (OAK_MESH_SHADERS=off) gives: on test_meshcull's spheres and plane and
- * test_clod's rocks, every pixel's surface (albedo, normal and depth
- * channels, bit for bit: the same draw, triangle and depth) and every
- * meshlet counter equal, and the picture within the parity rule of the
- * CPU's; the validation layer says nothing. Under --occlusion on (two-pass
+ * (OAK_MESH_SHADERS=off, the default; the test turns it on) gives: on test_meshcull's spheres and
+ * plane and test_clod's rocks, every pixel's surface (albedo, normal and depth channels, bit for
+ * bit: the same draw, triangle and depth) and every meshlet counter equal, and the picture within
+ * the parity rule of the CPU's; the validation layer says nothing. Under --occlusion on (two-pass
  * Hi-Z) the frame takes the expanded path and its counters are the same
  * as without the mesh path. The rocks cast cluster-LOD shadows: their
  * shadow jobs (expanded by meshcull.comp, first in the buffer, beside the
@@ -95,7 +94,8 @@ static _oak_vk *vk_of(oak_renderer *r) {
     return (_oak_vk *)r->self;
 }
 
-/* A renderer on g_backend under OAK_MESH_SHADERS=mode (NULL: unset). */
+/* A renderer on g_backend under OAK_MESH_SHADERS=mode (NULL: unset, the
+   expanded path: the mesh path is opt-in). */
 static oak_renderer *renderer(const char *mode) {
     if (mode) setenv("OAK_MESH_SHADERS", mode, 1);
     oak_renderer *r = NULL;
@@ -162,7 +162,7 @@ static void mesh_vs_expanded(const char *what, scene *s, uint32_t min_covered,
                              oak_meshlet_stats *st) {
     static frame m, e;
     static uint8_t cpu[W * H * 4];
-    if (!frames(s, NULL, &m) || !frames(s, "off", &e)) return;
+    if (!frames(s, "on", &m) || !frames(s, "off", &e)) return;
     CHECK(m.mesh_drew);  /* the task and mesh shaders drew it */
     CHECK(!e.mesh_drew); /* OAK_MESH_SHADERS=off: never made */
     size_t same = 0, covered = 0;
@@ -223,7 +223,7 @@ TEST(occlusionTakesExpandedPath) {
     spheres_init(&s);
     oak_meshlet_stats st[2];
     for (int k = 0; k < 2; k++) {
-        oak_renderer *r = renderer(k ? "off" : NULL);
+        oak_renderer *r = renderer(k ? "off" : "on");
         if (!r) return;
         oak_renderer_set_occlusion(r, OAK_OCCLUSION_ON);
         bool ok = oak_renderer_draw(r, &s.in) == OAK_OK && oak_renderer_draw(r, &s.in) == OAK_OK;
@@ -248,7 +248,7 @@ int main(int argc, char **argv) {
     int started = oak_test_backend_start(g_backend, oak_test_count_log);
     if (started) return started;
     /* does the device take the mesh path? */
-    oak_renderer *probe = renderer(NULL);
+    oak_renderer *probe = renderer("on");
     bool has = probe && vk_of(probe)->mesh_shaders;
     if (probe) fprintf(stderr, "  device: %s\n", vk_of(probe)->device_name);
     oak_destroy_renderer(probe);

@@ -452,8 +452,8 @@ oak_result _oak_vk_probe(char *report, size_t size) {
                       !c.task_mesh ? "meshlets culled into an expanded index buffer (the meshcull "
                                      "pass), vertex pulling in a vertex shader"
                       : !_oak_vk_mesh_wanted()
-                          ? "not used (OAK_MESH_SHADERS=off): meshlets culled into an expanded "
-                            "index buffer"
+                          ? "not used unless OAK_MESH_SHADERS=on (slower on the H200's dense "
+                            "world): meshlets culled into an expanded index buffer"
                           : "the camera's meshlets culled in a task shader and drawn by a mesh "
                             "shader; shadows and --occlusion on (two-pass Hi-Z) keep the "
                             "expanded index buffer");

@@ -877,7 +877,7 @@ void _oak_vk_meshcull_stats(_oak_vk *vk, oak_meshlet_stats *out);
 
 /* ---- the mesh path (vk_mesh_shader.c) ------------------------------------ */
 
-/* OAK_MESH_SHADERS is not "off". */
+/* OAK_MESH_SHADERS=on (the mesh path is opt-in: vk_mesh_shader.c). */
 bool _oak_vk_mesh_wanted(void);
 /* After device creation where vk->mesh_shaders: the entry point and limits. */
 void _oak_vk_mesh_start(_oak_vk *vk);

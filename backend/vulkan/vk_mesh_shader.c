@@ -28,9 +28,14 @@ static const uint32_t k_vis_frag_bl[] =
 /* shaders/common/mesh_path.glsl's OAK_MESH_PATH_GROUPS */
 _Static_assert(OAK_VK_VIS_GROUPS == 4, "mesh_path.glsl names four vis groups");
 
+/* Opt-in: on the H200 the dense world's camera raster took 5.84 ms by the
+   task and mesh shaders against 1.76 by meshcull.comp and indirect draws
+   (docs/PERFORMANCE.md "Round 39 on the H200"), the default world 0.04 ms
+   less: the expanded path stays the default until the task shader's cut
+   is as fast as the kernel's. */
 bool _oak_vk_mesh_wanted(void) {
     const char *e = getenv("OAK_MESH_SHADERS");
-    return !(e && !strcmp(e, "off"));
+    return e && !strcmp(e, "on");
 }
 
 void _oak_vk_mesh_start(_oak_vk *vk) {
