@@ -319,6 +319,49 @@ TEST(aSprayDrawnFromTheDevicesRecords) {
     oak_destroy_scene(sc);
 }
 
+/* The spray of 400 at 0.8 s drawn twice on a GPU (once on the CPU): with
+   the device's path, then with the switch `env` off (the host's records).
+   Each frame: the host copy stale only on the device's path,
+   host_filled 0 there (400 otherwise), 400 surfaces in one draw on a GPU
+   (400 on the CPU), every draw unlit when `unlit`; px and off get the two
+   pictures, which cover between 300 pixels and half the frame and meet
+   the parity rule. */
+static void spray_passes(oak_scene *sc, oak_stream *st, const char *env, const char *what,
+                         bool unlit, uint8_t *px, uint8_t *off) {
+    bool gpu = strcmp(g_backend, "cpu") != 0;
+    char label[128];
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1 && !gpu) break;
+        if (pass == 1) setenv(env, "off", 1);
+        CHECK_OK(oak_world_update_particles(sc, 0.8f));
+        CHECK_OK(oak_scene_draw(sc, g_main));
+        CHECK_EQ_INT(oak_stream_count(st), 400);
+        bool device = gpu && pass == 0;
+        CHECK(st->host_stale == device);
+        oak_stream_stats ss = {0};
+        CHECK_OK(oak_renderer_stream_stats(g_main, &ss));
+        oak_blend_stats bs = {0};
+        CHECK_OK(oak_renderer_blend_stats(g_main, &bs));
+        fprintf(stderr, "  %s on %s (%s %s): %u host records, %u surfaces in %u draws, %u unlit\n",
+                what, g_backend, env, pass ? "off" : "on", ss.host_filled, bs.surfaces, bs.draws,
+                bs.unlit);
+        CHECK_EQ_INT(ss.host_filled, device ? 0 : 400);
+        CHECK_EQ_INT(bs.surfaces, 400);
+        CHECK_EQ_INT(bs.draws, gpu ? 1 : 400);
+        if (unlit) CHECK_EQ_INT(bs.unlit, bs.draws);
+        double lin[3];
+        snprintf(label, sizeof label, "400 %s%s", what, pass ? ", switch off" : "");
+        draw_at(sc, label, 0.8, lin, pass ? off : px);
+        if (pass == 1) unsetenv(env);
+    }
+    uint32_t lit = 0;
+    for (int i = 0; i < W * H; i++) lit += px[4 * i] > 40 || px[4 * i + 2] > 40;
+    fprintf(stderr, "  the %s cover %u of %d pixels\n", what, lit, W * H);
+    CHECK(lit > 300 && lit < W * H / 2);
+    snprintf(label, sizeof label, "the %s, %s on vs off", what, env);
+    if (gpu) oak_test_parity(label, px, off, W, H);
+}
+
 /* The spray above as additive sparks (a BLEND PARTICLES stream): on vulkan
    and gl the particle kernel writes its records and a second kernel turns
    each into a draw record past the lists (oak_render_stream.device_blend),
@@ -337,39 +380,9 @@ TEST(additiveSprayDrawnFromTheDevicesRecords) {
     d.material = add;
     d.color_keys[1] = (oak_particle_key){1, {0.2f, 0.4f, 1, 0.5f}};
     CHECK_OK(oak_particles_add_emitter(p, &d, NULL));
-    oak_stream *st = oak_particles_stream(p, 0);
-    bool gpu = strcmp(g_backend, "cpu") != 0;
     static uint8_t px[W * H * 4], off[W * H * 4];
-    for (int pass = 0; pass < 2; pass++) {
-        if (pass == 1 && !gpu) break;
-        if (pass == 1) setenv("OAK_PARTICLE_DEVICE_BLEND", "off", 1);
-        CHECK_OK(oak_world_update_particles(sc, 0.8f));
-        CHECK_OK(oak_scene_draw(sc, g_main));
-        CHECK_EQ_INT(oak_stream_count(st), 400);
-        bool device = gpu && pass == 0;
-        CHECK(st->host_stale == device);
-        oak_stream_stats ss = {0};
-        CHECK_OK(oak_renderer_stream_stats(g_main, &ss));
-        oak_blend_stats bs = {0};
-        CHECK_OK(oak_renderer_blend_stats(g_main, &bs));
-        fprintf(stderr,
-                "  additive sparks on %s (device %s): %u host records, %u surfaces in %u draws, %u "
-                "unlit\n",
-                g_backend, pass ? "off" : "on", ss.host_filled, bs.surfaces, bs.draws, bs.unlit);
-        CHECK_EQ_INT(ss.host_filled, device ? 0 : 400);
-        CHECK_EQ_INT(bs.surfaces, 400);
-        CHECK_EQ_INT(bs.draws, gpu ? 1 : 400);
-        CHECK_EQ_INT(bs.unlit, bs.draws);
-        double lin[3];
-        draw_at(sc, pass ? "400 additive sparks, device blend off" : "400 additive sparks", 0.8,
-                lin, pass ? off : px);
-        if (pass == 1) unsetenv("OAK_PARTICLE_DEVICE_BLEND");
-    }
-    uint32_t lit = 0;
-    for (int i = 0; i < W * H; i++) lit += px[4 * i] > 40 || px[4 * i + 2] > 40;
-    fprintf(stderr, "  the sparks cover %u of %d pixels\n", lit, W * H);
-    CHECK(lit > 300 && lit < W * H / 2);
-    if (gpu) oak_test_parity("the sparks, device blend on vs off", px, off, W, H);
+    spray_passes(sc, oak_particles_stream(p, 0), "OAK_PARTICLE_DEVICE_BLEND", "additive sparks",
+                 true, px, off);
     oak_destroy_scene(sc);
     oak_destroy_material(add);
 }
@@ -425,37 +438,8 @@ TEST(overSprayDrawnFarToNearOnTheDevice) {
     d.color_keys[1] = (oak_particle_key){0.5f, {0.2f, 0.4f, 1, 0.6f}};
     CHECK_OK(oak_particles_add_emitter(p, &d, NULL));
     oak_stream *st = oak_particles_stream(p, 0);
-    bool gpu = strcmp(g_backend, "cpu") != 0;
     static uint8_t px[W * H * 4], off[W * H * 4], ref[W * H * 4], copy[W * H * 4];
-    for (int pass = 0; pass < 2; pass++) {
-        if (pass == 1 && !gpu) break;
-        if (pass == 1) setenv("OAK_PARTICLE_DEVICE_SORT", "off", 1);
-        CHECK_OK(oak_world_update_particles(sc, 0.8f));
-        CHECK_OK(oak_scene_draw(sc, g_main));
-        CHECK_EQ_INT(oak_stream_count(st), 400);
-        bool device = gpu && pass == 0;
-        CHECK(st->host_stale == device);
-        oak_stream_stats ss = {0};
-        CHECK_OK(oak_renderer_stream_stats(g_main, &ss));
-        oak_blend_stats bs = {0};
-        CHECK_OK(oak_renderer_blend_stats(g_main, &bs));
-        fprintf(stderr,
-                "  \"over\" spray on %s (device sort %s): %u host records, %u surfaces in %u "
-                "draws\n",
-                g_backend, pass ? "off" : "on", ss.host_filled, bs.surfaces, bs.draws);
-        CHECK_EQ_INT(ss.host_filled, device ? 0 : 400);
-        CHECK_EQ_INT(bs.surfaces, 400);
-        CHECK_EQ_INT(bs.draws, gpu ? 1 : 400);
-        double lin[3];
-        draw_at(sc, pass ? "400 \"over\" particles, device sort off" : "400 \"over\" particles",
-                0.8, lin, pass ? off : px);
-        if (pass == 1) unsetenv("OAK_PARTICLE_DEVICE_SORT");
-    }
-    uint32_t lit = 0;
-    for (int i = 0; i < W * H; i++) lit += px[4 * i] > 40 || px[4 * i + 2] > 40;
-    fprintf(stderr, "  the spray covers %u of %d pixels\n", lit, W * H);
-    CHECK(lit > 300 && lit < W * H / 2);
-    if (gpu) oak_test_parity("the \"over\" spray, device sort on vs off", px, off, W, H);
+    spray_passes(sc, st, "OAK_PARTICLE_DEVICE_SORT", "\"over\" particles", false, px, off);
     /* a lamp that casts: every backend draws the host's records, filled
        and sorted far to near on the host for the frame, the same picture */
     oak_entity lamp = oak_scene_create(sc, "lamp");
