@@ -26,6 +26,7 @@
 
 #include "backend/gpu/meshcull.h"
 #include "backend_start.h"
+#include "meshlet_test.h"
 #include "world/internal.h"
 
 #define W 160
@@ -415,34 +416,20 @@ TEST(denseTrianglesPerPixelGpu) {
 /* Rocks at several distances for a GPU's cut against the CPU's: one near,
    one half off the right edge, three farther off (the farthest a handful
    of pixels). */
-#define ROCKS 5
+
 typedef struct rocks {
     oak_frame_input in;
     oak_render_light sun;
     oak_environment env;
     oak_post post;
-    oak_mesh meshes[ROCKS];
-    oak_material mats[ROCKS];
-    mat4 world[ROCKS];
+    oak_mesh meshes[OAK_TEST_ROCKS];
+    oak_material mats[OAK_TEST_ROCKS];
+    mat4 world[OAK_TEST_ROCKS];
 } rocks;
 
 static void rocks_init(rocks *s) {
     memset(s, 0, sizeof *s);
-    const float at[ROCKS][3] = {
-        {-0.6f, 0, 2.2f}, {3.3f, 0.2f, 1}, {1.2f, 0, -4}, {-3, 0.5f, -12}, {4, 1, -30}};
-    for (int i = 0; i < ROCKS; i++) {
-        s->meshes[i] = g_rock, s->mats[i] = g_mat;
-        glm_mat4_identity(s->world[i]);
-        glm_translate(s->world[i], (vec3){at[i][0], at[i][1], at[i][2]});
-        glm_rotate_y(s->world[i], 0.7f * (float)i, s->world[i]);
-    }
-    glm_scale(s->world[3], (vec3){1.5f, 1.5f, 1.5f});
-    oak_test_sunlit_input(&s->in, ROCKS, s->meshes, s->mats, (const mat4 *)s->world, &s->sun,
-                          &s->env, &s->post, 50, 2000);
-    s->post.ao = OAK_AO_OFF;
-    mat4 view;
-    glm_lookat((vec3){0, 0.6f, 4.5f}, (vec3){0, 0.2f, 0}, (vec3){0, 1, 0}, view);
-    glm_mat4_inv(view, s->in.camera_world);
+    oak_test_rocks(OAK_TEST_PARTS(s), g_rock, g_mat);
 }
 
 /* The GPU's cut in compute (meshcull.comp, clod.glsl) is the CPU's: every
@@ -470,7 +457,7 @@ TEST(rocksCountersMatchCpu) {
        half off the edge lost meshlets to the frustum */
     CHECK(cpu.culled_lod > cpu.tested / 2);
     CHECK(cpu.culled_frustum > 0);
-    CHECK(cpu.triangles_kept < ROCKS * 20480 / 3);
+    CHECK(cpu.triangles_kept < OAK_TEST_ROCKS * 20480 / 3);
 }
 
 /* The GPU's picture of its cut against the CPU's (which draws the cut)

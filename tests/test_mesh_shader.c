@@ -20,6 +20,7 @@
 
 #include "backend/vulkan/vk_internal.h"
 #include "backend_start.h"
+#include "meshlet_test.h"
 #include "render/renderer_internal.h"
 #include "world/internal.h"
 
@@ -32,7 +33,7 @@ static oak_mesh g_sphere, g_plane, g_rock;
 
 /* ---- the scenes ----------------------------------------------------------- */
 
-enum { SPHERE, SPHERE_SIDE, SPHERE_TWO, SPHERE_MIRROR, PLANE, ROCK0, ROCKS = 5, DRAWS = 10 };
+enum { DRAWS = 10 }; /* the spheres and plane, or the rocks */
 
 typedef struct scene {
     oak_frame_input in;
@@ -48,43 +49,14 @@ typedef struct scene {
    double-sided and mirrored over a 60 m plane */
 static void spheres_init(scene *s) {
     memset(s, 0, sizeof *s);
-    for (int i = 0; i <= PLANE; i++) {
-        s->meshes[i] = i == PLANE ? g_plane : g_sphere;
-        s->mats[i] = i == SPHERE_TWO ? g_two : g_one;
-        glm_mat4_identity(s->world[i]);
-    }
-    glm_translate(s->world[SPHERE], (vec3){0, 1, 0});
-    glm_translate(s->world[SPHERE_SIDE], (vec3){3.4f, 1, -1});
-    glm_translate(s->world[SPHERE_TWO], (vec3){-2.2f, 0.8f, -1});
-    glm_translate(s->world[SPHERE_MIRROR], (vec3){1.6f, 0.6f, 1.2f});
-    glm_scale(s->world[SPHERE_MIRROR], (vec3){-0.6f, 0.6f, 0.6f});
-    oak_test_sunlit_input(&s->in, PLANE + 1, s->meshes, s->mats, (const mat4 *)s->world, &s->sun,
-                          &s->env, &s->post, 50, 200);
-    s->post.ao = OAK_AO_OFF;
-    mat4 view;
-    glm_lookat((vec3){0, 1.5f, 5}, (vec3){0, 1, 0}, (vec3){0, 1, 0}, view);
-    glm_mat4_inv(view, s->in.camera_world);
+    oak_test_spheres(OAK_TEST_PARTS(s), OAK_TEST_PLANE + 1, g_sphere, g_plane, g_one, g_two);
 }
 
 /* test_clod's rocks: five 20,480-triangle cluster-LOD rocks from 2 to 30 m,
    one half off the edge */
 static void rocks_init(scene *s) {
     memset(s, 0, sizeof *s);
-    const float at[ROCKS][3] = {
-        {-0.6f, 0, 2.2f}, {3.3f, 0.2f, 1}, {1.2f, 0, -4}, {-3, 0.5f, -12}, {4, 1, -30}};
-    for (int i = 0; i < ROCKS; i++) {
-        s->meshes[i] = g_rock, s->mats[i] = g_rock_mat;
-        glm_mat4_identity(s->world[i]);
-        glm_translate(s->world[i], (vec3){at[i][0], at[i][1], at[i][2]});
-        glm_rotate_y(s->world[i], 0.7f * (float)i, s->world[i]);
-    }
-    glm_scale(s->world[3], (vec3){1.5f, 1.5f, 1.5f});
-    oak_test_sunlit_input(&s->in, ROCKS, s->meshes, s->mats, (const mat4 *)s->world, &s->sun,
-                          &s->env, &s->post, 50, 2000);
-    s->post.ao = OAK_AO_OFF;
-    mat4 view;
-    glm_lookat((vec3){0, 0.6f, 4.5f}, (vec3){0, 0.2f, 0}, (vec3){0, 1, 0}, view);
-    glm_mat4_inv(view, s->in.camera_world);
+    oak_test_rocks(OAK_TEST_PARTS(s), g_rock, g_rock_mat);
 }
 
 /* ---- frames ------------------------------------------------------------- */

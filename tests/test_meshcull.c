@@ -23,28 +23,13 @@ static const char *g_backend = "cpu";
 static oak_material g_one, g_two;
 static oak_mesh g_sphere, g_plane;
 
-enum { SPHERE, SPHERE_SIDE, SPHERE_TWO, SPHERE_MIRROR, PLANE, DRAWS };
+enum { DRAWS = OAK_TEST_PLANE + 1 };
 
 typedef OAK_TEST_SUNLIT_SCENE(DRAWS) scene;
 
 static void scene_init(scene *s, uint32_t count) {
     memset(s, 0, sizeof *s);
-    for (int i = 0; i < DRAWS; i++) {
-        s->meshes[i] = i == PLANE ? g_plane : g_sphere;
-        s->mats[i] = i == SPHERE_TWO ? g_two : g_one;
-        glm_mat4_identity(s->world[i]);
-    }
-    glm_translate(s->world[SPHERE], (vec3){0, 1, 0});
-    glm_translate(s->world[SPHERE_SIDE], (vec3){3.4f, 1, -1}); /* half past the right edge */
-    glm_translate(s->world[SPHERE_TWO], (vec3){-2.2f, 0.8f, -1});
-    glm_translate(s->world[SPHERE_MIRROR], (vec3){1.6f, 0.6f, 1.2f});
-    glm_scale(s->world[SPHERE_MIRROR], (vec3){-0.6f, 0.6f, 0.6f});
-    oak_test_sunlit_input(&s->in, count, s->meshes, s->mats, (const mat4 *)s->world, &s->sun,
-                          &s->env, &s->post, 50, 200);
-    s->post.ao = OAK_AO_OFF;
-    mat4 view;
-    glm_lookat((vec3){0, 1.5f, 5}, (vec3){0, 1, 0}, (vec3){0, 1, 0}, view);
-    glm_mat4_inv(view, s->in.camera_world);
+    oak_test_spheres(OAK_TEST_PARTS(s), count, g_sphere, g_plane, g_one, g_two);
 }
 
 /* One frame of s on a backend under OAK_MESHCULL=mode into px, and its
@@ -123,8 +108,8 @@ TEST(noConeForTwoSidedOrMirrored) {
     scene_init(&s, DRAWS);
     s.meshes[0] = g_sphere, s.mats[0] = g_two;
     s.meshes[1] = g_sphere, s.mats[1] = g_one;
-    glm_mat4_copy(s.world[SPHERE_TWO], s.world[0]);
-    glm_mat4_copy(s.world[SPHERE_MIRROR], s.world[1]);
+    glm_mat4_copy(s.world[OAK_TEST_SPHERE_TWO], s.world[0]);
+    glm_mat4_copy(s.world[OAK_TEST_SPHERE_MIRROR], s.world[1]);
     s.in.draw_count = 2;
     oak_meshlet_stats st;
     if (!picture(&s, "on", a, &st)) return;
