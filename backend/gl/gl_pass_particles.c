@@ -66,9 +66,8 @@ static oak_result run_sorts(_oak_gl_frame *f, const oak_render_view *v, uint32_t
         if (!f->prog_particle_sort && (r = _oak_gl_compute(&f->prog_particle_sort, "particles-sort",
                                                            oak_gl_src_particles_sort_comp)))
             return r;
-        uint32_t m = 1, stages = _oak_gpu_sort_heads(&v->streams[s], firsts[s], heads);
+        uint32_t m = 1, stages = _oak_gpu_sort_heads(&v->streams[s], firsts[s], heads, &m);
         uint64_t block = _oak_gpu_sort_block_bytes(v->streams[s].count, NULL);
-        _oak_gpu_sort_stages(v->streams[s].count, &m);
         if ((r = _oak_gl_buffer_upload(&f->particles, (size_t)sort_at[s], heads,
                                        (size_t)OAK_GPU_SORT_HEAD * (stages + 1))))
             return r;
@@ -103,21 +102,11 @@ oak_result _oak_gl_run_particles(_oak_gl_backend *b, const oak_render_view *v) {
         v->stream_count < OAK_STREAM_MAX_PER_VIEW ? v->stream_count : OAK_STREAM_MAX_PER_VIEW;
     /* the draw kernel's jobs, the blocks, then the sort blocks */
     uint64_t records = 0, sort_at[OAK_STREAM_MAX_PER_VIEW], firsts[OAK_STREAM_MAX_PER_VIEW];
-    size_t bytes = JOBS_BYTES;
-    uint64_t first_record = 0;
-    for (uint32_t s = 0; s < ns; s++) {
-        firsts[s] = first_record;
-        first_record += v->streams[s].count;
+    uint64_t blocks = JOBS_BYTES, sort_most = 0;
+    for (uint32_t s = 0; s < ns; s++)
         if (_oak_gpu_particle_block_leads(v, ns, s))
-            bytes += block_bytes(_oak_gpu_particle_count(&v->streams[s]));
-    }
-    for (uint32_t s = 0; s < ns; s++) {
-        const oak_render_stream *rs = &v->streams[s];
-        sort_at[s] = UINT64_MAX;
-        if (!rs->device_sort || !rs->device_blend || !rs->count || !rs->particles) continue;
-        sort_at[s] = bytes;
-        bytes += (size_t)_oak_gpu_sort_block_bytes(rs->count, NULL);
-    }
+            blocks += block_bytes(_oak_gpu_particle_count(&v->streams[s]));
+    size_t bytes = (size_t)_oak_gpu_sort_plan(v, ns, blocks, sort_at, firsts, &sort_most);
     size_t old_blocks = f->particles.capacity;
     if ((r = _oak_gl_instances_reserve(f, v, &records)) || /* instcull's */
         (r = _oak_gl_buffer_reserve(&f->particles, bytes, false)))
@@ -126,11 +115,9 @@ oak_result _oak_gl_run_particles(_oak_gl_backend *b, const oak_render_view *v) {
     glUseProgram(f->prog_particles);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_PARTICLE_OUT, f->instances.id);
     size_t at = JOBS_BYTES;
-    uint32_t first = 0, total = (uint32_t)records;
+    uint32_t total = (uint32_t)records;
     for (uint32_t s = 0; s < ns; s++) {
         const oak_render_stream *rs = &v->streams[s];
-        uint32_t here = first;
-        first += rs->count;
         if (!_oak_gpu_particle_block_leads(v, ns, s)) continue;
         uint32_t n = _oak_gpu_particle_count(rs);
         size_t size = block_bytes(n);
@@ -146,7 +133,7 @@ oak_result _oak_gl_run_particles(_oak_gl_backend *b, const oak_render_view *v) {
             f->particle_uploads++;
         }
         uint8_t head[HEAD];
-        uint32_t groups = _oak_gpu_particle_head(v, ns, s, here, total, head);
+        uint32_t groups = _oak_gpu_particle_head(v, ns, s, firsts[s], total, head);
         if ((r = _oak_gl_buffer_upload(&f->particles, at, head, sizeof head))) return r;
         if (n) {
             glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);

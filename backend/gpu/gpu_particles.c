@@ -111,8 +111,26 @@ typedef struct sort_head {
     uint32_t step[4], size[4];
 } sort_head;
 
-uint32_t _oak_gpu_sort_heads(const oak_render_stream *rs, uint64_t first, uint8_t *out) {
+uint64_t _oak_gpu_sort_plan(const oak_render_view *v, uint32_t ns, uint64_t at, uint64_t *sort_at,
+                            uint64_t *firsts, uint64_t *most) {
+    uint64_t first = 0;
+    for (uint32_t s = 0; s < ns; s++) {
+        const oak_render_stream *rs = &v->streams[s];
+        firsts[s] = first;
+        first += rs->count;
+        sort_at[s] = UINT64_MAX;
+        if (!rs->device_sort || !rs->device_blend || !rs->count || !rs->particles) continue;
+        uint64_t b = _oak_gpu_sort_block_bytes(rs->count, NULL);
+        sort_at[s] = at;
+        at += b, *most = b > *most ? b : *most;
+    }
+    return at;
+}
+
+uint32_t _oak_gpu_sort_heads(const oak_render_stream *rs, uint64_t first, uint8_t *out,
+                             uint32_t *size) {
     uint32_t n = rs->count, m, stages = _oak_gpu_sort_stages(n, &m), t = 0;
+    *size = m;
     sort_head h = {{0}};
     memcpy(h.eye, rs->particle_constants->eye, sizeof(float) * 3);
     memcpy(h.fwd, rs->stream->sort_fwd, sizeof(float) * 3);

@@ -57,8 +57,15 @@ uint64_t _oak_gpu_sort_block_bytes(uint32_t n, uint64_t *pairs);
 /* The heads of stream rs's sort block into out (its first
    stages + 1 heads' bytes, zeros between): its records from record
    `first` of the instance buffer, the eye and direction the update sorted
-   along. The stages. */
-uint32_t _oak_gpu_sort_heads(const oak_render_stream *rs, uint64_t first, uint8_t *out);
+   along. The stages; *m the network's size (_oak_gpu_sort_stages'). */
+uint32_t _oak_gpu_sort_heads(const oak_render_stream *rs, uint64_t first, uint8_t *out,
+                             uint32_t *m);
+/* The sort blocks laid out from byte `at` on: sort_at[s] for each of the
+   ns streams sorted on the device (UINT64_MAX for the rest), firsts[s] its
+   first record in the instance buffer. Returns the byte past the last
+   block; *most the largest block (at least *most as given). */
+uint64_t _oak_gpu_sort_plan(const oak_render_view *v, uint32_t ns, uint64_t at, uint64_t *sort_at,
+                            uint64_t *firsts, uint64_t *most);
 /* The draw kernel's jobs told where the sorted streams' pairs lie: stream
    s's sort block at sort_at[s] bytes of the buffer whose start holds the
    jobs (UINT64_MAX: not sorted). */

@@ -102,9 +102,9 @@ static oak_result run_sorts(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view
             if (r) return r;
             set = _oak_vk_kernel_begin(vk, k, f, f->particles.buffer, range, VK_NULL_HANDLE);
         }
-        uint32_t m = 1, stages = _oak_gpu_sort_heads(&v->streams[s], firsts[s],
-                                                     (uint8_t *)f->particles.mapped + sort_at[s]);
-        _oak_gpu_sort_stages(v->streams[s].count, &m);
+        uint32_t m = 1,
+                 stages = _oak_gpu_sort_heads(&v->streams[s], firsts[s],
+                                              (uint8_t *)f->particles.mapped + sort_at[s], &m);
         for (uint32_t t = 0; t <= stages; t++) {
             /* the records (t 0) or the last stage's pairs, read here */
             _oak_vk_barrier(
@@ -132,23 +132,14 @@ oak_result _oak_vk_run_particles(_oak_vk *vk, _oak_vk_frame *f, const oak_render
     /* the draw kernel's jobs, the blocks one after another, the sort
        blocks, and room for the largest past the last (a dynamic offset's
        range is fixed in the set) */
-    uint64_t bytes = JOBS_BYTES, most = BLOCK_ALIGN, total = 0, sort_most = BLOCK_ALIGN;
+    uint64_t bytes = JOBS_BYTES, most = BLOCK_ALIGN, sort_most = BLOCK_ALIGN;
     uint64_t sort_at[OAK_STREAM_MAX_PER_VIEW], firsts[OAK_STREAM_MAX_PER_VIEW];
     for (uint32_t s = 0; s < ns; s++) {
-        firsts[s] = total;
-        total += v->streams[s].count;
         if (!_oak_gpu_particle_block_leads(v, ns, s)) continue;
         uint64_t b = block_bytes(_oak_gpu_particle_count(&v->streams[s]));
         bytes += b, most = b > most ? b : most;
     }
-    for (uint32_t s = 0; s < ns; s++) {
-        const oak_render_stream *rs = &v->streams[s];
-        sort_at[s] = UINT64_MAX;
-        if (!rs->device_sort || !rs->device_blend || !rs->count || !rs->particles) continue;
-        uint64_t b = _oak_gpu_sort_block_bytes(rs->count, NULL);
-        sort_at[s] = bytes;
-        bytes += b, sort_most = b > sort_most ? b : sort_most;
-    }
+    bytes = _oak_gpu_sort_plan(v, ns, bytes, sort_at, firsts, &sort_most);
     uint64_t need = bytes + (most > sort_most ? most : sort_most);
     VkBuffer old = f->particles.buffer;
     if (!f->particles.buffer || f->particles.size < need) {
@@ -163,11 +154,9 @@ oak_result _oak_vk_run_particles(_oak_vk *vk, _oak_vk_frame *f, const oak_render
     VkDescriptorSet set =
         _oak_vk_kernel_begin(vk, &K->sim, f, f->particles.buffer, most, VK_NULL_HANDLE);
     uint8_t *mapped = f->particles.mapped;
-    uint64_t at = JOBS_BYTES, first = 0;
+    uint64_t at = JOBS_BYTES, total = ns ? firsts[ns - 1] + v->streams[ns - 1].count : 0;
     for (uint32_t s = 0; s < ns; s++) {
         const oak_render_stream *rs = &v->streams[s];
-        uint64_t here = first;
-        first += rs->count;
         if (!_oak_gpu_particle_block_leads(v, ns, s)) continue;
         uint32_t n = _oak_gpu_particle_count(rs);
         /* the block only when a birth or a death moved it (or it moved here) */
@@ -180,7 +169,7 @@ oak_result _oak_vk_run_particles(_oak_vk *vk, _oak_vk_frame *f, const oak_render
             vk->particle_uploads++;
         }
         uint8_t head[HEAD];
-        uint32_t groups = _oak_gpu_particle_head(v, ns, s, here, total, head);
+        uint32_t groups = _oak_gpu_particle_head(v, ns, s, firsts[s], total, head);
         memcpy(mapped + at, head, HEAD);
         if (n) {
             _oak_vk_kernel_set(&K->sim, f->cmd, set, (uint32_t)at);
