@@ -755,6 +755,13 @@ oak_result _oak_vk_run_fog(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view 
 oak_result _oak_vk_fog_reserve(_oak_vk *vk, const oak_render_view *v);
 void _oak_vk_fog_destroy(_oak_vk *vk);
 /* vk_pipelines.c: a compute pipeline; spec0, when given, is constant_id 0 */
+/* A raster pipeline over stages (vertex and fragment, vertex alone for a
+   plain shadow, or task, mesh and fragment) with the pass's fixed state:
+   shadow depth only, vis depth and ids, blend "over" into the HDR target;
+   back faces culled unless two_sided or shadow (vk_pipelines.c). */
+oak_result _oak_vk_raster_stages(_oak_vk *vk, const VkPipelineShaderStageCreateInfo *stages,
+                                 uint32_t stage_count, bool shadow, bool two_sided, bool blend,
+                                 VkPipeline *out);
 oak_result _oak_vk_compute_spec(_oak_vk *vk, const uint32_t *code, size_t size,
                                 const uint32_t *spec0, VkPipeline *out);
 oak_result _oak_vk_run_post(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);

@@ -92,57 +92,8 @@ static oak_result make_pipe(_oak_vk *vk, uint32_t g) {
             .pName = "main",
             .pSpecializationInfo = &spec};
     }
-    if (!r) {
-        VkPipelineViewportStateCreateInfo vp = {
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-            .viewportCount = 1,
-            .scissorCount = 1};
-        VkPipelineRasterizationStateCreateInfo rs = {
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-            .polygonMode = VK_POLYGON_MODE_FILL,
-            .cullMode = (g & 1u) ? VK_CULL_MODE_NONE : VK_CULL_MODE_BACK_BIT,
-            .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
-            .lineWidth = 1.0f};
-        VkPipelineMultisampleStateCreateInfo ms = {
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-            .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
-        VkPipelineDepthStencilStateCreateInfo ds = {
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
-            .depthTestEnable = VK_TRUE,
-            .depthWriteEnable = VK_TRUE,
-            .depthCompareOp = VK_COMPARE_OP_GREATER}; /* reversed-Z */
-        VkPipelineColorBlendAttachmentState att = {.colorWriteMask = 0xf};
-        VkPipelineColorBlendStateCreateInfo cb = {
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-            .attachmentCount = 1,
-            .pAttachments = &att};
-        VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
-        VkPipelineDynamicStateCreateInfo dy = {
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-            .dynamicStateCount = 2,
-            .pDynamicStates = dyn};
-        VkFormat color = VK_FORMAT_R32G32_UINT;
-        VkPipelineRenderingCreateInfo ri = {.sType =
-                                                VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
-                                            .colorAttachmentCount = 1,
-                                            .pColorAttachmentFormats = &color,
-                                            .depthAttachmentFormat = VK_FORMAT_D32_SFLOAT};
-        VkGraphicsPipelineCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-                                           .pNext = &ri,
-                                           .stageCount = 3,
-                                           .pStages = stages,
-                                           .pViewportState = &vp,
-                                           .pRasterizationState = &rs,
-                                           .pMultisampleState = &ms,
-                                           .pDepthStencilState = &ds,
-                                           .pColorBlendState = &cb,
-                                           .pDynamicState = &dy,
-                                           .layout = vk->pipe_layout};
-        VkResult vr = vkCreateGraphicsPipelines(vk->device, vk->pipeline_cache, 1, &ci, NULL,
-                                                &vk->mesh_pipes[g]);
-        if (vr != VK_SUCCESS)
-            r = _oak_vk_fail(vk, vr, "vkCreateGraphicsPipelines", __FILE__, __LINE__);
-    }
+    /* the vis pass's state (OAK_VK_PIPE_VIS + g) */
+    if (!r) r = _oak_vk_raster_stages(vk, stages, 3, false, g & 1u, false, &vk->mesh_pipes[g]);
     for (int i = 0; i < 3; i++)
         if (mod[i]) vkDestroyShaderModule(vk->device, mod[i], NULL);
     return r;

@@ -301,6 +301,14 @@ static oak_result _oak_vk_raster_ex(_oak_vk *vk, VkShaderModule vert, VkShaderMo
          .module = frag,
          .pName = "main",
          .pSpecializationInfo = &spec}};
+    return _oak_vk_raster_stages(vk, stages, (shadow && !masked) ? 1 : 2, shadow, two_sided, blend,
+                                 out);
+}
+
+oak_result _oak_vk_raster_stages(_oak_vk *vk, const VkPipelineShaderStageCreateInfo *stages,
+                                 uint32_t stage_count, bool shadow, bool two_sided, bool blend,
+                                 VkPipeline *out) {
+    /* (a mesh pipeline ignores the vertex input and assembly) */
     VkPipelineVertexInputStateCreateInfo vin = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
     VkPipelineInputAssemblyStateCreateInfo ia = {
@@ -352,7 +360,7 @@ static oak_result _oak_vk_raster_ex(_oak_vk *vk, VkShaderModule vert, VkShaderMo
                                         .depthAttachmentFormat = VK_FORMAT_D32_SFLOAT};
     VkGraphicsPipelineCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
                                        .pNext = &ri,
-                                       .stageCount = (shadow && !masked) ? 1 : 2,
+                                       .stageCount = stage_count,
                                        .pStages = stages,
                                        .pVertexInputState = &vin,
                                        .pInputAssemblyState = &ia,
