@@ -60,6 +60,28 @@ enum cli_option_flag {
 #define CLI_OPT_TERRAIN     (1ull << 40) /* --terrain on|off: the crowd on the meadow's terrain */
 #define CLI_OPT_FOOT_IK     (1ull << 41) /* --foot-ik on|off: the crowd's near figures' foot IK */
 #define CLI_OPT_NO_VSYNC    (1ull << 42) /* --no-vsync: the window presents without waiting */
+#define CLI_OPT_PATH        (1ull << 43) /* --path SHARE: the share of the camera path bench covers */
+
+/* What each command accepts (its parser and `oak help COMMAND` read the same set). */
+#define CLI_RENDER_OPTIONS                                                                         \
+    (CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_ASSET_ROOT | CLI_OPT_BACKEND | CLI_OPT_DEVICE |       \
+     CLI_OPT_SIZE | CLI_OPT_FRAMES | CLI_OPT_OUT | CLI_OPT_THREADS | CLI_OPT_VERBOSE |             \
+     CLI_OPT_WINDOW | CLI_OPT_WINDOW_CAPTURE | CLI_OPT_WINDOW_RESIZE | CLI_OPT_FLY_SCRIPT |        \
+     CLI_OPT_NO_VSYNC | CLI_OPT_OVERLAY | CLI_OPT_DEBUG | CLI_OPT_AO | CLI_OPT_SKY |               \
+     CLI_OPT_EV100 | CLI_OPT_EXPOSURE_COMP | CLI_OPT_TONE | CLI_OPT_BLOOM | CLI_OPT_ADAPT |        \
+     CLI_OPT_HOUR | CLI_OPT_TAA | CLI_OPT_FOCUS | CLI_OPT_APERTURE | CLI_OPT_PRESET |              \
+     CLI_OPT_SCALE | CLI_OPT_CHANNEL | CLI_OPT_FOREST | CLI_OPT_CLOUDS | CLI_OPT_FOG |             \
+     CLI_OPT_TAA_SHARPEN | CLI_OPT_OCCLUSION | CLI_OPT_WEATHER | CLI_OPT_COUNT | CLI_OPT_TERRAIN | \
+     CLI_OPT_FOOT_IK)
+#define CLI_BENCH_OPTIONS                                                                          \
+    (CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_ASSET_ROOT | CLI_OPT_BACKEND | CLI_OPT_DEVICE |       \
+     CLI_OPT_SIZE | CLI_OPT_FRAMES | CLI_OPT_WARMUP | CLI_OPT_JSON | CLI_OPT_COMPARE |             \
+     CLI_OPT_THREADS | CLI_OPT_VERBOSE | CLI_OPT_AO | CLI_OPT_EV100 | CLI_OPT_EXPOSURE_COMP |      \
+     CLI_OPT_TONE | CLI_OPT_BLOOM | CLI_OPT_ADAPT | CLI_OPT_HOUR | CLI_OPT_TAA | CLI_OPT_FOCUS |   \
+     CLI_OPT_APERTURE | CLI_OPT_PRESET | CLI_OPT_SCALE | CLI_OPT_FOREST | CLI_OPT_CLOUDS |         \
+     CLI_OPT_FOG | CLI_OPT_TAA_SHARPEN | CLI_OPT_OCCLUSION | CLI_OPT_WEATHER | CLI_OPT_COUNT |     \
+     CLI_OPT_TERRAIN | CLI_OPT_FOOT_IK | CLI_OPT_PATH)
+#define CLI_INFO_OPTIONS (CLI_OPT_THREADS | CLI_OPT_VERBOSE)
 
 typedef struct cli_options {
     const char *command;
@@ -115,6 +137,9 @@ typedef struct cli_options {
     oak_weather_kind weather;     /* --weather, with weather_set (oak_world_set_weather) */
     float weather_amount;
     bool weather_set;
+    float path; /* --path, with path_set: the share of the world's camera path the timed frames
+                   cover */
+    bool path_set;
 } cli_options;
 
 /* The camera options above written over a scene's post settings. */

@@ -10,14 +10,6 @@
 
 #include "cli.h"
 
-#define BENCH_OPTIONS                                                                              \
-    (CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_ASSET_ROOT | CLI_OPT_BACKEND | CLI_OPT_DEVICE |       \
-     CLI_OPT_SIZE | CLI_OPT_FRAMES | CLI_OPT_WARMUP | CLI_OPT_JSON | CLI_OPT_COMPARE |             \
-     CLI_OPT_THREADS | CLI_OPT_VERBOSE | CLI_OPT_AO | CLI_OPT_EV100 | CLI_OPT_EXPOSURE_COMP |      \
-     CLI_OPT_TONE | CLI_OPT_BLOOM | CLI_OPT_ADAPT | CLI_OPT_HOUR | CLI_OPT_TAA | CLI_OPT_FOCUS |   \
-     CLI_OPT_APERTURE | CLI_OPT_PRESET | CLI_OPT_SCALE | CLI_OPT_FOREST | CLI_OPT_CLOUDS |         \
-     CLI_OPT_FOG | CLI_OPT_TAA_SHARPEN | CLI_OPT_OCCLUSION | CLI_OPT_WEATHER | CLI_OPT_COUNT |     \
-     CLI_OPT_TERRAIN | CLI_OPT_FOOT_IK)
 #define MAX_STAGES       64 /* "frame", the backend's stages and its busy.tN threads */
 #define MAX_RUNS         4
 #define PARITY_TOLERANCE 2 /* channel difference in 1/255 steps: the parity rule */
@@ -101,7 +93,10 @@ static int bench_frame(const cli_options *o, oak_scene *scene, oak_renderer *ren
     uint32_t frames = o->frames ? o->frames : 60;
     series *frame = &run->stages[0];
     oak_stage_timing timings[MAX_STAGES];
-    set_camera(o, scene, frames > 1 ? (float)i / (float)(frames - 1) : 0.0f);
+    /* frame i at its share of the path (--path: of that share only, so a
+       world's flight can be timed at a speed a player flies) */
+    float share = o->path_set ? o->path : 1.0f;
+    set_camera(o, scene, frames > 1 ? share * (float)i / (float)(frames - 1) : 0.0f);
     /* a frame is the world's own update (lamps moving, terrain tiles
        streaming: stage "world") and the draw */
     uint64_t start = oak_time_ns();
@@ -338,6 +333,7 @@ static void report(const cli_options *o, bench_run *runs, uint32_t run_count) {
                "\"frames\": %u, \"warmup\": %u, \"threads\": %u, ",
                o->width, o->height, (double)runs[0].scale, runs[0].render_w, runs[0].render_h,
                frames, warmup, oak_job_threads());
+        if (o->path_set) printf("\"path\": %.4g, ", (double)o->path);
         if (run_count == 1) {
             json_stages(&runs[0]);
         } else {
@@ -376,6 +372,7 @@ static void report(const cli_options *o, bench_run *runs, uint32_t run_count) {
                subject, runs[i].backend, runs[i].device, o->width, o->height, (double)runs[i].scale,
                runs[i].render_w, runs[i].render_h, preset ? preset : "default", frames, warmup,
                oak_job_threads());
+        if (o->path_set) printf("  the camera over %.4g of its path\n", (double)o->path);
         print_table(&runs[i]);
         if (runs[i].has_grid)
             printf("  lamp grid: %u lamps in view, %u listings, longest cell %u, overflow %u\n",
@@ -414,7 +411,7 @@ static void report(const cli_options *o, bench_run *runs, uint32_t run_count) {
 
 int _oak_cmd_bench(int argc, char **argv) {
     cli_options o;
-    int status = _oak_cli_parse(&o, argc, argv, BENCH_OPTIONS);
+    int status = _oak_cli_parse(&o, argc, argv, CLI_BENCH_OPTIONS);
     if (status) return status;
     if ((status = _oak_cli_start(&o))) return status;
     const char *names[MAX_RUNS] = {o.backend};

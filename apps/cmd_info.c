@@ -33,7 +33,7 @@ static void print_caps(uint64_t caps) {
 
 int _oak_cmd_info(int argc, char **argv) {
     cli_options o;
-    int status = _oak_cli_parse(&o, argc, argv, CLI_OPT_THREADS | CLI_OPT_VERBOSE);
+    int status = _oak_cli_parse(&o, argc, argv, CLI_INFO_OPTIONS);
     if (status) return status;
     if ((status = _oak_cli_start(&o))) return status;
     printf("oak %d.%d.%d\n", OAK_VERSION_MAJOR, OAK_VERSION_MINOR, OAK_VERSION_PATCH);

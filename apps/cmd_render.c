@@ -11,17 +11,6 @@
 #include "cli.h"
 #include "window.h"
 
-#define RENDER_OPTIONS                                                                             \
-    (CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_ASSET_ROOT | CLI_OPT_BACKEND | CLI_OPT_DEVICE |       \
-     CLI_OPT_SIZE | CLI_OPT_FRAMES | CLI_OPT_OUT | CLI_OPT_THREADS | CLI_OPT_VERBOSE |             \
-     CLI_OPT_WINDOW | CLI_OPT_WINDOW_CAPTURE | CLI_OPT_WINDOW_RESIZE | CLI_OPT_FLY_SCRIPT |        \
-     CLI_OPT_NO_VSYNC | CLI_OPT_OVERLAY | CLI_OPT_DEBUG | CLI_OPT_AO | CLI_OPT_SKY |               \
-     CLI_OPT_EV100 | CLI_OPT_EXPOSURE_COMP | CLI_OPT_TONE | CLI_OPT_BLOOM | CLI_OPT_ADAPT |        \
-     CLI_OPT_HOUR | CLI_OPT_TAA | CLI_OPT_FOCUS | CLI_OPT_APERTURE | CLI_OPT_PRESET |              \
-     CLI_OPT_SCALE | CLI_OPT_CHANNEL | CLI_OPT_FOREST | CLI_OPT_CLOUDS | CLI_OPT_FOG |             \
-     CLI_OPT_TAA_SHARPEN | CLI_OPT_OCCLUSION | CLI_OPT_WEATHER | CLI_OPT_COUNT | CLI_OPT_TERRAIN | \
-     CLI_OPT_FOOT_IK)
-
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -261,7 +250,7 @@ done:
 
 int _oak_cmd_render(int argc, char **argv) {
     cli_options o;
-    int status = _oak_cli_parse(&o, argc, argv, RENDER_OPTIONS);
+    int status = _oak_cli_parse(&o, argc, argv, CLI_RENDER_OPTIONS);
     if (status) return status;
     if ((status = _oak_cli_start(&o))) return status;
     char why[256];

@@ -8,22 +8,16 @@
 typedef struct command {
     const char *name;
     int (*run)(int argc, char **argv);
-    uint32_t options; /* for `oak help COMMAND` */
+    uint64_t options; /* for `oak help COMMAND`: the command's own parser's set */
     const char *summary;
 } command;
 
 static const command g_commands[] = {
-    {"render", _oak_cmd_render,
-     CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_ASSET_ROOT | CLI_OPT_BACKEND | CLI_OPT_DEVICE |
-         CLI_OPT_SIZE | CLI_OPT_FRAMES | CLI_OPT_OUT | CLI_OPT_THREADS | CLI_OPT_VERBOSE |
-         CLI_OPT_WINDOW,
+    {"render", _oak_cmd_render, CLI_RENDER_OPTIONS,
      "draw a world or scene file to a PNG (--window: show it in a window)"},
-    {"bench", _oak_cmd_bench,
-     CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_ASSET_ROOT | CLI_OPT_BACKEND | CLI_OPT_DEVICE |
-         CLI_OPT_SIZE | CLI_OPT_FRAMES | CLI_OPT_WARMUP | CLI_OPT_JSON | CLI_OPT_COMPARE |
-         CLI_OPT_THREADS | CLI_OPT_VERBOSE,
+    {"bench", _oak_cmd_bench, CLI_BENCH_OPTIONS,
      "time frames along the world's camera path (median, p95, p99, max per stage)"},
-    {"info", _oak_cmd_info, CLI_OPT_THREADS | CLI_OPT_VERBOSE,
+    {"info", _oak_cmd_info, CLI_INFO_OPTIONS,
      "version, backends compiled in and what each finds here, threads"},
     {"view", _oak_cmd_view, 0,
      "frame and draw a glTF model to a PNG (oak view FILE --check: validate only)"},

@@ -91,6 +91,9 @@ static const option_spec g_specs[] = {
     {"--occlusion", CLI_OPT_OCCLUSION, "on|off",
      "occlusion culling: the cpu by a coarse depth grid of the largest draws, vulkan and gl by "
      "two-pass Hi-Z (default: off; the picture is the same)"},
+    {"--path", CLI_OPT_PATH, "SHARE",
+     "the share of the world's camera path the timed frames cover, 0..1 (default 1: the whole "
+     "path, a fast flight; 0.05 over 600 frames is about 0.3 m a frame on the meadow)"},
     {"--aperture", CLI_OPT_APERTURE, "N",
      "the lens's f-number (depth of field; default 2.8; the exposure too unless --ev100 or the "
      "world fixes it)"},
@@ -405,6 +408,9 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
         if (o->count != floorf(o->count))
             return usage_error(o, "--count '%s': expected a whole number of figures", v);
         break;
+    case CLI_OPT_PATH:
+        o->path_set = true;
+        return _oak_cli_parse_float(o, "--path", v, 0, 1, &o->path);
     case CLI_OPT_FOREST:
         o->forest_set = true;
         return _oak_cli_parse_float(o, "--forest", v, 0, 20000, &o->forest);

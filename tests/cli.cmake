@@ -8,7 +8,7 @@ set(OAK_CLI_DATA ${CMAKE_CURRENT_SOURCE_DIR}/data/cli)
 # oak_cli_test(NAME ARGS a|b|c EXIT n [OUT re] [ERR re] [ERR_LINES n] [LAUNCH x|y])
 # LAUNCH runs oak through another program (xvfb-run, cmake -E env ...).
 function(oak_cli_test name)
-  cmake_parse_arguments(T "" "ARGS;EXIT;OUT;ERR;ERR_LINES;LAUNCH" "" ${ARGN})
+  cmake_parse_arguments(T "" "ARGS;EXIT;OUT;NOT_OUT;ERR;ERR_LINES;LAUNCH" "" ${ARGN})
   if(DEFINED T_LAUNCH)
     string(REPLACE "|" ";" launch "${T_LAUNCH}")
     list(POP_FRONT launch launcher)
@@ -17,7 +17,7 @@ function(oak_cli_test name)
   else()
     set(defs -DOAK=$<TARGET_FILE:oak_cli> "-DARGS=${T_ARGS}" -DEXIT=${T_EXIT})
   endif()
-  foreach(key OUT ERR ERR_LINES)
+  foreach(key OUT NOT_OUT ERR ERR_LINES)
     if(DEFINED T_${key})
       list(APPEND defs "-D${key}=${T_${key}}")
     endif()
@@ -109,6 +109,12 @@ oak_cli_test(cliRenderRejectsBadFocus ARGS "render|--focus|0" EXIT 2
 oak_cli_test(cliRenderClouds
              ARGS "render|--backend|cpu|--size|64x36|--clouds|0.5|--out|${CMAKE_BINARY_DIR}/test-out/cli_clouds.png"
              EXIT 0 OUT "cpu \\| .*cli_clouds\\.png")
+# --path: the timed frames cover that share of the camera path (the JSON says it)
+oak_cli_test(cliBenchPathInJson
+  ARGS "bench|--backend|cpu|--size|32x18|--frames|2|--warmup|0|--path|0.25|--json" EXIT 0
+  OUT "\"path\": 0.25, ")
+oak_cli_test(cliBenchRejectsBadPath ARGS "bench|--path|1.5" EXIT 2
+  ERR "--path '1.5'")
 oak_cli_test(cliBenchRejectsBadClouds ARGS "bench|--clouds|1.5" EXIT 2
              ERR "--clouds '1\\.5': expected a finite number 0\\.\\.1" ERR_LINES 1)
 # weather: --weather draws the default world in a storm at dusk; nonsense is one line
@@ -180,6 +186,9 @@ oak_cli_test(cliBenchRejectsCompareUnknown ARGS "bench|--compare|cpu,metal|--siz
 
 # ---- what works ------------------------------------------------------------
 oak_cli_test(cliHelpListsCommands ARGS "help" EXIT 0 OUT "render.*bench.*info")
+# help lists what the command's parser takes, the options past bit 31 too
+oak_cli_test(cliHelpBenchListsEveryOption ARGS "help|bench" EXIT 0
+             OUT "--preset.*--hour.*--forest.*--weather.*--path SHARE")
 oak_cli_test(cliHelpRenderListsOptions ARGS "help|render" EXIT 0
              OUT "--world NAME.*--scene FILE.*--backend B.*--size WxH.*--frames N.*--out")
 oak_cli_test(cliInfoListsVersionBackendsAndThreads ARGS "info|--threads|3" EXIT 0
@@ -419,7 +428,8 @@ oak_cli_test(cliRenderWindowResizeRejectsMalformedSize
              ERR "--window-resize '200by150': expected WxH" ERR_LINES 1)
 # --window is listed last; --window-capture (a test's tool) would follow it.
 oak_cli_test(cliHelpRenderListsWindowNotCapture ARGS "help|render" EXIT 0
-             OUT "\n  --window +show the frames in a window[^\n]*\n$")
+             OUT "\n  --window +show the frames in a window[^\n]*\n"
+             NOT_OUT "--window-capture|--window-resize|--fly-script")
 
 if(OAK_HAVE_GLFW)
   # A display named but not there: glfwInit fails, which is said in one line.
