@@ -638,6 +638,15 @@ TEST(overFlipbookDrawnFarToNearOnTheDevice) {
             CHECK(memcmp(ref, copy, sizeof ref) == 0);
         oak_destroy_scene(two);
     }
+    /* an "over" book's frame places each hold every particle: at most
+       OAK_PARTICLE_MAX / frames of them (one error, logged, and no emitter) */
+    int errors = g_oak_test_errors;
+    oak_emitter_desc big = d;
+    big.capacity = OAK_PARTICLE_MAX / 4 + 1;
+    CHECK(oak_particles_add_emitter(p, &big, NULL) == OAK_ERROR_LIMIT);
+    CHECK_EQ_INT(g_oak_test_errors - errors, 1);
+    g_oak_test_errors = errors;
+    CHECK(oak_particles_stream(p, 1) == NULL);
     oak_destroy_scene(sc);
     oak_destroy_material(over);
     oak_destroy_texture(tex);
