@@ -83,8 +83,8 @@ int _oak_cmd_info(int argc, char **argv) {
         if (oak_backend_caps(name) & OAK_CAP_PASS(OAK_PASS_PARTICLES))
             printf(
                 "    BLEND particles (OAK_PARTICLE_DEVICE_BLEND=off, OAK_PARTICLE_DEVICE_SORT=off "
-                "for \"over\" ones): additive ones %s; \"over\" ones %s (no casting lamp, "
-                "not a flipbook)\n",
+                "for \"over\" ones): additive ones %s; \"over\" ones %s (no casting lamp; "
+                "a flipbook's frames too, each one unit)\n",
                 pb_off ? "from the host's records" : "drawn from the device's records",
                 ps_off ? "from the host's records, sorted far to near on the host"
                        : "sorted far to near on the device (the sort kernel) and drawn from "

@@ -15,7 +15,12 @@
 // so the order is stable and every run draws the same bytes. A rank past
 // the frame's end (the host counted the frame otherwise: a division a few
 // ulp off IEEE) is not written. One group: cheap for a flipbook's
-// hundreds or thousands, serial past that (docs/WORLD.md).
+// hundreds or thousands, serial past that (docs/WORLD.md). An "over"
+// flipbook sorted on the device (target.w 2) has each frame's place sized
+// for every particle: one invocation per particle writes its record at i
+// of its own frame's place (last frame's copy past them, as above) and an
+// empty record (scale -1) at i of every other frame's place, and the sort
+// kernel (particles_sort.comp.glsl) groups them by frame far to near.
 #extension GL_GOOGLE_include_directive : require
 #include "common/oak_gpu.h"
 
@@ -200,7 +205,31 @@ void scatter() {
     }
 }
 
+// target.w 2: an "over" book, particle i at i of its frame's place
+void book() {
+    uint i = gl_GlobalInvocationID.x, frames = uint(em.shape.y);
+    if (i >= uint(em.time.y)) return;
+    oak_gpu_particle q = parts[i];
+    float age = q.spin_age.z + em.time.x;
+    uint fr = frame_of(age, q.p0_life.w);
+    for (uint k = 0u; k < frames; k++) {
+        uint at = frame_first[k] + i;
+        if (at >= frame_end[k]) continue; // a frame with no place in the view
+        if (k != fr) {
+            records[at].position_scale = vec4(0.0, 0.0, 0.0, -1.0);
+            continue;
+        }
+        record(q, age, at);
+        if (em.target.z != 0u) record(q, age - em.time.z, em.target.y + at);
+    }
+    atomicAdd(frame_count[fr], 1u);
+}
+
 void main() {
+    if (em.target.w == 2u) {
+        book();
+        return;
+    }
     if (em.target.w != 0u) {
         scatter();
         return;

@@ -13,7 +13,11 @@
 // triangles collapse to a point. One job per stream (gl_WorkGroupID.y).
 // An "over" stream's slot i takes record order[i], the particle index of
 // entry i of its sorted pairs (shaders/particles_sort.comp.glsl), which lie
-// in this same buffer: far to near, as the CPU draws it.
+// in this same buffer: far to near, as the CPU draws it. A frame of an
+// "over" flipbook (w's frames above 1) finds its frame's first entry among
+// the book's sorted pairs (they ascend by frame) and draws its slot i from
+// entry i past it while that entry is of its frame; its other slots (its
+// stream counts every particle of the book) collapse to a point.
 #extension GL_GOOGLE_include_directive : require
 #include "common/oak_gpu.h"
 
@@ -21,9 +25,10 @@ layout(local_size_x = OAK_GPU_PARTICLE_GROUP) in;
 
 // job j: jobs[2 j] x the stream's one draw (the template), y its first
 // record, z its first last-frame copy, w its first slot; jobs[2 j + 1] x
-// the records, y 1 when the opacity is the phase's, w 1 when the stream is
-// sorted and z then the index here of its first sorted pair (the jobs
-// start this buffer)
+// the records, y 1 when the opacity is the phase's, w not 0 when the stream
+// is sorted and z then the index here of its first sorted pair (the jobs
+// start this buffer): 1, plus 256 x an "over" book's frames and 65536 x
+// this stream's frame
 OAK_SSBO(OAK_B_PARTICLE_IN) readonly buffer DrawJobs { uvec4 jobs[]; };
 OAK_SSBO(OAK_B_INSTANCES) readonly buffer RecordBlock { oak_gpu_instance records[]; };
 OAK_SSBO(OAK_B_DRAWS) buffer DrawBlock { oak_gpu_draw draws[]; };
@@ -55,11 +60,29 @@ void main() {
     uint j = gl_WorkGroupID.y, i = gl_GlobalInvocationID.x;
     uvec4 a = jobs[2u * j], b = jobs[2u * j + 1u];
     if (i >= b.x) return;
-    uint src = b.w != 0u ? jobs[b.z + i].z : i;
-    oak_gpu_instance r = records[a.y + src];
+    uint src = i, first = b.z, frames = (b.w >> 8u) & 255u;
+    bool shown = true;
+    if (frames > 1u) { // the first entry of this frame: a binary search
+        uint k = b.w >> 16u, lo = 0u, hi = frames * b.x;
+        while (lo < hi) {
+            uint mid = (lo + hi) / 2u;
+            if (jobs[b.z + mid].x < k)
+                lo = mid + 1u;
+            else
+                hi = mid;
+        }
+        first = b.z + lo;
+        shown = lo + i < frames * b.x && jobs[first + i].x == k;
+    }
+    if (b.w != 0u) src = shown ? jobs[first + i].z : 0u;
+    oak_gpu_instance r = records[a.y + src], rp = records[a.z + src];
+    if (!shown) { // past this frame's particles: nothing drawn
+        r.position_scale.w = 0.0;
+        rp.position_scale.w = 0.0;
+    }
     mat4 m, nm, pm, pn;
     frame_of(r, m, nm);
-    frame_of(records[a.z + src], pm, pn);
+    frame_of(rp, pm, pn);
     float ph = r.color_phase.w;
     float o = ph > 0.0 ? float(int(ph)) / 255.0 : 0.0;
     nm[3] = vec4(r.color_phase.xyz, b.y != 0u ? min(o, 1.0) : 1.0);

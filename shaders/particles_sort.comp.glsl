@@ -17,7 +17,11 @@
 // device's records) each stage has its own head, so one block of heads is
 // written before the dispatches: size.y says how many entries past this
 // head's pairs the stream's pairs lie, size.z the stream's first record,
-// size.w 1 that there is no flipbook (each entry's frame written 0 here).
+// size.w 1 that there is no flipbook (each entry's frame written 0 here),
+// 2 an "over" flipbook drawn from the device: entry e is particle
+// e % book.x of frame e / book.x, read at i of that frame's place
+// (places), where the particle kernel wrote its record if it is in that
+// frame and an empty one (scale below 0) if not, which sorts last.
 #extension GL_GOOGLE_include_directive : require
 #include "common/oak_gpu.h"
 
@@ -27,7 +31,9 @@ OAK_SSBO(OAK_B_PARTICLE_IN) buffer SortBlock {
     vec4 eye;
     vec4 fwd;
     uvec4 step; // mode, k, j, the particle count
-    uvec4 size; // m, the pairs' distance, the first record, no frames
+    uvec4 size; // m, the pairs' distance, the first record, no frames (1) or a book (2)
+    uvec4 book; // a book's particles (each frame place's size), its frames
+    uvec4 places[OAK_PARTICLE_FRAMES / 4]; // a book's frames' first records
     uvec4 pairs[]; // frame, depth key, particle index, 0
 };
 OAK_SSBO(OAK_B_PARTICLE_OUT) readonly buffer RecordBlock { oak_gpu_instance records[]; };
@@ -52,9 +58,22 @@ void main() {
             pairs[o + i] = uvec4(0xffffffffu, 0xffffffffu, 0xffffffffu, 0u);
             return;
         }
-        vec3 p = records[size.z + i].position_scale.xyz;
+        uint fr = 0u, at = size.z + i, pi = i;
+        if (size.w == 2u) {
+            fr = i / book.x;
+            pi = i % book.x;
+            at = places[fr / 4u][fr % 4u] + pi;
+        }
+        vec4 ps = records[at].position_scale;
+        if (size.w == 2u && ps.w < 0.0) { // not in this frame
+            pairs[o + i] = uvec4(0xffffffffu, 0xffffffffu, 0xffffffffu, 0u);
+            return;
+        }
+        vec3 p = ps.xyz;
         precise float d = (p.x - eye.x) * fwd.x + (p.y - eye.y) * fwd.y + (p.z - eye.z) * fwd.z;
-        if (size.w != 0u)
+        if (size.w == 2u)
+            pairs[o + i] = uvec4(fr, depth_key(d), pi, 0u);
+        else if (size.w != 0u)
             pairs[o + i] = uvec4(0u, depth_key(d), i, 0u);
         else
             pairs[o + i].yz = uvec2(depth_key(d), i);

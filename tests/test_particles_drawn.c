@@ -9,7 +9,8 @@
  * device's records on vulkan and gl; a 2 x 2 flipbook shows frame 1 at a
  * quarter of a life and frame 3 at three quarters, upright (its frames
  * from the device's records too, the CPU's picture to the byte); a spray of
- * "over" particles sorted far to near on the device; a lit particle
+ * "over" particles sorted far to near on the device, and as a 2 x 2
+ * flipbook (sorted and grouped by frame there); a lit particle
  * takes a key light's and a lamp's light; a soft particle fades into the
  * ground it crosses by the depth between them; the campfire glows, and
  * twice the same bytes; on vulkan and gl each picture is the CPU's at the
@@ -499,6 +500,158 @@ TEST(overSprayDrawnFarToNearOnTheDevice) {
     oak_destroy_material(over);
 }
 
+/* A 2 x 2 atlas of 16 x 16 cells of one colour each (red, green, blue,
+   yellow), opaque, for the "over" flipbook below. */
+static oak_texture book_atlas(void) {
+    static uint8_t atlas[32 * 32 * 4];
+    const uint8_t cell[4][3] = {{255, 40, 40}, {40, 255, 40}, {40, 40, 255}, {255, 255, 40}};
+    for (int y = 0; y < 32; y++)
+        for (int x = 0; x < 32; x++) {
+            int k = (y / 16) * 2 + x / 16;
+            for (int c = 0; c < 3; c++) atlas[(y * 32 + x) * 4 + c] = cell[k][c];
+            atlas[(y * 32 + x) * 4 + 3] = 255;
+        }
+    oak_texture_desc td = {
+        .width = 32, .height = 32, .format = OAK_FORMAT_RGBA8_SRGB, .pixels = atlas};
+    oak_texture tex = {0};
+    CHECK_OK(oak_make_texture(&tex, &td));
+    return tex;
+}
+
+/* The "over" spray as a 2 x 2 flipbook (lives of 1 to 3 s, so at 0.8 s
+   its particles are in frames 1, 2 and 3, each frame's cell its own
+   colour, alpha 0.6): on vulkan and gl the particle kernel writes each
+   particle at its place in its own frame's place (each frame stream counts
+   all 400: the host counts no frame), the sort kernel orders the book's
+   1600 entries (frame, far to near, particle) and the draw kernel fills
+   each frame's 400 slots from its own entries, the rest collapsed: the
+   host evaluates none of them (host_filled 0; the CPU 400), 4 draws of
+   400 slots (1600 surfaces). Frames 1 to 3 hold every particle and frame
+   0 none (the CPU's records). The picture is the CPU's under the parity
+   rule, with OAK_PARTICLE_DEVICE_SORT=off too (the host's records, sorted
+   and grouped on the host). The order matters: the CPU's records of each
+   frame drawn as HOST streams (keyed as the book's frames) in another
+   scene give the CPU's picture to the byte, and each frame reversed breaks
+   the parity rule. */
+TEST(overFlipbookDrawnFarToNearOnTheDevice) {
+    oak_texture tex = book_atlas();
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.unlit = true, md.double_sided = true;
+    md.alpha_mode = OAK_ALPHA_BLEND;
+    md.base_color_tex.texture = tex;
+    md.base_color_tex.sampler.wrap_u = md.base_color_tex.sampler.wrap_v = OAK_WRAP_CLAMP;
+    oak_material over = {0};
+    CHECK_OK(oak_make_material(&over, &md));
+    oak_particles *p = NULL;
+    oak_scene *sc = make_scene(6, &p);
+    if (!sc) return;
+    oak_emitter_desc d = spray_desc();
+    d.material = over;
+    d.flipbook[0] = d.flipbook[1] = 2;
+    d.life[0] = 1, d.life[1] = 3;
+    d.size[0] = 0.2f, d.size[1] = 0.35f;
+    d.color_keys[0] = (oak_particle_key){0, {1, 0.9f, 0.8f, 0.6f}};
+    d.color_keys[1] = (oak_particle_key){1, {0.5f, 0.6f, 1, 0.6f}};
+    CHECK_OK(oak_particles_add_emitter(p, &d, NULL));
+    bool gpu = strcmp(g_backend, "cpu") != 0;
+    static uint8_t px[W * H * 4], off[W * H * 4], ref[W * H * 4], copy[W * H * 4];
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1 && !gpu) break;
+        if (pass == 1) setenv("OAK_PARTICLE_DEVICE_SORT", "off", 1);
+        CHECK_OK(oak_world_update_particles(sc, 0.8f));
+        CHECK_OK(oak_scene_draw(sc, g_main));
+        bool device = gpu && pass == 0;
+        for (uint32_t k = 0; k < 4; k++) {
+            oak_stream *fs = oak_particles_frame_stream(p, 0, k);
+            CHECK(fs && fs->host_stale == device);
+            CHECK_EQ_INT(oak_stream_count(fs), 400);
+        }
+        oak_stream_stats ss = {0};
+        CHECK_OK(oak_renderer_stream_stats(g_main, &ss));
+        oak_blend_stats bs = {0};
+        CHECK_OK(oak_renderer_blend_stats(g_main, &bs));
+        fprintf(stderr,
+                "  the \"over\" book on %s (switch %s): %u host records, %u surfaces in %u draws\n",
+                g_backend, pass ? "off" : "on", ss.host_filled, bs.surfaces, bs.draws);
+        CHECK_EQ_INT(ss.host_filled, device ? 0 : 400);
+        CHECK_EQ_INT(bs.surfaces, device ? 1600 : 400);
+        if (device) CHECK_EQ_INT(bs.draws, 4);
+        if (!gpu) CHECK_EQ_INT(bs.draws, 400);
+        double lin[3];
+        g_same_bytes = false;
+        draw_at(sc, pass ? "the \"over\" book, switch off" : "the \"over\" book", 0.8, lin,
+                pass ? off : px);
+        if (gpu)
+            fprintf(stderr, "  the \"over\" book on %s: the CPU's picture to the byte: %s\n",
+                    g_backend, g_same_bytes ? "yes" : "no");
+        if (pass == 1) unsetenv("OAK_PARTICLE_DEVICE_SORT");
+    }
+    uint32_t lit = 0;
+    for (int i = 0; i < W * H; i++)
+        lit += px[4 * i] > 40 || px[4 * i + 1] > 40 || px[4 * i + 2] > 40;
+    fprintf(stderr, "  the \"over\" book covers %u of %d pixels\n", lit, W * H);
+    CHECK(lit > 300 && lit < W * H / 2);
+    if (gpu) oak_test_parity("the \"over\" book, on vs off", px, off, W, H);
+
+    /* the CPU's records of each frame (far to near, then records of no
+       scale to the count) as HOST streams keyed as the frames are */
+    cpu_picture(sc, ref);
+    static oak_instance rec[4][400], rev[4][400];
+    uint32_t real[4] = {0}, sum = 0;
+    for (uint32_t k = 0; k < 4; k++) {
+        const oak_instance *host = oak_stream_records(oak_particles_frame_stream(p, 0, k));
+        CHECK(host != NULL);
+        if (!host) break;
+        memcpy(rec[k], host, sizeof rec[k]);
+        while (real[k] < 400 && rec[k][real[k]].scale > 0) real[k]++;
+        for (uint32_t i = real[k]; i < 400; i++) CHECK(rec[k][i].scale == 0);
+        for (uint32_t i = 0; i < real[k]; i++) rev[k][i] = rec[k][real[k] - 1 - i];
+        sum += real[k];
+    }
+    fprintf(stderr, "  the book's frames hold %u %u %u %u\n", real[0], real[1], real[2], real[3]);
+    CHECK_EQ_INT(sum, 400);
+    CHECK(real[0] == 0 && real[1] > 200 && real[2] > 50 && real[3] > 5);
+    for (int r = 0; r < 2; r++) {
+        oak_particles *none = NULL;
+        oak_scene *two = make_scene(6, &none);
+        if (!two) break;
+        for (uint32_t k = 0; k < 4; k++) {
+            const oak_stream *fs = oak_particles_frame_stream(p, 0, k);
+            oak_stream_desc sd = fs->desc;
+            sd.source = OAK_STREAM_SOURCE_HOST;
+            oak_stream *hs = NULL;
+            CHECK_OK(oak_make_stream(&hs, &sd));
+            if (!hs) continue;
+            memcpy(hs->unit_point, fs->unit_point, sizeof hs->unit_point);
+            CHECK_OK(oak_stream_write(hs, 0, r ? rev[k] : rec[k], real[k]));
+            CHECK_OK(oak_stream_set_count(hs, real[k]));
+            CHECK_OK(oak_scene_add_stream(two, hs));
+        }
+        cpu_picture(two, copy);
+        int most;
+        double within = share_within(ref, copy, &most);
+        fprintf(stderr, "  the book's CPU records %s on cpu: %.4f within 2/255, max %d\n",
+                r ? "each frame reversed" : "as they are", within, most);
+        if (r)
+            CHECK(within < 0.99 && most > 30);
+        else
+            CHECK(memcmp(ref, copy, sizeof ref) == 0);
+        oak_destroy_scene(two);
+    }
+    /* an "over" book's frame places each hold every particle: at most
+       OAK_PARTICLE_MAX / frames of them (one error, logged, and no emitter) */
+    int errors = g_oak_test_errors;
+    oak_emitter_desc big = d;
+    big.capacity = OAK_PARTICLE_MAX / 4 + 1;
+    CHECK(oak_particles_add_emitter(p, &big, NULL) == OAK_ERROR_LIMIT);
+    CHECK_EQ_INT(g_oak_test_errors - errors, 1);
+    g_oak_test_errors = errors;
+    CHECK(oak_particles_stream(p, 1) == NULL);
+    oak_destroy_scene(sc);
+    oak_destroy_material(over);
+    oak_destroy_texture(tex);
+}
+
 /* A 2 x 2 atlas of 16 x 16 cells, each a top half and a darker bottom
    half of its own colour: at a quarter of its life the particle shows
    frame 1 (green, top right), at three quarters frame 3 (yellow), the top
@@ -774,6 +927,7 @@ int main(int argc, char **argv) {
         RUN(aSprayDrawnFromTheDevicesRecords);
         RUN(additiveSprayDrawnFromTheDevicesRecords);
         RUN(overSprayDrawnFarToNearOnTheDevice);
+        RUN(overFlipbookDrawnFarToNearOnTheDevice);
         RUN(flipbookShowsTheFrameOfItsLife);
         RUN(litParticlesTakeTheLight);
         RUN(softParticlesFadeIntoTheGround);

@@ -42,15 +42,17 @@ typedef struct emitter {
        view depth of each and the order (two halves: the merge's) */
     bool sort;
     float fwd[3]; /* the direction they were sorted along (the eye is c's) */
-    /* not sorted: PARTICLES streams (oak_stream_source), one per frame,
-       whose records the device writes where the backend draws them
-       natively (a flipbook's scattered to each frame's place); the host
-       evaluates them only when read (fill_host). A flipbook's frame of
-       each particle (frame[]) is counted on the host each update with the
-       kernel's own float age, so each frame stream's count is the device's.
-       An "over" one is a device emitter too (not a flipbook): the host
-       sorts its records only when it fills them, the device its own */
-    bool device;
+    /* PARTICLES streams (oak_stream_source), one per frame, whose records
+       the device writes where the backend draws them natively (a
+       flipbook's scattered to each frame's place); the host evaluates them
+       only when read (fill_host). A flipbook's frame of each particle
+       (frame[]) is counted on the host each update with the kernel's own
+       float age, so each frame stream's count is the device's; an "over"
+       one's (sort) is not: each of its frame streams counts every alive
+       particle, the device sorts and groups them by frame, and the host
+       sorts and groups its own only when it fills them (since: the
+       kernel's time.x at the update, for the frames there) */
+    float since;
     oak_instance *sorted;
     float *depth;
     uint32_t *order;
@@ -213,10 +215,6 @@ oak_result oak_particles_add_emitter(oak_particles *s, const oak_emitter_desc *d
         r = oak_error(OAK_ERROR_INVALID_ARGUMENT,
                       "oak_particles_add_emitter: a flipbook needs a material with a base colour "
                       "or emissive texture (the atlas)");
-    /* an "over" flipbook's far-to-near order within its frames is still
-       the host's (docs/WORLD.md "Particles": not built yet) */
-    e->device =
-        !r && (!(m->desc.alpha_mode == OAK_ALPHA_BLEND && !m->desc.additive) || e->frames == 1);
     for (uint32_t k = 0; !r && k < e->frames; k++) {
         oak_material fm = mat;
         if (e->frames > 1) {
@@ -228,8 +226,7 @@ oak_result oak_particles_add_emitter(oak_particles *s, const oak_emitter_desc *d
                               .material = fm,
                               .flags = OAK_DRAW_NO_SHADOW,
                               .phase_opacity = m->desc.alpha_mode == OAK_ALPHA_BLEND,
-                              .source =
-                                  e->device ? OAK_STREAM_SOURCE_PARTICLES : OAK_STREAM_SOURCE_HOST};
+                              .source = OAK_STREAM_SOURCE_PARTICLES};
         sd.lods[0] = (oak_stream_lod){s->quad, 0};
         oak_stream *st = NULL;
         if (!(r = oak_make_stream(&st, &sd))) {
@@ -242,6 +239,15 @@ oak_result oak_particles_add_emitter(oak_particles *s, const oak_emitter_desc *d
         return r;
     }
     e->sort = m->desc.alpha_mode == OAK_ALPHA_BLEND && !m->desc.additive;
+    /* an "over" book's frame places each hold every particle, and the
+       device sorts them all at once: at most OAK_PARTICLE_MAX entries */
+    if (e->sort && (uint64_t)d.capacity * e->frames > OAK_PARTICLE_MAX) {
+        free_emitter(s, e);
+        return oak_error(OAK_ERROR_LIMIT,
+                         "oak_particles_add_emitter: an \"over\" flipbook of %u frames holds at "
+                         "most %u particles (capacity %u)",
+                         e->frames, OAK_PARTICLE_MAX / e->frames, d.capacity);
+    }
     if (e->sort) {
         e->sorted = oak_alloc(sizeof *e->sorted * d.capacity);
         e->depth = oak_alloc(sizeof *e->depth * d.capacity);
@@ -388,9 +394,8 @@ typedef struct step_job {
     oak_gpu_particle_emitter c; /* e's constants (the kernel's block) */
 } step_job;
 
-/* Each particle of [begin, end): marked dead at the end of its life and
-   its record written at t1 (the closed form from its birth). Touches only
-   particle i and record i. */
+/* Each particle of [begin, end): marked dead at the end of its life (its
+   record is written when read: fill_host). Touches only particle i. */
 static void step_chunk(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     const step_job *j = user;
@@ -398,9 +403,6 @@ static void step_chunk(void *user, uint32_t begin, uint32_t end, uint32_t worker
     for (uint32_t i = begin; i < end; i++) {
         double age = j->t1 - e->birth[i];
         e->dead[i] = age >= e->parts[i].p0_life[3] - EDGE;
-        if (j->write && !e->device) /* a device emitter's when read (fill_host) */
-            e->frame[i] =
-                (uint8_t)_oak_particle_record(&j->c, &e->parts[i], (float)age, &e->records[i]);
     }
 }
 
@@ -470,36 +472,6 @@ static const oak_instance *far_to_near(emitter *e, const float eye[3], const flo
     return e->sorted;
 }
 
-/* The records into the streams: all in one, or grouped by frame into
-   each frame's (in particle order within a frame, or far to near when the
-   emitter sorts and an eye is known). */
-static oak_result write_streams(emitter *e, const step_job *j) {
-    const oak_instance *rec = e->records;
-    if (e->sort && j->have_eye) rec = far_to_near(e, j->eye, j->fwd);
-    uint32_t first[OAK_PARTICLE_FRAMES + 1] = {0};
-    if (e->frames > 1) {
-        for (uint32_t i = 0; i < e->alive; i++) first[e->frame[i] + 1]++;
-        for (uint32_t k = 0; k < e->frames; k++) first[k + 1] += first[k];
-        uint32_t at[OAK_PARTICLE_FRAMES];
-        memcpy(at, first, sizeof at);
-        const uint8_t *fr = e->frame;
-        for (uint32_t i = 0; i < e->alive; i++) {
-            uint32_t src = rec == e->records ? i : e->order[i];
-            e->by_frame[at[fr[src]]++] = rec[i];
-        }
-        rec = e->by_frame;
-    } else {
-        first[1] = e->alive;
-    }
-    for (uint32_t k = 0; k < e->frames; k++) {
-        uint32_t n = first[k + 1] - first[k];
-        oak_result r = oak_stream_write(e->stream[k], 0, rec + first[k], n);
-        if (!r) r = oak_stream_set_count(e->stream[k], n);
-        if (r) return r;
-    }
-    return OAK_OK;
-}
-
 typedef struct fill_job {
     emitter *e;
     double t; /* the clock */
@@ -514,12 +486,18 @@ static void fill_chunk(void *user, uint32_t begin, uint32_t end, uint32_t worker
         _oak_particle_record(&e->c, &e->parts[i], (float)(j->t - e->birth[i]), &e->records[i]);
 }
 
-/* A device emitter's host records (render/stream.h's fill hook), the same
-   bits as the step would have written: each alive particle's record at
-   the clock from the constants of the last update, on the job pool (an
-   "over" one's then far to near, as write_streams orders them); a
-   flipbook's grouped by the update's frames (in particle order within
-   one) into every frame's stream at once, each then current. */
+static void frame_counts(emitter *e, float since, uint32_t counts[OAK_PARTICLE_FRAMES]);
+
+/* An emitter's host records (render/stream.h's fill hook), the C
+   evaluation: each alive particle's record at the clock from the
+   constants of the last update, on the job pool (an "over" one's then far
+   to near along the update's eye, a stable merge sort); a flipbook's
+   grouped by frame (in particle order, or that far-to-near order, within
+   one) into every frame's stream at once, each then current: a plain
+   book's by the update's frames, an "over" book's by the frames found here
+   at the kernel's age (its streams each count every particle: its own
+   records, then records of no scale to the count). */
+
 static void fill_host(void *user, oak_stream *st) {
     oak_particles *s = user;
     for (uint32_t i = 0; i < s->count; i++) {
@@ -536,14 +514,33 @@ static void fill_host(void *user, oak_stream *st) {
             oak_stream_write(st, 0, rec, e->alive); /* within the capacity */
             return;
         }
+        /* an "over" book: each particle's frame at the kernel's age (as
+           the device finds it), then far to near as the update's eye saw
+           them, grouped stably by frame: the sort kernel's order */
+        const oak_instance *rec = e->records;
+        if (e->sort) {
+            uint32_t unused[OAK_PARTICLE_FRAMES];
+            frame_counts(e, e->since, unused);
+            if (e->c.eye[3] != 0) rec = far_to_near(e, e->c.eye, e->fwd);
+        }
         uint32_t at[OAK_PARTICLE_FRAMES + 1] = {0};
         for (uint32_t q = 0; q < e->alive; q++) at[e->frame[q] + 1]++;
         for (uint32_t f = 0; f < e->frames; f++) at[f + 1] += at[f];
         uint32_t first[OAK_PARTICLE_FRAMES + 1];
         memcpy(first, at, sizeof first);
-        for (uint32_t q = 0; q < e->alive; q++) e->by_frame[at[e->frame[q]]++] = e->records[q];
+        for (uint32_t q = 0; q < e->alive; q++) {
+            uint32_t src = rec == e->records ? q : e->order[q];
+            e->by_frame[at[e->frame[src]]++] = rec[q];
+        }
         for (uint32_t f = 0; f < e->frames; f++) {
-            oak_stream_write(e->stream[f], 0, e->by_frame + first[f], first[f + 1] - first[f]);
+            uint32_t n = first[f + 1] - first[f];
+            if (!e->sort) {
+                oak_stream_write(e->stream[f], 0, e->by_frame + first[f], n);
+            } else { /* its own first, then records of no scale (not drawn) to the count */
+                memcpy(e->sorted, e->by_frame + first[f], sizeof *e->sorted * n);
+                memset(e->sorted + n, 0, sizeof *e->sorted * (e->alive - n));
+                oak_stream_write(e->stream[f], 0, e->sorted, e->alive);
+            }
             e->stream[f]->host_stale = false;
         }
         return;
@@ -576,9 +573,8 @@ static void restart(oak_particles *s) {
     }
 }
 
-/* The step's scan (false: skipped, nobody marked): skipped when it would
-   write no record (not the update's last step, or a device emitter's,
-   whose records are written when read) and no particle's death can fall
+/* The step's scan (false: skipped, nobody marked; the records are written
+   when read, fill_host, or on the device): skipped when no particle's death can fall
    at or before its end (a microsecond of margin over the rounding of the
    sum), so the device path's steps between deaths cost the host nothing
    per particle. The skip depends only on the state, never the threads. */
@@ -586,7 +582,7 @@ static bool run_chunks(step_job *j) {
     emitter *e = j->e;
     constants(&j->c, e, j);
     if (j->write) e->c = j->c;
-    if ((!j->write || e->device) && j->t1 + 1e-6 < e->next_death - EDGE) return false;
+    if (j->t1 + 1e-6 < e->next_death - EDGE) return false;
     if (e->alive) oak_parallel_for(e->alive, OAK_PARTICLE_CHUNK, step_chunk, j);
     return true;
 }
@@ -641,34 +637,35 @@ oak_result oak_particles_update(oak_particles *s, double seconds) {
             e->block_version = atomic_fetch_add(&block_versions, 1) + 1;
             e->seen_born = e->born, e->seen_alive = e->alive;
         }
-        oak_result r;
-        if (e->device) { /* the block and the constants: the device's input */
-            oak_gpu_particle_emitter kc = e->c;
-            kc.time[0] = (float)((double)target * OAK_PARTICLE_STEP - e->block_time);
-            kc.time[1] = (float)e->alive;
-            uint32_t counts[OAK_PARTICLE_FRAMES] = {e->alive};
-            if (e->frames > 1) frame_counts(e, kc.time[0], counts);
-            r = OAK_OK;
-            for (uint32_t k = 0; !r && k < e->frames; k++) {
-                /* target.w: the frame this stream holds (the backend finds
-                   the flipbook's other frames by the shared block) */
-                kc.target[3] = k;
-                /* a BLEND one (additive or "over") sorts among the BLEND
-                   surfaces by the emitter's position, known without its
-                   records (docs/WORLD.md "Blending"); an "over" one's own
-                   order is far to near along the update's view */
-                float *up = e->stream[k]->unit_point, *fw = e->stream[k]->sort_fwd;
-                for (int c = 0; c < 3; c++) up[c] = e->d.position[c];
-                up[3] = 1;
-                for (int c = 0; c < 3; c++) fw[c] = e->fwd[c] = j.fwd[c];
-                fw[3] = e->sort && j.have_eye ? 1.0f : 0.0f;
-                r = oak_stream_set_count(e->stream[k], counts[k]);
-                if (!r)
-                    _oak_stream_set_particles(e->stream[k], &kc, e->parts, e->block_version,
-                                              fill_host, s);
-            }
-        } else {
-            r = write_streams(e, &j);
+        /* the block and the constants: the device's input */
+        oak_gpu_particle_emitter kc = e->c;
+        kc.time[0] = e->since = (float)((double)target * OAK_PARTICLE_STEP - e->block_time);
+        kc.time[1] = (float)e->alive;
+        uint32_t counts[OAK_PARTICLE_FRAMES] = {e->alive};
+        /* an "over" book's frames each count them all (the device finds
+           their frames; fill_host the host's): no per-particle work here */
+        for (uint32_t k = 1; e->sort && k < e->frames; k++) counts[k] = e->alive;
+        if (e->frames > 1 && !e->sort) frame_counts(e, kc.time[0], counts);
+        oak_result r = OAK_OK;
+        for (uint32_t k = 0; !r && k < e->frames; k++) {
+            /* target.w: the frame this stream holds (the backend finds
+               the flipbook's other frames by the shared block) */
+            kc.target[3] = k;
+            /* a BLEND one (additive or "over") sorts among the BLEND
+               surfaces by the emitter's position, known without its
+               records (docs/WORLD.md "Blending"); an "over" one's own
+               order is far to near along the update's view */
+            float *up = e->stream[k]->unit_point, *fw = e->stream[k]->sort_fwd;
+            for (int c = 0; c < 3; c++) up[c] = e->d.position[c];
+            up[3] = 1;
+            for (int c = 0; c < 3; c++) fw[c] = e->fwd[c] = j.fwd[c];
+            /* an "over" book sorts without an eye too: by frame, then
+               particle order (every depth 0), as fill_host groups them */
+            fw[3] = e->sort && (j.have_eye || e->frames > 1) ? 1.0f : 0.0f;
+            r = oak_stream_set_count(e->stream[k], counts[k]);
+            if (!r)
+                _oak_stream_set_particles(e->stream[k], &kc, e->parts, e->block_version, fill_host,
+                                          s);
         }
         if (r) return r;
     }
@@ -706,7 +703,7 @@ oak_result _oak_particles_kernel_input(oak_particles *s, uint32_t index,
                                        uint64_t *version) {
     emitter *e = emitter_of(s, index, "_oak_particles_kernel_input");
     if (!e) return OAK_ERROR_INVALID_ARGUMENT;
-    if (e->device) _oak_stream_host_records(e->stream[0]); /* the C evaluation */
+    _oak_stream_host_records(e->stream[0]); /* the C evaluation */
     *c = e->c;
     c->time[0] = (float)((double)s->steps * OAK_PARTICLE_STEP - e->block_time);
     c->time[1] = (float)e->alive;

@@ -60,7 +60,7 @@ oak_result _oak_gl_particles_run(const oak_gpu_particle_emitter *c, const oak_gp
 /* The sort's head (shaders/particles_sort.comp.glsl SortBlock). */
 typedef struct sort_head {
     float eye[4], fwd[4];
-    uint32_t step[4], size[4];
+    uint32_t step[4], size[4], book[4], places[OAK_PARTICLE_FRAMES]; /* no book here */
 } sort_head;
 
 oak_result _oak_gl_particles_sort(const float eye[3], const float fwd[3],

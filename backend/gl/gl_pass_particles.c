@@ -62,12 +62,12 @@ static oak_result run_sorts(_oak_gl_frame *f, const oak_render_view *v, uint32_t
     uint8_t heads[OAK_GPU_SORT_HEAD * (OAK_GPU_SORT_MAX_STAGES + 1)];
     oak_result r = OAK_OK;
     for (uint32_t s = 0; s < ns; s++) {
-        if (sort_at[s] == UINT64_MAX) continue;
+        if (!_oak_gpu_sort_leads(sort_at, s)) continue; /* a book's: once */
         if (!f->prog_particle_sort && (r = _oak_gl_compute(&f->prog_particle_sort, "particles-sort",
                                                            oak_gl_src_particles_sort_comp)))
             return r;
-        uint32_t m = 1, stages = _oak_gpu_sort_heads(&v->streams[s], firsts[s], heads, &m);
-        uint64_t block = _oak_gpu_sort_block_bytes(v->streams[s].count, NULL);
+        uint32_t m = 1, stages = _oak_gpu_sort_heads(v, ns, s, firsts[s], heads, &m);
+        uint64_t block = _oak_gpu_sort_block_bytes(_oak_gpu_sort_entries(&v->streams[s]), NULL);
         if ((r = _oak_gl_buffer_upload(&f->particles, (size_t)sort_at[s], heads,
                                        (size_t)OAK_GPU_SORT_HEAD * (stages + 1))))
             return r;

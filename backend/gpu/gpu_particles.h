@@ -16,6 +16,11 @@
 /* Stream s of the view's first ns holds a block no stream before it holds
    (each block runs once). */
 bool _oak_gpu_particle_block_leads(const oak_render_view *v, uint32_t ns, uint32_t s);
+/* The frames of the "over" flipbook whose frame stream rs is, sorted on
+   the device (oak_render_stream.device_sort; each frame stream counts
+   every particle, each frame's place holds particle i at i where it is in
+   that frame, an empty record, scale -1, elsewhere); 1 for any other. */
+uint32_t _oak_gpu_book_frames(const oak_render_stream *rs);
 /* The particles in stream rs's block (its constants' time.y: every frame
    stream of a flipbook counts only its own records). */
 uint32_t _oak_gpu_particle_count(const oak_render_stream *rs);
@@ -49,19 +54,29 @@ uint32_t _oak_gpu_blend_jobs(const oak_render_view *v, uint32_t slots_from, uint
 #define OAK_GPU_SORT_HEAD 256u
 /* the stages for OAK_PARTICLE_MAX (2^20) records: 20 x 21 / 2 */
 #define OAK_GPU_SORT_MAX_STAGES 210u
+/* The entries stream rs's sort block orders: its count, times the frames
+   of an "over" book (_oak_gpu_book_frames: one entry per frame place; at
+   most OAK_PARTICLE_MAX, world/particles.c's limit on such a book). */
+uint32_t _oak_gpu_sort_entries(const oak_render_stream *rs);
+/* Stream s's sort block (sort_at[s]) is sorted at s: not another frame's
+   of the same book before it (a book's frames share one block). */
+bool _oak_gpu_sort_leads(const uint64_t *sort_at, uint32_t s);
 /* The stages of the network for n records (*m: n rounded up to a power of two). */
 uint32_t _oak_gpu_sort_stages(uint32_t n, uint32_t *m);
 /* The bytes of the sort block of n records, a multiple of OAK_GPU_SORT_HEAD;
  *pairs: where its pairs start in it. */
 uint64_t _oak_gpu_sort_block_bytes(uint32_t n, uint64_t *pairs);
-/* The heads of stream rs's sort block into out (its first
+/* The heads of stream s's sort block into out (its first
    stages + 1 heads' bytes, zeros between): its records from record
-   `first` of the instance buffer, the eye and direction the update sorted
-   along. The stages; *m the network's size (_oak_gpu_sort_stages'). */
-uint32_t _oak_gpu_sort_heads(const oak_render_stream *rs, uint64_t first, uint8_t *out,
-                             uint32_t *m);
+   `first` of the instance buffer (an "over" book's from each frame's
+   place among the view's first ns streams), the eye and direction the
+   update sorted along. The stages; *m the network's size
+   (_oak_gpu_sort_stages'). */
+uint32_t _oak_gpu_sort_heads(const oak_render_view *v, uint32_t ns, uint32_t s, uint64_t first,
+                             uint8_t *out, uint32_t *m);
 /* The sort blocks laid out from byte `at` on: sort_at[s] for each of the
-   ns streams sorted on the device (UINT64_MAX for the rest), firsts[s] its
+   ns streams sorted on the device (UINT64_MAX for the rest; an "over"
+   book's frames all its first frame's block), firsts[s] its
    first record in the instance buffer. Returns the byte past the last
    block; *most the largest block (at least *most as given). */
 uint64_t _oak_gpu_sort_plan(const oak_render_view *v, uint32_t ns, uint64_t at, uint64_t *sort_at,

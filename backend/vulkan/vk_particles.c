@@ -160,7 +160,7 @@ static oak_result run(_oak_vk *vk, run_objects *o, const oak_gpu_particle_emitte
 /* The sort's head (shaders/particles_sort.comp.glsl SortBlock). */
 typedef struct sort_head {
     float eye[4], fwd[4];
-    uint32_t step[4], size[4];
+    uint32_t step[4], size[4], book[4], places[OAK_PARTICLE_FRAMES]; /* no book here */
 } sort_head;
 
 static oak_result sort(_oak_vk *vk, run_objects *o, const float eye[3], const float fwd[3],

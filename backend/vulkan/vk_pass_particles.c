@@ -94,7 +94,7 @@ static oak_result run_sorts(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view
     _oak_vk_kernel *k = &vk->particle_kernels->sort;
     VkDescriptorSet set = VK_NULL_HANDLE;
     for (uint32_t s = 0; s < ns; s++) {
-        if (sort_at[s] == UINT64_MAX) continue;
+        if (!_oak_gpu_sort_leads(sort_at, s)) continue; /* a book's: once */
         if (!set) {
             oak_result r = _oak_vk_kernel_make(vk, k, k_particles_sort_comp,
                                                sizeof k_particles_sort_comp, OAK_B_PARTICLE_IN,
@@ -102,9 +102,8 @@ static oak_result run_sorts(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view
             if (r) return r;
             set = _oak_vk_kernel_begin(vk, k, f, f->particles.buffer, range, VK_NULL_HANDLE);
         }
-        uint32_t m = 1,
-                 stages = _oak_gpu_sort_heads(&v->streams[s], firsts[s],
-                                              (uint8_t *)f->particles.mapped + sort_at[s], &m);
+        uint32_t m = 1, stages = _oak_gpu_sort_heads(
+                            v, ns, s, firsts[s], (uint8_t *)f->particles.mapped + sort_at[s], &m);
         for (uint32_t t = 0; t <= stages; t++) {
             /* the records (t 0) or the last stage's pairs, read here */
             _oak_vk_barrier(

@@ -174,7 +174,9 @@ typedef struct oak_render_stream {
     /* a device_blend stream drawn far to near ("over"): the particles pass
        sorts its records by view depth as the update's host sort does
        (oak_stream.sort_fwd) and the draw kernel writes slot i from the
-       i-th farthest */
+       i-th farthest; an "over" flipbook's frame streams each count every
+       particle, sorted once by (frame, depth) and each frame's slots past
+       its own collapsed (docs/WORLD.md "Particles") */
     bool device_sort;
 } oak_render_stream;
 

@@ -517,7 +517,10 @@ oak_result oak_particles_set_position(oak_particles *particles, uint32_t emitter
 oak_result oak_particles_burst(oak_particles *particles, uint32_t emitter, uint32_t count);
 /* The emitter's stream (its flipbook's frame 0's; NULL past the end). */
 oak_stream *oak_particles_stream(const oak_particles *particles, uint32_t emitter);
-/* The stream of its flipbook's frame (NULL past the end). */
+/* The stream of its flipbook's frame (NULL past the end). An "over"
+   (alpha BLEND) flipbook's frame streams each count every alive particle:
+   the frame's own records first (far to near), then records of no scale,
+   which nothing draws (docs/WORLD.md "Particles"). */
 oak_stream *oak_particles_frame_stream(const oak_particles *particles, uint32_t emitter,
                                        uint32_t frame);
 typedef struct oak_particle_stats {
