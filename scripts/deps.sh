@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages oak's build and tests need, when missing.
 # Non-interactive; says what it installs; fails clearly when not root.
+# With argument "test" (make test, make sanitize) it then puts Mesa 25's
+# lavapipe beside the system's Mesa (scripts/lavapipe25.sh, about 20 s and
+# 64 MiB the first time) for the tests of tests/lavapipe25.cmake; should that
+# fail it says so and goes on: those tests then fail, saying why.
 set -euo pipefail
 
 pkgs=(
@@ -18,21 +22,20 @@ for p in "${pkgs[@]}"; do
   [[ "$status" == "install ok installed" ]] || missing+=("$p")
 done
 
-# Mesa 25's lavapipe (scripts/lavapipe25.sh) is not fetched here while no
-# test is listed in tests/CMakeLists.txt's OAK_LAVAPIPE25_TESTS: a test
-# listed there needs this script to run it (and the list's reason).
-if [[ ${#missing[@]} -eq 0 ]]; then
-  exit 0
+if [[ ${#missing[@]} -gt 0 ]]; then
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "deps: missing packages: ${missing[*]}" >&2
+    echo "deps: run as root (or: sudo apt-get install -y ${missing[*]})" >&2
+    exit 1
+  fi
+  echo "deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  echo "deps: done"
 fi
 
-if [[ $(id -u) -ne 0 ]]; then
-  echo "deps: missing packages: ${missing[*]}" >&2
-  echo "deps: run as root (or: sudo apt-get install -y ${missing[*]})" >&2
-  exit 1
+if [[ "${1:-}" == test ]]; then
+  bash "$(dirname "$0")/lavapipe25.sh" ||
+    echo "deps: no Mesa 25 lavapipe: the NAME_lavapipe25 tests will fail" >&2
 fi
-
-echo "deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-echo "deps: done"
