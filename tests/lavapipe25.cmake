@@ -10,5 +10,6 @@
 # cache, as on a fresh CI machine, its pipelines took over 900 s to compile
 # at a load of 18, which CI's hour cannot carry; the bindless path is still
 # drawn here by test_material_lobes and test_material_fx (the device's
-# default), and test_bindless passed 3 of 3 on the H200 (round 38).
+# default), and on the H200 (round 38: byte-equal pictures with and
+# without it, docs/PERFORMANCE.md).
 set(OAK_LAVAPIPE25_TESTS test_mesh_shader test_material_lobes test_material_fx)
