@@ -84,12 +84,18 @@ void _oak_fog_fill(oak_gpu_fog *g, const oak_render_view *v) {
         g->vol_size[i][3] = vol->density;
     }
     /* the history (frontend.c build_fog): frame n after a reset samples
-       its slice at Halton base 2's 1 + n % phases (n = 0: the middle, so a
-       reset is the history-less frame), weighted 1 / (n + 1) (a running
-       mean) down to OAK_FOG_HISTORY_MIN (then an exponential one) */
-    uint32_t held = v->fog_frames;
-    g->history[0] = _oak_halton(1 + held % OAK_FOG_JITTER_PHASES, 2);
-    g->history[1] = held ? fmaxf(1.0f / (float)(held + 1), (float)OAK_FOG_HISTORY_MIN) : 1.0f;
+       its froxel at Halton (2, 3, 5)'s 1 + n % phases, depth, x and y
+       (x and y shifted so index 1 is the middle too: n = 0 is the centre,
+       a reset the history-less frame); each froxel's weight is its own
+       (1 / (held + 1), render/fog.c _oak_fog_blend) */
+    uint32_t held = v->fog_frames, idx = 1 + held % OAK_FOG_JITTER_PHASES;
+    g->history[0] = _oak_halton(idx, 2);
+    g->history[1] = (float)OAK_FOG_REJECT;
+    for (int k = 0; k < 2; k++) {
+        uint32_t base = k ? 5u : 3u;
+        float o = 0.5f + (_oak_halton(idx, base) - _oak_halton(1, base));
+        g->history[2 + k] = o < 0.0f ? o + 1.0f : o >= 1.0f ? o - 1.0f : o;
+    }
     memcpy(g->prev_depth, v->fog_prev_depth, sizeof g->prev_depth);
     uint32_t count = g->grid[0] * g->grid[1] * g->grid[2];
     bool b = v->fog_grid == OAK_FOG_GRID_B;
@@ -99,7 +105,7 @@ void _oak_fog_fill(oak_gpu_fog *g, const oak_render_view *v) {
 }
 
 bool _oak_fog_history_at(const oak_gpu_fog *f, const float *buf, const oak_render_view *v,
-                         const float P[3], float out[4]) {
+                         const float P[3], float out[4], float *held) {
     float p[4] = {P[0], P[1], P[2], 1.0f}, c[4];
     mul4(v->prev_view_proj, p, c);
     float z = f->prev_depth[0] * P[0] + f->prev_depth[1] * P[1] + f->prev_depth[2] * P[2] +
@@ -131,7 +137,89 @@ bool _oak_fog_history_at(const oak_gpu_fog *f, const float *buf, const oak_rende
         float s11 = lerpf(r11[x0 * 4 + k], r11[x1 * 4 + k], wx);
         out[k] = lerpf(lerpf(s00, s01, wy), lerpf(s10, s11, wy), wz);
     }
+    /* the frames held at the nearest of last frame's centres */
+    uint32_t hx = (uint32_t)floorf(fx + 0.5f), hy = (uint32_t)floorf(fy + 0.5f),
+             hz = (uint32_t)floorf(fz + 0.5f);
+    *held = buf[_oak_fog_held_texel(f, f->grids[1]) * 4 + (hz * nxy + hy * nx0 + hx)];
     return true;
+}
+
+void _oak_fog_bounds(const oak_render_view *v, const oak_gpu_fog *f, uint32_t i, uint32_t j,
+                     uint32_t k, float sigma, float *lo, float *hi) {
+    float z[2] = {_oak_fog_boundary_depth(f, (float)k), _oak_fog_boundary_depth(f, (float)(k + 1))};
+    float P[8][3], bmin[3] = {INFINITY, INFINITY, INFINITY},
+                   bmax[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int c = 0; c < 4; c++) {
+        float origin[3], dir[3], od, rate;
+        _oak_fog_ray(v, f, (float)(i + (uint32_t)(c & 1)), (float)(j + (uint32_t)(c >> 1)), origin,
+                     dir, &od, &rate);
+        for (int e = 0; e < 2; e++) {
+            float *q = P[c * 2 + e];
+            _oak_fog_point(origin, dir, od, rate, z[e], q);
+            for (int a = 0; a < 3; a++)
+                bmin[a] = fminf(bmin[a], q[a]), bmax[a] = fmaxf(bmax[a], q[a]);
+        }
+    }
+    /* the height fog is monotonic in y: its least and most at corners */
+    float mn = 0.0f, mx = 0.0f;
+    if (f->height[0] > 0.0f) {
+        float e0 = fminf(-f->height[2] * (bmin[1] - f->height[1]), (float)OAK_FOG_MAX_FALLOFF);
+        float e1 = fminf(-f->height[2] * (bmax[1] - f->height[1]), (float)OAK_FOG_MAX_FALLOFF);
+        float h0 = f->height[0] * expf(e0), h1 = f->height[0] * expf(e1);
+        mn = fminf(h0, h1), mx = fmaxf(h0, h1);
+    }
+    /* a volume (convex) holding all 8 corners fills the cell; one whose
+       bounds meet the cell's may fill any part of it */
+    for (int vi = 0; vi < OAK_FOG_VOLUMES; vi++) {
+        float shape = f->vol_center[vi][3];
+        if (shape == 0.0f) continue;
+        bool meets = true;
+        for (int a = 0; a < 3; a++)
+            meets = meets && bmax[a] >= f->vol_center[vi][a] - f->vol_size[vi][a] &&
+                    bmin[a] <= f->vol_center[vi][a] + f->vol_size[vi][a];
+        if (!meets) continue;
+        bool all = true;
+        for (int c = 0; c < 8; c++) {
+            float q[3];
+            for (int a = 0; a < 3; a++)
+                q[a] = (P[c][a] - f->vol_center[vi][a]) / f->vol_size[vi][a];
+            bool inside = shape == 1.0f
+                              ? fmaxf(fmaxf(fabsf(q[0]), fabsf(q[1])), fabsf(q[2])) <= 1.0f
+                              : q[0] * q[0] + q[1] * q[1] + q[2] * q[2] <= 1.0f;
+            all = all && inside;
+        }
+        float d = f->vol_size[vi][3];
+        mx += d;
+        if (all) mn += d;
+    }
+    *lo = fminf(mn, sigma), *hi = fmaxf(mx, sigma);
+}
+
+float _oak_fog_blend(const oak_gpu_fog *f, const float cur[4], float hist[4], bool held_ok,
+                     float held, float lo, float hi, float out[4]) {
+    if (held_ok) {
+        /* the history's extinction clamped to what the medium now holds in
+           the froxel's cell; its light scaled with it (the same albedo);
+           rejected when the clamp moved it by more than the factor */
+        float s = hist[3], t = clampf(s, lo, hi), r = f->history[1];
+        if (t <= s * r && s <= t * r) {
+            if (t != s) {
+                float q = t / s;
+                for (int c = 0; c < 3; c++) hist[c] *= q;
+                hist[3] = t;
+            }
+        } else {
+            held_ok = false;
+        }
+    }
+    if (!held_ok) {
+        memcpy(out, cur, 16);
+        return 0.0f;
+    }
+    float n = fminf(held + 1.0f, (float)(1.0 / OAK_FOG_HISTORY_MIN));
+    float w = fmaxf(1.0f / (n + 1.0f), (float)OAK_FOG_HISTORY_MIN);
+    for (int c = 0; c < 4; c++) out[c] = hist[c] + (cur[c] - hist[c]) * w;
+    return n;
 }
 
 float _oak_fog_boundary_depth(const oak_gpu_fog *f, float b) {
@@ -177,8 +265,13 @@ static float view_depth(const oak_render_view *v, const float P[3]) {
 
 void _oak_fog_column_ray(const oak_render_view *v, const oak_gpu_fog *f, uint32_t i, uint32_t j,
                          float origin[3], float dir[3], float *origin_depth, float *rate) {
-    float nx = ((float)i + 0.5f) / (float)f->grid[0] * 2.0f - 1.0f;
-    float ny = 1.0f - ((float)j + 0.5f) / (float)f->grid[1] * 2.0f;
+    _oak_fog_ray(v, f, (float)i + 0.5f, (float)j + 0.5f, origin, dir, origin_depth, rate);
+}
+
+void _oak_fog_ray(const oak_render_view *v, const oak_gpu_fog *f, float cx, float cy,
+                  float origin[3], float dir[3], float *origin_depth, float *rate) {
+    float nx = cx / (float)f->grid[0] * 2.0f - 1.0f;
+    float ny = 1.0f - cy / (float)f->grid[1] * 2.0f;
     float pa[4] = {nx, ny, 0.5f, 1.0f}, pb[4] = {nx, ny, 1.0f, 1.0f}, a[4], b[4];
     mul4(v->inv_view_proj, pa, a);
     mul4(v->inv_view_proj, pb, b);

@@ -574,20 +574,18 @@ static void hiz_view(oak_frontend *fe, const oak_frame_input *in, uint32_t width
 
 /* Volumetric fog's history (docs/SHADING.md "Volumetric fog"): kept
    while the fog runs frame after frame in the renderer's own view, at the
-   same size and medium (the preset's grid, the slices, the height fog, the
-   volumes, the albedo and the phase's g: each changes what a froxel
-   holds), and the eye neither jumped nor turned as a camera cut does (the
-   Hi-Z's bounds above). The key light and the sky may change under it:
-   the history follows them at its weight. A reset injects alone into grid
-   A; after it the inject alternates between A and B. */
+   same size, grid (the preset's froxels, the slices), albedo and phase's
+   g, and the eye neither jumped nor turned as a camera cut does (the
+   Hi-Z's bounds above). The medium's density (height fog, volumes) may
+   change under it: each froxel clamps its history to the extinction its
+   cell now holds, or drops it (render/fog.c _oak_fog_blend). The key
+   light and the sky may change too: the history follows them at its
+   weight. A reset injects alone into grid A; after it the inject
+   alternates between A and B. */
 static bool fog_medium_same(const oak_gpu_fog *a, const oak_gpu_fog *b) {
     return !memcmp(a->grid, b->grid, sizeof a->grid) &&
-           !memcmp(a->slices, b->slices, sizeof a->slices) &&
-           !memcmp(a->height, b->height, sizeof a->height) &&
-           !memcmp(a->albedo, b->albedo, sizeof a->albedo) &&
-           !memcmp(a->vol_center, b->vol_center, sizeof a->vol_center) &&
-           !memcmp(a->vol_size, b->vol_size, sizeof a->vol_size) &&
-           !memcmp(a->vol_albedo, b->vol_albedo, sizeof a->vol_albedo);
+           !memcmp(a->slices, b->slices, sizeof a->slices) && a->height[3] == b->height[3] &&
+           !memcmp(a->albedo, b->albedo, sizeof a->albedo);
 }
 
 static void build_fog(oak_frontend *fe, uint32_t width, uint32_t height) {

@@ -24,17 +24,22 @@ float boundary_depth(float b) {
     return view.fog.slices.y * (exp(b / view.fog.slices.z) - 1.0);
 }
 
-// column (i, j)'s ray from the near plane; od its origin's view depth,
-// rate the view depth gained per metre along it
-void column_ray(uint i, uint j, out vec3 origin, out vec3 dir, out float od, out float rate) {
-    vec2 ndc = vec2((float(i) + 0.5) / float(view.fog.grid.x) * 2.0 - 1.0,
-                    1.0 - (float(j) + 0.5) / float(view.fog.grid.y) * 2.0);
+// the ray through froxel coordinates c (column i spans i .. i + 1) from the
+// near plane; od its origin's view depth, rate the view depth gained per
+// metre along it
+void fog_ray(vec2 c, out vec3 origin, out vec3 dir, out float od, out float rate) {
+    vec2 ndc = vec2(c.x / float(view.fog.grid.x) * 2.0 - 1.0, 1.0 - c.y / float(view.fog.grid.y) * 2.0);
     vec4 a = view.inv_view_proj * vec4(ndc, 0.5, 1.0);
     vec4 b = view.inv_view_proj * vec4(ndc, 1.0, 1.0);
     origin = b.xyz / b.w;
     dir = normalize(a.xyz / a.w - origin);
     od = dot(view.view_depth, vec4(origin, 1.0));
     rate = dot(view.view_depth.xyz, dir);
+}
+
+// column (i, j)'s ray, through its centre
+void column_ray(uint i, uint j, out vec3 origin, out vec3 dir, out float od, out float rate) {
+    fog_ray(vec2(float(i) + 0.5, float(j) + 0.5), origin, dir, od, rate);
 }
 
 float extinction(vec3 P, out vec3 scat) {
@@ -64,9 +69,9 @@ float phase(float cosv, float g) {
     return (1.0 - g * g) / (4.0 * OAK_PI_F * x * sqrt(x));
 }
 
-// the light scattered toward the eye and the extinction at P on column
-// (i, j)'s ray along dir
-vec4 inject_at(uint i, uint j, vec3 P, vec3 dir) {
+// the light scattered toward the eye and the extinction at P on the ray
+// along dir through froxel coordinates c
+vec4 inject_at(vec2 c, vec3 P, vec3 dir) {
     uvec3 g = view.fog.grid.xyz;
     vec3 scat;
     float sigma = extinction(P, scat);
@@ -83,10 +88,8 @@ vec4 inject_at(uint i, uint j, vec3 P, vec3 dir) {
         if (view.fog.light.w != 0.0) vis *= oak_shadow(P, L, L);
         Li += view.fog.light.rgb * (vis * phase(dot(dir, L), gg));
     }
-    // the lamps listed in the cell of the pixel under the froxel's centre
-    uvec2 px = min(uvec2(vec2((float(i) + 0.5) / float(g.x), (float(j) + 0.5) / float(g.y)) *
-                         vec2(view.size.xy)),
-                   view.size.xy - 1u);
+    // the lamps listed in the cell of the pixel under the sample
+    uvec2 px = min(uvec2(vec2(c.x / float(g.x), c.y / float(g.y)) * vec2(view.size.xy)), view.size.xy - 1u);
     uint cell = oak_grid_cell(ivec2(px), P);
     uint n = grid_words[cell], list = uint(OAK_LIGHT_GRID_CELLS) + cell * uint(OAK_LIGHT_CELL_MAX);
     for (uint li = 0u; li < n; li++) {
@@ -100,10 +103,19 @@ vec4 inject_at(uint i, uint j, vec3 P, vec3 dir) {
     return vec4(scat * Li, sigma);
 }
 
-// last frame's inject at world P (render/fog.c _oak_fog_history_at):
-// false when P lay outside last frame's volume
-bool history_at(vec3 P, out vec4 s) {
+// the first texel of the frames held that go with the inject grid at texel
+// grid (render/fog.h _oak_fog_held_texel)
+uint held_texel(uint grid) {
+    uint n = oak_fog_count();
+    return 3u * n + (grid == 0u ? 0u : (n + 3u) / 4u);
+}
+
+// last frame's inject at world P and the frames held at the nearest of its
+// centres (render/fog.c _oak_fog_history_at): false when P lay outside
+// last frame's volume
+bool history_at(vec3 P, out vec4 s, out float held) {
     s = vec4(0.0);
+    held = 0.0;
     vec4 c = view.prev_view_proj * vec4(P, 1.0);
     float z = dot(view.fog.prev_depth, vec4(P, 1.0));
     if (!(c.w > 0.0) || !(z >= 0.0)) return false;
@@ -129,7 +141,53 @@ bool history_at(vec3 P, out vec4 s) {
     vec4 s11 = fog[r11 + a.x] + (fog[r11 + b.x] - fog[r11 + a.x]) * w.x;
     vec4 s0 = s00 + (s01 - s00) * w.y, s1 = s10 + (s11 - s10) * w.y;
     s = s0 + (s1 - s0) * w.z;
+    uvec3 h = uvec3(floor(f + 0.5));
+    uint at = (h.z * g.y + h.y) * g.x + h.x;
+    held = fog[held_texel(g0) + at / 4u][at % 4u];
     return true;
+}
+
+// the extinction this frame's medium may have in froxel (i, j, k)'s cell
+// (render/fog.c _oak_fog_bounds): the height fog's at the corners' lowest
+// and highest y, each volume's density in the most when its bounds meet
+// the cell's, in the least too when it holds all 8 corners; sigma (the
+// sample's) within
+vec2 cell_bounds(uint i, uint j, uint k, float sigma) {
+    float z0 = boundary_depth(float(k)), z1 = boundary_depth(float(k + 1u));
+    vec3 P[8];
+    vec3 bmin = vec3(1e30), bmax = vec3(-1e30);
+    OAK_DONT_UNROLL for (uint c = 0u; c < 4u; c++) {
+        vec3 origin, dir;
+        float od, rate;
+        fog_ray(vec2(float(i + (c & 1u)), float(j + (c >> 1u))), origin, dir, od, rate);
+        P[c * 2u] = origin + dir * ((z0 - od) / rate);
+        P[c * 2u + 1u] = origin + dir * ((z1 - od) / rate);
+        bmin = min(bmin, min(P[c * 2u], P[c * 2u + 1u]));
+        bmax = max(bmax, max(P[c * 2u], P[c * 2u + 1u]));
+    }
+    vec4 h = view.fog.height;
+    float mn = 0.0, mx = 0.0;
+    if (h.x > 0.0) {
+        float h0 = h.x * exp(min(-h.z * (bmin.y - h.y), float(OAK_FOG_MAX_FALLOFF)));
+        float h1 = h.x * exp(min(-h.z * (bmax.y - h.y), float(OAK_FOG_MAX_FALLOFF)));
+        mn = min(h0, h1);
+        mx = max(h0, h1);
+    }
+    OAK_DONT_UNROLL for (int v = 0; v < OAK_FOG_VOLUMES; v++) {
+        float shape = view.fog.vol_center[v].w;
+        if (shape == 0.0) continue;
+        vec3 vc = view.fog.vol_center[v].xyz, vs = view.fog.vol_size[v].xyz;
+        if (any(lessThan(bmax, vc - vs)) || any(greaterThan(bmin, vc + vs))) continue;
+        bool all = true;
+        OAK_DONT_UNROLL for (uint c = 0u; c < 8u; c++) {
+            vec3 q = (P[c] - vc) / vs;
+            all = all && (shape == 1.0 ? max(max(abs(q.x), abs(q.y)), abs(q.z)) <= 1.0 : dot(q, q) <= 1.0);
+        }
+        float d = view.fog.vol_size[v].w;
+        mx += d;
+        if (all) mn += d;
+    }
+    return vec2(min(mn, sigma), max(mx, sigma));
 }
 
 void inject(uvec2 p) {
@@ -138,18 +196,42 @@ void inject(uvec2 p) {
     uint i = p.x, j = p.y % g.y, k = p.y / g.y;
     vec3 origin, dir;
     float od, rate;
-    column_ray(i, j, origin, dir, od, rate);
-    // this frame's sample at its offset in the slice; history at the centre
+    // this frame's sample at its offset in the froxel; history at the centre
+    vec2 c = vec2(float(i) + view.fog.history.z, float(j) + view.fog.history.w);
+    fog_ray(c, origin, dir, od, rate);
     vec3 P = origin + dir * ((boundary_depth(float(k) + view.fog.history.x) - od) / rate);
-    vec4 cur = inject_at(i, j, P, dir);
+    vec4 cur = inject_at(c, P, dir);
     vec4 hist;
+    float before = 0.0;
     bool held = false;
+    vec2 b = vec2(0.0);
     if (view.fog.grids.z != 0u) {
+        column_ray(i, j, origin, dir, od, rate);
         vec3 Pc = origin + dir * ((boundary_depth(float(k) + 0.5) - od) / rate);
-        held = history_at(Pc, hist);
+        held = history_at(Pc, hist, before);
+        if (held) b = cell_bounds(i, j, k, cur.a);
     }
-    float w = view.fog.history.y;
-    fog[view.fog.grids.x + (k * g.y + j) * g.x + i] = held ? hist + (cur - hist) * w : cur;
+    // render/fog.c _oak_fog_blend: the history's extinction clamped to the
+    // cell's, its light scaled alike, dropped when moved past the factor
+    if (held) {
+        float s = hist.a, t = clamp(s, b.x, b.y), r = view.fog.history.y;
+        if (t <= s * r && s <= t * r) {
+            if (t != s) hist = vec4(hist.rgb * (t / s), t);
+        } else {
+            held = false;
+        }
+    }
+    uint at = (k * g.y + j) * g.x + i;
+    float n = 0.0;
+    if (held) {
+        n = min(before + 1.0, float(1.0 / OAK_FOG_HISTORY_MIN));
+        float w = max(1.0 / (n + 1.0), float(OAK_FOG_HISTORY_MIN));
+        fog[view.fog.grids.x + at] = hist + (cur - hist) * w;
+    } else {
+        fog[view.fog.grids.x + at] = cur;
+    }
+    // the frames held go with the inject grid (none for a view in place)
+    if (view.fog.grids.x != oak_fog_count()) fog[held_texel(view.fog.grids.x) + at / 4u][at % 4u] = n;
 }
 
 void integrate(uvec2 p) {

@@ -220,6 +220,7 @@ TEST(occluderLeavesAShaft) {
     static scene s;
     static uint8_t px[W * H * 4];
     shaft_scene(&s);
+    fog_reset(&s);
     draw(&s, px);
     /* the box's face lies 18 m ahead: x = 0 at the middle, +-15 m at
        +-(15 / 18) / tan(half fov across) of the half width */
@@ -333,6 +334,9 @@ static void read_hdr(float *hdr) {
    slice 24 whole (0.72 m): the error a history of offsets removes. */
 #define SLAB_SIGMA 0.1
 static double g_slab_near = 10.2, g_slab_far = 20.0, g_slab_wall = 30.0;
+/* what slab_error also counts: uniform height fog's density (per metre,
+   from the eye to the wall) and the camera's yaw (radians, + turns left) */
+static double g_haze = 0, g_yaw = 0;
 static void slab_scene(scene *s) {
     scene_init(s, 0, 0);
     add_box(s, oak_test_emitter(0.9f), 0, 0, (float)(-g_slab_wall - 0.5), 200, 200, 1);
@@ -344,17 +348,27 @@ static void slab_scene(scene *s) {
                          .density = (float)SLAB_SIGMA};
 }
 
-/* mean |linear green - 0.9 exp(-sigma L)| over the middle quarter */
-static double slab_error(const float *hdr) {
+/* mean |linear green - 0.9 exp(-sigma L - haze D)| over columns x0 .. x1
+   of the middle half's rows, L the ray's length in the slab, D to the
+   wall (both planes of constant world z, the camera turned by g_yaw) */
+static double slab_error_in(const float *hdr, int x0, int x1) {
     double tanh_y = tan(glm_rad(20)), tanh_x = tanh_y * W / H, sum = 0;
     int n = 0;
     for (int y = H / 4; y < 3 * H / 4; y++)
-        for (int x = W / 4; x < 3 * W / 4; x++) {
+        for (int x = x0; x < x1; x++) {
             double u = ((x + 0.5) / W * 2 - 1) * tanh_x, v = (1 - (y + 0.5) / H * 2) * tanh_y;
-            double L = (fmin(g_slab_far, g_slab_wall) - g_slab_near) * sqrt(1 + u * u + v * v);
-            sum += fabs(hdr[((size_t)y * W + x) * 4 + 1] - 0.9 * exp(-SLAB_SIGMA * L)), n++;
+            double len = sqrt(1 + u * u + v * v), dz = u * sin(g_yaw) + cos(g_yaw);
+            double L = (fmin(g_slab_far, g_slab_wall) - g_slab_near) * len / dz;
+            double D = g_slab_wall * len / dz;
+            sum += fabs(hdr[((size_t)y * W + x) * 4 + 1] - 0.9 * exp(-SLAB_SIGMA * L - g_haze * D));
+            n++;
         }
     return sum / n;
+}
+
+/* ... over the middle quarter */
+static double slab_error(const float *hdr) {
+    return slab_error_in(hdr, W / 4, 3 * W / 4);
 }
 
 /* mean |a - b| of linear green over the middle quarter */
@@ -493,9 +507,11 @@ static double shaft_edge(const uint8_t *px, double mid) {
 }
 
 /* God rays stay where they were: the shaft scene drawn 8 frames by a
-   still camera from a reset; the shadow edge in the fog moves at most a
-   quarter pixel from frame 0's place (a froxel is 2.5 pixels across) and
-   the shaft keeps its contrast (lit at least 4 times the shade). */
+   still camera from a reset; the shadow edge in the fog moves at most 0.4
+   pixel from frame 0's place (a froxel is 2.5 pixels across; the jitter
+   across the column moves it by up to 0.32 measured, 0.15 with the depth
+   jitter alone) and the shaft keeps its contrast (lit at least 4 times
+   the shade). */
 TEST(godRaysStayPut) {
     static scene s;
     static uint8_t px[W * H * 4];
@@ -515,15 +531,17 @@ TEST(godRaysStayPut) {
             "frames; last frame lit %.4f, shaded %.4f\n",
             edge0, most, right, left);
     CHECK(edge0 > 0);
-    CHECK(most <= 0.25);
+    CHECK(most <= 0.4);
     CHECK(right >= 4 * left);
 }
 
 /* A cut resets: the parity scene drawn 4 frames, then the eye jumped 6 m
    (past OAK_HIZ_CUT_METRES): that frame is the same to the byte as a
    history-less one there (after a frame without fog); 2 frames later it
-   is not (the history shows); a change of the fog's density, and a
-   resize, are again the history-less frame. */
+   is not (the history shows); a resize is again the history-less frame.
+   A change of the fog's density (1.5 times) keeps the history (the
+   froxels clamp it): the frame counts on and is not the history-less
+   one. */
 static void parity_scene(scene *s);
 TEST(cutResets) {
     static scene s;
@@ -538,8 +556,10 @@ TEST(cutResets) {
     size_t cut = bytes_differ(a, b, sizeof a);
     for (int n = 0; n < 2; n++) draw(&s, a);
     size_t held = bytes_differ(a, b, sizeof a);
-    s.env.fog.density *= 2;
+    uint32_t frames_before = g_main->frontend.view.fog_frames;
+    s.env.fog.density *= 1.5f;
     draw(&s, a);
+    uint32_t frames_after = g_main->frontend.view.fog_frames;
     fog_reset(&s);
     draw(&s, b);
     size_t changed = bytes_differ(a, b, sizeof a);
@@ -556,12 +576,139 @@ TEST(cutResets) {
     CHECK_OK(oak_renderer_resize(g_main, W, H));
     fprintf(stderr,
             "  cut: %zu bytes differ from the history-less frame; 2 frames on %zu; after a "
-            "density change %zu; after a resize %zu\n",
-            cut, held, changed, resized);
+            "density change %zu (history frames %u then %u); after a resize %zu\n",
+            cut, held, changed, frames_before, frames_after, resized);
     CHECK_EQ_INT((int)cut, 0);
     CHECK(held > 0);
-    CHECK_EQ_INT((int)changed, 0);
+    CHECK(changed > 0);
+    CHECK_EQ_INT((int)frames_after, (int)frames_before + 1);
     CHECK_EQ_INT((int)resized, 0);
+}
+
+/* Weather ramps the density: the slab with uniform height fog under it
+   whose density grows 8% a frame (0.01 to 0.0233 per metre over 12
+   frames) from a reset. The history is kept (the frame count runs on to
+   11) and frame 11 is within a third of frame 0's error against the
+   exact transmittance at that frame's density, as a still medium
+   converges; dropping the history at every change (as before) leaves each
+   frame at frame 0's error. */
+TEST(densityRampTracks) {
+    static scene s;
+    slab_scene(&s);
+    fog_reset(&s);
+    double first = 0, last = 0;
+    for (int n = 0; n < CONVERGE_FRAMES; n++) {
+        static uint8_t px[W * H * 4];
+        s.env.fog.density = 0.01f * powf(1.08f, (float)n);
+        draw(&s, px);
+        read_hdr(g_hdr[0]);
+        g_haze = s.env.fog.density;
+        if (!n) first = slab_error(g_hdr[0]);
+        last = slab_error(g_hdr[0]);
+    }
+    uint32_t frames = g_main->frontend.view.fog_frames;
+    g_haze = 0;
+    fprintf(stderr,
+            "  density ramp: history frames %u at frame %d; error against the exact %.5f at "
+            "frame 0, %.5f at frame %d (%.1fx less)\n",
+            frames, CONVERGE_FRAMES - 1, first, last, CONVERGE_FRAMES - 1,
+            first / fmax(last, 1e-9));
+    CHECK_EQ_INT((int)frames, CONVERGE_FRAMES - 1);
+    CHECK(first > 0.005);
+    CHECK(last < first / 3);
+}
+
+/* A froxel that enters the view starts its own history: the slab drawn
+   20 frames still (each froxel's weight down to 1 / 16), the camera turned
+   5 degrees right in one frame, then 8 frames still. The columns the turn
+   brought in (the right 10 pixels) are then within 1.5 times the error a
+   reset at that pose shows after as many frames (9 samples each) and
+   under half its frame 0's: they took 1, 1/2, 1/3 ..., not 1/16. */
+TEST(enteringFroxelsStartAfresh) {
+    static scene s;
+    static uint8_t px[W * H * 4];
+    slab_scene(&s);
+    fog_reset(&s);
+    for (int n = 0; n < 20; n++) draw(&s, px);
+    glm_rotate_y(s.in.camera_world, glm_rad(-5), s.in.camera_world);
+    for (int n = 0; n < 9; n++) draw(&s, px);
+    read_hdr(g_hdr[0]);
+    g_yaw = glm_rad(-5);
+    double entered = slab_error_in(g_hdr[0], W - 10, W);
+    fog_reset(&s);
+    draw(&s, px);
+    read_hdr(g_hdr[1]);
+    double alone = slab_error_in(g_hdr[1], W - 10, W);
+    for (int n = 0; n < 8; n++) draw(&s, px);
+    read_hdr(g_hdr[1]);
+    double reset = slab_error_in(g_hdr[1], W - 10, W);
+    g_yaw = 0;
+    fprintf(stderr,
+            "  entering froxels: error in the right 10 columns %.5f, 8 frames after the turn; "
+            "from a reset there %.5f at frame 0, %.5f at frame 8\n",
+            entered, alone, reset);
+    CHECK(alone > 0.005);
+    CHECK(entered < 1.5 * reset);
+    CHECK(entered < alone / 2);
+}
+
+/* Jitter across the column: a thin fog slab standing across the view (0.2
+   m wide, 100 m high, 1 m deep at 19.5 to 20.5 m, 0.1 per metre; a froxel
+   column is 0.4 m wide there) in front of an emissive wall (0.9) at 30 m,
+   placed between two columns' centre rays. The light it takes away,
+   summed over the middle half's rows, against the exact sum (each ray's
+   length in the box): sampled at the columns' centres the slab is not
+   seen at all (relative error 1); samples across the column take the
+   part it covers. Frame 15's relative error is under half of frame 0's
+   (0.33 measured against 1; without the jitter across the column every
+   frame samples the centre rays: 1). */
+static double shaft_loss(const float *hdr, double x0, double *exact) {
+    double tanh_y = tan(glm_rad(20)), tanh_x = tanh_y * W / H, got = 0, want = 0;
+    for (int y = H / 4; y < 3 * H / 4; y++)
+        for (int x = 0; x < W; x++) {
+            double u = ((x + 0.5) / W * 2 - 1) * tanh_x, v = (1 - (y + 0.5) / H * 2) * tanh_y;
+            /* the ray's x is u z at depth z: inside |x - x0| <= 0.1 for z in za .. zb */
+            double za = 19.5, zb = 20.5;
+            if (u > 0)
+                za = fmax(za, (x0 - 0.1) / u), zb = fmin(zb, (x0 + 0.1) / u);
+            else
+                za = zb = 0;
+            double L = zb > za ? (zb - za) * sqrt(1 + u * u + v * v) : 0;
+            want += 0.9 * (1 - exp(-SLAB_SIGMA * L));
+            got += 0.9 - hdr[((size_t)y * W + x) * 4 + 1];
+        }
+    *exact = want;
+    return got;
+}
+
+TEST(jitterAcrossTheColumn) {
+    static scene s;
+    static uint8_t px[W * H * 4];
+    const double x0 = 3.23; /* between columns 39's and 40's centre rays */
+    scene_init(&s, 0, 0);
+    add_box(&s, oak_test_emitter(0.9f), 0, 0, -30.5f, 200, 200, 1);
+    s.env.fog.volume_count = 1;
+    s.env.fog.volumes[0] = (oak_fog_volume){.shape = OAK_FOG_SHAPE_BOX,
+                                            .center = {(float)x0, 0, -20},
+                                            .half_size = {0.1f, 100, 0.5f},
+                                            .density = (float)SLAB_SIGMA};
+    fog_reset(&s);
+    double first = 0, last = 0, exact = 0;
+    for (int n = 0; n < 16; n++) {
+        draw(&s, px);
+        read_hdr(g_hdr[0]);
+        double got = shaft_loss(g_hdr[0], x0, &exact);
+        double err = fabs(got / exact - 1);
+        if (!n) first = err;
+        last = err;
+    }
+    fprintf(stderr,
+            "  jitter across the column: the thin slab's light taken, relative error %.4f at "
+            "frame 0, %.4f at frame 15 (exact sum %.2f)\n",
+            first, last, exact);
+    CHECK(exact > 1);
+    CHECK(first > 0.9);
+    CHECK(last < first / 2);
 }
 
 /* The picture the parity and thread checks compare: the shaft scene with
@@ -674,6 +821,9 @@ int main(int argc, char **argv) {
         RUN(heightFogIsDenserLow);
         RUN(stillFogConverges);
         RUN(walkingEyeStaysTrue);
+        RUN(densityRampTracks);
+        RUN(enteringFroxelsStartAfresh);
+        RUN(jitterAcrossTheColumn);
         if (oak_renderer_backend(g_main) && (g_main->backend->caps & OAK_CAP_PROBES))
             RUN(probeBakesLeaveTheHistory);
         RUN(godRaysStayPut);

@@ -44,9 +44,10 @@ static void lamp_at(const oak_render_light *l, const float P[3], float E[3], flo
     }
 }
 
-/* froxel (i, j)'s light and extinction at world P on its ray along dir */
-static void inject_at(const fog_ctx *c, uint32_t i, uint32_t j, const float P[3],
-                      const float dir[3], float o[4]) {
+/* the light and extinction at world P on the ray along dir through froxel
+   coordinates (cx, cy) */
+static void inject_at(const fog_ctx *c, float cx, float cy, const float P[3], const float dir[3],
+                      float o[4]) {
     cpu_backend *b = c->b;
     const oak_gpu_fog *f = &b->fog;
     float g = f->height[3], scat[3];
@@ -64,9 +65,9 @@ static void inject_at(const fog_ctx *c, uint32_t i, uint32_t j, const float P[3]
         for (int q = 0; q < 3; q++) Li[q] += f->light[q] * vis * ph;
     }
     if (b->grid_ready && b->grid_lamps_n) {
-        /* the cell of the pixel under the froxel's centre */
-        uint32_t px = (uint32_t)(((float)i + 0.5f) / (float)f->grid[0] * (float)b->width);
-        uint32_t py = (uint32_t)(((float)j + 0.5f) / (float)f->grid[1] * (float)b->height);
+        /* the cell of the pixel under the sample */
+        uint32_t px = (uint32_t)(cx / (float)f->grid[0] * (float)b->width);
+        uint32_t py = (uint32_t)(cy / (float)f->grid[1] * (float)b->height);
         px = px < b->width ? px : b->width - 1;
         py = py < b->height ? py : b->height - 1;
         uint32_t listed = 0;
@@ -90,24 +91,34 @@ static void inject_rows(void *user, uint32_t begin, uint32_t end, uint32_t worke
     cpu_backend *b = c->b;
     const oak_gpu_fog *f = &b->fog;
     uint32_t nx = f->grid[0], ny = f->grid[1];
+    size_t count = (size_t)nx * ny * f->grid[2];
+    /* the frames held go with the inject grid (none for a view in place) */
+    float *held_out =
+        f->grids[0] != count ? b->fog_buf + (size_t)_oak_fog_held_texel(f, f->grids[0]) * 4 : NULL;
     for (uint32_t row = begin; row < end; row++) {
         uint32_t j = row % ny, k = row / ny;
-        /* this frame's sample at its offset in the slice; history at the centre */
+        /* this frame's sample at its offset in the froxel; history at the centre */
         float z = _oak_fog_boundary_depth(f, (float)k + f->history[0]);
         float zc = _oak_fog_boundary_depth(f, (float)k + 0.5f);
+        float cy = (float)j + f->history[3];
         for (uint32_t i = 0; i < nx; i++) {
             float origin[3], dir[3], od, rate, P[3], cur[4], hist[4] = {0, 0, 0, 0};
-            _oak_fog_column_ray(c->v, f, i, j, origin, dir, &od, &rate);
+            float cx = (float)i + f->history[2];
+            _oak_fog_ray(c->v, f, cx, cy, origin, dir, &od, &rate);
             _oak_fog_point(origin, dir, od, rate, z, P);
-            inject_at(c, i, j, P, dir, cur);
-            float *o = b->fog_buf + (f->grids[0] + ((size_t)k * ny + j) * nx + i) * 4;
+            inject_at(c, cx, cy, P, dir, cur);
+            size_t at = ((size_t)k * ny + j) * nx + i;
+            float *o = b->fog_buf + (f->grids[0] + at) * 4;
             bool held = false;
+            float before = 0.0f, lo = 0.0f, hi = 0.0f;
             if (f->grids[2]) {
+                _oak_fog_column_ray(c->v, f, i, j, origin, dir, &od, &rate);
                 _oak_fog_point(origin, dir, od, rate, zc, P);
-                held = _oak_fog_history_at(f, b->fog_buf, c->v, P, hist);
+                held = _oak_fog_history_at(f, b->fog_buf, c->v, P, hist, &before);
+                if (held) _oak_fog_bounds(c->v, f, i, j, k, cur[3], &lo, &hi);
             }
-            float w = f->history[1];
-            for (int q = 0; q < 4; q++) o[q] = held ? hist[q] + (cur[q] - hist[q]) * w : cur[q];
+            float n = _oak_fog_blend(f, cur, hist, held, before, lo, hi, o);
+            if (held_out) held_out[at] = n;
         }
     }
 }

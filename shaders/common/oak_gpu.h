@@ -241,7 +241,7 @@ OAK_END(oak_gpu_clouds);
  * from the eye to slice k's far boundary, a transmittance to it), then a
  * second inject grid: the main view's inject alternates between the two
  * (one is last frame's history), a view keeping no history injects into
- * the integrated grid and integrates it in place. */
+ * the integrated grid and integrates it in place (then the frames held: fog.h). */
 OAK_STRUCT(oak_gpu_fog) {
     OAK_U4(grid);   /* froxels across, down, slices; 1 when the fog pass runs (0: none) */
     OAK_F4(slices); /* far (view depth, m), n (OAK_FOG_SLICE_NEAR), N / ln(1 + far / n), 0 */
@@ -253,7 +253,7 @@ OAK_STRUCT(oak_gpu_fog) {
     OAK_F4(vol_size[OAK_FOG_VOLUMES]);   /* half size xyz; w extinction per metre */
     OAK_F4(vol_albedo[OAK_FOG_VOLUMES]); /* rgb albedo, 0 */
     OAK_F4(prev_depth); /* last frame's view depth of P = dot(prev_depth, vec4(P, 1)) */
-    OAK_F4(history);    /* the inject's depth in its slice (0 .. 1), this frame's weight (1: alone), 0, 0 */
+    OAK_F4(history);    /* the inject's offset in its froxel: depth (0 .. 1), the rejection factor (fog.h OAK_FOG_REJECT), x, y (0 .. 1) */
     OAK_U4(grids);      /* texel the inject writes from, texel history is read from, 1 when read, 0 */
 }
 OAK_END(oak_gpu_fog);
