@@ -2,8 +2,9 @@
  * the picture without weather to the byte; each kind moves the fog, clouds,
  * key light and sky the stated way and clear gives the scene's own values
  * back exactly; wetness darkens an up-facing rough dielectric by the stated
- * ratio and leaves a wall and a metal alone, and pools puddles; snow whitens
- * what faces up and not walls; the rain's streaks follow the amount inside
+ * ratio and smooths it (a brighter, narrower highlight) and leaves a wall
+ * and a metal alone, and pools puddles; snow whitens what faces up and not
+ * walls; the rain's streaks follow the amount inside
  * their box round the eye; its splashes land on the ground as often as its
  * drops do, and draw; rain rings the puddles and still water stays still;
  * lightning repeats for the same time; wetness rises in rain and dries
@@ -344,6 +345,71 @@ TEST(wetnessDarkensUpFacingPorous) {
     CHECK(fabs(wb / wa - 1) < 0.01); /* the wall lit by the darker floor's bounce? none: 0 */
     oak_destroy_scene(s0);
     oak_destroy_scene(s1);
+}
+
+/* Wetness smooths: a black level floor of roughness 0.9 (only its
+   specular shows; black stays black when wetness darkens it) under a sun
+   of 40 lux placed in the mirror direction of the eye's centre ray, in a
+   dark world. At wetness 0.45 (no puddles below 0.5) its roughness goes
+   to 0.9 + (0.3 - 0.9) 0.45 = 0.63: the GGX peak D(n) = 1 / (pi a^2), a =
+   roughness^2, is (0.81 / 0.397)^2 = 4.2 times the dry one. Asserted: the
+   highlight's peak (linear green) at least 3 times the dry one, and the
+   floor area above half of its own peak at most 0.7 of the dry one's (a
+   narrower lobe); without the smoothing both ratios would be 1. */
+static void highlight(float wetness, uint8_t *px) {
+    oak_scene *sc = NULL;
+    CHECK_OK(oak_make_scene(&sc));
+    if (!sc) return;
+    oak_test_dark_world(oak_scene_environment(sc), oak_scene_post(sc));
+    oak_scene_post(sc)->taa = OAK_TAA_OFF;
+    oak_scene_environment(sc)->wetness = wetness;
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.base_color[0] = md.base_color[1] = md.base_color[2] = 0;
+    md.metallic = 0, md.roughness = 0.9f;
+    oak_material black = {0};
+    CHECK_OK(oak_make_material(&black, &md));
+    place(sc, g_box, black, 0, -0.5f, -20, 80, 1, 80);
+    oak_entity sun = oak_scene_create(sc, "sun");
+    float from[3] = {0, 2, -8}, at[3] = {0, 0, -4};
+    oak_transform t = oak_transform_look_at(from, at);
+    oak_scene_set_transform(sc, sun, &t);
+    oak_light l = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
+    l.intensity = 1;
+    l.cast_shadows = false;
+    oak_scene_set_light(sc, sun, &l);
+    oak_entity cam = oak_scene_create(sc, "camera");
+    float eye[3] = {0, 2, 0};
+    t = oak_transform_look_at(eye, at);
+    oak_scene_set_transform(sc, cam, &t);
+    oak_camera c = {.fov_y = glm_rad(60), .znear = 0.1f, .zfar = 500};
+    oak_scene_set_camera(sc, cam, &c);
+    oak_scene_set_active_camera(sc, cam);
+    draw(sc, px);
+    oak_destroy_scene(sc);
+    oak_destroy_material(black);
+}
+
+static void peak_and_area(const uint8_t *px, double *peak, uint32_t *area) {
+    *peak = 0, *area = 0;
+    for (size_t i = 0; i < (size_t)W * H; i++) *peak = fmax(*peak, oak_test_linear(px[i * 4 + 1]));
+    for (size_t i = 0; i < (size_t)W * H; i++) *area += oak_test_linear(px[i * 4 + 1]) > *peak / 2;
+}
+
+TEST(wetnessSmoothsUpFacingPorous) {
+    static uint8_t dry[W * H * 4], wet[W * H * 4];
+    highlight(0, dry);
+    highlight(0.45f, wet);
+    double pd, pw;
+    uint32_t ad, aw;
+    peak_and_area(dry, &pd, &ad);
+    peak_and_area(wet, &pw, &aw);
+    fprintf(stderr,
+            "  highlight on %s: peak %.4f dry, %.4f at wetness 0.45 (x%.2f); over half its peak "
+            "%u px dry, %u wet (x%.2f)\n",
+            g_backend, pd, pw, pw / pd, ad, aw, (double)aw / (ad ? ad : 1));
+    CHECK(pd > 0.02 && pw < 0.95); /* read, not clipped */
+    CHECK(pw > 3 * pd);
+    CHECK(aw > 0 && aw <= 0.7 * ad);
 }
 
 TEST(snowWhitensWhatFacesUp) {
@@ -814,6 +880,7 @@ int main(int argc, char **argv) {
         RUN(clearAtZeroIsNoWeather);
         RUN(wetnessDarkensUpFacingPorous);
         RUN(snowWhitensWhatFacesUp);
+        RUN(wetnessSmoothsUpFacingPorous);
         RUN(splashesDraw);
         RUN(ripplesRingThePuddles);
         if (!strcmp(g_backend, "cpu")) { /* host-side: once */
