@@ -33,6 +33,10 @@ function(oak_cli_test name)
 endfunction()
 
 # ---- usage: exit 2, one line naming the problem --------------------------
+# png_compare A B TOL: passes when two PNGs agree within TOL/255
+add_executable(png_compare ${CMAKE_CURRENT_SOURCE_DIR}/png_compare.c)
+target_link_libraries(png_compare PRIVATE oak_static)
+
 oak_cli_test(cliRejectsNoCommand ARGS "" EXIT 2 ERR "usage: oak COMMAND")
 oak_cli_test(cliRejectsUnknownCommand ARGS "paint" EXIT 2
              ERR "unknown command 'paint'" ERR_LINES 1)
@@ -400,6 +404,27 @@ oak_cli_test(cliViewDrawsUnderASkyImage ARGS "view|${OAK_GLTF_DATA}/triangle.glt
              EXIT 0 OUT "64x48 on cpu.*cli_view_sky\\.png\n$")
 oak_cli_test(cliViewRejectsMissingSkyImage ARGS "view|${OAK_GLTF_DATA}/triangle.gltf|--sky|no_such_sky.hdr|--backend|cpu|--size|64x48|--out|${CMAKE_BINARY_DIR}/test-out/cli_view_nosky.png"
              EXIT 1 ERR "oak view: .*no_such_sky\\.hdr")
+# view at an hour and in weather draws (exit 0, the one line); the
+# picture at 23:00 (the moon's light, the night sky) and in snow at noon
+# is not the noon one: png_compare, which passes on pictures within
+# 8/255, must fail on each pair (WILL_FAIL)
+set(OAK_VIEW_OUT ${CMAKE_BINARY_DIR}/test-out/view_time)
+file(MAKE_DIRECTORY ${OAK_VIEW_OUT})
+function(oak_view_shot name opts file)
+  oak_cli_test(cliViewAt${name}
+               ARGS "view|${OAK_GLTF_DATA}/triangle.gltf|${opts}|--backend|cpu|--size|64x48|--out|${OAK_VIEW_OUT}/${file}.png"
+               EXIT 0 OUT "64x48 on cpu.*${file}\\.png\n$")
+  set_tests_properties(cliViewAt${name} PROPERTIES FIXTURES_SETUP view${name})
+endfunction()
+oak_view_shot(Noon "--hour|12" noon)
+oak_view_shot(Night "--hour|23" night)
+oak_view_shot(Snow "--hour|12|--weather|snow:1" snow)
+add_test(NAME cliViewHourChangesThePicture COMMAND png_compare ${OAK_VIEW_OUT}/noon.png ${OAK_VIEW_OUT}/night.png 8)
+add_test(NAME cliViewWeatherChangesThePicture COMMAND png_compare ${OAK_VIEW_OUT}/noon.png ${OAK_VIEW_OUT}/snow.png 8)
+set_tests_properties(cliViewHourChangesThePicture PROPERTIES WILL_FAIL TRUE
+                     FIXTURES_REQUIRED "viewNoon;viewNight" LABELS cli)
+set_tests_properties(cliViewWeatherChangesThePicture PROPERTIES WILL_FAIL TRUE
+                     FIXTURES_REQUIRED "viewNoon;viewSnow" LABELS cli)
 oak_cli_test(cliBakeWritesAndTimesTheCache ARGS "bake|${OAK_GLTF_DATA}/triangle.gltf|${CMAKE_BINARY_DIR}/test-out/cli_triangle.oakm"
              EXIT 0 OUT "baked to .*cli_triangle\\.oakm\nload ms: source [0-9.]+ first")
 oak_cli_test(cliBakeRejectsMissingOutput ARGS "bake|${OAK_GLTF_DATA}/triangle.gltf" EXIT 2
@@ -444,8 +469,6 @@ endif()
 # frames show in a window; the window's back buffer after the last frame,
 # read with glReadPixels, equals the PNG the renderer drew, within 1/255.
 if(OAK_HAVE_GLFW AND OAK_XVFB_RUN)
-  add_executable(png_compare ${CMAKE_CURRENT_SOURCE_DIR}/png_compare.c)
-  target_link_libraries(png_compare PRIVATE oak_static)
   set(OAK_XVFB "${OAK_XVFB_RUN}|-a|-s|-screen 0 640x480x24")
   set(W ${CMAKE_BINARY_DIR}/test-out/window)
   file(MAKE_DIRECTORY ${W})

@@ -2,7 +2,8 @@
  * raw light shown (exposure 1, no curve): N additive quads of value 0.1 at
  * one spot read N x 0.1 in linear light (N = 1, 2, 4; "over" would read
  * 0.1), and fade by exp2 fog (unlit particles take the blend pass's unlit
- * shader on the GPUs: oak_blend_stats.unlit); a red quad at alpha 0.5 in
+ * shader on the GPUs: oak_blend_stats.unlit) and, with froxel fog on, by
+ * the volume at their own depth as still water is; a red quad at alpha 0.5 in
  * front of a blue one at 0.5 reads red 0.4 and blue 0.2 (drawn in the
  * wrong order, 0.2 and 0.4), from either side; a cutout (MASK) particle
  * draws its colour opaque; a spray of opaque particles draws from the
@@ -145,6 +146,139 @@ TEST(unlitParticlesFog) {
     for (int k = 0; k < 3; k++) CHECK_NEAR(lin[k], 0.4 * exp(-0.75 * 0.75), 0.006);
     oak_destroy_scene(sc);
     oak_destroy_material(add);
+}
+
+/* Froxel fog at each BLEND surface's own depth: a slab of fog (a box
+   volume, 0.1 per metre, albedo 0 so it scatters nothing) whose faces lie
+   on the default grid's slice boundaries 16 and 24 (8.83 and 18.98 m of
+   view depth), still water 1 m under the eye (its light 20, so its
+   scattered light reads) and three additive quads of 0.4: at 4 m (before
+   the slab), at 14 m (in it) and at 25 m (beyond it). Against the same
+   scene without the fog each reads T times its unfogged value within
+   0.008, T = exp(-0.1 L), L the length of its pixel's ray in the slab up
+   to its own depth (1, 0.60 and 0.36 on the axis); the water, its rows
+   beyond, in and before the slab, the same within 0.01 + 3% of its value.
+   On vulkan and gl both pictures are the CPU's at the parity rule. */
+static double fog_boundary(int b) {
+    return OAK_FOG_SLICE_NEAR * (pow(1 + OAK_FOG_FAR / OAK_FOG_SLICE_NEAR, b / 48.0) - 1);
+}
+
+/* T through the slab along pixel (x, y)'s ray to view depth `depth` */
+static double slab_t(double x, double y, double depth) {
+    double th = tan(20 * OAK_PI / 180), u = ((x + 0.5) / W * 2 - 1) * th * W / H;
+    double v = (1 - (y + 0.5) / H * 2) * th, slant = sqrt(1 + u * u + v * v);
+    double zn = fog_boundary(16), zf = fog_boundary(24);
+    double inside = fmin(depth, zf) - zn;
+    return exp(-0.1 * slant * (inside > 0 ? inside : 0));
+}
+
+TEST(blendSurfacesTakeTheFroxelFogAtTheirDepth) {
+    oak_material add = make(OAK_ALPHA_BLEND, true);
+    oak_particles *p = NULL;
+    oak_scene *sc = make_scene(5, &p);
+    if (!sc) return;
+    static const float k_quad[3][4] = {
+        /* x, y, view depth, size */
+        {-1.2f, 0.6f, 4, 1},
+        {0, 1.0f, 14, 2},
+        {4, 1.5f, 25, 3},
+    };
+    double qx[3], qy[3];
+    for (int i = 0; i < 3; i++) {
+        oak_emitter_desc d = {.position = {k_quad[i][0], k_quad[i][1], 5 - k_quad[i][2]},
+                              .life = {10, 10},
+                              .size = {k_quad[i][3], k_quad[i][3]}};
+        d.material = add;
+        d.bursts[0].count = 1;
+        d.color_key_count = 1;
+        d.color_keys[0] = (oak_particle_key){0, {0.4f, 0.4f, 0.4f, 1}};
+        CHECK_OK(oak_particles_add_emitter(p, &d, NULL));
+        double th = tan(20 * OAK_PI / 180);
+        qx[i] = W / 2.0 + k_quad[i][0] / k_quad[i][2] / (th * W / H) * (W / 2.0);
+        qy[i] = H / 2.0 - k_quad[i][1] / k_quad[i][2] / th * (H / 2.0);
+    }
+    /* a glowing floor half a metre under the water, seen through it */
+    oak_mesh box = {0};
+    oak_shape_desc bd = {.type = OAK_SHAPE_BOX, .size = {1, 1, 1}};
+    CHECK_OK(oak_make_shape(&box, &bd));
+    oak_material glow = oak_test_emitter(2.0f);
+    oak_entity fl = oak_scene_create(sc, "floor");
+    oak_transform ft = oak_transform_identity();
+    ft.position[1] = -2, ft.position[2] = -60;
+    ft.scale[0] = 200, ft.scale[2] = 200;
+    oak_scene_set_transform(sc, fl, &ft);
+    oak_mesh_renderer mr = {.mesh = box, .material = glow};
+    oak_scene_set_mesh_renderer(sc, fl, &mr);
+    oak_water_desc wd = {.level = -1, .steepness = -1, .light = {20, 20, 20}};
+    oak_water *w = NULL;
+    CHECK_OK(oak_make_water(&w, sc, &wd));
+    if (!w) {
+        oak_destroy_scene(sc);
+        oak_destroy_material(add);
+        oak_destroy_material(glow);
+        oak_destroy_mesh(box);
+        return;
+    }
+    const float eye[3] = {0, 0, 5};
+    static uint8_t clear[W * H * 4], fogged[W * H * 4];
+    double lin[3];
+    CHECK_OK(oak_water_update(w, eye, 0.5));
+    draw_at(sc, "quads and water without fog", 0.5, lin, clear);
+    oak_fog *f = &oak_scene_environment(sc)->fog;
+    f->volume_count = 1;
+    double zn = fog_boundary(16), zf = fog_boundary(24);
+    f->volumes[0] = (oak_fog_volume){.shape = OAK_FOG_SHAPE_BOX,
+                                     .center = {0, 0, (float)(5 - (zn + zf) / 2)},
+                                     .half_size = {100, 100, (float)((zf - zn) / 2)},
+                                     .density = 0.1f};
+    CHECK_OK(oak_water_update(w, eye, 0.5));
+    draw_at(sc, "quads and water behind a slab of froxel fog", 0.5, lin, fogged);
+    for (int i = 0; i < 3; i++) {
+        size_t o = ((size_t)qy[i] * W + (size_t)qx[i]) * 4;
+        double c = oak_test_linear(clear[o + 1]), g = oak_test_linear(fogged[o + 1]);
+        double t = slab_t((int)qx[i], (int)qy[i], k_quad[i][2]);
+        fprintf(stderr, "  quad at %.0f m on %s: %.4f without fog, %.4f with, T %.4f (%.4f)\n",
+                k_quad[i][2], g_backend, c, g, t, c * t);
+        CHECK_NEAR(c, 0.4, 0.006);
+        CHECK_NEAR(g, c * t, 0.008);
+    }
+    /* the water: rows below the horizon at view depth 1 m / the ray's drop,
+       the floor seen through it deeper (at most twice as deep: refraction
+       steepens the ray) */
+    int rows[3] = {0, 0, 0}, bad = 0;
+    double worst = 0;
+    for (int y = H / 2 + 1; y < H; y++) {
+        double v = ((y + 0.5) / H * 2 - 1) * tan(20 * OAK_PI / 180), depth = 1 / v;
+        int band = depth > zf + 0.5                       ? 0
+                   : depth > zn + 0.3 && depth < zf - 0.5 ? 1
+                   : 2 * depth < zn - 0.2                 ? 2
+                                                          : -1;
+        if (band < 0) continue; /* the surface or its floor across a face */
+        for (int x = 4; x < W - 4; x++) {
+            size_t o = ((size_t)y * W + x) * 4;
+            double t = slab_t(x, y, depth), t_floor = slab_t(x, y, 2 * depth);
+            for (int k = 0; k < 3; k++) {
+                double c = oak_test_linear(clear[o + k]), g = oak_test_linear(fogged[o + k]);
+                if (c < 0.05 || c > 0.98) continue; /* too dark to read, or clipped */
+                double tol = 0.01 + 0.03 * c, lo = c * (band == 1 ? t_floor : t), hi = c * t;
+                double e = g < lo ? lo - g : g > hi ? g - hi : 0;
+                worst = fmax(worst, e / tol);
+                bad += e > tol;
+                rows[band]++;
+            }
+        }
+    }
+    fprintf(stderr,
+            "  water on %s: %d, %d and %d channels read beyond, in and before the slab; %d off "
+            "(worst %.2f of the tolerance)\n",
+            g_backend, rows[0], rows[1], rows[2], bad, worst);
+    CHECK(rows[0] > 300 && rows[1] > 300 && rows[2] > 300);
+    CHECK_EQ_INT(bad, 0);
+    oak_destroy_water(w);
+    oak_destroy_scene(sc);
+    oak_destroy_material(add);
+    oak_destroy_material(glow);
+    oak_destroy_mesh(box);
 }
 
 TEST(alphaBlendsOverFarToNear) {
@@ -921,6 +1055,7 @@ int main(int argc, char **argv) {
         RUN(additiveQuadsSum);
         RUN(additiveStreamSortsByItsEmitter);
         RUN(unlitParticlesFog);
+        RUN(blendSurfacesTakeTheFroxelFogAtTheirDepth);
         RUN(alphaBlendsOverFarToNear);
         RUN(alphaBlendsFarToNearWithinAStream);
         RUN(cutoutDrawsOpaque);

@@ -1,6 +1,7 @@
 /* The time of day (argv[1]: cpu, vulkan or gl; alone: cpu): NOAA's solar
  * position against NOAA's own numbers, the moon's phase on known dates, the
- * CPU atmosphere's noon sky, dusk and sun-to-sky ratio, the moon as the key
+ * CPU atmosphere's noon sky, dusk and sun-to-sky ratio, the night's stars
+ * (dimmed near the horizon) and the moon's disc with its phase, the moon as the key
  * light at 23:00, the ground's light rising from 04:00 to noon, bad
  * settings, the sky baked again only when the sun moved, the hour in scene
  * files, and a small scene at 18:30 drawn on the backend (vulkan and gl held
@@ -131,6 +132,161 @@ TEST(duskHorizonTowardTheSunIsRedder) {
     fprintf(stderr, "  horizon toward the sun: R/B %.3f at noon, %.3f at dusk\n", rb_noon, rb_dusk);
     CHECK(rb_dusk > 2.0 * rb_noon);
     CHECK(rb_dusk > 1.0);
+}
+
+/* The sky image's texel (x, y) (upper half): its direction and elevation,
+   the equirectangular mapping of docs/SHADING.md "Sky and sky light". */
+static double sky_texel_dir(const _oak_sky_bake *b, uint32_t x, uint32_t y, double d[3]) {
+    double az = ((x + 0.5) / b->width - 0.5) * 2 * OAK_PI, th = (y + 0.5) / b->height * OAK_PI;
+    d[0] = sin(th) * sin(az), d[1] = cos(th), d[2] = -sin(th) * cos(az);
+    return 90.0 - th * 180 / OAK_PI;
+}
+
+/* the night's floor the bake adds under everything (airglow, towns) */
+static const float k_floor[3] = {3.0e-4f, 3.5e-4f, 4.5e-4f};
+
+/* A moonless night (the sun 40 degrees down, the moon below the horizon):
+   the sky image holds 250 to 450 star texels (900 stars on the sphere,
+   about half above the horizon, those brighter than 1e-3 cd/m^2 over the
+   night floor), and each is dimmed by the air toward it: its blue over red
+   lies within the undimmed tints' range (0.727 to 1.5) times the
+   transmittance's blue over red at the top and bottom of its texel, so
+   the stars near the horizon are red (at least 5 below 5 degrees under
+   0.5, where an undimmed star is at least 0.727) and the brightest within
+   5 degrees of the horizon is under a third of the brightest above 30. */
+TEST(nightSkyHasStarsDimmedNearTheHorizon) {
+    const _oak_atmosphere *a = _oak_atmosphere_get();
+    _oak_sky_bake_desc d = {0};
+    _oak_sky_direction(-40, 180, d.sun_dir);
+    _oak_sky_direction(-40, 0, d.moon_dir);
+    d.latitude = 47;
+    d.sidereal_deg = 100;
+    _oak_sky_bake b;
+    CHECK_OK(_oak_sky_bake_image(&b, a, &d));
+    if (!b.rgba) return;
+    int stars = 0, low = 0, low_red = 0, outside = 0;
+    double max_low = 0, max_high = 0, half = 90.0 / b.height * 2; /* a texel's height, deg */
+    for (uint32_t y = 0; y < b.height / 2; y++) {
+        for (uint32_t x = 0; x < b.width; x++) {
+            const float *t = b.rgba + ((size_t)y * b.width + x) * 4;
+            float e[3] = {t[0] - k_floor[0], t[1] - k_floor[1], t[2] - k_floor[2]};
+            double lum = lum3(e);
+            if (lum <= 1e-3) continue;
+            double dir[3], el = sky_texel_dir(&b, x, y, dir);
+            stars++;
+            if (el < 5) max_low = fmax(max_low, lum);
+            if (el > 30) max_high = fmax(max_high, lum);
+            if (el < 1) continue; /* the texel's bottom would be the horizon */
+            float lo[3], hi[3];
+            _oak_atmosphere_transmittance(a, el - half / 2, lo);
+            _oak_atmosphere_transmittance(a, el + half / 2, hi);
+            double br = e[2] / e[0];
+            double br_min = 0.99 * (0.8 / 1.1) * fmin(lo[2] / lo[0], hi[2] / hi[0]);
+            double br_max = 1.01 * (1.2 / 0.8) * fmax(lo[2] / lo[0], hi[2] / hi[0]);
+            outside += br < br_min || br > br_max;
+            if (el < 5) low++, low_red += br < 0.5;
+        }
+    }
+    fprintf(stderr,
+            "  night sky: %d star texels, %d below 5 deg (%d with B/R under 0.5), %d off the "
+            "transmittance's colour; brightest %.3f cd/m^2 below 5 deg, %.3f above 30\n",
+            stars, low, low_red, outside, max_low, max_high);
+    CHECK(stars >= 250 && stars <= 450);
+    CHECK_EQ_INT(outside, 0);
+    CHECK(low_red >= 5);
+    CHECK(max_high > 0 && max_low < max_high / 3);
+    oak_free(b.rgba);
+}
+
+/* The moon's disc at 40 degrees up in the south with the sun at elongation
+   180 (full), 120, 90 (half), 60 and 0 (new) degrees from it, toward the
+   east: the disc covers the texels within 2.5 degrees of the moon and none
+   from 2.6 to 5; its lit texels read 0.1 x the full moon's 0.26 lux over the
+   disc's solid angle times the transmittance toward it (within 2%), the
+   dark ones 2% of that (earthshine, within 1.5 to 2.5%) (the stars taken
+   out by baking twice, at sidereal times 0 and 180 degrees, and keeping
+   the smaller texel); the lit share is
+   the phase's illuminated fraction (1 + cos i) / 2 = (1 - sun . moon) / 2
+   within 0.08 (measured: 0.76, 0.5, 0.24 for 0.75, 0.5, 0.25), and the
+   lit texels' centre lies toward the sun by 4 (1 - cos i) / (3 pi) of the
+   disc's radius within 0.07 (0.21, 0.42, 0.64; measured 0.22, 0.43, 0.68). */
+TEST(moonDiscShowsItsPhaseLitTowardTheSun) {
+    const _oak_atmosphere *a = _oak_atmosphere_get();
+    static const double k_elong[] = {180, 120, 90, 60, 0};
+    float m[3], tr[3];
+    _oak_sky_direction(40, 180, m);
+    _oak_atmosphere_transmittance(a, 40, tr);
+    const double r = 2.5 * OAK_PI / 180, sr = sin(r);
+    double lit_lum = 0.1 * OAK_SKY_FULL_MOON_LUX_TOA / (OAK_PI * r * r) * lum3(tr);
+    for (size_t i = 0; i < sizeof k_elong / sizeof k_elong[0]; i++) {
+        double e = k_elong[i] * OAK_PI / 180;
+        _oak_sky_bake_desc d = {0};
+        /* east of the moon, at the elongation, in the plane of the moon and east */
+        for (int k = 0; k < 3; k++) d.sun_dir[k] = (float)(cos(e) * m[k] + sin(e) * (k == 0));
+        memcpy(d.moon_dir, m, sizeof m);
+        d.latitude = 47;
+        /* baked at two sidereal times and the smaller texel kept: the
+           stars move between the two, the moon does not, so none is left */
+        _oak_sky_bake b, b2;
+        CHECK_OK(_oak_sky_bake_image(&b, a, &d));
+        d.sidereal_deg = 180;
+        CHECK_OK(_oak_sky_bake_image(&b2, a, &d));
+        if (!b.rgba || !b2.rgba) {
+            oak_free(b.rgba), oak_free(b2.rgba);
+            return;
+        }
+        for (size_t k = 0; k < (size_t)b.width * b.height * 4; k++)
+            b.rgba[k] = fminf(b.rgba[k], b2.rgba[k]);
+        oak_free(b2.rgba);
+        int disc = 0, lit = 0, dark = 0, unpainted = 0, beyond = 0, off_lit = 0;
+        double c[3] = {0, 0, 0};
+        for (uint32_t y = 0; y < b.height / 2; y++) {
+            for (uint32_t x = 0; x < b.width; x++) {
+                const float *t = b.rgba + ((size_t)y * b.width + x) * 4;
+                float ex[3] = {t[0] - k_floor[0], t[1] - k_floor[1], t[2] - k_floor[2]};
+                double lum = lum3(ex), dir[3];
+                sky_texel_dir(&b, x, y, dir);
+                double ang = acos(fmin(dir[0] * m[0] + dir[1] * m[1] + dir[2] * m[2], 1.0));
+                if (ang > 5.0 * OAK_PI / 180) continue;
+                if (ang > 2.6 * OAK_PI / 180) { /* a ring round the disc */
+                    beyond += lum > 0.01 * lit_lum;
+                    continue;
+                }
+                if (ang >= r) continue;
+                disc++;
+                if (lum > 0.5 * lit_lum) {
+                    lit++;
+                    off_lit += fabs(lum - lit_lum) > 0.02 * lit_lum;
+                    for (int k = 0; k < 3; k++) c[k] += dir[k];
+                } else if (lum > 0.015 * lit_lum && lum < 0.025 * lit_lum) {
+                    dark++;
+                } else {
+                    unpainted++;
+                }
+            }
+        }
+        double share = disc ? (double)lit / disc : -1, want = (1 - cos(e)) / 2;
+        /* the lit centre's offset toward the sun across the disc, in radii */
+        double sp[3], cs = d.sun_dir[0] * m[0] + d.sun_dir[1] * m[1] + d.sun_dir[2] * m[2];
+        for (int k = 0; k < 3; k++) sp[k] = d.sun_dir[k] - cs * m[k];
+        double spl = sqrt(sp[0] * sp[0] + sp[1] * sp[1] + sp[2] * sp[2]), toward = 0;
+        if (lit && spl > 1e-6)
+            for (int k = 0; k < 3; k++) toward += (c[k] / lit - m[k]) * sp[k] / spl / sr;
+        fprintf(stderr,
+                "  moon %3.0f deg from the sun: %d disc texels, %d lit (share %.3f, the phase's "
+                "%.3f), %d dark, %d unpainted, %d lit off the value, %d beyond the disc; lit "
+                "centre %.2f radii toward the sun\n",
+                k_elong[i], disc, lit, share, want, dark, unpainted, off_lit, beyond, toward);
+        CHECK(disc >= 40 && disc <= 65); /* 19.6 deg^2 over 0.38 deg^2 texels at 40 deg up */
+        CHECK_EQ_INT(unpainted, 0);
+        CHECK_EQ_INT(off_lit, 0);
+        CHECK_EQ_INT(beyond, 0);
+        CHECK(fabs(share - want) < 0.08);
+        /* the lit part's centre: 4 (1 - cos i) / (3 pi) radii toward the
+           sun, cos i = -cos(elongation) (a half disc and half an ellipse) */
+        if (want > 0.1 && want < 0.9) CHECK(fabs(toward - 4 * (1 + cos(e)) / (3 * OAK_PI)) < 0.07);
+        oak_free(b.rgba);
+    }
 }
 
 static oak_entity find_sun(oak_scene *s) {
@@ -566,6 +722,8 @@ int main(int argc, char **argv) {
         RUN(moonPhaseFollowsTheDate);
         RUN(noonSkyIsBlueAndTheSunOutshinesItInAStatedRatio);
         RUN(duskHorizonTowardTheSunIsRedder);
+        RUN(nightSkyHasStarsDimmedNearTheHorizon);
+        RUN(moonDiscShowsItsPhaseLitTowardTheSun);
         RUN(at23TheKeyLightIsTheMoon);
         RUN(keyLightCrossfadesToTheMoonBelowSixDegrees);
         RUN(groundLightRisesFromFourToNoon);
