@@ -92,9 +92,6 @@ void main() {
             atomicAdd(mc[2], co);
             atomicAdd(mc[3], tr);
             atomicAdd(mc[7], lo);
-            // the job's kept triangles, for the expanded path's region should
-            // a later frame take it (vk_meshcull.c sizes regions by this word)
-            atomicAdd(mc[j + 12u], tr);
         }
     }
     barrier();
