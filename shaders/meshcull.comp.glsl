@@ -22,9 +22,7 @@
 
 layout(local_size_x = OAK_GPU_MESHCULL_GROUP) in;
 
-OAK_SSBO(OAK_B_MESHLETS) readonly buffer MeshletPool { uvec4 ml_pool[]; };
-OAK_SSBO(OAK_B_MESHCULL) buffer MeshcullBlock { uint mc[]; };
-// Hi-Z per meshlet under two-pass Hi-Z (reads the head above)
+// Hi-Z per meshlet under two-pass Hi-Z (reads the head: common/meshcull.glsl's block)
 #include "common/meshcull_hiz.glsl"
 
 shared uint s_kept, s_frustum, s_cone, s_lod;
@@ -33,12 +31,10 @@ void main() {
     uint lane = gl_LocalInvocationID.x;
     uint jobs = mc[4];
     vec4 planes[5];
-    for (int i = 0; i < 5; i++)
-        planes[i] = uintBitsToFloat(uvec4(mc[8 + 4 * i], mc[9 + 4 * i], mc[10 + 4 * i], mc[11 + 4 * i]));
-    // cluster LOD's view (oak_gpu.h: from word 28)
-    vec3 view_eye = uintBitsToFloat(uvec3(mc[28], mc[29], mc[30]));
-    float lod_px = uintBitsToFloat(mc[31]), znear = uintBitsToFloat(mc[32]);
-    bool ortho = mc[33] != 0u;
+    vec3 view_eye;
+    float lod_px, znear;
+    bool ortho;
+    oak_meshcull_head_view(planes, view_eye, lod_px, znear, ortho); // common/meshcull.glsl
     for (uint job = gl_WorkGroupID.x; job < jobs; job += gl_NumWorkGroups.x) {
         uint j = OAK_GPU_MESHCULL_HEAD_WORDS + job * OAK_GPU_MESHCULL_JOB_WORDS;
         uint draw = mc[j], rec0 = mc[j + 1], count = mc[j + 2] & 0xffffu;
