@@ -633,47 +633,105 @@ TEST(shadowMatchesCpu) {
     unsetenv("OAK_MESHCULL");
 }
 
-/* The expanded index buffer sized by the cut (vulkan): under a limit the
-   worst case (5 x 20,480 triangles, 1.6 MB) does not fit, the rocks are
-   still cut; the first frame's shrunk regions may clip (counted), the
-   later frames' are sized by what each job kept and give the CPU's
-   counters and picture. The mesh path (a device with task and mesh
-   shaders) gives the view's jobs no regions: turned off here. */
+/* The regions placed in the frame (meshcull_scan.comp) under a limit
+   (OAK_MESHCULL_MAX_BYTES) the worst case (5 x 20,480 triangles, 1.6 MB)
+   does not fit: the rocks are still cut, and the first frame already
+   gives the CPU's counters and picture, the regions packed one after the
+   other in what the limit leaves (at 200,000 bytes about 12,000
+   triangles for the 4,564 kept). Under 50,000 bytes the room (about
+   1,500 triangles after the meshlet words) is less than the cuts: the
+   scan clamps and counts what did not fit (the cascades' shadow jobs
+   come first, so the camera's lose the most), no draw is sent whole. The mesh
+   path (a device with task and mesh shaders) gives the view's jobs no
+   regions: turned off here. */
 TEST(smallBufferStillCuts) {
     static rocks s;
     static uint8_t a[W * H * 4], b[W * H * 4];
     rocks_init(&s);
-    oak_meshlet_stats cpu, st = {0}, first = {0};
+    oak_meshlet_stats cpu, st = {0}, tight = {0};
     if (!draw_on("cpu", W, H, &s.in, NULL, a, NULL, &cpu)) return;
-    setenv("OAK_MESHCULL_MAX_BYTES", "200000", 1);
     setenv("OAK_MESH_SHADERS", "off", 1);
-    oak_renderer *r = NULL;
-    oak_renderer_desc d = {.backend = g_backend, .width = W, .height = H, .shadow_map_size = 512};
-    CHECK_OK(oak_make_renderer(&r, &d));
-    for (int k = 0; r && k < 4; k++) {
-        CHECK_OK(oak_renderer_draw(r, &s.in));
-        CHECK_OK(oak_renderer_read_pixels(r, b, sizeof b));
-        CHECK_OK(oak_renderer_meshlet_stats(r, &st));
-        if (!k) first = st;
-    }
-    if (r) oak_destroy_renderer(r);
+    setenv("OAK_MESHCULL_MAX_BYTES", "200000", 1);
+    bool ok = draw(&s.in, NULL, b, NULL, &st);
+    setenv("OAK_MESHCULL_MAX_BYTES", "50000", 1);
+    ok = ok && draw(&s.in, NULL, NULL, NULL, &tight);
     unsetenv("OAK_MESHCULL_MAX_BYTES");
     unsetenv("OAK_MESH_SHADERS");
+    if (!ok) return;
     fprintf(stderr,
-            "  200,000-byte limit: frame 1 %u triangles, %u past their region, %u draws whole; "
-            "frame 4 %u, %u, %u (cpu %u)\n",
-            first.triangles_kept, first.overflow_triangles, first.fallback_draws, st.triangles_kept,
-            st.overflow_triangles, st.fallback_draws, cpu.triangles_kept);
+            "  200,000-byte limit, frame 1: %u triangles, %u past the room, %u draws whole "
+            "(cpu %u); 50,000 bytes: %u, %u past the room, %u whole\n",
+            st.triangles_kept, st.overflow_triangles, st.fallback_draws, cpu.triangles_kept,
+            tight.triangles_kept, tight.overflow_triangles, tight.fallback_draws);
     CHECK(st.on);
-    /* the limit bites: frame 1's shrunk regions (each a fifth) clip the
-       near rock's cut, the frames after hold it */
-    CHECK(first.overflow_triangles > 0);
-    CHECK_EQ_INT((int)first.fallback_draws, 0);
     CHECK_EQ_INT((int)st.fallback_draws, 0);
     CHECK_EQ_INT((int)st.overflow_triangles, 0);
     CHECK_EQ_INT((int)st.triangles_kept, (int)cpu.triangles_kept);
     CHECK_EQ_INT((int)st.culled_lod, (int)cpu.culled_lod);
     oak_test_parity("rocks' cut in a small buffer", a, b, W, H);
+    /* the tight limit: counted before the clamp, clipped past the room */
+    CHECK_EQ_INT((int)tight.fallback_draws, 0);
+    CHECK_EQ_INT((int)tight.triangles_kept, (int)cpu.triangles_kept);
+    CHECK(tight.overflow_triangles > 0 &&
+          tight.overflow_triangles <= cpu.triangles_kept + cpu.shadow_triangles);
+}
+
+/* A cut that grows from few to many triangles in one frame: the rock at
+   25 m for three frames (each read back, as the code before sized its
+   regions by such counts: 2 x 78 + 256 triangles), then snapped to 1.6 m.
+   Its region is placed in that frame from that frame's count, so the
+   frame draws every kept triangle: none past the room, the CPU's counters
+   and its picture under the parity rule. On vulkan again under two-pass
+   Hi-Z (the LATE step places the regions anew): nothing past the room and
+   the same picture (occlusion hides part of the rock's own meshlets, so
+   the counters differ). The mesh path gives the view's jobs no regions:
+   turned off here. */
+TEST(snappedCutDrawsEveryTriangle) {
+    static uint8_t a[W * H * 4], b[W * H * 4];
+    oak_frame_input far = {0}, near = {0};
+    oak_render_light sun[2];
+    oak_environment env[2];
+    oak_post post[2];
+    mat4 world[2];
+    rock_input(&far, &sun[0], &env[0], &post[0], world[0], 25.0f, OAK_CHANNEL_NONE);
+    rock_input(&near, &sun[1], &env[1], &post[1], world[1], 1.6f, OAK_CHANNEL_NONE);
+    oak_meshlet_stats cpu;
+    if (!draw_on("cpu", W, H, &near, NULL, a, NULL, &cpu)) return;
+    int modes = strcmp(g_backend, "vulkan") ? 1 : 2; /* gl: no meshcull under Hi-Z */
+    for (int hiz = 0; hiz < modes; hiz++) {
+        oak_meshlet_stats before = {0}, st = {0};
+        setenv("OAK_MESH_SHADERS", "off", 1);
+        oak_renderer *r =
+            oak_test_open_renderer(g_backend, W, H, hiz ? OAK_OCCLUSION_ON : OAK_OCCLUSION_OFF);
+        for (int k = 0; r && k < 4; k++) {
+            CHECK_OK(oak_renderer_draw(r, k < 3 ? &far : &near));
+            CHECK_OK(oak_renderer_read_pixels(r, b, sizeof b));
+            CHECK_OK(oak_renderer_meshlet_stats(r, k < 3 ? &before : &st));
+        }
+        if (r) oak_destroy_renderer(r);
+        unsetenv("OAK_MESH_SHADERS");
+        fprintf(stderr,
+                "  %s: rock at 25 m: %u triangles; snapped to 1.6 m: %u (pass 1: %u; cpu %u), %u "
+                "past the room, %u draws whole\n",
+                hiz ? "two-pass Hi-Z" : "no occlusion", before.triangles_kept, st.triangles_kept,
+                st.triangles_pass1, cpu.triangles_kept, st.overflow_triangles, st.fallback_draws);
+        CHECK(st.on);
+        CHECK(before.triangles_kept > 0);
+        CHECK_EQ_INT((int)before.overflow_triangles, 0);
+        CHECK_EQ_INT((int)st.overflow_triangles, 0);
+        CHECK_EQ_INT((int)st.fallback_draws, 0);
+        if (!hiz) {
+            /* few to many: more than 2 x + 256 of the far cut */
+            CHECK(cpu.triangles_kept > 2 * before.triangles_kept + 256);
+            CHECK_EQ_INT((int)st.triangles_kept, (int)cpu.triangles_kept);
+            CHECK_EQ_INT((int)st.culled_lod, (int)cpu.culled_lod);
+        } else {
+            CHECK(st.triangles_kept > 2 * before.triangles_kept + 256);
+        }
+        oak_test_parity(hiz ? "rock snapped from 25 m to 1.6 m, Hi-Z"
+                            : "rock snapped from 25 m to 1.6 m",
+                        a, b, W, H);
+    }
 }
 
 int main(int argc, char **argv) {
@@ -701,6 +759,7 @@ int main(int argc, char **argv) {
         RUN(rocksPictureMatchesCpu);
         RUN(denseTrianglesPerPixelGpu);
         RUN(smallBufferStillCuts);
+        RUN(snappedCutDrawsEveryTriangle);
     }
     oak_destroy_mesh(g_rock);
     oak_destroy_mesh(g_ground);

@@ -163,6 +163,8 @@ TEST(revealedIsDrawn) {
                 k, k == 3 || k == 4 ? "aside" : "in place", st.culled_occluded, st.triangles_kept,
                 st.triangles_pass1, n);
         CHECK_EQ_INT((int)n, 0);
+        /* both steps' regions placed in the frame: nothing clipped */
+        CHECK_EQ_INT((int)st.overflow_triangles, 0);
         if (k == 3 && !strcmp(g_backend, "vulkan")) {
             /* last frame hid most of it: pass 2 drew what the wall left */
             CHECK(st.triangles_kept > st.triangles_pass1);

@@ -38,10 +38,6 @@ typedef struct _oak_gl_mesh_slot {
        indices its range holds (every level's when meshlet culling is on;
        index_count, what every other pass draws, is the finest's) */
     uint32_t ml_finest, ml_tris, index_room;
-    /* the most triangles a job of it kept (gl_meshcull.c sizes regions by
-       it) in the frame of serial mc_need_serial (0: unknown) */
-    uint32_t mc_need;
-    uint64_t mc_need_serial;
 } _oak_gl_mesh_slot;
 
 typedef struct _oak_gl_tex_slot {
@@ -297,9 +293,10 @@ typedef struct _oak_gl_frame {
        uvec4, the frame's head, jobs, commands, map and indices (mc_words:
        the host's part as uploaded), per view draw whether the meshcull
        commands draw it, their ranges per vis group, the counters' copy
-       with its fence and the latest counters read */
+       with its fence and the latest counters read; the programs: the
+       count step, the scan, the write step */
     bool mc_on, mc_checked;
-    GLuint prog_meshcull;
+    GLuint prog_meshcull, prog_meshcull_scan, prog_meshcull_write;
     _oak_gl_buffer meshlets, meshcull;
     /* the counters' copies, one per frame in flight (the frame's slot):
        each with its fence (NULL: that frame culled nothing, its counters
@@ -320,20 +317,12 @@ typedef struct _oak_gl_frame {
        it, and their commands per cascade, movers and group (8 a cascade) */
     _oak_gl_buffer meshcull_shadow;
     uint32_t *mcs_words;
-    uint32_t *mc_read_buf; /* read_set's scratch: a set's heads and jobs, grown, kept */
-    uint32_t mc_read_buf_cap;
     uint32_t mcs_words_cap, mcs_jobs, mcs_cmd_word;
     uint8_t *mcs_take;
     uint32_t mcs_take_cap;
     uint32_t mcs_first[OAK_MAX_CASCADES * 8], mcs_count[OAK_MAX_CASCADES * 8];
-    /* regions sized by the cut (gl_meshcull.c): per query set its jobs
-       (view draws', then casters': draw, mesh id, place), per view draw and
-       per caster what its job last kept (mesh id, kept, place, serial),
-       the buffer's limit in bytes and the draws the last plans sent whole */
-    uint32_t (*mc_ring_job[OAK_GL_QUERY_SETS])[3];
-    uint32_t mc_ring_job_cap[OAK_GL_QUERY_SETS], mc_ring_jobs[OAK_GL_QUERY_SETS][2];
-    uint32_t (*mc_dneed[2])[4];
-    uint32_t mc_dneed_cap[2];
+    /* the buffers' limit in bytes (gl_meshcull.c) and the draws the last
+       plans sent whole */
     uint64_t mc_limit;
     uint32_t mc_fallback[2];
     bool mc_stats_seen;

@@ -2,8 +2,10 @@
  * "Meshlet culling"): the same meshcull.comp as Vulkan. Each eligible
  * mesh's meshlets go to the meshlet pool once, with its upload; each frame
  * the upload pass makes a job per main-view draw of such a mesh in the vis
- * groups (not under two-pass Hi-Z), the meshcull pass writes the kept
- * meshlets' triangles into the frame's expanded index buffer and each
+ * groups (not under two-pass Hi-Z), the meshcull pass counts what each
+ * job keeps, places every job's region in the frame at the sum of those
+ * before it and writes the kept meshlets' triangles there
+ * (meshcull.comp, meshcull_scan.comp, meshcull_write.comp) with each
  * job's index count, and the raster draws those commands with that buffer
  * as the element buffer. The counters are copied aside behind a fence and
  * read once it has passed (a frame or more late, never a stall). */
@@ -38,8 +40,7 @@ bool _oak_gl_meshcull_on(_oak_gl_frame *f) {
 
 oak_result _oak_gl_meshcull_upload(_oak_gl_frame *f, _oak_gl_mesh_slot *s, oak_mesh h,
                                    const oak_mesh_data *md) {
-    s->ml_count = s->ml_finest = s->ml_tris = s->mc_need = 0;
-    s->mc_need_serial = 0; /* its regions' need is learnt anew */
+    s->ml_count = s->ml_finest = s->ml_tris = 0;
     /* a cluster-LOD mesh's other levels must be in its range (gl_resources.c) */
     if (!meshcull_on(f) || !s->index_count || s->prev ||
         (md->finest_index_count && s->index_room != md->index_count))
@@ -71,7 +72,7 @@ oak_result _oak_gl_meshcull_upload(_oak_gl_frame *f, _oak_gl_mesh_slot *s, oak_m
     return r;
 }
 
-/* ---- regions sized by the cut ---------------------------------------------- */
+/* ---- regions placed in the frame ------------------------------------------ */
 
 /* The expanded buffers' limit in bytes: the device's storage block size
    (at most 4 GiB: the kernel's words are 32-bit), or OAK_MESHCULL_MAX_BYTES
@@ -91,119 +92,30 @@ static uint64_t buffer_limit(_oak_gl_frame *f) {
     return lim;
 }
 
-/* where a draw is: its world's translation, hashed (vk_meshcull.c's) */
-static uint32_t place_of(const float world[16]) {
-    uint32_t h = 2166136261u, b[3];
-    memcpy(b, world + 12, sizeof b);
-    for (int k = 0; k < 3; k++) h = (h ^ b[k]) * 16777619u;
-    return h;
-}
-
-/* A job's region (kind 0 a view draw's, 1 a caster's): its finest level
-   while its mesh's need is unknown, else 2 x the need and 256, the need
-   being the draw's own when the same draw held the mesh at the same place
-   last time, else the most any job of the mesh kept (as vk_meshcull.c:
-   past it the kernel clamps and counts, the next frame's region holds it). */
-static uint32_t region_for(const _oak_gl_frame *f, uint32_t kind, const _oak_gl_mesh_slot *ms,
-                           uint32_t draw, uint32_t place) {
-    if (!ms->mc_need_serial) return ms->ml_tris;
-    const uint32_t(*dn)[4] = (const uint32_t(*)[4])f->mc_dneed[kind];
-    bool same = draw < f->mc_dneed_cap[kind] && dn[draw][3] && dn[draw][0] == ms->id &&
-                dn[draw][2] == place;
-    uint64_t r = 2 * (uint64_t)(same ? dn[draw][1] : ms->mc_need) + 256;
-    return r < ms->ml_tris ? (uint32_t)r : ms->ml_tris;
-}
-
-/* A buffer's parts for `jobs` jobs whose regions want `tris` triangles:
-   room is what the regions get (tris, or shrunk alike under the limit);
-   false when not even a triangle each fits (the draws go whole). */
+/* A buffer's parts for `jobs` jobs of `mls` meshlets whose worst case is
+   `tris` triangles: room is what the regions share (tris, so no cut is
+   clipped, or less under the limit: the scan clamps and counts); false
+   when not a triangle fits (the draws go whole). */
 typedef struct mc_layout {
-    uint64_t cmd_word, map_word, index_word, words, room, tris;
+    uint64_t cmd_word, ml_word, map_word, index_word, words, room;
 } mc_layout;
 
-static bool lay_out(_oak_gl_frame *f, uint32_t jobs, uint64_t tris, mc_layout *o) {
-    o->tris = o->room = tris;
+static bool lay_out(_oak_gl_frame *f, uint32_t jobs, uint64_t mls, uint64_t tris, mc_layout *o) {
+    o->room = tris;
     o->cmd_word = OAK_GPU_MESHCULL_HEAD_WORDS + (uint64_t)jobs * OAK_GPU_MESHCULL_JOB_WORDS;
-    o->map_word = o->cmd_word + (uint64_t)jobs * CMD_WORDS;
-    o->index_word = o->map_word + tris;
-    o->words = o->index_word + tris * 3;
+    o->ml_word = o->cmd_word + (uint64_t)jobs * CMD_WORDS;
+    o->map_word = o->ml_word + mls;
     uint64_t limit = buffer_limit(f) / 4;
-    if (o->words <= limit) return true;
-    o->room = limit > o->map_word ? (limit - o->map_word) / 4 : 0;
-    if (o->room < jobs) return false;
+    if (o->map_word + 4 * o->room > limit)
+        o->room = limit > o->map_word ? (limit - o->map_word) / 4 : 0;
     o->index_word = o->map_word + o->room;
     o->words = o->index_word + o->room * 3;
-    return true;
-}
-
-/* A region under a shrunk layout: its share of the room. */
-static uint32_t shrunk(const mc_layout *o, uint32_t reg) {
-    return o->room < o->tris ? (uint32_t)((uint64_t)reg * o->room / o->tris) : reg;
-}
-
-/* Notes job `job` of this frame's set (kind 0 view, 1 caster) for the read back. */
-static void ring_note(_oak_gl_frame *f, uint32_t job, uint32_t draw, uint32_t id, uint32_t place) {
-    uint32_t k = _oak_gl_frame_slot(f);
-    f->mc_ring_job[k][job][0] = draw;
-    f->mc_ring_job[k][job][1] = id;
-    f->mc_ring_job[k][job][2] = place;
-}
-
-/* Per draw of kind (0 the view's, 1 the casters'), what its job kept:
-   grown with zeros. */
-static bool dneed_grow(_oak_gl_frame *f, uint32_t kind, uint32_t n) {
-    uint32_t had = f->mc_dneed_cap[kind];
-    if (!OAK_GROW(f->mc_dneed[kind], f->mc_dneed_cap[kind], n)) return false;
-    if (f->mc_dneed_cap[kind] > had)
-        memset(f->mc_dneed[kind] + had, 0,
-               (f->mc_dneed_cap[kind] - had) * sizeof *f->mc_dneed[kind]);
-    return true;
-}
-
-/* What read_set will need for a set of `jobs` jobs over `draws` draws of
-   kind, grown by the plan: a set is read three frames after it is made,
-   and a frame that reads one then makes no heap call. */
-static bool reserve_reads(_oak_gl_frame *f, uint32_t kind, uint32_t draws, uint32_t jobs) {
-    uint32_t words = 2 * OAK_GPU_MESHCULL_HEAD_WORDS + jobs * OAK_GPU_MESHCULL_JOB_WORDS;
-    return OAK_GROW(f->mc_read_buf, f->mc_read_buf_cap, words) && dneed_grow(f, kind, draws);
-}
-
-/* Set k's copy (its fence passed): both heads into heads, and what each
-   job kept (its word 12, before the clamp) into its mesh's and its draw's
-   need. */
-static void read_set(_oak_gl_frame *f, uint32_t k, uint32_t heads[2][OAK_GPU_MESHCULL_HEAD_WORDS]) {
-    uint32_t nv = f->mc_ring_jobs[k][0], nc = f->mc_ring_jobs[k][1];
-    size_t hw = 2 * OAK_GPU_MESHCULL_HEAD_WORDS,
-           words = hw + (size_t)(nv + nc) * OAK_GPU_MESHCULL_JOB_WORDS;
-    memset(heads, 0, hw * 4);
-    /* kept between frames: a warm frame makes no heap call */
-    uint32_t *buf =
-        OAK_GROW(f->mc_read_buf, f->mc_read_buf_cap, (uint32_t)words) ? f->mc_read_buf : NULL;
-    if (!buf) { /* the counters still */
-        glGetNamedBufferSubData(f->mc_read[k].id, 0, (GLsizeiptr)hw * 4, heads);
-        return;
-    }
-    glGetNamedBufferSubData(f->mc_read[k].id, 0, (GLsizeiptr)words * 4, buf);
-    memcpy(heads, buf, hw * 4);
-    uint64_t serial = f->mc_ring.serial[k];
-    for (uint32_t j = 0; j < nv + nc; j++) {
-        uint32_t kind = j >= nv, kept = buf[hw + (size_t)j * OAK_GPU_MESHCULL_JOB_WORDS + 12];
-        const uint32_t *e = f->mc_ring_job[k][j];
-        uint32_t slot = oak_handle_index(e[1]);
-        if (slot >= f->mesh_cap || f->meshes[slot].id != e[1]) continue;
-        _oak_gl_mesh_slot *ms = &f->meshes[slot];
-        if (ms->mc_need_serial < serial) ms->mc_need = kept, ms->mc_need_serial = serial;
-        if (ms->mc_need_serial == serial && kept > ms->mc_need) ms->mc_need = kept;
-        if (!dneed_grow(f, kind, e[0] + 1)) continue;
-        uint32_t *d = f->mc_dneed[kind][e[0]];
-        if (d[3] <= (uint32_t)serial)
-            d[0] = e[1], d[1] = kept, d[2] = e[2], d[3] = (uint32_t)serial;
-    }
+    return o->room != 0;
 }
 
 /* The newest frame whose counters are known, once: zero (it culled
-   nothing) or its copy's fence passed; its counters into mc_stats, what
-   its jobs kept into the needs (read_set). */
+   nothing) or its copy's fence passed; its counters (its heads' copy)
+   into mc_stats. */
 static void read_newest(_oak_gl_frame *f) {
     uint64_t newest = f->query_frames + 1;
     for (uint64_t want = newest; want > _oak_gl_ring_floor(&f->mc_ring, newest); want--) {
@@ -214,7 +126,7 @@ static void read_newest(_oak_gl_frame *f) {
             GLenum s = glClientWaitSync(fence, 0, 0);
             if (s != GL_ALREADY_SIGNALED && s != GL_CONDITION_SATISFIED) continue;
             uint32_t head[2][OAK_GPU_MESHCULL_HEAD_WORDS];
-            read_set(f, k, head);
+            glGetNamedBufferSubData(f->mc_read[k].id, 0, (GLsizeiptr)sizeof head, head);
             _oak_meshcull_gpu_stats(&f->mc_stats, head[0]);
             f->mc_stats.overflow_triangles += head[1][OAK_GPU_MESHCULL_OVERFLOW_WORD];
             f->mc_stats.shadow_triangles = head[1][OAK_GPU_MESHCULL_SHADOW_TRIS];
@@ -243,45 +155,40 @@ oak_result _oak_gl_meshcull_plan(_oak_gl_frame *f, const oak_render_view *v) {
     /* this frame's copy: a frame that culls nothing keeps no fence (its
        counters are zero); the copy three frames old, unread, is dropped */
     uint32_t k = _oak_gl_frame_slot(f);
-    /* the newest finished set sizes the regions: a frame's need, not the
-       one three frames back that this slot held (a sphere sliding into
-       view outgrew that region, and the draw lost triangles) */
-    read_newest(f);
+    read_newest(f); /* the counters only: nothing read back sizes a region */
     if (f->mc_ring_fence[k]) glDeleteSync(f->mc_ring_fence[k]);
     f->mc_ring_fence[k] = NULL;
     f->mc_ring.serial[k] = f->query_frames + 1;
-    f->mc_ring_jobs[k][0] = f->mc_ring_jobs[k][1] = 0;
     f->mc_fallback[0] = f->mc_fallback[1] = 0;
     if (!meshcull_on(f) || v->occ_gpu) return OAK_OK; /* Hi-Z: a command per draw (gl_hiz.c) */
     /* the vis group as build_list finds it: masked 2, double-sided 1 */
     uint32_t jobs = 0;
-    uint64_t tris = 0;
+    uint64_t tris = 0, mls = 0;
     for (uint32_t i = 0; i < nd; i++) {
         const _oak_gl_mesh_slot *ms = _oak_gl_mesh_of(f, l->mesh[i]);
         const _oak_gl_mat_slot *mt = _oak_gl_mat_of(f, l->material[i]);
         if (!ms || !mt || !ms->ml_count || !ms->index_count || mt->blend) continue;
         f->mc_take[i] = 1;
         jobs++;
-        tris += region_for(f, 0, ms, i, place_of((const float *)l->world[i]));
+        tris += ms->ml_tris, mls += ms->ml_count;
     }
     if (!jobs) return OAK_OK;
     mc_layout o;
-    if (!lay_out(f, jobs, tris, &o)) { /* not a triangle each: every draw as it is, counted */
+    if (!lay_out(f, jobs, mls, tris, &o)) { /* not a triangle: every draw as it is, counted */
         memset(f->mc_take, 0, nd + 1);
         f->mc_fallback[0] = jobs;
         return OAK_OK;
     }
-    if (!OAK_GROW(f->mc_words, f->mc_words_cap, (uint32_t)o.map_word) ||
-        !OAK_GROW(f->mc_ring_job[k], f->mc_ring_job_cap[k], jobs) ||
-        !reserve_reads(f, 0, nd + 1, jobs))
+    if (!OAK_GROW(f->mc_words, f->mc_words_cap, (uint32_t)o.ml_word))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: meshcull words");
     uint64_t cmd_word = o.cmd_word, map_word = o.map_word, index_word = o.index_word;
+    uint64_t ml_word = o.ml_word;
     oak_result r = _oak_gl_buffer_reserve(&f->meshcull, (size_t)o.words * 4, false);
     if (r != OAK_OK) return r;
     uint32_t *w = f->mc_words;
     _oak_meshcull_view cv;
     _oak_meshcull_view_make(&cv, v, v->width, v->height);
-    uint32_t job = 0, region = 0;
+    uint32_t job = 0;
     for (uint32_t g = 0; g < 4; g++) { /* commands in the vis groups' order */
         f->mc_first[g] = job;
         for (uint32_t i = 0; i < nd; i++) {
@@ -292,27 +199,25 @@ oak_result _oak_gl_meshcull_plan(_oak_gl_frame *f, const oak_render_view *v) {
             uint32_t *jw =
                 w + OAK_GPU_MESHCULL_HEAD_WORDS + (size_t)job * OAK_GPU_MESHCULL_JOB_WORDS;
             uint32_t cw = (uint32_t)(cmd_word + (uint64_t)job * CMD_WORDS);
-            uint32_t place = place_of((const float *)l->world[i]);
-            uint32_t reg = shrunk(&o, region_for(f, 0, ms, i, place));
             /* false: a world that cannot be culled keeps its finest meshlets */
             (void)_oak_meshcull_gpu_job(jw, &cv, (const float *)l->world[i], !(g & 1u), i,
-                                        ms->ml_first, ms->ml_count, ms->ml_finest, region, reg, cw);
-            _oak_gl_command c = {0, 1, (uint32_t)(index_word + (uint64_t)region * 3),
-                                 (int32_t)ms->base_vertex, i};
+                                        ms->ml_first, ms->ml_count, ms->ml_finest,
+                                        (uint32_t)ml_word, cw);
+            /* the count and first index are the scan's (meshcull_scan.comp) */
+            _oak_gl_command c = {0, 1, (uint32_t)index_word, (int32_t)ms->base_vertex, i};
             memcpy(w + cw, &c, sizeof c);
-            f->draw_data[i].prev[2] = (uint32_t)map_word + region + 1;
-            ring_note(f, job, i, ms->id, place);
-            region += reg;
+            /* vis.frag finds its region's map through its job */
+            f->draw_data[i].prev[2] = (uint32_t)(jw - w) + 1;
+            ml_word += ms->ml_count;
             job++;
         }
         f->mc_count[g] = job - f->mc_first[g];
     }
     _oak_meshcull_gpu_head(w, &cv, jobs, (uint32_t)index_word, (uint32_t)map_word);
     f->mc_jobs = jobs;
-    f->mc_ring_jobs[k][0] = jobs;
     f->mc_cmd_word = (uint32_t)cmd_word;
     /* the host's part: head, jobs and commands (the kernel writes the rest) */
-    glNamedBufferSubData(f->meshcull.id, 0, (GLsizeiptr)map_word * 4, w);
+    glNamedBufferSubData(f->meshcull.id, 0, (GLsizeiptr)o.ml_word * 4, w);
     return OAK_OK;
 }
 
@@ -350,31 +255,29 @@ oak_result _oak_gl_meshcull_shadow_plan(_oak_gl_frame *f, const oak_render_view 
     memset(f->mcs_take, 0, nc + 1);
     if (!meshcull_on(f)) return OAK_OK;
     uint32_t jobs = 0;
-    uint64_t tris = 0;
+    uint64_t tris = 0, mls = 0;
     for (uint32_t i = 0; i < nc; i++) {
         const _oak_gl_mesh_slot *ms = NULL;
         if (shadow_key(f, v, i, &ms) == UINT32_MAX) continue;
         f->mcs_take[i] = 1;
         jobs++;
-        tris += region_for(f, 1, ms, i, place_of((const float *)l->world[i]));
+        tris += ms->ml_tris, mls += ms->ml_count;
     }
     if (!jobs) return OAK_OK;
     mc_layout o;
-    if (!lay_out(f, jobs, tris, &o)) { /* not a triangle each: their finest levels, counted */
+    if (!lay_out(f, jobs, mls, tris, &o)) { /* not a triangle: their finest levels, counted */
         memset(f->mcs_take, 0, nc + 1);
         f->mc_fallback[1] = jobs;
         return OAK_OK;
     }
-    uint32_t k = _oak_gl_frame_slot(f), nv = f->mc_ring_jobs[k][0];
-    if (!OAK_GROW(f->mcs_words, f->mcs_words_cap, (uint32_t)o.map_word) ||
-        !OAK_GROW(f->mc_ring_job[k], f->mc_ring_job_cap[k], nv + jobs) ||
-        !reserve_reads(f, 1, nc + 1, nv + jobs))
+    if (!OAK_GROW(f->mcs_words, f->mcs_words_cap, (uint32_t)o.ml_word))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: meshcull words");
     uint64_t cmd_word = o.cmd_word, map_word = o.map_word, index_word = o.index_word;
+    uint64_t ml_word = o.ml_word;
     oak_result r = _oak_gl_buffer_reserve(&f->meshcull_shadow, (size_t)o.words * 4, false);
     if (r != OAK_OK) return r;
     uint32_t *w = f->mcs_words;
-    uint32_t job = 0, region = 0, tile = f->shadow_size / 2;
+    uint32_t job = 0, tile = f->shadow_size / 2;
     for (uint32_t key = 0; key < OAK_MAX_CASCADES * 8; key++) {
         f->mcs_first[key] = job;
         if (key / 8 >= v->cascade_count) continue;
@@ -387,15 +290,11 @@ oak_result _oak_gl_meshcull_shadow_plan(_oak_gl_frame *f, const oak_render_view 
             uint32_t *jw =
                 w + OAK_GPU_MESHCULL_HEAD_WORDS + (size_t)job * OAK_GPU_MESHCULL_JOB_WORDS;
             uint32_t cw = (uint32_t)(cmd_word + (uint64_t)job * CMD_WORDS);
-            uint32_t place = place_of((const float *)l->world[i]);
-            uint32_t reg = shrunk(&o, region_for(f, 1, ms, i, place));
             (void)_oak_meshcull_gpu_shadow_job(jw, &sv, (const float *)l->world[i], i, ms->ml_first,
-                                               ms->ml_count, ms->ml_finest, region, reg, cw);
-            _oak_gl_command c = {0, 1, (uint32_t)(index_word + (uint64_t)region * 3),
-                                 (int32_t)ms->base_vertex, i};
+                                               ms->ml_count, ms->ml_finest, (uint32_t)ml_word, cw);
+            _oak_gl_command c = {0, 1, (uint32_t)index_word, (int32_t)ms->base_vertex, i};
             memcpy(w + cw, &c, sizeof c);
-            ring_note(f, nv + job, i, ms->id, place);
-            region += reg;
+            ml_word += ms->ml_count;
             job++;
         }
         f->mcs_count[key] = job - f->mcs_first[key];
@@ -404,9 +303,8 @@ oak_result _oak_gl_meshcull_shadow_plan(_oak_gl_frame *f, const oak_render_view 
     _oak_meshcull_view_make(&cv, v, v->width, v->height); /* the head's (unread by shadow jobs) */
     _oak_meshcull_gpu_head(w, &cv, jobs, (uint32_t)index_word, (uint32_t)map_word);
     f->mcs_jobs = jobs;
-    f->mc_ring_jobs[k][1] = jobs;
     f->mcs_cmd_word = (uint32_t)cmd_word;
-    glNamedBufferSubData(f->meshcull_shadow.id, 0, (GLsizeiptr)map_word * 4, w);
+    glNamedBufferSubData(f->meshcull_shadow.id, 0, (GLsizeiptr)o.ml_word * 4, w);
     return OAK_OK;
 }
 
@@ -430,27 +328,44 @@ void _oak_gl_meshcull_shadow_draw(_oak_gl_frame *f, uint32_t cascade, bool mover
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, f->commands.id);
 }
 
+/* The meshcull pass over one buffer of `jobs` jobs (bound): the count
+   step, the scan that places the regions, the write step. */
+static void cull_buffer(_oak_gl_frame *f, uint32_t jobs) {
+    GLuint groups = jobs < 65535u ? jobs : 65535u; /* the kernels stride */
+    glUseProgram(f->prog_meshcull);
+    glDispatchCompute(groups, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glUseProgram(f->prog_meshcull_scan);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glUseProgram(f->prog_meshcull_write);
+    glDispatchCompute(groups, 1, 1);
+}
+
 oak_result _oak_gl_run_meshcull(_oak_gl_backend *b, const oak_render_view *v) {
     (void)v;
     _oak_gl_frame *f = b->frame;
     if (!f->mc_jobs && !f->mcs_jobs) return OAK_OK;
-    if (!f->prog_meshcull) {
-        oak_result r = _oak_gl_compute(&f->prog_meshcull, "meshcull", oak_gl_src_meshcull_comp);
-        if (r != OAK_OK) return r;
-    }
-    glUseProgram(f->prog_meshcull);
+    oak_result r = OAK_OK;
+    if (!f->prog_meshcull)
+        r = _oak_gl_compute(&f->prog_meshcull, "meshcull", oak_gl_src_meshcull_comp);
+    if (!r && !f->prog_meshcull_scan)
+        r = _oak_gl_compute(&f->prog_meshcull_scan, "meshcull_scan", oak_gl_src_meshcull_scan_comp);
+    if (!r && !f->prog_meshcull_write)
+        r = _oak_gl_compute(&f->prog_meshcull_write, "meshcull_write",
+                            oak_gl_src_meshcull_write_comp);
+    if (r != OAK_OK) return r;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INDICES, f->indices.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_MESHLETS, f->meshlets.id);
     /* the casters' cuts: their records, their buffer */
     if (f->mcs_jobs) {
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_DRAWS, f->casters.id);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_MESHCULL, f->meshcull_shadow.id);
-        glDispatchCompute(f->mcs_jobs < 65535u ? f->mcs_jobs : 65535u, 1, 1);
+        cull_buffer(f, f->mcs_jobs);
     }
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_DRAWS, f->draws.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_MESHCULL, f->meshcull.id);
-    if (f->mc_jobs)
-        glDispatchCompute(f->mc_jobs < 65535u ? f->mc_jobs : 65535u, 1, 1); /* the kernel strides */
+    if (f->mc_jobs) cull_buffer(f, f->mc_jobs);
     /* readers: the raster's and the shadow pass's commands, elements and
        vis.frag's map; the copy */
     glMemoryBarrier(GL_COMMAND_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT |
@@ -459,21 +374,13 @@ oak_result _oak_gl_run_meshcull(_oak_gl_backend *b, const oak_render_view *v) {
        counters are words 0-3, 7, 34, Hi-Z's 37 and 43, the maps' 35 and 38 */
     const GLsizeiptr head = OAK_GPU_MESHCULL_HEAD_WORDS * 4;
     uint32_t k = _oak_gl_frame_slot(f);
-    /* then the jobs (what each kept sizes its region next time) */
-    const GLsizeiptr vj = (GLsizeiptr)f->mc_jobs * OAK_GPU_MESHCULL_JOB_WORDS * 4;
-    const GLsizeiptr cj = (GLsizeiptr)f->mcs_jobs * OAK_GPU_MESHCULL_JOB_WORDS * 4;
-    oak_result r = _oak_gl_buffer_reserve(&f->mc_read[k], (size_t)(2 * head + vj + cj), false);
+    r = _oak_gl_buffer_reserve(&f->mc_read[k], (size_t)(2 * head), false);
     if (r != OAK_OK) return r;
     glClearNamedBufferSubData(f->mc_read[k].id, GL_R32UI, 0, 2 * head, GL_RED_INTEGER,
                               GL_UNSIGNED_INT, NULL);
-    if (f->mc_jobs) {
-        glCopyNamedBufferSubData(f->meshcull.id, f->mc_read[k].id, 0, 0, head);
-        glCopyNamedBufferSubData(f->meshcull.id, f->mc_read[k].id, head, 2 * head, vj);
-    }
-    if (f->mcs_jobs) {
+    if (f->mc_jobs) glCopyNamedBufferSubData(f->meshcull.id, f->mc_read[k].id, 0, 0, head);
+    if (f->mcs_jobs)
         glCopyNamedBufferSubData(f->meshcull_shadow.id, f->mc_read[k].id, 0, head, head);
-        glCopyNamedBufferSubData(f->meshcull_shadow.id, f->mc_read[k].id, head, 2 * head + vj, cj);
-    }
     if (f->mc_ring_fence[k]) glDeleteSync(f->mc_ring_fence[k]);
     f->mc_ring_fence[k] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     return OAK_OK;
@@ -510,6 +417,8 @@ void _oak_gl_meshcull_stats(_oak_gl_frame *f, oak_meshlet_stats *out) {
 
 void _oak_gl_meshcull_release(_oak_gl_frame *f) {
     if (f->prog_meshcull) glDeleteProgram(f->prog_meshcull);
+    if (f->prog_meshcull_scan) glDeleteProgram(f->prog_meshcull_scan);
+    if (f->prog_meshcull_write) glDeleteProgram(f->prog_meshcull_write);
     for (uint32_t k = 0; k < OAK_GL_QUERY_SETS; k++) {
         if (f->mc_ring_fence[k]) glDeleteSync(f->mc_ring_fence[k]);
         _oak_gl_buffer_release(&f->mc_read[k]);
@@ -519,10 +428,6 @@ void _oak_gl_meshcull_release(_oak_gl_frame *f) {
     oak_free(f->mc_words);
     oak_free(f->mc_take);
     _oak_gl_buffer_release(&f->meshcull_shadow);
-    for (uint32_t k = 0; k < OAK_GL_QUERY_SETS; k++) oak_free(f->mc_ring_job[k]);
-    oak_free(f->mc_dneed[0]);
-    oak_free(f->mc_dneed[1]);
     oak_free(f->mcs_words);
-    oak_free(f->mc_read_buf);
     oak_free(f->mcs_take);
 }

@@ -337,7 +337,7 @@ void _oak_meshcull_gpu_head(uint32_t out[OAK_GPU_MESHCULL_HEAD_WORDS], const _oa
 bool _oak_meshcull_gpu_job(uint32_t out[OAK_GPU_MESHCULL_JOB_WORDS], const _oak_meshcull_view *cv,
                            const float world[16], bool single_sided, uint32_t draw,
                            uint32_t first_record, uint32_t meshlets, uint32_t finest,
-                           uint32_t region, uint32_t region_tris, uint32_t cmd_word) {
+                           uint32_t words, uint32_t cmd_word) {
     _oak_meshcull_draw dc;
     bool ok = _oak_meshcull_draw_make(&dc, cv, world, single_sided);
     /* no cut, frustum or cone: the finest meshlets kept, the rest out of
@@ -347,22 +347,21 @@ bool _oak_meshcull_gpu_job(uint32_t out[OAK_GPU_MESHCULL_JOB_WORDS], const _oak_
     out[0] = draw;
     out[1] = first_record;
     out[2] = meshlets | (dc.cone ? 0x80000000u : 0u) | (ok ? 0u : 0x40000000u);
-    out[3] = region;
+    out[3] = 0; /* the region: the scan's (meshcull_scan.comp) */
     for (int k = 0; k < 3; k++) out[4 + k] = fbits(dc.cone ? dc.eye[k] : 0.0f);
     out[7] = fbits(dc.scale);
     out[8] = cmd_word;
     out[9] = finest;
-    out[10] = region_tris;
+    out[10] = words;
     return ok;
 }
 
 bool _oak_meshcull_gpu_shadow_job(uint32_t out[OAK_GPU_MESHCULL_JOB_WORDS],
                                   const _oak_meshcull_view *cv, const float world[16],
                                   uint32_t draw, uint32_t first_record, uint32_t meshlets,
-                                  uint32_t finest, uint32_t region, uint32_t region_tris,
-                                  uint32_t cmd_word) {
+                                  uint32_t finest, uint32_t words, uint32_t cmd_word) {
     bool ok = _oak_meshcull_gpu_job(out, cv, world, false, draw, first_record, meshlets, finest,
-                                    region, region_tris, cmd_word);
+                                    words, cmd_word);
     out[2] |= 0x20000000u | (cv->ortho ? 0x10000000u : 0u);
     for (int k = 0; k < 3; k++) out[4 + k] = fbits(cv->eye[k]);
     out[OAK_GPU_MESHCULL_JOB_LOD_PX] = fbits(cv->lod_px);

@@ -138,10 +138,10 @@ bool _oak_clod_keep(const _oak_meshcull_view *cv, const _oak_meshcull_draw *dc,
 const oak_meshlets *_oak_meshcull_gpu_cut(oak_mesh h, const oak_mesh_data *d, uint32_t **tri_of);
 /* A cluster-LOD mesh's levels on the GPUs (docs/ARCHITECTURE.md "Cluster
    LOD"): *finest, its meshlets of the finest level (the first ones), and
-   *region, the triangles a job's region holds: its finest level's, the
-   most a cut can keep (a cut replaces groups of clusters by their
-   simplified triangles, never more; the kernel stops at the region's end
-   all the same). A plain mesh: every meshlet and all its triangles. */
+   *region, the most triangles a job of it keeps: its finest level's (a
+   cut replaces groups of clusters by their simplified triangles, never
+   more; the scan clamps at the buffer's room all the same). A plain mesh: every meshlet and all its
+   triangles. */
 void _oak_meshcull_gpu_levels(const oak_meshlets *m, const oak_mesh_data *d, uint32_t *finest,
                               uint32_t *region);
 /* uvec4 a mesh's records and triangle words take in OAK_B_MESHLETS. */
@@ -155,22 +155,23 @@ void _oak_meshcull_gpu_pack(uint32_t (*out)[4], uint32_t first, const oak_meshle
    cluster LOD's eye, lod_px, znear and ortho. */
 void _oak_meshcull_gpu_head(uint32_t out[OAK_GPU_MESHCULL_HEAD_WORDS], const _oak_meshcull_view *cv,
                             uint32_t jobs, uint32_t index_word, uint32_t map_word);
-/* A job of OAK_B_MESHCULL for one draw (finest: _oak_meshcull_gpu_levels');
-   false when its world cannot be culled by (_oak_meshcull_draw_make
-   refused it): the job then keeps its finest meshlets (a plain mesh's
-   every one), as the CPU does. */
+/* A job of OAK_B_MESHCULL for one draw (finest: _oak_meshcull_gpu_levels';
+   words: the first of its meshlet words, one a meshlet, where the count
+   step leaves what it keeps of each; its region the scan places in the
+   frame); false when its world cannot be culled by
+   (_oak_meshcull_draw_make refused it): the job then keeps its finest
+   meshlets (a plain mesh's every one), as the CPU does. */
 bool _oak_meshcull_gpu_job(uint32_t out[OAK_GPU_MESHCULL_JOB_WORDS], const _oak_meshcull_view *cv,
                            const float world[16], bool single_sided, uint32_t draw,
                            uint32_t first_record, uint32_t meshlets, uint32_t finest,
-                           uint32_t region, uint32_t region_tris, uint32_t cmd_word);
+                           uint32_t words, uint32_t cmd_word);
 /* A shadow job (oak_gpu.h): a cluster-LOD caster of a map whose view cv
    is _oak_meshcull_view_shadow's, its cut alone as the CPU's
    _oak_cpu_meshcull_lod makes it (no frustum, no cone). */
 bool _oak_meshcull_gpu_shadow_job(uint32_t out[OAK_GPU_MESHCULL_JOB_WORDS],
                                   const _oak_meshcull_view *cv, const float world[16],
                                   uint32_t draw, uint32_t first_record, uint32_t meshlets,
-                                  uint32_t finest, uint32_t region, uint32_t region_tris,
-                                  uint32_t cmd_word);
+                                  uint32_t finest, uint32_t words, uint32_t cmd_word);
 /* The counters the kernel left in a head. */
 void _oak_meshcull_gpu_stats(oak_meshlet_stats *out, const uint32_t *head);
 

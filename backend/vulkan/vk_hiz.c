@@ -331,12 +331,13 @@ void _oak_vk_hiz_raster(_oak_vk *vk, _oak_vk_frame *f) {
     compute_to_compute(cmd);
     dispatch(vk, f, OAK_GPU_HIZ_STEP_LATE, n);
     /* the meshlets against the same pyramid (meshcull.comp's LATE step):
-       their bits, and pass 2's triangles written over pass 1's in each
-       job's region and command (pass 1 has read them) */
+       their bits, and pass 2's triangles placed and written over pass 1's
+       regions and commands (pass 1 has read them) */
     if (f->mc_jobs && meshcull_pipe(vk)) {
         compute_to_compute(cmd); /* the head's words the draws' step wrote */
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->hiz_meshcull_late);
         vkCmdDispatch(cmd, f->mc_jobs < 65535u ? f->mc_jobs : 65535u, 1, 1); /* it strides */
+        _oak_vk_meshcull_place(vk, f, true); /* the regions anew, the shadows' kept */
     }
     /* the native streams' instances against the same pyramid: bits, and
        pass 2's lists (instcull.comp's LATE step, one row per stream) */

@@ -129,11 +129,6 @@ typedef struct _oak_vk_mesh {
        culling is on; index_count, what every other pass draws, is the
        finest's) */
     uint32_t ml_finest, ml_tris, index_taken;
-    /* the most triangles one of its jobs kept in the latest finished frame
-       (vk_meshcull.c sizes its regions by it); mc_need_frame: that frame + 1, 0
-       while unknown */
-    uint32_t mc_need;
-    uint64_t mc_need_frame;
 } _oak_vk_mesh;
 
 typedef struct _oak_vk_texclass {
@@ -249,11 +244,6 @@ typedef struct _oak_vk_frame {
     bool mc_ran;
     bool mc_mesh;      /* the view's jobs take the mesh path (vk_mesh_shader.c) */
     uint64_t mc_frame; /* vk->frame_count of the frame it culled */
-    /* per job: its mesh's slot and id, its draw's place (a hash of the
-       world's translation) and its first word in the buffer, to read back
-       what each kept */
-    uint32_t (*mc_job_mesh)[4];
-    uint32_t mc_job_mesh_cap;
     /* the compute raster (vk_craster.c): this slot's band table
        (host-visible), its band count this frame and per stream the LODs it
        drew (bit k: LOD k), which the hardware path then skips */
@@ -312,6 +302,8 @@ enum {
     OAK_VK_PIPE_CRASTER_SHADOW,       /* small stream casters in compute (vk_craster.c) */
     OAK_VK_PIPE_CRASTER_SHADOW_MERGE, /* ... and their texels into a cascade's tile */
     OAK_VK_PIPE_MESHCULL,             /* plain draws' meshlets culled (vk_meshcull.c) */
+    OAK_VK_PIPE_MESHCULL_SCAN,        /* ... their jobs' regions placed */
+    OAK_VK_PIPE_MESHCULL_WRITE,       /* ... and their triangles written there */
     OAK_VK_PIPE_COUNT
 };
 #define OAK_VK_VIS_GROUPS 4 /* vis pipelines, in enum order from OAK_VK_PIPE_VIS */
@@ -421,11 +413,9 @@ typedef struct _oak_vk {
     oak_meshlet_stats ml_stats; /* the latest finished frame's counters */
     uint64_t ml_stats_frame;    /* ... and that frame's number (0: none yet) */
     uint32_t mc_fallback;       /* draws the last plan sent whole (no room) */
-    /* per view draw index: the mesh id its job had, the triangles it kept
-       in the latest finished frame and its place (vk_meshcull.c sizes
-       regions by it) */
-    uint32_t (*mc_need)[3];
-    uint32_t mc_need_cap;
+    /* meshcull_scan.comp and meshcull_write.comp for Hi-Z's LATE step
+       (their EARLY ones are OAK_VK_PIPE_MESHCULL_SCAN and _WRITE) */
+    VkPipeline mc_late[2];
     uint8_t *mc_take; /* per view draw: drawn from the meshcull pass's commands */
     uint32_t mc_take_cap;
     uint32_t mc_first[OAK_VK_VIS_GROUPS], mc_count[OAK_VK_VIS_GROUPS]; /* commands, per group */
@@ -873,6 +863,10 @@ void _oak_vk_meshcull_free(_oak_vk *vk, _oak_vk_mesh *m);
    per shadow group); the slot's buffer always exists. */
 oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v,
                                  const struct _oak_vk_draw_info *info, uint32_t nd, uint32_t n);
+/* After a count step of the meshcull pass (its EARLY one, or Hi-Z's LATE
+   one in vk_hiz.c): the jobs' regions placed and their triangles written
+   (meshcull_scan.comp, meshcull_write.comp), with the barriers between. */
+void _oak_vk_meshcull_place(_oak_vk *vk, _oak_vk_frame *f, bool late);
 oak_result _oak_vk_run_meshcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 /* The culled draws' commands in the vis groups (inside the raster's rendering). */
 void _oak_vk_meshcull_draw(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f);

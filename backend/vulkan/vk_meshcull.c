@@ -1,19 +1,21 @@
 /* Per-meshlet culling of plain draws on Vulkan (docs/ARCHITECTURE.md
  * "Meshlet culling"): each eligible mesh's meshlets go to the meshlet pool
  * once, with its upload; each frame the upload pass makes a job per view
- * draw of such a mesh in the vis groups, the meshcull pass
- * (shaders/meshcull.comp.glsl) writes the kept meshlets' triangles into the
- * slot's expanded index buffer and each job's index count, and the raster
- * draws those commands with that buffer as its index buffer. Under
- * two-pass Hi-Z the pass is the meshlets' EARLY step and vk_hiz.c runs
- * their LATE step (common/meshcull_hiz.glsl). Where the device has task and
- * mesh shaders the view's jobs take the mesh path instead (vk_mesh_shader.c:
- * no regions, a chunk table in their commands' stead), except under
- * two-pass Hi-Z; the shadow jobs (cluster-LOD casters) stay expanded, come
- * first and are all the kernel is dispatched over (plan's layout). The
- * buffer is host-visible: the host writes the head, jobs and commands, and
- * reads the counters once the slot's fence has passed (a frame or two
- * late). */
+ * draw of such a mesh in the vis groups, the meshcull pass counts what each
+ * job keeps (shaders/meshcull.comp.glsl), places every job's region at the
+ * sum of those before it (meshcull_scan.comp) and writes the kept
+ * meshlets' triangles there (meshcull_write.comp), with each job's index
+ * count, and the raster draws those commands with that buffer as its index
+ * buffer. Under two-pass Hi-Z the pass is the meshlets' EARLY step and
+ * vk_hiz.c runs their LATE step (common/meshcull_hiz.glsl) and places
+ * again. Where the device has task and mesh shaders the view's jobs take
+ * the mesh path instead (vk_mesh_shader.c: no regions, a chunk table in
+ * their commands' stead), except under two-pass Hi-Z; the shadow jobs
+ * (cluster-LOD casters) stay expanded, come first and are all the kernel
+ * is dispatched over (plan's layout). The buffer is host-visible: the host
+ * writes the head, jobs and commands, and reads the counters once the
+ * slot's fence has passed (a frame or two late); nothing read back sizes
+ * a region. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,8 +59,7 @@ static oak_result pool_take(_oak_vk *vk, uint32_t n, uint64_t *at) {
 
 oak_result _oak_vk_meshcull_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh h,
                                    const oak_mesh_data *d) {
-    m->ml_first = m->ml_uvec4 = m->ml_count = m->ml_finest = m->ml_tris = m->mc_need = 0;
-    m->mc_need_frame = 0;
+    m->ml_first = m->ml_uvec4 = m->ml_count = m->ml_finest = m->ml_tris = 0;
     /* a cluster-LOD mesh's other levels are in the pool only when culling
        is on (vk_resources.c): no cut without them */
     if (!vk->meshcull || !m->index_count || m->prev ||
@@ -96,32 +97,18 @@ void _oak_vk_meshcull_free(_oak_vk *vk, _oak_vk_mesh *m) {
 
 /* ---- the frame ------------------------------------------------------------ */
 
+static const uint32_t k_meshcull_scan_comp[] =
+#include "shaders/meshcull_scan.comp.h"
+    ;
+static const uint32_t k_meshcull_write_comp[] =
+#include "shaders/meshcull_write.comp.h"
+    ;
+
 /* The counters a finished slot holds, into vk->ml_stats when newer. */
 static void read_counters(_oak_vk *vk, _oak_vk_frame *f) {
     if (!f->mc_ran || !f->meshcull.mapped || f->mc_frame <= vk->ml_stats_frame) return;
-    const uint32_t *w = f->meshcull.mapped;
-    _oak_meshcull_gpu_stats(&vk->ml_stats, w);
+    _oak_meshcull_gpu_stats(&vk->ml_stats, f->meshcull.mapped);
     vk->ml_stats_frame = f->mc_frame;
-    /* what each job kept (job word 12, before the clamp): its mesh's need,
-       the most of that frame's jobs */
-    for (uint32_t k = 0; k < f->mc_all; k++) {
-        uint32_t slot = f->mc_job_mesh[k][0];
-        _oak_vk_mesh *m = slot < vk->mesh_capacity ? &vk->meshes[slot] : NULL;
-        if (!m || !m->id || m->id != f->mc_job_mesh[k][1]) continue;
-        const uint32_t *jw = w + f->mc_job_mesh[k][3];
-        uint32_t kept = jw[12], draw = jw[0];
-        if (m->mc_need_frame != f->mc_frame + 1 || kept > m->mc_need) m->mc_need = kept;
-        m->mc_need_frame = f->mc_frame + 1;
-        /* and the draw's own (a mesh drawn many times, near and far) */
-        uint32_t had = vk->mc_need_cap;
-        if (OAK_GROW(vk->mc_need, vk->mc_need_cap, draw + 1)) {
-            if (vk->mc_need_cap > had) /* no id is 0: unknown */
-                memset(vk->mc_need + had, 0, (vk->mc_need_cap - had) * sizeof *vk->mc_need);
-            vk->mc_need[draw][0] = m->id;
-            vk->mc_need[draw][1] = kept;
-            vk->mc_need[draw][2] = f->mc_job_mesh[k][2];
-        }
-    }
 }
 
 /* The expanded buffer's limit: the device's, or OAK_MESHCULL_MAX_BYTES
@@ -136,31 +123,6 @@ static uint64_t buffer_limit(const _oak_vk *vk) {
     return lim;
 }
 
-/* A job's region: the finest level while its mesh's need is unknown,
-   else 1.5 x the need and 64 (a cut grows as the camera nears: the
-   headroom takes a frame's growth; past it the kernel clamps, counts and
-   the next frame's region holds it) */
-/* where a draw is: its world's translation, hashed (a view's draws may
-   be listed in another order next frame) */
-static uint32_t place_of(const float world[16]) {
-    uint32_t h = 2166136261u, b[3];
-    memcpy(b, world + 12, sizeof b);
-    for (int k = 0; k < 3; k++) h = (h ^ b[k]) * 16777619u;
-    return h;
-}
-
-static uint32_t region_for(const _oak_vk *vk, const _oak_vk_mesh *m, uint32_t draw,
-                           uint32_t place) {
-    if (!m->mc_need_frame) return m->ml_tris;
-    /* the draw's own need when the same draw index held this mesh at the
-       same place, else the most any draw of the mesh kept */
-    bool same =
-        draw < vk->mc_need_cap && vk->mc_need[draw][0] == m->id && vk->mc_need[draw][2] == place;
-    uint64_t need = same ? vk->mc_need[draw][1] : m->mc_need;
-    uint64_t r = 2 * need + 256;
-    return r < m->ml_tris ? (uint32_t)r : m->ml_tris;
-}
-
 static oak_result reserve(_oak_vk *vk, _oak_vk_buffer *b, uint64_t bytes) {
     if (b->buffer && b->size >= bytes) return OAK_OK;
     uint64_t size = b->size ? b->size : 4096;
@@ -170,30 +132,22 @@ static oak_result reserve(_oak_vk *vk, _oak_vk_buffer *b, uint64_t bytes) {
     return _oak_vk_buffer_create(vk, b, size, k_mc_usage, OAK_VK_MEM_UPLOAD);
 }
 
-/* The plan's place: the buffer's words, where its parts start, the room
-   the regions share, the next expanded job (its command's index) and
-   region; on the mesh path the chunk table, the view's first job word and
-   the next view job and chunk; the jobs noted for read_counters. */
+/* The plan's place: the buffer's words, where its parts start, the next
+   expanded job (its command's index) and its meshlet words; on the mesh
+   path the chunk table, the view's first job word and the next view job
+   and chunk. */
 typedef struct plan_ctx {
     _oak_vk *vk;
     _oak_vk_frame *f;
     const _oak_vk_draw_info *info;
     uint32_t *w;
     oak_gpu_draw *rec;
-    uint64_t job_word, cmd_word, map_word, index_word, room, tris;
-    uint32_t job, region;
+    uint64_t job_word, cmd_word, index_word, ml_word;
+    uint32_t job;
     uint32_t *table;
     uint64_t view_word;
-    uint32_t view_job, chunk, noted;
+    uint32_t view_job, chunk;
 } plan_ctx;
-
-static void note_job(plan_ctx *p, const _oak_vk_mesh *m, uint32_t place, uint64_t word) {
-    uint32_t *e = p->f->mc_job_mesh[p->noted++];
-    e[0] = oak_handle_index(m->id);
-    e[1] = m->id;
-    e[2] = place;
-    e[3] = (uint32_t)word;
-}
 
 /* A view job on the mesh path (record d): its words after the table, no
    region or command, and its chunks in the table (its record keeps
@@ -201,10 +155,9 @@ static void note_job(plan_ctx *p, const _oak_vk_mesh *m, uint32_t place, uint64_
 static void place_mesh_job(plan_ctx *p, const _oak_vk_mesh *m, const _oak_meshcull_view *cv,
                            const float *world, uint32_t d, bool single_sided) {
     uint64_t word = p->view_word + (uint64_t)p->view_job * OAK_GPU_MESHCULL_JOB_WORDS;
-    note_job(p, m, place_of(world), word);
     /* false: a world that cannot be culled keeps its finest meshlets */
     (void)_oak_meshcull_gpu_job(p->w + word, cv, world, single_sided, d, m->ml_first, m->ml_count,
-                                m->ml_finest, 0, 0, 0);
+                                m->ml_finest, 0, 0);
     for (uint32_t m0 = 0; m0 < m->ml_count; m0 += OAK_GPU_MESHCULL_GROUP, p->chunk++) {
         p->table[OAK_VK_VIS_GROUPS + 1 + 2 * p->chunk] = (uint32_t)word;
         p->table[OAK_VK_VIS_GROUPS + 2 + 2 * p->chunk] = m0;
@@ -212,34 +165,31 @@ static void place_mesh_job(plan_ctx *p, const _oak_vk_mesh *m, const _oak_meshcu
     p->view_job++;
 }
 
-/* One job (record d of the frame, world its draw's): its words, command
-   and region; a view draw's record gets its triangle map. */
+/* One job (record d of the frame, world its draw's): its words, its
+   meshlet words and command (the scan writes its count and first index);
+   a view draw's record names the job (vis.frag finds its region's map
+   through it). */
 static void place_job(plan_ctx *p, const _oak_vk_mesh *m, const _oak_meshcull_view *cv,
                       const float *world, uint32_t d, bool shadow, bool single_sided) {
-    _oak_vk *vk = p->vk;
     uint64_t word = p->job_word + (uint64_t)p->job * OAK_GPU_MESHCULL_JOB_WORDS;
     uint32_t *jw = p->w + word;
     uint32_t cw = (uint32_t)(p->cmd_word + (uint64_t)p->job * CMD_WORDS);
-    uint32_t place = place_of(world);
-    uint32_t reg = region_for(vk, m, d, place);
-    if (p->room < p->tris) reg = (uint32_t)((uint64_t)reg * p->room / p->tris);
-    note_job(p, m, place, word);
+    uint32_t mw = (uint32_t)p->ml_word;
     /* false: a world that cannot be culled keeps its finest meshlets */
     if (shadow)
         (void)_oak_meshcull_gpu_shadow_job(jw, cv, world, d, m->ml_first, m->ml_count, m->ml_finest,
-                                           p->region, reg, cw);
+                                           mw, cw);
     else
         (void)_oak_meshcull_gpu_job(jw, cv, world, single_sided, d, m->ml_first, m->ml_count,
-                                    m->ml_finest, p->region, reg, cw);
+                                    m->ml_finest, mw, cw);
     VkDrawIndexedIndirectCommand c = {.indexCount = 0,
                                       .instanceCount = 1,
-                                      .firstIndex =
-                                          (uint32_t)(p->index_word + (uint64_t)p->region * 3),
+                                      .firstIndex = (uint32_t)p->index_word,
                                       .vertexOffset = (int32_t)p->info[d].first_vertex,
                                       .firstInstance = d};
     memcpy(p->w + cw, &c, sizeof c);
-    if (!shadow) p->rec[d].prev[2] = (uint32_t)p->map_word + p->region + 1;
-    p->region += reg;
+    if (!shadow) p->rec[d].prev[2] = (uint32_t)word + 1;
+    p->ml_word += m->ml_count;
     p->job++;
 }
 
@@ -278,7 +228,7 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
        Hi-Z too: then not among its candidates, their meshlets take its
        passes, common/meshcull_hiz.glsl and vk_hiz.c) */
     uint32_t jobs = 0, sjobs = 0;
-    uint64_t tris = 0, chunks = 0;
+    uint64_t tris = 0, chunks = 0, mls = 0; /* the expanded jobs' worst case and meshlets */
     if (vk->meshcull) {
         for (uint32_t i = 0; i < nd; i++) {
             if (info[i].group >= OAK_VK_VIS_GROUPS) continue;
@@ -290,7 +240,7 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
             if (mesh) /* its chunks, no region */
                 chunks += (m->ml_count + OAK_GPU_MESHCULL_GROUP - 1) / OAK_GPU_MESHCULL_GROUP;
             else
-                tris += region_for(vk, m, i, place_of((const float *)v->draws.world[i]));
+                tris += m->ml_tris, mls += m->ml_count;
         }
         /* and the casters of a cluster-LOD mesh: their cascade's cut */
         for (uint32_t i = nd; i < n; i++) {
@@ -298,7 +248,7 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
             if (shadow_group(vk, v, info, nd, i, &m) == UINT32_MAX) continue;
             vk->mc_take[i] = 1;
             sjobs++;
-            tris += region_for(vk, m, i, place_of((const float *)v->casters.world[i - nd]));
+            tris += m->ml_tris, mls += m->ml_count;
         }
     }
     mesh = mesh && jobs;
@@ -313,33 +263,25 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
     uint64_t table_word = job_word + (uint64_t)expanded * OAK_GPU_MESHCULL_JOB_WORDS;
     uint64_t view_word = mesh ? table_word + _oak_vk_mesh_table_words(chunks) : table_word;
     uint64_t cmd_word = view_word + (mesh ? (uint64_t)jobs * OAK_GPU_MESHCULL_JOB_WORDS : 0);
-    uint64_t map_word = cmd_word + (uint64_t)expanded * CMD_WORDS;
-    uint64_t index_word = map_word + tris;
-    uint64_t words = index_word + tris * 3;
-    uint64_t limit = buffer_limit(vk) / 4, room = tris; /* in words; triangles the regions get */
+    uint64_t ml_word = cmd_word + (uint64_t)expanded * CMD_WORDS; /* the meshlet words */
+    uint64_t map_word = ml_word + mls;
+    /* the room: every job's worst case (its finest level), so that no cut,
+       however fast it grows, is clipped; under the buffer's limit less, and
+       the scan clamps the frame's kept triangles past it, counted */
+    uint64_t room = tris, limit = buffer_limit(vk) / 4; /* in words */
     vk->mc_fallback = 0;
-    if (words > limit) {
-        /* the regions shrunk alike to fit (the kernel clamps and counts
-           what does not fit: the next frame sizes by it) */
+    if (map_word + 4 * room > limit) {
         room = limit > map_word ? (limit - map_word) / 4 : 0;
-        if (room < expanded || map_word > limit) {
-            /* not a triangle each: every draw as it is, said in the stats */
+        if (!room) {
+            /* not a triangle: every draw as it is, said in the stats */
             vk->mc_fallback = all;
             memset(vk->mc_take, 0, n + 1);
-            jobs = sjobs = all = expanded = 0, tris = chunks = 0, room = 0;
+            jobs = sjobs = all = expanded = 0, chunks = 0;
             mesh = false;
-            table_word = view_word = cmd_word = map_word = index_word = words =
-                OAK_GPU_MESHCULL_HEAD_WORDS;
-        } else {
-            index_word = map_word + room;
-            words = index_word + room * 3;
+            table_word = view_word = cmd_word = ml_word = map_word = OAK_GPU_MESHCULL_HEAD_WORDS;
         }
     }
-    if (!OAK_GROW(f->mc_job_mesh, f->mc_job_mesh_cap, all + 1))
-        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: meshcull scratch");
-    /* a job left unplaced (a caster past the cascades) is read back as no
-       mesh: no id is 0 */
-    memset(f->mc_job_mesh, 0, (size_t)(all + 1) * sizeof *f->mc_job_mesh);
+    uint64_t index_word = map_word + room, words = index_word + room * 3;
     oak_result r = reserve(vk, &f->meshcull, words * 4);
     if (r) return r;
     uint32_t *w = f->meshcull.mapped;
@@ -352,10 +294,8 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
                    .rec = f->draws.mapped,
                    .job_word = job_word,
                    .cmd_word = cmd_word,
-                   .map_word = map_word,
                    .index_word = index_word,
-                   .room = room,
-                   .tris = tris,
+                   .ml_word = ml_word,
                    .table = w + table_word,
                    .view_word = view_word};
     /* the view's commands, or chunks, in the vis groups' order, as the
@@ -405,6 +345,47 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
     return OAK_OK;
 }
 
+/* meshcull_scan.comp and meshcull_write.comp with Hi-Z's LATE step's
+   specialization, made the first time that step runs. */
+static bool late_pipes(_oak_vk *vk) {
+    if (vk->mc_late[0] && vk->mc_late[1]) return true;
+    uint32_t step = OAK_GPU_HIZ_STEP_LATE;
+    oak_result r = OAK_OK;
+    if (!vk->mc_late[0])
+        r = _oak_vk_compute_spec(vk, k_meshcull_scan_comp, sizeof k_meshcull_scan_comp, &step,
+                                 &vk->mc_late[0]);
+    if (!r && !vk->mc_late[1])
+        r = _oak_vk_compute_spec(vk, k_meshcull_write_comp, sizeof k_meshcull_write_comp, &step,
+                                 &vk->mc_late[1]);
+    if (r && !vk->pipe_result) vk->pipe_result = r;
+    return !r;
+}
+
+static void compute_to_compute(VkCommandBuffer cmd) {
+    _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+}
+
+void _oak_vk_meshcull_place(_oak_vk *vk, _oak_vk_frame *f, bool late) {
+    uint32_t expanded = f->mc_mesh ? f->mc_all - f->mc_jobs : f->mc_all;
+    if (!expanded || (late && !late_pipes(vk))) return;
+    /* the regions: one work group over every job's count */
+    compute_to_compute(f->cmd);
+    if (late)
+        vkCmdBindPipeline(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->mc_late[0]);
+    else if (!_oak_vk_bind(vk, f->cmd, OAK_VK_PIPE_MESHCULL_SCAN))
+        return;
+    vkCmdDispatch(f->cmd, 1, 1, 1);
+    /* the triangles: a work group per job (it strides) */
+    compute_to_compute(f->cmd);
+    if (late)
+        vkCmdBindPipeline(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->mc_late[1]);
+    else if (!_oak_vk_bind(vk, f->cmd, OAK_VK_PIPE_MESHCULL_WRITE))
+        return;
+    vkCmdDispatch(f->cmd, expanded < 65535u ? expanded : 65535u, 1, 1);
+}
+
 oak_result _oak_vk_run_meshcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     (void)v;
     /* the mesh path culls the view's jobs in its task shader: the kernel
@@ -419,7 +400,8 @@ oak_result _oak_vk_run_meshcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
     if (_oak_vk_bind(vk, f->cmd, OAK_VK_PIPE_MESHCULL)) {
         uint32_t groups = expanded < 65535u ? expanded : 65535u; /* the kernel strides */
-        vkCmdDispatch(f->cmd, groups, 1, 1);
+        vkCmdDispatch(f->cmd, groups, 1, 1);                     /* the count step */
+        _oak_vk_meshcull_place(vk, f, false);
     }
     /* readers: the raster's commands, indices and vis.frag's map; the host's counters */
     _oak_vk_barrier(f->cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
@@ -482,9 +464,6 @@ void _oak_vk_meshcull_stats(_oak_vk *vk, oak_meshlet_stats *out) {
 void _oak_vk_meshcull_destroy(_oak_vk *vk) {
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
         _oak_vk_buffer_destroy(vk, &vk->frames[i].meshcull);
-        oak_free(vk->frames[i].mc_job_mesh);
-        vk->frames[i].mc_job_mesh = NULL;
-        vk->frames[i].mc_job_mesh_cap = 0;
         vk->frames[i].mc_jobs = vk->frames[i].mc_all = 0;
         vk->frames[i].mc_ran = false;
     }
@@ -492,8 +471,9 @@ void _oak_vk_meshcull_destroy(_oak_vk *vk) {
     _oak_vk_ranges_release(&vk->meshlet_ranges);
     oak_free(vk->mc_take);
     vk->mc_take = NULL;
-    oak_free(vk->mc_need);
-    vk->mc_need = NULL;
-    vk->mc_need_cap = 0;
+    for (int k = 0; k < 2; k++) {
+        if (vk->mc_late[k]) vkDestroyPipeline(vk->device, vk->mc_late[k], NULL);
+        vk->mc_late[k] = VK_NULL_HANDLE;
+    }
     vk->mc_take_cap = 0;
 }

@@ -76,6 +76,12 @@ static const uint32_t k_instcull_comp[] =
 static const uint32_t k_meshcull_comp[] =
 #include "shaders/meshcull.comp.h"
     ;
+static const uint32_t k_meshcull_scan_comp[] =
+#include "shaders/meshcull_scan.comp.h"
+    ;
+static const uint32_t k_meshcull_write_comp[] =
+#include "shaders/meshcull_write.comp.h"
+    ;
 static const uint32_t k_exposure_meter_comp[] =
 #include "shaders/exposure_meter.comp.h"
     ;
@@ -420,6 +426,8 @@ static const _oak_vk_pipe_spec k_pipe_specs[OAK_VK_PIPE_COUNT] = {
     [OAK_VK_PIPE_EXPOSURE_STEP] = COMPUTE(k_exposure_step_comp),
     [OAK_VK_PIPE_INSTCULL] = COMPUTE(k_instcull_comp),
     [OAK_VK_PIPE_MESHCULL] = COMPUTE(k_meshcull_comp),
+    [OAK_VK_PIPE_MESHCULL_SCAN] = COMPUTE(k_meshcull_scan_comp),
+    [OAK_VK_PIPE_MESHCULL_WRITE] = COMPUTE(k_meshcull_write_comp),
     /* streams from the instcull lists, in the vis groups' order */
     [OAK_VK_PIPE_VIS_STREAM] = RASTER(k_vis_stream_vert, k_vis_stream_frag, .shadow = false),
     [OAK_VK_PIPE_VIS_STREAM_2SIDED] =

@@ -9,6 +9,23 @@
 #include "common/oak_gpu.h"
 #include "common/clod.glsl"
 
+// The meshlet pool and the pass's words (oak_gpu.h), as meshcull.comp and
+// the mesh path's task shader read them.
+OAK_SSBO(OAK_B_MESHLETS) readonly buffer MeshletPool { uvec4 ml_pool[]; };
+OAK_SSBO(OAK_B_MESHCULL) buffer MeshcullBlock { uint mc[]; };
+
+// The head's view: the left, right, bottom, top and near planes (from
+// word 8) and cluster LOD's eye, lod_px, znear and ortho (from word 28).
+void oak_meshcull_head_view(out vec4 planes[5], out vec3 eye, out float lod_px, out float znear,
+                            out bool ortho) {
+    for (int i = 0; i < 5; i++)
+        planes[i] = uintBitsToFloat(uvec4(mc[8 + 4 * i], mc[9 + 4 * i], mc[10 + 4 * i], mc[11 + 4 * i]));
+    eye = uintBitsToFloat(uvec3(mc[28], mc[29], mc[30]));
+    lod_px = uintBitsToFloat(mc[31]);
+    znear = uintBitsToFloat(mc[32]);
+    ortho = mc[33] != 0u;
+}
+
 // backend/gpu/meshcull.h's OAK_MESHCULL_CONE_EPS and verdicts
 #define OAK_MESHCULL_CONE_EPS 0.01
 #define OAK_MESHCULL_KEEP     0u

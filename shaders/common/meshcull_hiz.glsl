@@ -1,7 +1,7 @@
 // Hi-Z per meshlet (docs/ARCHITECTURE.md "Meshlet culling", "Two-pass Hi-Z
 // on the GPUs"): what meshcull.comp keeps of a meshlet that passed the
 // frustum and its cone when the view runs two-pass Hi-Z. One function,
-// oak_meshcull_hiz, called in one place. Included after meshcull.comp's
+// oak_meshcull_hiz, called in one place. Included after common/meshcull.glsl's
 // MeshcullBlock (it reads the head and a job's words, and counts).
 //
 // Each meshlet of a job has a word in OAK_B_HIZ_KEEP (after the streams'

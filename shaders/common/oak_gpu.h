@@ -820,21 +820,24 @@ OAK_STRUCT(oak_gpu_meshlet) {
  * uvec4 of its mesh's first meshlet record in OAK_B_MESHLETS, its meshlet
  * count with bit 31 set when cones cull and bit 30 when the world cannot
  * be culled by (its finest meshlets kept, no test), its region's first
- * triangle, the eye in mesh space and its world's largest axis scale as
- * float bits, the word of its command, its finest level's meshlet count
- * (a cluster-LOD mesh's: the first ones), its region's triangles (the
- * kernel writes no further), under Hi-Z its meshlets' first bit word
- * after word 36's, and the most triangles a step kept before the clamp
- * (the kernel writes it, the host sizes the next frame's region by it)).
- * Word 34 of the head counts kept triangles past their regions. Then the commands (DrawElementsIndirect, 5 words, the
- * index count the kernel's, in the vis groups' order), then the triangle
- * map (per region triangle the index in the mesh's own list: vis.frag
- * reads it from oak_gpu_draw.prev.z - 1 plus gl_PrimitiveID), then the
- * expanded indices, 3 a triangle. A job's region holds its mesh's
- * triangle count (a cluster-LOD mesh's finest level's, the most a cut
- * keeps), kept meshlets first in meshlet order. */
+ * triangle (the scan writes it), the eye in mesh space and its world's
+ * largest axis scale as float bits, the word of its command, its finest
+ * level's meshlet count (a cluster-LOD mesh's: the first ones), the first
+ * of its meshlet words (one a meshlet: the triangles the count step kept
+ * of it), under Hi-Z its meshlets' first bit word after word 36's, and
+ * the triangles the count step kept of the job (the scan places it)).
+ * Word 34 of the head counts kept triangles past the buffer's room. Then
+ * the commands (DrawElementsIndirect, 5 words, the index count and first
+ * index the scan's, in the vis groups' order), then the meshlet words,
+ * then the triangle map (per region triangle the index in the mesh's own
+ * list: vis.frag reads it from word 6 plus the region's first triangle,
+ * job word 3 of the job whose first word is oak_gpu_draw.prev.z - 1, plus
+ * gl_PrimitiveID), then the expanded indices, 3 a triangle. The room, the
+ * triangles the map holds, is word 5 less word 6. Regions are placed
+ * exactly in the frame (meshcull_scan.comp): kept meshlets first in
+ * meshlet order, jobs one after the other, the shadow jobs first. */
 #define OAK_GPU_MESHCULL_HEAD_WORDS 44
-/* head word: kept triangles past their job's region (the kernel adds). Job word 12: the most triangles a step of the job kept before the clamp (the kernel writes) */
+/* head word: kept triangles past the room (the scan adds) */
 #define OAK_GPU_MESHCULL_OVERFLOW_WORD 34
 #define OAK_GPU_MESHCULL_JOB_WORDS  15
 /* A shadow job (job word 2's bit 29, bit 28 when its map is orthographic: a

@@ -16,8 +16,6 @@ layout(local_size_x = OAK_GPU_MESHCULL_GROUP) in;
 
 OAK_SPEC_CONST(2, uint, GROUP, 0u)
 
-OAK_SSBO(OAK_B_MESHLETS) readonly buffer MeshletPool { uvec4 ml_pool[]; };
-OAK_SSBO(OAK_B_MESHCULL) buffer MeshcullBlock { uint mc[]; };
 
 taskPayloadSharedEXT oak_mesh_payload payload;
 
@@ -41,11 +39,10 @@ void main() {
     uint j = mc[table + OAK_MESH_PATH_GROUPS + 1u + 2u * c];
     uint m0 = mc[table + OAK_MESH_PATH_GROUPS + 2u + 2u * c];
     vec4 planes[5];
-    for (int i = 0; i < 5; i++)
-        planes[i] = uintBitsToFloat(uvec4(mc[8 + 4 * i], mc[9 + 4 * i], mc[10 + 4 * i], mc[11 + 4 * i]));
-    vec3 view_eye = uintBitsToFloat(uvec3(mc[28], mc[29], mc[30]));
-    float lod_px = uintBitsToFloat(mc[31]), znear = uintBitsToFloat(mc[32]);
-    bool ortho = mc[33] != 0u;
+    vec3 view_eye;
+    float lod_px, znear;
+    bool ortho;
+    oak_meshcull_head_view(planes, view_eye, lod_px, znear, ortho); // common/meshcull.glsl
     uint draw = mc[j], rec0 = mc[j + 1], count = live ? mc[j + 2] & 0xffffu : 0u;
     bool cone = (mc[j + 2] >> 31) != 0u;
     bool uncut = ((mc[j + 2] >> 30) & 1u) != 0u;
@@ -92,9 +89,6 @@ void main() {
             atomicAdd(mc[2], co);
             atomicAdd(mc[3], tr);
             atomicAdd(mc[7], lo);
-            // the job's kept triangles, for the expanded path's region should
-            // a later frame take it (vk_meshcull.c sizes regions by this word)
-            atomicAdd(mc[j + 12u], tr);
         }
     }
     barrier();
