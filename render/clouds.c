@@ -3,6 +3,7 @@
  * operation for operation in float, so the CPU backend's clouds are the
  * GPUs' (render/clouds.h). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clouds.h"
@@ -292,6 +293,40 @@ void _oak_clouds_ambient(const float *sky, float out[6]) {
         out[3 + i] = 0.125f * (e[0][i] + e[1][i] + e[2][i] + e[3][i]) + 0.5f * e[4][i];
 }
 
+/* The march texel of last frame's slot that world P was seen through:
+   P through last frame's view_proj (unjittered), the texel whose march
+   pixel is nearest (round, so TAA's half-pixel jitter does not flip it),
+   kept where its ray stopped at `depth` (cloudmix's rule); -1 where none
+   (off the map, behind last frame's eye, another surface). */
+static int64_t history_texel(const oak_gpu_clouds *c, const float *buf, const oak_render_view *v,
+                             const float P[3], float depth) {
+    float q[4], W = (float)v->width, H = (float)v->height;
+    xform(v->prev_view_proj, P[0], P[1], P[2], q);
+    if (!(q[3] > 0.0f)) return -1;
+    float k = (float)c->steps[0];
+    float hx =
+        floorf(((q[0] / q[3] * 0.5f + 0.5f) * W - 0.5f - (float)(c->steps[0] / 2u)) / k + 0.5f);
+    float hy =
+        floorf(((0.5f - q[1] / q[3] * 0.5f) * H - 0.5f - (float)(c->steps[0] / 2u)) / k + 0.5f);
+    if (!(hx >= 0.0f && hy >= 0.0f && hx < (float)c->size[0] && hy < (float)c->size[1])) return -1;
+    uint64_t nn = (uint64_t)c->size[0] * c->size[1];
+    uint64_t at = _oak_clouds_slot(c, c->steps[2] ^ 1u) + (uint64_t)hy * c->size[0] + (uint64_t)hx;
+    float hd = buf[(at + nn) * 4 + 1];
+    float gap = fabsf(hd - depth) / fmaxf(fmaxf(hd, depth), 1e-30f);
+    return gap <= (float)OAK_CLOUD_DEPTH_EDGE ? (int64_t)at : -1;
+}
+
+bool _oak_clouds_due(const oak_gpu_clouds *c, uint32_t tx, uint32_t ty) {
+    uint32_t B = c->steps[3];
+    if (B < 2u) return true;
+    /* Bayer order: the texel of rank (x, y) in its B x B block, bits of
+       x ^ y and y interleaved, lowest first */
+    uint32_t x = tx & (B - 1u), y = ty & (B - 1u), r = 0u;
+    for (uint32_t s = 1u; s < B; s <<= 1)
+        r = (r << 2) | ((x ^ y) & s ? 2u : 0u) | (y & s ? 1u : 0u);
+    return r == (c->size[3] & (B * B - 1u));
+}
+
 void _oak_clouds_march(const oak_gpu_clouds *c, const float *buf, const oak_render_view *v,
                        uint32_t tx, uint32_t ty, float depth, const float ambient[6], float out[4],
                        float aux[4]) {
@@ -314,6 +349,21 @@ void _oak_clouds_march(const oak_gpu_clouds *c, const float *buf, const oak_rend
         xform(v->inv_view_proj, nx, ny, depth, s);
         float e[3] = {s[0] / s[3] - eye[0], s[1] / s[3] - eye[1], s[2] / s[3] - eye[2]};
         tmax = fminf(tmax, sqrtf(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]));
+    }
+    uint64_t nn = (uint64_t)c->size[0] * c->size[1];
+    if (c->steps[1] != 0u && !_oak_clouds_due(c, tx, ty)) {
+        /* not this texel's frame: last frame's value carried over, found
+           through the distance its own texel had then (exact for a still
+           camera); marched after all where that finds no history */
+        uint64_t same = _oak_clouds_slot(c, c->steps[2] ^ 1u) + nn + (uint64_t)ty * c->size[0] + tx;
+        float D = fminf(buf[same * 4], tmax);
+        float P[3] = {eye[0] + dir[0] * D, eye[1] + dir[1] * D, eye[2] + dir[2] * D};
+        int64_t at = history_texel(c, buf, v, P, depth);
+        if (at >= 0) {
+            for (int i = 0; i < 4; i++) out[i] = buf[(uint64_t)at * 4 + (uint64_t)i];
+            aux[0] = buf[((uint64_t)at + nn) * 4], aux[1] = depth, aux[2] = 0.0f, aux[3] = 0.0f;
+            return;
+        }
     }
     float t0 = 0.0f, t1 = tmax;
     if (fabsf(dir[1]) > 1e-6f) {
@@ -349,27 +399,21 @@ void _oak_clouds_march(const oak_gpu_clouds *c, const float *buf, const oak_rend
        distance; none (T = 1): the surface, or the sky at 40 km */
     float D = T < 1.0f ? wt / (1.0f - T) : tmax;
     float now[4] = {Ls[0], Ls[1], Ls[2], T};
-    aux[0] = D, aux[1] = depth, aux[2] = 0.0f, aux[3] = 0.0f;
+    aux[0] = D, aux[1] = depth, aux[2] = 1.0f, aux[3] = 0.0f; /* z: marched this frame */
     for (int i = 0; i < 4; i++) out[i] = now[i];
     if (c->steps[1] == 0u) return;
-    /* the history: that point through last frame's view_proj, the nearest
-       march texel of the other slot (by its march pixel), kept where its
-       ray stopped at this one's depth (cloudmix's rule) */
-    float P[3] = {eye[0] + dir[0] * D, eye[1] + dir[1] * D, eye[2] + dir[2] * D}, q[4];
-    xform(v->prev_view_proj, P[0], P[1], P[2], q);
-    if (!(q[3] > 0.0f)) return;
-    float k = (float)c->steps[0];
-    float hx =
-        floorf(((q[0] / q[3] * 0.5f + 0.5f) * W - 0.5f - (float)(c->steps[0] / 2u)) / k + 0.5f);
-    float hy =
-        floorf(((0.5f - q[1] / q[3] * 0.5f) * H - 0.5f - (float)(c->steps[0] / 2u)) / k + 0.5f);
-    if (!(hx >= 0.0f && hy >= 0.0f && hx < (float)c->size[0] && hy < (float)c->size[1])) return;
-    uint64_t nn = (uint64_t)c->size[0] * c->size[1];
-    uint64_t at = _oak_clouds_slot(c, c->steps[2] ^ 1u) + (uint64_t)hy * c->size[0] + (uint64_t)hx;
-    const float *h = buf + at * 4, *hd = buf + (at + nn) * 4;
-    float gap = fabsf(hd[1] - depth) / fmaxf(fmaxf(hd[1], depth), 1e-30f);
-    if (!(gap <= (float)OAK_CLOUD_DEPTH_EDGE)) return;
+    /* the history: that point's texel of last frame, blended */
+    float P[3] = {eye[0] + dir[0] * D, eye[1] + dir[1] * D, eye[2] + dir[2] * D};
+    int64_t at = history_texel(c, buf, v, P, depth);
+    if (at < 0) return;
+    const float *h = buf + (uint64_t)at * 4;
     for (int i = 0; i < 4; i++) out[i] = h[i] + (now[i] - h[i]) * (float)OAK_CLOUD_HISTORY_WEIGHT;
+}
+
+void _oak_clouds_march_grid(const oak_gpu_clouds *c, uint32_t out[2]) {
+    uint32_t B = c->steps[3] > 1u ? c->steps[3] : 1u;
+    out[0] = (c->size[0] + B - 1u) / B;
+    out[1] = (c->size[1] + B - 1u) / B;
 }
 
 /* ---- the sky light's view of the layer ------------------------------------------------- */
@@ -456,4 +500,10 @@ void _oak_clouds_fill(oak_gpu_clouds *c, const oak_render_view *v, uint32_t widt
     c->steps[0] = k;
     c->steps[1] = v->clouds_history ? 1u : 0u;
     c->steps[2] = (uint32_t)(v->frame & 1u);
+    /* with a history, one texel of each block marched a frame, the rest
+       carried (OAK_CLOUD_PARTIAL=0: all marched, the reference) */
+    const char *part = getenv("OAK_CLOUD_PARTIAL");
+    bool full = part && !strcmp(part, "0");
+    c->steps[3] =
+        v->clouds_history && !full && OAK_CLOUD_MARCH_BLOCK > 1 ? OAK_CLOUD_MARCH_BLOCK : 0u;
 }

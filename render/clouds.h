@@ -58,11 +58,22 @@ void _oak_clouds_ambient(const float *sky, float out[6]);
    through that texel's pixel, to `depth` (reversed-Z, 0: none); ambient the
    sky light's irradiance straight up (rgb) and from low (rgb: _oak_clouds_low).
    With c->steps[1], blended with last frame's slot reprojected (docs/
-   SHADING.md "Volumetric clouds"); aux: the transmittance-weighted
-   distance and depth, the slot's second half. */
+   SHADING.md "Volumetric clouds"), or, when not _oak_clouds_due, that
+   slot's value carried over; aux: the transmittance-weighted distance,
+   the depth, 1 when marched this frame (0 carried), 0: the slot's second
+   half. */
 void _oak_clouds_march(const oak_gpu_clouds *c, const float *buf, const oak_render_view *v,
                        uint32_t tx, uint32_t ty, float depth, const float ambient[6], float out[4],
                        float aux[4]);
+/* Whether march texel (tx, ty) is marched this frame: always, unless
+   c->steps[3] (the block side B) is 2 or more, then one texel of each
+   B x B block a frame in Bayer order by the frame; the others carry last
+   frame's value (marched after all where it has none). */
+bool _oak_clouds_due(const oak_gpu_clouds *c, uint32_t tx, uint32_t ty);
+/* the march step's dispatch size: a texel each, or a block each when
+   c->steps[3] is 2 or more (the GPUs' invocation marches its block's due
+   texel and carries the rest, so a warp's lanes all march) */
+void _oak_clouds_march_grid(const oak_gpu_clouds *c, uint32_t out[2]);
 /* The sky light capture's view through the layer (docs/SHADING.md
    "Volumetric clouds", "The sky light sees them"): from P along unit d,
    OAK_CLOUD_SKY_STEPS steps at their middles across the slab (no hash),

@@ -44,6 +44,36 @@ ivec2 march_pixel(uvec2 t) {
     return min(ivec2(t * k + k / 2u), ivec2(view.size.xy) - 1);
 }
 
+// the march texel of last frame's slot world P was seen through: P
+// through last frame's view_proj (unjittered), the texel whose march pixel
+// is nearest (round, so TAA's half-pixel jitter does not flip it), kept
+// where its ray stopped at depth d (cloudmix's rule), -1 where none
+int history_texel(vec3 P, float d) {
+    vec4 q = view.prev_view_proj * vec4(P, 1.0);
+    if (!(q.w > 0.0)) return -1;
+    uvec2 n = view.clouds.size.xy;
+    float k = float(view.clouds.steps.x), c = float(view.clouds.steps.x / 2u);
+    float hx = floor(((q.x / q.w * 0.5 + 0.5) * float(view.size.x) - 0.5 - c) / k + 0.5);
+    float hy = floor(((0.5 - q.y / q.w * 0.5) * float(view.size.y) - 0.5 - c) / k + 0.5);
+    if (!(hx >= 0.0 && hy >= 0.0 && hx < float(n.x) && hy < float(n.y))) return -1;
+    uint nn = n.x * n.y;
+    uint h = uint(OAK_GPU_CLOUD_MARCH_AT) + 2u * (view.clouds.steps.z ^ 1u) * nn + uint(hy) * n.x + uint(hx);
+    float hd = clouds[h + nn].y;
+    float gap = abs(hd - d) / max(max(hd, d), 1e-30);
+    return gap <= OAK_CLOUD_DEPTH_EDGE ? int(h) : -1;
+}
+
+// whether texel t is marched this frame: one of each B x B block
+// (steps.w = B) in Bayer order by the frame, or all (render/clouds.c)
+bool due(uvec2 t) {
+    uint B = view.clouds.steps.w;
+    if (B < 2u) return true;
+    uint x = t.x & (B - 1u), y = t.y & (B - 1u), r = 0u;
+    OAK_DONT_UNROLL for (uint s = 1u; s < B; s <<= 1)
+        r = (r << 2) | (((x ^ y) & s) != 0u ? 2u : 0u) | ((y & s) != 0u ? 1u : 0u);
+    return r == (view.clouds.size.w & (B * B - 1u));
+}
+
 void march(uvec2 t) {
     uvec2 n = view.clouds.size.xy;
     if (t.x >= n.x || t.y >= n.y) return;
@@ -61,6 +91,20 @@ void march(uvec2 t) {
     if (d > 0.0) {
         vec4 s = view.inv_view_proj * vec4(ndc, d, 1.0);
         tmax = min(tmax, length(s.xyz / s.w - eye));
+    }
+    uint nn = n.x * n.y, slot = view.clouds.steps.z;
+    uint at = uint(OAK_GPU_CLOUD_MARCH_AT) + 2u * slot * nn;
+    if (view.clouds.steps.y != 0u && !due(t)) {
+        // not this texel's frame: last frame's value carried over, found
+        // through the distance its own texel had then (exact for a still
+        // camera), marched after all where that finds no history
+        uint same = uint(OAK_GPU_CLOUD_MARCH_AT) + 2u * (slot ^ 1u) * nn + nn + t.y * n.x + t.x;
+        int h = history_texel(eye + dir * min(clouds[same].x, tmax), d);
+        if (h >= 0) {
+            clouds[at + t.y * n.x + t.x] = clouds[h];
+            clouds[at + nn + t.y * n.x + t.x] = vec4(clouds[uint(h) + nn].x, d, 0.0, 0.0);
+            return;
+        }
     }
     vec4 lay = view.clouds.layer;
     float t0 = 0.0, t1 = tmax;
@@ -104,34 +148,26 @@ void march(uvec2 t) {
     // distance, none (T = 1): the surface, or the sky at 40 km
     float D = T < 1.0 ? wt / (1.0 - T) : tmax;
     vec4 now = vec4(Lsum, T), o = now;
-    uint nn = n.x * n.y, slot = view.clouds.steps.z;
-    uint at = uint(OAK_GPU_CLOUD_MARCH_AT) + 2u * slot * nn;
     if (view.clouds.steps.y != 0u) {
-        // the history: that point through last frame's view_proj, the
-        // nearest march texel of the other slot (by its march pixel), kept
-        // where its ray stopped at this one's depth (cloudmix's rule)
-        vec4 q = view.prev_view_proj * vec4(eye + dir * D, 1.0);
-        if (q.w > 0.0) {
-            float k = float(view.clouds.steps.x), c = float(view.clouds.steps.x / 2u);
-            float hx = floor(((q.x / q.w * 0.5 + 0.5) * float(W) - 0.5 - c) / k + 0.5);
-            float hy = floor(((0.5 - q.y / q.w * 0.5) * float(H) - 0.5 - c) / k + 0.5);
-            if (hx >= 0.0 && hy >= 0.0 && hx < float(n.x) && hy < float(n.y)) {
-                uint h = uint(OAK_GPU_CLOUD_MARCH_AT) + 2u * (slot ^ 1u) * nn + uint(hy) * n.x + uint(hx);
-                float hd = clouds[h + nn].y;
-                float gap = abs(hd - d) / max(max(hd, d), 1e-30);
-                if (gap <= OAK_CLOUD_DEPTH_EDGE) {
-                    vec4 hv = clouds[h];
-                    o = hv + (now - hv) * float(OAK_CLOUD_HISTORY_WEIGHT);
-                }
-            }
+        // the history: that point's texel of last frame, blended
+        int h = history_texel(eye + dir * D, d);
+        if (h >= 0) {
+            vec4 hv = clouds[h];
+            o = hv + (now - hv) * float(OAK_CLOUD_HISTORY_WEIGHT);
         }
     }
     clouds[at + t.y * n.x + t.x] = o;
-    clouds[at + nn + t.y * n.x + t.x] = vec4(D, d, 0.0, 0.0);
+    clouds[at + nn + t.y * n.x + t.x] = vec4(D, d, 1.0, 0.0); // z: marched this frame
 }
 
 void main() {
     uvec2 p = gl_GlobalInvocationID.xy;
-    if (OAK_CLOUD_STEP == 1u) shadow_map(p);
-    else march(p);
+    if (OAK_CLOUD_STEP == 1u) {
+        shadow_map(p);
+    } else {
+        // one invocation a B x B block when steps.w = B: its due texel and
+        // the carried rest, so a group's lanes all march one texel
+        uint B = max(view.clouds.steps.w, 1u);
+        OAK_DONT_UNROLL for (uint i = 0u; i < B * B; i++) march(p * B + uvec2(i % B, i / B));
+    }
 }

@@ -73,7 +73,9 @@ oak_result _oak_vk_run_clouds(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vi
     oak_gpu_clouds c;
     _oak_clouds_fill(&c, v, vk->width, vk->height);
     const uint32_t S = OAK_CLOUD_SHADOW_SIZE; /* the bake is the sky capture's kernel */
-    const uint32_t grid[OAK_CLOUD_STEPS][2] = {{0, 0}, {S, S}, {c.size[0], c.size[1]}};
+    uint32_t m[2];                            /* a texel, or a block of them, an invocation */
+    _oak_clouds_march_grid(&c, m);
+    const uint32_t grid[OAK_CLOUD_STEPS][2] = {{0, 0}, {S, S}, {m[0], m[1]}};
     /* the table first, unless the sky capture baked it */
     oak_result r = _oak_vk_clouds_bake(vk, f);
     for (uint32_t s = OAK_CLOUD_STEP_SHADOW; !r && s < OAK_CLOUD_STEPS; s++) r = pipe(vk, s);

@@ -372,6 +372,7 @@
 #define OAK_CLOUD_SUN_MIN_Y     0.05   /* a lower key light's ray is raised to this slope */
 #define OAK_CLOUD_DEPTH_EDGE    0.1    /* the upsample's relative depth gap between surfaces */
 #define OAK_CLOUD_HISTORY_WEIGHT 0.125 /* the march's new value's share when blended with the reprojected history */
+#define OAK_CLOUD_MARCH_BLOCK   2      /* with a history, one march texel of each block this many a side is marched a frame (1: all, else 2 or 4) */
 #define OAK_CLOUD_HISTORY_DRIFT 50.0   /* metres the wind's drift may jump in a frame before the history is dropped */
 #define OAK_CLOUD_SKY_STEPS     8      /* steps of the sky light capture's march through the layer */
 #define OAK_CLOUD_SKY_CELL      1000.0 /* metres: the capture point snaps to this grid in the drifting field */

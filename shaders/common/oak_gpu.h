@@ -229,7 +229,7 @@ OAK_STRUCT(oak_gpu_clouds) {
     OAK_F4(light);   /* the key light's illuminance rgb (lux as linear colour), 0 */
     OAK_F4(ambient); /* times the sky's irradiance straight up: the sky light (1 / pi), rgb */
     OAK_U4(size);    /* the march's width, height, steps, the frame (the dither's hash) */
-    OAK_U4(steps);   /* downscale (pixels a side per march texel), 1 to blend the history, slot written, 0 */
+    OAK_U4(steps);   /* downscale (pixels a side per march texel), 1 to blend the history, slot written, the partial march block side (0: every texel marched) */
 }
 OAK_END(oak_gpu_clouds);
 
