@@ -263,11 +263,14 @@ TEST(terrainNoCracksAcrossLevels) {
 }
 
 /* The drawn height at scene (x, z) from a tile's own vertices: the grid
-   triangle (skirts are vertical) whose xz projection holds the point. */
-static bool mesh_height(world *w, const oak_terrain_tile *tile, double x, double z, double *h) {
+   triangle (skirts are vertical) whose xz projection holds the point; its
+   face normal and its vertices' normals interpolated there (what shading
+   reads), both unit and upward, into face and smooth. */
+static bool mesh_height(world *w, const oak_terrain_tile *tile, double x, double z, double *h,
+                        double face[3], double smooth[3]) {
     const oak_mesh_data *m = oak_mesh_get(tile->mesh);
     const oak_transform *tr = oak_scene_transform(w->scene, tile->entity);
-    if (!m || !tr) return false;
+    if (!m || !tr || !m->normals) return false;
     double lx = x - tr->position[0], lz = z - tr->position[2];
     for (uint32_t i = 0; i + 2 < m->index_count; i += 3) {
         const float *a = m->positions + 3 * m->indices[i],
@@ -279,10 +282,34 @@ static bool mesh_height(world *w, const oak_terrain_tile *tile, double x, double
         double v = ((b[0] - a[0]) * (lz - a[2]) - (lx - a[0]) * (b[2] - a[2])) / d;
         if (u < -1e-6 || v < -1e-6 || u + v > 1 + 1e-6) continue;
         *h = a[1] + u * (b[1] - a[1]) + v * (c[1] - a[1]);
+        double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+        double e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+        double f[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                       e1[0] * e2[1] - e1[1] * e2[0]};
+        double fl = (f[1] < 0 ? -1 : 1) / sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]), sl = 0;
+        for (int k = 0; k < 3; k++) {
+            face[k] = f[k] * fl;
+            smooth[k] = (1 - u - v) * m->normals[3 * m->indices[i] + k] +
+                        u * m->normals[3 * m->indices[i + 1] + k] +
+                        v * m->normals[3 * m->indices[i + 2] + k];
+            sl += smooth[k] * smooth[k];
+        }
+        for (int k = 0; k < 3; k++) smooth[k] /= sqrt(sl);
         return true;
     }
     return false;
 }
+
+/* Degrees between two unit vectors. */
+static double degrees_between(const float *a, const double *b) {
+    double d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    return acos(fmin(1.0, fmax(-1.0, d))) * 180.0 / OAK_PI;
+}
+
+/* The largest angles height_check found between the query's normal and the
+   drawn triangle's face normal, and the drawn mesh's interpolated vertex
+   normal. */
+static double g_face_degrees, g_smooth_degrees;
 
 /* 500 points on finest tiles near the eye (inside the morph's start, so
    drawn unmorphed): the query against the mesh, largest difference. */
@@ -303,11 +330,13 @@ static double height_check(world *w, uint32_t salt) {
         double z = tr->position[2] + t->size * ((hsh >> 3) % 9973) / 9973.0;
         double dx = x - eye[0], dz = z - eye[2];
         if (dx * dx + dz * dz > 60.0 * 60.0) continue;
-        double hm;
+        double hm, face[3], smooth[3];
         float hq, nq[3];
-        if (!mesh_height(w, t, x, z, &hm)) continue;
+        if (!mesh_height(w, t, x, z, &hm, face, smooth)) continue;
         CHECK_OK(oak_terrain_height(w->terrain, x, z, &hq, nq));
         worst = fmax(worst, fabs(hq - hm));
+        g_face_degrees = fmax(g_face_degrees, degrees_between(nq, face));
+        g_smooth_degrees = fmax(g_smooth_degrees, degrees_between(nq, smooth));
         CHECK_NEAR(nq[0] * nq[0] + nq[1] * nq[1] + nq[2] * nq[2], 1.0, 1e-4);
         checked++;
     }
@@ -332,8 +361,8 @@ static double seam_gap(world *w, uint32_t *pairs) {
             double p[4][2] = {
                 {x0 + f * s, z0}, {x0 + s, z0 + f * s}, {x0 + f * s, z0 + s}, {x0, z0 + f * s}};
             for (int e = 0; e < 4; e++) {
-                double ha, hb;
-                if (!mesh_height(w, &tiles[a], p[e][0], p[e][1], &ha)) continue;
+                double ha, hb, fa[3], sa[3];
+                if (!mesh_height(w, &tiles[a], p[e][0], p[e][1], &ha, fa, sa)) continue;
                 for (uint32_t b = 0; b < n; b++) {
                     if (b == a || tiles[b].level < tiles[a].level) continue;
                     const oak_transform *tb = oak_scene_transform(w->scene, tiles[b].entity);
@@ -341,7 +370,7 @@ static double seam_gap(world *w, uint32_t *pairs) {
                     if (p[e][0] < tb->position[0] - 1e-3 || p[e][0] > tb->position[0] + bs + 1e-3 ||
                         p[e][1] < tb->position[2] - 1e-3 || p[e][1] > tb->position[2] + bs + 1e-3)
                         continue;
-                    if (!mesh_height(w, &tiles[b], p[e][0], p[e][1], &hb)) continue;
+                    if (!mesh_height(w, &tiles[b], p[e][0], p[e][1], &hb, fa, sa)) continue;
                     worst = fmax(worst, fabs(ha - hb));
                     (*pairs)++;
                 }
@@ -419,6 +448,7 @@ TEST(terrainHeightMatchesFinestTriangles) {
     target[1] = eye[1] - 20;
     world_look(&w, eye, target);
     settle(&w, 100);
+    g_face_degrees = g_smooth_degrees = 0;
     double near = height_check(&w, 1);
     /* 100 km out: the camera moved there, the update rebases */
     float far[3] = {(float)FAR_X + 17.0f, 0, (float)FAR_Z - 23.0f};
@@ -435,8 +465,18 @@ TEST(terrainHeightMatchesFinestTriangles) {
             "  height query vs drawn finest triangles: max %.2e m at the origin, %.2e m "
             "100 km out (origin now %.0f, %.0f)\n",
             near, out, origin[0], origin[1]);
+    fprintf(stderr,
+            "  normal query vs drawn triangles' faces: max %.4f degrees; vs the mesh's "
+            "interpolated vertex normals: max %.2f degrees\n",
+            g_face_degrees, g_smooth_degrees);
     CHECK(near <= 0.01);
     CHECK(out <= 0.01);
+    /* the query's normal is its triangle's: the drawn face's to float
+       rounding; the vertices' normals are the smooth surface's (central
+       differences), which turns by up to this across a 4 m cell of these
+       40 m hills */
+    CHECK(g_face_degrees < 0.05);
+    CHECK(g_smooth_degrees < 12.0);
     CHECK(origin[0] > 99000 && origin[1] > 99000);
     world_free(&w);
 }

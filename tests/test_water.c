@@ -526,6 +526,7 @@ static bool g_lake_single;       /* the water's material single-sided, as before
 static bool g_lake_dry;          /* no water: the raw sky, or a volume set by lake_volume */
 static bool g_lake_no_floor;     /* nothing under the lake: the sky seen from below */
 static bool g_lake_card;         /* an unlit red card 2 m over the water (Snell's window) */
+static bool g_lake_storm;        /* steep waves (steepness 0.9): crest foam */
 static double g_lake_time = 2.5; /* seconds the lake is drawn at */
 
 static bool lake_make(lake *k) {
@@ -611,6 +612,7 @@ static bool lake_make(lake *k) {
                         .grid_extent = 300.0f,
                         .light = {1.14f, 1.14f, 1.14f}};
     if (g_lake_still) d.steepness = -1.0f;
+    if (g_lake_storm) d.steepness = 0.9f, d.choppiness = 1.0f, d.wind_speed = 8.0f;
     if (g_lake_dry) return k->floor.id && k->sand.id;
     if (g_lake_single) { /* world/water.c's default material, one-sided */
         oak_material_desc wd = oak_material_desc_defaults(NULL);
@@ -1204,6 +1206,115 @@ TEST(waterSunGlittersFromBelow) {
     CHECK(mean[0] > mean[1] + 1.0);
 }
 
+/* Crest foam from above (docs/SHADING.md "Water": diffuse albedo
+   OAK_WATER_FOAM_ALBEDO times the tangent's w): on a steep sea (steepness
+   0.9), straight down over 7 m and more of water, the pixels the grid's
+   foamed vertices (w over 0.8) land on are near white and those of clear
+   vertices (w 0) are dark: the foamed pixels' mean luma (0..255) at least
+   80 over the clear ones'. */
+TEST(waterCrestFoamShowsFromAbove) {
+    lake k;
+    g_lake_storm = true;
+    oak_renderer *r = lake_open(&k, "cpu");
+    g_lake_storm = false;
+    if (!r) return;
+    static uint8_t px[W * H * 4];
+    float eye[3] = {30.0f, 10.0f, 0.2f}, at[3] = {30.0f, 0.0f, 0.0f};
+    lake_draw(&k, r, eye, at, px);
+    const oak_mesh_data *m = oak_mesh_get(oak_water_mesh(k.water));
+    double centre[2], sum[2] = {0, 0}, nearest = 1e9;
+    int n[2] = {0, 0};
+    oak_water_grid_centre(k.water, centre);
+    /* over the foamed vertex nearest the grid's centre (the grid follows
+       the eye; the waves are the world's) */
+    for (uint32_t i = 0; m && m->tangents && i < m->vertex_count; i++) {
+        const float *p = m->positions + 3 * i;
+        double dist = hypot(p[0], p[2]);
+        if (m->tangents[4 * i + 3] >= 0.8f && dist < nearest)
+            nearest = dist, at[0] = (float)centre[0] + p[0], at[2] = (float)centre[1] + p[2];
+    }
+    eye[0] = at[0], eye[2] = at[2] + 0.2f;
+    lake_draw(&k, r, eye, at, px);
+    lake_save("water_crest_foam.png", px);
+    m = oak_mesh_get(oak_water_mesh(k.water));
+    oak_water_grid_centre(k.water, centre);
+    float most = 0;
+    int any = 0;
+    for (uint32_t i = 0; m && m->tangents && i < m->vertex_count; i++) {
+        const float *p = m->positions + 3 * i, foam = m->tangents[4 * i + 3];
+        most = fmaxf(most, foam), any += foam > 0;
+        if (foam > 0 && foam < 0.8f) continue;
+        float wp[3] = {(float)centre[0] + p[0], p[1], (float)centre[1] + p[2]};
+        int x = 0, y = 0;
+        if (!lake_pixel(r, wp, &x, &y)) continue;
+        const uint8_t *c = px + 4 * (y * W + x);
+        int f = foam > 0;
+        sum[f] += 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+        n[f]++;
+    }
+    double clear = n[0] ? sum[0] / n[0] : 0, foamed = n[1] ? sum[1] / n[1] : 0;
+    fprintf(stderr,
+            "  crest foam from above: %d foamed vertices' pixels, mean luma %.1f; %d clear, "
+            "%.1f (%d of the grid's vertices foamed, the most %.2f; over one %.1f m from the "
+            "first view's centre)\n",
+            n[1], foamed, n[0], clear, any, (double)most, nearest);
+    CHECK(n[1] >= 20 && n[0] >= 200);
+    CHECK(foamed > clear + 80);
+    lake_close(&k, r);
+}
+
+/* The key light's glitter on the waves from above: 10 m over deep water at
+   16:00, looking down along the sun's mirror direction, the same view with
+   the sun's light at 0 has no glint; with it, sparkles (channel sum over
+   the sunless view's brightest + 60) cover at least 1% of the view and lift
+   its mean by at least 10/255. */
+TEST(waterSunGlittersFromAbove) {
+    static uint8_t px[2][W * H * 4]; /* the sun on, off */
+    for (int pass = 0; pass < 2; pass++) {
+        lake k;
+        oak_renderer *r = lake_open(&k, "cpu");
+        if (!r) return;
+        oak_scene_post(k.scene)->ev100_set = true;
+        CHECK_OK(oak_world_set_time(k.scene, 16.0f));
+        oak_scene_environment(k.scene)->sun_disc = 0; /* the glint alone */
+        oak_scene_post(k.scene)->exposure_comp = -12;
+        oak_entity sun = oak_scene_find(k.scene, "sun");
+        const oak_transform *lt = oak_scene_transform(k.scene, sun);
+        versor q = {lt->rotation[0], lt->rotation[1], lt->rotation[2], lt->rotation[3]};
+        vec3 z = {0, 0, 1}, u;
+        glm_quat_rotatev(q, z, u); /* toward the sun */
+        if (pass == 1) {
+            oak_light *l = oak_scene_get(k.scene, sun, OAK_COMPONENT_LIGHT);
+            CHECK(l != NULL);
+            if (l) l->intensity = 0;
+        }
+        /* the mirror of the sun's direction, from 10 m up over x 30 */
+        const float eye[3] = {30.0f - 10.0f * u[0] / u[1], 10.0f, 0.2f - 10.0f * u[2] / u[1]};
+        const float at[3] = {eye[0] + u[0], eye[1] - u[1], eye[2] + u[2]};
+        lake_fov(&k, 40.0f);
+        lake_draw(&k, r, eye, at, px[pass]);
+        lake_close(&k, r);
+    }
+    lake_save("water_glitter_above.png", px[0]);
+    int dark_max = 0;
+    double mean[2] = {0, 0};
+    for (int i = 0; i < W * H; i++) {
+        int sum = px[1][4 * i] + px[1][4 * i + 1] + px[1][4 * i + 2];
+        dark_max = sum > dark_max ? sum : dark_max;
+        for (int p = 0; p < 2; p++)
+            mean[p] += (px[p][4 * i] + px[p][4 * i + 1] + px[p][4 * i + 2]) / (3.0 * W * H);
+    }
+    int glints = 0;
+    for (int i = 0; i < W * H; i++)
+        glints += px[0][4 * i] + px[0][4 * i + 1] + px[0][4 * i + 2] > dark_max + 60;
+    fprintf(stderr,
+            "  glitter from above: %d of %d pixels over the sunless view's brightest (%d) + 60; "
+            "mean %.1f with the sun, %.1f without\n",
+            glints, W * H, dark_max, mean[0], mean[1]);
+    CHECK(glints > W * H / 100);
+    CHECK(mean[0] > mean[1] + 10.0);
+}
+
 /* The sky where nothing is drawn, from 1 m under (no surface: the lake's
    volume without its grid, no floor): looking level, the lower half (water
    all the way) is deep water's colour, bluer and darker than the raw sky
@@ -1374,6 +1485,8 @@ int main(int argc, char **argv) {
         RUN(waterWindowShowsWhatStandsAbove);
         RUN(waterSunShowsThroughTheWindow);
         RUN(waterSunGlittersFromBelow);
+        RUN(waterCrestFoamShowsFromAbove);
+        RUN(waterSunGlittersFromAbove);
         RUN(waterSkyFromBelowIsFogged);
         RUN(waterFromAboveIgnoresTheUnderside);
     }
