@@ -17,6 +17,8 @@ oak_result _oak_world_lamps_update(oak_scene *scene, float seconds);
 void _oak_world_lamps_path(float t, float eye[3], float target[3]);
 oak_result _oak_world_meadow_build(oak_scene *scene, const oak_world_options *opts);
 oak_result _oak_world_meadow_update(oak_scene *scene, float seconds);
+/* The meadow's forest (NULL when built without one), for tests. */
+oak_forest *_oak_world_meadow_forest(const oak_scene *scene);
 oak_result _oak_world_crowd_build(oak_scene *scene, const oak_world_options *opts);
 oak_result _oak_world_crowd_update(oak_scene *scene, float seconds);
 void _oak_world_crowd_path(float t, float eye[3], float target[3]);

@@ -171,6 +171,10 @@ static void forest_destroy(void *f) {
     oak_destroy_forest(f);
 }
 
+oak_forest *_oak_world_meadow_forest(const oak_scene *scene) {
+    return oak_scene_attachment(scene, forest_destroy);
+}
+
 static oak_result add_forest(oak_scene *scene, oak_terrain *terrain,
                              const oak_world_options *given) {
     /* a preset's row where the knobs are not given: its share of the
