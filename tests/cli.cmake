@@ -186,7 +186,7 @@ oak_cli_test(cliInfoListsVersionBackendsAndThreads ARGS "info|--threads|3" EXIT 
              OUT "oak 0\\.1\\.0\nthreads: 3\nworlds: default, stress, lamps, meadow, crowd, campfire, fountain, dense\n.*  cpu: available.*  null: available")
 # caps: the passes and features each backend runs, named by the pass table
 oak_cli_test(cliInfoListsCapsPerBackend ARGS "info" EXIT 0
-             OUT "  cpu: available\n.*    passes: upload lightgrid skycapture shadow lampshadow raster gtao clouds fog resolve ssr opaquecopy blend cloudmix taa dof exposure bloom post fxaa readback\n    features: pixels shadow-cache probes\n  null: available\n.*    passes: none\n    features: none\n")
+             OUT "  cpu: available\n.*    passes: upload lightgrid skycapture shadow lampshadow raster gtao clouds fog resolve ssr opaquecopy blend cloudmix taa dof exposure bloom post fxaa readback\n    features: pixels shadow-cache probes aerial\n  null: available\n.*    passes: none\n    features: none\n")
 oak_cli_test(cliRenderNullBackendPrintsOneLine
              ARGS "render|--backend|null|--size|64x36|--out|${CMAKE_BINARY_DIR}/test-out/cli_null.png"
              EXIT 0 OUT "^null \\| [^|]+ \\| 64x36 \\| [0-9.]+ ms/frame \\(median of 1\\) \\| [^\n]*cli_null\\.png\n$")

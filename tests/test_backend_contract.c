@@ -255,6 +255,8 @@ TEST(caps_name_the_passes) {
     }
     CHECK(!strcmp(oak_cap_name(35), "probes"));
     CHECK(!(oak_backend_caps("null") & OAK_CAP_PROBES));
+    CHECK(!strcmp(oak_cap_name(38), "aerial"));
+    CHECK(oak_backend_caps("cpu") & OAK_CAP_AERIAL); /* the reference applies it */
 }
 
 /* Cascades are an array in the seam: the GPU view block carries every one
