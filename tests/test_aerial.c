@@ -288,6 +288,7 @@ static void make_assets(void) {
 
 int main(int argc, char **argv) {
     if (argc > 1) g_backend = argv[1];
+    unsetenv("OAK_AERIAL"); /* the A/B switch would turn off what is tested */
     int started = oak_test_backend_start(g_backend, oak_test_count_log);
     if (started) return started;
     if (!(oak_backend_caps(g_backend) & OAK_CAP_AERIAL)) {
