@@ -206,7 +206,7 @@ oak_cli_test(cliBenchOcclusionOff
 # llvmpipe); Vulkan's bench counts its passes and times its steps
 function(oak_cli_hiz_test gpu name)
   oak_cli_test(cliInfoSays${name}TakesHiZ ARGS "info" EXIT 0
-               OUT "  ${gpu}: available\n.*    occlusion \\(--occlusion on; off by default\\): two-pass Hi-Z in compute [^\n]+\n    passes: [^\n]*lightgrid particles grass instcull meshcull [^\n]+\n    features: [^\n]*gpu-hiz")
+               OUT "  ${gpu}: available\n.*    occlusion \\(--occlusion on; off by default\\): two-pass Hi-Z in compute [^\n]+\n    passes: [^\n]*lightgrid particles grass instcull meshcull [^\n]+\n    features: [^\n]*gpu-hiz aerial")
   set_tests_properties(cliInfoSays${name}TakesHiZ PROPERTIES LABELS "cli;${gpu}")
 endfunction()
 # where grass grows: the grass kernel on the GPUs, the job pool on the cpu
