@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dof.h"
+#include "aerial.h"
 #include "fog.h"
 #include "frontend.h"
 #include "render_scale.h"
@@ -39,6 +40,7 @@ void _oak_frontend_release(oak_frontend *fe) {
     oak_free(fe->last_world);
     oak_free(fe->last_mesh);
     oak_free(fe->last_version);
+    oak_free(fe->aerial);
     _oak_lamp_shadows_release(fe);
     _oak_streams_release(fe);
     _oak_occ_release(&fe->occ);
@@ -667,6 +669,37 @@ static void clouds_history(oak_frontend *fe, uint32_t width, uint32_t height) {
     memcpy(fe->cloud_forward, fwd, sizeof fwd);
 }
 
+/* Aerial perspective's volume (render/aerial.h): built when the backend
+   applies it and the view wants it, again only when the view-projection,
+   the eye, the light or the sky's scale moved. OAK_AERIAL=off turns it
+   off (docs/SHADING.md "Aerial perspective"). */
+static oak_result build_aerial(oak_frontend *fe) {
+    oak_render_view *v = &fe->view;
+    v->aerial = NULL;
+    const char *env = getenv("OAK_AERIAL"); /* "off": none, for A/B measurements */
+    if (!fe->aerial_cap || !_oak_aerial_wanted(v) || (env && !strcmp(env, "off"))) return OAK_OK;
+    float key[24];
+    memcpy(key, v->view_proj, 16 * sizeof(float));
+    memcpy(key + 16, v->camera_pos, 3 * sizeof(float));
+    memcpy(key + 19, v->env.aerial_dir, 3 * sizeof(float));
+    key[22] = v->env.aerial_lux, key[23] = v->env.sky_light;
+    if (!fe->aerial) {
+        fe->aerial = oak_alloc((size_t)OAK_AERIAL_TEXELS * 4 * sizeof(float));
+        if (!fe->aerial)
+            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "aerial perspective: out of memory");
+        fe->aerial_valid = false;
+    }
+    if (!fe->aerial_valid || memcmp(key, fe->aerial_key, sizeof key) != 0) {
+        _oak_aerial_build(fe->aerial, v);
+        memcpy(fe->aerial_key, key, sizeof key);
+        fe->aerial_valid = true;
+        fe->aerial_version++;
+    }
+    v->aerial = fe->aerial;
+    v->aerial_version = fe->aerial_version;
+    return OAK_OK;
+}
+
 oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint32_t width,
                                uint32_t height, uint32_t shadow_map_size) {
     oak_render_view *v = &fe->view;
@@ -715,5 +748,5 @@ oak_result _oak_frontend_build(oak_frontend *fe, const oak_frame_input *in, uint
     r = _oak_frontend_fit_lamp_shadows(fe, in);
     if (r) return r;
     build_fog(fe, width, height);
-    return OAK_OK;
+    return build_aerial(fe);
 }

@@ -116,6 +116,14 @@ typedef struct oak_frontend {
        set by the renderer), and what the last frame that ran it looked
        like, to tell a camera cut (oak_render_view.occ_cut) */
     bool gpu_occlusion, hiz_was_on;
+    /* aerial perspective (frontend.c build_aerial): the backend applies it
+       (OAK_CAP_AERIAL, set by the renderer), the volume, what it was built
+       for (the view-projection, the eye, the light, the sky's scale) and
+       its version */
+    bool aerial_cap, aerial_valid;
+    float *aerial;
+    float aerial_key[24];
+    uint64_t aerial_version;
     uint32_t hiz_width, hiz_height, hiz_keys;
     float hiz_eye[3], hiz_forward[3];
     /* the clouds' last frame (oak_render_view.clouds_history): its record

@@ -424,7 +424,7 @@ const char *oak_pass_name(oak_pass_id pass) {
 
 const char *oak_cap_name(uint32_t bit) {
     static const char *const features[OAK_CAP_BIT_COUNT - 32] = {
-        "pixels", "gpu-timings", "shadow-cache", "probes", "gpu-streams", "gpu-hiz"};
+        "pixels", "gpu-timings", "shadow-cache", "probes", "gpu-streams", "gpu-hiz", "aerial"};
     if (bit < OAK_PASS_COUNT) return k_passes[bit].name;
     return bit >= 32 && bit < OAK_CAP_BIT_COUNT ? features[bit - 32] : NULL;
 }

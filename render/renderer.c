@@ -143,6 +143,7 @@ oak_result oak_renderer_draw(oak_renderer *r, const oak_frame_input *input) {
     r->frontend.fog_history = true; /* the renderer's view reprojects its fog */
     r->frontend.occlusion = r->occlusion == OAK_OCCLUSION_ON;
     r->frontend.gpu_occlusion = (r->backend->caps & OAK_CAP_GPU_OCCLUSION) != 0;
+    r->frontend.aerial_cap = (r->backend->caps & OAK_CAP_AERIAL) != 0;
     /* a scaled frame keeps the output's shape, whatever the rounding did */
     oak_frame_input in = *input;
     /* a backend that runs the taa pass upsamples a scaled TAA frame to the

@@ -68,6 +68,7 @@ vec4 oak_shade_unlit(oak_gpu_draw d, uint tri, ivec2 px) {
         float fd = fog * dist;
         colour = mix(view.fog_color.rgb, colour, exp(-fd * fd));
     }
+    colour = oak_aerial_apply(P, colour); // the air's, over the fog (aerial.glsl)
     if ((view.flags.y & OAK_GPU_DEBUG_CASCADES) != 0u) colour = oak_cascade_tint(P, colour);
     return vec4(colour, basec.a);
 }

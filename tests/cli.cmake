@@ -199,7 +199,7 @@ oak_cli_test(cliInfoListsVersionBackendsAndThreads ARGS "info|--threads|3" EXIT 
              OUT "oak 0\\.1\\.0\nthreads: 3\nworlds: default, stress, lamps, meadow, crowd, campfire, fountain, dense\n.*  cpu: available.*  null: available")
 # caps: the passes and features each backend runs, named by the pass table
 oak_cli_test(cliInfoListsCapsPerBackend ARGS "info" EXIT 0
-             OUT "  cpu: available\n.*    passes: upload lightgrid skycapture shadow lampshadow raster gtao clouds fog resolve ssr opaquecopy blend cloudmix taa dof exposure bloom post fxaa readback\n    features: pixels shadow-cache probes\n  null: available\n.*    passes: none\n    features: none\n")
+             OUT "  cpu: available\n.*    passes: upload lightgrid skycapture shadow lampshadow raster gtao clouds fog resolve ssr opaquecopy blend cloudmix taa dof exposure bloom post fxaa readback\n    features: pixels shadow-cache probes aerial\n  null: available\n.*    passes: none\n    features: none\n")
 oak_cli_test(cliRenderNullBackendPrintsOneLine
              ARGS "render|--backend|null|--size|64x36|--out|${CMAKE_BINARY_DIR}/test-out/cli_null.png"
              EXIT 0 OUT "^null \\| [^|]+ \\| 64x36 \\| [0-9.]+ ms/frame \\(median of 1\\) \\| [^\n]*cli_null\\.png\n$")
@@ -219,7 +219,7 @@ oak_cli_test(cliBenchOcclusionOff
 # llvmpipe); Vulkan's bench counts its passes and times its steps
 function(oak_cli_hiz_test gpu name)
   oak_cli_test(cliInfoSays${name}TakesHiZ ARGS "info" EXIT 0
-               OUT "  ${gpu}: available\n.*    occlusion \\(--occlusion on; off by default\\): two-pass Hi-Z in compute [^\n]+\n    passes: [^\n]*lightgrid particles grass instcull meshcull [^\n]+\n    features: [^\n]*gpu-hiz")
+               OUT "  ${gpu}: available\n.*    occlusion \\(--occlusion on; off by default\\): two-pass Hi-Z in compute [^\n]+\n    passes: [^\n]*lightgrid particles grass instcull meshcull [^\n]+\n    features: [^\n]*gpu-hiz aerial")
   set_tests_properties(cliInfoSays${name}TakesHiZ PROPERTIES LABELS "cli;${gpu}")
 endfunction()
 # where grass grows: the grass kernel on the GPUs, the job pool on the cpu

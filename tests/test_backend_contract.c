@@ -252,9 +252,13 @@ TEST(caps_name_the_passes) {
                         ~OAK_CAP_PASS(OAK_PASS_GRASS) & ~OAK_CAP_PASS(OAK_PASS_MESHCULL);
         CHECK_EQ_INT(caps & need, need);
         CHECK(caps & OAK_CAP_PROBES); /* every backend that draws bakes probes */
+        CHECK(caps & OAK_CAP_AERIAL); /* and applies the aerial perspective */
     }
     CHECK(!strcmp(oak_cap_name(35), "probes"));
     CHECK(!(oak_backend_caps("null") & OAK_CAP_PROBES));
+    CHECK(!strcmp(oak_cap_name(38), "aerial"));
+    CHECK(oak_backend_caps("cpu") & OAK_CAP_AERIAL); /* the reference applies it */
+    CHECK(!(oak_backend_caps("null") & OAK_CAP_AERIAL));
 }
 
 /* Cascades are an array in the seam: the GPU view block carries every one

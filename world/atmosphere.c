@@ -39,6 +39,10 @@ static const double k_ozone[3] = {0.650e-3, 1.881e-3, 0.085e-3}; /* absorption, 
 #define SV_W     64 /* sky view: azimuth from the light, 0..180 degrees, squared mapping */
 #define SV_H     48 /* ... elevation 0..90 degrees, squared mapping */
 #define SV_STEPS 32
+
+/* aerial perspective: steps between two of a ray's ends (a second changes
+   the 20 km transmittance by less than 1e-4) */
+#define AP_SUBSTEPS 1
 /* the image */
 #define IMG_W 512
 #define IMG_H 256
@@ -270,6 +274,38 @@ void _oak_atmosphere_radiance(const _oak_atmosphere *a, const float view[3], con
         }
     }
     for (int c = 0; c < 3; c++) out[c] = (float)L[c];
+}
+
+void _oak_atmosphere_march(const _oak_atmosphere *a, double eye_km, const float view[3],
+                           const float light[3], uint32_t n, const float *ends_km,
+                           float (*scatter)[3], float (*trans)[3]) {
+    double r = R_GROUND + fmin(fmax(eye_km, 0.0), R_TOP - R_GROUND - 0.01);
+    double v[3] = {view[0], view[1], view[2]}, l[3] = {light[0], light[1], light[2]};
+    double cth = v[0] * l[0] + v[1] * l[1] + v[2] * l[2];
+    double pr = phase_rayleigh(cth), pm = phase_mie(cth);
+    double L[3] = {0, 0, 0}, thr[3] = {1, 1, 1}, prev = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        double dt = (fmax(ends_km[k], prev) - prev) / AP_SUBSTEPS;
+        for (int s = 0; s < AP_SUBSTEPS; s++) {
+            double t = prev + (s + 0.5) * dt;
+            double p[3] = {v[0] * t, r + v[1] * t, v[2] * t};
+            double rp = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+            double mus = (p[0] * l[0] + p[1] * l[1] + p[2] * l[2]) / rp;
+            medium m;
+            medium_at(rp - R_GROUND, &m);
+            float ts[3], ms[3];
+            tr_lookup(a, rp, mus, ts); /* 0 in the earth's shadow */
+            ms_lookup(a, rp, mus, ms);
+            for (int c = 0; c < 3; c++) {
+                double ext = m.ext[c], st = exp(-ext * dt);
+                double S = ts[c] * (m.ray[c] * pr + m.mie * pm) + ms[c] * (m.ray[c] + m.mie);
+                L[c] += thr[c] * (S - S * st) / ext;
+                thr[c] *= st;
+            }
+        }
+        prev = fmax(ends_km[k], prev);
+        for (int c = 0; c < 3; c++) scatter[k][c] = (float)L[c], trans[k][c] = (float)thr[c];
+    }
 }
 
 /* The sky from the ground for a light at elevation el: SV_W x SV_H, the

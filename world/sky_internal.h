@@ -58,6 +58,17 @@ void _oak_atmosphere_transmittance(const _oak_atmosphere *a, double elevation_de
 void _oak_atmosphere_radiance(const _oak_atmosphere *a, const float view[3], const float light[3],
                               float out[3]);
 
+/* Aerial perspective along one view ray (Hillaire 2020, section 5.6): from
+   an eye eye_km above the ground along `view` (unit, +Y up) with a light of
+   illuminance 1 above the atmosphere toward `light` (unit), the light
+   scattered toward the eye (cd/m^2 per lux: single scattering with the
+   earth's shadow, plus the multiple-scattering table) and the
+   transmittance, per channel, at each of the n distances ends_km (rising).
+   One midpoint step between ends, integrated as the sky view's. */
+void _oak_atmosphere_march(const _oak_atmosphere *a, double eye_km, const float view[3],
+                           const float light[3], uint32_t n, const float *ends_km,
+                           float (*scatter)[3], float (*trans)[3]);
+
 /* What a bake produced, besides the image. */
 typedef struct _oak_sky_bake {
     float *rgba; /* width x height RGBA32F, oak_free */

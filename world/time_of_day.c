@@ -209,6 +209,11 @@ oak_result oak_world_set_time_of_day(oak_scene *scene, const oak_time_of_day *t)
         kept->set = true;
         return OAK_OK;
     }
+    /* the air between the eye and what it sees, lit by the key light above
+       the atmosphere (render/aerial.c); with the bake, so it follows the
+       sun in the bake's 0.1-degree steps */
+    env->aerial_lux = (float)(is_moon ? moon_toa * moon_w : OAK_SKY_SUN_LUX_TOA);
+    memcpy(env->aerial_dir, from, sizeof from);
     {
         _oak_sky_bake_desc bd = {0};
         memcpy(bd.sun_dir, sun_to, sizeof sun_to);

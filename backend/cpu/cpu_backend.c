@@ -195,7 +195,7 @@ static const cpu_run_fn k_run[OAK_PASS_COUNT] = {
     ((OAK_CAP_ALL_PASSES & ~OAK_CAP_PASS(OAK_PASS_INSTCULL) & ~OAK_CAP_PASS(OAK_PASS_SKIN) &       \
       ~OAK_CAP_PASS(OAK_PASS_PARTICLES) & ~OAK_CAP_PASS(OAK_PASS_GRASS) &                          \
       ~OAK_CAP_PASS(OAK_PASS_MESHCULL)) |                                                          \
-     OAK_CAP_PIXELS | OAK_CAP_SHADOW_CACHE | OAK_CAP_PROBES)
+     OAK_CAP_PIXELS | OAK_CAP_SHADOW_CACHE | OAK_CAP_PROBES | OAK_CAP_AERIAL)
 
 /* The frame: the pass table top to bottom, each pass timed by its row. */
 static oak_result cpu_render(void *self, const oak_render_view *v) {

@@ -8,6 +8,7 @@
 
 #include "cpu_internal.h"
 #include "render/opaque_copy.h"
+#include "render/aerial.h"
 #include "render/fog.h"
 #include "cpu_fx.h"
 #include "cpu_sample.h"
@@ -884,6 +885,12 @@ static void ssr_store(const cpu_backend *b, const cpu_surface *s, const cpu_lane
         _oak_fog_apply(&b->fog, b->fog_buf, b->view, s->P, zero);
         for (int k = 0; k < 3; k++) w[k] *= one[k] - zero[k];
     }
+    if (b->view->aerial) { /* and the air's transmittance */
+        float one[3] = {1, 1, 1}, zero[3] = {0, 0, 0};
+        _oak_aerial_apply(b->view->aerial, b->view, s->P, one);
+        _oak_aerial_apply(b->view->aerial, b->view, s->P, zero);
+        for (int k = 0; k < 3; k++) w[k] *= one[k] - zero[k];
+    }
     if (w[0] == 0 && w[1] == 0 && w[2] == 0) return;
     float N[3] = {q->N[0][lane], q->N[1][lane], q->N[2][lane]};
     float V[3] = {q->V[0][lane], q->V[1][lane], q->V[2][lane]};
@@ -923,8 +930,11 @@ static float air_fog(const cpu_backend *b, const float P[3], float col[3]) {
         float fd = v->env.fog_density * sqrtf(dot3(dv, dv));
         float f = expf(-fd * fd);
         for (int k = 0; k < 3; k++) col[k] = mixf(v->fog_color[k], col[k], f);
+        if (v->aerial) _oak_aerial_apply(v->aerial, v, P, col);
         return f;
     }
+    /* then the air's own (aerial perspective), over the fog */
+    if (v->aerial) _oak_aerial_apply(v->aerial, v, P, col);
     return 1.0f;
 }
 

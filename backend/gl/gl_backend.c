@@ -239,7 +239,7 @@ const oak_backend *oak_backend_gl(void) {
                                   gl_timings,
                                   OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS |
                                       OAK_CAP_SHADOW_CACHE | OAK_CAP_PROBES | OAK_CAP_GPU_STREAMS |
-                                      OAK_CAP_GPU_OCCLUSION,
+                                      OAK_CAP_GPU_OCCLUSION | OAK_CAP_AERIAL,
                                   gl_read_light_grid,
                                   gl_shadow_stats,
                                   gl_read_sky,

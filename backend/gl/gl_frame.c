@@ -161,13 +161,15 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
     for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++)
         if (progs[i]) glDeleteProgram(progs[i]);
     if (f->vao) glDeleteVertexArrays(1, &f->vao);
+    if (f->aerial_tex) glDeleteTextures(1, &f->aerial_tex);
     for (uint32_t k = 0; k < OAK_GL_QUERY_SETS; k++) {
         if (f->queries[k][0]) glDeleteQueries(OAK_PASS_COUNT + 1, f->queries[k]);
         if (f->frame_fence[k]) glDeleteSync(f->frame_fence[k]);
     }
     _oak_gl_buffer *bufs[] = {&f->positions, &f->attributes, &f->indices,     &f->draws,
                               &f->casters,   &f->materials,  &f->lights,      &f->view,
-                              &f->draw_ids,  &f->commands,   &f->raster_view, &f->probes};
+                              &f->draw_ids,  &f->commands,   &f->raster_view, &f->probes,
+                              &f->aerial};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) _oak_gl_buffer_release(bufs[i]);
     if (f->shadow_fbo) glDeleteFramebuffers(1, &f->shadow_fbo);
     if (f->shadow_tex) glDeleteTextures(1, &f->shadow_tex);
@@ -223,6 +225,7 @@ void _oak_gl_bind_common(_oak_gl_frame *f, _oak_gl_buffer *draws) {
     if (f->probes.id) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_PROBES, f->probes.id);
     if (f->clouds.id) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_CLOUDS, f->clouds.id);
     if (f->fog.id) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_FOG, f->fog.id);
+    if (f->aerial_tex) glBindTextureUnit(OAK_B_AERIAL, f->aerial_tex);
     for (uint32_t c = 0; c < OAK_GPU_TEXTURE_CLASSES; c++)
         glBindTextureUnit(OAK_B_TEXTURES + c, c < f->class_count ? f->classes[c].tex : 0);
     glBindTextureUnit(OAK_B_LAMP_ATLAS, f->lamp.live_tex);

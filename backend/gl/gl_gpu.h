@@ -213,6 +213,10 @@ typedef struct _oak_gl_frame {
     _oak_gl_buffer taa;                /* its two histories (render/taa.h) */
     _oak_gl_buffer probes;             /* OAK_B_PROBES (gl_probes.c) */
     uint64_t probe_version;            /* of the view whose probes it holds */
+    _oak_gl_buffer aerial;   /* OAK_B_AERIAL: the aerial perspective volume (gl_probes.c) */
+    GLuint aerial_tex;       /* the same buffer as an RGBA32F texture buffer */
+    const float *aerial_src; /* whose volume (a frontend's) it holds */
+    uint64_t aerial_version; /* at which version (0: none) */
     double cpu_ms[OAK_PASS_COUNT], gpu_ms[OAK_PASS_COUNT];
     _oak_gl_lamp lamp;
     /* instance streams' instcull pass (gl_pass_instcull.c): records, the
@@ -487,6 +491,8 @@ void _oak_gl_gtao_release(_oak_gl_frame *f);
 
 /* gl_probes.c: the reflection probes' buffer, and the HDR picture for their bakes */
 oak_result _oak_gl_probes_upload(_oak_gl_frame *f, const oak_render_view *v);
+/* and the aerial perspective volume (render/aerial.h), when its version moves */
+oak_result _oak_gl_aerial_upload(_oak_gl_frame *f, const oak_render_view *v);
 oak_result _oak_gl_read_hdr(const _oak_gl_targets *t, float *rgba, size_t count);
 /* gl_pass_skycapture.c: the sky maps' programs and buffer, and the test read-back */
 /* gl_pass_exposure.c: the exposure buffer (zeroed), its programs and the test read-back */

@@ -308,6 +308,7 @@ oak_result _oak_gl_run_upload(_oak_gl_backend *b, const oak_render_view *view) {
         return r;
     if ((r = upload_lights(f, view, lights)) != OAK_OK) return r;
     if ((r = _oak_gl_probes_upload(f, view)) != OAK_OK) return r;
+    if ((r = _oak_gl_aerial_upload(f, view)) != OAK_OK) return r;
     uint32_t most =
         view->draws.count > view->casters.count ? view->draws.count : view->casters.count;
     if (view->lamp_casters.count > most) most = view->lamp_casters.count;

@@ -3,6 +3,7 @@
  * an empty head before any probe, and stays bound for the resolve and the
  * BLEND pass (_oak_gl_bind_common); the HDR picture read back for a bake. */
 #include "gl_gpu.h"
+#include "render/aerial.h"
 
 #define OAK_GL_PROBE_BYTES ((size_t)OAK_GPU_PROBE_TEXELS * 16)
 
@@ -32,6 +33,30 @@ oak_result _oak_gl_probes_upload(_oak_gl_frame *f, const oak_render_view *v) {
     }
     if (r) return r;
     f->probe_version = v->probe_version;
+    return OAK_OK;
+}
+
+/* The aerial perspective volume: a buffer of the whole volume, made once,
+   read by the shaders as a texture buffer (RGBA32F at texture unit
+   OAK_B_AERIAL: the resolve has no storage block left, GL's 16 for a
+   compute shader) only under OAK_GPU_AERIAL; uploaded when the view's
+   aerial_version moves. */
+oak_result _oak_gl_aerial_upload(_oak_gl_frame *f, const oak_render_view *v) {
+    oak_result r;
+    const size_t bytes = (size_t)OAK_AERIAL_TEXELS * 16;
+    if (!f->aerial.id) {
+        if ((r = _oak_gl_buffer_reserve(&f->aerial, bytes, false))) return r;
+        glCreateTextures(GL_TEXTURE_BUFFER, 1, &f->aerial_tex);
+        glTextureBuffer(f->aerial_tex, GL_RGBA32F, f->aerial.id);
+        if (_oak_gl_check("glTextureBuffer"))
+            return oak_error(OAK_ERROR_DEVICE,
+                             "gl: the aerial perspective's texture buffer failed");
+        f->aerial_src = NULL, f->aerial_version = 0;
+    }
+    if (!v->aerial || (v->aerial == f->aerial_src && v->aerial_version == f->aerial_version))
+        return OAK_OK;
+    if ((r = _oak_gl_buffer_upload(&f->aerial, 0, v->aerial, bytes))) return r;
+    f->aerial_src = v->aerial, f->aerial_version = v->aerial_version;
     return OAK_OK;
 }
 

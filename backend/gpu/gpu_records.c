@@ -65,7 +65,8 @@ void _oak_gpu_view_fill(oak_gpu_view *g, const oak_render_view *v, uint32_t widt
                   (v->post.debug == OAK_DEBUG_AO ? OAK_GPU_DEBUG_AO : 0) |
                   (v->post.tone == OAK_TONE_NEUTRAL ? OAK_GPU_POST_TONE_NEUTRAL : 0) |
                   (v->post.adapt ? OAK_GPU_POST_ADAPT : 0) |
-                  (v->post.adapt && v->adapt_settle ? OAK_GPU_POST_SETTLE : 0);
+                  (v->post.adapt && v->adapt_settle ? OAK_GPU_POST_SETTLE : 0) |
+                  (v->aerial ? OAK_GPU_AERIAL : 0); /* the backend bound OAK_B_AERIAL */
     g->flags[2] = shadow_size;
     g->flags[3] = v->draws.count;
     _oak_gpu_water_fill(g, v);

@@ -60,6 +60,7 @@ static void _oak_vk_destroy(void *self) {
             _oak_vk_buffer_destroy(vk, &f->view);
             _oak_vk_buffer_destroy(vk, &f->lights);
             _oak_vk_buffer_destroy(vk, &f->lamp_block);
+            _oak_vk_buffer_destroy(vk, &f->aerial);
             _oak_vk_buffer_destroy(vk, &f->draws);
             _oak_vk_buffer_destroy(vk, &f->indirect);
             _oak_vk_buffer_destroy(vk, &f->staging);
@@ -481,7 +482,7 @@ static const oak_backend k_vulkan = {
     .read_shadow_map = _oak_vk_read_shadow_map,
     .timings = _oak_vk_timings,
     .caps = OAK_CAP_ALL_PASSES | OAK_CAP_PIXELS | OAK_CAP_GPU_TIMINGS | OAK_CAP_SHADOW_CACHE |
-            OAK_CAP_PROBES | OAK_CAP_GPU_STREAMS | OAK_CAP_GPU_OCCLUSION,
+            OAK_CAP_PROBES | OAK_CAP_GPU_STREAMS | OAK_CAP_GPU_OCCLUSION | OAK_CAP_AERIAL,
     .read_light_grid = _oak_vk_read_light_grid,
     .shadow_stats = _oak_vk_shadow_stats,
     .blend_stats = _oak_vk_blend_stats,

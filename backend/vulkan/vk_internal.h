@@ -194,6 +194,12 @@ typedef struct _oak_vk_frame {
     _oak_vk_buffer staging;    /* uploads recorded this frame */
     _oak_vk_buffer grid;       /* the lamp grid (vk_pass_lightgrid.c), host-visible */
     _oak_vk_buffer lamp_block; /* oak_gpu_lamp_shadows (vk_pass_lampshadow.c) */
+    /* OAK_B_AERIAL: the aerial perspective volume this slot holds (host
+       visible, rewritten when the view's aerial_version moves), a 4 KiB
+       dummy until a view brings one (vk_pass_upload.c) */
+    _oak_vk_buffer aerial;
+    const float *aerial_src; /* whose volume (a frontend's), at aerial_version */
+    uint64_t aerial_version;
     uint64_t staging_used;
     _oak_vk_buffer output; /* packed RGBA8, width*height */
     bool output_valid;

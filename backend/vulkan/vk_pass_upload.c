@@ -7,6 +7,7 @@
 
 #include "backend/gpu/gpu_particles.h"
 #include "backend/gpu/gpu_records.h"
+#include "render/aerial.h"
 #include "render/particle_eval.h"
 #include "vk_internal.h"
 
@@ -267,6 +268,23 @@ static oak_result _oak_vk_fill_view(_oak_vk *vk, _oak_vk_frame *f, const oak_ren
     return OAK_OK;
 }
 
+/* The aerial perspective volume (render/aerial.h) into this slot's buffer
+   when the view's aerial_version moved since the slot last held it (the
+   slot's fence has passed: no frame reads it); a dummy without one. */
+static oak_result upload_aerial(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
+    const uint64_t bytes = (uint64_t)OAK_AERIAL_TEXELS * 16;
+    VkBuffer was = f->aerial.buffer;
+    oak_result r = _oak_vk_upload_reserve(vk, &f->aerial, v->aerial ? bytes : 16,
+                                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    if (r) return r;
+    if (f->aerial.buffer != was) f->aerial_version = 0; /* a new buffer holds nothing */
+    if (!v->aerial || (f->aerial_src == v->aerial && f->aerial_version == v->aerial_version))
+        return OAK_OK;
+    memcpy(f->aerial.mapped, v->aerial, bytes);
+    f->aerial_src = v->aerial, f->aerial_version = v->aerial_version;
+    return OAK_OK;
+}
+
 oak_result _oak_vk_run_upload(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     oak_result r;
     /* streams before the materials' flush: instcull syncs their assets; and
@@ -279,7 +297,8 @@ oak_result _oak_vk_run_upload(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vi
         (r = _oak_vk_opaquecopy_reserve(vk, v)) || (r = _oak_vk_ssr_reserve(vk, v)) ||
         (r = _oak_vk_dof_reserve(vk, v)) || (r = _oak_vk_clouds_reserve(vk, v)) ||
         (r = _oak_vk_fog_reserve(vk, v)) || (r = _oak_vk_taa_reserve(vk, v)) ||
-        (r = _oak_vk_probes_upload(vk, v)) || (r = _oak_vk_skin_reserve(vk, f)))
+        (r = _oak_vk_probes_upload(vk, v)) || (r = upload_aerial(vk, f, v)) ||
+        (r = _oak_vk_skin_reserve(vk, f)))
         return r;
     _oak_vk_write_descriptors(vk, f);
     VkCommandBuffer cmd = f->cmd;

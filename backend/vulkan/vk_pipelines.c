@@ -703,6 +703,7 @@ void _oak_vk_write_descriptors(_oak_vk *vk, _oak_vk_frame *f) {
     OAK_VK_BUF(OAK_B_DOF, sb, vk->dof);
     OAK_VK_BUF(OAK_B_CLOUDS, sb, vk->clouds);
     OAK_VK_BUF(OAK_B_FOG, sb, vk->fog);
+    OAK_VK_BUF(OAK_B_AERIAL, sb, f->aerial);
     OAK_VK_IMG(OAK_B_DEPTH, cis, vk->depth.view, ro);
     OAK_VK_BUF(OAK_B_TAA, sb, vk->taa);
     /* only instcull reads these: written once the slot has them */

@@ -339,6 +339,13 @@ typedef struct oak_render_view {
        clouds_history): clouds ran last frame at the same march size and
        record, the camera did not cut, OAK_CLOUD_HISTORY is not 0 */
     bool clouds_history;
+    /* aerial perspective (render/aerial.h, docs/SHADING.md "Aerial
+       perspective"): OAK_AERIAL_TEXELS RGBA floats (light scattered toward
+       the eye, mean transmittance) over the camera's frustum, or NULL
+       (none: env.aerial_lux 0, a capture channel, or no OAK_CAP_AERIAL);
+       aerial_version moves whenever its contents changed */
+    const float *aerial;
+    uint64_t aerial_version;
 } oak_render_view;
 
 /* the fog's inject grids (render/fog.h): two the main view alternates
@@ -394,7 +401,10 @@ typedef enum oak_pass_id {
    pass when occlusion is on (oak_render_view.occ_gpu); the frontend then
    builds no grid */
 #define OAK_CAP_GPU_OCCLUSION (1ull << 37)
-#define OAK_CAP_BIT_COUNT     38
+/* applies the aerial perspective volume (oak_render_view.aerial); without
+   it the frontend builds none and surfaces show no aerial perspective */
+#define OAK_CAP_AERIAL    (1ull << 38)
+#define OAK_CAP_BIT_COUNT 39
 
 /* "shadow", "raster", ...: a pass's stage name in timings and `oak bench`. */
 const char *oak_pass_name(oak_pass_id pass);

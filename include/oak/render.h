@@ -167,6 +167,12 @@ typedef struct oak_environment {
     /* share of the sky pulled to a grey of its own luminance, [0, 1]: an
        overcast deck (DIGEST 2.3), drawn and as light; 0: none */
     float sky_grey;
+    /* Aerial perspective (docs/SHADING.md "Aerial perspective";
+       oak_world_set_time sets it): the key light's illuminance above the
+       atmosphere in lux (0: none) toward aerial_dir (unit, toward the light);
+       the air between the eye and each surface dims it and adds its light. */
+    float aerial_lux;
+    float aerial_dir[3];
 } oak_environment;
 
 oak_environment oak_environment_defaults(void); /* a clear blue day, no fog */

@@ -110,7 +110,8 @@
 #define OAK_B_CRASTER_SHADOW    50 /* uint per texel: the shadow compute raster's depth bits, a region per cascade and kind */
 #define OAK_B_MESHLETS          51 /* uvec4[]: meshlet records and their triangles, per mesh (oak_gpu_meshlet) */
 #define OAK_B_MESHCULL          52 /* uint[]: the meshcull pass's head, jobs, commands, maps, indices */
-#define OAK_B_COUNT             53
+#define OAK_B_AERIAL            53 /* vec4[OAK_AERIAL_TEXELS]: the aerial perspective volume (render/aerial.h, aerial.glsl) */
+#define OAK_B_COUNT             54
 /* sampler2D[]: Vulkan's bindless textures (textures.glsl), last as a variable count needs */
 #define OAK_B_BINDLESS          OAK_B_COUNT
 
@@ -193,6 +194,8 @@
 #define OAK_GPU_CHANNEL_DEPTH  32768u
 #define OAK_GPU_CHANNEL_MOTION 65536u
 #define OAK_GPU_CHANNEL_MASK   (8192u | 16384u | 32768u)
+/* the resolve and blend read the aerial perspective volume (OAK_B_AERIAL) */
+#define OAK_GPU_AERIAL         131072u
 
 /* oak_gpu_material.mode.y */
 #define OAK_GPU_MAT_DOUBLE_SIDED 1u

@@ -15,6 +15,7 @@
 #include "common/lamp_shadow.glsl"
 #include "common/cloud_shadow.glsl"
 #include "common/fog.glsl"
+#include "common/aerial.glsl"
 #ifdef OAK_FORWARD
 #include "common/transmission.glsl"
 // water's reflections march against the opaque copy's depth (level 0's w)
@@ -773,6 +774,14 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
         colour = mix(view.fog_color.rgb, colour, exp(-fd * fd));
 #ifdef OAK_SSR_OUT
         oak_ssr_w *= exp(-fd * fd);
+#endif
+    }
+    // then the air's own (aerial perspective), over the fog
+    if ((view.flags.y & OAK_GPU_AERIAL) != 0u) {
+        colour = oak_aerial_apply(P, colour);
+#ifdef OAK_SSR_OUT
+        if (oak_ssr_w != vec3(0.0)) // what the air leaves of the reflection
+            oak_ssr_w *= oak_aerial_apply(P, vec3(1.0)) - oak_aerial_apply(P, vec3(0.0));
 #endif
     }
     if ((view.flags.y & OAK_GPU_DEBUG_CASCADES) != 0u) colour = oak_cascade_tint(P, colour);
