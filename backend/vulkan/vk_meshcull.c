@@ -111,10 +111,18 @@ static void read_counters(_oak_vk *vk, _oak_vk_frame *f) {
     vk->ml_stats_frame = f->mc_frame;
 }
 
-/* The expanded buffer's limit: the device's, or OAK_MESHCULL_MAX_BYTES
-   (a test hook) when smaller. */
+/* The expanded buffer's limit: the device's range, at most 2 GiB - 4
+   (OAK_VK_MESHCULL_MAX_RANGE), or OAK_MESHCULL_MAX_BYTES (a test hook)
+   when smaller. The cap is measured, not read from a spec: on the H200
+   (driver 580.159) the dense world with OAK_MESHCULL_MAX_BYTES=2^31 (its
+   words in use past 2 GiB) drew the rocks with the wrong triangles (98%
+   of channels off the CPU's picture), with 2^31 - 1 the CPU's picture
+   (0.01% off, as GL): a byte offset held in 32 signed bits somewhere on
+   that path, not found yet. */
+#define OAK_VK_MESHCULL_MAX_RANGE 0x7ffffffcu
 static uint64_t buffer_limit(const _oak_vk *vk) {
     uint64_t lim = vk->props.limits.maxStorageBufferRange;
+    if (lim > OAK_VK_MESHCULL_MAX_RANGE) lim = OAK_VK_MESHCULL_MAX_RANGE;
     const char *e = getenv("OAK_MESHCULL_MAX_BYTES");
     if (e && *e) {
         unsigned long long v = strtoull(e, NULL, 10);
@@ -127,6 +135,9 @@ static oak_result reserve(_oak_vk *vk, _oak_vk_buffer *b, uint64_t bytes) {
     if (b->buffer && b->size >= bytes) return OAK_OK;
     uint64_t size = b->size ? b->size : 4096;
     while (size < bytes) size *= 2;
+    /* never past the limit (bytes are within it): the buffer is bound
+       whole, so its size is the descriptor's range (above) */
+    if (size > buffer_limit(vk)) size = buffer_limit(vk);
     /* this slot's last frame has finished: its buffer can go now */
     _oak_vk_buffer_destroy(vk, b);
     return _oak_vk_buffer_create(vk, b, size, k_mc_usage, OAK_VK_MEM_UPLOAD);
