@@ -213,38 +213,64 @@ TEST(waterGridLinesAreThePointSum) {
     CHECK_EQ_INT(far_nrm, 0);
 }
 
+/* An opaque sea (it writes depth) of 0.1 m cells under a camera at
+   k_sea_eye looking down to (0.3, 0, at_z) with a vertical field of view of
+   fov_deg, for the depth tests; NULL when the scene cannot be made. */
+static const float k_sea_eye[3] = {0.3f, 4.0f, 0.2f};
+static oak_scene *opaque_sea(float fov_deg, float at_z, oak_material *mat, oak_water **w) {
+    oak_scene *sc = NULL;
+    CHECK_OK(oak_make_scene(&sc));
+    if (!sc) return NULL;
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.metallic = 0, md.roughness = 0.4f;
+    CHECK_OK(oak_make_material(mat, &md));
+    oak_water_desc d = {.level = 1.0f,
+                        .wind_speed = 10.0f,
+                        .grid_spacing = 0.1f,
+                        .grid_extent = 400.0f,
+                        .material = *mat,
+                        .seed = 6};
+    CHECK_OK(oak_make_water(w, sc, &d));
+    oak_entity cam = oak_scene_create(sc, "camera");
+    oak_camera c = {.fov_y = glm_rad(fov_deg), .znear = 0.1f, .zfar = 500.0f};
+    oak_scene_set_camera(sc, cam, &c);
+    oak_scene_set_active_camera(sc, cam);
+    const float at[3] = {0.3f, 0.0f, at_z};
+    oak_transform t = oak_transform_look_at(k_sea_eye, at);
+    oak_scene_set_transform(sc, cam, &t);
+    return sc;
+}
+
+/* The half-width (metres from the grid's centre, written to centre) of
+   the grid's whole-wave region, where cells carry every wave, less a metre
+   (waves move points sideways by under a metre). */
+static double whole_wave_half(oak_water *w, double centre[2]) {
+    const oak_mesh_data *m = oak_mesh_get(oak_water_mesh(w));
+    uint32_t g = OAK_WATER_GRID_CELLS + 1, mid = g / 2;
+    double lmin = oak_water_waves(w)[OAK_WATER_WAVES - 1].wavelength, half = 0;
+    oak_water_grid_centre(w, centre);
+    for (uint32_t i = mid; i + 1 < g; i++) {
+        const float *a = m->positions + 3 * (mid * g + i), *e = a + 3;
+        if (hypot(e[0] - a[0], e[2] - a[2]) * 1.25 >= lmin / 6.0) break;
+        half = a[0];
+    }
+    return half - 1.0;
+}
+
 /* The depth the CPU backend draws, turned back into a world point at the
    pixel centre, lies on the queried surface: within 5 mm at every pixel
    whose point is in the grid's whole-wave region (the drawn triangles are
    planar between vertices 0.1 m apart; the query is the curved surface). */
 TEST(waterCpuDepthMatchesTheQuery) {
-    oak_scene *sc = NULL;
-    CHECK_OK(oak_make_scene(&sc));
-    if (!sc) return;
     oak_material mat = {0};
-    oak_material_desc md = oak_material_desc_defaults(NULL);
-    md.metallic = 0, md.roughness = 0.4f;
-    CHECK_OK(oak_make_material(&mat, &md)); /* opaque, so it writes depth */
-    oak_water_desc d = {.level = 1.0f,
-                        .wind_speed = 10.0f,
-                        .grid_spacing = 0.1f,
-                        .grid_extent = 400.0f,
-                        .material = mat,
-                        .seed = 6};
     oak_water *w = NULL;
-    CHECK_OK(oak_make_water(&w, sc, &d));
-    oak_entity cam = oak_scene_create(sc, "camera");
-    oak_camera c = {.fov_y = glm_rad(60.0f), .znear = 0.1f, .zfar = 500.0f};
-    oak_scene_set_camera(sc, cam, &c);
-    oak_scene_set_active_camera(sc, cam);
-    const float eye[3] = {0.3f, 4.0f, 0.2f}, at[3] = {0.3f, 0.0f, -2.5f};
-    oak_transform t = oak_transform_look_at(eye, at);
-    oak_scene_set_transform(sc, cam, &t);
+    oak_scene *sc = opaque_sea(60.0f, -2.5f, &mat, &w);
+    if (!sc) return;
     oak_renderer *r = NULL;
     oak_renderer_desc rd = {.backend = "cpu", .width = W, .height = H};
     CHECK_OK(oak_make_renderer(&r, &rd));
     const double time = 3.75;
-    if (w && r) CHECK_OK(oak_water_update(w, eye, time));
+    if (w && r) CHECK_OK(oak_water_update(w, k_sea_eye, time));
     if (w && r) CHECK_OK(oak_scene_draw(sc, r));
     const oak_render_view *v = r ? oak_renderer_last_view(r) : NULL;
     const oak_backend *be = oak_backend_cpu();
@@ -254,17 +280,7 @@ TEST(waterCpuDepthMatchesTheQuery) {
     if (self && w) {
         CHECK_OK(be->render(self, v));
         cpu_backend *b = self;
-        /* the whole-wave region: the grid's lines while cells carry every wave */
-        const oak_mesh_data *m = oak_mesh_get(oak_water_mesh(w));
-        uint32_t g = OAK_WATER_GRID_CELLS + 1, mid = g / 2;
-        double lmin = oak_water_waves(w)[OAK_WATER_WAVES - 1].wavelength, half = 0, centre[2];
-        oak_water_grid_centre(w, centre);
-        for (uint32_t i = mid; i + 1 < g; i++) {
-            const float *a = m->positions + 3 * (mid * g + i), *e = a + 3;
-            if (hypot(e[0] - a[0], e[2] - a[2]) * 1.25 >= lmin / 6.0) break;
-            half = a[0];
-        }
-        half -= 1.0; /* waves move points sideways by under a metre */
+        double centre[2], half = whole_wave_half(w, centre);
         double worst = 0;
         int n = 0;
         mat4 inv;
@@ -307,50 +323,24 @@ TEST(waterCpuDepthMatchesTheQuery) {
    quarter of that. */
 TEST(waterDrawnDepthMatchesTheQueryAtVertices) {
     enum { TW = 320, TH = 180 };
-    oak_scene *sc = NULL;
-    CHECK_OK(oak_make_scene(&sc));
-    if (!sc) return;
     oak_material mat = {0};
-    oak_material_desc md = oak_material_desc_defaults(NULL);
-    md.metallic = 0, md.roughness = 0.4f;
-    CHECK_OK(oak_make_material(&mat, &md)); /* opaque, so it writes depth */
-    oak_water_desc d = {.level = 1.0f,
-                        .wind_speed = 10.0f,
-                        .grid_spacing = 0.1f,
-                        .grid_extent = 400.0f,
-                        .material = mat,
-                        .seed = 6};
     oak_water *w = NULL;
-    CHECK_OK(oak_make_water(&w, sc, &d));
-    oak_entity cam = oak_scene_create(sc, "camera");
-    oak_camera c = {.fov_y = glm_rad(20.0f), .znear = 0.1f, .zfar = 500.0f};
-    oak_scene_set_camera(sc, cam, &c);
-    oak_scene_set_active_camera(sc, cam);
-    const float eye[3] = {0.3f, 4.0f, 0.2f}, at[3] = {0.3f, 0.0f, -1.5f};
-    oak_transform t = oak_transform_look_at(eye, at);
-    oak_scene_set_transform(sc, cam, &t);
+    oak_scene *sc = opaque_sea(20.0f, -1.5f, &mat, &w);
+    if (!sc) return;
     oak_scene_post(sc)->channel = OAK_CHANNEL_DEPTH;
     oak_renderer *r = NULL;
     oak_renderer_desc rd = {.backend = g_backend, .width = TW, .height = TH};
     CHECK_OK(oak_make_renderer(&r, &rd));
     static float ch[TW * TH * 4];
     const double time = 3.75;
-    if (w && r) CHECK_OK(oak_water_update(w, eye, time));
+    if (w && r) CHECK_OK(oak_water_update(w, k_sea_eye, time));
     if (w && r) CHECK_OK(oak_scene_draw(sc, r));
     if (w && r) CHECK_OK(oak_renderer_read_channel(r, ch, (size_t)TW * TH * 4));
     const oak_render_view *v = r ? oak_renderer_last_view(r) : NULL;
     if (v && w) {
         const oak_mesh_data *m = oak_mesh_get(oak_water_mesh(w));
-        uint32_t g = OAK_WATER_GRID_CELLS + 1, mid = g / 2;
-        double lmin = oak_water_waves(w)[OAK_WATER_WAVES - 1].wavelength, centre[2];
-        oak_water_grid_centre(w, centre);
-        double half = 0; /* the whole-wave region, as waterCpuDepthMatchesTheQuery */
-        for (uint32_t i = mid; i + 1 < g; i++) {
-            const float *a = m->positions + 3 * (mid * g + i), *e = a + 3;
-            if (hypot(e[0] - a[0], e[2] - a[2]) * 1.25 >= lmin / 6.0) break;
-            half = a[0];
-        }
-        half -= 1.0;
+        uint32_t g = OAK_WATER_GRID_CELLS + 1;
+        double centre[2], half = whole_wave_half(w, centre);
         mat4 inv, view;
         glm_mat4_copy((vec4 *)v->inv_view_proj, inv);
         glm_mat4_copy((vec4 *)v->view, view);

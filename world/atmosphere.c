@@ -245,6 +245,29 @@ static double phase_mie(double c) { /* Henyey-Greenstein */
     return (1.0 - g * g) / (4.0 * PI_D * d * sqrt(d));
 }
 
+/* One step of a view ray from radius r (km) along v, sampled at distance
+   t and dt long: the light l's single scattering through the transmittance
+   table (0 in the earth's shadow) and the multiple scattering, integrated
+   over the step's own transmittance into L, thr carried along. The sky
+   view and the aerial perspective march the same step. */
+static void scatter_step(const _oak_atmosphere *a, const double v[3], const double l[3], double r,
+                         double t, double dt, double pr, double pm, double L[3], double thr[3]) {
+    double p[3] = {v[0] * t, r + v[1] * t, v[2] * t};
+    double rp = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+    double mus = (p[0] * l[0] + p[1] * l[1] + p[2] * l[2]) / rp;
+    medium m;
+    medium_at(rp - R_GROUND, &m);
+    float ts[3], ms[3];
+    tr_lookup(a, rp, mus, ts); /* 0 in the earth's shadow */
+    ms_lookup(a, rp, mus, ms);
+    for (int c = 0; c < 3; c++) {
+        double ext = m.ext[c], st = exp(-ext * dt);
+        double S = ts[c] * (m.ray[c] * pr + m.mie * pm) + ms[c] * (m.ray[c] + m.mie);
+        L[c] += thr[c] * (S - S * st) / ext;
+        thr[c] *= st;
+    }
+}
+
 void _oak_atmosphere_radiance(const _oak_atmosphere *a, const float view[3], const float light[3],
                               float out[3]) {
     double r = R_GROUND + EYE_KM;
@@ -258,20 +281,7 @@ void _oak_atmosphere_radiance(const _oak_atmosphere *a, const float view[3], con
         t1 = t1 * t1 * tmax;
         double dt = t1 - prev, t = prev + 0.3 * dt;
         prev = t1;
-        double p[3] = {v[0] * t, r + v[1] * t, v[2] * t};
-        double rp = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
-        double mus = (p[0] * l[0] + p[1] * l[1] + p[2] * l[2]) / rp;
-        medium m;
-        medium_at(rp - R_GROUND, &m);
-        float ts[3], ms[3];
-        tr_lookup(a, rp, mus, ts); /* 0 in the earth's shadow */
-        ms_lookup(a, rp, mus, ms);
-        for (int c = 0; c < 3; c++) {
-            double ext = m.ext[c], st = exp(-ext * dt);
-            double S = ts[c] * (m.ray[c] * pr + m.mie * pm) + ms[c] * (m.ray[c] + m.mie);
-            L[c] += thr[c] * (S - S * st) / ext;
-            thr[c] *= st;
-        }
+        scatter_step(a, v, l, r, t, dt, pr, pm, L, thr);
     }
     for (int c = 0; c < 3; c++) out[c] = (float)L[c];
 }
@@ -288,20 +298,7 @@ void _oak_atmosphere_march(const _oak_atmosphere *a, double eye_km, const float 
         double dt = (fmax(ends_km[k], prev) - prev) / AP_SUBSTEPS;
         for (int s = 0; s < AP_SUBSTEPS; s++) {
             double t = prev + (s + 0.5) * dt;
-            double p[3] = {v[0] * t, r + v[1] * t, v[2] * t};
-            double rp = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
-            double mus = (p[0] * l[0] + p[1] * l[1] + p[2] * l[2]) / rp;
-            medium m;
-            medium_at(rp - R_GROUND, &m);
-            float ts[3], ms[3];
-            tr_lookup(a, rp, mus, ts); /* 0 in the earth's shadow */
-            ms_lookup(a, rp, mus, ms);
-            for (int c = 0; c < 3; c++) {
-                double ext = m.ext[c], st = exp(-ext * dt);
-                double S = ts[c] * (m.ray[c] * pr + m.mie * pm) + ms[c] * (m.ray[c] + m.mie);
-                L[c] += thr[c] * (S - S * st) / ext;
-                thr[c] *= st;
-            }
+            scatter_step(a, v, l, r, t, dt, pr, pm, L, thr);
         }
         prev = fmax(ends_km[k], prev);
         for (int c = 0; c < 3; c++) scatter[k][c] = (float)L[c], trans[k][c] = (float)thr[c];
