@@ -546,6 +546,21 @@ static double share_within(const uint8_t *a, const uint8_t *b, int *most) {
     return (double)ok / (double)n;
 }
 
+/* A HOST stream with src's desc and blend key (unit_point) holding the
+   records recs[0..n), added to sc: the CPU's records drawn as they are. */
+static void add_host_copy(oak_scene *sc, const oak_stream *src, const oak_instance *recs,
+                          uint32_t n) {
+    oak_stream_desc sd = src->desc;
+    sd.source = OAK_STREAM_SOURCE_HOST;
+    oak_stream *hs = NULL;
+    CHECK_OK(oak_make_stream(&hs, &sd));
+    if (!hs) return;
+    memcpy(hs->unit_point, src->unit_point, sizeof hs->unit_point);
+    CHECK_OK(oak_stream_write(hs, 0, recs, n));
+    CHECK_OK(oak_stream_set_count(hs, n));
+    CHECK_OK(oak_scene_add_stream(sc, hs));
+}
+
 /* The spray as "over" particles (alpha 0.6, their colour from warm to
    blue over lives of 1.5 to 3 s, so overlapping ones differ and their
    order shows): on vulkan and gl the particle kernel writes the records,
@@ -610,15 +625,7 @@ TEST(overSprayDrawnFarToNearOnTheDevice) {
         oak_particles *none = NULL;
         oak_scene *two = make_scene(6, &none);
         if (!two) break;
-        oak_stream_desc sd = st->desc;
-        sd.source = OAK_STREAM_SOURCE_HOST;
-        oak_stream *hs = NULL;
-        CHECK_OK(oak_make_stream(&hs, &sd));
-        if (hs) {
-            CHECK_OK(oak_stream_write(hs, 0, k ? rev : rec, 400));
-            CHECK_OK(oak_stream_set_count(hs, 400));
-            CHECK_OK(oak_scene_add_stream(two, hs));
-        }
+        add_host_copy(two, st, k ? rev : rec, 400);
         cpu_picture(two, copy);
         int most;
         double within = share_within(ref, copy, &most);
@@ -749,18 +756,8 @@ TEST(overFlipbookDrawnFarToNearOnTheDevice) {
         oak_particles *none = NULL;
         oak_scene *two = make_scene(6, &none);
         if (!two) break;
-        for (uint32_t k = 0; k < 4; k++) {
-            const oak_stream *fs = oak_particles_frame_stream(p, 0, k);
-            oak_stream_desc sd = fs->desc;
-            sd.source = OAK_STREAM_SOURCE_HOST;
-            oak_stream *hs = NULL;
-            CHECK_OK(oak_make_stream(&hs, &sd));
-            if (!hs) continue;
-            memcpy(hs->unit_point, fs->unit_point, sizeof hs->unit_point);
-            CHECK_OK(oak_stream_write(hs, 0, r ? rev[k] : rec[k], real[k]));
-            CHECK_OK(oak_stream_set_count(hs, real[k]));
-            CHECK_OK(oak_scene_add_stream(two, hs));
-        }
+        for (uint32_t k = 0; k < 4; k++)
+            add_host_copy(two, oak_particles_frame_stream(p, 0, k), r ? rev[k] : rec[k], real[k]);
         cpu_picture(two, copy);
         int most;
         double within = share_within(ref, copy, &most);
