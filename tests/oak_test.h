@@ -97,6 +97,13 @@ static inline void oak_test_init(uint32_t threads) {
 /* True when `backend` runs `pass` (its caps, backend.h); otherwise says
  * "skipped: <backend> lacks <pass>" and the test should skip that backend,
  * or return OAK_TEST_SKIP when nothing else is left to test. */
+/* How many of n bytes differ between a and b (pictures compared to the byte). */
+static inline size_t oak_test_bytes_differ(const uint8_t *a, const uint8_t *b, size_t n) {
+    size_t d = 0;
+    for (size_t i = 0; i < n; i++) d += a[i] != b[i];
+    return d;
+}
+
 static inline bool oak_test_backend_has(const char *backend, oak_pass_id pass) {
     if (oak_backend_caps(backend) & OAK_CAP_PASS(pass)) return true;
     fprintf(stderr, "skipped: %s lacks %s\n", backend, oak_pass_name(pass));

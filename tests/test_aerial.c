@@ -71,12 +71,6 @@ static void draw(const scene *s, uint8_t *px) {
     CHECK_OK(oak_renderer_read_pixels(g_main, px, (size_t)W * H * 4));
 }
 
-static size_t bytes_differ(const uint8_t *a, const uint8_t *b, size_t n) {
-    size_t d = 0;
-    for (size_t i = 0; i < n; i++) d += a[i] != b[i];
-    return d;
-}
-
 /* the mean linear value of channel c over the middle 8 x 8 pixels */
 static double mid(const uint8_t *px, int c) {
     double sum = 0;
@@ -101,7 +95,7 @@ TEST(aerialOffChangesNothing) {
     bool some = g_main->frontend.view.aerial != NULL;
     set_light(&s.env, 40, 0, 0);
     draw(&s, c);
-    size_t on = bytes_differ(a, b, sizeof a), back = bytes_differ(a, c, sizeof a);
+    size_t on = oak_test_bytes_differ(a, b, sizeof a), back = oak_test_bytes_differ(a, c, sizeof a);
     fprintf(stderr, "  aerial off: volume %s; on: %zu bytes differ; off again: %zu differ\n",
             none ? "none" : "built", on, back);
     CHECK(none && some);

@@ -28,12 +28,6 @@ static bool draw_vulkan(const char *bindless, const oak_frame_input *input, oak_
     return ok;
 }
 
-static size_t bytes_differing(const uint8_t *a, const uint8_t *b, size_t n) {
-    size_t d = 0;
-    for (size_t i = 0; i < n; i++) d += a[i] != b[i];
-    return d;
-}
-
 /* parity_scenes.h's hook: cpu, vulkan bindless, vulkan size classes. The two
    Vulkan paths must agree to the byte; bindless must keep parity with the
    CPU. */
@@ -43,7 +37,7 @@ static void parity(const char *name, const oak_frame_input *input, oak_scene *sc
     const char *be = "cpu";
     if (parity_draw(&be, 1, input, scene, &cpu) && draw_vulkan(NULL, input, scene, bl) &&
         draw_vulkan("off", input, scene, cls)) {
-        size_t d = bytes_differing(bl, cls, n);
+        size_t d = oak_test_bytes_differ(bl, cls, n);
         fprintf(stderr, "  %-14s bindless vs size classes: %zu of %zu bytes differ\n", name, d, n);
         CHECK_EQ_INT((int)d, 0);
         parity_compare(name, "cpu", "vulkan_bindless", cpu, bl);

@@ -127,12 +127,6 @@ static void wall_scene(scene *s) {
 /* Fog off (density 0, volumes given but counted out) is the picture drawn
    before any fog, to the byte, with no fog stage; fog on changes it and
    runs the stage; off again is the first picture once more. */
-static size_t bytes_differ(const uint8_t *a, const uint8_t *b, size_t n) {
-    size_t d = 0;
-    for (size_t i = 0; i < n; i++) d += a[i] != b[i];
-    return d;
-}
-
 TEST(fogOffChangesNothing) {
     static scene s;
     static uint8_t a[W * H * 4], b[W * H * 4], c[W * H * 4];
@@ -145,15 +139,15 @@ TEST(fogOffChangesNothing) {
     s.env.fog.falloff = 0.1f;
     draw(&s, b);
     bool ran_zero = ran("fog");
-    size_t same = bytes_differ(a, b, sizeof a);
+    size_t same = oak_test_bytes_differ(a, b, sizeof a);
     s.env.fog.density = 0.03f;
     s.env.fog.volume_count = 1;
     draw(&s, b);
     bool ran_on = ran("fog");
-    size_t changed = bytes_differ(a, b, sizeof a);
+    size_t changed = oak_test_bytes_differ(a, b, sizeof a);
     s.env.fog = (oak_fog){0};
     draw(&s, c);
-    size_t back = bytes_differ(a, c, sizeof a);
+    size_t back = oak_test_bytes_differ(a, c, sizeof a);
     fprintf(stderr, "  fog off: %zu bytes differ; on: %zu differ; off again: %zu differ\n", same,
             changed, back);
     CHECK_EQ_INT((int)same, 0);
@@ -553,16 +547,16 @@ TEST(cutResets) {
     draw(&s, a);
     fog_reset(&s);
     draw(&s, b);
-    size_t cut = bytes_differ(a, b, sizeof a);
+    size_t cut = oak_test_bytes_differ(a, b, sizeof a);
     for (int n = 0; n < 2; n++) draw(&s, a);
-    size_t held = bytes_differ(a, b, sizeof a);
+    size_t held = oak_test_bytes_differ(a, b, sizeof a);
     uint32_t frames_before = g_main->frontend.view.fog_frames;
     s.env.fog.density *= 1.5f;
     draw(&s, a);
     uint32_t frames_after = g_main->frontend.view.fog_frames;
     fog_reset(&s);
     draw(&s, b);
-    size_t changed = bytes_differ(a, b, sizeof a);
+    size_t changed = oak_test_bytes_differ(a, b, sizeof a);
     /* a resize: the half-size frame after full-size ones */
     const size_t half = (size_t)(W / 2) * (H / 2) * 4;
     for (int n = 0; n < 2; n++) draw(&s, a);
@@ -572,7 +566,7 @@ TEST(cutResets) {
     fog_reset(&s);
     CHECK_OK(oak_renderer_draw(g_main, &s.in));
     CHECK_OK(oak_renderer_read_pixels(g_main, b, half));
-    size_t resized = bytes_differ(a, b, half);
+    size_t resized = oak_test_bytes_differ(a, b, half);
     CHECK_OK(oak_renderer_resize(g_main, W, H));
     fprintf(stderr,
             "  cut: %zu bytes differ from the history-less frame; 2 frames on %zu; after a "
