@@ -101,13 +101,6 @@ static inline oak_renderer *oak_test_open_renderer(const char *backend, uint32_t
     return r;
 }
 
-/* How many of the n bytes of a and b differ. */
-static inline size_t oak_test_bytes_differ(const uint8_t *a, const uint8_t *b, size_t n) {
-    size_t d = 0;
-    for (size_t i = 0; i < n; i++) d += a[i] != b[i];
-    return d;
-}
-
 /* The tests' material: the default one, roughness 0.7, not metallic. */
 static inline oak_material_desc oak_test_rough_desc(void) {
     oak_material_desc md = oak_material_desc_defaults(NULL);
