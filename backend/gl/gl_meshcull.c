@@ -83,13 +83,7 @@ static uint64_t buffer_limit(_oak_gl_frame *f) {
         glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &dev);
         f->mc_limit = dev > 0 && (uint64_t)dev < UINT32_MAX ? (uint64_t)dev : UINT32_MAX;
     }
-    uint64_t lim = f->mc_limit;
-    const char *e = getenv("OAK_MESHCULL_MAX_BYTES");
-    if (e && *e) {
-        unsigned long long v = strtoull(e, NULL, 10);
-        if (v && v < lim) lim = v;
-    }
-    return lim;
+    return _oak_meshcull_gpu_limit(f->mc_limit);
 }
 
 /* A buffer's parts for `jobs` jobs of `mls` meshlets whose worst case is
@@ -101,13 +95,10 @@ typedef struct mc_layout {
 } mc_layout;
 
 static bool lay_out(_oak_gl_frame *f, uint32_t jobs, uint64_t mls, uint64_t tris, mc_layout *o) {
-    o->room = tris;
     o->cmd_word = OAK_GPU_MESHCULL_HEAD_WORDS + (uint64_t)jobs * OAK_GPU_MESHCULL_JOB_WORDS;
     o->ml_word = o->cmd_word + (uint64_t)jobs * CMD_WORDS;
     o->map_word = o->ml_word + mls;
-    uint64_t limit = buffer_limit(f) / 4;
-    if (o->map_word + 4 * o->room > limit)
-        o->room = limit > o->map_word ? (limit - o->map_word) / 4 : 0;
+    o->room = _oak_meshcull_gpu_room(o->map_word, tris, buffer_limit(f) / 4);
     o->index_word = o->map_word + o->room;
     o->words = o->index_word + o->room * 3;
     return o->room != 0;

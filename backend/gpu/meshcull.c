@@ -369,6 +369,20 @@ bool _oak_meshcull_gpu_shadow_job(uint32_t out[OAK_GPU_MESHCULL_JOB_WORDS],
     return ok;
 }
 
+uint64_t _oak_meshcull_gpu_limit(uint64_t device_bytes) {
+    const char *e = getenv("OAK_MESHCULL_MAX_BYTES");
+    if (e && *e) {
+        unsigned long long v = strtoull(e, NULL, 10);
+        if (v && v < device_bytes) return v;
+    }
+    return device_bytes;
+}
+
+uint64_t _oak_meshcull_gpu_room(uint64_t map_word, uint64_t tris, uint64_t limit_words) {
+    if (map_word + 4 * tris <= limit_words) return tris;
+    return limit_words > map_word ? (limit_words - map_word) / 4 : 0;
+}
+
 void _oak_meshcull_gpu_stats(oak_meshlet_stats *out, const uint32_t *head) {
     out->on = true;
     out->tested = head[0];

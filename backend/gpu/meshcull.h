@@ -172,6 +172,16 @@ bool _oak_meshcull_gpu_shadow_job(uint32_t out[OAK_GPU_MESHCULL_JOB_WORDS],
                                   const _oak_meshcull_view *cv, const float world[16],
                                   uint32_t draw, uint32_t first_record, uint32_t meshlets,
                                   uint32_t finest, uint32_t words, uint32_t cmd_word);
+/* The expanded buffer's limit in bytes: device_bytes (the backend's own
+   bound), or OAK_MESHCULL_MAX_BYTES in the environment (a test hook) when
+   smaller. */
+uint64_t _oak_meshcull_gpu_limit(uint64_t device_bytes);
+/* The triangles the regions share, in a buffer of limit_words words whose
+   parts before the triangle map take map_word: every job's worst case
+   (tris, so no cut is clipped), or less where that does not fit (the scan
+   clamps and counts); 0: not a triangle fits (the draws go whole). The map
+   takes a word a triangle, the indices three. */
+uint64_t _oak_meshcull_gpu_room(uint64_t map_word, uint64_t tris, uint64_t limit_words);
 /* The counters the kernel left in a head. */
 void _oak_meshcull_gpu_stats(oak_meshlet_stats *out, const uint32_t *head);
 

@@ -122,13 +122,8 @@ static void read_counters(_oak_vk *vk, _oak_vk_frame *f) {
 #define OAK_VK_MESHCULL_MAX_RANGE 0x7ffffffcu
 static uint64_t buffer_limit(const _oak_vk *vk) {
     uint64_t lim = vk->props.limits.maxStorageBufferRange;
-    if (lim > OAK_VK_MESHCULL_MAX_RANGE) lim = OAK_VK_MESHCULL_MAX_RANGE;
-    const char *e = getenv("OAK_MESHCULL_MAX_BYTES");
-    if (e && *e) {
-        unsigned long long v = strtoull(e, NULL, 10);
-        if (v && v < lim) lim = v;
-    }
-    return lim;
+    return _oak_meshcull_gpu_limit(lim < OAK_VK_MESHCULL_MAX_RANGE ? lim
+                                                                   : OAK_VK_MESHCULL_MAX_RANGE);
 }
 
 static oak_result reserve(_oak_vk *vk, _oak_vk_buffer *b, uint64_t bytes) {
@@ -279,18 +274,15 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
     /* the room: every job's worst case (its finest level), so that no cut,
        however fast it grows, is clipped; under the buffer's limit less, and
        the scan clamps the frame's kept triangles past it, counted */
-    uint64_t room = tris, limit = buffer_limit(vk) / 4; /* in words */
+    uint64_t room = _oak_meshcull_gpu_room(map_word, tris, buffer_limit(vk) / 4);
     vk->mc_fallback = 0;
-    if (map_word + 4 * room > limit) {
-        room = limit > map_word ? (limit - map_word) / 4 : 0;
-        if (!room) {
-            /* not a triangle: every draw as it is, said in the stats */
-            vk->mc_fallback = all;
-            memset(vk->mc_take, 0, n + 1);
-            jobs = sjobs = all = expanded = 0, chunks = 0;
-            mesh = false;
-            table_word = view_word = cmd_word = ml_word = map_word = OAK_GPU_MESHCULL_HEAD_WORDS;
-        }
+    if (!room) {
+        /* not a triangle: every draw as it is, said in the stats */
+        vk->mc_fallback = all;
+        memset(vk->mc_take, 0, n + 1);
+        jobs = sjobs = all = expanded = 0, chunks = 0;
+        mesh = false;
+        table_word = view_word = cmd_word = ml_word = map_word = OAK_GPU_MESHCULL_HEAD_WORDS;
     }
     uint64_t index_word = map_word + room, words = index_word + room * 3;
     oak_result r = reserve(vk, &f->meshcull, words * 4);
