@@ -274,9 +274,10 @@ oak_result _oak_vk_meshcull_plan(_oak_vk *vk, _oak_vk_frame *f, const oak_render
     /* the room: every job's worst case (its finest level), so that no cut,
        however fast it grows, is clipped; under the buffer's limit less, and
        the scan clamps the frame's kept triangles past it, counted */
-    uint64_t room = _oak_meshcull_gpu_room(map_word, tris, buffer_limit(vk) / 4);
+    uint64_t limit = buffer_limit(vk) / 4; /* in words */
+    uint64_t room = _oak_meshcull_gpu_room(map_word, tris, limit);
     vk->mc_fallback = 0;
-    if (!room) {
+    if (!room && map_word + 4 * tris > limit) { /* a mesh-path frame may need no room */
         /* not a triangle: every draw as it is, said in the stats */
         vk->mc_fallback = all;
         memset(vk->mc_take, 0, n + 1);
