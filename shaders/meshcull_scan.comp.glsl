@@ -9,17 +9,10 @@
 // two-pass Hi-Z the LATE step (OAK_MC_STEP 1) places the view's jobs anew
 // after the same shadow regions, which EARLY placed and counted.
 #extension GL_GOOGLE_include_directive : require
-#include "common/oak_gpu.h"
+#include "common/meshcull_block.glsl"
+#include "common/meshcull_step.glsl"
 
 layout(local_size_x = OAK_GPU_MESHCULL_GROUP) in;
-
-#ifdef OAK_VULKAN_GLSL
-OAK_SPEC_CONST(0, uint, OAK_MC_STEP, 0u) // OAK_GPU_HIZ_STEP_EARLY or _LATE
-#else
-#define OAK_MC_STEP 0u // GL runs no Hi-Z step over meshlets
-#endif
-
-OAK_SSBO(OAK_B_MESHCULL) buffer MeshcullBlock { uint mc[]; };
 
 shared uint s_n[OAK_GPU_MESHCULL_GROUP];
 shared uint s_base, s_over, s_shadow;

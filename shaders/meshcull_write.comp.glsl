@@ -11,17 +11,10 @@
 // jobs as EARLY wrote them.
 #extension GL_GOOGLE_include_directive : require
 #include "common/bindings.glsl"
+#include "common/meshcull_block.glsl"
+#include "common/meshcull_step.glsl"
 
 layout(local_size_x = OAK_GPU_MESHCULL_GROUP) in;
-
-#ifdef OAK_VULKAN_GLSL
-OAK_SPEC_CONST(0, uint, OAK_MC_STEP, 0u) // OAK_GPU_HIZ_STEP_EARLY or _LATE
-#else
-#define OAK_MC_STEP 0u // GL runs no Hi-Z step over meshlets
-#endif
-
-OAK_SSBO(OAK_B_MESHLETS) readonly buffer MeshletPool { uvec4 ml_pool[]; };
-OAK_SSBO(OAK_B_MESHCULL) buffer MeshcullBlock { uint mc[]; };
 
 shared uint s_n[OAK_GPU_MESHCULL_GROUP];
 shared uint s_base;

@@ -8,11 +8,7 @@
 #define OAK_MESHCULL_GLSL
 #include "common/oak_gpu.h"
 #include "common/clod.glsl"
-
-// The meshlet pool and the pass's words (oak_gpu.h), as meshcull.comp and
-// the mesh path's task shader read them.
-OAK_SSBO(OAK_B_MESHLETS) readonly buffer MeshletPool { uvec4 ml_pool[]; };
-OAK_SSBO(OAK_B_MESHCULL) buffer MeshcullBlock { uint mc[]; };
+#include "common/meshcull_block.glsl"
 
 // The head's view: the left, right, bottom, top and near planes (from
 // word 8) and cluster LOD's eye, lod_px, znear and ortho (from word 28).
