@@ -799,13 +799,14 @@ TEST(terrainMeadowParity) {
 
 /* The whole meadow with its default forest on argv[1]'s backend against
    the CPU by DESIGN.md's rule for sub-pixel foliage, on 4 x 4 block means
-   (40 x 22 blocks, the last two rows left out): a mean under 0.5/255, and
-   >= 99% of channels within 2/255, not the rule's 99.5%: measured 99.03%
-   on vulkan and gl (98.90% per pixel), nearly all on the forest's pixels
-   (the meadow without it holds 99.94% per pixel; docs/WORLD.md "The
-   meadow's forest and its cost"); how many differing pixels are where the
-   forest shows (the CPU's picture with it unlike the CPU's without) is
-   printed. As treesForestParity. */
+   (40 x 22 blocks, the last two rows left out): >= 99.5% of channels
+   within 2/255 and a mean under 0.5/255, and the per-pixel share too
+   (measured: blocks 1.0000 on vulkan and gl, per pixel 0.9994 and 0.9995,
+   14 and 11 pixels over 2/255, 9 and 8 of them on the forest; 99.03% of
+   blocks and 242 pixels before the CPU's cutout read its uv from the
+   snapped corners: docs/WORLD.md "The meadow's forest and its cost"). How
+   many differing pixels are where the forest shows (the CPU's picture
+   with it unlike the CPU's without) is printed. */
 TEST(terrainMeadowForestParity) {
     enum { BW = W / 4, BH = H / 4 };
     static uint8_t a[W * H * 4], b[W * H * 4];
@@ -845,10 +846,11 @@ TEST(terrainMeadowForestParity) {
             g_backend, (double)ok / (double)n, within, mean, worst);
     fprintf(stderr, "  %zu pixels differ by over 2/255, %zu of them where the forest shows\n",
             px_off, px_tree);
-    CHECK(within >= 0.99);
+    CHECK(within >= 0.995);
+    CHECK((double)ok / (double)n >= 0.995);
     CHECK(mean < 0.5);
     CHECK_EQ_INT(g_oak_test_validation, 0);
-    if (within < 0.99 || mean >= 0.5) {
+    if (within < 0.995 || (double)ok / (double)n < 0.995 || mean >= 0.5) {
         save("terrainMeadowForestCpu.png", a);
         save("terrainMeadowForestGpu.png", b);
     }

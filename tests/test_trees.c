@@ -975,11 +975,11 @@ TEST(treesLeafCardsKeepThePicture) {
 
 /* The small forest on argv[1]'s backend against the CPU: the parity rule
    per pixel (>= 99.5% of channels within 2/255, mean under 0.5/255), and on
-   4 x 4 block means (DESIGN.md's rule for foliage) >= 99% of channels
-   within 2/255 and a mean under 0.5/255: the few pixels where a leaf's
-   alpha test flips between the CPU's analytic uv derivatives and the GPU's
-   quad derivatives stand out more in a block's mean (measured: 99.76% per
-   pixel, 99.24% of block channels, vulkan and gl alike). */
+   4 x 4 block means (DESIGN.md's rule for foliage) the same >= 99.5% and
+   mean (measured: 99.94% per pixel on vulkan and gl, 99.64% and 99.62% of
+   block channels; 99.24% of blocks before the CPU's cutout read its uv
+   from the snapped corners as the GPUs do, docs/WORLD.md "The meadow's
+   forest and its cost"). */
 TEST(treesForestParity) {
     static uint8_t a[W * H * 4], b[W * H * 4], ba[W * H / 4], bb[W * H / 4];
     if (!forest_picture("cpu", a, 0) || !forest_picture(g_backend, b, 0)) return;
@@ -996,7 +996,7 @@ TEST(treesForestParity) {
     }
     fprintf(stderr, "  forest cpu vs %s, 4x4 block means: %.4f within 2/255, mean %.4f/255\n",
             g_backend, (double)within / n, sum / n);
-    CHECK((double)within / n >= 0.99);
+    CHECK((double)within / n >= 0.995);
     CHECK(sum / n < 0.5);
     if (!same) {
         save("treesParityCpu.png", a, W, H);

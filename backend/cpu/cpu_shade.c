@@ -182,10 +182,51 @@ static float cpu_mask_tap(const cpu_backend *b, const cpu_tex_ref *r, const floa
     return c[3];
 }
 
+/* The cutout's barycentrics from the triangle's snapped corners, as the
+   GPUs interpolate (the hardware from vis_stream.vert's 1/16-pixel corners,
+   the compute raster's oak_craster_cut_out from the same): the exact edge
+   functions at the pixel centre over each corner's clip w, and their
+   analytic derivatives per pixel. The shading's _oak_cpu_bary_eval works
+   from the unsnapped clip positions: on a sub-pixel leaf card the snap
+   moves a corner by up to 1/32 pixel, a tenth of the card, and so the uv
+   by a tenth of the card's texels, which flipped the one-tap cutout where
+   the GPUs' kept (docs/WORLD.md "The meadow's forest and its cost"). False
+   when a corner was clipped (no snapped point): the caller keeps
+   _oak_cpu_bary_eval's. */
+static bool mask_bary_snapped(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx *t,
+                              uint32_t x, uint32_t y, float w[3], float dx[3], float dy[3]) {
+    const cpu_mesh *m = &b->meshes[t->d->mesh];
+    const uint32_t *ix = m->indices + (size_t)t->tri * 3;
+    int64_t X[3], Y[3];
+    float iw[3];
+    for (int k = 0; k < 3; k++) {
+        size_t v = (size_t)p->vtx_base[t->draw] + ix[k];
+        const cpu_svert *sv = &p->svert[v];
+        if (sv->code & 0x3e0u) return false; /* cpu_geometry.c's CLIP_BITS: not projected */
+        X[k] = sv->x, Y[k] = sv->y, iw[k] = 1.0f / p->clip[v * 4 + 3];
+    }
+    int64_t px = ((int64_t)x - p->cx) * CPU_SUBPIXEL + CPU_SUBPIXEL / 2;
+    int64_t py = ((int64_t)y - p->cy) * CPU_SUBPIXEL + CPU_SUBPIXEL / 2;
+    float e[3], ex[3], ey[3], q = 0, qx = 0, qy = 0;
+    for (int k = 0; k < 3; k++) { /* vertex k's weight: the edge opposite it */
+        int i = (k + 1) % 3, j = (k + 2) % 3;
+        e[k] = (float)((X[j] - X[i]) * (py - Y[i]) - (Y[j] - Y[i]) * (px - X[i])) * iw[k];
+        ex[k] = -(float)CPU_SUBPIXEL * (float)(Y[j] - Y[i]) * iw[k];
+        ey[k] = (float)CPU_SUBPIXEL * (float)(X[j] - X[i]) * iw[k];
+        q += e[k], qx += ex[k], qy += ey[k];
+    }
+    if (!(q != 0)) return false;
+    float iq = 1.0f / q;
+    for (int k = 0; k < 3; k++) w[k] = e[k] * iq;
+    for (int k = 0; k < 3; k++) dx[k] = (ex[k] - w[k] * qx) * iq, dy[k] = (ey[k] - w[k] * qy) * iq;
+    return true;
+}
+
 float _oak_cpu_mask_alpha(const cpu_backend *b, const cpu_pass *p, const cpu_tri_ctx *t, uint32_t x,
                           uint32_t y) {
     float w[3], dx[3], dy[3];
-    _oak_cpu_bary_eval(&t->bary, p, x, y, w, dx, dy);
+    if (!mask_bary_snapped(b, p, t, x, y, w, dx, dy))
+        _oak_cpu_bary_eval(&t->bary, p, x, y, w, dx, dy);
     float uv[2][2], duvdx[2][2], duvdy[2][2], ca;
     interp(t, CPU_ATTR_UV0, 2, w, uv[0]);
     interp(t, CPU_ATTR_UV1, 2, w, uv[1]);
