@@ -433,7 +433,8 @@ TEST(lanePrepEqualsScalar) {
                                           _oak_cpu_prep_lanes_scalar};
     for (int w = 0; w < 3; w++) {
         if (!has_isa(w)) continue;
-        uint32_t diff = 0, batches = 0, one = 0, mixed = 0;
+        uint32_t diff = 0, batches = 0, one = 0, mixed = 0, whole = 0;
+        uint32_t width = w == 0 ? 8 : w == 1 ? 4 : 1;
         for (uint32_t i = 0; i < PREP_PIX;) {
             /* lanes o .. o + n - 1 of a batch, as the resolve's short batches */
             uint32_t o = batches % 3 == 0 ? (uint32_t)rnd(0, 7) : 0;
@@ -454,12 +455,23 @@ TEST(lanePrepEqualsScalar) {
                 same &= tc[i + j]->mat == m0;
             }
             one += m0 && same, mixed += m0 && !same;
+            /* the kernel's groups of `width` lanes all plain on one
+               material: their columns are stored whole */
+            for (uint32_t g0 = 0; g0 + width <= n; g0 += width) {
+                bool all = true;
+                for (uint32_t j = g0; j < g0 + width; j++)
+                    all &= (tc[i + j]->sflags & CPU_SF_PREP) && tc[i + j]->mat == tc[i + g0]->mat;
+                whole += all;
+            }
             i += n, batches++;
         }
         if (diff) fprintf(stderr, "  %s: %u of %u batches differ\n", k_name[w], diff, batches);
         CHECK_EQ_INT(diff, 0);
         if (w == 0) fprintf(stderr, "  batches on one material %u, mixed %u\n", one, mixed);
         CHECK(one > 100 && mixed > 100); /* both ways through the slots run */
+        fprintf(stderr, "  %s: groups of %u plain lanes on one material %u\n", k_name[w], width,
+                whole);
+        CHECK(whole > 50); /* and the whole groups' stores */
     }
     for (int i = 0; i < PREP_TEX; i++) free(tex[i].texels);
     free(v);

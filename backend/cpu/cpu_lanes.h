@@ -128,6 +128,21 @@ static inline int lany(lm m) {
     return m[0] != 0;
 #endif
 }
+/* OAK_LANES bools (0 or 1 a byte) as a mask, widened in registers: one
+   byte load rather than stores of each lane into memory loaded back */
+static inline lm lbool(const _Bool *p) {
+#if OAK_LANES == 8
+    int64_t b8;
+    memcpy(&b8, p, 8);
+    return (lm)_mm256_cvtepu8_epi32(_mm_cvtsi64_si128(b8)) != 0;
+#elif OAK_LANES == 4
+    int32_t b4;
+    memcpy(&b4, p, 4);
+    return (lm)_mm_cvtepu8_epi32(_mm_cvtsi32_si128(b4)) != 0;
+#else
+    return (lm){p[0] ? -1 : 0};
+#endif
+}
 static inline lf ldot(const lf a[3], const lf b[3]) {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }

@@ -982,12 +982,16 @@ static float air_fog(const cpu_backend *b, const float P[3], float col[3]) {
 void _oak_cpu_shade_finish(const cpu_backend *b, const cpu_surface *s, const cpu_lanes *q,
                            uint32_t lane, float rgb[3], float *ssr) {
     const oak_render_view *v = b->view;
-    float col[3] = {q->col[0][lane], q->col[1][lane], q->col[2][lane]};
     float fogw; /* the exp2 fog's transmittance, for the mirror's weight */
     if (v->post.debug == OAK_DEBUG_CLUSTERS && q->lit[lane]) { /* lamps the lamp loop read */
         _oak_cpu_heat(q->n[lane] - q->first[lane], rgb);
         return;
     }
+    /* worked on in rgb itself: a copy out of a local at the end loaded its
+       three floats as 8 + 4 bytes over the fog's three 4-byte stores, a
+       store-to-load forward that fails at every pixel */
+    float *col = rgb;
+    for (int k = 0; k < 3; k++) col[k] = q->col[k][lane];
     if (q->water_a[lane] > 0) {
         for (int k = 0; k < 3; k++) col[k] /= q->water_a[lane];
         /* over the opaque copy (the blend pass): what it holds along the
@@ -998,7 +1002,6 @@ void _oak_cpu_shade_finish(const cpu_backend *b, const cpu_surface *s, const cpu
     fogw = air_fog(b, s->P, col);
     if (ssr) ssr_store(b, s, q, lane, fogw, ssr);
     if (v->post.debug == OAK_DEBUG_CASCADES) _oak_cpu_cascade_tint(v, s->P, col);
-    for (int k = 0; k < 3; k++) rgb[k] = col[k];
 }
 
 /* GLSL's refract(-V, N, eta): 0 past the critical angle */
