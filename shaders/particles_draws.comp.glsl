@@ -17,7 +17,11 @@
 // "over" flipbook (w's frames above 1) finds its frame's first entry among
 // the book's sorted pairs (they ascend by frame) and draws its slot i from
 // entry i past it while that entry is of its frame; its other slots (its
-// stream counts every particle of the book) collapse to a point.
+// stream counts every particle of the book) collapse to a point. Its
+// thread 0 writes the frame's own count (its entries among the pairs) at
+// jobs[COUNTS_AT + j].x, which the particles pass copies into the frame's
+// indirect command as its instanceCount, so the blend pass draws only the
+// frame's particles (backend/gpu/gpu_particles.h OAK_GPU_BOOK_COUNTS_AT).
 #extension GL_GOOGLE_include_directive : require
 #include "common/oak_gpu.h"
 
@@ -28,8 +32,24 @@ layout(local_size_x = OAK_GPU_PARTICLE_GROUP) in;
 // the records, y 1 when the opacity is the phase's, w not 0 when the stream
 // is sorted and z then the index here of its first sorted pair (the jobs
 // start this buffer): 1, plus 256 x an "over" book's frames and 65536 x
-// this stream's frame
-OAK_SSBO(OAK_B_PARTICLE_IN) readonly buffer DrawJobs { uvec4 jobs[]; };
+// this stream's frame; past the jobs, one uvec4 a job: its frame's count
+OAK_SSBO(OAK_B_PARTICLE_IN) buffer DrawJobs { uvec4 jobs[]; };
+
+const uint COUNTS_AT = 2u * OAK_STREAM_MAX_PER_VIEW;
+
+// the index among a book's sorted pairs (from z, frames x n of them) of
+// the first entry of frame k or later: a binary search (they ascend by frame)
+uint first_of(uint z, uint n, uint k) {
+    uint lo = 0u, hi = n;
+    while (lo < hi) {
+        uint mid = (lo + hi) / 2u;
+        if (jobs[z + mid].x < k)
+            lo = mid + 1u;
+        else
+            hi = mid;
+    }
+    return lo;
+}
 OAK_SSBO(OAK_B_INSTANCES) readonly buffer RecordBlock { oak_gpu_instance records[]; };
 OAK_SSBO(OAK_B_DRAWS) buffer DrawBlock { oak_gpu_draw draws[]; };
 
@@ -62,17 +82,12 @@ void main() {
     if (i >= b.x) return;
     uint src = i, first = b.z, frames = (b.w >> 8u) & 255u;
     bool shown = true;
-    if (frames > 1u) { // the first entry of this frame: a binary search
-        uint k = b.w >> 16u, lo = 0u, hi = frames * b.x;
-        while (lo < hi) {
-            uint mid = (lo + hi) / 2u;
-            if (jobs[b.z + mid].x < k)
-                lo = mid + 1u;
-            else
-                hi = mid;
-        }
+    if (frames > 1u) { // the first entry of this frame
+        uint k = b.w >> 16u, lo = first_of(b.z, frames * b.x, k);
         first = b.z + lo;
         shown = lo + i < frames * b.x && jobs[first + i].x == k;
+        if (i == 0u) // the frame's own count: its entries (empty ones sort last)
+            jobs[COUNTS_AT + j] = uvec4(first_of(b.z, frames * b.x, k + 1u) - lo, 0u, 0u, 0u);
     }
     if (b.w != 0u) src = shown ? jobs[first + i].z : 0u;
     oak_gpu_instance r = records[a.y + src], rp = records[a.z + src];

@@ -32,6 +32,9 @@ static oak_result pg_sort(const float eye[3], const float fwd[3], const oak_inst
 static oak_result pg_frame_records(void *self, uint64_t first, uint32_t n, oak_instance *out);
 /* and the count of emitter blocks its particles pass copied up */
 static uint64_t pg_uploads(void *self);
+/* and the instance counts the last frame's "over" book frames' BLEND
+   commands drew, per frame */
+static oak_result pg_book_counts(void *self, uint32_t counts[OAK_PARTICLE_FRAMES]);
 
 /* The tolerance between the kernel's record and the CPU's (float rounding
    of exp, sin, cos, sqrt and division on the device): position within
@@ -655,6 +658,94 @@ TEST(flipbookScatteredOnTheDevice) {
         CHECK(memcmp(gpu + busy, gpu + total + busy, sizeof *gpu * n) == 0);
     }
     free(gpu);
+    oak_destroy_renderer(r);
+    oak_destroy_scene(scene);
+    oak_destroy_material(m);
+    oak_destroy_texture(tex);
+}
+
+/* An "over" flipbook drawn on the device (docs/WORLD.md "Particles", *An
+   "over" flipbook on the device*): each frame stream counts every
+   particle of the book (the slots it holds), and the draw kernel writes
+   each frame's own count into its BLEND command's instance count. The
+   busy emitter's flight as a 2 x 2 "over" book at 1.2 s and 1.5 s: each
+   frame's drawn count is the CPU's (its frame stream's host records of
+   scale above 0: fill_host finds each particle's frame at the kernel's
+   age), every frame's below the book's and the frames' sum the alive
+   count. */
+TEST(overBookDrawsEachFramesOwnCount) {
+    enum { FRAMES = 4 };
+    static const uint8_t texel[4 * 4] = {255, 255, 255, 200, 200, 200, 200, 200,
+                                         150, 150, 150, 200, 100, 100, 100, 200};
+    oak_texture tex = {0};
+    oak_texture_desc td = {
+        .width = 2, .height = 2, .format = OAK_FORMAT_RGBA8_SRGB, .pixels = texel};
+    CHECK_OK(oak_make_texture(&tex, &td));
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.unlit = true, md.double_sided = true;
+    md.alpha_mode = OAK_ALPHA_BLEND;
+    md.base_color_tex.texture = tex;
+    oak_material m = {0};
+    CHECK_OK(oak_make_material(&m, &md));
+    oak_scene *scene = NULL;
+    CHECK_OK(oak_make_scene(&scene));
+    oak_particles *p = NULL;
+    if (scene) {
+        oak_entity cam = oak_scene_create(scene, "camera");
+        oak_transform t = oak_transform_look_at((float[3]){4, 2, 6}, (float[3]){0, 1, 0});
+        oak_scene_set_transform(scene, cam, &t);
+        oak_scene_set_camera(scene, cam, &(oak_camera){.fov_y = 0.8f, .znear = 0.1f, .zfar = 100});
+        oak_scene_set_active_camera(scene, cam);
+        CHECK_OK(oak_world_particles(scene, &p));
+    }
+    oak_emitter_desc d = {.capacity = 2048,
+                          .seed = 79,
+                          .position = {0, 0.5f, 0},
+                          .direction = {0.2f, 1, 0},
+                          .cone_degrees = 35,
+                          .rate = 800,
+                          .speed = {2, 5},
+                          .life = {0.8f, 1.6f},
+                          .size = {0.05f, 0.2f},
+                          .gravity = {0, -9.81f, 0},
+                          .drag = 0.4f,
+                          .material = m,
+                          .flipbook = {2, 2}};
+    oak_renderer *r = NULL;
+    oak_renderer_desc rd = {.backend = PG_BACKEND, .width = 64, .height = 36};
+    CHECK_OK(oak_make_renderer(&r, &rd));
+    if (p) CHECK_OK(oak_particles_add_emitter(p, &d, NULL));
+    const float when[2] = {1.2f, 1.5f};
+    for (int w = 0; w < 2 && scene && r && p; w++) {
+        CHECK_OK(oak_world_update_particles(scene, when[w]));
+        CHECK_OK(oak_scene_draw(scene, r));
+        uint32_t drawn[OAK_PARTICLE_FRAMES], cpu[FRAMES] = {0}, sum = 0, used = 0;
+        CHECK_OK(pg_book_counts(r->self, drawn));
+        oak_particle_stats ps;
+        CHECK_OK(oak_particles_get_stats(p, 0, &ps));
+        for (uint32_t k = 0; k < FRAMES; k++) {
+            oak_stream *st = oak_particles_frame_stream(p, 0, k);
+            CHECK(st && st->host_stale);                  /* drawn from the device's records */
+            CHECK_EQ_INT(oak_stream_count(st), ps.alive); /* the book's slots */
+        }
+        /* the CPU's (one read fills every frame: its own, then no scale) */
+        for (uint32_t k = 0; k < FRAMES; k++) {
+            const oak_instance *host = oak_stream_records(oak_particles_frame_stream(p, 0, k));
+            for (uint32_t i = 0; host && i < ps.alive; i++) cpu[k] += host[i].scale > 0;
+        }
+        fprintf(stderr, "  the \"over\" book's %u at %.1f s: drawn per frame", ps.alive,
+                (double)when[w]);
+        for (uint32_t k = 0; k < FRAMES; k++) fprintf(stderr, " %u (CPU %u)", drawn[k], cpu[k]);
+        fprintf(stderr, "\n");
+        for (uint32_t k = 0; k < FRAMES; k++) {
+            CHECK_EQ_INT(drawn[k], cpu[k]);
+            CHECK(drawn[k] < ps.alive);
+            sum += drawn[k];
+            used += drawn[k] > 0;
+        }
+        CHECK_EQ_INT(sum, ps.alive);
+        CHECK(ps.alive > 500 && used == FRAMES);
+    }
     oak_destroy_renderer(r);
     oak_destroy_scene(scene);
     oak_destroy_material(m);

@@ -13,6 +13,7 @@
 #include "oak_test.h"
 
 #include "backend_start.h"
+#include "scene_helpers.h"
 #include "render/aerial.h"
 #include "render/renderer_internal.h"
 
@@ -23,14 +24,7 @@ static const char *g_backend = "cpu";
 static oak_renderer *g_main;
 static oak_mesh g_box;
 
-typedef struct scene {
-    oak_frame_input in;
-    oak_mesh mesh[2];
-    oak_material mat[2];
-    mat4 world[2];
-    oak_environment env;
-    oak_post post;
-} scene;
+typedef oak_test_scene scene;
 
 /* the key light above the atmosphere: elevation el (degrees) toward -Z
    (azimuth 0) or +Z (180) */
@@ -45,30 +39,20 @@ static void set_light(oak_environment *e, float el_deg, float az_deg, float lux)
 /* A dark world, the camera 2 m up looking along -Z, an emissive grey wall
    (luminance `level`) filling the view `dist` metres ahead; exposure 1/10000 */
 static void wall_scene(scene *s, float dist, float level) {
-    memset(s, 0, sizeof *s);
-    oak_test_dark_world(&s->env, &s->post);
+    oak_test_scene_begin(s);
     s->post.exposure = 1.0f / 10000.0f;
     s->post.taa = OAK_TAA_OFF;
     s->in.camera = (oak_camera){.fov_y = glm_rad(40), .znear = 0.1f, .zfar = 60000.0f};
     glm_mat4_identity(s->in.camera_world);
     glm_translate(s->in.camera_world, (vec3){0, 2, 0});
-    s->mat[0] = oak_test_emitter(level);
-    s->mesh[0] = g_box;
-    glm_mat4_identity(s->world[0]);
+    oak_test_scene_set(s, 0, g_box, oak_test_emitter(level));
     float size = dist * 2.0f;
     s->world[0][0][0] = size, s->world[0][1][1] = size, s->world[0][2][2] = 0.01f * dist;
     s->world[0][3][1] = 2, s->world[0][3][2] = -dist;
-    s->in.draw_count = 1;
-    s->in.meshes = s->mesh;
-    s->in.materials = s->mat;
-    s->in.transforms = (const mat4 *)s->world;
-    s->in.environment = &s->env;
-    s->in.post = &s->post;
 }
 
 static void draw(const scene *s, uint8_t *px) {
-    CHECK_OK(oak_renderer_draw(g_main, &s->in));
-    CHECK_OK(oak_renderer_read_pixels(g_main, px, (size_t)W * H * 4));
+    oak_test_scene_draw(g_main, s, px, (size_t)W * H * 4);
 }
 
 /* the mean linear value of channel c over the middle 8 x 8 pixels */
@@ -162,12 +146,11 @@ static void parity_scene(scene *s, float el, float az) {
     md.base_color[0] = 0.9f, md.base_color[1] = 0.5f, md.base_color[2] = 0.2f;
     md.base_color[3] = 0.5f;
     md.unlit = true, md.alpha_mode = OAK_ALPHA_BLEND;
-    CHECK_OK(oak_make_material(&s->mat[1], &md));
-    s->mesh[1] = g_box;
-    glm_mat4_identity(s->world[1]);
+    oak_material pane = {0};
+    CHECK_OK(oak_make_material(&pane, &md));
+    oak_test_scene_set(s, 1, g_box, pane);
     s->world[1][0][0] = 5000, s->world[1][1][1] = 10000, s->world[1][2][2] = 1;
     s->world[1][3][0] = -2500, s->world[1][3][1] = 2, s->world[1][3][2] = -5000;
-    s->in.draw_count = 2;
 }
 
 TEST(backendsAgree) {

@@ -9,6 +9,7 @@
 
 #include "backend_start.h"
 #include "render/renderer_internal.h"
+#include "scene_helpers.h"
 
 #define W 160
 #define H 90
@@ -18,15 +19,7 @@ static oak_renderer *g_main;
 static oak_mesh g_box;
 static oak_material g_white, g_glass;
 
-typedef struct scene {
-    oak_frame_input in;
-    oak_mesh mesh[4];
-    oak_material mat[4];
-    mat4 world[4];
-    oak_render_light light[2];
-    oak_environment env;
-    oak_post post;
-} scene;
+typedef oak_test_scene scene;
 
 /* toward_sun: where the key light comes from (any length); lux: its illuminance */
 static void add_sun(scene *s, float x, float y, float z, float lux, bool shadows) {
@@ -36,7 +29,6 @@ static void add_sun(scene *s, float x, float y, float z, float lux, bool shadows
     l->light.intensity = lux;
     l->light.cast_shadows = shadows;
     l->direction[0] = -x / n, l->direction[1] = -y / n, l->direction[2] = -z / n;
-    s->in.lights = s->light;
 }
 
 static void add_lamp(scene *s, float x, float y, float z, float candela) {
@@ -46,15 +38,13 @@ static void add_lamp(scene *s, float x, float y, float z, float candela) {
     l->light.range = 40;
     l->light.cast_shadows = false;
     l->position[0] = x, l->position[1] = y, l->position[2] = z;
-    s->in.lights = s->light;
 }
 
 /* a box of size (sx, sy, sz) centred at (x, y, z) */
 static void add_box(scene *s, oak_material m, float x, float y, float z, float sx, float sy,
                     float sz) {
-    uint32_t i = s->in.draw_count++;
-    s->mesh[i] = g_box, s->mat[i] = m;
-    glm_mat4_identity(s->world[i]);
+    uint32_t i = s->in.draw_count;
+    oak_test_scene_set(s, i, g_box, m);
     s->world[i][0][0] = sx, s->world[i][1][1] = sy, s->world[i][2][2] = sz;
     s->world[i][3][0] = x, s->world[i][3][1] = y, s->world[i][3][2] = z;
 }
@@ -62,23 +52,16 @@ static void add_box(scene *s, oak_material m, float x, float y, float z, float s
 /* A dark world (no sky, no sky light, raw light out) and a camera at
    (0, ey, 0) looking along -Z, pitched `pitch` degrees up. */
 static void scene_init(scene *s, float ey, float pitch) {
-    memset(s, 0, sizeof *s);
-    oak_test_dark_world(&s->env, &s->post);
+    oak_test_scene_begin(s);
     s->post.taa = OAK_TAA_OFF;
     s->in.camera = (oak_camera){.fov_y = glm_rad(40), .znear = 0.1f, .zfar = 0};
     glm_mat4_identity(s->in.camera_world);
     glm_translate(s->in.camera_world, (vec3){0, ey, 0});
     glm_rotate_x(s->in.camera_world, glm_rad(pitch), s->in.camera_world);
-    s->in.meshes = s->mesh;
-    s->in.materials = s->mat;
-    s->in.transforms = (const mat4 *)s->world;
-    s->in.environment = &s->env;
-    s->in.post = &s->post;
 }
 
 static void draw(const scene *s, uint8_t *px) {
-    CHECK_OK(oak_renderer_draw(g_main, &s->in));
-    CHECK_OK(oak_renderer_read_pixels(g_main, px, (size_t)W * H * 4));
+    oak_test_scene_draw(g_main, s, px, (size_t)W * H * 4);
 }
 
 /* one frame with the fog off: the next frame with fog starts its history

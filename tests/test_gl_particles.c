@@ -22,6 +22,10 @@ static uint64_t pg_uploads(void *self) {
     return _oak_gl_particles_uploads(self);
 }
 
+static oak_result pg_book_counts(void *self, uint32_t counts[OAK_PARTICLE_FRAMES]) {
+    return _oak_gl_particles_book_counts(self, counts);
+}
+
 #define PG_BACKEND "gl"
 #include "particles_gpu.h"
 
@@ -41,6 +45,7 @@ int main(void) {
     RUN(frameWritesTheDevicesRecords);
     RUN(aHundredThousandDrawnOnTheDevice);
     RUN(flipbookScatteredOnTheDevice);
+    RUN(overBookDrawsEachFramesOwnCount);
     oak_shutdown();
     return TEST_SUMMARY();
 }

@@ -10,6 +10,7 @@
 #include "oak_test.h"
 
 #include "backend_start.h"
+#include "scene_helpers.h"
 
 #define W 160
 #define H 90
@@ -19,15 +20,7 @@ static oak_renderer *g_main;
 static oak_texture g_noise, g_bumps;
 static oak_mesh g_floor, g_slope;
 
-typedef struct scene {
-    oak_frame_input in;
-    oak_mesh mesh[2];
-    oak_material mat[2];
-    mat4 world[2];
-    oak_environment env;
-    oak_post post;
-    oak_render_light sun;
-} scene;
+typedef oak_test_scene scene;
 
 /* A quad of side 2h centred on c, spanning e1 and e2 (its normal e1 x e2),
    with uv the world's (x, z) over r metres: the terrain's mapping, which a
@@ -76,8 +69,7 @@ static oak_material make(const oak_material_desc *md) {
    in the frame's height. */
 static void scene_init(scene *s, oak_mesh mesh, oak_material mat, const float c[3],
                        const float up[3], const float back[3], float dist, float tall) {
-    memset(s, 0, sizeof *s);
-    oak_test_dark_world(&s->env, &s->post);
+    oak_test_scene_begin(s);
     s->in.camera = (oak_camera){.ortho_height = tall, .znear = 0.1f, .zfar = 400};
     float right[3] = {up[1] * back[2] - up[2] * back[1], up[2] * back[0] - up[0] * back[2],
                       up[0] * back[1] - up[1] * back[0]};
@@ -88,14 +80,7 @@ static void scene_init(scene *s, oak_mesh mesh, oak_material mat, const float c[
         s->in.camera_world[3][k] = c[k] + back[k] * dist;
     }
     s->in.camera_world[3][3] = 1;
-    s->mesh[0] = mesh, s->mat[0] = mat;
-    glm_mat4_identity(s->world[0]);
-    s->in.draw_count = 1;
-    s->in.meshes = s->mesh;
-    s->in.materials = s->mat;
-    s->in.transforms = (const mat4 *)s->world;
-    s->in.environment = &s->env;
-    s->in.post = &s->post;
+    oak_test_scene_set(s, 0, mesh, mat);
 }
 
 static const float k_origin[3] = {0, 0, 0}, k_north[3] = {0, 0, -1}, k_upv[3] = {0, 1, 0};
@@ -106,10 +91,7 @@ static void floor_scene(scene *s, oak_material mat, float dist, float tall) {
 }
 
 static bool draw(const scene *s, uint8_t *px) {
-    CHECK_OK(oak_renderer_draw(g_main, &s->in));
-    oak_result r = oak_renderer_read_pixels(g_main, px, (size_t)W * H * 4);
-    CHECK_OK(r);
-    return r == OAK_OK;
+    return oak_test_scene_draw(g_main, s, px, (size_t)W * H * 4);
 }
 
 /* On a GPU backend: the CPU's picture of the same scene at the parity rule. */
@@ -346,12 +328,11 @@ TEST(everyTrickLitAgrees) {
     oak_material b = make(&md);
     const float up[3] = {-0.5f, 0.8660254f, 0}, n[3] = {0.8660254f, 0.5f, 0};
     scene_init(&s, g_slope, a, k_origin, up, n, 12, 6);
-    s.sun.light = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
-    s.sun.light.intensity = 3;
+    s.light[0].light = oak_light_defaults(OAK_LIGHT_DIRECTIONAL);
+    s.light[0].light.intensity = 3;
     float d[3] = {-0.2f, -0.3f, -0.93f};
     glm_vec3_normalize(d);
-    memcpy(s.sun.direction, d, sizeof d);
-    s.in.lights = &s.sun;
+    memcpy(s.light[0].direction, d, sizeof d);
     s.in.light_count = 1;
     s.env.ambient_sky[0] = s.env.ambient_sky[1] = s.env.ambient_sky[2] = 0.1f;
     if (!draw(&s, flat)) return;

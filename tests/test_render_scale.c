@@ -10,6 +10,7 @@
 #include "oak_test.h"
 
 #include "backend_start.h"
+#include "scene_helpers.h"
 
 #define W  160
 #define H  90
@@ -22,38 +23,22 @@ static oak_renderer *g_full, *g_half;
 static oak_mesh g_ground, g_quad;
 static oak_material g_dark, g_light, g_noise;
 
-typedef struct scene {
-    oak_frame_input in;
-    oak_mesh mesh[2];
-    oak_material mat[2];
-    mat4 world[2];
-    oak_environment env;
-    oak_post post;
-} scene;
+typedef oak_test_scene scene;
 
 /* A black world seen straight down from 5 m: a dark emissive ground and a
    10 m quad over it (its material `over`), turned 20 degrees so that its
    edge crosses the frame on a slant. */
 static void scene_init(scene *s, oak_material over) {
-    memset(s, 0, sizeof *s);
-    s->mesh[0] = g_ground, s->mat[0] = g_dark;
-    s->mesh[1] = g_quad, s->mat[1] = over;
-    glm_mat4_identity(s->world[0]);
-    glm_mat4_identity(s->world[1]);
+    oak_test_scene_begin(s);
+    oak_test_scene_set(s, 0, g_ground, g_dark);
+    oak_test_scene_set(s, 1, g_quad, over);
     glm_rotate_y(s->world[1], glm_rad(20), s->world[1]);
     s->world[1][3][0] = -5 * s->world[1][0][0];
     s->world[1][3][2] = -5 * s->world[1][0][2];
     s->world[1][3][1] = 0.01f;
-    oak_test_dark_world(&s->env, &s->post);
     s->in.camera = (oak_camera){.fov_y = glm_rad(60), .znear = 0.1f, .zfar = 100};
     mat4 cam = {{1, 0, 0, 0}, {0, 0, -1, 0}, {0, 1, 0, 0}, {0, 5, 0, 1}};
     glm_mat4_copy(cam, s->in.camera_world);
-    s->in.draw_count = 2;
-    s->in.meshes = s->mesh;
-    s->in.materials = s->mat;
-    s->in.transforms = (const mat4 *)s->world;
-    s->in.environment = &s->env;
-    s->in.post = &s->post;
 }
 
 static oak_renderer *renderer(uint32_t w, uint32_t h) {
@@ -65,10 +50,9 @@ static oak_renderer *renderer(uint32_t w, uint32_t h) {
 
 static bool draw(oak_renderer *r, const scene *s, int frames, uint8_t *px, size_t size) {
     bool ok = true;
-    for (int f = 0; f < frames && ok; f++) ok = oak_renderer_draw(r, &s->in) == OAK_OK;
-    ok = ok && oak_renderer_read_pixels(r, px, size) == OAK_OK;
+    for (int f = 0; f + 1 < frames && ok; f++) ok = oak_renderer_draw(r, &s->in) == OAK_OK;
     CHECK(ok);
-    return ok;
+    return ok && oak_test_scene_draw(r, s, px, size); /* the last frame, read */
 }
 
 static double linear(uint8_t v) {

@@ -13,6 +13,7 @@
 
 #include "backend_start.h"
 #include "render/renderer_internal.h"
+#include "scene_helpers.h"
 
 #define W 160
 #define H 90
@@ -30,38 +31,21 @@ static oak_material g_dark, g_light, g_mid;
 
 /* A black world (no lights, black sky and ambient) seen straight down from
  * 5 m: an emissive ground and one emissive quad over it. */
-typedef struct scene {
-    oak_frame_input in;
-    oak_mesh mesh[2];
-    oak_material mat[2];
-    mat4 world[2];
-    oak_environment env;
-    oak_post post;
-} scene;
+typedef oak_test_scene scene;
 
 static void scene_init(scene *s, oak_mesh top, oak_material ground, oak_material over, bool taa) {
-    memset(s, 0, sizeof *s);
-    s->mesh[0] = g_ground, s->mat[0] = ground;
-    s->mesh[1] = top, s->mat[1] = over;
-    glm_mat4_identity(s->world[0]);
-    glm_mat4_identity(s->world[1]);
+    oak_test_scene_begin(s);
+    oak_test_scene_set(s, 0, g_ground, ground);
+    oak_test_scene_set(s, 1, top, over);
     s->world[1][3][1] = 0.01f; /* just over the ground */
-    oak_test_dark_world(&s->env, &s->post);
     s->post.taa = taa ? OAK_TAA_ON : OAK_TAA_OFF;
     s->in.camera = (oak_camera){.fov_y = glm_rad(60), .znear = 0.1f, .zfar = 100};
     mat4 cam = {{1, 0, 0, 0}, {0, 0, -1, 0}, {0, 1, 0, 0}, {0, 5, 0, 1}};
     glm_mat4_copy(cam, s->in.camera_world);
-    s->in.draw_count = 2;
-    s->in.meshes = s->mesh;
-    s->in.materials = s->mat;
-    s->in.transforms = (const mat4 *)s->world;
-    s->in.environment = &s->env;
-    s->in.post = &s->post;
 }
 
 static void draw_on(oak_renderer *r, const scene *s, uint8_t *px, size_t size) {
-    CHECK_OK(oak_renderer_draw(r, &s->in));
-    CHECK_OK(oak_renderer_read_pixels(r, px, size));
+    oak_test_scene_draw(r, s, px, size);
 }
 
 static oak_renderer *renderer(uint32_t w, uint32_t h) {

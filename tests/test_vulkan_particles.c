@@ -24,6 +24,10 @@ static uint64_t pg_uploads(void *self) {
     return _oak_vk_particles_uploads(self);
 }
 
+static oak_result pg_book_counts(void *self, uint32_t counts[OAK_PARTICLE_FRAMES]) {
+    return _oak_vk_particles_book_counts(self, counts);
+}
+
 #define PG_BACKEND "vulkan"
 #include "particles_gpu.h"
 
@@ -43,6 +47,7 @@ int main(void) {
     RUN(frameWritesTheDevicesRecords);
     RUN(aHundredThousandDrawnOnTheDevice);
     RUN(flipbookScatteredOnTheDevice);
+    RUN(overBookDrawsEachFramesOwnCount);
     CHECK_EQ_INT(vkt_validation_messages, 0);
     oak_shutdown();
     return TEST_SUMMARY();

@@ -229,6 +229,9 @@ typedef struct _oak_gl_frame {
     GLuint prog_particle_draws; /* shaders/particles_draws.comp.glsl */
     GLuint prog_particle_sort;  /* shaders/particles_sort.comp.glsl */
     _oak_gl_buffer particles;
+    /* the "over" books' frames whose count the draw kernel wrote, each
+       {job, BLEND command past main_groups[4], frame} (gpu_particles.h) */
+    uint32_t book_cmd[OAK_STREAM_MAX_PER_VIEW][3], book_cmds;
     const void *particle_src[OAK_STREAM_MAX_PER_VIEW];
     uint64_t particle_version[OAK_STREAM_MAX_PER_VIEW];
     size_t particle_at[OAK_STREAM_MAX_PER_VIEW];

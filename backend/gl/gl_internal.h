@@ -146,6 +146,10 @@ oak_result _oak_gl_particles_frame_records(void *self, uint64_t first, uint32_t 
                                            oak_instance *out);
 /* Test hook: emitter blocks the particles pass copied up so far. */
 uint64_t _oak_gl_particles_uploads(void *self);
+/* Test hook: the instance counts the last frame's BLEND commands of the
+   "over" books' frames drew (the draw kernel's counts), summed per frame
+   over the books, read back. */
+oak_result _oak_gl_particles_book_counts(void *self, uint32_t counts[OAK_PARTICLE_FRAMES]);
 oak_result _oak_gl_particles_run(const oak_gpu_particle_emitter *c, const oak_gpu_particle *parts,
                                  uint32_t n, oak_instance *records,
                                  uint32_t counts[OAK_PARTICLE_FRAMES]);

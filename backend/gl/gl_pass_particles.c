@@ -7,6 +7,7 @@
  * is reserved here as instcull reserves it (it runs next and finds it
  * sized), since the kernel writes it first. A flipbook's frames share one
  * block, which goes up and runs once (backend/gpu/gpu_particles.h). */
+#include <stddef.h>
 #include <string.h>
 
 #include "backend/gpu/gpu_particles.h"
@@ -17,8 +18,9 @@
 /* every block starts on 256 bytes: above any storage buffer offset alignment seen */
 #define BLOCK_ALIGN 256u
 #define HEAD        OAK_GPU_PARTICLE_HEAD_BYTES
-/* the draw kernel's jobs (two uvec4s a stream), which open the blocks' buffer */
-#define JOBS_BYTES (OAK_STREAM_MAX_PER_VIEW * 8 * sizeof(uint32_t))
+/* the draw kernel's jobs (two uvec4s a stream) and the books' frame
+   counts it writes, which open the blocks' buffer */
+#define JOBS_BYTES OAK_GPU_PARTICLE_JOBS_BYTES
 
 static size_t block_bytes(uint32_t count) {
     size_t b = HEAD + sizeof(oak_gpu_particle) * (size_t)count;
@@ -31,11 +33,16 @@ static size_t block_bytes(uint32_t count) {
    pass reads (shaders/particles_draws.comp.glsl). The upload pass sized
    the draws buffer and wrote the list before these slots; the jobs open
    the blocks' buffer, bound whole, so a sorted stream's slot i takes the
-   i-th of its pairs (sort_at: its sort block). */
+   i-th of its pairs (sort_at: its sort block). An "over" book's frame's
+   count, which the kernel writes past the jobs, is copied into its BLEND
+   command's instance_count (the upload wrote the bound, the whole book). */
 static oak_result run_draws(_oak_gl_frame *f, const oak_render_view *v, const uint64_t *sort_at) {
     uint32_t jobs[OAK_STREAM_MAX_PER_VIEW][8], most = 0;
     uint32_t n = _oak_gpu_blend_jobs(v, v->draws.count, jobs, &most);
+    f->book_cmds = 0;
     if (!n || !most) return OAK_OK;
+    f->book_cmds = _oak_gpu_book_count_cmds(v, jobs, n, f->blend_draw,
+                                            f->main_groups[5] - f->main_groups[4], f->book_cmd);
     _oak_gpu_blend_jobs_sorted(v, sort_at, jobs, n);
     oak_result r;
     if (!f->prog_particle_draws && (r = _oak_gl_compute(&f->prog_particle_draws, "particles-draws",
@@ -48,6 +55,14 @@ static oak_result run_draws(_oak_gl_frame *f, const oak_render_view *v, const ui
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCES, f->instances.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_DRAWS, f->draws.id);
     glDispatchCompute((most + OAK_GPU_PARTICLE_GROUP - 1) / OAK_GPU_PARTICLE_GROUP, n, 1);
+    if (f->book_cmds) glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+    for (uint32_t i = 0; i < f->book_cmds; i++)
+        glCopyNamedBufferSubData(
+            f->particles.id, f->commands.id,
+            (GLintptr)(OAK_GPU_BOOK_COUNTS_AT + 16 * (size_t)f->book_cmd[i][0]),
+            (GLintptr)((f->main_groups[4] + f->book_cmd[i][1]) * sizeof(_oak_gl_command) +
+                       offsetof(_oak_gl_command, instance_count)),
+            sizeof(uint32_t));
     return OAK_OK;
 }
 
@@ -179,5 +194,27 @@ oak_result _oak_gl_particles_frame_records(void *self, uint64_t first, uint32_t 
     if (n)
         glGetNamedBufferSubData(f->instances.id, (GLintptr)(first * sizeof(oak_gpu_instance)),
                                 (GLsizeiptr)(n * sizeof(oak_gpu_instance)), out);
+    return OAK_OK;
+}
+
+oak_result _oak_gl_particles_book_counts(void *self, uint32_t counts[OAK_PARTICLE_FRAMES]) {
+    _oak_gl_backend *b = self;
+    if (!b || !counts)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "gl book counts: NULL argument");
+    memset(counts, 0, sizeof(uint32_t) * OAK_PARTICLE_FRAMES);
+    oak_result r = _oak_gl_make_current(&b->ctx);
+    if (r) return r;
+    _oak_gl_frame *f = b->frame;
+    if (!f) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "gl book counts: nothing drawn");
+    glFinish();
+    for (uint32_t i = 0; i < f->book_cmds; i++) {
+        size_t k = f->main_groups[4] + f->book_cmd[i][1];
+        if ((k + 1) * sizeof(_oak_gl_command) > f->commands.capacity ||
+            f->book_cmd[i][2] >= OAK_PARTICLE_FRAMES)
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT, "gl book counts: past the buffer");
+        _oak_gl_command c;
+        glGetNamedBufferSubData(f->commands.id, (GLintptr)(k * sizeof c), (GLsizeiptr)sizeof c, &c);
+        counts[f->book_cmd[i][2]] += c.instance_count;
+    }
     return OAK_OK;
 }

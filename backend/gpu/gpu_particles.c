@@ -109,6 +109,25 @@ uint32_t _oak_gpu_blend_jobs(const oak_render_view *v, uint32_t slots_from, uint
     return n;
 }
 
+uint32_t _oak_gpu_book_count_cmds(const oak_render_view *v, const uint32_t jobs[][8], uint32_t n,
+                                  const uint32_t *blend_draw, uint32_t nb, uint32_t out[][3]) {
+    uint32_t m = 0;
+    if (!v->draws.unit || !blend_draw) return 0;
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t s = jobs[j][6];
+        if (s >= v->stream_count || _oak_gpu_book_frames(&v->streams[s]) <= 1) continue;
+        for (uint32_t k = 0; k < nb; k++) {
+            uint32_t i = blend_draw[k];
+            if (i < v->draws.count && v->draws.unit[i] == s + 1) {
+                out[m][0] = j, out[m][1] = k;
+                out[m++][2] = v->streams[s].particle_constants->target[3];
+                break;
+            }
+        }
+    }
+    return m;
+}
+
 uint32_t _oak_gpu_sort_stages(uint32_t n, uint32_t *m) {
     uint32_t l = 0;
     *m = 1;

@@ -45,6 +45,22 @@ uint32_t _oak_gpu_blend_slot(const oak_render_view *v, uint32_t ns, uint32_t s);
 uint32_t _oak_gpu_blend_jobs(const oak_render_view *v, uint32_t slots_from, uint32_t jobs[][8],
                              uint32_t *most);
 
+/* The draw kernel's buffer opens with its jobs (two uvec4s a stream), then
+   one uvec4 a job whose x the kernel writes for an "over" book's frame:
+   the frame's own count (shaders/particles_draws.comp.glsl COUNTS_AT); the
+   emitter blocks start past both. */
+#define OAK_GPU_BOOK_COUNTS_AT      (OAK_STREAM_MAX_PER_VIEW * 8 * sizeof(uint32_t))
+#define OAK_GPU_PARTICLE_JOBS_BYTES (OAK_GPU_BOOK_COUNTS_AT + OAK_STREAM_MAX_PER_VIEW * 16)
+/* The "over" books' frame jobs among the draw kernel's n jobs (jobs[j][6]
+   still the stream: before _oak_gpu_blend_jobs_sorted) and each one's
+   BLEND command among the nb the blend pass draws (blend_draw[k] command
+   k's draw, whose unit is the stream's): out[i] = {job, command, the
+   frame}. The backend copies the count the kernel wrote for the job
+   (OAK_GPU_BOOK_COUNTS_AT + 16 job bytes) into that command's instance
+   count, so a frame draws its own particles alone. Returns how many. */
+uint32_t _oak_gpu_book_count_cmds(const oak_render_view *v, const uint32_t jobs[][8], uint32_t n,
+                                  const uint32_t *blend_draw, uint32_t nb, uint32_t out[][3]);
+
 /* An "over" stream drawn far to near from the device's records
    (oak_render_stream.device_sort; shaders/particles_sort.comp.glsl): its
    sort block is one head every OAK_GPU_SORT_HEAD bytes (the keys' pass,

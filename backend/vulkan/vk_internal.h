@@ -213,6 +213,9 @@ typedef struct _oak_vk_frame {
     const void *particle_src[OAK_STREAM_MAX_PER_VIEW];
     uint64_t particle_version[OAK_STREAM_MAX_PER_VIEW];
     uint64_t particle_at[OAK_STREAM_MAX_PER_VIEW];
+    /* the "over" books' frames whose count the draw kernel wrote, each
+       {job, BLEND command, frame} (backend/gpu/gpu_particles.h) */
+    uint32_t book_cmd[OAK_STREAM_MAX_PER_VIEW][3], book_cmds;
     /* the records' copies and their last-frame copies after them: the one
        ledger the grass pass and instcull both bring up to date */
     _oak_gpu_upload_ledger uploads;
@@ -812,6 +815,10 @@ oak_result _oak_vk_particles_frame_records(void *self, uint64_t first, uint32_t 
                                            oak_instance *out);
 /* Test hook: emitter blocks the particles pass copied up so far. */
 uint64_t _oak_vk_particles_uploads(void *self);
+/* Test hook: the instance counts the last frame's BLEND commands of the
+   "over" books' frames drew (the draw kernel's counts), summed per frame
+   over the books, waited for. */
+oak_result _oak_vk_particles_book_counts(void *self, uint32_t counts[OAK_PARTICLE_FRAMES]);
 oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 void _oak_vk_instcull_destroy(_oak_vk *vk);
 oak_result _oak_vk_instcull_read(_oak_vk *vk, uint32_t per_lod[OAK_STREAM_LODS]);

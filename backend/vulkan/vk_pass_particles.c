@@ -10,6 +10,7 @@
  * share one block: it goes up and runs once, at the first of them in the
  * view, as one work group scattering each particle to its frame's place
  * (backend/gpu/gpu_particles.h). Both kernels are vk_kernel.c's. */
+#include <stddef.h>
 #include <string.h>
 
 #include "backend/gpu/gpu_particles.h"
@@ -32,10 +33,11 @@ static const uint32_t k_particles_sort_comp[] =
 #include "shaders/particles_sort.comp.h"
     ;
 
-/* the draw kernel's jobs: two uvec4s a stream, at most a view's streams;
-   they open the blocks' buffer, so the draw kernel (bound at 0, the whole
-   buffer) reads the sorted streams' pairs where the sort left them */
-#define JOBS_BYTES (OAK_STREAM_MAX_PER_VIEW * 8 * sizeof(uint32_t))
+/* the draw kernel's jobs (two uvec4s a stream, at most a view's streams)
+   and the books' frame counts it writes: they open the blocks' buffer, so
+   the draw kernel (bound at 0, the whole buffer) reads the sorted
+   streams' pairs where the sort left them */
+#define JOBS_BYTES OAK_GPU_PARTICLE_JOBS_BYTES
 
 /* The pass's two kernels (vk_kernel.c), made on first use: the particle
    kernel (its block at a dynamic offset, the slot's instance buffer) and
@@ -60,12 +62,17 @@ static oak_result kernels(_oak_vk *vk, _oak_vk_particle_kernels **out) {
    The draws buffer is the host's (mapped, written before the submit): the
    slots lie past everything it wrote. The jobs go at the start of the
    blocks' buffer; a sorted stream's slot i takes the i-th of its pairs
-   (sort_at: its sort block). */
+   (sort_at: its sort block). An "over" book's frame's count, which the
+   kernel writes past the jobs, is copied into its BLEND command's
+   instanceCount (the host wrote the bound, every particle of the book). */
 static oak_result run_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v,
                             const uint64_t *sort_at) {
     uint32_t jobs[OAK_STREAM_MAX_PER_VIEW][8], most = 0;
     uint32_t n = _oak_gpu_blend_jobs(v, _oak_vk_blend_slots_from(v), jobs, &most);
+    f->book_cmds = 0;
     if (!n || !most) return OAK_OK;
+    f->book_cmds =
+        _oak_gpu_book_count_cmds(v, jobs, n, vk->blend_draw, vk->blend_count, f->book_cmd);
     _oak_gpu_blend_jobs_sorted(v, sort_at, jobs, n);
     _oak_vk_kernel *k = &vk->particle_kernels->draws;
     oak_result r = _oak_vk_kernel_make(vk, k, k_particles_draws_comp, sizeof k_particles_draws_comp,
@@ -80,6 +87,22 @@ static oak_result run_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view
         _oak_vk_kernel_begin(vk, k, f, f->particles.buffer, f->particles.size, f->draws.buffer);
     _oak_vk_kernel_set(k, f->cmd, set, 0);
     vkCmdDispatch(f->cmd, (most + OAK_GPU_PARTICLE_GROUP - 1) / OAK_GPU_PARTICLE_GROUP, n, 1);
+    if (!f->book_cmds) return OAK_OK;
+    VkBufferCopy copies[OAK_STREAM_MAX_PER_VIEW];
+    for (uint32_t i = 0; i < f->book_cmds; i++)
+        copies[i] =
+            (VkBufferCopy){.srcOffset = OAK_GPU_BOOK_COUNTS_AT + 16 * (uint64_t)f->book_cmd[i][0],
+                           .dstOffset = (uint64_t)(vk->blend_first + f->book_cmd[i][1]) *
+                                            sizeof(VkDrawIndexedIndirectCommand) +
+                                        offsetof(VkDrawIndexedIndirectCommand, instanceCount),
+                           .size = sizeof(uint32_t)};
+    _oak_vk_barrier(f->cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+                    VK_ACCESS_2_TRANSFER_READ_BIT);
+    vkCmdCopyBuffer(f->cmd, f->particles.buffer, f->indirect.buffer, f->book_cmds, copies);
+    /* the blend pass's indirect read */
+    _oak_vk_barrier(f->cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT, VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
     return OAK_OK;
 }
 
@@ -145,7 +168,9 @@ oak_result _oak_vk_run_particles(_oak_vk *vk, _oak_vk_frame *f, const oak_render
         uint64_t size = f->particles.size ? f->particles.size : 4096;
         while (size < need) size *= 2;
         _oak_vk_buffer_destroy(vk, &f->particles); /* this slot's last frame has finished */
-        if ((r = _oak_vk_buffer_create(vk, &f->particles, size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+        if ((r = _oak_vk_buffer_create(vk, &f->particles, size,
+                                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                           VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                        OAK_VK_MEM_UPLOAD)))
             return r;
     }
@@ -216,5 +241,26 @@ oak_result _oak_vk_particles_frame_records(void *self, uint64_t first, uint32_t 
     if (n)
         memcpy(out, (const uint8_t *)f->instances.mapped + first * sizeof(oak_gpu_instance),
                (size_t)n * sizeof(oak_gpu_instance));
+    return OAK_OK;
+}
+
+oak_result _oak_vk_particles_book_counts(void *self, uint32_t counts[OAK_PARTICLE_FRAMES]) {
+    _oak_vk *vk = self; /* the backend's struct opens with its _oak_vk */
+    if (!vk || !counts)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "vulkan book counts: NULL argument");
+    memset(counts, 0, sizeof(uint32_t) * OAK_PARTICLE_FRAMES);
+    if (vk->last_slot < 0)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "vulkan book counts: nothing drawn");
+    oak_result r = _oak_vk_wait_all(vk);
+    if (r) return r;
+    const _oak_vk_frame *f = &vk->frames[vk->last_slot];
+    const VkDrawIndexedIndirectCommand *c = f->indirect.mapped;
+    for (uint32_t i = 0; i < f->book_cmds; i++) {
+        uint64_t k = (uint64_t)vk->blend_first + f->book_cmd[i][1];
+        if (!c || (k + 1) * sizeof *c > f->indirect.size ||
+            f->book_cmd[i][2] >= OAK_PARTICLE_FRAMES)
+            return oak_error(OAK_ERROR_INVALID_ARGUMENT, "vulkan book counts: past the buffer");
+        counts[f->book_cmd[i][2]] += c[k].instanceCount;
+    }
     return OAK_OK;
 }

@@ -84,7 +84,8 @@ static oak_result _oak_vk_build_draws(_oak_vk *vk, _oak_vk_frame *f, const oak_r
         return r;
     if ((r = _oak_vk_upload_reserve(
              vk, &f->indirect, (uint64_t)(all ? all : 1) * sizeof(VkDrawIndexedIndirectCommand),
-             VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT)))
+             /* transfer: the particles pass copies an "over" book frame's count in */
+             VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT)))
         return r;
     if (!OAK_GROW(vk->infos, vk->infos_capacity, n + 1) ||
         !OAK_GROW(vk->cmds, vk->cmds_capacity, n + 1) ||

@@ -175,8 +175,9 @@ typedef struct oak_render_stream {
        sorts its records by view depth as the update's host sort does
        (oak_stream.sort_fwd) and the draw kernel writes slot i from the
        i-th farthest; an "over" flipbook's frame streams each count every
-       particle, sorted once by (frame, depth) and each frame's slots past
-       its own collapsed (docs/WORLD.md "Particles") */
+       particle (the slots they hold), sorted once by (frame, depth), the
+       draw kernel writing each frame's own count into its blend command's
+       instance count (docs/WORLD.md "Particles") */
     bool device_sort;
 } oak_render_stream;
 
