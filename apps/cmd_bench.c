@@ -112,6 +112,8 @@ static int bench_frame(const cli_options *o, oak_scene *scene, oak_renderer *ren
         run->shadow.static_layers += st.static_layers;
         run->shadow.layer_copies += st.layer_copies;
         run->shadow.mover_draws += st.mover_draws;
+        run->shadow.partial_layers += st.partial_layers;
+        run->shadow.dirty_texels += st.dirty_texels;
     }
     oak_meshlet_stats ml;
     if (oak_renderer_meshlet_stats(renderer, &ml) == OAK_OK) {
@@ -217,8 +219,10 @@ static void json_stages(bench_run *run) {
     /* totals over the timed frames: static layers redrawn, copies, movers */
     if (run->has_shadow)
         printf("\"shadow_cache\": {\"static_layers\": %u, \"layer_copies\": %u, "
-               "\"mover_draws\": %u}, ",
-               run->shadow.static_layers, run->shadow.layer_copies, run->shadow.mover_draws);
+               "\"mover_draws\": %u}, \"shadow_dirty\": {\"partial_layers\": %u, "
+               "\"dirty_texels\": %u}, ",
+               run->shadow.static_layers, run->shadow.layer_copies, run->shadow.mover_draws,
+               run->shadow.partial_layers, run->shadow.dirty_texels);
     /* totals over the timed frames */
     const oak_occlusion_stats *oc = &run->occ;
     printf("\"occlusion\": {\"on\": %s, \"occluders\": %u, \"occluder_triangles\": %u, "
@@ -394,9 +398,10 @@ static void report(const cli_options *o, bench_run *runs, uint32_t run_count) {
                    oc->drawn_pass2, oc->instances_pass1, oc->instances_pass2);
         printf("\n");
         if (runs[i].has_shadow)
-            printf("  shadow cache over %u frames: %u static layers drawn, %u copies, %u mover "
-                   "draws\n",
-                   frames, runs[i].shadow.static_layers, runs[i].shadow.layer_copies,
+            printf("  shadow cache over %u frames: %u static layers drawn (%u of them only "
+                   "their dirty rectangles, %u texels), %u copies, %u mover draws\n",
+                   frames, runs[i].shadow.static_layers, runs[i].shadow.partial_layers,
+                   runs[i].shadow.dirty_texels, runs[i].shadow.layer_copies,
                    runs[i].shadow.mover_draws);
     }
     for (uint32_t i = 1; i < run_count; i++) {

@@ -37,6 +37,10 @@ void _oak_frontend_release(oak_frontend *fe) {
     oak_free(fe->casting);
     oak_free(fe->caster_slots);
     oak_free(fe->key_chunks);
+    oak_free(fe->caster_hash);
+    oak_free(fe->caster_rect);
+    oak_free(fe->held_tmp);
+    for (uint32_t c = 0; c < OAK_MAX_CASCADES; c++) oak_free(fe->held[c].casters);
     oak_free(fe->last_world);
     oak_free(fe->last_mesh);
     oak_free(fe->last_version);

@@ -20,6 +20,20 @@ typedef struct oak_cascade_keep {
     uint32_t moves; /* bit i: re-centred i frames ago (bit 0: this frame) */
 } oak_cascade_keep;
 
+/* What a cascade's static layer was last built from (shadow_fit.c): its
+   key, its matrix's key, and each static caster's hash with its bounds in
+   the map, sorted by hash. */
+typedef struct oak_held_caster {
+    uint64_t hash;
+    uint16_t rect[4];
+} oak_held_caster;
+typedef struct oak_cascade_held {
+    bool valid;
+    uint64_t key, matrix;
+    oak_held_caster *casters;
+    uint32_t count, cap;
+} oak_cascade_held;
+
 typedef struct oak_frontend {
     oak_render_view view;
     /* draw columns and their capacities (view.draws / view.casters point here) */
@@ -58,6 +72,15 @@ typedef struct oak_frontend {
     float fog_eye[3], fog_forward[3], fog_depth[4];
     bool lights_warned; /* said once that lights past OAK_MAX_LIGHTS were dropped */
     oak_cascade_keep keep[OAK_MAX_CASCADES];
+    /* shadow_fit.c: per caster of the list its own hash and its bounds in
+       its cascade's map (view.caster_rects), and per cascade what its static
+       layer held last frame, for the dirty rectangles */
+    uint64_t *caster_hash;
+    uint16_t (*caster_rect)[4];
+    uint32_t caster_hash_cap, caster_rect_cap;
+    oak_cascade_held held[OAK_MAX_CASCADES];
+    oak_held_caster *held_tmp; /* this frame's list, swapped into held */
+    uint32_t held_tmp_cap;
     /* lamp shadows (lamp_shadow.c): per view light its index in the input
        (a lamp's identity across frames), and who holds each atlas tile */
     uint32_t *light_src;

@@ -6,6 +6,7 @@
  * static layer survives camera motion), and per cascade its static casters
  * (all in the map's box) then its movers (those that can shade the slice). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "frontend.h"
@@ -255,7 +256,47 @@ typedef struct key_job {
     const oak_draw_list *l;
     uint32_t first;
     uint64_t *chunk; /* one hash per KEY_CHUNK casters */
+    const float (*view_proj)[4];
+    uint32_t size;
+    uint64_t *hash;      /* per caster: its own hash */
+    uint16_t (*rect)[4]; /* per caster: its bounds in the map */
 } key_job;
+
+/* A caster's bounds in the map's texels (x0, y0, x1, y1, ends exclusive,
+   row 0 at clip y = -1): its mesh's box through world and the map's matrix,
+   widened by a texel for the raster's snap and clamped to the map. Unknown
+   bounds (no mesh, a stream instance posed by palettes) cover the map. */
+static void caster_rect(uint16_t out[4], const oak_mesh_data *md, bool posed, const vec4 *world,
+                        const float (*view_proj)[4], uint32_t S) {
+    out[0] = out[1] = 0, out[2] = out[3] = (uint16_t)S;
+    if (!md || posed) return;
+    const oak_bounds *bd = &md->bounds;
+    if (!(bd->min[0] <= bd->max[0] && bd->min[1] <= bd->max[1] && bd->min[2] <= bd->max[2])) {
+        out[2] = out[3] = 0; /* no vertices: covers nothing */
+        return;
+    }
+    mat4 m;
+    glm_mat4_mul((vec4 *)view_proj, (vec4 *)world, m);
+    float lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+    for (int k = 0; k < 8; k++) {
+        float p[3] = {k & 1 ? bd->max[0] : bd->min[0], k & 2 ? bd->max[1] : bd->min[1],
+                      k & 4 ? bd->max[2] : bd->min[2]};
+        for (int a = 0; a < 2; a++) {
+            float c = m[0][a] * p[0] + m[1][a] * p[1] + m[2][a] * p[2] + m[3][a];
+            lo[a] = c < lo[a] ? c : lo[a];
+            hi[a] = c > hi[a] ? c : hi[a];
+        }
+    }
+    for (int a = 0; a < 2; a++) {
+        if (!isfinite(lo[a]) || !isfinite(hi[a])) return; /* the whole map */
+        float t0 = floorf((lo[a] * 0.5f + 0.5f) * (float)S) - 1.0f;
+        float t1 = ceilf((hi[a] * 0.5f + 0.5f) * (float)S) + 1.0f;
+        t0 = t0 < 0 ? 0 : t0 > (float)S ? (float)S : t0;
+        t1 = t1 < 0 ? 0 : t1 > (float)S ? (float)S : t1;
+        out[a] = (uint16_t)t0;
+        out[a + 2] = (uint16_t)(t1 > t0 ? t1 : t0);
+    }
+}
 
 static void key_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
@@ -274,6 +315,10 @@ static void key_range(void *user, uint32_t begin, uint32_t end, uint32_t worker)
                            l->flags[i],   tex.id, td ? td->version : 0};
         h = oak_hash(ids, sizeof ids, h);
         h = oak_hash(l->world[i], sizeof(mat4), h);
+        /* the caster on its own: what the dirty rectangles compare */
+        uint64_t own = oak_hash(l->world[i], sizeof(mat4), oak_hash(ids, sizeof ids, 0));
+        j->hash[i] = own ? own : 1;
+        caster_rect(j->rect[i], md, l->pose && l->pose[i], l->world[i], j->view_proj, j->size);
     }
     j->chunk[begin / KEY_CHUNK] = h;
 }
@@ -281,7 +326,8 @@ static void key_range(void *user, uint32_t begin, uint32_t end, uint32_t worker)
 /* The static layer's key: the map, then its static casters' meshes,
    materials, textures (versions included) and matrices, hashed on the job
    pool a chunk of KEY_CHUNK casters at a time and the chunks' hashes in
-   order (fixed chunks: the same key at any thread count). */
+   order (fixed chunks: the same key at any thread count). Each caster's
+   own hash and map bounds go to fe->caster_hash and fe->caster_rect. */
 static uint64_t static_key(oak_frontend *fe, const oak_shadow_cascade *cas, const oak_draw_list *l,
                            uint32_t size) {
     uint64_t h = oak_hash(cas->view_proj, sizeof(mat4), size);
@@ -289,7 +335,8 @@ static uint64_t static_key(oak_frontend *fe, const oak_shadow_cascade *cas, cons
     if (count) {
         uint32_t chunks = (count - 1) / KEY_CHUNK + 1;
         if (!OAK_GROW(fe->key_chunks, fe->key_chunks_cap, chunks)) return 0;
-        key_job j = {l, cas->first_caster, fe->key_chunks};
+        key_job j = {l,    cas->first_caster, fe->key_chunks, (const float(*)[4])cas->view_proj,
+                     size, fe->caster_hash,   fe->caster_rect};
         oak_parallel_for(count, KEY_CHUNK, key_range, &j);
         h = oak_hash(fe->key_chunks, chunks * sizeof(uint64_t), h);
     }
@@ -300,13 +347,14 @@ static uint64_t static_key(oak_frontend *fe, const oak_shadow_cascade *cas, cons
    static layer from the backend's lists (not from the caster list): their
    records, material and LOD meshes (versions included) join each key, and
    the eye while their LOD pick depends on it (more than one LOD, or a last
-   distance past which they go). */
-static uint64_t stream_key(const oak_render_view *v, uint64_t h) {
+   distance past which they go). *any: such a stream joined. */
+static uint64_t stream_key(const oak_render_view *v, uint64_t h, bool *any) {
     for (uint32_t s = 0; s < v->stream_count; s++) {
         const oak_render_stream *rs = &v->streams[s];
         const oak_material_data *mt = oak_material_get(rs->material);
         if (!rs->native || rs->moved || !mt || (rs->flags & (OAK_DRAW_NO_SHADOW | OAK_DRAW_HIDDEN)))
             continue;
+        *any = true;
         oak_texture tex = mt->desc.base_color_tex.texture;
         const oak_texture_data *td = tex.id ? oak_texture_get(tex) : NULL;
         uint64_t ids[9] = {(uint64_t)(uintptr_t)rs->records,
@@ -329,6 +377,82 @@ static uint64_t stream_key(const oak_render_view *v, uint64_t h) {
             h = oak_hash(v->camera_pos, sizeof v->camera_pos, h);
     }
     return h ? h : 1;
+}
+
+static int held_order(const void *a, const void *b) {
+    uint64_t x = ((const oak_held_caster *)a)->hash, y = ((const oak_held_caster *)b)->hash;
+    return x < y ? -1 : x > y;
+}
+
+static uint32_t rect_area(const uint16_t r[4]) {
+    return (uint32_t)(r[2] - r[0]) * (uint32_t)(r[3] - r[1]);
+}
+
+/* Adds r to the cascade's dirty rectangles: into the one whose union grows
+   least, or as a new one while there is room and that costs less. */
+static void add_dirty(oak_shadow_cascade *cas, const uint16_t r[4]) {
+    if (r[2] <= r[0] || r[3] <= r[1]) return;
+    uint32_t best = UINT32_MAX, best_grow = UINT32_MAX;
+    for (uint32_t i = 0; i < cas->dirty_count; i++) {
+        uint16_t *d = cas->dirty[i];
+        uint16_t u[4] = {r[0] < d[0] ? r[0] : d[0], r[1] < d[1] ? r[1] : d[1],
+                         r[2] > d[2] ? r[2] : d[2], r[3] > d[3] ? r[3] : d[3]};
+        uint32_t grow = rect_area(u) - rect_area(d);
+        if (grow < best_grow) best = i, best_grow = grow;
+    }
+    if (best == UINT32_MAX ||
+        (cas->dirty_count < OAK_SHADOW_DIRTY_RECTS && best_grow > rect_area(r))) {
+        memcpy(cas->dirty[cas->dirty_count++], r, 4 * sizeof(uint16_t));
+        return;
+    }
+    uint16_t *d = cas->dirty[best];
+    d[0] = r[0] < d[0] ? r[0] : d[0], d[1] = r[1] < d[1] ? r[1] : d[1];
+    d[2] = r[2] > d[2] ? r[2] : d[2], d[3] = r[3] > d[3] ? r[3] : d[3];
+}
+
+/* The cascade's dirty rectangles against what its layer held last frame:
+   with the same matrix (and no natively drawn stream in the layer, whose
+   casters no rectangle follows), the bounds of every caster in one list and
+   not the other (a multiset by hash), unless they pass
+   OAK_SHADOW_DIRTY_SHARE of the map. Then this frame's list is held. */
+static void cascade_dirty(oak_frontend *fe, uint32_t c, oak_shadow_cascade *cas, uint32_t S,
+                          bool streams) {
+    oak_cascade_held *h = &fe->held[c];
+    uint64_t matrix = oak_hash(cas->view_proj, sizeof(mat4), S);
+    cas->dirty_base = 0, cas->dirty_count = 0;
+    if (h->valid && h->key == cas->static_key && h->matrix == matrix) return; /* unchanged */
+    uint32_t n = cas->static_count;
+    if (!cas->static_key || (n && !OAK_GROW(fe->held_tmp, fe->held_tmp_cap, n))) {
+        h->valid = false;
+        return;
+    }
+    oak_held_caster *now = fe->held_tmp;
+    for (uint32_t i = 0; i < n; i++) {
+        now[i].hash = fe->caster_hash[cas->first_caster + i];
+        memcpy(now[i].rect, fe->caster_rect[cas->first_caster + i], sizeof now[i].rect);
+    }
+    if (n) qsort(now, n, sizeof *now, held_order);
+    if (h->valid && h->matrix == matrix && !streams) {
+        uint32_t i = 0, k = 0;
+        while (i < h->count || k < n) {
+            if (i < h->count && k < n && h->casters[i].hash == now[k].hash)
+                i++, k++;
+            else if (k == n || (i < h->count && h->casters[i].hash < now[k].hash))
+                add_dirty(cas, h->casters[i++].rect); /* gone: its old bounds */
+            else
+                add_dirty(cas, now[k++].rect); /* come: its new bounds */
+        }
+        uint64_t area = 0;
+        for (uint32_t r = 0; r < cas->dirty_count; r++) area += rect_area(cas->dirty[r]);
+        if ((double)area <= (double)OAK_SHADOW_DIRTY_SHARE * (double)S * (double)S)
+            cas->dirty_base = h->key;
+        else
+            cas->dirty_count = 0;
+    }
+    fe->held_tmp = h->casters, h->casters = now;
+    uint32_t cap = fe->held_tmp_cap;
+    fe->held_tmp_cap = h->cap, h->cap = cap;
+    h->count = n, h->key = cas->static_key, h->matrix = matrix, h->valid = true;
 }
 
 static void shadow_splits(float out[OAK_MAX_CASCADES], uint32_t count, float znear, float zfar) {
@@ -390,7 +514,8 @@ void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *in) {
         cas->texel_world = texel;
         cas->depth_range = zf - zn;
         cas->first_caster = cas->caster_count = cas->static_count = 0;
-        cas->static_key = 0;
+        cas->static_key = cas->dirty_base = 0;
+        cas->dirty_count = 0;
         fit_outline(&job.fit[c], job.light_view, corners);
         job.fit[c].margin = border * texel;
         mover_planes(&job.fit[c], job.light_view, cas->view_proj, cas->mover_planes);
@@ -446,9 +571,17 @@ void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *in) {
     }
     job.list = l;
     oak_parallel_for(draws, CASTER_CHUNK, caster_write_range, &job);
+    if (count && (!OAK_GROW(fe->caster_hash, fe->caster_hash_cap, count) ||
+                  !OAK_GROW(fe->caster_rect, fe->caster_rect_cap, count)))
+        return;
+    v->caster_rects = (const uint16_t(*)[4])fe->caster_rect;
+    const char *env = getenv("OAK_SHADOW_DIRTY"); /* "off": whole layers, for A/B measurements */
+    bool dirty_off = env && !strcmp(env, "off");
     for (uint32_t c = 0; c < n; c++) {
         oak_shadow_cascade *cas = &v->cascades[c];
-        cas->static_key = stream_key(v, static_key(fe, cas, l, v->shadow_map_size));
+        bool streams = false;
+        cas->static_key = stream_key(v, static_key(fe, cas, l, v->shadow_map_size), &streams);
+        cascade_dirty(fe, c, cas, v->shadow_map_size, streams || dirty_off);
     }
     l->count = count;
 }

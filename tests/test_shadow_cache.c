@@ -393,6 +393,139 @@ TEST(cachedFrameEqualsFreshFrame) {
     oak_destroy_renderer(f);
 }
 
+/* The sampled cascade atlas of the renderer's last frame, 2S x 2S. */
+static float *read_atlas(oak_renderer *r) {
+    size_t n = (size_t)4 * S * S;
+    float *d = oak_alloc(n * sizeof(float));
+    if (d && oak_renderer_read_shadow_map(r, d, n) != OAK_OK) {
+        oak_free(d);
+        d = NULL;
+    }
+    CHECK(d != NULL);
+    return d;
+}
+
+/* A copy of post 2's box as a mesh of its own, which a test may morph. */
+static oak_mesh own_post(void) {
+    oak_mesh m = {0};
+    oak_shape_desc pd = {.type = OAK_SHAPE_BOX, .size = {0.43f, 3, 0.4f}};
+    CHECK_OK(oak_make_shape(&m, &pd));
+    return m;
+}
+
+/* The post's box squashed to `height` of its own (a morph: the same mesh,
+   its vertices rewritten, its version moved on). */
+static void morph_post(oak_mesh m, float height) {
+    const oak_mesh_data *md = oak_mesh_get(m);
+    uint32_t n = md ? md->vertex_count : 0;
+    float *pos = oak_alloc(sizeof(float) * 3 * (n ? n : 1));
+    if (md && pos) {
+        memcpy(pos, md->positions, sizeof(float) * 3 * n);
+        for (uint32_t i = 0; i < n; i++) pos[i * 3 + 1] *= height;
+        CHECK_OK(oak_mesh_update_vertices(m, n, pos, NULL, NULL));
+    }
+    oak_free(pos);
+}
+
+/* A post morphed and another moved redraw only the dirty rectangles of the
+   cascades that list them (under 5% of those maps' texels), and the atlas
+   then equals a fresh renderer's whole redraw of the same casters: bitwise
+   on the CPU, within 2^-20 of depth on a GPU. */
+TEST(partialRedrawEqualsWholeRedraw) {
+    static scene s;
+    scene_init(&s);
+    s.flags[MOVER] = 0; /* everything in the static layers */
+    oak_mesh own = own_post();
+    s.mesh[POST0 + 2] = own;
+    oak_renderer *r = own.id ? open_renderer() : NULL, *f = r ? open_renderer() : NULL;
+    float *a = NULL, *b = NULL;
+    if (!r || !f) goto done;
+    draw(r, &s);
+    draw(r, &s);
+    uint32_t before = cascades_listing(r, own) | cascades_listing(r, g_post[1]);
+    morph_post(own, 0.8f);
+    s.world[POST0 + 1][3][0] += 0.3f;
+    oak_shadow_stats st = draw(r, &s);
+    uint32_t expect = before | cascades_listing(r, own) | cascades_listing(r, g_post[1]);
+    a = read_atlas(r);
+    draw(f, &s);
+    b = read_atlas(f);
+    const oak_render_view *va = oak_renderer_last_view(r), *vb = oak_renderer_last_view(f);
+    bool same_maps = va->cascade_count == vb->cascade_count;
+    for (uint32_t c = 0; c < va->cascade_count; c++)
+        same_maps = same_maps &&
+                    !memcmp(va->cascades[c].view_proj, vb->cascades[c].view_proj, sizeof(mat4));
+    if (!a || !b) goto done;
+    size_t n = (size_t)4 * S * S, cast = 0, differ = 0, far = 0;
+    for (size_t i = 0; i < n; i++) {
+        cast += b[i] > 0;
+        differ += a[i] != b[i];
+        far += fabsf(a[i] - b[i]) > 0x1p-20f;
+    }
+    double share = (double)st.dirty_texels / ((double)st.partial_layers * S * S + 1e-9);
+    fprintf(stderr,
+            "  post 2 morphed, post 1 moved: cascades 0x%x list them, redrawn 0x%x (%u layers, %u "
+            "partial, %u texels: %.2f%% of those maps); atlas vs a fresh renderer's: %zu of %zu "
+            "texels differ (%zu by more than 2^-20), %zu cast\n",
+            expect, st.redrawn_mask, st.static_layers, st.partial_layers, st.dirty_texels,
+            100 * share, differ, n, far, cast);
+    CHECK(same_maps);
+    CHECK(expect != 0);
+    CHECK_EQ_INT(st.redrawn_mask, expect);
+    CHECK_EQ_INT(st.partial_layers, bits(expect));
+    CHECK(st.dirty_texels > 0);
+    CHECK(share < 0.05);
+    CHECK(cast > (size_t)S * S / 4); /* the ground casts too: a map to compare */
+    if (!strcmp(g_backend, "cpu"))
+        CHECK_EQ_INT(differ, 0);
+    else
+        CHECK_EQ_INT(far, 0);
+done:
+    oak_free(a);
+    oak_free(b);
+    oak_destroy_renderer(r);
+    oak_destroy_renderer(f);
+    if (own.id) oak_destroy_mesh(own);
+}
+
+/* A change whose bounds pass OAK_SHADOW_DIRTY_SHARE of a map (the ground,
+   60 x 160 m under every map, morphed: more than half of the near maps,
+   less of the far one) redraws those layers whole; a post removed (its old
+   bounds only) redraws its cascades partially. */
+TEST(largeChangeRedrawsWholeLayer) {
+    static scene s;
+    scene_init(&s);
+    s.flags[MOVER] = 0;
+    oak_mesh ground = {0};
+    oak_shape_desc gd = {.type = OAK_SHAPE_PLANE, .size = {60, 0, 160}};
+    CHECK_OK(oak_make_shape(&ground, &gd));
+    s.mesh[GROUND] = ground;
+    oak_renderer *r = ground.id ? open_renderer() : NULL;
+    if (!r) goto done;
+    draw(r, &s);
+    draw(r, &s);
+    morph_post(ground, 1.0f); /* same shape, a new version */
+    oak_shadow_stats whole = draw(r, &s);
+    uint32_t listing = cascades_listing(r, g_post[1]);
+    s.flags[POST0 + 1] = OAK_DRAW_HIDDEN;
+    oak_shadow_stats gone = draw(r, &s);
+    fprintf(stderr,
+            "  ground morphed: %u layers redrawn, %u partial (%u texels); post 1 (cascades 0x%x) "
+            "hidden: redrawn 0x%x, %u partial, %u texels\n",
+            whole.static_layers, whole.partial_layers, whole.dirty_texels, listing,
+            gone.redrawn_mask, gone.partial_layers, gone.dirty_texels);
+    CHECK_EQ_INT(whole.static_layers, OAK_MAX_CASCADES);
+    CHECK(whole.partial_layers < OAK_MAX_CASCADES - 1); /* the near ones whole */
+    CHECK(whole.dirty_texels <= (double)OAK_SHADOW_DIRTY_SHARE * whole.partial_layers * S * S);
+    CHECK(listing != 0);
+    CHECK_EQ_INT(gone.redrawn_mask, listing);
+    CHECK_EQ_INT(gone.partial_layers, bits(listing));
+    CHECK(gone.dirty_texels > 0 && gone.dirty_texels < bits(listing) * S * S / 20);
+    oak_destroy_renderer(r);
+done:
+    if (ground.id) oak_destroy_mesh(ground);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) g_backend = argv[1];
     int started = oak_test_backend_start(g_backend, oak_test_count_log);
@@ -422,6 +555,8 @@ int main(int argc, char **argv) {
     RUN(cameraStepsKeepTheLayers);
     RUN(fastTurnListsStaticCastersTightly);
     RUN(cachedFrameEqualsFreshFrame);
+    RUN(partialRedrawEqualsWholeRedraw);
+    RUN(largeChangeRedrawsWholeLayer);
     oak_shutdown();
     fprintf(stderr, "  %d validation or debug messages, %d other errors logged\n",
             g_oak_test_validation, g_oak_test_errors);

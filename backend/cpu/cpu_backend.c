@@ -369,6 +369,7 @@ static const oak_backend g_cpu = {
     .meshlet_stats = cpu_meshlet_stats,
     .read_sky = cpu_read_sky,
     .read_exposure = cpu_read_exposure,
+    .read_shadow_map = _oak_cpu_read_shadow_map,
 };
 
 const oak_backend *oak_backend_cpu(void) {

@@ -285,6 +285,7 @@ typedef struct cpu_backend {
        layer itself, or shadow_map's copy of it with the movers drawn over */
     oak_shadow_layer shadow_layer[OAK_MAX_CASCADES];
     const float *shadow_read[OAK_MAX_CASCADES];
+    uint32_t shadow_cascades;      /* of shadow_read, those the last shadow pass drew */
     oak_shadow_stats shadow_stats; /* the last frame's */
     oak_meshlet_stats ml_stats;    /* the last frame's (cpu_meshcull.c) */
     /* the shadow maps' cluster-LOD cuts this frame (cascades and lamp
@@ -393,6 +394,8 @@ oak_result _oak_cpu_shadow_layered(cpu_backend *b, oak_shadow_layer *state, cons
                                    const float view_proj[4][4], const oak_draw_list *l,
                                    uint32_t first, uint32_t static_count, uint32_t count,
                                    uint64_t key);
+/* cpu_pass_shadow.c: the cascade atlas test hook (oak_backend.read_shadow_map) */
+oak_result _oak_cpu_read_shadow_map(void *self, float *depth, size_t count);
 oak_result _oak_cpu_run_lampshadow(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_raster(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_gtao(cpu_backend *b, const oak_render_view *v);

@@ -1,5 +1,6 @@
 /* The shadow pass on OpenGL: per cascade, its static casters into its tile
- * of the cached static atlas only when the view's static_key moved on, the
+ * of the cached static atlas only when the view's static_key moved on (or
+ * only its dirty rectangles, scissored, when just some casters changed), the
  * tile copied into the sampled atlas when it must be (glCopyImageSubData),
  * and the cascade's movers drawn over it (docs/SHADING.md "Cascade
  * caching"). Casters are multi-draw indirect, each clipped to its cascade's
@@ -25,9 +26,27 @@ void _oak_gl_shadow_layered(_oak_gl_frame *f, GLuint layer_tex, GLuint layer_fbo
     glEnable(GL_SCISSOR_TEST);
     for (uint32_t i = 0; i < count; i++) {
         if (!plans[i].draw_static) continue;
-        glScissor(rects[i].x, rects[i].y, (GLsizei)rects[i].size, (GLsizei)rects[i].size);
-        glClearNamedFramebufferfv(layer_fbo, GL_DEPTH, 0, &zero);
-        draw(f, i, false, user);
+        if (!plans[i].partial) {
+            glScissor(rects[i].x, rects[i].y, (GLsizei)rects[i].size, (GLsizei)rects[i].size);
+            glClearNamedFramebufferfv(layer_fbo, GL_DEPTH, 0, &zero);
+            draw(f, i, false, user);
+        } else {
+            /* only the dirty rectangles (or their box): each cleared, then
+               every static caster drawn again through it as the scissor
+               (depth is the largest cast, so the texels outside hold); the
+               lower-left origin puts map row 0 at window row 0 */
+            uint16_t sc[OAK_SHADOW_DIRTY_RECTS][4];
+            uint32_t passes = _oak_shadow_plan_scissors(&plans[i], sc);
+            for (uint32_t k = 0; k < passes; k++) {
+                const uint16_t *d = sc[k];
+                glScissor(rects[i].x + d[0], rects[i].y + d[1], (GLsizei)(d[2] - d[0]),
+                          (GLsizei)(d[3] - d[1]));
+                glClearNamedFramebufferfv(layer_fbo, GL_DEPTH, 0, &zero);
+                draw(f, i, false, user);
+            }
+            stats->partial_layers++;
+            stats->dirty_texels += _oak_shadow_rects_texels((const uint16_t(*)[4])sc, passes);
+        }
         stats->static_layers++;
         if (i < 32) stats->redrawn_mask |= 1u << i;
     }
@@ -102,8 +121,9 @@ oak_result _oak_gl_run_shadow(_oak_gl_backend *b, const oak_render_view *v) {
             movers += f->mcs_count[c * 8 + 4 + (uint32_t)k]; /* cut casters (gl_meshcull.c) */
         }
         uint32_t stream_movers = _oak_gl_stream_movers(f, c);
-        plans[c] = _oak_shadow_layer_plan(&f->shadow_layer[c], cas->static_key,
-                                          movers + stream_movers, false);
+        plans[c] = _oak_shadow_layer_plan_dirty(
+            &f->shadow_layer[c], cas->static_key, cas->dirty_base, cas->dirty_count,
+            (const uint16_t(*)[4])cas->dirty, movers + stream_movers, false);
         rects[c] = (_oak_gl_rect){(int32_t)((c & 1) * size), (int32_t)((c >> 1) * size), size};
         /* a native stream that moved counts once (its cascade's multi-draw) */
         if (plans[c].draw_movers) f->shadow_stats.mover_draws += movers + stream_movers;

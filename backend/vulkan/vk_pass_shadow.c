@@ -1,6 +1,7 @@
 /* The shadow pass on Vulkan: per cascade, its static casters (plain, then
  * masked) into its tile of the cached static atlas only when the view's
- * static_key moved on, the tile copied into the sampled atlas when it must
+ * static_key moved on (or only its dirty rectangles, scissored, when just
+ * some casters changed), the tile copied into the sampled atlas when it must
  * be (vkCmdCopyImage), and the cascade's movers drawn over it; a cascade
  * whose map already equals its layer is not touched (docs/SHADING.md
  * "Cascade caching"). The natively drawn streams' small bands are
@@ -59,9 +60,32 @@ void _oak_vk_shadow_layered(_oak_vk *vk, _oak_vk_frame *f, oak_target_id layer_t
         _oak_vk_track_use(vk, cmd, layer_target, OAK_USE_DEPTH_DRAW);
         for (uint32_t i = 0; i < count; i++) {
             if (!plans[i].draw_static) continue;
-            begin_tile(cmd, layer, rects[i], true);
-            draw(vk, f, i, false);
-            vkCmdEndRendering(cmd);
+            if (!plans[i].partial) {
+                begin_tile(cmd, layer, rects[i], true);
+                draw(vk, f, i, false);
+                vkCmdEndRendering(cmd);
+            } else if (plans[i].rect_count) {
+                /* only the dirty rectangles (or their box): each cleared,
+                   then every static caster drawn again through it as the
+                   scissor (depth is the largest cast, so the texels
+                   outside hold) */
+                uint16_t sc[OAK_SHADOW_DIRTY_RECTS][4];
+                uint32_t passes = _oak_shadow_plan_scissors(&plans[i], sc);
+                begin_tile(cmd, layer, rects[i], false);
+                for (uint32_t k = 0; k < passes; k++) {
+                    const uint16_t *d = sc[k];
+                    VkRect2D dr = {{rects[i].offset.x + d[0], rects[i].offset.y + d[1]},
+                                   {(uint32_t)(d[2] - d[0]), (uint32_t)(d[3] - d[1])}};
+                    VkClearAttachment ca = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, {.depthStencil = {0, 0}}};
+                    VkClearRect cr = {dr, 0, 1};
+                    vkCmdClearAttachments(cmd, 1, &ca, 1, &cr);
+                    vkCmdSetScissor(cmd, 0, 1, &dr);
+                    draw(vk, f, i, false);
+                }
+                vkCmdEndRendering(cmd);
+                stats->dirty_texels += _oak_shadow_rects_texels((const uint16_t(*)[4])sc, passes);
+            }
+            if (plans[i].partial) stats->partial_layers++;
             stats->static_layers++;
             if (i < 32) stats->redrawn_mask |= 1u << i;
         }
@@ -114,8 +138,10 @@ oak_result _oak_vk_run_shadow(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vi
                           vk->shadow_count[OAK_VK_SHADOW_GROUP(c, 1, 1)] +
                           vk->mcs_count[OAK_VK_SHADOW_GROUP(c, 1, 0)] +
                           vk->mcs_count[OAK_VK_SHADOW_GROUP(c, 1, 1)] + stream_movers;
-        plans[c] =
-            _oak_shadow_layer_plan(&vk->shadow_layer[c], v->cascades[c].static_key, movers, false);
+        const oak_shadow_cascade *cd = &v->cascades[c];
+        plans[c] = _oak_shadow_layer_plan_dirty(&vk->shadow_layer[c], cd->static_key,
+                                                cd->dirty_base, cd->dirty_count,
+                                                (const uint16_t(*)[4])cd->dirty, movers, false);
         rects[c] = tile_rect(c, size);
         /* counted as casters, not as the instanced commands they became */
         if (movers) {

@@ -202,6 +202,15 @@ typedef struct oak_shadow_cascade {
        matrix, flags); equal keys mean an unchanged layer. 0: unknown,
        redraw every frame (a view built by hand) */
     uint64_t static_key;
+    /* A static layer drawn for dirty_base (!= 0) becomes one for static_key
+       by redrawing only dirty[0 .. dirty_count): the same matrix and map,
+       only casters changed (moved, added, removed, a new mesh version), and
+       these rectangles hold each changed caster's old and new bounds. Each
+       is x0, y0, x1, y1 in map texels, ends exclusive, row 0 at clip y = -1.
+       0: none (redraw the whole layer when the key moved on). */
+    uint64_t dirty_base;
+    uint32_t dirty_count;
+    uint16_t dirty[OAK_SHADOW_DIRTY_RECTS][4];
     /* The movers' rule (docs/SHADING.md "Shadow") as world-space planes for
        casters the backend culls itself (instance streams that moved): the
        slice's outline edges along the light widened by the border, then its
@@ -268,6 +277,10 @@ typedef struct oak_render_view {
     uint32_t cascade_count;
     oak_shadow_cascade cascades[OAK_MAX_CASCADES];
     oak_draw_list casters;
+    /* per caster, its bounds in its cascade's map as a dirty rectangle
+       (x0, y0, x1, y1): read only for the static casters of a cascade with
+       a dirty_base, to pick those a dirty rectangle overlaps. May be NULL */
+    const uint16_t (*caster_rects)[4];
 
     /* lamp shadows (render/lamp_shadow.c): the lamps in the budget, their
        faces and the casters of each face (face by face) */

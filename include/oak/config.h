@@ -74,6 +74,12 @@
 /* A map re-centred more than once in this many frames lists its static
  * casters as tightly as its movers (its layer is redrawn most frames). */
 #define OAK_SHADOW_CACHE_WINDOW 8
+/* A cascade whose matrix holds and whose static casters changed redraws only
+ * the texels the changed casters cover, old and new bounds (docs/
+ * ARCHITECTURE.md "Shadow cascades"), as at most this many rectangles... */
+#define OAK_SHADOW_DIRTY_RECTS 4
+/* ... unless they cover more than this share of the map: then all of it. */
+#define OAK_SHADOW_DIRTY_SHARE 0.5
 /* Lamp shadows (docs/SHADING.md "Lamp shadows"): spot tiles and point-light
  * cube faces in one depth atlas; biases in face texels at the receiver's
  * distance from the lamp. */

@@ -706,10 +706,12 @@ oak_result oak_renderer_read_light_grid(oak_renderer *r, oak_light_grid_info *in
 /* What the shadow cache did in the last frame (docs/SHADING.md "Cascade
  * caching"), as the backend counted it. */
 typedef struct oak_shadow_stats {
-    uint32_t static_layers; /* cascades whose static layer was redrawn */
-    uint32_t layer_copies;  /* static layers copied into the sampled map */
-    uint32_t mover_draws;   /* mover casters drawn over the copies */
-    uint32_t redrawn_mask;  /* bit c: cascade c's static layer was redrawn */
+    uint32_t static_layers;  /* cascades whose static layer was redrawn */
+    uint32_t layer_copies;   /* static layers copied into the sampled map */
+    uint32_t mover_draws;    /* mover casters drawn over the copies */
+    uint32_t redrawn_mask;   /* bit c: cascade c's static layer was redrawn */
+    uint32_t partial_layers; /* of static_layers: only their dirty rectangles redrawn */
+    uint32_t dirty_texels;   /* texels those rectangles cleared and redrew */
 } oak_shadow_stats;
 /* OAK_ERROR_UNSUPPORTED when the backend keeps no shadow cache (null). */
 oak_result oak_renderer_shadow_stats(const oak_renderer *r, oak_shadow_stats *out);
