@@ -312,8 +312,13 @@ static double frame_ratio(bench_run *a, bench_run *b) {
     return mb > 0 ? ma / mb : 0;
 }
 
-static void report(const cli_options *o, bench_run *runs, uint32_t run_count) {
+static void report(const cli_options *o, bench_run *runs, uint32_t run_count,
+                   const oak_scene *scene) {
     uint32_t frames = o->frames ? o->frames : 60, warmup = o->warmup_set ? o->warmup : 5;
+    /* the world's rocks in their streams after the last frame (meadow) */
+    const oak_rocks *rocks = oak_world_rocks(scene);
+    oak_rocks_stats rs;
+    oak_rocks_get_stats(&rs, rocks);
     size_t bytes = (size_t)o->width * o->height * 4;
     if (o->json) {
         printf("{\"world\": ");
@@ -338,6 +343,7 @@ static void report(const cli_options *o, bench_run *runs, uint32_t run_count) {
                o->width, o->height, (double)runs[0].scale, runs[0].render_w, runs[0].render_h,
                frames, warmup, oak_job_threads());
         if (o->path_set) printf("\"path\": %.4g, ", (double)o->path);
+        if (rocks) printf("\"rocks\": %u, ", rs.rocks);
         if (run_count == 1) {
             json_stages(&runs[0]);
         } else {
@@ -377,6 +383,7 @@ static void report(const cli_options *o, bench_run *runs, uint32_t run_count) {
                runs[i].render_w, runs[i].render_h, preset ? preset : "default", frames, warmup,
                oak_job_threads());
         if (o->path_set) printf("  the camera over %.4g of its path\n", (double)o->path);
+        if (rocks) printf("  rocks: %u in the streams after the last frame\n", rs.rocks);
         print_table(&runs[i]);
         if (runs[i].has_grid)
             printf("  lamp grid: %u lamps in view, %u listings, longest cell %u, overflow %u\n",
@@ -446,7 +453,7 @@ int _oak_cmd_bench(int argc, char **argv) {
         else
             status = close_backend(&o, renderers[i], &runs[i]);
     }
-    if (!status) report(&o, runs, run_count);
+    if (!status) report(&o, runs, run_count, scene);
     for (uint32_t i = 0; i < run_count; i++) release_run(&runs[i]);
     if (scene) oak_destroy_scene(scene);
     oak_shutdown();

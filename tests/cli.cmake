@@ -294,6 +294,10 @@ oak_cli_test(cliRenderFountain
 oak_cli_test(cliBenchMeadowFlight
              ARGS "bench|--world|meadow|--backend|cpu|--size|64x36|--frames|3|--warmup|0"
              EXIT 0 OUT "meadow \\| cpu .*frame +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+")
+# and reports its rocks (docs/WORLD.md "Rocks"), in the JSON too
+oak_cli_test(cliBenchMeadowRocksInJson
+             ARGS "bench|--world|meadow|--backend|null|--size|64x36|--frames|1|--warmup|0|--json"
+             EXIT 0 OUT "\"threads\": [0-9]+, \"rocks\": [1-9][0-9]+, ")
 # the crowd world: a posed stream of foxes the simulation walks; --count sets it
 oak_cli_test(cliBenchCrowd
              ARGS "bench|--world|crowd|--count|50|--backend|cpu|--size|64x36|--frames|3|--warmup|0"

@@ -69,8 +69,14 @@ static uint32_t midpoint(edge_map *m, float *pos, uint32_t *vn, uint32_t a, uint
     return v;
 }
 
-oak_result _oak_world_dense_rock(oak_mesh *out, uint32_t subdivisions, uint32_t seed) {
-    out->id = 0;
+void _oak_world_rock_geometry_free(_oak_rock_geometry *g) {
+    if (!g) return;
+    oak_free(g->pos), oak_free(g->nrm), oak_free(g->ix);
+    memset(g, 0, sizeof *g);
+}
+
+oak_result _oak_world_rock_geometry(_oak_rock_geometry *out, uint32_t subdivisions, uint32_t seed) {
+    memset(out, 0, sizeof *out);
     if (subdivisions > 8)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "dense rock: %u subdivisions, at most 8",
                          subdivisions);
@@ -148,15 +154,27 @@ oak_result _oak_world_dense_rock(oak_mesh *out, uint32_t subdivisions, uint32_t 
         float *n = nrm + 3 * (size_t)v, l = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
         for (int k = 0; k < 3; k++) n[k] = l > 0 ? n[k] / l : (k == 1);
     }
-    oak_mesh_desc d = {.vertex_count = vn,
-                       .positions = pos,
-                       .normals = nrm,
-                       .indices = ix,
-                       .index_count = 3 * tn,
-                       .name = "dense_rock"};
-    r = oak_make_clod_mesh(out, &d);
+    *out = (_oak_rock_geometry){
+        .pos = pos, .nrm = nrm, .ix = ix, .vertex_count = vn, .index_count = 3 * tn};
+    pos = nrm = NULL, ix = NULL;
 done:
     oak_free(pos), oak_free(nrm), oak_free(ix), oak_free(tmp), oak_free(m.keys), oak_free(m.vals);
+    return r;
+}
+
+oak_result _oak_world_dense_rock(oak_mesh *out, uint32_t subdivisions, uint32_t seed) {
+    out->id = 0;
+    _oak_rock_geometry g;
+    oak_result r = _oak_world_rock_geometry(&g, subdivisions, seed);
+    if (r) return r;
+    oak_mesh_desc d = {.vertex_count = g.vertex_count,
+                       .positions = g.pos,
+                       .normals = g.nrm,
+                       .indices = g.ix,
+                       .index_count = g.index_count,
+                       .name = "dense_rock"};
+    r = oak_make_clod_mesh(out, &d);
+    _oak_world_rock_geometry_free(&g);
     return r;
 }
 

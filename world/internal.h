@@ -38,6 +38,16 @@ void _oak_world_fountain_path(float t, float eye[3], float target[3]);
 oak_result _oak_world_dense_build(oak_scene *scene, const oak_world_options *opts);
 void _oak_world_dense_path(float t, float eye[3], float target[3]);
 oak_result _oak_world_dense_rock(oak_mesh *out, uint32_t subdivisions, uint32_t seed);
+/* The dense rock's geometry alone (the meadow's rocks, world/rocks.c): a
+   unit icosphere of `subdivisions` (0 .. 8) displaced by fBm and flattened
+   to 0.75 in y, area-weighted vertex normals; arrays oak_alloc'd. */
+typedef struct _oak_rock_geometry {
+    float *pos, *nrm;
+    uint32_t *ix;
+    uint32_t vertex_count, index_count;
+} _oak_rock_geometry;
+oak_result _oak_world_rock_geometry(_oak_rock_geometry *out, uint32_t subdivisions, uint32_t seed);
+void _oak_world_rock_geometry_free(_oak_rock_geometry *g);
 oak_result _oak_world_campfire_update(oak_scene *scene, float seconds);
 void _oak_world_campfire_path(float t, float eye[3], float target[3]);
 /* registers the campfire's painters (oak://campfire_disc, _flames) */

@@ -2,8 +2,9 @@
  * ridged mountains to the horizon under a 35-degree sun and a blue sky with
  * haze, a lake in the valleys ahead of the spawn (world/water.c), and a fast
  * low flight for `oak bench`, grass and flowers (world/grass.c) in a breeze
- * from the south-east with gusts, and a forest of four species over the
- * hills (world/forest.c). */
+ * from the south-east with gusts, a forest of four species over the
+ * hills (world/forest.c) and rocks, most on steep and high ground
+ * (world/rocks.c). */
 #include <math.h>
 #include <string.h>
 
@@ -200,6 +201,33 @@ static oak_result add_forest(oak_scene *scene, oak_terrain *terrain,
     return r;
 }
 
+/* The rocks: MEADOW_ROCKS metres around the eye (a 4 m boulder there is
+   about 10 pixels across in a 1080-line frame), casting sun shadows. */
+#define ROCK_SEED    11
+#define MEADOW_ROCKS 400.0f
+
+static void rocks_destroy(void *k) {
+    oak_destroy_rocks(k);
+}
+
+oak_rocks *oak_world_rocks(const oak_scene *scene) {
+    return scene ? oak_scene_attachment(scene, rocks_destroy) : NULL;
+}
+
+static oak_result add_rocks(oak_scene *scene, oak_terrain *terrain, const oak_world_options *w) {
+    oak_rocks_desc d = {.seed = ROCK_SEED,
+                        .density = w->rocks > 0 ? w->rocks : OAK_ROCK_DENSITY,
+                        .distance = MEADOW_ROCKS,
+                        .water_level = LAKE_LEVEL,
+                        .water_box = {LAKE_CENTRE_X - LAKE_HALF, LAKE_CENTRE_Z - LAKE_HALF,
+                                      LAKE_CENTRE_X + LAKE_HALF, LAKE_CENTRE_Z + LAKE_HALF}};
+    oak_rocks *k = NULL;
+    oak_result r = oak_make_rocks(&k, scene, terrain, &d);
+    if (r) return r;
+    if ((r = oak_scene_attach(scene, k, rocks_destroy))) oak_destroy_rocks(k);
+    return r;
+}
+
 static oak_result update_terrain(oak_scene *scene, double seconds) {
     oak_terrain *t = _oak_terrain_of(scene);
     oak_entity cam = oak_scene_active_camera(scene);
@@ -221,6 +249,8 @@ static oak_result update_terrain(oak_scene *scene, double seconds) {
     if ((r = oak_water_update(w, moved, seconds))) return r;
     oak_forest *f = oak_scene_attachment(scene, forest_destroy);
     if (f && (r = oak_forest_update(f, moved))) return r;
+    oak_rocks *k = oak_scene_attachment(scene, rocks_destroy);
+    if (k && (r = oak_rocks_update(k, moved))) return r;
     oak_grass *g = oak_scene_attachment(scene, grass_destroy);
     if (!g) return OAK_OK;
     oak_scene_environment(scene)->wind.time = (float)seconds;
@@ -251,6 +281,7 @@ oak_result _oak_world_meadow_build(oak_scene *scene, const oak_world_options *op
     }
     if ((r = add_lake(scene)) || (r = add_grass(scene, t, opts))) return r;
     if (opts->forest_distance >= 0 && (r = add_forest(scene, t, opts))) return r;
+    if (opts->rocks >= 0 && (r = add_rocks(scene, t, opts))) return r;
     /* build until nothing is pending, so a single frame shows it all (the
        grass grows by its budget: the full meadow takes a few hundred) */
     oak_grass *g = oak_scene_attachment(scene, grass_destroy);

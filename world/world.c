@@ -92,6 +92,10 @@ oak_result oak_world_build_with(oak_scene *scene, const char *name, const oak_wo
                          "world '%s': forest distance %g (-1 .. 20000 m) or density %g (0 .. 10000 "
                          "a hectare) out of range",
                          w->name, (double)o.forest_distance, (double)o.forest_density);
+    if (!(o.rocks >= -1 && o.rocks <= 1000))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "world '%s': rocks %g a hectare out of range (-1 .. 1000)", w->name,
+                         (double)o.rocks);
     return w->build_with ? w->build_with(scene, &o) : w->build(scene);
 }
 
