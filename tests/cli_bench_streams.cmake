@@ -3,13 +3,20 @@
 # counter test_grass and test_instance_streams read, "stream_totals"), the
 # grass's blade-equivalents are its clumps in view x blades_each and its
 # blades submitted each band's clumps x that band's blades, a second
-# backend (SAME) gives the very same counts, and --plants twice as dense
+# backend (SAME: on the GPUs, the CPU's kernel against their instcull
+# read-back) gives the very same counts, and --plants twice as dense
 # grows about twice the clumps.
 #   cmake -DOAK=path -DBACKEND=null [-DSAME=cpu] -DPLANTS=0.05 [-DPLANTS2=0.1] -DREACH=200
-#         -P cli_bench_streams.cmake
+#         [-DNO_FOREST=ON] -P cli_bench_streams.cmake
+# NO_FOREST: the meadow without its trees (the software GPUs' frames are slow)
+set(extra "")
+if(NO_FOREST)
+  set(extra --forest 0)
+endif()
 function(bench backend plants out_json)
   execute_process(COMMAND ${OAK} bench --world meadow --backend ${backend} --size 64x36
-                          --frames 1 --warmup 0 --path 0 --plants ${plants} --plant-reach ${REACH} --json
+                          --frames 1 --warmup 0 --path 0 --plants ${plants} --plant-reach ${REACH}
+                          ${extra} --json
                   RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT status EQUAL 0 OR err MATCHES "Sanitizer|runtime error")
     message(FATAL_ERROR "oak bench --backend ${backend} --plants ${plants}: exit ${status}\n${err}")
