@@ -2,7 +2,11 @@
  * path, timing the whole frame and each stage the renderer reports; prints
  * median / p95 / p99 / max per stage as a table or one JSON object. --compare runs
  * several backends over the same path, frame by frame in turn, and prints
- * the ratio of their median frames and how far their last pictures differ. */
+ * the ratio of their median frames and how far their last pictures differ.
+ * After the timed frames it reads the last frame's instance streams (each
+ * one's instances and those in view per LOD band, the grass's as
+ * blade-equivalents): on vulkan and gl a read-back that waits for the GPU,
+ * which is why it comes after the timing. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +38,15 @@ typedef struct bench_run {
     oak_meshlet_stats ml;    /* summed over the timed frames (on: any frame culled by meshlets) */
     float scale;             /* the render scale the last frame ran at */
     uint32_t render_w, render_h;
+    /* the last frame's streams (oak_renderer_stream_counts), their sums
+       (oak_renderer_stream_stats: the counter the tests read) and the
+       world's grass, whose streams count blades */
+    uint32_t stream_count;
+    oak_stream_visibility streams[OAK_STREAM_MAX_PER_VIEW];
+    oak_stream_stats stream_totals;
+    bool has_grass;
+    oak_grass_stats grass;
+    const oak_stream *grass_streams[2]; /* grass, flowers */
 } bench_run;
 
 static void release_run(bench_run *run) {
@@ -161,13 +174,62 @@ static int bench_frame(const cli_options *o, oak_scene *scene, oak_renderer *ren
     return 0;
 }
 
+/* The last frame's streams per LOD band and the grass's blades per clump. */
+static int read_streams(const cli_options *o, const oak_scene *scene, oak_renderer *renderer,
+                        bench_run *run) {
+    if (oak_renderer_stream_counts(renderer, run->streams, OAK_STREAM_MAX_PER_VIEW,
+                                   &run->stream_count) != OAK_OK ||
+        oak_renderer_stream_stats(renderer, &run->stream_totals) != OAK_OK)
+        return _oak_cli_fail(o);
+    if (run->stream_count > OAK_STREAM_MAX_PER_VIEW) run->stream_count = OAK_STREAM_MAX_PER_VIEW;
+    const oak_grass *g = oak_world_grass(scene);
+    run->has_grass = g != NULL;
+    if (g) {
+        oak_grass_get_stats(&run->grass, g);
+        run->grass_streams[0] = oak_grass_stream(g, false);
+        run->grass_streams[1] = oak_grass_stream(g, true);
+    }
+    return 0;
+}
+
+/* "grass", "flowers" or "other" */
+static const char *stream_kind(const bench_run *run, const oak_stream_visibility *c) {
+    if (!run->has_grass || !c->stream) return "other";
+    return c->stream == run->grass_streams[0]   ? "grass"
+           : c->stream == run->grass_streams[1] ? "flowers"
+                                                : "other";
+}
+
+/* A grass stream's blade-equivalents in view (each clump in view stands for
+   blades_each blades, however few its band draws: oak_grass_stats) and the
+   blades its bands submit (each band's clump mesh's blades); 0 for others. */
+static void stream_blades(const bench_run *run, const oak_stream_visibility *c,
+                          uint64_t *equivalents, uint64_t *submitted) {
+    *equivalents = *submitted = 0;
+    if (strcmp(stream_kind(run, c), "grass")) return;
+    for (uint32_t k = 0; k < OAK_STREAM_LODS; k++) {
+        *equivalents += (uint64_t)c->per_lod[k] * run->grass.blades_each;
+        *submitted += (uint64_t)c->per_lod[k] * run->grass.blades[k];
+    }
+}
+
+static void blade_totals(const bench_run *run, uint64_t *equivalents, uint64_t *submitted) {
+    *equivalents = *submitted = 0;
+    for (uint32_t i = 0; i < run->stream_count; i++) {
+        uint64_t e, b;
+        stream_blades(run, &run->streams[i], &e, &b);
+        *equivalents += e, *submitted += b;
+    }
+}
+
 /* Keeps the last picture for --compare and closes the renderer. */
-static int close_backend(const cli_options *o, oak_renderer *renderer, bench_run *run) {
-    int status = 0;
+static int close_backend(const cli_options *o, const oak_scene *scene, oak_renderer *renderer,
+                         bench_run *run) {
+    int status = read_streams(o, scene, renderer, run);
     /* lamps in view, the longest cell list and listings lost to the cap */
     run->scale = oak_renderer_render_scale(renderer, &run->render_w, &run->render_h);
     run->has_grid = oak_renderer_read_light_grid(renderer, &run->grid, NULL, NULL) == OAK_OK;
-    if (o->compare) {
+    if (!status && o->compare) {
         size_t bytes = (size_t)o->width * o->height * 4;
         run->pixels = oak_alloc(bytes);
         if (!run->pixels || oak_renderer_read_pixels(renderer, run->pixels, bytes) != OAK_OK)
@@ -255,6 +317,36 @@ static void json_stages(bench_run *run) {
            ml->on ? "true" : "false", ml->tested, ml->culled_frustum, ml->culled_cone,
            ml->triangles_kept, ml->culled_lod, ml->culled_occluded, ml->triangles_pass1,
            ml->overflow_triangles, ml->fallback_draws, ml->shadow_triangles);
+    /* the last frame's streams: instances given, in view per LOD band and,
+       for the grass, blades; then their sums as oak_renderer_stream_stats
+       gives them */
+    printf(", \"streams\": [");
+    for (uint32_t i = 0; i < run->stream_count; i++) {
+        const oak_stream_visibility *c = &run->streams[i];
+        uint64_t e, b;
+        stream_blades(run, c, &e, &b);
+        printf("%s{\"kind\": \"%s\", \"native\": %s, \"instances\": %u, \"visible\": [",
+               i ? ", " : "", stream_kind(run, c), c->native ? "true" : "false", c->instances);
+        for (uint32_t k = 0; k < c->lod_count && k < OAK_STREAM_LODS; k++)
+            printf("%s%u", k ? ", " : "", c->per_lod[k]);
+        printf("], \"blade_equivalents\": %llu, \"blades_submitted\": %llu}", (unsigned long long)e,
+               (unsigned long long)b);
+    }
+    const oak_stream_stats *st = &run->stream_totals;
+    printf("], \"stream_totals\": {\"streams\": %u, \"instances\": %u, \"visible\": %u, "
+           "\"per_lod\": [%u, %u, %u, %u]}",
+           st->streams, st->instances, st->visible, st->per_lod[0], st->per_lod[1], st->per_lod[2],
+           st->per_lod[3]);
+    if (run->has_grass) {
+        uint64_t e, b;
+        blade_totals(run, &e, &b);
+        const oak_grass_stats *g = &run->grass;
+        printf(", \"grass\": {\"clumps\": %u, \"flowers\": %u, \"blades_each\": %u, "
+               "\"blades\": [%u, %u, %u, %u], \"blade_equivalents\": %llu, "
+               "\"blades_submitted\": %llu}",
+               g->instances, g->flowers, g->blades_each, g->blades[0], g->blades[1], g->blades[2],
+               g->blades[3], (unsigned long long)e, (unsigned long long)b);
+    }
 }
 
 static void print_table(bench_run *run) {
@@ -265,6 +357,24 @@ static void print_table(bench_run *run) {
         printf("  %-12s %9.3f %9.3f %9.3f %9.3f%s\n", run->stages[i].name, med, p95, p99, max,
                run->stages[i].gpu ? "  gpu clock" : "");
     }
+}
+
+static void print_streams(const bench_run *run) {
+    if (!run->stream_count) return;
+    printf("  streams in the last frame (instances: in view per LOD band):\n");
+    for (uint32_t i = 0; i < run->stream_count; i++) {
+        const oak_stream_visibility *c = &run->streams[i];
+        printf("    %-8s %10u:", stream_kind(run, c), c->instances);
+        for (uint32_t k = 0; k < c->lod_count && k < OAK_STREAM_LODS; k++)
+            printf(" %u", c->per_lod[k]);
+        printf("%s\n", c->native ? " (the GPU's instcull)" : "");
+    }
+    if (!run->has_grass) return;
+    uint64_t e, b;
+    blade_totals(run, &e, &b);
+    printf("  grass: %u clumps grown, %.3g blade-equivalents in view (x %u a clump), %.3g blades "
+           "submitted\n",
+           run->grass.instances, (double)e, run->grass.blades_each, (double)b);
 }
 
 typedef struct parity {
@@ -410,6 +520,7 @@ static void report(const cli_options *o, bench_run *runs, uint32_t run_count,
                    frames, runs[i].shadow.static_layers, runs[i].shadow.partial_layers,
                    runs[i].shadow.dirty_texels, runs[i].shadow.layer_copies,
                    runs[i].shadow.mover_draws);
+        print_streams(&runs[i]);
     }
     for (uint32_t i = 1; i < run_count; i++) {
         parity p = compare_pixels(runs[0].pixels, runs[i].pixels, bytes);
@@ -451,7 +562,7 @@ int _oak_cmd_bench(int argc, char **argv) {
         if (status)
             oak_destroy_renderer(renderers[i]);
         else
-            status = close_backend(&o, renderers[i], &runs[i]);
+            status = close_backend(&o, scene, renderers[i], &runs[i]);
     }
     if (!status) report(&o, runs, run_count, scene);
     for (uint32_t i = 0; i < run_count; i++) release_run(&runs[i]);

@@ -94,6 +94,12 @@ static const option_spec g_specs[] = {
     {"--path", CLI_OPT_PATH, "SHARE",
      "the share of the world's camera path the timed frames cover, 0..1 (default 1: the whole "
      "path, a fast flight; 0.05 over 600 frames is about 0.3 m a frame on the meadow)"},
+    {"--plants", CLI_OPT_PLANTS, "SHARE",
+     "the meadow's share of grass and flowers, 0..1 but not 0 (default: the preset's; without "
+     "one 1 on vulkan and gl, else 0.1); bench reports each stream's instances in view"},
+    {"--plant-reach", CLI_OPT_PLANT_REACH, "M",
+     "metres the meadow's grass reaches, 1..20000 (default: the preset's; without one 1000 "
+     "with --plants or on vulkan and gl, else 300)"},
     {"--aperture", CLI_OPT_APERTURE, "N",
      "the lens's f-number (depth of field; default 2.8; the exposure too unless --ev100 or the "
      "world fixes it)"},
@@ -411,6 +417,19 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
     case CLI_OPT_PATH:
         o->path_set = true;
         return _oak_cli_parse_float(o, "--path", v, 0, 1, &o->path);
+    case CLI_OPT_PLANTS: {
+        /* (0, 1]: no meadow grows none of its plants (a world option of 0 is its default) */
+        char *end = NULL;
+        errno = 0;
+        double d = *v ? strtod(v, &end) : NAN;
+        if (!end || *end || errno || !isfinite(d) || !(d > 0 && d <= 1) || (float)d <= 0)
+            return usage_error(o, "--plants '%s': expected a share of the plants, 0..1 but not 0",
+                               v);
+        o->plants = (float)d;
+        break;
+    }
+    case CLI_OPT_PLANT_REACH:
+        return _oak_cli_parse_float(o, "--plant-reach", v, 1, 20000, &o->plant_reach);
     case CLI_OPT_FOREST:
         o->forest_set = true;
         return _oak_cli_parse_float(o, "--forest", v, 0, 20000, &o->forest);

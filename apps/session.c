@@ -148,7 +148,8 @@ static int open_scene(const cli_options *opts, oak_scene **out) {
     /* the GPU backends draw the full meadow (grass to the horizon, about
        1e8 blade-equivalents in view); the cpu backend, and auto, which
        falls back to it, the world's light default (oak_world_options);
-       a quality preset sets the plants itself; --forest 0: no trees (the
+       a quality preset sets the plants itself; --plants and --plant-reach
+       over all of these; --forest 0: no trees (the
        options' negative), else that many metres of forest with shadows */
     oak_world_options wo = {.preset = opts->preset,
                             .forest_distance = !opts->forest_set  ? 0.0f
@@ -157,8 +158,10 @@ static int open_scene(const cli_options *opts, oak_scene **out) {
                             .forest_shadows = opts->forest_set,
                             .count = (uint32_t)opts->count,
                             .terrain = opts->terrain,
-                            .foot_ik = opts->foot_ik};
-    if (!opts->preset && opts->backend &&
+                            .foot_ik = opts->foot_ik,
+                            .plants = opts->plants,
+                            .plants_distance = opts->plant_reach};
+    if (!opts->preset && !opts->plants && opts->backend &&
         (!strcmp(opts->backend, "vulkan") || !strcmp(opts->backend, "gl")))
         wo.plants = 1;
     if (oak_world_build_with(scene, opts->world, &wo) != OAK_OK) {

@@ -349,7 +349,7 @@ oak_result oak_renderer_stream_stats(const oak_renderer *r, oak_stream_stats *ou
     for (uint32_t s = 0; s < v->stream_count; s++) native |= v->streams[s].native;
     if (!native || !r->backend->read_stream_counts) return OAK_OK;
     uint32_t per[OAK_STREAM_LODS];
-    oak_result res = r->backend->read_stream_counts(r->self, per);
+    oak_result res = r->backend->read_stream_counts(r->self, per, NULL, 0);
     if (res) return res;
     out->visible = 0;
     for (uint32_t k = 0; k < OAK_STREAM_LODS; k++) out->per_lod[k] = per[k], out->visible += per[k];
@@ -364,7 +364,36 @@ oak_result oak_renderer_read_stream_counts(oak_renderer *r, uint32_t per_lod[OAK
         return oak_error(OAK_ERROR_UNSUPPORTED, "stream counts: the %s backend runs no instcull",
                          r->backend->name);
     if (!r->frontend.view.stream_count) return OAK_OK; /* the pass did not run */
-    return r->backend->read_stream_counts(r->self, per_lod);
+    return r->backend->read_stream_counts(r->self, per_lod, NULL, 0);
+}
+oak_result oak_renderer_stream_counts(oak_renderer *r, oak_stream_visibility *out, uint32_t max,
+                                      uint32_t *count) {
+    if (!r || !count || (max && !out))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream counts: NULL argument");
+    *count = 0;
+    if (!r->drawn) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "stream counts: nothing drawn yet");
+    const oak_render_view *v = &r->frontend.view;
+    uint32_t n = v->stream_count < max ? v->stream_count : max;
+    bool native = false;
+    for (uint32_t s = 0; s < n; s++) {
+        const oak_render_stream *rs = &v->streams[s];
+        out[s] = (oak_stream_visibility){.stream = rs->stream,
+                                         .instances = rs->count,
+                                         .lod_count = rs->lod_count,
+                                         .native = rs->native};
+        memcpy(out[s].per_lod, rs->visible_count, sizeof out[s].per_lod);
+        native |= rs->native;
+    }
+    *count = v->stream_count;
+    if (!native || !r->backend->read_stream_counts) return OAK_OK;
+    /* the instcull pass's lists, as oak_renderer_stream_stats reads them */
+    uint32_t per[OAK_STREAM_LODS], each[OAK_STREAM_MAX_PER_VIEW * OAK_STREAM_LODS];
+    oak_result res = r->backend->read_stream_counts(r->self, per, each, n);
+    if (res) return res;
+    for (uint32_t s = 0; s < n; s++)
+        if (out[s].native)
+            memcpy(out[s].per_lod, each + s * OAK_STREAM_LODS, sizeof out[s].per_lod);
+    return OAK_OK;
 }
 uint64_t oak_renderer_probe_bakes(const oak_renderer *r) {
     return r ? r->probe_bakes : 0;

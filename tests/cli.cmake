@@ -192,7 +192,7 @@ oak_cli_test(cliBenchRejectsCompareUnknown ARGS "bench|--compare|cpu,metal|--siz
 oak_cli_test(cliHelpListsCommands ARGS "help" EXIT 0 OUT "render.*bench.*info")
 # help lists what the command's parser takes, the options past bit 31 too
 oak_cli_test(cliHelpBenchListsEveryOption ARGS "help|bench" EXIT 0
-             OUT "--preset.*--hour.*--forest.*--weather.*--path SHARE")
+             OUT "--preset.*--hour.*--forest.*--weather.*--path SHARE.*--plants SHARE.*--plant-reach M")
 oak_cli_test(cliHelpRenderListsOptions ARGS "help|render" EXIT 0
              OUT "--world NAME.*--scene FILE.*--backend B.*--size WxH.*--frames N.*--out")
 oak_cli_test(cliInfoListsVersionBackendsAndThreads ARGS "info|--threads|3" EXIT 0
@@ -298,6 +298,42 @@ oak_cli_test(cliBenchMeadowFlight
 oak_cli_test(cliBenchMeadowRocksInJson
              ARGS "bench|--world|meadow|--backend|null|--size|64x36|--frames|1|--warmup|0|--json"
              EXIT 0 OUT "\"threads\": [0-9]+, \"rocks\": [1-9][0-9]+, ")
+
+# issue 14's counts from the bench: each stream's instances and those in
+# view per LOD band add up to oak_renderer_stream_stats's, the grass's
+# blades follow from them, null and cpu (the same kernel) agree, and
+# --plants twice as dense grows about twice the clumps
+# (tests/cli_bench_streams.cmake); the GPUs' per-stream instcull read-back
+# adds up to their summed one and equals the CPU kernel's (null), stream by
+# stream (without the forest: lavapipe's meadow frame takes a minute here)
+function(oak_cli_bench_streams_test name backend)
+  add_test(NAME ${name}
+           COMMAND ${CMAKE_COMMAND} -DOAK=$<TARGET_FILE:oak_cli> -DBACKEND=${backend} ${ARGN}
+                   -DPLANTS=0.05 -DREACH=200 -P ${CMAKE_CURRENT_SOURCE_DIR}/cli_bench_streams.cmake
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "${OAK_CLI_ENV}" TIMEOUT 300 LABELS cli)
+endfunction()
+oak_cli_bench_streams_test(cliBenchMeadowStreamCounts null -DSAME=cpu -DPLANTS2=0.1)
+if(OAK_HAVE_VULKAN)
+  oak_cli_bench_streams_test(cliBenchMeadowStreamCountsVulkan vulkan -DSAME=null -DNO_FOREST=ON)
+  set_tests_properties(cliBenchMeadowStreamCountsVulkan PROPERTIES LABELS "cli;vulkan")
+endif()
+if(OAK_HAVE_GL)
+  oak_cli_bench_streams_test(cliBenchMeadowStreamCountsGl gl -DSAME=null -DNO_FOREST=ON)
+  set_tests_properties(cliBenchMeadowStreamCountsGl PROPERTIES LABELS "cli;gl")
+endif()
+oak_cli_test(cliBenchRejectsZeroPlants ARGS "bench|--world|meadow|--plants|0" EXIT 2
+             ERR "oak bench: --plants '0': expected a share of the plants, 0\\.\\.1 but not 0" ERR_LINES 1)
+oak_cli_test(cliBenchRejectsTooManyPlants ARGS "bench|--world|meadow|--plants|1.5" EXIT 2
+             ERR "--plants '1\\.5': expected a share of the plants" ERR_LINES 1)
+oak_cli_test(cliBenchRejectsNanPlants ARGS "bench|--world|meadow|--plants|nan" EXIT 2
+             ERR "--plants 'nan': expected a share of the plants" ERR_LINES 1)
+oak_cli_test(cliBenchRejectsBadPlantReach ARGS "bench|--world|meadow|--plant-reach|0" EXIT 2
+             ERR "--plant-reach '0': expected a finite number 1\\.\\.20000" ERR_LINES 1)
+oak_cli_test(cliBenchRejectsFarPlantReach ARGS "bench|--world|meadow|--plant-reach|1e9" EXIT 2
+             ERR "--plant-reach '1e9': expected a finite number 1\\.\\.20000" ERR_LINES 1)
+oak_cli_test(cliBenchRejectsEmptyPlants ARGS "bench|--plants=" EXIT 2
+             ERR "--plants '': expected a share of the plants" ERR_LINES 1)
 # the crowd world: a posed stream of foxes the simulation walks; --count sets it
 oak_cli_test(cliBenchCrowd
              ARGS "bench|--world|crowd|--count|50|--backend|cpu|--size|64x36|--frames|3|--warmup|0"

@@ -113,6 +113,10 @@ static void grass_destroy(void *g) {
     oak_destroy_grass(g);
 }
 
+oak_grass *oak_world_grass(const oak_scene *scene) {
+    return scene ? oak_scene_attachment(scene, grass_destroy) : NULL;
+}
+
 static void water_destroy(void *w) {
     oak_destroy_water(w);
 }

@@ -197,10 +197,11 @@ static oak_result gl_read_exposure(void *self, float state[4]) {
     return r != OAK_OK ? r : _oak_gl_exposure_read(b->frame, state);
 }
 
-static oak_result gl_read_stream_counts(void *self, uint32_t per_lod[OAK_STREAM_LODS]) {
+static oak_result gl_read_stream_counts(void *self, uint32_t per_lod[OAK_STREAM_LODS],
+                                        uint32_t *per_stream, uint32_t max_streams) {
     _oak_gl_backend *b = self;
     oak_result r = _oak_gl_make_current(&b->ctx);
-    return r != OAK_OK ? r : _oak_gl_instcull_read(b->frame, per_lod);
+    return r != OAK_OK ? r : _oak_gl_instcull_read(b->frame, per_lod, per_stream, max_streams);
 }
 
 static bool gl_occlusion_stats(void *self, oak_occlusion_stats *out) {

@@ -447,7 +447,8 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v);
    it is new; records: the view's record count. Refuses past 2^31. */
 oak_result _oak_gl_instances_reserve(_oak_gl_frame *f, const oak_render_view *v, uint64_t *records);
 void _oak_gl_instcull_release(_oak_gl_frame *f);
-oak_result _oak_gl_instcull_read(_oak_gl_frame *f, uint32_t per_lod[OAK_STREAM_LODS]);
+oak_result _oak_gl_instcull_read(_oak_gl_frame *f, uint32_t per_lod[OAK_STREAM_LODS],
+                                 uint32_t *per_stream, uint32_t max_streams);
 /* The raster pass's native streams, from the instcull lists of view `view`
    (0, the camera's; under Hi-Z 0 is pass 1's and OAK_GPU_INSTCULL_LATE
    pass 2's), the vis framebuffer and view bound. */

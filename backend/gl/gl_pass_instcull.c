@@ -220,8 +220,10 @@ void _oak_gl_instcull_release(_oak_gl_frame *f) {
     f->instcull_streams = 0;
 }
 
-oak_result _oak_gl_instcull_read(_oak_gl_frame *f, uint32_t per_lod[OAK_STREAM_LODS]) {
+oak_result _oak_gl_instcull_read(_oak_gl_frame *f, uint32_t per_lod[OAK_STREAM_LODS],
+                                 uint32_t *per_stream, uint32_t max_streams) {
     memset(per_lod, 0, sizeof(uint32_t) * OAK_STREAM_LODS);
+    if (per_stream) memset(per_stream, 0, sizeof(uint32_t) * OAK_STREAM_LODS * max_streams);
     size_t head_bytes = sizeof f->instcull_heads;
     for (uint32_t s = 0; s < f->instcull_streams; s++) {
         uint32_t cmds[OAK_GPU_INSTCULL_HEAD_WORDS];
@@ -229,9 +231,12 @@ oak_result _oak_gl_instcull_read(_oak_gl_frame *f, uint32_t per_lod[OAK_STREAM_L
                                 (GLintptr)(head_bytes + (size_t)f->instcull_heads[s].info[3] * 4),
                                 sizeof cmds, cmds);
         /* the camera's lists: under Hi-Z pass 1's and pass 2's */
-        for (uint32_t k = 0; k < OAK_STREAM_LODS; k++)
-            per_lod[k] +=
+        for (uint32_t k = 0; k < OAK_STREAM_LODS; k++) {
+            uint32_t n =
                 cmds[k * 5 + 1] + cmds[(OAK_GPU_INSTCULL_LATE * OAK_STREAM_LODS + k) * 5 + 1];
+            per_lod[k] += n;
+            if (per_stream && s < max_streams) per_stream[s * OAK_STREAM_LODS + k] = n;
+        }
     }
     return _oak_gl_check("instcull read-back")
                ? oak_error(OAK_ERROR_DEVICE, "gl: instcull read-back failed")

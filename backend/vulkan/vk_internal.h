@@ -821,7 +821,8 @@ uint64_t _oak_vk_particles_uploads(void *self);
 oak_result _oak_vk_particles_book_counts(void *self, uint32_t counts[OAK_PARTICLE_FRAMES]);
 oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 void _oak_vk_instcull_destroy(_oak_vk *vk);
-oak_result _oak_vk_instcull_read(_oak_vk *vk, uint32_t per_lod[OAK_STREAM_LODS]);
+oak_result _oak_vk_instcull_read(_oak_vk *vk, uint32_t per_lod[OAK_STREAM_LODS],
+                                 uint32_t *per_stream, uint32_t max_streams);
 /* The raster pass's native streams: each one's LOD commands from the lists
    of instcull view `view` (0, the camera's; under Hi-Z 0 is pass 1's and
    OAK_GPU_INSTCULL_LATE pass 2's). */

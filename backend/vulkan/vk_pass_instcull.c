@@ -253,8 +253,10 @@ void _oak_vk_instcull_destroy(_oak_vk *vk) {
     }
 }
 
-oak_result _oak_vk_instcull_read(_oak_vk *vk, uint32_t per_lod[OAK_STREAM_LODS]) {
+oak_result _oak_vk_instcull_read(_oak_vk *vk, uint32_t per_lod[OAK_STREAM_LODS],
+                                 uint32_t *per_stream, uint32_t max_streams) {
     memset(per_lod, 0, sizeof(uint32_t) * OAK_STREAM_LODS);
+    if (per_stream) memset(per_stream, 0, sizeof(uint32_t) * OAK_STREAM_LODS * max_streams);
     if (vk->last_slot < 0) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "vulkan: nothing drawn");
     oak_result r = _oak_vk_wait_all(vk);
     if (r) return r;
@@ -265,10 +267,13 @@ oak_result _oak_vk_instcull_read(_oak_vk *vk, uint32_t per_lod[OAK_STREAM_LODS])
         (const uint32_t *)((const uint8_t *)f->instance_out.mapped + HEAD_BYTES);
     /* the camera's lists: under Hi-Z pass 1's and pass 2's */
     for (uint32_t s = 0; s < f->instcull_streams; s++)
-        for (uint32_t k = 0; k < OAK_STREAM_LODS; k++)
-            per_lod[k] +=
+        for (uint32_t k = 0; k < OAK_STREAM_LODS; k++) {
+            uint32_t n =
                 words[heads[s].info[3] + k * 5 + 1] +
                 words[heads[s].info[3] + (OAK_GPU_INSTCULL_LATE * OAK_STREAM_LODS + k) * 5 + 1];
+            per_lod[k] += n;
+            if (per_stream && s < max_streams) per_stream[s * OAK_STREAM_LODS + k] = n;
+        }
     return OAK_OK;
 }
 

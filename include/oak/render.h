@@ -805,6 +805,22 @@ void oak_renderer_set_occlusion(oak_renderer *r, oak_occlusion_mode mode);
  * backend runs no instcull (cpu: its kernel is the frontend's). The
  * per-instance LOD override is not applied there yet. */
 oak_result oak_renderer_read_stream_counts(oak_renderer *r, uint32_t per_lod[OAK_STREAM_LODS]);
+/* One stream of the last frame after the cull-and-LOD kernel: what
+ * oak_renderer_stream_stats sums, kept apart per stream. */
+typedef struct oak_stream_visibility {
+    const oak_stream *stream;
+    uint32_t instances; /* records given (its count) */
+    uint32_t lod_count;
+    uint32_t per_lod[OAK_STREAM_LODS]; /* inside the camera's frustum, by LOD band */
+    bool native; /* culled by the backend's instcull pass: per_lod is its read-back */
+} oak_stream_visibility;
+/* The last frame's streams, one entry each in the view's order (at most
+ * max written; *count gets how many the view held). Expanded streams'
+ * counts are the frontend's (oak_renderer_last_view's visible_count);
+ * natively drawn ones' the GPU's, read back after waiting for the frame:
+ * a tool's call after its timed frames, not one for every frame. */
+oak_result oak_renderer_stream_counts(oak_renderer *r, oak_stream_visibility *out, uint32_t max,
+                                      uint32_t *count);
 /* Reflection probe bakes this renderer has made (each draws six faces and
  * prefilters them; the frame that bakes shows a "probebake" stage). */
 uint64_t oak_renderer_probe_bakes(const oak_renderer *r);

@@ -362,6 +362,9 @@ typedef struct oak_grass_stats {
 void oak_grass_get_stats(oak_grass_stats *out, const oak_grass *grass);
 /* The grass (flowers false) or flower stream, for tools and tests. */
 oak_stream *oak_grass_stream(const oak_grass *grass, bool flowers);
+/* The grass a built world grows (meadow's), for tools such as `oak bench`;
+ * NULL in a scene without. */
+oak_grass *oak_world_grass(const oak_scene *scene);
 /* Whether a patch grows at scene (x, z) by the terrain's material rule and
  * the desc (the density before the `plants` share and the hash: lush 1,
  * dry 0.5, dirt, rock and snow 0, under water 0), for tests. */
