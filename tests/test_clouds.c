@@ -4,7 +4,10 @@
  * to the same sun does; the ground under the clouds darkens by the key
  * light's transmittance marched along its ray through the layer; the clouds
  * drift with the wind by wind * time; on the CPU the same bytes at 1 and 3
- * threads; on vulkan and gl the picture is the CPU's at the parity rule. */
+ * threads; on vulkan and gl the picture is the CPU's at the parity rule;
+ * the weather map's type per place (oak_clouds.variation) gives places of
+ * one cover different tops, in the C columns and in a side view; the
+ * aerial volume hazes far clouds at dusk more than near ones. */
 #include "oak_test.h"
 
 #include "backend/cpu/cpu_internal.h"
