@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aerial.h"
 #include "clouds.h"
 #include "core/hash32.h"
 #include "skylight.h"
@@ -130,14 +131,28 @@ static float weather(float qx, float qz) {
     return 0.65f * value2(px, py, 1u) + 0.35f * value2(px * 2.0f, py * 2.0f, 2u);
 }
 
+float _oak_clouds_type(const oak_gpu_clouds *c, float qx, float qz) {
+    float t = c->shape[1], v = c->light[3];
+    if (!(v > 0.0f)) return t;
+    float px = qx * (1.0f / (float)OAK_CLOUD_TYPE_CELL);
+    float py = qz * (1.0f / (float)OAK_CLOUD_TYPE_CELL);
+    float n = 0.65f * value2(px, py, 11u) + 0.35f * value2(px * 2.0f, py * 2.0f, 12u);
+    return sat(t + v * (2.0f * n - 1.0f));
+}
+
+float _oak_clouds_cover(const oak_gpu_clouds *c, float qx, float qz) {
+    return sat(weather(qx, qz) + 2.0f * c->shape[0] - 1.0f);
+}
+
 float _oak_clouds_density(const oak_gpu_clouds *c, const float *buf, const float P[3],
                           bool detail) {
     float h = (P[1] - c->layer[0]) / (c->layer[1] - c->layer[0]);
     if (!(h > 0.0f && h < 1.0f)) return 0.0f;
     float qx = P[0] - c->layer[2], qz = P[2] - c->layer[3];
-    float wcov = sat(weather(qx, qz) + 2.0f * c->shape[0] - 1.0f);
+    float wcov = _oak_clouds_cover(c, qx, qz);
     if (wcov <= 0.0f) return 0.0f;
-    float ttop = (float)OAK_CLOUD_STRATUS_TOP + (1.0f - (float)OAK_CLOUD_STRATUS_TOP) * c->shape[1];
+    float ttop = (float)OAK_CLOUD_STRATUS_TOP +
+                 (1.0f - (float)OAK_CLOUD_STRATUS_TOP) * _oak_clouds_type(c, qx, qz);
     float g = sat(h / (float)OAK_CLOUD_BASE_FADE) * sat((ttop - h) / (0.5f * ttop));
     if (g <= 0.0f) return 0.0f;
     float ks = 1.0f / (float)OAK_CLOUD_SHAPE_PERIOD;
@@ -461,6 +476,7 @@ void _oak_clouds_fill(oak_gpu_clouds *c, const oak_render_view *v, uint32_t widt
                     : base + (float)(OAK_CLOUD_TOP - OAK_CLOUD_BASE);
     c->shape[0] = sat(in->coverage);
     c->shape[1] = in->type > 0 && in->type <= 1 ? in->type : (float)OAK_CLOUD_TYPE;
+    c->light[3] = in->variation > 0 ? fminf(in->variation, 1.0f) : 0.0f; /* NaN: 0 */
     c->shape[2] =
         in->density > 0 && isfinite(in->density) ? in->density : (float)OAK_CLOUD_EXTINCTION;
     c->shape[3] = 1;
@@ -506,4 +522,12 @@ void _oak_clouds_fill(oak_gpu_clouds *c, const oak_render_view *v, uint32_t widt
     bool full = part && !strcmp(part, "0");
     c->steps[3] =
         v->clouds_history && !full && OAK_CLOUD_MARCH_BLOCK > 1 ? OAK_CLOUD_MARCH_BLOCK : 0u;
+}
+
+/* ---- the air over the clouds ------------------------------------------------------------- */
+
+void _oak_clouds_air(const float *vol, float ux, float uy, float dist, float c[4]) {
+    float air[4];
+    _oak_aerial_lookup(vol, ux, uy, _oak_aerial_slice(dist), air);
+    for (int i = 0; i < 3; i++) c[i] = c[i] * air[3] + air[i] * (1.0f - c[3]);
 }

@@ -37,6 +37,12 @@ static inline uint64_t _oak_clouds_slot(const oak_gpu_clouds *c, uint32_t s) {
 double _oak_clouds_gain(void);
 
 void _oak_clouds_noise_texel(uint32_t i, float out[4]);
+/* The weather map at drifted world XZ (q = P.xz - the drift): its cover
+   after the coverage, in [0, 1], and its type (0 flat .. 1 tall): the
+   layer's type moved by up to c->light[3] (oak_clouds.variation) either way
+   by the type channel's own noise, clamped (clouds.glsl oak_cloud_type). */
+float _oak_clouds_cover(const oak_gpu_clouds *c, float qx, float qz);
+float _oak_clouds_type(const oak_gpu_clouds *c, float qx, float qz);
 /* density in [0, 1] at world P (detail: eroded, as the view's march) */
 float _oak_clouds_density(const oak_gpu_clouds *c, const float *buf, const float P[3], bool detail);
 /* step 1's texel (x, y): the key light's transmittance from the layer's
@@ -86,5 +92,14 @@ void _oak_clouds_sky(const oak_gpu_clouds *c, const float *buf, const float P[3]
 /* the full-size pixel march texel (tx, ty) stands for */
 void _oak_clouds_march_pixel(const oak_gpu_clouds *c, uint32_t width, uint32_t height, uint32_t tx,
                              uint32_t ty, uint32_t out[2]);
+
+/* Aerial perspective over the clouds (cloudmix.comp.glsl): c, the clouds'
+   light rgb and transmittance at a pixel (screen ux, uy in [0, 1], row 0
+   at the top) whose clouds lie `dist` metres away (the march's
+   transmittance-weighted distance), seen through the air of the aerial
+   volume vol (render/aerial.h): rgb * the air's transmittance + the air's
+   light * (1 - c[3]), the share of the view the clouds cover (what is
+   behind them had its own air applied). c[3] is kept. */
+void _oak_clouds_air(const float *vol, float ux, float uy, float dist, float c[4]);
 
 #endif

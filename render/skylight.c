@@ -491,7 +491,7 @@ uint64_t _oak_sky_hash(const oak_render_view *v) {
     oak_gpu_clouds c;
     float P[3];
     if (_oak_sky_cloud_point(v, &c, P)) {
-        float g[17];
+        float g[18];
         memcpy(g, c.shape, 12);
         memcpy(g + 3, c.layer, 8);
         memcpy(g + 5, c.sun, 16);
@@ -499,6 +499,7 @@ uint64_t _oak_sky_hash(const oak_render_view *v) {
         memcpy(g + 12, P, 12);
         g[15] = c.ambient[0];
         g[16] = 1.0f;
+        g[17] = c.light[3]; /* the type's variation */
         h = oak_hash(g, sizeof g, h);
     }
     return h ? h : 1;

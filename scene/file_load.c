@@ -216,8 +216,8 @@ static oak_result read_enum(loader *l, const cJSON *o, const char *path, const c
 
 /* environment.clouds (docs/SHADING.md "Volumetric clouds"): oak_clouds */
 static oak_result read_clouds(loader *l, const cJSON *o, oak_clouds *c) {
-    static const char *const keys[] = {"coverage", "type", "density", "base",
-                                       "top",      "wind", "time",    NULL};
+    static const char *const keys[] = {"coverage", "type", "density",   "base", "top",
+                                       "wind",     "time", "variation", NULL};
     const char *p = "environment.clouds";
     TRY(expect_object(l, o, p, keys));
     TRY(read_float(l, o, p, "coverage", &c->coverage));
@@ -227,14 +227,13 @@ static oak_result read_clouds(loader *l, const cJSON *o, oak_clouds *c) {
     TRY(read_float(l, o, p, "top", &c->top));
     TRY(read_floats(l, o, p, "wind", c->wind, 2, false));
     TRY(read_float(l, o, p, "time", &c->time));
+    TRY(read_float(l, o, p, "variation", &c->variation));
     const struct {
         const char *key;
         float v, lo, hi;
-    } ranges[] = {{"coverage", c->coverage, 0, 1},
-                  {"type", c->type, 0, 1},
-                  {"density", c->density, 0, 10},
-                  {"base", c->base, 0, 20000},
-                  {"top", c->top, 0, 30000}};
+    } ranges[] = {{"coverage", c->coverage, 0, 1}, {"type", c->type, 0, 1},
+                  {"density", c->density, 0, 10},  {"base", c->base, 0, 20000},
+                  {"top", c->top, 0, 30000},       {"variation", c->variation, 0, 1}};
     for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
         if (!(ranges[i].v >= ranges[i].lo && ranges[i].v <= ranges[i].hi)) {
             char q[PATH_MAX_LEN];

@@ -190,6 +190,7 @@ static void write_environment(writer *w, const oak_environment *e, bool timed) {
         w_float(w, "top", c->top);
         w_floats(w, "wind", c->wind, 2);
         w_float(w, "time", c->time);
+        if (c->variation > 0) w_float(w, "variation", c->variation);
         close_block(w, '}');
     }
     /* volumetric fog only when it is on (a density or a volume) */
@@ -252,6 +253,7 @@ static oak_environment unweathered(const oak_scene *scene) {
     e.clouds.coverage = b->clouds.coverage;
     e.clouds.density = b->clouds.density;
     e.clouds.type = b->clouds.type;
+    e.clouds.variation = b->clouds.variation;
     e.sky_light = b->sky_light;
     e.wetness = b->wetness;
     e.snow = b->snow;

@@ -4,7 +4,10 @@
  * to the same sun does; the ground under the clouds darkens by the key
  * light's transmittance marched along its ray through the layer; the clouds
  * drift with the wind by wind * time; on the CPU the same bytes at 1 and 3
- * threads; on vulkan and gl the picture is the CPU's at the parity rule. */
+ * threads; on vulkan and gl the picture is the CPU's at the parity rule;
+ * the weather map's type per place (oak_clouds.variation) gives places of
+ * one cover different tops, in the C columns and in a side view; the
+ * aerial volume hazes far clouds at dusk more than near ones. */
 #include "oak_test.h"
 
 #include "backend/cpu/cpu_internal.h"
@@ -648,6 +651,325 @@ TEST(partialConvergesToFull) {
     CHECK(far < W * H * 3 / 100);
 }
 
+/* ---- the weather map's type per place ---------------------------------------- */
+
+/* frame 0 of a fresh renderer on this backend (no TAA or cloud history
+   from other pictures); *aerial: whether the frontend built the aerial
+   volume for it */
+static bool fresh_draw(const scene *s, uint8_t *px, bool *aerial) {
+    oak_renderer *r = NULL;
+    oak_renderer_desc d = {.backend = g_backend, .width = W, .height = H, .shadow_map_size = 512};
+    CHECK_OK(oak_make_renderer(&r, &d));
+    bool ok = r && oak_renderer_draw(r, &s->in) == OAK_OK &&
+              oak_renderer_read_pixels(r, px, (size_t)W * H * 4) == OAK_OK;
+    if (ok && aerial) *aerial = r->frontend.view.aerial != NULL;
+    if (r) oak_destroy_renderer(r);
+    CHECK(ok);
+    return ok;
+}
+
+/* The column at world (x, z) of record c (drift 0): the highest sample
+   (10 m apart, density before erosion) with any cloud, and the optical
+   depth through the layer above altitude `from`. */
+static void column(const oak_gpu_clouds *c, float x, float z, float from, float *top, float *tau) {
+    const float dy = 10.0f;
+    *top = c->layer[0], *tau = 0;
+    for (float y = c->layer[0] + 0.5f * dy; y < c->layer[1]; y += dy) {
+        float P[3] = {x, y, z};
+        float d = _oak_clouds_density(c, g_buf, P, false);
+        if (d > 0) *top = y;
+        if (y > from) *tau += d * dy * c->shape[2];
+    }
+}
+
+/* the gradient's ceiling for a type: no cloud above it (clouds.glsl) */
+static float ceiling(const oak_gpu_clouds *c, float type) {
+    float share = (float)OAK_CLOUD_STRATUS_TOP + (1.0f - (float)OAK_CLOUD_STRATUS_TOP) * type;
+    return c->layer[0] + share * (c->layer[1] - c->layer[0]);
+}
+
+/* Two places on the line z = *z, under 6 km apart in x, with the same cover
+   (within 0.01, both at least 0.7) and types as far apart as the line
+   gives: *xt the taller type's, *xf the flatter's. */
+static void type_pair(const oak_gpu_clouds *c, float *xt, float *xf, float *z) {
+    float best = -1;
+    for (int row = 0; row < 60; row++) {
+        float zz = -30000.0f + 1000.0f * (float)row;
+        enum { N = 400 };
+        static float cov[N], typ[N];
+        for (int i = 0; i < N; i++) {
+            float x = -20000.0f + 100.0f * (float)i;
+            cov[i] = _oak_clouds_cover(c, x, zz), typ[i] = _oak_clouds_type(c, x, zz);
+        }
+        for (int i = 0; i < N; i++)
+            for (int j = i + 1; j < N && j < i + 60; j++) {
+                if (cov[i] < 0.7f || cov[j] < 0.7f || fabsf(cov[i] - cov[j]) > 0.01f) continue;
+                float dt = fabsf(typ[i] - typ[j]);
+                if (dt <= best) continue;
+                best = dt, *z = zz;
+                bool it = typ[i] > typ[j];
+                *xt = -20000.0f + 100.0f * (float)(it ? i : j);
+                *xf = -20000.0f + 100.0f * (float)(it ? j : i);
+            }
+    }
+}
+
+static void type_record(float variation, oak_gpu_clouds *c) {
+    static scene s;
+    scene_init(&s, 0, 100, 0, 0, false);
+    set_sun(&s, 0, 1, -1, 1);
+    s.env.clouds = (oak_clouds){.coverage = 0.6f, .type = 0.5f, .variation = variation};
+    record_for(&s, c);
+}
+
+/* With variation 0.8 around type 0.5, two places of the same cover
+   (record_for's C, the density every backend has) differ in type, and the
+   taller one's column rises above the flatter one's type ceiling (which
+   the flatter column keeps under) and holds more cloud; with variation 0
+   every place's type is the layer's, to the bit, and the same two places
+   share one ceiling; the weather's kinds give a storm more variation than
+   an overcast deck. */
+TEST(typeVariesByPlace) {
+    oak_gpu_clouds c;
+    type_record(0.8f, &c);
+    if (!g_buf) return;
+    float xt = 0, xf = 0, z = 0, tt, tf, taut, tauf;
+    type_pair(&c, &xt, &xf, &z);
+    float typ_t = _oak_clouds_type(&c, xt, z), typ_f = _oak_clouds_type(&c, xf, z);
+    column(&c, xt, z, ceiling(&c, typ_f), &tt, &taut);
+    column(&c, xf, z, ceiling(&c, typ_f), &tf, &tauf);
+    fprintf(stderr,
+            "  same cover %.3f / %.3f: type %.3f at x %.0f (top %.0f m, tau above the other's "
+            "ceiling %.1f), %.3f at x "
+            "%.0f (top %.0f m, ceiling %.0f, tau above it %.1f)\n",
+            _oak_clouds_cover(&c, xt, z), _oak_clouds_cover(&c, xf, z), typ_t, xt, tt, taut, typ_f,
+            xf, tf, ceiling(&c, typ_f), tauf);
+    CHECK(typ_t - typ_f > 0.4f);
+    CHECK(tf <= ceiling(&c, typ_f));
+    CHECK(tt > ceiling(&c, typ_f) + 200);
+    CHECK(taut > 1 && tauf == 0);
+    /* variation 0: the one type */
+    oak_gpu_clouds c0;
+    type_record(0, &c0);
+    int off = 0;
+    for (int i = 0; i < 10000; i++) {
+        float x = -20000.0f + 4.0f * (float)i, zz = 3.7f * (float)i - 15000.0f;
+        off += _oak_clouds_type(&c0, x, zz) != c0.shape[1];
+    }
+    CHECK_EQ_INT(off, 0);
+    CHECK(c0.light[3] == 0.0f && c.light[3] == 0.8f);
+    column(&c0, xt, z, 0, &tt, &taut);
+    column(&c0, xf, z, 0, &tf, &tauf);
+    CHECK(tt <= ceiling(&c0, 0.5f) && tf <= ceiling(&c0, 0.5f));
+    /* the kinds' defaults */
+    float vary[2];
+    const char *kinds[2] = {"storm", "overcast"};
+    for (int k = 0; k < 2; k++) {
+        oak_scene *sc = NULL;
+        CHECK_OK(oak_make_scene(&sc));
+        if (!sc) return;
+        oak_weather_kind kind = k ? OAK_WEATHER_OVERCAST : OAK_WEATHER_STORM;
+        CHECK_OK(oak_world_set_weather(sc, kind, 1, 0));
+        CHECK_OK(oak_world_update_weather(sc, 1));
+        vary[k] = oak_scene_environment(sc)->clouds.variation;
+        fprintf(stderr, "  %s: type %.2f, variation %.2f\n", kinds[k],
+                oak_scene_environment(sc)->clouds.type, vary[k]);
+        oak_destroy_scene(sc);
+    }
+    CHECK(vary[0] >= 0.5f && vary[1] > 0 && vary[1] <= 0.15f);
+}
+
+/* A side view: an orthographic camera 4 km tall looking along -Z at the
+   line type_pair found, the march clipped 300 m on by a black wall (the sun
+   behind it: its face unlit, no sky light), so each pixel column shows the
+   clouds over its x in a 300 m slab. Over the tall-type place the picture's
+   cloud (green above 0.02 linear) reaches at least 400 m higher than over
+   the flat-type place, and over each it stays under the highest cloud the C
+   columns of the slab hold (+ a pixel). */
+#define SIDE_H 4000.0f
+static float picture_top(const uint8_t *px, float x0, float xc, float yc) {
+    float mpp = SIDE_H / H;
+    int col = (int)floorf((x0 - xc) / mpp + W / 2.0f);
+    float top = 0;
+    for (int dx = -1; dx <= 1; dx++) {
+        int cx = col + dx;
+        if (cx < 0 || cx >= W) continue;
+        for (int y = 0; y < H; y++)
+            if (lin_at(px, cx, y) > 0.02) {
+                top = fmaxf(top, yc + SIDE_H / 2 - ((float)y + 0.5f) * mpp);
+                break;
+            }
+    }
+    return top;
+}
+
+static float slab_top(const oak_gpu_clouds *c, float x0, float z) {
+    float best = 0, t, tau;
+    for (float dz = -150; dz <= 150; dz += 25)
+        for (float dx = -70; dx <= 70; dx += 35) {
+            column(c, x0 + dx, z + dz, 0, &t, &tau);
+            best = fmaxf(best, t);
+        }
+    return best;
+}
+
+TEST(tallPlaceReachesHigher) {
+    oak_gpu_clouds c;
+    type_record(0.8f, &c);
+    if (!g_buf) return;
+    float xt = 0, xf = 0, z = 0;
+    type_pair(&c, &xt, &xf, &z);
+    static scene s;
+    static uint8_t px[W * H * 4];
+    float xc = 0.5f * (xt + xf), yc = 2750;
+    scene_init(&s, xc, yc, z + 150, 0, true);
+    s.in.camera.ortho_height = SIDE_H;
+    s.in.camera.zfar = 1000;
+    s.world[0][0][0] = 40000, s.world[0][1][1] = 20000, s.world[0][2][2] = 1;
+    s.world[0][3][0] = xc, s.world[0][3][1] = 0, s.world[0][3][2] = z - 150;
+    set_sun(&s, 0.3f, 0.5f, -1, 3);
+    for (int k = 0; k < 3; k++) s.env.ambient_sky[k] = 1e-9f; /* as ground_scene */
+    s.env.clouds = (oak_clouds){.coverage = 0.6f, .type = 0.5f, .variation = 0.8f};
+    if (!fresh_draw(&s, px, NULL)) return;
+    float pt = picture_top(px, xt, xc, yc), pf = picture_top(px, xf, xc, yc);
+    float ct = slab_top(&c, xt, z), cf = slab_top(&c, xf, z), mpp = SIDE_H / H;
+    fprintf(stderr,
+            "  side view: tall place's cloud to %.0f m (C %.0f), flat place's %.0f (C %.0f)\n", pt,
+            ct, pf, cf);
+    CHECK(pt > pf + 400);
+    CHECK(pt <= ct + 2 * mpp && pf <= cf + 2 * mpp);
+}
+
+/* vulkan and gl draw the varied types as the CPU does: the parity scene
+   with variation 0.8, frame 0, under the parity rule. */
+TEST(typesAgree) {
+    static scene s;
+    static uint8_t a[W * H * 4], b[W * H * 4];
+    parity_scene(&s);
+    s.env.clouds.variation = 0.8f;
+    oak_test_parity_frame("clouds with types", g_backend, &s.in, W, H, a, b);
+}
+
+/* ---- the air over the clouds (aerial perspective) --------------------------- */
+
+/* Dusk: the key light 4 degrees up ahead (-Z), above the atmosphere
+   128 klx (the aerial volume); at the clouds 300 klx, far more than a real
+   dusk sun (which leaves them all but black, 0.003 linear, too dark to read
+   their colour from bytes); no sky light; exposure 1/10000; the eye 100 m
+   up looking 12 degrees up along -Z at coverage 0.85 (no ground). */
+static void dusk_scene(scene *s, bool air) {
+    scene_init(s, 0, 100, 0, 12, false);
+    s->post.exposure = 1.0f / 10000.0f;
+    s->post.taa = OAK_TAA_OFF;
+    for (int k = 0; k < 3; k++) s->env.ambient_sky[k] = 1e-9f; /* the key light's alone */
+    float el = glm_rad(4.0f);
+    set_sun(s, 0, sinf(el), -cosf(el), 300000);
+    if (air) {
+        s->env.aerial_lux = 128000;
+        s->env.aerial_dir[0] = 0, s->env.aerial_dir[1] = sinf(el), s->env.aerial_dir[2] = -cosf(el);
+    }
+    s->env.clouds = (oak_clouds){.coverage = 0.85f, .type = 0.7f};
+}
+
+/* rgb's distance from colour h in chromaticity (each over its sum) */
+static double chroma_gap(const double rgb[3], const double h[3]) {
+    double a = rgb[0] + rgb[1] + rgb[2], b = h[0] + h[1] + h[2], d = 0;
+    if (!(a > 0 && b > 0)) return 0;
+    for (int k = 0; k < 3; k++) d += fabs(rgb[k] / a - h[k] / b);
+    return d;
+}
+
+/* The clouds at dusk with aerial perspective and without: far clouds (the
+   rows 2 to 6 degrees over the horizon, 15-40 km away) come closer to the
+   horizon's colour (the air's own light, seen over a black wall 30 km
+   away) by a larger share than near ones (the rows 24 to 30 degrees up,
+   3-4 km): cpu 0.62 of the way against 0.18 (the share each cloud
+   pixel's chromaticity gap to it closes; held to far > near + 0.2 and
+   twice near); without the aerial volume (no time of day) none is built
+   and the picture is the same bytes as before it was on (frame 0 of a
+   fresh renderer each). */
+static double lin_c(const uint8_t *px, int x, int y, int k) {
+    return linear(px[((size_t)y * W + (size_t)x) * 4 + k]);
+}
+
+static void band(const uint8_t *on, const uint8_t *off, int y0, int y1, const double h[3],
+                 double *closer, int *count) {
+    double sum = 0;
+    int n = 0;
+    for (int y = y0; y < y1; y++)
+        for (int x = 0; x < W; x++) {
+            double a[3], b[3];
+            for (int k = 0; k < 3; k++) a[k] = lin_c(on, x, y, k), b[k] = lin_c(off, x, y, k);
+            if (b[1] < 0.01) continue; /* cloud only */
+            double gb = chroma_gap(b, h), ga = chroma_gap(a, h);
+            if (!(gb > 1e-3)) continue;
+            sum += (gb - ga) / gb, n++;
+        }
+    *closer = n ? sum / n : 0, *count = n;
+}
+
+/* the rows whose view ray is between lo and hi degrees over the horizon */
+static void rows_at(float pitch, float lo, float hi, int *y0, int *y1) {
+    float t = tanf(glm_rad(20.0f));
+    *y0 = H, *y1 = 0;
+    for (int y = 0; y < H; y++) {
+        float ny = 1.0f - ((float)y + 0.5f) / H * 2.0f;
+        float el = pitch + glm_deg(atanf(ny * t));
+        if (el >= lo && el <= hi) *y0 = y < *y0 ? y : *y0, *y1 = y + 1 > *y1 ? y + 1 : *y1;
+    }
+}
+
+TEST(farCloudsAreHazed) {
+    static scene s;
+    static uint8_t off[W * H * 4], on[W * H * 4], again[W * H * 4], wall[W * H * 4];
+    bool built = false, off_built = true;
+    dusk_scene(&s, false);
+    if (!fresh_draw(&s, off, &off_built)) return;
+    dusk_scene(&s, true);
+    if (!fresh_draw(&s, on, &built)) return;
+    dusk_scene(&s, false);
+    if (!fresh_draw(&s, again, NULL)) return;
+    size_t same = oak_test_bytes_differ(off, again, sizeof off);
+    /* the horizon's colour: the air over a black wall 30 km ahead */
+    dusk_scene(&s, true);
+    s.env.clouds.coverage = 0;
+    s.mesh[0] = g_box, s.mat[0] = oak_test_emitter(0);
+    glm_mat4_identity(s.world[0]);
+    s.world[0][0][0] = 80000, s.world[0][1][1] = 80000, s.world[0][2][2] = 300;
+    s.world[0][3][2] = -30000;
+    s.in.draw_count = 1;
+    s.in.camera.zfar = 60000;
+    if (!fresh_draw(&s, wall, NULL)) return;
+    double h[3] = {0, 0, 0};
+    for (int y = H / 2 - 4; y < H / 2 + 4; y++)
+        for (int x = W / 2 - 4; x < W / 2 + 4; x++)
+            for (int k = 0; k < 3; k++) h[k] += lin_c(wall, x, y, k) / 64;
+    int f0, f1, n0, n1, nf, nn;
+    rows_at(12, 2, 6, &f0, &f1);
+    rows_at(12, 24, 30, &n0, &n1);
+    double far, near;
+    band(on, off, f0, f1, h, &far, &nf);
+    band(on, off, n0, n1, h, &near, &nn);
+    fprintf(stderr,
+            "  dusk: horizon colour %.4f %.4f %.4f; toward it: far rows %d-%d %.3f (%d px), "
+            "near rows %d-%d %.3f (%d px); off again: %zu bytes differ\n",
+            h[0], h[1], h[2], f0, f1, far, nf, n0, n1, near, nn, same);
+    CHECK(built && !off_built);
+    CHECK_EQ_INT((int)same, 0);
+    CHECK(nf > 50 && nn > 50);
+    CHECK(far > near + 0.2);
+    CHECK(far > 2 * near);
+}
+
+/* vulkan and gl lay the air over the clouds as the CPU does: the dusk
+   scene with the aerial volume, under the parity rule. */
+TEST(hazeAgrees) {
+    static scene s;
+    static uint8_t a[W * H * 4], b[W * H * 4];
+    dusk_scene(&s, true);
+    oak_test_parity_frame("clouds in the air", g_backend, &s.in, W, H, a, b);
+}
+
 /* The CPU's clouds at `threads` workers (the engine started afresh). */
 static bool cpu_picture_at(uint32_t threads, uint8_t *px) {
     oak_test_init(threads);
@@ -696,6 +1018,11 @@ int main(int argc, char **argv) {
         if (!strcmp(g_backend, "cpu")) RUN(partialMarchCutsTheWork);
         RUN(partialConvergesToFull);
         if (strcmp(g_backend, "cpu")) RUN(cloudedCaptureAgrees);
+        if (!strcmp(g_backend, "cpu")) RUN(typeVariesByPlace);
+        RUN(tallPlaceReachesHigher);
+        if (strcmp(g_backend, "cpu")) RUN(typesAgree);
+        RUN(farCloudsAreHazed);
+        if (strcmp(g_backend, "cpu")) RUN(hazeAgrees);
     }
     oak_destroy_renderer(g_main);
     CHECK_EQ_INT(g_oak_test_validation, 0);

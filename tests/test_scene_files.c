@@ -150,7 +150,7 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
     oak_environment *env = oak_scene_environment(s);
     env->fog_density = 0.01f, env->sky_zenith_display[2] = 0.99f, env->ambient_ground[0] = 0.05f;
     env->sun_disc = 0.0047f; /* a hand-set disc is kept (a timed scene's comes from the hour) */
-    env->clouds = (oak_clouds){0.45f, 0.7f, 0.03f, 1200, 3600, {4, -1.5f}, 12.5f};
+    env->clouds = (oak_clouds){0.45f, 0.7f, 0.03f, 1200, 3600, {4, -1.5f}, 12.5f, 0.4f};
     env->fog = (oak_fog){.density = 0.02f,
                          .base_height = -3,
                          .falloff = 0.05f,
@@ -462,6 +462,7 @@ static const struct {
     {"bad_taa_sharpen.json", "post.taa_sharpen: 1.5 is outside 0 .. 1"},
     {"bad_sun_disc.json", "environment.sun_disc: 0.75 is outside 0 .. 0.5 (radians)"},
     {"bad_clouds.json", "environment.clouds.coverage: 1.5 is outside 0 .. 1"},
+    {"bad_cloud_variation.json", "environment.clouds.variation: -0.25 is outside 0 .. 1"},
     {"bad_fog_volume.json", "environment.fog.volumes[0]: half_size must be above 0 on each axis"},
     {"bad_fog_shape.json",
      "environment.fog.volumes[0].shape: 'cone' is not one of none, box, ellipsoid"},

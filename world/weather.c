@@ -24,6 +24,7 @@ typedef struct kind_row {
     float coverage;               /* cloud cover it brings (never lowers the scene's) */
     float cloud_density;          /* times the clouds' extinction */
     float cloud_type;             /* 0 stratus .. 1 cumulus; < 0: the scene's */
+    float cloud_vary;             /* the type's variation per place (with cloud_type) */
     float sun;                    /* times the key light */
     float sky;                    /* times the sky and its light */
     float grey;                   /* the sky's pull toward grey (never lowers the scene's) */
@@ -33,13 +34,13 @@ typedef struct kind_row {
 
 /* clang-format off */
 static const kind_row k_kinds[KINDS] = {
-    {"clear",    0,    {0, 0, 0},             0,     1,    -1,    1,     1,     0,     0, 0, 0,    0,    0},
-    {"cloudy",   0,    {0, 0, 0},             0.55f, 1,    0.75f, 0.8f,  0.9f,  0.3f,  0, 0, 0,    0,    0},
-    {"overcast", 6000, {0.9f, 0.9f, 0.9f},    1,     1.5f, 0.2f,  0.3f,  0.6f,  0.9f,  0, 0, 0,    0,    0},
-    {"rain",     2000, {0.85f, 0.87f, 0.9f},  0.95f, 2,    0.35f, 0.25f, 0.5f,  0.85f, 1, 0, 6000, 0,    0},
-    {"storm",    900,  {0.8f, 0.82f, 0.85f},  1,     3,    1,     0.12f, 0.35f, 0.95f, 1, 0, 9000, 0,    0},
-    {"snow",     700,  {0.95f, 0.95f, 0.97f}, 0.9f,  1.5f, 0.3f,  0.4f,  0.75f, 0.8f,  0, 1, 0,    6000, 0},
-    {"dust",     500,  {0.85f, 0.65f, 0.42f}, 0,     1,    -1,    0.5f,  0.7f,  0.4f,  0, 0, 0,    0,    3000},
+    {"clear",    0,    {0, 0, 0},             0,     1,    -1,    0,     1,     1,     0,     0, 0, 0,    0,    0},
+    {"cloudy",   0,    {0, 0, 0},             0.55f, 1,    0.75f, 0.3f,  0.8f,  0.9f,  0.3f,  0, 0, 0,    0,    0},
+    {"overcast", 6000, {0.9f, 0.9f, 0.9f},    1,     1.5f, 0.2f,  0.1f,  0.3f,  0.6f,  0.9f,  0, 0, 0,    0,    0},
+    {"rain",     2000, {0.85f, 0.87f, 0.9f},  0.95f, 2,    0.35f, 0,     0.25f, 0.5f,  0.85f, 1, 0, 6000, 0,    0},
+    {"storm",    900,  {0.8f, 0.82f, 0.85f},  1,     3,    1,     0.6f,  0.12f, 0.35f, 0.95f, 1, 0, 9000, 0,    0},
+    {"snow",     700,  {0.95f, 0.95f, 0.97f}, 0.9f,  1.5f, 0.3f,  0,     0.4f,  0.75f, 0.8f,  0, 1, 0,    6000, 0},
+    {"dust",     500,  {0.85f, 0.65f, 0.42f}, 0,     1,    -1,    0,     0.5f,  0.7f,  0.4f,  0, 0, 0,    0,    3000},
 };
 /* clang-format on */
 
@@ -96,7 +97,7 @@ static const size_t k_slots[] = {
     offsetof(oak_environment, clouds.type),     offsetof(oak_environment, sky_light),
     offsetof(oak_environment, wetness),         offsetof(oak_environment, snow),
     offsetof(oak_environment, sky_grey),        offsetof(oak_environment, rain),
-    offsetof(oak_environment, rain_time),
+    offsetof(oak_environment, rain_time),       offsetof(oak_environment, clouds.variation),
 };
 #define SLOTS (sizeof k_slots / sizeof k_slots[0])
 enum {
@@ -112,7 +113,8 @@ enum {
     S_SNOW,
     S_GREY,
     S_RAIN,
-    S_RTIME
+    S_RTIME,
+    S_CVARY
 };
 
 typedef struct weather_sys {
@@ -457,7 +459,8 @@ static oak_result apply(weather_sys *s, double t, double dt, bool jump) {
         base_alb[c] = be->fog.albedo[0] > 0 || be->fog.albedo[1] > 0 || be->fog.albedo[2] > 0
                           ? be->fog.albedo[c]
                           : (float)OAK_FOG_ALBEDO;
-    float ctype0 = resolved(be->clouds.type, (float)OAK_CLOUD_TYPE);
+    float ctype0 = resolved(be->clouds.type, (float)OAK_CLOUD_TYPE), cvary = 0;
+    float cvary0 = fminf(1, fmaxf(0, be->clouds.variation));
     uint32_t counts[3] = {0, 0, 0};
     float cnt[3] = {0, 0, 0};
     for (uint32_t k = 0; k < KINDS; k++) {
@@ -478,7 +481,11 @@ static oak_result apply(weather_sys *s, double t, double dt, bool jump) {
         }
         cover += w * fmaxf(0, r->coverage - be->clouds.coverage);
         cdens += w * (r->cloud_density - 1);
-        if (r->cloud_type >= 0) typed = true, ctype += w * (r->cloud_type - ctype0);
+        if (r->cloud_type >= 0) {
+            typed = true;
+            ctype += w * (r->cloud_type - ctype0);
+            cvary += w * (r->cloud_vary - cvary0);
+        }
         wet += w * fmaxf(0, r->wetness - be->wetness);
         snow += w * fmaxf(0, r->snow - be->snow);
         grey += w * fmaxf(0, r->grey - be->sky_grey);
@@ -500,7 +507,11 @@ static oak_result apply(weather_sys *s, double t, double dt, bool jump) {
     if (cover > 0) v[S_COVER] = be->clouds.coverage + cover;
     if (cdens != 0)
         v[S_CDENS] = resolved(be->clouds.density, (float)OAK_CLOUD_EXTINCTION) * (1 + cdens);
-    if (typed) v[S_CTYPE] = fminf(1, fmaxf(0.001f, ctype0 + ctype));
+    if (typed) {
+        v[S_CTYPE] = fminf(1, fmaxf(0.001f, ctype0 + ctype));
+        /* a storm's cells tall among lower ones, overcast one flat deck */
+        v[S_CVARY] = fminf(1, fmaxf(0, cvary0 + cvary));
+    }
     if (sky != 0 || s->flash > 0)
         v[S_SKY] =
             resolved(be->sky_light, 1.0f) * fmaxf(0.02f, 1 + sky) * (1 + FLASH_SKY * s->flash);

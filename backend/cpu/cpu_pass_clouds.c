@@ -97,7 +97,8 @@ oak_result _oak_cpu_run_clouds(cpu_backend *b, const oak_render_view *v) {
 
 /* cloudmix.comp.glsl: the four march texels around the pixel, bilinear,
    each kept (else weighed 1e-3) where its own pixel's depth is within
-   OAK_CLOUD_DEPTH_EDGE of this one's */
+   OAK_CLOUD_DEPTH_EDGE of this one's; with the aerial volume, the clouds
+   seen through the air at their mean distance (_oak_clouds_air) */
 static void mix_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     const cloud_ctx *c = user;
@@ -105,6 +106,7 @@ static void mix_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
     const oak_gpu_clouds *cl = &b->cloud;
     const float *m = b->clouds + (size_t)_oak_clouds_slot(cl, cl->steps[2]) * 4;
     int nx = (int)cl->size[0], ny = (int)cl->size[1];
+    size_t n = (size_t)nx * (size_t)ny; /* the slot's distances follow its light */
     float k = (float)cl->steps[0];
     for (uint32_t y = begin; y < end; y++)
         for (uint32_t x = 0; x < b->width; x++) {
@@ -113,7 +115,7 @@ static void mix_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
             float flx = floorf(ux), fly = floorf(uy);
             float fx = ux - flx, fy = uy - fly;
             int bx = (int)flx, by = (int)fly;
-            float sum[4] = {0, 0, 0, 0}, wsum = 0.0f;
+            float sum[4] = {0, 0, 0, 0}, wsum = 0.0f, dsum = 0.0f, dw = 0.0f;
             for (int q = 0; q < 4; q++) {
                 int tx = bx + (q & 1), ty = by + (q >> 1);
                 tx = tx < 0 ? 0 : tx > nx - 1 ? nx - 1 : tx;
@@ -127,11 +129,19 @@ static void mix_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) 
                 const float *s = m + ((size_t)ty * (size_t)nx + (size_t)tx) * 4;
                 for (int i = 0; i < 4; i++) sum[i] += s[i] * w;
                 wsum += w;
+                /* the texel's mean distance, weighed by the light its clouds stop */
+                float o = w * (1.0f - s[3]);
+                dsum += s[(size_t)n * 4] * o;
+                dw += o;
             }
             float inv = fmaxf(wsum, 1e-30f);
             float *f = b->color + ((size_t)y * b->width + x) * 3;
-            float T = sum[3] / inv;
-            for (int i = 0; i < 3; i++) f[i] = f[i] * T + sum[i] / inv;
+            float cl[4];
+            for (int i = 0; i < 4; i++) cl[i] = sum[i] / inv;
+            if (c->v->aerial && dw > 0.0f)
+                _oak_clouds_air(c->v->aerial, ((float)x + 0.5f) / (float)b->width,
+                                ((float)y + 0.5f) / (float)b->height, dsum / dw, cl);
+            for (int i = 0; i < 3; i++) f[i] = f[i] * cl[3] + cl[i];
         }
 }
 

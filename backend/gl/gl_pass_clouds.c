@@ -61,6 +61,7 @@ oak_result _oak_gl_run_cloudmix(_oak_gl_backend *b, const oak_render_view *v) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_CLOUDS, f->clouds.id);
     glBindImageTexture(0, t->hdr, 0, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA32F);
     glBindTextureUnit(OAK_B_DEPTH, t->depth);
+    if (f->aerial_tex) glBindTextureUnit(OAK_B_AERIAL, f->aerial_tex); /* the air over them */
     glUseProgram(f->prog_cloudmix);
     _oak_gl_dispatch_output(t);
     return OAK_OK;

@@ -354,6 +354,7 @@
 #define OAK_CLOUD_SHAPE_PERIOD  6000.0 /* metres the shape table repeats over */
 #define OAK_CLOUD_DETAIL_PERIOD 700.0  /* metres the detail (erosion) table repeats over */
 #define OAK_CLOUD_WEATHER_CELL  5000.0 /* metres across the weather map's coarsest cell */
+#define OAK_CLOUD_TYPE_CELL     9000.0 /* metres across the type channel's coarsest cell */
 #define OAK_CLOUD_EROSION       0.45   /* the detail noise's bite at the edges */
 #define OAK_CLOUD_STRATUS_TOP   0.3    /* type 0 fills this share of the layer (1: all) */
 #define OAK_CLOUD_BASE_FADE     0.06   /* share of the layer over which the base rounds in */

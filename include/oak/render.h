@@ -72,17 +72,20 @@ typedef struct oak_bender {
 void oak_wind_shear(const oak_wind *wind, float x, float z, float out[2]);
 
 /* Volumetric clouds (docs/SHADING.md "Volumetric clouds"): a layer between
- * two altitudes, its cover drawn from a weather map over world XZ that the
- * wind carries along; lit by the key light and the sky, shadowing the
- * ground. coverage 0: none (no pass runs, the picture is as without). */
+ * two altitudes, its cover (and, with variation, its type) drawn from a
+ * weather map over world XZ that the wind carries along; lit by the key
+ * light and the sky, shadowing the ground. coverage 0: none (no pass runs,
+ * the picture is as without). */
 typedef struct oak_clouds {
-    float coverage; /* share of the sky covered, [0, 1]; 0: no clouds */
-    float type;     /* 0 .. 1: flat stratus to tall cumulus; 0: OAK_CLOUD_TYPE */
-    float density;  /* extinction per metre at full density; 0: OAK_CLOUD_EXTINCTION */
-    float base;     /* metres above y = 0; 0: OAK_CLOUD_BASE */
-    float top;      /* metres, above base; 0: OAK_CLOUD_TOP */
-    float wind[2];  /* drift in metres a second along x and z; 0: still */
-    float time;     /* seconds: the drift is wind * time */
+    float coverage;  /* share of the sky covered, [0, 1]; 0: no clouds */
+    float type;      /* 0 .. 1: flat stratus to tall cumulus; 0: OAK_CLOUD_TYPE */
+    float density;   /* extinction per metre at full density; 0: OAK_CLOUD_EXTINCTION */
+    float base;      /* metres above y = 0; 0: OAK_CLOUD_BASE */
+    float top;       /* metres, above base; 0: OAK_CLOUD_TOP */
+    float wind[2];   /* drift in metres a second along x and z; 0: still */
+    float time;      /* seconds: the drift is wind * time */
+    float variation; /* the weather map's type per place: type moved by up to this either way,
+                        [0, 1]; 0: one type for the whole sky */
 } oak_clouds;
 
 /* Froxel volumetric fog (docs/SHADING.md "Volumetric fog"): height fog

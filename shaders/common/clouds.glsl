@@ -1,6 +1,7 @@
 // Volumetric clouds in GLSL (docs/SHADING.md "Volumetric clouds"):
 // render/clouds.c is the C of the same, operation for operation. The
-// noise table's bake, the density (weather map, height gradient, shape,
+// noise table's bake, the density (weather map's cover and type, height
+// gradient by the type there, shape,
 // erosion), the light toward the key light (Beer's law over a few steps,
 // two Henyey-Greenstein lobes, multiple-scattering octaves, powder) and the
 // shadow map's read. Layout of OAK_B_CLOUDS: OAK_GPU_CLOUD_* in oak_gpu.h.
@@ -130,6 +131,18 @@ float oak_cloud_weather(vec2 q) {
     return 0.65 * oak_cloud_value(p, 1u) + 0.35 * oak_cloud_value(p * 2.0, 2u);
 }
 
+// the weather map's type at (drifted) world XZ: the layer's type (shape.y)
+// moved by up to light.w either way by the type channel's own noise (cells
+// OAK_CLOUD_TYPE_CELL across, seeds apart from the cover's), clamped to
+// [0, 1]; light.w 0: the layer's type everywhere
+float oak_cloud_type(vec2 q) {
+    float t = view.clouds.shape.y, v = view.clouds.light.w;
+    if (!(v > 0.0)) return t;
+    vec2 p = q * (1.0 / OAK_CLOUD_TYPE_CELL);
+    float n = 0.65 * oak_cloud_value(p, 11u) + 0.35 * oak_cloud_value(p * 2.0, 12u);
+    return oak_cloud_sat(t + v * (2.0 * n - 1.0));
+}
+
 // density in [0, 1] at world P (times shape.z: extinction per metre);
 // detail: eroded by the Worley detail (the view's march), else the shape
 float oak_cloud_density(vec3 P, bool detail) {
@@ -139,7 +152,7 @@ float oak_cloud_density(vec3 P, bool detail) {
     vec2 q = P.xz - OAK_CLOUD_DRIFT;
     float wcov = oak_cloud_sat(oak_cloud_weather(q) + 2.0 * view.clouds.shape.x - 1.0);
     if (wcov <= 0.0) return 0.0;
-    float ttop = OAK_CLOUD_STRATUS_TOP + (1.0 - OAK_CLOUD_STRATUS_TOP) * view.clouds.shape.y;
+    float ttop = OAK_CLOUD_STRATUS_TOP + (1.0 - OAK_CLOUD_STRATUS_TOP) * oak_cloud_type(q);
     float g = oak_cloud_sat(h / OAK_CLOUD_BASE_FADE) * oak_cloud_sat((ttop - h) / (0.5 * ttop));
     if (g <= 0.0) return 0.0;
     vec3 w = vec3(q.x, P.y, q.y);

@@ -229,7 +229,7 @@ OAK_STRUCT(oak_gpu_clouds) {
     OAK_F4(layer);   /* base, top (metres), drift x, z (metres the wind carried them) */
     OAK_F4(shadow);  /* the map's texel 0 corner x, z (metres), metres per texel, 1 / that */
     OAK_F4(sun);     /* unit direction toward the key light (0: none), multiple-scattering gain */
-    OAK_F4(light);   /* the key light's illuminance rgb (lux as linear colour), 0 */
+    OAK_F4(light);   /* the key light's illuminance rgb (lux as linear colour), the type's variation per place (0: none) */
     OAK_F4(ambient); /* times the sky's irradiance straight up: the sky light (1 / pi), rgb */
     OAK_U4(size);    /* the march's width, height, steps, the frame (the dither's hash) */
     OAK_U4(steps);   /* downscale (pixels a side per march texel), 1 to blend the history, slot written, the partial march block side (0: every texel marched) */
