@@ -47,10 +47,15 @@ typedef struct bench_run {
     bool has_grass;
     oak_grass_stats grass;
     const oak_stream *grass_streams[2]; /* grass, flowers */
+    bool has_sky;            /* the backend counts its sky captures */
+    uint32_t sky_recaptures; /* the sky light's captures during the timed frames */
+    series sky_frames[2]; /* the timed frames' ms: [1] those that captured the sky, [0] the rest */
 } bench_run;
 
 static void release_run(bench_run *run) {
     for (uint32_t i = 0; i < run->stage_count; i++) oak_free(run->stages[i].ms);
+    oak_free(run->sky_frames[0].ms);
+    oak_free(run->sky_frames[1].ms);
     oak_free(run->pixels);
     memset(run, 0, sizeof *run);
 }
@@ -112,12 +117,25 @@ static int bench_frame(const cli_options *o, oak_scene *scene, oak_renderer *ren
     set_camera(o, scene, frames > 1 ? share * (float)i / (float)(frames - 1) : 0.0f);
     /* a frame is the world's own update (lamps moving, terrain tiles
        streaming: stage "world") and the draw */
+    /* the sky light's captures so far (a lightning flash or a weather
+       change recaptures it: the frame's cost shows apart, "sky") */
+    uint32_t caps0 = 0, caps1 = 0;
+    bool sky = oak_renderer_read_sky(renderer, NULL, 0, &caps0) == OAK_OK;
+    oak_clear_error();
     uint64_t start = oak_time_ns();
     double world_ms = -1;
     if (_oak_cli_world_tick(o, scene, i) != OAK_OK) return _oak_cli_fail(o);
     if (o->world) world_ms = oak_ms_since(start);
     if (oak_scene_draw(scene, renderer) != OAK_OK) return _oak_cli_fail(o);
-    frame->ms[frame->count++] = oak_ms_since(start);
+    double frame_ms = oak_ms_since(start);
+    frame->ms[frame->count++] = frame_ms;
+    if (sky && oak_renderer_read_sky(renderer, NULL, 0, &caps1) == OAK_OK) {
+        series *sf = &run->sky_frames[caps1 != caps0];
+        if (!sf->ms && !(sf->ms = oak_alloc(sizeof(double) * frames))) return _oak_cli_fail(o);
+        sf->ms[sf->count++] = frame_ms;
+        run->has_sky = true;
+        run->sky_recaptures += caps1 - caps0;
+    }
     oak_shadow_stats st;
     if ((oak_backend_caps(run->backend) & OAK_CAP_SHADOW_CACHE) &&
         oak_renderer_shadow_stats(renderer, &st) == OAK_OK) {
@@ -273,6 +291,27 @@ static void json_string(const char *s) {
     putchar('"');
 }
 
+/* the sky light's recaptures over the timed frames: how many, the
+   skycapture stage's sum, and the frames that captured against the rest */
+typedef struct sky_summary {
+    uint32_t frames[2]; /* timed frames without [0] and with [1] a capture */
+    double total_ms;    /* the skycapture stage's times summed (a GPU's lag a frame) */
+    double median_ms[2], max_ms[2];
+} sky_summary;
+
+static sky_summary summarize_sky(bench_run *run) {
+    sky_summary y = {{0, 0}, 0, {0, 0}, {0, 0}};
+    for (uint32_t i = 0; i < run->stage_count; i++)
+        if (!strcmp(run->stages[i].name, "skycapture"))
+            for (uint32_t k = 0; k < run->stages[i].count; k++) y.total_ms += run->stages[i].ms[k];
+    for (int k = 0; k < 2; k++) {
+        double p95, p99;
+        y.frames[k] = run->sky_frames[k].count;
+        summarize(&run->sky_frames[k], &y.median_ms[k], &p95, &p99, &y.max_ms[k]);
+    }
+    return y;
+}
+
 static void json_stages(bench_run *run) {
     if (run->has_grid)
         printf("\"lamp_grid\": {\"lamps\": %u, \"listed\": %u, \"max_cell\": %u, "
@@ -347,6 +386,15 @@ static void json_stages(bench_run *run) {
                g->instances, g->flowers, g->blades_each, g->blades[0], g->blades[1], g->blades[2],
                g->blades[3], (unsigned long long)e, (unsigned long long)b);
     }
+    if (run->has_sky) {
+        sky_summary y = summarize_sky(run);
+        printf(", \"sky\": {\"recaptures\": %u, \"skycapture_total_ms\": %.4f, "
+               "\"frames_recaptured\": %u, \"frame_median_ms_recaptured\": %.4f, "
+               "\"frame_max_ms_recaptured\": %.4f, \"frames_other\": %u, "
+               "\"frame_median_ms_other\": %.4f}",
+               run->sky_recaptures, y.total_ms, y.frames[1], y.median_ms[1], y.max_ms[1],
+               y.frames[0], y.median_ms[0]);
+    }
 }
 
 static void print_table(bench_run *run) {
@@ -356,6 +404,13 @@ static void print_table(bench_run *run) {
         summarize(&run->stages[i], &med, &p95, &p99, &max);
         printf("  %-12s %9.3f %9.3f %9.3f %9.3f%s\n", run->stages[i].name, med, p95, p99, max,
                run->stages[i].gpu ? "  gpu clock" : "");
+    }
+    if (run->has_sky) {
+        sky_summary y = summarize_sky(run);
+        printf("  sky light: %u recaptures, skycapture %.3f ms in all; frames that captured %u "
+               "(median %.3f, max %.3f ms), the rest %u (median %.3f ms)\n",
+               run->sky_recaptures, y.total_ms, y.frames[1], y.median_ms[1], y.max_ms[1],
+               y.frames[0], y.median_ms[0]);
     }
 }
 

@@ -425,10 +425,11 @@ void _oak_clouds_march(const oak_gpu_clouds *c, const float *buf, const oak_rend
     for (int i = 0; i < 4; i++) out[i] = h[i] + (now[i] - h[i]) * (float)OAK_CLOUD_HISTORY_WEIGHT;
 }
 
-void _oak_clouds_march_grid(const oak_gpu_clouds *c, uint32_t out[2]) {
+void _oak_clouds_march_grid(const oak_gpu_clouds *c, uint32_t out[3]) {
     uint32_t B = c->steps[3] > 1u ? c->steps[3] : 1u;
     out[0] = (c->size[0] + B - 1u) / B;
     out[1] = (c->size[1] + B - 1u) / B;
+    out[2] = B * B;
 }
 
 /* ---- the sky light's view of the layer ------------------------------------------------- */

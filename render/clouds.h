@@ -76,10 +76,12 @@ void _oak_clouds_march(const oak_gpu_clouds *c, const float *buf, const oak_rend
    B x B block a frame in Bayer order by the frame; the others carry last
    frame's value (marched after all where it has none). */
 bool _oak_clouds_due(const oak_gpu_clouds *c, uint32_t tx, uint32_t ty);
-/* the march step's dispatch size: a texel each, or a block each when
-   c->steps[3] is 2 or more (the GPUs' invocation marches its block's due
-   texel and carries the rest, so a warp's lanes all march) */
-void _oak_clouds_march_grid(const oak_gpu_clouds *c, uint32_t out[2]);
+/* the march step's dispatch size in invocations, x y z: the texels, or
+   when c->steps[3] = B is 2 or more the B x B blocks, B * B layers of
+   them; layer z takes each block's texel z places after its due one
+   (clouds.comp.glsl), so layer 0's invocations all march and the others
+   carry, marching only where no history is found (none marches twice) */
+void _oak_clouds_march_grid(const oak_gpu_clouds *c, uint32_t out[3]);
 /* The sky light capture's view through the layer (docs/SHADING.md
    "Volumetric clouds", "The sky light sees them"): from P along unit d,
    OAK_CLOUD_SKY_STEPS steps at their middles across the slab (no hash),

@@ -147,19 +147,22 @@ bool _oak_fog_history_at(const oak_gpu_fog *f, const float *buf, const oak_rende
 void _oak_fog_bounds(const oak_render_view *v, const oak_gpu_fog *f, uint32_t i, uint32_t j,
                      uint32_t k, float sigma, float *lo, float *hi) {
     float z[2] = {_oak_fog_boundary_depth(f, (float)k), _oak_fog_boundary_depth(f, (float)(k + 1))};
-    float P[8][3], bmin[3] = {INFINITY, INFINITY, INFINITY},
-                   bmax[3] = {-INFINITY, -INFINITY, -INFINITY};
+    float P[8][3];
     for (int c = 0; c < 4; c++) {
         float origin[3], dir[3], od, rate;
         _oak_fog_ray(v, f, (float)(i + (uint32_t)(c & 1)), (float)(j + (uint32_t)(c >> 1)), origin,
                      dir, &od, &rate);
-        for (int e = 0; e < 2; e++) {
-            float *q = P[c * 2 + e];
-            _oak_fog_point(origin, dir, od, rate, z[e], q);
-            for (int a = 0; a < 3; a++)
-                bmin[a] = fminf(bmin[a], q[a]), bmax[a] = fmaxf(bmax[a], q[a]);
-        }
+        for (int e = 0; e < 2; e++) _oak_fog_point(origin, dir, od, rate, z[e], P[c * 2 + e]);
     }
+    _oak_fog_bounds_at(f, (const float(*)[3])P, sigma, lo, hi);
+}
+
+void _oak_fog_bounds_at(const oak_gpu_fog *f, const float P[8][3], float sigma, float *lo,
+                        float *hi) {
+    float bmin[3] = {INFINITY, INFINITY, INFINITY}, bmax[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int c = 0; c < 8; c++)
+        for (int a = 0; a < 3; a++)
+            bmin[a] = fminf(bmin[a], P[c][a]), bmax[a] = fmaxf(bmax[a], P[c][a]);
     /* the height fog is monotonic in y: its least and most at corners */
     float mn = 0.0f, mx = 0.0f;
     if (f->height[0] > 0.0f) {

@@ -52,6 +52,13 @@ bool _oak_fog_history_at(const oak_gpu_fog *f, const float *buf, const oak_rende
    least and most of its 8 corners' and `sigma` (the sample's). */
 void _oak_fog_bounds(const oak_render_view *v, const oak_gpu_fog *f, uint32_t i, uint32_t j,
                      uint32_t k, float sigma, float *lo, float *hi);
+/* the same from the cell's 8 corners already found: P[c * 2 + e] the
+   point at slice boundary k + e on the corner ray through froxel
+   coordinates (i + (c & 1), j + (c >> 1)) (the CPU's inject finds each
+   corner ray once a frame and each point once a row, render/fog.c's
+   _oak_fog_bounds per froxel; the same floats) */
+void _oak_fog_bounds_at(const oak_gpu_fog *f, const float P[8][3], float sigma, float *lo,
+                        float *hi);
 /* This frame's sample `cur` with the history `hist` (when held_ok; it is
    changed) into `out`: the history's extinction clamped to [lo, hi] and
    its light scaled alike, rejected (cur alone) when the clamp moved it by

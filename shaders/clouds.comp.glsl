@@ -161,13 +161,19 @@ void march(uvec2 t) {
 }
 
 void main() {
-    uvec2 p = gl_GlobalInvocationID.xy;
+    uvec3 p = gl_GlobalInvocationID;
     if (OAK_CLOUD_STEP == 1u) {
-        shadow_map(p);
-    } else {
-        // one invocation a B x B block when steps.w = B: its due texel and
-        // the carried rest, so a group's lanes all march one texel
-        uint B = max(view.clouds.steps.w, 1u);
-        OAK_DONT_UNROLL for (uint i = 0u; i < B * B; i++) march(p * B + uvec2(i % B, i / B));
+        shadow_map(p.xy);
+        return;
     }
+    // the march: one invocation a texel, the dispatch's layer z (B x B of
+    // them when steps.w = B, else 1) taking each block's texel z places
+    // after its due one in raster order: layer 0's lanes all march, the
+    // others carry last frame's value (a march only where none is found),
+    // so no invocation marches twice and the marching ones are dense
+    uint B = max(view.clouds.steps.w, 1u), i0 = 0u;
+    OAK_DONT_UNROLL for (uint i = 1u; i < B * B; i++)
+        if (due(uvec2(i % B, i / B))) i0 = i;
+    uint i = (i0 + p.z) % (B * B);
+    march(p.xy * B + uvec2(i % B, i / B));
 }

@@ -215,6 +215,11 @@ oak_cli_test(cliBenchCountsOcclusion
 oak_cli_test(cliBenchOcclusionOff
              ARGS "bench|--backend|cpu|--size|64x36|--frames|2|--warmup|0|--occlusion|off|--json"
              EXIT 0 OUT "\"occlusion\": {\"on\": false, \"occluders\": 0, \"occluder_triangles\": 0, \"draws_tested\": [1-9][0-9]*, \"draws_frustum\": [0-9]+, \"draws_occluded\": 0,")
+# the sky light's captures over the timed frames: a still sky is captured
+# by the first frame only (no warm-up), its frame apart from the other
+oak_cli_test(cliBenchCountsSkyCaptures
+             ARGS "bench|--backend|cpu|--size|32x18|--frames|3|--warmup|0|--json"
+             EXIT 0 OUT "\"sky\": {\"recaptures\": 1, \"skycapture_total_ms\": [0-9.]+, \"frames_recaptured\": 1, \"frame_median_ms_recaptured\": [0-9.]+, \"frame_max_ms_recaptured\": [0-9.]+, \"frames_other\": 2, \"frame_median_ms_other\": [0-9.]+}")
 # the GPUs take two-pass Hi-Z (their probes need a device: lavapipe,
 # llvmpipe); Vulkan's bench counts its passes and times its steps
 function(oak_cli_hiz_test gpu name)

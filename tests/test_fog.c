@@ -8,6 +8,8 @@
 #include "oak_test.h"
 
 #include "backend_start.h"
+#include "backend/cpu/cpu_internal.h"
+#include "render/fog.h"
 #include "render/renderer_internal.h"
 #include "scene_helpers.h"
 
@@ -775,6 +777,66 @@ static bool cpu_picture_at(uint32_t threads, uint8_t *px) {
     return ok;
 }
 
+/* The CPU's fog buffer after PARITY_FRAMES frames of the parity scene at
+   `threads` workers (the engine started afresh), whole: both inject grids,
+   the integrated grid and the frames held. *bytes its size; held: the
+   froxels of the frame's inject grid holding a history (their cells'
+   bounds were found); lit: those with extinction. NULL when not drawn. */
+static uint8_t *cpu_volume_at(uint32_t threads, size_t *bytes, uint32_t *held, uint32_t *lit) {
+    oak_test_init(threads);
+    make_assets();
+    static scene s;
+    parity_scene(&s);
+    oak_renderer *r = NULL;
+    oak_renderer_desc d = {.backend = "cpu", .width = W, .height = H, .shadow_map_size = 512};
+    CHECK_OK(oak_make_renderer(&r, &d));
+    bool ok = r != NULL;
+    for (int n = 0; n < PARITY_FRAMES && ok; n++) ok = oak_renderer_draw(r, &s.in) == OAK_OK;
+    uint8_t *out = NULL;
+    *held = *lit = 0;
+    if (ok) {
+        const cpu_backend *b = r->self;
+        const oak_gpu_fog *f = &b->fog;
+        size_t count = (size_t)f->grid[0] * f->grid[1] * f->grid[2];
+        *bytes = (size_t)_oak_fog_texels(f) * 16;
+        out = f->grid[3] && f->grids[0] != count ? malloc(*bytes) : NULL;
+        if (out) {
+            memcpy(out, b->fog_buf, *bytes);
+            const float *g = b->fog_buf + (size_t)f->grids[0] * 4;
+            const float *h = b->fog_buf + (size_t)_oak_fog_held_texel(f, f->grids[0]) * 4;
+            for (size_t i = 0; i < count; i++) *held += h[i] > 0.0f, *lit += g[i * 4 + 3] > 0.0f;
+        }
+    }
+    CHECK(out != NULL);
+    if (r) oak_destroy_renderer(r);
+    oak_shutdown();
+    return out;
+}
+
+/* The CPU's fog volume is the same to the byte at 1 and 2 threads (its
+   column rays found once a frame and its cells' corners once a row, on
+   the job pool), history and cell bounds in use. */
+static void volumeSameAtThreads(void) {
+    size_t n1 = 0, n2 = 0;
+    uint32_t held1, lit1, held2, lit2;
+    uint8_t *one = cpu_volume_at(1, &n1, &held1, &lit1);
+    uint8_t *two = cpu_volume_at(2, &n2, &held2, &lit2);
+    if (one && two) {
+        size_t diff = 0;
+        for (size_t i = 0; i < n1 && n1 == n2; i++) diff += one[i] != two[i];
+        fprintf(stderr,
+                "  fog volume at 1 and 2 threads: %zu of %zu bytes differ; froxels held %u, "
+                "with extinction %u\n",
+                diff, n1, held1, lit1);
+        CHECK_EQ_INT((int)(n1 == n2), 1);
+        CHECK_EQ_INT((int)diff, 0);
+        CHECK(held1 > 1000); /* the history and the cells' bounds ran */
+        CHECK(lit1 > 1000);
+    }
+    free(one);
+    free(two);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) g_backend = argv[1];
     int started = oak_test_backend_start(g_backend, oak_test_count_log);
@@ -817,6 +879,7 @@ int main(int argc, char **argv) {
     if (!strcmp(g_backend, "cpu") && argc <= 2) {
         static uint8_t one[W * H * 4], three[W * H * 4];
         oak_test_same_at_threads("fog", cpu_picture_at, one, three, sizeof one);
+        volumeSameAtThreads();
     }
     return TEST_SUMMARY();
 }

@@ -13,13 +13,24 @@
 #include "render/fog.h"
 #include "render/skylight.h"
 
-#define FOG_ROWS 4 /* froxel rows (or columns' rows) per job */
+#define FOG_ROWS     4   /* froxel rows (or columns' rows) per job */
+#define FOG_GRID_MAX 256 /* columns a row at most (_oak_fog_fill's bound) */
+
+/* a ray through the froxel grid (_oak_fog_ray's outputs) */
+typedef struct fog_ray {
+    float origin[3], dir[3], od, rate;
+} fog_ray;
 
 typedef struct fog_ctx {
     cpu_backend *b;
     const oak_render_view *v;
     float ambient[3]; /* the sky light's radiance, as if the same from every side */
     bool sun_shadow;
+    /* each column's rays, found once a frame (the same for every slice):
+       jit through the frame's sample offset, mid through the centre (nx
+       by ny each), corner through the columns' corners ((nx + 1) by
+       (ny + 1): the cells' bounds, each shared by 4 columns) */
+    fog_ray *jit, *mid, *corner;
 } fog_ctx;
 
 /* shading.glsl's oak_light_at for a point or spot lamp (as _oak_gpu_light_fill packs it) */
@@ -85,6 +96,33 @@ static void inject_at(const fog_ctx *c, float cx, float cy, const float P[3], co
     for (int q = 0; q < 3; q++) o[q] = scat[q] * Li[q];
 }
 
+static void ray_at(const fog_ctx *c, float cx, float cy, fog_ray *r) {
+    _oak_fog_ray(c->v, &c->b->fog, cx, cy, r->origin, r->dir, &r->od, &r->rate);
+}
+
+/* rows 0 .. ny of the corner rays, rows 0 .. ny - 1 of the others */
+static void ray_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    const fog_ctx *c = user;
+    const oak_gpu_fog *f = &c->b->fog;
+    uint32_t nx = f->grid[0], ny = f->grid[1];
+    for (uint32_t j = begin; j < end; j++) {
+        for (uint32_t i = 0; i <= nx; i++)
+            ray_at(c, (float)i, (float)j, &c->corner[(size_t)j * (nx + 1) + i]);
+        if (j == ny) continue;
+        for (uint32_t i = 0; i < nx; i++) {
+            size_t at = (size_t)j * nx + i;
+            ray_at(c, (float)i + f->history[2], (float)j + f->history[3], &c->jit[at]);
+            /* _oak_fog_column_ray's centre */
+            ray_at(c, (float)i + 0.5f, (float)j + 0.5f, &c->mid[at]);
+        }
+    }
+}
+
+static void point_on(const fog_ray *r, float z, float P[3]) {
+    _oak_fog_point(r->origin, r->dir, r->od, r->rate, z, P);
+}
+
 static void inject_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     const fog_ctx *c = user;
@@ -95,27 +133,47 @@ static void inject_rows(void *user, uint32_t begin, uint32_t end, uint32_t worke
     /* the frames held go with the inject grid (none for a view in place) */
     float *held_out =
         f->grids[0] != count ? b->fog_buf + (size_t)_oak_fog_held_texel(f, f->grids[0]) * 4 : NULL;
+    /* the row's cell corners: the corner rays of rows j and j + 1 at slice
+       boundaries k and k + 1, [e][row][i] (found at the first froxel with
+       a history, once) */
+    float cp[2][2][FOG_GRID_MAX + 1][3];
     for (uint32_t row = begin; row < end; row++) {
         uint32_t j = row % ny, k = row / ny;
         /* this frame's sample at its offset in the froxel; history at the centre */
         float z = _oak_fog_boundary_depth(f, (float)k + f->history[0]);
         float zc = _oak_fog_boundary_depth(f, (float)k + 0.5f);
-        float cy = (float)j + f->history[3];
+        float zb[2] = {_oak_fog_boundary_depth(f, (float)k),
+                       _oak_fog_boundary_depth(f, (float)(k + 1))};
+        bool corners = false;
         for (uint32_t i = 0; i < nx; i++) {
-            float origin[3], dir[3], od, rate, P[3], cur[4], hist[4] = {0, 0, 0, 0};
-            float cx = (float)i + f->history[2];
-            _oak_fog_ray(c->v, f, cx, cy, origin, dir, &od, &rate);
-            _oak_fog_point(origin, dir, od, rate, z, P);
-            inject_at(c, cx, cy, P, dir, cur);
+            float P[3], cur[4], hist[4] = {0, 0, 0, 0};
+            const fog_ray *r = &c->jit[(size_t)j * nx + i];
+            float cx = (float)i + f->history[2], cy = (float)j + f->history[3];
+            point_on(r, z, P);
+            inject_at(c, cx, cy, P, r->dir, cur);
             size_t at = ((size_t)k * ny + j) * nx + i;
             float *o = b->fog_buf + (f->grids[0] + at) * 4;
             bool held = false;
             float before = 0.0f, lo = 0.0f, hi = 0.0f;
             if (f->grids[2]) {
-                _oak_fog_column_ray(c->v, f, i, j, origin, dir, &od, &rate);
-                _oak_fog_point(origin, dir, od, rate, zc, P);
+                point_on(&c->mid[(size_t)j * nx + i], zc, P);
                 held = _oak_fog_history_at(f, b->fog_buf, c->v, P, hist, &before);
-                if (held) _oak_fog_bounds(c->v, f, i, j, k, cur[3], &lo, &hi);
+            }
+            if (held) {
+                if (!corners) {
+                    for (int e = 0; e < 2; e++)
+                        for (uint32_t q = 0; q < 2; q++)
+                            for (uint32_t x = 0; x <= nx; x++)
+                                point_on(&c->corner[(size_t)(j + q) * (nx + 1) + x], zb[e],
+                                         cp[e][q][x]);
+                    corners = true;
+                }
+                /* _oak_fog_bounds' order: corner (i + (n & 1), j + (n >> 1)), then e */
+                float Q[8][3];
+                for (int n = 0; n < 4; n++)
+                    for (int e = 0; e < 2; e++)
+                        memcpy(Q[n * 2 + e], cp[e][n >> 1][i + (uint32_t)(n & 1)], sizeof Q[0]);
+                _oak_fog_bounds_at(f, (const float(*)[3])Q, cur[3], &lo, &hi);
             }
             float n = _oak_fog_blend(f, cur, hist, held, before, lo, hi, o);
             if (held_out) held_out[at] = n;
@@ -129,11 +187,8 @@ static void integrate_rows(void *user, uint32_t begin, uint32_t end, uint32_t wo
     cpu_backend *b = c->b;
     const oak_gpu_fog *f = &b->fog;
     for (uint32_t j = begin; j < end; j++)
-        for (uint32_t i = 0; i < f->grid[0]; i++) {
-            float origin[3], dir[3], od, rate;
-            _oak_fog_column_ray(c->v, f, i, j, origin, dir, &od, &rate);
-            _oak_fog_integrate(f, b->fog_buf, i, j, rate);
-        }
+        for (uint32_t i = 0; i < f->grid[0]; i++)
+            _oak_fog_integrate(f, b->fog_buf, i, j, c->mid[(size_t)j * f->grid[0] + i].rate);
 }
 
 oak_result _oak_cpu_run_fog(cpu_backend *b, const oak_render_view *v) {
@@ -159,7 +214,17 @@ oak_result _oak_cpu_run_fog(cpu_backend *b, const oak_render_view *v) {
     _oak_sky_irradiance(b->sky, down, ed);
     for (int k = 0; k < 3; k++) c.ambient[k] = (eu[k] + ed[k]) / (2.0f * OAK_PI);
     c.sun_shadow = b->fog.light[3] != 0.0f && b->shadow_valid;
-    oak_parallel_for(b->fog.grid[1] * b->fog.grid[2], FOG_ROWS, inject_rows, &c);
-    oak_parallel_for(b->fog.grid[1], FOG_ROWS, integrate_rows, &c);
+    uint32_t nx = b->fog.grid[0], ny = b->fog.grid[1];
+    size_t cols = (size_t)nx * ny, corners = (size_t)(nx + 1) * (ny + 1);
+    fog_ray *rays = oak_alloc((2 * cols + corners) * sizeof *rays);
+    if (!rays) {
+        b->fog.grid[3] = 0;
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "cpu fog: %zu rays", 2 * cols + corners);
+    }
+    c.jit = rays, c.mid = rays + cols, c.corner = rays + 2 * cols;
+    oak_parallel_for(ny + 1, FOG_ROWS, ray_rows, &c);
+    oak_parallel_for(ny * b->fog.grid[2], FOG_ROWS, inject_rows, &c);
+    oak_parallel_for(ny, FOG_ROWS, integrate_rows, &c);
+    oak_free(rays);
     return OAK_OK;
 }

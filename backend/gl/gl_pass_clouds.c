@@ -41,11 +41,14 @@ oak_result _oak_gl_run_clouds(_oak_gl_backend *b, const oak_render_view *v) {
     glBindTextureUnit(OAK_B_DEPTH, t->depth);
     glUseProgram(f->prog_clouds);
     const uint32_t S = OAK_CLOUD_SHADOW_SIZE;
-    uint32_t m[2]; /* a texel, or a block of them, an invocation */
+    uint32_t m[3]; /* blocks x layers: layer 0 the due texels (_oak_clouds_march_grid) */
     _oak_clouds_march_grid(&c, m);
-    const uint32_t grid[OAK_CLOUD_STEPS][2] = {{0, 0}, {S, S}, {m[0], m[1]}};
-    for (uint32_t s = OAK_CLOUD_STEP_SHADOW; s < OAK_CLOUD_STEPS; s++)
-        _oak_gl_dispatch_step(s, s == OAK_CLOUD_STEP_SHADOW, grid[s][0], grid[s][1]);
+    _oak_gl_dispatch_step(OAK_CLOUD_STEP_SHADOW, true, S, S);
+    /* the march reads the shadow map */
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glUniform1ui(0, OAK_CLOUD_STEP_MARCH);
+    glDispatchCompute((m[0] + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP,
+                      (m[1] + OAK_GPU_GROUP - 1) / OAK_GPU_GROUP, m[2]);
     return OAK_OK; /* the next reader's barrier comes from its row (gl_track.c) */
 }
 

@@ -73,9 +73,9 @@ oak_result _oak_vk_run_clouds(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vi
     oak_gpu_clouds c;
     _oak_clouds_fill(&c, v, vk->width, vk->height);
     const uint32_t S = OAK_CLOUD_SHADOW_SIZE; /* the bake is the sky capture's kernel */
-    uint32_t m[2];                            /* a texel, or a block of them, an invocation */
+    uint32_t m[3]; /* blocks x layers: layer 0 the due texels (_oak_clouds_march_grid) */
     _oak_clouds_march_grid(&c, m);
-    const uint32_t grid[OAK_CLOUD_STEPS][2] = {{0, 0}, {S, S}, {m[0], m[1]}};
+    const uint32_t grid[OAK_CLOUD_STEPS][3] = {{0, 0, 0}, {S, S, 1}, {m[0], m[1], m[2]}};
     /* the table first, unless the sky capture baked it */
     oak_result r = _oak_vk_clouds_bake(vk, f);
     for (uint32_t s = OAK_CLOUD_STEP_SHADOW; !r && s < OAK_CLOUD_STEPS; s++) r = pipe(vk, s);
@@ -89,7 +89,7 @@ oak_result _oak_vk_run_clouds(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vi
                 VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                 VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
         vkCmdBindPipeline(f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->cloud_pipes[s]);
-        vkCmdDispatch(f->cmd, groups(grid[s][0]), groups(grid[s][1]), 1);
+        vkCmdDispatch(f->cmd, groups(grid[s][0]), groups(grid[s][1]), grid[s][2]);
     }
     return OAK_OK; /* the next reader's barrier comes from its row (vk_track.c) */
 }
