@@ -29,6 +29,7 @@ typedef struct oak_held_caster {
 } oak_held_caster;
 typedef struct oak_cascade_held {
     bool valid;
+    bool streams; /* natively drawn streams were in the layer (no rectangle follows them) */
     uint64_t key, matrix;
     oak_held_caster *casters;
     uint32_t count, cap;

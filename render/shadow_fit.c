@@ -343,6 +343,40 @@ static uint64_t static_key(oak_frontend *fe, const oak_shadow_cascade *cas, cons
     return h ? h : 1; /* 0 means unknown */
 }
 
+/* A still stream's LOD picks from the eye: each record's band (stream_cull.c
+   _oak_stream_cull_instance's rule; lod_count: gone) hashed in order, so the
+   static layers redraw when a caster changes LOD, not at every step of the
+   eye (a rock field with LODs redrew every cascade every frame of a flight).
+   A record within a hair of a band's edge, where the device's distance may
+   round the other way, puts the eye itself in the key, as do records the
+   host does not hold (grass, particles) and streams past
+   OAK_SHADOW_LOD_KEY_MAX. */
+static uint64_t lod_pick_key(const oak_render_stream *rs, const float eye[3], uint64_t h) {
+    if (!rs->records || rs->grass || rs->particles || rs->count > OAK_SHADOW_LOD_KEY_MAX)
+        return oak_hash(eye, 3 * sizeof(float), h);
+    uint32_t n = rs->lod_count < OAK_STREAM_LODS ? rs->lod_count : OAK_STREAM_LODS;
+    float last = rs->lod_distance[n - 1];
+    uint8_t band[256];
+    uint32_t used = 0;
+    bool edge = false;
+    for (uint32_t i = 0; i < rs->count; i++) {
+        const oak_instance *r = &rs->records[i];
+        float d[3] = {r->position[0] - eye[0], r->position[1] - eye[1], r->position[2] - eye[2]};
+        float dist = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        uint32_t lod = 0;
+        while (lod + 1 < n && dist >= rs->lod_distance[lod]) lod++;
+        if (lod + 1 == n && last > 0 && dist >= last) lod = n;
+        for (uint32_t k = 0; k < n; k++) {
+            float e = rs->lod_distance[k];
+            if (e > 0 && fabsf(dist - e) <= 1e-4f * e + 1e-3f) edge = true;
+        }
+        band[used++] = (uint8_t)lod;
+        if (used == sizeof band) h = oak_hash(band, used, h), used = 0;
+    }
+    if (used) h = oak_hash(band, used, h);
+    return edge ? oak_hash(eye, 3 * sizeof(float), h) : h;
+}
+
 /* The natively drawn streams that stand still cast into every cascade's
    static layer from the backend's lists (not from the caster list): their
    records, material and LOD meshes (versions included) join each key, and
@@ -374,7 +408,7 @@ static uint64_t stream_key(const oak_render_view *v, uint64_t h, bool *any) {
             h = oak_hash(&rs->lod_distance[k], sizeof(float), h);
         }
         if (rs->lod_count > 1 || rs->lod_distance[rs->lod_count - 1] > 0)
-            h = oak_hash(v->camera_pos, sizeof v->camera_pos, h);
+            h = lod_pick_key(rs, v->camera_pos, h);
     }
     return h ? h : 1;
 }
@@ -432,7 +466,9 @@ static void cascade_dirty(oak_frontend *fe, uint32_t c, oak_shadow_cascade *cas,
         memcpy(now[i].rect, fe->caster_rect[cas->first_caster + i], sizeof now[i].rect);
     }
     if (n) qsort(now, n, sizeof *now, held_order);
-    if (h->valid && h->matrix == matrix && !streams) {
+    /* a stream in the layer now or last frame: one that left (it moved,
+       so it is a mover now) leaves its casts where no rectangle goes */
+    if (h->valid && h->matrix == matrix && !streams && !h->streams) {
         uint32_t i = 0, k = 0;
         while (i < h->count || k < n) {
             if (i < h->count && k < n && h->casters[i].hash == now[k].hash)
@@ -453,6 +489,7 @@ static void cascade_dirty(oak_frontend *fe, uint32_t c, oak_shadow_cascade *cas,
     uint32_t cap = fe->held_tmp_cap;
     fe->held_tmp_cap = h->cap, h->cap = cap;
     h->count = n, h->key = cas->static_key, h->matrix = matrix, h->valid = true;
+    h->streams = streams;
 }
 
 static void shadow_splits(float out[OAK_MAX_CASCADES], uint32_t count, float znear, float zfar) {

@@ -485,6 +485,61 @@ out:
     oak_destroy_stream(s.stream);
 }
 
+/* Instances on each side of LOD1 from the eye at camera position e. */
+static uint32_t far_count(const scene *s, const float e[3]) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < CAP; i++) {
+        float d = 0;
+        for (int k = 0; k < 3; k++)
+            d += (s->rec[i].position[k] - e[k]) * (s->rec[i].position[k] - e[k]);
+        n += sqrtf(d) >= LOD1;
+    }
+    return n;
+}
+
+/* A still stream whose LOD follows the eye: small steps of the eye that
+   leave every instance in its band (and the cascades' snapped matrices
+   where they were) keep the static layers; a step that moves instances
+   across LOD1 redraws them; each frame the CPU's picture at the parity
+   rule. (The layers were keyed by the eye itself: a flight over a rock
+   field redrew every cascade every frame.) */
+TEST(gpuLodStreamKeepsLayersAsEyeSteps) {
+    static scene s;
+    scene_init(&s);
+    uint8_t *a = oak_alloc(W * H * 4), *b = oak_alloc(W * H * 4);
+    oak_renderer *rc = open_renderer("cpu"), *rb = open_renderer(g_backend);
+    if (!rc || !rb || !a || !b || !s.stream) goto out;
+    CHECK_OK(oak_stream_set_count(s.stream, CAP));
+    /* eye steps in metres along z (towards the grid): three settle (new, then its key, then
+       kept), two hairs, then a stride */
+    const float step[6] = {0, 0, 0, -0.001f, -0.001f, -0.6f};
+    uint32_t far[6];
+    oak_shadow_stats ss[6];
+    for (int f = 0; f < 6; f++) {
+        s.in.camera_world[3][2] += step[f];
+        far[f] = far_count(&s, s.in.camera_world[3]);
+        draw_pixels(rc, &s, a);
+        draw_pixels(rb, &s, b);
+        char what[64];
+        snprintf(what, sizeof what, "eye step %d cpu vs %s", f, g_backend);
+        oak_test_parity(what, a, b, W, H);
+        CHECK_OK(oak_renderer_shadow_stats(rb, &ss[f]));
+        fprintf(stderr,
+                "  eye step %d (z %+.3f): %u instances past LOD1, static layers redrawn %u\n", f,
+                (double)s.in.camera_world[3][2], far[f], ss[f].static_layers);
+    }
+    CHECK(far[3] == far[2] && far[4] == far[2] && far[5] != far[4]);
+    CHECK_EQ_INT(ss[2].static_layers, 0);
+    CHECK_EQ_INT(ss[3].static_layers, 0);
+    CHECK_EQ_INT(ss[4].static_layers, 0);
+    CHECK(ss[5].static_layers > 0);
+out:
+    oak_free(a), oak_free(b);
+    oak_destroy_renderer(rc);
+    oak_destroy_renderer(rb);
+    oak_destroy_stream(s.stream);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) g_backend = argv[1];
     int started = oak_test_backend_start(g_backend, oak_test_count_log);
@@ -511,6 +566,7 @@ int main(int argc, char **argv) {
     } else {
         RUN(backendsAgreeAsStreamsChange);
         RUN(gpuStreamShadowsCache);
+        RUN(gpuLodStreamKeepsLayersAsEyeSteps);
         RUN(streamMotionMatchesCpu);
     }
     RUN(badStreamInputFails);

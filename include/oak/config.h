@@ -80,6 +80,10 @@
 #define OAK_SHADOW_DIRTY_RECTS 4
 /* ... unless they cover more than this share of the map: then all of it. */
 #define OAK_SHADOW_DIRTY_SHARE 0.5
+/* A still stream whose LOD follows the eye keys the static layers by each
+ * record's LOD band, not by the eye, up to this many records (past it: by
+ * the eye, every step of which redraws the layers). */
+#define OAK_SHADOW_LOD_KEY_MAX 65536
 /* Lamp shadows (docs/SHADING.md "Lamp shadows"): spot tiles and point-light
  * cube faces in one depth atlas; biases in face texels at the receiver's
  * distance from the lamp. */
