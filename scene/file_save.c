@@ -265,6 +265,7 @@ static oak_environment unweathered(const oak_scene *scene) {
     e.sky_grey = b->sky_grey;
     e.rain = b->rain;
     e.rain_time = b->rain_time;
+    e.aerial_lux = b->aerial_lux;
     return e;
 }
 

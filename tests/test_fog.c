@@ -3,7 +3,8 @@
  * fog pass); uniform fog attenuates a far wall by exp(-sigma d); an occluder
  * between the sun and a fog volume leaves a darker shaft behind it; a lamp
  * in fog lights the air around it and its shadow shades that haze; height
- * fog is denser low than high; on the CPU the same bytes at 1 and 3
+ * fog is denser low than high; the sky light scatters albedo L (1 - T)
+ * into uniform fog; on the CPU the same bytes at 1 and 3
  * threads; on vulkan and gl the picture is the CPU's at the parity rule. */
 #include "oak_test.h"
 
