@@ -330,6 +330,7 @@ TEST(at23TheKeyLightIsTheMoon) {
     CHECK(m.elevation > 10);
     CHECK(off < 0.01);
     CHECK(d[1] < 0); /* from above */
+    CHECK(l && l->cast_shadows); /* the moon shadows as the sun does */
     CHECK(l && fabs(l->intensity - want) < 0.01 * want);
     CHECK(l && l->intensity > 0.05f && l->intensity < 0.3f);
     oak_destroy_scene(s);
