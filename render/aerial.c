@@ -39,7 +39,7 @@ typedef struct build_job {
     const oak_render_view *v;
     const _oak_atmosphere *air;
     float *vol;
-    float light[3], scale, eye_km;
+    float light[3], scale, grey, eye_km;
     float ends_km[N];
 } build_job;
 
@@ -72,6 +72,10 @@ static void build_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker
             for (uint32_t k = 0; k < N; k++) {
                 float *o = job->vol + (((size_t)k * N + j) * N + i) * 4;
                 for (int c = 0; c < 3; c++) o[c] = S[k][c] * job->scale;
+                /* under a deck the air's light is as grey as the sky's (the
+                   frontend's pull of the gradient toward its luminance) */
+                float l = 0.2126f * o[0] + 0.7152f * o[1] + 0.0722f * o[2];
+                for (int c = 0; c < 3; c++) o[c] += (l - o[c]) * job->grey;
                 o[3] = (T[k][0] + T[k][1] + T[k][2]) * (1.0f / 3.0f);
             }
         }
@@ -85,6 +89,8 @@ void _oak_aerial_build(float *vol, const oak_render_view *v) {
     for (int k = 0; k < 3; k++) job.light[k] = d[k] / len;
     float sky = v->env.sky_light > 0 && isfinite(v->env.sky_light) ? v->env.sky_light : 1.0f;
     job.scale = v->env.aerial_lux * sky;
+    float g = v->env.sky_grey; /* the frontend clamped it to [0, 1] */
+    job.grey = g > 0 && g <= 1 ? g : 0.0f;
     /* the eye's height above the ground (y = 0 is sea level), metres to km */
     job.eye_km = fmaxf(v->camera_pos[1], 1.0f) * 0.001f;
     for (uint32_t k = 0; k < N; k++)

@@ -675,18 +675,18 @@ static void clouds_history(oak_frontend *fe, uint32_t width, uint32_t height) {
 
 /* Aerial perspective's volume (render/aerial.h): built when the backend
    applies it and the view wants it, again only when the view-projection,
-   the eye, the light or the sky's scale moved. OAK_AERIAL=off turns it
+   the eye, the light or the sky's scale or grey moved. OAK_AERIAL=off turns it
    off (docs/SHADING.md "Aerial perspective"). */
 static oak_result build_aerial(oak_frontend *fe) {
     oak_render_view *v = &fe->view;
     v->aerial = NULL;
     const char *env = getenv("OAK_AERIAL"); /* "off": none, for A/B measurements */
     if (!fe->aerial_cap || !_oak_aerial_wanted(v) || (env && !strcmp(env, "off"))) return OAK_OK;
-    float key[24];
+    float key[25];
     memcpy(key, v->view_proj, 16 * sizeof(float));
     memcpy(key + 16, v->camera_pos, 3 * sizeof(float));
     memcpy(key + 19, v->env.aerial_dir, 3 * sizeof(float));
-    key[22] = v->env.aerial_lux, key[23] = v->env.sky_light;
+    key[22] = v->env.aerial_lux, key[23] = v->env.sky_light, key[24] = v->env.sky_grey;
     if (!fe->aerial) {
         fe->aerial = oak_alloc((size_t)OAK_AERIAL_TEXELS * 4 * sizeof(float));
         if (!fe->aerial)

@@ -146,7 +146,7 @@ typedef struct oak_frontend {
        its version */
     bool aerial_cap, aerial_valid;
     float *aerial;
-    float aerial_key[24];
+    float aerial_key[25];
     uint64_t aerial_version;
     uint32_t hiz_width, hiz_height, hiz_keys;
     float hiz_eye[3], hiz_forward[3];

@@ -313,6 +313,8 @@ static oak_result read_environment(loader *l, const cJSON *o, oak_environment *e
                                        "sky_light",
                                        "sky_grey",
                                        "rain",
+                                       "aerial_lux",
+                                       "aerial_dir",
                                        NULL};
     const char *p = "environment";
     TRY(expect_object(l, o, p, keys));
@@ -350,6 +352,19 @@ static oak_result read_environment(loader *l, const cJSON *o, oak_environment *e
                     "wetness %g, snow %g, sky_grey %g (0 .. 1) or sky_light %g (0 .. 100) "
                     "out of range",
                     (double)e->wetness, (double)e->snow, (double)e->sky_grey, (double)e->sky_light);
+    /* aerial perspective (docs/SHADING.md "Aerial perspective"): a light
+       above the atmosphere toward a direction; the time of day, when the
+       file has one, sets both again from the hour */
+    TRY(read_float(l, o, p, "aerial_lux", &e->aerial_lux));
+    TRY(read_floats(l, o, p, "aerial_dir", e->aerial_dir, 3, false));
+    if (!(e->aerial_lux >= 0 && e->aerial_lux <= OAK_AERIAL_LUX_MAX))
+        return fail(l, "environment.aerial_lux", "%g is outside 0 .. %g (lux)",
+                    (double)e->aerial_lux, OAK_AERIAL_LUX_MAX);
+    float dl = sqrtf(e->aerial_dir[0] * e->aerial_dir[0] + e->aerial_dir[1] * e->aerial_dir[1] +
+                     e->aerial_dir[2] * e->aerial_dir[2]);
+    if (e->aerial_lux > 0 && !(fabsf(dl - 1.0f) <= 1e-3f))
+        return fail(l, "environment.aerial_dir",
+                    "length %g is not 1 (a unit vector toward the light)", (double)dl);
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "clouds");
     if (c) TRY(read_clouds(l, c, &e->clouds));
     const cJSON *fg = cJSON_GetObjectItemCaseSensitive(o, "fog");

@@ -179,6 +179,11 @@ static void write_environment(writer *w, const oak_environment *e, bool timed) {
     if (e->sky_light > 0) w_float(w, "sky_light", e->sky_light);
     if (e->sky_grey > 0) w_float(w, "sky_grey", e->sky_grey);
     if (e->rain > 0) w_float(w, "rain", e->rain); /* its clock starts again at 0 */
+    /* aerial perspective set by hand; a timed scene's comes from the hour */
+    if (e->aerial_lux > 0 && !timed) {
+        w_float(w, "aerial_lux", e->aerial_lux);
+        w_floats(w, "aerial_dir", e->aerial_dir, 3);
+    }
     /* clouds only when there are any */
     const oak_clouds *c = &e->clouds;
     if (c->coverage > 0) {
@@ -260,6 +265,7 @@ static oak_environment unweathered(const oak_scene *scene) {
     e.sky_grey = b->sky_grey;
     e.rain = b->rain;
     e.rain_time = b->rain_time;
+    e.aerial_lux = b->aerial_lux;
     return e;
 }
 

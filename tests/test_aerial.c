@@ -5,7 +5,8 @@
  * a grey wall 20 km away is bluer than one 200 m away, and the volume's
  * transmittance there is exp(-the extinction's integral) computed here
  * along the same ray, within 2%; at dusk the far wall toward the sun is
- * redder than at noon; the volume is the same bytes at 1 and 3 threads;
+ * redder than at noon; under an overcast deck (sky_grey) the air is grey;
+ * the volume is the same bytes at 1 and 3 threads;
  * on vulkan and gl the noon and dusk far walls are the CPU's picture under
  * the parity rule. */
 #include <time.h>
@@ -131,6 +132,26 @@ TEST(duskFarWallIsRedder) {
     double dusk = 1.0 / blue_over_red(20000, 2, 0);
     fprintf(stderr, "  R/B at 20 km: noon %.3f, dusk %.3f\n", noon, dusk);
     CHECK(dusk > 1.2 * noon);
+}
+
+/* Under an overcast deck (sky_grey 1) the air is as grey as the sky: the
+   grey wall 20 km away under the noon sun keeps its B/R within 0.03 of 1
+   (the volume's transmittance is one number, its light grey), where the
+   same wall without the grey is bluer (at least 1.3); drawn on each
+   backend, one frame after the other, so the volume is built again when
+   only the grey moved. */
+TEST(greyDeckGreysTheAir) {
+    double blue = blue_over_red(20000, 60, 180);
+    static scene s;
+    static uint8_t px[W * H * 4];
+    wall_scene(&s, 20000, 1000);
+    set_light(&s.env, 60, 180, 128000);
+    s.env.sky_grey = 1;
+    draw(&s, px);
+    double grey = mid(px, 2) / fmax(mid(px, 0), 1e-6);
+    fprintf(stderr, "  wall at 20 km, B/R: clear %.3f, under a grey deck %.3f\n", blue, grey);
+    CHECK(blue > 1.3);
+    CHECK(fabs(grey - 1) < 0.03);
 }
 
 /* The GPUs apply the host's volume with the CPU's lookup (aerial.glsl):
@@ -271,6 +292,46 @@ static bool volume_at(uint32_t threads, uint8_t *px) {
     return true;
 }
 
+/* The volume under a deck: sky_grey g pulls each texel's light toward its
+   luminance by g (the frontend's pull of the sky's gradient), the
+   luminance and the transmittance unchanged: at g = 1 every texel grey
+   within 1e-6 relative, at g = 0.5 halfway within 1e-6. */
+TEST(greyVolumeKeepsItsLuminance) {
+    static oak_render_view v;
+    size_t n = (size_t)OAK_AERIAL_TEXELS * 4;
+    float *clear = malloc(n * sizeof(float)), *grey = malloc(n * sizeof(float));
+    float *half = malloc(n * sizeof(float));
+    CHECK(clear && grey && half);
+    if (clear && grey && half) {
+        make_view(&v, 3);
+        _oak_aerial_build(clear, &v);
+        v.env.sky_grey = 1;
+        _oak_aerial_build(grey, &v);
+        v.env.sky_grey = 0.5f;
+        _oak_aerial_build(half, &v);
+        double worst = 0, chroma = 0;
+        for (size_t t = 0; t < n; t += 4) {
+            double l = 0.2126 * clear[t] + 0.7152 * clear[t + 1] + 0.0722 * clear[t + 2];
+            double lg = 0.2126 * grey[t] + 0.7152 * grey[t + 1] + 0.0722 * grey[t + 2];
+            double scale = fmax(l, 1e-30);
+            worst = fmax(worst, fabs(lg - l) / scale);
+            worst = fmax(worst, fabs((double)grey[t + 3] - clear[t + 3]));
+            for (int c = 0; c < 3; c++) {
+                worst = fmax(worst, fabs(grey[t + c] - l) / scale);
+                worst = fmax(worst, fabs(half[t + c] - 0.5 * (clear[t + c] + l)) / scale);
+                chroma = fmax(chroma, fabs(clear[t + c] - l) / scale);
+            }
+        }
+        fprintf(stderr,
+                "  grey volume: worst relative error %.2e; the clear volume's largest channel off "
+                "its luminance %.3f\n",
+                worst, chroma);
+        CHECK(worst < 1e-5);
+        CHECK(chroma > 0.1); /* the clear air is coloured: the check can fail */
+    }
+    free(clear), free(grey), free(half);
+}
+
 /* `test_aerial cpu measure`: the volume's build, 20 times at the engine's
    thread count after one to warm the tables; the median and the worst, ms
    (docs/PERFORMANCE.md) */
@@ -334,7 +395,9 @@ int main(int argc, char **argv) {
         RUN(nearIsIdentity);
         RUN(farWallIsBluerAtNoon);
         RUN(duskFarWallIsRedder);
+        RUN(greyDeckGreysTheAir);
         RUN(transmittanceMatchesTheIntegral);
+        if (!strcmp(g_backend, "cpu")) RUN(greyVolumeKeepsItsLuminance);
         if (strcmp(g_backend, "cpu")) RUN(backendsAgree);
     }
     oak_destroy_renderer(g_main);

@@ -3,7 +3,8 @@
  * fog pass); uniform fog attenuates a far wall by exp(-sigma d); an occluder
  * between the sun and a fog volume leaves a darker shaft behind it; a lamp
  * in fog lights the air around it and its shadow shades that haze; height
- * fog is denser low than high; on the CPU the same bytes at 1 and 3
+ * fog is denser low than high; the sky light scatters albedo L (1 - T)
+ * into uniform fog; on the CPU the same bytes at 1 and 3
  * threads; on vulkan and gl the picture is the CPU's at the parity rule. */
 #include "oak_test.h"
 
@@ -176,6 +177,61 @@ TEST(uniformFogAttenuates) {
             T_mean / n, worst, lo_mean / n);
     CHECK(worst < 0.03);
     CHECK(lo_mean / n > 0.005);
+}
+
+/* The sky light's in-scatter: uniform fog (0.02 per metre, albedo 0.9), no
+   sun and no lamp, a flat grey sky all round (radiance L, the same from
+   every side, so the air takes albedo L from it whatever the phase) and a
+   black wall 40 m ahead. Each pixel reads its fog-off picture times T plus
+   0.9 L (1 - T), T = exp(-0.02 d), d the ray's length to the wall: held to
+   within 6% of the in-scattered part over the middle of the picture. The
+   same scene with the sky black reads only the wall's own light times T
+   (no light in the air). */
+TEST(skyLightScattersInTheFog) {
+    static scene s;
+    static uint8_t off[W * H * 4], on[W * H * 4];
+    const float sigma = 0.02f, dist = 40, albedo = 0.9f;
+    scene_init(&s, 0, 0);
+    add_box(&s, oak_test_emitter(0), 0, 0, -dist - 0.5f, 200, 200, 1);
+    for (int k = 0; k < 3; k++) s.env.sky_zenith_display[k] = s.env.sky_horizon_display[k] = 0.5f;
+    s.env.fog.density = sigma;
+    s.env.fog.albedo[0] = s.env.fog.albedo[1] = s.env.fog.albedo[2] = albedo;
+    oak_fog keep = s.env.fog;
+    s.env.fog = (oak_fog){0};
+    draw(&s, off); /* the sky light captured, no fog history */
+    const oak_render_view *v = oak_renderer_last_view(g_main);
+    double L = v ? v->sky_zenith[1] : 0;
+    s.env.fog = keep;
+    draw(&s, on);
+    double worst = 0, mean = 0;
+    int n = 0;
+    double tanh_y = tan(glm_rad(20)), tanh_x = tanh_y * W / H;
+    for (int y = H / 4; y < 3 * H / 4; y++)
+        for (int x = W / 4; x < 3 * W / 4; x++) {
+            double u = ((x + 0.5) / W * 2 - 1) * tanh_x, v2 = (1 - (y + 0.5) / H * 2) * tanh_y;
+            double d = dist * sqrt(1 + u * u + v2 * v2), T = exp(-sigma * d);
+            double want = albedo * L * (1 - T);
+            double got = lin_at(on, x, y) - lin_at(off, x, y) * T;
+            worst = fmax(worst, fabs(got / want - 1));
+            mean += got / want, n++;
+        }
+    /* the sky black: the air has no light to scatter */
+    static uint8_t dark_off[W * H * 4], dark_on[W * H * 4];
+    for (int k = 0; k < 3; k++) s.env.sky_zenith_display[k] = s.env.sky_horizon_display[k] = 0;
+    s.env.fog = (oak_fog){0};
+    draw(&s, dark_off);
+    s.env.fog = keep;
+    draw(&s, dark_on);
+    double dark = 0;
+    for (int y = H / 4; y < 3 * H / 4; y++)
+        for (int x = W / 4; x < 3 * W / 4; x++) dark = fmax(dark, lin_at(dark_on, x, y));
+    fprintf(stderr,
+            "  sky light in the fog: L %.4f; in-scatter over 0.9 L (1 - T): mean %.4f, worst "
+            "relative error %.4f; black sky: brightest %.5f\n",
+            L, mean / n, worst, dark);
+    CHECK(L > 0.1);
+    CHECK(worst < 0.06);
+    CHECK(dark < 0.002);
 }
 
 /* A fog box (0.05 per metre, 30 m wide, 12 m high) lit by the sun straight
@@ -854,6 +910,7 @@ int main(int argc, char **argv) {
     } else if (g_main) {
         RUN(fogOffChangesNothing);
         RUN(uniformFogAttenuates);
+        RUN(skyLightScattersInTheFog);
         RUN(occluderLeavesAShaft);
         RUN(lampLightsTheFog);
         RUN(lampShadowShadesTheHaze);

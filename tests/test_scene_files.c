@@ -151,6 +151,9 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
     env->fog_density = 0.01f, env->sky_zenith_display[2] = 0.99f, env->ambient_ground[0] = 0.05f;
     env->sun_disc = 0.0047f; /* a hand-set disc is kept (a timed scene's comes from the hour) */
     env->clouds = (oak_clouds){0.45f, 0.7f, 0.03f, 1200, 3600, {4, -1.5f}, 12.5f, 0.4f};
+    /* aerial perspective set by hand (no time of day here) is kept */
+    env->aerial_lux = 98304.5f;
+    env->aerial_dir[0] = 0.6f, env->aerial_dir[1] = 0.8f, env->aerial_dir[2] = 0;
     env->fog = (oak_fog){.density = 0.02f,
                          .base_height = -3,
                          .falloff = 0.05f,
@@ -207,6 +210,8 @@ TEST(sceneSaveLoadSaveIsByteIdentical) {
     CHECK_EQ_INT(oak_scene_post(t)->tone, OAK_TONE_NEUTRAL);
     CHECK(!memcmp(&oak_scene_environment(t)->clouds, &env->clouds, sizeof env->clouds));
     CHECK(!memcmp(&oak_scene_environment(t)->fog, &env->fog, sizeof env->fog));
+    CHECK(oak_scene_environment(t)->aerial_lux == env->aerial_lux);
+    CHECK(!memcmp(oak_scene_environment(t)->aerial_dir, env->aerial_dir, sizeof env->aerial_dir));
     CHECK(!memcmp(oak_scene_transform(t, oak_scene_find(t, "root")), &rt, sizeof rt));
     CHECK(!memcmp(oak_scene_transform(t, oak_scene_find(t, "cam")), &ct, sizeof ct));
     oak_entity tb = oak_scene_parent(t, oak_scene_find(t, "root")); /* none */
@@ -463,6 +468,9 @@ static const struct {
     {"bad_sun_disc.json", "environment.sun_disc: 0.75 is outside 0 .. 0.5 (radians)"},
     {"bad_clouds.json", "environment.clouds.coverage: 1.5 is outside 0 .. 1"},
     {"bad_cloud_variation.json", "environment.clouds.variation: -0.25 is outside 0 .. 1"},
+    {"bad_aerial_lux.json", "environment.aerial_lux: -5 is outside 0 .. 1e+06 (lux)"},
+    {"bad_aerial_dir.json",
+     "environment.aerial_dir: length 2 is not 1 (a unit vector toward the light)"},
     {"bad_fog_volume.json", "environment.fog.volumes[0]: half_size must be above 0 on each axis"},
     {"bad_fog_shape.json",
      "environment.fog.volumes[0].shape: 'cone' is not one of none, box, ellipsoid"},

@@ -330,6 +330,7 @@ TEST(at23TheKeyLightIsTheMoon) {
     CHECK(m.elevation > 10);
     CHECK(off < 0.01);
     CHECK(d[1] < 0); /* from above */
+    CHECK(l && l->cast_shadows); /* the moon shadows as the sun does */
     CHECK(l && fabs(l->intensity - want) < 0.01 * want);
     CHECK(l && l->intensity > 0.05f && l->intensity < 0.3f);
     oak_destroy_scene(s);
@@ -488,6 +489,9 @@ TEST(hourIsSavedInSceneFiles) {
                          .day_of_year = 100,
                          .year = 2030};
     CHECK_OK(oak_world_set_time_of_day(s, &t));
+    float lux = oak_scene_environment(s)->aerial_lux, adir[3];
+    memcpy(adir, oak_scene_environment(s)->aerial_dir, sizeof adir);
+    CHECK(lux > 0);
     CHECK_OK(oak_scene_save(s, path));
     oak_destroy_scene(s);
     FILE *f = fopen(path, "rb");
@@ -499,6 +503,7 @@ TEST(hourIsSavedInSceneFiles) {
     }
     CHECK(strstr(text, "\"time\"") && strstr(text, "\"hour\": 18.5"));
     CHECK(!strstr(text, "sky_image"));
+    CHECK(!strstr(text, "aerial")); /* the hour sets aerial perspective again */
     oak_scene *l = NULL;
     CHECK_OK(oak_scene_load(&l, path));
     if (!l) return;
@@ -511,6 +516,8 @@ TEST(hourIsSavedInSceneFiles) {
     CHECK_EQ_INT(oak_scene_environment(l)->sky_image.id, 0);
     CHECK_OK(oak_world_apply_time(l));
     CHECK(oak_scene_environment(l)->sky_image.id != 0);
+    CHECK(oak_scene_environment(l)->aerial_lux == lux);
+    CHECK(!memcmp(oak_scene_environment(l)->aerial_dir, adir, sizeof adir));
     oak_destroy_scene(l);
     /* a scene without a time writes no "time" */
     CHECK_OK(oak_make_scene(&s));

@@ -133,6 +133,8 @@ TEST(kindsMoveValuesAndClearRestores) {
             env->fog_density = 0.002f;
             env->clouds.coverage = 0.1f;
             if (froxel) env->fog.density = 0.01f, env->fog.falloff = 0.1f;
+            env->aerial_lux = 128000; /* aerial perspective, as the hour sets it */
+            env->aerial_dir[1] = 1;
             const oak_environment own = *env;
             const float lux = sun_of(sc)->intensity;
             CHECK_OK(oak_world_set_weather(sc, (oak_weather_kind)k, 1, 0));
@@ -166,6 +168,8 @@ TEST(kindsMoveValuesAndClearRestores) {
             if (k == OAK_WEATHER_DUST) CHECK(env->fog_display[0] > 1.3f * env->fog_display[2]);
             if (k == OAK_WEATHER_STORM) /* darkest of all */
                 CHECK(sun_of(sc)->intensity < 0.2f * lux);
+            /* the air's light is the key light's, dimmed with it */
+            CHECK(fabsf(env->aerial_lux / own.aerial_lux - sun_of(sc)->intensity / lux) < 1e-5f);
             /* clear over 2 s: halfway between at 1 s, the scene's own at 2 s
                but for the surfaces, which remember: still wet or snowy then,
                the scene's own exactly once dried and melted (4 hours on) */

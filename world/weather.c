@@ -98,6 +98,7 @@ static const size_t k_slots[] = {
     offsetof(oak_environment, wetness),         offsetof(oak_environment, snow),
     offsetof(oak_environment, sky_grey),        offsetof(oak_environment, rain),
     offsetof(oak_environment, rain_time),       offsetof(oak_environment, clouds.variation),
+    offsetof(oak_environment, aerial_lux),
 };
 #define SLOTS (sizeof k_slots / sizeof k_slots[0])
 enum {
@@ -114,7 +115,8 @@ enum {
     S_GREY,
     S_RAIN,
     S_RTIME,
-    S_CVARY
+    S_CVARY,
+    S_AERIAL
 };
 
 typedef struct weather_sys {
@@ -535,6 +537,9 @@ static oak_result apply(weather_sys *s, double t, double dt, bool jump) {
         v[S_RAIN] = fminf(1, be->rain + rain);
         v[S_RTIME] = (float)fmod(t, OAK_RIPPLE_WRAP);
     }
+    /* the air's light (aerial perspective) is the key light's: under the
+       weather's cloud it is dimmed as the key light is */
+    if (sun < 1) v[S_AERIAL] = be->aerial_lux * fmaxf(0.0f, sun);
     for (size_t i = 0; i < SLOTS; i++) {
         memcpy((char *)env + k_slots[i], &v[i], sizeof(float));
         s->applied[i] = v[i];

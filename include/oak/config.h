@@ -25,6 +25,7 @@
 #define OAK_MAX_CASCADES        4            /* sun shadow cascades a view may carry */
 #define OAK_SHADOW_MAP_SIZE     2048  /* default edge of one cascade's map; the atlas is 2x2 */
 #define OAK_SUN_DISC_MAX        0.5   /* largest angular radius a sun disc may be given, radians */
+#define OAK_AERIAL_LUX_MAX      1e6   /* largest aerial_lux a scene file may give (the sun above the air: 128,000) */
 #define OAK_SHADOW_DISTANCE     160.0 /* metres of view the sun's cascades cover */
 #define OAK_SHADOW_CASTER_REACH 400.0 /* metres towards the sun casters are kept */
 #define OAK_CASCADE_MOVER_PLANES 8    /* planes a cascade's movers' rule takes (backend.h) */
