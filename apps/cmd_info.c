@@ -102,7 +102,8 @@ int _oak_cmd_info(int argc, char **argv) {
         else if (!strcmp(name, "gl"))
             printf("    meshlets (OAK_MESHCULL=off turns it off): frustum and normal cone per "
                    "meshlet culled in compute into an index buffer (the meshcull pass), drawn "
-                   "by indirect draws; not under --occlusion on (Hi-Z draws such draws whole); "
+                   "by indirect draws; with --occlusion on each meshlet also against the "
+                   "Hi-Z pyramid, in its two passes (as Vulkan's); "
                    "mesh shaders: not used (GL has only NV_mesh_shader)\n");
         else if (!strcmp(name, "vulkan"))
             printf("    meshlets (OAK_MESHCULL=off turns it off): frustum and normal cone per "

@@ -681,8 +681,8 @@ TEST(smallBufferStillCuts) {
    regions by such counts: 2 x 78 + 256 triangles), then snapped to 1.6 m.
    Its region is placed in that frame from that frame's count, so the
    frame draws every kept triangle: none past the room, the CPU's counters
-   and its picture under the parity rule. On vulkan again under two-pass
-   Hi-Z (the LATE step places the regions anew): nothing past the room and
+   and its picture under the parity rule. On vulkan and gl again under
+   two-pass Hi-Z (the LATE step places the regions anew): nothing past the room and
    the same picture (occlusion hides part of the rock's own meshlets, so
    the counters differ). The mesh path gives the view's jobs no regions:
    turned off here. */
@@ -697,8 +697,7 @@ TEST(snappedCutDrawsEveryTriangle) {
     rock_input(&near, &sun[1], &env[1], &post[1], world[1], 1.6f, OAK_CHANNEL_NONE);
     oak_meshlet_stats cpu;
     if (!draw_on("cpu", W, H, &near, NULL, a, NULL, &cpu)) return;
-    int modes = strcmp(g_backend, "vulkan") ? 1 : 2; /* gl: no meshcull under Hi-Z */
-    for (int hiz = 0; hiz < modes; hiz++) {
+    for (int hiz = 0; hiz < 2; hiz++) { /* without occlusion, then under two-pass Hi-Z */
         oak_meshlet_stats before = {0}, st = {0};
         setenv("OAK_MESH_SHADERS", "off", 1);
         oak_renderer *r =

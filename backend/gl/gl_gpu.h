@@ -8,6 +8,7 @@
 
 #include "gl_internal.h"
 #include "backend/gpu/gpu_records.h"
+#include "backend/gpu/meshcull_hiz.h"
 #include "render/pass_table.h"
 #include "render/shadow_layer.h"
 
@@ -318,6 +319,13 @@ typedef struct _oak_gl_frame {
     uint8_t *mc_take;
     uint32_t mc_take_cap;
     uint32_t mc_first[4], mc_count[4];
+    /* under two-pass Hi-Z (common/meshcull_hiz.glsl): the host's part's
+       words (uploaded once the meshlets' bits are placed), the placement
+       by the draws' keys (backend/gpu/meshcull_hiz.h) and whether the view's
+       counters wait for the LATE step (gl_hiz.c) */
+    uint32_t mc_host_words;
+    _oak_meshcull_hiz_keys mc_keys;
+    bool mc_late;
     /* the shadow jobs (a cluster-LOD caster's cut by its cascade's texel,
        as the CPU's): their buffer (head, jobs, commands, map, indices, the
        host's part as uploaded in mcs_words), per caster whether they draw
@@ -432,6 +440,14 @@ void _oak_gl_meshcull_shadow_draw(_oak_gl_frame *f, uint32_t cascade, bool mover
    level is then uploaded) */
 bool _oak_gl_meshcull_on(_oak_gl_frame *f);
 oak_result _oak_gl_run_meshcull(_oak_gl_backend *b, const oak_render_view *v);
+/* Under two-pass Hi-Z (gl_hiz.c): the view's jobs' meshlet bits placed
+   from word `base` of the kept buffer and the host's part uploaded (the
+   upload pass, after the plan; *words: the words the bits may take); the
+   LATE step after the pyramid (Hi-Z's buffers bound; leaves no program
+   in use). */
+oak_result _oak_gl_meshcull_hiz_place(_oak_gl_frame *f, const oak_render_view *v, uint64_t base,
+                                      uint64_t *words);
+void _oak_gl_meshcull_late(_oak_gl_frame *f);
 void _oak_gl_meshcull_draw(_oak_gl_frame *f);
 void _oak_gl_meshcull_stats(_oak_gl_frame *f, oak_meshlet_stats *out);
 void _oak_gl_meshcull_release(_oak_gl_frame *f);

@@ -9,6 +9,8 @@
  * compacted on the GPU in the candidates' order and drawn by count where
  * the context has ARB_indirect_parameters (or GL 4.6), else drawn in place
  * with instance counts of 0 or 1 (also with OAK_GL_NO_DRAW_COUNT=1). The
+ * draws culled by meshlets are no candidates: their meshlets take the
+ * same two steps (gl_meshcull.c, common/meshcull_hiz.glsl). The
  * counters are copied into one of two small buffers behind a fence and
  * read once it has passed, never waiting. */
 #include <stdlib.h>
@@ -53,9 +55,12 @@ oak_result _oak_gl_hiz_upload(_oak_gl_frame *f, const _oak_gl_context *ctx,
         _oak_gl_buffer_reserve(&f->hiz, bytes + ((size_t)n * (2 * CMD_WORDS + 2) + 1) * 4, false);
     if (!r) r = _oak_gl_buffer_upload(&f->hiz, 0, f->hiz_data, bytes);
     if (r) return r;
-    /* keys, pyramid, then the native streams' bits */
-    size_t keep =
-        (size_t)(_oak_gpu_hiz_stream_base(v, width, height) + _oak_gpu_hiz_stream_words(v)) * 4;
+    /* keys, pyramid, the native streams' bits, then the meshlets' (placed
+       by the draws' keys, as Vulkan's: gl_meshcull.c) */
+    uint64_t ml_base = _oak_gpu_hiz_stream_base(v, width, height) + _oak_gpu_hiz_stream_words(v);
+    uint64_t ml_words = 0;
+    if ((r = _oak_gl_meshcull_hiz_place(f, v, ml_base, &ml_words))) return r;
+    size_t keep = (size_t)(ml_base + ml_words) * 4;
     if (!f->hiz_keep.id || f->hiz_keep.capacity < keep) {
         /* a new one starts with nothing visible */
         _oak_gl_buffer_release(&f->hiz_keep);
@@ -113,6 +118,11 @@ static void draw_pass(_oak_gl_frame *f, uint32_t which) {
         }
     }
     glDisable(GL_CULL_FACE);
+    /* unbound for the plain indirect draws after these (the meshlets',
+       the streams'): on llvmpipe (Mesa 22.3) the meshcull pass's
+       glMultiDrawElementsIndirect drew nothing while it stayed bound in a
+       frame with no count draw (test_meshcull_hiz, the wall aside) */
+    if (f->hiz_compact) glBindBuffer(GL_PARAMETER_BUFFER_ARB, 0);
 }
 
 oak_result _oak_gl_hiz_raster(_oak_gl_frame *f, _oak_gl_targets *t) {
@@ -135,6 +145,7 @@ oak_result _oak_gl_hiz_raster(_oak_gl_frame *f, _oak_gl_targets *t) {
     /* pass 1 (the raster pass cleared the targets and bound its state);
        the streams too, whose depth then hides draws as well */
     draw_pass(f, 0);
+    _oak_gl_meshcull_draw(f);   /* the meshlets the meshcull pass's EARLY step kept */
     _oak_gl_draw_streams(f, 0); /* gl_pass_instcull.c */
     /* this frame's set of queries (gl_frame.c reads a finished one) */
     GLuint *hq = f->hiz_queries[_oak_gl_frame_slot(f)];
@@ -153,6 +164,11 @@ oak_result _oak_gl_hiz_raster(_oak_gl_frame *f, _oak_gl_targets *t) {
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     glUseProgram(f->prog_hiz);
     dispatch(f, OAK_GPU_HIZ_STEP_LATE, n);
+    /* the meshlets against the same pyramid (meshcull.comp's LATE step):
+       their bits, and pass 2's triangles placed and written over pass 1's
+       regions and commands (gl_meshcull.c) */
+    _oak_gl_meshcull_late(f);
+    glUseProgram(f->prog_hiz);
     /* the native streams' instances against the same pyramid: bits, and
        pass 2's lists (instcull.comp's LATE step, one row per stream) */
     bool streams = false;
@@ -175,6 +191,7 @@ oak_result _oak_gl_hiz_raster(_oak_gl_frame *f, _oak_gl_targets *t) {
     /* pass 2 over pass 1's ids and depth */
     glBindFramebuffer(GL_FRAMEBUFFER, t->vis_fbo);
     draw_pass(f, 1);
+    _oak_gl_meshcull_draw(f); /* the newly visible meshlets */
     if (streams) _oak_gl_draw_streams(f, OAK_GPU_INSTCULL_LATE);
     /* the counters, for a read once this frame has passed */
     uint32_t k = (uint32_t)(f->hiz_serial % 2);

@@ -2,13 +2,16 @@
  * "Meshlet culling"): the same meshcull.comp as Vulkan. Each eligible
  * mesh's meshlets go to the meshlet pool once, with its upload; each frame
  * the upload pass makes a job per main-view draw of such a mesh in the vis
- * groups (not under two-pass Hi-Z), the meshcull pass counts what each
- * job keeps, places every job's region in the frame at the sum of those
- * before it and writes the kept meshlets' triangles there
- * (meshcull.comp, meshcull_scan.comp, meshcull_write.comp) with each
- * job's index count, and the raster draws those commands with that buffer
- * as the element buffer. The counters are copied aside behind a fence and
- * read once it has passed (a frame or more late, never a stall). */
+ * groups, the meshcull pass counts what each job keeps, places every
+ * job's region in the frame at the sum of those before it and writes the
+ * kept meshlets' triangles there (meshcull.comp, meshcull_scan.comp,
+ * meshcull_write.comp) with each job's index count, and the raster draws
+ * those commands with that buffer as the element buffer. Under two-pass
+ * Hi-Z (docs/ARCHITECTURE.md "Occlusion per meshlet", as Vulkan's) the
+ * meshcull pass is the EARLY step and gl_hiz.c runs the LATE step
+ * (_oak_gl_meshcull_late) after the pyramid. The counters are copied aside
+ * behind a fence and read once it has passed (a frame or more late, never
+ * a stall). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,7 +154,7 @@ oak_result _oak_gl_meshcull_plan(_oak_gl_frame *f, const oak_render_view *v) {
     f->mc_ring_fence[k] = NULL;
     f->mc_ring.serial[k] = f->query_frames + 1;
     f->mc_fallback[0] = f->mc_fallback[1] = 0;
-    if (!meshcull_on(f) || v->occ_gpu) return OAK_OK; /* Hi-Z: a command per draw (gl_hiz.c) */
+    if (!meshcull_on(f)) return OAK_OK;
     /* the vis group as build_list finds it: masked 2, double-sided 1 */
     uint32_t jobs = 0;
     uint64_t tris = 0, mls = 0;
@@ -207,8 +210,22 @@ oak_result _oak_gl_meshcull_plan(_oak_gl_frame *f, const oak_render_view *v) {
     _oak_meshcull_gpu_head(w, &cv, jobs, (uint32_t)index_word, (uint32_t)map_word);
     f->mc_jobs = jobs;
     f->mc_cmd_word = (uint32_t)cmd_word;
-    /* the host's part: head, jobs and commands (the kernel writes the rest) */
-    glNamedBufferSubData(f->meshcull.id, 0, (GLsizeiptr)o.ml_word * 4, w);
+    f->mc_host_words = (uint32_t)o.ml_word;
+    /* the host's part: head, jobs and commands (the kernel writes the
+       rest); under Hi-Z once the bits are placed (_oak_gl_meshcull_hiz_place) */
+    if (!v->occ_gpu) glNamedBufferSubData(f->meshcull.id, 0, (GLsizeiptr)o.ml_word * 4, w);
+    return OAK_OK;
+}
+
+oak_result _oak_gl_meshcull_hiz_place(_oak_gl_frame *f, const oak_render_view *v, uint64_t base,
+                                      uint64_t *words) {
+    *words = 0;
+    if (!f->mc_jobs) return OAK_OK;
+    /* as Vulkan's: one placement (backend/gpu/meshcull_hiz.c) */
+    oak_result r =
+        _oak_meshcull_hiz_place(&f->mc_keys, f->mc_words, f->mc_jobs, v, base, words, "gl");
+    if (r != OAK_OK) return r;
+    glNamedBufferSubData(f->meshcull.id, 0, (GLsizeiptr)f->mc_host_words * 4, f->mc_words);
     return OAK_OK;
 }
 
@@ -319,10 +336,15 @@ void _oak_gl_meshcull_shadow_draw(_oak_gl_frame *f, uint32_t cascade, bool mover
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, f->commands.id);
 }
 
-/* The meshcull pass over one buffer of `jobs` jobs (bound): the count
-   step, the scan that places the regions, the write step. */
-static void cull_buffer(_oak_gl_frame *f, uint32_t jobs) {
+/* The meshcull pass over one buffer of `jobs` jobs (bound) as two-pass
+   Hi-Z's `step` (EARLY: also the step without Hi-Z): the count step, the
+   scan that places the regions, the write step. */
+static void cull_buffer(_oak_gl_frame *f, uint32_t jobs, uint32_t step) {
     GLuint groups = jobs < 65535u ? jobs : 65535u; /* the kernels stride */
+    /* the step: common/hiz.glsl's and common/meshcull_step.glsl's uniform */
+    glProgramUniform1ui(f->prog_meshcull, 0, step);
+    glProgramUniform1ui(f->prog_meshcull_scan, 0, step);
+    glProgramUniform1ui(f->prog_meshcull_write, 0, step);
     glUseProgram(f->prog_meshcull);
     glDispatchCompute(groups, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -333,9 +355,20 @@ static void cull_buffer(_oak_gl_frame *f, uint32_t jobs) {
     glDispatchCompute(groups, 1, 1);
 }
 
+/* The view's head into this frame's counters' copy, behind its fence. */
+static void copy_counters(_oak_gl_frame *f) {
+    uint32_t k = _oak_gl_frame_slot(f);
+    if (f->mc_jobs)
+        glCopyNamedBufferSubData(f->meshcull.id, f->mc_read[k].id, 0, 0,
+                                 OAK_GPU_MESHCULL_HEAD_WORDS * 4);
+    if (f->mc_ring_fence[k]) glDeleteSync(f->mc_ring_fence[k]);
+    f->mc_ring_fence[k] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+}
+
 oak_result _oak_gl_run_meshcull(_oak_gl_backend *b, const oak_render_view *v) {
     (void)v;
     _oak_gl_frame *f = b->frame;
+    f->mc_late = false;
     if (!f->mc_jobs && !f->mcs_jobs) return OAK_OK;
     oak_result r = OAK_OK;
     if (!f->prog_meshcull)
@@ -348,33 +381,64 @@ oak_result _oak_gl_run_meshcull(_oak_gl_backend *b, const oak_render_view *v) {
     if (r != OAK_OK) return r;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INDICES, f->indices.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_MESHLETS, f->meshlets.id);
+    /* under Hi-Z this is the view's EARLY step: it reads the cut flag and
+       the bits last frame's LATE step wrote (the casters' head says no
+       Hi-Z: they read neither) */
+    f->mc_late = f->hiz_on && f->mc_jobs;
+    if (f->mc_late) {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_HIZ, f->hiz.id);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_HIZ_KEEP, f->hiz_keep.id);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    }
     /* the casters' cuts: their records, their buffer */
     if (f->mcs_jobs) {
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_DRAWS, f->casters.id);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_MESHCULL, f->meshcull_shadow.id);
-        cull_buffer(f, f->mcs_jobs);
+        cull_buffer(f, f->mcs_jobs, OAK_GPU_HIZ_STEP_EARLY);
     }
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_DRAWS, f->draws.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_MESHCULL, f->meshcull.id);
-    if (f->mc_jobs) cull_buffer(f, f->mc_jobs);
+    if (f->mc_jobs) cull_buffer(f, f->mc_jobs, OAK_GPU_HIZ_STEP_EARLY);
     /* readers: the raster's and the shadow pass's commands, elements and
        vis.frag's map; the copy */
     glMemoryBarrier(GL_COMMAND_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT |
                     GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     /* the heads, the view's then the casters' (zero where none ran): the
-       counters are words 0-3, 7, 34, Hi-Z's 37 and 43, the maps' 35 and 38 */
+       counters are words 0-3, 7, 34, Hi-Z's 37 and 43, the maps' 35 and 38;
+       under Hi-Z the view's once its LATE step has counted */
     const GLsizeiptr head = OAK_GPU_MESHCULL_HEAD_WORDS * 4;
     uint32_t k = _oak_gl_frame_slot(f);
     r = _oak_gl_buffer_reserve(&f->mc_read[k], (size_t)(2 * head), false);
     if (r != OAK_OK) return r;
     glClearNamedBufferSubData(f->mc_read[k].id, GL_R32UI, 0, 2 * head, GL_RED_INTEGER,
                               GL_UNSIGNED_INT, NULL);
-    if (f->mc_jobs) glCopyNamedBufferSubData(f->meshcull.id, f->mc_read[k].id, 0, 0, head);
     if (f->mcs_jobs)
         glCopyNamedBufferSubData(f->meshcull_shadow.id, f->mc_read[k].id, 0, head, head);
-    if (f->mc_ring_fence[k]) glDeleteSync(f->mc_ring_fence[k]);
-    f->mc_ring_fence[k] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    if (!f->mc_late) copy_counters(f);
     return OAK_OK;
+}
+
+void _oak_gl_meshcull_late(_oak_gl_frame *f) {
+    if (!f->mc_late) return;
+    /* the meshcull pass's bindings, which the passes since may have moved
+       (Hi-Z's own are bound); its programs exist (it ran EARLY) */
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INDICES, f->indices.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_MESHLETS, f->meshlets.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_DRAWS, f->draws.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_MESHCULL, f->meshcull.id);
+    /* the pyramid and the head words the draws' LATE step wrote */
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    /* each meshlet against the pyramid, its bit written; the view's
+       regions placed anew and written over EARLY's (pass 1 drew them
+       before these commands: GL keeps a command's reads before a later
+       command's writes) */
+    cull_buffer(f, f->mc_jobs, OAK_GPU_HIZ_STEP_LATE);
+    /* readers: pass 2's commands, elements and vis.frag's map; the copy */
+    glMemoryBarrier(GL_COMMAND_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT |
+                    GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    glUseProgram(0);
+    copy_counters(f);
+    f->mc_late = false;
 }
 
 void _oak_gl_meshcull_draw(_oak_gl_frame *f) {
@@ -421,4 +485,5 @@ void _oak_gl_meshcull_release(_oak_gl_frame *f) {
     _oak_gl_buffer_release(&f->meshcull_shadow);
     oak_free(f->mcs_words);
     oak_free(f->mcs_take);
+    _oak_meshcull_hiz_keys_free(&f->mc_keys);
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "backend/gpu/gpu_records.h"
+#include "backend/gpu/meshcull_hiz.h"
 #include "vk_internal.h"
 
 static const uint32_t k_hiz_cull_comp[] =
@@ -67,73 +68,6 @@ static oak_result keep_reserve(_oak_vk *vk, _oak_vk_frame *f, uint64_t keep) {
     return OAK_OK;
 }
 
-/* Hi-Z per meshlet (common/meshcull_hiz.glsl): each meshcull job's
-   meshlets get a word each in the kept buffer after the streams' bits,
-   placed by the draw's key so that the draw finds its words again next
-   frame. A key keeps its place while its mesh and meshlet count stay; a new
-   one takes the next free words; when they run out, or on a camera cut,
-   every key is placed anew. No two jobs of a frame share a word (a key met
-   twice, or a view without keys, takes fresh words): EARLY and LATE read a
-   word before LATE writes it. Words another key left cost pass-1 draws or
-   pass-2 draws only, never a wrong picture. Writes each job's word 11 and
-   the head's word 36 (base + 1); the words the bits may take in *words. */
-static oak_result meshlet_bits(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v,
-                               uint64_t base, uint64_t *words) {
-    *words = 0;
-    if (!f->mc_jobs) return OAK_OK;
-    if (base + 1 >= UINT32_MAX)
-        return oak_error(OAK_ERROR_LIMIT, "vulkan: Hi-Z's meshlet bits past 2^32 words");
-    uint32_t keys = v->draws.key ? v->occ_keys : 0;
-    if (keys > vk->hm_keys_cap) {
-        uint32_t cap = vk->hm_keys_cap, c1 = cap, c2 = cap, c3 = cap;
-        if (!OAK_GROW(vk->hm_at, c1, keys) || !OAK_GROW(vk->hm_mesh, c2, keys) ||
-            !OAK_GROW(vk->hm_count, c3, keys) || !OAK_GROW(vk->hm_frame, cap, keys))
-            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "vulkan: Hi-Z's meshlet keys");
-        for (uint32_t k = vk->hm_keys_cap; k < cap; k++) vk->hm_at[k] = UINT32_MAX;
-        memset(vk->hm_frame + vk->hm_keys_cap, 0, (cap - vk->hm_keys_cap) * sizeof(uint64_t));
-        vk->hm_keys_cap = cap;
-    }
-    uint32_t *w = f->meshcull.mapped;
-    const uint64_t stamp = vk->hm_stamp += 2; /* place 0's mark, then place 1's */
-    uint64_t fresh = 0, all = 0;
-    for (int place = 0; place < 2; place++) {
-        /* the first round counts the new words; a reset (out of words, a
-           cut) then places every key again; the second places them */
-        for (uint32_t job = 0; job < f->mc_jobs; job++) {
-            uint32_t *jw =
-                w + OAK_GPU_MESHCULL_HEAD_WORDS + (size_t)job * OAK_GPU_MESHCULL_JOB_WORDS;
-            uint32_t d = jw[0], count = jw[2] & 0x7fffffffu;
-            uint32_t key = keys ? v->draws.key[d] : UINT32_MAX, id = v->draws.mesh[d].id;
-            bool keyed = key < keys && vk->hm_frame[key] != stamp + (uint64_t)place;
-            bool same = keyed && !v->occ_cut && vk->hm_at[key] != UINT32_MAX &&
-                        vk->hm_mesh[key] == id && vk->hm_count[key] == count;
-            if (!place) {
-                all += count;
-                if (!same) fresh += count;
-                if (keyed) vk->hm_frame[key] = stamp; /* met: a second meeting is fresh */
-                continue;
-            }
-            if (keyed) vk->hm_frame[key] = stamp + 1;
-            if (!same) {
-                if (keyed) vk->hm_at[key] = vk->hm_next, vk->hm_mesh[key] = id;
-                if (keyed) vk->hm_count[key] = count;
-                jw[11] = vk->hm_next;
-                vk->hm_next += count;
-            } else {
-                jw[11] = vk->hm_at[key];
-            }
-        }
-        if (!place && (v->occ_cut || (uint64_t)vk->hm_next + fresh > vk->hm_words)) {
-            for (uint32_t k = 0; k < vk->hm_keys_cap; k++) vk->hm_at[k] = UINT32_MAX;
-            vk->hm_next = 0;
-            if (vk->hm_words < 2 * all) vk->hm_words = (uint32_t)(2 * all > 4096 ? 2 * all : 4096);
-        }
-    }
-    w[36] = (uint32_t)base + 1; /* oak_gpu.h: the head's Hi-Z words from 36 */
-    *words = vk->hm_words;
-    return OAK_OK;
-}
-
 bool _oak_vk_hiz_stats(_oak_vk *vk, oak_occlusion_stats *out) {
     /* a slot still in flight is skipped: its fence says so without a wait */
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {
@@ -172,14 +106,16 @@ oak_result _oak_vk_hiz_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_v
     /* head, candidates, both passes' commands, the compaction's flags and sums */
     uint64_t words =
         OAK_GPU_HIZ_HEAD_WORDS + (uint64_t)n * (OAK_GPU_HIZ_DRAW_WORDS + 2 * CMD_WORDS + 2) + 1;
-    /* the meshlets' bits after the streams' (meshlet_bits) */
+    /* the meshlets' bits after the streams', placed by the draws' keys
+       (backend/gpu/meshcull_hiz.c, GL's placement too) */
     uint64_t ml_base =
         _oak_gpu_hiz_stream_base(v, vk->width, vk->height) + _oak_gpu_hiz_stream_words(v);
     uint64_t ml_words = 0;
     if ((r = _oak_vk_upload_reserve(vk, &f->hiz, words * 4,
                                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                                         VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT)) ||
-        (r = meshlet_bits(vk, f, v, ml_base, &ml_words)) ||
+        (r = _oak_meshcull_hiz_place(&vk->hm, f->meshcull.mapped, f->mc_jobs, v, ml_base, &ml_words,
+                                     "vulkan")) ||
         (r = keep_reserve(vk, f, (ml_base + ml_words) * 4)))
         return r;
     oak_gpu_hiz_head *h = f->hiz.mapped;
@@ -387,13 +323,7 @@ void _oak_vk_hiz_destroy(_oak_vk *vk) {
     vk->hiz_stream_late = VK_NULL_HANDLE;
     if (vk->hiz_meshcull_late) vkDestroyPipeline(vk->device, vk->hiz_meshcull_late, NULL);
     vk->hiz_meshcull_late = VK_NULL_HANDLE;
-    oak_free(vk->hm_at);
-    oak_free(vk->hm_mesh);
-    oak_free(vk->hm_count);
-    oak_free(vk->hm_frame);
-    vk->hm_at = vk->hm_mesh = vk->hm_count = NULL;
-    vk->hm_frame = NULL;
-    vk->hm_keys_cap = vk->hm_next = vk->hm_words = 0;
+    _oak_meshcull_hiz_keys_free(&vk->hm);
     memset(&vk->hiz_streams, 0, sizeof vk->hiz_streams);
     _oak_vk_buffer_destroy(vk, &vk->hiz_keep);
     for (uint32_t i = 0; i < OAK_VK_FRAMES; i++) {

@@ -9,6 +9,7 @@
 #include <oak/backend.h>
 
 #include "backend/gpu/gpu_records.h"
+#include "backend/gpu/meshcull_hiz.h"
 #include "render/bloom.h"
 #include "render/dof.h"
 #include "render/pass_table.h"
@@ -556,15 +557,10 @@ typedef struct _oak_vk {
     _oak_gpu_hiz_streams hiz_streams;
     VkPipeline hiz_stream_late;
     /* Hi-Z per meshlet (vk_hiz.c): meshcull.comp's LATE step (its EARLY
-       step is OAK_VK_PIPE_MESHCULL), and the meshlets' bits in hiz_keep
-       after the streams': per key its first word (UINT32_MAX: none), mesh
-       id, meshlet count and the frame that last placed it; the next free
-       word and the words the bits may take */
+       step is OAK_VK_PIPE_MESHCULL), and the placement of the meshlets'
+       bits in hiz_keep after the streams' (backend/gpu/meshcull_hiz.h) */
     VkPipeline hiz_meshcull_late;
-    uint32_t *hm_at, *hm_mesh, *hm_count;
-    uint64_t *hm_frame, hm_stamp;
-    uint32_t hm_keys_cap;
-    uint32_t hm_next, hm_words;
+    _oak_meshcull_hiz_keys hm;
     oak_occlusion_stats hiz_stats;
     uint64_t hiz_stats_frame; /* 0: none read yet */
     /* the particles pass's two kernels (vk_pass_particles.c), made on first use */

@@ -7,8 +7,8 @@
 // Each meshlet of a job has a word in OAK_B_HIZ_KEEP (after the streams'
 // bits: head word OAK_MC_HIZ_BASE holds that first word + 1, 0 when Hi-Z is
 // off, and the job's word OAK_MC_JOB_BITS its meshlets' first word after
-// it, placed by the draw's key on the host, vk_hiz.c) saying whether it was
-// visible last frame.
+// it, placed by the draw's key on the host, backend/gpu/meshcull_hiz.c)
+// saying whether it was visible last frame.
 //   EARLY (the meshcull pass, before pass 1): kept when its word says
 //         visible and the frame is no camera cut.
 //   LATE  (after the pyramid, before pass 2): its sphere through the draw's
@@ -18,8 +18,10 @@
 //         read before this writes it), so no meshlet is drawn twice and none
 //         newly visible is missed.
 // Any word gives the picture without culling; a wrong one costs time only.
-// GL runs no meshcull under Hi-Z (gl_meshcull.c): there the function is the
-// identity and nothing of Hi-Z is bound.
+// Vulkan and GL run the same code: the step is common/hiz.glsl's
+// OAK_HIZ_STEP (a specialization constant on Vulkan, a uniform set per
+// dispatch on GL). Without Hi-Z (head word 36 is 0) the function is the
+// identity and reads nothing of Hi-Z's buffers.
 #ifndef OAK_MESHCULL_HIZ_GLSL
 #define OAK_MESHCULL_HIZ_GLSL
 
@@ -38,7 +40,6 @@
 // test_meshcull_hiz 12 of the 51 meshlets wholly behind the wall were kept.
 #define OAK_MC_HIZ_SPAN 4u
 
-#ifdef OAK_VULKAN_GLSL
 #include "common/hiz.glsl"
 
 // Where this step adds the head's counters: EARLY (under Hi-Z) to its own,
@@ -67,16 +68,5 @@ bool oak_meshcull_hiz(bool kept, uint j, uint m, mat4 world, float scale, oak_gp
     if (!vis) atomicAdd(mc[OAK_MC_HIZ_HIDDEN], 1u);
     return vis && !early;
 }
-#else
-uint oak_meshcull_counters() {
-    return 0u;
-}
-bool oak_meshcull_skips(bool shadow) {
-    return false;
-}
-bool oak_meshcull_hiz(bool kept, uint j, uint m, mat4 world, float scale, oak_gpu_meshlet ml) {
-    return kept;
-}
-#endif
 
 #endif
