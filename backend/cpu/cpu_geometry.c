@@ -369,6 +369,8 @@ static void setup_job(void *user, uint32_t begin, uint32_t end, uint32_t worker)
            whole (the loop may step past end: the next chunk starts there) */
         const uint8_t *keep =
             p->ml_on && p->ml_base[d] != UINT32_MAX ? p->ml_keep + p->ml_base[d] : NULL;
+        const uint16_t *tri_ml = m->tri_ml;
+        const uint32_t *ml_end = m->ml_runs ? m->ml_end : NULL;
         for (; t < stop; t++) {
             if (skip) {
                 skip = t - at < 64 ? skip >> (t - at) : 0;
@@ -380,9 +382,9 @@ static void setup_job(void *user, uint32_t begin, uint32_t end, uint32_t worker)
             }
             uint32_t mt = t - tb; /* the mesh's triangle */
             if (keep) {
-                uint32_t k = m->tri_ml[mt];
+                uint32_t k = tri_ml[mt];
                 if (!keep[k]) {
-                    if (m->ml_runs) t = tb + m->ml_end[k] - 1;
+                    if (ml_end) t = tb + ml_end[k] - 1;
                     continue;
                 }
             }
