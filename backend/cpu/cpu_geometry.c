@@ -275,8 +275,8 @@ static inline __attribute__((always_inline)) int emit(geo_ctx *g, cpu_chunk *ch,
                                                       int32_t Y[3], float Z[3], uint32_t id,
                                                       bool cull, bool mask) {
     cpu_pass *p = g->p;
-    int64_t area = edge_at(X[0], Y[0], X[1], Y[1], X[2], Y[2]);
-    if (area == 0) return EMIT_GONE;
+    /* the bounds first: most far triangles (grass) cover no pixel centre,
+       and either test alone makes a triangle GONE */
     int32_t mnx = X[0], mxx = X[0], mny = Y[0], mxy = Y[0];
     for (int i = 1; i < 3; i++) {
         if (X[i] < mnx) mnx = X[i];
@@ -292,6 +292,8 @@ static inline __attribute__((always_inline)) int emit(geo_ctx *g, cpu_chunk *ch,
     if (maxx > (int32_t)p->width - 1) maxx = (int32_t)p->width - 1;
     if (maxy > (int32_t)p->height - 1) maxy = (int32_t)p->height - 1;
     if (minx > maxx || miny > maxy) return EMIT_GONE;
+    int64_t area = edge_at(X[0], Y[0], X[1], Y[1], X[2], Y[2]);
+    if (area == 0) return EMIT_GONE;
     bool back = p->flip_y ? area > 0 : area < 0;
     if (cull && back) return EMIT_BACK;
     if (area < 0) { /* one winding for the raster: positive area */
@@ -350,76 +352,89 @@ static void setup_job(void *user, uint32_t begin, uint32_t end, uint32_t worker)
     /* twins known to be rejected: bit k is triangle at + k */
     uint64_t skip = 0;
     uint32_t at = begin;
-    for (uint32_t t = begin; t < end; t++) {
+    uint32_t t = begin;
+    while (t < end) {
+        /* one draw's run of the chunk: what its triangles share, read once */
         while (p->tri_base[d + 1] <= t) d++;
-        if (skip) {
-            skip = t - at < 64 ? skip >> (t - at) : 0;
-            at = t;
-            if (skip & 1) {
-                ch->skipped++;
-                continue;
-            }
-        }
         const cpu_draw *dr = &p->draws[d];
         const cpu_mesh *m = &g->b->meshes[dr->mesh];
-        uint32_t mt = t - p->tri_base[d]; /* the mesh's triangle */
+        const uint32_t tb = p->tri_base[d];
+        const uint32_t stop = p->tri_base[d + 1] < end ? p->tri_base[d + 1] : end;
+        const uint32_t *indices = m->indices;
+        const uint8_t *twins = m->twin;
+        const cpu_svert *sv = p->svert + p->vtx_base[d];
+        const bool cull = dr->cull, mask = dr->mask;
         /* a meshlet culled (cpu_meshcull.c): its triangles make no pixel;
            a cluster-LOD mesh's levels are mostly culled: its runs skipped
            whole (the loop may step past end: the next chunk starts there) */
-        if (p->ml_on && p->ml_base[d] != UINT32_MAX) {
-            uint32_t k = m->tri_ml[mt];
-            if (!p->ml_keep[p->ml_base[d] + k]) {
-                if (m->ml_runs) t = p->tri_base[d] + m->ml_end[k] - 1;
-                continue;
+        const uint8_t *keep =
+            p->ml_on && p->ml_base[d] != UINT32_MAX ? p->ml_keep + p->ml_base[d] : NULL;
+        const uint16_t *tri_ml = m->tri_ml;
+        const uint32_t *ml_end = m->ml_runs ? m->ml_end : NULL;
+        for (; t < stop; t++) {
+            if (skip) {
+                skip = t - at < 64 ? skip >> (t - at) : 0;
+                at = t;
+                if (skip & 1) {
+                    ch->skipped++;
+                    continue;
+                }
             }
-        }
-        const uint32_t *ix = m->indices + (size_t)mt * 3;
-        const cpu_svert *sv = p->svert + p->vtx_base[d];
-        const cpu_svert *s0 = &sv[ix[0]], *s1 = &sv[ix[1]], *s2 = &sv[ix[2]];
-        uint32_t all = s0->code & s1->code & s2->code, any = s0->code | s1->code | s2->code;
-        uint32_t twin = m->twin ? m->twin[mt] : 0;
-        int e = EMIT_GONE;
-        if (all & 0x3f) {
-            /* off one plane: so is its twin */
-        } else if (!(any & CLIP_BITS)) {
-            int32_t X[3] = {s0->x, s1->x, s2->x}, Y[3] = {s0->y, s1->y, s2->y};
-            float Z[3] = {s0->z, s1->z, s2->z};
-            e = emit(g, ch, X, Y, Z, t + 1, dr->cull, dr->mask);
-        } else {
-            twin = 0; /* the clipped polygons of the two windings are not known alike */
-            const float *base = p->clip + (size_t)p->vtx_base[d] * 4;
-            const float *v[3] = {base + ix[0] * 4, base + ix[1] * 4, base + ix[2] * 4};
-            float a[9][4], bb[9][4];
-            int n = 3;
-            for (int i = 0; i < 3; i++) memcpy(a[i], v[i], sizeof a[i]);
-            float(*in)[4] = a, (*out)[4] = bb;
-            static const uint32_t bit[5] = {1u << 5, 1u << 6, 1u << 7, 1u << 8, 1u << 9};
-            /* the near plane when a vertex is past it; then every guard
-               plane, since points made on the near plane may leave the band
-               even when the original vertices did not say so */
-            for (int k = 0; k < 5 && n >= 3; k++) {
-                if (k == 0 && !(any & bit[0])) continue;
-                n = clip_plane(in, n, out, planes[k]);
-                float(*tmp)[4] = in;
-                in = out;
-                out = tmp;
+            uint32_t mt = t - tb; /* the mesh's triangle */
+            if (keep) {
+                uint32_t k = tri_ml[mt];
+                if (!keep[k]) {
+                    if (ml_end) t = tb + ml_end[k] - 1;
+                    continue;
+                }
             }
-            for (int i = 1; e != EMIT_OOM && i + 1 < n; i++) {
-                int32_t X[3], Y[3];
-                float Z[3];
-                if (project(p, in[0], &X[0], &Y[0], &Z[0]) &&
-                    project(p, in[i], &X[1], &Y[1], &Z[1]) &&
-                    project(p, in[i + 1], &X[2], &Y[2], &Z[2]))
-                    e = emit(g, ch, X, Y, Z, t + 1, dr->cull, dr->mask);
+            const uint32_t *ix = indices + (size_t)mt * 3;
+            const cpu_svert *s0 = &sv[ix[0]], *s1 = &sv[ix[1]], *s2 = &sv[ix[2]];
+            uint32_t all = s0->code & s1->code & s2->code, any = s0->code | s1->code | s2->code;
+            uint32_t twin = twins ? twins[mt] : 0;
+            int e = EMIT_GONE;
+            if (all & 0x3f) {
+                /* off one plane: so is its twin */
+            } else if (!(any & CLIP_BITS)) {
+                int32_t X[3] = {s0->x, s1->x, s2->x}, Y[3] = {s0->y, s1->y, s2->y};
+                float Z[3] = {s0->z, s1->z, s2->z};
+                e = emit(g, ch, X, Y, Z, t + 1, cull, mask);
+            } else {
+                twin = 0; /* the clipped polygons of the two windings are not known alike */
+                const float *base = p->clip + (size_t)p->vtx_base[d] * 4;
+                const float *v[3] = {base + ix[0] * 4, base + ix[1] * 4, base + ix[2] * 4};
+                float a[9][4], bb[9][4];
+                int n = 3;
+                for (int i = 0; i < 3; i++) memcpy(a[i], v[i], sizeof a[i]);
+                float(*in)[4] = a, (*out)[4] = bb;
+                static const uint32_t bit[5] = {1u << 5, 1u << 6, 1u << 7, 1u << 8, 1u << 9};
+                /* the near plane when a vertex is past it; then every guard
+                   plane, since points made on the near plane may leave the band
+                   even when the original vertices did not say so */
+                for (int k = 0; k < 5 && n >= 3; k++) {
+                    if (k == 0 && !(any & bit[0])) continue;
+                    n = clip_plane(in, n, out, planes[k]);
+                    float(*tmp)[4] = in;
+                    in = out;
+                    out = tmp;
+                }
+                for (int i = 1; e != EMIT_OOM && i + 1 < n; i++) {
+                    int32_t X[3], Y[3];
+                    float Z[3];
+                    if (project(p, in[0], &X[0], &Y[0], &Z[0]) &&
+                        project(p, in[i], &X[1], &Y[1], &Z[1]) &&
+                        project(p, in[i + 1], &X[2], &Y[2], &Z[2]))
+                        e = emit(g, ch, X, Y, Z, t + 1, cull, mask);
+                }
             }
-        }
-        if (e == EMIT_OOM) { /* out of memory: logged by oak_grow */
-            atomic_store(&g->failed, 1);
-            return;
-        }
-        if (twin && (e == EMIT_GONE || (e == EMIT_KEPT && dr->cull))) {
-            if (!skip) at = t;
-            skip |= 1ull << (t + twin - at);
+            if (e == EMIT_OOM) { /* out of memory: logged by oak_grow */
+                atomic_store(&g->failed, 1);
+                return;
+            }
+            if (twin && (e == EMIT_GONE || (e == EMIT_KEPT && cull))) {
+                if (!skip) at = t;
+                skip |= 1ull << (t + twin - at);
+            }
         }
     }
 }
