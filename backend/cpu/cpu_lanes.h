@@ -98,12 +98,17 @@ static inline lf lgather(const float *base, lm idx) {
    vgatherdps (docs/PERFORMANCE.md, the texture taps in lanes). */
 static inline void lload4t(const float *const p[OAK_LANES], lf out[4]) {
 #if OAK_LANES == 8
-    __m256 r[4];
-    for (int k = 0; k < 4; k++)
-        r[k] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p[k])),
-                                    _mm_loadu_ps(p[k + 4]), 1);
-    __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
-    __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    /* written out: GCC at -O2 kept a looped form's rows in memory */
+    __m256 r0 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p[0])),
+                                     _mm_loadu_ps(p[4]), 1);
+    __m256 r1 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p[1])),
+                                     _mm_loadu_ps(p[5]), 1);
+    __m256 r2 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p[2])),
+                                     _mm_loadu_ps(p[6]), 1);
+    __m256 r3 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p[3])),
+                                     _mm_loadu_ps(p[7]), 1);
+    __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+    __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
     out[0] = (lf)_mm256_shuffle_ps(t0, t2, 0x44);
     out[1] = (lf)_mm256_shuffle_ps(t0, t2, 0xee);
     out[2] = (lf)_mm256_shuffle_ps(t1, t3, 0x44);
