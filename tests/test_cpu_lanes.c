@@ -104,6 +104,13 @@ TEST(laneSunShadowEqualsScalar) {
         P[i * 3 + 0] = rnd(-12, 12); /* the first cascade's map is +-10 across */
         P[i * 3 + 1] = rnd(-20, 20);
         P[i * 3 + 2] = rnd(-12, 12);
+        if (i >= SUN_N / 2 && i % 8) { /* the second half in runs of eight a texel or so apart, as
+                                          a pixel row's: whole batches read rows of taps, and
+                                          where a run meets a tile's edge or the map's, taps */
+            for (int k = 0; k < 3; k++) P[i * 3 + k] = P[(i - 1) * 3 + k];
+            P[i * 3 + 0] += 0.07f;
+            P[i * 3 + 2] += 0.011f * (float)(i % 3);
+        }
         float n[3] = {rnd(-1, 1), rnd(-1, 1), rnd(-1, 1)};
         if (i % 7 == 0) n[0] = n[2] = 0; /* straight up or down: no slope */
         float l = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);

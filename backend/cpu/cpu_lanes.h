@@ -98,12 +98,17 @@ static inline lf lgather(const float *base, lm idx) {
    vgatherdps (docs/PERFORMANCE.md, the texture taps in lanes). */
 static inline void lload4t(const float *const p[OAK_LANES], lf out[4]) {
 #if OAK_LANES == 8
-    __m256 r[4];
-    for (int k = 0; k < 4; k++)
-        r[k] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p[k])),
-                                    _mm_loadu_ps(p[k + 4]), 1);
-    __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
-    __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    /* written out: GCC at -O2 kept a looped form's rows in memory */
+    __m256 r0 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p[0])),
+                                     _mm_loadu_ps(p[4]), 1);
+    __m256 r1 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p[1])),
+                                     _mm_loadu_ps(p[5]), 1);
+    __m256 r2 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p[2])),
+                                     _mm_loadu_ps(p[6]), 1);
+    __m256 r3 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p[3])),
+                                     _mm_loadu_ps(p[7]), 1);
+    __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+    __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
     out[0] = (lf)_mm256_shuffle_ps(t0, t2, 0x44);
     out[1] = (lf)_mm256_shuffle_ps(t0, t2, 0xee);
     out[2] = (lf)_mm256_shuffle_ps(t1, t3, 0x44);
@@ -115,6 +120,71 @@ static inline void lload4t(const float *const p[OAK_LANES], lf out[4]) {
     out[0] = (lf)r0, out[1] = (lf)r1, out[2] = (lf)r2, out[3] = (lf)r3;
 #else
     for (int c = 0; c < 4; c++) out[c] = (lf){p[0][c]};
+#endif
+}
+/* four and eight consecutive floats at base + idx[j] for each lane (a
+   texel's rgba, two texels side by side, a row of taps), transposed:
+   out[c][j] = base[idx[j] + c]. Each lane one load, then a transpose in
+   registers, where the columns as gathers cost one vgatherdps each
+   (docs/PERFORMANCE.md, round 42). Written out, not looped: GCC at -O2
+   kept the looped forms' rows in memory. Outputs a caller never reads are
+   dropped with their shuffles. Every index must be in bounds. */
+static inline void lload4t_at(const float *base, lm idx, lf out[4]) {
+#if OAK_LANES == 8
+    int32_t i[8];
+    memcpy(i, &idx, sizeof i);
+    __m256 r0 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(base + i[0])),
+                                     _mm_loadu_ps(base + i[4]), 1);
+    __m256 r1 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(base + i[1])),
+                                     _mm_loadu_ps(base + i[5]), 1);
+    __m256 r2 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(base + i[2])),
+                                     _mm_loadu_ps(base + i[6]), 1);
+    __m256 r3 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(base + i[3])),
+                                     _mm_loadu_ps(base + i[7]), 1);
+    __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+    __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+    out[0] = (lf)_mm256_shuffle_ps(t0, t2, 0x44);
+    out[1] = (lf)_mm256_shuffle_ps(t0, t2, 0xee);
+    out[2] = (lf)_mm256_shuffle_ps(t1, t3, 0x44);
+    out[3] = (lf)_mm256_shuffle_ps(t1, t3, 0xee);
+#elif OAK_LANES == 4
+    int32_t i[4];
+    memcpy(i, &idx, sizeof i);
+    __m128 r0 = _mm_loadu_ps(base + i[0]), r1 = _mm_loadu_ps(base + i[1]);
+    __m128 r2 = _mm_loadu_ps(base + i[2]), r3 = _mm_loadu_ps(base + i[3]);
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    out[0] = (lf)r0, out[1] = (lf)r1, out[2] = (lf)r2, out[3] = (lf)r3;
+#else
+    for (int c = 0; c < 4; c++) out[c] = (lf){base[idx[0] + c]};
+#endif
+}
+static inline void lload8t_at(const float *base, lm idx, lf out[8]) {
+#if OAK_LANES == 8
+    int32_t i[8];
+    memcpy(i, &idx, sizeof i);
+    __m256 r0 = _mm256_loadu_ps(base + i[0]), r1 = _mm256_loadu_ps(base + i[1]);
+    __m256 r2 = _mm256_loadu_ps(base + i[2]), r3 = _mm256_loadu_ps(base + i[3]);
+    __m256 r4 = _mm256_loadu_ps(base + i[4]), r5 = _mm256_loadu_ps(base + i[5]);
+    __m256 r6 = _mm256_loadu_ps(base + i[6]), r7 = _mm256_loadu_ps(base + i[7]);
+    __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+    __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+    __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
+    __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+    __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xee);
+    __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xee);
+    __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xee);
+    __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xee);
+    out[0] = (lf)_mm256_permute2f128_ps(s0, s4, 0x20);
+    out[1] = (lf)_mm256_permute2f128_ps(s1, s5, 0x20);
+    out[2] = (lf)_mm256_permute2f128_ps(s2, s6, 0x20);
+    out[3] = (lf)_mm256_permute2f128_ps(s3, s7, 0x20);
+    out[4] = (lf)_mm256_permute2f128_ps(s0, s4, 0x31);
+    out[5] = (lf)_mm256_permute2f128_ps(s1, s5, 0x31);
+    out[6] = (lf)_mm256_permute2f128_ps(s2, s6, 0x31);
+    out[7] = (lf)_mm256_permute2f128_ps(s3, s7, 0x31);
+#else
+    lload4t_at(base, idx, out);
+    lload4t_at(base + 4, idx, out + 4);
 #endif
 }
 /* any lane set (masks are ~0 or 0, so the sign bits say it: one movmskps
