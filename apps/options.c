@@ -100,6 +100,9 @@ static const option_spec g_specs[] = {
     {"--plant-reach", CLI_OPT_PLANT_REACH, "M",
      "metres the meadow's grass reaches, 1..20000 (default: the preset's; without one 1000 "
      "with --plants or on vulkan and gl, else 300)"},
+    {"--rocks", CLI_OPT_ROCKS, "N",
+     "the meadow's rocks a hectare where the ground takes the most, 0..1000 (0: the default, "
+     "80; -1: none)"},
     {"--aperture", CLI_OPT_APERTURE, "N",
      "the lens's f-number (depth of field; default 2.8; the exposure too unless --ev100 or the "
      "world fixes it)"},
@@ -430,6 +433,17 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
     }
     case CLI_OPT_PLANT_REACH:
         return _oak_cli_parse_float(o, "--plant-reach", v, 1, 20000, &o->plant_reach);
+    case CLI_OPT_ROCKS: {
+        /* -1 or 0..1000, as oak_world_options.rocks takes them */
+        char *end = NULL;
+        errno = 0;
+        double d = *v ? strtod(v, &end) : NAN;
+        if (!end || *end || errno || !isfinite(d) || !(d == -1 || (d >= 0 && d <= 1000)))
+            return usage_error(o, "--rocks '%s': expected rocks a hectare, 0..1000, or -1 for none",
+                               v);
+        o->rocks = (float)d;
+        break;
+    }
     case CLI_OPT_FOREST:
         o->forest_set = true;
         return _oak_cli_parse_float(o, "--forest", v, 0, 20000, &o->forest);

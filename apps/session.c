@@ -160,7 +160,8 @@ static int open_scene(const cli_options *opts, oak_scene **out) {
                             .terrain = opts->terrain,
                             .foot_ik = opts->foot_ik,
                             .plants = opts->plants,
-                            .plants_distance = opts->plant_reach};
+                            .plants_distance = opts->plant_reach,
+                            .rocks = opts->rocks};
     if (!opts->preset && !opts->plants && opts->backend &&
         (!strcmp(opts->backend, "vulkan") || !strcmp(opts->backend, "gl")))
         wo.plants = 1;

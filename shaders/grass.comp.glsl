@@ -1,8 +1,8 @@
 #version 450
 // The grass kernel: world/grass.c's grow_tiles in compute, step for step
-// (the patch hash, the plants share, the placement, the ground from the
-// square's grid of finest heights, the variation's two octaves of gradient
-// noise, the material rule, the tilt, the colours, the flowers), one work
+// (the patch hash, the plants share, the placement, the rocks' footprints,
+// the ground from the square's grid of finest heights, the variation's two
+// octaves of gradient noise, the material rule, the tilt, the colours, the flowers), one work
 // group per tile square (oak_gpu_grass_square), one invocation per patch.
 // The hashes are integer (the 64-bit lattice hash in pairs of 32-bit
 // words), so the plants share and the placement are the C's bits; the
@@ -106,6 +106,18 @@ float smoothf(float a, float b, float x) {
 
 float height_at(uint i) { return sq.heights[i >> 2][i & 3u]; }
 
+// whether the patch centre (lx, lz) lies inside a rock's footprint (grass.c
+// in_rock: the same float steps, none fused)
+bool in_rock(float lx, float lz) {
+    bool inside = false;
+    for (uint q = 0u; q < min(sq.rock.x, uint(OAK_GPU_GRASS_ROCKS)); q++) {
+        precise float dx = lx - sq.rocks[q].x, dz = lz - sq.rocks[q].y;
+        precise float d2 = dx * dx + dz * dz;
+        inside = inside || d2 < sq.rocks[q].z;
+    }
+    return inside;
+}
+
 // quaternion (x, y, z, w) turning +y onto n after a turn of yaw about y (grass.c tilt_yaw)
 vec4 tilt_yaw(vec3 n, float yaw) {
     vec3 t = vec3(n.z, 1.0 + n.y, -n.x); // (tx, tw, tz)
@@ -160,6 +172,9 @@ void main() {
                 precise float fz0 = float(b) + 0.3 + 0.4 * rnd(key, 2u);
                 lx = fx0 * p;
                 lz = fz0 * p;
+            }
+            // off the rocks, before the ground
+            if (rnd(key, 0u) < sq.corner.y && !in_rock(lx, lz)) {
                 // the ground from the grid by oak_terrain_height's triangles
                 float ds = sq.corner.w;
                 vec2 u = vec2(lx, lz) / ds, c = floor(u), f = u - c;

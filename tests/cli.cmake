@@ -339,6 +339,25 @@ oak_cli_test(cliBenchRejectsFarPlantReach ARGS "bench|--world|meadow|--plant-rea
              ERR "--plant-reach '1e9': expected a finite number 1\\.\\.20000" ERR_LINES 1)
 oak_cli_test(cliBenchRejectsEmptyPlants ARGS "bench|--plants=" EXIT 2
              ERR "--plants '': expected a share of the plants" ERR_LINES 1)
+# --rocks N: the meadow's rocks a hectare (0 the default, -1 none); the
+# bench's JSON counts them (none at -1), bad values one line and exit 2
+oak_cli_test(cliBenchMeadowRocksOption
+             ARGS "bench|--world|meadow|--backend|null|--size|64x36|--frames|1|--warmup|0|--json|--forest|0|--rocks|160"
+             EXIT 0 OUT "\"threads\": [0-9]+, \"rocks\": [1-9][0-9]+, ")
+oak_cli_test(cliBenchMeadowNoRocks
+             ARGS "bench|--world|meadow|--backend|null|--size|64x36|--frames|1|--warmup|0|--json|--forest|0|--rocks|-1"
+             EXIT 0 NOT_OUT "\"rocks\": ")
+oak_cli_test(cliHelpRenderListsRocks ARGS "help|render" EXIT 0 OUT "--plant-reach M.*--rocks N")
+oak_cli_test(cliBenchRejectsTooManyRocks ARGS "bench|--world|meadow|--rocks|1001" EXIT 2
+             ERR "oak bench: --rocks '1001': expected rocks a hectare, 0\\.\\.1000, or -1 for none" ERR_LINES 1)
+oak_cli_test(cliBenchRejectsNegativeRocks ARGS "bench|--world|meadow|--rocks|-2" EXIT 2
+             ERR "--rocks '-2': expected rocks a hectare" ERR_LINES 1)
+oak_cli_test(cliBenchRejectsNanRocks ARGS "bench|--world|meadow|--rocks|nan" EXIT 2
+             ERR "--rocks 'nan': expected rocks a hectare" ERR_LINES 1)
+oak_cli_test(cliRenderRejectsWordRocks ARGS "render|--world|meadow|--rocks|many" EXIT 2
+             ERR "oak render: --rocks 'many': expected rocks a hectare" ERR_LINES 1)
+oak_cli_test(cliRenderRejectsEmptyRocks ARGS "render|--rocks=" EXIT 2
+             ERR "--rocks '': expected rocks a hectare" ERR_LINES 1)
 # the crowd world: a posed stream of foxes the simulation walks; --count sets it
 oak_cli_test(cliBenchCrowd
              ARGS "bench|--world|crowd|--count|50|--backend|cpu|--size|64x36|--frames|3|--warmup|0"

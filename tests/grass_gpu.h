@@ -8,7 +8,10 @@
  * petal colour) are the same bits, and a second run repeats to the byte.
  * Terrains: gentle hills of 2 m cells (the meadow's 16 a square) and of
  * 4 m, at plants 1 and 0.4, and high hills with rock, dirt, snow and a
- * lake in a box (the material rule's every branch). In a frame: the grass
+ * lake in a box (the material rule's every branch), and the 2 m hills
+ * strewn with rocks at 600 a hectare, whose footprints no patch centre may
+ * lie in (world/rocks_internal.h: both sides keep off the same discs, and
+ * the rocks take clumps: fewer grow than without them). In a frame: the grass
  * pass grows the squares on the device (none grown on the host for it),
  * its records equal the host's as above in both copies (this frame's and
  * last frame's), frames with nothing new grow no square, and a walk grows
@@ -24,6 +27,7 @@
 #include "render/renderer_internal.h"
 #include "render/stream.h"
 #include "world/grass_internal.h"
+#include "world/rocks_internal.h"
 
 static oak_result gk_run(const oak_gpu_grass_square *squares, uint32_t n, oak_instance *records,
                          uint32_t count);
@@ -50,6 +54,7 @@ typedef struct gk_case {
     oak_terrain_desc terrain;
     oak_grass_desc grass;
     float eye[3];
+    float rocks; /* rocks a hectare the grass keeps off (0: none) */
 } gk_case;
 
 static oak_terrain_desc gk_soft(uint32_t cells) {
@@ -129,6 +134,12 @@ static void gk_one(const gk_case *c) {
         k.eye[1] += 2;
     }
     if (terrain) CHECK_OK(oak_make_grass(&grass, scene, terrain, &k.grass));
+    oak_rocks *rocks = NULL;
+    if (grass && k.rocks > 0) {
+        oak_rocks_desc rd = {.seed = 3, .density = k.rocks};
+        CHECK_OK(oak_make_rocks(&rocks, scene, terrain, &rd));
+        CHECK_OK(_oak_grass_set_rocks(grass, rocks));
+    }
     c = &k;
     oak_grass_stats st = {0};
     for (int i = 0; grass && i < 32; i++) {
@@ -177,8 +188,28 @@ static void gk_one(const gk_case *c) {
         CHECK_EQ_INT(w.hash_off, 0);
         CHECK_EQ_INT(w.count_off, 0);
         CHECK_EQ_INT(w.zero_off, 0);
+        uint32_t with_rocks = 0;
+        for (uint32_t i = 0; i < n; i++) with_rocks += jobs[i].rock[0] > 0;
+        if (rocks) { /* every square meets rocks, and they take clumps */
+            CHECK(with_rocks > n / 2);
+            oak_grass *bare = NULL;
+            CHECK_OK(oak_make_grass(&bare, scene, terrain, &k.grass));
+            oak_grass_stats bs = {0};
+            for (int i = 0; bare && i < 32; i++) {
+                CHECK_OK(oak_grass_update(bare, c->eye));
+                oak_grass_get_stats(&bs, bare);
+                if (!bs.pending) break;
+            }
+            fprintf(stderr, "  %u of %u squares meet rocks; %u clumps grow, %u without them\n",
+                    with_rocks, n, st.instances, bs.instances);
+            CHECK(bs.instances > st.instances);
+            oak_destroy_grass(bare);
+        } else {
+            CHECK_EQ_INT(with_rocks, 0);
+        }
         oak_free(jobs);
     }
+    oak_destroy_rocks(rocks);
     oak_destroy_grass(grass);
     oak_destroy_terrain(terrain);
     oak_destroy_scene(scene);
@@ -195,6 +226,11 @@ TEST(kernelGrowsTheHostsRecords) {
          gk_rough(),
          {.seed = 4, .distance = 150, .water = true},
          {0, 0, 0}},
+        {"2 m cells, plants 1, rocks",
+         gk_soft(16),
+         {.seed = 9, .distance = 100},
+         {30, 10, -20},
+         600},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) gk_one(&cases[i]);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "world/internal.h"
+#include "world/rocks_internal.h"
 #include "world/terrain_internal.h"
 #include "world/tree_internal.h"
 
@@ -20,6 +21,10 @@
 #define TREE_MAX_HEIGHT   115.0f /* metres: the snow line starts at 125 at the lowest */
 #define TREE_WATER_MARGIN 1.0f   /* metres above the water's level */
 #define TREE_SINK         0.1f   /* metres the trunk goes into the ground */
+/* metres a trunk's axis keeps off a rock's footprint: the widest trunk
+   (0.36 m at the base, scaled by up to 1.25 and varied by 1.1) and a
+   little ground between */
+#define TREE_ROCK_CLEARANCE 0.6f
 
 /* ---- species ------------------------------------------------------------- */
 
@@ -165,6 +170,7 @@ struct oak_forest {
     oak_scene *scene;
     oak_terrain *terrain;
     oak_forest_desc desc;
+    const oak_rocks *rocks; /* trees keep off their footprints (NULL: none) */
     oak_tree_species species[OAK_TREE_SPECIES];
     oak_stream *streams[OAK_TREE_SPECIES][OAK_TREE_MAX_VARIANTS];
     uint32_t stream_cap;
@@ -250,6 +256,8 @@ static void fill_cell(const oak_forest *f, forest_cell *c) {
             if (oak_terrain_height(f->terrain, wx - f->origin[0], wz - f->origin[1], &h, n) ||
                 !ground_suits(d, wx, wz, h, n))
                 continue;
+            /* off the rocks, which may stand anywhere the ground suits a tree */
+            if (f->rocks && _oak_rocks_cover(f->rocks, wx, wz, TREE_ROCK_CLEARANCE)) continue;
             float mix = (float)_oak_terrain_noise_periodic(wx / 300.0, wz / 300.0, 0, seed + 41u);
             float w[OAK_TREE_SPECIES];
             w[OAK_TREE_PINE] = 0.12f + 1.6f * smoothf(25.0f, 80.0f, h);
@@ -575,6 +583,14 @@ oak_result oak_forest_update(oak_forest *f, const float eye[3]) {
         }
     f->placed = !r;
     return r;
+}
+
+void _oak_forest_set_rocks(oak_forest *f, const oak_rocks *k) {
+    if (!f || f->rocks == k) return;
+    f->rocks = k;
+    /* every cell made again, and every stream written whole, next update */
+    for (uint32_t i = 0; i < f->grid * f->grid; i++) f->cells[i].valid = false;
+    f->placed = false;
 }
 
 void oak_forest_get_stats(oak_forest_stats *out, const oak_forest *f) {

@@ -14,6 +14,7 @@
 #include "render/stream.h"
 #include "world/grass_internal.h"
 #include "world/internal.h"
+#include "world/rocks_internal.h"
 #include "world/terrain_internal.h"
 
 #define LODS         4
@@ -26,6 +27,9 @@
 #define SINK_SHARE   0.15f  /* of the last band's end over which instances sink */
 #define WATER_MARGIN 0.2f   /* metres above the lake's level still too wet */
 #define DRY_DENSITY  0.5f   /* dry grass grows half as dense as lush */
+/* rock footprints asked for a square before the largest OAK_GPU_GRASS_ROCKS
+   are kept (the default density's square meets about ten) */
+#define ROCKS_ASKED 512
 /* floats in a square's grid of heights (the kernel's largest) */
 #define GRID_FLOATS ((OAK_GPU_GRASS_CELLS + 1) * (OAK_GPU_GRASS_CELLS + 1))
 #define GRID_MAX    64 /* finest terrain cells a side of a square grown from one height grid */
@@ -51,8 +55,9 @@ struct oak_grass {
     oak_scene *scene;
     oak_terrain *terrain;
     oak_grass_desc desc;
-    double tile;  /* metres a side of a tile square (the terrain's finest tile) */
-    uint32_t per; /* patches a side of a tile square */
+    const oak_rocks *rocks; /* no patch grows inside their footprints (NULL: none) */
+    double tile;            /* metres a side of a tile square (the terrain's finest tile) */
+    uint32_t per;           /* patches a side of a tile square */
     oak_stream *stream[2];
     oak_mesh meshes[LODS + FLOWER_LODS];
     oak_material material[2];
@@ -82,6 +87,9 @@ struct oak_grass {
        on the job pool in the update the square arrived: slot_grid_ok) */
     float *slot_grid;
     uint8_t *slot_grid_ok;
+    /* and its rocks' footprints (rock_discs), made with the grid */
+    float (*slot_rocks)[OAK_GPU_GRASS_ROCKS][4];
+    uint32_t *slot_rock_count;
     /* set by the first device job (a GPU backend grows the squares): from
        then on each update makes the live squares' missing grids; a cpu or
        null frame never asks, and no grid is made */
@@ -363,6 +371,44 @@ float oak_grass_density(const oak_grass *g, double x, double z) {
     return density_at(g, x, z, &h, n, &dry, &lush);
 }
 
+/* ---- the rocks' footprints ------------------------------------------------- */
+
+static int cmp_disc(const void *a, const void *b) {
+    const _oak_rock_disc *p = a, *q = b;
+    if (p->r != q->r) return p->r > q->r ? -1 : 1;
+    if (p->x != q->x) return p->x < q->x ? -1 : 1;
+    return p->z < q->z ? -1 : p->z > q->z;
+}
+
+/* The footprints of the rocks that reach square (ix, iz), the largest
+   OAK_GPU_GRASS_ROCKS of them (ties by position), as the kernel
+   reads them: centre x, z from the square's corner, reach squared, 0. */
+static uint32_t rock_discs(const oak_grass *g, int64_t ix, int64_t iz,
+                           float out[OAK_GPU_GRASS_ROCKS][4]) {
+    if (!g->rocks) return 0;
+    _oak_rock_disc d[ROCKS_ASKED];
+    double cx = (double)ix * g->tile, cz = (double)iz * g->tile;
+    uint32_t n = _oak_rocks_discs(g->rocks, cx, cz, cx + g->tile, cz + g->tile, d, ROCKS_ASKED);
+    if (n > ROCKS_ASKED) n = ROCKS_ASKED;
+    qsort(d, n, sizeof *d, cmp_disc);
+    if (n > OAK_GPU_GRASS_ROCKS) n = OAK_GPU_GRASS_ROCKS;
+    for (uint32_t q = 0; q < n; q++) {
+        out[q][0] = (float)(d[q].x - cx), out[q][1] = (float)(d[q].z - cz);
+        out[q][2] = d[q].r * d[q].r, out[q][3] = 0;
+    }
+    return n;
+}
+
+/* Whether a patch centre (lx, lz) from the square's corner lies inside one
+   of its rocks' footprints: the kernel's in_rock, the same float steps. */
+static bool in_rock(const float rocks[][4], uint32_t n, float lx, float lz) {
+    for (uint32_t q = 0; q < n; q++) {
+        float dx = lx - rocks[q][0], dz = lz - rocks[q][1];
+        if (dx * dx + dz * dz < rocks[q][2]) return true;
+    }
+    return false;
+}
+
 /* ---- growing one tile square ----------------------------------------------- */
 
 typedef struct grow_job {
@@ -394,6 +440,7 @@ static void grow_tiles(void *user, uint32_t begin, uint32_t end, uint32_t worker
         {0.85f, 0.85f, 0.80f}, {0.90f, 0.70f, 0.08f}, {0.55f, 0.20f, 0.65f}, {0.30f, 0.35f, 0.85f}};
     const uint32_t gs = g->slot_size[0], fs = g->slot_size[1];
     float grid[(GRID_MAX + 1) * (GRID_MAX + 1)];
+    float rocks[OAK_GPU_GRASS_ROCKS][4];
     for (uint32_t t = begin; t < end; t++) {
         gtile *tl = j->tiles[t];
         tl->grass_count = tl->flower_count = 0;
@@ -411,6 +458,14 @@ static void grow_tiles(void *user, uint32_t begin, uint32_t end, uint32_t worker
             hg = g->slot_grid + (size_t)tl->slot * GRID_FLOATS;
         else if (g->grid)
             _oak_terrain_grid(g->terrain, gx, gz, g->grid, grid);
+        /* the rocks' footprints, the device's where it made them */
+        const float(*rk)[4] = rocks;
+        uint32_t nrk;
+        if (g->slot_rocks && g->slot_grid_ok[tl->slot]) {
+            rk = g->slot_rocks[tl->slot], nrk = g->slot_rock_count[tl->slot];
+        } else {
+            nrk = rock_discs(g, tl->ix, tl->iz, rocks);
+        }
         for (uint32_t b = 0; b < g->per && tl->grass_count < gs; b++)
             for (uint32_t a = 0; a < g->per && tl->grass_count < gs; a++) {
                 int64_t px = tl->ix * (int64_t)g->per + a, pz = tl->iz * (int64_t)g->per + b;
@@ -418,6 +473,7 @@ static void grow_tiles(void *user, uint32_t begin, uint32_t end, uint32_t worker
                 if (rnd(key, 0) >= plants) continue; /* the plants share, before any query */
                 float lx = (a + 0.3f + 0.4f * rnd(key, 1)) * p;
                 float lz = (b + 0.3f + 0.4f * rnd(key, 2)) * p;
+                if (in_rock(rk, nrk, lx, lz)) continue; /* off the rocks, before the ground */
                 float h, n[3], dry, lush, d;
                 double x = cx + lx - j->origin[0], z = cz + lz - j->origin[1];
                 if (g->grid && grid_ground(g, hg, gx, gz, x, z, j->origin, &h, n))
@@ -510,6 +566,12 @@ static bool square_job(const oak_grass *g, int64_t ix, int64_t iz, uint32_t slot
         out->water[0] = g->desc.water_level + WATER_MARGIN, out->water[1] = box ? 1.0f : 0.0f;
         out->box[0] = (float)(e[0] - cx), out->box[1] = (float)(e[1] - cz);
         out->box[2] = (float)(e[2] - cx), out->box[3] = (float)(e[3] - cz);
+    }
+    if (heights && g->slot_rocks) { /* the slot's, made with its heights */
+        out->rock[0] = g->slot_rock_count[slot];
+        memcpy(out->rocks, g->slot_rocks[slot], sizeof out->rocks);
+    } else {
+        out->rock[0] = rock_discs(g, ix, iz, out->rocks);
     }
     if (heights) {
         memcpy(out->heights, heights, sizeof(float) * (grid + 1) * (grid + 1));
@@ -667,6 +729,7 @@ static void make_grids(void *user, uint32_t begin, uint32_t end, uint32_t worker
         const gtile *q = j->tiles[i];
         _oak_terrain_grid(g->terrain, q->ix * (int64_t)cells, q->iz * (int64_t)cells, cells,
                           g->slot_grid + (size_t)q->slot * GRID_FLOATS);
+        g->slot_rock_count[q->slot] = rock_discs(g, q->ix, q->iz, g->slot_rocks[q->slot]);
         g->slot_grid_ok[q->slot] = 1;
     }
 }
@@ -796,11 +859,15 @@ oak_result oak_make_grass(oak_grass **out, oak_scene *scene, oak_terrain *terrai
         size_t n = g->slots ? g->slots : 1;
         g->slot_grid = oak_alloc(sizeof *g->slot_grid * GRID_FLOATS * n);
         g->slot_grid_ok = oak_calloc(n, 1);
+        g->slot_rocks = oak_alloc(sizeof *g->slot_rocks * n);
+        g->slot_rock_count = oak_alloc(sizeof *g->slot_rock_count * n);
         g->jobs_asked = oak_calloc(1, sizeof *g->jobs_asked);
         if (g->jobs_asked) atomic_init(g->jobs_asked, false);
-        for (int k = 0; k < 2 && g->slot_grid && g->slot_grid_ok && g->jobs_asked && !r; k++)
+        bool ok =
+            g->slot_grid && g->slot_grid_ok && g->slot_rocks && g->slot_rock_count && g->jobs_asked;
+        for (int k = 0; k < 2 && ok && !r; k++)
             r = _oak_stream_set_grass(g->stream[k], g->slot_size[k], slot_job, g);
-        if (r || !g->slot_grid || !g->slot_grid_ok || !g->jobs_asked) {
+        if (r || !ok) {
             oak_destroy_grass(g);
             return r ? r : oak_error(OAK_ERROR_OUT_OF_MEMORY, "grass: no memory for slots");
         }
@@ -823,6 +890,8 @@ void oak_destroy_grass(oak_grass *g) {
     oak_free(g->slot_tile);
     oak_free(g->slot_grid);
     oak_free(g->slot_grid_ok);
+    oak_free(g->slot_rocks);
+    oak_free(g->slot_rock_count);
     oak_free(g->jobs_asked);
     oak_free(g);
 }
@@ -978,6 +1047,16 @@ void oak_grass_get_stats(oak_grass_stats *out, const oak_grass *g) {
 
 oak_stream *oak_grass_stream(const oak_grass *g, bool flowers) {
     return g ? g->stream[flowers ? 1 : 0] : NULL;
+}
+
+oak_result _oak_grass_set_rocks(oak_grass *g, const oak_rocks *k) {
+    if (!g) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "grass rocks: NULL grass");
+    /* a square grown without them would keep its plants in the rocks */
+    if (g->written && g->rocks != k)
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "grass rocks: set after the grass's first update");
+    g->rocks = k;
+    return OAK_OK;
 }
 
 void _oak_grass_use_grid(oak_grass *g, bool on) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "world/internal.h"
+#include "world/rocks_internal.h"
 
 #define SUN_ELEVATION_DEG 35.0f
 #define SUN_AZIMUTH_DEG   40.0f
@@ -286,6 +287,12 @@ oak_result _oak_world_meadow_build(oak_scene *scene, const oak_world_options *op
     if ((r = add_lake(scene)) || (r = add_grass(scene, t, opts))) return r;
     if (opts->forest_distance >= 0 && (r = add_forest(scene, t, opts))) return r;
     if (opts->rocks >= 0 && (r = add_rocks(scene, t, opts))) return r;
+    /* grass, flowers and trees keep off the rocks' footprints (docs/WORLD.md
+       "Rocks"): linked before the first update grows any of them */
+    oak_rocks *rk = oak_scene_attachment(scene, rocks_destroy);
+    oak_forest *fr = oak_scene_attachment(scene, forest_destroy);
+    if (rk && fr) _oak_forest_set_rocks(fr, rk);
+    if (rk && (r = _oak_grass_set_rocks(oak_scene_attachment(scene, grass_destroy), rk))) return r;
     /* build until nothing is pending, so a single frame shows it all (the
        grass grows by its budget: the full meadow takes a few hundred) */
     oak_grass *g = oak_scene_attachment(scene, grass_destroy);

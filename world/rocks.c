@@ -10,6 +10,7 @@
 #include <meshoptimizer.h>
 
 #include "world/internal.h"
+#include "world/rocks_internal.h"
 #include "world/terrain_internal.h"
 
 #define ROCK_SUBDIVISIONS 4     /* 5,120 triangles the full mesh */
@@ -24,6 +25,7 @@
 typedef struct rock_rec {
     float local[2]; /* metres from the cell's low corner */
     float y, scale, yaw;
+    float reach; /* metres its footprint reaches from its centre (half across) */
     float color[3];
     uint8_t kind;
 } rock_rec;
@@ -99,34 +101,48 @@ static float ground_weight(const oak_rocks_desc *d, double wx, double wz, float 
     return (0.2f + 0.8f * fmaxf(steep, high)) * (0.25f + 0.75f * smoothf(-0.3f, 0.3f, patch));
 }
 
-/* Fills one cell: a jittered strata x strata grid of candidates, each kept
-   by the ground's weight of the density; kind, size, turn and tint hashed. */
-static void fill_cell(const oak_rocks *k, rock_cell *c) {
+/* Rock candidates a cell side holds at most: the density's ceiling (1000 a
+   hectare) over a cell, rounded up to a square (make checks it). */
+#define ROCK_STRATA_MAX 11
+
+/* One cell's rocks into out (cell_cap of them): a jittered strata x strata
+   grid of candidates, each kept by the ground's weight of the density;
+   kind, size, turn and tint hashed. With `rect` (world x0, z0, x1, z1), only
+   the rocks whose footprint reaches it, the rest turned away before the
+   ground is asked (the plants' exclusion asks for a square at a time). The
+   ground is asked at the world point, so the rocks are the same at any
+   origin. */
+static uint32_t fill_rocks(const oak_rocks *k, int64_t ix, int64_t iz, const double *rect,
+                           rock_rec *out) {
     const oak_rocks_desc *d = &k->desc;
     double cell = OAK_ROCK_CELL, step = cell / k->strata;
-    double x0 = (double)c->ix * cell, z0 = (double)c->iz * cell;
+    double x0 = (double)ix * cell, z0 = (double)iz * cell;
     float chance = d->density * (float)(cell * cell / 10000.0) / (float)(k->strata * k->strata);
-    uint32_t seed = d->seed * 2654435761u + 0x5bd1e995u;
-    c->count = 0;
+    uint32_t seed = d->seed * 2654435761u + 0x5bd1e995u, count = 0;
     for (uint32_t j = 0; j < k->strata; j++)
         for (uint32_t i = 0; i < k->strata; i++) {
-            uint32_t key =
-                (uint32_t)(c->ix * 83492791 ^ c->iz * 50331653) + j * k->strata + i + seed;
+            uint32_t key = (uint32_t)(ix * 83492791 ^ iz * 50331653) + j * k->strata + i + seed;
             key = _oak_world_hash_u32(key);
             float roll = _oak_world_hash01(key, 1);
             if (roll >= chance) continue;
             double lx = (i + _oak_world_hash01(key, 2)) * step,
                    lz = (j + _oak_world_hash01(key, 3)) * step;
             double wx = x0 + lx, wz = z0 + lz;
-            float h, n[3];
-            if (oak_terrain_height(k->terrain, wx - k->origin[0], wz - k->origin[1], &h, n))
-                continue;
-            if (roll >= chance * ground_weight(d, wx, wz, h, n, seed)) continue;
-            rock_rec *r = &c->rocks[c->count++];
-            r->kind = (uint8_t)(_oak_world_hash_u32(key + 4u) % OAK_ROCK_KINDS);
+            uint8_t kind = (uint8_t)(_oak_world_hash_u32(key + 4u) % OAK_ROCK_KINDS);
             /* most are small: across = min (max/min)^(u^2) */
             float u = _oak_world_hash01(key, 5);
             float across = ROCK_MIN_SIZE * powf(ROCK_MAX_SIZE / ROCK_MIN_SIZE, u * u);
+            if (rect) { /* the footprint's nearest point to the rectangle */
+                double ex = fmax(fmax(rect[0] - wx, 0), wx - rect[2]),
+                       ez = fmax(fmax(rect[1] - wz, 0), wz - rect[3]);
+                if (ex * ex + ez * ez > 0.25 * across * across) continue;
+            }
+            float h, n[3];
+            if (_oak_terrain_height_world(k->terrain, wx, wz, &h, n)) continue;
+            if (roll >= chance * ground_weight(d, wx, wz, h, n, seed)) continue;
+            rock_rec *r = &out[count++];
+            r->kind = kind;
+            r->reach = 0.5f * across;
             r->scale = across / (2.0f * k->radius[r->kind]);
             float sink =
                 oak_rocks_sink(k->height[r->kind] * r->scale, k->radius[r->kind] * r->scale, n[1]);
@@ -138,6 +154,45 @@ static void fill_cell(const oak_rocks *k, rock_cell *c) {
                   warm = 0.08f * (_oak_world_hash01(key, 8) - 0.5f);
             r->color[0] = tone * (1 + warm), r->color[1] = tone, r->color[2] = tone * (1 - warm);
         }
+    return count;
+}
+
+static void fill_cell(const oak_rocks *k, rock_cell *c) {
+    c->count = fill_rocks(k, c->ix, c->iz, NULL, c->rocks);
+}
+
+uint32_t _oak_rocks_discs(const oak_rocks *k, double x0, double z0, double x1, double z1,
+                          _oak_rock_disc *out, uint32_t cap) {
+    if (!k) return 0;
+    rock_rec rocks[ROCK_STRATA_MAX * ROCK_STRATA_MAX];
+    const double rect[4] = {x0, z0, x1, z1}, reach = 0.5 * ROCK_MAX_SIZE;
+    int64_t cx0 = (int64_t)floor((x0 - reach) / OAK_ROCK_CELL),
+            cx1 = (int64_t)floor((x1 + reach) / OAK_ROCK_CELL),
+            cz0 = (int64_t)floor((z0 - reach) / OAK_ROCK_CELL),
+            cz1 = (int64_t)floor((z1 + reach) / OAK_ROCK_CELL);
+    uint32_t n = 0;
+    for (int64_t iz = cz0; iz <= cz1; iz++)
+        for (int64_t ix = cx0; ix <= cx1; ix++) {
+            uint32_t m = fill_rocks(k, ix, iz, rect, rocks);
+            for (uint32_t q = 0; q < m; q++, n++)
+                if (n < cap)
+                    out[n] = (_oak_rock_disc){(double)ix * OAK_ROCK_CELL + rocks[q].local[0],
+                                              (double)iz * OAK_ROCK_CELL + rocks[q].local[1],
+                                              rocks[q].reach};
+        }
+    return n;
+}
+
+bool _oak_rocks_cover(const oak_rocks *k, double x, double z, float clearance) {
+    /* a rock reaching the point's square of the clearance, then the disc */
+    _oak_rock_disc d[64];
+    double c = clearance;
+    uint32_t n = _oak_rocks_discs(k, x - c, z - c, x + c, z + c, d, 64);
+    for (uint32_t q = 0; q < n && q < 64; q++) {
+        double dx = x - d[q].x, dz = z - d[q].z, r = (double)d[q].r + c;
+        if (dx * dx + dz * dz < r * r) return true;
+    }
+    return false;
 }
 
 static void fill_cells(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
@@ -226,6 +281,7 @@ oak_result oak_make_rocks(oak_rocks **out, oak_scene *scene, oak_terrain *terrai
     float expected = d.density * (float)(OAK_ROCK_CELL * OAK_ROCK_CELL / 10000.0);
     k->strata = (uint32_t)ceilf(sqrtf(expected));
     if (k->strata < 1) k->strata = 1;
+    if (k->strata > ROCK_STRATA_MAX) k->strata = ROCK_STRATA_MAX; /* not at 1000 a hectare */
     k->cell_cap = k->strata * k->strata;
     size_t slots = (size_t)k->grid * k->grid;
     /* room: every wanted cell at the full density, a kind's share and half

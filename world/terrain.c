@@ -800,9 +800,16 @@ oak_result oak_terrain_height(const oak_terrain *t, double x, double z, float *h
                          "oak_terrain_height: (%g, %g) is not finite or past %g m from the world "
                          "origin",
                          x, z, OAK_TERRAIN_MAX_WORLD);
+    return _oak_terrain_height_world(t, x + t->origin[0], z + t->origin[1], height, normal);
+}
+
+oak_result _oak_terrain_height_world(const oak_terrain *t, double wx, double wz, float *height,
+                                     float normal[3]) {
+    /* no message: placement asks past the edge on the job pool and skips */
+    if (!(fabs(wx) <= OAK_TERRAIN_MAX_WORLD) || !(fabs(wz) <= OAK_TERRAIN_MAX_WORLD))
+        return OAK_ERROR_INVALID_ARGUMENT;
     /* the finest grid's cell under the point, split as the tiles split it */
     double ds = (double)t->desc.tile_size / t->desc.cells;
-    double wx = x + t->origin[0], wz = z + t->origin[1];
     double cx = floor(wx / ds), cz = floor(wz / ds);
     double fx = wx / ds - cx, fz = wz / ds - cz;
     double x0 = cx * ds, z0 = cz * ds;

@@ -81,6 +81,13 @@ float _oak_terrain_variation(double wx, double wz);
 oak_result _oak_terrain_ground(const oak_terrain *t, double x, double z, float *height,
                                float normal[3], float *variation);
 
+/* oak_terrain_height at world (wx, wz), whatever the origin: the same bits
+   for the same world point before and after a rebase (the rocks' placement,
+   which the plants' exclusion repeats, stands on it). Past
+   OAK_TERRAIN_MAX_WORLD: OAK_ERROR_INVALID_ARGUMENT with no message. */
+oak_result _oak_terrain_height_world(const oak_terrain *t, double wx, double wz, float *height,
+                                     float normal[3]);
+
 /* The noise's world offset (desc.offset): the variation at scene (x, z) is
    _oak_terrain_variation(x + origin + offset) (the grass kernel's input). */
 void _oak_terrain_noise_offset(const oak_terrain *t, double out[2]);

@@ -761,11 +761,16 @@ OAK_END(oak_gpu_probe);
  * the corner's fractions in those cells. corner x, z: the corner in scene
  * coordinates, y the plants share, w the metres between heights. water x:
  * the level plus margin under which nothing grows, y: 1 when only inside
- * the box, box: its low x, z and high x, z from the corner. heights: the
+ * the box, box: its low x, z and high x, z from the corner. rock x: how
+ * many of rocks hold the footprints of the rocks that reach the square
+ * (world/rocks_internal.h), each its centre's x and z from the corner,
+ * its reach squared and 0: no patch whose centre lies inside one grows (at
+ * most OAK_GPU_GRASS_ROCKS, the largest first). heights: the
  * finest heights (cells + 1) a side, row by row (z), four to a vec4. */
 #define OAK_GPU_GRASS_CELLS      16
 #define OAK_GPU_GRASS_HEIGHTS    (((OAK_GPU_GRASS_CELLS + 1) * (OAK_GPU_GRASS_CELLS + 1) + 3) / 4)
 #define OAK_GPU_GRASS_GROUP      256 /* the grass kernel's work group: patches a pass */
+#define OAK_GPU_GRASS_ROCKS      64  /* rock footprints a square keeps its patches off */
 #define OAK_GPU_GRASS_WATER      1u
 #define OAK_GPU_GRASS_NO_FLOWERS 2u
 #define OAK_GPU_GRASS_SKIP_GRASS   4u /* the grass slot's records not written (counted alike) */
@@ -779,6 +784,8 @@ OAK_STRUCT(oak_gpu_grass_square) {
     OAK_F4(corner);
     OAK_F4(water);
     OAK_F4(box);
+    OAK_U4(rock);
+    OAK_F4(rocks[OAK_GPU_GRASS_ROCKS]);
     OAK_F4(heights[OAK_GPU_GRASS_HEIGHTS]);
 }
 OAK_END(oak_gpu_grass_square);
