@@ -259,22 +259,17 @@ typedef struct key_job {
     const float (*view_proj)[4];
     uint32_t size;
     uint64_t *hash;      /* per caster: its own hash */
+    uint64_t *base;      /* per caster: its hash without the mesh's version */
     uint16_t (*rect)[4]; /* per caster: its bounds in the map */
 } key_job;
 
-/* A caster's bounds in the map's texels (x0, y0, x1, y1, ends exclusive,
-   row 0 at clip y = -1): its mesh's box through world and the map's matrix,
-   widened by a texel for the raster's snap and clamped to the map. Unknown
-   bounds (no mesh, a stream instance posed by palettes) cover the map. */
-static void caster_rect(uint16_t out[4], const oak_mesh_data *md, bool posed, const vec4 *world,
-                        const float (*view_proj)[4], uint32_t S) {
+/* A mesh-space box's bounds in the map's texels (x0, y0, x1, y1, ends
+   exclusive, row 0 at clip y = -1): its corners through world and the
+   map's matrix, widened by a texel for the raster's snap and clamped to the
+   map; non-finite corners cover the map. */
+static void box_rect(uint16_t out[4], const oak_bounds *bd, const vec4 *world,
+                     const float (*view_proj)[4], uint32_t S) {
     out[0] = out[1] = 0, out[2] = out[3] = (uint16_t)S;
-    if (!md || posed) return;
-    const oak_bounds *bd = &md->bounds;
-    if (!(bd->min[0] <= bd->max[0] && bd->min[1] <= bd->max[1] && bd->min[2] <= bd->max[2])) {
-        out[2] = out[3] = 0; /* no vertices: covers nothing */
-        return;
-    }
     mat4 m;
     glm_mat4_mul((vec4 *)view_proj, (vec4 *)world, m);
     float lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
@@ -298,6 +293,21 @@ static void caster_rect(uint16_t out[4], const oak_mesh_data *md, bool posed, co
     }
 }
 
+/* A caster's bounds in the map's texels: its mesh's box (box_rect).
+   Unknown bounds (no mesh, a stream instance posed by palettes) cover the
+   map. */
+static void caster_rect(uint16_t out[4], const oak_mesh_data *md, bool posed, const vec4 *world,
+                        const float (*view_proj)[4], uint32_t S) {
+    out[0] = out[1] = 0, out[2] = out[3] = (uint16_t)S;
+    if (!md || posed) return;
+    const oak_bounds *bd = &md->bounds;
+    if (!(bd->min[0] <= bd->max[0] && bd->min[1] <= bd->max[1] && bd->min[2] <= bd->max[2])) {
+        out[2] = out[3] = 0; /* no vertices: covers nothing */
+        return;
+    }
+    box_rect(out, bd, world, view_proj, S);
+}
+
 static void key_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     key_job *j = user;
@@ -318,6 +328,8 @@ static void key_range(void *user, uint32_t begin, uint32_t end, uint32_t worker)
         /* the caster on its own: what the dirty rectangles compare */
         uint64_t own = oak_hash(l->world[i], sizeof(mat4), oak_hash(ids, sizeof ids, 0));
         j->hash[i] = own ? own : 1;
+        ids[1] = 0; /* the same caster reposed in place (a terrain tile's morph) */
+        j->base[i] = oak_hash(l->world[i], sizeof(mat4), oak_hash(ids, sizeof ids, 0));
         caster_rect(j->rect[i], md, l->pose && l->pose[i], l->world[i], j->view_proj, j->size);
     }
     j->chunk[begin / KEY_CHUNK] = h;
@@ -335,8 +347,8 @@ static uint64_t static_key(oak_frontend *fe, const oak_shadow_cascade *cas, cons
     if (count) {
         uint32_t chunks = (count - 1) / KEY_CHUNK + 1;
         if (!OAK_GROW(fe->key_chunks, fe->key_chunks_cap, chunks)) return 0;
-        key_job j = {l,    cas->first_caster, fe->key_chunks, (const float(*)[4])cas->view_proj,
-                     size, fe->caster_hash,   fe->caster_rect};
+        key_job j = {l,    cas->first_caster, fe->key_chunks,  (const float(*)[4])cas->view_proj,
+                     size, fe->caster_hash,   fe->caster_base, fe->caster_rect};
         oak_parallel_for(count, KEY_CHUNK, key_range, &j);
         h = oak_hash(fe->key_chunks, chunks * sizeof(uint64_t), h);
     }
@@ -410,37 +422,127 @@ static void add_dirty(oak_shadow_cascade *cas, const uint16_t r[4]) {
     d[2] = r[2] > d[2] ? r[2] : d[2], d[3] = r[3] > d[3] ? r[3] : d[3];
 }
 
+static int base_order(const void *a, const void *b) {
+    const oak_held_caster *x = a, *y = b;
+    if (x->base != y->base) return x->base < y->base ? -1 : 1;
+    return x->hash < y->hash ? -1 : x->hash > y->hash; /* one order at any thread count */
+}
+
+/* Where a mesh reposed in place (oak_mesh_update_vertices) changed since
+   its last version: the mesh-space box of every triangle with a vertex that
+   moved, at its old and its new place (a triangle's raster depends on its
+   own vertices alone). *out empty: nothing moved. False: unknown (no
+   previous positions, no index list). */
+static bool change_box(oak_bounds *out, const oak_mesh_data *md) {
+    if (!md->prev_positions || !md->indices || !md->index_count) return false;
+    const float *now = md->positions, *was = md->prev_positions;
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (uint32_t t = 0; t + 2 < md->index_count; t += 3) {
+        const uint32_t *tri = md->indices + t;
+        if (tri[0] >= md->vertex_count || tri[1] >= md->vertex_count || tri[2] >= md->vertex_count)
+            return false;
+        if (!memcmp(now + 3 * (size_t)tri[0], was + 3 * (size_t)tri[0], 12) &&
+            !memcmp(now + 3 * (size_t)tri[1], was + 3 * (size_t)tri[1], 12) &&
+            !memcmp(now + 3 * (size_t)tri[2], was + 3 * (size_t)tri[2], 12))
+            continue;
+        for (int k = 0; k < 3; k++)
+            for (int a = 0; a < 3; a++) {
+                float p = now[3 * (size_t)tri[k] + a], q = was[3 * (size_t)tri[k] + a];
+                lo[a] = fminf(lo[a], fminf(p, q));
+                hi[a] = fmaxf(hi[a], fmaxf(p, q));
+            }
+    }
+    memcpy(out->min, lo, sizeof lo);
+    memcpy(out->max, hi, sizeof hi);
+    return true;
+}
+
+/* The bounds in the map of what changed between a caster the layer held
+   (was) and one of this frame's (now) with the same base: the same caster
+   whose mesh was reposed in place once since (its previous version is the
+   one held). False: not such a pair (both are then dirty whole). */
+static bool pair_rect(uint16_t out[4], const oak_held_caster *was, const oak_held_caster *now,
+                      const oak_draw_list *l, const float (*view_proj)[4], uint32_t S) {
+    if (was->mesh != now->mesh || (l->pose && l->pose[now->at])) return false;
+    const oak_mesh_data *md = oak_mesh_get(l->mesh[now->at]);
+    if (!md || md->pose_version || md->version != now->version || md->prev_version != was->version)
+        return false;
+    oak_bounds box;
+    if (!change_box(&box, md)) return false;
+    out[0] = out[1] = out[2] = out[3] = 0;
+    if (!(box.min[0] <= box.max[0])) return true; /* no triangle moved */
+    box_rect(out, &box, (const vec4 *)l->world[now->at], view_proj, S);
+    return true;
+}
+
 /* The cascade's dirty rectangles against what its layer held last frame:
    with the same matrix (and no natively drawn stream in the layer, whose
    casters no rectangle follows), the bounds of every caster in one list and
    not the other (a multiset by hash), unless they pass
-   OAK_SHADOW_DIRTY_SHARE of the map. Then this frame's list is held. */
+   OAK_SHADOW_DIRTY_SHARE of the map. A caster whose mesh was reposed in
+   place (a terrain tile's morph moves a band of its vertices) adds only the
+   bounds of its triangles that moved. Then this frame's list is held. */
 static void cascade_dirty(oak_frontend *fe, uint32_t c, oak_shadow_cascade *cas, uint32_t S,
-                          bool streams) {
+                          bool streams, const oak_draw_list *l) {
     oak_cascade_held *h = &fe->held[c];
     uint64_t matrix = oak_hash(cas->view_proj, sizeof(mat4), S);
     cas->dirty_base = 0, cas->dirty_count = 0;
     if (h->valid && h->key == cas->static_key && h->matrix == matrix) return; /* unchanged */
     uint32_t n = cas->static_count;
-    if (!cas->static_key || (n && !OAK_GROW(fe->held_tmp, fe->held_tmp_cap, n))) {
+    if (!cas->static_key || (n && (!OAK_GROW(fe->held_tmp, fe->held_tmp_cap, n) ||
+                                   !OAK_GROW(fe->dirty_come, fe->dirty_come_cap, n)))) {
         h->valid = false;
         return;
     }
     oak_held_caster *now = fe->held_tmp;
     for (uint32_t i = 0; i < n; i++) {
-        now[i].hash = fe->caster_hash[cas->first_caster + i];
-        memcpy(now[i].rect, fe->caster_rect[cas->first_caster + i], sizeof now[i].rect);
+        uint32_t at = cas->first_caster + i;
+        const oak_mesh_data *md = oak_mesh_get(l->mesh[at]);
+        now[i].hash = fe->caster_hash[at];
+        now[i].base = fe->caster_base[at];
+        now[i].mesh = l->mesh[at].id;
+        now[i].version = md ? md->version + md->pose_version : 0;
+        now[i].at = at;
+        memcpy(now[i].rect, fe->caster_rect[at], sizeof now[i].rect);
     }
     if (n) qsort(now, n, sizeof *now, held_order);
-    if (h->valid && h->matrix == matrix && !streams) {
-        uint32_t i = 0, k = 0;
+    if (h->valid && h->matrix == matrix && !streams &&
+        (!h->count || OAK_GROW(fe->dirty_gone, fe->dirty_gone_cap, h->count))) {
+        /* the multiset difference: what went and what came */
+        uint32_t i = 0, k = 0, gone = 0, come = 0;
         while (i < h->count || k < n) {
             if (i < h->count && k < n && h->casters[i].hash == now[k].hash)
                 i++, k++;
             else if (k == n || (i < h->count && h->casters[i].hash < now[k].hash))
-                add_dirty(cas, h->casters[i++].rect); /* gone: its old bounds */
+                fe->dirty_gone[gone++] = h->casters[i++];
             else
-                add_dirty(cas, now[k++].rect); /* come: its new bounds */
+                fe->dirty_come[come++] = now[k++];
+        }
+        /* pair each base that went once and came once; the rest is dirty
+           at its old and new bounds */
+        oak_held_caster *g = fe->dirty_gone, *m = fe->dirty_come;
+        if (gone > 1) qsort(g, gone, sizeof *g, base_order);
+        if (come > 1) qsort(m, come, sizeof *m, base_order);
+        i = 0, k = 0;
+        while (i < gone || k < come) {
+            if (i < gone && k < come && g[i].base == m[k].base) {
+                uint32_t i1 = i, k1 = k;
+                while (i1 < gone && g[i1].base == g[i].base) i1++;
+                while (k1 < come && m[k1].base == m[k].base) k1++;
+                uint16_t r[4];
+                if (i1 - i == 1 && k1 - k == 1 &&
+                    pair_rect(r, &g[i], &m[k], l, (const float(*)[4])cas->view_proj, S)) {
+                    add_dirty(cas, r);
+                } else {
+                    for (; i < i1; i++) add_dirty(cas, g[i].rect);
+                    for (; k < k1; k++) add_dirty(cas, m[k].rect);
+                }
+                i = i1, k = k1;
+            } else if (k == come || (i < gone && g[i].base < m[k].base)) {
+                add_dirty(cas, g[i++].rect); /* gone: its old bounds */
+            } else {
+                add_dirty(cas, m[k++].rect); /* come: its new bounds */
+            }
         }
         uint64_t area = 0;
         for (uint32_t r = 0; r < cas->dirty_count; r++) area += rect_area(cas->dirty[r]);
@@ -572,6 +674,7 @@ void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *in) {
     job.list = l;
     oak_parallel_for(draws, CASTER_CHUNK, caster_write_range, &job);
     if (count && (!OAK_GROW(fe->caster_hash, fe->caster_hash_cap, count) ||
+                  !OAK_GROW(fe->caster_base, fe->caster_base_cap, count) ||
                   !OAK_GROW(fe->caster_rect, fe->caster_rect_cap, count)))
         return;
     v->caster_rects = (const uint16_t(*)[4])fe->caster_rect;
@@ -581,7 +684,7 @@ void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *in) {
         oak_shadow_cascade *cas = &v->cascades[c];
         bool streams = false;
         cas->static_key = stream_key(v, static_key(fe, cas, l, v->shadow_map_size), &streams);
-        cascade_dirty(fe, c, cas, v->shadow_map_size, streams || dirty_off);
+        cascade_dirty(fe, c, cas, v->shadow_map_size, streams || dirty_off, l);
     }
     l->count = count;
 }
