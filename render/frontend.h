@@ -23,12 +23,17 @@ typedef struct oak_cascade_keep {
 /* What a cascade's static layer was last built from (shadow_fit.c): its
    key, its matrix's key, and each static caster's hash with its bounds in
    the map, sorted by hash; and what pairs a caster whose mesh was reposed
-   in place with its last version (base: its hash without the mesh version;
-   at: its place in that frame's caster list). */
+   in place with the version the layer drew (base: its hash without the
+   mesh version; at: its place in that frame's caster list). A caster whose
+   morph the layer has not followed yet (OAK_SHADOW_MORPH_SLACK) keeps the
+   hash and version drawn, and the version last seen, the metres its
+   vertices may have moved since and the mesh-space box of all that moved. */
 typedef struct oak_held_caster {
     uint64_t hash, base;
     uint16_t rect[4];
-    uint32_t mesh, version, at;
+    uint32_t mesh, version, seen, at, slot;
+    float drift;
+    float lo[3], hi[3];
 } oak_held_caster;
 typedef struct oak_cascade_held {
     bool valid;

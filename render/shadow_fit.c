@@ -429,14 +429,15 @@ static int base_order(const void *a, const void *b) {
 }
 
 /* Where a mesh reposed in place (oak_mesh_update_vertices) changed since
-   its last version: the mesh-space box of every triangle with a vertex that
-   moved, at its old and its new place (a triangle's raster depends on its
-   own vertices alone). *out empty: nothing moved. False: unknown (no
-   previous positions, no index list). */
-static bool change_box(oak_bounds *out, const oak_mesh_data *md) {
+   its last version: the mesh-space box (lo, hi: grown, not reset) of every
+   triangle with a vertex that moved, at its old and its new place (a
+   triangle's raster depends on its own vertices alone), and *moved the
+   most any vertex moved along an axis. False: unknown (no previous
+   positions, no index list). */
+static bool change_box(float lo[3], float hi[3], float *moved, const oak_mesh_data *md) {
     if (!md->prev_positions || !md->indices || !md->index_count) return false;
     const float *now = md->positions, *was = md->prev_positions;
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    float most = 0;
     for (uint32_t t = 0; t + 2 < md->index_count; t += 3) {
         const uint32_t *tri = md->indices + t;
         if (tri[0] >= md->vertex_count || tri[1] >= md->vertex_count || tri[2] >= md->vertex_count)
@@ -450,29 +451,57 @@ static bool change_box(oak_bounds *out, const oak_mesh_data *md) {
                 float p = now[3 * (size_t)tri[k] + a], q = was[3 * (size_t)tri[k] + a];
                 lo[a] = fminf(lo[a], fminf(p, q));
                 hi[a] = fmaxf(hi[a], fmaxf(p, q));
+                most = fmaxf(most, fabsf(p - q));
             }
     }
-    memcpy(out->min, lo, sizeof lo);
-    memcpy(out->max, hi, sizeof hi);
+    *moved = most;
     return true;
 }
 
-/* The bounds in the map of what changed between a caster the layer held
-   (was) and one of this frame's (now) with the same base: the same caster
-   whose mesh was reposed in place once since (its previous version is the
-   one held). False: not such a pair (both are then dirty whole). */
-static bool pair_rect(uint16_t out[4], const oak_held_caster *was, const oak_held_caster *now,
-                      const oak_draw_list *l, const float (*view_proj)[4], uint32_t S) {
+/* A caster of this frame (now) and the one the layer held with the same
+   base (was): when it is the same caster, reposed in place since (each
+   update seen, frame by frame), now carries what moved since the layer
+   drew it, and the answer is whether it stays as drawn (all of it within
+   slack metres: now takes was's hash back) or *r, the bounds in the map
+   of every triangle that moved, is redrawn. False with *r untouched: not
+   such a pair (both are then dirty whole). */
+static bool pair_caster(uint16_t r[4], bool *stays, oak_held_caster *now,
+                        const oak_held_caster *was, const oak_draw_list *l,
+                        const float (*view_proj)[4], uint32_t S, float slack) {
     if (was->mesh != now->mesh || (l->pose && l->pose[now->at])) return false;
     const oak_mesh_data *md = oak_mesh_get(l->mesh[now->at]);
-    if (!md || md->pose_version || md->version != now->version || md->prev_version != was->version)
-        return false;
-    oak_bounds box;
-    if (!change_box(&box, md)) return false;
-    out[0] = out[1] = out[2] = out[3] = 0;
-    if (!(box.min[0] <= box.max[0])) return true; /* no triangle moved */
-    box_rect(out, &box, (const vec4 *)l->world[now->at], view_proj, S);
+    if (!md || md->pose_version || md->version != now->version) return false;
+    float lo[3], hi[3], moved = 0;
+    memcpy(lo, was->lo, sizeof lo), memcpy(hi, was->hi, sizeof hi);
+    if (now->version != was->seen &&
+        (md->prev_version != was->seen || !change_box(lo, hi, &moved, md)))
+        return false; /* an update not seen: what moved is unknown */
+    float drift = was->drift + moved;
+    if (drift <= slack) {
+        *stays = true;
+        now->hash = was->hash, now->version = was->version;
+        memcpy(now->rect, was->rect, sizeof now->rect);
+        now->drift = drift;
+        memcpy(now->lo, lo, sizeof lo), memcpy(now->hi, hi, sizeof hi);
+        return true;
+    }
+    *stays = false;
+    r[0] = r[1] = r[2] = r[3] = 0;
+    if (lo[0] <= hi[0]) {
+        oak_bounds box;
+        memcpy(box.min, lo, sizeof lo), memcpy(box.max, hi, sizeof hi);
+        box_rect(r, &box, (const vec4 *)l->world[now->at], view_proj, S);
+    }
     return true;
+}
+
+/* A held caster as this frame's list has it (nothing deferred). */
+static void held_fresh(const oak_frontend *fe, oak_held_caster *e) {
+    e->hash = fe->caster_hash[e->at];
+    e->version = e->seen;
+    e->drift = 0;
+    for (int a = 0; a < 3; a++) e->lo[a] = INFINITY, e->hi[a] = -INFINITY;
+    memcpy(e->rect, fe->caster_rect[e->at], sizeof e->rect);
 }
 
 /* The cascade's dirty rectangles against what its layer held last frame:
@@ -480,10 +509,12 @@ static bool pair_rect(uint16_t out[4], const oak_held_caster *was, const oak_hel
    casters no rectangle follows), the bounds of every caster in one list and
    not the other (a multiset by hash), unless they pass
    OAK_SHADOW_DIRTY_SHARE of the map. A caster whose mesh was reposed in
-   place (a terrain tile's morph moves a band of its vertices) adds only the
-   bounds of its triangles that moved. Then this frame's list is held. */
+   place (a terrain tile's morph moves a band of its vertices) stays as
+   drawn while it moved within OAK_SHADOW_MORPH_SLACK texels, and then adds
+   only the bounds of its triangles that moved. Then this frame's list is
+   held; when nothing in the layer changes, under the key it had. */
 static void cascade_dirty(oak_frontend *fe, uint32_t c, oak_shadow_cascade *cas, uint32_t S,
-                          bool streams, const oak_draw_list *l) {
+                          bool streams, bool exact, const oak_draw_list *l) {
     oak_cascade_held *h = &fe->held[c];
     uint64_t matrix = oak_hash(cas->view_proj, sizeof(mat4), S);
     cas->dirty_base = 0, cas->dirty_count = 0;
@@ -498,31 +529,35 @@ static void cascade_dirty(oak_frontend *fe, uint32_t c, oak_shadow_cascade *cas,
     for (uint32_t i = 0; i < n; i++) {
         uint32_t at = cas->first_caster + i;
         const oak_mesh_data *md = oak_mesh_get(l->mesh[at]);
-        now[i].hash = fe->caster_hash[at];
-        now[i].base = fe->caster_base[at];
-        now[i].mesh = l->mesh[at].id;
-        now[i].version = md ? md->version + md->pose_version : 0;
-        now[i].at = at;
-        memcpy(now[i].rect, fe->caster_rect[at], sizeof now[i].rect);
+        oak_held_caster *e = &now[i];
+        e->base = fe->caster_base[at];
+        e->mesh = l->mesh[at].id;
+        e->seen = md ? md->version + md->pose_version : 0;
+        e->at = at;
+        held_fresh(fe, e);
     }
     if (n) qsort(now, n, sizeof *now, held_order);
+    bool stayed = false;
     if (h->valid && h->matrix == matrix && !streams &&
         (!h->count || OAK_GROW(fe->dirty_gone, fe->dirty_gone_cap, h->count))) {
         /* the multiset difference: what went and what came */
         uint32_t i = 0, k = 0, gone = 0, come = 0;
         while (i < h->count || k < n) {
-            if (i < h->count && k < n && h->casters[i].hash == now[k].hash)
+            if (i < h->count && k < n && h->casters[i].hash == now[k].hash) {
                 i++, k++;
-            else if (k == n || (i < h->count && h->casters[i].hash < now[k].hash))
+            } else if (k == n || (i < h->count && h->casters[i].hash < now[k].hash)) {
                 fe->dirty_gone[gone++] = h->casters[i++];
-            else
+            } else {
+                now[k].slot = k;
                 fe->dirty_come[come++] = now[k++];
+            }
         }
         /* pair each base that went once and came once; the rest is dirty
            at its old and new bounds */
         oak_held_caster *g = fe->dirty_gone, *m = fe->dirty_come;
         if (gone > 1) qsort(g, gone, sizeof *g, base_order);
         if (come > 1) qsort(m, come, sizeof *m, base_order);
+        float slack = exact ? -1.0f : (float)OAK_SHADOW_MORPH_SLACK * cas->texel_world;
         i = 0, k = 0;
         while (i < gone || k < come) {
             if (i < gone && k < come && g[i].base == m[k].base) {
@@ -530,9 +565,14 @@ static void cascade_dirty(oak_frontend *fe, uint32_t c, oak_shadow_cascade *cas,
                 while (i1 < gone && g[i1].base == g[i].base) i1++;
                 while (k1 < come && m[k1].base == m[k].base) k1++;
                 uint16_t r[4];
+                bool stays = false;
                 if (i1 - i == 1 && k1 - k == 1 &&
-                    pair_rect(r, &g[i], &m[k], l, (const float(*)[4])cas->view_proj, S)) {
-                    add_dirty(cas, r);
+                    pair_caster(r, &stays, &now[m[k].slot], &g[i], l,
+                                (const float(*)[4])cas->view_proj, S, slack)) {
+                    if (stays)
+                        stayed = true;
+                    else
+                        add_dirty(cas, r);
                 } else {
                     for (; i < i1; i++) add_dirty(cas, g[i].rect);
                     for (; k < k1; k++) add_dirty(cas, m[k].rect);
@@ -544,12 +584,40 @@ static void cascade_dirty(oak_frontend *fe, uint32_t c, oak_shadow_cascade *cas,
                 add_dirty(cas, m[k++].rect); /* come: its new bounds */
             }
         }
+        /* a redraw of the layer's rectangles draws every caster that meets
+           them as it is now (whole, on the CPU): the morphs not followed
+           yet go with it, at the bounds of all they moved */
+        if (stayed && cas->dirty_count) {
+            for (uint32_t q = 0; q < n; q++) {
+                oak_held_caster *e = &now[q];
+                if (e->hash == fe->caster_hash[e->at]) continue;
+                if (e->lo[0] <= e->hi[0]) {
+                    oak_bounds box;
+                    uint16_t r[4];
+                    memcpy(box.min, e->lo, sizeof e->lo), memcpy(box.max, e->hi, sizeof e->hi);
+                    box_rect(r, &box, (const vec4 *)l->world[e->at],
+                             (const float(*)[4])cas->view_proj, S);
+                    add_dirty(cas, r);
+                }
+                held_fresh(fe, e);
+            }
+            stayed = false;
+        }
         uint64_t area = 0;
         for (uint32_t r = 0; r < cas->dirty_count; r++) area += rect_area(cas->dirty[r]);
-        if ((double)area <= (double)OAK_SHADOW_DIRTY_SHARE * (double)S * (double)S)
+        if ((double)area <= (double)OAK_SHADOW_DIRTY_SHARE * (double)S * (double)S) {
             cas->dirty_base = h->key;
-        else
+            /* nothing the layer holds changes (morphs it does not follow
+               yet, or ones outside the map): its key stays, no redraw */
+            if (!cas->dirty_count) cas->static_key = h->key;
+        } else {
             cas->dirty_count = 0;
+            /* a whole redraw draws every caster as it is now */
+            for (uint32_t q = 0; q < n && stayed; q++) held_fresh(fe, &now[q]);
+            stayed = false;
+        }
+        /* the list keeps the hashes drawn: back in hash order */
+        if (stayed && n > 1) qsort(now, n, sizeof *now, held_order);
     }
     fe->held_tmp = h->casters, h->casters = now;
     uint32_t cap = fe->held_tmp_cap;
@@ -678,13 +746,14 @@ void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *in) {
                   !OAK_GROW(fe->caster_rect, fe->caster_rect_cap, count)))
         return;
     v->caster_rects = (const uint16_t(*)[4])fe->caster_rect;
-    const char *env = getenv("OAK_SHADOW_DIRTY"); /* "off": whole layers, for A/B measurements */
-    bool dirty_off = env && !strcmp(env, "off");
+    /* "off": whole layers; "exact": every morph redrawn (A/B measurements) */
+    const char *env = getenv("OAK_SHADOW_DIRTY");
+    bool dirty_off = env && !strcmp(env, "off"), exact = env && !strcmp(env, "exact");
     for (uint32_t c = 0; c < n; c++) {
         oak_shadow_cascade *cas = &v->cascades[c];
         bool streams = false;
         cas->static_key = stream_key(v, static_key(fe, cas, l, v->shadow_map_size), &streams);
-        cascade_dirty(fe, c, cas, v->shadow_map_size, streams || dirty_off, l);
+        cascade_dirty(fe, c, cas, v->shadow_map_size, streams || dirty_off, exact, l);
     }
     l->count = count;
 }

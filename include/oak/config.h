@@ -80,6 +80,11 @@
 #define OAK_SHADOW_DIRTY_RECTS 4
 /* ... unless they cover more than this share of the map: then all of it. */
 #define OAK_SHADOW_DIRTY_SHARE 0.5
+/* A caster reposed in place (a terrain tile's LOD morph) whose vertices have
+ * moved less than this many of its cascade's texels in all since the layer
+ * drew it stays as drawn (under the 0.5-texel depth bias); past it, the
+ * triangles that moved are redrawn. 0: every morph redraws. */
+#define OAK_SHADOW_MORPH_SLACK 0.25
 /* Lamp shadows (docs/SHADING.md "Lamp shadows"): spot tiles and point-light
  * cube faces in one depth atlas; biases in face texels at the receiver's
  * distance from the lamp. */
