@@ -38,6 +38,9 @@ void _oak_frontend_release(oak_frontend *fe) {
     oak_free(fe->caster_slots);
     oak_free(fe->key_chunks);
     oak_free(fe->caster_hash);
+    oak_free(fe->caster_base);
+    oak_free(fe->dirty_come);
+    oak_free(fe->dirty_gone);
     oak_free(fe->caster_rect);
     oak_free(fe->held_tmp);
     for (uint32_t c = 0; c < OAK_MAX_CASCADES; c++) oak_free(fe->held[c].casters);

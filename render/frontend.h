@@ -22,10 +22,18 @@ typedef struct oak_cascade_keep {
 
 /* What a cascade's static layer was last built from (shadow_fit.c): its
    key, its matrix's key, and each static caster's hash with its bounds in
-   the map, sorted by hash. */
+   the map, sorted by hash; and what pairs a caster whose mesh was reposed
+   in place with the version the layer drew (base: its hash without the
+   mesh version; at: its place in that frame's caster list). A caster whose
+   morph the layer has not followed yet (OAK_SHADOW_MORPH_SLACK) keeps the
+   hash and version drawn, and the version last seen, the metres its
+   vertices may have moved since and the mesh-space box of all that moved. */
 typedef struct oak_held_caster {
-    uint64_t hash;
+    uint64_t hash, base;
     uint16_t rect[4];
+    uint32_t mesh, version, seen, at, slot;
+    float drift;
+    float lo[3], hi[3];
 } oak_held_caster;
 typedef struct oak_cascade_held {
     bool valid;
@@ -77,11 +85,15 @@ typedef struct oak_frontend {
        its cascade's map (view.caster_rects), and per cascade what its static
        layer held last frame, for the dirty rectangles */
     uint64_t *caster_hash;
+    uint64_t *caster_base; /* the hash without the mesh's version */
     uint16_t (*caster_rect)[4];
-    uint32_t caster_hash_cap, caster_rect_cap;
+    uint32_t caster_hash_cap, caster_rect_cap, caster_base_cap;
     oak_cascade_held held[OAK_MAX_CASCADES];
     oak_held_caster *held_tmp; /* this frame's list, swapped into held */
     uint32_t held_tmp_cap;
+    /* the casters one cascade gained and lost since its layer was drawn */
+    oak_held_caster *dirty_come, *dirty_gone;
+    uint32_t dirty_come_cap, dirty_gone_cap;
     /* lamp shadows (lamp_shadow.c): per view light its index in the input
        (a lamp's identity across frames), and who holds each atlas tile */
     uint32_t *light_src;

@@ -259,22 +259,17 @@ typedef struct key_job {
     const float (*view_proj)[4];
     uint32_t size;
     uint64_t *hash;      /* per caster: its own hash */
+    uint64_t *base;      /* per caster: its hash without the mesh's version */
     uint16_t (*rect)[4]; /* per caster: its bounds in the map */
 } key_job;
 
-/* A caster's bounds in the map's texels (x0, y0, x1, y1, ends exclusive,
-   row 0 at clip y = -1): its mesh's box through world and the map's matrix,
-   widened by a texel for the raster's snap and clamped to the map. Unknown
-   bounds (no mesh, a stream instance posed by palettes) cover the map. */
-static void caster_rect(uint16_t out[4], const oak_mesh_data *md, bool posed, const vec4 *world,
-                        const float (*view_proj)[4], uint32_t S) {
+/* A mesh-space box's bounds in the map's texels (x0, y0, x1, y1, ends
+   exclusive, row 0 at clip y = -1): its corners through world and the
+   map's matrix, widened by a texel for the raster's snap and clamped to the
+   map; non-finite corners cover the map. */
+static void box_rect(uint16_t out[4], const oak_bounds *bd, const vec4 *world,
+                     const float (*view_proj)[4], uint32_t S) {
     out[0] = out[1] = 0, out[2] = out[3] = (uint16_t)S;
-    if (!md || posed) return;
-    const oak_bounds *bd = &md->bounds;
-    if (!(bd->min[0] <= bd->max[0] && bd->min[1] <= bd->max[1] && bd->min[2] <= bd->max[2])) {
-        out[2] = out[3] = 0; /* no vertices: covers nothing */
-        return;
-    }
     mat4 m;
     glm_mat4_mul((vec4 *)view_proj, (vec4 *)world, m);
     float lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
@@ -298,6 +293,21 @@ static void caster_rect(uint16_t out[4], const oak_mesh_data *md, bool posed, co
     }
 }
 
+/* A caster's bounds in the map's texels: its mesh's box (box_rect).
+   Unknown bounds (no mesh, a stream instance posed by palettes) cover the
+   map. */
+static void caster_rect(uint16_t out[4], const oak_mesh_data *md, bool posed, const vec4 *world,
+                        const float (*view_proj)[4], uint32_t S) {
+    out[0] = out[1] = 0, out[2] = out[3] = (uint16_t)S;
+    if (!md || posed) return;
+    const oak_bounds *bd = &md->bounds;
+    if (!(bd->min[0] <= bd->max[0] && bd->min[1] <= bd->max[1] && bd->min[2] <= bd->max[2])) {
+        out[2] = out[3] = 0; /* no vertices: covers nothing */
+        return;
+    }
+    box_rect(out, bd, world, view_proj, S);
+}
+
 static void key_range(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     key_job *j = user;
@@ -318,6 +328,8 @@ static void key_range(void *user, uint32_t begin, uint32_t end, uint32_t worker)
         /* the caster on its own: what the dirty rectangles compare */
         uint64_t own = oak_hash(l->world[i], sizeof(mat4), oak_hash(ids, sizeof ids, 0));
         j->hash[i] = own ? own : 1;
+        ids[1] = 0; /* the same caster reposed in place (a terrain tile's morph) */
+        j->base[i] = oak_hash(l->world[i], sizeof(mat4), oak_hash(ids, sizeof ids, 0));
         caster_rect(j->rect[i], md, l->pose && l->pose[i], l->world[i], j->view_proj, j->size);
     }
     j->chunk[begin / KEY_CHUNK] = h;
@@ -335,8 +347,8 @@ static uint64_t static_key(oak_frontend *fe, const oak_shadow_cascade *cas, cons
     if (count) {
         uint32_t chunks = (count - 1) / KEY_CHUNK + 1;
         if (!OAK_GROW(fe->key_chunks, fe->key_chunks_cap, chunks)) return 0;
-        key_job j = {l,    cas->first_caster, fe->key_chunks, (const float(*)[4])cas->view_proj,
-                     size, fe->caster_hash,   fe->caster_rect};
+        key_job j = {l,    cas->first_caster, fe->key_chunks,  (const float(*)[4])cas->view_proj,
+                     size, fe->caster_hash,   fe->caster_base, fe->caster_rect};
         oak_parallel_for(count, KEY_CHUNK, key_range, &j);
         h = oak_hash(fe->key_chunks, chunks * sizeof(uint64_t), h);
     }
@@ -444,46 +456,204 @@ static void add_dirty(oak_shadow_cascade *cas, const uint16_t r[4]) {
     d[2] = r[2] > d[2] ? r[2] : d[2], d[3] = r[3] > d[3] ? r[3] : d[3];
 }
 
+static int base_order(const void *a, const void *b) {
+    const oak_held_caster *x = a, *y = b;
+    if (x->base != y->base) return x->base < y->base ? -1 : 1;
+    return x->hash < y->hash ? -1 : x->hash > y->hash; /* one order at any thread count */
+}
+
+/* Where a mesh reposed in place (oak_mesh_update_vertices) changed since
+   its last version: the mesh-space box (lo, hi: grown, not reset) of every
+   triangle with a vertex that moved, at its old and its new place (a
+   triangle's raster depends on its own vertices alone), and *moved the
+   most any vertex moved along an axis. False: unknown (no previous
+   positions, no index list). */
+static bool change_box(float lo[3], float hi[3], float *moved, const oak_mesh_data *md) {
+    if (!md->prev_positions || !md->indices || !md->index_count) return false;
+    const float *now = md->positions, *was = md->prev_positions;
+    float most = 0;
+    for (uint32_t t = 0; t + 2 < md->index_count; t += 3) {
+        const uint32_t *tri = md->indices + t;
+        if (tri[0] >= md->vertex_count || tri[1] >= md->vertex_count || tri[2] >= md->vertex_count)
+            return false;
+        if (!memcmp(now + 3 * (size_t)tri[0], was + 3 * (size_t)tri[0], 12) &&
+            !memcmp(now + 3 * (size_t)tri[1], was + 3 * (size_t)tri[1], 12) &&
+            !memcmp(now + 3 * (size_t)tri[2], was + 3 * (size_t)tri[2], 12))
+            continue;
+        for (int k = 0; k < 3; k++)
+            for (int a = 0; a < 3; a++) {
+                float p = now[3 * (size_t)tri[k] + a], q = was[3 * (size_t)tri[k] + a];
+                lo[a] = fminf(lo[a], fminf(p, q));
+                hi[a] = fmaxf(hi[a], fmaxf(p, q));
+                most = fmaxf(most, fabsf(p - q));
+            }
+    }
+    *moved = most;
+    return true;
+}
+
+/* A caster of this frame (now) and the one the layer held with the same
+   base (was): when it is the same caster, reposed in place since (each
+   update seen, frame by frame), now carries what moved since the layer
+   drew it, and the answer is whether it stays as drawn (all of it within
+   slack metres: now takes was's hash back) or *r, the bounds in the map
+   of every triangle that moved, is redrawn. False with *r untouched: not
+   such a pair (both are then dirty whole). */
+static bool pair_caster(uint16_t r[4], bool *stays, oak_held_caster *now,
+                        const oak_held_caster *was, const oak_draw_list *l,
+                        const float (*view_proj)[4], uint32_t S, float slack) {
+    if (was->mesh != now->mesh || (l->pose && l->pose[now->at])) return false;
+    const oak_mesh_data *md = oak_mesh_get(l->mesh[now->at]);
+    if (!md || md->pose_version || md->version != now->version) return false;
+    float lo[3], hi[3], moved = 0;
+    memcpy(lo, was->lo, sizeof lo), memcpy(hi, was->hi, sizeof hi);
+    if (now->version != was->seen &&
+        (md->prev_version != was->seen || !change_box(lo, hi, &moved, md)))
+        return false; /* an update not seen: what moved is unknown */
+    float drift = was->drift + moved;
+    if (drift <= slack) {
+        *stays = true;
+        now->hash = was->hash, now->version = was->version;
+        memcpy(now->rect, was->rect, sizeof now->rect);
+        now->drift = drift;
+        memcpy(now->lo, lo, sizeof lo), memcpy(now->hi, hi, sizeof hi);
+        return true;
+    }
+    *stays = false;
+    r[0] = r[1] = r[2] = r[3] = 0;
+    if (lo[0] <= hi[0]) {
+        oak_bounds box;
+        memcpy(box.min, lo, sizeof lo), memcpy(box.max, hi, sizeof hi);
+        box_rect(r, &box, (const vec4 *)l->world[now->at], view_proj, S);
+    }
+    return true;
+}
+
+/* A held caster as this frame's list has it (nothing deferred). */
+static void held_fresh(const oak_frontend *fe, oak_held_caster *e) {
+    e->hash = fe->caster_hash[e->at];
+    e->version = e->seen;
+    e->drift = 0;
+    for (int a = 0; a < 3; a++) e->lo[a] = INFINITY, e->hi[a] = -INFINITY;
+    memcpy(e->rect, fe->caster_rect[e->at], sizeof e->rect);
+}
+
 /* The cascade's dirty rectangles against what its layer held last frame:
    with the same matrix (and no natively drawn stream in the layer, whose
    casters no rectangle follows), the bounds of every caster in one list and
    not the other (a multiset by hash), unless they pass
-   OAK_SHADOW_DIRTY_SHARE of the map. Then this frame's list is held. */
+   OAK_SHADOW_DIRTY_SHARE of the map. A caster whose mesh was reposed in
+   place (a terrain tile's morph moves a band of its vertices) stays as
+   drawn while it moved within OAK_SHADOW_MORPH_SLACK texels, and then adds
+   only the bounds of its triangles that moved. Then this frame's list is
+   held; when nothing in the layer changes, under the key it had. */
 static void cascade_dirty(oak_frontend *fe, uint32_t c, oak_shadow_cascade *cas, uint32_t S,
-                          bool streams) {
+                          bool streams, bool exact, const oak_draw_list *l) {
     oak_cascade_held *h = &fe->held[c];
     uint64_t matrix = oak_hash(cas->view_proj, sizeof(mat4), S);
     cas->dirty_base = 0, cas->dirty_count = 0;
     if (h->valid && h->key == cas->static_key && h->matrix == matrix) return; /* unchanged */
     uint32_t n = cas->static_count;
-    if (!cas->static_key || (n && !OAK_GROW(fe->held_tmp, fe->held_tmp_cap, n))) {
+    if (!cas->static_key || (n && (!OAK_GROW(fe->held_tmp, fe->held_tmp_cap, n) ||
+                                   !OAK_GROW(fe->dirty_come, fe->dirty_come_cap, n)))) {
         h->valid = false;
         return;
     }
     oak_held_caster *now = fe->held_tmp;
     for (uint32_t i = 0; i < n; i++) {
-        now[i].hash = fe->caster_hash[cas->first_caster + i];
-        memcpy(now[i].rect, fe->caster_rect[cas->first_caster + i], sizeof now[i].rect);
+        uint32_t at = cas->first_caster + i;
+        const oak_mesh_data *md = oak_mesh_get(l->mesh[at]);
+        oak_held_caster *e = &now[i];
+        e->base = fe->caster_base[at];
+        e->mesh = l->mesh[at].id;
+        e->seen = md ? md->version + md->pose_version : 0;
+        e->at = at;
+        held_fresh(fe, e);
     }
     if (n) qsort(now, n, sizeof *now, held_order);
+    bool stayed = false;
     /* a stream in the layer now or last frame: one that left (it moved,
        so it is a mover now) leaves its casts where no rectangle goes */
-    if (h->valid && h->matrix == matrix && !streams && !h->streams) {
-        uint32_t i = 0, k = 0;
+    if (h->valid && h->matrix == matrix && !streams && !h->streams &&
+        (!h->count || OAK_GROW(fe->dirty_gone, fe->dirty_gone_cap, h->count))) {
+        /* the multiset difference: what went and what came */
+        uint32_t i = 0, k = 0, gone = 0, come = 0;
         while (i < h->count || k < n) {
-            if (i < h->count && k < n && h->casters[i].hash == now[k].hash)
+            if (i < h->count && k < n && h->casters[i].hash == now[k].hash) {
                 i++, k++;
-            else if (k == n || (i < h->count && h->casters[i].hash < now[k].hash))
-                add_dirty(cas, h->casters[i++].rect); /* gone: its old bounds */
-            else
-                add_dirty(cas, now[k++].rect); /* come: its new bounds */
+            } else if (k == n || (i < h->count && h->casters[i].hash < now[k].hash)) {
+                fe->dirty_gone[gone++] = h->casters[i++];
+            } else {
+                now[k].slot = k;
+                fe->dirty_come[come++] = now[k++];
+            }
+        }
+        /* pair each base that went once and came once; the rest is dirty
+           at its old and new bounds */
+        oak_held_caster *g = fe->dirty_gone, *m = fe->dirty_come;
+        if (gone > 1) qsort(g, gone, sizeof *g, base_order);
+        if (come > 1) qsort(m, come, sizeof *m, base_order);
+        float slack = exact ? -1.0f : (float)OAK_SHADOW_MORPH_SLACK * cas->texel_world;
+        i = 0, k = 0;
+        while (i < gone || k < come) {
+            if (i < gone && k < come && g[i].base == m[k].base) {
+                uint32_t i1 = i, k1 = k;
+                while (i1 < gone && g[i1].base == g[i].base) i1++;
+                while (k1 < come && m[k1].base == m[k].base) k1++;
+                uint16_t r[4];
+                bool stays = false;
+                if (i1 - i == 1 && k1 - k == 1 &&
+                    pair_caster(r, &stays, &now[m[k].slot], &g[i], l,
+                                (const float(*)[4])cas->view_proj, S, slack)) {
+                    if (stays)
+                        stayed = true;
+                    else
+                        add_dirty(cas, r);
+                } else {
+                    for (; i < i1; i++) add_dirty(cas, g[i].rect);
+                    for (; k < k1; k++) add_dirty(cas, m[k].rect);
+                }
+                i = i1, k = k1;
+            } else if (k == come || (i < gone && g[i].base < m[k].base)) {
+                add_dirty(cas, g[i++].rect); /* gone: its old bounds */
+            } else {
+                add_dirty(cas, m[k++].rect); /* come: its new bounds */
+            }
+        }
+        /* a redraw of the layer's rectangles draws every caster that meets
+           them as it is now (whole, on the CPU): the morphs not followed
+           yet go with it, at the bounds of all they moved */
+        if (stayed && cas->dirty_count) {
+            for (uint32_t q = 0; q < n; q++) {
+                oak_held_caster *e = &now[q];
+                if (e->hash == fe->caster_hash[e->at]) continue;
+                if (e->lo[0] <= e->hi[0]) {
+                    oak_bounds box;
+                    uint16_t r[4];
+                    memcpy(box.min, e->lo, sizeof e->lo), memcpy(box.max, e->hi, sizeof e->hi);
+                    box_rect(r, &box, (const vec4 *)l->world[e->at],
+                             (const float(*)[4])cas->view_proj, S);
+                    add_dirty(cas, r);
+                }
+                held_fresh(fe, e);
+            }
+            stayed = false;
         }
         uint64_t area = 0;
         for (uint32_t r = 0; r < cas->dirty_count; r++) area += rect_area(cas->dirty[r]);
-        if ((double)area <= (double)OAK_SHADOW_DIRTY_SHARE * (double)S * (double)S)
+        if ((double)area <= (double)OAK_SHADOW_DIRTY_SHARE * (double)S * (double)S) {
             cas->dirty_base = h->key;
-        else
+            /* nothing the layer holds changes (morphs it does not follow
+               yet, or ones outside the map): its key stays, no redraw */
+            if (!cas->dirty_count) cas->static_key = h->key;
+        } else {
             cas->dirty_count = 0;
+            /* a whole redraw draws every caster as it is now */
+            for (uint32_t q = 0; q < n && stayed; q++) held_fresh(fe, &now[q]);
+            stayed = false;
+        }
+        /* the list keeps the hashes drawn: back in hash order */
+        if (stayed && n > 1) qsort(now, n, sizeof *now, held_order);
     }
     fe->held_tmp = h->casters, h->casters = now;
     uint32_t cap = fe->held_tmp_cap;
@@ -609,16 +779,18 @@ void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *in) {
     job.list = l;
     oak_parallel_for(draws, CASTER_CHUNK, caster_write_range, &job);
     if (count && (!OAK_GROW(fe->caster_hash, fe->caster_hash_cap, count) ||
+                  !OAK_GROW(fe->caster_base, fe->caster_base_cap, count) ||
                   !OAK_GROW(fe->caster_rect, fe->caster_rect_cap, count)))
         return;
     v->caster_rects = (const uint16_t(*)[4])fe->caster_rect;
-    const char *env = getenv("OAK_SHADOW_DIRTY"); /* "off": whole layers, for A/B measurements */
-    bool dirty_off = env && !strcmp(env, "off");
+    /* "off": whole layers; "exact": every morph redrawn (A/B measurements) */
+    const char *env = getenv("OAK_SHADOW_DIRTY");
+    bool dirty_off = env && !strcmp(env, "off"), exact = env && !strcmp(env, "exact");
     for (uint32_t c = 0; c < n; c++) {
         oak_shadow_cascade *cas = &v->cascades[c];
         bool streams = false;
         cas->static_key = stream_key(v, static_key(fe, cas, l, v->shadow_map_size), &streams);
-        cascade_dirty(fe, c, cas, v->shadow_map_size, streams || dirty_off);
+        cascade_dirty(fe, c, cas, v->shadow_map_size, streams || dirty_off, exact, l);
     }
     l->count = count;
 }

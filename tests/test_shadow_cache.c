@@ -157,8 +157,10 @@ TEST(movingOnePostRedrawsOnlyItsCascades) {
     oak_destroy_renderer(r);
 }
 
-/* A static post's mesh re-uploaded in place (its version moves on, the
-   shape stays) redraws the cascades that list it, as a move does. */
+/* A static post's mesh re-uploaded in place with its shape kept (its
+   version moves on, no vertex moves) redraws nothing; stretched to twice
+   its height (vertices 1.5 m up and down, past every cascade's morph
+   slack) it redraws the cascades that list it, as a move does. */
 TEST(reuploadedPostRedrawsItsCascades) {
     static scene s;
     scene_init(&s);
@@ -168,17 +170,28 @@ TEST(reuploadedPostRedrawsItsCascades) {
     draw(r, &s);
     const oak_mesh_data *md = oak_mesh_get(g_post[2]);
     uint32_t n = md ? md->vertex_count : 0;
-    float *pos = oak_alloc(sizeof(float) * 3 * (n ? n : 1));
+    float *pos = oak_alloc(sizeof(float) * 3 * (n ? n : 1)), *orig = NULL;
     if (md && pos) {
         memcpy(pos, md->positions, sizeof(float) * 3 * n);
         CHECK_OK(oak_mesh_update_vertices(g_post[2], n, pos, NULL, NULL));
     }
-    oak_free(pos);
+    uint32_t same = draw(r, &s).static_layers;
+    if (md && pos && (orig = oak_alloc(sizeof(float) * 3 * (n ? n : 1)))) {
+        memcpy(orig, pos, sizeof(float) * 3 * n);
+        for (uint32_t i = 0; i < n; i++) pos[i * 3 + 1] *= 2;
+        CHECK_OK(oak_mesh_update_vertices(g_post[2], n, pos, NULL, NULL));
+    }
     oak_shadow_stats st = draw(r, &s);
     uint32_t expect = cascades_listing(r, g_post[2]);
     uint32_t next = draw(r, &s).static_layers;
-    fprintf(stderr, "  post 2 re-uploaded: listed by 0x%x, redrawn 0x%x; next frame %u layers\n",
-            expect, st.redrawn_mask, next);
+    fprintf(stderr,
+            "  post 2 re-uploaded: as it was, %u layers; stretched: listed by 0x%x, redrawn 0x%x; "
+            "next frame %u layers\n",
+            same, expect, st.redrawn_mask, next);
+    if (orig) CHECK_OK(oak_mesh_update_vertices(g_post[2], n, orig, NULL, NULL)); /* shared */
+    oak_free(pos);
+    oak_free(orig);
+    CHECK_EQ_INT(same, 0);
     CHECK(expect != 0 && expect != 0xf);
     CHECK_EQ_INT(next, 0);
     CHECK_EQ_INT(st.redrawn_mask, expect);
@@ -427,6 +440,21 @@ static void morph_post(oak_mesh m, float height) {
     oak_free(pos);
 }
 
+/* The vertices of m whose mesh-space z lies in [z0, z1] lifted by dy (a
+   morph: the same mesh, its vertices rewritten, its version moved on). */
+static void lift_band(oak_mesh m, float z0, float z1, float dy) {
+    const oak_mesh_data *md = oak_mesh_get(m);
+    uint32_t n = md ? md->vertex_count : 0;
+    float *pos = oak_alloc(sizeof(float) * 3 * (n ? n : 1));
+    if (md && pos) {
+        memcpy(pos, md->positions, sizeof(float) * 3 * n);
+        for (uint32_t i = 0; i < n; i++)
+            if (pos[i * 3 + 2] >= z0 && pos[i * 3 + 2] <= z1) pos[i * 3 + 1] += dy;
+        CHECK_OK(oak_mesh_update_vertices(m, n, pos, NULL, NULL));
+    }
+    oak_free(pos);
+}
+
 /* A post morphed and another moved redraw only the dirty rectangles of the
    cascades that list them (under 5% of those maps' texels), and the atlas
    then equals a fresh renderer's whole redraw of the same casters: bitwise
@@ -504,7 +532,7 @@ TEST(largeChangeRedrawsWholeLayer) {
     if (!r) goto done;
     draw(r, &s);
     draw(r, &s);
-    morph_post(ground, 1.0f); /* same shape, a new version */
+    lift_band(ground, -1e9f, 1e9f, 3.0f); /* every vertex moved, past the slack */
     oak_shadow_stats whole = draw(r, &s);
     uint32_t listing = cascades_listing(r, g_post[1]);
     s.flags[POST0 + 1] = OAK_DRAW_HIDDEN;
@@ -523,6 +551,130 @@ TEST(largeChangeRedrawsWholeLayer) {
     CHECK(gone.dirty_texels > 0 && gone.dirty_texels < bits(listing) * S * S / 20);
     oak_destroy_renderer(r);
 done:
+    if (ground.id) oak_destroy_mesh(ground);
+}
+
+/* A morph that moves one band of a big mesh's vertices (a terrain tile's
+   LOD morph) dirties only the triangles that touch the band, not the
+   mesh's whole bounds: every cascade that lists the ground redraws
+   partially, through far fewer texels than the ground covers, and the
+   atlas then equals a fresh renderer's whole redraw (bitwise on the CPU,
+   within 2^-20 of depth on a GPU); a second update that moves nothing
+   dirties nothing. */
+TEST(morphedBandRedrawsOnlyItsTriangles) {
+    static scene s;
+    scene_init(&s);
+    s.flags[MOVER] = 0;
+    oak_mesh ground = {0};
+    oak_shape_desc gd = {.type = OAK_SHAPE_PLANE, .size = {60, 0, 160}, .segments = 32};
+    CHECK_OK(oak_make_shape(&ground, &gd));
+    s.mesh[GROUND] = ground;
+    oak_renderer *r = ground.id ? open_renderer() : NULL, *f = r ? open_renderer() : NULL;
+    float *a = NULL, *b = NULL;
+    if (!r || !f) goto done;
+    draw(r, &s);
+    draw(r, &s);
+    uint32_t listing = cascades_listing(r, ground);
+    /* the rows 50 m to 60 m ahead of the eye (the ground's centre is 60 m
+       ahead): far enough that the band is a strip across every map */
+    lift_band(ground, 0, 10, 3.0f); /* past every cascade's slack */
+    oak_shadow_stats st = draw(r, &s);
+    a = read_atlas(r);
+    draw(f, &s);
+    b = read_atlas(f);
+    lift_band(ground, 0, 0, 0); /* rewritten, nothing moved */
+    oak_shadow_stats none = draw(r, &s);
+    if (!a || !b) goto done;
+    size_t n = (size_t)4 * S * S, differ = 0, far = 0;
+    for (size_t i = 0; i < n; i++) {
+        differ += a[i] != b[i];
+        far += fabsf(a[i] - b[i]) > 0x1p-20f;
+    }
+    double share = (double)st.dirty_texels / ((double)st.partial_layers * S * S + 1e-9);
+    fprintf(stderr,
+            "  ground's band lifted: cascades 0x%x list it, redrawn 0x%x (%u layers, %u partial, "
+            "%u texels: %.2f%% of those maps); atlas vs a fresh renderer's: %zu of %zu texels "
+            "differ (%zu by more than 2^-20); unmoved rewrite: %u layers, %u texels\n",
+            listing, st.redrawn_mask, st.static_layers, st.partial_layers, st.dirty_texels,
+            100 * share, differ, n, far, none.static_layers, none.dirty_texels);
+    CHECK(bits(listing) >= 3);
+    CHECK_EQ_INT(st.redrawn_mask, listing);
+    CHECK_EQ_INT(st.partial_layers, bits(listing));
+    CHECK(st.dirty_texels > 0);
+    CHECK(share < 0.25); /* the ground alone covers most of every map */
+    CHECK_EQ_INT(none.dirty_texels, 0);
+    if (!strcmp(g_backend, "cpu"))
+        CHECK_EQ_INT(differ, 0);
+    else
+        CHECK_EQ_INT(far, 0);
+done:
+    oak_free(a);
+    oak_free(b);
+    oak_destroy_renderer(r);
+    oak_destroy_renderer(f);
+    if (ground.id) oak_destroy_mesh(ground);
+}
+
+/* A morph that moves vertices by less than OAK_SHADOW_MORPH_SLACK of a
+   cascade's texel leaves that layer as drawn (no redraw); once the moves
+   add up past it, the cascade redraws the triangles that moved, and its
+   map then equals a fresh renderer's (bitwise on the CPU, within 2^-20 of
+   depth on a GPU), while the coarser ones, whose slack is wider, still
+   hold. */
+TEST(morphWithinSlackKeepsTheLayer) {
+    static scene s;
+    scene_init(&s);
+    s.flags[MOVER] = 0;
+    oak_mesh ground = {0};
+    oak_shape_desc gd = {.type = OAK_SHAPE_PLANE, .size = {60, 0, 160}, .segments = 32};
+    CHECK_OK(oak_make_shape(&ground, &gd));
+    s.mesh[GROUND] = ground;
+    oak_renderer *r = ground.id ? open_renderer() : NULL, *f = r ? open_renderer() : NULL;
+    float *a = NULL, *b = NULL;
+    if (!r || !f) goto done;
+    draw(r, &s);
+    draw(r, &s);
+    const oak_render_view *v = oak_renderer_last_view(r);
+    float slack0 = (float)OAK_SHADOW_MORPH_SLACK * v->cascades[0].texel_world;
+    float slack1 = (float)OAK_SHADOW_MORPH_SLACK * v->cascades[1].texel_world;
+    /* every vertex of the ground, 0.6 of cascade 0's slack each time */
+    lift_band(ground, -1e9f, 1e9f, 0.6f * slack0);
+    oak_shadow_stats one = draw(r, &s);
+    lift_band(ground, -1e9f, 1e9f, 0.6f * slack0);
+    oak_shadow_stats two = draw(r, &s);
+    a = read_atlas(r);
+    draw(f, &s);
+    b = read_atlas(f);
+    if (!a || !b) goto done;
+    size_t differ0 = 0, far0 = 0, differ_rest = 0;
+    for (uint32_t y = 0; y < 2 * S; y++)
+        for (uint32_t x = 0; x < 2 * S; x++) {
+            size_t i = (size_t)y * 2 * S + x;
+            bool c0 = x < S && y < S; /* cascade 0's tile of the atlas */
+            differ0 += c0 && a[i] != b[i];
+            far0 += c0 && fabsf(a[i] - b[i]) > 0x1p-20f;
+            differ_rest += !c0 && a[i] != b[i];
+        }
+    fprintf(stderr,
+            "  ground lifted 2 x %.4f m (slack %.4f m in cascade 0, %.4f in 1): first %u layers, "
+            "then redrawn 0x%x (%u partial); cascade 0 vs a fresh renderer's: %zu texels differ "
+            "(%zu by more than 2^-20), the rest %zu\n",
+            0.6f * slack0, slack0, slack1, one.static_layers, two.redrawn_mask, two.partial_layers,
+            differ0, far0, differ_rest);
+    CHECK(1.2f * slack0 < slack1);
+    CHECK_EQ_INT(one.static_layers, 0);
+    CHECK_EQ_INT(two.redrawn_mask, 1);
+    CHECK_EQ_INT(two.partial_layers, 0); /* the whole ground moved: more than half the map */
+    CHECK(differ_rest > 0);              /* the coarser layers held what they drew */
+    if (!strcmp(g_backend, "cpu"))
+        CHECK_EQ_INT(differ0, 0);
+    else
+        CHECK_EQ_INT(far0, 0);
+done:
+    oak_free(a);
+    oak_free(b);
+    oak_destroy_renderer(r);
+    oak_destroy_renderer(f);
     if (ground.id) oak_destroy_mesh(ground);
 }
 
@@ -557,6 +709,8 @@ int main(int argc, char **argv) {
     RUN(cachedFrameEqualsFreshFrame);
     RUN(partialRedrawEqualsWholeRedraw);
     RUN(largeChangeRedrawsWholeLayer);
+    RUN(morphedBandRedrawsOnlyItsTriangles);
+    RUN(morphWithinSlackKeepsTheLayer);
     oak_shutdown();
     fprintf(stderr, "  %d validation or debug messages, %d other errors logged\n",
             g_oak_test_validation, g_oak_test_errors);

@@ -85,6 +85,11 @@
  * record's LOD band, not by the eye, up to this many records (past it: by
  * the eye, every step of which redraws the layers). */
 #define OAK_SHADOW_LOD_KEY_MAX 65536
+/* A caster reposed in place (a terrain tile's LOD morph) whose vertices have
+ * moved less than this many of its cascade's texels in all since the layer
+ * drew it stays as drawn (under the 0.5-texel depth bias); past it, the
+ * triangles that moved are redrawn. 0: every morph redraws. */
+#define OAK_SHADOW_MORPH_SLACK 0.25
 /* Lamp shadows (docs/SHADING.md "Lamp shadows"): spot tiles and point-light
  * cube faces in one depth atlas; biases in face texels at the receiver's
  * distance from the lamp. */
