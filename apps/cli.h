@@ -196,6 +196,10 @@ oak_result _oak_cli_world_tick(const cli_options *opts, oak_scene *scene, uint32
 oak_result _oak_cli_turn_clock(oak_scene *scene, float hours, float *now);
 /* Makes the renderer at the scene's quality preset (its cascades' size);
    with auto, a fallback's reason goes to stderr. */
+/* The settings the command line picks by the backend drawn on when the
+ * user named none: the cpu's clouds at the low preset's march (by_backend
+ * false: every backend at the library's, as --compare wants). */
+void _oak_cli_backend_defaults(const oak_renderer *r, oak_post *post, bool by_backend);
 int _oak_cli_open_renderer(const cli_options *opts, const char *backend, oak_scene *scene,
                            oak_renderer **out);
 /* "default" for --world default, the file's stem for --scene dir/x.json. */

@@ -37,6 +37,7 @@ typedef struct bench_run {
     oak_occlusion_stats occ; /* summed over the timed frames (on: any frame built the grid) */
     oak_meshlet_stats ml;    /* summed over the timed frames (on: any frame culled by meshlets) */
     float scale;             /* the render scale the last frame ran at */
+    uint32_t cloud_steps, cloud_scale; /* the clouds' march the backend ran (oak_post) */
     uint32_t render_w, render_h;
     /* the last frame's streams (oak_renderer_stream_counts), their sums
        (oak_renderer_stream_stats: the counter the tests read) and the
@@ -47,8 +48,8 @@ typedef struct bench_run {
     bool has_grass;
     oak_grass_stats grass;
     const oak_stream *grass_streams[2]; /* grass, flowers */
-    bool has_sky;            /* the backend counts its sky captures */
-    uint32_t sky_recaptures; /* the sky light's captures during the timed frames */
+    bool has_sky;                       /* the backend counts its sky captures */
+    uint32_t sky_recaptures;            /* the sky light's captures during the timed frames */
     series sky_frames[2]; /* the timed frames' ms: [1] those that captured the sky, [0] the rest */
 } bench_run;
 
@@ -90,6 +91,10 @@ static int open_backend(const cli_options *o, oak_scene *scene, const char *back
     if (status) return status;
     snprintf(run->backend, sizeof run->backend, "%s", oak_renderer_backend(renderer));
     snprintf(run->device, sizeof run->device, "%s", oak_renderer_device(renderer));
+    const oak_post *post = oak_scene_post(scene);
+    oak_quality q = oak_preset_quality(post->preset);
+    run->cloud_steps = post->cloud_steps ? post->cloud_steps : q.cloud_steps;
+    run->cloud_scale = post->cloud_scale ? post->cloud_scale : q.cloud_scale;
     uint32_t frames = o->frames ? o->frames : 60;
     uint32_t warmup = o->warmup_set ? o->warmup : 5;
     if (!find_series(run, "frame", frames)) goto fail;
@@ -509,6 +514,8 @@ static void report(const cli_options *o, bench_run *runs, uint32_t run_count,
                frames, warmup, oak_job_threads());
         if (o->path_set) printf("\"path\": %.4g, ", (double)o->path);
         if (rocks) printf("\"rocks\": %u, ", rs.rocks);
+        printf("\"cloud_march\": {\"steps\": %u, \"scale\": %u}, ", runs[0].cloud_steps,
+               runs[0].cloud_scale);
         if (run_count == 1) {
             json_stages(&runs[0]);
         } else {

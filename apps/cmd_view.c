@@ -346,6 +346,7 @@ static int view(const view_args *a) {
                             .height = a->height,
                             .preset = oak_scene_post(scene)->preset};
     if ((r = oak_make_renderer(&ren, &rd))) goto out;
+    _oak_cli_backend_defaults(ren, oak_scene_post(scene), true);
     if (a->window) {
         view_frame vf = {.scene = scene,
                          .ren = ren,

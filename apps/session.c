@@ -189,6 +189,17 @@ oak_result _oak_cli_turn_clock(oak_scene *scene, float hours, float *now) {
     return oak_world_set_time(scene, *now);
 }
 
+void _oak_cli_backend_defaults(const oak_renderer *r, oak_post *post, bool by_backend) {
+    /* the clouds cost the cpu more than the rest of its frame at the
+       default rung (docs/PERFORMANCE.md): without a preset it marches them
+       at the low rung's size and steps, the GPUs at the default's; the
+       parity tests, through the library, run every backend at one rung */
+    bool coarse = by_backend && !post->preset && !strcmp(oak_renderer_backend(r), "cpu");
+    oak_quality low = oak_preset_quality(OAK_PRESET_LOW);
+    post->cloud_steps = coarse ? low.cloud_steps : 0;
+    post->cloud_scale = coarse ? low.cloud_scale : 0;
+}
+
 int _oak_cli_open_renderer(const cli_options *opts, const char *backend, oak_scene *scene,
                            oak_renderer **out) {
     oak_renderer_desc d = {0};
@@ -199,6 +210,8 @@ int _oak_cli_open_renderer(const cli_options *opts, const char *backend, oak_sce
     d.height = opts->height;
     d.occlusion = opts->occlusion;
     if (oak_make_renderer(out, &d) != OAK_OK) return _oak_cli_fail(opts);
+    /* --compare holds every backend to one picture: the library's rungs */
+    if (scene) _oak_cli_backend_defaults(*out, oak_scene_post(scene), !opts->compare);
     const char *why = oak_renderer_fallback_reason(*out);
     if (!strcmp(backend, "auto") && why && *why)
         fprintf(stderr, "oak %s: auto chose %s: %s\n", opts->command, oak_renderer_backend(*out),

@@ -469,6 +469,8 @@ void _oak_clouds_fill(oak_gpu_clouds *c, const oak_render_view *v, uint32_t widt
     const oak_clouds *in = &v->env.clouds;
     if (!(in->coverage > 0) || v->post.channel != OAK_CHANNEL_NONE || !width || !height) return;
     oak_quality q = oak_preset_quality(v->post.preset);
+    if (v->post.cloud_scale) q.cloud_scale = v->post.cloud_scale; /* the post's over the preset's */
+    if (v->post.cloud_steps) q.cloud_steps = v->post.cloud_steps;
     uint32_t k = q.cloud_scale >= 1 && q.cloud_scale <= 8 ? q.cloud_scale : 2;
     uint32_t steps = q.cloud_steps >= 8 && q.cloud_steps <= 256 ? q.cloud_steps : 64;
     float base = in->base > 0 && isfinite(in->base) ? in->base : (float)OAK_CLOUD_BASE;

@@ -131,6 +131,12 @@ static oak_result fit_scale(oak_renderer *r, const oak_frame_input *input) {
 
 oak_result oak_renderer_draw(oak_renderer *r, const oak_frame_input *input) {
     if (!input) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "draw: no frame input");
+    if (input->post && ((input->post->cloud_steps &&
+                         (input->post->cloud_steps < 8 || input->post->cloud_steps > 256)) ||
+                        input->post->cloud_scale > 8))
+        return oak_error(OAK_ERROR_INVALID_ARGUMENT,
+                         "draw: cloud_steps %u outside [8, 256] or cloud_scale %u outside [1, 8]",
+                         input->post->cloud_steps, input->post->cloud_scale);
     if (input->post && (unsigned)input->post->channel >= OAK_CHANNEL_COUNT)
         return oak_error(OAK_ERROR_INVALID_ARGUMENT, "draw: capture channel %d is not one",
                          (int)input->post->channel);

@@ -64,6 +64,17 @@ oak_cli_test(cliRenderRejectsBadPreset ARGS "render|--preset|epic" EXIT 2
 oak_cli_test(cliBenchPresetInJson
              ARGS "bench|--backend|cpu|--size|32x18|--frames|2|--warmup|0|--preset|low|--json"
              EXIT 0 OUT "\"preset\": \"low\", \"size\": \\[32, 18\\]")
+# the cpu's clouds at the low rung's march when no preset is named; a
+# preset, or --compare, holds every backend to the library's rungs
+oak_cli_test(cliBenchCpuCloudsCoarser
+             ARGS "bench|--backend|cpu|--size|32x18|--frames|1|--warmup|0|--weather|cloudy|--json"
+             EXIT 0 OUT "\"cloud_march\": {\"steps\": 32, \"scale\": 4}")
+oak_cli_test(cliBenchCpuCloudsAtPreset
+             ARGS "bench|--backend|cpu|--size|32x18|--frames|1|--warmup|0|--preset|medium|--json"
+             EXIT 0 OUT "\"cloud_march\": {\"steps\": 48, \"scale\": 2}")
+oak_cli_test(cliBenchCompareCloudsOneRung
+             ARGS "bench|--compare|cpu,null|--size|32x18|--frames|1|--warmup|0|--json"
+             EXIT 0 OUT "\"cloud_march\": {\"steps\": 48, \"scale\": 2}")
 oak_cli_test(cliBenchTaa ARGS "bench|--backend|cpu|--size|32x18|--frames|2|--warmup|0|--taa|on"
              EXIT 0)
 # render scale (docs/SHADING.md "Render scale"): clamped with one line, refused
@@ -383,7 +394,7 @@ oak_cli_test(cliRenderRejectsBadFootIk
              ERR "--foot-ik 'maybe': expected on or off" ERR_LINES 1)
 oak_cli_test(cliBenchJsonIsOneObjectWithFrameStage
              ARGS "bench|--backend|null|--size|64x36|--frames|4|--warmup|1|--json" EXIT 0
-             OUT "^{\"world\": \"default\", \"backend\": \"null\", \"device\": \"[^\"]*\", \"preset\": \"default\", \"size\": \\[64, 36\\], \"render_scale\": 1, \"render_size\": \\[64, 36\\], \"frames\": 4, \"warmup\": 1, \"threads\": [0-9]+, \"occlusion\": {\"on\": false, [^}]*}, \"stages\": {\"frame\": {\"median_ms\": [0-9.]+, \"p95_ms\": [0-9.]+, \"p99_ms\": [0-9.]+, \"max_ms\": [0-9.]+, \"clock\": \"cpu\"}.*}}\n$")
+             OUT "^{\"world\": \"default\", \"backend\": \"null\", \"device\": \"[^\"]*\", \"preset\": \"default\", \"size\": \\[64, 36\\], \"render_scale\": 1, \"render_size\": \\[64, 36\\], \"frames\": 4, \"warmup\": 1, \"threads\": [0-9]+, \"cloud_march\": {\"steps\": 48, \"scale\": 2}, \"occlusion\": {\"on\": false, [^}]*}, \"stages\": {\"frame\": {\"median_ms\": [0-9.]+, \"p95_ms\": [0-9.]+, \"p99_ms\": [0-9.]+, \"max_ms\": [0-9.]+, \"clock\": \"cpu\"}.*}}\n$")
 oak_cli_test(cliRenderDefaultOutIsOutSlashWorldPng ARGS "render|--backend|null|--size|16x9" EXIT 0
              OUT " \\| out/default\\.png\n$")
 oak_cli_test(cliRenderSceneFileOnNullBackend

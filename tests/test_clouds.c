@@ -162,6 +162,57 @@ TEST(coverageZeroChangesNothing) {
     CHECK(changed > sizeof a / 10);
 }
 
+/* oak_post's cloud_steps and cloud_scale over the preset's (the command
+   line's coarser default on the cpu): the record marches at that size and
+   those steps, the picture keeps its clouds (the coarse march's mean
+   linear difference from the default's under a quarter of what the
+   clouds change), and a value outside its range fails the draw. */
+TEST(postSetsTheMarch) {
+    static scene s;
+    static uint8_t clear[W * H * 4], a[W * H * 4], b[W * H * 4];
+    scene_init(&s, 0, 2, 0, 12, true);
+    s.env = oak_environment_defaults();
+    s.post.no_tonemap = s.post.no_dither = false;
+    set_sun(&s, 0.2f, 0.6f, -1, 3);
+    draw(&s, clear);
+    s.env.clouds = (oak_clouds){.coverage = 0.6f, .type = 0.8f};
+    draw(&s, a);
+    oak_gpu_clouds c;
+    static oak_render_view v;
+    memset(&v, 0, sizeof v);
+    v.env = s.env;
+    v.post = s.post;
+    _oak_clouds_fill(&c, &v, W, H);
+    CHECK_EQ_INT((int)c.steps[0], (int)oak_preset_quality(OAK_PRESET_DEFAULT).cloud_scale);
+    CHECK_EQ_INT((int)c.size[2], (int)oak_preset_quality(OAK_PRESET_DEFAULT).cloud_steps);
+    s.post.cloud_scale = v.post.cloud_scale = 4;
+    s.post.cloud_steps = v.post.cloud_steps = 32;
+    _oak_clouds_fill(&c, &v, W, H);
+    CHECK_EQ_INT((int)c.steps[0], 4);
+    CHECK_EQ_INT((int)c.size[0], (W + 3) / 4);
+    CHECK_EQ_INT((int)c.size[1], (H + 3) / 4);
+    CHECK_EQ_INT((int)c.size[2], 32);
+    draw(&s, b);
+    double changed = 0, apart = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            changed += fabs(lin_at(a, x, y) - lin_at(clear, x, y));
+            apart += fabs(lin_at(a, x, y) - lin_at(b, x, y));
+        }
+    changed /= W * H, apart /= W * H;
+    fprintf(stderr, "  clouds change the picture by %.4f (mean linear); the coarse march by %.4f\n",
+            changed, apart);
+    CHECK(changed > 0.01);
+    CHECK(apart < 0.25 * changed);
+    int errors = g_oak_test_errors;
+    s.post.cloud_steps = 4;
+    CHECK(oak_renderer_draw(g_main, &s.in) == OAK_ERROR_INVALID_ARGUMENT);
+    s.post.cloud_steps = 32, s.post.cloud_scale = 9;
+    CHECK(oak_renderer_draw(g_main, &s.in) == OAK_ERROR_INVALID_ARGUMENT);
+    CHECK_EQ_INT(g_oak_test_errors, errors + 2);
+    g_oak_test_errors = errors; /* the two lines above were asked for */
+}
+
 /* Above a deck of thick cumulus (coverage 1, 1.5 to 4 km) looking 45
    degrees down, the sun (2 lux) straight behind the eye and no sky light:
    the middle of the picture against a white Lambert card square to the
@@ -1005,6 +1056,7 @@ int main(int argc, char **argv) {
     if (g_main) {
         RUN(coverageZeroChangesNothing);
         RUN(thickCloudReadsAsWhite);
+        RUN(postSetsTheMarch);
         RUN(groundDarkensByTransmittance);
         RUN(baseIsLitFromBelow);
         if (!strcmp(g_backend, "cpu")) RUN(worldsMoveTheClouds);

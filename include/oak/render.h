@@ -330,6 +330,13 @@ typedef struct oak_post {
     uint32_t shadow_filter;
     /* fills the settings above left at their default (oak_preset) */
     oak_preset preset;
+    /* The clouds' march (docs/SHADING.md "Quality presets"): steps a view
+       ray takes through the layer, [8, 256], and full-size pixels a side
+       per march texel, [1, 8]; 0: the preset's (oak_quality). The oak
+       command line sets the low rung's on the cpu backend when no preset
+       is named; a value outside its range makes oak_renderer_draw fail. */
+    uint32_t cloud_steps;
+    uint32_t cloud_scale;
     /* Render scale (docs/SHADING.md "Render scale"): every pass runs at
        the output size times this, in [0.25, 1] (0: 1), and the picture is
        stretched to the output size (with TAA on, the taa pass upsamples it
