@@ -88,8 +88,13 @@ bool oak_sphere_rect(mat4 vp, vec2 size, bool top_row0, vec3 c, float rad, out v
 // at most span x span texels (hiz_visible: 2 x 2); hidden when its nearest
 // depth is behind the farthest of them.
 bool hiz_visible_span(vec3 c, float rad, uint span) {
-    mat4 vp;
-    for (uint k = 0u; k < 16u; k++) vp[k / 4u][k % 4u] = uintBitsToFloat(hw[H_VP + k]);
+    // column by column: a loop writing vp[k / 4][k % 4] crashed NVIDIA's GL
+    // compiler (driver 580) when linking meshcull.comp (hiz_cull and
+    // instcull linked; found with a compile-and-link probe of every GL source)
+    mat4 vp = mat4(uintBitsToFloat(uvec4(hw[H_VP], hw[H_VP + 1u], hw[H_VP + 2u], hw[H_VP + 3u])),
+                   uintBitsToFloat(uvec4(hw[H_VP + 4u], hw[H_VP + 5u], hw[H_VP + 6u], hw[H_VP + 7u])),
+                   uintBitsToFloat(uvec4(hw[H_VP + 8u], hw[H_VP + 9u], hw[H_VP + 10u], hw[H_VP + 11u])),
+                   uintBitsToFloat(uvec4(hw[H_VP + 12u], hw[H_VP + 13u], hw[H_VP + 14u], hw[H_VP + 15u])));
     float W = float(hw[H_SIZE]), H = float(hw[H_SIZE + 1u]);
     vec2 lo, hi;
     float zn;
