@@ -44,6 +44,9 @@ void _oak_frontend_release(oak_frontend *fe) {
     oak_free(fe->caster_rect);
     oak_free(fe->held_tmp);
     for (uint32_t c = 0; c < OAK_MAX_CASCADES; c++) oak_free(fe->held[c].casters);
+    for (uint32_t k = 0; k < 2; k++)
+        for (uint32_t s = 0; s < OAK_STREAM_MAX_PER_VIEW; s++) oak_free(fe->picks[k][s].band);
+    oak_free(fe->pick_moved);
     oak_free(fe->last_world);
     oak_free(fe->last_mesh);
     oak_free(fe->last_version);

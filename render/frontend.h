@@ -35,9 +35,23 @@ typedef struct oak_held_caster {
     float drift;
     float lo[3], hi[3];
 } oak_held_caster;
+/* A still stream's LOD picks (shadow_fit.c): its identity hash and per
+   record the LOD band the eye picks (the stream's lod_count: gone), with
+   OAK_PICK_EDGE set within a hair of a band's edge, where the device's
+   distance may round the other way. */
+#define OAK_PICK_EDGE 0x80u
+typedef struct oak_stream_picks {
+    uint64_t id;
+    uint8_t *band;
+    uint32_t count, cap;
+} oak_stream_picks;
+
 typedef struct oak_cascade_held {
     bool valid;
-    bool streams; /* natively drawn streams were in the layer (no rectangle follows them) */
+    /* the still native streams the layer drew (shadow_fit.c stream_picks'
+       identity: records, versions, materials, LOD meshes; 0: none): only
+       while they are the same do rectangles follow their LOD picks */
+    uint64_t streams;
     uint64_t key, matrix;
     oak_held_caster *casters;
     uint32_t count, cap;
@@ -89,6 +103,12 @@ typedef struct oak_frontend {
     uint16_t (*caster_rect)[4];
     uint32_t caster_hash_cap, caster_rect_cap, caster_base_cap;
     oak_cascade_held held[OAK_MAX_CASCADES];
+    /* each still stream's LOD picks by record (shadow_fit.c stream_picks),
+       this frame's and last frame's, and the records whose pick changed */
+    oak_stream_picks picks[2][OAK_STREAM_MAX_PER_VIEW];
+    uint32_t pick_streams[2], pick_now;
+    uint32_t (*pick_moved)[2]; /* the view's stream index, the record */
+    uint32_t pick_moved_count, pick_moved_cap;
     oak_held_caster *held_tmp; /* this frame's list, swapped into held */
     uint32_t held_tmp_cap;
     /* the casters one cascade gained and lost since its layer was drawn */

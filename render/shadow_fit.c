@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "frontend.h"
+#include "stream.h"
 
 #define CASTER_CHUNK 1024
 
@@ -355,52 +356,37 @@ static uint64_t static_key(oak_frontend *fe, const oak_shadow_cascade *cas, cons
     return h ? h : 1; /* 0 means unknown */
 }
 
-/* A still stream's LOD picks from the eye: each record's band (stream_cull.c
-   _oak_stream_cull_instance's rule; lod_count: gone) hashed in order, so the
-   static layers redraw when a caster changes LOD, not at every step of the
-   eye (a rock field with LODs redrew every cascade every frame of a flight).
-   A record within a hair of a band's edge, where the device's distance may
-   round the other way, puts the eye itself in the key, as do records the
-   host does not hold (grass, particles) and streams past
-   OAK_SHADOW_LOD_KEY_MAX. */
-static uint64_t lod_pick_key(const oak_render_stream *rs, const float eye[3], uint64_t h) {
-    if (!rs->records || rs->grass || rs->particles || rs->count > OAK_SHADOW_LOD_KEY_MAX)
-        return oak_hash(eye, 3 * sizeof(float), h);
-    uint32_t n = rs->lod_count < OAK_STREAM_LODS ? rs->lod_count : OAK_STREAM_LODS;
-    float last = rs->lod_distance[n - 1];
-    uint8_t band[256];
-    uint32_t used = 0;
-    bool edge = false;
-    for (uint32_t i = 0; i < rs->count; i++) {
-        const oak_instance *r = &rs->records[i];
-        float d[3] = {r->position[0] - eye[0], r->position[1] - eye[1], r->position[2] - eye[2]};
-        float dist = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-        uint32_t lod = 0;
-        while (lod + 1 < n && dist >= rs->lod_distance[lod]) lod++;
-        if (lod + 1 == n && last > 0 && dist >= last) lod = n;
-        for (uint32_t k = 0; k < n; k++) {
-            float e = rs->lod_distance[k];
-            if (e > 0 && fabsf(dist - e) <= 1e-4f * e + 1e-3f) edge = true;
-        }
-        band[used++] = (uint8_t)lod;
-        if (used == sizeof band) h = oak_hash(band, used, h), used = 0;
-    }
-    if (used) h = oak_hash(band, used, h);
-    return edge ? oak_hash(eye, 3 * sizeof(float), h) : h;
-}
-
-/* The natively drawn streams that stand still cast into every cascade's
-   static layer from the backend's lists (not from the caster list): their
-   records, material and LOD meshes (versions included) join each key, and
-   the eye while their LOD pick depends on it (more than one LOD, or a last
-   distance past which they go). *any: such a stream joined. */
-static uint64_t stream_key(const oak_render_view *v, uint64_t h, bool *any) {
+/* The still streams' LOD picks, once a frame. A natively drawn stream that
+   stands still casts into every cascade's static layer from the backend's
+   lists (not from the caster list): its records, material and LOD meshes
+   (versions included) make *sid, the streams' identity (0: none), and the
+   LOD each record's distance from the eye picks (stream_cull.c
+   _oak_stream_cull_instance's rule) makes *picks, so the layers follow a
+   record that changes LOD and not every step of the eye (a rock field
+   redrew every cascade every frame of a flight). The records whose pick
+   changed since the last frame go to fe->pick_moved: a layer redraws their
+   rectangles (pick_rect). *whole: a change no rectangle follows (a stream
+   whose pick the host cannot follow record by record, or one that changed
+   under wind, poses or impostor cards, which turn to the eye): the layers
+   that hold it redraw whole. A record within a hair of a band's edge, where
+   the device's distance may round the other way, is redrawn every frame
+   it is there, and puts the eye in *picks; so do streams the host does not
+   hold (grass, particles) and those past OAK_SHADOW_LOD_KEY_MAX. */
+static void stream_picks(oak_frontend *fe, const oak_render_view *v, uint64_t *sid, uint64_t *picks,
+                         bool *whole) {
+    uint32_t now = fe->pick_now ^= 1u, last_n = fe->pick_streams[now ^ 1u], n = 0;
+    oak_stream_picks *cur = fe->picks[now];
+    const oak_stream_picks *last = fe->picks[now ^ 1u];
+    uint64_t h = 0, k = 0;
+    bool eye = false, any = false;
+    *whole = false;
+    fe->pick_moved_count = 0;
     for (uint32_t s = 0; s < v->stream_count; s++) {
         const oak_render_stream *rs = &v->streams[s];
         const oak_material_data *mt = oak_material_get(rs->material);
         if (!rs->native || rs->moved || !mt || (rs->flags & (OAK_DRAW_NO_SHADOW | OAK_DRAW_HIDDEN)))
             continue;
-        *any = true;
+        any = true;
         oak_texture tex = mt->desc.base_color_tex.texture;
         const oak_texture_data *td = tex.id ? oak_texture_get(tex) : NULL;
         uint64_t ids[9] = {(uint64_t)(uintptr_t)rs->records,
@@ -412,17 +398,90 @@ static uint64_t stream_key(const oak_render_view *v, uint64_t h, bool *any) {
                            tex.id,
                            td ? td->version : 0,
                            rs->lod_count};
-        h = oak_hash(ids, sizeof ids, h);
-        for (uint32_t k = 0; k < rs->lod_count && k < OAK_STREAM_LODS; k++) {
-            const oak_mesh_data *md = oak_mesh_get(rs->lods[k]);
-            uint32_t m[2] = {rs->lods[k].id, md ? md->version : 0};
-            h = oak_hash(m, sizeof m, h);
-            h = oak_hash(&rs->lod_distance[k], sizeof(float), h);
+        uint64_t id = oak_hash(ids, sizeof ids, 0);
+        uint32_t nl = rs->lod_count < OAK_STREAM_LODS ? rs->lod_count : OAK_STREAM_LODS;
+        for (uint32_t q = 0; q < nl; q++) {
+            const oak_mesh_data *md = oak_mesh_get(rs->lods[q]);
+            uint32_t m[2] = {rs->lods[q].id, md ? md->version : 0};
+            id = oak_hash(m, sizeof m, id);
+            id = oak_hash(&rs->lod_distance[q], sizeof(float), id);
         }
-        if (rs->lod_count > 1 || rs->lod_distance[rs->lod_count - 1] > 0)
-            h = lod_pick_key(rs, v->camera_pos, h);
+        h = oak_hash(&id, sizeof id, h);
+        if (!nl || !(nl > 1 || rs->lod_distance[nl - 1] > 0)) continue; /* one pick anywhere */
+        oak_stream_picks *p = &cur[n];
+        if (!rs->records || rs->grass || rs->particles || rs->count > OAK_SHADOW_LOD_KEY_MAX ||
+            !OAK_GROW(p->band, p->cap, rs->count ? rs->count : 1)) {
+            eye = true, *whole = true;
+            continue;
+        }
+        n++;
+        p->id = id, p->count = rs->count;
+        float lastd = rs->lod_distance[nl - 1];
+        for (uint32_t i = 0; i < rs->count; i++) {
+            const oak_instance *r = &rs->records[i];
+            float d[3] = {r->position[0] - v->camera_pos[0], r->position[1] - v->camera_pos[1],
+                          r->position[2] - v->camera_pos[2]};
+            float dist = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+            uint32_t lod = 0;
+            while (lod + 1 < nl && dist >= rs->lod_distance[lod]) lod++;
+            if (lod + 1 == nl && lastd > 0 && dist >= lastd) lod = nl;
+            uint8_t b = (uint8_t)lod;
+            for (uint32_t q = 0; q < nl; q++) {
+                float e = rs->lod_distance[q];
+                if (e > 0 && fabsf(dist - e) <= 1e-4f * e + 1e-3f) b |= OAK_PICK_EDGE;
+            }
+            eye = eye || (b & OAK_PICK_EDGE);
+            p->band[i] = b;
+        }
+        k = oak_hash(p->band, rs->count, oak_hash(&id, sizeof id, k));
+        const oak_stream_picks *was = NULL;
+        for (uint32_t q = 0; q < last_n && !was; q++)
+            if (last[q].id == id && last[q].count == rs->count) was = &last[q];
+        if (!was) continue; /* new here: its identity moves *sid */
+        /* rectangles follow a rigid, unbent stream without impostor cards */
+        bool follow = !rs->bent && !rs->pose_bank && !rs->impostor_lod;
+        for (uint32_t i = 0; i < rs->count && !*whole; i++) {
+            uint8_t a = p->band[i], b = was->band[i];
+            if (a == b && !((a | b) & OAK_PICK_EDGE)) continue;
+            if (!follow ||
+                !OAK_GROW(fe->pick_moved, fe->pick_moved_cap, fe->pick_moved_count + 1)) {
+                *whole = true;
+                break;
+            }
+            fe->pick_moved[fe->pick_moved_count][0] = s;
+            fe->pick_moved[fe->pick_moved_count++][1] = i;
+        }
     }
-    return h ? h : 1;
+    fe->pick_streams[now] = n;
+    if (eye) k = oak_hash(v->camera_pos, 3 * sizeof(float), k);
+    *sid = any ? (h ? h : 1) : 0;
+    *picks = k;
+}
+
+/* A stream record's bounds in the map's texels: every LOD's box at the
+   record's matrix (the pick it left and the one it took). */
+static void pick_rect(uint16_t out[4], const oak_render_stream *rs, uint32_t i,
+                      const float (*view_proj)[4], uint32_t S) {
+    oak_bounds box = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+    uint32_t nl = rs->lod_count < OAK_STREAM_LODS ? rs->lod_count : OAK_STREAM_LODS;
+    for (uint32_t q = 0; q < nl; q++) {
+        const oak_mesh_data *md = oak_mesh_get(rs->lods[q]);
+        if (!md) { /* unknown: the whole map */
+            out[0] = out[1] = 0, out[2] = out[3] = (uint16_t)S;
+            return;
+        }
+        for (int a = 0; a < 3; a++) {
+            box.min[a] = md->bounds.min[a] < box.min[a] ? md->bounds.min[a] : box.min[a];
+            box.max[a] = md->bounds.max[a] > box.max[a] ? md->bounds.max[a] : box.max[a];
+        }
+    }
+    if (!(box.min[0] <= box.max[0] && box.min[1] <= box.max[1] && box.min[2] <= box.max[2])) {
+        out[0] = out[1] = out[2] = out[3] = 0; /* no vertices: covers nothing */
+        return;
+    }
+    mat4 world;
+    _oak_instance_matrix(NULL, &rs->records[i], world);
+    box_rect(out, &box, (const vec4 *)world, view_proj, S);
 }
 
 static int held_order(const void *a, const void *b) {
@@ -548,7 +607,8 @@ static void held_fresh(const oak_frontend *fe, oak_held_caster *e) {
    only the bounds of its triangles that moved. Then this frame's list is
    held; when nothing in the layer changes, under the key it had. */
 static void cascade_dirty(oak_frontend *fe, uint32_t c, oak_shadow_cascade *cas, uint32_t S,
-                          bool streams, bool exact, const oak_draw_list *l) {
+                          uint64_t streams, bool whole, bool exact, const oak_draw_list *l,
+                          const oak_render_view *v) {
     oak_cascade_held *h = &fe->held[c];
     uint64_t matrix = oak_hash(cas->view_proj, sizeof(mat4), S);
     cas->dirty_base = 0, cas->dirty_count = 0;
@@ -572,9 +632,9 @@ static void cascade_dirty(oak_frontend *fe, uint32_t c, oak_shadow_cascade *cas,
     }
     if (n) qsort(now, n, sizeof *now, held_order);
     bool stayed = false;
-    /* a stream in the layer now or last frame: one that left (it moved,
-       so it is a mover now) leaves its casts where no rectangle goes */
-    if (h->valid && h->matrix == matrix && !streams && !h->streams &&
+    /* the same still streams as the layer drew (one that left, moving,
+       would leave its casts where no rectangle goes) */
+    if (h->valid && h->matrix == matrix && !whole && h->streams == streams &&
         (!h->count || OAK_GROW(fe->dirty_gone, fe->dirty_gone_cap, h->count))) {
         /* the multiset difference: what went and what came */
         uint32_t i = 0, k = 0, gone = 0, come = 0;
@@ -619,6 +679,13 @@ static void cascade_dirty(oak_frontend *fe, uint32_t c, oak_shadow_cascade *cas,
             } else {
                 add_dirty(cas, m[k++].rect); /* come: its new bounds */
             }
+        }
+        /* the stream records whose LOD pick changed (stream_picks) */
+        for (uint32_t q = 0; q < fe->pick_moved_count; q++) {
+            uint16_t r[4];
+            pick_rect(r, &v->streams[fe->pick_moved[q][0]], fe->pick_moved[q][1],
+                      (const float(*)[4])cas->view_proj, S);
+            add_dirty(cas, r);
         }
         /* a redraw of the layer's rectangles draws every caster that meets
            them as it is now (whole, on the CPU): the morphs not followed
@@ -786,11 +853,18 @@ void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *in) {
     /* "off": whole layers; "exact": every morph redrawn (A/B measurements) */
     const char *env = getenv("OAK_SHADOW_DIRTY");
     bool dirty_off = env && !strcmp(env, "off"), exact = env && !strcmp(env, "exact");
+    uint64_t sid, picks;
+    bool whole;
+    stream_picks(fe, v, &sid, &picks, &whole);
     for (uint32_t c = 0; c < n; c++) {
         oak_shadow_cascade *cas = &v->cascades[c];
-        bool streams = false;
-        cas->static_key = stream_key(v, static_key(fe, cas, l, v->shadow_map_size), &streams);
-        cascade_dirty(fe, c, cas, v->shadow_map_size, streams || dirty_off, exact, l);
+        uint64_t key = static_key(fe, cas, l, v->shadow_map_size);
+        if (key && sid) { /* 0: unknown */
+            key = oak_hash(&picks, sizeof picks, oak_hash(&sid, sizeof sid, key));
+            key = key ? key : 1;
+        }
+        cas->static_key = key;
+        cascade_dirty(fe, c, cas, v->shadow_map_size, sid, whole || dirty_off, exact, l, v);
     }
     l->count = count;
 }
