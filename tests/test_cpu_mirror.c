@@ -179,7 +179,8 @@ TEST(cpuMirrorsOfDestroyedMeshesAreFreedAndReused) {
    1: two halves split by a vertical edge through the centre;
    2: two halves split by a horizontal edge through the centre;
    3: a triangle over the centre.
-   In 1 and 2 the top-left rule gives the centre to one half only. */
+   In 1 and 2 the top-left rule gives the centre to one half only. Then
+   two long wedges at the corner (below), counted as kinds 0 and 3. */
 static oak_mesh cover_mesh(uint32_t w, uint32_t h, uint32_t n[4]) {
     static const float kinds[4][2][3][2] = {
         {{{0.2f, 0.1f}, {0.9f, 0.1f}, {0.9f, 0.7f}}, {{0}}},
@@ -189,7 +190,7 @@ static oak_mesh cover_mesh(uint32_t w, uint32_t h, uint32_t n[4]) {
          {{0.25f, 0.5f}, {0.75f, 0.5f}, {0.75f, 0.75f}}},
         {{{0.3f, 0.2f}, {0.8f, 0.6f}, {0.2f, 0.8f}}, {{0}}},
     };
-    uint32_t cells = (w / 2) * (h / 2), nv = cells * 6;
+    uint32_t cells = (w / 2) * (h / 2), nv = cells * 6 + 6;
     float *pos = calloc((size_t)nv * 3, sizeof(float));
     uint32_t *idx = calloc(nv, sizeof(uint32_t));
     CHECK(pos && idx);
@@ -207,6 +208,23 @@ static oak_mesh cover_mesh(uint32_t w, uint32_t h, uint32_t n[4]) {
                     idx[v] = v;
                 }
         }
+    /* two wedges from 5000 px off the top-left corner (bounds wider than
+       the 32-bit test takes: the 64-bit one runs): along y - x = 0.5, in
+       0.4375..0.5 once snapped, between every centre (a sliver); along
+       y - x = 0 over pixel (0, 0)'s centre (covering) */
+    static const float wedges[2][3][2] = {
+        {{-5000.0f, -4999.5f}, {1.0f, 1.45f}, {1.05f, 1.55f}},
+        {{-5000.0f, -5000.0f}, {1.0f, 0.9375f}, {0.9375f, 1.0f}},
+    };
+    for (int t = 0; t < 2; t++) {
+        n[t ? 3 : 0]++;
+        for (int c = 0; c < 3; c++, v++) {
+            pos[v * 3 + 0] = wedges[t][c][0] - (float)w / 2;
+            pos[v * 3 + 1] = (float)h / 2 - wedges[t][c][1];
+            pos[v * 3 + 2] = -5.0f;
+            idx[v] = v;
+        }
+    }
     oak_mesh_desc d = {0};
     d.vertex_count = v;
     d.index_count = v;
@@ -275,6 +293,7 @@ TEST(cpuSetupDropsTrianglesOfNoPixelCentre) {
     }
     CHECK_EQ_INT(diff, 0);
     CHECK_EQ_INT(lit, (int)(n[1] + n[2] + n[3])); /* one pixel a cell, none for a sliver */
+    CHECK(ref[0] > 100 && ref[W * 4] <= 100);     /* the covering wedge, the sliver */
     sc_save("cpuSetupDropsTrianglesOfNoPixelCentre.png", ref, W, H);
     /* a TAA jitter moves the centres off the split edges: still the same
        picture, some triangles still dropped */
