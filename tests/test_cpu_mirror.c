@@ -171,10 +171,147 @@ TEST(cpuMirrorsOfDestroyedMeshesAreFreedAndReused) {
     be->destroy(self);
 }
 
+/* A W x H ortho view where a world unit is a pixel: cells of four kinds at
+   every other pixel, each a pixel's triangles given in the pixel's own
+   coordinates (x right, y down, its centre at 0.5, 0.5; dyadic, so the
+   snapped points are exact):
+   0: a sliver whose bounds hold the centre, the centre outside its edges;
+   1: two halves split by a vertical edge through the centre;
+   2: two halves split by a horizontal edge through the centre;
+   3: a triangle over the centre.
+   In 1 and 2 the top-left rule gives the centre to one half only. Then
+   two long wedges at the corner (below), counted as kinds 0 and 3. */
+static oak_mesh cover_mesh(uint32_t w, uint32_t h, uint32_t n[4]) {
+    static const float kinds[4][2][3][2] = {
+        {{{0.2f, 0.1f}, {0.9f, 0.1f}, {0.9f, 0.7f}}, {{0}}},
+        {{{0.25f, 0.25f}, {0.5f, 0.25f}, {0.5f, 0.75f}},
+         {{0.5f, 0.25f}, {0.75f, 0.75f}, {0.5f, 0.75f}}},
+        {{{0.25f, 0.25f}, {0.75f, 0.5f}, {0.25f, 0.5f}},
+         {{0.25f, 0.5f}, {0.75f, 0.5f}, {0.75f, 0.75f}}},
+        {{{0.3f, 0.2f}, {0.8f, 0.6f}, {0.2f, 0.8f}}, {{0}}},
+    };
+    uint32_t cells = (w / 2) * (h / 2), nv = cells * 6 + 6;
+    float *pos = calloc((size_t)nv * 3, sizeof(float));
+    uint32_t *idx = calloc(nv, sizeof(uint32_t));
+    CHECK(pos && idx);
+    uint32_t v = 0;
+    memset(n, 0, 4 * sizeof n[0]);
+    for (uint32_t j = 2; j + 2 < h; j += 2)
+        for (uint32_t i = 2; i + 2 < w; i += 2) {
+            uint32_t k = (i / 2 + j / 2 + j / 4) % 4;
+            n[k]++;
+            for (int t = 0; t < (k == 1 || k == 2 ? 2 : 1); t++)
+                for (int c = 0; c < 3; c++, v++) {
+                    pos[v * 3 + 0] = (float)i + kinds[k][t][c][0] - (float)w / 2;
+                    pos[v * 3 + 1] = (float)h / 2 - ((float)j + kinds[k][t][c][1]);
+                    pos[v * 3 + 2] = -5.0f;
+                    idx[v] = v;
+                }
+        }
+    /* two wedges from 5000 px off the top-left corner (bounds wider than
+       the 32-bit test takes: the 64-bit one runs): along y - x = 0.5, in
+       0.4375..0.5 once snapped, between every centre (a sliver); along
+       y - x = 0 over pixel (0, 0)'s centre (covering) */
+    static const float wedges[2][3][2] = {
+        {{-5000.0f, -4999.5f}, {1.0f, 1.45f}, {1.05f, 1.55f}},
+        {{-5000.0f, -5000.0f}, {1.0f, 0.9375f}, {0.9375f, 1.0f}},
+    };
+    for (int t = 0; t < 2; t++) {
+        n[t ? 3 : 0]++;
+        for (int c = 0; c < 3; c++, v++) {
+            pos[v * 3 + 0] = wedges[t][c][0] - (float)w / 2;
+            pos[v * 3 + 1] = (float)h / 2 - wedges[t][c][1];
+            pos[v * 3 + 2] = -5.0f;
+            idx[v] = v;
+        }
+    }
+    oak_mesh_desc d = {0};
+    d.vertex_count = v;
+    d.index_count = v;
+    d.positions = pos;
+    d.indices = idx;
+    oak_mesh m = {0};
+    CHECK_OK(oak_make_mesh(&m, &d));
+    free(pos);
+    free(idx);
+    return m;
+}
+
+static void cover_frame(uint8_t *px, uint32_t w, uint32_t h, oak_mesh m, float jx, float jy,
+                        uint32_t *uncovered, uint32_t *kept) {
+    sc_scene s;
+    sc_init(&s, w, h);
+    s.view.post.no_tonemap = true;
+    const float eye[3] = {0, 0, 0}, at[3] = {0, 0, -1};
+    sc_camera(&s, eye, at, UP_Y, 0, (float)h, 0.5f, 50);
+    s.view.jitter[0] = jx, s.view.jitter[1] = jy; /* pixels */
+    mat4 id = GLM_MAT4_IDENTITY_INIT;
+    oak_material_desc md = oak_material_desc_defaults(NULL);
+    md.base_color[0] = 0.9f, md.base_color[1] = 0.3f, md.base_color[2] = 0.1f;
+    md.double_sided = true; /* no facing: coverage alone decides */
+    md.unlit = true;
+    oak_material mat = {0};
+    CHECK_OK(oak_make_material(&mat, &md));
+    sc_draw(&s, m, mat, id);
+    const oak_backend *be = oak_backend_cpu();
+    void *self = NULL;
+    oak_backend_desc d = {w, h, NULL, 0};
+    CHECK_OK(be->create(&self, &d));
+    if (!self) return;
+    cpu_backend *b = self;
+    CHECK_OK(be->sync(self, &s.view));
+    CHECK_OK(be->render(self, &s.view));
+    CHECK_OK(be->read_pixels(self, px, (size_t)w * h * 4));
+    *uncovered = b->opaque.uncovered;
+    *kept = b->opaque.tri_total;
+    be->destroy(self);
+}
+
+/* Set-up drops a small triangle whose edges hold no pixel centre
+   (cpu_geometry.c covers_centre): exactly the slivers and the halves the
+   top-left rule leaves without their centre, and the picture is the one
+   drawn with every triangle rasterized ($OAK_CPU_NO_COVER). */
+TEST(cpuSetupDropsTrianglesOfNoPixelCentre) {
+    enum { W = 256, H = 128 };
+    static uint8_t ref[W * H * 4], px[W * H * 4];
+    uint32_t n[4], un = 0, kept = 0, un0 = 0, kept0 = 0;
+    oak_mesh m = cover_mesh(W, H, n);
+    CHECK(n[0] > 1000 && n[1] > 1000 && n[2] > 1000 && n[3] > 1000);
+    /* no jitter: the split edges run through the centres */
+    setenv("OAK_CPU_NO_COVER", "1", 1);
+    cover_frame(ref, W, H, m, 0, 0, &un0, &kept0);
+    unsetenv("OAK_CPU_NO_COVER");
+    cover_frame(px, W, H, m, 0, 0, &un, &kept);
+    CHECK_EQ_INT(un0, 0);
+    CHECK_EQ_INT(kept0, n[0] + 2 * n[1] + 2 * n[2] + n[3]);
+    CHECK_EQ_INT(un, n[0] + n[1] + n[2]);
+    CHECK_EQ_INT(kept, n[1] + n[2] + n[3]);
+    int diff = 0, lit = 0;
+    for (size_t k = 0; k < (size_t)W * H; k++) {
+        diff += memcmp(px + k * 4, ref + k * 4, 4) != 0;
+        lit += ref[k * 4] > 100;
+    }
+    CHECK_EQ_INT(diff, 0);
+    CHECK_EQ_INT(lit, (int)(n[1] + n[2] + n[3])); /* one pixel a cell, none for a sliver */
+    CHECK(ref[0] > 100 && ref[W * 4] <= 100);     /* the covering wedge, the sliver */
+    sc_save("cpuSetupDropsTrianglesOfNoPixelCentre.png", ref, W, H);
+    /* a TAA jitter moves the centres off the split edges: still the same
+       picture, some triangles still dropped */
+    setenv("OAK_CPU_NO_COVER", "1", 1);
+    cover_frame(ref, W, H, m, 0.1875f, -0.3125f, &un0, &kept0);
+    unsetenv("OAK_CPU_NO_COVER");
+    cover_frame(px, W, H, m, 0.1875f, -0.3125f, &un, &kept);
+    CHECK(un > n[0] / 2);
+    CHECK_EQ_INT(kept + un, kept0);
+    CHECK(memcmp(px, ref, sizeof px) == 0);
+    oak_destroy_mesh(m);
+}
+
 int main(void) {
     oak_test_init(0);
     RUN(cpuMirrorsOfDestroyedMeshesAreFreedAndReused);
     RUN(cpuTwinsSkippedDrawTheSamePicture);
+    RUN(cpuSetupDropsTrianglesOfNoPixelCentre);
     oak_shutdown();
     return TEST_SUMMARY();
 }

@@ -42,6 +42,7 @@ typedef struct geo_ctx {
     cpu_pass *p;
     float kx, ky;      /* guard band as multiples of w */
     atomic_int failed; /* out of memory in a job (errors are per thread) */
+    int32_t cover_max; /* CPU_COVER_MAX, 0 under $OAK_CPU_NO_COVER */
 } geo_ctx;
 
 /* Outcode bits 0-5: outside x-, x+, y-, y+, far, near (a triangle with all
@@ -264,6 +265,80 @@ static inline int32_t ceil16(int32_t v) {
     return -((-v) >> 4);
 }
 
+/* Set-up tests a triangle's pixel centres one by one when its bounds hold
+   at most this many: enough for the far grass blades, whose thin slivers
+   lie round a centre or two and cover none (docs/PERFORMANCE.md, grass43). */
+#define CPU_COVER_MAX 16
+
+/* Whether the raster (cpu_raster.c) would find a pixel centre of [minx,
+   maxx] x [miny, maxy] inside the triangle of positive area X, Y: its edge
+   functions, top-left bias and all, at its centres (i - cx) * 16 + 8, so
+   exactly its coverage before the depth and alpha tests, which only take
+   pixels away. The jitter is in the snapped points already. */
+static bool covers_centre(const cpu_pass *p, const int32_t X[3], const int32_t Y[3], int32_t minx,
+                          int32_t maxx, int32_t miny, int32_t maxy) {
+    int64_t px0 = (int64_t)(minx - p->cx) * CPU_SUBPIXEL + CPU_SUBPIXEL / 2;
+    int64_t py0 = (int64_t)(miny - p->cy) * CPU_SUBPIXEL + CPU_SUBPIXEL / 2;
+    int64_t row[3], sx[3], sy[3];
+    for (int i = 0; i < 3; i++) {
+        int j = i == 2 ? 0 : i + 1;
+        int32_t dx = X[j] - X[i], dy = Y[j] - Y[i];
+        int64_t bias = (dy < 0 || (dy == 0 && dx > 0)) ? 0 : -1; /* emit's, the raster's */
+        row[i] = edge_at(X[i], Y[i], X[j], Y[j], px0, py0) + bias;
+        sx[i] = -(int64_t)dy * CPU_SUBPIXEL;
+        sy[i] = (int64_t)dx * CPU_SUBPIXEL;
+    }
+    for (int32_t y = miny; y <= maxy; y++) {
+        int64_t e0 = row[0], e1 = row[1], e2 = row[2];
+        for (int32_t x = minx; x <= maxx; x++) {
+            if ((e0 | e1 | e2) >= 0) return true; /* all three signs clear */
+            e0 += sx[0], e1 += sx[1], e2 += sx[2];
+        }
+        row[0] += sy[0], row[1] += sy[1], row[2] += sy[2];
+    }
+    return false;
+}
+
+/* covers_centre in 32 bits, for a triangle whose snapped bounds span at
+   most COVER32 sub-pixels a side: every centre tested lies in those
+   bounds, so each product is under 2^22 and each edge value the 64-bit
+   one's exactly. (Four centres at a time in SSE2 lanes cost more than
+   this: most triangles here hold one to three centres.) */
+#define COVER32 2048
+static inline __attribute__((always_inline)) bool
+covers_centre32(const cpu_pass *p, const int32_t X[3], const int32_t Y[3], int32_t minx,
+                int32_t maxx, int32_t miny, int32_t maxy) {
+    int32_t px0 = (minx - p->cx) * CPU_SUBPIXEL + CPU_SUBPIXEL / 2;
+    int32_t py0 = (miny - p->cy) * CPU_SUBPIXEL + CPU_SUBPIXEL / 2;
+    int32_t row[3], sx[3], sy[3];
+    for (int i = 0; i < 3; i++) {
+        int j = i == 2 ? 0 : i + 1;
+        int32_t dx = X[j] - X[i], dy = Y[j] - Y[i];
+        int32_t bias = (dy < 0 || (dy == 0 && dx > 0)) ? 0 : -1; /* emit's, the raster's */
+        row[i] = dx * (py0 - Y[i]) - dy * (px0 - X[i]) + bias;
+        sx[i] = -dy * CPU_SUBPIXEL;
+        sy[i] = dx * CPU_SUBPIXEL;
+    }
+    for (int32_t y = miny; y <= maxy; y++) {
+        int32_t e0 = row[0], e1 = row[1], e2 = row[2];
+        for (int32_t x = minx; x <= maxx; x++) {
+            if ((e0 | e1 | e2) >= 0) return true; /* all three signs clear */
+            e0 += sx[0], e1 += sx[1], e2 += sx[2];
+        }
+        row[0] += sy[0], row[1] += sy[1], row[2] += sy[2];
+    }
+    return false;
+}
+
+/* covers_centre, in 32 bits where the snapped bounds (mnx..mxy) allow */
+static inline __attribute__((always_inline)) bool
+covers(const cpu_pass *p, const int32_t X[3], const int32_t Y[3], int32_t mnx, int32_t mxx,
+       int32_t mny, int32_t mxy, int32_t minx, int32_t maxx, int32_t miny, int32_t maxy) {
+    if (mxx - mnx <= COVER32 && mxy - mny <= COVER32)
+        return covers_centre32(p, X, Y, minx, maxx, miny, maxy);
+    return covers_centre(p, X, Y, minx, maxx, miny, maxy);
+}
+
 /* What emit did with a triangle: its twin (cpu_mesh.twin, the same points
    in the other winding) meets the same fate when GONE, and is culled when
    this one was KEPT with back faces culled. */
@@ -295,7 +370,6 @@ static inline __attribute__((always_inline)) int emit(geo_ctx *g, cpu_chunk *ch,
     int64_t area = edge_at(X[0], Y[0], X[1], Y[1], X[2], Y[2]);
     if (area == 0) return EMIT_GONE;
     bool back = p->flip_y ? area > 0 : area < 0;
-    if (cull && back) return EMIT_BACK;
     if (area < 0) { /* one winding for the raster: positive area */
         int32_t t;
         float tz;
@@ -304,6 +378,15 @@ static inline __attribute__((always_inline)) int emit(geo_ctx *g, cpu_chunk *ch,
         tz = Z[1], Z[1] = Z[2], Z[2] = tz;
         area = -area;
     }
+    /* a small triangle that covers no centre draws nothing: GONE, before
+       the facing, so its twin (the same edges reversed: the same
+       coverage) is skipped too */
+    if ((int64_t)(maxx - minx + 1) * (maxy - miny + 1) <= g->cover_max &&
+        !covers(p, X, Y, mnx, mxx, mny, mxy, minx, maxx, miny, maxy)) {
+        ch->uncovered++;
+        return EMIT_GONE;
+    }
+    if (cull && back) return EMIT_BACK;
 
     if (!OAK_GROW(ch->tris, ch->tri_cap, ch->tri_count + 1)) return EMIT_OOM;
     cpu_tri *t = &ch->tris[ch->tri_count];
@@ -345,7 +428,7 @@ static void setup_job(void *user, uint32_t begin, uint32_t end, uint32_t worker)
     geo_ctx *g = user;
     cpu_pass *p = g->p;
     cpu_chunk *ch = &p->chunks[begin / CPU_SETUP_CHUNK];
-    ch->tri_count = ch->bin_count = ch->skipped = 0;
+    ch->tri_count = ch->bin_count = ch->skipped = ch->uncovered = 0;
     const float planes[5][4] = {
         {0, 0, -1, 1}, {-1, 0, 0, g->kx}, {1, 0, 0, g->kx}, {0, -1, 0, g->ky}, {0, 1, 0, g->ky}};
     uint32_t d = _oak_cpu_find_draw(p, begin);
@@ -528,6 +611,7 @@ oak_result _oak_cpu_pass_geometry(cpu_backend *b, cpu_pass *p, double *vertex_ms
     if (r) return r;
     geo_ctx g = {b, p, CPU_GUARD_PX * 2.0f / (float)p->width,
                  CPU_GUARD_PX * 2.0f / (float)p->height, 0};
+    g.cover_max = b->no_cover ? 0 : CPU_COVER_MAX;
     oak_parallel_for(p->vertex_count, CPU_VERTEX_CHUNK, vertex_job, &g);
     uint64_t t1 = oak_time_ns();
 
@@ -545,9 +629,10 @@ oak_result _oak_cpu_pass_geometry(cpu_backend *b, cpu_pass *p, double *vertex_ms
     /* merge in chunk order: triangles, then a counting sort of bin entries */
     uint32_t tiles = p->tiles_x * p->tiles_y;
     uint64_t total = 0, entries = 0;
-    p->twins_skipped = 0;
+    p->twins_skipped = p->uncovered = 0;
     for (uint32_t c = 0; c < chunks; c++) {
         p->twins_skipped += p->chunks[c].skipped;
+        p->uncovered += p->chunks[c].uncovered;
         total += p->chunks[c].tri_count;
         entries += p->chunks[c].bin_count / 2;
     }

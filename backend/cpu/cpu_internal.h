@@ -180,8 +180,9 @@ typedef struct cpu_chunk {
     uint32_t tri_count, tri_cap;
     uint32_t *bins; /* pairs (tile, local tri) in triangle order */
     uint32_t bin_count, bin_cap;
-    uint32_t base;    /* index of its first triangle in the pass */
-    uint32_t skipped; /* twins skipped (cpu_mesh.twin) */
+    uint32_t base;      /* index of its first triangle in the pass */
+    uint32_t skipped;   /* twins skipped (cpu_mesh.twin) */
+    uint32_t uncovered; /* bounds round a pixel centre, edges round none */
 } cpu_chunk;
 
 typedef struct cpu_pass {
@@ -219,6 +220,7 @@ typedef struct cpu_pass {
     uint32_t *bin_tris;
     uint32_t bin_total, bin_tris_cap;
     uint32_t twins_skipped; /* the last set-up's, for tests */
+    uint32_t uncovered;     /* the last set-up's triangles of no pixel centre, found by edges */
     uint32_t *counts;       /* chunk x tile bin counts, then offsets, for the parallel merge */
     uint32_t counts_cap;
 
@@ -277,6 +279,7 @@ typedef struct cpu_backend {
     bool serial_merge;    /* $OAK_CPU_SERIAL_MERGE: the one-thread bin merge (tests) */
     bool scalar_vertex;   /* $OAK_CPU_SCALAR_VERTEX: one vertex at a time (tests) */
     bool no_twins;        /* $OAK_CPU_NO_TWINS: meshes synced with no twins (tests) */
+    bool no_cover;        /* $OAK_CPU_NO_COVER: small triangles' centres not tested in set-up */
     bool shadow_valid;    /* this frame has the key light's maps */
     size_t shadow_stride; /* floats from one cascade's map to the next's */
     uint32_t shadow_edge; /* texels across one cascade's map */

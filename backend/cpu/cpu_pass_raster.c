@@ -23,6 +23,9 @@ oak_result _oak_cpu_run_raster(cpu_backend *b, const oak_render_view *v) {
     part[0] += (double)(oak_time_ns() - t0) * 1e-6;
     r = _oak_cpu_pass_geometry(b, op, &part[0], &part[1]);
     if (r) return r;
+    oak_log_debug("cpu raster: %u triangles, %u set up (%u twins skipped, %u of no pixel centre "
+                  "by their edges)",
+                  op->tri_count, op->tri_total, op->twins_skipped, op->uncovered);
     _oak_cpu_pass_raster(b, op);
     return OAK_OK;
 }
