@@ -405,9 +405,11 @@ oak_result _oak_cpu_run_gtao(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_resolve(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_ssr(cpu_backend *b, const oak_render_view *v);
 /* cpu_pass_ssr.c: ssr.glsl's oak_ssr_march_from against p's depth, from
-   world P0 seen in pixel (px, py) along unit R: the hit's pixel and fade */
+   world P0 seen in pixel (px, py) along unit R, in `steps` steps and
+   `halvings` halvings: the hit's pixel and fade */
 bool _oak_cpu_ssr_march(const cpu_pass *p, const oak_render_view *v, const float P0[3], int32_t px,
-                        int32_t py, const float R[3], int32_t hit[2], float *fade);
+                        int32_t py, const float R[3], int steps, int halvings, int32_t hit[2],
+                        float *fade);
 /* the pixel whose jittered centre NDC (x, y) falls in (ssr.glsl's oak_ssr_pixel) */
 void _oak_cpu_ssr_pixel(const oak_render_view *v, uint32_t W, uint32_t H, float x, float y,
                         int32_t q[2]);

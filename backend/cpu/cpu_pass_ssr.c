@@ -47,7 +47,8 @@ static float clamp01(float x) {
 
 /* ssr.glsl's oak_ssr_march_from: from world P0 seen in pixel (px, py) */
 bool _oak_cpu_ssr_march(const cpu_pass *p, const oak_render_view *v, const float P0[3], int32_t px,
-                        int32_t py, const float R[3], int32_t hit[2], float *fade) {
+                        int32_t py, const float R[3], int steps, int halvings, int32_t hit[2],
+                        float *fade) {
     uint32_t W = p->width, H = p->height;
     *fade = 0;
     hit[0] = px, hit[1] = py;
@@ -68,8 +69,8 @@ bool _oak_cpu_ssr_march(const cpu_pass *p, const oak_render_view *v, const float
     const float(*Vm)[4] = (const float(*)[4])v->view; /* view_depth: minus the view's z row */
     float dz[3] = {-Vm[0][2], -Vm[1][2], -Vm[2][2]};
     float lo = 0, hi = -1;
-    for (int i = 1; i <= OAK_SSR_STEPS; i++) {
-        float s = (float)i * (1.0f / (float)OAK_SSR_STEPS), n[3];
+    for (int i = 1; i <= steps; i++) {
+        float s = (float)i * (1.0f / (float)steps), n[3];
         for (int k = 0; k < 3; k++) n[k] = n0[k] + (n1[k] - n0[k]) * s;
         int32_t q[2];
         _oak_cpu_ssr_pixel(v, W, H, n[0], n[1], q);
@@ -88,7 +89,7 @@ bool _oak_cpu_ssr_march(const cpu_pass *p, const oak_render_view *v, const float
         lo = s;
     }
     if (hi < 0) return false;
-    for (int i = 0; i < OAK_SSR_HALVINGS; i++) {
+    for (int i = 0; i < halvings; i++) {
         float s = (lo + hi) * 0.5f, n[3];
         for (int k = 0; k < 3; k++) n[k] = n0[k] + (n1[k] - n0[k]) * s;
         int32_t q[2];
@@ -136,7 +137,7 @@ static bool march(const cpu_pass *p, const oak_render_view *v, int32_t px, int32
                   const float R[3], int32_t hit[2], float *fade) {
     float P0[3];
     pixel_point(p, v, px, py, d0, P0);
-    return _oak_cpu_ssr_march(p, v, P0, px, py, R, hit, fade);
+    return _oak_cpu_ssr_march(p, v, P0, px, py, R, OAK_SSR_STEPS, OAK_SSR_HALVINGS, hit, fade);
 }
 
 static void ssr_rows(void *user, uint32_t begin, uint32_t end, uint32_t worker) {

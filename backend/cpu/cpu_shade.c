@@ -951,8 +951,8 @@ static void water_ssr(const cpu_backend *b, const cpu_surface *s, const cpu_lane
     float d = dot3(N, V), R[3], fade;
     for (int k = 0; k < 3; k++) R[k] = 2.0f * d * N[k] - V[k]; /* reflect(-V, N) */
     int32_t hit[2];
-    if (!_oak_cpu_ssr_march(&b->opaque, b->view, s->P, (int32_t)s->px, (int32_t)s->py, R, hit,
-                            &fade))
+    if (!_oak_cpu_ssr_march(&b->opaque, b->view, s->P, (int32_t)s->px, (int32_t)s->py, R,
+                            OAK_SSR_WATER_STEPS, OAK_SSR_WATER_HALVINGS, hit, &fade))
         return;
     const float *h = b->opaque_copy + ((size_t)hit[1] * b->width + (size_t)hit[0]) * 3;
     for (int k = 0; k < 3; k++)
@@ -1066,7 +1066,9 @@ static void window_hit(const cpu_backend *b, const float P[3], const int32_t px[
                            q);
         along = q[0] == px[0] && q[1] == px[1];
     }
-    if (!along && !_oak_cpu_ssr_march(&b->opaque, b->view, P, px[0], px[1], t, hit, &fade)) return;
+    if (!along && !_oak_cpu_ssr_march(&b->opaque, b->view, P, px[0], px[1], t, OAK_SSR_WATER_STEPS,
+                                      OAK_SSR_WATER_HALVINGS, hit, &fade))
+        return;
     float depth = _oak_cpu_ssr_hit_point(&b->opaque, b->view, hit, Q);
     const oak_environment *e = &b->view->env;
     const float *cam = b->view->camera_pos;

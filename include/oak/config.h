@@ -421,6 +421,14 @@
 #define OAK_SSR_WETNESS      0.5   /* the ssr pass runs past this wetness (puddles lie) */
 #define OAK_SSR_STEPS        32    /* linear steps along the reflected ray on screen */
 #define OAK_SSR_HALVINGS     5     /* binary halvings between the last miss and the hit */
+/* Water's own marches (its reflection from above, Snell's window's from
+   below: the BLEND pass's fragment shader, which costs most where the lake
+   fills the view, docs/PERFORMANCE.md "water43"): half the linear steps and
+   one halving more, so the hit's precision is the same 1/1024 of the ray
+   and only a surface thinner than 1/16 of the ray's screen path can be
+   stepped over (the puddles' pass keeps OAK_SSR_STEPS) */
+#define OAK_SSR_WATER_STEPS    16
+#define OAK_SSR_WATER_HALVINGS 6
 #define OAK_SSR_DISTANCE     24.0  /* metres the reflected ray is followed */
 #define OAK_SSR_THICKNESS    0.6   /* metres behind a surface a hit still counts */
 #define OAK_SSR_EDGE         0.1   /* share of the screen over which a hit fades at its edges */

@@ -57,14 +57,17 @@ ivec2 oak_ssr_pixel(vec2 xy) {
 
 #ifdef OAK_SSR_DEPTH
 // The ray from pixel px (device depth d0) along unit R, marched on screen:
-// OAK_SSR_STEPS even steps to where it leaves OAK_SSR_DISTANCE (or the eye's
-// near side), then OAK_SSR_HALVINGS halvings between the last miss and the
+// `steps` even steps to where it leaves OAK_SSR_DISTANCE (or the eye's
+// near side), then `halvings` halvings between the last miss and the
 // first step behind a surface (within OAK_SSR_THICKNESS of it). Returns the
 // hit's pixel and in fade its weight (the screen's edge, the ray's length);
 // false on a miss.
 // oak_ssr_march_from starts at world point P0 seen in pixel px (water's
-// surface, which the depth does not hold).
-bool oak_ssr_march_from(vec3 P0, ivec2 px, vec3 R, out ivec2 hit, out float fade) {
+// surface, which the depth does not hold), at water's counts
+// (OAK_SSR_WATER_STEPS and _HALVINGS); the puddles' pass takes OAK_SSR_STEPS
+// and OAK_SSR_HALVINGS.
+bool oak_ssr_march_from(vec3 P0, ivec2 px, vec3 R, int steps, int halvings, out ivec2 hit,
+                        out float fade) {
     hit = px;
     fade = 0.0;
     uint W = view.size.x, H = view.size.y;
@@ -79,8 +82,8 @@ bool oak_ssr_march_from(vec3 P0, ivec2 px, vec3 R, out ivec2 hit, out float fade
     }
     vec3 n0 = c0.xyz / c0.w, n1 = c1.xyz / c1.w;
     float lo = 0.0, hi = -1.0;
-    for (int i = 1; i <= OAK_SSR_STEPS; i++) {
-        float s = float(i) * (1.0 / float(OAK_SSR_STEPS));
+    for (int i = 1; i <= steps; i++) {
+        float s = float(i) * (1.0 / float(steps));
         vec3 n = mix(n0, n1, s);
         ivec2 q = oak_ssr_pixel(n.xy);
         if (q.x < 0 || q.y < 0 || q.x >= int(W) || q.y >= int(H)) return false;
@@ -95,7 +98,7 @@ bool oak_ssr_march_from(vec3 P0, ivec2 px, vec3 R, out ivec2 hit, out float fade
         lo = s;
     }
     if (hi < 0.0) return false;
-    for (int i = 0; i < OAK_SSR_HALVINGS; i++) {
+    for (int i = 0; i < halvings; i++) {
         float s = (lo + hi) * 0.5;
         vec3 n = mix(n0, n1, s);
         ivec2 q = oak_ssr_pixel(n.xy);
@@ -118,7 +121,8 @@ bool oak_ssr_march_from(vec3 P0, ivec2 px, vec3 R, out ivec2 hit, out float fade
 }
 
 bool oak_ssr_march(ivec2 px, float d0, vec3 R, out ivec2 hit, out float fade) {
-    return oak_ssr_march_from(oak_ssr_point(px, d0), px, R, hit, fade);
+    return oak_ssr_march_from(oak_ssr_point(px, d0), px, R, OAK_SSR_STEPS, OAK_SSR_HALVINGS, hit,
+                              fade);
 }
 #endif
 

@@ -549,7 +549,8 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
                 sh = px;
                 sf = 1.0;
             }
-            if (along || oak_ssr_march_from(P, px, t, sh, sf)) {
+            if (along || oak_ssr_march_from(P, px, t, OAK_SSR_WATER_STEPS, OAK_SSR_WATER_HALVINGS,
+                                           sh, sf)) {
                 vec4 h = opaque_texels[uint(sh.y) * view.size.x + uint(sh.x)];
                 vec3 Q = oak_ssr_point(sh, h.w);
                 if (h.w > 0.0 && Q.y > view.water.x) {
@@ -752,7 +753,8 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
             // the sky's reflection (docs/SHADING.md "Screen-space reflections")
             ivec2 sh;
             float sf;
-            if (!lobes && oak_ssr_march_from(P, px, reflect(-V, N), sh, sf)) {
+            if (!lobes && oak_ssr_march_from(P, px, reflect(-V, N), OAK_SSR_WATER_STEPS,
+                                             OAK_SSR_WATER_HALVINGS, sh, sf)) {
                 vec2 AB = oak_sky_brdf(max(dot(N, V), 1e-4), roughness);
                 vec3 hc = opaque_texels[uint(sh.y) * view.size.x + uint(sh.x)].rgb;
                 colour += aot * (F0s * AB.x + F90 * AB.y) * sf * (hc - spec) / basec.a;
