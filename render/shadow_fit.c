@@ -614,8 +614,7 @@ static void cascade_dirty(oak_frontend *fe, uint32_t c, oak_shadow_cascade *cas,
     cas->dirty_base = 0, cas->dirty_count = 0;
     if (h->valid && h->key == cas->static_key && h->matrix == matrix) return; /* unchanged */
     uint32_t n = cas->static_count;
-    if (!cas->static_key || (n && (!OAK_GROW(fe->held_tmp, fe->held_tmp_cap, n) ||
-                                   !OAK_GROW(fe->dirty_come, fe->dirty_come_cap, n)))) {
+    if (!cas->static_key || (n && !OAK_GROW(fe->held_tmp, fe->held_tmp_cap, n))) {
         h->valid = false;
         return;
     }
@@ -845,10 +844,19 @@ void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *in) {
     }
     job.list = l;
     oak_parallel_for(draws, CASTER_CHUNK, caster_write_range, &job);
+    /* cascade_dirty's lists sized with the frame's casters, not when a
+       layer first needs them: a warm frame whose casters start to move
+       makes no heap call */
     if (count && (!OAK_GROW(fe->caster_hash, fe->caster_hash_cap, count) ||
                   !OAK_GROW(fe->caster_base, fe->caster_base_cap, count) ||
-                  !OAK_GROW(fe->caster_rect, fe->caster_rect_cap, count)))
+                  !OAK_GROW(fe->caster_rect, fe->caster_rect_cap, count) ||
+                  !OAK_GROW(fe->dirty_come, fe->dirty_come_cap, count) ||
+                  !OAK_GROW(fe->dirty_gone, fe->dirty_gone_cap, count) ||
+                  !OAK_GROW(fe->held_tmp, fe->held_tmp_cap, count)))
         return;
+    /* the held lists swap with held_tmp: each as large */
+    for (uint32_t c = 0; c < n && count; c++)
+        if (!OAK_GROW(fe->held[c].casters, fe->held[c].cap, count)) return;
     v->caster_rects = (const uint16_t(*)[4])fe->caster_rect;
     /* "off": whole layers; "exact": every morph redrawn (A/B measurements) */
     const char *env = getenv("OAK_SHADOW_DIRTY");
