@@ -844,19 +844,23 @@ void _oak_frontend_fit_shadows(oak_frontend *fe, const oak_frame_input *in) {
     }
     job.list = l;
     oak_parallel_for(draws, CASTER_CHUNK, caster_write_range, &job);
-    /* cascade_dirty's lists sized with the frame's casters, not when a
-       layer first needs them: a warm frame whose casters start to move
-       makes no heap call */
+    /* cascade_dirty's lists sized with the cascades' static casters, not
+       when a layer first needs them: a warm frame whose casters start to
+       move makes no heap call */
+    uint32_t most = 0; /* the most static casters one cascade lists */
+    for (uint32_t c = 0; c < n; c++)
+        most = v->cascades[c].static_count > most ? v->cascades[c].static_count : most;
     if (count && (!OAK_GROW(fe->caster_hash, fe->caster_hash_cap, count) ||
                   !OAK_GROW(fe->caster_base, fe->caster_base_cap, count) ||
-                  !OAK_GROW(fe->caster_rect, fe->caster_rect_cap, count) ||
-                  !OAK_GROW(fe->dirty_come, fe->dirty_come_cap, count) ||
-                  !OAK_GROW(fe->dirty_gone, fe->dirty_gone_cap, count) ||
-                  !OAK_GROW(fe->held_tmp, fe->held_tmp_cap, count)))
+                  !OAK_GROW(fe->caster_rect, fe->caster_rect_cap, count)))
+        return;
+    if (most && (!OAK_GROW(fe->dirty_come, fe->dirty_come_cap, most) ||
+                 !OAK_GROW(fe->dirty_gone, fe->dirty_gone_cap, most) ||
+                 !OAK_GROW(fe->held_tmp, fe->held_tmp_cap, most)))
         return;
     /* the held lists swap with held_tmp: each as large */
-    for (uint32_t c = 0; c < n && count; c++)
-        if (!OAK_GROW(fe->held[c].casters, fe->held[c].cap, count)) return;
+    for (uint32_t c = 0; c < n && most; c++)
+        if (!OAK_GROW(fe->held[c].casters, fe->held[c].cap, most)) return;
     v->caster_rects = (const uint16_t(*)[4])fe->caster_rect;
     /* "off": whole layers; "exact": every morph redrawn (A/B measurements) */
     const char *env = getenv("OAK_SHADOW_DIRTY");

@@ -7,6 +7,21 @@
 
 static const float UP_Y[3] = {0, 1, 0};
 
+/* A mesh of these positions and indices; frees both (heap buffers the
+   caller made for it). */
+static oak_mesh mesh_taking(float *pos, uint32_t nv, uint32_t *idx, uint32_t ni) {
+    oak_mesh_desc d = {0};
+    d.vertex_count = nv;
+    d.index_count = ni;
+    d.positions = pos;
+    d.indices = idx;
+    oak_mesh m = {0};
+    CHECK_OK(oak_make_mesh(&m, &d));
+    free(pos);
+    free(idx);
+    return m;
+}
+
 /* Blades: each triangle's twin (its points in the other winding, a
    rotation of it) 1 to 5 triangles later; some blades off screen, some
    across the near plane, some between pixel centres or of no area. */
@@ -48,16 +63,7 @@ static oak_mesh twin_mesh(uint32_t blades, uint32_t *pairs) {
         b0 += g;
     }
     *pairs = blades;
-    oak_mesh_desc d = {0};
-    d.vertex_count = nv;
-    d.index_count = ni;
-    d.positions = pos;
-    d.indices = idx;
-    oak_mesh m = {0};
-    CHECK_OK(oak_make_mesh(&m, &d));
-    free(pos);
-    free(idx);
-    return m;
+    return mesh_taking(pos, nv, idx, ni);
 }
 
 static void twin_frame(uint8_t *px, uint32_t w, uint32_t h, oak_mesh m, uint32_t *skipped,
@@ -225,16 +231,7 @@ static oak_mesh cover_mesh(uint32_t w, uint32_t h, uint32_t n[4]) {
             idx[v] = v;
         }
     }
-    oak_mesh_desc d = {0};
-    d.vertex_count = v;
-    d.index_count = v;
-    d.positions = pos;
-    d.indices = idx;
-    oak_mesh m = {0};
-    CHECK_OK(oak_make_mesh(&m, &d));
-    free(pos);
-    free(idx);
-    return m;
+    return mesh_taking(pos, v, idx, v);
 }
 
 static void cover_frame(uint8_t *px, uint32_t w, uint32_t h, oak_mesh m, float jx, float jy,

@@ -554,6 +554,18 @@ done:
     if (ground.id) oak_destroy_mesh(ground);
 }
 
+/* The scene with no mover and a ground of 32 x 32 quads whose vertices
+   the morph tests move (lift_band); the ground's id 0 when it failed. */
+static oak_mesh morph_scene(scene *s) {
+    scene_init(s);
+    s->flags[MOVER] = 0;
+    oak_mesh ground = {0};
+    oak_shape_desc gd = {.type = OAK_SHAPE_PLANE, .size = {60, 0, 160}, .segments = 32};
+    CHECK_OK(oak_make_shape(&ground, &gd));
+    s->mesh[GROUND] = ground;
+    return ground;
+}
+
 /* A morph that moves one band of a big mesh's vertices (a terrain tile's
    LOD morph) dirties only the triangles that touch the band, not the
    mesh's whole bounds: every cascade that lists the ground redraws
@@ -563,12 +575,7 @@ done:
    dirties nothing. */
 TEST(morphedBandRedrawsOnlyItsTriangles) {
     static scene s;
-    scene_init(&s);
-    s.flags[MOVER] = 0;
-    oak_mesh ground = {0};
-    oak_shape_desc gd = {.type = OAK_SHAPE_PLANE, .size = {60, 0, 160}, .segments = 32};
-    CHECK_OK(oak_make_shape(&ground, &gd));
-    s.mesh[GROUND] = ground;
+    oak_mesh ground = morph_scene(&s);
     oak_renderer *r = ground.id ? open_renderer() : NULL, *f = r ? open_renderer() : NULL;
     float *a = NULL, *b = NULL;
     if (!r || !f) goto done;
@@ -623,12 +630,7 @@ done:
    hold. */
 TEST(morphWithinSlackKeepsTheLayer) {
     static scene s;
-    scene_init(&s);
-    s.flags[MOVER] = 0;
-    oak_mesh ground = {0};
-    oak_shape_desc gd = {.type = OAK_SHAPE_PLANE, .size = {60, 0, 160}, .segments = 32};
-    CHECK_OK(oak_make_shape(&ground, &gd));
-    s.mesh[GROUND] = ground;
+    oak_mesh ground = morph_scene(&s);
     oak_renderer *r = ground.id ? open_renderer() : NULL, *f = r ? open_renderer() : NULL;
     float *a = NULL, *b = NULL;
     if (!r || !f) goto done;
