@@ -32,11 +32,13 @@ typedef struct bench_run {
     uint8_t *pixels; /* last frame, kept for --compare */
     bool has_grid;   /* the backend's lamp grid of the last frame was read */
     oak_light_grid_info grid;
-    bool has_shadow;         /* the backend counts its shadow cache */
-    oak_shadow_stats shadow; /* summed over the timed frames */
-    oak_occlusion_stats occ; /* summed over the timed frames (on: any frame built the grid) */
-    oak_meshlet_stats ml;    /* summed over the timed frames (on: any frame culled by meshlets) */
-    float scale;             /* the render scale the last frame ran at */
+    bool has_shadow;          /* the backend counts its shadow cache */
+    oak_shadow_stats shadow;  /* summed over the timed frames */
+    bool has_uploads;         /* the backend counts its mesh uploads */
+    oak_upload_stats uploads; /* summed over the timed frames */
+    oak_occlusion_stats occ;  /* summed over the timed frames (on: any frame built the grid) */
+    oak_meshlet_stats ml;     /* summed over the timed frames (on: any frame culled by meshlets) */
+    float scale;              /* the render scale the last frame ran at */
     uint32_t cloud_steps, cloud_scale; /* the clouds' march the backend ran (oak_post) */
     uint32_t render_w, render_h;
     /* the last frame's streams (oak_renderer_stream_counts), their sums
@@ -150,6 +152,13 @@ static int bench_frame(const cli_options *o, oak_scene *scene, oak_renderer *ren
         run->shadow.mover_draws += st.mover_draws;
         run->shadow.partial_layers += st.partial_layers;
         run->shadow.dirty_texels += st.dirty_texels;
+    }
+    oak_upload_stats up;
+    if (oak_renderer_upload_stats(renderer, &up) == OAK_OK) {
+        run->has_uploads = true;
+        run->uploads.meshes_whole += up.meshes_whole;
+        run->uploads.meshes_positions += up.meshes_positions;
+        run->uploads.mesh_bytes += up.mesh_bytes;
     }
     oak_meshlet_stats ml;
     if (oak_renderer_meshlet_stats(renderer, &ml) == OAK_OK) {
@@ -329,6 +338,11 @@ static void json_stages(bench_run *run) {
                "\"dirty_texels\": %u}, ",
                run->shadow.static_layers, run->shadow.layer_copies, run->shadow.mover_draws,
                run->shadow.partial_layers, run->shadow.dirty_texels);
+    /* totals over the timed frames: meshes sent whole or as positions */
+    if (run->has_uploads)
+        printf("\"mesh_uploads\": {\"whole\": %u, \"positions\": %u, \"bytes\": %llu}, ",
+               run->uploads.meshes_whole, run->uploads.meshes_positions,
+               (unsigned long long)run->uploads.mesh_bytes);
     /* totals over the timed frames */
     const oak_occlusion_stats *oc = &run->occ;
     printf("\"occlusion\": {\"on\": %s, \"occluders\": %u, \"occluder_triangles\": %u, "

@@ -221,7 +221,7 @@ oak_result _oak_mesh_data_build(oak_mesh_data *m, const oak_mesh_desc *d) {
     oak_bounds_empty(&m->bounds);
     for (uint32_t v = 0; v < vc; v++) oak_bounds_add(&m->bounds, m->positions + 3 * v);
     oak_bounds_finish(&m->bounds);
-    m->version = _oak_next_version();
+    m->version = m->shape_version = _oak_next_version();
     return OAK_OK;
 }
 

@@ -53,5 +53,8 @@ oak_result oak_mesh_update_vertices(oak_mesh mesh, uint32_t vertex_count, const 
     if (tangents) memcpy(m->tangents, tangents, n * 16);
     m->prev_version = m->version;
     m->version = _oak_next_version();
+    /* new normals or tangents change what the backends hold beside the
+       positions: they must send the mesh whole */
+    if ((normals || tangents) && n) m->shape_version = m->version;
     return OAK_OK;
 }

@@ -318,6 +318,15 @@ oak_result oak_renderer_meshlet_stats(const oak_renderer *r, oak_meshlet_stats *
     return OAK_OK;
 }
 
+oak_result oak_renderer_upload_stats(const oak_renderer *r, oak_upload_stats *out) {
+    if (!out) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "upload stats: no output");
+    *out = (oak_upload_stats){0};
+    /* no message: callers ask every frame, whatever the backend */
+    if (!r->backend->upload_stats) return OAK_ERROR_UNSUPPORTED;
+    r->backend->upload_stats(r->self, out);
+    return OAK_OK;
+}
+
 oak_result oak_renderer_occlusion_stats(const oak_renderer *r, oak_occlusion_stats *out) {
     if (!out) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "occlusion stats: no output");
     *out = r->frontend.occ_stats;

@@ -134,7 +134,12 @@ static oak_result gl_render(void *self, const oak_render_view *view) {
     uint32_t ow, oh; /* TAA upsampling writes the output's size */
     _oak_taa_out_size(view, &ow, &oh);
     if (r == OAK_OK) r = _oak_gl_targets_resize(&b->targets, view->width, view->height, ow, oh);
-    return r != OAK_OK ? r : _oak_gl_frame_render(b, view);
+    if (r == OAK_OK) r = _oak_gl_frame_render(b, view);
+    if (r == OAK_OK) {
+        b->frame->up_last = b->frame->up_now;
+        b->frame->up_now = (oak_upload_stats){0};
+    }
+    return r;
 }
 
 static oak_result gl_read_pixels(void *self, uint8_t *rgba, size_t size) {
@@ -209,6 +214,10 @@ static bool gl_occlusion_stats(void *self, oak_occlusion_stats *out) {
     return _oak_gl_make_current(&b->ctx) == OAK_OK && _oak_gl_hiz_stats(b->frame, out);
 }
 
+static void gl_upload_stats(void *self, oak_upload_stats *out) {
+    *out = ((_oak_gl_backend *)self)->frame->up_last;
+}
+
 static void gl_meshlet_stats(void *self, oak_meshlet_stats *out) {
     _oak_gl_backend *b = self;
     *out = (oak_meshlet_stats){0};
@@ -252,6 +261,7 @@ const oak_backend *oak_backend_gl(void) {
                                   gl_present,
                                   gl_blend_stats,
                                   gl_meshlet_stats,
-                                  gl_read_shadow_map};
+                                  gl_read_shadow_map,
+                                  gl_upload_stats};
     return &b;
 }

@@ -39,6 +39,9 @@ typedef struct _oak_gl_mesh_slot {
        indices its range holds (every level's when meshlet culling is on;
        index_count, what every other pass draws, is the finest's) */
     uint32_t ml_finest, ml_tris, index_room;
+    /* the mesh's shape_version when it was last sent whole: while the
+       registry's stays the same, a new pose sends the positions alone */
+    uint32_t shape_version;
 } _oak_gl_mesh_slot;
 
 typedef struct _oak_gl_tex_slot {
@@ -342,6 +345,7 @@ typedef struct _oak_gl_frame {
     uint32_t mc_fallback[2];
     bool mc_stats_seen;
     oak_meshlet_stats mc_stats;
+    oak_upload_stats up_now, up_last; /* this frame's mesh uploads, the last drawn's */
 } _oak_gl_frame;
 
 /* The slot of the frame being recorded in the frame's rings. */

@@ -36,6 +36,27 @@ static oak_result skin_queue(_oak_gl_frame *f, _oak_gl_mesh_slot *s, const oak_m
     return _oak_gpu_skin_push(&f->skin_q, md, s->base_vertex);
 }
 
+/* The mesh's positions, then its previous pose's (a palette's rest pose,
+   which the skin pass overwrites), at base in the position buffer. */
+static oak_result send_positions(_oak_gl_frame *f, uint32_t base, const oak_mesh_data *md,
+                                 uint32_t prev, bool palette) {
+    size_t n = md->vertex_count;
+    if (!n) return OAK_OK;
+    float *pos = oak_alloc((n + prev) * 16);
+    if (!pos) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory staging a mesh");
+    for (size_t v = 0; v < n + prev; v++) {
+        const float *p = v < n     ? &md->positions[v * 3]
+                         : palette ? &md->positions[(v - n) * 3]
+                                   : &md->prev_positions[(v - n) * 3];
+        memcpy(&pos[v * 4], p, 12);
+        pos[v * 4 + 3] = 1;
+    }
+    oak_result r = _oak_gl_buffer_upload(&f->positions, (size_t)base * 16, pos, (n + prev) * 16);
+    oak_free(pos);
+    if (r == OAK_OK) f->up_now.mesh_bytes += (n + prev) * 16;
+    return r;
+}
+
 static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
     const oak_mesh_data *md = oak_mesh_get(mesh);
     /* as every backend: a view naming a dead asset is the caller's error */
@@ -45,10 +66,21 @@ static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
     if (r != OAK_OK) return r;
     _oak_gl_mesh_slot *s = &f->meshes[i];
     if (s->id == mesh.id && s->version == md->version) return skin_queue(f, s, md);
+    bool palette = md->palette && md->joints && md->weights;
+    /* posed in place with its shape kept (docs/ARCHITECTURE.md "Meshes
+       posed in place"): the positions alone, into the range it holds */
+    if (s->id == mesh.id && s->shape_version == md->shape_version && md->prev_positions &&
+        !palette && s->prev && s->prev == md->vertex_count && !s->ml_count) {
+        if ((r = send_positions(f, s->base_vertex, md, s->prev, false)) != OAK_OK) return r;
+        s->version = md->version;
+        memcpy(s->center, md->bounds.center, sizeof s->center);
+        f->up_now.meshes_positions++;
+        return OAK_OK;
+    }
+    f->up_now.meshes_whole++;
     /* a posed mesh's range holds its previous pose's positions after its
        own, uploaded with them in one step (that half's attributes unused);
        one posed by its palette keeps its rest pose there for the skin pass */
-    bool palette = md->palette && md->joints && md->weights;
     uint32_t prev = md->vertex_count && (md->prev_positions || palette) ? md->vertex_count : 0;
     uint32_t extra = palette ? _oak_gpu_skin_extra(md) : 0; /* second joints, morph deltas */
     uint32_t need = md->vertex_count + prev + extra;
@@ -65,15 +97,9 @@ static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
     if (md->vertex_count) {
         size_t n = md->vertex_count;
         size_t na = palette ? n + prev + extra : n; /* attributes: the rest pose after */
-        float *pos = oak_alloc((n + prev) * 16);
         oak_gpu_vertex *attr = oak_alloc(na * sizeof *attr);
-        if (!pos || !attr) {
-            oak_free(pos), oak_free(attr);
-            return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory staging a mesh");
-        }
+        if (!attr) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory staging a mesh");
         for (size_t v = 0; v < n; v++) {
-            memcpy(&pos[v * 4], &md->positions[v * 3], 12);
-            pos[v * 4 + 3] = 1;
             oak_gpu_vertex *a = &attr[v];
             memset(a, 0, sizeof *a);
             memcpy(a->normal, &md->normals[v * 3], 12);
@@ -82,24 +108,22 @@ static oak_result sync_mesh(_oak_gl_frame *f, oak_mesh mesh) {
             memcpy(a->uv + 2, &md->uv1[v * 2], 8);
             memcpy(a->color, &md->colors[v * 4], 16);
         }
-        for (size_t v = 0; v < prev; v++) { /* the skin pass writes a palette's */
-            memcpy(&pos[(n + v) * 4], palette ? &md->positions[v * 3] : &md->prev_positions[v * 3],
-                   12);
-            pos[(n + v) * 4 + 3] = 1;
-        }
         for (size_t v = n; v < n + prev && palette; v++)
             _oak_gpu_skin_source(md, (uint32_t)(v - n), &attr[v]);
         for (size_t v = n + prev; v < na; v++)
             _oak_gpu_skin_extra_vertex(md, (uint32_t)(v - n - prev), &attr[v]);
-        r = _oak_gl_buffer_upload(&f->positions, (size_t)base * 16, pos, (n + prev) * 16);
+        r = send_positions(f, base, md, prev, palette);
         if (r == OAK_OK)
             r = _oak_gl_buffer_upload(&f->attributes, (size_t)base * sizeof *attr, attr,
                                       na * sizeof *attr);
-        oak_free(pos), oak_free(attr);
+        oak_free(attr);
         if (r != OAK_OK) return r;
+        f->up_now.mesh_bytes += na * sizeof *attr;
     }
     r = _oak_gl_buffer_upload(&f->indices, (size_t)first * 4, md->indices, (size_t)all * 4);
     if (r != OAK_OK) return r;
+    f->up_now.mesh_bytes += (uint64_t)all * 4;
+    s->shape_version = md->shape_version;
     if (!fits) {
         f->vertex_fill += need;
         f->index_fill += all;

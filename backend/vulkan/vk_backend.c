@@ -259,6 +259,10 @@ static bool _oak_vk_occlusion_stats(void *self, oak_occlusion_stats *out) {
     return !vk->lost && _oak_vk_hiz_stats(vk, out);
 }
 
+static void _oak_vk_upload_stats(void *self, oak_upload_stats *out) {
+    *out = ((_oak_vk_backend *)self)->vk.up_last;
+}
+
 static void _oak_vk_meshlet_stats(void *self, oak_meshlet_stats *out) {
     _oak_vk *vk = &((_oak_vk_backend *)self)->vk;
     *out = (oak_meshlet_stats){0};
@@ -491,6 +495,7 @@ static const oak_backend k_vulkan = {
     .read_exposure = _oak_vk_read_exposure,
     .occlusion_stats = _oak_vk_occlusion_stats,
     .meshlet_stats = _oak_vk_meshlet_stats,
+    .upload_stats = _oak_vk_upload_stats,
     .presentation = _oak_vk_presentation,
     .present = _oak_vk_present_vt,
 };

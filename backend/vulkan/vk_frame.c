@@ -268,5 +268,7 @@ oak_result _oak_vk_render(_oak_vk *vk, const oak_render_view *v) {
     f->cpu_ms[1] = (double)(oak_time_ns() - t1) * 1e-6;
     f->wait_ms = vk->wait_ms;
     vk->sync_ms = vk->wait_ms = 0;
+    vk->up_last = vk->up_now;
+    vk->up_now = (oak_upload_stats){0};
     return OAK_OK;
 }

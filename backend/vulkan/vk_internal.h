@@ -130,6 +130,9 @@ typedef struct _oak_vk_mesh {
        culling is on; index_count, what every other pass draws, is the
        finest's) */
     uint32_t ml_finest, ml_tris, index_taken;
+    /* the mesh's shape_version when it was last sent whole: while the
+       registry's stays the same, a new pose sends the positions alone */
+    uint32_t shape_version;
 } _oak_vk_mesh;
 
 typedef struct _oak_vk_texclass {
@@ -419,10 +422,11 @@ typedef struct _oak_vk {
        (oak_gpu.h OAK_B_MESHLETS), in uvec4 (vk_meshcull.c) */
     _oak_vk_buffer meshlets;
     _oak_vk_ranges meshlet_ranges;
-    bool meshcull;              /* OAK_MESHCULL was not off when the backend started */
-    oak_meshlet_stats ml_stats; /* the latest finished frame's counters */
-    uint64_t ml_stats_frame;    /* ... and that frame's number (0: none yet) */
-    uint32_t mc_fallback;       /* draws the last plan sent whole (no room) */
+    bool meshcull;                    /* OAK_MESHCULL was not off when the backend started */
+    oak_meshlet_stats ml_stats;       /* the latest finished frame's counters */
+    uint64_t ml_stats_frame;          /* ... and that frame's number (0: none yet) */
+    oak_upload_stats up_now, up_last; /* this frame's mesh uploads, the last submitted's */
+    uint32_t mc_fallback;             /* draws the last plan sent whole (no room) */
     /* meshcull_scan.comp and meshcull_write.comp for Hi-Z's LATE step
        (their EARLY ones are OAK_VK_PIPE_MESHCULL_SCAN and _WRITE) */
     VkPipeline mc_late[2];

@@ -126,6 +126,40 @@ static oak_result _oak_vk_pool_take(_oak_vk *vk, _oak_vk_ranges *ranges, uint32_
     return OAK_OK;
 }
 
+/* The mesh's positions, then its previous pose's (a palette's rest pose,
+   which the skin pass overwrites), into its range of the position pool. */
+static oak_result _oak_vk_send_positions(_oak_vk *vk, const _oak_vk_mesh *m, const oak_mesh_data *d,
+                                         bool palette) {
+    uint32_t vc = d->vertex_count, vn = vc + m->prev;
+    uint64_t off;
+    oak_result r = _oak_vk_stage(vk, NULL, (uint64_t)vn * 16, 16, &off);
+    if (r) return r;
+    float *pos = (float *)((uint8_t *)vk->frames[vk->slot].staging.mapped + off);
+    for (uint32_t i = 0; i < vn; i++) {
+        const float *p = i < vc    ? d->positions + i * 3
+                         : palette ? d->positions + (i - vc) * 3 /* the skin pass writes it */
+                                   : d->prev_positions + (i - vc) * 3;
+        pos[i * 4 + 0] = p[0];
+        pos[i * 4 + 1] = p[1];
+        pos[i * 4 + 2] = p[2];
+        pos[i * 4 + 3] = 1.0f;
+    }
+    _oak_vk_copy(vk, vk->positions.buffer, m->vertex_first * 16, off, (uint64_t)vn * 16);
+    vk->up_now.mesh_bytes += (uint64_t)vn * 16;
+    return OAK_OK;
+}
+
+/* A mesh posed in place (oak_mesh_update_vertices with positions alone)
+   whose copy holds its shape (attributes, indices, no meshlets: a posed
+   mesh is drawn uncut) and a previous pose's room: only its positions
+   move. The range is rewritten in place; the upload row's barrier makes
+   the copy wait for frames still reading it, as for any pool range. */
+static bool _oak_vk_positions_only(const _oak_vk_mesh *m, oak_mesh mesh, const oak_mesh_data *d) {
+    return m->id == mesh.id && m->shape_version == d->shape_version && d->prev_positions &&
+           !(d->palette && d->joints && d->weights) && m->prev && m->prev == d->vertex_count &&
+           m->vertex_count == 2 * d->vertex_count && !m->ml_count;
+}
+
 static oak_result _oak_vk_mesh_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh mesh,
                                       const oak_mesh_data *d) {
     oak_result r;
@@ -157,19 +191,9 @@ static oak_result _oak_vk_mesh_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh mes
     }
     *m = (_oak_vk_mesh){mesh.id, d->version, vfirst, range, prev, ifirst, ic};
     m->index_taken = taken;
-    uint64_t pos_off, attr_off, idx_off;
-    if ((r = _oak_vk_stage(vk, NULL, (uint64_t)vn * 16, 16, &pos_off))) return r;
-    float *pos = (float *)((uint8_t *)vk->frames[vk->slot].staging.mapped + pos_off);
-    for (uint32_t i = 0; i < vn; i++) {
-        const float *p = i < vc    ? d->positions + i * 3
-                         : palette ? d->positions + (i - vc) * 3 /* the skin pass writes it */
-                                   : d->prev_positions + (i - vc) * 3;
-        pos[i * 4 + 0] = p[0];
-        pos[i * 4 + 1] = p[1];
-        pos[i * 4 + 2] = p[2];
-        pos[i * 4 + 3] = 1.0f;
-    }
-    _oak_vk_copy(vk, vk->positions.buffer, vfirst * 16, pos_off, (uint64_t)vn * 16);
+    m->shape_version = d->shape_version;
+    uint64_t attr_off, idx_off;
+    if ((r = _oak_vk_send_positions(vk, m, d, palette))) return r;
     uint32_t va = palette ? range : vc; /* attributes staged: the rest pose after */
     if ((r = _oak_vk_stage(vk, NULL, (uint64_t)va * sizeof(oak_gpu_vertex), 16, &attr_off)))
         return r;
@@ -197,6 +221,7 @@ static oak_result _oak_vk_mesh_upload(_oak_vk *vk, _oak_vk_mesh *m, oak_mesh mes
     }
     _oak_vk_copy(vk, vk->attributes.buffer, vfirst * sizeof(oak_gpu_vertex), attr_off,
                  (uint64_t)va * sizeof(oak_gpu_vertex));
+    vk->up_now.mesh_bytes += (uint64_t)va * sizeof(oak_gpu_vertex) + (uint64_t)taken * 4;
     if ((r = _oak_vk_stage(vk, NULL, (uint64_t)taken * 4, 4, &idx_off))) return r;
     uint32_t *idx = (uint32_t *)((uint8_t *)vk->frames[vk->slot].staging.mapped + idx_off);
     for (uint32_t i = 0; i < taken; i++) idx[i] = d->indices[i] < vc ? d->indices[i] : 0;
@@ -223,7 +248,14 @@ oak_result _oak_vk_sync_mesh(_oak_vk *vk, oak_mesh mesh, const _oak_vk_mesh **ou
         memset(vk->meshes + old, 0, (vk->mesh_capacity - old) * sizeof *vk->meshes);
     }
     _oak_vk_mesh *m = &vk->meshes[slot];
-    if (m->id != mesh.id || m->version != d->version) {
+    if (m->version != d->version && _oak_vk_positions_only(m, mesh, d)) {
+        oak_result r = _oak_vk_send_positions(vk, m, d, false);
+        if (r) return r;
+        m->version = d->version;
+        memcpy(m->center, d->bounds.center, sizeof m->center);
+        vk->up_now.meshes_positions++;
+    } else if (m->id != mesh.id || m->version != d->version) {
+        vk->up_now.meshes_whole++;
         _oak_vk_mesh_free(vk, m);
         oak_result r = _oak_vk_mesh_upload(vk, m, mesh, d);
         if (r) {

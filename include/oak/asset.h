@@ -166,6 +166,12 @@ typedef struct oak_mesh_data {
     uint32_t *indices;
     oak_bounds bounds;
     uint32_t version; /* moves on every change */
+    /* the version at the latest change of anything but the positions: a
+       positions-only oak_mesh_update_vertices (normals and tangents NULL)
+       leaves it, so a backend holding the mesh at this shape may send the
+       positions (and the previous pose) alone (docs/ARCHITECTURE.md
+       "Meshes posed in place") */
+    uint32_t shape_version;
     /* last pose of a mesh posed in place (oak_mesh_update_vertices): the
        positions before the latest update, and the version they were
        current at; NULL (a static mesh pays nothing) until the first update

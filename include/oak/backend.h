@@ -507,6 +507,9 @@ typedef struct oak_backend {
        depth as floats, row 0 first as the resolve samples it), count at
        least its edge squared. NULL when the backend keeps none on a GPU. */
     oak_result (*read_shadow_map)(void *self, float *depth, size_t count);
+    /* The last frame's mesh uploads (oak_renderer_upload_stats); NULL when
+       the backend keeps none. */
+    void (*upload_stats)(void *self, oak_upload_stats *out);
 } oak_backend;
 
 /* Each backend exports one of these. */

@@ -808,6 +808,18 @@ typedef struct oak_meshlet_stats {
 } oak_meshlet_stats;
 /* OAK_ERROR_UNSUPPORTED where the backend culls no meshlets. */
 oak_result oak_renderer_meshlet_stats(const oak_renderer *r, oak_meshlet_stats *out);
+/* The meshes the last frame sent to the GPU (docs/ARCHITECTURE.md "Meshes
+ * posed in place"): whole (vertices, attributes, indices, meshlets), or their
+ * positions alone (a mesh posed in place whose shape_version its copy still
+ * holds: a terrain tile's morph), and the bytes of vertices, attributes and
+ * indices both took. */
+typedef struct oak_upload_stats {
+    uint32_t meshes_whole, meshes_positions;
+    uint64_t mesh_bytes;
+} oak_upload_stats;
+/* OAK_ERROR_UNSUPPORTED, with no message, where the backend sends nothing
+   (the cpu draws from the registry's own arrays). */
+oak_result oak_renderer_upload_stats(const oak_renderer *r, oak_upload_stats *out);
 /* Turns occlusion culling on or off from the next frame. */
 void oak_renderer_set_occlusion(oak_renderer *r, oak_occlusion_mode mode);
 /* The same per-LOD counts as the backend's instcull pass (the kernel in
