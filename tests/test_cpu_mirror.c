@@ -304,11 +304,90 @@ TEST(cpuSetupDropsTrianglesOfNoPixelCentre) {
     oak_destroy_mesh(m);
 }
 
+/* Whether the mapping holding address a was advised into huge pages
+   (its VmFlags in /proc/self/smaps hold "hg"); -1: not known here. */
+static int huge_advised(const void *a) {
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f) return -1;
+    char line[512];
+    int in = 0, hg = -1;
+    uintptr_t x = (uintptr_t)a;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) /* a mapping's first line */
+            in = x >= lo && x < hi;
+        else if (in && !strncmp(line, "VmFlags:", 8)) {
+            hg = strstr(line, " hg") != NULL;
+            break;
+        }
+    }
+    fclose(f);
+    return hg;
+}
+
+/* The vertex stage's arrays (clip positions, snapped points: 32 bytes a
+   vertex) are advised into huge pages when they are at least 2 MiB
+   (cpu_draws.c _oak_cpu_huge_pages): on 4 KiB pages the stage was mostly
+   TLB misses (docs/PERFORMANCE.md, grass44). $OAK_CPU_NO_HUGE leaves
+   them as they were; the picture is the same bytes either way. */
+TEST(cpuVertexArraysAskForHugePages) {
+#if defined(__linux__)
+    enum { W = 64, H = 32, NV = 300000 };
+    static uint8_t ref[W * H * 4], px[W * H * 4];
+    float *pos = calloc((size_t)NV * 3, sizeof(float));
+    uint32_t *idx = calloc(6, sizeof(uint32_t));
+    CHECK(pos && idx);
+    if (!pos || !idx) return;
+    /* a quad over the left half, the other vertices at the origin, unused */
+    const float q[4][3] = {{-1, -0.5f, 0}, {0, -0.5f, 0}, {0, 0.5f, 0}, {-1, 0.5f, 0}};
+    memcpy(pos, q, sizeof q);
+    const uint32_t t[6] = {0, 1, 2, 0, 2, 3};
+    memcpy(idx, t, sizeof t);
+    oak_mesh m = mesh_taking(pos, NV, idx, 6);
+    int advised[2] = {-2, -2};
+    for (int k = 0; k < 2; k++) {
+        if (k == 0) setenv("OAK_CPU_NO_HUGE", "1", 1);
+        sc_scene s;
+        sc_init(&s, W, H);
+        s.view.post.no_tonemap = true;
+        const float eye[3] = {0, 0, 5}, at[3] = {0, 0, 0};
+        sc_camera(&s, eye, at, UP_Y, 0, 1, 0.1f, 100);
+        mat4 id = GLM_MAT4_IDENTITY_INIT;
+        sc_draw(&s, m, sc_material(1, 0, 0, 0, 1, true), id);
+        const oak_backend *be = oak_backend_cpu();
+        void *self = NULL;
+        oak_backend_desc d = {W, H, NULL, 0};
+        CHECK_OK(be->create(&self, &d));
+        unsetenv("OAK_CPU_NO_HUGE");
+        if (!self) return;
+        cpu_backend *b = self;
+        CHECK_OK(be->sync(self, &s.view));
+        CHECK_OK(be->render(self, &s.view));
+        CHECK_OK(be->read_pixels(self, k ? px : ref, sizeof px));
+        CHECK(b->opaque.clip_cap >= NV * 4u && b->opaque.svert_cap >= NV);
+        /* a page inside both arrays, past the first 2 MiB boundary */
+        const char *c = (const char *)b->opaque.clip, *v = (const char *)b->opaque.svert;
+        int hc = huge_advised(c + (4u << 20)), hv = huge_advised(v + (4u << 20));
+        advised[k] = hc < 0 || hv < 0 ? -1 : hc && hv;
+        be->destroy(self);
+    }
+    if (advised[1] >= 0) { /* smaps readable */
+        CHECK_EQ_INT(advised[0], 0);
+        CHECK_EQ_INT(advised[1], 1);
+    }
+    CHECK(memcmp(px, ref, sizeof px) == 0);
+    CHECK_EQ_INT(sc_px(px, W, 16, 16)[0], 255); /* the quad drawn, red */
+    CHECK_EQ_INT(sc_px(px, W, 48, 16)[0], 0);
+    oak_destroy_mesh(m);
+#endif
+}
+
 int main(void) {
     oak_test_init(0);
     RUN(cpuMirrorsOfDestroyedMeshesAreFreedAndReused);
     RUN(cpuTwinsSkippedDrawTheSamePicture);
     RUN(cpuSetupDropsTrianglesOfNoPixelCentre);
+    RUN(cpuVertexArraysAskForHugePages);
     oak_shutdown();
     return TEST_SUMMARY();
 }

@@ -133,6 +133,8 @@ static oak_result cpu_create(void **self, const oak_backend_desc *desc) {
     b->no_twins = twins && twins[0] && twins[0] != '0';
     const char *cover = getenv("OAK_CPU_NO_COVER");
     b->no_cover = cover && cover[0] && cover[0] != '0';
+    const char *huge = getenv("OAK_CPU_NO_HUGE");
+    b->no_huge = huge && huge[0] && huge[0] != '0';
     const char *loop = getenv("OAK_CPU_LAMP_LOOP");
     b->lamp_loop_all = loop && strcmp(loop, "all") == 0;
     b->shadow_size = desc && desc->shadow_map_size ? desc->shadow_map_size : OAK_SHADOW_MAP_SIZE;

@@ -1,7 +1,32 @@
 /* A raster pass's target and draw list on the CPU backend: the shadow map,
  * the visibility buffer and the BLEND draws all go through these. Filling a
  * list runs on the job pool; the order of the list is the raster order. */
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
 #include "cpu_internal.h"
+
+/* Asks the kernel to back [ptr, ptr + bytes) with huge pages (Linux with
+   transparent huge pages set to "madvise" or "always"; elsewhere, or
+   under $OAK_CPU_NO_HUGE, nothing), for the arrays of tens of MB that a
+   frame walks out of the caches: the vertex stage's clip positions and
+   snapped points (32 bytes a vertex, read back through the indices), the
+   textures' texels and the shadow maps. On 4 KiB pages most of the vertex
+   stage's time was TLB misses on the development machine, a virtual
+   machine (docs/PERFORMANCE.md, grass44). Only the mapping changes: no
+   value read or written. */
+void _oak_cpu_huge_pages(const cpu_backend *b, void *ptr, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const uintptr_t page = 4096, huge = (uintptr_t)2 << 20;
+    uintptr_t a = ((uintptr_t)ptr + page - 1) & ~(page - 1);
+    uintptr_t e = ((uintptr_t)ptr + bytes) & ~(page - 1);
+    if (!b->no_huge && ptr && e > a && e - a >= huge)
+        (void)madvise((void *)a, e - a, MADV_HUGEPAGE); /* a hint: refused is as before */
+#else
+    (void)b, (void)ptr, (void)bytes;
+#endif
+}
 
 size_t _oak_cpu_tiled_pixels(uint32_t w, uint32_t h) {
     return (size_t)((w + CPU_TILE - 1) / CPU_TILE) * ((h + CPU_TILE - 1) / CPU_TILE) *

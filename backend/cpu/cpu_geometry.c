@@ -423,6 +423,11 @@ static inline __attribute__((always_inline)) int emit(geo_ctx *g, cpu_chunk *ch,
     return EMIT_KEPT;
 }
 
+/* Triangles ahead whose points the set-up asks the caches for: the vertex
+   stage wrote them out of the caches (tens of MB a frame on the meadow),
+   and a triangle's points are found through its indices, a pattern the
+   hardware's prefetch does not follow (docs/PERFORMANCE.md, grass44). */
+#define CPU_SETUP_AHEAD 16
 static void setup_job(void *user, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     geo_ctx *g = user;
@@ -472,6 +477,12 @@ static void setup_job(void *user, uint32_t begin, uint32_t end, uint32_t worker)
                 }
             }
             const uint32_t *ix = indices + (size_t)mt * 3;
+            if (t + CPU_SETUP_AHEAD < stop) { /* the points of a triangle ahead */
+                const uint32_t *pf = ix + CPU_SETUP_AHEAD * 3;
+                __builtin_prefetch(&sv[pf[0]]);
+                __builtin_prefetch(&sv[pf[1]]);
+                __builtin_prefetch(&sv[pf[2]]);
+            }
             const cpu_svert *s0 = &sv[ix[0]], *s1 = &sv[ix[1]], *s2 = &sv[ix[2]];
             uint32_t all = s0->code & s1->code & s2->code, any = s0->code | s1->code | s2->code;
             uint32_t twin = twins ? twins[mt] : 0;
@@ -603,9 +614,16 @@ oak_result _oak_cpu_pass_geometry(cpu_backend *b, cpu_pass *p, double *vertex_ms
     p->tri_base[p->draw_count] = (uint32_t)nt;
     p->vertex_count = (uint32_t)nv;
     p->tri_count = (uint32_t)nt;
+    const float *clip_was = p->clip;
+    const cpu_svert *svert_was = p->svert;
+    const uint32_t clip_cap_was = p->clip_cap, svert_cap_was = p->svert_cap;
     if (!OAK_GROW(p->clip, p->clip_cap, p->vertex_count * 4 + 4) ||
         !OAK_GROW(p->svert, p->svert_cap, p->vertex_count + 1))
         return OAK_ERROR_OUT_OF_MEMORY;
+    if (p->clip != clip_was || p->clip_cap != clip_cap_was)
+        _oak_cpu_huge_pages(b, p->clip, (size_t)p->clip_cap * sizeof *p->clip);
+    if (p->svert != svert_was || p->svert_cap != svert_cap_was)
+        _oak_cpu_huge_pages(b, p->svert, (size_t)p->svert_cap * sizeof *p->svert);
 
     oak_result r = _oak_cpu_meshcull_vertices(b, p);
     if (r) return r;

@@ -280,6 +280,7 @@ typedef struct cpu_backend {
     bool scalar_vertex;   /* $OAK_CPU_SCALAR_VERTEX: one vertex at a time (tests) */
     bool no_twins;        /* $OAK_CPU_NO_TWINS: meshes synced with no twins (tests) */
     bool no_cover;        /* $OAK_CPU_NO_COVER: small triangles' centres not tested in set-up */
+    bool no_huge;         /* $OAK_CPU_NO_HUGE: the vertex arrays not put on huge pages */
     bool shadow_valid;    /* this frame has the key light's maps */
     size_t shadow_stride; /* floats from one cascade's map to the next's */
     uint32_t shadow_edge; /* texels across one cascade's map */
@@ -433,7 +434,9 @@ oak_result _oak_cpu_dof(cpu_backend *b, const oak_render_view *v);          /* c
 oak_result _oak_cpu_run_post(cpu_backend *b, const oak_render_view *v);
 oak_result _oak_cpu_run_fxaa(cpu_backend *b, const oak_render_view *v);
 
-/* cpu_draws.c: a pass's target and draw list, shared by the raster passes */
+/* cpu_draws.c: a pass's target and draw list, shared by the raster passes;
+   huge pages asked for a large array (a hint: no value changes) */
+void _oak_cpu_huge_pages(const cpu_backend *b, void *ptr, size_t bytes);
 size_t _oak_cpu_tiled_pixels(uint32_t w, uint32_t h);
 void _oak_cpu_pass_target(cpu_pass *p, uint32_t w, uint32_t h, bool flip, const float jitter[2],
                           float *depth, uint32_t *ids);

@@ -237,6 +237,7 @@ static oak_result sync_texture(cpu_backend *b, uint32_t id, int32_t *out) {
         if (!p) return OAK_ERROR_OUT_OF_MEMORY;
         t->texels = p;
         t->cap = total * 4;
+        _oak_cpu_huge_pages(b, p, total * 4 * sizeof(float));
     }
     /* sRGB decode once per byte value, not per texel */
     float lut[256];

@@ -194,6 +194,8 @@ oak_result _oak_cpu_run_shadow(cpu_backend *b, const oak_render_view *v) {
         if (!s) return OAK_ERROR_OUT_OF_MEMORY;
         b->shadow_static = s;
         b->shadow_cap = need;
+        _oak_cpu_huge_pages(b, m, need * sizeof(float));
+        _oak_cpu_huge_pages(b, s, need * sizeof(float));
     }
     if (stride != b->shadow_stride || S != b->shadow_edge)
         for (uint32_t c = 0; c < OAK_MAX_CASCADES; c++)
