@@ -15,11 +15,17 @@
  * [0, 1] on power-of-two and other sizes. And the mip level's log2
  * (cpu_log2_level): its error bound over every float mantissa in (1, 4)
  * and a stride of them to 2^32, exact at powers of two, monotonic, and
- * each lane width equal to it bit for bit. */
+ * each lane width equal to it bit for bit. And the exp2 fog's 2^y
+ * (cpu_exp2): its relative error bound against exp2 in double over a
+ * stride of every float f in [-1/2, 1/2] (the polynomial's whole domain)
+ * and of the fog's y in [-125, 0] (and on to 127), exact at whole y, the
+ * clamps, the fog's transmittance against e^(-fd^2), and each lane width
+ * equal to it bit for bit. */
 #include <stddef.h>
 
 #include "oak_test.h"
 
+#include "backend/cpu/cpu_exp2.h"
 #include "backend/cpu/cpu_internal.h"
 #include "backend/cpu/cpu_sample.h"
 #include "render/skylight.h"
@@ -342,6 +348,85 @@ TEST(log2LevelBound) {
     }
 }
 
+#define EXP2_N 4096
+
+/* the relative error of cpu_exp2(y) against 2^y in double */
+static double exp2_err(float y) {
+    return fabs((double)cpu_exp2(y) / exp2((double)y) - 1.0);
+}
+
+TEST(exp2Bound) {
+    /* the polynomial's domain: f in [-1/2, 1/2] is y itself where n is 0,
+       and every f that occurs is one of these floats (y - n is exact) */
+    double worst = 0;
+    uint32_t checked = 0;
+    for (uint32_t sg = 0; sg < 2; sg++)
+        for (uint32_t u = (127u - 24u) << 23; u <= 0x3f000000u; u += 13) {
+            uint32_t v = u | sg << 31;
+            float f;
+            memcpy(&f, &v, sizeof f);
+            double e = exp2_err(f);
+            if (e > worst) worst = e;
+            checked++;
+        }
+    /* the fog's range (y from -1/2 to -125), and 1/2 to 127, every 101st float */
+    for (uint32_t sg = 0; sg < 2; sg++)
+        for (uint32_t u = 0x3f000000u; u <= 0x42fe0000u; u += 101) { /* 1/2 to 127 */
+            uint32_t v = u | sg << 31;
+            float y;
+            memcpy(&y, &v, sizeof y);
+            if (y < CPU_EXP2_LO) break; /* clamped: checked below */
+            double e = exp2_err(y);
+            if (e > worst) worst = e;
+            checked++;
+        }
+    fprintf(stderr, "  exp2: %u values, worst relative error %.3g (bound %.3g)\n", checked, worst,
+            (double)CPU_EXP2_BOUND);
+    CHECK(worst <= CPU_EXP2_BOUND);
+    CHECK(checked > 1000000);
+    /* exact at whole y, 1 at 0, clamped below (NaN too) and above */
+    uint32_t inexact = 0;
+    for (int k = -125; k <= 127; k++) inexact += cpu_exp2((float)k) != ldexpf(1.0f, k);
+    CHECK_EQ_INT(inexact, 0);
+    CHECK(cpu_exp2(-0.0f) == 1.0f);
+    CHECK(cpu_exp2(-1000.0f) == ldexpf(1.0f, -125));
+    CHECK(cpu_exp2(-INFINITY) == ldexpf(1.0f, -125));
+    CHECK(cpu_exp2(NAN) == ldexpf(1.0f, -125));
+    CHECK(cpu_exp2(INFINITY) == ldexpf(1.0f, 127));
+    /* the fog's transmittance against e^(-fd^2): the rounding of fd^2 and
+       of its product with log2 e (3 x 2^-24 of y, with log2 e's own) moves
+       2^y by at most ln 2 |y| x 1.8e-7 = fd^2 x 1.8e-7 of itself */
+    double fworst = 0;
+    for (uint32_t i = 0; i <= 200000; i++) {
+        float fd = 9.3f * (float)i / 200000.0f; /* to y = -125 */
+        double t = exp(-(double)fd * fd);
+        double e = fabs((double)cpu_fog_transmittance(fd) / t - 1.0) - 1.8e-7 * (double)fd * fd;
+        if (e > fworst) fworst = e;
+    }
+    fprintf(stderr, "  fog: worst %.3g beyond fd^2 x 1.8e-7\n", fworst);
+    CHECK(fworst <= CPU_EXP2_BOUND);
+    /* each lane width gives the scalar bits, ties, clamps and NaN included */
+    static float y[EXP2_N], ref[EXP2_N], got[EXP2_N];
+    for (uint32_t i = 0; i < EXP2_N; i++)
+        y[i] = i % 4 == 0   ? rnd(-130.0f, 0.0f)
+               : i % 4 == 1 ? rnd(-0.5f, 0.5f)
+               : i % 4 == 2 ? (float)((int)(i % 300) - 150) + 0.5f /* ties to even */
+                            : rnd(0.0f, 130.0f);
+    y[0] = NAN, y[1] = -INFINITY, y[2] = INFINITY, y[3] = -125.0f, y[4] = 127.0f;
+    y[5] = nextafterf(-125.0f, -200.0f), y[6] = -0.0f, y[7] = 0.5f, y[9] = -0.5f;
+    for (uint32_t i = 0; i < EXP2_N; i++) ref[i] = cpu_exp2(y[i]);
+    static const log2_fn k_exp2[3] = {_oak_cpu_exp2_lanes_avx2, _oak_cpu_exp2_lanes_sse4,
+                                      _oak_cpu_exp2_lanes_scalar};
+    for (int w = 0; w < 3; w++) {
+        if (!has_isa(w)) continue;
+        memset(got, 0x5a, sizeof got);
+        k_exp2[w](y, got, EXP2_N);
+        uint32_t d = bits_differ(ref, got, EXP2_N);
+        if (d) fprintf(stderr, "  %s: %u of %u differ\n", k_name[w], d, EXP2_N);
+        CHECK_EQ_INT(d, 0);
+    }
+}
+
 #define PREP_TEX  4
 #define PREP_MATS 16
 #define PREP_PIX  3000
@@ -492,6 +577,7 @@ int main(void) {
     RUN(laneSurfaceEqualsScalar);
     RUN(lanePrepEqualsScalar);
     RUN(log2LevelBound);
+    RUN(exp2Bound);
     oak_shutdown();
     return TEST_SUMMARY();
 }

@@ -641,6 +641,10 @@ typedef struct cpu_lanes {
        envF x share) and that reflection, for the ssr pass */
     float ssr_p[CPU_LANES_MAX], ssr_w[3][CPU_LANES_MAX], ssr_r[3][CPU_LANES_MAX];
     float col[3][CPU_LANES_MAX]; /* out: colour before fog */
+    /* out: the exp2 fog's transmittance to P (cpu_fog_transmittance of
+       air_fog's distance), only where the view has that fog (no volumetric
+       fog, fog_density > 0) */
+    float fogt[CPU_LANES_MAX];
 } cpu_lanes;
 typedef void (*cpu_light_fn)(const cpu_backend *b, cpu_lanes *q);
 void _oak_cpu_light_avx2(const cpu_backend *b, cpu_lanes *q);
@@ -709,6 +713,16 @@ cpu_prep_fn _oak_cpu_prep_kernel(void); /* the kernel's width (cpu_isa.c) */
 void _oak_cpu_log2_lanes_avx2(const float *m, float *out, uint32_t n);
 void _oak_cpu_log2_lanes_sse4(const float *m, float *out, uint32_t n);
 void _oak_cpu_log2_lanes_scalar(const float *m, float *out, uint32_t n);
+/* the kernel's lexp2 (cpu_lanes.h) at each width over n values, a whole
+   number of its lanes, for the tests */
+void _oak_cpu_exp2_lanes_avx2(const float *y, float *out, uint32_t n);
+void _oak_cpu_exp2_lanes_sse4(const float *y, float *out, uint32_t n);
+void _oak_cpu_exp2_lanes_scalar(const float *y, float *out, uint32_t n);
+/* _oak_cpu_shade_finish of lanes 0..q->count-1 (surfaces surf[i]) into
+   outs[i], and the mirror buffer where the ssr pass runs; a lane the view
+   asks nothing of but the exp2 fog is mixed here, without the call */
+void _oak_cpu_shade_finish_lanes(const cpu_backend *b, const cpu_surface *surf, const cpu_lanes *q,
+                                 float *const *outs);
 void _oak_cpu_shade_finish(const cpu_backend *b, const cpu_surface *s, const cpu_lanes *q,
                            uint32_t lane, float rgb[3], float *ssr);
 /* Shaded linear colour (fog included) and base alpha. */

@@ -8,6 +8,8 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "cpu_exp2.h"
 #if OAK_LANES > 1
 #include <immintrin.h>
 #endif
@@ -99,14 +101,14 @@ static inline lf lgather(const float *base, lm idx) {
 static inline void lload4t(const float *const p[OAK_LANES], lf out[4]) {
 #if OAK_LANES == 8
     /* written out: GCC at -O2 kept a looped form's rows in memory */
-    __m256 r0 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p[0])),
-                                     _mm_loadu_ps(p[4]), 1);
-    __m256 r1 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p[1])),
-                                     _mm_loadu_ps(p[5]), 1);
-    __m256 r2 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p[2])),
-                                     _mm_loadu_ps(p[6]), 1);
-    __m256 r3 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p[3])),
-                                     _mm_loadu_ps(p[7]), 1);
+    __m256 r0 =
+        _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p[0])), _mm_loadu_ps(p[4]), 1);
+    __m256 r1 =
+        _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p[1])), _mm_loadu_ps(p[5]), 1);
+    __m256 r2 =
+        _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p[2])), _mm_loadu_ps(p[6]), 1);
+    __m256 r3 =
+        _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p[3])), _mm_loadu_ps(p[7]), 1);
     __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
     __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
     out[0] = (lf)_mm256_shuffle_ps(t0, t2, 0x44);
@@ -215,6 +217,23 @@ static inline lm lbool(const _Bool *p) {
 }
 static inline lf ldot(const lf a[3], const lf b[3]) {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+/* cpu_exp2 (cpu_exp2.h) in lanes: its operations in its order (the
+   clamps as selects, NaN to the low end as its !(y >= lo)) */
+static inline lf lexp2(lf y) {
+    y = lsel(y >= CPU_EXP2_LO, y, lset(CPU_EXP2_LO));
+    y = lsel(y > CPU_EXP2_HI, lset(CPU_EXP2_HI), y);
+    lf r = (y + CPU_EXP2_ROUND) - CPU_EXP2_ROUND;
+    lf f = y - r;
+    lf s = (lf)((lu)(ltoi(r) + 127) << 23);
+    lf p = CPU_EXP2_C6 + f * CPU_EXP2_C7;
+    p = CPU_EXP2_C5 + f * p;
+    p = CPU_EXP2_C4 + f * p;
+    p = CPU_EXP2_C3 + f * p;
+    p = CPU_EXP2_C2 + f * p;
+    p = CPU_EXP2_C1 + f * p;
+    p = 1.0f + f * p;
+    return p * s;
 }
 /* normalize3: lanes of length 0 are left alone */
 static inline void lnormalize(lf v[3]) {

@@ -8,6 +8,7 @@
 #define OAK_LANE_SURFACE _oak_cpu_surface_lanes_avx2
 #define OAK_LANE_PREP    _oak_cpu_prep_lanes_avx2
 #define OAK_LANE_LOG2    _oak_cpu_log2_lanes_avx2
+#define OAK_LANE_EXP2    _oak_cpu_exp2_lanes_avx2
 #include "cpu_light_kernel.inc"
 #include "cpu_surface_kernel.inc"
 #include "cpu_prep_kernel.inc"

@@ -46,12 +46,7 @@ static void flush(const cpu_backend *b, cpu_light_fn light, cpu_surface_fn surfa
     surfaces(b, surface, q, w, surf, gtao);
     if (!q->count) return;
     light(b, q);
-    for (uint32_t i = 0; i < q->count; i++) {
-        /* the mirror buffer's pixel, on frames the ssr pass runs */
-        float *ssr =
-            b->ssr_on ? b->ssr + ((size_t)surf[i].py * b->opaque.width + surf[i].px) * 8 : NULL;
-        _oak_cpu_shade_finish(b, &surf[i], q, i, outs[i], ssr);
-    }
+    _oak_cpu_shade_finish_lanes(b, surf, q, outs);
     q->count = 0;
     w->from = 0;
 }

@@ -11,6 +11,7 @@
 #include "render/aerial.h"
 #include "render/fog.h"
 #include "cpu_fx.h"
+#include "cpu_exp2.h"
 #include "cpu_sample.h"
 #include "render/probe.h"
 #include "render/skylight.h"
@@ -961,15 +962,23 @@ static void water_ssr(const cpu_backend *b, const cpu_surface *s, const cpu_lane
 
 /* The air's fog from the eye to P, as surface.glsl's after the water's
    volume: the volumetric fog, else the exp2 curve; returns the exp2 curve's
-   transmittance (1 under the volumetric fog), for a mirror's weight. */
-static float air_fog(const cpu_backend *b, const float P[3], float col[3]) {
+   transmittance (1 under the volumetric fog), for a mirror's weight. ft:
+   that transmittance as the kernel's fog_lanes found it (the same
+   operations, so the same bits), or NULL to work it out here. */
+static float air_fog(const cpu_backend *b, const float P[3], float col[3], const float *ft) {
     const oak_render_view *v = b->view;
     if (b->fog.grid[3]) { /* volumetric fog replaces the exp2 curve */
         _oak_fog_apply(&b->fog, b->fog_buf, v, P, col);
     } else if (v->env.fog_density > 0) {
-        float dv[3] = {P[0] - v->camera_pos[0], P[1] - v->camera_pos[1], P[2] - v->camera_pos[2]};
-        float fd = v->env.fog_density * sqrtf(dot3(dv, dv));
-        float f = expf(-fd * fd);
+        float f;
+        if (ft)
+            f = *ft;
+        else {
+            float dv[3] = {P[0] - v->camera_pos[0], P[1] - v->camera_pos[1],
+                           P[2] - v->camera_pos[2]};
+            float fd = v->env.fog_density * sqrtf(dot3(dv, dv));
+            f = cpu_fog_transmittance(fd);
+        }
         for (int k = 0; k < 3; k++) col[k] = mixf(v->fog_color[k], col[k], f);
         if (v->aerial) _oak_aerial_apply(v->aerial, v, P, col);
         return f;
@@ -999,9 +1008,37 @@ void _oak_cpu_shade_finish(const cpu_backend *b, const cpu_surface *s, const cpu
         if (b->opaque_valid && q->ssr_p[lane] > 0) water_ssr(b, s, q, lane, col);
     } else
         underwater(v, s->P, col);
-    fogw = air_fog(b, s->P, col);
+    fogw = air_fog(b, s->P, col, &q->fogt[lane]);
     if (ssr) ssr_store(b, s, q, lane, fogw, ssr);
     if (v->post.debug == OAK_DEBUG_CASCADES) _oak_cpu_cascade_tint(v, s->P, col);
+}
+
+void _oak_cpu_shade_finish_lanes(const cpu_backend *b, const cpu_surface *surf, const cpu_lanes *q,
+                                 float *const *outs) {
+    const oak_render_view *v = b->view;
+    /* what makes _oak_cpu_shade_finish do more than the exp2 fog's mix: a
+       debug view, the mirror buffer, water (a water lane, or underwater
+       when the view has water), the volumetric fog, aerial perspective.
+       Where none is, its work is the mix below, the same operations,
+       without its call and tests a pixel. */
+    bool plain = v->post.debug != OAK_DEBUG_CLUSTERS && v->post.debug != OAK_DEBUG_CASCADES &&
+                 !b->ssr_on && !v->env.water && !b->fog.grid[3] && !v->aerial;
+    bool exp2 = v->env.fog_density > 0;
+    const float *fc = v->fog_color;
+    for (uint32_t i = 0; i < q->count; i++) {
+        if (plain && !(q->water_a[i] > 0)) {
+            float *out = outs[i];
+            if (exp2)
+                for (int k = 0; k < 3; k++) out[k] = mixf(fc[k], q->col[k][i], q->fogt[i]);
+            else
+                for (int k = 0; k < 3; k++) out[k] = q->col[k][i];
+            continue;
+        }
+        /* the mirror buffer's pixel, on frames the ssr pass runs */
+        float *ssr =
+            b->ssr_on ? b->ssr + ((size_t)surf[i].py * b->opaque.width + surf[i].px) * 8 : NULL;
+        _oak_cpu_shade_finish(b, &surf[i], q, i, outs[i], ssr);
+    }
 }
 
 /* GLSL's refract(-V, N, eta): 0 past the critical angle */
@@ -1215,7 +1252,7 @@ void _oak_cpu_shade(const cpu_backend *b, const cpu_tri_ctx *t, const cpu_surfac
             const int32_t px[2] = {(int32_t)s->px, (int32_t)s->py};
             _oak_cpu_water_underside(b, s->P, s->Nv, V, clampf(t->mat->desc.roughness, 0.03f, 1.0f),
                                      px, rgb);
-            air_fog(b, s->P, rgb);
+            air_fog(b, s->P, rgb, NULL);
             if (b->view->post.debug == OAK_DEBUG_CASCADES)
                 _oak_cpu_cascade_tint(b->view, s->P, rgb);
             *alpha = 1;
