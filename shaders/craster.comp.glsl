@@ -48,7 +48,8 @@ void main() {
     uint band = gl_WorkGroupID.y, lid = gl_LocalInvocationID.x;
     uvec4 a = craster_bands[band * 2u], m = craster_bands[band * 2u + 1u];
     uint s = a.x, tris = a.z, base = a.w;
-    uint count = stream_words[m.z + 1u], list = stream_words[m.z + 4u];
+    uint cmd = m.z + craster_head.w; // the head's w: pass 2's lists under Hi-Z
+    uint count = stream_words[cmd + 1u], list = stream_words[cmd + 4u];
     uint n = count * tris, stride = gl_NumWorkGroups.x * 64u;
     ivec2 size = ivec2(craster_head.yz);
     vec2 fsize = vec2(size);

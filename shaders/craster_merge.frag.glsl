@@ -21,7 +21,7 @@ void main() {
     for (uint b = 1u; b < craster_head.x && craster_bands[b * 2u].w <= key.x; b++) band = b;
     uvec4 a = craster_bands[band * 2u], m = craster_bands[band * 2u + 1u];
     uint i = key.x - a.w, p = i / a.z, t = i - p * a.z;
-    uint word = stream_words[stream_words[m.z + 4u] + p];
+    uint word = stream_words[stream_words[m.z + craster_head.w + 4u] + p];
     uint rec = stream_heads[a.x].info.z + (word & OAK_GPU_ID_TRIANGLE_MASK);
     o_id = uvec2(OAK_GPU_ID_INSTANCE | rec,
                  t | (a.x << OAK_GPU_ID_STREAM_SHIFT) | (a.y << OAK_GPU_ID_LOD_SHIFT));

@@ -6,8 +6,9 @@
  * on llvmpipe, so craster.comp runs twice here: the depth step keeps each
  * pixel's nearest depth (32-bit atomicMax), the item step the largest item
  * at exactly that depth: the two words Vulkan's one 64-bit atomicMax
- * leaves. Needs ARB_gpu_shader_int64 (the edge functions); not under
- * two-pass Hi-Z. */
+ * leaves. Needs ARB_gpu_shader_int64 (the edge functions). Under two-pass
+ * Hi-Z it runs once a pass (gl_hiz.c), as on Vulkan: pass 1's bands from
+ * the camera's lists, pass 2's from the LATE lists, each merged first. */
 #include <string.h>
 
 #include "backend/gpu/craster.h"
@@ -35,11 +36,29 @@ static _oak_craster_streams streams_of(_oak_gl_frame *f, const oak_render_view *
                                   .user = f};
 }
 
+/* The bands' two steps over the camera's table (both read the head's w);
+   the merge's fragments read what they wrote. */
+static void dispatch_bands(_oak_gl_frame *f, uint64_t most, uint32_t n) {
+    glBindBufferBase(GL_UNIFORM_BUFFER, OAK_B_VIEW, f->view.id); /* y as Vulkan's */
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCES, f->instances.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCE_OUT, f->instance_out.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_CRASTER, f->craster.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_CRASTER_DEPTH, f->craster_depth.id);
+    glUseProgram(f->prog_craster);
+    uint64_t groups = (most + 63) / 64;
+    GLuint gx = groups < OAK_GPU_CRASTER_GROUPS ? (GLuint)groups : OAK_GPU_CRASTER_GROUPS;
+    for (GLuint step = 0; step < 2; step++) { /* the depth, then the item at it */
+        glUniform1ui(0, step);
+        glDispatchCompute(gx, n, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    }
+}
+
 oak_result _oak_gl_craster_run(_oak_gl_backend *b, const oak_render_view *v) {
     _oak_gl_frame *f = b->frame;
     f->craster_bands = 0;
     memset(f->craster_lods, 0, sizeof f->craster_lods);
-    if (!b->ctx.has_int64 || !f->instcull_streams || v->occ_gpu ||
+    if (!b->ctx.has_int64 || !f->instcull_streams ||
         _oak_craster_mode_get() == OAK_CRASTER_MODE_OFF)
         return OAK_OK;
     uint32_t w = b->targets.width, h = b->targets.height;
@@ -66,23 +85,27 @@ oak_result _oak_gl_craster_run(_oak_gl_backend *b, const oak_render_view *v) {
     glClearNamedBufferData(f->craster_depth.id, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
     _oak_gl_bind_common(f, &f->draws);
-    glBindBufferBase(GL_UNIFORM_BUFFER, OAK_B_VIEW, f->view.id); /* y as Vulkan's */
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCES, f->instances.id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCE_OUT, f->instance_out.id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_CRASTER, f->craster.id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_CRASTER_DEPTH, f->craster_depth.id);
-    glUseProgram(f->prog_craster);
-    uint64_t groups = (most + 63) / 64;
-    GLuint gx = groups < OAK_GPU_CRASTER_GROUPS ? (GLuint)groups : OAK_GPU_CRASTER_GROUPS;
-    for (GLuint step = 0; step < 2; step++) { /* the depth, then the item at it */
-        glUniform1ui(0, step);
-        glDispatchCompute(gx, n, 1);
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    }
+    dispatch_bands(f, most, n);
     f->craster_bands = n;
+    f->craster_most = most;
     return _oak_gl_check("compute raster")
                ? oak_error(OAK_ERROR_DEVICE, "gl: compute raster failed")
                : OAK_OK;
+}
+
+void _oak_gl_craster_late(_oak_gl_frame *f) {
+    if (!f->craster_bands) return;
+    /* the head's w: every band's command word moves to its LATE list's
+       (oak_gpu.h "Compute rasterization"); the next frame's upload writes
+       it back to 0. The target cleared, after pass 1's merge read it. */
+    const uint32_t late = OAK_GPU_CRASTER_LATE_WORDS;
+    glNamedBufferSubData(f->craster.id, 12, 4, &late);
+    glClearNamedBufferData(f->craster_depth.id, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
+    /* the LATE step's lists, the head and the cleared target */
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+    dispatch_bands(f, f->craster_most, f->craster_bands);
+    /* the raster's view (y negated) back for pass 2 */
+    glBindBufferBase(GL_UNIFORM_BUFFER, OAK_B_VIEW, f->raster_view.id);
 }
 
 void _oak_gl_craster_merge(_oak_gl_frame *f) {

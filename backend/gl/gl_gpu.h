@@ -270,6 +270,7 @@ typedef struct _oak_gl_frame {
     GLuint prog_craster, prog_craster_merge;
     _oak_gl_buffer craster, craster_depth;
     uint32_t craster_bands, craster_logged;
+    uint64_t craster_most; /* the most items of one band (pass 2 under Hi-Z again) */
     uint8_t craster_lods[OAK_STREAM_MAX_PER_VIEW];
     uint32_t craster_table[1 + 2 * OAK_GPU_CRASTER_BANDS][4]; /* as uploaded */
     /* ... and in the shadow pass: its programs, texels (a region per
@@ -479,6 +480,9 @@ void _oak_gl_draw_streams(_oak_gl_frame *f, uint32_t view);
    bound); release. */
 oak_result _oak_gl_craster_run(_oak_gl_backend *b, const oak_render_view *v);
 void _oak_gl_craster_merge(_oak_gl_frame *f);
+/* Under two-pass Hi-Z, between the passes: the same bands again from the
+   LATE lists, for pass 2's merge (after the streams' LATE step). */
+void _oak_gl_craster_late(_oak_gl_frame *f);
 void _oak_gl_craster_release(_oak_gl_frame *f);
 /* ... the cascades' small stream casters in compute (before the shadow
    pass's draws, for the regions its plans draw; the common buffers and

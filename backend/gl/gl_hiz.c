@@ -144,6 +144,7 @@ oak_result _oak_gl_hiz_raster(_oak_gl_frame *f, _oak_gl_targets *t) {
     glMemoryBarrier(GL_COMMAND_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
     /* pass 1 (the raster pass cleared the targets and bound its state);
        the streams too, whose depth then hides draws as well */
+    _oak_gl_craster_merge(f); /* the small bands of pass 1's lists (gl_craster.c) */
     draw_pass(f, 0);
     _oak_gl_meshcull_draw(f);   /* the meshlets the meshcull pass's EARLY step kept */
     _oak_gl_draw_streams(f, 0); /* gl_pass_instcull.c */
@@ -181,6 +182,8 @@ oak_result _oak_gl_hiz_raster(_oak_gl_frame *f, _oak_gl_targets *t) {
         glUseProgram(f->prog_instcull);
         glUniform1ui(0, OAK_GPU_HIZ_STEP_LATE);
         glDispatchCompute((f->instcull_most + 63) / 64, f->instcull_streams, 1);
+        /* the small bands of pass 2's lists in compute */
+        _oak_gl_craster_late(f);
         glUseProgram(f->prog_hiz);
     }
     compact(f, 1, n);
@@ -190,6 +193,7 @@ oak_result _oak_gl_hiz_raster(_oak_gl_frame *f, _oak_gl_targets *t) {
     f->hiz_timed = true;
     /* pass 2 over pass 1's ids and depth */
     glBindFramebuffer(GL_FRAMEBUFFER, t->vis_fbo);
+    if (streams) _oak_gl_craster_merge(f); /* the newly visible small bands */
     draw_pass(f, 1);
     _oak_gl_meshcull_draw(f); /* the newly visible meshlets */
     if (streams) _oak_gl_draw_streams(f, OAK_GPU_INSTCULL_LATE);

@@ -296,7 +296,7 @@ void _oak_gl_draw_streams(_oak_gl_frame *f, uint32_t view) {
             continue;
         /* none the compute raster drew (gl_craster.c) */
         draw_lods(f, s, head_bytes + ((size_t)h->info[3] + (size_t)view * OAK_STREAM_LODS * 5) * 4,
-                  view ? 0 : f->craster_lods[s], f->prog_vis_stream, f->prog_vis_stream_mask, true);
+                  f->craster_lods[s], f->prog_vis_stream, f->prog_vis_stream_mask, true);
     }
     glDisable(GL_CULL_FACE);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, f->commands.id);

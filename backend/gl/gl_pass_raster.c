@@ -14,7 +14,7 @@ oak_result _oak_gl_run_raster(_oak_gl_backend *b, const oak_render_view *v) {
     float zero = 0;
     GLuint none[4] = {0, 0, 0, 0};
     /* small stream triangles in compute first (gl_craster.c) */
-    oak_result r = f->hiz_on ? OAK_OK : _oak_gl_craster_run(b, v);
+    oak_result r = _oak_gl_craster_run(b, v); /* under Hi-Z pass 1's lists (gl_hiz.c) */
     if (r) return r;
     glClipControl(GL_LOWER_LEFT, GL_ZERO_TO_ONE);
     glClearNamedFramebufferuiv(t->vis_fbo, GL_COLOR, 0, none);

@@ -218,11 +218,14 @@ static void draw_pass(_oak_vk *vk, _oak_vk_frame *f, uint32_t which) {
                                       offsetof(oak_gpu_hiz_head, stats) + 12, 0, stride);
 }
 
-void _oak_vk_hiz_raster(_oak_vk *vk, _oak_vk_frame *f) {
+void _oak_vk_hiz_raster(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     VkCommandBuffer cmd = f->cmd;
     const oak_gpu_hiz_head *h = f->hiz.mapped;
     uint32_t n = h->info[0], levels = h->size[2];
     VkRect2D area = {{0, 0}, {vk->width, vk->height}};
+    /* the streams' small bands in compute from pass 1's lists (vk_craster.c),
+       as without Hi-Z: the hardware raster of them is what costs */
+    _oak_vk_craster_run(vk, f, v);
     /* last frame's bits and pyramid reads are done before this frame's
        steps touch them (one queue: the barrier reaches back) */
     compute_to_compute(cmd);
@@ -239,6 +242,7 @@ void _oak_vk_hiz_raster(_oak_vk *vk, _oak_vk_frame *f) {
        whose depth then hides draws as well */
     _oak_vk_begin_rendering(cmd, &vk->ids, true, &vk->depth, true, area);
     _oak_vk_main_view(vk, cmd);
+    _oak_vk_craster_merge(vk, cmd, f); /* its pixels, before the hardware's */
     draw_pass(vk, f, 0);
     _oak_vk_meshcull_draw(vk, cmd, f);   /* the meshlets the meshcull pass's EARLY step kept */
     _oak_vk_draw_streams(vk, cmd, f, 0); /* vk_pass_instcull.c */
@@ -286,6 +290,9 @@ void _oak_vk_hiz_raster(_oak_vk *vk, _oak_vk_frame *f) {
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->hiz_stream_late);
         vkCmdDispatch(cmd, (f->instcull_most + 63) / 64, f->instcull_streams, 1);
     }
+    /* the small bands of pass 2's lists in compute (a stream outside Hi-Z
+       has an empty LATE list) */
+    if (streams) _oak_vk_craster_late(vk, f);
     compact(vk, f, 1, n);
     /* readers: pass 2's commands and counts, the streams' list words, the
        host's counters */
@@ -307,6 +314,7 @@ void _oak_vk_hiz_raster(_oak_vk *vk, _oak_vk_frame *f) {
     /* pass 2 over pass 1's ids and depth */
     _oak_vk_begin_rendering(cmd, &vk->ids, false, &vk->depth, false, area);
     _oak_vk_main_view(vk, cmd);
+    if (streams) _oak_vk_craster_merge(vk, cmd, f); /* the newly visible small bands */
     draw_pass(vk, f, 1);
     _oak_vk_meshcull_draw(vk, cmd, f); /* the newly visible meshlets */
     if (streams) _oak_vk_draw_streams(vk, cmd, f, OAK_GPU_INSTCULL_LATE);

@@ -262,6 +262,7 @@ typedef struct _oak_vk_frame {
        drew (bit k: LOD k), which the hardware path then skips */
     _oak_vk_buffer craster;
     uint32_t craster_bands;
+    uint64_t craster_most; /* the most items of one band (pass 2 under Hi-Z again) */
     uint8_t craster_lods[OAK_STREAM_MAX_PER_VIEW];
     /* ... and in the shadow pass (vk_craster.c): its (band, cascade) rows,
        the regions they drew (bit cascade * 2 + 1 for movers) and per
@@ -696,7 +697,7 @@ oak_result _oak_vk_run_raster(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vi
    frame's counters, without waiting. */
 oak_result _oak_vk_hiz_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v,
                                const VkDrawIndexedIndirectCommand *cmds);
-void _oak_vk_hiz_raster(_oak_vk *vk, _oak_vk_frame *f);
+void _oak_vk_hiz_raster(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 bool _oak_vk_hiz_stats(_oak_vk *vk, oak_occlusion_stats *out);
 void _oak_vk_hiz_destroy(_oak_vk *vk);
 /* vk_frame.c: a timestamp closing the stage before it, named `name` */
@@ -833,6 +834,9 @@ void _oak_vk_draw_streams(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f, ui
 oak_result _oak_vk_craster_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 void _oak_vk_craster_run(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 void _oak_vk_craster_merge(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f);
+/* Under two-pass Hi-Z, between the passes: the same bands again from the
+   LATE lists, for pass 2's merge (after the streams' LATE step). */
+void _oak_vk_craster_late(_oak_vk *vk, _oak_vk_frame *f);
 /* ... the cascades' small stream casters in compute (before the shadow
    pass's renderings, for the regions its plans draw), and one region's
    texels into its tile inside the rendering that draws it */

@@ -241,7 +241,7 @@ void _oak_vk_draw_streams(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f, ui
         uint64_t at =
             HEAD_BYTES + ((uint64_t)heads[s].info[3] + (uint64_t)view * OAK_STREAM_LODS * 5) * 4;
         draw_runs(vk, cmd, f, s, at, OAK_VK_PIPE_VIS_STREAM + g,
-                  OAK_VK_PIPE_VIS_STREAM + f->instcull_igroup[s], view ? 0 : f->craster_lods[s]);
+                  OAK_VK_PIPE_VIS_STREAM + f->instcull_igroup[s], f->craster_lods[s]);
     }
 }
 

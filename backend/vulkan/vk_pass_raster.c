@@ -12,7 +12,7 @@
 oak_result _oak_vk_run_raster(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     VkCommandBuffer cmd = f->cmd;
     if (f->hiz_on) { /* two passes around the Hi-Z pyramid (vk_hiz.c) */
-        _oak_vk_hiz_raster(vk, f);
+        _oak_vk_hiz_raster(vk, f, v);
         return OAK_OK;
     }
     /* small stream triangles in compute first (vk_craster.c) */

@@ -572,9 +572,12 @@ OAK_END(oak_gpu_instcull);
 /* Compute rasterization (docs/ARCHITECTURE.md "Compute rasterization",
  * shaders/craster.comp.glsl, craster_merge.frag.glsl). OAK_B_CRASTER, written
  * by the host each frame: a head (x bands, y the target's width, z its
- * height), then two uvec4 per band: (stream, LOD, its mesh's triangles,
- * first item) and (first index, base vertex, the word of its camera command
- * in OAK_B_INSTANCE_OUT, 1 when single-sided). A triangle's item is the
+ * height, w words added to every band's command word: 0, the camera's
+ * lists; under two-pass Hi-Z the GPU sets it to OAK_GPU_CRASTER_LATE_WORDS
+ * between the passes, so pass 2 rasterizes and merges the LATE lists), then
+ * two uvec4 per band: (stream, LOD, its mesh's triangles, first item) and
+ * (first index, base vertex, the word of its camera command in
+ * OAK_B_INSTANCE_OUT, 1 when single-sided). A triangle's item is the
  * band's first item + list position x triangles + triangle, below 2^32.
  * OAK_B_CRASTER_DEPTH: a uint64 per pixel, 0 where none was drawn, else
  * the nearest depth's float bits << 32 | item (reversed-Z: atomicMax keeps
@@ -593,6 +596,8 @@ OAK_END(oak_gpu_instcull);
  * static layer's casters), 0 where none was drawn, else the nearest
  * depth's float bits (reversed-Z: atomicMax). */
 #define OAK_GPU_CRASTER_SHADOW_TABLE (1 + 2 * OAK_GPU_CRASTER_BANDS)
+/* the camera's pass-2 lists' commands, from its pass-1 ones (5 words a command) */
+#define OAK_GPU_CRASTER_LATE_WORDS (OAK_GPU_INSTCULL_LATE * OAK_STREAM_LODS * 5u)
 #define OAK_GPU_CRASTER_SHADOW_BANDS (OAK_GPU_CRASTER_BANDS * OAK_MAX_CASCADES)
 
 /* Two-pass Hi-Z occlusion culling (docs/ARCHITECTURE.md "Occlusion
