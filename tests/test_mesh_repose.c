@@ -36,6 +36,16 @@ static void pose(int k) {
         }
 }
 
+/* The sheet as a mesh desc: its current pose, normals and indices. */
+static oak_mesh_desc sheet_desc(void) {
+    return (oak_mesh_desc){.vertex_count = N,
+                           .index_count = 6 * (G - 1) * (G - 1),
+                           .positions = g_pos,
+                           .normals = g_nrm,
+                           .indices = g_idx,
+                           .name = "repose_sheet"};
+}
+
 static void make_assets(void) {
     pose(0);
     uint32_t *i = g_idx;
@@ -44,12 +54,7 @@ static void make_assets(void) {
             uint32_t a = (uint32_t)(y * G + x), b = a + 1, c = a + G, d = c + 1;
             *i++ = a, *i++ = b, *i++ = d, *i++ = a, *i++ = d, *i++ = c;
         }
-    oak_mesh_desc d = {.vertex_count = N,
-                       .index_count = 6 * (G - 1) * (G - 1),
-                       .positions = g_pos,
-                       .normals = g_nrm,
-                       .indices = g_idx,
-                       .name = "repose_sheet"};
+    oak_mesh_desc d = sheet_desc();
     CHECK_OK(oak_make_mesh(&g_sheet, &d));
     oak_material_desc md = oak_material_desc_defaults(NULL);
     md.double_sided = true;
@@ -86,12 +91,7 @@ TEST(shapeVersionStaysForPositionsAlone) {
     CHECK_OK(oak_mesh_update_vertices(g_sheet, N, g_pos, g_nrm, NULL)); /* new normals */
     CHECK(m->shape_version == m->version && m->shape_version != shape);
     shape = m->shape_version;
-    oak_mesh_desc d = {.vertex_count = N,
-                       .index_count = 6 * (G - 1) * (G - 1),
-                       .positions = g_pos,
-                       .normals = g_nrm,
-                       .indices = g_idx,
-                       .name = "repose_sheet"};
+    oak_mesh_desc d = sheet_desc();
     CHECK_OK(oak_mesh_update(g_sheet, &d)); /* new contents */
     m = oak_mesh_get(g_sheet);
     CHECK(m && m->shape_version == m->version && m->shape_version != shape);
@@ -115,12 +115,7 @@ TEST(gpuSendsPositionsAloneAndDrawsTheNewPose) {
     static uint8_t px[W * H * 4], fresh[W * H * 4], before[W * H * 4];
     scene_init(&s);
     pose(0);
-    oak_mesh_desc d = {.vertex_count = N,
-                       .index_count = 6 * (G - 1) * (G - 1),
-                       .positions = g_pos,
-                       .normals = g_nrm,
-                       .indices = g_idx,
-                       .name = "repose_sheet"};
+    oak_mesh_desc d = sheet_desc();
     CHECK_OK(oak_mesh_update(g_sheet, &d)); /* no previous pose yet */
     oak_renderer *r = renderer();
     if (!r) return;
