@@ -347,6 +347,8 @@ typedef struct _oak_gl_frame {
     bool mc_stats_seen;
     oak_meshlet_stats mc_stats;
     oak_upload_stats up_now, up_last; /* this frame's mesh uploads, the last drawn's */
+    float *pos_stage;                 /* positions staged for an upload (send_positions), kept */
+    uint32_t pos_stage_cap;
 } _oak_gl_frame;
 
 /* The slot of the frame being recorded in the frame's rings. */

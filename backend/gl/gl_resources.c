@@ -42,8 +42,10 @@ static oak_result send_positions(_oak_gl_frame *f, uint32_t base, const oak_mesh
                                  uint32_t prev, bool palette) {
     size_t n = md->vertex_count;
     if (!n) return OAK_OK;
-    float *pos = oak_alloc((n + prev) * 16);
-    if (!pos) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory staging a mesh");
+    /* kept between frames: a mesh posed every frame makes no heap call */
+    if ((n + prev) * 4 > UINT32_MAX || !OAK_GROW(f->pos_stage, f->pos_stage_cap, (n + prev) * 4))
+        return oak_error(OAK_ERROR_OUT_OF_MEMORY, "gl: out of memory staging a mesh");
+    float *pos = f->pos_stage;
     for (size_t v = 0; v < n + prev; v++) {
         const float *p = v < n     ? &md->positions[v * 3]
                          : palette ? &md->positions[(v - n) * 3]
@@ -52,7 +54,6 @@ static oak_result send_positions(_oak_gl_frame *f, uint32_t base, const oak_mesh
         pos[v * 4 + 3] = 1;
     }
     oak_result r = _oak_gl_buffer_upload(&f->positions, (size_t)base * 16, pos, (n + prev) * 16);
-    oak_free(pos);
     if (r == OAK_OK) f->up_now.mesh_bytes += (n + prev) * 16;
     return r;
 }
@@ -349,7 +350,8 @@ void _oak_gl_resources_release(_oak_gl_frame *f) {
     for (uint32_t c = 0; c < f->class_count; c++)
         if (f->classes[c].tex) glDeleteTextures(1, &f->classes[c].tex);
     f->class_count = 0;
-    oak_free(f->meshes), oak_free(f->texs), oak_free(f->mats);
-    f->meshes = NULL, f->texs = NULL, f->mats = NULL;
+    oak_free(f->meshes), oak_free(f->texs), oak_free(f->mats), oak_free(f->pos_stage);
+    f->meshes = NULL, f->texs = NULL, f->mats = NULL, f->pos_stage = NULL;
+    f->pos_stage_cap = 0;
     f->mesh_cap = f->tex_cap = f->mat_cap = 0;
 }
