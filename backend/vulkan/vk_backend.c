@@ -239,7 +239,8 @@ static oak_result _oak_vk_render_vt(void *self, const oak_render_view *v) {
 
 static void _oak_vk_blend_stats(void *self, oak_blend_stats *out) {
     const _oak_vk *vk = &((_oak_vk_backend *)self)->vk;
-    *out = (oak_blend_stats){vk->blend_surfaces, vk->blend_count, vk->blend_unlit};
+    *out =
+        (oak_blend_stats){vk->blend_surfaces, vk->blend_count, vk->blend_unlit, vk->blend_compute};
 }
 
 static void _oak_vk_shadow_stats(void *self, oak_shadow_stats *out) {

@@ -217,3 +217,10 @@ void _oak_vk_craster_destroy(_oak_vk *vk) {
         vk->frames[i].craster_bands = vk->frames[i].craster_shadow_bands = 0;
     }
 }
+
+/* The water's pixels use the camera's target between the raster's merge and
+   the next frame's raster (vk_pass_blend.c, blend_water_id.frag): a word
+   per pixel and the draw's after them, well inside its 8 bytes a pixel. */
+oak_result _oak_vk_craster_depth_reserve(_oak_vk *vk) {
+    return grow_target(vk, &vk->craster_depth, (uint64_t)vk->width * vk->height * 8);
+}

@@ -231,7 +231,7 @@ typedef struct _oak_vk_caps {
     uint32_t queue_family; /* UINT32_MAX: no graphics+compute queue */
     bool dynamic_rendering, dynamic_rendering_ext, sync2, sync2_ext, maintenance4;
     bool geometry_shader, multi_draw, first_instance, int64, int64_atomics, mesh_shader,
-        descriptor_indexing, ray_tracing, timestamps, clip_distance, draw_count;
+        descriptor_indexing, ray_tracing, timestamps, clip_distance, draw_count, fragment_stores;
     /* what bindless textures need beyond descriptor_indexing */
     bool partially_bound, variable_count;
     bool task_mesh; /* VK_EXT_mesh_shader with its taskShader and meshShader features */
@@ -276,6 +276,7 @@ static void _oak_vk_caps_get(VkPhysicalDevice pd, _oak_vk_caps *c) {
     c->first_instance = f2.features.drawIndirectFirstInstance;
     c->clip_distance = f2.features.shaderClipDistance;
     c->int64 = f2.features.shaderInt64;
+    c->fragment_stores = f2.features.fragmentStoresAndAtomics;
     c->int64_atomics = f12.shaderBufferInt64Atomics;
     c->draw_count = f12.drawIndirectCount;
     c->descriptor_indexing = f12.descriptorIndexing && f12.runtimeDescriptorArray &&
@@ -444,6 +445,12 @@ oak_result _oak_vk_probe(char *report, size_t size) {
                       craster_on ? ": " : "", craster_on ? _oak_craster_kinds() : "");
         OAK_VK_REPORT("  shadow compute raster: %s\n",
                       _oak_craster_shadow_words(craster, "shaderInt64 and 64-bit buffer atomics"));
+        OAK_VK_REPORT("  fragmentStoresAndAtomics: %s -> %s\n", c.fragment_stores ? "yes" : "no",
+                      !c.fragment_stores ? "water shaded in the blend pass's fragment shader"
+                      : _oak_vk_env_on("OAK_VK_WATER_FORWARD")
+                          ? "water shaded in the blend pass's fragment shader "
+                            "(OAK_VK_WATER_FORWARD=1)"
+                          : "water's pixels found by its fragments, shaded in compute");
         /* the camera's meshlet jobs (vk_mesh_shader.c) */
         OAK_VK_REPORT("  mesh shaders: %s -> %s\n",
                       c.task_mesh     ? "yes (task and mesh)"
@@ -544,6 +551,9 @@ oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_on
     vk->count_sticks = caps.driver_id == VK_DRIVER_ID_MESA_LLVMPIPE;
     /* the compute raster (vk_craster.c) */
     vk->craster_ok = caps.int64 && caps.int64_atomics;
+    /* water shaded in compute (vk_pass_blend.c): its pixels found by a
+       fragment shader's atomics; OAK_VK_WATER_FORWARD=1 keeps blend.frag */
+    vk->water_compute = caps.fragment_stores && !_oak_vk_env_on("OAK_VK_WATER_FORWARD");
     vk->timestamps = caps.timestamps;
     /* bindless textures, or the size classes and why (vk_resources.c) */
     const char *bl_why = NULL;
@@ -595,6 +605,7 @@ oak_result _oak_vk_device_create(_oak_vk *vk, const char *want, bool hardware_on
                                     .pNext = &f11};
     f2.features.geometryShader = VK_TRUE;
     f2.features.shaderInt64 = vk->craster_ok;
+    f2.features.fragmentStoresAndAtomics = vk->water_compute;
     f2.features.multiDrawIndirect = vk->multi_draw;
     f2.features.drawIndirectFirstInstance = VK_TRUE;
     f2.features.shaderStorageImageWriteWithoutFormat = VK_FALSE;

@@ -293,6 +293,9 @@ enum {
     OAK_VK_PIPE_BLEND_2SIDED,
     OAK_VK_PIPE_BLEND_UNLIT, /* BLEND surfaces of a plain unlit material (blend_unlit.frag) */
     OAK_VK_PIPE_BLEND_UNLIT_2SIDED,
+    OAK_VK_PIPE_BLEND_WATER_ID, /* water's pixels found (blend_water_id.frag) */
+    OAK_VK_PIPE_BLEND_WATER_ID_2SIDED,
+    OAK_VK_PIPE_BLEND_WATER, /* ... and shaded over the frame in compute (blend_water.comp) */
     OAK_VK_PIPE_LIGHTGRID,
     OAK_VK_PIPE_LAMP, /* lamp atlas faces (vk_pass_lampshadow.c) */
     OAK_VK_PIPE_LAMP_MASKED,
@@ -370,6 +373,7 @@ typedef struct _oak_vk {
     bool indirect_count;    /* vkCmdDrawIndexedIndirectCount (Vulkan 1.2's drawIndirectCount) */
     bool count_sticks;      /* lavapipe: a count draw's count buffer stays bound (vk_hiz.c) */
     bool craster_ok;        /* shaderInt64 and 64-bit buffer atomics: the compute raster */
+    bool water_compute; /* fragmentStoresAndAtomics: water shaded in compute (vk_pass_blend.c) */
     _oak_vk_buffer craster_depth;  /* its uint64 per pixel (vk_craster.c) */
     uint32_t craster_logged;       /* the band count last logged */
     _oak_vk_buffer craster_shadow; /* the shadow compute raster's texels (vk_craster.c) */
@@ -487,6 +491,7 @@ typedef struct _oak_vk {
     uint32_t blend_first, blend_count; /* commands */
     uint32_t blend_surfaces;           /* the BLEND draws they draw */
     uint32_t blend_unlit;              /* commands drawn by blend_unlit.frag */
+    uint32_t blend_compute;            /* water commands shaded by blend_water.comp */
     bool blend_ok, blend_warned;       /* the HDR format blends as a colour attachment */
     bool grid_warned;                  /* lamp grid overflow said once */
     /* per BLEND command: the view draw it stands for (a device-written
@@ -711,6 +716,7 @@ void _oak_vk_lamp_destroy(_oak_vk *vk);
 oak_result _oak_vk_run_gtao(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_resolve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 oak_result _oak_vk_run_blend(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+oak_result _oak_vk_blend_reserve(_oak_vk *vk, const oak_render_view *v);
 oak_result _oak_vk_run_taa(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 /* vk_pass_taa.c: the histories sized for the view (upload), pipelines released */
 oak_result _oak_vk_taa_reserve(_oak_vk *vk, const oak_render_view *v);
@@ -845,6 +851,7 @@ void _oak_vk_craster_shadow_run(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
 void _oak_vk_craster_shadow_merge(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f,
                                   uint32_t cascade, bool mover);
 void _oak_vk_craster_destroy(_oak_vk *vk);
+oak_result _oak_vk_craster_depth_reserve(_oak_vk *vk);
 /* The shadow pass's native stream casters into one cascade: the still
    streams (its static layer) or the moved ones (its movers); and how many
    moved streams cast into it. */

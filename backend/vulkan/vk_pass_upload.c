@@ -292,6 +292,7 @@ oak_result _oak_vk_run_upload(_oak_vk *vk, _oak_vk_frame *f, const oak_render_vi
        every frame, so its descriptors always name a buffer */
     if ((r = _oak_vk_build_draws(vk, f, v)) || (r = _oak_vk_hiz_reserve(vk, f, v, vk->cmds)) ||
         (r = _oak_vk_instcull_reserve(vk, f, v)) || (r = _oak_vk_craster_reserve(vk, f, v)) ||
+        (r = _oak_vk_blend_reserve(vk, v)) ||
         (r = _oak_vk_lamp_records(vk, f, v, vk->draw_count + vk->caster_count, vk->cmd_count)) ||
         (r = _oak_vk_flush_materials(vk)) || (r = _oak_vk_fill_view(vk, f, v)) ||
         (r = _oak_vk_gtao_reserve(vk, v)) || (r = _oak_vk_bloom_reserve(vk, v)) ||

@@ -37,6 +37,12 @@ static const uint32_t k_blend_frag[] =
 static const uint32_t k_blend_unlit_frag[] =
 #include "shaders/blend_unlit.frag.h"
     ;
+static const uint32_t k_blend_water_id_frag[] =
+#include "shaders/blend_water_id.frag.h"
+    ;
+static const uint32_t k_blend_water_comp[] =
+#include "shaders/blend_water.comp.h"
+    ;
 static const uint32_t k_resolve_comp[] =
 #include "shaders/resolve.comp.h"
     ;
@@ -121,6 +127,9 @@ static const uint32_t k_blend_frag_bl[] =
 static const uint32_t k_blend_unlit_frag_bl[] =
 #include "shaders/blend_unlit.frag.bindless.h"
     ;
+static const uint32_t k_blend_water_comp_bl[] =
+#include "shaders/blend_water.comp.bindless.h"
+    ;
 static const uint32_t k_resolve_comp_bl[] =
 #include "shaders/resolve.comp.bindless.h"
     ;
@@ -144,15 +153,11 @@ static const struct {
     const uint32_t *code, *bindless;
     size_t bindless_size;
 } k_bindless_variants[] = {
-    OAK_VK_VARIANT(k_vis_frag),
-    OAK_VK_VARIANT(k_shadow_masked_frag),
-    OAK_VK_VARIANT(k_blend_frag),
-    OAK_VK_VARIANT(k_blend_unlit_frag),
-    OAK_VK_VARIANT(k_resolve_comp),
-    OAK_VK_VARIANT(k_vis_stream_frag),
-    OAK_VK_VARIANT(k_shadow_stream_masked_frag),
-    OAK_VK_VARIANT(k_craster_comp),
-    OAK_VK_VARIANT(k_craster_shadow_comp),
+    OAK_VK_VARIANT(k_vis_frag),         OAK_VK_VARIANT(k_shadow_masked_frag),
+    OAK_VK_VARIANT(k_blend_frag),       OAK_VK_VARIANT(k_blend_unlit_frag),
+    OAK_VK_VARIANT(k_blend_water_comp), OAK_VK_VARIANT(k_resolve_comp),
+    OAK_VK_VARIANT(k_vis_stream_frag),  OAK_VK_VARIANT(k_shadow_stream_masked_frag),
+    OAK_VK_VARIANT(k_craster_comp),     OAK_VK_VARIANT(k_craster_shadow_comp),
 };
 /* every shader vulkan.cmake builds twice, fog's (vk_pass_fog.c) aside */
 _Static_assert(sizeof k_bindless_variants / sizeof *k_bindless_variants + 1 ==
@@ -412,6 +417,10 @@ static const _oak_vk_pipe_spec k_pipe_specs[OAK_VK_PIPE_COUNT] = {
     [OAK_VK_PIPE_BLEND_UNLIT] = RASTER(k_vis_vert, k_blend_unlit_frag, .blend = true),
     [OAK_VK_PIPE_BLEND_UNLIT_2SIDED] =
         RASTER(k_vis_vert, k_blend_unlit_frag, .blend = true, .two_sided = true),
+    [OAK_VK_PIPE_BLEND_WATER_ID] = RASTER(k_vis_vert, k_blend_water_id_frag, .blend = true),
+    [OAK_VK_PIPE_BLEND_WATER_ID_2SIDED] =
+        RASTER(k_vis_vert, k_blend_water_id_frag, .blend = true, .two_sided = true),
+    [OAK_VK_PIPE_BLEND_WATER] = COMPUTE(k_blend_water_comp),
     [OAK_VK_PIPE_LIGHTGRID] = COMPUTE(k_lightgrid_comp),
     [OAK_VK_PIPE_LAMP] = RASTER(k_lamp_shadow_vert, k_vis_frag, .shadow = true, .two_sided = true),
     [OAK_VK_PIPE_LAMP_MASKED] = RASTER(k_lamp_shadow_vert, k_shadow_masked_frag, .shadow = true,

@@ -729,9 +729,12 @@ oak_result oak_renderer_shadow_stats(const oak_renderer *r, oak_shadow_stats *ou
  * surfaces"): the BLEND surfaces drawn (each stream instance one) and the
  * draws the backend issued for them (a BLEND stream one on the GPUs);
  * unlit: those draws shaded by the unlit path alone (a plain unlit
- * material: blend_unlit.frag on the GPUs, cpu_shade's unlit branch). */
+ * material: blend_unlit.frag on the GPUs, cpu_shade's unlit branch);
+ * compute: those shaded in compute after their pixels were found (water on
+ * the GPUs: "Water on the GPUs"; 0 on the cpu, which shades every pixel
+ * the same way). */
 typedef struct oak_blend_stats {
-    uint32_t surfaces, draws, unlit;
+    uint32_t surfaces, draws, unlit, compute;
 } oak_blend_stats;
 /* OAK_ERROR_UNSUPPORTED when the backend keeps no count (null). */
 oak_result oak_renderer_blend_stats(const oak_renderer *r, oak_blend_stats *out);

@@ -16,6 +16,7 @@
 #include "common/cloud_shadow.glsl"
 #include "common/fog.glsl"
 #include "common/aerial.glsl"
+#include "common/water_side.glsl"
 #ifdef OAK_FORWARD
 #include "common/transmission.glsl"
 // water's reflections march against the opaque copy's depth (level 0's w)
@@ -169,16 +170,6 @@ vec3 oak_underwater(vec3 P, vec3 cam, vec3 colour) {
     float t = clamp((lvl - P.y) / max(view.water.y, 1e-6), 0.0, 1.0);
     float foam = 1.0 - t * t * (3.0 - 2.0 * t);
     return mix(colour, view.water_foam.rgb, foam);
-}
-
-// The eye under the water's level, inside its extent (the underwater fog's
-// condition): the water's underside is drawn and its top culled, the sky
-// is seen through the water (cpu_shade.c _oak_cpu_eye_under_water).
-bool oak_eye_under_water() {
-    vec3 cam = view.camera_pos.xyz;
-    vec4 e = view.water_extent;
-    return view.water.z != 0.0 && cam.y < view.water.x && cam.x >= e.x && cam.z >= e.y &&
-           cam.x <= e.z && cam.z <= e.w;
 }
 
 // The water's surface seen from below at P (docs/SHADING.md "Water"), N its
@@ -492,7 +483,7 @@ vec4 oak_shade_draw(oak_gpu_draw d, uint tri, ivec2 px) {
     // water shows its top from above and its underside from below; the
     // other side draws nothing (alpha 0: the blend keeps the frame exactly)
     bool wunder = (mflags & OAK_GPU_MAT_WATER) != 0u && oak_eye_under_water();
-    if ((mflags & OAK_GPU_MAT_WATER) != 0u && back != wunder) return vec4(0.0);
+    if (oak_water_hidden_side(mflags, back)) return vec4(0.0);
 #endif
 
     vec4 tex[5];
