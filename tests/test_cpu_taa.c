@@ -145,6 +145,81 @@ TEST(defaultHighSameBytes) {
     same_as_reference("default", OAK_PRESET_HIGH);
 }
 
+/* Whether the mapping holding address a was advised into huge pages
+   (its VmFlags in /proc/self/smaps hold "hg"); -1: not known here. */
+static int huge_advised(const void *a) {
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f) return -1;
+    char line[512];
+    int in = 0, hg = -1;
+    uintptr_t x = (uintptr_t)a;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) /* a mapping's first line */
+            in = x >= lo && x < hi;
+        else if (in && !strncmp(line, "VmFlags:", 8)) {
+            hg = strstr(line, " hg") != NULL;
+            break;
+        }
+    }
+    fclose(f);
+    return hg;
+}
+
+/* Upsampling to 1280 x 720 from 640 x 360 (the low preset), the pass's
+   histories and planes (46 MB) and the output-sized frame (11 MB) are
+   advised into huge pages (cpu_draws.c _oak_cpu_huge_pages; on 4 KiB pages
+   the upsampling's reads and writes missed the TLB: docs/PERFORMANCE.md,
+   cmeadow45); $OAK_CPU_NO_HUGE leaves them as they were, the same bytes. */
+TEST(taaBuffersAskForHugePages) {
+#if defined(__linux__)
+    enum { OW = 1280, OH = 720 };
+    int advised[2] = {-2, -2};
+    float *img[2] = {NULL, NULL};
+    size_t hn = (size_t)_oak_taa_texels(OW, OH) * 4;
+    for (int k = 0; k < 2; k++) {
+        if (k == 0) setenv("OAK_CPU_NO_HUGE", "1", 1);
+        oak_scene *scene = NULL;
+        oak_renderer *r = NULL;
+        CHECK_OK(oak_make_scene(&scene));
+        oak_world_options wo = {.preset = OAK_PRESET_LOW};
+        CHECK_OK(oak_world_build_with(scene, "crowd", &wo));
+        if (scene) oak_scene_post(scene)->preset = OAK_PRESET_LOW;
+        oak_renderer_desc rd = {
+            .backend = "cpu", .width = OW, .height = OH, .preset = OAK_PRESET_LOW};
+        CHECK_OK(oak_make_renderer(&r, &rd));
+        unsetenv("OAK_CPU_NO_HUGE");
+        if (!scene || !r) return;
+        for (int f = 0; f < 2; f++) CHECK_OK(oak_scene_draw(scene, r));
+        const cpu_backend *b = r->self;
+        CHECK(b->taa && b->taa_cap >= hn && b->color_up);
+        if (b->taa && b->taa_cap >= hn && b->color_up) {
+            /* a page of each past its first 4 MiB */
+            int ht = huge_advised((const char *)b->taa + (4u << 20)),
+                hc = huge_advised((const char *)b->color_up + (4u << 20));
+            advised[k] = ht < 0 || hc < 0 ? -1 : ht && hc;
+            img[k] = malloc(hn * sizeof(float));
+            if (img[k]) memcpy(img[k], b->taa, hn * sizeof(float));
+        }
+        oak_destroy_renderer(r);
+        oak_destroy_scene(scene);
+    }
+    if (advised[1] >= 0) { /* smaps readable */
+        CHECK_EQ_INT(advised[0], 0);
+        CHECK_EQ_INT(advised[1], 1);
+    }
+    CHECK(img[0] && img[1]);
+    if (img[0] && img[1]) { /* both histories: the same bytes, something drawn */
+        CHECK(memcmp(img[0], img[1], hn * sizeof(float)) == 0);
+        size_t lit = 0;
+        for (size_t i = 0; i < hn; i += 4) lit += img[1][i] > 0;
+        CHECK(lit > (size_t)OW * OH / 2);
+    }
+    free(img[0]);
+    free(img[1]);
+#endif
+}
+
 int main(void) {
     oak_engine_desc d = {.log = oak_test_count_log, .log_level = OAK_LOG_WARN, .threads = 2};
     if (oak_init(&d) != OAK_OK) return 2;
@@ -153,6 +228,7 @@ int main(void) {
     RUN(defaultMediumSameBytes);
     RUN(crowdLowSameBytes);
     RUN(defaultHighSameBytes);
+    RUN(taaBuffersAskForHugePages);
     _oak_cpu_isa_set(k_isa[0]);
     CHECK_EQ_INT(g_oak_test_errors, 0);
     oak_shutdown();

@@ -575,6 +575,9 @@ oak_result _oak_cpu_run_taa(cpu_backend *b, const oak_render_view *v) {
         float *p = oak_realloc(b->color_up, (size_t)ow * oh * 3 * sizeof(float));
         if (!p) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "cpu backend: taa output");
         b->color_up = p, b->color_up_cap = (size_t)ow * oh * 3;
+        /* 11 MB at 1280 x 720, written here and read by post: on huge
+           pages like the arrays of grass44 (a hint: no value changes) */
+        _oak_cpu_huge_pages(b, p, b->color_up_cap * sizeof(float));
     }
     /* the two histories (output-sized), then the YCoCg plane (render-sized),
        then when upsampling the weighed colour and motion planes, the boxes
@@ -587,6 +590,11 @@ oak_result _oak_cpu_run_taa(cpu_backend *b, const oak_render_view *v) {
         if (!p) return oak_error(OAK_ERROR_OUT_OF_MEMORY, "cpu backend: taa history");
         b->taa = p;
         b->taa_cap = need;
+        /* the two histories and the planes, 46 MB at 1280 x 720 from
+           640 x 360, each walked once a frame: on 4 KiB pages the
+           upsampling's history reads and writes missed the TLB
+           (docs/PERFORMANCE.md, cmeadow45). A hint: no value changes. */
+        _oak_cpu_huge_pages(b, p, (size_t)need * sizeof(float));
     }
     size_t n = (size_t)ow * oh * 4;
     uint32_t parity = (uint32_t)(v->frame & 1);
