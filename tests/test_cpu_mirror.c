@@ -2,6 +2,7 @@
  * lifetime. (test_cpu_render.c and test_cpu_shading.c hold only picture
  * tests, which the Vulkan tests include and run on their backend too.) */
 #include "cpu_scene.h"
+#include "huge_pages.h"
 
 #include "backend/cpu/cpu_internal.h"
 
@@ -302,27 +303,6 @@ TEST(cpuSetupDropsTrianglesOfNoPixelCentre) {
     CHECK_EQ_INT(kept + un, kept0);
     CHECK(memcmp(px, ref, sizeof px) == 0);
     oak_destroy_mesh(m);
-}
-
-/* Whether the mapping holding address a was advised into huge pages
-   (its VmFlags in /proc/self/smaps hold "hg"); -1: not known here. */
-static int huge_advised(const void *a) {
-    FILE *f = fopen("/proc/self/smaps", "r");
-    if (!f) return -1;
-    char line[512];
-    int in = 0, hg = -1;
-    uintptr_t x = (uintptr_t)a;
-    while (fgets(line, sizeof line, f)) {
-        unsigned long lo, hi;
-        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) /* a mapping's first line */
-            in = x >= lo && x < hi;
-        else if (in && !strncmp(line, "VmFlags:", 8)) {
-            hg = strstr(line, " hg") != NULL;
-            break;
-        }
-    }
-    fclose(f);
-    return hg;
 }
 
 /* The vertex stage's arrays (clip positions, snapped points: 32 bytes a

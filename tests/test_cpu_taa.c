@@ -11,6 +11,7 @@
  * too (after the first frame, a reset, only the image it wrote: the other
  * holds whatever the allocation held). */
 #include "oak_test.h"
+#include "huge_pages.h"
 
 #include "backend_start.h"
 
@@ -143,27 +144,6 @@ TEST(crowdLowSameBytes) {
 }
 TEST(defaultHighSameBytes) {
     same_as_reference("default", OAK_PRESET_HIGH);
-}
-
-/* Whether the mapping holding address a was advised into huge pages
-   (its VmFlags in /proc/self/smaps hold "hg"); -1: not known here. */
-static int huge_advised(const void *a) {
-    FILE *f = fopen("/proc/self/smaps", "r");
-    if (!f) return -1;
-    char line[512];
-    int in = 0, hg = -1;
-    uintptr_t x = (uintptr_t)a;
-    while (fgets(line, sizeof line, f)) {
-        unsigned long lo, hi;
-        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) /* a mapping's first line */
-            in = x >= lo && x < hi;
-        else if (in && !strncmp(line, "VmFlags:", 8)) {
-            hg = strstr(line, " hg") != NULL;
-            break;
-        }
-    }
-    fclose(f);
-    return hg;
 }
 
 /* Upsampling to 1280 x 720 from 640 x 360 (the low preset), the pass's
