@@ -25,6 +25,7 @@ void _oak_gl_report(const _oak_gl_context *c, char *report, size_t size) {
         "indirect counts: %s\n"
         "64-bit integers: %s%s%s\n"
         "shadow compute raster: %s\n"
+        "water: %s\n"
         "bindless textures: %s (path: texture arrays by size class)\n"
         "gpu timers: %s\n"
         "frame: shadow map, visibility buffer (depth + ids), compute resolve, compute "
@@ -49,6 +50,9 @@ void _oak_gl_report(const _oak_gl_context *c, char *report, size_t size) {
         c->has_int64 && _oak_craster_mode_get() != OAK_CRASTER_MODE_OFF ? ": " : "",
         c->has_int64 && _oak_craster_mode_get() != OAK_CRASTER_MODE_OFF ? _oak_craster_kinds() : "",
         _oak_craster_shadow_words(c->has_int64, "ARB_gpu_shader_int64"),
+        getenv("OAK_GL_WATER_FORWARD") && !strcmp(getenv("OAK_GL_WATER_FORWARD"), "1")
+            ? "shaded in the blend pass's fragment shader (OAK_GL_WATER_FORWARD=1)"
+            : "its pixels found by its fragments, shaded in compute",
         c->has_bindless ? "available" : "no", c->has_timer_query ? "yes" : "no",
         _oak_gl_shared_count());
 }
@@ -161,7 +165,7 @@ static oak_result gl_read_light_grid(void *self, uint32_t *words, size_t count) 
 
 static void gl_blend_stats(void *self, oak_blend_stats *out) {
     const _oak_gl_frame *f = ((_oak_gl_backend *)self)->frame;
-    *out = (oak_blend_stats){f->blend_surfaces, f->blend_draws, f->blend_unlit};
+    *out = (oak_blend_stats){f->blend_surfaces, f->blend_draws, f->blend_unlit, f->blend_compute};
 }
 
 static void gl_shadow_stats(void *self, oak_shadow_stats *out) {

@@ -5,6 +5,7 @@
  * backend compiles. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend/gpu/gpu_records.h"
@@ -129,6 +130,8 @@ oak_result _oak_gl_frame_create(_oak_gl_backend *b) {
     f->prog_shadow_mask = p[3], f->prog_resolve = p[4], f->prog_post = p[5], f->prog_fxaa = p[6];
     if (r != OAK_OK) return r;
     glCreateVertexArrays(1, &f->vao);
+    const char *wf = getenv("OAK_GL_WATER_FORWARD");
+    f->water_forward = wf && !strcmp(wf, "1");
     /* OAK_MESHCULL is read as the renderer is made, as on Vulkan: the
        first mesh upload came after a test had set it back */
     (void)_oak_gl_meshcull_on(f);
@@ -157,7 +160,8 @@ void _oak_gl_frame_destroy(_oak_gl_backend *b) {
                       f->prog_fxaa,          f->prog_blend,
                       f->prog_vis_stream,    f->prog_vis_stream_mask,
                       f->prog_shadow_stream, f->prog_shadow_stream_mask,
-                      f->prog_blend_unlit};
+                      f->prog_blend_unlit,   f->prog_blend_water_id,
+                      f->prog_blend_water};
     for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++)
         if (progs[i]) glDeleteProgram(progs[i]);
     if (f->vao) glDeleteVertexArrays(1, &f->vao);

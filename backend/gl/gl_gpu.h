@@ -114,6 +114,10 @@ typedef struct _oak_gl_frame {
     GLuint prog_vis, prog_vis_mask, prog_shadow, prog_shadow_mask;
     GLuint prog_resolve, prog_post, prog_fxaa, prog_blend;
     GLuint prog_blend_unlit; /* plain unlit BLEND materials (shaders/blend_unlit.frag.glsl) */
+    /* water's pixels found, then shaded in compute (gl_pass_blend.c; made
+       on first use); water_forward: OAK_GL_WATER_FORWARD=1 keeps blend.frag */
+    GLuint prog_blend_water_id, prog_blend_water;
+    bool water_forward;
     GLuint vao;
     _oak_gl_buffer positions, attributes, indices, draws, casters, materials, lights, view,
         draw_ids, commands, raster_view;
@@ -136,6 +140,7 @@ typedef struct _oak_gl_frame {
     oak_shadow_stats shadow_stats;        /* the last frame's */
     uint32_t blend_surfaces, blend_draws; /* the last frame's (oak_blend_stats) */
     uint32_t blend_unlit;                 /* of those, drawn by prog_blend_unlit */
+    uint32_t blend_compute;               /* of those, water shaded by prog_blend_water */
 
     /* CPU staging with kept capacity: a warm frame allocates nothing */
     oak_gpu_draw *draw_data;

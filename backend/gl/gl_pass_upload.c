@@ -163,6 +163,7 @@ static oak_result build_list(_oak_gl_frame *f, const oak_draw_list *l, const flo
     group[5] = at[4];
     if (camera)
         f->blend_surfaces = counts[4], f->blend_draws = at[4] - group[4], f->blend_unlit = 0;
+    f->blend_compute = 0;
     /* BLEND far to near, ties in draw order: a stable insertion sort as the
        CPU backend's (blend draws are few; a stream is one, keyed by its
        first, farthest instance, or its unit_point: _oak_blend_unit_key) */
