@@ -1,11 +1,13 @@
 /* The CPU backend's shading kernel at every lane width and thread count gives
  * the same bytes: each parity scene drawn with the scalar kernel on one
  * thread, then with SSE4.1 and AVX2 (where the CPU has them) on three, and
- * compared byte for byte. Also: OAK_CPU_ISA's names and what `oak info`
- * reports. */
+ * compared byte for byte. The post pass's and FXAA's lanes at each width
+ * against their per-pixel references. Also: OAK_CPU_ISA's names and what
+ * `oak info` reports. */
 #include "oak_test.h"
 
 #include "backend/cpu/cpu_internal.h"
+#include "backend/cpu/cpu_post.h"
 #include "core/internal.h"
 #include "parity_scenes.h"
 
@@ -46,6 +48,96 @@ static void parity(const char *name, const oak_frame_input *input, oak_scene *sc
     _oak_cpu_isa_set("scalar");
 }
 
+TEST(cpuPostAndFxaaLanesAtEveryWidth) {
+    /* At each width the CPU has: the post kernel (with its luma plane) over
+       radiance from black through the sRGB toe to far past white,
+       negatives and NaN, every tone curve and flag, against post_pixel
+       (the reference span); then FXAA over edges of many slopes, the
+       searched pixels in lanes, against the plain per-pixel path. */
+    static const char *const isa[3] = {"scalar", "sse4", "avx2"};
+    enum { N = 403, W = 157, H = 96 };
+    static float rgb[N * 3];
+    static uint8_t ref[N * 4], got[N * 4], lref[N], lgot[N];
+    static uint8_t in[W * H * 4], fa[W * H * 4], fb[W * H * 4], lumas[W * H];
+    _oak_cpu_post_init();
+    uint32_t seed = 2024;
+    for (int i = 0; i < N * 3; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        float u = (float)(seed >> 8) / 16777216.0f;
+        static const float scale[7] = {0.01f, 1, 20, -1, 1e6f, 0.003f, 0.2f};
+        rgb[i] = u * scale[i % 7];
+        if (i % 37 == 4) rgb[i] = NAN;
+    }
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            seed = seed * 1664525u + 1013904223u;
+            int v = 20 + x / 4 + (int)(seed >> 29);
+            for (int e = 0; e < 6; e++) { /* half-planes: edge e at slope e */
+                static const int nx[6] = {1, 1, 20, 3, 1, -7}, ny[6] = {0, 20, 1, 2, -9, 4};
+                int d = nx[e] * (x - 20 - 23 * e) + ny[e] * (y - 10 - 13 * e);
+                if (d > 0) v += e % 2 ? 40 : -30;
+            }
+            v = v < 0 ? 0 : v > 255 ? 255 : v;
+            uint8_t *p = in + (y * W + x) * 4;
+            p[0] = (uint8_t)v, p[1] = (uint8_t)(v / 2 + 60), p[2] = (uint8_t)((v * 3) / 4),
+            p[3] = 255;
+        }
+    _oak_cpu_fxaa(fa, in, NULL, W, H, 0, H); /* the plain path: no luma plane */
+    _oak_cpu_fxaa_luma(lumas, in, W, 0, H);
+    int ran = 0;
+    for (int k = 0; k < 3; k++) {
+        if (!_oak_cpu_isa_set(isa[k])) continue;
+        ran++;
+        cpu_post_kernels kern = _oak_cpu_post_kernels();
+        CHECK_EQ_INT((int)kern.lanes, k == 0 ? 1 : k == 1 ? 4 : 8);
+        int diff = 0, ldiff = 0, bright = 0, dark = 0;
+        for (int mode = 0; mode < 12; mode++) {
+            oak_post post = {0};
+            post.exposure = (float)(mode % 3) * 0.9f; /* 0: the default of 1 */
+            post.no_tonemap = mode / 3 == 1;
+            post.tone = mode / 3 == 2 ? OAK_TONE_NEUTRAL : OAK_TONE_ACES;
+            post.no_dither = mode / 3 == 3;
+            uint32_t x0 = 5 + 1021 * (uint32_t)mode, y = 17 + 613 * (uint32_t)mode;
+            memset(ref, 0, sizeof ref), memset(got, 1, sizeof got);
+            _oak_cpu_post_span(rgb, ref, x0, y, N, &post, false);
+            _oak_cpu_post_span(rgb, got, x0, y, N, &post, true);
+            diff += memcmp(ref, got, sizeof ref) != 0;
+            /* the kernel itself, its luma plane against FXAA's */
+            cpu_post_args a = {post.exposure > 0 ? post.exposure : 1.0f, !post.no_tonemap,
+                               post.tone == OAK_TONE_NEUTRAL && !post.no_tonemap, post.no_dither};
+            uint32_t n = N / kern.lanes * kern.lanes;
+            memset(got, 1, sizeof got), memset(lgot, 1, sizeof lgot);
+            kern.post(rgb, got, lgot, x0, y, n, &a);
+            _oak_cpu_fxaa_luma(lref, ref, n, 0, 1);
+            diff += memcmp(ref, got, n * 4) != 0;
+            ldiff += memcmp(lref, lgot, n) != 0;
+            for (int i = 0; i < N * 4; i++) {
+                bright += i % 4 < 3 && ref[i] == 255;
+                dark += ref[i] == 0;
+            }
+        }
+        fprintf(stderr, "  post at %s: %d spans and %d luma rows differ\n", isa[k], diff, ldiff);
+        CHECK_EQ_INT(diff, 0);
+        CHECK_EQ_INT(ldiff, 0);
+        CHECK(bright > 100 && dark > 100); /* both ends of the range were reached */
+        memset(fb, 1, sizeof fb);
+        _oak_cpu_fxaa(fb, in, lumas, W, H, 0, H);
+        int changed = 0, fdiff = 0;
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                fdiff += memcmp(fa + (y * W + x) * 4, fb + (y * W + x) * 4, 4) != 0;
+                changed += y >= 8 && y < H - 8 && x >= 8 && x < W - 8 &&
+                           memcmp(fa + (y * W + x) * 4, in + (y * W + x) * 4, 3) != 0;
+            }
+        fprintf(stderr, "  fxaa at %s: %d pixels differ, %d moved in the lanes' window\n", isa[k],
+                fdiff, changed);
+        CHECK_EQ_INT(fdiff, 0);
+        CHECK(changed > 300); /* the lanes ran on many pixels */
+    }
+    CHECK(ran >= 2);
+    _oak_cpu_isa_set("scalar");
+}
+
 TEST(cpuIsaNamesAndReport) {
     CHECK(!_oak_cpu_isa_set("avx512"));
     CHECK(!_oak_cpu_isa_set(NULL));
@@ -62,6 +154,7 @@ int main(void) {
     oak_test_init(0);
     (void)parity_compare; /* bytes are compared exactly here, not at the parity rule */
     RUN(cpuIsaNamesAndReport);
+    RUN(cpuPostAndFxaaLanesAtEveryWidth);
     parity_run_part(0);
     oak_shutdown();
     return TEST_SUMMARY();

@@ -1,7 +1,8 @@
-/* The CPU backend's SSE paths against the scalar code they replace: the
- * four-pixel post (tone map, sRGB, dither, bytes) and FXAA's sixteen-pixel
- * early out must give the same bytes, and the four-pixel sky the same
- * floats, on inputs chosen to hit every branch. */
+/* The CPU backend's vector paths against the scalar code they replace: the
+ * post in lanes (tone map, sRGB, dither, bytes), FXAA's sixteen-pixel early
+ * out and its lanes must give the same bytes, and the four-pixel sky the
+ * same floats, on inputs chosen to hit every branch (at the widest width
+ * the CPU has; test_cpu_isa.c runs every width). */
 #include "oak_test.h"
 
 #include "backend/cpu/cpu_internal.h"

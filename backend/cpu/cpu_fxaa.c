@@ -9,8 +9,9 @@
 #include <smmintrin.h>
 
 #include "cpu_internal.h"
+#include "cpu_post.h"
 
-#define FXAA_SEARCH 8
+#define FXAA_SEARCH CPU_FXAA_SEARCH
 
 static inline int32_t luma(const uint8_t *p) {
     return (77 * p[0] + 150 * p[1] + 29 * p[2] + 128) >> 8;
@@ -125,116 +126,6 @@ static void fxaa_pixel(uint8_t *o, const img *m, int32_t x, int32_t y) {
     for (int k = 0; k < 3; k++) o[k] = (uint8_t)((c[k] * (64 - q) + co[k] * q + 32) >> 6);
 }
 
-/* fxaa_pixel on four pixels at once, in 32-bit integer lanes, operation
-   for operation, so the bytes are fxaa_pixel's (test_cpu_simd holds the
-   two to each other): the nine lumas, the orientation, the side and both
-   searches run in lanes, each lane's search stopping where its own stops,
-   so one pixel's long edge no longer costs the others' mispredicted
-   branches. Every pixel is one that step 2 did not keep (range >= 8 and
-   8 range >= lmax) whose whole search window, both orientations, lies
-   inside the image: 8 <= x < w - 8 and 8 <= y < h - 8, read from the luma
-   plane unclamped. The two divisions are float divisions truncated: the
-   operands are integers below 2^24 and each quotient's distance below the
-   next integer (at least 1 / divisor, divisor <= 3060) is larger than the
-   float rounding (quotient <= 257 times 2^-24), so each truncation is
-   the integer quotient. */
-#define OAK_SSE41 __attribute__((target("sse4.1"))) /* gcc and clang alike */
-
-OAK_SSE41 static void fxaa_quad(uint8_t *out, const img *m, const int32_t xs[4], int32_t y) {
-    const int32_t w = m->w;
-    const uint8_t *lc[4];
-    for (int j = 0; j < 4; j++) lc[j] = m->luma + (size_t)y * w + xs[j];
-#define LUMA4(off) _mm_setr_epi32(lc[0][off], lc[1][off], lc[2][off], lc[3][off])
-    __m128i M = LUMA4(0), N = LUMA4(-w), S = LUMA4(w), W = LUMA4(-1), E = LUMA4(1);
-    __m128i NW = LUMA4(-w - 1), NE = LUMA4(-w + 1), SW = LUMA4(w - 1), SE = LUMA4(w + 1);
-#undef LUMA4
-    __m128i lmax = _mm_max_epi32(_mm_max_epi32(_mm_max_epi32(M, N), _mm_max_epi32(S, W)), E);
-    __m128i lmin = _mm_min_epi32(_mm_min_epi32(_mm_min_epi32(M, N), _mm_min_epi32(S, W)), E);
-    __m128i range = _mm_sub_epi32(lmax, lmin);
-    __m128i M2 = _mm_add_epi32(M, M);
-#define ABS3(a, b, c) _mm_abs_epi32(_mm_add_epi32(_mm_sub_epi32(a, _mm_add_epi32(b, b)), c))
-    __m128i H =
-        _mm_add_epi32(_mm_add_epi32(ABS3(NW, W, SW), ABS3(NE, E, SE)),
-                      _mm_slli_epi32(_mm_abs_epi32(_mm_sub_epi32(_mm_add_epi32(N, S), M2)), 1));
-    __m128i V =
-        _mm_add_epi32(_mm_add_epi32(ABS3(NW, N, NE), ABS3(SW, S, SE)),
-                      _mm_slli_epi32(_mm_abs_epi32(_mm_sub_epi32(_mm_add_epi32(W, E), M2)), 1));
-#undef ABS3
-    __m128i hor = _mm_cmpeq_epi32(_mm_cmpgt_epi32(V, H), _mm_setzero_si128()); /* H >= V */
-    /* horizontal: the pixels above and below; vertical: left and right */
-    __m128i A = _mm_blendv_epi8(W, N, hor), B = _mm_blendv_epi8(E, S, hor);
-    __m128i g1 = _mm_abs_epi32(_mm_sub_epi32(A, M)), g2 = _mm_abs_epi32(_mm_sub_epi32(B, M));
-    __m128i first = _mm_cmpeq_epi32(_mm_cmpgt_epi32(g2, g1), _mm_setzero_si128()); /* g1 >= g2 */
-    __m128i lo = _mm_blendv_epi8(B, A, first), grad = _mm_blendv_epi8(g2, g1, first);
-    __m128i wv = _mm_set1_epi32(w), one = _mm_set1_epi32(1);
-    __m128i mag = _mm_blendv_epi8(one, wv, hor); /* |across|: a row or a column */
-    __m128i across = _mm_blendv_epi8(mag, _mm_sub_epi32(_mm_setzero_si128(), mag), first);
-    __m128i step = _mm_blendv_epi8(wv, one, hor);
-    __m128i ref = _mm_add_epi32(M, lo);
-    int32_t st[4], ac[4];
-    _mm_storeu_si128((__m128i *)st, step);
-    _mm_storeu_si128((__m128i *)ac, across);
-    __m128i dist[2], endv[2];
-    for (int side = 0; side < 2; side++) {
-        int32_t d = side ? 1 : -1;
-        __m128i di = _mm_set1_epi32(FXAA_SEARCH), ev = _mm_setzero_si128(), done = ev;
-        for (int32_t k = 1; k <= FXAA_SEARCH; k++) {
-            const uint8_t *q[4];
-            for (int j = 0; j < 4; j++) q[j] = lc[j] + (ptrdiff_t)d * k * st[j];
-            __m128i e = _mm_sub_epi32(_mm_setr_epi32(q[0][0] + q[0][ac[0]], q[1][0] + q[1][ac[1]],
-                                                     q[2][0] + q[2][ac[2]], q[3][0] + q[3][ac[3]]),
-                                      ref);
-            ev = _mm_blendv_epi8(e, ev, done); /* a stopped lane keeps its last */
-            __m128i e2 = _mm_slli_epi32(_mm_abs_epi32(e), 1);
-            __m128i hit = _mm_andnot_si128(_mm_cmpgt_epi32(grad, e2), _mm_cmpeq_epi32(e, e));
-            di = _mm_blendv_epi8(di, _mm_set1_epi32(k), _mm_andnot_si128(done, hit));
-            done = _mm_or_si128(done, hit);
-            if (_mm_movemask_ps(_mm_castsi128_ps(done)) == 0xf) break;
-        }
-        dist[side] = di, endv[side] = ev;
-    }
-    __m128i end = _mm_blendv_epi8(endv[1], endv[0], _mm_cmpgt_epi32(dist[1], dist[0]));
-    __m128i dmin = _mm_min_epi32(dist[0], dist[1]), dsum = _mm_add_epi32(dist[0], dist[1]);
-    __m128i flip = _mm_xor_si128(_mm_cmpgt_epi32(_mm_setzero_si128(), end), _mm_cmpgt_epi32(lo, M));
-    __m128 qn = _mm_cvtepi32_ps(_mm_add_epi32(_mm_slli_epi32(dmin, 7), dsum));
-    __m128i qd = _mm_cvttps_epi32(_mm_div_ps(qn, _mm_cvtepi32_ps(_mm_slli_epi32(dsum, 1))));
-    __m128i q_edge = _mm_andnot_si128(flip, _mm_sub_epi32(_mm_set1_epi32(32), qd));
-    __m128i ring = _mm_add_epi32(_mm_add_epi32(N, S), _mm_add_epi32(W, E));
-    __m128i diag = _mm_add_epi32(_mm_add_epi32(NW, NE), _mm_add_epi32(SW, SE));
-    __m128i num = _mm_abs_epi32(_mm_sub_epi32(_mm_add_epi32(_mm_slli_epi32(ring, 1), diag),
-                                              _mm_mullo_epi32(M, _mm_set1_epi32(12))));
-    __m128i den = _mm_mullo_epi32(range, _mm_set1_epi32(12));
-    __m128i t = _mm_min_epi32(num, den);
-    __m128i s1 =
-        _mm_cvttps_epi32(_mm_div_ps(_mm_cvtepi32_ps(_mm_slli_epi32(t, 8)), _mm_cvtepi32_ps(den)));
-    __m128i s2 = _mm_srai_epi32(
-        _mm_mullo_epi32(
-            _mm_mullo_epi32(_mm_sub_epi32(_mm_set1_epi32(768), _mm_slli_epi32(s1, 1)), s1), s1),
-        16);
-    __m128i q_sub =
-        _mm_srai_epi32(_mm_add_epi32(_mm_mullo_epi32(_mm_mullo_epi32(s2, s2), _mm_set1_epi32(48)),
-                                     _mm_set1_epi32(32768)),
-                       16);
-    int32_t qs[4];
-    _mm_storeu_si128((__m128i *)qs, _mm_max_epi32(q_edge, q_sub));
-    for (int j = 0; j < 4; j++) {
-        size_t i = (size_t)y * w + xs[j];
-        const uint8_t *c = m->px + i * 4, *co = c + (ptrdiff_t)ac[j] * 4;
-        uint8_t *o = out + i * 4;
-        int32_t qj = qs[j];
-        for (int k = 0; k < 3; k++) o[k] = (uint8_t)((c[k] * (64 - qj) + co[k] * qj + 32) >> 6);
-        o[3] = 255;
-    }
-}
-
-static bool fxaa_lanes(void) {
-#ifdef __SSE4_1__
-    return true;
-#else
-    return __builtin_cpu_supports("sse4.1");
-#endif
-}
-
 void _oak_cpu_fxaa_luma(uint8_t *luma_out, const uint8_t *in, uint32_t width, uint32_t y0,
                         uint32_t y1) {
     for (size_t i = (size_t)y0 * width; i < (size_t)y1 * width; i++)
@@ -264,12 +155,16 @@ static inline uint32_t early_out16(const uint8_t *lumas, size_t i, size_t width)
 void _oak_cpu_fxaa(uint8_t *out, const uint8_t *in, const uint8_t *lumas, uint32_t width,
                    uint32_t height, uint32_t y0, uint32_t y1) {
     img m = {in, lumas, (int32_t)width, (int32_t)height};
-    bool lanes = lumas && fxaa_lanes();
+    /* the searched pixels in lanes at the width cpu_isa.c chose
+       (cpu_post_kernel.inc: fxaa_pixel's bytes at every width) */
+    cpu_post_kernels kern = _oak_cpu_post_kernels();
+    const uint32_t L = kern.lanes;
+    bool lanes = lumas != NULL;
     for (uint32_t y = y0; y < y1; y++) {
         bool inner_row = lumas && y > 0 && y + 1 < height;
-        /* rows whose vertical search stays inside: fxaa_quad's */
-        bool quad_row = lanes && y >= FXAA_SEARCH && y + FXAA_SEARCH < height;
-        int32_t xs[4]; /* the row's pixels waiting for fxaa_quad */
+        /* rows whose vertical search stays inside: the lanes' */
+        bool lane_row = lanes && y >= FXAA_SEARCH && y + FXAA_SEARCH < height;
+        int32_t xs[8]; /* the row's pixels waiting for the lanes */
         uint32_t nq = 0;
         for (uint32_t x = 0; x < width; x++) {
             size_t i = (size_t)y * width + x;
@@ -284,9 +179,9 @@ void _oak_cpu_fxaa(uint8_t *out, const uint8_t *in, const uint8_t *lumas, uint32
                         uint32_t xk = x + k;
                         if (keep >> k & 1) {
                             memcpy(out + (i + k) * 4, in + (i + k) * 4, 4);
-                        } else if (quad_row && xk >= FXAA_SEARCH && xk + FXAA_SEARCH < width) {
-                            xs[nq++] = (int32_t)xk; /* four at a time */
-                            if (nq == 4) fxaa_quad(out, &m, xs, (int32_t)y), nq = 0;
+                        } else if (lane_row && xk >= FXAA_SEARCH && xk + FXAA_SEARCH < width) {
+                            xs[nq++] = (int32_t)xk; /* L at a time */
+                            if (nq == L) kern.fxaa(out, in, lumas, m.w, xs, (int32_t)y), nq = 0;
                         } else {
                             fxaa_pixel(out + (i + k) * 4, &m, (int32_t)xk, (int32_t)y);
                         }
@@ -310,9 +205,9 @@ void _oak_cpu_fxaa(uint8_t *out, const uint8_t *in, const uint8_t *lumas, uint32
             }
             fxaa_pixel(out + i * 4, &m, (int32_t)x, (int32_t)y);
         }
-        if (nq >= 2) { /* the row's last two or three, one repeated */
-            for (uint32_t j = nq; j < 4; j++) xs[j] = xs[nq - 1];
-            fxaa_quad(out, &m, xs, (int32_t)y);
+        if (nq >= 2) { /* the row's last few, the last repeated (the same bytes twice) */
+            for (uint32_t j = nq; j < L; j++) xs[j] = xs[nq - 1];
+            kern.fxaa(out, in, lumas, m.w, xs, (int32_t)y);
         } else if (nq == 1) {
             fxaa_pixel(out + ((size_t)y * width + (uint32_t)xs[0]) * 4, &m, xs[0], (int32_t)y);
         }

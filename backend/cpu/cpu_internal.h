@@ -765,14 +765,17 @@ void _oak_cpu_post_init(void);           /* once, before the first post */
 void _oak_cpu_post(cpu_backend *b);      /* into ldr (out when FXAA is off) */
 void _oak_cpu_post_fxaa(cpu_backend *b); /* ldr into out, when FXAA is on */
 /* Post of `count` pixels of row y from column x0: linear rgb floats in, rgba
-   bytes out (docs/SHADING.md "Post" steps 1-4). simd: four pixels at a time
-   in SSE, the same bytes as the scalar path (tests/test_cpu_shading.c). */
+   bytes out (docs/SHADING.md "Post" steps 1-4). simd: in lanes at the width
+   cpu_isa.c picked (cpu_post_kernel.inc), the same bytes as the per-pixel
+   path (tests/test_cpu_simd.c, test_cpu_isa.c). */
 void _oak_cpu_post_span(const float *rgb, uint8_t *out, uint32_t x0, uint32_t y, uint32_t count,
                         const oak_post *post, bool simd);
 /* Khronos PBR Neutral of one exposed colour, into [0, 1] (docs/SHADING.md). */
 void _oak_tone_neutral(const float in[3], float out[3]);
 /* FXAA of rows [y0, y1) of in into out; lumas (may be NULL) holds the
-   whole image's luma from _oak_cpu_fxaa_luma. */
+   whole image's luma (_oak_cpu_fxaa_luma's; the post pass writes it with
+   its bytes). With lumas the searched pixels run in lanes at the width
+   cpu_isa.c picked; without, per pixel (the reference). */
 void _oak_cpu_fxaa(uint8_t *out, const uint8_t *in, const uint8_t *lumas, uint32_t width,
                    uint32_t height, uint32_t y0, uint32_t y1);
 void _oak_cpu_fxaa_luma(uint8_t *luma_out, const uint8_t *in, uint32_t width, uint32_t y0,

@@ -6,18 +6,32 @@
 #include <string.h>
 
 #include "cpu_internal.h"
+#include "cpu_post.h"
 
 typedef struct isa {
     const char *name;
     cpu_light_fn fn;
     cpu_surface_fn surface;
     cpu_prep_fn prep;
+    cpu_post_kernels post; /* the post pass's and FXAA's (cpu_post_kernel.inc) */
 } isa;
 
 static const isa k_isa[] = {
-    {"avx2", _oak_cpu_light_avx2, _oak_cpu_surface_lanes_avx2, _oak_cpu_prep_lanes_avx2},
-    {"sse4", _oak_cpu_light_sse4, _oak_cpu_surface_lanes_sse4, _oak_cpu_prep_lanes_sse4},
-    {"scalar", _oak_cpu_light_scalar, _oak_cpu_surface_lanes_scalar, _oak_cpu_prep_lanes_scalar},
+    {"avx2",
+     _oak_cpu_light_avx2,
+     _oak_cpu_surface_lanes_avx2,
+     _oak_cpu_prep_lanes_avx2,
+     {_oak_cpu_post_lanes_avx2, _oak_cpu_fxaa_lanes_avx2, 8}},
+    {"sse4",
+     _oak_cpu_light_sse4,
+     _oak_cpu_surface_lanes_sse4,
+     _oak_cpu_prep_lanes_sse4,
+     {_oak_cpu_post_lanes_sse4, _oak_cpu_fxaa_lanes_sse4, 4}},
+    {"scalar",
+     _oak_cpu_light_scalar,
+     _oak_cpu_surface_lanes_scalar,
+     _oak_cpu_prep_lanes_scalar,
+     {_oak_cpu_post_lanes_scalar, _oak_cpu_fxaa_lanes_scalar, 1}},
 };
 
 static _Atomic int g_isa = -1; /* index into k_isa, -1 until first asked */
@@ -54,6 +68,11 @@ cpu_surface_fn _oak_cpu_surface_kernel(void) {
 cpu_prep_fn _oak_cpu_prep_kernel(void) {
     _oak_cpu_light_kernel();
     return k_isa[g_isa].prep;
+}
+
+cpu_post_kernels _oak_cpu_post_kernels(void) {
+    _oak_cpu_light_kernel();
+    return k_isa[g_isa].post;
 }
 
 const char *_oak_cpu_isa_name(void) {
