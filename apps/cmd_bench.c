@@ -392,9 +392,10 @@ static void json_stages(bench_run *run) {
     }
     const oak_stream_stats *st = &run->stream_totals;
     printf("], \"stream_totals\": {\"streams\": %u, \"instances\": %u, \"visible\": %u, "
-           "\"per_lod\": [%u, %u, %u, %u]}",
+           "\"per_lod\": [%u, %u, %u, %u], \"per_instance\": [%u, %u, %u, %u]}",
            st->streams, st->instances, st->visible, st->per_lod[0], st->per_lod[1], st->per_lod[2],
-           st->per_lod[3]);
+           st->per_lod[3], st->per_instance[0], st->per_instance[1], st->per_instance[2],
+           st->per_instance[3]);
     if (run->has_grass) {
         uint64_t e, b;
         blade_totals(run, &e, &b);

@@ -364,7 +364,7 @@ oak_result oak_renderer_stream_stats(const oak_renderer *r, oak_stream_stats *ou
     for (uint32_t s = 0; s < v->stream_count; s++) native |= v->streams[s].native;
     if (!native || !r->backend->read_stream_counts) return OAK_OK;
     uint32_t per[OAK_STREAM_LODS];
-    oak_result res = r->backend->read_stream_counts(r->self, per, NULL, 0);
+    oak_result res = r->backend->read_stream_counts(r->self, per, NULL, 0, out->per_instance);
     if (res) return res;
     out->visible = 0;
     for (uint32_t k = 0; k < OAK_STREAM_LODS; k++) out->per_lod[k] = per[k], out->visible += per[k];
@@ -379,7 +379,7 @@ oak_result oak_renderer_read_stream_counts(oak_renderer *r, uint32_t per_lod[OAK
         return oak_error(OAK_ERROR_UNSUPPORTED, "stream counts: the %s backend runs no instcull",
                          r->backend->name);
     if (!r->frontend.view.stream_count) return OAK_OK; /* the pass did not run */
-    return r->backend->read_stream_counts(r->self, per_lod, NULL, 0);
+    return r->backend->read_stream_counts(r->self, per_lod, NULL, 0, NULL);
 }
 oak_result oak_renderer_stream_counts(oak_renderer *r, oak_stream_visibility *out, uint32_t max,
                                       uint32_t *count) {
@@ -403,7 +403,7 @@ oak_result oak_renderer_stream_counts(oak_renderer *r, oak_stream_visibility *ou
     if (!native || !r->backend->read_stream_counts) return OAK_OK;
     /* the instcull pass's lists, as oak_renderer_stream_stats reads them */
     uint32_t per[OAK_STREAM_LODS], each[OAK_STREAM_MAX_PER_VIEW * OAK_STREAM_LODS];
-    oak_result res = r->backend->read_stream_counts(r->self, per, each, n);
+    oak_result res = r->backend->read_stream_counts(r->self, per, each, n, NULL);
     if (res) return res;
     for (uint32_t s = 0; s < n; s++)
         if (out[s].native)

@@ -48,6 +48,8 @@ void main() {
     uint band = gl_WorkGroupID.y, lid = gl_LocalInvocationID.x;
     uvec4 a = craster_bands[band * 2u], m = craster_bands[band * 2u + 1u];
     uint s = a.x, tris = a.z, base = a.w;
+    // a per-instance band's stream has no Hi-Z, so no pass-2 list: pass 1 only
+    if ((m.w & OAK_GPU_CRASTER_SPLIT) != 0u && craster_head.w != 0u) return;
     uint cmd = m.z + craster_head.w; // the head's w: pass 2's lists under Hi-Z
     uint count = stream_words[cmd + 1u], list = stream_words[cmd + 4u];
     uint n = count * tris, stride = gl_NumWorkGroups.x * 64u;

@@ -16,7 +16,9 @@
 // OAK_B_HIZ_KEEP); LATE, after the pyramid, tests every instance in the
 // frustum against it (common/hiz.glsl hiz_visible, the draws' test too),
 // writes its word for next frame and lists the newly visible for pass 2
-// (view OAK_GPU_INSTCULL_LATE). The cascades' lists are EARLY's alone: the
+// (view OAK_GPU_INSTCULL_LATE). Without Hi-Z, an instance small on screen
+// in a band the hardware draws joins the camera's SMALL list instead
+// (small_one; the compute raster draws it). The cascades' lists are EARLY's alone: the
 // camera's occlusion never removes a caster. The per-instance LOD override
 // (tiers) is CPU-side for now.
 #extension GL_GOOGLE_include_directive : require
@@ -43,6 +45,18 @@ bool meets(uint s, uint v, vec3 c, float rad) {
         if (pl.x * c.x + pl.y * c.y + pl.z * c.z + pl.w < -rad) return false;
     }
     return true;
+}
+
+// The compute raster's per-instance split (oak_gpu.h small_at): an instance
+// of a band the host left on the hardware whose own triangles are small on
+// screen (the band rule per instance: from small_at x its scale on) and whose
+// sphere lies clear of the near plane (by its radius + znear: the raster
+// has no clipping) is drawn by the compute raster from the SMALL list.
+bool small_one(uint s, uint lod, float dist, float sc, vec3 c, float rad) {
+    float at = heads[s].small_at[lod];
+    if (!(at > 0.0) || dist < at * sc) return false;
+    vec4 near = heads[s].planes[5]; // oak_frustum_planes: depth - znear
+    return near.x * c.x + near.y * c.y + near.z * c.z + near.w > rad + heads[s].eye.w;
 }
 
 // The Hi-Z head's stream counters (oak_gpu_hiz_head.streams): k = 0 tested,
@@ -88,7 +102,9 @@ void main() {
     uint word = i | (s << OAK_GPU_ID_STREAM_SHIFT) | (lod << OAK_GPU_ID_LOD_SHIFT);
     bool seen = meets(s, 0u, c, rad);
     if (hiz == OAK_GPU_INSTCULL_HIZ_OFF) {
-        if (seen && OAK_HIZ_STEP == OAK_GPU_HIZ_STEP_EARLY) append(s, 0u, lod, word);
+        if (seen && OAK_HIZ_STEP == OAK_GPU_HIZ_STEP_EARLY)
+            append(s, small_one(s, lod, dist, sc, c, rad) ? uint(OAK_GPU_INSTCULL_SMALL) : 0u, lod,
+                   word);
     } else {
         // pass 1: visible last frame (its word)
         bool early = seen && !fresh && keep[bit] != 0u;

@@ -8,13 +8,17 @@
 
 static int g_bands = -1;        /* the latest "compute raster: N LOD bands" */
 static int g_shadow_bands = -1; /* the latest "shadow compute raster: N cascade bands" */
+static int g_split = -1;        /* ... and of "compute raster: N LOD bands (+M per instance)" M */
 
 static void log_bands(void *user, oak_log_level level, const char *msg) {
     const char *at = strstr(msg, "shadow compute raster: ");
-    if (at)
+    if (at) {
         g_shadow_bands = atoi(at + strlen("shadow compute raster: "));
-    else if ((at = strstr(msg, "compute raster: ")))
+    } else if ((at = strstr(msg, "compute raster: "))) {
         g_bands = atoi(at + strlen("compute raster: "));
+        const char *plus = strstr(at, "(+");
+        g_split = plus ? atoi(plus + 2) : -1;
+    }
     if (level >= OAK_LOG_WARN) oak_test_count_log(user, level, msg);
 }
 

@@ -348,6 +348,144 @@ out:
     scene_free(&s);
 }
 
+/* Issue 16's per-instance split: the tufts in streams of a single LOD band
+   (the near band, which the band rule never sends), under OAK_CRASTER=on. */
+static void scene_single(scene *s) {
+    oak_stream_desc d[2];
+    for (uint32_t k = 0; k < 2; k++)
+        d[k] = (oak_stream_desc){.capacity = CAP,
+                                 .lod_count = 1,
+                                 .lods = {{g_tuft, 0}},
+                                 .material = k ? g_two_sided : g_one_sided};
+    const grid_desc g = {-5.0f, 0.25f, 0.2f, 1.0f, 6.2831853f, 0.0f};
+    scene_make(s, d, &g);
+}
+
+/* One frame of a fresh renderer under OAK_CRASTER=on with the split on or
+   off (OAK_CRASTER_INSTANCE) at `pixels` (0: the default): its channels
+   (when albedo is not NULL) and the stream counts. */
+static bool split_run(scene *s, bool split, const char *pixels, float *albedo, float *normal,
+                      float *depth, oak_stream_stats *ss) {
+    setenv("OAK_CRASTER", "on", 1);
+    setenv("OAK_CRASTER_INSTANCE", split ? "on" : "off", 1);
+    if (pixels) setenv("OAK_CRASTER_PIXELS", pixels, 1);
+    oak_renderer *r = NULL;
+    oak_renderer_desc d = {.backend = g_backend, .width = W, .height = H, .shadow_map_size = 512};
+    CHECK_OK(oak_make_renderer(&r, &d));
+    bool ok = r != NULL;
+    float *out[3] = {albedo, normal, depth};
+    const oak_channel ch[3] = {OAK_CHANNEL_ALBEDO, OAK_CHANNEL_NORMAL, OAK_CHANNEL_DEPTH};
+    for (int c = 0; c < (albedo ? 3 : 1) && ok; c++) {
+        s->post.channel = albedo ? ch[c] : OAK_CHANNEL_NONE;
+        ok = oak_renderer_draw(r, &s->in) == OAK_OK &&
+             (!albedo || oak_renderer_read_channel(r, out[c], (size_t)W * H * 4) == OAK_OK);
+    }
+    s->post.channel = OAK_CHANNEL_NONE;
+    ok = ok && oak_renderer_stream_stats(r, ss) == OAK_OK;
+    CHECK(ok);
+    oak_destroy_renderer(r);
+    unsetenv("OAK_CRASTER");
+    unsetenv("OAK_CRASTER_INSTANCE");
+    unsetenv("OAK_CRASTER_PIXELS");
+    return ok;
+}
+
+/* The split's instances: the far ones (by the band rule per instance, from
+   small_at x scale on) go to compute, the near ones to the hardware, the
+   two lists together the camera's count; the ids as the all-hardware
+   picture's (idsMatchHardware's checks); every instance at a huge
+   threshold, none at a tiny one; the picture against the CPU's. */
+TEST(splitPerInstance) {
+    static scene s;
+    static float a[2][W * H * 4], n[2][W * H * 4], d[2][W * H * 4];
+    static uint8_t pa[W * H * 4], pb[W * H * 4];
+    scene_single(&s);
+    if (!s.streams[1]) goto out;
+    oak_stream_stats ss[2];
+    g_bands = g_split = -1;
+    bool made = split_run(&s, false, NULL, a[0], n[0], d[0], &ss[0]);
+    /* a near band never goes whole, nor per instance with the switch off
+       (a fresh renderer logs only a change from 0: -1, nothing logged) */
+    CHECK(g_bands <= 0 && g_split <= 0);
+    made = made && split_run(&s, true, NULL, a[1], n[1], d[1], &ss[1]);
+    CHECK_EQ_INT(g_bands, 0);
+    CHECK_EQ_INT(g_split, 2); /* a per-instance band per stream */
+    if (!made) goto out;
+    /* where the rule puts each instance: small_at (the tuft's sphere, the
+       view's 50 degrees over H rows, OAK_CRASTER_PIXELS) x its scale */
+    oak_render_view v;
+    memset(&v, 0, sizeof v);
+    v.height = H, v.proj[1][1] = 1.0f / tanf(25.0f * (float)OAK_PI / 180.0f);
+    const oak_mesh_data *md = oak_mesh_get(g_tuft);
+    float at = md ? _oak_craster_small_at(&v, md->bounds.radius, 2, _oak_craster_pixels()) : 0;
+    uint32_t far = 0, near = 0, edge = 0;
+    for (uint32_t k = 0; k < 2; k++)
+        for (uint32_t i = 0; i < CAP; i++) {
+            uint32_t j = i * 2 + k, gx = j % GX, gz = j / GX;
+            float x = -5.0f + 0.25f * (float)gx + 0.2f * oak_test_hash01(j, 4);
+            float z = 2.0f - 1.0f * (float)gz - 0.8f * oak_test_hash01(j, 5);
+            float sc = 0.8f + 0.4f * oak_test_hash01(j, 3);
+            float dist = sqrtf(x * x + 1.6f * 1.6f + (z - 4) * (z - 4));
+            far += dist >= at * sc, near += dist < at * sc;
+            edge += fabsf(dist - at * sc) < 1e-3f * dist; /* either way by rounding */
+        }
+    uint32_t compute = ss[1].per_instance[0], hardware = ss[1].per_lod[0] - compute;
+    fprintf(stderr,
+            "  %s: small from %.2f m x scale; instances seen %u (all hardware) %u (split): %u in "
+            "compute (of %u far), %u on the hardware (of %u near)\n",
+            g_backend, (double)at, ss[0].per_lod[0], ss[1].per_lod[0], compute, far, hardware,
+            near);
+    CHECK(at > 5 && at < 20);
+    CHECK_EQ_INT((int)ss[0].per_instance[0], 0);
+    CHECK_EQ_INT((int)ss[1].per_lod[0], (int)ss[0].per_lod[0]); /* both lists counted */
+    CHECK(compute > 100 && hardware > 100);                     /* both take a good part */
+    CHECK(compute <= far + edge && hardware <= near + edge);
+    /* the ids: idsMatchHardware's checks */
+    size_t covered[2] = {0, 0}, either = 0, match = 0, inner = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            size_t i = (size_t)y * W + (size_t)x;
+            bool c0 = d[0][i * 4] > 0, c1 = d[1][i * 4] > 0;
+            covered[0] += c0, covered[1] += c1, either += c0 || c1;
+            if (!c0 && !c1) continue;
+            if (same_surface(a[0], n[0], d[0], a[1], n[1], d[1], i)) {
+                match++;
+                continue;
+            }
+            bool e = false;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    int xx = x + dx, yy = y + dy;
+                    if (xx < 0 || yy < 0 || xx >= W || yy >= H) continue;
+                    size_t j = (size_t)yy * W + (size_t)xx;
+                    e |= (d[0][j * 4] > 0) != c0 || fabsf(a[0][j * 4] - a[0][i * 4]) > 1e-4f ||
+                         fabsf(n[0][j * 4] - n[0][i * 4]) > 1e-3f;
+                }
+            inner += !e;
+        }
+    double frac = (double)match / (double)(either ? either : 1);
+    double cover = fabs((double)covered[1] - (double)covered[0]) / (double)covered[0];
+    fprintf(stderr,
+            "  %s split: covered %zu (hardware) %zu (split); same surface on %zu of %zu (%.4f); "
+            "%zu differ away from an edge; coverage differs by %.4f\n",
+            g_backend, covered[0], covered[1], match, either, frac, inner, cover);
+    CHECK(covered[0] > W * H / 20);
+    CHECK(frac >= 0.99);
+    CHECK_EQ_INT((int)inner, 0);
+    CHECK(cover <= 0.01);
+    /* the threshold moves them: all at a huge one, none at a tiny one */
+    made = split_run(&s, true, "100000", NULL, NULL, NULL, &ss[1]);
+    CHECK(made && ss[1].per_instance[0] == ss[0].per_lod[0]);
+    made = split_run(&s, true, "0.01", NULL, NULL, NULL, &ss[1]);
+    CHECK(made && ss[1].per_instance[0] == 0 && ss[1].per_lod[0] == ss[0].per_lod[0]);
+    /* the picture (split on by default) against the CPU's */
+    setenv("OAK_CRASTER", "on", 1);
+    oak_test_parity_frame("per-instance split", g_backend, &s.in, W, H, pa, pb);
+    unsetenv("OAK_CRASTER");
+out:
+    scene_free(&s);
+}
+
 /* The band rule in numbers, and the switch's words. */
 TEST(bandRuleAndSwitch) {
     oak_render_view v;
@@ -391,6 +529,21 @@ TEST(bandRuleAndSwitch) {
     setenv("OAK_CRASTER_PIXELS", "-1", 1);
     CHECK(_oak_craster_pixels() == (float)OAK_CRASTER_PIXELS);
     unsetenv("OAK_CRASTER_PIXELS");
+    /* the per-instance split's rule and switch */
+    v.ortho = false;
+    /* 2 0.5 / 2 x 1.732 x 90 / 8 px = 9.74 m a unit of scale (7.8 px at 10 m above) */
+    CHECK(fabsf(_oak_craster_small_at(&v, 0.5f, 4, 8) - 9.743f) < 0.01f);
+    CHECK(_oak_craster_small_at(&v, 0.5f, 0, 8) == 0);
+    v.ortho = true;
+    CHECK(_oak_craster_small_at(&v, 0.5f, 4, 8) == 0);
+    unsetenv("OAK_CRASTER_INSTANCE");
+    CHECK(_oak_craster_instance_get());
+    setenv("OAK_CRASTER_INSTANCE", "off", 1);
+    CHECK(!_oak_craster_instance_get());
+    CHECK(strstr(_oak_craster_instance_words(true), "OAK_CRASTER_INSTANCE=off") != NULL);
+    setenv("OAK_CRASTER_INSTANCE", "sometimes", 1); /* warns once, reads as on */
+    CHECK(_oak_craster_instance_get());
+    unsetenv("OAK_CRASTER_INSTANCE");
 }
 
 int main(int argc, char **argv) {
@@ -414,6 +567,7 @@ int main(int argc, char **argv) {
         RUN(shadowTexelsMatchHardware);
         RUN(shadowPictureAllVsOff);
         RUN(hizKeepsComputeBands);
+        RUN(splitPerInstance);
     }
     if (g_oak_test_validation)
         fprintf(stderr, "FAIL: %d validation or GL debug messages\n", g_oak_test_validation);

@@ -24,6 +24,7 @@ void _oak_gl_report(const _oak_gl_context *c, char *report, size_t size) {
         "draws: multi-draw indirect, vertex pulling from one pool%s\n"
         "indirect counts: %s\n"
         "64-bit integers: %s%s%s\n"
+        "compute raster per instance: %s\n"
         "shadow compute raster: %s\n"
         "water: %s\n"
         "bindless textures: %s (path: texture arrays by size class)\n"
@@ -49,6 +50,7 @@ void _oak_gl_report(const _oak_gl_context *c, char *report, size_t size) {
               "atomics in two steps, not under Hi-Z)",
         c->has_int64 && _oak_craster_mode_get() != OAK_CRASTER_MODE_OFF ? ": " : "",
         c->has_int64 && _oak_craster_mode_get() != OAK_CRASTER_MODE_OFF ? _oak_craster_kinds() : "",
+        _oak_craster_instance_words(c->has_int64),
         _oak_craster_shadow_words(c->has_int64, "ARB_gpu_shader_int64"),
         getenv("OAK_GL_WATER_FORWARD") && !strcmp(getenv("OAK_GL_WATER_FORWARD"), "1")
             ? "shaded in the blend pass's fragment shader (OAK_GL_WATER_FORWARD=1)"
@@ -207,10 +209,12 @@ static oak_result gl_read_exposure(void *self, float state[4]) {
 }
 
 static oak_result gl_read_stream_counts(void *self, uint32_t per_lod[OAK_STREAM_LODS],
-                                        uint32_t *per_stream, uint32_t max_streams) {
+                                        uint32_t *per_stream, uint32_t max_streams,
+                                        uint32_t *split) {
     _oak_gl_backend *b = self;
     oak_result r = _oak_gl_make_current(&b->ctx);
-    return r != OAK_OK ? r : _oak_gl_instcull_read(b->frame, per_lod, per_stream, max_streams);
+    return r != OAK_OK ? r
+                       : _oak_gl_instcull_read(b->frame, per_lod, per_stream, max_streams, split);
 }
 
 static bool gl_occlusion_stats(void *self, oak_occlusion_stats *out) {

@@ -36,6 +36,16 @@ static _oak_craster_streams streams_of(_oak_gl_frame *f, const oak_render_view *
                                   .user = f};
 }
 
+void _oak_gl_craster_split(_oak_gl_backend *b, const oak_render_view *v) {
+    _oak_gl_frame *f = b->frame;
+    /* the plan's conditions: without a compute raster no instance may go */
+    if (!b->ctx.has_int64 || !f->instcull_streams ||
+        _oak_craster_mode_get() == OAK_CRASTER_MODE_OFF)
+        return;
+    _oak_craster_streams in = streams_of(f, v);
+    _oak_craster_split(&in, f->instcull_heads);
+}
+
 /* The bands' two steps over the camera's table (both read the head's w);
    the merge's fragments read what they wrote. */
 static void dispatch_bands(_oak_gl_frame *f, uint64_t most, uint32_t n) {
@@ -63,11 +73,13 @@ oak_result _oak_gl_craster_run(_oak_gl_backend *b, const oak_render_view *v) {
         return OAK_OK;
     uint32_t w = b->targets.width, h = b->targets.height;
     uint64_t most;
+    uint32_t split;
     _oak_craster_streams in = streams_of(f, v);
-    uint32_t n = _oak_craster_plan(&in, w, h, f->craster_table, f->craster_lods, &most);
-    if (n != f->craster_logged) /* once a change, for tests and benches */
-        oak_log_info("gl: compute raster: %u LOD band%s", n, n == 1 ? "" : "s");
-    f->craster_logged = n;
+    uint32_t n = _oak_craster_plan(&in, w, h, f->craster_table, f->craster_lods, &most, &split);
+    if (n != f->craster_logged || split != f->craster_split_logged) /* once a change */
+        oak_log_info("gl: compute raster: %u LOD band%s (+%u per instance)", n - split,
+                     n - split == 1 ? "" : "s", split);
+    f->craster_logged = n, f->craster_split_logged = split;
     if (!n) return OAK_OK;
     oak_result r;
     if (!f->prog_craster &&

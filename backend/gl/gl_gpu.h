@@ -275,7 +275,8 @@ typedef struct _oak_gl_frame {
     GLuint prog_craster, prog_craster_merge;
     _oak_gl_buffer craster, craster_depth;
     uint32_t craster_bands, craster_logged;
-    uint64_t craster_most; /* the most items of one band (pass 2 under Hi-Z again) */
+    uint32_t craster_split_logged; /* the per-instance bands among craster_logged */
+    uint64_t craster_most;         /* the most items of one band (pass 2 under Hi-Z again) */
     uint8_t craster_lods[OAK_STREAM_MAX_PER_VIEW];
     uint32_t craster_table[1 + 2 * OAK_GPU_CRASTER_BANDS][4]; /* as uploaded */
     /* ... and in the shadow pass: its programs, texels (a region per
@@ -476,7 +477,7 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_instances_reserve(_oak_gl_frame *f, const oak_render_view *v, uint64_t *records);
 void _oak_gl_instcull_release(_oak_gl_frame *f);
 oak_result _oak_gl_instcull_read(_oak_gl_frame *f, uint32_t per_lod[OAK_STREAM_LODS],
-                                 uint32_t *per_stream, uint32_t max_streams);
+                                 uint32_t *per_stream, uint32_t max_streams, uint32_t *split);
 /* The raster pass's native streams, from the instcull lists of view `view`
    (0, the camera's; under Hi-Z 0 is pass 1's and OAK_GPU_INSTCULL_LATE
    pass 2's), the vis framebuffer and view bound. */
@@ -485,6 +486,9 @@ void _oak_gl_draw_streams(_oak_gl_frame *f, uint32_t view);
    framebuffer is bound: the targets' width x height, the view block
    f->view), then their pixels into the cleared vis framebuffer (its view
    bound); release. */
+/* The per-instance split into the frame's instcull heads (small_at), once
+   the instcull pass filled them and before it uploads them */
+void _oak_gl_craster_split(_oak_gl_backend *b, const oak_render_view *v);
 oak_result _oak_gl_craster_run(_oak_gl_backend *b, const oak_render_view *v);
 void _oak_gl_craster_merge(_oak_gl_frame *f);
 /* Under two-pass Hi-Z, between the passes: the same bands again from the

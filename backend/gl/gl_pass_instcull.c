@@ -187,11 +187,13 @@ oak_result _oak_gl_run_instcull(_oak_gl_backend *b, const oak_render_view *v) {
         first += rs->count;
         word += (uint32_t)_oak_gpu_instcull_words(rs->count);
     }
+    f->instcull_streams = ns;
+    /* which instances the compute raster takes from bands the hardware draws */
+    _oak_gl_craster_split(b, v);
     if ((r = _oak_gl_buffer_upload(&f->instance_out, 0, f->instcull_heads,
                                    ns * sizeof f->instcull_heads[0])) ||
         (r = _oak_gl_ensure_draw_ids(f, word)))
         return r;
-    f->instcull_streams = ns;
     f->instcull_most = most;
     /* buffer updates, and under Hi-Z the bits last frame's LATE step wrote */
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
@@ -221,19 +223,23 @@ void _oak_gl_instcull_release(_oak_gl_frame *f) {
 }
 
 oak_result _oak_gl_instcull_read(_oak_gl_frame *f, uint32_t per_lod[OAK_STREAM_LODS],
-                                 uint32_t *per_stream, uint32_t max_streams) {
+                                 uint32_t *per_stream, uint32_t max_streams, uint32_t *split) {
     memset(per_lod, 0, sizeof(uint32_t) * OAK_STREAM_LODS);
     if (per_stream) memset(per_stream, 0, sizeof(uint32_t) * OAK_STREAM_LODS * max_streams);
+    if (split) memset(split, 0, sizeof(uint32_t) * OAK_STREAM_LODS);
     size_t head_bytes = sizeof f->instcull_heads;
     for (uint32_t s = 0; s < f->instcull_streams; s++) {
         uint32_t cmds[OAK_GPU_INSTCULL_HEAD_WORDS];
         glGetNamedBufferSubData(f->instance_out.id,
                                 (GLintptr)(head_bytes + (size_t)f->instcull_heads[s].info[3] * 4),
                                 sizeof cmds, cmds);
-        /* the camera's lists: under Hi-Z pass 1's and pass 2's */
+        /* the camera's lists: under Hi-Z pass 1's and pass 2's, else its
+           own and the small instances the compute raster drew (SMALL) */
         for (uint32_t k = 0; k < OAK_STREAM_LODS; k++) {
-            uint32_t n =
-                cmds[k * 5 + 1] + cmds[(OAK_GPU_INSTCULL_LATE * OAK_STREAM_LODS + k) * 5 + 1];
+            uint32_t small = cmds[(OAK_GPU_INSTCULL_SMALL * OAK_STREAM_LODS + k) * 5 + 1];
+            uint32_t n = cmds[k * 5 + 1] +
+                         cmds[(OAK_GPU_INSTCULL_LATE * OAK_STREAM_LODS + k) * 5 + 1] + small;
+            if (split) split[k] += small;
             per_lod[k] += n;
             if (per_stream && s < max_streams) per_stream[s * OAK_STREAM_LODS + k] = n;
         }

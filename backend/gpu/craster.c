@@ -43,6 +43,25 @@ float _oak_craster_pixels(void) {
     return (float)OAK_CRASTER_PIXELS;
 }
 
+bool _oak_craster_instance_get(void) {
+    const char *e = getenv("OAK_CRASTER_INSTANCE");
+    if (!e || !*e || !strcmp(e, "on")) return true;
+    if (!strcmp(e, "off")) return false;
+    static bool warned;
+    if (!warned) oak_log_warn("OAK_CRASTER_INSTANCE=%s: expected off or on; reading on", e);
+    warned = true;
+    return true;
+}
+
+float _oak_craster_small_at(const oak_render_view *v, float radius, uint32_t triangles,
+                            float pixels) {
+    if (v->ortho || !triangles || !(radius > 0) || !(pixels > 0)) return 0;
+    /* the band rule's `across / dist <= pixels` solved for dist, at scale 1 */
+    float at =
+        2 * radius / sqrtf((float)triangles) * v->proj[1][1] * 0.5f * (float)v->height / pixels;
+    return at > 0 && isfinite(at) ? at : 0;
+}
+
 bool _oak_craster_small(const oak_render_view *v, const oak_render_stream *rs, uint32_t k,
                         float radius, uint32_t triangles, float pixels, _oak_craster_mode m) {
     if (m == OAK_CRASTER_MODE_OFF || !triangles) return false;
@@ -65,6 +84,25 @@ bool _oak_craster_shadow_small(const oak_shadow_cascade *c, float radius, uint32
 const char *_oak_craster_kinds(void) {
     return _oak_craster_mask_get() ? "opaque and MASK (cut-out) bands"
                                    : "opaque bands only (OAK_CRASTER_MASK=off)";
+}
+
+const char *_oak_craster_instance_words(bool possible) {
+    static char words[320];
+    _oak_craster_mode m = _oak_craster_mode_get();
+    if (!possible || m == OAK_CRASTER_MODE_OFF)
+        snprintf(words, sizeof words, "none (no compute raster)");
+    else if (m == OAK_CRASTER_MODE_ALL)
+        snprintf(words, sizeof words, "none needed (OAK_CRASTER=all: every band whole)");
+    else if (!_oak_craster_instance_get())
+        snprintf(words, sizeof words, "off (OAK_CRASTER_INSTANCE=off: per band only)");
+    else
+        snprintf(words, sizeof words,
+                 "on (OAK_CRASTER_INSTANCE=on): in a camera band the rule leaves on the "
+                 "hardware, an instance whose triangles are at most %g px across at its "
+                 "distance and scale goes to compute (instcull's SMALL list); not for a "
+                 "stream under Hi-Z, not for the cascades",
+                 (double)_oak_craster_pixels());
+    return words;
 }
 
 const char *_oak_craster_shadow_words(bool has_int64, const char *what) {
@@ -104,34 +142,81 @@ static uint32_t band(const _oak_craster_streams *in, uint32_t s, uint32_t k, boo
     return mesh[0] / 3;
 }
 
-uint32_t _oak_craster_plan(const _oak_craster_streams *in, uint32_t width, uint32_t height,
-                           uint32_t (*table)[4], uint8_t lods[OAK_STREAM_MAX_PER_VIEW],
-                           uint64_t *most) {
+/* The camera's bands in plan order, one walk for the split and the plan so
+   that both take the same (stream, LOD)s: per stream and LOD, a band the
+   rule sends whole (its camera command, its LOD's bit in lods), else, for a
+   stream without Hi-Z, a per-instance band (its SMALL list's command, no
+   bit: the hardware still draws the camera's list). With `split` the walk
+   decides the per-instance bands and writes their small_at there (table
+   unwritten); without, it takes those whose head has small_at > 0. Items
+   across bands stay below 2^32 (a band past it stays on the hardware, and
+   its small_at 0). */
+static uint32_t walk(const _oak_craster_streams *in, oak_gpu_instcull *split, uint32_t (*table)[4],
+                     uint8_t *lods, uint64_t *most, uint32_t *split_bands) {
     _oak_craster_mode mode = _oak_craster_mode_get();
     float pixels = _oak_craster_pixels();
     bool mask = _oak_craster_mask_get();
+    bool instance = mode == OAK_CRASTER_MODE_ON && _oak_craster_instance_get();
     uint32_t n = 0;
     uint64_t item = 0;
-    *most = 0;
+    *most = 0, *split_bands = 0;
     for (uint32_t s = 0; s < in->count; s++)
         for (uint32_t k = 0; k < OAK_STREAM_LODS; k++) {
             const oak_render_stream *rs = &in->v->streams[s];
+            const oak_gpu_instcull *h = &in->heads[s];
+            if (split) split[s].small_at[k] = 0;
             uint32_t m[3], tris = band(in, s, k, mask, m);
-            if (!tris ||
-                !_oak_craster_small(in->v, rs, k, in->heads[s].bounds[k][3], tris, pixels, mode))
-                continue;
+            if (!tris) continue;
+            float radius = h->bounds[k][3], at = 0;
+            bool whole = _oak_craster_small(in->v, rs, k, radius, tris, pixels, mode);
+            if (!whole) {
+                /* Hi-Z's pass 2 moves every command word to its LATE list's,
+                   which a SMALL list has none of: a stream under Hi-Z keeps
+                   its bands whole on the hardware */
+                if (split)
+                    at = instance && h->prev[1] == OAK_GPU_INSTCULL_HIZ_OFF
+                             ? _oak_craster_small_at(in->v, radius, tris, pixels)
+                             : 0;
+                else
+                    at = h->small_at[k];
+                if (!(at > 0)) continue;
+            }
             uint64_t items = (uint64_t)rs->count * tris; /* every item below 2^32 */
             if (item + items > UINT32_MAX) continue;
-            table[1 + 2 * n][0] = s, table[1 + 2 * n][1] = k;
-            table[1 + 2 * n][2] = tris, table[1 + 2 * n][3] = (uint32_t)item;
-            table[2 + 2 * n][0] = m[1], table[2 + 2 * n][1] = m[2];
-            table[2 + 2 * n][2] = in->heads[s].info[3] + k * 5; /* the camera's command */
-            table[2 + 2 * n][3] = (in->group[s] & 1u) == 0;     /* single-sided */
             item += items;
             *most = items > *most ? items : *most;
-            lods[s] |= (uint8_t)(1u << k);
+            if (!whole) {
+                ++*split_bands;
+                if (split) split[s].small_at[k] = at;
+            } else if (lods) {
+                lods[s] |= (uint8_t)(1u << k);
+            }
+            if (table) {
+                uint32_t view = whole ? 0 : OAK_GPU_INSTCULL_SMALL;
+                table[1 + 2 * n][0] = s, table[1 + 2 * n][1] = k;
+                table[1 + 2 * n][2] = tris, table[1 + 2 * n][3] = (uint32_t)(item - items);
+                table[2 + 2 * n][0] = m[1], table[2 + 2 * n][1] = m[2];
+                /* the camera's command, or its SMALL list's */
+                table[2 + 2 * n][2] = h->info[3] + (view * OAK_STREAM_LODS + k) * 5;
+                table[2 + 2 * n][3] = ((in->group[s] & 1u) == 0) /* single-sided */ |
+                                      (whole ? 0u : OAK_GPU_CRASTER_SPLIT);
+            }
             n++;
         }
+    return n;
+}
+
+uint32_t _oak_craster_split(const _oak_craster_streams *in, oak_gpu_instcull *heads) {
+    uint64_t most;
+    uint32_t split;
+    walk(in, heads, NULL, NULL, &most, &split);
+    return split;
+}
+
+uint32_t _oak_craster_plan(const _oak_craster_streams *in, uint32_t width, uint32_t height,
+                           uint32_t (*table)[4], uint8_t lods[OAK_STREAM_MAX_PER_VIEW],
+                           uint64_t *most, uint32_t *split) {
+    uint32_t n = walk(in, NULL, table, lods, most, split);
     table[0][0] = n, table[0][1] = width, table[0][2] = height, table[0][3] = 0;
     return n;
 }

@@ -26,6 +26,16 @@ bool _oak_craster_mask_get(void);
 /* OAK_CRASTER_PIXELS in the environment (a positive number), else the
    config constant of that name. */
 float _oak_craster_pixels(void);
+/* OAK_CRASTER_INSTANCE in the environment: whether the per-instance split
+   runs under OAK_CRASTER=on (unset or on: yes; off: per band only, for
+   measuring; anything else warns once and reads on). */
+bool _oak_craster_instance_get(void);
+/* The band rule per instance: the distance from the eye (per unit of the
+   instance's scale) from which a band's triangles (the sphere's diameter
+   over sqrt(triangles)) are at most `pixels` across in view v; 0 for an
+   orthographic view or an empty band. */
+float _oak_craster_small_at(const oak_render_view *v, float radius, uint32_t triangles,
+                            float pixels);
 /* Whether stream rs's LOD band k (a mesh of `triangles` triangles in a
    sphere of `radius`) is small in view v under mode m: its triangles at
    most `pixels` across (the sphere's diameter over sqrt(triangles)) at the
@@ -53,17 +63,27 @@ typedef struct _oak_craster_streams {
     bool (*mesh)(void *user, oak_mesh mesh, uint32_t out[3]);
     void *user;
 } _oak_craster_streams;
+/* The per-instance split (OAK_CRASTER=on and OAK_CRASTER_INSTANCE on):
+   for each band of a stream without two-pass Hi-Z that may go but that
+   _oak_craster_small leaves on the hardware, heads[s].small_at[k] (the
+   distance per unit of scale from which an instance is small, instcull's
+   SMALL list), 0 elsewhere; run on the instcull pass's heads (`heads`, the
+   same records as in->heads, written before the GPU reads them) once they
+   are filled, before the plan. Returns the per-instance bands. */
+uint32_t _oak_craster_split(const _oak_craster_streams *in, oak_gpu_instcull *heads);
 /* The camera's plan (oak_gpu.h "Compute rasterization"): the bands of the
    opaque or MASK (_oak_craster_mask_get), rigid streams drawn from the
    lists, before a card, that
    _oak_craster_small takes, into table (1 + 2 bands rows, the first the
    count and the target's width x height), their LODs' bits in lods (set,
-   never cleared), the most items of one band in *most; items counted
-   across bands below 2^32 (a band past it stays on the hardware).
-   Returns the bands. */
+   never cleared), the most items of one band in *most; and per (stream,
+   LOD) whose head has small_at > 0 (_oak_craster_split, in the same order
+   and item budget) a band of its SMALL list, no bit in lods, counted in
+   *split; items counted across bands below 2^32 (a band past it stays on
+   the hardware). Returns the bands, both kinds. */
 uint32_t _oak_craster_plan(const _oak_craster_streams *in, uint32_t width, uint32_t height,
                            uint32_t (*table)[4], uint8_t lods[OAK_STREAM_MAX_PER_VIEW],
-                           uint64_t *most);
+                           uint64_t *most, uint32_t *split);
 /* The cascades' plan: per cascade the bands the camera's rule would take
    that _oak_craster_shadow_small takes, of the kind (static or mover) its
    layer plan draws this frame, as (band, cascade) rows into table (the
@@ -78,6 +98,9 @@ uint32_t _oak_craster_shadow_plan(const _oak_craster_streams *in,
 /* `oak info`'s words for the kinds of band that may go: opaque and MASK,
    or opaque only (OAK_CRASTER_MASK=off). */
 const char *_oak_craster_kinds(void);
+/* `oak info`'s words for the per-instance split (`possible`: the backend
+   has a compute raster). */
+const char *_oak_craster_instance_words(bool possible);
 /* `oak info`'s words for the cascades' compute raster: which bands go and
    why, or why none (`has_int64` false: the edge functions' 64-bit
    integers, named `what`). */

@@ -343,7 +343,8 @@ void _oak_gpu_instcull_fill(oak_gpu_instcull *h, uint32_t *cmds, const oak_rende
             cp[p][0] = cp[p][1] = cp[p][2] = 0, cp[p][3] = 1e30f;
     }
     memcpy(h->eye, v->camera_pos, sizeof(float) * 3);
-    h->bend_gust[0] = 1; /* unbent: a still field that never divides by zero */
+    h->eye[3] = v->znear; /* the per-instance split's near-plane margin (small_at) */
+    h->bend_gust[0] = 1;  /* unbent: a still field that never divides by zero */
     if (rs->bent) {
         const oak_instance_bend *b = &rs->bend;
         memcpy(h->bend_wind, b->wind, sizeof h->bend_wind);

@@ -312,8 +312,10 @@ static oak_result readback_end(_oak_vk_backend *b, void *out, uint64_t bytes) {
 }
 
 static oak_result _oak_vk_read_stream_counts(void *self, uint32_t per_lod[OAK_STREAM_LODS],
-                                             uint32_t *per_stream, uint32_t max_streams) {
-    return _oak_vk_instcull_read(&((_oak_vk_backend *)self)->vk, per_lod, per_stream, max_streams);
+                                             uint32_t *per_stream, uint32_t max_streams,
+                                             uint32_t *split) {
+    return _oak_vk_instcull_read(&((_oak_vk_backend *)self)->vk, per_lod, per_stream, max_streams,
+                                 split);
 }
 
 static oak_result _oak_vk_read_pixels(void *self, uint8_t *rgba, size_t size) {

@@ -89,6 +89,15 @@ static _oak_craster_streams streams_of(_oak_vk *vk, _oak_vk_frame *f, const oak_
                                   .user = vk};
 }
 
+void _oak_vk_craster_split(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
+    /* the heads are host memory the instcull dispatch recorded before this
+       reads at submit, so the small_at written here are what it sees; no
+       compute raster this frame (the plan's conditions): none */
+    if (!craster_possible(vk, v) || !f->craster.buffer || !vk->craster_depth.buffer) return;
+    _oak_craster_streams in = streams_of(vk, f, v);
+    _oak_craster_split(&in, f->instance_out.mapped);
+}
+
 /* A row of work groups per band, a grid-stride loop of at most
    OAK_GPU_CRASTER_GROUPS groups over its most items; the merge's fragments
    read what it wrote. */
@@ -106,12 +115,14 @@ void _oak_vk_craster_run(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v
     memset(f->craster_lods, 0, sizeof f->craster_lods);
     if (!craster_possible(vk, v) || !f->craster.buffer || !vk->craster_depth.buffer) return;
     uint64_t most;
+    uint32_t split;
     _oak_craster_streams in = streams_of(vk, f, v);
-    uint32_t n =
-        _oak_craster_plan(&in, vk->width, vk->height, f->craster.mapped, f->craster_lods, &most);
-    if (n != vk->craster_logged) /* once a change, for tests and benches */
-        oak_log_info("vulkan: compute raster: %u LOD band%s", n, n == 1 ? "" : "s");
-    vk->craster_logged = n;
+    uint32_t n = _oak_craster_plan(&in, vk->width, vk->height, f->craster.mapped, f->craster_lods,
+                                   &most, &split);
+    if (n != vk->craster_logged || split != vk->craster_split_logged) /* once a change */
+        oak_log_info("vulkan: compute raster: %u LOD band%s (+%u per instance)", n - split,
+                     n - split == 1 ? "" : "s", split);
+    vk->craster_logged = n, vk->craster_split_logged = split;
     if (!n) return;
     VkCommandBuffer cmd = f->cmd;
     /* last frame's raster wrote it and its merge read it; then cleared to 0
@@ -126,6 +137,11 @@ void _oak_vk_craster_run(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v
                     VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     if (!_oak_vk_bind(vk, cmd, OAK_VK_PIPE_CRASTER)) { /* the hardware draws them all */
         memset(f->craster_lods, 0, sizeof f->craster_lods);
+        /* and no instance goes to a SMALL list: the instcull dispatch
+           reads the heads at submit, after this */
+        oak_gpu_instcull *heads = f->instance_out.mapped;
+        for (uint32_t s = 0; s < f->instcull_streams; s++)
+            memset(heads[s].small_at, 0, sizeof heads[s].small_at);
         return;
     }
     dispatch_bands(cmd, most, n);

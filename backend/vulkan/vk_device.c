@@ -443,6 +443,7 @@ oak_result _oak_vk_probe(char *report, size_t size) {
                           : "compute raster of small stream triangles (OAK_CRASTER=on, not "
                             "under Hi-Z)",
                       craster_on ? ": " : "", craster_on ? _oak_craster_kinds() : "");
+        OAK_VK_REPORT("  compute raster per instance: %s\n", _oak_craster_instance_words(craster));
         OAK_VK_REPORT("  shadow compute raster: %s\n",
                       _oak_craster_shadow_words(craster, "shaderInt64 and 64-bit buffer atomics"));
         OAK_VK_REPORT("  fragmentStoresAndAtomics: %s -> %s\n", c.fragment_stores ? "yes" : "no",

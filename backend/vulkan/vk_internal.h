@@ -376,6 +376,7 @@ typedef struct _oak_vk {
     bool water_compute; /* fragmentStoresAndAtomics: water shaded in compute (vk_pass_blend.c) */
     _oak_vk_buffer craster_depth;  /* its uint64 per pixel (vk_craster.c) */
     uint32_t craster_logged;       /* the band count last logged */
+    uint32_t craster_split_logged; /* ... and of them per-instance bands */
     _oak_vk_buffer craster_shadow; /* the shadow compute raster's texels (vk_craster.c) */
     uint32_t craster_shadow_logged;
     char device_name[300];
@@ -829,7 +830,7 @@ oak_result _oak_vk_particles_book_counts(void *self, uint32_t counts[OAK_PARTICL
 oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 void _oak_vk_instcull_destroy(_oak_vk *vk);
 oak_result _oak_vk_instcull_read(_oak_vk *vk, uint32_t per_lod[OAK_STREAM_LODS],
-                                 uint32_t *per_stream, uint32_t max_streams);
+                                 uint32_t *per_stream, uint32_t max_streams, uint32_t *split);
 /* The raster pass's native streams: each one's LOD commands from the lists
    of instcull view `view` (0, the camera's; under Hi-Z 0 is pass 1's and
    OAK_GPU_INSTCULL_LATE pass 2's). */
@@ -838,6 +839,9 @@ void _oak_vk_draw_streams(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f, ui
    raster pass, before the rendering begins), its merge (the rendering's
    first draw) and teardown */
 oak_result _oak_vk_craster_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
+/* The per-instance split into the slot's instcull heads (small_at), once the
+   instcull pass filled them, when the compute raster may run this frame */
+void _oak_vk_craster_split(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 void _oak_vk_craster_run(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v);
 void _oak_vk_craster_merge(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f);
 /* Under two-pass Hi-Z, between the passes: the same bands again from the

@@ -181,6 +181,8 @@ oak_result _oak_vk_run_instcull(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
     }
     f->instcull_streams = ns;
     f->instcull_most = most;
+    /* which instances the compute raster takes from bands the hardware draws */
+    _oak_vk_craster_split(vk, f, v);
     /* under Hi-Z this step (EARLY) reads the bits last frame's LATE wrote */
     if (f->hiz_on)
         _oak_vk_barrier(f->cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
@@ -254,9 +256,10 @@ void _oak_vk_instcull_destroy(_oak_vk *vk) {
 }
 
 oak_result _oak_vk_instcull_read(_oak_vk *vk, uint32_t per_lod[OAK_STREAM_LODS],
-                                 uint32_t *per_stream, uint32_t max_streams) {
+                                 uint32_t *per_stream, uint32_t max_streams, uint32_t *split) {
     memset(per_lod, 0, sizeof(uint32_t) * OAK_STREAM_LODS);
     if (per_stream) memset(per_stream, 0, sizeof(uint32_t) * OAK_STREAM_LODS * max_streams);
+    if (split) memset(split, 0, sizeof(uint32_t) * OAK_STREAM_LODS);
     if (vk->last_slot < 0) return oak_error(OAK_ERROR_INVALID_ARGUMENT, "vulkan: nothing drawn");
     oak_result r = _oak_vk_wait_all(vk);
     if (r) return r;
@@ -265,12 +268,15 @@ oak_result _oak_vk_instcull_read(_oak_vk *vk, uint32_t per_lod[OAK_STREAM_LODS],
     const oak_gpu_instcull *heads = f->instance_out.mapped;
     const uint32_t *words =
         (const uint32_t *)((const uint8_t *)f->instance_out.mapped + HEAD_BYTES);
-    /* the camera's lists: under Hi-Z pass 1's and pass 2's */
+    /* the camera's lists: under Hi-Z pass 1's and pass 2's, else its own
+       and the small instances the compute raster drew (SMALL) */
     for (uint32_t s = 0; s < f->instcull_streams; s++)
         for (uint32_t k = 0; k < OAK_STREAM_LODS; k++) {
+            const uint32_t *c = words + heads[s].info[3];
+            uint32_t small = c[(OAK_GPU_INSTCULL_SMALL * OAK_STREAM_LODS + k) * 5 + 1];
             uint32_t n =
-                words[heads[s].info[3] + k * 5 + 1] +
-                words[heads[s].info[3] + (OAK_GPU_INSTCULL_LATE * OAK_STREAM_LODS + k) * 5 + 1];
+                c[k * 5 + 1] + c[(OAK_GPU_INSTCULL_LATE * OAK_STREAM_LODS + k) * 5 + 1] + small;
+            if (split) split[k] += small;
             per_lod[k] += n;
             if (per_stream && s < max_streams) per_stream[s * OAK_STREAM_LODS + k] = n;
         }

@@ -471,11 +471,12 @@ typedef struct oak_backend {
     oak_result (*read_sky)(void *self, float *texels, size_t count, uint32_t *captures);
     /* Test hook: the last frame's instcull pass's visible instances per LOD
        band, summed over the streams, and, when per_stream is not NULL, each
-       of the first max_streams streams' (per_stream[s * OAK_STREAM_LODS + k]).
-       NULL when the backend runs no instcull (the CPU's kernel runs in the
-       frontend: oak_renderer_stream_stats). */
+       of the first max_streams streams' (per_stream[s * OAK_STREAM_LODS + k]);
+       when split is not NULL, per LOD band the part of per_lod the compute
+       raster drew from the per-instance (SMALL) lists. NULL when the backend runs no instcull (the
+       CPU's kernel runs in the frontend: oak_renderer_stream_stats). */
     oak_result (*read_stream_counts)(void *self, uint32_t per_lod[OAK_STREAM_LODS],
-                                     uint32_t *per_stream, uint32_t max_streams);
+                                     uint32_t *per_stream, uint32_t max_streams, uint32_t *split);
     /* The last frame's linear colour before post (what the resolve and the
        BLEND pass wrote): width * height RGBA32F texels, top row first, count
        floats at least width * height * 4. Reflection probe bakes read their

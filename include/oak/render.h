@@ -756,7 +756,11 @@ typedef struct oak_stream_stats {
     uint32_t streams, instances;
     uint32_t visible;                  /* sum of per_lod */
     uint32_t per_lod[OAK_STREAM_LODS]; /* inside the camera's frustum, by LOD band */
-    uint32_t moved;                    /* streams whose version moved since the last frame */
+    /* of per_lod, the instances a GPU's compute raster drew one by one (its
+       per-instance split, docs/ARCHITECTURE.md "Compute rasterization": small
+       instances of a band the hardware draws); 0 elsewhere */
+    uint32_t per_instance[OAK_STREAM_LODS];
+    uint32_t moved; /* streams whose version moved since the last frame */
     /* PARTICLES records the frontend evaluated on the host for the frame
        (0 where the device wrote them all) */
     uint32_t host_filled;

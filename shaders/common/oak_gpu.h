@@ -460,15 +460,17 @@ OAK_END(oak_gpu_particle_emitter);
  * these, then uint words. A stream draws into OAK_GPU_INSTCULL_VIEWS views:
  * the camera (v = 0; under two-pass Hi-Z its pass 1), then cascade v - 1,
  * then (v = OAK_GPU_INSTCULL_LATE) the camera's pass 2 under Hi-Z (the
- * instances the pyramid found newly visible). Its words from info.w on are, per
+ * instances the pyramid found newly visible), then (v =
+ * OAK_GPU_INSTCULL_SMALL) the camera's instances small on screen in a band
+ * the hardware draws (small_at), for the compute raster. Its words from info.w on are, per
  * (view v, LOD k), an indirect draw command at info.w + 5 (v LODS + k)
  * (index count, instance count = the instances in that view at that LOD,
  * first index, base vertex, base instance = where its list starts), then
  * the lists: (v, k)'s at info.w + OAK_GPU_INSTCULL_HEAD_WORDS +
  * (v LODS + k) info.x, a word per instance (oak_gpu.h "Visibility ids").
- * Memory: 48 bytes of record and 4 (2 + OAK_MAX_CASCADES) LODS = 96 bytes
+ * Memory: 48 bytes of record and 4 (3 + OAK_MAX_CASCADES) LODS = 112 bytes
  * of lists per instance (lists sized for the worst case, every instance in
- * every view at every LOD), e.g. 7.2 MB for 50,000 and 0.72 GB for 5 million;
+ * every view at every LOD), e.g. 8.0 MB for 50,000 and 0.80 GB for 5 million;
  * under Hi-Z another word per instance of visible bits in OAK_B_HIZ_KEEP. */
 OAK_STRUCT(oak_gpu_instcull) {
     OAK_U4(info);                    /* instances, LOD count, first record, first word */
@@ -505,6 +507,14 @@ OAK_STRUCT(oak_gpu_instcull) {
     OAK_U4(pose);
     /* per LOD: the first record of its mesh's skin weights (one per vertex) */
     OAK_U4(pose_lod);
+    /* per LOD k: the compute raster's per-instance split (docs/ARCHITECTURE.md
+       "Compute rasterization", backend/gpu/craster.c _oak_craster_split): a
+       camera instance at that LOD is small, and joins the view
+       OAK_GPU_INSTCULL_SMALL's list instead of the camera's, when its
+       distance from the eye is at least small_at[k] x its scale and its
+       sphere lies clear of the near plane by its radius + znear (eye.w);
+       0: never (a band the hardware draws whole, or one already in compute) */
+    OAK_F4(small_at);
 }
 OAK_END(oak_gpu_instcull);
 
@@ -539,8 +549,11 @@ OAK_END(oak_gpu_instcull);
 #define OAK_GPU_POSE_BLEND_CLIPS    16   /* clips a blend names (a bank's most) */
 #define OAK_GPU_POSE_BLEND_STEPS    64   /* weight steps: k in 0 .. 63 */
 #define OAK_GPU_POSE_BLEND_TIMES    1024 /* cycle steps: n in 0 .. 1023 */
-#define OAK_GPU_INSTCULL_VIEWS      (2 + OAK_MAX_CASCADES)
+#define OAK_GPU_INSTCULL_VIEWS      (3 + OAK_MAX_CASCADES)
 #define OAK_GPU_INSTCULL_LATE       (1 + OAK_MAX_CASCADES) /* the camera's pass 2 */
+/* the camera's small instances of a band the hardware draws (head small_at),
+   which the compute raster draws; never under two-pass Hi-Z */
+#define OAK_GPU_INSTCULL_SMALL      (2 + OAK_MAX_CASCADES)
 #define OAK_GPU_INSTCULL_HEAD_WORDS (5 * OAK_STREAM_LODS * OAK_GPU_INSTCULL_VIEWS)
 /* prev.y: how a stream takes two-pass Hi-Z (instcull.comp's steps EARLY and
    LATE = OAK_GPU_HIZ_STEP_EARLY / _LATE) */
@@ -577,12 +590,16 @@ OAK_END(oak_gpu_instcull);
  * between the passes, so pass 2 rasterizes and merges the LATE lists), then
  * two uvec4 per band: (stream, LOD, its mesh's triangles, first item) and
  * (first index, base vertex, the word of its camera command in
- * OAK_B_INSTANCE_OUT, 1 when single-sided). A triangle's item is the
+ * OAK_B_INSTANCE_OUT, bit 0: single-sided, bit OAK_GPU_CRASTER_SPLIT: a
+ * per-instance band, whose command is its OAK_GPU_INSTCULL_SMALL list's and
+ * which draws with w = 0 only: pass 2 under Hi-Z skips it, its stream being
+ * one without Hi-Z, whose LATE list is empty). A triangle's item is the
  * band's first item + list position x triangles + triangle, below 2^32.
  * OAK_B_CRASTER_DEPTH: a uint64 per pixel, 0 where none was drawn, else
  * the nearest depth's float bits << 32 | item (reversed-Z: atomicMax keeps
  * the nearest, an exact tie the larger item). */
 #define OAK_GPU_CRASTER_BANDS  (OAK_STREAM_MAX_PER_VIEW * OAK_STREAM_LODS)
+#define OAK_GPU_CRASTER_SPLIT  2u /* a band's m.w bit: the per-instance (SMALL) list's */
 #define OAK_GPU_CRASTER_GROUPS 16384u /* most work groups across one band (a grid-stride loop) */
 #define OAK_GPU_CRASTER_GUARD  32768  /* pixels: a triangle with a vertex further off screen is dropped */
 /* The cascades' compute raster (shaders/craster_shadow.comp.glsl) reads its
