@@ -45,9 +45,9 @@ void _oak_gl_report(const _oak_gl_context *c, char *report, size_t size) {
         : _oak_craster_mode_get() == OAK_CRASTER_MODE_ALL
             ? "yes -> compute raster of every stream band it can take (OAK_CRASTER=all, 32-bit "
               "atomics in two "
-              "steps, not under Hi-Z)"
+              "steps; under Hi-Z once a pass)"
             : "yes -> compute raster of small stream triangles (OAK_CRASTER=on, 32-bit "
-              "atomics in two steps, not under Hi-Z)",
+              "atomics in two steps; under Hi-Z once a pass)",
         c->has_int64 && _oak_craster_mode_get() != OAK_CRASTER_MODE_OFF ? ": " : "",
         c->has_int64 && _oak_craster_mode_get() != OAK_CRASTER_MODE_OFF ? _oak_craster_kinds() : "",
         _oak_craster_instance_words(c->has_int64),

@@ -438,10 +438,10 @@ oak_result _oak_vk_probe(char *report, size_t size) {
                                  "64-bit buffer atomics)"
                       : mode == OAK_CRASTER_MODE_OFF ? "hardware raster (OAK_CRASTER=off)"
                       : mode == OAK_CRASTER_MODE_ALL
-                          ? "compute raster of every stream band it can take (OAK_CRASTER=all, "
-                            "not under Hi-Z)"
-                          : "compute raster of small stream triangles (OAK_CRASTER=on, not "
-                            "under Hi-Z)",
+                          ? "compute raster of every stream band it can take (OAK_CRASTER=all; "
+                            "under Hi-Z once a pass)"
+                          : "compute raster of small stream triangles (OAK_CRASTER=on; under "
+                            "Hi-Z once a pass)",
                       craster_on ? ": " : "", craster_on ? _oak_craster_kinds() : "");
         OAK_VK_REPORT("  compute raster per instance: %s\n", _oak_craster_instance_words(craster));
         OAK_VK_REPORT("  shadow compute raster: %s\n",
