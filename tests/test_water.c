@@ -1460,6 +1460,7 @@ TEST(waterComputeMatchesForward) {
     const float *eyes[VIEWS] = {k_down_eye, k_low_eye, k_under_eye, k_up_eye};
     const float *ats[VIEWS] = {k_down_at, k_low_at, k_under_at, k_up_at};
     const char *forward = strcmp(g_backend, "gl") ? "OAK_VK_WATER_FORWARD" : "OAK_GL_WATER_FORWARD";
+    g_oak_test_validation = g_oak_test_errors = 0;
     for (int pass = 0; pass < 2; pass++) {
         if (pass) setenv(forward, "1", 1);
         lake k;
@@ -1492,6 +1493,8 @@ TEST(waterComputeMatchesForward) {
         CHECK(diff * 1000 <= sizeof px[0][0]); /* at most 0.1%, by rounding alone */
         CHECK(most <= 2);
     }
+    CHECK_EQ_INT(g_oak_test_validation, 0);
+    CHECK_EQ_INT(g_oak_test_errors, 0);
 }
 
 int main(int argc, char **argv) {
