@@ -63,6 +63,34 @@ static bool same_surface(const float *a0, const float *n0, const float *d0, cons
     return true;
 }
 
+/* Frame 0 (the hardware's) against frame 1 pixel by pixel: the pixels each
+   covers, those either covers, those showing the same surface, and the
+   misses away from every edge of the hardware's frame. */
+static void compare_ids(float a[][W * H * 4], float n[][W * H * 4], float d[][W * H * 4],
+                        size_t covered[2], size_t *either, size_t *match, size_t *inner) {
+    covered[0] = covered[1] = *either = *match = *inner = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            size_t i = (size_t)y * W + (size_t)x;
+            bool c0 = d[0][i * 4] > 0, c1 = d[1][i * 4] > 0;
+            covered[0] += c0, covered[1] += c1, *either += c0 || c1;
+            if (!c0 && !c1) continue;
+            if (same_surface(a[0], n[0], d[0], a[1], n[1], d[1], i)) {
+                (*match)++;
+                continue;
+            }
+            bool edge = false;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    int xx = x + dx, yy = y + dy;
+                    if (xx < 0 || yy < 0 || xx >= W || yy >= H) continue;
+                    size_t j = (size_t)yy * W + (size_t)xx;
+                    edge |= (d[0][j * 4] > 0) != c0 || fabsf(a[0][j * 4] - a[0][i * 4]) > 1e-4f ||
+                            fabsf(n[0][j * 4] - n[0][i * 4]) > 1e-3f;
+                }
+            *inner += !edge;
+        }
+}
 TEST(idsMatchHardware) {
     static scene s;
     static float a[2][W * H * 4], n[2][W * H * 4], d[2][W * H * 4];
@@ -73,29 +101,8 @@ TEST(idsMatchHardware) {
     made = made && channels(&s, "all", a[1], n[1], d[1]);
     CHECK_EQ_INT(g_bands, 4); /* two streams, two bands each */
     if (!made) goto out;
-    size_t covered[2] = {0, 0}, either = 0, match = 0, inner = 0;
-    for (int y = 0; y < H; y++)
-        for (int x = 0; x < W; x++) {
-            size_t i = (size_t)y * W + (size_t)x;
-            bool c0 = d[0][i * 4] > 0, c1 = d[1][i * 4] > 0;
-            covered[0] += c0, covered[1] += c1, either += c0 || c1;
-            if (!c0 && !c1) continue;
-            if (same_surface(a[0], n[0], d[0], a[1], n[1], d[1], i)) {
-                match++;
-                continue;
-            }
-            /* a miss away from every edge of the hardware's frame counts */
-            bool edge = false;
-            for (int dy = -1; dy <= 1; dy++)
-                for (int dx = -1; dx <= 1; dx++) {
-                    int xx = x + dx, yy = y + dy;
-                    if (xx < 0 || yy < 0 || xx >= W || yy >= H) continue;
-                    size_t j = (size_t)yy * W + (size_t)xx;
-                    edge |= (d[0][j * 4] > 0) != c0 || fabsf(a[0][j * 4] - a[0][i * 4]) > 1e-4f ||
-                            fabsf(n[0][j * 4] - n[0][i * 4]) > 1e-3f;
-                }
-            inner += !edge;
-        }
+    size_t covered[2], either, match, inner;
+    compare_ids(a, n, d, covered, &either, &match, &inner);
     double frac = (double)match / (double)(either ? either : 1);
     double cover = fabs((double)covered[1] - (double)covered[0]) / (double)covered[0];
     fprintf(stderr,
@@ -441,28 +448,8 @@ TEST(splitPerInstance) {
     CHECK(compute > 100 && hardware > 100);                     /* both take a good part */
     CHECK(compute <= far + edge && hardware <= near + edge);
     /* the ids: idsMatchHardware's checks */
-    size_t covered[2] = {0, 0}, either = 0, match = 0, inner = 0;
-    for (int y = 0; y < H; y++)
-        for (int x = 0; x < W; x++) {
-            size_t i = (size_t)y * W + (size_t)x;
-            bool c0 = d[0][i * 4] > 0, c1 = d[1][i * 4] > 0;
-            covered[0] += c0, covered[1] += c1, either += c0 || c1;
-            if (!c0 && !c1) continue;
-            if (same_surface(a[0], n[0], d[0], a[1], n[1], d[1], i)) {
-                match++;
-                continue;
-            }
-            bool e = false;
-            for (int dy = -1; dy <= 1; dy++)
-                for (int dx = -1; dx <= 1; dx++) {
-                    int xx = x + dx, yy = y + dy;
-                    if (xx < 0 || yy < 0 || xx >= W || yy >= H) continue;
-                    size_t j = (size_t)yy * W + (size_t)xx;
-                    e |= (d[0][j * 4] > 0) != c0 || fabsf(a[0][j * 4] - a[0][i * 4]) > 1e-4f ||
-                         fabsf(n[0][j * 4] - n[0][i * 4]) > 1e-3f;
-                }
-            inner += !e;
-        }
+    size_t covered[2], either, match, inner;
+    compare_ids(a, n, d, covered, &either, &match, &inner);
     double frac = (double)match / (double)(either ? either : 1);
     double cover = fabs((double)covered[1] - (double)covered[0]) / (double)covered[0];
     fprintf(stderr,
