@@ -4,6 +4,7 @@
  * same floats, on inputs chosen to hit every branch (at the widest width
  * the CPU has; test_cpu_isa.c runs every width). */
 #include "oak_test.h"
+#include "fxaa_edges.h"
 
 #include "backend/cpu/cpu_internal.h"
 
@@ -106,20 +107,7 @@ TEST(cpuFxaaFourLanesMatchThePlainPath) {
     enum { W = 157, H = 96 };
     static uint8_t in[W * H * 4], a[W * H * 4], b[W * H * 4], lumas[W * H];
     uint32_t seed = 4321;
-    for (int y = 0; y < H; y++)
-        for (int x = 0; x < W; x++) {
-            seed = seed * 1664525u + 1013904223u;
-            int v = 20 + x / 4 + (int)(seed >> 29);
-            for (int e = 0; e < 6; e++) { /* half-planes: edge e at slope e */
-                static const int nx[6] = {1, 1, 20, 3, 1, -7}, ny[6] = {0, 20, 1, 2, -9, 4};
-                int d = nx[e] * (x - 20 - 23 * e) + ny[e] * (y - 10 - 13 * e);
-                if (d > 0) v += e % 2 ? 40 : -30;
-            }
-            v = v < 0 ? 0 : v > 255 ? 255 : v;
-            uint8_t *p = in + (y * W + x) * 4;
-            p[0] = (uint8_t)v, p[1] = (uint8_t)(v / 2 + 60), p[2] = (uint8_t)((v * 3) / 4),
-            p[3] = 255;
-        }
+    seed = fxaa_edges(in, W, H, seed);
     _oak_cpu_fxaa(a, in, NULL, W, H, 0, H);
     _oak_cpu_fxaa_luma(lumas, in, W, 0, H);
     _oak_cpu_fxaa(b, in, lumas, W, H, 0, H);
