@@ -334,50 +334,66 @@ void _oak_cpu_view_ray(const oak_render_view *v, uint32_t x, uint32_t y, float d
 }
 
 /* normalize3 on four vectors (SoA): each lane left alone unless its length > 0 */
-static inline void normalize4(__m128 v[3]) {
-    __m128 l = _mm_sqrt_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(v[0], v[0]), _mm_mul_ps(v[1], v[1])),
-                                      _mm_mul_ps(v[2], v[2])));
+static inline void normalize4(__m128 *x, __m128 *y, __m128 *z) {
+    __m128 l = _mm_sqrt_ps(
+        _mm_add_ps(_mm_add_ps(_mm_mul_ps(*x, *x), _mm_mul_ps(*y, *y)), _mm_mul_ps(*z, *z)));
     __m128 pos = _mm_cmpgt_ps(l, _mm_setzero_ps());
-    for (int k = 0; k < 3; k++)
-        v[k] = _mm_or_ps(_mm_and_ps(pos, _mm_div_ps(v[k], l)), _mm_andnot_ps(pos, v[k]));
+    *x = _mm_or_ps(_mm_and_ps(pos, _mm_div_ps(*x, l)), _mm_andnot_ps(pos, *x));
+    *y = _mm_or_ps(_mm_and_ps(pos, _mm_div_ps(*y, l)), _mm_andnot_ps(pos, *y));
+    *z = _mm_or_ps(_mm_and_ps(pos, _mm_div_ps(*z, l)), _mm_andnot_ps(pos, *z));
 }
 
-/* the view rays of pixels x..x+3 of row y, as _oak_cpu_view_ray, SoA */
-static inline void view_ray4(const oak_render_view *v, uint32_t x, uint32_t y, __m128 d[3]) {
+/* The gradient sky of pixels x..x+3 of row y: _oak_cpu_view_ray then
+   _oak_cpu_sky, their operations in their order on each lane. Written out
+   in registers (no arrays, no loops): the chain of divides and square roots
+   is the cost, and the sky needs only the y of its second normalize, so
+   that one divides y alone (docs/PERFORMANCE.md, rast46). */
+void _oak_cpu_sky_row4(const oak_render_view *v, uint32_t x, uint32_t y, float *rgb) {
     __m128 fx = _mm_setr_ps((float)x, (float)(x + 1), (float)(x + 2), (float)(x + 3));
     __m128 nx = _mm_sub_ps(_mm_add_ps(fx, _mm_set1_ps(0.5f)), _mm_set1_ps(v->jitter[0]));
     nx = _mm_sub_ps(_mm_mul_ps(_mm_div_ps(nx, _mm_set1_ps((float)v->width)), _mm_set1_ps(2.0f)),
                     _mm_set1_ps(1.0f));
     float ny = 1.0f - ((float)y + 0.5f - v->jitter[1]) / (float)v->height * 2.0f;
     const float(*M)[4] = (const float(*)[4])v->inv_view_proj;
-    __m128 p[2][3];
-    const float zs[2] = {1.0f, 0.5f};
-    for (int e = 0; e < 2; e++) {
-        __m128 r[4];
-        for (int k = 0; k < 4; k++) {
-            __m128 a = _mm_add_ps(_mm_mul_ps(_mm_set1_ps(M[0][k]), nx), _mm_set1_ps(M[1][k] * ny));
-            r[k] = _mm_add_ps(_mm_add_ps(a, _mm_set1_ps(M[2][k] * zs[e])), _mm_set1_ps(M[3][k]));
-        }
-        for (int k = 0; k < 3; k++) p[e][k] = _mm_div_ps(r[k], r[3]);
-    }
-    for (int k = 0; k < 3; k++) d[k] = _mm_sub_ps(p[1][k], p[0][k]);
-    normalize4(d);
-}
-
-void _oak_cpu_sky_row4(const oak_render_view *v, uint32_t x, uint32_t y, float *rgb) {
-    __m128 d[3];
-    view_ray4(v, x, y, d);
-    normalize4(d); /* _oak_cpu_sky normalizes its direction again */
-    __m128 up = _mm_cmpgt_ps(d[1], _mm_setzero_ps());
-    __m128 t = _mm_sqrt_ps(_mm_and_ps(up, d[1])); /* lanes not up: sqrt(0), unused */
-    float c[3][4];
+    /* the row's part of each unprojection: M[0][k] * nx + M[1][k] * ny */
+    __m128 a0 = _mm_add_ps(_mm_mul_ps(_mm_set1_ps(M[0][0]), nx), _mm_set1_ps(M[1][0] * ny));
+    __m128 a1 = _mm_add_ps(_mm_mul_ps(_mm_set1_ps(M[0][1]), nx), _mm_set1_ps(M[1][1] * ny));
+    __m128 a2 = _mm_add_ps(_mm_mul_ps(_mm_set1_ps(M[0][2]), nx), _mm_set1_ps(M[1][2] * ny));
+    __m128 a3 = _mm_add_ps(_mm_mul_ps(_mm_set1_ps(M[0][3]), nx), _mm_set1_ps(M[1][3] * ny));
+#define SKY_R(A, k, zs) _mm_add_ps(_mm_add_ps(A, _mm_set1_ps(M[2][k] * (zs))), _mm_set1_ps(M[3][k]))
+    __m128 w1 = SKY_R(a3, 3, 1.0f), w5 = SKY_R(a3, 3, 0.5f);
+    __m128 dx = _mm_sub_ps(_mm_div_ps(SKY_R(a0, 0, 0.5f), w5), _mm_div_ps(SKY_R(a0, 0, 1.0f), w1));
+    __m128 dy = _mm_sub_ps(_mm_div_ps(SKY_R(a1, 1, 0.5f), w5), _mm_div_ps(SKY_R(a1, 1, 1.0f), w1));
+    __m128 dz = _mm_sub_ps(_mm_div_ps(SKY_R(a2, 2, 0.5f), w5), _mm_div_ps(SKY_R(a2, 2, 1.0f), w1));
+#undef SKY_R
+    normalize4(&dx, &dy, &dz); /* _oak_cpu_view_ray's */
+    /* _oak_cpu_sky normalizes its direction again: only y is read after */
+    __m128 l = _mm_sqrt_ps(
+        _mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)), _mm_mul_ps(dz, dz)));
+    __m128 pos = _mm_cmpgt_ps(l, _mm_setzero_ps());
+    dy = _mm_or_ps(_mm_and_ps(pos, _mm_div_ps(dy, l)), _mm_andnot_ps(pos, dy));
+    __m128 up = _mm_cmpgt_ps(dy, _mm_setzero_ps());
+    __m128 t = _mm_sqrt_ps(_mm_and_ps(up, dy)); /* lanes not up: sqrt(0), unused */
+    __m128 c[3];
     for (int k = 0; k < 3; k++) {
         __m128 h = _mm_set1_ps(v->sky_horizon[k]);
         __m128 mix = _mm_add_ps(h, _mm_mul_ps(_mm_sub_ps(_mm_set1_ps(v->sky_zenith[k]), h), t));
-        _mm_storeu_ps(c[k], _mm_or_ps(_mm_and_ps(up, mix), _mm_andnot_ps(up, h)));
+        c[k] = _mm_or_ps(_mm_and_ps(up, mix), _mm_andnot_ps(up, h));
     }
-    for (int i = 0; i < 4; i++)
-        for (int k = 0; k < 3; k++) rgb[i * 3 + k] = c[k][i];
+    /* SoA to the pixels' RGB: r0 g0 b0 r1 | g1 b1 r2 g2 | b2 r3 g3 b3 */
+    __m128 rg = _mm_unpacklo_ps(c[0], c[1]);                           /* r0 g0 r1 g1 */
+    __m128 rg2 = _mm_unpackhi_ps(c[0], c[1]);                          /* r2 g2 r3 g3 */
+    __m128 b0r1 = _mm_shuffle_ps(c[2], rg, _MM_SHUFFLE(2, 2, 0, 0));   /* b0 b0 r1 r1 */
+    __m128 o0 = _mm_shuffle_ps(rg, b0r1, _MM_SHUFFLE(2, 0, 1, 0));     /* r0 g0 b0 r1 */
+    __m128 g1b1 = _mm_shuffle_ps(rg, c[2], _MM_SHUFFLE(1, 1, 3, 3));   /* g1 g1 b1 b1 */
+    __m128 o1 = _mm_shuffle_ps(g1b1, rg2, _MM_SHUFFLE(1, 0, 2, 0));    /* g1 b1 r2 g2 */
+    __m128 b2b3 = _mm_shuffle_ps(c[2], c[2], _MM_SHUFFLE(3, 3, 2, 2)); /* b2 b2 b3 b3 */
+    __m128 b2r3 = _mm_shuffle_ps(b2b3, rg2, _MM_SHUFFLE(2, 2, 0, 0));  /* b2 b2 r3 r3 */
+    __m128 o2 = _mm_shuffle_ps(b2r3, _mm_shuffle_ps(rg2, b2b3, _MM_SHUFFLE(2, 2, 3, 3)),
+                               _MM_SHUFFLE(2, 0, 2, 0)); /* b2 r3 g3 b3 */
+    _mm_storeu_ps(rgb, o0);
+    _mm_storeu_ps(rgb + 4, o1);
+    _mm_storeu_ps(rgb + 8, o2);
 }
 
 /* an empty slot reads (1, 1, 1, 1) without the call */
