@@ -305,6 +305,57 @@ TEST(cpuSetupDropsTrianglesOfNoPixelCentre) {
     oak_destroy_mesh(m);
 }
 
+/* The raster alone keeps the top-left rule on small triangles (their
+   edges walked in 32 bits, cpu_raster.c RASTER32): each half of kinds 1
+   and 2 of cover_mesh drawn on its own, the two halves of one split in
+   neighbouring cells, with set-up's dropping off ($OAK_CPU_NO_COVER) so
+   every half reaches the raster. Of each pair exactly one pixel is lit:
+   the half the rule gives the centre to; a centre on an edge given to
+   both (or neither) lights two (or none). */
+TEST(cpuRasterGivesEachSplitCentreToOneHalf) {
+    enum { W = 64, H = 32 };
+    static const float halves[2][2][3][2] = {
+        {{{0.25f, 0.25f}, {0.5f, 0.25f}, {0.5f, 0.75f}},
+         {{0.5f, 0.25f}, {0.75f, 0.75f}, {0.5f, 0.75f}}},
+        {{{0.25f, 0.25f}, {0.75f, 0.5f}, {0.25f, 0.5f}},
+         {{0.25f, 0.5f}, {0.75f, 0.5f}, {0.75f, 0.75f}}},
+    };
+    static uint8_t px[W * H * 4];
+    float *pos = calloc((size_t)W * H * 3, sizeof(float));
+    uint32_t *idx = calloc((size_t)W * H, sizeof(uint32_t));
+    CHECK(pos && idx);
+    if (!pos || !idx) return;
+    uint32_t v = 0, pairs = 0;
+    for (uint32_t j = 2; j + 2 < H; j += 2)
+        for (uint32_t i = 2; i + 4 < W; i += 4, pairs++)
+            for (uint32_t t = 0; t < 2; t++) /* half t in cell i + 2 t */
+                for (int c = 0; c < 3; c++, v++) {
+                    const float *q = halves[(j / 2) % 2][t][c];
+                    pos[v * 3 + 0] = (float)(i + 2 * t) + q[0] - (float)W / 2;
+                    pos[v * 3 + 1] = (float)H / 2 - ((float)j + q[1]);
+                    pos[v * 3 + 2] = -5.0f;
+                    idx[v] = v;
+                }
+    oak_mesh m = mesh_taking(pos, v, idx, v);
+    uint32_t un = 0, kept = 0;
+    setenv("OAK_CPU_NO_COVER", "1", 1);
+    cover_frame(px, W, H, m, 0, 0, &un, &kept);
+    unsetenv("OAK_CPU_NO_COVER");
+    CHECK_EQ_INT(kept, 2 * pairs);
+    int bad = 0, lit = 0;
+    for (uint32_t j = 2; j + 2 < H; j += 2)
+        for (uint32_t i = 2; i + 4 < W; i += 4) {
+            int a = px[((size_t)j * W + i) * 4] > 100, b = px[((size_t)j * W + i + 2) * 4] > 100;
+            bad += a + b != 1;
+            lit += a + b;
+        }
+    for (size_t k = 0; k < (size_t)W * H; k++) lit -= px[k * 4] > 100;
+    CHECK_EQ_INT(bad, 0);
+    CHECK_EQ_INT(lit, 0); /* no pixel lit outside the cells */
+    CHECK(pairs > 100);
+    oak_destroy_mesh(m);
+}
+
 /* The vertex stage's arrays (clip positions, snapped points: 32 bytes a
    vertex) are advised into huge pages when they are at least 2 MiB
    (cpu_draws.c _oak_cpu_huge_pages): on 4 KiB pages the stage was mostly
@@ -367,6 +418,7 @@ int main(void) {
     RUN(cpuMirrorsOfDestroyedMeshesAreFreedAndReused);
     RUN(cpuTwinsSkippedDrawTheSamePicture);
     RUN(cpuSetupDropsTrianglesOfNoPixelCentre);
+    RUN(cpuRasterGivesEachSplitCentreToOneHalf);
     RUN(cpuVertexArraysAskForHugePages);
     oak_shutdown();
     return TEST_SUMMARY();
