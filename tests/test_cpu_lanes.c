@@ -257,11 +257,18 @@ TEST(laneSurfaceEqualsScalar) {
         t->back = i % 4 == 1 || i % 4 == 2;
         _oak_cpu_surface_consts(t);
     }
-    /* runs of one triangle (whole batches broadcast), then any mix */
+    /* runs of one triangle (whole batches broadcast), runs of three (a
+       batch of two to four triangles: each one broadcast, or their constants
+       gathered), then any mix */
     for (uint32_t i = 0; i < SURF_PIX; i++) {
-        uint32_t k = i < SURF_PIX / 2 ? (i / 24) % SURF_TRIS : (uint32_t)rnd(0, SURF_TRIS);
+        uint32_t k = i < SURF_PIX / 4   ? (i / 24) % SURF_TRIS
+                     : i < SURF_PIX / 2 ? (i / 3) % SURF_TRIS
+                                        : (uint32_t)rnd(0, SURF_TRIS);
         tc[i] = &tris[k];
         px[i] = (uint32_t)rnd(0, (float)p->width), py[i] = (uint32_t)rnd(0, (float)p->height);
+        /* every other run of 24 along a row, pixel after pixel (the
+           kernel's coordinates from the first) */
+        if (i < SURF_PIX / 2 && i / 24 % 2 == 0 && i % 24) px[i] = px[i - 1] + 1, py[i] = py[i - 1];
     }
     static const cpu_surface_fn k_surf[3] = {
         _oak_cpu_surface_lanes_avx2, _oak_cpu_surface_lanes_sse4, _oak_cpu_surface_lanes_scalar};
@@ -484,6 +491,10 @@ TEST(lanePrepEqualsScalar) {
         md->occlusion_strength = rnd(0, 1), md->normal_scale = rnd(0.5f, 1.5f);
         m->f90 = 1;
         m->normal_map = m->tex[CPU_TEX_NORMAL].tex >= 0;
+        for (int k = 0; k < CPU_TEX_COUNT; k++) { /* the flags as cpu_mirror.c sets them */
+            m->textured |= m->tex[k].tex >= 0;
+            m->uv1 |= m->tex[k].tex >= 0 && m->tex[k].uv_set == 1;
+        }
         /* what the lane prep leaves to _oak_cpu_shade_prep */
         md->unlit = i == 12;
         md->water = i == 13;
