@@ -23,14 +23,20 @@ const char *_oak_craster_mode_name(_oak_craster_mode m) {
     return m == OAK_CRASTER_MODE_OFF ? "off" : m == OAK_CRASTER_MODE_ALL ? "all" : "on";
 }
 
-bool _oak_craster_mask_get(void) {
-    const char *e = getenv("OAK_CRASTER_MASK");
+/* An on/off switch read from the environment, on unless it says off; any
+   other value warned about once (warned: the switch's own flag). */
+static bool switch_on(const char *name, bool *warned) {
+    const char *e = getenv(name);
     if (!e || !*e || !strcmp(e, "on")) return true;
     if (!strcmp(e, "off")) return false;
-    static bool warned;
-    if (!warned) oak_log_warn("OAK_CRASTER_MASK=%s: expected off or on; reading on", e);
-    warned = true;
+    if (!*warned) oak_log_warn("%s=%s: expected off or on; reading on", name, e);
+    *warned = true;
     return true;
+}
+
+bool _oak_craster_mask_get(void) {
+    static bool warned;
+    return switch_on("OAK_CRASTER_MASK", &warned);
 }
 
 float _oak_craster_pixels(void) {
@@ -44,13 +50,8 @@ float _oak_craster_pixels(void) {
 }
 
 bool _oak_craster_instance_get(void) {
-    const char *e = getenv("OAK_CRASTER_INSTANCE");
-    if (!e || !*e || !strcmp(e, "on")) return true;
-    if (!strcmp(e, "off")) return false;
     static bool warned;
-    if (!warned) oak_log_warn("OAK_CRASTER_INSTANCE=%s: expected off or on; reading on", e);
-    warned = true;
-    return true;
+    return switch_on("OAK_CRASTER_INSTANCE", &warned);
 }
 
 float _oak_craster_small_at(const oak_render_view *v, float radius, uint32_t triangles,
