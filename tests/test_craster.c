@@ -91,6 +91,24 @@ static void compare_ids(float a[][W * H * 4], float n[][W * H * 4], float d[][W 
             *inner += !edge;
         }
 }
+/* compare_ids's counts printed and held to what both tests ask: the frame
+   well covered, 99% of the covered pixels on the same surface, none
+   different away from an edge, coverage within 1%. what: frame 1's name. */
+static void check_ids(float a[][W * H * 4], float n[][W * H * 4], float d[][W * H * 4],
+                      const char *what) {
+    size_t covered[2], either, match, inner;
+    compare_ids(a, n, d, covered, &either, &match, &inner);
+    double frac = (double)match / (double)(either ? either : 1);
+    double cover = fabs((double)covered[1] - (double)covered[0]) / (double)covered[0];
+    fprintf(stderr,
+            "  %s: covered %zu (hardware) %zu (%s); same surface on %zu of %zu (%.4f); "
+            "%zu differ away from an edge; coverage differs by %.4f\n",
+            g_backend, covered[0], covered[1], what, match, either, frac, inner, cover);
+    CHECK(covered[0] > W * H / 20); /* the field fills a good part of the frame */
+    CHECK(frac >= 0.99);
+    CHECK_EQ_INT((int)inner, 0);
+    CHECK(cover <= 0.01);
+}
 TEST(idsMatchHardware) {
     static scene s;
     static float a[2][W * H * 4], n[2][W * H * 4], d[2][W * H * 4];
@@ -101,18 +119,7 @@ TEST(idsMatchHardware) {
     made = made && channels(&s, "all", a[1], n[1], d[1]);
     CHECK_EQ_INT(g_bands, 4); /* two streams, two bands each */
     if (!made) goto out;
-    size_t covered[2], either, match, inner;
-    compare_ids(a, n, d, covered, &either, &match, &inner);
-    double frac = (double)match / (double)(either ? either : 1);
-    double cover = fabs((double)covered[1] - (double)covered[0]) / (double)covered[0];
-    fprintf(stderr,
-            "  %s: covered %zu (hardware) %zu (compute); same surface on %zu of %zu (%.4f); "
-            "%zu differ away from an edge; coverage differs by %.4f\n",
-            g_backend, covered[0], covered[1], match, either, frac, inner, cover);
-    CHECK(covered[0] > W * H / 20); /* the field fills a good part of the frame */
-    CHECK(frac >= 0.99);
-    CHECK_EQ_INT((int)inner, 0);
-    CHECK(cover <= 0.01);
+    check_ids(a, n, d, "compute");
 out:
     scene_free(&s);
 }
@@ -448,18 +455,7 @@ TEST(splitPerInstance) {
     CHECK(compute > 100 && hardware > 100);                     /* both take a good part */
     CHECK(compute <= far + edge && hardware <= near + edge);
     /* the ids: idsMatchHardware's checks */
-    size_t covered[2], either, match, inner;
-    compare_ids(a, n, d, covered, &either, &match, &inner);
-    double frac = (double)match / (double)(either ? either : 1);
-    double cover = fabs((double)covered[1] - (double)covered[0]) / (double)covered[0];
-    fprintf(stderr,
-            "  %s split: covered %zu (hardware) %zu (split); same surface on %zu of %zu (%.4f); "
-            "%zu differ away from an edge; coverage differs by %.4f\n",
-            g_backend, covered[0], covered[1], match, either, frac, inner, cover);
-    CHECK(covered[0] > W * H / 20);
-    CHECK(frac >= 0.99);
-    CHECK_EQ_INT((int)inner, 0);
-    CHECK(cover <= 0.01);
+    check_ids(a, n, d, "split");
     /* the threshold moves them: all at a huge one, none at a tiny one */
     made = split_run(&s, true, "100000", NULL, NULL, NULL, &ss[1]);
     CHECK(made && ss[1].per_instance[0] == ss[0].per_lod[0]);
