@@ -74,8 +74,11 @@ static void scene_free(scene *s) {
     for (int k = 0; k < 2; k++) oak_destroy_stream(s->streams[k]);
 }
 
-/* The albedo, normal and depth channels of one frame under OAK_CRASTER=mode. */
-static bool channels(scene *s, const char *mode, float *albedo, float *normal, float *depth) {
+/* One frame of a fresh renderer under OAK_CRASTER=mode: its albedo, normal
+   and depth channels (a draw of each; one plain draw when albedo is NULL),
+   then its stream counts when ss is not NULL. */
+static bool channels_stats(scene *s, const char *mode, float *albedo, float *normal, float *depth,
+                           oak_stream_stats *ss) {
     setenv("OAK_CRASTER", mode, 1);
     oak_renderer *r = NULL;
     oak_renderer_desc d = {.backend = g_backend, .width = W, .height = H, .shadow_map_size = 512};
@@ -83,16 +86,22 @@ static bool channels(scene *s, const char *mode, float *albedo, float *normal, f
     bool ok = r != NULL;
     float *out[3] = {albedo, normal, depth};
     const oak_channel ch[3] = {OAK_CHANNEL_ALBEDO, OAK_CHANNEL_NORMAL, OAK_CHANNEL_DEPTH};
-    for (int c = 0; c < 3 && ok; c++) {
-        s->post.channel = ch[c];
+    for (int c = 0; c < (albedo ? 3 : 1) && ok; c++) {
+        s->post.channel = albedo ? ch[c] : OAK_CHANNEL_NONE;
         ok = oak_renderer_draw(r, &s->in) == OAK_OK &&
-             oak_renderer_read_channel(r, out[c], (size_t)W * H * 4) == OAK_OK;
-        CHECK(ok);
+             (!albedo || oak_renderer_read_channel(r, out[c], (size_t)W * H * 4) == OAK_OK);
     }
     s->post.channel = OAK_CHANNEL_NONE;
+    ok = ok && (!ss || oak_renderer_stream_stats(r, ss) == OAK_OK);
+    CHECK(ok);
     oak_destroy_renderer(r);
     unsetenv("OAK_CRASTER");
     return ok;
+}
+
+/* The albedo, normal and depth channels of one frame under OAK_CRASTER=mode. */
+static bool channels(scene *s, const char *mode, float *albedo, float *normal, float *depth) {
+    return channels_stats(s, mode, albedo, normal, depth, NULL);
 }
 
 #define SM    512 /* a cascade's map edge */

@@ -380,25 +380,9 @@ static void scene_single(scene *s) {
    (when albedo is not NULL) and the stream counts. */
 static bool split_run(scene *s, bool split, const char *pixels, float *albedo, float *normal,
                       float *depth, oak_stream_stats *ss) {
-    setenv("OAK_CRASTER", "on", 1);
     setenv("OAK_CRASTER_INSTANCE", split ? "on" : "off", 1);
     if (pixels) setenv("OAK_CRASTER_PIXELS", pixels, 1);
-    oak_renderer *r = NULL;
-    oak_renderer_desc d = {.backend = g_backend, .width = W, .height = H, .shadow_map_size = 512};
-    CHECK_OK(oak_make_renderer(&r, &d));
-    bool ok = r != NULL;
-    float *out[3] = {albedo, normal, depth};
-    const oak_channel ch[3] = {OAK_CHANNEL_ALBEDO, OAK_CHANNEL_NORMAL, OAK_CHANNEL_DEPTH};
-    for (int c = 0; c < (albedo ? 3 : 1) && ok; c++) {
-        s->post.channel = albedo ? ch[c] : OAK_CHANNEL_NONE;
-        ok = oak_renderer_draw(r, &s->in) == OAK_OK &&
-             (!albedo || oak_renderer_read_channel(r, out[c], (size_t)W * H * 4) == OAK_OK);
-    }
-    s->post.channel = OAK_CHANNEL_NONE;
-    ok = ok && oak_renderer_stream_stats(r, ss) == OAK_OK;
-    CHECK(ok);
-    oak_destroy_renderer(r);
-    unsetenv("OAK_CRASTER");
+    bool ok = channels_stats(s, "on", albedo, normal, depth, ss);
     unsetenv("OAK_CRASTER_INSTANCE");
     unsetenv("OAK_CRASTER_PIXELS");
     return ok;
