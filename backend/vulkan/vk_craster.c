@@ -70,6 +70,12 @@ oak_result _oak_vk_craster_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_rend
     return grow_target(vk, &vk->craster_depth, (uint64_t)vk->width * vk->height * 8);
 }
 
+/* Whether the camera's bands run this frame: possible, and the reserve
+   made the table and the depth target. */
+static bool camera_ready(const _oak_vk *vk, const _oak_vk_frame *f, const oak_render_view *v) {
+    return craster_possible(vk, v) && f->craster.buffer && vk->craster_depth.buffer;
+}
+
 /* The plans' view of the instcull pass's streams (backend/gpu/craster.h),
    after the pass filled the slot's heads; a mesh synced on first use. */
 static bool mesh_of(void *user, oak_mesh mesh, uint32_t out[3]) {
@@ -93,7 +99,7 @@ void _oak_vk_craster_split(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view 
     /* the heads are host memory the instcull dispatch recorded before this
        reads at submit, so the small_at written here are what it sees; no
        compute raster this frame (the plan's conditions): none */
-    if (!craster_possible(vk, v) || !f->craster.buffer || !vk->craster_depth.buffer) return;
+    if (!camera_ready(vk, f, v)) return;
     _oak_craster_streams in = streams_of(vk, f, v);
     _oak_craster_split(&in, f->instance_out.mapped);
 }
@@ -113,7 +119,7 @@ static void dispatch_bands(VkCommandBuffer cmd, uint64_t most, uint32_t n) {
 void _oak_vk_craster_run(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v) {
     f->craster_bands = 0;
     memset(f->craster_lods, 0, sizeof f->craster_lods);
-    if (!craster_possible(vk, v) || !f->craster.buffer || !vk->craster_depth.buffer) return;
+    if (!camera_ready(vk, f, v)) return;
     uint64_t most;
     uint32_t split;
     _oak_craster_streams in = streams_of(vk, f, v);
