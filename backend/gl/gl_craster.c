@@ -46,17 +46,36 @@ void _oak_gl_craster_split(_oak_gl_backend *b, const oak_render_view *v) {
     _oak_craster_split(&in, f->instcull_heads);
 }
 
+/* Whether this frame may rasterize any band in compute: 64-bit atomics,
+   streams the instcull pass filled, and the raster not switched off. */
+static bool craster_possible(const _oak_gl_backend *b, const _oak_gl_frame *f) {
+    return b->ctx.has_int64 && f->instcull_streams &&
+           _oak_craster_mode_get() != OAK_CRASTER_MODE_OFF;
+}
+
+/* The streams, the table and one target at its binding: what the bands'
+   steps and their merges read. */
+static void bind_tables(const _oak_gl_frame *f, GLuint target_binding, GLuint target) {
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCES, f->instances.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCE_OUT, f->instance_out.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_CRASTER, f->craster.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, target_binding, target);
+}
+
+/* A row of work groups per band: a grid-stride loop of at most
+   OAK_GPU_CRASTER_GROUPS groups over its most items. */
+static GLuint band_groups(uint64_t most) {
+    uint64_t groups = (most + 63) / 64;
+    return groups < OAK_GPU_CRASTER_GROUPS ? (GLuint)groups : OAK_GPU_CRASTER_GROUPS;
+}
+
 /* The bands' two steps over the camera's table (both read the head's w);
    the merge's fragments read what they wrote. */
 static void dispatch_bands(_oak_gl_frame *f, uint64_t most, uint32_t n) {
     glBindBufferBase(GL_UNIFORM_BUFFER, OAK_B_VIEW, f->view.id); /* y as Vulkan's */
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCES, f->instances.id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCE_OUT, f->instance_out.id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_CRASTER, f->craster.id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_CRASTER_DEPTH, f->craster_depth.id);
+    bind_tables(f, OAK_B_CRASTER_DEPTH, f->craster_depth.id);
     glUseProgram(f->prog_craster);
-    uint64_t groups = (most + 63) / 64;
-    GLuint gx = groups < OAK_GPU_CRASTER_GROUPS ? (GLuint)groups : OAK_GPU_CRASTER_GROUPS;
+    GLuint gx = band_groups(most);
     for (GLuint step = 0; step < 2; step++) { /* the depth, then the item at it */
         glUniform1ui(0, step);
         glDispatchCompute(gx, n, 1);
@@ -68,9 +87,7 @@ oak_result _oak_gl_craster_run(_oak_gl_backend *b, const oak_render_view *v) {
     _oak_gl_frame *f = b->frame;
     f->craster_bands = 0;
     memset(f->craster_lods, 0, sizeof f->craster_lods);
-    if (!b->ctx.has_int64 || !f->instcull_streams ||
-        _oak_craster_mode_get() == OAK_CRASTER_MODE_OFF)
-        return OAK_OK;
+    if (!craster_possible(b, f)) return OAK_OK;
     uint32_t w = b->targets.width, h = b->targets.height;
     uint64_t most;
     uint32_t split;
@@ -122,10 +139,7 @@ void _oak_gl_craster_late(_oak_gl_frame *f) {
 
 void _oak_gl_craster_merge(_oak_gl_frame *f) {
     if (!f->craster_bands) return;
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCES, f->instances.id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCE_OUT, f->instance_out.id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_CRASTER, f->craster.id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_CRASTER_DEPTH, f->craster_depth.id);
+    bind_tables(f, OAK_B_CRASTER_DEPTH, f->craster_depth.id);
     glBindVertexArray(f->vao);
     glDisable(GL_CULL_FACE);
     glUseProgram(f->prog_craster_merge);
@@ -137,9 +151,7 @@ oak_result _oak_gl_craster_shadow_run(_oak_gl_backend *b, const oak_render_view 
     _oak_gl_frame *f = b->frame;
     f->craster_shadow_bands = f->craster_shadow_regions = 0;
     memset(f->craster_shadow_lods, 0, sizeof f->craster_shadow_lods);
-    if (!b->ctx.has_int64 || !f->instcull_streams || !f->shadow_size ||
-        _oak_craster_mode_get() == OAK_CRASTER_MODE_OFF)
-        return OAK_OK;
+    if (!craster_possible(b, f) || !f->shadow_size) return OAK_OK;
     uint64_t most;
     _oak_craster_streams in = streams_of(f, v);
     uint32_t n =
@@ -170,14 +182,9 @@ oak_result _oak_gl_craster_shadow_run(_oak_gl_backend *b, const oak_render_view 
             glClearNamedBufferSubData(f->craster_shadow.id, GL_R32UI, i * region_bytes,
                                       region_bytes, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCES, f->instances.id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_INSTANCE_OUT, f->instance_out.id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_CRASTER, f->craster.id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OAK_B_CRASTER_SHADOW, f->craster_shadow.id);
+    bind_tables(f, OAK_B_CRASTER_SHADOW, f->craster_shadow.id);
     glUseProgram(f->prog_craster_shadow);
-    uint64_t groups = (most + 63) / 64;
-    glDispatchCompute(groups < OAK_GPU_CRASTER_GROUPS ? (GLuint)groups : OAK_GPU_CRASTER_GROUPS, n,
-                      1);
+    glDispatchCompute(band_groups(most), n, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     f->craster_shadow_bands = n;
     return _oak_gl_check("shadow compute raster")
