@@ -495,7 +495,28 @@ TEST(bandRuleAndSwitch) {
     CHECK(_oak_craster_pixels() == 2.5f);
     setenv("OAK_CRASTER_PIXELS", "-1", 1);
     CHECK(_oak_craster_pixels() == (float)OAK_CRASTER_PIXELS);
+    /* the split's own threshold: the band rule's unless set apart */
+    setenv("OAK_CRASTER_PIXELS", "3", 1);
+    CHECK(_oak_craster_instance_pixels() == 3.0f);
+    setenv("OAK_CRASTER_INSTANCE_PIXELS", "1.5", 1);
+    CHECK(_oak_craster_instance_pixels() == 1.5f && _oak_craster_pixels() == 3.0f);
+    setenv("OAK_CRASTER_INSTANCE_PIXELS", "none", 1);
+    CHECK(_oak_craster_instance_pixels() == 3.0f);
+    unsetenv("OAK_CRASTER_INSTANCE_PIXELS");
     unsetenv("OAK_CRASTER_PIXELS");
+    /* a band row's work groups: 64 items each, capped (OAK_CRASTER_GROUPS) */
+    CHECK_EQ_INT((int)_oak_craster_groups(0), 0);
+    CHECK_EQ_INT((int)_oak_craster_groups(64), 1);
+    CHECK_EQ_INT((int)_oak_craster_groups(65), 2);
+    CHECK_EQ_INT((int)_oak_craster_groups(1ull << 40), (int)OAK_GPU_CRASTER_GROUPS);
+    setenv("OAK_CRASTER_GROUPS", "100", 1);
+    CHECK_EQ_INT((int)_oak_craster_groups(1ull << 40), 100);
+    CHECK_EQ_INT((int)_oak_craster_groups(640), 10);
+    setenv("OAK_CRASTER_GROUPS", "1e9", 1); /* a dispatch's row holds at most 65535 */
+    CHECK_EQ_INT((int)_oak_craster_groups(1ull << 40), 65535);
+    setenv("OAK_CRASTER_GROUPS", "-3", 1);
+    CHECK_EQ_INT((int)_oak_craster_groups(1ull << 40), (int)OAK_GPU_CRASTER_GROUPS);
+    unsetenv("OAK_CRASTER_GROUPS");
     /* the per-instance split's rule and switch */
     v.ortho = false;
     /* 2 0.5 / 2 x 1.732 x 90 / 8 px = 9.74 m a unit of scale (7.8 px at 10 m above) */

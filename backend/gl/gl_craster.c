@@ -62,20 +62,13 @@ static void bind_tables(const _oak_gl_frame *f, GLuint target_binding, GLuint ta
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, target_binding, target);
 }
 
-/* A row of work groups per band: a grid-stride loop of at most
-   OAK_GPU_CRASTER_GROUPS groups over its most items. */
-static GLuint band_groups(uint64_t most) {
-    uint64_t groups = (most + 63) / 64;
-    return groups < OAK_GPU_CRASTER_GROUPS ? (GLuint)groups : OAK_GPU_CRASTER_GROUPS;
-}
-
 /* The bands' two steps over the camera's table (both read the head's w);
    the merge's fragments read what they wrote. */
 static void dispatch_bands(_oak_gl_frame *f, uint64_t most, uint32_t n) {
     glBindBufferBase(GL_UNIFORM_BUFFER, OAK_B_VIEW, f->view.id); /* y as Vulkan's */
     bind_tables(f, OAK_B_CRASTER_DEPTH, f->craster_depth.id);
     glUseProgram(f->prog_craster);
-    GLuint gx = band_groups(most);
+    GLuint gx = _oak_craster_groups(most);
     for (GLuint step = 0; step < 2; step++) { /* the depth, then the item at it */
         glUniform1ui(0, step);
         glDispatchCompute(gx, n, 1);
@@ -184,7 +177,7 @@ oak_result _oak_gl_craster_shadow_run(_oak_gl_backend *b, const oak_render_view 
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
     bind_tables(f, OAK_B_CRASTER_SHADOW, f->craster_shadow.id);
     glUseProgram(f->prog_craster_shadow);
-    glDispatchCompute(band_groups(most), n, 1);
+    glDispatchCompute(_oak_craster_groups(most), n, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     f->craster_shadow_bands = n;
     return _oak_gl_check("shadow compute raster")

@@ -39,14 +39,30 @@ bool _oak_craster_mask_get(void) {
     return switch_on("OAK_CRASTER_MASK", &warned);
 }
 
-float _oak_craster_pixels(void) {
-    const char *e = getenv("OAK_CRASTER_PIXELS");
+/* A positive number from the environment variable `name`, else `fallback`. */
+static float positive_env(const char *name, float fallback) {
+    const char *e = getenv(name);
     if (e && *e) {
         char *end = NULL;
         float p = strtof(e, &end);
         if (end && !*end && p > 0 && isfinite(p)) return p;
     }
-    return (float)OAK_CRASTER_PIXELS;
+    return fallback;
+}
+
+float _oak_craster_pixels(void) {
+    return positive_env("OAK_CRASTER_PIXELS", (float)OAK_CRASTER_PIXELS);
+}
+
+float _oak_craster_instance_pixels(void) {
+    return positive_env("OAK_CRASTER_INSTANCE_PIXELS", _oak_craster_pixels());
+}
+
+uint32_t _oak_craster_groups(uint64_t most) {
+    float cap = positive_env("OAK_CRASTER_GROUPS", (float)OAK_GPU_CRASTER_GROUPS);
+    uint64_t c = cap < 65535.0f ? (uint64_t)cap : 65535u, groups = (most + 63) / 64;
+    if (c < 1) c = 1;
+    return (uint32_t)(groups < c ? groups : c);
 }
 
 bool _oak_craster_instance_get(void) {
@@ -100,9 +116,10 @@ const char *_oak_craster_instance_words(bool possible) {
         snprintf(words, sizeof words,
                  "on (OAK_CRASTER_INSTANCE=on): in a camera band the rule leaves on the "
                  "hardware, an instance whose triangles are at most %g px across at its "
-                 "distance and scale goes to compute (instcull's SMALL list); not for a "
-                 "stream under Hi-Z, not for the cascades",
-                 (double)_oak_craster_pixels());
+                 "distance and scale goes to compute (instcull's SMALL list; "
+                 "OAK_CRASTER_INSTANCE_PIXELS); not for a stream under Hi-Z, not for the "
+                 "cascades",
+                 (double)_oak_craster_instance_pixels());
     return words;
 }
 
@@ -155,7 +172,7 @@ static uint32_t band(const _oak_craster_streams *in, uint32_t s, uint32_t k, boo
 static uint32_t walk(const _oak_craster_streams *in, oak_gpu_instcull *split, uint32_t (*table)[4],
                      uint8_t *lods, uint64_t *most, uint32_t *split_bands) {
     _oak_craster_mode mode = _oak_craster_mode_get();
-    float pixels = _oak_craster_pixels();
+    float pixels = _oak_craster_pixels(), ipixels = _oak_craster_instance_pixels();
     bool mask = _oak_craster_mask_get();
     bool instance = mode == OAK_CRASTER_MODE_ON && _oak_craster_instance_get();
     uint32_t n = 0;
@@ -176,7 +193,7 @@ static uint32_t walk(const _oak_craster_streams *in, oak_gpu_instcull *split, ui
                    its bands whole on the hardware */
                 if (split)
                     at = instance && h->prev[1] == OAK_GPU_INSTCULL_HIZ_OFF
-                             ? _oak_craster_small_at(in->v, radius, tris, pixels)
+                             ? _oak_craster_small_at(in->v, radius, tris, ipixels)
                              : 0;
                 else
                     at = h->small_at[k];

@@ -26,6 +26,16 @@ bool _oak_craster_mask_get(void);
 /* OAK_CRASTER_PIXELS in the environment (a positive number), else the
    config constant of that name. */
 float _oak_craster_pixels(void);
+/* OAK_CRASTER_INSTANCE_PIXELS in the environment (a positive number), else
+   _oak_craster_pixels(): the per-instance split's threshold, apart from the
+   band rule's so that each can be measured on its own. */
+float _oak_craster_instance_pixels(void);
+/* Work groups of 64 across one band's row of a dispatch for `most` items:
+   enough for them all, at most OAK_CRASTER_GROUPS from the environment (a
+   positive number, at most 65535), else OAK_GPU_CRASTER_GROUPS; the shader's
+   grid-stride loop covers the rest. Every band's row is as wide as the
+   widest band's, so the cap bounds the groups that find nothing to do. */
+uint32_t _oak_craster_groups(uint64_t most);
 /* OAK_CRASTER_INSTANCE in the environment: whether the per-instance split
    runs under OAK_CRASTER=on (unset or on: yes; off: per band only, for
    measuring; anything else warns once and reads on). */

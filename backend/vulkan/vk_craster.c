@@ -104,13 +104,10 @@ void _oak_vk_craster_split(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view 
     _oak_craster_split(&in, f->instance_out.mapped);
 }
 
-/* A row of work groups per band, a grid-stride loop of at most
-   OAK_GPU_CRASTER_GROUPS groups over its most items; the merge's fragments
-   read what it wrote. */
+/* A row of work groups per band (_oak_craster_groups), a grid-stride loop
+   over its most items; the merge's fragments read what it wrote. */
 static void dispatch_bands(VkCommandBuffer cmd, uint64_t most, uint32_t n) {
-    uint64_t groups = (most + 63) / 64;
-    vkCmdDispatch(cmd, groups < OAK_GPU_CRASTER_GROUPS ? (uint32_t)groups : OAK_GPU_CRASTER_GROUPS,
-                  n, 1);
+    vkCmdDispatch(cmd, _oak_craster_groups(most), n, 1);
     _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                     VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
                     VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
