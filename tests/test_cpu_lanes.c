@@ -259,11 +259,14 @@ TEST(laneSurfaceEqualsScalar) {
     }
     /* runs of one triangle (whole batches broadcast), runs of three (a
        batch of two to four triangles: each one broadcast, or their constants
-       gathered), then any mix */
+       gathered), runs of seven (a batch of two whose second starts at any
+       lane, the last one's alone too: not one triangle however like it the
+       lanes before look), then any mix */
     for (uint32_t i = 0; i < SURF_PIX; i++) {
-        uint32_t k = i < SURF_PIX / 4   ? (i / 24) % SURF_TRIS
-                     : i < SURF_PIX / 2 ? (i / 3) % SURF_TRIS
-                                        : (uint32_t)rnd(0, SURF_TRIS);
+        uint32_t k = i < SURF_PIX / 4       ? (i / 24) % SURF_TRIS
+                     : i < SURF_PIX / 2     ? (i / 3) % SURF_TRIS
+                     : i < SURF_PIX * 3 / 4 ? (i / 7) % SURF_TRIS
+                                            : (uint32_t)rnd(0, SURF_TRIS);
         tc[i] = &tris[k];
         px[i] = (uint32_t)rnd(0, (float)p->width), py[i] = (uint32_t)rnd(0, (float)p->height);
         /* every other run of 24 along a row, pixel after pixel (the
