@@ -600,7 +600,13 @@ OAK_END(oak_gpu_instcull);
  * the nearest, an exact tie the larger item). */
 #define OAK_GPU_CRASTER_BANDS  (OAK_STREAM_MAX_PER_VIEW * OAK_STREAM_LODS)
 #define OAK_GPU_CRASTER_SPLIT  2u /* a band's m.w bit: the per-instance (SMALL) list's */
-#define OAK_GPU_CRASTER_GROUPS 16384u /* most work groups across one band (a grid-stride loop) */
+/* most work groups across one band's row (a grid-stride loop): every row is
+   as wide as the widest band's, so a nearly empty band (a per-instance
+   SMALL list of a few instances) launches as many groups as the largest;
+   4096 measured best of 512, 2048, 4096 and 16384 on the H200 (meadow's
+   first pose 4.05 ms GPU against 4.26 at 16384; stress unchanged;
+   PERFORMANCE.md "Round 47 on the H200") */
+#define OAK_GPU_CRASTER_GROUPS 4096u
 #define OAK_GPU_CRASTER_GUARD  32768  /* pixels: a triangle with a vertex further off screen is dropped */
 /* The cascades' compute raster (shaders/craster_shadow.comp.glsl) reads its
  * table from OAK_B_CRASTER too, from uvec4 OAK_GPU_CRASTER_SHADOW_TABLE
