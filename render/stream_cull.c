@@ -447,6 +447,13 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
         bool bent =
             _oak_instance_bend_make(bend, &str->desc, in->environment, wind_time, v->camera_pos);
         rs->bent = bent;
+        /* LOD by projected size: the view's factor on every distance (the
+           sink's start and band with the last), here once, so the C kernel,
+           every backend's instcull, the compute raster's plans and the
+           static layers' keys read the same scaled bands */
+        float ls = v->lod_scale > 0 ? v->lod_scale : 1.0f;
+        bend->sink[0] *= ls;
+        bend->sink[1] *= ls;
         rs->prev_time = wind_prev;
         if (device) { /* no host copy: the kernel writes last frame's too */
             rs->prev_records = str->records, rs->prev_version = str->version;
@@ -462,7 +469,7 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
         fe->stream_seen_version[s] = str->version;
         for (uint32_t k = 0; k < str->desc.lod_count; k++) {
             rs->lods[k] = str->desc.lods[k].mesh;
-            rs->lod_distance[k] = str->desc.lods[k].distance;
+            rs->lod_distance[k] = str->desc.lods[k].distance * ls;
         }
         rs->pose_bank = str->desc.pose_bank;
         _oak_stream_cull_spheres(str, rs->pose_sphere); /* grown by the overrides' bound */
