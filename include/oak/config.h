@@ -246,8 +246,10 @@
 #define OAK_STREAM_MAX_INSTANCES (1u << 24) /* largest capacity one stream may ask for */
 #define OAK_STREAM_MAX_PER_VIEW  64        /* streams one frame input may list */
 /* LOD by projected size (render/frontend.c build_camera, docs/ARCHITECTURE.md
- * "Instance streams"): every stream's LOD distances, the switches and the
- * last (gone) one, are multiplied by the view's lod_scale, its pixels per
+ * "Instance streams"): every stream's LOD switch distances (and the last,
+ * gone one of a stream that sinks into the ground before it, as grass
+ * does; any other's is a draw distance and stays) are multiplied by the
+ * view's lod_scale, its pixels per
  * radian (render height x P[1][1] / 2) over those of
  * OAK_LOD_REFERENCE_HEIGHT lines at an OAK_LOD_REFERENCE_FOV_Y degree
  * vertical field of view, clamped to [OAK_LOD_SCALE_MIN, 1]: authored
