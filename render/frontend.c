@@ -98,6 +98,20 @@ static void build_camera(oak_frontend *fe, const oak_frame_input *in, uint32_t w
     v->camera_pos[2] = world[3][2];
     v->znear = cam.znear;
     v->zfar = cam.zfar;
+    /* LOD by projected size (config.h OAK_LOD_REFERENCE_HEIGHT): a smaller
+       render, a narrower view's wider one, moves every stream's LOD
+       switches nearer, as its instances cover fewer pixels */
+    float ls = 1.0f;
+    if (cam.lod_scale > 0) {
+        ls = cam.lod_scale > (float)OAK_LOD_SCALE_PIN_MAX ? (float)OAK_LOD_SCALE_PIN_MAX
+                                                          : cam.lod_scale;
+        ls = ls < (float)OAK_LOD_SCALE_MIN ? (float)OAK_LOD_SCALE_MIN : ls;
+    } else if (!v->ortho) {
+        double ref = OAK_LOD_REFERENCE_HEIGHT / tan(OAK_LOD_REFERENCE_FOV_Y * OAK_PI / 360.0);
+        double k = (double)h * (double)v->proj[1][1] / ref;
+        ls = k < OAK_LOD_SCALE_MIN ? (float)OAK_LOD_SCALE_MIN : (k > 1.0 ? 1.0f : (float)k);
+    }
+    v->lod_scale = ls;
     v->jitter[0] = v->jitter[1] = 0;
 }
 

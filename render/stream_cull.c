@@ -447,6 +447,13 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
         bool bent =
             _oak_instance_bend_make(bend, &str->desc, in->environment, wind_time, v->camera_pos);
         rs->bent = bent;
+        /* LOD by projected size: the view's factor on every distance (the
+           sink's start and band with the last), here once, so the C kernel,
+           every backend's instcull, the compute raster's plans and the
+           static layers' keys read the same scaled bands */
+        float ls = v->lod_scale > 0 ? v->lod_scale : 1.0f;
+        bend->sink[0] *= ls;
+        bend->sink[1] *= ls;
         rs->prev_time = wind_prev;
         if (device) { /* no host copy: the kernel writes last frame's too */
             rs->prev_records = str->records, rs->prev_version = str->version;
@@ -460,9 +467,16 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
         if (bent && (bend->wind[2] != 0 || bend->benders)) rs->moved = true;
         fe->stream_seen[s] = str->serial;
         fe->stream_seen_version[s] = str->version;
-        for (uint32_t k = 0; k < str->desc.lod_count; k++) {
+        /* the last (gone) distance too, for a stream that sinks into the
+           ground before it (grass, flowers: the ground's colour carries on
+           past it); any other's is a draw distance, a budget, not a size (a
+           15 m tree at a third of the forest's 400 m is still 12 px tall at
+           640 x 360), so its switches scale and its reach stays */
+        uint32_t nl = str->desc.lod_count;
+        for (uint32_t k = 0; k < nl; k++) {
             rs->lods[k] = str->desc.lods[k].mesh;
-            rs->lod_distance[k] = str->desc.lods[k].distance;
+            float d = str->desc.lods[k].distance;
+            rs->lod_distance[k] = k + 1 < nl || str->desc.sink > 0 ? d * ls : d;
         }
         rs->pose_bank = str->desc.pose_bank;
         _oak_stream_cull_spheres(str, rs->pose_sphere); /* grown by the overrides' bound */

@@ -116,7 +116,9 @@ static inline bool oak_test_parity(const char *what, const uint8_t *a, const uin
 /* The sunlit scene the stream tests draw: `count` draws of the given
  * arrays, one directional sun casting shadows from above and aside, the
  * default sky, exposure 1, and a camera of fov_deg and zfar whose pose is
- * the caller's (streams, colours and the rest too). */
+ * the caller's (streams, colours and the rest too), its LOD distances as
+ * authored (lod_scale pinned to 1: the stream tests count the authored bands
+ * at renders far under 1080 lines). */
 static inline void oak_test_sunlit_input(oak_frame_input *in, uint32_t count,
                                          const oak_mesh *meshes, const oak_material *materials,
                                          const mat4 *world, oak_render_light *sun,
@@ -127,8 +129,8 @@ static inline void oak_test_sunlit_input(oak_frame_input *in, uint32_t count,
     sun->direction[0] = -0.4f, sun->direction[1] = -0.8f, sun->direction[2] = -0.45f;
     *env = oak_environment_defaults();
     *post = (oak_post){.exposure = 1};
-    in->camera =
-        (oak_camera){.fov_y = fov_deg * (float)OAK_PI / 180.0f, .znear = 0.1f, .zfar = zfar};
+    in->camera = (oak_camera){
+        .fov_y = fov_deg * (float)OAK_PI / 180.0f, .znear = 0.1f, .zfar = zfar, .lod_scale = 1};
     in->draw_count = count;
     in->meshes = meshes;
     in->materials = materials;

@@ -57,7 +57,8 @@ static bool gworld_make(gworld *w, const oak_terrain_desc *td, const oak_grass_d
     post->exposure = 1.0f;
     post->no_fxaa = true;
     post->no_dither = true;
-    oak_camera cam = {.fov_y = glm_rad(55.0f), .znear = 0.1f, .zfar = 2000.0f};
+    /* bands as authored (lod_scale 1): the counts need every band at a small render */
+    oak_camera cam = {.fov_y = glm_rad(55.0f), .znear = 0.1f, .zfar = 2000.0f, .lod_scale = 1};
     w->camera = oak_scene_create(w->scene, "camera");
     oak_scene_set_camera(w->scene, w->camera, &cam);
     oak_scene_set_active_camera(w->scene, w->camera);
@@ -464,7 +465,7 @@ static void blades_init(blades *b, uint32_t n, float last, float sink) {
     b->mat[0] = g_ground_mat;
     glm_mat4_identity(b->world[0]);
     oak_test_dark_world(&b->env, &b->post);
-    b->in.camera = (oak_camera){.fov_y = glm_rad(40), .znear = 0.1f, .zfar = 200};
+    b->in.camera = (oak_camera){.fov_y = glm_rad(40), .znear = 0.1f, .zfar = 200, .lod_scale = 1};
     b->in.draw_count = 1;
     b->in.meshes = b->mesh;
     b->in.materials = b->mat;

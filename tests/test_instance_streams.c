@@ -60,6 +60,10 @@ static void scene_init(scene *s) {
     mat4 view;
     glm_lookat((vec3){0, 4, 6}, (vec3){0, 0.3f, -2}, (vec3){0, 1, 0}, view);
     glm_mat4_inv(view, s->in.camera_world);
+    /* these tests check the kernel against bands as authored at a 160 x 90
+       render, which LOD by projected size would pull 8 times nearer (all
+       balls): pinned to 1; lodScaleFollowsRenderHeight checks the scaling */
+    s->in.camera.lod_scale = 1;
     oak_stream_desc d = {
         .capacity = CAP, .lod_count = 2, .lods = {{g_box, LOD1}, {g_ball, 0}}, .material = g_white};
     CHECK_OK(oak_make_stream(&s->stream, &d));
@@ -79,8 +83,16 @@ static oak_renderer *open_renderer(const char *backend) {
 /* The count this test expects: each instance's LOD by its distance to the
    eye, its sphere (the LOD mesh's bounds, scaled; rotation turns the
    bounds' centre about y) against the view's frustum planes. */
+static void expected_bands(const scene *s, const oak_render_view *v, uint32_t count, float lod1,
+                           float gone, uint32_t out[OAK_STREAM_LODS]);
 static void expected_per_lod(const scene *s, const oak_render_view *v, uint32_t count,
                              uint32_t out[OAK_STREAM_LODS]) {
+    expected_bands(s, v, count, LOD1, 0, out);
+}
+
+/* The same with the ball from lod1 on and nothing from gone on (0: never). */
+static void expected_bands(const scene *s, const oak_render_view *v, uint32_t count, float lod1,
+                           float gone, uint32_t out[OAK_STREAM_LODS]) {
     memset(out, 0, sizeof(uint32_t) * OAK_STREAM_LODS);
     vec4 planes[6];
     mat4 vp;
@@ -90,7 +102,8 @@ static void expected_per_lod(const scene *s, const oak_render_view *v, uint32_t 
         const oak_instance *r = &s->rec[i];
         float d[3], dist = 0;
         for (int k = 0; k < 3; k++) d[k] = r->position[k] - v->camera_pos[k], dist += d[k] * d[k];
-        uint32_t lod = sqrtf(dist) >= LOD1 ? 1 : 0;
+        uint32_t lod = sqrtf(dist) >= lod1 ? 1 : 0;
+        if (gone > 0 && sqrtf(dist) >= gone) continue;
         const oak_bounds *b = &oak_mesh_get(lod ? g_ball : g_box)->bounds;
         float c[3] = {r->position[0], r->position[1] + b->center[1] * r->scale, r->position[2]};
         /* shapes are centred in x and z, so rotation about y leaves the centre */
@@ -561,6 +574,99 @@ out:
     oak_destroy_stream(s.stream);
 }
 
+/* LOD by projected size (config.h OAK_LOD_REFERENCE_HEIGHT): the same scene
+   at render heights 1080 and 810 (narrow, the camera's aspect kept) switches
+   and drops its instances at the authored distances times h / 1080 (the
+   camera's 60 degrees are the reference's), on this backend's kernel as on
+   the count made here; a pinned scale of 1 brings the authored bands back
+   at 810, and 90 lines clamp to 1/8. Fails without the scaling: 810's
+   counts would be 1080's. */
+TEST(lodScaleFollowsRenderHeight) {
+    static scene s;
+    scene_init(&s);
+    oak_destroy_stream(s.stream);
+    s.stream = NULL;
+    const float d1 = 10.0f, d2 = 13.0f; /* box to ball, then gone */
+    oak_stream_desc d = {
+        .capacity = CAP, .lod_count = 2, .lods = {{g_box, d1}, {g_ball, d2}}, .material = g_white};
+    CHECK_OK(oak_make_stream(&s.stream, &d));
+    if (!s.stream) return;
+    CHECK_OK(oak_stream_write(s.stream, 0, s.rec, CAP));
+    CHECK_OK(oak_stream_set_count(s.stream, CAP));
+    s.in.camera.aspect = (float)W / (float)H;
+    const uint32_t heights[4] = {1080, 810, 810, 90};
+    const float pins[4] = {0, 0, 1, 0};
+    uint32_t got[4][OAK_STREAM_LODS] = {{0}};
+    for (int t = 0; t < 4; t++) {
+        oak_renderer *r = NULL;
+        oak_renderer_desc rd = {
+            .backend = g_backend, .width = 16, .height = heights[t], .shadow_map_size = 256};
+        CHECK_OK(oak_make_renderer(&r, &rd));
+        if (!r) break;
+        s.in.camera.lod_scale = pins[t];
+        CHECK_OK(oak_renderer_draw(r, &s.in));
+        const oak_render_view *v = oak_renderer_last_view(r);
+        float want_scale = pins[t] > 0 ? pins[t] : (float)heights[t] / 1080.0f;
+        if (want_scale > 1) want_scale = 1;
+        if (want_scale < 0.125f) want_scale = 0.125f;
+        uint32_t want[OAK_STREAM_LODS];
+        /* the switch scales; the reach of a stream that does not sink
+           into the ground is a draw distance and stays */
+        expected_bands(&s, v, CAP, d1 * v->lod_scale, d2, want);
+        CHECK(v->stream_count == 1 && v->streams[0].lod_distance[0] == d1 * v->lod_scale &&
+              v->streams[0].lod_distance[1] == d2);
+        oak_stream_stats st;
+        CHECK_OK(oak_renderer_stream_stats(r, &st));
+        memcpy(got[t], st.per_lod, sizeof got[t]);
+        fprintf(stderr,
+                "  %s height %u pin %g: lod_scale %.6f (formula %.6f), per LOD %u %u (expected "
+                "%u %u)\n",
+                g_backend, heights[t], (double)pins[t], (double)v->lod_scale, (double)want_scale,
+                st.per_lod[0], st.per_lod[1], want[0], want[1]);
+        CHECK(fabsf(v->lod_scale - want_scale) < 1e-5f);
+        if (t < 3) {
+            CHECK_EQ_INT(st.per_lod[0], want[0]);
+            CHECK_EQ_INT(st.per_lod[1], want[1]);
+            CHECK(want[0] > 0 && want[1] > 0);
+        }
+        /* the backend's own kernel counts what the frontend's predicts */
+        uint32_t gpu[OAK_STREAM_LODS];
+        if (t < 3 && (oak_backend_caps(g_backend) & OAK_CAP_PASS(OAK_PASS_INSTCULL))) {
+            CHECK_OK(oak_renderer_read_stream_counts(r, gpu));
+            fprintf(stderr, "  instcull on %s: per LOD %u %u\n", g_backend, gpu[0], gpu[1]);
+            for (int k = 0; k < OAK_STREAM_LODS; k++) CHECK_EQ_INT(gpu[k], want[k]);
+        }
+        oak_destroy_renderer(r);
+    }
+    /* 810 lines see fewer boxes than 1080, as many instances in all (the
+       reach stays); pinned, the same */
+    CHECK(got[1][0] < got[0][0]);
+    CHECK(got[1][0] + got[1][1] == got[0][0] + got[0][1]);
+    CHECK(got[2][0] == got[0][0] && got[2][1] == got[0][1]);
+    oak_destroy_stream(s.stream);
+    /* a stream that sinks into the ground before its reach (grass,
+       flowers: the ground carries on past it) has its reach scaled too */
+    d.sink = 1.0f;
+    s.stream = NULL;
+    CHECK_OK(oak_make_stream(&s.stream, &d));
+    if (!s.stream) return;
+    CHECK_OK(oak_stream_write(s.stream, 0, s.rec, CAP));
+    s.in.camera.lod_scale = 0.5f;
+    oak_renderer *r = NULL;
+    oak_renderer_desc rd = {
+        .backend = g_backend, .width = 16, .height = 90, .shadow_map_size = 256};
+    CHECK_OK(oak_make_renderer(&r, &rd));
+    if (r) {
+        CHECK_OK(oak_renderer_draw(r, &s.in));
+        const oak_render_view *v = oak_renderer_last_view(r);
+        CHECK(v->stream_count == 1 && v->streams[0].lod_distance[0] == d1 * 0.5f &&
+              v->streams[0].lod_distance[1] == d2 * 0.5f);
+        oak_destroy_renderer(r);
+    }
+    oak_destroy_stream(s.stream);
+    s.stream = NULL;
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) g_backend = argv[1];
     int started = oak_test_backend_start(g_backend, oak_test_count_log);
@@ -590,6 +696,7 @@ int main(int argc, char **argv) {
         RUN(gpuLodStreamKeepsLayersAsEyeSteps);
         RUN(streamMotionMatchesCpu);
     }
+    RUN(lodScaleFollowsRenderHeight);
     RUN(badStreamInputFails);
     /* the bad descs above log their errors on purpose */
     (void)errors0;

@@ -60,7 +60,8 @@ static bool patch_make(patch *p, const oak_terrain_desc *td, const oak_rocks_des
     post->exposure = 1.0f;
     post->no_fxaa = true;
     post->no_dither = true;
-    oak_camera cam = {.fov_y = glm_rad(55.0f), .znear = 0.3f, .zfar = 2500.0f};
+    /* bands as authored (lod_scale 1): the counts need both bands at a small render */
+    oak_camera cam = {.fov_y = glm_rad(55.0f), .znear = 0.3f, .zfar = 2500.0f, .lod_scale = 1};
     p->camera = oak_scene_create(p->scene, "camera");
     oak_scene_set_camera(p->scene, p->camera, &cam);
     oak_scene_set_active_camera(p->scene, p->camera);

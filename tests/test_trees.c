@@ -662,7 +662,9 @@ static void frame_scene_make(frame_scene *f, bool key_sky, const float eye[3], c
     post->no_dither = true;
     post->ao = OAK_AO_OFF;
     post->bloom = OAK_BLOOM_OFF;
-    oak_camera cam = {.fov_y = glm_rad(fov_deg), .znear = 0.5f, .zfar = 400.0f};
+    /* the forest's bands as authored (these tests count and picture them at
+       320 x 180, which LOD by projected size would pull 6 times nearer) */
+    oak_camera cam = {.fov_y = glm_rad(fov_deg), .znear = 0.5f, .zfar = 400.0f, .lod_scale = 1};
     oak_entity ce = oak_scene_create(f->scene, "camera");
     oak_scene_set_camera(f->scene, ce, &cam);
     oak_scene_set_active_camera(f->scene, ce);

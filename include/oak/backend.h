@@ -253,6 +253,10 @@ typedef struct oak_render_view {
     float camera_pos[3];
     float znear, zfar;
     bool ortho;
+    /* the factor on every instance stream's LOD distances (oak_camera
+       lod_scale; render/stream_cull.c scales oak_render_stream lod_distance
+       and the sink by it, so every backend's kernel reads scaled ones) */
+    float lod_scale;
     float jitter[2]; /* sub-pixel offset in pixels, x right, y down (0 without TAA) */
     /* the taa pass starts its history again (first TAA frame, a resize) */
     bool taa_reset;

@@ -245,6 +245,21 @@
 #define OAK_STREAM_LODS          4         /* LOD meshes one stream may switch between */
 #define OAK_STREAM_MAX_INSTANCES (1u << 24) /* largest capacity one stream may ask for */
 #define OAK_STREAM_MAX_PER_VIEW  64        /* streams one frame input may list */
+/* LOD by projected size (render/frontend.c build_camera, docs/ARCHITECTURE.md
+ * "Instance streams"): every stream's LOD switch distances (and the last,
+ * gone one of a stream that sinks into the ground before it, as grass
+ * does; any other's is a draw distance and stays) are multiplied by the
+ * view's lod_scale, its pixels per
+ * radian (render height x P[1][1] / 2) over those of
+ * OAK_LOD_REFERENCE_HEIGHT lines at an OAK_LOD_REFERENCE_FOV_Y degree
+ * vertical field of view, clamped to [OAK_LOD_SCALE_MIN, 1]: authored
+ * distances are for 1080p and up, and a bigger render never pays for more
+ * than authored. Orthographic views: 1. oak_camera.lod_scale pins it
+ * (clamped to [OAK_LOD_SCALE_MIN, OAK_LOD_SCALE_PIN_MAX]). */
+#define OAK_LOD_REFERENCE_HEIGHT 1080
+#define OAK_LOD_REFERENCE_FOV_Y  60.0
+#define OAK_LOD_SCALE_MIN        0.125
+#define OAK_LOD_SCALE_PIN_MAX    8.0
 
 /* Compute rasterization (docs/ARCHITECTURE.md "Compute rasterization"): a
  * native stream's LOD band whose triangles are this small on screen or

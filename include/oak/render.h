@@ -17,6 +17,12 @@ typedef struct oak_camera {
     float znear, zfar;  /* 0: 0.1 m and 2000 m */
     float ortho_height; /* > 0: orthographic, this many metres tall */
     float aspect;       /* 0: from the output size */
+    /* the factor on every instance stream's LOD distances (config.h
+       OAK_LOD_REFERENCE_HEIGHT): 0 (or NaN, negative) automatic, the
+       render's pixels per radian over 1080 lines at 60 degrees, clamped to
+       [1/8, 1], 1 when orthographic; > 0 pins it (1: distances as
+       authored), clamped to [1/8, 8] */
+    float lod_scale;
 } oak_camera;
 
 typedef enum oak_light_type {

@@ -477,7 +477,8 @@ OAK_STRUCT(oak_gpu_instcull) {
     OAK_U4(draw);                    /* material slot, oak_draw_flags, native (1: drawn from
                                         the lists, not among the view's draws), cascades it
                                         casts into (0: none) */
-    OAK_F4(lod_distance);            /* per LOD (OAK_STREAM_LODS = 4); the last 0: no limit */
+    OAK_F4(lod_distance);            /* per LOD (OAK_STREAM_LODS = 4); the last 0: no limit;
+                                        already times the view's lod_scale (backend.h) */
     OAK_F4(bounds[OAK_STREAM_LODS]); /* per LOD mesh: bounding sphere centre xyz, radius */
     OAK_F4(planes[6]);               /* the view frustum (oak_frustum_planes) */
     OAK_F4(eye);                     /* LOD distances are measured from here */
