@@ -99,8 +99,8 @@ static void build_camera(oak_frontend *fe, const oak_frame_input *in, uint32_t w
     v->znear = cam.znear;
     v->zfar = cam.zfar;
     /* LOD by projected size (config.h OAK_LOD_REFERENCE_HEIGHT): a smaller
-       render, a narrower view's wider one, moves every stream's LOD
-       switches nearer, as its instances cover fewer pixels */
+       render or a wider field of view moves every stream's LOD switches
+       nearer, as its instances cover fewer pixels */
     float ls = 1.0f;
     if (cam.lod_scale > 0) {
         ls = cam.lod_scale > (float)OAK_LOD_SCALE_PIN_MAX ? (float)OAK_LOD_SCALE_PIN_MAX

@@ -447,10 +447,11 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
         bool bent =
             _oak_instance_bend_make(bend, &str->desc, in->environment, wind_time, v->camera_pos);
         rs->bent = bent;
-        /* LOD by projected size: the view's factor on every distance (the
-           sink's start and band with the last), here once, so the C kernel,
-           every backend's instcull, the compute raster's plans and the
-           static layers' keys read the same scaled bands */
+        /* LOD by projected size: the view's factor on the LOD distances
+           (below) and on the sink's start and band (only a sinking stream
+           has them), here once, so the C kernel, every backend's instcull,
+           the compute raster's plans and the static layers' keys read the
+           same scaled bands */
         float ls = v->lod_scale > 0 ? v->lod_scale : 1.0f;
         bend->sink[0] *= ls;
         bend->sink[1] *= ls;

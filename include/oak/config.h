@@ -249,8 +249,8 @@
  * "Instance streams"): every stream's LOD switch distances (and the last,
  * gone one of a stream that sinks into the ground before it, as grass
  * does; any other's is a draw distance and stays) are multiplied by the
- * view's lod_scale, its pixels per
- * radian (render height x P[1][1] / 2) over those of
+ * view's lod_scale, its pixels per radian (render height x P[1][1] / 2)
+ * over those of
  * OAK_LOD_REFERENCE_HEIGHT lines at an OAK_LOD_REFERENCE_FOV_Y degree
  * vertical field of view, clamped to [OAK_LOD_SCALE_MIN, 1]: authored
  * distances are for 1080p and up, and a bigger render never pays for more
