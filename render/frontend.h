@@ -55,6 +55,10 @@ typedef struct oak_cascade_held {
     uint64_t key, matrix;
     oak_held_caster *casters;
     uint32_t count, cap;
+    /* casters in hash order; a list held while the map moved is sorted
+       only when a frame compares against it (the stress world's flight
+       moves every map every frame: a sort each that nothing read) */
+    bool sorted;
 } oak_cascade_held;
 
 typedef struct oak_frontend {
@@ -64,6 +68,12 @@ typedef struct oak_frontend {
     uint64_t *sort_keys, *sort_tmp_keys;
     uint32_t *sort_index, *sort_tmp_index;
     uint8_t *visible; /* per input draw, filled by the culling jobs */
+    /* per input draw (stream_input's indexing), its world sphere as
+       _oak_draw_sphere gives it, written once a frame by the culling jobs
+       (cull_range, the stream kernel) for the shadow fits to read; radius
+       NaN where none was computed (they compute it then) */
+    float (*sphere)[4];
+    uint32_t sphere_cap;
     uint8_t *casting; /* per input draw, bit c: casts into cascade c */
     uint32_t visible_cap, casting_cap;
     uint32_t *caster_slots; /* shadow_fit.c: per chunk, its runs' counts, then places */
@@ -209,8 +219,11 @@ void _oak_streams_release(oak_frontend *fe);
 bool _oak_draw_sphere(oak_mesh mesh, mat4 m, float center[3], float *radius);
 /* Input draw i's world sphere when it casts shadows (not OAK_DRAW_NO_SHADOW,
    not BLEND, a live mesh and material); false when it casts nothing. The
-   cascades and the lamp faces list their casters through this one test. */
-bool _oak_caster_sphere(const oak_frame_input *in, uint32_t i, float center[3], float *radius);
+   cascades and the lamp faces list their casters through this one test.
+   spheres (NULL: none) is oak_frontend.sphere: the culling jobs' sphere of
+   draw i, used where its radius is not NaN. */
+bool _oak_caster_sphere(const oak_frame_input *in, const float (*spheres)[4], uint32_t i,
+                        float center[3], float *radius);
 /* A lamp's reach in metres (its range, else where its irradiance times
    exposure falls to OAK_LAMP_FLOOR). */
 float _oak_lamp_reach(const oak_light *l, float exposure);

@@ -61,6 +61,7 @@ static void face_matrices(const oak_render_light *rl, uint32_t faces, uint32_t k
 typedef struct lamp_job {
     const oak_frame_input *in;
     const oak_render_view *v;
+    float (*sphere)[4]; /* oak_frontend.sphere */
     vec4 planes[OAK_LAMP_ATLAS_FACES][6];
     uint64_t *mask;
 } lamp_job;
@@ -74,7 +75,7 @@ static void caster_range(void *user, uint32_t begin, uint32_t end, uint32_t work
     for (uint32_t i = begin; i < end; i++) {
         j->mask[i] = 0;
         float c[3], r;
-        if (!_oak_caster_sphere(j->in, i, c, &r)) continue;
+        if (!_oak_caster_sphere(j->in, (const float(*)[4])j->sphere, i, c, &r)) continue;
         for (uint32_t s = 0; s < v->lamp_shadow_count; s++) {
             const oak_lamp_shadow *ls = &v->lamp_shadows[s];
             const float *p = v->lights[ls->light].position;
@@ -188,7 +189,7 @@ oak_result _oak_frontend_fit_lamp_shadows(oak_frontend *fe, const oak_frame_inpu
     assign_tiles(fe, chosen, n, tiles);
     if (!n) return OAK_OK;
 
-    lamp_job job = {.in = in, .v = v};
+    lamp_job job = {.in = in, .v = v, .sphere = fe->sphere};
     for (uint32_t s = 0; s < n; s++) {
         const oak_render_light *rl = &v->lights[chosen[s]];
         oak_lamp_shadow *ls = &v->lamp_shadows[s];

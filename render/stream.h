@@ -177,8 +177,11 @@ void _oak_instance_matrix(const oak_instance_bend *bend, const oak_instance *rec
    occlusion slot; OAK_STREAM_CULLED when it misses the frustum,
    OAK_STREAM_OCCLUDED when the slot hides it; OAK_STREAM_GONE past
    the last distance. *lod_out gets the LOD whatever the visibility (shadow
-   views draw the camera's pick), OAK_STREAM_GONE when gone. */
+   views draw the camera's pick), OAK_STREAM_GONE when gone. sphere gets
+   the LOD mesh's sphere through world as _oak_draw_sphere gives it (x, y,
+   z, radius) when the kernel computed one; radius NaN when it did not
+   (gone, posed: the bank's sphere is another). */
 uint32_t _oak_stream_cull_instance(const oak_stream_cull_params *p, const oak_instance *rec,
-                                   uint32_t i, mat4 world, uint32_t *lod_out);
+                                   uint32_t i, mat4 world, uint32_t *lod_out, float sphere[4]);
 
 #endif

@@ -136,7 +136,8 @@ void _oak_instance_matrix(const oak_instance_bend *b, const oak_instance *rec, m
 }
 
 uint32_t _oak_stream_cull_instance(const oak_stream_cull_params *p, const oak_instance *rec,
-                                   uint32_t i, mat4 world, uint32_t *lod_out) {
+                                   uint32_t i, mat4 world, uint32_t *lod_out, float sphere[4]) {
+    sphere[3] = NAN;
     _oak_instance_matrix(p->bend, rec, world);
     float d[3] = {rec->position[0] - p->eye[0], rec->position[1] - p->eye[1],
                   rec->position[2] - p->eye[2]};
@@ -168,9 +169,11 @@ uint32_t _oak_stream_cull_instance(const oak_stream_cull_params *p, const oak_in
         }
         r = ps[3] * sc;
         if (!oak_frustum_sphere(p->planes, c, r)) return OAK_STREAM_CULLED;
-    } else if (!_oak_draw_sphere(p->lods[lod], world, c, &r) ||
-               !oak_frustum_sphere(p->planes, c, r))
-        return OAK_STREAM_CULLED;
+    } else {
+        if (!_oak_draw_sphere(p->lods[lod], world, c, &r)) return OAK_STREAM_CULLED;
+        sphere[0] = c[0], sphere[1] = c[1], sphere[2] = c[2], sphere[3] = r;
+        if (!oak_frustum_sphere(p->planes, c, r)) return OAK_STREAM_CULLED;
+    }
     if (p->occlusion && !p->occlusion(p->occlusion_user, c, r)) return OAK_STREAM_OCCLUDED;
     return lod;
 }
@@ -199,8 +202,9 @@ static void cull_stream_range(void *user, uint32_t begin, uint32_t end, uint32_t
     for (uint32_t i = begin; i < end; i++) {
         const oak_instance *rec = &s->records[i];
         uint32_t o = j->base + i, lod;
-        uint32_t r = _oak_stream_cull_instance(&j->params, rec, i, fe->sx_world[o], &lod);
-        if (!j->live) r = lod = OAK_STREAM_GONE;
+        uint32_t r =
+            _oak_stream_cull_instance(&j->params, rec, i, fe->sx_world[o], &lod, fe->sphere[o]);
+        if (!j->live) r = lod = OAK_STREAM_GONE, fe->sphere[o][3] = NAN;
         fe->sx_lod[o] = (uint8_t)r;
         fe->sx_mesh[o] = lod == OAK_STREAM_GONE ? (oak_mesh){0} : j->params.lods[lod];
         fe->sx_pose[o] = NULL;
@@ -382,7 +386,7 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
     if (!OAK_GROW(fe->sx_mesh, fe->sx_cap, n) || !OAK_GROW(fe->sx_material, fe->sx_cap2, n) ||
         !OAK_GROW(fe->sx_world, fe->sx_cap3, n) || !OAK_GROW(fe->sx_flags, fe->sx_cap4, n) ||
         !OAK_GROW(fe->sx_color, fe->sx_cap5, (size_t)n * 4) ||
-        !OAK_GROW(fe->sx_lod, fe->sx_lod_cap, n) ||
+        !OAK_GROW(fe->sx_lod, fe->sx_lod_cap, n) || !OAK_GROW(fe->sphere, fe->sphere_cap, n) ||
         !OAK_GROW(fe->sx_visible, fe->sx_visible_cap, n - nd + 1))
         return oak_error(OAK_ERROR_OUT_OF_MEMORY, "frame input: no memory for %u instances",
                          n - nd);
@@ -497,6 +501,7 @@ oak_result _oak_frontend_streams(oak_frontend *fe, const oak_frame_input **input
             for (int k = 0; k < 4; k++) fe->sx_color[(size_t)base * 4 + k] = 1;
             fe->sx_lod[base] = 0;
             fe->sx_pose[base] = NULL;
+            fe->sphere[base][3] = NAN; /* the fits compute its own */
             continue;
         }
         if (!expand[s]) continue; /* drawn and cast from the backend's lists alone */
