@@ -261,11 +261,24 @@ TEST(laneSurfaceEqualsScalar) {
        batch of two to four triangles: each one broadcast, or their constants
        gathered), runs of seven (a batch of two whose second starts at any
        lane, the last one's alone too: not one triangle however like it the
-       lanes before look), then any mix */
+       lanes before look), runs of three of one flag set, then any mix */
+    /* triangles of one set of flags (the set most share): runs of three of
+       them make whole batches of two or three triangles whose lanes all
+       take the same fields (the 8-lane store's rows merged from each
+       triangle's) */
+    uint32_t alike[SURF_TRIS], nalike = 0;
+    for (int i = 0; i < SURF_TRIS; i++) {
+        uint32_t n = 0, set[SURF_TRIS];
+        for (int k = 0; k < SURF_TRIS; k++)
+            if (tris[k].sflags == tris[i].sflags) set[n++] = (uint32_t)k;
+        if (n > nalike) memcpy(alike, set, n * sizeof *set), nalike = n;
+    }
+    CHECK(nalike >= 3);
     for (uint32_t i = 0; i < SURF_PIX; i++) {
         uint32_t k = i < SURF_PIX / 4       ? (i / 24) % SURF_TRIS
                      : i < SURF_PIX / 2     ? (i / 3) % SURF_TRIS
-                     : i < SURF_PIX * 3 / 4 ? (i / 7) % SURF_TRIS
+                     : i < SURF_PIX * 5 / 8 ? (i / 7) % SURF_TRIS
+                     : i < SURF_PIX * 3 / 4 ? alike[(i / 3) % nalike]
                                             : (uint32_t)rnd(0, SURF_TRIS);
         tc[i] = &tris[k];
         px[i] = (uint32_t)rnd(0, (float)p->width), py[i] = (uint32_t)rnd(0, (float)p->height);
