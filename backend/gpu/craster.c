@@ -203,8 +203,6 @@ static uint32_t walk(const _oak_craster_streams *in, oak_gpu_instcull *split, ui
                 else
                     at = h->small_at[k];
                 if (!(at > 0)) continue;
-            }
-            if (!whole) {
                 ++*split_bands;
                 if (split) split[s].small_at[k] = at;
             } else if (lods) {
