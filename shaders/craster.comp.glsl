@@ -1,8 +1,9 @@
 #version 450
 // Compute rasterization of small stream triangles (docs/ARCHITECTURE.md
 // "Compute rasterization"): one invocation per (instance, triangle) of a
-// band's camera list, one row of work groups per band (gl_WorkGroupID.y,
-// oak_gpu.h "Compute rasterization"), looping over the list in strides.
+// band's camera list, each band its own work groups, as many as its visible
+// items need up to a cap (craster_plan.comp, oak_gpu.h OAK_GPU_CRASTER_PLAN),
+// looping over the list in strides.
 // The vertex goes through vis_stream.vert's steps (the instance's bent
 // matrix, view_proj, oak_snap's 1/16-pixel grid after TAA's jitter), so the
 // corners are the hardware's; then the pixel centres inside by exact integer
@@ -44,15 +45,18 @@ layout(location = 0) uniform uint oak_craster_step; // 0: depth, 1: item
 
 #include "common/craster.glsl"
 
-void main() {
-    uint band = gl_WorkGroupID.y, lid = gl_LocalInvocationID.x;
+// craster_bands' index of the plan's dispatch row (after the head)
+const uint oak_plan = uint(OAK_GPU_CRASTER_PLAN) - 1u;
+
+// Group g (of its band's plan groups) of band `band`: its items g x 64 on,
+// in strides of the band's groups.
+void raster(uint band, uint g, uint lid) {
     uvec4 a = craster_bands[band * 2u], m = craster_bands[band * 2u + 1u];
-    uint s = a.x, tris = a.z, base = a.w;
-    // a per-instance band's stream has no Hi-Z, so no pass-2 list: pass 1 only
-    if ((m.w & OAK_GPU_CRASTER_SPLIT) != 0u && craster_head.w != 0u) return;
+    uvec4 p = craster_bands[oak_plan + 2u + band];
+    uint s = a.x, tris = a.z, base = p.x;
     uint cmd = m.z + craster_head.w; // the head's w: pass 2's lists under Hi-Z
-    uint count = stream_words[cmd + 1u], list = stream_words[cmd + 4u];
-    uint n = count * tris, stride = gl_NumWorkGroups.x * 64u;
+    // n: the plan's (the visible count's, cut where the items reach 2^32)
+    uint list = stream_words[cmd + 4u], n = p.w, stride = p.z * 64u;
     ivec2 size = ivec2(craster_head.yz);
     vec2 fsize = vec2(size);
     vec2 shift = vec2(view.taa.x, -view.taa.y);
@@ -60,7 +64,8 @@ void main() {
     uint mi = oak_stream_material(s, a.y);
     bool masked = materials[mi].mode.x == 2.0;
     // g0 is the work group's (uniform, so every invocation meets the barriers)
-    for (uint g0 = gl_WorkGroupID.x * 64u; g0 < n; g0 += stride) {
+    // (n stays 256 below 2^32, so g0 + 63 cannot wrap; the stride could)
+    for (uint g0 = g * 64u; g0 < n; g0 = n - g0 > stride ? g0 + stride : n) {
         uint i = g0 + lid;
         mat4 world = oak_craster_round_world(s, list, g0, n, tris, i);
         if (i >= n) continue;
@@ -112,6 +117,24 @@ void main() {
                 }
 #endif
             }
+    }
+}
+
+void main() {
+    uint lid = gl_LocalInvocationID.x, groups = craster_bands[oak_plan + 1u].x;
+    // the plan's groups, more than one a work group past the dispatch's limit
+    for (uint g = gl_WorkGroupID.x; g < groups; g += gl_NumWorkGroups.x) {
+        // its band: the last whose first group is at or below g (one without
+        // groups has the next's first group, so it is never the last)
+        uint lo = 0u, hi = craster_head.x - 1u;
+        while (lo < hi) {
+            uint mid = (lo + hi + 1u) / 2u;
+            if (craster_bands[oak_plan + 2u + mid].y <= g)
+                lo = mid;
+            else
+                hi = mid - 1u;
+        }
+        raster(lo, g - craster_bands[oak_plan + 2u + lo].y, lid);
     }
 }
 #else

@@ -17,10 +17,20 @@ void main() {
     uvec2 px = uvec2(gl_FragCoord.xy);
     uvec2 key = craster_depth[px.y * craster_head.y + px.x];
     if (key.y == 0u) discard;
-    uint band = 0u; // the last band whose first item is at or below this one
-    for (uint b = 1u; b < craster_head.x && craster_bands[b * 2u].w <= key.x; b++) band = b;
-    uvec4 a = craster_bands[band * 2u], m = craster_bands[band * 2u + 1u];
-    uint i = key.x - a.w, p = i / a.z, t = i - p * a.z;
+    // the item's band: the last whose first item (the GPU's plan,
+    // craster_plan.comp) is at or below it; one without items has the
+    // next's first item, so it is never the last
+    const uint plan = uint(OAK_GPU_CRASTER_PLAN) + 1u; // craster_bands' index of band 0's
+    uint lo = 0u, hi = craster_head.x - 1u;
+    while (lo < hi) {
+        uint mid = (lo + hi + 1u) / 2u;
+        if (craster_bands[plan + mid].x <= key.x)
+            lo = mid;
+        else
+            hi = mid - 1u;
+    }
+    uvec4 a = craster_bands[lo * 2u], m = craster_bands[lo * 2u + 1u];
+    uint i = key.x - craster_bands[plan + lo].x, p = i / a.z, t = i - p * a.z;
     uint word = stream_words[stream_words[m.z + craster_head.w + 4u] + p];
     uint rec = stream_heads[a.x].info.z + (word & OAK_GPU_ID_TRIANGLE_MASK);
     o_id = uvec2(OAK_GPU_ID_INSTANCE | rec,

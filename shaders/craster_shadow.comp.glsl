@@ -46,7 +46,9 @@ void main() {
     uvec4 a = craster_table[at0 + 1u + band * 2u], m = craster_table[at0 + 2u + band * 2u];
     uint s = a.x, tris = a.z, region = a.w, cascade = m.w;
     uint count = stream_words[m.z + 1u], list = stream_words[m.z + 4u];
-    uint n = count * tris, stride = gl_NumWorkGroups.x * 64u;
+    // whole instances within OAK_GPU_CRASTER_ITEMS (the host plans from
+    // whole record counts, which may pass 2^32 items where the visible do not)
+    uint n = min(count, OAK_GPU_CRASTER_ITEMS / tris) * tris, stride = gl_NumWorkGroups.x * 64u;
     int size = int(view.flags.z);
     float fsize = float(size);
     uint base = region * uint(size) * uint(size);
@@ -55,7 +57,8 @@ void main() {
     uint mi = oak_stream_material(s, a.y);
     bool masked = materials[mi].mode.x == 2.0;
     // g0 is the work group's (uniform, so every invocation meets the barriers)
-    for (uint g0 = gl_WorkGroupID.x * 64u; g0 < n; g0 += stride) {
+    // (n stays 256 below 2^32, so g0 + 63 cannot wrap; the stride could)
+    for (uint g0 = gl_WorkGroupID.x * 64u; g0 < n; g0 = n - g0 > stride ? g0 + stride : n) {
         uint i = g0 + lid;
         mat4 world = oak_craster_round_world(s, list, g0, n, tris, i);
         if (i >= n) continue;

@@ -453,6 +453,124 @@ out:
     scene_free(&s);
 }
 
+/* A band whose stream's whole count x triangles passes 2^32 but whose
+   visible count does not: a 1 x 0.5 m card of BIG_TRIS triangles (a grid of
+   tiny quads), BIG_COUNT records of which BIG_SEEN stand in a row 3 m ahead
+   and the rest far behind the eye (culled). The host's old item budget
+   (2^32 over whole counts) left it on the hardware; the GPU's plan numbers
+   the visible items only, so under OAK_CRASTER=all it is drawn in compute
+   and shows the same instances and triangles as the hardware's. */
+#define BIG_QX    256
+#define BIG_QY    128
+#define BIG_TRIS  (2u * BIG_QX * BIG_QY) /* 65,536 */
+#define BIG_COUNT 65600u                 /* x BIG_TRIS = 4.299e9 items, past 2^32 */
+#define BIG_SEEN  8u
+
+static oak_result make_big_card(oak_mesh *out) {
+    enum { VX = BIG_QX + 1, VY = BIG_QY + 1 };
+    static float p[VX * VY * 3], n[VX * VY * 3];
+    static uint32_t idx[BIG_TRIS * 3];
+    for (uint32_t y = 0; y < VY; y++)
+        for (uint32_t x = 0; x < VX; x++) {
+            uint32_t v = y * VX + x;
+            p[v * 3] = -0.5f + (float)x / BIG_QX, p[v * 3 + 1] = 0.5f * (float)y / BIG_QY;
+            p[v * 3 + 2] = 0, n[v * 3] = n[v * 3 + 1] = 0, n[v * 3 + 2] = 1;
+        }
+    uint32_t k = 0;
+    for (uint32_t y = 0; y < BIG_QY; y++)
+        for (uint32_t x = 0; x < BIG_QX; x++) {
+            uint32_t a = y * VX + x, b = a + 1, c = a + VX, d = c + 1;
+            const uint32_t q[6] = {a, b, d, a, d, c}; /* counter-clockwise from +z */
+            for (int i = 0; i < 6; i++) idx[k++] = q[i];
+        }
+    oak_mesh_desc d = {.vertex_count = VX * VY,
+                       .index_count = BIG_TRIS * 3,
+                       .positions = p,
+                       .normals = n,
+                       .indices = idx,
+                       .name = "big card"};
+    return oak_make_mesh(out, &d);
+}
+
+TEST(bandPastWholeItemBudget) {
+    static scene s;
+    static float a[2][W * H * 4], n[2][W * H * 4], d[2][W * H * 4];
+    static oak_instance rec[BIG_COUNT];
+    oak_mesh card = {0};
+    memset(&s, 0, sizeof s);
+    CHECK_OK(make_big_card(&card));
+    oak_test_sunlit_input(&s.in, 0, NULL, NULL, NULL, &s.sun, &s.env, &s.post, 50, 200);
+    s.post.ao = OAK_AO_OFF;
+    mat4 view;
+    glm_lookat((vec3){0, 1.6f, 4}, (vec3){0, 0.2f, -8}, (vec3){0, 1, 0}, view);
+    glm_mat4_inv(view, s.in.camera_world);
+    oak_stream_desc sd = {
+        .capacity = BIG_COUNT, .lod_count = 1, .lods = {{card, 0}}, .material = g_one_sided};
+    CHECK_OK(oak_make_stream(&s.streams[0], &sd));
+    if (!s.streams[0]) goto out;
+    for (uint32_t i = 0; i < BIG_COUNT; i++) {
+        bool seen = i < BIG_SEEN;
+        rec[i] = (oak_instance){.position = {seen ? -3.5f + (float)i : (float)(i % 256), 0,
+                                             seen ? 1.0f : 5000.0f + (float)(i / 256)},
+                                .scale = 1,
+                                .rotation = {0, 0, 0, 1}};
+        for (int c = 0; c < 3; c++)
+            rec[i].color[c] = 0.2f + 0.8f * oak_test_hash01(i, 7 + (uint32_t)c);
+    }
+    CHECK_OK(oak_stream_write(s.streams[0], 0, rec, BIG_COUNT));
+    CHECK_OK(oak_stream_set_count(s.streams[0], BIG_COUNT));
+    s.in.stream_count = 1, s.in.streams = s.streams;
+    g_bands = -1;
+    bool made = channels(&s, "off", a[0], n[0], d[0]);
+    made = made && channels(&s, "all", a[1], n[1], d[1]);
+    CHECK_EQ_INT(g_bands, 1); /* the one band, in compute (the old budget: 0) */
+    if (!made) goto out;
+    size_t covered[2], either, match, inner;
+    compare_ids(a, n, d, covered, &either, &match, &inner);
+    fprintf(stderr, "  %s: big card: covered %zu (hardware) %zu (compute); same on %zu of %zu\n",
+            g_backend, covered[0], covered[1], match, either);
+    CHECK(covered[0] > W * H / 20);
+    CHECK((double)match >= 0.99 * (double)either);
+    CHECK_EQ_INT((int)inner, 0);
+out:
+    oak_destroy_stream(s.streams[0]);
+    s.streams[0] = NULL;
+    if (card.id) oak_destroy_mesh(card);
+}
+
+/* plan_past_budget's mesh look-up: 1,024 triangles at 0. */
+static bool kilo_mesh(void *user, oak_mesh mesh, uint32_t out[3]) {
+    (void)user, (void)mesh;
+    out[0] = 3 * 1024, out[1] = 0, out[2] = 0;
+    return true;
+}
+
+/* The camera's plan keeps a band whose stream's whole count x triangles
+   passes 2^32 (2^23 records of 1,024 triangles): the GPU numbers the
+   visible items (craster_plan.comp); the old budget left it out. */
+static void plan_past_budget(void) {
+    static oak_render_view v;
+    static oak_render_stream rs;
+    static oak_gpu_instcull head;
+    static uint32_t table[1 + 2 * OAK_GPU_CRASTER_BANDS][4];
+    memset(&v, 0, sizeof v), memset(&rs, 0, sizeof rs), memset(&head, 0, sizeof head);
+    rs.count = 1u << 23, rs.lod_count = 1, rs.lods[0] = g_tuft, rs.native = true;
+    head.info[0] = 1, head.info[3] = 40, head.bounds[0][3] = 0.5f;
+    v.streams = &rs, v.stream_count = 1, v.width = W, v.height = H;
+    const uint32_t group = 0;
+    const bool moved = false;
+    _oak_craster_streams in = {
+        .v = &v, .heads = &head, .group = &group, .moved = &moved, .count = 1, .mesh = kilo_mesh};
+    uint8_t lods[OAK_STREAM_MAX_PER_VIEW] = {0};
+    uint32_t split = 0;
+    setenv("OAK_CRASTER", "all", 1);
+    CHECK_EQ_INT((int)_oak_craster_plan(&in, W, H, table, lods, &split), 1);
+    CHECK_EQ_INT(lods[0], 1);
+    CHECK_EQ_INT((int)table[1][2], 1024);
+    CHECK_EQ_INT((int)table[2][2], 40); /* its camera command */
+    unsetenv("OAK_CRASTER");
+}
+
 /* The band rule in numbers, and the switch's words. */
 TEST(bandRuleAndSwitch) {
     oak_render_view v;
@@ -532,6 +650,7 @@ TEST(bandRuleAndSwitch) {
     setenv("OAK_CRASTER_INSTANCE", "sometimes", 1); /* warns once, reads as on */
     CHECK(_oak_craster_instance_get());
     unsetenv("OAK_CRASTER_INSTANCE");
+    plan_past_budget();
 }
 
 int main(int argc, char **argv) {
@@ -556,6 +675,7 @@ int main(int argc, char **argv) {
         RUN(shadowPictureAllVsOff);
         RUN(hizKeepsComputeBands);
         RUN(splitPerInstance);
+        RUN(bandPastWholeItemBudget);
     }
     if (g_oak_test_validation)
         fprintf(stderr, "FAIL: %d validation or GL debug messages\n", g_oak_test_validation);

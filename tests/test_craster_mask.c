@@ -382,10 +382,9 @@ TEST(planRuleTakesMask) {
     _oak_craster_streams in = {
         .v = &v, .heads = heads, .group = group, .moved = moved, .count = 5, .mesh = plan_mesh};
     uint8_t lods[OAK_STREAM_MAX_PER_VIEW] = {0};
-    uint64_t most = 0;
     setenv("OAK_CRASTER", "all", 1);
     uint32_t split = 0;
-    uint32_t n = _oak_craster_plan(&in, W, H, table, lods, &most, &split);
+    uint32_t n = _oak_craster_plan(&in, W, H, table, lods, &split);
     CHECK_EQ_INT((int)n, 4);
     for (uint32_t b = 0; b < n && b < 4; b++) {
         CHECK_EQ_INT((int)table[1 + 2 * b][0], (int)b);                  /* stream b */
@@ -395,7 +394,7 @@ TEST(planRuleTakesMask) {
     CHECK_EQ_INT(lods[4], 0);
     setenv("OAK_CRASTER_MASK", "off", 1);
     memset(lods, 0, sizeof lods);
-    n = _oak_craster_plan(&in, W, H, table, lods, &most, &split);
+    n = _oak_craster_plan(&in, W, H, table, lods, &split);
     CHECK_EQ_INT((int)n, 2);
     CHECK_EQ_INT(lods[2] | lods[3], 0);
     /* the switch's words */

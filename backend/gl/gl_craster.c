@@ -15,9 +15,9 @@
 #include "gl_gpu.h"
 #include "oak_gl_shaders.h"
 
-/* the camera's table, then the cascades' (oak_gpu.h "Compute rasterization") */
-#define TABLE_BYTES                                                                                \
-    ((OAK_GPU_CRASTER_SHADOW_TABLE + 1 + 2 * (size_t)OAK_GPU_CRASTER_SHADOW_BANDS) * 16)
+/* the camera's table, the cascades', then the camera's plan (oak_gpu.h
+   "Compute rasterization", OAK_GPU_CRASTER_PLAN) */
+#define TABLE_BYTES ((size_t)OAK_GPU_CRASTER_TABLE_ROWS * 16)
 
 /* The plans' view of the instcull pass's streams (backend/gpu/craster.h). */
 static bool mesh_of(void *user, oak_mesh mesh, uint32_t out[3]) {
@@ -62,18 +62,25 @@ static void bind_tables(const _oak_gl_frame *f, GLuint target_binding, GLuint ta
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, target_binding, target);
 }
 
-/* The bands' two steps over the camera's table (both read the head's w);
-   the merge's fragments read what they wrote. */
-static void dispatch_bands(_oak_gl_frame *f, uint64_t most, uint32_t n) {
+/* The camera's bands: the plan (craster_plan.comp: each band's first item
+   and work groups from its list's visible count, this pass's; it reads the
+   head's w), then the raster's two steps over the groups it wrote, through
+   the table's indirect command; the merge's fragments read what they
+   wrote. */
+static void dispatch_bands(_oak_gl_frame *f) {
     glBindBufferBase(GL_UNIFORM_BUFFER, OAK_B_VIEW, f->view.id); /* y as Vulkan's */
     bind_tables(f, OAK_B_CRASTER_DEPTH, f->craster_depth.id);
+    glUseProgram(f->prog_craster_plan);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, f->craster.id);
     glUseProgram(f->prog_craster);
-    GLuint gx = _oak_craster_groups(most);
     for (GLuint step = 0; step < 2; step++) { /* the depth, then the item at it */
         glUniform1ui(0, step);
-        glDispatchCompute(gx, n, 1);
+        glDispatchComputeIndirect((GLintptr)OAK_GPU_CRASTER_PLAN * 16);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
+    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, 0);
 }
 
 oak_result _oak_gl_craster_run(_oak_gl_backend *b, const oak_render_view *v) {
@@ -82,18 +89,22 @@ oak_result _oak_gl_craster_run(_oak_gl_backend *b, const oak_render_view *v) {
     memset(f->craster_lods, 0, sizeof f->craster_lods);
     if (!craster_possible(b, f)) return OAK_OK;
     uint32_t w = b->targets.width, h = b->targets.height;
-    uint64_t most;
     uint32_t split;
     _oak_craster_streams in = streams_of(f, v);
-    uint32_t n = _oak_craster_plan(&in, w, h, f->craster_table, f->craster_lods, &most, &split);
+    uint32_t n = _oak_craster_plan(&in, w, h, f->craster_table, f->craster_lods, &split);
     if (n != f->craster_logged || split != f->craster_split_logged) /* once a change */
         oak_log_info("gl: compute raster: %u LOD band%s (+%u per instance)", n - split,
                      n - split == 1 ? "" : "s", split);
     f->craster_logged = n, f->craster_split_logged = split;
     if (!n) return OAK_OK;
+    /* the plan's indirect command: y, z and the cap the host's, x the GPU's */
+    const uint32_t plan_head[4] = {0, 1, 1, _oak_craster_group_cap()};
     oak_result r;
     if (!f->prog_craster &&
         (r = _oak_gl_compute(&f->prog_craster, "craster", oak_gl_src_craster_comp)))
+        return r;
+    if (!f->prog_craster_plan &&
+        (r = _oak_gl_compute(&f->prog_craster_plan, "craster-plan", oak_gl_src_craster_plan_comp)))
         return r;
     if (!f->prog_craster_merge &&
         (r = _oak_gl_shared_program(&f->prog_craster_merge, "craster-merge",
@@ -102,14 +113,15 @@ oak_result _oak_gl_craster_run(_oak_gl_backend *b, const oak_render_view *v) {
         return r;
     if ((r = _oak_gl_buffer_reserve(&f->craster, TABLE_BYTES, false)) ||
         (r = _oak_gl_buffer_upload(&f->craster, 0, f->craster_table, (1 + 2 * (size_t)n) * 16)) ||
+        (r = _oak_gl_buffer_upload(&f->craster, (size_t)OAK_GPU_CRASTER_PLAN * 16, plan_head,
+                                   sizeof plan_head)) ||
         (r = _oak_gl_buffer_reserve(&f->craster_depth, (size_t)w * h * 8, false)))
         return r;
     glClearNamedBufferData(f->craster_depth.id, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
     _oak_gl_bind_common(f, &f->draws);
-    dispatch_bands(f, most, n);
+    dispatch_bands(f);
     f->craster_bands = n;
-    f->craster_most = most;
     return _oak_gl_check("compute raster")
                ? oak_error(OAK_ERROR_DEVICE, "gl: compute raster failed")
                : OAK_OK;
@@ -125,7 +137,7 @@ void _oak_gl_craster_late(_oak_gl_frame *f) {
     glClearNamedBufferData(f->craster_depth.id, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
     /* the LATE step's lists, the head and the cleared target */
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
-    dispatch_bands(f, f->craster_most, f->craster_bands);
+    dispatch_bands(f); /* the plan anew from the LATE lists' counts */
     /* the raster's view (y negated) back for pass 2 */
     glBindBufferBase(GL_UNIFORM_BUFFER, OAK_B_VIEW, f->raster_view.id);
 }
@@ -201,9 +213,10 @@ void _oak_gl_craster_shadow_merge(_oak_gl_frame *f, uint32_t cascade, bool mover
 void _oak_gl_craster_release(_oak_gl_frame *f) {
     if (f->prog_craster) glDeleteProgram(f->prog_craster);
     if (f->prog_craster_merge) glDeleteProgram(f->prog_craster_merge);
+    if (f->prog_craster_plan) glDeleteProgram(f->prog_craster_plan);
     if (f->prog_craster_shadow) glDeleteProgram(f->prog_craster_shadow);
     if (f->prog_craster_shadow_merge) glDeleteProgram(f->prog_craster_shadow_merge);
-    f->prog_craster = f->prog_craster_merge = 0;
+    f->prog_craster = f->prog_craster_merge = f->prog_craster_plan = 0;
     f->prog_craster_shadow = f->prog_craster_shadow_merge = 0;
     _oak_gl_buffer_release(&f->craster);
     _oak_gl_buffer_release(&f->craster_depth);

@@ -272,11 +272,10 @@ typedef struct _oak_gl_frame {
     /* the compute raster (gl_craster.c): its programs, band table, two
        words per pixel, the bands it drew this frame and per stream their
        LODs (bit k: LOD k, which _oak_gl_draw_streams then skips) */
-    GLuint prog_craster, prog_craster_merge;
+    GLuint prog_craster, prog_craster_merge, prog_craster_plan;
     _oak_gl_buffer craster, craster_depth;
     uint32_t craster_bands, craster_logged;
     uint32_t craster_split_logged; /* the per-instance bands among craster_logged */
-    uint64_t craster_most;         /* the most items of one band (pass 2 under Hi-Z again) */
     uint8_t craster_lods[OAK_STREAM_MAX_PER_VIEW];
     uint32_t craster_table[1 + 2 * OAK_GPU_CRASTER_BANDS][4]; /* as uploaded */
     /* ... and in the shadow pass: its programs, texels (a region per

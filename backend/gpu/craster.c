@@ -58,10 +58,13 @@ float _oak_craster_instance_pixels(void) {
     return positive_env("OAK_CRASTER_INSTANCE_PIXELS", _oak_craster_pixels());
 }
 
-uint32_t _oak_craster_groups(uint64_t most) {
+uint32_t _oak_craster_group_cap(void) {
     float cap = positive_env("OAK_CRASTER_GROUPS", (float)OAK_GPU_CRASTER_GROUPS);
-    uint64_t c = cap < 65535.0f ? (uint64_t)cap : 65535u, groups = (most + 63) / 64;
-    if (c < 1) c = 1;
+    return cap < 1.0f ? 1u : cap < 65535.0f ? (uint32_t)cap : 65535u;
+}
+
+uint32_t _oak_craster_groups(uint64_t most) {
+    uint64_t c = _oak_craster_group_cap(), groups = most / 64 + (most % 64 != 0);
     return (uint32_t)(groups < c ? groups : c);
 }
 
@@ -166,18 +169,20 @@ static uint32_t band(const _oak_craster_streams *in, uint32_t s, uint32_t k, boo
    stream without Hi-Z, a per-instance band (its SMALL list's command, no
    bit: the hardware still draws the camera's list). With `split` the walk
    decides the per-instance bands and writes their small_at there (table
-   unwritten); without, it takes those whose head has small_at > 0. Items
-   across bands stay below 2^32 (a band past it stays on the hardware, and
-   its small_at 0). */
+   unwritten); without, it takes those whose head has small_at > 0. No item
+   budget here: the host knows the streams' whole record counts only, and
+   a budget over those (2^32 items) sent the meadow's grass bands back to
+   the hardware at 1,270 m (1,307,392 records x 3,072 triangles of LOD 1
+   alone); the GPU numbers the items from the visible counts
+   (craster_plan.comp, oak_gpu.h OAK_GPU_CRASTER_PLAN). */
 static uint32_t walk(const _oak_craster_streams *in, oak_gpu_instcull *split, uint32_t (*table)[4],
-                     uint8_t *lods, uint64_t *most, uint32_t *split_bands) {
+                     uint8_t *lods, uint32_t *split_bands) {
     _oak_craster_mode mode = _oak_craster_mode_get();
     float pixels = _oak_craster_pixels(), ipixels = _oak_craster_instance_pixels();
     bool mask = _oak_craster_mask_get();
     bool instance = mode == OAK_CRASTER_MODE_ON && _oak_craster_instance_get();
     uint32_t n = 0;
-    uint64_t item = 0;
-    *most = 0, *split_bands = 0;
+    *split_bands = 0;
     for (uint32_t s = 0; s < in->count; s++)
         for (uint32_t k = 0; k < OAK_STREAM_LODS; k++) {
             const oak_render_stream *rs = &in->v->streams[s];
@@ -198,12 +203,6 @@ static uint32_t walk(const _oak_craster_streams *in, oak_gpu_instcull *split, ui
                 else
                     at = h->small_at[k];
                 if (!(at > 0)) continue;
-            }
-            uint64_t items = (uint64_t)rs->count * tris; /* every item below 2^32 */
-            if (item + items > UINT32_MAX) continue;
-            item += items;
-            *most = items > *most ? items : *most;
-            if (!whole) {
                 ++*split_bands;
                 if (split) split[s].small_at[k] = at;
             } else if (lods) {
@@ -212,7 +211,7 @@ static uint32_t walk(const _oak_craster_streams *in, oak_gpu_instcull *split, ui
             if (table) {
                 uint32_t view = whole ? 0 : OAK_GPU_INSTCULL_SMALL;
                 table[1 + 2 * n][0] = s, table[1 + 2 * n][1] = k;
-                table[1 + 2 * n][2] = tris, table[1 + 2 * n][3] = (uint32_t)(item - items);
+                table[1 + 2 * n][2] = tris, table[1 + 2 * n][3] = 0; /* the GPU's plan */
                 table[2 + 2 * n][0] = m[1], table[2 + 2 * n][1] = m[2];
                 /* the camera's command, or its SMALL list's */
                 table[2 + 2 * n][2] = h->info[3] + (view * OAK_STREAM_LODS + k) * 5;
@@ -225,16 +224,15 @@ static uint32_t walk(const _oak_craster_streams *in, oak_gpu_instcull *split, ui
 }
 
 uint32_t _oak_craster_split(const _oak_craster_streams *in, oak_gpu_instcull *heads) {
-    uint64_t most;
     uint32_t split;
-    walk(in, heads, NULL, NULL, &most, &split);
+    walk(in, heads, NULL, NULL, &split);
     return split;
 }
 
 uint32_t _oak_craster_plan(const _oak_craster_streams *in, uint32_t width, uint32_t height,
                            uint32_t (*table)[4], uint8_t lods[OAK_STREAM_MAX_PER_VIEW],
-                           uint64_t *most, uint32_t *split) {
-    uint32_t n = walk(in, NULL, table, lods, most, split);
+                           uint32_t *split) {
+    uint32_t n = walk(in, NULL, table, lods, split);
     table[0][0] = n, table[0][1] = width, table[0][2] = height, table[0][3] = 0;
     return n;
 }
@@ -261,8 +259,9 @@ uint32_t _oak_craster_shadow_plan(const _oak_craster_streams *in,
                 if (!tris || !_oak_craster_shadow_small(&in->v->cascades[c], h->bounds[k][3], tris,
                                                         pixels, mode))
                     continue;
-                uint64_t items = (uint64_t)rs->count * tris; /* a row's, below 2^32 */
-                if (items > UINT32_MAX) continue;
+                /* the grid's width from the whole count (capped): the
+                   shader cuts a row's visible items at OAK_GPU_CRASTER_ITEMS */
+                uint64_t items = (uint64_t)rs->count * tris;
                 uint32_t region = c * 2 + mover;
                 table[1 + 2 * n][0] = s, table[1 + 2 * n][1] = k;
                 table[1 + 2 * n][2] = tris, table[1 + 2 * n][3] = region;

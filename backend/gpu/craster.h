@@ -30,11 +30,16 @@ float _oak_craster_pixels(void);
    _oak_craster_pixels(): the per-instance split's threshold, apart from the
    band rule's so that each can be measured on its own. */
 float _oak_craster_instance_pixels(void);
-/* Work groups of 64 across one band's row of a dispatch for `most` items:
-   enough for them all, at most OAK_CRASTER_GROUPS from the environment (a
-   positive number, at most 65535), else OAK_GPU_CRASTER_GROUPS; the shader's
-   grid-stride loop covers the rest. Every band's row is as wide as the
-   widest band's, so the cap bounds the groups that find nothing to do. */
+/* The most work groups of 64 one band gets: OAK_CRASTER_GROUPS from the
+   environment (a positive number, at most 65535), else
+   OAK_GPU_CRASTER_GROUPS; the shader's grid-stride loop covers the rest.
+   The camera's plan on the GPU (craster_plan.comp) gives each band
+   ceil(visible items / 64) up to it. */
+uint32_t _oak_craster_group_cap(void);
+/* Work groups of 64 across one row of the cascades' dispatch for `most`
+   items: enough for them all, at most _oak_craster_group_cap(). Every row
+   is as wide as the widest row's worst case (its stream's whole count), so
+   the cap bounds the groups that find nothing to do. */
 uint32_t _oak_craster_groups(uint64_t most);
 /* OAK_CRASTER_INSTANCE in the environment: whether the per-instance split
    runs under OAK_CRASTER=on (unset or on: yes; off: per band only, for
@@ -86,20 +91,22 @@ uint32_t _oak_craster_split(const _oak_craster_streams *in, oak_gpu_instcull *he
    lists, before a card, that
    _oak_craster_small takes, into table (1 + 2 bands rows, the first the
    count and the target's width x height), their LODs' bits in lods (set,
-   never cleared), the most items of one band in *most; and per (stream,
-   LOD) whose head has small_at > 0 (_oak_craster_split, in the same order
-   and item budget) a band of its SMALL list, no bit in lods, counted in
-   *split; items counted across bands below 2^32 (a band past it stays on
-   the hardware). Returns the bands, both kinds. */
+   never cleared); and per (stream, LOD) whose head has small_at > 0
+   (_oak_craster_split, in the same order) a band of its SMALL list, no bit
+   in lods, counted in *split. No band is left out for its item count: the
+   GPU numbers the items and sizes the work from the visible counts
+   (craster_plan.comp, oak_gpu.h OAK_GPU_CRASTER_PLAN). Returns the bands,
+   both kinds. */
 uint32_t _oak_craster_plan(const _oak_craster_streams *in, uint32_t width, uint32_t height,
                            uint32_t (*table)[4], uint8_t lods[OAK_STREAM_MAX_PER_VIEW],
-                           uint64_t *most, uint32_t *split);
+                           uint32_t *split);
 /* The cascades' plan: per cascade the bands the camera's rule would take
    that _oak_craster_shadow_small takes, of the kind (static or mover) its
    layer plan draws this frame, as (band, cascade) rows into table (the
    first row the count and a region's side, `size`); their LODs' bits in
    lods, their regions (cascade x 2 + mover) in *regions (both set, never
-   cleared). */
+   cleared), the most items of one row by whole counts in *most (the
+   shader draws a row's visible items, cut at OAK_GPU_CRASTER_ITEMS). */
 uint32_t _oak_craster_shadow_plan(const _oak_craster_streams *in,
                                   const oak_shadow_layer_plan *plans, uint32_t cascades,
                                   uint32_t size, uint32_t (*table)[4],

@@ -17,9 +17,9 @@
 #include "backend/gpu/craster.h"
 #include "vk_internal.h"
 
-/* the camera's table, then the cascades' (oak_gpu.h "Compute rasterization") */
-#define TABLE_BYTES                                                                                \
-    ((OAK_GPU_CRASTER_SHADOW_TABLE + 1 + 2 * (size_t)OAK_GPU_CRASTER_SHADOW_BANDS) * 16)
+/* the camera's table, the cascades', then the camera's plan (oak_gpu.h
+   "Compute rasterization", OAK_GPU_CRASTER_PLAN) */
+#define TABLE_BYTES ((size_t)OAK_GPU_CRASTER_TABLE_ROWS * 16)
 
 /* Whether this frame may rasterize any band in compute (and why not). */
 static bool craster_possible(const _oak_vk *vk, const oak_render_view *v) {
@@ -60,7 +60,8 @@ oak_result _oak_vk_craster_reserve(_oak_vk *vk, _oak_vk_frame *f, const oak_rend
     if (!f->craster.buffer &&
         (r = _oak_vk_buffer_create(vk, &f->craster, TABLE_BYTES,
                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT, /* the late head */
+                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT |   /* the late head */
+                                       VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, /* the plan's */
                                    OAK_VK_MEM_UPLOAD)))
         return r;
     if (shadow) {
@@ -104,9 +105,30 @@ void _oak_vk_craster_split(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view 
     _oak_craster_split(&in, f->instance_out.mapped);
 }
 
-/* A row of work groups per band (_oak_craster_groups), a grid-stride loop
-   over its most items; the merge's fragments read what it wrote. */
-static void dispatch_bands(VkCommandBuffer cmd, uint64_t most, uint32_t n) {
+/* The camera's bands: the plan (craster_plan.comp: each band's first item
+   and work groups from its list's visible count, this pass's) and then the
+   raster over the groups it wrote, through the table's indirect command;
+   false when a pipeline cannot be made. The merge's fragments read what
+   both wrote. */
+static bool dispatch_bands(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f) {
+    if (!_oak_vk_bind(vk, cmd, OAK_VK_PIPE_CRASTER_PLAN)) return false;
+    vkCmdDispatch(cmd, 1, 1, 1);
+    _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                    VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    if (!_oak_vk_bind(vk, cmd, OAK_VK_PIPE_CRASTER)) return false;
+    vkCmdDispatchIndirect(cmd, f->craster.buffer, (VkDeviceSize)OAK_GPU_CRASTER_PLAN * 16);
+    _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    return true;
+}
+
+/* The shadow's rows: a row of work groups per (band, cascade), each as
+   wide as the widest row's worst case (_oak_craster_groups), a grid-stride
+   loop over its visible items; the merge's fragments read what it wrote. */
+static void dispatch_rows(VkCommandBuffer cmd, uint64_t most, uint32_t n) {
     vkCmdDispatch(cmd, _oak_craster_groups(most), n, 1);
     _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                     VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
@@ -117,11 +139,13 @@ void _oak_vk_craster_run(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v
     f->craster_bands = 0;
     memset(f->craster_lods, 0, sizeof f->craster_lods);
     if (!camera_ready(vk, f, v)) return;
-    uint64_t most;
     uint32_t split;
     _oak_craster_streams in = streams_of(vk, f, v);
-    uint32_t n = _oak_craster_plan(&in, vk->width, vk->height, f->craster.mapped, f->craster_lods,
-                                   &most, &split);
+    uint32_t n =
+        _oak_craster_plan(&in, vk->width, vk->height, f->craster.mapped, f->craster_lods, &split);
+    /* the plan's indirect command: y, z and the cap the host's, x the GPU's */
+    uint32_t(*plan)[4] = (uint32_t(*)[4])f->craster.mapped + OAK_GPU_CRASTER_PLAN;
+    plan[0][0] = 0, plan[0][1] = plan[0][2] = 1, plan[0][3] = _oak_craster_group_cap();
     if (n != vk->craster_logged || split != vk->craster_split_logged) /* once a change */
         oak_log_info("vulkan: compute raster: %u LOD band%s (+%u per instance)", n - split,
                      n - split == 1 ? "" : "s", split);
@@ -138,7 +162,7 @@ void _oak_vk_craster_run(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v
     _oak_vk_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                     VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                     VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-    if (!_oak_vk_bind(vk, cmd, OAK_VK_PIPE_CRASTER)) { /* the hardware draws them all */
+    if (!dispatch_bands(vk, cmd, f)) { /* the hardware draws them all */
         memset(f->craster_lods, 0, sizeof f->craster_lods);
         /* and no instance goes to a SMALL list: the instcull dispatch
            reads the heads at submit, after this */
@@ -147,9 +171,7 @@ void _oak_vk_craster_run(_oak_vk *vk, _oak_vk_frame *f, const oak_render_view *v
             memset(heads[s].small_at, 0, sizeof heads[s].small_at);
         return;
     }
-    dispatch_bands(cmd, most, n);
     f->craster_bands = n;
-    f->craster_most = most;
 }
 
 void _oak_vk_craster_late(_oak_vk *vk, _oak_vk_frame *f) {
@@ -171,8 +193,9 @@ void _oak_vk_craster_late(_oak_vk *vk, _oak_vk_frame *f) {
                     VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
                         VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
                     VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-    if (!_oak_vk_bind(vk, cmd, OAK_VK_PIPE_CRASTER)) return; /* bound before: not reached */
-    dispatch_bands(cmd, f->craster_most, f->craster_bands);
+    /* the plan anew from the LATE lists' counts (the same bands); both
+       pipelines made in pass 1 */
+    dispatch_bands(vk, cmd, f);
 }
 
 void _oak_vk_craster_merge(_oak_vk *vk, VkCommandBuffer cmd, _oak_vk_frame *f) {
@@ -216,7 +239,7 @@ void _oak_vk_craster_shadow_run(_oak_vk *vk, _oak_vk_frame *f, const oak_render_
         memset(f->craster_shadow_lods, 0, sizeof f->craster_shadow_lods);
         return;
     }
-    dispatch_bands(cmd, most, n);
+    dispatch_rows(cmd, most, n);
     f->craster_shadow_bands = n;
 }
 

@@ -258,11 +258,11 @@ typedef struct _oak_vk_frame {
     bool mc_mesh;      /* the view's jobs take the mesh path (vk_mesh_shader.c) */
     uint64_t mc_frame; /* vk->frame_count of the frame it culled */
     /* the compute raster (vk_craster.c): this slot's band table
-       (host-visible), its band count this frame and per stream the LODs it
+       (host-visible; its plan rows written on the GPU, and read as the
+       dispatch's indirect command), its band count this frame and per stream the LODs it
        drew (bit k: LOD k), which the hardware path then skips */
     _oak_vk_buffer craster;
     uint32_t craster_bands;
-    uint64_t craster_most; /* the most items of one band (pass 2 under Hi-Z again) */
     uint8_t craster_lods[OAK_STREAM_MAX_PER_VIEW];
     /* ... and in the shadow pass (vk_craster.c): its (band, cascade) rows,
        the regions they drew (bit cascade * 2 + 1 for movers) and per
@@ -318,6 +318,7 @@ enum {
     OAK_VK_PIPE_CRASTER_MERGE,        /* ... and their pixels into the visibility buffer */
     OAK_VK_PIPE_CRASTER_SHADOW,       /* small stream casters in compute (vk_craster.c) */
     OAK_VK_PIPE_CRASTER_SHADOW_MERGE, /* ... and their texels into a cascade's tile */
+    OAK_VK_PIPE_CRASTER_PLAN,         /* the camera bands' items and groups (vk_craster.c) */
     OAK_VK_PIPE_MESHCULL,             /* plain draws' meshlets culled (vk_meshcull.c) */
     OAK_VK_PIPE_MESHCULL_SCAN,        /* ... their jobs' regions placed */
     OAK_VK_PIPE_MESHCULL_WRITE,       /* ... and their triangles written there */

@@ -94,6 +94,9 @@ static const uint32_t k_exposure_meter_comp[] =
 static const uint32_t k_craster_comp[] =
 #include "shaders/craster.comp.h"
     ;
+static const uint32_t k_craster_plan_comp[] =
+#include "shaders/craster_plan.comp.h"
+    ;
 static const uint32_t k_craster_merge_vert[] =
 #include "shaders/craster_merge.vert.h"
     ;
@@ -449,6 +452,7 @@ static const _oak_vk_pipe_spec k_pipe_specs[OAK_VK_PIPE_COUNT] = {
     [OAK_VK_PIPE_SHADOW_STREAM_MASKED] = RASTER(k_shadow_stream_vert, k_shadow_stream_masked_frag,
                                                 .shadow = true, .masked = true, .two_sided = true),
     [OAK_VK_PIPE_CRASTER] = COMPUTE(k_craster_comp),
+    [OAK_VK_PIPE_CRASTER_PLAN] = COMPUTE(k_craster_plan_comp),
     /* one triangle over the target: no face to cull */
     [OAK_VK_PIPE_CRASTER_MERGE] =
         RASTER(k_craster_merge_vert, k_craster_merge_frag, .two_sided = true),

@@ -589,24 +589,26 @@ OAK_END(oak_gpu_instcull);
  * height, w words added to every band's command word: 0, the camera's
  * lists; under two-pass Hi-Z the GPU sets it to OAK_GPU_CRASTER_LATE_WORDS
  * between the passes, so pass 2 rasterizes and merges the LATE lists), then
- * two uvec4 per band: (stream, LOD, its mesh's triangles, first item) and
+ * two uvec4 per band: (stream, LOD, its mesh's triangles, 0) and
  * (first index, base vertex, the word of its camera command in
  * OAK_B_INSTANCE_OUT, bit 0: single-sided, bit OAK_GPU_CRASTER_SPLIT: a
  * per-instance band, whose command is its OAK_GPU_INSTCULL_SMALL list's and
  * which draws with w = 0 only: pass 2 under Hi-Z skips it, its stream being
  * one without Hi-Z, whose LATE list is empty). A triangle's item is the
- * band's first item + list position x triangles + triangle, below 2^32.
+ * band's first item + list position x triangles + triangle, below 2^32;
+ * the first items are the GPU's, from the lists' VISIBLE counts
+ * (OAK_GPU_CRASTER_PLAN), not the host's whole record counts.
  * OAK_B_CRASTER_DEPTH: a uint64 per pixel, 0 where none was drawn, else
  * the nearest depth's float bits << 32 | item (reversed-Z: atomicMax keeps
  * the nearest, an exact tie the larger item). */
 #define OAK_GPU_CRASTER_BANDS  (OAK_STREAM_MAX_PER_VIEW * OAK_STREAM_LODS)
 #define OAK_GPU_CRASTER_SPLIT  2u /* a band's m.w bit: the per-instance (SMALL) list's */
-/* most work groups across one band's row (a grid-stride loop): every row is
-   as wide as the widest band's, so a nearly empty band (a per-instance
-   SMALL list of a few instances) launches as many groups as the largest;
-   4096 measured best of 512, 2048, 4096 and 16384 on the H200 (meadow's
-   first pose 4.05 ms GPU against 4.26 at 16384; stress unchanged;
-   PERFORMANCE.md "Round 47 on the H200") */
+/* most work groups of one band (a grid-stride loop over its visible items;
+   OAK_GPU_CRASTER_PLAN sizes each band by its own count); 4096 measured
+   best of 512, 2048, 4096 and 16384 on the H200 when every band's row was
+   as wide as the widest band's worst case (meadow's first pose 4.05 ms GPU
+   against 4.26 at 16384; stress unchanged; PERFORMANCE.md "Round 47 on the
+   H200") */
 #define OAK_GPU_CRASTER_GROUPS 4096u
 #define OAK_GPU_CRASTER_GUARD  32768  /* pixels: a triangle with a vertex further off screen is dropped */
 /* The cascades' compute raster (shaders/craster_shadow.comp.glsl) reads its
@@ -623,6 +625,24 @@ OAK_END(oak_gpu_instcull);
 /* the camera's pass-2 lists' commands, from its pass-1 ones (5 words a command) */
 #define OAK_GPU_CRASTER_LATE_WORDS (OAK_GPU_INSTCULL_LATE * OAK_STREAM_LODS * 5u)
 #define OAK_GPU_CRASTER_SHADOW_BANDS (OAK_GPU_CRASTER_BANDS * OAK_MAX_CASCADES)
+/* The camera bands' work plan (shaders/craster_plan.comp.glsl), in
+ * OAK_B_CRASTER from uvec4 OAK_GPU_CRASTER_PLAN (after the cascades'
+ * table), written on the GPU before each pass's compute raster from the
+ * lists' visible counts (the command's word 1, with the head's w): a
+ * dispatch-indirect command (x: the groups to launch, at most
+ * OAK_GPU_CRASTER_DISPATCH; y = z = 1 and w the groups' cap a band,
+ * _oak_craster_group_cap, the host's), then (groups in all, items in all),
+ * then per camera band (first item, first group, groups, items): the items
+ * are its visible instances x triangles after those of the bands before
+ * it, whole instances while the sum stays within OAK_GPU_CRASTER_ITEMS (those
+ * past it are not drawn, in compute nor on the hardware); its groups ceil(items / 64) up to
+ * the cap. A work group of craster.comp takes group g, g + x, ... of the
+ * plan's, each in the band whose first group is the last at or below it;
+ * the merge finds an item's band by its first item alike. */
+#define OAK_GPU_CRASTER_PLAN (OAK_GPU_CRASTER_SHADOW_TABLE + 1 + 2 * OAK_GPU_CRASTER_SHADOW_BANDS)
+#define OAK_GPU_CRASTER_TABLE_ROWS (OAK_GPU_CRASTER_PLAN + 2 + OAK_GPU_CRASTER_BANDS)
+#define OAK_GPU_CRASTER_DISPATCH 65535u /* every API's least maxComputeWorkGroupCount */
+#define OAK_GPU_CRASTER_ITEMS    0xffffff00u /* items a pass (or a cascade band) draws at most */
 
 /* Two-pass Hi-Z occlusion culling (docs/ARCHITECTURE.md "Occlusion
  * culling", shaders/hiz_cull.comp.glsl). OAK_B_HIZ, written by the host each
