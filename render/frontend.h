@@ -55,6 +55,9 @@ typedef struct oak_cascade_held {
     uint64_t key, matrix;
     oak_held_caster *casters;
     uint32_t count, cap;
+    /* the low preset's far layer kept last frame's casts although its
+       casters changed (shadow_fit.c cascade_dirty): the next change redraws */
+    bool lagged;
 } oak_cascade_held;
 
 typedef struct oak_frontend {

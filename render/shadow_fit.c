@@ -629,7 +629,29 @@ static void cascade_dirty(oak_frontend *fe, uint32_t c, oak_shadow_cascade *cas,
     oak_cascade_held *h = &fe->held[c];
     uint64_t matrix = oak_hash(cas->view_proj, sizeof(mat4), S);
     cas->dirty_base = 0, cas->dirty_count = 0;
-    if (h->valid && h->key == cas->static_key && h->matrix == matrix) return; /* unchanged */
+    if (h->valid && h->key == cas->static_key && h->matrix == matrix) { /* unchanged */
+        h->lagged = false;
+        return;
+    }
+    /* The low preset's far cascade, while the view moves: a layer whose
+       casters changed while its map held still keeps last frame's casts
+       for one frame (the next frame's change, against the list it holds,
+       redraws it). On a flight the terrain's morphs and the rocks placed
+       round the eye change the far layer every frame, and its whole
+       redraw was most of the shadow pass (docs/PERFORMANCE.md cmead48);
+       its texels span metres, so a frame late in motion is the low rung's
+       trade (docs/SHADING.md "Quality presets"). A still view never lags
+       (a still picture is the same as without it); movers are drawn over
+       the layer every frame as ever. */
+    bool far = c + 1 == v->cascade_count && v->post.preset == OAK_PRESET_LOW &&
+               memcmp(v->view_proj, v->prev_view_proj, sizeof(mat4)) != 0;
+    if (far && !exact && !h->lagged && h->valid && h->matrix == matrix && !whole &&
+        h->streams == streams) {
+        h->lagged = true;
+        cas->static_key = h->key; /* the layer's: no redraw */
+        return;
+    }
+    h->lagged = false;
     uint32_t n = cas->static_count;
     if (!cas->static_key || (n && !OAK_GROW(fe->held_tmp, fe->held_tmp_cap, n))) {
         h->valid = false;
