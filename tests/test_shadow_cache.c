@@ -682,10 +682,11 @@ done:
 
 /* The low preset's far cascade while the view moves (render/shadow_fit.c
    cascade_dirty): with the camera stepping 11 cm a frame (its maps hold
-   still) and the far post, listed by the last cascade alone, moved 25 cm
+   still) and the far post (listed by the last two cascades) moved 2 m
    every frame, the last layer is redrawn every other frame and its atlas
-   tile lags a fresh renderer's by one frame in between; the nearer
-   cascades, the default preset and a still camera never lag. */
+   tile lags a fresh renderer's by one frame in between, while the nearer
+   cascade that lists it redraws every frame; the default preset and a
+   still camera never lag. */
 static uint32_t far_lags(oak_preset preset, bool still, bool *caught_up, bool *showed_lag) {
     static scene s;
     scene_init(&s);
@@ -696,17 +697,19 @@ static uint32_t far_lags(oak_preset preset, bool still, bool *caught_up, bool *s
     draw(r, &s);
     draw(r, &s);
     uint32_t last = 1u << (OAK_MAX_CASCADES - 1), lags = 0;
-    *caught_up = *showed_lag = true;
+    uint32_t listing = cascades_listing(r, g_post[N_POSTS - 1]);
+    CHECK(listing & last);
+    *caught_up = true, *showed_lag = false;
     for (int f = 1; f <= 6; f++) {
         if (!still) {
             const float eye[3] = {0.1f * (float)f, 2, -0.05f * (float)f},
                         at[3] = {0.1f * (float)f, 1.5f, -10};
             look(&s, eye, at);
         }
-        s.world[POST0 + N_POSTS - 1][3][0] += 0.25f;
+        s.world[POST0 + N_POSTS - 1][3][0] += 2.0f;
         oak_shadow_stats st = draw(r, &s);
-        CHECK_EQ_INT(cascades_listing(r, g_post[N_POSTS - 1]), last);
-        CHECK_EQ_INT(st.redrawn_mask & ~last, 0); /* only the far post moved */
+        CHECK_EQ_INT(cascades_listing(r, g_post[N_POSTS - 1]), listing);
+        CHECK_EQ_INT(st.redrawn_mask & ~last, listing & ~last); /* never late */
         bool lag = !(st.redrawn_mask & last);
         lags += lag;
         /* the far tile against a fresh renderer's (the other three hold
@@ -722,7 +725,7 @@ static uint32_t far_lags(oak_preset preset, bool still, bool *caught_up, bool *s
         fprintf(stderr, "  %s%s frame %d: redrawn 0x%x, far tile %u texels off a fresh one\n",
                 oak_preset_name(preset), still ? " still" : "", f, st.redrawn_mask, differ);
         if (lag)
-            *showed_lag &= differ > 0;
+            *showed_lag |= differ > 0; /* the 0.4 m post: about a far texel */
         else
             *caught_up &= differ == 0;
         oak_free(a), oak_free(b);
