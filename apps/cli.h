@@ -64,6 +64,7 @@ enum cli_option_flag {
 #define CLI_OPT_PLANTS      (1ull << 44) /* --plants SHARE: the meadow's share of grass and flowers */
 #define CLI_OPT_PLANT_REACH (1ull << 45) /* --plant-reach M: metres the meadow's grass reaches */
 #define CLI_OPT_ROCKS       (1ull << 46) /* --rocks N: the meadow's rocks a hectare (-1: none) */
+#define CLI_OPT_LOD_SCALE   (1ull << 47) /* --lod-scale X: oak_camera.lod_scale pinned */
 
 /* What each command accepts (its parser and `oak help COMMAND` read the same set). */
 #define CLI_RENDER_OPTIONS                                                                         \
@@ -75,7 +76,7 @@ enum cli_option_flag {
      CLI_OPT_HOUR | CLI_OPT_TAA | CLI_OPT_FOCUS | CLI_OPT_APERTURE | CLI_OPT_PRESET |              \
      CLI_OPT_SCALE | CLI_OPT_CHANNEL | CLI_OPT_FOREST | CLI_OPT_CLOUDS | CLI_OPT_FOG |             \
      CLI_OPT_TAA_SHARPEN | CLI_OPT_OCCLUSION | CLI_OPT_WEATHER | CLI_OPT_COUNT | CLI_OPT_TERRAIN | \
-     CLI_OPT_FOOT_IK | CLI_OPT_PLANTS | CLI_OPT_PLANT_REACH | CLI_OPT_ROCKS)
+     CLI_OPT_FOOT_IK | CLI_OPT_PLANTS | CLI_OPT_PLANT_REACH | CLI_OPT_ROCKS | CLI_OPT_LOD_SCALE)
 #define CLI_BENCH_OPTIONS                                                                          \
     (CLI_OPT_WORLD | CLI_OPT_SCENE | CLI_OPT_ASSET_ROOT | CLI_OPT_BACKEND | CLI_OPT_DEVICE |       \
      CLI_OPT_SIZE | CLI_OPT_FRAMES | CLI_OPT_WARMUP | CLI_OPT_JSON | CLI_OPT_COMPARE |             \
@@ -84,7 +85,7 @@ enum cli_option_flag {
      CLI_OPT_APERTURE | CLI_OPT_PRESET | CLI_OPT_SCALE | CLI_OPT_FOREST | CLI_OPT_CLOUDS |         \
      CLI_OPT_FOG | CLI_OPT_TAA_SHARPEN | CLI_OPT_OCCLUSION | CLI_OPT_WEATHER | CLI_OPT_COUNT |     \
      CLI_OPT_TERRAIN | CLI_OPT_FOOT_IK | CLI_OPT_PATH | CLI_OPT_PLANTS | CLI_OPT_PLANT_REACH |     \
-     CLI_OPT_ROCKS)
+     CLI_OPT_ROCKS | CLI_OPT_LOD_SCALE)
 #define CLI_INFO_OPTIONS (CLI_OPT_THREADS | CLI_OPT_VERBOSE)
 
 typedef struct cli_options {
@@ -147,6 +148,9 @@ typedef struct cli_options {
     float plants;      /* --plants: the meadow's share of its plants, (0, 1] (0: the default) */
     float plant_reach; /* --plant-reach: metres its grass reaches (0: the default) */
     float rocks;       /* --rocks: its rocks a hectare (0: the default, -1: none) */
+    /* --lod-scale: the camera's lod_scale pinned (0: the view's own, by its
+       projected size) */
+    float lod_scale;
 } cli_options;
 
 /* The camera options above written over a scene's post settings. */

@@ -528,6 +528,7 @@ static void report(const cli_options *o, bench_run *runs, uint32_t run_count,
                o->width, o->height, (double)runs[0].scale, runs[0].render_w, runs[0].render_h,
                frames, warmup, oak_job_threads());
         if (o->path_set) printf("\"path\": %.4g, ", (double)o->path);
+        if (o->lod_scale > 0) printf("\"lod_scale\": %.4g, ", (double)o->lod_scale);
         if (rocks) printf("\"rocks\": %u, ", rs.rocks);
         printf("\"cloud_march\": {\"steps\": %u, \"scale\": %u}, ", runs[0].cloud_steps,
                runs[0].cloud_scale);

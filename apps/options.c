@@ -103,6 +103,9 @@ static const option_spec g_specs[] = {
     {"--rocks", CLI_OPT_ROCKS, "N",
      "the meadow's rocks a hectare where the ground takes the most, 0..1000 (0: the default, "
      "80; -1: none)"},
+    {"--lod-scale", CLI_OPT_LOD_SCALE, "X",
+     "the factor on every instance stream's LOD distances, 0.125..8 (oak_camera.lod_scale "
+     "pinned; default: the render's projected size, 1 at 1080 lines)"},
     {"--aperture", CLI_OPT_APERTURE, "N",
      "the lens's f-number (depth of field; default 2.8; the exposure too unless --ev100 or the "
      "world fixes it)"},
@@ -444,6 +447,9 @@ static int set_option(cli_options *o, const option_spec *s, const char *v) {
         o->rocks = (float)d;
         break;
     }
+    case CLI_OPT_LOD_SCALE: /* the range oak_camera.lod_scale clamps a pin to */
+        return _oak_cli_parse_float(o, "--lod-scale", v, (float)OAK_LOD_SCALE_MIN,
+                                    (float)OAK_LOD_SCALE_PIN_MAX, &o->lod_scale);
     case CLI_OPT_FOREST:
         o->forest_set = true;
         return _oak_cli_parse_float(o, "--forest", v, 0, 20000, &o->forest);

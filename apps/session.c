@@ -108,6 +108,18 @@ oak_result _oak_cli_world_tick(const cli_options *opts, oak_scene *scene, uint32
     return c ? oak_world_update_particles(scene, (float)(c->base + (double)index / 60.0)) : OAK_OK;
 }
 
+/* --lod-scale: the active camera's lod_scale pinned (render/frontend.c
+   clamps it as the API says); a scene without a camera draws none */
+static void apply_lod_scale(const cli_options *opts, oak_scene *scene) {
+    if (!(opts->lod_scale > 0)) return;
+    oak_entity e = oak_scene_active_camera(scene);
+    const oak_camera *c = e.id ? oak_scene_get(scene, e, OAK_COMPONENT_CAMERA) : NULL;
+    if (!c) return;
+    oak_camera cam = *c;
+    cam.lod_scale = opts->lod_scale;
+    oak_scene_set_camera(scene, e, &cam);
+}
+
 static int open_scene(const cli_options *opts, oak_scene **out) {
     *out = NULL;
     if (opts->scene) {
@@ -129,6 +141,7 @@ static int open_scene(const cli_options *opts, oak_scene **out) {
         }
         _oak_cli_apply_camera(opts, oak_scene_post(*out));
         _oak_cli_apply_clouds(opts, oak_scene_environment(*out));
+        apply_lod_scale(opts, *out);
         return 0;
     }
     /* check the name first: a typo should not cost a scene */
@@ -178,6 +191,7 @@ static int open_scene(const cli_options *opts, oak_scene **out) {
     }
     _oak_cli_apply_camera(opts, oak_scene_post(scene));
     _oak_cli_apply_clouds(opts, oak_scene_environment(scene));
+    apply_lod_scale(opts, scene);
     *out = scene;
     return 0;
 }

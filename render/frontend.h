@@ -59,6 +59,9 @@ typedef struct oak_cascade_held {
        only when a frame compares against it (the stress world's flight
        moves every map every frame: a sort each that nothing read) */
     bool sorted;
+    /* the low preset's far layer kept last frame's casts although its
+       casters changed (shadow_fit.c cascade_dirty): the next change redraws */
+    bool lagged;
 } oak_cascade_held;
 
 typedef struct oak_frontend {

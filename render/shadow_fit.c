@@ -552,6 +552,23 @@ static int base_order(const void *a, const void *b) {
     return x->hash < y->hash ? -1 : x->hash > y->hash; /* one order at any thread count */
 }
 
+/* the same 12 bytes (memcmp's answer, inlined: a call per vertex cost the
+   water's every-frame update more than the box) */
+static inline bool same_point(const float *a, const float *b) {
+    uint32_t x[3], y[3];
+    memcpy(x, a, sizeof x), memcpy(y, b, sizeof y);
+    return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2])) == 0;
+}
+/* fminf and fmaxf where neither is NaN (positions are finite:
+   oak_mesh_update_vertices refuses any other), inlined rather than libm's
+   calls; for a signed zero pair either zero bounds the box alike */
+static inline float min_finite(float a, float b) {
+    return b < a ? b : a;
+}
+static inline float max_finite(float a, float b) {
+    return b > a ? b : a;
+}
+
 /* Where a mesh reposed in place (oak_mesh_update_vertices) changed since
    its last version: the mesh-space box (lo, hi: grown, not reset) of every
    triangle with a vertex that moved, at its old and its new place (a
@@ -566,16 +583,16 @@ static bool change_box(float lo[3], float hi[3], float *moved, const oak_mesh_da
         const uint32_t *tri = md->indices + t;
         if (tri[0] >= md->vertex_count || tri[1] >= md->vertex_count || tri[2] >= md->vertex_count)
             return false;
-        if (!memcmp(now + 3 * (size_t)tri[0], was + 3 * (size_t)tri[0], 12) &&
-            !memcmp(now + 3 * (size_t)tri[1], was + 3 * (size_t)tri[1], 12) &&
-            !memcmp(now + 3 * (size_t)tri[2], was + 3 * (size_t)tri[2], 12))
+        if (same_point(now + 3 * (size_t)tri[0], was + 3 * (size_t)tri[0]) &&
+            same_point(now + 3 * (size_t)tri[1], was + 3 * (size_t)tri[1]) &&
+            same_point(now + 3 * (size_t)tri[2], was + 3 * (size_t)tri[2]))
             continue;
         for (int k = 0; k < 3; k++)
             for (int a = 0; a < 3; a++) {
                 float p = now[3 * (size_t)tri[k] + a], q = was[3 * (size_t)tri[k] + a];
-                lo[a] = fminf(lo[a], fminf(p, q));
-                hi[a] = fmaxf(hi[a], fmaxf(p, q));
-                most = fmaxf(most, fabsf(p - q));
+                lo[a] = min_finite(lo[a], min_finite(p, q));
+                hi[a] = max_finite(hi[a], max_finite(p, q));
+                most = max_finite(most, fabsf(p - q));
             }
     }
     *moved = most;
@@ -643,7 +660,29 @@ static void cascade_dirty(oak_frontend *fe, uint32_t c, oak_shadow_cascade *cas,
     oak_cascade_held *h = &fe->held[c];
     uint64_t matrix = oak_hash(cas->view_proj, sizeof(mat4), S);
     cas->dirty_base = 0, cas->dirty_count = 0;
-    if (h->valid && h->key == cas->static_key && h->matrix == matrix) return; /* unchanged */
+    if (h->valid && h->key == cas->static_key && h->matrix == matrix) { /* unchanged */
+        h->lagged = false;
+        return;
+    }
+    /* The low preset's far cascade, while the view moves: a layer whose
+       casters changed while its map held still keeps last frame's casts
+       for one frame (the next frame's change, against the list it holds,
+       redraws it). On a flight the terrain's morphs and the rocks placed
+       round the eye change the far layer every frame, and its whole
+       redraw was most of the shadow pass (docs/PERFORMANCE.md cmead48);
+       its texels span metres, so a frame late in motion is the low rung's
+       trade (docs/SHADING.md "Quality presets"). A still view never lags
+       (a still picture is the same as without it); movers are drawn over
+       the layer every frame as ever. */
+    bool far = c + 1 == v->cascade_count && v->post.preset == OAK_PRESET_LOW &&
+               memcmp(v->view_proj, v->prev_view_proj, sizeof(mat4)) != 0;
+    if (far && !exact && !h->lagged && h->valid && h->matrix == matrix && !whole &&
+        h->streams == streams) {
+        h->lagged = true;
+        cas->static_key = h->key; /* the layer's: no redraw */
+        return;
+    }
+    h->lagged = false;
     uint32_t n = cas->static_count;
     if (!cas->static_key || (n && !OAK_GROW(fe->held_tmp, fe->held_tmp_cap, n))) {
         h->valid = false;

@@ -338,6 +338,21 @@ if(OAK_HAVE_GL)
   oak_cli_bench_streams_test(cliBenchMeadowStreamCountsGl gl -DSAME=null -DNO_FOREST=ON)
   set_tests_properties(cliBenchMeadowStreamCountsGl PROPERTIES LABELS "cli;gl")
 endif()
+# --lod-scale pins oak_camera.lod_scale: the meadow's stream counts follow
+# it (tests/cli_bench_lod_scale.cmake); render takes it too, and both refuse
+# a pin outside the API's clamp
+add_test(NAME cliBenchLodScale
+         COMMAND ${CMAKE_COMMAND} -DOAK=$<TARGET_FILE:oak_cli>
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/cli_bench_lod_scale.cmake
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(cliBenchLodScale PROPERTIES ENVIRONMENT "${OAK_CLI_ENV}" TIMEOUT 300 LABELS cli)
+oak_cli_test(cliRenderLodScale
+             ARGS "render|--world|meadow|--backend|cpu|--size|64x36|--lod-scale|2|--out|${CMAKE_BINARY_DIR}/test-out/cli_lod_scale.png"
+             EXIT 0 OUT "cpu \\| .*cli_lod_scale\\.png")
+oak_cli_test(cliBenchRejectsSmallLodScale ARGS "bench|--lod-scale|0.1" EXIT 2
+             ERR "oak bench: --lod-scale '0\\.1': expected a finite number 0\\.125\\.\\.8" ERR_LINES 1)
+oak_cli_test(cliRenderRejectsNanLodScale ARGS "render|--lod-scale|nan" EXIT 2
+             ERR "oak render: --lod-scale 'nan': expected a finite number" ERR_LINES 1)
 oak_cli_test(cliBenchRejectsZeroPlants ARGS "bench|--world|meadow|--plants|0" EXIT 2
              ERR "oak bench: --plants '0': expected a share of the plants, 0\\.\\.1 but not 0" ERR_LINES 1)
 oak_cli_test(cliBenchRejectsTooManyPlants ARGS "bench|--world|meadow|--plants|1.5" EXIT 2

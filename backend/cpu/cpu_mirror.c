@@ -152,7 +152,12 @@ static oak_result sync_mesh(cpu_backend *b, oak_mesh h) {
     cpu_mesh *m = &b->meshes[i];
     if (m->id == h.id && m->version == d->version) return sync_palette(m, d);
     uint32_t vc = d->vertex_count, ic = d->index_count - d->index_count % 3;
-    for (uint32_t k = 0; k < ic; k++)
+    /* a mesh reposed in place (oak_mesh_update_vertices: the meadow's water
+       every frame) keeps its index list: already checked, copied and
+       paired into twins, which depend on it alone */
+    bool kept = m->id == h.id && ic && m->vertex_count == vc && m->index_count == ic &&
+                !memcmp(m->indices, d->indices, (size_t)ic * sizeof(uint32_t));
+    for (uint32_t k = 0; k < ic && !kept; k++)
         if (d->indices[k] >= vc)
             return oak_error(OAK_ERROR_INVALID_ARGUMENT,
                              "cpu backend: mesh %u index %u is %u, past %u vertices", h.id, k,
@@ -189,7 +194,7 @@ static oak_result sync_mesh(cpu_backend *b, oak_mesh h) {
         for (int k = 0; k < 4; k++) a[CPU_ATTR_C + k] = d->colors ? d->colors[v * 4 + k] : 1;
         a[15] = 0;
     }
-    if (ic) memcpy(m->indices, d->indices, (size_t)ic * sizeof(uint32_t));
+    if (ic && !kept) memcpy(m->indices, d->indices, (size_t)ic * sizeof(uint32_t));
     m->vertex_count = vc;
     m->index_count = ic;
     m->bounds = d->bounds;
@@ -197,7 +202,7 @@ static oak_result sync_mesh(cpu_backend *b, oak_mesh h) {
     m->version = d->version;
     m->pose_version = 0;
     oak_result r = _oak_cpu_mesh_meshlets(m, h, d);
-    if (!r) r = mesh_twins(b, m);
+    if (!r && !kept) r = mesh_twins(b, m);
     if (r) return r;
     return sync_palette(m, d);
 }

@@ -11,7 +11,10 @@
 #include "render/taa.h"
 
 #define TAA_ROWS 8
-#define TRI_MEMO 256 /* motion's per-triangle records a worker keeps (by id) */
+/* motion's per-triangle records a worker keeps (by id; 136 bytes each, on
+   its stack): 1,024 rather than 256 keep a row's thin grass blades for the
+   rows under it (the meadow's misses 33% -> 26% of covered pixels) */
+#define TRI_MEMO 1024
 
 bool _oak_cpu_taa_reference = false;
 
